@@ -1,0 +1,2 @@
+//! `mur`: placeholder entry point until the host lands.
+fn main() {}

@@ -1,0 +1,3 @@
+//! Embeddable devtools session server.
+pub mod tools;
+pub use tools::*;
