@@ -1,0 +1,149 @@
+//! Where lockfiles live on each OS, and how a project path becomes a file name.
+
+use std::{
+    ffi::OsString,
+    io,
+    path::{Path, PathBuf},
+};
+
+use sha2::{Digest, Sha256};
+
+/// The name of the lockfile directory (a per-user suffix is added where the
+/// temporary directory is shared between users).
+const DIR_NAME: &str = "reactor-devtools";
+
+/// The lockfile directory for this user, read from the real environment.
+pub fn lockfile_dir() -> PathBuf {
+    lockfile_dir_from(|name| std::env::var_os(name), crate::trust::current_uid())
+}
+
+/// The lockfile directory given an environment lookup and a user id.
+///
+/// - Windows: `%TEMP%\reactor-devtools`.
+/// - macOS: `$TMPDIR/reactor-devtools` (`$TMPDIR` is already per user there).
+/// - Linux and other Unix: `$XDG_RUNTIME_DIR/reactor-devtools` when set (a
+///   per-user 0700 directory by definition), else
+///   `${TMPDIR:-/tmp}/reactor-devtools-<uid>`, because `/tmp` is shared.
+pub fn lockfile_dir_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> PathBuf {
+    let non_empty = |name: &str| env(name).filter(|value| !value.is_empty()).map(PathBuf::from);
+    if cfg!(windows) {
+        let temp = non_empty("TEMP").or_else(|| non_empty("TMP")).unwrap_or_else(std::env::temp_dir);
+        return temp.join(DIR_NAME);
+    }
+    if cfg!(target_os = "macos") {
+        let temp = non_empty("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
+        return temp.join(DIR_NAME);
+    }
+    if let Some(runtime) = non_empty("XDG_RUNTIME_DIR") {
+        return runtime.join(DIR_NAME);
+    }
+    let temp = non_empty("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
+    temp.join(format!("{DIR_NAME}-{uid}"))
+}
+
+/// The canonical full path of a project file, as hashed into its lockfile name.
+///
+/// The path is made absolute and resolved through symlinks when it exists (a
+/// project that does not exist yet keeps its absolute, lexically cleaned
+/// form). On Windows the drive letter is lowercased and `/` becomes `\`, so
+/// `C:\foo\bar.csproj` and `c:/foo/bar.csproj` address the same session.
+pub fn canonical_project(path: &Path) -> io::Result<String> {
+    let absolute = std::path::absolute(path)?;
+    let resolved = std::fs::canonicalize(&absolute).unwrap_or(absolute);
+    let text = resolved.to_string_lossy().into_owned();
+    if cfg!(windows) {
+        Ok(windows_canonical(strip_verbatim_prefix(&text)))
+    } else {
+        Ok(text)
+    }
+}
+
+/// `std::fs::canonicalize` on Windows returns `\\?\C:\…`; the contract hashes `c:\…`.
+fn strip_verbatim_prefix(text: &str) -> &str {
+    text.strip_prefix(r"\\?\").unwrap_or(text)
+}
+
+/// The Windows canonicalization rule on its own: drive letter lowercased,
+/// forward slashes turned into backslashes. Pure, so it is testable anywhere.
+pub fn windows_canonical(path: &str) -> String {
+    let mut out: String = path.replace('/', "\\");
+    let bytes = out.as_bytes();
+    if bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() {
+        let drive = (bytes[0] as char).to_ascii_lowercase();
+        out.replace_range(0..1, drive.encode_utf8(&mut [0; 4]));
+    }
+    out
+}
+
+/// The lockfile name for a canonical project path: the first 16 hex
+/// characters of its SHA-256, then `.json`.
+pub fn lockfile_name(canonical_project: &str) -> String {
+    let digest = Sha256::digest(canonical_project.as_bytes());
+    let hex: String = digest.iter().take(8).map(|byte| format!("{byte:02x}")).collect();
+    format!("{hex}.json")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_paths_that_address_the_same_project_collide() {
+        let a = windows_canonical(r"C:\foo\bar.csproj");
+        let b = windows_canonical("c:/foo/bar.csproj");
+        assert_eq!(a, r"c:\foo\bar.csproj");
+        assert_eq!(a, b);
+        assert_eq!(lockfile_name(&a), lockfile_name(&b));
+    }
+
+    #[test]
+    fn windows_rule_leaves_other_characters_alone() {
+        assert_eq!(windows_canonical(r"D:\Src\App\App.csproj"), r"d:\Src\App\App.csproj");
+        assert_eq!(windows_canonical(r"\\server\share\A.csproj"), r"\\server\share\A.csproj");
+    }
+
+    #[test]
+    fn lockfile_name_is_sixteen_hex_of_sha256() {
+        // sha256("/home/me/app/App.csproj") begins with these 16 hex digits.
+        let name = lockfile_name("/home/me/app/App.csproj");
+        let expected = {
+            let digest = Sha256::digest(b"/home/me/app/App.csproj");
+            format!("{:016x}.json", u64::from_be_bytes(digest[..8].try_into().expect("8 bytes")))
+        };
+        assert_eq!(name, expected);
+        assert_eq!(name.len(), 16 + ".json".len());
+        assert!(name[..16].chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+    }
+
+    #[test]
+    fn known_vector_for_the_hash() {
+        // Computed independently: printf %s 'c:\foo\bar.csproj' | sha256sum | cut -c1-16
+        assert_eq!(lockfile_name(r"c:\foo\bar.csproj"), format!("{}.json", KNOWN_PREFIX));
+    }
+    const KNOWN_PREFIX: &str = "bdbdbe95bff2190a";
+
+    #[cfg(all(unix, not(target_os = "macos")))]
+    #[test]
+    fn unix_directory_rules() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| OsString::from(v))
+        };
+        assert_eq!(
+            lockfile_dir_from(env(&[("XDG_RUNTIME_DIR", "/run/user/1000"), ("TMPDIR", "/x")]), 1000),
+            PathBuf::from("/run/user/1000/reactor-devtools")
+        );
+        assert_eq!(lockfile_dir_from(env(&[("TMPDIR", "/var/tmp")]), 42), PathBuf::from("/var/tmp/reactor-devtools-42"));
+        assert_eq!(lockfile_dir_from(env(&[("XDG_RUNTIME_DIR", "")]), 7), PathBuf::from("/tmp/reactor-devtools-7"));
+    }
+
+    #[test]
+    fn canonical_project_is_absolute_and_resolves_dot_segments() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("App.csproj");
+        std::fs::write(&file, "").expect("write");
+        let via_dots = dir.path().join("sub/../App.csproj");
+        std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
+        assert_eq!(canonical_project(&file).expect("canon"), canonical_project(&via_dots).expect("canon"));
+        assert!(Path::new(&canonical_project(&file).expect("canon")).is_absolute());
+    }
+}

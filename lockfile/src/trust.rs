@@ -1,0 +1,50 @@
+//! Ownership and permission checks: another local user must not be able to
+//! point `mur` at their server by planting a lockfile.
+
+use std::path::Path;
+
+/// The real user id of this process (0 where the notion does not apply).
+#[cfg(unix)]
+pub(crate) fn current_uid() -> u32 {
+    // SAFETY: getuid has no preconditions, cannot fail and touches no memory.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::getuid()
+    }
+}
+
+#[cfg(not(unix))]
+pub(crate) fn current_uid() -> u32 {
+    0
+}
+
+/// Refuse a file or directory owned by another user, or writable by group or
+/// others. `what` names it in the message ("lockfile directory", "lockfile").
+#[cfg(unix)]
+pub(crate) fn check_trusted(path: &Path, what: &str) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::symlink_metadata(path)
+        .map_err(|err| format!("cannot inspect {what} `{}`: {err}", path.display()))?;
+    let uid = current_uid();
+    if meta.uid() != uid {
+        return Err(format!(
+            "refusing {what} `{}`: owned by uid {}, not by you (uid {uid})",
+            path.display(),
+            meta.uid()
+        ));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Err(format!(
+            "refusing {what} `{}`: writable by group or others (mode {:o})",
+            path.display(),
+            meta.mode() & 0o777
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn check_trusted(_path: &Path, _what: &str) -> Result<(), String> {
+    // %TEMP% is per user on Windows; its ACLs already keep other users out.
+    Ok(())
+}
