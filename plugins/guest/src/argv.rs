@@ -1,0 +1,283 @@
+//! Argv parsing: a verb declares its positionals and options as a [`Spec`], and
+//! [`Args::parse`] checks the words the user typed against it.
+//!
+//! Everything a user can get wrong is reported here as a one-line message, so a
+//! verb's own code only ever sees argv that has the declared shape.
+
+use serde_json::{Map, Value};
+
+/// What kind of word an option's value (or a positional) is, and where it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An option without a value; sent as `true` when given.
+    Flag,
+    /// Any text, possibly empty; sent as a string.
+    Text,
+    /// A selector: text that must not be empty; sent as a string.
+    Selector,
+    /// One of a fixed set of words; sent as a string.
+    Choice(&'static [&'static str]),
+    /// A non-negative integer; sent as a number.
+    Count,
+    /// A value the verb reads itself; never sent as is.
+    Local,
+}
+
+/// An option, written `--name` (with `value` when it takes one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opt {
+    /// The option's name without the leading `--`; its JSON key is the name in camelCase.
+    pub name: &'static str,
+    /// The placeholder shown in the usage for the option's value; empty for flags.
+    pub value: &'static str,
+    pub kind: Kind,
+    /// One line for the usage.
+    pub help: &'static str,
+}
+
+impl Opt {
+    /// An option without a value, sent as `true`.
+    pub const fn flag(name: &'static str, help: &'static str) -> Self {
+        Opt { name, value: "", kind: Kind::Flag, help }
+    }
+
+    /// An option taking a value of `kind`; `value` is its placeholder in the usage.
+    pub const fn value(name: &'static str, value: &'static str, kind: Kind, help: &'static str) -> Self {
+        Opt { name, value, kind, help }
+    }
+
+    fn takes_value(&self) -> bool {
+        self.kind != Kind::Flag
+    }
+}
+
+/// A required positional argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pos {
+    /// The name shown in the usage and in errors, as `<name>`.
+    pub name: &'static str,
+    /// The JSON key it is sent under.
+    pub key: &'static str,
+    /// [`Kind::Selector`] (not empty) or [`Kind::Text`] (anything).
+    pub kind: Kind,
+    pub help: &'static str,
+}
+
+impl Pos {
+    pub const fn new(name: &'static str, key: &'static str, kind: Kind, help: &'static str) -> Self {
+        Pos { name, key, kind, help }
+    }
+}
+
+/// The argv a verb accepts.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
+    pub positionals: &'static [Pos],
+    pub options: &'static [Opt],
+    /// Groups of options of which at most one may be given.
+    pub exclusive: &'static [&'static [&'static str]],
+}
+
+/// `--timeout MS`, which every verb accepts.
+pub const TIMEOUT: Opt = Opt::value(
+    "timeout",
+    "MS",
+    Kind::Local,
+    "let the call take up to MS milliseconds",
+);
+
+/// Argv checked against a [`Spec`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Args {
+    positionals: Vec<(Pos, String)>,
+    given: Vec<(Opt, Option<String>)>,
+    timeout_ms: Option<u32>,
+}
+
+/// What the user asked for: a call with these arguments, or the usage.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    Run(Args),
+    Help,
+}
+
+impl Args {
+    /// Check `argv` against `spec`. `--help` or `-h` anywhere before `--` asks for help,
+    /// even when the rest of argv is wrong.
+    pub fn parse(spec: &Spec, argv: &[String]) -> Result<Request, String> {
+        if asks_for_help(argv) {
+            return Ok(Request::Help);
+        }
+        let mut args = Args { positionals: Vec::new(), given: Vec::new(), timeout_ms: None };
+        let mut words = Vec::new();
+        let mut parser = lexopt::Parser::from_args(argv.iter().cloned());
+        while let Some(arg) = parser.next().map_err(lexer_message)? {
+            match arg {
+                lexopt::Arg::Value(word) => words.push(into_string(word)?),
+                lexopt::Arg::Long(name) => {
+                    let name = name.to_owned();
+                    args.take_option(spec, &name, &mut parser)?
+                }
+                lexopt::Arg::Short(letter) => return Err(format!("unknown option `-{letter}`")),
+            }
+        }
+        args.take_positionals(spec, words)?;
+        check_exclusive(spec, &args)?;
+        Ok(Request::Run(args))
+    }
+
+    /// The value of positional `<name>`.
+    pub fn positional(&self, name: &str) -> &str {
+        self.positionals.iter().find(|(pos, _)| pos.name == name).map_or("", |(_, word)| word)
+    }
+
+    /// The value given to `--name`, if it was given.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.given.iter().find(|(opt, _)| opt.name == name).and_then(|(_, value)| value.as_deref())
+    }
+
+    /// Whether flag `--name` was given.
+    pub fn flag(&self, name: &str) -> bool {
+        self.given.iter().any(|(opt, _)| opt.name == name)
+    }
+
+    /// `--timeout MS`, checked to be a positive number of milliseconds.
+    pub fn timeout_ms(&self) -> Option<u32> {
+        self.timeout_ms
+    }
+
+    /// The tool's `arguments` object as the spec describes it: each positional under its
+    /// key, each given option under its name in camelCase, except [`Kind::Local`] ones.
+    pub fn arguments(&self) -> Map<String, Value> {
+        let mut arguments = Map::new();
+        for (pos, word) in &self.positionals {
+            arguments.insert(pos.key.to_owned(), Value::from(word.as_str()));
+        }
+        for (opt, value) in &self.given {
+            if let Some(json) = option_json(opt, value.as_deref()) {
+                arguments.insert(camel_case(opt.name), json);
+            }
+        }
+        arguments
+    }
+
+    fn take_option(&mut self, spec: &Spec, name: &str, parser: &mut lexopt::Parser) -> Result<(), String> {
+        let opt = find_option(spec, name).ok_or_else(|| format!("unknown option `--{name}`"))?;
+        if self.flag(opt.name) {
+            return Err(format!("`--{name}` given more than once"));
+        }
+        let value = if opt.takes_value() {
+            let word = parser.value().map_err(|_| format!("`--{name}` needs a value ({})", opt.value))?;
+            Some(check_value(&opt, into_string(word)?)?)
+        } else if let Some(word) = parser.optional_value() {
+            return Err(format!("`--{name}` takes no value, got `{}`", word.to_string_lossy()));
+        } else {
+            None
+        };
+        if opt.name == TIMEOUT.name {
+            self.timeout_ms = Some(parse_timeout(value.as_deref().unwrap_or_default())?);
+        }
+        self.given.push((opt, value));
+        Ok(())
+    }
+
+    fn take_positionals(&mut self, spec: &Spec, words: Vec<String>) -> Result<(), String> {
+        let mut words = words.into_iter();
+        for pos in spec.positionals {
+            let word = words.next().ok_or_else(|| format!("missing argument `<{}>`", pos.name))?;
+            if pos.kind == Kind::Selector && word.trim().is_empty() {
+                return Err(format!("`<{}>` must not be empty", pos.name));
+            }
+            self.positionals.push((*pos, word));
+        }
+        match words.next() {
+            Some(extra) => Err(format!("unexpected argument `{extra}`")),
+            None => Ok(()),
+        }
+    }
+}
+
+fn option_json(opt: &Opt, value: Option<&str>) -> Option<Value> {
+    match (opt.kind, value) {
+        (Kind::Flag, _) => Some(Value::Bool(true)),
+        (Kind::Local, _) | (_, None) => None,
+        (Kind::Count, Some(text)) => text.parse::<u64>().ok().map(Value::from),
+        (_, Some(text)) => Some(Value::from(text)),
+    }
+}
+
+fn asks_for_help(argv: &[String]) -> bool {
+    argv.iter().take_while(|word| *word != "--").any(|word| word == "--help" || word == "-h")
+}
+
+fn find_option(spec: &Spec, name: &str) -> Option<Opt> {
+    spec.options.iter().chain([&TIMEOUT]).find(|opt| opt.name == name).copied()
+}
+
+fn check_value(opt: &Opt, word: String) -> Result<String, String> {
+    let name = opt.name;
+    match opt.kind {
+        Kind::Selector if word.trim().is_empty() => Err(format!("`--{name}` needs a non-empty selector")),
+        Kind::Choice(choices) if !choices.contains(&word.as_str()) => {
+            Err(format!("`--{name}` must be {}, got `{word}`", one_of(choices)))
+        }
+        Kind::Count if word.parse::<u64>().is_err() => {
+            Err(format!("`--{name}` needs a non-negative integer, got `{word}`"))
+        }
+        _ => Ok(word),
+    }
+}
+
+fn parse_timeout(word: &str) -> Result<u32, String> {
+    match word.parse::<u32>() {
+        Ok(ms) if ms > 0 => Ok(ms),
+        _ => Err(format!("`--timeout` needs a positive number of milliseconds, got `{word}`")),
+    }
+}
+
+fn check_exclusive(spec: &Spec, args: &Args) -> Result<(), String> {
+    for group in spec.exclusive {
+        let given: Vec<&str> = group.iter().copied().filter(|name| args.flag(name)).collect();
+        if let [first, second, ..] = given[..] {
+            return Err(format!("`--{first}` and `--{second}` cannot be used together"));
+        }
+    }
+    Ok(())
+}
+
+/// "`a`, `b` or `c`".
+fn one_of(choices: &[&str]) -> String {
+    let quoted: Vec<String> = choices.iter().map(|choice| format!("`{choice}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.concat(),
+    }
+}
+
+/// `include-reactor-source` → `includeReactorSource`.
+pub fn camel_case(name: &str) -> String {
+    let mut words = name.split('-');
+    let mut camel = words.next().unwrap_or_default().to_owned();
+    for word in words {
+        let mut letters = word.chars();
+        if let Some(first) = letters.next() {
+            camel.extend(first.to_uppercase());
+            camel.push_str(letters.as_str());
+        }
+    }
+    camel
+}
+
+fn into_string(word: std::ffi::OsString) -> Result<String, String> {
+    word.into_string().map_err(|word| format!("argument `{}` is not valid UTF-8", word.to_string_lossy()))
+}
+
+/// lexopt's own errors, reworded; only reachable for argv lexopt itself rejects.
+fn lexer_message(error: lexopt::Error) -> String {
+    match error {
+        lexopt::Error::UnexpectedValue { option, value } => {
+            format!("`{option}` takes no value, got `{}`", value.to_string_lossy())
+        }
+        other => other.to_string(),
+    }
+}

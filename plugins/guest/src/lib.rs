@@ -1,0 +1,175 @@
+//! The shared helper for `mur devtools` verb components: a verb declares what it is
+//! ([`About`]) and the argv it takes ([`Spec`]), overrides [`Verb::arguments`] or
+//! [`Verb::shape`] only when the defaults do not fit, and calls [`export_verb!`].
+//!
+//! ```ignore
+//! use mur_verb_guest::{About, Kind, Pos, Spec, Verb};
+//!
+//! struct Click;
+//!
+//! impl Verb for Click {
+//!     const ABOUT: About = About {
+//!         name: "click",
+//!         tool: "click",
+//!         summary: "Click the element a selector matches",
+//!         synopsis: "click <selector>",
+//!         details: "",
+//!         example: "mur devtools click '#btn-inc'",
+//!     };
+//!     const SPEC: Spec = Spec {
+//!         positionals: &[Pos::new("selector", "selector", Kind::Selector, "the element to click")],
+//!         options: &[],
+//!         exclusive: &[],
+//!     };
+//! }
+//!
+//! mur_verb_guest::export_verb!(Click);
+//! ```
+//!
+//! Everything but the last line is plain Rust, so a verb's parsing and shaping are unit
+//! tested natively through [`parse`] and [`shape`].
+
+pub mod argv;
+pub mod shape;
+mod usage;
+pub mod wit;
+
+/// The WIT bindings of `mur:verb@0.1.0`, generated once for every verb.
+pub mod bindings {
+    // `wit/verb.wit` is `../../wit/verb.wit` with the one fix it needs to parse (see
+    // `wit_copy_matches_the_released_interface`): point this back at `../../wit` once the
+    // released file is fixed, and delete the copy.
+    wit_bindgen::generate!({
+        path: "wit",
+        world: "verb",
+        pub_export_macro: true,
+        export_macro_name: "export_bindings",
+    });
+}
+
+pub use argv::{Args, Kind, Opt, Pos, Request, Spec};
+pub use serde_json::{self, Map, Value, json};
+pub use shape::{FileWrite, Shaped};
+
+/// What a verb says about itself; [`usage`](Info::usage) is composed from this and its [`Spec`].
+#[derive(Debug, Clone, Copy)]
+pub struct About {
+    /// The word typed after `mur devtools`.
+    pub name: &'static str,
+    /// The MCP tool it calls.
+    pub tool: &'static str,
+    /// One line for `mur devtools --help`.
+    pub summary: &'static str,
+    /// The command line after `mur devtools`, e.g. `click <selector>`.
+    pub synopsis: &'static str,
+    /// More about the verb, printed after the summary; may be empty.
+    pub details: &'static str,
+    /// One complete example command.
+    pub example: &'static str,
+}
+
+/// A verb: its description, its argv, and how argv and results are turned around.
+pub trait Verb {
+    const ABOUT: About;
+    const SPEC: Spec;
+
+    /// The tool's `arguments` object; by default exactly what the [`Spec`] describes.
+    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
+        Ok(args.arguments())
+    }
+
+    /// What to print for a successful result; by default its [`shape::payload`] as JSON.
+    fn shape(_args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
+        Ok(Shaped::json(&shape::payload(result), pretty))
+    }
+}
+
+/// `info()` of a verb.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Info {
+    pub name: String,
+    pub tool: String,
+    pub summary: String,
+    pub usage: String,
+}
+
+/// A tool call built from argv.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub arguments: Map<String, Value>,
+    /// `--timeout MS`, for the host's call timeout.
+    pub timeout_ms: Option<u32>,
+}
+
+/// What `parse` makes of argv.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Parsed {
+    Call(Call),
+    Help,
+}
+
+/// Describe verb `V`.
+pub fn info<V: Verb>() -> Info {
+    let about = V::ABOUT;
+    Info {
+        name: about.name.to_owned(),
+        tool: about.tool.to_owned(),
+        summary: about.summary.to_owned(),
+        usage: usage::usage(&about, &V::SPEC),
+    }
+}
+
+/// Turn argv into verb `V`'s call, a help request, or a one-line usage error.
+pub fn parse<V: Verb>(argv: &[String]) -> Result<Parsed, String> {
+    match Args::parse(&V::SPEC, argv)? {
+        Request::Help => Ok(Parsed::Help),
+        Request::Run(args) => {
+            Ok(Parsed::Call(Call { arguments: V::arguments(&args)?, timeout_ms: args.timeout_ms() }))
+        }
+    }
+}
+
+/// Turn the JSON text of a tool result into verb `V`'s output.
+pub fn shape<V: Verb>(argv: &[String], result: &str, pretty: bool) -> Result<Shaped, String> {
+    let Request::Run(args) = Args::parse(&V::SPEC, argv)? else {
+        return Err("nothing to shape: the arguments ask for help".to_owned());
+    };
+    let result: Value =
+        serde_json::from_str(result).map_err(|error| format!("the tool result is not JSON: {error}"))?;
+    V::shape(&args, &result, pretty)
+}
+
+/// Export verb type `$verb` (which implements [`Verb`]) as this component's `mur:verb`
+/// world. Expands to nothing outside WebAssembly, so native unit tests link as usual.
+#[macro_export]
+macro_rules! export_verb {
+    ($verb:ty) => {
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            struct Component;
+
+            impl $crate::bindings::Guest for Component {
+                fn info() -> $crate::bindings::VerbInfo {
+                    $crate::wit::info::<$verb>()
+                }
+
+                fn parse(argv: Vec<String>) -> Result<$crate::bindings::Parsed, String> {
+                    $crate::wit::parse::<$verb>(&argv)
+                }
+
+                fn shape(
+                    argv: Vec<String>,
+                    result: String,
+                    options: $crate::bindings::OutputOptions,
+                ) -> Result<$crate::bindings::Shaped, String> {
+                    $crate::wit::shape::<$verb>(&argv, &result, options)
+                }
+            }
+
+            $crate::export_bindings!(Component with_types_in $crate::bindings);
+        };
+    };
+}
+
+#[cfg(test)]
+mod tests;
