@@ -1,3 +1,26 @@
 //! Embeddable devtools session server.
+//!
+//! An app registers its tools in a [`ToolSet`] and calls [`run`] (or [`serve`]
+//! inside its own runtime). The library then enforces one session per project
+//! (seed 000 §6), serves MCP on a loopback HTTP endpoint (or stdio), answers the
+//! liveness probe, and keeps the project's lockfile in step with the process.
+
+mod announce;
+mod entry;
+mod error;
+mod http;
+mod identity;
+mod mcp;
+mod options;
+mod reload;
+mod session;
+mod shutdown;
+mod single_instance;
+mod stdio;
 pub mod tools;
+
+pub use entry::run;
+pub use error::ServeError;
+pub use options::{SessionOptions, SessionTransport};
+pub use session::serve;
 pub use tools::*;

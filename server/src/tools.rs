@@ -32,6 +32,8 @@ impl ToolHints {
 #[derive(Debug, Clone)]
 pub struct ToolSpec {
     pub name: String,
+    /// Human-readable title; `None` derives one from the name (`switchComponent` → "Switch component").
+    pub title: Option<String>,
     pub description: String,
     /// JSON Schema (`{"type":"object",...}`) of the tool's `arguments`.
     pub input_schema: Value,
@@ -40,8 +42,36 @@ pub struct ToolSpec {
 
 impl ToolSpec {
     pub fn new(name: impl Into<String>, description: impl Into<String>, input_schema: Value, hints: ToolHints) -> Self {
-        Self { name: name.into(), description: description.into(), input_schema, hints }
+        Self { name: name.into(), title: None, description: description.into(), input_schema, hints }
     }
+
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The title clients show: the explicit one, else the name split into words.
+    pub fn display_title(&self) -> String {
+        self.title.clone().unwrap_or_else(|| title_from_name(&self.name))
+    }
+}
+
+/// `switchComponent` → "Switch component", `wait_for` → "Wait for".
+fn title_from_name(name: &str) -> String {
+    let mut title = String::with_capacity(name.len() + 4);
+    for ch in name.chars() {
+        if ch == '_' || ch == '-' {
+            title.push(' ');
+        } else if ch.is_uppercase() && !title.is_empty() {
+            title.push(' ');
+            title.extend(ch.to_lowercase());
+        } else if title.is_empty() {
+            title.extend(ch.to_uppercase());
+        } else {
+            title.push(ch);
+        }
+    }
+    title
 }
 
 /// A successful tool result.
@@ -94,6 +124,9 @@ type Handler = Arc<dyn Fn(Value, SessionControl) -> ToolFuture + Send + Sync>;
 #[derive(Clone, Debug, Default)]
 pub struct SessionControl {
     reload: Arc<std::sync::atomic::AtomicBool>,
+    // Wakes the server loop; `notify_one` keeps a permit, so a request made
+    // before anyone waits is not lost.
+    reload_signal: Arc<tokio::sync::Notify>,
 }
 
 impl SessionControl {
@@ -102,6 +135,14 @@ impl SessionControl {
     /// same arguments, and this process exits.
     pub fn request_reload(&self) {
         self.reload.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.reload_signal.notify_one();
+    }
+
+    /// Resolves once [`request_reload`](Self::request_reload) has been called.
+    pub async fn reload_wanted(&self) {
+        if !self.reload_requested() {
+            self.reload_signal.notified().await;
+        }
     }
 
     /// Whether a reload was asked for.
@@ -135,6 +176,11 @@ impl ToolSet {
 
     pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> {
         self.tools.iter().map(|(spec, _)| spec)
+    }
+
+    /// The spec of the tool called `name`, if registered.
+    pub fn spec(&self, name: &str) -> Option<&ToolSpec> {
+        self.specs().find(|spec| spec.name == name)
     }
 
     /// Run a tool by name; `None` when no such tool is registered.

@@ -1,0 +1,40 @@
+//! Why a session could not start or keep running.
+
+use std::{io, net::SocketAddr, path::PathBuf};
+
+/// An error from [`serve`](crate::serve). Messages are one lowercase line.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// Another live session holds this project's lockfile; the app should exit with code 3.
+    #[error("another session for this project is active at {endpoint} (pid {pid}); stop it first.")]
+    AlreadyActive { endpoint: String, pid: u32 },
+    /// The project path could not be resolved to a canonical path.
+    #[error("cannot use project `{}`: {source}", path.display())]
+    Project { path: PathBuf, source: io::Error },
+    /// The lockfile directory exists but is not safe to use.
+    #[error("cannot use the lockfile directory: {0}")]
+    Registry(String),
+    #[error("cannot listen on `{addr}`: {source}")]
+    Bind { addr: SocketAddr, source: io::Error },
+    /// The MCP service over stdio failed.
+    #[error("mcp service failed: {0}")]
+    Mcp(String),
+    /// Any other I/O failure; the message says what was being done.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+}
+
+impl ServeError {
+    pub(crate) fn io(context: impl Into<String>) -> impl FnOnce(io::Error) -> Self {
+        let context = context.into();
+        move |source| Self::Io(io::Error::new(source.kind(), format!("{context}: {source}")))
+    }
+
+    /// The process exit code seed 000 assigns: 3 for a busy slot, 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Self::AlreadyActive { .. } => 3,
+            _ => 1,
+        }
+    }
+}

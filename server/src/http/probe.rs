@@ -1,0 +1,41 @@
+//! `GET /mcp`: the liveness probe readers use to confirm a lockfile points at us.
+
+use std::sync::Arc;
+
+use axum::{
+    extract::State,
+    http::{HeaderMap, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+
+use crate::identity::SessionIdentity;
+
+/// Answers the probe JSON, or 405 when the client wants an event stream: this
+/// server pushes nothing outside a request, so there is no stream to open.
+pub(crate) async fn probe(State(identity): State<Arc<SessionIdentity>>, headers: HeaderMap) -> Response {
+    if wants_event_stream(&headers) {
+        let allow = [(header::ALLOW, "GET, POST, DELETE")];
+        return (StatusCode::METHOD_NOT_ALLOWED, allow, "Method Not Allowed: this server offers no event stream")
+            .into_response();
+    }
+    axum::Json(probe_body(&identity)).into_response()
+}
+
+fn probe_body(identity: &SessionIdentity) -> serde_json::Value {
+    serde_json::json!({
+        "schema": mur_lockfile::PROBE_SCHEMA,
+        "pid": identity.pid,
+        "project": identity.project,
+        "buildTag": identity.build_tag,
+        "startedAt": identity.started_at,
+    })
+}
+
+fn wants_event_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|media| media.split(';').next().is_some_and(|essence| essence.trim().eq_ignore_ascii_case("text/event-stream")))
+}

@@ -1,0 +1,65 @@
+//! How an app describes the session it wants: project, transport, port and identity.
+
+use std::path::PathBuf;
+
+/// How clients reach the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SessionTransport {
+    /// MCP over Streamable HTTP at `http://127.0.0.1:<port>/mcp`.
+    #[default]
+    Http,
+    /// MCP over this process's stdin and stdout.
+    Stdio,
+}
+
+/// Everything [`serve`](crate::serve) needs besides the tools.
+#[derive(Debug, Clone)]
+pub struct SessionOptions {
+    /// The project file the session is for; its canonical path names the lockfile.
+    pub project: PathBuf,
+    /// Port to bind on 127.0.0.1; `None` picks a free one.
+    pub port: Option<u16>,
+    /// Identifies the build in the lockfile and the probe.
+    pub build_tag: String,
+    pub transport: SessionTransport,
+    /// Reported to MCP clients as `serverInfo.name`.
+    pub server_name: String,
+    /// Reported to MCP clients as `serverInfo.version`.
+    pub server_version: String,
+}
+
+impl SessionOptions {
+    /// An HTTP session on an ephemeral port, tagged with the current time.
+    pub fn http(project: impl Into<PathBuf>) -> Self {
+        Self {
+            project: project.into(),
+            port: None,
+            build_tag: mur_lockfile::now_rfc3339(),
+            transport: SessionTransport::Http,
+            server_name: "mur-server".to_owned(),
+            server_version: env!("CARGO_PKG_VERSION").to_owned(),
+        }
+    }
+
+    /// A stdio session, otherwise like [`SessionOptions::http`].
+    pub fn stdio(project: impl Into<PathBuf>) -> Self {
+        Self { transport: SessionTransport::Stdio, ..Self::http(project) }
+    }
+
+    pub fn with_port(mut self, port: Option<u16>) -> Self {
+        self.port = port;
+        self
+    }
+
+    pub fn with_build_tag(mut self, build_tag: impl Into<String>) -> Self {
+        self.build_tag = build_tag.into();
+        self
+    }
+
+    /// Name and version MCP clients see in `serverInfo`.
+    pub fn with_server_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.server_name = name.into();
+        self.server_version = version.into();
+        self
+    }
+}

@@ -1,0 +1,99 @@
+//! [`serve`]: one devtools session from single-instance check to lockfile removal.
+
+use std::sync::Arc;
+
+use mur_lockfile::{Lockfile, Registry, paths};
+
+use crate::{
+    ServeError, SessionOptions, SessionTransport,
+    announce::Announcement,
+    http,
+    identity::SessionIdentity,
+    mcp::DevtoolsHandler,
+    reload,
+    shutdown::{self, StopReason},
+    stdio,
+    tools::{SessionControl, ToolSet},
+};
+
+/// Runs a devtools session for `options.project` exposing `tools`, until
+/// Ctrl+C, SIGTERM or (stdio) the client closing stdin.
+///
+/// Startup follows seed 000 §6: if a live session already holds the project's
+/// lockfile this returns [`ServeError::AlreadyActive`] before binding anything;
+/// a stale lockfile is removed. Once the endpoint is reachable the lockfile is
+/// written; it is removed again on every way out of this function.
+///
+/// When a tool calls [`SessionControl::request_reload`], the answer is sent,
+/// the lockfile removed, the same executable started again with the same
+/// arguments, and this process **exits with code 0** — this function does not
+/// return in that case, so no caller can keep a second session alive by accident.
+pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeError> {
+    let project = paths::canonical_project(&options.project)
+        .map_err(|source| ServeError::Project { path: options.project.clone(), source })?;
+    let registry = Registry::default_location();
+    prepare_registry(&registry)?;
+    let lock_path = registry.path_for(&project);
+    crate::single_instance::claim_slot(&registry, &lock_path).await?;
+
+    let identity = Arc::new(SessionIdentity::new(project, options.build_tag.clone()));
+    let control = SessionControl::default();
+    let handler =
+        DevtoolsHandler::new(Arc::new(tools), control.clone(), &options.server_name, &options.server_version);
+    let reason = match options.transport {
+        SessionTransport::Http => serve_http(&options, registry, identity, handler, control).await?,
+        SessionTransport::Stdio => stdio::serve_stdio(registry, &identity, handler, control).await?,
+    };
+    if reason == StopReason::Reload {
+        hand_over();
+    }
+    Ok(())
+}
+
+fn prepare_registry(registry: &Registry) -> Result<(), ServeError> {
+    // Creates the directory 0700 and refuses one another user could tamper with.
+    registry
+        .ensure_dir()
+        .map_err(|error| ServeError::Registry(format!("`{}`: {error}", registry.dir().display())))
+}
+
+async fn serve_http(
+    options: &SessionOptions,
+    registry: Registry,
+    identity: Arc<SessionIdentity>,
+    handler: DevtoolsHandler,
+    control: SessionControl,
+) -> Result<StopReason, ServeError> {
+    let listener = http::bind(options.port.unwrap_or(0)).await?;
+    let port = listener.local_addr().map_err(ServeError::io("cannot read the bound address"))?.port();
+    let lock = http_lockfile(port, &identity);
+    let announcement = Announcement::publish(registry, &lock)?;
+    log_ready(&lock.endpoint);
+
+    let (reason_tx, reason_rx) = tokio::sync::oneshot::channel();
+    let stop = async move {
+        let _ = reason_tx.send(shutdown::stop_requested(control).await);
+    };
+    http::serve_until(listener, handler, identity, stop).await?;
+    announcement.withdraw();
+    Ok(reason_rx.await.unwrap_or(StopReason::Finished))
+}
+
+fn http_lockfile(port: u16, identity: &SessionIdentity) -> Lockfile {
+    let mut lock = Lockfile::http(port, identity.pid, identity.project.clone(), identity.build_tag.clone());
+    lock.started_at.clone_from(&identity.started_at);
+    lock
+}
+
+fn log_ready(endpoint: &str) {
+    tracing::info!("devtools session listening at {endpoint}");
+}
+
+/// The lockfile is already gone and the transport closed: start the successor and leave.
+fn hand_over() -> ! {
+    match reload::respawn_self() {
+        Ok(pid) => tracing::info!("reloading: started pid {pid}"),
+        Err(error) => tracing::error!("reload failed: {error}"),
+    }
+    std::process::exit(0)
+}

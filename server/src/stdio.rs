@@ -1,0 +1,68 @@
+//! MCP over stdin/stdout. The session still takes the project's lockfile slot
+//! (`transport: "stdio"`, `endpoint: "stdio"`) so a second launch is refused.
+
+use std::time::Duration;
+
+use mur_lockfile::{Lockfile, Registry};
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    ServeError,
+    announce::Announcement,
+    identity::SessionIdentity,
+    mcp::DevtoolsHandler,
+    shutdown::{self, StopReason},
+    tools::SessionControl,
+};
+
+/// Time for a reload answer to reach stdout before the service is cancelled;
+/// the stdio transport gives no completion signal to wait on.
+const REPLY_FLUSH: Duration = Duration::from_millis(250);
+
+pub(crate) async fn serve_stdio(
+    registry: Registry,
+    identity: &SessionIdentity,
+    handler: DevtoolsHandler,
+    control: SessionControl,
+) -> Result<StopReason, ServeError> {
+    let mut lock = Lockfile::stdio(identity.pid, identity.project.clone(), identity.build_tag.clone());
+    lock.started_at.clone_from(&identity.started_at);
+    // stdin/stdout exist from the start, so the session is reachable right away.
+    let announcement = Announcement::publish(registry, &lock)?;
+    let cancel = CancellationToken::new();
+    // A task of its own, so the service keeps running (and can flush a reply)
+    // after the stop request wins the race below.
+    let mut service = tokio::spawn(run_service(handler, cancel.clone()));
+    let reason = tokio::select! {
+        joined = &mut service => {
+            joined.map_err(|error| ServeError::Mcp(error.to_string()))??;
+            StopReason::Finished
+        }
+        reason = shutdown::stop_requested(control) => reason,
+    };
+    if reason != StopReason::Finished {
+        if reason == StopReason::Reload {
+            tokio::time::sleep(REPLY_FLUSH).await;
+        }
+        cancel.cancel();
+        let _ = tokio::time::timeout(REPLY_FLUSH, service).await;
+    }
+    announcement.withdraw();
+    Ok(reason)
+}
+
+/// Serves until the client closes stdin or `cancel` fires.
+async fn run_service(handler: DevtoolsHandler, cancel: CancellationToken) -> Result<(), ServeError> {
+    let transport = rmcp::transport::stdio();
+    let running = rmcp::service::serve_server_with_ct(handler, transport, cancel).await;
+    match running {
+        Ok(service) => {
+            let quit = service.waiting().await;
+            tracing::info!("stdio session ended: {quit:?}");
+            Ok(())
+        }
+        // A client that closes stdin before initializing is a normal end.
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => Ok(()),
+        Err(error) => Err(ServeError::Mcp(error.to_string())),
+    }
+}
