@@ -15,6 +15,8 @@ pub enum Kind {
     Text,
     /// A selector: text that must not be empty; sent as a string.
     Selector,
+    /// A name (of a component, window, event…): text that must not be empty; sent as a string.
+    Name,
     /// One of a fixed set of words; sent as a string.
     Choice(&'static [&'static str]),
     /// A non-negative integer; sent as a number.
@@ -58,7 +60,7 @@ pub struct Pos {
     pub name: &'static str,
     /// The JSON key it is sent under.
     pub key: &'static str,
-    /// [`Kind::Selector`] (not empty) or [`Kind::Text`] (anything).
+    /// [`Kind::Selector`] or [`Kind::Name`] (not empty), or [`Kind::Text`] (anything).
     pub kind: Kind,
     pub help: &'static str,
 }
@@ -185,7 +187,7 @@ impl Args {
         let mut words = words.into_iter();
         for pos in spec.positionals {
             let word = words.next().ok_or_else(|| format!("missing argument `<{}>`", pos.name))?;
-            if pos.kind == Kind::Selector && word.trim().is_empty() {
+            if must_not_be_empty(pos.kind) && word.trim().is_empty() {
                 return Err(format!("`<{}>` must not be empty", pos.name));
             }
             self.positionals.push((*pos, word));
@@ -217,7 +219,7 @@ fn find_option(spec: &Spec, name: &str) -> Option<Opt> {
 fn check_value(opt: &Opt, word: String) -> Result<String, String> {
     let name = opt.name;
     match opt.kind {
-        Kind::Selector if word.trim().is_empty() => Err(format!("`--{name}` needs a non-empty selector")),
+        kind if must_not_be_empty(kind) && word.trim().is_empty() => Err(format!("`--{name}` must not be empty")),
         Kind::Choice(choices) if !choices.contains(&word.as_str()) => {
             Err(format!("`--{name}` must be {}, got `{word}`", one_of(choices)))
         }
@@ -226,6 +228,10 @@ fn check_value(opt: &Opt, word: String) -> Result<String, String> {
         }
         _ => Ok(word),
     }
+}
+
+fn must_not_be_empty(kind: Kind) -> bool {
+    matches!(kind, Kind::Selector | Kind::Name)
 }
 
 fn parse_timeout(word: &str) -> Result<u32, String> {

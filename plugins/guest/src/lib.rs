@@ -31,16 +31,14 @@
 
 pub mod argv;
 pub mod shape;
+pub mod testing;
 mod usage;
 pub mod wit;
 
 /// The WIT bindings of `mur:verb@0.1.0`, generated once for every verb.
 pub mod bindings {
-    // `wit/verb.wit` is `../../wit/verb.wit` with the one fix it needs to parse (see
-    // `wit_copy_matches_the_released_interface`): point this back at `../../wit` once the
-    // released file is fixed, and delete the copy.
     wit_bindgen::generate!({
-        path: "wit",
+        path: "../../wit",
         world: "verb",
         pub_export_macro: true,
         export_macro_name: "export_bindings",
@@ -166,7 +164,7 @@ macro_rules! export_verb {
                 }
             }
 
-            $crate::export_bindings!(Component with_types_in $crate::bindings);
+            $crate::bindings::export_bindings!(Component with_types_in $crate::bindings);
         };
     };
 }

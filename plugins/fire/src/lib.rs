@@ -1,0 +1,87 @@
+//! `mur devtools fire <Component>.<event>`: fire an event on a component, with optional
+//! JSON arguments (MCP tool `fire`).
+
+use mur_verb_guest::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb};
+
+pub struct Fire;
+
+/// The positional's name; usage and errors show it in angle brackets, which spells the
+/// form `<Component>.<event>` the target must have.
+const TARGET: &str = "Component>.<event";
+
+impl Verb for Fire {
+    const ABOUT: About = About {
+        name: "fire",
+        tool: "fire",
+        summary: "Fire an event on a component, with optional JSON arguments",
+        synopsis: "fire <Component>.<event> [--args JSON]",
+        details: "",
+        example: r#"mur devtools fire Counter.incremented --args '{"by": 2}'"#,
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[Pos::new(TARGET, "target", Kind::Name, "the component and its event")],
+        options: &[Opt::value("args", "JSON", Kind::Local, "the event's arguments, as JSON")],
+        exclusive: &[],
+    };
+
+    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
+        let mut arguments = args.arguments();
+        check_target(args.positional(TARGET))?;
+        if let Some(json) = args.value("args") {
+            arguments.insert("args".to_owned(), parse_json(json)?);
+        }
+        Ok(arguments)
+    }
+}
+
+fn check_target(target: &str) -> Result<(), String> {
+    match target.rsplit_once('.') {
+        Some((component, event)) if !component.is_empty() && !event.is_empty() => Ok(()),
+        _ => Err(format!("the target must be `<Component>.<event>`, got `{target}`")),
+    }
+}
+
+/// serde_json's message names the line and column of the first error, which is what a
+/// user needs to fix a long `--args`.
+fn parse_json(text: &str) -> Result<Value, String> {
+    mur_verb_guest::serde_json::from_str(text).map_err(|error| format!("`--args` is not valid JSON: {error}"))
+}
+
+mur_verb_guest::export_verb!(Fire);
+
+#[cfg(test)]
+mod tests {
+    use super::Fire;
+    use mur_verb_guest::{json, testing};
+
+    #[test]
+    fn sends_the_target_and_parsed_args() {
+        assert_eq!(testing::arguments::<Fire>(&["Counter.reset"]), json!({"target": "Counter.reset"}));
+        assert_eq!(
+            testing::arguments::<Fire>(&["Counter.incremented", "--args", r#"{"by": 2}"#]),
+            json!({"target": "Counter.incremented", "args": {"by": 2}})
+        );
+        assert_eq!(testing::arguments::<Fire>(&["App.Main.closed", "--args=[1]"])["args"], json!([1]));
+    }
+
+    #[test]
+    fn rejects_a_target_without_a_dot() {
+        for bad in ["Counter", "Counter.", ".reset"] {
+            let expected = format!("the target must be `<Component>.<event>`, got `{bad}`");
+            assert_eq!(testing::usage_error::<Fire>(&[bad]), expected);
+        }
+        assert_eq!(testing::usage_error::<Fire>(&[]), "missing argument `<Component>.<event>`");
+    }
+
+    #[test]
+    fn bad_json_names_where_it_went_wrong() {
+        assert_eq!(
+            testing::usage_error::<Fire>(&["Counter.set", "--args", r#"{"by": }"#]),
+            "`--args` is not valid JSON: expected value at line 1 column 8"
+        );
+        assert_eq!(
+            testing::usage_error::<Fire>(&["Counter.set", "--args", "{\"a\":1,\n\"b\" 2}"]),
+            "`--args` is not valid JSON: expected `:` at line 2 column 5"
+        );
+    }
+}

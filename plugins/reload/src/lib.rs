@@ -1,0 +1,51 @@
+//! `mur devtools reload`: ask the running app to reload, and exit once it acknowledges
+//! (MCP tool `reload`). Reconnecting to the new build is the user's next invocation.
+
+use mur_verb_guest::{About, Kind, Opt, Spec, Verb};
+
+pub struct Reload;
+
+impl Verb for Reload {
+    const ABOUT: About = About {
+        name: "reload",
+        tool: "reload",
+        summary: "Ask the running app to reload, and exit once it acknowledges",
+        synopsis: "reload [--component N]",
+        details: "Prints the server's acknowledgement and exits 0; the next `mur devtools` call\nfinds the new build.",
+        example: "mur devtools reload --component CounterPage",
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[],
+        options: &[Opt::value("component", "N", Kind::Name, "reload only component N")],
+        exclusive: &[],
+    };
+}
+
+mur_verb_guest::export_verb!(Reload);
+
+#[cfg(test)]
+mod tests {
+    use super::Reload;
+    use mur_verb_guest::{json, testing};
+
+    #[test]
+    fn sends_the_component_when_given() {
+        assert_eq!(testing::arguments::<Reload>(&[]), json!({}));
+        assert_eq!(testing::arguments::<Reload>(&["--component", "Counter"]), json!({"component": "Counter"}));
+    }
+
+    #[test]
+    fn rejects_bad_argv() {
+        assert_eq!(testing::usage_error::<Reload>(&["Counter"]), "unexpected argument `Counter`");
+        assert_eq!(testing::usage_error::<Reload>(&["--component"]), "`--component` needs a value (N)");
+        assert_eq!(testing::usage_error::<Reload>(&["--component="]), "`--component` must not be empty");
+    }
+
+    #[test]
+    fn prints_the_acknowledgement() {
+        let text = json!({"content": [{"type": "text", "text": "reloading"}]});
+        assert_eq!(testing::stdout::<Reload>(&[], &text, false), "\"reloading\"\n");
+        let structured = json!({"content": [], "structuredContent": {"reloading": true}});
+        assert_eq!(testing::stdout::<Reload>(&[], &structured, false), "{\"reloading\":true}\n");
+    }
+}

@@ -1,0 +1,83 @@
+//! `mur devtools screenshot`: capture the running app as a PNG (MCP tool `screenshot`).
+//!
+//! The result carries the picture as a base64 `image` content block. `--out file.png`
+//! asks the host to write it and prints `{path, width, height, bytes}`; `--out -` prints
+//! the PNG itself; with no `--out` only the metadata is printed.
+
+mod png;
+
+use mur_verb_guest::{About, Args, FileWrite, Kind, Map, Opt, Shaped, Spec, Value, Verb, json, shape};
+
+pub struct Screenshot;
+
+impl Verb for Screenshot {
+    const ABOUT: About = About {
+        name: "screenshot",
+        tool: "screenshot",
+        summary: "Capture the running app, or the element a selector matches, as a PNG",
+        synopsis: "screenshot [--selector S] [--window W] [--out path|-] [--wait-idle] [--include-chrome]",
+        details: "Without `--out` only the image's metadata is printed: use `--out file.png` to save\n\
+                  the picture, or `--out -` to write the PNG bytes to stdout.",
+        example: "mur devtools screenshot --selector '#counter' --out counter.png",
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[],
+        options: &[
+            Opt::value("selector", "S", Kind::Selector, "only the element the selector S matches"),
+            Opt::value("window", "W", Kind::Name, "the window to capture (default: the main window)"),
+            Opt::value("out", "path|-", Kind::Local, "write the PNG to path, or to stdout with `-`"),
+            Opt::flag("wait-idle", "wait until the app is idle before capturing"),
+            Opt::flag("include-chrome", "include the window's frame and title bar"),
+        ],
+        exclusive: &[],
+    };
+
+    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
+        if args.value("out").is_some_and(str::is_empty) {
+            return Err("`--out` needs a file path, or `-` for stdout".to_owned());
+        }
+        Ok(args.arguments())
+    }
+
+    fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
+        match args.value("out") {
+            None => Ok(Shaped::json(&metadata(result)?, pretty)),
+            Some("-") => Ok(Shaped { stdout: png::from_result(result)?, files: Vec::new() }),
+            Some(path) => save(path, result, pretty),
+        }
+    }
+}
+
+/// Write the PNG to `path` (exactly as typed, so the host allows it) and describe it.
+fn save(path: &str, result: &Value, pretty: bool) -> Result<Shaped, String> {
+    let image = png::from_result(result)?;
+    let (width, height) = size(result, &image)?;
+    let summary = json!({"path": path, "width": width, "height": height, "bytes": image.len()});
+    let file = FileWrite { path: path.to_owned(), contents: image };
+    Ok(Shaped { files: vec![file], ..Shaped::json(&summary, pretty) })
+}
+
+/// The server's own description of the picture when it gave one; else the size of the
+/// image, never its base64 data, which is useless on a terminal.
+fn metadata(result: &Value) -> Result<Value, String> {
+    if result.get("structuredContent").is_some() || shape::first_text(result).is_some() {
+        return Ok(shape::payload(result));
+    }
+    let image = png::from_result(result)?;
+    let (width, height) = size(result, &image)?;
+    Ok(json!({"width": width, "height": height, "bytes": image.len()}))
+}
+
+/// Width and height from `structuredContent` when the server sent them, else from the PNG.
+fn size(result: &Value, image: &[u8]) -> Result<(u64, u64), String> {
+    let structured = |key| result.get("structuredContent")?.get(key)?.as_u64();
+    match (structured("width"), structured("height")) {
+        (Some(width), Some(height)) => Ok((width, height)),
+        _ => png::size(image),
+    }
+}
+
+mur_verb_guest::export_verb!(Screenshot);
+
+#[cfg(test)]
+mod tests;

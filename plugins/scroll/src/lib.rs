@@ -1,0 +1,80 @@
+//! `mur devtools scroll <selector>`: scroll an element by an offset, or until another
+//! element is in view (MCP tool `scroll`).
+
+use mur_verb_guest::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb, json};
+
+pub struct Scroll;
+
+impl Verb for Scroll {
+    const ABOUT: About = About {
+        name: "scroll",
+        tool: "scroll",
+        summary: "Scroll an element by an offset, or until another element is in view",
+        synopsis: "scroll <selector> [--by DX,DY | --to <selector>]",
+        details: "With neither option, the element itself is scrolled into view.",
+        example: "mur devtools scroll '#log' --by 0,-120",
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[Pos::new("selector", "selector", Kind::Selector, "the element to scroll")],
+        options: &[
+            Opt::value("by", "DX,DY", Kind::Local, "scroll by DX,DY pixels (integers; negative is left/up)"),
+            Opt::value("to", "<selector>", Kind::Selector, "scroll until the element this selector matches is in view"),
+        ],
+        exclusive: &[&["by", "to"]],
+    };
+
+    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
+        let mut arguments = args.arguments();
+        if let Some(by) = args.value("by") {
+            arguments.insert("by".to_owned(), offset(by)?);
+        }
+        Ok(arguments)
+    }
+}
+
+/// `DX,DY` → `{"dx": DX, "dy": DY}`.
+fn offset(text: &str) -> Result<Value, String> {
+    let pair = text.split_once(',').and_then(|(dx, dy)| {
+        Some((dx.trim().parse::<i64>().ok()?, dy.trim().parse::<i64>().ok()?))
+    });
+    match pair {
+        Some((dx, dy)) => Ok(json!({"dx": dx, "dy": dy})),
+        None => Err(format!("`--by` needs two integers as DX,DY, got `{text}`")),
+    }
+}
+
+mur_verb_guest::export_verb!(Scroll);
+
+#[cfg(test)]
+mod tests {
+    use super::Scroll;
+    use mur_verb_guest::{json, testing};
+
+    #[test]
+    fn sends_an_offset_as_integers() {
+        assert_eq!(
+            testing::arguments::<Scroll>(&["#log", "--by", "0,-120"]),
+            json!({"selector": "#log", "by": {"dx": 0, "dy": -120}})
+        );
+        assert_eq!(testing::arguments::<Scroll>(&["#log", "--by=5, 7"])["by"], json!({"dx": 5, "dy": 7}));
+    }
+
+    #[test]
+    fn sends_a_target_selector_or_nothing_more() {
+        assert_eq!(testing::arguments::<Scroll>(&["#log", "--to", "#last"]), json!({"selector": "#log", "to": "#last"}));
+        assert_eq!(testing::arguments::<Scroll>(&["#log"]), json!({"selector": "#log"}));
+    }
+
+    #[test]
+    fn rejects_bad_offsets_and_both_options() {
+        for bad in ["1", "1,2,3", "a,b", "1.5,2", ","] {
+            let expected = format!("`--by` needs two integers as DX,DY, got `{bad}`");
+            assert_eq!(testing::usage_error::<Scroll>(&["#log", "--by", bad]), expected);
+        }
+        assert_eq!(
+            testing::usage_error::<Scroll>(&["#log", "--by", "1,2", "--to", "#x"]),
+            "`--by` and `--to` cannot be used together"
+        );
+        assert_eq!(testing::usage_error::<Scroll>(&["--by", "1,2"]), "missing argument `<selector>`");
+    }
+}

@@ -1,0 +1,45 @@
+//! `mur devtools select <selector> <item-selector>`: select an item inside a list, combo
+//! box or tab view (MCP tool `select`).
+
+use mur_verb_guest::{About, Kind, Pos, Spec, Verb};
+
+pub struct Select;
+
+impl Verb for Select {
+    const ABOUT: About = About {
+        name: "select",
+        tool: "select",
+        summary: "Select an item inside a list, combo box or tab view",
+        synopsis: "select <selector> <item-selector>",
+        details: "",
+        example: "mur devtools select '#color-list' '#item-blue'",
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[
+            Pos::new("selector", "selector", Kind::Selector, "the list, combo box or tab view"),
+            Pos::new("item-selector", "item", Kind::Selector, "the item inside it to select"),
+        ],
+        options: &[],
+        exclusive: &[],
+    };
+}
+
+mur_verb_guest::export_verb!(Select);
+
+#[cfg(test)]
+mod tests {
+    use super::Select;
+    use mur_verb_guest::{json, testing};
+
+    #[test]
+    fn sends_the_container_and_the_item() {
+        assert_eq!(testing::arguments::<Select>(&["#list", "#blue"]), json!({"selector": "#list", "item": "#blue"}));
+    }
+
+    #[test]
+    fn needs_both_selectors() {
+        assert_eq!(testing::usage_error::<Select>(&["#list"]), "missing argument `<item-selector>`");
+        assert_eq!(testing::usage_error::<Select>(&["#list", ""]), "`<item-selector>` must not be empty");
+        assert_eq!(testing::usage_error::<Select>(&["#a", "#b", "#c"]), "unexpected argument `#c`");
+    }
+}

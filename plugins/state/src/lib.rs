@@ -1,0 +1,48 @@
+//! `mur devtools state`: print the running app's state, or the state of the element a
+//! selector matches (MCP tool `state`).
+
+use mur_verb_guest::{About, Kind, Opt, Spec, Verb};
+
+pub struct State;
+
+impl Verb for State {
+    const ABOUT: About = About {
+        name: "state",
+        tool: "state",
+        summary: "Print the running app's state, or that of the element a selector matches",
+        synopsis: "state [--selector S]",
+        details: "",
+        example: "mur devtools state --selector '#counter-label'",
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[],
+        options: &[Opt::value("selector", "S", Kind::Selector, "only the element the selector S matches")],
+        exclusive: &[],
+    };
+}
+
+mur_verb_guest::export_verb!(State);
+
+#[cfg(test)]
+mod tests {
+    use super::State;
+    use mur_verb_guest::{json, testing};
+
+    #[test]
+    fn sends_the_selector_when_given() {
+        assert_eq!(testing::arguments::<State>(&[]), json!({}));
+        assert_eq!(testing::arguments::<State>(&["--selector", "#count"]), json!({"selector": "#count"}));
+    }
+
+    #[test]
+    fn rejects_a_bare_selector_and_unknown_options() {
+        assert_eq!(testing::usage_error::<State>(&["#count"]), "unexpected argument `#count`");
+        assert_eq!(testing::usage_error::<State>(&["--window", "main"]), "unknown option `--window`");
+    }
+
+    #[test]
+    fn prints_the_state() {
+        let result = json!({"structuredContent": {"count": 3}});
+        assert_eq!(testing::stdout::<State>(&[], &result, false), "{\"count\":3}\n");
+    }
+}

@@ -1,0 +1,49 @@
+//! `mur devtools switch <component>`: show another component in the running app (MCP tool
+//! `switchComponent`).
+
+use mur_verb_guest::{About, Kind, Pos, Spec, Verb};
+
+pub struct Switch;
+
+impl Verb for Switch {
+    const ABOUT: About = About {
+        name: "switch",
+        tool: "switchComponent",
+        summary: "Show another component in the running app",
+        synopsis: "switch <component>",
+        details: "`mur devtools components` lists the components there are.",
+        example: "mur devtools switch CounterPage",
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[Pos::new("component", "component", Kind::Name, "the component to show")],
+        options: &[],
+        exclusive: &[],
+    };
+}
+
+mur_verb_guest::export_verb!(Switch);
+
+#[cfg(test)]
+mod tests {
+    use super::Switch;
+    use mur_verb_guest::{json, testing};
+
+    #[test]
+    fn sends_the_component() {
+        assert_eq!(testing::arguments::<Switch>(&["CounterPage"]), json!({"component": "CounterPage"}));
+    }
+
+    #[test]
+    fn needs_exactly_one_component() {
+        assert_eq!(testing::usage_error::<Switch>(&[]), "missing argument `<component>`");
+        assert_eq!(testing::usage_error::<Switch>(&[""]), "`<component>` must not be empty");
+        assert_eq!(testing::usage_error::<Switch>(&["A", "B"]), "unexpected argument `B`");
+        assert_eq!(testing::usage_error::<Switch>(&["A", "--to", "B"]), "unknown option `--to`");
+    }
+
+    #[test]
+    fn prints_the_acknowledgement_text() {
+        let result = json!({"content": [{"type": "text", "text": "switched to CounterPage"}]});
+        assert_eq!(testing::stdout::<Switch>(&["CounterPage"], &result, false), "\"switched to CounterPage\"\n");
+    }
+}

@@ -1,0 +1,54 @@
+//! `mur devtools type <selector> <text>`: type text into the element a selector matches
+//! (MCP tool `type`).
+
+use mur_verb_guest::{About, Kind, Opt, Pos, Spec, Verb};
+
+pub struct Type;
+
+impl Verb for Type {
+    const ABOUT: About = About {
+        name: "type",
+        tool: "type",
+        summary: "Type text into the element a selector matches",
+        synopsis: "type <selector> <text> [--clear]",
+        details: "",
+        example: "mur devtools type '#name-input' 'Ada Lovelace' --clear",
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[
+            Pos::new("selector", "selector", Kind::Selector, "the element to type into"),
+            Pos::new("text", "text", Kind::Text, "the text to type (may be empty)"),
+        ],
+        options: &[Opt::flag("clear", "clear the element's text first")],
+        exclusive: &[],
+    };
+}
+
+mur_verb_guest::export_verb!(Type);
+
+#[cfg(test)]
+mod tests {
+    use super::Type;
+    use mur_verb_guest::{json, testing};
+
+    #[test]
+    fn sends_selector_text_and_clear() {
+        assert_eq!(testing::arguments::<Type>(&["#name", "Ada"]), json!({"selector": "#name", "text": "Ada"}));
+        assert_eq!(
+            testing::arguments::<Type>(&["--clear", "#name", ""]),
+            json!({"selector": "#name", "text": "", "clear": true})
+        );
+    }
+
+    #[test]
+    fn text_starting_with_a_dash_follows_double_dash() {
+        assert_eq!(testing::arguments::<Type>(&["#n", "--", "-5"]), json!({"selector": "#n", "text": "-5"}));
+    }
+
+    #[test]
+    fn needs_a_selector_and_a_text() {
+        assert_eq!(testing::usage_error::<Type>(&["#name"]), "missing argument `<text>`");
+        assert_eq!(testing::usage_error::<Type>(&["#name", "a", "b"]), "unexpected argument `b`");
+        assert_eq!(testing::usage_error::<Type>(&["#name", "a", "--clear=no"]), "`--clear` takes no value, got `no`");
+    }
+}

@@ -1,0 +1,82 @@
+//! `mur devtools wait <selector>`: wait until an element matches a condition (MCP tool
+//! `waitFor`). `--timeout MS` bounds the wait on the server and extends the host's own
+//! call timeout to match.
+
+use mur_verb_guest::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb};
+
+pub struct Wait;
+
+impl Verb for Wait {
+    const ABOUT: About = About {
+        name: "wait",
+        tool: "waitFor",
+        summary: "Wait until an element matches a condition",
+        synopsis: "wait <selector> [--text X | --text-matches RE | --visible | --count N] [--timeout MS]",
+        details: "With no condition, waits until the selector matches an element. `--timeout MS`\n\
+                  bounds the wait and the call alike.",
+        example: "mur devtools wait '#status' --text Saved --timeout 5000",
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[Pos::new("selector", "selector", Kind::Selector, "the element to wait for")],
+        options: &[
+            Opt::value("text", "X", Kind::Text, "until its text is exactly X"),
+            Opt::value("text-matches", "RE", Kind::Text, "until its text matches the regular expression RE"),
+            Opt::flag("visible", "until it is visible"),
+            Opt::value("count", "N", Kind::Count, "until exactly N elements match"),
+        ],
+        exclusive: &[&["text", "text-matches", "visible", "count"]],
+    };
+
+    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
+        let mut arguments = args.arguments();
+        if let Some(ms) = args.timeout_ms() {
+            arguments.insert("timeoutMs".to_owned(), Value::from(ms));
+        }
+        Ok(arguments)
+    }
+}
+
+mur_verb_guest::export_verb!(Wait);
+
+#[cfg(test)]
+mod tests {
+    use super::Wait;
+    use mur_verb_guest::{json, testing};
+
+    #[test]
+    fn sends_each_kind_of_condition() {
+        assert_eq!(testing::arguments::<Wait>(&["#s"]), json!({"selector": "#s"}));
+        assert_eq!(testing::arguments::<Wait>(&["#s", "--text", "Saved"]), json!({"selector": "#s", "text": "Saved"}));
+        assert_eq!(
+            testing::arguments::<Wait>(&["#s", "--text-matches", "^Sav"]),
+            json!({"selector": "#s", "textMatches": "^Sav"})
+        );
+        assert_eq!(testing::arguments::<Wait>(&["#s", "--visible"]), json!({"selector": "#s", "visible": true}));
+        assert_eq!(testing::arguments::<Wait>(&["#s", "--count", "3"]), json!({"selector": "#s", "count": 3}));
+    }
+
+    #[test]
+    fn timeout_goes_to_the_server_and_the_host() {
+        let argv = ["#s", "--visible", "--timeout", "5000"];
+        assert_eq!(testing::arguments::<Wait>(&argv), json!({"selector": "#s", "visible": true, "timeoutMs": 5000}));
+        assert_eq!(testing::timeout_ms::<Wait>(&argv), Some(5000));
+    }
+
+    #[test]
+    fn rejects_two_conditions_and_bad_numbers() {
+        assert_eq!(
+            testing::usage_error::<Wait>(&["#s", "--text", "a", "--visible"]),
+            "`--text` and `--visible` cannot be used together"
+        );
+        assert_eq!(
+            testing::usage_error::<Wait>(&["#s", "--count", "2", "--text-matches", "x"]),
+            "`--text-matches` and `--count` cannot be used together"
+        );
+        assert_eq!(testing::usage_error::<Wait>(&["#s", "--count", "two"]), "`--count` needs a non-negative integer, got `two`");
+        assert_eq!(
+            testing::usage_error::<Wait>(&["#s", "--timeout", "-5"]),
+            "`--timeout` needs a positive number of milliseconds, got `-5`"
+        );
+        assert_eq!(testing::usage_error::<Wait>(&["--visible"]), "missing argument `<selector>`");
+    }
+}
