@@ -1,0 +1,160 @@
+//! The compile cache: verbs are compiled once (at `verbs add`, or the first call
+//! after a change) and later calls deserialize the native code instead.
+//!
+//! Layout: `<cache dir>/<sha256 of the .wasm>-<engine compatibility hash>.cwasm`.
+//! The file hash is the one recorded in the index at install, so a changed verb
+//! gets a new key and is never served stale; the engine part changes with the
+//! wasmtime version and compilation settings (fuel, target), so a new `mur`
+//! never loads code compiled by an old one. Each entry is
+//! `MAGIC || sha256(payload) || payload`, where the payload is wasmtime's
+//! serialized component. A checksum mismatch (a truncated or scribbled entry)
+//! means the entry is deleted and rebuilt, never trusted.
+
+use std::hash::Hasher;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use wasmtime::Engine;
+use wasmtime::component::Component;
+
+use super::index::write_atomic;
+
+const MAGIC: &[u8; 8] = b"murverb1";
+const HEADER_LEN: usize = MAGIC.len() + 32;
+
+/// The on-disk cache of compiled verbs; disabled when its directory is unsafe.
+pub struct CodeCache {
+    dir: Option<PathBuf>,
+}
+
+impl CodeCache {
+    /// Open (creating, mode 0700) the cache directory. A directory that others
+    /// could write to is not used at all: deserializing code from it would let
+    /// them run arbitrary native code as this user.
+    pub fn open(dir: &Path) -> Self {
+        match private_dir(dir) {
+            Ok(()) => Self { dir: Some(dir.to_owned()) },
+            Err(why) => {
+                tracing::warn!("not caching compiled verbs in `{}`: {why}", dir.display());
+                Self { dir: None }
+            }
+        }
+    }
+
+    /// Cache key for a verb file with this sha256, compiled by this engine.
+    pub fn key(engine: &Engine, sha256: &str) -> String {
+        let mut hasher = ShaHasher(Sha256::new());
+        std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut hasher);
+        let engine_hash = hex(&hasher.0.finalize()[..8]);
+        format!("{sha256}-{engine_hash}")
+    }
+
+    /// The cached component for `key`, if a sound entry exists.
+    pub fn load(&self, engine: &Engine, key: &str) -> Option<Component> {
+        let path = self.dir.as_ref()?.join(format!("{key}.cwasm"));
+        let bytes = std::fs::read(&path).ok()?;
+        let Some(payload) = verified_payload(&bytes) else {
+            tracing::debug!("cache entry `{}` is corrupt; rebuilding it", path.display());
+            let _ = std::fs::remove_file(&path);
+            return None;
+        };
+        match deserialize(engine, payload) {
+            Ok(component) => Some(component),
+            Err(e) => {
+                tracing::debug!("cache entry `{}` is unusable ({e}); rebuilding it", path.display());
+                let _ = std::fs::remove_file(&path);
+                None
+            }
+        }
+    }
+
+    /// Save a compiled component; failures only cost a recompile later.
+    pub fn store(&self, key: &str, component: &Component) {
+        let Some(dir) = &self.dir else { return };
+        let Ok(payload) = component.serialize() else { return };
+        let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&Sha256::digest(&payload));
+        bytes.extend_from_slice(&payload);
+        if let Err(e) = write_atomic(&dir.join(format!("{key}.cwasm")), &bytes) {
+            tracing::debug!("could not cache a compiled verb: {e}");
+        }
+    }
+
+    /// Drop every entry compiled from a file with this sha256 (any engine).
+    pub fn forget(&self, sha256: &str) {
+        let Some(dir) = &self.dir else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&format!("{sha256}-")) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// The payload of an entry whose magic and checksum are intact.
+fn verified_payload(bytes: &[u8]) -> Option<&[u8]> {
+    let (header, payload) = bytes.split_at_checked(HEADER_LEN)?;
+    let (magic, sum) = header.split_at(MAGIC.len());
+    (magic == MAGIC && Sha256::digest(payload).as_slice() == sum).then_some(payload)
+}
+
+/// Load native code that this process's user compiled and cached earlier.
+#[allow(unsafe_code)]
+fn deserialize(engine: &Engine, payload: &[u8]) -> wasmtime::Result<Component> {
+    // SAFETY: `Component::deserialize` trusts its input to be wasmtime output,
+    // because it maps it as executable code. That holds here: the bytes come from
+    // a directory only this user can write (checked in `private_dir`), we wrote
+    // them ourselves with `Component::serialize`, the sha256 in the header proves
+    // they are intact, and wasmtime itself rejects output of another version or
+    // configuration from its own header.
+    unsafe { Component::deserialize(engine, payload) }
+}
+
+/// Create `dir` mode 0700, or check that an existing one is ours and private.
+#[cfg(unix)]
+fn private_dir(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(|e| e.to_string())?;
+    let meta = std::fs::metadata(dir).map_err(|e| e.to_string())?;
+    if meta.uid() != current_uid() {
+        return Err("it belongs to another user".into());
+    }
+    // Entries planted while others could write here must not be trusted, so
+    // such a directory is refused rather than repaired.
+    if meta.mode() & 0o022 != 0 {
+        return Err("other users can write to it; `chmod 700` it and remove its contents".into());
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn private_dir(dir: &Path) -> Result<(), String> {
+    // Per-user profile directories are private by default on Windows.
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())
+}
+
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn current_uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// Feeds `Hash` output into sha256, so the engine hash is stable across builds
+/// of `mur` with different Rust versions (std's `DefaultHasher` is not).
+struct ShaHasher(Sha256);
+
+impl Hasher for ShaHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+    fn finish(&self) -> u64 {
+        0 // unused: the digest is read directly
+    }
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

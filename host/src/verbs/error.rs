@@ -1,0 +1,74 @@
+//! The one error type of the verb runtime and registry, and its exit codes.
+
+use std::fmt;
+
+/// Exit code for a verb plugin that trapped, ran out of time or memory, or
+/// returned data the host cannot use. Distinct from the transport and session
+/// codes 2–5 so a script can tell a broken plugin from a broken session.
+pub const VERB_FAILED_EXIT: u8 = 6;
+
+/// Everything that can go wrong while finding, managing or running a verb.
+///
+/// `Display` is the one message line (lowercase, names in backticks); a fix,
+/// when there is one, comes from [`VerbError::hint`] for its own `hint:` line.
+#[derive(Debug)]
+pub enum VerbError {
+    /// No installed verb has this name (exit 1).
+    UnknownVerb(String),
+    /// The verb rejected its argv; print the message, then its usage (exit 1).
+    Usage { verb: String, message: String, usage: String },
+    /// The verb itself failed: trap, time or memory limit, malformed output (exit 6).
+    Plugin { verb: String, message: String },
+    /// Managing the verb directory failed (exit 1).
+    Registry(String),
+    /// A management request was refused, with the way to get past it (exit 1).
+    Refused { message: String, hint: String },
+}
+
+impl VerbError {
+    pub(crate) fn plugin(verb: &str, message: impl Into<String>) -> Self {
+        Self::Plugin { verb: verb.to_owned(), message: message.into() }
+    }
+
+    pub(crate) fn refused(message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Self::Refused { message: message.into(), hint: hint.into() }
+    }
+
+    /// The process exit code this error maps to.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Self::Plugin { .. } => VERB_FAILED_EXIT,
+            Self::UnknownVerb(_) | Self::Usage { .. } | Self::Registry(_) | Self::Refused { .. } => 1,
+        }
+    }
+
+    /// Advice for a `hint:` line, where there is a fix.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            Self::UnknownVerb(_) => {
+                Some("`mur devtools --help` lists the verbs; `mur devtools verbs list` the installed ones".into())
+            }
+            Self::Usage { verb, .. } => Some(format!("`mur devtools {verb} --help` shows its usage")),
+            Self::Refused { hint, .. } => Some(hint.clone()),
+            Self::Plugin { .. } | Self::Registry(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for VerbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownVerb(name) => write!(f, "unknown verb `{name}`"),
+            Self::Usage { verb, message, .. } => write!(f, "{verb}: {message}"),
+            Self::Plugin { verb, message } => write!(f, "verb `{verb}` {message}"),
+            Self::Registry(message) | Self::Refused { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for VerbError {}
+
+/// Shorthand for an I/O failure on a path in the verb or cache directory.
+pub(crate) fn io_error(action: &str, path: &std::path::Path, err: std::io::Error) -> VerbError {
+    VerbError::Registry(format!("could not {action} `{}`: {err}", path.display()))
+}

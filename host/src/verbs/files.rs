@@ -1,0 +1,52 @@
+//! A verb's output, and the one rule for the files it asks the host to write:
+//! only at a path the user typed, verbatim, on the verb's command line.
+
+use std::path::Path;
+
+use super::bindings::WitShaped;
+use super::error::VerbError;
+
+/// What `shape` produced: bytes for stdout and files to write first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shaped {
+    /// The verb that produced this, for error messages.
+    pub verb: String,
+    pub stdout: Vec<u8>,
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+impl Shaped {
+    pub(crate) fn from_wit(verb: &str, shaped: WitShaped) -> Self {
+        let files = shaped.files.into_iter().map(|f| (f.path, f.contents)).collect();
+        Self { verb: verb.to_owned(), stdout: shaped.stdout, files }
+    }
+
+    /// Write the requested files. Every path is checked before any is written, so
+    /// a refused request leaves the disk untouched: a path must appear verbatim
+    /// in `argv` (what the user typed after the verb), and `-` means stdout, which
+    /// a verb fills through `stdout`, never as a file.
+    pub fn write_files(&self, argv: &[String]) -> Result<(), VerbError> {
+        for (path, _) in &self.files {
+            self.check(path, argv)?;
+        }
+        for (path, contents) in &self.files {
+            std::fs::write(Path::new(path), contents).map_err(|e| {
+                VerbError::refused(format!("could not write `{path}`: {e}"), "check that its directory exists and is writable")
+            })?;
+        }
+        Ok(())
+    }
+
+    fn check(&self, path: &str, argv: &[String]) -> Result<(), VerbError> {
+        if path == "-" {
+            return Err(VerbError::plugin(&self.verb, "asked to write a file named `-`, which means stdout"));
+        }
+        if path.is_empty() || !argv.iter().any(|a| a == path) {
+            return Err(VerbError::plugin(
+                &self.verb,
+                format!("asked to write `{path}`, a path not on its command line; refused"),
+            ));
+        }
+        Ok(())
+    }
+}

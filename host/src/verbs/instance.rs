@@ -1,0 +1,96 @@
+//! One instantiated verb: a fresh store (sandbox, limits, fuel) and its exports,
+//! and the translation of whatever goes wrong inside it into a [`VerbError`]
+//! that names the verb and says why.
+
+use wasmtime::component::{Component, Linker};
+use wasmtime::{Engine, Store, Trap};
+
+use super::bindings::{OutputOptions, Parsed, Verb, VerbPre, VerbInfo, WORLD, WitShaped};
+use super::error::VerbError;
+use super::sandbox::{FUEL_PER_CALL, MEMORY_LIMIT_BYTES, Sandbox};
+
+/// A verb ready to be called; parse and shape of one invocation share it.
+pub struct Instance {
+    pub verb: String,
+    store: Store<Sandbox>,
+    exports: Verb,
+}
+
+impl Instance {
+    /// Type-check `component` against the world and instantiate it in a new store.
+    pub fn new(engine: &Engine, linker: &Linker<Sandbox>, component: &Component, verb: &str) -> Result<Self, VerbError> {
+        let pre = linker
+            .instantiate_pre(component)
+            .and_then(VerbPre::new)
+            .map_err(|e| VerbError::plugin(verb, format!("does not implement `{WORLD}`: {}", chain(&e))))?;
+        let mut store = Store::new(engine, Sandbox::new());
+        store.limiter(|sandbox| &mut sandbox.limits);
+        refuel(&mut store);
+        let exports = pre.instantiate(&mut store).map_err(|e| classify(verb, &store, &e))?;
+        Ok(Self { verb: verb.to_owned(), store, exports })
+    }
+
+    pub fn info(&mut self) -> Result<VerbInfo, VerbError> {
+        refuel(&mut self.store);
+        let result = self.exports.call_info(&mut self.store);
+        result.map_err(|e| classify(&self.verb, &self.store, &e))
+    }
+
+    /// The verb's own answer (`Err` is its usage message), or how it failed.
+    pub fn parse(&mut self, argv: &[String]) -> Result<Result<Parsed, String>, VerbError> {
+        refuel(&mut self.store);
+        let result = self.exports.call_parse(&mut self.store, argv);
+        result.map_err(|e| classify(&self.verb, &self.store, &e))
+    }
+
+    pub fn shape(&mut self, argv: &[String], result: &str, pretty: bool) -> Result<Result<WitShaped, String>, VerbError> {
+        refuel(&mut self.store);
+        let options = OutputOptions { pretty };
+        let shaped = self.exports.call_shape(&mut self.store, argv, result, options);
+        shaped.map_err(|e| classify(&self.verb, &self.store, &e))
+    }
+}
+
+/// Every export call starts with a full budget, so the bound is per call.
+fn refuel(store: &mut Store<Sandbox>) {
+    // Fuel is enabled on the engine (runtime.rs), so this cannot fail.
+    let _ = store.set_fuel(FUEL_PER_CALL);
+}
+
+/// Name the limit a failed call hit, or describe its crash.
+fn classify(verb: &str, store: &Store<Sandbox>, err: &wasmtime::Error) -> VerbError {
+    let trap = err.downcast_ref::<Trap>();
+    let message = if trap == Some(&Trap::OutOfFuel) {
+        "ran out of its time budget".to_owned()
+    } else if store.data().limits.exceeded {
+        format!("exceeded its {} MiB memory limit", MEMORY_LIMIT_BYTES >> 20)
+    } else {
+        format!("crashed: {}", crash_reason(&store.data().stderr(), trap, err))
+    };
+    tracing::debug!("verb `{verb}` failed: {err:?}");
+    VerbError::plugin(verb, message)
+}
+
+/// The guest's own last words (a Rust panic message) if it left any on stderr,
+/// else the trap or host error, first line only.
+fn crash_reason(stderr: &str, trap: Option<&Trap>, err: &wasmtime::Error) -> String {
+    let said: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("note:"))
+        .take(2)
+        .collect();
+    if !said.is_empty() {
+        return said.join(" ").replace("thread '<unnamed>' ", "").replace("thread 'main' ", "");
+    }
+    let reason = match trap {
+        Some(trap) => trap.to_string(),
+        None => err.root_cause().to_string(),
+    };
+    reason.lines().next().unwrap_or("unknown failure").to_owned()
+}
+
+/// An error and its causes on one line.
+pub fn chain(err: &wasmtime::Error) -> String {
+    err.chain().map(|c| c.to_string()).collect::<Vec<_>>().join(": ")
+}

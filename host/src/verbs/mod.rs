@@ -1,0 +1,153 @@
+//! Verbs: WebAssembly components implementing `wit/verb.wit`, installed in a
+//! verb directory, compiled once and cached, run sandboxed — and the `verbs`
+//! commands that manage them.
+//!
+//! [`VerbHost`] is the entry point for dispatch. It stays cheap until a verb
+//! really runs: listing verbs and printing a verb's `--help` read only the index,
+//! and the wasmtime engine is built on the first `parse` or `shape`.
+
+mod bindings;
+mod cache;
+mod dirs;
+mod error;
+mod files;
+mod index;
+mod instance;
+mod manage;
+mod runtime;
+mod sandbox;
+
+pub use dirs::VerbDirs;
+pub use error::{VERB_FAILED_EXIT, VerbError};
+pub use files::Shaped;
+pub use manage::{HOST_VERBS, VerbsCommand, run_verbs_command};
+
+use bindings::Parsed;
+use index::Index;
+use instance::Instance;
+use runtime::Runtime;
+
+/// What `mur devtools --help` shows for an installed verb.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerbSummary {
+    pub name: String,
+    pub tool: String,
+    pub summary: String,
+}
+
+/// What a verb made of its argv.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParseOutcome {
+    /// Call the verb's tool with these arguments (a JSON object).
+    Call { arguments: serde_json::Value, timeout_ms: Option<u32> },
+    /// Print this usage text and exit 0.
+    Help(String),
+}
+
+/// Installed verbs and, once one runs, the engine that runs them.
+pub struct VerbHost {
+    dirs: VerbDirs,
+    index: Index,
+    runtime: Option<Runtime>,
+    current: Option<Instance>,
+}
+
+impl VerbHost {
+    /// Open the verb directory of this user (see [`dirs`]); builds no engine.
+    pub fn open() -> Result<Self, VerbError> {
+        Self::open_in(VerbDirs::from_env()?)
+    }
+
+    pub fn open_in(dirs: VerbDirs) -> Result<Self, VerbError> {
+        let index = Index::load(&dirs.verbs)?;
+        Ok(Self { dirs, index, runtime: None, current: None })
+    }
+
+    /// Installed verbs, from the index alone.
+    pub fn installed(&self) -> Vec<VerbSummary> {
+        let summary = |e: &index::Entry| VerbSummary { name: e.name.clone(), tool: e.tool.clone(), summary: e.summary.clone() };
+        self.index.verbs.iter().map(summary).collect()
+    }
+
+    /// The MCP tool an installed verb calls.
+    pub fn tool(&self, verb: &str) -> Option<&str> {
+        self.index.get(verb).map(|e| e.tool.as_str())
+    }
+
+    /// The usage text an installed verb declared at install.
+    pub fn usage(&self, verb: &str) -> Option<&str> {
+        self.index.get(verb).map(|e| e.usage.as_str())
+    }
+
+    /// Run the verb's `parse` on `argv`. A lone `--help`/`-h` is answered from
+    /// the index, without starting the engine.
+    pub fn parse(&mut self, verb: &str, argv: &[String]) -> Result<ParseOutcome, VerbError> {
+        let usage = self.usage(verb).ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))?.to_owned();
+        if matches!(argv, [only] if only == "--help" || only == "-h") {
+            return Ok(ParseOutcome::Help(usage));
+        }
+        let answer = off_async_runtime(|| self.instance(verb)?.parse(argv))?;
+        match answer {
+            Ok(Parsed::Help) => Ok(ParseOutcome::Help(self.usage(verb).unwrap_or(&usage).to_owned())),
+            Ok(Parsed::Call(call)) => {
+                let arguments = arguments_object(verb, &call.arguments)?;
+                Ok(ParseOutcome::Call { arguments, timeout_ms: call.timeout_ms })
+            }
+            Err(message) => Err(VerbError::Usage { verb: verb.to_owned(), message, usage }),
+        }
+    }
+
+    /// Run the verb's `shape` on a tool result (reusing the instance `parse` made).
+    pub fn shape(&mut self, verb: &str, argv: &[String], result: &serde_json::Value, pretty: bool) -> Result<Shaped, VerbError> {
+        let result = result.to_string();
+        let answer = off_async_runtime(|| self.instance(verb)?.shape(argv, &result, pretty))?;
+        let shaped = answer.map_err(|message| VerbError::plugin(verb, format!("could not shape the result: {message}")))?;
+        Ok(Shaped::from_wit(verb, shaped))
+    }
+
+    /// The live instance of `verb`, instantiated on first use in this process.
+    fn instance(&mut self, verb: &str) -> Result<&mut Instance, VerbError> {
+        if self.current.as_ref().is_none_or(|i| i.verb != verb) {
+            self.current = None;
+            let fresh = self.instantiate(verb)?;
+            self.current = Some(fresh);
+        }
+        self.current.as_mut().ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))
+    }
+
+    fn instantiate(&mut self, verb: &str) -> Result<Instance, VerbError> {
+        if self.runtime.is_none() {
+            self.runtime = Some(Runtime::new(&self.dirs.cache)?);
+        }
+        let runtime = self.runtime.as_ref().ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))?;
+        let loaded = runtime.load(&mut self.index, verb)?;
+        let mut instance = Instance::new(&runtime.engine, &runtime.linker, &loaded.component, verb)?;
+        if loaded.changed {
+            // A file replaced behind the index may declare another tool or usage.
+            manage::refresh_entry(&mut self.index, verb, instance.info()?);
+        }
+        Ok(instance)
+    }
+}
+
+/// Arguments must be a JSON object: that is what MCP's `tools/call` takes.
+fn arguments_object(verb: &str, text: &str) -> Result<serde_json::Value, VerbError> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(value @ serde_json::Value::Object(_)) => Ok(value),
+        Ok(_) => Err(VerbError::plugin(verb, "returned tool arguments that are not a JSON object")),
+        Err(e) => Err(VerbError::plugin(verb, format!("returned tool arguments that are not valid JSON: {e}"))),
+    }
+}
+
+/// Run `f` on a plain thread when called from inside a tokio runtime: WASI's
+/// synchronous bindings block on their own runtime, which tokio forbids inside
+/// another. Outside a runtime (the usual case) this costs nothing.
+fn off_async_runtime<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return f();
+    }
+    std::thread::scope(|s| match s.spawn(f).join() {
+        Ok(r) => r,
+        Err(panic) => std::panic::resume_unwind(panic),
+    })
+}

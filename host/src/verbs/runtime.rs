@@ -1,0 +1,99 @@
+//! The verb runtime: one wasmtime engine and linker per process, built only when
+//! a verb actually runs, and the path from an index entry to compiled code —
+//! through the compile cache, noticing files changed behind the index's back.
+
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+use wasmtime::component::{Component, Linker};
+use wasmtime::{Config, Engine};
+
+use super::cache::{CodeCache, hex};
+use super::error::VerbError;
+use super::index::{Entry, Index, stamp};
+use super::instance::chain;
+use super::sandbox::{Sandbox, linker};
+
+/// Engine, linker and cache: everything that outlives one invocation.
+pub struct Runtime {
+    pub engine: Engine,
+    pub linker: Linker<Sandbox>,
+    cache: CodeCache,
+}
+
+/// A verb's code, and whether its file had changed since the index saw it.
+pub struct Loaded {
+    pub component: Component,
+    pub changed: bool,
+}
+
+impl Runtime {
+    pub fn new(cache_dir: &Path) -> Result<Self, VerbError> {
+        let engine = Engine::new(&config()).map_err(|e| VerbError::Registry(format!("cannot start the verb runtime: {}", chain(&e))))?;
+        let linker = linker(&engine).map_err(|e| VerbError::Registry(format!("cannot link the verb sandbox: {}", chain(&e))))?;
+        Ok(Self { engine, linker, cache: CodeCache::open(cache_dir) })
+    }
+
+    /// Compile `bytes` (a verb that `name` will be installed as) and cache the result.
+    pub fn compile(&self, name: &str, bytes: &[u8], sha256: &str) -> Result<Component, VerbError> {
+        tracing::debug!("compiling verb `{name}`");
+        let component = Component::new(&self.engine, bytes)
+            .map_err(|e| VerbError::plugin(name, format!("is not a valid component: {}", chain(&e))))?;
+        self.cache.store(&CodeCache::key(&self.engine, sha256), &component);
+        Ok(component)
+    }
+
+    /// The compiled code for an installed verb: from the cache when its entry is
+    /// sound and its file unchanged, else compiled afresh (and the index updated).
+    pub fn load(&self, index: &mut Index, name: &str) -> Result<Loaded, VerbError> {
+        let entry = index.get(name).ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?.clone();
+        let path = index.file_path(&entry);
+        let on_disk = stamp(&path).map_err(|e| missing_file(name, &path, e))?;
+        if on_disk == (entry.size, entry.mtime_ns) {
+            if let Some(component) = self.cache.load(&self.engine, &CodeCache::key(&self.engine, &entry.sha256)) {
+                tracing::debug!("loaded verb `{name}` from cache");
+                return Ok(Loaded { component, changed: false });
+            }
+        }
+        // Cold path: read the file and hash what is really there, so the cache
+        // key always names the bytes being compiled.
+        let bytes = std::fs::read(&path).map_err(|e| missing_file(name, &path, e))?;
+        let sha256 = sha256_hex(&bytes);
+        let changed = sha256 != entry.sha256;
+        if changed {
+            tracing::debug!("verb `{name}` changed on disk since it was installed");
+            self.cache.forget(&entry.sha256);
+        }
+        if on_disk != (entry.size, entry.mtime_ns) || changed {
+            index.put(Entry { sha256: sha256.clone(), size: on_disk.0, mtime_ns: on_disk.1, ..entry });
+            // Best effort: a read-only verb directory only costs a rehash next time.
+            let _ = index.save();
+        }
+        let component = self.compile(name, &bytes, &sha256)?;
+        Ok(Loaded { component, changed })
+    }
+
+    pub fn forget(&self, sha256: &str) {
+        self.cache.forget(sha256);
+    }
+}
+
+/// Fuel on (the time bound); no pooling allocator (it costs 3–4 ms per process,
+/// more than a warm verb call); no epoch interruption (it needs a timer thread).
+fn config() -> Config {
+    let mut config = Config::new();
+    config.consume_fuel(true);
+    config
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+fn missing_file(name: &str, path: &Path, err: std::io::Error) -> VerbError {
+    VerbError::refused(
+        format!("verb `{name}` is installed but its file `{}` is unreadable: {err}", path.display()),
+        format!("reinstall it with `mur devtools verbs add --force <{name}.wasm>`, or remove it with `mur devtools verbs remove {name}`"),
+    )
+}
+
