@@ -8,6 +8,7 @@
 mod announce;
 mod entry;
 mod error;
+pub mod fixtures;
 mod http;
 mod identity;
 mod mcp;
@@ -17,6 +18,7 @@ mod session;
 mod shutdown;
 mod single_instance;
 mod stdio;
+pub mod sample;
 pub mod tools;
 
 pub use entry::run;

@@ -1,0 +1,151 @@
+//! The waitFor tool: poll the UI until a condition on a selector holds, or time out.
+
+use std::time::{Duration, Instant};
+
+use regex::Regex;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::tools::{ToolError, ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
+
+use super::{SELECTOR_HELP, object_schema, register, selector_property};
+use crate::sample::app::{SampleApp, find_all};
+use crate::sample::element::Element;
+use crate::sample::selector;
+
+const POLL: Duration = Duration::from_millis(20);
+const DEFAULT_TIMEOUT_MS: u64 = 5_000;
+const MAX_TIMEOUT_MS: u64 = 600_000;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct WaitArgs {
+    selector: String,
+    text: Option<String>,
+    text_matches: Option<String>,
+    visible: Option<bool>,
+    count: Option<usize>,
+    timeout_ms: Option<u64>,
+}
+
+/// The condition, checked up front so bad input fails at once instead of after the timeout.
+struct Condition {
+    selector: String,
+    text: Option<String>,
+    pattern: Option<Regex>,
+    visible: Option<bool>,
+    count: Option<usize>,
+}
+
+pub fn register_tool(tools: &mut ToolSet, app: &SampleApp) {
+    let schema = object_schema(
+        json!({
+            "selector": selector_property("the elements to watch"),
+            "text": { "type": "string", "description": "wait until a matching element's text equals this" },
+            "textMatches": { "type": "string", "description": "wait until a matching element's text matches this regular expression" },
+            "visible": { "type": "boolean", "description": "wait until a matching element is visible (true) or hidden (false)" },
+            "count": { "type": "integer", "minimum": 0, "description": "wait until exactly this many elements match (and meet the other conditions); 0 waits for them to go away" },
+            "timeoutMs": { "type": "integer", "minimum": 0, "maximum": MAX_TIMEOUT_MS, "default": DEFAULT_TIMEOUT_MS, "description": "give up after this many milliseconds" },
+        }),
+        &["selector"],
+    );
+    let description = format!(
+        "Wait until an element matching the selector exists and meets every given condition (polled every 20 ms). Fails with what was last seen when `timeoutMs` (default 5000) passes. {SELECTOR_HELP}"
+    );
+    let spec = ToolSpec::new("waitFor", description, schema, ToolHints::READ_ONLY);
+    register(tools, app, spec, |app, args: WaitArgs, _| async move { wait_for(&app, args).await });
+}
+
+async fn wait_for(app: &SampleApp, args: WaitArgs) -> ToolResult {
+    let timeout_ms = args.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+    if timeout_ms > MAX_TIMEOUT_MS {
+        return Err(ToolError::new(format!("`timeoutMs` is at most {MAX_TIMEOUT_MS} (10 minutes), got {timeout_ms}")));
+    }
+    let condition = Condition::new(args)?;
+    let start = Instant::now();
+    loop {
+        let (satisfied, seen) = condition.check(app);
+        if let Some(element) = satisfied {
+            let elapsed = start.elapsed().as_millis() as u64;
+            return Ok(ToolOutput::Json(json!({ "matched": true, "count": seen.count, "element": element, "elapsedMs": elapsed })));
+        }
+        if start.elapsed() >= Duration::from_millis(timeout_ms) {
+            return Err(ToolError::new(format!("timed out after {timeout_ms} ms waiting for `{}` to {}; last seen: {}", condition.selector, condition.describe(), seen.describe(&condition.selector))));
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// What the last poll found, for the timeout message.
+struct Seen {
+    count: usize,
+    first: Option<Element>,
+}
+
+impl Seen {
+    fn describe(&self, selector: &str) -> String {
+        let Some(first) = &self.first else {
+            return format!("no element matched `{selector}`");
+        };
+        let visibility = if first.visible { "visible" } else { "hidden" };
+        let matched = if self.count == 1 { "1 element matched".to_owned() } else { format!("{} elements matched", self.count) };
+        format!("{matched}; the first, {}, has text `{}` and is {visibility}", first.label(), first.text)
+    }
+}
+
+impl Condition {
+    fn new(args: WaitArgs) -> Result<Self, ToolError> {
+        selector::parse(&args.selector)?;
+        let pattern = args.text_matches.as_deref().map(compile).transpose()?;
+        Ok(Self { selector: args.selector, text: args.text, pattern, visible: args.visible, count: args.count })
+    }
+
+    /// Returns the first element meeting the condition (`Value::Null` when waiting for
+    /// a count of 0), or `None` when the condition does not hold yet.
+    fn check(&self, app: &SampleApp) -> (Option<Value>, Seen) {
+        let tree = app.tree();
+        let matches = find_all(&tree, &self.selector, None).unwrap_or_default();
+        let seen = Seen { count: matches.len(), first: matches.first().map(|&id| tree.element(id).clone()) };
+        let meeting: Vec<&Element> = matches.iter().map(|&id| tree.element(id)).filter(|element| self.accepts(element)).collect();
+        let holds = match self.count {
+            Some(count) => meeting.len() == count,
+            None => !meeting.is_empty(),
+        };
+        let first = meeting.first().map_or(Value::Null, |element| Value::Object(element.full_json()));
+        (holds.then_some(first), seen)
+    }
+
+    fn accepts(&self, element: &Element) -> bool {
+        self.text.as_ref().is_none_or(|text| element.text == *text)
+            && self.pattern.as_ref().is_none_or(|pattern| pattern.is_match(&element.text))
+            && self.visible.is_none_or(|visible| element.visible == visible)
+    }
+
+    fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(text) = &self.text {
+            parts.push(format!("have text `{text}`"));
+        }
+        if let Some(pattern) = &self.pattern {
+            parts.push(format!("have text matching `{pattern}`"));
+        }
+        if let Some(visible) = self.visible {
+            parts.push(if visible { "be visible".to_owned() } else { "be hidden".to_owned() });
+        }
+        if let Some(count) = self.count {
+            parts.push(format!("match exactly {count} element(s)"));
+        }
+        if parts.is_empty() {
+            parts.push("exist".to_owned());
+        }
+        parts.join(" and ")
+    }
+}
+
+fn compile(pattern: &str) -> Result<Regex, ToolError> {
+    Regex::new(pattern).map_err(|err| {
+        // The regex crate's message spans several lines; keep the last, which says what is wrong.
+        let reason = err.to_string().lines().last().unwrap_or_default().trim_start_matches("error: ").to_owned();
+        ToolError::new(format!("bad regex `{pattern}` in `textMatches`: {reason}"))
+    })
+}

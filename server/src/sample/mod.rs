@@ -1,0 +1,32 @@
+//! The sample app: a headless app with a real in-memory UI (two windows, three components)
+//! that exposes the 19 standard devtools tools. `mur-sample` serves it; tests drive it
+//! through the same [`ToolSet`] the server uses.
+
+mod actions;
+mod app;
+mod element;
+mod events;
+mod handlers;
+mod render;
+mod selector;
+mod state;
+mod tree;
+mod view;
+
+use crate::tools::ToolSet;
+
+pub use app::SampleApp;
+
+/// A fresh sample app and its tools.
+pub fn tool_set() -> ToolSet {
+    SampleApp::new().tool_set()
+}
+
+impl SampleApp {
+    /// The tools of this app; every call changes this app's state.
+    pub fn tool_set(&self) -> ToolSet {
+        let mut tools = ToolSet::new();
+        handlers::register_all(&mut tools, self);
+        tools
+    }
+}
