@@ -1,0 +1,3 @@
+//! Benchmark support shared by `mur-bench` and the `mur-floor` baseline client.
+
+pub mod wire;

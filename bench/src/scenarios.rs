@@ -1,0 +1,254 @@
+//! The measurements themselves, one function per table section.
+
+use std::{
+    process::Command,
+    time::{Duration, Instant},
+};
+
+use mur_lockfile::Lockfile;
+
+use crate::{
+    measure::{self, Run},
+    setup::{Result, Sandbox},
+    stats::{Row, ms},
+};
+
+const STATE_ARGS: &str = r##"{"selector":"#count"}"##;
+
+fn io(err: std::io::Error) -> String {
+    err.to_string()
+}
+
+/// Per-call latency: a warm named verb, `call`, and the floor, interleaved so
+/// machine noise hits all three alike.
+pub fn per_call_latency(sandbox: &Sandbox, endpoint: &str, runs: usize) -> Result<Vec<Row>> {
+    let named = || sandbox.mur(&["state", "--selector", "#count"]);
+    let call = || sandbox.mur(&["call", "state", "--args", STATE_ARGS]);
+    let floor = || {
+        let mut command = sandbox.command("mur-floor");
+        command.args([endpoint, "state", STATE_ARGS]);
+        command
+    };
+    let makers: [&dyn Fn() -> Command; 3] = [&named, &call, &floor];
+    for make in makers {
+        for _ in 0..3 {
+            measure::run_expect(&mut make(), 0).map_err(io)?; // warm caches
+        }
+    }
+    let mut runs_by_kind: [Vec<Run>; 3] = Default::default();
+    for _ in 0..runs {
+        for (kind, make) in makers.iter().enumerate() {
+            runs_by_kind[kind].push(measure::run_expect(&mut make(), 0).map_err(io)?);
+        }
+    }
+    let [named_runs, call_runs, floor_runs] = runs_by_kind;
+    let floor_row = Row::from_runs("floor: one raw POST (std-only process)", &floor_runs).note("1.00x");
+    let ratio = |row: &Row| format!("{:.2}x floor", row.median().as_secs_f64() / floor_row.median().as_secs_f64());
+    let named_row = Row::from_runs("mur devtools state --selector '#count'", &named_runs);
+    let named_row = { let note = ratio(&named_row); named_row.note(note) };
+    let call_row = Row::from_runs("mur devtools call state --args …", &call_runs);
+    let call_row = { let note = ratio(&call_row); call_row.note(note) };
+    Ok(vec![named_row, call_row, floor_row])
+}
+
+/// Verb load: install (validate + compile), first call with an empty compile
+/// cache, and warm calls, per standard verb. `--help` runs the verb's `parse`
+/// without touching the network, so this isolates the verb runtime.
+pub fn verb_load(sandbox: &Sandbox, files: &[std::path::PathBuf], warm_runs: usize) -> Result<Vec<Row>> {
+    let mut rows = Vec::new();
+    for file in files {
+        let name = verb_name(file);
+        let mut add = sandbox.mur(&["verbs", "add", "--force"]);
+        add.arg(file);
+        let install = measure::run_expect(&mut add, 0).map_err(io)?;
+        let _ = std::fs::remove_dir_all(sandbox.cache_dir.join("mur"));
+        let cold = measure::run_expect(&mut sandbox.mur(&[&name, "--help"]), 0).map_err(io)?;
+        let warm: Vec<Run> = (0..warm_runs)
+            .map(|_| measure::run_expect(&mut sandbox.mur(&[&name, "--help"]), 0))
+            .collect::<std::io::Result<_>>()
+            .map_err(io)?;
+        let note = format!("add {} ms, first call (cold cache) {} ms", ms(install.elapsed), ms(cold.elapsed));
+        let split = in_process_split(sandbox, &name);
+        rows.push(Row::from_runs(format!("{name} --help (warm)"), &warm).note(format!("{note}; {split}")));
+    }
+    Ok(rows)
+}
+
+fn verb_name(file: &std::path::Path) -> String {
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    stem.trim_start_matches("mur_verb_").to_owned()
+}
+
+/// The runtime's own account of a warm call, from its `-v` timing line
+/// (`verb timings: …`), when it prints one.
+fn in_process_split(sandbox: &Sandbox, verb: &str) -> String {
+    let output = sandbox.mur(&["-v", verb, "--help"]).output();
+    let stderr = output.map(|out| String::from_utf8_lossy(&out.stderr).into_owned()).unwrap_or_default();
+    stderr
+        .lines()
+        .find_map(|line| line.split_once("verb timings:").map(|(_, rest)| rest.trim().to_owned()))
+        .unwrap_or_else(|| "in-process split not reported".to_owned())
+}
+
+/// Discovery with many dead entries beside the one live session. The host
+/// may delete stale files as it goes, so they are planted again before each run.
+pub fn discovery_at_scale(sandbox: &Sandbox, live: &Lockfile, runs: usize) -> Result<Vec<Row>> {
+    let dead_pid = dead_pid()?;
+    let mut rows = Vec::new();
+    let plant_stale = || plant_stale(sandbox, live, dead_pid, 1000);
+    let plant_malformed = || plant_malformed(sandbox, 50);
+    let cases: [(&str, &dyn Fn() -> Result<()>); 2] =
+        [("1 live + 1,000 stale", &plant_stale), ("1 live + 50 malformed", &plant_malformed)];
+    for (label, plant) in cases {
+        for (what, args, code) in [
+            ("session list", vec!["session", "list"], 0),
+            ("state --selector '#count'", vec!["state", "--selector", "#count"], 0),
+        ] {
+            let mut samples = Vec::new();
+            for _ in 0..runs {
+                plant()?;
+                samples.push(measure::run_expect(&mut sandbox.mur(&args), code).map_err(io)?);
+            }
+            rows.push(Row::from_runs(format!("{what} — {label}"), &samples));
+        }
+        clear_planted(sandbox, live)?;
+    }
+    Ok(rows)
+}
+
+fn dead_pid() -> Result<u32> {
+    let mut child = Command::new("true").spawn().map_err(io)?;
+    let pid = child.id();
+    child.wait().map_err(io)?;
+    Ok(pid)
+}
+
+fn plant_stale(sandbox: &Sandbox, live: &Lockfile, dead_pid: u32, count: usize) -> Result<()> {
+    let registry = sandbox.registry();
+    for index in 0..count {
+        let lock = Lockfile::http(live.port, dead_pid, format!("/stale/{index}/App.csproj"), "bench".into());
+        registry.write(&lock).map_err(io)?;
+    }
+    Ok(())
+}
+
+fn plant_malformed(sandbox: &Sandbox, count: usize) -> Result<()> {
+    let dir = sandbox.registry().dir().to_path_buf();
+    for index in 0..count {
+        let path = dir.join(format!("{index:016x}.json"));
+        std::fs::write(&path, b"{\"schema\": \"reactor-devtools-lockfile/1\", \"endpo").map_err(io)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
+fn clear_planted(sandbox: &Sandbox, live: &Lockfile) -> Result<()> {
+    let registry = sandbox.registry();
+    let keep = registry.path_for(&live.project);
+    for entry in registry.scan().map_err(io)? {
+        if entry.path != keep {
+            registry.remove(&entry.path).map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
+/// `--auto`: find the session with its lockfile moved aside, over the
+/// default range and over 1024–65535.
+pub fn auto_scan(sandbox: &Sandbox, live: &Lockfile, runs: usize) -> Result<Vec<Row>> {
+    let registry = sandbox.registry();
+    let lockfile = registry.path_for(&live.project);
+    let aside = sandbox.runtime_dir.join("aside.json");
+    std::fs::rename(&lockfile, &aside).map_err(io)?;
+    let result = (|| {
+        let mut rows = Vec::new();
+        for (label, flag) in [("--auto (default range)", "--auto"), ("--auto-full (1024-65535)", "--auto-full")] {
+            let samples: Vec<Run> = (0..runs)
+                .map(|_| measure::run_expect(&mut sandbox.mur(&[flag, "call", "version"]), 0))
+                .collect::<std::io::Result<_>>()
+                .map_err(io)?;
+            rows.push(Row::from_runs(format!("{label}: find + call version"), &samples)
+                .note(format!("session on port {}", live.port)));
+        }
+        Ok(rows)
+    })();
+    std::fs::rename(&aside, &lockfile).map_err(io)?;
+    result
+}
+
+/// Calls per second `mur-sample` sustains from `connections` keep-alive
+/// clients for `duration`, with latency percentiles.
+pub fn server_load(endpoint: &str, connections: usize, duration: Duration) -> Result<Row> {
+    let (host_port, path) = crate::wire::split_endpoint(endpoint).map_err(io)?;
+    let request = crate::wire::tools_call_request(&host_port, &path, "state", STATE_ARGS, true);
+    let deadline = Instant::now() + duration;
+    let workers: Vec<_> = (0..connections)
+        .map(|_| {
+            let (host_port, request) = (host_port.clone(), request.clone());
+            std::thread::spawn(move || client_loop(&host_port, &request, deadline))
+        })
+        .collect();
+    let mut samples = Vec::new();
+    let mut errors = 0usize;
+    for worker in workers {
+        let (mut latencies, failed) = worker.join().map_err(|_| "load client panicked".to_owned())?;
+        samples.append(&mut latencies);
+        errors += failed;
+    }
+    let throughput = samples.len() as f64 / duration.as_secs_f64();
+    let p99 = crate::stats::percentile(&samples, 99.0);
+    Ok(Row::from_durations(format!("server: {connections} keep-alive clients, state"), samples)
+        .note(format!("{throughput:.0} calls/s, p99 {} ms, {errors} errors", ms(p99))))
+}
+
+fn client_loop(host_port: &str, request: &[u8], deadline: Instant) -> (Vec<Duration>, usize) {
+    use std::io::Write;
+    let (mut latencies, mut errors) = (Vec::new(), 0);
+    let Ok(stream) = std::net::TcpStream::connect(host_port) else { return (latencies, 1) };
+    let _ = stream.set_nodelay(true);
+    let mut writer = match stream.try_clone() { Ok(writer) => writer, Err(_) => return (latencies, 1) };
+    let mut reader = std::io::BufReader::new(stream);
+    while Instant::now() < deadline {
+        let started = Instant::now();
+        let ok = writer.write_all(request).is_ok()
+            && matches!(crate::wire::read_response(&mut reader), Ok((200, _)));
+        if !ok {
+            errors += 1;
+            break;
+        }
+        latencies.push(started.elapsed());
+    }
+    (latencies, errors)
+}
+
+/// Peer clients, when installed: the same call through them.
+pub fn peers(endpoint: &str, runs: usize) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let peers: [(&str, Vec<String>); 2] = [
+        ("mcporter", vec!["call".into(), format!("{endpoint}.state"), "selector=#count".into()]),
+        ("mcp-inspector", vec!["--cli".into(), endpoint.into(), "--method".into(), "tools/call".into(),
+            "--tool-name".into(), "state".into(), "--tool-arg".into(), "selector=#count".into()]),
+    ];
+    for (program, args) in peers {
+        if !on_path(program) {
+            rows.push(Row::from_durations(format!("peer: {program}"), Vec::new()).note("skipped: not installed"));
+            continue;
+        }
+        let samples: Vec<Run> = (0..runs)
+            .filter_map(|_| measure::run(Command::new(program).args(&args)).ok())
+            .collect();
+        let failed = samples.iter().filter(|run| run.exit_code != 0).count();
+        rows.push(Row::from_runs(format!("peer: {program}"), &samples).note(format!("{failed} non-zero exits")));
+    }
+    rows
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+        .unwrap_or(false)
+}
