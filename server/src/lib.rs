@@ -9,7 +9,6 @@ mod announce;
 mod entry;
 mod error;
 pub mod fixtures;
-pub mod fixtures;
 mod http;
 mod identity;
 mod mcp;
