@@ -14,7 +14,12 @@ impl Verb for Click {
         example: "mur devtools click '#btn-inc'",
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::new("selector", "selector", Kind::Selector, "the element to click")],
+        positionals: &[Pos::new(
+            "selector",
+            "selector",
+            Kind::Selector,
+            "the element to click",
+        )],
         options: &[],
         exclusive: &[],
     };
@@ -29,21 +34,39 @@ mod tests {
 
     #[test]
     fn sends_the_selector() {
-        assert_eq!(testing::arguments::<Click>(&["#btn-inc"]), json!({"selector": "#btn-inc"}));
+        assert_eq!(
+            testing::arguments::<Click>(&["#btn-inc"]),
+            json!({"selector": "#btn-inc"})
+        );
     }
 
     #[test]
     fn needs_exactly_one_non_empty_selector() {
-        assert_eq!(testing::usage_error::<Click>(&[]), "missing argument `<selector>`");
-        assert_eq!(testing::usage_error::<Click>(&[" "]), "`<selector>` must not be empty");
-        assert_eq!(testing::usage_error::<Click>(&["#a", "#b"]), "unexpected argument `#b`");
-        assert_eq!(testing::usage_error::<Click>(&["#a", "--force"]), "unknown option `--force`");
+        assert_eq!(
+            testing::usage_error::<Click>(&[]),
+            "missing argument `<selector>`"
+        );
+        assert_eq!(
+            testing::usage_error::<Click>(&[" "]),
+            "`<selector>` must not be empty"
+        );
+        assert_eq!(
+            testing::usage_error::<Click>(&["#a", "#b"]),
+            "unexpected argument `#b`"
+        );
+        assert_eq!(
+            testing::usage_error::<Click>(&["#a", "--force"]),
+            "unknown option `--force`"
+        );
         assert!(testing::asks_for_help::<Click>(&["-h"]));
     }
 
     #[test]
     fn prints_the_structured_result() {
         let result = json!({"structuredContent": {"ok": true}});
-        assert_eq!(testing::stdout::<Click>(&["#a"], &result, true), "{\n  \"ok\": true\n}\n");
+        assert_eq!(
+            testing::stdout::<Click>(&["#a"], &result, true),
+            "{\n  \"ok\": true\n}\n"
+        );
     }
 }

@@ -14,7 +14,12 @@ impl Verb for Collapse {
         example: "mur devtools collapse '#tree-root'",
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::new("selector", "selector", Kind::Selector, "the element to collapse")],
+        positionals: &[Pos::new(
+            "selector",
+            "selector",
+            Kind::Selector,
+            "the element to collapse",
+        )],
         options: &[],
         exclusive: &[],
     };
@@ -29,21 +34,39 @@ mod tests {
 
     #[test]
     fn sends_the_selector() {
-        assert_eq!(testing::arguments::<Collapse>(&["#tree-root"]), json!({"selector": "#tree-root"}));
+        assert_eq!(
+            testing::arguments::<Collapse>(&["#tree-root"]),
+            json!({"selector": "#tree-root"})
+        );
     }
 
     #[test]
     fn needs_exactly_one_non_empty_selector() {
-        assert_eq!(testing::usage_error::<Collapse>(&[]), "missing argument `<selector>`");
-        assert_eq!(testing::usage_error::<Collapse>(&[" "]), "`<selector>` must not be empty");
-        assert_eq!(testing::usage_error::<Collapse>(&["#a", "#b"]), "unexpected argument `#b`");
-        assert_eq!(testing::usage_error::<Collapse>(&["#a", "--force"]), "unknown option `--force`");
+        assert_eq!(
+            testing::usage_error::<Collapse>(&[]),
+            "missing argument `<selector>`"
+        );
+        assert_eq!(
+            testing::usage_error::<Collapse>(&[" "]),
+            "`<selector>` must not be empty"
+        );
+        assert_eq!(
+            testing::usage_error::<Collapse>(&["#a", "#b"]),
+            "unexpected argument `#b`"
+        );
+        assert_eq!(
+            testing::usage_error::<Collapse>(&["#a", "--force"]),
+            "unknown option `--force`"
+        );
         assert!(testing::asks_for_help::<Collapse>(&["-h"]));
     }
 
     #[test]
     fn prints_the_structured_result() {
         let result = json!({"structuredContent": {"ok": true}});
-        assert_eq!(testing::stdout::<Collapse>(&["#a"], &result, true), "{\n  \"ok\": true\n}\n");
+        assert_eq!(
+            testing::stdout::<Collapse>(&["#a"], &result, true),
+            "{\n  \"ok\": true\n}\n"
+        );
     }
 }

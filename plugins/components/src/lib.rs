@@ -13,7 +13,11 @@ impl Verb for Components {
         details: "",
         example: "mur devtools components --pretty",
     };
-    const SPEC: Spec = Spec { positionals: &[], options: &[], exclusive: &[] };
+    const SPEC: Spec = Spec {
+        positionals: &[],
+        options: &[],
+        exclusive: &[],
+    };
 }
 
 mur_verb_guest::export_verb!(Components);
@@ -26,19 +30,31 @@ mod tests {
     #[test]
     fn sends_an_empty_arguments_object() {
         assert_eq!(testing::arguments::<Components>(&[]), json!({}));
-        assert_eq!(testing::timeout_ms::<Components>(&["--timeout", "900"]), Some(900));
+        assert_eq!(
+            testing::timeout_ms::<Components>(&["--timeout", "900"]),
+            Some(900)
+        );
     }
 
     #[test]
     fn rejects_any_argument() {
-        assert_eq!(testing::usage_error::<Components>(&["extra"]), "unexpected argument `extra`");
-        assert_eq!(testing::usage_error::<Components>(&["--all"]), "unknown option `--all`");
+        assert_eq!(
+            testing::usage_error::<Components>(&["extra"]),
+            "unexpected argument `extra`"
+        );
+        assert_eq!(
+            testing::usage_error::<Components>(&["--all"]),
+            "unknown option `--all`"
+        );
         assert!(testing::asks_for_help::<Components>(&["--help"]));
     }
 
     #[test]
     fn prints_the_structured_result() {
         let result = json!({"content": [{"type": "text", "text": "{}"}], "structuredContent": {"items": [1]}});
-        assert_eq!(testing::stdout::<Components>(&[], &result, false), "{\"items\":[1]}\n");
+        assert_eq!(
+            testing::stdout::<Components>(&[], &result, false),
+            "{\"items\":[1]}\n"
+        );
     }
 }

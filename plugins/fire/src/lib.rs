@@ -19,8 +19,18 @@ impl Verb for Fire {
         example: r#"mur devtools fire Counter.incremented --args '{"by": 2}'"#,
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::new(TARGET, "target", Kind::Name, "the component and its event")],
-        options: &[Opt::value("args", "JSON", Kind::Local, "the event's arguments, as JSON")],
+        positionals: &[Pos::new(
+            TARGET,
+            "target",
+            Kind::Name,
+            "the component and its event",
+        )],
+        options: &[Opt::value(
+            "args",
+            "JSON",
+            Kind::Local,
+            "the event's arguments, as JSON",
+        )],
         exclusive: &[],
     };
 
@@ -37,14 +47,17 @@ impl Verb for Fire {
 fn check_target(target: &str) -> Result<(), String> {
     match target.rsplit_once('.') {
         Some((component, event)) if !component.is_empty() && !event.is_empty() => Ok(()),
-        _ => Err(format!("the target must be `<Component>.<event>`, got `{target}`")),
+        _ => Err(format!(
+            "the target must be `<Component>.<event>`, got `{target}`"
+        )),
     }
 }
 
 /// serde_json's message names the line and column of the first error, which is what a
 /// user needs to fix a long `--args`.
 fn parse_json(text: &str) -> Result<Value, String> {
-    mur_verb_guest::serde_json::from_str(text).map_err(|error| format!("`--args` is not valid JSON: {error}"))
+    mur_verb_guest::serde_json::from_str(text)
+        .map_err(|error| format!("`--args` is not valid JSON: {error}"))
 }
 
 mur_verb_guest::export_verb!(Fire);
@@ -56,12 +69,18 @@ mod tests {
 
     #[test]
     fn sends_the_target_and_parsed_args() {
-        assert_eq!(testing::arguments::<Fire>(&["Counter.reset"]), json!({"target": "Counter.reset"}));
+        assert_eq!(
+            testing::arguments::<Fire>(&["Counter.reset"]),
+            json!({"target": "Counter.reset"})
+        );
         assert_eq!(
             testing::arguments::<Fire>(&["Counter.incremented", "--args", r#"{"by": 2}"#]),
             json!({"target": "Counter.incremented", "args": {"by": 2}})
         );
-        assert_eq!(testing::arguments::<Fire>(&["App.Main.closed", "--args=[1]"])["args"], json!([1]));
+        assert_eq!(
+            testing::arguments::<Fire>(&["App.Main.closed", "--args=[1]"])["args"],
+            json!([1])
+        );
     }
 
     #[test]
@@ -70,7 +89,10 @@ mod tests {
             let expected = format!("the target must be `<Component>.<event>`, got `{bad}`");
             assert_eq!(testing::usage_error::<Fire>(&[bad]), expected);
         }
-        assert_eq!(testing::usage_error::<Fire>(&[]), "missing argument `<Component>.<event>`");
+        assert_eq!(
+            testing::usage_error::<Fire>(&[]),
+            "missing argument `<Component>.<event>`"
+        );
     }
 
     #[test]

@@ -14,7 +14,12 @@ impl Verb for Focus {
         example: "mur devtools focus '#name-input'",
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::new("selector", "selector", Kind::Selector, "the element to focus")],
+        positionals: &[Pos::new(
+            "selector",
+            "selector",
+            Kind::Selector,
+            "the element to focus",
+        )],
         options: &[],
         exclusive: &[],
     };
@@ -29,21 +34,39 @@ mod tests {
 
     #[test]
     fn sends_the_selector() {
-        assert_eq!(testing::arguments::<Focus>(&["#name-input"]), json!({"selector": "#name-input"}));
+        assert_eq!(
+            testing::arguments::<Focus>(&["#name-input"]),
+            json!({"selector": "#name-input"})
+        );
     }
 
     #[test]
     fn needs_exactly_one_non_empty_selector() {
-        assert_eq!(testing::usage_error::<Focus>(&[]), "missing argument `<selector>`");
-        assert_eq!(testing::usage_error::<Focus>(&[" "]), "`<selector>` must not be empty");
-        assert_eq!(testing::usage_error::<Focus>(&["#a", "#b"]), "unexpected argument `#b`");
-        assert_eq!(testing::usage_error::<Focus>(&["#a", "--force"]), "unknown option `--force`");
+        assert_eq!(
+            testing::usage_error::<Focus>(&[]),
+            "missing argument `<selector>`"
+        );
+        assert_eq!(
+            testing::usage_error::<Focus>(&[" "]),
+            "`<selector>` must not be empty"
+        );
+        assert_eq!(
+            testing::usage_error::<Focus>(&["#a", "#b"]),
+            "unexpected argument `#b`"
+        );
+        assert_eq!(
+            testing::usage_error::<Focus>(&["#a", "--force"]),
+            "unknown option `--force`"
+        );
         assert!(testing::asks_for_help::<Focus>(&["-h"]));
     }
 
     #[test]
     fn prints_the_structured_result() {
         let result = json!({"structuredContent": {"ok": true}});
-        assert_eq!(testing::stdout::<Focus>(&["#a"], &result, true), "{\n  \"ok\": true\n}\n");
+        assert_eq!(
+            testing::stdout::<Focus>(&["#a"], &result, true),
+            "{\n  \"ok\": true\n}\n"
+        );
     }
 }

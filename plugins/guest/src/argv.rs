@@ -40,12 +40,27 @@ pub struct Opt {
 impl Opt {
     /// An option without a value, sent as `true`.
     pub const fn flag(name: &'static str, help: &'static str) -> Self {
-        Opt { name, value: "", kind: Kind::Flag, help }
+        Opt {
+            name,
+            value: "",
+            kind: Kind::Flag,
+            help,
+        }
     }
 
     /// An option taking a value of `kind`; `value` is its placeholder in the usage.
-    pub const fn value(name: &'static str, value: &'static str, kind: Kind, help: &'static str) -> Self {
-        Opt { name, value, kind, help }
+    pub const fn value(
+        name: &'static str,
+        value: &'static str,
+        kind: Kind,
+        help: &'static str,
+    ) -> Self {
+        Opt {
+            name,
+            value,
+            kind,
+            help,
+        }
     }
 
     fn takes_value(&self) -> bool {
@@ -66,8 +81,18 @@ pub struct Pos {
 }
 
 impl Pos {
-    pub const fn new(name: &'static str, key: &'static str, kind: Kind, help: &'static str) -> Self {
-        Pos { name, key, kind, help }
+    pub const fn new(
+        name: &'static str,
+        key: &'static str,
+        kind: Kind,
+        help: &'static str,
+    ) -> Self {
+        Pos {
+            name,
+            key,
+            kind,
+            help,
+        }
     }
 }
 
@@ -104,17 +129,26 @@ pub enum Request {
 }
 
 impl Args {
-    /// Check `argv` against `spec`. `--help` or `-h` anywhere before `--` asks for help,
-    /// even when the rest of argv is wrong.
+    /// Check `argv` against `spec`. `--help` or `-h` asks for help, even when the rest of
+    /// argv is wrong; as the value of an option (`--text -h`) it is just a value.
     pub fn parse(spec: &Spec, argv: &[String]) -> Result<Request, String> {
-        if asks_for_help(argv) {
-            return Ok(Request::Help);
-        }
-        let mut args = Args { positionals: Vec::new(), given: Vec::new(), timeout_ms: None };
+        Self::parse_strictly(spec, argv).or_else(|error| match asks_for_help(argv) {
+            true => Ok(Request::Help),
+            false => Err(error),
+        })
+    }
+
+    fn parse_strictly(spec: &Spec, argv: &[String]) -> Result<Request, String> {
+        let mut args = Args {
+            positionals: Vec::new(),
+            given: Vec::new(),
+            timeout_ms: None,
+        };
         let mut words = Vec::new();
         let mut parser = lexopt::Parser::from_args(argv.iter().cloned());
         while let Some(arg) = parser.next().map_err(lexer_message)? {
             match arg {
+                lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => return Ok(Request::Help),
                 lexopt::Arg::Value(word) => words.push(into_string(word)?),
                 lexopt::Arg::Long(name) => {
                     let name = name.to_owned();
@@ -130,12 +164,18 @@ impl Args {
 
     /// The value of positional `<name>`.
     pub fn positional(&self, name: &str) -> &str {
-        self.positionals.iter().find(|(pos, _)| pos.name == name).map_or("", |(_, word)| word)
+        self.positionals
+            .iter()
+            .find(|(pos, _)| pos.name == name)
+            .map_or("", |(_, word)| word)
     }
 
     /// The value given to `--name`, if it was given.
     pub fn value(&self, name: &str) -> Option<&str> {
-        self.given.iter().find(|(opt, _)| opt.name == name).and_then(|(_, value)| value.as_deref())
+        self.given
+            .iter()
+            .find(|(opt, _)| opt.name == name)
+            .and_then(|(_, value)| value.as_deref())
     }
 
     /// Whether flag `--name` was given.
@@ -163,16 +203,26 @@ impl Args {
         arguments
     }
 
-    fn take_option(&mut self, spec: &Spec, name: &str, parser: &mut lexopt::Parser) -> Result<(), String> {
+    fn take_option(
+        &mut self,
+        spec: &Spec,
+        name: &str,
+        parser: &mut lexopt::Parser,
+    ) -> Result<(), String> {
         let opt = find_option(spec, name).ok_or_else(|| format!("unknown option `--{name}`"))?;
         if self.flag(opt.name) {
             return Err(format!("`--{name}` given more than once"));
         }
         let value = if opt.takes_value() {
-            let word = parser.value().map_err(|_| format!("`--{name}` needs a value ({})", opt.value))?;
+            let word = parser
+                .value()
+                .map_err(|_| format!("`--{name}` needs a value ({})", opt.value))?;
             Some(check_value(&opt, into_string(word)?)?)
         } else if let Some(word) = parser.optional_value() {
-            return Err(format!("`--{name}` takes no value, got `{}`", word.to_string_lossy()));
+            return Err(format!(
+                "`--{name}` takes no value, got `{}`",
+                word.to_string_lossy()
+            ));
         } else {
             None
         };
@@ -186,7 +236,9 @@ impl Args {
     fn take_positionals(&mut self, spec: &Spec, words: Vec<String>) -> Result<(), String> {
         let mut words = words.into_iter();
         for pos in spec.positionals {
-            let word = words.next().ok_or_else(|| format!("missing argument `<{}>`", pos.name))?;
+            let word = words
+                .next()
+                .ok_or_else(|| format!("missing argument `<{}>`", pos.name))?;
             if must_not_be_empty(pos.kind) && word.trim().is_empty() {
                 return Err(format!("`<{}>` must not be empty", pos.name));
             }
@@ -208,24 +260,34 @@ fn option_json(opt: &Opt, value: Option<&str>) -> Option<Value> {
     }
 }
 
+/// Whether a help option appears before `--`, for argv too wrong to parse.
 fn asks_for_help(argv: &[String]) -> bool {
-    argv.iter().take_while(|word| *word != "--").any(|word| word == "--help" || word == "-h")
+    argv.iter()
+        .take_while(|word| *word != "--")
+        .any(|word| word == "--help" || word == "-h")
 }
 
 fn find_option(spec: &Spec, name: &str) -> Option<Opt> {
-    spec.options.iter().chain([&TIMEOUT]).find(|opt| opt.name == name).copied()
+    spec.options
+        .iter()
+        .chain([&TIMEOUT])
+        .find(|opt| opt.name == name)
+        .copied()
 }
 
 fn check_value(opt: &Opt, word: String) -> Result<String, String> {
     let name = opt.name;
     match opt.kind {
-        kind if must_not_be_empty(kind) && word.trim().is_empty() => Err(format!("`--{name}` must not be empty")),
-        Kind::Choice(choices) if !choices.contains(&word.as_str()) => {
-            Err(format!("`--{name}` must be {}, got `{word}`", one_of(choices)))
+        kind if must_not_be_empty(kind) && word.trim().is_empty() => {
+            Err(format!("`--{name}` must not be empty"))
         }
-        Kind::Count if word.parse::<u64>().is_err() => {
-            Err(format!("`--{name}` needs a non-negative integer, got `{word}`"))
-        }
+        Kind::Choice(choices) if !choices.contains(&word.as_str()) => Err(format!(
+            "`--{name}` must be {}, got `{word}`",
+            one_of(choices)
+        )),
+        Kind::Count if word.parse::<u64>().is_err() => Err(format!(
+            "`--{name}` needs a non-negative integer, got `{word}`"
+        )),
         _ => Ok(word),
     }
 }
@@ -237,15 +299,23 @@ fn must_not_be_empty(kind: Kind) -> bool {
 fn parse_timeout(word: &str) -> Result<u32, String> {
     match word.parse::<u32>() {
         Ok(ms) if ms > 0 => Ok(ms),
-        _ => Err(format!("`--timeout` needs a positive number of milliseconds, got `{word}`")),
+        _ => Err(format!(
+            "`--timeout` needs a positive number of milliseconds, got `{word}`"
+        )),
     }
 }
 
 fn check_exclusive(spec: &Spec, args: &Args) -> Result<(), String> {
     for group in spec.exclusive {
-        let given: Vec<&str> = group.iter().copied().filter(|name| args.flag(name)).collect();
+        let given: Vec<&str> = group
+            .iter()
+            .copied()
+            .filter(|name| args.flag(name))
+            .collect();
         if let [first, second, ..] = given[..] {
-            return Err(format!("`--{first}` and `--{second}` cannot be used together"));
+            return Err(format!(
+                "`--{first}` and `--{second}` cannot be used together"
+            ));
         }
     }
     Ok(())
@@ -275,14 +345,18 @@ pub fn camel_case(name: &str) -> String {
 }
 
 fn into_string(word: std::ffi::OsString) -> Result<String, String> {
-    word.into_string().map_err(|word| format!("argument `{}` is not valid UTF-8", word.to_string_lossy()))
+    word.into_string()
+        .map_err(|word| format!("argument `{}` is not valid UTF-8", word.to_string_lossy()))
 }
 
 /// lexopt's own errors, reworded; only reachable for argv lexopt itself rejects.
 fn lexer_message(error: lexopt::Error) -> String {
     match error {
         lexopt::Error::UnexpectedValue { option, value } => {
-            format!("`{option}` takes no value, got `{}`", value.to_string_lossy())
+            format!(
+                "`{option}` takes no value, got `{}`",
+                value.to_string_lossy()
+            )
         }
         other => other.to_string(),
     }

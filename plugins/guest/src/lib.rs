@@ -121,9 +121,10 @@ pub fn info<V: Verb>() -> Info {
 pub fn parse<V: Verb>(argv: &[String]) -> Result<Parsed, String> {
     match Args::parse(&V::SPEC, argv)? {
         Request::Help => Ok(Parsed::Help),
-        Request::Run(args) => {
-            Ok(Parsed::Call(Call { arguments: V::arguments(&args)?, timeout_ms: args.timeout_ms() }))
-        }
+        Request::Run(args) => Ok(Parsed::Call(Call {
+            arguments: V::arguments(&args)?,
+            timeout_ms: args.timeout_ms(),
+        })),
     }
 }
 
@@ -132,8 +133,8 @@ pub fn shape<V: Verb>(argv: &[String], result: &str, pretty: bool) -> Result<Sha
     let Request::Run(args) = Args::parse(&V::SPEC, argv)? else {
         return Err("nothing to shape: the arguments ask for help".to_owned());
     };
-    let result: Value =
-        serde_json::from_str(result).map_err(|error| format!("the tool result is not JSON: {error}"))?;
+    let result: Value = serde_json::from_str(result)
+        .map_err(|error| format!("the tool result is not JSON: {error}"))?;
     V::shape(&args, &result, pretty)
 }
 
@@ -164,7 +165,7 @@ macro_rules! export_verb {
                 }
             }
 
-            $crate::bindings::export_bindings!(Component with_types_in $crate::bindings);
+    $crate::bindings::export_bindings!(Component with_types_in $crate::bindings);
         };
     };
 }

@@ -19,7 +19,10 @@ pub struct Shaped {
 impl Shaped {
     /// Print `value` as one line of JSON (indented when `pretty`).
     pub fn json(value: &Value, pretty: bool) -> Self {
-        Shaped { stdout: json_line(value, pretty), files: Vec::new() }
+        Shaped {
+            stdout: json_line(value, pretty),
+            files: Vec::new(),
+        }
     }
 }
 
@@ -46,11 +49,19 @@ pub fn first_text(result: &Value) -> Option<&str> {
 
 /// The blocks of the result's `content` array (none when it has no such array).
 pub fn content_blocks(result: &Value) -> impl Iterator<Item = &Value> {
-    result.get("content").and_then(Value::as_array).into_iter().flatten()
+    result
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
 }
 
 /// `value` as JSON, compact or indented, ending in a newline.
 pub fn json_line(value: &Value, pretty: bool) -> Vec<u8> {
-    let text = if pretty { format!("{value:#}") } else { value.to_string() };
+    let text = if pretty {
+        format!("{value:#}")
+    } else {
+        value.to_string()
+    };
     (text + "\n").into_bytes()
 }

@@ -43,7 +43,12 @@ pub fn shaped<V: Verb>(words: &[&str], result: &Value, pretty: bool) -> Result<S
 
 /// The stdout, as text, verb `V` prints for `result`, checked to write no file.
 pub fn stdout<V: Verb>(words: &[&str], result: &Value, pretty: bool) -> String {
-    let shaped = shaped::<V>(words, result, pretty).unwrap_or_else(|error| panic!("shape failed: {error}"));
-    assert!(shaped.files.is_empty(), "unexpected files: {:?}", shaped.files);
+    let shaped =
+        shaped::<V>(words, result, pretty).unwrap_or_else(|error| panic!("shape failed: {error}"));
+    assert!(
+        shaped.files.is_empty(),
+        "unexpected files: {:?}",
+        shaped.files
+    );
     String::from_utf8(shaped.stdout).unwrap_or_else(|error| panic!("stdout is not UTF-8: {error}"))
 }

@@ -20,7 +20,12 @@ impl Verb for Sample {
         ],
         options: &[
             Opt::value("window", "W", Kind::Text, "the window"),
-            Opt::value("view", "summary|full", Kind::Choice(&["summary", "full"]), "how much"),
+            Opt::value(
+                "view",
+                "summary|full",
+                Kind::Choice(&["summary", "full"]),
+                "how much",
+            ),
             Opt::value("count", "N", Kind::Count, "how many"),
             Opt::value("out", "PATH", Kind::Local, "where"),
             Opt::flag("include-reactor-source", "with sources"),
@@ -51,7 +56,16 @@ fn error(words: &[&str]) -> String {
 
 #[test]
 fn positionals_and_options_become_the_arguments_object() {
-    let call = call(&["#x", "hi", "--window", "main", "--view=full", "--count", "3", "--include-reactor-source"]);
+    let call = call(&[
+        "#x",
+        "hi",
+        "--window",
+        "main",
+        "--view=full",
+        "--count",
+        "3",
+        "--include-reactor-source",
+    ]);
     let expected = json!({"selector": "#x", "text": "hi", "window": "main", "view": "full", "count": 3,
         "includeReactorSource": true});
     assert_eq!(serde_json::Value::Object(call.arguments), expected);
@@ -61,26 +75,46 @@ fn positionals_and_options_become_the_arguments_object() {
 #[test]
 fn local_options_are_not_sent_and_text_may_be_empty() {
     let call = call(&["#x", "", "--out", "shot.png"]);
-    assert_eq!(serde_json::Value::Object(call.arguments), json!({"selector": "#x", "text": ""}));
+    assert_eq!(
+        serde_json::Value::Object(call.arguments),
+        json!({"selector": "#x", "text": ""})
+    );
 }
 
 #[test]
 fn words_after_double_dash_are_positionals() {
     let call = call(&["--", "--weird", "-h"]);
-    assert_eq!(serde_json::Value::Object(call.arguments), json!({"selector": "--weird", "text": "-h"}));
+    assert_eq!(
+        serde_json::Value::Object(call.arguments),
+        json!({"selector": "--weird", "text": "-h"})
+    );
 }
 
 #[test]
 fn timeout_is_accepted_by_every_verb_as_a_hint() {
-    assert_eq!(call(&["#x", "t", "--timeout", "2500"]).timeout_ms, Some(2500));
+    assert_eq!(
+        call(&["#x", "t", "--timeout", "2500"]).timeout_ms,
+        Some(2500)
+    );
     assert_eq!(call(&["#x", "t", "--timeout=10"]).timeout_ms, Some(10));
 }
 
 #[test]
 fn help_wins_wherever_it_appears() {
-    for words in [&["--help"][..], &["-h"], &["#x", "--bogus", "--help"], &["--view", "bad", "-h"]] {
+    for words in [
+        &["--help"][..],
+        &["-h"],
+        &["#x", "--bogus", "--help"],
+        &["--view", "bad", "-h"],
+    ] {
         assert_eq!(parse::<Sample>(&argv(words)), Ok(Parsed::Help), "{words:?}");
     }
+}
+
+#[test]
+fn a_help_word_taken_as_a_value_is_just_a_value() {
+    let call = call(&["#x", "t", "--window", "-h"]);
+    assert_eq!(call.arguments["window"], "-h");
 }
 
 #[test]
@@ -94,13 +128,34 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
         (&["", "t"], "`<selector>` must not be empty"),
         (&["#x", "t", "--window"], "`--window` needs a value (W)"),
         (&["#x", "t", "--a=yes"], "`--a` takes no value, got `yes`"),
-        (&["#x", "t", "--window", "1", "--window", "2"], "`--window` given more than once"),
-        (&["#x", "t", "--view", "tiny"], "`--view` must be `summary` or `full`, got `tiny`"),
-        (&["#x", "t", "--count", "-1"], "`--count` needs a non-negative integer, got `-1`"),
-        (&["#x", "t", "--count", "many"], "`--count` needs a non-negative integer, got `many`"),
-        (&["#x", "t", "--b", "--a"], "`--a` and `--b` cannot be used together"),
-        (&["#x", "t", "--timeout", "0"], "`--timeout` needs a positive number of milliseconds, got `0`"),
-        (&["#x", "t", "--timeout", "soon"], "`--timeout` needs a positive number of milliseconds, got `soon`"),
+        (
+            &["#x", "t", "--window", "1", "--window", "2"],
+            "`--window` given more than once",
+        ),
+        (
+            &["#x", "t", "--view", "tiny"],
+            "`--view` must be `summary` or `full`, got `tiny`",
+        ),
+        (
+            &["#x", "t", "--count", "-1"],
+            "`--count` needs a non-negative integer, got `-1`",
+        ),
+        (
+            &["#x", "t", "--count", "many"],
+            "`--count` needs a non-negative integer, got `many`",
+        ),
+        (
+            &["#x", "t", "--b", "--a"],
+            "`--a` and `--b` cannot be used together",
+        ),
+        (
+            &["#x", "t", "--timeout", "0"],
+            "`--timeout` needs a positive number of milliseconds, got `0`",
+        ),
+        (
+            &["#x", "t", "--timeout", "soon"],
+            "`--timeout` needs a positive number of milliseconds, got `soon`",
+        ),
     ];
     for (words, expected) in cases {
         assert_eq!(error(words), *expected, "{words:?}");
@@ -110,11 +165,30 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
 #[test]
 fn usage_documents_every_argument_and_option_and_an_example() {
     let info = info::<Sample>();
-    assert_eq!((info.name.as_str(), info.tool.as_str()), ("sample", "sampleTool"));
-    assert!(info.usage.starts_with("Usage: mur devtools sample <selector> <text>"), "{}", info.usage);
-    for needle in ["<selector>", "--view summary|full", "--count N", "--include-reactor-source", "--timeout MS",
-        "-h, --help", "Example:\n  mur devtools sample '#x' hello\n"] {
-        assert!(info.usage.contains(needle), "usage lacks {needle:?}:\n{}", info.usage);
+    assert_eq!(
+        (info.name.as_str(), info.tool.as_str()),
+        ("sample", "sampleTool")
+    );
+    assert!(
+        info.usage
+            .starts_with("Usage: mur devtools sample <selector> <text>"),
+        "{}",
+        info.usage
+    );
+    for needle in [
+        "<selector>",
+        "--view summary|full",
+        "--count N",
+        "--include-reactor-source",
+        "--timeout MS",
+        "-h, --help",
+        "Example:\n  mur devtools sample '#x' hello\n",
+    ] {
+        assert!(
+            info.usage.contains(needle),
+            "usage lacks {needle:?}:\n{}",
+            info.usage
+        );
     }
 }
 
@@ -126,7 +200,8 @@ fn shaped(result: &str, pretty: bool) -> String {
 
 #[test]
 fn structured_content_is_printed_compact_by_default() {
-    let result = r#"{"content":[{"type":"text","text":"ignored"}],"structuredContent":{"a":1,"b":[true]}}"#;
+    let result =
+        r#"{"content":[{"type":"text","text":"ignored"}],"structuredContent":{"a":1,"b":[true]}}"#;
     assert_eq!(shaped(result, false), "{\"a\":1,\"b\":[true]}\n");
 }
 
@@ -138,7 +213,8 @@ fn pretty_indents() {
 
 #[test]
 fn text_content_is_read_as_json_else_printed_as_a_string() {
-    let json_text = r#"{"content":[{"type":"image","data":""},{"type":"text","text":"{\"n\": 2}"}]}"#;
+    let json_text =
+        r#"{"content":[{"type":"image","data":""},{"type":"text","text":"{\"n\": 2}"}]}"#;
     assert_eq!(shaped(json_text, false), "{\"n\":2}\n");
     let plain = r#"{"content":[{"type":"text","text":"reloading"}]}"#;
     assert_eq!(shaped(plain, false), "\"reloading\"\n");
@@ -152,11 +228,17 @@ fn a_result_without_content_is_printed_whole() {
 #[test]
 fn a_result_that_is_not_json_is_an_error_not_a_panic() {
     let error = shape::<Sample>(&argv(&["#x", "t"]), "{nope", false).expect_err("not JSON");
-    assert!(error.starts_with("the tool result is not JSON: "), "{error}");
+    assert!(
+        error.starts_with("the tool result is not JSON: "),
+        "{error}"
+    );
 }
 
 #[test]
 fn camel_case_joins_dashed_words() {
-    assert_eq!(crate::argv::camel_case("include-reactor-source"), "includeReactorSource");
+    assert_eq!(
+        crate::argv::camel_case("include-reactor-source"),
+        "includeReactorSource"
+    );
     assert_eq!(crate::argv::camel_case("selector"), "selector");
 }

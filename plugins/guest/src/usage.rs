@@ -1,19 +1,25 @@
 //! The usage text of a verb, composed from its [`About`] and [`Spec`] so that every
 //! verb's `--help` has the same sections and no option goes undocumented.
 
-use crate::argv::{Kind, Opt, Spec, TIMEOUT};
 use crate::About;
+use crate::argv::{Kind, Opt, Spec, TIMEOUT};
 
 const HELP: (&str, &str) = ("-h, --help", "print this help");
 
 /// `Usage:` line, summary, details, arguments, options and an example.
 pub fn usage(about: &About, spec: &Spec) -> String {
-    let mut text = format!("Usage: mur devtools {}\n\n{}\n", about.synopsis, about.summary);
+    let mut text = format!(
+        "Usage: mur devtools {}\n\n{}\n",
+        about.synopsis, about.summary
+    );
     if !about.details.is_empty() {
         text += &format!("\n{}\n", about.details.trim_end());
     }
-    let arguments: Vec<(String, &str)> =
-        spec.positionals.iter().map(|pos| (format!("<{}>", pos.name), pos.help)).collect();
+    let arguments: Vec<(String, &str)> = spec
+        .positionals
+        .iter()
+        .map(|pos| (format!("<{}>", pos.name), pos.help))
+        .collect();
     if !arguments.is_empty() {
         text += &section("Arguments", &arguments);
     }

@@ -5,7 +5,12 @@ use crate::{Parsed, Verb};
 
 pub fn info<V: Verb>() -> wit::VerbInfo {
     let info = crate::info::<V>();
-    wit::VerbInfo { name: info.name, tool: info.tool, summary: info.summary, usage: info.usage }
+    wit::VerbInfo {
+        name: info.name,
+        tool: info.tool,
+        summary: info.summary,
+        usage: info.usage,
+    }
 }
 
 pub fn parse<V: Verb>(argv: &[String]) -> Result<wit::Parsed, String> {
@@ -18,12 +23,22 @@ pub fn parse<V: Verb>(argv: &[String]) -> Result<wit::Parsed, String> {
     })
 }
 
-pub fn shape<V: Verb>(argv: &[String], result: &str, options: wit::OutputOptions) -> Result<wit::Shaped, String> {
+pub fn shape<V: Verb>(
+    argv: &[String],
+    result: &str,
+    options: wit::OutputOptions,
+) -> Result<wit::Shaped, String> {
     let shaped = crate::shape::<V>(argv, result, options.pretty)?;
     let files = shaped
         .files
         .into_iter()
-        .map(|file| wit::FileWrite { path: file.path, contents: file.contents })
+        .map(|file| wit::FileWrite {
+            path: file.path,
+            contents: file.contents,
+        })
         .collect();
-    Ok(wit::Shaped { stdout: shaped.stdout, files })
+    Ok(wit::Shaped {
+        stdout: shaped.stdout,
+        files,
+    })
 }

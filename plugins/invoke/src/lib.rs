@@ -14,7 +14,12 @@ impl Verb for Invoke {
         example: "mur devtools invoke '#btn-save'",
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::new("selector", "selector", Kind::Selector, "the element to invoke")],
+        positionals: &[Pos::new(
+            "selector",
+            "selector",
+            Kind::Selector,
+            "the element to invoke",
+        )],
         options: &[],
         exclusive: &[],
     };
@@ -29,21 +34,39 @@ mod tests {
 
     #[test]
     fn sends_the_selector() {
-        assert_eq!(testing::arguments::<Invoke>(&["#btn-save"]), json!({"selector": "#btn-save"}));
+        assert_eq!(
+            testing::arguments::<Invoke>(&["#btn-save"]),
+            json!({"selector": "#btn-save"})
+        );
     }
 
     #[test]
     fn needs_exactly_one_non_empty_selector() {
-        assert_eq!(testing::usage_error::<Invoke>(&[]), "missing argument `<selector>`");
-        assert_eq!(testing::usage_error::<Invoke>(&[" "]), "`<selector>` must not be empty");
-        assert_eq!(testing::usage_error::<Invoke>(&["#a", "#b"]), "unexpected argument `#b`");
-        assert_eq!(testing::usage_error::<Invoke>(&["#a", "--force"]), "unknown option `--force`");
+        assert_eq!(
+            testing::usage_error::<Invoke>(&[]),
+            "missing argument `<selector>`"
+        );
+        assert_eq!(
+            testing::usage_error::<Invoke>(&[" "]),
+            "`<selector>` must not be empty"
+        );
+        assert_eq!(
+            testing::usage_error::<Invoke>(&["#a", "#b"]),
+            "unexpected argument `#b`"
+        );
+        assert_eq!(
+            testing::usage_error::<Invoke>(&["#a", "--force"]),
+            "unknown option `--force`"
+        );
         assert!(testing::asks_for_help::<Invoke>(&["-h"]));
     }
 
     #[test]
     fn prints_the_structured_result() {
         let result = json!({"structuredContent": {"ok": true}});
-        assert_eq!(testing::stdout::<Invoke>(&["#a"], &result, true), "{\n  \"ok\": true\n}\n");
+        assert_eq!(
+            testing::stdout::<Invoke>(&["#a"], &result, true),
+            "{\n  \"ok\": true\n}\n"
+        );
     }
 }

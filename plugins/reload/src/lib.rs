@@ -16,7 +16,12 @@ impl Verb for Reload {
     };
     const SPEC: Spec = Spec {
         positionals: &[],
-        options: &[Opt::value("component", "N", Kind::Name, "reload only component N")],
+        options: &[Opt::value(
+            "component",
+            "N",
+            Kind::Name,
+            "reload only component N",
+        )],
         exclusive: &[],
     };
 }
@@ -31,21 +36,39 @@ mod tests {
     #[test]
     fn sends_the_component_when_given() {
         assert_eq!(testing::arguments::<Reload>(&[]), json!({}));
-        assert_eq!(testing::arguments::<Reload>(&["--component", "Counter"]), json!({"component": "Counter"}));
+        assert_eq!(
+            testing::arguments::<Reload>(&["--component", "Counter"]),
+            json!({"component": "Counter"})
+        );
     }
 
     #[test]
     fn rejects_bad_argv() {
-        assert_eq!(testing::usage_error::<Reload>(&["Counter"]), "unexpected argument `Counter`");
-        assert_eq!(testing::usage_error::<Reload>(&["--component"]), "`--component` needs a value (N)");
-        assert_eq!(testing::usage_error::<Reload>(&["--component="]), "`--component` must not be empty");
+        assert_eq!(
+            testing::usage_error::<Reload>(&["Counter"]),
+            "unexpected argument `Counter`"
+        );
+        assert_eq!(
+            testing::usage_error::<Reload>(&["--component"]),
+            "`--component` needs a value (N)"
+        );
+        assert_eq!(
+            testing::usage_error::<Reload>(&["--component="]),
+            "`--component` must not be empty"
+        );
     }
 
     #[test]
     fn prints_the_acknowledgement() {
         let text = json!({"content": [{"type": "text", "text": "reloading"}]});
-        assert_eq!(testing::stdout::<Reload>(&[], &text, false), "\"reloading\"\n");
+        assert_eq!(
+            testing::stdout::<Reload>(&[], &text, false),
+            "\"reloading\"\n"
+        );
         let structured = json!({"content": [], "structuredContent": {"reloading": true}});
-        assert_eq!(testing::stdout::<Reload>(&[], &structured, false), "{\"reloading\":true}\n");
+        assert_eq!(
+            testing::stdout::<Reload>(&[], &structured, false),
+            "{\"reloading\":true}\n"
+        );
     }
 }

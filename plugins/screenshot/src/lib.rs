@@ -6,7 +6,9 @@
 
 mod png;
 
-use mur_verb_guest::{About, Args, FileWrite, Kind, Map, Opt, Shaped, Spec, Value, Verb, json, shape};
+use mur_verb_guest::{
+    About, Args, FileWrite, Kind, Map, Opt, Shaped, Spec, Value, Verb, json, shape,
+};
 
 pub struct Screenshot;
 
@@ -23,9 +25,24 @@ impl Verb for Screenshot {
     const SPEC: Spec = Spec {
         positionals: &[],
         options: &[
-            Opt::value("selector", "S", Kind::Selector, "only the element the selector S matches"),
-            Opt::value("window", "W", Kind::Name, "the window to capture (default: the main window)"),
-            Opt::value("out", "path|-", Kind::Local, "write the PNG to path, or to stdout with `-`"),
+            Opt::value(
+                "selector",
+                "S",
+                Kind::Selector,
+                "only the element the selector S matches",
+            ),
+            Opt::value(
+                "window",
+                "W",
+                Kind::Name,
+                "the window to capture (default: the main window)",
+            ),
+            Opt::value(
+                "out",
+                "path|-",
+                Kind::Local,
+                "write the PNG to path, or to stdout with `-`",
+            ),
             Opt::flag("wait-idle", "wait until the app is idle before capturing"),
             Opt::flag("include-chrome", "include the window's frame and title bar"),
         ],
@@ -42,7 +59,10 @@ impl Verb for Screenshot {
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         match args.value("out") {
             None => Ok(Shaped::json(&metadata(result)?, pretty)),
-            Some("-") => Ok(Shaped { stdout: png::from_result(result)?, files: Vec::new() }),
+            Some("-") => Ok(Shaped {
+                stdout: png::from_result(result)?,
+                files: Vec::new(),
+            }),
             Some(path) => save(path, result, pretty),
         }
     }
@@ -53,8 +73,14 @@ fn save(path: &str, result: &Value, pretty: bool) -> Result<Shaped, String> {
     let image = png::from_result(result)?;
     let (width, height) = size(result, &image)?;
     let summary = json!({"path": path, "width": width, "height": height, "bytes": image.len()});
-    let file = FileWrite { path: path.to_owned(), contents: image };
-    Ok(Shaped { files: vec![file], ..Shaped::json(&summary, pretty) })
+    let file = FileWrite {
+        path: path.to_owned(),
+        contents: image,
+    };
+    Ok(Shaped {
+        files: vec![file],
+        ..Shaped::json(&summary, pretty)
+    })
 }
 
 /// The server's own description of the picture when it gave one; else the size of the

@@ -26,24 +26,56 @@ fn result_with(structured: Option<Value>) -> Value {
 
 #[test]
 fn sends_the_capture_options_but_not_out() {
-    assert_eq!(testing::arguments::<Screenshot>(&["--out", "a.png"]), json!({}));
-    let argv = ["--selector", "#c", "--window", "main", "--wait-idle", "--include-chrome", "--out=-"];
-    let expected = json!({"selector": "#c", "window": "main", "waitIdle": true, "includeChrome": true});
+    assert_eq!(
+        testing::arguments::<Screenshot>(&["--out", "a.png"]),
+        json!({})
+    );
+    let argv = [
+        "--selector",
+        "#c",
+        "--window",
+        "main",
+        "--wait-idle",
+        "--include-chrome",
+        "--out=-",
+    ];
+    let expected =
+        json!({"selector": "#c", "window": "main", "waitIdle": true, "includeChrome": true});
     assert_eq!(testing::arguments::<Screenshot>(&argv), expected);
 }
 
 #[test]
 fn rejects_bad_argv() {
-    assert_eq!(testing::usage_error::<Screenshot>(&["--out", ""]), "`--out` needs a file path, or `-` for stdout");
-    assert_eq!(testing::usage_error::<Screenshot>(&["--out"]), "`--out` needs a value (path|-)");
-    assert_eq!(testing::usage_error::<Screenshot>(&["shot.png"]), "unexpected argument `shot.png`");
+    assert_eq!(
+        testing::usage_error::<Screenshot>(&["--out", ""]),
+        "`--out` needs a file path, or `-` for stdout"
+    );
+    assert_eq!(
+        testing::usage_error::<Screenshot>(&["--out"]),
+        "`--out` needs a value (path|-)"
+    );
+    assert_eq!(
+        testing::usage_error::<Screenshot>(&["shot.png"]),
+        "unexpected argument `shot.png`"
+    );
 }
 
 #[test]
 fn out_file_writes_the_png_at_the_path_typed_and_prints_its_size() {
-    let shaped = testing::shaped::<Screenshot>(&["--out", "./shots/a.png"], &result_with(None), false).expect("shapes");
-    assert_eq!(shaped.files, vec![FileWrite { path: "./shots/a.png".to_owned(), contents: png() }]);
-    let expected = format!("{{\"path\":\"./shots/a.png\",\"width\":3,\"height\":2,\"bytes\":{}}}\n", png().len());
+    let shaped =
+        testing::shaped::<Screenshot>(&["--out", "./shots/a.png"], &result_with(None), false)
+            .expect("shapes");
+    assert_eq!(
+        shaped.files,
+        vec![FileWrite {
+            path: "./shots/a.png".to_owned(),
+            contents: png()
+        }]
+    );
+    let expected = format!(
+        "{{\"path\":\"./shots/a.png\",\"width\":3,\"height\":2,\"bytes\":{}}}\n",
+        png().len()
+    );
     assert_eq!(String::from_utf8(shaped.stdout).expect("utf-8"), expected);
 }
 
@@ -52,13 +84,17 @@ fn out_file_prefers_the_servers_size_and_honours_pretty() {
     let result = result_with(Some(json!({"width": 640, "height": 480})));
     let shaped = testing::shaped::<Screenshot>(&["--out", "a.png"], &result, true).expect("shapes");
     let printed: Value = serde_json_from(&shaped.stdout);
-    assert_eq!(printed, json!({"path": "a.png", "width": 640, "height": 480, "bytes": png().len()}));
+    assert_eq!(
+        printed,
+        json!({"path": "a.png", "width": 640, "height": 480, "bytes": png().len()})
+    );
     assert!(shaped.stdout.starts_with(b"{\n  \"path\""));
 }
 
 #[test]
 fn out_dash_prints_the_raw_png() {
-    let shaped = testing::shaped::<Screenshot>(&["--out", "-"], &result_with(None), true).expect("shapes");
+    let shaped =
+        testing::shaped::<Screenshot>(&["--out", "-"], &result_with(None), true).expect("shapes");
     assert_eq!(shaped.stdout, png());
     assert!(shaped.files.is_empty());
 }
@@ -66,7 +102,10 @@ fn out_dash_prints_the_raw_png() {
 #[test]
 fn without_out_prints_metadata_never_the_image_data() {
     let described = result_with(Some(json!({"width": 3, "height": 2, "window": "main"})));
-    assert_eq!(testing::stdout::<Screenshot>(&[], &described, false), "{\"width\":3,\"height\":2,\"window\":\"main\"}\n");
+    assert_eq!(
+        testing::stdout::<Screenshot>(&[], &described, false),
+        "{\"width\":3,\"height\":2,\"window\":\"main\"}\n"
+    );
     let bare = result_with(None);
     let expected = format!("{{\"width\":3,\"height\":2,\"bytes\":{}}}\n", png().len());
     assert_eq!(testing::stdout::<Screenshot>(&[], &bare, false), expected);
@@ -75,16 +114,32 @@ fn without_out_prints_metadata_never_the_image_data() {
 #[test]
 fn a_result_without_a_usable_png_is_a_clear_error() {
     let cases = [
-        (json!({"content": [{"type": "text", "text": "no window"}]}), "the screenshot result has no image content block"),
-        (json!({"content": [{"type": "image", "data": "", "mimeType": "image/jpeg"}]}),
-            "the screenshot is `image/jpeg`, expected `image/png`"),
-        (json!({"content": [{"type": "image", "data": "***", "mimeType": "image/png"}]}),
-            "the screenshot's image data is not valid base64: Invalid symbol 42, offset 0."),
-        (json!({"content": [image_block(b"GIF89a")]}), "the screenshot's image data is not a PNG"),
-        (json!({"content": [image_block(b"\x89PNG\r\n\x1a\n")]}), "the screenshot's PNG has no IHDR header"),
+        (
+            json!({"content": [{"type": "text", "text": "no window"}]}),
+            "the screenshot result has no image content block",
+        ),
+        (
+            json!({"content": [{"type": "image", "data": "", "mimeType": "image/jpeg"}]}),
+            "the screenshot is `image/jpeg`, expected `image/png`",
+        ),
+        (
+            json!({"content": [{"type": "image", "data": "***", "mimeType": "image/png"}]}),
+            "the screenshot's image data is not valid base64: Invalid symbol 42, offset 0.",
+        ),
+        (
+            json!({"content": [image_block(b"GIF89a")]}),
+            "the screenshot's image data is not a PNG",
+        ),
+        (
+            json!({"content": [image_block(b"\x89PNG\r\n\x1a\n")]}),
+            "the screenshot's PNG has no IHDR header",
+        ),
     ];
     for (result, expected) in cases {
-        assert_eq!(testing::shaped::<Screenshot>(&["--out", "a.png"], &result, false), Err(expected.to_owned()));
+        assert_eq!(
+            testing::shaped::<Screenshot>(&["--out", "a.png"], &result, false),
+            Err(expected.to_owned())
+        );
     }
 }
 

@@ -15,10 +15,25 @@ impl Verb for Scroll {
         example: "mur devtools scroll '#log' --by 0,-120",
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::new("selector", "selector", Kind::Selector, "the element to scroll")],
+        positionals: &[Pos::new(
+            "selector",
+            "selector",
+            Kind::Selector,
+            "the element to scroll",
+        )],
         options: &[
-            Opt::value("by", "DX,DY", Kind::Local, "scroll by DX,DY pixels (integers; negative is left/up)"),
-            Opt::value("to", "<selector>", Kind::Selector, "scroll until the element this selector matches is in view"),
+            Opt::value(
+                "by",
+                "DX,DY",
+                Kind::Local,
+                "scroll by DX,DY pixels (integers; negative is left/up)",
+            ),
+            Opt::value(
+                "to",
+                "<selector>",
+                Kind::Selector,
+                "scroll until the element this selector matches is in view",
+            ),
         ],
         exclusive: &[&["by", "to"]],
     };
@@ -35,7 +50,10 @@ impl Verb for Scroll {
 /// `DX,DY` → `{"dx": DX, "dy": DY}`.
 fn offset(text: &str) -> Result<Value, String> {
     let pair = text.split_once(',').and_then(|(dx, dy)| {
-        Some((dx.trim().parse::<i64>().ok()?, dy.trim().parse::<i64>().ok()?))
+        Some((
+            dx.trim().parse::<i64>().ok()?,
+            dy.trim().parse::<i64>().ok()?,
+        ))
     });
     match pair {
         Some((dx, dy)) => Ok(json!({"dx": dx, "dy": dy})),
@@ -56,25 +74,40 @@ mod tests {
             testing::arguments::<Scroll>(&["#log", "--by", "0,-120"]),
             json!({"selector": "#log", "by": {"dx": 0, "dy": -120}})
         );
-        assert_eq!(testing::arguments::<Scroll>(&["#log", "--by=5, 7"])["by"], json!({"dx": 5, "dy": 7}));
+        assert_eq!(
+            testing::arguments::<Scroll>(&["#log", "--by=5, 7"])["by"],
+            json!({"dx": 5, "dy": 7})
+        );
     }
 
     #[test]
     fn sends_a_target_selector_or_nothing_more() {
-        assert_eq!(testing::arguments::<Scroll>(&["#log", "--to", "#last"]), json!({"selector": "#log", "to": "#last"}));
-        assert_eq!(testing::arguments::<Scroll>(&["#log"]), json!({"selector": "#log"}));
+        assert_eq!(
+            testing::arguments::<Scroll>(&["#log", "--to", "#last"]),
+            json!({"selector": "#log", "to": "#last"})
+        );
+        assert_eq!(
+            testing::arguments::<Scroll>(&["#log"]),
+            json!({"selector": "#log"})
+        );
     }
 
     #[test]
     fn rejects_bad_offsets_and_both_options() {
         for bad in ["1", "1,2,3", "a,b", "1.5,2", ","] {
             let expected = format!("`--by` needs two integers as DX,DY, got `{bad}`");
-            assert_eq!(testing::usage_error::<Scroll>(&["#log", "--by", bad]), expected);
+            assert_eq!(
+                testing::usage_error::<Scroll>(&["#log", "--by", bad]),
+                expected
+            );
         }
         assert_eq!(
             testing::usage_error::<Scroll>(&["#log", "--by", "1,2", "--to", "#x"]),
             "`--by` and `--to` cannot be used together"
         );
-        assert_eq!(testing::usage_error::<Scroll>(&["--by", "1,2"]), "missing argument `<selector>`");
+        assert_eq!(
+            testing::usage_error::<Scroll>(&["--by", "1,2"]),
+            "missing argument `<selector>`"
+        );
     }
 }

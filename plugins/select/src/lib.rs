@@ -16,8 +16,18 @@ impl Verb for Select {
     };
     const SPEC: Spec = Spec {
         positionals: &[
-            Pos::new("selector", "selector", Kind::Selector, "the list, combo box or tab view"),
-            Pos::new("item-selector", "item", Kind::Selector, "the item inside it to select"),
+            Pos::new(
+                "selector",
+                "selector",
+                Kind::Selector,
+                "the list, combo box or tab view",
+            ),
+            Pos::new(
+                "item-selector",
+                "item",
+                Kind::Selector,
+                "the item inside it to select",
+            ),
         ],
         options: &[],
         exclusive: &[],
@@ -33,13 +43,25 @@ mod tests {
 
     #[test]
     fn sends_the_container_and_the_item() {
-        assert_eq!(testing::arguments::<Select>(&["#list", "#blue"]), json!({"selector": "#list", "item": "#blue"}));
+        assert_eq!(
+            testing::arguments::<Select>(&["#list", "#blue"]),
+            json!({"selector": "#list", "item": "#blue"})
+        );
     }
 
     #[test]
     fn needs_both_selectors() {
-        assert_eq!(testing::usage_error::<Select>(&["#list"]), "missing argument `<item-selector>`");
-        assert_eq!(testing::usage_error::<Select>(&["#list", ""]), "`<item-selector>` must not be empty");
-        assert_eq!(testing::usage_error::<Select>(&["#a", "#b", "#c"]), "unexpected argument `#c`");
+        assert_eq!(
+            testing::usage_error::<Select>(&["#list"]),
+            "missing argument `<item-selector>`"
+        );
+        assert_eq!(
+            testing::usage_error::<Select>(&["#list", ""]),
+            "`<item-selector>` must not be empty"
+        );
+        assert_eq!(
+            testing::usage_error::<Select>(&["#a", "#b", "#c"]),
+            "unexpected argument `#c`"
+        );
     }
 }

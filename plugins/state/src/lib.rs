@@ -16,7 +16,12 @@ impl Verb for State {
     };
     const SPEC: Spec = Spec {
         positionals: &[],
-        options: &[Opt::value("selector", "S", Kind::Selector, "only the element the selector S matches")],
+        options: &[Opt::value(
+            "selector",
+            "S",
+            Kind::Selector,
+            "only the element the selector S matches",
+        )],
         exclusive: &[],
     };
 }
@@ -31,18 +36,30 @@ mod tests {
     #[test]
     fn sends_the_selector_when_given() {
         assert_eq!(testing::arguments::<State>(&[]), json!({}));
-        assert_eq!(testing::arguments::<State>(&["--selector", "#count"]), json!({"selector": "#count"}));
+        assert_eq!(
+            testing::arguments::<State>(&["--selector", "#count"]),
+            json!({"selector": "#count"})
+        );
     }
 
     #[test]
     fn rejects_a_bare_selector_and_unknown_options() {
-        assert_eq!(testing::usage_error::<State>(&["#count"]), "unexpected argument `#count`");
-        assert_eq!(testing::usage_error::<State>(&["--window", "main"]), "unknown option `--window`");
+        assert_eq!(
+            testing::usage_error::<State>(&["#count"]),
+            "unexpected argument `#count`"
+        );
+        assert_eq!(
+            testing::usage_error::<State>(&["--window", "main"]),
+            "unknown option `--window`"
+        );
     }
 
     #[test]
     fn prints_the_state() {
         let result = json!({"structuredContent": {"count": 3}});
-        assert_eq!(testing::stdout::<State>(&[], &result, false), "{\"count\":3}\n");
+        assert_eq!(
+            testing::stdout::<State>(&[], &result, false),
+            "{\"count\":3}\n"
+        );
     }
 }

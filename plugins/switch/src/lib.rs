@@ -15,7 +15,12 @@ impl Verb for Switch {
         example: "mur devtools switch CounterPage",
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::new("component", "component", Kind::Name, "the component to show")],
+        positionals: &[Pos::new(
+            "component",
+            "component",
+            Kind::Name,
+            "the component to show",
+        )],
         options: &[],
         exclusive: &[],
     };
@@ -30,20 +35,38 @@ mod tests {
 
     #[test]
     fn sends_the_component() {
-        assert_eq!(testing::arguments::<Switch>(&["CounterPage"]), json!({"component": "CounterPage"}));
+        assert_eq!(
+            testing::arguments::<Switch>(&["CounterPage"]),
+            json!({"component": "CounterPage"})
+        );
     }
 
     #[test]
     fn needs_exactly_one_component() {
-        assert_eq!(testing::usage_error::<Switch>(&[]), "missing argument `<component>`");
-        assert_eq!(testing::usage_error::<Switch>(&[""]), "`<component>` must not be empty");
-        assert_eq!(testing::usage_error::<Switch>(&["A", "B"]), "unexpected argument `B`");
-        assert_eq!(testing::usage_error::<Switch>(&["A", "--to", "B"]), "unknown option `--to`");
+        assert_eq!(
+            testing::usage_error::<Switch>(&[]),
+            "missing argument `<component>`"
+        );
+        assert_eq!(
+            testing::usage_error::<Switch>(&[""]),
+            "`<component>` must not be empty"
+        );
+        assert_eq!(
+            testing::usage_error::<Switch>(&["A", "B"]),
+            "unexpected argument `B`"
+        );
+        assert_eq!(
+            testing::usage_error::<Switch>(&["A", "--to", "B"]),
+            "unknown option `--to`"
+        );
     }
 
     #[test]
     fn prints_the_acknowledgement_text() {
         let result = json!({"content": [{"type": "text", "text": "switched to CounterPage"}]});
-        assert_eq!(testing::stdout::<Switch>(&["CounterPage"], &result, false), "\"switched to CounterPage\"\n");
+        assert_eq!(
+            testing::stdout::<Switch>(&["CounterPage"], &result, false),
+            "\"switched to CounterPage\"\n"
+        );
     }
 }

@@ -14,7 +14,12 @@ impl Verb for Toggle {
         example: "mur devtools toggle '#chk-dark'",
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::new("selector", "selector", Kind::Selector, "the element to toggle")],
+        positionals: &[Pos::new(
+            "selector",
+            "selector",
+            Kind::Selector,
+            "the element to toggle",
+        )],
         options: &[],
         exclusive: &[],
     };
@@ -29,21 +34,39 @@ mod tests {
 
     #[test]
     fn sends_the_selector() {
-        assert_eq!(testing::arguments::<Toggle>(&["#chk-dark"]), json!({"selector": "#chk-dark"}));
+        assert_eq!(
+            testing::arguments::<Toggle>(&["#chk-dark"]),
+            json!({"selector": "#chk-dark"})
+        );
     }
 
     #[test]
     fn needs_exactly_one_non_empty_selector() {
-        assert_eq!(testing::usage_error::<Toggle>(&[]), "missing argument `<selector>`");
-        assert_eq!(testing::usage_error::<Toggle>(&[" "]), "`<selector>` must not be empty");
-        assert_eq!(testing::usage_error::<Toggle>(&["#a", "#b"]), "unexpected argument `#b`");
-        assert_eq!(testing::usage_error::<Toggle>(&["#a", "--force"]), "unknown option `--force`");
+        assert_eq!(
+            testing::usage_error::<Toggle>(&[]),
+            "missing argument `<selector>`"
+        );
+        assert_eq!(
+            testing::usage_error::<Toggle>(&[" "]),
+            "`<selector>` must not be empty"
+        );
+        assert_eq!(
+            testing::usage_error::<Toggle>(&["#a", "#b"]),
+            "unexpected argument `#b`"
+        );
+        assert_eq!(
+            testing::usage_error::<Toggle>(&["#a", "--force"]),
+            "unknown option `--force`"
+        );
         assert!(testing::asks_for_help::<Toggle>(&["-h"]));
     }
 
     #[test]
     fn prints_the_structured_result() {
         let result = json!({"structuredContent": {"ok": true}});
-        assert_eq!(testing::stdout::<Toggle>(&["#a"], &result, true), "{\n  \"ok\": true\n}\n");
+        assert_eq!(
+            testing::stdout::<Toggle>(&["#a"], &result, true),
+            "{\n  \"ok\": true\n}\n"
+        );
     }
 }

@@ -17,10 +17,28 @@ impl Verb for Tree {
     const SPEC: Spec = Spec {
         positionals: &[],
         options: &[
-            Opt::value("selector", "S", Kind::Selector, "only the subtree the selector S matches"),
-            Opt::value("window", "W", Kind::Name, "the window to read (default: the main window)"),
-            Opt::value("view", "summary|full", Kind::Choice(&["summary", "full"]), "how much of each node to print"),
-            Opt::flag("include-reactor-source", "include where in the source each node was declared"),
+            Opt::value(
+                "selector",
+                "S",
+                Kind::Selector,
+                "only the subtree the selector S matches",
+            ),
+            Opt::value(
+                "window",
+                "W",
+                Kind::Name,
+                "the window to read (default: the main window)",
+            ),
+            Opt::value(
+                "view",
+                "summary|full",
+                Kind::Choice(&["summary", "full"]),
+                "how much of each node to print",
+            ),
+            Opt::flag(
+                "include-reactor-source",
+                "include where in the source each node was declared",
+            ),
         ],
         exclusive: &[],
     };
@@ -36,32 +54,62 @@ mod tests {
     #[test]
     fn sends_only_the_options_given() {
         assert_eq!(testing::arguments::<Tree>(&[]), json!({}));
-        assert_eq!(testing::arguments::<Tree>(&["--selector", "#btn-inc"]), json!({"selector": "#btn-inc"}));
+        assert_eq!(
+            testing::arguments::<Tree>(&["--selector", "#btn-inc"]),
+            json!({"selector": "#btn-inc"})
+        );
     }
 
     #[test]
     fn sends_every_option() {
-        let argv = ["--selector=#root", "--window", "main", "--view", "full", "--include-reactor-source"];
+        let argv = [
+            "--selector=#root",
+            "--window",
+            "main",
+            "--view",
+            "full",
+            "--include-reactor-source",
+        ];
         let expected = json!({"selector": "#root", "window": "main", "view": "full", "includeReactorSource": true});
         assert_eq!(testing::arguments::<Tree>(&argv), expected);
     }
 
     #[test]
     fn rejects_bad_argv() {
-        assert_eq!(testing::usage_error::<Tree>(&["--view", "brief"]), "`--view` must be `summary` or `full`, got `brief`");
-        assert_eq!(testing::usage_error::<Tree>(&["--selector"]), "`--selector` needs a value (S)");
-        assert_eq!(testing::usage_error::<Tree>(&["--selector", ""]), "`--selector` must not be empty");
-        assert_eq!(testing::usage_error::<Tree>(&["#root"]), "unexpected argument `#root`");
-        assert_eq!(testing::usage_error::<Tree>(&["--include-reactor-source=yes"]),
-            "`--include-reactor-source` takes no value, got `yes`");
+        assert_eq!(
+            testing::usage_error::<Tree>(&["--view", "brief"]),
+            "`--view` must be `summary` or `full`, got `brief`"
+        );
+        assert_eq!(
+            testing::usage_error::<Tree>(&["--selector"]),
+            "`--selector` needs a value (S)"
+        );
+        assert_eq!(
+            testing::usage_error::<Tree>(&["--selector", ""]),
+            "`--selector` must not be empty"
+        );
+        assert_eq!(
+            testing::usage_error::<Tree>(&["#root"]),
+            "unexpected argument `#root`"
+        );
+        assert_eq!(
+            testing::usage_error::<Tree>(&["--include-reactor-source=yes"]),
+            "`--include-reactor-source` takes no value, got `yes`"
+        );
     }
 
     #[test]
     fn prints_the_tree_from_structured_or_text_content_in_the_servers_key_order() {
         let structured = r#"{"structuredContent": {"type": "Button", "children": []}}"#;
         let structured = mur_verb_guest::serde_json::from_str(structured).expect("JSON");
-        assert_eq!(testing::stdout::<Tree>(&[], &structured, false), "{\"type\":\"Button\",\"children\":[]}\n");
+        assert_eq!(
+            testing::stdout::<Tree>(&[], &structured, false),
+            "{\"type\":\"Button\",\"children\":[]}\n"
+        );
         let text = json!({"content": [{"type": "text", "text": "{\"type\":\"Window\"}"}]});
-        assert_eq!(testing::stdout::<Tree>(&[], &text, true), "{\n  \"type\": \"Window\"\n}\n");
+        assert_eq!(
+            testing::stdout::<Tree>(&[], &text, true),
+            "{\n  \"type\": \"Window\"\n}\n"
+        );
     }
 }

@@ -16,8 +16,18 @@ impl Verb for Type {
     };
     const SPEC: Spec = Spec {
         positionals: &[
-            Pos::new("selector", "selector", Kind::Selector, "the element to type into"),
-            Pos::new("text", "text", Kind::Text, "the text to type (may be empty)"),
+            Pos::new(
+                "selector",
+                "selector",
+                Kind::Selector,
+                "the element to type into",
+            ),
+            Pos::new(
+                "text",
+                "text",
+                Kind::Text,
+                "the text to type (may be empty)",
+            ),
         ],
         options: &[Opt::flag("clear", "clear the element's text first")],
         exclusive: &[],
@@ -33,7 +43,10 @@ mod tests {
 
     #[test]
     fn sends_selector_text_and_clear() {
-        assert_eq!(testing::arguments::<Type>(&["#name", "Ada"]), json!({"selector": "#name", "text": "Ada"}));
+        assert_eq!(
+            testing::arguments::<Type>(&["#name", "Ada"]),
+            json!({"selector": "#name", "text": "Ada"})
+        );
         assert_eq!(
             testing::arguments::<Type>(&["--clear", "#name", ""]),
             json!({"selector": "#name", "text": "", "clear": true})
@@ -42,13 +55,25 @@ mod tests {
 
     #[test]
     fn text_starting_with_a_dash_follows_double_dash() {
-        assert_eq!(testing::arguments::<Type>(&["#n", "--", "-5"]), json!({"selector": "#n", "text": "-5"}));
+        assert_eq!(
+            testing::arguments::<Type>(&["#n", "--", "-5"]),
+            json!({"selector": "#n", "text": "-5"})
+        );
     }
 
     #[test]
     fn needs_a_selector_and_a_text() {
-        assert_eq!(testing::usage_error::<Type>(&["#name"]), "missing argument `<text>`");
-        assert_eq!(testing::usage_error::<Type>(&["#name", "a", "b"]), "unexpected argument `b`");
-        assert_eq!(testing::usage_error::<Type>(&["#name", "a", "--clear=no"]), "`--clear` takes no value, got `no`");
+        assert_eq!(
+            testing::usage_error::<Type>(&["#name"]),
+            "missing argument `<text>`"
+        );
+        assert_eq!(
+            testing::usage_error::<Type>(&["#name", "a", "b"]),
+            "unexpected argument `b`"
+        );
+        assert_eq!(
+            testing::usage_error::<Type>(&["#name", "a", "--clear=no"]),
+            "`--clear` takes no value, got `no`"
+        );
     }
 }

@@ -17,10 +17,20 @@ impl Verb for Wait {
         example: "mur devtools wait '#status' --text Saved --timeout 5000",
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::new("selector", "selector", Kind::Selector, "the element to wait for")],
+        positionals: &[Pos::new(
+            "selector",
+            "selector",
+            Kind::Selector,
+            "the element to wait for",
+        )],
         options: &[
             Opt::value("text", "X", Kind::Text, "until its text is exactly X"),
-            Opt::value("text-matches", "RE", Kind::Text, "until its text matches the regular expression RE"),
+            Opt::value(
+                "text-matches",
+                "RE",
+                Kind::Text,
+                "until its text matches the regular expression RE",
+            ),
             Opt::flag("visible", "until it is visible"),
             Opt::value("count", "N", Kind::Count, "until exactly N elements match"),
         ],
@@ -45,20 +55,35 @@ mod tests {
 
     #[test]
     fn sends_each_kind_of_condition() {
-        assert_eq!(testing::arguments::<Wait>(&["#s"]), json!({"selector": "#s"}));
-        assert_eq!(testing::arguments::<Wait>(&["#s", "--text", "Saved"]), json!({"selector": "#s", "text": "Saved"}));
+        assert_eq!(
+            testing::arguments::<Wait>(&["#s"]),
+            json!({"selector": "#s"})
+        );
+        assert_eq!(
+            testing::arguments::<Wait>(&["#s", "--text", "Saved"]),
+            json!({"selector": "#s", "text": "Saved"})
+        );
         assert_eq!(
             testing::arguments::<Wait>(&["#s", "--text-matches", "^Sav"]),
             json!({"selector": "#s", "textMatches": "^Sav"})
         );
-        assert_eq!(testing::arguments::<Wait>(&["#s", "--visible"]), json!({"selector": "#s", "visible": true}));
-        assert_eq!(testing::arguments::<Wait>(&["#s", "--count", "3"]), json!({"selector": "#s", "count": 3}));
+        assert_eq!(
+            testing::arguments::<Wait>(&["#s", "--visible"]),
+            json!({"selector": "#s", "visible": true})
+        );
+        assert_eq!(
+            testing::arguments::<Wait>(&["#s", "--count", "3"]),
+            json!({"selector": "#s", "count": 3})
+        );
     }
 
     #[test]
     fn timeout_goes_to_the_server_and_the_host() {
         let argv = ["#s", "--visible", "--timeout", "5000"];
-        assert_eq!(testing::arguments::<Wait>(&argv), json!({"selector": "#s", "visible": true, "timeoutMs": 5000}));
+        assert_eq!(
+            testing::arguments::<Wait>(&argv),
+            json!({"selector": "#s", "visible": true, "timeoutMs": 5000})
+        );
         assert_eq!(testing::timeout_ms::<Wait>(&argv), Some(5000));
     }
 
@@ -72,11 +97,17 @@ mod tests {
             testing::usage_error::<Wait>(&["#s", "--count", "2", "--text-matches", "x"]),
             "`--text-matches` and `--count` cannot be used together"
         );
-        assert_eq!(testing::usage_error::<Wait>(&["#s", "--count", "two"]), "`--count` needs a non-negative integer, got `two`");
+        assert_eq!(
+            testing::usage_error::<Wait>(&["#s", "--count", "two"]),
+            "`--count` needs a non-negative integer, got `two`"
+        );
         assert_eq!(
             testing::usage_error::<Wait>(&["#s", "--timeout", "-5"]),
             "`--timeout` needs a positive number of milliseconds, got `-5`"
         );
-        assert_eq!(testing::usage_error::<Wait>(&["--visible"]), "missing argument `<selector>`");
+        assert_eq!(
+            testing::usage_error::<Wait>(&["--visible"]),
+            "missing argument `<selector>`"
+        );
     }
 }

@@ -13,7 +13,11 @@ impl Verb for Windows {
         details: "",
         example: "mur devtools windows --pretty",
     };
-    const SPEC: Spec = Spec { positionals: &[], options: &[], exclusive: &[] };
+    const SPEC: Spec = Spec {
+        positionals: &[],
+        options: &[],
+        exclusive: &[],
+    };
 }
 
 mur_verb_guest::export_verb!(Windows);
@@ -26,19 +30,31 @@ mod tests {
     #[test]
     fn sends_an_empty_arguments_object() {
         assert_eq!(testing::arguments::<Windows>(&[]), json!({}));
-        assert_eq!(testing::timeout_ms::<Windows>(&["--timeout", "900"]), Some(900));
+        assert_eq!(
+            testing::timeout_ms::<Windows>(&["--timeout", "900"]),
+            Some(900)
+        );
     }
 
     #[test]
     fn rejects_any_argument() {
-        assert_eq!(testing::usage_error::<Windows>(&["extra"]), "unexpected argument `extra`");
-        assert_eq!(testing::usage_error::<Windows>(&["--all"]), "unknown option `--all`");
+        assert_eq!(
+            testing::usage_error::<Windows>(&["extra"]),
+            "unexpected argument `extra`"
+        );
+        assert_eq!(
+            testing::usage_error::<Windows>(&["--all"]),
+            "unknown option `--all`"
+        );
         assert!(testing::asks_for_help::<Windows>(&["--help"]));
     }
 
     #[test]
     fn prints_the_structured_result() {
         let result = json!({"content": [{"type": "text", "text": "{}"}], "structuredContent": {"items": [1]}});
-        assert_eq!(testing::stdout::<Windows>(&[], &result, false), "{\"items\":[1]}\n");
+        assert_eq!(
+            testing::stdout::<Windows>(&[], &result, false),
+            "{\"items\":[1]}\n"
+        );
     }
 }

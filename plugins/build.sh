@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Build every standard `mur devtools` verb as a WebAssembly component.
+#
+#   plugins/build.sh            # from anywhere in the repo
+#
+# Installs the `wasm32-wasip2` Rust target with rustup when it is missing, then builds
+# the plugins workspace in release mode for it. Plain `cargo build` with wit-bindgen
+# already emits components, so no cargo-component is needed. The components land in
+# plugins/target/wasm32-wasip2/release/mur_verb_<name>.wasm; `mur devtools verbs add`
+# installs them into mur's verb directory.
+set -euo pipefail
+
+plugins_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+target=wasm32-wasip2
+
+if ! rustup target list --installed | grep -qx "$target"; then
+    echo "installing the Rust target $target" >&2
+    rustup target add "$target"
+fi
+
+# An explicit target dir, so a CARGO_TARGET_DIR in the environment cannot move the output.
+cargo build --manifest-path "$plugins_dir/Cargo.toml" --target-dir "$plugins_dir/target" --release --target "$target"
+
+out_dir="$plugins_dir/target/$target/release"
+echo "verb components are in $out_dir:"
+ls "$out_dir"/mur_verb_*.wasm
+echo "install them with: mur devtools verbs add $out_dir/mur_verb_*.wasm"
