@@ -1,0 +1,177 @@
+//! The interaction tools change the sample app the way a person would see.
+
+mod sample_support;
+
+use sample_support::App;
+use serde_json::json;
+
+#[test]
+fn click_on_the_increment_button_increments_the_count() {
+    let app = App::new();
+    let result = app.ok("click", json!({ "selector": "#btn-inc" }));
+    assert_eq!(result["element"]["id"], "btn-inc");
+    assert_eq!(result["element"]["focused"], true);
+    app.ok("click", json!({ "selector": "Button[name=\"Increment\"]" }));
+    assert_eq!(app.prop("#count", "text"), "2");
+    assert_eq!(app.app_state()["counter"]["count"], 2);
+    app.ok("invoke", json!({ "selector": "#btn-dec" }));
+    assert_eq!(app.prop("#count", "text"), "1");
+}
+
+#[test]
+fn decrement_is_disabled_at_zero() {
+    let app = App::new();
+    assert_eq!(app.prop("#btn-dec", "enabled"), false);
+    assert_eq!(app.err("click", json!({ "selector": "#btn-dec" })), "`#btn-dec` is disabled");
+    assert_eq!(app.prop("#count", "text"), "0");
+}
+
+#[test]
+fn elements_of_a_hidden_component_cannot_be_used() {
+    let app = App::new();
+    let message = app.err("click", json!({ "selector": "#todo-add" }));
+    assert_eq!(message, "`#todo-add` is not visible: component `todo` is not active; switch to it first");
+    let message = app.err("click", json!({ "selector": "#missing" }));
+    assert_eq!(message, "no element matches `#missing`");
+}
+
+#[test]
+fn type_appends_and_clear_replaces() {
+    let app = App::new();
+    app.ok("switchComponent", json!({ "component": "todo" }));
+    app.ok("type", json!({ "selector": "#todo-input", "text": "buy" }));
+    let result = app.ok("type", json!({ "selector": "#todo-input", "text": " milk" }));
+    assert_eq!(result["element"]["text"], "buy milk");
+    assert_eq!(result["element"]["focused"], true);
+    app.ok("type", json!({ "selector": "#todo-input", "text": "eggs", "clear": true }));
+    assert_eq!(app.prop("#todo-input", "value"), "eggs");
+    let message = app.err("type", json!({ "selector": "#todo-add", "text": "x" }));
+    assert_eq!(message, "`#todo-add` is a Button; type works on TextBox elements");
+}
+
+#[test]
+fn focus_moves_between_focusable_elements() {
+    let app = App::new();
+    app.ok("focus", json!({ "selector": "#btn-inc" }));
+    assert_eq!(app.app_state()["focused"], "#btn-inc");
+    app.ok("focus", json!({ "selector": "#btn-inc" }));
+    let message = app.err("focus", json!({ "selector": "#count" }));
+    assert_eq!(message, "`#count` is a Text and cannot take focus");
+}
+
+#[test]
+fn toggle_flips_toggles_checkboxes_and_todo_items() {
+    let app = App::new();
+    app.ok("switchComponent", json!({ "component": "settings" }));
+    let result = app.ok("toggle", json!({ "selector": "#dark-mode" }));
+    assert_eq!(result["element"]["checked"], true);
+    assert_eq!(app.app_state()["settings"]["darkMode"], true);
+    app.ok("click", json!({ "selector": "Toggle" }));
+    assert_eq!(app.prop("#dark-mode", "checked"), false);
+    app.ok("toggle", json!({ "selector": "#check-updates" }));
+    assert_eq!(app.prop("#check-updates", "checked"), false);
+
+    app.ok("fire", json!({ "target": "todo.add", "args": { "text": "milk" } }));
+    app.ok("switchComponent", json!({ "component": "todo" }));
+    app.ok("toggle", json!({ "selector": "#todo-list > ListItem:nth(0)" }));
+    assert_eq!(app.app_state()["todo"]["items"][0]["done"], true);
+    assert_eq!(app.prop("#todo-status", "text"), "1 items, 1 done");
+    let message = app.err("toggle", json!({ "selector": "#todo-input" }));
+    assert!(message.starts_with("`#todo-input` is a TextBox; toggle works on"), "{message}");
+}
+
+#[test]
+fn expand_and_collapse_change_what_is_visible() {
+    let app = App::new();
+    app.ok("switchComponent", json!({ "component": "settings" }));
+    assert_eq!(app.prop("#verbose", "visible"), false);
+    assert!(app.err("toggle", json!({ "selector": "#verbose" })).contains("is not visible"));
+    let result = app.ok("expand", json!({ "selector": "#advanced" }));
+    assert_eq!(result["element"]["expanded"], true);
+    assert_eq!(app.prop("#verbose", "visible"), true);
+    assert_eq!(app.prop("#cache-size", "visible"), true);
+    app.ok("toggle", json!({ "selector": "#verbose" }));
+    assert_eq!(app.app_state()["settings"]["verbose"], true);
+    app.ok("collapse", json!({ "selector": "#advanced" }));
+    assert_eq!(app.prop("#verbose", "visible"), false);
+    assert_eq!(app.err("expand", json!({ "selector": "#dark-mode" })), "`#dark-mode` is a Toggle; expand works on Expander elements");
+}
+
+#[test]
+fn select_changes_the_selected_item() {
+    let app = App::new();
+    app.ok("switchComponent", json!({ "component": "settings" }));
+    assert_eq!(app.prop("#theme", "value"), "Ocean");
+    let result = app.ok("select", json!({ "selector": "#theme", "item": "#theme-forest" }));
+    assert_eq!(result["element"]["value"], "Forest");
+    assert_eq!(app.prop("#theme-forest", "selected"), true);
+    assert_eq!(app.prop("#theme-ocean", "selected"), false);
+    app.ok("select", json!({ "selector": "#theme", "item": ":nth(2)" }));
+    assert_eq!(app.app_state()["settings"]["theme"], "Sunset");
+    let message = app.err("select", json!({ "selector": "#theme", "item": "#todo-1" }));
+    assert_eq!(message, "no element inside `#theme` matches `#todo-1`");
+    let message = app.err("select", json!({ "selector": "#dark-mode", "item": "*" }));
+    assert!(message.contains("no element inside `#dark-mode`") || message.contains("select works on List"), "{message}");
+}
+
+#[test]
+fn selecting_a_todo_by_click_or_select() {
+    let app = App::new();
+    for text in ["milk", "bread"] {
+        app.ok("fire", json!({ "target": "todo.add", "args": { "text": text } }));
+    }
+    app.ok("switchComponent", json!({ "component": "todo" }));
+    app.ok("click", json!({ "selector": "ListItem:text(\"bread\")" }));
+    assert_eq!(app.prop("#todo-list", "value"), "bread");
+    app.ok("select", json!({ "selector": "#todo-list", "item": "[text=\"milk\"]" }));
+    assert_eq!(app.prop("#todo-1", "selected"), true);
+    assert_eq!(app.prop("#todo-2", "selected"), false);
+}
+
+#[test]
+fn scroll_moves_the_viewport_and_line_visibility_follows() {
+    let app = App::new();
+    app.ok("switchComponent", json!({ "component": "settings" }));
+    assert_eq!(app.prop("#log-1", "visible"), true);
+    assert_eq!(app.prop("#log-100", "visible"), false);
+    let result = app.ok("scroll", json!({ "selector": "#log", "by": { "dy": 180 } }));
+    assert_eq!(result["element"]["scroll"]["y"], 180);
+    assert_eq!(result["firstVisible"], "#log-10");
+    assert_eq!(app.prop("#log-1", "visible"), false);
+
+    let result = app.ok("scroll", json!({ "selector": "#log", "to": "#log-150" }));
+    assert_eq!(app.prop("#log-150", "visible"), true);
+    assert_eq!(result["lastVisible"], "#log-150");
+    let result = app.ok("scroll", json!({ "selector": "#log", "to": "#log-3" }));
+    assert_eq!(result["firstVisible"], "#log-3");
+
+    let result = app.ok("scroll", json!({ "selector": "#log", "by": { "dy": 100000, "dx": 40 } }));
+    assert_eq!(result["element"]["scroll"]["y"], result["element"]["scroll"]["maxY"]);
+    assert_eq!(result["element"]["scroll"]["x"], 40);
+    assert_eq!(result["lastVisible"], "#log-200");
+    assert_eq!(app.app_state()["settings"]["logScroll"]["x"], 40);
+}
+
+#[test]
+fn scroll_rejects_bad_requests() {
+    let app = App::new();
+    app.ok("switchComponent", json!({ "component": "settings" }));
+    let message = app.err("scroll", json!({ "selector": "#log" }));
+    assert!(message.starts_with("give exactly one of `by`"), "{message}");
+    let message = app.err("scroll", json!({ "selector": "#dark-mode", "by": { "dy": 5 } }));
+    assert_eq!(message, "`#dark-mode` is a Toggle; scroll works on ScrollViewer elements");
+    let message = app.err("scroll", json!({ "selector": "#log", "to": "#btn-inc" }));
+    assert_eq!(message, "no element inside `#log` matches `#btn-inc`");
+}
+
+#[test]
+fn bad_selectors_and_arguments_are_explained() {
+    let app = App::new();
+    assert_eq!(app.err("click", json!({ "selector": "#" })), "bad selector `#`: expected an id after `#` at character 2");
+    let message = app.err("click", json!({}));
+    assert_eq!(message, "bad arguments for `click`: missing field `selector`");
+    let message = app.err("click", json!({ "selector": "#btn-inc", "force": true }));
+    assert!(message.starts_with("bad arguments for `click`: unknown field `force`"), "{message}");
+    let message = app.err("type", json!({ "selector": "#todo-input", "text": 5 }));
+    assert!(message.starts_with("bad arguments for `type`: invalid type: integer `5`, expected a string"), "{message}");
+}
