@@ -1,0 +1,85 @@
+//! From argv to a finished command: parse, pick the command, run it.
+
+mod call;
+mod session;
+mod verb;
+
+use std::ffi::OsString;
+
+use clap::{CommandFactory as _, FromArgMatches as _};
+
+use crate::cli::{Cli, Command, Devtools, Verb};
+use crate::error::{Error, Result};
+use crate::options::{Settings, extract_host_options};
+
+/// Runs `mur` with these arguments.
+pub fn run(argv: Vec<OsString>) -> Result<()> {
+    let cli = parse(argv)?;
+    let Command::Devtools(devtools) = cli.command;
+    let Devtools { mut host, verb } = devtools;
+    match verb {
+        Verb::Session(cmd) => {
+            let settings = start(Settings::from_args(&host));
+            block_on(session::run(&cmd, &settings))?
+        }
+        Verb::Call(args) => block_on(call::run(&args, &start(Settings::from_args(&host))))?,
+        Verb::Verbs(cmd) => verb::manage(&cmd),
+        Verb::Plugin(argv) => {
+            let (name, rest) = argv.split_first().ok_or_else(|| Error::usage("a verb name is required"))?;
+            let rest = extract_host_options(rest, &mut host)?;
+            verb::run(name, &rest, start(Settings::from_args(&host)))
+        }
+    }
+}
+
+/// Runs one future on a single-threaded runtime: one call per process needs
+/// no more, and it starts in microseconds.
+pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::transport(format!("cannot start the async runtime: {e}")))?;
+    Ok(runtime.block_on(future))
+}
+
+/// Turns on `-v` diagnostics before anything else happens.
+fn start(settings: Settings) -> Settings {
+    if settings.verbose {
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_max_level(tracing::Level::DEBUG)
+            .with_target(false)
+            .without_time()
+            .init();
+    }
+    settings
+}
+
+/// Parses argv; clap errors keep clap's rendering but use mur's exit codes.
+/// Help is rendered with the installed plugin verbs listed.
+fn parse(argv: Vec<OsString>) -> Result<Cli> {
+    match Cli::command().try_get_matches_from(argv.clone()) {
+        Ok(matches) => Ok(Cli::from_arg_matches(&matches)?),
+        Err(e) if wants_help(&e) => Err(with_plugin_verbs().try_get_matches_from(argv).err().unwrap_or(e).into()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn wants_help(e: &clap::Error) -> bool {
+    use clap::error::ErrorKind::{DisplayHelp, DisplayHelpOnMissingArgumentOrSubcommand};
+    matches!(e.kind(), DisplayHelp | DisplayHelpOnMissingArgumentOrSubcommand)
+}
+
+/// The command tree with a "Plugin verbs" section under `mur devtools --help`.
+fn with_plugin_verbs() -> clap::Command {
+    let verbs = verb::installed();
+    if verbs.is_empty() {
+        return Cli::command();
+    }
+    let width = verbs.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let mut text = String::from("Plugin verbs (`mur devtools <verb> --help` for each):\n");
+    for (name, summary) in &verbs {
+        text.push_str(&format!("  {name:<width$}  {summary} [plugin]\n"));
+    }
+    Cli::command().mut_subcommand("devtools", |c| c.after_help(text))
+}

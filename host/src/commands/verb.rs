@@ -1,0 +1,68 @@
+//! `mur devtools <verb> [args…]` for verbs that are not the host's own: the
+//! verb runtime parses argv into a tool call, the host makes the call, and
+//! the verb shapes a successful result. A failed tool never reaches `shape`:
+//! its result is printed as it is, with exit 5.
+
+use serde_json::json;
+
+use super::{block_on, call};
+use crate::error::{Error, Result};
+use crate::options::Settings;
+use crate::output;
+use crate::verbs::{ParseOutcome, VerbError, VerbHost, VerbsCommand, run_verbs_command};
+
+/// `(name, summary)` of each installed plugin verb, for `--help`; reads the
+/// verb index only.
+pub fn installed() -> Vec<(String, String)> {
+    VerbHost::open()
+        .map(|host| host.installed().into_iter().map(|v| (v.name, v.summary)).collect())
+        .unwrap_or_default()
+}
+
+/// `mur devtools verbs …`.
+pub fn manage(cmd: &VerbsCommand) -> Result<()> {
+    Ok(run_verbs_command(cmd)?)
+}
+
+/// Runs plugin verb `name` with `argv` (host options already removed).
+/// `parse` and `shape` run outside the async runtime; only the call is async.
+pub fn run(name: &str, argv: &[String], mut settings: Settings) -> Result<()> {
+    let mut host = VerbHost::open()?;
+    let tool = host.tool(name).ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?.to_owned();
+    let (arguments, timeout_ms) = match host.parse(name, argv)? {
+        ParseOutcome::Help(usage) => return output::stdout(with_newline(usage).as_bytes()),
+        ParseOutcome::Call { arguments, timeout_ms } => (arguments, timeout_ms),
+    };
+    settings.extend_timeout(timeout_ms);
+    let params = json!({ "name": tool, "arguments": arguments });
+    let result = block_on(call::invoke(&settings, "tools/call", Some(&params)))??;
+    let shaped = host.shape(name, argv, &result, settings.pretty)?;
+    shaped.write_files(argv)?;
+    output::stdout(&shaped.stdout)
+}
+
+fn with_newline(mut text: String) -> String {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+impl From<VerbError> for Error {
+    fn from(e: VerbError) -> Self {
+        let error = match &e {
+            VerbError::UnknownVerb(name) => {
+                return Error::usage(e.to_string())
+                    .with_hint(format!("call a tool directly with `mur devtools call {name} --args JSON`"))
+                    .with_hint("`mur devtools verbs list` shows the installed verbs");
+            }
+            VerbError::Plugin { .. } => Error::plugin(e.to_string()),
+            VerbError::Usage { usage, .. } => Error::usage(e.to_string()).with_detail(usage.clone()),
+            VerbError::Registry(_) | VerbError::Refused { .. } => Error::usage(e.to_string()),
+        };
+        match e.hint() {
+            Some(hint) => error.with_hint(hint),
+            None => error,
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Reading the lockfile directory: every lockfile classified as live, stale
+//! (process gone) or not a devtools session, with one-line notices for files
+//! that are malformed, of an unknown schema, or untrusted.
+
+use std::path::PathBuf;
+
+use futures_util::future::join_all;
+use mur_lockfile::liveness::{self, Liveness};
+use mur_lockfile::{Entry, Lockfile, ReadOutcome, Registry};
+
+use crate::error::{Error, Result};
+use crate::output;
+
+/// A valid lockfile and where it was found.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub path: PathBuf,
+    pub lock: Lockfile,
+}
+
+/// The state of the lockfile directory, after liveness checks.
+#[derive(Debug, Default)]
+pub struct Survey {
+    /// Sessions that answered the probe (stdio ones: whose process runs).
+    pub live: Vec<Found>,
+    /// Lockfiles whose process is gone.
+    pub stale: Vec<Found>,
+    /// Lockfiles whose process runs but whose endpoint is not that session.
+    pub impostors: Vec<(Found, String)>,
+}
+
+/// The registry `mur` reads: the per-user default location.
+pub fn registry() -> Registry {
+    Registry::default_location()
+}
+
+/// Scans `registry`, probing every valid lockfile in parallel.
+pub async fn survey(registry: &Registry, http: &reqwest::Client) -> Result<Survey> {
+    if registry.dir().exists() {
+        registry.check_dir_trusted().map_err(|reason| {
+            Error::no_session(reason)
+                .with_hint("the lockfile directory must be yours and private: `chmod 700` it, or remove it")
+        })?;
+    }
+    let entries = registry.scan().map_err(|e| {
+        Error::no_session(format!("cannot read lockfile directory `{}`: {e}", registry.dir().display()))
+    })?;
+    let valid: Vec<Found> = entries.into_iter().filter_map(valid_or_notice).collect();
+    let verdicts = join_all(valid.iter().map(|f| liveness::check(http, &f.lock))).await;
+    let mut survey = Survey::default();
+    for (found, verdict) in valid.into_iter().zip(verdicts) {
+        match verdict {
+            Liveness::Live => survey.live.push(found),
+            Liveness::DeadPid => survey.stale.push(found),
+            Liveness::NotDevtools(reason) => survey.impostors.push((found, reason)),
+        }
+    }
+    Ok(survey)
+}
+
+/// Keeps valid lockfiles; says in one line why any other file is skipped.
+fn valid_or_notice(entry: Entry) -> Option<Found> {
+    let path = entry.path.display();
+    match entry.outcome {
+        ReadOutcome::Valid(lock) => return Some(Found { path: entry.path, lock }),
+        ReadOutcome::Malformed(why) => output::notice(&format!("skipping malformed lockfile `{path}`: {why}")),
+        ReadOutcome::UnknownSchema(schema) => {
+            output::notice(&format!("skipping lockfile `{path}` of unknown schema `{schema}`"));
+        }
+        ReadOutcome::Untrusted(why) => output::notice(&why),
+    }
+    None
+}
+
+impl Survey {
+    /// Removes stale lockfiles on the way through, as every reader may.
+    pub fn collect_garbage(&self, registry: &Registry) {
+        for found in &self.stale {
+            match registry.remove(&found.path) {
+                Ok(()) => tracing::debug!("removed stale lockfile `{}`", found.path.display()),
+                Err(e) => tracing::debug!("cannot remove `{}`: {e}", found.path.display()),
+            }
+        }
+    }
+
+    /// Says why lockfiles with a running pid were not used.
+    pub fn report_impostors(&self) {
+        for (found, reason) in &self.impostors {
+            output::notice(&format!(
+                "skipping lockfile `{}`: pid {} runs, but `{}` {reason}",
+                found.path.display(),
+                found.lock.pid,
+                found.lock.endpoint
+            ));
+        }
+    }
+}

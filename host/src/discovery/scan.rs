@@ -1,0 +1,105 @@
+//! `--auto`: a parallel scan of 127.0.0.1 ports for devtools sessions that
+//! left no lockfile. A port counts only when `GET /mcp` answers the devtools
+//! probe (`schema: reactor-devtools-mcp/1`).
+//!
+//! Default range: the ports the OS hands out for `bind(127.0.0.1:0)`, which
+//! is how a session picks its port. On Linux that is `ip_local_port_range`
+//! (32768-60999 by default), read at run time; elsewhere the IANA dynamic
+//! range 49152-65535 (Windows' and macOS' default). `--auto-full` scans
+//! 1024-65535 for sessions started on a fixed port; `--auto-range LO-HI` any range.
+
+use std::io::IsTerminal as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use futures_util::StreamExt as _;
+use mur_lockfile::{Transport, liveness};
+use tokio::net::TcpStream;
+
+use super::Candidate;
+use crate::options::PortRange;
+
+/// Connections in flight at once: high enough that closed loopback ports
+/// (answered at once with RST) go fast, low enough for default fd limits.
+const PARALLEL: usize = 256;
+/// A loopback connect either succeeds or is refused at once; this only
+/// bounds a filtered port.
+const CONNECT_TIMEOUT: Duration = Duration::from_millis(300);
+
+/// Every devtools session listening on a port in `range`.
+pub async fn scan(http: &reqwest::Client, range: PortRange) -> Vec<Candidate> {
+    let total = usize::from(range.last - range.first) + 1;
+    let progress = Progress::new(total);
+    let found: Vec<Candidate> = futures_util::stream::iter(range.ports())
+        .map(|port| {
+            let progress = &progress;
+            async move {
+                let hit = probe_port(http, port).await;
+                progress.tick();
+                hit
+            }
+        })
+        .buffer_unordered(PARALLEL)
+        .filter_map(|hit| async move { hit })
+        .collect()
+        .await;
+    progress.finish();
+    found
+}
+
+async fn probe_port(http: &reqwest::Client, port: u16) -> Option<Candidate> {
+    let stream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(("127.0.0.1", port))).await.ok()?.ok()?;
+    drop(stream);
+    let endpoint = format!("http://127.0.0.1:{port}/mcp");
+    let info = liveness::probe(http, &endpoint).await.ok()?;
+    tracing::debug!("port {port}: devtools session of `{}` (pid {})", info.project, info.pid);
+    Some(Candidate { endpoint, project: info.project, pid: info.pid, transport: Transport::Http, lockfile: None })
+}
+
+/// A counter on stderr, shown only when stderr is a terminal.
+struct Progress {
+    total: usize,
+    done: AtomicUsize,
+    visible: bool,
+}
+
+impl Progress {
+    fn new(total: usize) -> Self {
+        Self { total, done: AtomicUsize::new(0), visible: std::io::stderr().is_terminal() }
+    }
+
+    fn tick(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if self.visible && (done % 1024 == 0 || done == self.total) {
+            eprint!("\rscanning 127.0.0.1 ports: {done}/{}", self.total);
+        }
+    }
+
+    fn finish(&self) {
+        if self.visible {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_port_that_is_not_devtools_is_ignored() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        // Accept and answer with something that is not the probe.
+        std::thread::spawn(move || {
+            use std::io::{Read as _, Write as _};
+            for mut conn in listener.incoming().flatten() {
+                let _ = conn.read(&mut [0; 1024]);
+                let _ = conn.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}");
+            }
+        });
+        let http = reqwest::Client::builder().no_proxy().build().expect("client");
+        let found = scan(&http, PortRange { first: port, last: port }).await;
+        assert!(found.is_empty());
+    }
+}

@@ -1,0 +1,146 @@
+//! The one error type of `mur`: every failure carries its kind, and
+//! [`Error::exit_code`] is the single place that maps kinds to exit codes.
+
+use std::fmt;
+
+/// What class of failure happened; decides the exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The command line is wrong, or ambiguous (several sessions): exit 1.
+    Usage,
+    /// The endpoint could not be reached, timed out or answered garbage: exit 2.
+    Transport,
+    /// No live devtools session was found: exit 4.
+    NoSession,
+    /// The tool answered with a JSON-RPC error or `isError: true`: exit 5.
+    ToolFailed,
+    /// A verb plugin trapped, ran out of time or memory, or returned bad data: exit 6.
+    Plugin,
+    /// stdout was closed by the reader (`mur … | head`): exit quietly.
+    BrokenPipe,
+}
+
+/// A failure on its way to `main`, which alone prints it.
+#[derive(Debug)]
+pub struct Error {
+    kind: Kind,
+    message: String,
+    detail: Option<String>,
+    hints: Vec<String>,
+    clap: Option<clap::Error>,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: Kind, message: impl Into<String>) -> Self {
+        Self { kind, message: message.into(), detail: None, hints: Vec::new(), clap: None }
+    }
+
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self::new(Kind::Usage, message)
+    }
+
+    pub fn transport(message: impl Into<String>) -> Self {
+        Self::new(Kind::Transport, message)
+    }
+
+    pub fn no_session(message: impl Into<String>) -> Self {
+        Self::new(Kind::NoSession, message)
+    }
+
+    pub fn tool_failed(message: impl Into<String>) -> Self {
+        Self::new(Kind::ToolFailed, message)
+    }
+
+    pub fn plugin(message: impl Into<String>) -> Self {
+        Self::new(Kind::Plugin, message)
+    }
+
+    pub fn broken_pipe() -> Self {
+        Self::new(Kind::BrokenPipe, "")
+    }
+
+    /// Adds text printed after the message, such as a verb's usage.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    /// Adds advice printed on its own `hint:` line.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hints.push(hint.into());
+        self
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    pub fn detail(&self) -> Option<&str> {
+        self.detail.as_deref()
+    }
+
+    pub fn hints(&self) -> &[String] {
+        &self.hints
+    }
+
+    /// The clap error to render as clap does (help, version, usage errors).
+    pub fn clap_error(&self) -> Option<&clap::Error> {
+        self.clap.as_ref()
+    }
+
+    /// The process exit code; the only mapping from failures to codes.
+    pub fn exit_code(&self) -> u8 {
+        if let Some(e) = &self.clap {
+            return if e.use_stderr() { 1 } else { 0 };
+        }
+        match self.kind {
+            Kind::BrokenPipe => 0,
+            Kind::Usage => 1,
+            Kind::Transport => 2,
+            Kind::NoSession => 4,
+            Kind::ToolFailed => 5,
+            Kind::Plugin => 6,
+        }
+    }
+}
+
+impl From<clap::Error> for Error {
+    fn from(e: clap::Error) -> Self {
+        Self { kind: Kind::Usage, message: String::new(), detail: None, hints: Vec::new(), clap: Some(e) }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_its_documented_code() {
+        let codes: Vec<u8> = [
+            Kind::Usage,
+            Kind::Transport,
+            Kind::NoSession,
+            Kind::ToolFailed,
+            Kind::Plugin,
+            Kind::BrokenPipe,
+        ]
+        .into_iter()
+        .map(|k| Error::new(k, "x").exit_code())
+        .collect();
+        assert_eq!(codes, [1, 2, 4, 5, 6, 0]);
+    }
+}
