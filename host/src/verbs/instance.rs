@@ -80,8 +80,10 @@ fn crash_reason(stderr: &str, trap: Option<&Trap>, err: &wasmtime::Error) -> Str
         .filter(|l| !l.is_empty() && !l.starts_with("note:"))
         .take(2)
         .collect();
-    if !said.is_empty() {
-        return said.join(" ").replace("thread '<unnamed>' ", "").replace("thread 'main' ", "");
+    if let Some(first) = said.first() {
+        // Rust prints `thread '<unnamed>' (1) panicked at …`; the thread is noise.
+        let first = first.find("panicked at").map_or(*first, |at| &first[at..]);
+        return [first].into_iter().chain(said.get(1).copied()).collect::<Vec<_>>().join(" ");
     }
     let reason = match trap {
         Some(trap) => trap.to_string(),

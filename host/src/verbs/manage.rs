@@ -49,12 +49,16 @@ pub enum VerbsCommand {
 
 /// Run one `verbs` subcommand, printing its result on stdout.
 pub fn run_verbs_command(cmd: &VerbsCommand) -> Result<(), VerbError> {
-    let dirs = VerbDirs::from_env()?;
+    run_verbs_command_in(&VerbDirs::from_env()?, cmd)
+}
+
+/// [`run_verbs_command`] on explicit directories.
+pub fn run_verbs_command_in(dirs: &VerbDirs, cmd: &VerbsCommand) -> Result<(), VerbError> {
     let mut index = Index::load(&dirs.verbs)?;
     match cmd {
-        VerbsCommand::List { json } => list(&index, *json, &dirs),
-        VerbsCommand::Add { files, force } => add(&mut index, &dirs, files, *force),
-        VerbsCommand::Remove { name } => remove(&mut index, &dirs, name),
+        VerbsCommand::List { json } => list(&index, *json, dirs),
+        VerbsCommand::Add { files, force } => add(&mut index, dirs, files, *force),
+        VerbsCommand::Remove { name } => remove(&mut index, dirs, name),
         VerbsCommand::Info { name, json } => info(&index, name, *json),
     }
 }

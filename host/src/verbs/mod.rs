@@ -16,11 +16,13 @@ mod instance;
 mod manage;
 mod runtime;
 mod sandbox;
+#[cfg(test)]
+mod tests;
 
 pub use dirs::VerbDirs;
 pub use error::{VERB_FAILED_EXIT, VerbError};
 pub use files::Shaped;
-pub use manage::{HOST_VERBS, VerbsCommand, run_verbs_command};
+pub use manage::{VerbsCommand, run_verbs_command, run_verbs_command_in};
 
 use bindings::Parsed;
 use index::Index;

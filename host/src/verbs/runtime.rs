@@ -72,10 +72,6 @@ impl Runtime {
         let component = self.compile(name, &bytes, &sha256)?;
         Ok(Loaded { component, changed })
     }
-
-    pub fn forget(&self, sha256: &str) {
-        self.cache.forget(sha256);
-    }
 }
 
 /// Fuel on (the time bound); no pooling allocator (it costs 3–4 ms per process,

@@ -82,18 +82,23 @@ pub fn linker(engine: &Engine) -> wasmtime::Result<Linker<Sandbox>> {
     Ok(linker)
 }
 
-/// Replace the monotonic clock's timers with traps: a pollable that waits on
-/// real time would block the host without consuming fuel.
+/// Replace `wasi:clocks/monotonic-clock` with a frozen clock whose timers
+/// trap: a pollable that waits on real time would block the host without
+/// consuming fuel. (The whole instance is redefined: the linker cannot shadow
+/// single functions of an instance added under a semver-compatible name.)
 fn deny_sleep(linker: &mut Linker<Sandbox>) -> wasmtime::Result<()> {
     use wasmtime::component::Resource;
     use wasmtime_wasi::p2::DynPollable;
+    type Timer = wasmtime::Result<(Resource<DynPollable>,)>;
+    fn no_timer() -> Timer {
+        Err(wasmtime::format_err!("the verb tried to sleep, and verbs get no clock"))
+    }
     linker.allow_shadowing(true);
     let mut clock = linker.instance("wasi:clocks/monotonic-clock@0.2.6")?;
-    for name in ["subscribe-duration", "subscribe-instant"] {
-        clock.func_wrap(name, |_, (_,): (u64,)| -> wasmtime::Result<(Resource<DynPollable>,)> {
-            Err(wasmtime::format_err!("the verb tried to sleep, and verbs get no clock"))
-        })?;
-    }
+    clock.func_wrap("now", |_, (): ()| Ok((HostMonotonicClock::now(&FrozenClock),)))?;
+    clock.func_wrap("resolution", |_, (): ()| Ok((HostMonotonicClock::resolution(&FrozenClock),)))?;
+    clock.func_wrap("subscribe-instant", |_, (_,): (u64,)| -> Timer { no_timer() })?;
+    clock.func_wrap("subscribe-duration", |_, (_,): (u64,)| -> Timer { no_timer() })?;
     linker.allow_shadowing(false);
     Ok(())
 }
