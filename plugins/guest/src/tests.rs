@@ -242,3 +242,64 @@ fn camel_case_joins_dashed_words() {
     );
     assert_eq!(crate::argv::camel_case("selector"), "selector");
 }
+
+/// Every argv of up to three words from a set of awkward ones gets an answer (a call,
+/// help, or a one-line error) and never a panic, which the host would report as a
+/// broken plugin.
+#[test]
+fn no_argv_makes_parse_panic() {
+    let words = [
+        "",
+        "-",
+        "--",
+        "--=",
+        "-h",
+        "-xh",
+        "--help=no",
+        "--window",
+        "--window=",
+        "--a",
+        "--a=1",
+        "-xyz",
+        "#x",
+        "--count",
+        "-1",
+        "--timeout",
+        "0",
+        "é",
+        "--view=full",
+        "--b",
+    ];
+    for first in words {
+        for second in words {
+            for third in words {
+                let argv = argv(&[first, second, third]);
+                if let Err(message) = parse::<Sample>(&argv) {
+                    assert!(
+                        !message.is_empty() && !message.contains('\n'),
+                        "{argv:?}: {message:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn odd_results_are_printed_not_panicked_on() {
+    let results = [
+        r#"{"content":"not a list"}"#,
+        r#"{"content":[{"type":"text","text":5}]}"#,
+        r#"{"content":[null,{"type":"text"}]}"#,
+        r#"{"structuredContent":null}"#,
+        "[]",
+        "null",
+        "\"text\"",
+    ];
+    for result in results {
+        assert!(
+            shape::<Sample>(&argv(&["#x", "t"]), result, false).is_ok(),
+            "{result}"
+        );
+    }
+}

@@ -146,3 +146,22 @@ fn a_result_without_a_usable_png_is_a_clear_error() {
 fn serde_json_from(bytes: &[u8]) -> Value {
     mur_verb_guest::serde_json::from_slice(bytes).expect("stdout is JSON")
 }
+
+#[test]
+fn malformed_image_blocks_are_errors_not_panics() {
+    let results = [
+        json!({"content": [{"type": "image", "mimeType": "image/png"}]}),
+        json!({"content": [{"type": "image", "data": 7, "mimeType": "image/png"}]}),
+        json!({"content": [{"type": "image", "data": "!!", "mimeType": "image/png"}]}),
+        json!({"content": "image"}),
+        json!(null),
+    ];
+    for result in results {
+        for out in [&["--out", "a.png"][..], &["--out", "-"], &[]] {
+            assert!(
+                testing::shaped::<Screenshot>(out, &result, false).is_err(),
+                "{result} {out:?}"
+            );
+        }
+    }
+}
