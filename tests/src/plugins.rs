@@ -1,0 +1,117 @@
+//! Verb components for the end-to-end tests — the standard set from plugins/ and
+//! the test guests from tests/guests/, both built here with cargo when stale
+//! (never skipped for a missing artifact) — and helpers to install them into a
+//! [`Sandbox`] and to look at its verb directory and compile cache.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use crate::{Output, Sandbox};
+
+/// The repository root (the tests crate lives in `<root>/tests`).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_path_buf()
+}
+
+fn run_ok(mut cmd: Command, what: &str) {
+    // Each workspace builds into its own target dir, never one inherited from the run.
+    cmd.env_remove("CARGO_TARGET_DIR");
+    let status = cmd.status().unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    assert!(status.success(), "{what} failed: {status}");
+}
+
+/// Build the test guests (tests/guests) once per test process.
+pub fn guests_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let root = repo_root().join("tests/guests");
+        let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+        cmd.args(["build", "--release", "--target", "wasm32-wasip2", "--manifest-path"]).arg(root.join("Cargo.toml"));
+        run_ok(cmd, "building tests/guests");
+        root.join("target/wasm32-wasip2/release")
+    })
+}
+
+/// A test guest component, e.g. `guest("spin")`.
+pub fn guest(name: &str) -> PathBuf {
+    guests_dir().join(format!("mur_test_verb_{name}.wasm"))
+}
+
+/// Build the standard verbs with plugins/build.sh once per test process.
+pub fn standard_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let mut cmd = Command::new("bash");
+        cmd.arg(repo_root().join("plugins/build.sh")).stdout(Stdio::null());
+        run_ok(cmd, "plugins/build.sh");
+        repo_root().join("plugins/target/wasm32-wasip2/release")
+    })
+}
+
+/// A standard verb component, e.g. `standard("click")`.
+pub fn standard(name: &str) -> PathBuf {
+    standard_dir().join(format!("mur_verb_{name}.wasm"))
+}
+
+/// Where `mur` keeps installed verbs in this sandbox.
+pub fn verb_dir(sandbox: &Sandbox) -> PathBuf {
+    sandbox.root().join("data/mur/verbs")
+}
+
+/// Where `mur` caches compiled verbs in this sandbox.
+pub fn cache_dir(sandbox: &Sandbox) -> PathBuf {
+    sandbox.root().join("cache/mur/verbs")
+}
+
+/// The compiled-code entries in this sandbox's cache.
+pub fn cache_entries(sandbox: &Sandbox) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(cache_dir(sandbox)) else { return Vec::new() };
+    let mut paths: Vec<PathBuf> =
+        entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "cwasm")).collect();
+    paths.sort();
+    paths
+}
+
+/// `mur devtools verbs add <files>…` (plus `extra` flags), as run.
+pub fn try_add(sandbox: &Sandbox, files: &[PathBuf], extra: &[&str]) -> Output {
+    let files: Vec<String> = files.iter().map(|f| f.to_string_lossy().into_owned()).collect();
+    let mut args = vec!["devtools", "verbs", "add"];
+    args.extend(files.iter().map(String::as_str));
+    args.extend(extra);
+    sandbox.mur(&args)
+}
+
+/// `mur devtools verbs add <files>…`, which must succeed.
+pub fn add(sandbox: &Sandbox, files: &[PathBuf]) -> Output {
+    let out = try_add(sandbox, files, &[]);
+    out.assert_code(0);
+    out
+}
+
+/// The component with a custom section appended: different bytes (so a new
+/// hash), same behaviour. Custom sections are valid anywhere in a component.
+pub fn with_custom_section(component: &[u8], note: &str) -> Vec<u8> {
+    let name = b"mur-test-note";
+    let mut body = leb128(name.len());
+    body.extend_from_slice(name);
+    body.extend_from_slice(note.as_bytes());
+    let mut out = component.to_vec();
+    out.push(0); // custom section id
+    out.extend(leb128(body.len()));
+    out.extend(body);
+    out
+}
+
+fn leb128(mut n: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let byte = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(byte);
+            return out;
+        }
+        out.push(byte | 0x80);
+    }
+}
