@@ -1,0 +1,235 @@
+//! Tiny loopback HTTP servers for the cases a real session cannot play: a
+//! plain web server, one that never answers, one that hangs up, one that
+//! speaks SSE, and a "legacy-only" proxy in front of a real `mur-sample`.
+//! Each request is answered by a handler; one request per connection.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// An HTTP request as the stub saw it.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub method: String,
+    pub path: String,
+    /// Header names lowercased.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The body as JSON (Null when it is not JSON).
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// What the stub answers; `Reply::Silence` keeps the connection open, unanswered.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    Respond { status: u16, headers: Vec<(String, String)>, body: Vec<u8> },
+    Silence,
+    HangUp,
+}
+
+impl Reply {
+    pub fn json(status: u16, body: &Value) -> Self {
+        Self::Respond {
+            status,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: body.to_string().into_bytes(),
+        }
+    }
+
+    /// An SSE response whose events carry these JSON messages, in order.
+    pub fn sse(messages: &[Value]) -> Self {
+        let mut body = String::from(": stream start\n\n");
+        for m in messages {
+            body.push_str(&format!("event: message\ndata: {m}\n\n"));
+        }
+        Self::Respond {
+            status: 200,
+            headers: vec![("content-type".into(), "text/event-stream".into())],
+            body: body.into_bytes(),
+        }
+    }
+}
+
+type Handler = dyn Fn(&Request) -> Reply + Send + Sync;
+
+/// A running stub; stops accepting on drop.
+pub struct Stub {
+    port: u16,
+    stop: Arc<AtomicBool>,
+    seen: Arc<Mutex<Vec<Request>>>,
+}
+
+impl Stub {
+    /// Serves every request with `handler`.
+    pub fn serve(handler: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind stub");
+        let port = listener.local_addr().expect("stub addr").port();
+        let stop = Arc::new(AtomicBool::new(false));
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let handler: Arc<Handler> = Arc::new(handler);
+        let (stop2, seen2) = (stop.clone(), seen.clone());
+        std::thread::spawn(move || accept_loop(&listener, &stop2, &seen2, &handler));
+        Self { port, stop, seen }
+    }
+
+    /// A plain web server: every request gets `200 {"hello":"world"}`.
+    pub fn plain_http() -> Self {
+        Self::serve(|_| Reply::json(200, &serde_json::json!({ "hello": "world" })))
+    }
+
+    /// Accepts connections and reads requests, never answering.
+    pub fn silent() -> Self {
+        Self::serve(|_| Reply::Silence)
+    }
+
+    /// Reads each request, then closes the connection without answering.
+    pub fn hang_up() -> Self {
+        Self::serve(|_| Reply::HangUp)
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// `http://127.0.0.1:<port>/mcp`.
+    pub fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+
+    /// Every request received so far.
+    pub fn requests(&self) -> Vec<Request> {
+        self.seen.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+}
+
+impl Drop for Stub {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop so it sees the flag.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+fn accept_loop(listener: &TcpListener, stop: &AtomicBool, seen: &Arc<Mutex<Vec<Request>>>, handler: &Arc<Handler>) {
+    for conn in listener.incoming() {
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let Ok(conn) = conn else { continue };
+        let (seen, handler) = (seen.clone(), handler.clone());
+        std::thread::spawn(move || serve_one(conn, &seen, &*handler));
+    }
+}
+
+fn serve_one(mut conn: TcpStream, seen: &Mutex<Vec<Request>>, handler: &Handler) {
+    let Some(request) = read_request(&conn) else { return };
+    if let Ok(mut s) = seen.lock() {
+        s.push(request.clone());
+    }
+    match handler(&request) {
+        Reply::Respond { status, headers, body } => {
+            let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
+            for (n, v) in &headers {
+                head.push_str(&format!("{n}: {v}\r\n"));
+            }
+            head.push_str(&format!("content-length: {}\r\nconnection: close\r\n\r\n", body.len()));
+            let _ = conn.write_all(head.as_bytes());
+            let _ = conn.write_all(&body);
+        }
+        Reply::Silence => {
+            // Hold the connection open until the client gives up.
+            let _ = conn.set_read_timeout(Some(Duration::from_secs(300)));
+            let _ = conn.read(&mut [0; 1]);
+        }
+        Reply::HangUp => {}
+    }
+}
+
+fn read_request(conn: &TcpStream) -> Option<Request> {
+    let mut reader = BufReader::new(conn.try_clone().ok()?);
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let mut parts = line.split_whitespace();
+    let (method, path) = (parts.next()?.to_owned(), parts.next()?.to_owned());
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        reader.read_line(&mut h).ok()?;
+        let h = h.trim_end();
+        if h.is_empty() {
+            break;
+        }
+        if let Some((n, v)) = h.split_once(':') {
+            headers.push((n.trim().to_ascii_lowercase(), v.trim().to_owned()));
+        }
+    }
+    let len = headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    let mut body = vec![0; len];
+    reader.read_exact(&mut body).ok()?;
+    Some(Request { method, path, headers, body })
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        202 => "Accepted",
+        400 => "Bad Request",
+        404 => "Not Found",
+        _ => "Status",
+    }
+}
+
+/// A proxy in front of a real session that behaves like a server of the
+/// 2025-11-25 revision: a modern request (`MCP-Protocol-Version: 2026-07-28`)
+/// is refused with 400 and a null-id JSON-RPC error, as session-based servers
+/// do; everything else (the `initialize` dance) is forwarded to `target`.
+pub fn legacy_proxy(target: &str) -> Stub {
+    let target = target.to_owned();
+    let http = reqwest::blocking::Client::builder().no_proxy().build().expect("proxy client");
+    Stub::serve(move |req| {
+        if req.header("mcp-protocol-version") == Some("2026-07-28") {
+            return Reply::json(
+                400,
+                &serde_json::json!({
+                    "jsonrpc": "2.0", "id": null,
+                    "error": { "code": -32000, "message": "Bad Request: No valid session ID provided" }
+                }),
+            );
+        }
+        forward(&http, &target, req)
+    })
+}
+
+fn forward(http: &reqwest::blocking::Client, target: &str, req: &Request) -> Reply {
+    let method = reqwest::Method::from_bytes(req.method.as_bytes()).unwrap_or(reqwest::Method::POST);
+    let mut out = http.request(method, target).body(req.body.clone());
+    for name in ["content-type", "accept", "mcp-session-id", "mcp-protocol-version"] {
+        if let Some(v) = req.header(name) {
+            out = out.header(name, v);
+        }
+    }
+    let Ok(response) = out.send() else { return Reply::HangUp };
+    let status = response.status().as_u16();
+    let mut headers = Vec::new();
+    for name in ["content-type", "mcp-session-id"] {
+        if let Some(v) = response.headers().get(name).and_then(|v| v.to_str().ok()) {
+            headers.push((name.to_owned(), v.to_owned()));
+        }
+    }
+    let body = response.bytes().map(|b| b.to_vec()).unwrap_or_default();
+    Reply::Respond { status, headers, body }
+}
