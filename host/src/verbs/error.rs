@@ -2,12 +2,10 @@
 
 use std::fmt;
 
-/// Exit code for a verb plugin that trapped, ran out of time or memory, or
-/// returned data the host cannot use. Distinct from the transport and session
-/// codes 2–5 so a script can tell a broken plugin from a broken session.
-pub const VERB_FAILED_EXIT: u8 = 6;
-
 /// Everything that can go wrong while finding, managing or running a verb.
+///
+/// `Plugin` is the verb's own failure (exit 6 in host/src/error.rs, distinct
+/// from the transport and session codes 2–5); every other variant is exit 1.
 ///
 /// `Display` is the one message line (lowercase, names in backticks); a fix,
 /// when there is one, comes from [`VerbError::hint`] for its own `hint:` line.
@@ -32,14 +30,6 @@ impl VerbError {
 
     pub(crate) fn refused(message: impl Into<String>, hint: impl Into<String>) -> Self {
         Self::Refused { message: message.into(), hint: hint.into() }
-    }
-
-    /// The process exit code this error maps to.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            Self::Plugin { .. } => VERB_FAILED_EXIT,
-            Self::UnknownVerb(_) | Self::Usage { .. } | Self::Registry(_) | Self::Refused { .. } => 1,
-        }
     }
 
     /// Advice for a `hint:` line, where there is a fix.

@@ -33,21 +33,28 @@ impl Instance {
     pub fn info(&mut self) -> Result<VerbInfo, VerbError> {
         refuel(&mut self.store);
         let result = self.exports.call_info(&mut self.store);
-        result.map_err(|e| classify(&self.verb, &self.store, &e))
+        self.finish("info", result)
     }
 
     /// The verb's own answer (`Err` is its usage message), or how it failed.
     pub fn parse(&mut self, argv: &[String]) -> Result<Result<Parsed, String>, VerbError> {
         refuel(&mut self.store);
         let result = self.exports.call_parse(&mut self.store, argv);
-        result.map_err(|e| classify(&self.verb, &self.store, &e))
+        self.finish("parse", result)
     }
 
     pub fn shape(&mut self, argv: &[String], result: &str, pretty: bool) -> Result<Result<WitShaped, String>, VerbError> {
         refuel(&mut self.store);
         let options = OutputOptions { pretty };
         let shaped = self.exports.call_shape(&mut self.store, argv, result, options);
-        shaped.map_err(|e| classify(&self.verb, &self.store, &e))
+        self.finish("shape", shaped)
+    }
+
+    /// Log the fuel a call used (to size the budget) and translate its failure.
+    fn finish<T>(&self, export: &str, result: wasmtime::Result<T>) -> Result<T, VerbError> {
+        let used = FUEL_PER_CALL.saturating_sub(self.store.get_fuel().unwrap_or(0));
+        tracing::debug!("verb `{}` {export} used {used} fuel", self.verb);
+        result.map_err(|e| classify(&self.verb, &self.store, &e))
     }
 }
 

@@ -20,9 +20,9 @@ mod sandbox;
 mod tests;
 
 pub use dirs::VerbDirs;
-pub use error::{VERB_FAILED_EXIT, VerbError};
+pub use error::VerbError;
 pub use files::Shaped;
-pub use manage::{VerbsCommand, run_verbs_command, run_verbs_command_in};
+pub use manage::{VerbsCommand, run_verbs_command};
 
 use bindings::Parsed;
 use index::Index;

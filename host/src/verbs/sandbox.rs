@@ -32,10 +32,10 @@ pub const MEMORY_LIMIT_BYTES: usize = 64 << 20;
 const TABLE_ELEMENTS_LIMIT: usize = 1 << 20;
 
 /// Fuel for one export call (`info`, `parse` or `shape`). One unit is roughly one
-/// wasm instruction, so this is a deterministic time bound with no timer thread:
-/// a standard verb uses well under 1% of it, even shaping a large screenshot,
-/// while `loop {}` exhausts it in a fraction of a second.
-pub const FUEL_PER_CALL: u64 = 2_000_000_000;
+/// wasm instruction, so this is a deterministic time bound with no timer thread.
+/// `loop {}` burns 2e9 in about 0.2 s here, so 5e9 stops it within about half a
+/// second, while real verbs use a tiny fraction (`mur -v` logs each call's use).
+pub const FUEL_PER_CALL: u64 = 5_000_000_000;
 
 /// Bytes of guest stderr kept to explain a crash; the rest is dropped.
 const STDERR_CAPTURE_BYTES: usize = 4096;

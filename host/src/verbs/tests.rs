@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
+use super::manage::run_verbs_command_in;
 use super::*;
 
 /// Build tests/guests once per test process and return its output directory.
@@ -39,7 +40,7 @@ fn host_with(names: &[&str]) -> (tempfile::TempDir, VerbHost) {
 }
 
 fn plugin_message(err: VerbError) -> String {
-    assert_eq!(err.exit_code(), VERB_FAILED_EXIT, "{err}");
+    assert!(matches!(err, VerbError::Plugin { .. }), "not a plugin failure: {err}");
     err.to_string()
 }
 
