@@ -1,0 +1,93 @@
+//! The command line itself: help, version, usage errors (exit 1, never
+//! clap's 2), unknown verbs, and the server's own exit 3.
+
+use mur_e2e::Sandbox;
+
+#[test]
+fn devtools_help_lists_the_host_verbs_and_exits_0() {
+    let sb = Sandbox::new();
+    let out = sb.mur(&["devtools", "--help"]);
+    out.assert_code(0);
+    assert_eq!(out.stderr, "");
+    for verb in ["session", "call", "verbs"] {
+        assert!(out.stdout.contains(&format!("\n  {verb} ")), "`{verb}` missing:\n{out}");
+    }
+    for option in ["--endpoint <URL>", "--project <PATH>", "--auto", "--timeout <MS>", "--pretty"] {
+        assert!(out.stdout.contains(option), "`{option}` missing:\n{out}");
+    }
+}
+
+#[test]
+fn version_exits_0() {
+    let out = Sandbox::new().mur(&["--version"]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, format!("mur {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn an_unknown_flag_is_a_usage_error_exit_1() {
+    let out = Sandbox::new().mur(&["devtools", "call", "version", "--bogus"]);
+    out.assert_code(1);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains("--bogus"), "{out}");
+}
+
+#[test]
+fn a_missing_verb_prints_help_on_stderr_exit_1() {
+    let out = Sandbox::new().mur(&["devtools"]);
+    out.assert_code(1);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains("Usage: mur devtools"), "{out}");
+}
+
+#[test]
+fn a_bad_timeout_is_a_usage_error() {
+    Sandbox::new().mur(&["devtools", "--timeout", "soon", "call", "version"]).assert_code(1);
+}
+
+#[test]
+fn an_unknown_verb_exits_1_pointing_at_call_and_verbs_list() {
+    let out = Sandbox::new().mur(&["devtools", "frobnicate", "#x"]);
+    out.assert_code(1);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.starts_with("error: unknown verb `frobnicate`\n"), "{out}");
+    assert!(out.stderr.contains("`mur devtools call frobnicate --args JSON`"), "{out}");
+    assert!(out.stderr.contains("`mur devtools verbs list`"), "{out}");
+}
+
+#[test]
+fn a_second_session_for_the_same_project_exits_3() {
+    let sb = Sandbox::new();
+    let project = sb.project("app");
+    let first = sb.start_sample(&project);
+    let out = sb.run_sample(&["--project", project.to_str().expect("utf-8")]);
+    out.assert_code(3);
+    let line = format!(
+        "[devtools] another session for this project is active at {} (pid {}); stop it first.",
+        first.endpoint(),
+        first.pid()
+    );
+    assert!(out.stderr.contains(&line), "{out}");
+    // The first session is untouched and still answers.
+    sb.mur(&["devtools", "call", "version"]).assert_code(0);
+}
+
+#[test]
+fn a_closed_stdout_pipe_is_a_quiet_exit() {
+    use std::io::Read as _;
+    use std::process::Stdio;
+    let sb = Sandbox::new();
+    let _sample = sb.start_sample(&sb.project("app"));
+    let mut child = sb
+        .mur_command(&["devtools", "--pretty", "call", "tools/list"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn mur");
+    drop(child.stdout.take());
+    let mut stderr = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut stderr).expect("read stderr");
+    let status = child.wait().expect("wait");
+    assert_eq!(stderr, "", "nothing on stderr for a closed pipe");
+    assert_eq!(status.code(), Some(0));
+}

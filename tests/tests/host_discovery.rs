@@ -1,0 +1,206 @@
+//! Endpoint discovery end to end: real `mur` against real `mur-sample`
+//! sessions and planted lockfiles, each test in its own sandbox.
+
+use mur_e2e::{Sandbox, Stub, dead_pid, free_port};
+
+#[test]
+fn no_session_exits_4_and_says_how_to_start_one() {
+    let sb = Sandbox::new();
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(4);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.starts_with("error: no running devtools session found\n"), "{out}");
+    assert!(out.stderr.contains("hint: start the app with devtools enabled"), "{out}");
+}
+
+#[test]
+fn the_one_live_session_is_found_with_no_flags() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("app"));
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(0);
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.json()["structuredContent"]["pid"], sample.pid(), "{out}");
+}
+
+#[test]
+fn several_sessions_are_ambiguous_exit_1_listing_each() {
+    let sb = Sandbox::new();
+    let a = sb.start_sample(&sb.project("a"));
+    let b = sb.start_sample(&sb.project("b"));
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(1);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.starts_with("error: 2 live devtools sessions found"), "{out}");
+    for s in [&a, &b] {
+        assert!(out.stderr.contains(&format!("{}  {}", s.lock.project, s.endpoint())), "{out}");
+    }
+    assert!(out.stderr.contains("hint: choose one with `--project PATH` or `--endpoint URL`"), "{out}");
+}
+
+#[test]
+fn project_picks_one_of_several_sessions() {
+    let sb = Sandbox::new();
+    let _a = sb.start_sample(&sb.project("a"));
+    let project_b = sb.project("b");
+    let b = sb.start_sample(&project_b);
+    let out = sb.mur(&["devtools", "--project", project_b.to_str().expect("utf-8"), "call", "version"]);
+    out.assert_code(0);
+    assert_eq!(out.json()["structuredContent"]["pid"], b.pid(), "{out}");
+    // A project path relative to the working directory (the sandbox root) works too.
+    let out = sb.mur(&["devtools", "call", "version", "--project", "b/App.csproj"]);
+    out.assert_code(0);
+    assert_eq!(out.json()["structuredContent"]["pid"], b.pid(), "{out}");
+}
+
+#[test]
+fn project_without_a_session_exits_4() {
+    let sb = Sandbox::new();
+    let _a = sb.start_sample(&sb.project("a"));
+    let other = sb.project("other");
+    let out = sb.mur(&["devtools", "--project", other.to_str().expect("utf-8"), "call", "version"]);
+    out.assert_code(4);
+    assert!(out.stderr.contains("no live devtools session for project"), "{out}");
+}
+
+#[test]
+fn a_stale_lockfile_is_skipped_and_removed_on_the_way() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("live"));
+    let stale = sb.plant_http_lockfile("/gone/App.csproj", dead_pid(), free_port());
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(0);
+    assert_eq!(out.stderr, "", "stale lockfiles are skipped silently");
+    assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
+    assert!(!stale.exists(), "the stale lockfile was removed");
+}
+
+#[test]
+fn a_malformed_lockfile_is_skipped_with_a_notice() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("live"));
+    let bad = sb.plant_lockfile("/bad/App.csproj", "{ not json");
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(0);
+    assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
+    let notice = format!("warning: skipping malformed lockfile `{}`: ", bad.display());
+    assert!(out.stderr.starts_with(&notice), "{out}");
+    assert_eq!(out.stderr.lines().count(), 1, "one line: {out}");
+    assert!(bad.exists(), "a malformed file is not ours to delete");
+}
+
+#[test]
+fn a_lockfile_of_unknown_schema_is_skipped_with_a_notice() {
+    let sb = Sandbox::new();
+    let path = sb.plant_lockfile("/v2/App.csproj", r#"{"schema":"reactor-devtools-lockfile/2","endpoint":"x"}"#);
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(4);
+    let notice = format!(
+        "warning: skipping lockfile `{}` of unknown schema `reactor-devtools-lockfile/2`\n",
+        path.display()
+    );
+    assert!(out.stderr.starts_with(&notice), "{out}");
+}
+
+#[test]
+fn a_live_pid_whose_endpoint_is_a_plain_web_server_is_rejected() {
+    let sb = Sandbox::new();
+    let web = Stub::plain_http();
+    // This test process is certainly alive; the endpoint is not devtools.
+    let path = sb.plant_http_lockfile("/impostor/App.csproj", std::process::id(), web.port());
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(4);
+    assert!(out.stderr.contains(&format!("warning: skipping lockfile `{}`: pid", path.display())), "{out}");
+    assert!(out.stderr.contains("error: no running devtools session found"), "{out}");
+    assert!(path.exists(), "a lockfile whose process runs is left alone");
+    assert!(!web.requests().iter().any(|r| r.method == "POST"), "no call was sent to the impostor");
+}
+
+#[test]
+fn a_stdio_session_is_refused_for_calls() {
+    let sb = Sandbox::new();
+    sb.plant_stdio_lockfile("/stdio/App.csproj", std::process::id());
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(4);
+    assert!(out.stderr.contains("uses the stdio transport, and `mur` speaks HTTP only"), "{out}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_group_writable_lockfile_is_refused() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let sb = Sandbox::new();
+    let web = Stub::plain_http();
+    let path = sb.plant_http_lockfile("/planted/App.csproj", std::process::id(), web.port());
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).expect("chmod");
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(4);
+    assert!(out.stderr.contains("refusing lockfile"), "{out}");
+    assert!(out.stderr.contains("writable by group or others"), "{out}");
+    assert!(!web.requests().iter().any(|r| r.method == "POST"), "no call was sent to the planted endpoint");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_open_lockfile_directory_is_refused() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let sb = Sandbox::new();
+    let _sample = sb.start_sample(&sb.project("app"));
+    std::fs::set_permissions(sb.lockfile_dir(), std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(4);
+    assert!(out.stderr.contains("refusing lockfile directory"), "{out}");
+    assert!(out.stderr.contains("hint: "), "{out}");
+}
+
+#[test]
+fn endpoint_bypasses_discovery() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("app"));
+    // A second sandbox has no lockfiles at all: only --endpoint can reach the session.
+    let empty = Sandbox::new();
+    let out = empty.mur(&["devtools", "--endpoint", sample.endpoint(), "call", "version"]);
+    out.assert_code(0);
+    assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
+    // Ambiguity does not matter either.
+    let _other = sb.start_sample(&sb.project("other"));
+    let out = sb.mur(&["devtools", "call", "version", "--endpoint", sample.endpoint()]);
+    out.assert_code(0);
+}
+
+#[test]
+fn an_unreachable_endpoint_exits_2_with_the_transport_error() {
+    let sb = Sandbox::new();
+    let endpoint = format!("http://127.0.0.1:{}/mcp", free_port());
+    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"]);
+    out.assert_code(2);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.starts_with(&format!("error: `{endpoint}`: could not connect")), "{out}");
+}
+
+#[test]
+fn auto_finds_a_session_whose_lockfile_was_deleted() {
+    let sb = Sandbox::new();
+    let project = sb.project("app");
+    // A port inside the default --auto range (the OS's ephemeral ports).
+    let port = free_port();
+    let sample = sb.start_sample_with(&project, &["--port", &port.to_string()]);
+    std::fs::remove_file(&sample.lockfile).expect("delete lockfile");
+    let project_arg = project.to_str().expect("utf-8");
+    let out = sb.mur(&["devtools", "--project", project_arg, "call", "version"]);
+    out.assert_code(4);
+    // Other tests' sessions may be listening too: --project picks ours.
+    let out = sb.mur(&["devtools", "--auto", "--project", project_arg, "call", "version"]);
+    out.assert_code(0);
+    assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
+}
+
+#[test]
+fn auto_range_scans_only_the_given_ports() {
+    let sb = Sandbox::new();
+    let web = Stub::plain_http();
+    let range = format!("{0}-{0}", web.port());
+    let out = sb.mur(&["devtools", "--auto-range", &range, "call", "version"]);
+    out.assert_code(4);
+    assert!(out.stderr.contains(&format!("`--auto` scanned 127.0.0.1 ports {range}")), "{out}");
+}

@@ -1,0 +1,96 @@
+//! `mur devtools session list` and `session clean`.
+
+use mur_e2e::{Sandbox, Stub, dead_pid, free_port};
+
+#[test]
+fn list_prints_one_json_line_per_live_session() {
+    let sb = Sandbox::new();
+    let a = sb.start_sample(&sb.project("a"));
+    let b = sb.start_sample(&sb.project("b"));
+    let out = sb.mur(&["devtools", "session", "list"]);
+    out.assert_code(0);
+    assert_eq!(out.stderr, "");
+    let mut lines = out.json_lines();
+    lines.sort_by_key(|l| l["pid"].as_u64());
+    let mut samples = [&a, &b];
+    samples.sort_by_key(|s| s.pid());
+    assert_eq!(lines.len(), 2);
+    for (line, sample) in lines.iter().zip(samples) {
+        assert_eq!(line, &serde_json::to_value(&sample.lock).expect("lock json"));
+    }
+    assert!(out.stdout.starts_with("{\"schema\":\"reactor-devtools-lockfile/1\",\"endpoint\":"), "seed field order: {out}");
+}
+
+#[test]
+fn list_pretty_prints_a_table() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("app"));
+    let out = sb.mur(&["devtools", "session", "list", "--pretty"]);
+    out.assert_code(0);
+    let mut lines = out.stdout.lines();
+    assert!(lines.next().expect("header").starts_with("PROJECT"), "{out}");
+    let row = lines.next().expect("row");
+    assert!(row.contains(&sample.lock.project) && row.contains(sample.endpoint()), "{out}");
+}
+
+#[test]
+fn list_with_no_live_session_exits_4() {
+    let sb = Sandbox::new();
+    sb.plant_http_lockfile("/gone/App.csproj", dead_pid(), free_port());
+    let out = sb.mur(&["devtools", "session", "list"]);
+    out.assert_code(4);
+    assert_eq!(out.stdout, "");
+}
+
+#[test]
+fn list_shows_stdio_sessions() {
+    let sb = Sandbox::new();
+    sb.plant_stdio_lockfile("/stdio/App.csproj", std::process::id());
+    let out = sb.mur(&["devtools", "session", "list"]);
+    out.assert_code(0);
+    assert_eq!(out.json_lines()[0]["transport"], "stdio");
+    assert_eq!(out.json_lines()[0]["endpoint"], "stdio");
+}
+
+#[test]
+fn clean_removes_only_dead_lockfiles() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("live"));
+    let web = Stub::plain_http();
+    let busy = sb.plant_http_lockfile("/busy/App.csproj", std::process::id(), web.port());
+    let dead1 = sb.plant_http_lockfile("/gone1/App.csproj", dead_pid(), free_port());
+    let dead2 = sb.plant_http_lockfile("/gone2/App.csproj", dead_pid(), free_port());
+
+    let dry = sb.mur(&["devtools", "session", "clean", "--dry-run"]);
+    dry.assert_code(0);
+    let mut listed: Vec<&str> = dry.stdout.lines().collect();
+    listed.sort_unstable();
+    let mut expected = vec![dead1.to_str().expect("utf-8"), dead2.to_str().expect("utf-8")];
+    expected.sort_unstable();
+    assert_eq!(listed, expected, "{dry}");
+    assert_eq!(dry.stderr, "would remove 2 stale entries\n");
+    assert!(dead1.exists() && dead2.exists(), "--dry-run touches nothing");
+
+    let out = sb.mur(&["devtools", "session", "clean"]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr, "removed 2 stale entries\n");
+    assert!(!dead1.exists() && !dead2.exists());
+    assert!(sample.lockfile.exists(), "a live session's lockfile is never touched");
+    assert!(busy.exists(), "a lockfile whose process runs is never touched");
+    sb.mur(&["devtools", "call", "version"]).assert_code(0);
+}
+
+#[test]
+fn clean_after_a_crash_leaves_no_entry() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("app"));
+    let lockfile = sample.lockfile.clone();
+    sample.kill();
+    assert!(lockfile.exists(), "a killed session leaves its lockfile behind");
+    let out = sb.mur(&["devtools", "session", "clean"]);
+    out.assert_code(0);
+    assert_eq!(out.stderr, "removed 1 stale entry\n");
+    assert!(!lockfile.exists());
+    sb.mur(&["devtools", "session", "list"]).assert_code(4);
+}
