@@ -1,0 +1,83 @@
+//! Hostile verb components (built from tests/guests) are contained: each is
+//! stopped with one clear line naming the verb, exit 6, and `mur` itself exits
+//! cleanly. Nothing they try to read is visible to them.
+
+use mur_e2e::Sandbox;
+use mur_e2e::plugins::{add, guest};
+
+/// A sandbox with these test guests installed.
+fn with_guests(names: &[&str]) -> Sandbox {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &names.iter().map(|n| guest(n)).collect::<Vec<_>>());
+    sandbox
+}
+
+#[test]
+fn an_endless_loop_is_stopped_by_its_time_budget() {
+    let sandbox = with_guests(&["spin"]);
+    let out = sandbox.mur(&["devtools", "spin"]);
+    out.assert_code(6);
+    assert_eq!(out.stderr, "error: verb `spin` ran out of its time budget\n", "{out}");
+    assert_eq!(out.stdout, "");
+}
+
+#[test]
+fn a_memory_bomb_is_stopped_at_the_memory_limit() {
+    let sandbox = with_guests(&["hog"]);
+    let out = sandbox.mur(&["devtools", "hog"]);
+    out.assert_code(6);
+    assert_eq!(out.stderr, "error: verb `hog` exceeded its 64 MiB memory limit\n", "{out}");
+}
+
+#[test]
+fn a_panic_is_reported_with_the_verbs_own_message() {
+    let sandbox = with_guests(&["crash"]);
+    let out = sandbox.mur(&["devtools", "crash"]);
+    out.assert_code(6);
+    assert!(out.stderr.starts_with("error: verb `crash` crashed: panicked at"), "{out}");
+    assert!(out.stderr.contains("boom: this verb panics on purpose"), "{out}");
+    assert_eq!(out.stderr.lines().count(), 1, "one line: {out}");
+}
+
+#[test]
+fn files_environment_arguments_and_clock_are_invisible() {
+    let sandbox = with_guests(&["snoop"]);
+    let secret = sandbox.root().join("secret.txt");
+    std::fs::write(&secret, "top secret").expect("write secret");
+    // snoop reports what it saw as a usage error, so no session is needed.
+    let out = sandbox.mur(&["devtools", "snoop", secret.to_str().expect("utf-8 path")]);
+    out.assert_code(1);
+    assert!(out.stderr.contains("saw file=no dir=no env=0 args=0 clock=0"), "{out}");
+    assert!(!out.stderr.contains("top secret"), "{out}");
+}
+
+#[test]
+fn arguments_that_are_not_a_json_object_are_refused() {
+    let sandbox = with_guests(&["liar"]);
+    let text = sandbox.mur(&["devtools", "liar", "text"]);
+    text.assert_code(6);
+    assert!(text.stderr.starts_with("error: verb `liar` returned tool arguments that are not valid JSON"), "{text}");
+    let array = sandbox.mur(&["devtools", "liar", "array"]);
+    array.assert_code(6);
+    assert_eq!(array.stderr, "error: verb `liar` returned tool arguments that are not a JSON object\n", "{array}");
+}
+
+#[test]
+fn a_verb_may_write_only_where_the_user_said() {
+    let sandbox = with_guests(&["scribble"]);
+    let project = sandbox.project("app");
+    let _sample = sandbox.start_sample(&project);
+    let sneaked = sandbox.root().join("sneaked.txt");
+
+    let refused = sandbox.mur(&["devtools", "scribble", "out.txt", "--sneak"]);
+    refused.assert_code(6);
+    assert!(refused.stderr.contains("verb `scribble` asked to write `sneaked.txt`, a path not on its command line"), "{refused}");
+    assert!(!sneaked.exists(), "the path outside argv was written");
+    assert!(!sandbox.root().join("out.txt").exists(), "a refused request must write nothing");
+
+    let allowed = sandbox.mur(&["devtools", "scribble", "out.txt"]);
+    allowed.assert_code(0);
+    assert_eq!(allowed.stdout, "{\"written\":true}\n");
+    let written = std::fs::read_to_string(sandbox.root().join("out.txt")).expect("out.txt written");
+    assert!(written.starts_with('{'), "the tool result was written: {written}");
+}
