@@ -21,6 +21,9 @@ struct Args {
     /// Speak MCP over stdin/stdout instead of HTTP
     #[arg(long, conflicts_with = "port")]
     stdio: bool,
+    /// Test only: also expose the MCP conformance suite's fixture tools
+    #[arg(long, hide = true)]
+    conformance_fixtures: bool,
 }
 
 fn main() -> ExitCode {
@@ -30,7 +33,11 @@ fn main() -> ExitCode {
     };
     let options = if args.stdio { SessionOptions::stdio(&args.project) } else { SessionOptions::http(&args.project) };
     let options = options.with_port(args.port).with_server_info("mur-sample", env!("CARGO_PKG_VERSION"));
-    mur_server::run(options, sample::tool_set())
+    let mut tools = sample::tool_set();
+    if args.conformance_fixtures {
+        mur_server::fixtures::add_conformance_fixtures(&mut tools);
+    }
+    mur_server::run(options, tools)
 }
 
 /// Help and version go to stdout with 0; a usage error exits 1, since 2 means transport here.
