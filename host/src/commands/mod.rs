@@ -45,9 +45,11 @@ pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
 /// Turns on `-v` diagnostics before anything else happens.
 fn start(settings: Settings) -> Settings {
     if settings.verbose {
+        use std::io::IsTerminal as _;
         tracing_subscriber::fmt()
             .with_writer(std::io::stderr)
-            .with_max_level(tracing::Level::DEBUG)
+            .with_env_filter(tracing_subscriber::EnvFilter::new("mur=debug,mur_lockfile=debug"))
+            .with_ansi(std::io::stderr().is_terminal())
             .with_target(false)
             .without_time()
             .init();

@@ -11,7 +11,7 @@ use crate::output;
 pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
     match cmd {
         SessionCommand::List => list(settings).await,
-        SessionCommand::Clean { dry_run } => clean(*dry_run, settings).await,
+        SessionCommand::Clean { dry_run } => clean(*dry_run).await,
     }
 }
 
@@ -68,7 +68,7 @@ fn table(live: &[Found]) -> String {
 /// Removes lockfiles whose process is gone. A lockfile whose process runs is
 /// never touched, even when its endpoint does not answer: the session may be
 /// busy, and a wrong removal would hide a live session from discovery.
-async fn clean(dry_run: bool, _settings: &Settings) -> Result<()> {
+async fn clean(dry_run: bool) -> Result<()> {
     let http = mcp::http_client()?;
     let registry = discovery::registry();
     let survey = discovery::survey(&registry, &http).await?;

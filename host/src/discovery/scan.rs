@@ -70,7 +70,7 @@ impl Progress {
 
     fn tick(&self) {
         let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        if self.visible && (done % 1024 == 0 || done == self.total) {
+        if self.visible && (done.is_multiple_of(1024) || done == self.total) {
             eprint!("\rscanning 127.0.0.1 ports: {done}/{}", self.total);
         }
     }

@@ -102,10 +102,11 @@ pub fn mcp_name(method: &str, params: Option<&Value>) -> Option<String> {
 /// Inserts a header, Base64-wrapping values that are not plain visible ASCII
 /// (the SEP-2243 `=?base64?…?=` form).
 pub fn insert(h: &mut HeaderMap, name: &'static str, value: &str) {
+    let sentinel = value.starts_with("=?base64?") && value.ends_with("?=");
     let plain = !value.starts_with(' ')
         && !value.ends_with(' ')
         && value.bytes().all(|b| (0x20..0x7f).contains(&b))
-        && !(value.starts_with("=?base64?") && value.ends_with("?="));
+        && !sentinel;
     let text = if plain {
         value.to_owned()
     } else {
