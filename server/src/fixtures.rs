@@ -26,7 +26,12 @@ pub const JSON_SCHEMA_TOOL: &str = "json_schema_2020_12_tool";
 /// Register every conformance fixture tool in `tools`.
 pub fn add_conformance_fixtures(tools: &mut ToolSet) {
     tools.add(
-        ToolSpec::new("test_simple_text", "Returns a fixed text (conformance fixture)", no_arguments(), ToolHints::READ_ONLY),
+        ToolSpec::new(
+            "test_simple_text",
+            "Returns a fixed text (conformance fixture)",
+            no_arguments(),
+            ToolHints::READ_ONLY,
+        ),
         |_, _| async { Ok(ToolOutput::Json(json!({ "text": SIMPLE_TEXT }))) },
     );
     tools.add(
@@ -134,7 +139,8 @@ mod tests {
 
     #[tokio::test]
     async fn image_content_is_a_decodable_one_pixel_png() {
-        let Ok(ToolOutput::Image { png, width: 1, height: 1, .. }) = call(&fixtures(), "test_image_content").await else {
+        let Ok(ToolOutput::Image { png, width: 1, height: 1, .. }) = call(&fixtures(), "test_image_content").await
+        else {
             panic!("test_image_content did not return a 1x1 image");
         };
         let decoder = png::Decoder::new(std::io::Cursor::new(png));
