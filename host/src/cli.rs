@@ -29,7 +29,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-#[command(allow_external_subcommands = true, disable_help_subcommand = true)]
+#[command(allow_external_subcommands = true)]
 #[command(after_help = "Verbs not listed here come from installed verb plugins.")]
 pub struct Devtools {
     #[command(flatten)]

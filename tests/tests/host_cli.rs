@@ -91,3 +91,14 @@ fn a_closed_stdout_pipe_is_a_quiet_exit() {
     assert_eq!(stderr, "", "nothing on stderr for a closed pipe");
     assert_eq!(status.code(), Some(0));
 }
+
+#[test]
+fn help_as_a_verb_is_the_same_help() {
+    let sb = Sandbox::new();
+    let word = sb.mur(&["devtools", "help"]);
+    word.assert_code(0);
+    assert_eq!(word.stdout, sb.mur(&["devtools", "--help"]).stdout);
+    let session = sb.mur(&["devtools", "help", "session"]);
+    session.assert_code(0);
+    assert!(session.stdout.contains("clean"), "{session}");
+}

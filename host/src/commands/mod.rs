@@ -26,10 +26,19 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
         Verb::Verbs(cmd) => verb::manage(&cmd),
         Verb::Plugin(argv) => {
             let (name, rest) = argv.split_first().ok_or_else(|| Error::usage("a verb name is required"))?;
+            if name == "help" {
+                return help(rest);
+            }
             let rest = extract_host_options(rest, &mut host)?;
             verb::run(name, &rest, start(Settings::from_args(&host)))
         }
     }
+}
+
+/// `mur devtools help [verb…]` is `mur devtools [verb…] --help`.
+fn help(words: &[String]) -> Result<()> {
+    let argv = ["mur", "devtools"].into_iter().map(String::from).chain(words.iter().cloned());
+    run(argv.chain(["--help".to_owned()]).map(OsString::from).collect())
 }
 
 /// Runs one future on a single-threaded runtime: one call per process needs
