@@ -1,0 +1,146 @@
+//! The lockfile as a user sees it: written with every field at the right path,
+//! one session per project, stale files replaced, removed on Ctrl+C / SIGTERM,
+//! left behind on SIGKILL, handed over on reload.
+#![cfg(unix)]
+
+mod support;
+
+use mur_lockfile::{Lockfile, Registry, Transport};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use support::{Adopted, World, dead_pid, mcp, run_to_end, wait_until};
+
+#[test]
+fn lockfile_appears_with_every_field_at_the_hashed_path() {
+    let world = World::new();
+    let session = world.start();
+    let project = world.project.canonicalize().expect("canonicalize").to_string_lossy().into_owned();
+    let hash = format!("{:x}", Sha256::digest(project.as_bytes()));
+    let path = world.lockfile_dir().join(format!("{}.json", &hash[..16]));
+
+    let raw: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).expect("lockfile at hashed path")).expect("json");
+    let port = raw["port"].as_u64().expect("port");
+    assert_eq!(raw["schema"], "reactor-devtools-lockfile/1");
+    assert_eq!(raw["endpoint"], format!("http://127.0.0.1:{port}/mcp"));
+    assert_eq!(raw["transport"], "http");
+    assert_eq!(raw["pid"], session.pid());
+    assert_eq!(raw["project"], project);
+    assert!(raw["buildTag"].as_str().is_some_and(|tag| !tag.is_empty()), "buildTag: {raw}");
+    assert!(raw["startedAt"].as_str().is_some_and(|at| at.ends_with('Z')), "startedAt: {raw}");
+}
+
+#[test]
+fn second_session_for_the_same_project_exits_3_with_the_seed_line() {
+    let world = World::new();
+    let first = world.start();
+    let lock = world.read_lockfile().expect("lockfile");
+
+    let output = run_to_end(world.command(&[]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "stderr: {stderr}");
+    let expected = format!(
+        "[devtools] another session for this project is active at {} (pid {}); stop it first.\n",
+        lock.endpoint,
+        first.pid()
+    );
+    assert_eq!(stderr, expected);
+    assert_eq!(world.read_lockfile(), Some(lock), "the first session keeps its lockfile");
+}
+
+#[test]
+fn stale_lockfile_with_a_dead_pid_is_replaced_at_start() {
+    let world = World::new();
+    let stale = Lockfile::http(9, dead_pid(), world.canonical_project(), "old".into());
+    Registry::at(world.lockfile_dir()).write(&stale).expect("plant stale lockfile");
+
+    let session = world.start();
+    let lock = world.read_lockfile().expect("fresh lockfile");
+    assert_eq!(lock.pid, session.pid());
+    assert_ne!(lock.build_tag, "old");
+}
+
+#[test]
+fn malformed_lockfile_is_replaced_at_start() {
+    let world = World::new();
+    Registry::at(world.lockfile_dir()).ensure_dir().expect("lockfile dir");
+    std::fs::write(world.lockfile_path(), "{ not json").expect("plant garbage");
+
+    let session = world.start();
+    assert_eq!(world.read_lockfile().map(|lock| lock.pid), Some(session.pid()));
+}
+
+#[test]
+fn lockfile_of_a_live_process_that_is_not_a_session_is_replaced() {
+    let world = World::new();
+    // Our own test process is alive but answers no probe at that port.
+    let impostor = Lockfile::http(9, std::process::id(), world.canonical_project(), "x".into());
+    Registry::at(world.lockfile_dir()).write(&impostor).expect("plant lockfile");
+
+    let session = world.start();
+    assert_eq!(world.read_lockfile().map(|lock| lock.pid), Some(session.pid()));
+}
+
+#[test]
+fn ctrl_c_removes_the_lockfile() {
+    assert_signal_removes_lockfile("INT");
+}
+
+#[test]
+fn sigterm_removes_the_lockfile() {
+    assert_signal_removes_lockfile("TERM");
+}
+
+fn assert_signal_removes_lockfile(signal: &str) {
+    let world = World::new();
+    let session = world.start();
+    session.signal(signal);
+    let output = session.wait_output();
+    assert_eq!(output.status.code(), Some(0), "SIG{signal} is a clean stop");
+    assert!(!world.lockfile_path().exists(), "lockfile left behind after SIG{signal}");
+}
+
+#[test]
+fn sigkill_leaves_the_lockfile_behind() {
+    let world = World::new();
+    let session = world.start();
+    session.signal("KILL");
+    let output = session.wait_output();
+    assert_eq!(output.status.code(), None, "killed by a signal");
+    assert!(world.lockfile_path().exists(), "nothing can clean up after SIGKILL");
+}
+
+#[test]
+fn reload_hands_over_to_a_new_process_with_a_new_lockfile() {
+    let world = World::new();
+    let session = world.start();
+    let before = world.read_lockfile().expect("lockfile");
+
+    let answer = mcp::call_tool(&before.endpoint, "reload", json!({}));
+    assert_eq!(answer["result"]["structuredContent"], json!({ "reloading": true }), "{answer}");
+    let old_pid = session.pid();
+    let status = session.wait_status();
+    assert_eq!(status.code(), Some(0), "the old process exits cleanly");
+
+    let after = world.wait_for_lockfile(|lock| lock.pid != old_pid);
+    let _successor = Adopted(after.pid);
+    assert_eq!(after.transport, Transport::Http);
+    let probe: serde_json::Value =
+        mcp::client().get(&after.endpoint).send().expect("probe the successor").json().expect("probe json");
+    assert_eq!(probe["pid"], after.pid);
+    assert_eq!(probe["project"], before.project);
+}
+
+#[test]
+fn clean_stop_of_a_reloaded_session_still_removes_its_lockfile() {
+    let world = World::new();
+    let session = world.start();
+    let before = world.read_lockfile().expect("lockfile");
+    mcp::call_tool(&before.endpoint, "reload", json!({}));
+    let old_pid = session.pid();
+    session.wait_status();
+    let after = world.wait_for_lockfile(|lock| lock.pid != old_pid);
+    let successor = Adopted(after.pid);
+
+    support::send_signal(successor.0, "TERM");
+    wait_until("the successor to remove its lockfile", || (!world.lockfile_path().exists()).then_some(()));
+}
