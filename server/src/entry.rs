@@ -44,11 +44,15 @@ pub fn run(options: SessionOptions, tools: ToolSet) -> ExitCode {
     }
 }
 
-/// One line on stderr, then the documented exit code.
+/// One line on stderr (plus a `hint:` line when there is advice), then the documented exit code.
 fn report(error: &ServeError) -> ExitCode {
     match error {
+        // Seed 000 §6 fixes this line word for word; scripts may match it.
         ServeError::AlreadyActive { .. } => eprintln!("[devtools] {error}"),
         _ => eprintln!("[devtools] error: {error}"),
+    }
+    if let Some(hint) = error.hint() {
+        eprintln!("hint: {hint}");
     }
     ExitCode::from(error.exit_code())
 }

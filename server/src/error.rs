@@ -30,6 +30,15 @@ impl ServeError {
         move |source| Self::Io(io::Error::new(source.kind(), format!("{context}: {source}")))
     }
 
+    /// Advice for a person, printed on its own `hint:` line.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            Self::Bind { .. } => Some("choose another port, or leave it unset to use any free port"),
+            Self::Registry(_) => Some("the lockfile directory must belong to you and be writable only by you (mode 0700)"),
+            _ => None,
+        }
+    }
+
     /// The process exit code seed 000 assigns: 3 for a busy slot, 1 otherwise.
     pub fn exit_code(&self) -> u8 {
         match self {

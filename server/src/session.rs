@@ -11,7 +11,7 @@ use crate::{
     identity::SessionIdentity,
     mcp::DevtoolsHandler,
     reload,
-    shutdown::{self, StopReason},
+    shutdown::{StopReason, StopSignals},
     stdio,
     tools::{SessionControl, ToolSet},
 };
@@ -66,13 +66,12 @@ async fn serve_http(
 ) -> Result<StopReason, ServeError> {
     let listener = http::bind(options.port.unwrap_or(0)).await?;
     let port = listener.local_addr().map_err(ServeError::io("cannot read the bound address"))?.port();
-    let lock = http_lockfile(port, &identity);
-    let announcement = Announcement::publish(registry, &lock)?;
-    log_ready(&lock.endpoint);
+    let signals = StopSignals::install()?;
+    let announcement = Announcement::publish(registry, &http_lockfile(port, &identity))?;
 
     let (reason_tx, reason_rx) = tokio::sync::oneshot::channel();
     let stop = async move {
-        let _ = reason_tx.send(shutdown::stop_requested(control).await);
+        let _ = reason_tx.send(signals.stop_requested(control).await);
     };
     http::serve_until(listener, handler, identity, stop).await?;
     announcement.withdraw();
@@ -83,10 +82,6 @@ fn http_lockfile(port: u16, identity: &SessionIdentity) -> Lockfile {
     let mut lock = Lockfile::http(port, identity.pid, identity.project.clone(), identity.build_tag.clone());
     lock.started_at.clone_from(&identity.started_at);
     lock
-}
-
-fn log_ready(endpoint: &str) {
-    tracing::info!("devtools session listening at {endpoint}");
 }
 
 /// The lockfile is already gone and the transport closed: start the successor and leave.

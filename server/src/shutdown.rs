@@ -1,6 +1,6 @@
 //! When a session ends: Ctrl+C, SIGTERM, or a tool asking for a reload.
 
-use crate::tools::SessionControl;
+use crate::{ServeError, tools::SessionControl};
 
 /// Why the session is stopping.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,41 +13,51 @@ pub(crate) enum StopReason {
     Finished,
 }
 
-/// Resolves on the first of Ctrl+C, SIGTERM or a reload request.
-pub(crate) async fn stop_requested(control: SessionControl) -> StopReason {
-    tokio::select! {
-        () = termination_signal() => StopReason::Signal,
-        () = control.reload_wanted() => StopReason::Reload,
-    }
+/// Signal handlers, installed before the lockfile is written: a signal that
+/// arrives after a reader can see the lockfile must reach our cleanup, not
+/// the default action that would kill us and leave the file behind.
+pub(crate) struct StopSignals {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
 }
 
-#[cfg(unix)]
-async fn termination_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    // If a handler cannot be installed the default action (exit) still applies,
-    // so waiting forever on that signal is the honest fallback.
-    let mut interrupt = signal(SignalKind::interrupt()).ok();
-    let mut terminate = signal(SignalKind::terminate()).ok();
-    tokio::select! {
-        _ = recv_or_pending(interrupt.as_mut()) => tracing::info!("interrupted; shutting down"),
-        _ = recv_or_pending(terminate.as_mut()) => tracing::info!("terminated; shutting down"),
+impl StopSignals {
+    #[cfg(unix)]
+    pub(crate) fn install() -> Result<Self, ServeError> {
+        use tokio::signal::unix::{SignalKind, signal};
+        let install = |kind| signal(kind).map_err(ServeError::io("cannot install signal handlers"));
+        Ok(Self { interrupt: install(SignalKind::interrupt())?, terminate: install(SignalKind::terminate())? })
     }
-}
 
-#[cfg(unix)]
-async fn recv_or_pending(signal: Option<&mut tokio::signal::unix::Signal>) {
-    match signal {
-        Some(signal) => {
-            signal.recv().await;
+    #[cfg(not(unix))]
+    pub(crate) fn install() -> Result<Self, ServeError> {
+        Ok(Self {})
+    }
+
+    /// Resolves on the first of Ctrl+C, SIGTERM or a reload request.
+    pub(crate) async fn stop_requested(mut self, control: SessionControl) -> StopReason {
+        tokio::select! {
+            () = self.termination() => StopReason::Signal,
+            () = control.reload_wanted() => StopReason::Reload,
         }
-        None => std::future::pending().await,
     }
-}
 
-#[cfg(not(unix))]
-async fn termination_signal() {
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
+    #[cfg(unix)]
+    async fn termination(&mut self) {
+        tokio::select! {
+            _ = self.interrupt.recv() => tracing::info!("interrupted; shutting down"),
+            _ = self.terminate.recv() => tracing::info!("terminated; shutting down"),
+        }
     }
-    tracing::info!("interrupted; shutting down");
+
+    #[cfg(not(unix))]
+    async fn termination(&mut self) {
+        if tokio::signal::ctrl_c().await.is_err() {
+            // No handler means the default action (exit) still applies.
+            std::future::pending::<()>().await;
+        }
+        tracing::info!("interrupted; shutting down");
+    }
 }

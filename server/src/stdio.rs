@@ -11,7 +11,7 @@ use crate::{
     announce::Announcement,
     identity::SessionIdentity,
     mcp::DevtoolsHandler,
-    shutdown::{self, StopReason},
+    shutdown::{StopReason, StopSignals},
     tools::SessionControl,
 };
 
@@ -27,6 +27,7 @@ pub(crate) async fn serve_stdio(
 ) -> Result<StopReason, ServeError> {
     let mut lock = Lockfile::stdio(identity.pid, identity.project.clone(), identity.build_tag.clone());
     lock.started_at.clone_from(&identity.started_at);
+    let signals = StopSignals::install()?;
     // stdin/stdout exist from the start, so the session is reachable right away.
     let announcement = Announcement::publish(registry, &lock)?;
     let cancel = CancellationToken::new();
@@ -38,7 +39,7 @@ pub(crate) async fn serve_stdio(
             joined.map_err(|error| ServeError::Mcp(error.to_string()))??;
             StopReason::Finished
         }
-        reason = shutdown::stop_requested(control) => reason,
+        reason = signals.stop_requested(control) => reason,
     };
     if reason != StopReason::Finished {
         if reason == StopReason::Reload {

@@ -144,3 +144,32 @@ fn clean_stop_of_a_reloaded_session_still_removes_its_lockfile() {
     support::send_signal(successor.0, "TERM");
     wait_until("the successor to remove its lockfile", || (!world.lockfile_path().exists()).then_some(()));
 }
+
+#[test]
+fn busy_port_is_a_one_line_error_with_a_hint_and_exit_1() {
+    let world = World::new();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("occupy a port");
+    let port = taken.local_addr().expect("addr").port().to_string();
+
+    let output = run_to_end(world.command(&["--port", &port]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "one error line and one hint line: {stderr}");
+    assert!(lines[0].starts_with(&format!("[devtools] error: cannot listen on `127.0.0.1:{port}`")), "{stderr}");
+    assert!(lines[1].starts_with("hint: "), "{stderr}");
+    assert!(!world.lockfile_path().exists(), "no lockfile for a session that never started");
+}
+
+#[test]
+fn fixed_port_is_used_and_named_in_the_lockfile() {
+    let world = World::new();
+    let free = std::net::TcpListener::bind("127.0.0.1:0").expect("find a free port");
+    let port = free.local_addr().expect("addr").port();
+    drop(free);
+
+    let session = support::Session::adopt(world.command(&["--port", &port.to_string()]).spawn().expect("spawn"));
+    let lock = world.wait_for_lockfile(|lock| lock.pid == session.pid());
+    assert_eq!(lock.port, port);
+    assert_eq!(lock.endpoint, format!("http://127.0.0.1:{port}/mcp"));
+}
