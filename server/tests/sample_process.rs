@@ -7,7 +7,7 @@ mod support;
 use std::process::{Command, Stdio};
 
 use serde_json::json;
-use support::{Session, World, mcp, run_to_end};
+use support::{Adopted, Session, World, mcp, run_to_end};
 
 const SAMPLE: &str = env!("CARGO_BIN_EXE_mur-sample");
 
@@ -44,6 +44,26 @@ fn mur_sample_serves_its_tools_over_http() {
 
     let listed = mcp::modern(&lock.endpoint, "tools/list", json!({}));
     assert_eq!(listed["result"]["tools"].as_array().expect("tools").len(), 19);
+}
+
+#[test]
+fn reload_restarts_the_app_with_fresh_state_in_a_new_process() {
+    let world = World::new();
+    let session = Session::adopt(sample_command(&world, &[]).spawn().expect("spawn mur-sample"));
+    let before = world.wait_for_lockfile(|lock| lock.pid == session.pid());
+    mcp::call_tool(&before.endpoint, "fire", json!({ "target": "counter.set", "args": { "value": 9 } }));
+
+    let answer = mcp::call_tool(&before.endpoint, "reload", json!({ "component": "counter" }));
+    assert_eq!(answer["result"]["structuredContent"]["reloading"], true, "{answer}");
+    let old_pid = session.pid();
+    assert_eq!(session.wait_output().status.code(), Some(0), "the old process exits cleanly");
+
+    let after = world.wait_for_lockfile(|lock| lock.pid != old_pid);
+    let _successor = Adopted(after.pid);
+    let state = mcp::call_tool(&after.endpoint, "state", json!({}));
+    assert_eq!(state["result"]["structuredContent"]["counter"]["count"], 0, "{state}");
+    let version = mcp::call_tool(&after.endpoint, "version", json!({}));
+    assert_eq!(version["result"]["structuredContent"]["pid"], after.pid);
 }
 
 #[test]

@@ -66,8 +66,8 @@ pub fn invoke(state: &mut AppState, tree: &Tree, id: NodeId) -> ActionResult {
 
 fn run_command(state: &mut AppState, command: Command) -> Effect {
     match command {
-        Command::Increment => state.count += 1,
-        Command::Decrement => state.count -= 1,
+        Command::Increment => state.count = state.count.saturating_add(1),
+        Command::Decrement => state.count = state.count.saturating_sub(1),
         Command::AddTodo => {
             let text = std::mem::take(&mut state.todo_input).trim().to_owned();
             state.pending_todos += 1;

@@ -27,7 +27,7 @@ pub fn fire(state: &mut AppState, target: &str, args: &Value) -> Result<Value, S
     };
     let name = format!("{}.{}", component.to_lowercase(), event.to_lowercase());
     match name.as_str() {
-        "counter.increment" => state.count += 1,
+        "counter.increment" => state.count = state.count.saturating_add(1),
         "counter.reset" => state.count = 0,
         "counter.set" => state.count = integer_arg(args, "counter.set", "value")?,
         "todo.add" => {

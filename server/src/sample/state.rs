@@ -147,7 +147,7 @@ impl AppState {
 /// also scrolls sideways.
 pub fn log_line(index: usize) -> String {
     let number = index + 1;
-    if number % 7 == 0 {
+    if number.is_multiple_of(7) {
         format!("{number:03} warn  cache miss for key session-{number}, refetching from origin")
     } else {
         format!("{number:03} info  request {number} served")
