@@ -24,13 +24,15 @@ fn probe_answers_the_session_identity() {
 }
 
 #[test]
-fn probe_accepts_every_loopback_host_spelling() {
+fn every_loopback_host_spelling_is_accepted_on_probe_and_mcp() {
     let world = World::new();
     let _session = world.start();
     let lock = world.read_lockfile().expect("lockfile");
     for host in ["127.0.0.1", &format!("127.0.0.1:{}", lock.port), "localhost", "LocalHost:1", "[::1]:80"] {
-        let response = mcp::client().get(&lock.endpoint).header("Host", host).send().expect("GET");
-        assert_eq!(response.status(), 200, "Host: {host}");
+        let get = mcp::client().get(&lock.endpoint).header("Host", host).send().expect("GET");
+        assert_eq!(get.status(), 200, "GET with Host: {host}");
+        let post = mcp::modern_request(&lock.endpoint, "tools/list", json!({})).header("Host", host).send();
+        assert_eq!(post.expect("POST").status(), 200, "POST with Host: {host}");
     }
 }
 
