@@ -115,3 +115,34 @@ fn leb128(mut n: usize) -> Vec<u8> {
         out.push(byte | 0x80);
     }
 }
+
+/// The JavaScript verb `shout` (tests/guests/js), componentized with
+/// componentize-js once per test process. The npm packages are installed into
+/// tests/guests/js/node_modules from its lockfile when missing.
+pub fn js_verb() -> &'static Path {
+    static WASM: OnceLock<PathBuf> = OnceLock::new();
+    WASM.get_or_init(|| {
+        let dir = repo_root().join("tests/guests/js");
+        if !dir.join("node_modules/@bytecodealliance/componentize-js").exists() {
+            let mut npm = Command::new("npm");
+            npm.current_dir(&dir).args(["ci", "--no-audit", "--no-fund"]).stdout(Stdio::null());
+            run_ok(npm, "npm ci in tests/guests/js");
+        }
+        let out = repo_root().join("tests/guests/target/js/shout.wasm");
+        let sources = [dir.join("shout.js"), dir.join("build.mjs"), repo_root().join("wit/verb.wit")];
+        if is_stale(&out, &sources) {
+            std::fs::create_dir_all(out.parent().expect("has a parent")).expect("output dir");
+            let mut node = Command::new("node");
+            node.current_dir(&dir).arg("build.mjs").arg(&out);
+            run_ok(node, "componentizing tests/guests/js/shout.js");
+        }
+        out
+    })
+}
+
+/// Whether `output` is missing or older than any of `inputs`.
+fn is_stale(output: &Path, inputs: &[PathBuf]) -> bool {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let Some(built) = modified(output) else { return true };
+    inputs.iter().any(|i| modified(i).is_none_or(|t| t > built))
+}

@@ -6,9 +6,14 @@
 //! gets a new key and is never served stale; the engine part changes with the
 //! wasmtime version and compilation settings (fuel, target), so a new `mur`
 //! never loads code compiled by an old one. Each entry is
-//! `MAGIC || sha256(payload) || payload`, where the payload is wasmtime's
-//! serialized component. A checksum mismatch (a truncated or scribbled entry)
-//! means the entry is deleted and rebuilt, never trusted.
+//! `MAGIC || crc32(payload) || len(payload) || payload` (little-endian u32, u64),
+//! where the payload is wasmtime's serialized component. A mismatch (a truncated
+//! or scribbled entry) means the entry is deleted and rebuilt, never trusted.
+//!
+//! The checksum guards against accident, not attack: CRC-32 runs at memory speed,
+//! which matters because it is paid on every call (a JavaScript verb's entry is
+//! ~40 MB; sha256 of that costs ~25 ms, more than the rest of a warm call).
+//! Attack is kept out by the directory itself: private to this user, or unused.
 
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
@@ -19,8 +24,8 @@ use wasmtime::component::Component;
 
 use super::index::write_atomic;
 
-const MAGIC: &[u8; 8] = b"murverb1";
-const HEADER_LEN: usize = MAGIC.len() + 32;
+const MAGIC: &[u8; 8] = b"murverb2";
+const HEADER_LEN: usize = MAGIC.len() + 4 + 8;
 
 /// The on-disk cache of compiled verbs; disabled when its directory is unsafe.
 pub struct CodeCache {
@@ -74,7 +79,8 @@ impl CodeCache {
         let Ok(payload) = component.serialize() else { return };
         let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
         bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&Sha256::digest(&payload));
+        bytes.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&payload);
         if let Err(e) = write_atomic(&dir.join(format!("{key}.cwasm")), &bytes) {
             tracing::debug!("could not cache a compiled verb: {e}");
@@ -93,11 +99,15 @@ impl CodeCache {
     }
 }
 
-/// The payload of an entry whose magic and checksum are intact.
+/// The payload of an entry whose magic, length and checksum are intact.
 fn verified_payload(bytes: &[u8]) -> Option<&[u8]> {
     let (header, payload) = bytes.split_at_checked(HEADER_LEN)?;
-    let (magic, sum) = header.split_at(MAGIC.len());
-    (magic == MAGIC && Sha256::digest(payload).as_slice() == sum).then_some(payload)
+    let (magic, rest) = header.split_at(MAGIC.len());
+    let (crc, len) = rest.split_at(4);
+    let crc = u32::from_le_bytes(crc.try_into().ok()?);
+    let len = u64::from_le_bytes(len.try_into().ok()?);
+    let intact = magic == MAGIC && len == payload.len() as u64 && crc32fast::hash(payload) == crc;
+    intact.then_some(payload)
 }
 
 /// Load native code that this process's user compiled and cached earlier.
@@ -106,9 +116,9 @@ fn deserialize(engine: &Engine, payload: &[u8]) -> wasmtime::Result<Component> {
     // SAFETY: `Component::deserialize` trusts its input to be wasmtime output,
     // because it maps it as executable code. That holds here: the bytes come from
     // a directory only this user can write (checked in `private_dir`), we wrote
-    // them ourselves with `Component::serialize`, the sha256 in the header proves
-    // they are intact, and wasmtime itself rejects output of another version or
-    // configuration from its own header.
+    // them ourselves with `Component::serialize`, the length and CRC in the
+    // header show they are intact, and wasmtime itself rejects output of another
+    // version or configuration from its own header.
     unsafe { Component::deserialize(engine, payload) }
 }
 

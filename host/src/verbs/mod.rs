@@ -8,6 +8,7 @@
 
 mod bindings;
 mod cache;
+mod capture;
 mod dirs;
 mod error;
 mod files;

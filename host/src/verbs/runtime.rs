@@ -39,6 +39,7 @@ impl Runtime {
         tracing::debug!("compiling verb `{name}`");
         let component = Component::new(&self.engine, bytes)
             .map_err(|e| VerbError::plugin(name, format!("is not a valid component: {}", chain(&e))))?;
+        log_imports(&self.engine, name, &component);
         self.cache.store(&CodeCache::key(&self.engine, sha256), &component);
         Ok(component)
     }
@@ -80,6 +81,14 @@ fn config() -> Config {
     let mut config = Config::new();
     config.consume_fuel(true);
     config
+}
+
+/// What a verb asks of its host, for `-v`: the sandbox links only WASI.
+fn log_imports(engine: &Engine, name: &str, component: &Component) {
+    let ty = component.component_type();
+    let imports: Vec<&str> = ty.imports(engine).map(|(n, _)| n).collect();
+    let listed = if imports.is_empty() { "nothing".to_owned() } else { imports.join(", ") };
+    tracing::debug!("verb `{name}` imports {listed}");
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {

@@ -11,8 +11,9 @@
 //!
 //! - no preopened directories: every path lookup fails, nothing is readable;
 //! - no environment variables and no arguments; stdin is empty and closed;
-//! - stdout is discarded (a verb's output is what `shape` returns), stderr is
-//!   kept in a small buffer only to explain a crash (a Rust panic message);
+//! - stdout is discarded (a verb's output is what `shape` returns), and only the
+//!   first 4 KiB of stderr are kept, to explain a crash (a Rust panic message);
+//!   writes are never refused, so a chatty verb is not mistaken for a broken one;
 //! - no sockets: wasmtime-wasi denies every address and name lookup by default;
 //! - clocks read a frozen time (the Unix epoch; monotonic 0) and sleeping traps,
 //!   because a verb is a pure function and a sleep would escape the fuel bound;
@@ -20,8 +21,9 @@
 
 use wasmtime::component::{Linker, ResourceTable};
 use wasmtime::{Engine, ResourceLimiter};
-use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
+
+use super::capture::Capture;
 
 /// Linear memory a verb may hold in total, across all its memories: 64 MiB is
 /// several times what the largest standard verb needs (`screenshot` decoding a
@@ -45,13 +47,14 @@ pub struct Sandbox {
     wasi: WasiCtx,
     table: ResourceTable,
     pub limits: MemoryBudget,
-    stderr: MemoryOutputPipe,
+    stderr: Capture,
 }
 
 impl Sandbox {
     pub fn new() -> Self {
-        let stderr = MemoryOutputPipe::new(STDERR_CAPTURE_BYTES);
+        let stderr = Capture::new(STDERR_CAPTURE_BYTES);
         let wasi = WasiCtx::builder()
+            .stdout(Capture::new(0))
             .stderr(stderr.clone())
             .wall_clock(FrozenClock)
             .monotonic_clock(FrozenClock)
@@ -64,7 +67,7 @@ impl Sandbox {
 
     /// What the guest wrote to stderr, lossily decoded.
     pub fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.stderr.contents()).into_owned()
+        self.stderr.text()
     }
 }
 

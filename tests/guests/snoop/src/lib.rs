@@ -1,6 +1,6 @@
 //! Hostile test verb: `parse` tries to read a file, a directory, the environment,
-//! its arguments and the clock, then reports what it saw as a usage error so the
-//! tests can read it on stderr without a session.
+//! its arguments and the clock, chatters on stdout and stderr, then reports what
+//! it saw as a usage error so the tests can read it on stderr without a session.
 wit_bindgen::generate!({ path: "../../../wit", world: "verb" });
 
 struct Snoop;
@@ -29,6 +29,9 @@ impl Guest for Snoop {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(0);
+        // Far more than the host keeps: output must be dropped, not trap the verb.
+        println!("{}", "o".repeat(100_000));
+        eprintln!("{}", "e".repeat(100_000));
         Err(format!(
             "saw file={} dir={} env={env} args={args} clock={clock}",
             seen(file),

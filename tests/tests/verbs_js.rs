@@ -1,0 +1,37 @@
+//! A verb written in JavaScript (tests/guests/js/shout.js, componentized with
+//! componentize-js against the same wit/verb.wit) is installed and used end to
+//! end like any Rust verb: its parse and shape run in the same sandbox.
+
+use mur_e2e::Sandbox;
+use mur_e2e::plugins::{add, js_verb};
+
+#[test]
+fn a_javascript_verb_installs_parses_and_shapes() {
+    let sandbox = Sandbox::new();
+    let out = add(&sandbox, &[js_verb().to_path_buf()]);
+    assert_eq!(out.stdout, "added verb `shout` (tool `version`)\n");
+
+    let help = sandbox.mur(&["devtools", "--help"]);
+    assert!(help.stdout.contains("shout") && help.stdout.contains("from JavaScript"), "{help}");
+    let usage = sandbox.mur(&["devtools", "shout", "--help"]);
+    usage.assert_code(0);
+    assert!(usage.stdout.starts_with("usage: mur devtools shout [--loud]"), "{usage}");
+
+    // A usage error thrown by the JavaScript `parse` (a `result` err).
+    let bad = sandbox.mur(&["devtools", "shout", "--bogus"]);
+    bad.assert_code(1);
+    assert!(bad.stderr.starts_with("error: shout: unexpected argument `--bogus`\n"), "{bad}");
+
+    let project = sandbox.project("app");
+    let _sample = sandbox.start_sample(&project);
+    let loud = sandbox.mur(&["devtools", "shout", "--loud"]);
+    loud.assert_code(0);
+    let value = loud.json();
+    assert_eq!(value["language"], "javascript", "{loud}");
+    assert_eq!(value["loud"], true, "{loud}");
+    assert!(value["result"].is_object(), "{loud}");
+
+    let pretty = sandbox.mur(&["devtools", "shout", "--pretty"]);
+    pretty.assert_code(0);
+    assert!(pretty.stdout.starts_with("{\n  \"language\": \"javascript\""), "{pretty}");
+}
