@@ -89,3 +89,15 @@ fn screenshots_follow_the_app_state() {
     let luminance = |shot: &Picture| shot.rgb.iter().map(|&v| u64::from(v)).sum::<u64>();
     assert!(luminance(&dark) < luminance(&light), "dark mode is not darker");
 }
+
+#[test]
+fn wait_idle_captures_after_pending_todos_arrive() {
+    let app = App::new();
+    app.ok("switchComponent", json!({ "component": "todo" }));
+    let empty_list = screenshot(&app, json!({ "selector": "#todo-list" }));
+    app.ok("type", json!({ "selector": "#todo-input", "text": "water plants" }));
+    app.ok("click", json!({ "selector": "#todo-add" }));
+    let with_item = screenshot(&app, json!({ "selector": "#todo-list", "waitIdle": true }));
+    assert_eq!(app.app_state()["todo"]["pending"], 0, "waitIdle returned before the todo arrived");
+    assert_ne!(with_item.rgb, empty_list.rgb, "the new todo is not drawn");
+}
