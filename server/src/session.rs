@@ -45,7 +45,7 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
         SessionTransport::Stdio => stdio::serve_stdio(registry, &identity, handler, control).await?,
     };
     if reason == StopReason::Reload {
-        hand_over();
+        hand_over()?;
     }
     Ok(())
 }
@@ -84,11 +84,10 @@ fn http_lockfile(port: u16, identity: &SessionIdentity) -> Lockfile {
     lock
 }
 
-/// The lockfile is already gone and the transport closed: start the successor and leave.
-fn hand_over() -> ! {
-    match reload::respawn_self() {
-        Ok(pid) => tracing::info!("reloading: started pid {pid}"),
-        Err(error) => tracing::error!("reload failed: {error}"),
-    }
+/// The lockfile is already gone and the transport closed: start the successor
+/// and leave. Only a failed start returns, as an error, so the app exits 1.
+fn hand_over() -> Result<std::convert::Infallible, ServeError> {
+    let pid = reload::respawn_self()?;
+    tracing::info!("reloading: started pid {pid}");
     std::process::exit(0)
 }
