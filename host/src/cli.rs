@@ -17,6 +17,12 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
 #[derive(Debug, Parser)]
 #[command(name = "mur", version, about = "Drive running apps through their devtools MCP servers")]
 #[command(propagate_version = true, disable_help_subcommand = true)]
+#[command(after_help = examples(&[
+    "mur devtools session list --pretty",
+    "mur devtools tree --selector '#btn-inc'",
+    "mur devtools guide | less",
+    "mur completions bash > ~/.local/share/bash-completion/completions/mur",
+]))]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -26,11 +32,56 @@ pub struct Cli {
 pub enum Command {
     /// Talk to the running app's devtools session
     Devtools(Devtools),
+    /// Print a shell completion script (installed verbs included)
+    #[command(after_help = examples(&[
+        "mur completions bash > ~/.local/share/bash-completion/completions/mur",
+        "mur completions zsh > ~/.zfunc/_mur",
+        "mur completions fish > ~/.config/fish/completions/mur.fish",
+    ]))]
+    Completions {
+        /// The shell to complete for
+        shell: clap_complete::Shell,
+    },
+}
+
+/// An "Examples:" block for `--help`, one command per line.
+const fn examples(lines: &'static [&'static str]) -> Examples {
+    Examples(lines)
+}
+
+/// Example commands, rendered as an "Examples:" help section.
+#[derive(Clone, Copy)]
+pub struct Examples(&'static [&'static str]);
+
+impl From<Examples> for clap::builder::StyledStr {
+    fn from(examples: Examples) -> Self {
+        let mut text = String::from("Examples:\n");
+        for line in examples.0 {
+            text.push_str("  ");
+            text.push_str(line);
+            text.push('\n');
+        }
+        text.trim_end().to_owned().into()
+    }
+}
+
+/// `NO_COLOR` set to anything but the empty string turns every color off.
+pub fn color_disabled() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+/// The command tree, with color off when `NO_COLOR` asks for it.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory as _;
+    let cmd = Cli::command();
+    if color_disabled() { cmd.color(clap::ColorChoice::Never) } else { cmd }
 }
 
 #[derive(Debug, Args)]
 #[command(allow_external_subcommands = true)]
-#[command(after_help = "Verbs not listed here come from installed verb plugins.")]
+#[command(after_help = "Verbs not listed here come from installed verb plugins.\n\n\
+Examples:\n  mur devtools session list --pretty\n  mur devtools click '#btn-inc'\n  \
+mur devtools --project ./App.csproj state --selector '#count'\n  mur devtools guide")]
 pub struct Devtools {
     #[command(flatten)]
     pub host: HostArgs,
@@ -72,12 +123,25 @@ pub struct HostArgs {
 pub enum Verb {
     /// List or clean devtools sessions
     #[command(subcommand)]
+    #[command(after_help = examples(&["mur devtools session list --pretty", "mur devtools session clean --dry-run"]))]
     Session(SessionCommand),
     /// Call any tool, or any JSON-RPC method when the name contains `/`
+    #[command(after_help = examples(&[
+        "mur devtools call tools/list",
+        "mur devtools call state --args '{\"selector\": \"#count\"}'",
+    ]))]
     Call(CallArgs),
     /// Manage installed verb plugins
     #[command(subcommand)]
+    #[command(after_help = examples(&[
+        "mur devtools verbs list",
+        "mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm",
+        "mur devtools verbs new bump --dir ~/src",
+    ]))]
     Verbs(VerbsCommand),
+    /// Print the guide for agents: verbs, exit codes, recipes
+    #[command(after_help = examples(&["mur devtools guide", "mur devtools guide > mur-guide.md"]))]
+    Guide,
     /// A verb from an installed plugin
     #[command(external_subcommand)]
     Plugin(Vec<String>),
@@ -86,8 +150,14 @@ pub enum Verb {
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
     /// Print one JSON line per live session (exit 4 when there is none)
+    #[command(after_help = examples(&[
+        "mur devtools session list",
+        "mur devtools session list --pretty",
+        "mur devtools session list | jq -r .endpoint",
+    ]))]
     List,
     /// Remove lockfiles of sessions whose process is gone
+    #[command(after_help = examples(&["mur devtools session clean --dry-run", "mur devtools session clean"]))]
     Clean {
         /// Print what would be removed, remove nothing
         #[arg(long)]
@@ -113,6 +183,22 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    /// Every command's `--help` ends with an "Examples:" block.
+    #[test]
+    fn every_command_has_examples() {
+        fn check(cmd: &mut clap::Command, path: &str) {
+            let path = format!("{path} {}", cmd.get_name());
+            let help = cmd.render_long_help().to_string();
+            assert!(help.contains("Examples:\n  mur "), "`{path} --help` has no examples:\n{help}");
+            for sub in cmd.get_subcommands_mut() {
+                check(sub, &path);
+            }
+        }
+        let mut cmd = Cli::command();
+        cmd.build();
+        check(&mut cmd, "");
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod error;
 mod mcp;
 mod options;
 mod output;
+mod scaffold;
 mod verbs;
 
 use std::process::ExitCode;

@@ -1,23 +1,29 @@
 //! From argv to a finished command: parse, pick the command, run it.
 
 mod call;
+mod completions;
+mod guide;
 mod session;
 mod verb;
 
 use std::ffi::OsString;
 
-use clap::{CommandFactory as _, FromArgMatches as _};
+use clap::FromArgMatches as _;
 
-use crate::cli::{Cli, Command, Devtools, Verb};
+use crate::cli::{self, Cli, Command, Devtools, Verb};
 use crate::error::{Error, Result};
 use crate::options::{Settings, extract_host_options};
 
 /// Runs `mur` with these arguments.
 pub fn run(argv: Vec<OsString>) -> Result<()> {
     let cli = parse(argv)?;
-    let Command::Devtools(devtools) = cli.command;
+    let devtools = match cli.command {
+        Command::Devtools(devtools) => devtools,
+        Command::Completions { shell } => return completions::run(shell, &verb::installed()),
+    };
     let Devtools { mut host, verb } = devtools;
     match verb {
+        Verb::Guide => guide::run(),
         Verb::Session(cmd) => {
             let settings = start(Settings::from_args(&host));
             block_on(session::run(&cmd, &settings))?
@@ -58,7 +64,7 @@ fn start(settings: Settings) -> Settings {
         tracing_subscriber::fmt()
             .with_writer(std::io::stderr)
             .with_env_filter(tracing_subscriber::EnvFilter::new("mur=debug,mur_lockfile=debug"))
-            .with_ansi(std::io::stderr().is_terminal())
+            .with_ansi(std::io::stderr().is_terminal() && !cli::color_disabled())
             .with_target(false)
             .without_time()
             .init();
@@ -69,7 +75,7 @@ fn start(settings: Settings) -> Settings {
 /// Parses argv; clap errors keep clap's rendering but use mur's exit codes.
 /// Help is rendered with the installed plugin verbs listed.
 fn parse(argv: Vec<OsString>) -> Result<Cli> {
-    match Cli::command().try_get_matches_from(argv.clone()) {
+    match cli::command().try_get_matches_from(argv.clone()) {
         Ok(matches) => Ok(Cli::from_arg_matches(&matches)?),
         Err(e) if wants_help(&e) => Err(with_plugin_verbs().try_get_matches_from(argv).err().unwrap_or(e).into()),
         Err(e) => Err(e.into()),
@@ -85,12 +91,16 @@ fn wants_help(e: &clap::Error) -> bool {
 fn with_plugin_verbs() -> clap::Command {
     let verbs = verb::installed();
     if verbs.is_empty() {
-        return Cli::command();
+        return cli::command();
     }
     let width = verbs.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     let mut text = String::from("Plugin verbs (`mur devtools <verb> --help` for each):\n");
     for (name, summary) in &verbs {
         text.push_str(&format!("  {name:<width$}  {summary} [plugin]\n"));
     }
-    Cli::command().mut_subcommand("devtools", |c| c.after_help(text))
+    cli::command().mut_subcommand("devtools", |c| {
+        let examples = c.get_after_help().map(|h| h.to_string()).unwrap_or_default();
+        let examples = examples.split_once("Examples:").map(|(_, e)| format!("\nExamples:{e}")).unwrap_or_default();
+        c.after_help(text + &examples)
+    })
 }

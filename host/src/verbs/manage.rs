@@ -18,12 +18,15 @@ pub const HOST_VERBS: &[&str] = &["session", "call", "verbs", "guide", "completi
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum VerbsCommand {
     /// List installed verbs (a table; `--json` for a JSON array)
+    #[command(after_help = "Examples:\n  mur devtools verbs list\n  mur devtools verbs list --json | jq -r '.[].name'")]
     List {
         /// Print a JSON array with every index field
         #[arg(long)]
         json: bool,
     },
     /// Install verb components (`.wasm` files implementing mur:verb/verb)
+    #[command(after_help = "Examples:\n  mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm\n  \
+                            mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm")]
     Add {
         /// Component files to install
         #[arg(required = true, value_name = "FILE.wasm")]
@@ -33,17 +36,28 @@ pub enum VerbsCommand {
         force: bool,
     },
     /// Uninstall a verb; it is gone from help and dispatch at once
+    #[command(after_help = "Examples:\n  mur devtools verbs remove bump")]
     Remove {
         /// The verb's name
         name: String,
     },
     /// Show an installed verb's tool, usage, file, hash and size
+    #[command(after_help = "Examples:\n  mur devtools verbs info click\n  mur devtools verbs info click --json")]
     Info {
         /// The verb's name
         name: String,
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
+    },
+    /// Create a Rust crate for a new verb (see docs/verbs.md)
+    #[command(after_help = "Examples:\n  mur devtools verbs new bump\n  mur devtools verbs new bump --dir ~/src")]
+    New {
+        /// The new verb's name (the word after `mur devtools`)
+        name: String,
+        /// Create the crate in DIR/<name> instead of ./<name>
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
     },
 }
 
@@ -60,6 +74,7 @@ pub fn run_verbs_command_in(dirs: &VerbDirs, cmd: &VerbsCommand) -> Result<(), V
         VerbsCommand::Add { files, force } => add(&mut index, dirs, files, *force),
         VerbsCommand::Remove { name } => remove(&mut index, dirs, name),
         VerbsCommand::Info { name, json } => info(&index, name, *json),
+        VerbsCommand::New { name, dir } => crate::scaffold::new_verb(name, dir.as_deref()),
     }
 }
 

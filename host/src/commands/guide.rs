@@ -1,0 +1,12 @@
+//! `mur devtools guide`: the guide for agents (docs/agents.md), built into the binary.
+
+use crate::error::Result;
+use crate::output;
+
+/// docs/agents.md, as it was when `mur` was built.
+pub const GUIDE: &str = include_str!("../../../docs/agents.md");
+
+/// Prints the guide on stdout.
+pub fn run() -> Result<()> {
+    output::stdout(GUIDE.as_bytes())
+}
