@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Install mur for real use: `mur` on your PATH (cargo install) and the standard
+# verbs in your verb directory.
+#
+#   bash scripts/setup.sh
+#
+# Needs a Rust toolchain (rustup adds the wasm32-wasip2 target when missing).
+# `cargo install` puts `mur` in ${CARGO_INSTALL_ROOT:-${CARGO_HOME:-~/.cargo}}/bin.
+# The verbs go to mur's verb directory ($XDG_DATA_HOME/mur/verbs, by default
+# ~/.local/share/mur/verbs); installed verbs of the same names are replaced.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+bin_dir="${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin"
+
+echo "==> cargo install --locked --path host"
+cargo install --locked --path host
+
+echo "==> building the standard verbs (plugins/build.sh)"
+bash plugins/build.sh >/dev/null
+
+echo "==> mur devtools verbs add --force plugins/target/wasm32-wasip2/release/mur_verb_*.wasm"
+"$bin_dir/mur" devtools verbs add --force plugins/target/wasm32-wasip2/release/mur_verb_*.wasm
+
+echo
+echo "installed $("$bin_dir/mur" --version) at $bin_dir/mur, with $("$bin_dir/mur" devtools verbs list --json | grep -o '"name"' | wc -l | tr -d ' ') verbs"
+case ":$PATH:" in
+    *":$bin_dir:"*) ;;
+    *) echo "hint: $bin_dir is not on your PATH; add it: export PATH=\"$bin_dir:\$PATH\"" ;;
+esac
+cat <<EOT
+
+next:
+  start a session: run your app with devtools enabled (a Rust app: see docs/server.md),
+    or the sample app:  cargo run -p mur-server --bin mur-sample -- --project /tmp/demo/App.csproj &
+  then:               mur devtools session list --pretty
+                      mur devtools tree
+  completions:        mur completions bash > ~/.local/share/bash-completion/completions/mur
+  for agents:         mur devtools guide
+EOT

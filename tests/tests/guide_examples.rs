@@ -1,0 +1,133 @@
+//! The agent guide cannot rot: every ```sh block of docs/agents.md runs, in
+//! order, against one fresh `mur-sample` session with the standard verbs
+//! installed, and must exit as its `# exit N` comment says (no comment: 0).
+//! `mur devtools guide` prints that same file.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use mur_e2e::plugins::{self, repo_root};
+use mur_lockfile::ReadOutcome;
+use mur_e2e::{Output, Sample, Sandbox, mur_bin};
+
+/// One runnable example of the guide.
+struct Example {
+    line: usize,
+    script: String,
+    exit: i32,
+}
+
+/// Every ```sh block, with the code its last `# exit N` comment expects.
+fn examples(markdown: &str) -> Vec<Example> {
+    let mut found = Vec::new();
+    let mut current: Option<Example> = None;
+    for (index, line) in markdown.lines().enumerate() {
+        match (&mut current, line.trim_end()) {
+            (None, "```sh") => current = Some(Example { line: index + 1, script: String::new(), exit: 0 }),
+            (Some(_), "```") => found.extend(current.take()),
+            (Some(example), text) => {
+                if let Some(code) = text.strip_prefix("# exit ") {
+                    let digits: String = code.chars().take_while(char::is_ascii_digit).collect();
+                    example.exit = digits.parse().unwrap_or_else(|_| panic!("bad `# exit` on line {}", index + 1));
+                }
+                example.script.push_str(line);
+                example.script.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    assert!(current.is_none(), "an unclosed ```sh block");
+    found
+}
+
+fn guide() -> String {
+    std::fs::read_to_string(repo_root().join("docs/agents.md")).expect("read docs/agents.md")
+}
+
+/// Runs one example with `bash -eo pipefail` in `dir`, `mur` first on PATH.
+fn run(sb: &Sandbox, dir: &Path, example: &Example) -> Output {
+    let bin_dir = mur_bin().parent().expect("bin dir").to_owned();
+    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
+    )))
+    .expect("PATH");
+    let out = sb
+        .command(Path::new("bash"))
+        .args(["-eo", "pipefail", "-c", &example.script])
+        .env("PATH", path)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run bash");
+    Output {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+/// A sandbox with the standard verbs and a sample session for `<root>/work/App.csproj`.
+fn session() -> (Sandbox, Sample, PathBuf) {
+    let sb = Sandbox::new();
+    let mut verbs: Vec<PathBuf> = std::fs::read_dir(plugins::standard_dir())
+        .expect("standard verbs")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("mur_verb_")) && p.extension().is_some_and(|x| x == "wasm"))
+        .collect();
+    verbs.sort();
+    plugins::add(&sb, &verbs);
+    let project = sb.project("work");
+    let sample = sb.start_sample(&project);
+    let dir = project.parent().expect("project dir").to_owned();
+    (sb, sample, dir)
+}
+
+/// `reload` replaces the sample with a new process of ours: stop it by its pid.
+fn stop_reloaded(sb: &Sandbox, sample: &Sample) {
+    let ReadOutcome::Valid(lock) = sb.registry().read(&sample.lockfile) else { return };
+    if lock.pid == sample.pid() {
+        return;
+    }
+    let _ = std::process::Command::new("kill").args(["-INT", &lock.pid.to_string()]).status();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while sample.lockfile.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn every_sh_example_in_the_agent_guide_exits_as_annotated() {
+    let examples = examples(&guide());
+    assert!(examples.len() >= 15, "only {} examples found", examples.len());
+    assert!(examples.iter().any(|e| e.exit == 5) && examples.iter().any(|e| e.exit == 4));
+    let (sb, sample, dir) = session();
+    let mut failures = Vec::new();
+    for example in &examples {
+        let out = run(&sb, &dir, example);
+        if out.code != example.exit {
+            failures.push(format!("docs/agents.md:{} expected exit {}\n{}\n{out}", example.line, example.exit, example.script));
+        }
+    }
+    stop_reloaded(&sb, &sample);
+    assert!(failures.is_empty(), "{} example(s) failed:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+#[test]
+fn mur_devtools_guide_prints_the_agent_guide() {
+    let sb = Sandbox::new();
+    let out = sb.mur(&["devtools", "guide"]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, guide());
+}
+
+#[test]
+fn the_example_reader_reads_blocks_and_exit_codes() {
+    let text = "x\n```sh\na\n# exit 5\n```\n```text\nb\n```\n```sh\nc\n```\n";
+    let found = examples(text);
+    assert_eq!(found.len(), 2);
+    assert_eq!((found[0].line, found[0].script.as_str(), found[0].exit), (2, "a\n# exit 5\n", 5));
+    assert_eq!((found[1].script.as_str(), found[1].exit), ("c\n", 0));
+}
