@@ -205,7 +205,7 @@ mod tests {
     fn plugin_verbs_keep_their_arguments_raw() {
         let cli = Cli::try_parse_from(["mur", "devtools", "--pretty", "wait", "#x", "--timeout", "8000"])
             .expect("parses");
-        let Command::Devtools(d) = cli.command;
+        let Command::Devtools(d) = cli.command else { panic!("not `devtools`") };
         assert!(d.host.pretty);
         assert_eq!(d.host.timeout, DEFAULT_TIMEOUT_MS);
         let Verb::Plugin(argv) = d.verb else { panic!("not a plugin verb") };
@@ -216,7 +216,7 @@ mod tests {
     fn host_options_follow_host_verbs() {
         let cli = Cli::try_parse_from(["mur", "devtools", "call", "ping", "--timeout", "5", "--pretty"])
             .expect("parses");
-        let Command::Devtools(d) = cli.command;
+        let Command::Devtools(d) = cli.command else { panic!("not `devtools`") };
         assert!(d.host.pretty);
         assert_eq!(d.host.timeout, 5);
     }
