@@ -118,10 +118,10 @@ fn remove(index: &mut Index, dirs: &VerbDirs, name: &str) -> Result<(), VerbErro
     // even if deleting the file below fails.
     index.save()?;
     let path = dirs.verbs.join(&entry.file);
-    if let Err(e) = std::fs::remove_file(&path) {
-        if e.kind() != std::io::ErrorKind::NotFound {
-            return Err(io_error("delete", &path, e));
-        }
+    if let Err(e) = std::fs::remove_file(&path)
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        return Err(io_error("delete", &path, e));
     }
     CodeCache::open(&dirs.cache).forget(&entry.sha256);
     println!("removed verb `{name}`");

@@ -89,7 +89,7 @@ impl VerbHost {
         if matches!(argv, [only] if only == "--help" || only == "-h") {
             return Ok(ParseOutcome::Help(usage));
         }
-        let answer = off_async_runtime(|| self.instance(verb)?.parse(argv))?;
+        let answer = self.call(verb, |instance| instance.parse(argv))?;
         match answer {
             Ok(Parsed::Help) => Ok(ParseOutcome::Help(self.usage(verb).unwrap_or(&usage).to_owned())),
             Ok(Parsed::Call(call)) => {
@@ -103,9 +103,23 @@ impl VerbHost {
     /// Run the verb's `shape` on a tool result (reusing the instance `parse` made).
     pub fn shape(&mut self, verb: &str, argv: &[String], result: &serde_json::Value, pretty: bool) -> Result<Shaped, VerbError> {
         let result = result.to_string();
-        let answer = off_async_runtime(|| self.instance(verb)?.shape(argv, &result, pretty))?;
+        let answer = self.call(verb, |instance| instance.shape(argv, &result, pretty))?;
         let shaped = answer.map_err(|message| VerbError::plugin(verb, format!("could not shape the result: {message}")))?;
         Ok(Shaped::from_wit(verb, shaped))
+    }
+
+    /// Call into `verb`'s instance. A failed call drops the instance: after a
+    /// trap its state is not to be trusted, so any later call starts afresh.
+    fn call<R: Send>(
+        &mut self,
+        verb: &str,
+        f: impl FnOnce(&mut Instance) -> Result<R, VerbError> + Send,
+    ) -> Result<R, VerbError> {
+        let result = off_async_runtime(|| f(self.instance(verb)?));
+        if result.is_err() {
+            self.current = None;
+        }
+        result
     }
 
     /// The live instance of `verb`, instantiated on first use in this process.

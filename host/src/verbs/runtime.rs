@@ -50,11 +50,10 @@ impl Runtime {
         let entry = index.get(name).ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?.clone();
         let path = index.file_path(&entry);
         let on_disk = stamp(&path).map_err(|e| missing_file(name, &path, e))?;
-        if on_disk == (entry.size, entry.mtime_ns) {
-            if let Some(component) = self.cache.load(&self.engine, &CodeCache::key(&self.engine, &entry.sha256)) {
-                tracing::debug!("loaded verb `{name}` from cache");
-                return Ok(Loaded { component, changed: false });
-            }
+        let unchanged = on_disk == (entry.size, entry.mtime_ns);
+        if unchanged && let Some(component) = self.cache.load(&self.engine, &CodeCache::key(&self.engine, &entry.sha256)) {
+            tracing::debug!("loaded verb `{name}` from cache");
+            return Ok(Loaded { component, changed: false });
         }
         // Cold path: read the file and hash what is really there, so the cache
         // key always names the bytes being compiled.
@@ -65,7 +64,7 @@ impl Runtime {
             tracing::debug!("verb `{name}` changed on disk since it was installed");
             self.cache.forget(&entry.sha256);
         }
-        if on_disk != (entry.size, entry.mtime_ns) || changed {
+        if !unchanged || changed {
             index.put(Entry { sha256: sha256.clone(), size: on_disk.0, mtime_ns: on_disk.1, ..entry });
             // Best effort: a read-only verb directory only costs a rehash next time.
             let _ = index.save();
