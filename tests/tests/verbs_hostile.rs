@@ -81,3 +81,11 @@ fn a_verb_may_write_only_where_the_user_said() {
     let written = std::fs::read_to_string(sandbox.root().join("out.txt")).expect("out.txt written");
     assert!(written.starts_with('{'), "the tool result was written: {written}");
 }
+
+#[test]
+fn sleeping_traps_instead_of_blocking_the_host() {
+    let sandbox = with_guests(&["nap"]);
+    let out = sandbox.mur(&["devtools", "nap"]);
+    out.assert_code(6);
+    assert_eq!(out.stderr, "error: verb `nap` crashed: the verb tried to sleep, and verbs get no clock\n", "{out}");
+}

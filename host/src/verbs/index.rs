@@ -77,7 +77,9 @@ impl Index {
         self.dir.join(&entry.file)
     }
 
-    /// Write the index atomically, so a concurrent reader sees old or new, never half.
+    /// Write the index atomically, so a concurrent reader sees old or new, never
+    /// half. Two concurrent writers (`verbs add` in two shells) are not merged:
+    /// the last one wins, and a lost verb is added again with `verbs add`.
     pub fn save(&self) -> Result<(), VerbError> {
         let file = IndexFile { schema: SCHEMA.into(), verbs: self.verbs.clone() };
         let mut bytes = serde_json::to_vec_pretty(&file).map_err(|e| VerbError::Registry(e.to_string()))?;
