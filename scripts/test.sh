@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Command two: every test of the project — the workspace's unit, end-to-end,
+# interop and conformance tests, then the standard verbs' own unit tests (a
+# separate cargo workspace built natively here).
+#
+#   bash scripts/test.sh
+#
+# The end-to-end tests build what they need themselves: the binaries, the
+# verbs for wasm32-wasip2 (adding the target via rustup when missing), the test
+# guests, and their npm packages (npm ci on first use).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+
+cargo test --manifest-path plugins/Cargo.toml
+cargo test --workspace
