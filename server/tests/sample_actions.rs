@@ -144,6 +144,10 @@ fn scroll_moves_the_viewport_and_line_visibility_follows() {
     assert_eq!(result["lastVisible"], "#log-150");
     let result = app.ok("scroll", json!({ "selector": "#log", "to": "#log-3" }));
     assert_eq!(result["firstVisible"], "#log-3");
+    // Neither `by` nor `to`: the viewer around the element brings it into view.
+    let result = app.ok("scroll", json!({ "selector": "#log-120" }));
+    assert_eq!((result["element"]["id"].as_str(), result["lastVisible"].as_str()), (Some("log"), Some("#log-120")));
+    assert_eq!(app.prop("#log-120", "visible"), true);
 
     let result = app.ok("scroll", json!({ "selector": "#log", "by": { "dy": 100000, "dx": 40 } }));
     assert_eq!(result["element"]["scroll"]["y"], result["element"]["scroll"]["maxY"]);
@@ -157,7 +161,9 @@ fn scroll_rejects_bad_requests() {
     let app = App::new();
     app.ok("switchComponent", json!({ "component": "settings" }));
     let message = app.err("scroll", json!({ "selector": "#log" }));
-    assert!(message.starts_with("give exactly one of `by`"), "{message}");
+    assert_eq!(message, "`#log` is not inside a ScrollViewer; give `by` or `to` to scroll it");
+    let message = app.err("scroll", json!({ "selector": "#log", "by": { "dy": 5 }, "to": "#log-9" }));
+    assert!(message.starts_with("give at most one of `by`"), "{message}");
     let message = app.err("scroll", json!({ "selector": "#dark-mode", "by": { "dy": 5 } }));
     assert_eq!(message, "`#dark-mode` is a Toggle; scroll works on ScrollViewer elements");
     let message = app.err("scroll", json!({ "selector": "#log", "to": "#btn-inc" }));

@@ -11,6 +11,7 @@ use crate::tools::{ToolError, ToolHints, ToolOutput, ToolResult, ToolSet, ToolSp
 use super::{SELECTOR_HELP, SelectorArgs, object_schema, register_sync, selector_property};
 use crate::sample::actions::{self, ActionResult, Effect};
 use crate::sample::app::{SampleApp, find_inside, find_one};
+use crate::sample::element::Kind;
 use crate::sample::state::AppState;
 use crate::sample::tree::{NodeId, Tree};
 use crate::sample::view;
@@ -173,7 +174,7 @@ fn register_scroll(tools: &mut ToolSet, app: &SampleApp) {
         &["selector"],
     );
     let description = format!(
-        "Scroll a ScrollViewer by an offset or until an element inside it is in view; give exactly one of `by` and `to`. Returns the viewer with its scroll offset and the first and last visible children. {SELECTOR_HELP}"
+        "Scroll a ScrollViewer by an offset or until an element inside it is in view; give at most one of `by` and `to`; with neither, the ScrollViewer around the element scrolls it into view. Returns the viewer with its scroll offset and the first and last visible children. {SELECTOR_HELP}"
     );
     let spec = ToolSpec::new("scroll", description, schema, ToolHints::ACTION);
     register_sync(tools, app, spec, |app, args: ScrollArgs, _| scroll(app, args));
@@ -186,9 +187,26 @@ fn scroll(app: &SampleApp, args: ScrollArgs) -> ToolResult {
             let target = find_inside(tree, id, to).map_err(|err| err.message)?;
             actions::scroll_to(state, tree, id, target)
         })?,
-        _ => return Err(ToolError::new("give exactly one of `by` ({\"dx\":0,\"dy\":100}) and `to` (a selector)")),
+        (None, None) => into_view(app, &args.selector)?,
+        _ => return Err(ToolError::new("give at most one of `by` ({\"dx\":0,\"dy\":100}) and `to` (a selector)")),
     };
     Ok(with_visible_range(app, output))
+}
+
+/// Neither `by` nor `to`: scroll the ScrollViewer around the element until the element is in view.
+fn into_view(app: &SampleApp, selector: &str) -> ToolResult {
+    let viewer = {
+        let tree = app.tree();
+        let id = find_one(&tree, selector)?;
+        let Some(viewer) = tree.ancestor_of_kind(id, Kind::ScrollViewer) else {
+            return Err(ToolError::new(format!("{} is not inside a ScrollViewer; give `by` or `to` to scroll it", tree.element(id).label())));
+        };
+        format!("#{}", tree.element(viewer).id)
+    };
+    act(app, &viewer, |state, tree, viewer| {
+        let target = find_one(tree, selector).map_err(|err| err.message)?;
+        actions::scroll_to(state, tree, viewer, target)
+    })
 }
 
 /// Add `firstVisible`/`lastVisible`: which children the viewport shows now.
