@@ -27,7 +27,7 @@ impl Verb for Tree {
                 "window",
                 "W",
                 Kind::Name,
-                "the window to read (default: the main window)",
+                "only this window (default: every window)",
             ),
             Opt::value(
                 "view",
