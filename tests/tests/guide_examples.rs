@@ -100,6 +100,8 @@ fn stop_reloaded(sb: &Sandbox, sample: &Sample) {
 
 #[test]
 fn every_sh_example_in_the_agent_guide_exits_as_annotated() {
+    let jq = std::process::Command::new("jq").arg("--version").output();
+    assert!(jq.is_ok_and(|o| o.status.success()), "the guide's examples compose with `jq`: install it (apt-get install jq)");
     let examples = examples(&guide());
     assert!(examples.len() >= 15, "only {} examples found", examples.len());
     assert!(examples.iter().any(|e| e.exit == 5) && examples.iter().any(|e| e.exit == 4));
