@@ -146,3 +146,56 @@ fn is_stale(output: &Path, inputs: &[PathBuf]) -> bool {
     let Some(built) = modified(output) else { return true };
     inputs.iter().any(|i| modified(i).is_none_or(|t| t > built))
 }
+
+/// The installed standard set as files: each path relative to the sandbox root,
+/// its bytes and its modification time.
+type Snapshot = Vec<(PathBuf, Vec<u8>, std::time::SystemTime)>;
+
+/// Installs the 19 standard verbs into `sandbox`, compiled code included.
+///
+/// `verbs add` compiles every component (about 10 s for the set in a debug
+/// build), so that is done once per test process, in a scratch sandbox; later
+/// sandboxes get a copy of its verb directory and compile cache, modification
+/// times kept so that `mur` takes the copies for the files it indexed and
+/// serves calls from the cache.
+pub fn install_standard(sandbox: &Sandbox) {
+    static SNAPSHOT: OnceLock<Snapshot> = OnceLock::new();
+    let snapshot = SNAPSHOT.get_or_init(|| {
+        let scratch = Sandbox::new();
+        let files: Vec<PathBuf> = std::fs::read_dir(standard_dir())
+            .expect("standard verbs")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("mur_verb_") && n.ends_with(".wasm")))
+            .collect();
+        assert_eq!(files.len(), 19, "the standard set is 19 verbs: {files:?}");
+        add(&scratch, &files);
+        let mut snapshot = Snapshot::new();
+        for dir in [verb_dir(&scratch), cache_dir(&scratch)] {
+            for entry in std::fs::read_dir(&dir).expect("installed verbs").flatten() {
+                let path = entry.path();
+                let modified = entry.metadata().and_then(|m| m.modified()).expect("mtime");
+                let relative = path.strip_prefix(scratch.root()).expect("inside the sandbox").to_owned();
+                snapshot.push((relative, std::fs::read(&path).expect("read installed file"), modified));
+            }
+        }
+        snapshot
+    });
+    for dir in [verb_dir(sandbox), cache_dir(sandbox)] {
+        private_dir(&dir);
+    }
+    for (relative, bytes, modified) in snapshot {
+        let path = sandbox.root().join(relative);
+        std::fs::write(&path, bytes).expect("copy installed file");
+        let file = std::fs::File::options().write(true).open(&path).expect("open copy");
+        file.set_modified(*modified).expect("keep the modification time");
+    }
+}
+
+fn private_dir(dir: &Path) {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir).expect("create verb directory");
+}
