@@ -1,6 +1,6 @@
 //! `mur devtools focus <selector>`: move keyboard focus to the element a selector matches (MCP tool `focus`).
 
-use mur_verb_guest::{About, Kind, Pos, Spec, Verb};
+use mur_verb_guest::{About, Spec, Verb};
 
 pub struct Focus;
 
@@ -11,62 +11,17 @@ impl Verb for Focus {
         summary: "Move keyboard focus to the element a selector matches",
         synopsis: "focus <selector>",
         details: "",
-        example: "mur devtools focus '#name-input'",
+        example: "mur devtools focus '#todo-input'",
     };
-    const SPEC: Spec = Spec {
-        positionals: &[Pos::new(
-            "selector",
-            "selector",
-            Kind::Selector,
-            "the element to focus",
-        )],
-        options: &[],
-        exclusive: &[],
-    };
+    const SPEC: Spec = mur_verb_guest::selector_spec!("the element to focus");
 }
 
 mur_verb_guest::export_verb!(Focus);
 
 #[cfg(test)]
 mod tests {
-    use super::Focus;
-    use mur_verb_guest::{json, testing};
-
     #[test]
-    fn sends_the_selector() {
-        assert_eq!(
-            testing::arguments::<Focus>(&["#name-input"]),
-            json!({"selector": "#name-input"})
-        );
-    }
-
-    #[test]
-    fn needs_exactly_one_non_empty_selector() {
-        assert_eq!(
-            testing::usage_error::<Focus>(&[]),
-            "missing argument `<selector>`"
-        );
-        assert_eq!(
-            testing::usage_error::<Focus>(&[" "]),
-            "`<selector>` must not be empty"
-        );
-        assert_eq!(
-            testing::usage_error::<Focus>(&["#a", "#b"]),
-            "unexpected argument `#b`"
-        );
-        assert_eq!(
-            testing::usage_error::<Focus>(&["#a", "--force"]),
-            "unknown option `--force`"
-        );
-        assert!(testing::asks_for_help::<Focus>(&["-h"]));
-    }
-
-    #[test]
-    fn prints_the_structured_result() {
-        let result = json!({"structuredContent": {"ok": true}});
-        assert_eq!(
-            testing::stdout::<Focus>(&["#a"], &result, true),
-            "{\n  \"ok\": true\n}\n"
-        );
+    fn behaves_like_every_selector_verb() {
+        mur_verb_guest::testing::check_selector_verb::<super::Focus>();
     }
 }

@@ -105,6 +105,15 @@ pub struct Spec {
     pub exclusive: &'static [&'static [&'static str]],
 }
 
+impl Spec {
+    /// A verb that takes no arguments (beyond `--timeout` and `--help`).
+    pub const NONE: Spec = Spec {
+        positionals: &[],
+        options: &[],
+        exclusive: &[],
+    };
+}
+
 /// `--timeout MS`, which every verb accepts.
 pub const TIMEOUT: Opt = Opt::value(
     "timeout",

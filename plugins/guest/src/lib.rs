@@ -172,3 +172,22 @@ macro_rules! export_verb {
 
 #[cfg(test)]
 mod tests;
+
+/// The [`Spec`] of a verb whose only argument is the `<selector>` of the
+/// element it acts on, sent as `{"selector": …}`; the text says what the
+/// element is for. A macro rather than a `const fn` so the spec stays `'static`.
+#[macro_export]
+macro_rules! selector_spec {
+    ($help:literal) => {
+        $crate::Spec {
+            positionals: &[$crate::Pos::new(
+                "selector",
+                "selector",
+                $crate::Kind::Selector,
+                $help,
+            )],
+            options: &[],
+            exclusive: &[],
+        }
+    };
+}

@@ -1,7 +1,7 @@
 //! Helpers for a verb's native unit tests. They panic when the outcome is not the one
 //! asked for, which is what a test wants; a verb itself never calls them.
 
-use crate::{Parsed, Shaped, Value, Verb, parse, shape};
+use crate::{Parsed, Shaped, Value, Verb, json, parse, shape};
 
 fn owned(words: &[&str]) -> Vec<String> {
     words.iter().map(|word| (*word).to_owned()).collect()
@@ -51,4 +51,44 @@ pub fn stdout<V: Verb>(words: &[&str], result: &Value, pretty: bool) -> String {
         shaped.files
     );
     String::from_utf8(shaped.stdout).unwrap_or_else(|error| panic!("stdout is not UTF-8: {error}"))
+}
+
+/// The checks every verb without arguments must pass: an empty arguments
+/// object, the `--timeout` hint, refusal of any word, help, and printing the
+/// structured result.
+pub fn check_no_argument_verb<V: Verb>() {
+    assert_eq!(arguments::<V>(&[]), json!({}));
+    assert_eq!(timeout_ms::<V>(&["--timeout", "900"]), Some(900));
+    assert_eq!(usage_error::<V>(&["extra"]), "unexpected argument `extra`");
+    assert_eq!(usage_error::<V>(&["--all"]), "unknown option `--all`");
+    assert!(asks_for_help::<V>(&["--help"]));
+    check_prints_structured_result::<V>(&[]);
+}
+
+/// The checks every `<verb> <selector>` verb must pass: the selector sent as
+/// given, exactly one non-empty selector, no unknown options, help, and
+/// printing the structured result.
+pub fn check_selector_verb<V: Verb>() {
+    assert_eq!(
+        arguments::<V>(&["#btn-inc"]),
+        json!({"selector": "#btn-inc"})
+    );
+    assert_eq!(usage_error::<V>(&[]), "missing argument `<selector>`");
+    assert_eq!(usage_error::<V>(&[" "]), "`<selector>` must not be empty");
+    assert_eq!(usage_error::<V>(&["#a", "#b"]), "unexpected argument `#b`");
+    assert_eq!(
+        usage_error::<V>(&["#a", "--force"]),
+        "unknown option `--force`"
+    );
+    assert!(asks_for_help::<V>(&["-h"]));
+    check_prints_structured_result::<V>(&["#a"]);
+}
+
+/// `structuredContent` wins over text content, compact by default and
+/// indented when pretty, always newline-terminated.
+pub fn check_prints_structured_result<V: Verb>(words: &[&str]) {
+    let result =
+        json!({"content": [{"type": "text", "text": "{}"}], "structuredContent": {"ok": true}});
+    assert_eq!(stdout::<V>(words, &result, false), "{\"ok\":true}\n");
+    assert_eq!(stdout::<V>(words, &result, true), "{\n  \"ok\": true\n}\n");
 }
