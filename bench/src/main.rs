@@ -26,9 +26,21 @@ struct Plan {
 impl Plan {
     fn from_args() -> Self {
         if std::env::args().any(|arg| arg == "--quick") {
-            Self { latency_runs: 10, warm_runs: 3, discovery_runs: 3, auto_runs: 1, load_duration: Duration::from_secs(1) }
+            Self {
+                latency_runs: 10,
+                warm_runs: 3,
+                discovery_runs: 3,
+                auto_runs: 1,
+                load_duration: Duration::from_secs(1),
+            }
         } else {
-            Self { latency_runs: 60, warm_runs: 10, discovery_runs: 10, auto_runs: 5, load_duration: Duration::from_secs(3) }
+            Self {
+                latency_runs: 60,
+                warm_runs: 10,
+                discovery_runs: 10,
+                auto_runs: 5,
+                load_duration: Duration::from_secs(3),
+            }
         }
     }
 }
@@ -50,27 +62,49 @@ fn run(plan: Plan) -> setup::Result<()> {
     let session = sandbox.start_sample(None)?;
     let live = session.lockfile().clone();
     let _ = wire::split_endpoint(&live.endpoint).map_err(|err| err.to_string())?;
-    println!("# mur benchmarks\n\nmachine: {} cores; session {} (pid {})", cores(), live.endpoint, live.pid);
+    println!(
+        "# mur benchmarks\n\nmachine: {} cores; session {} (pid {})",
+        cores(),
+        live.endpoint,
+        live.pid
+    );
 
     eprintln!("per-call latency…");
-    stats::print_table("Per-call latency (whole process, warm)", &scenarios::per_call_latency(&sandbox, &live.endpoint, plan.latency_runs)?);
+    stats::print_table(
+        "Per-call latency (whole process, warm)",
+        &scenarios::per_call_latency(&sandbox, &live.endpoint, plan.latency_runs)?,
+    );
     eprintln!("verb load…");
-    stats::print_table("Verb load (per standard verb)", &scenarios::verb_load(&sandbox, &verb_files, plan.warm_runs)?);
+    stats::print_table(
+        "Verb load (per standard verb)",
+        &scenarios::verb_load(&sandbox, &verb_files, plan.warm_runs)?,
+    );
     eprintln!("discovery at scale…");
-    stats::print_table("Discovery at scale", &scenarios::discovery_at_scale(&sandbox, &live, plan.discovery_runs)?);
+    stats::print_table(
+        "Discovery at scale",
+        &scenarios::discovery_at_scale(&sandbox, &live, plan.discovery_runs)?,
+    );
     eprintln!("--auto scan…");
-    stats::print_table("--auto port scan", &scenarios::auto_scan(&sandbox, &live, plan.auto_runs)?);
+    stats::print_table(
+        "--auto port scan",
+        &scenarios::auto_scan(&sandbox, &live, plan.auto_runs)?,
+    );
     eprintln!("server load…");
     let load: Vec<Row> = [8, 64]
         .into_iter()
         .map(|connections| scenarios::server_load(&live.endpoint, connections, plan.load_duration))
         .collect::<setup::Result<_>>()?;
     stats::print_table("Server throughput (mur-sample)", &load);
-    stats::print_table("Peers (same call, when installed)", &scenarios::peers(&live.endpoint, plan.warm_runs));
+    stats::print_table(
+        "Peers (same call, when installed)",
+        &scenarios::peers(&live.endpoint, plan.warm_runs),
+    );
     drop(session);
     Ok(())
 }
 
 fn cores() -> usize {
-    std::thread::available_parallelism().map(usize::from).unwrap_or(1)
+    std::thread::available_parallelism()
+        .map(usize::from)
+        .unwrap_or(1)
 }

@@ -16,11 +16,18 @@ pub struct Run {
 
 /// Run `command` to completion with stdout/stderr discarded.
 pub fn run(command: &mut Command) -> std::io::Result<Run> {
-    command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
     let started = Instant::now();
     let child = command.spawn()?;
     let (exit_code, peak_rss_kib) = wait_with_rusage(child)?;
-    Ok(Run { elapsed: started.elapsed(), peak_rss_kib, exit_code })
+    Ok(Run {
+        elapsed: started.elapsed(),
+        peak_rss_kib,
+        exit_code,
+    })
 }
 
 /// Run `command` and fail unless it exits with `expected`.
@@ -51,7 +58,11 @@ fn wait_with_rusage(child: std::process::Child) -> std::io::Result<(i32, u64)> {
     if reaped != pid {
         return Err(std::io::Error::last_os_error());
     }
-    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
     // Linux reports ru_maxrss in KiB.
     Ok((code, usage.ru_maxrss.max(0) as u64))
 }

@@ -42,19 +42,36 @@ pub fn per_call_latency(sandbox: &Sandbox, endpoint: &str, runs: usize) -> Resul
         }
     }
     let [named_runs, call_runs, floor_runs] = runs_by_kind;
-    let floor_row = Row::from_runs("floor: one raw POST (std-only process)", &floor_runs).note("1.00x");
-    let ratio = |row: &Row| format!("{:.2}x floor", row.median().as_secs_f64() / floor_row.median().as_secs_f64());
+    let floor_row =
+        Row::from_runs("floor: one raw POST (std-only process)", &floor_runs).note("1.00x");
+    let ratio = |row: &Row| {
+        format!(
+            "{:.2}x floor",
+            row.median().as_secs_f64() / floor_row.median().as_secs_f64()
+        )
+    };
     let named_row = Row::from_runs("mur devtools state --selector '#count'", &named_runs);
-    let named_row = { let note = ratio(&named_row); named_row.note(note) };
+    let named_row = {
+        let note = ratio(&named_row);
+        named_row.note(note)
+    };
     let call_row = Row::from_runs("mur devtools call state --args …", &call_runs);
-    let call_row = { let note = ratio(&call_row); call_row.note(note) };
+    let call_row = {
+        let note = ratio(&call_row);
+        call_row.note(note)
+    };
     Ok(vec![named_row, call_row, floor_row])
 }
 
 /// Verb load: install (validate + compile), first call with an empty compile
-/// cache, and warm calls, per standard verb. `--help` runs the verb's `parse`
+/// cache, and warm calls, per standard verb. `<verb> --timeout 1000 --help`
+/// runs the verb's own `parse` (a lone `--help` is answered from the index)
 /// without touching the network, so this isolates the verb runtime.
-pub fn verb_load(sandbox: &Sandbox, files: &[std::path::PathBuf], warm_runs: usize) -> Result<Vec<Row>> {
+pub fn verb_load(
+    sandbox: &Sandbox,
+    files: &[std::path::PathBuf],
+    warm_runs: usize,
+) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
     for file in files {
         let name = verb_name(file);
@@ -62,14 +79,25 @@ pub fn verb_load(sandbox: &Sandbox, files: &[std::path::PathBuf], warm_runs: usi
         add.arg(file);
         let install = measure::run_expect(&mut add, 0).map_err(io)?;
         let _ = std::fs::remove_dir_all(sandbox.cache_dir.join("mur"));
-        let cold = measure::run_expect(&mut sandbox.mur(&[&name, "--help"]), 0).map_err(io)?;
+        let cold =
+            measure::run_expect(&mut sandbox.mur(&[&name, "--timeout", "1000", "--help"]), 0)
+                .map_err(io)?;
         let warm: Vec<Run> = (0..warm_runs)
-            .map(|_| measure::run_expect(&mut sandbox.mur(&[&name, "--help"]), 0))
+            .map(|_| {
+                measure::run_expect(&mut sandbox.mur(&[&name, "--timeout", "1000", "--help"]), 0)
+            })
             .collect::<std::io::Result<_>>()
             .map_err(io)?;
-        let note = format!("add {} ms, first call (cold cache) {} ms", ms(install.elapsed), ms(cold.elapsed));
+        let note = format!(
+            "add {} ms, first call (cold cache) {} ms",
+            ms(install.elapsed),
+            ms(cold.elapsed)
+        );
         let split = in_process_split(sandbox, &name);
-        rows.push(Row::from_runs(format!("{name} --help (warm)"), &warm).note(format!("{note}; {split}")));
+        rows.push(
+            Row::from_runs(format!("{name} parse (warm, --help)"), &warm)
+                .note(format!("{note}; {split}")),
+        );
     }
     Ok(rows)
 }
@@ -82,11 +110,18 @@ fn verb_name(file: &std::path::Path) -> String {
 /// The runtime's own account of a warm call, from its `-v` timing line
 /// (`verb timings: …`), when it prints one.
 fn in_process_split(sandbox: &Sandbox, verb: &str) -> String {
-    let output = sandbox.mur(&["-v", verb, "--help"]).output();
-    let stderr = output.map(|out| String::from_utf8_lossy(&out.stderr).into_owned()).unwrap_or_default();
+    let output = sandbox
+        .mur(&["-v", verb, "--timeout", "1000", "--help"])
+        .output();
+    let stderr = output
+        .map(|out| String::from_utf8_lossy(&out.stderr).into_owned())
+        .unwrap_or_default();
     stderr
         .lines()
-        .find_map(|line| line.split_once("verb timings:").map(|(_, rest)| rest.trim().to_owned()))
+        .find_map(|line| {
+            line.split_once("verb timings:")
+                .map(|(_, rest)| rest.trim().to_owned())
+        })
         .unwrap_or_else(|| "in-process split not reported".to_owned())
 }
 
@@ -97,12 +132,18 @@ pub fn discovery_at_scale(sandbox: &Sandbox, live: &Lockfile, runs: usize) -> Re
     let mut rows = Vec::new();
     let plant_stale = || plant_stale(sandbox, live, dead_pid, 1000);
     let plant_malformed = || plant_malformed(sandbox, 50);
-    let cases: [(&str, &dyn Fn() -> Result<()>); 2] =
-        [("1 live + 1,000 stale", &plant_stale), ("1 live + 50 malformed", &plant_malformed)];
+    let cases: [(&str, &dyn Fn() -> Result<()>); 2] = [
+        ("1 live + 1,000 stale", &plant_stale),
+        ("1 live + 50 malformed", &plant_malformed),
+    ];
     for (label, plant) in cases {
         for (what, args, code) in [
             ("session list", vec!["session", "list"], 0),
-            ("state --selector '#count'", vec!["state", "--selector", "#count"], 0),
+            (
+                "state --selector '#count'",
+                vec!["state", "--selector", "#count"],
+                0,
+            ),
         ] {
             let mut samples = Vec::new();
             for _ in 0..runs {
@@ -126,7 +167,12 @@ fn dead_pid() -> Result<u32> {
 fn plant_stale(sandbox: &Sandbox, live: &Lockfile, dead_pid: u32, count: usize) -> Result<()> {
     let registry = sandbox.registry();
     for index in 0..count {
-        let lock = Lockfile::http(live.port, dead_pid, format!("/stale/{index}/App.csproj"), "bench".into());
+        let lock = Lockfile::http(
+            live.port,
+            dead_pid,
+            format!("/stale/{index}/App.csproj"),
+            "bench".into(),
+        );
         registry.write(&lock).map_err(io)?;
     }
     Ok(())
@@ -136,7 +182,11 @@ fn plant_malformed(sandbox: &Sandbox, count: usize) -> Result<()> {
     let dir = sandbox.registry().dir().to_path_buf();
     for index in 0..count {
         let path = dir.join(format!("{index:016x}.json"));
-        std::fs::write(&path, b"{\"schema\": \"reactor-devtools-lockfile/1\", \"endpo").map_err(io)?;
+        std::fs::write(
+            &path,
+            b"{\"schema\": \"reactor-devtools-lockfile/1\", \"endpo",
+        )
+        .map_err(io)?;
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -166,13 +216,18 @@ pub fn auto_scan(sandbox: &Sandbox, live: &Lockfile, runs: usize) -> Result<Vec<
     std::fs::rename(&lockfile, &aside).map_err(io)?;
     let result = (|| {
         let mut rows = Vec::new();
-        for (label, flag) in [("--auto (default range)", "--auto"), ("--auto-full (1024-65535)", "--auto-full")] {
+        for (label, flag) in [
+            ("--auto (default range)", "--auto"),
+            ("--auto-full (1024-65535)", "--auto-full"),
+        ] {
             let samples: Vec<Run> = (0..runs)
                 .map(|_| measure::run_expect(&mut sandbox.mur(&[flag, "call", "version"]), 0))
                 .collect::<std::io::Result<_>>()
                 .map_err(io)?;
-            rows.push(Row::from_runs(format!("{label}: find + call version"), &samples)
-                .note(format!("session on port {}", live.port)));
+            rows.push(
+                Row::from_runs(format!("{label}: find + call version"), &samples)
+                    .note(format!("session on port {}", live.port)),
+            );
         }
         Ok(rows)
     })();
@@ -195,22 +250,35 @@ pub fn server_load(endpoint: &str, connections: usize, duration: Duration) -> Re
     let mut samples = Vec::new();
     let mut errors = 0usize;
     for worker in workers {
-        let (mut latencies, failed) = worker.join().map_err(|_| "load client panicked".to_owned())?;
+        let (mut latencies, failed) = worker
+            .join()
+            .map_err(|_| "load client panicked".to_owned())?;
         samples.append(&mut latencies);
         errors += failed;
     }
     let throughput = samples.len() as f64 / duration.as_secs_f64();
     let p99 = crate::stats::percentile(&samples, 99.0);
-    Ok(Row::from_durations(format!("server: {connections} keep-alive clients, state"), samples)
-        .note(format!("{throughput:.0} calls/s, p99 {} ms, {errors} errors", ms(p99))))
+    Ok(Row::from_durations(
+        format!("server: {connections} keep-alive clients, state"),
+        samples,
+    )
+    .note(format!(
+        "{throughput:.0} calls/s, p99 {} ms, {errors} errors",
+        ms(p99)
+    )))
 }
 
 fn client_loop(host_port: &str, request: &[u8], deadline: Instant) -> (Vec<Duration>, usize) {
     use std::io::Write;
     let (mut latencies, mut errors) = (Vec::new(), 0);
-    let Ok(stream) = std::net::TcpStream::connect(host_port) else { return (latencies, 1) };
+    let Ok(stream) = std::net::TcpStream::connect(host_port) else {
+        return (latencies, 1);
+    };
     let _ = stream.set_nodelay(true);
-    let mut writer = match stream.try_clone() { Ok(writer) => writer, Err(_) => return (latencies, 1) };
+    let mut writer = match stream.try_clone() {
+        Ok(writer) => writer,
+        Err(_) => return (latencies, 1),
+    };
     let mut reader = std::io::BufReader::new(stream);
     while Instant::now() < deadline {
         let started = Instant::now();
@@ -229,20 +297,44 @@ fn client_loop(host_port: &str, request: &[u8], deadline: Instant) -> (Vec<Durat
 pub fn peers(endpoint: &str, runs: usize) -> Vec<Row> {
     let mut rows = Vec::new();
     let peers: [(&str, Vec<String>); 2] = [
-        ("mcporter", vec!["call".into(), format!("{endpoint}.state"), "selector=#count".into()]),
-        ("mcp-inspector", vec!["--cli".into(), endpoint.into(), "--method".into(), "tools/call".into(),
-            "--tool-name".into(), "state".into(), "--tool-arg".into(), "selector=#count".into()]),
+        (
+            "mcporter",
+            vec![
+                "call".into(),
+                format!("{endpoint}.state"),
+                "selector=#count".into(),
+            ],
+        ),
+        (
+            "mcp-inspector",
+            vec![
+                "--cli".into(),
+                endpoint.into(),
+                "--method".into(),
+                "tools/call".into(),
+                "--tool-name".into(),
+                "state".into(),
+                "--tool-arg".into(),
+                "selector=#count".into(),
+            ],
+        ),
     ];
     for (program, args) in peers {
         if !on_path(program) {
-            rows.push(Row::from_durations(format!("peer: {program}"), Vec::new()).note("skipped: not installed"));
+            rows.push(
+                Row::from_durations(format!("peer: {program}"), Vec::new())
+                    .note("skipped: not installed"),
+            );
             continue;
         }
         let samples: Vec<Run> = (0..runs)
             .filter_map(|_| measure::run(Command::new(program).args(&args)).ok())
             .collect();
         let failed = samples.iter().filter(|run| run.exit_code != 0).count();
-        rows.push(Row::from_runs(format!("peer: {program}"), &samples).note(format!("{failed} non-zero exits")));
+        rows.push(
+            Row::from_runs(format!("peer: {program}"), &samples)
+                .note(format!("{failed} non-zero exits")),
+        );
     }
     rows
 }

@@ -14,7 +14,10 @@ pub type Result<T> = std::result::Result<T, String>;
 
 /// The workspace root (the parent of this crate).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 /// Build `mur`, `mur-sample` and `mur-floor` in release mode and every
@@ -25,7 +28,17 @@ pub fn build_everything() -> Result<PathBuf> {
     eprintln!("building release binaries…");
     let status = Command::new(&cargo)
         .current_dir(&root)
-        .args(["build", "--release", "-p", "mur", "-p", "mur-server", "-p", "mur-bench", "--bins"])
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "mur",
+            "-p",
+            "mur-server",
+            "-p",
+            "mur-bench",
+            "--bins",
+        ])
         .status()
         .map_err(|err| format!("cannot run cargo: {err}"))?;
     if !status.success() {
@@ -59,12 +72,21 @@ impl Sandbox {
         let root = tempfile::tempdir().map_err(|err| err.to_string())?;
         let make = |name: &str| {
             let dir = root.path().join(name);
-            std::fs::create_dir_all(&dir).map(|_| dir).map_err(|err| err.to_string())
+            std::fs::create_dir_all(&dir)
+                .map(|_| dir)
+                .map_err(|err| err.to_string())
         };
         let (runtime_dir, data_dir, cache_dir) = (make("run")?, make("data")?, make("cache")?);
         let project = make("app")?.join("Bench.csproj");
         std::fs::write(&project, "").map_err(|err| err.to_string())?;
-        Ok(Self { _root: root, runtime_dir, data_dir, cache_dir, project, bin })
+        Ok(Self {
+            _root: root,
+            runtime_dir,
+            data_dir,
+            cache_dir,
+            project,
+            bin,
+        })
     }
 
     /// The lockfile directory `mur` and `mur-sample` use in this sandbox.
@@ -110,12 +132,21 @@ impl Sandbox {
     /// Start `mur-sample` for the sandbox's project and wait for its lockfile.
     pub fn start_sample(&self, port: Option<u16>) -> Result<Session> {
         let mut command = self.command("mur-sample");
-        command.arg("--project").arg(&self.project).stdout(Stdio::null()).stderr(Stdio::null());
+        command
+            .arg("--project")
+            .arg(&self.project)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
         if let Some(port) = port {
             command.args(["--port", &port.to_string()]);
         }
-        let child = command.spawn().map_err(|err| format!("cannot start mur-sample: {err}"))?;
-        let mut session = Session { child, lockfile: None };
+        let child = command
+            .spawn()
+            .map_err(|err| format!("cannot start mur-sample: {err}"))?;
+        let mut session = Session {
+            child,
+            lockfile: None,
+        };
         session.lockfile = Some(wait_for_lockfile(&self.registry(), session.child.id())?);
         Ok(session)
     }
@@ -129,7 +160,9 @@ pub fn standard_verb_files() -> Result<Vec<PathBuf>> {
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
         .filter(|path| {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            name.starts_with("mur_verb_") && name.ends_with(".wasm") && name != "mur_verb_guest.wasm"
+            name.starts_with("mur_verb_")
+                && name.ends_with(".wasm")
+                && name != "mur_verb_guest.wasm"
         })
         .collect();
     files.sort();
@@ -159,7 +192,9 @@ pub struct Session {
 
 impl Session {
     pub fn lockfile(&self) -> &Lockfile {
-        self.lockfile.as_ref().expect("a started session has a lockfile")
+        self.lockfile
+            .as_ref()
+            .expect("a started session has a lockfile")
     }
 }
 

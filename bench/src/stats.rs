@@ -16,7 +16,11 @@ pub struct Row {
 
 impl Row {
     pub fn from_runs(name: impl Into<String>, runs: &[Run]) -> Self {
-        let peak = runs.iter().map(|run| run.peak_rss_kib).max().filter(|kib| *kib > 0);
+        let peak = runs
+            .iter()
+            .map(|run| run.peak_rss_kib)
+            .max()
+            .filter(|kib| *kib > 0);
         Self {
             name: name.into(),
             samples: runs.iter().map(|run| run.elapsed).collect(),
@@ -26,7 +30,12 @@ impl Row {
     }
 
     pub fn from_durations(name: impl Into<String>, samples: Vec<Duration>) -> Self {
-        Self { name: name.into(), samples, peak_rss_kib: None, note: String::new() }
+        Self {
+            name: name.into(),
+            samples,
+            peak_rss_kib: None,
+            note: String::new(),
+        }
     }
 
     pub fn note(mut self, note: impl Into<String>) -> Self {
@@ -58,13 +67,33 @@ pub fn ms(duration: Duration) -> String {
 /// Print rows as an aligned text table on stdout.
 pub fn print_table(title: &str, rows: &[Row]) {
     println!("\n## {title}\n");
-    let header = ["measurement", "n", "median ms", "p90 ms", "min ms", "max ms", "peak RSS", "notes"];
+    let header = [
+        "measurement",
+        "n",
+        "median ms",
+        "p90 ms",
+        "min ms",
+        "max ms",
+        "peak RSS",
+        "notes",
+    ];
     let cells: Vec<[String; 8]> = rows.iter().map(cells_of).collect();
     let widths: Vec<usize> = (0..header.len())
-        .map(|col| cells.iter().map(|row| row[col].len()).chain([header[col].len()]).max().unwrap_or(0))
+        .map(|col| {
+            cells
+                .iter()
+                .map(|row| row[col].len())
+                .chain([header[col].len()])
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let line = |values: &[&str]| {
-        let padded: Vec<String> = values.iter().zip(&widths).map(|(v, w)| format!("{v:<w$}")).collect();
+        let padded: Vec<String> = values
+            .iter()
+            .zip(&widths)
+            .map(|(v, w)| format!("{v:<w$}"))
+            .collect();
         println!("| {} |", padded.join(" | "));
     };
     line(&header);
@@ -85,7 +114,9 @@ fn cells_of(row: &Row) -> [String; 8] {
         ms(percentile(samples, 90.0)),
         min.map(ms).unwrap_or_default(),
         max.map(ms).unwrap_or_default(),
-        row.peak_rss_kib.map(|kib| format!("{:.1} MiB", kib as f64 / 1024.0)).unwrap_or_else(|| "-".into()),
+        row.peak_rss_kib
+            .map(|kib| format!("{:.1} MiB", kib as f64 / 1024.0))
+            .unwrap_or_else(|| "-".into()),
         row.note.clone(),
     ]
 }

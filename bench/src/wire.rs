@@ -8,7 +8,13 @@ use std::{
 
 /// The HTTP/1.1 request bytes for a `tools/call` of `tool` with `arguments`
 /// (a JSON object as text), as a modern stateless MCP client sends it.
-pub fn tools_call_request(host_port: &str, path: &str, tool: &str, arguments: &str, keep_alive: bool) -> Vec<u8> {
+pub fn tools_call_request(
+    host_port: &str,
+    path: &str,
+    tool: &str,
+    arguments: &str,
+    keep_alive: bool,
+) -> Vec<u8> {
     let body = format!(
         concat!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments},"#,
@@ -33,9 +39,12 @@ pub fn tools_call_request(host_port: &str, path: &str, tool: &str, arguments: &s
 
 /// Split `http://127.0.0.1:PORT/path` into `("127.0.0.1:PORT", "/path")`.
 pub fn split_endpoint(endpoint: &str) -> io::Result<(String, String)> {
-    let rest = endpoint
-        .strip_prefix("http://")
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "endpoint must start with http://"))?;
+    let rest = endpoint.strip_prefix("http://").ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "endpoint must start with http://",
+        )
+    })?;
     let (host_port, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
     let path = if path.is_empty() { "/" } else { path };
     Ok((host_port.to_owned(), path.to_owned()))
@@ -57,7 +66,12 @@ pub fn read_response(reader: &mut impl BufRead) -> io::Result<(u16, Vec<u8>)> {
         .split_whitespace()
         .nth(1)
         .and_then(|code| code.parse().ok())
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, format!("bad status line {line:?}")))?;
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("bad status line {line:?}"),
+            )
+        })?;
     let (mut length, mut chunked) = (None, false);
     loop {
         line.clear();
@@ -73,7 +87,11 @@ pub fn read_response(reader: &mut impl BufRead) -> io::Result<(u16, Vec<u8>)> {
             chunked = true;
         }
     }
-    let body = if chunked { read_chunked(reader)? } else { read_exact_len(reader, length.unwrap_or(0))? };
+    let body = if chunked {
+        read_chunked(reader)?
+    } else {
+        read_exact_len(reader, length.unwrap_or(0))?
+    };
     Ok((status, body))
 }
 

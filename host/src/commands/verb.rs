@@ -15,7 +15,12 @@ use crate::verbs::{ParseOutcome, VerbError, VerbHost, VerbsCommand, run_verbs_co
 /// verb index only.
 pub fn installed() -> Vec<(String, String)> {
     VerbHost::open()
-        .map(|host| host.installed().into_iter().map(|v| (v.name, v.summary)).collect())
+        .map(|host| {
+            host.installed()
+                .into_iter()
+                .map(|v| (v.name, v.summary))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -26,12 +31,24 @@ pub fn manage(cmd: &VerbsCommand) -> Result<()> {
 
 /// Runs plugin verb `name` with `argv` (host options already removed).
 /// `parse` and `shape` run outside the async runtime; only the call is async.
-pub fn run(name: &str, argv: &[String], mut settings: Settings) -> Result<()> {
+pub fn run(name: &str, argv: &[String], settings: Settings) -> Result<()> {
+    let outcome = run_verb(name, argv, settings);
+    tracing::debug!("verb timings: {}", crate::verbs::timings::summary());
+    outcome
+}
+
+fn run_verb(name: &str, argv: &[String], mut settings: Settings) -> Result<()> {
     let mut host = VerbHost::open()?;
-    let tool = host.tool(name).ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?.to_owned();
+    let tool = host
+        .tool(name)
+        .ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?
+        .to_owned();
     let (arguments, timeout_ms) = match host.parse(name, argv)? {
         ParseOutcome::Help(usage) => return output::stdout(with_newline(usage).as_bytes()),
-        ParseOutcome::Call { arguments, timeout_ms } => (arguments, timeout_ms),
+        ParseOutcome::Call {
+            arguments,
+            timeout_ms,
+        } => (arguments, timeout_ms),
     };
     settings.extend_timeout(timeout_ms);
     let params = json!({ "name": tool, "arguments": arguments });
@@ -53,11 +70,15 @@ impl From<VerbError> for Error {
         let error = match &e {
             VerbError::UnknownVerb(name) => {
                 return Error::usage(e.to_string())
-                    .with_hint(format!("call a tool directly with `mur devtools call {name} --args JSON`"))
+                    .with_hint(format!(
+                        "call a tool directly with `mur devtools call {name} --args JSON`"
+                    ))
                     .with_hint("`mur devtools verbs list` shows the installed verbs");
             }
             VerbError::Plugin { .. } => Error::plugin(e.to_string()),
-            VerbError::Usage { usage, .. } => Error::usage(e.to_string()).with_detail(usage.clone()),
+            VerbError::Usage { usage, .. } => {
+                Error::usage(e.to_string()).with_detail(usage.clone())
+            }
             VerbError::Registry(_) | VerbError::Refused { .. } => Error::usage(e.to_string()),
         };
         match e.hint() {

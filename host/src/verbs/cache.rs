@@ -23,6 +23,7 @@ use wasmtime::Engine;
 use wasmtime::component::Component;
 
 use super::index::write_atomic;
+use super::timings::{self, Phase};
 
 const MAGIC: &[u8; 8] = b"murverb2";
 const HEADER_LEN: usize = MAGIC.len() + 4 + 8;
@@ -38,7 +39,9 @@ impl CodeCache {
     /// them run arbitrary native code as this user.
     pub fn open(dir: &Path) -> Self {
         match private_dir(dir) {
-            Ok(()) => Self { dir: Some(dir.to_owned()) },
+            Ok(()) => Self {
+                dir: Some(dir.to_owned()),
+            },
             Err(why) => {
                 tracing::warn!("not caching compiled verbs in `{}`: {why}", dir.display());
                 Self { dir: None }
@@ -57,16 +60,20 @@ impl CodeCache {
     /// The cached component for `key`, if a sound entry exists.
     pub fn load(&self, engine: &Engine, key: &str) -> Option<Component> {
         let path = self.dir.as_ref()?.join(format!("{key}.cwasm"));
-        let bytes = std::fs::read(&path).ok()?;
-        let Some(payload) = verified_payload(&bytes) else {
+        let bytes = timings::measure(Phase::CacheLookup, || std::fs::read(&path)).ok()?;
+        let Some(payload) = timings::measure(Phase::CacheLookup, || verified_payload(&bytes))
+        else {
             tracing::debug!("cache entry `{}` is corrupt; rebuilding it", path.display());
             let _ = std::fs::remove_file(&path);
             return None;
         };
-        match deserialize(engine, payload) {
+        match timings::measure(Phase::Deserialize, || deserialize(engine, payload)) {
             Ok(component) => Some(component),
             Err(e) => {
-                tracing::debug!("cache entry `{}` is unusable ({e}); rebuilding it", path.display());
+                tracing::debug!(
+                    "cache entry `{}` is unusable ({e}); rebuilding it",
+                    path.display()
+                );
                 let _ = std::fs::remove_file(&path);
                 None
             }
@@ -76,7 +83,9 @@ impl CodeCache {
     /// Save a compiled component; failures only cost a recompile later.
     pub fn store(&self, key: &str, component: &Component) {
         let Some(dir) = &self.dir else { return };
-        let Ok(payload) = component.serialize() else { return };
+        let Ok(payload) = component.serialize() else {
+            return;
+        };
         let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
@@ -90,9 +99,15 @@ impl CodeCache {
     /// Drop every entry compiled from a file with this sha256 (any engine).
     pub fn forget(&self, sha256: &str) {
         let Some(dir) = &self.dir else { return };
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
         for entry in entries.flatten() {
-            if entry.file_name().to_string_lossy().starts_with(&format!("{sha256}-")) {
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(&format!("{sha256}-"))
+            {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
@@ -126,7 +141,11 @@ fn deserialize(engine: &Engine, payload: &[u8]) -> wasmtime::Result<Component> {
 #[cfg(unix)]
 fn private_dir(dir: &Path) -> Result<(), String> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt};
-    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(|e| e.to_string())?;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| e.to_string())?;
     let meta = std::fs::metadata(dir).map_err(|e| e.to_string())?;
     if meta.uid() != current_uid() {
         return Err("it belongs to another user".into());

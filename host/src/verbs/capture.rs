@@ -24,7 +24,10 @@ pub struct Capture {
 
 impl Capture {
     pub fn new(keep: usize) -> Self {
-        Self { keep, kept: Arc::default() }
+        Self {
+            keep,
+            kept: Arc::default(),
+        }
     }
 
     /// The bytes kept so far, lossily decoded.
@@ -79,7 +82,11 @@ impl Pollable for Capture {
 }
 
 impl tokio::io::AsyncWrite for Capture {
-    fn poll_write(self: Pin<&mut Self>, _: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
         self.append(buf);
         Poll::Ready(Ok(buf.len()))
     }

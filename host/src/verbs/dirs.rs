@@ -23,8 +23,12 @@ pub struct VerbDirs {
 impl VerbDirs {
     /// Resolve both directories from the environment; creates nothing.
     pub fn from_env() -> Result<Self, VerbError> {
-        let verbs = xdg("XDG_DATA_HOME").or_else(platform_data).map(|d| d.join("mur").join("verbs"));
-        let cache = xdg("XDG_CACHE_HOME").or_else(platform_cache).map(|d| d.join("mur").join("verbs"));
+        let verbs = xdg("XDG_DATA_HOME")
+            .or_else(platform_data)
+            .map(|d| d.join("mur").join("verbs"));
+        let cache = xdg("XDG_CACHE_HOME")
+            .or_else(platform_cache)
+            .map(|d| d.join("mur").join("verbs"));
         match (verbs, cache) {
             (Some(verbs), Some(cache)) => Ok(Self { verbs, cache }),
             _ => Err(VerbError::refused(
@@ -37,12 +41,16 @@ impl VerbDirs {
 
 /// An XDG variable counts only when it is an absolute path, as the spec says.
 fn xdg(var: &str) -> Option<PathBuf> {
-    std::env::var_os(var).map(PathBuf::from).filter(|p| p.is_absolute())
+    std::env::var_os(var)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
 }
 
 #[cfg(not(windows))]
 fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME").map(PathBuf::from).filter(|p| p.is_absolute())
+    std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
 }
 
 #[cfg(windows)]

@@ -14,7 +14,11 @@ pub enum VerbError {
     /// No installed verb has this name (exit 1).
     UnknownVerb(String),
     /// The verb rejected its argv; print the message, then its usage (exit 1).
-    Usage { verb: String, message: String, usage: String },
+    Usage {
+        verb: String,
+        message: String,
+        usage: String,
+    },
     /// The verb itself failed: trap, time or memory limit, malformed output (exit 6).
     Plugin { verb: String, message: String },
     /// Managing the verb directory failed (exit 1).
@@ -25,11 +29,17 @@ pub enum VerbError {
 
 impl VerbError {
     pub(crate) fn plugin(verb: &str, message: impl Into<String>) -> Self {
-        Self::Plugin { verb: verb.to_owned(), message: message.into() }
+        Self::Plugin {
+            verb: verb.to_owned(),
+            message: message.into(),
+        }
     }
 
     pub(crate) fn refused(message: impl Into<String>, hint: impl Into<String>) -> Self {
-        Self::Refused { message: message.into(), hint: hint.into() }
+        Self::Refused {
+            message: message.into(),
+            hint: hint.into(),
+        }
     }
 
     /// Advice for a `hint:` line, where there is a fix.

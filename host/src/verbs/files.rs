@@ -17,8 +17,16 @@ pub struct Shaped {
 
 impl Shaped {
     pub(crate) fn from_wit(verb: &str, shaped: WitShaped) -> Self {
-        let files = shaped.files.into_iter().map(|f| (f.path, f.contents)).collect();
-        Self { verb: verb.to_owned(), stdout: shaped.stdout, files }
+        let files = shaped
+            .files
+            .into_iter()
+            .map(|f| (f.path, f.contents))
+            .collect();
+        Self {
+            verb: verb.to_owned(),
+            stdout: shaped.stdout,
+            files,
+        }
     }
 
     /// Write the requested files. Every path is checked before any is written, so
@@ -32,7 +40,10 @@ impl Shaped {
         }
         for (path, contents) in &self.files {
             std::fs::write(Path::new(path), contents).map_err(|e| {
-                VerbError::refused(format!("could not write `{path}`: {e}"), "check that its directory exists and is writable")
+                VerbError::refused(
+                    format!("could not write `{path}`: {e}"),
+                    "check that its directory exists and is writable",
+                )
             })?;
         }
         Ok(())
@@ -40,9 +51,16 @@ impl Shaped {
 
     fn check(&self, path: &str, argv: &[String]) -> Result<(), VerbError> {
         if path == "-" {
-            return Err(VerbError::plugin(&self.verb, "asked to write a file named `-`, which means stdout"));
+            return Err(VerbError::plugin(
+                &self.verb,
+                "asked to write a file named `-`, which means stdout",
+            ));
         }
-        if path.is_empty() || !argv.iter().any(|a| a == path || option_value(a) == Some(path)) {
+        if path.is_empty()
+            || !argv
+                .iter()
+                .any(|a| a == path || option_value(a) == Some(path))
+        {
             return Err(VerbError::plugin(
                 &self.verb,
                 format!("asked to write `{path}`, a path not on its command line; refused"),
@@ -54,7 +72,9 @@ impl Shaped {
 
 /// `PATH` of an argv word `--name=PATH`.
 fn option_value(word: &str) -> Option<&str> {
-    word.strip_prefix("--").and_then(|option| option.split_once('=')).map(|(_, value)| value)
+    word.strip_prefix("--")
+        .and_then(|option| option.split_once('='))
+        .map(|(_, value)| value)
 }
 
 #[cfg(test)]
@@ -62,16 +82,36 @@ mod tests {
     use super::Shaped;
 
     fn asking_for(path: &str) -> Shaped {
-        Shaped { verb: "v".into(), stdout: Vec::new(), files: vec![(path.into(), Vec::new())] }
+        Shaped {
+            verb: "v".into(),
+            stdout: Vec::new(),
+            files: vec![(path.into(), Vec::new())],
+        }
     }
 
     #[test]
     fn a_path_may_be_a_word_or_a_long_options_value() {
         let argv = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
-        assert!(asking_for("a.png").check("a.png", &argv(&["--out", "a.png"])).is_ok());
-        assert!(asking_for("a.png").check("a.png", &argv(&["--out=a.png"])).is_ok());
-        for refused in [&["--out=b.png"][..], &["-o=a.png"], &["x=a.png"], &["--out", "./a.png"]] {
-            assert!(asking_for("a.png").check("a.png", &argv(refused)).is_err(), "{refused:?}");
+        assert!(
+            asking_for("a.png")
+                .check("a.png", &argv(&["--out", "a.png"]))
+                .is_ok()
+        );
+        assert!(
+            asking_for("a.png")
+                .check("a.png", &argv(&["--out=a.png"]))
+                .is_ok()
+        );
+        for refused in [
+            &["--out=b.png"][..],
+            &["-o=a.png"],
+            &["x=a.png"],
+            &["--out", "./a.png"],
+        ] {
+            assert!(
+                asking_for("a.png").check("a.png", &argv(refused)).is_err(),
+                "{refused:?}"
+            );
         }
     }
 }

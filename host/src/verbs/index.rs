@@ -54,7 +54,10 @@ impl Index {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(io_error("read the verb index", &path, e)),
         };
-        Ok(Self { dir: dir.to_owned(), verbs })
+        Ok(Self {
+            dir: dir.to_owned(),
+            verbs,
+        })
     }
 
     pub fn get(&self, name: &str) -> Option<&Entry> {
@@ -81,8 +84,12 @@ impl Index {
     /// half. Two concurrent writers (`verbs add` in two shells) are not merged:
     /// the last one wins, and a lost verb is added again with `verbs add`.
     pub fn save(&self) -> Result<(), VerbError> {
-        let file = IndexFile { schema: SCHEMA.into(), verbs: self.verbs.clone() };
-        let mut bytes = serde_json::to_vec_pretty(&file).map_err(|e| VerbError::Registry(e.to_string()))?;
+        let file = IndexFile {
+            schema: SCHEMA.into(),
+            verbs: self.verbs.clone(),
+        };
+        let mut bytes =
+            serde_json::to_vec_pretty(&file).map_err(|e| VerbError::Registry(e.to_string()))?;
         bytes.push(b'\n');
         write_atomic(&self.dir.join(INDEX_FILE), &bytes)
     }
@@ -105,7 +112,11 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Entry>, VerbError> {
 /// Size and modification time of a file, as recorded in an [`Entry`].
 pub fn stamp(path: &Path) -> std::io::Result<(u64, u128)> {
     let meta = std::fs::metadata(path)?;
-    let mtime = meta.modified()?.duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let mtime = meta
+        .modified()?
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
     Ok((meta.len(), mtime))
 }
 
@@ -114,7 +125,10 @@ pub fn stamp(path: &Path) -> std::io::Result<(u64, u128)> {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), VerbError> {
     use std::io::Write;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = std::fs::File::create(&tmp)
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))

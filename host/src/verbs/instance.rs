@@ -5,7 +5,7 @@
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Engine, Store, Trap};
 
-use super::bindings::{OutputOptions, Parsed, Verb, VerbPre, VerbInfo, WORLD, WitShaped};
+use super::bindings::{OutputOptions, Parsed, Verb, VerbInfo, VerbPre, WORLD, WitShaped};
 use super::error::VerbError;
 use super::sandbox::{FUEL_PER_CALL, MEMORY_LIMIT_BYTES, Sandbox};
 
@@ -18,16 +18,29 @@ pub struct Instance {
 
 impl Instance {
     /// Type-check `component` against the world and instantiate it in a new store.
-    pub fn new(engine: &Engine, linker: &Linker<Sandbox>, component: &Component, verb: &str) -> Result<Self, VerbError> {
+    pub fn new(
+        engine: &Engine,
+        linker: &Linker<Sandbox>,
+        component: &Component,
+        verb: &str,
+    ) -> Result<Self, VerbError> {
         let pre = linker
             .instantiate_pre(component)
             .and_then(VerbPre::new)
-            .map_err(|e| VerbError::plugin(verb, format!("does not implement `{WORLD}`: {}", chain(&e))))?;
+            .map_err(|e| {
+                VerbError::plugin(verb, format!("does not implement `{WORLD}`: {}", chain(&e)))
+            })?;
         let mut store = Store::new(engine, Sandbox::new());
         store.limiter(|sandbox| &mut sandbox.limits);
         refuel(&mut store);
-        let exports = pre.instantiate(&mut store).map_err(|e| classify(verb, &store, &e))?;
-        Ok(Self { verb: verb.to_owned(), store, exports })
+        let exports = pre
+            .instantiate(&mut store)
+            .map_err(|e| classify(verb, &store, &e))?;
+        Ok(Self {
+            verb: verb.to_owned(),
+            store,
+            exports,
+        })
     }
 
     pub fn info(&mut self) -> Result<VerbInfo, VerbError> {
@@ -43,10 +56,17 @@ impl Instance {
         self.finish("parse", result)
     }
 
-    pub fn shape(&mut self, argv: &[String], result: &str, pretty: bool) -> Result<Result<WitShaped, String>, VerbError> {
+    pub fn shape(
+        &mut self,
+        argv: &[String],
+        result: &str,
+        pretty: bool,
+    ) -> Result<Result<WitShaped, String>, VerbError> {
         refuel(&mut self.store);
         let options = OutputOptions { pretty };
-        let shaped = self.exports.call_shape(&mut self.store, argv, result, options);
+        let shaped = self
+            .exports
+            .call_shape(&mut self.store, argv, result, options);
         self.finish("shape", shaped)
     }
 
@@ -72,7 +92,10 @@ fn classify(verb: &str, store: &Store<Sandbox>, err: &wasmtime::Error) -> VerbEr
     } else if store.data().limits.exceeded {
         format!("exceeded its {} MiB memory limit", MEMORY_LIMIT_BYTES >> 20)
     } else {
-        format!("crashed: {}", crash_reason(&store.data().stderr(), trap, err))
+        format!(
+            "crashed: {}",
+            crash_reason(&store.data().stderr(), trap, err)
+        )
     };
     tracing::debug!("verb `{verb}` failed: {err:?}");
     VerbError::plugin(verb, message)
@@ -90,16 +113,27 @@ fn crash_reason(stderr: &str, trap: Option<&Trap>, err: &wasmtime::Error) -> Str
     if let Some(first) = said.first() {
         // Rust prints `thread '<unnamed>' (1) panicked at …`; the thread is noise.
         let first = first.find("panicked at").map_or(*first, |at| &first[at..]);
-        return [first].into_iter().chain(said.get(1).copied()).collect::<Vec<_>>().join(" ");
+        return [first]
+            .into_iter()
+            .chain(said.get(1).copied())
+            .collect::<Vec<_>>()
+            .join(" ");
     }
     let reason = match trap {
         Some(trap) => trap.to_string(),
         None => err.root_cause().to_string(),
     };
-    reason.lines().next().unwrap_or("unknown failure").to_owned()
+    reason
+        .lines()
+        .next()
+        .unwrap_or("unknown failure")
+        .to_owned()
 }
 
 /// An error and its causes on one line.
 pub fn chain(err: &wasmtime::Error) -> String {
-    err.chain().map(|c| c.to_string()).collect::<Vec<_>>().join(": ")
+    err.chain()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(": ")
 }

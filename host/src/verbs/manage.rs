@@ -18,15 +18,19 @@ pub const HOST_VERBS: &[&str] = &["session", "call", "verbs", "guide", "completi
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum VerbsCommand {
     /// List installed verbs (a table; `--json` for a JSON array)
-    #[command(after_help = "Examples:\n  mur devtools verbs list\n  mur devtools verbs list --json | jq -r '.[].name'")]
+    #[command(
+        after_help = "Examples:\n  mur devtools verbs list\n  mur devtools verbs list --json | jq -r '.[].name'"
+    )]
     List {
         /// Print a JSON array with every index field
         #[arg(long)]
         json: bool,
     },
     /// Install verb components (`.wasm` files implementing mur:verb/verb)
-    #[command(after_help = "Examples:\n  mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm\n  \
-                            mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm")]
+    #[command(
+        after_help = "Examples:\n  mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm\n  \
+                            mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"
+    )]
     Add {
         /// Component files to install
         #[arg(required = true, value_name = "FILE.wasm")]
@@ -42,7 +46,9 @@ pub enum VerbsCommand {
         name: String,
     },
     /// Show an installed verb's tool, usage, file, hash and size
-    #[command(after_help = "Examples:\n  mur devtools verbs info click\n  mur devtools verbs info click --json")]
+    #[command(
+        after_help = "Examples:\n  mur devtools verbs info click\n  mur devtools verbs info click --json"
+    )]
     Info {
         /// The verb's name
         name: String,
@@ -51,7 +57,9 @@ pub enum VerbsCommand {
         json: bool,
     },
     /// Create a Rust crate for a new verb (see docs/verbs.md)
-    #[command(after_help = "Examples:\n  mur devtools verbs new bump\n  mur devtools verbs new bump --dir ~/src")]
+    #[command(
+        after_help = "Examples:\n  mur devtools verbs new bump\n  mur devtools verbs new bump --dir ~/src"
+    )]
     New {
         /// The new verb's name (the word after `mur devtools`)
         name: String,
@@ -87,8 +95,20 @@ fn list(index: &Index, json: bool, dirs: &VerbDirs) -> Result<(), VerbError> {
         eprintln!("hint: install some with `mur devtools verbs add <file.wasm>...`");
         return Ok(());
     }
-    let name_w = index.verbs.iter().map(|e| e.name.len()).max().unwrap_or(0).max(4);
-    let tool_w = index.verbs.iter().map(|e| e.tool.len()).max().unwrap_or(0).max(4);
+    let name_w = index
+        .verbs
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let tool_w = index
+        .verbs
+        .iter()
+        .map(|e| e.tool.len())
+        .max()
+        .unwrap_or(0)
+        .max(4);
     println!("{:name_w$}  {:tool_w$}  SUMMARY", "NAME", "TOOL");
     for e in &index.verbs {
         println!("{:name_w$}  {:tool_w$}  {}", e.name, e.tool, e.summary);
@@ -137,13 +157,24 @@ struct Candidate {
 
 /// Check every file first and install only if all pass, so a refused file never
 /// leaves half of a batch installed.
-fn add(index: &mut Index, dirs: &VerbDirs, files: &[PathBuf], force: bool) -> Result<(), VerbError> {
+fn add(
+    index: &mut Index,
+    dirs: &VerbDirs,
+    files: &[PathBuf],
+    force: bool,
+) -> Result<(), VerbError> {
     let runtime = Runtime::new(&dirs.cache)?;
     let mut candidates: Vec<Candidate> = Vec::new();
     for file in files {
         let candidate = inspect(&runtime, file)?;
-        if candidates.iter().any(|c| c.info.name == candidate.info.name) {
-            return Err(VerbError::Registry(format!("two of the files given are verb `{}`", candidate.info.name)));
+        if candidates
+            .iter()
+            .any(|c| c.info.name == candidate.info.name)
+        {
+            return Err(VerbError::Registry(format!(
+                "two of the files given are verb `{}`",
+                candidate.info.name
+            )));
         }
         if admit(index, &candidate, force)? {
             candidates.push(candidate);
@@ -159,19 +190,33 @@ fn add(index: &mut Index, dirs: &VerbDirs, files: &[PathBuf], force: bool) -> Re
 /// Compile a file, instantiate it in the sandbox and read its `info`.
 fn inspect(runtime: &Runtime, file: &Path) -> Result<Candidate, VerbError> {
     let bytes = std::fs::read(file).map_err(|e| io_error("read", file, e))?;
-    let label = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let label = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let not_a_verb = |e: VerbError| {
         VerbError::refused(
-            format!("`{}` is not a usable verb: {}", file.display(), plugin_reason(e)),
+            format!(
+                "`{}` is not a usable verb: {}",
+                file.display(),
+                plugin_reason(e)
+            ),
             "a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.1.0)",
         )
     };
     let sha256 = sha256_hex(&bytes);
-    let component = runtime.compile(&label, &bytes, &sha256).map_err(not_a_verb)?;
-    let mut instance = Instance::new(&runtime.engine, &runtime.linker, &component, &label).map_err(not_a_verb)?;
+    let component = runtime
+        .compile(&label, &bytes, &sha256)
+        .map_err(not_a_verb)?;
+    let mut instance =
+        Instance::new(&runtime.engine, &runtime.linker, &component, &label).map_err(not_a_verb)?;
     let info = instance.info().map_err(not_a_verb)?;
     check_info(file, &info)?;
-    Ok(Candidate { info, bytes, sha256 })
+    Ok(Candidate {
+        info,
+        bytes,
+        sha256,
+    })
 }
 
 /// The reason inside a plugin error, without the `verb `x`` prefix.
@@ -187,7 +232,9 @@ fn check_info(file: &Path, info: &VerbInfo) -> Result<(), VerbError> {
     let name = &info.name;
     let well_formed = name.len() <= 64
         && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     if !well_formed {
         return Err(VerbError::Registry(format!(
             "`{}` names itself `{name}`; a verb name must be lowercase letters, digits and `-`",
@@ -195,7 +242,10 @@ fn check_info(file: &Path, info: &VerbInfo) -> Result<(), VerbError> {
         )));
     }
     if info.tool.trim().is_empty() {
-        return Err(VerbError::Registry(format!("verb `{name}` in `{}` names no tool", file.display())));
+        return Err(VerbError::Registry(format!(
+            "verb `{name}` in `{}` names no tool",
+            file.display()
+        )));
     }
     Ok(())
 }
@@ -230,9 +280,24 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<(), VerbE
     write_atomic(&path, &c.bytes)?;
     let (size, mtime_ns) = stamp(&path).map_err(|e| io_error("read", &path, e))?;
     let replaced = index.get(&c.info.name).map(|e| e.sha256.clone());
-    let VerbInfo { name, tool, summary, usage } = c.info;
+    let VerbInfo {
+        name,
+        tool,
+        summary,
+        usage,
+    } = c.info;
     let added_at = now_rfc3339();
-    index.put(Entry { name: name.clone(), tool: tool.clone(), summary, usage, file, sha256: c.sha256, size, mtime_ns, added_at });
+    index.put(Entry {
+        name: name.clone(),
+        tool: tool.clone(),
+        summary,
+        usage,
+        file,
+        sha256: c.sha256,
+        size,
+        mtime_ns,
+        added_at,
+    });
     index.save()?;
     if let Some(old) = replaced {
         CodeCache::open(&dirs.cache).forget(&old);
@@ -244,13 +309,21 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<(), VerbE
 /// Update an entry's declared tool, summary and usage after its file changed.
 pub(super) fn refresh_entry(index: &mut Index, verb: &str, info: VerbInfo) {
     if let Some(entry) = index.get(verb).cloned() {
-        index.put(Entry { tool: info.tool, summary: info.summary, usage: info.usage, ..entry });
+        index.put(Entry {
+            tool: info.tool,
+            summary: info.summary,
+            usage: info.usage,
+            ..entry
+        });
         let _ = index.save();
     }
 }
 
 fn not_installed(name: &str) -> VerbError {
-    VerbError::refused(format!("no verb named `{name}` is installed"), "`mur devtools verbs list` shows the installed verbs")
+    VerbError::refused(
+        format!("no verb named `{name}` is installed"),
+        "`mur devtools verbs list` shows the installed verbs",
+    )
 }
 
 fn print_json(value: &impl serde::Serialize) -> Result<(), VerbError> {
@@ -261,5 +334,6 @@ fn print_json(value: &impl serde::Serialize) -> Result<(), VerbError> {
 
 fn now_rfc3339() -> String {
     let now = time::OffsetDateTime::now_utc();
-    now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+    now.format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
 }

@@ -19,6 +19,7 @@ mod runtime;
 mod sandbox;
 #[cfg(test)]
 mod tests;
+pub mod timings;
 
 pub use dirs::VerbDirs;
 pub use error::VerbError;
@@ -29,6 +30,7 @@ use bindings::Parsed;
 use index::Index;
 use instance::Instance;
 use runtime::Runtime;
+use timings::Phase;
 
 /// What `mur devtools --help` shows for an installed verb.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +44,10 @@ pub struct VerbSummary {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ParseOutcome {
     /// Call the verb's tool with these arguments (a JSON object).
-    Call { arguments: serde_json::Value, timeout_ms: Option<u32> },
+    Call {
+        arguments: serde_json::Value,
+        timeout_ms: Option<u32>,
+    },
     /// Print this usage text and exit 0.
     Help(String),
 }
@@ -63,12 +68,21 @@ impl VerbHost {
 
     pub fn open_in(dirs: VerbDirs) -> Result<Self, VerbError> {
         let index = Index::load(&dirs.verbs)?;
-        Ok(Self { dirs, index, runtime: None, current: None })
+        Ok(Self {
+            dirs,
+            index,
+            runtime: None,
+            current: None,
+        })
     }
 
     /// Installed verbs, from the index alone.
     pub fn installed(&self) -> Vec<VerbSummary> {
-        let summary = |e: &index::Entry| VerbSummary { name: e.name.clone(), tool: e.tool.clone(), summary: e.summary.clone() };
+        let summary = |e: &index::Entry| VerbSummary {
+            name: e.name.clone(),
+            tool: e.tool.clone(),
+            summary: e.summary.clone(),
+        };
         self.index.verbs.iter().map(summary).collect()
     }
 
@@ -85,26 +99,50 @@ impl VerbHost {
     /// Run the verb's `parse` on `argv`. A lone `--help`/`-h` is answered from
     /// the index, without starting the engine.
     pub fn parse(&mut self, verb: &str, argv: &[String]) -> Result<ParseOutcome, VerbError> {
-        let usage = self.usage(verb).ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))?.to_owned();
+        let usage = self
+            .usage(verb)
+            .ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))?
+            .to_owned();
         if matches!(argv, [only] if only == "--help" || only == "-h") {
             return Ok(ParseOutcome::Help(usage));
         }
-        let answer = self.call(verb, |instance| instance.parse(argv))?;
+        let answer = timings::measure(Phase::Parse, || {
+            self.call(verb, |instance| instance.parse(argv))
+        })?;
         match answer {
-            Ok(Parsed::Help) => Ok(ParseOutcome::Help(self.usage(verb).unwrap_or(&usage).to_owned())),
+            Ok(Parsed::Help) => Ok(ParseOutcome::Help(
+                self.usage(verb).unwrap_or(&usage).to_owned(),
+            )),
             Ok(Parsed::Call(call)) => {
                 let arguments = arguments_object(verb, &call.arguments)?;
-                Ok(ParseOutcome::Call { arguments, timeout_ms: call.timeout_ms })
+                Ok(ParseOutcome::Call {
+                    arguments,
+                    timeout_ms: call.timeout_ms,
+                })
             }
-            Err(message) => Err(VerbError::Usage { verb: verb.to_owned(), message, usage }),
+            Err(message) => Err(VerbError::Usage {
+                verb: verb.to_owned(),
+                message,
+                usage,
+            }),
         }
     }
 
     /// Run the verb's `shape` on a tool result (reusing the instance `parse` made).
-    pub fn shape(&mut self, verb: &str, argv: &[String], result: &serde_json::Value, pretty: bool) -> Result<Shaped, VerbError> {
+    pub fn shape(
+        &mut self,
+        verb: &str,
+        argv: &[String],
+        result: &serde_json::Value,
+        pretty: bool,
+    ) -> Result<Shaped, VerbError> {
         let result = result.to_string();
-        let answer = self.call(verb, |instance| instance.shape(argv, &result, pretty))?;
-        let shaped = answer.map_err(|message| VerbError::plugin(verb, format!("could not shape the result: {message}")))?;
+        let answer = timings::measure(Phase::Shape, || {
+            self.call(verb, |instance| instance.shape(argv, &result, pretty))
+        })?;
+        let shaped = answer.map_err(|message| {
+            VerbError::plugin(verb, format!("could not shape the result: {message}"))
+        })?;
         Ok(Shaped::from_wit(verb, shaped))
     }
 
@@ -129,16 +167,25 @@ impl VerbHost {
             let fresh = self.instantiate(verb)?;
             self.current = Some(fresh);
         }
-        self.current.as_mut().ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))
+        self.current
+            .as_mut()
+            .ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))
     }
 
     fn instantiate(&mut self, verb: &str) -> Result<Instance, VerbError> {
         if self.runtime.is_none() {
-            self.runtime = Some(Runtime::new(&self.dirs.cache)?);
+            self.runtime = Some(timings::measure(Phase::Engine, || {
+                Runtime::new(&self.dirs.cache)
+            })?);
         }
-        let runtime = self.runtime.as_ref().ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))?;
+        let runtime = self
+            .runtime
+            .as_ref()
+            .ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))?;
         let loaded = runtime.load(&mut self.index, verb)?;
-        let mut instance = Instance::new(&runtime.engine, &runtime.linker, &loaded.component, verb)?;
+        let mut instance = timings::measure(Phase::Instantiate, || {
+            Instance::new(&runtime.engine, &runtime.linker, &loaded.component, verb)
+        })?;
         if loaded.changed {
             // A file replaced behind the index may declare another tool or usage.
             manage::refresh_entry(&mut self.index, verb, instance.info()?);
@@ -151,8 +198,14 @@ impl VerbHost {
 fn arguments_object(verb: &str, text: &str) -> Result<serde_json::Value, VerbError> {
     match serde_json::from_str::<serde_json::Value>(text) {
         Ok(value @ serde_json::Value::Object(_)) => Ok(value),
-        Ok(_) => Err(VerbError::plugin(verb, "returned tool arguments that are not a JSON object")),
-        Err(e) => Err(VerbError::plugin(verb, format!("returned tool arguments that are not valid JSON: {e}"))),
+        Ok(_) => Err(VerbError::plugin(
+            verb,
+            "returned tool arguments that are not a JSON object",
+        )),
+        Err(e) => Err(VerbError::plugin(
+            verb,
+            format!("returned tool arguments that are not valid JSON: {e}"),
+        )),
     }
 }
 

@@ -13,6 +13,7 @@ use super::error::VerbError;
 use super::index::{Entry, Index, stamp};
 use super::instance::chain;
 use super::sandbox::{Sandbox, linker};
+use super::timings::{self, Phase};
 
 /// Engine, linker and cache: everything that outlives one invocation.
 pub struct Runtime {
@@ -29,31 +30,53 @@ pub struct Loaded {
 
 impl Runtime {
     pub fn new(cache_dir: &Path) -> Result<Self, VerbError> {
-        let engine = Engine::new(&config()).map_err(|e| VerbError::Registry(format!("cannot start the verb runtime: {}", chain(&e))))?;
-        let linker = linker(&engine).map_err(|e| VerbError::Registry(format!("cannot link the verb sandbox: {}", chain(&e))))?;
-        Ok(Self { engine, linker, cache: CodeCache::open(cache_dir) })
+        let engine = Engine::new(&config()).map_err(|e| {
+            VerbError::Registry(format!("cannot start the verb runtime: {}", chain(&e)))
+        })?;
+        let linker = linker(&engine).map_err(|e| {
+            VerbError::Registry(format!("cannot link the verb sandbox: {}", chain(&e)))
+        })?;
+        Ok(Self {
+            engine,
+            linker,
+            cache: CodeCache::open(cache_dir),
+        })
     }
 
     /// Compile `bytes` (a verb that `name` will be installed as) and cache the result.
     pub fn compile(&self, name: &str, bytes: &[u8], sha256: &str) -> Result<Component, VerbError> {
         tracing::debug!("compiling verb `{name}`");
-        let component = Component::new(&self.engine, bytes)
-            .map_err(|e| VerbError::plugin(name, format!("is not a valid component: {}", chain(&e))))?;
+        let component = timings::measure(Phase::Compile, || Component::new(&self.engine, bytes))
+            .map_err(|e| {
+                VerbError::plugin(name, format!("is not a valid component: {}", chain(&e)))
+            })?;
         log_imports(&self.engine, name, &component);
-        self.cache.store(&CodeCache::key(&self.engine, sha256), &component);
+        self.cache
+            .store(&CodeCache::key(&self.engine, sha256), &component);
         Ok(component)
     }
 
     /// The compiled code for an installed verb: from the cache when its entry is
     /// sound and its file unchanged, else compiled afresh (and the index updated).
     pub fn load(&self, index: &mut Index, name: &str) -> Result<Loaded, VerbError> {
-        let entry = index.get(name).ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?.clone();
+        let entry = index
+            .get(name)
+            .ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?
+            .clone();
         let path = index.file_path(&entry);
-        let on_disk = stamp(&path).map_err(|e| missing_file(name, &path, e))?;
+        let on_disk = timings::measure(Phase::CacheLookup, || stamp(&path))
+            .map_err(|e| missing_file(name, &path, e))?;
         let unchanged = on_disk == (entry.size, entry.mtime_ns);
-        if unchanged && let Some(component) = self.cache.load(&self.engine, &CodeCache::key(&self.engine, &entry.sha256)) {
+        if unchanged
+            && let Some(component) = self
+                .cache
+                .load(&self.engine, &CodeCache::key(&self.engine, &entry.sha256))
+        {
             tracing::debug!("loaded verb `{name}` from cache");
-            return Ok(Loaded { component, changed: false });
+            return Ok(Loaded {
+                component,
+                changed: false,
+            });
         }
         // Cold path: read the file and hash what is really there, so the cache
         // key always names the bytes being compiled.
@@ -65,7 +88,12 @@ impl Runtime {
             self.cache.forget(&entry.sha256);
         }
         if !unchanged || changed {
-            index.put(Entry { sha256: sha256.clone(), size: on_disk.0, mtime_ns: on_disk.1, ..entry });
+            index.put(Entry {
+                sha256: sha256.clone(),
+                size: on_disk.0,
+                mtime_ns: on_disk.1,
+                ..entry
+            });
             // Best effort: a read-only verb directory only costs a rehash next time.
             let _ = index.save();
         }
@@ -86,7 +114,11 @@ fn config() -> Config {
 fn log_imports(engine: &Engine, name: &str, component: &Component) {
     let ty = component.component_type();
     let imports: Vec<&str> = ty.imports(engine).map(|(n, _)| n).collect();
-    let listed = if imports.is_empty() { "nothing".to_owned() } else { imports.join(", ") };
+    let listed = if imports.is_empty() {
+        "nothing".to_owned()
+    } else {
+        imports.join(", ")
+    };
     tracing::debug!("verb `{name}` imports {listed}");
 }
 
@@ -96,8 +128,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 fn missing_file(name: &str, path: &Path, err: std::io::Error) -> VerbError {
     VerbError::refused(
-        format!("verb `{name}` is installed but its file `{}` is unreadable: {err}", path.display()),
-        format!("reinstall it with `mur devtools verbs add --force <{name}.wasm>`, or remove it with `mur devtools verbs remove {name}`"),
+        format!(
+            "verb `{name}` is installed but its file `{}` is unreadable: {err}",
+            path.display()
+        ),
+        format!(
+            "reinstall it with `mur devtools verbs add --force <{name}.wasm>`, or remove it with `mur devtools verbs remove {name}`"
+        ),
     )
 }
-

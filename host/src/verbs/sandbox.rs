@@ -62,7 +62,12 @@ impl Sandbox {
             .insecure_random(fixed_rng())
             .insecure_random_seed(0)
             .build();
-        Self { wasi, table: ResourceTable::new(), limits: MemoryBudget::default(), stderr }
+        Self {
+            wasi,
+            table: ResourceTable::new(),
+            limits: MemoryBudget::default(),
+            stderr,
+        }
     }
 
     /// What the guest wrote to stderr, lossily decoded.
@@ -73,7 +78,10 @@ impl Sandbox {
 
 impl WasiView for Sandbox {
     fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
     }
 }
 
@@ -94,14 +102,24 @@ fn deny_sleep(linker: &mut Linker<Sandbox>) -> wasmtime::Result<()> {
     use wasmtime_wasi::p2::DynPollable;
     type Timer = wasmtime::Result<(Resource<DynPollable>,)>;
     fn no_timer() -> Timer {
-        Err(wasmtime::format_err!("the verb tried to sleep, and verbs get no clock"))
+        Err(wasmtime::format_err!(
+            "the verb tried to sleep, and verbs get no clock"
+        ))
     }
     linker.allow_shadowing(true);
     let mut clock = linker.instance("wasi:clocks/monotonic-clock@0.2.6")?;
-    clock.func_wrap("now", |_, (): ()| Ok((HostMonotonicClock::now(&FrozenClock),)))?;
-    clock.func_wrap("resolution", |_, (): ()| Ok((HostMonotonicClock::resolution(&FrozenClock),)))?;
-    clock.func_wrap("subscribe-instant", |_, (_,): (u64,)| -> Timer { no_timer() })?;
-    clock.func_wrap("subscribe-duration", |_, (_,): (u64,)| -> Timer { no_timer() })?;
+    clock.func_wrap("now", |_, (): ()| {
+        Ok((HostMonotonicClock::now(&FrozenClock),))
+    })?;
+    clock.func_wrap("resolution", |_, (): ()| {
+        Ok((HostMonotonicClock::resolution(&FrozenClock),))
+    })?;
+    clock.func_wrap("subscribe-instant", |_, (_,): (u64,)| -> Timer {
+        no_timer()
+    })?;
+    clock.func_wrap("subscribe-duration", |_, (_,): (u64,)| -> Timer {
+        no_timer()
+    })?;
     linker.allow_shadowing(false);
     Ok(())
 }
@@ -128,7 +146,11 @@ impl HostMonotonicClock for FrozenClock {
 }
 
 fn fixed_rng() -> wasmtime_wasi::Deterministic {
-    wasmtime_wasi::Deterministic::new((0u8..=255).map(|b| b.wrapping_mul(167).wrapping_add(13)).collect())
+    wasmtime_wasi::Deterministic::new(
+        (0u8..=255)
+            .map(|b| b.wrapping_mul(167).wrapping_add(13))
+            .collect(),
+    )
 }
 
 /// Counts linear memory across the store and refuses growth past the limit,
@@ -141,7 +163,12 @@ pub struct MemoryBudget {
 }
 
 impl ResourceLimiter for MemoryBudget {
-    fn memory_growing(&mut self, current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        _max: Option<usize>,
+    ) -> wasmtime::Result<bool> {
         let after = self.used.saturating_add(desired.saturating_sub(current));
         if after > MEMORY_LIMIT_BYTES {
             self.exceeded = true;
@@ -151,7 +178,12 @@ impl ResourceLimiter for MemoryBudget {
         Ok(true)
     }
 
-    fn table_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _max: Option<usize>,
+    ) -> wasmtime::Result<bool> {
         Ok(desired <= TABLE_ELEMENTS_LIMIT)
     }
 }

@@ -15,7 +15,13 @@ fn guests() -> &'static PathBuf {
     DIR.get_or_init(|| {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/guests");
         let status = Command::new(env!("CARGO"))
-            .args(["build", "--release", "--target", "wasm32-wasip2", "--manifest-path"])
+            .args([
+                "build",
+                "--release",
+                "--target",
+                "wasm32-wasip2",
+                "--manifest-path",
+            ])
             .arg(root.join("Cargo.toml"))
             .env_remove("CARGO_TARGET_DIR")
             .status()
@@ -32,15 +38,28 @@ fn guest(name: &str) -> PathBuf {
 /// A verb host over fresh directories with these guests installed.
 fn host_with(names: &[&str]) -> (tempfile::TempDir, VerbHost) {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let dirs = VerbDirs { verbs: tmp.path().join("verbs"), cache: tmp.path().join("cache") };
+    let dirs = VerbDirs {
+        verbs: tmp.path().join("verbs"),
+        cache: tmp.path().join("cache"),
+    };
     let files = names.iter().map(|n| guest(n)).collect();
-    run_verbs_command_in(&dirs, &VerbsCommand::Add { files, force: false }).expect("verbs add");
+    run_verbs_command_in(
+        &dirs,
+        &VerbsCommand::Add {
+            files,
+            force: false,
+        },
+    )
+    .expect("verbs add");
     let host = VerbHost::open_in(dirs).expect("open");
     (tmp, host)
 }
 
 fn plugin_message(err: VerbError) -> String {
-    assert!(matches!(err, VerbError::Plugin { .. }), "not a plugin failure: {err}");
+    assert!(
+        matches!(err, VerbError::Plugin { .. }),
+        "not a plugin failure: {err}"
+    );
     err.to_string()
 }
 
@@ -49,47 +68,84 @@ fn a_new_verb_parses_and_shapes() {
     let (_tmp, mut host) = host_with(&["ping"]);
     assert_eq!(host.installed()[0].tool, "version");
     let outcome = host.parse("ping", &[]).expect("parse");
-    assert_eq!(outcome, ParseOutcome::Call { arguments: serde_json::json!({}), timeout_ms: None });
-    let shaped = host.shape("ping", &[], &serde_json::json!({"v": 1}), false).expect("shape");
-    assert_eq!(String::from_utf8_lossy(&shaped.stdout), "{\"pong\":true,\"result\":{\"v\":1}\n}\n");
+    assert_eq!(
+        outcome,
+        ParseOutcome::Call {
+            arguments: serde_json::json!({}),
+            timeout_ms: None
+        }
+    );
+    let shaped = host
+        .shape("ping", &[], &serde_json::json!({"v": 1}), false)
+        .expect("shape");
+    assert_eq!(
+        String::from_utf8_lossy(&shaped.stdout),
+        "{\"pong\":true,\"result\":{\"v\":1}\n}\n"
+    );
 }
 
 #[test]
 fn an_endless_loop_runs_out_of_time() {
     let (_tmp, mut host) = host_with(&["spin"]);
     let err = host.parse("spin", &[]).expect_err("spin must not finish");
-    assert_eq!(plugin_message(err), "verb `spin` ran out of its time budget");
+    assert_eq!(
+        plugin_message(err),
+        "verb `spin` ran out of its time budget"
+    );
 }
 
 #[test]
 fn a_memory_bomb_hits_the_memory_limit() {
     let (_tmp, mut host) = host_with(&["hog"]);
     let err = host.parse("hog", &[]).expect_err("hog must not finish");
-    assert_eq!(plugin_message(err), "verb `hog` exceeded its 64 MiB memory limit");
+    assert_eq!(
+        plugin_message(err),
+        "verb `hog` exceeded its 64 MiB memory limit"
+    );
 }
 
 #[test]
 fn a_panic_is_reported_with_its_message() {
     let (_tmp, mut host) = host_with(&["crash"]);
     let message = plugin_message(host.parse("crash", &[]).expect_err("crash"));
-    assert!(message.starts_with("verb `crash` crashed: panicked at"), "{message}");
-    assert!(message.contains("boom: this verb panics on purpose"), "{message}");
+    assert!(
+        message.starts_with("verb `crash` crashed: panicked at"),
+        "{message}"
+    );
+    assert!(
+        message.contains("boom: this verb panics on purpose"),
+        "{message}"
+    );
 }
 
 #[test]
 fn the_sandbox_shows_no_files_env_or_clock() {
     let (_tmp, mut host) = host_with(&["snoop"]);
-    let err = host.parse("snoop", &["/etc/passwd".into()]).expect_err("snoop reports as usage");
-    assert_eq!(err.to_string(), "snoop: saw file=no dir=no env=0 args=0 clock=0");
+    let err = host
+        .parse("snoop", &["/etc/passwd".into()])
+        .expect_err("snoop reports as usage");
+    assert_eq!(
+        err.to_string(),
+        "snoop: saw file=no dir=no env=0 args=0 clock=0"
+    );
 }
 
 #[test]
 fn malformed_arguments_are_refused() {
     let (_tmp, mut host) = host_with(&["liar"]);
     let text = plugin_message(host.parse("liar", &["text".into()]).expect_err("not json"));
-    assert!(text.starts_with("verb `liar` returned tool arguments that are not valid JSON"), "{text}");
-    let array = plugin_message(host.parse("liar", &["array".into()]).expect_err("not an object"));
-    assert_eq!(array, "verb `liar` returned tool arguments that are not a JSON object");
+    assert!(
+        text.starts_with("verb `liar` returned tool arguments that are not valid JSON"),
+        "{text}"
+    );
+    let array = plugin_message(
+        host.parse("liar", &["array".into()])
+            .expect_err("not an object"),
+    );
+    assert_eq!(
+        array,
+        "verb `liar` returned tool arguments that are not a JSON object"
+    );
 }
 
 #[test]
@@ -97,12 +153,25 @@ fn files_are_written_only_at_paths_in_argv() {
     let (tmp, mut host) = host_with(&["scribble"]);
     let inside = tmp.path().join("out.txt").to_string_lossy().into_owned();
     let argv = vec![inside.clone(), "--sneak".to_owned()];
-    let shaped = host.shape("scribble", &argv, &serde_json::json!({}), false).expect("shape");
+    let shaped = host
+        .shape("scribble", &argv, &serde_json::json!({}), false)
+        .expect("shape");
     let message = plugin_message(shaped.write_files(&argv).expect_err("sneak refused"));
-    assert!(message.contains("`sneaked.txt`, a path not on its command line"), "{message}");
-    assert!(!PathBuf::from(&inside).exists(), "nothing is written when any path is refused");
+    assert!(
+        message.contains("`sneaked.txt`, a path not on its command line"),
+        "{message}"
+    );
+    assert!(
+        !PathBuf::from(&inside).exists(),
+        "nothing is written when any path is refused"
+    );
     let argv = vec![inside.clone()];
-    let shaped = host.shape("scribble", &argv, &serde_json::json!({"ok": true}), false).expect("shape");
+    let shaped = host
+        .shape("scribble", &argv, &serde_json::json!({"ok": true}), false)
+        .expect("shape");
     shaped.write_files(&argv).expect("write");
-    assert_eq!(std::fs::read_to_string(&inside).expect("written"), "{\"ok\":true}");
+    assert_eq!(
+        std::fs::read_to_string(&inside).expect("written"),
+        "{\"ok\":true}"
+    );
 }
