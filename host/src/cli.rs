@@ -15,7 +15,11 @@ use crate::verbs::VerbsCommand;
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
 
 #[derive(Debug, Parser)]
-#[command(name = "mur", version, about = "Drive running apps through their devtools MCP servers")]
+#[command(
+    name = "mur",
+    version,
+    about = "Drive running apps through their devtools MCP servers"
+)]
 #[command(propagate_version = true, disable_help_subcommand = true)]
 #[command(after_help = examples(&[
     "mur devtools session list --pretty",
@@ -74,14 +78,20 @@ pub fn color_disabled() -> bool {
 pub fn command() -> clap::Command {
     use clap::CommandFactory as _;
     let cmd = Cli::command();
-    if color_disabled() { cmd.color(clap::ColorChoice::Never) } else { cmd }
+    if color_disabled() {
+        cmd.color(clap::ColorChoice::Never)
+    } else {
+        cmd
+    }
 }
 
 #[derive(Debug, Args)]
 #[command(allow_external_subcommands = true)]
-#[command(after_help = "Verbs not listed here come from installed verb plugins.\n\n\
+#[command(
+    after_help = "Verbs not listed here come from installed verb plugins.\n\n\
 Examples:\n  mur devtools session list --pretty\n  mur devtools click '#btn-inc'\n  \
-mur devtools --project ./App.csproj state --selector '#count'\n  mur devtools guide")]
+mur devtools --project ./App.csproj state --selector '#count'\n  mur devtools guide"
+)]
 pub struct Devtools {
     #[command(flatten)]
     pub host: HostArgs,
@@ -191,7 +201,10 @@ mod tests {
         fn check(cmd: &mut clap::Command, path: &str) {
             let path = format!("{path} {}", cmd.get_name());
             let help = cmd.render_long_help().to_string();
-            assert!(help.contains("Examples:\n  mur "), "`{path} --help` has no examples:\n{help}");
+            assert!(
+                help.contains("Examples:\n  mur "),
+                "`{path} --help` has no examples:\n{help}"
+            );
             for sub in cmd.get_subcommands_mut() {
                 check(sub, &path);
             }
@@ -203,20 +216,42 @@ mod tests {
 
     #[test]
     fn plugin_verbs_keep_their_arguments_raw() {
-        let cli = Cli::try_parse_from(["mur", "devtools", "--pretty", "wait", "#x", "--timeout", "8000"])
-            .expect("parses");
-        let Command::Devtools(d) = cli.command else { panic!("not `devtools`") };
+        let cli = Cli::try_parse_from([
+            "mur",
+            "devtools",
+            "--pretty",
+            "wait",
+            "#x",
+            "--timeout",
+            "8000",
+        ])
+        .expect("parses");
+        let Command::Devtools(d) = cli.command else {
+            panic!("not `devtools`")
+        };
         assert!(d.host.pretty);
         assert_eq!(d.host.timeout, DEFAULT_TIMEOUT_MS);
-        let Verb::Plugin(argv) = d.verb else { panic!("not a plugin verb") };
+        let Verb::Plugin(argv) = d.verb else {
+            panic!("not a plugin verb")
+        };
         assert_eq!(argv, ["wait", "#x", "--timeout", "8000"]);
     }
 
     #[test]
     fn host_options_follow_host_verbs() {
-        let cli = Cli::try_parse_from(["mur", "devtools", "call", "ping", "--timeout", "5", "--pretty"])
-            .expect("parses");
-        let Command::Devtools(d) = cli.command else { panic!("not `devtools`") };
+        let cli = Cli::try_parse_from([
+            "mur",
+            "devtools",
+            "call",
+            "ping",
+            "--timeout",
+            "5",
+            "--pretty",
+        ])
+        .expect("parses");
+        let Command::Devtools(d) = cli.command else {
+            panic!("not `devtools`")
+        };
         assert!(d.host.pretty);
         assert_eq!(d.host.timeout, 5);
     }

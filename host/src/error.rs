@@ -34,7 +34,13 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn new(kind: Kind, message: impl Into<String>) -> Self {
-        Self { kind, message: message.into(), detail: None, hints: Vec::new(), clap: None }
+        Self {
+            kind,
+            message: message.into(),
+            detail: None,
+            hints: Vec::new(),
+            clap: None,
+        }
     }
 
     pub fn usage(message: impl Into<String>) -> Self {
@@ -112,7 +118,13 @@ impl Error {
 
 impl From<clap::Error> for Error {
     fn from(e: clap::Error) -> Self {
-        Self { kind: Kind::Usage, message: String::new(), detail: None, hints: Vec::new(), clap: Some(e) }
+        Self {
+            kind: Kind::Usage,
+            message: String::new(),
+            detail: None,
+            hints: Vec::new(),
+            clap: Some(e),
+        }
     }
 }
 

@@ -72,7 +72,10 @@ pub struct PortRange {
 }
 
 impl PortRange {
-    pub const FULL: Self = Self { first: 1024, last: 65535 };
+    pub const FULL: Self = Self {
+        first: 1024,
+        last: 65535,
+    };
 
     /// The range the OS hands out for port 0, which is where a session that
     /// binds `127.0.0.1:0` lands: Linux's `ip_local_port_range` (32768-60999 by
@@ -82,10 +85,16 @@ impl PortRange {
             .ok()
             .and_then(|text| {
                 let mut parts = text.split_whitespace().map(u16::from_str);
-                Some(Self { first: parts.next()?.ok()?, last: parts.next()?.ok()? })
+                Some(Self {
+                    first: parts.next()?.ok()?,
+                    last: parts.next()?.ok()?,
+                })
             })
             .filter(|r| r.first <= r.last)
-            .unwrap_or(Self { first: 49152, last: 65535 })
+            .unwrap_or(Self {
+                first: 49152,
+                last: 65535,
+            })
     }
 
     pub fn ports(self) -> impl Iterator<Item = u16> {
@@ -97,7 +106,9 @@ impl FromStr for PortRange {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        let (a, b) = s.split_once('-').ok_or("expected `LO-HI`, e.g. `40000-41000`")?;
+        let (a, b) = s
+            .split_once('-')
+            .ok_or("expected `LO-HI`, e.g. `40000-41000`")?;
         let port = |p: &str| p.trim().parse::<u16>().map_err(|e| format!("`{p}`: {e}"));
         let (first, last) = (port(a)?, port(b)?);
         if first == 0 || first > last {
@@ -124,18 +135,20 @@ pub fn extract_host_options(argv: &[String], host: &mut HostArgs) -> Result<Vec<
             _ => (word.as_str(), None),
         };
         let mut value = |name: &str| -> Result<String> {
-            inline.clone().or_else(|| words.next().cloned()).ok_or_else(|| {
-                Error::usage(format!("a value is required for `{name}`"))
-            })
+            inline
+                .clone()
+                .or_else(|| words.next().cloned())
+                .ok_or_else(|| Error::usage(format!("a value is required for `{name}`")))
         };
         match flag {
             "--endpoint" => host.endpoint = Some(value("--endpoint <URL>")?),
             "--project" => host.project = Some(PathBuf::from(value("--project <PATH>")?)),
             "--auto-range" => {
                 let text = value("--auto-range <LO-HI>")?;
-                host.auto_range = Some(text.parse().map_err(|e| {
-                    Error::usage(format!("invalid value for `--auto-range`: {e}"))
-                })?);
+                host.auto_range =
+                    Some(text.parse().map_err(|e| {
+                        Error::usage(format!("invalid value for `--auto-range`: {e}"))
+                    })?);
             }
             "--auto" if inline.is_none() => host.auto = true,
             "--auto-full" if inline.is_none() => host.auto_full = true,
@@ -158,7 +171,14 @@ mod tests {
     #[test]
     fn host_options_are_taken_out_of_verb_arguments() {
         let mut host = HostArgs::default();
-        let argv = strings(&["#x", "--pretty", "--endpoint=http://127.0.0.1:9/mcp", "--timeout", "8000", "-v"]);
+        let argv = strings(&[
+            "#x",
+            "--pretty",
+            "--endpoint=http://127.0.0.1:9/mcp",
+            "--timeout",
+            "8000",
+            "-v",
+        ]);
         let rest = extract_host_options(&argv, &mut host).expect("valid");
         assert_eq!(rest, ["#x", "--timeout", "8000"]);
         assert!(host.pretty && host.verbose);
@@ -168,7 +188,8 @@ mod tests {
     #[test]
     fn nothing_after_double_dash_is_taken() {
         let mut host = HostArgs::default();
-        let rest = extract_host_options(&strings(&["a", "--", "--pretty"]), &mut host).expect("valid");
+        let rest =
+            extract_host_options(&strings(&["a", "--", "--pretty"]), &mut host).expect("valid");
         assert_eq!(rest, ["a", "--", "--pretty"]);
         assert!(!host.pretty);
     }
@@ -182,7 +203,13 @@ mod tests {
 
     #[test]
     fn port_ranges_parse_and_reject_nonsense() {
-        assert_eq!("40000-40010".parse::<PortRange>(), Ok(PortRange { first: 40000, last: 40010 }));
+        assert_eq!(
+            "40000-40010".parse::<PortRange>(),
+            Ok(PortRange {
+                first: 40000,
+                last: 40010
+            })
+        );
         assert!("5-1".parse::<PortRange>().is_err());
         assert!("80".parse::<PortRange>().is_err());
         let eph = PortRange::ephemeral();
@@ -191,7 +218,10 @@ mod tests {
 
     #[test]
     fn a_verb_timeout_only_extends() {
-        let mut s = Settings::from_args(&HostArgs { timeout: 10_000, ..HostArgs::default() });
+        let mut s = Settings::from_args(&HostArgs {
+            timeout: 10_000,
+            ..HostArgs::default()
+        });
         s.extend_timeout(Some(1000));
         assert_eq!(s.timeout, Duration::from_secs(10));
         s.extend_timeout(Some(30_000));

@@ -22,13 +22,15 @@ pub fn json(value: &Value, pretty: bool) -> Result<()> {
 /// Writes bytes to stdout as they are.
 pub fn stdout(bytes: &[u8]) -> Result<()> {
     let mut out = io::stdout().lock();
-    out.write_all(bytes).and_then(|()| out.flush()).map_err(|e| {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            Error::broken_pipe()
-        } else {
-            Error::transport(format!("cannot write to stdout: {e}"))
-        }
-    })
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(|e| {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                Error::broken_pipe()
+            } else {
+                Error::transport(format!("cannot write to stdout: {e}"))
+            }
+        })
 }
 
 /// A one-line diagnostic on stderr that does not stop the command.
@@ -45,7 +47,11 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
         }
     }
     let line = |cells: Vec<&str>| {
-        let padded: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
         format!("{}\n", padded.join("  ").trim_end())
     };
     let mut out = line(header.to_vec());

@@ -35,7 +35,11 @@ pub fn new_verb(name: &str, dir: Option<&Path>) -> Result<(), VerbError> {
 
 /// The crate's files and their contents.
 fn files(name: &str) -> [(&'static str, String); 5] {
-    let fill = |template: &str| template.replace("{name}", name).replace("{file}", &wasm_file(name));
+    let fill = |template: &str| {
+        template
+            .replace("{name}", name)
+            .replace("{file}", &wasm_file(name))
+    };
     [
         ("Cargo.toml", fill(CARGO_TOML)),
         ("src/lib.rs", fill(LIB_RS)),
@@ -55,7 +59,9 @@ pub fn wasm_file(name: &str) -> String {
 fn check_name(name: &str) -> Result<(), VerbError> {
     let ok = name.starts_with(|c: char| c.is_ascii_lowercase())
         && !name.ends_with('-')
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     if ok {
         return Ok(());
     }
@@ -66,7 +72,9 @@ fn check_name(name: &str) -> Result<(), VerbError> {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), VerbError> {
-    let fail = |e: std::io::Error| VerbError::Registry(format!("could not write `{}`: {e}", path.display()));
+    let fail = |e: std::io::Error| {
+        VerbError::Registry(format!("could not write `{}`: {e}", path.display()))
+    };
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(fail)?;
     }
@@ -90,7 +98,11 @@ mod tests {
     fn the_verb_is_under_fifty_lines_and_named_everywhere() {
         let files = files("bump");
         let lib = &files[1].1;
-        assert!(lib.lines().count() < 50, "lib.rs has {} lines", lib.lines().count());
+        assert!(
+            lib.lines().count() < 50,
+            "lib.rs has {} lines",
+            lib.lines().count()
+        );
         assert!(lib.contains("name: \"bump\"") && !lib.contains("{name}"));
         assert!(files[0].1.contains("name = \"mur-verb-bump\""));
         assert!(files[3].1.contains("mur_verb_bump.wasm"));
@@ -111,8 +123,16 @@ mod tests {
     fn an_existing_directory_is_left_alone() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir(dir.path().join("bump")).expect("dir");
-        assert!(matches!(new_verb("bump", Some(dir.path())), Err(VerbError::Refused { .. })));
-        assert!(std::fs::read_dir(dir.path().join("bump")).expect("dir").next().is_none());
+        assert!(matches!(
+            new_verb("bump", Some(dir.path())),
+            Err(VerbError::Refused { .. })
+        ));
+        assert!(
+            std::fs::read_dir(dir.path().join("bump"))
+                .expect("dir")
+                .next()
+                .is_none()
+        );
     }
 
     #[test]

@@ -87,10 +87,10 @@ impl Lockfile {
 /// The current UTC time as RFC 3339 with whole seconds, e.g. `2026-04-19T14:22:11Z`.
 pub fn now_rfc3339() -> String {
     let now = time::OffsetDateTime::now_utc();
-    let format = time::macros::format_description!(
-        "[year]-[month]-[day]T[hour]:[minute]:[second]Z"
-    );
-    now.format(&format).unwrap_or_else(|_| now.unix_timestamp().to_string())
+    let format =
+        time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
+    now.format(&format)
+        .unwrap_or_else(|_| now.unix_timestamp().to_string())
 }
 
 #[cfg(test)]

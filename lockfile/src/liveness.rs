@@ -19,11 +19,20 @@ pub fn pid_running(pid: u32) -> bool {
     let pid = Pid::from_u32(pid);
     // Where sysinfo cannot read the process table, say "running" and let the
     // HTTP probe decide: a wrong "dead" would delete a live session's lockfile.
-    let Ok(mut system) = System::new() else { return true };
-    system.refresh_processes_specifics(ProcessesToUpdate::Some(&[pid]), true, ProcessRefreshKind::nothing());
-    system
-        .process(pid)
-        .is_some_and(|process| !matches!(process.status(), ProcessStatus::Zombie | ProcessStatus::Dead))
+    let Ok(mut system) = System::new() else {
+        return true;
+    };
+    system.refresh_processes_specifics(
+        ProcessesToUpdate::Some(&[pid]),
+        true,
+        ProcessRefreshKind::nothing(),
+    );
+    system.process(pid).is_some_and(|process| {
+        !matches!(
+            process.status(),
+            ProcessStatus::Zombie | ProcessStatus::Dead
+        )
+    })
 }
 
 /// What a devtools endpoint answers to `GET /mcp`.
@@ -63,10 +72,17 @@ pub async fn probe(client: &reqwest::Client, endpoint: &str) -> Result<ProbeInfo
     if !response.status().is_success() {
         return Err(format!("answered HTTP {}", response.status().as_u16()));
     }
-    let body = response.bytes().await.map_err(|err| describe_request_error(&err))?;
-    let info: ProbeInfo = serde_json::from_slice(&body).map_err(|_| "did not answer the devtools probe".to_owned())?;
+    let body = response
+        .bytes()
+        .await
+        .map_err(|err| describe_request_error(&err))?;
+    let info: ProbeInfo = serde_json::from_slice(&body)
+        .map_err(|_| "did not answer the devtools probe".to_owned())?;
     if info.schema != PROBE_SCHEMA {
-        return Err(format!("answered probe schema `{}`, not `{PROBE_SCHEMA}`", info.schema));
+        return Err(format!(
+            "answered probe schema `{}`, not `{PROBE_SCHEMA}`",
+            info.schema
+        ));
     }
     Ok(info)
 }
@@ -82,7 +98,9 @@ pub async fn check(client: &reqwest::Client, lock: &Lockfile) -> Liveness {
     }
     match probe(client, &lock.endpoint).await {
         Ok(info) if info.pid == lock.pid => Liveness::Live,
-        Ok(info) => Liveness::NotDevtools(format!("answered for pid {}, not {}", info.pid, lock.pid)),
+        Ok(info) => {
+            Liveness::NotDevtools(format!("answered for pid {}, not {}", info.pid, lock.pid))
+        }
         Err(reason) => Liveness::NotDevtools(reason),
     }
 }
@@ -108,7 +126,9 @@ mod tests {
 
     #[test]
     fn a_reaped_child_is_not_running() {
-        let mut child = std::process::Command::new("true").spawn().expect("spawn true");
+        let mut child = std::process::Command::new("true")
+            .spawn()
+            .expect("spawn true");
         let pid = child.id();
         child.wait().expect("wait");
         assert!(!pid_running(pid));
@@ -116,11 +136,16 @@ mod tests {
 
     #[tokio::test]
     async fn a_dead_pid_is_stale_without_any_network() {
-        let mut child = std::process::Command::new("true").spawn().expect("spawn true");
+        let mut child = std::process::Command::new("true")
+            .spawn()
+            .expect("spawn true");
         let pid = child.id();
         child.wait().expect("wait");
         let lock = Lockfile::http(1, pid, "/p".into(), "t".into());
-        assert_eq!(check(&reqwest::Client::new(), &lock).await, Liveness::DeadPid);
+        assert_eq!(
+            check(&reqwest::Client::new(), &lock).await,
+            Liveness::DeadPid
+        );
     }
 
     #[tokio::test]

@@ -25,9 +25,15 @@ pub fn lockfile_dir() -> PathBuf {
 ///   per-user 0700 directory by definition), else
 ///   `${TMPDIR:-/tmp}/reactor-devtools-<uid>`, because `/tmp` is shared.
 pub fn lockfile_dir_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> PathBuf {
-    let non_empty = |name: &str| env(name).filter(|value| !value.is_empty()).map(PathBuf::from);
+    let non_empty = |name: &str| {
+        env(name)
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+    };
     if cfg!(windows) {
-        let temp = non_empty("TEMP").or_else(|| non_empty("TMP")).unwrap_or_else(std::env::temp_dir);
+        let temp = non_empty("TEMP")
+            .or_else(|| non_empty("TMP"))
+            .unwrap_or_else(std::env::temp_dir);
         return temp.join(DIR_NAME);
     }
     if cfg!(target_os = "macos") {
@@ -79,7 +85,11 @@ pub fn windows_canonical(path: &str) -> String {
 /// characters of its SHA-256, then `.json`.
 pub fn lockfile_name(canonical_project: &str) -> String {
     let digest = Sha256::digest(canonical_project.as_bytes());
-    let hex: String = digest.iter().take(8).map(|byte| format!("{byte:02x}")).collect();
+    let hex: String = digest
+        .iter()
+        .take(8)
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
     format!("{hex}.json")
 }
 
@@ -98,8 +108,14 @@ mod tests {
 
     #[test]
     fn windows_rule_leaves_other_characters_alone() {
-        assert_eq!(windows_canonical(r"D:\Src\App\App.csproj"), r"d:\Src\App\App.csproj");
-        assert_eq!(windows_canonical(r"\\server\share\A.csproj"), r"\\server\share\A.csproj");
+        assert_eq!(
+            windows_canonical(r"D:\Src\App\App.csproj"),
+            r"d:\Src\App\App.csproj"
+        );
+        assert_eq!(
+            windows_canonical(r"\\server\share\A.csproj"),
+            r"\\server\share\A.csproj"
+        );
     }
 
     #[test]
@@ -108,17 +124,27 @@ mod tests {
         let name = lockfile_name("/home/me/app/App.csproj");
         let expected = {
             let digest = Sha256::digest(b"/home/me/app/App.csproj");
-            format!("{:016x}.json", u64::from_be_bytes(digest[..8].try_into().expect("8 bytes")))
+            format!(
+                "{:016x}.json",
+                u64::from_be_bytes(digest[..8].try_into().expect("8 bytes"))
+            )
         };
         assert_eq!(name, expected);
         assert_eq!(name.len(), 16 + ".json".len());
-        assert!(name[..16].chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert!(
+            name[..16]
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        );
     }
 
     #[test]
     fn known_vector_for_the_hash() {
         // Computed independently: printf %s 'c:\foo\bar.csproj' | sha256sum | cut -c1-16
-        assert_eq!(lockfile_name(r"c:\foo\bar.csproj"), format!("{}.json", KNOWN_PREFIX));
+        assert_eq!(
+            lockfile_name(r"c:\foo\bar.csproj"),
+            format!("{}.json", KNOWN_PREFIX)
+        );
     }
     const KNOWN_PREFIX: &str = "bdbdbe95bff2190a";
 
@@ -126,14 +152,28 @@ mod tests {
     #[test]
     fn unix_directory_rules() {
         let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| OsString::from(v))
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| OsString::from(v))
+            }
         };
         assert_eq!(
-            lockfile_dir_from(env(&[("XDG_RUNTIME_DIR", "/run/user/1000"), ("TMPDIR", "/x")]), 1000),
+            lockfile_dir_from(
+                env(&[("XDG_RUNTIME_DIR", "/run/user/1000"), ("TMPDIR", "/x")]),
+                1000
+            ),
             PathBuf::from("/run/user/1000/reactor-devtools")
         );
-        assert_eq!(lockfile_dir_from(env(&[("TMPDIR", "/var/tmp")]), 42), PathBuf::from("/var/tmp/reactor-devtools-42"));
-        assert_eq!(lockfile_dir_from(env(&[("XDG_RUNTIME_DIR", "")]), 7), PathBuf::from("/tmp/reactor-devtools-7"));
+        assert_eq!(
+            lockfile_dir_from(env(&[("TMPDIR", "/var/tmp")]), 42),
+            PathBuf::from("/var/tmp/reactor-devtools-42")
+        );
+        assert_eq!(
+            lockfile_dir_from(env(&[("XDG_RUNTIME_DIR", "")]), 7),
+            PathBuf::from("/tmp/reactor-devtools-7")
+        );
     }
 
     #[test]
@@ -143,7 +183,10 @@ mod tests {
         std::fs::write(&file, "").expect("write");
         let via_dots = dir.path().join("sub/../App.csproj");
         std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
-        assert_eq!(canonical_project(&file).expect("canon"), canonical_project(&via_dots).expect("canon"));
+        assert_eq!(
+            canonical_project(&file).expect("canon"),
+            canonical_project(&via_dots).expect("canon")
+        );
         assert!(Path::new(&canonical_project(&file).expect("canon")).is_absolute());
     }
 }

@@ -57,7 +57,8 @@ impl Registry {
     /// another user could have planted or can write to.
     pub fn ensure_dir(&self) -> io::Result<()> {
         create_private_dir(&self.dir)?;
-        self.check_dir_trusted().map_err(|reason| io::Error::new(io::ErrorKind::PermissionDenied, reason))
+        self.check_dir_trusted()
+            .map_err(|reason| io::Error::new(io::ErrorKind::PermissionDenied, reason))
     }
 
     /// Refuse a directory owned by another user or writable by group/others.
@@ -108,7 +109,13 @@ impl Registry {
             .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
             .collect();
         paths.sort();
-        Ok(paths.into_iter().map(|path| Entry { outcome: self.read(&path), path }).collect())
+        Ok(paths
+            .into_iter()
+            .map(|path| Entry {
+                outcome: self.read(&path),
+                path,
+            })
+            .collect())
     }
 
     /// Remove a lockfile; one that is already gone is fine (another reader
@@ -128,7 +135,9 @@ fn classify(bytes: &[u8]) -> ReadOutcome {
     };
     match value.get("schema").and_then(|schema| schema.as_str()) {
         None => return ReadOutcome::Malformed("no `schema` field".to_owned()),
-        Some(schema) if schema != LOCKFILE_SCHEMA => return ReadOutcome::UnknownSchema(schema.to_owned()),
+        Some(schema) if schema != LOCKFILE_SCHEMA => {
+            return ReadOutcome::UnknownSchema(schema.to_owned());
+        }
         Some(_) => {}
     }
     match serde_json::from_value(value) {
@@ -140,7 +149,11 @@ fn classify(bytes: &[u8]) -> ReadOutcome {
 #[cfg(unix)]
 fn create_private_dir(dir: &Path) -> io::Result<()> {
     use std::os::unix::fs::DirBuilderExt;
-    match fs::DirBuilder::new().recursive(true).mode(0o700).create(dir) {
+    match fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+    {
         Err(err) if err.kind() != io::ErrorKind::AlreadyExists => Err(err),
         _ => Ok(()),
     }

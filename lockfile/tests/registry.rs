@@ -17,7 +17,12 @@ fn registry() -> (tempfile::TempDir, Registry) {
 }
 
 fn sample_lock(project: &str) -> Lockfile {
-    Lockfile::http(54931, std::process::id(), project.to_owned(), "build-1".to_owned())
+    Lockfile::http(
+        54931,
+        std::process::id(),
+        project.to_owned(),
+        "build-1".to_owned(),
+    )
 }
 
 #[test]
@@ -26,9 +31,15 @@ fn a_written_lockfile_reads_back_equal_under_its_hashed_name() {
     let lock = sample_lock("/home/me/app/App.csproj");
     let path = registry.write(&lock).expect("write");
     assert_eq!(path, registry.path_for("/home/me/app/App.csproj"));
-    assert_eq!(path.file_name().and_then(|n| n.to_str()).map(str::len), Some(21));
+    assert_eq!(
+        path.file_name().and_then(|n| n.to_str()).map(str::len),
+        Some(21)
+    );
     assert_eq!(registry.read(&path), ReadOutcome::Valid(lock));
-    assert!(!path.with_extension("json.tmp").exists(), "temporary file left behind");
+    assert!(
+        !path.with_extension("json.tmp").exists(),
+        "temporary file left behind"
+    );
 }
 
 #[cfg(unix)]
@@ -37,7 +48,11 @@ fn directory_is_private_and_file_is_owner_only() {
     use std::os::unix::fs::PermissionsExt;
     let (_guard, registry) = registry();
     let path = registry.write(&sample_lock("/p/A.csproj")).expect("write");
-    let dir_mode = fs::metadata(registry.dir()).expect("dir").permissions().mode() & 0o777;
+    let dir_mode = fs::metadata(registry.dir())
+        .expect("dir")
+        .permissions()
+        .mode()
+        & 0o777;
     let file_mode = fs::metadata(&path).expect("file").permissions().mode() & 0o777;
     assert_eq!(dir_mode, 0o700);
     assert_eq!(file_mode, 0o600);
@@ -50,7 +65,9 @@ fn a_group_writable_lockfile_or_directory_is_refused() {
     let (_guard, registry) = registry();
     let path = registry.write(&sample_lock("/p/A.csproj")).expect("write");
     fs::set_permissions(&path, fs::Permissions::from_mode(0o666)).expect("chmod");
-    assert!(matches!(registry.read(&path), ReadOutcome::Untrusted(reason) if reason.contains("writable by group or others")));
+    assert!(
+        matches!(registry.read(&path), ReadOutcome::Untrusted(reason) if reason.contains("writable by group or others"))
+    );
     fs::set_permissions(registry.dir(), fs::Permissions::from_mode(0o777)).expect("chmod");
     assert!(registry.check_dir_trusted().is_err());
     assert!(registry.ensure_dir().is_err());
@@ -64,14 +81,25 @@ fn malformed_and_unknown_schema_files_are_classified_not_fatal() {
     let future = registry.dir().join("0000000000000002.json");
     let partial = registry.dir().join("0000000000000003.json");
     write_private(&garbage, b"{not json");
-    write_private(&future, br#"{"schema":"reactor-devtools-lockfile/2","endpoint":"x"}"#);
-    write_private(&partial, br#"{"schema":"reactor-devtools-lockfile/1","endpoint":"x"}"#);
+    write_private(
+        &future,
+        br#"{"schema":"reactor-devtools-lockfile/2","endpoint":"x"}"#,
+    );
+    write_private(
+        &partial,
+        br#"{"schema":"reactor-devtools-lockfile/1","endpoint":"x"}"#,
+    );
     write_private(&registry.dir().join("0000000000000004.json.tmp"), b"half");
     let entries = registry.scan().expect("scan");
     assert_eq!(entries.len(), 3, "the .json.tmp file is not a lockfile");
     assert!(matches!(&entries[0].outcome, ReadOutcome::Malformed(_)));
-    assert_eq!(entries[1].outcome, ReadOutcome::UnknownSchema("reactor-devtools-lockfile/2".into()));
-    assert!(matches!(&entries[2].outcome, ReadOutcome::Malformed(reason) if reason.contains("missing field")));
+    assert_eq!(
+        entries[1].outcome,
+        ReadOutcome::UnknownSchema("reactor-devtools-lockfile/2".into())
+    );
+    assert!(
+        matches!(&entries[2].outcome, ReadOutcome::Malformed(reason) if reason.contains("missing field"))
+    );
 }
 
 #[test]
@@ -87,7 +115,9 @@ fn a_missing_directory_scans_empty_and_removing_twice_is_fine() {
 #[test]
 fn a_reader_never_sees_a_partial_file_while_a_writer_rewrites_it() {
     let (_guard, registry) = registry();
-    let path = registry.write(&sample_lock("/p/A.csproj")).expect("first write");
+    let path = registry
+        .write(&sample_lock("/p/A.csproj"))
+        .expect("first write");
     let stop = Arc::new(AtomicBool::new(false));
     let writer = {
         let (registry, stop) = (registry.clone(), stop.clone());

@@ -28,26 +28,69 @@ fn main() -> ExitCode {
     if args.stdio {
         options.transport = SessionTransport::Stdio;
     }
-    mur_server::run(options.with_server_info("minimal-session", "0.0.1"), tools())
+    mur_server::run(
+        options.with_server_info("minimal-session", "0.0.1"),
+        tools(),
+    )
 }
 
 fn tools() -> ToolSet {
     let mut tools = ToolSet::new();
     let echo_schema = json!({"type": "object", "properties": {"text": {"type": "string"}}});
-    tools.add(ToolSpec::new("echo", "Echo `text` back", echo_schema, ToolHints::READ_ONLY), |args: Value, _| async move {
-        Ok(ToolOutput::Json(json!({ "echo": args.get("text").cloned().unwrap_or(Value::Null) })))
-    });
-    tools.add(ToolSpec::new("pixel", "A 1x1 PNG", json!({"type": "object"}), ToolHints::READ_ONLY), |_, _| async {
-        Ok(ToolOutput::Image { png: one_pixel_png(), width: 1, height: 1, details: json!({ "window": "main" }) })
-    });
-    tools.add(ToolSpec::new("fail", "Always fails", json!({"type": "object"}), ToolHints::READ_ONLY), |_, _| async {
-        Err("no element matches `#missing`".into())
-    });
-    let destructive = ToolHints { destructive: true, ..ToolHints::ACTION };
-    tools.add(ToolSpec::new("reload", "Restart the app", json!({"type": "object"}), destructive), |_, session| async move {
-        session.request_reload();
-        Ok(ToolOutput::Json(json!({ "reloading": true })))
-    });
+    tools.add(
+        ToolSpec::new(
+            "echo",
+            "Echo `text` back",
+            echo_schema,
+            ToolHints::READ_ONLY,
+        ),
+        |args: Value, _| async move {
+            Ok(ToolOutput::Json(
+                json!({ "echo": args.get("text").cloned().unwrap_or(Value::Null) }),
+            ))
+        },
+    );
+    tools.add(
+        ToolSpec::new(
+            "pixel",
+            "A 1x1 PNG",
+            json!({"type": "object"}),
+            ToolHints::READ_ONLY,
+        ),
+        |_, _| async {
+            Ok(ToolOutput::Image {
+                png: one_pixel_png(),
+                width: 1,
+                height: 1,
+                details: json!({ "window": "main" }),
+            })
+        },
+    );
+    tools.add(
+        ToolSpec::new(
+            "fail",
+            "Always fails",
+            json!({"type": "object"}),
+            ToolHints::READ_ONLY,
+        ),
+        |_, _| async { Err("no element matches `#missing`".into()) },
+    );
+    let destructive = ToolHints {
+        destructive: true,
+        ..ToolHints::ACTION
+    };
+    tools.add(
+        ToolSpec::new(
+            "reload",
+            "Restart the app",
+            json!({"type": "object"}),
+            destructive,
+        ),
+        |_, session| async move {
+            session.request_reload();
+            Ok(ToolOutput::Json(json!({ "reloading": true })))
+        },
+    );
     tools
 }
 

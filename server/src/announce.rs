@@ -18,9 +18,21 @@ pub(crate) struct Announcement {
 impl Announcement {
     /// Atomically writes `lock`; readers that see the file can connect at once.
     pub(crate) fn publish(registry: Registry, lock: &Lockfile) -> Result<Self, ServeError> {
-        let path = registry.write(lock).map_err(ServeError::io("cannot write the session lockfile"))?;
-        tracing::info!("session for `{}` announced at {} ({})", lock.project, lock.endpoint, path.display());
-        Ok(Self { registry, path, pid: lock.pid, released: false })
+        let path = registry
+            .write(lock)
+            .map_err(ServeError::io("cannot write the session lockfile"))?;
+        tracing::info!(
+            "session for `{}` announced at {} ({})",
+            lock.project,
+            lock.endpoint,
+            path.display()
+        );
+        Ok(Self {
+            registry,
+            path,
+            pid: lock.pid,
+            released: false,
+        })
     }
 
     /// Removes the lockfile now.

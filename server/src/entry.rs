@@ -32,7 +32,10 @@ const DEFAULT_LOG_FILTER: &str = "warn,rmcp=error,mur_server=info";
 /// ```
 pub fn run(options: SessionOptions, tools: ToolSet) -> ExitCode {
     init_logging();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(error) => return report(&ServeError::io("cannot start the async runtime")(error)),
     };

@@ -27,14 +27,23 @@ pub enum ServeError {
 impl ServeError {
     pub(crate) fn io(context: impl Into<String>) -> impl FnOnce(io::Error) -> Self {
         let context = context.into();
-        move |source| Self::Io(io::Error::new(source.kind(), format!("{context}: {source}")))
+        move |source| {
+            Self::Io(io::Error::new(
+                source.kind(),
+                format!("{context}: {source}"),
+            ))
+        }
     }
 
     /// Advice for a person, printed on its own `hint:` line.
     pub fn hint(&self) -> Option<&'static str> {
         match self {
-            Self::Bind { .. } => Some("choose another port, or leave it unset to use any free port"),
-            Self::Registry(_) => Some("the lockfile directory must belong to you and be writable only by you (mode 0700)"),
+            Self::Bind { .. } => {
+                Some("choose another port, or leave it unset to use any free port")
+            }
+            Self::Registry(_) => Some(
+                "the lockfile directory must belong to you and be writable only by you (mode 0700)",
+            ),
             _ => None,
         }
     }

@@ -43,7 +43,12 @@ pub fn add_conformance_fixtures(tools: &mut ToolSet) {
         ),
         |_, _| async {
             let png = red_pixel_png()?;
-            Ok(ToolOutput::Image { png, width: 1, height: 1, details: json!({ "color": "red" }) })
+            Ok(ToolOutput::Image {
+                png,
+                width: 1,
+                height: 1,
+                details: json!({ "color": "red" }),
+            })
         },
     );
     tools.add(
@@ -102,7 +107,9 @@ pub fn json_schema_2020_12() -> Value {
 
 /// A 1x1 opaque red RGB PNG.
 fn red_pixel_png() -> Result<Vec<u8>, ToolError> {
-    let fail = |err: png::EncodingError| ToolError::new(format!("could not encode the fixture image: {err}"));
+    let fail = |err: png::EncodingError| {
+        ToolError::new(format!("could not encode the fixture image: {err}"))
+    };
     let mut bytes = Vec::new();
     let mut encoder = png::Encoder::new(&mut bytes, 1, 1);
     encoder.set_color(png::ColorType::Rgb);
@@ -134,12 +141,20 @@ mod tests {
     #[tokio::test]
     async fn simple_text_returns_the_fixed_text() {
         let output = call(&fixtures(), "test_simple_text").await;
-        assert!(matches!(output, Ok(ToolOutput::Json(ref value)) if value["text"] == SIMPLE_TEXT), "{output:?}");
+        assert!(
+            matches!(output, Ok(ToolOutput::Json(ref value)) if value["text"] == SIMPLE_TEXT),
+            "{output:?}"
+        );
     }
 
     #[tokio::test]
     async fn image_content_is_a_decodable_one_pixel_png() {
-        let Ok(ToolOutput::Image { png, width: 1, height: 1, .. }) = call(&fixtures(), "test_image_content").await
+        let Ok(ToolOutput::Image {
+            png,
+            width: 1,
+            height: 1,
+            ..
+        }) = call(&fixtures(), "test_image_content").await
         else {
             panic!("test_image_content did not return a 1x1 image");
         };
@@ -157,9 +172,23 @@ mod tests {
     #[test]
     fn json_schema_tool_keeps_every_2020_12_keyword() {
         let tools = fixtures();
-        let schema = &tools.spec(JSON_SCHEMA_TOOL).expect("registered").input_schema;
-        for keyword in ["$schema", "$defs", "allOf", "if", "then", "else", "additionalProperties"] {
-            assert!(schema.get(keyword).is_some(), "`{keyword}` missing from {schema}");
+        let schema = &tools
+            .spec(JSON_SCHEMA_TOOL)
+            .expect("registered")
+            .input_schema;
+        for keyword in [
+            "$schema",
+            "$defs",
+            "allOf",
+            "if",
+            "then",
+            "else",
+            "additionalProperties",
+        ] {
+            assert!(
+                schema.get(keyword).is_some(),
+                "`{keyword}` missing from {schema}"
+            );
         }
         assert_eq!(schema["$defs"]["address"]["$anchor"], "addressDef");
     }

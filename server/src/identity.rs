@@ -12,6 +12,11 @@ pub(crate) struct SessionIdentity {
 
 impl SessionIdentity {
     pub(crate) fn new(project: String, build_tag: String) -> Self {
-        Self { pid: std::process::id(), project, build_tag, started_at: mur_lockfile::now_rfc3339() }
+        Self {
+            pid: std::process::id(),
+            project,
+            build_tag,
+            started_at: mur_lockfile::now_rfc3339(),
+        }
     }
 }

@@ -14,11 +14,11 @@ mod identity;
 mod mcp;
 mod options;
 mod reload;
+pub mod sample;
 mod session;
 mod shutdown;
 mod single_instance;
 mod stdio;
-pub mod sample;
 pub mod tools;
 
 pub use entry::run;

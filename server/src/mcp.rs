@@ -6,8 +6,9 @@ use base64::Engine as _;
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject,
-        ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+        JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+        Tool, ToolAnnotations,
     },
     service::RequestContext,
 };
@@ -24,8 +25,17 @@ pub(crate) struct DevtoolsHandler {
 }
 
 impl DevtoolsHandler {
-    pub(crate) fn new(tools: Arc<ToolSet>, control: SessionControl, name: &str, version: &str) -> Self {
-        Self { tools, control, server_info: Implementation::new(name, version) }
+    pub(crate) fn new(
+        tools: Arc<ToolSet>,
+        control: SessionControl,
+        name: &str,
+        version: &str,
+    ) -> Self {
+        Self {
+            tools,
+            control,
+            server_info: Implementation::new(name, version),
+        }
     }
 }
 
@@ -40,7 +50,9 @@ impl ServerHandler for DevtoolsHandler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools.specs().map(mcp_tool).collect()))
+        Ok(ListToolsResult::with_all_items(
+            self.tools.specs().map(mcp_tool).collect(),
+        ))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -53,7 +65,10 @@ impl ServerHandler for DevtoolsHandler {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let Some(call) = self.tools.call(&request.name, arguments, self.control.clone()) else {
+        let Some(call) = self
+            .tools
+            .call(&request.name, arguments, self.control.clone())
+        else {
             return Err(unknown_tool(&request.name));
         };
         let result = match call.await {
@@ -65,7 +80,10 @@ impl ServerHandler for DevtoolsHandler {
 }
 
 fn unknown_tool(name: &str) -> ErrorData {
-    ErrorData::invalid_params(format!("unknown tool `{name}`; `tools/list` shows the available tools"), None)
+    ErrorData::invalid_params(
+        format!("unknown tool `{name}`; `tools/list` shows the available tools"),
+        None,
+    )
 }
 
 /// The `tools/list` entry for a spec: schema, title and behaviour hints.
@@ -75,23 +93,35 @@ fn mcp_tool(spec: &ToolSpec) -> Tool {
         .read_only(spec.hints.read_only)
         .destructive(spec.hints.destructive)
         .idempotent(spec.hints.idempotent);
-    Tool::new(spec.name.clone(), spec.description.clone(), Arc::new(schema_object(&spec.input_schema)))
-        .with_title(title)
-        .with_annotations(annotations)
+    Tool::new(
+        spec.name.clone(),
+        spec.description.clone(),
+        Arc::new(schema_object(&spec.input_schema)),
+    )
+    .with_title(title)
+    .with_annotations(annotations)
 }
 
 /// MCP requires an object schema; a spec without one accepts any object.
 fn schema_object(schema: &Value) -> JsonObject {
     match schema {
         Value::Object(object) => object.clone(),
-        _ => serde_json::json!({ "type": "object" }).as_object().cloned().unwrap_or_default(),
+        _ => serde_json::json!({ "type": "object" })
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
     }
 }
 
 fn success_result(output: ToolOutput) -> CallToolResult {
     match output {
         ToolOutput::Json(value) => CallToolResult::structured(value),
-        ToolOutput::Image { png, width, height, details } => image_result(&png, width, height, details),
+        ToolOutput::Image {
+            png,
+            width,
+            height,
+            details,
+        } => image_result(&png, width, height, details),
     }
 }
 
@@ -106,7 +136,9 @@ fn image_result(png: &[u8], width: u32, height: u32, details: Value) -> CallTool
     details.entry("mimeType").or_insert("image/png".into());
     let mut result = CallToolResult::structured(Value::Object(details));
     let data = base64::engine::general_purpose::STANDARD.encode(png);
-    result.content.insert(0, ContentBlock::image(data, "image/png"));
+    result
+        .content
+        .insert(0, ContentBlock::image(data, "image/png"));
     result
 }
 

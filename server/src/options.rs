@@ -43,7 +43,10 @@ impl SessionOptions {
 
     /// A stdio session, otherwise like [`SessionOptions::http`].
     pub fn stdio(project: impl Into<PathBuf>) -> Self {
-        Self { transport: SessionTransport::Stdio, ..Self::http(project) }
+        Self {
+            transport: SessionTransport::Stdio,
+            ..Self::http(project)
+        }
     }
 
     pub fn with_port(mut self, port: Option<u16>) -> Self {

@@ -11,14 +11,18 @@ use crate::ServeError;
 /// The child stays in our process group on purpose: Ctrl+C in the terminal
 /// that started the app must still reach the app after a reload.
 pub(crate) fn respawn_self() -> Result<u32, ServeError> {
-    let exe = std::env::current_exe().map_err(ServeError::io("cannot locate the running executable"))?;
+    let exe =
+        std::env::current_exe().map_err(ServeError::io("cannot locate the running executable"))?;
     let child = Command::new(&exe)
         .args(std::env::args_os().skip(1))
         .stdin(Stdio::inherit())
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(ServeError::io(format!("cannot restart `{}`", exe.display())))?;
+        .map_err(ServeError::io(format!(
+            "cannot restart `{}`",
+            exe.display()
+        )))?;
     // The child is deliberately not waited for: it outlives us and is reparented.
     Ok(child.id())
 }

@@ -29,8 +29,11 @@ use crate::{
 /// arguments, and this process **exits with code 0** — this function does not
 /// return in that case, so no caller can keep a second session alive by accident.
 pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeError> {
-    let project = paths::canonical_project(&options.project)
-        .map_err(|source| ServeError::Project { path: options.project.clone(), source })?;
+    let project =
+        paths::canonical_project(&options.project).map_err(|source| ServeError::Project {
+            path: options.project.clone(),
+            source,
+        })?;
     let registry = Registry::default_location();
     prepare_registry(&registry)?;
     let lock_path = registry.path_for(&project);
@@ -38,11 +41,19 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
 
     let identity = Arc::new(SessionIdentity::new(project, options.build_tag.clone()));
     let control = SessionControl::default();
-    let handler =
-        DevtoolsHandler::new(Arc::new(tools), control.clone(), &options.server_name, &options.server_version);
+    let handler = DevtoolsHandler::new(
+        Arc::new(tools),
+        control.clone(),
+        &options.server_name,
+        &options.server_version,
+    );
     let reason = match options.transport {
-        SessionTransport::Http => serve_http(&options, registry, identity, handler, control).await?,
-        SessionTransport::Stdio => stdio::serve_stdio(registry, &identity, handler, control).await?,
+        SessionTransport::Http => {
+            serve_http(&options, registry, identity, handler, control).await?
+        }
+        SessionTransport::Stdio => {
+            stdio::serve_stdio(registry, &identity, handler, control).await?
+        }
     };
     if reason == StopReason::Reload {
         hand_over()?;
@@ -65,7 +76,10 @@ async fn serve_http(
     control: SessionControl,
 ) -> Result<StopReason, ServeError> {
     let listener = http::bind(options.port.unwrap_or(0)).await?;
-    let port = listener.local_addr().map_err(ServeError::io("cannot read the bound address"))?.port();
+    let port = listener
+        .local_addr()
+        .map_err(ServeError::io("cannot read the bound address"))?
+        .port();
     let signals = StopSignals::install()?;
     let announcement = Announcement::publish(registry, &http_lockfile(port, &identity))?;
 
@@ -79,7 +93,12 @@ async fn serve_http(
 }
 
 fn http_lockfile(port: u16, identity: &SessionIdentity) -> Lockfile {
-    let mut lock = Lockfile::http(port, identity.pid, identity.project.clone(), identity.build_tag.clone());
+    let mut lock = Lockfile::http(
+        port,
+        identity.pid,
+        identity.project.clone(),
+        identity.build_tag.clone(),
+    );
     lock.started_at.clone_from(&identity.started_at);
     lock
 }

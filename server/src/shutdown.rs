@@ -28,7 +28,10 @@ impl StopSignals {
     pub(crate) fn install() -> Result<Self, ServeError> {
         use tokio::signal::unix::{SignalKind, signal};
         let install = |kind| signal(kind).map_err(ServeError::io("cannot install signal handlers"));
-        Ok(Self { interrupt: install(SignalKind::interrupt())?, terminate: install(SignalKind::terminate())? })
+        Ok(Self {
+            interrupt: install(SignalKind::interrupt())?,
+            terminate: install(SignalKind::terminate())?,
+        })
     }
 
     #[cfg(not(unix))]

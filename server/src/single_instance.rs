@@ -17,12 +17,17 @@ pub(crate) async fn claim_slot(registry: &Registry, path: &Path) -> Result<(), S
         return Ok(());
     }
     match registry.read(path) {
-        ReadOutcome::Valid(lock) if is_live(&lock).await => {
-            Err(ServeError::AlreadyActive { endpoint: lock.endpoint, pid: lock.pid })
+        ReadOutcome::Valid(lock) if is_live(&lock).await => Err(ServeError::AlreadyActive {
+            endpoint: lock.endpoint,
+            pid: lock.pid,
+        }),
+        ReadOutcome::Valid(lock) => {
+            clear(registry, path, &format!("session pid {} is gone", lock.pid))
         }
-        ReadOutcome::Valid(lock) => clear(registry, path, &format!("session pid {} is gone", lock.pid)),
         ReadOutcome::Malformed(reason) => clear(registry, path, &reason),
-        ReadOutcome::UnknownSchema(schema) => clear(registry, path, &format!("unknown schema `{schema}`")),
+        ReadOutcome::UnknownSchema(schema) => {
+            clear(registry, path, &format!("unknown schema `{schema}`"))
+        }
         ReadOutcome::Untrusted(reason) => Err(ServeError::Registry(reason)),
     }
 }
@@ -36,7 +41,10 @@ async fn is_live(lock: &Lockfile) -> bool {
 fn probe_client() -> reqwest::Client {
     // No proxy: the probe goes to 127.0.0.1, and an HTTP_PROXY from the
     // environment must not intercept it.
-    reqwest::Client::builder().no_proxy().build().unwrap_or_default()
+    reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap_or_default()
 }
 
 fn clear(registry: &Registry, path: &Path, why: &str) -> Result<(), ServeError> {
@@ -44,6 +52,9 @@ fn clear(registry: &Registry, path: &Path, why: &str) -> Result<(), ServeError> 
     match registry.remove(path) {
         Ok(()) => Ok(()),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(error) => Err(ServeError::io(format!("cannot remove stale lockfile `{}`", path.display()))(error)),
+        Err(error) => Err(ServeError::io(format!(
+            "cannot remove stale lockfile `{}`",
+            path.display()
+        ))(error)),
     }
 }

@@ -25,7 +25,11 @@ pub(crate) async fn serve_stdio(
     handler: DevtoolsHandler,
     control: SessionControl,
 ) -> Result<StopReason, ServeError> {
-    let mut lock = Lockfile::stdio(identity.pid, identity.project.clone(), identity.build_tag.clone());
+    let mut lock = Lockfile::stdio(
+        identity.pid,
+        identity.project.clone(),
+        identity.build_tag.clone(),
+    );
     lock.started_at.clone_from(&identity.started_at);
     let signals = StopSignals::install()?;
     // stdin/stdout exist from the start, so the session is reachable right away.
@@ -53,7 +57,10 @@ pub(crate) async fn serve_stdio(
 }
 
 /// Serves until the client closes stdin or `cancel` fires.
-async fn run_service(handler: DevtoolsHandler, cancel: CancellationToken) -> Result<(), ServeError> {
+async fn run_service(
+    handler: DevtoolsHandler,
+    cancel: CancellationToken,
+) -> Result<(), ServeError> {
     let transport = rmcp::transport::stdio();
     let running = rmcp::service::serve_server_with_ct(handler, transport, cancel).await;
     match running {

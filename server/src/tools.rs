@@ -23,9 +23,17 @@ pub struct ToolHints {
 
 impl ToolHints {
     /// A tool that only reads.
-    pub const READ_ONLY: Self = Self { read_only: true, destructive: false, idempotent: true };
+    pub const READ_ONLY: Self = Self {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+    };
     /// A tool that changes the app without destroying anything.
-    pub const ACTION: Self = Self { read_only: false, destructive: false, idempotent: false };
+    pub const ACTION: Self = Self {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+    };
 }
 
 /// What a client sees of a tool in `tools/list`.
@@ -41,8 +49,19 @@ pub struct ToolSpec {
 }
 
 impl ToolSpec {
-    pub fn new(name: impl Into<String>, description: impl Into<String>, input_schema: Value, hints: ToolHints) -> Self {
-        Self { name: name.into(), title: None, description: description.into(), input_schema, hints }
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        hints: ToolHints,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            input_schema,
+            hints,
+        }
     }
 
     pub fn with_title(mut self, title: impl Into<String>) -> Self {
@@ -52,7 +71,9 @@ impl ToolSpec {
 
     /// The title clients show: the explicit one, else the name split into words.
     pub fn display_title(&self) -> String {
-        self.title.clone().unwrap_or_else(|| title_from_name(&self.name))
+        self.title
+            .clone()
+            .unwrap_or_else(|| title_from_name(&self.name))
     }
 }
 
@@ -81,7 +102,12 @@ pub enum ToolOutput {
     Json(Value),
     /// Sent as an MCP image block (`image/png`); `details` (which should
     /// include `width` and `height`) goes to `structuredContent` and a text block.
-    Image { png: Vec<u8>, width: u32, height: u32, details: Value },
+    Image {
+        png: Vec<u8>,
+        width: u32,
+        height: u32,
+        details: Value,
+    },
 }
 
 /// A tool failure a person can act on; sent as a result with `isError: true`.
@@ -92,7 +118,9 @@ pub struct ToolError {
 
 impl ToolError {
     pub fn new(message: impl Into<String>) -> Self {
-        Self { message: message.into() }
+        Self {
+            message: message.into(),
+        }
     }
 }
 
@@ -112,7 +140,9 @@ impl From<String> for ToolError {
 
 impl From<&str> for ToolError {
     fn from(message: &str) -> Self {
-        Self { message: message.to_owned() }
+        Self {
+            message: message.to_owned(),
+        }
     }
 }
 
@@ -168,7 +198,8 @@ impl ToolSet {
         F: Fn(Value, SessionControl) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ToolResult> + Send + 'static,
     {
-        self.tools.retain(|(existing, _)| existing.name != spec.name);
+        self.tools
+            .retain(|(existing, _)| existing.name != spec.name);
         let handler: Handler = Arc::new(move |args, control| Box::pin(handler(args, control)));
         self.tools.push((spec, handler));
         self
@@ -185,6 +216,9 @@ impl ToolSet {
 
     /// Run a tool by name; `None` when no such tool is registered.
     pub fn call(&self, name: &str, args: Value, control: SessionControl) -> Option<ToolFuture> {
-        self.tools.iter().find(|(spec, _)| spec.name == name).map(|(_, handler)| handler(args, control))
+        self.tools
+            .iter()
+            .find(|(spec, _)| spec.name == name)
+            .map(|(_, handler)| handler(args, control))
     }
 }

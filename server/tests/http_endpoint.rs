@@ -28,10 +28,22 @@ fn every_loopback_host_spelling_is_accepted_on_probe_and_mcp() {
     let world = World::new();
     let _session = world.start();
     let lock = world.read_lockfile().expect("lockfile");
-    for host in ["127.0.0.1", &format!("127.0.0.1:{}", lock.port), "localhost", "LocalHost:1", "[::1]:80"] {
-        let get = mcp::client().get(&lock.endpoint).header("Host", host).send().expect("GET");
+    for host in [
+        "127.0.0.1",
+        &format!("127.0.0.1:{}", lock.port),
+        "localhost",
+        "LocalHost:1",
+        "[::1]:80",
+    ] {
+        let get = mcp::client()
+            .get(&lock.endpoint)
+            .header("Host", host)
+            .send()
+            .expect("GET");
         assert_eq!(get.status(), 200, "GET with Host: {host}");
-        let post = mcp::modern_request(&lock.endpoint, "tools/list", json!({})).header("Host", host).send();
+        let post = mcp::modern_request(&lock.endpoint, "tools/list", json!({}))
+            .header("Host", host)
+            .send();
         assert_eq!(post.expect("POST").status(), 200, "POST with Host: {host}");
     }
 }
@@ -42,13 +54,24 @@ fn forged_host_is_refused_on_probe_and_mcp() {
     let _session = world.start();
     let endpoint = world.read_lockfile().expect("lockfile").endpoint;
     for host in ["evil.example", "evil.example:80", "127.0.0.1.nip.io"] {
-        let get = mcp::client().get(&endpoint).header("Host", host).send().expect("GET");
+        let get = mcp::client()
+            .get(&endpoint)
+            .header("Host", host)
+            .send()
+            .expect("GET");
         assert_eq!(get.status(), 403, "GET with Host: {host}");
-        let post = mcp::modern_request(&endpoint, "tools/list", json!({})).header("Host", host).send().expect("POST");
+        let post = mcp::modern_request(&endpoint, "tools/list", json!({}))
+            .header("Host", host)
+            .send()
+            .expect("POST");
         assert_eq!(post.status(), 403, "POST with Host: {host}");
     }
     let elsewhere = endpoint.replace("/mcp", "/anything");
-    let other_route = mcp::client().get(&elsewhere).header("Host", "evil.example").send().expect("GET");
+    let other_route = mcp::client()
+        .get(&elsewhere)
+        .header("Host", "evil.example")
+        .send()
+        .expect("GET");
     assert_eq!(other_route.status(), 403, "unknown routes are guarded too");
 }
 
@@ -57,11 +80,21 @@ fn forged_origin_is_refused_on_probe_and_mcp() {
     let world = World::new();
     let _session = world.start();
     let endpoint = world.read_lockfile().expect("lockfile").endpoint;
-    for origin in ["http://evil.example", "null", "https://localhost.evil.example"] {
-        let get = mcp::client().get(&endpoint).header("Origin", origin).send().expect("GET");
+    for origin in [
+        "http://evil.example",
+        "null",
+        "https://localhost.evil.example",
+    ] {
+        let get = mcp::client()
+            .get(&endpoint)
+            .header("Origin", origin)
+            .send()
+            .expect("GET");
         assert_eq!(get.status(), 403, "GET with Origin: {origin}");
-        let post =
-            mcp::modern_request(&endpoint, "tools/list", json!({})).header("Origin", origin).send().expect("POST");
+        let post = mcp::modern_request(&endpoint, "tools/list", json!({}))
+            .header("Origin", origin)
+            .send()
+            .expect("POST");
         assert_eq!(post.status(), 403, "POST with Origin: {origin}");
     }
 }
@@ -83,8 +116,15 @@ fn get_asking_for_an_event_stream_is_405() {
     let world = World::new();
     let _session = world.start();
     let endpoint = world.read_lockfile().expect("lockfile").endpoint;
-    let response = mcp::client().get(&endpoint).header("Accept", "text/event-stream").send().expect("GET");
+    let response = mcp::client()
+        .get(&endpoint)
+        .header("Accept", "text/event-stream")
+        .send()
+        .expect("GET");
     assert_eq!(response.status(), 405);
-    let mixed = mcp::client().get(&endpoint).header("Accept", "application/json, text/event-stream;q=0.5").send();
+    let mixed = mcp::client()
+        .get(&endpoint)
+        .header("Accept", "application/json, text/event-stream;q=0.5")
+        .send();
     assert_eq!(mixed.expect("GET").status(), 405);
 }

@@ -14,19 +14,34 @@ use support::{Adopted, World, dead_pid, mcp, run_to_end, wait_until};
 fn lockfile_appears_with_every_field_at_the_hashed_path() {
     let world = World::new();
     let session = world.start();
-    let project = world.project.canonicalize().expect("canonicalize").to_string_lossy().into_owned();
+    let project = world
+        .project
+        .canonicalize()
+        .expect("canonicalize")
+        .to_string_lossy()
+        .into_owned();
     let hash = format!("{:x}", Sha256::digest(project.as_bytes()));
     let path = world.lockfile_dir().join(format!("{}.json", &hash[..16]));
 
-    let raw: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).expect("lockfile at hashed path")).expect("json");
+    let raw: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("lockfile at hashed path"))
+            .expect("json");
     let port = raw["port"].as_u64().expect("port");
     assert_eq!(raw["schema"], "reactor-devtools-lockfile/1");
     assert_eq!(raw["endpoint"], format!("http://127.0.0.1:{port}/mcp"));
     assert_eq!(raw["transport"], "http");
     assert_eq!(raw["pid"], session.pid());
     assert_eq!(raw["project"], project);
-    assert!(raw["buildTag"].as_str().is_some_and(|tag| !tag.is_empty()), "buildTag: {raw}");
-    assert!(raw["startedAt"].as_str().is_some_and(|at| at.ends_with('Z')), "startedAt: {raw}");
+    assert!(
+        raw["buildTag"].as_str().is_some_and(|tag| !tag.is_empty()),
+        "buildTag: {raw}"
+    );
+    assert!(
+        raw["startedAt"]
+            .as_str()
+            .is_some_and(|at| at.ends_with('Z')),
+        "startedAt: {raw}"
+    );
 }
 
 #[test]
@@ -44,14 +59,20 @@ fn second_session_for_the_same_project_exits_3_with_the_seed_line() {
         first.pid()
     );
     assert_eq!(stderr, expected);
-    assert_eq!(world.read_lockfile(), Some(lock), "the first session keeps its lockfile");
+    assert_eq!(
+        world.read_lockfile(),
+        Some(lock),
+        "the first session keeps its lockfile"
+    );
 }
 
 #[test]
 fn stale_lockfile_with_a_dead_pid_is_replaced_at_start() {
     let world = World::new();
     let stale = Lockfile::http(9, dead_pid(), world.canonical_project(), "old".into());
-    Registry::at(world.lockfile_dir()).write(&stale).expect("plant stale lockfile");
+    Registry::at(world.lockfile_dir())
+        .write(&stale)
+        .expect("plant stale lockfile");
 
     let session = world.start();
     let lock = world.read_lockfile().expect("fresh lockfile");
@@ -62,11 +83,16 @@ fn stale_lockfile_with_a_dead_pid_is_replaced_at_start() {
 #[test]
 fn malformed_lockfile_is_replaced_at_start() {
     let world = World::new();
-    Registry::at(world.lockfile_dir()).ensure_dir().expect("lockfile dir");
+    Registry::at(world.lockfile_dir())
+        .ensure_dir()
+        .expect("lockfile dir");
     std::fs::write(world.lockfile_path(), "{ not json").expect("plant garbage");
 
     let session = world.start();
-    assert_eq!(world.read_lockfile().map(|lock| lock.pid), Some(session.pid()));
+    assert_eq!(
+        world.read_lockfile().map(|lock| lock.pid),
+        Some(session.pid())
+    );
 }
 
 #[test]
@@ -74,10 +100,15 @@ fn lockfile_of_a_live_process_that_is_not_a_session_is_replaced() {
     let world = World::new();
     // Our own test process is alive but answers no probe at that port.
     let impostor = Lockfile::http(9, std::process::id(), world.canonical_project(), "x".into());
-    Registry::at(world.lockfile_dir()).write(&impostor).expect("plant lockfile");
+    Registry::at(world.lockfile_dir())
+        .write(&impostor)
+        .expect("plant lockfile");
 
     let session = world.start();
-    assert_eq!(world.read_lockfile().map(|lock| lock.pid), Some(session.pid()));
+    assert_eq!(
+        world.read_lockfile().map(|lock| lock.pid),
+        Some(session.pid())
+    );
 }
 
 #[test]
@@ -96,7 +127,10 @@ fn assert_signal_removes_lockfile(signal: &str) {
     session.signal(signal);
     let output = session.wait_output();
     assert_eq!(output.status.code(), Some(0), "SIG{signal} is a clean stop");
-    assert!(!world.lockfile_path().exists(), "lockfile left behind after SIG{signal}");
+    assert!(
+        !world.lockfile_path().exists(),
+        "lockfile left behind after SIG{signal}"
+    );
 }
 
 #[test]
@@ -106,7 +140,10 @@ fn sigkill_leaves_the_lockfile_behind() {
     session.signal("KILL");
     let output = session.wait_output();
     assert_eq!(output.status.code(), None, "killed by a signal");
-    assert!(world.lockfile_path().exists(), "nothing can clean up after SIGKILL");
+    assert!(
+        world.lockfile_path().exists(),
+        "nothing can clean up after SIGKILL"
+    );
 }
 
 #[test]
@@ -116,7 +153,11 @@ fn reload_hands_over_to_a_new_process_with_a_new_lockfile() {
     let before = world.read_lockfile().expect("lockfile");
 
     let answer = mcp::call_tool(&before.endpoint, "reload", json!({}));
-    assert_eq!(answer["result"]["structuredContent"], json!({ "reloading": true }), "{answer}");
+    assert_eq!(
+        answer["result"]["structuredContent"],
+        json!({ "reloading": true }),
+        "{answer}"
+    );
     let old_pid = session.pid();
     let status = session.wait_status();
     assert_eq!(status.code(), Some(0), "the old process exits cleanly");
@@ -124,8 +165,12 @@ fn reload_hands_over_to_a_new_process_with_a_new_lockfile() {
     let after = world.wait_for_lockfile(|lock| lock.pid != old_pid);
     let _successor = Adopted(after.pid);
     assert_eq!(after.transport, Transport::Http);
-    let probe: serde_json::Value =
-        mcp::client().get(&after.endpoint).send().expect("probe the successor").json().expect("probe json");
+    let probe: serde_json::Value = mcp::client()
+        .get(&after.endpoint)
+        .send()
+        .expect("probe the successor")
+        .json()
+        .expect("probe json");
     assert_eq!(probe["pid"], after.pid);
     assert_eq!(probe["project"], before.project);
 }
@@ -142,7 +187,9 @@ fn clean_stop_of_a_reloaded_session_still_removes_its_lockfile() {
     let successor = Adopted(after.pid);
 
     support::send_signal(successor.0, "TERM");
-    wait_until("the successor to remove its lockfile", || (!world.lockfile_path().exists()).then_some(()));
+    wait_until("the successor to remove its lockfile", || {
+        (!world.lockfile_path().exists()).then_some(())
+    });
 }
 
 #[test]
@@ -156,9 +203,17 @@ fn busy_port_is_a_one_line_error_with_a_hint_and_exit_1() {
     assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 2, "one error line and one hint line: {stderr}");
-    assert!(lines[0].starts_with(&format!("[devtools] error: cannot listen on `127.0.0.1:{port}`")), "{stderr}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "[devtools] error: cannot listen on `127.0.0.1:{port}`"
+        )),
+        "{stderr}"
+    );
     assert!(lines[1].starts_with("hint: "), "{stderr}");
-    assert!(!world.lockfile_path().exists(), "no lockfile for a session that never started");
+    assert!(
+        !world.lockfile_path().exists(),
+        "no lockfile for a session that never started"
+    );
 }
 
 #[test]
@@ -168,7 +223,12 @@ fn fixed_port_is_used_and_named_in_the_lockfile() {
     let port = free.local_addr().expect("addr").port();
     drop(free);
 
-    let session = support::Session::adopt(world.command(&["--port", &port.to_string()]).spawn().expect("spawn"));
+    let session = support::Session::adopt(
+        world
+            .command(&["--port", &port.to_string()])
+            .spawn()
+            .expect("spawn"),
+    );
     let lock = world.wait_for_lockfile(|lock| lock.pid == session.pid());
     assert_eq!(lock.port, port);
     assert_eq!(lock.endpoint, format!("http://127.0.0.1:{port}/mcp"));

@@ -23,7 +23,10 @@ fn modern_tools_call_returns_structured_content_and_the_same_json_as_text() {
     assert_eq!(result["structuredContent"], json!({ "echo": "hi" }));
     assert_eq!(result["isError"], false);
     let text = result["content"][0]["text"].as_str().expect("text block");
-    assert_eq!(serde_json::from_str::<Value>(text).expect("text is JSON"), json!({ "echo": "hi" }));
+    assert_eq!(
+        serde_json::from_str::<Value>(text).expect("text is JSON"),
+        json!({ "echo": "hi" })
+    );
 }
 
 #[test]
@@ -36,13 +39,18 @@ fn image_tool_returns_a_png_block_with_size_details() {
     let image = &result["content"][0];
     assert_eq!(image["type"], "image");
     assert_eq!(image["mimeType"], "image/png");
-    let png = base64::engine::general_purpose::STANDARD.decode(image["data"].as_str().expect("data")).expect("base64");
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(image["data"].as_str().expect("data"))
+        .expect("base64");
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     assert_eq!(result["structuredContent"]["width"], 1);
     assert_eq!(result["structuredContent"]["height"], 1);
     assert_eq!(result["structuredContent"]["window"], "main");
     let details = result["content"][1]["text"].as_str().expect("details text");
-    assert_eq!(serde_json::from_str::<Value>(details).expect("json"), result["structuredContent"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(details).expect("json"),
+        result["structuredContent"]
+    );
 }
 
 #[test]
@@ -51,7 +59,10 @@ fn tool_failure_is_a_result_with_is_error_and_the_message() {
     let _session = world.start();
     let answer = mcp::call_tool(&endpoint_of(&world), "fail", json!({}));
     assert_eq!(answer["result"]["isError"], true);
-    assert_eq!(answer["result"]["content"][0]["text"], "no element matches `#missing`");
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "no element matches `#missing`"
+    );
 }
 
 #[test]
@@ -60,7 +71,12 @@ fn unknown_tool_is_an_invalid_params_error_naming_it() {
     let _session = world.start();
     let answer = mcp::call_tool(&endpoint_of(&world), "nosuchtool", json!({}));
     assert_eq!(answer["error"]["code"], -32602, "{answer}");
-    assert!(answer["error"]["message"].as_str().is_some_and(|m| m.contains("`nosuchtool`")), "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`nosuchtool`")),
+        "{answer}"
+    );
 }
 
 #[test]
@@ -69,7 +85,10 @@ fn tools_list_publishes_schemas_titles_and_hints() {
     let _session = world.start();
     let answer = mcp::modern(&endpoint_of(&world), "tools/list", json!({}));
     let tools = answer["result"]["tools"].as_array().expect("tools");
-    let names: Vec<&str> = tools.iter().filter_map(|tool| tool["name"].as_str()).collect();
+    let names: Vec<&str> = tools
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
     assert_eq!(names, ["echo", "pixel", "fail", "reload"]);
 
     let echo = &tools[0];
@@ -105,19 +124,44 @@ fn legacy_client_initializes_gets_a_session_and_calls_a_tool() {
         "protocolVersion": mcp::LEGACY, "capabilities": {}, "clientInfo": { "name": "legacy", "version": "0" } } });
     let response = mcp::post(&endpoint).json(&init).send().expect("initialize");
     assert_eq!(response.status(), 200);
-    let session_id = response.headers().get("mcp-session-id").expect("Mcp-Session-Id").to_str().expect("ascii").to_owned();
+    let session_id = response
+        .headers()
+        .get("mcp-session-id")
+        .expect("Mcp-Session-Id")
+        .to_str()
+        .expect("ascii")
+        .to_owned();
     let initialized = mcp::message_with_id(response, 1);
-    assert_eq!(initialized["result"]["serverInfo"]["name"], "minimal-session");
+    assert_eq!(
+        initialized["result"]["serverInfo"]["name"],
+        "minimal-session"
+    );
 
     let legacy_post = |body: Value| {
-        mcp::post(&endpoint).header("Mcp-Session-Id", &session_id).header("MCP-Protocol-Version", mcp::LEGACY).json(&body)
+        mcp::post(&endpoint)
+            .header("Mcp-Session-Id", &session_id)
+            .header("MCP-Protocol-Version", mcp::LEGACY)
+            .json(&body)
     };
-    let note = legacy_post(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })).send().expect("notify");
+    let note = legacy_post(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+        .send()
+        .expect("notify");
     assert_eq!(note.status(), 202);
     let call = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "name": "echo", "arguments": { "text": "old" } } });
     let answer = mcp::message_with_id(legacy_post(call).send().expect("tools/call"), 2);
-    assert_eq!(answer["result"]["structuredContent"], json!({ "echo": "old" }));
+    assert_eq!(
+        answer["result"]["structuredContent"],
+        json!({ "echo": "old" })
+    );
 
-    let closed = mcp::client().delete(&endpoint).header("Mcp-Session-Id", &session_id).send().expect("DELETE");
-    assert!(closed.status().is_success(), "DELETE answered {}", closed.status());
+    let closed = mcp::client()
+        .delete(&endpoint)
+        .header("Mcp-Session-Id", &session_id)
+        .send()
+        .expect("DELETE");
+    assert!(
+        closed.status().is_success(),
+        "DELETE answered {}",
+        closed.status()
+    );
 }

@@ -22,7 +22,10 @@ fn click_on_the_increment_button_increments_the_count() {
 fn decrement_is_disabled_at_zero() {
     let app = App::new();
     assert_eq!(app.prop("#btn-dec", "enabled"), false);
-    assert_eq!(app.err("click", json!({ "selector": "#btn-dec" })), "`#btn-dec` is disabled");
+    assert_eq!(
+        app.err("click", json!({ "selector": "#btn-dec" })),
+        "`#btn-dec` is disabled"
+    );
     assert_eq!(app.prop("#count", "text"), "0");
 }
 
@@ -30,7 +33,10 @@ fn decrement_is_disabled_at_zero() {
 fn elements_of_a_hidden_component_cannot_be_used() {
     let app = App::new();
     let message = app.err("click", json!({ "selector": "#todo-add" }));
-    assert_eq!(message, "`#todo-add` is not visible: component `todo` is not active; switch to it first");
+    assert_eq!(
+        message,
+        "`#todo-add` is not visible: component `todo` is not active; switch to it first"
+    );
     let message = app.err("click", json!({ "selector": "#missing" }));
     assert_eq!(message, "no element matches `#missing`");
 }
@@ -40,13 +46,22 @@ fn type_appends_and_clear_replaces() {
     let app = App::new();
     app.ok("switchComponent", json!({ "component": "todo" }));
     app.ok("type", json!({ "selector": "#todo-input", "text": "buy" }));
-    let result = app.ok("type", json!({ "selector": "#todo-input", "text": " milk" }));
+    let result = app.ok(
+        "type",
+        json!({ "selector": "#todo-input", "text": " milk" }),
+    );
     assert_eq!(result["element"]["text"], "buy milk");
     assert_eq!(result["element"]["focused"], true);
-    app.ok("type", json!({ "selector": "#todo-input", "text": "eggs", "clear": true }));
+    app.ok(
+        "type",
+        json!({ "selector": "#todo-input", "text": "eggs", "clear": true }),
+    );
     assert_eq!(app.prop("#todo-input", "value"), "eggs");
     let message = app.err("type", json!({ "selector": "#todo-add", "text": "x" }));
-    assert_eq!(message, "`#todo-add` is a Button; type works on TextBox elements");
+    assert_eq!(
+        message,
+        "`#todo-add` is a Button; type works on TextBox elements"
+    );
 }
 
 #[test]
@@ -71,13 +86,22 @@ fn toggle_flips_toggles_checkboxes_and_todo_items() {
     app.ok("toggle", json!({ "selector": "#check-updates" }));
     assert_eq!(app.prop("#check-updates", "checked"), false);
 
-    app.ok("fire", json!({ "target": "todo.add", "args": { "text": "milk" } }));
+    app.ok(
+        "fire",
+        json!({ "target": "todo.add", "args": { "text": "milk" } }),
+    );
     app.ok("switchComponent", json!({ "component": "todo" }));
-    app.ok("toggle", json!({ "selector": "#todo-list > ListItem:nth(0)" }));
+    app.ok(
+        "toggle",
+        json!({ "selector": "#todo-list > ListItem:nth(0)" }),
+    );
     assert_eq!(app.app_state()["todo"]["items"][0]["done"], true);
     assert_eq!(app.prop("#todo-status", "text"), "1 items, 1 done");
     let message = app.err("toggle", json!({ "selector": "#todo-input" }));
-    assert!(message.starts_with("`#todo-input` is a TextBox; toggle works on"), "{message}");
+    assert!(
+        message.starts_with("`#todo-input` is a TextBox; toggle works on"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -85,7 +109,10 @@ fn expand_and_collapse_change_what_is_visible() {
     let app = App::new();
     app.ok("switchComponent", json!({ "component": "settings" }));
     assert_eq!(app.prop("#verbose", "visible"), false);
-    assert!(app.err("toggle", json!({ "selector": "#verbose" })).contains("is not visible"));
+    assert!(
+        app.err("toggle", json!({ "selector": "#verbose" }))
+            .contains("is not visible")
+    );
     let result = app.ok("expand", json!({ "selector": "#advanced" }));
     assert_eq!(result["element"]["expanded"], true);
     assert_eq!(app.prop("#verbose", "visible"), true);
@@ -94,7 +121,10 @@ fn expand_and_collapse_change_what_is_visible() {
     assert_eq!(app.app_state()["settings"]["verbose"], true);
     app.ok("collapse", json!({ "selector": "#advanced" }));
     assert_eq!(app.prop("#verbose", "visible"), false);
-    assert_eq!(app.err("expand", json!({ "selector": "#dark-mode" })), "`#dark-mode` is a Toggle; expand works on Expander elements");
+    assert_eq!(
+        app.err("expand", json!({ "selector": "#dark-mode" })),
+        "`#dark-mode` is a Toggle; expand works on Expander elements"
+    );
 }
 
 #[test]
@@ -102,7 +132,10 @@ fn select_changes_the_selected_item() {
     let app = App::new();
     app.ok("switchComponent", json!({ "component": "settings" }));
     assert_eq!(app.prop("#theme", "value"), "Ocean");
-    let result = app.ok("select", json!({ "selector": "#theme", "item": "#theme-forest" }));
+    let result = app.ok(
+        "select",
+        json!({ "selector": "#theme", "item": "#theme-forest" }),
+    );
     assert_eq!(result["element"]["value"], "Forest");
     assert_eq!(app.prop("#theme-forest", "selected"), true);
     assert_eq!(app.prop("#theme-ocean", "selected"), false);
@@ -111,19 +144,29 @@ fn select_changes_the_selected_item() {
     let message = app.err("select", json!({ "selector": "#theme", "item": "#todo-1" }));
     assert_eq!(message, "no element inside `#theme` matches `#todo-1`");
     let message = app.err("select", json!({ "selector": "#dark-mode", "item": "*" }));
-    assert!(message.contains("no element inside `#dark-mode`") || message.contains("select works on List"), "{message}");
+    assert!(
+        message.contains("no element inside `#dark-mode`")
+            || message.contains("select works on List"),
+        "{message}"
+    );
 }
 
 #[test]
 fn selecting_a_todo_by_click_or_select() {
     let app = App::new();
     for text in ["milk", "bread"] {
-        app.ok("fire", json!({ "target": "todo.add", "args": { "text": text } }));
+        app.ok(
+            "fire",
+            json!({ "target": "todo.add", "args": { "text": text } }),
+        );
     }
     app.ok("switchComponent", json!({ "component": "todo" }));
     app.ok("click", json!({ "selector": "ListItem:text(\"bread\")" }));
     assert_eq!(app.prop("#todo-list", "value"), "bread");
-    app.ok("select", json!({ "selector": "#todo-list", "item": "[text=\"milk\"]" }));
+    app.ok(
+        "select",
+        json!({ "selector": "#todo-list", "item": "[text=\"milk\"]" }),
+    );
     assert_eq!(app.prop("#todo-1", "selected"), true);
     assert_eq!(app.prop("#todo-2", "selected"), false);
 }
@@ -146,11 +189,23 @@ fn scroll_moves_the_viewport_and_line_visibility_follows() {
     assert_eq!(result["firstVisible"], "#log-3");
     // Neither `by` nor `to`: the viewer around the element brings it into view.
     let result = app.ok("scroll", json!({ "selector": "#log-120" }));
-    assert_eq!((result["element"]["id"].as_str(), result["lastVisible"].as_str()), (Some("log"), Some("#log-120")));
+    assert_eq!(
+        (
+            result["element"]["id"].as_str(),
+            result["lastVisible"].as_str()
+        ),
+        (Some("log"), Some("#log-120"))
+    );
     assert_eq!(app.prop("#log-120", "visible"), true);
 
-    let result = app.ok("scroll", json!({ "selector": "#log", "by": { "dy": 100000, "dx": 40 } }));
-    assert_eq!(result["element"]["scroll"]["y"], result["element"]["scroll"]["maxY"]);
+    let result = app.ok(
+        "scroll",
+        json!({ "selector": "#log", "by": { "dy": 100000, "dx": 40 } }),
+    );
+    assert_eq!(
+        result["element"]["scroll"]["y"],
+        result["element"]["scroll"]["maxY"]
+    );
     assert_eq!(result["element"]["scroll"]["x"], 40);
     assert_eq!(result["lastVisible"], "#log-200");
     assert_eq!(app.app_state()["settings"]["logScroll"]["x"], 40);
@@ -161,11 +216,23 @@ fn scroll_rejects_bad_requests() {
     let app = App::new();
     app.ok("switchComponent", json!({ "component": "settings" }));
     let message = app.err("scroll", json!({ "selector": "#log" }));
-    assert_eq!(message, "`#log` is not inside a ScrollViewer; give `by` or `to` to scroll it");
-    let message = app.err("scroll", json!({ "selector": "#log", "by": { "dy": 5 }, "to": "#log-9" }));
+    assert_eq!(
+        message,
+        "`#log` is not inside a ScrollViewer; give `by` or `to` to scroll it"
+    );
+    let message = app.err(
+        "scroll",
+        json!({ "selector": "#log", "by": { "dy": 5 }, "to": "#log-9" }),
+    );
     assert!(message.starts_with("give at most one of `by`"), "{message}");
-    let message = app.err("scroll", json!({ "selector": "#dark-mode", "by": { "dy": 5 } }));
-    assert_eq!(message, "`#dark-mode` is a Toggle; scroll works on ScrollViewer elements");
+    let message = app.err(
+        "scroll",
+        json!({ "selector": "#dark-mode", "by": { "dy": 5 } }),
+    );
+    assert_eq!(
+        message,
+        "`#dark-mode` is a Toggle; scroll works on ScrollViewer elements"
+    );
     let message = app.err("scroll", json!({ "selector": "#log", "to": "#btn-inc" }));
     assert_eq!(message, "no element inside `#log` matches `#btn-inc`");
 }
@@ -173,11 +240,24 @@ fn scroll_rejects_bad_requests() {
 #[test]
 fn bad_selectors_and_arguments_are_explained() {
     let app = App::new();
-    assert_eq!(app.err("click", json!({ "selector": "#" })), "bad selector `#`: expected an id after `#` at character 2");
+    assert_eq!(
+        app.err("click", json!({ "selector": "#" })),
+        "bad selector `#`: expected an id after `#` at character 2"
+    );
     let message = app.err("click", json!({}));
-    assert_eq!(message, "bad arguments for `click`: missing field `selector`");
+    assert_eq!(
+        message,
+        "bad arguments for `click`: missing field `selector`"
+    );
     let message = app.err("click", json!({ "selector": "#btn-inc", "force": true }));
-    assert!(message.starts_with("bad arguments for `click`: unknown field `force`"), "{message}");
+    assert!(
+        message.starts_with("bad arguments for `click`: unknown field `force`"),
+        "{message}"
+    );
     let message = app.err("type", json!({ "selector": "#todo-input", "text": 5 }));
-    assert!(message.starts_with("bad arguments for `type`: invalid type: integer `5`, expected a string"), "{message}");
+    assert!(
+        message
+            .starts_with("bad arguments for `type`: invalid type: integer `5`, expected a string"),
+        "{message}"
+    );
 }

@@ -18,7 +18,10 @@ fn a_todo_added_by_click_appears_later_and_wait_for_sees_it() {
     let result = app.ok("click", json!({ "selector": "#todo-add" }));
     assert!(result["note"].as_str().expect("note").contains("buy milk"));
     assert_eq!(app.prop("#todo-input", "text"), "");
-    let seen = app.ok("waitFor", json!({ "selector": "#todo-list > ListItem", "text": "buy milk", "timeoutMs": 5000 }));
+    let seen = app.ok(
+        "waitFor",
+        json!({ "selector": "#todo-list > ListItem", "text": "buy milk", "timeoutMs": 5000 }),
+    );
     assert_eq!(seen["matched"], true);
     assert_eq!(seen["element"]["text"], "buy milk");
     assert_eq!(app.app_state()["todo"]["items"][0]["text"], "buy milk");
@@ -29,14 +32,29 @@ fn a_todo_added_by_click_appears_later_and_wait_for_sees_it() {
 fn wait_for_count_regex_and_visibility() {
     let app = app_with_typed_todo("first");
     app.ok("invoke", json!({ "selector": "#todo-add" }));
-    app.ok("type", json!({ "selector": "#todo-input", "text": "second" }));
+    app.ok(
+        "type",
+        json!({ "selector": "#todo-input", "text": "second" }),
+    );
     app.ok("invoke", json!({ "selector": "#todo-add" }));
-    let seen = app.ok("waitFor", json!({ "selector": "ListItem[id*=\"todo-\"]", "count": 2 }));
+    let seen = app.ok(
+        "waitFor",
+        json!({ "selector": "ListItem[id*=\"todo-\"]", "count": 2 }),
+    );
     assert_eq!(seen["count"], 2);
-    app.ok("waitFor", json!({ "selector": "#todo-status", "textMatches": "^2 items" }));
-    app.ok("waitFor", json!({ "selector": "#btn-inc", "visible": false, "timeoutMs": 0 }));
+    app.ok(
+        "waitFor",
+        json!({ "selector": "#todo-status", "textMatches": "^2 items" }),
+    );
+    app.ok(
+        "waitFor",
+        json!({ "selector": "#btn-inc", "visible": false, "timeoutMs": 0 }),
+    );
     app.ok("fire", json!({ "target": "todo.clear" }));
-    let gone = app.ok("waitFor", json!({ "selector": "#todo-list > ListItem", "count": 0 }));
+    let gone = app.ok(
+        "waitFor",
+        json!({ "selector": "#todo-list > ListItem", "count": 0 }),
+    );
     assert_eq!(gone["element"], serde_json::Value::Null);
 }
 
@@ -44,32 +62,62 @@ fn wait_for_count_regex_and_visibility() {
 fn wait_for_times_out_saying_what_it_last_saw() {
     let app = App::new();
     app.ok("click", json!({ "selector": "#btn-inc" }));
-    let message = app.err("waitFor", json!({ "selector": "#count", "text": "5", "timeoutMs": 100 }));
+    let message = app.err(
+        "waitFor",
+        json!({ "selector": "#count", "text": "5", "timeoutMs": 100 }),
+    );
     assert_eq!(
         message,
         "timed out after 100 ms waiting for `#count` to have text `5`; last seen: 1 element matched; the first, `#count`, has text `1` and is visible"
     );
-    let message = app.err("waitFor", json!({ "selector": "#nothing", "timeoutMs": 50 }));
-    assert_eq!(message, "timed out after 50 ms waiting for `#nothing` to exist; last seen: no element matched `#nothing`");
+    let message = app.err(
+        "waitFor",
+        json!({ "selector": "#nothing", "timeoutMs": 50 }),
+    );
+    assert_eq!(
+        message,
+        "timed out after 50 ms waiting for `#nothing` to exist; last seen: no element matched `#nothing`"
+    );
 }
 
 #[test]
 fn wait_for_rejects_bad_input_at_once() {
     let app = App::new();
-    let message = app.err("waitFor", json!({ "selector": "#count", "textMatches": "(", "timeoutMs": 600000 }));
-    assert!(message.starts_with("bad regex `(` in `textMatches`: "), "{message}");
+    let message = app.err(
+        "waitFor",
+        json!({ "selector": "#count", "textMatches": "(", "timeoutMs": 600000 }),
+    );
+    assert!(
+        message.starts_with("bad regex `(` in `textMatches`: "),
+        "{message}"
+    );
     assert!(message.contains("unclosed group"), "{message}");
-    let message = app.err("waitFor", json!({ "selector": "#count[", "timeoutMs": 600000 }));
+    let message = app.err(
+        "waitFor",
+        json!({ "selector": "#count[", "timeoutMs": 600000 }),
+    );
     assert!(message.starts_with("bad selector `#count[`"), "{message}");
-    let message = app.err("waitFor", json!({ "selector": "#count", "timeoutMs": 600001 }));
-    assert_eq!(message, "`timeoutMs` is at most 600000 (10 minutes), got 600001");
+    let message = app.err(
+        "waitFor",
+        json!({ "selector": "#count", "timeoutMs": 600001 }),
+    );
+    assert_eq!(
+        message,
+        "`timeoutMs` is at most 600000 (10 minutes), got 600001"
+    );
 }
 
 #[test]
 fn fire_raises_known_events_and_lists_them_for_unknown_ones() {
     let app = App::new();
-    let result = app.ok("fire", json!({ "target": "counter.set", "args": { "value": 7 } }));
-    assert_eq!(result, json!({ "fired": "counter.set", "state": { "count": 7 } }));
+    let result = app.ok(
+        "fire",
+        json!({ "target": "counter.set", "args": { "value": 7 } }),
+    );
+    assert_eq!(
+        result,
+        json!({ "fired": "counter.set", "state": { "count": 7 } })
+    );
     assert_eq!(app.prop("#count", "text"), "7");
     assert_eq!(app.prop("#btn-dec", "enabled"), true);
     app.ok("fire", json!({ "target": "Counter.reset" }));
@@ -82,8 +130,14 @@ fn fire_raises_known_events_and_lists_them_for_unknown_ones() {
         message,
         "unknown event `counter.explode`; known events: counter.increment, counter.reset, counter.set {\"value\": <integer>}, todo.add {\"text\": <string>}, todo.clear, settings.reset"
     );
-    assert_eq!(app.err("fire", json!({ "target": "counter.set" })), "`counter.set` needs args {\"value\": <integer>}");
-    assert!(app.err("fire", json!({ "target": "reset" })).starts_with("target must look like `Component.event`"));
+    assert_eq!(
+        app.err("fire", json!({ "target": "counter.set" })),
+        "`counter.set` needs args {\"value\": <integer>}"
+    );
+    assert!(
+        app.err("fire", json!({ "target": "reset" }))
+            .starts_with("target must look like `Component.event`")
+    );
 }
 
 #[test]
@@ -91,7 +145,10 @@ fn settings_reset_restores_defaults() {
     let app = App::new();
     app.ok("switchComponent", json!({ "component": "settings" }));
     app.ok("toggle", json!({ "selector": "#dark-mode" }));
-    app.ok("select", json!({ "selector": "#theme", "item": "#theme-sunset" }));
+    app.ok(
+        "select",
+        json!({ "selector": "#theme", "item": "#theme-sunset" }),
+    );
     app.ok("fire", json!({ "target": "settings.reset" }));
     let settings = &app.app_state()["settings"];
     assert_eq!(settings["darkMode"], false);
@@ -102,20 +159,29 @@ fn settings_reset_restores_defaults() {
 fn switch_component_changes_what_the_main_window_shows() {
     let app = App::new();
     let result = app.ok("switchComponent", json!({ "component": "settings" }));
-    assert_eq!(result, json!({ "active": "settings", "previous": "counter" }));
+    assert_eq!(
+        result,
+        json!({ "active": "settings", "previous": "counter" })
+    );
     assert_eq!(app.prop("#settings", "visible"), true);
     assert_eq!(app.prop("#counter", "visible"), false);
     assert_eq!(app.prop("#title", "text"), "Settings");
     let components = app.ok("components", json!({}));
     assert_eq!(components["active"], "settings");
     let message = app.err("switchComponent", json!({ "component": "editor" }));
-    assert_eq!(message, "no component `editor` (components: counter, todo, settings)");
+    assert_eq!(
+        message,
+        "no component `editor` (components: counter, todo, settings)"
+    );
 }
 
 #[test]
 fn reload_answers_then_asks_the_session_to_restart() {
     let app = App::new();
-    assert!(app.err("reload", json!({ "component": "nope" })).starts_with("no component `nope`"));
+    assert!(
+        app.err("reload", json!({ "component": "nope" }))
+            .starts_with("no component `nope`")
+    );
     assert!(!app.control.reload_requested());
     let result = app.ok("reload", json!({ "component": "counter" }));
     assert_eq!(result["reloading"], true);

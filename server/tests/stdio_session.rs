@@ -24,7 +24,11 @@ fn stdio_session_writes_a_stdio_lockfile_and_answers_on_stdout() {
     assert_eq!(lock.project, world.canonical_project());
 
     let second = run_to_end(world.command(&[]));
-    assert_eq!(second.status.code(), Some(3), "a stdio session holds the slot too");
+    assert_eq!(
+        second.status.code(),
+        Some(3),
+        "a stdio session holds the slot too"
+    );
 
     let mut stdin = session.child_mut().stdin.take().expect("stdin");
     let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -33,11 +37,15 @@ fn stdio_session_writes_a_stdio_lockfile_and_answers_on_stdout() {
     let mut stdout = BufReader::new(session.child_mut().stdout.take().expect("stdout"));
     let mut line = String::new();
     stdout.read_line(&mut line).expect("read answer");
-    let answer: Value = serde_json::from_str(&line).expect("the first stdout line is the JSON-RPC answer");
+    let answer: Value =
+        serde_json::from_str(&line).expect("the first stdout line is the JSON-RPC answer");
     assert_eq!(answer["result"]["serverInfo"]["name"], "minimal-session");
 
     drop(stdin);
     let output = session.wait_output();
     assert_eq!(output.status.code(), Some(0));
-    assert!(!world.lockfile_path().exists(), "lockfile removed when stdin closes");
+    assert!(
+        !world.lockfile_path().exists(),
+        "lockfile removed when stdin closes"
+    );
 }

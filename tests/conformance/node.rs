@@ -34,7 +34,8 @@ pub fn tools() -> &'static Tools {
     static TOOLS: OnceLock<Tools> = OnceLock::new();
     TOOLS.get_or_init(|| {
         let dir = package_dir();
-        let lock = File::create(dir.join(".npm-install.lock")).expect("create the npm install lock file");
+        let lock =
+            File::create(dir.join(".npm-install.lock")).expect("create the npm install lock file");
         lock.lock().expect("take the npm install lock");
         if let Some(stale) = out_of_date(&dir) {
             eprintln!("{stale}; running `npm ci --prefix {}`", dir.display());
@@ -47,7 +48,8 @@ pub fn tools() -> &'static Tools {
         Tools {
             node: modules.join("node/bin/node"),
             conformance_cli: modules.join("@modelcontextprotocol/conformance/dist/index.js"),
-            everything_server: modules.join("@modelcontextprotocol/server-everything/dist/index.js"),
+            everything_server: modules
+                .join("@modelcontextprotocol/server-everything/dist/index.js"),
         }
     })
 }
@@ -55,23 +57,33 @@ pub fn tools() -> &'static Tools {
 /// Why `node_modules` does not match `package.json`, if it does not: a pinned
 /// package missing, or installed at another version than the pin.
 fn out_of_date(dir: &Path) -> Option<String> {
-    let manifest = read_json(&dir.join("package.json")).expect("tests/conformance/package.json is readable JSON");
+    let manifest = read_json(&dir.join("package.json"))
+        .expect("tests/conformance/package.json is readable JSON");
     let Some(Value::Object(pins)) = manifest.get("devDependencies") else {
         panic!("tests/conformance/package.json has no devDependencies");
     };
     for (name, pinned) in pins {
         let installed = read_json(&dir.join("node_modules").join(name).join("package.json"));
-        match installed.as_ref().and_then(|package| package.get("version")) {
+        match installed
+            .as_ref()
+            .and_then(|package| package.get("version"))
+        {
             None => return Some(format!("npm package `{name}` is not installed")),
             Some(version) if version != pinned => {
-                return Some(format!("npm package `{name}` is at {version}, pinned at {pinned}"));
+                return Some(format!(
+                    "npm package `{name}` is at {version}, pinned at {pinned}"
+                ));
             }
             Some(_) => {}
         }
     }
     let node = dir.join("node_modules/node/bin/node");
-    (!node.is_file())
-        .then(|| format!("`{}` is missing (the `node` package's install script did not run)", node.display()))
+    (!node.is_file()).then(|| {
+        format!(
+            "`{}` is missing (the `node` package's install script did not run)",
+            node.display()
+        )
+    })
 }
 
 fn read_json(path: &Path) -> Option<Value> {
@@ -107,7 +119,9 @@ pub struct NodeProcess {
 
 impl NodeProcess {
     pub fn spawn(command: &mut Command) -> Self {
-        Self { child: Some(command.spawn().expect("spawn node")) }
+        Self {
+            child: Some(command.spawn().expect("spawn node")),
+        }
     }
 
     pub fn pid(&self) -> u32 {
@@ -116,7 +130,9 @@ impl NodeProcess {
 
     /// The exit status if the process has already exited.
     pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
-        self.child.as_mut().and_then(|child| child.try_wait().ok().flatten())
+        self.child
+            .as_mut()
+            .and_then(|child| child.try_wait().ok().flatten())
     }
 }
 

@@ -34,17 +34,28 @@ fn bins() -> &'static Bins {
     BINS.get_or_init(|| {
         let exe = std::env::current_exe().expect("test executable path");
         // target/<profile>/deps/<test> → target/<profile>
-        let profile_dir = exe.parent().and_then(Path::parent).expect("target profile directory").to_owned();
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target profile directory")
+            .to_owned();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("workspace root");
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut build = Command::new(cargo);
-        build.current_dir(root).args(["build", "-p", "mur", "-p", "mur-server", "--bins"]);
+        build
+            .current_dir(root)
+            .args(["build", "-p", "mur", "-p", "mur-server", "--bins"]);
         if profile_dir.file_name().is_some_and(|n| n == "release") {
             build.arg("--release");
         }
         let status = build.status().expect("run cargo build");
         assert!(status.success(), "cargo build of mur and mur-sample failed");
-        Bins { mur: profile_dir.join("mur"), sample: profile_dir.join("mur-sample") }
+        Bins {
+            mur: profile_dir.join("mur"),
+            sample: profile_dir.join("mur-sample"),
+        }
     })
 }
 
@@ -78,14 +89,18 @@ impl Output {
 
     /// stdout as one JSON value (panics with the whole output if it is not).
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{self}"))
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{self}"))
     }
 
     /// stdout as JSON lines.
     pub fn json_lines(&self) -> Vec<Value> {
         self.stdout
             .lines()
-            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("line is not JSON ({e}): {l}\n{self}")))
+            .map(|l| {
+                serde_json::from_str(l)
+                    .unwrap_or_else(|e| panic!("line is not JSON ({e}): {l}\n{self}"))
+            })
             .collect()
     }
 
@@ -99,7 +114,11 @@ impl Output {
 
 impl std::fmt::Display for Output {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "--- stdout\n{}--- stderr\n{}[exit status: {}]", self.stdout, self.stderr, self.code)
+        write!(
+            f,
+            "--- stdout\n{}--- stderr\n{}[exit status: {}]",
+            self.stdout, self.stderr, self.code
+        )
     }
 }
 
@@ -117,7 +136,10 @@ impl Default for Sandbox {
 
 impl Sandbox {
     pub fn new() -> Self {
-        let root = tempfile::Builder::new().prefix("mur-e2e-").tempdir().expect("tempdir");
+        let root = tempfile::Builder::new()
+            .prefix("mur-e2e-")
+            .tempdir()
+            .expect("tempdir");
         for dir in ["run", "data", "cache", "home"] {
             std::fs::create_dir(root.path().join(dir)).expect("sandbox dir");
         }
@@ -161,7 +183,10 @@ impl Sandbox {
     /// A command for `program` with the sandbox environment and nothing else.
     pub fn command(&self, program: &Path) -> Command {
         let mut cmd = Command::new(program);
-        cmd.env_clear().envs(self.env()).current_dir(self.root()).stdin(Stdio::null());
+        cmd.env_clear()
+            .envs(self.env())
+            .current_dir(self.root())
+            .stdin(Stdio::null());
         cmd
     }
 
@@ -174,7 +199,12 @@ impl Sandbox {
 
     /// Runs `mur` to completion.
     pub fn mur(&self, args: &[&str]) -> Output {
-        let child = self.mur_command(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn mur");
+        let child = self
+            .mur_command(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn mur");
         Output::from_std(Guard(Some(child)).wait_output())
     }
 
@@ -197,11 +227,19 @@ impl Sandbox {
         let log = self.root().join(format!("sample-{}.log", unique()));
         let mut cmd = self.command(sample_bin());
         cmd.arg("--project").arg(project).args(extra);
-        cmd.stdout(Stdio::null()).stderr(std::fs::File::create(&log).expect("sample log"));
+        cmd.stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("sample log"));
         let child = Guard(Some(cmd.spawn().expect("spawn mur-sample")));
-        let lockfile = self.registry().path_for(&paths::canonical_project(project).expect("canonical project"));
+        let lockfile = self
+            .registry()
+            .path_for(&paths::canonical_project(project).expect("canonical project"));
         let lock = self.wait_for_lockfile(&lockfile, child, &log);
-        Sample { child: lock.1, lock: lock.0, lockfile, log }
+        Sample {
+            child: lock.1,
+            lock: lock.0,
+            lockfile,
+            log,
+        }
     }
 
     fn wait_for_lockfile(&self, path: &Path, mut child: Guard, log: &Path) -> (Lockfile, Guard) {
@@ -213,9 +251,17 @@ impl Sandbox {
                 }
             }
             if let Some(status) = child.try_wait() {
-                panic!("mur-sample exited ({status}) before announcing:\n{}", read(log));
+                panic!(
+                    "mur-sample exited ({status}) before announcing:\n{}",
+                    read(log)
+                );
             }
-            assert!(Instant::now() < deadline, "mur-sample never wrote `{}`:\n{}", path.display(), read(log));
+            assert!(
+                Instant::now() < deadline,
+                "mur-sample never wrote `{}`:\n{}",
+                path.display(),
+                read(log)
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -245,13 +291,19 @@ impl Sandbox {
     /// Writes a valid HTTP lockfile for `project` naming `pid` and `port`.
     pub fn plant_http_lockfile(&self, project: &str, pid: u32, port: u16) -> PathBuf {
         let lock = Lockfile::http(port, pid, project.to_owned(), "test-build".to_owned());
-        self.plant_lockfile(project, &serde_json::to_string_pretty(&lock).expect("lockfile json"))
+        self.plant_lockfile(
+            project,
+            &serde_json::to_string_pretty(&lock).expect("lockfile json"),
+        )
     }
 
     /// Writes a valid stdio lockfile for `project` naming `pid`.
     pub fn plant_stdio_lockfile(&self, project: &str, pid: u32) -> PathBuf {
         let lock = Lockfile::stdio(pid, project.to_owned(), "test-build".to_owned());
-        self.plant_lockfile(project, &serde_json::to_string_pretty(&lock).expect("lockfile json"))
+        self.plant_lockfile(
+            project,
+            &serde_json::to_string_pretty(&lock).expect("lockfile json"),
+        )
     }
 }
 
@@ -356,7 +408,11 @@ fn wait_with_output(child: &mut Child) -> std::process::Output {
     }
     let err = err_reader.join().unwrap_or_default();
     let status = child.wait().expect("wait for child");
-    std::process::Output { status, stdout: out, stderr: err }
+    std::process::Output {
+        status,
+        stdout: out,
+        stderr: err,
+    }
 }
 
 impl Drop for Guard {
@@ -378,7 +434,11 @@ fn unique() -> u64 {
 #[cfg(unix)]
 fn create_private_dir(dir: &Path) {
     use std::os::unix::fs::DirBuilderExt as _;
-    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).expect("lockfile dir");
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .expect("lockfile dir");
 }
 
 #[cfg(not(unix))]
@@ -388,8 +448,8 @@ fn create_private_dir(dir: &Path) {
 
 #[cfg(unix)]
 fn write_private(path: &Path, bytes: &[u8]) {
-    use std::os::unix::fs::OpenOptionsExt as _;
     use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create(true)

@@ -11,13 +11,18 @@ use crate::{Output, Sandbox};
 
 /// The repository root (the tests crate lives in `<root>/tests`).
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
 }
 
 fn run_ok(mut cmd: Command, what: &str) {
     // Each workspace builds into its own target dir, never one inherited from the run.
     cmd.env_remove("CARGO_TARGET_DIR");
-    let status = cmd.status().unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    let status = cmd
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
     assert!(status.success(), "{what} failed: {status}");
 }
 
@@ -27,7 +32,14 @@ pub fn guests_dir() -> &'static Path {
     DIR.get_or_init(|| {
         let root = repo_root().join("tests/guests");
         let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-        cmd.args(["build", "--release", "--target", "wasm32-wasip2", "--manifest-path"]).arg(root.join("Cargo.toml"));
+        cmd.args([
+            "build",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "--manifest-path",
+        ])
+        .arg(root.join("Cargo.toml"));
         run_ok(cmd, "building tests/guests");
         root.join("target/wasm32-wasip2/release")
     })
@@ -43,7 +55,8 @@ pub fn standard_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let mut cmd = Command::new("bash");
-        cmd.arg(repo_root().join("plugins/build.sh")).stdout(Stdio::null());
+        cmd.arg(repo_root().join("plugins/build.sh"))
+            .stdout(Stdio::null());
         run_ok(cmd, "plugins/build.sh");
         repo_root().join("plugins/target/wasm32-wasip2/release")
     })
@@ -66,16 +79,24 @@ pub fn cache_dir(sandbox: &Sandbox) -> PathBuf {
 
 /// The compiled-code entries in this sandbox's cache.
 pub fn cache_entries(sandbox: &Sandbox) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(cache_dir(sandbox)) else { return Vec::new() };
-    let mut paths: Vec<PathBuf> =
-        entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "cwasm")).collect();
+    let Ok(entries) = std::fs::read_dir(cache_dir(sandbox)) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cwasm"))
+        .collect();
     paths.sort();
     paths
 }
 
 /// `mur devtools verbs add <files>…` (plus `extra` flags), as run.
 pub fn try_add(sandbox: &Sandbox, files: &[PathBuf], extra: &[&str]) -> Output {
-    let files: Vec<String> = files.iter().map(|f| f.to_string_lossy().into_owned()).collect();
+    let files: Vec<String> = files
+        .iter()
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect();
     let mut args = vec!["devtools", "verbs", "add"];
     args.extend(files.iter().map(String::as_str));
     args.extend(extra);
@@ -123,15 +144,24 @@ pub fn js_verb() -> &'static Path {
     static WASM: OnceLock<PathBuf> = OnceLock::new();
     WASM.get_or_init(|| {
         let dir = repo_root().join("tests/guests/js");
-        if !dir.join("node_modules/@bytecodealliance/componentize-js").exists() {
+        if !dir
+            .join("node_modules/@bytecodealliance/componentize-js")
+            .exists()
+        {
             // `npm install`, not `npm ci`: npm 11 writes lock entries for other
             // platforms' optional binaries that its own `npm ci` then rejects.
             let mut npm = Command::new("npm");
-            npm.current_dir(&dir).args(["install", "--no-audit", "--no-fund"]).stdout(Stdio::null());
+            npm.current_dir(&dir)
+                .args(["install", "--no-audit", "--no-fund"])
+                .stdout(Stdio::null());
             run_ok(npm, "npm install in tests/guests/js");
         }
         let out = repo_root().join("tests/guests/target/js/shout.wasm");
-        let sources = [dir.join("shout.js"), dir.join("build.mjs"), repo_root().join("wit/verb.wit")];
+        let sources = [
+            dir.join("shout.js"),
+            dir.join("build.mjs"),
+            repo_root().join("wit/verb.wit"),
+        ];
         if is_stale(&out, &sources) {
             std::fs::create_dir_all(out.parent().expect("has a parent")).expect("output dir");
             let mut node = Command::new("node");
@@ -145,7 +175,9 @@ pub fn js_verb() -> &'static Path {
 /// Whether `output` is missing or older than any of `inputs`.
 fn is_stale(output: &Path, inputs: &[PathBuf]) -> bool {
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    let Some(built) = modified(output) else { return true };
+    let Some(built) = modified(output) else {
+        return true;
+    };
     inputs.iter().any(|i| modified(i).is_none_or(|t| t > built))
 }
 
@@ -168,7 +200,11 @@ pub fn install_standard(sandbox: &Sandbox) {
             .expect("standard verbs")
             .flatten()
             .map(|e| e.path())
-            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("mur_verb_") && n.ends_with(".wasm")))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("mur_verb_") && n.ends_with(".wasm"))
+            })
             .collect();
         assert_eq!(files.len(), 19, "the standard set is 19 verbs: {files:?}");
         add(&scratch, &files);
@@ -177,8 +213,15 @@ pub fn install_standard(sandbox: &Sandbox) {
             for entry in std::fs::read_dir(&dir).expect("installed verbs").flatten() {
                 let path = entry.path();
                 let modified = entry.metadata().and_then(|m| m.modified()).expect("mtime");
-                let relative = path.strip_prefix(scratch.root()).expect("inside the sandbox").to_owned();
-                snapshot.push((relative, std::fs::read(&path).expect("read installed file"), modified));
+                let relative = path
+                    .strip_prefix(scratch.root())
+                    .expect("inside the sandbox")
+                    .to_owned();
+                snapshot.push((
+                    relative,
+                    std::fs::read(&path).expect("read installed file"),
+                    modified,
+                ));
             }
         }
         snapshot
@@ -189,8 +232,12 @@ pub fn install_standard(sandbox: &Sandbox) {
     for (relative, bytes, modified) in snapshot {
         let path = sandbox.root().join(relative);
         std::fs::write(&path, bytes).expect("copy installed file");
-        let file = std::fs::File::options().write(true).open(&path).expect("open copy");
-        file.set_modified(*modified).expect("keep the modification time");
+        let file = std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .expect("open copy");
+        file.set_modified(*modified)
+            .expect("keep the modification time");
     }
 }
 

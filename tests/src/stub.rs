@@ -24,7 +24,10 @@ pub struct Request {
 impl Request {
     pub fn header(&self, name: &str) -> Option<&str> {
         let name = name.to_ascii_lowercase();
-        self.headers.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The body as JSON (Null when it is not JSON).
@@ -36,7 +39,11 @@ impl Request {
 /// What the stub answers; `Reply::Silence` keeps the connection open, unanswered.
 #[derive(Debug, Clone)]
 pub enum Reply {
-    Respond { status: u16, headers: Vec<(String, String)>, body: Vec<u8> },
+    Respond {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: Vec<u8>,
+    },
     Silence,
     HangUp,
 }
@@ -124,7 +131,12 @@ impl Drop for Stub {
     }
 }
 
-fn accept_loop(listener: &TcpListener, stop: &AtomicBool, seen: &Arc<Mutex<Vec<Request>>>, handler: &Arc<Handler>) {
+fn accept_loop(
+    listener: &TcpListener,
+    stop: &AtomicBool,
+    seen: &Arc<Mutex<Vec<Request>>>,
+    handler: &Arc<Handler>,
+) {
     for conn in listener.incoming() {
         if stop.load(Ordering::SeqCst) {
             return;
@@ -136,17 +148,26 @@ fn accept_loop(listener: &TcpListener, stop: &AtomicBool, seen: &Arc<Mutex<Vec<R
 }
 
 fn serve_one(mut conn: TcpStream, seen: &Mutex<Vec<Request>>, handler: &Handler) {
-    let Some(request) = read_request(&conn) else { return };
+    let Some(request) = read_request(&conn) else {
+        return;
+    };
     if let Ok(mut s) = seen.lock() {
         s.push(request.clone());
     }
     match handler(&request) {
-        Reply::Respond { status, headers, body } => {
+        Reply::Respond {
+            status,
+            headers,
+            body,
+        } => {
             let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
             for (n, v) in &headers {
                 head.push_str(&format!("{n}: {v}\r\n"));
             }
-            head.push_str(&format!("content-length: {}\r\nconnection: close\r\n\r\n", body.len()));
+            head.push_str(&format!(
+                "content-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            ));
             let _ = conn.write_all(head.as_bytes());
             let _ = conn.write_all(&body);
         }
@@ -177,10 +198,19 @@ fn read_request(conn: &TcpStream) -> Option<Request> {
             headers.push((n.trim().to_ascii_lowercase(), v.trim().to_owned()));
         }
     }
-    let len = headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    let len = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
     let mut body = vec![0; len];
     reader.read_exact(&mut body).ok()?;
-    Some(Request { method, path, headers, body })
+    Some(Request {
+        method,
+        path,
+        headers,
+        body,
+    })
 }
 
 fn reason(status: u16) -> &'static str {
@@ -199,7 +229,10 @@ fn reason(status: u16) -> &'static str {
 /// do; everything else (the `initialize` dance) is forwarded to `target`.
 pub fn legacy_proxy(target: &str) -> Stub {
     let target = target.to_owned();
-    let http = reqwest::blocking::Client::builder().no_proxy().build().expect("proxy client");
+    let http = reqwest::blocking::Client::builder()
+        .no_proxy()
+        .build()
+        .expect("proxy client");
     Stub::serve(move |req| {
         if req.header("mcp-protocol-version") == Some("2026-07-28") {
             return Reply::json(
@@ -215,14 +248,22 @@ pub fn legacy_proxy(target: &str) -> Stub {
 }
 
 fn forward(http: &reqwest::blocking::Client, target: &str, req: &Request) -> Reply {
-    let method = reqwest::Method::from_bytes(req.method.as_bytes()).unwrap_or(reqwest::Method::POST);
+    let method =
+        reqwest::Method::from_bytes(req.method.as_bytes()).unwrap_or(reqwest::Method::POST);
     let mut out = http.request(method, target).body(req.body.clone());
-    for name in ["content-type", "accept", "mcp-session-id", "mcp-protocol-version"] {
+    for name in [
+        "content-type",
+        "accept",
+        "mcp-session-id",
+        "mcp-protocol-version",
+    ] {
         if let Some(v) = req.header(name) {
             out = out.header(name, v);
         }
     }
-    let Ok(response) = out.send() else { return Reply::HangUp };
+    let Ok(response) = out.send() else {
+        return Reply::HangUp;
+    };
     let status = response.status().as_u16();
     let mut headers = Vec::new();
     for name in ["content-type", "mcp-session-id"] {
@@ -231,5 +272,9 @@ fn forward(http: &reqwest::blocking::Client, target: &str, req: &Request) -> Rep
         }
     }
     let body = response.bytes().map(|b| b.to_vec()).unwrap_or_default();
-    Reply::Respond { status, headers, body }
+    Reply::Respond {
+        status,
+        headers,
+        body,
+    }
 }

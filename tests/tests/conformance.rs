@@ -42,14 +42,24 @@ struct Revision {
 impl Expected {
     fn load() -> Self {
         let path = node::package_dir().join("expected.json");
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
-        let json: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+        let json: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
         let string = |value: &Value, key: &str| -> String {
-            value[key].as_str().unwrap_or_else(|| panic!("expected.json: `{key}` must be a string")).to_owned()
+            value[key]
+                .as_str()
+                .unwrap_or_else(|| panic!("expected.json: `{key}` must be a string"))
+                .to_owned()
         };
         let notes = |value: &Value, key: &str| -> BTreeMap<String, String> {
-            let Some(object) = value[key].as_object() else { panic!("expected.json: `{key}` must be an object") };
-            object.iter().map(|(name, note)| (name.clone(), note.as_str().unwrap_or_default().to_owned())).collect()
+            let Some(object) = value[key].as_object() else {
+                panic!("expected.json: `{key}` must be an object")
+            };
+            object
+                .iter()
+                .map(|(name, note)| (name.clone(), note.as_str().unwrap_or_default().to_owned()))
+                .collect()
         };
         let revisions = json["revisions"]
             .as_array()
@@ -62,7 +72,10 @@ impl Expected {
                 fail: notes(revision, "fail"),
             })
             .collect();
-        Self { suite: string(&json, "suite"), revisions }
+        Self {
+            suite: string(&json, "suite"),
+            revisions,
+        }
     }
 }
 
@@ -74,33 +87,62 @@ fn run_suite(endpoint: &str, requirements: &str, results: &Path) -> Verdicts {
     let tools = node::tools();
     let output = Command::new(&tools.node)
         .arg(&tools.conformance_cli)
-        .args(["server", "--url", endpoint, "--requirements", requirements, "--output-dir"])
+        .args([
+            "server",
+            "--url",
+            endpoint,
+            "--requirements",
+            requirements,
+            "--output-dir",
+        ])
         .arg(results)
         .stdin(Stdio::null())
         .output()
         .expect("run the conformance CLI");
     // Its exit status only says whether any required scenario failed; the
     // verdicts that matter are compared scenario by scenario below.
-    let log = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    let entries = std::fs::read_dir(results)
-        .unwrap_or_else(|e| panic!("the conformance CLI wrote no results ({e}); its output:\n{log}"));
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let entries = std::fs::read_dir(results).unwrap_or_else(|e| {
+        panic!("the conformance CLI wrote no results ({e}); its output:\n{log}")
+    });
     let mut verdicts = Verdicts::new();
     for entry in entries {
         let dir = entry.expect("results entry").path();
-        let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
-        let scenario = scenario_of(&name).unwrap_or_else(|| panic!("unexpected results directory `{name}`"));
-        let checks = std::fs::read(dir.join("checks.json")).unwrap_or_else(|e| panic!("{name}/checks.json: {e}"));
-        let checks: Vec<Value> = serde_json::from_slice(&checks).unwrap_or_else(|e| panic!("{name}/checks.json: {e}"));
+        let name = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        let scenario =
+            scenario_of(&name).unwrap_or_else(|| panic!("unexpected results directory `{name}`"));
+        let checks = std::fs::read(dir.join("checks.json"))
+            .unwrap_or_else(|e| panic!("{name}/checks.json: {e}"));
+        let checks: Vec<Value> =
+            serde_json::from_slice(&checks).unwrap_or_else(|e| panic!("{name}/checks.json: {e}"));
         let failures = checks
             .iter()
             .filter(|check| check["status"] == "FAILURE")
             .map(|check| {
-                format!("{}: {}", check["id"].as_str().unwrap_or("?"), check["errorMessage"].as_str().unwrap_or(""))
+                format!(
+                    "{}: {}",
+                    check["id"].as_str().unwrap_or("?"),
+                    check["errorMessage"].as_str().unwrap_or("")
+                )
             })
             .collect();
-        assert!(verdicts.insert(scenario.to_owned(), failures).is_none(), "scenario `{scenario}` ran twice");
+        assert!(
+            verdicts.insert(scenario.to_owned(), failures).is_none(),
+            "scenario `{scenario}` ran twice"
+        );
     }
-    assert!(!verdicts.is_empty(), "the conformance CLI ran no scenario; its output:\n{log}");
+    assert!(
+        !verdicts.is_empty(),
+        "the conformance CLI ran no scenario; its output:\n{log}"
+    );
     verdicts
 }
 
@@ -111,7 +153,8 @@ fn scenario_of(dir_name: &str) -> Option<&str> {
     let split = rest.len().checked_sub(STAMP)?;
     let (scenario, stamp) = rest.split_at(split);
     let stamp = stamp.as_bytes();
-    (stamp[0] == b'-' && stamp[11] == b'T' && stamp[STAMP - 1] == b'Z' && !scenario.is_empty()).then_some(scenario)
+    (stamp[0] == b'-' && stamp[11] == b'T' && stamp[STAMP - 1] == b'Z' && !scenario.is_empty())
+        .then_some(scenario)
 }
 
 /// Every way the run differs from the expected list, one line each.
@@ -138,11 +181,19 @@ fn differences(revision: &Revision, verdicts: &Verdicts) -> Vec<String> {
     }
     for scenario in revision.pass.keys().chain(revision.fail.keys()) {
         if !verdicts.contains_key(scenario) {
-            problems.push(format!("[{label}] `{scenario}` is listed in expected.json but the suite did not run it"));
+            problems.push(format!(
+                "[{label}] `{scenario}` is listed in expected.json but the suite did not run it"
+            ));
         }
     }
-    for scenario in revision.pass.keys().filter(|s| revision.fail.contains_key(*s)) {
-        problems.push(format!("[{label}] `{scenario}` is listed both as passing and as failing"));
+    for scenario in revision
+        .pass
+        .keys()
+        .filter(|s| revision.fail.contains_key(*s))
+    {
+        problems.push(format!(
+            "[{label}] `{scenario}` is listed both as passing and as failing"
+        ));
     }
     problems
 }
@@ -153,11 +204,17 @@ fn server_scenarios_have_the_expected_verdicts() {
     let sandbox = Sandbox::new();
     let project = sandbox.project("conformance");
     let sample = sandbox.start_sample_with(&project, &["--conformance-fixtures"]);
-    assert!(sample.endpoint().starts_with("http://127.0.0.1:"), "not a loopback endpoint: {}", sample.endpoint());
+    assert!(
+        sample.endpoint().starts_with("http://127.0.0.1:"),
+        "not a loopback endpoint: {}",
+        sample.endpoint()
+    );
 
     let mut problems = Vec::new();
     for revision in &expected.revisions {
-        let results = sandbox.root().join(format!("conformance-{}", revision.requirements));
+        let results = sandbox
+            .root()
+            .join(format!("conformance-{}", revision.requirements));
         let verdicts = run_suite(sample.endpoint(), &revision.requirements, &results);
         problems.extend(differences(revision, &verdicts));
     }
@@ -185,10 +242,16 @@ fn render(expected: &Expected) -> String {
             revision.pass.len(),
             revision.fail.len()
         );
-        let rows =
-            revision.pass.iter().map(|(s, n)| (s, "pass", n)).chain(revision.fail.iter().map(|(s, n)| (s, "fail", n)));
+        let rows = revision
+            .pass
+            .iter()
+            .map(|(s, n)| (s, "pass", n))
+            .chain(revision.fail.iter().map(|(s, n)| (s, "fail", n)));
         for (scenario, result, note) in rows {
-            out += &format!("| `{scenario}` | {result} | {} |\n", note.replace('|', "\\|"));
+            out += &format!(
+                "| `{scenario}` | {result} | {} |\n",
+                note.replace('|', "\\|")
+            );
         }
     }
     out + END_MARKER
@@ -214,16 +277,22 @@ fn readme_tables_are_generated_from_expected_json() {
         })
         .collect();
     for readme in readmes {
-        let text = std::fs::read_to_string(&readme).unwrap_or_else(|e| panic!("read {}: {e}", readme.display()));
-        let range = section(&text)
-            .unwrap_or_else(|| panic!("{} has no `{BEGIN_MARKER}` … `{END_MARKER}` section", readme.display()));
+        let text = std::fs::read_to_string(&readme)
+            .unwrap_or_else(|e| panic!("read {}: {e}", readme.display()));
+        let range = section(&text).unwrap_or_else(|| {
+            panic!(
+                "{} has no `{BEGIN_MARKER}` … `{END_MARKER}` section",
+                readme.display()
+            )
+        });
         if text[range.clone()] == rendered {
             continue;
         }
         if std::env::var_os(BLESS_ENV).is_some() {
             let mut updated = text.clone();
             updated.replace_range(range, &rendered);
-            std::fs::write(&readme, updated).unwrap_or_else(|e| panic!("write {}: {e}", readme.display()));
+            std::fs::write(&readme, updated)
+                .unwrap_or_else(|e| panic!("write {}: {e}", readme.display()));
         } else {
             panic!(
                 "the conformance table in {} is out of date with tests/conformance/expected.json; \
@@ -236,10 +305,19 @@ fn readme_tables_are_generated_from_expected_json() {
 
 #[test]
 fn results_directories_name_their_scenario() {
-    assert_eq!(scenario_of("server-tools-list-2026-11-21T05-47-51-323Z"), Some("tools-list"));
-    assert_eq!(scenario_of("server-server-stateless-2026-11-21T05-47-51-323Z"), Some("server-stateless"));
+    assert_eq!(
+        scenario_of("server-tools-list-2026-11-21T05-47-51-323Z"),
+        Some("tools-list")
+    );
+    assert_eq!(
+        scenario_of("server-server-stateless-2026-11-21T05-47-51-323Z"),
+        Some("server-stateless")
+    );
     assert_eq!(scenario_of("server-2026-11-21T05-47-51-323Z"), None);
-    assert_eq!(scenario_of("client-tools-list-2026-11-21T05-47-51-323Z"), None);
+    assert_eq!(
+        scenario_of("client-tools-list-2026-11-21T05-47-51-323Z"),
+        None
+    );
 }
 
 #[test]
@@ -250,7 +328,8 @@ fn a_listed_failure_that_passes_is_reported() {
         pass: BTreeMap::from([("a".into(), String::new())]),
         fail: BTreeMap::from([("b".into(), "no b".into())]),
     };
-    let all_as_listed = Verdicts::from([("a".into(), vec![]), ("b".into(), vec!["x: broken".into()])]);
+    let all_as_listed =
+        Verdicts::from([("a".into(), vec![]), ("b".into(), vec!["x: broken".into()])]);
     assert!(differences(&revision, &all_as_listed).is_empty());
     let fixed = Verdicts::from([("a".into(), vec![]), ("b".into(), vec![])]);
     assert_eq!(differences(&revision, &fixed).len(), 1);

@@ -8,8 +8,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use mur_e2e::plugins::{self, repo_root};
-use mur_lockfile::ReadOutcome;
 use mur_e2e::{Output, Sample, Sandbox, mur_bin};
+use mur_lockfile::ReadOutcome;
 
 /// One runnable example of the guide.
 struct Example {
@@ -24,12 +24,20 @@ fn examples(markdown: &str) -> Vec<Example> {
     let mut current: Option<Example> = None;
     for (index, line) in markdown.lines().enumerate() {
         match (&mut current, line.trim_end()) {
-            (None, "```sh") => current = Some(Example { line: index + 1, script: String::new(), exit: 0 }),
+            (None, "```sh") => {
+                current = Some(Example {
+                    line: index + 1,
+                    script: String::new(),
+                    exit: 0,
+                })
+            }
             (Some(_), "```") => found.extend(current.take()),
             (Some(example), text) => {
                 if let Some(code) = text.strip_prefix("# exit ") {
                     let digits: String = code.chars().take_while(char::is_ascii_digit).collect();
-                    example.exit = digits.parse().unwrap_or_else(|_| panic!("bad `# exit` on line {}", index + 1));
+                    example.exit = digits
+                        .parse()
+                        .unwrap_or_else(|_| panic!("bad `# exit` on line {}", index + 1));
                 }
                 example.script.push_str(line);
                 example.script.push('\n');
@@ -75,7 +83,11 @@ fn session() -> (Sandbox, Sample, PathBuf) {
         .expect("standard verbs")
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("mur_verb_")) && p.extension().is_some_and(|x| x == "wasm"))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("mur_verb_"))
+                && p.extension().is_some_and(|x| x == "wasm")
+        })
         .collect();
     verbs.sort();
     plugins::add(&sb, &verbs);
@@ -87,11 +99,15 @@ fn session() -> (Sandbox, Sample, PathBuf) {
 
 /// `reload` replaces the sample with a new process of ours: stop it by its pid.
 fn stop_reloaded(sb: &Sandbox, sample: &Sample) {
-    let ReadOutcome::Valid(lock) = sb.registry().read(&sample.lockfile) else { return };
+    let ReadOutcome::Valid(lock) = sb.registry().read(&sample.lockfile) else {
+        return;
+    };
     if lock.pid == sample.pid() {
         return;
     }
-    let _ = std::process::Command::new("kill").args(["-INT", &lock.pid.to_string()]).status();
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &lock.pid.to_string()])
+        .status();
     let deadline = Instant::now() + Duration::from_secs(30);
     while sample.lockfile.exists() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
@@ -101,20 +117,35 @@ fn stop_reloaded(sb: &Sandbox, sample: &Sample) {
 #[test]
 fn every_sh_example_in_the_agent_guide_exits_as_annotated() {
     let jq = std::process::Command::new("jq").arg("--version").output();
-    assert!(jq.is_ok_and(|o| o.status.success()), "the guide's examples compose with `jq`: install it (apt-get install jq)");
+    assert!(
+        jq.is_ok_and(|o| o.status.success()),
+        "the guide's examples compose with `jq`: install it (apt-get install jq)"
+    );
     let examples = examples(&guide());
-    assert!(examples.len() >= 15, "only {} examples found", examples.len());
+    assert!(
+        examples.len() >= 15,
+        "only {} examples found",
+        examples.len()
+    );
     assert!(examples.iter().any(|e| e.exit == 5) && examples.iter().any(|e| e.exit == 4));
     let (sb, sample, dir) = session();
     let mut failures = Vec::new();
     for example in &examples {
         let out = run(&sb, &dir, example);
         if out.code != example.exit {
-            failures.push(format!("docs/agents.md:{} expected exit {}\n{}\n{out}", example.line, example.exit, example.script));
+            failures.push(format!(
+                "docs/agents.md:{} expected exit {}\n{}\n{out}",
+                example.line, example.exit, example.script
+            ));
         }
     }
     stop_reloaded(&sb, &sample);
-    assert!(failures.is_empty(), "{} example(s) failed:\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} example(s) failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 #[test]
@@ -130,6 +161,9 @@ fn the_example_reader_reads_blocks_and_exit_codes() {
     let text = "x\n```sh\na\n# exit 5\n```\n```text\nb\n```\n```sh\nc\n```\n";
     let found = examples(text);
     assert_eq!(found.len(), 2);
-    assert_eq!((found[0].line, found[0].script.as_str(), found[0].exit), (2, "a\n# exit 5\n", 5));
+    assert_eq!(
+        (found[0].line, found[0].script.as_str(), found[0].exit),
+        (2, "a\n# exit 5\n", 5)
+    );
     assert_eq!((found[1].script.as_str(), found[1].exit), ("c\n", 0));
 }

@@ -14,10 +14,17 @@ fn call_tools_list_prints_the_result() {
     out.assert_code(0);
     assert_eq!(out.stderr, "");
     assert_eq!(out.stdout.lines().count(), 1, "compact JSON on one line");
-    let names: Vec<String> =
-        out.json()["tools"].as_array().expect("tools").iter().map(|t| t["name"].as_str().unwrap_or("").to_owned()).collect();
+    let names: Vec<String> = out.json()["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| t["name"].as_str().unwrap_or("").to_owned())
+        .collect();
     for tool in ["version", "tree", "click", "waitFor", "screenshot"] {
-        assert!(names.iter().any(|n| n == tool), "`{tool}` missing from {names:?}");
+        assert!(
+            names.iter().any(|n| n == tool),
+            "`{tool}` missing from {names:?}"
+        );
     }
 }
 
@@ -35,9 +42,29 @@ fn pretty_indents_the_result() {
 fn a_tool_call_changes_the_app() {
     let sb = Sandbox::new();
     let _sample = sb.start_sample(&sb.project("app"));
-    sb.mur(&["devtools", "call", "click", "--args", r##"{"selector":"#btn-inc"}"##]).assert_code(0);
-    sb.mur(&["devtools", "call", "click", "--args", r##"{"selector":"#btn-inc"}"##]).assert_code(0);
-    let out = sb.mur(&["devtools", "call", "state", "--args", r##"{"selector":"#count"}"##]);
+    sb.mur(&[
+        "devtools",
+        "call",
+        "click",
+        "--args",
+        r##"{"selector":"#btn-inc"}"##,
+    ])
+    .assert_code(0);
+    sb.mur(&[
+        "devtools",
+        "call",
+        "click",
+        "--args",
+        r##"{"selector":"#btn-inc"}"##,
+    ])
+    .assert_code(0);
+    let out = sb.mur(&[
+        "devtools",
+        "call",
+        "state",
+        "--args",
+        r##"{"selector":"#count"}"##,
+    ]);
     out.assert_code(0);
     assert!(out.stdout.contains('2'), "the counter shows 2: {out}");
 }
@@ -50,7 +77,10 @@ fn a_json_rpc_error_exits_5_with_the_error_object_on_stdout() {
     out.assert_code(5);
     let error = &out.json()["error"];
     assert_eq!(error["code"], -32601, "{out}");
-    assert!(out.stderr.starts_with("error: `no/such-method` failed: "), "{out}");
+    assert!(
+        out.stderr.starts_with("error: `no/such-method` failed: "),
+        "{out}"
+    );
     assert!(out.stderr.contains("(JSON-RPC error -32601)"), "{out}");
 }
 
@@ -58,7 +88,13 @@ fn a_json_rpc_error_exits_5_with_the_error_object_on_stdout() {
 fn a_tool_result_with_is_error_exits_5_with_the_result_on_stdout() {
     let sb = Sandbox::new();
     let _sample = sb.start_sample(&sb.project("app"));
-    let out = sb.mur(&["devtools", "call", "click", "--args", r##"{"selector":"#nope"}"##]);
+    let out = sb.mur(&[
+        "devtools",
+        "call",
+        "click",
+        "--args",
+        r##"{"selector":"#nope"}"##,
+    ]);
     out.assert_code(5);
     let result = out.json();
     assert_eq!(result["isError"], true, "{out}");
@@ -72,27 +108,55 @@ fn bad_args_json_exits_1_saying_where() {
     let out = sb.mur(&["devtools", "call", "click", "--args", "{\"selector\": }"]);
     out.assert_code(1);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.starts_with("error: `--args` is not valid JSON: expected value at line 1 column 14\n"), "{out}");
+    assert!(
+        out.stderr
+            .starts_with("error: `--args` is not valid JSON: expected value at line 1 column 14\n"),
+        "{out}"
+    );
 }
 
 #[test]
 fn a_server_that_never_answers_times_out_with_exit_2() {
     let sb = Sandbox::new();
     let hung = Stub::silent();
-    let out = sb.mur(&["devtools", "--endpoint", &hung.endpoint(), "--timeout", "300", "call", "version"]);
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &hung.endpoint(),
+        "--timeout",
+        "300",
+        "call",
+        "version",
+    ]);
     out.assert_code(2);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.starts_with(&format!("error: `{}` did not answer within 300 ms\n", hung.endpoint())), "{out}");
+    assert!(
+        out.stderr.starts_with(&format!(
+            "error: `{}` did not answer within 300 ms\n",
+            hung.endpoint()
+        )),
+        "{out}"
+    );
 }
 
 #[test]
 fn a_server_that_hangs_up_mid_call_exits_2() {
     let sb = Sandbox::new();
     let gone = Stub::hang_up();
-    let out = sb.mur(&["devtools", "--endpoint", &gone.endpoint(), "call", "version"]);
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &gone.endpoint(),
+        "call",
+        "version",
+    ]);
     out.assert_code(2);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.starts_with(&format!("error: `{}`: ", gone.endpoint())), "{out}");
+    assert!(
+        out.stderr
+            .starts_with(&format!("error: `{}`: ", gone.endpoint())),
+        "{out}"
+    );
 }
 
 #[test]
@@ -113,7 +177,10 @@ fn a_non_mcp_answer_is_a_transport_error() {
     let web = Stub::plain_http();
     let out = sb.mur(&["devtools", "--endpoint", &web.endpoint(), "call", "version"]);
     out.assert_code(2);
-    assert!(out.stderr.contains("answered without a JSON-RPC response"), "{out}");
+    assert!(
+        out.stderr.contains("answered without a JSON-RPC response"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -121,9 +188,20 @@ fn the_modern_request_carries_its_context_in_meta_and_headers() {
     let sb = Sandbox::new();
     let server = Stub::serve(|req| {
         let id = req.json()["id"].clone();
-        Reply::json(200, &json!({ "jsonrpc": "2.0", "id": id, "result": { "ok": true } }))
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": id, "result": { "ok": true } }),
+        )
     });
-    let out = sb.mur(&["devtools", "--endpoint", &server.endpoint(), "call", "tree", "--args", r#"{"view":"full"}"#]);
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &server.endpoint(),
+        "call",
+        "tree",
+        "--args",
+        r#"{"view":"full"}"#,
+    ]);
     out.assert_code(0);
     assert_eq!(out.stdout, "{\"ok\":true}\n");
     let requests = server.requests();
@@ -132,11 +210,17 @@ fn the_modern_request_carries_its_context_in_meta_and_headers() {
     assert_eq!(req.header("mcp-protocol-version"), Some("2026-07-28"));
     assert_eq!(req.header("mcp-method"), Some("tools/call"));
     assert_eq!(req.header("mcp-name"), Some("tree"));
-    assert_eq!(req.header("accept"), Some("application/json, text/event-stream"));
+    assert_eq!(
+        req.header("accept"),
+        Some("application/json, text/event-stream")
+    );
     let body = req.json();
     assert_eq!(body["params"]["arguments"], json!({ "view": "full" }));
     let meta = &body["params"]["_meta"];
-    assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+    assert_eq!(
+        meta["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
     assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "mur");
 }
 
@@ -151,7 +235,13 @@ fn an_sse_answer_is_read_past_notifications_and_other_ids() {
             json!({ "jsonrpc": "2.0", "id": id, "result": { "ours": true } }),
         ])
     });
-    let out = sb.mur(&["devtools", "--endpoint", &server.endpoint(), "call", "version"]);
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &server.endpoint(),
+        "call",
+        "version",
+    ]);
     out.assert_code(0);
     assert_eq!(out.stdout, "{\"ours\":true}\n");
     assert_eq!(out.stderr, "");
@@ -164,18 +254,33 @@ fn unsupported_version_is_retried_once_with_a_supported_modern_one() {
         let body = req.json();
         let version = body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].clone();
         if version == "2026-07-28" {
-            return Reply::json(400, &json!({ "jsonrpc": "2.0", "id": body["id"], "error": {
+            return Reply::json(
+                400,
+                &json!({ "jsonrpc": "2.0", "id": body["id"], "error": {
                 "code": -32022, "message": "Unsupported protocol version",
-                "data": { "requested": version, "supported": ["2026-09-30"] } } }));
+                "data": { "requested": version, "supported": ["2026-09-30"] } } }),
+            );
         }
-        Reply::json(200, &json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "version": version } }))
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "version": version } }),
+        )
     });
-    let out = sb.mur(&["devtools", "--endpoint", &server.endpoint(), "call", "version"]);
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &server.endpoint(),
+        "call",
+        "version",
+    ]);
     out.assert_code(0);
     assert_eq!(out.stdout, "{\"version\":\"2026-09-30\"}\n");
     let requests = server.requests();
     assert_eq!(requests.len(), 2);
-    assert_eq!(requests[1].header("mcp-protocol-version"), Some("2026-09-30"));
+    assert_eq!(
+        requests[1].header("mcp-protocol-version"),
+        Some("2026-09-30")
+    );
 }
 
 #[test]
@@ -183,20 +288,48 @@ fn a_session_based_server_is_reached_through_the_legacy_fallback() {
     let sb = Sandbox::new();
     let sample = sb.start_sample(&sb.project("app"));
     let proxy = stub::legacy_proxy(sample.endpoint());
-    let out = sb.mur(&["devtools", "--endpoint", &proxy.endpoint(), "call", "tools/list"]);
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &proxy.endpoint(),
+        "call",
+        "tools/list",
+    ]);
     out.assert_code(0);
-    assert!(out.json()["tools"].as_array().is_some_and(|t| !t.is_empty()), "{out}");
+    assert!(
+        out.json()["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty()),
+        "{out}"
+    );
     let seen: Vec<String> = proxy
         .requests()
         .iter()
-        .map(|r| format!("{} {}", r.method, r.json()["method"].as_str().unwrap_or("")).trim().to_owned())
+        .map(|r| {
+            format!("{} {}", r.method, r.json()["method"].as_str().unwrap_or(""))
+                .trim()
+                .to_owned()
+        })
         .collect();
     assert_eq!(
         seen,
-        ["POST tools/list", "POST initialize", "POST notifications/initialized", "POST tools/list", "DELETE"],
+        [
+            "POST tools/list",
+            "POST initialize",
+            "POST notifications/initialized",
+            "POST tools/list",
+            "DELETE"
+        ],
         "modern attempt, then initialize → initialized → call → DELETE"
     );
     let requests = proxy.requests();
-    let session = requests[1..].iter().skip(1).map(|r| r.header("mcp-session-id")).collect::<Vec<_>>();
-    assert!(session.iter().all(|s| s.is_some() && *s == session[0]), "every request after initialize carries the session id: {session:?}");
+    let session = requests[1..]
+        .iter()
+        .skip(1)
+        .map(|r| r.header("mcp-session-id"))
+        .collect::<Vec<_>>();
+    assert!(
+        session.iter().all(|s| s.is_some() && *s == session[0]),
+        "every request after initialize carries the session id: {session:?}"
+    );
 }

@@ -10,9 +10,18 @@ fn devtools_help_lists_the_host_verbs_and_exits_0() {
     out.assert_code(0);
     assert_eq!(out.stderr, "");
     for verb in ["session", "call", "verbs"] {
-        assert!(out.stdout.contains(&format!("\n  {verb} ")), "`{verb}` missing:\n{out}");
+        assert!(
+            out.stdout.contains(&format!("\n  {verb} ")),
+            "`{verb}` missing:\n{out}"
+        );
     }
-    for option in ["--endpoint <URL>", "--project <PATH>", "--auto", "--timeout <MS>", "--pretty"] {
+    for option in [
+        "--endpoint <URL>",
+        "--project <PATH>",
+        "--auto",
+        "--timeout <MS>",
+        "--pretty",
+    ] {
         assert!(out.stdout.contains(option), "`{option}` missing:\n{out}");
     }
 }
@@ -42,7 +51,9 @@ fn a_missing_verb_prints_help_on_stderr_exit_1() {
 
 #[test]
 fn a_bad_timeout_is_a_usage_error() {
-    Sandbox::new().mur(&["devtools", "--timeout", "soon", "call", "version"]).assert_code(1);
+    Sandbox::new()
+        .mur(&["devtools", "--timeout", "soon", "call", "version"])
+        .assert_code(1);
 }
 
 #[test]
@@ -50,8 +61,15 @@ fn an_unknown_verb_exits_1_pointing_at_call_and_verbs_list() {
     let out = Sandbox::new().mur(&["devtools", "frobnicate", "#x"]);
     out.assert_code(1);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.starts_with("error: unknown verb `frobnicate`\n"), "{out}");
-    assert!(out.stderr.contains("`mur devtools call frobnicate --args JSON`"), "{out}");
+    assert!(
+        out.stderr.starts_with("error: unknown verb `frobnicate`\n"),
+        "{out}"
+    );
+    assert!(
+        out.stderr
+            .contains("`mur devtools call frobnicate --args JSON`"),
+        "{out}"
+    );
     assert!(out.stderr.contains("`mur devtools verbs list`"), "{out}");
 }
 
@@ -86,7 +104,12 @@ fn a_closed_stdout_pipe_is_a_quiet_exit() {
         .expect("spawn mur");
     drop(child.stdout.take());
     let mut stderr = String::new();
-    child.stderr.take().expect("stderr").read_to_string(&mut stderr).expect("read stderr");
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("read stderr");
     let status = child.wait().expect("wait");
     assert_eq!(stderr, "", "nothing on stderr for a closed pipe");
     assert_eq!(status.code(), Some(0));

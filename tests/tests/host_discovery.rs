@@ -9,8 +9,16 @@ fn no_session_exits_4_and_says_how_to_start_one() {
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.starts_with("error: no running devtools session found\n"), "{out}");
-    assert!(out.stderr.contains("hint: start the app with devtools enabled"), "{out}");
+    assert!(
+        out.stderr
+            .starts_with("error: no running devtools session found\n"),
+        "{out}"
+    );
+    assert!(
+        out.stderr
+            .contains("hint: start the app with devtools enabled"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -20,7 +28,11 @@ fn the_one_live_session_is_found_with_no_flags() {
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(0);
     assert_eq!(out.stderr, "");
-    assert_eq!(out.json()["structuredContent"]["pid"], sample.pid(), "{out}");
+    assert_eq!(
+        out.json()["structuredContent"]["pid"],
+        sample.pid(),
+        "{out}"
+    );
 }
 
 #[test]
@@ -31,11 +43,23 @@ fn several_sessions_are_ambiguous_exit_1_listing_each() {
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(1);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.starts_with("error: 2 live devtools sessions found"), "{out}");
+    assert!(
+        out.stderr
+            .starts_with("error: 2 live devtools sessions found"),
+        "{out}"
+    );
     for s in [&a, &b] {
-        assert!(out.stderr.contains(&format!("{}  {}", s.lock.project, s.endpoint())), "{out}");
+        assert!(
+            out.stderr
+                .contains(&format!("{}  {}", s.lock.project, s.endpoint())),
+            "{out}"
+        );
     }
-    assert!(out.stderr.contains("hint: choose one with `--project PATH` or `--endpoint URL`"), "{out}");
+    assert!(
+        out.stderr
+            .contains("hint: choose one with `--project PATH` or `--endpoint URL`"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -44,7 +68,13 @@ fn project_picks_one_of_several_sessions() {
     let _a = sb.start_sample(&sb.project("a"));
     let project_b = sb.project("b");
     let b = sb.start_sample(&project_b);
-    let out = sb.mur(&["devtools", "--project", project_b.to_str().expect("utf-8"), "call", "version"]);
+    let out = sb.mur(&[
+        "devtools",
+        "--project",
+        project_b.to_str().expect("utf-8"),
+        "call",
+        "version",
+    ]);
     out.assert_code(0);
     assert_eq!(out.json()["structuredContent"]["pid"], b.pid(), "{out}");
     // A project path relative to the working directory (the sandbox root) works too.
@@ -58,9 +88,18 @@ fn project_without_a_session_exits_4() {
     let sb = Sandbox::new();
     let _a = sb.start_sample(&sb.project("a"));
     let other = sb.project("other");
-    let out = sb.mur(&["devtools", "--project", other.to_str().expect("utf-8"), "call", "version"]);
+    let out = sb.mur(&[
+        "devtools",
+        "--project",
+        other.to_str().expect("utf-8"),
+        "call",
+        "version",
+    ]);
     out.assert_code(4);
-    assert!(out.stderr.contains("no live devtools session for project"), "{out}");
+    assert!(
+        out.stderr.contains("no live devtools session for project"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -92,7 +131,10 @@ fn a_malformed_lockfile_is_skipped_with_a_notice() {
 #[test]
 fn a_lockfile_of_unknown_schema_is_skipped_with_a_notice() {
     let sb = Sandbox::new();
-    let path = sb.plant_lockfile("/v2/App.csproj", r#"{"schema":"reactor-devtools-lockfile/2","endpoint":"x"}"#);
+    let path = sb.plant_lockfile(
+        "/v2/App.csproj",
+        r#"{"schema":"reactor-devtools-lockfile/2","endpoint":"x"}"#,
+    );
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
     let notice = format!(
@@ -110,10 +152,23 @@ fn a_live_pid_whose_endpoint_is_a_plain_web_server_is_rejected() {
     let path = sb.plant_http_lockfile("/impostor/App.csproj", std::process::id(), web.port());
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
-    assert!(out.stderr.contains(&format!("warning: skipping lockfile `{}`: pid", path.display())), "{out}");
-    assert!(out.stderr.contains("error: no running devtools session found"), "{out}");
+    assert!(
+        out.stderr.contains(&format!(
+            "warning: skipping lockfile `{}`: pid",
+            path.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.stderr
+            .contains("error: no running devtools session found"),
+        "{out}"
+    );
     assert!(path.exists(), "a lockfile whose process runs is left alone");
-    assert!(!web.requests().iter().any(|r| r.method == "POST"), "no call was sent to the impostor");
+    assert!(
+        !web.requests().iter().any(|r| r.method == "POST"),
+        "no call was sent to the impostor"
+    );
 }
 
 #[test]
@@ -122,7 +177,11 @@ fn a_stdio_session_is_refused_for_calls() {
     sb.plant_stdio_lockfile("/stdio/App.csproj", std::process::id());
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
-    assert!(out.stderr.contains("uses the stdio transport, and `mur` speaks HTTP only"), "{out}");
+    assert!(
+        out.stderr
+            .contains("uses the stdio transport, and `mur` speaks HTTP only"),
+        "{out}"
+    );
 }
 
 #[cfg(unix)]
@@ -137,7 +196,10 @@ fn a_group_writable_lockfile_is_refused() {
     out.assert_code(4);
     assert!(out.stderr.contains("refusing lockfile"), "{out}");
     assert!(out.stderr.contains("writable by group or others"), "{out}");
-    assert!(!web.requests().iter().any(|r| r.method == "POST"), "no call was sent to the planted endpoint");
+    assert!(
+        !web.requests().iter().any(|r| r.method == "POST"),
+        "no call was sent to the planted endpoint"
+    );
 }
 
 #[cfg(unix)]
@@ -146,7 +208,8 @@ fn an_open_lockfile_directory_is_refused() {
     use std::os::unix::fs::PermissionsExt as _;
     let sb = Sandbox::new();
     let _sample = sb.start_sample(&sb.project("app"));
-    std::fs::set_permissions(sb.lockfile_dir(), std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    std::fs::set_permissions(sb.lockfile_dir(), std::fs::Permissions::from_mode(0o777))
+        .expect("chmod");
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
     assert!(out.stderr.contains("refusing lockfile directory"), "{out}");
@@ -159,12 +222,24 @@ fn endpoint_bypasses_discovery() {
     let sample = sb.start_sample(&sb.project("app"));
     // A second sandbox has no lockfiles at all: only --endpoint can reach the session.
     let empty = Sandbox::new();
-    let out = empty.mur(&["devtools", "--endpoint", sample.endpoint(), "call", "version"]);
+    let out = empty.mur(&[
+        "devtools",
+        "--endpoint",
+        sample.endpoint(),
+        "call",
+        "version",
+    ]);
     out.assert_code(0);
     assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
     // Ambiguity does not matter either.
     let _other = sb.start_sample(&sb.project("other"));
-    let out = sb.mur(&["devtools", "call", "version", "--endpoint", sample.endpoint()]);
+    let out = sb.mur(&[
+        "devtools",
+        "call",
+        "version",
+        "--endpoint",
+        sample.endpoint(),
+    ]);
     out.assert_code(0);
 }
 
@@ -175,7 +250,11 @@ fn an_unreachable_endpoint_exits_2_with_the_transport_error() {
     let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"]);
     out.assert_code(2);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.starts_with(&format!("error: `{endpoint}`: could not connect")), "{out}");
+    assert!(
+        out.stderr
+            .starts_with(&format!("error: `{endpoint}`: could not connect")),
+        "{out}"
+    );
 }
 
 #[test]
@@ -190,7 +269,14 @@ fn auto_finds_a_session_whose_lockfile_was_deleted() {
     let out = sb.mur(&["devtools", "--project", project_arg, "call", "version"]);
     out.assert_code(4);
     // Other tests' sessions may be listening too: --project picks ours.
-    let out = sb.mur(&["devtools", "--auto", "--project", project_arg, "call", "version"]);
+    let out = sb.mur(&[
+        "devtools",
+        "--auto",
+        "--project",
+        project_arg,
+        "call",
+        "version",
+    ]);
     out.assert_code(0);
     assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
 }
@@ -202,5 +288,9 @@ fn auto_range_scans_only_the_given_ports() {
     let range = format!("{0}-{0}", web.port());
     let out = sb.mur(&["devtools", "--auto-range", &range, "call", "version"]);
     out.assert_code(4);
-    assert!(out.stderr.contains(&format!("`--auto` scanned 127.0.0.1 ports {range}")), "{out}");
+    assert!(
+        out.stderr
+            .contains(&format!("`--auto` scanned 127.0.0.1 ports {range}")),
+        "{out}"
+    );
 }

@@ -16,9 +16,16 @@ fn list_prints_one_json_line_per_live_session() {
     samples.sort_by_key(|s| s.pid());
     assert_eq!(lines.len(), 2);
     for (line, sample) in lines.iter().zip(samples) {
-        assert_eq!(line, &serde_json::to_value(&sample.lock).expect("lock json"));
+        assert_eq!(
+            line,
+            &serde_json::to_value(&sample.lock).expect("lock json")
+        );
     }
-    assert!(out.stdout.starts_with("{\"schema\":\"reactor-devtools-lockfile/1\",\"endpoint\":"), "seed field order: {out}");
+    assert!(
+        out.stdout
+            .starts_with("{\"schema\":\"reactor-devtools-lockfile/1\",\"endpoint\":"),
+        "seed field order: {out}"
+    );
 }
 
 #[test]
@@ -28,9 +35,15 @@ fn list_pretty_prints_a_table() {
     let out = sb.mur(&["devtools", "session", "list", "--pretty"]);
     out.assert_code(0);
     let mut lines = out.stdout.lines();
-    assert!(lines.next().expect("header").starts_with("PROJECT"), "{out}");
+    assert!(
+        lines.next().expect("header").starts_with("PROJECT"),
+        "{out}"
+    );
     let row = lines.next().expect("row");
-    assert!(row.contains(&sample.lock.project) && row.contains(sample.endpoint()), "{out}");
+    assert!(
+        row.contains(&sample.lock.project) && row.contains(sample.endpoint()),
+        "{out}"
+    );
 }
 
 #[test]
@@ -65,19 +78,31 @@ fn clean_removes_only_dead_lockfiles() {
     dry.assert_code(0);
     let mut listed: Vec<&str> = dry.stdout.lines().collect();
     listed.sort_unstable();
-    let mut expected = vec![dead1.to_str().expect("utf-8"), dead2.to_str().expect("utf-8")];
+    let mut expected = vec![
+        dead1.to_str().expect("utf-8"),
+        dead2.to_str().expect("utf-8"),
+    ];
     expected.sort_unstable();
     assert_eq!(listed, expected, "{dry}");
     assert_eq!(dry.stderr, "would remove 2 stale entries\n");
-    assert!(dead1.exists() && dead2.exists(), "--dry-run touches nothing");
+    assert!(
+        dead1.exists() && dead2.exists(),
+        "--dry-run touches nothing"
+    );
 
     let out = sb.mur(&["devtools", "session", "clean"]);
     out.assert_code(0);
     assert_eq!(out.stdout, "");
     assert_eq!(out.stderr, "removed 2 stale entries\n");
     assert!(!dead1.exists() && !dead2.exists());
-    assert!(sample.lockfile.exists(), "a live session's lockfile is never touched");
-    assert!(busy.exists(), "a lockfile whose process runs is never touched");
+    assert!(
+        sample.lockfile.exists(),
+        "a live session's lockfile is never touched"
+    );
+    assert!(
+        busy.exists(),
+        "a lockfile whose process runs is never touched"
+    );
     sb.mur(&["devtools", "call", "version"]).assert_code(0);
 }
 
@@ -87,7 +112,10 @@ fn clean_after_a_crash_leaves_no_entry() {
     let sample = sb.start_sample(&sb.project("app"));
     let lockfile = sample.lockfile.clone();
     sample.kill();
-    assert!(lockfile.exists(), "a killed session leaves its lockfile behind");
+    assert!(
+        lockfile.exists(),
+        "a killed session leaves its lockfile behind"
+    );
     let out = sb.mur(&["devtools", "session", "clean"]);
     out.assert_code(0);
     assert_eq!(out.stderr, "removed 1 stale entry\n");

@@ -52,29 +52,59 @@ impl Everything {
                 break line.trim().to_owned();
             }
             if let Some(status) = process.exited() {
-                panic!("server-everything exited ({status}) before listening:\n{log}\n{}", read(&stdout));
+                panic!(
+                    "server-everything exited ({status}) before listening:\n{log}\n{}",
+                    read(&stdout)
+                );
             }
-            assert!(Instant::now() < deadline, "server-everything did not start listening:\n{log}");
+            assert!(
+                Instant::now() < deadline,
+                "server-everything did not start listening:\n{log}"
+            );
             std::thread::sleep(Duration::from_millis(20));
         };
-        assert!(address.starts_with("127.0.0.1:"), "server-everything is not bound to loopback only: {address}");
-        Self { _process: process, endpoint: format!("http://{address}/mcp"), stdout }
+        assert!(
+            address.starts_with("127.0.0.1:"),
+            "server-everything is not bound to loopback only: {address}"
+        );
+        Self {
+            _process: process,
+            endpoint: format!("http://{address}/mcp"),
+            stdout,
+        }
     }
 
     /// Session ids the server created and deleted, from its log.
     fn sessions(&self) -> (Vec<String>, Vec<String>) {
         let log = read(&self.stdout);
-        let ids =
-            |prefix: &str| log.lines().filter_map(|l| l.strip_prefix(prefix)).map(|id| id.trim().to_owned()).collect();
-        (ids("Session initialized with ID: "), ids("Received session termination request for session "))
+        let ids = |prefix: &str| {
+            log.lines()
+                .filter_map(|l| l.strip_prefix(prefix))
+                .map(|id| id.trim().to_owned())
+                .collect()
+        };
+        (
+            ids("Session initialized with ID: "),
+            ids("Received session termination request for session "),
+        )
     }
 
     /// Asserts that exactly `calls` sessions were opened, and each was deleted.
     #[track_caller]
     fn assert_each_session_deleted(&self, calls: usize) {
         let (created, deleted) = self.sessions();
-        assert_eq!(created.len(), calls, "expected one legacy session per call:\n{}", read(&self.stdout));
-        assert_eq!(created, deleted, "every session mur opened must be deleted:\n{}", read(&self.stdout));
+        assert_eq!(
+            created.len(),
+            calls,
+            "expected one legacy session per call:\n{}",
+            read(&self.stdout)
+        );
+        assert_eq!(
+            created,
+            deleted,
+            "every session mur opened must be deleted:\n{}",
+            read(&self.stdout)
+        );
     }
 
     fn call(&self, sandbox: &Sandbox, target: &str, args: Option<&str>) -> Output {
@@ -96,8 +126,14 @@ fn tools_list_works_through_the_legacy_session_fallback() {
     let server = Everything::start(&sandbox);
     let out = server.call(&sandbox, "tools/list", None);
     out.assert_code(0);
-    let tools = out.json()["tools"].as_array().cloned().unwrap_or_else(|| panic!("no `tools` array:\n{out}"));
-    let echo = tools.iter().find(|tool| tool["name"] == "echo").unwrap_or_else(|| panic!("no `echo` tool:\n{out}"));
+    let tools = out.json()["tools"]
+        .as_array()
+        .cloned()
+        .unwrap_or_else(|| panic!("no `tools` array:\n{out}"));
+    let echo = tools
+        .iter()
+        .find(|tool| tool["name"] == "echo")
+        .unwrap_or_else(|| panic!("no `echo` tool:\n{out}"));
     assert_eq!(echo["inputSchema"]["required"], json!(["message"]), "{out}");
     server.assert_each_session_deleted(1);
 }
@@ -108,9 +144,15 @@ fn a_tool_call_returns_the_servers_result() {
     let server = Everything::start(&sandbox);
     let out = server.call(&sandbox, "echo", Some(r#"{"message":"hi"}"#));
     out.assert_code(0);
-    assert_eq!(out.json()["content"], json!([{ "type": "text", "text": "Echo: hi" }]), "{out}");
+    assert_eq!(
+        out.json()["content"],
+        json!([{ "type": "text", "text": "Echo: hi" }]),
+        "{out}"
+    );
     // Twice: each `mur` process opens and deletes its own session.
-    server.call(&sandbox, "echo", Some(r#"{"message":"again"}"#)).assert_code(0);
+    server
+        .call(&sandbox, "echo", Some(r#"{"message":"again"}"#))
+        .assert_code(0);
     server.assert_each_session_deleted(2);
 }
 
@@ -121,7 +163,10 @@ fn a_failing_tool_exits_5_with_the_result() {
     let out = server.call(&sandbox, "echo", Some("{}"));
     out.assert_code(5);
     assert_eq!(out.json()["isError"], true, "{out}");
-    assert!(out.stderr.contains("message"), "stderr should carry the tool's error text:\n{out}");
+    assert!(
+        out.stderr.contains("message"),
+        "stderr should carry the tool's error text:\n{out}"
+    );
     server.assert_each_session_deleted(1);
 }
 

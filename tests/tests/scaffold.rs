@@ -18,29 +18,59 @@ fn build(dir: &Path, name: &str) -> PathBuf {
         .env("CARGO_TARGET_DIR", &target)
         .status()
         .expect("run cargo build");
-    assert!(status.success(), "the scaffolded crate does not build: {status}");
+    assert!(
+        status.success(),
+        "the scaffolded crate does not build: {status}"
+    );
     target.join(format!("wasm32-wasip2/release/mur_verb_{name}.wasm"))
 }
 
 fn count(sb: &Sandbox) -> String {
-    let out = sb.mur(&["devtools", "call", "state", "--args", r##"{"selector": "#count"}"##]);
+    let out = sb.mur(&[
+        "devtools",
+        "call",
+        "state",
+        "--args",
+        r##"{"selector": "#count"}"##,
+    ]);
     out.assert_code(0);
     let state = out.json();
-    let text = state["structuredContent"]["text"].as_str().or_else(|| state["text"].as_str());
-    text.unwrap_or_else(|| panic!("no count text in {state}")).to_owned()
+    let text = state["structuredContent"]["text"]
+        .as_str()
+        .or_else(|| state["text"].as_str());
+    text.unwrap_or_else(|| panic!("no count text in {state}"))
+        .to_owned()
 }
 
 #[test]
 fn a_scaffolded_verb_builds_installs_and_clicks() {
     let sb = Sandbox::new();
     let src = sb.root().join("src");
-    let new = sb.mur(&["devtools", "verbs", "new", "bump", "--dir", src.to_str().expect("utf-8 path")]);
+    let new = sb.mur(&[
+        "devtools",
+        "verbs",
+        "new",
+        "bump",
+        "--dir",
+        src.to_str().expect("utf-8 path"),
+    ]);
     new.assert_code(0);
     let dir = PathBuf::from(new.stdout.trim());
-    assert_eq!(dir, std::fs::canonicalize(src.join("bump")).expect("crate dir"));
-    assert!(new.stderr.contains("cargo build --release --target wasm32-wasip2"), "{new}");
+    assert_eq!(
+        dir,
+        std::fs::canonicalize(src.join("bump")).expect("crate dir")
+    );
+    assert!(
+        new.stderr
+            .contains("cargo build --release --target wasm32-wasip2"),
+        "{new}"
+    );
     let lib = std::fs::read_to_string(dir.join("src/lib.rs")).expect("lib.rs");
-    assert!(lib.lines().count() < 50, "lib.rs has {} lines", lib.lines().count());
+    assert!(
+        lib.lines().count() < 50,
+        "lib.rs has {} lines",
+        lib.lines().count()
+    );
 
     let wasm = build(&dir, "bump");
     plugins::add(&sb, &[wasm]);
@@ -64,9 +94,16 @@ fn verbs_new_refuses_bad_names_and_existing_directories() {
     let root = sb.root().to_str().expect("utf-8 path").to_owned();
     let bad = sb.mur(&["devtools", "verbs", "new", "Bad_Name", "--dir", &root]);
     bad.assert_code(1);
-    assert!(bad.stderr.starts_with("error: `Bad_Name` is not a verb name\nhint: "), "{bad}");
+    assert!(
+        bad.stderr
+            .starts_with("error: `Bad_Name` is not a verb name\nhint: "),
+        "{bad}"
+    );
     std::fs::create_dir(sb.root().join("taken")).expect("dir");
     let taken = sb.mur(&["devtools", "verbs", "new", "taken", "--dir", &root]);
     taken.assert_code(1);
-    assert!(taken.stderr.contains("already exists") && taken.stderr.contains("hint: "), "{taken}");
+    assert!(
+        taken.stderr.contains("already exists") && taken.stderr.contains("hint: "),
+        "{taken}"
+    );
 }

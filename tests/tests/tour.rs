@@ -33,14 +33,23 @@ fn run_tour() -> Output {
 /// The sandbox directory the tour announced on its first line.
 fn sandbox_of(out: &Output) -> PathBuf {
     let first = out.stdout.lines().next().unwrap_or_default();
-    let start = first.find('(').map(|i| i + 1).unwrap_or_else(|| panic!("no sandbox path in {first:?}"));
-    let end = first[start..].find(')').map(|i| start + i).expect("closing parenthesis");
+    let start = first
+        .find('(')
+        .map(|i| i + 1)
+        .unwrap_or_else(|| panic!("no sandbox path in {first:?}"));
+    let end = first[start..]
+        .find(')')
+        .map(|i| start + i)
+        .expect("closing parenthesis");
     PathBuf::from(&first[start..end])
 }
 
 fn assert_png(path: &Path) {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("no PNG at `{}`: {e}", path.display()));
-    let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().expect("a PNG header");
+    let file =
+        std::fs::File::open(path).unwrap_or_else(|e| panic!("no PNG at `{}`: {e}", path.display()));
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .expect("a PNG header");
     let mut pixels = vec![0; reader.output_buffer_size().expect("buffer size")];
     let frame = reader.next_frame(&mut pixels).expect("PNG pixels decode");
     assert!(frame.width > 0 && frame.height > 0, "empty image");
@@ -50,15 +59,36 @@ fn assert_png(path: &Path) {
 fn assert_clean_run(out: &Output) {
     out.assert_code(0);
     // No terminal: no escape codes, and every step printed before its output.
-    assert!(!out.stdout.contains('\u{1b}'), "escape codes without a terminal\n{out}");
-    for step in ["$ mur devtools session list --pretty", "$ mur devtools click '#btn-inc'", "$ mur devtools call tools/list"] {
+    assert!(
+        !out.stdout.contains('\u{1b}'),
+        "escape codes without a terminal\n{out}"
+    );
+    for step in [
+        "$ mur devtools session list --pretty",
+        "$ mur devtools click '#btn-inc'",
+        "$ mur devtools call tools/list",
+    ] {
         assert!(out.stdout.contains(step), "missing step `{step}`\n{out}");
     }
-    assert!(out.stdout.contains("\"text\":\"3\""), "the count is not 3 after three clicks\n{out}");
-    assert!(out.stdout.contains("→ exit 5") && out.stdout.contains("→ exit 4"), "a failure step is missing\n{out}");
-    assert!(out.stdout.contains("the app stopped and removed its lockfile"), "{out}");
+    assert!(
+        out.stdout.contains("\"text\":\"3\""),
+        "the count is not 3 after three clicks\n{out}"
+    );
+    assert!(
+        out.stdout.contains("→ exit 5") && out.stdout.contains("→ exit 4"),
+        "a failure step is missing\n{out}"
+    );
+    assert!(
+        out.stdout
+            .contains("the app stopped and removed its lockfile"),
+        "{out}"
+    );
     let sandbox = sandbox_of(out);
-    assert!(!sandbox.exists(), "the tour left its sandbox (and lockfile dir) at `{}`", sandbox.display());
+    assert!(
+        !sandbox.exists(),
+        "the tour left its sandbox (and lockfile dir) at `{}`",
+        sandbox.display()
+    );
 }
 
 #[test]
@@ -72,5 +102,9 @@ fn the_tour_runs_clean_twice_in_a_row() {
     let second = run_tour();
     assert_clean_run(&second);
     assert_png(&png);
-    assert_ne!(sandbox_of(&first), sandbox_of(&second), "each run has its own sandbox");
+    assert_ne!(
+        sandbox_of(&first),
+        sandbox_of(&second),
+        "each run has its own sandbox"
+    );
 }

@@ -14,7 +14,11 @@ const COMPILING: &str = "compiling verb `ping`";
 fn ping(sandbox: &Sandbox) -> Output {
     let out = sandbox.mur(&["devtools", "-v", "ping", "--bogus"]);
     out.assert_code(1);
-    assert!(out.stderr.contains("error: ping: unexpected argument `--bogus`"), "{out}");
+    assert!(
+        out.stderr
+            .contains("error: ping: unexpected argument `--bogus`"),
+        "{out}"
+    );
     out
 }
 
@@ -26,7 +30,11 @@ fn installed_ping(sandbox: &Sandbox) -> std::path::PathBuf {
 fn a_warm_call_loads_from_cache_without_compiling() {
     let sandbox = Sandbox::new();
     add(&sandbox, &[guest("ping")]);
-    assert_eq!(cache_entries(&sandbox).len(), 1, "verbs add compiles and caches");
+    assert_eq!(
+        cache_entries(&sandbox).len(),
+        1,
+        "verbs add compiles and caches"
+    );
     for _ in 0..2 {
         let out = ping(&sandbox);
         assert!(out.stderr.contains(LOADED), "{out}");
@@ -39,14 +47,25 @@ fn a_file_modified_behind_the_index_is_recompiled() {
     let sandbox = Sandbox::new();
     add(&sandbox, &[guest("ping")]);
     let bytes = std::fs::read(installed_ping(&sandbox)).expect("installed ping");
-    std::fs::write(installed_ping(&sandbox), with_custom_section(&bytes, "edited")).expect("modify");
+    std::fs::write(
+        installed_ping(&sandbox),
+        with_custom_section(&bytes, "edited"),
+    )
+    .expect("modify");
 
     let first = ping(&sandbox);
     assert!(first.stderr.contains(COMPILING), "{first}");
     assert!(!first.stderr.contains(LOADED), "{first}");
     let second = ping(&sandbox);
-    assert!(second.stderr.contains(LOADED), "recompiled code is cached again: {second}");
-    assert_eq!(cache_entries(&sandbox).len(), 1, "the stale entry is dropped");
+    assert!(
+        second.stderr.contains(LOADED),
+        "recompiled code is cached again: {second}"
+    );
+    assert_eq!(
+        cache_entries(&sandbox).len(),
+        1,
+        "the stale entry is dropped"
+    );
 }
 
 #[test]
@@ -58,9 +77,18 @@ fn a_file_replaced_behind_the_index_is_never_served_stale() {
 
     let out = sandbox.mur(&["devtools", "ping", "text"]);
     out.assert_code(6);
-    assert!(out.stderr.starts_with("error: verb `ping` returned tool arguments that are not valid JSON"), "{out}");
-    let info = sandbox.mur(&["devtools", "verbs", "info", "ping", "--json"]).json();
-    assert_eq!(info["summary"], "Return malformed arguments (test guest)", "the index follows the new file");
+    assert!(
+        out.stderr
+            .starts_with("error: verb `ping` returned tool arguments that are not valid JSON"),
+        "{out}"
+    );
+    let info = sandbox
+        .mur(&["devtools", "verbs", "info", "ping", "--json"])
+        .json();
+    assert_eq!(
+        info["summary"], "Return malformed arguments (test guest)",
+        "the index follows the new file"
+    );
 }
 
 #[test]
@@ -79,7 +107,11 @@ fn a_corrupt_cache_entry_is_rebuilt() {
         let out = ping(&sandbox);
         assert!(out.stderr.contains("is corrupt; rebuilding it"), "{out}");
         assert!(out.stderr.contains(COMPILING), "{out}");
-        assert_eq!(std::fs::read(&entry).expect("rebuilt entry"), good, "the entry is rebuilt");
+        assert_eq!(
+            std::fs::read(&entry).expect("rebuilt entry"),
+            good,
+            "the entry is rebuilt"
+        );
         assert!(ping(&sandbox).stderr.contains(LOADED));
     }
 }

@@ -8,7 +8,10 @@ use mur_e2e::plugins::{add, guest};
 /// A sandbox with these test guests installed.
 fn with_guests(names: &[&str]) -> Sandbox {
     let sandbox = Sandbox::new();
-    add(&sandbox, &names.iter().map(|n| guest(n)).collect::<Vec<_>>());
+    add(
+        &sandbox,
+        &names.iter().map(|n| guest(n)).collect::<Vec<_>>(),
+    );
     sandbox
 }
 
@@ -17,7 +20,10 @@ fn an_endless_loop_is_stopped_by_its_time_budget() {
     let sandbox = with_guests(&["spin"]);
     let out = sandbox.mur(&["devtools", "spin"]);
     out.assert_code(6);
-    assert_eq!(out.stderr, "error: verb `spin` ran out of its time budget\n", "{out}");
+    assert_eq!(
+        out.stderr, "error: verb `spin` ran out of its time budget\n",
+        "{out}"
+    );
     assert_eq!(out.stdout, "");
 }
 
@@ -26,7 +32,10 @@ fn a_memory_bomb_is_stopped_at_the_memory_limit() {
     let sandbox = with_guests(&["hog"]);
     let out = sandbox.mur(&["devtools", "hog"]);
     out.assert_code(6);
-    assert_eq!(out.stderr, "error: verb `hog` exceeded its 64 MiB memory limit\n", "{out}");
+    assert_eq!(
+        out.stderr, "error: verb `hog` exceeded its 64 MiB memory limit\n",
+        "{out}"
+    );
 }
 
 #[test]
@@ -34,8 +43,15 @@ fn a_panic_is_reported_with_the_verbs_own_message() {
     let sandbox = with_guests(&["crash"]);
     let out = sandbox.mur(&["devtools", "crash"]);
     out.assert_code(6);
-    assert!(out.stderr.starts_with("error: verb `crash` crashed: panicked at"), "{out}");
-    assert!(out.stderr.contains("boom: this verb panics on purpose"), "{out}");
+    assert!(
+        out.stderr
+            .starts_with("error: verb `crash` crashed: panicked at"),
+        "{out}"
+    );
+    assert!(
+        out.stderr.contains("boom: this verb panics on purpose"),
+        "{out}"
+    );
     assert_eq!(out.stderr.lines().count(), 1, "one line: {out}");
 }
 
@@ -47,7 +63,11 @@ fn files_environment_arguments_and_clock_are_invisible() {
     // snoop reports what it saw as a usage error, so no session is needed.
     let out = sandbox.mur(&["devtools", "snoop", secret.to_str().expect("utf-8 path")]);
     out.assert_code(1);
-    assert!(out.stderr.contains("saw file=no dir=no env=0 args=0 clock=0"), "{out}");
+    assert!(
+        out.stderr
+            .contains("saw file=no dir=no env=0 args=0 clock=0"),
+        "{out}"
+    );
     assert!(!out.stderr.contains("top secret"), "{out}");
 }
 
@@ -56,10 +76,17 @@ fn arguments_that_are_not_a_json_object_are_refused() {
     let sandbox = with_guests(&["liar"]);
     let text = sandbox.mur(&["devtools", "liar", "text"]);
     text.assert_code(6);
-    assert!(text.stderr.starts_with("error: verb `liar` returned tool arguments that are not valid JSON"), "{text}");
+    assert!(
+        text.stderr
+            .starts_with("error: verb `liar` returned tool arguments that are not valid JSON"),
+        "{text}"
+    );
     let array = sandbox.mur(&["devtools", "liar", "array"]);
     array.assert_code(6);
-    assert_eq!(array.stderr, "error: verb `liar` returned tool arguments that are not a JSON object\n", "{array}");
+    assert_eq!(
+        array.stderr, "error: verb `liar` returned tool arguments that are not a JSON object\n",
+        "{array}"
+    );
 }
 
 #[test]
@@ -71,15 +98,26 @@ fn a_verb_may_write_only_where_the_user_said() {
 
     let refused = sandbox.mur(&["devtools", "scribble", "out.txt", "--sneak"]);
     refused.assert_code(6);
-    assert!(refused.stderr.contains("verb `scribble` asked to write `sneaked.txt`, a path not on its command line"), "{refused}");
+    assert!(
+        refused.stderr.contains(
+            "verb `scribble` asked to write `sneaked.txt`, a path not on its command line"
+        ),
+        "{refused}"
+    );
     assert!(!sneaked.exists(), "the path outside argv was written");
-    assert!(!sandbox.root().join("out.txt").exists(), "a refused request must write nothing");
+    assert!(
+        !sandbox.root().join("out.txt").exists(),
+        "a refused request must write nothing"
+    );
 
     let allowed = sandbox.mur(&["devtools", "scribble", "out.txt"]);
     allowed.assert_code(0);
     assert_eq!(allowed.stdout, "{\"written\":true}\n");
     let written = std::fs::read_to_string(sandbox.root().join("out.txt")).expect("out.txt written");
-    assert!(written.starts_with('{'), "the tool result was written: {written}");
+    assert!(
+        written.starts_with('{'),
+        "the tool result was written: {written}"
+    );
 }
 
 #[test]
@@ -87,5 +125,8 @@ fn sleeping_traps_instead_of_blocking_the_host() {
     let sandbox = with_guests(&["nap"]);
     let out = sandbox.mur(&["devtools", "nap"]);
     out.assert_code(6);
-    assert_eq!(out.stderr, "error: verb `nap` crashed: the verb tried to sleep, and verbs get no clock\n", "{out}");
+    assert_eq!(
+        out.stderr, "error: verb `nap` crashed: the verb tried to sleep, and verbs get no clock\n",
+        "{out}"
+    );
 }

@@ -12,15 +12,27 @@ fn a_javascript_verb_installs_parses_and_shapes() {
     assert_eq!(out.stdout, "added verb `shout` (tool `version`)\n");
 
     let help = sandbox.mur(&["devtools", "--help"]);
-    assert!(help.stdout.contains("shout") && help.stdout.contains("from JavaScript"), "{help}");
+    assert!(
+        help.stdout.contains("shout") && help.stdout.contains("from JavaScript"),
+        "{help}"
+    );
     let usage = sandbox.mur(&["devtools", "shout", "--help"]);
     usage.assert_code(0);
-    assert!(usage.stdout.starts_with("usage: mur devtools shout [--loud]"), "{usage}");
+    assert!(
+        usage
+            .stdout
+            .starts_with("usage: mur devtools shout [--loud]"),
+        "{usage}"
+    );
 
     // A usage error thrown by the JavaScript `parse` (a `result` err).
     let bad = sandbox.mur(&["devtools", "shout", "--bogus"]);
     bad.assert_code(1);
-    assert!(bad.stderr.starts_with("error: shout: unexpected argument `--bogus`\n"), "{bad}");
+    assert!(
+        bad.stderr
+            .starts_with("error: shout: unexpected argument `--bogus`\n"),
+        "{bad}"
+    );
 
     let project = sandbox.project("app");
     let _sample = sandbox.start_sample(&project);
@@ -33,5 +45,10 @@ fn a_javascript_verb_installs_parses_and_shapes() {
 
     let pretty = sandbox.mur(&["devtools", "shout", "--pretty"]);
     pretty.assert_code(0);
-    assert!(pretty.stdout.starts_with("{\n  \"language\": \"javascript\""), "{pretty}");
+    assert!(
+        pretty
+            .stdout
+            .starts_with("{\n  \"language\": \"javascript\""),
+        "{pretty}"
+    );
 }

@@ -17,7 +17,12 @@ fn an_added_verb_is_listed_in_help_and_works_against_a_session() {
 
     let list = sandbox.mur(&["devtools", "verbs", "list"]);
     list.assert_code(0);
-    assert!(list.stdout.lines().any(|l| l.starts_with("ping ") && l.contains("Answer pong")), "{list}");
+    assert!(
+        list.stdout
+            .lines()
+            .any(|l| l.starts_with("ping ") && l.contains("Answer pong")),
+        "{list}"
+    );
     let json = sandbox.mur(&["devtools", "verbs", "list", "--json"]);
     let verbs = json.json();
     assert_eq!(verbs[0]["name"], "ping");
@@ -26,10 +31,16 @@ fn an_added_verb_is_listed_in_help_and_works_against_a_session() {
 
     let help = sandbox.mur(&["devtools", "--help"]);
     help.assert_code(0);
-    assert!(help.stdout.contains("ping") && help.stdout.contains("[plugin]"), "{help}");
+    assert!(
+        help.stdout.contains("ping") && help.stdout.contains("[plugin]"),
+        "{help}"
+    );
     let usage = sandbox.mur(&["devtools", "ping", "--help"]);
     usage.assert_code(0);
-    assert!(usage.stdout.starts_with("usage: mur devtools ping"), "{usage}");
+    assert!(
+        usage.stdout.starts_with("usage: mur devtools ping"),
+        "{usage}"
+    );
 
     let project = sandbox.project("app");
     let _sample = sandbox.start_sample(&project);
@@ -62,7 +73,9 @@ fn a_removed_verb_is_unknown_while_call_still_reaches_its_tool() {
     add(&sandbox, &[standard("click"), standard("state")]);
     let project = sandbox.project("app");
     let _sample = sandbox.start_sample(&project);
-    sandbox.mur(&["devtools", "click", "#btn-inc"]).assert_code(0);
+    sandbox
+        .mur(&["devtools", "click", "#btn-inc"])
+        .assert_code(0);
 
     let removed = sandbox.mur(&["devtools", "verbs", "remove", "click"]);
     removed.assert_code(0);
@@ -71,10 +84,27 @@ fn a_removed_verb_is_unknown_while_call_still_reaches_its_tool() {
 
     let unknown = sandbox.mur(&["devtools", "click", "#btn-inc"]);
     unknown.assert_code(1);
-    assert!(unknown.stderr.starts_with("error: unknown verb `click`"), "{unknown}");
+    assert!(
+        unknown.stderr.starts_with("error: unknown verb `click`"),
+        "{unknown}"
+    );
     let help = sandbox.mur(&["devtools", "--help"]);
-    assert!(!help.stdout.lines().any(|l| l.trim_start().starts_with("click ")), "{help}");
-    sandbox.mur(&["devtools", "call", "click", "--args", r##"{"selector":"#btn-inc"}"##]).assert_code(0);
+    assert!(
+        !help
+            .stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with("click ")),
+        "{help}"
+    );
+    sandbox
+        .mur(&[
+            "devtools",
+            "call",
+            "click",
+            "--args",
+            r##"{"selector":"#btn-inc"}"##,
+        ])
+        .assert_code(0);
 }
 
 #[test]
@@ -94,11 +124,18 @@ fn replacing_an_installed_verb_needs_force() {
     add(&sandbox, &[guest("ping")]);
     let again = try_add(&sandbox, &[guest("ping")], &[]);
     again.assert_code(0);
-    assert_eq!(again.stdout, "verb `ping` is already installed (unchanged)\n");
+    assert_eq!(
+        again.stdout,
+        "verb `ping` is already installed (unchanged)\n"
+    );
 
     let changed = sandbox.root().join("ping-v2.wasm");
     let bytes = std::fs::read(guest("ping")).expect("ping.wasm");
-    std::fs::write(&changed, mur_e2e::plugins::with_custom_section(&bytes, "v2")).expect("write v2");
+    std::fs::write(
+        &changed,
+        mur_e2e::plugins::with_custom_section(&bytes, "v2"),
+    )
+    .expect("write v2");
     let refused = try_add(&sandbox, &[changed.clone()], &[]);
     refused.assert_code(1);
     assert_eq!(
@@ -115,14 +152,29 @@ fn files_that_are_not_verbs_are_refused_and_nothing_is_installed() {
     std::fs::write(&junk, b"\0asm this is not a component").expect("write junk");
     let out = try_add(&sandbox, &[guest("ping"), junk.clone()], &[]);
     out.assert_code(1);
-    assert!(out.stderr.starts_with(&format!("error: `{}` is not a usable verb: ", path(&junk))), "{out}");
-    assert!(out.stderr.contains("\nhint: a verb is a WebAssembly component built against wit/verb.wit"), "{out}");
+    assert!(
+        out.stderr
+            .starts_with(&format!("error: `{}` is not a usable verb: ", path(&junk))),
+        "{out}"
+    );
+    assert!(
+        out.stderr
+            .contains("\nhint: a verb is a WebAssembly component built against wit/verb.wit"),
+        "{out}"
+    );
     let list = sandbox.mur(&["devtools", "verbs", "list", "--json"]);
-    assert_eq!(list.json(), serde_json::json!([]), "a refused batch installs nothing");
+    assert_eq!(
+        list.json(),
+        serde_json::json!([]),
+        "a refused batch installs nothing"
+    );
 
     let missing = try_add(&sandbox, &[sandbox.root().join("missing.wasm")], &[]);
     missing.assert_code(1);
-    assert!(missing.stderr.starts_with("error: could not read `"), "{missing}");
+    assert!(
+        missing.stderr.starts_with("error: could not read `"),
+        "{missing}"
+    );
 }
 
 #[test]

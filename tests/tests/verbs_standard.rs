@@ -23,7 +23,10 @@ fn ok(sandbox: &Sandbox, args: &[&str]) -> Value {
     argv.extend(args);
     let out = sandbox.mur(&argv);
     out.assert_code(0);
-    assert!(out.stderr.is_empty(), "a successful verb is quiet on stderr\n{out}");
+    assert!(
+        out.stderr.is_empty(),
+        "a successful verb is quiet on stderr\n{out}"
+    );
     out.json()
 }
 
@@ -36,10 +39,18 @@ fn tool_failure(sandbox: &Sandbox, args: &[&str], tool: &str, message: &str) -> 
     let out = sandbox.mur(&argv);
     out.assert_code(5);
     let prefix = format!("error: tool `{tool}` failed: ");
-    assert!(out.stderr.starts_with(&prefix) && out.stderr.contains(message), "{out}");
+    assert!(
+        out.stderr.starts_with(&prefix) && out.stderr.contains(message),
+        "{out}"
+    );
     let result = out.json();
     assert_eq!(result["isError"], true, "{out}");
-    assert!(result["content"][0]["text"].as_str().is_some_and(|t| t.contains(message)), "{out}");
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains(message)),
+        "{out}"
+    );
     out
 }
 
@@ -48,7 +59,12 @@ fn count(sandbox: &Sandbox) -> Value {
 }
 
 fn ids(nodes: &Value) -> Vec<&str> {
-    nodes.as_array().expect("an array of nodes").iter().map(|n| n["id"].as_str().expect("node id")).collect()
+    nodes
+        .as_array()
+        .expect("an array of nodes")
+        .iter()
+        .map(|n| n["id"].as_str().expect("node id"))
+        .collect()
 }
 
 #[test]
@@ -57,33 +73,62 @@ fn version_windows_and_components_describe_the_running_app() {
     let version = ok(&sandbox, &["version"]);
     assert_eq!(version["name"], "mur-sample");
     assert_eq!(version["pid"], sample.pid());
-    assert!(version["version"].as_str().is_some_and(|v| !v.is_empty()), "{version}");
+    assert!(
+        version["version"].as_str().is_some_and(|v| !v.is_empty()),
+        "{version}"
+    );
 
     let windows = ok(&sandbox, &["windows"]);
     assert_eq!(ids(&windows["windows"]), ["main", "about"], "{windows}");
     assert_eq!(windows["windows"][0]["title"], "mur sample");
-    assert_eq!(windows["windows"][1]["bounds"], json!({"x": 0, "y": 0, "width": 400, "height": 160}));
+    assert_eq!(
+        windows["windows"][1]["bounds"],
+        json!({"x": 0, "y": 0, "width": 400, "height": 160})
+    );
 
     let components = ok(&sandbox, &["components"]);
     assert_eq!(components["active"], "counter");
-    let names: Vec<&str> = components["components"].as_array().expect("components").iter().map(|c| c["name"].as_str().expect("name")).collect();
+    let names: Vec<&str> = components["components"]
+        .as_array()
+        .expect("components")
+        .iter()
+        .map(|c| c["name"].as_str().expect("name"))
+        .collect();
     assert_eq!(names, ["counter", "todo", "settings"]);
-    assert_eq!(components["components"][0]["events"], json!(["counter.increment", "counter.reset", "counter.set"]));
+    assert_eq!(
+        components["components"][0]["events"],
+        json!(["counter.increment", "counter.reset", "counter.set"])
+    );
 }
 
 #[test]
 fn switch_shows_another_component_and_refuses_an_unknown_one() {
     let (sandbox, _sample) = session();
-    assert_eq!(ok(&sandbox, &["switch", "settings"]), json!({"active": "settings", "previous": "counter"}));
+    assert_eq!(
+        ok(&sandbox, &["switch", "settings"]),
+        json!({"active": "settings", "previous": "counter"})
+    );
     assert_eq!(ok(&sandbox, &["state"])["activeComponent"], "settings");
     assert_eq!(ok(&sandbox, &["components"])["active"], "settings");
     // The summary tree shows visible elements only: the counter is gone, the settings are there.
     let main = ok(&sandbox, &["tree", "--window", "main"]);
     let panels = ids(&main["nodes"][0]["children"]);
-    assert!(panels.contains(&"settings") && !panels.contains(&"counter"), "{main}");
+    assert!(
+        panels.contains(&"settings") && !panels.contains(&"counter"),
+        "{main}"
+    );
 
-    tool_failure(&sandbox, &["switch", "nope"], "switchComponent", "no component `nope` (components: counter, todo, settings)");
-    assert_eq!(ok(&sandbox, &["state"])["activeComponent"], "settings", "a failed switch changes nothing");
+    tool_failure(
+        &sandbox,
+        &["switch", "nope"],
+        "switchComponent",
+        "no component `nope` (components: counter, todo, settings)",
+    );
+    assert_eq!(
+        ok(&sandbox, &["state"])["activeComponent"],
+        "settings",
+        "a failed switch changes nothing"
+    );
 }
 
 #[test]
@@ -96,42 +141,98 @@ fn tree_and_state_read_the_ui() {
     let counter = ok(&sandbox, &["tree", "--selector", "#counter"]);
     assert_eq!(ids(&counter["nodes"]), ["counter"]);
     let children = &counter["nodes"][0]["children"];
-    assert_eq!(ids(children), ["count-label", "count", "btn-dec", "btn-inc"], "{counter}");
+    assert_eq!(
+        ids(children),
+        ["count-label", "count", "btn-dec", "btn-inc"],
+        "{counter}"
+    );
     assert_eq!(children[1]["text"], "0");
-    assert_eq!(children[2]["enabled"], false, "the decrement button is disabled at 0: {counter}");
-    assert!(children[1].get("bounds").is_none(), "the summary view leaves out bounds: {counter}");
+    assert_eq!(
+        children[2]["enabled"], false,
+        "the decrement button is disabled at 0: {counter}"
+    );
+    assert!(
+        children[1].get("bounds").is_none(),
+        "the summary view leaves out bounds: {counter}"
+    );
 
-    let full = ok(&sandbox, &["tree", "--selector", "#count", "--view", "full"]);
+    let full = ok(
+        &sandbox,
+        &["tree", "--selector", "#count", "--view", "full"],
+    );
     assert_eq!(full["view"], "full");
     let node = &full["nodes"][0];
-    assert_eq!((node["id"].clone(), node["visible"].clone(), node["enabled"].clone()), (json!("count"), json!(true), json!(true)));
-    assert!(node["bounds"]["width"].as_i64().is_some_and(|w| w > 0), "{full}");
+    assert_eq!(
+        (
+            node["id"].clone(),
+            node["visible"].clone(),
+            node["enabled"].clone()
+        ),
+        (json!("count"), json!(true), json!(true))
+    );
+    assert!(
+        node["bounds"]["width"].as_i64().is_some_and(|w| w > 0),
+        "{full}"
+    );
 
     let about = ok(&sandbox, &["tree", "--window", "about"]);
     assert_eq!(ids(&about["nodes"]), ["about"]);
-    assert!(ids(&about["nodes"][0]["children"]).contains(&"check-updates"), "{about}");
+    assert!(
+        ids(&about["nodes"][0]["children"]).contains(&"check-updates"),
+        "{about}"
+    );
 
     let state = ok(&sandbox, &["state", "--selector", "#count"]);
-    assert_eq!((state["id"].clone(), state["type"].clone(), state["text"].clone()), (json!("count"), json!("Text"), json!("0")));
-    assert_eq!((state["window"].clone(), state["matchCount"].clone()), (json!("main"), json!(1)));
+    assert_eq!(
+        (
+            state["id"].clone(),
+            state["type"].clone(),
+            state["text"].clone()
+        ),
+        (json!("count"), json!("Text"), json!("0"))
+    );
+    assert_eq!(
+        (state["window"].clone(), state["matchCount"].clone()),
+        (json!("main"), json!(1))
+    );
     let app = ok(&sandbox, &["state"]);
-    assert_eq!((app["activeComponent"].clone(), app["counter"].clone()), (json!("counter"), json!({"count": 0})));
+    assert_eq!(
+        (app["activeComponent"].clone(), app["counter"].clone()),
+        (json!("counter"), json!({"count": 0}))
+    );
 }
 
 #[test]
 fn click_counts_and_a_disabled_button_fails_with_the_result_on_stdout() {
     let (sandbox, _sample) = session();
-    let out = tool_failure(&sandbox, &["click", "#btn-dec"], "click", "`#btn-dec` is disabled");
-    assert_eq!(out.stderr, "error: tool `click` failed: `#btn-dec` is disabled\n");
+    let out = tool_failure(
+        &sandbox,
+        &["click", "#btn-dec"],
+        "click",
+        "`#btn-dec` is disabled",
+    );
+    assert_eq!(
+        out.stderr,
+        "error: tool `click` failed: `#btn-dec` is disabled\n"
+    );
     assert_eq!(count(&sandbox), 0);
 
     for _ in 0..3 {
         let clicked = ok(&sandbox, &["click", "#btn-inc"]);
-        assert_eq!(clicked["element"]["id"], "btn-inc", "the result is the element afterwards: {clicked}");
+        assert_eq!(
+            clicked["element"]["id"], "btn-inc",
+            "the result is the element afterwards: {clicked}"
+        );
     }
     assert_eq!(count(&sandbox), 3);
-    assert_eq!(ok(&sandbox, &["state", "--selector", "#count"])["text"], "3");
-    assert_eq!(ok(&sandbox, &["state", "--selector", "#btn-dec"])["enabled"], true);
+    assert_eq!(
+        ok(&sandbox, &["state", "--selector", "#count"])["text"],
+        "3"
+    );
+    assert_eq!(
+        ok(&sandbox, &["state", "--selector", "#btn-dec"])["enabled"],
+        true
+    );
     ok(&sandbox, &["click", "#btn-dec"]);
     assert_eq!(count(&sandbox), 2);
 }
@@ -139,30 +240,66 @@ fn click_counts_and_a_disabled_button_fails_with_the_result_on_stdout() {
 #[test]
 fn fire_raises_component_events() {
     let (sandbox, _sample) = session();
-    let fired = ok(&sandbox, &["fire", "counter.set", "--args", r#"{"value":7}"#]);
-    assert_eq!(fired, json!({"fired": "counter.set", "state": {"count": 7}}));
+    let fired = ok(
+        &sandbox,
+        &["fire", "counter.set", "--args", r#"{"value":7}"#],
+    );
+    assert_eq!(
+        fired,
+        json!({"fired": "counter.set", "state": {"count": 7}})
+    );
     assert_eq!(count(&sandbox), 7);
-    assert_eq!(ok(&sandbox, &["state", "--selector", "#count"])["text"], "7");
+    assert_eq!(
+        ok(&sandbox, &["state", "--selector", "#count"])["text"],
+        "7"
+    );
     ok(&sandbox, &["fire", "Counter.Increment"]);
     assert_eq!(count(&sandbox), 8, "component and event names ignore case");
-    ok(&sandbox, &["fire", "todo.add", "--args", r#"{"text":"bread"}"#]);
-    assert_eq!(ok(&sandbox, &["state", "--selector", "#todo-1"])["text"], "bread");
+    ok(
+        &sandbox,
+        &["fire", "todo.add", "--args", r#"{"text":"bread"}"#],
+    );
+    assert_eq!(
+        ok(&sandbox, &["state", "--selector", "#todo-1"])["text"],
+        "bread"
+    );
 
-    let out = tool_failure(&sandbox, &["fire", "counter.nope"], "fire", "unknown event `counter.nope`; known events: ");
-    for event in ["counter.increment", "counter.reset", "counter.set", "todo.add", "todo.clear", "settings.reset"] {
-        assert!(out.stderr.contains(event), "the known events are listed: {out}");
+    let out = tool_failure(
+        &sandbox,
+        &["fire", "counter.nope"],
+        "fire",
+        "unknown event `counter.nope`; known events: ",
+    );
+    for event in [
+        "counter.increment",
+        "counter.reset",
+        "counter.set",
+        "todo.add",
+        "todo.clear",
+        "settings.reset",
+    ] {
+        assert!(
+            out.stderr.contains(event),
+            "the known events are listed: {out}"
+        );
     }
 
     let bad = sandbox.mur(&["devtools", "fire", "counter.set", "--args", "{bad"]);
     bad.assert_code(1);
     assert!(bad.stdout.is_empty(), "{bad}");
-    assert!(bad.stderr.starts_with("error: fire: `--args` is not valid JSON: "), "{bad}");
+    assert!(
+        bad.stderr
+            .starts_with("error: fire: `--args` is not valid JSON: "),
+        "{bad}"
+    );
     assert_eq!(count(&sandbox), 8, "a usage error never reaches the app");
 }
 
 /// A PNG's width and height, decoding the whole image.
 fn png_size(bytes: &[u8]) -> (u32, u32) {
-    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().expect("a PNG header");
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .expect("a PNG header");
     let mut pixels = vec![0; reader.output_buffer_size().expect("buffer size")];
     let info = reader.next_frame(&mut pixels).expect("PNG image data");
     (info.width, info.height)
@@ -184,48 +321,95 @@ fn screenshot_writes_the_png_where_asked_and_nowhere_else() {
     let (sandbox, _sample) = session();
     // Without --out only the metadata is printed, and no file appears.
     let meta = ok(&sandbox, &["screenshot"]);
-    assert_eq!((meta["width"].clone(), meta["height"].clone(), meta["window"].clone()), (json!(640), json!(480), json!("main")));
-    assert!(pngs_in(sandbox.root()).is_empty(), "no path was typed, so nothing is written");
+    assert_eq!(
+        (
+            meta["width"].clone(),
+            meta["height"].clone(),
+            meta["window"].clone()
+        ),
+        (json!(640), json!(480), json!("main"))
+    );
+    assert!(
+        pngs_in(sandbox.root()).is_empty(),
+        "no path was typed, so nothing is written"
+    );
 
     let file = sandbox.root().join("shots/s.png");
     std::fs::create_dir(file.parent().expect("parent")).expect("shots dir");
     let path = file.to_str().expect("utf-8 path");
     let printed = ok(&sandbox, &["screenshot", "--out", path]);
     let bytes = std::fs::read(&file).expect("the PNG was written");
-    assert_eq!(printed, json!({"path": path, "width": 640, "height": 480, "bytes": bytes.len()}));
+    assert_eq!(
+        printed,
+        json!({"path": path, "width": 640, "height": 480, "bytes": bytes.len()})
+    );
     assert_eq!(png_size(&bytes), (640, 480));
 
     // A relative path is relative to the working directory (the sandbox root here),
     // and `--out=PATH` names the path as well as `--out PATH`.
     let counter = ok(&sandbox, &["state", "--selector", "#counter"])["bounds"].clone();
-    let printed = ok(&sandbox, &["screenshot", "--selector", "#counter", "--out=counter.png"]);
+    let printed = ok(
+        &sandbox,
+        &["screenshot", "--selector", "#counter", "--out=counter.png"],
+    );
     let bytes = std::fs::read(sandbox.root().join("counter.png")).expect("counter.png was written");
-    assert_eq!((printed["width"].clone(), printed["height"].clone()), (counter["width"].clone(), counter["height"].clone()));
+    assert_eq!(
+        (printed["width"].clone(), printed["height"].clone()),
+        (counter["width"].clone(), counter["height"].clone())
+    );
     assert_eq!(printed["bytes"], bytes.len());
     let size = png_size(&bytes);
-    assert_eq!((json!(size.0), json!(size.1)), (counter["width"].clone(), counter["height"].clone()));
+    assert_eq!(
+        (json!(size.0), json!(size.1)),
+        (counter["width"].clone(), counter["height"].clone())
+    );
 
-    let raw = sandbox.mur_command(&["devtools", "screenshot", "--window", "about", "--out", "-"]).output().expect("run mur");
-    assert_eq!(raw.status.code(), Some(0), "{}", String::from_utf8_lossy(&raw.stderr));
-    assert!(raw.stdout.starts_with(b"\x89PNG\r\n\x1a\n"), "stdout is the PNG itself");
+    let raw = sandbox
+        .mur_command(&["devtools", "screenshot", "--window", "about", "--out", "-"])
+        .output()
+        .expect("run mur");
+    assert_eq!(
+        raw.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&raw.stderr)
+    );
+    assert!(
+        raw.stdout.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "stdout is the PNG itself"
+    );
     assert_eq!(png_size(&raw.stdout), (400, 160));
-    assert_eq!(pngs_in(sandbox.root()), ["counter.png"], "`-` is stdout, never a file");
+    assert_eq!(
+        pngs_in(sandbox.root()),
+        ["counter.png"],
+        "`-` is stdout, never a file"
+    );
 }
 
 #[test]
 fn pretty_output_is_indented_and_compact_output_is_one_line() {
     let (sandbox, _sample) = session();
-    for args in [&["devtools", "state"][..], &["devtools", "windows"], &["devtools", "tree", "--selector", "#counter"]] {
+    for args in [
+        &["devtools", "state"][..],
+        &["devtools", "windows"],
+        &["devtools", "tree", "--selector", "#counter"],
+    ] {
         let compact = sandbox.mur(args);
         compact.assert_code(0);
         assert_eq!(compact.stdout.lines().count(), 1, "{compact}");
         assert!(compact.stdout.ends_with("}\n"), "{compact}");
 
-        for pretty in [[&args[..1], &["--pretty"], &args[1..]].concat(), [args, &["--pretty"]].concat()] {
+        for pretty in [
+            [&args[..1], &["--pretty"], &args[1..]].concat(),
+            [args, &["--pretty"]].concat(),
+        ] {
             let out = sandbox.mur(&pretty);
             out.assert_code(0);
             assert!(out.stdout.lines().count() > 3, "{out}");
-            assert!(out.stdout.starts_with("{\n  \""), "indented by two spaces: {out}");
+            assert!(
+                out.stdout.starts_with("{\n  \""),
+                "indented by two spaces: {out}"
+            );
             assert_eq!(out.json(), compact.json(), "the same value either way");
         }
     }

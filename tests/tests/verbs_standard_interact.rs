@@ -22,7 +22,10 @@ fn session() -> (Sandbox, Sample) {
 fn ok(sandbox: &Sandbox, args: &[&str]) -> Value {
     let out = devtools(sandbox, args);
     out.assert_code(0);
-    assert!(out.stderr.is_empty(), "a successful verb is quiet on stderr\n{out}");
+    assert!(
+        out.stderr.is_empty(),
+        "a successful verb is quiet on stderr\n{out}"
+    );
     out.json()
 }
 
@@ -37,7 +40,10 @@ fn devtools(sandbox: &Sandbox, args: &[&str]) -> Output {
 fn tool_failure(sandbox: &Sandbox, args: &[&str], message: &str) {
     let out = devtools(sandbox, args);
     out.assert_code(5);
-    assert!(out.stderr.starts_with("error: tool `") && out.stderr.contains(message), "{out}");
+    assert!(
+        out.stderr.starts_with("error: tool `") && out.stderr.contains(message),
+        "{out}"
+    );
     assert_eq!(out.json()["isError"], true, "{out}");
 }
 
@@ -51,24 +57,64 @@ fn prop(sandbox: &Sandbox, selector: &str, key: &str) -> Value {
 fn type_invoke_and_wait_add_a_todo() {
     let (sandbox, _sample) = session();
     ok(&sandbox, &["switch", "todo"]);
-    assert_eq!(prop(&sandbox, "#todo-add", "enabled"), false, "nothing typed yet");
+    assert_eq!(
+        prop(&sandbox, "#todo-add", "enabled"),
+        false,
+        "nothing typed yet"
+    );
 
-    assert_eq!(ok(&sandbox, &["type", "#todo-input", "mi"])["element"]["value"], "mi");
-    assert_eq!(ok(&sandbox, &["type", "#todo-input", "lk"])["element"]["value"], "milk", "typing appends");
-    assert_eq!(ok(&sandbox, &["type", "#todo-input", "oat milk", "--clear"])["element"]["value"], "oat milk");
-    assert_eq!(ok(&sandbox, &["type", "#todo-input", "milk", "--clear"])["element"]["value"], "milk");
+    assert_eq!(
+        ok(&sandbox, &["type", "#todo-input", "mi"])["element"]["value"],
+        "mi"
+    );
+    assert_eq!(
+        ok(&sandbox, &["type", "#todo-input", "lk"])["element"]["value"],
+        "milk",
+        "typing appends"
+    );
+    assert_eq!(
+        ok(&sandbox, &["type", "#todo-input", "oat milk", "--clear"])["element"]["value"],
+        "oat milk"
+    );
+    assert_eq!(
+        ok(&sandbox, &["type", "#todo-input", "milk", "--clear"])["element"]["value"],
+        "milk"
+    );
     assert_eq!(ok(&sandbox, &["state"])["todo"]["input"], "milk");
     assert_eq!(prop(&sandbox, "#todo-add", "enabled"), true);
 
     let invoked = ok(&sandbox, &["invoke", "#todo-add"]);
-    assert!(invoked["note"].as_str().is_some_and(|n| n.contains("todo `milk` will appear")), "{invoked}");
+    assert!(
+        invoked["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("todo `milk` will appear")),
+        "{invoked}"
+    );
     let waited = ok(&sandbox, &["wait", "#todo-list > ListItem", "--count", "1"]);
-    assert_eq!((waited["matched"].clone(), waited["count"].clone()), (json!(true), json!(1)), "{waited}");
+    assert_eq!(
+        (waited["matched"].clone(), waited["count"].clone()),
+        (json!(true), json!(1)),
+        "{waited}"
+    );
     assert_eq!(waited["element"]["text"], "milk");
-    ok(&sandbox, &["wait", "#todo-list > ListItem", "--text", "milk"]);
-    ok(&sandbox, &["wait", "#todo-status", "--text-matches", "^1 items?, 0 done$"]);
+    ok(
+        &sandbox,
+        &["wait", "#todo-list > ListItem", "--text", "milk"],
+    );
+    ok(
+        &sandbox,
+        &[
+            "wait",
+            "#todo-status",
+            "--text-matches",
+            "^1 items?, 0 done$",
+        ],
+    );
     let state = ok(&sandbox, &["state"]);
-    assert_eq!(state["todo"]["items"], json!([{"id": 1, "text": "milk", "done": false, "selected": false}]));
+    assert_eq!(
+        state["todo"]["items"],
+        json!([{"id": 1, "text": "milk", "done": false, "selected": false}])
+    );
     assert_eq!(state["todo"]["input"], "", "the input is emptied by adding");
 
     ok(&sandbox, &["toggle", "#todo-1"]);
@@ -78,21 +124,43 @@ fn type_invoke_and_wait_add_a_todo() {
 
     tool_failure(
         &sandbox,
-        &["wait", "#todo-list > ListItem", "--count", "5", "--timeout", "300"],
+        &[
+            "wait",
+            "#todo-list > ListItem",
+            "--count",
+            "5",
+            "--timeout",
+            "300",
+        ],
         "timed out after 300 ms waiting for `#todo-list > ListItem` to match exactly 5 element(s)",
     );
-    tool_failure(&sandbox, &["wait", "#todo-status", "--text-matches", "("], "bad regex `(` in `textMatches`");
+    tool_failure(
+        &sandbox,
+        &["wait", "#todo-status", "--text-matches", "("],
+        "bad regex `(` in `textMatches`",
+    );
     // Buttons are invoked; a text box is not a button.
-    tool_failure(&sandbox, &["invoke", "#todo-input"], "`#todo-input` is a TextBox; invoke works on Button elements");
+    tool_failure(
+        &sandbox,
+        &["invoke", "#todo-input"],
+        "`#todo-input` is a TextBox; invoke works on Button elements",
+    );
 }
 
 #[test]
 fn settings_controls_change_what_state_and_tree_show() {
     let (sandbox, _sample) = session();
-    tool_failure(&sandbox, &["toggle", "#dark-mode"], "component `settings` is not active; switch to it first");
+    tool_failure(
+        &sandbox,
+        &["toggle", "#dark-mode"],
+        "component `settings` is not active; switch to it first",
+    );
     ok(&sandbox, &["switch", "settings"]);
 
-    assert_eq!(ok(&sandbox, &["focus", "#dark-mode"])["element"]["focused"], true);
+    assert_eq!(
+        ok(&sandbox, &["focus", "#dark-mode"])["element"]["focused"],
+        true
+    );
     assert_eq!(ok(&sandbox, &["state"])["focused"], "#dark-mode");
     assert_eq!(prop(&sandbox, "#dark-mode", "focused"), true);
 
@@ -105,12 +173,25 @@ fn settings_controls_change_what_state_and_tree_show() {
 
     let advanced_children = |sandbox: &Sandbox| {
         let tree = ok(sandbox, &["tree", "--selector", "#advanced"]);
-        let children = tree["nodes"][0]["children"].as_array().cloned().unwrap_or_default();
-        children.iter().map(|c| c["id"].as_str().unwrap_or_default().to_owned()).collect::<Vec<_>>()
+        let children = tree["nodes"][0]["children"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        children
+            .iter()
+            .map(|c| c["id"].as_str().unwrap_or_default().to_owned())
+            .collect::<Vec<_>>()
     };
     assert_eq!(prop(&sandbox, "#verbose", "visible"), false);
-    assert!(advanced_children(&sandbox).is_empty(), "the summary tree leaves out hidden elements");
-    tool_failure(&sandbox, &["focus", "#cache-size"], "`#cache-size` is not visible");
+    assert!(
+        advanced_children(&sandbox).is_empty(),
+        "the summary tree leaves out hidden elements"
+    );
+    tool_failure(
+        &sandbox,
+        &["focus", "#cache-size"],
+        "`#cache-size` is not visible",
+    );
     ok(&sandbox, &["expand", "#advanced"]);
     assert_eq!(prop(&sandbox, "#verbose", "visible"), true);
     assert_eq!(prop(&sandbox, "#advanced", "expanded"), true);
@@ -119,7 +200,10 @@ fn settings_controls_change_what_state_and_tree_show() {
     assert_eq!(ok(&sandbox, &["state"])["settings"]["verbose"], true);
     ok(&sandbox, &["collapse", "#advanced"]);
     assert_eq!(prop(&sandbox, "#verbose", "visible"), false);
-    assert_eq!(ok(&sandbox, &["state"])["settings"]["advancedExpanded"], false);
+    assert_eq!(
+        ok(&sandbox, &["state"])["settings"]["advancedExpanded"],
+        false
+    );
 
     assert_eq!(prop(&sandbox, "#theme-ocean", "selected"), true);
     ok(&sandbox, &["select", "#theme", "#theme-forest"]);
@@ -139,25 +223,48 @@ fn scroll_moves_the_log_by_an_offset_or_to_an_element() {
     let by = ok(&sandbox, &["scroll", "#log", "--by", "0,200"]);
     assert_eq!(by["element"]["scroll"]["y"], 200, "{by}");
     assert_ne!(by["firstVisible"], "#log-1", "{by}");
-    assert_eq!(ok(&sandbox, &["state"])["settings"]["logScroll"], json!({"x": 0, "y": 200}));
-    assert_eq!(prop(&sandbox, "#log-1", "visible"), false, "scrolled out of view");
-    let first = by["firstVisible"].as_str().expect("a first visible line").to_owned();
+    assert_eq!(
+        ok(&sandbox, &["state"])["settings"]["logScroll"],
+        json!({"x": 0, "y": 200})
+    );
+    assert_eq!(
+        prop(&sandbox, "#log-1", "visible"),
+        false,
+        "scrolled out of view"
+    );
+    let first = by["firstVisible"]
+        .as_str()
+        .expect("a first visible line")
+        .to_owned();
     assert_eq!(prop(&sandbox, &first, "visible"), true);
 
     let to = ok(&sandbox, &["scroll", "#log", "--to", "#log-150"]);
     assert_eq!(to["lastVisible"], "#log-150", "{to}");
     assert_eq!(prop(&sandbox, "#log-150", "visible"), true);
-    let offset = ok(&sandbox, &["state"])["settings"]["logScroll"]["y"].as_i64().expect("offset");
+    let offset = ok(&sandbox, &["state"])["settings"]["logScroll"]["y"]
+        .as_i64()
+        .expect("offset");
     assert!(offset > 200, "scrolled further down: {offset}");
 
     // With neither option the element itself is scrolled into view, as `scroll --help` says.
     assert_eq!(prop(&sandbox, "#log-40", "visible"), false);
-    assert_eq!(ok(&sandbox, &["scroll", "#log-40"])["firstVisible"], "#log-40");
+    assert_eq!(
+        ok(&sandbox, &["scroll", "#log-40"])["firstVisible"],
+        "#log-40"
+    );
     assert_eq!(prop(&sandbox, "#log-40", "visible"), true);
-    tool_failure(&sandbox, &["scroll", "#log"], "`#log` is not inside a ScrollViewer");
+    tool_failure(
+        &sandbox,
+        &["scroll", "#log"],
+        "`#log` is not inside a ScrollViewer",
+    );
 
     ok(&sandbox, &["scroll", "#log", "--by", "0,-100000"]);
-    assert_eq!(ok(&sandbox, &["state"])["settings"]["logScroll"], json!({"x": 0, "y": 0}), "clamped at the top");
+    assert_eq!(
+        ok(&sandbox, &["state"])["settings"]["logScroll"],
+        json!({"x": 0, "y": 0}),
+        "clamped at the top"
+    );
     assert_eq!(prop(&sandbox, "#log-1", "visible"), true);
 }
 
@@ -171,7 +278,9 @@ struct Successors<'a> {
 
 impl Successors<'_> {
     fn pids(&self) -> Vec<u32> {
-        let Ok(entries) = std::fs::read_dir(self.sandbox.lockfile_dir()) else { return Vec::new() };
+        let Ok(entries) = std::fs::read_dir(self.sandbox.lockfile_dir()) else {
+            return Vec::new();
+        };
         let root = self.sandbox.root().to_string_lossy().into_owned();
         entries
             .flatten()
@@ -190,11 +299,16 @@ impl Successors<'_> {
 impl Drop for Successors<'_> {
     fn drop(&mut self) {
         for pid in self.pids() {
-            let _ = std::process::Command::new("kill").args(["-9", &pid.to_string()]).status();
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status();
             // Not our child: its new parent reaps it; wait until it is gone.
             let deadline = Instant::now() + Duration::from_secs(10);
-            while std::path::Path::new(&format!("/proc/{pid}")).exists() && Instant::now() < deadline {
-                let status = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            while std::path::Path::new(&format!("/proc/{pid}")).exists()
+                && Instant::now() < deadline
+            {
+                let status =
+                    std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
                 if status.split_whitespace().nth(2) == Some("Z") {
                     break;
                 }
@@ -208,27 +322,53 @@ impl Drop for Successors<'_> {
 fn reload_is_acknowledged_and_a_new_session_takes_over() {
     let (sandbox, sample) = session();
     let old = sample.pid();
-    let _successors = Successors { sandbox: &sandbox, original: old };
-    ok(&sandbox, &["fire", "counter.set", "--args", r#"{"value":9}"#]);
+    let _successors = Successors {
+        sandbox: &sandbox,
+        original: old,
+    };
+    ok(
+        &sandbox,
+        &["fire", "counter.set", "--args", r#"{"value":9}"#],
+    );
 
     let ack = ok(&sandbox, &["reload"]);
-    assert_eq!((ack["reloading"].clone(), ack["pid"].clone()), (json!(true), json!(old)), "{ack}");
+    assert_eq!(
+        (ack["reloading"].clone(), ack["pid"].clone()),
+        (json!(true), json!(old)),
+        "{ack}"
+    );
 
     // A bound against hangs, not a timing expectation.
     let deadline = Instant::now() + Duration::from_secs(60);
     let new = loop {
         let list = sandbox.mur(&["devtools", "session", "list"]);
         if list.code == 0 {
-            let pids: Vec<u64> = list.json_lines().iter().filter_map(|l| l["pid"].as_u64()).collect();
+            let pids: Vec<u64> = list
+                .json_lines()
+                .iter()
+                .filter_map(|l| l["pid"].as_u64())
+                .collect();
             if let [pid] = pids[..]
                 && pid != u64::from(old)
             {
                 break pid;
             }
         }
-        assert!(Instant::now() < deadline, "no new session after reload:\n{list}\n{}", sample.log());
+        assert!(
+            Instant::now() < deadline,
+            "no new session after reload:\n{list}\n{}",
+            sample.log()
+        );
         std::thread::sleep(Duration::from_millis(50));
     };
-    assert_eq!(ok(&sandbox, &["version"])["pid"], new, "calls reach the new process");
-    assert_eq!(ok(&sandbox, &["state"])["counter"]["count"], 0, "the new process starts fresh");
+    assert_eq!(
+        ok(&sandbox, &["version"])["pid"],
+        new,
+        "calls reach the new process"
+    );
+    assert_eq!(
+        ok(&sandbox, &["state"])["counter"]["count"],
+        0,
+        "the new process starts fresh"
+    );
 }

@@ -9,8 +9,25 @@ use mur_e2e::Sandbox;
 use mur_e2e::plugins::install_standard;
 
 const VERBS: [&str; 19] = [
-    "version", "windows", "components", "switch", "tree", "screenshot", "state", "click", "type", "focus", "invoke",
-    "toggle", "expand", "collapse", "select", "scroll", "wait", "fire", "reload",
+    "version",
+    "windows",
+    "components",
+    "switch",
+    "tree",
+    "screenshot",
+    "state",
+    "click",
+    "type",
+    "focus",
+    "invoke",
+    "toggle",
+    "expand",
+    "collapse",
+    "select",
+    "scroll",
+    "wait",
+    "fire",
+    "reload",
 ];
 
 fn sandbox() -> Sandbox {
@@ -32,9 +49,18 @@ fn every_standard_verb_prints_its_usage_on_stdout_with_help() {
     let sandbox = sandbox();
     for verb in VERBS {
         let usage = help(&sandbox, verb);
-        assert!(usage.starts_with(&format!("Usage: mur devtools {verb}")), "{verb}:\n{usage}");
-        assert!(usage.contains("\nOptions:\n") && usage.contains("--timeout MS"), "{verb}:\n{usage}");
-        assert!(usage.contains(&format!("\nExample:\n  mur devtools {verb}")), "{verb}:\n{usage}");
+        assert!(
+            usage.starts_with(&format!("Usage: mur devtools {verb}")),
+            "{verb}:\n{usage}"
+        );
+        assert!(
+            usage.contains("\nOptions:\n") && usage.contains("--timeout MS"),
+            "{verb}:\n{usage}"
+        );
+        assert!(
+            usage.contains(&format!("\nExample:\n  mur devtools {verb}")),
+            "{verb}:\n{usage}"
+        );
         assert!(usage.ends_with('\n'), "{verb}:\n{usage}");
 
         let short = sandbox.mur(&["devtools", verb, "-h"]);
@@ -42,7 +68,10 @@ fn every_standard_verb_prints_its_usage_on_stdout_with_help() {
         assert_eq!(short.stdout, usage, "-h is --help for `{verb}`");
         let via_help = sandbox.mur(&["devtools", "help", verb]);
         via_help.assert_code(0);
-        assert_eq!(via_help.stdout, usage, "`mur devtools help {verb}` shows the same usage");
+        assert_eq!(
+            via_help.stdout, usage,
+            "`mur devtools help {verb}` shows the same usage"
+        );
     }
     // --help wins over anything else on the line, even arguments that are wrong.
     let out = sandbox.mur(&["devtools", "scroll", "#log", "--by", "1", "--help"]);
@@ -54,46 +83,126 @@ fn every_standard_verb_prints_its_usage_on_stdout_with_help() {
 const BAD: &[(&str, &[&str], &str)] = &[
     ("version", &["extra"], "unexpected argument `extra`"),
     ("version", &["--bogus"], "unknown option `--bogus`"),
-    ("windows", &["--window", "main"], "unknown option `--window`"),
+    (
+        "windows",
+        &["--window", "main"],
+        "unknown option `--window`",
+    ),
     ("components", &["-x"], "unknown option `-x`"),
     ("switch", &[], "missing argument `<component>`"),
     ("switch", &[""], "`<component>` must not be empty"),
-    ("switch", &["todo", "settings"], "unexpected argument `settings`"),
-    ("tree", &["--view", "wide"], "`--view` must be `summary` or `full`, got `wide`"),
+    (
+        "switch",
+        &["todo", "settings"],
+        "unexpected argument `settings`",
+    ),
+    (
+        "tree",
+        &["--view", "wide"],
+        "`--view` must be `summary` or `full`, got `wide`",
+    ),
     ("tree", &["--selector"], "`--selector` needs a value (S)"),
-    ("tree", &["--include-reactor-source=yes"], "`--include-reactor-source` takes no value, got `yes`"),
-    ("screenshot", &["--out", ""], "`--out` needs a file path, or `-` for stdout"),
-    ("screenshot", &["--wait-idle", "--wait-idle"], "`--wait-idle` given more than once"),
-    ("state", &["--selector", "#a", "--selector", "#b"], "`--selector` given more than once"),
+    (
+        "tree",
+        &["--include-reactor-source=yes"],
+        "`--include-reactor-source` takes no value, got `yes`",
+    ),
+    (
+        "screenshot",
+        &["--out", ""],
+        "`--out` needs a file path, or `-` for stdout",
+    ),
+    (
+        "screenshot",
+        &["--wait-idle", "--wait-idle"],
+        "`--wait-idle` given more than once",
+    ),
+    (
+        "state",
+        &["--selector", "#a", "--selector", "#b"],
+        "`--selector` given more than once",
+    ),
     ("state", &["#count"], "unexpected argument `#count`"),
     ("click", &[], "missing argument `<selector>`"),
-    ("click", &["#btn-inc", "--twice"], "unknown option `--twice`"),
+    (
+        "click",
+        &["#btn-inc", "--twice"],
+        "unknown option `--twice`",
+    ),
     ("type", &["#todo-input"], "missing argument `<text>`"),
-    ("type", &["#todo-input", "milk", "--clear=yes"], "`--clear` takes no value, got `yes`"),
+    (
+        "type",
+        &["#todo-input", "milk", "--clear=yes"],
+        "`--clear` takes no value, got `yes`",
+    ),
     ("focus", &[], "missing argument `<selector>`"),
     ("focus", &["#a", "#b"], "unexpected argument `#b`"),
     ("invoke", &[], "missing argument `<selector>`"),
-    ("invoke", &["#todo-add", "--timeout", "soon"], "`--timeout` needs a positive number of milliseconds, got `soon`"),
+    (
+        "invoke",
+        &["#todo-add", "--timeout", "soon"],
+        "`--timeout` needs a positive number of milliseconds, got `soon`",
+    ),
     ("toggle", &[], "missing argument `<selector>`"),
     ("toggle", &["#dark-mode", "on"], "unexpected argument `on`"),
     ("expand", &[], "missing argument `<selector>`"),
     ("expand", &["#advanced", "--all"], "unknown option `--all`"),
     ("collapse", &[], "missing argument `<selector>`"),
-    ("collapse", &["#advanced", "#other"], "unexpected argument `#other`"),
+    (
+        "collapse",
+        &["#advanced", "#other"],
+        "unexpected argument `#other`",
+    ),
     ("select", &["#theme"], "missing argument `<item-selector>`"),
     ("select", &[], "missing argument `<selector>`"),
-    ("scroll", &["#log", "--by", "1"], "`--by` needs two integers as DX,DY, got `1`"),
-    ("scroll", &["#log", "--by", "0,down"], "`--by` needs two integers as DX,DY, got `0,down`"),
-    ("scroll", &["#log", "--by", "0,1", "--to", "#log-9"], "`--by` and `--to` cannot be used together"),
+    (
+        "scroll",
+        &["#log", "--by", "1"],
+        "`--by` needs two integers as DX,DY, got `1`",
+    ),
+    (
+        "scroll",
+        &["#log", "--by", "0,down"],
+        "`--by` needs two integers as DX,DY, got `0,down`",
+    ),
+    (
+        "scroll",
+        &["#log", "--by", "0,1", "--to", "#log-9"],
+        "`--by` and `--to` cannot be used together",
+    ),
     ("scroll", &["--by", "0,1"], "missing argument `<selector>`"),
-    ("wait", &["#todo-1", "--count", "x"], "`--count` needs a non-negative integer, got `x`"),
-    ("wait", &["#todo-1", "--text", "milk", "--visible"], "`--text` and `--visible` cannot be used together"),
-    ("wait", &["#todo-1", "--timeout", "0"], "`--timeout` needs a positive number of milliseconds, got `0`"),
+    (
+        "wait",
+        &["#todo-1", "--count", "x"],
+        "`--count` needs a non-negative integer, got `x`",
+    ),
+    (
+        "wait",
+        &["#todo-1", "--text", "milk", "--visible"],
+        "`--text` and `--visible` cannot be used together",
+    ),
+    (
+        "wait",
+        &["#todo-1", "--timeout", "0"],
+        "`--timeout` needs a positive number of milliseconds, got `0`",
+    ),
     ("wait", &[], "missing argument `<selector>`"),
     ("fire", &[], "missing argument `<Component>.<event>`"),
-    ("fire", &["counter"], "the target must be `<Component>.<event>`, got `counter`"),
-    ("fire", &["counter.set", "--args", "{bad"], "`--args` is not valid JSON: key must be a string at line 1 column 2"),
-    ("reload", &["--component"], "`--component` needs a value (N)"),
+    (
+        "fire",
+        &["counter"],
+        "the target must be `<Component>.<event>`, got `counter`",
+    ),
+    (
+        "fire",
+        &["counter.set", "--args", "{bad"],
+        "`--args` is not valid JSON: key must be a string at line 1 column 2",
+    ),
+    (
+        "reload",
+        &["--component"],
+        "`--component` needs a value (N)",
+    ),
     ("reload", &["now"], "unexpected argument `now`"),
 ];
 
@@ -101,19 +210,37 @@ const BAD: &[(&str, &[&str], &str)] = &[
 fn bad_argv_is_a_usage_error_for_every_standard_verb() {
     let sandbox = sandbox();
     for verb in VERBS {
-        assert!(BAD.iter().any(|(v, _, _)| *v == verb), "no usage error checked for `{verb}`");
+        assert!(
+            BAD.iter().any(|(v, _, _)| *v == verb),
+            "no usage error checked for `{verb}`"
+        );
     }
     for (verb, args, message) in BAD {
         let mut argv = vec!["devtools", verb];
         argv.extend(*args);
         let out = sandbox.mur(&argv);
         out.assert_code(1);
-        assert!(out.stdout.is_empty(), "nothing on stdout for `{argv:?}`\n{out}");
+        assert!(
+            out.stdout.is_empty(),
+            "nothing on stdout for `{argv:?}`\n{out}"
+        );
         let (first, rest) = out.stderr.split_once('\n').expect("more than one line");
-        assert_eq!(first, format!("error: {verb}: {message}"), "for {argv:?}\n{out}");
+        assert_eq!(
+            first,
+            format!("error: {verb}: {message}"),
+            "for {argv:?}\n{out}"
+        );
         let usage = help(&sandbox, verb);
-        assert!(rest.starts_with(&format!("\n{usage}")), "the usage follows the message, for {argv:?}\n{out}");
-        assert!(out.stderr.ends_with(&format!("\nhint: `mur devtools {verb} --help` shows its usage\n")), "{out}");
+        assert!(
+            rest.starts_with(&format!("\n{usage}")),
+            "the usage follows the message, for {argv:?}\n{out}"
+        );
+        assert!(
+            out.stderr.ends_with(&format!(
+                "\nhint: `mur devtools {verb} --help` shows its usage\n"
+            )),
+            "{out}"
+        );
     }
 }
 
@@ -121,12 +248,24 @@ fn bad_argv_is_a_usage_error_for_every_standard_verb() {
 fn a_usage_error_never_reaches_the_app() {
     let sandbox = sandbox();
     let _sample = sandbox.start_sample(&sandbox.project("app"));
-    sandbox.mur(&["devtools", "click", "#btn-inc", "--twice"]).assert_code(1);
-    sandbox.mur(&["devtools", "fire", "counter.set", "--args", "{\"value\":"]).assert_code(1);
-    sandbox.mur(&["devtools", "scroll", "#log", "--by", "0,1", "--to", "#log-9"]).assert_code(1);
+    sandbox
+        .mur(&["devtools", "click", "#btn-inc", "--twice"])
+        .assert_code(1);
+    sandbox
+        .mur(&["devtools", "fire", "counter.set", "--args", "{\"value\":"])
+        .assert_code(1);
+    sandbox
+        .mur(&[
+            "devtools", "scroll", "#log", "--by", "0,1", "--to", "#log-9",
+        ])
+        .assert_code(1);
     let state = sandbox.mur(&["devtools", "state"]);
     state.assert_code(0);
     let state = state.json();
     assert_eq!(state["counter"]["count"], 0, "{state}");
-    assert_eq!(state["settings"]["logScroll"], serde_json::json!({"x": 0, "y": 0}), "{state}");
+    assert_eq!(
+        state["settings"]["logScroll"],
+        serde_json::json!({"x": 0, "y": 0}),
+        "{state}"
+    );
 }

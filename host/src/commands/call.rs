@@ -17,7 +17,10 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
         (args.name.as_str(), params)
     } else {
         let arguments = params.unwrap_or_else(|| json!({}));
-        ("tools/call", Some(json!({ "name": args.name, "arguments": arguments })))
+        (
+            "tools/call",
+            Some(json!({ "name": args.name, "arguments": arguments })),
+        )
     };
     let result = invoke(settings, method, params.as_ref()).await?;
     output::json(&result, settings.pretty)
@@ -41,11 +44,15 @@ pub async fn invoke(settings: &Settings, method: &str, params: Option<&Value>) -
     match client.call(method, params, settings.timeout).await? {
         Reply::Error(error) => {
             output::json(&json!({ "error": error }), settings.pretty)?;
-            Err(Error::tool_failed(rpc_error_message(&error, method, params)))
+            Err(Error::tool_failed(rpc_error_message(
+                &error, method, params,
+            )))
         }
         Reply::Result(result) if result["isError"] == json!(true) => {
             output::json(&result, settings.pretty)?;
-            Err(Error::tool_failed(tool_error_message(&result, method, params)))
+            Err(Error::tool_failed(tool_error_message(
+                &result, method, params,
+            )))
         }
         Reply::Result(result) => Ok(result),
     }
@@ -72,7 +79,11 @@ fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> S
         .flatten()
         .filter_map(|block| block["text"].as_str())
         .collect();
-    let text = text.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = text
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     if text.is_empty() {
         format!("tool `{tool}` failed")
     } else {

@@ -32,8 +32,14 @@ fn with_verbs(cmd: clap::Command, verbs: &[(String, String)]) -> clap::Command {
 fn verb_command(name: &str, summary: &str) -> clap::Command {
     // clap names are `&'static str`; this process prints one script and exits.
     let name: &'static str = Box::leak(name.to_owned().into_boxed_str());
-    let args = clap::Arg::new("args").num_args(0..).trailing_var_arg(true).allow_hyphen_values(true);
-    clap::Command::new(name).about(summary.to_owned()).disable_help_flag(true).arg(args)
+    let args = clap::Arg::new("args")
+        .num_args(0..)
+        .trailing_var_arg(true)
+        .allow_hyphen_values(true);
+    clap::Command::new(name)
+        .about(summary.to_owned())
+        .disable_help_flag(true)
+        .arg(args)
 }
 
 #[cfg(test)]
@@ -53,7 +59,10 @@ mod tests {
         for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
             let text = script(shell, &verbs);
             assert!(text.contains("bump"), "{shell}: no `bump` in\n{text}");
-            assert!(text.contains("session"), "{shell}: no host verbs in\n{text}");
+            assert!(
+                text.contains("session"),
+                "{shell}: no host verbs in\n{text}"
+            );
         }
         assert!(!script(Shell::Bash, &[]).contains("bump"));
     }

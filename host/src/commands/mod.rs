@@ -31,7 +31,9 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
         Verb::Call(args) => block_on(call::run(&args, &start(Settings::from_args(&host))))?,
         Verb::Verbs(cmd) => verb::manage(&cmd),
         Verb::Plugin(argv) => {
-            let (name, rest) = argv.split_first().ok_or_else(|| Error::usage("a verb name is required"))?;
+            let (name, rest) = argv
+                .split_first()
+                .ok_or_else(|| Error::usage("a verb name is required"))?;
             if name == "help" {
                 return help(rest);
             }
@@ -43,8 +45,14 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
 
 /// `mur devtools help [verb…]` is `mur devtools [verb…] --help`.
 fn help(words: &[String]) -> Result<()> {
-    let argv = ["mur", "devtools"].into_iter().map(String::from).chain(words.iter().cloned());
-    run(argv.chain(["--help".to_owned()]).map(OsString::from).collect())
+    let argv = ["mur", "devtools"]
+        .into_iter()
+        .map(String::from)
+        .chain(words.iter().cloned());
+    run(argv
+        .chain(["--help".to_owned()])
+        .map(OsString::from)
+        .collect())
 }
 
 /// Runs one future on a single-threaded runtime: one call per process needs
@@ -63,7 +71,9 @@ fn start(settings: Settings) -> Settings {
         use std::io::IsTerminal as _;
         tracing_subscriber::fmt()
             .with_writer(std::io::stderr)
-            .with_env_filter(tracing_subscriber::EnvFilter::new("mur=debug,mur_lockfile=debug"))
+            .with_env_filter(tracing_subscriber::EnvFilter::new(
+                "mur=debug,mur_lockfile=debug",
+            ))
             .with_ansi(std::io::stderr().is_terminal() && !cli::color_disabled())
             .with_target(false)
             .without_time()
@@ -77,14 +87,21 @@ fn start(settings: Settings) -> Settings {
 fn parse(argv: Vec<OsString>) -> Result<Cli> {
     match cli::command().try_get_matches_from(argv.clone()) {
         Ok(matches) => Ok(Cli::from_arg_matches(&matches)?),
-        Err(e) if wants_help(&e) => Err(with_plugin_verbs().try_get_matches_from(argv).err().unwrap_or(e).into()),
+        Err(e) if wants_help(&e) => Err(with_plugin_verbs()
+            .try_get_matches_from(argv)
+            .err()
+            .unwrap_or(e)
+            .into()),
         Err(e) => Err(e.into()),
     }
 }
 
 fn wants_help(e: &clap::Error) -> bool {
     use clap::error::ErrorKind::{DisplayHelp, DisplayHelpOnMissingArgumentOrSubcommand};
-    matches!(e.kind(), DisplayHelp | DisplayHelpOnMissingArgumentOrSubcommand)
+    matches!(
+        e.kind(),
+        DisplayHelp | DisplayHelpOnMissingArgumentOrSubcommand
+    )
 }
 
 /// The command tree with a "Plugin verbs" section under `mur devtools --help`.
@@ -99,8 +116,14 @@ fn with_plugin_verbs() -> clap::Command {
         text.push_str(&format!("  {name:<width$}  {summary} [plugin]\n"));
     }
     cli::command().mut_subcommand("devtools", |c| {
-        let examples = c.get_after_help().map(|h| h.to_string()).unwrap_or_default();
-        let examples = examples.split_once("Examples:").map(|(_, e)| format!("\nExamples:{e}")).unwrap_or_default();
+        let examples = c
+            .get_after_help()
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        let examples = examples
+            .split_once("Examples:")
+            .map(|(_, e)| format!("\nExamples:{e}"))
+            .unwrap_or_default();
         c.after_help(text + &examples)
     })
 }

@@ -27,10 +27,12 @@ async fn list(settings: &Settings) -> Result<()> {
         survey.report_impostors();
     }
     if survey.live.is_empty() {
-        return Err(Error::no_session("no running devtools session found").with_hint(format!(
-            "sessions announce themselves in `{}`",
-            registry.dir().display()
-        )));
+        return Err(
+            Error::no_session("no running devtools session found").with_hint(format!(
+                "sessions announce themselves in `{}`",
+                registry.dir().display()
+            )),
+        );
     }
     if settings.pretty {
         output::stdout(table(&survey.live).as_bytes())
@@ -62,7 +64,10 @@ fn table(live: &[Found]) -> String {
             ]
         })
         .collect();
-    output::table(&["PROJECT", "TRANSPORT", "ENDPOINT", "PID", "STARTED"], &rows)
+    output::table(
+        &["PROJECT", "TRANSPORT", "ENDPOINT", "PID", "STARTED"],
+        &rows,
+    )
 }
 
 /// Removes lockfiles whose process is gone. A lockfile whose process runs is
@@ -78,7 +83,11 @@ async fn clean(dry_run: bool) -> Result<()> {
             text.push_str(&format!("{}\n", found.path.display()));
         }
         output::stdout(text.as_bytes())?;
-        eprintln!("would remove {} stale {}", survey.stale.len(), entries(survey.stale.len()));
+        eprintln!(
+            "would remove {} stale {}",
+            survey.stale.len(),
+            entries(survey.stale.len())
+        );
         return Ok(());
     }
     let mut removed = 0;

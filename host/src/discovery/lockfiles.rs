@@ -38,12 +38,16 @@ pub fn registry() -> Registry {
 pub async fn survey(registry: &Registry, http: &reqwest::Client) -> Result<Survey> {
     if registry.dir().exists() {
         registry.check_dir_trusted().map_err(|reason| {
-            Error::no_session(reason)
-                .with_hint("the lockfile directory must be yours and private: `chmod 700` it, or remove it")
+            Error::no_session(reason).with_hint(
+                "the lockfile directory must be yours and private: `chmod 700` it, or remove it",
+            )
         })?;
     }
     let entries = registry.scan().map_err(|e| {
-        Error::no_session(format!("cannot read lockfile directory `{}`: {e}", registry.dir().display()))
+        Error::no_session(format!(
+            "cannot read lockfile directory `{}`: {e}",
+            registry.dir().display()
+        ))
     })?;
     let valid: Vec<Found> = entries.into_iter().filter_map(valid_or_notice).collect();
     let verdicts = join_all(valid.iter().map(|f| liveness::check(http, &f.lock))).await;
@@ -62,10 +66,19 @@ pub async fn survey(registry: &Registry, http: &reqwest::Client) -> Result<Surve
 fn valid_or_notice(entry: Entry) -> Option<Found> {
     let path = entry.path.display();
     match entry.outcome {
-        ReadOutcome::Valid(lock) => return Some(Found { path: entry.path, lock }),
-        ReadOutcome::Malformed(why) => output::notice(&format!("skipping malformed lockfile `{path}`: {why}")),
+        ReadOutcome::Valid(lock) => {
+            return Some(Found {
+                path: entry.path,
+                lock,
+            });
+        }
+        ReadOutcome::Malformed(why) => {
+            output::notice(&format!("skipping malformed lockfile `{path}`: {why}"))
+        }
         ReadOutcome::UnknownSchema(schema) => {
-            output::notice(&format!("skipping lockfile `{path}` of unknown schema `{schema}`"));
+            output::notice(&format!(
+                "skipping lockfile `{path}` of unknown schema `{schema}`"
+            ));
         }
         ReadOutcome::Untrusted(why) => output::notice(&why),
     }

@@ -13,7 +13,11 @@ use crate::options::{Settings, Source};
 
 /// The MCP endpoint URL for this invocation.
 pub async fn resolve(settings: &Settings, http: &reqwest::Client) -> Result<String> {
-    let project = settings.project.as_deref().map(select::ProjectFilter::new).transpose()?;
+    let project = settings
+        .project
+        .as_deref()
+        .map(select::ProjectFilter::new)
+        .transpose()?;
     let range = match &settings.source {
         Source::Endpoint(url) => return Ok(url.clone()),
         Source::Lockfiles => None,
@@ -27,10 +31,17 @@ pub async fn resolve(settings: &Settings, http: &reqwest::Client) -> Result<Stri
     let chosen = select::unique(candidates, project.as_ref());
     match (chosen, range) {
         (Err(e), Some(range)) if e.kind() == crate::error::Kind::NoSession => {
-            tracing::debug!("no lockfile names a live session: scanning ports {}-{}", range.first, range.last);
+            tracing::debug!(
+                "no lockfile names a live session: scanning ports {}-{}",
+                range.first,
+                range.last
+            );
             let found = scan::scan(http, range).await;
             let chosen = select::unique(found, project.as_ref()).map_err(|e| {
-                e.with_hint(format!("`--auto` scanned 127.0.0.1 ports {}-{}", range.first, range.last))
+                e.with_hint(format!(
+                    "`--auto` scanned 127.0.0.1 ports {}-{}",
+                    range.first, range.last
+                ))
             })?;
             Ok(chosen.endpoint)
         }

@@ -48,12 +48,25 @@ pub async fn scan(http: &reqwest::Client, range: PortRange) -> Vec<Candidate> {
 }
 
 async fn probe_port(http: &reqwest::Client, port: u16) -> Option<Candidate> {
-    let stream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(("127.0.0.1", port))).await.ok()?.ok()?;
+    let stream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(("127.0.0.1", port)))
+        .await
+        .ok()?
+        .ok()?;
     drop(stream);
     let endpoint = format!("http://127.0.0.1:{port}/mcp");
     let info = liveness::probe(http, &endpoint).await.ok()?;
-    tracing::debug!("port {port}: devtools session of `{}` (pid {})", info.project, info.pid);
-    Some(Candidate { endpoint, project: info.project, pid: info.pid, transport: Transport::Http, lockfile: None })
+    tracing::debug!(
+        "port {port}: devtools session of `{}` (pid {})",
+        info.project,
+        info.pid
+    );
+    Some(Candidate {
+        endpoint,
+        project: info.project,
+        pid: info.pid,
+        transport: Transport::Http,
+        lockfile: None,
+    })
 }
 
 /// A counter on stderr, shown only when stderr is a terminal.
@@ -65,7 +78,11 @@ struct Progress {
 
 impl Progress {
     fn new(total: usize) -> Self {
-        Self { total, done: AtomicUsize::new(0), visible: std::io::stderr().is_terminal() }
+        Self {
+            total,
+            done: AtomicUsize::new(0),
+            visible: std::io::stderr().is_terminal(),
+        }
     }
 
     fn tick(&self) {
@@ -98,8 +115,18 @@ mod tests {
                 let _ = conn.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}");
             }
         });
-        let http = reqwest::Client::builder().no_proxy().build().expect("client");
-        let found = scan(&http, PortRange { first: port, last: port }).await;
+        let http = reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .expect("client");
+        let found = scan(
+            &http,
+            PortRange {
+                first: port,
+                last: port,
+            },
+        )
+        .await;
         assert!(found.is_empty());
     }
 }

@@ -44,25 +44,40 @@ pub struct ProjectFilter {
 
 impl ProjectFilter {
     pub fn new(path: &Path) -> Result<Self> {
-        let canonical = paths::canonical_project(path)
-            .map_err(|e| Error::usage(format!("cannot resolve project path `{}`: {e}", path.display())))?;
+        let canonical = paths::canonical_project(path).map_err(|e| {
+            Error::usage(format!(
+                "cannot resolve project path `{}`: {e}",
+                path.display()
+            ))
+        })?;
         let file_name = paths::lockfile_name(&canonical);
-        Ok(Self { canonical, file_name })
+        Ok(Self {
+            canonical,
+            file_name,
+        })
     }
 
     fn matches(&self, c: &Candidate) -> bool {
         c.project == self.canonical
-            || c.lockfile.as_deref().and_then(Path::file_name).is_some_and(|n| n == self.file_name.as_str())
+            || c.lockfile
+                .as_deref()
+                .and_then(Path::file_name)
+                .is_some_and(|n| n == self.file_name.as_str())
     }
 }
 
 /// The unique usable session among `candidates`.
 pub fn unique(candidates: Vec<Candidate>, project: Option<&ProjectFilter>) -> Result<Candidate> {
     let wanted: Vec<Candidate> = match project {
-        Some(filter) => candidates.into_iter().filter(|c| filter.matches(c)).collect(),
+        Some(filter) => candidates
+            .into_iter()
+            .filter(|c| filter.matches(c))
+            .collect(),
         None => candidates,
     };
-    let (http, stdio): (Vec<_>, Vec<_>) = wanted.into_iter().partition(|c| c.transport == Transport::Http);
+    let (http, stdio): (Vec<_>, Vec<_>) = wanted
+        .into_iter()
+        .partition(|c| c.transport == Transport::Http);
     match (http.len(), stdio.first()) {
         (1, _) => Ok(http.into_iter().next().expect("one element")),
         (0, Some(s)) => Err(stdio_refused(s)),
@@ -73,7 +88,10 @@ pub fn unique(candidates: Vec<Candidate>, project: Option<&ProjectFilter>) -> Re
 
 fn none_found(project: Option<&ProjectFilter>) -> Error {
     match project {
-        Some(p) => Error::no_session(format!("no live devtools session for project `{}`", p.canonical)),
+        Some(p) => Error::no_session(format!(
+            "no live devtools session for project `{}`",
+            p.canonical
+        )),
         None => Error::no_session("no running devtools session found"),
     }
 }
@@ -87,9 +105,15 @@ fn stdio_refused(s: &Candidate) -> Error {
 }
 
 fn ambiguous(http: &[Candidate]) -> Error {
-    let mut message = format!("{} live devtools sessions found; which one is meant?", http.len());
+    let mut message = format!(
+        "{} live devtools sessions found; which one is meant?",
+        http.len()
+    );
     for c in http {
-        message.push_str(&format!("\n  {}  {}  (pid {})", c.project, c.endpoint, c.pid));
+        message.push_str(&format!(
+            "\n  {}  {}  (pid {})",
+            c.project, c.endpoint, c.pid
+        ));
     }
     Error::usage(message).with_hint("choose one with `--project PATH` or `--endpoint URL`")
 }
@@ -110,13 +134,19 @@ mod tests {
 
     #[test]
     fn one_http_session_is_chosen_over_a_stdio_one() {
-        let all = vec![candidate("/a", 1, Transport::Stdio), candidate("/b", 2, Transport::Http)];
+        let all = vec![
+            candidate("/a", 1, Transport::Stdio),
+            candidate("/b", 2, Transport::Http),
+        ];
         assert_eq!(unique(all, None).expect("one").project, "/b");
     }
 
     #[test]
     fn several_sessions_are_a_usage_error_listing_each() {
-        let all = vec![candidate("/a", 1, Transport::Http), candidate("/b", 2, Transport::Http)];
+        let all = vec![
+            candidate("/a", 1, Transport::Http),
+            candidate("/b", 2, Transport::Http),
+        ];
         let err = unique(all, None).expect_err("ambiguous");
         assert_eq!(err.exit_code(), 1);
         assert!(err.message().contains("/a  http://127.0.0.1:1/mcp"));
@@ -137,9 +167,16 @@ mod tests {
         std::fs::write(&file, "").expect("write");
         let filter = ProjectFilter::new(&file).expect("filter");
         let canonical = paths::canonical_project(&file).expect("canonical");
-        let all = vec![candidate("/other", 1, Transport::Http), candidate(&canonical, 2, Transport::Http)];
-        assert_eq!(unique(all, Some(&filter)).expect("match").endpoint, "http://127.0.0.1:2/mcp");
-        let err = unique(vec![candidate("/other", 1, Transport::Http)], Some(&filter)).expect_err("none");
+        let all = vec![
+            candidate("/other", 1, Transport::Http),
+            candidate(&canonical, 2, Transport::Http),
+        ];
+        assert_eq!(
+            unique(all, Some(&filter)).expect("match").endpoint,
+            "http://127.0.0.1:2/mcp"
+        );
+        let err =
+            unique(vec![candidate("/other", 1, Transport::Http)], Some(&filter)).expect_err("none");
         assert_eq!(err.exit_code(), 4);
     }
 }

@@ -21,7 +21,12 @@ struct Session {
 
 impl Client<'_> {
     /// Runs `method` inside a short-lived legacy session offering `version`.
-    pub(super) async fn legacy(&self, method: &str, params: Option<&Value>, version: &str) -> Result<Reply> {
+    pub(super) async fn legacy(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        version: &str,
+    ) -> Result<Reply> {
         let session = self.initialize(version).await?;
         let outcome = self.in_session(&session, method, params).await;
         self.close(&session).await;
@@ -36,7 +41,14 @@ impl Client<'_> {
         });
         let body = request::body(INIT_ID, "initialize", Some(&params));
         tracing::debug!("POST {} initialize (protocol {version})", self.endpoint);
-        let response = self.send(self.http.post(self.endpoint).headers(request::base_headers()).json(&body)).await?;
+        let response = self
+            .send(
+                self.http
+                    .post(self.endpoint)
+                    .headers(request::base_headers())
+                    .json(&body),
+            )
+            .await?;
         let id = response
             .headers()
             .get(HEADER_SESSION_ID)
@@ -45,7 +57,10 @@ impl Client<'_> {
         let status = response.status();
         match response::read(response, INIT_ID, self.verbose).await? {
             Answer::Reply(Reply::Result(result)) => {
-                let version = result["protocolVersion"].as_str().unwrap_or(version).to_owned();
+                let version = result["protocolVersion"]
+                    .as_str()
+                    .unwrap_or(version)
+                    .to_owned();
                 tracing::debug!("legacy session {id:?}, protocol {version}");
                 Ok(Session { id, version })
             }
@@ -57,14 +72,30 @@ impl Client<'_> {
             Answer::Other { text, .. } => Err(Error::transport(format!(
                 "`{}` answered HTTP {status} and no MCP response: {}",
                 self.endpoint,
-                if text.is_empty() { "(empty body)" } else { &text }
+                if text.is_empty() {
+                    "(empty body)"
+                } else {
+                    &text
+                }
             ))),
         }
     }
 
-    async fn in_session(&self, session: &Session, method: &str, params: Option<&Value>) -> Result<Reply> {
+    async fn in_session(
+        &self,
+        session: &Session,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<Reply> {
         let note = request::body(None, "notifications/initialized", None);
-        let ack = self.send(self.http.post(self.endpoint).headers(session.headers()).json(&note)).await?;
+        let ack = self
+            .send(
+                self.http
+                    .post(self.endpoint)
+                    .headers(session.headers())
+                    .json(&note),
+            )
+            .await?;
         if !ack.status().is_success() {
             return Err(Error::transport(format!(
                 "`{}` answered HTTP {} to `notifications/initialized`",
@@ -73,14 +104,25 @@ impl Client<'_> {
             )));
         }
         let body = request::body(CALL_ID, method, params);
-        let response = self.send(self.http.post(self.endpoint).headers(session.headers()).json(&body)).await?;
+        let response = self
+            .send(
+                self.http
+                    .post(self.endpoint)
+                    .headers(session.headers())
+                    .json(&body),
+            )
+            .await?;
         let status = response.status();
         match response::read(response, CALL_ID, self.verbose).await? {
             Answer::Reply(reply) => Ok(reply),
             Answer::Other { text, .. } => Err(Error::transport(format!(
                 "`{}` answered HTTP {status} and no response to `{method}`{}",
                 self.endpoint,
-                if text.is_empty() { String::new() } else { format!(": {text}") }
+                if text.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {text}")
+                }
             ))),
         }
     }
@@ -90,7 +132,13 @@ impl Client<'_> {
         if session.id.is_none() {
             return;
         }
-        if let Err(e) = self.http.delete(self.endpoint).headers(session.headers()).send().await {
+        if let Err(e) = self
+            .http
+            .delete(self.endpoint)
+            .headers(session.headers())
+            .send()
+            .await
+        {
             tracing::debug!("closing the session failed: {}", describe(&e));
         }
     }

@@ -77,7 +77,10 @@ fn with_meta(params: &Map<String, Value>, meta: Value) -> Map<String, Value> {
 /// Headers every POST carries.
 pub fn base_headers() -> HeaderMap {
     let mut h = HeaderMap::new();
-    h.insert(ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
+    h.insert(
+        ACCEPT,
+        HeaderValue::from_static("application/json, text/event-stream"),
+    );
     h.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     h
 }
@@ -110,7 +113,10 @@ pub fn insert(h: &mut HeaderMap, name: &'static str, value: &str) {
     let text = if plain {
         value.to_owned()
     } else {
-        format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(value))
+        format!(
+            "=?base64?{}?=",
+            base64::engine::general_purpose::STANDARD.encode(value)
+        )
     };
     if let Ok(v) = HeaderValue::from_str(&text) {
         h.insert(HeaderName::from_static(name), v);
@@ -128,9 +134,15 @@ mod tests {
         assert_eq!(b["id"], 7);
         assert_eq!(b["params"]["name"], "tree");
         let meta = &b["params"]["_meta"];
-        assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], MODERN_VERSION);
+        assert_eq!(
+            meta["io.modelcontextprotocol/protocolVersion"],
+            MODERN_VERSION
+        );
         assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "mur");
-        assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"], json!({}));
+        assert_eq!(
+            meta["io.modelcontextprotocol/clientCapabilities"],
+            json!({})
+        );
         let h = modern_headers("tools/call", Some(&params), MODERN_VERSION);
         assert_eq!(h["mcp-protocol-version"], MODERN_VERSION);
         assert_eq!(h["mcp-method"], "tools/call");
@@ -142,7 +154,11 @@ mod tests {
     fn a_method_without_params_still_gets_meta_and_no_name() {
         let b = modern_body(1, "tools/list", None, MODERN_VERSION);
         assert!(b["params"]["_meta"].is_object());
-        assert!(modern_headers("tools/list", None, MODERN_VERSION).get("mcp-name").is_none());
+        assert!(
+            modern_headers("tools/list", None, MODERN_VERSION)
+                .get("mcp-name")
+                .is_none()
+        );
     }
 
     #[test]

@@ -37,7 +37,10 @@ pub async fn read(response: reqwest::Response, id: u64, verbose: bool) -> Result
     if is_sse {
         read_sse(response, id, verbose).await
     } else {
-        let bytes = response.bytes().await.map_err(|e| Error::transport(describe(&e)))?;
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| Error::transport(describe(&e)))?;
         Ok(read_json(&bytes, id, verbose))
     }
 }
@@ -45,7 +48,10 @@ pub async fn read(response: reqwest::Response, id: u64, verbose: bool) -> Result
 /// Finds our response in a plain JSON body (one message or a batch).
 pub fn read_json(bytes: &[u8], id: u64, verbose: bool) -> Answer {
     let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
-        return Answer::Other { error: None, text: snippet(bytes) };
+        return Answer::Other {
+            error: None,
+            text: snippet(bytes),
+        };
     };
     let mut stray_error = None;
     for msg in messages(value) {
@@ -53,15 +59,21 @@ pub fn read_json(bytes: &[u8], id: u64, verbose: bool) -> Answer {
             return Answer::Reply(reply);
         }
     }
-    Answer::Other { error: stray_error, text: snippet(bytes) }
+    Answer::Other {
+        error: stray_error,
+        text: snippet(bytes),
+    }
 }
 
 async fn read_sse(response: reqwest::Response, id: u64, verbose: bool) -> Result<Answer> {
     let mut events = SseStream::from_bytes_stream(response.bytes_stream());
     let mut stray_error = None;
     while let Some(event) = events.next().await {
-        let event = event.map_err(|e| Error::transport(format!("reading the event stream failed: {e}")))?;
-        let Some(data) = event.data.filter(|d| !d.trim().is_empty()) else { continue };
+        let event =
+            event.map_err(|e| Error::transport(format!("reading the event stream failed: {e}")))?;
+        let Some(data) = event.data.filter(|d| !d.trim().is_empty()) else {
+            continue;
+        };
         let value: Value = serde_json::from_str(&data).map_err(|e| {
             Error::transport(format!("malformed event in the response stream: {e}"))
         })?;
@@ -72,9 +84,14 @@ async fn read_sse(response: reqwest::Response, id: u64, verbose: bool) -> Result
         }
     }
     if stray_error.is_some() {
-        return Ok(Answer::Other { error: stray_error, text: String::new() });
+        return Ok(Answer::Other {
+            error: stray_error,
+            text: String::new(),
+        });
     }
-    Err(Error::transport("the server ended the event stream without answering"))
+    Err(Error::transport(
+        "the server ended the event stream without answering",
+    ))
 }
 
 fn messages(value: Value) -> Vec<Value> {
@@ -112,8 +129,14 @@ fn report_notification(msg: &Value) {
         return;
     }
     let p = &msg["params"];
-    let total = p["total"].as_f64().map(|t| format!("/{t}")).unwrap_or_default();
-    let text = p["message"].as_str().map(|m| format!(" {m}")).unwrap_or_default();
+    let total = p["total"]
+        .as_f64()
+        .map(|t| format!("/{t}"))
+        .unwrap_or_default();
+    let text = p["message"]
+        .as_str()
+        .map(|m| format!(" {m}"))
+        .unwrap_or_default();
     eprintln!("progress: {}{total}{text}", p["progress"]);
 }
 
@@ -180,6 +203,8 @@ mod tests {
     #[test]
     fn garbage_is_reported_as_a_snippet() {
         let answer = read_json(b"<html>\n nope </html>", 1, false);
-        assert!(matches!(answer, Answer::Other { error: None, text } if text == "<html> nope </html>"));
+        assert!(
+            matches!(answer, Answer::Other { error: None, text } if text == "<html> nope </html>")
+        );
     }
 }

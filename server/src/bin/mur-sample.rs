@@ -10,7 +10,11 @@ use clap::Parser;
 use mur_server::{SessionOptions, sample};
 
 #[derive(Parser)]
-#[command(name = "mur-sample", version, about = "A headless sample app exposing the devtools tools over MCP")]
+#[command(
+    name = "mur-sample",
+    version,
+    about = "A headless sample app exposing the devtools tools over MCP"
+)]
 struct Args {
     /// Project file the session is for (names the lockfile)
     #[arg(long, value_name = "PATH", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))]
@@ -31,8 +35,14 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(error) => return usage_error(error),
     };
-    let options = if args.stdio { SessionOptions::stdio(&args.project) } else { SessionOptions::http(&args.project) };
-    let options = options.with_port(args.port).with_server_info("mur-sample", env!("CARGO_PKG_VERSION"));
+    let options = if args.stdio {
+        SessionOptions::stdio(&args.project)
+    } else {
+        SessionOptions::http(&args.project)
+    };
+    let options = options
+        .with_port(args.port)
+        .with_server_info("mur-sample", env!("CARGO_PKG_VERSION"));
     let mut tools = sample::tool_set();
     if args.conformance_fixtures {
         mur_server::fixtures::add_conformance_fixtures(&mut tools);
@@ -43,5 +53,9 @@ fn main() -> ExitCode {
 /// Help and version go to stdout with 0; a usage error exits 1, since 2 means transport here.
 fn usage_error(error: clap::Error) -> ExitCode {
     let _ = error.print();
-    if error.use_stderr() { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if error.use_stderr() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

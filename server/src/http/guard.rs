@@ -22,7 +22,9 @@ fn forbidden(reason: &'static str) -> Response {
 }
 
 fn check_headers(headers: &HeaderMap) -> Result<(), &'static str> {
-    let host = headers.get(header::HOST).and_then(|value| value.to_str().ok());
+    let host = headers
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok());
     if !host.is_some_and(is_loopback_authority) {
         return Err("forbidden: the Host header must name a loopback address");
     }
@@ -37,7 +39,9 @@ fn check_headers(headers: &HeaderMap) -> Result<(), &'static str> {
 pub(crate) fn is_loopback_authority(authority: &str) -> bool {
     let host = match authority.strip_prefix('[') {
         Some(bracketed) => match bracketed.split_once(']') {
-            Some((inside, rest)) if rest.is_empty() || is_port_suffix(rest) => return inside == "::1",
+            Some((inside, rest)) if rest.is_empty() || is_port_suffix(rest) => {
+                return inside == "::1";
+            }
             _ => return false,
         },
         None => match authority.split_once(':') {
@@ -50,13 +54,16 @@ pub(crate) fn is_loopback_authority(authority: &str) -> bool {
 }
 
 fn is_port_suffix(text: &str) -> bool {
-    text.strip_prefix(':').is_some_and(|port| !port.is_empty() && port.parse::<u16>().is_ok())
+    text.strip_prefix(':')
+        .is_some_and(|port| !port.is_empty() && port.parse::<u16>().is_ok())
 }
 
 /// `http://` or `https://` followed by a loopback authority and nothing else.
 pub(crate) fn is_loopback_origin(origin: &str) -> bool {
     let lower = origin.to_ascii_lowercase();
-    let authority = lower.strip_prefix("http://").or_else(|| lower.strip_prefix("https://"));
+    let authority = lower
+        .strip_prefix("http://")
+        .or_else(|| lower.strip_prefix("https://"));
     authority.is_some_and(is_loopback_authority)
 }
 
@@ -66,7 +73,14 @@ mod tests {
 
     #[test]
     fn loopback_hosts_with_and_without_port_are_accepted() {
-        for host in ["127.0.0.1", "127.0.0.1:8080", "localhost", "LOCALHOST:1", "[::1]", "[::1]:65535"] {
+        for host in [
+            "127.0.0.1",
+            "127.0.0.1:8080",
+            "localhost",
+            "LOCALHOST:1",
+            "[::1]",
+            "[::1]:65535",
+        ] {
             assert!(is_loopback_authority(host), "{host} should be accepted");
         }
     }

@@ -21,17 +21,30 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(3);
 /// Binds 127.0.0.1 on `port` (0: any free port).
 pub(crate) async fn bind(port: u16) -> Result<TcpListener, ServeError> {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })
+    TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Bind { addr, source })
 }
 
-fn router(handler: DevtoolsHandler, identity: Arc<SessionIdentity>, mcp_cancel: CancellationToken) -> Router {
+fn router(
+    handler: DevtoolsHandler,
+    identity: Arc<SessionIdentity>,
+    mcp_cancel: CancellationToken,
+) -> Router {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(true)
         .with_json_response(true)
         .with_sse_keep_alive(None)
         .with_cancellation_token(mcp_cancel);
-    let mcp = StreamableHttpService::new(move || Ok(handler.clone()), Arc::new(LocalSessionManager::default()), config);
-    let mcp_route = get(probe::probe).post_service(mcp.clone()).delete_service(mcp).with_state(identity);
+    let mcp = StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let mcp_route = get(probe::probe)
+        .post_service(mcp.clone())
+        .delete_service(mcp)
+        .with_state(identity);
     Router::new()
         .route("/mcp", mcp_route)
         // `layer` (not `route_layer`) so unknown paths are guarded as well.
@@ -72,7 +85,9 @@ async fn drain_after_stop(
     match tokio::time::timeout(DRAIN_TIMEOUT, server).await {
         Ok(result) => result,
         Err(_) => {
-            tracing::warn!("in-flight requests did not finish within {DRAIN_TIMEOUT:?}; closing anyway");
+            tracing::warn!(
+                "in-flight requests did not finish within {DRAIN_TIMEOUT:?}; closing anyway"
+            );
             Ok(())
         }
     }

@@ -12,10 +12,17 @@ use crate::identity::SessionIdentity;
 
 /// Answers the probe JSON, or 405 when the client wants an event stream: this
 /// server pushes nothing outside a request, so there is no stream to open.
-pub(crate) async fn probe(State(identity): State<Arc<SessionIdentity>>, headers: HeaderMap) -> Response {
+pub(crate) async fn probe(
+    State(identity): State<Arc<SessionIdentity>>,
+    headers: HeaderMap,
+) -> Response {
     if wants_event_stream(&headers) {
         let allow = [(header::ALLOW, "GET, POST, DELETE")];
-        return (StatusCode::METHOD_NOT_ALLOWED, allow, "Method Not Allowed: this server offers no event stream")
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            allow,
+            "Method Not Allowed: this server offers no event stream",
+        )
             .into_response();
     }
     axum::Json(probe_body(&identity)).into_response()
@@ -37,5 +44,10 @@ fn wants_event_stream(headers: &HeaderMap) -> bool {
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(','))
-        .any(|media| media.split(';').next().is_some_and(|essence| essence.trim().eq_ignore_ascii_case("text/event-stream")))
+        .any(|media| {
+            media
+                .split(';')
+                .next()
+                .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("text/event-stream"))
+        })
 }

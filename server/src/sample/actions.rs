@@ -32,9 +32,14 @@ pub fn ensure_usable(tree: &Tree, id: NodeId) -> Result<(), String> {
 
 fn hidden_message(tree: &Tree, id: NodeId) -> String {
     let label = tree.element(id).label();
-    let hidden_panel = tree.ancestor_of_kind(id, Kind::Panel).filter(|&panel| !tree.element(panel).visible);
+    let hidden_panel = tree
+        .ancestor_of_kind(id, Kind::Panel)
+        .filter(|&panel| !tree.element(panel).visible);
     match hidden_panel.and_then(|panel| Component::from_name(&tree.element(panel).id)) {
-        Some(component) => format!("{label} is not visible: component `{}` is not active; switch to it first", component.name()),
+        Some(component) => format!(
+            "{label} is not visible: component `{}` is not active; switch to it first",
+            component.name()
+        ),
         None => format!("{label} is not visible (collapsed or scrolled out of view)"),
     }
 }
@@ -60,7 +65,11 @@ pub fn invoke(state: &mut AppState, tree: &Tree, id: NodeId) -> ActionResult {
     let element = tree.element(id);
     match element.binding {
         Binding::Command(command) => Ok(run_command(state, command)),
-        _ => Err(wrong_kind(element, "invoke", "Button elements; use toggle, select or expand for other controls")),
+        _ => Err(wrong_kind(
+            element,
+            "invoke",
+            "Button elements; use toggle, select or expand for other controls",
+        )),
     }
 }
 
@@ -87,7 +96,13 @@ fn flip(state: &mut AppState, element: &Element) -> ActionResult {
     let flag = match element.binding {
         Binding::Flag(flag) => flag,
         Binding::Item(ListKind::Todos, todo) => Flag::TodoDone(todo),
-        _ => return Err(wrong_kind(element, "toggle", "Toggle, CheckBox and todo ListItem elements")),
+        _ => {
+            return Err(wrong_kind(
+                element,
+                "toggle",
+                "Toggle, CheckBox and todo ListItem elements",
+            ));
+        }
     };
     match flag {
         Flag::DarkMode => state.dark_mode = !state.dark_mode,
@@ -103,7 +118,13 @@ fn flip(state: &mut AppState, element: &Element) -> ActionResult {
 }
 
 /// Type: put text into a textbox, after emptying it when `clear` is set.
-pub fn type_text(state: &mut AppState, tree: &Tree, id: NodeId, text: &str, clear: bool) -> ActionResult {
+pub fn type_text(
+    state: &mut AppState,
+    tree: &Tree,
+    id: NodeId,
+    text: &str,
+    clear: bool,
+) -> ActionResult {
     ensure_usable(tree, id)?;
     let element = tree.element(id);
     let Binding::Field(field) = element.binding else {
@@ -126,7 +147,11 @@ pub fn focus(state: &mut AppState, tree: &Tree, id: NodeId) -> ActionResult {
     ensure_usable(tree, id)?;
     let element = tree.element(id);
     if !element.kind.focusable() {
-        return Err(format!("{} is a {} and cannot take focus", element.label(), element.kind.name()));
+        return Err(format!(
+            "{} is a {} and cannot take focus",
+            element.label(),
+            element.kind.name()
+        ));
     }
     take_focus(state, element);
     Ok(Effect::None)
@@ -150,7 +175,12 @@ fn set_expanded(state: &mut AppState, element: &Element, open: bool) -> ActionRe
         Binding::Advanced => state.advanced_open = open,
         _ => return Err(wrong_kind(element, verb, "Expander elements")),
     }
-    if !open && state.focus.as_deref().is_some_and(|focus| focus == "verbose" || focus == "cache-size") {
+    if !open
+        && state
+            .focus
+            .as_deref()
+            .is_some_and(|focus| focus == "verbose" || focus == "cache-size")
+    {
         state.focus = None;
     }
     Ok(Effect::None)
@@ -165,7 +195,11 @@ pub fn select(state: &mut AppState, tree: &Tree, list: NodeId, item: NodeId) -> 
     }
     match tree.element(item).binding {
         Binding::Item(kind, key) => Ok(choose(state, kind, key)),
-        _ => Err(format!("{} is not an item of {}; pick one of its ListItem children", tree.element(item).label(), list_element.label())),
+        _ => Err(format!(
+            "{} is not an item of {}; pick one of its ListItem children",
+            tree.element(item).label(),
+            list_element.label()
+        )),
     }
 }
 
@@ -204,5 +238,9 @@ pub fn scroll_to(state: &mut AppState, tree: &Tree, id: NodeId, target: NodeId) 
 }
 
 fn wrong_kind(element: &Element, verb: &str, works_on: &str) -> String {
-    format!("{} is a {}; {verb} works on {works_on}", element.label(), element.kind.name())
+    format!(
+        "{} is a {}; {verb} works on {works_on}",
+        element.label(),
+        element.kind.name()
+    )
 }

@@ -24,7 +24,9 @@ impl SampleApp {
     /// Lock the state. A handler that panicked mid-update cannot leave the app unusable:
     /// every update is a plain field write, so the data behind a poisoned lock is consistent.
     pub fn lock(&self) -> MutexGuard<'_, AppState> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The UI as it is now.
@@ -34,7 +36,11 @@ impl SampleApp {
 }
 
 /// All elements matching `selector`, searched in one window or in all of them.
-pub fn find_all(tree: &Tree, selector: &str, window: Option<&str>) -> Result<Vec<NodeId>, ToolError> {
+pub fn find_all(
+    tree: &Tree,
+    selector: &str,
+    window: Option<&str>,
+) -> Result<Vec<NodeId>, ToolError> {
     let parsed = selector::parse(selector)?;
     let scope = match window {
         Some(name) => tree.subtree(window_node(tree, name)?),
@@ -53,17 +59,30 @@ pub fn find_inside(tree: &Tree, container: NodeId, selector: &str) -> Result<Nod
     let parsed = selector::parse(selector)?;
     let scope: Vec<NodeId> = tree.subtree(container).into_iter().skip(1).collect();
     let container_label = tree.element(container).label();
-    parsed.query(tree, &scope).first().copied().ok_or_else(|| ToolError::new(format!("no element inside {container_label} matches `{selector}`")))
+    parsed.query(tree, &scope).first().copied().ok_or_else(|| {
+        ToolError::new(format!(
+            "no element inside {container_label} matches `{selector}`"
+        ))
+    })
 }
 
 pub fn first_match(matches: Vec<NodeId>, selector: &str) -> Result<NodeId, ToolError> {
-    matches.first().copied().ok_or_else(|| ToolError::new(format!("no element matches `{selector}`")))
+    matches
+        .first()
+        .copied()
+        .ok_or_else(|| ToolError::new(format!("no element matches `{selector}`")))
 }
 
 /// The window node called `name`, or an error listing the windows.
 pub fn window_node(tree: &Tree, name: &str) -> Result<NodeId, ToolError> {
     tree.window(name).ok_or_else(|| {
-        let known: Vec<String> = tree.windows().map(|id| tree.element(id).id.clone()).collect();
-        ToolError::new(format!("no window `{name}` (windows: {})", known.join(", ")))
+        let known: Vec<String> = tree
+            .windows()
+            .map(|id| tree.element(id).id.clone())
+            .collect();
+        ToolError::new(format!(
+            "no window `{name}` (windows: {})",
+            known.join(", ")
+        ))
     })
 }

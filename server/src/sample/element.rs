@@ -50,7 +50,9 @@ impl Kind {
     }
 
     pub fn from_name(name: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|kind| kind.name().eq_ignore_ascii_case(name))
+        Kind::ALL
+            .into_iter()
+            .find(|kind| kind.name().eq_ignore_ascii_case(name))
     }
 
     /// Containers that clip their children: a child outside their bounds is not visible.
@@ -62,7 +64,14 @@ impl Kind {
     pub fn focusable(self) -> bool {
         matches!(
             self,
-            Kind::Button | Kind::TextBox | Kind::List | Kind::ListItem | Kind::Toggle | Kind::CheckBox | Kind::Expander | Kind::ScrollViewer
+            Kind::Button
+                | Kind::TextBox
+                | Kind::List
+                | Kind::ListItem
+                | Kind::Toggle
+                | Kind::CheckBox
+                | Kind::Expander
+                | Kind::ScrollViewer
         )
     }
 }
@@ -78,7 +87,12 @@ pub struct Rect {
 
 impl Rect {
     pub const fn new(x: i32, y: i32, width: i32, height: i32) -> Self {
-        Self { x, y, width, height }
+        Self {
+            x,
+            y,
+            width,
+            height,
+        }
     }
 
     pub fn bottom(&self) -> i32 {
@@ -90,7 +104,10 @@ impl Rect {
     }
 
     pub fn intersects(&self, other: &Rect) -> bool {
-        self.x < other.right() && other.x < self.right() && self.y < other.bottom() && other.y < self.bottom()
+        self.x < other.right()
+            && other.x < self.right()
+            && self.y < other.bottom()
+            && other.y < self.bottom()
     }
 
     pub fn intersection(&self, other: &Rect) -> Rect {
@@ -182,7 +199,12 @@ pub struct Element {
 }
 
 impl Element {
-    pub fn new(kind: Kind, id: impl Into<String>, name: impl Into<String>, text: impl Into<String>) -> Self {
+    pub fn new(
+        kind: Kind,
+        id: impl Into<String>,
+        name: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Self {
         Self {
             id: id.into(),
             kind,
@@ -273,7 +295,11 @@ impl Element {
     }
 
     fn insert_optional_states(&self, map: &mut Map<String, Value>) {
-        let optional = [("checked", self.checked), ("selected", self.selected), ("expanded", self.expanded)];
+        let optional = [
+            ("checked", self.checked),
+            ("selected", self.selected),
+            ("expanded", self.expanded),
+        ];
         for (key, value) in optional {
             if let Some(value) = value {
                 map.insert(key.into(), json!(value));
@@ -283,7 +309,8 @@ impl Element {
             map.insert("value".into(), json!(value));
         }
         if let Some(scroll) = self.scroll {
-            let scroll = json!({ "x": scroll.x, "y": scroll.y, "maxX": scroll.max_x, "maxY": scroll.max_y });
+            let scroll =
+                json!({ "x": scroll.x, "y": scroll.y, "maxX": scroll.max_x, "maxY": scroll.max_y });
             map.insert("scroll".into(), scroll);
         }
     }

@@ -8,7 +8,11 @@ use super::state::AppState;
 pub const EVENTS: [(&str, &str, &str); 6] = [
     ("counter.increment", "", "add one to the count"),
     ("counter.reset", "", "set the count to 0"),
-    ("counter.set", "{\"value\": <integer>}", "set the count to a value"),
+    (
+        "counter.set",
+        "{\"value\": <integer>}",
+        "set the count to a value",
+    ),
     ("todo.add", "{\"text\": <string>}", "add a todo right away"),
     ("todo.clear", "", "remove every todo"),
     ("settings.reset", "", "restore the default settings"),
@@ -16,14 +20,25 @@ pub const EVENTS: [(&str, &str, &str); 6] = [
 
 /// The list shown when a target is unknown: `counter.set {"value": <integer>}, …`.
 pub fn known_events() -> String {
-    let names: Vec<String> = EVENTS.iter().map(|(name, args, _)| if args.is_empty() { (*name).to_owned() } else { format!("{name} {args}") }).collect();
+    let names: Vec<String> = EVENTS
+        .iter()
+        .map(|(name, args, _)| {
+            if args.is_empty() {
+                (*name).to_owned()
+            } else {
+                format!("{name} {args}")
+            }
+        })
+        .collect();
     names.join(", ")
 }
 
 /// Raise `target` with `args`; returns the event's name and the component state after it.
 pub fn fire(state: &mut AppState, target: &str, args: &Value) -> Result<Value, String> {
     let Some((component, event)) = target.split_once('.') else {
-        return Err(format!("target must look like `Component.event` (e.g. `counter.reset`), got `{target}`"));
+        return Err(format!(
+            "target must look like `Component.event` (e.g. `counter.reset`), got `{target}`"
+        ));
     };
     let name = format!("{}.{}", component.to_lowercase(), event.to_lowercase());
     match name.as_str() {
@@ -35,7 +50,12 @@ pub fn fire(state: &mut AppState, target: &str, args: &Value) -> Result<Value, S
         }
         "todo.clear" => state.clear_todos(),
         "settings.reset" => reset_settings(state),
-        _ => return Err(format!("unknown event `{target}`; known events: {}", known_events())),
+        _ => {
+            return Err(format!(
+                "unknown event `{target}`; known events: {}",
+                known_events()
+            ));
+        }
     }
     let component_state = state.to_json()[component.to_lowercase()].clone();
     Ok(json!({ "fired": name, "state": component_state }))
@@ -52,13 +72,21 @@ fn reset_settings(state: &mut AppState) {
 }
 
 fn integer_arg(args: &Value, event: &str, key: &str) -> Result<i64, String> {
-    args.get(key).and_then(Value::as_i64).ok_or_else(|| format!("`{event}` needs args {{\"{key}\": <integer>}}"))
+    args.get(key)
+        .and_then(Value::as_i64)
+        .ok_or_else(|| format!("`{event}` needs args {{\"{key}\": <integer>}}"))
 }
 
 fn string_arg(args: &Value, event: &str, key: &str) -> Result<String, String> {
-    let text = args.get(key).and_then(Value::as_str).map(str::trim).unwrap_or_default();
+    let text = args
+        .get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .unwrap_or_default();
     if text.is_empty() {
-        return Err(format!("`{event}` needs args {{\"{key}\": <non-empty string>}}"));
+        return Err(format!(
+            "`{event}` needs args {{\"{key}\": <non-empty string>}}"
+        ));
     }
     Ok(text.to_owned())
 }

@@ -31,7 +31,9 @@ impl Component {
 
     /// Look a component up by name, ignoring case (`Counter` and `counter` both work).
     pub fn from_name(name: &str) -> Option<Component> {
-        Component::ALL.into_iter().find(|c| c.name().eq_ignore_ascii_case(name))
+        Component::ALL
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(name))
     }
 
     pub fn known_names() -> String {
@@ -97,7 +99,11 @@ impl AppState {
     pub fn add_todo(&mut self, text: &str) -> u64 {
         let id = self.next_todo_id;
         self.next_todo_id += 1;
-        self.todos.push(Todo { id, text: text.to_owned(), done: false });
+        self.todos.push(Todo {
+            id,
+            text: text.to_owned(),
+            done: false,
+        });
         id
     }
 

@@ -36,7 +36,11 @@ impl Tree {
 
     fn insert(&mut self, parent: Option<NodeId>, element: Element) -> NodeId {
         let id = self.nodes.len();
-        self.nodes.push(Node { element, parent, children: Vec::new() });
+        self.nodes.push(Node {
+            element,
+            parent,
+            children: Vec::new(),
+        });
         if let Some(parent) = parent {
             self.nodes[parent].children.push(id);
         }
@@ -78,7 +82,8 @@ impl Tree {
     }
 
     pub fn find_id(&self, element_id: &str) -> Option<NodeId> {
-        self.ids().find(|&id| self.nodes[id].element.id == element_id)
+        self.ids()
+            .find(|&id| self.nodes[id].element.id == element_id)
     }
 
     pub fn is_ancestor(&self, ancestor: NodeId, mut id: NodeId) -> bool {
@@ -107,9 +112,12 @@ impl Tree {
     /// parent is, and a child of a clipping container only if it overlaps the viewport.
     pub fn resolve_visibility(&mut self) {
         for id in 0..self.nodes.len() {
-            let Some(parent) = self.nodes[id].parent else { continue };
+            let Some(parent) = self.nodes[id].parent else {
+                continue;
+            };
             let parent = &self.nodes[parent].element;
-            let inside = !parent.kind.clips_children() || parent.bounds.intersects(&self.nodes[id].element.bounds);
+            let inside = !parent.kind.clips_children()
+                || parent.bounds.intersects(&self.nodes[id].element.bounds);
             let parent_visible = parent.visible;
             let element = &mut self.nodes[id].element;
             element.visible &= parent_visible && inside;
@@ -148,10 +156,20 @@ mod tests {
     #[test]
     fn children_outside_a_clipping_viewport_are_hidden() {
         let mut tree = Tree::new();
-        let w = tree.add_window(Element::new(Kind::Window, "w", "", "").at(Rect::new(0, 0, 100, 100)));
-        let list = tree.add(w, Element::new(Kind::List, "l", "", "").at(Rect::new(0, 0, 100, 20)));
-        let inside = tree.add(list, Element::new(Kind::ListItem, "in", "", "").at(Rect::new(0, 0, 100, 10)));
-        let outside = tree.add(list, Element::new(Kind::ListItem, "out", "", "").at(Rect::new(0, 30, 100, 10)));
+        let w =
+            tree.add_window(Element::new(Kind::Window, "w", "", "").at(Rect::new(0, 0, 100, 100)));
+        let list = tree.add(
+            w,
+            Element::new(Kind::List, "l", "", "").at(Rect::new(0, 0, 100, 20)),
+        );
+        let inside = tree.add(
+            list,
+            Element::new(Kind::ListItem, "in", "", "").at(Rect::new(0, 0, 100, 10)),
+        );
+        let outside = tree.add(
+            list,
+            Element::new(Kind::ListItem, "out", "", "").at(Rect::new(0, 30, 100, 10)),
+        );
         tree.resolve_visibility();
         assert!(tree.element(inside).visible);
         assert!(!tree.element(outside).visible);

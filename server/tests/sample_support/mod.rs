@@ -15,8 +15,16 @@ pub struct App {
 impl App {
     pub fn new() -> Self {
         // Worker threads let background work (a todo being added) run between calls.
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("tokio runtime");
-        Self { tools: sample::tool_set(), runtime, control: SessionControl::default() }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("tokio runtime");
+        Self {
+            tools: sample::tool_set(),
+            runtime,
+            control: SessionControl::default(),
+        }
     }
 
     pub fn tools(&self) -> &ToolSet {
@@ -24,7 +32,10 @@ impl App {
     }
 
     pub fn call(&self, tool: &str, args: Value) -> Result<ToolOutput, String> {
-        let running = self.tools.call(tool, args, self.control.clone()).unwrap_or_else(|| panic!("no tool `{tool}`"));
+        let running = self
+            .tools
+            .call(tool, args, self.control.clone())
+            .unwrap_or_else(|| panic!("no tool `{tool}`"));
         self.runtime.block_on(running).map_err(|err| err.message)
     }
 

@@ -22,9 +22,14 @@ pub fn modern_meta() -> Value {
 /// A stateless 2026-07-28 POST: protocol version in `_meta` and headers that match the body.
 pub fn modern_request(endpoint: &str, method: &str, mut params: Value) -> RequestBuilder {
     params["_meta"] = modern_meta();
-    let name = params.get("name").and_then(Value::as_str).map(str::to_owned);
+    let name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
-    let mut request = post(endpoint).header("MCP-Protocol-Version", MODERN).header("Mcp-Method", method);
+    let mut request = post(endpoint)
+        .header("MCP-Protocol-Version", MODERN)
+        .header("Mcp-Method", method);
     if let Some(name) = name {
         request = request.header("Mcp-Name", name);
     }
@@ -33,22 +38,38 @@ pub fn modern_request(endpoint: &str, method: &str, mut params: Value) -> Reques
 
 /// Sends a modern request and returns the JSON-RPC response object.
 pub fn modern(endpoint: &str, method: &str, params: Value) -> Value {
-    let response = modern_request(endpoint, method, params).send().expect("POST /mcp");
+    let response = modern_request(endpoint, method, params)
+        .send()
+        .expect("POST /mcp");
     assert_eq!(response.status(), 200, "status of {method}");
-    assert_eq!(content_type(&response), "application/json", "modern answers are plain JSON");
+    assert_eq!(
+        content_type(&response),
+        "application/json",
+        "modern answers are plain JSON"
+    );
     response.json().expect("JSON body")
 }
 
 pub fn call_tool(endpoint: &str, name: &str, arguments: Value) -> Value {
-    modern(endpoint, "tools/call", json!({ "name": name, "arguments": arguments }))
+    modern(
+        endpoint,
+        "tools/call",
+        json!({ "name": name, "arguments": arguments }),
+    )
 }
 
 pub fn post(endpoint: &str) -> RequestBuilder {
-    client().post(endpoint).header("Accept", "application/json, text/event-stream")
+    client()
+        .post(endpoint)
+        .header("Accept", "application/json, text/event-stream")
 }
 
 pub fn content_type(response: &Response) -> String {
-    let value = response.headers().get("content-type").and_then(|value| value.to_str().ok()).unwrap_or("");
+    let value = response
+        .headers()
+        .get("content-type")
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("");
     value.split(';').next().unwrap_or("").trim().to_owned()
 }
 

@@ -56,8 +56,13 @@ impl World {
     pub fn command(&self, extra: &[&str]) -> Command {
         let mut command = Command::new(example_binary());
         command.arg("--project").arg(&self.project).args(extra);
-        command.env("XDG_RUNTIME_DIR", self.runtime_dir()).env_remove("RUST_LOG");
-        command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        command
+            .env("XDG_RUNTIME_DIR", self.runtime_dir())
+            .env_remove("RUST_LOG");
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
         command
     }
 
@@ -115,7 +120,9 @@ impl Session {
     /// (a reload successor inherits them and keeps them open).
     pub fn wait_status(mut self) -> ExitStatus {
         let mut child = self.child.take().expect("child");
-        wait_until("the session process to exit", || child.try_wait().expect("try_wait"))
+        wait_until("the session process to exit", || {
+            child.try_wait().expect("try_wait")
+        })
     }
 
     /// Waits for the process to exit on its own and returns its output.
@@ -148,8 +155,15 @@ impl Drop for Adopted {
 }
 
 pub fn send_signal(pid: u32, name: &str) {
-    let status = Command::new("kill").arg(format!("-{name}")).arg(pid.to_string()).status().expect("run kill");
-    assert!(status.success() || name == "KILL", "kill -{name} {pid} failed");
+    let status = Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(pid.to_string())
+        .status()
+        .expect("run kill");
+    assert!(
+        status.success() || name == "KILL",
+        "kill -{name} {pid} failed"
+    );
 }
 
 /// Runs a command to completion (bounded by [`PATIENCE`]).
@@ -161,8 +175,14 @@ fn wait_with_patience(mut child: Child) -> Output {
     // Pipes are drained while the child runs, so a chatty child never blocks on a full pipe.
     let stdout = PipeCollector::start(child.stdout.take());
     let stderr = PipeCollector::start(child.stderr.take());
-    let status = wait_until("the session process to exit", || child.try_wait().expect("try_wait"));
-    Output { status, stdout: stdout.finish(), stderr: stderr.finish() }
+    let status = wait_until("the session process to exit", || {
+        child.try_wait().expect("try_wait")
+    });
+    Output {
+        status,
+        stdout: stdout.finish(),
+        stderr: stderr.finish(),
+    }
 }
 
 /// How long to wait for end-of-file after the child exited: a reload
@@ -184,7 +204,9 @@ impl PipeCollector {
             if let Some(mut pipe) = pipe {
                 let mut chunk = [0u8; 4096];
                 while let Ok(read @ 1..) = pipe.read(&mut chunk) {
-                    sink.lock().expect("pipe buffer").extend_from_slice(&chunk[..read]);
+                    sink.lock()
+                        .expect("pipe buffer")
+                        .extend_from_slice(&chunk[..read]);
                 }
             }
             let _ = done_tx.send(());
@@ -231,15 +253,31 @@ pub fn example_binary() -> PathBuf {
 fn build_example() -> PathBuf {
     // target/<profile>/deps/<test binary> → target/<profile>/examples/minimal_session
     let test_exe = std::env::current_exe().expect("current exe");
-    let profile_dir = test_exe.parent().and_then(Path::parent).expect("profile dir");
+    let profile_dir = test_exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("profile dir");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut build = Command::new(cargo);
-    build.args(["build", "--quiet", "-p", "mur-server", "--example", "minimal_session"]);
+    build.args([
+        "build",
+        "--quiet",
+        "-p",
+        "mur-server",
+        "--example",
+        "minimal_session",
+    ]);
     if profile_dir.ends_with("release") {
         build.arg("--release");
     }
-    let status = build.current_dir(env!("CARGO_MANIFEST_DIR")).status().expect("run cargo build");
-    assert!(status.success(), "building the minimal_session example failed");
+    let status = build
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("run cargo build");
+    assert!(
+        status.success(),
+        "building the minimal_session example failed"
+    );
     profile_dir.join("examples").join("minimal_session")
 }
 

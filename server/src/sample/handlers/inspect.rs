@@ -13,14 +13,35 @@ use crate::sample::tree::{NodeId, Tree};
 
 pub fn register(tools: &mut ToolSet, app: &SampleApp) {
     let none = object_schema(json!({}), &[]);
-    let spec = ToolSpec::new("version", "Name, version and pid of the running app.", none.clone(), ToolHints::READ_ONLY);
+    let spec = ToolSpec::new(
+        "version",
+        "Name, version and pid of the running app.",
+        none.clone(),
+        ToolHints::READ_ONLY,
+    );
     register_sync(tools, app, spec, |_, _: NoArgs, _| {
-        Ok(ToolOutput::Json(json!({ "name": "mur-sample", "version": env!("CARGO_PKG_VERSION"), "pid": std::process::id() })))
+        Ok(ToolOutput::Json(
+            json!({ "name": "mur-sample", "version": env!("CARGO_PKG_VERSION"), "pid": std::process::id() }),
+        ))
     });
-    let spec = ToolSpec::new("windows", "The app's windows: id, title, bounds, and whether one holds the focus.", none.clone(), ToolHints::READ_ONLY);
-    register_sync(tools, app, spec, |app, _: NoArgs, _| Ok(ToolOutput::Json(windows_json(&app.tree()))));
-    let spec = ToolSpec::new("components", "The components of the main window, which one is active, and the events each accepts (see `fire`).", none, ToolHints::READ_ONLY);
-    register_sync(tools, app, spec, |app, _: NoArgs, _| Ok(ToolOutput::Json(components_json(app.lock().active))));
+    let spec = ToolSpec::new(
+        "windows",
+        "The app's windows: id, title, bounds, and whether one holds the focus.",
+        none.clone(),
+        ToolHints::READ_ONLY,
+    );
+    register_sync(tools, app, spec, |app, _: NoArgs, _| {
+        Ok(ToolOutput::Json(windows_json(&app.tree())))
+    });
+    let spec = ToolSpec::new(
+        "components",
+        "The components of the main window, which one is active, and the events each accepts (see `fire`).",
+        none,
+        ToolHints::READ_ONLY,
+    );
+    register_sync(tools, app, spec, |app, _: NoArgs, _| {
+        Ok(ToolOutput::Json(components_json(app.lock().active)))
+    });
     register_tree(tools, app);
     register_state(tools, app);
 }
@@ -83,8 +104,13 @@ fn register_tree(tools: &mut ToolSet, app: &SampleApp) {
     register_sync(tools, app, spec, |app, args: TreeArgs, _| {
         let tree = app.tree();
         let roots = tree_roots(&tree, &args)?;
-        let nodes: Vec<Value> = roots.into_iter().map(|id| node_json(&tree, id, &args)).collect();
-        Ok(ToolOutput::Json(json!({ "view": if args.view == View::Full { "full" } else { "summary" }, "nodes": nodes })))
+        let nodes: Vec<Value> = roots
+            .into_iter()
+            .map(|id| node_json(&tree, id, &args))
+            .collect();
+        Ok(ToolOutput::Json(
+            json!({ "view": if args.view == View::Full { "full" } else { "summary" }, "nodes": nodes }),
+        ))
     });
 }
 
@@ -129,7 +155,10 @@ struct StateArgs {
 }
 
 fn register_state(tools: &mut ToolSet, app: &SampleApp) {
-    let schema = object_schema(json!({ "selector": selector_property("report this element's properties instead of the app state") }), &[]);
+    let schema = object_schema(
+        json!({ "selector": selector_property("report this element's properties instead of the app state") }),
+        &[],
+    );
     let description = format!(
         "Without a selector: the app state (active component, count, todos, settings). With one: every property of the first matching element, its window and how many elements matched. {SELECTOR_HELP}"
     );
@@ -147,4 +176,3 @@ fn register_state(tools: &mut ToolSet, app: &SampleApp) {
         Ok(ToolOutput::Json(Value::Object(map)))
     });
 }
-

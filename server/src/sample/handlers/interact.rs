@@ -30,23 +30,56 @@ pub fn register(tools: &mut ToolSet, app: &SampleApp) {
 fn register_simple(tools: &mut ToolSet, app: &SampleApp) {
     type Simple = fn(&mut AppState, &Tree, NodeId) -> ActionResult;
     let simple: [(&str, &str, Simple); 6] = [
-        ("click", "Click the element: presses a button, flips a toggle or checkbox, selects a list item, opens or closes an expander, focuses a textbox. Clicking `#todo-add` adds the typed todo, which appears about 200 ms later.", actions::click),
-        ("focus", "Move keyboard focus to the element.", actions::focus),
-        ("invoke", "Press a button without a pointer (same effect as click on a Button).", actions::invoke),
-        ("toggle", "Flip a Toggle, a CheckBox or a todo item's done mark.", actions::toggle),
-        ("expand", "Open an Expander, showing its children.", |state, tree, id| actions::expand(state, tree, id, true)),
-        ("collapse", "Close an Expander, hiding its children.", |state, tree, id| actions::expand(state, tree, id, false)),
+        (
+            "click",
+            "Click the element: presses a button, flips a toggle or checkbox, selects a list item, opens or closes an expander, focuses a textbox. Clicking `#todo-add` adds the typed todo, which appears about 200 ms later.",
+            actions::click,
+        ),
+        (
+            "focus",
+            "Move keyboard focus to the element.",
+            actions::focus,
+        ),
+        (
+            "invoke",
+            "Press a button without a pointer (same effect as click on a Button).",
+            actions::invoke,
+        ),
+        (
+            "toggle",
+            "Flip a Toggle, a CheckBox or a todo item's done mark.",
+            actions::toggle,
+        ),
+        (
+            "expand",
+            "Open an Expander, showing its children.",
+            |state, tree, id| actions::expand(state, tree, id, true),
+        ),
+        (
+            "collapse",
+            "Close an Expander, hiding its children.",
+            |state, tree, id| actions::expand(state, tree, id, false),
+        ),
     ];
     for (name, summary, action) in simple {
-        let schema = object_schema(json!({ "selector": selector_property("the element to act on") }), &["selector"]);
+        let schema = object_schema(
+            json!({ "selector": selector_property("the element to act on") }),
+            &["selector"],
+        );
         let description = format!("{summary} Returns the element afterwards. {SELECTOR_HELP}");
         let spec = ToolSpec::new(name, description, schema, ToolHints::ACTION);
-        register_sync(tools, app, spec, move |app, args: SelectorArgs, _| act(app, &args.selector, action));
+        register_sync(tools, app, spec, move |app, args: SelectorArgs, _| {
+            act(app, &args.selector, action)
+        });
     }
 }
 
 /// Resolve `selector`, run `action` on it, start any delayed work, and report the element.
-fn act(app: &SampleApp, selector: &str, action: impl FnOnce(&mut AppState, &Tree, NodeId) -> ActionResult) -> ToolResult {
+fn act(
+    app: &SampleApp,
+    selector: &str,
+    action: impl FnOnce(&mut AppState, &Tree, NodeId) -> ActionResult,
+) -> ToolResult {
     let mut state = app.lock();
     let tree = view::build(&state);
     let id = find_one(&tree, selector)?;
@@ -62,7 +95,9 @@ fn act(app: &SampleApp, selector: &str, action: impl FnOnce(&mut AppState, &Tree
 /// `{"element": …}` with the element as it is after the action.
 fn element_after(state: &AppState, element_id: &str) -> Map<String, Value> {
     let tree = view::build(state);
-    let element = tree.find_id(element_id).map(|id| Value::Object(tree.element(id).full_json()));
+    let element = tree
+        .find_id(element_id)
+        .map(|id| Value::Object(tree.element(id).full_json()));
     let mut result = Map::new();
     result.insert("element".into(), element.unwrap_or(Value::Null));
     result
@@ -70,8 +105,13 @@ fn element_after(state: &AppState, element_id: &str) -> Map<String, Value> {
 
 /// Start delayed work; returns a note for the caller about what is still to come.
 fn schedule(app: &SampleApp, effect: Effect) -> Option<String> {
-    let Effect::AddTodoLater(text) = effect else { return None };
-    let note = format!("todo `{text}` will appear in #todo-list in about {} ms", TODO_DELAY.as_millis());
+    let Effect::AddTodoLater(text) = effect else {
+        return None;
+    };
+    let note = format!(
+        "todo `{text}` will appear in #todo-list in about {} ms",
+        TODO_DELAY.as_millis()
+    );
     let app = app.clone();
     let arrive = move || {
         let mut state = app.lock();
@@ -109,10 +149,14 @@ fn register_type(tools: &mut ToolSet, app: &SampleApp) {
         }),
         &["selector", "text"],
     );
-    let description = format!("Type text into a TextBox (appended; `clear` empties it first) and focus it. {SELECTOR_HELP}");
+    let description = format!(
+        "Type text into a TextBox (appended; `clear` empties it first) and focus it. {SELECTOR_HELP}"
+    );
     let spec = ToolSpec::new("type", description, schema, ToolHints::ACTION);
     register_sync(tools, app, spec, |app, args: TypeArgs, _| {
-        act(app, &args.selector, |state, tree, id| actions::type_text(state, tree, id, &args.text, args.clear))
+        act(app, &args.selector, |state, tree, id| {
+            actions::type_text(state, tree, id, &args.text, args.clear)
+        })
     });
 }
 
@@ -177,18 +221,26 @@ fn register_scroll(tools: &mut ToolSet, app: &SampleApp) {
         "Scroll a ScrollViewer by an offset or until an element inside it is in view; give at most one of `by` and `to`; with neither, the ScrollViewer around the element scrolls it into view. Returns the viewer with its scroll offset and the first and last visible children. {SELECTOR_HELP}"
     );
     let spec = ToolSpec::new("scroll", description, schema, ToolHints::ACTION);
-    register_sync(tools, app, spec, |app, args: ScrollArgs, _| scroll(app, args));
+    register_sync(tools, app, spec, |app, args: ScrollArgs, _| {
+        scroll(app, args)
+    });
 }
 
 fn scroll(app: &SampleApp, args: ScrollArgs) -> ToolResult {
     let output = match (&args.by, &args.to) {
-        (Some(by), None) => act(app, &args.selector, |state, tree, id| actions::scroll_by(state, tree, id, by.dx, by.dy))?,
+        (Some(by), None) => act(app, &args.selector, |state, tree, id| {
+            actions::scroll_by(state, tree, id, by.dx, by.dy)
+        })?,
         (None, Some(to)) => act(app, &args.selector, |state, tree, id| {
             let target = find_inside(tree, id, to).map_err(|err| err.message)?;
             actions::scroll_to(state, tree, id, target)
         })?,
         (None, None) => into_view(app, &args.selector)?,
-        _ => return Err(ToolError::new("give at most one of `by` ({\"dx\":0,\"dy\":100}) and `to` (a selector)")),
+        _ => {
+            return Err(ToolError::new(
+                "give at most one of `by` ({\"dx\":0,\"dy\":100}) and `to` (a selector)",
+            ));
+        }
     };
     Ok(with_visible_range(app, output))
 }
@@ -199,7 +251,10 @@ fn into_view(app: &SampleApp, selector: &str) -> ToolResult {
         let tree = app.tree();
         let id = find_one(&tree, selector)?;
         let Some(viewer) = tree.ancestor_of_kind(id, Kind::ScrollViewer) else {
-            return Err(ToolError::new(format!("{} is not inside a ScrollViewer; give `by` or `to` to scroll it", tree.element(id).label())));
+            return Err(ToolError::new(format!(
+                "{} is not inside a ScrollViewer; give `by` or `to` to scroll it",
+                tree.element(id).label()
+            )));
         };
         format!("#{}", tree.element(viewer).id)
     };
@@ -211,11 +266,21 @@ fn into_view(app: &SampleApp, selector: &str) -> ToolResult {
 
 /// Add `firstVisible`/`lastVisible`: which children the viewport shows now.
 fn with_visible_range(app: &SampleApp, output: ToolOutput) -> ToolOutput {
-    let ToolOutput::Json(Value::Object(mut result)) = output else { return output };
+    let ToolOutput::Json(Value::Object(mut result)) = output else {
+        return output;
+    };
     let tree = app.tree();
-    let viewer = result["element"]["id"].as_str().and_then(|id| tree.find_id(id));
+    let viewer = result["element"]["id"]
+        .as_str()
+        .and_then(|id| tree.find_id(id));
     if let Some(viewer) = viewer {
-        let visible: Vec<String> = tree.node(viewer).children.iter().filter(|&&child| tree.element(child).visible).map(|&child| format!("#{}", tree.element(child).id)).collect();
+        let visible: Vec<String> = tree
+            .node(viewer)
+            .children
+            .iter()
+            .filter(|&&child| tree.element(child).visible)
+            .map(|&child| format!("#{}", tree.element(child).id))
+            .collect();
         result.insert("firstVisible".into(), json!(visible.first()));
         result.insert("lastVisible".into(), json!(visible.last()));
     }

@@ -66,8 +66,13 @@ where
 
 fn parse_args<A: DeserializeOwned>(tool: &str, args: Value) -> Result<A, ToolError> {
     // A client that sends no `arguments` at all means "no arguments".
-    let args = if args.is_null() { Value::Object(Map::new()) } else { args };
-    serde_json::from_value(args).map_err(|err| ToolError::new(format!("bad arguments for `{tool}`: {err}")))
+    let args = if args.is_null() {
+        Value::Object(Map::new())
+    } else {
+        args
+    };
+    serde_json::from_value(args)
+        .map_err(|err| ToolError::new(format!("bad arguments for `{tool}`: {err}")))
 }
 
 /// An object schema that allows exactly `properties` and requires `required`.

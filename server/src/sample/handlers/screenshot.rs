@@ -38,14 +38,20 @@ pub fn register_tool(tools: &mut ToolSet, app: &SampleApp) {
         }),
         &[],
     );
-    let description = format!("Render a window, or the area of one element, to a PNG image. {SELECTOR_HELP}");
+    let description =
+        format!("Render a window, or the area of one element, to a PNG image. {SELECTOR_HELP}");
     let spec = ToolSpec::new("screenshot", description, schema, ToolHints::READ_ONLY);
-    register(tools, app, spec, |app, args: ScreenshotArgs, _| async move {
-        if args.wait_idle {
-            wait_idle(&app).await;
-        }
-        capture(&app, &args)
-    });
+    register(
+        tools,
+        app,
+        spec,
+        |app, args: ScreenshotArgs, _| async move {
+            if args.wait_idle {
+                wait_idle(&app).await;
+            }
+            capture(&app, &args)
+        },
+    );
 }
 
 async fn wait_idle(app: &SampleApp) {
@@ -66,7 +72,10 @@ fn capture(app: &SampleApp, args: &ScreenshotArgs) -> ToolResult {
             }
             (tree.window_of(id), Some(tree.element(id).bounds))
         }
-        None => (window_node(&tree, args.window.as_deref().unwrap_or("main"))?, None),
+        None => (
+            window_node(&tree, args.window.as_deref().unwrap_or("main"))?,
+            None,
+        ),
     };
     let shot = render::screenshot(&tree, &state, window, area, args.include_chrome)?;
     let details = json!({
@@ -76,5 +85,10 @@ fn capture(app: &SampleApp, args: &ScreenshotArgs) -> ToolResult {
         "selector": args.selector,
         "chrome": args.include_chrome,
     });
-    Ok(ToolOutput::Image { png: shot.png, width: shot.width, height: shot.height, details })
+    Ok(ToolOutput::Image {
+        png: shot.png,
+        width: shot.width,
+        height: shot.height,
+        details,
+    })
 }

@@ -24,7 +24,10 @@ struct SwitchArgs {
 
 fn register_switch(tools: &mut ToolSet, app: &SampleApp) {
     let names: Vec<&str> = Component::ALL.map(Component::name).to_vec();
-    let schema = object_schema(json!({ "component": { "type": "string", "enum": names, "description": "component to show in the main window" } }), &["component"]);
+    let schema = object_schema(
+        json!({ "component": { "type": "string", "enum": names, "description": "component to show in the main window" } }),
+        &["component"],
+    );
     let description = "Show another component in the main window (counter, todo or settings); the others are hidden.";
     let spec = ToolSpec::new("switchComponent", description, schema, ToolHints::ACTION);
     register_sync(tools, app, spec, |app, args: SwitchArgs, _| {
@@ -32,12 +35,19 @@ fn register_switch(tools: &mut ToolSet, app: &SampleApp) {
         let mut state = app.lock();
         let previous = state.active;
         state.switch_to(component);
-        Ok(ToolOutput::Json(json!({ "active": component.name(), "previous": previous.name() })))
+        Ok(ToolOutput::Json(
+            json!({ "active": component.name(), "previous": previous.name() }),
+        ))
     });
 }
 
 fn component_named(name: &str) -> Result<Component, String> {
-    Component::from_name(name).ok_or_else(|| format!("no component `{name}` (components: {})", Component::known_names()))
+    Component::from_name(name).ok_or_else(|| {
+        format!(
+            "no component `{name}` (components: {})",
+            Component::known_names()
+        )
+    })
 }
 
 #[derive(Deserialize)]
@@ -56,7 +66,10 @@ fn register_fire(tools: &mut ToolSet, app: &SampleApp) {
         }),
         &["target"],
     );
-    let description = format!("Raise a named component event. Events: {}.", events::known_events());
+    let description = format!(
+        "Raise a named component event. Events: {}.",
+        events::known_events()
+    );
     let spec = ToolSpec::new("fire", description, schema, ToolHints::ACTION);
     register_sync(tools, app, spec, |app, args: FireArgs, _| {
         let result = events::fire(&mut app.lock(), &args.target, &args.args)?;
@@ -71,13 +84,26 @@ struct ReloadArgs {
 }
 
 fn register_reload(tools: &mut ToolSet, app: &SampleApp) {
-    let schema = object_schema(json!({ "component": { "type": "string", "description": "component being reloaded (informational: the whole app restarts)" } }), &[]);
+    let schema = object_schema(
+        json!({ "component": { "type": "string", "description": "component being reloaded (informational: the whole app restarts)" } }),
+        &[],
+    );
     let description = "Restart the app: answers first, then the process is replaced by a new one (new pid and port, new lockfile). All state is lost.";
-    let hints = ToolHints { destructive: true, ..ToolHints::ACTION };
+    let hints = ToolHints {
+        destructive: true,
+        ..ToolHints::ACTION
+    };
     let spec = ToolSpec::new("reload", description, schema, hints);
-    register_sync(tools, app, spec, |_, args: ReloadArgs, control| -> ToolResult {
-        let component = args.component.as_deref().map(component_named).transpose()?;
-        control.request_reload();
-        Ok(ToolOutput::Json(json!({ "reloading": true, "component": component.map(Component::name), "pid": std::process::id() })))
-    });
+    register_sync(
+        tools,
+        app,
+        spec,
+        |_, args: ReloadArgs, control| -> ToolResult {
+            let component = args.component.as_deref().map(component_named).transpose()?;
+            control.request_reload();
+            Ok(ToolOutput::Json(
+                json!({ "reloading": true, "component": component.map(Component::name), "pid": std::process::id() }),
+            ))
+        },
+    );
 }

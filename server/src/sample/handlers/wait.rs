@@ -53,13 +53,17 @@ pub fn register_tool(tools: &mut ToolSet, app: &SampleApp) {
         "Wait until an element matching the selector exists and meets every given condition (polled every 20 ms). Fails with what was last seen when `timeoutMs` (default 5000) passes. {SELECTOR_HELP}"
     );
     let spec = ToolSpec::new("waitFor", description, schema, ToolHints::READ_ONLY);
-    register(tools, app, spec, |app, args: WaitArgs, _| async move { wait_for(&app, args).await });
+    register(tools, app, spec, |app, args: WaitArgs, _| async move {
+        wait_for(&app, args).await
+    });
 }
 
 async fn wait_for(app: &SampleApp, args: WaitArgs) -> ToolResult {
     let timeout_ms = args.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
     if timeout_ms > MAX_TIMEOUT_MS {
-        return Err(ToolError::new(format!("`timeoutMs` is at most {MAX_TIMEOUT_MS} (10 minutes), got {timeout_ms}")));
+        return Err(ToolError::new(format!(
+            "`timeoutMs` is at most {MAX_TIMEOUT_MS} (10 minutes), got {timeout_ms}"
+        )));
     }
     let condition = Condition::new(args)?;
     let start = Instant::now();
@@ -67,10 +71,17 @@ async fn wait_for(app: &SampleApp, args: WaitArgs) -> ToolResult {
         let (satisfied, seen) = condition.check(app);
         if let Some(element) = satisfied {
             let elapsed = start.elapsed().as_millis() as u64;
-            return Ok(ToolOutput::Json(json!({ "matched": true, "count": seen.count, "element": element, "elapsedMs": elapsed })));
+            return Ok(ToolOutput::Json(
+                json!({ "matched": true, "count": seen.count, "element": element, "elapsedMs": elapsed }),
+            ));
         }
         if start.elapsed() >= Duration::from_millis(timeout_ms) {
-            return Err(ToolError::new(format!("timed out after {timeout_ms} ms waiting for `{}` to {}; last seen: {}", condition.selector, condition.describe(), seen.describe(&condition.selector))));
+            return Err(ToolError::new(format!(
+                "timed out after {timeout_ms} ms waiting for `{}` to {}; last seen: {}",
+                condition.selector,
+                condition.describe(),
+                seen.describe(&condition.selector)
+            )));
         }
         tokio::time::sleep(POLL).await;
     }
@@ -88,8 +99,16 @@ impl Seen {
             return format!("no element matched `{selector}`");
         };
         let visibility = if first.visible { "visible" } else { "hidden" };
-        let matched = if self.count == 1 { "1 element matched".to_owned() } else { format!("{} elements matched", self.count) };
-        format!("{matched}; the first, {}, has text `{}` and is {visibility}", first.label(), first.text)
+        let matched = if self.count == 1 {
+            "1 element matched".to_owned()
+        } else {
+            format!("{} elements matched", self.count)
+        };
+        format!(
+            "{matched}; the first, {}, has text `{}` and is {visibility}",
+            first.label(),
+            first.text
+        )
     }
 }
 
@@ -97,7 +116,13 @@ impl Condition {
     fn new(args: WaitArgs) -> Result<Self, ToolError> {
         selector::parse(&args.selector)?;
         let pattern = args.text_matches.as_deref().map(compile).transpose()?;
-        Ok(Self { selector: args.selector, text: args.text, pattern, visible: args.visible, count: args.count })
+        Ok(Self {
+            selector: args.selector,
+            text: args.text,
+            pattern,
+            visible: args.visible,
+            count: args.count,
+        })
     }
 
     /// Returns the first element meeting the condition (`Value::Null` when waiting for
@@ -105,20 +130,34 @@ impl Condition {
     fn check(&self, app: &SampleApp) -> (Option<Value>, Seen) {
         let tree = app.tree();
         let matches = find_all(&tree, &self.selector, None).unwrap_or_default();
-        let seen = Seen { count: matches.len(), first: matches.first().map(|&id| tree.element(id).clone()) };
-        let meeting: Vec<&Element> = matches.iter().map(|&id| tree.element(id)).filter(|element| self.accepts(element)).collect();
+        let seen = Seen {
+            count: matches.len(),
+            first: matches.first().map(|&id| tree.element(id).clone()),
+        };
+        let meeting: Vec<&Element> = matches
+            .iter()
+            .map(|&id| tree.element(id))
+            .filter(|element| self.accepts(element))
+            .collect();
         let holds = match self.count {
             Some(count) => meeting.len() == count,
             None => !meeting.is_empty(),
         };
-        let first = meeting.first().map_or(Value::Null, |element| Value::Object(element.full_json()));
+        let first = meeting
+            .first()
+            .map_or(Value::Null, |element| Value::Object(element.full_json()));
         (holds.then_some(first), seen)
     }
 
     fn accepts(&self, element: &Element) -> bool {
         self.text.as_ref().is_none_or(|text| element.text == *text)
-            && self.pattern.as_ref().is_none_or(|pattern| pattern.is_match(&element.text))
-            && self.visible.is_none_or(|visible| element.visible == visible)
+            && self
+                .pattern
+                .as_ref()
+                .is_none_or(|pattern| pattern.is_match(&element.text))
+            && self
+                .visible
+                .is_none_or(|visible| element.visible == visible)
     }
 
     fn describe(&self) -> String {
@@ -130,7 +169,11 @@ impl Condition {
             parts.push(format!("have text matching `{pattern}`"));
         }
         if let Some(visible) = self.visible {
-            parts.push(if visible { "be visible".to_owned() } else { "be hidden".to_owned() });
+            parts.push(if visible {
+                "be visible".to_owned()
+            } else {
+                "be hidden".to_owned()
+            });
         }
         if let Some(count) = self.count {
             parts.push(format!("match exactly {count} element(s)"));
@@ -145,7 +188,13 @@ impl Condition {
 fn compile(pattern: &str) -> Result<Regex, ToolError> {
     Regex::new(pattern).map_err(|err| {
         // The regex crate's message spans several lines; keep the last, which says what is wrong.
-        let reason = err.to_string().lines().last().unwrap_or_default().trim_start_matches("error: ").to_owned();
+        let reason = err
+            .to_string()
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .trim_start_matches("error: ")
+            .to_owned();
         ToolError::new(format!("bad regex `{pattern}` in `textMatches`: {reason}"))
     })
 }

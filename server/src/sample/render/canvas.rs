@@ -20,7 +20,12 @@ pub struct Canvas {
 impl Canvas {
     pub fn new(width: i32, height: i32, background: Color) -> Self {
         let size = (width.max(0) * height.max(0)) as usize;
-        Self { width, height, pixels: vec![background; size], clip: Rect::new(0, 0, width, height) }
+        Self {
+            width,
+            height,
+            pixels: vec![background; size],
+            clip: Rect::new(0, 0, width, height),
+        }
     }
 
     pub fn width(&self) -> i32 {
@@ -55,7 +60,10 @@ impl Canvas {
     pub fn text(&mut self, x: i32, y: i32, text: &str, color: Color) {
         let advance = 8 * FONT_SCALE;
         for (index, c) in text.chars().enumerate() {
-            let glyph = BASIC_FONTS.get(c).or_else(|| BASIC_FONTS.get('?')).unwrap_or([0; 8]);
+            let glyph = BASIC_FONTS
+                .get(c)
+                .or_else(|| BASIC_FONTS.get('?'))
+                .unwrap_or([0; 8]);
             self.glyph(x + index as i32 * advance, y, glyph, color);
         }
     }
@@ -65,7 +73,12 @@ impl Canvas {
             for column in 0..8 {
                 // font8x8 stores the leftmost pixel in the lowest bit.
                 if bits & (1 << column) != 0 {
-                    let pixel = Rect::new(x + column * FONT_SCALE, y + row as i32 * FONT_SCALE, FONT_SCALE, FONT_SCALE);
+                    let pixel = Rect::new(
+                        x + column * FONT_SCALE,
+                        y + row as i32 * FONT_SCALE,
+                        FONT_SCALE,
+                        FONT_SCALE,
+                    );
                     self.fill(pixel, color);
                 }
             }
@@ -79,13 +92,19 @@ impl Canvas {
         for y in 0..area.height {
             let from = ((area.y + y) * self.width + area.x) as usize;
             let to = (y * area.width) as usize;
-            out.pixels[to..to + area.width as usize].copy_from_slice(&self.pixels[from..from + area.width as usize]);
+            out.pixels[to..to + area.width as usize]
+                .copy_from_slice(&self.pixels[from..from + area.width as usize]);
         }
         out
     }
 
     /// This canvas drawn below a band of `band_height` pixels painted by `paint_band`.
-    pub fn below_band(&self, band_height: i32, background: Color, paint_band: impl FnOnce(&mut Canvas)) -> Canvas {
+    pub fn below_band(
+        &self,
+        band_height: i32,
+        background: Color,
+        paint_band: impl FnOnce(&mut Canvas),
+    ) -> Canvas {
         let mut out = Canvas::new(self.width, self.height + band_height, background);
         paint_band(&mut out);
         let offset = (band_height * self.width) as usize;
@@ -99,9 +118,15 @@ impl Canvas {
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
         let data: Vec<u8> = self.pixels.iter().flatten().copied().collect();
-        let mut writer = encoder.write_header().map_err(|err| format!("could not encode the screenshot: {err}"))?;
-        writer.write_image_data(&data).map_err(|err| format!("could not encode the screenshot: {err}"))?;
-        writer.finish().map_err(|err| format!("could not encode the screenshot: {err}"))?;
+        let mut writer = encoder
+            .write_header()
+            .map_err(|err| format!("could not encode the screenshot: {err}"))?;
+        writer
+            .write_image_data(&data)
+            .map_err(|err| format!("could not encode the screenshot: {err}"))?;
+        writer
+            .finish()
+            .map_err(|err| format!("could not encode the screenshot: {err}"))?;
         Ok(bytes)
     }
 }

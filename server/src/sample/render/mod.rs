@@ -22,7 +22,13 @@ pub struct Shot {
 }
 
 /// Render `window`, cropped to `area` when given, with a title bar when `chrome` is set.
-pub fn screenshot(tree: &Tree, state: &AppState, window: NodeId, area: Option<Rect>, chrome: bool) -> Result<Shot, String> {
+pub fn screenshot(
+    tree: &Tree,
+    state: &AppState,
+    window: NodeId,
+    area: Option<Rect>,
+    chrome: bool,
+) -> Result<Shot, String> {
     let palette = Palette::new(state.dark_mode, state.theme);
     let bounds = tree.element(window).bounds;
     let mut canvas = Canvas::new(bounds.width, bounds.height, palette.background);
@@ -35,8 +41,14 @@ pub fn screenshot(tree: &Tree, state: &AppState, window: NodeId, area: Option<Re
     }
     if chrome {
         let title = view::window_title(&tree.element(window).id);
-        canvas = canvas.below_band(TITLE_BAR_HEIGHT, palette.accent, |band| band.text(8, 6, title, palette.on_accent));
+        canvas = canvas.below_band(TITLE_BAR_HEIGHT, palette.accent, |band| {
+            band.text(8, 6, title, palette.on_accent)
+        });
     }
     let png = canvas.encode_png()?;
-    Ok(Shot { png, width: canvas.width() as u32, height: canvas.height() as u32 })
+    Ok(Shot {
+        png,
+        width: canvas.width() as u32,
+        height: canvas.height() as u32,
+    })
 }

@@ -25,9 +25,27 @@ impl Palette {
             _ => [25, 105, 210],
         };
         if dark {
-            Self { background: [30, 30, 34], surface: [45, 45, 52], text: [235, 235, 235], muted: [120, 120, 128], border: [90, 90, 100], accent, on_accent: [255, 255, 255], highlight: [60, 70, 95] }
+            Self {
+                background: [30, 30, 34],
+                surface: [45, 45, 52],
+                text: [235, 235, 235],
+                muted: [120, 120, 128],
+                border: [90, 90, 100],
+                accent,
+                on_accent: [255, 255, 255],
+                highlight: [60, 70, 95],
+            }
         } else {
-            Self { background: [246, 246, 248], surface: [255, 255, 255], text: [25, 25, 30], muted: [160, 160, 168], border: [180, 180, 190], accent, on_accent: [255, 255, 255], highlight: [214, 228, 250] }
+            Self {
+                background: [246, 246, 248],
+                surface: [255, 255, 255],
+                text: [25, 25, 30],
+                muted: [160, 160, 168],
+                border: [180, 180, 190],
+                accent,
+                on_accent: [255, 255, 255],
+                highlight: [214, 228, 250],
+            }
         }
     }
 }
@@ -72,7 +90,10 @@ fn paint_element(canvas: &mut Canvas, element: &Element, palette: &Palette) {
         Kind::Expander => paint_expander(canvas, element, palette),
     }
     if element.focused {
-        canvas.outline(Rect::new(b.x - 2, b.y - 2, b.width + 4, b.height + 4), palette.accent);
+        canvas.outline(
+            Rect::new(b.x - 2, b.y - 2, b.width + 4, b.height + 4),
+            palette.accent,
+        );
     }
 }
 
@@ -82,9 +103,20 @@ fn centered_text_y(bounds: Rect) -> i32 {
 
 fn paint_button(canvas: &mut Canvas, element: &Element, palette: &Palette) {
     let b = element.bounds;
-    let (fill, ink) = if element.enabled { (palette.accent, palette.on_accent) } else { (palette.surface, palette.muted) };
+    let (fill, ink) = if element.enabled {
+        (palette.accent, palette.on_accent)
+    } else {
+        (palette.surface, palette.muted)
+    };
     canvas.fill(b, fill);
-    canvas.outline(b, if element.enabled { palette.accent } else { palette.border });
+    canvas.outline(
+        b,
+        if element.enabled {
+            palette.accent
+        } else {
+            palette.border
+        },
+    );
     let text_x = b.x + (b.width - crate::sample::view::text_width(&element.text)) / 2;
     canvas.text(text_x, centered_text_y(b), &element.text, ink);
 }
@@ -92,7 +124,14 @@ fn paint_button(canvas: &mut Canvas, element: &Element, palette: &Palette) {
 fn paint_text_box(canvas: &mut Canvas, element: &Element, palette: &Palette) {
     let b = element.bounds;
     canvas.fill(b, palette.surface);
-    canvas.outline(b, if element.focused { palette.accent } else { palette.border });
+    canvas.outline(
+        b,
+        if element.focused {
+            palette.accent
+        } else {
+            palette.border
+        },
+    );
     canvas.text(b.x + 8, centered_text_y(b), &element.text, palette.text);
     if element.focused {
         let caret_x = b.x + 8 + crate::sample::view::text_width(&element.text) + 1;
@@ -104,7 +143,9 @@ fn paint_container(canvas: &mut Canvas, element: &Element, palette: &Palette) {
     let b = element.bounds;
     canvas.fill(b, palette.surface);
     canvas.outline(b, palette.border);
-    let Some(scroll) = element.scroll.filter(|scroll| scroll.max_y > 0) else { return };
+    let Some(scroll) = element.scroll.filter(|scroll| scroll.max_y > 0) else {
+        return;
+    };
     // A scrollbar thumb whose position follows the offset, so scrolling shows in screenshots.
     let track = b.height - 4;
     let thumb = (track * b.height / (b.height + scroll.max_y)).max(12);
@@ -130,9 +171,20 @@ fn paint_check_row(canvas: &mut Canvas, element: &Element, palette: &Palette) {
     canvas.fill(square, palette.surface);
     canvas.outline(square, palette.border);
     if element.checked == Some(true) {
-        canvas.fill(Rect::new(square.x + 4, square.y + 4, 12, 12), palette.accent);
+        canvas.fill(
+            Rect::new(square.x + 4, square.y + 4, 12, 12),
+            palette.accent,
+        );
     }
-    canvas.text(b.x + 32, centered_text_y(Rect { height: 28.min(b.height), ..b }), &element.text, palette.text);
+    canvas.text(
+        b.x + 32,
+        centered_text_y(Rect {
+            height: 28.min(b.height),
+            ..b
+        }),
+        &element.text,
+        palette.text,
+    );
 }
 
 fn paint_toggle(canvas: &mut Canvas, element: &Element, palette: &Palette) {
@@ -146,9 +198,29 @@ fn paint_toggle(canvas: &mut Canvas, element: &Element, palette: &Palette) {
 }
 
 fn paint_expander(canvas: &mut Canvas, element: &Element, palette: &Palette) {
-    let header = Rect { height: 28, ..element.bounds };
-    canvas.fill(Rect::new(header.x, header.bottom() - 1, header.width, 1), palette.border);
-    let marker = if element.expanded == Some(true) { "v" } else { ">" };
-    canvas.text(header.x + 4, centered_text_y(header), marker, palette.accent);
-    canvas.text(header.x + 28, centered_text_y(header), &element.text, palette.text);
+    let header = Rect {
+        height: 28,
+        ..element.bounds
+    };
+    canvas.fill(
+        Rect::new(header.x, header.bottom() - 1, header.width, 1),
+        palette.border,
+    );
+    let marker = if element.expanded == Some(true) {
+        "v"
+    } else {
+        ">"
+    };
+    canvas.text(
+        header.x + 4,
+        centered_text_y(header),
+        marker,
+        palette.accent,
+    );
+    canvas.text(
+        header.x + 28,
+        centered_text_y(header),
+        &element.text,
+        palette.text,
+    );
 }

@@ -22,7 +22,10 @@ use super::tree::{NodeId, Tree};
 pub use parse::parse;
 
 /// Attributes usable in `[attr="value"]`.
-pub const ATTRIBUTES: [&str; 11] = ["id", "type", "name", "text", "value", "visible", "enabled", "focused", "checked", "selected", "expanded"];
+pub const ATTRIBUTES: [&str; 11] = [
+    "id", "type", "name", "text", "value", "visible", "enabled", "focused", "checked", "selected",
+    "expanded",
+];
 
 /// A parsed selector.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +50,11 @@ pub enum Combinator {
 pub enum Filter {
     Kind(Kind),
     Id(String),
-    Attribute { name: String, op: AttrOp, value: String },
+    Attribute {
+        name: String,
+        op: AttrOp,
+        value: String,
+    },
     Text(String),
     /// Keep only the n-th (0-based) of the elements matched so far.
     Nth(usize),
@@ -65,7 +72,10 @@ impl Selector {
         let mut matched: Vec<NodeId> = Vec::new();
         for (index, step) in self.steps.iter().enumerate() {
             let previous: HashSet<NodeId> = matched.iter().copied().collect();
-            let candidates = scope.iter().copied().filter(|&id| index == 0 || step.relates(tree, id, &previous));
+            let candidates = scope
+                .iter()
+                .copied()
+                .filter(|&id| index == 0 || step.relates(tree, id, &previous));
             matched = step.apply_filters(tree, candidates.collect());
         }
         matched
@@ -75,7 +85,10 @@ impl Selector {
 impl Step {
     fn relates(&self, tree: &Tree, id: NodeId, previous: &HashSet<NodeId>) -> bool {
         match self.combinator {
-            Combinator::Child => tree.node(id).parent.is_some_and(|parent| previous.contains(&parent)),
+            Combinator::Child => tree
+                .node(id)
+                .parent
+                .is_some_and(|parent| previous.contains(&parent)),
             Combinator::Descendant => {
                 let mut current = tree.node(id).parent;
                 while let Some(ancestor) = current {
@@ -93,7 +106,10 @@ impl Step {
         for filter in &self.filters {
             ids = match filter {
                 Filter::Nth(n) => ids.get(*n).map(|&id| vec![id]).unwrap_or_default(),
-                _ => ids.into_iter().filter(|&id| filter.accepts(tree.element(id))).collect(),
+                _ => ids
+                    .into_iter()
+                    .filter(|&id| filter.accepts(tree.element(id)))
+                    .collect(),
             };
         }
         ids
@@ -126,7 +142,11 @@ mod tests {
         let tree = view::build(state);
         let scope: Vec<NodeId> = tree.ids().collect();
         let selector = parse(selector).expect("selector parses");
-        selector.query(&tree, &scope).into_iter().map(|id| tree.element(id).id.clone()).collect()
+        selector
+            .query(&tree, &scope)
+            .into_iter()
+            .map(|id| tree.element(id).id.clone())
+            .collect()
     }
 
     fn with_todos() -> AppState {
@@ -144,17 +164,26 @@ mod tests {
         assert_eq!(ids("button[name=\"Decrement\"]", &state), ["btn-dec"]);
         assert_eq!(ids("Window", &state), ["main", "about"]);
         assert_eq!(ids("[name*='Incr']", &state), ["btn-inc"]);
-        assert_eq!(ids("Button[enabled=false]", &state), ["btn-dec", "todo-add"]);
+        assert_eq!(
+            ids("Button[enabled=false]", &state),
+            ["btn-dec", "todo-add"]
+        );
     }
 
     #[test]
     fn combinators_nth_and_text_narrow_the_match() {
         let state = with_todos();
-        assert_eq!(ids("#todo-list ListItem", &state), ["todo-1", "todo-2", "todo-3"]);
+        assert_eq!(
+            ids("#todo-list ListItem", &state),
+            ["todo-1", "todo-2", "todo-3"]
+        );
         assert_eq!(ids("#todo > ListItem", &state), Vec::<String>::new());
         assert_eq!(ids("#todo-list > ListItem:nth(1)", &state), ["todo-2"]);
         assert_eq!(ids("ListItem:text(\"MILK\")", &state), ["todo-1", "todo-3"]);
         assert_eq!(ids("ListItem:text(\"milk\"):nth(1)", &state), ["todo-3"]);
-        assert_eq!(ids("#main #advanced > *", &state), ["verbose", "cache-size"]);
+        assert_eq!(
+            ids("#main #advanced > *", &state),
+            ["verbose", "cache-size"]
+        );
     }
 }

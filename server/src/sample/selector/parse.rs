@@ -6,8 +6,13 @@ use super::{ATTRIBUTES, AttrOp, Combinator, Filter, Selector, Step};
 
 /// Parse `text`; errors read like `bad selector `#`: expected an id after `#` at character 2`.
 pub fn parse(text: &str) -> Result<Selector, String> {
-    let mut parser = Parser { chars: text.chars().collect(), pos: 0 };
-    parser.selector().map_err(|(pos, problem)| format!("bad selector `{text}`: {problem} at character {}", pos + 1))
+    let mut parser = Parser {
+        chars: text.chars().collect(),
+        pos: 0,
+    };
+    parser.selector().map_err(|(pos, problem)| {
+        format!("bad selector `{text}`: {problem} at character {}", pos + 1)
+    })
 }
 
 /// A problem and the 0-based character index where it was found.
@@ -22,11 +27,20 @@ impl Parser {
     fn selector(&mut self) -> Result<Selector, ParseError> {
         self.skip_spaces();
         if self.at_end() {
-            return Err((self.pos, "the selector is empty; try `#id` or a type like `Button`".into()));
+            return Err((
+                self.pos,
+                "the selector is empty; try `#id` or a type like `Button`".into(),
+            ));
         }
-        let mut steps = vec![Step { combinator: Combinator::Descendant, filters: self.compound()? }];
+        let mut steps = vec![Step {
+            combinator: Combinator::Descendant,
+            filters: self.compound()?,
+        }];
         while let Some(combinator) = self.combinator()? {
-            steps.push(Step { combinator, filters: self.compound()? });
+            steps.push(Step {
+                combinator,
+                filters: self.compound()?,
+            });
         }
         Ok(Selector { steps })
     }
@@ -72,8 +86,13 @@ impl Parser {
             filters.push(filter);
         }
         if filters.is_empty() && !wildcard {
-            let found = self.peek().map_or("the end".to_owned(), |c| format!("`{c}`"));
-            return Err((self.pos, format!("expected `#id`, a type, `[attr=\"value\"]` or `:nth(n)`, found {found}")));
+            let found = self
+                .peek()
+                .map_or("the end".to_owned(), |c| format!("`{c}`"));
+            return Err((
+                self.pos,
+                format!("expected `#id`, a type, `[attr=\"value\"]` or `:nth(n)`, found {found}"),
+            ));
         }
         Ok(filters)
     }
@@ -82,7 +101,10 @@ impl Parser {
         let start = self.pos;
         let name = self.identifier();
         let known = Kind::ALL.map(Kind::name).join(", ");
-        Kind::from_name(&name).map(Filter::Kind).ok_or((start, format!("unknown element type `{name}` (known: {known})")))
+        Kind::from_name(&name).map(Filter::Kind).ok_or((
+            start,
+            format!("unknown element type `{name}` (known: {known})"),
+        ))
     }
 
     fn id(&mut self) -> Result<Filter, ParseError> {
@@ -100,8 +122,15 @@ impl Parser {
         let start = self.pos;
         let name = self.identifier();
         if !ATTRIBUTES.contains(&name.as_str()) {
-            let problem = if name.is_empty() { "expected an attribute name after `[`".to_owned() } else { format!("unknown attribute `{name}`") };
-            return Err((start, format!("{problem} (known: {})", ATTRIBUTES.join(", "))));
+            let problem = if name.is_empty() {
+                "expected an attribute name after `[`".to_owned()
+            } else {
+                format!("unknown attribute `{name}`")
+            };
+            return Err((
+                start,
+                format!("{problem} (known: {})", ATTRIBUTES.join(", ")),
+            ));
         }
         self.skip_spaces();
         let op = self.attribute_op()?;
@@ -120,7 +149,10 @@ impl Parser {
             self.pos += 2;
             return Ok(AttrOp::Contains);
         }
-        Err((self.pos, "expected `=` or `*=` after the attribute name".into()))
+        Err((
+            self.pos,
+            "expected `=` or `*=` after the attribute name".into(),
+        ))
     }
 
     fn pseudo(&mut self) -> Result<Filter, ParseError> {
@@ -138,7 +170,12 @@ impl Parser {
                 self.skip_spaces();
                 Filter::Text(self.value()?)
             }
-            _ => return Err((start, format!("unknown pseudo-class `:{name}` (known: `:nth(n)`, `:text(\"…\")`)"))),
+            _ => {
+                return Err((
+                    start,
+                    format!("unknown pseudo-class `:{name}` (known: `:nth(n)`, `:text(\"…\")`)"),
+                ));
+            }
         };
         self.skip_spaces();
         self.expect(')', &format!("to close `:{name}(`"))?;
@@ -151,21 +188,35 @@ impl Parser {
             self.pos += 1;
         }
         let digits: String = self.chars[start..self.pos].iter().collect();
-        digits.parse().map_err(|_| (start, "expected a number (0-based index) in `:nth(…)`".into()))
+        digits.parse().map_err(|_| {
+            (
+                start,
+                "expected a number (0-based index) in `:nth(…)`".into(),
+            )
+        })
     }
 
     /// A quoted string (`"…"` or `'…'`, backslash escapes) or a bare word.
     fn value(&mut self) -> Result<String, ParseError> {
         let Some(quote) = self.peek().filter(|c| *c == '"' || *c == '\'') else {
             let word = self.identifier();
-            return if word.is_empty() { Err((self.pos, "expected a value, e.g. `\"text\"`".into())) } else { Ok(word) };
+            return if word.is_empty() {
+                Err((self.pos, "expected a value, e.g. `\"text\"`".into()))
+            } else {
+                Ok(word)
+            };
         };
         let start = self.pos;
         self.pos += 1;
         let mut value = String::new();
         loop {
             match self.next_char() {
-                None => return Err((start, format!("unterminated string starting with `{quote}`"))),
+                None => {
+                    return Err((
+                        start,
+                        format!("unterminated string starting with `{quote}`"),
+                    ));
+                }
                 Some('\\') => value.extend(self.next_char()),
                 Some(c) if c == quote => return Ok(value),
                 Some(c) => value.push(c),
@@ -175,7 +226,10 @@ impl Parser {
 
     fn identifier(&mut self) -> String {
         let start = self.pos;
-        while self.peek().is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_') {
+        while self
+            .peek()
+            .is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_')
+        {
             self.pos += 1;
         }
         self.chars[start..self.pos].iter().collect()
@@ -185,8 +239,13 @@ impl Parser {
         if self.eat(wanted) {
             return Ok(());
         }
-        let found = self.peek().map_or("the end".to_owned(), |c| format!("`{c}`"));
-        Err((self.pos, format!("expected `{wanted}` {purpose}, found {found}")))
+        let found = self
+            .peek()
+            .map_or("the end".to_owned(), |c| format!("`{c}`"));
+        Err((
+            self.pos,
+            format!("expected `{wanted}` {purpose}, found {found}"),
+        ))
     }
 
     fn eat(&mut self, wanted: char) -> bool {
@@ -227,37 +286,86 @@ mod tests {
 
     #[test]
     fn parses_compound_steps_and_combinators() {
-        let selector = parse("  List#todo-list > ListItem[text='a \\'b\\'']:nth(2) :text(\"x\") ").expect("valid");
+        let selector = parse("  List#todo-list > ListItem[text='a \\'b\\'']:nth(2) :text(\"x\") ")
+            .expect("valid");
         assert_eq!(selector.steps.len(), 3);
-        assert_eq!(selector.steps[0].filters, [Filter::Kind(Kind::List), Filter::Id("todo-list".into())]);
+        assert_eq!(
+            selector.steps[0].filters,
+            [Filter::Kind(Kind::List), Filter::Id("todo-list".into())]
+        );
         assert_eq!(selector.steps[1].combinator, Combinator::Child);
-        let attribute = Filter::Attribute { name: "text".into(), op: AttrOp::Equals, value: "a 'b'".into() };
-        assert_eq!(selector.steps[1].filters, [Filter::Kind(Kind::ListItem), attribute, Filter::Nth(2)]);
+        let attribute = Filter::Attribute {
+            name: "text".into(),
+            op: AttrOp::Equals,
+            value: "a 'b'".into(),
+        };
+        assert_eq!(
+            selector.steps[1].filters,
+            [Filter::Kind(Kind::ListItem), attribute, Filter::Nth(2)]
+        );
         assert_eq!(selector.steps[2].combinator, Combinator::Descendant);
         assert_eq!(selector.steps[2].filters, [Filter::Text("x".into())]);
         assert_eq!(parse("*").expect("valid").steps[0].filters, []);
-        assert_eq!(parse("button").expect("valid").steps[0].filters, [Filter::Kind(Kind::Button)]);
+        assert_eq!(
+            parse("button").expect("valid").steps[0].filters,
+            [Filter::Kind(Kind::Button)]
+        );
     }
 
     #[test]
     fn errors_name_the_problem_and_position() {
         let cases = [
-            ("#", "bad selector `#`: expected an id after `#` at character 2"),
-            ("", "bad selector ``: the selector is empty; try `#id` or a type like `Button` at character 1"),
-            ("#a >", "bad selector `#a >`: expected a selector after `>` at character 5"),
-            ("[name=\"x\"", "bad selector `[name=\"x\"`: expected `]` to close the attribute, found the end at character 10"),
-            ("#a:nth(x)", "bad selector `#a:nth(x)`: expected a number (0-based index) in `:nth(…)` at character 8"),
-            ("#a:hover", "bad selector `#a:hover`: unknown pseudo-class `:hover` (known: `:nth(n)`, `:text(\"…\")`) at character 4"),
-            ("[text='x]", "bad selector `[text='x]`: unterminated string starting with `'` at character 7"),
-            ("#a,#b", "bad selector `#a,#b`: unexpected `,` at character 3"),
-            ("#a > > #b", "bad selector `#a > > #b`: expected `#id`, a type, `[attr=\"value\"]` or `:nth(n)`, found `>` at character 6"),
+            (
+                "#",
+                "bad selector `#`: expected an id after `#` at character 2",
+            ),
+            (
+                "",
+                "bad selector ``: the selector is empty; try `#id` or a type like `Button` at character 1",
+            ),
+            (
+                "#a >",
+                "bad selector `#a >`: expected a selector after `>` at character 5",
+            ),
+            (
+                "[name=\"x\"",
+                "bad selector `[name=\"x\"`: expected `]` to close the attribute, found the end at character 10",
+            ),
+            (
+                "#a:nth(x)",
+                "bad selector `#a:nth(x)`: expected a number (0-based index) in `:nth(…)` at character 8",
+            ),
+            (
+                "#a:hover",
+                "bad selector `#a:hover`: unknown pseudo-class `:hover` (known: `:nth(n)`, `:text(\"…\")`) at character 4",
+            ),
+            (
+                "[text='x]",
+                "bad selector `[text='x]`: unterminated string starting with `'` at character 7",
+            ),
+            (
+                "#a,#b",
+                "bad selector `#a,#b`: unexpected `,` at character 3",
+            ),
+            (
+                "#a > > #b",
+                "bad selector `#a > > #b`: expected `#id`, a type, `[attr=\"value\"]` or `:nth(n)`, found `>` at character 6",
+            ),
         ];
         for (selector, message) in cases {
             assert_eq!(parse(selector).expect_err(selector), message);
         }
         let unknown = parse("Buton").expect_err("unknown type");
-        assert!(unknown.starts_with("bad selector `Buton`: unknown element type `Buton` (known: Window, Panel"), "{unknown}");
+        assert!(
+            unknown.starts_with(
+                "bad selector `Buton`: unknown element type `Buton` (known: Window, Panel"
+            ),
+            "{unknown}"
+        );
         let attribute = parse("[colour=red]").expect_err("unknown attribute");
-        assert!(attribute.contains("unknown attribute `colour` (known: id, type, name"), "{attribute}");
+        assert!(
+            attribute.contains("unknown attribute `colour` (known: id, type, name"),
+            "{attribute}"
+        );
     }
 }

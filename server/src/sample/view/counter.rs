@@ -7,9 +7,11 @@ use crate::sample::tree::{NodeId, Tree};
 use super::GLYPH;
 
 pub fn build(tree: &mut Tree, panel: NodeId, state: &AppState) -> &'static str {
-    let label = Element::new(Kind::Text, "count-label", "Count label", "Count:").at(Rect::new(16, 64, 96, GLYPH));
+    let label = Element::new(Kind::Text, "count-label", "Count label", "Count:")
+        .at(Rect::new(16, 64, 96, GLYPH));
     tree.add(panel, label);
-    let count = Element::new(Kind::Text, "count", "Count", state.count.to_string()).at(Rect::new(128, 64, 320, GLYPH));
+    let count = Element::new(Kind::Text, "count", "Count", state.count.to_string())
+        .at(Rect::new(128, 64, 320, GLYPH));
     tree.add(panel, count);
     let mut dec = Element::new(Kind::Button, "btn-dec", "Decrement", "-")
         .at(Rect::new(16, 100, 64, 32))

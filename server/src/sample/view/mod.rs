@@ -31,7 +31,9 @@ pub fn window_title(window_id: &str) -> &'static str {
 pub fn build(state: &AppState) -> Tree {
     let mut tree = Tree::new();
     build_main(&mut tree, state);
-    let about = tree.add_window(Element::new(Kind::Window, "about", "About", window_title("about")).at(ABOUT_WINDOW));
+    let about = tree.add_window(
+        Element::new(Kind::Window, "about", "About", window_title("about")).at(ABOUT_WINDOW),
+    );
     about::build(&mut tree, about, state);
     stamp_source(&mut tree, about, about::SOURCE);
     tree.resolve_visibility();
@@ -40,13 +42,17 @@ pub fn build(state: &AppState) -> Tree {
 }
 
 fn build_main(tree: &mut Tree, state: &AppState) {
-    let main = tree.add_window(Element::new(Kind::Window, "main", "Main", window_title("main")).at(MAIN_WINDOW));
+    let main = tree.add_window(
+        Element::new(Kind::Window, "main", "Main", window_title("main")).at(MAIN_WINDOW),
+    );
     stamp_source(tree, main, file!());
-    let title = Element::new(Kind::Text, "title", "Title", state.active.title()).at(Rect::new(16, 14, 608, GLYPH));
+    let title = Element::new(Kind::Text, "title", "Title", state.active.title())
+        .at(Rect::new(16, 14, 608, GLYPH));
     let title = tree.add(main, title);
     stamp_source(tree, title, file!());
     for component in Component::ALL {
-        let mut panel = Element::new(Kind::Panel, component.name(), component.title(), "").at(PANEL);
+        let mut panel =
+            Element::new(Kind::Panel, component.name(), component.title(), "").at(PANEL);
         panel.visible = state.active == component;
         let panel = tree.add(main, panel);
         let source = match component {
@@ -98,7 +104,10 @@ mod tests {
         let mut state = AppState::default();
         state.switch_to(Component::Todo);
         let tree = build(&state);
-        let visible = |id: &str| tree.element(tree.find_id(id).expect("element exists")).visible;
+        let visible = |id: &str| {
+            tree.element(tree.find_id(id).expect("element exists"))
+                .visible
+        };
         assert!(visible("todo-input"));
         assert!(!visible("btn-inc"));
         assert!(!visible("dark-mode"));

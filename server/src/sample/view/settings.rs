@@ -20,7 +20,12 @@ pub fn build(tree: &mut Tree, panel: NodeId, state: &AppState) -> &'static str {
     tree.add(panel, dark);
     build_theme_list(tree, panel, state);
     let expander_bottom = build_advanced(tree, panel, state);
-    let label = Element::new(Kind::Text, "log-label", "Log label", "Log").at(Rect::new(16, expander_bottom + 8, 96, GLYPH));
+    let label = Element::new(Kind::Text, "log-label", "Log label", "Log").at(Rect::new(
+        16,
+        expander_bottom + 8,
+        96,
+        GLYPH,
+    ));
     tree.add(panel, label);
     build_log(tree, panel, state, expander_bottom + 32);
     file!()
@@ -34,9 +39,14 @@ fn build_theme_list(tree: &mut Tree, panel: NodeId, state: &AppState) {
     let list = tree.add(panel, list);
     for (index, theme) in THEMES.iter().enumerate() {
         let bounds = Rect::new(20, 96 + index as i32 * 30, 232, 28);
-        let mut item = Element::new(Kind::ListItem, format!("theme-{}", theme.to_lowercase()), *theme, *theme)
-            .at(bounds)
-            .bound(Binding::Item(ListKind::Theme, index as u64));
+        let mut item = Element::new(
+            Kind::ListItem,
+            format!("theme-{}", theme.to_lowercase()),
+            *theme,
+            *theme,
+        )
+        .at(bounds)
+        .bound(Binding::Item(ListKind::Theme, index as u64));
         item.selected = Some(state.theme == index);
         tree.add(list, item);
     }
@@ -47,19 +57,32 @@ fn build_advanced(tree: &mut Tree, panel: NodeId, state: &AppState) -> i32 {
     let open = state.advanced_open;
     let height = if open { 100 } else { EXPANDER_HEADER.height };
     let mut expander = Element::new(Kind::Expander, "advanced", "Advanced", "Advanced")
-        .at(Rect { height, ..EXPANDER_HEADER })
+        .at(Rect {
+            height,
+            ..EXPANDER_HEADER
+        })
         .bound(Binding::Advanced);
     expander.expanded = Some(open);
     let expander = tree.add(panel, expander);
-    let mut verbose = Element::new(Kind::CheckBox, "verbose", "Verbose logging", "Verbose logging")
-        .at(Rect::new(32, 228, 320, 28))
-        .bound(Binding::Flag(Flag::Verbose));
+    let mut verbose = Element::new(
+        Kind::CheckBox,
+        "verbose",
+        "Verbose logging",
+        "Verbose logging",
+    )
+    .at(Rect::new(32, 228, 320, 28))
+    .bound(Binding::Flag(Flag::Verbose));
     verbose.checked = Some(state.verbose);
     verbose.visible = open;
     tree.add(expander, verbose);
-    let mut cache = Element::new(Kind::TextBox, "cache-size", "Cache size (MB)", state.cache_size.clone())
-        .at(Rect::new(32, 260, 200, 32))
-        .bound(Binding::Field(Field::CacheSize));
+    let mut cache = Element::new(
+        Kind::TextBox,
+        "cache-size",
+        "Cache size (MB)",
+        state.cache_size.clone(),
+    )
+    .at(Rect::new(32, 260, 200, 32))
+    .bound(Binding::Field(Field::CacheSize));
     cache.value = Some(state.cache_size.clone());
     cache.visible = open;
     tree.add(expander, cache);
@@ -69,22 +92,47 @@ fn build_advanced(tree: &mut Tree, panel: NodeId, state: &AppState) -> i32 {
 fn build_log(tree: &mut Tree, panel: NodeId, state: &AppState, top: i32) {
     let viewport = Rect::new(16, top, 608, LOG_BOTTOM - top);
     let (max_x, max_y) = log_scroll_range(viewport);
-    let (x, y) = (state.log_scroll.0.clamp(0, max_x), state.log_scroll.1.clamp(0, max_y));
-    let mut log = Element::new(Kind::ScrollViewer, "log", "Log", "").at(viewport).bound(Binding::Log);
+    let (x, y) = (
+        state.log_scroll.0.clamp(0, max_x),
+        state.log_scroll.1.clamp(0, max_y),
+    );
+    let mut log = Element::new(Kind::ScrollViewer, "log", "Log", "")
+        .at(viewport)
+        .bound(Binding::Log);
     log.scroll = Some(Scroll { x, y, max_x, max_y });
     let log = tree.add(panel, log);
     for index in 0..LOG_LINES {
         let text = log_line(index);
         let line_y = viewport.y + LOG_PADDING + index as i32 * LOG_LINE_HEIGHT - y;
-        let bounds = Rect::new(viewport.x + LOG_PADDING - x, line_y, text_width(&text), GLYPH);
-        tree.add(log, Element::new(Kind::Text, format!("log-{}", index + 1), format!("Log line {}", index + 1), text).at(bounds));
+        let bounds = Rect::new(
+            viewport.x + LOG_PADDING - x,
+            line_y,
+            text_width(&text),
+            GLYPH,
+        );
+        tree.add(
+            log,
+            Element::new(
+                Kind::Text,
+                format!("log-{}", index + 1),
+                format!("Log line {}", index + 1),
+                text,
+            )
+            .at(bounds),
+        );
     }
 }
 
 /// How far the log can scroll each way, given its viewport.
 pub fn log_scroll_range(viewport: Rect) -> (i32, i32) {
-    let widest = (0..LOG_LINES).map(|index| text_width(&log_line(index))).max().unwrap_or(0);
+    let widest = (0..LOG_LINES)
+        .map(|index| text_width(&log_line(index)))
+        .max()
+        .unwrap_or(0);
     let content_width = widest + 2 * LOG_PADDING;
     let content_height = LOG_LINES as i32 * LOG_LINE_HEIGHT + 2 * LOG_PADDING;
-    ((content_width - viewport.width).max(0), (content_height - viewport.height).max(0))
+    (
+        (content_width - viewport.width).max(0),
+        (content_height - viewport.height).max(0),
+    )
 }

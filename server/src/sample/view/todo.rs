@@ -11,9 +11,14 @@ const LIST: Rect = Rect::new(16, 108, 608, 328);
 const ROW_HEIGHT: i32 = 32;
 
 pub fn build(tree: &mut Tree, panel: NodeId, state: &AppState) -> &'static str {
-    let mut input = Element::new(Kind::TextBox, "todo-input", "New todo", state.todo_input.clone())
-        .at(Rect::new(16, 60, 480, 32))
-        .bound(Binding::Field(Field::TodoInput));
+    let mut input = Element::new(
+        Kind::TextBox,
+        "todo-input",
+        "New todo",
+        state.todo_input.clone(),
+    )
+    .at(Rect::new(16, 60, 480, 32))
+    .bound(Binding::Field(Field::TodoInput));
     input.value = Some(state.todo_input.clone());
     tree.add(panel, input);
     let mut add = Element::new(Kind::Button, "todo-add", "Add todo", "Add")
@@ -22,21 +27,38 @@ pub fn build(tree: &mut Tree, panel: NodeId, state: &AppState) -> &'static str {
     add.enabled = !state.todo_input.trim().is_empty();
     tree.add(panel, add);
     build_list(tree, panel, state);
-    let status = Element::new(Kind::Text, "todo-status", "Status", status_text(state)).at(Rect::new(16, 448, 608, GLYPH));
+    let status = Element::new(Kind::Text, "todo-status", "Status", status_text(state))
+        .at(Rect::new(16, 448, 608, GLYPH));
     tree.add(panel, status);
     file!()
 }
 
 fn build_list(tree: &mut Tree, panel: NodeId, state: &AppState) {
-    let selected_text = state.todos.iter().find(|todo| Some(todo.id) == state.selected_todo).map(|todo| todo.text.clone());
-    let mut list = Element::new(Kind::List, "todo-list", "Todos", "").at(LIST).bound(Binding::List(ListKind::Todos));
+    let selected_text = state
+        .todos
+        .iter()
+        .find(|todo| Some(todo.id) == state.selected_todo)
+        .map(|todo| todo.text.clone());
+    let mut list = Element::new(Kind::List, "todo-list", "Todos", "")
+        .at(LIST)
+        .bound(Binding::List(ListKind::Todos));
     list.value = selected_text;
     let list = tree.add(panel, list);
     for (row, todo) in state.todos.iter().enumerate() {
-        let bounds = Rect::new(LIST.x + 4, LIST.y + 4 + row as i32 * ROW_HEIGHT, LIST.width - 8, ROW_HEIGHT - 4);
-        let mut item = Element::new(Kind::ListItem, format!("todo-{}", todo.id), format!("Todo {}", todo.id), todo.text.clone())
-            .at(bounds)
-            .bound(Binding::Item(ListKind::Todos, todo.id));
+        let bounds = Rect::new(
+            LIST.x + 4,
+            LIST.y + 4 + row as i32 * ROW_HEIGHT,
+            LIST.width - 8,
+            ROW_HEIGHT - 4,
+        );
+        let mut item = Element::new(
+            Kind::ListItem,
+            format!("todo-{}", todo.id),
+            format!("Todo {}", todo.id),
+            todo.text.clone(),
+        )
+        .at(bounds)
+        .bound(Binding::Item(ListKind::Todos, todo.id));
         item.checked = Some(todo.done);
         item.selected = Some(state.selected_todo == Some(todo.id));
         tree.add(list, item);
@@ -47,4 +69,3 @@ fn status_text(state: &AppState) -> String {
     let done = state.todos.iter().filter(|todo| todo.done).count();
     format!("{} items, {done} done", state.todos.len())
 }
-
