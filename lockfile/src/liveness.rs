@@ -13,26 +13,35 @@ use crate::{Lockfile, PROBE_SCHEMA, Transport};
 /// this only bounds a process that accepts connections and never answers.
 pub const PROBE_TIMEOUT: Duration = Duration::from_millis(1500);
 
-/// Whether `pid` is a running (not zombie) process. Only that one pid is
-/// refreshed, so this stays cheap with a thousand stale lockfiles.
+/// Whether `pid` is a running (not zombie) process.
 pub fn pid_running(pid: u32) -> bool {
-    let pid = Pid::from_u32(pid);
+    running_pids(&[pid]).first().copied().unwrap_or(true)
+}
+
+/// For each pid, whether it is a running (not zombie) process. One process
+/// table snapshot serves them all, refreshing only these pids, so a thousand
+/// stale lockfiles cost one pass rather than a thousand.
+pub fn running_pids(pids: &[u32]) -> Vec<bool> {
     // Where sysinfo cannot read the process table, say "running" and let the
     // HTTP probe decide: a wrong "dead" would delete a live session's lockfile.
     let Ok(mut system) = System::new() else {
-        return true;
+        return vec![true; pids.len()];
     };
+    let wanted: Vec<Pid> = pids.iter().map(|pid| Pid::from_u32(*pid)).collect();
     system.refresh_processes_specifics(
-        ProcessesToUpdate::Some(&[pid]),
+        ProcessesToUpdate::Some(&wanted),
         true,
         ProcessRefreshKind::nothing(),
     );
-    system.process(pid).is_some_and(|process| {
-        !matches!(
-            process.status(),
-            ProcessStatus::Zombie | ProcessStatus::Dead
-        )
-    })
+    let running = |pid: &Pid| {
+        system.process(*pid).is_some_and(|process| {
+            !matches!(
+                process.status(),
+                ProcessStatus::Zombie | ProcessStatus::Dead
+            )
+        })
+    };
+    wanted.iter().map(running).collect()
 }
 
 /// What a devtools endpoint answers to `GET /mcp`.
@@ -90,7 +99,23 @@ pub async fn probe(client: &reqwest::Client, endpoint: &str) -> Result<ProbeInfo
 /// Judge one lockfile. Stdio sessions have no endpoint: their pid is all
 /// there is to check.
 pub async fn check(client: &reqwest::Client, lock: &Lockfile) -> Liveness {
-    if !pid_running(lock.pid) {
+    check_with_pid(client, lock, pid_running(lock.pid)).await
+}
+
+/// Judge many lockfiles: one process-table pass, then the HTTP probes of the
+/// live pids concurrently. Verdicts come back in the order of `locks`.
+pub async fn check_all(client: &reqwest::Client, locks: &[&Lockfile]) -> Vec<Liveness> {
+    let pids: Vec<u32> = locks.iter().map(|lock| lock.pid).collect();
+    let running = running_pids(&pids);
+    let probes = locks
+        .iter()
+        .zip(running)
+        .map(|(lock, alive)| check_with_pid(client, lock, alive));
+    futures_util::future::join_all(probes).await
+}
+
+async fn check_with_pid(client: &reqwest::Client, lock: &Lockfile, pid_alive: bool) -> Liveness {
+    if !pid_alive {
         return Liveness::DeadPid;
     }
     if lock.transport == Transport::Stdio {
@@ -145,6 +170,22 @@ mod tests {
         assert_eq!(
             check(&reqwest::Client::new(), &lock).await,
             Liveness::DeadPid
+        );
+    }
+
+    #[tokio::test]
+    async fn check_all_judges_each_lockfile_in_order() {
+        let mut child = std::process::Command::new("true")
+            .spawn()
+            .expect("spawn true");
+        let dead = child.id();
+        child.wait().expect("wait");
+        let stale = Lockfile::http(1, dead, "/a".into(), "t".into());
+        let stdio = Lockfile::stdio(std::process::id(), "/b".into(), "t".into());
+        let verdicts = check_all(&reqwest::Client::new(), &[&stale, &stdio, &stale]).await;
+        assert_eq!(
+            verdicts,
+            [Liveness::DeadPid, Liveness::Live, Liveness::DeadPid]
         );
     }
 

@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use futures_util::future::join_all;
 use mur_lockfile::liveness::{self, Liveness};
 use mur_lockfile::{Entry, Lockfile, ReadOutcome, Registry};
 
@@ -50,7 +49,8 @@ pub async fn survey(registry: &Registry, http: &reqwest::Client) -> Result<Surve
         ))
     })?;
     let valid: Vec<Found> = entries.into_iter().filter_map(valid_or_notice).collect();
-    let verdicts = join_all(valid.iter().map(|f| liveness::check(http, &f.lock))).await;
+    let locks: Vec<&Lockfile> = valid.iter().map(|f| &f.lock).collect();
+    let verdicts = liveness::check_all(http, &locks).await;
     let mut survey = Survey::default();
     for (found, verdict) in valid.into_iter().zip(verdicts) {
         match verdict {
