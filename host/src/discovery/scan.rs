@@ -7,6 +7,12 @@
 //! (32768-60999 by default), read at run time; elsewhere the IANA dynamic
 //! range 49152-65535 (Windows' and macOS' default). `--auto-full` scans
 //! 1024-65535 for sessions started on a fixed port; `--auto-range LO-HI` any range.
+//!
+//! On Linux the kernel's socket table (`/proc/net/tcp`, `/proc/net/tcp6`) says
+//! which ports in the range have a listener on loopback (or on every address)
+//! owned by this user, so only those are probed: the full range takes
+//! milliseconds instead of 64,512 connects, and another user's listener is
+//! never even asked. Elsewhere every port in the range is tried.
 
 use std::io::IsTerminal as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,9 +34,9 @@ const CONNECT_TIMEOUT: Duration = Duration::from_millis(300);
 
 /// Every devtools session listening on a port in `range`.
 pub async fn scan(http: &reqwest::Client, range: PortRange) -> Vec<Candidate> {
-    let total = usize::from(range.last - range.first) + 1;
-    let progress = Progress::new(total);
-    let found: Vec<Candidate> = futures_util::stream::iter(range.ports())
+    let ports: Vec<u16> = listening_ports(range).unwrap_or_else(|| range.ports().collect());
+    let progress = Progress::new(ports.len());
+    let found: Vec<Candidate> = futures_util::stream::iter(ports)
         .map(|port| {
             let progress = &progress;
             async move {
@@ -45,6 +51,40 @@ pub async fn scan(http: &reqwest::Client, range: PortRange) -> Vec<Candidate> {
         .await;
     progress.finish();
     found
+}
+
+/// The ports in `range` with a TCP listener on loopback or on every address,
+/// owned by this user; `None` when the socket table cannot be read.
+#[cfg(target_os = "linux")]
+fn listening_ports(range: PortRange) -> Option<Vec<u16>> {
+    let uid = std::fs::metadata("/proc/self")
+        .ok()
+        .map(|meta| std::os::unix::fs::MetadataExt::uid(&meta))?;
+    let mut entries = procfs::net::tcp().ok()?;
+    entries.extend(procfs::net::tcp6().unwrap_or_default());
+    let mut ports: Vec<u16> = entries
+        .into_iter()
+        .filter(|entry| entry.state == procfs::net::TcpState::Listen && entry.uid == uid)
+        .filter(|entry| {
+            entry.local_address.ip().is_loopback() || entry.local_address.ip().is_unspecified()
+        })
+        .map(|entry| entry.local_address.port())
+        .filter(|port| (range.first..=range.last).contains(port))
+        .collect();
+    ports.sort_unstable();
+    ports.dedup();
+    tracing::debug!(
+        "{} listening ports owned by uid {uid} in {}-{}",
+        ports.len(),
+        range.first,
+        range.last
+    );
+    Some(ports)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn listening_ports(_range: PortRange) -> Option<Vec<u16>> {
+    None
 }
 
 async fn probe_port(http: &reqwest::Client, port: u16) -> Option<Candidate> {
@@ -102,6 +142,38 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_socket_table_lists_our_loopback_listener_only_inside_the_range() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let around = PortRange {
+            first: port.saturating_sub(5),
+            last: port.saturating_add(5),
+        };
+        assert!(
+            listening_ports(around)
+                .expect("socket table")
+                .contains(&port)
+        );
+        let elsewhere = if port > 2000 {
+            PortRange {
+                first: 1024,
+                last: 1500,
+            }
+        } else {
+            PortRange {
+                first: 60000,
+                last: 60500,
+            }
+        };
+        assert!(
+            !listening_ports(elsewhere)
+                .expect("socket table")
+                .contains(&port)
+        );
+    }
 
     #[tokio::test]
     async fn a_port_that_is_not_devtools_is_ignored() {
