@@ -14,4 +14,4 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 
 cargo test --manifest-path plugins/Cargo.toml
-cargo test --workspace
+cargo test --workspace --no-fail-fast
