@@ -106,8 +106,8 @@ impl VerbHost {
         if matches!(argv, [only] if only == "--help" || only == "-h") {
             return Ok(ParseOutcome::Help(usage));
         }
-        let answer = timings::measure(Phase::Parse, || {
-            self.call(verb, |instance| instance.parse(argv))
+        let answer = self.call(verb, |instance| {
+            timings::measure(Phase::Parse, || instance.parse(argv))
         })?;
         match answer {
             Ok(Parsed::Help) => Ok(ParseOutcome::Help(
@@ -137,8 +137,8 @@ impl VerbHost {
         pretty: bool,
     ) -> Result<Shaped, VerbError> {
         let result = result.to_string();
-        let answer = timings::measure(Phase::Shape, || {
-            self.call(verb, |instance| instance.shape(argv, &result, pretty))
+        let answer = self.call(verb, |instance| {
+            timings::measure(Phase::Shape, || instance.shape(argv, &result, pretty))
         })?;
         let shaped = answer.map_err(|message| {
             VerbError::plugin(verb, format!("could not shape the result: {message}"))
