@@ -29,7 +29,10 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
             block_on(session::run(&cmd, &settings))?
         }
         Verb::Call(args) => block_on(call::run(&args, &start(Settings::from_args(&host))))?,
-        Verb::Verbs(cmd) => verb::manage(&cmd),
+        Verb::Verbs(cmd) => {
+            start(Settings::from_args(&host));
+            verb::manage(&cmd)
+        }
         Verb::Plugin(argv) => {
             let (name, rest) = argv
                 .split_first()
