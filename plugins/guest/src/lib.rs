@@ -2,8 +2,8 @@
 //! ([`About`]) and the argv it takes ([`Spec`]), overrides [`Verb::arguments`] or
 //! [`Verb::shape`] only when the defaults do not fit, and calls [`export_verb!`].
 //!
-//! ```ignore
-//! use mur_verb_guest::{About, Kind, Pos, Spec, Verb};
+//! ```
+//! use mur_verb_guest::{About, Spec, Verb};
 //!
 //! struct Click;
 //!
@@ -16,14 +16,11 @@
 //!         details: "",
 //!         example: "mur devtools click '#btn-inc'",
 //!     };
-//!     const SPEC: Spec = Spec {
-//!         positionals: &[Pos::new("selector", "selector", Kind::Selector, "the element to click")],
-//!         options: &[],
-//!         exclusive: &[],
-//!     };
+//!     const SPEC: Spec = mur_verb_guest::selector_spec!("the element to click");
 //! }
 //!
 //! mur_verb_guest::export_verb!(Click);
+//! # mur_verb_guest::testing::check_selector_verb::<Click>();
 //! ```
 //!
 //! Everything but the last line is plain Rust, so a verb's parsing and shaping are unit
