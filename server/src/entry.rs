@@ -66,7 +66,25 @@ fn init_logging() {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG_FILTER));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(|| LossyStderr)
         .with_ansi(std::io::stderr().is_terminal())
         .try_init();
+}
+
+/// stderr for log lines, where a failed write is dropped. A session outlives
+/// the terminal or pipe that started it (a closed terminal, a reload successor
+/// whose inherited pipes were closed); tracing-subscriber reports a failed
+/// write with `eprintln!`, which panics on that same closed stderr, and a
+/// panic in the signal task would skip the lockfile cleanup.
+struct LossyStderr;
+
+impl std::io::Write for LossyStderr {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let _ = std::io::stderr().write_all(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }

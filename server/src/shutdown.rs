@@ -21,6 +21,12 @@ pub(crate) struct StopSignals {
     interrupt: tokio::signal::unix::Signal,
     #[cfg(unix)]
     terminate: tokio::signal::unix::Signal,
+    /// Held, never awaited: with a handler installed, a write to a closed
+    /// stdout/stderr (the terminal that started us is gone, or a reload
+    /// successor whose inherited pipes were closed) fails with `EPIPE` instead
+    /// of killing the process before it can remove its lockfile.
+    #[cfg(unix)]
+    _broken_pipe: tokio::signal::unix::Signal,
 }
 
 impl StopSignals {
@@ -31,6 +37,7 @@ impl StopSignals {
         Ok(Self {
             interrupt: install(SignalKind::interrupt())?,
             terminate: install(SignalKind::terminate())?,
+            _broken_pipe: install(SignalKind::pipe())?,
         })
     }
 

@@ -233,3 +233,23 @@ fn fixed_port_is_used_and_named_in_the_lockfile() {
     assert_eq!(lock.port, port);
     assert_eq!(lock.endpoint, format!("http://127.0.0.1:{port}/mcp"));
 }
+
+#[test]
+fn a_session_whose_stderr_is_gone_still_reloads_and_cleans_up() {
+    // The terminal or pipe that started a session can go away; its log lines
+    // then fail to write, which must cost neither the reload nor the cleanup.
+    let world = World::new();
+    let mut session = world.start();
+    drop(session.child_mut().stderr.take());
+    drop(session.child_mut().stdout.take());
+    let before = world.read_lockfile().expect("lockfile");
+    mcp::call_tool(&before.endpoint, "reload", json!({}));
+    let old_pid = session.pid();
+    session.wait_status();
+    let after = world.wait_for_lockfile(|lock| lock.pid != old_pid);
+    let successor = Adopted(after.pid);
+    support::send_signal(successor.0, "TERM");
+    wait_until("the successor to remove its lockfile", || {
+        (!world.lockfile_path().exists()).then_some(())
+    });
+}
