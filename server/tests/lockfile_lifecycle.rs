@@ -178,18 +178,7 @@ fn reload_hands_over_to_a_new_process_with_a_new_lockfile() {
 #[test]
 fn clean_stop_of_a_reloaded_session_still_removes_its_lockfile() {
     let world = World::new();
-    let session = world.start();
-    let before = world.read_lockfile().expect("lockfile");
-    mcp::call_tool(&before.endpoint, "reload", json!({}));
-    let old_pid = session.pid();
-    session.wait_status();
-    let after = world.wait_for_lockfile(|lock| lock.pid != old_pid);
-    let successor = Adopted(after.pid);
-
-    support::send_signal(successor.0, "TERM");
-    wait_until("the successor to remove its lockfile", || {
-        (!world.lockfile_path().exists()).then_some(())
-    });
+    reload_then_stop_the_successor(&world, world.start());
 }
 
 #[test]
@@ -242,6 +231,12 @@ fn a_session_whose_stderr_is_gone_still_reloads_and_cleans_up() {
     let mut session = world.start();
     drop(session.child_mut().stderr.take());
     drop(session.child_mut().stdout.take());
+    reload_then_stop_the_successor(&world, session);
+}
+
+/// Asks `session` to reload, then SIGTERMs its successor and waits until the
+/// successor has removed its lockfile.
+fn reload_then_stop_the_successor(world: &World, session: support::Session) {
     let before = world.read_lockfile().expect("lockfile");
     mcp::call_tool(&before.endpoint, "reload", json!({}));
     let old_pid = session.pid();
