@@ -28,8 +28,11 @@ pub fn running_pids(pids: &[u32]) -> Vec<bool> {
         return vec![true; pids.len()];
     };
     let wanted: Vec<Pid> = pids.iter().map(|pid| Pid::from_u32(*pid)).collect();
+    let mut distinct = wanted.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
     system.refresh_processes_specifics(
-        ProcessesToUpdate::Some(&wanted),
+        ProcessesToUpdate::Some(&distinct),
         true,
         ProcessRefreshKind::nothing(),
     );
