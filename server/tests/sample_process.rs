@@ -4,7 +4,7 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::json;
 use support::{Adopted, Session, World, mcp, run_to_end};
@@ -13,16 +13,7 @@ const SAMPLE: &str = env!("CARGO_BIN_EXE_mur-sample");
 
 /// `mur-sample` for the world's project, with its private lockfile directory.
 fn sample_command(world: &World, extra: &[&str]) -> Command {
-    let mut command = Command::new(SAMPLE);
-    command.arg("--project").arg(&world.project).args(extra);
-    command
-        .env("XDG_RUNTIME_DIR", world.runtime_dir())
-        .env_remove("RUST_LOG");
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    command
+    world.command_for(std::path::Path::new(SAMPLE), extra)
 }
 
 #[test]

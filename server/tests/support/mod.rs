@@ -54,7 +54,12 @@ impl World {
 
     /// The session command with our environment and `extra` arguments.
     pub fn command(&self, extra: &[&str]) -> Command {
-        let mut command = Command::new(example_binary());
+        self.command_for(&example_binary(), extra)
+    }
+
+    /// Like [`World::command`], for another session binary (e.g. `mur-sample`).
+    pub fn command_for(&self, binary: &std::path::Path, extra: &[&str]) -> Command {
+        let mut command = Command::new(binary);
         command.arg("--project").arg(&self.project).args(extra);
         command
             .env("XDG_RUNTIME_DIR", self.runtime_dir())
