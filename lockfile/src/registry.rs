@@ -8,6 +8,9 @@ use std::{
 
 use crate::{LOCKFILE_SCHEMA, Lockfile, paths, trust};
 
+/// No lockfile is anywhere near this size; a bigger file is not one.
+const MAX_LOCKFILE_BYTES: u64 = 64 * 1024;
+
 /// What reading one lockfile found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReadOutcome {
@@ -86,12 +89,39 @@ impl Registry {
     }
 
     /// Read one lockfile, classifying anything that is not a valid lockfile.
+    ///
+    /// The file is opened once (never through a symlink) and judged by the
+    /// metadata of that open handle, so what is checked is what is read.
     pub fn read(&self, path: &Path) -> ReadOutcome {
-        if let Err(reason) = trust::check_trusted(path, "lockfile") {
+        let mut file = match open_no_follow(path) {
+            Ok(file) => file,
+            Err(err) => {
+                return match trust::check_trusted(path, "lockfile") {
+                    // A symlink (refused by the open) or a file not ours.
+                    Err(reason) => ReadOutcome::Untrusted(reason),
+                    Ok(()) => ReadOutcome::Malformed(format!("cannot read: {err}")),
+                };
+            }
+        };
+        let meta = match file.metadata() {
+            Ok(meta) => meta,
+            Err(err) => {
+                let reason = format!("cannot inspect lockfile `{}`: {err}", path.display());
+                return ReadOutcome::Untrusted(reason);
+            }
+        };
+        if let Err(reason) = trust::check_metadata(&meta, path, "lockfile") {
             return ReadOutcome::Untrusted(reason);
         }
-        match fs::read(path) {
-            Ok(bytes) => classify(&bytes),
+        // Sized from the metadata in hand (File's own read_to_end would stat
+        // again), and bounded: a lockfile is a few hundred bytes.
+        let mut bytes = Vec::with_capacity(meta.len().min(MAX_LOCKFILE_BYTES) as usize);
+        let mut bounded = io::Read::take(&mut file, MAX_LOCKFILE_BYTES + 1);
+        match io::Read::read_to_end(&mut bounded, &mut bytes) {
+            Ok(_) if bytes.len() as u64 > MAX_LOCKFILE_BYTES => {
+                ReadOutcome::Malformed(format!("larger than {MAX_LOCKFILE_BYTES} bytes"))
+            }
+            Ok(_) => classify(&bytes),
             Err(err) => ReadOutcome::Malformed(format!("cannot read: {err}")),
         }
     }
@@ -126,6 +156,14 @@ impl Registry {
             _ => Ok(()),
         }
     }
+}
+
+fn open_no_follow(path: &Path) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+    options.open(path)
 }
 
 fn classify(bytes: &[u8]) -> ReadOutcome {

@@ -22,9 +22,19 @@ pub(crate) fn current_uid() -> u32 {
 /// others. `what` names it in the message ("lockfile directory", "lockfile").
 #[cfg(unix)]
 pub(crate) fn check_trusted(path: &Path, what: &str) -> Result<(), String> {
-    use std::os::unix::fs::MetadataExt;
     let meta = std::fs::symlink_metadata(path)
         .map_err(|err| format!("cannot inspect {what} `{}`: {err}", path.display()))?;
+    check_metadata(&meta, path, what)
+}
+
+/// [`check_trusted`] on metadata already in hand (e.g. of an open file).
+#[cfg(unix)]
+pub(crate) fn check_metadata(
+    meta: &std::fs::Metadata,
+    path: &Path,
+    what: &str,
+) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
     let uid = current_uid();
     if meta.uid() != uid {
         return Err(format!(
@@ -46,5 +56,14 @@ pub(crate) fn check_trusted(path: &Path, what: &str) -> Result<(), String> {
 #[cfg(not(unix))]
 pub(crate) fn check_trusted(_path: &Path, _what: &str) -> Result<(), String> {
     // %TEMP% is per user on Windows; its ACLs already keep other users out.
+    Ok(())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn check_metadata(
+    _meta: &std::fs::Metadata,
+    _path: &Path,
+    _what: &str,
+) -> Result<(), String> {
     Ok(())
 }
