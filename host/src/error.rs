@@ -16,6 +16,9 @@ pub enum Kind {
     ToolFailed,
     /// A verb plugin trapped, ran out of time or memory, or returned bad data: exit 6.
     Plugin,
+    /// mur itself could not do its part: a file it was asked to write, its
+    /// own directories, the runtime, the engine: exit 7.
+    Internal,
     /// stdout was closed by the reader (`mur … | head`): exit quietly.
     BrokenPipe,
 }
@@ -61,6 +64,10 @@ impl Error {
 
     pub fn plugin(message: impl Into<String>) -> Self {
         Self::new(Kind::Plugin, message)
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(Kind::Internal, message)
     }
 
     pub fn broken_pipe() -> Self {
@@ -112,6 +119,7 @@ impl Error {
             Kind::NoSession => 4,
             Kind::ToolFailed => 5,
             Kind::Plugin => 6,
+            Kind::Internal => 7,
         }
     }
 }
@@ -148,11 +156,12 @@ mod tests {
             Kind::NoSession,
             Kind::ToolFailed,
             Kind::Plugin,
+            Kind::Internal,
             Kind::BrokenPipe,
         ]
         .into_iter()
         .map(|k| Error::new(k, "x").exit_code())
         .collect();
-        assert_eq!(codes, [1, 2, 4, 5, 6, 0]);
+        assert_eq!(codes, [1, 2, 4, 5, 6, 7, 0]);
     }
 }
