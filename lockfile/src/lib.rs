@@ -4,14 +4,20 @@
 //! - [`Lockfile`]: the schema, field for field.
 //! - [`paths`]: where lockfiles live and how a project maps to a file name.
 //! - [`Registry`]: atomic writes, tolerant reads and scans of one directory.
+//! - [`SlotLock`]: the advisory lock a session holds on its project's slot.
 //! - [`liveness`]: whether the process behind a lockfile is really serving.
+//! - [`endpoint`]: which endpoints may be contacted at all (loopback only).
 
+pub mod endpoint;
 pub mod liveness;
+mod open;
 pub mod paths;
 mod registry;
+mod slot;
 mod trust;
 
-pub use registry::{Entry, ReadOutcome, Registry};
+pub use registry::{Entry, ReadOutcome, Registry, write_atomic};
+pub use slot::{SlotLock, lock_path};
 
 use serde::{Deserialize, Serialize};
 

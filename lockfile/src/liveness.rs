@@ -1,34 +1,64 @@
-//! Whether the session behind a lockfile is really serving: its pid is a
-//! running process AND its endpoint answers the devtools probe with the same
-//! pid. A pid alone is never enough — pids are reused.
+//! Whether the session behind a lockfile is really serving. Three facts are
+//! checked, cheapest first:
+//!
+//! 1. the pid is a running process, and that process is the one that wrote
+//!    the lockfile: it started no later than the lockfile's `startedAt` (a
+//!    process that started afterwards got a reused pid);
+//! 2. the endpoint is a loopback one (nothing else is ever contacted);
+//! 3. `GET <endpoint>` answers the devtools probe, as that pid.
+//!
+//! A pid alone is never enough — pids are reused. And a running session that
+//! does not answer in time (stopped in a debugger, out of file descriptors) is
+//! [`Liveness::Unresponsive`], never mistaken for a stale one.
 
 use std::time::Duration;
 
+use futures_util::StreamExt as _;
 use serde::Deserialize;
 use sysinfo::{Pid, ProcessRefreshKind, ProcessStatus, ProcessesToUpdate, System};
 
-use crate::{Lockfile, PROBE_SCHEMA, Transport};
+use crate::{Lockfile, PROBE_SCHEMA, Transport, endpoint};
 
 /// How long one probe may take. Loopback answers in well under a millisecond;
 /// this only bounds a process that accepts connections and never answers.
 pub const PROBE_TIMEOUT: Duration = Duration::from_millis(1500);
 
-/// Whether `pid` is a running (not zombie) process.
-pub fn pid_running(pid: u32) -> bool {
-    running_pids(&[pid]).first().copied().unwrap_or(true)
+/// The most of a probe answer that is read: the real one is a few hundred bytes.
+pub const PROBE_MAX_BYTES: usize = 16 * 1024;
+
+/// Slack between a process's start time as the OS reports it (whole seconds,
+/// derived from the boot time) and the `startedAt` the process wrote itself.
+const START_SLACK_SECS: i64 = 2;
+
+/// What the process table says about one lockfile's pid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProcessState {
+    /// Running, and not started after the lockfile was written (or the start
+    /// time could not be compared): the session's own process.
+    Session,
+    /// No such process, or a zombie.
+    Gone,
+    /// Running, but started after the lockfile's `startedAt`: the pid was reused.
+    Reused,
 }
 
-/// For each pid, whether it is a running (not zombie) process. One process
-/// table snapshot serves them all, refreshing only these pids, so a thousand
-/// stale lockfiles cost one pass rather than a thousand.
-pub fn running_pids(pids: &[u32]) -> Vec<bool> {
-    // Where sysinfo cannot read the process table, say "running" and let the
-    // HTTP probe decide: a wrong "dead" would delete a live session's lockfile.
+/// Whether `pid` is a running (not zombie) process.
+pub fn pid_running(pid: u32) -> bool {
+    process_states(&[(pid, None)])
+        .first()
+        .is_some_and(|state| *state != ProcessState::Gone)
+}
+
+/// For each `(pid, startedAt)`, what the process table says. One snapshot
+/// serves them all, refreshing only these pids, so a thousand stale
+/// lockfiles cost one pass rather than a thousand.
+pub fn process_states(pids: &[(u32, Option<i64>)]) -> Vec<ProcessState> {
+    // Where sysinfo cannot read the process table, say "the session's" and let
+    // the probe decide: a wrong "gone" would delete a live session's lockfile.
     let Ok(mut system) = System::new() else {
-        return vec![true; pids.len()];
+        return vec![ProcessState::Session; pids.len()];
     };
-    let wanted: Vec<Pid> = pids.iter().map(|pid| Pid::from_u32(*pid)).collect();
-    let mut distinct = wanted.clone();
+    let mut distinct: Vec<Pid> = pids.iter().map(|(pid, _)| Pid::from_u32(*pid)).collect();
     distinct.sort_unstable();
     distinct.dedup();
     system.refresh_processes_specifics(
@@ -36,15 +66,34 @@ pub fn running_pids(pids: &[u32]) -> Vec<bool> {
         true,
         ProcessRefreshKind::nothing(),
     );
-    let running = |pid: &Pid| {
-        system.process(*pid).is_some_and(|process| {
-            !matches!(
-                process.status(),
-                ProcessStatus::Zombie | ProcessStatus::Dead
-            )
-        })
+    let state = |(pid, started_at): &(u32, Option<i64>)| {
+        let Some(process) = system.process(Pid::from_u32(*pid)) else {
+            return ProcessState::Gone;
+        };
+        if matches!(
+            process.status(),
+            ProcessStatus::Zombie | ProcessStatus::Dead
+        ) {
+            return ProcessState::Gone;
+        }
+        let process_start = i64::try_from(process.start_time()).unwrap_or(i64::MAX);
+        match started_at {
+            Some(written) if process_start > written + START_SLACK_SECS => ProcessState::Reused,
+            _ => ProcessState::Session,
+        }
     };
-    wanted.iter().map(running).collect()
+    pids.iter().map(state).collect()
+}
+
+/// A lockfile's `startedAt` as seconds since the epoch; `None` when it is not
+/// RFC 3339 (then the process's start time cannot be compared with it).
+pub fn started_at_secs(lock: &Lockfile) -> Option<i64> {
+    time::OffsetDateTime::parse(
+        &lock.started_at,
+        &time::format_description::well_known::Rfc3339,
+    )
+    .ok()
+    .map(time::OffsetDateTime::unix_timestamp)
 }
 
 /// What a devtools endpoint answers to `GET /mcp`.
@@ -65,15 +114,40 @@ pub struct ProbeInfo {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Liveness {
     Live,
-    /// The process is gone: the lockfile is stale.
-    DeadPid,
-    /// The pid is alive but the endpoint is not the devtools server that
-    /// wrote the lockfile (unreachable, another program, another pid).
+    /// The process is gone, or its pid now belongs to a newer process: the
+    /// lockfile is stale. The text says which.
+    Stale(String),
+    /// The session's process runs but did not answer the probe in time (a
+    /// breakpoint, SIGSTOP, out of file descriptors): it is not "no session".
+    Unresponsive(String),
+    /// The session's process runs, but its endpoint is not that session: it
+    /// refused the connection, answered as another program or another pid,
+    /// or is not on loopback (then it was not contacted).
     NotDevtools(String),
 }
 
-/// `GET <endpoint>` and parse the devtools probe answer.
-pub async fn probe(client: &reqwest::Client, endpoint: &str) -> Result<ProbeInfo, String> {
+/// Why a probe did not confirm a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProbeError {
+    /// Connected but no complete answer in time, or the connection broke.
+    NoAnswer(String),
+    /// Refused, or answered with something that is not the devtools probe.
+    NotDevtools(String),
+}
+
+impl ProbeError {
+    pub fn reason(&self) -> &str {
+        match self {
+            ProbeError::NoAnswer(reason) | ProbeError::NotDevtools(reason) => reason,
+        }
+    }
+}
+
+/// `GET <endpoint>` and parse the devtools probe answer, reading at most
+/// [`PROBE_MAX_BYTES`]. The client must not follow redirects; a redirect is
+/// refused here as well, naming where it pointed.
+pub async fn probe(client: &reqwest::Client, endpoint: &str) -> Result<ProbeInfo, ProbeError> {
+    endpoint::check_loopback(endpoint).map_err(ProbeError::NotDevtools)?;
     let response = client
         .get(endpoint)
         .header(reqwest::header::ACCEPT, "application/json")
@@ -81,46 +155,88 @@ pub async fn probe(client: &reqwest::Client, endpoint: &str) -> Result<ProbeInfo
         .send()
         .await
         .map_err(|err| describe_request_error(&err))?;
-    if !response.status().is_success() {
-        return Err(format!("answered HTTP {}", response.status().as_u16()));
+    let status = response.status();
+    if status.is_redirection() {
+        let location = response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("(no Location)");
+        return Err(ProbeError::NotDevtools(format!(
+            "answered HTTP {} redirecting to `{location}` (redirects are never followed)",
+            status.as_u16()
+        )));
     }
-    let body = response
-        .bytes()
-        .await
-        .map_err(|err| describe_request_error(&err))?;
+    if !status.is_success() {
+        return Err(ProbeError::NotDevtools(format!(
+            "answered HTTP {}",
+            status.as_u16()
+        )));
+    }
+    let body = read_capped(response).await?;
     let info: ProbeInfo = serde_json::from_slice(&body)
-        .map_err(|_| "did not answer the devtools probe".to_owned())?;
+        .map_err(|_| ProbeError::NotDevtools("did not answer the devtools probe".to_owned()))?;
     if info.schema != PROBE_SCHEMA {
-        return Err(format!(
+        return Err(ProbeError::NotDevtools(format!(
             "answered probe schema `{}`, not `{PROBE_SCHEMA}`",
             info.schema
-        ));
+        )));
     }
     Ok(info)
 }
 
-/// Judge one lockfile. Stdio sessions have no endpoint: their pid is all
-/// there is to check.
+/// The body, chunk by chunk, refusing more than [`PROBE_MAX_BYTES`]: a
+/// "probe" that streams forever must not grow the reader.
+async fn read_capped(response: reqwest::Response) -> Result<Vec<u8>, ProbeError> {
+    let mut body = Vec::new();
+    let mut chunks = response.bytes_stream();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|err| describe_request_error(&err))?;
+        if body.len() + chunk.len() > PROBE_MAX_BYTES {
+            return Err(ProbeError::NotDevtools(format!(
+                "answered more than {PROBE_MAX_BYTES} bytes, which is not a devtools probe"
+            )));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// Judge one lockfile.
 pub async fn check(client: &reqwest::Client, lock: &Lockfile) -> Liveness {
-    check_with_pid(client, lock, pid_running(lock.pid)).await
+    check_all(client, &[lock])
+        .await
+        .pop()
+        .unwrap_or(Liveness::Stale("not checked".into()))
 }
 
 /// Judge many lockfiles: one process-table pass, then the HTTP probes of the
-/// live pids concurrently. Verdicts come back in the order of `locks`.
+/// sessions' processes concurrently. Verdicts come back in the order of `locks`.
 pub async fn check_all(client: &reqwest::Client, locks: &[&Lockfile]) -> Vec<Liveness> {
-    let pids: Vec<u32> = locks.iter().map(|lock| lock.pid).collect();
-    let running = running_pids(&pids);
+    let pids: Vec<(u32, Option<i64>)> = locks
+        .iter()
+        .map(|lock| (lock.pid, started_at_secs(lock)))
+        .collect();
+    let states = process_states(&pids);
     let probes = locks
         .iter()
-        .zip(running)
-        .map(|(lock, alive)| check_with_pid(client, lock, alive));
+        .zip(states)
+        .map(|(lock, state)| check_with_state(client, lock, state));
     futures_util::future::join_all(probes).await
 }
 
-async fn check_with_pid(client: &reqwest::Client, lock: &Lockfile, pid_alive: bool) -> Liveness {
-    if !pid_alive {
-        return Liveness::DeadPid;
+async fn check_with_state(client: &reqwest::Client, lock: &Lockfile, state: ProcessState) -> Liveness {
+    match state {
+        ProcessState::Gone => return Liveness::Stale(format!("pid {} is gone", lock.pid)),
+        ProcessState::Reused => {
+            return Liveness::Stale(format!(
+                "pid {} now belongs to a process started after the session",
+                lock.pid
+            ));
+        }
+        ProcessState::Session => {}
     }
+    // Stdio sessions have no endpoint: their process is all there is to check.
     if lock.transport == Transport::Stdio {
         return Liveness::Live;
     }
@@ -129,18 +245,32 @@ async fn check_with_pid(client: &reqwest::Client, lock: &Lockfile, pid_alive: bo
         Ok(info) => {
             Liveness::NotDevtools(format!("answered for pid {}, not {}", info.pid, lock.pid))
         }
-        Err(reason) => Liveness::NotDevtools(reason),
+        Err(ProbeError::NoAnswer(reason)) => Liveness::Unresponsive(reason),
+        Err(ProbeError::NotDevtools(reason)) => Liveness::NotDevtools(reason),
     }
 }
 
-fn describe_request_error(err: &reqwest::Error) -> String {
+fn describe_request_error(err: &reqwest::Error) -> ProbeError {
     if err.is_timeout() {
-        "did not answer in time".to_owned()
+        ProbeError::NoAnswer(format!(
+            "did not answer the probe within {} ms",
+            PROBE_TIMEOUT.as_millis()
+        ))
     } else if err.is_connect() {
-        "refused the connection".to_owned()
+        ProbeError::NotDevtools("refused the connection".to_owned())
     } else {
-        format!("failed: {err}")
+        ProbeError::NoAnswer(format!("broke off the probe: {}", innermost(err)))
     }
+}
+
+/// The innermost cause of a request error: reqwest's own text ("error sending
+/// request") says less than the OS error under it.
+fn innermost(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = err;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
 }
 
 #[cfg(test)]
@@ -172,7 +302,7 @@ mod tests {
         let lock = Lockfile::http(1, pid, "/p".into(), "t".into());
         assert_eq!(
             check(&reqwest::Client::new(), &lock).await,
-            Liveness::DeadPid
+            Liveness::Stale(format!("pid {pid} is gone"))
         );
     }
 
@@ -186,10 +316,8 @@ mod tests {
         let stale = Lockfile::http(1, dead, "/a".into(), "t".into());
         let stdio = Lockfile::stdio(std::process::id(), "/b".into(), "t".into());
         let verdicts = check_all(&reqwest::Client::new(), &[&stale, &stdio, &stale]).await;
-        assert_eq!(
-            verdicts,
-            [Liveness::DeadPid, Liveness::Live, Liveness::DeadPid]
-        );
+        let gone = Liveness::Stale(format!("pid {dead} is gone"));
+        assert_eq!(verdicts, [gone.clone(), Liveness::Live, gone]);
     }
 
     #[tokio::test]
@@ -200,5 +328,66 @@ mod tests {
         let lock = Lockfile::http(port, std::process::id(), "/p".into(), "t".into());
         let verdict = check(&reqwest::Client::new(), &lock).await;
         assert!(matches!(verdict, Liveness::NotDevtools(_)), "{verdict:?}");
+    }
+
+    #[tokio::test]
+    async fn a_pid_now_owned_by_a_newer_process_is_stale() {
+        // This process started moments ago; a lockfile from 2001 with its pid
+        // was written by some earlier process that had the same number.
+        let mut lock = Lockfile::stdio(std::process::id(), "/p".into(), "t".into());
+        lock.started_at = "2001-02-03T04:05:06Z".into();
+        let verdict = check(&reqwest::Client::new(), &lock).await;
+        assert!(
+            matches!(&verdict, Liveness::Stale(why) if why.contains("started after")),
+            "{verdict:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_listener_that_never_answers_is_unresponsive_not_stale() {
+        // Bound and listening, never accepting: the kernel completes the
+        // handshake and the request waits, as with a session under SIGSTOP.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let lock = Lockfile::http(port, std::process::id(), "/p".into(), "t".into());
+        let verdict = check(&reqwest::Client::new(), &lock).await;
+        assert!(
+            matches!(&verdict, Liveness::Unresponsive(why) if why.contains("did not answer")),
+            "{verdict:?}"
+        );
+        drop(listener);
+    }
+
+    #[tokio::test]
+    async fn an_endless_probe_answer_is_cut_at_the_cap() {
+        use std::io::{Read as _, Write as _};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        std::thread::spawn(move || {
+            let Ok((mut stream, _)) = listener.accept() else { return };
+            let mut request = [0u8; 1024];
+            let _ = stream.read(&mut request);
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n");
+            let chunk = [b' '; 4096];
+            while stream.write_all(&chunk).is_ok() {}
+        });
+        let lock = Lockfile::http(port, std::process::id(), "/p".into(), "t".into());
+        let verdict = check(&reqwest::Client::new(), &lock).await;
+        assert!(
+            matches!(&verdict, Liveness::NotDevtools(why) if why.contains("more than 16384 bytes")),
+            "{verdict:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_endpoint_off_loopback_is_never_contacted() {
+        let mut lock = Lockfile::http(80, std::process::id(), "/p".into(), "t".into());
+        // Contacted, this address would time out (an Unresponsive verdict).
+        lock.endpoint = "http://10.255.255.1:80/mcp".into();
+        let verdict = check(&reqwest::Client::new(), &lock).await;
+        assert!(
+            matches!(&verdict, Liveness::NotDevtools(why) if why.contains("not a loopback address")),
+            "{verdict:?}"
+        );
     }
 }

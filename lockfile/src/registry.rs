@@ -4,9 +4,10 @@ use std::{
     fs,
     io::{self, Write},
     path::{Path, PathBuf},
+    sync::atomic::{AtomicU64, Ordering},
 };
 
-use crate::{LOCKFILE_SCHEMA, Lockfile, paths, trust};
+use crate::{LOCKFILE_SCHEMA, Lockfile, open, paths, slot::SlotLock, trust};
 
 /// No lockfile is anywhere near this size; a bigger file is not one.
 const MAX_LOCKFILE_BYTES: u64 = 64 * 1024;
@@ -70,34 +71,35 @@ impl Registry {
     }
 
     /// Write `lock` for its project atomically: a reader sees the old file,
-    /// the new file or no file, never a partial one. The bytes go to
-    /// `<hash>.json.tmp` (0600), are fsynced, renamed over `<hash>.json`, and
-    /// the directory is fsynced so the rename survives a crash.
+    /// the new file or no file, never a partial one (see [`write_atomic`]).
+    /// The caller should hold the project's [`SlotLock`].
     pub fn write(&self, lock: &Lockfile) -> io::Result<PathBuf> {
         self.ensure_dir()?;
         let path = self.path_for(&lock.project);
-        let tmp = path.with_extension("json.tmp");
         let mut bytes = serde_json::to_vec_pretty(lock).map_err(io::Error::other)?;
         bytes.push(b'\n');
-        write_synced(&tmp, &bytes)?;
-        if let Err(err) = fs::rename(&tmp, &path) {
-            let _ = fs::remove_file(&tmp);
-            return Err(err);
-        }
-        sync_dir(&self.dir);
+        write_atomic(&path, &bytes)?;
         Ok(path)
     }
 
     /// Read one lockfile, classifying anything that is not a valid lockfile.
     ///
-    /// The file is opened once (never through a symlink) and judged by the
-    /// metadata of that open handle, so what is checked is what is read.
+    /// The file is opened once — never through a symlink, never blocking (a
+    /// FIFO under a lockfile's name must not hang a reader) — and judged by
+    /// the metadata of that open handle, so what is checked is what is read.
     pub fn read(&self, path: &Path) -> ReadOutcome {
-        let mut file = match open_no_follow(path) {
+        let mut options = fs::OpenOptions::new();
+        options.read(true);
+        let file = match open::guarded(&mut options, path) {
             Ok(file) => file,
+            Err(err) if open::is_symlink_refusal(&err) => {
+                return ReadOutcome::Untrusted(format!(
+                    "refusing lockfile `{}`: it is a symbolic link",
+                    path.display()
+                ));
+            }
             Err(err) => {
                 return match trust::check_trusted(path, "lockfile") {
-                    // A symlink (refused by the open) or a file not ours.
                     Err(reason) => ReadOutcome::Untrusted(reason),
                     Ok(()) => ReadOutcome::Malformed(format!("cannot read: {err}")),
                 };
@@ -110,18 +112,14 @@ impl Registry {
                 return ReadOutcome::Untrusted(reason);
             }
         };
+        if !meta.is_file() {
+            return ReadOutcome::Malformed(format!("{}, not a file", open::describe_type(&meta)));
+        }
         if let Err(reason) = trust::check_metadata(&meta, path, "lockfile") {
             return ReadOutcome::Untrusted(reason);
         }
-        // Sized from the metadata in hand (File's own read_to_end would stat
-        // again), and bounded: a lockfile is a few hundred bytes.
-        let mut bytes = Vec::with_capacity(meta.len().min(MAX_LOCKFILE_BYTES) as usize);
-        let mut bounded = io::Read::take(&mut file, MAX_LOCKFILE_BYTES + 1);
-        match io::Read::read_to_end(&mut bounded, &mut bytes) {
-            Ok(_) if bytes.len() as u64 > MAX_LOCKFILE_BYTES => {
-                ReadOutcome::Malformed(format!("larger than {MAX_LOCKFILE_BYTES} bytes"))
-            }
-            Ok(_) => classify(&bytes),
+        match open::read_capped(&file, meta.len(), MAX_LOCKFILE_BYTES) {
+            Ok(bytes) => classify(&bytes),
             Err(err) => ReadOutcome::Malformed(format!("cannot read: {err}")),
         }
     }
@@ -149,21 +147,35 @@ impl Registry {
     }
 
     /// Remove a lockfile; one that is already gone is fine (another reader
-    /// may have cleaned it first).
+    /// may have cleaned it first). Only for a holder of the slot's lock; a
+    /// reader removes stale files with [`Registry::remove_if_unchanged`].
     pub fn remove(&self, path: &Path) -> io::Result<()> {
         match fs::remove_file(path) {
             Err(err) if err.kind() != io::ErrorKind::NotFound => Err(err),
             _ => Ok(()),
         }
     }
-}
 
-fn open_no_follow(path: &Path) -> io::Result<fs::File> {
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
-    options.open(path)
+    /// Removes the lockfile at `path` if it still is `judged` (same pid and
+    /// `startedAt`) — the file a reader found stale. It takes the slot's lock
+    /// first, so no session can be writing a fresh file meanwhile, and reads
+    /// the file again under it. Returns whether it removed the file; `false`
+    /// when the slot is held (a session is starting or running) or the file
+    /// changed.
+    pub fn remove_if_unchanged(&self, path: &Path, judged: &Lockfile) -> io::Result<bool> {
+        let Some(_slot) = SlotLock::try_acquire(path)? else {
+            return Ok(false);
+        };
+        match self.read(path) {
+            ReadOutcome::Valid(now)
+                if now.pid == judged.pid && now.started_at == judged.started_at =>
+            {
+                self.remove(path)?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
 }
 
 fn classify(bytes: &[u8]) -> ReadOutcome {
@@ -202,12 +214,40 @@ fn create_private_dir(dir: &Path) -> io::Result<()> {
     fs::create_dir_all(dir)
 }
 
+/// Writes `bytes` to `path` so that a reader sees the old file, the new one or
+/// none, never a part, and so that the rename survives a crash: the bytes go
+/// to a temporary file of this writer's own in the same directory (0600),
+/// are fsynced, renamed over `path`, and the directory is fsynced.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = temp_name(path);
+    let result = write_synced(&tmp, bytes).and_then(|()| fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result?;
+    if let Some(dir) = path.parent() {
+        sync_dir(dir);
+    }
+    Ok(())
+}
+
+/// `<name>.<pid>.<n>.tmp`: two writers (two processes, or two threads of one)
+/// never share a temporary file, and none ends in `.json`, so scans skip them.
+fn temp_name(path: &Path) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.{n}.tmp", std::process::id()));
+    path.with_file_name(name)
+}
+
 fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut options = fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
+    // create_new: a file already there (planted, or a FIFO) is never written through.
+    options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path)?;
+    let mut file = open::guarded(&mut options, path)?;
     file.write_all(bytes)?;
     file.sync_all()
 }

@@ -8,7 +8,7 @@ use std::{
     },
 };
 
-use mur_lockfile::{Lockfile, ReadOutcome, Registry};
+use mur_lockfile::{Lockfile, ReadOutcome, Registry, SlotLock};
 
 fn registry() -> (tempfile::TempDir, Registry) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -36,10 +36,12 @@ fn a_written_lockfile_reads_back_equal_under_its_hashed_name() {
         Some(21)
     );
     assert_eq!(registry.read(&path), ReadOutcome::Valid(lock));
-    assert!(
-        !path.with_extension("json.tmp").exists(),
-        "temporary file left behind"
-    );
+    let leftovers: Vec<_> = fs::read_dir(registry.dir())
+        .expect("list")
+        .map(|entry| entry.expect("entry").file_name())
+        .filter(|name| name.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
 }
 
 #[cfg(unix)]
@@ -142,6 +144,81 @@ fn a_reader_never_sees_a_partial_file_while_a_writer_rewrites_it() {
     stop.store(true, Ordering::Relaxed);
     let rounds = writer.join().expect("writer");
     assert!(rounds > 0);
+}
+
+#[test]
+fn writers_racing_on_one_project_never_fail_and_leave_one_whole_file() {
+    // Before each writer had its own temporary name, two writers renamed the
+    // same `<hash>.json.tmp` and the loser failed with "No such file".
+    let (_guard, registry) = registry();
+    registry.ensure_dir().expect("dir");
+    let writers: Vec<_> = (0..8)
+        .map(|n| {
+            let registry = registry.clone();
+            std::thread::spawn(move || {
+                for round in 0..50 {
+                    let mut lock = sample_lock("/p/A.csproj");
+                    lock.build_tag = format!("writer-{n}-{round}");
+                    registry.write(&lock).expect("every write succeeds");
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.join().expect("writer");
+    }
+    let entries = registry.scan().expect("scan");
+    assert_eq!(entries.len(), 1);
+    assert!(matches!(&entries[0].outcome, ReadOutcome::Valid(lock) if lock.build_tag.starts_with("writer-")));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_symlink_under_a_lockfile_name_is_judged_without_blocking() {
+    let (_guard, registry) = registry();
+    registry.ensure_dir().expect("dir");
+    let fifo = registry.dir().join("00000000000000ff.json");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+    // Before the non-blocking open, this read waited forever for a writer.
+    assert_eq!(
+        registry.read(&fifo),
+        ReadOutcome::Malformed("a FIFO, not a file".into())
+    );
+    let target = registry.write(&sample_lock("/p/A.csproj")).expect("write");
+    let link = registry.dir().join("00000000000000ee.json");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    assert!(
+        matches!(registry.read(&link), ReadOutcome::Untrusted(reason) if reason.ends_with("it is a symbolic link")),
+        "a symlink is refused as one, not as `mode 777`"
+    );
+}
+
+#[test]
+fn a_reader_removes_a_stale_file_only_if_unchanged_and_the_slot_is_free() {
+    let (_guard, registry) = registry();
+    let mut judged = sample_lock("/p/A.csproj");
+    judged.started_at = "2001-01-01T00:00:00Z".into();
+    let path = registry.write(&judged).expect("write");
+
+    // A session holds the slot (starting, or running): hands off.
+    let slot = SlotLock::try_acquire(&path).expect("lock").expect("free");
+    assert!(!registry.remove_if_unchanged(&path, &judged).expect("try"));
+    assert!(path.exists());
+
+    // The session replaced the file the reader judged: the fresh one stays.
+    let fresh = sample_lock("/p/A.csproj");
+    registry.write(&fresh).expect("fresh write");
+    drop(slot);
+    assert!(!registry.remove_if_unchanged(&path, &judged).expect("try"));
+    assert_eq!(registry.read(&path), ReadOutcome::Valid(fresh.clone()));
+
+    // Unchanged and unheld: removed.
+    assert!(registry.remove_if_unchanged(&path, &fresh).expect("try"));
+    assert!(!path.exists());
 }
 
 fn write_private(path: &std::path::Path, bytes: &[u8]) {

@@ -1,9 +1,10 @@
 //! The lockfile as a guard: written once the session is reachable, removed when
-//! the guard is released or dropped (clean exit, signal, reload, even a panic).
+//! the guard is released or dropped (clean exit, signal, reload, even a panic),
+//! and the project's slot lock held until then.
 
 use std::path::PathBuf;
 
-use mur_lockfile::{Lockfile, ReadOutcome, Registry};
+use mur_lockfile::{Lockfile, ReadOutcome, Registry, SlotLock};
 
 use crate::ServeError;
 
@@ -13,11 +14,17 @@ pub(crate) struct Announcement {
     path: PathBuf,
     pid: u32,
     released: bool,
+    /// Released after the lockfile is removed (fields drop after `drop` runs).
+    _slot: SlotLock,
 }
 
 impl Announcement {
     /// Atomically writes `lock`; readers that see the file can connect at once.
-    pub(crate) fn publish(registry: Registry, lock: &Lockfile) -> Result<Self, ServeError> {
+    pub(crate) fn publish(
+        registry: Registry,
+        slot: SlotLock,
+        lock: &Lockfile,
+    ) -> Result<Self, ServeError> {
         let path = registry
             .write(lock)
             .map_err(ServeError::io("cannot write the session lockfile"))?;
@@ -32,6 +39,7 @@ impl Announcement {
             path,
             pid: lock.pid,
             released: false,
+            _slot: slot,
         })
     }
 
@@ -44,8 +52,8 @@ impl Announcement {
         if std::mem::replace(&mut self.released, true) {
             return;
         }
-        // Only remove a file that still names us: after a long stall another
-        // session may have judged us stale and taken the slot.
+        // Only remove a file that still names us (we hold the slot, so nobody
+        // else should have written it; a writer that ignores the lock might).
         let still_ours = matches!(self.registry.read(&self.path), ReadOutcome::Valid(lock) if lock.pid == self.pid);
         if still_ours && let Err(error) = self.registry.remove(&self.path) {
             tracing::warn!("cannot remove lockfile `{}`: {error}", self.path.display());

@@ -51,7 +51,7 @@ pub fn run(options: SessionOptions, tools: ToolSet) -> ExitCode {
 fn report(error: &ServeError) -> ExitCode {
     match error {
         // Seed 000 §6 fixes this line word for word; scripts may match it.
-        ServeError::AlreadyActive { .. } => eprintln!("[devtools] {error}"),
+        ServeError::AlreadyActive { .. } | ServeError::SlotBusy { .. } => eprintln!("[devtools] {error}"),
         _ => eprintln!("[devtools] error: {error}"),
     }
     if let Some(hint) = error.hint() {

@@ -8,6 +8,13 @@ pub enum ServeError {
     /// Another live session holds this project's lockfile; the app should exit with code 3.
     #[error("another session for this project is active at {endpoint} (pid {pid}); stop it first.")]
     AlreadyActive { endpoint: String, pid: u32 },
+    /// Another process has held this project's slot lock for seconds without
+    /// announcing a session (stopped while starting?); exit code 3.
+    #[error(
+        "another session for this project is starting (it holds `{}`) and has not announced itself; stop it first.",
+        lock.display()
+    )]
+    SlotBusy { lock: PathBuf },
     /// The project path could not be resolved to a canonical path.
     #[error("cannot use project `{}`: {source}", path.display())]
     Project { path: PathBuf, source: io::Error },
@@ -51,7 +58,7 @@ impl ServeError {
     /// The process exit code seed 000 assigns: 3 for a busy slot, 1 otherwise.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Self::AlreadyActive { .. } => 3,
+            Self::AlreadyActive { .. } | Self::SlotBusy { .. } => 3,
             _ => 1,
         }
     }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use mur_lockfile::{Lockfile, Registry, paths};
+use mur_lockfile::{Lockfile, Registry, SlotLock, paths};
 
 use crate::{
     ServeError, SessionOptions, SessionTransport,
@@ -37,7 +37,7 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
     let registry = Registry::default_location();
     prepare_registry(&registry)?;
     let lock_path = registry.path_for(&project);
-    crate::single_instance::claim_slot(&registry, &lock_path).await?;
+    let slot = crate::single_instance::claim_slot(&registry, &lock_path).await?;
 
     let identity = Arc::new(SessionIdentity::new(project, options.build_tag.clone()));
     let control = SessionControl::default();
@@ -49,10 +49,10 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
     );
     let reason = match options.transport {
         SessionTransport::Http => {
-            serve_http(&options, registry, identity, handler, control).await?
+            serve_http(&options, registry, slot, identity, handler, control).await?
         }
         SessionTransport::Stdio => {
-            stdio::serve_stdio(registry, &identity, handler, control).await?
+            stdio::serve_stdio(registry, slot, &identity, handler, control).await?
         }
     };
     if reason == StopReason::Reload {
@@ -71,6 +71,7 @@ fn prepare_registry(registry: &Registry) -> Result<(), ServeError> {
 async fn serve_http(
     options: &SessionOptions,
     registry: Registry,
+    slot: SlotLock,
     identity: Arc<SessionIdentity>,
     handler: DevtoolsHandler,
     control: SessionControl,
@@ -81,13 +82,13 @@ async fn serve_http(
         .map_err(ServeError::io("cannot read the bound address"))?
         .port();
     let signals = StopSignals::install()?;
-    let announcement = Announcement::publish(registry, &http_lockfile(port, &identity))?;
+    let announcement = Announcement::publish(registry, slot, &http_lockfile(port, &identity))?;
 
     let (reason_tx, reason_rx) = tokio::sync::oneshot::channel();
     let stop = async move {
         let _ = reason_tx.send(signals.stop_requested(control).await);
     };
-    http::serve_until(listener, handler, identity, stop).await?;
+    http::serve_until(listener, handler, identity, options.http_limits, stop).await?;
     announcement.withdraw();
     Ok(reason_rx.await.unwrap_or(StopReason::Finished))
 }

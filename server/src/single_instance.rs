@@ -1,29 +1,74 @@
-//! Seed 000 §6: at most one devtools session per project. Before binding, look at
-//! the project's lockfile: a live owner refuses us, a stale or broken file is cleared.
+//! Seed 000 §6: at most one devtools session per project.
+//!
+//! The slot is claimed atomically with an advisory lock ([`SlotLock`]) held
+//! for the session's whole life, so of two sessions started at the same
+//! instant exactly one wins. Only the holder looks at the lockfile left in the
+//! slot: a live owner — or one whose process runs but does not answer (a
+//! breakpoint) — refuses us with exit 3; a stale, broken or foreign file is
+//! cleared.
 
-use std::path::Path;
+use std::{path::Path, time::Duration};
 
 use mur_lockfile::{
-    Lockfile, ReadOutcome, Registry,
+    Lockfile, ReadOutcome, Registry, SlotLock,
     liveness::{self, Liveness},
 };
 
 use crate::ServeError;
 
-/// Makes sure the slot at `path` is free: `Err(AlreadyActive)` if a live
-/// session holds it, otherwise removes whatever stale file is there.
-pub(crate) async fn claim_slot(registry: &Registry, path: &Path) -> Result<(), ServeError> {
-    if !path.exists() {
+/// How long a start waits for a slot another process holds without having
+/// announced a session yet (it is starting, or a reader is removing a stale
+/// file): far longer than either takes.
+const SLOT_WAIT: Duration = Duration::from_secs(5);
+const SLOT_POLL: Duration = Duration::from_millis(20);
+
+/// Claims the slot at `path`: `Err(AlreadyActive)` if a session holds it,
+/// otherwise the lock, with whatever stale file was there removed.
+pub(crate) async fn claim_slot(registry: &Registry, path: &Path) -> Result<SlotLock, ServeError> {
+    let deadline = tokio::time::Instant::now() + SLOT_WAIT;
+    loop {
+        let slot = SlotLock::try_acquire(path).map_err(ServeError::io(format!(
+            "cannot lock the project's slot `{}`",
+            mur_lockfile::lock_path(path).display()
+        )))?;
+        match slot {
+            Some(slot) => {
+                judge_leftover(registry, path).await?;
+                return Ok(slot);
+            }
+            None => {
+                // Held: by a session, or for an instant by a starting one or a reader.
+                if let ReadOutcome::Valid(lock) = registry.read(path)
+                    && holds_slot(&lock).await
+                {
+                    return Err(already_active(lock));
+                }
+            }
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Err(ServeError::SlotBusy {
+                lock: mur_lockfile::lock_path(path),
+            });
+        }
+        tokio::time::sleep(SLOT_POLL).await;
+    }
+}
+
+/// We hold the lock; a lockfile still in the slot was left by a session that
+/// is gone, or written by a process that does not take the lock.
+async fn judge_leftover(registry: &Registry, path: &Path) -> Result<(), ServeError> {
+    if std::fs::symlink_metadata(path).is_err() {
         return Ok(());
     }
     match registry.read(path) {
-        ReadOutcome::Valid(lock) if is_live(&lock).await => Err(ServeError::AlreadyActive {
-            endpoint: lock.endpoint,
-            pid: lock.pid,
-        }),
-        ReadOutcome::Valid(lock) => {
-            clear(registry, path, &format!("session pid {} is gone", lock.pid))
+        ReadOutcome::Valid(lock) if lock.pid == std::process::id() => {
+            // Our own pid in the file can only be a leftover (pids are reused).
+            clear(registry, path, "written by an earlier process with our pid")
         }
+        ReadOutcome::Valid(lock) => match check(&lock).await {
+            Liveness::Live | Liveness::Unresponsive(_) => Err(already_active(lock)),
+            Liveness::Stale(why) | Liveness::NotDevtools(why) => clear(registry, path, &why),
+        },
         ReadOutcome::Malformed(reason) => clear(registry, path, &reason),
         ReadOutcome::UnknownSchema(schema) => {
             clear(registry, path, &format!("unknown schema `{schema}`"))
@@ -32,29 +77,40 @@ pub(crate) async fn claim_slot(registry: &Registry, path: &Path) -> Result<(), S
     }
 }
 
-/// Live means: pid running and, for HTTP, the endpoint answers the probe as that pid.
-async fn is_live(lock: &Lockfile) -> bool {
-    // Our own pid in the file can only be a leftover (pids are reused).
-    lock.pid != std::process::id() && liveness::check(&probe_client(), lock).await == Liveness::Live
+/// A session holds the slot when its process is the lockfile's and runs,
+/// whether or not it answers right now: a session stopped at a breakpoint
+/// is still the project's session, and taking its slot over would leave two.
+async fn holds_slot(lock: &Lockfile) -> bool {
+    lock.pid != std::process::id()
+        && matches!(check(lock).await, Liveness::Live | Liveness::Unresponsive(_))
+}
+
+async fn check(lock: &Lockfile) -> Liveness {
+    liveness::check(&probe_client(), lock).await
+}
+
+fn already_active(lock: Lockfile) -> ServeError {
+    ServeError::AlreadyActive {
+        endpoint: lock.endpoint,
+        pid: lock.pid,
+    }
 }
 
 fn probe_client() -> reqwest::Client {
-    // No proxy: the probe goes to 127.0.0.1, and an HTTP_PROXY from the
-    // environment must not intercept it.
+    // No proxy: the probe goes to loopback, and an HTTP_PROXY from the
+    // environment must not intercept it. No redirects: a probe answered with
+    // one is not a devtools session, and its Location may be off the machine.
     reqwest::Client::builder()
         .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap_or_default()
 }
 
 fn clear(registry: &Registry, path: &Path, why: &str) -> Result<(), ServeError> {
     tracing::info!("removing stale lockfile `{}` ({why})", path.display());
-    match registry.remove(path) {
-        Ok(()) => Ok(()),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(error) => Err(ServeError::io(format!(
-            "cannot remove stale lockfile `{}`",
-            path.display()
-        ))(error)),
-    }
+    registry.remove(path).map_err(ServeError::io(format!(
+        "cannot remove stale lockfile `{}`",
+        path.display()
+    )))
 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use mur_lockfile::{Lockfile, Registry};
+use mur_lockfile::{Lockfile, Registry, SlotLock};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
@@ -21,6 +21,7 @@ const REPLY_FLUSH: Duration = Duration::from_millis(250);
 
 pub(crate) async fn serve_stdio(
     registry: Registry,
+    slot: SlotLock,
     identity: &SessionIdentity,
     handler: DevtoolsHandler,
     control: SessionControl,
@@ -33,7 +34,7 @@ pub(crate) async fn serve_stdio(
     lock.started_at.clone_from(&identity.started_at);
     let signals = StopSignals::install()?;
     // stdin/stdout exist from the start, so the session is reachable right away.
-    let announcement = Announcement::publish(registry, &lock)?;
+    let announcement = Announcement::publish(registry, slot, &lock)?;
     let cancel = CancellationToken::new();
     // A task of its own, so the service keeps running (and can flush a reply)
     // after the stop request wins the race below.

@@ -8,7 +8,7 @@ mod support;
 use mur_lockfile::{Lockfile, Registry, Transport};
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use support::{Adopted, World, dead_pid, mcp, run_to_end, wait_until};
+use support::{Adopted, Session, World, dead_pid, mcp, run_to_end, wait_until};
 
 #[test]
 fn lockfile_appears_with_every_field_at_the_hashed_path() {
@@ -247,4 +247,118 @@ fn reload_then_stop_the_successor(world: &World, session: support::Session) {
     wait_until("the successor to remove its lockfile", || {
         (!world.lockfile_path().exists()).then_some(())
     });
+}
+
+#[test]
+fn simultaneous_starts_leave_one_session_and_a_lockfile_naming_it_20_of_20() {
+    let world = World::new();
+    for round in 0..20 {
+        let mut first = Session::adopt(world.command(&[]).spawn().expect("spawn"));
+        let mut second = Session::adopt(world.command(&[]).spawn().expect("spawn"));
+        let first_lost = wait_until("one of two racing starts to give up", || {
+            if first.child_mut().try_wait().expect("try_wait").is_some() {
+                Some(true)
+            } else if second.child_mut().try_wait().expect("try_wait").is_some() {
+                Some(false)
+            } else {
+                None
+            }
+        });
+        let (loser, survivor) = if first_lost {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let lock = world.wait_for_lockfile(|lock| lock.pid == survivor.pid());
+        let output = loser.wait_output();
+        let expected = format!(
+            "[devtools] another session for this project is active at {} (pid {}); stop it first.\n",
+            lock.endpoint,
+            survivor.pid()
+        );
+        assert_eq!(
+            (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned()),
+            (Some(3), expected),
+            "round {round}"
+        );
+        assert_eq!(world.read_lockfile().map(|l| l.pid), Some(survivor.pid()));
+        survivor.signal("TERM");
+        survivor.wait_status();
+        assert_eq!(world.read_lockfile(), None, "round {round}: lockfile removed");
+    }
+}
+
+#[test]
+fn a_stopped_session_keeps_its_slot_and_a_second_start_exits_3() {
+    let world = World::new();
+    let first = world.start();
+    let lock = world.read_lockfile().expect("lockfile");
+    // A session at a breakpoint: alive, but answering nothing.
+    first.signal("STOP");
+    let output = run_to_end(world.command(&[]));
+    first.signal("CONT");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "stderr: {stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "[devtools] another session for this project is active at {} (pid {}); stop it first.\n",
+            lock.endpoint,
+            first.pid()
+        )
+    );
+    assert_eq!(world.read_lockfile(), Some(lock), "the slot was not taken over");
+}
+
+#[test]
+fn a_foreign_stopped_session_without_the_slot_lock_is_not_taken_over() {
+    // A lockfile written by another implementation of the contract (no slot
+    // lock), whose process runs and accepts connections but does not answer.
+    let world = World::new();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let frozen = Lockfile::http(port, std::process::id(), world.canonical_project(), "x".into());
+    Registry::at(world.lockfile_dir())
+        .write(&frozen)
+        .expect("plant lockfile");
+    let output = run_to_end(world.command(&[]));
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    assert_eq!(world.read_lockfile(), Some(frozen));
+    drop(listener);
+}
+
+#[test]
+fn a_stdio_lockfile_whose_pid_was_reused_is_replaced_at_start() {
+    let world = World::new();
+    // Our own process runs, but started long after this lockfile was written:
+    // its pid was reused, the session is gone.
+    let mut reused = Lockfile::stdio(std::process::id(), world.canonical_project(), "old".into());
+    reused.started_at = "2001-02-03T04:05:06Z".into();
+    Registry::at(world.lockfile_dir())
+        .write(&reused)
+        .expect("plant lockfile");
+    let session = world.start();
+    assert_eq!(
+        world.read_lockfile().map(|lock| lock.pid),
+        Some(session.pid())
+    );
+}
+
+#[test]
+fn a_fifo_in_the_project_slot_does_not_hang_the_start() {
+    let world = World::new();
+    Registry::at(world.lockfile_dir())
+        .ensure_dir()
+        .expect("lockfile dir");
+    let status = std::process::Command::new("mkfifo")
+        .arg(world.lockfile_path())
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+    // Before non-blocking opens, the start waited forever for a FIFO writer.
+    let session = world.start();
+    assert_eq!(
+        world.read_lockfile().map(|lock| lock.pid),
+        Some(session.pid())
+    );
 }

@@ -1,0 +1,69 @@
+//! Opening files in a directory other processes can write to: never through a
+//! symlink, never blocking (a FIFO planted under a lockfile's name must not
+//! hang a reader), judged by the open handle, and read only up to a cap.
+
+use std::{
+    fs::{self, File},
+    io::{self, Read as _},
+    path::Path,
+};
+
+/// Opens `path` with `options`, adding `O_NOFOLLOW` and `O_NONBLOCK` on Unix.
+/// `O_NONBLOCK` only matters for the open itself and for FIFOs and devices,
+/// which every caller refuses after looking at the handle; reads of regular
+/// files ignore it.
+pub(crate) fn guarded(options: &mut fs::OpenOptions, path: &Path) -> io::Result<File> {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(options, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    options.open(path)
+}
+
+/// Whether an open failed because the last component is a symbolic link
+/// (`O_NOFOLLOW` answers `ELOOP`).
+pub(crate) fn is_symlink_refusal(err: &io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        err.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = err;
+        false
+    }
+}
+
+/// What kind of file a handle is, for messages about files that are not regular.
+pub(crate) fn describe_type(meta: &fs::Metadata) -> &'static str {
+    let kind = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Reads all of `file`, refusing more than `cap` bytes; `size_hint` (from the
+/// metadata in hand) sizes the buffer without another stat.
+pub(crate) fn read_capped(mut file: &File, size_hint: u64, cap: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(size_hint.min(cap) as usize);
+    file.by_ref().take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(io::Error::other(format!("larger than {cap} bytes")));
+    }
+    Ok(bytes)
+}
