@@ -34,11 +34,11 @@ fn report(e: &Error) {
     if e.kind() == Kind::BrokenPipe {
         return;
     }
-    eprintln!("error: {}", e.message());
+    output::diagnostic(&format!("error: {}", e.message()));
     if let Some(detail) = e.detail() {
-        eprintln!("\n{}\n", detail.trim_end());
+        output::diagnostic(&format!("\n{}\n", detail.trim_end()));
     }
     for hint in e.hints() {
-        eprintln!("hint: {hint}");
+        output::diagnostic(&format!("hint: {hint}"));
     }
 }

@@ -1,6 +1,10 @@
 //! What reaches the user: results on stdout (JSON, compact or `--pretty`),
-//! notices on stderr. A closed stdout pipe becomes a quiet exit.
+//! notices on stderr. A closed stdout pipe becomes a quiet exit. Text on
+//! stderr has its control characters escaped: a lockfile name or a server's
+//! message must not be able to drive the terminal (`ESC[2J` clears it).
 
+use std::borrow::Cow;
+use std::ffi::OsStr;
 use std::io::{self, Write as _};
 
 use serde_json::Value;
@@ -33,15 +37,71 @@ pub fn stdout(bytes: &[u8]) -> Result<()> {
         })
 }
 
-/// A one-line diagnostic on stderr that does not stop the command.
+/// A one-line warning on stderr that does not stop the command.
 pub fn notice(message: &str) {
-    eprintln!("warning: {message}");
+    diagnostic(&format!("warning: {message}"));
 }
 
-/// Rows as a left-aligned table with a header, for `--pretty` listings.
+/// A line on stderr, control characters escaped; a closed stderr is ignored.
+pub fn diagnostic(message: &str) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "{}", escape_controls(message));
+}
+
+/// `text` with every control character but the newline written as an escape
+/// (`\x1b`, `\u{9b}`), so it prints as text and never as a terminal command.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_escaped) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if !is_escaped(c) => out.push(c),
+            c if u32::from(c) < 0x80 => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn is_escaped(c: char) -> bool {
+    c.is_control() && c != '\n'
+}
+
+/// A file name as a shell reads it back: as it is, byte for byte, when it
+/// holds no control character and is UTF-8; otherwise quoted as bash's
+/// `$'…'` with `\xHH` escapes, so it can be pasted into a shell and names
+/// the same file (never lossy, never raw control bytes on a terminal).
+pub fn shell_word(name: &OsStr) -> Vec<u8> {
+    let bytes = name.as_encoded_bytes();
+    let plain = name
+        .to_str()
+        .is_some_and(|text| !text.chars().any(char::is_control));
+    if plain {
+        return bytes.to_vec();
+    }
+    let mut out = b"$'".to_vec();
+    for &byte in bytes {
+        match byte {
+            b'\\' | b'\'' => out.extend([b'\\', byte]),
+            0x20..=0x7e => out.push(byte),
+            _ => out.extend(format!("\\x{byte:02x}").into_bytes()),
+        }
+    }
+    out.push(b'\'');
+    out
+}
+
+/// Rows as a left-aligned table with a header, for `--pretty` listings;
+/// cells have their control characters escaped, as a terminal shows tables.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let rows: Vec<Vec<Cow<'_, str>>> = rows
+        .iter()
+        .map(|row| row.iter().map(|cell| escape_controls(cell)).collect())
+        .collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
-    for row in rows {
+    for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
@@ -55,8 +115,8 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
         format!("{}\n", padded.join("  ").trim_end())
     };
     let mut out = line(header.to_vec());
-    for row in rows {
-        out.push_str(&line(row.iter().map(String::as_str).collect()));
+    for row in &rows {
+        out.push_str(&line(row.iter().map(|cell| cell.as_ref()).collect()));
     }
     out
 }
@@ -69,5 +129,23 @@ mod tests {
     fn tables_align_columns() {
         let t = table(&["A", "BB"], &[vec!["long".into(), "x".into()]]);
         assert_eq!(t, "A     BB\nlong  x\n");
+    }
+
+    #[test]
+    fn control_characters_are_escaped_but_newlines_kept() {
+        assert_eq!(escape_controls("plain"), "plain");
+        assert_eq!(
+            escape_controls("a\x1b[2Jb\n\tc\u{9b}"),
+            "a\\x1b[2Jb\n\\x09c\\u{9b}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn shell_words_quote_only_what_needs_it() {
+        use std::os::unix::ffi::OsStrExt;
+        let word = |bytes: &[u8]| String::from_utf8(shell_word(OsStr::from_bytes(bytes))).expect("ascii");
+        assert_eq!(word(b"/tmp/r/ab.json"), "/tmp/r/ab.json");
+        assert_eq!(word(b"/tmp/r/\xff\x1b'.json"), "$'/tmp/r/\\xff\\x1b\\'.json'");
     }
 }

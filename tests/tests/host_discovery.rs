@@ -294,3 +294,128 @@ fn auto_range_scans_only_the_given_ports() {
         "{out}"
     );
 }
+
+/// Sends `signal` to `pid` with kill(1).
+fn signal(pid: u32, name: &str) {
+    let status = std::process::Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(pid.to_string())
+        .status()
+        .expect("kill");
+    assert!(status.success());
+}
+
+#[test]
+fn a_stopped_session_is_a_transport_error_naming_it_not_no_session() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("app"));
+    signal(sample.pid(), "STOP");
+    let call = sb.mur(&["devtools", "call", "version"]);
+    let list = sb.mur(&["devtools", "session", "list"]);
+    signal(sample.pid(), "CONT");
+    call.assert_code(2);
+    let named = format!("(pid {}) at `{}` runs but did not answer the probe within 1500 ms", sample.pid(), sample.endpoint());
+    assert!(call.stderr.contains(&named), "{call}");
+    assert!(call.stderr.contains(&format!("kill -CONT {}", sample.pid())), "{call}");
+    list.assert_code(2);
+    assert_eq!(list.stdout, "");
+    assert!(list.stderr.contains(&named), "{list}");
+    assert!(sample.lockfile.exists(), "a stopped session's lockfile is kept");
+    // Resumed, it answers again.
+    sb.mur(&["devtools", "call", "version"]).assert_code(0);
+}
+
+#[test]
+fn a_stdio_lockfile_whose_pid_was_reused_is_stale() {
+    let sb = Sandbox::new();
+    // This test process runs, but started long after the lockfile's startedAt.
+    let mut lock = mur_lockfile::Lockfile::stdio(std::process::id(), "/old/App.csproj".into(), "b".into());
+    lock.started_at = "2001-02-03T04:05:06Z".into();
+    let path = sb.plant_lockfile(&lock.project, &serde_json::to_string(&lock).expect("json"));
+    let out = sb.mur(&["devtools", "session", "list"]);
+    out.assert_code(4);
+    assert!(!path.exists(), "the stale lockfile is removed on the way");
+}
+
+#[test]
+fn lockfile_endpoints_off_loopback_are_never_contacted() {
+    let sb = Sandbox::new();
+    for (project, endpoint) in [
+        ("/far/App.csproj", "http://10.255.255.1:80/mcp"),
+        ("/named/App.csproj", "http://example.com/mcp"),
+    ] {
+        let mut lock = mur_lockfile::Lockfile::http(80, std::process::id(), project.into(), "b".into());
+        lock.endpoint = endpoint.into();
+        sb.plant_lockfile(project, &serde_json::to_string(&lock).expect("json"));
+    }
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(4);
+    for endpoint in ["http://10.255.255.1:80/mcp", "http://example.com/mcp"] {
+        assert!(
+            out.stderr.contains(&format!("`{endpoint}` is not a loopback address")),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn an_endpoint_flag_off_loopback_is_refused_before_any_request() {
+    let sb = Sandbox::new();
+    let out = sb.mur(&["devtools", "--endpoint", "http://example.com/mcp", "call", "version"]);
+    out.assert_code(1);
+    assert!(
+        out.stderr.starts_with("error: `--endpoint http://example.com/mcp` is not a loopback address"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_fifo_in_the_lockfile_directory_blocks_nothing() {
+    let sb = Sandbox::new();
+    sb.plant_http_lockfile("/gone/App.csproj", dead_pid(), free_port());
+    let fifo = sb.lockfile_dir().join("x.json");
+    let status = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(status.success());
+    // Before, each of these waited forever for a writer on the FIFO.
+    for (args, code) in [
+        (&["devtools", "session", "list"][..], 4),
+        (&["devtools", "session", "clean", "--dry-run"], 0),
+        (&["devtools", "session", "clean"], 0),
+        (&["devtools", "call", "version"], 4),
+    ] {
+        let out = sb.mur(args);
+        out.assert_code(code);
+        assert!(
+            out.stderr.contains(&format!("skipping malformed lockfile `{}`: a FIFO, not a file", fifo.display())),
+            "{args:?}: {out}"
+        );
+    }
+}
+
+#[test]
+fn timeout_bounds_discovery_too() {
+    let sb = Sandbox::new();
+    // A session's process (this one) whose endpoint accepts and never answers.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    sb.plant_http_lockfile("/slow/App.csproj", std::process::id(), port);
+    let out = sb.mur(&["devtools", "--timeout", "200", "call", "version"]);
+    out.assert_code(2);
+    assert!(
+        out.stderr.starts_with("error: finding the session took longer than 200 ms"),
+        "{out}"
+    );
+    drop(listener);
+}
+
+#[test]
+fn control_characters_in_lockfile_names_reach_the_terminal_escaped() {
+    let sb = Sandbox::new();
+    let path = sb.lockfile_dir().join("\u{1b}[2J.json");
+    sb.plant_lockfile("/x/App.csproj", "{}");
+    std::fs::write(&path, "not json").expect("plant");
+    let out = sb.mur(&["devtools", "session", "list"]);
+    out.assert_code(4);
+    assert!(!out.stderr.contains('\u{1b}'), "raw ESC on stderr: {out:?}");
+    assert!(out.stderr.contains("\\x1b[2J.json"), "{out}");
+}

@@ -122,3 +122,45 @@ fn clean_after_a_crash_leaves_no_entry() {
     assert!(!lockfile.exists());
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
 }
+
+#[cfg(unix)]
+#[test]
+fn clean_dry_run_prints_names_a_shell_can_read_back() {
+    use std::os::unix::ffi::OsStrExt;
+    let sb = Sandbox::new();
+    let lock = mur_lockfile::Lockfile::http(free_port(), dead_pid(), "/gone/App.csproj".into(), "b".into());
+    let plain = sb.plant_lockfile(&lock.project, &serde_json::to_string(&lock).expect("json"));
+    let odd = sb.lockfile_dir().join(std::ffi::OsStr::from_bytes(b"st\xffale.json"));
+    std::fs::copy(&plain, &odd).expect("copy");
+    let out = sb.mur(&["devtools", "session", "clean", "--dry-run"]);
+    out.assert_code(0);
+    let dir = sb.lockfile_dir().display().to_string();
+    let mut lines: Vec<&str> = out.stdout.lines().collect();
+    lines.sort();
+    assert_eq!(lines, [format!("$'{dir}/st\\xffale.json'"), plain.display().to_string()]);
+    assert_eq!(out.stderr, "would remove 2 stale entries\n");
+    // What a shell makes of the quoted word is the file's real name.
+    let echoed = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("printf %s {}", lines[0]))
+        .output()
+        .expect("bash");
+    assert_eq!(echoed.stdout, odd.as_os_str().as_bytes());
+}
+
+#[test]
+fn list_auto_adds_sessions_found_by_the_port_scan() {
+    let sb = Sandbox::new();
+    let port = free_port();
+    let sample = sb.start_sample_with(&sb.project("app"), &["--port", &port.to_string()]);
+    std::fs::remove_file(&sample.lockfile).expect("delete lockfile");
+    sb.mur(&["devtools", "session", "list"]).assert_code(4);
+    let range = format!("{port}-{port}");
+    let out = sb.mur(&["devtools", "--auto-range", &range, "session", "list"]);
+    out.assert_code(0);
+    assert_eq!(
+        out.json_lines(),
+        [serde_json::to_value(&sample.lock).expect("lock json")],
+        "the probe's facts, in the lockfile's shape"
+    );
+}

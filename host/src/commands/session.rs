@@ -1,66 +1,129 @@
 //! `mur devtools session list` and `session clean`: the lockfile directory
 //! as the user sees it. Neither ever stops a process.
 
+use mur_lockfile::{LOCKFILE_SCHEMA, Lockfile};
+
 use crate::cli::SessionCommand;
-use crate::discovery::{self, Found};
+use crate::discovery::{self, Candidate, Survey};
 use crate::error::{Error, Result};
 use crate::mcp;
-use crate::options::Settings;
+use crate::options::{Settings, Source};
 use crate::output;
 
 pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
+    if let Source::Endpoint(_) = settings.source {
+        return Err(Error::usage(
+            "`session` commands read the lockfile directory; `--endpoint` does not apply",
+        )
+        .with_hint("`mur devtools --endpoint URL call ping` checks one endpoint"));
+    }
     match cmd {
         SessionCommand::List => list(settings).await,
-        SessionCommand::Clean { dry_run } => clean(*dry_run).await,
+        SessionCommand::Clean { dry_run } => clean(*dry_run, settings).await,
     }
 }
 
 /// One JSON line of lockfile fields per live session (a table with
-/// `--pretty`); exit 4 when there is none. Stale lockfiles are skipped
-/// silently and removed on the way.
+/// `--pretty`); exit 4 when there is none, 2 when the only sessions there
+/// are did not answer. Stale lockfiles are skipped silently and removed on
+/// the way. `--auto` adds sessions found by a loopback port scan.
 async fn list(settings: &Settings) -> Result<()> {
     let http = mcp::http_client()?;
     let registry = discovery::registry();
-    let survey = discovery::survey(&registry, &http).await?;
+    let survey = bounded(settings, discovery::survey(&registry, &http)).await?;
     survey.collect_garbage(&registry);
+    survey.report_unresponsive();
     if settings.verbose {
         survey.report_impostors();
     }
-    if survey.live.is_empty() {
-        return Err(
-            Error::no_session("no running devtools session found").with_hint(format!(
-                "sessions announce themselves in `{}`",
-                registry.dir().display()
-            )),
-        );
+    let mut sessions: Vec<Lockfile> = survey.live.iter().map(|f| f.lock.clone()).collect();
+    if let Source::Auto(range) = settings.source {
+        let scanned = bounded(settings, async { Ok(discovery::scan(&http, range).await) }).await?;
+        sessions.extend(unlisted(scanned, &sessions));
+    }
+    if sessions.is_empty() {
+        return Err(nothing_live(&survey, &registry));
     }
     if settings.pretty {
-        output::stdout(table(&survey.live).as_bytes())
+        output::stdout(table(&sessions).as_bytes())
     } else {
         let mut text = String::new();
-        for found in &survey.live {
-            text.push_str(&fields(found));
+        for lock in &sessions {
+            text.push_str(&serde_json::to_string(lock).unwrap_or_default());
             text.push('\n');
         }
         output::stdout(text.as_bytes())
     }
 }
 
-/// The lockfile's fields as one JSON line, in the lockfile's order.
-fn fields(found: &Found) -> String {
-    serde_json::to_string(&found.lock).unwrap_or_default()
+/// Discovery under the `--timeout` bound, like every call's.
+async fn bounded<T>(
+    settings: &Settings,
+    work: impl Future<Output = Result<T>>,
+) -> Result<T> {
+    tokio::time::timeout(settings.timeout, work)
+        .await
+        .unwrap_or_else(|_| {
+            Err(Error::transport(format!(
+                "reading the sessions took longer than {} ms",
+                settings.timeout.as_millis()
+            )))
+        })
 }
 
-fn table(live: &[Found]) -> String {
+/// Sessions the port scan found that no lockfile names, in the lockfile's
+/// shape: the probe carries the same identity facts.
+fn unlisted(scanned: Vec<Candidate>, listed: &[Lockfile]) -> Vec<Lockfile> {
+    scanned
+        .into_iter()
+        .filter(|c| !listed.iter().any(|l| l.endpoint == c.endpoint))
+        .map(|c| Lockfile {
+            schema: LOCKFILE_SCHEMA.to_owned(),
+            port: port_of(&c.endpoint),
+            endpoint: c.endpoint,
+            transport: c.transport,
+            pid: c.pid,
+            build_tag: c.build_tag,
+            project: c.project,
+            started_at: c.started_at,
+        })
+        .collect()
+}
+
+fn port_of(endpoint: &str) -> u16 {
+    reqwest::Url::parse(endpoint)
+        .ok()
+        .and_then(|url| url.port())
+        .unwrap_or(0)
+}
+
+fn nothing_live(survey: &Survey, registry: &mur_lockfile::Registry) -> Error {
+    if let Some((found, _)) = survey.unresponsive.first() {
+        return Error::transport(format!(
+            "no session answered; {} did not answer its probe",
+            if survey.unresponsive.len() == 1 {
+                format!("pid {} at `{}`", found.lock.pid, found.lock.endpoint)
+            } else {
+                format!("{} running sessions", survey.unresponsive.len())
+            }
+        ));
+    }
+    Error::no_session("no running devtools session found").with_hint(format!(
+        "sessions announce themselves in `{}`",
+        registry.dir().display()
+    ))
+}
+
+fn table(live: &[Lockfile]) -> String {
     let rows: Vec<Vec<String>> = live
         .iter()
-        .map(|f| {
+        .map(|lock| {
             vec![
-                f.lock.project.clone(),
-                f.lock.transport.as_str().to_owned(),
-                f.lock.endpoint.clone(),
-                f.lock.pid.to_string(),
-                f.lock.started_at.clone(),
+                lock.project.clone(),
+                lock.transport.as_str().to_owned(),
+                lock.endpoint.clone(),
+                lock.pid.to_string(),
+                lock.started_at.clone(),
             ]
         })
         .collect();
@@ -73,31 +136,26 @@ fn table(live: &[Found]) -> String {
 /// Removes lockfiles whose process is gone. A lockfile whose process runs is
 /// never touched, even when its endpoint does not answer: the session may be
 /// busy, and a wrong removal would hide a live session from discovery.
-async fn clean(dry_run: bool) -> Result<()> {
+async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
     let http = mcp::http_client()?;
     let registry = discovery::registry();
-    let survey = discovery::survey(&registry, &http).await?;
+    let survey = bounded(settings, discovery::survey(&registry, &http)).await?;
     if dry_run {
-        let mut text = String::new();
+        let mut names = Vec::new();
         for found in &survey.stale {
-            text.push_str(&format!("{}\n", found.path.display()));
+            names.extend(output::shell_word(found.path.as_os_str()));
+            names.push(b'\n');
         }
-        output::stdout(text.as_bytes())?;
-        eprintln!(
+        output::stdout(&names)?;
+        output::diagnostic(&format!(
             "would remove {} stale {}",
             survey.stale.len(),
             entries(survey.stale.len())
-        );
+        ));
         return Ok(());
     }
-    let mut removed = 0;
-    for found in &survey.stale {
-        match registry.remove(&found.path) {
-            Ok(()) => removed += 1,
-            Err(e) => output::notice(&format!("cannot remove `{}`: {e}", found.path.display())),
-        }
-    }
-    eprintln!("removed {removed} stale {}", entries(removed));
+    let removed = survey.collect_garbage(&registry);
+    output::diagnostic(&format!("removed {removed} stale {}", entries(removed)));
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! Reading the lockfile directory: every lockfile classified as live, stale
-//! (process gone) or not a devtools session, with one-line notices for files
+//! (process gone or pid reused), unresponsive (the session's process runs but
+//! did not answer) or not a devtools session, with one-line notices for files
 //! that are malformed, of an unknown schema, or untrusted.
 
 use std::path::PathBuf;
@@ -22,9 +23,12 @@ pub struct Found {
 pub struct Survey {
     /// Sessions that answered the probe (stdio ones: whose process runs).
     pub live: Vec<Found>,
-    /// Lockfiles whose process is gone.
+    /// Lockfiles whose process is gone, or whose pid a newer process has.
     pub stale: Vec<Found>,
-    /// Lockfiles whose process runs but whose endpoint is not that session.
+    /// Sessions whose process runs but did not answer the probe in time.
+    pub unresponsive: Vec<(Found, String)>,
+    /// Lockfiles whose process runs but whose endpoint is not that session
+    /// (or is not on loopback, and so was not contacted).
     pub impostors: Vec<(Found, String)>,
 }
 
@@ -55,11 +59,23 @@ pub async fn survey(registry: &Registry, http: &reqwest::Client) -> Result<Surve
     for (found, verdict) in valid.into_iter().zip(verdicts) {
         match verdict {
             Liveness::Live => survey.live.push(found),
-            Liveness::DeadPid => survey.stale.push(found),
+            Liveness::Stale(reason) => {
+                tracing::debug!("stale lockfile `{}`: {reason}", found.path.display());
+                survey.stale.push(found);
+            }
+            Liveness::Unresponsive(reason) => survey.unresponsive.push((found, reason)),
             Liveness::NotDevtools(reason) => survey.impostors.push((found, reason)),
         }
     }
     Ok(survey)
+}
+
+/// "the session of `P` (pid N) at `E` did not answer …".
+pub fn unresponsive_message(found: &Found, reason: &str) -> String {
+    format!(
+        "the session for `{}` (pid {}) at `{}` runs but {reason}",
+        found.lock.project, found.lock.pid, found.lock.endpoint
+    )
 }
 
 /// Keeps valid lockfiles; says in one line why any other file is skipped.
@@ -86,13 +102,32 @@ fn valid_or_notice(entry: Entry) -> Option<Found> {
 }
 
 impl Survey {
-    /// Removes stale lockfiles on the way through, as every reader may.
-    pub fn collect_garbage(&self, registry: &Registry) {
+    /// Removes stale lockfiles on the way through, as every reader may, and
+    /// returns how many it removed. Each is removed under its slot's lock and
+    /// only if it is still the file judged stale, so a session that started
+    /// since the survey keeps its fresh lockfile.
+    pub fn collect_garbage(&self, registry: &Registry) -> usize {
+        let mut removed = 0;
         for found in &self.stale {
-            match registry.remove(&found.path) {
-                Ok(()) => tracing::debug!("removed stale lockfile `{}`", found.path.display()),
-                Err(e) => tracing::debug!("cannot remove `{}`: {e}", found.path.display()),
+            match registry.remove_if_unchanged(&found.path, &found.lock) {
+                Ok(true) => {
+                    removed += 1;
+                    tracing::debug!("removed stale lockfile `{}`", found.path.display());
+                }
+                Ok(false) => tracing::debug!(
+                    "left `{}`: it changed, or a session holds its slot",
+                    found.path.display()
+                ),
+                Err(e) => output::notice(&format!("cannot remove `{}`: {e}", found.path.display())),
             }
+        }
+        removed
+    }
+
+    /// Says which sessions run but did not answer (always worth knowing).
+    pub fn report_unresponsive(&self) {
+        for (found, reason) in &self.unresponsive {
+            output::notice(&unresponsive_message(found, reason));
         }
     }
 

@@ -5,30 +5,60 @@ mod lockfiles;
 mod scan;
 mod select;
 
-pub use lockfiles::{Found, registry, survey};
+pub use lockfiles::{Found, Survey, registry, survey};
+pub use scan::scan;
 pub use select::Candidate;
 
 use crate::error::{Error, Result};
 use crate::options::{Settings, Source};
 
-/// The MCP endpoint URL for this invocation.
+/// The MCP endpoint URL for this invocation. Bounded by `--timeout`: a
+/// directory full of lockfiles whose endpoints never answer cannot hold a
+/// call up for longer than the user allowed.
 pub async fn resolve(settings: &Settings, http: &reqwest::Client) -> Result<String> {
+    if let Source::Endpoint(url) = &settings.source {
+        return checked_endpoint(url);
+    }
+    tokio::time::timeout(settings.timeout, resolve_unbounded(settings, http))
+        .await
+        .unwrap_or_else(|_| {
+            Err(Error::transport(format!(
+                "finding the session took longer than {} ms",
+                settings.timeout.as_millis()
+            ))
+            .with_hint("`-v` shows what discovery was waiting for; `--endpoint URL` skips it"))
+        })
+}
+
+/// `--endpoint` is used as given, without a probe, but only on loopback:
+/// mur never sends a request off this machine.
+fn checked_endpoint(url: &str) -> Result<String> {
+    mur_lockfile::endpoint::check_loopback(url)
+        .map(|()| url.to_owned())
+        .map_err(|why| {
+            Error::usage(format!("`--endpoint {url}` {why}")).with_hint(
+                "devtools sessions listen on loopback, e.g. `--endpoint http://127.0.0.1:PORT/mcp`",
+            )
+        })
+}
+
+async fn resolve_unbounded(settings: &Settings, http: &reqwest::Client) -> Result<String> {
     let project = settings
         .project
         .as_deref()
         .map(select::ProjectFilter::new)
         .transpose()?;
     let range = match &settings.source {
-        Source::Endpoint(url) => return Ok(url.clone()),
-        Source::Lockfiles => None,
         Source::Auto(range) => Some(*range),
+        _ => None,
     };
     let registry = registry();
     let survey = survey(&registry, http).await?;
     survey.collect_garbage(&registry);
     survey.report_impostors();
     let candidates: Vec<Candidate> = survey.live.iter().map(Candidate::from_lockfile).collect();
-    let chosen = select::unique(candidates, project.as_ref());
+    let chosen = select::unique(candidates, project.as_ref())
+        .map_err(|e| unresponsive_instead(e, &survey, project.as_ref()));
     match (chosen, range) {
         (Err(e), Some(range)) if e.kind() == crate::error::Kind::NoSession => {
             tracing::debug!(
@@ -50,6 +80,31 @@ pub async fn resolve(settings: &Settings, http: &reqwest::Client) -> Result<Stri
             tracing::debug!("using `{}` ({})", chosen.endpoint, chosen.project);
             Ok(chosen.endpoint)
         }
+    }
+}
+
+/// "No session" is wrong when a session's process runs but did not answer
+/// the probe (stopped at a breakpoint, out of file descriptors): that is a
+/// transport failure, naming the pid and endpoint that did not answer.
+fn unresponsive_instead(
+    e: Error,
+    survey: &lockfiles::Survey,
+    project: Option<&select::ProjectFilter>,
+) -> Error {
+    if e.kind() != crate::error::Kind::NoSession {
+        return e;
+    }
+    let silent = survey
+        .unresponsive
+        .iter()
+        .find(|(found, _)| project.is_none_or(|p| p.matches(&Candidate::from_lockfile(found))));
+    match silent {
+        Some((found, reason)) => Error::transport(lockfiles::unresponsive_message(found, reason))
+            .with_hint(format!(
+                "is it stopped in a debugger or overloaded? `kill -CONT {}` resumes a stopped process",
+                found.lock.pid
+            )),
+        None => e,
     }
 }
 

@@ -105,6 +105,8 @@ async fn probe_port(http: &reqwest::Client, port: u16) -> Option<Candidate> {
         project: info.project,
         pid: info.pid,
         transport: Transport::Http,
+        build_tag: info.build_tag,
+        started_at: info.started_at,
         lockfile: None,
     })
 }

@@ -19,6 +19,8 @@ pub struct Candidate {
     pub project: String,
     pub pid: u32,
     pub transport: Transport,
+    pub build_tag: String,
+    pub started_at: String,
     /// The lockfile it came from, if any.
     pub lockfile: Option<PathBuf>,
 }
@@ -30,6 +32,8 @@ impl Candidate {
             project: found.lock.project.clone(),
             pid: found.lock.pid,
             transport: found.lock.transport,
+            build_tag: found.lock.build_tag.clone(),
+            started_at: found.lock.started_at.clone(),
             lockfile: Some(found.path.clone()),
         }
     }
@@ -57,7 +61,7 @@ impl ProjectFilter {
         })
     }
 
-    fn matches(&self, c: &Candidate) -> bool {
+    pub fn matches(&self, c: &Candidate) -> bool {
         c.project == self.canonical
             || c.lockfile
                 .as_deref()
@@ -128,6 +132,8 @@ mod tests {
             project: project.into(),
             pid: 1,
             transport,
+            build_tag: String::new(),
+            started_at: String::new(),
             lockfile: None,
         }
     }
