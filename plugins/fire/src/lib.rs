@@ -16,7 +16,7 @@ impl Verb for Fire {
         summary: "Fire an event on a component, with optional JSON arguments",
         synopsis: "fire <Component>.<event> [--args JSON]",
         details: "",
-        example: r#"mur devtools fire Counter.incremented --args '{"by": 2}'"#,
+        example: r#"mur devtools fire counter.set --args '{"value": 5}'"#,
     };
     const SPEC: Spec = Spec {
         positionals: &[Pos::new(

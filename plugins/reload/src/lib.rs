@@ -12,7 +12,7 @@ impl Verb for Reload {
         summary: "Ask the running app to reload, and exit once it acknowledges",
         synopsis: "reload [--component N]",
         details: "Prints the server's acknowledgement and exits 0; the next `mur devtools` call\nfinds the new build.",
-        example: "mur devtools reload --component CounterPage",
+        example: "mur devtools reload --component counter",
     };
     const SPEC: Spec = Spec {
         positionals: &[],

@@ -12,7 +12,7 @@ impl Verb for State {
         summary: "Print the running app's state, or that of the element a selector matches",
         synopsis: "state [--selector S]",
         details: "",
-        example: "mur devtools state --selector '#counter-label'",
+        example: "mur devtools state --selector '#count'",
     };
     const SPEC: Spec = Spec {
         positionals: &[],

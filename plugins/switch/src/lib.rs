@@ -12,7 +12,7 @@ impl Verb for Switch {
         summary: "Show another component in the running app",
         synopsis: "switch <component>",
         details: "`mur devtools components` lists the components there are.",
-        example: "mur devtools switch CounterPage",
+        example: "mur devtools switch todo",
     };
     const SPEC: Spec = Spec {
         positionals: &[Pos::new(
