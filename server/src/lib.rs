@@ -23,6 +23,7 @@ pub mod tools;
 
 pub use entry::run;
 pub use error::ServeError;
+pub use http::HttpLimits;
 pub use options::{SessionOptions, SessionTransport};
 pub use session::serve;
 pub use tools::*;

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::HttpLimits;
+
 /// How clients reach the session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SessionTransport {
@@ -26,6 +28,8 @@ pub struct SessionOptions {
     pub server_name: String,
     /// Reported to MCP clients as `serverInfo.version`.
     pub server_version: String,
+    /// Timeouts and connection cap of the HTTP endpoint (the defaults suit any app).
+    pub http_limits: HttpLimits,
 }
 
 impl SessionOptions {
@@ -38,6 +42,7 @@ impl SessionOptions {
             transport: SessionTransport::Http,
             server_name: "mur-server".to_owned(),
             server_version: env!("CARGO_PKG_VERSION").to_owned(),
+            http_limits: HttpLimits::default(),
         }
     }
 
@@ -56,6 +61,11 @@ impl SessionOptions {
 
     pub fn with_build_tag(mut self, build_tag: impl Into<String>) -> Self {
         self.build_tag = build_tag.into();
+        self
+    }
+
+    pub fn with_http_limits(mut self, http_limits: HttpLimits) -> Self {
+        self.http_limits = http_limits;
         self
     }
 

@@ -5,9 +5,10 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
-use mur_server::{SessionOptions, sample};
+use mur_server::{HttpLimits, SessionOptions, sample};
 
 #[derive(Parser)]
 #[command(
@@ -28,6 +29,30 @@ struct Args {
     /// Test only: also expose the MCP conformance suite's fixture tools
     #[arg(long, hide = true)]
     conformance_fixtures: bool,
+    /// Test only: the HTTP header-read (and keep-alive idle) timeout, in ms (default 10000)
+    #[arg(long, hide = true, value_name = "MS")]
+    http_header_timeout_ms: Option<u64>,
+    /// Test only: the HTTP request-body timeout, in ms (default 10000)
+    #[arg(long, hide = true, value_name = "MS")]
+    http_body_timeout_ms: Option<u64>,
+    /// Test only: the most HTTP connections held open (default 256)
+    #[arg(long, hide = true, value_name = "N")]
+    http_max_connections: Option<usize>,
+}
+
+impl Args {
+    /// The default limits, with the test-only overrides applied.
+    fn http_limits(&self) -> HttpLimits {
+        let defaults = HttpLimits::default();
+        let ms = |value: Option<u64>, default| value.map_or(default, Duration::from_millis);
+        HttpLimits {
+            header_read_timeout: ms(self.http_header_timeout_ms, defaults.header_read_timeout),
+            body_read_timeout: ms(self.http_body_timeout_ms, defaults.body_read_timeout),
+            max_connections: self
+                .http_max_connections
+                .unwrap_or(defaults.max_connections),
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -42,6 +67,7 @@ fn main() -> ExitCode {
     };
     let options = options
         .with_port(args.port)
+        .with_http_limits(args.http_limits())
         .with_server_info("mur-sample", env!("CARGO_PKG_VERSION"));
     let mut tools = sample::tool_set();
     if args.conformance_fixtures {

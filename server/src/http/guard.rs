@@ -3,7 +3,7 @@
 
 use axum::{
     extract::Request,
-    http::{HeaderMap, StatusCode, header},
+    http::{HeaderMap, HeaderValue, StatusCode, header},
     middleware::Next,
     response::{IntoResponse, Response},
 };
@@ -22,16 +22,36 @@ fn forbidden(reason: &'static str) -> Response {
 }
 
 fn check_headers(headers: &HeaderMap) -> Result<(), &'static str> {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|value| value.to_str().ok());
-    if !host.is_some_and(is_loopback_authority) {
+    // Two Host (or Origin) headers: proxies and servers disagree on which one counts,
+    // so a request could pass this check with one and be routed by the other.
+    let host = match single(headers, &header::HOST) {
+        Ok(host) => host,
+        Err(()) => return Err("forbidden: more than one Host header"),
+    };
+    if !host
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(is_loopback_authority)
+    {
         return Err("forbidden: the Host header must name a loopback address");
     }
-    match headers.get(header::ORIGIN) {
-        None => Ok(()),
-        Some(origin) if origin.to_str().is_ok_and(is_loopback_origin) => Ok(()),
-        Some(_) => Err("forbidden: the Origin header must be a loopback origin"),
+    match single(headers, &header::ORIGIN) {
+        Err(()) => Err("forbidden: more than one Origin header"),
+        Ok(None) => Ok(()),
+        Ok(Some(origin)) if origin.to_str().is_ok_and(is_loopback_origin) => Ok(()),
+        Ok(Some(_)) => Err("forbidden: the Origin header must be a loopback origin"),
+    }
+}
+
+/// The header's only value, `None` when absent, `Err` when it appears more than once.
+fn single<'a>(
+    headers: &'a HeaderMap,
+    name: &header::HeaderName,
+) -> Result<Option<&'a HeaderValue>, ()> {
+    let mut values = headers.get_all(name).iter();
+    let first = values.next();
+    match values.next() {
+        None => Ok(first),
+        Some(_) => Err(()),
     }
 }
 
@@ -102,6 +122,31 @@ mod tests {
         ] {
             assert!(!is_loopback_authority(host), "{host} should be refused");
         }
+    }
+
+    #[test]
+    fn a_repeated_host_or_origin_is_refused() {
+        let mut headers = HeaderMap::new();
+        headers.append(header::HOST, HeaderValue::from_static("127.0.0.1"));
+        assert!(check_headers(&headers).is_ok());
+        headers.append(header::HOST, HeaderValue::from_static("127.0.0.1"));
+        assert_eq!(
+            check_headers(&headers),
+            Err("forbidden: more than one Host header")
+        );
+
+        let mut headers = HeaderMap::new();
+        headers.append(header::HOST, HeaderValue::from_static("localhost"));
+        headers.append(header::ORIGIN, HeaderValue::from_static("http://localhost"));
+        assert!(check_headers(&headers).is_ok());
+        headers.append(
+            header::ORIGIN,
+            HeaderValue::from_static("http://evil.example"),
+        );
+        assert_eq!(
+            check_headers(&headers),
+            Err("forbidden: more than one Origin header")
+        );
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! The loopback HTTP endpoint: `/mcp` for MCP (POST, DELETE) and the probe (GET),
-//! all behind the Host/Origin guard.
+//! all behind the Host/Origin guard, served with timeouts and a connection cap.
 
+mod body;
+mod connections;
 mod guard;
+mod limits;
 mod probe;
+mod serve;
 
-use std::{net::SocketAddr, sync::Arc, time::Duration};
+use std::{net::SocketAddr, sync::Arc};
 
 use axum::{Router, middleware, routing::get};
 use rmcp::transport::streamable_http_server::{
@@ -13,10 +17,9 @@ use rmcp::transport::streamable_http_server::{
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::{ServeError, identity::SessionIdentity, mcp::DevtoolsHandler};
+pub use limits::HttpLimits;
 
-/// Longest we wait for in-flight responses once shutdown has begun.
-const DRAIN_TIMEOUT: Duration = Duration::from_secs(3);
+use crate::{ServeError, identity::SessionIdentity, mcp::DevtoolsHandler};
 
 /// Binds 127.0.0.1 on `port` (0: any free port).
 pub(crate) async fn bind(port: u16) -> Result<TcpListener, ServeError> {
@@ -29,12 +32,14 @@ pub(crate) async fn bind(port: u16) -> Result<TcpListener, ServeError> {
 fn router(
     handler: DevtoolsHandler,
     identity: Arc<SessionIdentity>,
+    limits: HttpLimits,
     mcp_cancel: CancellationToken,
 ) -> Router {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(true)
         .with_json_response(true)
         .with_sse_keep_alive(None)
+        .with_max_request_body_bytes(limits::MAX_BODY_BYTES)
         .with_cancellation_token(mcp_cancel);
     let mcp = StreamableHttpService::new(
         move || Ok(handler.clone()),
@@ -45,9 +50,18 @@ fn router(
         .post_service(mcp.clone())
         .delete_service(mcp)
         .with_state(identity);
+    let body_limits = body::BodyLimits {
+        read_timeout: limits.body_read_timeout,
+        max_bytes: limits::MAX_BODY_BYTES,
+    };
     Router::new()
         .route("/mcp", mcp_route)
-        // `layer` (not `route_layer`) so unknown paths are guarded as well.
+        // `layer` (not `route_layer`) so unknown paths are guarded as well; the
+        // guard is added last, so it runs first.
+        .layer(middleware::from_fn_with_state(
+            body_limits,
+            body::check_post_body,
+        ))
         .layer(middleware::from_fn(guard::loopback_only))
 }
 
@@ -57,38 +71,12 @@ pub(crate) async fn serve_until(
     listener: TcpListener,
     handler: DevtoolsHandler,
     identity: Arc<SessionIdentity>,
+    limits: HttpLimits,
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let mcp_cancel = CancellationToken::new();
-    let app = router(handler, identity, mcp_cancel.child_token());
-    let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
-    let shutdown = async move {
-        stop.await;
-        let _ = stopping_tx.send(());
-    };
-    let server = axum::serve(listener, app).with_graceful_shutdown(shutdown);
-    let server = std::pin::pin!(server.into_future());
-    let drained = drain_after_stop(server, stopping_rx).await;
+    let app = router(handler, identity, limits, mcp_cancel.child_token());
+    serve::serve_until(listener, app, limits, stop).await;
     mcp_cancel.cancel();
-    drained.map_err(ServeError::io("http server failed"))
-}
-
-/// Runs the server; once stop has been signalled, gives it [`DRAIN_TIMEOUT`] to finish.
-async fn drain_after_stop(
-    mut server: std::pin::Pin<&mut impl Future<Output = std::io::Result<()>>>,
-    stopping: tokio::sync::oneshot::Receiver<()>,
-) -> std::io::Result<()> {
-    tokio::select! {
-        result = &mut server => return result,
-        _ = stopping => {}
-    }
-    match tokio::time::timeout(DRAIN_TIMEOUT, server).await {
-        Ok(result) => result,
-        Err(_) => {
-            tracing::warn!(
-                "in-flight requests did not finish within {DRAIN_TIMEOUT:?}; closing anyway"
-            );
-            Ok(())
-        }
-    }
+    Ok(())
 }
