@@ -2,8 +2,16 @@
 //! loads compiled code instead of compiling; a changed `.wasm` is recompiled
 //! and its new behaviour is what runs; a corrupt entry is rebuilt, not trusted.
 //!
+//! Whatever sits at an entry's path that is not a regular file of sane size (a
+//! FIFO, a link, a huge file) is a miss and is replaced, never waited on.
+//!
 //! `ping --bogus` is a usage error raised by the verb itself, so these runs
 //! instantiate the verb without needing a session.
+
+use std::io::{Read as _, Seek as _};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 use mur_e2e::plugins::{add, cache_entries, guest, verb_dir, with_custom_section};
 use mur_e2e::{Output, Sandbox};
@@ -11,8 +19,60 @@ use mur_e2e::{Output, Sandbox};
 const LOADED: &str = "loaded verb `ping` from cache";
 const COMPILING: &str = "compiling verb `ping`";
 
+/// How long a run may take before it counts as hung: generous for a debug
+/// build on a loaded machine, and short enough that a regression fails the
+/// test instead of stalling the suite.
+const HANG_LIMIT: Duration = Duration::from_secs(30);
+
+/// Runs `mur`, killing it (and failing) if it is still running after
+/// [`HANG_LIMIT`].
+fn mur_within(sandbox: &Sandbox, args: &[&str]) -> Output {
+    let capture = || tempfile::tempfile_in(sandbox.root()).expect("capture file");
+    let (mut stdout, mut stderr) = (capture(), capture());
+    let mut child = sandbox
+        .mur_command(args)
+        .stdout(Stdio::from(stdout.try_clone().expect("clone")))
+        .stderr(Stdio::from(stderr.try_clone().expect("clone")))
+        .spawn()
+        .expect("spawn mur");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            break status;
+        }
+        if started.elapsed() > HANG_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "`mur {}` hung: still running after {HANG_LIMIT:?}",
+                args.join(" ")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let read = |file: &mut std::fs::File| {
+        let mut text = String::new();
+        file.rewind().expect("rewind");
+        file.read_to_string(&mut text).expect("read capture");
+        text
+    };
+    Output {
+        stdout: read(&mut stdout),
+        stderr: read(&mut stderr),
+        code: status.code().unwrap_or(-1),
+    }
+}
+
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("run mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
 fn ping(sandbox: &Sandbox) -> Output {
-    let out = sandbox.mur(&["devtools", "-v", "ping", "--bogus"]);
+    let out = mur_within(sandbox, &["devtools", "-v", "ping", "--bogus"]);
     out.assert_code(1);
     assert!(
         out.stderr
@@ -114,4 +174,123 @@ fn a_corrupt_cache_entry_is_rebuilt() {
         );
         assert!(ping(&sandbox).stderr.contains(LOADED));
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_a_cache_entry_is_a_miss_and_is_replaced() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[guest("ping")]);
+    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+    std::fs::remove_file(&entry).expect("remove the entry");
+    mkfifo(&entry);
+
+    let out = ping(&sandbox);
+    assert!(
+        out.stderr
+            .contains("is a FIFO, not a regular file; rebuilding it"),
+        "{out}"
+    );
+    assert!(out.stderr.contains(COMPILING), "{out}");
+    assert!(entry.metadata().expect("entry").is_file(), "replaced");
+    assert!(ping(&sandbox).stderr.contains(LOADED));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_as_a_cache_entry_is_not_followed() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[guest("ping")]);
+    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+    // A sound entry, but elsewhere: mur trusts only what is in its own directory.
+    let elsewhere = sandbox.root().join("elsewhere.cwasm");
+    std::fs::rename(&entry, &elsewhere).expect("move the entry");
+    std::os::unix::fs::symlink(&elsewhere, &entry).expect("symlink");
+
+    let out = ping(&sandbox);
+    assert!(out.stderr.contains("is a symbolic link"), "{out}");
+    assert!(!out.stderr.contains(LOADED), "{out}");
+    let meta = std::fs::symlink_metadata(&entry).expect("entry");
+    assert!(meta.is_file(), "the link is replaced by a real entry");
+    assert!(elsewhere.exists(), "the link's target is left alone");
+}
+
+#[test]
+fn an_oversized_cache_entry_is_rebuilt_without_being_read() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[guest("ping")]);
+    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+    // 1 GiB + 1 byte, sparse: past the cap, so refused by its size alone.
+    std::fs::File::options()
+        .write(true)
+        .open(&entry)
+        .and_then(|f| f.set_len((1 << 30) + 1))
+        .expect("grow the entry");
+
+    let out = ping(&sandbox);
+    assert!(
+        out.stderr
+            .contains("is 1073741825 bytes, over the 1 GiB limit; rebuilding it"),
+        "{out}"
+    );
+    assert!(out.stderr.contains(COMPILING), "{out}");
+    assert!(ping(&sandbox).stderr.contains(LOADED));
+}
+
+#[test]
+fn a_cache_entry_that_cannot_be_replaced_is_reported_and_the_verb_still_runs() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[guest("ping")]);
+    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+    std::fs::remove_file(&entry).expect("remove the entry");
+    std::fs::create_dir(&entry).expect("a directory in its place");
+    std::fs::write(entry.join("keep"), b"x").expect("not empty");
+
+    for _ in 0..2 {
+        let out = ping(&sandbox);
+        assert!(
+            out.stderr.contains("warning: the compile-cache entry `")
+                && out
+                    .stderr
+                    .contains("` is a directory, not a regular file, and cannot be removed"),
+            "{out}"
+        );
+        assert!(out.stderr.contains(COMPILING), "{out}");
+    }
+    // Without -v the warning is the only line besides the verb's own error.
+    let quiet = mur_within(&sandbox, &["devtools", "ping", "--bogus"]);
+    quiet.assert_code(1);
+    assert!(
+        quiet.stderr.starts_with("warning: the compile-cache entry"),
+        "{quiet}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_installed_verb_whose_file_became_a_fifo_fails_at_once_with_exit_7() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[guest("ping")]);
+    let file = installed_ping(&sandbox);
+    std::fs::remove_file(&file).expect("remove ping.wasm");
+    mkfifo(&file);
+
+    let out = mur_within(&sandbox, &["devtools", "ping", "--bogus"]);
+    out.assert_code(7);
+    assert_eq!(
+        out.stderr.lines().next(),
+        Some(
+            format!(
+                "error: verb `ping` is installed but its file `{}` is a FIFO, not a regular file",
+                file.display()
+            )
+            .as_str()
+        ),
+        "{out}"
+    );
+    assert!(
+        out.stderr
+            .contains("hint: reinstall it with `mur devtools verbs add --force <ping.wasm>`"),
+        "{out}"
+    );
 }

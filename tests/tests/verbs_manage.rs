@@ -1,9 +1,72 @@
 //! Managing verbs with `mur devtools verbs …`: a verb built by the tests is
 //! added and works without rebuilding `mur`; removing a standard verb makes it
-//! unknown at once; clashes and non-components are refused with a hint.
+//! unknown at once; clashes and non-components are refused with a hint. Files
+//! that are not regular (a FIFO, a device) or too big are refused at once,
+//! never read until mur is killed.
 
-use mur_e2e::Sandbox;
+use std::io::{Read as _, Seek as _, Write as _};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
 use mur_e2e::plugins::{add, guest, standard, try_add, verb_dir};
+use mur_e2e::{Output, Sandbox};
+
+/// How long a run may take before it counts as hung: generous for a debug
+/// build on a loaded machine, and short enough that a regression fails the
+/// test instead of stalling the suite.
+const HANG_LIMIT: Duration = Duration::from_secs(30);
+
+/// Runs `mur`, killing it (and failing) if it is still running after
+/// [`HANG_LIMIT`]; also returns how long it took.
+fn mur_within(sandbox: &Sandbox, args: &[&str]) -> (Output, Duration) {
+    let capture = || tempfile::tempfile_in(sandbox.root()).expect("capture file");
+    let (mut stdout, mut stderr) = (capture(), capture());
+    let mut child = sandbox
+        .mur_command(args)
+        .stdout(Stdio::from(stdout.try_clone().expect("clone")))
+        .stderr(Stdio::from(stderr.try_clone().expect("clone")))
+        .spawn()
+        .expect("spawn mur");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            break status;
+        }
+        if started.elapsed() > HANG_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "`mur {}` hung: still running after {HANG_LIMIT:?}",
+                args.join(" ")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = started.elapsed();
+    let read = |file: &mut std::fs::File| {
+        let mut text = String::new();
+        file.rewind().expect("rewind");
+        file.read_to_string(&mut text).expect("read capture");
+        text
+    };
+    let out = Output {
+        stdout: read(&mut stdout),
+        stderr: read(&mut stderr),
+        code: status.code().unwrap_or(-1),
+    };
+    (out, took)
+}
+
+/// `verbs add <file>` with the watchdog; it must be refused (exit 1), quickly.
+fn add_refused(sandbox: &Sandbox, file: &std::path::Path) -> Output {
+    let (out, took) = mur_within(sandbox, &["devtools", "verbs", "add", path(file)]);
+    out.assert_code(1);
+    assert!(took < Duration::from_secs(10), "took {took:?}\n{out}");
+    out
+}
+
+const WHAT_A_VERB_IS: &str =
+    "hint: a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.1.0)\n";
 
 fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("utf-8 path")
@@ -136,7 +199,7 @@ fn replacing_an_installed_verb_needs_force() {
         mur_e2e::plugins::with_custom_section(&bytes, "v2"),
     )
     .expect("write v2");
-    let refused = try_add(&sandbox, &[changed.clone()], &[]);
+    let refused = try_add(&sandbox, std::slice::from_ref(&changed), &[]);
     refused.assert_code(1);
     assert_eq!(
         refused.stderr,
@@ -187,4 +250,115 @@ fn a_verb_named_like_a_host_verb_needs_force() {
         "error: verb `session` would hide the host's own `mur devtools session`\nhint: pass `--force` to install it anyway\n"
     );
     try_add(&sandbox, &[guest("impostor")], &["--force"]).assert_code(0);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_a_fifo_or_a_directory_is_refused_at_once() {
+    let sandbox = Sandbox::new();
+    let fifo = sandbox.root().join("verb.wasm");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success(), "mkfifo");
+    let dir = sandbox.root().join("dir.wasm");
+    std::fs::create_dir(&dir).expect("mkdir");
+
+    for (file, kind) in [
+        (std::path::PathBuf::from("/dev/zero"), "a device"),
+        (fifo, "a FIFO"),
+        (dir, "a directory"),
+    ] {
+        let out = add_refused(&sandbox, &file);
+        assert_eq!(
+            out.stderr,
+            format!(
+                "error: `{}` is not a usable verb: it is {kind}, not a regular file\n{WHAT_A_VERB_IS}",
+                path(&file)
+            ),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn a_huge_file_is_judged_by_its_first_bytes_and_its_size_never_read_whole() {
+    let sandbox = Sandbox::new();
+    // 1 GiB, sparse: zeros, so no WebAssembly header.
+    let junk = sandbox.root().join("huge.wasm");
+    std::fs::File::create(&junk)
+        .and_then(|f| f.set_len(1 << 30))
+        .expect("sparse file");
+    let out = add_refused(&sandbox, &junk);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` is not a usable verb: it is not a WebAssembly component (no WebAssembly header)\n{WHAT_A_VERB_IS}",
+            path(&junk)
+        ),
+        "{out}"
+    );
+
+    // The same size behind a valid component header: refused for its size.
+    let big = sandbox.root().join("big.wasm");
+    let mut file = std::fs::File::create(&big).expect("create");
+    file.write_all(b"\0asm\x0d\0\x01\0").expect("header");
+    file.set_len(1 << 30).expect("sparse file");
+    drop(file);
+    let out = add_refused(&sandbox, &big);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` is not a usable verb: it is 1073741824 bytes, over the 256 MiB limit\n{WHAT_A_VERB_IS}",
+            path(&big)
+        ),
+        "{out}"
+    );
+    let list = sandbox.mur(&["devtools", "verbs", "list", "--json"]);
+    assert_eq!(list.json(), serde_json::json!([]), "nothing installed");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_the_user_names_is_followed() {
+    let sandbox = Sandbox::new();
+    let link = sandbox.root().join("ping.wasm");
+    std::os::unix::fs::symlink(guest("ping"), &link).expect("symlink");
+    let out = add(&sandbox, &[link]);
+    assert_eq!(out.stdout, "added verb `ping` (tool `version`)\n");
+    let installed =
+        std::fs::symlink_metadata(verb_dir(&sandbox).join("ping.wasm")).expect("installed ping");
+    assert!(installed.is_file(), "the verb directory holds a copy");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_the_verb_index_fails_at_once_with_exit_7() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(verb_dir(&sandbox)).expect("verb dir");
+    let index = verb_dir(&sandbox).join("index.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&index)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success(), "mkfifo");
+
+    for args in [
+        &["devtools", "verbs", "list"][..],
+        &["devtools", "verbs", "add", path(&guest("ping"))],
+        &["devtools", "ping"],
+    ] {
+        let (out, _) = mur_within(&sandbox, args);
+        out.assert_code(7);
+        assert_eq!(
+            out.stderr,
+            format!(
+                "error: the verb index `{0}` is a FIFO, not a regular file\n\
+                 hint: remove `{0}`, then reinstall the verbs with `mur devtools verbs add --force <file.wasm>...`\n",
+                path(&index)
+            ),
+            "{out}"
+        );
+    }
 }

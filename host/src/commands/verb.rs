@@ -80,6 +80,7 @@ impl From<VerbError> for Error {
                 Error::usage(e.to_string()).with_detail(usage.clone())
             }
             VerbError::Registry(_) | VerbError::Refused { .. } => Error::usage(e.to_string()),
+            VerbError::Internal { .. } => Error::internal(e.to_string()),
         };
         match e.hint() {
             Some(hint) => error.with_hint(hint),

@@ -14,6 +14,10 @@
 //! which matters because it is paid on every call (a JavaScript verb's entry is
 //! ~40 MB; sha256 of that costs ~25 ms, more than the rest of a warm call).
 //! Attack is kept out by the directory itself: private to this user, or unused.
+//!
+//! An entry is read only when it is a regular file (not a link, FIFO or
+//! device) of at most [`MAX_ENTRY_BYTES`]; anything else is a miss, removed and
+//! rebuilt, and a warning says so when it cannot be removed.
 
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
@@ -22,11 +26,18 @@ use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
+use super::bounded::{self, Links, MAX_COMPONENT_BYTES, Refusal};
 use super::index::write_atomic;
 use super::timings::{self, Phase};
 
 const MAGIC: &[u8; 8] = b"murverb2";
 const HEADER_LEN: usize = MAGIC.len() + 4 + 8;
+
+/// The largest entry read or written. Native code runs a few times the size of
+/// the component it came from (a 40 MB Python verb compiles to about twice
+/// that), so four times the largest component mur accepts; a bigger entry is
+/// not one mur wrote, and is rebuilt rather than read.
+pub const MAX_ENTRY_BYTES: u64 = 4 * MAX_COMPONENT_BYTES;
 
 /// The on-disk cache of compiled verbs; disabled when its directory is unsafe.
 pub struct CodeCache {
@@ -57,24 +68,36 @@ impl CodeCache {
         format!("{sha256}-{engine_hash}")
     }
 
-    /// The cached component for `key`, if a sound entry exists.
+    /// The cached component for `key`, if a sound entry exists. Anything else
+    /// at its path is a miss: removed, so that the rebuilt entry can take its
+    /// place.
     pub fn load(&self, engine: &Engine, key: &str) -> Option<Component> {
         let path = self.dir.as_ref()?.join(format!("{key}.cwasm"));
-        let bytes = timings::measure(Phase::CacheLookup, || std::fs::read(&path)).ok()?;
+        let read = timings::measure(Phase::CacheLookup, || {
+            bounded::read_capped(&path, Links::Refuse, MAX_ENTRY_BYTES)
+        });
+        let bytes = match read {
+            Ok(bytes) => bytes,
+            Err(refusal) if refusal.is_not_found() => return None,
+            Err(Refusal::Io(e)) => {
+                // Unreadable (permissions): storing the rebuilt entry renames over it.
+                tracing::debug!("cannot read cache entry `{}`: {e}", path.display());
+                return None;
+            }
+            Err(refusal) => {
+                discard(&path, &refusal.to_string());
+                return None;
+            }
+        };
         let Some(payload) = timings::measure(Phase::CacheLookup, || verified_payload(&bytes))
         else {
-            tracing::debug!("cache entry `{}` is corrupt; rebuilding it", path.display());
-            let _ = std::fs::remove_file(&path);
+            discard(&path, "is corrupt");
             return None;
         };
         match timings::measure(Phase::Deserialize, || deserialize(engine, payload)) {
             Ok(component) => Some(component),
             Err(e) => {
-                tracing::debug!(
-                    "cache entry `{}` is unusable ({e}); rebuilding it",
-                    path.display()
-                );
-                let _ = std::fs::remove_file(&path);
+                discard(&path, &format!("is unusable ({e})"));
                 None
             }
         }
@@ -91,6 +114,11 @@ impl CodeCache {
         bytes.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
         bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&payload);
+        if bytes.len() as u64 > MAX_ENTRY_BYTES {
+            // It would be refused when read: compiling each time is the same cost.
+            tracing::debug!("not caching a compiled verb of {} bytes", bytes.len());
+            return;
+        }
         if let Err(e) = write_atomic(&dir.join(format!("{key}.cwasm")), &bytes) {
             tracing::debug!("could not cache a compiled verb: {e}");
         }
@@ -111,6 +139,24 @@ impl CodeCache {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
+    }
+}
+
+/// Remove a bad entry so it is rebuilt. One that cannot be removed (a
+/// directory in its place) would cost a compile on every call, so that is
+/// worth a warning.
+fn discard(path: &Path, why: &str) {
+    tracing::debug!("cache entry `{}` {why}; rebuilding it", path.display());
+    let removed = std::fs::remove_file(path).or_else(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Ok(()),
+        _ => std::fs::remove_dir(path).map_err(|_| e),
+    });
+    if let Err(e) = removed {
+        crate::output::notice(&format!(
+            "the compile-cache entry `{}` {why}, and cannot be removed ({e}); \
+             the verb is compiled afresh on every call until it is",
+            path.display()
+        ));
     }
 }
 

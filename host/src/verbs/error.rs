@@ -5,7 +5,8 @@ use std::fmt;
 /// Everything that can go wrong while finding, managing or running a verb.
 ///
 /// `Plugin` is the verb's own failure (exit 6 in host/src/error.rs, distinct
-/// from the transport and session codes 2–5); every other variant is exit 1.
+/// from the transport and session codes 2–5); `Internal` is mur's own (exit 7);
+/// every other variant is exit 1.
 ///
 /// `Display` is the one message line (lowercase, names in backticks); a fix,
 /// when there is one, comes from [`VerbError::hint`] for its own `hint:` line.
@@ -21,10 +22,16 @@ pub enum VerbError {
     },
     /// The verb itself failed: trap, time or memory limit, malformed output (exit 6).
     Plugin { verb: String, message: String },
-    /// Managing the verb directory failed (exit 1).
+    /// A `verbs` request that cannot be done as asked (exit 1).
     Registry(String),
     /// A management request was refused, with the way to get past it (exit 1).
     Refused { message: String, hint: String },
+    /// mur's own part failed: its verb directory, index or cache, or the verb
+    /// runtime — nothing the user typed was wrong (exit 7).
+    Internal {
+        message: String,
+        hint: Option<String>,
+    },
 }
 
 impl VerbError {
@@ -42,6 +49,20 @@ impl VerbError {
         }
     }
 
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Self::Internal {
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub(crate) fn internal_with_hint(message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Self::Internal {
+            message: message.into(),
+            hint: Some(hint.into()),
+        }
+    }
+
     /// Advice for a `hint:` line, where there is a fix.
     pub fn hint(&self) -> Option<String> {
         match self {
@@ -50,6 +71,7 @@ impl VerbError {
             }
             Self::Usage { verb, .. } => Some(format!("`mur devtools {verb} --help` shows its usage")),
             Self::Refused { hint, .. } => Some(hint.clone()),
+            Self::Internal { hint, .. } => hint.clone(),
             Self::Plugin { .. } | Self::Registry(_) => None,
         }
     }
@@ -61,14 +83,17 @@ impl fmt::Display for VerbError {
             Self::UnknownVerb(name) => write!(f, "unknown verb `{name}`"),
             Self::Usage { verb, message, .. } => write!(f, "{verb}: {message}"),
             Self::Plugin { verb, message } => write!(f, "verb `{verb}` {message}"),
-            Self::Registry(message) | Self::Refused { message, .. } => f.write_str(message),
+            Self::Registry(message)
+            | Self::Refused { message, .. }
+            | Self::Internal { message, .. } => f.write_str(message),
         }
     }
 }
 
 impl std::error::Error for VerbError {}
 
-/// Shorthand for an I/O failure on a path in the verb or cache directory.
+/// Shorthand for an I/O failure on a path in mur's own verb or cache directory
+/// (exit 7); a file the user named is reported as theirs instead.
 pub(crate) fn io_error(action: &str, path: &std::path::Path, err: std::io::Error) -> VerbError {
-    VerbError::Registry(format!("could not {action} `{}`: {err}", path.display()))
+    VerbError::internal(format!("could not {action} `{}`: {err}", path.display()))
 }

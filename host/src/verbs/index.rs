@@ -10,10 +10,16 @@ use std::time::UNIX_EPOCH;
 
 use serde::{Deserialize, Serialize};
 
+use super::bounded::{self, Links};
 use super::error::{VerbError, io_error};
 
 const INDEX_FILE: &str = "index.json";
 const SCHEMA: &str = "mur-verbs/1";
+
+/// The largest index `mur` reads. An entry is about a kilobyte, and at most
+/// ~66 KiB (a verb's usage and summary are capped at install, see
+/// `manage::check_info`), so this holds a thousand verbs even at the worst.
+pub const MAX_INDEX_BYTES: u64 = 64 << 20;
 
 /// One installed verb.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -46,13 +52,15 @@ pub struct Index {
 }
 
 impl Index {
-    /// Load the index; a missing directory or file is an empty index.
+    /// Load the index; a missing directory or file is an empty index. Anything
+    /// but a regular file of at most [`MAX_INDEX_BYTES`] (a FIFO, a link, a
+    /// device) is refused at once, never waited on.
     pub fn load(dir: &Path) -> Result<Self, VerbError> {
         let path = dir.join(INDEX_FILE);
-        let verbs = match std::fs::read(&path) {
+        let verbs = match bounded::read_capped(&path, Links::Refuse, MAX_INDEX_BYTES) {
             Ok(bytes) => parse(&path, &bytes)?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(io_error("read the verb index", &path, e)),
+            Err(refusal) if refusal.is_not_found() => Vec::new(),
+            Err(refusal) => return Err(broken(&path, refusal.to_string())),
         };
         Ok(Self {
             dir: dir.to_owned(),
@@ -89,39 +97,59 @@ impl Index {
             verbs: self.verbs.clone(),
         };
         let mut bytes =
-            serde_json::to_vec_pretty(&file).map_err(|e| VerbError::Registry(e.to_string()))?;
+            serde_json::to_vec_pretty(&file).map_err(|e| VerbError::internal(e.to_string()))?;
         bytes.push(b'\n');
         write_atomic(&self.dir.join(INDEX_FILE), &bytes)
     }
 }
 
 fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Entry>, VerbError> {
-    let broken = |why: String| {
-        VerbError::refused(
-            format!("the verb index `{}` is unreadable: {why}", path.display()),
-            "reinstall the verbs with `mur devtools verbs add --force <file.wasm>...`",
-        )
-    };
-    let file: IndexFile = serde_json::from_slice(bytes).map_err(|e| broken(e.to_string()))?;
+    let file: IndexFile =
+        serde_json::from_slice(bytes).map_err(|e| broken(path, format!("is unreadable: {e}")))?;
     if file.schema != SCHEMA {
-        return Err(broken(format!("unknown schema `{}`", file.schema)));
+        return Err(broken(
+            path,
+            format!("is unreadable: unknown schema `{}`", file.schema),
+        ));
     }
     Ok(file.verbs)
 }
 
-/// Size and modification time of a file, as recorded in an [`Entry`].
+/// An index mur cannot use is mur's own failure (exit 7). Every `verbs`
+/// command loads the index first, so the way out starts with removing it.
+fn broken(path: &Path, why: String) -> VerbError {
+    VerbError::internal_with_hint(
+        format!("the verb index `{}` {why}", path.display()),
+        format!(
+            "remove `{}`, then reinstall the verbs with `mur devtools verbs add --force <file.wasm>...`",
+            path.display()
+        ),
+    )
+}
+
+/// Size and modification time of a file, as recorded in an [`Entry`]; a
+/// symbolic link is stamped as itself, never followed (see [`bounded`]).
 pub fn stamp(path: &Path) -> std::io::Result<(u64, u128)> {
-    let meta = std::fs::metadata(path)?;
+    Ok(stamp_of(&std::fs::symlink_metadata(path)?))
+}
+
+/// [`stamp`] from metadata already in hand (of an open handle).
+pub fn stamp_of(meta: &std::fs::Metadata) -> (u64, u128) {
     let mtime = meta
-        .modified()?
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    Ok((meta.len(), mtime))
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    (meta.len(), mtime)
 }
 
 /// Write `bytes` to `path` through a temporary file in the same directory and a
 /// rename, so readers never observe a partial file.
+///
+/// The temporary file is created new (`O_EXCL`), after removing a leftover of
+/// the same name: opening an existing name for writing would block on a FIFO
+/// planted there and write through a symbolic link. The rename replaces
+/// whatever `path` was (a FIFO, a link) except a directory, which fails here.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), VerbError> {
     use std::io::Write;
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -130,7 +158,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), VerbError> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = std::fs::File::create(&tmp)
+    let _ = std::fs::remove_file(&tmp);
+    let result = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
         .and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = result {
@@ -138,4 +170,37 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), VerbError> {
         return Err(io_error("write", path, e));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_index_mur_cannot_use_is_its_own_failure_with_the_way_out() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let path = tmp.path().join(INDEX_FILE);
+        std::fs::write(&path, "not json").expect("write");
+        let err = Index::load(tmp.path()).expect_err("corrupt index");
+        assert!(matches!(err, VerbError::Internal { .. }), "{err:?}");
+        assert!(
+            err.to_string().starts_with(&format!(
+                "the verb index `{}` is unreadable: ",
+                path.display()
+            )),
+            "{err}"
+        );
+        assert!(err.hint().is_some_and(|h| h.starts_with("remove `")));
+
+        std::fs::remove_file(&path).expect("remove");
+        std::fs::create_dir(&path).expect("a directory in its place");
+        let err = Index::load(tmp.path()).expect_err("a directory");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "the verb index `{}` is a directory, not a regular file",
+                path.display()
+            )
+        );
+    }
 }

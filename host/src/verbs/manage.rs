@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::bindings::VerbInfo;
+use super::bounded::{self, Links, Refusal};
 use super::cache::CodeCache;
 use super::dirs::VerbDirs;
 use super::error::{VerbError, io_error};
@@ -187,9 +188,26 @@ fn add(
     Ok(())
 }
 
+/// What every refusal of a file in `verbs add` suggests.
+const WHAT_A_VERB_IS: &str =
+    "a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.1.0)";
+
+/// Read a file the user named (a link to a build output is fine), judged
+/// before it is read: a FIFO, a device or a directory is refused at once, the
+/// component header before the rest, the size before a byte past the header.
+fn read_candidate(file: &Path) -> Result<Vec<u8>, VerbError> {
+    bounded::read_component(file, Links::Follow).map_err(|refusal| match refusal {
+        Refusal::Io(e) => VerbError::Registry(format!("could not read `{}`: {e}", file.display())),
+        refusal => VerbError::refused(
+            format!("`{}` is not a usable verb: it {refusal}", file.display()),
+            WHAT_A_VERB_IS,
+        ),
+    })
+}
+
 /// Compile a file, instantiate it in the sandbox and read its `info`.
 fn inspect(runtime: &Runtime, file: &Path) -> Result<Candidate, VerbError> {
-    let bytes = std::fs::read(file).map_err(|e| io_error("read", file, e))?;
+    let bytes = read_candidate(file)?;
     let label = file
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -201,7 +219,7 @@ fn inspect(runtime: &Runtime, file: &Path) -> Result<Candidate, VerbError> {
                 file.display(),
                 plugin_reason(e)
             ),
-            "a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.1.0)",
+            WHAT_A_VERB_IS,
         )
     };
     let sha256 = sha256_hex(&bytes);
@@ -247,7 +265,35 @@ fn check_info(file: &Path, info: &VerbInfo) -> Result<(), VerbError> {
             file.display()
         )));
     }
+    if let Some(why) = oversized(info) {
+        return Err(VerbError::Registry(format!(
+            "verb `{name}` in `{}` declares {why}",
+            file.display()
+        )));
+    }
     Ok(())
+}
+
+/// The longest usage text and summary kept in the index: far beyond any real
+/// verb's, and small enough that the index stays under its read cap
+/// ([`super::index::MAX_INDEX_BYTES`]) with a thousand verbs installed.
+const MAX_USAGE_BYTES: usize = 64 << 10;
+const MAX_SUMMARY_BYTES: usize = 1 << 10;
+
+/// What in a verb's `info` is too long for the index, if anything.
+fn oversized(info: &VerbInfo) -> Option<String> {
+    if info.usage.len() > MAX_USAGE_BYTES {
+        return Some(format!(
+            "a usage text of {} bytes; at most {MAX_USAGE_BYTES} are kept",
+            info.usage.len()
+        ));
+    }
+    let longest_other = info.summary.len().max(info.tool.len());
+    (longest_other > MAX_SUMMARY_BYTES).then(|| {
+        format!(
+            "a summary or tool name of {longest_other} bytes; at most {MAX_SUMMARY_BYTES} are kept"
+        )
+    })
 }
 
 /// Whether to install `candidate`: refuse clashes unless forced; skip a verb
@@ -306,8 +352,13 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<(), VerbE
     Ok(())
 }
 
-/// Update an entry's declared tool, summary and usage after its file changed.
+/// Update an entry's declared tool, summary and usage after its file changed
+/// (unless they are too long for the index: then the entry keeps the old ones).
 pub(super) fn refresh_entry(index: &mut Index, verb: &str, info: VerbInfo) {
+    if let Some(why) = oversized(&info) {
+        tracing::debug!("not refreshing verb `{verb}` in the index: it declares {why}");
+        return;
+    }
     if let Some(entry) = index.get(verb).cloned() {
         index.put(Entry {
             tool: info.tool,
@@ -327,7 +378,7 @@ fn not_installed(name: &str) -> VerbError {
 }
 
 fn print_json(value: &impl serde::Serialize) -> Result<(), VerbError> {
-    let text = serde_json::to_string(value).map_err(|e| VerbError::Registry(e.to_string()))?;
+    let text = serde_json::to_string(value).map_err(|e| VerbError::internal(e.to_string()))?;
     println!("{text}");
     Ok(())
 }

@@ -7,6 +7,7 @@
 //! and the wasmtime engine is built on the first `parse` or `shape`.
 
 mod bindings;
+mod bounded;
 mod cache;
 mod capture;
 mod dirs;

@@ -8,9 +8,10 @@ use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Config, Engine};
 
+use super::bounded::{Links, Refusal, Regular};
 use super::cache::{CodeCache, hex};
 use super::error::VerbError;
-use super::index::{Entry, Index, stamp};
+use super::index::{Entry, Index, stamp, stamp_of};
 use super::instance::chain;
 use super::sandbox::{Sandbox, linker};
 use super::timings::{self, Phase};
@@ -31,10 +32,10 @@ pub struct Loaded {
 impl Runtime {
     pub fn new(cache_dir: &Path) -> Result<Self, VerbError> {
         let engine = Engine::new(&config()).map_err(|e| {
-            VerbError::Registry(format!("cannot start the verb runtime: {}", chain(&e)))
+            VerbError::internal(format!("cannot start the verb runtime: {}", chain(&e)))
         })?;
         let linker = linker(&engine).map_err(|e| {
-            VerbError::Registry(format!("cannot link the verb sandbox: {}", chain(&e)))
+            VerbError::internal(format!("cannot link the verb sandbox: {}", chain(&e)))
         })?;
         Ok(Self {
             engine,
@@ -65,7 +66,7 @@ impl Runtime {
             .clone();
         let path = index.file_path(&entry);
         let on_disk = timings::measure(Phase::CacheLookup, || stamp(&path))
-            .map_err(|e| missing_file(name, &path, e))?;
+            .map_err(|e| unusable_file(name, &path, Refusal::Io(e)))?;
         let unchanged = on_disk == (entry.size, entry.mtime_ns);
         if unchanged
             && let Some(component) = self
@@ -79,15 +80,22 @@ impl Runtime {
             });
         }
         // Cold path: read the file and hash what is really there, so the cache
-        // key always names the bytes being compiled.
-        let bytes = std::fs::read(&path).map_err(|e| missing_file(name, &path, e))?;
+        // key always names the bytes being compiled. It is a file in mur's own
+        // directory: a link there is refused, and so is anything not a regular
+        // file, before a byte is read.
+        let file =
+            Regular::open(&path, Links::Refuse).map_err(|r| unusable_file(name, &path, r))?;
+        let on_disk = stamp_of(file.metadata());
+        let bytes = file
+            .read_component()
+            .map_err(|r| unusable_file(name, &path, r))?;
         let sha256 = sha256_hex(&bytes);
         let changed = sha256 != entry.sha256;
         if changed {
             tracing::debug!("verb `{name}` changed on disk since it was installed");
             self.cache.forget(&entry.sha256);
         }
-        if !unchanged || changed {
+        if changed || on_disk != (entry.size, entry.mtime_ns) {
             index.put(Entry {
                 sha256: sha256.clone(),
                 size: on_disk.0,
@@ -126,10 +134,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-fn missing_file(name: &str, path: &Path, err: std::io::Error) -> VerbError {
-    VerbError::refused(
+/// The installed file of a verb is gone or is no verb: a fault in mur's own
+/// verb directory (exit 7), with the two ways out.
+fn unusable_file(name: &str, path: &Path, refusal: Refusal) -> VerbError {
+    VerbError::internal_with_hint(
         format!(
-            "verb `{name}` is installed but its file `{}` is unreadable: {err}",
+            "verb `{name}` is installed but its file `{}` {refusal}",
             path.display()
         ),
         format!(

@@ -1,0 +1,351 @@
+//! The one way the verb code reads a file: open it without blocking, judge the
+//! open handle (a regular file, not too big), and only then read, bounded.
+//!
+//! Every read under `verbs/` goes through here: the index, the component a
+//! user names in `verbs add`, an installed verb's file, a compile-cache entry.
+//! A plain `std::fs::read` would hang forever on a FIFO (the open blocks until
+//! a writer appears), read `/dev/zero` until memory runs out, and read a 1 GiB
+//! file whole before anyone looks at it.
+//!
+//! Symbolic links are a per-caller choice ([`Links`]): a path the user typed
+//! (`verbs add ./out/verb.wasm`) may well be a link to a build output, while a
+//! link inside mur's own verb or cache directory is not something mur made.
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, Read as _, Seek as _};
+use std::path::Path;
+
+/// The largest verb component `mur` reads. A Python verb (the interpreter and
+/// its standard library, componentized) is ~40 MB and a JavaScript one a few
+/// MB; 256 MiB leaves room for six times the biggest seen, and still refuses a
+/// file that is plainly not a verb before it is read and compiled.
+pub const MAX_COMPONENT_BYTES: u64 = 256 << 20;
+
+/// The first 8 bytes of a WebAssembly binary: `\0asm`, a 2-byte version, and a
+/// 2-byte layer — 0 for a core module, 1 for a component.
+const WASM_MAGIC: &[u8; 4] = b"\0asm";
+const COMPONENT_LAYER: [u8; 2] = [1, 0];
+const HEADER_LEN: usize = 8;
+
+/// Whether a symbolic link as the last component of the path is followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Links {
+    /// Follow it (a path the user typed).
+    Follow,
+    /// Refuse it (a file in mur's own verb or cache directory).
+    Refuse,
+}
+
+/// Why a file was not read.
+#[derive(Debug)]
+pub enum Refusal {
+    /// The open or the read failed (missing, no permission, …).
+    Io(io::Error),
+    /// The path is a symbolic link, refused by [`Links::Refuse`].
+    Symlink,
+    /// Not a regular file: "a FIFO", "a device", "a directory", …
+    NotRegular(&'static str),
+    /// Larger than the cap for this kind of file.
+    TooBig { size: u64, cap: u64 },
+    /// The first bytes are not those of a WebAssembly component.
+    NotComponent(&'static str),
+}
+
+impl Refusal {
+    /// Nothing is there: the caller may treat it as absent.
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, Self::Io(e) if e.kind() == io::ErrorKind::NotFound)
+    }
+}
+
+/// Reads as the end of "`path` …": "is a FIFO, not a regular file".
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Io(e) => write!(f, "cannot be read: {e}"),
+            Self::Symlink => f.write_str("is a symbolic link, which mur does not follow here"),
+            Self::NotRegular(kind) => write!(f, "is {kind}, not a regular file"),
+            Self::TooBig { size, cap } => {
+                write!(f, "is {size} bytes, over the {} limit", human_size(*cap))
+            }
+            Self::NotComponent(why) => write!(f, "is not a WebAssembly component ({why})"),
+        }
+    }
+}
+
+/// An open regular file, judged by the metadata of its own handle, so what was
+/// checked is what gets read.
+pub struct Regular {
+    file: File,
+    meta: fs::Metadata,
+}
+
+impl Regular {
+    /// Open `path` without blocking and refuse anything but a regular file.
+    pub fn open(path: &Path, links: Links) -> Result<Self, Refusal> {
+        let file = open_nonblocking(path, links).map_err(|e| {
+            if links == Links::Refuse && refused_as_symlink(&e, path) {
+                Refusal::Symlink
+            } else {
+                Refusal::Io(e)
+            }
+        })?;
+        let meta = file.metadata().map_err(Refusal::Io)?;
+        if !meta.is_file() {
+            return Err(Refusal::NotRegular(describe_type(&meta)));
+        }
+        Ok(Self { file, meta })
+    }
+
+    /// The handle's metadata (size, modification time).
+    pub fn metadata(&self) -> &fs::Metadata {
+        &self.meta
+    }
+
+    /// Up to `n` bytes from the start of the file (fewer when it is shorter).
+    pub fn head(&mut self, n: usize) -> Result<Vec<u8>, Refusal> {
+        let mut bytes = Vec::with_capacity(n);
+        self.file.rewind().map_err(Refusal::Io)?;
+        (&mut self.file)
+            .take(n as u64)
+            .read_to_end(&mut bytes)
+            .map_err(Refusal::Io)?;
+        Ok(bytes)
+    }
+
+    /// The file as a verb component: its first 8 bytes must be a component
+    /// header (checked before anything else is read), and it must be at most
+    /// [`MAX_COMPONENT_BYTES`].
+    pub fn read_component(mut self) -> Result<Vec<u8>, Refusal> {
+        check_component_header(&self.head(HEADER_LEN)?)?;
+        self.read_all(MAX_COMPONENT_BYTES)
+    }
+
+    /// The whole file, if it is at most `cap` bytes. A file over the cap is
+    /// refused from its size alone, unread; one that grows past the cap while
+    /// being read is refused at the cap.
+    pub fn read_all(mut self, cap: u64) -> Result<Vec<u8>, Refusal> {
+        let size = self.meta.len();
+        if size > cap {
+            return Err(Refusal::TooBig { size, cap });
+        }
+        self.file.rewind().map_err(Refusal::Io)?;
+        let mut bytes = Vec::with_capacity(size as usize);
+        (&mut self.file)
+            .take(cap + 1)
+            .read_to_end(&mut bytes)
+            .map_err(Refusal::Io)?;
+        if bytes.len() as u64 > cap {
+            return Err(Refusal::TooBig {
+                size: bytes.len() as u64,
+                cap,
+            });
+        }
+        Ok(bytes)
+    }
+}
+
+/// A file of at most `cap` bytes, read through [`Regular`].
+pub fn read_capped(path: &Path, links: Links, cap: u64) -> Result<Vec<u8>, Refusal> {
+    Regular::open(path, links)?.read_all(cap)
+}
+
+/// A verb component from `path`: see [`Regular::read_component`].
+pub fn read_component(path: &Path, links: Links) -> Result<Vec<u8>, Refusal> {
+    Regular::open(path, links)?.read_component()
+}
+
+/// The magic number and layer of a component; its version is left to wasmtime,
+/// which names the versions it supports.
+fn check_component_header(head: &[u8]) -> Result<(), Refusal> {
+    if head.len() < HEADER_LEN || !head.starts_with(WASM_MAGIC) {
+        return Err(Refusal::NotComponent("no WebAssembly header"));
+    }
+    match [head[6], head[7]] {
+        COMPONENT_LAYER => Ok(()),
+        [0, 0] => Err(Refusal::NotComponent(
+            "it is a core module; make a component of it with `wasm-tools component new`",
+        )),
+        _ => Err(Refusal::NotComponent("unknown WebAssembly layer")),
+    }
+}
+
+/// `O_NONBLOCK` makes opening a FIFO return at once instead of waiting for a
+/// writer (and keeps a device's open from waiting on it); the handle is then
+/// refused by [`Regular::open`], and reads of a regular file ignore the flag.
+/// `O_NOCTTY` keeps a terminal device from becoming our controlling terminal.
+fn open_nonblocking(path: &Path, links: Links) -> io::Result<File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        let mut flags = libc::O_NONBLOCK | libc::O_NOCTTY;
+        if links == Links::Refuse {
+            flags |= libc::O_NOFOLLOW;
+        }
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, flags);
+    }
+    options.open(path)
+}
+
+/// Whether an open failed because of `O_NOFOLLOW`: `ELOOP` on Linux, `EMLINK`
+/// on FreeBSD, confirmed by looking at the path itself.
+fn refused_as_symlink(err: &io::Error, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        matches!(err.raw_os_error(), Some(libc::ELOOP | libc::EMLINK))
+            && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (err, path);
+        false
+    }
+}
+
+/// What kind of file a handle is, for the messages about files that are not
+/// regular.
+fn describe_type(meta: &fs::Metadata) -> &'static str {
+    let kind = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else {
+        "a special file"
+    }
+}
+
+/// Bytes in the largest whole unit: "256 MiB", "1.5 GiB", "312 bytes".
+pub fn human_size(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (unit, name) in UNITS {
+        if bytes >= unit {
+            let whole = bytes / unit;
+            let tenths = (bytes % unit) * 10 / unit;
+            return if tenths == 0 {
+                format!("{whole} {name}")
+            } else {
+                format!("{whole}.{tenths} {name}")
+            };
+        }
+    }
+    format!("{bytes} bytes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let path = dir.join(name);
+        fs::write(&path, bytes).expect("write");
+        path
+    }
+
+    #[test]
+    fn sizes_read_in_their_largest_unit() {
+        assert_eq!(human_size(MAX_COMPONENT_BYTES), "256 MiB");
+        assert_eq!(human_size(3 << 29), "1.5 GiB");
+        assert_eq!(human_size(2048), "2 KiB");
+        assert_eq!(human_size(312), "312 bytes");
+    }
+
+    #[test]
+    fn a_component_header_is_checked_before_the_size() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let core = write(tmp.path(), "core.wasm", b"\0asm\x01\0\0\0");
+        let err = read_component(&core, Links::Follow).expect_err("core module");
+        assert!(err.to_string().contains("core module"), "{err}");
+        let short = write(tmp.path(), "short.wasm", b"\0as");
+        assert!(matches!(
+            read_component(&short, Links::Follow),
+            Err(Refusal::NotComponent(_))
+        ));
+
+        let big = tmp.path().join("big.wasm");
+        let file = File::create(&big).expect("create");
+        file.set_len(MAX_COMPONENT_BYTES + 1).expect("sparse");
+        drop(file);
+        assert!(matches!(
+            read_component(&big, Links::Follow),
+            Err(Refusal::NotComponent("no WebAssembly header"))
+        ));
+        fs::write(&big, b"\0asm\x0d\0\x01\0").expect("header");
+        File::options()
+            .write(true)
+            .open(&big)
+            .and_then(|f| f.set_len(MAX_COMPONENT_BYTES + 1))
+            .expect("sparse");
+        let err = read_component(&big, Links::Follow).expect_err("too big");
+        assert!(matches!(err, Refusal::TooBig { cap, .. } if cap == MAX_COMPONENT_BYTES));
+        assert_eq!(
+            err.to_string(),
+            "is 268435457 bytes, over the 256 MiB limit"
+        );
+    }
+
+    #[test]
+    fn a_file_over_its_cap_is_refused_and_one_at_it_is_read() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let path = write(tmp.path(), "f", b"12345");
+        assert_eq!(
+            read_capped(&path, Links::Refuse, 5).expect("at cap"),
+            b"12345"
+        );
+        assert!(matches!(
+            read_capped(&path, Links::Refuse, 4),
+            Err(Refusal::TooBig { size: 5, cap: 4 })
+        ));
+    }
+
+    #[test]
+    fn a_directory_is_not_read() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let err = read_capped(tmp.path(), Links::Follow, 10).expect_err("directory");
+        assert_eq!(err.to_string(), "is a directory, not a regular file");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_devices_and_refused_links_fail_at_once() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let fifo = tmp.path().join("fifo");
+        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).expect("path");
+        #[allow(unsafe_code)]
+        // SAFETY: a valid NUL-terminated path; mkfifo has no other precondition.
+        let made = unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) };
+        assert_eq!(made, 0, "mkfifo");
+        let err = read_capped(&fifo, Links::Refuse, 10).expect_err("fifo");
+        assert_eq!(err.to_string(), "is a FIFO, not a regular file");
+
+        let zero = read_component(Path::new("/dev/zero"), Links::Follow).expect_err("device");
+        assert_eq!(zero.to_string(), "is a device, not a regular file");
+
+        let target = write(tmp.path(), "target", b"x");
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).expect("symlink");
+        assert!(matches!(
+            read_capped(&link, Links::Refuse, 10),
+            Err(Refusal::Symlink)
+        ));
+        assert_eq!(
+            read_capped(&link, Links::Follow, 10).expect("followed"),
+            b"x"
+        );
+    }
+}
