@@ -21,12 +21,24 @@ pub use limits::HttpLimits;
 
 use crate::{ServeError, identity::SessionIdentity, mcp::DevtoolsHandler};
 
+/// Connections the kernel completes and queues for us before it drops new ones
+/// (tokio's `TcpListener::bind` queues 128): a burst of connections — a flood
+/// while we evict idle ones — then does not cost a real client a retried SYN (1 s).
+const ACCEPT_BACKLOG: u32 = 1024;
+
 /// Binds 127.0.0.1 on `port` (0: any free port).
 pub(crate) async fn bind(port: u16) -> Result<TcpListener, ServeError> {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    TcpListener::bind(addr)
-        .await
-        .map_err(|source| ServeError::Bind { addr, source })
+    let listen = || {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        // As `TcpListener::bind` does: a reload's successor can take a fixed port
+        // while the old connections linger in TIME_WAIT.
+        #[cfg(unix)]
+        socket.set_reuseaddr(true)?;
+        socket.bind(addr)?;
+        socket.listen(ACCEPT_BACKLOG)
+    };
+    listen().map_err(|source| ServeError::Bind { addr, source })
 }
 
 fn router(
