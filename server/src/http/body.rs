@@ -43,36 +43,10 @@ pub(crate) async fn check_post_body(
         return hold_until_written(next.run(request).await, busy);
     }
     let (parts, body) = request.into_parts();
-    if declared_length(&parts.headers).is_some_and(|length| length > limits.max_bytes) {
-        return too_large(limits.max_bytes);
-    }
-    let bytes =
-        match tokio::time::timeout(limits.read_timeout, read_bounded(body, limits.max_bytes)).await
-        {
-            Ok(Ok(bytes)) => bytes,
-            Ok(Err(BodyError::TooLarge)) => return too_large(limits.max_bytes),
-            Ok(Err(BodyError::Read(error))) => {
-                let detail = format!("cannot read the request body: {error}");
-                return json_rpc_error(
-                    StatusCode::BAD_REQUEST,
-                    PARSE_ERROR,
-                    "Parse error",
-                    &detail,
-                );
-            }
-            Err(_) => {
-                let detail = format!(
-                    "the request body did not arrive within {} s",
-                    limits.read_timeout.as_secs_f64()
-                );
-                return json_rpc_error(
-                    StatusCode::REQUEST_TIMEOUT,
-                    INVALID_REQUEST,
-                    "Invalid Request",
-                    &detail,
-                );
-            }
-        };
+    let bytes = match read_body(&parts.headers, body, limits).await {
+        Ok(bytes) => bytes,
+        Err(refusal) => return refusal,
+    };
     if let Some((code, message, detail)) = problem(&bytes) {
         return json_rpc_error(StatusCode::BAD_REQUEST, code, message, &detail);
     }
@@ -100,6 +74,36 @@ fn declared_length(headers: &HeaderMap) -> Option<usize> {
         .parse::<u64>()
         .ok()
         .map(|length| usize::try_from(length).unwrap_or(usize::MAX))
+}
+
+/// The whole body within the deadline and the cap, or the answer refusing it.
+async fn read_body(headers: &HeaderMap, body: Body, limits: BodyLimits) -> Result<Bytes, Response> {
+    if declared_length(headers).is_some_and(|length| length > limits.max_bytes) {
+        return Err(too_large(limits.max_bytes));
+    }
+    match tokio::time::timeout(limits.read_timeout, read_bounded(body, limits.max_bytes)).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(BodyError::TooLarge)) => Err(too_large(limits.max_bytes)),
+        Ok(Err(BodyError::Read(error))) => {
+            let detail = format!("cannot read the request body: {error}");
+            Err(json_rpc_error(
+                StatusCode::BAD_REQUEST,
+                PARSE_ERROR,
+                "Parse error",
+                &detail,
+            ))
+        }
+        Err(_) => {
+            let seconds = limits.read_timeout.as_secs_f64();
+            let detail = format!("the request body did not arrive within {seconds} s");
+            Err(json_rpc_error(
+                StatusCode::REQUEST_TIMEOUT,
+                INVALID_REQUEST,
+                "Invalid Request",
+                &detail,
+            ))
+        }
+    }
 }
 
 enum BodyError {
@@ -247,6 +251,18 @@ mod tests {
                 "{body:?}"
             );
         }
+    }
+
+    #[tokio::test]
+    async fn a_body_is_refused_once_past_the_cap_whatever_its_headers_say() {
+        let chunks = (0..3).map(|_| Ok::<_, std::io::Error>(Bytes::from(vec![b' '; 4])));
+        let streamed = Body::from_stream(futures_util::stream::iter(chunks));
+        assert!(matches!(
+            read_bounded(streamed, 10).await,
+            Err(BodyError::TooLarge)
+        ));
+        let fits = Body::from(vec![b' '; 10]);
+        assert!(matches!(read_bounded(fits, 10).await, Ok(bytes) if bytes.len() == 10));
     }
 
     #[test]
