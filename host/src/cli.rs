@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::options::PortRange;
+use crate::options::{ByteSize, PortRange};
 use crate::verbs::VerbsCommand;
 
 /// Default bound on one whole call (discovery excluded), in milliseconds.
@@ -13,6 +13,14 @@ use crate::verbs::VerbsCommand;
 /// a first `tree` of a big window or a `screenshot` on a loaded machine can take
 /// seconds; anything longer is a hung server, and a script deserves exit 2.
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
+
+/// Default cap on one HTTP response body (64 MiB), JSON or event stream.
+///
+/// The largest answers a devtools session sends are screenshots (a 4K PNG,
+/// Base64-encoded, is well under 40 MiB) and the full tree of a big window; a
+/// body past this is a broken or hostile server, and reading it would cost mur
+/// memory in proportion. `--max-response` raises it.
+pub const DEFAULT_MAX_RESPONSE: ByteSize = ByteSize(64 * 1024 * 1024);
 
 #[derive(Debug, Parser)]
 #[command(
@@ -121,6 +129,9 @@ pub struct HostArgs {
     /// Bound on the whole call, in milliseconds
     #[arg(long, global = true, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS)]
     pub timeout: u64,
+    /// Largest response body mur reads, in bytes; `K`, `M`, `G` suffixes are KiB, MiB, GiB
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = DEFAULT_MAX_RESPONSE)]
+    pub max_response: ByteSize,
     /// Indent JSON output; print tables for people
     #[arg(long, global = true)]
     pub pretty: bool,
@@ -135,10 +146,13 @@ pub enum Verb {
     #[command(subcommand)]
     #[command(after_help = examples(&["mur devtools session list --pretty", "mur devtools session clean --dry-run"]))]
     Session(SessionCommand),
-    /// Call any tool, or any JSON-RPC method when the name contains `/`
+    /// Call a tool, or send any JSON-RPC method
+    #[command(long_about = CALL_ABOUT)]
     #[command(after_help = examples(&[
-        "mur devtools call tools/list",
         "mur devtools call state --args '{\"selector\": \"#count\"}'",
+        "mur devtools call tools/list",
+        "mur devtools call ping",
+        "mur devtools call --method server/discover",
     ]))]
     Call(CallArgs),
     /// Manage installed verb plugins
@@ -160,25 +174,55 @@ pub enum Verb {
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
     /// Print one JSON line per live session (exit 4 when there is none)
-    #[command(after_help = examples(&[
-        "mur devtools session list",
-        "mur devtools session list --pretty",
-        "mur devtools session list | jq -r .endpoint",
-    ]))]
+    #[command(
+        long_about = "Print one JSON line per live session: the fields of its lockfile (exit 4 when there is none).\n\n\
+            A session whose process runs but does not answer its probe is named on stderr, and \
+            when no session answers that is exit 2, not 4. With `--auto`, sessions that left no \
+            lockfile are found by a loopback port scan and listed the same way.",
+        after_help = examples(&[
+            "mur devtools session list",
+            "mur devtools session list --pretty",
+            "mur devtools session list | jq -r .endpoint",
+            "mur devtools session list --auto",
+        ])
+    )]
     List,
     /// Remove lockfiles of sessions whose process is gone
     #[command(after_help = examples(&["mur devtools session clean --dry-run", "mur devtools session clean"]))]
     Clean {
-        /// Print what would be removed, remove nothing
+        /// Print the lockfiles that would be removed, one per line, and remove nothing
+        /// (a name with control characters or bytes that are not UTF-8 is printed
+        /// quoted as `$'…'`, ready to paste into a shell)
         #[arg(long)]
         dry_run: bool,
     },
 }
 
+/// `mur devtools call --help`: exactly what is sent for each form.
+const CALL_ABOUT: &str = "Call a tool, or send any JSON-RPC method
+
+`call NAME` sends `tools/call` for the tool NAME, with `--args` as its arguments \
+(`{}` without `--args`).
+
+A NAME with a `/` (`tools/list`, `resources/read`) is a JSON-RPC method instead, \
+sent as it is with `--args` as its params.
+
+`call ping` asks whether the session answers: it sends `ping`, and when the server \
+has no such method (the 2026-07-28 revision dropped it) `server/discover` instead; \
+it prints `{}` and exits 0 when the session answers.
+
+`--method METHOD` sends any method as it is, with or without a `/`, and nothing \
+else (`--method ping` sends `ping` alone). A tool that is itself named `ping` is \
+called with `call tools/call --args '{\"name\": \"ping\", \"arguments\": {}}'`.";
+
 #[derive(Debug, Args)]
 pub struct CallArgs {
-    /// Tool name (`tree`), or JSON-RPC method (`tools/list`)
-    pub name: String,
+    /// Tool name (`tree`); a name with a `/` (`tools/list`) is a JSON-RPC method; `ping` checks the session
+    #[arg(required_unless_present = "method", conflicts_with = "method")]
+    pub name: Option<String>,
+    /// Send this JSON-RPC method as it is, with `--args` as its params
+    #[arg(long, value_name = "METHOD")]
+    pub method: Option<String>,
     /// Tool arguments, or the method's params, as a JSON value
     #[arg(long, value_name = "JSON")]
     pub args: Option<String>,

@@ -2,6 +2,7 @@
 //! from, how long a call may take, how output looks. Also pulls host options
 //! out of a plugin verb's argv, so the rest of `mur` never sees raw flags.
 
+use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
@@ -26,6 +27,8 @@ pub struct Settings {
     pub source: Source,
     pub project: Option<PathBuf>,
     pub timeout: Duration,
+    /// Cap on one HTTP response body, in bytes (`--max-response`).
+    pub max_response: u64,
     pub pretty: bool,
     pub verbose: bool,
 }
@@ -47,6 +50,7 @@ impl Settings {
             source,
             project: args.project.clone(),
             timeout: Duration::from_millis(args.timeout),
+            max_response: args.max_response.0,
             pretty: args.pretty,
             verbose: args.verbose,
         }
@@ -118,6 +122,81 @@ impl FromStr for PortRange {
     }
 }
 
+/// A size in bytes, as typed for `--max-response`: a plain number, or one
+/// with a `K`, `M` or `G` suffix counted in powers of 1024 (`64M` is 64 MiB;
+/// `KiB`/`MiB`/`GiB` and lowercase are accepted too). Zero is refused: it
+/// would refuse every answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteSize(pub u64);
+
+impl Default for ByteSize {
+    fn default() -> Self {
+        crate::cli::DEFAULT_MAX_RESPONSE
+    }
+}
+
+impl FromStr for ByteSize {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let text = s.trim();
+        let digits = text
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(text.len());
+        let (number, unit) = text.split_at(digits);
+        let shift = match unit.trim().to_ascii_lowercase().as_str() {
+            "" | "b" => 0,
+            "k" | "kib" => 10,
+            "m" | "mib" => 20,
+            "g" | "gib" => 30,
+            _ => {
+                return Err(format!(
+                    "`{s}`: expected a number of bytes, optionally with a K, M or G suffix (e.g. `128M`)"
+                ));
+            }
+        };
+        let number: u64 = number
+            .parse()
+            .map_err(|_| format!("`{s}`: expected a number of bytes, e.g. `128M`"))?;
+        let bytes = number
+            .checked_mul(1 << shift)
+            .ok_or_else(|| format!("`{s}` is too large"))?;
+        if bytes == 0 {
+            return Err(format!("`{s}`: the limit must be at least one byte"));
+        }
+        Ok(Self(bytes))
+    }
+}
+
+impl fmt::Display for ByteSize {
+    /// The shortest exact form: `64M`, `1536K`, `1000`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (suffix, shift) in [("G", 30), ("M", 20), ("K", 10)] {
+            let unit = 1u64 << shift;
+            if self.0 >= unit && self.0.is_multiple_of(unit) {
+                return write!(f, "{}{suffix}", self.0 / unit);
+            }
+        }
+        write!(f, "{}", self.0)
+    }
+}
+
+/// `bytes` for people: `64 MiB`, `1.5 MiB`, `900 bytes`.
+pub fn human_bytes(bytes: u64) -> String {
+    for (suffix, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] {
+        let unit = 1u64 << shift;
+        if bytes >= unit {
+            return if bytes.is_multiple_of(unit) {
+                format!("{} {suffix}", bytes / unit)
+            } else {
+                let value = bytes as f64 / unit as f64;
+                format!("{value:.1} {suffix}")
+            };
+        }
+    }
+    format!("{bytes} bytes")
+}
+
 /// Removes host options from a plugin verb's argv, applying them to `host`.
 /// `--timeout` is left alone: after a verb's name it is the verb's. Nothing
 /// after `--` is touched.
@@ -149,6 +228,12 @@ pub fn extract_host_options(argv: &[String], host: &mut HostArgs) -> Result<Vec<
                     Some(text.parse().map_err(|e| {
                         Error::usage(format!("invalid value for `--auto-range`: {e}"))
                     })?);
+            }
+            "--max-response" => {
+                let text = value("--max-response <BYTES>")?;
+                host.max_response = text.parse().map_err(|e| {
+                    Error::usage(format!("invalid value for `--max-response`: {e}"))
+                })?;
             }
             "--auto" if inline.is_none() => host.auto = true,
             "--auto-full" if inline.is_none() => host.auto_full = true,
@@ -214,6 +299,39 @@ mod tests {
         assert!("80".parse::<PortRange>().is_err());
         let eph = PortRange::ephemeral();
         assert!(eph.first >= 1024 && eph.first <= eph.last);
+    }
+
+    #[test]
+    fn byte_sizes_take_binary_suffixes() {
+        let parse = |s: &str| s.parse::<ByteSize>().map(|b| b.0);
+        assert_eq!(parse("1000"), Ok(1000));
+        assert_eq!(parse("64M"), Ok(64 << 20));
+        assert_eq!(parse("64m"), Ok(64 << 20));
+        assert_eq!(parse("2K"), Ok(2048));
+        assert_eq!(parse("1GiB"), Ok(1 << 30));
+        assert_eq!(parse("3 MiB"), Ok(3 << 20));
+        for bad in ["", "M", "0", "0K", "1.5M", "12T", "-1", "99999999999999G"] {
+            assert!(parse(bad).is_err(), "{bad:?} accepted");
+        }
+        assert_eq!(ByteSize(64 << 20).to_string(), "64M");
+        assert_eq!(ByteSize(1536 << 10).to_string(), "1536K");
+        assert_eq!(ByteSize(1000).to_string(), "1000");
+        assert_eq!(ByteSize::default(), crate::cli::DEFAULT_MAX_RESPONSE);
+        assert_eq!(human_bytes(64 << 20), "64 MiB");
+        assert_eq!(human_bytes(1536 << 10), "1.5 MiB");
+        assert_eq!(human_bytes(900), "900 bytes");
+    }
+
+    #[test]
+    fn max_response_is_a_host_option_among_verb_arguments() {
+        let mut host = HostArgs::default();
+        let rest = extract_host_options(&strings(&["#x", "--max-response", "128M"]), &mut host)
+            .expect("valid");
+        assert_eq!(rest, ["#x"]);
+        assert_eq!(host.max_response, ByteSize(128 << 20));
+        let err = extract_host_options(&strings(&["--max-response=lots"]), &mut host)
+            .expect_err("not a size");
+        assert_eq!(err.exit_code(), 1);
     }
 
     #[test]

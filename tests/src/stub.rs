@@ -46,7 +46,34 @@ pub enum Reply {
     },
     Silence,
     HangUp,
+    /// These bytes as the whole answer, status line and headers included,
+    /// then the connection is closed: for answers no well-behaved server
+    /// sends, such as a body cut short of its `Content-Length`.
+    Raw(Vec<u8>),
+    /// The status and headers (no `Content-Length`), then `body`, then the
+    /// connection stays open with nothing more sent until the client closes
+    /// it or `hold` passes: a stream that has not ended yet.
+    Open {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: Vec<u8>,
+        hold: Duration,
+    },
+    /// A 200 with these headers (no `Content-Length`), `prefix`, then `chunk`
+    /// over and over until the client closes the connection, bounded by
+    /// [`ENDLESS_LIMIT`] in time and [`ENDLESS_BYTES`] in size.
+    Endless {
+        headers: Vec<(String, String)>,
+        prefix: Vec<u8>,
+        chunk: Vec<u8>,
+    },
 }
+
+/// Bound on how long one [`Reply::Endless`] body is sent.
+pub const ENDLESS_LIMIT: Duration = Duration::from_secs(60);
+/// Bound on how much of one [`Reply::Endless`] body is sent (1 GiB, far above
+/// any response limit a test sets, so a client without one still reads a lot).
+pub const ENDLESS_BYTES: u64 = 1 << 30;
 
 impl Reply {
     pub fn json(status: u16, body: &Value) -> Self {
@@ -177,7 +204,48 @@ fn serve_one(mut conn: TcpStream, seen: &Mutex<Vec<Request>>, handler: &Handler)
             let _ = conn.read(&mut [0; 1]);
         }
         Reply::HangUp => {}
+        Reply::Raw(bytes) => {
+            let _ = conn.write_all(&bytes);
+        }
+        Reply::Open {
+            status,
+            headers,
+            body,
+            hold,
+        } => {
+            let _ = conn.write_all(&open_head(status, &headers));
+            let _ = conn.write_all(&body);
+            let _ = conn.flush();
+            let _ = conn.set_read_timeout(Some(hold));
+            let _ = conn.read(&mut [0; 1]);
+        }
+        Reply::Endless {
+            headers,
+            prefix,
+            chunk,
+        } => {
+            let start = std::time::Instant::now();
+            let _ = conn.write_all(&open_head(200, &headers));
+            let _ = conn.write_all(&prefix);
+            let mut sent = prefix.len() as u64;
+            while start.elapsed() < ENDLESS_LIMIT && sent < ENDLESS_BYTES && !chunk.is_empty() {
+                if conn.write_all(&chunk).is_err() {
+                    break;
+                }
+                sent += chunk.len() as u64;
+            }
+        }
     }
+}
+
+/// Status line and headers of an answer whose end is the connection's.
+fn open_head(status: u16, headers: &[(String, String)]) -> Vec<u8> {
+    let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
+    for (n, v) in headers {
+        head.push_str(&format!("{n}: {v}\r\n"));
+    }
+    head.push_str("connection: close\r\n\r\n");
+    head.into_bytes()
 }
 
 fn read_request(conn: &TcpStream) -> Option<Request> {

@@ -1,6 +1,10 @@
 //! `mur devtools call` and the MCP client end to end: results, tool
 //! failures (exit 5), transport failures (exit 2), SSE answers and the
-//! legacy session fallback.
+//! legacy session fallback; redirects refused, the response limit, requests
+//! from the server refused, legacy sessions always ended, `call ping` and
+//! `--method`, a connection cut mid-body, and a failed `--out` write (exit 7).
+
+use std::time::{Duration, Instant};
 
 use mur_e2e::stub::{self, Reply};
 use mur_e2e::{Sandbox, Stub};
@@ -332,4 +336,533 @@ fn a_session_based_server_is_reached_through_the_legacy_fallback() {
         session.iter().all(|s| s.is_some() && *s == session[0]),
         "every request after initialize carries the session id: {session:?}"
     );
+}
+
+/// The session id [`legacy_server`] hands out.
+const SESSION: &str = "stub-session-1";
+
+/// A session-based server of the 2025-11-25 revision, played by a stub: the
+/// modern request is refused (400 with a null-id error, as such servers do),
+/// `initialize` opens session [`SESSION`], notifications and the client's
+/// own responses are accepted (202), `DELETE` ends the session (200), and
+/// the call itself is answered by `on_call`.
+fn legacy_server(on_call: impl Fn(&stub::Request) -> Reply + Send + Sync + 'static) -> Stub {
+    Stub::serve(move |req| {
+        let empty = |status| Reply::Respond {
+            status,
+            headers: Vec::new(),
+            body: Vec::new(),
+        };
+        if req.method == "DELETE" {
+            return empty(200);
+        }
+        let body = req.json();
+        if req.header("mcp-protocol-version") == Some("2026-07-28") {
+            return Reply::json(
+                400,
+                &json!({ "jsonrpc": "2.0", "id": null,
+                         "error": { "code": -32000, "message": "Bad Request: No valid session ID provided" } }),
+            );
+        }
+        match body["method"].as_str() {
+            Some("initialize") => Reply::Respond {
+                status: 200,
+                headers: vec![
+                    ("content-type".into(), "application/json".into()),
+                    ("mcp-session-id".into(), SESSION.into()),
+                ],
+                body: json!({ "jsonrpc": "2.0", "id": body["id"], "result": {
+                    "protocolVersion": "2025-11-25", "capabilities": { "tools": {} },
+                    "serverInfo": { "name": "stub", "version": "0" } } })
+                .to_string()
+                .into_bytes(),
+            },
+            Some(m) if m.starts_with("notifications/") => empty(202),
+            None => empty(202),
+            Some(_) => on_call(req),
+        }
+    })
+}
+
+/// `(method, JSON-RPC method)` of each request a stub saw, e.g. `POST initialize`.
+fn seen(stub: &Stub) -> Vec<String> {
+    stub.requests()
+        .iter()
+        .map(|r| {
+            let body = r.json();
+            let what = body["method"].as_str().map(str::to_owned).or_else(|| {
+                body.get("error")
+                    .map(|_| format!("error for {}", body["id"]))
+            });
+            format!("{} {}", r.method, what.unwrap_or_default())
+                .trim()
+                .to_owned()
+        })
+        .collect()
+}
+
+/// An SSE answer whose stream stays open after these messages.
+fn open_sse(messages: &[serde_json::Value]) -> Reply {
+    let mut body = String::from(": stream start\n\n");
+    for m in messages {
+        body.push_str(&format!("event: message\ndata: {m}\n\n"));
+    }
+    Reply::Open {
+        status: 200,
+        headers: vec![("content-type".into(), "text/event-stream".into())],
+        body: body.into_bytes(),
+        hold: Duration::from_secs(30),
+    }
+}
+
+#[test]
+fn a_redirect_is_an_error_naming_the_location_and_is_never_followed() {
+    let sb = Sandbox::new();
+    let elsewhere = Stub::serve(|req| {
+        let id = req.json()["id"].clone();
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": id, "result": { "followed": true } }),
+        )
+    });
+    let target = elsewhere.endpoint();
+    let location = target.clone();
+    let redirecting = Stub::serve(move |_| Reply::Respond {
+        status: 307,
+        headers: vec![("location".into(), location.clone())],
+        body: Vec::new(),
+    });
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &redirecting.endpoint(),
+        "call",
+        "version",
+    ]);
+    out.assert_code(2);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr.starts_with(&format!(
+            "error: `{}` answered HTTP 307 Temporary Redirect, a redirect to `{target}`; \
+             mur never follows redirects\n",
+            redirecting.endpoint()
+        )),
+        "{out}"
+    );
+    assert!(
+        elsewhere.requests().is_empty(),
+        "the JSON-RPC body went to the Location"
+    );
+}
+
+#[test]
+fn a_localhost_endpoint_is_reached() {
+    let sb = Sandbox::new();
+    let server = Stub::serve(|req| {
+        let id = req.json()["id"].clone();
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": id, "result": { "ok": true } }),
+        )
+    });
+    let endpoint = format!("http://localhost:{}/mcp", server.port());
+    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, "{\"ok\":true}\n");
+}
+
+#[test]
+fn an_endless_json_body_ends_at_the_default_response_limit() {
+    let sb = Sandbox::new();
+    let endless = Stub::serve(|_| Reply::Endless {
+        headers: vec![("content-type".into(), "application/json".into())],
+        prefix: br#"{"jsonrpc":"2.0","id":1,"result":{"pad":""#.to_vec(),
+        chunk: vec![b'x'; 64 * 1024],
+    });
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endless.endpoint(),
+        "--timeout",
+        "30000",
+        "call",
+        "version",
+    ]);
+    out.assert_code(2);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` sent a response larger than 64 MiB, mur's response limit; \
+             it was not read further\n\
+             hint: if an answer this large is expected, raise the limit with \
+             `--max-response BYTES` (e.g. `--max-response 256M`)\n",
+            endless.endpoint()
+        )
+    );
+}
+
+#[test]
+fn an_endless_event_stream_ends_at_the_limit_max_response_sets() {
+    let sb = Sandbox::new();
+    let event = format!(
+        "event: message\ndata: {}\n\n",
+        json!({ "jsonrpc": "2.0", "method": "notifications/progress",
+                "params": { "progressToken": 1, "progress": 1 } })
+    );
+    let endless = Stub::serve(move |_| Reply::Endless {
+        headers: vec![("content-type".into(), "text/event-stream".into())],
+        prefix: Vec::new(),
+        chunk: event.repeat(256).into_bytes(),
+    });
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endless.endpoint(),
+        "--timeout",
+        "8000",
+        "call",
+        "version",
+        "--max-response",
+        "1M",
+    ]);
+    out.assert_code(2);
+    assert!(
+        out.stderr.starts_with(&format!(
+            "error: `{}` sent a response larger than 1 MiB, mur's response limit",
+            endless.endpoint()
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn max_response_raises_the_limit_and_a_declared_length_past_it_is_refused_unread() {
+    let sb = Sandbox::new();
+    let pad = "x".repeat(3 << 20);
+    let server = Stub::serve(move |req| {
+        let id = req.json()["id"].clone();
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": id, "result": { "pad": pad } }),
+        )
+    });
+    let endpoint = server.endpoint();
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "--max-response",
+        "2M",
+        "call",
+        "version",
+    ]);
+    out.assert_code(2);
+    assert!(
+        out.stderr.contains("sent a response larger than 2 MiB"),
+        "{out}"
+    );
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "--max-response",
+        "4M",
+        "call",
+        "version",
+    ]);
+    out.assert_code(0);
+    assert_eq!(out.json()["pad"].as_str().map(str::len), Some(3 << 20));
+    // Under the default limit, without the flag.
+    sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"])
+        .assert_code(0);
+    let out = sb.mur(&["devtools", "--max-response", "0", "call", "version"]);
+    out.assert_code(1);
+    assert!(out.stderr.contains("--max-response"), "{out}");
+}
+
+#[test]
+fn a_request_from_the_server_is_refused_at_once_and_the_call_exits_5() {
+    let sb = Sandbox::new();
+    let server = Stub::serve(|req| {
+        let body = req.json();
+        if body.get("method").is_none() {
+            // mur's answer to the server's request.
+            return Reply::Respond {
+                status: 202,
+                headers: Vec::new(),
+                body: Vec::new(),
+            };
+        }
+        open_sse(&[
+            json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": { "progressToken": 1, "progress": 1 } }),
+            json!({ "jsonrpc": "2.0", "id": "srv-1", "method": "elicitation/create",
+                    "params": { "message": "Your name?", "requestedSchema": { "type": "object", "properties": {} } } }),
+        ])
+    });
+    let started = Instant::now();
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &server.endpoint(),
+        "call",
+        "version",
+    ]);
+    let took = started.elapsed();
+    out.assert_code(5);
+    assert!(took < Duration::from_secs(5), "took {took:?}: {out}");
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr.starts_with(&format!(
+            "error: `{}` asked mur for `elicitation/create` during the call, which mur cannot answer; \
+             mur refused it (JSON-RPC error -32601) and abandoned the call\n",
+            server.endpoint()
+        )),
+        "{out}"
+    );
+    assert_eq!(
+        seen(&server),
+        ["POST tools/call", "POST error for \"srv-1\""]
+    );
+    let refusal = &server.requests()[1];
+    assert_eq!(refusal.header("mcp-protocol-version"), Some("2026-07-28"));
+    let body = refusal.json();
+    assert_eq!(body["jsonrpc"], "2.0");
+    assert_eq!(body["error"]["code"], -32601);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`elicitation/create`")),
+        "{body}"
+    );
+}
+
+#[test]
+fn a_request_from_a_session_server_is_refused_in_the_session_which_is_then_ended() {
+    let sb = Sandbox::new();
+    let server = legacy_server(|_| {
+        open_sse(&[
+            json!({ "jsonrpc": "2.0", "id": 7, "method": "sampling/createMessage", "params": {} }),
+        ])
+    });
+    let started = Instant::now();
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &server.endpoint(),
+        "call",
+        "version",
+    ]);
+    out.assert_code(5);
+    assert!(started.elapsed() < Duration::from_secs(5), "{out}");
+    assert!(out.stderr.contains("`sampling/createMessage`"), "{out}");
+    assert_eq!(
+        seen(&server),
+        [
+            "POST tools/call",
+            "POST initialize",
+            "POST notifications/initialized",
+            "POST tools/call",
+            "POST error for 7",
+            "DELETE"
+        ]
+    );
+    for req in &server.requests()[2..] {
+        assert_eq!(req.header("mcp-session-id"), Some(SESSION), "{req:?}");
+        assert_eq!(
+            req.header("mcp-protocol-version"),
+            Some("2025-11-25"),
+            "{req:?}"
+        );
+    }
+}
+
+#[test]
+fn a_legacy_session_is_ended_when_the_call_times_out() {
+    let sb = Sandbox::new();
+    let server = legacy_server(|_| Reply::Silence);
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &server.endpoint(),
+        "--timeout",
+        "500",
+        "call",
+        "version",
+    ]);
+    out.assert_code(2);
+    assert!(
+        out.stderr.starts_with(&format!(
+            "error: `{}` did not answer within 500 ms\n",
+            server.endpoint()
+        )),
+        "{out}"
+    );
+    assert_eq!(
+        seen(&server),
+        [
+            "POST tools/call",
+            "POST initialize",
+            "POST notifications/initialized",
+            "POST tools/call",
+            "DELETE"
+        ]
+    );
+    let delete = server.requests().pop().expect("DELETE");
+    assert_eq!(delete.header("mcp-session-id"), Some(SESSION));
+}
+
+#[test]
+fn a_legacy_session_is_ended_when_the_call_fails() {
+    let sb = Sandbox::new();
+    // The call itself breaks off.
+    let server = legacy_server(|_| Reply::HangUp);
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &server.endpoint(),
+        "call",
+        "version",
+    ]);
+    out.assert_code(2);
+    assert_eq!(
+        seen(&server).last().map(String::as_str),
+        Some("DELETE"),
+        "{out}"
+    );
+    // `initialize` names a session, then its answer breaks off: the session is
+    // still the server's to hold, so it is ended too.
+    let server = Stub::serve(|req| {
+        if req.method == "DELETE" {
+            return Reply::Respond {
+                status: 200,
+                headers: Vec::new(),
+                body: Vec::new(),
+            };
+        }
+        if req.json()["method"] == "initialize" {
+            return Reply::Raw(
+                format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\
+                     mcp-session-id: {SESSION}\r\ncontent-length: 500\r\nconnection: close\r\n\r\n\
+                     : stream start\n\n"
+                )
+                .into_bytes(),
+            );
+        }
+        Reply::json(
+            400,
+            &json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32000, "message": "no session" } }),
+        )
+    });
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &server.endpoint(),
+        "call",
+        "version",
+    ]);
+    out.assert_code(2);
+    assert_eq!(
+        seen(&server),
+        ["POST tools/call", "POST initialize", "DELETE"],
+        "{out}"
+    );
+    assert!(
+        out.stderr
+            .contains("closed the connection before the answer was complete"),
+        "{out}"
+    );
+    let delete = server.requests().pop().expect("DELETE");
+    assert_eq!(delete.header("mcp-session-id"), Some(SESSION));
+}
+
+#[test]
+fn a_connection_closed_mid_body_names_the_endpoint() {
+    let sb = Sandbox::new();
+    for content_type in ["application/json", "text/event-stream"] {
+        let head = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncontent-length: 1000\r\n\
+             connection: close\r\n\r\n"
+        );
+        let cut = Stub::serve(move |_| {
+            Reply::Raw(format!("{head}event: message\ndata: {{\"jsonrpc\":\"2.0\",").into_bytes())
+        });
+        let out = sb.mur(&["devtools", "--endpoint", &cut.endpoint(), "call", "version"]);
+        out.assert_code(2);
+        assert!(
+            out.stderr.starts_with(&format!(
+                "error: `{}` closed the connection before the answer was complete",
+                cut.endpoint()
+            )),
+            "{content_type}: {out}"
+        );
+    }
+}
+
+#[test]
+fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("app"));
+    // mur-sample speaks 2026-07-28, which has no `ping`: `server/discover` answers.
+    let out = sb.mur(&["devtools", "call", "ping"]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, "{}\n");
+    assert_eq!(out.stderr, "");
+    // A session-based server answers `ping` itself, in a session.
+    let proxy = stub::legacy_proxy(sample.endpoint());
+    let out = sb.mur(&["devtools", "--endpoint", &proxy.endpoint(), "call", "ping"]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, "{}\n");
+    assert!(
+        proxy
+            .requests()
+            .iter()
+            .any(|r| r.json()["method"] == "ping" && r.header("mcp-session-id").is_some()),
+        "ping went in the session"
+    );
+    // `--method` sends the method as it is, and nothing else.
+    let out = sb.mur(&["devtools", "call", "--method", "ping"]);
+    out.assert_code(5);
+    assert_eq!(out.json()["error"]["code"], -32601, "{out}");
+    let out = sb.mur(&["devtools", "call", "--method", "tools/list"]);
+    out.assert_code(0);
+    assert!(out.json()["tools"].is_array(), "{out}");
+    let out = sb.mur(&["devtools", "call", "--method", "server/discover"]);
+    out.assert_code(0);
+    assert!(out.json()["supportedVersions"].is_array(), "{out}");
+    // One of NAME and --method.
+    sb.mur(&["devtools", "call"]).assert_code(1);
+    sb.mur(&["devtools", "call", "ping", "--method", "ping"])
+        .assert_code(1);
+    let help = sb.mur(&["devtools", "call", "--help"]);
+    help.assert_code(0);
+    let help = help.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains(
+            "`call ping` asks whether the session answers: it sends `ping`, and when the server \
+             has no such method (the 2026-07-28 revision dropped it) `server/discover` instead"
+        ),
+        "{help}"
+    );
+}
+
+#[test]
+fn a_failed_screenshot_write_is_mur_s_own_failure_exit_7() {
+    let sb = Sandbox::new();
+    mur_e2e::plugins::add(&sb, &[mur_e2e::plugins::standard("screenshot")]);
+    let _sample = sb.start_sample(&sb.project("app"));
+    let missing = sb.root().join("no-such-dir/shot.png");
+    let path = missing.to_str().expect("utf-8 path");
+    let out = sb.mur(&["devtools", "screenshot", "--out", path]);
+    out.assert_code(7);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr.starts_with(&format!(
+            "error: could not write `{path}`: No such file or directory"
+        )),
+        "{out}"
+    );
+    assert!(out.stderr.contains("already ran"), "{out}");
+    assert!(!missing.exists());
 }

@@ -1,6 +1,8 @@
-//! `mur devtools call <tool|method> [--args JSON]`, and the one code path
-//! every call takes: resolve the endpoint, call, and turn a failed tool into
-//! its output and exit 5.
+//! `mur devtools call <tool|method> [--args JSON]` (or `call --method M`),
+//! and the one code path every call takes: resolve the endpoint, call, and
+//! turn a failed tool into its output and exit 5.
+
+use std::time::Instant;
 
 use serde_json::{Value, json};
 
@@ -13,17 +15,82 @@ use crate::output;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     let params = args.args.as_deref().map(parse_args).transpose()?;
-    let (method, params) = if args.name.contains('/') {
-        (args.name.as_str(), params)
-    } else {
-        let arguments = params.unwrap_or_else(|| json!({}));
-        (
-            "tools/call",
-            Some(json!({ "name": args.name, "arguments": arguments })),
-        )
+    let result = match request(args, params)? {
+        Request::Ping(params) => ping(settings, params.as_ref()).await?,
+        Request::Method(method, params) => invoke(settings, &method, params.as_ref()).await?,
     };
-    let result = invoke(settings, method, params.as_ref()).await?;
     output::json(&result, settings.pretty)
+}
+
+/// MCP's liveness check up to the 2025-11-25 revision.
+const PING: &str = "ping";
+/// What a 2026-07-28 server answers instead: it dropped `ping`.
+const DISCOVER: &str = "server/discover";
+/// JSON-RPC "method not found".
+const METHOD_NOT_FOUND: i64 = -32601;
+
+/// What `call` sends.
+#[derive(Debug, PartialEq)]
+enum Request {
+    /// A method (`tools/call` for a tool) and its params.
+    Method(String, Option<Value>),
+    /// `call ping`: the liveness check, see [`ping`].
+    Ping(Option<Value>),
+}
+
+/// What `call` sends for its arguments.
+///
+/// `--method M` is sent as it is. Otherwise NAME is a tool, except a NAME
+/// with a `/` and `ping`, which are methods. `ping` is singled out because it
+/// is the protocol's liveness check and the one method without a slash a
+/// client sends (`initialize` is mur's own business): `call ping` reads as "is
+/// the session there?", the README has always listed it, and a tool that is
+/// itself named `ping` stays reachable through
+/// `call tools/call --args '{"name":"ping",…}'`. The exception is fixed and
+/// written in `--help`, never guessed from what the server offers.
+fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
+    match (&args.method, &args.name) {
+        (Some(method), _) if method.trim().is_empty() => Err(Error::usage(
+            "`--method` needs a method name, e.g. `--method ping`",
+        )),
+        (Some(method), _) => Ok(Request::Method(method.clone(), params)),
+        (None, Some(name)) if name == PING => Ok(Request::Ping(params)),
+        (None, Some(name)) if name.contains('/') => Ok(Request::Method(name.clone(), params)),
+        (None, Some(name)) => {
+            let arguments = params.unwrap_or_else(|| json!({}));
+            Ok(Request::Method(
+                "tools/call".to_owned(),
+                Some(json!({ "name": name, "arguments": arguments })),
+            ))
+        }
+        (None, None) => Err(Error::usage(
+            "`call` needs a tool name or `--method METHOD`",
+        )),
+    }
+}
+
+/// `call ping`: does the session answer? Sends `ping`; a server of the
+/// 2026-07-28 revision, which dropped `ping`, answers "method not found", and
+/// then `server/discover` (the cheapest request such a server answers, with
+/// no effect on the app) is asked instead, within the same `--timeout`.
+/// Either way the result is ping's own, `{}`. `--method ping` sends `ping`
+/// alone.
+async fn ping(settings: &Settings, params: Option<&Value>) -> Result<Value> {
+    let deadline = Instant::now() + settings.timeout;
+    let http = mcp::http_client()?;
+    let endpoint = discovery::resolve(settings, &http).await?;
+    let client = mcp::Client::new(&http, &endpoint, settings);
+    match client.call(PING, params, settings.timeout).await? {
+        Reply::Error(error) if error["code"].as_i64() == Some(METHOD_NOT_FOUND) => {
+            tracing::debug!("`{endpoint}` has no `{PING}`: asking `{DISCOVER}` instead");
+            let left = deadline.saturating_duration_since(Instant::now());
+            match client.call(DISCOVER, None, left).await? {
+                Reply::Result(_) => Ok(json!({})),
+                other => settle(other, settings, DISCOVER, None),
+            }
+        }
+        reply => settle(reply, settings, PING, params),
+    }
 }
 
 /// `--args` as JSON; a mistake is reported with its line and column.
@@ -34,14 +101,26 @@ fn parse_args(text: &str) -> Result<Value> {
     })
 }
 
-/// Calls `method` on the resolved session and returns a successful result.
-/// A JSON-RPC error prints `{"error":{…}}`, a result with `isError: true`
-/// prints the result; both end in exit 5 with the message on stderr.
+/// Calls `method` on the resolved session and returns a successful result;
+/// see [`settle`] for the failures.
 pub async fn invoke(settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
     let http = mcp::http_client()?;
     let endpoint = discovery::resolve(settings, &http).await?;
-    let client = mcp::Client::new(&http, &endpoint, settings.verbose);
-    match client.call(method, params, settings.timeout).await? {
+    let client = mcp::Client::new(&http, &endpoint, settings);
+    let reply = client.call(method, params, settings.timeout).await?;
+    settle(reply, settings, method, params)
+}
+
+/// A successful result, or the failure: a JSON-RPC error prints
+/// `{"error":{…}}`, a result with `isError: true` prints the result; both end
+/// in exit 5 with the message on stderr.
+fn settle(
+    reply: Reply,
+    settings: &Settings,
+    method: &str,
+    params: Option<&Value>,
+) -> Result<Value> {
+    match reply {
         Reply::Error(error) => {
             output::json(&json!({ "error": error }), settings.pretty)?;
             Err(Error::tool_failed(rpc_error_message(
@@ -100,6 +179,41 @@ mod tests {
         let err = parse_args("{\"a\": 1,\n \"b\": }").expect_err("invalid");
         assert_eq!(err.exit_code(), 1);
         assert!(err.message().contains("line 2 column"), "{}", err.message());
+    }
+
+    fn call_args(name: Option<&str>, method: Option<&str>) -> CallArgs {
+        CallArgs {
+            name: name.map(str::to_owned),
+            method: method.map(str::to_owned),
+            args: None,
+        }
+    }
+
+    #[test]
+    fn names_with_a_slash_are_methods_ping_is_ping_and_the_rest_tools() {
+        let sent = |name: Option<&str>, method: Option<&str>, params: Option<Value>| {
+            request(&call_args(name, method), params).expect("valid")
+        };
+        let method = |m: &str, params: Option<Value>| Request::Method(m.to_owned(), params);
+        assert_eq!(sent(Some("ping"), None, None), Request::Ping(None));
+        assert_eq!(
+            sent(Some("tools/list"), None, None),
+            method("tools/list", None)
+        );
+        assert_eq!(
+            sent(None, Some("ping"), Some(json!({ "a": 1 }))),
+            method("ping", Some(json!({ "a": 1 })))
+        );
+        assert_eq!(sent(None, Some("custom"), None), method("custom", None));
+        assert_eq!(
+            sent(Some("state"), None, None),
+            method(
+                "tools/call",
+                Some(json!({ "name": "state", "arguments": {} }))
+            )
+        );
+        let err = request(&call_args(None, Some(" ")), None).expect_err("empty method");
+        assert_eq!(err.exit_code(), 1);
     }
 
     #[test]

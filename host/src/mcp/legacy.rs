@@ -1,26 +1,34 @@
 //! The session form for servers of the 2025-11-25 revision: `initialize`,
 //! take `Mcp-Session-Id`, `notifications/initialized`, the call, then `DELETE`
 //! the session so the server can drop it at once.
+//!
+//! The session is put in the client's slot as soon as the server names it
+//! (the `initialize` response's headers), and [`Client::end_session`] sends
+//! the `DELETE` from there, after the call's future has finished or been
+//! dropped by the timeout: a server never holds a session of ours for its
+//! idle timeout (often 30 minutes) because a call failed or timed out.
 
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
 use super::request::{self, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID};
-use super::response::{self, Answer, Reply};
-use super::{Client, describe};
+use super::response::{Answer, Reply};
+use super::{Client, FAREWELL_LIMIT, describe};
 use crate::error::{Error, Result};
 
 const INIT_ID: u64 = 1;
 const CALL_ID: u64 = 2;
 
 /// A session opened by `initialize`.
-struct Session {
+#[derive(Debug, Clone)]
+pub(super) struct Session {
     id: Option<String>,
     version: String,
 }
 
 impl Client<'_> {
     /// Runs `method` inside a short-lived legacy session offering `version`.
+    /// The session is left in the slot; [`Client::call`] ends it.
     pub(super) async fn legacy(
         &self,
         method: &str,
@@ -28,9 +36,7 @@ impl Client<'_> {
         version: &str,
     ) -> Result<Reply> {
         let session = self.initialize(version).await?;
-        let outcome = self.in_session(&session, method, params).await;
-        self.close(&session).await;
-        outcome
+        self.in_session(&session, method, params).await
     }
 
     async fn initialize(&self, version: &str) -> Result<Session> {
@@ -54,21 +60,36 @@ impl Client<'_> {
             .get(HEADER_SESSION_ID)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
+        // From here on the server holds a session: make sure it is ended,
+        // even if its answer never arrives.
+        self.keep_session(Session {
+            id: id.clone(),
+            version: version.to_owned(),
+        });
         let status = response.status();
-        match response::read(response, INIT_ID, self.verbose).await? {
+        match self.reader().read(response, INIT_ID).await? {
             Answer::Reply(Reply::Result(result)) => {
                 let version = result["protocolVersion"]
                     .as_str()
                     .unwrap_or(version)
                     .to_owned();
                 tracing::debug!("legacy session {id:?}, protocol {version}");
-                Ok(Session { id, version })
+                let session = Session { id, version };
+                self.keep_session(session.clone());
+                Ok(session)
             }
             Answer::Reply(Reply::Error(e)) => Err(Error::transport(format!(
                 "`{}` refused `initialize`: {}",
                 self.endpoint,
                 e["message"].as_str().unwrap_or("(no message)")
             ))),
+            Answer::Request(r) => {
+                let offered = Session {
+                    id,
+                    version: version.to_owned(),
+                };
+                Err(self.refuse(&r, offered.headers()).await)
+            }
             Answer::Other { text, .. } => Err(Error::transport(format!(
                 "`{}` answered HTTP {status} and no MCP response: {}",
                 self.endpoint,
@@ -113,8 +134,9 @@ impl Client<'_> {
             )
             .await?;
         let status = response.status();
-        match response::read(response, CALL_ID, self.verbose).await? {
+        match self.reader().read(response, CALL_ID).await? {
             Answer::Reply(reply) => Ok(reply),
+            Answer::Request(r) => Err(self.refuse(&r, session.headers()).await),
             Answer::Other { text, .. } => Err(Error::transport(format!(
                 "`{}` answered HTTP {status} and no response to `{method}`{}",
                 self.endpoint,
@@ -127,19 +149,32 @@ impl Client<'_> {
         }
     }
 
-    /// Ends the session; a server that cannot (405) or a failure is fine.
-    async fn close(&self, session: &Session) {
-        if session.id.is_none() {
-            return;
+    fn keep_session(&self, session: Session) {
+        if let Ok(mut slot) = self.session.lock() {
+            *slot = Some(session);
         }
-        if let Err(e) = self
+    }
+
+    /// Ends the session this call opened, if any, with its own short bound;
+    /// a server that cannot (405), a failure or no answer in time is fine.
+    pub(super) async fn end_session(&self) {
+        let session = self.session.lock().ok().and_then(|mut slot| slot.take());
+        let Some(session) = session.filter(|s| s.id.is_some()) else {
+            return;
+        };
+        tracing::debug!("DELETE {} (ending session {:?})", self.endpoint, session.id);
+        let delete = self
             .http
             .delete(self.endpoint)
             .headers(session.headers())
-            .send()
-            .await
-        {
-            tracing::debug!("closing the session failed: {}", describe(&e));
+            .send();
+        match tokio::time::timeout(FAREWELL_LIMIT, delete).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => tracing::debug!("ending the session failed: {}", describe(&e)),
+            Err(_) => tracing::debug!(
+                "ending the session took longer than {} ms; left to the server",
+                FAREWELL_LIMIT.as_millis()
+            ),
         }
     }
 }

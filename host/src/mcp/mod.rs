@@ -1,34 +1,80 @@
 //! The MCP client: one POST in the modern stateless form; a retry when the
 //! server names the versions it supports (`-32022`); the legacy `initialize`
 //! session dance for servers that want one. The whole call is bounded by the
-//! caller's timeout.
+//! caller's timeout, every response body by the response limit
+//! (`--max-response`), and a legacy session is ended in every outcome.
+//!
+//! The client never follows a redirect (a 3xx is a transport error naming the
+//! `Location`), never looks up a host name, and refuses every request a server
+//! sends back to it (`elicitation/create`, `sampling/createMessage`,
+//! `roots/list`, …) at once, ending the call with exit 5.
 
 mod legacy;
 mod request;
 mod response;
 
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use reqwest::StatusCode;
-use serde_json::Value;
+use reqwest::header::{HeaderMap, LOCATION};
+use serde_json::{Value, json};
 
 pub use request::{LEGACY_VERSION, MODERN_VERSION};
 pub use response::{Reply, describe};
 
 use crate::error::{Error, Result};
-use response::Answer;
+use crate::options::Settings;
+use response::{Answer, Reader, ServerRequest};
 
 /// JSON-RPC error code of an unsupported protocol version.
 const UNSUPPORTED_VERSION: i64 = -32022;
+/// JSON-RPC "method not found": how mur answers a request from the server.
+const METHOD_NOT_FOUND: i64 = -32601;
 /// The id of the one request a modern call sends.
 const CALL_ID: u64 = 1;
+/// Bound on each courtesy request sent on the way out: the `DELETE` that
+/// ends a legacy session and the refusal of a server's request. Both go to
+/// loopback and need milliseconds; they must not hold up an exit.
+const FAREWELL_LIMIT: Duration = Duration::from_millis(500);
 
-/// Builds the HTTP client once per process: no proxy lookup, no TLS, loopback only.
+/// Builds the HTTP client once per process: no proxy lookup, no TLS, loopback
+/// only, no redirects, no DNS.
 pub fn http_client() -> Result<reqwest::Client> {
-    reqwest::Client::builder()
-        .no_proxy()
+    client_builder(NoLookups)
         .build()
         .map_err(|e| Error::transport(format!("cannot set up the HTTP client: {}", describe(&e))))
+}
+
+/// Every client mur builds, with `resolver` asked for names other than
+/// `localhost` (in production, [`NoLookups`]).
+fn client_builder(resolver: impl reqwest::dns::Resolve + 'static) -> reqwest::ClientBuilder {
+    reqwest::Client::builder()
+        .no_proxy()
+        // A redirect would re-send the JSON-RPC body to wherever `Location`
+        // points, another host included; a 3xx is an error instead (`send`).
+        .redirect(reqwest::redirect::Policy::none())
+        // `localhost` is 127.0.0.1 without asking a resolver: no DNS lookup,
+        // so no query leaves the machine and no resolver can point it elsewhere.
+        // (A port of 0 here means "the URL's port".)
+        .resolve("localhost", SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .dns_resolver(resolver)
+}
+
+/// The resolver for every name but `localhost`: refuses. Endpoints are
+/// loopback addresses; a host name in one is never looked up.
+struct NoLookups;
+
+impl reqwest::dns::Resolve for NoLookups {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let message = format!(
+            "mur looks up no host names (`{}`): devtools endpoints are loopback addresses \
+             (127.0.0.1, [::1]) or localhost",
+            name.as_str()
+        );
+        Box::pin(async move { Err(message.into()) })
+    }
 }
 
 /// A client for one endpoint.
@@ -36,35 +82,47 @@ pub struct Client<'a> {
     http: &'a reqwest::Client,
     endpoint: &'a str,
     verbose: bool,
+    /// The most bytes one response body may have (`--max-response`).
+    limit: u64,
+    /// The legacy session this call opened and has not ended yet. It lives
+    /// here, outside the call's future, so that the timeout, which drops that
+    /// future wherever it is, cannot take the session with it: [`Client::call`]
+    /// ends it afterwards in every outcome.
+    session: Mutex<Option<legacy::Session>>,
 }
 
 impl<'a> Client<'a> {
-    pub fn new(http: &'a reqwest::Client, endpoint: &'a str, verbose: bool) -> Self {
+    pub fn new(http: &'a reqwest::Client, endpoint: &'a str, settings: &Settings) -> Self {
         Self {
             http,
             endpoint,
-            verbose,
+            verbose: settings.verbose,
+            limit: settings.max_response,
+            session: Mutex::new(None),
         }
     }
 
     /// Sends `method` with `params` and returns the server's reply; never
-    /// takes longer than `timeout`.
+    /// takes longer than `timeout`, plus [`FAREWELL_LIMIT`] to end a legacy
+    /// session.
     pub async fn call(
         &self,
         method: &str,
         params: Option<&Value>,
         timeout: Duration,
     ) -> Result<Reply> {
-        tokio::time::timeout(timeout, self.call_unbounded(method, params))
-            .await
-            .unwrap_or_else(|_| {
-                Err(Error::transport(format!(
-                    "`{}` did not answer within {} ms",
-                    self.endpoint,
-                    timeout.as_millis()
-                ))
-                .with_hint("a slow tool may need a longer `--timeout MS` before the verb name"))
-            })
+        let outcome = tokio::time::timeout(timeout, self.call_unbounded(method, params)).await;
+        // An answer, a failure, or the timeout having dropped the call in the
+        // middle of a request: a session opened on the way is ended now.
+        self.end_session().await;
+        outcome.unwrap_or_else(|_| {
+            Err(Error::transport(format!(
+                "`{}` did not answer within {} ms",
+                self.endpoint,
+                timeout.as_millis()
+            ))
+            .with_hint("a slow tool may need a longer `--timeout MS` before the verb name"))
+        })
     }
 
     async fn call_unbounded(&self, method: &str, params: Option<&Value>) -> Result<Reply> {
@@ -106,15 +164,84 @@ impl<'a> Client<'a> {
             .send(self.http.post(self.endpoint).headers(headers).json(&body))
             .await?;
         let status = response.status();
-        let answer = response::read(response, CALL_ID, self.verbose).await?;
+        let answer = self.reader().read(response, CALL_ID).await?;
+        if let Answer::Request(request) = answer {
+            let mut headers = request::base_headers();
+            request::insert(&mut headers, request::HEADER_PROTOCOL_VERSION, version);
+            return Err(self.refuse(&request, headers).await);
+        }
         classify(status, answer, self.endpoint)
     }
 
+    fn reader(&self) -> Reader<'_> {
+        Reader {
+            endpoint: self.endpoint,
+            limit: self.limit,
+            verbose: self.verbose,
+        }
+    }
+
+    /// Sends a request; a redirect is an error, never followed.
     async fn send(&self, builder: reqwest::RequestBuilder) -> Result<reqwest::Response> {
-        builder
+        let response = builder
             .send()
             .await
-            .map_err(|e| Error::transport(format!("`{}`: {}", self.endpoint, describe(&e))))
+            .map_err(|e| Error::transport(format!("`{}`: {}", self.endpoint, describe(&e))))?;
+        let status = response.status();
+        if status.is_redirection() {
+            let location = response
+                .headers()
+                .get(LOCATION)
+                .map(|v| match v.to_str() {
+                    Ok(text) => format!("to `{}`", response::snippet(text.as_bytes())),
+                    Err(_) => "to an unreadable `Location`".to_owned(),
+                })
+                .unwrap_or_else(|| "without a `Location`".to_owned());
+            return Err(Error::transport(format!(
+                "`{}` answered HTTP {status}, a redirect {location}; mur never follows redirects",
+                self.endpoint
+            ))
+            .with_hint(
+                "point mur at the session's own endpoint (`mur devtools session list` shows it)",
+            ));
+        }
+        Ok(response)
+    }
+
+    /// Answers a request from the server with a JSON-RPC error at once, and
+    /// returns the error that ends the call (exit 5): mur is one call from a
+    /// shell, with no user to ask, no model to sample and no roots to list.
+    /// Answering (rather than ignoring) lets the server's tool fail now
+    /// instead of waiting for an answer that would never come.
+    async fn refuse(&self, request: &ServerRequest, headers: HeaderMap) -> Error {
+        let method = &request.method;
+        tracing::debug!("refusing the server's request `{method}` ({})", request.id);
+        let body = json!({
+            "jsonrpc": "2.0",
+            "id": request.id,
+            "error": {
+                "code": METHOD_NOT_FOUND,
+                "message": format!(
+                    "mur cannot answer `{method}`: it makes one call from a shell and has no \
+                     user, model or roots to ask"
+                ),
+            },
+        });
+        let post = self.http.post(self.endpoint).headers(headers).json(&body);
+        match tokio::time::timeout(FAREWELL_LIMIT, post.send()).await {
+            Ok(Ok(r)) => tracing::debug!("the refusal was answered with HTTP {}", r.status()),
+            Ok(Err(e)) => tracing::debug!("sending the refusal failed: {}", describe(&e)),
+            Err(_) => tracing::debug!("sending the refusal timed out"),
+        }
+        Error::tool_failed(format!(
+            "`{}` asked mur for `{method}` during the call, which mur cannot answer; \
+             mur refused it (JSON-RPC error {METHOD_NOT_FOUND}) and abandoned the call",
+            self.endpoint
+        ))
+        .with_hint(
+            "mur answers no requests from the server yet (elicitation, sampling, roots): \
+             call a tool that does not ask the client for input",
+        )
     }
 }
 
@@ -130,6 +257,11 @@ enum Step {
 fn classify(status: StatusCode, answer: Answer, endpoint: &str) -> Result<Step> {
     match answer {
         Answer::Reply(reply) => Ok(Step::Done(reply)),
+        // Refused by the caller before it gets here; never a reply.
+        Answer::Request(request) => Err(Error::transport(format!(
+            "`{endpoint}` sent a request (`{}`) instead of an answer",
+            request.method
+        ))),
         Answer::Other { .. }
             if matches!(status, StatusCode::BAD_REQUEST | StatusCode::NOT_FOUND) =>
         {
@@ -215,6 +347,67 @@ mod tests {
             classify(StatusCode::BAD_REQUEST, other, "e"),
             Ok(Step::Legacy)
         ));
+    }
+
+    /// A resolver that counts what it is asked and resolves nothing.
+    #[derive(Clone, Default)]
+    struct Counting(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+    impl reqwest::dns::Resolve for Counting {
+        fn resolve(&self, _: reqwest::dns::Name) -> reqwest::dns::Resolving {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Box::pin(async { Err("no lookups in this test".into()) })
+        }
+    }
+
+    #[test]
+    fn localhost_is_reached_without_asking_a_resolver() {
+        use std::io::{Read as _, Write as _};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let server = std::thread::spawn(move || {
+            let (mut conn, _) = listener.accept().expect("accept");
+            let mut buf = [0; 1024];
+            let _ = conn.read(&mut buf).expect("read");
+            conn.write_all(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")
+                .expect("write");
+        });
+        let resolver = Counting::default();
+        let http = client_builder(resolver.clone()).build().expect("client");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let status = runtime
+            .block_on(http.get(format!("http://LocalHost:{port}/")).send())
+            .expect("localhost answers")
+            .status();
+        assert_eq!(status, StatusCode::NO_CONTENT);
+        server.join().expect("server");
+        assert_eq!(resolver.0.load(std::sync::atomic::Ordering::SeqCst), 0);
+        // Any other name goes to the resolver, which in mur refuses it.
+        let err = runtime
+            .block_on(http.get("http://devtools.invalid:9/").send())
+            .expect_err("not resolved");
+        assert_eq!(resolver.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert!(err.is_connect(), "{err:?}");
+    }
+
+    #[test]
+    fn the_production_resolver_refuses_every_name() {
+        let http = http_client().expect("client");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let err = runtime
+            .block_on(http.get("http://example.com/").send())
+            .expect_err("refused");
+        assert!(
+            describe(&err).contains("mur looks up no host names (`example.com`)"),
+            "{}",
+            describe(&err)
+        );
     }
 
     #[test]
