@@ -39,10 +39,16 @@ impl Shaped {
             self.check(path, argv)?;
         }
         for (path, contents) in &self.files {
+            // Not a usage error: the command line was fine and the tool has
+            // already run (its effect on the app stands); mur failed at its
+            // own part, the write (exit 7).
             std::fs::write(Path::new(path), contents).map_err(|e| {
-                VerbError::refused(
-                    format!("could not write `{path}`: {e}"),
-                    "check that its directory exists and is writable",
+                VerbError::internal_with_hint(
+                    format!(
+                        "could not write `{path}`: {e}; the `{}` call itself already ran",
+                        self.verb
+                    ),
+                    "check that the directory exists and is writable, then run the verb again",
                 )
             })?;
         }
