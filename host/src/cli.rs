@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::options::{ByteSize, PortRange};
-use crate::verbs::VerbsCommand;
+use mur_core::settings::{ByteSize, PortRange};
 
 /// Default bound on one whole call (discovery excluded), in milliseconds.
 ///
@@ -14,13 +13,8 @@ use crate::verbs::VerbsCommand;
 /// seconds; anything longer is a hung server, and a script deserves exit 2.
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
 
-/// Default cap on one HTTP response body (64 MiB), JSON or event stream.
-///
-/// The largest answers a devtools session sends are screenshots (a 4K PNG,
-/// Base64-encoded, is well under 40 MiB) and the full tree of a big window; a
-/// body past this is a broken or hostile server, and reading it would cost mur
-/// memory in proportion. `--max-response` raises it.
-pub const DEFAULT_MAX_RESPONSE: ByteSize = ByteSize(64 * 1024 * 1024);
+/// Default cap on one HTTP response body; see [`ByteSize::DEFAULT_MAX_RESPONSE`].
+pub const DEFAULT_MAX_RESPONSE: ByteSize = ByteSize::DEFAULT_MAX_RESPONSE;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -228,6 +222,76 @@ pub struct CallArgs {
     pub args: Option<String>,
 }
 
+/// Manage the verb components `mur devtools` dispatches to.
+#[derive(Debug, Clone, Subcommand)]
+pub enum VerbsCommand {
+    /// List installed verbs (a table; `--json` for a JSON array)
+    #[command(
+        after_help = "Examples:\n  mur devtools verbs list\n  mur devtools verbs list --json | jq -r '.[].name'"
+    )]
+    List {
+        /// Print a JSON array with every index field
+        #[arg(long)]
+        json: bool,
+    },
+    /// Install verb components (`.wasm` files implementing mur:verb/verb)
+    #[command(
+        after_help = "Examples:\n  mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm\n  \
+                            mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"
+    )]
+    Add {
+        /// Component files to install
+        #[arg(required = true, value_name = "FILE.wasm")]
+        files: Vec<PathBuf>,
+        /// Replace an installed verb of the same name, or shadow a host verb
+        #[arg(long)]
+        force: bool,
+    },
+    /// Uninstall a verb; it is gone from help and dispatch at once
+    #[command(after_help = "Examples:\n  mur devtools verbs remove bump")]
+    Remove {
+        /// The verb's name
+        name: String,
+    },
+    /// Show an installed verb's tool, usage, file, hash and size
+    #[command(
+        after_help = "Examples:\n  mur devtools verbs info click\n  mur devtools verbs info click --json"
+    )]
+    Info {
+        /// The verb's name
+        name: String,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Create a Rust crate for a new verb (see docs/verbs.md)
+    #[command(
+        after_help = "Examples:\n  mur devtools verbs new bump\n  mur devtools verbs new bump --dir ~/src"
+    )]
+    New {
+        /// The new verb's name (the word after `mur devtools`)
+        name: String,
+        /// Create the crate in DIR/<name> instead of ./<name>
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+}
+
+/// The words `mur devtools` answers itself (`session`, `call`, `verbs`,
+/// `guide`, and clap's `help`), read off the command tree: a verb may take one
+/// only with `verbs add --force`.
+pub fn host_verbs() -> Vec<String> {
+    let tree = command();
+    let Some(devtools) = tree.find_subcommand("devtools") else {
+        return Vec::new();
+    };
+    devtools
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .chain(std::iter::once("help".to_owned()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
@@ -237,6 +301,13 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn host_verbs_are_the_devtools_commands() {
+        let mut words = host_verbs();
+        words.sort();
+        assert_eq!(words, ["call", "guide", "help", "session", "verbs"]);
     }
 
     /// Every command's `--help` ends with an "Examples:" block.

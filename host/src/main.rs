@@ -2,17 +2,13 @@
 
 mod cli;
 mod commands;
-mod discovery;
-mod error;
-mod mcp;
+mod invoke;
 mod options;
 mod output;
-mod scaffold;
-mod verbs;
 
 use std::process::ExitCode;
 
-use error::{Error, Kind};
+use mur_core::{Error, Kind};
 
 fn main() -> ExitCode {
     match commands::run(std::env::args_os().collect()) {
@@ -33,6 +29,11 @@ fn report(e: &Error) {
     }
     if e.kind() == Kind::BrokenPipe {
         return;
+    }
+    if let Some(bytes) = e.stdout()
+        && output::stdout(bytes).is_err()
+    {
+        // stdout is gone (a closed pipe): the message on stderr still says why.
     }
     output::diagnostic(&format!("error: {}", e.message()));
     if let Some(detail) = e.detail() {

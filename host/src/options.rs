@@ -1,200 +1,35 @@
-//! Host options turned into validated [`Settings`]: where the session comes
-//! from, how long a call may take, how output looks. Also pulls host options
-//! out of a plugin verb's argv, so the rest of `mur` never sees raw flags.
+//! Host options turned into validated [`Settings`] once, and host options
+//! pulled out of a plugin verb's argv, so the rest of `mur` never sees raw flags.
 
-use std::fmt;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Duration;
 
+use mur_core::settings::{PortRange, Settings, Source};
+use mur_core::{Error, Result};
+
 use crate::cli::HostArgs;
-use crate::error::{Error, Result};
 
-/// Where the endpoint comes from, in the seed's precedence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
-    /// `--endpoint URL`: used as-is, never probed.
-    Endpoint(String),
-    /// Lockfile discovery (the default).
-    Lockfiles,
-    /// Lockfile discovery, then a loopback port scan when it finds nothing.
-    Auto(PortRange),
-}
-
-/// Validated host options.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    pub source: Source,
-    pub project: Option<PathBuf>,
-    pub timeout: Duration,
-    /// Cap on one HTTP response body, in bytes (`--max-response`).
-    pub max_response: u64,
-    pub pretty: bool,
-    pub verbose: bool,
-}
-
-impl Settings {
-    pub fn from_args(args: &HostArgs) -> Self {
-        let source = if let Some(url) = &args.endpoint {
-            Source::Endpoint(url.clone())
-        } else if let Some(range) = args.auto_range {
-            Source::Auto(range)
-        } else if args.auto_full {
-            Source::Auto(PortRange::FULL)
-        } else if args.auto {
-            Source::Auto(PortRange::ephemeral())
-        } else {
-            Source::Lockfiles
-        };
-        Self {
-            source,
-            project: args.project.clone(),
-            timeout: Duration::from_millis(args.timeout),
-            max_response: args.max_response.0,
-            pretty: args.pretty,
-            verbose: args.verbose,
-        }
-    }
-
-    /// Lets a verb ask for longer than the host timeout (`wait --timeout MS`).
-    /// The host waits a little longer than the verb's own bound, so that the
-    /// server's answer to an expired wait arrives before the host gives up.
-    pub fn extend_timeout(&mut self, verb_ms: Option<u32>) {
-        const GRACE: Duration = Duration::from_secs(2);
-        if let Some(ms) = verb_ms {
-            let wanted = Duration::from_millis(u64::from(ms)) + GRACE;
-            self.timeout = self.timeout.max(wanted);
-        }
-    }
-}
-
-/// An inclusive range of TCP ports for `--auto`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PortRange {
-    pub first: u16,
-    pub last: u16,
-}
-
-impl PortRange {
-    pub const FULL: Self = Self {
-        first: 1024,
-        last: 65535,
+/// The validated settings of these host options.
+pub fn settings(args: &HostArgs) -> Settings {
+    let source = if let Some(url) = &args.endpoint {
+        Source::Endpoint(url.clone())
+    } else if let Some(range) = args.auto_range {
+        Source::Auto(range)
+    } else if args.auto_full {
+        Source::Auto(PortRange::FULL)
+    } else if args.auto {
+        Source::Auto(PortRange::ephemeral())
+    } else {
+        Source::Lockfiles
     };
-
-    /// The range the OS hands out for port 0, which is where a session that
-    /// binds `127.0.0.1:0` lands: Linux's `ip_local_port_range` (32768-60999 by
-    /// default), else the IANA dynamic range that Windows and macOS use.
-    pub fn ephemeral() -> Self {
-        std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
-            .ok()
-            .and_then(|text| {
-                let mut parts = text.split_whitespace().map(u16::from_str);
-                Some(Self {
-                    first: parts.next()?.ok()?,
-                    last: parts.next()?.ok()?,
-                })
-            })
-            .filter(|r| r.first <= r.last)
-            .unwrap_or(Self {
-                first: 49152,
-                last: 65535,
-            })
+    Settings {
+        source,
+        project: args.project.clone(),
+        timeout: Duration::from_millis(args.timeout),
+        max_response: args.max_response.0,
+        pretty: args.pretty,
+        verbose: args.verbose,
     }
-
-    pub fn ports(self) -> impl Iterator<Item = u16> {
-        self.first..=self.last
-    }
-}
-
-impl FromStr for PortRange {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        let (a, b) = s
-            .split_once('-')
-            .ok_or("expected `LO-HI`, e.g. `40000-41000`")?;
-        let port = |p: &str| p.trim().parse::<u16>().map_err(|e| format!("`{p}`: {e}"));
-        let (first, last) = (port(a)?, port(b)?);
-        if first == 0 || first > last {
-            return Err(format!("`{s}` is not a range of ports from low to high"));
-        }
-        Ok(Self { first, last })
-    }
-}
-
-/// A size in bytes, as typed for `--max-response`: a plain number, or one
-/// with a `K`, `M` or `G` suffix counted in powers of 1024 (`64M` is 64 MiB;
-/// `KiB`/`MiB`/`GiB` and lowercase are accepted too). Zero is refused: it
-/// would refuse every answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ByteSize(pub u64);
-
-impl Default for ByteSize {
-    fn default() -> Self {
-        crate::cli::DEFAULT_MAX_RESPONSE
-    }
-}
-
-impl FromStr for ByteSize {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        let text = s.trim();
-        let digits = text
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(text.len());
-        let (number, unit) = text.split_at(digits);
-        let shift = match unit.trim().to_ascii_lowercase().as_str() {
-            "" | "b" => 0,
-            "k" | "kib" => 10,
-            "m" | "mib" => 20,
-            "g" | "gib" => 30,
-            _ => {
-                return Err(format!(
-                    "`{s}`: expected a number of bytes, optionally with a K, M or G suffix (e.g. `128M`)"
-                ));
-            }
-        };
-        let number: u64 = number
-            .parse()
-            .map_err(|_| format!("`{s}`: expected a number of bytes, e.g. `128M`"))?;
-        let bytes = number
-            .checked_mul(1 << shift)
-            .ok_or_else(|| format!("`{s}` is too large"))?;
-        if bytes == 0 {
-            return Err(format!("`{s}`: the limit must be at least one byte"));
-        }
-        Ok(Self(bytes))
-    }
-}
-
-impl fmt::Display for ByteSize {
-    /// The shortest exact form: `64M`, `1536K`, `1000`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (suffix, shift) in [("G", 30), ("M", 20), ("K", 10)] {
-            let unit = 1u64 << shift;
-            if self.0 >= unit && self.0.is_multiple_of(unit) {
-                return write!(f, "{}{suffix}", self.0 / unit);
-            }
-        }
-        write!(f, "{}", self.0)
-    }
-}
-
-/// `bytes` for people: `64 MiB`, `1.5 MiB`, `900 bytes`.
-pub fn human_bytes(bytes: u64) -> String {
-    for (suffix, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] {
-        let unit = 1u64 << shift;
-        if bytes >= unit {
-            return if bytes.is_multiple_of(unit) {
-                format!("{} {suffix}", bytes / unit)
-            } else {
-                let value = bytes as f64 / unit as f64;
-                format!("{value:.1} {suffix}")
-            };
-        }
-    }
-    format!("{bytes} bytes")
 }
 
 /// Removes host options from a plugin verb's argv, applying them to `host`.
@@ -248,6 +83,7 @@ pub fn extract_host_options(argv: &[String], host: &mut HostArgs) -> Result<Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mur_core::settings::ByteSize;
 
     fn strings(words: &[&str]) -> Vec<String> {
         words.iter().map(|w| (*w).to_owned()).collect()
@@ -287,42 +123,6 @@ mod tests {
     }
 
     #[test]
-    fn port_ranges_parse_and_reject_nonsense() {
-        assert_eq!(
-            "40000-40010".parse::<PortRange>(),
-            Ok(PortRange {
-                first: 40000,
-                last: 40010
-            })
-        );
-        assert!("5-1".parse::<PortRange>().is_err());
-        assert!("80".parse::<PortRange>().is_err());
-        let eph = PortRange::ephemeral();
-        assert!(eph.first >= 1024 && eph.first <= eph.last);
-    }
-
-    #[test]
-    fn byte_sizes_take_binary_suffixes() {
-        let parse = |s: &str| s.parse::<ByteSize>().map(|b| b.0);
-        assert_eq!(parse("1000"), Ok(1000));
-        assert_eq!(parse("64M"), Ok(64 << 20));
-        assert_eq!(parse("64m"), Ok(64 << 20));
-        assert_eq!(parse("2K"), Ok(2048));
-        assert_eq!(parse("1GiB"), Ok(1 << 30));
-        assert_eq!(parse("3 MiB"), Ok(3 << 20));
-        for bad in ["", "M", "0", "0K", "1.5M", "12T", "-1", "99999999999999G"] {
-            assert!(parse(bad).is_err(), "{bad:?} accepted");
-        }
-        assert_eq!(ByteSize(64 << 20).to_string(), "64M");
-        assert_eq!(ByteSize(1536 << 10).to_string(), "1536K");
-        assert_eq!(ByteSize(1000).to_string(), "1000");
-        assert_eq!(ByteSize::default(), crate::cli::DEFAULT_MAX_RESPONSE);
-        assert_eq!(human_bytes(64 << 20), "64 MiB");
-        assert_eq!(human_bytes(1536 << 10), "1.5 MiB");
-        assert_eq!(human_bytes(900), "900 bytes");
-    }
-
-    #[test]
     fn max_response_is_a_host_option_among_verb_arguments() {
         let mut host = HostArgs::default();
         let rest = extract_host_options(&strings(&["#x", "--max-response", "128M"]), &mut host)
@@ -336,7 +136,7 @@ mod tests {
 
     #[test]
     fn a_verb_timeout_only_extends() {
-        let mut s = Settings::from_args(&HostArgs {
+        let mut s = settings(&HostArgs {
             timeout: 10_000,
             ..HostArgs::default()
         });

@@ -1,26 +1,32 @@
-//! What reaches the user: results on stdout (JSON, compact or `--pretty`),
-//! notices on stderr. A closed stdout pipe becomes a quiet exit. Text on
+//! The one output path: every byte `mur` writes to stdout or stderr goes
+//! through here. Results on stdout (JSON, compact or `--pretty`), notices on
+//! stderr. A closed stdout pipe becomes a quiet exit. Text on
 //! stderr has its control characters escaped: a lockfile name or a server's
 //! message must not be able to drive the terminal (`ESC[2J` clears it).
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
-use std::io::{self, Write as _};
+use std::io::{self, IsTerminal as _, Write as _};
 
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use mur_core::{Error, Result};
 
 /// Prints one JSON value and a newline on stdout.
 pub fn json(value: &Value, pretty: bool) -> Result<()> {
+    stdout(render_json(value, pretty)?.as_bytes())
+}
+
+/// One JSON value and a newline, compact or `--pretty`, as [`json`] prints it.
+pub fn render_json(value: &Value, pretty: bool) -> Result<String> {
     let mut text = if pretty {
         serde_json::to_string_pretty(value)
     } else {
         serde_json::to_string(value)
     }
-    .map_err(|e| Error::transport(format!("cannot print the result: {e}")))?;
+    .map_err(|e| Error::internal(format!("cannot print the result: {e}")))?;
     text.push('\n');
-    stdout(text.as_bytes())
+    Ok(text)
 }
 
 /// Writes bytes to stdout as they are.
@@ -32,7 +38,7 @@ pub fn stdout(bytes: &[u8]) -> Result<()> {
             if e.kind() == io::ErrorKind::BrokenPipe {
                 Error::broken_pipe()
             } else {
-                Error::transport(format!("cannot write to stdout: {e}"))
+                Error::internal(format!("cannot write to stdout: {e}"))
             }
         })
 }
@@ -40,6 +46,28 @@ pub fn stdout(bytes: &[u8]) -> Result<()> {
 /// A one-line warning on stderr that does not stop the command.
 pub fn notice(message: &str) {
     diagnostic(&format!("warning: {message}"));
+}
+
+/// What discovery has to say along the way, shown on stderr: notices as
+/// warnings, `--auto` progress as a counter when stderr is a terminal.
+pub struct Notices;
+
+impl mur_discovery::Report for Notices {
+    fn notice(&mut self, message: String) {
+        notice(&message);
+    }
+
+    fn scan_progress(&self, done: usize, total: usize) {
+        if io::stderr().is_terminal() && (done.is_multiple_of(1024) || done == total) {
+            let _ = write!(io::stderr().lock(), "\rscanning 127.0.0.1 ports: {done}/{total}");
+        }
+    }
+
+    fn scan_finished(&self) {
+        if io::stderr().is_terminal() {
+            let _ = write!(io::stderr().lock(), "\r\x1b[2K");
+        }
+    }
 }
 
 /// A line on stderr, control characters escaped; a closed stderr is ignored.

@@ -1,16 +1,12 @@
-//! `mur devtools call <tool|method> [--args JSON]` (or `call --method M`),
-//! and the one code path every call takes: resolve the endpoint, call, and
-//! turn a failed tool into its output and exit 5.
+//! `mur devtools call <tool|method> [--args JSON]` (or `call --method M`):
+//! no verb involved, the arguments sent as typed.
 
-use std::time::Instant;
-
+use mur_client::Reply;
+use mur_core::{Error, Result, Settings};
 use serde_json::{Value, json};
 
 use crate::cli::CallArgs;
-use crate::discovery;
-use crate::error::{Error, Result};
-use crate::mcp::{self, Reply};
-use crate::options::Settings;
+use crate::invoke::{Session, invoke, settle};
 use crate::output;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
@@ -76,15 +72,12 @@ fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
 /// Either way the result is ping's own, `{}`. `--method ping` sends `ping`
 /// alone.
 async fn ping(settings: &Settings, params: Option<&Value>) -> Result<Value> {
-    let deadline = Instant::now() + settings.timeout;
-    let http = mcp::http_client()?;
-    let endpoint = discovery::resolve(settings, &http).await?;
-    let client = mcp::Client::new(&http, &endpoint, settings);
-    match client.call(PING, params, settings.timeout).await? {
+    let session = Session::resolve(settings).await?;
+    match session.call(settings, PING, params).await? {
         Reply::Error(error) if error["code"].as_i64() == Some(METHOD_NOT_FOUND) => {
+            let endpoint = &session.endpoint;
             tracing::debug!("`{endpoint}` has no `{PING}`: asking `{DISCOVER}` instead");
-            let left = deadline.saturating_duration_since(Instant::now());
-            match client.call(DISCOVER, None, left).await? {
+            match session.call(settings, DISCOVER, None).await? {
                 Reply::Result(_) => Ok(json!({})),
                 other => settle(other, settings, DISCOVER, None),
             }
@@ -99,75 +92,6 @@ fn parse_args(text: &str) -> Result<Value> {
         Error::usage(format!("`--args` is not valid JSON: {e}"))
             .with_hint(r##"pass one JSON value, e.g. `--args '{"selector":"#btn-inc"}'`"##)
     })
-}
-
-/// Calls `method` on the resolved session and returns a successful result;
-/// see [`settle`] for the failures.
-pub async fn invoke(settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
-    let http = mcp::http_client()?;
-    let endpoint = discovery::resolve(settings, &http).await?;
-    let client = mcp::Client::new(&http, &endpoint, settings);
-    let reply = client.call(method, params, settings.timeout).await?;
-    settle(reply, settings, method, params)
-}
-
-/// A successful result, or the failure: a JSON-RPC error prints
-/// `{"error":{…}}`, a result with `isError: true` prints the result; both end
-/// in exit 5 with the message on stderr.
-fn settle(
-    reply: Reply,
-    settings: &Settings,
-    method: &str,
-    params: Option<&Value>,
-) -> Result<Value> {
-    match reply {
-        Reply::Error(error) => {
-            output::json(&json!({ "error": error }), settings.pretty)?;
-            Err(Error::tool_failed(rpc_error_message(
-                &error, method, params,
-            )))
-        }
-        Reply::Result(result) if result["isError"] == json!(true) => {
-            output::json(&result, settings.pretty)?;
-            Err(Error::tool_failed(tool_error_message(
-                &result, method, params,
-            )))
-        }
-        Reply::Result(result) => Ok(result),
-    }
-}
-
-fn rpc_error_message(error: &Value, method: &str, params: Option<&Value>) -> String {
-    let message = error["message"].as_str().unwrap_or("(no message)");
-    let what = match params.and_then(|p| p["name"].as_str()) {
-        Some(tool) if method == "tools/call" => format!("tool `{tool}`"),
-        _ => format!("`{method}`"),
-    };
-    match error["code"].as_i64() {
-        Some(code) => format!("{what} failed: {message} (JSON-RPC error {code})"),
-        None => format!("{what} failed: {message}"),
-    }
-}
-
-/// The text blocks of a failed tool result, joined on one line.
-fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> String {
-    let tool = params.and_then(|p| p["name"].as_str()).unwrap_or(method);
-    let text: Vec<&str> = result["content"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|block| block["text"].as_str())
-        .collect();
-    let text = text
-        .join(" ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    if text.is_empty() {
-        format!("tool `{tool}` failed")
-    } else {
-        format!("tool `{tool}` failed: {text}")
-    }
 }
 
 #[cfg(test)]
@@ -214,15 +138,5 @@ mod tests {
         );
         let err = request(&call_args(None, Some(" ")), None).expect_err("empty method");
         assert_eq!(err.exit_code(), 1);
-    }
-
-    #[test]
-    fn a_failed_tool_is_described_by_its_text() {
-        let result = json!({ "isError": true, "content": [{ "type": "text", "text": "no element\nmatches `#nope`" }] });
-        let params = json!({ "name": "click" });
-        assert_eq!(
-            tool_error_message(&result, "tools/call", Some(&params)),
-            "tool `click` failed: no element matches `#nope`"
-        );
     }
 }

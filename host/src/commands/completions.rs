@@ -5,7 +5,7 @@
 use clap_complete::Shell;
 
 use crate::cli;
-use crate::error::Result;
+use mur_core::Result;
 use crate::output;
 
 /// Prints the completion script for `shell` on stdout.

@@ -1,6 +1,6 @@
 //! `mur devtools guide`: the guide for agents (docs/agents.md), built into the binary.
 
-use crate::error::Result;
+use mur_core::Result;
 use crate::output;
 
 /// docs/agents.md, as it was when `mur` was built.

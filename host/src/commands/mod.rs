@@ -5,14 +5,17 @@ mod completions;
 mod guide;
 mod session;
 mod verb;
+mod verbs;
 
 use std::ffi::OsString;
 
 use clap::FromArgMatches as _;
 
 use crate::cli::{self, Cli, Command, Devtools, Verb};
-use crate::error::{Error, Result};
-use crate::options::{Settings, extract_host_options};
+use mur_core::{Error, Result};
+use mur_core::Settings;
+
+use crate::options::{extract_host_options, settings};
 
 /// Runs `mur` with these arguments.
 pub fn run(argv: Vec<OsString>) -> Result<()> {
@@ -25,13 +28,13 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     match verb {
         Verb::Guide => guide::run(),
         Verb::Session(cmd) => {
-            let settings = start(Settings::from_args(&host));
+            let settings = start(settings(&host));
             block_on(session::run(&cmd, &settings))?
         }
-        Verb::Call(args) => block_on(call::run(&args, &start(Settings::from_args(&host))))?,
+        Verb::Call(args) => block_on(call::run(&args, &start(settings(&host))))?,
         Verb::Verbs(cmd) => {
-            start(Settings::from_args(&host));
-            verb::manage(&cmd)
+            start(settings(&host));
+            verbs::run(&cmd)
         }
         Verb::Plugin(argv) => {
             let (name, rest) = argv
@@ -41,7 +44,7 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
                 return help(rest);
             }
             let rest = extract_host_options(rest, &mut host)?;
-            verb::run(name, &rest, start(Settings::from_args(&host)))
+            verb::run(name, &rest, start(settings(&host)))
         }
     }
 }
@@ -64,7 +67,7 @@ pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| Error::transport(format!("cannot start the async runtime: {e}")))?;
+        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
     Ok(runtime.block_on(future))
 }
 
@@ -75,7 +78,7 @@ fn start(settings: Settings) -> Settings {
         tracing_subscriber::fmt()
             .with_writer(std::io::stderr)
             .with_env_filter(tracing_subscriber::EnvFilter::new(
-                "mur=debug,mur_lockfile=debug",
+                "mur=debug,mur_core=debug,mur_client=debug,mur_discovery=debug,mur_verbs=debug,mur_lockfile=debug",
             ))
             .with_ansi(std::io::stderr().is_terminal() && !cli::color_disabled())
             .with_target(false)

@@ -1,14 +1,13 @@
 //! `mur devtools session list` and `session clean`: the lockfile directory
 //! as the user sees it. Neither ever stops a process.
 
+use mur_core::settings::{Settings, Source};
+use mur_core::{Error, Result};
+use mur_discovery::{self as discovery, Candidate, Survey};
 use mur_lockfile::{LOCKFILE_SCHEMA, Lockfile};
 
 use crate::cli::SessionCommand;
-use crate::discovery::{self, Candidate, Survey};
-use crate::error::{Error, Result};
-use crate::mcp;
-use crate::options::{Settings, Source};
-use crate::output;
+use crate::output::{self, Notices};
 
 pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
     if let Source::Endpoint(_) = settings.source {
@@ -28,17 +27,17 @@ pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
 /// are did not answer. Stale lockfiles are skipped silently and removed on
 /// the way. `--auto` adds sessions found by a loopback port scan.
 async fn list(settings: &Settings) -> Result<()> {
-    let http = mcp::http_client()?;
+    let http = mur_client::http_client()?;
     let registry = discovery::registry();
-    let survey = bounded(settings, discovery::survey(&registry, &http)).await?;
-    survey.collect_garbage(&registry);
-    survey.report_unresponsive();
+    let survey = bounded(settings, discovery::survey(&registry, &http, &mut Notices)).await?;
+    survey.collect_garbage(&registry, &mut Notices);
+    survey.report_unresponsive(&mut Notices);
     if settings.verbose {
-        survey.report_impostors();
+        survey.report_impostors(&mut Notices);
     }
     let mut sessions: Vec<Lockfile> = survey.live.iter().map(|f| f.lock.clone()).collect();
     if let Source::Auto(range) = settings.source {
-        let scanned = bounded(settings, async { Ok(discovery::scan(&http, range).await) }).await?;
+        let scanned = bounded(settings, async { Ok(discovery::scan(&http, range, &Notices).await) }).await?;
         sessions.extend(unlisted(scanned, &sessions));
     }
     if sessions.is_empty() {
@@ -137,9 +136,9 @@ fn table(live: &[Lockfile]) -> String {
 /// never touched, even when its endpoint does not answer: the session may be
 /// busy, and a wrong removal would hide a live session from discovery.
 async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
-    let http = mcp::http_client()?;
+    let http = mur_client::http_client()?;
     let registry = discovery::registry();
-    let survey = bounded(settings, discovery::survey(&registry, &http)).await?;
+    let survey = bounded(settings, discovery::survey(&registry, &http, &mut Notices)).await?;
     if dry_run {
         let mut names = Vec::new();
         for found in &survey.stale {
@@ -154,7 +153,7 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
         ));
         return Ok(());
     }
-    let removed = survey.collect_garbage(&registry);
+    let removed = survey.collect_garbage(&registry, &mut Notices);
     output::diagnostic(&format!("removed {removed} stale {}", entries(removed)));
     Ok(())
 }

@@ -3,13 +3,12 @@
 //! the verb shapes a successful result. A failed tool never reaches `shape`:
 //! its result is printed as it is, with exit 5.
 
+use mur_core::{Result, Settings};
+use mur_verbs::{ParseOutcome, VerbError, VerbHost};
 use serde_json::json;
 
-use super::{block_on, call};
-use crate::error::{Error, Result};
-use crate::options::Settings;
-use crate::output;
-use crate::verbs::{ParseOutcome, VerbError, VerbHost, VerbsCommand, run_verbs_command};
+use super::block_on;
+use crate::{invoke, output};
 
 /// `(name, summary)` of each installed plugin verb, for `--help`; reads the
 /// verb index only.
@@ -24,16 +23,14 @@ pub fn installed() -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-/// `mur devtools verbs …`.
-pub fn manage(cmd: &VerbsCommand) -> Result<()> {
-    Ok(run_verbs_command(cmd)?)
-}
-
 /// Runs plugin verb `name` with `argv` (host options already removed).
 /// `parse` and `shape` run outside the async runtime; only the call is async.
 pub fn run(name: &str, argv: &[String], settings: Settings) -> Result<()> {
     let outcome = run_verb(name, argv, settings);
-    tracing::debug!("verb timings: {}", crate::verbs::timings::summary());
+    tracing::debug!("verb timings: {}", mur_verbs::timings::summary());
+    for warning in mur_verbs::warnings::take() {
+        output::notice(&warning);
+    }
     outcome
 }
 
@@ -52,7 +49,7 @@ fn run_verb(name: &str, argv: &[String], mut settings: Settings) -> Result<()> {
     };
     settings.extend_timeout(timeout_ms);
     let params = json!({ "name": tool, "arguments": arguments });
-    let result = block_on(call::invoke(&settings, "tools/call", Some(&params)))??;
+    let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))??;
     let shaped = host.shape(name, argv, &result, settings.pretty)?;
     shaped.write_files(argv)?;
     output::stdout(&shaped.stdout)
@@ -63,28 +60,4 @@ fn with_newline(mut text: String) -> String {
         text.push('\n');
     }
     text
-}
-
-impl From<VerbError> for Error {
-    fn from(e: VerbError) -> Self {
-        let error = match &e {
-            VerbError::UnknownVerb(name) => {
-                return Error::usage(e.to_string())
-                    .with_hint(format!(
-                        "call a tool directly with `mur devtools call {name} --args JSON`"
-                    ))
-                    .with_hint("`mur devtools verbs list` shows the installed verbs");
-            }
-            VerbError::Plugin { .. } => Error::plugin(e.to_string()),
-            VerbError::Usage { usage, .. } => {
-                Error::usage(e.to_string()).with_detail(usage.clone())
-            }
-            VerbError::Registry(_) | VerbError::Refused { .. } => Error::usage(e.to_string()),
-            VerbError::Internal { .. } => Error::internal(e.to_string()),
-        };
-        match e.hint() {
-            Some(hint) => error.with_hint(hint),
-            None => error,
-        }
-    }
 }

@@ -143,33 +143,13 @@ pub fn stamp_of(meta: &std::fs::Metadata) -> (u64, u128) {
     (meta.len(), mtime)
 }
 
-/// Write `bytes` to `path` through a temporary file in the same directory and a
-/// rename, so readers never observe a partial file.
-///
-/// The temporary file is created new (`O_EXCL`), after removing a leftover of
-/// the same name: opening an existing name for writing would block on a FIFO
-/// planted there and write through a symbolic link. The rename replaces
-/// whatever `path` was (a FIFO, a link) except a directory, which fails here.
+/// Write `bytes` to `path` so readers never observe a partial file: the one
+/// atomic write of the project ([`mur_lockfile::write_atomic`]: a temporary
+/// file of this writer's own, created new — never through a FIFO or link
+/// planted there — fsynced, renamed, and the directory fsynced). The rename
+/// replaces whatever `path` was (a FIFO, a link) except a directory.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), VerbError> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let _ = std::fs::remove_file(&tmp);
-    let result = std::fs::File::options()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io_error("write", path, e));
-    }
-    Ok(())
+    mur_lockfile::write_atomic(path, bytes).map_err(|e| io_error("write", path, e))
 }
 
 #[cfg(test)]

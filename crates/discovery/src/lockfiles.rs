@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use mur_lockfile::liveness::{self, Liveness};
 use mur_lockfile::{Entry, Lockfile, ReadOutcome, Registry};
 
-use crate::error::{Error, Result};
-use crate::output;
+use mur_core::{Error, Result};
+use crate::Report;
 
 /// A valid lockfile and where it was found.
 #[derive(Debug, Clone)]
@@ -37,8 +37,13 @@ pub fn registry() -> Registry {
     Registry::default_location()
 }
 
-/// Scans `registry`, probing every valid lockfile in parallel.
-pub async fn survey(registry: &Registry, http: &reqwest::Client) -> Result<Survey> {
+/// Scans `registry`, probing every valid lockfile in parallel; files that
+/// are skipped are told to `report`.
+pub async fn survey(
+    registry: &Registry,
+    http: &reqwest::Client,
+    report: &mut dyn Report,
+) -> Result<Survey> {
     if registry.dir().exists() {
         registry.check_dir_trusted().map_err(|reason| {
             Error::no_session(reason).with_hint(
@@ -52,7 +57,10 @@ pub async fn survey(registry: &Registry, http: &reqwest::Client) -> Result<Surve
             registry.dir().display()
         ))
     })?;
-    let valid: Vec<Found> = entries.into_iter().filter_map(valid_or_notice).collect();
+    let valid: Vec<Found> = entries
+        .into_iter()
+        .filter_map(|entry| valid_or_notice(entry, report))
+        .collect();
     let locks: Vec<&Lockfile> = valid.iter().map(|f| &f.lock).collect();
     let verdicts = liveness::check_all(http, &locks).await;
     let mut survey = Survey::default();
@@ -79,7 +87,7 @@ pub fn unresponsive_message(found: &Found, reason: &str) -> String {
 }
 
 /// Keeps valid lockfiles; says in one line why any other file is skipped.
-fn valid_or_notice(entry: Entry) -> Option<Found> {
+fn valid_or_notice(entry: Entry, report: &mut dyn Report) -> Option<Found> {
     let path = entry.path.display();
     match entry.outcome {
         ReadOutcome::Valid(lock) => {
@@ -89,14 +97,14 @@ fn valid_or_notice(entry: Entry) -> Option<Found> {
             });
         }
         ReadOutcome::Malformed(why) => {
-            output::notice(&format!("skipping malformed lockfile `{path}`: {why}"))
+            report.notice(format!("skipping malformed lockfile `{path}`: {why}"))
         }
         ReadOutcome::UnknownSchema(schema) => {
-            output::notice(&format!(
+            report.notice(format!(
                 "skipping lockfile `{path}` of unknown schema `{schema}`"
             ));
         }
-        ReadOutcome::Untrusted(why) => output::notice(&why),
+        ReadOutcome::Untrusted(why) => report.notice(why),
     }
     None
 }
@@ -106,7 +114,7 @@ impl Survey {
     /// returns how many it removed. Each is removed under its slot's lock and
     /// only if it is still the file judged stale, so a session that started
     /// since the survey keeps its fresh lockfile.
-    pub fn collect_garbage(&self, registry: &Registry) -> usize {
+    pub fn collect_garbage(&self, registry: &Registry, report: &mut dyn Report) -> usize {
         let mut removed = 0;
         for found in &self.stale {
             match registry.remove_if_unchanged(&found.path, &found.lock) {
@@ -118,23 +126,23 @@ impl Survey {
                     "left `{}`: it changed, or a session holds its slot",
                     found.path.display()
                 ),
-                Err(e) => output::notice(&format!("cannot remove `{}`: {e}", found.path.display())),
+                Err(e) => report.notice(format!("cannot remove `{}`: {e}", found.path.display())),
             }
         }
         removed
     }
 
     /// Says which sessions run but did not answer (always worth knowing).
-    pub fn report_unresponsive(&self) {
+    pub fn report_unresponsive(&self, report: &mut dyn Report) {
         for (found, reason) in &self.unresponsive {
-            output::notice(&unresponsive_message(found, reason));
+            report.notice(unresponsive_message(found, reason));
         }
     }
 
     /// Says why lockfiles with a running pid were not used.
-    pub fn report_impostors(&self) {
+    pub fn report_impostors(&self, report: &mut dyn Report) {
         for (found, reason) in &self.impostors {
-            output::notice(&format!(
+            report.notice(format!(
                 "skipping lockfile `{}`: pid {} runs, but `{}` {reason}",
                 found.path.display(),
                 found.lock.pid,

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::request::{self, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID};
 use super::response::{Answer, Reply};
 use super::{Client, FAREWELL_LIMIT, describe};
-use crate::error::{Error, Result};
+use mur_core::{Error, Result};
 
 const INIT_ID: u64 = 1;
 const CALL_ID: u64 = 2;

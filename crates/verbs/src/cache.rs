@@ -152,7 +152,7 @@ fn discard(path: &Path, why: &str) {
         _ => std::fs::remove_dir(path).map_err(|_| e),
     });
     if let Err(e) = removed {
-        crate::output::notice(&format!(
+        crate::warnings::push(format!(
             "the compile-cache entry `{}` {why}, and cannot be removed ({e}); \
              the verb is compiled afresh on every call until it is",
             path.display()

@@ -17,8 +17,8 @@ use futures_util::StreamExt as _;
 use serde_json::Value;
 use sse_stream::SseStream;
 
-use crate::error::{Error, Result};
-use crate::options::human_bytes;
+use mur_core::{Error, Result};
+use mur_core::settings::human_bytes;
 
 /// The server's answer to our request.
 #[derive(Debug, Clone, PartialEq)]
@@ -263,7 +263,8 @@ fn take(msg: &Value, id: u64, verbose: bool, stray_error: &mut Option<Value>) ->
     }
 }
 
-/// Shows a progress notification on stderr (only with `-v`).
+/// Reports a progress notification (only with `-v`) as a log event: the
+/// library never writes to stderr itself; the binary's `-v` log shows it.
 fn report_notification(msg: &Value) {
     let method = msg["method"].as_str().unwrap_or_default();
     if method != "notifications/progress" {
@@ -279,7 +280,7 @@ fn report_notification(msg: &Value) {
         .as_str()
         .map(|m| format!(" {m}"))
         .unwrap_or_default();
-    eprintln!("progress: {}{total}{text}", p["progress"]);
+    tracing::info!("progress: {}{total}{text}", p["progress"]);
 }
 
 /// A short, single-line excerpt of a body, for error messages.

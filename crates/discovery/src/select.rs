@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use mur_lockfile::{Transport, paths};
 
 use super::Found;
-use crate::error::{Error, Result};
+use mur_core::{Error, Result};
 
 /// A live session, from a lockfile or from the `--auto` scan.
 #[derive(Debug, Clone)]

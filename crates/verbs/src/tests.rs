@@ -6,14 +6,13 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use super::manage::run_verbs_command_in;
 use super::*;
 
 /// Build tests/guests once per test process and return its output directory.
 fn guests() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/guests");
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/guests");
         let status = Command::new(env!("CARGO"))
             .args([
                 "build",
@@ -42,15 +41,8 @@ fn host_with(names: &[&str]) -> (tempfile::TempDir, VerbHost) {
         verbs: tmp.path().join("verbs"),
         cache: tmp.path().join("cache"),
     };
-    let files = names.iter().map(|n| guest(n)).collect();
-    run_verbs_command_in(
-        &dirs,
-        &VerbsCommand::Add {
-            files,
-            force: false,
-        },
-    )
-    .expect("verbs add");
+    let files: Vec<PathBuf> = names.iter().map(|n| guest(n)).collect();
+    manage::add(&dirs, &files, false, &[]).expect("verbs add");
     let host = VerbHost::open_in(dirs).expect("open");
     (tmp, host)
 }

@@ -14,7 +14,6 @@
 //! milliseconds instead of 64,512 connects, and another user's listener is
 //! never even asked. Elsewhere every port in the range is tried.
 
-use std::io::IsTerminal as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -23,7 +22,8 @@ use mur_lockfile::{Transport, liveness};
 use tokio::net::TcpStream;
 
 use super::Candidate;
-use crate::options::PortRange;
+use crate::Report;
+use mur_core::settings::PortRange;
 
 /// Connections in flight at once: high enough that closed loopback ports
 /// (answered at once with RST) go fast, low enough for default fd limits.
@@ -32,16 +32,18 @@ const PARALLEL: usize = 256;
 /// bounds a filtered port.
 const CONNECT_TIMEOUT: Duration = Duration::from_millis(300);
 
-/// Every devtools session listening on a port in `range`.
-pub async fn scan(http: &reqwest::Client, range: PortRange) -> Vec<Candidate> {
+/// Every devtools session listening on a port in `range`; `report` hears
+/// how many ports are done as the scan goes.
+pub async fn scan(http: &reqwest::Client, range: PortRange, report: &dyn Report) -> Vec<Candidate> {
     let ports: Vec<u16> = listening_ports(range).unwrap_or_else(|| range.ports().collect());
-    let progress = Progress::new(ports.len());
+    let total = ports.len();
+    let done = AtomicUsize::new(0);
     let found: Vec<Candidate> = futures_util::stream::iter(ports)
         .map(|port| {
-            let progress = &progress;
+            let done = &done;
             async move {
                 let hit = probe_port(http, port).await;
-                progress.tick();
+                report.scan_progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                 hit
             }
         })
@@ -49,7 +51,7 @@ pub async fn scan(http: &reqwest::Client, range: PortRange) -> Vec<Candidate> {
         .filter_map(|hit| async move { hit })
         .collect()
         .await;
-    progress.finish();
+    report.scan_finished();
     found
 }
 
@@ -111,36 +113,6 @@ async fn probe_port(http: &reqwest::Client, port: u16) -> Option<Candidate> {
     })
 }
 
-/// A counter on stderr, shown only when stderr is a terminal.
-struct Progress {
-    total: usize,
-    done: AtomicUsize,
-    visible: bool,
-}
-
-impl Progress {
-    fn new(total: usize) -> Self {
-        Self {
-            total,
-            done: AtomicUsize::new(0),
-            visible: std::io::stderr().is_terminal(),
-        }
-    }
-
-    fn tick(&self) {
-        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        if self.visible && (done.is_multiple_of(1024) || done == self.total) {
-            eprint!("\rscanning 127.0.0.1 ports: {done}/{}", self.total);
-        }
-    }
-
-    fn finish(&self) {
-        if self.visible {
-            eprint!("\r\x1b[2K");
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +171,7 @@ mod tests {
                 first: port,
                 last: port,
             },
+            &crate::Silent,
         )
         .await;
         assert!(found.is_empty());

@@ -1,6 +1,7 @@
 //! Verbs: WebAssembly components implementing `wit/verb.wit`, installed in a
-//! verb directory, compiled once and cached, run sandboxed — and the `verbs`
-//! commands that manage them.
+//! verb directory, compiled once and cached, run sandboxed; managing them
+//! (`manage`) and scaffolding new ones (`scaffold`). Returns values and
+//! errors; never prints.
 //!
 //! [`VerbHost`] is the entry point for dispatch. It stays cheap until a verb
 //! really runs: listing verbs and printing a verb's `--help` read only the index,
@@ -15,23 +16,42 @@ mod error;
 mod files;
 mod index;
 mod instance;
-mod manage;
+pub mod manage;
 mod runtime;
 mod sandbox;
+pub mod scaffold;
 #[cfg(test)]
 mod tests;
 pub mod timings;
+pub mod warnings;
 
 pub use dirs::VerbDirs;
 pub use error::VerbError;
 pub use files::Shaped;
-pub use manage::{VerbsCommand, run_verbs_command};
+pub use index::Entry;
 
 use bindings::Parsed;
 use index::Index;
 use instance::Instance;
 use runtime::Runtime;
 use timings::Phase;
+
+/// The rule every verb name follows, in words.
+pub const VERB_NAME_RULE: &str =
+    "a verb name is lowercase letters, digits and inner dashes, starting with a letter, at most 64 characters";
+
+/// A verb name is a word typed after `mur devtools` and a file name:
+/// `[a-z][a-z0-9-]*`, no dash at the end or twice in a row, at most 64 bytes.
+/// The one rule for `verbs add` and `verbs new` alike.
+pub fn valid_verb_name(name: &str) -> bool {
+    name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && !name.ends_with('-')
+        && !name.contains("--")
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
 
 /// What `mur devtools --help` shows for an installed verb.
 #[derive(Debug, Clone, PartialEq, Eq)]

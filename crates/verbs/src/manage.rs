@@ -1,4 +1,5 @@
-//! `mur devtools verbs …`: list, add, remove and inspect installed verbs.
+//! Managing installed verbs: list, add, remove and inspect. Each returns what
+//! it found or did; the binary prints it.
 
 use std::path::{Path, PathBuf};
 
@@ -11,129 +12,30 @@ use super::index::{Entry, Index, stamp, write_atomic};
 use super::instance::Instance;
 use super::runtime::{Runtime, sha256_hex};
 
-/// Words the host itself answers after `mur devtools`; a verb may take one only
-/// with `--force`.
-pub const HOST_VERBS: &[&str] = &["session", "call", "verbs", "guide", "completions", "help"];
-
-/// Manage the verb components `mur devtools` dispatches to.
-#[derive(Debug, Clone, clap::Subcommand)]
-pub enum VerbsCommand {
-    /// List installed verbs (a table; `--json` for a JSON array)
-    #[command(
-        after_help = "Examples:\n  mur devtools verbs list\n  mur devtools verbs list --json | jq -r '.[].name'"
-    )]
-    List {
-        /// Print a JSON array with every index field
-        #[arg(long)]
-        json: bool,
-    },
-    /// Install verb components (`.wasm` files implementing mur:verb/verb)
-    #[command(
-        after_help = "Examples:\n  mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm\n  \
-                            mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"
-    )]
-    Add {
-        /// Component files to install
-        #[arg(required = true, value_name = "FILE.wasm")]
-        files: Vec<PathBuf>,
-        /// Replace an installed verb of the same name, or shadow a host verb
-        #[arg(long)]
-        force: bool,
-    },
-    /// Uninstall a verb; it is gone from help and dispatch at once
-    #[command(after_help = "Examples:\n  mur devtools verbs remove bump")]
-    Remove {
-        /// The verb's name
-        name: String,
-    },
-    /// Show an installed verb's tool, usage, file, hash and size
-    #[command(
-        after_help = "Examples:\n  mur devtools verbs info click\n  mur devtools verbs info click --json"
-    )]
-    Info {
-        /// The verb's name
-        name: String,
-        /// Print JSON instead of text
-        #[arg(long)]
-        json: bool,
-    },
-    /// Create a Rust crate for a new verb (see docs/verbs.md)
-    #[command(
-        after_help = "Examples:\n  mur devtools verbs new bump\n  mur devtools verbs new bump --dir ~/src"
-    )]
-    New {
-        /// The new verb's name (the word after `mur devtools`)
-        name: String,
-        /// Create the crate in DIR/<name> instead of ./<name>
-        #[arg(long, value_name = "DIR")]
-        dir: Option<PathBuf>,
-    },
+/// What `verbs add` did with one verb.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Added {
+    /// Installed (or replaced, with `--force`).
+    Installed { name: String, tool: String },
+    /// The same bytes were installed already; nothing changed.
+    Unchanged { name: String },
 }
 
-/// Run one `verbs` subcommand, printing its result on stdout.
-pub fn run_verbs_command(cmd: &VerbsCommand) -> Result<(), VerbError> {
-    run_verbs_command_in(&VerbDirs::from_env()?, cmd)
+/// The installed verbs, in the index's order.
+pub fn list(dirs: &VerbDirs) -> Result<Vec<Entry>, VerbError> {
+    Ok(Index::load(&dirs.verbs)?.verbs)
 }
 
-/// [`run_verbs_command`] on explicit directories.
-pub fn run_verbs_command_in(dirs: &VerbDirs, cmd: &VerbsCommand) -> Result<(), VerbError> {
-    let mut index = Index::load(&dirs.verbs)?;
-    match cmd {
-        VerbsCommand::List { json } => list(&index, *json, dirs),
-        VerbsCommand::Add { files, force } => add(&mut index, dirs, files, *force),
-        VerbsCommand::Remove { name } => remove(&mut index, dirs, name),
-        VerbsCommand::Info { name, json } => info(&index, name, *json),
-        VerbsCommand::New { name, dir } => crate::scaffold::new_verb(name, dir.as_deref()),
-    }
-}
-
-fn list(index: &Index, json: bool, dirs: &VerbDirs) -> Result<(), VerbError> {
-    if json {
-        return print_json(&index.verbs);
-    }
-    if index.verbs.is_empty() {
-        eprintln!("no verbs are installed in `{}`", dirs.verbs.display());
-        eprintln!("hint: install some with `mur devtools verbs add <file.wasm>...`");
-        return Ok(());
-    }
-    let name_w = index
-        .verbs
-        .iter()
-        .map(|e| e.name.len())
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    let tool_w = index
-        .verbs
-        .iter()
-        .map(|e| e.tool.len())
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    println!("{:name_w$}  {:tool_w$}  SUMMARY", "NAME", "TOOL");
-    for e in &index.verbs {
-        println!("{:name_w$}  {:tool_w$}  {}", e.name, e.tool, e.summary);
-    }
-    Ok(())
-}
-
-fn info(index: &Index, name: &str, json: bool) -> Result<(), VerbError> {
+/// One installed verb and the path of its file.
+pub fn info(dirs: &VerbDirs, name: &str) -> Result<(Entry, PathBuf), VerbError> {
+    let index = Index::load(&dirs.verbs)?;
     let entry = index.get(name).ok_or_else(|| not_installed(name))?;
-    if json {
-        return print_json(entry);
-    }
-    println!("name:    {}", entry.name);
-    println!("tool:    {}", entry.tool);
-    println!("summary: {}", entry.summary);
-    println!("file:    {}", index.file_path(entry).display());
-    println!("sha256:  {}", entry.sha256);
-    println!("size:    {} bytes", entry.size);
-    println!("added:   {}", entry.added_at);
-    println!("\n{}", entry.usage);
-    Ok(())
+    Ok((entry.clone(), index.file_path(entry)))
 }
 
-fn remove(index: &mut Index, dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
+/// Uninstalls verb `name`: gone from help and dispatch at once.
+pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
+    let mut index = Index::load(&dirs.verbs)?;
     let entry = index.remove(name).ok_or_else(|| not_installed(name))?;
     // Index first: once it is saved the verb is gone from help and dispatch,
     // even if deleting the file below fails.
@@ -145,7 +47,6 @@ fn remove(index: &mut Index, dirs: &VerbDirs, name: &str) -> Result<(), VerbErro
         return Err(io_error("delete", &path, e));
     }
     CodeCache::open(&dirs.cache).forget(&entry.sha256);
-    println!("removed verb `{name}`");
     Ok(())
 }
 
@@ -158,14 +59,19 @@ struct Candidate {
 
 /// Check every file first and install only if all pass, so a refused file never
 /// leaves half of a batch installed.
-fn add(
-    index: &mut Index,
+///
+/// `reserved` are the words the host answers itself after `mur devtools`; a
+/// verb may take one only with `force`.
+pub fn add(
     dirs: &VerbDirs,
     files: &[PathBuf],
     force: bool,
-) -> Result<(), VerbError> {
+    reserved: &[String],
+) -> Result<Vec<Added>, VerbError> {
+    let mut index = Index::load(&dirs.verbs)?;
     let runtime = Runtime::new(&dirs.cache)?;
     let mut candidates: Vec<Candidate> = Vec::new();
+    let mut outcomes = Vec::new();
     for file in files {
         let candidate = inspect(&runtime, file)?;
         if candidates
@@ -177,15 +83,19 @@ fn add(
                 candidate.info.name
             )));
         }
-        if admit(index, &candidate, force)? {
+        if admit(&index, &candidate, force, reserved)? {
             candidates.push(candidate);
+        } else {
+            outcomes.push(Added::Unchanged {
+                name: candidate.info.name,
+            });
         }
     }
     std::fs::create_dir_all(&dirs.verbs).map_err(|e| io_error("create", &dirs.verbs, e))?;
     for candidate in candidates {
-        install(index, dirs, candidate)?;
+        outcomes.push(install(&mut index, dirs, candidate)?);
     }
-    Ok(())
+    Ok(outcomes)
 }
 
 /// What every refusal of a file in `verbs add` suggests.
@@ -248,15 +158,11 @@ fn plugin_reason(e: VerbError) -> String {
 /// A verb name becomes a CLI word and a file name: keep it to `[a-z][a-z0-9-]*`.
 fn check_info(file: &Path, info: &VerbInfo) -> Result<(), VerbError> {
     let name = &info.name;
-    let well_formed = name.len() <= 64
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-    if !well_formed {
+    if !crate::valid_verb_name(name) {
         return Err(VerbError::Registry(format!(
-            "`{}` names itself `{name}`; a verb name must be lowercase letters, digits and `-`",
-            file.display()
+            "`{}` names itself `{name}`; {}",
+            file.display(),
+            crate::VERB_NAME_RULE
         )));
     }
     if info.tool.trim().is_empty() {
@@ -298,19 +204,21 @@ fn oversized(info: &VerbInfo) -> Option<String> {
 
 /// Whether to install `candidate`: refuse clashes unless forced; skip a verb
 /// that is already installed from identical bytes.
-fn admit(index: &Index, candidate: &Candidate, force: bool) -> Result<bool, VerbError> {
+fn admit(
+    index: &Index,
+    candidate: &Candidate,
+    force: bool,
+    reserved: &[String],
+) -> Result<bool, VerbError> {
     let name = &candidate.info.name;
-    if HOST_VERBS.contains(&name.as_str()) && !force {
+    if reserved.contains(name) && !force {
         return Err(VerbError::refused(
             format!("verb `{name}` would hide the host's own `mur devtools {name}`"),
             "pass `--force` to install it anyway",
         ));
     }
     match index.get(name) {
-        Some(existing) if existing.sha256 == candidate.sha256 => {
-            println!("verb `{name}` is already installed (unchanged)");
-            Ok(false)
-        }
+        Some(existing) if existing.sha256 == candidate.sha256 => Ok(false),
         Some(_) if !force => Err(VerbError::refused(
             format!("verb `{name}` is already installed from a different file"),
             "pass `--force` to replace it",
@@ -320,7 +228,7 @@ fn admit(index: &Index, candidate: &Candidate, force: bool) -> Result<bool, Verb
 }
 
 /// Copy the component in atomically and record it in the index.
-fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<(), VerbError> {
+fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, VerbError> {
     let file = format!("{}.wasm", c.info.name);
     let path = dirs.verbs.join(&file);
     write_atomic(&path, &c.bytes)?;
@@ -332,7 +240,7 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<(), VerbE
         summary,
         usage,
     } = c.info;
-    let added_at = now_rfc3339();
+    let added_at = mur_lockfile::now_rfc3339();
     index.put(Entry {
         name: name.clone(),
         tool: tool.clone(),
@@ -348,8 +256,7 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<(), VerbE
     if let Some(old) = replaced {
         CodeCache::open(&dirs.cache).forget(&old);
     }
-    println!("added verb `{name}` (tool `{tool}`)");
-    Ok(())
+    Ok(Added::Installed { name, tool })
 }
 
 /// Update an entry's declared tool, summary and usage after its file changed
@@ -375,16 +282,4 @@ fn not_installed(name: &str) -> VerbError {
         format!("no verb named `{name}` is installed"),
         "`mur devtools verbs list` shows the installed verbs",
     )
-}
-
-fn print_json(value: &impl serde::Serialize) -> Result<(), VerbError> {
-    let text = serde_json::to_string(value).map_err(|e| VerbError::internal(e.to_string()))?;
-    println!("{text}");
-    Ok(())
-}
-
-fn now_rfc3339() -> String {
-    let now = time::OffsetDateTime::now_utc();
-    now.format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
 }

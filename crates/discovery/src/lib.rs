@@ -1,5 +1,7 @@
-//! Endpoint resolution, the one entry point every call goes through:
-//! `--endpoint` (as-is) > lockfile discovery > `--auto` loopback scan.
+//! Finding the devtools session, the one entry point every call goes
+//! through: `--endpoint` (as-is, loopback only) > lockfile discovery (survey,
+//! liveness, selection) > `--auto` loopback scan. Returns values and errors;
+//! what it has to say along the way goes to a [`Report`], never to stderr.
 
 mod lockfiles;
 mod scan;
@@ -7,19 +9,40 @@ mod select;
 
 pub use lockfiles::{Found, Survey, registry, survey};
 pub use scan::scan;
-pub use select::Candidate;
+pub use select::{Candidate, ProjectFilter};
 
-use crate::error::{Error, Result};
-use crate::options::{Settings, Source};
+/// What discovery tells the user along the way; the binary decides how it shows.
+pub trait Report {
+    /// A one-line notice: a file skipped, a session that did not answer.
+    fn notice(&mut self, message: String);
+    /// `--auto`: `done` of `total` ports probed so far.
+    fn scan_progress(&self, _done: usize, _total: usize) {}
+    /// `--auto`: the scan is over.
+    fn scan_finished(&self) {}
+}
+
+/// A [`Report`] that drops everything.
+pub struct Silent;
+
+impl Report for Silent {
+    fn notice(&mut self, _message: String) {}
+}
+
+use mur_core::{Error, Result};
+use mur_core::settings::{Settings, Source};
 
 /// The MCP endpoint URL for this invocation. Bounded by `--timeout`: a
 /// directory full of lockfiles whose endpoints never answer cannot hold a
 /// call up for longer than the user allowed.
-pub async fn resolve(settings: &Settings, http: &reqwest::Client) -> Result<String> {
+pub async fn resolve(
+    settings: &Settings,
+    http: &reqwest::Client,
+    report: &mut dyn Report,
+) -> Result<String> {
     if let Source::Endpoint(url) = &settings.source {
         return checked_endpoint(url);
     }
-    tokio::time::timeout(settings.timeout, resolve_unbounded(settings, http))
+    tokio::time::timeout(settings.timeout, resolve_unbounded(settings, http, report))
         .await
         .unwrap_or_else(|_| {
             Err(Error::transport(format!(
@@ -42,31 +65,35 @@ fn checked_endpoint(url: &str) -> Result<String> {
         })
 }
 
-async fn resolve_unbounded(settings: &Settings, http: &reqwest::Client) -> Result<String> {
+async fn resolve_unbounded(
+    settings: &Settings,
+    http: &reqwest::Client,
+    report: &mut dyn Report,
+) -> Result<String> {
     let project = settings
         .project
         .as_deref()
-        .map(select::ProjectFilter::new)
+        .map(ProjectFilter::new)
         .transpose()?;
     let range = match &settings.source {
         Source::Auto(range) => Some(*range),
         _ => None,
     };
     let registry = registry();
-    let survey = survey(&registry, http).await?;
-    survey.collect_garbage(&registry);
-    survey.report_impostors();
+    let survey = survey(&registry, http, report).await?;
+    survey.collect_garbage(&registry, report);
+    survey.report_impostors(report);
     let candidates: Vec<Candidate> = survey.live.iter().map(Candidate::from_lockfile).collect();
     let chosen = select::unique(candidates, project.as_ref())
         .map_err(|e| unresponsive_instead(e, &survey, project.as_ref()));
     match (chosen, range) {
-        (Err(e), Some(range)) if e.kind() == crate::error::Kind::NoSession => {
+        (Err(e), Some(range)) if e.kind() == mur_core::Kind::NoSession => {
             tracing::debug!(
                 "no lockfile names a live session: scanning ports {}-{}",
                 range.first,
                 range.last
             );
-            let found = scan::scan(http, range).await;
+            let found = scan::scan(http, range, report).await;
             let chosen = select::unique(found, project.as_ref()).map_err(|e| {
                 e.with_hint(format!(
                     "`--auto` scanned 127.0.0.1 ports {}-{}",
@@ -89,9 +116,9 @@ async fn resolve_unbounded(settings: &Settings, http: &reqwest::Client) -> Resul
 fn unresponsive_instead(
     e: Error,
     survey: &lockfiles::Survey,
-    project: Option<&select::ProjectFilter>,
+    project: Option<&ProjectFilter>,
 ) -> Error {
-    if e.kind() != crate::error::Kind::NoSession {
+    if e.kind() != mur_core::Kind::NoSession {
         return e;
     }
     let silent = survey
@@ -110,7 +137,7 @@ fn unresponsive_instead(
 
 /// Tells where discovery looked and how to get a session, when it found none.
 fn no_session_hint(e: Error, registry: &mur_lockfile::Registry, scanned: bool) -> Error {
-    if e.kind() != crate::error::Kind::NoSession || scanned {
+    if e.kind() != mur_core::Kind::NoSession || scanned {
         return e;
     }
     e.with_hint(format!(

@@ -5,17 +5,23 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::verbs::VerbError;
+use crate::VerbError;
 
 /// The verb interface, as this `mur` loads it.
-const VERB_WIT: &str = include_str!("../../wit/verb.wit");
+const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
 const CARGO_TOML: &str = include_str!("scaffold/Cargo.toml.tmpl");
 const LIB_RS: &str = include_str!("scaffold/lib.rs.tmpl");
 const README: &str = include_str!("scaffold/README.md.tmpl");
 
-/// Creates the crate `<dir>/<name>/` (dir: the working directory by default),
-/// prints its path on stdout and the next steps on stderr.
-pub fn new_verb(name: &str, dir: Option<&Path>) -> Result<(), VerbError> {
+/// A crate `verbs new` created: where it is and what to do next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Created {
+    pub root: PathBuf,
+    pub next_steps: String,
+}
+
+/// Creates the crate `<dir>/<name>/` (dir: the working directory by default).
+pub fn new_verb(name: &str, dir: Option<&Path>) -> Result<Created, VerbError> {
     check_name(name)?;
     let root = dir.unwrap_or_else(|| Path::new(".")).join(name);
     if root.exists() {
@@ -28,9 +34,8 @@ pub fn new_verb(name: &str, dir: Option<&Path>) -> Result<(), VerbError> {
         write(&root.join(path), &text)?;
     }
     let root = std::fs::canonicalize(&root).unwrap_or(root);
-    println!("{}", root.display());
-    eprintln!("{}", next_steps(name, &root));
-    Ok(())
+    let next_steps = next_steps(name, &root);
+    Ok(Created { root, next_steps })
 }
 
 /// The crate's files and their contents.
@@ -54,20 +59,13 @@ pub fn wasm_file(name: &str) -> String {
     format!("mur_verb_{}.wasm", name.replace('-', "_"))
 }
 
-/// A verb name is a word typed after `mur devtools`: lowercase letters, digits
-/// and inner dashes, starting with a letter.
 fn check_name(name: &str) -> Result<(), VerbError> {
-    let ok = name.starts_with(|c: char| c.is_ascii_lowercase())
-        && !name.ends_with('-')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-    if ok {
+    if crate::valid_verb_name(name) {
         return Ok(());
     }
     Err(VerbError::refused(
         format!("`{name}` is not a verb name"),
-        "use lowercase letters, digits and inner dashes, starting with a letter (e.g. `bump`)",
+        format!("{} (e.g. `bump`)", crate::VERB_NAME_RULE),
     ))
 }
 
@@ -81,7 +79,7 @@ fn write(path: &Path, text: &str) -> Result<(), VerbError> {
     std::fs::write(path, text).map_err(fail)
 }
 
-fn next_steps(name: &str, root: &PathBuf) -> String {
+fn next_steps(name: &str, root: &Path) -> String {
     format!(
         "created verb `{name}`; next:\n  cd {}\n  cargo build --release --target wasm32-wasip2\n  \
          mur devtools verbs add --force target/wasm32-wasip2/release/{}\n  mur devtools {name} --help",

@@ -2,11 +2,13 @@
 
 use std::fmt;
 
+use mur_core::{Error, Kind};
+
 /// Everything that can go wrong while finding, managing or running a verb.
 ///
-/// `Plugin` is the verb's own failure (exit 6 in host/src/error.rs, distinct
-/// from the transport and session codes 2–5); `Internal` is mur's own (exit 7);
-/// every other variant is exit 1.
+/// Each variant has its [`Kind`] (`Plugin`: the verb's own failure; `Internal`:
+/// mur's own; the rest: usage), so the exit code comes from the one mapping
+/// in `mur-core`.
 ///
 /// `Display` is the one message line (lowercase, names in backticks); a fix,
 /// when there is one, comes from [`VerbError::hint`] for its own `hint:` line.
@@ -91,6 +93,40 @@ impl fmt::Display for VerbError {
 }
 
 impl std::error::Error for VerbError {}
+
+impl VerbError {
+    /// The class of this failure, which alone decides the exit code.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Self::UnknownVerb(_) | Self::Usage { .. } | Self::Registry(_) | Self::Refused { .. } => {
+                Kind::Usage
+            }
+            Self::Plugin { .. } => Kind::Plugin,
+            Self::Internal { .. } => Kind::Internal,
+        }
+    }
+}
+
+impl From<VerbError> for Error {
+    fn from(e: VerbError) -> Self {
+        let mut error = Error::new(e.kind(), e.to_string());
+        match &e {
+            VerbError::UnknownVerb(name) => {
+                return error
+                    .with_hint(format!(
+                        "call a tool directly with `mur devtools call {name} --args JSON`"
+                    ))
+                    .with_hint("`mur devtools verbs list` shows the installed verbs");
+            }
+            VerbError::Usage { usage, .. } => error = error.with_detail(usage.clone()),
+            _ => {}
+        }
+        match e.hint() {
+            Some(hint) => error.with_hint(hint),
+            None => error,
+        }
+    }
+}
 
 /// Shorthand for an I/O failure on a path in mur's own verb or cache directory
 /// (exit 7); a file the user named is reported as theirs instead.

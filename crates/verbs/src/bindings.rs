@@ -1,7 +1,7 @@
 //! Host bindings for the `verb` world of `wit/verb.wit` (`mur:verb@0.1.0`),
 //! generated once here and used by the runtime and the registry.
 
-wasmtime::component::bindgen!({ path: "../wit", world: "verb" });
+wasmtime::component::bindgen!({ path: "../../wit", world: "verb" });
 
 pub use mur::verb::types::Shaped as WitShaped;
 

@@ -30,6 +30,7 @@ pub struct Error {
     message: String,
     detail: Option<String>,
     hints: Vec<String>,
+    stdout: Option<Vec<u8>>,
     clap: Option<clap::Error>,
 }
 
@@ -42,6 +43,7 @@ impl Error {
             message: message.into(),
             detail: None,
             hints: Vec::new(),
+            stdout: None,
             clap: None,
         }
     }
@@ -84,6 +86,17 @@ impl Error {
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hints.push(hint.into());
         self
+    }
+
+    /// Adds what stdout still carries for this failure (seed 000 §9: a failed
+    /// tool's `{"error":{…}}` object or its result), printed before the message.
+    pub fn with_stdout(mut self, bytes: Vec<u8>) -> Self {
+        self.stdout = Some(bytes);
+        self
+    }
+
+    pub fn stdout(&self) -> Option<&[u8]> {
+        self.stdout.as_deref()
     }
 
     pub fn kind(&self) -> Kind {
@@ -131,6 +144,7 @@ impl From<clap::Error> for Error {
             message: String::new(),
             detail: None,
             hints: Vec::new(),
+            stdout: None,
             clap: Some(e),
         }
     }

@@ -1,0 +1,88 @@
+//! `mur devtools verbs list|add|remove|info|new`: the verb store, printed.
+
+use mur_core::Result;
+use mur_verbs::manage::{self, Added};
+use mur_verbs::{VerbDirs, scaffold};
+
+use crate::cli::{self, VerbsCommand};
+use crate::output;
+
+/// Runs one `verbs` subcommand and prints what it found or did.
+pub fn run(cmd: &VerbsCommand) -> Result<()> {
+    if let VerbsCommand::New { name, dir } = cmd {
+        let created = scaffold::new_verb(name, dir.as_deref())?;
+        output::stdout(format!("{}\n", created.root.display()).as_bytes())?;
+        output::diagnostic(&created.next_steps);
+        return Ok(());
+    }
+    let dirs = VerbDirs::from_env()?;
+    match cmd {
+        VerbsCommand::List { json } => list(&dirs, *json),
+        VerbsCommand::Add { files, force } => {
+            let added = manage::add(&dirs, files, *force, &cli::host_verbs())?;
+            output::stdout(added_lines(&added).as_bytes())
+        }
+        VerbsCommand::Remove { name } => {
+            manage::remove(&dirs, name)?;
+            output::stdout(format!("removed verb `{name}`\n").as_bytes())
+        }
+        VerbsCommand::Info { name, json } => info(&dirs, name, *json),
+        VerbsCommand::New { .. } => Ok(()),
+    }
+}
+
+fn list(dirs: &VerbDirs, json: bool) -> Result<()> {
+    let verbs = manage::list(dirs)?;
+    if json {
+        return output::json(&to_json(&verbs)?, false);
+    }
+    if verbs.is_empty() {
+        output::diagnostic(&format!(
+            "no verbs are installed in `{}`",
+            dirs.verbs.display()
+        ));
+        output::diagnostic("hint: install some with `mur devtools verbs add <file.wasm>...`");
+        return Ok(());
+    }
+    let rows: Vec<Vec<String>> = verbs
+        .iter()
+        .map(|e| vec![e.name.clone(), e.tool.clone(), e.summary.clone()])
+        .collect();
+    output::stdout(output::table(&["NAME", "TOOL", "SUMMARY"], &rows).as_bytes())
+}
+
+fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
+    let (entry, file) = manage::info(dirs, name)?;
+    if json {
+        return output::json(&to_json(&entry)?, false);
+    }
+    let text = format!(
+        "name:    {}\ntool:    {}\nsummary: {}\nfile:    {}\nsha256:  {}\nsize:    {} bytes\nadded:   {}\n\n{}\n",
+        entry.name,
+        entry.tool,
+        entry.summary,
+        file.display(),
+        entry.sha256,
+        entry.size,
+        entry.added_at,
+        entry.usage
+    );
+    output::stdout(text.as_bytes())
+}
+
+fn added_lines(added: &[Added]) -> String {
+    added
+        .iter()
+        .map(|a| match a {
+            Added::Installed { name, tool } => format!("added verb `{name}` (tool `{tool}`)\n"),
+            Added::Unchanged { name } => {
+                format!("verb `{name}` is already installed (unchanged)\n")
+            }
+        })
+        .collect()
+}
+
+fn to_json(value: &impl serde::Serialize) -> Result<serde_json::Value> {
+    serde_json::to_value(value)
+        .map_err(|e| mur_core::Error::internal(format!("cannot print the index: {e}")))
+}

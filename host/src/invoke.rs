@@ -1,0 +1,115 @@
+//! The call path every command that talks to a session takes: resolve the
+//! endpoint, then call — within one `--timeout` for both. A failed tool is an
+//! error that still carries its stdout (`{"error":{…}}`, or the result with
+//! `isError: true`); the binary's one output path prints both.
+
+use std::time::Instant;
+
+use mur_client::{Client, Reply};
+use mur_core::{Error, Result, Settings};
+use serde_json::{Value, json};
+
+use crate::output;
+
+/// A session reached: the HTTP client, its endpoint, and when the
+/// `--timeout` that began before discovery runs out.
+pub struct Session {
+    http: reqwest::Client,
+    pub endpoint: String,
+    deadline: Instant,
+}
+
+impl Session {
+    /// Finds the session (notices go to stderr as they come).
+    pub async fn resolve(settings: &Settings) -> Result<Self> {
+        let deadline = Instant::now() + settings.timeout;
+        let http = mur_client::http_client()?;
+        let endpoint = mur_discovery::resolve(settings, &http, &mut output::Notices).await?;
+        Ok(Self {
+            http,
+            endpoint,
+            deadline,
+        })
+    }
+
+    /// Sends `method` with `params` within what is left of the `--timeout`.
+    pub async fn call(&self, settings: &Settings, method: &str, params: Option<&Value>) -> Result<Reply> {
+        let client = Client::new(&self.http, &self.endpoint, settings);
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        client.call(method, params, left).await
+    }
+}
+
+/// Resolves the session and calls `method`; a successful result, or the failure.
+pub async fn invoke(settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
+    let session = Session::resolve(settings).await?;
+    let reply = session.call(settings, method, params).await?;
+    settle(reply, settings, method, params)
+}
+
+/// A successful result, or exit 5: a JSON-RPC error carries `{"error":{…}}` for
+/// stdout, a result with `isError: true` carries the result; the message goes
+/// to stderr.
+pub fn settle(reply: Reply, settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
+    match reply {
+        Reply::Error(error) => {
+            let message = rpc_error_message(&error, method, params);
+            let stdout = output::render_json(&json!({ "error": error }), settings.pretty)?;
+            Err(Error::tool_failed(message).with_stdout(stdout.into_bytes()))
+        }
+        Reply::Result(result) if result["isError"] == json!(true) => {
+            let message = tool_error_message(&result, method, params);
+            let stdout = output::render_json(&result, settings.pretty)?;
+            Err(Error::tool_failed(message).with_stdout(stdout.into_bytes()))
+        }
+        Reply::Result(result) => Ok(result),
+    }
+}
+
+fn rpc_error_message(error: &Value, method: &str, params: Option<&Value>) -> String {
+    let message = error["message"].as_str().unwrap_or("(no message)");
+    let what = match params.and_then(|p| p["name"].as_str()) {
+        Some(tool) if method == "tools/call" => format!("tool `{tool}`"),
+        _ => format!("`{method}`"),
+    };
+    match error["code"].as_i64() {
+        Some(code) => format!("{what} failed: {message} (JSON-RPC error {code})"),
+        None => format!("{what} failed: {message}"),
+    }
+}
+
+/// The text blocks of a failed tool result, joined on one line.
+fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> String {
+    let tool = params.and_then(|p| p["name"].as_str()).unwrap_or(method);
+    let text: Vec<&str> = result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|block| block["text"].as_str())
+        .collect();
+    let text = text
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if text.is_empty() {
+        format!("tool `{tool}` failed")
+    } else {
+        format!("tool `{tool}` failed: {text}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_tool_is_described_by_its_text() {
+        let result = json!({ "isError": true, "content": [{ "type": "text", "text": "no element\nmatches `#nope`" }] });
+        let params = json!({ "name": "click" });
+        assert_eq!(
+            tool_error_message(&result, "tools/call", Some(&params)),
+            "tool `click` failed: no element matches `#nope`"
+        );
+    }
+}
