@@ -33,7 +33,7 @@ cat <<EOT
 
 next:
   start a session: run your app with devtools enabled (a Rust app: see docs/server.md),
-    or the sample app:  cargo run -p mur-server --bin mur-sample -- --project /tmp/demo/App.csproj &
+    or the sample app:  cargo run -p mur-sample -- --project /tmp/demo/App.csproj &
   then:               mur devtools session list --pretty
                       mur devtools tree
   completions:        mur completions bash > ~/.local/share/bash-completion/completions/mur

@@ -74,7 +74,7 @@ failing_step() {
 
 build() {
     echo "building mur, mur-sample and the standard verbs (the first build takes a few minutes)" >&2
-    cargo build -p mur -p mur-server --bins
+    cargo build -p mur -p mur-sample --bins
     bash plugins/build.sh >/dev/null
     export PATH="$target_dir/debug:$PATH"
 }

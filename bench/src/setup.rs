@@ -34,7 +34,7 @@ pub fn build_everything() -> Result<PathBuf> {
             "-p",
             "mur",
             "-p",
-            "mur-server",
+            "mur-sample",
             "-p",
             "mur-bench",
             "--bins",

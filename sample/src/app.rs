@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::tools::ToolError;
+use mur_server::ToolError;
 
 use super::selector;
 use super::state::AppState;

@@ -12,7 +12,7 @@
 
 use serde_json::{Value, json};
 
-use crate::tools::{ToolError, ToolHints, ToolOutput, ToolSet, ToolSpec};
+use mur_server::{ToolError, ToolHints, ToolOutput, ToolSet, ToolSpec};
 
 /// Text the suite's reference server returns from `test_simple_text`.
 pub const SIMPLE_TEXT: &str = "This is a simple text response for testing.";
@@ -123,7 +123,7 @@ fn red_pixel_png() -> Result<Vec<u8>, ToolError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::SessionControl;
+    use mur_server::SessionControl;
 
     fn fixtures() -> ToolSet {
         let mut tools = ToolSet::new();

@@ -1,11 +1,13 @@
-//! The sample app: a headless app with a real in-memory UI (two windows, three components)
-//! that exposes the 19 standard devtools tools. `mur-sample` serves it; tests drive it
-//! through the same [`ToolSet`] the server uses.
+//! `mur-sample`: a headless app with a real in-memory UI (two windows, three components)
+//! built on the `mur-server` library, exposing the 19 standard devtools tools, plus the
+//! MCP conformance suite's fixture tools ([`fixtures`]). The `mur-sample` binary serves
+//! it as a devtools session; tests drive it through the same [`ToolSet`] the server uses.
 
 mod actions;
 mod app;
 mod element;
 mod events;
+pub mod fixtures;
 mod handlers;
 mod render;
 mod selector;
@@ -13,7 +15,7 @@ mod state;
 mod tree;
 mod view;
 
-use crate::tools::ToolSet;
+use mur_server::ToolSet;
 
 pub use app::SampleApp;
 

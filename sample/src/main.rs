@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use mur_server::{HttpLimits, SessionOptions, sample};
+use mur_server::{HttpLimits, SessionOptions};
 
 #[derive(Parser)]
 #[command(
@@ -69,9 +69,9 @@ fn main() -> ExitCode {
         .with_port(args.port)
         .with_http_limits(args.http_limits())
         .with_server_info("mur-sample", env!("CARGO_PKG_VERSION"));
-    let mut tools = sample::tool_set();
+    let mut tools = mur_sample::tool_set();
     if args.conformance_fixtures {
-        mur_server::fixtures::add_conformance_fixtures(&mut tools);
+        mur_sample::fixtures::add_conformance_fixtures(&mut tools);
     }
     mur_server::run(options, tools)
 }

@@ -139,7 +139,7 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sample::element::Rect;
+    use crate::element::Rect;
 
     #[test]
     fn subtree_is_in_document_order() {

@@ -1,8 +1,8 @@
 //! The interaction tools change the sample app the way a person would see.
 
-mod sample_support;
+mod app_support;
 
-use sample_support::App;
+use app_support::App;
 use serde_json::json;
 
 #[test]

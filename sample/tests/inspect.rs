@@ -1,8 +1,8 @@
 //! The read-only tools and the published tool list of the sample app.
 
-mod sample_support;
+mod app_support;
 
-use sample_support::App;
+use app_support::App;
 use serde_json::{Value, json};
 
 const TOOLS: [&str; 19] = [
@@ -217,7 +217,7 @@ fn tree_with_a_selector_shows_the_matching_subtrees() {
         node["source"]
             .as_str()
             .expect("source")
-            .ends_with("sample/view/counter.rs")
+            .ends_with("sample/src/view/counter.rs")
     );
     let buttons = app.ok("tree", json!({ "selector": "Button", "window": "main" }));
     assert_eq!(buttons["nodes"].as_array().expect("nodes").len(), 3);

@@ -1,9 +1,9 @@
 //! Screenshots decode as real PNGs of the stated size and show the UI.
 
-mod sample_support;
+mod app_support;
 
+use app_support::App;
 use mur_server::ToolOutput;
-use sample_support::App;
 use serde_json::{Value, json};
 
 struct Picture {

@@ -1,8 +1,8 @@
 //! waitFor, the asynchronous todo add, fire, switchComponent and reload.
 
-mod sample_support;
+mod app_support;
 
-use sample_support::App;
+use app_support::App;
 use serde_json::json;
 
 fn app_with_typed_todo(text: &str) -> App {

@@ -95,12 +95,13 @@ fn tools() -> ToolSet {
 }
 
 fn one_pixel_png() -> Vec<u8> {
-    let mut bytes = Vec::new();
-    let mut encoder = png::Encoder::new(&mut bytes, 1, 1);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    if let Ok(mut writer) = encoder.write_header() {
-        let _ = writer.write_image_data(&[255, 0, 0, 255]);
-    }
-    bytes
+    ONE_RED_PIXEL.to_vec()
 }
+
+/// A 1x1 opaque red RGBA PNG (IHDR, one zlib-compressed IDAT row, IEND), spelled out so
+/// the example needs no image encoder.
+const ONE_RED_PIXEL: &[u8] = &[
+    137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0,
+    0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 120, 156, 99, 248, 207, 192, 240, 31, 0,
+    5, 0, 1, 255, 137, 153, 61, 29, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
+];

@@ -2,14 +2,15 @@
 
 use std::{io::IsTerminal, process::ExitCode, time::Duration};
 
+use tracing::Level;
+use tracing_subscriber::{
+    filter::Targets, layer::SubscriberExt as _, util::SubscriberInitExt as _,
+};
+
 use crate::{ServeError, SessionOptions, serve, tools::ToolSet};
 
 /// How long runtime shutdown waits for blocking work (a stdin read never ends on its own).
 const RUNTIME_SHUTDOWN: Duration = Duration::from_millis(500);
-
-/// Our own progress at info; rmcp logs every tool error a client caused as a
-/// warning, which is the client's business, so only its errors are shown.
-const DEFAULT_LOG_FILTER: &str = "warn,rmcp=error,mur_server=info";
 
 /// Runs a session on a fresh tokio runtime and returns the exit code seed 000
 /// prescribes: 0 after a clean stop, 3 when another session already holds the
@@ -51,7 +52,9 @@ pub fn run(options: SessionOptions, tools: ToolSet) -> ExitCode {
 fn report(error: &ServeError) -> ExitCode {
     match error {
         // Seed 000 §6 fixes this line word for word; scripts may match it.
-        ServeError::AlreadyActive { .. } | ServeError::SlotBusy { .. } => eprintln!("[devtools] {error}"),
+        ServeError::AlreadyActive { .. } | ServeError::SlotBusy { .. } => {
+            eprintln!("[devtools] {error}")
+        }
         _ => eprintln!("[devtools] error: {error}"),
     }
     if let Some(hint) = error.hint() {
@@ -61,14 +64,33 @@ fn report(error: &ServeError) -> ExitCode {
 }
 
 /// Installs a stderr subscriber unless the app already set one.
+///
+/// `RUST_LOG` takes `target=level` directives (`warn,mur_server=debug`); a value
+/// that does not parse as such is ignored for the default. (`Targets`, not
+/// `EnvFilter`: span and field filters would cost the regex engine.)
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG_FILTER));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(|| LossyStderr)
-        .with_ansi(std::io::stderr().is_terminal())
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|value| !value.trim().is_empty())
+        .and_then(|value| value.parse::<Targets>().ok())
+        .unwrap_or_else(default_filter);
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(|| LossyStderr)
+                .with_ansi(std::io::stderr().is_terminal()),
+        )
+        .with(filter)
         .try_init();
+}
+
+/// Our own progress at info; rmcp logs every tool error a client caused as a
+/// warning, which is the client's business, so only its errors are shown.
+fn default_filter() -> Targets {
+    Targets::new()
+        .with_default(Level::WARN)
+        .with_target("rmcp", Level::ERROR)
+        .with_target("mur_server", Level::INFO)
 }
 
 /// stderr for log lines, where a failed write is dropped. A session outlives

@@ -4,17 +4,16 @@
 //! inside its own runtime). The library then enforces one session per project
 //! (seed 000 §6), serves MCP on a loopback HTTP endpoint (or stdio), answers the
 //! liveness probe, and keeps the project's lockfile in step with the process.
+//! The sample app built on it is its own crate, `mur-sample` (`sample/`).
 
 mod announce;
 mod entry;
 mod error;
-pub mod fixtures;
 mod http;
 mod identity;
 mod mcp;
 mod options;
 mod reload;
-pub mod sample;
 mod session;
 mod shutdown;
 mod single_instance;

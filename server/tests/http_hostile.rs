@@ -22,8 +22,6 @@ use mur_lockfile::Lockfile;
 use serde_json::{Value, json};
 use support::{Session, World, mcp};
 
-const SAMPLE: &str = env!("CARGO_BIN_EXE_mur-sample");
-
 /// Generous bound for "it did not hang": a call, or the server closing a connection.
 const BOUND: Duration = Duration::from_secs(30);
 
@@ -44,10 +42,10 @@ fn start_sample(world: &World, nofile: Option<u32>, extra: &[&str]) -> (Session,
                 .arg("-c")
                 .arg(format!("ulimit -n {limit} && exec \"$@\""))
                 .arg("bash")
-                .arg(SAMPLE);
+                .arg(support::sample_binary());
             shell
         }
-        None => Command::new(SAMPLE),
+        None => Command::new(support::sample_binary()),
     };
     command
         .arg("--project")

@@ -46,7 +46,7 @@ fn bins() -> &'static Bins {
         let mut build = Command::new(cargo);
         build
             .current_dir(root)
-            .args(["build", "-p", "mur", "-p", "mur-server", "--bins"]);
+            .args(["build", "-p", "mur", "-p", "mur-sample", "--bins"]);
         if profile_dir.file_name().is_some_and(|n| n == "release") {
             build.arg("--release");
         }

@@ -3,13 +3,13 @@
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::tools::{ToolHints, ToolOutput, ToolSet, ToolSpec};
+use mur_server::{ToolHints, ToolOutput, ToolSet, ToolSpec};
 
 use super::{NoArgs, SELECTOR_HELP, object_schema, register_sync, selector_property};
-use crate::sample::app::{SampleApp, find_all, first_match, window_node};
-use crate::sample::events::EVENTS;
-use crate::sample::state::Component;
-use crate::sample::tree::{NodeId, Tree};
+use crate::app::{SampleApp, find_all, first_match, window_node};
+use crate::events::EVENTS;
+use crate::state::Component;
+use crate::tree::{NodeId, Tree};
 
 pub fn register(tools: &mut ToolSet, app: &SampleApp) {
     let none = object_schema(json!({}), &[]);

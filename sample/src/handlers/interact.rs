@@ -6,15 +6,15 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::tools::{ToolError, ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
+use mur_server::{ToolError, ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
 
 use super::{SELECTOR_HELP, SelectorArgs, object_schema, register_sync, selector_property};
-use crate::sample::actions::{self, ActionResult, Effect};
-use crate::sample::app::{SampleApp, find_inside, find_one};
-use crate::sample::element::Kind;
-use crate::sample::state::AppState;
-use crate::sample::tree::{NodeId, Tree};
-use crate::sample::view;
+use crate::actions::{self, ActionResult, Effect};
+use crate::app::{SampleApp, find_inside, find_one};
+use crate::element::Kind;
+use crate::state::AppState;
+use crate::tree::{NodeId, Tree};
+use crate::view;
 
 /// How long a new todo takes to appear after the add button is pressed.
 pub const TODO_DELAY: Duration = Duration::from_millis(200);

@@ -12,7 +12,7 @@ use std::future::Future;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use crate::tools::{SessionControl, ToolError, ToolResult, ToolSet, ToolSpec};
+use mur_server::{SessionControl, ToolError, ToolResult, ToolSet, ToolSpec};
 
 use super::app::SampleApp;
 

@@ -5,13 +5,13 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::tools::{ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
+use mur_server::{ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
 
 use super::{SELECTOR_HELP, object_schema, register, selector_property};
-use crate::sample::actions::ensure_usable;
-use crate::sample::app::{SampleApp, find_all, first_match, window_node};
-use crate::sample::render;
-use crate::sample::view;
+use crate::actions::ensure_usable;
+use crate::app::{SampleApp, find_all, first_match, window_node};
+use crate::render;
+use crate::view;
 
 /// The longest `waitIdle` waits for background work before capturing anyway.
 const IDLE_LIMIT: Duration = Duration::from_secs(5);

@@ -3,12 +3,12 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::tools::{ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
+use mur_server::{ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
 
 use super::{object_schema, register_sync};
-use crate::sample::app::SampleApp;
-use crate::sample::events;
-use crate::sample::state::Component;
+use crate::app::SampleApp;
+use crate::events;
+use crate::state::Component;
 
 pub fn register(tools: &mut ToolSet, app: &SampleApp) {
     register_switch(tools, app);

@@ -6,12 +6,12 @@ use regex::Regex;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::tools::{ToolError, ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
+use mur_server::{ToolError, ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
 
 use super::{SELECTOR_HELP, object_schema, register, selector_property};
-use crate::sample::app::{SampleApp, find_all};
-use crate::sample::element::Element;
-use crate::sample::selector;
+use crate::app::{SampleApp, find_all};
+use crate::element::Element;
+use crate::selector;
 
 const POLL: Duration = Duration::from_millis(20);
 const DEFAULT_TIMEOUT_MS: u64 = 5_000;

@@ -2,7 +2,7 @@
 
 use font8x8::{BASIC_FONTS, UnicodeFonts};
 
-use crate::sample::element::Rect;
+use crate::element::Rect;
 
 pub type Color = [u8; 3];
 

@@ -1,7 +1,7 @@
 //! How each kind of element looks: colours from the theme, boxes, text and control styling.
 
-use crate::sample::element::{Element, Kind, Rect};
-use crate::sample::tree::{NodeId, Tree};
+use crate::element::{Element, Kind, Rect};
+use crate::tree::{NodeId, Tree};
 
 use super::canvas::{Canvas, Color};
 
@@ -117,7 +117,7 @@ fn paint_button(canvas: &mut Canvas, element: &Element, palette: &Palette) {
             palette.border
         },
     );
-    let text_x = b.x + (b.width - crate::sample::view::text_width(&element.text)) / 2;
+    let text_x = b.x + (b.width - crate::view::text_width(&element.text)) / 2;
     canvas.text(text_x, centered_text_y(b), &element.text, ink);
 }
 
@@ -134,7 +134,7 @@ fn paint_text_box(canvas: &mut Canvas, element: &Element, palette: &Palette) {
     );
     canvas.text(b.x + 8, centered_text_y(b), &element.text, palette.text);
     if element.focused {
-        let caret_x = b.x + 8 + crate::sample::view::text_width(&element.text) + 1;
+        let caret_x = b.x + 8 + crate::view::text_width(&element.text) + 1;
         canvas.fill(Rect::new(caret_x, b.y + 6, 2, b.height - 12), palette.text);
     }
 }

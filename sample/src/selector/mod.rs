@@ -135,8 +135,8 @@ impl Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sample::state::AppState;
-    use crate::sample::view;
+    use crate::state::AppState;
+    use crate::view;
 
     fn ids(selector: &str, state: &AppState) -> Vec<String> {
         let tree = view::build(state);

@@ -1,6 +1,6 @@
 //! Parses selector text into a [`Selector`], with errors that name the problem and where it is.
 
-use crate::sample::element::Kind;
+use crate::element::Kind;
 
 use super::{ATTRIBUTES, AttrOp, Combinator, Filter, Selector, Step};
 

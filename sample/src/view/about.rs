@@ -1,8 +1,8 @@
 //! The about window: name, version and one checkbox.
 
-use crate::sample::element::{Binding, Element, Flag, Kind, Rect};
-use crate::sample::state::AppState;
-use crate::sample::tree::{NodeId, Tree};
+use crate::element::{Binding, Element, Flag, Kind, Rect};
+use crate::state::AppState;
+use crate::tree::{NodeId, Tree};
 
 use super::GLYPH;
 

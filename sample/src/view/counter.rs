@@ -1,8 +1,8 @@
 //! The counter component: a count and two buttons; decrement is disabled at zero.
 
-use crate::sample::element::{Binding, Command, Element, Kind, Rect};
-use crate::sample::state::AppState;
-use crate::sample::tree::{NodeId, Tree};
+use crate::element::{Binding, Command, Element, Kind, Rect};
+use crate::state::AppState;
+use crate::tree::{NodeId, Tree};
 
 use super::GLYPH;
 

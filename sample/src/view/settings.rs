@@ -1,9 +1,9 @@
 //! The settings component: a dark-mode toggle, a theme choice list, an "Advanced" expander
 //! whose children are hidden until expanded, and a scrollable log of 200 lines.
 
-use crate::sample::element::{Binding, Element, Field, Flag, Kind, ListKind, Rect, Scroll};
-use crate::sample::state::{AppState, LOG_LINES, THEMES, log_line};
-use crate::sample::tree::{NodeId, Tree};
+use crate::element::{Binding, Element, Field, Flag, Kind, ListKind, Rect, Scroll};
+use crate::state::{AppState, LOG_LINES, THEMES, log_line};
+use crate::tree::{NodeId, Tree};
 
 use super::{GLYPH, text_width};
 

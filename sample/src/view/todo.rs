@@ -1,9 +1,9 @@
 //! The todo component: an input, an add button (disabled while the input is blank) and a
 //! list whose items can be selected and checked.
 
-use crate::sample::element::{Binding, Command, Element, Field, Kind, ListKind, Rect};
-use crate::sample::state::AppState;
-use crate::sample::tree::{NodeId, Tree};
+use crate::element::{Binding, Command, Element, Field, Kind, ListKind, Rect};
+use crate::state::AppState;
+use crate::tree::{NodeId, Tree};
 
 use super::GLYPH;
 

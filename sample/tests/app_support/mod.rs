@@ -2,7 +2,7 @@
 
 #![allow(dead_code)] // each test file uses a different part of the harness
 
-use mur_server::{SessionControl, ToolOutput, ToolSet, sample};
+use mur_server::{SessionControl, ToolOutput, ToolSet};
 use serde_json::Value;
 
 /// One sample app with its own state, and a runtime to run its handlers on.
@@ -21,7 +21,7 @@ impl App {
             .build()
             .expect("tokio runtime");
         Self {
-            tools: sample::tool_set(),
+            tools: mur_sample::tool_set(),
             runtime,
             control: SessionControl::default(),
         }

@@ -252,11 +252,25 @@ pub fn dead_pid() -> u32 {
 /// The example binary, built once per test process.
 pub fn example_binary() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT.get_or_init(build_example).clone()
+    BUILT
+        .get_or_init(|| {
+            build(&["-p", "mur-server", "--example", "minimal_session"])
+                .join("examples/minimal_session")
+        })
+        .clone()
 }
 
-fn build_example() -> PathBuf {
-    // target/<profile>/deps/<test binary> → target/<profile>/examples/minimal_session
+/// The sample app's binary (`mur-sample`, its own crate), built once per test process.
+pub fn sample_binary() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| build(&["-p", "mur-sample", "--bin", "mur-sample"]).join("mur-sample"))
+        .clone()
+}
+
+/// `cargo build <targets>` in this test's profile; returns the profile directory.
+fn build(targets: &[&str]) -> PathBuf {
+    // target/<profile>/deps/<test binary> → target/<profile>
     let test_exe = std::env::current_exe().expect("current exe");
     let profile_dir = test_exe
         .parent()
@@ -264,14 +278,7 @@ fn build_example() -> PathBuf {
         .expect("profile dir");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut build = Command::new(cargo);
-    build.args([
-        "build",
-        "--quiet",
-        "-p",
-        "mur-server",
-        "--example",
-        "minimal_session",
-    ]);
+    build.args(["build", "--quiet"]).args(targets);
     if profile_dir.ends_with("release") {
         build.arg("--release");
     }
@@ -279,11 +286,8 @@ fn build_example() -> PathBuf {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .status()
         .expect("run cargo build");
-    assert!(
-        status.success(),
-        "building the minimal_session example failed"
-    );
-    profile_dir.join("examples").join("minimal_session")
+    assert!(status.success(), "cargo build {targets:?} failed");
+    profile_dir.to_owned()
 }
 
 fn set_private(dir: &Path) {
