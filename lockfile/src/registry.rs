@@ -60,8 +60,7 @@ impl Registry {
     /// Create the directory (0700 on Unix) if needed, and refuse one that
     /// another user could have planted or can write to.
     pub fn ensure_dir(&self) -> io::Result<()> {
-        create_private_dir(&self.dir)?;
-        self.check_dir_trusted()
+        trust::ensure_private_dir(&self.dir, "lockfile directory")
             .map_err(|reason| io::Error::new(io::ErrorKind::PermissionDenied, reason))
     }
 
@@ -194,24 +193,6 @@ fn classify(bytes: &[u8]) -> ReadOutcome {
         Ok(lock) => ReadOutcome::Valid(lock),
         Err(err) => ReadOutcome::Malformed(err.to_string()),
     }
-}
-
-#[cfg(unix)]
-fn create_private_dir(dir: &Path) -> io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    match fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-    {
-        Err(err) if err.kind() != io::ErrorKind::AlreadyExists => Err(err),
-        _ => Ok(()),
-    }
-}
-
-#[cfg(not(unix))]
-fn create_private_dir(dir: &Path) -> io::Result<()> {
-    fs::create_dir_all(dir)
 }
 
 /// Writes `bytes` to `path` so that a reader sees the old file, the new one or

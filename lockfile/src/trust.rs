@@ -3,13 +3,14 @@
 
 use std::path::Path;
 
-/// The real user id of this process (0 where the notion does not apply).
+/// The effective user id of this process — the owner of every file it
+/// creates, so the one to compare owners with (0 where the notion does not apply).
 #[cfg(unix)]
 pub(crate) fn current_uid() -> u32 {
-    // SAFETY: getuid has no preconditions, cannot fail and touches no memory.
+    // SAFETY: geteuid has no preconditions, cannot fail and touches no memory.
     #[allow(unsafe_code)]
     unsafe {
-        libc::getuid()
+        libc::geteuid()
     }
 }
 
@@ -66,4 +67,32 @@ pub(crate) fn check_metadata(
     _what: &str,
 ) -> Result<(), String> {
     Ok(())
+}
+
+/// Creates `dir` (and its parents) mode 0700 if needed, then refuses it if it
+/// belongs to another user or others can write to it. The one check for every
+/// private directory of mur's: the lockfile directory, the verb and cache
+/// directories. `what` names it in the message.
+pub fn ensure_private_dir(dir: &Path, what: &str) -> Result<(), String> {
+    create_private_dir(dir)
+        .map_err(|err| format!("cannot create {what} `{}`: {err}", dir.display()))?;
+    check_trusted(dir, what)
+}
+
+#[cfg(unix)]
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    match std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+    {
+        Err(err) if err.kind() != std::io::ErrorKind::AlreadyExists => Err(err),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(not(unix))]
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)
 }

@@ -84,6 +84,9 @@ pub struct Client<'a> {
     verbose: bool,
     /// The most bytes one response body may have (`--max-response`).
     limit: u64,
+    /// The user's `--timeout`, named when a call runs out of it (the bound
+    /// of one call may be less: discovery spent part of it).
+    budget: Duration,
     /// The legacy session this call opened and has not ended yet. It lives
     /// here, outside the call's future, so that the timeout, which drops that
     /// future wherever it is, cannot take the session with it: [`Client::call`]
@@ -98,13 +101,14 @@ impl<'a> Client<'a> {
             endpoint,
             verbose: settings.verbose,
             limit: settings.max_response,
+            budget: settings.timeout,
             session: Mutex::new(None),
         }
     }
 
     /// Sends `method` with `params` and returns the server's reply; never
-    /// takes longer than `timeout`, plus [`FAREWELL_LIMIT`] to end a legacy
-    /// session.
+    /// takes longer than `timeout` (what is left of the `--timeout`), plus
+    /// [`FAREWELL_LIMIT`] to end a legacy session.
     pub async fn call(
         &self,
         method: &str,
@@ -119,7 +123,7 @@ impl<'a> Client<'a> {
             Err(Error::transport(format!(
                 "`{}` did not answer within {} ms",
                 self.endpoint,
-                timeout.as_millis()
+                self.budget.as_millis()
             ))
             .with_hint("a slow tool may need a longer `--timeout MS` before the verb name"))
         })

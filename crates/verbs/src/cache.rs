@@ -183,38 +183,12 @@ fn deserialize(engine: &Engine, payload: &[u8]) -> wasmtime::Result<Component> {
     unsafe { Component::deserialize(engine, payload) }
 }
 
-/// Create `dir` mode 0700, or check that an existing one is ours and private.
-#[cfg(unix)]
+/// Create `dir` mode 0700, or check that an existing one is ours and private
+/// (the project's one rule: [`mur_lockfile::ensure_private_dir`]). Entries
+/// planted while others could write here must not be trusted, so such a
+/// directory is refused rather than repaired.
 fn private_dir(dir: &Path) -> Result<(), String> {
-    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-        .map_err(|e| e.to_string())?;
-    let meta = std::fs::metadata(dir).map_err(|e| e.to_string())?;
-    if meta.uid() != current_uid() {
-        return Err("it belongs to another user".into());
-    }
-    // Entries planted while others could write here must not be trusted, so
-    // such a directory is refused rather than repaired.
-    if meta.mode() & 0o022 != 0 {
-        return Err("other users can write to it; `chmod 700` it and remove its contents".into());
-    }
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn private_dir(dir: &Path) -> Result<(), String> {
-    // Per-user profile directories are private by default on Windows.
-    std::fs::create_dir_all(dir).map_err(|e| e.to_string())
-}
-
-#[cfg(unix)]
-#[allow(unsafe_code)]
-fn current_uid() -> u32 {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() }
+    mur_lockfile::ensure_private_dir(dir, "compile cache")
 }
 
 /// Feeds `Hash` output into sha256, so the engine hash is stable across builds
