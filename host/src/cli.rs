@@ -30,6 +30,10 @@ pub const DEFAULT_MAX_RESPONSE: ByteSize = ByteSize::DEFAULT_MAX_RESPONSE;
     "mur completions bash > ~/.local/share/bash-completion/completions/mur",
 ]))]
 pub struct Cli {
+    /// Host options are global: `mur -v devtools tree` and `mur devtools -v
+    /// tree` are the same command.
+    #[command(flatten)]
+    pub host: HostArgs,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -95,14 +99,12 @@ Examples:\n  mur devtools session list --pretty\n  mur devtools click '#btn-inc'
 mur devtools --project ./App.csproj state --selector '#count'\n  mur devtools guide"
 )]
 pub struct Devtools {
-    #[command(flatten)]
-    pub host: HostArgs,
     #[command(subcommand)]
     pub verb: Verb,
 }
 
-/// Options the host owns; accepted before the verb and (except `--timeout`)
-/// anywhere among a plugin verb's arguments.
+/// Options the host owns; accepted anywhere before the verb (also before
+/// `devtools`) and, except `--timeout`, anywhere among a plugin verb's arguments.
 #[derive(Debug, Clone, Default, Args)]
 pub struct HostArgs {
     /// Use this MCP endpoint as-is, without discovery

@@ -11,6 +11,16 @@ use serde_json::{Value, json};
 
 use crate::output;
 
+/// Runs one future on a single-threaded runtime: one call per process needs
+/// no more, and it starts in microseconds.
+pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+    Ok(runtime.block_on(future))
+}
+
 /// A session reached: the HTTP client, its endpoint, and when the
 /// `--timeout` that began before discovery runs out.
 pub struct Session {
@@ -33,7 +43,12 @@ impl Session {
     }
 
     /// Sends `method` with `params` within what is left of the `--timeout`.
-    pub async fn call(&self, settings: &Settings, method: &str, params: Option<&Value>) -> Result<Reply> {
+    pub async fn call(
+        &self,
+        settings: &Settings,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<Reply> {
         let client = Client::new(&self.http, &self.endpoint, settings);
         let left = self.deadline.saturating_duration_since(Instant::now());
         client.call(method, params, left).await
@@ -50,7 +65,12 @@ pub async fn invoke(settings: &Settings, method: &str, params: Option<&Value>) -
 /// A successful result, or exit 5: a JSON-RPC error carries `{"error":{…}}` for
 /// stdout, a result with `isError: true` carries the result; the message goes
 /// to stderr.
-pub fn settle(reply: Reply, settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
+pub fn settle(
+    reply: Reply,
+    settings: &Settings,
+    method: &str,
+    params: Option<&Value>,
+) -> Result<Value> {
     match reply {
         Reply::Error(error) => {
             let message = rpc_error_message(&error, method, params);

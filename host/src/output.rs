@@ -59,7 +59,10 @@ impl mur_discovery::Report for Notices {
 
     fn scan_progress(&self, done: usize, total: usize) {
         if io::stderr().is_terminal() && (done.is_multiple_of(1024) || done == total) {
-            let _ = write!(io::stderr().lock(), "\rscanning 127.0.0.1 ports: {done}/{total}");
+            let _ = write!(
+                io::stderr().lock(),
+                "\rscanning 127.0.0.1 ports: {done}/{total}"
+            );
         }
     }
 
@@ -172,8 +175,12 @@ mod tests {
     #[test]
     fn shell_words_quote_only_what_needs_it() {
         use std::os::unix::ffi::OsStrExt;
-        let word = |bytes: &[u8]| String::from_utf8(shell_word(OsStr::from_bytes(bytes))).expect("ascii");
+        let word =
+            |bytes: &[u8]| String::from_utf8(shell_word(OsStr::from_bytes(bytes))).expect("ascii");
         assert_eq!(word(b"/tmp/r/ab.json"), "/tmp/r/ab.json");
-        assert_eq!(word(b"/tmp/r/\xff\x1b'.json"), "$'/tmp/r/\\xff\\x1b\\'.json'");
+        assert_eq!(
+            word(b"/tmp/r/\xff\x1b'.json"),
+            "$'/tmp/r/\\xff\\x1b\\'.json'"
+        );
     }
 }

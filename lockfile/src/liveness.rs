@@ -225,7 +225,11 @@ pub async fn check_all(client: &reqwest::Client, locks: &[&Lockfile]) -> Vec<Liv
     futures_util::future::join_all(probes).await
 }
 
-async fn check_with_state(client: &reqwest::Client, lock: &Lockfile, state: ProcessState) -> Liveness {
+async fn check_with_state(
+    client: &reqwest::Client,
+    lock: &Lockfile,
+    state: ProcessState,
+) -> Liveness {
     match state {
         ProcessState::Gone => return Liveness::Stale(format!("pid {} is gone", lock.pid)),
         ProcessState::Reused => {
@@ -364,7 +368,9 @@ mod tests {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().expect("addr").port();
         std::thread::spawn(move || {
-            let Ok((mut stream, _)) = listener.accept() else { return };
+            let Ok((mut stream, _)) = listener.accept() else {
+                return;
+            };
             let mut request = [0u8; 1024];
             let _ = stream.read(&mut request);
             let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n");

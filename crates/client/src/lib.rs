@@ -24,8 +24,8 @@ use serde_json::{Value, json};
 pub use request::{LEGACY_VERSION, MODERN_VERSION};
 pub use response::{Reply, describe};
 
-use mur_core::{Error, Result};
 use mur_core::Settings;
+use mur_core::{Error, Result};
 use response::{Answer, Reader, ServerRequest};
 
 /// JSON-RPC error code of an unsupported protocol version.

@@ -17,8 +17,8 @@ use futures_util::StreamExt as _;
 use serde_json::Value;
 use sse_stream::SseStream;
 
-use mur_core::{Error, Result};
 use mur_core::settings::human_bytes;
+use mur_core::{Error, Result};
 
 /// The server's answer to our request.
 #[derive(Debug, Clone, PartialEq)]

@@ -28,8 +28,8 @@ impl Report for Silent {
     fn notice(&mut self, _message: String) {}
 }
 
-use mur_core::{Error, Result};
 use mur_core::settings::{Settings, Source};
+use mur_core::{Error, Result};
 
 /// The MCP endpoint URL for this invocation. Bounded by `--timeout`: a
 /// directory full of lockfiles whose endpoints never answer cannot hold a

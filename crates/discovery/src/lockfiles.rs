@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use mur_lockfile::liveness::{self, Liveness};
 use mur_lockfile::{Entry, Lockfile, ReadOutcome, Registry};
 
-use mur_core::{Error, Result};
 use crate::Report;
+use mur_core::{Error, Result};
 
 /// A valid lockfile and where it was found.
 #[derive(Debug, Clone)]

@@ -98,9 +98,10 @@ impl VerbError {
     /// The class of this failure, which alone decides the exit code.
     pub fn kind(&self) -> Kind {
         match self {
-            Self::UnknownVerb(_) | Self::Usage { .. } | Self::Registry(_) | Self::Refused { .. } => {
-                Kind::Usage
-            }
+            Self::UnknownVerb(_)
+            | Self::Usage { .. }
+            | Self::Registry(_)
+            | Self::Refused { .. } => Kind::Usage,
             Self::Plugin { .. } => Kind::Plugin,
             Self::Internal { .. } => Kind::Internal,
         }

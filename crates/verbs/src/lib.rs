@@ -37,8 +37,7 @@ use runtime::Runtime;
 use timings::Phase;
 
 /// The rule every verb name follows, in words.
-pub const VERB_NAME_RULE: &str =
-    "a verb name is lowercase letters, digits and inner dashes, starting with a letter, at most 64 characters";
+pub const VERB_NAME_RULE: &str = "a verb name is lowercase letters, digits and inner dashes, starting with a letter, at most 64 characters";
 
 /// A verb name is a word typed after `mur devtools` and a file name:
 /// `[a-z][a-z0-9-]*`, no dash at the end or twice in a row, at most 64 bytes.

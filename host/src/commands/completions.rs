@@ -5,8 +5,8 @@
 use clap_complete::Shell;
 
 use crate::cli;
-use mur_core::Result;
 use crate::output;
+use mur_core::Result;
 
 /// Prints the completion script for `shell` on stdout.
 pub fn run(shell: Shell, verbs: &[(String, String)]) -> Result<()> {

@@ -1,7 +1,7 @@
 //! `mur devtools guide`: the guide for agents (docs/agents.md), built into the binary.
 
-use mur_core::Result;
 use crate::output;
+use mur_core::Result;
 
 /// docs/agents.md, as it was when `mur` was built.
 pub const GUIDE: &str = include_str!("../../../docs/agents.md");

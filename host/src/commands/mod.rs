@@ -12,26 +12,26 @@ use std::ffi::OsString;
 use clap::FromArgMatches as _;
 
 use crate::cli::{self, Cli, Command, Devtools, Verb};
-use mur_core::{Error, Result};
 use mur_core::Settings;
+use mur_core::{Error, Result};
 
+use crate::invoke;
 use crate::options::{extract_host_options, settings};
 
 /// Runs `mur` with these arguments.
 pub fn run(argv: Vec<OsString>) -> Result<()> {
-    let cli = parse(argv)?;
-    let devtools = match cli.command {
-        Command::Devtools(devtools) => devtools,
+    let Cli { mut host, command } = parse(argv)?;
+    let verb = match command {
+        Command::Devtools(Devtools { verb }) => verb,
         Command::Completions { shell } => return completions::run(shell, &verb::installed()),
     };
-    let Devtools { mut host, verb } = devtools;
     match verb {
         Verb::Guide => guide::run(),
         Verb::Session(cmd) => {
             let settings = start(settings(&host));
-            block_on(session::run(&cmd, &settings))?
+            invoke::block_on(session::run(&cmd, &settings))?
         }
-        Verb::Call(args) => block_on(call::run(&args, &start(settings(&host))))?,
+        Verb::Call(args) => invoke::block_on(call::run(&args, &start(settings(&host))))?,
         Verb::Verbs(cmd) => {
             start(settings(&host));
             verbs::run(&cmd)
@@ -59,16 +59,6 @@ fn help(words: &[String]) -> Result<()> {
         .chain(["--help".to_owned()])
         .map(OsString::from)
         .collect())
-}
-
-/// Runs one future on a single-threaded runtime: one call per process needs
-/// no more, and it starts in microseconds.
-pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
-    Ok(runtime.block_on(future))
 }
 
 /// Turns on `-v` diagnostics before anything else happens.

@@ -37,7 +37,10 @@ async fn list(settings: &Settings) -> Result<()> {
     }
     let mut sessions: Vec<Lockfile> = survey.live.iter().map(|f| f.lock.clone()).collect();
     if let Source::Auto(range) = settings.source {
-        let scanned = bounded(settings, async { Ok(discovery::scan(&http, range, &Notices).await) }).await?;
+        let scanned = bounded(settings, async {
+            Ok(discovery::scan(&http, range, &Notices).await)
+        })
+        .await?;
         sessions.extend(unlisted(scanned, &sessions));
     }
     if sessions.is_empty() {
@@ -56,10 +59,7 @@ async fn list(settings: &Settings) -> Result<()> {
 }
 
 /// Discovery under the `--timeout` bound, like every call's.
-async fn bounded<T>(
-    settings: &Settings,
-    work: impl Future<Output = Result<T>>,
-) -> Result<T> {
+async fn bounded<T>(settings: &Settings, work: impl Future<Output = Result<T>>) -> Result<T> {
     tokio::time::timeout(settings.timeout, work)
         .await
         .unwrap_or_else(|_| {

@@ -7,8 +7,8 @@ use mur_core::{Result, Settings};
 use mur_verbs::{ParseOutcome, VerbError, VerbHost};
 use serde_json::json;
 
-use super::block_on;
-use crate::{invoke, output};
+use crate::invoke::{self, block_on};
+use crate::output;
 
 /// `(name, summary)` of each installed plugin verb, for `--help`; reads the
 /// verb index only.
