@@ -12,7 +12,7 @@ impl Verb for Select {
         summary: "Select an item inside a list, combo box or tab view",
         synopsis: "select <selector> <item-selector>",
         details: "",
-        example: "mur devtools select '#color-list' '#item-blue'",
+        example: "mur devtools select '#theme' '#theme-forest'",
     };
     const SPEC: Spec = Spec {
         positionals: &[

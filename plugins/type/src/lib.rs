@@ -12,7 +12,7 @@ impl Verb for Type {
         summary: "Type text into the element a selector matches",
         synopsis: "type <selector> <text> [--clear]",
         details: "",
-        example: "mur devtools type '#name-input' 'Ada Lovelace' --clear",
+        example: "mur devtools type '#todo-input' 'buy milk' --clear",
     };
     const SPEC: Spec = Spec {
         positionals: &[

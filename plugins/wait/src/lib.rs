@@ -14,7 +14,7 @@ impl Verb for Wait {
         synopsis: "wait <selector> [--text X | --text-matches RE | --visible | --count N] [--timeout MS]",
         details: "With no condition, waits until the selector matches an element. `--timeout MS`\n\
                   bounds the wait and the call alike.",
-        example: "mur devtools wait '#status' --text Saved --timeout 5000",
+        example: "mur devtools wait '#todo-list > ListItem' --text 'buy milk' --timeout 5000",
     };
     const SPEC: Spec = Spec {
         positionals: &[Pos::new(
