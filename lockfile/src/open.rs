@@ -32,8 +32,9 @@ pub(crate) fn is_symlink_refusal(err: &io::Error) -> bool {
     }
 }
 
-/// What kind of file a handle is, for messages about files that are not regular.
-pub(crate) fn describe_type(meta: &fs::Metadata) -> &'static str {
+/// What kind of file a handle is, for messages about files that are not
+/// regular ("a FIFO", "a device", …); every reader of the project says it alike.
+pub fn describe_type(meta: &fs::Metadata) -> &'static str {
     let kind = meta.file_type();
     #[cfg(unix)]
     {
@@ -53,7 +54,7 @@ pub(crate) fn describe_type(meta: &fs::Metadata) -> &'static str {
     } else if kind.is_symlink() {
         "a symbolic link"
     } else {
-        "not a regular file"
+        "a special file"
     }
 }
 

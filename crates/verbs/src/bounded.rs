@@ -16,6 +16,8 @@ use std::fs::{self, File};
 use std::io::{self, Read as _, Seek as _};
 use std::path::Path;
 
+use mur_core::settings::human_bytes;
+
 /// The largest verb component `mur` reads. A Python verb (the interpreter and
 /// its standard library, componentized) is ~40 MB and a JavaScript one a few
 /// MB; 256 MiB leaves room for six times the biggest seen, and still refuses a
@@ -67,7 +69,7 @@ impl fmt::Display for Refusal {
             Self::Symlink => f.write_str("is a symbolic link, which mur does not follow here"),
             Self::NotRegular(kind) => write!(f, "is {kind}, not a regular file"),
             Self::TooBig { size, cap } => {
-                write!(f, "is {size} bytes, over the {} limit", human_size(*cap))
+                write!(f, "is {size} bytes, over the {} limit", human_bytes(*cap))
             }
             Self::NotComponent(why) => write!(f, "is not a WebAssembly component ({why})"),
         }
@@ -93,7 +95,7 @@ impl Regular {
         })?;
         let meta = file.metadata().map_err(Refusal::Io)?;
         if !meta.is_file() {
-            return Err(Refusal::NotRegular(describe_type(&meta)));
+            return Err(Refusal::NotRegular(mur_lockfile::describe_file_type(&meta)));
         }
         Ok(Self { file, meta })
     }
@@ -204,49 +206,6 @@ fn refused_as_symlink(err: &io::Error, path: &Path) -> bool {
     }
 }
 
-/// What kind of file a handle is, for the messages about files that are not
-/// regular.
-fn describe_type(meta: &fs::Metadata) -> &'static str {
-    let kind = meta.file_type();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-        if kind.is_char_device() || kind.is_block_device() {
-            return "a device";
-        }
-    }
-    if kind.is_dir() {
-        "a directory"
-    } else if kind.is_symlink() {
-        "a symbolic link"
-    } else {
-        "a special file"
-    }
-}
-
-/// Bytes in the largest whole unit: "256 MiB", "1.5 GiB", "312 bytes".
-pub fn human_size(bytes: u64) -> String {
-    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
-    for (unit, name) in UNITS {
-        if bytes >= unit {
-            let whole = bytes / unit;
-            let tenths = (bytes % unit) * 10 / unit;
-            return if tenths == 0 {
-                format!("{whole} {name}")
-            } else {
-                format!("{whole}.{tenths} {name}")
-            };
-        }
-    }
-    format!("{bytes} bytes")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,14 +214,6 @@ mod tests {
         let path = dir.join(name);
         fs::write(&path, bytes).expect("write");
         path
-    }
-
-    #[test]
-    fn sizes_read_in_their_largest_unit() {
-        assert_eq!(human_size(MAX_COMPONENT_BYTES), "256 MiB");
-        assert_eq!(human_size(3 << 29), "1.5 GiB");
-        assert_eq!(human_size(2048), "2 KiB");
-        assert_eq!(human_size(312), "312 bytes");
     }
 
     #[test]
