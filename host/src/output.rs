@@ -43,6 +43,46 @@ pub fn stdout(bytes: &[u8]) -> Result<()> {
         })
 }
 
+/// `-v`: mur's and its libraries' debug log on stderr, through [`LogLine`]
+/// (control characters escaped, a closed stderr ignored).
+pub fn start_verbose_log(color: bool) {
+    let ansi = color && io::stderr().is_terminal();
+    tracing_subscriber::fmt()
+        .with_writer(move || LogLine { escape: !ansi })
+        .with_env_filter(tracing_subscriber::EnvFilter::new(
+            "mur=debug,mur_core=debug,mur_client=debug,mur_discovery=debug,mur_verbs=debug,mur_lockfile=debug",
+        ))
+        .with_ansi(ansi)
+        .with_target(false)
+        .without_time()
+        .init();
+}
+
+/// One log event's bytes on their way to stderr. Without colors, control
+/// characters (from a path, a server's text) are escaped as everywhere; with
+/// colors on, the log's own escape sequences must pass, and stderr is a
+/// terminal the user is watching.
+struct LogLine {
+    escape: bool,
+}
+
+impl io::Write for LogLine {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let text = String::from_utf8_lossy(bytes);
+        let text = if self.escape {
+            escape_controls(&text)
+        } else {
+            text
+        };
+        let _ = io::stderr().lock().write_all(text.as_bytes());
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// A one-line warning on stderr that does not stop the command.
 pub fn notice(message: &str) {
     diagnostic(&format!("warning: {message}"));

@@ -64,16 +64,7 @@ fn help(words: &[String]) -> Result<()> {
 /// Turns on `-v` diagnostics before anything else happens.
 fn start(settings: Settings) -> Settings {
     if settings.verbose {
-        use std::io::IsTerminal as _;
-        tracing_subscriber::fmt()
-            .with_writer(std::io::stderr)
-            .with_env_filter(tracing_subscriber::EnvFilter::new(
-                "mur=debug,mur_core=debug,mur_client=debug,mur_discovery=debug,mur_verbs=debug,mur_lockfile=debug",
-            ))
-            .with_ansi(std::io::stderr().is_terminal() && !cli::color_disabled())
-            .with_target(false)
-            .without_time()
-            .init();
+        crate::output::start_verbose_log(!cli::color_disabled());
     }
     settings
 }
