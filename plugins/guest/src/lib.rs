@@ -188,3 +188,53 @@ macro_rules! selector_spec {
         }
     };
 }
+
+/// A whole verb crate whose one argument is a selector (`click`, `focus`, …):
+/// the type, its [`Verb`] impl from the given [`About`] and the selector's
+/// help, the component export, and the checks every selector verb passes.
+#[macro_export]
+macro_rules! selector_verb {
+    ($verb:ident, $about:expr, $selector_help:literal) => {
+        pub struct $verb;
+
+        impl $crate::Verb for $verb {
+            const ABOUT: $crate::About = $about;
+            const SPEC: $crate::Spec = $crate::selector_spec!($selector_help);
+        }
+
+        $crate::export_verb!($verb);
+
+        #[cfg(test)]
+        mod tests {
+            #[test]
+            fn behaves_like_every_selector_verb() {
+                $crate::testing::check_selector_verb::<super::$verb>();
+            }
+        }
+    };
+}
+
+/// A whole verb crate without arguments (`version`, `windows`, …): the type,
+/// its [`Verb`] impl from the given [`About`], the component export, and the
+/// checks every such verb passes.
+#[macro_export]
+macro_rules! no_argument_verb {
+    ($verb:ident, $about:expr) => {
+        pub struct $verb;
+
+        impl $crate::Verb for $verb {
+            const ABOUT: $crate::About = $about;
+            const SPEC: $crate::Spec = $crate::Spec::NONE;
+        }
+
+        $crate::export_verb!($verb);
+
+        #[cfg(test)]
+        mod tests {
+            #[test]
+            fn behaves_like_every_verb_without_arguments() {
+                $crate::testing::check_no_argument_verb::<super::$verb>();
+            }
+        }
+    };
+}
