@@ -21,8 +21,19 @@ pub struct Created {
 }
 
 /// Creates the crate `<dir>/<name>/` (dir: the working directory by default).
-pub fn new_verb(name: &str, dir: Option<&Path>) -> Result<Created, VerbError> {
+/// `reserved` are the words the host answers itself after `mur devtools`: a
+/// verb by such a name could never be called, so it is refused here, before
+/// anything is written or compiled.
+pub fn new_verb(name: &str, dir: Option<&Path>, reserved: &[String]) -> Result<Created, VerbError> {
     check_name(name)?;
+    if reserved.iter().any(|word| word == name) {
+        return Err(VerbError::refused(
+            format!(
+                "`{name}` is a word `mur devtools` answers itself; a verb by that name could not be called"
+            ),
+            format!("pick another name (e.g. `my-{name}`)"),
+        ));
+    }
     let root = dir.unwrap_or_else(|| Path::new(".")).join(name);
     if root.exists() {
         return Err(VerbError::refused(
@@ -122,7 +133,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir(dir.path().join("bump")).expect("dir");
         assert!(matches!(
-            new_verb("bump", Some(dir.path())),
+            new_verb("bump", Some(dir.path()), &[]),
             Err(VerbError::Refused { .. })
         ));
         assert!(
@@ -131,6 +142,17 @@ mod tests {
                 .next()
                 .is_none()
         );
+    }
+
+    #[test]
+    fn reserved_and_malformed_names_are_refused_before_anything_is_written() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let reserved = vec!["call".to_owned(), "verbs".to_owned()];
+        for name in ["call", "verbs", "Bad", "trailing-", "two--dashes"] {
+            let err = new_verb(name, Some(dir.path()), &reserved).expect_err(name);
+            assert!(matches!(err, VerbError::Refused { .. }), "{name}: {err}");
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 0);
     }
 
     #[test]
