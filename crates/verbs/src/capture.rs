@@ -1,4 +1,6 @@
-//! A verb's stdout and stderr: kept up to a small bound, the rest dropped.
+//! A verb's stdout and stderr: its first and last bytes kept up to a small
+//! bound, the middle dropped — a Rust panic says what happened first, a
+//! Python traceback last.
 //!
 //! wasmtime-wasi's `MemoryOutputPipe` traps a guest that writes past its
 //! capacity, which would turn a chatty but correct verb into a crash. This
@@ -15,11 +17,18 @@ use wasmtime_wasi::p2::{OutputStream, Pollable, StreamResult};
 /// How much a guest may write in one go; any amount is accepted overall.
 const WRITE_PERMIT: usize = 64 * 1024;
 
-/// An output stream that keeps its first `keep` bytes.
+/// An output stream that keeps its first and its last `keep / 2` bytes.
 #[derive(Clone)]
 pub struct Capture {
     keep: usize,
-    kept: Arc<Mutex<Vec<u8>>>,
+    kept: Arc<Mutex<Kept>>,
+}
+
+#[derive(Default)]
+struct Kept {
+    head: Vec<u8>,
+    tail: std::collections::VecDeque<u8>,
+    dropped: bool,
 }
 
 impl Capture {
@@ -30,16 +39,32 @@ impl Capture {
         }
     }
 
-    /// The bytes kept so far, lossily decoded.
+    /// The bytes kept so far, lossily decoded; a `…` line where the middle
+    /// was dropped.
     pub fn text(&self) -> String {
-        let kept = self.kept.lock().map(|k| k.clone()).unwrap_or_default();
-        String::from_utf8_lossy(&kept).into_owned()
+        let Ok(kept) = self.kept.lock() else {
+            return String::new();
+        };
+        let mut bytes = kept.head.clone();
+        if kept.dropped {
+            bytes.extend_from_slice(b"\n\xe2\x80\xa6\n");
+        }
+        bytes.extend(kept.tail.iter());
+        String::from_utf8_lossy(&bytes).into_owned()
     }
 
     fn append(&self, bytes: &[u8]) {
-        if let Ok(mut kept) = self.kept.lock() {
-            let room = self.keep.saturating_sub(kept.len());
-            kept.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        let Ok(mut kept) = self.kept.lock() else {
+            return;
+        };
+        let head_room = (self.keep / 2).saturating_sub(kept.head.len());
+        let (to_head, rest) = bytes.split_at(bytes.len().min(head_room));
+        kept.head.extend_from_slice(to_head);
+        let tail_keep = self.keep - self.keep / 2;
+        kept.tail.extend(rest);
+        while kept.tail.len() > tail_keep {
+            kept.tail.pop_front();
+            kept.dropped = true;
         }
     }
 }
@@ -97,5 +122,22 @@ impl tokio::io::AsyncWrite for Capture {
 
     fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         Poll::Ready(Ok(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_and_last_bytes_are_kept() {
+        let capture = Capture::new(8);
+        capture.append(b"head");
+        capture.append(b"-middle-");
+        capture.append(b"tail");
+        assert_eq!(capture.text(), "head\n\u{2026}\ntail");
+        let short = Capture::new(64);
+        short.append(b"all of it");
+        assert_eq!(short.text(), "all of it");
     }
 }

@@ -104,6 +104,9 @@ fn classify(verb: &str, store: &Store<Sandbox>, err: &wasmtime::Error) -> VerbEr
 /// The guest's own last words (a Rust panic message) if it left any on stderr,
 /// else the trap or host error, first line only.
 fn crash_reason(stderr: &str, trap: Option<&Trap>, err: &wasmtime::Error) -> String {
+    if let Some(exception) = python_exception(stderr) {
+        return exception;
+    }
     let said: Vec<&str> = stderr
         .lines()
         .map(str::trim)
@@ -130,10 +133,62 @@ fn crash_reason(stderr: &str, trap: Option<&Trap>, err: &wasmtime::Error) -> Str
         .to_owned()
 }
 
+/// A Python traceback's point: the exception line (its last line, e.g.
+/// `ValueError: no selector`) and the innermost frame it was raised in. The
+/// first lines (`Traceback (most recent call last):` and the outermost frame)
+/// say nothing of what went wrong.
+fn python_exception(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let start = lines
+        .iter()
+        .rposition(|l| l.starts_with("Traceback (most recent call last):"))?;
+    let tail = &lines[start..];
+    let exception = tail
+        .iter()
+        .rev()
+        .find(|l| !l.starts_with("File ") && !l.starts_with('^') && !l.starts_with('~'))
+        .filter(|l| !l.starts_with("Traceback"))?;
+    let frame = tail.iter().rev().find(|l| l.starts_with("File "));
+    Some(match frame {
+        Some(frame) => format!("raised {exception} ({frame})"),
+        None => format!("raised {exception}"),
+    })
+}
+
 /// An error and its causes on one line.
 pub fn chain(err: &wasmtime::Error) -> String {
     err.chain()
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(": ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_python_traceback_is_told_by_its_exception_and_innermost_frame() {
+        // What componentize-py's runtime prints for an exception in `parse`.
+        let stderr = "Traceback (most recent call last):\n  File \"/0/app.py\", line 22, in parse\n    return build(argv)\n           ^^^^^^^^^^^\n  File \"/0/app.py\", line 10, in build\n    raise ValueError(\"no selector given\")\nValueError: no selector given\n";
+        assert_eq!(
+            python_exception(stderr).as_deref(),
+            Some("raised ValueError: no selector given (File \"/0/app.py\", line 10, in build)")
+        );
+        assert_eq!(
+            python_exception("thread panicked at src/lib.rs:1:1:\nboom"),
+            None
+        );
+        assert_eq!(
+            python_exception(
+                "Traceback (most recent call last):\n  File \"/0/app.py\", line 1, in parse\n"
+            ),
+            None,
+            "a traceback cut before its exception line says nothing better"
+        );
+    }
 }
