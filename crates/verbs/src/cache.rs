@@ -124,6 +124,28 @@ impl CodeCache {
         }
     }
 
+    /// Drop every entry whose verb file is not one of `installed` (sha256s):
+    /// what a refused `verbs add` compiled, what a replaced or removed verb
+    /// left. Returns how many were removed.
+    pub fn retain_only(&self, installed: &[&str]) -> usize {
+        let Some(dir) = &self.dir else { return 0 };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return 0;
+        };
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(stem) = name.strip_suffix(".cwasm") else {
+                continue;
+            };
+            let sha = stem.split('-').next().unwrap_or_default();
+            if !installed.contains(&sha) && std::fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+        removed
+    }
+
     /// Drop every entry compiled from a file with this sha256 (any engine).
     pub fn forget(&self, sha256: &str) {
         let Some(dir) = &self.dir else { return };

@@ -46,8 +46,17 @@ pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
     {
         return Err(io_error("delete", &path, e));
     }
-    CodeCache::open(&dirs.cache).forget(&entry.sha256);
+    collect_orphans(dirs, &index);
     Ok(())
+}
+
+/// Removes compiled code no installed verb needs any more.
+fn collect_orphans(dirs: &VerbDirs, index: &Index) {
+    let installed: Vec<&str> = index.verbs.iter().map(|e| e.sha256.as_str()).collect();
+    let removed = CodeCache::open(&dirs.cache).retain_only(&installed);
+    if removed > 0 {
+        tracing::debug!("removed {removed} compiled entries no installed verb uses");
+    }
 }
 
 /// A component that passed every check, ready to be copied in.
@@ -62,6 +71,8 @@ struct Candidate {
 ///
 /// `reserved` are the words the host answers itself after `mur devtools`; a
 /// verb may take one only with `force`.
+/// Whatever happens, compiled code no installed verb uses is removed after:
+/// a refused file leaves nothing behind.
 pub fn add(
     dirs: &VerbDirs,
     files: &[PathBuf],
@@ -69,6 +80,18 @@ pub fn add(
     reserved: &[String],
 ) -> Result<Vec<Added>, VerbError> {
     let mut index = Index::load(&dirs.verbs)?;
+    let outcome = add_to(&mut index, dirs, files, force, reserved);
+    collect_orphans(dirs, &index);
+    outcome
+}
+
+fn add_to(
+    index: &mut Index,
+    dirs: &VerbDirs,
+    files: &[PathBuf],
+    force: bool,
+    reserved: &[String],
+) -> Result<Vec<Added>, VerbError> {
     let runtime = Runtime::new(&dirs.cache)?;
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut outcomes = Vec::new();
@@ -83,7 +106,7 @@ pub fn add(
                 candidate.info.name
             )));
         }
-        if admit(&index, &candidate, force, reserved)? {
+        if admit(index, &candidate, force, reserved)? {
             candidates.push(candidate);
         } else {
             outcomes.push(Added::Unchanged {
@@ -93,7 +116,7 @@ pub fn add(
     }
     std::fs::create_dir_all(&dirs.verbs).map_err(|e| io_error("create", &dirs.verbs, e))?;
     for candidate in candidates {
-        outcomes.push(install(&mut index, dirs, candidate)?);
+        outcomes.push(install(index, dirs, candidate)?);
     }
     Ok(outcomes)
 }
@@ -233,7 +256,6 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
     let path = dirs.verbs.join(&file);
     write_atomic(&path, &c.bytes)?;
     let (size, mtime_ns) = stamp(&path).map_err(|e| io_error("read", &path, e))?;
-    let replaced = index.get(&c.info.name).map(|e| e.sha256.clone());
     let VerbInfo {
         name,
         tool,
@@ -253,9 +275,6 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         added_at,
     });
     index.save()?;
-    if let Some(old) = replaced {
-        CodeCache::open(&dirs.cache).forget(&old);
-    }
     Ok(Added::Installed { name, tool })
 }
 

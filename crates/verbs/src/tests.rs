@@ -167,3 +167,46 @@ fn files_are_written_only_at_paths_in_argv() {
         "{\"ok\":true}"
     );
 }
+
+/// The compiled entries in a cache directory.
+fn cache_entries(dirs: &VerbDirs) -> Vec<String> {
+    std::fs::read_dir(&dirs.cache)
+        .map(|list| {
+            list.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".cwasm"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_refused_add_and_a_removed_verb_leave_no_compiled_code_behind() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dirs = VerbDirs {
+        verbs: tmp.path().join("verbs"),
+        cache: tmp.path().join("cache"),
+    };
+    // `impostor` names itself `session`: refused after it was compiled.
+    let reserved = ["session".to_owned()];
+    let refused = manage::add(&dirs, &[guest("impostor")], false, &reserved);
+    assert!(refused.is_err());
+    assert_eq!(
+        cache_entries(&dirs),
+        Vec::<String>::new(),
+        "refused, yet cached"
+    );
+
+    manage::add(&dirs, &[guest("ping")], false, &reserved).expect("add");
+    assert_eq!(
+        cache_entries(&dirs).len(),
+        1,
+        "the installed verb's code is cached"
+    );
+    manage::remove(&dirs, "ping").expect("remove");
+    assert_eq!(
+        cache_entries(&dirs),
+        Vec::<String>::new(),
+        "removed, yet cached"
+    );
+}
