@@ -56,11 +56,10 @@ fn main() -> ExitCode {
 }
 
 fn run(plan: Plan) -> setup::Result<()> {
-    let bin = setup::build_everything()?;
-    let sandbox = setup::Sandbox::new(bin)?;
+    let sandbox = setup::Bench::build()?;
     let verb_files = sandbox.install_standard_verbs()?;
-    let session = sandbox.start_sample(None)?;
-    let live = session.lockfile().clone();
+    let session = sandbox.start_sample();
+    let live = session.lock.clone();
     let _ = wire::split_endpoint(&live.endpoint).map_err(|err| err.to_string())?;
     println!(
         "# mur benchmarks\n\nmachine: {} cores; session {} (pid {})",

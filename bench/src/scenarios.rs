@@ -9,7 +9,7 @@ use mur_lockfile::Lockfile;
 
 use crate::{
     measure::{self, Run},
-    setup::{Result, Sandbox},
+    setup::{Bench, Result},
     stats::{Row, ms},
 };
 
@@ -21,11 +21,11 @@ fn io(err: std::io::Error) -> String {
 
 /// Per-call latency: a warm named verb, `call`, and the floor, interleaved so
 /// machine noise hits all three alike.
-pub fn per_call_latency(sandbox: &Sandbox, endpoint: &str, runs: usize) -> Result<Vec<Row>> {
+pub fn per_call_latency(sandbox: &Bench, endpoint: &str, runs: usize) -> Result<Vec<Row>> {
     let named = || sandbox.mur(&["state", "--selector", "#count"]);
     let call = || sandbox.mur(&["call", "state", "--args", STATE_ARGS]);
     let floor = || {
-        let mut command = sandbox.command("mur-floor");
+        let mut command = sandbox.floor();
         command.args([endpoint, "state", STATE_ARGS]);
         command
     };
@@ -68,7 +68,7 @@ pub fn per_call_latency(sandbox: &Sandbox, endpoint: &str, runs: usize) -> Resul
 /// runs the verb's own `parse` (a lone `--help` is answered from the index)
 /// without touching the network, so this isolates the verb runtime.
 pub fn verb_load(
-    sandbox: &Sandbox,
+    sandbox: &Bench,
     files: &[std::path::PathBuf],
     warm_runs: usize,
 ) -> Result<Vec<Row>> {
@@ -78,7 +78,7 @@ pub fn verb_load(
         let mut add = sandbox.mur(&["verbs", "add", "--force"]);
         add.arg(file);
         let install = measure::run_expect(&mut add, 0).map_err(io)?;
-        let _ = std::fs::remove_dir_all(sandbox.cache_dir.join("mur"));
+        let _ = std::fs::remove_dir_all(sandbox.cache_dir().join("mur"));
         let cold =
             measure::run_expect(&mut sandbox.mur(&[&name, "--timeout", "1000", "--help"]), 0)
                 .map_err(io)?;
@@ -109,7 +109,7 @@ fn verb_name(file: &std::path::Path) -> String {
 
 /// The runtime's own account of a warm call, from its `-v` timing line
 /// (`verb timings: …`), when it prints one.
-fn in_process_split(sandbox: &Sandbox, verb: &str) -> String {
+fn in_process_split(sandbox: &Bench, verb: &str) -> String {
     let output = sandbox
         .mur(&["-v", verb, "--timeout", "1000", "--help"])
         .output();
@@ -127,7 +127,7 @@ fn in_process_split(sandbox: &Sandbox, verb: &str) -> String {
 
 /// Discovery with many dead entries beside the one live session. The host
 /// may delete stale files as it goes, so they are planted again before each run.
-pub fn discovery_at_scale(sandbox: &Sandbox, live: &Lockfile, runs: usize) -> Result<Vec<Row>> {
+pub fn discovery_at_scale(sandbox: &Bench, live: &Lockfile, runs: usize) -> Result<Vec<Row>> {
     let dead_pid = dead_pid()?;
     let mut rows = Vec::new();
     let plant_stale = || plant_stale(sandbox, live, dead_pid, 1000);
@@ -164,7 +164,7 @@ fn dead_pid() -> Result<u32> {
     Ok(pid)
 }
 
-fn plant_stale(sandbox: &Sandbox, live: &Lockfile, dead_pid: u32, count: usize) -> Result<()> {
+fn plant_stale(sandbox: &Bench, live: &Lockfile, dead_pid: u32, count: usize) -> Result<()> {
     let registry = sandbox.registry();
     for index in 0..count {
         let lock = Lockfile::http(
@@ -178,7 +178,7 @@ fn plant_stale(sandbox: &Sandbox, live: &Lockfile, dead_pid: u32, count: usize) 
     Ok(())
 }
 
-fn plant_malformed(sandbox: &Sandbox, count: usize) -> Result<()> {
+fn plant_malformed(sandbox: &Bench, count: usize) -> Result<()> {
     let dir = sandbox.registry().dir().to_path_buf();
     for index in 0..count {
         let path = dir.join(format!("{index:016x}.json"));
@@ -196,7 +196,7 @@ fn plant_malformed(sandbox: &Sandbox, count: usize) -> Result<()> {
     Ok(())
 }
 
-fn clear_planted(sandbox: &Sandbox, live: &Lockfile) -> Result<()> {
+fn clear_planted(sandbox: &Bench, live: &Lockfile) -> Result<()> {
     let registry = sandbox.registry();
     let keep = registry.path_for(&live.project);
     for entry in registry.scan().map_err(io)? {
@@ -209,10 +209,10 @@ fn clear_planted(sandbox: &Sandbox, live: &Lockfile) -> Result<()> {
 
 /// `--auto`: find the session with its lockfile moved aside, over the
 /// default range and over 1024–65535.
-pub fn auto_scan(sandbox: &Sandbox, live: &Lockfile, runs: usize) -> Result<Vec<Row>> {
+pub fn auto_scan(sandbox: &Bench, live: &Lockfile, runs: usize) -> Result<Vec<Row>> {
     let registry = sandbox.registry();
     let lockfile = registry.path_for(&live.project);
-    let aside = sandbox.runtime_dir.join("aside.json");
+    let aside = sandbox.runtime_dir().join("aside.json");
     std::fs::rename(&lockfile, &aside).map_err(io)?;
     let result = (|| {
         let mut rows = Vec::new();

@@ -1,30 +1,14 @@
 //! The real `mur-sample` binary: it announces itself with a lockfile and answers a
 //! `tools/call` over loopback HTTP with the sample app's tools.
 
-#[path = "support/mod.rs"]
-mod support;
-
-use std::process::Command;
-
+use mur_testkit::{Adopted, Sandbox, mcp};
 use serde_json::json;
-use support::{Adopted, Session, World, mcp, run_to_end};
-
-const SAMPLE: &str = env!("CARGO_BIN_EXE_mur-sample");
-
-/// `mur-sample` for the world's project, with its private lockfile directory.
-fn sample_command(world: &World, extra: &[&str]) -> Command {
-    world.command_for(std::path::Path::new(SAMPLE), extra)
-}
 
 #[test]
 fn mur_sample_serves_its_tools_over_http() {
-    let world = World::new();
-    let session = Session::adopt(
-        sample_command(&world, &[])
-            .spawn()
-            .expect("spawn mur-sample"),
-    );
-    let lock = world.wait_for_lockfile(|lock| lock.pid == session.pid());
+    let sandbox = Sandbox::new();
+    let session = sandbox.start_sample(&sandbox.project("app"));
+    let lock = &session.lock;
     assert_eq!(lock.transport.as_str(), "http");
 
     let clicked = mcp::call_tool(&lock.endpoint, "click", json!({ "selector": "#btn-inc" }));
@@ -70,13 +54,10 @@ fn mur_sample_serves_its_tools_over_http() {
 
 #[test]
 fn reload_restarts_the_app_with_fresh_state_in_a_new_process() {
-    let world = World::new();
-    let session = Session::adopt(
-        sample_command(&world, &[])
-            .spawn()
-            .expect("spawn mur-sample"),
-    );
-    let before = world.wait_for_lockfile(|lock| lock.pid == session.pid());
+    let sandbox = Sandbox::new();
+    let project = sandbox.project("app");
+    let session = sandbox.start_sample(&project);
+    let before = session.lock.clone();
     mcp::call_tool(
         &before.endpoint,
         "fire",
@@ -94,12 +75,12 @@ fn reload_restarts_the_app_with_fresh_state_in_a_new_process() {
     );
     let old_pid = session.pid();
     assert_eq!(
-        session.wait_output().status.code(),
+        session.wait_status().code(),
         Some(0),
         "the old process exits cleanly"
     );
 
-    let after = world.wait_for_lockfile(|lock| lock.pid != old_pid);
+    let after = sandbox.wait_for_lockfile(&project, |lock| lock.pid != old_pid);
     let _successor = Adopted(after.pid);
     let state = mcp::call_tool(&after.endpoint, "state", json!({}));
     assert_eq!(
@@ -112,10 +93,9 @@ fn reload_restarts_the_app_with_fresh_state_in_a_new_process() {
 
 #[test]
 fn usage_errors_exit_1_with_a_message() {
-    let world = World::new();
-    let output = run_to_end(sample_command(&world, &["--port", "notaport"]));
-    assert_eq!(output.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let output = Sandbox::new().run_sample(&["--port", "notaport"]);
+    assert_eq!(output.code, 1, "{output}");
+    let stderr = &output.stderr;
     assert!(
         stderr.contains("invalid value 'notaport' for '--port <N>'"),
         "{stderr}"

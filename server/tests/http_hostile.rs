@@ -14,13 +14,13 @@ mod support;
 use std::{
     io::{ErrorKind, Read, Write},
     net::TcpStream,
-    process::{Command, Stdio},
+    path::Path,
     time::{Duration, Instant},
 };
 
 use mur_lockfile::Lockfile;
 use serde_json::{Value, json};
-use support::{Session, World, mcp};
+use support::{Session, World, mcp, sample_bin};
 
 /// Generous bound for "it did not hang": a call, or the server closing a connection.
 const BOUND: Duration = Duration::from_secs(30);
@@ -35,30 +35,22 @@ const NO_TIMEOUTS: &[&str] = &[
 
 /// `mur-sample` with `extra` arguments, started under `ulimit -n <nofile>` when given.
 fn start_sample(world: &World, nofile: Option<u32>, extra: &[&str]) -> (Session, Lockfile) {
-    let mut command = match nofile {
+    let session = match nofile {
         Some(limit) => {
-            let mut shell = Command::new("bash");
+            let mut shell = world.sandbox.command(Path::new("bash"));
             shell
                 .arg("-c")
                 .arg(format!("ulimit -n {limit} && exec \"$@\""))
                 .arg("bash")
-                .arg(support::sample_binary());
-            shell
+                .arg(sample_bin())
+                .arg("--project")
+                .arg(&world.project)
+                .args(extra);
+            world.sandbox.start(shell, &world.project)
         }
-        None => Command::new(support::sample_binary()),
+        None => world.sandbox.start_sample_with(&world.project, extra),
     };
-    command
-        .arg("--project")
-        .arg(&world.project)
-        .args(extra)
-        .env("XDG_RUNTIME_DIR", world.runtime_dir())
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        // Not piped: nobody would drain it, and a full pipe would block the server's log.
-        .stderr(Stdio::inherit());
-    let session = Session::adopt(command.spawn().expect("spawn mur-sample"));
-    let lock = world.wait_for_lockfile(|lock| lock.pid == session.pid());
+    let lock = session.lock.clone();
     (session, lock)
 }
 

@@ -8,7 +8,7 @@ mod support;
 use mur_lockfile::{Lockfile, Registry, Transport};
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use support::{Adopted, Session, World, dead_pid, mcp, run_to_end, wait_until};
+use support::{Adopted, Process, World, dead_pid, mcp, run_to_end, signal, wait_until};
 
 #[test]
 fn lockfile_appears_with_every_field_at_the_hashed_path() {
@@ -51,14 +51,14 @@ fn second_session_for_the_same_project_exits_3_with_the_seed_line() {
     let lock = world.read_lockfile().expect("lockfile");
 
     let output = run_to_end(world.command(&[]));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(3), "stderr: {stderr}");
+    let stderr = &output.stderr;
+    assert_eq!(output.code, 3, "stderr: {stderr}");
     let expected = format!(
         "[devtools] another session for this project is active at {} (pid {}); stop it first.\n",
         lock.endpoint,
         first.pid()
     );
-    assert_eq!(stderr, expected);
+    assert_eq!(*stderr, expected);
     assert_eq!(
         world.read_lockfile(),
         Some(lock),
@@ -125,8 +125,8 @@ fn assert_signal_removes_lockfile(signal: &str) {
     let world = World::new();
     let session = world.start();
     session.signal(signal);
-    let output = session.wait_output();
-    assert_eq!(output.status.code(), Some(0), "SIG{signal} is a clean stop");
+    let status = session.wait_status();
+    assert_eq!(status.code(), Some(0), "SIG{signal} is a clean stop");
     assert!(
         !world.lockfile_path().exists(),
         "lockfile left behind after SIG{signal}"
@@ -138,8 +138,8 @@ fn sigkill_leaves_the_lockfile_behind() {
     let world = World::new();
     let session = world.start();
     session.signal("KILL");
-    let output = session.wait_output();
-    assert_eq!(output.status.code(), None, "killed by a signal");
+    let status = session.wait_status();
+    assert_eq!(status.code(), None, "killed by a signal");
     assert!(
         world.lockfile_path().exists(),
         "nothing can clean up after SIGKILL"
@@ -178,7 +178,9 @@ fn reload_hands_over_to_a_new_process_with_a_new_lockfile() {
 #[test]
 fn clean_stop_of_a_reloaded_session_still_removes_its_lockfile() {
     let world = World::new();
-    reload_then_stop_the_successor(&world, world.start());
+    let session = world.spawn(&[]);
+    world.wait_for_lockfile(|lock| lock.pid == session.pid());
+    reload_then_stop_the_successor(&world, session);
 }
 
 #[test]
@@ -188,8 +190,8 @@ fn busy_port_is_a_one_line_error_with_a_hint_and_exit_1() {
     let port = taken.local_addr().expect("addr").port().to_string();
 
     let output = run_to_end(world.command(&["--port", &port]));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
+    let stderr = &output.stderr;
+    assert_eq!(output.code, 1, "stderr: {stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 2, "one error line and one hint line: {stderr}");
     assert!(
@@ -212,12 +214,7 @@ fn fixed_port_is_used_and_named_in_the_lockfile() {
     let port = free.local_addr().expect("addr").port();
     drop(free);
 
-    let session = support::Session::adopt(
-        world
-            .command(&["--port", &port.to_string()])
-            .spawn()
-            .expect("spawn"),
-    );
+    let session = world.spawn(&["--port", &port.to_string()]);
     let lock = world.wait_for_lockfile(|lock| lock.pid == session.pid());
     assert_eq!(lock.port, port);
     assert_eq!(lock.endpoint, format!("http://127.0.0.1:{port}/mcp"));
@@ -228,7 +225,8 @@ fn a_session_whose_stderr_is_gone_still_reloads_and_cleans_up() {
     // The terminal or pipe that started a session can go away; its log lines
     // then fail to write, which must cost neither the reload nor the cleanup.
     let world = World::new();
-    let mut session = world.start();
+    let mut session = world.spawn(&[]);
+    world.wait_for_lockfile(|lock| lock.pid == session.pid());
     drop(session.child_mut().stderr.take());
     drop(session.child_mut().stdout.take());
     reload_then_stop_the_successor(&world, session);
@@ -236,14 +234,14 @@ fn a_session_whose_stderr_is_gone_still_reloads_and_cleans_up() {
 
 /// Asks `session` to reload, then SIGTERMs its successor and waits until the
 /// successor has removed its lockfile.
-fn reload_then_stop_the_successor(world: &World, session: support::Session) {
+fn reload_then_stop_the_successor(world: &World, session: Process) {
     let before = world.read_lockfile().expect("lockfile");
     mcp::call_tool(&before.endpoint, "reload", json!({}));
     let old_pid = session.pid();
     session.wait_status();
     let after = world.wait_for_lockfile(|lock| lock.pid != old_pid);
     let successor = Adopted(after.pid);
-    support::send_signal(successor.0, "TERM");
+    signal(successor.0, "TERM");
     wait_until("the successor to remove its lockfile", || {
         (!world.lockfile_path().exists()).then_some(())
     });
@@ -253,12 +251,12 @@ fn reload_then_stop_the_successor(world: &World, session: support::Session) {
 fn simultaneous_starts_leave_one_session_and_a_lockfile_naming_it_20_of_20() {
     let world = World::new();
     for round in 0..20 {
-        let mut first = Session::adopt(world.command(&[]).spawn().expect("spawn"));
-        let mut second = Session::adopt(world.command(&[]).spawn().expect("spawn"));
+        let mut first = world.spawn(&[]);
+        let mut second = world.spawn(&[]);
         let first_lost = wait_until("one of two racing starts to give up", || {
-            if first.child_mut().try_wait().expect("try_wait").is_some() {
+            if first.try_wait().is_some() {
                 Some(true)
-            } else if second.child_mut().try_wait().expect("try_wait").is_some() {
+            } else if second.try_wait().is_some() {
                 Some(false)
             } else {
                 None
@@ -276,15 +274,15 @@ fn simultaneous_starts_leave_one_session_and_a_lockfile_naming_it_20_of_20() {
             lock.endpoint,
             survivor.pid()
         );
-        assert_eq!(
-            (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned()),
-            (Some(3), expected),
-            "round {round}"
-        );
+        assert_eq!((output.code, output.stderr), (3, expected), "round {round}");
         assert_eq!(world.read_lockfile().map(|l| l.pid), Some(survivor.pid()));
         survivor.signal("TERM");
         survivor.wait_status();
-        assert_eq!(world.read_lockfile(), None, "round {round}: lockfile removed");
+        assert_eq!(
+            world.read_lockfile(),
+            None,
+            "round {round}: lockfile removed"
+        );
     }
 }
 
@@ -297,17 +295,21 @@ fn a_stopped_session_keeps_its_slot_and_a_second_start_exits_3() {
     first.signal("STOP");
     let output = run_to_end(world.command(&[]));
     first.signal("CONT");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(3), "stderr: {stderr}");
+    let stderr = &output.stderr;
+    assert_eq!(output.code, 3, "stderr: {stderr}");
     assert_eq!(
-        stderr,
+        *stderr,
         format!(
             "[devtools] another session for this project is active at {} (pid {}); stop it first.\n",
             lock.endpoint,
             first.pid()
         )
     );
-    assert_eq!(world.read_lockfile(), Some(lock), "the slot was not taken over");
+    assert_eq!(
+        world.read_lockfile(),
+        Some(lock),
+        "the slot was not taken over"
+    );
 }
 
 #[test]
@@ -317,12 +319,17 @@ fn a_foreign_stopped_session_without_the_slot_lock_is_not_taken_over() {
     let world = World::new();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().expect("addr").port();
-    let frozen = Lockfile::http(port, std::process::id(), world.canonical_project(), "x".into());
+    let frozen = Lockfile::http(
+        port,
+        std::process::id(),
+        world.canonical_project(),
+        "x".into(),
+    );
     Registry::at(world.lockfile_dir())
         .write(&frozen)
         .expect("plant lockfile");
     let output = run_to_end(world.command(&[]));
-    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    assert_eq!(output.code, 3, "{output}");
     assert_eq!(world.read_lockfile(), Some(frozen));
     drop(listener);
 }

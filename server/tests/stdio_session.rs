@@ -8,14 +8,14 @@ use std::io::{BufRead, BufReader, Write};
 
 use mur_lockfile::Transport;
 use serde_json::{Value, json};
-use support::{World, run_to_end};
+use support::{Process, World, run_to_end};
 
 #[test]
 fn stdio_session_writes_a_stdio_lockfile_and_answers_on_stdout() {
     let world = World::new();
     let mut command = world.command(&["--stdio"]);
     command.stdin(std::process::Stdio::piped());
-    let mut session = support::Session::adopt(command.spawn().expect("spawn"));
+    let mut session = Process::spawn(&mut command);
     let pid = session.pid();
 
     let lock = world.wait_for_lockfile(|lock| lock.pid == pid);
@@ -24,11 +24,7 @@ fn stdio_session_writes_a_stdio_lockfile_and_answers_on_stdout() {
     assert_eq!(lock.project, world.canonical_project());
 
     let second = run_to_end(world.command(&[]));
-    assert_eq!(
-        second.status.code(),
-        Some(3),
-        "a stdio session holds the slot too"
-    );
+    assert_eq!(second.code, 3, "a stdio session holds the slot too");
 
     let mut stdin = session.child_mut().stdin.take().expect("stdin");
     let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -43,7 +39,7 @@ fn stdio_session_writes_a_stdio_lockfile_and_answers_on_stdout() {
 
     drop(stdin);
     let output = session.wait_output();
-    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(output.code, 0, "{output}");
     assert!(
         !world.lockfile_path().exists(),
         "lockfile removed when stdin closes"

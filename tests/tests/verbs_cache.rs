@@ -8,10 +8,8 @@
 //! `ping --bogus` is a usage error raised by the verb itself, so these runs
 //! instantiate the verb without needing a session.
 
-use std::io::{Read as _, Seek as _};
 use std::path::Path;
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mur_e2e::plugins::{add, cache_entries, guest, verb_dir, with_custom_section};
 use mur_e2e::{Output, Sandbox};
@@ -24,45 +22,6 @@ const COMPILING: &str = "compiling verb `ping`";
 /// test instead of stalling the suite.
 const HANG_LIMIT: Duration = Duration::from_secs(30);
 
-/// Runs `mur`, killing it (and failing) if it is still running after
-/// [`HANG_LIMIT`].
-fn mur_within(sandbox: &Sandbox, args: &[&str]) -> Output {
-    let capture = || tempfile::tempfile_in(sandbox.root()).expect("capture file");
-    let (mut stdout, mut stderr) = (capture(), capture());
-    let mut child = sandbox
-        .mur_command(args)
-        .stdout(Stdio::from(stdout.try_clone().expect("clone")))
-        .stderr(Stdio::from(stderr.try_clone().expect("clone")))
-        .spawn()
-        .expect("spawn mur");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            break status;
-        }
-        if started.elapsed() > HANG_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "`mur {}` hung: still running after {HANG_LIMIT:?}",
-                args.join(" ")
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let read = |file: &mut std::fs::File| {
-        let mut text = String::new();
-        file.rewind().expect("rewind");
-        file.read_to_string(&mut text).expect("read capture");
-        text
-    };
-    Output {
-        stdout: read(&mut stdout),
-        stderr: read(&mut stderr),
-        code: status.code().unwrap_or(-1),
-    }
-}
-
 fn mkfifo(path: &Path) {
     let status = std::process::Command::new("mkfifo")
         .arg(path)
@@ -72,7 +31,7 @@ fn mkfifo(path: &Path) {
 }
 
 fn ping(sandbox: &Sandbox) -> Output {
-    let out = mur_within(sandbox, &["devtools", "-v", "ping", "--bogus"]);
+    let out = sandbox.mur_within(&["devtools", "-v", "ping", "--bogus"], HANG_LIMIT);
     out.assert_code(1);
     assert!(
         out.stderr
@@ -258,7 +217,7 @@ fn a_cache_entry_that_cannot_be_replaced_is_reported_and_the_verb_still_runs() {
         assert!(out.stderr.contains(COMPILING), "{out}");
     }
     // Without -v the warning is the only line besides the verb's own error.
-    let quiet = mur_within(&sandbox, &["devtools", "ping", "--bogus"]);
+    let quiet = sandbox.mur_within(&["devtools", "ping", "--bogus"], HANG_LIMIT);
     quiet.assert_code(1);
     assert!(
         quiet.stderr.starts_with("warning: the compile-cache entry"),
@@ -275,7 +234,7 @@ fn an_installed_verb_whose_file_became_a_fifo_fails_at_once_with_exit_7() {
     std::fs::remove_file(&file).expect("remove ping.wasm");
     mkfifo(&file);
 
-    let out = mur_within(&sandbox, &["devtools", "ping", "--bogus"]);
+    let out = sandbox.mur_within(&["devtools", "ping", "--bogus"], HANG_LIMIT);
     out.assert_code(7);
     assert_eq!(
         out.stderr.lines().next(),

@@ -4,9 +4,8 @@
 //! that are not regular (a FIFO, a device) or too big are refused at once,
 //! never read until mur is killed.
 
-use std::io::{Read as _, Seek as _, Write as _};
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::io::Write as _;
+use std::time::Duration;
 
 use mur_e2e::plugins::{add, guest, standard, try_add, verb_dir};
 use mur_e2e::{Output, Sandbox};
@@ -16,50 +15,9 @@ use mur_e2e::{Output, Sandbox};
 /// test instead of stalling the suite.
 const HANG_LIMIT: Duration = Duration::from_secs(30);
 
-/// Runs `mur`, killing it (and failing) if it is still running after
-/// [`HANG_LIMIT`]; also returns how long it took.
-fn mur_within(sandbox: &Sandbox, args: &[&str]) -> (Output, Duration) {
-    let capture = || tempfile::tempfile_in(sandbox.root()).expect("capture file");
-    let (mut stdout, mut stderr) = (capture(), capture());
-    let mut child = sandbox
-        .mur_command(args)
-        .stdout(Stdio::from(stdout.try_clone().expect("clone")))
-        .stderr(Stdio::from(stderr.try_clone().expect("clone")))
-        .spawn()
-        .expect("spawn mur");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            break status;
-        }
-        if started.elapsed() > HANG_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "`mur {}` hung: still running after {HANG_LIMIT:?}",
-                args.join(" ")
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let took = started.elapsed();
-    let read = |file: &mut std::fs::File| {
-        let mut text = String::new();
-        file.rewind().expect("rewind");
-        file.read_to_string(&mut text).expect("read capture");
-        text
-    };
-    let out = Output {
-        stdout: read(&mut stdout),
-        stderr: read(&mut stderr),
-        code: status.code().unwrap_or(-1),
-    };
-    (out, took)
-}
-
 /// `verbs add <file>` with the watchdog; it must be refused (exit 1), quickly.
 fn add_refused(sandbox: &Sandbox, file: &std::path::Path) -> Output {
-    let (out, took) = mur_within(sandbox, &["devtools", "verbs", "add", path(file)]);
+    let (out, took) = sandbox.mur_timed(&["devtools", "verbs", "add", path(file)], HANG_LIMIT);
     out.assert_code(1);
     assert!(took < Duration::from_secs(10), "took {took:?}\n{out}");
     out
@@ -349,7 +307,7 @@ fn a_fifo_as_the_verb_index_fails_at_once_with_exit_7() {
         &["devtools", "verbs", "add", path(&guest("ping"))],
         &["devtools", "ping"],
     ] {
-        let (out, _) = mur_within(&sandbox, args);
+        let (out, _) = sandbox.mur_timed(args, HANG_LIMIT);
         out.assert_code(7);
         assert_eq!(
             out.stderr,

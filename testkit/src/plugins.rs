@@ -1,7 +1,7 @@
-//! Verb components for the end-to-end tests — the standard set from plugins/ and
-//! the test guests from tests/guests/, both built here with cargo when stale
-//! (never skipped for a missing artifact) — and helpers to install them into a
-//! [`Sandbox`] and to look at its verb directory and compile cache.
+//! Verb components — the standard set from plugins/ and the test guests from
+//! tests/guests/, each built once per process with cargo (never skipped for a
+//! missing artifact) — and helpers to install them into a [`Sandbox`] and to
+//! look at its verb directory and compile cache.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -9,12 +9,9 @@ use std::sync::OnceLock;
 
 use crate::{Output, Sandbox};
 
-/// The repository root (the tests crate lives in `<root>/tests`).
+/// The repository root.
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
+    crate::artifacts::workspace_root()
 }
 
 fn run_ok(mut cmd: Command, what: &str) {
@@ -65,6 +62,23 @@ pub fn standard_dir() -> &'static Path {
 /// A standard verb component, e.g. `standard("click")`.
 pub fn standard(name: &str) -> PathBuf {
     standard_dir().join(format!("mur_verb_{name}.wasm"))
+}
+
+/// Every standard verb component (the 19 `mur_verb_*.wasm`), sorted.
+pub fn standard_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(standard_dir())
+        .expect("standard verbs")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("mur_verb_") && n.ends_with(".wasm"))
+        })
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 19, "the standard set is 19 verbs: {files:?}");
+    files
 }
 
 /// Where `mur` keeps installed verbs in this sandbox.
@@ -196,18 +210,7 @@ pub fn install_standard(sandbox: &Sandbox) {
     static SNAPSHOT: OnceLock<Snapshot> = OnceLock::new();
     let snapshot = SNAPSHOT.get_or_init(|| {
         let scratch = Sandbox::new();
-        let files: Vec<PathBuf> = std::fs::read_dir(standard_dir())
-            .expect("standard verbs")
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("mur_verb_") && n.ends_with(".wasm"))
-            })
-            .collect();
-        assert_eq!(files.len(), 19, "the standard set is 19 verbs: {files:?}");
-        add(&scratch, &files);
+        add(&scratch, &standard_files());
         let mut snapshot = Snapshot::new();
         for dir in [verb_dir(&scratch), cache_dir(&scratch)] {
             for entry in std::fs::read_dir(&dir).expect("installed verbs").flatten() {

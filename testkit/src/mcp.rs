@@ -1,4 +1,5 @@
-//! MCP over real HTTP, written out by hand so the tests pin the wire format.
+//! MCP over real HTTP, written out by hand so the tests pin the wire format:
+//! stateless 2026-07-28 requests, plain-JSON and SSE answers.
 
 use reqwest::blocking::{Client, RequestBuilder, Response};
 use serde_json::{Value, json};

@@ -1,0 +1,154 @@
+//! The binaries under test, built by one `cargo build` per process: `mur`, `mur-sample` and
+//! the server's `minimal_session` example. Their paths come from cargo's own report of what
+//! it built (`--message-format=json`), so a `CARGO_TARGET_DIR` or a profile cannot move them
+//! out from under the tests.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// The packages every build covers: their binaries, and the example named below.
+const PACKAGES: [&str; 3] = ["mur", "mur-sample", "mur-server"];
+/// The server library's example session (`server/examples/minimal_session.rs`).
+const EXAMPLE: &str = "minimal_session";
+
+/// Where the built executables are.
+#[derive(Debug, Clone)]
+pub struct Artifacts {
+    /// The `mur` binary.
+    pub mur: PathBuf,
+    /// The sample app, `mur-sample`.
+    pub sample: PathBuf,
+    /// The `minimal_session` example of `mur-server`.
+    pub example: PathBuf,
+    /// Every executable the build produced, by target name (also those of extra packages).
+    pub all: BTreeMap<String, PathBuf>,
+}
+
+impl Artifacts {
+    /// The executable of the target `name` (e.g. `mur-floor` when `mur-bench` was built too).
+    pub fn bin(&self, name: &str) -> Option<&Path> {
+        self.all.get(name).map(PathBuf::as_path)
+    }
+}
+
+/// Builds `mur`, `mur-sample` and the `minimal_session` example — plus every binary of the
+/// packages in `also` — with one `cargo build` (`--release` when `release`), and returns the
+/// paths cargo reports. Compiler diagnostics go to stderr as usual.
+pub fn build(release: bool, also: &[&str]) -> Result<Artifacts, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(workspace_root())
+        .args([
+            "build",
+            "--message-format=json-render-diagnostics",
+            "--bins",
+        ])
+        .args(["--example", EXAMPLE]);
+    for package in PACKAGES.iter().chain(also) {
+        command.args(["-p", package]);
+    }
+    if release {
+        command.arg("--release");
+    }
+    let output = command
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|error| format!("cannot run cargo: {error}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "`cargo build` of the test binaries failed ({})",
+            output.status
+        ));
+    }
+    let all = executables(&String::from_utf8_lossy(&output.stdout));
+    let take = |name: &str| {
+        all.get(name)
+            .cloned()
+            .ok_or_else(|| format!("`cargo build` reported no executable `{name}`"))
+    };
+    Ok(Artifacts {
+        mur: take("mur")?,
+        sample: take("mur-sample")?,
+        example: take(EXAMPLE)?,
+        all,
+    })
+}
+
+/// The executables named in cargo's JSON messages, by target name.
+fn executables(messages: &str) -> BTreeMap<String, PathBuf> {
+    messages
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|message| message["reason"] == "compiler-artifact")
+        .filter_map(|message| {
+            let name = message["target"]["name"].as_str()?.to_owned();
+            let path = message["executable"].as_str()?.into();
+            Some((name, path))
+        })
+        .collect()
+}
+
+/// The binaries, built once per process in the profile this process was built in (a test
+/// binary under `target/release/deps/` gets release builds). Panics when the build fails.
+pub fn artifacts() -> &'static Artifacts {
+    static BUILT: OnceLock<Artifacts> = OnceLock::new();
+    BUILT.get_or_init(|| build(built_in_release(), &[]).unwrap_or_else(|error| panic!("{error}")))
+}
+
+/// Path of the built `mur`.
+pub fn mur_bin() -> &'static Path {
+    &artifacts().mur
+}
+
+/// Path of the built `mur-sample`.
+pub fn sample_bin() -> &'static Path {
+    &artifacts().sample
+}
+
+/// Path of the built `minimal_session` example.
+pub fn example_bin() -> &'static Path {
+    &artifacts().example
+}
+
+/// The repository root (the kit lives in `<root>/testkit`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("testkit/ has a parent")
+        .to_path_buf()
+}
+
+/// Whether this executable sits in a `release` profile directory
+/// (`target/release/<bin>` or `target/release/deps/<test>`).
+fn built_in_release() -> bool {
+    let Ok(exe) = std::env::current_exe() else {
+        return false;
+    };
+    let mut dir = exe.parent();
+    if dir.is_some_and(|d| d.ends_with("deps")) {
+        dir = dir.and_then(Path::parent);
+    }
+    dir.is_some_and(|d| d.ends_with("release"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn executables_are_read_from_cargo_messages() {
+        let messages = r#"{"reason":"compiler-artifact","target":{"name":"mur"},"executable":"/t/debug/mur"}
+{"reason":"compiler-artifact","target":{"name":"mur_lockfile"},"executable":null}
+{"reason":"build-finished","success":true}
+not json"#;
+        let found = executables(messages);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found["mur"], Path::new("/t/debug/mur"));
+    }
+}

@@ -1,0 +1,29 @@
+//! `mur-testkit`: the one harness of the end-to-end, server, sample and benchmark runs.
+//!
+//! - [`artifacts`]: `mur`, `mur-sample` and the server's example built by one
+//!   `cargo build` per process, their paths as cargo reports them;
+//!   [`plugins`]: the standard verbs and the test guests, built once per process.
+//! - [`Sandbox`]: private lockfile, data, cache and home directories and a cleared
+//!   environment for every process started in it; [`Sandbox::start_sample`] (or
+//!   [`Sandbox::start_session`]) starts a session and waits until its lockfile
+//!   names it.
+//! - [`Process`]: every child is killed and reaped on drop, also on panic; its pipes
+//!   are drained while it runs; one watchdog bounds every wait, failing the test
+//!   that would otherwise hang.
+//! - [`stub`]: tiny loopback HTTP servers for what a real session cannot play;
+//!   [`mcp`]: MCP requests written out by hand.
+
+pub mod artifacts;
+pub mod mcp;
+pub mod plugins;
+pub mod process;
+pub mod sandbox;
+pub mod stub;
+
+pub use artifacts::{Artifacts, artifacts, build, example_bin, mur_bin, sample_bin};
+pub use process::{
+    Adopted, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, free_port, run_within, signal,
+    wait_until,
+};
+pub use sandbox::{Sample, Sandbox, Session};
+pub use stub::Stub;

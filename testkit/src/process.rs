@@ -1,0 +1,289 @@
+//! Child processes: killed and reaped on drop (also when a test panics), their pipes
+//! drained while they run, and one watchdog for every wait — a process still running
+//! past its bound is killed and the test fails naming it, instead of hanging the suite.
+
+use std::process::{Child, Command, ExitStatus};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+/// Bound for anything a test waits on (a lockfile to appear, a session to exit): a guard
+/// against hangs on a loaded machine, not a performance expectation.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// Longest a short-lived command (`mur`, a refused session) may run by default.
+pub const RUN_LIMIT: Duration = Duration::from_secs(120);
+
+/// How long to wait for end-of-file after the child exited: a reload successor inherits
+/// the pipes and keeps them open, so EOF may never come.
+const PIPE_GRACE: Duration = Duration::from_secs(2);
+
+/// How often [`wait_until`] probes.
+const POLL: Duration = Duration::from_millis(20);
+
+/// What a finished process printed and how it exited.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    /// Exit code; -1 when killed by a signal.
+    pub code: i32,
+}
+
+impl Output {
+    /// stdout as one JSON value (panics with the whole output if it is not).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{self}"))
+    }
+
+    /// stdout as JSON lines.
+    pub fn json_lines(&self) -> Vec<serde_json::Value> {
+        self.stdout
+            .lines()
+            .map(|l| {
+                serde_json::from_str(l)
+                    .unwrap_or_else(|e| panic!("line is not JSON ({e}): {l}\n{self}"))
+            })
+            .collect()
+    }
+
+    /// Asserts the exit code, showing the whole output when it differs.
+    #[track_caller]
+    pub fn assert_code(&self, code: i32) -> &Self {
+        assert_eq!(self.code, code, "unexpected exit status\n{self}");
+        self
+    }
+}
+
+impl std::fmt::Display for Output {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "--- stdout\n{}--- stderr\n{}[exit status: {}]",
+            self.stdout, self.stderr, self.code
+        )
+    }
+}
+
+/// A child process we own: SIGKILLed and reaped on drop.
+pub struct Process {
+    child: Option<Child>,
+    /// The program, for messages.
+    what: String,
+}
+
+impl Process {
+    /// Spawns `command` (panics naming the program when it cannot start).
+    pub fn spawn(command: &mut Command) -> Self {
+        let what = std::iter::once(command.get_program())
+            .chain(command.get_args())
+            .map(|part| part.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let child = command
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start `{what}`: {error}"));
+        Self {
+            child: Some(child),
+            what,
+        }
+    }
+
+    /// Takes ownership of a child spawned elsewhere.
+    pub fn adopt(child: Child) -> Self {
+        Self {
+            child: Some(child),
+            what: "child process".to_owned(),
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().map_or(0, Child::id)
+    }
+
+    /// The child itself, e.g. to take its stdin.
+    pub fn child_mut(&mut self) -> &mut Child {
+        self.child
+            .as_mut()
+            .expect("the process was already waited for")
+    }
+
+    /// The exit status, if it has exited.
+    pub fn try_wait(&mut self) -> Option<ExitStatus> {
+        self.child
+            .as_mut()
+            .and_then(|c| c.try_wait().ok().flatten())
+    }
+
+    /// Sends the signal `name` (`TERM`, `INT`, `STOP`, …).
+    pub fn signal(&self, name: &str) {
+        signal(self.pid(), name);
+    }
+
+    /// SIGKILL and reap, now.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Waits (up to [`PATIENCE`]) for the process to exit on its own, without reading its
+    /// pipes (a reload successor inherits them and keeps them open).
+    pub fn wait_status(mut self) -> ExitStatus {
+        let child = self.child.take().expect("child");
+        let what = self.what.clone();
+        watch(child, PATIENCE, || {
+            format!("`{what}` still running after {PATIENCE:?}, killed")
+        })
+        .0
+    }
+
+    /// Waits (up to [`PATIENCE`]) for the process to exit, draining its pipes meanwhile.
+    pub fn wait_output(self) -> Output {
+        self.wait_output_within(PATIENCE).0
+    }
+
+    /// Waits for the process to exit, draining its pipes meanwhile; kills it and fails the
+    /// test if it still runs after `limit`. Also returns how long it ran from here.
+    pub fn wait_output_within(mut self, limit: Duration) -> (Output, Duration) {
+        let mut child = self.child.take().expect("child");
+        let stdout = PipeCollector::start(child.stdout.take());
+        let stderr = PipeCollector::start(child.stderr.take());
+        let what = self.what.clone();
+        let (status, took) = watch(child, limit, || {
+            let so_far = Output {
+                stdout: String::from_utf8_lossy(&stdout.snapshot()).into_owned(),
+                stderr: String::from_utf8_lossy(&stderr.snapshot()).into_owned(),
+                code: -1,
+            };
+            format!("`{what}` hung: still running after {limit:?}, killed\n{so_far}")
+        });
+        let output = Output {
+            stdout: String::from_utf8_lossy(&stdout.finish()).into_owned(),
+            stderr: String::from_utf8_lossy(&stderr.finish()).into_owned(),
+            code: status.code().unwrap_or(-1),
+        };
+        (output, took)
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A process we did not spawn directly (a reload successor): SIGKILLed by pid on drop.
+pub struct Adopted(pub u32);
+
+impl Drop for Adopted {
+    fn drop(&mut self) {
+        signal(self.0, "KILL");
+    }
+}
+
+/// Runs `command` to completion with its output captured (set its stdout and stderr to
+/// piped first); fails the test if it still runs after `limit`.
+pub fn run_within(command: &mut Command, limit: Duration) -> (Output, Duration) {
+    Process::spawn(command).wait_output_within(limit)
+}
+
+/// Sends the signal `name` to `pid` with `kill(1)`; a failure is only an error for
+/// signals other than `KILL` (the process may be gone already).
+pub fn signal(pid: u32, name: &str) {
+    let status = Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(pid.to_string())
+        .status()
+        .expect("run kill");
+    assert!(
+        status.success() || name == "KILL",
+        "kill -{name} {pid} failed"
+    );
+}
+
+/// Polls `probe` until it yields a value; panics naming `what` after [`PATIENCE`].
+pub fn wait_until<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        if let Some(value) = probe() {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "gave up waiting for {what}");
+        std::thread::sleep(POLL);
+    }
+}
+
+/// A pid that is certainly not running: a child that has been reaped.
+pub fn dead_pid() -> u32 {
+    let mut child = Command::new("true").spawn().expect("spawn true");
+    let pid = child.id();
+    child.wait().expect("wait for true");
+    pid
+}
+
+/// A free loopback port (bound, then released).
+pub fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.local_addr().expect("local addr").port()
+}
+
+/// The watchdog: waits for `child` to exit and returns its status and how long that took;
+/// past `limit` it is killed by pid and reaped, and the test fails with `hung()`'s message.
+/// (The pid cannot be reused before the waiting thread has reaped it.)
+fn watch(child: Child, limit: Duration, hung: impl FnOnce() -> String) -> (ExitStatus, Duration) {
+    let pid = child.id();
+    let started = Instant::now();
+    let (done_tx, done) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut child = child;
+        let _ = done_tx.send(child.wait());
+    });
+    match done.recv_timeout(limit) {
+        Ok(Ok(status)) => (status, started.elapsed()),
+        Ok(Err(error)) => panic!("cannot wait for pid {pid}: {error}"),
+        Err(_) => {
+            signal(pid, "KILL");
+            let _ = done.recv_timeout(PIPE_GRACE);
+            panic!("{}", hung())
+        }
+    }
+}
+
+/// Reads a pipe on a thread, so a chatty child never blocks on a full pipe.
+struct PipeCollector {
+    bytes: Arc<Mutex<Vec<u8>>>,
+    done: mpsc::Receiver<()>,
+}
+
+impl PipeCollector {
+    fn start(pipe: Option<impl std::io::Read + Send + 'static>) -> Self {
+        let bytes = Arc::new(Mutex::new(Vec::new()));
+        let (done_tx, done) = mpsc::channel();
+        let sink = Arc::clone(&bytes);
+        std::thread::spawn(move || {
+            if let Some(mut pipe) = pipe {
+                let mut chunk = [0u8; 8192];
+                while let Ok(read @ 1..) = pipe.read(&mut chunk) {
+                    if let Ok(mut sink) = sink.lock() {
+                        sink.extend_from_slice(&chunk[..read]);
+                    }
+                }
+            }
+            let _ = done_tx.send(());
+        });
+        Self { bytes, done }
+    }
+
+    /// What arrived so far.
+    fn snapshot(&self) -> Vec<u8> {
+        self.bytes.lock().map(|b| b.clone()).unwrap_or_default()
+    }
+
+    /// Everything, once the pipe closed (or [`PIPE_GRACE`] after the child exited).
+    fn finish(self) -> Vec<u8> {
+        let _ = self.done.recv_timeout(PIPE_GRACE);
+        self.snapshot()
+    }
+}

@@ -1,0 +1,358 @@
+//! A private world for one test: its own lockfile directory and XDG/home directories, and
+//! a cleared environment for every process it starts; sessions started in it and waited
+//! for until their lockfile names them.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use mur_lockfile::{Lockfile, ReadOutcome, Registry, paths};
+
+use crate::artifacts::{Artifacts, artifacts};
+use crate::process::{Output, PATIENCE, Process, RUN_LIMIT, run_within, wait_until};
+
+/// How long a session may take to announce itself.
+const STARTUP_LIMIT: Duration = PATIENCE;
+
+/// A private world for one test; its directories are removed on drop.
+pub struct Sandbox {
+    root: tempfile::TempDir,
+    /// The binaries it runs; [`artifacts()`] unless set with [`Sandbox::with_artifacts`].
+    artifacts: Option<&'static Artifacts>,
+}
+
+impl Default for Sandbox {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Sandbox {
+    pub fn new() -> Self {
+        let root = tempfile::Builder::new()
+            .prefix("mur-e2e-")
+            .tempdir()
+            .expect("tempdir");
+        for dir in ["run", "data", "cache", "home"] {
+            std::fs::create_dir(root.path().join(dir)).expect("sandbox dir");
+        }
+        Self {
+            root,
+            artifacts: None,
+        }
+    }
+
+    /// A sandbox that runs these binaries (a benchmark's release build).
+    pub fn with_artifacts(artifacts: &'static Artifacts) -> Self {
+        Self {
+            artifacts: Some(artifacts),
+            ..Self::new()
+        }
+    }
+
+    /// The binaries this sandbox runs (built on first use).
+    pub fn artifacts(&self) -> &'static Artifacts {
+        self.artifacts.unwrap_or_else(artifacts)
+    }
+
+    pub fn root(&self) -> &Path {
+        self.root.path()
+    }
+
+    /// `XDG_RUNTIME_DIR` of this sandbox (0700, as tempdirs are).
+    pub fn runtime_dir(&self) -> PathBuf {
+        self.root().join("run")
+    }
+
+    /// The lockfile registry `mur` and the sessions use in this sandbox.
+    pub fn registry(&self) -> Registry {
+        Registry::at(paths::lockfile_dir_from(
+            |name| (name == "XDG_RUNTIME_DIR").then(|| self.runtime_dir().into_os_string()),
+            0,
+        ))
+    }
+
+    /// The lockfile directory (may not exist yet).
+    pub fn lockfile_dir(&self) -> PathBuf {
+        self.registry().dir().to_owned()
+    }
+
+    /// The only environment a child sees.
+    pub fn env(&self) -> Vec<(&'static str, OsString)> {
+        let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
+        vec![
+            ("XDG_RUNTIME_DIR", self.runtime_dir().into()),
+            ("XDG_DATA_HOME", self.root().join("data").into()),
+            ("XDG_CACHE_HOME", self.root().join("cache").into()),
+            ("HOME", self.root().join("home").into()),
+            ("PATH", path),
+        ]
+    }
+
+    /// A command for `program` with the sandbox environment and nothing else.
+    pub fn command(&self, program: &Path) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.env_clear()
+            .envs(self.env())
+            .current_dir(self.root())
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// `mur` with these arguments, in the sandbox.
+    pub fn mur_command(&self, args: &[&str]) -> Command {
+        let mut cmd = self.command(&self.artifacts().mur);
+        cmd.args(args);
+        cmd
+    }
+
+    /// Runs `mur` to completion (failing the test if it runs past two minutes).
+    pub fn mur(&self, args: &[&str]) -> Output {
+        self.mur_within(args, RUN_LIMIT)
+    }
+
+    /// Runs `mur` to completion; fails the test, killing `mur`, if it is still running
+    /// after `limit`.
+    pub fn mur_within(&self, args: &[&str], limit: Duration) -> Output {
+        self.mur_timed(args, limit).0
+    }
+
+    /// Like [`Sandbox::mur_within`], also returning how long `mur` ran.
+    pub fn mur_timed(&self, args: &[&str], limit: Duration) -> (Output, Duration) {
+        let mut cmd = self.mur_command(args);
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        run_within(&mut cmd, limit)
+    }
+
+    /// A project file `<sandbox>/<name>/App.csproj` (created empty).
+    pub fn project(&self, name: &str) -> PathBuf {
+        let dir = self.root().join(name);
+        std::fs::create_dir_all(&dir).expect("project dir");
+        let file = dir.join("App.csproj");
+        std::fs::write(&file, "<Project />\n").expect("project file");
+        file
+    }
+
+    /// The canonical form of `project`, as lockfiles name it.
+    pub fn canonical_project(&self, project: &Path) -> String {
+        paths::canonical_project(project).expect("canonical project")
+    }
+
+    /// Where the lockfile of `project` lives.
+    pub fn lockfile_path(&self, project: &Path) -> PathBuf {
+        self.registry().path_for(&self.canonical_project(project))
+    }
+
+    /// The lockfile of `project`, when there is a valid one.
+    pub fn read_lockfile(&self, project: &Path) -> Option<Lockfile> {
+        match self.registry().read(&self.lockfile_path(project)) {
+            ReadOutcome::Valid(lock) => Some(lock),
+            _ => None,
+        }
+    }
+
+    /// Polls (up to a minute) until the lockfile of `project` is valid and satisfies `accept`.
+    pub fn wait_for_lockfile(
+        &self,
+        project: &Path,
+        accept: impl Fn(&Lockfile) -> bool,
+    ) -> Lockfile {
+        wait_until("a matching lockfile", || {
+            self.read_lockfile(project).filter(|lock| accept(lock))
+        })
+    }
+
+    /// A session binary for `project` with `extra` arguments, in the sandbox, its stdout and
+    /// stderr piped: for a test that spawns it itself (see [`Process::spawn`]).
+    pub fn session_command(&self, program: &Path, project: &Path, extra: &[&str]) -> Command {
+        let mut cmd = self.command(program);
+        cmd.arg("--project")
+            .arg(project)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+
+    /// Starts `mur-sample --project <project>` and waits for its lockfile.
+    pub fn start_sample(&self, project: &Path) -> Session {
+        self.start_sample_with(project, &[])
+    }
+
+    /// Like [`Sandbox::start_sample`], with extra arguments (`--port N`).
+    pub fn start_sample_with(&self, project: &Path, extra: &[&str]) -> Session {
+        self.start_session(&self.artifacts().sample, project, extra)
+    }
+
+    /// Starts the server's `minimal_session` example for `project` and waits for its lockfile.
+    pub fn start_example(&self, project: &Path, extra: &[&str]) -> Session {
+        self.start_session(&self.artifacts().example, project, extra)
+    }
+
+    /// Starts the session binary `program` for `project` and waits for its lockfile.
+    pub fn start_session(&self, program: &Path, project: &Path, extra: &[&str]) -> Session {
+        self.start(self.session_command(program, project, extra), project)
+    }
+
+    /// Spawns `command` — a session for `project`, perhaps behind a wrapper that `exec`s it —
+    /// with stdout discarded and stderr kept in a log, then waits (up to a minute) until the
+    /// lockfile of `project` names it. Fails the test, showing the log, if it exits first.
+    pub fn start(&self, mut command: Command, project: &Path) -> Session {
+        let log = self.root().join(format!("session-{}.log", unique()));
+        command
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("session log"));
+        let mut process = Process::spawn(&mut command);
+        let lockfile = self.lockfile_path(project);
+        let what = command.get_program().to_string_lossy().into_owned();
+        let deadline = Instant::now() + STARTUP_LIMIT;
+        loop {
+            if let ReadOutcome::Valid(lock) = self.registry().read(&lockfile)
+                && lock.pid == process.pid()
+            {
+                return Session {
+                    process,
+                    lock,
+                    lockfile,
+                    log,
+                };
+            }
+            if let Some(status) = process.try_wait() {
+                panic!(
+                    "`{what}` exited ({status}) before announcing:\n{}",
+                    read(&log)
+                );
+            }
+            assert!(
+                Instant::now() < deadline,
+                "`{what}` never wrote `{}`:\n{}",
+                lockfile.display(),
+                read(&log)
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Runs `mur-sample` with these arguments to completion (e.g. a second session for a
+    /// project that has one: exit 3).
+    pub fn run_sample(&self, args: &[&str]) -> Output {
+        let mut cmd = self.command(&self.artifacts().sample);
+        cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+        run_within(&mut cmd, RUN_LIMIT).0
+    }
+
+    /// Writes a lockfile (0600) named for `project`, with these contents.
+    pub fn plant_lockfile(&self, project: &str, contents: &str) -> PathBuf {
+        let dir = self.lockfile_dir();
+        create_private_dir(&dir);
+        let path = self.registry().path_for(project);
+        write_private(&path, contents.as_bytes());
+        path
+    }
+
+    /// Writes a valid HTTP lockfile for `project` naming `pid` and `port`.
+    pub fn plant_http_lockfile(&self, project: &str, pid: u32, port: u16) -> PathBuf {
+        let lock = Lockfile::http(port, pid, project.to_owned(), "test-build".to_owned());
+        self.plant_lockfile(
+            project,
+            &serde_json::to_string_pretty(&lock).expect("lockfile json"),
+        )
+    }
+
+    /// Writes a valid stdio lockfile for `project` naming `pid`.
+    pub fn plant_stdio_lockfile(&self, project: &str, pid: u32) -> PathBuf {
+        let lock = Lockfile::stdio(pid, project.to_owned(), "test-build".to_owned());
+        self.plant_lockfile(
+            project,
+            &serde_json::to_string_pretty(&lock).expect("lockfile json"),
+        )
+    }
+}
+
+/// A running session (`mur-sample`, the example, …) that has announced itself; killed and
+/// reaped on drop.
+pub struct Session {
+    process: Process,
+    /// The lockfile it announced.
+    pub lock: Lockfile,
+    pub lockfile: PathBuf,
+    log: PathBuf,
+}
+
+/// A running `mur-sample` (the name the end-to-end tests know it by).
+pub type Sample = Session;
+
+impl Session {
+    pub fn pid(&self) -> u32 {
+        self.lock.pid
+    }
+
+    pub fn endpoint(&self) -> &str {
+        &self.lock.endpoint
+    }
+
+    /// Kills the process (SIGKILL: its lockfile stays behind, stale).
+    pub fn kill(mut self) {
+        self.process.kill();
+    }
+
+    /// Sends the signal `name` (`TERM`, `INT`, `STOP`, …).
+    pub fn signal(&self, name: &str) {
+        self.process.signal(name);
+    }
+
+    /// Waits (up to a minute) for the process to exit on its own.
+    pub fn wait_status(self) -> ExitStatus {
+        self.process.wait_status()
+    }
+
+    /// What it logged on stderr so far.
+    pub fn log(&self) -> String {
+        read(&self.log)
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+#[cfg(unix)]
+fn create_private_dir(dir: &Path) {
+    use std::os::unix::fs::DirBuilderExt as _;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .expect("lockfile dir");
+}
+
+#[cfg(not(unix))]
+fn create_private_dir(dir: &Path) {
+    std::fs::create_dir_all(dir).expect("lockfile dir");
+}
+
+#[cfg(unix)]
+fn write_private(path: &Path, bytes: &[u8]) {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .expect("open lockfile");
+    file.write_all(bytes).expect("write lockfile");
+}
+
+#[cfg(not(unix))]
+fn write_private(path: &Path, bytes: &[u8]) {
+    std::fs::write(path, bytes).expect("write lockfile");
+}
