@@ -22,7 +22,7 @@ pub mod stub;
 
 pub use artifacts::{Artifacts, artifacts, build, example_bin, mur_bin, sample_bin};
 pub use process::{
-    Adopted, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, free_port, run_within, signal,
+    Adopted, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, free_port, run, run_within, signal,
     wait_until,
 };
 pub use sandbox::{Sample, Sandbox, Session};

@@ -2,7 +2,7 @@
 //! drained while they run, and one watchdog for every wait — a process still running
 //! past its bound is killed and the test fails naming it, instead of hanging the suite.
 
-use std::process::{Child, Command, ExitStatus};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -183,8 +183,16 @@ impl Drop for Adopted {
     }
 }
 
+/// Runs `command` to completion, stdin empty, stdout and stderr captured; fails the test
+/// (killing it) if it still runs after [`RUN_LIMIT`].
+pub fn run(command: &mut Command) -> Output {
+    command.stdin(Stdio::null());
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    run_within(command, RUN_LIMIT).0
+}
+
 /// Runs `command` to completion with its output captured (set its stdout and stderr to
-/// piped first); fails the test if it still runs after `limit`.
+/// piped first); fails the test if it still runs after `limit`. Also returns how long it ran.
 pub fn run_within(command: &mut Command, limit: Duration) -> (Output, Duration) {
     Process::spawn(command).wait_output_within(limit)
 }

@@ -2,13 +2,11 @@
 //! `tests/conformance/package.json` (installed with `npm ci` when missing or out of date), the
 //! local Node 22 that runs them, and a guard that kills a Node process the test started.
 //!
-//! Included by path (`#[path = "../conformance/node.rs"] mod node;`) from `tests/tests/*.rs`.
-
-#![allow(dead_code)] // each test file uses a different part of it
+//! Included by path (`#[path = "../../conformance/node.rs"] mod node;`) in `tests/tests/e2e/main.rs`.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use serde_json::Value;
@@ -110,38 +108,4 @@ fn npm_ci(dir: &Path) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr),
     );
-}
-
-/// A Node process this test started; killed and reaped on drop, also on panic.
-pub struct NodeProcess {
-    child: Option<Child>,
-}
-
-impl NodeProcess {
-    pub fn spawn(command: &mut Command) -> Self {
-        Self {
-            child: Some(command.spawn().expect("spawn node")),
-        }
-    }
-
-    pub fn pid(&self) -> u32 {
-        self.child.as_ref().map_or(0, Child::id)
-    }
-
-    /// The exit status if the process has already exited.
-    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
-        self.child
-            .as_mut()
-            .and_then(|child| child.try_wait().ok().flatten())
-    }
-}
-
-impl Drop for NodeProcess {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            // Kill by our own child's pid only, then reap it.
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
 }

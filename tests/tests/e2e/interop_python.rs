@@ -13,10 +13,10 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mur_e2e::Sandbox;
+use mur_e2e::{Process, Sandbox};
 
 /// Bound on the server's startup: against hangs, not a performance expectation.
 const STARTUP_LIMIT: Duration = Duration::from_secs(60);
@@ -80,7 +80,7 @@ fn python_or_skip() -> Option<PathBuf> {
 
 /// The running server, killed and reaped on drop.
 struct Server {
-    child: Child,
+    process: Process,
     endpoint: String,
     log: PathBuf,
 }
@@ -94,9 +94,8 @@ impl Server {
             .arg(&script)
             .stdout(File::create(&log).expect("server log"))
             .stderr(File::options().append(true).open(&log).expect("server log"));
-        let child = command.spawn().expect("start the Python server");
         let mut server = Self {
-            child,
+            process: Process::spawn(&mut command),
             endpoint: String::new(),
             log,
         };
@@ -106,7 +105,7 @@ impl Server {
             if let Some(line) = log.lines().find_map(|l| l.strip_prefix(LISTENING)) {
                 break line.trim().to_owned();
             }
-            if let Ok(Some(status)) = server.child.try_wait() {
+            if let Some(status) = server.process.try_wait() {
                 panic!("the Python server exited ({status}) before listening:\n{log}");
             }
             assert!(
@@ -137,13 +136,6 @@ impl Server {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -1,8 +1,6 @@
-//! One project in a test-kit [`Sandbox`]: the server tests each work on exactly one, so
+//! One project in a test-kit [`Sandbox`]: each server test works on exactly one, so
 //! the calls name it once. Everything else — building the example, the cleared
 //! environment, waiting for lockfiles, killing children — is `mur-testkit`'s.
-
-#![allow(dead_code, unused_imports)] // each test file uses a different part
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

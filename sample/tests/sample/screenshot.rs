@@ -1,8 +1,6 @@
 //! Screenshots decode as real PNGs of the stated size and show the UI.
 
-mod app_support;
-
-use app_support::App;
+use crate::app::App;
 use mur_server::ToolOutput;
 use serde_json::{Value, json};
 

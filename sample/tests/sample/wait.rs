@@ -1,8 +1,6 @@
 //! waitFor, the asynchronous todo add, fire, switchComponent and reload.
 
-mod app_support;
-
-use app_support::App;
+use crate::app::App;
 use serde_json::json;
 
 fn app_with_typed_todo(text: &str) -> App {

@@ -9,8 +9,6 @@
 //! quickly) or lengthen them (so only the cap can make room).
 #![cfg(unix)]
 
-mod support;
-
 use std::{
     io::{ErrorKind, Read, Write},
     net::TcpStream,
@@ -18,9 +16,9 @@ use std::{
     time::{Duration, Instant},
 };
 
+use crate::support::{Session, World, mcp, sample_bin};
 use mur_lockfile::Lockfile;
 use serde_json::{Value, json};
-use support::{Session, World, mcp, sample_bin};
 
 /// Generous bound for "it did not hang": a call, or the server closing a connection.
 const BOUND: Duration = Duration::from_secs(30);

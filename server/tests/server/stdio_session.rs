@@ -2,13 +2,11 @@
 //! on stdout (and nothing else), and leaves when its client closes stdin.
 #![cfg(unix)]
 
-mod support;
-
 use std::io::{BufRead, BufReader, Write};
 
+use crate::support::{Process, World, run_to_end};
 use mur_lockfile::Transport;
 use serde_json::{Value, json};
-use support::{Process, World, run_to_end};
 
 #[test]
 fn stdio_session_writes_a_stdio_lockfile_and_answers_on_stdout() {

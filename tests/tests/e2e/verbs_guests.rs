@@ -15,7 +15,7 @@ fn every_test_guest_has_a_test() {
     assert!(names.len() >= 8, "members parsed: {names:?}");
 
     let mut tests = String::new();
-    for entry in std::fs::read_dir(repo_root().join("tests/tests"))
+    for entry in std::fs::read_dir(repo_root().join("tests/tests/e2e"))
         .expect("tests dir")
         .flatten()
     {

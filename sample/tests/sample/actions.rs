@@ -1,8 +1,6 @@
 //! The interaction tools change the sample app the way a person would see.
 
-mod app_support;
-
-use app_support::App;
+use crate::app::App;
 use serde_json::json;
 
 #[test]

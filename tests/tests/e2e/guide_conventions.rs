@@ -1,24 +1,11 @@
 //! Conventions a newcomer expects: completion scripts that know the installed
 //! verbs, `NO_COLOR`, an example in every `--help`, one-line errors with hints.
 
-use std::process::Stdio;
-
 use mur_e2e::plugins::{add, standard};
-use mur_e2e::{Output, Sandbox};
+use mur_e2e::{Output, Sandbox, run};
 
 fn mur_with_env(sb: &Sandbox, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let out = sb
-        .mur_command(args)
-        .envs(env.iter().copied())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output();
-    let out = out.expect("run mur");
-    Output {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    }
+    run(sb.mur_command(args).envs(env.iter().copied()))
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Endpoint discovery end to end: real `mur` against real `mur-sample`
 //! sessions and planted lockfiles, each test in its own sandbox.
 
-use mur_e2e::{Sandbox, Stub, dead_pid, free_port};
+use mur_e2e::{Sandbox, Stub, dead_pid, free_port, signal};
 
 #[test]
 fn no_session_exits_4_and_says_how_to_start_one() {
@@ -295,16 +295,6 @@ fn auto_range_scans_only_the_given_ports() {
     );
 }
 
-/// Sends `signal` to `pid` with kill(1).
-fn signal(pid: u32, name: &str) {
-    let status = std::process::Command::new("kill")
-        .arg(format!("-{name}"))
-        .arg(pid.to_string())
-        .status()
-        .expect("kill");
-    assert!(status.success());
-}
-
 #[test]
 fn a_stopped_session_is_a_transport_error_naming_it_not_no_session() {
     let sb = Sandbox::new();
@@ -314,13 +304,24 @@ fn a_stopped_session_is_a_transport_error_naming_it_not_no_session() {
     let list = sb.mur(&["devtools", "session", "list"]);
     signal(sample.pid(), "CONT");
     call.assert_code(2);
-    let named = format!("(pid {}) at `{}` runs but did not answer the probe within 1500 ms", sample.pid(), sample.endpoint());
+    let named = format!(
+        "(pid {}) at `{}` runs but did not answer the probe within 1500 ms",
+        sample.pid(),
+        sample.endpoint()
+    );
     assert!(call.stderr.contains(&named), "{call}");
-    assert!(call.stderr.contains(&format!("kill -CONT {}", sample.pid())), "{call}");
+    assert!(
+        call.stderr
+            .contains(&format!("kill -CONT {}", sample.pid())),
+        "{call}"
+    );
     list.assert_code(2);
     assert_eq!(list.stdout, "");
     assert!(list.stderr.contains(&named), "{list}");
-    assert!(sample.lockfile.exists(), "a stopped session's lockfile is kept");
+    assert!(
+        sample.lockfile.exists(),
+        "a stopped session's lockfile is kept"
+    );
     // Resumed, it answers again.
     sb.mur(&["devtools", "call", "version"]).assert_code(0);
 }
@@ -329,7 +330,8 @@ fn a_stopped_session_is_a_transport_error_naming_it_not_no_session() {
 fn a_stdio_lockfile_whose_pid_was_reused_is_stale() {
     let sb = Sandbox::new();
     // This test process runs, but started long after the lockfile's startedAt.
-    let mut lock = mur_lockfile::Lockfile::stdio(std::process::id(), "/old/App.csproj".into(), "b".into());
+    let mut lock =
+        mur_lockfile::Lockfile::stdio(std::process::id(), "/old/App.csproj".into(), "b".into());
     lock.started_at = "2001-02-03T04:05:06Z".into();
     let path = sb.plant_lockfile(&lock.project, &serde_json::to_string(&lock).expect("json"));
     let out = sb.mur(&["devtools", "session", "list"]);
@@ -344,7 +346,8 @@ fn lockfile_endpoints_off_loopback_are_never_contacted() {
         ("/far/App.csproj", "http://10.255.255.1:80/mcp"),
         ("/named/App.csproj", "http://example.com/mcp"),
     ] {
-        let mut lock = mur_lockfile::Lockfile::http(80, std::process::id(), project.into(), "b".into());
+        let mut lock =
+            mur_lockfile::Lockfile::http(80, std::process::id(), project.into(), "b".into());
         lock.endpoint = endpoint.into();
         sb.plant_lockfile(project, &serde_json::to_string(&lock).expect("json"));
     }
@@ -352,7 +355,8 @@ fn lockfile_endpoints_off_loopback_are_never_contacted() {
     out.assert_code(4);
     for endpoint in ["http://10.255.255.1:80/mcp", "http://example.com/mcp"] {
         assert!(
-            out.stderr.contains(&format!("`{endpoint}` is not a loopback address")),
+            out.stderr
+                .contains(&format!("`{endpoint}` is not a loopback address")),
             "{out}"
         );
     }
@@ -361,10 +365,17 @@ fn lockfile_endpoints_off_loopback_are_never_contacted() {
 #[test]
 fn an_endpoint_flag_off_loopback_is_refused_before_any_request() {
     let sb = Sandbox::new();
-    let out = sb.mur(&["devtools", "--endpoint", "http://example.com/mcp", "call", "version"]);
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        "http://example.com/mcp",
+        "call",
+        "version",
+    ]);
     out.assert_code(1);
     assert!(
-        out.stderr.starts_with("error: `--endpoint http://example.com/mcp` is not a loopback address"),
+        out.stderr
+            .starts_with("error: `--endpoint http://example.com/mcp` is not a loopback address"),
         "{out}"
     );
 }
@@ -374,7 +385,10 @@ fn a_fifo_in_the_lockfile_directory_blocks_nothing() {
     let sb = Sandbox::new();
     sb.plant_http_lockfile("/gone/App.csproj", dead_pid(), free_port());
     let fifo = sb.lockfile_dir().join("x.json");
-    let status = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
     assert!(status.success());
     // Before, each of these waited forever for a writer on the FIFO.
     for (args, code) in [
@@ -386,7 +400,10 @@ fn a_fifo_in_the_lockfile_directory_blocks_nothing() {
         let out = sb.mur(args);
         out.assert_code(code);
         assert!(
-            out.stderr.contains(&format!("skipping malformed lockfile `{}`: a FIFO, not a file", fifo.display())),
+            out.stderr.contains(&format!(
+                "skipping malformed lockfile `{}`: a FIFO, not a file",
+                fifo.display()
+            )),
             "{args:?}: {out}"
         );
     }
@@ -402,7 +419,8 @@ fn timeout_bounds_discovery_too() {
     let out = sb.mur(&["devtools", "--timeout", "200", "call", "version"]);
     out.assert_code(2);
     assert!(
-        out.stderr.starts_with("error: finding the session took longer than 200 ms"),
+        out.stderr
+            .starts_with("error: finding the session took longer than 200 ms"),
         "{out}"
     );
     drop(listener);

@@ -2,11 +2,9 @@
 //! clients still initialize and use a session; results carry the documented shapes.
 #![cfg(unix)]
 
-mod support;
-
+use crate::support::{World, mcp};
 use base64::Engine as _;
 use serde_json::{Value, json};
-use support::{World, mcp};
 
 fn endpoint_of(world: &World) -> String {
     world.read_lockfile().expect("lockfile").endpoint

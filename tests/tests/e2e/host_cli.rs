@@ -131,10 +131,26 @@ fn host_options_work_before_devtools_too() {
     let sb = Sandbox::new();
     let sample = sb.start_sample(&sb.project("app"));
     // Before, clap refused `--endpoint` and `-v` ahead of `devtools` (exit 1).
-    let out = sb.mur(&["--endpoint", sample.endpoint(), "-v", "devtools", "call", "version"]);
+    let out = sb.mur(&[
+        "--endpoint",
+        sample.endpoint(),
+        "-v",
+        "devtools",
+        "call",
+        "version",
+    ]);
     out.assert_code(0);
     assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
-    assert!(out.stderr.contains("POST"), "-v before devtools is verbose: {out}");
-    let after = sb.mur(&["devtools", "--endpoint", sample.endpoint(), "call", "version"]);
+    assert!(
+        out.stderr.contains("POST"),
+        "-v before devtools is verbose: {out}"
+    );
+    let after = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        sample.endpoint(),
+        "call",
+        "version",
+    ]);
     assert_eq!(after.stdout, out.stdout, "the same command either way");
 }

@@ -3,9 +3,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use mur_e2e::Output;
 use mur_e2e::plugins::repo_root;
+use mur_e2e::{Output, run_within};
 
 /// The target directory this test was built into (`target/<profile>/deps/<test>`).
 fn target_dir() -> PathBuf {
@@ -16,19 +17,18 @@ fn target_dir() -> PathBuf {
 /// Runs the tour with the real environment (it needs cargo and rustup), its
 /// output captured, building into this test's target directory.
 fn run_tour() -> Output {
-    let out = Command::new("bash")
-        .arg(repo_root().join("scripts/tour.sh"))
+    let mut tour = Command::new("bash");
+    tour.arg(repo_root().join("scripts/tour.sh"))
         .env("CARGO_TARGET_DIR", target_dir())
         .env_remove("NO_COLOR")
         .stdin(Stdio::null())
-        .output()
-        .expect("run scripts/tour.sh");
-    Output {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    }
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    run_within(&mut tour, TOUR_LIMIT).0
 }
+
+/// Bound on one tour, its builds included (they are up to date when the tests run).
+const TOUR_LIMIT: Duration = Duration::from_secs(20 * 60);
 
 /// The sandbox directory the tour announced on its first line.
 fn sandbox_of(out: &Output) -> PathBuf {

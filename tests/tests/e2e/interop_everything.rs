@@ -7,14 +7,13 @@
 //! `notifications/initialized` → the call → `DELETE` of the session. The server's own log
 //! shows each session being created and deleted.
 
-#[path = "../conformance/node.rs"]
-mod node;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use mur_e2e::{Output, Sandbox};
+use mur_e2e::{Output, Process, Sandbox};
 use serde_json::json;
+
+use crate::node;
 
 /// Bound on the server's startup: against hangs, not a performance expectation.
 const STARTUP_LIMIT: Duration = Duration::from_secs(60);
@@ -23,7 +22,7 @@ const LISTENING: &str = "loopback-only: listening on ";
 
 /// A running server-everything, killed and reaped on drop.
 struct Everything {
-    _process: node::NodeProcess,
+    _process: Process,
     endpoint: String,
     stdout: PathBuf,
 }
@@ -44,14 +43,14 @@ impl Everything {
             .env("PORT", "0")
             .stdout(std::fs::File::create(&stdout).expect("server stdout file"))
             .stderr(std::fs::File::create(&stderr).expect("server stderr file"));
-        let mut process = node::NodeProcess::spawn(&mut command);
+        let mut process = Process::spawn(&mut command);
         let deadline = Instant::now() + STARTUP_LIMIT;
         let address = loop {
             let log = read(&stderr);
             if let Some(line) = log.lines().find_map(|line| line.strip_prefix(LISTENING)) {
                 break line.trim().to_owned();
             }
-            if let Some(status) = process.exited() {
+            if let Some(status) = process.try_wait() {
                 panic!(
                     "server-everything exited ({status}) before listening:\n{log}\n{}",
                     read(&stdout)

@@ -3,12 +3,10 @@
 //! left behind on SIGKILL, handed over on reload.
 #![cfg(unix)]
 
-mod support;
-
+use crate::support::{Adopted, Process, World, dead_pid, mcp, run_to_end, signal, wait_until};
 use mur_lockfile::{Lockfile, Registry, Transport};
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use support::{Adopted, Process, World, dead_pid, mcp, run_to_end, signal, wait_until};
 
 #[test]
 fn lockfile_appears_with_every_field_at_the_hashed_path() {

@@ -1,8 +1,6 @@
 //! The read-only tools and the published tool list of the sample app.
 
-mod app_support;
-
-use app_support::App;
+use crate::app::App;
 use serde_json::{Value, json};
 
 const TOOLS: [&str; 19] = [

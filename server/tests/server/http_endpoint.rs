@@ -2,10 +2,8 @@
 //! and no event stream on GET.
 #![cfg(unix)]
 
-mod support;
-
+use crate::support::{World, mcp};
 use serde_json::{Value, json};
-use support::{World, mcp};
 
 #[test]
 fn probe_answers_the_session_identity() {

@@ -128,16 +128,29 @@ fn clean_after_a_crash_leaves_no_entry() {
 fn clean_dry_run_prints_names_a_shell_can_read_back() {
     use std::os::unix::ffi::OsStrExt;
     let sb = Sandbox::new();
-    let lock = mur_lockfile::Lockfile::http(free_port(), dead_pid(), "/gone/App.csproj".into(), "b".into());
+    let lock = mur_lockfile::Lockfile::http(
+        free_port(),
+        dead_pid(),
+        "/gone/App.csproj".into(),
+        "b".into(),
+    );
     let plain = sb.plant_lockfile(&lock.project, &serde_json::to_string(&lock).expect("json"));
-    let odd = sb.lockfile_dir().join(std::ffi::OsStr::from_bytes(b"st\xffale.json"));
+    let odd = sb
+        .lockfile_dir()
+        .join(std::ffi::OsStr::from_bytes(b"st\xffale.json"));
     std::fs::copy(&plain, &odd).expect("copy");
     let out = sb.mur(&["devtools", "session", "clean", "--dry-run"]);
     out.assert_code(0);
     let dir = sb.lockfile_dir().display().to_string();
     let mut lines: Vec<&str> = out.stdout.lines().collect();
     lines.sort();
-    assert_eq!(lines, [format!("$'{dir}/st\\xffale.json'"), plain.display().to_string()]);
+    assert_eq!(
+        lines,
+        [
+            format!("$'{dir}/st\\xffale.json'"),
+            plain.display().to_string()
+        ]
+    );
     assert_eq!(out.stderr, "would remove 2 stale entries\n");
     // What a shell makes of the quoted word is the file's real name.
     let echoed = std::process::Command::new("bash")

@@ -4,7 +4,6 @@
 //! `mur devtools guide` prints that same file.
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use mur_e2e::plugins::{self, repo_root};
@@ -60,20 +59,12 @@ fn run(sb: &Sandbox, dir: &Path, example: &Example) -> Output {
         &std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
     )))
     .expect("PATH");
-    let out = sb
-        .command(Path::new("bash"))
-        .args(["-eo", "pipefail", "-c", &example.script])
-        .env("PATH", path)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .expect("run bash");
-    Output {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    }
+    mur_e2e::run(
+        sb.command(Path::new("bash"))
+            .args(["-eo", "pipefail", "-c", &example.script])
+            .env("PATH", path)
+            .current_dir(dir),
+    )
 }
 
 /// A sandbox with the standard verbs and a sample session for `<root>/work/App.csproj`.

@@ -7,15 +7,14 @@
 //! listed there — passing ones pass, failing ones (each with its written reason) still fail,
 //! and no scenario is unlisted. The README table is generated from the same file.
 
-#[path = "../conformance/node.rs"]
-mod node;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use mur_e2e::Sandbox;
 use serde_json::Value;
+
+use crate::node;
 
 const BEGIN_MARKER: &str = "<!-- conformance:begin -->";
 const END_MARKER: &str = "<!-- conformance:end -->";
@@ -229,7 +228,7 @@ fn server_scenarios_have_the_expected_verdicts() {
 /// The README section: one table per revision, generated from expected.json.
 fn render(expected: &Expected) -> String {
     let mut out = format!(
-        "{BEGIN_MARKER}\n<!-- generated from tests/conformance/expected.json; `{BLESS_ENV}=1 cargo test -p mur-e2e --test conformance` rewrites it -->\n\
+        "{BEGIN_MARKER}\n<!-- generated from tests/conformance/expected.json; `{BLESS_ENV}=1 cargo test -p mur-e2e --test e2e conformance::` rewrites it -->\n\
          Server scenarios of `{}` against `mur-sample --conformance-fixtures`, one run per spec revision \
          (`conformance server --requirements <revision>`). A scenario passes when none of its checks fails.\n",
         expected.suite

@@ -13,12 +13,12 @@
 //! Re-bless after an intended change (help text, message, new command):
 //!
 //! ```text
-//! INSTA_UPDATE=always cargo test -p mur-e2e --test transcripts   # rewrites the .snap files
-//! git diff tests/snapshots/                                      # review, then commit them
+//! INSTA_UPDATE=always cargo test -p mur-e2e --test e2e transcripts::   # rewrites the .snap files
+//! git diff tests/snapshots/                                             # review, then commit them
 //! ```
 //!
-//! or, with `cargo-insta` installed, `cargo insta test -p mur-e2e --test
-//! transcripts --review`. Plain `cargo test` needs no `cargo-insta`: a mismatch
+//! or, with `cargo-insta` installed, `cargo insta test -p mur-e2e --test e2e
+//! --review -- transcripts::`. Plain `cargo test` needs no `cargo-insta`: a mismatch
 //! fails and leaves `<name>.snap.new` beside the snapshot (under `CI=true` it
 //! writes nothing and fails, also for a missing snapshot). A help snapshot that
 //! no command produces any more fails too: delete it.
@@ -59,17 +59,7 @@ fn mur(sb: &Sandbox, args: &[&str]) -> Output {
 }
 
 fn output(mut cmd: Command) -> Output {
-    let out = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .expect("run command");
-    Output {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    }
+    mur_e2e::run(&mut cmd)
 }
 
 /// A word as a shell needs it typed: bare when safe, else single-quoted.

@@ -1,7 +1,5 @@
 //! Drives a fresh sample app through its registered tools, exactly as the server would.
 
-#![allow(dead_code)] // each test file uses a different part of the harness
-
 use mur_server::{SessionControl, ToolOutput, ToolSet};
 use serde_json::Value;
 

@@ -1,0 +1,34 @@
+//! The end-to-end tests: real `mur` against real `mur-sample` processes and
+//! third-party servers, one module per area, in one test binary (one link
+//! instead of one per file). Run one area with `cargo test -p mur-e2e --test e2e
+//! host_call::`.
+//!
+//! The tests of all modules run in parallel in this one process: every test
+//! works in its own `Sandbox` (its own directories, a cleared environment for
+//! its children), and none changes process-wide state (environment variables,
+//! the current directory).
+
+mod conformance;
+mod guide_conventions;
+mod guide_examples;
+mod guide_server;
+mod host_call;
+mod host_cli;
+mod host_discovery;
+mod host_session;
+mod interop_everything;
+mod interop_python;
+/// The pinned Node toolchain of the conformance and interop runs.
+#[path = "../../conformance/node.rs"]
+mod node;
+mod scaffold;
+mod tour;
+mod transcripts;
+mod verbs_cache;
+mod verbs_guests;
+mod verbs_hostile;
+mod verbs_js;
+mod verbs_manage;
+mod verbs_standard;
+mod verbs_standard_interact;
+mod verbs_standard_usage;
