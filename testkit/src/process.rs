@@ -89,14 +89,6 @@ impl Process {
         }
     }
 
-    /// Takes ownership of a child spawned elsewhere.
-    pub fn adopt(child: Child) -> Self {
-        Self {
-            child: Some(child),
-            what: "child process".to_owned(),
-        }
-    }
-
     pub fn pid(&self) -> u32 {
         self.child.as_ref().map_or(0, Child::id)
     }
