@@ -343,11 +343,11 @@ mod tests {
             "8000",
         ])
         .expect("parses");
+        assert!(cli.host.pretty);
+        assert_eq!(cli.host.timeout, DEFAULT_TIMEOUT_MS);
         let Command::Devtools(d) = cli.command else {
             panic!("not `devtools`")
         };
-        assert!(d.host.pretty);
-        assert_eq!(d.host.timeout, DEFAULT_TIMEOUT_MS);
         let Verb::Plugin(argv) = d.verb else {
             panic!("not a plugin verb")
         };
@@ -366,10 +366,16 @@ mod tests {
             "--pretty",
         ])
         .expect("parses");
-        let Command::Devtools(d) = cli.command else {
-            panic!("not `devtools`")
-        };
-        assert!(d.host.pretty);
-        assert_eq!(d.host.timeout, 5);
+        assert!(cli.host.pretty);
+        assert_eq!(cli.host.timeout, 5);
+        assert!(matches!(cli.command, Command::Devtools(_)));
+    }
+
+    #[test]
+    fn host_options_before_devtools_are_the_same_options() {
+        let cli = Cli::try_parse_from(["mur", "-v", "--timeout", "7", "devtools", "call", "ping"])
+            .expect("parses");
+        assert!(cli.host.verbose);
+        assert_eq!(cli.host.timeout, 7);
     }
 }

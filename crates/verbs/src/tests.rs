@@ -1,6 +1,6 @@
 //! In-process checks of the runtime against the real test guests in
 //! tests/guests (built here with cargo when stale). The end-to-end tests in
-//! tests/tests/verbs_*.rs cover the same ground through the `mur` binary.
+//! tests/tests/e2e/verbs_*.rs cover the same ground through the `mur` binary.
 
 use std::path::PathBuf;
 use std::process::Command;
