@@ -33,16 +33,7 @@ fn every_loopback_host_spelling_is_accepted_on_probe_and_mcp() {
         "LocalHost:1",
         "[::1]:80",
     ] {
-        let get = mcp::client()
-            .get(&lock.endpoint)
-            .header("Host", host)
-            .send()
-            .expect("GET");
-        assert_eq!(get.status(), 200, "GET with Host: {host}");
-        let post = mcp::modern_request(&lock.endpoint, "tools/list", json!({}))
-            .header("Host", host)
-            .send();
-        assert_eq!(post.expect("POST").status(), 200, "POST with Host: {host}");
+        assert_probe_and_mcp_answer(&lock.endpoint, "Host", host, 200);
     }
 }
 
@@ -52,17 +43,7 @@ fn forged_host_is_refused_on_probe_and_mcp() {
     let _session = world.start();
     let endpoint = world.read_lockfile().expect("lockfile").endpoint;
     for host in ["evil.example", "evil.example:80", "127.0.0.1.nip.io"] {
-        let get = mcp::client()
-            .get(&endpoint)
-            .header("Host", host)
-            .send()
-            .expect("GET");
-        assert_eq!(get.status(), 403, "GET with Host: {host}");
-        let post = mcp::modern_request(&endpoint, "tools/list", json!({}))
-            .header("Host", host)
-            .send()
-            .expect("POST");
-        assert_eq!(post.status(), 403, "POST with Host: {host}");
+        assert_probe_and_mcp_answer(&endpoint, "Host", host, 403);
     }
     let elsewhere = endpoint.replace("/mcp", "/anything");
     let other_route = mcp::client()
@@ -83,17 +64,7 @@ fn forged_origin_is_refused_on_probe_and_mcp() {
         "null",
         "https://localhost.evil.example",
     ] {
-        let get = mcp::client()
-            .get(&endpoint)
-            .header("Origin", origin)
-            .send()
-            .expect("GET");
-        assert_eq!(get.status(), 403, "GET with Origin: {origin}");
-        let post = mcp::modern_request(&endpoint, "tools/list", json!({}))
-            .header("Origin", origin)
-            .send()
-            .expect("POST");
-        assert_eq!(post.status(), 403, "POST with Origin: {origin}");
+        assert_probe_and_mcp_answer(&endpoint, "Origin", origin, 403);
     }
 }
 
@@ -125,4 +96,20 @@ fn get_asking_for_an_event_stream_is_405() {
         .header("Accept", "application/json, text/event-stream;q=0.5")
         .send();
     assert_eq!(mixed.expect("GET").status(), 405);
+}
+
+/// Both the probe (GET) and an MCP request (POST) carrying `header: value` are
+/// answered with `status` (200 accepted, 403 refused).
+fn assert_probe_and_mcp_answer(endpoint: &str, header: &str, value: &str, status: u16) {
+    let get = mcp::client()
+        .get(endpoint)
+        .header(header, value)
+        .send()
+        .expect("GET");
+    assert_eq!(get.status(), status, "GET with {header}: {value}");
+    let post = mcp::modern_request(endpoint, "tools/list", json!({}))
+        .header(header, value)
+        .send()
+        .expect("POST");
+    assert_eq!(post.status(), status, "POST with {header}: {value}");
 }

@@ -68,9 +68,7 @@ fn second_session_for_the_same_project_exits_3_with_the_seed_line() {
 fn stale_lockfile_with_a_dead_pid_is_replaced_at_start() {
     let world = World::new();
     let stale = Lockfile::http(9, dead_pid(), world.canonical_project(), "old".into());
-    Registry::at(world.lockfile_dir())
-        .write(&stale)
-        .expect("plant stale lockfile");
+    world.plant(&stale);
 
     let session = world.start();
     let lock = world.read_lockfile().expect("fresh lockfile");
@@ -81,16 +79,10 @@ fn stale_lockfile_with_a_dead_pid_is_replaced_at_start() {
 #[test]
 fn malformed_lockfile_is_replaced_at_start() {
     let world = World::new();
-    Registry::at(world.lockfile_dir())
-        .ensure_dir()
-        .expect("lockfile dir");
+    world.ensure_lockfile_dir();
     std::fs::write(world.lockfile_path(), "{ not json").expect("plant garbage");
 
-    let session = world.start();
-    assert_eq!(
-        world.read_lockfile().map(|lock| lock.pid),
-        Some(session.pid())
-    );
+    let _session = world.start_taking_the_slot();
 }
 
 #[test]
@@ -98,15 +90,9 @@ fn lockfile_of_a_live_process_that_is_not_a_session_is_replaced() {
     let world = World::new();
     // Our own test process is alive but answers no probe at that port.
     let impostor = Lockfile::http(9, std::process::id(), world.canonical_project(), "x".into());
-    Registry::at(world.lockfile_dir())
-        .write(&impostor)
-        .expect("plant lockfile");
+    world.plant(&impostor);
 
-    let session = world.start();
-    assert_eq!(
-        world.read_lockfile().map(|lock| lock.pid),
-        Some(session.pid())
-    );
+    let _session = world.start_taking_the_slot();
 }
 
 #[test]
@@ -323,9 +309,7 @@ fn a_foreign_stopped_session_without_the_slot_lock_is_not_taken_over() {
         world.canonical_project(),
         "x".into(),
     );
-    Registry::at(world.lockfile_dir())
-        .write(&frozen)
-        .expect("plant lockfile");
+    world.plant(&frozen);
     let output = run_to_end(world.command(&[]));
     assert_eq!(output.code, 3, "{output}");
     assert_eq!(world.read_lockfile(), Some(frozen));
@@ -339,31 +323,19 @@ fn a_stdio_lockfile_whose_pid_was_reused_is_replaced_at_start() {
     // its pid was reused, the session is gone.
     let mut reused = Lockfile::stdio(std::process::id(), world.canonical_project(), "old".into());
     reused.started_at = "2001-02-03T04:05:06Z".into();
-    Registry::at(world.lockfile_dir())
-        .write(&reused)
-        .expect("plant lockfile");
-    let session = world.start();
-    assert_eq!(
-        world.read_lockfile().map(|lock| lock.pid),
-        Some(session.pid())
-    );
+    world.plant(&reused);
+    let _session = world.start_taking_the_slot();
 }
 
 #[test]
 fn a_fifo_in_the_project_slot_does_not_hang_the_start() {
     let world = World::new();
-    Registry::at(world.lockfile_dir())
-        .ensure_dir()
-        .expect("lockfile dir");
+    world.ensure_lockfile_dir();
     let status = std::process::Command::new("mkfifo")
         .arg(world.lockfile_path())
         .status()
         .expect("mkfifo");
     assert!(status.success());
     // Before non-blocking opens, the start waited forever for a FIFO writer.
-    let session = world.start();
-    assert_eq!(
-        world.read_lockfile().map(|lock| lock.pid),
-        Some(session.pid())
-    );
+    let _session = world.start_taking_the_slot();
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mur_lockfile::Lockfile;
+use mur_lockfile::{Lockfile, Registry};
 pub use mur_testkit::{
     Adopted, Output, Process, Sandbox, Session, dead_pid, example_bin, mcp, sample_bin, signal,
     wait_until,
@@ -38,6 +38,31 @@ impl World {
 
     pub fn read_lockfile(&self) -> Option<Lockfile> {
         self.sandbox.read_lockfile(&self.project)
+    }
+
+    /// Makes the lockfile directory, as a session before this one would have.
+    pub fn ensure_lockfile_dir(&self) {
+        Registry::at(self.lockfile_dir())
+            .ensure_dir()
+            .expect("lockfile dir");
+    }
+
+    /// Writes `lock` into the project's slot, as a session before this one would have.
+    pub fn plant(&self, lock: &Lockfile) {
+        Registry::at(self.lockfile_dir())
+            .write(lock)
+            .expect("plant lockfile");
+    }
+
+    /// Starts the example session and asserts that its lockfile, not what was in the
+    /// slot before, now names the project's session.
+    pub fn start_taking_the_slot(&self) -> Session {
+        let session = self.start();
+        assert_eq!(
+            self.read_lockfile().map(|lock| lock.pid),
+            Some(session.pid())
+        );
+        session
     }
 
     /// Polls until the lockfile is valid and satisfies `accept`.
