@@ -69,14 +69,13 @@ mod tests {
 
     #[test]
     fn sends_the_target_and_parsed_args() {
-        assert_eq!(
-            testing::arguments::<Fire>(&["Counter.reset"]),
-            json!({"target": "Counter.reset"})
-        );
-        assert_eq!(
-            testing::arguments::<Fire>(&["Counter.incremented", "--args", r#"{"by": 2}"#]),
-            json!({"target": "Counter.incremented", "args": {"by": 2}})
-        );
+        testing::assert_arguments::<Fire>(&[
+            (&["Counter.reset"], json!({"target": "Counter.reset"})),
+            (
+                &["Counter.incremented", "--args", r#"{"by": 2}"#],
+                json!({"target": "Counter.incremented", "args": {"by": 2}}),
+            ),
+        ]);
         assert_eq!(
             testing::arguments::<Fire>(&["App.Main.closed", "--args=[1]"])["args"],
             json!([1])
@@ -97,13 +96,15 @@ mod tests {
 
     #[test]
     fn bad_json_names_where_it_went_wrong() {
-        assert_eq!(
-            testing::usage_error::<Fire>(&["Counter.set", "--args", r#"{"by": }"#]),
-            "`--args` is not valid JSON: expected value at line 1 column 8"
-        );
-        assert_eq!(
-            testing::usage_error::<Fire>(&["Counter.set", "--args", "{\"a\":1,\n\"b\" 2}"]),
-            "`--args` is not valid JSON: expected `:` at line 2 column 5"
-        );
+        testing::assert_usage_errors::<Fire>(&[
+            (
+                &["Counter.set", "--args", r#"{"by": }"#],
+                "`--args` is not valid JSON: expected value at line 1 column 8",
+            ),
+            (
+                &["Counter.set", "--args", "{\"a\":1,\n\"b\" 2}"],
+                "`--args` is not valid JSON: expected `:` at line 2 column 5",
+            ),
+        ]);
     }
 }

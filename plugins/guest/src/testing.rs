@@ -36,6 +36,28 @@ pub fn usage_error<V: Verb>(words: &[&str]) -> String {
     }
 }
 
+/// Asserts, for each `(words, arguments)` row, the `arguments` object verb `V` builds
+/// from `words`.
+#[track_caller]
+pub fn assert_arguments<V: Verb>(rows: &[(&[&str], Value)]) {
+    for (words, expected) in rows {
+        assert_eq!(arguments::<V>(words), *expected, "arguments for {words:?}");
+    }
+}
+
+/// Asserts, for each `(words, message)` row, the one-line usage error verb `V` gives
+/// for `words`.
+#[track_caller]
+pub fn assert_usage_errors<V: Verb>(rows: &[(&[&str], &str)]) {
+    for (words, expected) in rows {
+        assert_eq!(
+            usage_error::<V>(words),
+            *expected,
+            "usage error for {words:?}"
+        );
+    }
+}
+
 /// What verb `V` makes of `result` after being given `words`.
 pub fn shaped<V: Verb>(words: &[&str], result: &Value, pretty: bool) -> Result<Shaped, String> {
     shape::<V>(&owned(words), &result.to_string(), pretty)

@@ -35,27 +35,19 @@ mod tests {
 
     #[test]
     fn sends_the_component_when_given() {
-        assert_eq!(testing::arguments::<Reload>(&[]), json!({}));
-        assert_eq!(
-            testing::arguments::<Reload>(&["--component", "Counter"]),
-            json!({"component": "Counter"})
-        );
+        testing::assert_arguments::<Reload>(&[
+            (&[], json!({})),
+            (&["--component", "Counter"], json!({"component": "Counter"})),
+        ]);
     }
 
     #[test]
     fn rejects_bad_argv() {
-        assert_eq!(
-            testing::usage_error::<Reload>(&["Counter"]),
-            "unexpected argument `Counter`"
-        );
-        assert_eq!(
-            testing::usage_error::<Reload>(&["--component"]),
-            "`--component` needs a value (N)"
-        );
-        assert_eq!(
-            testing::usage_error::<Reload>(&["--component="]),
-            "`--component` must not be empty"
-        );
+        testing::assert_usage_errors::<Reload>(&[
+            (&["Counter"], "unexpected argument `Counter`"),
+            (&["--component"], "`--component` needs a value (N)"),
+            (&["--component="], "`--component` must not be empty"),
+        ]);
     }
 
     #[test]

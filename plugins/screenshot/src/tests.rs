@@ -46,18 +46,14 @@ fn sends_the_capture_options_but_not_out() {
 
 #[test]
 fn rejects_bad_argv() {
-    assert_eq!(
-        testing::usage_error::<Screenshot>(&["--out", ""]),
-        "`--out` needs a file path, or `-` for stdout"
-    );
-    assert_eq!(
-        testing::usage_error::<Screenshot>(&["--out"]),
-        "`--out` needs a value (path|-)"
-    );
-    assert_eq!(
-        testing::usage_error::<Screenshot>(&["shot.png"]),
-        "unexpected argument `shot.png`"
-    );
+    testing::assert_usage_errors::<Screenshot>(&[
+        (
+            &["--out", ""],
+            "`--out` needs a file path, or `-` for stdout",
+        ),
+        (&["--out"], "`--out` needs a value (path|-)"),
+        (&["shot.png"], "unexpected argument `shot.png`"),
+    ]);
 }
 
 #[test]

@@ -82,14 +82,13 @@ mod tests {
 
     #[test]
     fn sends_a_target_selector_or_nothing_more() {
-        assert_eq!(
-            testing::arguments::<Scroll>(&["#log", "--to", "#last"]),
-            json!({"selector": "#log", "to": "#last"})
-        );
-        assert_eq!(
-            testing::arguments::<Scroll>(&["#log"]),
-            json!({"selector": "#log"})
-        );
+        testing::assert_arguments::<Scroll>(&[
+            (
+                &["#log", "--to", "#last"],
+                json!({"selector": "#log", "to": "#last"}),
+            ),
+            (&["#log"], json!({"selector": "#log"})),
+        ]);
     }
 
     #[test]
@@ -101,13 +100,12 @@ mod tests {
                 expected
             );
         }
-        assert_eq!(
-            testing::usage_error::<Scroll>(&["#log", "--by", "1,2", "--to", "#x"]),
-            "`--by` and `--to` cannot be used together"
-        );
-        assert_eq!(
-            testing::usage_error::<Scroll>(&["--by", "1,2"]),
-            "missing argument `<selector>`"
-        );
+        testing::assert_usage_errors::<Scroll>(&[
+            (
+                &["#log", "--by", "1,2", "--to", "#x"],
+                "`--by` and `--to` cannot be used together",
+            ),
+            (&["--by", "1,2"], "missing argument `<selector>`"),
+        ]);
     }
 }

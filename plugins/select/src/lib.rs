@@ -51,17 +51,10 @@ mod tests {
 
     #[test]
     fn needs_both_selectors() {
-        assert_eq!(
-            testing::usage_error::<Select>(&["#list"]),
-            "missing argument `<item-selector>`"
-        );
-        assert_eq!(
-            testing::usage_error::<Select>(&["#list", ""]),
-            "`<item-selector>` must not be empty"
-        );
-        assert_eq!(
-            testing::usage_error::<Select>(&["#a", "#b", "#c"]),
-            "unexpected argument `#c`"
-        );
+        testing::assert_usage_errors::<Select>(&[
+            (&["#list"], "missing argument `<item-selector>`"),
+            (&["#list", ""], "`<item-selector>` must not be empty"),
+            (&["#a", "#b", "#c"], "unexpected argument `#c`"),
+        ]);
     }
 }

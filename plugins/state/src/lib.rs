@@ -35,23 +35,18 @@ mod tests {
 
     #[test]
     fn sends_the_selector_when_given() {
-        assert_eq!(testing::arguments::<State>(&[]), json!({}));
-        assert_eq!(
-            testing::arguments::<State>(&["--selector", "#count"]),
-            json!({"selector": "#count"})
-        );
+        testing::assert_arguments::<State>(&[
+            (&[], json!({})),
+            (&["--selector", "#count"], json!({"selector": "#count"})),
+        ]);
     }
 
     #[test]
     fn rejects_a_bare_selector_and_unknown_options() {
-        assert_eq!(
-            testing::usage_error::<State>(&["#count"]),
-            "unexpected argument `#count`"
-        );
-        assert_eq!(
-            testing::usage_error::<State>(&["--window", "main"]),
-            "unknown option `--window`"
-        );
+        testing::assert_usage_errors::<State>(&[
+            (&["#count"], "unexpected argument `#count`"),
+            (&["--window", "main"], "unknown option `--window`"),
+        ]);
     }
 
     #[test]

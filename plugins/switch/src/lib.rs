@@ -43,22 +43,12 @@ mod tests {
 
     #[test]
     fn needs_exactly_one_component() {
-        assert_eq!(
-            testing::usage_error::<Switch>(&[]),
-            "missing argument `<component>`"
-        );
-        assert_eq!(
-            testing::usage_error::<Switch>(&[""]),
-            "`<component>` must not be empty"
-        );
-        assert_eq!(
-            testing::usage_error::<Switch>(&["A", "B"]),
-            "unexpected argument `B`"
-        );
-        assert_eq!(
-            testing::usage_error::<Switch>(&["A", "--to", "B"]),
-            "unknown option `--to`"
-        );
+        testing::assert_usage_errors::<Switch>(&[
+            (&[], "missing argument `<component>`"),
+            (&[""], "`<component>` must not be empty"),
+            (&["A", "B"], "unexpected argument `B`"),
+            (&["A", "--to", "B"], "unknown option `--to`"),
+        ]);
     }
 
     #[test]

@@ -53,11 +53,10 @@ mod tests {
 
     #[test]
     fn sends_only_the_options_given() {
-        assert_eq!(testing::arguments::<Tree>(&[]), json!({}));
-        assert_eq!(
-            testing::arguments::<Tree>(&["--selector", "#btn-inc"]),
-            json!({"selector": "#btn-inc"})
-        );
+        testing::assert_arguments::<Tree>(&[
+            (&[], json!({})),
+            (&["--selector", "#btn-inc"], json!({"selector": "#btn-inc"})),
+        ]);
     }
 
     #[test]
@@ -76,26 +75,19 @@ mod tests {
 
     #[test]
     fn rejects_bad_argv() {
-        assert_eq!(
-            testing::usage_error::<Tree>(&["--view", "brief"]),
-            "`--view` must be `summary` or `full`, got `brief`"
-        );
-        assert_eq!(
-            testing::usage_error::<Tree>(&["--selector"]),
-            "`--selector` needs a value (S)"
-        );
-        assert_eq!(
-            testing::usage_error::<Tree>(&["--selector", ""]),
-            "`--selector` must not be empty"
-        );
-        assert_eq!(
-            testing::usage_error::<Tree>(&["#root"]),
-            "unexpected argument `#root`"
-        );
-        assert_eq!(
-            testing::usage_error::<Tree>(&["--include-reactor-source=yes"]),
-            "`--include-reactor-source` takes no value, got `yes`"
-        );
+        testing::assert_usage_errors::<Tree>(&[
+            (
+                &["--view", "brief"],
+                "`--view` must be `summary` or `full`, got `brief`",
+            ),
+            (&["--selector"], "`--selector` needs a value (S)"),
+            (&["--selector", ""], "`--selector` must not be empty"),
+            (&["#root"], "unexpected argument `#root`"),
+            (
+                &["--include-reactor-source=yes"],
+                "`--include-reactor-source` takes no value, got `yes`",
+            ),
+        ]);
     }
 
     #[test]

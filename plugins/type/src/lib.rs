@@ -43,14 +43,16 @@ mod tests {
 
     #[test]
     fn sends_selector_text_and_clear() {
-        assert_eq!(
-            testing::arguments::<Type>(&["#name", "Ada"]),
-            json!({"selector": "#name", "text": "Ada"})
-        );
-        assert_eq!(
-            testing::arguments::<Type>(&["--clear", "#name", ""]),
-            json!({"selector": "#name", "text": "", "clear": true})
-        );
+        testing::assert_arguments::<Type>(&[
+            (
+                &["#name", "Ada"],
+                json!({"selector": "#name", "text": "Ada"}),
+            ),
+            (
+                &["--clear", "#name", ""],
+                json!({"selector": "#name", "text": "", "clear": true}),
+            ),
+        ]);
     }
 
     #[test]
@@ -63,17 +65,13 @@ mod tests {
 
     #[test]
     fn needs_a_selector_and_a_text() {
-        assert_eq!(
-            testing::usage_error::<Type>(&["#name"]),
-            "missing argument `<text>`"
-        );
-        assert_eq!(
-            testing::usage_error::<Type>(&["#name", "a", "b"]),
-            "unexpected argument `b`"
-        );
-        assert_eq!(
-            testing::usage_error::<Type>(&["#name", "a", "--clear=no"]),
-            "`--clear` takes no value, got `no`"
-        );
+        testing::assert_usage_errors::<Type>(&[
+            (&["#name"], "missing argument `<text>`"),
+            (&["#name", "a", "b"], "unexpected argument `b`"),
+            (
+                &["#name", "a", "--clear=no"],
+                "`--clear` takes no value, got `no`",
+            ),
+        ]);
     }
 }

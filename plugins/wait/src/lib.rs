@@ -55,26 +55,25 @@ mod tests {
 
     #[test]
     fn sends_each_kind_of_condition() {
-        assert_eq!(
-            testing::arguments::<Wait>(&["#s"]),
-            json!({"selector": "#s"})
-        );
-        assert_eq!(
-            testing::arguments::<Wait>(&["#s", "--text", "Saved"]),
-            json!({"selector": "#s", "text": "Saved"})
-        );
-        assert_eq!(
-            testing::arguments::<Wait>(&["#s", "--text-matches", "^Sav"]),
-            json!({"selector": "#s", "textMatches": "^Sav"})
-        );
-        assert_eq!(
-            testing::arguments::<Wait>(&["#s", "--visible"]),
-            json!({"selector": "#s", "visible": true})
-        );
-        assert_eq!(
-            testing::arguments::<Wait>(&["#s", "--count", "3"]),
-            json!({"selector": "#s", "count": 3})
-        );
+        testing::assert_arguments::<Wait>(&[
+            (&["#s"], json!({"selector": "#s"})),
+            (
+                &["#s", "--text", "Saved"],
+                json!({"selector": "#s", "text": "Saved"}),
+            ),
+            (
+                &["#s", "--text-matches", "^Sav"],
+                json!({"selector": "#s", "textMatches": "^Sav"}),
+            ),
+            (
+                &["#s", "--visible"],
+                json!({"selector": "#s", "visible": true}),
+            ),
+            (
+                &["#s", "--count", "3"],
+                json!({"selector": "#s", "count": 3}),
+            ),
+        ]);
     }
 
     #[test]
@@ -89,25 +88,24 @@ mod tests {
 
     #[test]
     fn rejects_two_conditions_and_bad_numbers() {
-        assert_eq!(
-            testing::usage_error::<Wait>(&["#s", "--text", "a", "--visible"]),
-            "`--text` and `--visible` cannot be used together"
-        );
-        assert_eq!(
-            testing::usage_error::<Wait>(&["#s", "--count", "2", "--text-matches", "x"]),
-            "`--text-matches` and `--count` cannot be used together"
-        );
-        assert_eq!(
-            testing::usage_error::<Wait>(&["#s", "--count", "two"]),
-            "`--count` needs a non-negative integer, got `two`"
-        );
-        assert_eq!(
-            testing::usage_error::<Wait>(&["#s", "--timeout", "-5"]),
-            "`--timeout` needs a positive number of milliseconds, got `-5`"
-        );
-        assert_eq!(
-            testing::usage_error::<Wait>(&["--visible"]),
-            "missing argument `<selector>`"
-        );
+        testing::assert_usage_errors::<Wait>(&[
+            (
+                &["#s", "--text", "a", "--visible"],
+                "`--text` and `--visible` cannot be used together",
+            ),
+            (
+                &["#s", "--count", "2", "--text-matches", "x"],
+                "`--text-matches` and `--count` cannot be used together",
+            ),
+            (
+                &["#s", "--count", "two"],
+                "`--count` needs a non-negative integer, got `two`",
+            ),
+            (
+                &["#s", "--timeout", "-5"],
+                "`--timeout` needs a positive number of milliseconds, got `-5`",
+            ),
+            (&["--visible"], "missing argument `<selector>`"),
+        ]);
     }
 }
