@@ -59,6 +59,29 @@ pub fn standard_dir() -> &'static Path {
     })
 }
 
+/// The words of the 19 standard verbs, in the order `mur devtools --help` lists them.
+pub const STANDARD_VERBS: [&str; 19] = [
+    "version",
+    "windows",
+    "components",
+    "switch",
+    "tree",
+    "screenshot",
+    "state",
+    "click",
+    "type",
+    "focus",
+    "invoke",
+    "toggle",
+    "expand",
+    "collapse",
+    "select",
+    "scroll",
+    "wait",
+    "fire",
+    "reload",
+];
+
 /// A standard verb component, e.g. `standard("click")`.
 pub fn standard(name: &str) -> PathBuf {
     standard_dir().join(format!("mur_verb_{name}.wasm"))

@@ -53,6 +53,24 @@ impl Output {
         assert_eq!(self.code, code, "unexpected exit status\n{self}");
         self
     }
+
+    /// Asserts stderr begins with `prefix`, showing the whole output when it does not.
+    #[track_caller]
+    pub fn assert_stderr_starts_with(&self, prefix: &str) -> &Self {
+        self.assert_stderr(self.stderr.starts_with(prefix), "start with", prefix)
+    }
+
+    /// Asserts stderr contains `part`, showing the whole output when it does not.
+    #[track_caller]
+    pub fn assert_stderr_contains(&self, part: &str) -> &Self {
+        self.assert_stderr(self.stderr.contains(part), "contain", part)
+    }
+
+    #[track_caller]
+    fn assert_stderr(&self, holds: bool, how: &str, text: &str) -> &Self {
+        assert!(holds, "stderr should {how} {text:?}\n{self}");
+        self
+    }
 }
 
 impl std::fmt::Display for Output {

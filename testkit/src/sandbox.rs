@@ -112,6 +112,20 @@ impl Sandbox {
         self.mur_within(args, RUN_LIMIT)
     }
 
+    /// Runs `mur devtools call TOOL --args ARGS` against the one session there is.
+    pub fn call_tool(&self, tool: &str, args: &str) -> Output {
+        self.mur(&["devtools", "call", tool, "--args", args])
+    }
+
+    /// Runs `mur devtools --endpoint ENDPOINT [OPTIONS…] call version`: the one call most
+    /// transport tests make against a stub or a session named by hand.
+    pub fn call_version_at(&self, endpoint: &str, options: &[&str]) -> Output {
+        let mut args = vec!["devtools", "--endpoint", endpoint];
+        args.extend_from_slice(options);
+        args.extend(["call", "version"]);
+        self.mur(&args)
+    }
+
     /// Runs `mur` to completion; fails the test, killing `mur`, if it is still running
     /// after `limit`.
     pub fn mur_within(&self, args: &[&str], limit: Duration) -> Output {
@@ -178,6 +192,11 @@ impl Sandbox {
     /// Starts `mur-sample --project <project>` and waits for its lockfile.
     pub fn start_sample(&self, project: &Path) -> Session {
         self.start_sample_with(project, &[])
+    }
+
+    /// Starts `mur-sample` for the project `app`, the one most tests need.
+    pub fn start_app(&self) -> Session {
+        self.start_sample(&self.project("app"))
     }
 
     /// Like [`Sandbox::start_sample`], with extra arguments (`--port N`).

@@ -120,6 +120,18 @@ impl Stub {
         Self { port, stop, seen }
     }
 
+    /// An MCP server that answers every request with this `result`, under the
+    /// request's own id.
+    pub fn answering(result: Value) -> Self {
+        Self::serve(move |req| {
+            let id = req.json()["id"].clone();
+            Reply::json(
+                200,
+                &serde_json::json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+            )
+        })
+    }
+
     /// A plain web server: every request gets `200 {"hello":"world"}`.
     pub fn plain_http() -> Self {
         Self::serve(|_| Reply::json(200, &serde_json::json!({ "hello": "world" })))

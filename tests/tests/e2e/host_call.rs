@@ -7,13 +7,13 @@
 use std::time::{Duration, Instant};
 
 use mur_e2e::stub::{self, Reply};
-use mur_e2e::{Sandbox, Stub};
+use mur_e2e::{Output, Sandbox, Stub};
 use serde_json::json;
 
 #[test]
 fn call_tools_list_prints_the_result() {
     let sb = Sandbox::new();
-    let _sample = sb.start_sample(&sb.project("app"));
+    let _sample = sb.start_app();
     let out = sb.mur(&["devtools", "call", "tools/list"]);
     out.assert_code(0);
     assert_eq!(out.stderr, "");
@@ -35,7 +35,7 @@ fn call_tools_list_prints_the_result() {
 #[test]
 fn pretty_indents_the_result() {
     let sb = Sandbox::new();
-    let _sample = sb.start_sample(&sb.project("app"));
+    let _sample = sb.start_app();
     let out = sb.mur(&["devtools", "--pretty", "call", "version"]);
     out.assert_code(0);
     assert!(out.stdout.lines().count() > 3, "{out}");
@@ -45,30 +45,12 @@ fn pretty_indents_the_result() {
 #[test]
 fn a_tool_call_changes_the_app() {
     let sb = Sandbox::new();
-    let _sample = sb.start_sample(&sb.project("app"));
-    sb.mur(&[
-        "devtools",
-        "call",
-        "click",
-        "--args",
-        r##"{"selector":"#btn-inc"}"##,
-    ])
-    .assert_code(0);
-    sb.mur(&[
-        "devtools",
-        "call",
-        "click",
-        "--args",
-        r##"{"selector":"#btn-inc"}"##,
-    ])
-    .assert_code(0);
-    let out = sb.mur(&[
-        "devtools",
-        "call",
-        "state",
-        "--args",
-        r##"{"selector":"#count"}"##,
-    ]);
+    let _sample = sb.start_app();
+    sb.call_tool("click", r##"{"selector":"#btn-inc"}"##)
+        .assert_code(0);
+    sb.call_tool("click", r##"{"selector":"#btn-inc"}"##)
+        .assert_code(0);
+    let out = sb.call_tool("state", r##"{"selector":"#count"}"##);
     out.assert_code(0);
     assert!(out.stdout.contains('2'), "the counter shows 2: {out}");
 }
@@ -76,29 +58,20 @@ fn a_tool_call_changes_the_app() {
 #[test]
 fn a_json_rpc_error_exits_5_with_the_error_object_on_stdout() {
     let sb = Sandbox::new();
-    let _sample = sb.start_sample(&sb.project("app"));
+    let _sample = sb.start_app();
     let out = sb.mur(&["devtools", "call", "no/such-method"]);
     out.assert_code(5);
     let error = &out.json()["error"];
     assert_eq!(error["code"], -32601, "{out}");
-    assert!(
-        out.stderr.starts_with("error: `no/such-method` failed: "),
-        "{out}"
-    );
-    assert!(out.stderr.contains("(JSON-RPC error -32601)"), "{out}");
+    out.assert_stderr_starts_with("error: `no/such-method` failed: ");
+    out.assert_stderr_contains("(JSON-RPC error -32601)");
 }
 
 #[test]
 fn a_tool_result_with_is_error_exits_5_with_the_result_on_stdout() {
     let sb = Sandbox::new();
-    let _sample = sb.start_sample(&sb.project("app"));
-    let out = sb.mur(&[
-        "devtools",
-        "call",
-        "click",
-        "--args",
-        r##"{"selector":"#nope"}"##,
-    ]);
+    let _sample = sb.start_app();
+    let out = sb.call_tool("click", r##"{"selector":"#nope"}"##);
     out.assert_code(5);
     let result = out.json();
     assert_eq!(result["isError"], true, "{out}");
@@ -109,13 +82,11 @@ fn a_tool_result_with_is_error_exits_5_with_the_result_on_stdout() {
 #[test]
 fn bad_args_json_exits_1_saying_where() {
     let sb = Sandbox::new();
-    let out = sb.mur(&["devtools", "call", "click", "--args", "{\"selector\": }"]);
+    let out = sb.call_tool("click", "{\"selector\": }");
     out.assert_code(1);
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .starts_with("error: `--args` is not valid JSON: expected value at line 1 column 14\n"),
-        "{out}"
+    out.assert_stderr_starts_with(
+        "error: `--args` is not valid JSON: expected value at line 1 column 14\n",
     );
 }
 
@@ -123,53 +94,31 @@ fn bad_args_json_exits_1_saying_where() {
 fn a_server_that_never_answers_times_out_with_exit_2() {
     let sb = Sandbox::new();
     let hung = Stub::silent();
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
+    let out = call_fails(
+        &sb,
         &hung.endpoint(),
-        "--timeout",
-        "300",
-        "call",
-        "version",
-    ]);
-    out.assert_code(2);
-    assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr.starts_with(&format!(
-            "error: `{}` did not answer within 300 ms\n",
-            hung.endpoint()
-        )),
-        "{out}"
+        &["--timeout", "300"],
+        2,
+        " did not answer within 300 ms\n",
     );
+    assert_eq!(out.stdout, "");
 }
 
 #[test]
 fn a_server_that_hangs_up_mid_call_exits_2() {
     let sb = Sandbox::new();
     let gone = Stub::hang_up();
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &gone.endpoint(),
-        "call",
-        "version",
-    ]);
-    out.assert_code(2);
+    let out = call_fails(&sb, &gone.endpoint(), &[], 2, ": ");
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .starts_with(&format!("error: `{}`: ", gone.endpoint())),
-        "{out}"
-    );
 }
 
 #[test]
 fn a_killed_session_is_a_transport_error() {
     let sb = Sandbox::new();
-    let sample = sb.start_sample(&sb.project("app"));
+    let sample = sb.start_app();
     let endpoint = sample.endpoint().to_owned();
     sample.kill();
-    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"]);
+    let out = sb.call_version_at(&endpoint, &[]);
     out.assert_code(2);
     // Without --endpoint, its lockfile is stale: no session.
     sb.mur(&["devtools", "call", "version"]).assert_code(4);
@@ -179,24 +128,15 @@ fn a_killed_session_is_a_transport_error() {
 fn a_non_mcp_answer_is_a_transport_error() {
     let sb = Sandbox::new();
     let web = Stub::plain_http();
-    let out = sb.mur(&["devtools", "--endpoint", &web.endpoint(), "call", "version"]);
+    let out = sb.call_version_at(&web.endpoint(), &[]);
     out.assert_code(2);
-    assert!(
-        out.stderr.contains("answered without a JSON-RPC response"),
-        "{out}"
-    );
+    out.assert_stderr_contains("answered without a JSON-RPC response");
 }
 
 #[test]
 fn the_modern_request_carries_its_context_in_meta_and_headers() {
     let sb = Sandbox::new();
-    let server = Stub::serve(|req| {
-        let id = req.json()["id"].clone();
-        Reply::json(
-            200,
-            &json!({ "jsonrpc": "2.0", "id": id, "result": { "ok": true } }),
-        )
-    });
+    let server = Stub::answering(json!({ "ok": true }));
     let out = sb.mur(&[
         "devtools",
         "--endpoint",
@@ -239,13 +179,7 @@ fn an_sse_answer_is_read_past_notifications_and_other_ids() {
             json!({ "jsonrpc": "2.0", "id": id, "result": { "ours": true } }),
         ])
     });
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &server.endpoint(),
-        "call",
-        "version",
-    ]);
+    let out = sb.call_version_at(&server.endpoint(), &[]);
     out.assert_code(0);
     assert_eq!(out.stdout, "{\"ours\":true}\n");
     assert_eq!(out.stderr, "");
@@ -270,13 +204,7 @@ fn unsupported_version_is_retried_once_with_a_supported_modern_one() {
             &json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "version": version } }),
         )
     });
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &server.endpoint(),
-        "call",
-        "version",
-    ]);
+    let out = sb.call_version_at(&server.endpoint(), &[]);
     out.assert_code(0);
     assert_eq!(out.stdout, "{\"version\":\"2026-09-30\"}\n");
     let requests = server.requests();
@@ -290,7 +218,7 @@ fn unsupported_version_is_retried_once_with_a_supported_modern_one() {
 #[test]
 fn a_session_based_server_is_reached_through_the_legacy_fallback() {
     let sb = Sandbox::new();
-    let sample = sb.start_sample(&sb.project("app"));
+    let sample = sb.start_app();
     let proxy = stub::legacy_proxy(sample.endpoint());
     let out = sb.mur(&[
         "devtools",
@@ -336,6 +264,15 @@ fn a_session_based_server_is_reached_through_the_legacy_fallback() {
         session.iter().all(|s| s.is_some() && *s == session[0]),
         "every request after initialize carries the session id: {session:?}"
     );
+}
+
+/// Runs `call version` at `endpoint` and asserts it exits `code` with an error that
+/// names the endpoint first and goes on with `after`; returns the output.
+fn call_fails(sb: &Sandbox, endpoint: &str, options: &[&str], code: i32, after: &str) -> Output {
+    let out = sb.call_version_at(endpoint, options);
+    out.assert_code(code);
+    out.assert_stderr_starts_with(&format!("error: `{endpoint}`{after}"));
+    out
 }
 
 /// The session id [`legacy_server`] hands out.
@@ -418,13 +355,7 @@ fn open_sse(messages: &[serde_json::Value]) -> Reply {
 #[test]
 fn a_redirect_is_an_error_naming_the_location_and_is_never_followed() {
     let sb = Sandbox::new();
-    let elsewhere = Stub::serve(|req| {
-        let id = req.json()["id"].clone();
-        Reply::json(
-            200,
-            &json!({ "jsonrpc": "2.0", "id": id, "result": { "followed": true } }),
-        )
-    });
+    let elsewhere = Stub::answering(json!({ "followed": true }));
     let target = elsewhere.endpoint();
     let location = target.clone();
     let redirecting = Stub::serve(move |_| Reply::Respond {
@@ -432,23 +363,17 @@ fn a_redirect_is_an_error_naming_the_location_and_is_never_followed() {
         headers: vec![("location".into(), location.clone())],
         body: Vec::new(),
     });
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
+    let out = call_fails(
+        &sb,
         &redirecting.endpoint(),
-        "call",
-        "version",
-    ]);
-    out.assert_code(2);
-    assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr.starts_with(&format!(
-            "error: `{}` answered HTTP 307 Temporary Redirect, a redirect to `{target}`; \
-             mur never follows redirects\n",
-            redirecting.endpoint()
-        )),
-        "{out}"
+        &[],
+        2,
+        &format!(
+            " answered HTTP 307 Temporary Redirect, a redirect to `{target}`; \
+             mur never follows redirects\n"
+        ),
     );
+    assert_eq!(out.stdout, "");
     assert!(
         elsewhere.requests().is_empty(),
         "the JSON-RPC body went to the Location"
@@ -458,15 +383,9 @@ fn a_redirect_is_an_error_naming_the_location_and_is_never_followed() {
 #[test]
 fn a_localhost_endpoint_is_reached() {
     let sb = Sandbox::new();
-    let server = Stub::serve(|req| {
-        let id = req.json()["id"].clone();
-        Reply::json(
-            200,
-            &json!({ "jsonrpc": "2.0", "id": id, "result": { "ok": true } }),
-        )
-    });
+    let server = Stub::answering(json!({ "ok": true }));
     let endpoint = format!("http://localhost:{}/mcp", server.port());
-    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"]);
+    let out = sb.call_version_at(&endpoint, &[]);
     out.assert_code(0);
     assert_eq!(out.stdout, "{\"ok\":true}\n");
 }
@@ -479,15 +398,7 @@ fn an_endless_json_body_ends_at_the_default_response_limit() {
         prefix: br#"{"jsonrpc":"2.0","id":1,"result":{"pad":""#.to_vec(),
         chunk: vec![b'x'; 64 * 1024],
     });
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endless.endpoint(),
-        "--timeout",
-        "30000",
-        "call",
-        "version",
-    ]);
+    let out = sb.call_version_at(&endless.endpoint(), &["--timeout", "30000"]);
     out.assert_code(2);
     assert_eq!(out.stdout, "");
     assert_eq!(
@@ -527,13 +438,10 @@ fn an_endless_event_stream_ends_at_the_limit_max_response_sets() {
         "1M",
     ]);
     out.assert_code(2);
-    assert!(
-        out.stderr.starts_with(&format!(
-            "error: `{}` sent a response larger than 1 MiB, mur's response limit",
-            endless.endpoint()
-        )),
-        "{out}"
-    );
+    out.assert_stderr_starts_with(&format!(
+        "error: `{}` sent a response larger than 1 MiB, mur's response limit",
+        endless.endpoint()
+    ));
 }
 
 #[test]
@@ -548,37 +456,17 @@ fn max_response_raises_the_limit_and_a_declared_length_past_it_is_refused_unread
         )
     });
     let endpoint = server.endpoint();
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "--max-response",
-        "2M",
-        "call",
-        "version",
-    ]);
+    let out = sb.call_version_at(&endpoint, &["--max-response", "2M"]);
     out.assert_code(2);
-    assert!(
-        out.stderr.contains("sent a response larger than 2 MiB"),
-        "{out}"
-    );
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "--max-response",
-        "4M",
-        "call",
-        "version",
-    ]);
+    out.assert_stderr_contains("sent a response larger than 2 MiB");
+    let out = sb.call_version_at(&endpoint, &["--max-response", "4M"]);
     out.assert_code(0);
     assert_eq!(out.json()["pad"].as_str().map(str::len), Some(3 << 20));
     // Under the default limit, without the flag.
-    sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"])
-        .assert_code(0);
+    sb.call_version_at(&endpoint, &[]).assert_code(0);
     let out = sb.mur(&["devtools", "--max-response", "0", "call", "version"]);
     out.assert_code(1);
-    assert!(out.stderr.contains("--max-response"), "{out}");
+    out.assert_stderr_contains("--max-response");
 }
 
 #[test]
@@ -601,25 +489,16 @@ fn a_request_from_the_server_is_refused_at_once_and_the_call_exits_5() {
         ])
     });
     let started = Instant::now();
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &server.endpoint(),
-        "call",
-        "version",
-    ]);
+    let out = sb.call_version_at(&server.endpoint(), &[]);
     let took = started.elapsed();
     out.assert_code(5);
     assert!(took < Duration::from_secs(5), "took {took:?}: {out}");
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr.starts_with(&format!(
-            "error: `{}` asked mur for `elicitation/create` during the call, which mur cannot answer; \
+    out.assert_stderr_starts_with(&format!(
+        "error: `{}` asked mur for `elicitation/create` during the call, which mur cannot answer; \
              mur refused it (JSON-RPC error -32601) and abandoned the call\n",
-            server.endpoint()
-        )),
-        "{out}"
-    );
+        server.endpoint()
+    ));
     assert_eq!(
         seen(&server),
         ["POST tools/call", "POST error for \"srv-1\""]
@@ -646,16 +525,10 @@ fn a_request_from_a_session_server_is_refused_in_the_session_which_is_then_ended
         ])
     });
     let started = Instant::now();
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &server.endpoint(),
-        "call",
-        "version",
-    ]);
+    let out = sb.call_version_at(&server.endpoint(), &[]);
     out.assert_code(5);
     assert!(started.elapsed() < Duration::from_secs(5), "{out}");
-    assert!(out.stderr.contains("`sampling/createMessage`"), "{out}");
+    out.assert_stderr_contains("`sampling/createMessage`");
     assert_eq!(
         seen(&server),
         [
@@ -681,22 +554,12 @@ fn a_request_from_a_session_server_is_refused_in_the_session_which_is_then_ended
 fn a_legacy_session_is_ended_when_the_call_times_out() {
     let sb = Sandbox::new();
     let server = legacy_server(|_| Reply::Silence);
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
+    let out = call_fails(
+        &sb,
         &server.endpoint(),
-        "--timeout",
-        "500",
-        "call",
-        "version",
-    ]);
-    out.assert_code(2);
-    assert!(
-        out.stderr.starts_with(&format!(
-            "error: `{}` did not answer within 500 ms\n",
-            server.endpoint()
-        )),
-        "{out}"
+        &["--timeout", "500"],
+        2,
+        " did not answer within 500 ms\n",
     );
     assert_eq!(
         seen(&server),
@@ -717,13 +580,7 @@ fn a_legacy_session_is_ended_when_the_call_fails() {
     let sb = Sandbox::new();
     // The call itself breaks off.
     let server = legacy_server(|_| Reply::HangUp);
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &server.endpoint(),
-        "call",
-        "version",
-    ]);
+    let out = sb.call_version_at(&server.endpoint(), &[]);
     out.assert_code(2);
     assert_eq!(
         seen(&server).last().map(String::as_str),
@@ -755,24 +612,14 @@ fn a_legacy_session_is_ended_when_the_call_fails() {
             &json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32000, "message": "no session" } }),
         )
     });
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &server.endpoint(),
-        "call",
-        "version",
-    ]);
+    let out = sb.call_version_at(&server.endpoint(), &[]);
     out.assert_code(2);
     assert_eq!(
         seen(&server),
         ["POST tools/call", "POST initialize", "DELETE"],
         "{out}"
     );
-    assert!(
-        out.stderr
-            .contains("closed the connection before the answer was complete"),
-        "{out}"
-    );
+    out.assert_stderr_contains("closed the connection before the answer was complete");
     let delete = server.requests().pop().expect("DELETE");
     assert_eq!(delete.header("mcp-session-id"), Some(SESSION));
 }
@@ -788,7 +635,7 @@ fn a_connection_closed_mid_body_names_the_endpoint() {
         let cut = Stub::serve(move |_| {
             Reply::Raw(format!("{head}event: message\ndata: {{\"jsonrpc\":\"2.0\",").into_bytes())
         });
-        let out = sb.mur(&["devtools", "--endpoint", &cut.endpoint(), "call", "version"]);
+        let out = sb.call_version_at(&cut.endpoint(), &[]);
         out.assert_code(2);
         assert!(
             out.stderr.starts_with(&format!(
@@ -803,7 +650,7 @@ fn a_connection_closed_mid_body_names_the_endpoint() {
 #[test]
 fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
     let sb = Sandbox::new();
-    let sample = sb.start_sample(&sb.project("app"));
+    let sample = sb.start_app();
     // mur-sample speaks 2026-07-28, which has no `ping`: `server/discover` answers.
     let out = sb.mur(&["devtools", "call", "ping"]);
     out.assert_code(0);
@@ -851,18 +698,15 @@ fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
 fn a_failed_screenshot_write_is_mur_s_own_failure_exit_7() {
     let sb = Sandbox::new();
     mur_e2e::plugins::add(&sb, &[mur_e2e::plugins::standard("screenshot")]);
-    let _sample = sb.start_sample(&sb.project("app"));
+    let _sample = sb.start_app();
     let missing = sb.root().join("no-such-dir/shot.png");
     let path = missing.to_str().expect("utf-8 path");
     let out = sb.mur(&["devtools", "screenshot", "--out", path]);
     out.assert_code(7);
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr.starts_with(&format!(
-            "error: could not write `{path}`: No such file or directory"
-        )),
-        "{out}"
-    );
-    assert!(out.stderr.contains("already ran"), "{out}");
+    out.assert_stderr_starts_with(&format!(
+        "error: could not write `{path}`: No such file or directory"
+    ));
+    out.assert_stderr_contains("already ran");
     assert!(!missing.exists());
 }

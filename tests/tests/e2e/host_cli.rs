@@ -38,7 +38,7 @@ fn an_unknown_flag_is_a_usage_error_exit_1() {
     let out = Sandbox::new().mur(&["devtools", "call", "version", "--bogus"]);
     out.assert_code(1);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains("--bogus"), "{out}");
+    out.assert_stderr_contains("--bogus");
 }
 
 #[test]
@@ -46,7 +46,7 @@ fn a_missing_verb_prints_help_on_stderr_exit_1() {
     let out = Sandbox::new().mur(&["devtools"]);
     out.assert_code(1);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains("Usage: mur devtools"), "{out}");
+    out.assert_stderr_contains("Usage: mur devtools");
 }
 
 #[test]
@@ -61,16 +61,9 @@ fn an_unknown_verb_exits_1_pointing_at_call_and_verbs_list() {
     let out = Sandbox::new().mur(&["devtools", "frobnicate", "#x"]);
     out.assert_code(1);
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr.starts_with("error: unknown verb `frobnicate`\n"),
-        "{out}"
-    );
-    assert!(
-        out.stderr
-            .contains("`mur devtools call frobnicate --args JSON`"),
-        "{out}"
-    );
-    assert!(out.stderr.contains("`mur devtools verbs list`"), "{out}");
+    out.assert_stderr_starts_with("error: unknown verb `frobnicate`\n");
+    out.assert_stderr_contains("`mur devtools call frobnicate --args JSON`");
+    out.assert_stderr_contains("`mur devtools verbs list`");
 }
 
 #[test]
@@ -95,7 +88,7 @@ fn a_closed_stdout_pipe_is_a_quiet_exit() {
     use std::io::Read as _;
     use std::process::Stdio;
     let sb = Sandbox::new();
-    let _sample = sb.start_sample(&sb.project("app"));
+    let _sample = sb.start_app();
     let mut child = sb
         .mur_command(&["devtools", "--pretty", "call", "tools/list"])
         .stdout(Stdio::piped())
@@ -129,7 +122,7 @@ fn help_as_a_verb_is_the_same_help() {
 #[test]
 fn host_options_work_before_devtools_too() {
     let sb = Sandbox::new();
-    let sample = sb.start_sample(&sb.project("app"));
+    let sample = sb.start_app();
     // Before, clap refused `--endpoint` and `-v` ahead of `devtools` (exit 1).
     let out = sb.mur(&[
         "--endpoint",

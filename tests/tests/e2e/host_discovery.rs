@@ -9,22 +9,14 @@ fn no_session_exits_4_and_says_how_to_start_one() {
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .starts_with("error: no running devtools session found\n"),
-        "{out}"
-    );
-    assert!(
-        out.stderr
-            .contains("hint: start the app with devtools enabled"),
-        "{out}"
-    );
+    out.assert_stderr_starts_with("error: no running devtools session found\n");
+    out.assert_stderr_contains("hint: start the app with devtools enabled");
 }
 
 #[test]
 fn the_one_live_session_is_found_with_no_flags() {
     let sb = Sandbox::new();
-    let sample = sb.start_sample(&sb.project("app"));
+    let sample = sb.start_app();
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(0);
     assert_eq!(out.stderr, "");
@@ -43,23 +35,11 @@ fn several_sessions_are_ambiguous_exit_1_listing_each() {
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(1);
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .starts_with("error: 2 live devtools sessions found"),
-        "{out}"
-    );
+    out.assert_stderr_starts_with("error: 2 live devtools sessions found");
     for s in [&a, &b] {
-        assert!(
-            out.stderr
-                .contains(&format!("{}  {}", s.lock.project, s.endpoint())),
-            "{out}"
-        );
+        out.assert_stderr_contains(&format!("{}  {}", s.lock.project, s.endpoint()));
     }
-    assert!(
-        out.stderr
-            .contains("hint: choose one with `--project PATH` or `--endpoint URL`"),
-        "{out}"
-    );
+    out.assert_stderr_contains("hint: choose one with `--project PATH` or `--endpoint URL`");
 }
 
 #[test]
@@ -96,10 +76,7 @@ fn project_without_a_session_exits_4() {
         "version",
     ]);
     out.assert_code(4);
-    assert!(
-        out.stderr.contains("no live devtools session for project"),
-        "{out}"
-    );
+    out.assert_stderr_contains("no live devtools session for project");
 }
 
 #[test]
@@ -152,18 +129,11 @@ fn a_live_pid_whose_endpoint_is_a_plain_web_server_is_rejected() {
     let path = sb.plant_http_lockfile("/impostor/App.csproj", std::process::id(), web.port());
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
-    assert!(
-        out.stderr.contains(&format!(
-            "warning: skipping lockfile `{}`: pid",
-            path.display()
-        )),
-        "{out}"
-    );
-    assert!(
-        out.stderr
-            .contains("error: no running devtools session found"),
-        "{out}"
-    );
+    out.assert_stderr_contains(&format!(
+        "warning: skipping lockfile `{}`: pid",
+        path.display()
+    ));
+    out.assert_stderr_contains("error: no running devtools session found");
     assert!(path.exists(), "a lockfile whose process runs is left alone");
     assert!(
         !web.requests().iter().any(|r| r.method == "POST"),
@@ -177,11 +147,7 @@ fn a_stdio_session_is_refused_for_calls() {
     sb.plant_stdio_lockfile("/stdio/App.csproj", std::process::id());
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
-    assert!(
-        out.stderr
-            .contains("uses the stdio transport, and `mur` speaks HTTP only"),
-        "{out}"
-    );
+    out.assert_stderr_contains("uses the stdio transport, and `mur` speaks HTTP only");
 }
 
 #[cfg(unix)]
@@ -194,8 +160,8 @@ fn a_group_writable_lockfile_is_refused() {
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).expect("chmod");
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
-    assert!(out.stderr.contains("refusing lockfile"), "{out}");
-    assert!(out.stderr.contains("writable by group or others"), "{out}");
+    out.assert_stderr_contains("refusing lockfile");
+    out.assert_stderr_contains("writable by group or others");
     assert!(
         !web.requests().iter().any(|r| r.method == "POST"),
         "no call was sent to the planted endpoint"
@@ -207,19 +173,19 @@ fn a_group_writable_lockfile_is_refused() {
 fn an_open_lockfile_directory_is_refused() {
     use std::os::unix::fs::PermissionsExt as _;
     let sb = Sandbox::new();
-    let _sample = sb.start_sample(&sb.project("app"));
+    let _sample = sb.start_app();
     std::fs::set_permissions(sb.lockfile_dir(), std::fs::Permissions::from_mode(0o777))
         .expect("chmod");
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
-    assert!(out.stderr.contains("refusing lockfile directory"), "{out}");
-    assert!(out.stderr.contains("hint: "), "{out}");
+    out.assert_stderr_contains("refusing lockfile directory");
+    out.assert_stderr_contains("hint: ");
 }
 
 #[test]
 fn endpoint_bypasses_discovery() {
     let sb = Sandbox::new();
-    let sample = sb.start_sample(&sb.project("app"));
+    let sample = sb.start_app();
     // A second sandbox has no lockfiles at all: only --endpoint can reach the session.
     let empty = Sandbox::new();
     let out = empty.mur(&[
@@ -250,11 +216,7 @@ fn an_unreachable_endpoint_exits_2_with_the_transport_error() {
     let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"]);
     out.assert_code(2);
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .starts_with(&format!("error: `{endpoint}`: could not connect")),
-        "{out}"
-    );
+    out.assert_stderr_starts_with(&format!("error: `{endpoint}`: could not connect"));
 }
 
 #[test]
@@ -288,17 +250,13 @@ fn auto_range_scans_only_the_given_ports() {
     let range = format!("{0}-{0}", web.port());
     let out = sb.mur(&["devtools", "--auto-range", &range, "call", "version"]);
     out.assert_code(4);
-    assert!(
-        out.stderr
-            .contains(&format!("`--auto` scanned 127.0.0.1 ports {range}")),
-        "{out}"
-    );
+    out.assert_stderr_contains(&format!("`--auto` scanned 127.0.0.1 ports {range}"));
 }
 
 #[test]
 fn a_stopped_session_is_a_transport_error_naming_it_not_no_session() {
     let sb = Sandbox::new();
-    let sample = sb.start_sample(&sb.project("app"));
+    let sample = sb.start_app();
     signal(sample.pid(), "STOP");
     let call = sb.mur(&["devtools", "call", "version"]);
     let list = sb.mur(&["devtools", "session", "list"]);
@@ -354,11 +312,7 @@ fn lockfile_endpoints_off_loopback_are_never_contacted() {
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
     for endpoint in ["http://10.255.255.1:80/mcp", "http://example.com/mcp"] {
-        assert!(
-            out.stderr
-                .contains(&format!("`{endpoint}` is not a loopback address")),
-            "{out}"
-        );
+        out.assert_stderr_contains(&format!("`{endpoint}` is not a loopback address"));
     }
 }
 
@@ -373,10 +327,8 @@ fn an_endpoint_flag_off_loopback_is_refused_before_any_request() {
         "version",
     ]);
     out.assert_code(1);
-    assert!(
-        out.stderr
-            .starts_with("error: `--endpoint http://example.com/mcp` is not a loopback address"),
-        "{out}"
+    out.assert_stderr_starts_with(
+        "error: `--endpoint http://example.com/mcp` is not a loopback address",
     );
 }
 
@@ -418,11 +370,7 @@ fn timeout_bounds_discovery_too() {
     sb.plant_http_lockfile("/slow/App.csproj", std::process::id(), port);
     let out = sb.mur(&["devtools", "--timeout", "200", "call", "version"]);
     out.assert_code(2);
-    assert!(
-        out.stderr
-            .starts_with("error: finding the session took longer than 200 ms"),
-        "{out}"
-    );
+    out.assert_stderr_starts_with("error: finding the session took longer than 200 ms");
     drop(listener);
 }
 
@@ -435,5 +383,5 @@ fn control_characters_in_lockfile_names_reach_the_terminal_escaped() {
     let out = sb.mur(&["devtools", "session", "list"]);
     out.assert_code(4);
     assert!(!out.stderr.contains('\u{1b}'), "raw ESC on stderr: {out:?}");
-    assert!(out.stderr.contains("\\x1b[2J.json"), "{out}");
+    out.assert_stderr_contains("\\x1b[2J.json");
 }

@@ -167,14 +167,11 @@ fn a_question_from_a_python_sdk_tool_is_refused_at_once_and_the_session_ended() 
     out.assert_code(5);
     assert!(took < Duration::from_secs(5), "took {took:?}\n{out}");
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr.starts_with(&format!(
-            "error: `{}` asked mur for `elicitation/create` during the call, which mur cannot \
+    out.assert_stderr_starts_with(&format!(
+        "error: `{}` asked mur for `elicitation/create` during the call, which mur cannot \
              answer; mur refused it (JSON-RPC error -32601) and abandoned the call\n",
-            server.endpoint
-        )),
-        "{out}"
-    );
+        server.endpoint
+    ));
     // The SDK got mur's answer: the tool's `elicit` raised it.
     let refused = server.wait_for("interop-elicit: elicit refused: ");
     assert!(

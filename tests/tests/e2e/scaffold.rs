@@ -26,13 +26,7 @@ fn build(dir: &Path, name: &str) -> PathBuf {
 }
 
 fn count(sb: &Sandbox) -> String {
-    let out = sb.mur(&[
-        "devtools",
-        "call",
-        "state",
-        "--args",
-        r##"{"selector": "#count"}"##,
-    ]);
+    let out = sb.call_tool("state", r##"{"selector": "#count"}"##);
     out.assert_code(0);
     let state = out.json();
     let text = state["structuredContent"]["text"]
@@ -74,7 +68,7 @@ fn a_scaffolded_verb_builds_installs_and_clicks() {
 
     let wasm = build(&dir, "bump");
     plugins::add(&sb, &[wasm]);
-    let sample = sb.start_sample(&sb.project("app"));
+    let sample = sb.start_app();
     assert_eq!(count(&sb), "0");
     sb.mur(&["devtools", "bump"]).assert_code(0);
     sb.mur(&["devtools", "bump", "#btn-inc"]).assert_code(0);

@@ -261,27 +261,7 @@ fn every_help_matches_its_snapshot_whole() {
     let sb = with_standard_verbs();
     let tree = help_tree(&sb);
     let paths: BTreeSet<String> = tree.iter().map(|(p, _)| p.join(" ")).collect();
-    let verbs = [
-        "version",
-        "windows",
-        "components",
-        "switch",
-        "tree",
-        "screenshot",
-        "state",
-        "click",
-        "type",
-        "focus",
-        "invoke",
-        "toggle",
-        "expand",
-        "collapse",
-        "select",
-        "scroll",
-        "wait",
-        "fire",
-        "reload",
-    ];
+    let verbs = plugins::STANDARD_VERBS;
     let host = [
         "",
         "devtools",
@@ -366,7 +346,7 @@ fn every_help_matches_its_snapshot_whole() {
 /// Standard verbs and one session, for `<sandbox>/app/App.csproj`.
 fn with_session() -> (Sandbox, Sample) {
     let sb = with_standard_verbs();
-    let sample = sb.start_sample(&sb.project("app"));
+    let sample = sb.start_app();
     (sb, sample)
 }
 

@@ -33,11 +33,7 @@ fn mkfifo(path: &Path) {
 fn ping(sandbox: &Sandbox) -> Output {
     let out = sandbox.mur_within(&["devtools", "-v", "ping", "--bogus"], HANG_LIMIT);
     out.assert_code(1);
-    assert!(
-        out.stderr
-            .contains("error: ping: unexpected argument `--bogus`"),
-        "{out}"
-    );
+    out.assert_stderr_contains("error: ping: unexpected argument `--bogus`");
     out
 }
 
@@ -96,10 +92,8 @@ fn a_file_replaced_behind_the_index_is_never_served_stale() {
 
     let out = sandbox.mur(&["devtools", "ping", "text"]);
     out.assert_code(6);
-    assert!(
-        out.stderr
-            .starts_with("error: verb `ping` returned tool arguments that are not valid JSON"),
-        "{out}"
+    out.assert_stderr_starts_with(
+        "error: verb `ping` returned tool arguments that are not valid JSON",
     );
     let info = sandbox
         .mur(&["devtools", "verbs", "info", "ping", "--json"])
@@ -124,7 +118,7 @@ fn a_corrupt_cache_entry_is_rebuilt() {
     for broken in [good[..good.len() / 3].to_vec(), flipped] {
         std::fs::write(&entry, &broken).expect("corrupt the entry");
         let out = ping(&sandbox);
-        assert!(out.stderr.contains("is corrupt; rebuilding it"), "{out}");
+        out.assert_stderr_contains("is corrupt; rebuilding it");
         assert!(out.stderr.contains(COMPILING), "{out}");
         assert_eq!(
             std::fs::read(&entry).expect("rebuilt entry"),
@@ -145,11 +139,7 @@ fn a_fifo_as_a_cache_entry_is_a_miss_and_is_replaced() {
     mkfifo(&entry);
 
     let out = ping(&sandbox);
-    assert!(
-        out.stderr
-            .contains("is a FIFO, not a regular file; rebuilding it"),
-        "{out}"
-    );
+    out.assert_stderr_contains("is a FIFO, not a regular file; rebuilding it");
     assert!(out.stderr.contains(COMPILING), "{out}");
     assert!(entry.metadata().expect("entry").is_file(), "replaced");
     assert!(ping(&sandbox).stderr.contains(LOADED));
@@ -167,7 +157,7 @@ fn a_symlink_as_a_cache_entry_is_not_followed() {
     std::os::unix::fs::symlink(&elsewhere, &entry).expect("symlink");
 
     let out = ping(&sandbox);
-    assert!(out.stderr.contains("is a symbolic link"), "{out}");
+    out.assert_stderr_contains("is a symbolic link");
     assert!(!out.stderr.contains(LOADED), "{out}");
     let meta = std::fs::symlink_metadata(&entry).expect("entry");
     assert!(meta.is_file(), "the link is replaced by a real entry");
@@ -187,11 +177,7 @@ fn an_oversized_cache_entry_is_rebuilt_without_being_read() {
         .expect("grow the entry");
 
     let out = ping(&sandbox);
-    assert!(
-        out.stderr
-            .contains("is 1073741825 bytes, over the 1 GiB limit; rebuilding it"),
-        "{out}"
-    );
+    out.assert_stderr_contains("is 1073741825 bytes, over the 1 GiB limit; rebuilding it");
     assert!(out.stderr.contains(COMPILING), "{out}");
     assert!(ping(&sandbox).stderr.contains(LOADED));
 }
@@ -247,9 +233,7 @@ fn an_installed_verb_whose_file_became_a_fifo_fails_at_once_with_exit_7() {
         ),
         "{out}"
     );
-    assert!(
-        out.stderr
-            .contains("hint: reinstall it with `mur devtools verbs add --force <ping.wasm>`"),
-        "{out}"
+    out.assert_stderr_contains(
+        "hint: reinstall it with `mur devtools verbs add --force <ping.wasm>`",
     );
 }

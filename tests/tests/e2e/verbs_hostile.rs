@@ -2,8 +2,8 @@
 //! stopped with one clear line naming the verb, exit 6, and `mur` itself exits
 //! cleanly. Nothing they try to read is visible to them.
 
-use mur_e2e::Sandbox;
 use mur_e2e::plugins::{add, guest};
+use mur_e2e::{Output, Sandbox};
 
 /// A sandbox with these test guests installed.
 fn with_guests(names: &[&str]) -> Sandbox {
@@ -15,11 +15,17 @@ fn with_guests(names: &[&str]) -> Sandbox {
     sandbox
 }
 
+/// Runs test guest `name` alone in a fresh sandbox and asserts that it was stopped
+/// (exit 6).
+fn stopped(name: &str) -> Output {
+    let out = with_guests(&[name]).mur(&["devtools", name]);
+    out.assert_code(6);
+    out
+}
+
 #[test]
 fn an_endless_loop_is_stopped_by_its_time_budget() {
-    let sandbox = with_guests(&["spin"]);
-    let out = sandbox.mur(&["devtools", "spin"]);
-    out.assert_code(6);
+    let out = stopped("spin");
     assert_eq!(
         out.stderr, "error: verb `spin` ran out of its time budget\n",
         "{out}"
@@ -29,9 +35,7 @@ fn an_endless_loop_is_stopped_by_its_time_budget() {
 
 #[test]
 fn a_memory_bomb_is_stopped_at_the_memory_limit() {
-    let sandbox = with_guests(&["hog"]);
-    let out = sandbox.mur(&["devtools", "hog"]);
-    out.assert_code(6);
+    let out = stopped("hog");
     assert_eq!(
         out.stderr, "error: verb `hog` exceeded its 64 MiB memory limit\n",
         "{out}"
@@ -40,18 +44,9 @@ fn a_memory_bomb_is_stopped_at_the_memory_limit() {
 
 #[test]
 fn a_panic_is_reported_with_the_verbs_own_message() {
-    let sandbox = with_guests(&["crash"]);
-    let out = sandbox.mur(&["devtools", "crash"]);
-    out.assert_code(6);
-    assert!(
-        out.stderr
-            .starts_with("error: verb `crash` crashed: panicked at"),
-        "{out}"
-    );
-    assert!(
-        out.stderr.contains("boom: this verb panics on purpose"),
-        "{out}"
-    );
+    let out = stopped("crash");
+    out.assert_stderr_starts_with("error: verb `crash` crashed: panicked at");
+    out.assert_stderr_contains("boom: this verb panics on purpose");
     assert_eq!(out.stderr.lines().count(), 1, "one line: {out}");
 }
 
@@ -63,11 +58,7 @@ fn files_environment_arguments_and_clock_are_invisible() {
     // snoop reports what it saw as a usage error, so no session is needed.
     let out = sandbox.mur(&["devtools", "snoop", secret.to_str().expect("utf-8 path")]);
     out.assert_code(1);
-    assert!(
-        out.stderr
-            .contains("saw file=no dir=no env=0 args=0 clock=0"),
-        "{out}"
-    );
+    out.assert_stderr_contains("saw file=no dir=no env=0 args=0 clock=0");
     assert!(!out.stderr.contains("top secret"), "{out}");
 }
 
@@ -122,9 +113,7 @@ fn a_verb_may_write_only_where_the_user_said() {
 
 #[test]
 fn sleeping_traps_instead_of_blocking_the_host() {
-    let sandbox = with_guests(&["nap"]);
-    let out = sandbox.mur(&["devtools", "nap"]);
-    out.assert_code(6);
+    let out = stopped("nap");
     assert_eq!(
         out.stderr, "error: verb `nap` crashed: the verb tried to sleep, and verbs get no clock\n",
         "{out}"

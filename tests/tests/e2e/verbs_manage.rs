@@ -118,13 +118,7 @@ fn a_removed_verb_is_unknown_while_call_still_reaches_its_tool() {
         "{help}"
     );
     sandbox
-        .mur(&[
-            "devtools",
-            "call",
-            "click",
-            "--args",
-            r##"{"selector":"#btn-inc"}"##,
-        ])
+        .call_tool("click", r##"{"selector":"#btn-inc"}"##)
         .assert_code(0);
 }
 
@@ -173,15 +167,9 @@ fn files_that_are_not_verbs_are_refused_and_nothing_is_installed() {
     std::fs::write(&junk, b"\0asm this is not a component").expect("write junk");
     let out = try_add(&sandbox, &[guest("ping"), junk.clone()], &[]);
     out.assert_code(1);
-    assert!(
-        out.stderr
-            .starts_with(&format!("error: `{}` is not a usable verb: ", path(&junk))),
-        "{out}"
-    );
-    assert!(
-        out.stderr
-            .contains("\nhint: a verb is a WebAssembly component built against wit/verb.wit"),
-        "{out}"
+    out.assert_stderr_starts_with(&format!("error: `{}` is not a usable verb: ", path(&junk)));
+    out.assert_stderr_contains(
+        "\nhint: a verb is a WebAssembly component built against wit/verb.wit",
     );
     let list = sandbox.mur(&["devtools", "verbs", "list", "--json"]);
     assert_eq!(

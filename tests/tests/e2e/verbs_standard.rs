@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 fn session() -> (Sandbox, Sample) {
     let sandbox = Sandbox::new();
     install_standard(&sandbox);
-    let sample = sandbox.start_sample(&sandbox.project("app"));
+    let sample = sandbox.start_app();
     (sandbox, sample)
 }
 

@@ -6,29 +6,7 @@
 //! checked before any session is looked for.
 
 use mur_e2e::Sandbox;
-use mur_e2e::plugins::install_standard;
-
-const VERBS: [&str; 19] = [
-    "version",
-    "windows",
-    "components",
-    "switch",
-    "tree",
-    "screenshot",
-    "state",
-    "click",
-    "type",
-    "focus",
-    "invoke",
-    "toggle",
-    "expand",
-    "collapse",
-    "select",
-    "scroll",
-    "wait",
-    "fire",
-    "reload",
-];
+use mur_e2e::plugins::{STANDARD_VERBS, install_standard};
 
 fn sandbox() -> Sandbox {
     let sandbox = Sandbox::new();
@@ -47,7 +25,7 @@ fn help(sandbox: &Sandbox, verb: &str) -> String {
 #[test]
 fn every_standard_verb_prints_its_usage_on_stdout_with_help() {
     let sandbox = sandbox();
-    for verb in VERBS {
+    for verb in STANDARD_VERBS {
         let usage = help(&sandbox, verb);
         assert!(
             usage.starts_with(&format!("Usage: mur devtools {verb}")),
@@ -209,7 +187,7 @@ const BAD: &[(&str, &[&str], &str)] = &[
 #[test]
 fn bad_argv_is_a_usage_error_for_every_standard_verb() {
     let sandbox = sandbox();
-    for verb in VERBS {
+    for verb in STANDARD_VERBS {
         assert!(
             BAD.iter().any(|(v, _, _)| *v == verb),
             "no usage error checked for `{verb}`"
@@ -247,7 +225,7 @@ fn bad_argv_is_a_usage_error_for_every_standard_verb() {
 #[test]
 fn a_usage_error_never_reaches_the_app() {
     let sandbox = sandbox();
-    let _sample = sandbox.start_sample(&sandbox.project("app"));
+    let _sample = sandbox.start_app();
     sandbox
         .mur(&["devtools", "click", "#btn-inc", "--twice"])
         .assert_code(1);
