@@ -63,6 +63,16 @@ impl Opt {
         }
     }
 
+    /// `--selector S`: the option of the verbs that can narrow to what a selector matches.
+    pub const fn selector(help: &'static str) -> Self {
+        Self::value("selector", "S", Kind::Selector, help)
+    }
+
+    /// `--window W`: the option of the verbs that work on one window.
+    pub const fn window(help: &'static str) -> Self {
+        Self::value("window", "W", Kind::Name, help)
+    }
+
     fn takes_value(&self) -> bool {
         self.kind != Kind::Flag
     }
@@ -93,6 +103,11 @@ impl Pos {
             kind,
             help,
         }
+    }
+
+    /// `<selector>`, sent as `selector`: the element a verb works on.
+    pub const fn selector(help: &'static str) -> Self {
+        Self::new("selector", "selector", Kind::Selector, help)
     }
 }
 

@@ -177,12 +177,7 @@ mod tests;
 macro_rules! selector_spec {
     ($help:literal) => {
         $crate::Spec {
-            positionals: &[$crate::Pos::new(
-                "selector",
-                "selector",
-                $crate::Kind::Selector,
-                $help,
-            )],
+            positionals: &[$crate::Pos::selector($help)],
             options: &[],
             exclusive: &[],
         }

@@ -25,18 +25,8 @@ impl Verb for Screenshot {
     const SPEC: Spec = Spec {
         positionals: &[],
         options: &[
-            Opt::value(
-                "selector",
-                "S",
-                Kind::Selector,
-                "only the element the selector S matches",
-            ),
-            Opt::value(
-                "window",
-                "W",
-                Kind::Name,
-                "the window to capture (default: the main window)",
-            ),
+            Opt::selector("only the element the selector S matches"),
+            Opt::window("the window to capture (default: the main window)"),
             Opt::value(
                 "out",
                 "path|-",

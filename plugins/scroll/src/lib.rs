@@ -15,12 +15,7 @@ impl Verb for Scroll {
         example: "mur devtools scroll '#log' --by 0,-120",
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::new(
-            "selector",
-            "selector",
-            Kind::Selector,
-            "the element to scroll",
-        )],
+        positionals: &[Pos::selector("the element to scroll")],
         options: &[
             Opt::value(
                 "by",

@@ -16,12 +16,7 @@ impl Verb for Select {
     };
     const SPEC: Spec = Spec {
         positionals: &[
-            Pos::new(
-                "selector",
-                "selector",
-                Kind::Selector,
-                "the list, combo box or tab view",
-            ),
+            Pos::selector("the list, combo box or tab view"),
             Pos::new(
                 "item-selector",
                 "item",

@@ -1,7 +1,7 @@
 //! `mur devtools state`: print the running app's state, or the state of the element a
 //! selector matches (MCP tool `state`).
 
-use mur_verb_guest::{About, Kind, Opt, Spec, Verb};
+use mur_verb_guest::{About, Opt, Spec, Verb};
 
 pub struct State;
 
@@ -16,12 +16,7 @@ impl Verb for State {
     };
     const SPEC: Spec = Spec {
         positionals: &[],
-        options: &[Opt::value(
-            "selector",
-            "S",
-            Kind::Selector,
-            "only the element the selector S matches",
-        )],
+        options: &[Opt::selector("only the element the selector S matches")],
         exclusive: &[],
     };
 }

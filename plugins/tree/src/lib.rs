@@ -17,18 +17,8 @@ impl Verb for Tree {
     const SPEC: Spec = Spec {
         positionals: &[],
         options: &[
-            Opt::value(
-                "selector",
-                "S",
-                Kind::Selector,
-                "only the subtree the selector S matches",
-            ),
-            Opt::value(
-                "window",
-                "W",
-                Kind::Name,
-                "only this window (default: every window)",
-            ),
+            Opt::selector("only the subtree the selector S matches"),
+            Opt::window("only this window (default: every window)"),
             Opt::value(
                 "view",
                 "summary|full",

@@ -16,12 +16,7 @@ impl Verb for Type {
     };
     const SPEC: Spec = Spec {
         positionals: &[
-            Pos::new(
-                "selector",
-                "selector",
-                Kind::Selector,
-                "the element to type into",
-            ),
+            Pos::selector("the element to type into"),
             Pos::new(
                 "text",
                 "text",

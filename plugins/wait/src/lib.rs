@@ -17,12 +17,7 @@ impl Verb for Wait {
         example: "mur devtools wait '#todo-list > ListItem' --text 'buy milk' --timeout 5000",
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::new(
-            "selector",
-            "selector",
-            Kind::Selector,
-            "the element to wait for",
-        )],
+        positionals: &[Pos::selector("the element to wait for")],
         options: &[
             Opt::value("text", "X", Kind::Text, "until its text is exactly X"),
             Opt::value(
