@@ -1,6 +1,6 @@
 //! Drives a fresh sample app through its registered tools, exactly as the server would.
 
-use mur_server::{SessionControl, ToolOutput, ToolSet};
+use mur_server::{SessionControl, ToolOutput, ToolSet, ToolSpec};
 use serde_json::Value;
 
 /// One sample app with its own state, and a runtime to run its handlers on.
@@ -27,6 +27,14 @@ impl App {
 
     pub fn tools(&self) -> &ToolSet {
         &self.tools
+    }
+
+    /// The published spec of tool `name`, which must exist.
+    pub fn spec(&self, name: &str) -> &ToolSpec {
+        self.tools
+            .specs()
+            .find(|spec| spec.name == name)
+            .unwrap_or_else(|| panic!("no tool `{name}`"))
     }
 
     pub fn call(&self, tool: &str, args: Value) -> Result<ToolOutput, String> {

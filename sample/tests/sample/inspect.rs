@@ -45,14 +45,7 @@ fn every_standard_tool_is_registered_with_a_strict_schema() {
 #[test]
 fn schemas_name_the_arguments_of_the_design_table() {
     let app = App::new();
-    let schema = |name: &str| {
-        app.tools()
-            .specs()
-            .find(|spec| spec.name == name)
-            .expect("tool")
-            .input_schema
-            .clone()
-    };
+    let schema = |name: &str| app.spec(name).input_schema.clone();
     let properties = |name: &str| {
         let mut keys: Vec<String> = schema(name)["properties"]
             .as_object()
@@ -97,13 +90,7 @@ fn schemas_name_the_arguments_of_the_design_table() {
 #[test]
 fn hints_mark_read_only_action_and_destructive_tools() {
     let app = App::new();
-    let hints = |name: &str| {
-        app.tools()
-            .specs()
-            .find(|spec| spec.name == name)
-            .expect("tool")
-            .hints
-    };
+    let hints = |name: &str| app.spec(name).hints;
     for name in [
         "version",
         "windows",
