@@ -281,6 +281,16 @@ fn innermost(err: &(dyn std::error::Error + 'static)) -> String {
 mod tests {
     use super::*;
 
+    /// A lockfile for this (live) process, naming a session at `port`.
+    fn ours_at(port: u16) -> Lockfile {
+        Lockfile::http(port, std::process::id(), "/p".into(), "t".into())
+    }
+
+    /// What the check makes of `lock`.
+    async fn verdict_on(lock: &Lockfile) -> Liveness {
+        check(&reqwest::Client::new(), lock).await
+    }
+
     #[test]
     fn this_process_is_running() {
         assert!(pid_running(std::process::id()));
@@ -329,8 +339,8 @@ mod tests {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().expect("addr").port();
         drop(listener);
-        let lock = Lockfile::http(port, std::process::id(), "/p".into(), "t".into());
-        let verdict = check(&reqwest::Client::new(), &lock).await;
+        let lock = ours_at(port);
+        let verdict = verdict_on(&lock).await;
         assert!(matches!(verdict, Liveness::NotDevtools(_)), "{verdict:?}");
     }
 
@@ -340,7 +350,7 @@ mod tests {
         // was written by some earlier process that had the same number.
         let mut lock = Lockfile::stdio(std::process::id(), "/p".into(), "t".into());
         lock.started_at = "2001-02-03T04:05:06Z".into();
-        let verdict = check(&reqwest::Client::new(), &lock).await;
+        let verdict = verdict_on(&lock).await;
         assert!(
             matches!(&verdict, Liveness::Stale(why) if why.contains("started after")),
             "{verdict:?}"
@@ -353,8 +363,8 @@ mod tests {
         // handshake and the request waits, as with a session under SIGSTOP.
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().expect("addr").port();
-        let lock = Lockfile::http(port, std::process::id(), "/p".into(), "t".into());
-        let verdict = check(&reqwest::Client::new(), &lock).await;
+        let lock = ours_at(port);
+        let verdict = verdict_on(&lock).await;
         assert!(
             matches!(&verdict, Liveness::Unresponsive(why) if why.contains("did not answer")),
             "{verdict:?}"
@@ -377,8 +387,8 @@ mod tests {
             let chunk = [b' '; 4096];
             while stream.write_all(&chunk).is_ok() {}
         });
-        let lock = Lockfile::http(port, std::process::id(), "/p".into(), "t".into());
-        let verdict = check(&reqwest::Client::new(), &lock).await;
+        let lock = ours_at(port);
+        let verdict = verdict_on(&lock).await;
         assert!(
             matches!(&verdict, Liveness::NotDevtools(why) if why.contains("more than 16384 bytes")),
             "{verdict:?}"
@@ -387,10 +397,10 @@ mod tests {
 
     #[tokio::test]
     async fn an_endpoint_off_loopback_is_never_contacted() {
-        let mut lock = Lockfile::http(80, std::process::id(), "/p".into(), "t".into());
+        let mut lock = ours_at(80);
         // Contacted, this address would time out (an Unresponsive verdict).
         lock.endpoint = "http://10.255.255.1:80/mcp".into();
-        let verdict = check(&reqwest::Client::new(), &lock).await;
+        let verdict = verdict_on(&lock).await;
         assert!(
             matches!(&verdict, Liveness::NotDevtools(why) if why.contains("not a loopback address")),
             "{verdict:?}"
