@@ -47,6 +47,16 @@ fn host_with(names: &[&str]) -> (tempfile::TempDir, VerbHost) {
     (tmp, host)
 }
 
+/// The plugin failure guest `name`, alone in a fresh host, ends in when parsed
+/// without arguments.
+fn stopped(name: &str) -> String {
+    let (_tmp, mut host) = host_with(&[name]);
+    plugin_message(
+        host.parse(name, &[])
+            .expect_err("the guest must not finish"),
+    )
+}
+
 fn plugin_message(err: VerbError) -> String {
     assert!(
         matches!(err, VerbError::Plugin { .. }),
@@ -78,28 +88,20 @@ fn a_new_verb_parses_and_shapes() {
 
 #[test]
 fn an_endless_loop_runs_out_of_time() {
-    let (_tmp, mut host) = host_with(&["spin"]);
-    let err = host.parse("spin", &[]).expect_err("spin must not finish");
-    assert_eq!(
-        plugin_message(err),
-        "verb `spin` ran out of its time budget"
-    );
+    assert_eq!(stopped("spin"), "verb `spin` ran out of its time budget");
 }
 
 #[test]
 fn a_memory_bomb_hits_the_memory_limit() {
-    let (_tmp, mut host) = host_with(&["hog"]);
-    let err = host.parse("hog", &[]).expect_err("hog must not finish");
     assert_eq!(
-        plugin_message(err),
+        stopped("hog"),
         "verb `hog` exceeded its 64 MiB memory limit"
     );
 }
 
 #[test]
 fn a_panic_is_reported_with_its_message() {
-    let (_tmp, mut host) = host_with(&["crash"]);
-    let message = plugin_message(host.parse("crash", &[]).expect_err("crash"));
+    let message = stopped("crash");
     assert!(
         message.starts_with("verb `crash` crashed: panicked at"),
         "{message}"
