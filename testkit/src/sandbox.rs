@@ -194,6 +194,14 @@ impl Sandbox {
         self.start_sample_with(project, &[])
     }
 
+    /// A new sandbox with `mur-sample` running for the project `app`: the setup of most
+    /// tests that talk to a session.
+    pub fn with_app() -> (Self, Session) {
+        let sandbox = Self::new();
+        let app = sandbox.start_app();
+        (sandbox, app)
+    }
+
     /// Starts `mur-sample` for the project `app`, the one most tests need.
     pub fn start_app(&self) -> Session {
         self.start_sample(&self.project("app"))

@@ -84,18 +84,47 @@ impl Reply {
         }
     }
 
-    /// An SSE response whose events carry these JSON messages, in order.
-    pub fn sse(messages: &[Value]) -> Self {
-        let mut body = String::from(": stream start\n\n");
-        for m in messages {
-            body.push_str(&format!("event: message\ndata: {m}\n\n"));
-        }
+    /// A response with this status and no body.
+    pub fn empty(status: u16) -> Self {
         Self::Respond {
-            status: 200,
-            headers: vec![("content-type".into(), "text/event-stream".into())],
-            body: body.into_bytes(),
+            status,
+            headers: Vec::new(),
+            body: Vec::new(),
         }
     }
+
+    /// An SSE response whose events carry these JSON messages, in order.
+    pub fn sse(messages: &[Value]) -> Self {
+        Self::Respond {
+            status: 200,
+            headers: sse_headers(),
+            body: sse_body(messages),
+        }
+    }
+
+    /// Like [`Reply::sse`], but the stream stays open after these messages for up to
+    /// `hold`: a stream that has not ended yet.
+    pub fn sse_open(messages: &[Value], hold: Duration) -> Self {
+        Self::Open {
+            status: 200,
+            headers: sse_headers(),
+            body: sse_body(messages),
+            hold,
+        }
+    }
+}
+
+fn sse_headers() -> Vec<(String, String)> {
+    vec![("content-type".into(), "text/event-stream".into())]
+}
+
+/// An SSE body: a comment, then one `message` event per JSON message.
+fn sse_body(messages: &[Value]) -> Vec<u8> {
+    let mut body = String::from(": stream start\n\n");
+    for m in messages {
+        body.push_str(&format!("event: message\ndata: {m}\n\n"));
+    }
+    body.into_bytes()
 }
 
 type Handler = dyn Fn(&Request) -> Reply + Send + Sync;

@@ -12,8 +12,7 @@ use serde_json::json;
 
 #[test]
 fn call_tools_list_prints_the_result() {
-    let sb = Sandbox::new();
-    let _sample = sb.start_app();
+    let (sb, _sample) = Sandbox::with_app();
     let out = sb.mur(&["devtools", "call", "tools/list"]);
     out.assert_code(0);
     assert_eq!(out.stderr, "");
@@ -34,8 +33,7 @@ fn call_tools_list_prints_the_result() {
 
 #[test]
 fn pretty_indents_the_result() {
-    let sb = Sandbox::new();
-    let _sample = sb.start_app();
+    let (sb, _sample) = Sandbox::with_app();
     let out = sb.mur(&["devtools", "--pretty", "call", "version"]);
     out.assert_code(0);
     assert!(out.stdout.lines().count() > 3, "{out}");
@@ -44,8 +42,7 @@ fn pretty_indents_the_result() {
 
 #[test]
 fn a_tool_call_changes_the_app() {
-    let sb = Sandbox::new();
-    let _sample = sb.start_app();
+    let (sb, _sample) = Sandbox::with_app();
     sb.call_tool("click", r##"{"selector":"#btn-inc"}"##)
         .assert_code(0);
     sb.call_tool("click", r##"{"selector":"#btn-inc"}"##)
@@ -57,8 +54,7 @@ fn a_tool_call_changes_the_app() {
 
 #[test]
 fn a_json_rpc_error_exits_5_with_the_error_object_on_stdout() {
-    let sb = Sandbox::new();
-    let _sample = sb.start_app();
+    let (sb, _sample) = Sandbox::with_app();
     let out = sb.mur(&["devtools", "call", "no/such-method"]);
     out.assert_code(5);
     let error = &out.json()["error"];
@@ -69,8 +65,7 @@ fn a_json_rpc_error_exits_5_with_the_error_object_on_stdout() {
 
 #[test]
 fn a_tool_result_with_is_error_exits_5_with_the_result_on_stdout() {
-    let sb = Sandbox::new();
-    let _sample = sb.start_app();
+    let (sb, _sample) = Sandbox::with_app();
     let out = sb.call_tool("click", r##"{"selector":"#nope"}"##);
     out.assert_code(5);
     let result = out.json();
@@ -114,8 +109,7 @@ fn a_server_that_hangs_up_mid_call_exits_2() {
 
 #[test]
 fn a_killed_session_is_a_transport_error() {
-    let sb = Sandbox::new();
-    let sample = sb.start_app();
+    let (sb, sample) = Sandbox::with_app();
     let endpoint = sample.endpoint().to_owned();
     sample.kill();
     let out = sb.call_version_at(&endpoint, &[]);
@@ -217,8 +211,7 @@ fn unsupported_version_is_retried_once_with_a_supported_modern_one() {
 
 #[test]
 fn a_session_based_server_is_reached_through_the_legacy_fallback() {
-    let sb = Sandbox::new();
-    let sample = sb.start_app();
+    let (sb, sample) = Sandbox::with_app();
     let proxy = stub::legacy_proxy(sample.endpoint());
     let out = sb.mur(&[
         "devtools",
@@ -285,13 +278,8 @@ const SESSION: &str = "stub-session-1";
 /// the call itself is answered by `on_call`.
 fn legacy_server(on_call: impl Fn(&stub::Request) -> Reply + Send + Sync + 'static) -> Stub {
     Stub::serve(move |req| {
-        let empty = |status| Reply::Respond {
-            status,
-            headers: Vec::new(),
-            body: Vec::new(),
-        };
         if req.method == "DELETE" {
-            return empty(200);
+            return Reply::empty(200);
         }
         let body = req.json();
         if req.header("mcp-protocol-version") == Some("2026-07-28") {
@@ -314,8 +302,8 @@ fn legacy_server(on_call: impl Fn(&stub::Request) -> Reply + Send + Sync + 'stat
                 .to_string()
                 .into_bytes(),
             },
-            Some(m) if m.starts_with("notifications/") => empty(202),
-            None => empty(202),
+            Some(m) if m.starts_with("notifications/") => Reply::empty(202),
+            None => Reply::empty(202),
             Some(_) => on_call(req),
         }
     })
@@ -338,18 +326,24 @@ fn seen(stub: &Stub) -> Vec<String> {
         .collect()
 }
 
+/// What [`seen`] shows of a `tools/call` that falls back to a session: the modern
+/// attempt, `initialize`, `notifications/initialized`, the call again, then `rest`.
+fn through_a_session(rest: &[&str]) -> Vec<String> {
+    [
+        "POST tools/call",
+        "POST initialize",
+        "POST notifications/initialized",
+        "POST tools/call",
+    ]
+    .iter()
+    .chain(rest)
+    .map(|s| (*s).to_owned())
+    .collect()
+}
+
 /// An SSE answer whose stream stays open after these messages.
 fn open_sse(messages: &[serde_json::Value]) -> Reply {
-    let mut body = String::from(": stream start\n\n");
-    for m in messages {
-        body.push_str(&format!("event: message\ndata: {m}\n\n"));
-    }
-    Reply::Open {
-        status: 200,
-        headers: vec![("content-type".into(), "text/event-stream".into())],
-        body: body.into_bytes(),
-        hold: Duration::from_secs(30),
-    }
+    Reply::sse_open(messages, Duration::from_secs(30))
 }
 
 #[test]
@@ -476,11 +470,7 @@ fn a_request_from_the_server_is_refused_at_once_and_the_call_exits_5() {
         let body = req.json();
         if body.get("method").is_none() {
             // mur's answer to the server's request.
-            return Reply::Respond {
-                status: 202,
-                headers: Vec::new(),
-                body: Vec::new(),
-            };
+            return Reply::empty(202);
         }
         open_sse(&[
             json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": { "progressToken": 1, "progress": 1 } }),
@@ -531,14 +521,7 @@ fn a_request_from_a_session_server_is_refused_in_the_session_which_is_then_ended
     out.assert_stderr_contains("`sampling/createMessage`");
     assert_eq!(
         seen(&server),
-        [
-            "POST tools/call",
-            "POST initialize",
-            "POST notifications/initialized",
-            "POST tools/call",
-            "POST error for 7",
-            "DELETE"
-        ]
+        through_a_session(&["POST error for 7", "DELETE"])
     );
     for req in &server.requests()[2..] {
         assert_eq!(req.header("mcp-session-id"), Some(SESSION), "{req:?}");
@@ -561,16 +544,7 @@ fn a_legacy_session_is_ended_when_the_call_times_out() {
         2,
         " did not answer within 500 ms\n",
     );
-    assert_eq!(
-        seen(&server),
-        [
-            "POST tools/call",
-            "POST initialize",
-            "POST notifications/initialized",
-            "POST tools/call",
-            "DELETE"
-        ]
-    );
+    assert_eq!(seen(&server), through_a_session(&["DELETE"]));
     let delete = server.requests().pop().expect("DELETE");
     assert_eq!(delete.header("mcp-session-id"), Some(SESSION));
 }
@@ -591,11 +565,7 @@ fn a_legacy_session_is_ended_when_the_call_fails() {
     // still the server's to hold, so it is ended too.
     let server = Stub::serve(|req| {
         if req.method == "DELETE" {
-            return Reply::Respond {
-                status: 200,
-                headers: Vec::new(),
-                body: Vec::new(),
-            };
+            return Reply::empty(200);
         }
         if req.json()["method"] == "initialize" {
             return Reply::Raw(
@@ -649,8 +619,7 @@ fn a_connection_closed_mid_body_names_the_endpoint() {
 
 #[test]
 fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
-    let sb = Sandbox::new();
-    let sample = sb.start_app();
+    let (sb, sample) = Sandbox::with_app();
     // mur-sample speaks 2026-07-28, which has no `ping`: `server/discover` answers.
     let out = sb.mur(&["devtools", "call", "ping"]);
     out.assert_code(0);

@@ -78,7 +78,7 @@ fn a_second_session_for_the_same_project_exits_3() {
         first.endpoint(),
         first.pid()
     );
-    assert!(out.stderr.contains(&line), "{out}");
+    out.assert_stderr_contains(&line);
     // The first session is untouched and still answers.
     sb.mur(&["devtools", "call", "version"]).assert_code(0);
 }
@@ -87,8 +87,7 @@ fn a_second_session_for_the_same_project_exits_3() {
 fn a_closed_stdout_pipe_is_a_quiet_exit() {
     use std::io::Read as _;
     use std::process::Stdio;
-    let sb = Sandbox::new();
-    let _sample = sb.start_app();
+    let (sb, _sample) = Sandbox::with_app();
     let mut child = sb
         .mur_command(&["devtools", "--pretty", "call", "tools/list"])
         .stdout(Stdio::piped())
@@ -121,8 +120,7 @@ fn help_as_a_verb_is_the_same_help() {
 
 #[test]
 fn host_options_work_before_devtools_too() {
-    let sb = Sandbox::new();
-    let sample = sb.start_app();
+    let (sb, sample) = Sandbox::with_app();
     // Before, clap refused `--endpoint` and `-v` ahead of `devtools` (exit 1).
     let out = sb.mur(&[
         "--endpoint",

@@ -15,8 +15,7 @@ fn no_session_exits_4_and_says_how_to_start_one() {
 
 #[test]
 fn the_one_live_session_is_found_with_no_flags() {
-    let sb = Sandbox::new();
-    let sample = sb.start_app();
+    let (sb, sample) = Sandbox::with_app();
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(0);
     assert_eq!(out.stderr, "");
@@ -100,7 +99,7 @@ fn a_malformed_lockfile_is_skipped_with_a_notice() {
     out.assert_code(0);
     assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
     let notice = format!("warning: skipping malformed lockfile `{}`: ", bad.display());
-    assert!(out.stderr.starts_with(&notice), "{out}");
+    out.assert_stderr_starts_with(&notice);
     assert_eq!(out.stderr.lines().count(), 1, "one line: {out}");
     assert!(bad.exists(), "a malformed file is not ours to delete");
 }
@@ -118,7 +117,7 @@ fn a_lockfile_of_unknown_schema_is_skipped_with_a_notice() {
         "warning: skipping lockfile `{}` of unknown schema `reactor-devtools-lockfile/2`\n",
         path.display()
     );
-    assert!(out.stderr.starts_with(&notice), "{out}");
+    out.assert_stderr_starts_with(&notice);
 }
 
 #[test]
@@ -172,8 +171,7 @@ fn a_group_writable_lockfile_is_refused() {
 #[test]
 fn an_open_lockfile_directory_is_refused() {
     use std::os::unix::fs::PermissionsExt as _;
-    let sb = Sandbox::new();
-    let _sample = sb.start_app();
+    let (sb, _sample) = Sandbox::with_app();
     std::fs::set_permissions(sb.lockfile_dir(), std::fs::Permissions::from_mode(0o777))
         .expect("chmod");
     let out = sb.mur(&["devtools", "call", "version"]);
@@ -184,8 +182,7 @@ fn an_open_lockfile_directory_is_refused() {
 
 #[test]
 fn endpoint_bypasses_discovery() {
-    let sb = Sandbox::new();
-    let sample = sb.start_app();
+    let (sb, sample) = Sandbox::with_app();
     // A second sandbox has no lockfiles at all: only --endpoint can reach the session.
     let empty = Sandbox::new();
     let out = empty.mur(&[
@@ -255,8 +252,7 @@ fn auto_range_scans_only_the_given_ports() {
 
 #[test]
 fn a_stopped_session_is_a_transport_error_naming_it_not_no_session() {
-    let sb = Sandbox::new();
-    let sample = sb.start_app();
+    let (sb, sample) = Sandbox::with_app();
     signal(sample.pid(), "STOP");
     let call = sb.mur(&["devtools", "call", "version"]);
     let list = sb.mur(&["devtools", "session", "list"]);
@@ -267,15 +263,11 @@ fn a_stopped_session_is_a_transport_error_naming_it_not_no_session() {
         sample.pid(),
         sample.endpoint()
     );
-    assert!(call.stderr.contains(&named), "{call}");
-    assert!(
-        call.stderr
-            .contains(&format!("kill -CONT {}", sample.pid())),
-        "{call}"
-    );
+    call.assert_stderr_contains(&named);
+    call.assert_stderr_contains(&format!("kill -CONT {}", sample.pid()));
     list.assert_code(2);
     assert_eq!(list.stdout, "");
-    assert!(list.stderr.contains(&named), "{list}");
+    list.assert_stderr_contains(&named);
     assert!(
         sample.lockfile.exists(),
         "a stopped session's lockfile is kept"

@@ -30,8 +30,7 @@ fn list_prints_one_json_line_per_live_session() {
 
 #[test]
 fn list_pretty_prints_a_table() {
-    let sb = Sandbox::new();
-    let sample = sb.start_app();
+    let (sb, sample) = Sandbox::with_app();
     let out = sb.mur(&["devtools", "session", "list", "--pretty"]);
     out.assert_code(0);
     let mut lines = out.stdout.lines();
@@ -108,8 +107,7 @@ fn clean_removes_only_dead_lockfiles() {
 
 #[test]
 fn clean_after_a_crash_leaves_no_entry() {
-    let sb = Sandbox::new();
-    let sample = sb.start_app();
+    let (sb, sample) = Sandbox::with_app();
     let lockfile = sample.lockfile.clone();
     sample.kill();
     assert!(

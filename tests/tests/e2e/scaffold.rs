@@ -54,11 +54,7 @@ fn a_scaffolded_verb_builds_installs_and_clicks() {
         dir,
         std::fs::canonicalize(src.join("bump")).expect("crate dir")
     );
-    assert!(
-        new.stderr
-            .contains("cargo build --release --target wasm32-wasip2"),
-        "{new}"
-    );
+    new.assert_stderr_contains("cargo build --release --target wasm32-wasip2");
     let lib = std::fs::read_to_string(dir.join("src/lib.rs")).expect("lib.rs");
     assert!(
         lib.lines().count() < 50,
@@ -76,7 +72,7 @@ fn a_scaffolded_verb_builds_installs_and_clicks() {
 
     let usage = sb.mur(&["devtools", "bump", "#a", "#b"]);
     usage.assert_code(1);
-    assert!(usage.stderr.contains("unexpected argument `#b`"), "{usage}");
+    usage.assert_stderr_contains("unexpected argument `#b`");
     let failed = sb.mur(&["devtools", "bump", "#missing"]);
     failed.assert_code(5);
     drop(sample);
@@ -88,11 +84,7 @@ fn verbs_new_refuses_bad_names_and_existing_directories() {
     let root = sb.root().to_str().expect("utf-8 path").to_owned();
     let bad = sb.mur(&["devtools", "verbs", "new", "Bad_Name", "--dir", &root]);
     bad.assert_code(1);
-    assert!(
-        bad.stderr
-            .starts_with("error: `Bad_Name` is not a verb name\nhint: "),
-        "{bad}"
-    );
+    bad.assert_stderr_starts_with("error: `Bad_Name` is not a verb name\nhint: ");
     std::fs::create_dir(sb.root().join("taken")).expect("dir");
     let taken = sb.mur(&["devtools", "verbs", "new", "taken", "--dir", &root]);
     taken.assert_code(1);

@@ -52,7 +52,7 @@ fn a_warm_call_loads_from_cache_without_compiling() {
     );
     for _ in 0..2 {
         let out = ping(&sandbox);
-        assert!(out.stderr.contains(LOADED), "{out}");
+        out.assert_stderr_contains(LOADED);
         assert!(!out.stderr.contains(COMPILING), "{out}");
     }
 }
@@ -69,7 +69,7 @@ fn a_file_modified_behind_the_index_is_recompiled() {
     .expect("modify");
 
     let first = ping(&sandbox);
-    assert!(first.stderr.contains(COMPILING), "{first}");
+    first.assert_stderr_contains(COMPILING);
     assert!(!first.stderr.contains(LOADED), "{first}");
     let second = ping(&sandbox);
     assert!(
@@ -119,7 +119,7 @@ fn a_corrupt_cache_entry_is_rebuilt() {
         std::fs::write(&entry, &broken).expect("corrupt the entry");
         let out = ping(&sandbox);
         out.assert_stderr_contains("is corrupt; rebuilding it");
-        assert!(out.stderr.contains(COMPILING), "{out}");
+        out.assert_stderr_contains(COMPILING);
         assert_eq!(
             std::fs::read(&entry).expect("rebuilt entry"),
             good,
@@ -140,7 +140,7 @@ fn a_fifo_as_a_cache_entry_is_a_miss_and_is_replaced() {
 
     let out = ping(&sandbox);
     out.assert_stderr_contains("is a FIFO, not a regular file; rebuilding it");
-    assert!(out.stderr.contains(COMPILING), "{out}");
+    out.assert_stderr_contains(COMPILING);
     assert!(entry.metadata().expect("entry").is_file(), "replaced");
     assert!(ping(&sandbox).stderr.contains(LOADED));
 }
@@ -178,7 +178,7 @@ fn an_oversized_cache_entry_is_rebuilt_without_being_read() {
 
     let out = ping(&sandbox);
     out.assert_stderr_contains("is 1073741825 bytes, over the 1 GiB limit; rebuilding it");
-    assert!(out.stderr.contains(COMPILING), "{out}");
+    out.assert_stderr_contains(COMPILING);
     assert!(ping(&sandbox).stderr.contains(LOADED));
 }
 
@@ -200,15 +200,12 @@ fn a_cache_entry_that_cannot_be_replaced_is_reported_and_the_verb_still_runs() {
                     .contains("` is a directory, not a regular file, and cannot be removed"),
             "{out}"
         );
-        assert!(out.stderr.contains(COMPILING), "{out}");
+        out.assert_stderr_contains(COMPILING);
     }
     // Without -v the warning is the only line besides the verb's own error.
     let quiet = sandbox.mur_within(&["devtools", "ping", "--bogus"], HANG_LIMIT);
     quiet.assert_code(1);
-    assert!(
-        quiet.stderr.starts_with("warning: the compile-cache entry"),
-        "{quiet}"
-    );
+    quiet.assert_stderr_starts_with("warning: the compile-cache entry");
 }
 
 #[cfg(unix)]

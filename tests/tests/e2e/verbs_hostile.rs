@@ -67,10 +67,8 @@ fn arguments_that_are_not_a_json_object_are_refused() {
     let sandbox = with_guests(&["liar"]);
     let text = sandbox.mur(&["devtools", "liar", "text"]);
     text.assert_code(6);
-    assert!(
-        text.stderr
-            .starts_with("error: verb `liar` returned tool arguments that are not valid JSON"),
-        "{text}"
+    text.assert_stderr_starts_with(
+        "error: verb `liar` returned tool arguments that are not valid JSON",
     );
     let array = sandbox.mur(&["devtools", "liar", "array"]);
     array.assert_code(6);
@@ -89,11 +87,8 @@ fn a_verb_may_write_only_where_the_user_said() {
 
     let refused = sandbox.mur(&["devtools", "scribble", "out.txt", "--sneak"]);
     refused.assert_code(6);
-    assert!(
-        refused.stderr.contains(
-            "verb `scribble` asked to write `sneaked.txt`, a path not on its command line"
-        ),
-        "{refused}"
+    refused.assert_stderr_contains(
+        "verb `scribble` asked to write `sneaked.txt`, a path not on its command line",
     );
     assert!(!sneaked.exists(), "the path outside argv was written");
     assert!(

@@ -28,11 +28,7 @@ fn a_javascript_verb_installs_parses_and_shapes() {
     // A usage error thrown by the JavaScript `parse` (a `result` err).
     let bad = sandbox.mur(&["devtools", "shout", "--bogus"]);
     bad.assert_code(1);
-    assert!(
-        bad.stderr
-            .starts_with("error: shout: unexpected argument `--bogus`\n"),
-        "{bad}"
-    );
+    bad.assert_stderr_starts_with("error: shout: unexpected argument `--bogus`\n");
 
     let project = sandbox.project("app");
     let _sample = sandbox.start_sample(&project);

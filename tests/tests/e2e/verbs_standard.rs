@@ -287,11 +287,7 @@ fn fire_raises_component_events() {
     let bad = sandbox.mur(&["devtools", "fire", "counter.set", "--args", "{bad"]);
     bad.assert_code(1);
     assert!(bad.stdout.is_empty(), "{bad}");
-    assert!(
-        bad.stderr
-            .starts_with("error: fire: `--args` is not valid JSON: "),
-        "{bad}"
-    );
+    bad.assert_stderr_starts_with("error: fire: `--args` is not valid JSON: ");
     assert_eq!(count(&sandbox), 8, "a usage error never reaches the app");
 }
 
