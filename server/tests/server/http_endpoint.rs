@@ -7,8 +7,7 @@ use serde_json::{Value, json};
 
 #[test]
 fn probe_answers_the_session_identity() {
-    let world = World::new();
-    let session = world.start();
+    let (world, session) = World::started();
     let lock = world.read_lockfile().expect("lockfile");
 
     let response = mcp::client().get(&lock.endpoint).send().expect("GET /mcp");
@@ -23,8 +22,7 @@ fn probe_answers_the_session_identity() {
 
 #[test]
 fn every_loopback_host_spelling_is_accepted_on_probe_and_mcp() {
-    let world = World::new();
-    let _session = world.start();
+    let (world, _session) = World::started();
     let lock = world.read_lockfile().expect("lockfile");
     for host in [
         "127.0.0.1",
@@ -39,9 +37,8 @@ fn every_loopback_host_spelling_is_accepted_on_probe_and_mcp() {
 
 #[test]
 fn forged_host_is_refused_on_probe_and_mcp() {
-    let world = World::new();
-    let _session = world.start();
-    let endpoint = world.read_lockfile().expect("lockfile").endpoint;
+    let (world, _session) = World::started();
+    let endpoint = world.endpoint();
     for host in ["evil.example", "evil.example:80", "127.0.0.1.nip.io"] {
         assert_probe_and_mcp_answer(&endpoint, "Host", host, 403);
     }
@@ -56,9 +53,8 @@ fn forged_host_is_refused_on_probe_and_mcp() {
 
 #[test]
 fn forged_origin_is_refused_on_probe_and_mcp() {
-    let world = World::new();
-    let _session = world.start();
-    let endpoint = world.read_lockfile().expect("lockfile").endpoint;
+    let (world, _session) = World::started();
+    let endpoint = world.endpoint();
     for origin in [
         "http://evil.example",
         "null",
@@ -70,9 +66,8 @@ fn forged_origin_is_refused_on_probe_and_mcp() {
 
 #[test]
 fn loopback_origin_is_accepted() {
-    let world = World::new();
-    let _session = world.start();
-    let endpoint = world.read_lockfile().expect("lockfile").endpoint;
+    let (world, _session) = World::started();
+    let endpoint = world.endpoint();
     let response = mcp::modern_request(&endpoint, "tools/list", json!({}))
         .header("Origin", "http://localhost:5173")
         .send()
@@ -82,9 +77,8 @@ fn loopback_origin_is_accepted() {
 
 #[test]
 fn get_asking_for_an_event_stream_is_405() {
-    let world = World::new();
-    let _session = world.start();
-    let endpoint = world.read_lockfile().expect("lockfile").endpoint;
+    let (world, _session) = World::started();
+    let endpoint = world.endpoint();
     let response = mcp::client()
         .get(&endpoint)
         .header("Accept", "text/event-stream")

@@ -10,8 +10,7 @@ use sha2::{Digest, Sha256};
 
 #[test]
 fn lockfile_appears_with_every_field_at_the_hashed_path() {
-    let world = World::new();
-    let session = world.start();
+    let (world, session) = World::started();
     let project = world
         .project
         .canonicalize()
@@ -44,8 +43,7 @@ fn lockfile_appears_with_every_field_at_the_hashed_path() {
 
 #[test]
 fn second_session_for_the_same_project_exits_3_with_the_seed_line() {
-    let world = World::new();
-    let first = world.start();
+    let (world, first) = World::started();
     let lock = world.read_lockfile().expect("lockfile");
 
     let output = run_to_end(world.command(&[]));
@@ -106,8 +104,7 @@ fn sigterm_removes_the_lockfile() {
 }
 
 fn assert_signal_removes_lockfile(signal: &str) {
-    let world = World::new();
-    let session = world.start();
+    let (world, session) = World::started();
     session.signal(signal);
     let status = session.wait_status();
     assert_eq!(status.code(), Some(0), "SIG{signal} is a clean stop");
@@ -119,8 +116,7 @@ fn assert_signal_removes_lockfile(signal: &str) {
 
 #[test]
 fn sigkill_leaves_the_lockfile_behind() {
-    let world = World::new();
-    let session = world.start();
+    let (world, session) = World::started();
     session.signal("KILL");
     let status = session.wait_status();
     assert_eq!(status.code(), None, "killed by a signal");
@@ -132,8 +128,7 @@ fn sigkill_leaves_the_lockfile_behind() {
 
 #[test]
 fn reload_hands_over_to_a_new_process_with_a_new_lockfile() {
-    let world = World::new();
-    let session = world.start();
+    let (world, session) = World::started();
     let before = world.read_lockfile().expect("lockfile");
 
     let answer = mcp::call_tool(&before.endpoint, "reload", json!({}));
@@ -272,8 +267,7 @@ fn simultaneous_starts_leave_one_session_and_a_lockfile_naming_it_20_of_20() {
 
 #[test]
 fn a_stopped_session_keeps_its_slot_and_a_second_start_exits_3() {
-    let world = World::new();
-    let first = world.start();
+    let (world, first) = World::started();
     let lock = world.read_lockfile().expect("lockfile");
     // A session at a breakpoint: alive, but answering nothing.
     first.signal("STOP");

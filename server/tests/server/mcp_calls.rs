@@ -6,15 +6,10 @@ use crate::support::{World, mcp};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-fn endpoint_of(world: &World) -> String {
-    world.read_lockfile().expect("lockfile").endpoint
-}
-
 #[test]
 fn modern_tools_call_returns_structured_content_and_the_same_json_as_text() {
-    let world = World::new();
-    let _session = world.start();
-    let answer = mcp::call_tool(&endpoint_of(&world), "echo", json!({ "text": "hi" }));
+    let (world, _session) = World::started();
+    let answer = mcp::call_tool(&world.endpoint(), "echo", json!({ "text": "hi" }));
 
     let result = &answer["result"];
     assert_eq!(answer["id"], 1);
@@ -29,9 +24,8 @@ fn modern_tools_call_returns_structured_content_and_the_same_json_as_text() {
 
 #[test]
 fn image_tool_returns_a_png_block_with_size_details() {
-    let world = World::new();
-    let _session = world.start();
-    let answer = mcp::call_tool(&endpoint_of(&world), "pixel", json!({}));
+    let (world, _session) = World::started();
+    let answer = mcp::call_tool(&world.endpoint(), "pixel", json!({}));
     let result = &answer["result"];
 
     let image = &result["content"][0];
@@ -53,9 +47,8 @@ fn image_tool_returns_a_png_block_with_size_details() {
 
 #[test]
 fn tool_failure_is_a_result_with_is_error_and_the_message() {
-    let world = World::new();
-    let _session = world.start();
-    let answer = mcp::call_tool(&endpoint_of(&world), "fail", json!({}));
+    let (world, _session) = World::started();
+    let answer = mcp::call_tool(&world.endpoint(), "fail", json!({}));
     assert_eq!(answer["result"]["isError"], true);
     assert_eq!(
         answer["result"]["content"][0]["text"],
@@ -65,9 +58,8 @@ fn tool_failure_is_a_result_with_is_error_and_the_message() {
 
 #[test]
 fn unknown_tool_is_an_invalid_params_error_naming_it() {
-    let world = World::new();
-    let _session = world.start();
-    let answer = mcp::call_tool(&endpoint_of(&world), "nosuchtool", json!({}));
+    let (world, _session) = World::started();
+    let answer = mcp::call_tool(&world.endpoint(), "nosuchtool", json!({}));
     assert_eq!(answer["error"]["code"], -32602, "{answer}");
     assert!(
         answer["error"]["message"]
@@ -79,9 +71,8 @@ fn unknown_tool_is_an_invalid_params_error_naming_it() {
 
 #[test]
 fn tools_list_publishes_schemas_titles_and_hints() {
-    let world = World::new();
-    let _session = world.start();
-    let answer = mcp::modern(&endpoint_of(&world), "tools/list", json!({}));
+    let (world, _session) = World::started();
+    let answer = mcp::modern(&world.endpoint(), "tools/list", json!({}));
     let tools = answer["result"]["tools"].as_array().expect("tools");
     let names: Vec<&str> = tools
         .iter()
@@ -101,9 +92,8 @@ fn tools_list_publishes_schemas_titles_and_hints() {
 
 #[test]
 fn server_info_comes_from_the_options() {
-    let world = World::new();
-    let _session = world.start();
-    let answer = mcp::modern(&endpoint_of(&world), "server/discover", json!({}));
+    let (world, _session) = World::started();
+    let answer = mcp::modern(&world.endpoint(), "server/discover", json!({}));
     let result = &answer["result"];
     // 2026-07-28 carries the server's identity in `_meta` of every result.
     let info = &result["_meta"]["io.modelcontextprotocol/serverInfo"];
@@ -114,9 +104,8 @@ fn server_info_comes_from_the_options() {
 
 #[test]
 fn legacy_client_initializes_gets_a_session_and_calls_a_tool() {
-    let world = World::new();
-    let _session = world.start();
-    let endpoint = endpoint_of(&world);
+    let (world, _session) = World::started();
+    let endpoint = world.endpoint();
 
     let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": mcp::LEGACY, "capabilities": {}, "clientInfo": { "name": "legacy", "version": "0" } } });

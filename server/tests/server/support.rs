@@ -24,6 +24,13 @@ impl World {
         Self { sandbox, project }
     }
 
+    /// A new world with the example session started in it.
+    pub fn started() -> (Self, Session) {
+        let world = Self::new();
+        let session = world.start();
+        (world, session)
+    }
+
     pub fn lockfile_dir(&self) -> PathBuf {
         self.sandbox.lockfile_dir()
     }
@@ -38,6 +45,11 @@ impl World {
 
     pub fn read_lockfile(&self) -> Option<Lockfile> {
         self.sandbox.read_lockfile(&self.project)
+    }
+
+    /// The endpoint the project's lockfile names.
+    pub fn endpoint(&self) -> String {
+        self.read_lockfile().expect("lockfile").endpoint
     }
 
     /// Makes the lockfile directory, as a session before this one would have.
