@@ -41,8 +41,7 @@ fn elements_of_a_hidden_component_cannot_be_used() {
 
 #[test]
 fn type_appends_and_clear_replaces() {
-    let app = App::new();
-    app.ok("switchComponent", json!({ "component": "todo" }));
+    let app = App::showing("todo");
     app.ok("type", json!({ "selector": "#todo-input", "text": "buy" }));
     let result = app.ok(
         "type",
@@ -74,8 +73,7 @@ fn focus_moves_between_focusable_elements() {
 
 #[test]
 fn toggle_flips_toggles_checkboxes_and_todo_items() {
-    let app = App::new();
-    app.ok("switchComponent", json!({ "component": "settings" }));
+    let app = App::showing("settings");
     let result = app.ok("toggle", json!({ "selector": "#dark-mode" }));
     assert_eq!(result["element"]["checked"], true);
     assert_eq!(app.app_state()["settings"]["darkMode"], true);
@@ -104,8 +102,7 @@ fn toggle_flips_toggles_checkboxes_and_todo_items() {
 
 #[test]
 fn expand_and_collapse_change_what_is_visible() {
-    let app = App::new();
-    app.ok("switchComponent", json!({ "component": "settings" }));
+    let app = App::showing("settings");
     assert_eq!(app.prop("#verbose", "visible"), false);
     assert!(
         app.err("toggle", json!({ "selector": "#verbose" }))
@@ -127,8 +124,7 @@ fn expand_and_collapse_change_what_is_visible() {
 
 #[test]
 fn select_changes_the_selected_item() {
-    let app = App::new();
-    app.ok("switchComponent", json!({ "component": "settings" }));
+    let app = App::showing("settings");
     assert_eq!(app.prop("#theme", "value"), "Ocean");
     let result = app.ok(
         "select",
@@ -171,8 +167,7 @@ fn selecting_a_todo_by_click_or_select() {
 
 #[test]
 fn scroll_moves_the_viewport_and_line_visibility_follows() {
-    let app = App::new();
-    app.ok("switchComponent", json!({ "component": "settings" }));
+    let app = App::showing("settings");
     assert_eq!(app.prop("#log-1", "visible"), true);
     assert_eq!(app.prop("#log-100", "visible"), false);
     let result = app.ok("scroll", json!({ "selector": "#log", "by": { "dy": 180 } }));
@@ -211,8 +206,7 @@ fn scroll_moves_the_viewport_and_line_visibility_follows() {
 
 #[test]
 fn scroll_rejects_bad_requests() {
-    let app = App::new();
-    app.ok("switchComponent", json!({ "component": "settings" }));
+    let app = App::showing("settings");
     let message = app.err("scroll", json!({ "selector": "#log" }));
     assert_eq!(
         message,

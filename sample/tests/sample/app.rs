@@ -25,6 +25,17 @@ impl App {
         }
     }
 
+    /// A fresh app switched to `component` (`todo`, `settings`, …), as a person would
+    /// open that page before using it.
+    pub fn showing(component: &str) -> Self {
+        let app = Self::new();
+        app.ok(
+            "switchComponent",
+            serde_json::json!({ "component": component }),
+        );
+        app
+    }
+
     pub fn tools(&self) -> &ToolSet {
         &self.tools
     }

@@ -130,8 +130,7 @@ fn screenshots_follow_the_app_state() {
 
 #[test]
 fn wait_idle_captures_after_pending_todos_arrive() {
-    let app = App::new();
-    app.ok("switchComponent", json!({ "component": "todo" }));
+    let app = App::showing("todo");
     let empty_list = screenshot(&app, json!({ "selector": "#todo-list" }));
     app.ok(
         "type",

@@ -4,8 +4,7 @@ use crate::app::App;
 use serde_json::json;
 
 fn app_with_typed_todo(text: &str) -> App {
-    let app = App::new();
-    app.ok("switchComponent", json!({ "component": "todo" }));
+    let app = App::showing("todo");
     app.ok("type", json!({ "selector": "#todo-input", "text": text }));
     app
 }
@@ -140,8 +139,7 @@ fn fire_raises_known_events_and_lists_them_for_unknown_ones() {
 
 #[test]
 fn settings_reset_restores_defaults() {
-    let app = App::new();
-    app.ok("switchComponent", json!({ "component": "settings" }));
+    let app = App::showing("settings");
     app.ok("toggle", json!({ "selector": "#dark-mode" }));
     app.ok(
         "select",
