@@ -16,9 +16,9 @@ mod registry;
 mod slot;
 mod trust;
 
+pub use open::describe_type as describe_file_type;
 pub use registry::{Entry, ReadOutcome, Registry, write_atomic};
 pub use slot::{SlotLock, lock_path};
-pub use open::describe_type as describe_file_type;
 pub use trust::ensure_private_dir;
 
 use serde::{Deserialize, Serialize};

@@ -41,7 +41,10 @@ fn a_written_lockfile_reads_back_equal_under_its_hashed_name() {
         .map(|entry| entry.expect("entry").file_name())
         .filter(|name| name.to_string_lossy().ends_with(".tmp"))
         .collect();
-    assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
+    assert!(
+        leftovers.is_empty(),
+        "temporary files left behind: {leftovers:?}"
+    );
 }
 
 #[cfg(unix)]
@@ -169,7 +172,9 @@ fn writers_racing_on_one_project_never_fail_and_leave_one_whole_file() {
     }
     let entries = registry.scan().expect("scan");
     assert_eq!(entries.len(), 1);
-    assert!(matches!(&entries[0].outcome, ReadOutcome::Valid(lock) if lock.build_tag.starts_with("writer-")));
+    assert!(
+        matches!(&entries[0].outcome, ReadOutcome::Valid(lock) if lock.build_tag.starts_with("writer-"))
+    );
 }
 
 #[cfg(unix)]

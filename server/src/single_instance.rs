@@ -82,7 +82,10 @@ async fn judge_leftover(registry: &Registry, path: &Path) -> Result<(), ServeErr
 /// is still the project's session, and taking its slot over would leave two.
 async fn holds_slot(lock: &Lockfile) -> bool {
     lock.pid != std::process::id()
-        && matches!(check(lock).await, Liveness::Live | Liveness::Unresponsive(_))
+        && matches!(
+            check(lock).await,
+            Liveness::Live | Liveness::Unresponsive(_)
+        )
 }
 
 async fn check(lock: &Lockfile) -> Liveness {
