@@ -42,13 +42,6 @@ pub enum ProcessState {
     Reused,
 }
 
-/// Whether `pid` is a running (not zombie) process.
-pub fn pid_running(pid: u32) -> bool {
-    process_states(&[(pid, None)])
-        .first()
-        .is_some_and(|state| *state != ProcessState::Gone)
-}
-
 /// For each `(pid, startedAt)`, what the process table says. One snapshot
 /// serves them all, refreshing only these pids, so a thousand stale
 /// lockfiles cost one pass rather than a thousand.
@@ -133,14 +126,6 @@ pub enum ProbeError {
     NoAnswer(String),
     /// Refused, or answered with something that is not the devtools probe.
     NotDevtools(String),
-}
-
-impl ProbeError {
-    pub fn reason(&self) -> &str {
-        match self {
-            ProbeError::NoAnswer(reason) | ProbeError::NotDevtools(reason) => reason,
-        }
-    }
 }
 
 /// `GET <endpoint>` and parse the devtools probe answer, reading at most
@@ -293,7 +278,10 @@ mod tests {
 
     #[test]
     fn this_process_is_running() {
-        assert!(pid_running(std::process::id()));
+        assert_eq!(
+            process_states(&[(std::process::id(), None)]),
+            [ProcessState::Session]
+        );
     }
 
     #[test]
@@ -303,7 +291,7 @@ mod tests {
             .expect("spawn true");
         let pid = child.id();
         child.wait().expect("wait");
-        assert!(!pid_running(pid));
+        assert_eq!(process_states(&[(pid, None)]), [ProcessState::Gone]);
     }
 
     #[tokio::test]

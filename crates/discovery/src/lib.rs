@@ -42,15 +42,32 @@ pub async fn resolve(
     if let Source::Endpoint(url) = &settings.source {
         return checked_endpoint(url);
     }
-    tokio::time::timeout(settings.timeout, resolve_unbounded(settings, http, report))
+    let work = resolve_unbounded(settings, http, report);
+    match tokio::time::timeout(settings.timeout, work).await {
+        Ok(resolved) => resolved,
+        Err(_) => Err(too_long(settings.timeout, "finding the session")
+            .with_hint("`-v` shows what discovery was waiting for; `--endpoint URL` skips it")),
+    }
+}
+
+/// `work` under the `--timeout` bound: past it, a transport error saying
+/// that `what` ("finding the session") took longer. The one bound on every
+/// read of the lockfile directory, for calls and `session` commands alike.
+pub async fn within<T>(
+    timeout: std::time::Duration,
+    what: &str,
+    work: impl Future<Output = Result<T>>,
+) -> Result<T> {
+    tokio::time::timeout(timeout, work)
         .await
-        .unwrap_or_else(|_| {
-            Err(Error::transport(format!(
-                "finding the session took longer than {} ms",
-                settings.timeout.as_millis()
-            ))
-            .with_hint("`-v` shows what discovery was waiting for; `--endpoint URL` skips it"))
-        })
+        .unwrap_or_else(|_| Err(too_long(timeout, what)))
+}
+
+fn too_long(timeout: std::time::Duration, what: &str) -> Error {
+    Error::transport(format!(
+        "{what} took longer than {} ms",
+        timeout.as_millis()
+    ))
 }
 
 /// `--endpoint` is used as given, without a probe, but only on loopback:

@@ -57,6 +57,11 @@ impl Capture {
         let Ok(mut kept) = self.kept.lock() else {
             return;
         };
+        if self.keep == 0 {
+            // A sink that keeps nothing (a verb's stdout): no byte-by-byte tail.
+            kept.dropped |= !bytes.is_empty();
+            return;
+        }
         let head_room = (self.keep / 2).saturating_sub(kept.head.len());
         let (to_head, rest) = bytes.split_at(bytes.len().min(head_room));
         kept.head.extend_from_slice(to_head);

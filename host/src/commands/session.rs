@@ -29,19 +29,21 @@ pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
 async fn list(settings: &Settings) -> Result<()> {
     let http = mur_client::http_client()?;
     let registry = discovery::registry();
-    let survey = bounded(settings, discovery::survey(&registry, &http, &mut Notices)).await?;
+    // One `--timeout` for the survey and the scan together.
+    let (survey, sessions) = discovery::within(settings.timeout, "reading the sessions", async {
+        let survey = discovery::survey(&registry, &http, &mut Notices).await?;
+        let mut sessions: Vec<Lockfile> = survey.live.iter().map(|f| f.lock.clone()).collect();
+        if let Source::Auto(range) = settings.source {
+            let scanned = discovery::scan(&http, range, &Notices).await;
+            sessions.extend(unlisted(scanned, &sessions));
+        }
+        Ok((survey, sessions))
+    })
+    .await?;
     survey.collect_garbage(&registry, &mut Notices);
     survey.report_unresponsive(&mut Notices);
     if settings.verbose {
         survey.report_impostors(&mut Notices);
-    }
-    let mut sessions: Vec<Lockfile> = survey.live.iter().map(|f| f.lock.clone()).collect();
-    if let Source::Auto(range) = settings.source {
-        let scanned = bounded(settings, async {
-            Ok(discovery::scan(&http, range, &Notices).await)
-        })
-        .await?;
-        sessions.extend(unlisted(scanned, &sessions));
     }
     if sessions.is_empty() {
         return Err(nothing_live(&survey, &registry));
@@ -56,18 +58,6 @@ async fn list(settings: &Settings) -> Result<()> {
         }
         output::stdout(text.as_bytes())
     }
-}
-
-/// Discovery under the `--timeout` bound, like every call's.
-async fn bounded<T>(settings: &Settings, work: impl Future<Output = Result<T>>) -> Result<T> {
-    tokio::time::timeout(settings.timeout, work)
-        .await
-        .unwrap_or_else(|_| {
-            Err(Error::transport(format!(
-                "reading the sessions took longer than {} ms",
-                settings.timeout.as_millis()
-            )))
-        })
 }
 
 /// Sessions the port scan found that no lockfile names, in the lockfile's
@@ -138,7 +128,12 @@ fn table(live: &[Lockfile]) -> String {
 async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
     let http = mur_client::http_client()?;
     let registry = discovery::registry();
-    let survey = bounded(settings, discovery::survey(&registry, &http, &mut Notices)).await?;
+    let survey = discovery::within(
+        settings.timeout,
+        "reading the sessions",
+        discovery::survey(&registry, &http, &mut Notices),
+    )
+    .await?;
     if dry_run {
         let mut names = Vec::new();
         for found in &survey.stale {

@@ -4,7 +4,7 @@
 #![cfg(unix)]
 
 use crate::support::{Adopted, Process, World, dead_pid, mcp, run_to_end, signal, wait_until};
-use mur_lockfile::{Lockfile, Registry, Transport};
+use mur_lockfile::{Lockfile, Transport};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 

@@ -537,7 +537,7 @@ fn a_request_from_a_session_server_is_refused_in_the_session_which_is_then_ended
 fn a_legacy_session_is_ended_when_the_call_times_out() {
     let sb = Sandbox::new();
     let server = legacy_server(|_| Reply::Silence);
-    let out = call_fails(
+    call_fails(
         &sb,
         &server.endpoint(),
         &["--timeout", "500"],
