@@ -1,8 +1,8 @@
 //! `mur devtools click <selector>`: click the element a selector matches (MCP tool `click`).
 
-use mur_verb_guest::About;
+use mur_verb_kit::About;
 
-mur_verb_guest::selector_verb!(
+mur_verb_kit::selector_verb!(
     Click,
     About {
         name: "click",
@@ -10,7 +10,7 @@ mur_verb_guest::selector_verb!(
         summary: "Click the element a selector matches",
         synopsis: "click <selector>",
         details: "",
-        example: "mur devtools click '#btn-inc'",
+        examples: &["mur devtools click '#btn-inc'"],
     },
     "the element to click"
 );

@@ -1,8 +1,8 @@
 //! `mur devtools collapse <selector>`: collapse the element a selector matches (a tree item, an expander) (MCP tool `collapse`).
 
-use mur_verb_guest::About;
+use mur_verb_kit::About;
 
-mur_verb_guest::selector_verb!(
+mur_verb_kit::selector_verb!(
     Collapse,
     About {
         name: "collapse",
@@ -10,7 +10,7 @@ mur_verb_guest::selector_verb!(
         summary: "Collapse the element a selector matches (a tree item, an expander)",
         synopsis: "collapse <selector>",
         details: "",
-        example: "mur devtools collapse '#advanced'",
+        examples: &["mur devtools collapse '#advanced'"],
     },
     "the element to collapse"
 );

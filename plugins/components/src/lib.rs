@@ -1,8 +1,8 @@
 //! `mur devtools components`: list the components the running app can show (MCP tool `components`).
 
-use mur_verb_guest::About;
+use mur_verb_kit::About;
 
-mur_verb_guest::no_argument_verb!(
+mur_verb_kit::no_argument_verb!(
     Components,
     About {
         name: "components",
@@ -10,6 +10,6 @@ mur_verb_guest::no_argument_verb!(
         summary: "List the components the running app can show",
         synopsis: "components",
         details: "",
-        example: "mur devtools components --pretty",
+        examples: &["mur devtools components --pretty"],
     }
 );

@@ -1,8 +1,8 @@
 //! `mur devtools expand <selector>`: expand the element a selector matches (a tree item, an expander) (MCP tool `expand`).
 
-use mur_verb_guest::About;
+use mur_verb_kit::About;
 
-mur_verb_guest::selector_verb!(
+mur_verb_kit::selector_verb!(
     Expand,
     About {
         name: "expand",
@@ -10,7 +10,7 @@ mur_verb_guest::selector_verb!(
         summary: "Expand the element a selector matches (a tree item, an expander)",
         synopsis: "expand <selector>",
         details: "",
-        example: "mur devtools expand '#advanced'",
+        examples: &["mur devtools expand '#advanced'"],
     },
     "the element to expand"
 );

@@ -1,7 +1,7 @@
 //! `mur devtools fire <Component>.<event>`: fire an event on a component, with optional
 //! JSON arguments (MCP tool `fire`).
 
-use mur_verb_guest::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb};
+use mur_verb_kit::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb};
 
 pub struct Fire;
 
@@ -16,7 +16,7 @@ impl Verb for Fire {
         summary: "Fire an event on a component, with optional JSON arguments",
         synopsis: "fire <Component>.<event> [--args JSON]",
         details: "",
-        example: r#"mur devtools fire counter.set --args '{"value": 5}'"#,
+        examples: &[r#"mur devtools fire counter.set --args '{"value": 5}'"#],
     };
     const SPEC: Spec = Spec {
         positionals: &[Pos::new(
@@ -28,19 +28,15 @@ impl Verb for Fire {
         options: &[Opt::value(
             "args",
             "JSON",
-            Kind::Local,
+            Kind::Json,
             "the event's arguments, as JSON",
         )],
         exclusive: &[],
     };
 
     fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
-        let mut arguments = args.arguments();
         check_target(args.positional(TARGET))?;
-        if let Some(json) = args.value("args") {
-            arguments.insert("args".to_owned(), parse_json(json)?);
-        }
-        Ok(arguments)
+        Ok(args.arguments())
     }
 }
 
@@ -53,19 +49,12 @@ fn check_target(target: &str) -> Result<(), String> {
     }
 }
 
-/// serde_json's message names the line and column of the first error, which is what a
-/// user needs to fix a long `--args`.
-fn parse_json(text: &str) -> Result<Value, String> {
-    mur_verb_guest::serde_json::from_str(text)
-        .map_err(|error| format!("`--args` is not valid JSON: {error}"))
-}
-
-mur_verb_guest::export_verb!(Fire);
+mur_verb_kit::export_verb!(Fire);
 
 #[cfg(test)]
 mod tests {
     use super::Fire;
-    use mur_verb_guest::{json, testing};
+    use mur_verb_kit::{json, testing};
 
     #[test]
     fn sends_the_target_and_parsed_args() {

@@ -1,8 +1,8 @@
 //! `mur devtools focus <selector>`: move keyboard focus to the element a selector matches (MCP tool `focus`).
 
-use mur_verb_guest::About;
+use mur_verb_kit::About;
 
-mur_verb_guest::selector_verb!(
+mur_verb_kit::selector_verb!(
     Focus,
     About {
         name: "focus",
@@ -10,7 +10,7 @@ mur_verb_guest::selector_verb!(
         summary: "Move keyboard focus to the element a selector matches",
         synopsis: "focus <selector>",
         details: "",
-        example: "mur devtools focus '#todo-input'",
+        examples: &["mur devtools focus '#todo-input'"],
     },
     "the element to focus"
 );

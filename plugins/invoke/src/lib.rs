@@ -1,8 +1,8 @@
 //! `mur devtools invoke <selector>`: invoke the default action of the element a selector matches (MCP tool `invoke`).
 
-use mur_verb_guest::About;
+use mur_verb_kit::About;
 
-mur_verb_guest::selector_verb!(
+mur_verb_kit::selector_verb!(
     Invoke,
     About {
         name: "invoke",
@@ -10,7 +10,7 @@ mur_verb_guest::selector_verb!(
         summary: "Invoke the default action of the element a selector matches",
         synopsis: "invoke <selector>",
         details: "",
-        example: "mur devtools invoke '#todo-add'",
+        examples: &["mur devtools invoke '#todo-add'"],
     },
     "the element to invoke"
 );

@@ -1,7 +1,7 @@
 //! `mur devtools reload`: ask the running app to reload, and exit once it acknowledges
 //! (MCP tool `reload`). Reconnecting to the new build is the user's next invocation.
 
-use mur_verb_guest::{About, Kind, Opt, Spec, Verb};
+use mur_verb_kit::{About, Kind, Opt, Spec, Verb};
 
 pub struct Reload;
 
@@ -12,7 +12,7 @@ impl Verb for Reload {
         summary: "Ask the running app to reload, and exit once it acknowledges",
         synopsis: "reload [--component N]",
         details: "Prints the server's acknowledgement and exits 0; the next `mur devtools` call\nfinds the new build.",
-        example: "mur devtools reload --component counter",
+        examples: &["mur devtools reload --component counter"],
     };
     const SPEC: Spec = Spec {
         positionals: &[],
@@ -26,12 +26,12 @@ impl Verb for Reload {
     };
 }
 
-mur_verb_guest::export_verb!(Reload);
+mur_verb_kit::export_verb!(Reload);
 
 #[cfg(test)]
 mod tests {
     use super::Reload;
-    use mur_verb_guest::{json, testing};
+    use mur_verb_kit::{json, testing};
 
     #[test]
     fn sends_the_component_when_given() {

@@ -6,9 +6,7 @@
 
 mod png;
 
-use mur_verb_guest::{
-    About, Args, FileWrite, Kind, Map, Opt, Shaped, Spec, Value, Verb, json, shape,
-};
+use mur_verb_kit::{About, Args, FileWrite, Kind, Opt, Shaped, Spec, Value, Verb, json, shape};
 
 pub struct Screenshot;
 
@@ -20,7 +18,7 @@ impl Verb for Screenshot {
         synopsis: "screenshot [--selector S] [--window W] [--out path|-] [--wait-idle] [--include-chrome]",
         details: "Without `--out` only the image's metadata is printed: use `--out file.png` to save\n\
                   the picture, or `--out -` to write the PNG bytes to stdout.",
-        example: "mur devtools screenshot --selector '#counter' --out counter.png",
+        examples: &["mur devtools screenshot --selector '#counter' --out counter.png"],
     };
     const SPEC: Spec = Spec {
         positionals: &[],
@@ -30,7 +28,7 @@ impl Verb for Screenshot {
             Opt::value(
                 "out",
                 "path|-",
-                Kind::Local,
+                Kind::OutPath,
                 "write the PNG to path, or to stdout with `-`",
             ),
             Opt::flag("wait-idle", "wait until the app is idle before capturing"),
@@ -38,13 +36,6 @@ impl Verb for Screenshot {
         ],
         exclusive: &[],
     };
-
-    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
-        if args.value("out").is_some_and(str::is_empty) {
-            return Err("`--out` needs a file path, or `-` for stdout".to_owned());
-        }
-        Ok(args.arguments())
-    }
 
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         match args.value("out") {
@@ -93,7 +84,7 @@ fn size(result: &Value, image: &[u8]) -> Result<(u64, u64), String> {
     }
 }
 
-mur_verb_guest::export_verb!(Screenshot);
+mur_verb_kit::export_verb!(Screenshot);
 
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 //! its size from the IHDR header.
 
 use base64::Engine;
-use mur_verb_guest::{Value, shape};
+use mur_verb_kit::{Value, shape};
 
 const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 

@@ -2,7 +2,7 @@
 
 use super::Screenshot;
 use base64::Engine;
-use mur_verb_guest::{FileWrite, Value, json, testing};
+use mur_verb_kit::{FileWrite, Value, json, testing};
 
 /// The start of a 3×2 PNG: signature, then the IHDR chunk (length, type, width, height, …).
 fn png() -> Vec<u8> {
@@ -140,7 +140,7 @@ fn a_result_without_a_usable_png_is_a_clear_error() {
 }
 
 fn serde_json_from(bytes: &[u8]) -> Value {
-    mur_verb_guest::serde_json::from_slice(bytes).expect("stdout is JSON")
+    mur_verb_kit::serde_json::from_slice(bytes).expect("stdout is JSON")
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `mur devtools scroll <selector>`: scroll an element by an offset, or until another
 //! element is in view (MCP tool `scroll`).
 
-use mur_verb_guest::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb, json};
+use mur_verb_kit::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb, json};
 
 pub struct Scroll;
 
@@ -12,7 +12,7 @@ impl Verb for Scroll {
         summary: "Scroll an element by an offset, or until another element is in view",
         synopsis: "scroll <selector> [--by DX,DY | --to <selector>]",
         details: "With neither option, the element itself is scrolled into view.",
-        example: "mur devtools scroll '#log' --by 0,-120",
+        examples: &["mur devtools scroll '#log' --by 0,-120"],
     };
     const SPEC: Spec = Spec {
         positionals: &[Pos::selector("the element to scroll")],
@@ -56,12 +56,12 @@ fn offset(text: &str) -> Result<Value, String> {
     }
 }
 
-mur_verb_guest::export_verb!(Scroll);
+mur_verb_kit::export_verb!(Scroll);
 
 #[cfg(test)]
 mod tests {
     use super::Scroll;
-    use mur_verb_guest::{json, testing};
+    use mur_verb_kit::{json, testing};
 
     #[test]
     fn sends_an_offset_as_integers() {

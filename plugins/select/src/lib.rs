@@ -1,7 +1,7 @@
 //! `mur devtools select <selector> <item-selector>`: select an item inside a list, combo
 //! box or tab view (MCP tool `select`).
 
-use mur_verb_guest::{About, Kind, Pos, Spec, Verb};
+use mur_verb_kit::{About, Kind, Pos, Spec, Verb};
 
 pub struct Select;
 
@@ -12,7 +12,7 @@ impl Verb for Select {
         summary: "Select an item inside a list, combo box or tab view",
         synopsis: "select <selector> <item-selector>",
         details: "",
-        example: "mur devtools select '#theme' '#theme-forest'",
+        examples: &["mur devtools select '#theme' '#theme-forest'"],
     };
     const SPEC: Spec = Spec {
         positionals: &[
@@ -29,12 +29,12 @@ impl Verb for Select {
     };
 }
 
-mur_verb_guest::export_verb!(Select);
+mur_verb_kit::export_verb!(Select);
 
 #[cfg(test)]
 mod tests {
     use super::Select;
-    use mur_verb_guest::{json, testing};
+    use mur_verb_kit::{json, testing};
 
     #[test]
     fn sends_the_container_and_the_item() {

@@ -1,7 +1,7 @@
 //! `mur devtools state`: print the running app's state, or the state of the element a
 //! selector matches (MCP tool `state`).
 
-use mur_verb_guest::{About, Opt, Spec, Verb};
+use mur_verb_kit::{About, Opt, Spec, Verb};
 
 pub struct State;
 
@@ -12,7 +12,7 @@ impl Verb for State {
         summary: "Print the running app's state, or that of the element a selector matches",
         synopsis: "state [--selector S]",
         details: "",
-        example: "mur devtools state --selector '#count'",
+        examples: &["mur devtools state --selector '#count'"],
     };
     const SPEC: Spec = Spec {
         positionals: &[],
@@ -21,12 +21,12 @@ impl Verb for State {
     };
 }
 
-mur_verb_guest::export_verb!(State);
+mur_verb_kit::export_verb!(State);
 
 #[cfg(test)]
 mod tests {
     use super::State;
-    use mur_verb_guest::{json, testing};
+    use mur_verb_kit::{json, testing};
 
     #[test]
     fn sends_the_selector_when_given() {

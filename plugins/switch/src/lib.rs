@@ -1,7 +1,7 @@
 //! `mur devtools switch <component>`: show another component in the running app (MCP tool
 //! `switchComponent`).
 
-use mur_verb_guest::{About, Kind, Pos, Spec, Verb};
+use mur_verb_kit::{About, Kind, Pos, Spec, Verb};
 
 pub struct Switch;
 
@@ -12,7 +12,7 @@ impl Verb for Switch {
         summary: "Show another component in the running app",
         synopsis: "switch <component>",
         details: "`mur devtools components` lists the components there are.",
-        example: "mur devtools switch todo",
+        examples: &["mur devtools switch todo"],
     };
     const SPEC: Spec = Spec {
         positionals: &[Pos::new(
@@ -26,12 +26,12 @@ impl Verb for Switch {
     };
 }
 
-mur_verb_guest::export_verb!(Switch);
+mur_verb_kit::export_verb!(Switch);
 
 #[cfg(test)]
 mod tests {
     use super::Switch;
-    use mur_verb_guest::{json, testing};
+    use mur_verb_kit::{json, testing};
 
     #[test]
     fn sends_the_component() {

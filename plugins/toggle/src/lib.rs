@@ -1,8 +1,8 @@
 //! `mur devtools toggle <selector>`: toggle the element a selector matches (a check box, a switch) (MCP tool `toggle`).
 
-use mur_verb_guest::About;
+use mur_verb_kit::About;
 
-mur_verb_guest::selector_verb!(
+mur_verb_kit::selector_verb!(
     Toggle,
     About {
         name: "toggle",
@@ -10,7 +10,7 @@ mur_verb_guest::selector_verb!(
         summary: "Toggle the element a selector matches (a check box, a switch)",
         synopsis: "toggle <selector>",
         details: "",
-        example: "mur devtools toggle '#dark-mode'",
+        examples: &["mur devtools toggle '#dark-mode'"],
     },
     "the element to toggle"
 );

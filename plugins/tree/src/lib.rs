@@ -1,7 +1,7 @@
 //! `mur devtools tree`: print the running app's UI tree, or the part a selector matches
 //! (MCP tool `tree`).
 
-use mur_verb_guest::{About, Kind, Opt, Spec, Verb};
+use mur_verb_kit::{About, Kind, Opt, Spec, Verb};
 
 pub struct Tree;
 
@@ -12,7 +12,7 @@ impl Verb for Tree {
         summary: "Print the running app's UI tree, or the part a selector matches",
         synopsis: "tree [--selector S] [--window W] [--view summary|full] [--include-reactor-source]",
         details: "",
-        example: "mur devtools tree --selector '#btn-inc' --view full --pretty",
+        examples: &["mur devtools tree --selector '#btn-inc' --view full --pretty"],
     };
     const SPEC: Spec = Spec {
         positionals: &[],
@@ -34,12 +34,12 @@ impl Verb for Tree {
     };
 }
 
-mur_verb_guest::export_verb!(Tree);
+mur_verb_kit::export_verb!(Tree);
 
 #[cfg(test)]
 mod tests {
     use super::Tree;
-    use mur_verb_guest::{json, testing};
+    use mur_verb_kit::{json, testing};
 
     #[test]
     fn sends_only_the_options_given() {
@@ -83,7 +83,7 @@ mod tests {
     #[test]
     fn prints_the_tree_from_structured_or_text_content_in_the_servers_key_order() {
         let structured = r#"{"structuredContent": {"type": "Button", "children": []}}"#;
-        let structured = mur_verb_guest::serde_json::from_str(structured).expect("JSON");
+        let structured = mur_verb_kit::serde_json::from_str(structured).expect("JSON");
         assert_eq!(
             testing::stdout::<Tree>(&[], &structured, false),
             "{\"type\":\"Button\",\"children\":[]}\n"

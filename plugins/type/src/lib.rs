@@ -1,7 +1,7 @@
 //! `mur devtools type <selector> <text>`: type text into the element a selector matches
 //! (MCP tool `type`).
 
-use mur_verb_guest::{About, Kind, Opt, Pos, Spec, Verb};
+use mur_verb_kit::{About, Kind, Opt, Pos, Spec, Verb};
 
 pub struct Type;
 
@@ -12,7 +12,7 @@ impl Verb for Type {
         summary: "Type text into the element a selector matches",
         synopsis: "type <selector> <text> [--clear]",
         details: "",
-        example: "mur devtools type '#todo-input' 'buy milk' --clear",
+        examples: &["mur devtools type '#todo-input' 'buy milk' --clear"],
     };
     const SPEC: Spec = Spec {
         positionals: &[
@@ -29,12 +29,12 @@ impl Verb for Type {
     };
 }
 
-mur_verb_guest::export_verb!(Type);
+mur_verb_kit::export_verb!(Type);
 
 #[cfg(test)]
 mod tests {
     use super::Type;
-    use mur_verb_guest::{json, testing};
+    use mur_verb_kit::{json, testing};
 
     #[test]
     fn sends_selector_text_and_clear() {

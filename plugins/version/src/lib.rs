@@ -1,8 +1,8 @@
 //! `mur devtools version`: print the version of the running app's devtools server (MCP tool `version`).
 
-use mur_verb_guest::About;
+use mur_verb_kit::About;
 
-mur_verb_guest::no_argument_verb!(
+mur_verb_kit::no_argument_verb!(
     Version,
     About {
         name: "version",
@@ -10,6 +10,6 @@ mur_verb_guest::no_argument_verb!(
         summary: "Print the version of the running app's devtools server",
         synopsis: "version",
         details: "",
-        example: "mur devtools version --pretty",
+        examples: &["mur devtools version --pretty"],
     }
 );

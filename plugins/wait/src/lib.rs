@@ -2,7 +2,7 @@
 //! `waitFor`). `--timeout MS` bounds the wait on the server and extends the host's own
 //! call timeout to match.
 
-use mur_verb_guest::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb};
+use mur_verb_kit::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb};
 
 pub struct Wait;
 
@@ -14,7 +14,7 @@ impl Verb for Wait {
         synopsis: "wait <selector> [--text X | --text-matches RE | --visible | --count N] [--timeout MS]",
         details: "With no condition, waits until the selector matches an element. `--timeout MS`\n\
                   bounds the wait and the call alike.",
-        example: "mur devtools wait '#todo-list > ListItem' --text 'buy milk' --timeout 5000",
+        examples: &["mur devtools wait '#todo-list > ListItem' --text 'buy milk' --timeout 5000"],
     };
     const SPEC: Spec = Spec {
         positionals: &[Pos::selector("the element to wait for")],
@@ -41,12 +41,12 @@ impl Verb for Wait {
     }
 }
 
-mur_verb_guest::export_verb!(Wait);
+mur_verb_kit::export_verb!(Wait);
 
 #[cfg(test)]
 mod tests {
     use super::Wait;
-    use mur_verb_guest::{json, testing};
+    use mur_verb_kit::{json, testing};
 
     #[test]
     fn sends_each_kind_of_condition() {

@@ -1,8 +1,8 @@
 //! `mur devtools windows`: list the running app's windows (MCP tool `windows`).
 
-use mur_verb_guest::About;
+use mur_verb_kit::About;
 
-mur_verb_guest::no_argument_verb!(
+mur_verb_kit::no_argument_verb!(
     Windows,
     About {
         name: "windows",
@@ -10,6 +10,6 @@ mur_verb_guest::no_argument_verb!(
         summary: "List the running app's windows",
         synopsis: "windows",
         details: "",
-        example: "mur devtools windows --pretty",
+        examples: &["mur devtools windows --pretty"],
     }
 );

@@ -9,7 +9,7 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const out = process.argv[2] ?? here('./shout.wasm');
 const { component } = await componentize({
   sourcePath: here('./shout.js'),
-  witPath: here('../../../wit'),
+  witPath: here('../../../wit/deps/verb-0.1.0'),
   worldName: 'verb',
   disableFeatures: DEFAULT_FEATURES,
 });

@@ -1,6 +1,6 @@
 //! Hostile test verb: `parse` panics. The host must report the crash, with the
 //! panic message, and exit cleanly.
-wit_bindgen::generate!({ path: "../../../wit", world: "verb" });
+wit_bindgen::generate!({ path: "../../../wit/deps/verb-0.1.0", world: "verb" });
 
 struct Crash;
 

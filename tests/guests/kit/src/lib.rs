@@ -35,7 +35,7 @@ macro_rules! test_guest {
             fn shape($sargv:pat, $result:pat, $options:pat) $shape:block
         }
     ) => {
-        wit_bindgen::generate!({ path: "../../../wit", world: "verb" });
+        wit_bindgen::generate!({ path: "../../../wit/deps/verb-0.1.0", world: "verb" });
 
         struct $verb;
 

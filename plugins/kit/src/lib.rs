@@ -1,9 +1,12 @@
-//! The shared helper for `mur devtools` verb components: a verb declares what it is
-//! ([`About`]) and the argv it takes ([`Spec`]), overrides [`Verb::arguments`] or
-//! [`Verb::shape`] only when the defaults do not fit, and calls [`export_verb!`].
+//! The verb kit for Rust: a verb declares what it is ([`About`]) and the argv it
+//! takes ([`Spec`]), overrides [`Verb::arguments`] or [`Verb::shape`] only when the
+//! defaults do not fit, and calls [`export_verb!`]. The kit implements
+//! `mur:verb@0.2.0` from that: the structured `info` the host renders help and
+//! completions from, `parse` (checked argv → tool arguments, files written, state
+//! for `shape`), and `shape`.
 //!
 //! ```
-//! use mur_verb_guest::{About, Spec, Verb};
+//! use mur_verb_kit::{About, Spec, Verb};
 //!
 //! struct Click;
 //!
@@ -14,44 +17,45 @@
 //!         summary: "Click the element a selector matches",
 //!         synopsis: "click <selector>",
 //!         details: "",
-//!         example: "mur devtools click '#btn-inc'",
+//!         examples: &["mur devtools click '#btn-inc'"],
 //!     };
-//!     const SPEC: Spec = mur_verb_guest::selector_spec!("the element to click");
+//!     const SPEC: Spec = mur_verb_kit::selector_spec!("the element to click");
 //! }
 //!
-//! mur_verb_guest::export_verb!(Click);
-//! # mur_verb_guest::testing::check_selector_verb::<Click>();
+//! mur_verb_kit::export_verb!(Click);
+//! # mur_verb_kit::testing::check_selector_verb::<Click>();
 //! ```
 //!
 //! Everything but the last line is plain Rust, so a verb's parsing and shaping are unit
-//! tested natively through [`parse`] and [`shape`].
+//! tested natively through [`parse`] and [`shape`] (see [`testing`]).
 
 pub mod argv;
+pub mod info;
 pub mod shape;
 pub mod testing;
-mod usage;
 pub mod wit;
 
-/// The WIT bindings of `mur:verb@0.1.0`, generated once for every verb.
+/// The WIT bindings of `mur:verb@0.2.0`, generated once for every verb.
 pub mod bindings {
     wit_bindgen::generate!({
-        path: "../../wit",
-        world: "verb",
+        path: "../../wit/verb.wit",
+        world: "mur:verb/verb@0.2.0",
         pub_export_macro: true,
         export_macro_name: "export_bindings",
     });
 }
 
 pub use argv::{Args, Kind, Opt, Pos, Request, Spec};
+pub use info::{Info, Param, ValueKind};
 pub use serde_json::{self, Map, Value, json};
 pub use shape::{FileWrite, Shaped};
 
-/// What a verb says about itself; [`usage`](Info::usage) is composed from this and its [`Spec`].
+/// What a verb says about itself; with its [`Spec`] this is its `info`.
 #[derive(Debug, Clone, Copy)]
 pub struct About {
     /// The word typed after `mur devtools`.
     pub name: &'static str,
-    /// The MCP tool it calls.
+    /// The MCP tool it calls: one verb, one tool.
     pub tool: &'static str,
     /// One line for `mur devtools --help`.
     pub summary: &'static str,
@@ -59,8 +63,8 @@ pub struct About {
     pub synopsis: &'static str,
     /// More about the verb, printed after the summary; may be empty.
     pub details: &'static str,
-    /// One complete example command.
-    pub example: &'static str,
+    /// Complete example commands, each starting with `mur devtools`.
+    pub examples: &'static [&'static str],
 }
 
 /// A verb: its description, its argv, and how argv and results are turned around.
@@ -74,18 +78,10 @@ pub trait Verb {
     }
 
     /// What to print for a successful result; by default its [`shape::payload`] as JSON.
+    /// `args` is the argv `parse` checked.
     fn shape(_args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         Ok(Shaped::json(&shape::payload(result), pretty))
     }
-}
-
-/// `info()` of a verb.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Info {
-    pub name: String,
-    pub tool: String,
-    pub summary: String,
-    pub usage: String,
 }
 
 /// A tool call built from argv.
@@ -94,6 +90,10 @@ pub struct Call {
     pub arguments: Map<String, Value>,
     /// `--timeout MS`, for the host's call timeout.
     pub timeout_ms: Option<u32>,
+    /// The files `shape` may write, as typed (see [`Kind::OutPath`]).
+    pub writes: Vec<String>,
+    /// The checked argv, handed back to `shape` by the host.
+    pub state: String,
 }
 
 /// What `parse` makes of argv.
@@ -105,13 +105,7 @@ pub enum Parsed {
 
 /// Describe verb `V`.
 pub fn info<V: Verb>() -> Info {
-    let about = V::ABOUT;
-    Info {
-        name: about.name.to_owned(),
-        tool: about.tool.to_owned(),
-        summary: about.summary.to_owned(),
-        usage: usage::usage(&about, &V::SPEC),
-    }
+    info::describe(&V::ABOUT, &V::SPEC)
 }
 
 /// Turn argv into verb `V`'s call, a help request, or a one-line usage error.
@@ -121,15 +115,16 @@ pub fn parse<V: Verb>(argv: &[String]) -> Result<Parsed, String> {
         Request::Run(args) => Ok(Parsed::Call(Call {
             arguments: V::arguments(&args)?,
             timeout_ms: args.timeout_ms(),
+            writes: args.writes(),
+            state: args.to_state(),
         })),
     }
 }
 
-/// Turn the JSON text of a tool result into verb `V`'s output.
-pub fn shape<V: Verb>(argv: &[String], result: &str, pretty: bool) -> Result<Shaped, String> {
-    let Request::Run(args) = Args::parse(&V::SPEC, argv)? else {
-        return Err("nothing to shape: the arguments ask for help".to_owned());
-    };
+/// Turn the JSON text of a tool result into verb `V`'s output; `state` is what
+/// [`parse`] put in its [`Call`].
+pub fn shape<V: Verb>(result: &str, state: &str, pretty: bool) -> Result<Shaped, String> {
+    let args = Args::from_state(&V::SPEC, state)?;
     let result: Value = serde_json::from_str(result)
         .map_err(|error| format!("the tool result is not JSON: {error}"))?;
     V::shape(&args, &result, pretty)
@@ -154,11 +149,11 @@ macro_rules! export_verb {
                 }
 
                 fn shape(
-                    argv: Vec<String>,
                     result: String,
+                    state: String,
                     options: $crate::bindings::OutputOptions,
                 ) -> Result<$crate::bindings::Shaped, String> {
-                    $crate::wit::shape::<$verb>(&argv, &result, options)
+                    $crate::wit::shape::<$verb>(&result, &state, options)
                 }
             }
 

@@ -21,7 +21,15 @@ pub enum Kind {
     Choice(&'static [&'static str]),
     /// A non-negative integer; sent as a number.
     Count,
-    /// A value the verb reads itself; never sent as is.
+    /// A JSON value; sent parsed (an option's value only).
+    Json,
+    /// A file path the verb writes, or `-` for stdout; never sent. A path given is
+    /// declared to the host as one the verb writes, checked before the call.
+    OutPath,
+    /// A positive number of milliseconds (`--timeout`); never sent.
+    Millis,
+    /// A value the verb reads itself and turns into arguments in its own
+    /// [`Verb::arguments`](crate::Verb::arguments); never sent as is.
     Local,
 }
 
@@ -133,7 +141,7 @@ impl Spec {
 pub const TIMEOUT: Opt = Opt::value(
     "timeout",
     "MS",
-    Kind::Local,
+    Kind::Millis,
     "let the call take up to MS milliseconds",
 );
 
@@ -212,8 +220,73 @@ impl Args {
         self.timeout_ms
     }
 
+    /// The files this command asks to write: the value of each [`Kind::OutPath`]
+    /// option given, except `-` (stdout), exactly as typed.
+    pub fn writes(&self) -> Vec<String> {
+        self.given
+            .iter()
+            .filter(|(opt, _)| opt.kind == Kind::OutPath)
+            .filter_map(|(_, value)| value.clone())
+            .filter(|path| path != "-")
+            .collect()
+    }
+
+    /// The checked argv as JSON text, the state the host hands back to `shape`.
+    pub fn to_state(&self) -> String {
+        let positionals: Vec<Value> = self
+            .positionals
+            .iter()
+            .map(|(pos, word)| Value::from(vec![pos.name, word.as_str()]))
+            .collect();
+        let options: Vec<Value> = self
+            .given
+            .iter()
+            .map(|(opt, value)| serde_json::json!([opt.name, value]))
+            .collect();
+        serde_json::json!({"positionals": positionals, "options": options}).to_string()
+    }
+
+    /// The [`Args`] that [`to_state`](Self::to_state) wrote, matched against `spec`
+    /// again by name; nothing is re-checked, since `parse` checked it.
+    pub fn from_state(spec: &Spec, state: &str) -> Result<Self, String> {
+        let broken = || "the output state is not what `parse` wrote".to_owned();
+        let state: Value = serde_json::from_str(state).map_err(|_| broken())?;
+        let pairs = |key: &str| -> Result<Vec<(String, Option<String>)>, String> {
+            let list = state
+                .get(key)
+                .and_then(Value::as_array)
+                .ok_or_else(broken)?;
+            list.iter()
+                .map(|pair| {
+                    let name = pair.get(0).and_then(Value::as_str).ok_or_else(broken)?;
+                    let value = pair.get(1).and_then(Value::as_str).map(str::to_owned);
+                    Ok((name.to_owned(), value))
+                })
+                .collect()
+        };
+        let mut args = Args {
+            positionals: Vec::new(),
+            given: Vec::new(),
+            timeout_ms: None,
+        };
+        for (name, word) in pairs("positionals")? {
+            let pos = spec.positionals.iter().find(|p| p.name == name);
+            args.positionals
+                .push((*pos.ok_or_else(broken)?, word.unwrap_or_default()));
+        }
+        for (name, value) in pairs("options")? {
+            let opt = find_option(spec, &name).ok_or_else(broken)?;
+            if opt.name == TIMEOUT.name {
+                args.timeout_ms = value.as_deref().and_then(|v| v.parse().ok());
+            }
+            args.given.push((opt, value));
+        }
+        Ok(args)
+    }
+
     /// The tool's `arguments` object as the spec describes it: each positional under its
-    /// key, each given option under its name in camelCase, except [`Kind::Local`] ones.
+    /// key, each given option under its name in camelCase ([`Kind::Json`] parsed), except
+    /// the ones never sent ([`Kind::Local`], [`Kind::OutPath`], [`Kind::Millis`]).
     pub fn arguments(&self) -> Map<String, Value> {
         let mut arguments = Map::new();
         for (pos, word) in &self.positionals {
@@ -278,8 +351,10 @@ impl Args {
 fn option_json(opt: &Opt, value: Option<&str>) -> Option<Value> {
     match (opt.kind, value) {
         (Kind::Flag, _) => Some(Value::Bool(true)),
-        (Kind::Local, _) | (_, None) => None,
+        (Kind::Local | Kind::OutPath | Kind::Millis, _) | (_, None) => None,
         (Kind::Count, Some(text)) => text.parse::<u64>().ok().map(Value::from),
+        // Checked to parse in `check_value`.
+        (Kind::Json, Some(text)) => serde_json::from_str(text).ok(),
         (_, Some(text)) => Some(Value::from(text)),
     }
 }
@@ -312,6 +387,15 @@ fn check_value(opt: &Opt, word: String) -> Result<String, String> {
         Kind::Count if word.parse::<u64>().is_err() => Err(format!(
             "`--{name}` needs a non-negative integer, got `{word}`"
         )),
+        // serde_json's message names the line and column of the first error,
+        // which is what a user needs to fix a long value.
+        Kind::Json => match serde_json::from_str::<Value>(&word) {
+            Ok(_) => Ok(word),
+            Err(error) => Err(format!("`--{name}` is not valid JSON: {error}")),
+        },
+        Kind::OutPath if word.is_empty() => {
+            Err(format!("`--{name}` needs a file path, or `-` for stdout"))
+        }
         _ => Ok(word),
     }
 }

@@ -1,6 +1,6 @@
 //! Tests of the helper through a sample verb, the way verb crates use it.
 
-use crate::{About, Call, Kind, Opt, Parsed, Pos, Spec, Verb, info, json, parse, shape};
+use crate::{About, Call, Kind, Opt, Parsed, Pos, Spec, ValueKind, Verb, info, json, parse, shape};
 
 struct Sample;
 
@@ -11,7 +11,7 @@ impl Verb for Sample {
         summary: "Do a sample thing",
         synopsis: "sample <selector> <text> [--view summary|full] [--count N] [--a | --b]",
         details: "",
-        example: "mur devtools sample '#x' hello",
+        examples: &["mur devtools sample '#x' hello"],
     };
     const SPEC: Spec = Spec {
         positionals: &[
@@ -27,7 +27,8 @@ impl Verb for Sample {
                 "how much",
             ),
             Opt::value("count", "N", Kind::Count, "how many"),
-            Opt::value("out", "PATH", Kind::Local, "where"),
+            Opt::value("out", "PATH", Kind::OutPath, "where"),
+            Opt::value("args", "JSON", Kind::Json, "extra"),
             Opt::flag("include-reactor-source", "with sources"),
             Opt::flag("a", "a"),
             Opt::flag("b", "b"),
@@ -163,37 +164,104 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
 }
 
 #[test]
-fn usage_documents_every_argument_and_option_and_an_example() {
+fn info_declares_every_argument_and_option_and_the_examples() {
     let info = info::<Sample>();
     assert_eq!(
-        (info.name.as_str(), info.tool.as_str()),
-        ("sample", "sampleTool")
+        (info.name.as_str(), info.tool.as_str(), info.usage.as_str()),
+        (
+            "sample",
+            "sampleTool",
+            "sample <selector> <text> [--view summary|full] [--count N] [--a | --b]"
+        )
     );
-    assert!(
-        info.usage
-            .starts_with("Usage: mur devtools sample <selector> <text>"),
-        "{}",
-        info.usage
+    assert_eq!(info.examples, ["mur devtools sample '#x' hello"]);
+    let positionals: Vec<(&str, ValueKind, bool)> = info
+        .positionals
+        .iter()
+        .map(|p| (p.name.as_str(), p.kind, p.required))
+        .collect();
+    assert_eq!(
+        positionals,
+        [
+            ("selector", ValueKind::Selector, true),
+            ("text", ValueKind::Text, true)
+        ]
     );
-    for needle in [
-        "<selector>",
-        "--view summary|full",
-        "--count N",
-        "--include-reactor-source",
-        "--timeout MS",
-        "-h, --help",
-        "Example:\n  mur devtools sample '#x' hello\n",
-    ] {
-        assert!(
-            info.usage.contains(needle),
-            "usage lacks {needle:?}:\n{}",
-            info.usage
-        );
+    let options: Vec<(&str, &str, ValueKind)> = info
+        .options
+        .iter()
+        .map(|o| (o.name.as_str(), o.value_name.as_str(), o.kind))
+        .collect();
+    assert_eq!(
+        options,
+        [
+            ("window", "W", ValueKind::Text),
+            ("view", "summary|full", ValueKind::Choice),
+            ("count", "N", ValueKind::Integer),
+            ("out", "PATH", ValueKind::OutputPath),
+            ("args", "JSON", ValueKind::Json),
+            ("include-reactor-source", "", ValueKind::Flag),
+            ("a", "", ValueKind::Flag),
+            ("b", "", ValueKind::Flag),
+            ("timeout", "MS", ValueKind::Milliseconds),
+        ]
+    );
+    assert_eq!(info.options[1].choices, ["summary", "full"]);
+}
+
+#[test]
+fn out_paths_are_declared_as_writes_and_json_is_sent_parsed() {
+    let call = call(&["#x", "t", "--out", "shot.png", "--args", "{\"a\": [1]}"]);
+    assert_eq!(call.writes, ["shot.png"]);
+    assert_eq!(call.arguments["args"], json!({"a": [1]}));
+    assert!(self::call(&["#x", "t", "--out", "-"]).writes.is_empty());
+    assert_eq!(
+        error(&["#x", "t", "--args", "{"]),
+        "`--args` is not valid JSON: EOF while parsing an object at line 1 column 1"
+    );
+    assert_eq!(
+        error(&["#x", "t", "--out="]),
+        "`--out` needs a file path, or `-` for stdout"
+    );
+}
+
+#[test]
+fn shape_sees_the_argv_parse_checked_through_the_state() {
+    struct Echo;
+    impl Verb for Echo {
+        const ABOUT: About = Sample::ABOUT;
+        const SPEC: Spec = Sample::SPEC;
+        fn shape(
+            args: &crate::Args,
+            _: &serde_json::Value,
+            _: bool,
+        ) -> Result<crate::Shaped, String> {
+            let seen = json!([
+                args.positional("text"),
+                args.value("out"),
+                args.flag("a"),
+                args.timeout_ms()
+            ]);
+            Ok(crate::Shaped::json(&seen, false))
+        }
     }
+    let words = ["#x", "hello", "--out", "a.png", "--a", "--timeout", "90"];
+    assert_eq!(
+        crate::testing::stdout::<Echo>(&words, &json!({}), false),
+        "[\"hello\",\"a.png\",true,90]\n"
+    );
+    assert_eq!(
+        shape::<Echo>("{}", "not a state", false),
+        Err("the output state is not what `parse` wrote".to_owned())
+    );
+}
+
+fn state() -> String {
+    call(&["#x", "t"]).state
 }
 
 fn shaped(result: &str, pretty: bool) -> String {
-    let shaped = shape::<Sample>(&argv(&["#x", "t"]), result, pretty).expect("shapes");
+    let shaped = shape::<Sample>(result, &state(), pretty).expect("shapes");
     assert!(shaped.files.is_empty());
     String::from_utf8(shaped.stdout).expect("utf-8")
 }
@@ -227,7 +295,7 @@ fn a_result_without_content_is_printed_whole() {
 
 #[test]
 fn a_result_that_is_not_json_is_an_error_not_a_panic() {
-    let error = shape::<Sample>(&argv(&["#x", "t"]), "{nope", false).expect_err("not JSON");
+    let error = shape::<Sample>("{nope", &state(), false).expect_err("not JSON");
     assert!(
         error.starts_with("the tool result is not JSON: "),
         "{error}"
@@ -297,9 +365,6 @@ fn odd_results_are_printed_not_panicked_on() {
         "\"text\"",
     ];
     for result in results {
-        assert!(
-            shape::<Sample>(&argv(&["#x", "t"]), result, false).is_ok(),
-            "{result}"
-        );
+        assert!(shape::<Sample>(result, &state(), false).is_ok(), "{result}");
     }
 }

@@ -1,7 +1,7 @@
 //! Helpers for a verb's native unit tests. They panic when the outcome is not the one
 //! asked for, which is what a test wants; a verb itself never calls them.
 
-use crate::{Parsed, Shaped, Value, Verb, json, parse, shape};
+use crate::{Call, Parsed, Shaped, Value, Verb, json, parse, shape};
 
 fn owned(words: &[&str]) -> Vec<String> {
     words.iter().map(|word| (*word).to_owned()).collect()
@@ -9,18 +9,12 @@ fn owned(words: &[&str]) -> Vec<String> {
 
 /// The `arguments` object verb `V` builds from `words`.
 pub fn arguments<V: Verb>(words: &[&str]) -> Value {
-    match parse::<V>(&owned(words)) {
-        Ok(Parsed::Call(call)) => Value::Object(call.arguments),
-        other => panic!("expected a call for {words:?}, got {other:?}"),
-    }
+    Value::Object(call::<V>(words).arguments)
 }
 
 /// The call-timeout hint verb `V` takes from `words`.
 pub fn timeout_ms<V: Verb>(words: &[&str]) -> Option<u32> {
-    match parse::<V>(&owned(words)) {
-        Ok(Parsed::Call(call)) => call.timeout_ms,
-        other => panic!("expected a call for {words:?}, got {other:?}"),
-    }
+    call::<V>(words).timeout_ms
 }
 
 /// Whether verb `V` reads `words` as a help request.
@@ -58,9 +52,18 @@ pub fn assert_usage_errors<V: Verb>(rows: &[(&[&str], &str)]) {
     }
 }
 
-/// What verb `V` makes of `result` after being given `words`.
+/// The whole call verb `V` makes of `words`.
+pub fn call<V: Verb>(words: &[&str]) -> Call {
+    match parse::<V>(&owned(words)) {
+        Ok(Parsed::Call(call)) => call,
+        other => panic!("expected a call for {words:?}, got {other:?}"),
+    }
+}
+
+/// What verb `V` makes of `result` after being given `words`, the way the host
+/// runs it: `parse`, then `shape` with the state `parse` returned.
 pub fn shaped<V: Verb>(words: &[&str], result: &Value, pretty: bool) -> Result<Shaped, String> {
-    shape::<V>(&owned(words), &result.to_string(), pretty)
+    shape::<V>(&result.to_string(), &call::<V>(words).state, pretty)
 }
 
 /// The stdout, as text, verb `V` prints for `result`, checked to write no file.

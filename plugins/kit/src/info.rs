@@ -1,0 +1,107 @@
+//! A verb's structured description — what `info` returns — composed from its
+//! [`About`] and [`Spec`], so every option a verb accepts is declared to the host,
+//! which renders `--help`, completions and catalogs from it.
+
+use crate::About;
+use crate::argv::{Kind, Opt, Pos, Spec, TIMEOUT};
+
+/// What the words of a value are, as `mur:verb@0.2.0` names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    Flag,
+    Text,
+    Selector,
+    Name,
+    Choice,
+    Integer,
+    Number,
+    Json,
+    OutputPath,
+    Milliseconds,
+}
+
+/// One positional or option, as declared to the host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    pub name: String,
+    /// The value's placeholder in help; empty for flags and positionals.
+    pub value_name: String,
+    pub kind: ValueKind,
+    pub help: String,
+    pub required: bool,
+    pub repeatable: bool,
+    pub choices: Vec<String>,
+}
+
+/// `info()` of a verb.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Info {
+    pub name: String,
+    pub tool: String,
+    pub summary: String,
+    /// The command line after `mur devtools`.
+    pub usage: String,
+    pub details: String,
+    pub examples: Vec<String>,
+    pub positionals: Vec<Param>,
+    /// Every option, `--timeout` included (`--help` is the host's).
+    pub options: Vec<Param>,
+}
+
+/// Describe a verb from its [`About`] and [`Spec`].
+pub fn describe(about: &About, spec: &Spec) -> Info {
+    Info {
+        name: about.name.to_owned(),
+        tool: about.tool.to_owned(),
+        summary: about.summary.to_owned(),
+        usage: about.synopsis.to_owned(),
+        details: about.details.trim_end().to_owned(),
+        examples: about.examples.iter().map(|e| (*e).to_owned()).collect(),
+        positionals: spec.positionals.iter().map(positional).collect(),
+        options: spec.options.iter().chain([&TIMEOUT]).map(option).collect(),
+    }
+}
+
+fn positional(pos: &Pos) -> Param {
+    Param {
+        name: pos.name.to_owned(),
+        value_name: String::new(),
+        required: true,
+        ..param(pos.kind, pos.help)
+    }
+}
+
+fn option(opt: &Opt) -> Param {
+    Param {
+        name: opt.name.to_owned(),
+        value_name: opt.value.to_owned(),
+        required: false,
+        ..param(opt.kind, opt.help)
+    }
+}
+
+fn param(kind: Kind, help: &str) -> Param {
+    let (kind, choices) = match kind {
+        Kind::Flag => (ValueKind::Flag, Vec::new()),
+        Kind::Text | Kind::Local => (ValueKind::Text, Vec::new()),
+        Kind::Selector => (ValueKind::Selector, Vec::new()),
+        Kind::Name => (ValueKind::Name, Vec::new()),
+        Kind::Choice(choices) => (
+            ValueKind::Choice,
+            choices.iter().map(|c| (*c).to_owned()).collect(),
+        ),
+        Kind::Count => (ValueKind::Integer, Vec::new()),
+        Kind::Json => (ValueKind::Json, Vec::new()),
+        Kind::OutPath => (ValueKind::OutputPath, Vec::new()),
+        Kind::Millis => (ValueKind::Milliseconds, Vec::new()),
+    };
+    Param {
+        name: String::new(),
+        value_name: String::new(),
+        kind,
+        help: help.to_owned(),
+        required: false,
+        repeatable: false,
+        choices,
+    }
+}

@@ -1,0 +1,78 @@
+//! The thin glue between [`Verb`] and the generated WIT types, used by [`export_verb!`].
+
+use crate::bindings::mur::verb::types as wit;
+use crate::info::{Param, ValueKind};
+use crate::{Parsed, Verb};
+
+pub fn info<V: Verb>() -> wit::VerbInfo {
+    let info = crate::info::<V>();
+    wit::VerbInfo {
+        name: info.name,
+        tool: info.tool,
+        summary: info.summary,
+        usage: info.usage,
+        details: info.details,
+        examples: info.examples,
+        positionals: info.positionals.into_iter().map(param).collect(),
+        options: info.options.into_iter().map(param).collect(),
+    }
+}
+
+fn param(param: Param) -> wit::Param {
+    wit::Param {
+        name: param.name,
+        value_name: param.value_name,
+        kind: kind(param.kind),
+        help: param.help,
+        required: param.required,
+        repeatable: param.repeatable,
+        choices: param.choices,
+    }
+}
+
+fn kind(kind: ValueKind) -> wit::ValueKind {
+    match kind {
+        ValueKind::Flag => wit::ValueKind::Flag,
+        ValueKind::Text => wit::ValueKind::Text,
+        ValueKind::Selector => wit::ValueKind::Selector,
+        ValueKind::Name => wit::ValueKind::Name,
+        ValueKind::Choice => wit::ValueKind::Choice,
+        ValueKind::Integer => wit::ValueKind::Integer,
+        ValueKind::Number => wit::ValueKind::Number,
+        ValueKind::Json => wit::ValueKind::Json,
+        ValueKind::OutputPath => wit::ValueKind::OutputPath,
+        ValueKind::Milliseconds => wit::ValueKind::Milliseconds,
+    }
+}
+
+pub fn parse<V: Verb>(argv: &[String]) -> Result<wit::Parsed, String> {
+    Ok(match crate::parse::<V>(argv)? {
+        Parsed::Help => wit::Parsed::Help,
+        Parsed::Call(call) => wit::Parsed::Call(wit::CallRequest {
+            arguments: serde_json::Value::Object(call.arguments).to_string(),
+            timeout_ms: call.timeout_ms,
+            writes: call.writes,
+            state: call.state,
+        }),
+    })
+}
+
+pub fn shape<V: Verb>(
+    result: &str,
+    state: &str,
+    options: wit::OutputOptions,
+) -> Result<wit::Shaped, String> {
+    let shaped = crate::shape::<V>(result, state, options.pretty)?;
+    let files = shaped
+        .files
+        .into_iter()
+        .map(|file| wit::FileWrite {
+            path: file.path,
+            contents: file.contents,
+        })
+        .collect();
+    Ok(wit::Shaped {
+        stdout: shaped.stdout,
+        files,
+    })
+}
