@@ -266,17 +266,40 @@ pub enum VerbsCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Create a Rust crate for a new verb (see docs/verbs.md)
+    /// Create a project for a new verb in Rust, Python or JavaScript (see docs/verbs.md)
     #[command(
-        after_help = "Examples:\n  mur devtools verbs new bump\n  mur devtools verbs new bump --dir ~/src"
+        after_help = "Examples:\n  mur devtools verbs new bump\n  mur devtools verbs new bump --dir ~/src\n  \
+                            mur devtools verbs new bump --lang python\n  mur devtools verbs new bump --lang js"
     )]
     New {
         /// The new verb's name (the word after `mur devtools`)
         name: String,
-        /// Create the crate in DIR/<name> instead of ./<name>
+        /// Create the project in DIR/<name> instead of ./<name>
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
+        /// The language the verb is written in
+        #[arg(long, value_enum, default_value_t = Lang::Rust)]
+        lang: Lang,
     },
+}
+
+/// The languages `verbs new` scaffolds a verb in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    Rust,
+    Python,
+    #[value(alias = "javascript")]
+    Js,
+}
+
+impl From<Lang> for mur_verbs::scaffold::Lang {
+    fn from(lang: Lang) -> Self {
+        match lang {
+            Lang::Rust => Self::Rust,
+            Lang::Python => Self::Python,
+            Lang::Js => Self::JavaScript,
+        }
+    }
 }
 
 /// The words `mur devtools` answers itself (`session`, `call`, `verbs`,

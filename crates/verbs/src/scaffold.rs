@@ -13,6 +13,14 @@ const CARGO_TOML: &str = include_str!("scaffold/Cargo.toml.tmpl");
 const LIB_RS: &str = include_str!("scaffold/lib.rs.tmpl");
 const README: &str = include_str!("scaffold/README.md.tmpl");
 
+/// The languages a verb is scaffolded in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Rust,
+    Python,
+    JavaScript,
+}
+
 /// A crate `verbs new` created: where it is and what to do next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Created {
@@ -24,8 +32,19 @@ pub struct Created {
 /// `reserved` are the words the host answers itself after `mur devtools`: a
 /// verb by such a name could never be called, so it is refused here, before
 /// anything is written or compiled.
-pub fn new_verb(name: &str, dir: Option<&Path>, reserved: &[String]) -> Result<Created, VerbError> {
+pub fn new_verb(
+    name: &str,
+    lang: Lang,
+    dir: Option<&Path>,
+    reserved: &[String],
+) -> Result<Created, VerbError> {
     check_name(name)?;
+    if lang != Lang::Rust {
+        return Err(VerbError::refused(
+            format!("`--lang {lang:?}` is not scaffolded yet"),
+            "use `--lang rust`",
+        ));
+    }
     if reserved.iter().any(|word| word == name) {
         return Err(VerbError::refused(
             format!(
@@ -133,7 +152,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir(dir.path().join("bump")).expect("dir");
         assert!(matches!(
-            new_verb("bump", Some(dir.path()), &[]),
+            new_verb("bump", Lang::Rust, Some(dir.path()), &[]),
             Err(VerbError::Refused { .. })
         ));
         assert!(
@@ -149,7 +168,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let reserved = vec!["call".to_owned(), "verbs".to_owned()];
         for name in ["call", "verbs", "Bad", "trailing-", "two--dashes"] {
-            let err = new_verb(name, Some(dir.path()), &reserved).expect_err(name);
+            let err = new_verb(name, Lang::Rust, Some(dir.path()), &reserved).expect_err(name);
             assert!(matches!(err, VerbError::Refused { .. }), "{name}: {err}");
         }
         assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 0);

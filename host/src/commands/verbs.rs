@@ -9,8 +9,9 @@ use crate::output;
 
 /// Runs one `verbs` subcommand and prints what it found or did.
 pub fn run(cmd: &VerbsCommand) -> Result<()> {
-    if let VerbsCommand::New { name, dir } = cmd {
-        let created = scaffold::new_verb(name, dir.as_deref(), &cli::host_verbs())?;
+    if let VerbsCommand::New { name, dir, lang } = cmd {
+        let created =
+            scaffold::new_verb(name, (*lang).into(), dir.as_deref(), &cli::host_verbs())?;
         output::stdout(format!("{}\n", created.root.display()).as_bytes())?;
         output::diagnostic(&created.next_steps);
         return Ok(());
