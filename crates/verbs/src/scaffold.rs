@@ -1,7 +1,14 @@
-//! `mur devtools verbs new <name>`: a standalone Rust crate for a new verb — the
-//! verb interface (wit/verb.wit, built in), a Cargo.toml using wit-bindgen
-//! directly and a lib.rs of under 50 lines — that builds with
-//! `cargo build --release --target wasm32-wasip2` anywhere, no mur checkout needed.
+//! `mur devtools verbs new <name> [--lang rust|python|js]`: a standalone project
+//! for a new verb, built with the verb kit of its language, that builds anywhere
+//! (no mur checkout needed) and carries its own native tests.
+//!
+//! - Rust: a `cdylib` crate using `mur-verb-kit`, vendored from plugins/kit into
+//!   `vendor/mur-verb-kit` so that the crate builds from crates.io alone.
+//! - Python: `app.py` on `kit.py`, componentized with componentize-py.
+//! - JavaScript: `verb.js` on `kit.js`, componentized with componentize-js.
+//!
+//! Every project gets `wit/verb.wit` (`mur:verb@0.2.0`, exactly as this `mur`
+//! loads it) and a README with the next steps.
 
 use std::path::{Path, PathBuf};
 
@@ -9,9 +16,51 @@ use crate::VerbError;
 
 /// The verb interface, as this `mur` loads it.
 const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
-const CARGO_TOML: &str = include_str!("scaffold/Cargo.toml.tmpl");
-const LIB_RS: &str = include_str!("scaffold/lib.rs.tmpl");
-const README: &str = include_str!("scaffold/README.md.tmpl");
+
+mod rust {
+    pub const CARGO_TOML: &str = include_str!("scaffold/rust/Cargo.toml.tmpl");
+    pub const LIB_RS: &str = include_str!("scaffold/rust/lib.rs.tmpl");
+    pub const README: &str = include_str!("scaffold/rust/README.md.tmpl");
+    pub const KIT_CARGO_TOML: &str = include_str!("scaffold/rust/kit.Cargo.toml");
+    /// plugins/kit/src, vendored as is: its `generate!` path `../../wit/verb.wit`
+    /// finds the project's wit/ from `vendor/mur-verb-kit`.
+    pub const KIT_SOURCES: [(&str, &str); 7] = [
+        ("argv.rs", include_str!("../../../plugins/kit/src/argv.rs")),
+        ("info.rs", include_str!("../../../plugins/kit/src/info.rs")),
+        ("lib.rs", include_str!("../../../plugins/kit/src/lib.rs")),
+        (
+            "shape.rs",
+            include_str!("../../../plugins/kit/src/shape.rs"),
+        ),
+        (
+            "testing.rs",
+            include_str!("../../../plugins/kit/src/testing.rs"),
+        ),
+        (
+            "tests.rs",
+            include_str!("../../../plugins/kit/src/tests.rs"),
+        ),
+        ("wit.rs", include_str!("../../../plugins/kit/src/wit.rs")),
+    ];
+}
+
+mod python {
+    pub const APP: &str = include_str!("scaffold/python/app.py.tmpl");
+    pub const KIT: &str = include_str!("scaffold/python/kit.py");
+    pub const TEST: &str = include_str!("scaffold/python/test_app.py.tmpl");
+    pub const BUILD: &str = include_str!("scaffold/python/build.sh.tmpl");
+    pub const REQUIREMENTS: &str = include_str!("scaffold/python/requirements.txt");
+    pub const README: &str = include_str!("scaffold/python/README.md.tmpl");
+}
+
+mod js {
+    pub const VERB: &str = include_str!("scaffold/js/verb.js.tmpl");
+    pub const KIT: &str = include_str!("scaffold/js/kit.js");
+    pub const TEST: &str = include_str!("scaffold/js/verb.test.js.tmpl");
+    pub const BUILD: &str = include_str!("scaffold/js/build.mjs");
+    pub const PACKAGE: &str = include_str!("scaffold/js/package.json.tmpl");
+    pub const README: &str = include_str!("scaffold/js/README.md.tmpl");
+}
 
 /// The languages a verb is scaffolded in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,14 +70,14 @@ pub enum Lang {
     JavaScript,
 }
 
-/// A crate `verbs new` created: where it is and what to do next.
+/// A project `verbs new` created: where it is and what to do next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Created {
     pub root: PathBuf,
     pub next_steps: String,
 }
 
-/// Creates the crate `<dir>/<name>/` (dir: the working directory by default).
+/// Creates the project `<dir>/<name>/` (dir: the working directory by default).
 /// `reserved` are the words the host answers itself after `mur devtools`: a
 /// verb by such a name could never be called, so it is refused here, before
 /// anything is written or compiled.
@@ -39,12 +88,6 @@ pub fn new_verb(
     reserved: &[String],
 ) -> Result<Created, VerbError> {
     check_name(name)?;
-    if lang != Lang::Rust {
-        return Err(VerbError::refused(
-            format!("`--lang {lang:?}` is not scaffolded yet"),
-            "use `--lang rust`",
-        ));
-    }
     if reserved.iter().any(|word| word == name) {
         return Err(VerbError::refused(
             format!(
@@ -60,33 +103,100 @@ pub fn new_verb(
             "pick another name, or another place with `--dir PATH`",
         ));
     }
-    for (path, text) in files(name) {
-        write(&root.join(path), &text)?;
+    for file in files(name, lang) {
+        write(&root.join(file.path), &file.text, file.executable)?;
     }
     let root = std::fs::canonicalize(&root).unwrap_or(root);
-    let next_steps = next_steps(name, &root);
+    let next_steps = next_steps(name, lang, &root);
     Ok(Created { root, next_steps })
 }
 
-/// The crate's files and their contents.
-fn files(name: &str) -> [(&'static str, String); 5] {
+/// One file of a new project.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct File {
+    path: String,
+    text: String,
+    executable: bool,
+}
+
+fn file(path: impl Into<String>, text: impl Into<String>) -> File {
+    File {
+        path: path.into(),
+        text: text.into(),
+        executable: false,
+    }
+}
+
+/// The project's files and their contents.
+fn files(name: &str, lang: Lang) -> Vec<File> {
     let fill = |template: &str| {
         template
             .replace("{name}", name)
-            .replace("{file}", &wasm_file(name))
+            .replace("{Type}", &type_name(name))
+            .replace("{file}", &component_file(name, lang))
     };
-    [
-        ("Cargo.toml", fill(CARGO_TOML)),
-        ("src/lib.rs", fill(LIB_RS)),
-        ("wit/verb.wit", VERB_WIT.to_owned()),
-        ("README.md", fill(README)),
-        (".gitignore", "/target\n".to_owned()),
-    ]
+    let mut files = vec![file("wit/verb.wit", VERB_WIT)];
+    match lang {
+        Lang::Rust => {
+            files.extend([
+                file("Cargo.toml", fill(rust::CARGO_TOML)),
+                file("src/lib.rs", fill(rust::LIB_RS)),
+                file("README.md", fill(rust::README)),
+                file(".gitignore", "/target\n"),
+                file("vendor/mur-verb-kit/Cargo.toml", rust::KIT_CARGO_TOML),
+            ]);
+            files.extend(
+                rust::KIT_SOURCES
+                    .iter()
+                    .map(|(path, text)| file(format!("vendor/mur-verb-kit/src/{path}"), *text)),
+            );
+        }
+        Lang::Python => files.extend([
+            file("app.py", fill(python::APP)),
+            file("kit.py", python::KIT),
+            file("test_app.py", fill(python::TEST)),
+            File {
+                executable: true,
+                ..file("build.sh", fill(python::BUILD))
+            },
+            file("requirements.txt", python::REQUIREMENTS),
+            file("README.md", fill(python::README)),
+            file(".gitignore", "/.venv\n__pycache__/\n*.wasm\n"),
+        ]),
+        Lang::JavaScript => files.extend([
+            file("verb.js", fill(js::VERB)),
+            file("kit.js", js::KIT),
+            file("verb.test.js", fill(js::TEST)),
+            file("build.mjs", js::BUILD),
+            file("package.json", fill(js::PACKAGE)),
+            file("README.md", fill(js::README)),
+            file(".gitignore", "/node_modules\n*.wasm\n"),
+        ]),
+    }
+    files
 }
 
-/// The component cargo builds for verb `name`.
-pub fn wasm_file(name: &str) -> String {
-    format!("mur_verb_{}.wasm", name.replace('-', "_"))
+/// The component a project's build writes, relative to its root.
+pub fn component_file(name: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Rust => format!(
+            "target/wasm32-wasip2/release/mur_verb_{}.wasm",
+            name.replace('-', "_")
+        ),
+        Lang::Python | Lang::JavaScript => format!("{name}.wasm"),
+    }
+}
+
+/// The Rust type of verb `name`: `click-twice` → `ClickTwice`.
+fn type_name(name: &str) -> String {
+    name.split('-')
+        .map(|word| {
+            let mut letters = word.chars();
+            letters.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + letters.as_str()
+            })
+        })
+        .collect()
 }
 
 fn check_name(name: &str) -> Result<(), VerbError> {
@@ -99,22 +209,35 @@ fn check_name(name: &str) -> Result<(), VerbError> {
     ))
 }
 
-fn write(path: &Path, text: &str) -> Result<(), VerbError> {
+fn write(path: &Path, text: &str, executable: bool) -> Result<(), VerbError> {
     let fail = |e: std::io::Error| {
         VerbError::Registry(format!("could not write `{}`: {e}", path.display()))
     };
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(fail)?;
     }
-    std::fs::write(path, text).map_err(fail)
+    std::fs::write(path, text).map_err(fail)?;
+    #[cfg(unix)]
+    if executable {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
+    }
+    Ok(())
 }
 
-fn next_steps(name: &str, root: &Path) -> String {
+fn next_steps(name: &str, lang: Lang, root: &Path) -> String {
+    let build = match lang {
+        Lang::Rust => "cargo test\n  cargo build --release --target wasm32-wasip2",
+        Lang::Python => {
+            "python3 -m unittest\n  python3 -m venv .venv && .venv/bin/pip install -r requirements.txt\n  ./build.sh"
+        }
+        Lang::JavaScript => "node --test\n  npm install\n  node build.mjs",
+    };
     format!(
-        "created verb `{name}`; next:\n  cd {}\n  cargo build --release --target wasm32-wasip2\n  \
-         mur devtools verbs add --force target/wasm32-wasip2/release/{}\n  mur devtools {name} --help",
+        "created verb `{name}`; next:\n  cd {}\n  {build}\n  mur devtools verbs add --force {}\n  \
+         mur devtools {name} --help",
         root.display(),
-        wasm_file(name)
+        component_file(name, lang)
     )
 }
 
@@ -122,19 +245,103 @@ fn next_steps(name: &str, root: &Path) -> String {
 mod tests {
     use super::*;
 
+    const ALL: [Lang; 3] = [Lang::Rust, Lang::Python, Lang::JavaScript];
+
+    fn text(files: &[File], path: &str) -> String {
+        files
+            .iter()
+            .find(|f| f.path == path)
+            .unwrap_or_else(|| panic!("no {path}"))
+            .text
+            .clone()
+    }
+
     #[test]
-    fn the_verb_is_under_fifty_lines_and_named_everywhere() {
-        let files = files("bump");
-        let lib = &files[1].1;
-        assert!(
-            lib.lines().count() < 50,
-            "lib.rs has {} lines",
-            lib.lines().count()
+    fn a_selector_verb_is_as_short_as_the_standard_click_and_named_everywhere() {
+        let files = files("bump-it", Lang::Rust);
+        let lib = text(&files, "src/lib.rs");
+        let verb: Vec<&str> = lib
+            .lines()
+            .take_while(|line| !line.starts_with("/// `cargo test`"))
+            .collect();
+        assert!(verb.len() <= 20, "the verb is {} lines:\n{lib}", verb.len());
+        assert!(lib.contains("name: \"bump-it\"") && lib.contains("BumpIt"));
+        assert!(lib.contains("#[cfg(test)]"), "no test module:\n{lib}");
+        for file in files.iter().filter(|f| !f.path.starts_with("vendor/")) {
+            for placeholder in ["{name}", "{Type}", "{file}"] {
+                assert!(!file.text.contains(placeholder), "{}", file.path);
+            }
+        }
+        assert!(text(&files, "Cargo.toml").contains("name = \"mur-verb-bump-it\""));
+        assert!(text(&files, "README.md").contains("mur_verb_bump_it.wasm"));
+        assert_eq!(text(&files, "wit/verb.wit"), VERB_WIT);
+    }
+
+    #[test]
+    fn the_vendored_kit_is_plugins_kit_whole_with_its_dependency_versions() {
+        let kit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/kit/src");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&kit)
+            .expect("plugins/kit/src")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let vendored: Vec<&str> = rust::KIT_SOURCES.iter().map(|(path, _)| *path).collect();
+        assert_eq!(on_disk, vendored, "vendor every file of plugins/kit/src");
+        let workspace = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/Cargo.toml"),
+        )
+        .expect("plugins/Cargo.toml");
+        for dependency in ["wit-bindgen = ", "serde_json = ", "lexopt = "] {
+            let line = |toml: &str| {
+                toml.lines()
+                    .find(|line| line.starts_with(dependency))
+                    .map(str::to_owned)
+            };
+            assert_eq!(
+                line(rust::KIT_CARGO_TOML),
+                line(&workspace),
+                "the vendored kit's {dependency}… differs from plugins/Cargo.toml's"
+            );
+        }
+        let lib = rust::KIT_SOURCES[2].1;
+        assert!(lib.contains("path: \"../../wit/verb.wit\""));
+    }
+
+    #[test]
+    fn every_language_gets_the_interface_a_verb_a_kit_a_test_and_a_readme() {
+        let expect = |lang, paths: &[&str]| {
+            let files = files("bump", lang);
+            for path in paths {
+                text(&files, path);
+            }
+            let readme = text(&files, "README.md");
+            assert!(readme.contains(&component_file("bump", lang)), "{lang:?}");
+        };
+        expect(
+            Lang::Python,
+            &[
+                "app.py",
+                "kit.py",
+                "test_app.py",
+                "build.sh",
+                "requirements.txt",
+            ],
         );
-        assert!(lib.contains("name: \"bump\"") && !lib.contains("{name}"));
-        assert!(files[0].1.contains("name = \"mur-verb-bump\""));
-        assert!(files[3].1.contains("mur_verb_bump.wasm"));
-        assert_eq!(files[2].1, VERB_WIT);
+        expect(
+            Lang::JavaScript,
+            &[
+                "verb.js",
+                "kit.js",
+                "verb.test.js",
+                "build.mjs",
+                "package.json",
+            ],
+        );
+        for lang in ALL {
+            assert_eq!(text(&files("bump", lang), "wit/verb.wit"), VERB_WIT);
+        }
+        let build = files("bump", Lang::Python);
+        assert!(build.iter().any(|f| f.path == "build.sh" && f.executable));
     }
 
     #[test]
@@ -145,16 +352,20 @@ mod tests {
         for bad in ["", "Bump", "-x", "x-", "two words", "../up", "x_y"] {
             assert!(check_name(bad).is_err(), "{bad:?}");
         }
+        assert_eq!(type_name("click-twice"), "ClickTwice");
+        assert_eq!(type_name("a2"), "A2");
     }
 
     #[test]
     fn an_existing_directory_is_left_alone() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir(dir.path().join("bump")).expect("dir");
-        assert!(matches!(
-            new_verb("bump", Lang::Rust, Some(dir.path()), &[]),
-            Err(VerbError::Refused { .. })
-        ));
+        for lang in ALL {
+            assert!(matches!(
+                new_verb("bump", lang, Some(dir.path()), &[]),
+                Err(VerbError::Refused { .. })
+            ));
+        }
         assert!(
             std::fs::read_dir(dir.path().join("bump"))
                 .expect("dir")
@@ -167,15 +378,50 @@ mod tests {
     fn reserved_and_malformed_names_are_refused_before_anything_is_written() {
         let dir = tempfile::tempdir().expect("tempdir");
         let reserved = vec!["call".to_owned(), "verbs".to_owned()];
-        for name in ["call", "verbs", "Bad", "trailing-", "two--dashes"] {
-            let err = new_verb(name, Lang::Rust, Some(dir.path()), &reserved).expect_err(name);
-            assert!(matches!(err, VerbError::Refused { .. }), "{name}: {err}");
+        for lang in ALL {
+            for name in ["call", "verbs", "Bad", "trailing-", "two--dashes"] {
+                let err = new_verb(name, lang, Some(dir.path()), &reserved).expect_err(name);
+                assert!(matches!(err, VerbError::Refused { .. }), "{name}: {err}");
+            }
         }
         assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 0);
     }
 
     #[test]
-    fn dashes_become_underscores_in_the_file_name() {
-        assert_eq!(wasm_file("click-twice"), "mur_verb_click_twice.wasm");
+    fn every_language_writes_its_project_and_says_how_to_build_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (lang, name, build) in [
+            (
+                Lang::Rust,
+                "r",
+                "cargo build --release --target wasm32-wasip2",
+            ),
+            (Lang::Python, "p", "./build.sh"),
+            (Lang::JavaScript, "j", "node build.mjs"),
+        ] {
+            let created = new_verb(name, lang, Some(dir.path()), &[]).expect("created");
+            assert!(created.root.join("wit/verb.wit").is_file());
+            assert!(created.next_steps.contains(build), "{}", created.next_steps);
+            let add = format!("verbs add --force {}", component_file(name, lang));
+            assert!(created.next_steps.contains(&add), "{}", created.next_steps);
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join("p/build.sh")).expect("build.sh");
+            assert_eq!(mode.permissions().mode() & 0o111, 0o111);
+        }
+    }
+
+    #[test]
+    fn dashes_become_underscores_in_the_rust_file_name() {
+        assert_eq!(
+            component_file("click-twice", Lang::Rust),
+            "target/wasm32-wasip2/release/mur_verb_click_twice.wasm"
+        );
+        assert_eq!(
+            component_file("click-twice", Lang::Python),
+            "click-twice.wasm"
+        );
     }
 }

@@ -1,0 +1,342 @@
+// The verb kit for JavaScript: a verb says what it is and which argv it takes,
+// and the kit implements `mur:verb@0.2.0` (wit/verb.wit) from that.
+//
+//   import { Verb, selector } from "./kit.js";
+//   export const verb = new Verb({
+//     name: "click2",                        // the word after `mur devtools`
+//     tool: "click",                         // the MCP tool it calls
+//     summary: "Click the element a selector matches",
+//     positionals: [selector("the element to click")],
+//   });
+//   export const { info, parse, shape } = verb.exports();   // what the component exports
+//
+// The kit checks argv (every option is declared to `mur`, which renders `--help`
+// and completions from it), builds the tool's arguments, and prints the result's
+// `structuredContent` as JSON. Give `arguments(args)` or `shape(result, args,
+// pretty)` when the defaults do not fit. It is plain JavaScript: `node --test`
+// tests a verb without componentize-js.
+//
+// It also takes care of what the component model is strict about:
+// - `stdout` must be a Uint8Array: a string from `shape` is encoded as UTF-8,
+//   and anything else fails with a message naming it (exit 6), never a silent
+//   nothing;
+// - a `result` error must be a string: throw `new VerbError("message")` (or a
+//   string): a usage error in `parse` (exit 1), a failure in `shape` (exit 6);
+// - any other exception is a bug: the kit writes its message and where it was
+//   thrown to stderr, then rethrows it, so `mur` reports a crash naming it (exit 6).
+
+/** A message for the user, one lowercase line. */
+export class VerbError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "VerbError";
+  }
+}
+
+/** The kinds of `wit/verb.wit`'s `value-kind`. */
+export const KINDS = [
+  "flag", "text", "selector", "name", "choice", "integer", "number", "json",
+  "output-path", "milliseconds",
+];
+
+function param(name, help, kind, { valueName = "", choices = [], key = "", send = true } = {}) {
+  if (!KINDS.includes(kind)) throw new TypeError(`kind \`${kind}\` is not one of ${KINDS.join(", ")}`);
+  return { name, help, kind, valueName, choices: [...choices], key, send };
+}
+
+/** A required positional, shown as `<name>`, sent under `key` (default: its name). */
+export function positional(name, help, { kind = "text", key = "" } = {}) {
+  return param(name, help, kind, { key });
+}
+
+/** `<selector>`, sent as `selector`: the element a verb works on. */
+export function selector(help) {
+  return positional("selector", help, { kind: "selector" });
+}
+
+/** `--name`, sent as `true` when given. */
+export function flag(name, help, { key = "" } = {}) {
+  return param(name, help, "flag", { key });
+}
+
+/**
+ * `--name VALUE`; `kind` says what the value is and how it is sent: `integer`
+ * and `number` as numbers, `json` parsed, `output-path` (a file the verb writes,
+ * `-` for stdout) and `milliseconds` never. `send: false` keeps a value out of
+ * the arguments, for an `arguments` of your own to read.
+ */
+export function option(name, valueName, help, { kind = "text", choices = [], key = "", send = true } = {}) {
+  return param(name, help, kind, { valueName, choices, key, send });
+}
+
+/** `--timeout MS`, which every verb accepts: the call's time bound, never sent. */
+export const TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", { kind: "milliseconds" });
+
+/** `include-source` → `includeSource`. */
+export function camelCase(name) {
+  return name.replace(/-(.)/g, (_, letter) => letter.toUpperCase());
+}
+
+/**
+ * What a tool result means to a script: its `structuredContent`, else its first
+ * text content read as JSON (or as a string when it is not JSON), else the
+ * result itself.
+ */
+export function payload(result) {
+  if (result && "structuredContent" in result) return result.structuredContent;
+  const text = (Array.isArray(result?.content) ? result.content : []).find((b) => b?.type === "text");
+  if (text) {
+    try {
+      return JSON.parse(text.text ?? "");
+    } catch {
+      return text.text ?? "";
+    }
+  }
+  return result;
+}
+
+/** `value` as JSON, compact or indented, ending in a newline. */
+export function jsonLine(value, pretty = false) {
+  return (pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + "\n";
+}
+
+const encoder = new TextEncoder();
+
+function bytes(value, what) {
+  if (typeof value === "string") return encoder.encode(value);
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  const type = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+  throw new VerbError(`\`shape\` returned ${type} for ${what}; return a string or a Uint8Array`);
+}
+
+function check(param, shown, value) {
+  const { kind } = param;
+  if ((kind === "selector" || kind === "name") && value.trim() === "") {
+    throw new VerbError(`${shown} must not be empty`);
+  }
+  if (kind === "choice" && !param.choices.includes(value)) {
+    const names = param.choices.map((c) => `\`${c}\``);
+    const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names.join("");
+    throw new VerbError(`${shown} must be ${listed}, got \`${value}\``);
+  }
+  if (kind === "integer" && !/^[+-]?\d+$/.test(value)) {
+    throw new VerbError(`${shown} needs an integer, got \`${value}\``);
+  }
+  if (kind === "number" && (value.trim() === "" || !Number.isFinite(Number(value)))) {
+    throw new VerbError(`${shown} needs a number, got \`${value}\``);
+  }
+  if (kind === "json") {
+    try {
+      JSON.parse(value);
+    } catch (error) {
+      throw new VerbError(`${shown} is not valid JSON: ${error.message}`);
+    }
+  }
+  if (kind === "milliseconds" && !(/^\d+$/.test(value) && Number(value) > 0 && Number(value) < 2 ** 32)) {
+    throw new VerbError(`${shown} needs a positive number of milliseconds, got \`${value}\``);
+  }
+  if (kind === "output-path" && value === "") {
+    throw new VerbError(`${shown} needs a file path, or \`-\` for stdout`);
+  }
+  return value;
+}
+
+function sent(param, value) {
+  if (param.kind === "integer" || param.kind === "number") return Number(value);
+  if (param.kind === "json") return JSON.parse(value);
+  return value;
+}
+
+function beforeDashes(argv) {
+  const end = argv.indexOf("--");
+  return end < 0 ? argv : argv.slice(0, end);
+}
+
+/**
+ * Argv checked against a verb's params: `args.get("selector")`, `args.get("text")`
+ * (undefined when not given), `args.get("clear")` (true when the flag was given).
+ */
+export class Args {
+  constructor(values, timeoutMs) {
+    this.values = { ...values };
+    this.timeoutMs = timeoutMs;
+  }
+
+  get(name) {
+    return this.values[name];
+  }
+}
+
+/** A verb; see the top of this file. */
+export class Verb {
+  constructor(spec) {
+    const defaults = { usage: "", details: "", examples: [], positionals: [], options: [] };
+    Object.assign(this, defaults, spec);
+    for (const required of ["name", "tool", "summary"]) {
+      if (typeof this[required] !== "string" || this[required] === "") {
+        throw new TypeError(`a verb needs a \`${required}\``);
+      }
+    }
+  }
+
+  /** The tool's arguments object; by default each param under its key. */
+  arguments(args) {
+    const out = {};
+    for (const p of [...this.positionals, ...this.options]) {
+      const value = args.get(p.name);
+      if (value === undefined || !p.send || p.kind === "output-path" || p.kind === "milliseconds") continue;
+      out[p.key || camelCase(p.name)] = p.kind === "flag" ? true : sent(p, value);
+    }
+    return out;
+  }
+
+  /** What to print for a result: a string or Uint8Array, or `{ stdout, files }`. */
+  shape(result, args, pretty) {
+    return jsonLine(payload(result), pretty);
+  }
+
+  /** `info`: the WIT record. */
+  describe() {
+    const described = (p, required) => ({
+      name: p.name,
+      valueName: p.valueName,
+      kind: p.kind,
+      help: p.help,
+      required,
+      repeatable: false,
+      choices: [...p.choices],
+    });
+    return {
+      name: this.name,
+      tool: this.tool,
+      summary: this.summary,
+      usage: this.usage,
+      details: this.details,
+      examples: [...this.examples],
+      positionals: this.positionals.map((p) => described(p, true)),
+      options: [...this.options, TIMEOUT].map((p) => described(p, false)),
+    };
+  }
+
+  /** A call `{ arguments, timeoutMs, writes, state }`, or null for a help request; throws `VerbError`. */
+  parse(argv) {
+    let args;
+    try {
+      args = this.#check([...argv]);
+    } catch (error) {
+      const asked = beforeDashes(argv);
+      if (error instanceof VerbError && (asked.includes("--help") || asked.includes("-h"))) return null;
+      throw error;
+    }
+    if (args === null) return null;
+    const made = this.arguments(args);
+    if (made === null || typeof made !== "object" || Array.isArray(made)) {
+      throw new TypeError(`\`arguments\` must return an object, not ${Array.isArray(made) ? "an array" : typeof made}`);
+    }
+    const writes = this.options
+      .filter((p) => p.kind === "output-path")
+      .map((p) => args.get(p.name))
+      .filter((path) => path !== undefined && path !== "-");
+    return { arguments: JSON.stringify(made), timeoutMs: args.timeoutMs, writes, state: JSON.stringify(args.values) };
+  }
+
+  /** Shape the JSON text of a result, with the state `parse` returned: `{ stdout, files }` of bytes. */
+  render(result, state, pretty) {
+    let values;
+    let value;
+    try {
+      values = JSON.parse(state);
+      value = JSON.parse(result);
+    } catch (error) {
+      throw new VerbError(`the tool result or the output state is not JSON: ${error.message}`);
+    }
+    const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+    let shaped = this.shape(value, new Args(values, timeout), pretty);
+    if (typeof shaped === "string" || shaped instanceof Uint8Array || shaped instanceof ArrayBuffer) {
+      shaped = { stdout: shaped };
+    }
+    if (shaped === null || typeof shaped !== "object") shaped = { stdout: shaped };
+    const declared = this.options.filter((p) => p.kind === "output-path").map((p) => values[p.name]);
+    const files = (shaped.files ?? []).map(({ path, contents }) => {
+      if (!declared.includes(path)) {
+        throw new VerbError(`\`shape\` may write only a path the user gave to an output-path option, not \`${path}\``);
+      }
+      return { path, contents: bytes(contents, path) };
+    });
+    return { stdout: bytes(shaped.stdout, "stdout"), files };
+  }
+
+  /** The component's exports: `info`, `parse` and `shape` of the `verb` world. */
+  exports() {
+    return {
+      info: () => guarded("info", () => this.describe()),
+      parse: (argv) =>
+        guarded("parse", () => {
+          const call = this.parse(argv);
+          return call === null ? { tag: "help" } : { tag: "call", val: call };
+        }),
+      shape: (result, state, options) => guarded("shape", () => this.render(result, state, options.pretty)),
+    };
+  }
+
+  #check(argv) {
+    const options = new Map([...this.options, TIMEOUT].map((p) => [p.name, p]));
+    const values = {};
+    const words = [];
+    let timeoutMs;
+    for (let i = 0; i < argv.length; i++) {
+      const word = argv[i];
+      if (word === "--") {
+        words.push(...argv.slice(i + 1));
+        break;
+      }
+      if (word === "--help" || word === "-h") return null;
+      if (!word.startsWith("-") || word === "-") {
+        words.push(word);
+        continue;
+      }
+      if (!word.startsWith("--")) throw new VerbError(`unknown option \`${word.slice(0, 2)}\``);
+      const eq = word.indexOf("=");
+      const name = eq < 0 ? word.slice(2) : word.slice(2, eq);
+      const p = options.get(name);
+      if (p === undefined) throw new VerbError(`unknown option \`--${name}\``);
+      if (name in values) throw new VerbError(`\`--${name}\` given more than once`);
+      if (p.kind === "flag") {
+        if (eq >= 0) throw new VerbError(`\`--${name}\` takes no value, got \`${word.slice(eq + 1)}\``);
+        values[name] = true;
+        continue;
+      }
+      let value = eq < 0 ? argv[++i] : word.slice(eq + 1);
+      if (value === undefined) throw new VerbError(`\`--${name}\` needs a value (${p.valueName || "VALUE"})`);
+      values[name] = check(p, `\`--${name}\``, value);
+      if (name === TIMEOUT.name) timeoutMs = Number(value);
+    }
+    for (const p of this.positionals) {
+      if (words.length === 0) throw new VerbError(`missing argument \`<${p.name}>\``);
+      values[p.name] = check(p, `\`<${p.name}>\``, words.shift());
+    }
+    if (words.length > 0) throw new VerbError(`unexpected argument \`${words[0]}\``);
+    return new Args(values, timeoutMs);
+  }
+}
+
+/**
+ * Run export `name`: a `VerbError` (or a thrown string) becomes the `result`
+ * error, as the string the component model needs. Anything else thrown is a
+ * bug: its message and where it was thrown go to stderr — `mur` reports a
+ * crash by its first two lines — and it is rethrown, which traps.
+ */
+function guarded(name, body) {
+  try {
+    return body();
+  } catch (error) {
+    if (typeof error === "string") throw error;
+    if (error instanceof VerbError) throw error.message;
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : `threw ${String(error)}`;
+    const frame = String(error?.stack ?? "").split("\n").find((line) => line.includes("@"));
+    const at = frame ? frame.trim().replace(/^(.*?)@(.*)$/, (_, fn, where) => `at ${fn || "<anonymous>"} (${where})`) : "";
+    console.error(`${message.split("\n")[0]}\n${at || `in \`${name}\``}`);
+    throw error;
+  }
+}

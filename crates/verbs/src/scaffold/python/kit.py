@@ -1,0 +1,421 @@
+"""The verb kit for Python: a verb says what it is and which argv it takes, and
+the kit implements `mur:verb@0.2.0` (wit/verb.wit) from that.
+
+    import kit
+
+    class Verb(kit.Verb):
+        name = "click2"                          # the word after `mur devtools`
+        tool = "click"                           # the MCP tool it calls
+        summary = "Click the element a selector matches"
+        positionals = [kit.selector("the element to click")]
+
+    WitWorld = kit.export(Verb)                 # what componentize-py looks for
+
+The kit parses and checks argv (every option is declared to `mur`, which
+renders `--help` and completions from it), builds the tool's arguments, and
+prints the result's `structuredContent` as JSON. Override `arguments` or
+`shape` when the defaults do not fit. Everything but `export` is plain Python,
+so `python3 -m unittest` tests a verb without componentize-py.
+
+It also takes care of what the component model is strict about:
+- `stdout` must be bytes: a `str` from `shape` is encoded as UTF-8, and any
+  other type fails with a message naming it (exit 6), never a silent nothing;
+- a `result` error must be a `str`: raise `kit.Error("message")` (a usage
+  error in `parse`, exit 1; a failure in `shape`, exit 6) and the kit makes it
+  the component's error;
+- any other exception is a bug: it is left to propagate, so `mur` shows its
+  type, message and innermost frame (exit 6).
+"""
+
+import json
+from dataclasses import dataclass, field
+
+__all__ = [
+    "Args", "Call", "Error", "FileWrite", "Output", "Param", "Verb", "export",
+    "flag", "json_line", "option", "payload", "positional", "selector",
+]
+
+KINDS = (
+    "flag", "text", "selector", "name", "choice", "integer", "number", "json",
+    "output-path", "milliseconds",
+)
+"""The kinds of `wit/verb.wit`'s `value-kind`, as the kit spells them."""
+
+
+class Error(Exception):
+    """A message for the user, one lowercase line: from `parse` (or `arguments`)
+    a usage error (exit 1, with the usage); from `shape` a failure (exit 6)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One positional or option. `key` is the tool argument it is sent under
+    (default: a positional's name, an option's name in camelCase); `send=False`
+    keeps it out of the arguments (for values `arguments` reads itself)."""
+
+    name: str
+    help: str
+    kind: str = "text"
+    value_name: str = ""
+    choices: tuple = ()
+    key: str = ""
+    send: bool = True
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind `{self.kind}` is not one of {', '.join(KINDS)}")
+
+
+def positional(name, help, kind="text", key=""):
+    """A required positional, shown as `<name>`."""
+    return Param(name, help, kind, key=key)
+
+
+def selector(help):
+    """`<selector>`, sent as `selector`: the element a verb works on."""
+    return positional("selector", help, kind="selector")
+
+
+def flag(name, help, key=""):
+    """`--name`, sent as `true` when given."""
+    return Param(name, help, "flag", key=key)
+
+
+def option(name, value_name, help, kind="text", choices=(), key="", send=True):
+    """`--name VALUE`; `kind` says what the value is and how it is sent:
+    `integer`/`number` as numbers, `json` parsed, `output-path` (a file the verb
+    writes, `-` for stdout) and `milliseconds` never."""
+    return Param(name, help, kind, value_name, tuple(choices), key, send)
+
+
+TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", "milliseconds")
+"""`--timeout MS`, which every verb accepts: the call's time bound, never sent."""
+
+
+@dataclass
+class Call:
+    """What `parse` makes of argv: a call of the verb's tool."""
+
+    arguments: dict
+    timeout_ms: object = None
+    writes: list = field(default_factory=list)
+    state: str = "{}"
+
+
+@dataclass
+class FileWrite:
+    path: str
+    contents: bytes
+
+
+@dataclass
+class Output:
+    """What `shape` prints (`stdout`: str or bytes) and the files it writes
+    (only paths of `output-path` options the user gave)."""
+
+    stdout: object = b""
+    files: list = field(default_factory=list)
+
+
+class Args:
+    """Argv checked against a verb's params: `args["selector"]`, `args["text"]`
+    (None when not given), `args["clear"]` (True when the flag was given)."""
+
+    def __init__(self, values, timeout_ms=None):
+        self.values = dict(values)
+        self.timeout_ms = timeout_ms
+
+    def __getitem__(self, name):
+        return self.values.get(name)
+
+    def __contains__(self, name):
+        return name in self.values
+
+    def __repr__(self):
+        return f"Args({self.values!r})"
+
+
+class Verb:
+    """Subclass it: set the description and params; override `arguments` and
+    `shape` when needed. `usage` may stay empty: `mur` composes it."""
+
+    name = ""
+    tool = ""
+    summary = ""
+    usage = ""
+    details = ""
+    examples = ()
+    positionals = ()
+    options = ()
+
+    def arguments(self, args):
+        """The tool's arguments object; by default each param under its key."""
+        sent = {}
+        for param in self._params():
+            value = args[param.name]
+            if value is None or not param.send or param.kind in ("output-path", "milliseconds"):
+                continue
+            sent[param.key or camel_case(param.name)] = _sent_value(param, value)
+        return sent
+
+    def shape(self, result, args, pretty):
+        """What to print for a result (a dict): str, bytes or an `Output`; by
+        default the result's payload as one line of JSON."""
+        return json_line(payload(result), pretty)
+
+    # The plain-Python face of the verb, which `export` wraps and tests call.
+
+    def describe(self):
+        """`info`, as a dict of the WIT record's fields."""
+
+        def described(param, required):
+            return {
+                "name": param.name,
+                "value_name": param.value_name,
+                "kind": param.kind,
+                "help": param.help,
+                "required": required,
+                "repeatable": False,
+                "choices": list(param.choices),
+            }
+
+        return {
+            "name": self.name,
+            "tool": self.tool,
+            "summary": self.summary,
+            "usage": self.usage,
+            "details": self.details,
+            "examples": list(self.examples),
+            "positionals": [described(p, True) for p in self.positionals],
+            "options": [described(p, False) for p in [*self.options, TIMEOUT]],
+        }
+
+    def parse(self, argv):
+        """A `Call`, or None for a help request; raises `Error` for bad argv."""
+        argv = list(argv)
+        try:
+            args = self._check(argv)
+        except Error:
+            if "--help" in _before_dashes(argv) or "-h" in _before_dashes(argv):
+                return None
+            raise
+        if args is None:
+            return None
+        arguments = self.arguments(args)
+        if not isinstance(arguments, dict):
+            raise TypeError(f"`arguments` must return a dict, not {type(arguments).__name__}")
+        writes = [
+            args[p.name]
+            for p in self.options
+            if p.kind == "output-path" and args[p.name] not in (None, "-")
+        ]
+        return Call(json.dumps(arguments), args.timeout_ms, writes, json.dumps(args.values))
+
+    def render(self, result, state, pretty):
+        """Shape the JSON text of a result, with the state `parse` returned:
+        an `Output` whose stdout is bytes; raises `Error` for a failure."""
+        try:
+            values = json.loads(state)
+            value = json.loads(result)
+        except ValueError as error:
+            raise Error(f"the tool result or the output state is not JSON: {error}") from None
+        args = Args(values, values.get("timeout"))
+        if args.timeout_ms is not None:
+            args.timeout_ms = int(args.timeout_ms)
+        shaped = self.shape(value, args, pretty)
+        if not isinstance(shaped, Output):
+            shaped = Output(shaped)
+        stdout = _bytes(shaped.stdout, "stdout")
+        files = []
+        for written in shaped.files:
+            if not isinstance(written, FileWrite):
+                written = FileWrite(*written)
+            declared = [values.get(p.name) for p in self.options if p.kind == "output-path"]
+            if written.path not in declared:
+                raise Error(
+                    f"`shape` may write only a path the user gave to an output-path option, "
+                    f"not `{written.path}`"
+                )
+            files.append(FileWrite(written.path, _bytes(written.contents, written.path)))
+        return Output(stdout, files)
+
+    def _params(self):
+        return [*self.positionals, *self.options]
+
+    def _check(self, argv):
+        """Args, or None for `--help`; raises `Error` for anything wrong."""
+        options = {p.name: p for p in [*self.options, TIMEOUT]}
+        values, words, timeout_ms = {}, [], None
+        rest = iter(argv)
+        for word in rest:
+            if word == "--":
+                words.extend(rest)
+                break
+            if word in ("--help", "-h"):
+                return None
+            if not word.startswith("-") or word == "-":
+                words.append(word)
+                continue
+            if not word.startswith("--"):
+                raise Error(f"unknown option `{word[:2]}`")
+            name, has_value, value = word[2:].partition("=")
+            param = options.get(name)
+            if param is None:
+                raise Error(f"unknown option `--{name}`")
+            if name in values:
+                raise Error(f"`--{name}` given more than once")
+            if param.kind == "flag":
+                if has_value:
+                    raise Error(f"`--{name}` takes no value, got `{value}`")
+                values[name] = True
+                continue
+            if not has_value:
+                value = next(rest, None)
+                if value is None:
+                    raise Error(f"`--{name}` needs a value ({param.value_name or 'VALUE'})")
+            values[name] = _checked(param, f"`--{name}`", value)
+            if name == TIMEOUT.name:
+                timeout_ms = int(value)
+        for param in self.positionals:
+            if not words:
+                raise Error(f"missing argument `<{param.name}>`")
+            values[param.name] = _checked(param, f"`<{param.name}>`", words.pop(0))
+        if words:
+            raise Error(f"unexpected argument `{words[0]}`")
+        return Args(values, timeout_ms)
+
+
+def _before_dashes(argv):
+    return argv[: argv.index("--")] if "--" in argv else argv
+
+
+def _checked(param, shown, value):
+    kind = param.kind
+    if kind in ("selector", "name") and not value.strip():
+        raise Error(f"{shown} must not be empty")
+    if kind == "choice" and value not in param.choices:
+        names = [f"`{c}`" for c in param.choices]
+        listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
+        raise Error(f"{shown} must be {listed}, got `{value}`")
+    if kind == "integer":
+        try:
+            int(value)
+        except ValueError:
+            raise Error(f"{shown} needs an integer, got `{value}`") from None
+    if kind == "number":
+        try:
+            float(value)
+        except ValueError:
+            raise Error(f"{shown} needs a number, got `{value}`") from None
+    if kind == "json":
+        try:
+            json.loads(value)
+        except ValueError as error:
+            raise Error(f"{shown} is not valid JSON: {error}") from None
+    if kind == "milliseconds" and not (value.isdigit() and 0 < int(value) < 2**32):
+        raise Error(f"{shown} needs a positive number of milliseconds, got `{value}`")
+    if kind == "output-path" and not value:
+        raise Error(f"{shown} needs a file path, or `-` for stdout")
+    return value
+
+
+def _sent_value(param, value):
+    if param.kind == "integer":
+        return int(value)
+    if param.kind == "number":
+        number = float(value)
+        return int(number) if number.is_integer() and "." not in value else number
+    if param.kind == "json":
+        return json.loads(value)
+    return value
+
+
+def _bytes(value, what):
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise Error(f"`shape` returned {type(value).__name__} for {what}; return str or bytes")
+
+
+def camel_case(name):
+    """`include-source` → `includeSource`."""
+    first, *rest = name.split("-")
+    return first + "".join(word[:1].upper() + word[1:] for word in rest)
+
+
+def payload(result):
+    """What a tool result means to a script: its `structuredContent`, else its
+    first text content read as JSON (or as a string when it is not JSON), else
+    the result itself."""
+    if "structuredContent" in result:
+        return result["structuredContent"]
+    for block in result.get("content") or []:
+        if isinstance(block, dict) and block.get("type") == "text":
+            try:
+                return json.loads(block.get("text", ""))
+            except ValueError:
+                return block.get("text", "")
+    return result
+
+
+def json_line(value, pretty=False):
+    """`value` as JSON, compact or indented, ending in a newline."""
+    if pretty:
+        return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def export(verb_class):
+    """The `WitWorld` class componentize-py exports for verb `verb_class`:
+    `info`, `parse` and `shape` on the generated bindings (imported only here,
+    inside the component)."""
+    verb = verb_class()
+
+    class WitWorld:
+        def info(self):
+            from wit_world.imports import types
+
+            described = verb.describe()
+
+            def param(p):
+                kind = types.ValueKind[p["kind"].upper().replace("-", "_")]
+                return types.Param(**{**p, "kind": kind})
+
+            described["positionals"] = [param(p) for p in described["positionals"]]
+            described["options"] = [param(p) for p in described["options"]]
+            return types.VerbInfo(**described)
+
+        def parse(self, argv):
+            from componentize_py_types import Err
+            from wit_world.imports import types
+
+            call, message = _answer(verb.parse, argv)
+            if message is not None:
+                raise Err(message)
+            if call is None:
+                return types.Parsed_Help()
+            request = types.CallRequest(call.arguments, call.timeout_ms, call.writes, call.state)
+            return types.Parsed_Call(request)
+
+        def shape(self, result, state, options):
+            from componentize_py_types import Err
+            from wit_world.imports import types
+
+            out, message = _answer(verb.render, result, state, options.pretty)
+            if message is not None:
+                raise Err(message)
+            files = [types.FileWrite(f.path, f.contents) for f in out.files]
+            return types.Shaped(out.stdout, files)
+
+    return WitWorld
+
+
+def _answer(function, *args):
+    """`function`'s value and None, or None and the message of the `Error` it
+    raised: `componentize_py_types.Err` is raised outside any `except`, so its
+    value is always a plain `str` and no traceback is chained to it."""
+    try:
+        return function(*args), None
+    except Error as error:
+        return None, str(error)
