@@ -1,18 +1,23 @@
 //! Fixture tools the MCP conformance suite's server scenarios call by name (test-only).
 //!
 //! `@modelcontextprotocol/conformance` drives a server through tools with fixed
-//! names (`test_simple_text`, `test_image_content`, …). This module registers
-//! the ones the [`ToolSet`] contract can express: JSON results, an image
-//! result and a tool error. Scenarios that need other outputs — audio,
-//! embedded resources, progress notifications, requests back to the client —
-//! have no fixture here; `tests/conformance/expected.json` says why each fails.
+//! names (`test_simple_text`, `test_image_content`, …), prompts
+//! (`test_simple_prompt`, …) and resources (`test://static-text`, …). This
+//! module registers every one the server scenarios of both revisions use:
+//! text, image, audio and embedded-resource results, progress and log
+//! messages, questions (elicitation, sampling, roots; as input-required
+//! results on 2026-07-28), resources, a template and prompts.
 //!
 //! An app switches them on only for conformance runs (`mur-sample
 //! --conformance-fixtures`); they are never part of a normal session.
 
 use serde_json::{Value, json};
 
-use mur_server::{ToolError, ToolHints, ToolOutput, ToolSet, ToolSpec};
+use mur_server::{
+    Asked, Content, InputRequired, LogLevel, PromptArgument, PromptMessage, PromptOutput,
+    PromptSpec, Question, ResourceContents, ResourceSpec, ResourceTemplateSpec, SessionControl,
+    ToolError, ToolHints, ToolOutput, ToolSet, ToolSpec,
+};
 
 /// Text the suite's reference server returns from `test_simple_text`.
 pub const SIMPLE_TEXT: &str = "This is a simple text response for testing.";
@@ -69,6 +74,576 @@ pub fn add_conformance_fixtures(tools: &mut ToolSet) {
         ),
         |_, _| async { Ok(ToolOutput::Json(json!({ "ok": true }))) },
     );
+    add_rich_fixtures(tools);
+    add_input_required_fixtures(tools);
+    add_resource_fixtures(tools);
+    add_prompt_fixtures(tools);
+}
+
+/// The suite's content, progress, logging and question fixtures.
+fn add_rich_fixtures(tools: &mut ToolSet) {
+    tools.add(
+        fixture(
+            "test_multiple_content_types",
+            "Returns text, an image and an embedded resource",
+        ),
+        |_, _| async {
+            Ok(ToolOutput::blocks([
+                Content::text("Multiple content types test:"),
+                Content::png(red_pixel_png()?),
+                Content::Resource(ResourceContents::text(
+                    "test://mixed-content-resource",
+                    "application/json",
+                    r#"{"test":"data","value":123}"#,
+                )),
+            ]))
+        },
+    );
+    tools.add(
+        fixture("test_audio_content", "Returns a short silent WAV clip"),
+        |_, _| async {
+            Ok(ToolOutput::blocks([Content::Audio {
+                data: silent_wav(),
+                mime_type: "audio/wav".into(),
+            }]))
+        },
+    );
+    tools.add(
+        fixture(
+            "test_embedded_resource",
+            "Returns an embedded text resource",
+        ),
+        |_, _| async {
+            Ok(ToolOutput::blocks([Content::Resource(
+                ResourceContents::text(
+                    "test://embedded-resource",
+                    "text/plain",
+                    "This is an embedded resource content.",
+                ),
+            )]))
+        },
+    );
+    tools.add(
+        fixture(
+            "test_tool_with_progress",
+            "Reports progress 0, 50 and 100 of 100",
+        ),
+        |_, control: SessionControl| async move {
+            for (step, progress) in [0.0, 50.0, 100.0].into_iter().enumerate() {
+                if step > 0 {
+                    tokio::time::sleep(STEP).await;
+                }
+                control.progress(progress, Some(100.0), None).await;
+            }
+            Ok(ToolOutput::blocks([Content::text(
+                "Progress test completed",
+            )]))
+        },
+    );
+    for name in ["test_tool_with_logging", "test_logging_tool"] {
+        tools.add(
+            fixture(name, "Sends three info log messages while it runs"),
+            |_, control: SessionControl| async move {
+                control.log(LogLevel::Info, "Tool execution started").await;
+                tokio::time::sleep(STEP).await;
+                control.log(LogLevel::Info, "Tool processing data").await;
+                tokio::time::sleep(STEP).await;
+                control
+                    .log(LogLevel::Info, "Tool execution completed")
+                    .await;
+                Ok(ToolOutput::blocks([Content::text(
+                    "Logging test completed",
+                )]))
+            },
+        );
+    }
+    tools.add(
+        ToolSpec::new(
+            "test_sampling",
+            "Asks the client's LLM to answer `prompt` (conformance fixture)",
+            json!({ "type": "object", "properties": { "prompt": { "type": "string" } }, "required": ["prompt"] }),
+            ToolHints::READ_ONLY,
+        ),
+        |args: Value, control: SessionControl| async move {
+            let prompt = args["prompt"].as_str().unwrap_or_default().to_owned();
+            let question = Question::Sample(json!({
+                "messages": [{ "role": "user", "content": { "type": "text", "text": prompt } }],
+                "maxTokens": 100
+            }));
+            Ok(match control.ask("sampling", question).await? {
+                Asked::Answered(answer) => ToolOutput::blocks([Content::text(format!(
+                    "LLM response: {}",
+                    answer["content"]["text"].as_str().unwrap_or_default()
+                ))]),
+                Asked::Pending(input) => ToolOutput::InputRequired(input),
+            })
+        },
+    );
+    tools.add(
+        ToolSpec::new(
+            "test_elicitation",
+            "Asks the user for a username and an email (conformance fixture)",
+            json!({ "type": "object", "properties": { "message": { "type": "string" } }, "required": ["message"] }),
+            ToolHints::READ_ONLY,
+        ),
+        |args: Value, control: SessionControl| async move {
+            let message = args["message"].as_str().unwrap_or("Please provide your information");
+            let schema = json!({
+                "type": "object",
+                "properties": {
+                    "username": { "type": "string", "description": "User's response" },
+                    "email": { "type": "string", "description": "User's email address" }
+                },
+                "required": ["username", "email"]
+            });
+            elicitation_result(&control, "User response", Question::elicit(message, schema)).await
+        },
+    );
+    tools.add(
+        fixture("test_elicitation_sep1034_defaults", "Elicits values with defaults of every primitive type"),
+        |_, control: SessionControl| async move {
+            let schema = json!({
+                "type": "object",
+                "properties": {
+                    "name": { "type": "string", "default": "John Doe" },
+                    "age": { "type": "integer", "default": 30 },
+                    "score": { "type": "number", "default": 95.5 },
+                    "status": { "type": "string", "enum": ["active", "inactive", "pending"], "default": "active" },
+                    "verified": { "type": "boolean", "default": true }
+                }
+            });
+            let question = Question::elicit("Please review and update the form fields with defaults", schema);
+            elicitation_result(&control, "Elicitation completed", question).await
+        },
+    );
+    tools.add(
+        fixture("test_elicitation_sep1330_enums", "Elicits with all five enum variants"),
+        |_, control: SessionControl| async move {
+            let schema = json!({
+                "type": "object",
+                "properties": {
+                    "untitledSingle": { "type": "string", "enum": ["option1", "option2", "option3"] },
+                    "titledSingle": { "type": "string", "oneOf": [
+                        { "const": "value1", "title": "First Option" },
+                        { "const": "value2", "title": "Second Option" },
+                        { "const": "value3", "title": "Third Option" }
+                    ] },
+                    "legacyEnum": { "type": "string", "enum": ["opt1", "opt2", "opt3"],
+                        "enumNames": ["Option One", "Option Two", "Option Three"] },
+                    "untitledMulti": { "type": "array", "items": { "type": "string", "enum": ["option1", "option2", "option3"] } },
+                    "titledMulti": { "type": "array", "items": { "anyOf": [
+                        { "const": "value1", "title": "First Choice" },
+                        { "const": "value2", "title": "Second Choice" },
+                        { "const": "value3", "title": "Third Choice" }
+                    ] } }
+                }
+            });
+            let question = Question::elicit("Please select options from the enum fields", schema);
+            elicitation_result(&control, "Elicitation completed", question).await
+        },
+    );
+    tools.add(
+        fixture(
+            "test_streaming_elicitation",
+            "Asks for a name (input required on 2026-07-28)",
+        ),
+        |_, control: SessionControl| async move {
+            elicitation_result(
+                &control,
+                "Elicitation completed",
+                name_question("What is your name?"),
+            )
+            .await
+        },
+    );
+    tools.add(
+        fixture(
+            "test_missing_capability",
+            "Needs the client's sampling capability",
+        ),
+        |_, control: SessionControl| async move {
+            if !control.client_supports("sampling") {
+                return Err(ToolError::missing_capability("sampling"));
+            }
+            Ok(ToolOutput::blocks([Content::text("sampling is available")]))
+        },
+    );
+}
+
+/// The suite's input-required (SEP-2322) fixtures: questions answered in the next call.
+fn add_input_required_fixtures(tools: &mut ToolSet) {
+    tools.add(
+        fixture(
+            "test_input_required_result_elicitation",
+            "Asks for a name, then greets",
+        ),
+        |_, control: SessionControl| async move {
+            Ok(
+                match control
+                    .ask("user_name", name_question("What is your name?"))
+                    .await?
+                {
+                    Asked::Answered(answer) => ToolOutput::blocks([Content::text(format!(
+                        "Hello, {}!",
+                        answer["content"]["name"].as_str().unwrap_or("stranger")
+                    ))]),
+                    Asked::Pending(input) => ToolOutput::InputRequired(input),
+                },
+            )
+        },
+    );
+    tools.add(
+        fixture(
+            "test_input_required_result_sampling",
+            "Asks the client's LLM a question",
+        ),
+        |_, control: SessionControl| async move {
+            Ok(
+                match control
+                    .ask(
+                        "capital_question",
+                        sample("What is the capital of France?", 100),
+                    )
+                    .await?
+                {
+                    Asked::Answered(answer) => ToolOutput::blocks([Content::text(format!(
+                        "The model said: {}",
+                        answer["content"]["text"].as_str().unwrap_or_default()
+                    ))]),
+                    Asked::Pending(input) => ToolOutput::InputRequired(input),
+                },
+            )
+        },
+    );
+    tools.add(
+        fixture(
+            "test_input_required_result_list_roots",
+            "Asks for the client's roots",
+        ),
+        |_, control: SessionControl| async move {
+            Ok(match control.ask("client_roots", Question::Roots).await? {
+                Asked::Answered(answer) => {
+                    let uris: Vec<&str> = answer["roots"]
+                        .as_array()
+                        .map(|roots| roots.iter().filter_map(|r| r["uri"].as_str()).collect())
+                        .unwrap_or_default();
+                    ToolOutput::blocks([Content::text(format!("Roots: {}", uris.join(", ")))])
+                }
+                Asked::Pending(input) => ToolOutput::InputRequired(input),
+            })
+        },
+    );
+    tools.add(
+        fixture("test_input_required_result_request_state", "Asks for a confirmation and checks its state"),
+        |_, control: SessionControl| async move {
+            let confirm = Question::elicit(
+                "Please confirm",
+                json!({ "type": "object", "properties": { "ok": { "type": "boolean" } }, "required": ["ok"] }),
+            );
+            if control.state() == Some(&json!({ "round": 1 })) && control.answer("confirm").is_some() {
+                return Ok(ToolOutput::blocks([Content::text("state-ok: confirmed")]));
+            }
+            Ok(ToolOutput::InputRequired(
+                InputRequired::new().ask("confirm", confirm).with_state(json!({ "round": 1 })),
+            ))
+        },
+    );
+    tools.add(
+        fixture(
+            "test_input_required_result_multiple_inputs",
+            "Asks three questions at once",
+        ),
+        |_, control: SessionControl| async move {
+            let keys = ["user_name", "greeting", "client_roots"];
+            if control.state().is_some() && keys.iter().all(|key| control.answer(key).is_some()) {
+                return Ok(ToolOutput::blocks([Content::text("All inputs received")]));
+            }
+            Ok(ToolOutput::InputRequired(
+                InputRequired::new()
+                    .ask("user_name", name_question("What is your name?"))
+                    .ask("greeting", sample("Generate a greeting", 50))
+                    .ask("client_roots", Question::Roots)
+                    .with_state(json!({ "round": 1 })),
+            ))
+        },
+    );
+    tools.add(
+        fixture("test_input_required_result_multi_round", "Asks two questions, one per round"),
+        |_, control: SessionControl| async move {
+            let round = control.state().and_then(|state| state["round"].as_u64());
+            Ok(match (round, control.answer("step1"), control.answer("step2")) {
+                (Some(2), _, Some(color)) => ToolOutput::blocks([Content::text(format!(
+                    "Done: {} likes {}",
+                    control.state().and_then(|s| s["name"].as_str()).unwrap_or("someone"),
+                    color["content"]["color"].as_str().unwrap_or("some color")
+                ))]),
+                (Some(1), Some(name), _) => ToolOutput::InputRequired(
+                    InputRequired::new()
+                        .ask(
+                            "step2",
+                            Question::elicit(
+                                "Step 2: What is your favorite color?",
+                                json!({ "type": "object", "properties": { "color": { "type": "string" } }, "required": ["color"] }),
+                            ),
+                        )
+                        .with_state(json!({ "round": 2, "name": name["content"]["name"] })),
+                ),
+                _ => ToolOutput::InputRequired(
+                    InputRequired::new()
+                        .ask("step1", name_question("Step 1: What is your name?"))
+                        .with_state(json!({ "round": 1 })),
+                ),
+            })
+        },
+    );
+    tools.add(
+        fixture(
+            "test_input_required_result_tampered_state",
+            "Hands out a sealed state; a changed one is refused",
+        ),
+        |_, control: SessionControl| async move {
+            if control.state().is_some() {
+                return Ok(ToolOutput::blocks([Content::text("state verified")]));
+            }
+            Ok(ToolOutput::InputRequired(
+                InputRequired::new()
+                    .ask("confirm", name_question("What is your name?"))
+                    .with_state(json!({ "issued": "round-1" })),
+            ))
+        },
+    );
+    tools.add(
+        fixture(
+            "test_input_required_result_capabilities",
+            "Asks only what the client declared it can answer",
+        ),
+        |_, control: SessionControl| async move {
+            let mut input = InputRequired::new();
+            if control.client_supports("elicitation") {
+                input = input.ask("user_name", name_question("What is your name?"));
+            }
+            if control.client_supports("sampling") {
+                input = input.ask("greeting", sample("Generate a greeting", 50));
+            }
+            if control.client_supports("roots") {
+                input = input.ask("client_roots", Question::Roots);
+            }
+            if input.questions.is_empty() {
+                return Err(ToolError::missing_capability("elicitation"));
+            }
+            let answered = input
+                .questions
+                .keys()
+                .all(|key| control.answer(key).is_some());
+            Ok(if answered {
+                ToolOutput::blocks([Content::text("Capabilities respected")])
+            } else {
+                ToolOutput::InputRequired(input)
+            })
+        },
+    );
+}
+
+/// The suite's resources and resource template.
+fn add_resource_fixtures(tools: &mut ToolSet) {
+    tools.add_resource(
+        ResourceSpec::new(
+            "test://static-text",
+            "static-text",
+            "A static text resource",
+            "text/plain",
+        ),
+        |uri, _| async move {
+            Ok(vec![ResourceContents::text(
+                uri,
+                "text/plain",
+                "This is the content of the static text resource.",
+            )])
+        },
+    );
+    tools.add_resource(
+        ResourceSpec::new(
+            "test://static-binary",
+            "static-binary",
+            "A static binary resource (a PNG)",
+            "image/png",
+        ),
+        |uri, _| async move {
+            Ok(vec![ResourceContents::blob(
+                uri,
+                "image/png",
+                red_pixel_png()?,
+            )])
+        },
+    );
+    tools.add_resource(
+        ResourceSpec::new(
+            "test://watched-resource",
+            "watched-resource",
+            "A resource to subscribe to",
+            "text/plain",
+        ),
+        |uri, _| async move {
+            Ok(vec![ResourceContents::text(
+                uri,
+                "text/plain",
+                "Watched resource content.",
+            )])
+        },
+    );
+    tools.add_resource_template(
+        ResourceTemplateSpec::new(
+            "test://template/{id}/data",
+            "template-data",
+            "Data for an id, from a template",
+            "application/json",
+        ),
+        |uri, vars, _| async move {
+            let id = vars.get("id").cloned().unwrap_or_default();
+            let text =
+                json!({ "id": id, "templateTest": true, "data": format!("Data for ID: {id}") })
+                    .to_string();
+            Ok(vec![ResourceContents::text(uri, "application/json", text)])
+        },
+    );
+}
+
+/// The suite's prompts.
+fn add_prompt_fixtures(tools: &mut ToolSet) {
+    tools.add_prompt(
+        PromptSpec::new("test_simple_prompt", "A simple prompt without arguments"),
+        |_, _| async {
+            Ok(PromptOutput::messages([PromptMessage::user(
+                Content::text("This is a simple prompt for testing."),
+            )]))
+        },
+    );
+    tools.add_prompt(
+        PromptSpec::new("test_prompt_with_arguments", "A prompt with two arguments")
+            .with_argument(PromptArgument::required("arg1", "First test argument"))
+            .with_argument(PromptArgument::required("arg2", "Second test argument")),
+        |args, _| async move {
+            let text = format!(
+                "Prompt with arguments: arg1='{}', arg2='{}'",
+                args.get("arg1").map_or("", String::as_str),
+                args.get("arg2").map_or("", String::as_str)
+            );
+            Ok(PromptOutput::messages([PromptMessage::user(
+                Content::text(text),
+            )]))
+        },
+    );
+    tools.add_prompt(
+        PromptSpec::new(
+            "test_prompt_with_embedded_resource",
+            "A prompt embedding a resource",
+        )
+        .with_argument(PromptArgument::required(
+            "resourceUri",
+            "URI of the resource to embed",
+        )),
+        |args, _| async move {
+            let uri = args.get("resourceUri").cloned().unwrap_or_default();
+            Ok(PromptOutput::messages([
+                PromptMessage::user(Content::Resource(ResourceContents::text(
+                    uri,
+                    "text/plain",
+                    "Embedded resource content for testing.",
+                ))),
+                PromptMessage::user(Content::text("Please process the embedded resource above.")),
+            ]))
+        },
+    );
+    tools.add_prompt(
+        PromptSpec::new("test_prompt_with_image", "A prompt with an image"),
+        |_, _| async {
+            Ok(PromptOutput::messages([
+                PromptMessage::user(Content::png(red_pixel_png()?)),
+                PromptMessage::user(Content::text("Please analyze the image above.")),
+            ]))
+        },
+    );
+    tools.add_prompt(
+        PromptSpec::new("test_input_required_result_prompt", "A prompt that first asks for context"),
+        |_, control| async move {
+            let question = Question::elicit(
+                "What context should the prompt use?",
+                json!({ "type": "object", "properties": { "context": { "type": "string" } }, "required": ["context"] }),
+            );
+            Ok(match control.ask("user_context", question).await? {
+                Asked::Answered(answer) => PromptOutput::messages([PromptMessage::user(Content::text(format!(
+                    "Use this context: {}",
+                    answer["content"]["context"].as_str().unwrap_or_default()
+                )))]),
+                Asked::Pending(input) => PromptOutput::InputRequired(input),
+            })
+        },
+    );
+}
+
+/// Pause between the steps of the progress and logging fixtures, as the suite describes.
+const STEP: std::time::Duration = std::time::Duration::from_millis(50);
+
+fn fixture(name: &str, description: &str) -> ToolSpec {
+    ToolSpec::new(
+        name,
+        format!("{description} (conformance fixture)"),
+        no_arguments(),
+        ToolHints::READ_ONLY,
+    )
+}
+
+/// An elicitation for one string property, `name`.
+fn name_question(message: &str) -> Question {
+    Question::elicit(
+        message,
+        json!({ "type": "object", "properties": { "name": { "type": "string" } }, "required": ["name"] }),
+    )
+}
+
+fn sample(text: &str, max_tokens: u32) -> Question {
+    Question::Sample(json!({
+        "messages": [{ "role": "user", "content": { "type": "text", "text": text } }],
+        "maxTokens": max_tokens
+    }))
+}
+
+/// Asks `question` and reports the answer as `<label>: action=…, content=…`.
+async fn elicitation_result(
+    control: &SessionControl,
+    label: &str,
+    question: Question,
+) -> Result<ToolOutput, ToolError> {
+    Ok(match control.ask("answer", question).await? {
+        Asked::Answered(answer) => ToolOutput::blocks([Content::text(format!(
+            "{label}: action={}, content={}",
+            answer["action"].as_str().unwrap_or("?"),
+            answer.get("content").cloned().unwrap_or(Value::Null)
+        ))]),
+        Asked::Pending(input) => ToolOutput::InputRequired(input),
+    })
+}
+
+/// A tenth of a second of 8 kHz, 16-bit mono silence as a WAV file.
+fn silent_wav() -> Vec<u8> {
+    const RATE: u32 = 8000;
+    let samples = vec![0u8; (RATE / 10 * 2) as usize];
+    let mut wav = Vec::with_capacity(44 + samples.len());
+    let data_len = u32::try_from(samples.len()).unwrap_or(0);
+    wav.extend_from_slice(b"RIFF");
+    wav.extend_from_slice(&(36 + data_len).to_le_bytes());
+    wav.extend_from_slice(b"WAVEfmt ");
+    wav.extend_from_slice(&16u32.to_le_bytes()); // fmt chunk size
+    wav.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    wav.extend_from_slice(&1u16.to_le_bytes()); // mono
+    wav.extend_from_slice(&RATE.to_le_bytes());
+    wav.extend_from_slice(&(RATE * 2).to_le_bytes()); // byte rate
+    wav.extend_from_slice(&2u16.to_le_bytes()); // block align
+    wav.extend_from_slice(&16u16.to_le_bytes()); // bits per sample
+    wav.extend_from_slice(b"data");
+    wav.extend_from_slice(&data_len.to_le_bytes());
+    wav.extend_from_slice(&samples);
+    wav
 }
 
 /// The schema of a tool that takes no arguments.
@@ -123,7 +698,6 @@ fn red_pixel_png() -> Result<Vec<u8>, ToolError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mur_server::SessionControl;
 
     fn fixtures() -> ToolSet {
         let mut tools = ToolSet::new();

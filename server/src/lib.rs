@@ -7,6 +7,8 @@
 //! The sample app built on it is its own crate, `mur-sample` (`sample/`).
 
 mod announce;
+mod call;
+mod catalog;
 mod entry;
 mod error;
 mod http;
@@ -14,6 +16,7 @@ mod identity;
 mod mcp;
 mod options;
 mod reload;
+mod request_state;
 mod session;
 mod shutdown;
 mod single_instance;

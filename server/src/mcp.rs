@@ -1,27 +1,62 @@
-//! The MCP face of a [`ToolSet`]: `tools/list` from the specs, `tools/call` into the handlers.
+//! The MCP face of a [`ToolSet`]: tools, resources, prompts and logging, with
+//! the capabilities declared (`server/discover`, `initialize`) exactly as registered.
+#![allow(deprecated)] // rmcp marks logging and resource subscriptions deprecated (SEP-2577); 2025-11-25 clients still use them.
 
-use std::sync::Arc;
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    sync::{Arc, Mutex},
+};
 
 use base64::Engine as _;
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-        JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-        Tool, ToolAnnotations,
+        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
+        GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
+        InitializeResult, InputRequests, InputRequiredResult, JsonObject, ListPromptsResult,
+        ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+        ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+        ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool, ToolAnnotations,
+        UnsubscribeRequestParams,
     },
     service::RequestContext,
 };
-use serde_json::Value;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 
-use crate::tools::{SessionControl, ToolError, ToolOutput, ToolSet, ToolSpec};
+use crate::call::{CallContext, InputRequired, LogLevel};
+use crate::catalog::{PromptOutput, PromptRole};
+use crate::request_state;
+use crate::tools::{
+    Content, ErrorKind, ResourceContents, SessionControl, ToolError, ToolOutput, ToolSet, ToolSpec,
+};
 
-/// One per request in stateless mode (rmcp asks its factory each time), so it is cheap to clone.
+/// What one client session (2025-11-25) set; a stateless request gets a fresh one.
+#[derive(Debug)]
+struct SessionState {
+    /// `logging/setLevel`; until it is sent, `info` and above.
+    log_level: Mutex<LogLevel>,
+    /// `resources/subscribe`d URIs.
+    subscriptions: Mutex<BTreeSet<String>>,
+}
+
+impl Default for SessionState {
+    fn default() -> Self {
+        Self {
+            log_level: Mutex::new(LogLevel::Info),
+            subscriptions: Mutex::new(BTreeSet::new()),
+        }
+    }
+}
+
+/// One per request in stateless mode and one per legacy session (rmcp asks its
+/// factory each time), so it is cheap to clone.
 #[derive(Clone)]
 pub(crate) struct DevtoolsHandler {
     tools: Arc<ToolSet>,
     control: SessionControl,
     server_info: Implementation,
+    session: Arc<SessionState>,
 }
 
 impl DevtoolsHandler {
@@ -35,14 +70,107 @@ impl DevtoolsHandler {
             tools,
             control,
             server_info: Implementation::new(name, version),
+            session: Arc::default(),
         }
     }
+
+    /// The same app for a new client session: its own log level and subscriptions.
+    pub(crate) fn for_new_session(&self) -> Self {
+        Self {
+            session: Arc::default(),
+            ..self.clone()
+        }
+    }
+
+    fn capabilities(&self) -> ServerCapabilities {
+        let mut caps = json!({ "tools": {}, "logging": {} });
+        if self.tools.catalog.has_resources() {
+            caps["resources"] = json!({});
+        }
+        if self.tools.catalog.has_prompts() {
+            caps["prompts"] = json!({});
+        }
+        from_json(caps).unwrap_or_default()
+    }
+
+    /// The handle a handler gets for this request.
+    fn control_for(
+        &self,
+        context: &RequestContext<RoleServer>,
+        input_responses: Option<BTreeMap<String, Value>>,
+        state: Option<Value>,
+    ) -> SessionControl {
+        let inline = is_inline(context);
+        let (client_capabilities, log_threshold) = if inline {
+            (
+                context.meta.client_capabilities().unwrap_or_default(),
+                context.meta.log_level().map(LogLevel::from_mcp),
+            )
+        } else {
+            let caps = context
+                .peer
+                .peer_info()
+                .map(|info| info.capabilities.clone())
+                .unwrap_or_default();
+            let level = *self
+                .session
+                .log_level
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            (caps, Some(level))
+        };
+        self.control.for_call(CallContext {
+            peer: Some(context.peer.clone()),
+            progress_token: context.meta.get_progress_token(),
+            log_threshold,
+            logger: Some(self.server_info.name.clone()),
+            client_capabilities,
+            inline_input: inline,
+            input_responses: input_responses.unwrap_or_default(),
+            state,
+            cancelled: context.ct.clone(),
+        })
+    }
+}
+
+/// Whether the request speaks 2026-07-28 or newer (questions as input-required results).
+fn is_inline(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
 impl ServerHandler for DevtoolsHandler {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.server_info.clone())
+        ServerConfig::new(self.capabilities()).with_server_info(self.server_info.clone())
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        // Sessions (2025-11-25) can subscribe to resources; 2026-07-28 has
+        // `subscriptions/listen` instead, which this server does not offer.
+        if let Some(resources) = result.capabilities.resources.as_mut() {
+            resources.subscribe = Some(true);
+        }
+        Ok(result)
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        *self
+            .session
+            .log_level
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = LogLevel::from_mcp(request.level);
+        Ok(())
     }
 
     async fn list_tools(
@@ -62,21 +190,273 @@ impl ServerHandler for DevtoolsHandler {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if self.tools.spec(&request.name).is_none() {
+            return Err(unknown_tool(&request.name));
+        }
+        let state = open_state(
+            "tools/call",
+            &request.name,
+            request.request_state.as_deref(),
+        )?;
+        let control = self.control_for(&context, request.input_responses, state);
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let Some(call) = self
-            .tools
-            .call(&request.name, arguments, self.control.clone())
-        else {
+        let Some(call) = self.tools.call(&request.name, arguments, control) else {
             return Err(unknown_tool(&request.name));
         };
-        let result = match call.await {
-            Ok(output) => success_result(output),
-            Err(error) => error_result(&error),
-        };
-        Ok(result.into())
+        match call.await {
+            Ok(ToolOutput::InputRequired(input)) => {
+                if !is_inline(&context) {
+                    return Ok(error_result(&ToolError::new(
+                        "this tool needs answers the client can only give on protocol 2026-07-28",
+                    ))
+                    .into());
+                }
+                Ok(input_required("tools/call", &request.name, input)?.into())
+            }
+            Ok(output) => Ok(success_result(output)?.into()),
+            Err(error) => match error.kind() {
+                ErrorKind::MissingCapability(capability) => Err(missing_capability(capability)),
+                ErrorKind::Failed | ErrorKind::Invalid => Ok(error_result(&error).into()),
+            },
+        }
     }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let resources = self
+            .tools
+            .resources()
+            .map(|spec| {
+                from_json(with_optional(
+                    json!({ "uri": spec.uri, "name": spec.name, "description": spec.description }),
+                    &[("title", &spec.title), ("mimeType", &spec.mime_type)],
+                ))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let templates = self
+            .tools
+            .resource_templates()
+            .map(|spec| {
+                from_json(with_optional(
+                    json!({
+                        "uriTemplate": spec.uri_template,
+                        "name": spec.name,
+                        "description": spec.description
+                    }),
+                    &[("title", &spec.title), ("mimeType", &spec.mime_type)],
+                ))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(ListResourceTemplatesResult::with_all_items(templates))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri = request.uri;
+        if !self.tools.catalog.serves(&uri) {
+            return Err(resource_not_found(&uri));
+        }
+        let state = open_state("resources/read", &uri, request.request_state.as_deref())?;
+        let control = self.control_for(&context, request.input_responses, state);
+        let Some(read) = self.tools.read_resource(&uri, control) else {
+            return Err(resource_not_found(&uri));
+        };
+        let contents = read.await.map_err(|error| handler_error(&error))?;
+        let contents: Vec<Value> = contents.iter().map(resource_contents_json).collect();
+        Ok(from_json::<rmcp::model::ReadResourceResult>(
+            json!({ "resultType": "complete", "contents": contents }),
+        )?
+        .into())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if !self.tools.catalog.serves(&request.uri) {
+            return Err(resource_not_found(&request.uri));
+        }
+        self.session
+            .subscriptions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(request.uri);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session
+            .subscriptions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&request.uri);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let prompts = self
+            .tools
+            .prompts()
+            .map(|spec| {
+                let arguments: Vec<Value> = spec
+                    .arguments
+                    .iter()
+                    .map(|arg| {
+                        json!({ "name": arg.name, "description": arg.description, "required": arg.required })
+                    })
+                    .collect();
+                from_json(with_optional(
+                    json!({ "name": spec.name, "description": spec.description, "arguments": arguments }),
+                    &[("title", &spec.title)],
+                ))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(ListPromptsResult::with_all_items(prompts))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let name = request.name;
+        let mut args = BTreeMap::new();
+        for (key, value) in request.arguments.unwrap_or_default() {
+            let Value::String(value) = value else {
+                return Err(ErrorData::invalid_params(
+                    format!("prompt argument `{key}` must be a string, not {value}"),
+                    None,
+                ));
+            };
+            args.insert(key, value);
+        }
+        if !self.tools.prompts().any(|spec| spec.name == name) {
+            return Err(ErrorData::invalid_params(
+                format!("unknown prompt `{name}`; `prompts/list` shows the available prompts"),
+                Some(json!({ "name": name })),
+            ));
+        }
+        let state = open_state("prompts/get", &name, request.request_state.as_deref())?;
+        let control = self.control_for(&context, request.input_responses, state);
+        let get = match self.tools.get_prompt(&name, args, control) {
+            Some(Ok(get)) => get,
+            Some(Err(error)) => return Err(handler_error(&error)),
+            None => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown prompt `{name}`"),
+                    None,
+                ));
+            }
+        };
+        match get.await.map_err(|error| handler_error(&error))? {
+            PromptOutput::InputRequired(input) => {
+                if !is_inline(&context) {
+                    return Err(ErrorData::invalid_request(
+                        "this prompt needs answers the client can only give on protocol 2026-07-28",
+                        None,
+                    ));
+                }
+                Ok(input_required("prompts/get", &name, input)?.into())
+            }
+            PromptOutput::Messages {
+                description,
+                messages,
+            } => {
+                let messages: Vec<Value> = messages
+                    .iter()
+                    .map(|message| {
+                        let role = match message.role {
+                            PromptRole::User => "user",
+                            PromptRole::Assistant => "assistant",
+                        };
+                        json!({ "role": role, "content": content_json(&message.content) })
+                    })
+                    .collect();
+                let mut result = json!({ "resultType": "complete", "messages": messages });
+                if let Some(description) = description {
+                    result["description"] = description.into();
+                }
+                Ok(from_json::<rmcp::model::GetPromptResult>(result)?.into())
+            }
+        }
+    }
+}
+
+/// Builds an rmcp type from its wire JSON (most are `#[non_exhaustive]`).
+fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+    serde_json::from_value(value).map_err(|error| {
+        ErrorData::internal_error(format!("the server built an invalid result: {error}"), None)
+    })
+}
+
+/// `object` plus each optional field that is set.
+fn with_optional(mut object: Value, fields: &[(&str, &Option<String>)]) -> Value {
+    for (key, value) in fields {
+        if let Some(value) = value {
+            object[*key] = value.clone().into();
+        }
+    }
+    object
+}
+
+fn open_state(method: &str, name: &str, sealed: Option<&str>) -> Result<Option<Value>, ErrorData> {
+    sealed
+        .map(|sealed| request_state::open(method, name, sealed))
+        .transpose()
+}
+
+fn input_required(
+    method: &str,
+    name: &str,
+    input: InputRequired,
+) -> Result<InputRequiredResult, ErrorData> {
+    let mut requests = InputRequests::new();
+    for (key, question) in &input.questions {
+        let request = question
+            .to_input_request()
+            .map_err(|error| ErrorData::internal_error(error.message, None))?;
+        requests.insert(key.clone(), request);
+    }
+    let state = input
+        .state
+        .as_ref()
+        .map(|state| request_state::seal(method, name, state))
+        .transpose()?;
+    if requests.is_empty() && state.is_none() {
+        return Err(ErrorData::internal_error(
+            "the handler asked for input but gave no question and no state",
+            None,
+        ));
+    }
+    Ok(InputRequiredResult::new(
+        (!requests.is_empty()).then_some(requests),
+        state,
+    ))
 }
 
 fn unknown_tool(name: &str) -> ErrorData {
@@ -84,6 +464,36 @@ fn unknown_tool(name: &str) -> ErrorData {
         format!("unknown tool `{name}`; `tools/list` shows the available tools"),
         None,
     )
+}
+
+/// -32602 on 2026-07-28 (rmcp maps it), -32002 on older revisions; `data.uri` either way.
+fn resource_not_found(uri: &str) -> ErrorData {
+    ErrorData::resource_not_found(
+        format!(
+            "no resource at `{uri}`; `resources/list` and `resources/templates/list` show what there is"
+        ),
+        Some(json!({ "uri": uri })),
+    )
+}
+
+fn missing_capability(capability: &str) -> ErrorData {
+    let caps: ClientCapabilities =
+        serde_json::from_value(json!({ capability: {} })).unwrap_or_default();
+    let mut error = ErrorData::missing_required_client_capability(caps);
+    error.message = format!(
+        "this call needs the client capability `{capability}`, which the request did not declare"
+    )
+    .into();
+    error
+}
+
+/// A prompt or resource handler's failure as a JSON-RPC error.
+fn handler_error(error: &ToolError) -> ErrorData {
+    match error.kind() {
+        ErrorKind::Failed => ErrorData::internal_error(error.message.clone(), None),
+        ErrorKind::Invalid => ErrorData::invalid_params(error.message.clone(), None),
+        ErrorKind::MissingCapability(capability) => missing_capability(capability),
+    }
 }
 
 /// The `tools/list` entry for a spec: schema, title and behaviour hints.
@@ -113,8 +523,48 @@ fn schema_object(schema: &Value) -> JsonObject {
     }
 }
 
-fn success_result(output: ToolOutput) -> CallToolResult {
-    match output {
+fn base64(data: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(data)
+}
+
+fn resource_contents_json(contents: &ResourceContents) -> Value {
+    match contents {
+        ResourceContents::Text {
+            uri,
+            mime_type,
+            text,
+        } => with_optional(
+            json!({ "uri": uri, "text": text }),
+            &[("mimeType", mime_type)],
+        ),
+        ResourceContents::Blob {
+            uri,
+            mime_type,
+            data,
+        } => with_optional(
+            json!({ "uri": uri, "blob": base64(data) }),
+            &[("mimeType", mime_type)],
+        ),
+    }
+}
+
+fn content_json(content: &Content) -> Value {
+    match content {
+        Content::Text(text) => json!({ "type": "text", "text": text }),
+        Content::Image { data, mime_type } => {
+            json!({ "type": "image", "data": base64(data), "mimeType": mime_type })
+        }
+        Content::Audio { data, mime_type } => {
+            json!({ "type": "audio", "data": base64(data), "mimeType": mime_type })
+        }
+        Content::Resource(contents) => {
+            json!({ "type": "resource", "resource": resource_contents_json(contents) })
+        }
+    }
+}
+
+fn success_result(output: ToolOutput) -> Result<CallToolResult, ErrorData> {
+    Ok(match output {
         ToolOutput::Json(value) => CallToolResult::structured(value),
         ToolOutput::Image {
             png,
@@ -122,7 +572,22 @@ fn success_result(output: ToolOutput) -> CallToolResult {
             height,
             details,
         } => image_result(&png, width, height, details),
-    }
+        ToolOutput::Content { blocks, structured } => {
+            let content: Vec<Value> = blocks.iter().map(content_json).collect();
+            let mut result =
+                json!({ "resultType": "complete", "content": content, "isError": false });
+            if let Some(structured) = structured {
+                result["structuredContent"] = structured;
+            }
+            from_json(result)?
+        }
+        ToolOutput::InputRequired(_) => {
+            return Err(ErrorData::internal_error(
+                "input required is not a result",
+                None,
+            ));
+        }
+    })
 }
 
 /// An image block, plus the details (always with `width`/`height`) as structured content and text.
@@ -135,10 +600,9 @@ fn image_result(png: &[u8], width: u32, height: u32, details: Value) -> CallTool
     details.entry("height").or_insert(height.into());
     details.entry("mimeType").or_insert("image/png".into());
     let mut result = CallToolResult::structured(Value::Object(details));
-    let data = base64::engine::general_purpose::STANDARD.encode(png);
     result
         .content
-        .insert(0, ContentBlock::image(data, "image/png"));
+        .insert(0, ContentBlock::image(base64(png), "image/png"));
     result
 }
 

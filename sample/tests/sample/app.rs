@@ -61,6 +61,8 @@ impl App {
         match self.call(tool, args.clone()) {
             Ok(ToolOutput::Json(value)) => value,
             Ok(ToolOutput::Image { details, .. }) => details,
+            Ok(ToolOutput::Content { structured, .. }) => structured.unwrap_or(Value::Null),
+            Ok(ToolOutput::InputRequired(input)) => panic!("`{tool}` {args} asked: {input:?}"),
             Err(message) => panic!("`{tool}` {args} failed: {message}"),
         }
     }

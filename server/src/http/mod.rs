@@ -10,12 +10,18 @@ mod serve;
 
 use std::{net::SocketAddr, sync::Arc};
 
-use axum::{Router, middleware, routing::get};
+use axum::{
+    Router,
+    extract::{Request, State},
+    middleware,
+    routing::get,
+};
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use tower::ServiceExt;
 
 pub use limits::HttpLimits;
 
@@ -54,14 +60,27 @@ fn router(
         .with_max_request_body_bytes(limits::MAX_BODY_BYTES)
         .with_cancellation_token(mcp_cancel);
     let mcp = StreamableHttpService::new(
-        move || Ok(handler.clone()),
+        move || Ok(handler.for_new_session()),
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let mcp_route = get(probe::probe)
-        .post_service(mcp.clone())
-        .delete_service(mcp)
-        .with_state(identity);
+    let stream = mcp.clone();
+    let mcp_route = get(
+        move |State(identity): State<Arc<SessionIdentity>>, request: Request| async move {
+            if probe::opens_session_stream(request.headers()) {
+                // A 2025-11-25 session's own event stream: log messages and other
+                // notifications not tied to one request reach the client there.
+                return match stream.oneshot(request).await {
+                    Ok(response) => response.map(axum::body::Body::new),
+                    Err(never) => match never {},
+                };
+            }
+            probe::probe(&identity, request.headers())
+        },
+    )
+    .post_service(mcp.clone())
+    .delete_service(mcp)
+    .with_state(identity);
     let body_limits = body::BodyLimits {
         read_timeout: limits.body_read_timeout,
         max_bytes: limits::MAX_BODY_BYTES,

@@ -3,20 +3,16 @@
 use std::sync::Arc;
 
 use axum::{
-    extract::State,
     http::{HeaderMap, StatusCode, header},
     response::{IntoResponse, Response},
 };
 
 use crate::identity::SessionIdentity;
 
-/// Answers the probe JSON, or 405 when the client wants an event stream: this
-/// server pushes nothing outside a request, so there is no stream to open.
-pub(crate) async fn probe(
-    State(identity): State<Arc<SessionIdentity>>,
-    headers: HeaderMap,
-) -> Response {
-    if wants_event_stream(&headers) {
+/// Answers the probe JSON, or 405 when the client wants an event stream
+/// outside a session: a stateless server pushes nothing outside a request.
+pub(crate) fn probe(identity: &Arc<SessionIdentity>, headers: &HeaderMap) -> Response {
+    if wants_event_stream(headers) {
         let allow = [(header::ALLOW, "GET, POST, DELETE")];
         return (
             StatusCode::METHOD_NOT_ALLOWED,
@@ -25,7 +21,13 @@ pub(crate) async fn probe(
         )
             .into_response();
     }
-    axum::Json(probe_body(&identity)).into_response()
+    axum::Json(probe_body(identity)).into_response()
+}
+
+/// A GET for the event stream of a 2025-11-25 session (it names the session):
+/// that goes to the MCP service, not the probe.
+pub(crate) fn opens_session_stream(headers: &HeaderMap) -> bool {
+    wants_event_stream(headers) && headers.contains_key("mcp-session-id")
 }
 
 fn probe_body(identity: &SessionIdentity) -> serde_json::Value {

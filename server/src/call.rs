@@ -1,0 +1,313 @@
+//! One call in progress: what a handler may send the client while it runs
+//! (progress, log messages) and how it asks the client questions.
+//!
+//! Questions work on both wire revisions with one API, [`SessionControl::ask`]:
+//! on 2026-07-28 the answer comes back in the client's next call
+//! (`inputResponses`; the handler returns [`Asked::Pending`] as an
+//! `InputRequiredResult` and is run again), on 2025-11-25 (and stdio) the
+//! question goes to the client over the response stream (`elicitation/create`)
+//! and `ask` waits for the answer.
+#![allow(deprecated)] // rmcp marks logging, sampling and roots deprecated (SEP-2577); we still serve them.
+
+use std::collections::BTreeMap;
+
+use rmcp::{
+    Peer, RoleServer,
+    model::{
+        ClientCapabilities, ClientResult, InputRequest, LoggingLevel,
+        LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ServerRequest,
+    },
+};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::tools::{SessionControl, ToolError};
+
+/// Severity of a log message, lowest first (the syslog levels MCP uses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LogLevel {
+    Debug,
+    Info,
+    Notice,
+    Warning,
+    Error,
+    Critical,
+    Alert,
+    Emergency,
+}
+
+impl LogLevel {
+    pub(crate) fn to_mcp(self) -> LoggingLevel {
+        match self {
+            Self::Debug => LoggingLevel::Debug,
+            Self::Info => LoggingLevel::Info,
+            Self::Notice => LoggingLevel::Notice,
+            Self::Warning => LoggingLevel::Warning,
+            Self::Error => LoggingLevel::Error,
+            Self::Critical => LoggingLevel::Critical,
+            Self::Alert => LoggingLevel::Alert,
+            Self::Emergency => LoggingLevel::Emergency,
+        }
+    }
+
+    pub(crate) fn from_mcp(level: LoggingLevel) -> Self {
+        match level {
+            LoggingLevel::Debug => Self::Debug,
+            LoggingLevel::Info => Self::Info,
+            LoggingLevel::Notice => Self::Notice,
+            LoggingLevel::Warning => Self::Warning,
+            LoggingLevel::Error => Self::Error,
+            LoggingLevel::Critical => Self::Critical,
+            LoggingLevel::Alert => Self::Alert,
+            LoggingLevel::Emergency => Self::Emergency,
+        }
+    }
+}
+
+/// A question for the client: one `inputRequests` entry (2026-07-28) or one
+/// request sent to the client mid-call (2025-11-25).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Question {
+    /// `elicitation/create` (form mode): ask the user to fill in `schema`
+    /// (an object schema of primitive properties). The answer is
+    /// `{"action": "accept"|"decline"|"cancel", "content": {…}}`.
+    Elicit { message: String, schema: Value },
+    /// `sampling/createMessage` with these params (`messages`, `maxTokens`, …).
+    Sample(Value),
+    /// `roots/list`: the client's roots.
+    Roots,
+}
+
+impl Question {
+    pub fn elicit(message: impl Into<String>, schema: Value) -> Self {
+        Self::Elicit {
+            message: message.into(),
+            schema,
+        }
+    }
+
+    /// The client capability a question needs.
+    pub fn capability(&self) -> &'static str {
+        match self {
+            Self::Elicit { .. } => "elicitation",
+            Self::Sample(_) => "sampling",
+            Self::Roots => "roots",
+        }
+    }
+
+    /// `{"method": …, "params": …}`, as it travels.
+    pub fn to_request(&self) -> Value {
+        match self {
+            Self::Elicit { message, schema } => json!({
+                "method": "elicitation/create",
+                "params": { "mode": "form", "message": message, "requestedSchema": schema }
+            }),
+            Self::Sample(params) => json!({ "method": "sampling/createMessage", "params": params }),
+            Self::Roots => json!({ "method": "roots/list", "params": {} }),
+        }
+    }
+
+    pub(crate) fn to_input_request(&self) -> Result<InputRequest, ToolError> {
+        let mut request = self.to_request();
+        // The legacy form has no `mode`; both parse the same.
+        if let Some(params) = request["params"].as_object_mut() {
+            params.remove("mode");
+        }
+        serde_json::from_value(request).map_err(|error| {
+            ToolError::new(format!("cannot ask the client this question: {error}"))
+        })
+    }
+
+    /// Whether `answer` has the shape of an answer to this question.
+    fn fits(&self, answer: &Value) -> bool {
+        match self {
+            Self::Elicit { .. } => {
+                matches!(
+                    answer["action"].as_str(),
+                    Some("accept" | "decline" | "cancel")
+                ) && (answer["action"] != "accept" || answer["content"].is_object())
+            }
+            Self::Sample(_) => answer["content"].is_object() || answer["content"].is_array(),
+            Self::Roots => answer["roots"].is_array(),
+        }
+    }
+}
+
+/// Questions for the client, and state to get back with the answers
+/// (2026-07-28 `InputRequiredResult`). The server seals `state` (HMAC, bound to
+/// the method and tool or prompt name, valid 10 minutes): a handler reads it
+/// back with [`SessionControl::state`], and a tampered one never reaches it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InputRequired {
+    pub questions: BTreeMap<String, Question>,
+    pub state: Option<Value>,
+}
+
+impl InputRequired {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn ask(mut self, key: impl Into<String>, question: Question) -> Self {
+        self.questions.insert(key.into(), question);
+        self
+    }
+
+    pub fn with_state(mut self, state: Value) -> Self {
+        self.state = Some(state);
+        self
+    }
+}
+
+/// The outcome of [`SessionControl::ask`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Asked {
+    /// The client's answer.
+    Answered(Value),
+    /// Return this (as `ToolOutput::InputRequired` or
+    /// `PromptOutput::InputRequired`) and the client calls again with the answer.
+    Pending(InputRequired),
+}
+
+/// Everything about the call in progress a handler may use.
+#[derive(Debug)]
+pub(crate) struct CallContext {
+    pub peer: Option<Peer<RoleServer>>,
+    pub progress_token: Option<ProgressToken>,
+    /// The lowest level the client wants; `None`: send no log messages.
+    pub log_threshold: Option<LogLevel>,
+    pub logger: Option<String>,
+    pub client_capabilities: ClientCapabilities,
+    /// 2026-07-28: questions travel as `InputRequiredResult`, answers in `inputResponses`.
+    pub inline_input: bool,
+    pub input_responses: BTreeMap<String, Value>,
+    /// The opened (verified) `requestState`.
+    pub state: Option<Value>,
+    pub cancelled: CancellationToken,
+}
+
+impl CallContext {
+    fn declares(&self, capability: &str) -> bool {
+        let caps = &self.client_capabilities;
+        match capability {
+            "elicitation" => caps.elicitation.is_some(),
+            "sampling" => caps.sampling.is_some(),
+            "roots" => caps.roots.is_some(),
+            _ => false,
+        }
+    }
+}
+
+impl SessionControl {
+    /// Report progress of the call (`notifications/progress`), when the client
+    /// asked for it with a `progressToken`; otherwise nothing is sent.
+    /// `progress` should grow with every report.
+    pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        let Some(call) = &self.call else { return };
+        let (Some(peer), Some(token)) = (&call.peer, &call.progress_token) else {
+            return;
+        };
+        let mut params = json!({ "progressToken": token, "progress": progress });
+        if let Some(total) = total {
+            params["total"] = total.into();
+        }
+        if let Some(message) = message {
+            params["message"] = message.into();
+        }
+        let Ok(params) = serde_json::from_value::<ProgressNotificationParam>(params) else {
+            return;
+        };
+        if let Err(error) = peer.notify_progress(params).await {
+            tracing::debug!("progress notification not sent: {error}");
+        }
+    }
+
+    /// Send a log message (`notifications/message`) to the client, if it asked
+    /// for messages at `level` or above (2026-07-28: the request's `logLevel`;
+    /// 2025-11-25: `logging/setLevel`, `info` until set). `data` is a string or any JSON.
+    pub async fn log(&self, level: LogLevel, data: impl Into<Value>) {
+        let Some(call) = &self.call else { return };
+        let Some(peer) = &call.peer else { return };
+        if call.log_threshold.is_none_or(|threshold| level < threshold) {
+            return;
+        }
+        let mut params = json!({ "level": level.to_mcp(), "data": data.into() });
+        if let Some(logger) = &call.logger {
+            params["logger"] = logger.clone().into();
+        }
+        let Ok(params) = serde_json::from_value::<LoggingMessageNotificationParam>(params) else {
+            return;
+        };
+        if let Err(error) = peer.notify_logging_message(params).await {
+            tracing::debug!("log notification not sent: {error}");
+        }
+    }
+
+    /// Whether the client declared `capability` (`"elicitation"`, `"sampling"`, `"roots"`).
+    pub fn client_supports(&self, capability: &str) -> bool {
+        self.call
+            .as_ref()
+            .is_some_and(|call| call.declares(capability))
+    }
+
+    /// The client's answer to the question asked under `key` in an earlier
+    /// round (2026-07-28 `inputResponses`), as it sent it.
+    pub fn answer(&self, key: &str) -> Option<&Value> {
+        self.call.as_ref()?.input_responses.get(key)
+    }
+
+    /// The state the handler put in its last [`InputRequired`], verified.
+    pub fn state(&self) -> Option<&Value> {
+        self.call.as_ref()?.state.as_ref()
+    }
+
+    /// Ask the client `question`; `key` names it across rounds.
+    ///
+    /// - An answer of the right shape already sent under `key` → [`Asked::Answered`].
+    /// - The client did not declare the capability the question needs → an
+    ///   error that reaches the client as JSON-RPC -32021.
+    /// - 2026-07-28 → [`Asked::Pending`]: return it, and the client calls again
+    ///   with the answer.
+    /// - 2025-11-25 and stdio → the request goes to the client now, and its
+    ///   answer comes back as [`Asked::Answered`].
+    pub async fn ask(&self, key: &str, question: Question) -> Result<Asked, ToolError> {
+        let Some(call) = &self.call else {
+            return Err(ToolError::new("no client is attached to ask"));
+        };
+        if let Some(answer) = call.input_responses.get(key)
+            && question.fits(answer)
+        {
+            return Ok(Asked::Answered(answer.clone()));
+        }
+        if !call.declares(question.capability()) {
+            return Err(ToolError::missing_capability(question.capability()));
+        }
+        if call.inline_input {
+            return Ok(Asked::Pending(InputRequired::new().ask(key, question)));
+        }
+        let Some(peer) = &call.peer else {
+            return Err(ToolError::new("no client is attached to ask"));
+        };
+        let request = match question.to_input_request()? {
+            InputRequest::Elicitation(request) => ServerRequest::ElicitRequest(request),
+            InputRequest::CreateMessage(request) => ServerRequest::CreateMessageRequest(request),
+            InputRequest::ListRoots(request) => ServerRequest::ListRootsRequest(request),
+            _ => return Err(ToolError::new("this question cannot be asked")),
+        };
+        let answer = tokio::select! {
+            answer = peer.send_request(request) => answer,
+            () = call.cancelled.cancelled() => return Err(ToolError::new("the call was cancelled")),
+        };
+        let answer = answer.map_err(|error| {
+            ToolError::new(format!("the client did not answer the question: {error}"))
+        })?;
+        let answer = match answer {
+            ClientResult::ElicitResult(result) => serde_json::to_value(result),
+            ClientResult::CreateMessageResult(result) => serde_json::to_value(result),
+            ClientResult::ListRootsResult(result) => serde_json::to_value(result),
+            other => serde_json::to_value(other),
+        }
+        .map_err(|error| ToolError::new(format!("unreadable answer from the client: {error}")))?;
+        Ok(Asked::Answered(answer))
+    }
+}

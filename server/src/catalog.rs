@@ -1,0 +1,375 @@
+//! Resources (static and templates) and prompts an app registers beside its tools.
+
+use std::{collections::BTreeMap, future::Future, pin::Pin, sync::Arc};
+
+use crate::call::InputRequired;
+use crate::tools::{Content, ResourceContents, SessionControl, ToolError};
+
+pub type ResourceFuture =
+    Pin<Box<dyn Future<Output = Result<Vec<ResourceContents>, ToolError>> + Send>>;
+pub type PromptFuture = Pin<Box<dyn Future<Output = Result<PromptOutput, ToolError>> + Send>>;
+pub(crate) type ResourceHandler =
+    Arc<dyn Fn(String, BTreeMap<String, String>, SessionControl) -> ResourceFuture + Send + Sync>;
+pub(crate) type PromptHandler =
+    Arc<dyn Fn(BTreeMap<String, String>, SessionControl) -> PromptFuture + Send + Sync>;
+
+/// What a client sees of a resource in `resources/list`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceSpec {
+    pub uri: String,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub mime_type: Option<String>,
+}
+
+impl ResourceSpec {
+    pub fn new(
+        uri: impl Into<String>,
+        name: impl Into<String>,
+        description: impl Into<String>,
+        mime_type: impl Into<String>,
+    ) -> Self {
+        Self {
+            uri: uri.into(),
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            mime_type: Some(mime_type.into()),
+        }
+    }
+
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+}
+
+/// What a client sees of a resource template in `resources/templates/list`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceTemplateSpec {
+    /// RFC 6570 level 1: literal text and `{name}` variables, each matching
+    /// one non-empty path segment (no `/`).
+    pub uri_template: String,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub mime_type: Option<String>,
+}
+
+impl ResourceTemplateSpec {
+    pub fn new(
+        uri_template: impl Into<String>,
+        name: impl Into<String>,
+        description: impl Into<String>,
+        mime_type: impl Into<String>,
+    ) -> Self {
+        Self {
+            uri_template: uri_template.into(),
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            mime_type: Some(mime_type.into()),
+        }
+    }
+
+    /// The variables of `uri` when it matches this template.
+    pub fn matches(&self, uri: &str) -> Option<BTreeMap<String, String>> {
+        match_template(&self.uri_template, uri)
+    }
+}
+
+/// One argument of a prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptArgument {
+    pub name: String,
+    pub description: String,
+    pub required: bool,
+}
+
+impl PromptArgument {
+    pub fn required(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            required: true,
+        }
+    }
+
+    pub fn optional(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            required: false,
+        }
+    }
+}
+
+/// What a client sees of a prompt in `prompts/list`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptSpec {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub arguments: Vec<PromptArgument>,
+}
+
+impl PromptSpec {
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            arguments: Vec::new(),
+        }
+    }
+
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    pub fn with_argument(mut self, argument: PromptArgument) -> Self {
+        self.arguments.push(argument);
+        self
+    }
+}
+
+/// Who says a prompt message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptRole {
+    User,
+    Assistant,
+}
+
+/// One message of a prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptMessage {
+    pub role: PromptRole,
+    pub content: Content,
+}
+
+impl PromptMessage {
+    pub fn user(content: Content) -> Self {
+        Self {
+            role: PromptRole::User,
+            content,
+        }
+    }
+
+    pub fn assistant(content: Content) -> Self {
+        Self {
+            role: PromptRole::Assistant,
+            content,
+        }
+    }
+}
+
+/// What a prompt handler returns.
+#[derive(Debug, Clone)]
+pub enum PromptOutput {
+    Messages {
+        description: Option<String>,
+        messages: Vec<PromptMessage>,
+    },
+    /// The prompt needs answers from the client first (2026-07-28).
+    InputRequired(InputRequired),
+}
+
+impl PromptOutput {
+    pub fn messages(messages: impl IntoIterator<Item = PromptMessage>) -> Self {
+        Self::Messages {
+            description: None,
+            messages: messages.into_iter().collect(),
+        }
+    }
+}
+
+#[derive(Clone, Default)]
+pub(crate) struct Catalog {
+    resources: Vec<(ResourceSpec, ResourceHandler)>,
+    templates: Vec<(ResourceTemplateSpec, ResourceHandler)>,
+    prompts: Vec<(PromptSpec, PromptHandler)>,
+}
+
+impl Catalog {
+    pub(crate) fn add_resource(&mut self, spec: ResourceSpec, read: ResourceHandler) {
+        self.resources
+            .retain(|(existing, _)| existing.uri != spec.uri);
+        self.resources.push((spec, read));
+    }
+
+    pub(crate) fn add_template(&mut self, spec: ResourceTemplateSpec, read: ResourceHandler) {
+        self.templates
+            .retain(|(existing, _)| existing.uri_template != spec.uri_template);
+        self.templates.push((spec, read));
+    }
+
+    pub(crate) fn add_prompt(&mut self, spec: PromptSpec, get: PromptHandler) {
+        self.prompts
+            .retain(|(existing, _)| existing.name != spec.name);
+        self.prompts.push((spec, get));
+    }
+
+    pub(crate) fn resources(&self) -> impl Iterator<Item = &ResourceSpec> {
+        self.resources.iter().map(|(spec, _)| spec)
+    }
+
+    pub(crate) fn templates(&self) -> impl Iterator<Item = &ResourceTemplateSpec> {
+        self.templates.iter().map(|(spec, _)| spec)
+    }
+
+    pub(crate) fn prompts(&self) -> impl Iterator<Item = &PromptSpec> {
+        self.prompts.iter().map(|(spec, _)| spec)
+    }
+
+    pub(crate) fn has_resources(&self) -> bool {
+        !self.resources.is_empty() || !self.templates.is_empty()
+    }
+
+    pub(crate) fn has_prompts(&self) -> bool {
+        !self.prompts.is_empty()
+    }
+
+    /// Whether some registered resource or template serves `uri`.
+    pub(crate) fn serves(&self, uri: &str) -> bool {
+        self.resources.iter().any(|(spec, _)| spec.uri == uri)
+            || self
+                .templates
+                .iter()
+                .any(|(spec, _)| spec.matches(uri).is_some())
+    }
+
+    pub(crate) fn read(&self, uri: &str, control: SessionControl) -> Option<ResourceFuture> {
+        if let Some((_, read)) = self.resources.iter().find(|(spec, _)| spec.uri == uri) {
+            return Some(read(uri.to_owned(), BTreeMap::new(), control));
+        }
+        self.templates.iter().find_map(|(spec, read)| {
+            spec.matches(uri)
+                .map(|vars| read(uri.to_owned(), vars, control.clone()))
+        })
+    }
+
+    pub(crate) fn get_prompt(
+        &self,
+        name: &str,
+        args: BTreeMap<String, String>,
+        control: SessionControl,
+    ) -> Option<Result<PromptFuture, ToolError>> {
+        let (spec, get) = self.prompts.iter().find(|(spec, _)| spec.name == name)?;
+        Some(check_prompt_arguments(spec, &args).map(|()| get(args, control)))
+    }
+}
+
+/// Required arguments present; no argument the prompt does not take.
+fn check_prompt_arguments(
+    spec: &PromptSpec,
+    args: &BTreeMap<String, String>,
+) -> Result<(), ToolError> {
+    let missing: Vec<&str> = spec
+        .arguments
+        .iter()
+        .filter(|arg| arg.required && !args.contains_key(&arg.name))
+        .map(|arg| arg.name.as_str())
+        .collect();
+    if !missing.is_empty() {
+        return Err(ToolError::invalid(format!(
+            "prompt `{}` needs the argument(s) {}",
+            spec.name,
+            quoted(&missing)
+        )));
+    }
+    let unknown: Vec<&str> = args
+        .keys()
+        .filter(|key| !spec.arguments.iter().any(|arg| &arg.name == *key))
+        .map(String::as_str)
+        .collect();
+    if !unknown.is_empty() {
+        let known: Vec<&str> = spec.arguments.iter().map(|arg| arg.name.as_str()).collect();
+        return Err(ToolError::invalid(format!(
+            "prompt `{}` takes no argument {}; it takes {}",
+            spec.name,
+            quoted(&unknown),
+            if known.is_empty() {
+                "none".to_owned()
+            } else {
+                quoted(&known)
+            }
+        )));
+    }
+    Ok(())
+}
+
+fn quoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// RFC 6570 level 1 matching: literals must match exactly, each `{var}` takes
+/// one non-empty run of characters up to the next literal, never a `/`.
+fn match_template(template: &str, uri: &str) -> Option<BTreeMap<String, String>> {
+    let mut vars = BTreeMap::new();
+    let mut rest_template = template;
+    let mut rest_uri = uri;
+    loop {
+        match rest_template.find('{') {
+            None => return (rest_template == rest_uri).then_some(vars),
+            Some(open) => {
+                let literal = &rest_template[..open];
+                rest_uri = rest_uri.strip_prefix(literal)?;
+                let close = rest_template[open..].find('}')? + open;
+                let name = &rest_template[open + 1..close];
+                rest_template = &rest_template[close + 1..];
+                // The value runs to the next literal character (or the end), within one segment.
+                let stop = rest_template.chars().next();
+                let end = rest_uri
+                    .char_indices()
+                    .find(|&(_, c)| c == '/' || Some(c) == stop)
+                    .map_or(rest_uri.len(), |(i, _)| i);
+                if end == 0 || name.is_empty() {
+                    return None;
+                }
+                vars.insert(name.to_owned(), rest_uri[..end].to_owned());
+                rest_uri = &rest_uri[end..];
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_match_one_segment_per_variable() {
+        let vars = match_template("test://template/{id}/data", "test://template/123/data");
+        assert_eq!(vars, Some(BTreeMap::from([("id".into(), "123".into())])));
+        assert_eq!(
+            match_template("test://template/{id}/data", "test://template//data"),
+            None
+        );
+        assert_eq!(
+            match_template("test://template/{id}/data", "test://template/1/2/data"),
+            None
+        );
+        assert_eq!(
+            match_template("test://template/{id}/data", "test://template/1/datum"),
+            None
+        );
+        assert_eq!(
+            match_template("app://todos/{index}", "app://todos/3"),
+            Some(BTreeMap::from([("index".into(), "3".into())]))
+        );
+        assert_eq!(match_template("app://todos/{index}", "app://todos/"), None);
+        assert_eq!(
+            match_template("x://{a}.{b}", "x://one.two"),
+            Some(BTreeMap::from([
+                ("a".into(), "one".into()),
+                ("b".into(), "two".into())
+            ]))
+        );
+    }
+}
