@@ -1,5 +1,6 @@
 //! The shared app handle the tool handlers use, and element lookup by selector.
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use mur_server::ToolError;
@@ -14,7 +15,12 @@ use super::view;
 #[derive(Clone, Default)]
 pub struct SampleApp {
     state: Arc<Mutex<AppState>>,
+    /// The app's log: one line per tool call, the newest last (`app://log`).
+    log: Arc<Mutex<VecDeque<String>>>,
 }
+
+/// Lines the app's log keeps; older ones are dropped.
+pub const LOG_CAPACITY: usize = 500;
 
 impl SampleApp {
     pub fn new() -> Self {
@@ -27,6 +33,27 @@ impl SampleApp {
         self.state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Append a line to the app's log.
+    pub fn log(&self, line: impl Into<String>) {
+        let mut log = self
+            .log
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if log.len() == LOG_CAPACITY {
+            log.pop_front();
+        }
+        log.push_back(line.into());
+    }
+
+    /// The app's log, oldest line first.
+    pub fn log_lines(&self) -> Vec<String> {
+        let log = self
+            .log
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        log.iter().cloned().collect()
     }
 
     /// The UI as it is now.

@@ -1,6 +1,9 @@
 //! `mur-sample`: a headless app with a real in-memory UI (two windows, three components)
-//! built on the `mur-server` library, exposing the 19 standard devtools tools, plus the
-//! MCP conformance suite's fixture tools ([`fixtures`]). The `mur-sample` binary serves
+//! built on the `mur-server` library, exposing the 19 standard devtools tools, three that
+//! use the rest of MCP (`exportTodos` reports progress and logs, `clearTodos` asks for a
+//! confirmation, `overview` returns text and a screenshot), its log and todos as
+//! resources and a walkthrough prompt ([`offer`]), plus the MCP conformance suite's
+//! fixtures ([`fixtures`]). The `mur-sample` binary serves
 //! it as a devtools session; tests drive it through the same [`ToolSet`] the server uses.
 
 mod actions;
@@ -9,6 +12,7 @@ mod element;
 mod events;
 pub mod fixtures;
 mod handlers;
+pub mod offer;
 mod render;
 mod selector;
 mod state;
@@ -29,6 +33,7 @@ impl SampleApp {
     pub fn tool_set(&self) -> ToolSet {
         let mut tools = ToolSet::new();
         handlers::register_all(&mut tools, self);
+        offer::register(&mut tools, self);
         tools
     }
 }

@@ -1,12 +1,18 @@
 //! The smallest devtools session: an `echo` tool (JSON), a `pixel` tool (a PNG
-//! image), a `fail` tool (a tool error) and a `reload` tool.
+//! image), a `fail` tool (a tool error) and a `reload` tool; `steps` (progress and
+//! log messages), `confirm` (asks the user), `mixed` (text, image, audio and an
+//! embedded resource in one result); a resource, a resource template and a prompt.
 //!
 //! `cargo run -p mur-server --example minimal_session -- --project <path> [--port N] [--stdio]`
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use mur_server::{SessionOptions, SessionTransport, ToolHints, ToolOutput, ToolSet, ToolSpec};
+use mur_server::{
+    Asked, Content, LogLevel, PromptArgument, PromptMessage, PromptOutput, PromptSpec, Question,
+    ResourceContents, ResourceSpec, ResourceTemplateSpec, SessionControl, SessionOptions,
+    SessionTransport, ToolError, ToolHints, ToolOutput, ToolSet, ToolSpec,
+};
 use serde_json::{Value, json};
 
 #[derive(Parser)]
@@ -91,7 +97,122 @@ fn tools() -> ToolSet {
             Ok(ToolOutput::Json(json!({ "reloading": true })))
         },
     );
+    add_talking_tools(&mut tools);
+    add_resources_and_prompts(&mut tools);
     tools
+}
+
+/// Tools that talk to the client while they run.
+fn add_talking_tools(tools: &mut ToolSet) {
+    tools.add(
+        ToolSpec::new(
+            "steps",
+            "Three steps, each reported as progress and logged",
+            json!({"type": "object"}),
+            ToolHints::READ_ONLY,
+        ),
+        |_, control: SessionControl| async move {
+            for step in 1..=3 {
+                control
+                    .progress(f64::from(step), Some(3.0), Some(&format!("step {step}")))
+                    .await;
+                control.log(LogLevel::Info, format!("step {step}")).await;
+                control
+                    .log(LogLevel::Debug, json!({ "detail": step }))
+                    .await;
+            }
+            Ok(ToolOutput::Json(json!({ "steps": 3 })))
+        },
+    );
+    tools.add(
+        ToolSpec::new(
+            "confirm",
+            "Asks the user to confirm",
+            json!({"type": "object"}),
+            ToolHints::ACTION,
+        ),
+        |_, control: SessionControl| async move {
+            let question = Question::elicit(
+                "Go ahead?",
+                json!({ "type": "object", "properties": { "ok": { "type": "boolean" } }, "required": ["ok"] }),
+            );
+            Ok(match control.ask("go", question).await? {
+                Asked::Answered(answer) => ToolOutput::Json(json!({
+                    "confirmed": answer["action"] == "accept" && answer["content"]["ok"] == true
+                })),
+                Asked::Pending(input) => ToolOutput::InputRequired(input.with_state(json!({ "asked": "go" }))),
+            })
+        },
+    );
+    tools.add(
+        ToolSpec::new(
+            "mixed",
+            "Text, an image, a sound and an embedded resource",
+            json!({"type": "object"}),
+            ToolHints::READ_ONLY,
+        ),
+        |_, _| async {
+            Ok(ToolOutput::Content {
+                blocks: vec![
+                    Content::text("four blocks"),
+                    Content::png(one_pixel_png()),
+                    Content::Audio {
+                        data: b"RIFF....WAVE".to_vec(),
+                        mime_type: "audio/wav".into(),
+                    },
+                    Content::Resource(ResourceContents::text(
+                        "example://readme",
+                        "text/plain",
+                        README,
+                    )),
+                ],
+                structured: Some(json!({ "blocks": 4 })),
+            })
+        },
+    );
+}
+
+const README: &str = "The minimal session serves four tools and this text.";
+
+fn add_resources_and_prompts(tools: &mut ToolSet) {
+    tools.add_resource(
+        ResourceSpec::new(
+            "example://readme",
+            "readme",
+            "What this session is",
+            "text/plain",
+        ),
+        |uri, _| async move { Ok(vec![ResourceContents::text(uri, "text/plain", README)]) },
+    );
+    tools.add_resource_template(
+        ResourceTemplateSpec::new(
+            "example://items/{id}",
+            "item",
+            "Item number `id`",
+            "application/json",
+        ),
+        |uri, vars, _| async move {
+            let id: u32 = vars["id"].parse().map_err(|_| {
+                ToolError::invalid(format!("item ids are numbers, not `{}`", vars["id"]))
+            })?;
+            let text = json!({ "id": id, "square": id * id }).to_string();
+            Ok(vec![ResourceContents::text(uri, "application/json", text)])
+        },
+    );
+    tools.add_prompt(
+        PromptSpec::new("greet", "Greets someone")
+            .with_argument(PromptArgument::required("name", "who to greet"))
+            .with_argument(PromptArgument::optional("style", "`warm` or `plain`")),
+        |args, _| async move {
+            let greeting = match args.get("style").map(String::as_str) {
+                Some("warm") => "A very warm welcome",
+                _ => "Hello",
+            };
+            Ok(PromptOutput::messages([PromptMessage::user(
+                Content::text(format!("{greeting}, {}!", args["name"])),
+            )]))
+        },
+    );
 }
 
 fn one_pixel_png() -> Vec<u8> {

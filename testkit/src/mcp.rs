@@ -86,3 +86,35 @@ pub fn message_with_id(response: Response, id: u64) -> Value {
         .find(|message| message["id"] == id)
         .unwrap_or_else(|| panic!("no message with id {id} in {text}"))
 }
+
+/// A modern request whose `_meta` also carries `extra_meta` (a `progressToken`, a
+/// `logLevel`, the client's capabilities, …), and every message of its answer in
+/// order, whether plain JSON or an SSE stream: notifications, then the response (id 1).
+pub fn exchange(endpoint: &str, method: &str, mut params: Value, extra_meta: Value) -> Vec<Value> {
+    let mut meta = modern_meta();
+    if let (Some(meta), Some(extra)) = (meta.as_object_mut(), extra_meta.as_object()) {
+        meta.extend(extra.clone());
+    }
+    let name = params
+        .get("name")
+        .or_else(|| params.get("uri"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    params["_meta"] = meta;
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
+    let mut request = post(endpoint)
+        .header("MCP-Protocol-Version", MODERN)
+        .header("Mcp-Method", method);
+    if let Some(name) = name {
+        request = request.header("Mcp-Name", name);
+    }
+    let response = request.json(&body).send().expect("POST /mcp");
+    if content_type(&response) == "application/json" {
+        return vec![response.json().expect("JSON body")];
+    }
+    let text = response.text().expect("SSE body");
+    text.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+        .collect()
+}

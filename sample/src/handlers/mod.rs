@@ -3,8 +3,10 @@
 
 mod inspect;
 mod interact;
+mod overview;
 mod screenshot;
 mod session;
+mod todos;
 mod wait;
 
 use std::future::Future;
@@ -29,6 +31,8 @@ pub fn register_all(tools: &mut ToolSet, app: &SampleApp) {
     interact::register(tools, app);
     wait::register_tool(tools, app);
     session::register(tools, app);
+    todos::register_tools(tools, app);
+    overview::register_tool(tools, app);
 }
 
 /// Register a tool whose arguments deserialize into `A`; bad arguments never reach the handler.
@@ -42,11 +46,20 @@ where
     let name = spec.name.clone();
     tools.add(spec, move |args, control| {
         let call = parse_args::<A>(&name, args).map(|args| handler(app.clone(), args, control));
+        let (app, name) = (app.clone(), name.clone());
         async move {
-            match call {
+            let result = match call {
                 Ok(running) => running.await,
                 Err(error) => Err(error),
+            };
+            match &result {
+                Ok(mur_server::ToolOutput::InputRequired(_)) => {
+                    app.log(format!("{name}: waiting for an answer"))
+                }
+                Ok(_) => app.log(format!("{name}: ok")),
+                Err(error) => app.log(format!("{name}: failed: {}", error.message)),
             }
+            result
         }
     });
 }

@@ -6,5 +6,6 @@ mod http_endpoint;
 mod http_hostile;
 mod lockfile_lifecycle;
 mod mcp_calls;
+mod mcp_features;
 mod stdio_session;
 mod support;

@@ -78,7 +78,12 @@ fn tools_list_publishes_schemas_titles_and_hints() {
         .iter()
         .filter_map(|tool| tool["name"].as_str())
         .collect();
-    assert_eq!(names, ["echo", "pixel", "fail", "reload"]);
+    assert_eq!(
+        names,
+        [
+            "echo", "pixel", "fail", "reload", "steps", "confirm", "mixed"
+        ]
+    );
 
     let echo = &tools[0];
     assert_eq!(echo["inputSchema"]["properties"]["text"]["type"], "string");

@@ -1,0 +1,299 @@
+//! The rest of MCP over real HTTP against the example session: progress and log
+//! messages from a running tool, questions (input-required results with sealed
+//! state), mixed content, resources and templates, prompts, and what
+//! `server/discover` declares; bad input gets a JSON-RPC error, never a crash.
+#![cfg(unix)]
+
+use crate::support::{World, mcp};
+use serde_json::{Value, json};
+
+/// The response (id 1) among an exchange's messages.
+fn response(messages: &[Value]) -> &Value {
+    messages
+        .iter()
+        .find(|message| message["id"] == 1)
+        .unwrap_or_else(|| panic!("no response in {messages:?}"))
+}
+
+fn notifications<'a>(messages: &'a [Value], method: &str) -> Vec<&'a Value> {
+    messages
+        .iter()
+        .filter(|message| message["method"] == method)
+        .collect()
+}
+
+fn call(endpoint: &str, tool: &str, extra: Value, meta: Value) -> Vec<Value> {
+    let mut params = json!({ "name": tool, "arguments": {} });
+    if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
+        params.extend(extra.clone());
+    }
+    mcp::exchange(endpoint, "tools/call", params, meta)
+}
+
+#[test]
+fn a_tool_reports_progress_to_a_caller_that_sent_a_token() {
+    let (world, _session) = World::started();
+    let messages = call(
+        &world.endpoint(),
+        "steps",
+        json!({}),
+        json!({ "progressToken": "p-1" }),
+    );
+    let progress = notifications(&messages, "notifications/progress");
+    let values: Vec<f64> = progress
+        .iter()
+        .map(|n| {
+            assert_eq!(n["params"]["progressToken"], "p-1");
+            assert_eq!(n["params"]["total"], 3.0);
+            n["params"]["progress"].as_f64().expect("progress")
+        })
+        .collect();
+    assert_eq!(values, [1.0, 2.0, 3.0], "{messages:?}");
+    assert_eq!(progress[0]["params"]["message"], "step 1");
+    assert_eq!(
+        response(&messages)["result"]["structuredContent"]["steps"],
+        3
+    );
+
+    // No token, no progress: the answer is plain JSON.
+    let quiet = call(&world.endpoint(), "steps", json!({}), json!({}));
+    assert_eq!(quiet.len(), 1, "{quiet:?}");
+}
+
+#[test]
+fn log_messages_reach_a_caller_at_its_log_level_and_no_one_else() {
+    let (world, _session) = World::started();
+    let endpoint = world.endpoint();
+    let debug = call(
+        &endpoint,
+        "steps",
+        json!({}),
+        json!({ "io.modelcontextprotocol/logLevel": "debug" }),
+    );
+    let logs = notifications(&debug, "notifications/message");
+    assert_eq!(logs.len(), 6, "{debug:?}");
+    assert_eq!(logs[0]["params"]["level"], "info");
+    assert_eq!(logs[0]["params"]["data"], "step 1");
+    assert_eq!(logs[0]["params"]["logger"], "minimal-session");
+    assert_eq!(logs[1]["params"]["data"], json!({ "detail": 1 }));
+
+    let info = call(
+        &endpoint,
+        "steps",
+        json!({}),
+        json!({ "io.modelcontextprotocol/logLevel": "info" }),
+    );
+    let levels: Vec<&Value> = notifications(&info, "notifications/message")
+        .iter()
+        .map(|n| &n["params"]["level"])
+        .collect();
+    assert_eq!(levels, ["info", "info", "info"]);
+
+    let silent = call(&endpoint, "steps", json!({}), json!({}));
+    assert!(
+        notifications(&silent, "notifications/message").is_empty(),
+        "{silent:?}"
+    );
+}
+
+#[test]
+fn a_question_is_an_input_required_result_answered_in_the_next_call() {
+    let (world, _session) = World::started();
+    let endpoint = world.endpoint();
+    let caps = json!({ "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } });
+
+    let first = call(&endpoint, "confirm", json!({}), caps.clone());
+    let asked = &response(&first)["result"];
+    assert_eq!(asked["resultType"], "input_required", "{asked}");
+    assert_eq!(asked["inputRequests"]["go"]["method"], "elicitation/create");
+    assert_eq!(
+        asked["inputRequests"]["go"]["params"]["message"],
+        "Go ahead?"
+    );
+    let state = asked["requestState"]
+        .as_str()
+        .expect("sealed state")
+        .to_owned();
+    assert!(
+        !state.contains("asked"),
+        "the state is sealed, not plain: {state}"
+    );
+
+    let yes = json!({ "action": "accept", "content": { "ok": true } });
+    let second = call(
+        &endpoint,
+        "confirm",
+        json!({ "inputResponses": { "go": yes }, "requestState": state }),
+        caps.clone(),
+    );
+    let done = &response(&second)["result"];
+    assert_eq!(done["resultType"], "complete", "{done}");
+    assert_eq!(done["structuredContent"], json!({ "confirmed": true }));
+
+    // A malformed answer is asked again.
+    let again = call(
+        &endpoint,
+        "confirm",
+        json!({ "inputResponses": { "go": 7 } }),
+        caps.clone(),
+    );
+    assert_eq!(response(&again)["result"]["resultType"], "input_required");
+
+    // A state that was changed on the way is refused before the tool runs.
+    let mut tampered = state.clone();
+    let last = tampered.pop().expect("state");
+    tampered.push(if last == 'x' { 'y' } else { 'x' });
+    let refused = call(
+        &endpoint,
+        "confirm",
+        json!({ "requestState": tampered }),
+        caps,
+    );
+    assert_eq!(response(&refused)["error"]["code"], -32602, "{refused:?}");
+}
+
+#[test]
+fn a_question_for_a_client_that_cannot_answer_is_a_missing_capability_error() {
+    let (world, _session) = World::started();
+    let messages = call(&world.endpoint(), "confirm", json!({}), json!({}));
+    let error = &response(&messages)["error"];
+    assert_eq!(error["code"], -32021, "{messages:?}");
+    assert!(
+        error["data"]["requiredCapabilities"]["elicitation"].is_object(),
+        "{error}"
+    );
+}
+
+#[test]
+fn one_result_can_mix_text_image_audio_and_an_embedded_resource() {
+    let (world, _session) = World::started();
+    let answer = mcp::call_tool(&world.endpoint(), "mixed", json!({}));
+    let content = answer["result"]["content"].as_array().expect("content");
+    let kinds: Vec<&Value> = content.iter().map(|block| &block["type"]).collect();
+    assert_eq!(kinds, ["text", "image", "audio", "resource"], "{answer}");
+    assert_eq!(content[2]["mimeType"], "audio/wav");
+    assert_eq!(content[2]["data"], "UklGRi4uLi5XQVZF"); // base64 of RIFF....WAVE
+    assert_eq!(content[3]["resource"]["uri"], "example://readme");
+    assert_eq!(content[3]["resource"]["mimeType"], "text/plain");
+    assert_eq!(
+        answer["result"]["structuredContent"],
+        json!({ "blocks": 4 })
+    );
+}
+
+#[test]
+fn resources_and_templates_are_listed_and_read() {
+    let (world, _session) = World::started();
+    let endpoint = world.endpoint();
+    let listed = mcp::modern(&endpoint, "resources/list", json!({}));
+    assert_eq!(
+        listed["result"]["resources"][0]["uri"], "example://readme",
+        "{listed}"
+    );
+    assert_eq!(listed["result"]["resources"][0]["mimeType"], "text/plain");
+    let templates = mcp::modern(&endpoint, "resources/templates/list", json!({}));
+    assert_eq!(
+        templates["result"]["resourceTemplates"][0]["uriTemplate"],
+        "example://items/{id}"
+    );
+
+    let read = |uri: &str| {
+        let messages = mcp::exchange(
+            &endpoint,
+            "resources/read",
+            json!({ "uri": uri }),
+            json!({}),
+        );
+        response(&messages).clone()
+    };
+    let readme = read("example://readme");
+    assert_eq!(
+        readme["result"]["contents"][0]["text"],
+        "The minimal session serves four tools and this text."
+    );
+    let item = read("example://items/7");
+    let text = item["result"]["contents"][0]["text"]
+        .as_str()
+        .expect("text");
+    assert_eq!(
+        serde_json::from_str::<Value>(text).expect("json"),
+        json!({ "id": 7, "square": 49 })
+    );
+    assert_eq!(item["result"]["contents"][0]["uri"], "example://items/7");
+
+    let unknown = read("example://nothing");
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    assert_eq!(unknown["error"]["data"]["uri"], "example://nothing");
+    let bad_id = read("example://items/seven");
+    assert_eq!(bad_id["error"]["code"], -32602, "{bad_id}");
+    assert!(
+        bad_id["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("`seven`"),
+        "{bad_id}"
+    );
+}
+
+#[test]
+fn prompts_are_listed_and_got_with_their_arguments_checked() {
+    let (world, _session) = World::started();
+    let endpoint = world.endpoint();
+    let listed = mcp::modern(&endpoint, "prompts/list", json!({}));
+    let greet = &listed["result"]["prompts"][0];
+    assert_eq!(greet["name"], "greet", "{listed}");
+    assert_eq!(
+        greet["arguments"][0],
+        json!({ "name": "name", "description": "who to greet", "required": true })
+    );
+    assert_eq!(greet["arguments"][1]["required"], false);
+
+    let get = |arguments: Value| {
+        let messages = mcp::exchange(
+            &endpoint,
+            "prompts/get",
+            json!({ "name": "greet", "arguments": arguments }),
+            json!({}),
+        );
+        response(&messages).clone()
+    };
+    let warm = get(json!({ "name": "Ada", "style": "warm" }));
+    assert_eq!(warm["result"]["messages"][0]["role"], "user", "{warm}");
+    assert_eq!(
+        warm["result"]["messages"][0]["content"]["text"],
+        "A very warm welcome, Ada!"
+    );
+
+    for (arguments, says) in [
+        (json!({}), "`name`"),
+        (json!({ "name": "Ada", "mood": "x" }), "`mood`"),
+        (json!({ "name": 3 }), "must be a string"),
+    ] {
+        let refused = get(arguments.clone());
+        assert_eq!(refused["error"]["code"], -32602, "{arguments}: {refused}");
+        let message = refused["error"]["message"].as_str().unwrap_or("");
+        assert!(message.contains(says), "{arguments}: {refused}");
+    }
+    let unknown = mcp::exchange(
+        &endpoint,
+        "prompts/get",
+        json!({ "name": "nope" }),
+        json!({}),
+    );
+    assert_eq!(response(&unknown)["error"]["code"], -32602, "{unknown:?}");
+}
+
+#[test]
+fn discover_declares_what_is_registered() {
+    let (world, _session) = World::started();
+    let discovered = mcp::modern(&world.endpoint(), "server/discover", json!({}));
+    let caps = &discovered["result"]["capabilities"];
+    for capability in ["tools", "resources", "prompts", "logging"] {
+        assert!(
+            caps[capability].is_object(),
+            "`{capability}` not declared: {discovered}"
+        );
+    }
+    // No `subscriptions/listen` on 2026-07-28, so no subscription is promised.
+    assert!(caps["resources"]["subscribe"].is_null(), "{discovered}");
+}
