@@ -63,7 +63,7 @@ const fn examples(lines: &'static [&'static str]) -> Examples {
 #[derive(Clone, Copy)]
 pub struct Examples(&'static [&'static str]);
 
-impl From<Examples> for clap::builder::StyledStr {
+impl From<Examples> for String {
     fn from(examples: Examples) -> Self {
         let mut text = String::from("Examples:\n");
         for line in examples.0 {
@@ -71,7 +71,13 @@ impl From<Examples> for clap::builder::StyledStr {
             text.push_str(line);
             text.push('\n');
         }
-        text.trim_end().to_owned().into()
+        text.trim_end().to_owned()
+    }
+}
+
+impl From<Examples> for clap::builder::StyledStr {
+    fn from(examples: Examples) -> Self {
+        String::from(examples).into()
     }
 }
 
@@ -82,8 +88,16 @@ pub fn color_disabled() -> bool {
 
 /// The command tree, with color off when `NO_COLOR` asks for it.
 pub fn command() -> clap::Command {
+    command_listing(&[])
+}
+
+/// [`command`] with `(name, summary)` of each installed plugin verb listed
+/// under `mur devtools --help`.
+pub fn command_listing(plugin_verbs: &[(String, String)]) -> clap::Command {
     use clap::CommandFactory as _;
-    let cmd = Cli::command();
+    let cmd = Cli::command().mut_subcommand("devtools", |devtools| {
+        devtools.after_help(devtools_after_help(plugin_verbs))
+    });
     if color_disabled() {
         cmd.color(clap::ColorChoice::Never)
     } else {
@@ -91,20 +105,42 @@ pub fn command() -> clap::Command {
     }
 }
 
+/// The end of `mur devtools --help`: the plugin verbs, where host options go,
+/// and examples.
+fn devtools_after_help(plugin_verbs: &[(String, String)]) -> String {
+    let mut text = if plugin_verbs.is_empty() {
+        String::from("Verbs not listed here come from installed verb plugins.\n")
+    } else {
+        let width = plugin_verbs.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        let mut list = String::from("Plugin verbs (`mur devtools <verb> --help` for each):\n");
+        for (name, summary) in plugin_verbs {
+            list.push_str(&format!("  {name:<width$}  {summary} [plugin]\n"));
+        }
+        list
+    };
+    text.push_str(
+        "\nHost options (--endpoint, --project, --auto*, --timeout, --max-response, --pretty, -v) \
+         go before the verb. After a plugin verb's name one is taken only where the verb declares \
+         no option of that name, never as the value of the verb's own option, and never after `--`.\n\n",
+    );
+    text + &String::from(examples(&[
+        "mur devtools session list --pretty",
+        "mur devtools click '#btn-inc'",
+        "mur devtools --project ./App.csproj state --selector '#count'",
+        "mur devtools guide",
+    ]))
+}
+
 #[derive(Debug, Args)]
 #[command(allow_external_subcommands = true)]
-#[command(
-    after_help = "Verbs not listed here come from installed verb plugins.\n\n\
-Examples:\n  mur devtools session list --pretty\n  mur devtools click '#btn-inc'\n  \
-mur devtools --project ./App.csproj state --selector '#count'\n  mur devtools guide"
-)]
 pub struct Devtools {
     #[command(subcommand)]
     pub verb: Verb,
 }
 
 /// Options the host owns; accepted anywhere before the verb (also before
-/// `devtools`) and, except `--timeout`, anywhere among a plugin verb's arguments.
+/// `devtools`) and, after a plugin verb's name, where the verb declares no
+/// option of that name (host/src/options.rs).
 #[derive(Debug, Clone, Default, Args)]
 pub struct HostArgs {
     /// Use this MCP endpoint as-is, without discovery
@@ -349,7 +385,7 @@ mod tests {
                 check(sub, &path);
             }
         }
-        let mut cmd = Cli::command();
+        let mut cmd = command();
         cmd.build();
         check(&mut cmd, "");
     }

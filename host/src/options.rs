@@ -7,6 +7,8 @@ use std::time::Duration;
 use mur_core::settings::{PortRange, Settings, Source};
 use mur_core::{Error, Result};
 
+use mur_verbs::{Param, ValueKind, VerbSpec};
+
 use crate::cli::HostArgs;
 
 /// The validated settings of these host options.
@@ -33,9 +35,17 @@ pub fn settings(args: &HostArgs) -> Settings {
 }
 
 /// Removes host options from a plugin verb's argv, applying them to `host`.
-/// `--timeout` is left alone: after a verb's name it is the verb's. Nothing
-/// after `--` is touched.
-pub fn extract_host_options(argv: &[String], host: &mut HostArgs) -> Result<Vec<String>> {
+///
+/// The rule: after a verb's name, a host option is taken only where the verb
+/// does not declare an option of that name, never as the value of one of the
+/// verb's options, and never after `--`. `spec` is what the verb declared; a
+/// `mur:verb@0.1.0` verb declares nothing, and then every host option but
+/// `--timeout` (which every such verb took as its own) is taken.
+pub fn extract_host_options(
+    argv: &[String],
+    host: &mut HostArgs,
+    spec: Option<&VerbSpec>,
+) -> Result<Vec<String>> {
     let mut rest = Vec::with_capacity(argv.len());
     let mut words = argv.iter();
     while let Some(word) = words.next() {
@@ -48,6 +58,13 @@ pub fn extract_host_options(argv: &[String], host: &mut HostArgs) -> Result<Vec<
             Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned())),
             _ => (word.as_str(), None),
         };
+        if let Some(declared) = flag.strip_prefix("--").and_then(|n| declared(spec, n)) {
+            rest.push(word.clone());
+            if declared.takes_value() && inline.is_none() {
+                rest.extend(words.next().cloned());
+            }
+            continue;
+        }
         let mut value = |name: &str| -> Result<String> {
             inline
                 .clone()
@@ -70,6 +87,14 @@ pub fn extract_host_options(argv: &[String], host: &mut HostArgs) -> Result<Vec<
                     Error::usage(format!("invalid value for `--max-response`: {e}"))
                 })?;
             }
+            "--timeout" => {
+                let text = value("--timeout <MS>")?;
+                host.timeout = text.parse().map_err(|_| {
+                    Error::usage(format!(
+                        "invalid value for `--timeout`: `{text}` is not a number of milliseconds"
+                    ))
+                })?;
+            }
             "--auto" if inline.is_none() => host.auto = true,
             "--auto-full" if inline.is_none() => host.auto_full = true,
             "--pretty" if inline.is_none() => host.pretty = true,
@@ -78,6 +103,24 @@ pub fn extract_host_options(argv: &[String], host: &mut HostArgs) -> Result<Vec<
         }
     }
     Ok(rest)
+}
+
+/// The verb's own option `name`: declared by a 0.2 verb, or `--timeout` of a
+/// 0.1 verb.
+fn declared<'a>(spec: Option<&'a VerbSpec>, name: &str) -> Option<&'a Param> {
+    static TIMEOUT_0_1: std::sync::LazyLock<Param> = std::sync::LazyLock::new(|| Param {
+        name: "timeout".into(),
+        value_name: "MS".into(),
+        kind: ValueKind::Milliseconds,
+        help: String::new(),
+        required: false,
+        repeatable: false,
+        choices: Vec::new(),
+    });
+    match spec {
+        Some(spec) => spec.option(name),
+        None => (name == "timeout").then(|| &*TIMEOUT_0_1),
+    }
 }
 
 #[cfg(test)]
@@ -100,7 +143,7 @@ mod tests {
             "8000",
             "-v",
         ]);
-        let rest = extract_host_options(&argv, &mut host).expect("valid");
+        let rest = extract_host_options(&argv, &mut host, None).expect("valid");
         assert_eq!(rest, ["#x", "--timeout", "8000"]);
         assert!(host.pretty && host.verbose);
         assert_eq!(host.endpoint.as_deref(), Some("http://127.0.0.1:9/mcp"));
@@ -109,8 +152,8 @@ mod tests {
     #[test]
     fn nothing_after_double_dash_is_taken() {
         let mut host = HostArgs::default();
-        let rest =
-            extract_host_options(&strings(&["a", "--", "--pretty"]), &mut host).expect("valid");
+        let rest = extract_host_options(&strings(&["a", "--", "--pretty"]), &mut host, None)
+            .expect("valid");
         assert_eq!(rest, ["a", "--", "--pretty"]);
         assert!(!host.pretty);
     }
@@ -118,20 +161,75 @@ mod tests {
     #[test]
     fn a_missing_value_is_a_usage_error() {
         let mut host = HostArgs::default();
-        let err = extract_host_options(&strings(&["--project"]), &mut host).expect_err("no value");
+        let err =
+            extract_host_options(&strings(&["--project"]), &mut host, None).expect_err("no value");
         assert_eq!(err.exit_code(), 1);
     }
 
     #[test]
     fn max_response_is_a_host_option_among_verb_arguments() {
         let mut host = HostArgs::default();
-        let rest = extract_host_options(&strings(&["#x", "--max-response", "128M"]), &mut host)
-            .expect("valid");
+        let rest =
+            extract_host_options(&strings(&["#x", "--max-response", "128M"]), &mut host, None)
+                .expect("valid");
         assert_eq!(rest, ["#x"]);
         assert_eq!(host.max_response, ByteSize(128 << 20));
-        let err = extract_host_options(&strings(&["--max-response=lots"]), &mut host)
+        let err = extract_host_options(&strings(&["--max-response=lots"]), &mut host, None)
             .expect_err("not a size");
         assert_eq!(err.exit_code(), 1);
+    }
+
+    #[test]
+    fn a_verbs_declared_options_and_their_values_are_never_taken() {
+        let option = |name: &str, kind| Param {
+            name: name.into(),
+            value_name: "V".into(),
+            kind,
+            help: String::new(),
+            required: false,
+            repeatable: false,
+            choices: Vec::new(),
+        };
+        let spec = VerbSpec {
+            options: vec![
+                option("project", ValueKind::Text),
+                option("note", ValueKind::Text),
+                option("pretty", ValueKind::Flag),
+            ],
+            ..VerbSpec::default()
+        };
+        let mut host = HostArgs::default();
+        let argv = strings(&[
+            "--project",
+            "p",
+            "--note",
+            "--verbose",
+            "--pretty",
+            "--timeout",
+            "5",
+            "-v",
+            "--",
+            "--auto",
+        ]);
+        let rest = extract_host_options(&argv, &mut host, Some(&spec)).expect("valid");
+        assert_eq!(
+            rest,
+            [
+                "--project",
+                "p",
+                "--note",
+                "--verbose",
+                "--pretty",
+                "--",
+                "--auto"
+            ]
+        );
+        assert_eq!(host.project, None);
+        assert!(!host.pretty && host.verbose && !host.auto);
+        assert_eq!(
+            host.timeout, 5,
+            "a 0.2 verb that declares no --timeout leaves it to the host"
+        );
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! A verb's output, and the one rule for the files it asks the host to write:
-//! only at a path the user typed, verbatim, on the verb's command line.
+//! only at a path the user typed, verbatim, on the verb's command line. A
+//! `mur:verb@0.2.0` verb declares its paths in `parse`, so they are checked
+//! before the call and a refused path sends nothing; a `0.1.0` verb's paths are
+//! known only after `shape`.
 
 use std::path::Path;
 
-use super::bindings::WitShaped;
 use super::error::VerbError;
 
 /// What `shape` produced: bytes for stdout and files to write first.
@@ -15,28 +17,43 @@ pub struct Shaped {
     pub files: Vec<(String, Vec<u8>)>,
 }
 
-impl Shaped {
-    pub(crate) fn from_wit(verb: &str, shaped: WitShaped) -> Self {
-        let files = shaped
-            .files
-            .into_iter()
-            .map(|f| (f.path, f.contents))
-            .collect();
-        Self {
-            verb: verb.to_owned(),
-            stdout: shaped.stdout,
-            files,
-        }
+/// Check, before the call, the paths a verb declared it will write: each must
+/// be on its command line (see [`on_command_line`]).
+pub fn check_declared(verb: &str, writes: &[String], argv: &[String]) -> Result<(), VerbError> {
+    for path in writes {
+        on_command_line(verb, path, argv).map_err(|e| match e {
+            VerbError::Plugin { verb, message } => VerbError::Plugin {
+                verb,
+                message: format!("{message} before the call (nothing was sent)"),
+            },
+            other => other,
+        })?;
     }
+    Ok(())
+}
 
+impl Shaped {
     /// Write the requested files. Every path is checked before any is written, so
-    /// a refused request leaves the disk untouched: a path must appear verbatim
-    /// in `argv` (what the user typed after the verb), as a word of its own or as
-    /// the value of a long option (`--out=PATH`), and `-` means stdout, which a
-    /// verb fills through `stdout`, never as a file.
-    pub fn write_files(&self, argv: &[String]) -> Result<(), VerbError> {
+    /// a refused request leaves the disk untouched: a 0.2 verb may write only the
+    /// paths it declared (`declared`), which were checked against argv before the
+    /// call; a 0.1 verb's paths are checked against argv here.
+    pub fn write_files(
+        &self,
+        argv: &[String],
+        declared: Option<&[String]>,
+    ) -> Result<(), VerbError> {
         for (path, _) in &self.files {
-            self.check(path, argv)?;
+            match declared {
+                Some(declared) if !declared.contains(path) => {
+                    return Err(VerbError::plugin(
+                        &self.verb,
+                        format!(
+                            "asked to write `{path}`, a path its `parse` did not declare; refused"
+                        ),
+                    ));
+                }
+                _ => on_command_line(&self.verb, path, argv)?,
+            }
         }
         for (path, contents) in &self.files {
             // Not a usage error: the command line was fine and the tool has
@@ -54,26 +71,29 @@ impl Shaped {
         }
         Ok(())
     }
+}
 
-    fn check(&self, path: &str, argv: &[String]) -> Result<(), VerbError> {
-        if path == "-" {
-            return Err(VerbError::plugin(
-                &self.verb,
-                "asked to write a file named `-`, which means stdout",
-            ));
-        }
-        if path.is_empty()
-            || !argv
-                .iter()
-                .any(|a| a == path || option_value(a) == Some(path))
-        {
-            return Err(VerbError::plugin(
-                &self.verb,
-                format!("asked to write `{path}`, a path not on its command line; refused"),
-            ));
-        }
-        Ok(())
+/// A path must appear verbatim in `argv` (what the user typed after the verb),
+/// as a word of its own or as the value of a long option (`--out=PATH`); `-`
+/// means stdout, which a verb fills through `stdout`, never as a file.
+fn on_command_line(verb: &str, path: &str, argv: &[String]) -> Result<(), VerbError> {
+    if path == "-" {
+        return Err(VerbError::plugin(
+            verb,
+            "asked to write a file named `-`, which means stdout",
+        ));
     }
+    if path.is_empty()
+        || !argv
+            .iter()
+            .any(|a| a == path || option_value(a) == Some(path))
+    {
+        return Err(VerbError::plugin(
+            verb,
+            format!("asked to write `{path}`, a path not on its command line; refused"),
+        ));
+    }
+    Ok(())
 }
 
 /// `PATH` of an argv word `--name=PATH`.
@@ -85,29 +105,13 @@ fn option_value(word: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::Shaped;
-
-    fn asking_for(path: &str) -> Shaped {
-        Shaped {
-            verb: "v".into(),
-            stdout: Vec::new(),
-            files: vec![(path.into(), Vec::new())],
-        }
-    }
+    use super::*;
 
     #[test]
     fn a_path_may_be_a_word_or_a_long_options_value() {
         let argv = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
-        assert!(
-            asking_for("a.png")
-                .check("a.png", &argv(&["--out", "a.png"]))
-                .is_ok()
-        );
-        assert!(
-            asking_for("a.png")
-                .check("a.png", &argv(&["--out=a.png"]))
-                .is_ok()
-        );
+        assert!(on_command_line("v", "a.png", &argv(&["--out", "a.png"])).is_ok());
+        assert!(on_command_line("v", "a.png", &argv(&["--out=a.png"])).is_ok());
         for refused in [
             &["--out=b.png"][..],
             &["-o=a.png"],
@@ -115,9 +119,34 @@ mod tests {
             &["--out", "./a.png"],
         ] {
             assert!(
-                asking_for("a.png").check("a.png", &argv(refused)).is_err(),
+                on_command_line("v", "a.png", &argv(refused)).is_err(),
                 "{refused:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_declared_path_not_typed_is_refused_before_the_call() {
+        let argv = vec!["--out".to_owned(), "a.png".to_owned()];
+        assert!(check_declared("v", &["a.png".to_owned()], &argv).is_ok());
+        let err = check_declared("v", &["/etc/passwd".to_owned()], &argv).expect_err("refused");
+        assert_eq!(
+            err.to_string(),
+            "verb `v` asked to write `/etc/passwd`, a path not on its command line; refused before the call (nothing was sent)"
+        );
+    }
+
+    #[test]
+    fn a_verb_may_write_only_what_it_declared() {
+        let shaped = Shaped {
+            verb: "v".into(),
+            stdout: Vec::new(),
+            files: vec![("b.png".into(), Vec::new())],
+        };
+        let argv = vec!["a.png".to_owned(), "b.png".to_owned()];
+        let err = shaped
+            .write_files(&argv, Some(&["a.png".to_owned()]))
+            .expect_err("undeclared");
+        assert!(err.to_string().contains("did not declare"), "{err}");
     }
 }

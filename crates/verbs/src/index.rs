@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bounded::{self, Links};
 use super::error::{VerbError, io_error};
+use super::spec::VerbSpec;
 
 const INDEX_FILE: &str = "index.json";
 const SCHEMA: &str = "mur-verbs/1";
@@ -28,7 +29,22 @@ pub struct Entry {
     pub name: String,
     pub tool: String,
     pub summary: String,
+    /// The `--help` text as rendered at install (a 0.1 verb's own text).
     pub usage: String,
+    /// The verb interface it implements, `0.2.0` or `0.1.0` (entries written
+    /// before 0.2 existed have no such field, and are 0.1).
+    #[serde(default = "interface_0_1")]
+    pub interface: String,
+    /// What a 0.2 verb declares: help, completion and the host-option rule
+    /// are read from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<VerbSpec>,
+    /// The file it was installed from, as `verbs add` was given it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The language it was written in, from its producers section.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
     /// File name inside the verb directory.
     pub file: String,
     pub sha256: String,
@@ -36,6 +52,21 @@ pub struct Entry {
     /// Modification time of `file` in nanoseconds since the Unix epoch.
     pub mtime_ns: u128,
     pub added_at: String,
+}
+
+fn interface_0_1() -> String {
+    "0.1.0".to_owned()
+}
+
+impl Entry {
+    /// Its `--help` text: rendered afresh from its spec (so a newer `mur`
+    /// renders every verb alike), else the text kept at install.
+    pub fn usage_text(&self) -> String {
+        match &self.spec {
+            Some(spec) => spec.render(&self.name, &self.summary),
+            None => self.usage.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]

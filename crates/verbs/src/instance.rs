@@ -1,41 +1,103 @@
-//! One instantiated verb: a fresh store (sandbox, limits, fuel) and its exports,
-//! and the translation of whatever goes wrong inside it into a [`VerbError`]
-//! that names the verb and says why.
+//! One instantiated verb: a fresh store (sandbox, limits, fuel) and its exports
+//! in whichever verb world it implements — `mur:verb@0.2.0`, or `0.1.0`
+//! adapted to the same calls — and the translation of whatever goes wrong
+//! inside it into a [`VerbError`] that names the verb and says why.
 
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Engine, Store, Trap};
 
-use super::bindings::{OutputOptions, Parsed, Verb, VerbInfo, VerbPre, WORLD, WitShaped};
+use super::bindings::{v1, v2};
 use super::error::VerbError;
 use super::sandbox::{FUEL_PER_CALL, MEMORY_LIMIT_BYTES, Sandbox};
+use super::spec::VerbSpec;
+
+/// A verb's `info`, in either world.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Described {
+    pub name: String,
+    pub tool: String,
+    pub summary: String,
+    /// 0.1: the verb's own usage text; 0.2: rendered from `spec`.
+    pub usage: String,
+    /// Only 0.2 verbs declare their params.
+    pub spec: Option<VerbSpec>,
+    pub interface: &'static str,
+}
+
+/// What `parse` made of argv, in either world.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Parsed {
+    Call(CallPlan),
+    Help,
+}
+
+/// A call a verb asked for, and what its `shape` will need.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallPlan {
+    /// The tool's arguments, as JSON text (checked by the caller).
+    pub arguments: String,
+    pub timeout_ms: Option<u32>,
+    /// 0.2: the files the verb declared it writes; 0.1 declares nothing.
+    pub writes: Option<Vec<String>>,
+    pub state: ShapeState,
+}
+
+/// What is handed back to `shape`: 0.2's opaque state, or 0.1's argv.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShapeState {
+    State(String),
+    Argv(Vec<String>),
+}
+
+/// What `shape` produced: bytes for stdout and `(path, contents)` files.
+pub struct ShapedOutput {
+    pub stdout: Vec<u8>,
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+enum Exports {
+    V2(v2::Verb),
+    V1(v1::Verb),
+}
 
 /// A verb ready to be called; parse and shape of one invocation share it.
 pub struct Instance {
     pub verb: String,
     store: Store<Sandbox>,
-    exports: Verb,
+    exports: Exports,
 }
 
 impl Instance {
-    /// Type-check `component` against the world and instantiate it in a new store.
+    /// Type-check `component` against the worlds (0.2 first) and instantiate it
+    /// in a new store.
     pub fn new(
         engine: &Engine,
         linker: &Linker<Sandbox>,
         component: &Component,
         verb: &str,
     ) -> Result<Self, VerbError> {
-        let pre = linker
-            .instantiate_pre(component)
-            .and_then(VerbPre::new)
-            .map_err(|e| {
-                VerbError::plugin(verb, format!("does not implement `{WORLD}`: {}", chain(&e)))
-            })?;
+        let pre = linker.instantiate_pre(component).map_err(|e| {
+            VerbError::plugin(
+                verb,
+                format!("does not implement `{}`: {}", v2::WORLD, chain(&e)),
+            )
+        })?;
         let mut store = Store::new(engine, Sandbox::new());
         store.limiter(|sandbox| &mut sandbox.limits);
         refuel(&mut store);
-        let exports = pre
-            .instantiate(&mut store)
-            .map_err(|e| classify(verb, &store, &e))?;
+        let exports = match v2::VerbPre::new(pre.clone()) {
+            Ok(pre) => pre.instantiate(&mut store).map(Exports::V2),
+            Err(e2) => match v1::VerbPre::new(pre) {
+                Ok(pre) => pre.instantiate(&mut store).map(Exports::V1),
+                Err(_) => {
+                    return Err(VerbError::plugin(
+                        verb,
+                        format!("does not implement `{}`: {}", v2::WORLD, chain(&e2)),
+                    ));
+                }
+            },
+        }
+        .map_err(|e| classify(verb, &store, &e))?;
         Ok(Self {
             verb: verb.to_owned(),
             store,
@@ -43,38 +105,119 @@ impl Instance {
         })
     }
 
-    pub fn info(&mut self) -> Result<VerbInfo, VerbError> {
+    pub fn info(&mut self) -> Result<Described, VerbError> {
         refuel(&mut self.store);
-        let result = self.exports.call_info(&mut self.store);
-        self.finish("info", result)
+        let described = match &self.exports {
+            Exports::V2(verb) => verb.call_info(&mut self.store).map(|info| {
+                let spec = VerbSpec::from_wit(&info);
+                Described {
+                    usage: spec.render(&info.name, &info.summary),
+                    name: info.name,
+                    tool: info.tool,
+                    summary: info.summary,
+                    spec: Some(spec),
+                    interface: "0.2.0",
+                }
+            }),
+            Exports::V1(verb) => verb.call_info(&mut self.store).map(|info| Described {
+                name: info.name,
+                tool: info.tool,
+                summary: info.summary,
+                usage: info.usage,
+                spec: None,
+                interface: "0.1.0",
+            }),
+        };
+        self.finish("info", described)
     }
 
     /// The verb's own answer (`Err` is its usage message), or how it failed.
     pub fn parse(&mut self, argv: &[String]) -> Result<Result<Parsed, String>, VerbError> {
         refuel(&mut self.store);
-        let result = self.exports.call_parse(&mut self.store, argv);
-        self.finish("parse", result)
+        let parsed = match &self.exports {
+            Exports::V2(verb) => verb.call_parse(&mut self.store, argv).map(|answer| {
+                answer.map(|parsed| match parsed {
+                    v2::Parsed::Help => Parsed::Help,
+                    v2::Parsed::Call(call) => Parsed::Call(CallPlan {
+                        arguments: call.arguments,
+                        timeout_ms: call.timeout_ms,
+                        writes: Some(call.writes),
+                        state: ShapeState::State(call.state),
+                    }),
+                })
+            }),
+            Exports::V1(verb) => verb.call_parse(&mut self.store, argv).map(|answer| {
+                answer.map(|parsed| match parsed {
+                    v1::Parsed::Help => Parsed::Help,
+                    v1::Parsed::Call(call) => Parsed::Call(CallPlan {
+                        arguments: call.arguments,
+                        timeout_ms: call.timeout_ms,
+                        writes: None,
+                        state: ShapeState::Argv(argv.to_vec()),
+                    }),
+                })
+            }),
+        };
+        self.finish("parse", parsed)
     }
 
     pub fn shape(
         &mut self,
-        argv: &[String],
+        state: &ShapeState,
         result: &str,
         pretty: bool,
-    ) -> Result<Result<WitShaped, String>, VerbError> {
+    ) -> Result<Result<ShapedOutput, String>, VerbError> {
         refuel(&mut self.store);
-        let options = OutputOptions { pretty };
-        let shaped = self
-            .exports
-            .call_shape(&mut self.store, argv, result, options);
+        let shaped = match (&self.exports, state) {
+            (Exports::V2(verb), ShapeState::State(state)) => {
+                let options = v2::OutputOptions { pretty };
+                verb.call_shape(&mut self.store, result, state, options)
+                    .map(|answer| {
+                        answer.map(|s| {
+                            output(s.stdout, s.files.into_iter().map(|f| (f.path, f.contents)))
+                        })
+                    })
+            }
+            (Exports::V1(verb), ShapeState::Argv(argv)) => {
+                let options = v1::OutputOptions { pretty };
+                verb.call_shape(&mut self.store, argv, result, options)
+                    .map(|answer| {
+                        answer.map(|s| {
+                            output(s.stdout, s.files.into_iter().map(|f| (f.path, f.contents)))
+                        })
+                    })
+            }
+            _ => {
+                return Err(VerbError::internal(format!(
+                    "verb `{}` was handed the output state of another interface version",
+                    self.verb
+                )));
+            }
+        };
         self.finish("shape", shaped)
     }
 
-    /// Log the fuel a call used (to size the budget) and translate its failure.
+    /// Log the fuel a call used (to size the budget) and what the verb wrote
+    /// on stderr (shown with `-v`), and translate its failure.
     fn finish<T>(&self, export: &str, result: wasmtime::Result<T>) -> Result<T, VerbError> {
         let used = FUEL_PER_CALL.saturating_sub(self.store.get_fuel().unwrap_or(0));
         tracing::debug!("verb `{}` {export} used {used} fuel", self.verb);
+        let stderr = self.store.data().stderr();
+        if result.is_ok() && !stderr.trim().is_empty() {
+            tracing::debug!(
+                "verb `{}` wrote on stderr: {}",
+                self.verb,
+                stderr.trim_end()
+            );
+        }
         result.map_err(|e| classify(&self.verb, &self.store, &e))
+    }
+}
+
+fn output(stdout: Vec<u8>, files: impl Iterator<Item = (String, Vec<u8>)>) -> ShapedOutput {
+    ShapedOutput {
+        stdout,
+        files: files.collect(),
     }
 }
 

@@ -1,5 +1,6 @@
-//! Verbs: WebAssembly components implementing `wit/verb.wit`, installed in a
-//! verb directory, compiled once and cached, run sandboxed; managing them
+//! Verbs: WebAssembly components implementing `wit/verb.wit` (`mur:verb@0.2.0`,
+//! or the older 0.1.0, adapted), installed in a verb directory, compiled once
+//! and cached, run sandboxed; what each declares (`spec`), managing them
 //! (`manage`) and scaffolding new ones (`scaffold`). Returns values and
 //! errors; never prints.
 //!
@@ -17,9 +18,11 @@ mod files;
 mod index;
 mod instance;
 pub mod manage;
+mod producers;
 mod runtime;
 mod sandbox;
 pub mod scaffold;
+pub mod spec;
 #[cfg(test)]
 mod tests;
 pub mod timings;
@@ -29,10 +32,11 @@ pub use dirs::VerbDirs;
 pub use error::VerbError;
 pub use files::Shaped;
 pub use index::Entry;
+pub use instance::{CallPlan, ShapeState};
+pub use spec::{Param, ValueKind, VerbSpec};
 
-use bindings::Parsed;
 use index::Index;
-use instance::Instance;
+use instance::{Instance, Parsed};
 use runtime::Runtime;
 use timings::Phase;
 
@@ -63,10 +67,11 @@ pub struct VerbSummary {
 /// What a verb made of its argv.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ParseOutcome {
-    /// Call the verb's tool with these arguments (a JSON object).
+    /// Call the verb's tool with these arguments (a JSON object); `plan` holds
+    /// the declared writes (already checked against argv) and what `shape` needs.
     Call {
         arguments: serde_json::Value,
-        timeout_ms: Option<u32>,
+        plan: CallPlan,
     },
     /// Print this usage text and exit 0.
     Help(String),
@@ -106,23 +111,34 @@ impl VerbHost {
         self.index.verbs.iter().map(summary).collect()
     }
 
+    /// Every installed verb's index entry.
+    pub fn entries(&self) -> &[Entry] {
+        &self.index.verbs
+    }
+
     /// The MCP tool an installed verb calls.
     pub fn tool(&self, verb: &str) -> Option<&str> {
         self.index.get(verb).map(|e| e.tool.as_str())
     }
 
-    /// The usage text an installed verb declared at install.
-    pub fn usage(&self, verb: &str) -> Option<&str> {
-        self.index.get(verb).map(|e| e.usage.as_str())
+    /// An installed verb's `--help` text: rendered from what it declared, or a
+    /// 0.1 verb's own usage text.
+    pub fn usage(&self, verb: &str) -> Option<String> {
+        self.index.get(verb).map(Entry::usage_text)
+    }
+
+    /// What an installed 0.2 verb declared (`None`: unknown verb, or 0.1).
+    pub fn spec(&self, verb: &str) -> Option<&VerbSpec> {
+        self.index.get(verb).and_then(|e| e.spec.as_ref())
     }
 
     /// Run the verb's `parse` on `argv`. A lone `--help`/`-h` is answered from
-    /// the index, without starting the engine.
+    /// the index, without starting the engine. The paths a 0.2 verb declares it
+    /// will write are checked against argv here, before anything is sent.
     pub fn parse(&mut self, verb: &str, argv: &[String]) -> Result<ParseOutcome, VerbError> {
         let usage = self
             .usage(verb)
-            .ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))?
-            .to_owned();
+            .ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))?;
         if matches!(argv, [only] if only == "--help" || only == "-h") {
             return Ok(ParseOutcome::Help(usage));
         }
@@ -130,15 +146,13 @@ impl VerbHost {
             timings::measure(Phase::Parse, || instance.parse(argv))
         })?;
         match answer {
-            Ok(Parsed::Help) => Ok(ParseOutcome::Help(
-                self.usage(verb).unwrap_or(&usage).to_owned(),
-            )),
-            Ok(Parsed::Call(call)) => {
-                let arguments = arguments_object(verb, &call.arguments)?;
-                Ok(ParseOutcome::Call {
-                    arguments,
-                    timeout_ms: call.timeout_ms,
-                })
+            Ok(Parsed::Help) => Ok(ParseOutcome::Help(self.usage(verb).unwrap_or(usage))),
+            Ok(Parsed::Call(plan)) => {
+                let arguments = arguments_object(verb, &plan.arguments)?;
+                if let Some(writes) = &plan.writes {
+                    files::check_declared(verb, writes, argv)?;
+                }
+                Ok(ParseOutcome::Call { arguments, plan })
             }
             Err(message) => Err(VerbError::Usage {
                 verb: verb.to_owned(),
@@ -148,22 +162,29 @@ impl VerbHost {
         }
     }
 
-    /// Run the verb's `shape` on a tool result (reusing the instance `parse` made).
+    /// Run the verb's `shape` on a tool result (reusing the instance `parse`
+    /// made), with what its `parse` planned.
     pub fn shape(
         &mut self,
         verb: &str,
-        argv: &[String],
+        plan: &CallPlan,
         result: &serde_json::Value,
         pretty: bool,
     ) -> Result<Shaped, VerbError> {
         let result = result.to_string();
         let answer = self.call(verb, |instance| {
-            timings::measure(Phase::Shape, || instance.shape(argv, &result, pretty))
+            timings::measure(Phase::Shape, || {
+                instance.shape(&plan.state, &result, pretty)
+            })
         })?;
         let shaped = answer.map_err(|message| {
             VerbError::plugin(verb, format!("could not shape the result: {message}"))
         })?;
-        Ok(Shaped::from_wit(verb, shaped))
+        Ok(Shaped {
+            verb: verb.to_owned(),
+            stdout: shaped.stdout,
+            files: shaped.files,
+        })
     }
 
     /// Call into `verb`'s instance. A failed call drops the instance: after a

@@ -3,13 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::bindings::VerbInfo;
 use super::bounded::{self, Links, Refusal};
 use super::cache::CodeCache;
 use super::dirs::VerbDirs;
 use super::error::{VerbError, io_error};
 use super::index::{Entry, Index, stamp, write_atomic};
-use super::instance::Instance;
+use super::instance::{Described, Instance};
 use super::runtime::{Runtime, sha256_hex};
 
 /// What `verbs add` did with one verb.
@@ -61,7 +60,8 @@ fn collect_orphans(dirs: &VerbDirs, index: &Index) {
 
 /// A component that passed every check, ready to be copied in.
 struct Candidate {
-    info: VerbInfo,
+    info: Described,
+    source: PathBuf,
     bytes: Vec<u8>,
     sha256: String,
 }
@@ -122,8 +122,7 @@ fn add_to(
 }
 
 /// What every refusal of a file in `verbs add` suggests.
-const WHAT_A_VERB_IS: &str =
-    "a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.1.0)";
+const WHAT_A_VERB_IS: &str = "a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.2.0, or 0.1.0)";
 
 /// Read a file the user named (a link to a build output is fine), judged
 /// before it is read: a FIFO, a device or a directory is refused at once, the
@@ -165,6 +164,7 @@ fn inspect(runtime: &Runtime, file: &Path) -> Result<Candidate, VerbError> {
     check_info(file, &info)?;
     Ok(Candidate {
         info,
+        source: file.to_owned(),
         bytes,
         sha256,
     })
@@ -179,7 +179,7 @@ fn plugin_reason(e: VerbError) -> String {
 }
 
 /// A verb name becomes a CLI word and a file name: keep it to `[a-z][a-z0-9-]*`.
-fn check_info(file: &Path, info: &VerbInfo) -> Result<(), VerbError> {
+fn check_info(file: &Path, info: &Described) -> Result<(), VerbError> {
     let name = &info.name;
     if !crate::valid_verb_name(name) {
         return Err(VerbError::Registry(format!(
@@ -210,11 +210,17 @@ const MAX_USAGE_BYTES: usize = 64 << 10;
 const MAX_SUMMARY_BYTES: usize = 1 << 10;
 
 /// What in a verb's `info` is too long for the index, if anything.
-fn oversized(info: &VerbInfo) -> Option<String> {
-    if info.usage.len() > MAX_USAGE_BYTES {
+fn oversized(info: &Described) -> Option<String> {
+    let declared = info
+        .spec
+        .iter()
+        .flat_map(|s| s.texts())
+        .map(str::len)
+        .sum::<usize>();
+    let usage = info.usage.len().max(declared);
+    if usage > MAX_USAGE_BYTES {
         return Some(format!(
-            "a usage text of {} bytes; at most {MAX_USAGE_BYTES} are kept",
-            info.usage.len()
+            "a usage text of {usage} bytes; at most {MAX_USAGE_BYTES} are kept"
         ));
     }
     let longest_other = info.summary.len().max(info.tool.len());
@@ -256,11 +262,13 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
     let path = dirs.verbs.join(&file);
     write_atomic(&path, &c.bytes)?;
     let (size, mtime_ns) = stamp(&path).map_err(|e| io_error("read", &path, e))?;
-    let VerbInfo {
+    let Described {
         name,
         tool,
         summary,
         usage,
+        spec,
+        interface,
     } = c.info;
     let added_at = mur_lockfile::now_rfc3339();
     index.put(Entry {
@@ -268,6 +276,10 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         tool: tool.clone(),
         summary,
         usage,
+        interface: interface.to_owned(),
+        spec,
+        source: Some(c.source.display().to_string()),
+        language: super::producers::language(&c.bytes),
         file,
         sha256: c.sha256,
         size,
@@ -280,7 +292,7 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
 
 /// Update an entry's declared tool, summary and usage after its file changed
 /// (unless they are too long for the index: then the entry keeps the old ones).
-pub(super) fn refresh_entry(index: &mut Index, verb: &str, info: VerbInfo) {
+pub(super) fn refresh_entry(index: &mut Index, verb: &str, info: Described) {
     if let Some(why) = oversized(&info) {
         tracing::debug!("not refreshing verb `{verb}` in the index: it declares {why}");
         return;
@@ -290,6 +302,8 @@ pub(super) fn refresh_entry(index: &mut Index, verb: &str, info: VerbInfo) {
             tool: info.tool,
             summary: info.summary,
             usage: info.usage,
+            interface: info.interface.to_owned(),
+            spec: info.spec,
             ..entry
         });
         let _ = index.save();

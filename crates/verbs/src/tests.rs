@@ -65,20 +65,26 @@ fn plugin_message(err: VerbError) -> String {
     err.to_string()
 }
 
+/// What `parse` planned for a call, checking the arguments are `{}`.
+fn plan(host: &mut VerbHost, verb: &str, argv: &[String]) -> CallPlan {
+    match host.parse(verb, argv).expect("parse") {
+        ParseOutcome::Call { arguments, plan } => {
+            assert_eq!(arguments, serde_json::json!({}));
+            plan
+        }
+        other => panic!("not a call: {other:?}"),
+    }
+}
+
 #[test]
 fn a_new_verb_parses_and_shapes() {
     let (_tmp, mut host) = host_with(&["ping"]);
     assert_eq!(host.installed()[0].tool, "version");
-    let outcome = host.parse("ping", &[]).expect("parse");
-    assert_eq!(
-        outcome,
-        ParseOutcome::Call {
-            arguments: serde_json::json!({}),
-            timeout_ms: None
-        }
-    );
+    let plan = plan(&mut host, "ping", &[]);
+    assert_eq!(plan.timeout_ms, None);
+    assert_eq!(plan.writes, None, "a 0.1 verb declares no writes");
     let shaped = host
-        .shape("ping", &[], &serde_json::json!({"v": 1}), false)
+        .shape("ping", &plan, &serde_json::json!({"v": 1}), false)
         .expect("shape");
     assert_eq!(
         String::from_utf8_lossy(&shaped.stdout),
@@ -147,10 +153,11 @@ fn files_are_written_only_at_paths_in_argv() {
     let (tmp, mut host) = host_with(&["scribble"]);
     let inside = tmp.path().join("out.txt").to_string_lossy().into_owned();
     let argv = vec![inside.clone(), "--sneak".to_owned()];
+    let planned = plan(&mut host, "scribble", &argv);
     let shaped = host
-        .shape("scribble", &argv, &serde_json::json!({}), false)
+        .shape("scribble", &planned, &serde_json::json!({}), false)
         .expect("shape");
-    let message = plugin_message(shaped.write_files(&argv).expect_err("sneak refused"));
+    let message = plugin_message(shaped.write_files(&argv, None).expect_err("sneak refused"));
     assert!(
         message.contains("`sneaked.txt`, a path not on its command line"),
         "{message}"
@@ -160,10 +167,16 @@ fn files_are_written_only_at_paths_in_argv() {
         "nothing is written when any path is refused"
     );
     let argv = vec![inside.clone()];
+    let planned = plan(&mut host, "scribble", &argv);
     let shaped = host
-        .shape("scribble", &argv, &serde_json::json!({"ok": true}), false)
+        .shape(
+            "scribble",
+            &planned,
+            &serde_json::json!({"ok": true}),
+            false,
+        )
         .expect("shape");
-    shaped.write_files(&argv).expect("write");
+    shaped.write_files(&argv, None).expect("write");
     assert_eq!(
         std::fs::read_to_string(&inside).expect("written"),
         "{\"ok\":true}"

@@ -1,75 +1,193 @@
-//! `mur completions <shell>`: a completion script for the whole command tree,
-//! with the installed plugin verbs added as `devtools` subcommands so they
-//! complete like the host's own.
+//! Shell completion that never goes stale. `mur completions <shell>` prints a
+//! small script that, at each <Tab>, asks `mur` itself (`COMPLETE=<shell> mur
+//! -- <words>`) for candidates; [`answer`] replies from the command tree with
+//! every installed verb and each verb's own options, read from the verb index
+//! then and there — so a verb added after the script was installed completes
+//! at once. The protocol is clap_complete's (`unstable-dynamic`).
 
-use clap_complete::Shell;
+use std::ffi::OsString;
+
+use clap_complete::env::Shells;
 
 use crate::cli;
 use crate::output;
-use mur_core::Result;
+use mur_core::{Error, Result};
+use mur_verbs::{Entry, ValueKind, VerbHost};
 
-/// Prints the completion script for `shell` on stdout.
-pub fn run(shell: Shell, verbs: &[(String, String)]) -> Result<()> {
-    let mut cmd = with_verbs(cli::command(), verbs);
+/// The environment variable the completion script sets when it asks.
+const VAR: &str = "COMPLETE";
+
+/// Prints the registration script for `shell` on stdout.
+pub fn run(shell: clap_complete::Shell) -> Result<()> {
+    let name = shell.to_string();
+    let shells = Shells::builtins();
+    run_registration(shells.completer(&name).ok_or_else(|| unknown(&name))?)
+}
+
+fn unknown(shell: &str) -> Error {
+    Error::usage(format!("no completion for the shell `{shell}`"))
+}
+
+/// When the completion script is asking (`COMPLETE=<shell>` set), prints the
+/// candidates for the words after `--` and returns `Some`; else `None`, and
+/// `mur` runs as usual.
+pub fn answer(argv: &[OsString]) -> Option<Result<()>> {
+    let shell = std::env::var(VAR)
+        .ok()
+        .filter(|s| !s.is_empty() && s != "0")?;
+    Some(complete(&shell, argv))
+}
+
+fn complete(shell: &str, argv: &[OsString]) -> Result<()> {
+    let shells = Shells::builtins();
+    let completer = shells.completer(shell).ok_or_else(|| unknown(shell))?;
+    let words: Vec<OsString> = match argv.iter().position(|a| a == "--") {
+        Some(at) => argv[at + 1..].to_vec(),
+        None => Vec::new(),
+    };
+    if words.is_empty() {
+        return run_registration(completer);
+    }
+    let mut cmd = with_verbs(cli::command(), &installed());
+    cmd.build();
+    let cwd = std::env::current_dir().ok();
+    let mut candidates = Vec::new();
+    completer
+        .write_complete(&mut cmd, words, cwd.as_deref(), &mut candidates)
+        .map_err(|e| Error::internal(format!("cannot complete: {e}")))?;
+    output::stdout(&candidates)
+}
+
+fn run_registration(completer: &dyn clap_complete::env::EnvCompleter) -> Result<()> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut cmd, "mur", &mut script);
+    completer
+        .write_registration(VAR, "mur", "mur", "mur", &mut script)
+        .map_err(|e| Error::internal(format!("cannot write the completion script: {e}")))?;
     output::stdout(&script)
 }
 
-/// The command tree with each `(name, summary)` verb under `devtools`.
-fn with_verbs(cmd: clap::Command, verbs: &[(String, String)]) -> clap::Command {
+/// The installed verbs' index entries (none when the index cannot be read:
+/// completion must never fail loudly).
+fn installed() -> Vec<Entry> {
+    VerbHost::open()
+        .map(|host| host.entries().to_vec())
+        .unwrap_or_default()
+}
+
+/// The command tree with each installed verb under `devtools`, with its
+/// declared positionals and options.
+fn with_verbs(cmd: clap::Command, verbs: &[Entry]) -> clap::Command {
     cmd.mut_subcommand("devtools", |mut devtools| {
-        for (name, summary) in verbs {
-            if devtools.find_subcommand(name).is_none() {
-                devtools = devtools.subcommand(verb_command(name, summary));
+        for entry in verbs {
+            if devtools.find_subcommand(&entry.name).is_none() {
+                devtools = devtools.subcommand(verb_command(entry));
             }
         }
         devtools
     })
 }
 
-/// A completion-only command for a plugin verb; its argv stays the verb's own.
-fn verb_command(name: &str, summary: &str) -> clap::Command {
-    // clap names are `&'static str`; this process prints one script and exits.
-    let name: &'static str = Box::leak(name.to_owned().into_boxed_str());
-    let args = clap::Arg::new("args")
-        .num_args(0..)
-        .trailing_var_arg(true)
-        .allow_hyphen_values(true);
-    clap::Command::new(name)
-        .about(summary.to_owned())
-        .disable_help_flag(true)
-        .arg(args)
+/// clap names are `&'static str`; a completion run builds one tree and exits.
+fn leak(text: &str) -> &'static str {
+    Box::leak(text.to_owned().into_boxed_str())
+}
+
+/// A completion-only command for a verb: a 0.2 verb's declared params, or
+/// free words for a 0.1 verb, which declares none.
+fn verb_command(entry: &Entry) -> clap::Command {
+    let cmd = clap::Command::new(leak(&entry.name)).about(entry.summary.clone());
+    let Some(spec) = &entry.spec else {
+        let words = clap::Arg::new("args")
+            .num_args(0..)
+            .trailing_var_arg(true)
+            .allow_hyphen_values(true);
+        return cmd.disable_help_flag(true).arg(words);
+    };
+    let positionals = spec.positionals.iter().map(|p| {
+        let arg = clap::Arg::new(leak(&p.name)).help(p.help.clone());
+        let arg = if p.repeatable { arg.num_args(1..) } else { arg };
+        with_values(arg, p.kind, &p.choices)
+    });
+    let options = spec.options.iter().map(|o| {
+        let arg = clap::Arg::new(leak(&o.name))
+            .long(leak(&o.name))
+            .help(o.help.clone());
+        if o.takes_value() {
+            with_values(arg.num_args(1), o.kind, &o.choices)
+        } else {
+            arg.num_args(0).action(clap::ArgAction::SetTrue)
+        }
+    });
+    cmd.args(positionals).args(options)
+}
+
+/// What a value completes to: its choices, or file names for a path.
+fn with_values(arg: clap::Arg, kind: ValueKind, choices: &[String]) -> clap::Arg {
+    match kind {
+        ValueKind::Choice if !choices.is_empty() => {
+            let choices: Vec<&'static str> = choices.iter().map(|c| leak(c)).collect();
+            arg.value_parser(clap::builder::PossibleValuesParser::new(choices))
+        }
+        ValueKind::OutputPath => arg.value_hint(clap::ValueHint::FilePath),
+        _ => arg,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mur_verbs::{Param, VerbSpec};
 
-    fn script(shell: Shell, verbs: &[(String, String)]) -> String {
+    fn entry(name: &str, spec: Option<VerbSpec>) -> Entry {
+        serde_json::from_value(serde_json::json!({
+            "name": name, "tool": name, "summary": "s", "usage": "u", "file": "f",
+            "sha256": "0", "size": 0, "mtimeNs": 0, "addedAt": "", "spec": spec,
+        }))
+        .expect("an entry")
+    }
+
+    fn candidates(verbs: &[Entry], words: &[&str]) -> Vec<String> {
         let mut cmd = with_verbs(cli::command(), verbs);
-        let mut out = Vec::new();
-        clap_complete::generate(shell, &mut cmd, "mur", &mut out);
-        String::from_utf8(out).expect("utf-8 script")
+        cmd.build();
+        let words: Vec<OsString> = words.iter().map(OsString::from).collect();
+        let index = words.len() - 1;
+        clap_complete::engine::complete(&mut cmd, words, index, None)
+            .expect("completes")
+            .iter()
+            .map(|c| c.get_value().to_string_lossy().into_owned())
+            .collect()
     }
 
     #[test]
-    fn installed_verbs_complete_under_devtools() {
-        let verbs = [("bump".to_owned(), "Click the increment button".to_owned())];
-        for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
-            let text = script(shell, &verbs);
-            assert!(text.contains("bump"), "{shell}: no `bump` in\n{text}");
-            assert!(
-                text.contains("session"),
-                "{shell}: no host verbs in\n{text}"
-            );
-        }
-        assert!(!script(Shell::Bash, &[]).contains("bump"));
+    fn installed_verbs_and_their_own_options_complete() {
+        let view = Param {
+            name: "view".into(),
+            value_name: "V".into(),
+            kind: ValueKind::Choice,
+            help: "how much".into(),
+            required: false,
+            repeatable: false,
+            choices: vec!["summary".into(), "full".into()],
+        };
+        let spec = VerbSpec {
+            options: vec![view],
+            ..VerbSpec::default()
+        };
+        let verbs = [entry("tree", Some(spec)), entry("old", None)];
+        let names = candidates(&verbs, &["mur", "devtools", "tr"]);
+        assert_eq!(names, ["tree"]);
+        assert!(
+            candidates(&verbs, &["mur", "devtools", "tree", "--"]).contains(&"--view".to_owned())
+        );
+        assert_eq!(
+            candidates(&verbs, &["mur", "devtools", "tree", "--view", ""]),
+            ["summary", "full"]
+        );
+        assert!(candidates(&verbs, &["mur", "devtools", "o"]).contains(&"old".to_owned()));
     }
 
     #[test]
     fn a_verb_named_like_a_host_verb_is_not_added_twice() {
-        let verbs = [("call".to_owned(), "shadow".to_owned())];
-        with_verbs(cli::command(), &verbs).debug_assert();
+        with_verbs(cli::command(), &[entry("call", None)]).debug_assert();
     }
 }

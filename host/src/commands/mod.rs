@@ -16,14 +16,17 @@ use mur_core::Settings;
 use mur_core::{Error, Result};
 
 use crate::invoke;
-use crate::options::{extract_host_options, settings};
+use crate::options::settings;
 
 /// Runs `mur` with these arguments.
 pub fn run(argv: Vec<OsString>) -> Result<()> {
-    let Cli { mut host, command } = parse(argv)?;
+    if let Some(answered) = completions::answer(&argv) {
+        return answered;
+    }
+    let Cli { host, command } = parse(argv)?;
     let verb = match command {
         Command::Devtools(Devtools { verb }) => verb,
-        Command::Completions { shell } => return completions::run(shell, &verb::installed()),
+        Command::Completions { shell } => return completions::run(shell),
     };
     match verb {
         Verb::Guide => guide::run(),
@@ -43,8 +46,7 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
             if name == "help" {
                 return help(rest);
             }
-            let rest = extract_host_options(rest, &mut host)?;
-            verb::run(name, &rest, start(settings(&host)))
+            verb::run(name, rest, host)
         }
     }
 }
@@ -62,7 +64,7 @@ fn help(words: &[String]) -> Result<()> {
 }
 
 /// Turns on `-v` diagnostics before anything else happens.
-fn start(settings: Settings) -> Settings {
+pub(crate) fn start(settings: Settings) -> Settings {
     if settings.verbose {
         crate::output::start_verbose_log(!cli::color_disabled());
     }
@@ -91,26 +93,7 @@ fn wants_help(e: &clap::Error) -> bool {
     )
 }
 
-/// The command tree with a "Plugin verbs" section under `mur devtools --help`.
+/// The command tree with the installed plugin verbs listed in `mur devtools --help`.
 fn with_plugin_verbs() -> clap::Command {
-    let verbs = verb::installed();
-    if verbs.is_empty() {
-        return cli::command();
-    }
-    let width = verbs.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
-    let mut text = String::from("Plugin verbs (`mur devtools <verb> --help` for each):\n");
-    for (name, summary) in &verbs {
-        text.push_str(&format!("  {name:<width$}  {summary} [plugin]\n"));
-    }
-    cli::command().mut_subcommand("devtools", |c| {
-        let examples = c
-            .get_after_help()
-            .map(|h| h.to_string())
-            .unwrap_or_default();
-        let examples = examples
-            .split_once("Examples:")
-            .map(|(_, e)| format!("\nExamples:{e}"))
-            .unwrap_or_default();
-        c.after_help(text + &examples)
-    })
+    cli::command_listing(&verb::installed())
 }

@@ -3,11 +3,13 @@
 //! the verb shapes a successful result. A failed tool never reaches `shape`:
 //! its result is printed as it is, with exit 5.
 
-use mur_core::{Result, Settings};
+use mur_core::{Error, Result, Settings};
 use mur_verbs::{ParseOutcome, VerbError, VerbHost};
-use serde_json::json;
+use serde_json::{Value, json};
 
+use crate::cli::HostArgs;
 use crate::invoke::{self, block_on};
+use crate::options::{extract_host_options, settings};
 use crate::output;
 
 /// `(name, summary)` of each installed plugin verb, for `--help`; reads the
@@ -23,10 +25,11 @@ pub fn installed() -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-/// Runs plugin verb `name` with `argv` (host options already removed).
-/// `parse` and `shape` run outside the async runtime; only the call is async.
-pub fn run(name: &str, argv: &[String], settings: Settings) -> Result<()> {
-    let outcome = run_verb(name, argv, settings);
+/// Runs plugin verb `name` with `argv` as typed after its name, `host` holding
+/// the host options typed before it. `parse` and `shape` run outside the async
+/// runtime; only the call is async.
+pub fn run(name: &str, argv: &[String], host: HostArgs) -> Result<()> {
+    let outcome = run_verb(name, argv, host);
     tracing::debug!("verb timings: {}", mur_verbs::timings::summary());
     for warning in mur_verbs::warnings::take() {
         output::notice(&warning);
@@ -34,25 +37,38 @@ pub fn run(name: &str, argv: &[String], settings: Settings) -> Result<()> {
     outcome
 }
 
-fn run_verb(name: &str, argv: &[String], mut settings: Settings) -> Result<()> {
-    let mut host = VerbHost::open()?;
-    let tool = host
+fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
+    let mut verbs = VerbHost::open()?;
+    let tool = verbs
         .tool(name)
         .ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?
         .to_owned();
-    let (arguments, timeout_ms) = match host.parse(name, argv)? {
+    let argv = extract_host_options(argv, &mut host, verbs.spec(name))?;
+    let mut settings = super::start(settings(&host));
+    let (arguments, plan) = match verbs.parse(name, &argv)? {
         ParseOutcome::Help(usage) => return output::stdout(with_newline(usage).as_bytes()),
-        ParseOutcome::Call {
-            arguments,
-            timeout_ms,
-        } => (arguments, timeout_ms),
+        ParseOutcome::Call { arguments, plan } => (arguments, plan),
     };
-    settings.extend_timeout(timeout_ms);
+    settings.extend_timeout(plan.timeout_ms);
     let params = json!({ "name": tool, "arguments": arguments });
     let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))??;
-    let shaped = host.shape(name, argv, &result, settings.pretty)?;
-    shaped.write_files(argv)?;
+    let shaped = verbs
+        .shape(name, &plan, &result, settings.pretty)
+        .map_err(|e| after_the_call(e, &tool, &result, &settings))?;
+    shaped.write_files(&argv, plan.writes.as_deref())?;
     output::stdout(&shaped.stdout)
+}
+
+/// A verb that fails after its tool ran: the call's effect stands, so say so,
+/// and print the result as it is on stdout, so nothing the tool said is lost.
+fn after_the_call(e: VerbError, tool: &str, result: &Value, settings: &Settings) -> Error {
+    let error = Error::from(e).with_hint(format!(
+        "the `{tool}` call itself already ran; its result is printed as it is"
+    ));
+    match output::render_json(result, settings.pretty) {
+        Ok(stdout) => error.with_stdout(stdout.into_bytes()),
+        Err(_) => error,
+    }
 }
 
 fn with_newline(mut text: String) -> String {

@@ -10,8 +10,7 @@ use crate::output;
 /// Runs one `verbs` subcommand and prints what it found or did.
 pub fn run(cmd: &VerbsCommand) -> Result<()> {
     if let VerbsCommand::New { name, dir, lang } = cmd {
-        let created =
-            scaffold::new_verb(name, (*lang).into(), dir.as_deref(), &cli::host_verbs())?;
+        let created = scaffold::new_verb(name, (*lang).into(), dir.as_deref(), &cli::host_verbs())?;
         output::stdout(format!("{}\n", created.root.display()).as_bytes())?;
         output::diagnostic(&created.next_steps);
         return Ok(());
@@ -57,17 +56,27 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
     if json {
         return output::json(&to_json(&entry)?, false);
     }
-    let text = format!(
-        "name:    {}\ntool:    {}\nsummary: {}\nfile:    {}\nsha256:  {}\nsize:    {} bytes\nadded:   {}\n\n{}\n",
-        entry.name,
-        entry.tool,
-        entry.summary,
-        file.display(),
-        entry.sha256,
-        entry.size,
-        entry.added_at,
-        entry.usage
-    );
+    let unknown = || "unknown".to_owned();
+    let rows = [
+        ("name", entry.name.clone()),
+        ("tool", entry.tool.clone()),
+        ("summary", entry.summary.clone()),
+        ("interface", format!("mur:verb@{}", entry.interface)),
+        ("language", entry.language.clone().unwrap_or_else(unknown)),
+        ("source", entry.source.clone().unwrap_or_else(unknown)),
+        ("file", file.display().to_string()),
+        ("sha256", entry.sha256.clone()),
+        ("size", format!("{} bytes", entry.size)),
+        ("added", entry.added_at.clone()),
+    ];
+    let mut text: String = rows
+        .iter()
+        .map(|(label, value)| format!("{:<10} {value}\n", format!("{label}:")))
+        .collect();
+    text += &format!("\n{}", entry.usage_text());
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
     output::stdout(text.as_bytes())
 }
 

@@ -51,49 +51,39 @@ fn check_target(target: &str) -> Result<(), String> {
 
 mur_verb_kit::export_verb!(Fire);
 
-#[cfg(test)]
-mod tests {
-    use super::Fire;
-    use mur_verb_kit::{json, testing};
-
-    #[test]
-    fn sends_the_target_and_parsed_args() {
-        testing::assert_arguments::<Fire>(&[
-            (&["Counter.reset"], json!({"target": "Counter.reset"})),
-            (
-                &["Counter.incremented", "--args", r#"{"by": 2}"#],
-                json!({"target": "Counter.incremented", "args": {"by": 2}}),
-            ),
-        ]);
-        assert_eq!(
-            testing::arguments::<Fire>(&["App.Main.closed", "--args=[1]"])["args"],
-            json!([1])
-        );
-    }
-
-    #[test]
-    fn rejects_a_target_without_a_dot() {
-        for bad in ["Counter", "Counter.", ".reset"] {
-            let expected = format!("the target must be `<Component>.<event>`, got `{bad}`");
-            assert_eq!(testing::usage_error::<Fire>(&[bad]), expected);
-        }
-        assert_eq!(
-            testing::usage_error::<Fire>(&[]),
-            "missing argument `<Component>.<event>`"
-        );
-    }
-
-    #[test]
-    fn bad_json_names_where_it_went_wrong() {
-        testing::assert_usage_errors::<Fire>(&[
-            (
-                &["Counter.set", "--args", r#"{"by": }"#],
-                "`--args` is not valid JSON: expected value at line 1 column 8",
-            ),
-            (
-                &["Counter.set", "--args", "{\"a\":1,\n\"b\" 2}"],
-                "`--args` is not valid JSON: expected `:` at line 2 column 5",
-            ),
-        ]);
-    }
-}
+mur_verb_kit::verb_tables!(Fire {
+    arguments: [
+        (&["Counter.reset"], json!({"target": "Counter.reset"})),
+        (
+            &["Counter.incremented", "--args", r#"{"by": 2}"#],
+            json!({"target": "Counter.incremented", "args": {"by": 2}}),
+        ),
+        (
+            &["App.Main.closed", "--args=[1]"],
+            json!({"target": "App.Main.closed", "args": [1]})
+        ),
+    ],
+    usage_errors: [
+        (&[], "missing argument `<Component>.<event>`"),
+        (
+            &["Counter"],
+            "the target must be `<Component>.<event>`, got `Counter`",
+        ),
+        (
+            &["Counter."],
+            "the target must be `<Component>.<event>`, got `Counter.`",
+        ),
+        (
+            &[".reset"],
+            "the target must be `<Component>.<event>`, got `.reset`",
+        ),
+        (
+            &["Counter.set", "--args", r#"{"by": }"#],
+            "`--args` is not valid JSON: expected value at line 1 column 8",
+        ),
+        (
+            &["Counter.set", "--args", "{\"a\":1,\n\"b\" 2}"],
+            "`--args` is not valid JSON: expected `:` at line 2 column 5",
+        ),
+    ],
+});

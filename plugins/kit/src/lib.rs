@@ -228,3 +228,30 @@ macro_rules! no_argument_verb {
         }
     };
 }
+
+/// A verb's table-driven checks: for each `(argv, arguments)` row, the
+/// `arguments` object sent; for each `(argv, message)` row, the one-line usage
+/// error. Tables rather than a test per case, so adding a case is one line.
+#[macro_export]
+macro_rules! verb_tables {
+    ($verb:ident {
+        arguments: [$($arguments:tt)*],
+        usage_errors: [$($errors:tt)*] $(,)?
+    }) => {
+        #[cfg(test)]
+        mod tables {
+            #[allow(unused_imports)]
+            use $crate::json;
+
+            #[test]
+            fn sends_these_arguments_for_this_argv() {
+                $crate::testing::assert_arguments::<super::$verb>(&[$($arguments)*]);
+            }
+
+            #[test]
+            fn refuses_this_argv_with_this_message() {
+                $crate::testing::assert_usage_errors::<super::$verb>(&[$($errors)*]);
+            }
+        }
+    };
+}

@@ -28,27 +28,22 @@ impl Verb for Reload {
 
 mur_verb_kit::export_verb!(Reload);
 
+mur_verb_kit::verb_tables!(Reload {
+    arguments: [
+        (&[], json!({})),
+        (&["--component", "Counter"], json!({"component": "Counter"})),
+    ],
+    usage_errors: [
+        (&["Counter"], "unexpected argument `Counter`"),
+        (&["--component"], "`--component` needs a value (N)"),
+        (&["--component="], "`--component` must not be empty"),
+    ],
+});
+
 #[cfg(test)]
 mod tests {
     use super::Reload;
     use mur_verb_kit::{json, testing};
-
-    #[test]
-    fn sends_the_component_when_given() {
-        testing::assert_arguments::<Reload>(&[
-            (&[], json!({})),
-            (&["--component", "Counter"], json!({"component": "Counter"})),
-        ]);
-    }
-
-    #[test]
-    fn rejects_bad_argv() {
-        testing::assert_usage_errors::<Reload>(&[
-            (&["Counter"], "unexpected argument `Counter`"),
-            (&["--component"], "`--component` needs a value (N)"),
-            (&["--component="], "`--component` must not be empty"),
-        ]);
-    }
 
     #[test]
     fn prints_the_acknowledgement() {

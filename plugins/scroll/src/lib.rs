@@ -58,6 +58,17 @@ fn offset(text: &str) -> Result<Value, String> {
 
 mur_verb_kit::export_verb!(Scroll);
 
+mur_verb_kit::verb_tables!(Scroll {
+    arguments: [
+        (
+            &["#log", "--to", "#last"],
+            json!({"selector": "#log", "to": "#last"}),
+        ),
+        (&["#log"], json!({"selector": "#log"})),
+    ],
+    usage_errors: [],
+});
+
 #[cfg(test)]
 mod tests {
     use super::Scroll;
@@ -73,17 +84,6 @@ mod tests {
             testing::arguments::<Scroll>(&["#log", "--by=5, 7"])["by"],
             json!({"dx": 5, "dy": 7})
         );
-    }
-
-    #[test]
-    fn sends_a_target_selector_or_nothing_more() {
-        testing::assert_arguments::<Scroll>(&[
-            (
-                &["#log", "--to", "#last"],
-                json!({"selector": "#log", "to": "#last"}),
-            ),
-            (&["#log"], json!({"selector": "#log"})),
-        ]);
     }
 
     #[test]

@@ -31,6 +31,15 @@ impl Verb for Select {
 
 mur_verb_kit::export_verb!(Select);
 
+mur_verb_kit::verb_tables!(Select {
+    arguments: [],
+    usage_errors: [
+        (&["#list"], "missing argument `<item-selector>`"),
+        (&["#list", ""], "`<item-selector>` must not be empty"),
+        (&["#a", "#b", "#c"], "unexpected argument `#c`"),
+    ],
+});
+
 #[cfg(test)]
 mod tests {
     use super::Select;
@@ -42,14 +51,5 @@ mod tests {
             testing::arguments::<Select>(&["#list", "#blue"]),
             json!({"selector": "#list", "item": "#blue"})
         );
-    }
-
-    #[test]
-    fn needs_both_selectors() {
-        testing::assert_usage_errors::<Select>(&[
-            (&["#list"], "missing argument `<item-selector>`"),
-            (&["#list", ""], "`<item-selector>` must not be empty"),
-            (&["#a", "#b", "#c"], "unexpected argument `#c`"),
-        ]);
     }
 }

@@ -23,26 +23,21 @@ impl Verb for State {
 
 mur_verb_kit::export_verb!(State);
 
+mur_verb_kit::verb_tables!(State {
+    arguments: [
+        (&[], json!({})),
+        (&["--selector", "#count"], json!({"selector": "#count"})),
+    ],
+    usage_errors: [
+        (&["#count"], "unexpected argument `#count`"),
+        (&["--window", "main"], "unknown option `--window`"),
+    ],
+});
+
 #[cfg(test)]
 mod tests {
     use super::State;
     use mur_verb_kit::{json, testing};
-
-    #[test]
-    fn sends_the_selector_when_given() {
-        testing::assert_arguments::<State>(&[
-            (&[], json!({})),
-            (&["--selector", "#count"], json!({"selector": "#count"})),
-        ]);
-    }
-
-    #[test]
-    fn rejects_a_bare_selector_and_unknown_options() {
-        testing::assert_usage_errors::<State>(&[
-            (&["#count"], "unexpected argument `#count`"),
-            (&["--window", "main"], "unknown option `--window`"),
-        ]);
-    }
 
     #[test]
     fn prints_the_state() {

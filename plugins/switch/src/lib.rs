@@ -28,6 +28,16 @@ impl Verb for Switch {
 
 mur_verb_kit::export_verb!(Switch);
 
+mur_verb_kit::verb_tables!(Switch {
+    arguments: [],
+    usage_errors: [
+        (&[], "missing argument `<component>`"),
+        (&[""], "`<component>` must not be empty"),
+        (&["A", "B"], "unexpected argument `B`"),
+        (&["A", "--to", "B"], "unknown option `--to`"),
+    ],
+});
+
 #[cfg(test)]
 mod tests {
     use super::Switch;
@@ -39,16 +49,6 @@ mod tests {
             testing::arguments::<Switch>(&["CounterPage"]),
             json!({"component": "CounterPage"})
         );
-    }
-
-    #[test]
-    fn needs_exactly_one_component() {
-        testing::assert_usage_errors::<Switch>(&[
-            (&[], "missing argument `<component>`"),
-            (&[""], "`<component>` must not be empty"),
-            (&["A", "B"], "unexpected argument `B`"),
-            (&["A", "--to", "B"], "unknown option `--to`"),
-        ]);
     }
 
     #[test]

@@ -36,18 +36,30 @@ impl Verb for Tree {
 
 mur_verb_kit::export_verb!(Tree);
 
+mur_verb_kit::verb_tables!(Tree {
+    arguments: [
+        (&[], json!({})),
+        (&["--selector", "#btn-inc"], json!({"selector": "#btn-inc"})),
+    ],
+    usage_errors: [
+        (
+            &["--view", "brief"],
+            "`--view` must be `summary` or `full`, got `brief`",
+        ),
+        (&["--selector"], "`--selector` needs a value (S)"),
+        (&["--selector", ""], "`--selector` must not be empty"),
+        (&["#root"], "unexpected argument `#root`"),
+        (
+            &["--include-reactor-source=yes"],
+            "`--include-reactor-source` takes no value, got `yes`",
+        ),
+    ],
+});
+
 #[cfg(test)]
 mod tests {
     use super::Tree;
     use mur_verb_kit::{json, testing};
-
-    #[test]
-    fn sends_only_the_options_given() {
-        testing::assert_arguments::<Tree>(&[
-            (&[], json!({})),
-            (&["--selector", "#btn-inc"], json!({"selector": "#btn-inc"})),
-        ]);
-    }
 
     #[test]
     fn sends_every_option() {
@@ -61,23 +73,6 @@ mod tests {
         ];
         let expected = json!({"selector": "#root", "window": "main", "view": "full", "includeReactorSource": true});
         assert_eq!(testing::arguments::<Tree>(&argv), expected);
-    }
-
-    #[test]
-    fn rejects_bad_argv() {
-        testing::assert_usage_errors::<Tree>(&[
-            (
-                &["--view", "brief"],
-                "`--view` must be `summary` or `full`, got `brief`",
-            ),
-            (&["--selector"], "`--selector` needs a value (S)"),
-            (&["--selector", ""], "`--selector` must not be empty"),
-            (&["#root"], "unexpected argument `#root`"),
-            (
-                &["--include-reactor-source=yes"],
-                "`--include-reactor-source` takes no value, got `yes`",
-            ),
-        ]);
     }
 
     #[test]

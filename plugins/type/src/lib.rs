@@ -31,24 +31,31 @@ impl Verb for Type {
 
 mur_verb_kit::export_verb!(Type);
 
+mur_verb_kit::verb_tables!(Type {
+    arguments: [
+        (
+            &["#name", "Ada"],
+            json!({"selector": "#name", "text": "Ada"}),
+        ),
+        (
+            &["--clear", "#name", ""],
+            json!({"selector": "#name", "text": "", "clear": true}),
+        ),
+    ],
+    usage_errors: [
+        (&["#name"], "missing argument `<text>`"),
+        (&["#name", "a", "b"], "unexpected argument `b`"),
+        (
+            &["#name", "a", "--clear=no"],
+            "`--clear` takes no value, got `no`",
+        ),
+    ],
+});
+
 #[cfg(test)]
 mod tests {
     use super::Type;
     use mur_verb_kit::{json, testing};
-
-    #[test]
-    fn sends_selector_text_and_clear() {
-        testing::assert_arguments::<Type>(&[
-            (
-                &["#name", "Ada"],
-                json!({"selector": "#name", "text": "Ada"}),
-            ),
-            (
-                &["--clear", "#name", ""],
-                json!({"selector": "#name", "text": "", "clear": true}),
-            ),
-        ]);
-    }
 
     #[test]
     fn text_starting_with_a_dash_follows_double_dash() {
@@ -56,17 +63,5 @@ mod tests {
             testing::arguments::<Type>(&["#n", "--", "-5"]),
             json!({"selector": "#n", "text": "-5"})
         );
-    }
-
-    #[test]
-    fn needs_a_selector_and_a_text() {
-        testing::assert_usage_errors::<Type>(&[
-            (&["#name"], "missing argument `<text>`"),
-            (&["#name", "a", "b"], "unexpected argument `b`"),
-            (
-                &["#name", "a", "--clear=no"],
-                "`--clear` takes no value, got `no`",
-            ),
-        ]);
     }
 }

@@ -43,33 +43,51 @@ impl Verb for Wait {
 
 mur_verb_kit::export_verb!(Wait);
 
+mur_verb_kit::verb_tables!(Wait {
+    arguments: [
+        (&["#s"], json!({"selector": "#s"})),
+        (
+            &["#s", "--text", "Saved"],
+            json!({"selector": "#s", "text": "Saved"}),
+        ),
+        (
+            &["#s", "--text-matches", "^Sav"],
+            json!({"selector": "#s", "textMatches": "^Sav"}),
+        ),
+        (
+            &["#s", "--visible"],
+            json!({"selector": "#s", "visible": true}),
+        ),
+        (
+            &["#s", "--count", "3"],
+            json!({"selector": "#s", "count": 3}),
+        ),
+    ],
+    usage_errors: [
+        (
+            &["#s", "--text", "a", "--visible"],
+            "`--text` and `--visible` cannot be used together",
+        ),
+        (
+            &["#s", "--count", "2", "--text-matches", "x"],
+            "`--text-matches` and `--count` cannot be used together",
+        ),
+        (
+            &["#s", "--count", "two"],
+            "`--count` needs a non-negative integer, got `two`",
+        ),
+        (
+            &["#s", "--timeout", "-5"],
+            "`--timeout` needs a positive number of milliseconds, got `-5`",
+        ),
+        (&["--visible"], "missing argument `<selector>`"),
+    ],
+});
+
 #[cfg(test)]
 mod tests {
     use super::Wait;
     use mur_verb_kit::{json, testing};
-
-    #[test]
-    fn sends_each_kind_of_condition() {
-        testing::assert_arguments::<Wait>(&[
-            (&["#s"], json!({"selector": "#s"})),
-            (
-                &["#s", "--text", "Saved"],
-                json!({"selector": "#s", "text": "Saved"}),
-            ),
-            (
-                &["#s", "--text-matches", "^Sav"],
-                json!({"selector": "#s", "textMatches": "^Sav"}),
-            ),
-            (
-                &["#s", "--visible"],
-                json!({"selector": "#s", "visible": true}),
-            ),
-            (
-                &["#s", "--count", "3"],
-                json!({"selector": "#s", "count": 3}),
-            ),
-        ]);
-    }
 
     #[test]
     fn timeout_goes_to_the_server_and_the_host() {
@@ -79,28 +97,5 @@ mod tests {
             json!({"selector": "#s", "visible": true, "timeoutMs": 5000})
         );
         assert_eq!(testing::timeout_ms::<Wait>(&argv), Some(5000));
-    }
-
-    #[test]
-    fn rejects_two_conditions_and_bad_numbers() {
-        testing::assert_usage_errors::<Wait>(&[
-            (
-                &["#s", "--text", "a", "--visible"],
-                "`--text` and `--visible` cannot be used together",
-            ),
-            (
-                &["#s", "--count", "2", "--text-matches", "x"],
-                "`--text-matches` and `--count` cannot be used together",
-            ),
-            (
-                &["#s", "--count", "two"],
-                "`--count` needs a non-negative integer, got `two`",
-            ),
-            (
-                &["#s", "--timeout", "-5"],
-                "`--timeout` needs a positive number of milliseconds, got `-5`",
-            ),
-            (&["--visible"], "missing argument `<selector>`"),
-        ]);
     }
 }

@@ -27,6 +27,7 @@ mod transcripts;
 mod verbs_cache;
 mod verbs_guests;
 mod verbs_hostile;
+mod verbs_interface;
 mod verbs_js;
 mod verbs_manage;
 mod verbs_standard;

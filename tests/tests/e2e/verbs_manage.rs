@@ -23,8 +23,7 @@ fn add_refused(sandbox: &Sandbox, file: &std::path::Path) -> Output {
     out
 }
 
-const WHAT_A_VERB_IS: &str =
-    "hint: a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.1.0)\n";
+const WHAT_A_VERB_IS: &str = "hint: a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.2.0, or 0.1.0)\n";
 
 fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("utf-8 path")
@@ -84,7 +83,7 @@ fn verbs_info_shows_tool_usage_file_hash_and_size() {
     assert_eq!(entry["file"], "ping.wasm");
     assert!(verb_dir(&sandbox).join("ping.wasm").exists());
     let text = sandbox.mur(&["devtools", "verbs", "info", "ping"]);
-    assert!(text.stdout.contains("tool:    version"), "{text}");
+    assert!(text.stdout.contains("tool:      version\n"), "{text}");
     assert!(text.stdout.contains("usage: mur devtools ping"), "{text}");
 }
 

@@ -36,7 +36,7 @@ fn every_standard_verb_prints_its_usage_on_stdout_with_help() {
             "{verb}:\n{usage}"
         );
         assert!(
-            usage.contains(&format!("\nExample:\n  mur devtools {verb}")),
+            usage.contains(&format!("\nExamples:\n  mur devtools {verb}")),
             "{verb}:\n{usage}"
         );
         assert!(usage.ends_with('\n'), "{verb}:\n{usage}");

@@ -1,0 +1,280 @@
+//! What a verb declares about itself — summary, usage line, examples, each
+//! positional and option — as kept in the verb index, and the `--help` text
+//! the host renders from it, so every verb's help has the same sections and
+//! no option goes undocumented. A `mur:verb@0.1.0` verb declares only a usage
+//! text, which is printed as it is.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bindings::v2;
+
+/// What the words of a value are (`value-kind` in `wit/verb.wit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ValueKind {
+    Flag,
+    Text,
+    Selector,
+    Name,
+    Choice,
+    Integer,
+    Number,
+    Json,
+    OutputPath,
+    Milliseconds,
+}
+
+/// One positional or option a verb accepts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Param {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub value_name: String,
+    pub kind: ValueKind,
+    pub help: String,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default)]
+    pub repeatable: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<String>,
+}
+
+impl Param {
+    /// Whether the option takes a value (the next word, or `=VALUE`).
+    pub fn takes_value(&self) -> bool {
+        self.kind != ValueKind::Flag
+    }
+}
+
+/// The structured part of a `mur:verb@0.2.0` verb's `info`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerbSpec {
+    /// The command line after `mur devtools`; empty: composed from the params.
+    #[serde(default)]
+    pub synopsis: String,
+    #[serde(default)]
+    pub details: String,
+    #[serde(default)]
+    pub examples: Vec<String>,
+    #[serde(default)]
+    pub positionals: Vec<Param>,
+    #[serde(default)]
+    pub options: Vec<Param>,
+}
+
+impl VerbSpec {
+    pub(crate) fn from_wit(info: &v2::VerbInfo) -> Self {
+        Self {
+            synopsis: info.usage.clone(),
+            details: info.details.clone(),
+            examples: info.examples.clone(),
+            positionals: info.positionals.iter().map(param).collect(),
+            options: info.options.iter().map(param).collect(),
+        }
+    }
+
+    /// The declared option named `name` (without `--`).
+    pub fn option(&self, name: &str) -> Option<&Param> {
+        self.options.iter().find(|o| o.name == name)
+    }
+
+    /// Every text in it, for the index's size cap.
+    pub(crate) fn texts(&self) -> impl Iterator<Item = &str> {
+        let params = self.positionals.iter().chain(&self.options);
+        [self.synopsis.as_str(), self.details.as_str()]
+            .into_iter()
+            .chain(self.examples.iter().map(String::as_str))
+            .chain(params.flat_map(|p| {
+                [p.name.as_str(), p.value_name.as_str(), p.help.as_str()]
+                    .into_iter()
+                    .chain(p.choices.iter().map(String::as_str))
+            }))
+    }
+
+    /// `mur devtools <name> --help`: usage line, summary, details, arguments,
+    /// options (with `-h, --help`, which the host answers) and examples.
+    pub fn render(&self, name: &str, summary: &str) -> String {
+        let synopsis = match self.synopsis.trim() {
+            "" => self.composed_synopsis(name),
+            given => given.to_owned(),
+        };
+        let mut text = format!("Usage: mur devtools {synopsis}\n\n{}\n", summary.trim_end());
+        if !self.details.trim().is_empty() {
+            text += &format!("\n{}\n", self.details.trim_end());
+        }
+        let arguments: Vec<(String, String)> = self
+            .positionals
+            .iter()
+            .map(|p| (positional_label(p), param_help(p)))
+            .collect();
+        if !arguments.is_empty() {
+            text += &section("Arguments", &arguments);
+        }
+        let options: Vec<(String, String)> = self
+            .options
+            .iter()
+            .map(|o| (option_label(o), param_help(o)))
+            .chain([("-h, --help".to_owned(), "print this help".to_owned())])
+            .collect();
+        text += &section("Options", &options);
+        if !self.examples.is_empty() {
+            text += "\nExamples:\n";
+            for example in &self.examples {
+                text += &format!("  {example}\n");
+            }
+        }
+        text
+    }
+
+    /// `name <a> <b> [--x V] [--flag]` for a verb that gave no usage line.
+    fn composed_synopsis(&self, name: &str) -> String {
+        let mut words = vec![name.to_owned()];
+        words.extend(self.positionals.iter().map(positional_label));
+        for option in &self.options {
+            let label = option_label(option);
+            words.push(if option.required {
+                label
+            } else {
+                format!("[{label}]")
+            });
+        }
+        words.join(" ")
+    }
+}
+
+fn positional_label(p: &Param) -> String {
+    let label = format!("<{}>", p.name);
+    match (p.required, p.repeatable) {
+        (true, false) => label,
+        (true, true) => format!("{label}..."),
+        (false, false) => format!("[{label}]"),
+        (false, true) => format!("[{label}...]"),
+    }
+}
+
+fn option_label(o: &Param) -> String {
+    let value = match (o.takes_value(), o.value_name.as_str()) {
+        (false, _) => String::new(),
+        (true, "") => " VALUE".to_owned(),
+        (true, placeholder) => format!(" {placeholder}"),
+    };
+    format!("--{}{value}", o.name)
+}
+
+/// The param's help, with what a reader needs that the help may not say.
+fn param_help(p: &Param) -> String {
+    let mut help = p.help.trim().to_owned();
+    if p.repeatable {
+        help += " (repeatable)";
+    }
+    help
+}
+
+/// A titled two-column list, the help column aligned.
+fn section(title: &str, rows: &[(String, String)]) -> String {
+    let width = rows.iter().map(|(label, _)| label.len()).max().unwrap_or(0);
+    let mut text = format!("\n{title}:\n");
+    for (label, help) in rows {
+        text += format!("  {label:width$}  {help}").trim_end();
+        text += "\n";
+    }
+    text
+}
+
+fn param(p: &v2::Param) -> Param {
+    Param {
+        name: p.name.clone(),
+        value_name: p.value_name.clone(),
+        kind: kind(p.kind),
+        help: p.help.clone(),
+        required: p.required,
+        repeatable: p.repeatable,
+        choices: p.choices.clone(),
+    }
+}
+
+fn kind(kind: v2::ValueKind) -> ValueKind {
+    use v2::ValueKind as W;
+    match kind {
+        W::Flag => ValueKind::Flag,
+        W::Text => ValueKind::Text,
+        W::Selector => ValueKind::Selector,
+        W::Name => ValueKind::Name,
+        W::Choice => ValueKind::Choice,
+        W::Integer => ValueKind::Integer,
+        W::Number => ValueKind::Number,
+        W::Json => ValueKind::Json,
+        W::OutputPath => ValueKind::OutputPath,
+        W::Milliseconds => ValueKind::Milliseconds,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn param(name: &str, value_name: &str, kind: ValueKind, help: &str) -> Param {
+        Param {
+            name: name.into(),
+            value_name: value_name.into(),
+            kind,
+            help: help.into(),
+            required: false,
+            repeatable: false,
+            choices: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn help_has_every_section_aligned() {
+        let spec = VerbSpec {
+            synopsis: "tree [--view summary|full]".into(),
+            details: "More words.".into(),
+            examples: vec!["mur devtools tree --view full".into()],
+            positionals: vec![Param {
+                required: true,
+                ..param("selector", "", ValueKind::Selector, "the element")
+            }],
+            options: vec![
+                param("view", "summary|full", ValueKind::Choice, "how much"),
+                param("timeout", "MS", ValueKind::Milliseconds, "let it take MS"),
+            ],
+        };
+        assert_eq!(
+            spec.render("tree", "Print the tree"),
+            "Usage: mur devtools tree [--view summary|full]\n\nPrint the tree\n\nMore words.\n\n\
+             Arguments:\n  <selector>  the element\n\n\
+             Options:\n  --view summary|full  how much\n  --timeout MS         let it take MS\n  \
+             -h, --help           print this help\n\n\
+             Examples:\n  mur devtools tree --view full\n"
+        );
+    }
+
+    #[test]
+    fn a_missing_usage_line_is_composed_from_the_params() {
+        let spec = VerbSpec {
+            positionals: vec![Param {
+                required: true,
+                repeatable: true,
+                ..param("file", "", ValueKind::Text, "files")
+            }],
+            options: vec![
+                param("all", "", ValueKind::Flag, "all"),
+                Param {
+                    required: true,
+                    ..param("to", "", ValueKind::Text, "where")
+                },
+            ],
+            ..VerbSpec::default()
+        };
+        assert!(
+            spec.render("copy", "Copy")
+                .starts_with("Usage: mur devtools copy <file>... [--all] --to VALUE\n"),
+            "{}",
+            spec.render("copy", "Copy")
+        );
+    }
+}

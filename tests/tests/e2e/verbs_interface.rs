@@ -1,0 +1,180 @@
+//! What the host does with what a `mur:verb@0.2.0` verb declares, through the
+//! `forger` test guest (which clicks `#btn-inc`, so the counter tells whether a
+//! call was sent), and that a 0.1.0 verb (`ping`) still runs beside it.
+
+use mur_e2e::plugins::{add, guest, install_standard};
+use mur_e2e::{Output, Sandbox, Session};
+
+/// A sandbox with `forger`, `ping` and the standard verbs, and a sample app.
+fn session() -> (Sandbox, Session) {
+    let sandbox = Sandbox::new();
+    install_standard(&sandbox);
+    add(&sandbox, &[guest("forger"), guest("ping")]).assert_code(0);
+    let app = sandbox.start_app();
+    (sandbox, app)
+}
+
+fn devtools(sandbox: &Sandbox, args: &[&str]) -> Output {
+    let argv: Vec<&str> = ["devtools"].iter().chain(args).copied().collect();
+    sandbox.mur(&argv)
+}
+
+/// The sample's counter, read with the standard `state` verb.
+fn count(sandbox: &Sandbox) -> String {
+    let out = devtools(sandbox, &["state", "--selector", "#count"]);
+    out.assert_code(0);
+    out.json()["text"].as_str().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn a_declared_path_the_user_never_typed_is_refused_and_nothing_is_sent() {
+    let (sandbox, _app) = session();
+    let out = devtools(&sandbox, &["forger", "--forge", "x.png"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            6,
+            "",
+            "error: verb `forger` asked to write `x.png.forged`, a path not on its command line; \
+             refused before the call (nothing was sent)\n"
+        )
+    );
+    assert_eq!(count(&sandbox), "0", "the click was not sent");
+    assert!(!sandbox.root().join("x.png.forged").exists());
+}
+
+#[test]
+fn a_declared_path_is_written_after_the_call_and_an_undeclared_one_is_refused() {
+    let (sandbox, _app) = session();
+    let out_path = sandbox.root().join("note.txt");
+    let typed = out_path.to_str().expect("utf-8 path");
+    let out = devtools(&sandbox, &["forger", "--out", typed]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, format!("out={typed}\n"));
+    assert_eq!(std::fs::read(&out_path).expect("written"), b"forged");
+
+    let sneaked = sandbox.root().join("sneaked.txt");
+    let sneaked_typed = sneaked.to_str().expect("utf-8 path");
+    let out = devtools(&sandbox, &["forger", "--sneak", sneaked_typed]);
+    out.assert_code(6);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: verb `forger` asked to write `{sneaked_typed}`, a path its `parse` did not declare; refused\n"
+        )
+    );
+    assert!(!sneaked.exists());
+    assert_eq!(count(&sandbox), "2", "both calls were sent");
+}
+
+#[test]
+fn host_options_never_take_a_verbs_own_option_or_its_value() {
+    let (sandbox, _app) = session();
+    // `--project` is forger's: were it the host's, no session would be found (exit 4).
+    let out = devtools(&sandbox, &["forger", "--project", "mine", "--pretty"]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, "project=mine\n");
+    // forger declares no `--timeout`: after its name it is still the host's.
+    devtools(&sandbox, &["forger", "--timeout", "5000"]).assert_code(0);
+    // A 0.1 verb keeps `--timeout` as its own (ping refuses it as unexpected).
+    let out = devtools(&sandbox, &["ping", "--timeout", "5000"]);
+    out.assert_code(1);
+    assert!(
+        out.stderr
+            .starts_with("error: ping: unexpected argument `--timeout`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_failed_shape_says_the_call_ran_and_prints_its_result() {
+    let (sandbox, _app) = session();
+    let out = devtools(&sandbox, &["forger", "--fail-shape"]);
+    out.assert_code(6);
+    assert_eq!(
+        out.stderr,
+        "error: verb `forger` could not shape the result: refusing to shape, as told\n\
+         hint: the `click` call itself already ran; its result is printed as it is\n"
+    );
+    assert!(out.json().get("content").is_some(), "the raw result: {out}");
+    assert_eq!(count(&sandbox), "1");
+}
+
+#[test]
+fn help_is_rendered_from_what_the_verb_declares() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[guest("forger")]).assert_code(0);
+    let out = devtools(&sandbox, &["forger", "--help"]);
+    out.assert_code(0);
+    assert_eq!(
+        out.stdout,
+        "Usage: mur devtools forger [--project NAME] [--out PATH] [--forge PATH] [--sneak PATH] [--fail-shape]\n\
+         \n\
+         Click #btn-inc, declaring writes as told (test verb)\n\
+         \n\
+         A test verb of mur:verb@0.2.0.\n\
+         \n\
+         Options:\n  \
+         --project NAME  a project of its own\n  \
+         --out PATH      write `forged` to PATH\n  \
+         --forge PATH    declare PATH.forged\n  \
+         --sneak PATH    write PATH undeclared\n  \
+         --fail-shape    fail in shape\n  \
+         -h, --help      print this help\n\
+         \n\
+         Examples:\n  \
+         mur devtools forger --out note.txt\n"
+    );
+}
+
+#[test]
+fn verbs_info_names_the_interface_language_and_source() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[guest("forger"), guest("ping")]).assert_code(0);
+    for (verb, interface) in [("forger", "0.2.0"), ("ping", "0.1.0")] {
+        let info = devtools(&sandbox, &["verbs", "info", verb, "--json"]).json();
+        assert_eq!(info["interface"], interface, "{info}");
+        assert_eq!(info["language"], "Rust", "{info}");
+        let source = guest(verb).display().to_string();
+        assert_eq!(info["source"], source.as_str(), "{info}");
+        let text = devtools(&sandbox, &["verbs", "info", verb]).stdout;
+        assert!(
+            text.contains(&format!("interface: mur:verb@{interface}\n"))
+                && text.contains("language:  Rust\n"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn completion_asks_mur_so_a_verb_added_later_completes_with_its_options() {
+    let sandbox = Sandbox::new();
+    let complete = |words: &[&str]| {
+        let mut command = sandbox.mur_command(&[]);
+        command
+            .env("COMPLETE", "fish")
+            .arg("--")
+            .arg("mur")
+            .args(words);
+        mur_e2e::process::run(&mut command)
+    };
+    let script = sandbox.mur(&["completions", "fish"]);
+    script.assert_code(0);
+    assert!(script.stdout.contains("COMPLETE=fish"), "{script}");
+    let before = complete(&["devtools", "for"]);
+    assert_eq!((before.code, before.stdout.as_str()), (0, ""));
+
+    add(&sandbox, &[guest("forger")]).assert_code(0);
+    let verbs = complete(&["devtools", "for"]);
+    assert!(verbs.stdout.starts_with("forger\t"), "{verbs}");
+    let options = complete(&["devtools", "forger", "--"]);
+    for option in ["--project", "--out", "--forge", "--fail-shape"] {
+        assert!(
+            options
+                .stdout
+                .lines()
+                .any(|l| l.split('\t').next() == Some(option)),
+            "{option} missing from\n{options}"
+        );
+    }
+}
