@@ -3,7 +3,7 @@
 use crate::app::App;
 use serde_json::{Value, json};
 
-const TOOLS: [&str; 19] = [
+const TOOLS: [&str; 22] = [
     "version",
     "windows",
     "components",
@@ -23,10 +23,13 @@ const TOOLS: [&str; 19] = [
     "waitFor",
     "fire",
     "reload",
+    "exportTodos",
+    "clearTodos",
+    "overview",
 ];
 
 #[test]
-fn every_standard_tool_is_registered_with_a_strict_schema() {
+fn every_tool_is_registered_with_a_strict_schema() {
     let app = App::new();
     let mut names: Vec<&str> = app.tools().specs().map(|spec| spec.name.as_str()).collect();
     names.sort_unstable();

@@ -48,7 +48,7 @@ fn mur_sample_serves_its_tools_over_http() {
     let listed = mcp::modern(&lock.endpoint, "tools/list", json!({}));
     assert_eq!(
         listed["result"]["tools"].as_array().expect("tools").len(),
-        19
+        22
     );
 }
 
