@@ -297,3 +297,138 @@ fn discover_declares_what_is_registered() {
     // No `subscriptions/listen` on 2026-07-28, so no subscription is promised.
     assert!(caps["resources"]["subscribe"].is_null(), "{discovered}");
 }
+
+/// A 2025-11-25 client: `initialize`, then every request in its session.
+struct LegacySession {
+    endpoint: String,
+    id: String,
+}
+
+impl LegacySession {
+    fn start(endpoint: &str, capabilities: Value) -> Self {
+        let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": mcp::LEGACY, "capabilities": capabilities,
+            "clientInfo": { "name": "legacy", "version": "0" } } });
+        let response = mcp::post(endpoint).json(&init).send().expect("initialize");
+        let id = response.headers()["mcp-session-id"]
+            .to_str()
+            .expect("ascii")
+            .to_owned();
+        let initialized = mcp::message_with_id(response, 1);
+        let session = Self {
+            endpoint: endpoint.to_owned(),
+            id,
+        };
+        let note =
+            session.post(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        assert_eq!(note.status(), 202);
+        assert_eq!(
+            initialized["result"]["capabilities"]["resources"]["subscribe"],
+            true
+        );
+        session
+    }
+
+    fn post(&self, body: &Value) -> reqwest::blocking::Response {
+        mcp::post(&self.endpoint)
+            .header("Mcp-Session-Id", &self.id)
+            .header("MCP-Protocol-Version", mcp::LEGACY)
+            .json(body)
+            .send()
+            .expect("POST in the session")
+    }
+
+    /// The session's own event stream (notifications not tied to one request).
+    fn open_stream(&self) -> reqwest::blocking::Response {
+        mcp::client()
+            .get(&self.endpoint)
+            .header("Accept", "text/event-stream")
+            .header("Mcp-Session-Id", &self.id)
+            .header("MCP-Protocol-Version", mcp::LEGACY)
+            .send()
+            .expect("GET the session stream")
+    }
+}
+
+/// The next JSON message of an SSE stream, or `None` at its end.
+fn next_event(stream: &mut impl std::io::BufRead) -> Option<Value> {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if stream.read_line(&mut line).expect("read the stream") == 0 {
+            return None;
+        }
+        if let Some(data) = line.strip_prefix("data:")
+            && let Ok(message) = serde_json::from_str(data.trim())
+        {
+            return Some(message);
+        }
+    }
+}
+
+#[test]
+fn a_legacy_session_sets_its_log_level_and_gets_the_messages_on_its_stream() {
+    let (world, _session) = World::started();
+    let session = LegacySession::start(&world.endpoint(), json!({}));
+    let set = session.post(&json!({ "jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": { "level": "debug" } }));
+    assert_eq!(mcp::message_with_id(set, 2)["result"], json!({}));
+    let stream = session.open_stream();
+    assert_eq!(stream.status(), 200);
+    assert_eq!(mcp::content_type(&stream), "text/event-stream");
+    let mut stream = std::io::BufReader::new(stream);
+
+    let call = json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": { "name": "steps", "arguments": {} } });
+    let answer = mcp::message_with_id(session.post(&call), 3);
+    assert_eq!(answer["result"]["structuredContent"]["steps"], 3);
+    // At `debug`, the three debug details come too (the default, `info`, drops them).
+    let mut levels = Vec::new();
+    while levels.len() < 6 {
+        let message = next_event(&mut stream).expect("the stream ended early");
+        if message["method"] == "notifications/message" {
+            levels.push(
+                message["params"]["level"]
+                    .as_str()
+                    .unwrap_or("?")
+                    .to_owned(),
+            );
+        }
+    }
+    assert_eq!(levels, ["info", "debug", "info", "debug", "info", "debug"]);
+}
+
+#[test]
+fn a_legacy_session_is_asked_over_the_response_stream_and_answers_in_the_session() {
+    let (world, _session) = World::started();
+    let session = LegacySession::start(&world.endpoint(), json!({ "elicitation": {} }));
+    let call = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "name": "confirm", "arguments": {} } });
+    let response = session.post(&call);
+    assert_eq!(mcp::content_type(&response), "text/event-stream");
+    let mut stream = std::io::BufReader::new(response);
+
+    let question = loop {
+        let message = next_event(&mut stream).expect("no question before the stream ended");
+        if message["method"] == "elicitation/create" {
+            break message;
+        }
+    };
+    assert_eq!(question["params"]["message"], "Go ahead?");
+    assert!(
+        question["params"]["requestedSchema"]["properties"]["ok"].is_object(),
+        "{question}"
+    );
+    let reply = json!({ "jsonrpc": "2.0", "id": question["id"],
+        "result": { "action": "accept", "content": { "ok": true } } });
+    assert_eq!(session.post(&reply).status(), 202);
+
+    let answer = loop {
+        let message = next_event(&mut stream).expect("no answer before the stream ended");
+        if message["id"] == 2 {
+            break message;
+        }
+    };
+    assert_eq!(
+        answer["result"]["structuredContent"],
+        json!({ "confirmed": true }),
+        "{answer}"
+    );
+}
