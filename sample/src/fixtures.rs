@@ -257,6 +257,22 @@ fn add_rich_fixtures(tools: &mut ToolSet) {
         },
     );
     tools.add(
+        ToolSpec::new(
+            "test_mcp_param_header",
+            "Echoes `region`, which also travels in the `Mcp-Param-Region` header (conformance fixture)",
+            json!({
+                "type": "object",
+                "properties": { "region": { "type": "string", "x-mcp-header": "Region" } },
+                "required": ["region"]
+            }),
+            ToolHints::READ_ONLY,
+        ),
+        |args: Value, _| async move {
+            let region = args["region"].as_str().unwrap_or_default().to_owned();
+            Ok(ToolOutput::blocks([Content::text(format!("region: {region}"))]))
+        },
+    );
+    tools.add(
         fixture(
             "test_missing_capability",
             "Needs the client's sampling capability",
