@@ -170,6 +170,9 @@ pub struct HostArgs {
     /// Print what mur does (endpoint, retries, progress) on stderr
     #[arg(short, long, global = true)]
     pub verbose: bool,
+    /// Read the session's tool list afresh instead of from the cache (derived verbs)
+    #[arg(long, global = true)]
+    pub refresh: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -21,11 +21,13 @@ pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
     Ok(runtime.block_on(future))
 }
 
-/// A session reached: the HTTP client, its endpoint, and when the
-/// `--timeout` that began before discovery runs out.
+/// A session reached: the HTTP client, its endpoint and identity, and when
+/// the `--timeout` that began before discovery runs out.
 pub struct Session {
     http: reqwest::Client,
     pub endpoint: String,
+    /// Pid, start time and build tag (see [`mur_discovery::Resolved`]).
+    pub identity: Option<String>,
     deadline: Instant,
 }
 
@@ -34,10 +36,11 @@ impl Session {
     pub async fn resolve(settings: &Settings) -> Result<Self> {
         let deadline = Instant::now() + settings.timeout;
         let http = mur_client::http_client()?;
-        let endpoint = mur_discovery::resolve(settings, &http, &mut output::Notices).await?;
+        let resolved = mur_discovery::resolve(settings, &http, &mut output::Notices).await?;
         Ok(Self {
             http,
-            endpoint,
+            endpoint: resolved.endpoint,
+            identity: resolved.identity,
             deadline,
         })
     }

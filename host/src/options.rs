@@ -98,6 +98,7 @@ pub fn extract_host_options(
             "--auto" if inline.is_none() => host.auto = true,
             "--auto-full" if inline.is_none() => host.auto_full = true,
             "--pretty" if inline.is_none() => host.pretty = true,
+            "--refresh" if inline.is_none() => host.refresh = true,
             "--verbose" | "-v" if inline.is_none() => host.verbose = true,
             _ => rest.push(word.clone()),
         }

@@ -31,16 +31,29 @@ impl Report for Silent {
 use mur_core::settings::{Settings, Source};
 use mur_core::{Error, Result};
 
-/// The MCP endpoint URL for this invocation. Bounded by `--timeout`: a
-/// directory full of lockfiles whose endpoints never answer cannot hold a
-/// call up for longer than the user allowed.
+/// The session an invocation talks to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    pub endpoint: String,
+    /// What tells this session from any other that had the same endpoint
+    /// (pid, start time, build tag); `None` for `--endpoint`, which is used
+    /// as given, unprobed.
+    pub identity: Option<String>,
+}
+
+/// The session for this invocation. Bounded by `--timeout`: a directory full
+/// of lockfiles whose endpoints never answer cannot hold a call up for longer
+/// than the user allowed.
 pub async fn resolve(
     settings: &Settings,
     http: &reqwest::Client,
     report: &mut dyn Report,
-) -> Result<String> {
+) -> Result<Resolved> {
     if let Source::Endpoint(url) = &settings.source {
-        return checked_endpoint(url);
+        return checked_endpoint(url).map(|endpoint| Resolved {
+            endpoint,
+            identity: None,
+        });
     }
     let work = resolve_unbounded(settings, http, report);
     match tokio::time::timeout(settings.timeout, work).await {
@@ -86,7 +99,7 @@ async fn resolve_unbounded(
     settings: &Settings,
     http: &reqwest::Client,
     report: &mut dyn Report,
-) -> Result<String> {
+) -> Result<Resolved> {
     let project = settings
         .project
         .as_deref()
@@ -117,12 +130,22 @@ async fn resolve_unbounded(
                     range.first, range.last
                 ))
             })?;
-            Ok(chosen.endpoint)
+            Ok(chosen.into())
         }
         (chosen, _) => {
             let chosen = chosen.map_err(|e| no_session_hint(e, &registry, range.is_some()))?;
             tracing::debug!("using `{}` ({})", chosen.endpoint, chosen.project);
-            Ok(chosen.endpoint)
+            Ok(chosen.into())
+        }
+    }
+}
+
+impl From<Candidate> for Resolved {
+    fn from(chosen: Candidate) -> Self {
+        let identity = format!("{} {} {}", chosen.pid, chosen.started_at, chosen.build_tag);
+        Self {
+            endpoint: chosen.endpoint,
+            identity: Some(identity),
         }
     }
 }

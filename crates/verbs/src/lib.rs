@@ -12,6 +12,7 @@ mod bindings;
 mod bounded;
 mod cache;
 mod capture;
+pub mod derived;
 mod dirs;
 mod error;
 mod files;
@@ -26,6 +27,7 @@ pub mod spec;
 #[cfg(test)]
 mod tests;
 pub mod timings;
+pub mod tools;
 pub mod warnings;
 
 pub use dirs::VerbDirs;

@@ -2,6 +2,7 @@
 
 mod call;
 mod completions;
+mod derived;
 mod guide;
 mod session;
 mod verb;

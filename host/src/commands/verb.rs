@@ -39,10 +39,10 @@ pub fn run(name: &str, argv: &[String], host: HostArgs) -> Result<()> {
 
 fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     let mut verbs = VerbHost::open()?;
-    let tool = verbs
-        .tool(name)
-        .ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?
-        .to_owned();
+    let Some(tool) = verbs.tool(name).map(str::to_owned) else {
+        // Not installed: a tool of the session, as a derived verb.
+        return super::derived::run(name, argv, host);
+    };
     let argv = extract_host_options(argv, &mut host, verbs.spec(name))?;
     let mut settings = super::start(settings(&host));
     let (arguments, plan) = match verbs.parse(name, &argv)? {

@@ -156,6 +156,38 @@ fn a_tool_call_returns_the_servers_result() {
 }
 
 #[test]
+fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
+    let sandbox = Sandbox::new();
+    let server = Everything::start(&sandbox);
+    let endpoint = server.endpoint.as_str();
+    let out = sandbox.mur(&[
+        "devtools",
+        "echo",
+        "--message",
+        "hi",
+        "--endpoint",
+        endpoint,
+    ]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, "\"Echo: hi\"\n", "{out}");
+    let help = sandbox.mur(&["devtools", "echo", "--help", "--endpoint", endpoint]);
+    help.assert_code(0);
+    assert!(
+        help.stdout
+            .starts_with("Usage: mur devtools echo --message TEXT [--args JSON]\n"),
+        "{help}"
+    );
+    let missing = sandbox.mur(&["devtools", "echo", "--endpoint", endpoint]);
+    missing.assert_code(1);
+    assert!(
+        missing
+            .stderr
+            .starts_with("error: echo: missing option `--message`\n"),
+        "{missing}"
+    );
+}
+
+#[test]
 fn a_failing_tool_exits_5_with_the_result() {
     let sandbox = Sandbox::new();
     let server = Everything::start(&sandbox);

@@ -25,6 +25,7 @@ mod scaffold;
 mod tour;
 mod transcripts;
 mod verbs_cache;
+mod verbs_derived;
 mod verbs_guests;
 mod verbs_hostile;
 mod verbs_interface;

@@ -1,0 +1,598 @@
+//! Derived verbs: a verb for every tool a session lists, made from the tool's
+//! `inputSchema` — each property a `--kebab-name` option — so a tool is a
+//! documented, completable command the day it ships, with no change to mur.
+//!
+//! The mapping lives in the host, not in a component: the schema is data the
+//! host already holds (from `tools/list`), the result is a [`VerbSpec`] that
+//! help, completion and the catalog render like any verb's, and no code runs
+//! that a component would have to be trusted or instantiated for.
+//!
+//! The argv parser is written here rather than built on clap: its errors must
+//! be one line naming the option, in the same words as the verb kits', and it
+//! must type each value by the schema (integer, number, boolean, JSON).
+
+use serde_json::{Map, Value};
+
+use crate::spec::{Param, ValueKind, VerbSpec};
+
+/// A tool seen as a verb.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Derived {
+    /// `wait-for` for tool `waitFor`.
+    pub name: String,
+    pub tool: String,
+    pub summary: String,
+    pub spec: VerbSpec,
+    /// The tool's hints, in words (`read-only`, `destructive`, …).
+    pub annotations: Vec<String>,
+    fields: Vec<Field>,
+}
+
+/// One option, and the property and type it fills.
+#[derive(Debug, Clone, PartialEq)]
+struct Field {
+    option: String,
+    property: String,
+    ty: Type,
+    required: bool,
+    /// The schema's `enum`, if any: the only values accepted.
+    choices: Vec<Value>,
+}
+
+/// How an option's words become a JSON value.
+#[derive(Debug, Clone, PartialEq)]
+enum Type {
+    String,
+    Integer,
+    Number,
+    Boolean,
+    /// A repeatable option, one item per use.
+    Array(Box<Type>),
+    /// Anything else (objects, unions, references): the value is JSON.
+    Json,
+}
+
+/// What a derived verb's argv asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    Call(Map<String, Value>),
+    Help,
+}
+
+/// `waitFor` → `wait-for`, `switchComponent` → `switch-component`,
+/// `get_sum` → `get-sum`, `getURL` → `get-url`, `v2Tool` → `v2-tool`.
+pub fn kebab(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' || c == '-' || c == ' ' || c == '.' || c == '/' {
+            if !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
+            }
+            continue;
+        }
+        if c.is_uppercase() && i > 0 && !out.ends_with('-') {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
+                out.push('-');
+            }
+        }
+        out.extend(c.to_lowercase());
+    }
+    out.trim_end_matches('-').to_owned()
+}
+
+impl Derived {
+    /// The verb for one entry of a `tools/list` result; `None` when it has no
+    /// name.
+    pub fn from_tool(tool: &Value) -> Option<Self> {
+        let name = tool.get("name")?.as_str()?;
+        let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let mut fields = Vec::new();
+        let mut options = Vec::new();
+        if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+            for (property, prop_schema) in properties {
+                let field = Field {
+                    option: kebab(property),
+                    property: property.clone(),
+                    ty: type_of(prop_schema),
+                    required: required.contains(&property.as_str()),
+                    choices: prop_schema
+                        .get("enum")
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default(),
+                };
+                options.push(param(&field, prop_schema));
+                fields.push(field);
+            }
+        }
+        // Required options first; serde_json keeps properties sorted by name.
+        options.sort_by_key(|o: &Param| !o.required);
+        fields.sort_by_key(|f| !f.required);
+        options.push(args_param());
+        let description = tool
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let title = tool
+            .pointer("/annotations/title")
+            .or_else(|| tool.get("title"))
+            .and_then(Value::as_str);
+        let (summary, details) = split_description(description, title.unwrap_or(name));
+        let annotations = annotations(tool.get("annotations"));
+        let mut details = details;
+        if !annotations.is_empty() {
+            details = format!("{}\n\nTool `{name}`: {}.", details, annotations.join(", "))
+                .trim_start()
+                .to_owned();
+        } else {
+            details = format!("{details}\n\nTool `{name}`.")
+                .trim_start()
+                .to_owned();
+        }
+        Some(Self {
+            name: kebab(name),
+            tool: name.to_owned(),
+            summary,
+            spec: VerbSpec {
+                synopsis: String::new(),
+                details,
+                examples: Vec::new(),
+                positionals: Vec::new(),
+                options,
+            },
+            annotations,
+            fields,
+        })
+    }
+
+    /// Check `argv` against the schema and build the tool's `arguments`:
+    /// `--args JSON` first (the whole object), then each option over it.
+    /// `--help` or `-h` asks for help, even when the rest of argv is wrong.
+    pub fn parse(&self, argv: &[String]) -> Result<Request, String> {
+        self.parse_strictly(argv).or_else(|error| {
+            let asks_for_help = argv
+                .iter()
+                .take_while(|w| *w != "--")
+                .any(|w| w == "--help" || w == "-h");
+            if asks_for_help {
+                Ok(Request::Help)
+            } else {
+                Err(error)
+            }
+        })
+    }
+
+    fn parse_strictly(&self, argv: &[String]) -> Result<Request, String> {
+        let mut arguments = Map::new();
+        let mut given: Vec<(&Field, Value)> = Vec::new();
+        let mut base = None;
+        let mut words = argv.iter();
+        while let Some(word) = words.next() {
+            if word == "--help" || word == "-h" {
+                return Ok(Request::Help);
+            }
+            if word == "--" {
+                if let Some(extra) = words.next() {
+                    return Err(format!("unexpected argument `{extra}`"));
+                }
+                break;
+            }
+            let Some(option) = word.strip_prefix("--") else {
+                return Err(format!("unexpected argument `{word}`"));
+            };
+            let (name, inline) = match option.split_once('=') {
+                Some((name, value)) => (name, Some(value.to_owned())),
+                None => (option, None),
+            };
+            if name == "args" {
+                let text = value_of(name, inline, &mut words)?;
+                base = Some(parse_args(&text)?);
+                continue;
+            }
+            let field = self
+                .fields
+                .iter()
+                .find(|f| f.option == name)
+                .ok_or_else(|| format!("unknown option `--{name}`"))?;
+            let value = match (&field.ty, inline) {
+                (Type::Boolean, None) => Value::Bool(true),
+                (ty, inline) => convert(name, ty, &value_of(name, inline, &mut words)?)?,
+            };
+            check_choice(field, &value)?;
+            let repeatable = matches!(field.ty, Type::Array(_));
+            if !repeatable && given.iter().any(|(f, _)| f.option == field.option) {
+                return Err(format!("`--{name}` given more than once"));
+            }
+            given.push((field, value));
+        }
+        if let Some(base) = base {
+            arguments = base;
+        }
+        for (field, value) in given {
+            if let Type::Array(_) = field.ty {
+                let slot = arguments
+                    .entry(field.property.clone())
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                match slot {
+                    Value::Array(items) => items.push(value),
+                    other => *other = Value::Array(vec![value]),
+                }
+            } else {
+                // An option given beside `--args` overrides that field.
+                arguments.insert(field.property.clone(), value);
+            }
+        }
+        for field in self.fields.iter().filter(|f| f.required) {
+            if !arguments.contains_key(&field.property) {
+                return Err(format!("missing option `--{}`", field.option));
+            }
+        }
+        Ok(Request::Call(arguments))
+    }
+}
+
+fn value_of<'a>(
+    name: &str,
+    inline: Option<String>,
+    words: &mut impl Iterator<Item = &'a String>,
+) -> Result<String, String> {
+    inline
+        .or_else(|| words.next().cloned())
+        .ok_or_else(|| format!("`--{name}` needs a value"))
+}
+
+/// A value outside the schema's `enum` is refused, naming the choices.
+fn check_choice(field: &Field, value: &Value) -> Result<(), String> {
+    if field.choices.is_empty() || field.choices.contains(value) {
+        return Ok(());
+    }
+    let quoted: Vec<String> = field
+        .choices
+        .iter()
+        .map(|c| {
+            format!(
+                "`{}`",
+                c.as_str().map_or_else(|| c.to_string(), str::to_owned)
+            )
+        })
+        .collect();
+    let choices = match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.concat(),
+    };
+    let got = value
+        .as_str()
+        .map_or_else(|| value.to_string(), str::to_owned);
+    Err(format!(
+        "`--{}` must be {choices}, got `{got}`",
+        field.option
+    ))
+}
+
+fn parse_args(text: &str) -> Result<Map<String, Value>, String> {
+    match serde_json::from_str(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err("`--args` must be a JSON object".to_owned()),
+        Err(e) => Err(format!("`--args` is not valid JSON: {e}")),
+    }
+}
+
+fn convert(name: &str, ty: &Type, text: &str) -> Result<Value, String> {
+    match ty {
+        Type::String => Ok(Value::from(text)),
+        Type::Integer => text
+            .parse::<i64>()
+            .map(Value::from)
+            .map_err(|_| format!("`--{name}` needs an integer, got `{text}`")),
+        Type::Number => text
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number)
+            .ok_or_else(|| format!("`--{name}` needs a number, got `{text}`")),
+        Type::Boolean => match text {
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            _ => Err(format!("`--{name}` is `true` or `false`, got `{text}`")),
+        },
+        Type::Array(item) => convert(name, item, text),
+        Type::Json => {
+            serde_json::from_str(text).map_err(|e| format!("`--{name}` is not valid JSON: {e}"))
+        }
+    }
+}
+
+/// The type of a property's schema: its `type` (the first that is not
+/// `null` when it lists several), else JSON.
+fn type_of(schema: &Value) -> Type {
+    let ty = match schema.get("type") {
+        Some(Value::String(ty)) => Some(ty.as_str()),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null"),
+        _ => None,
+    };
+    match ty {
+        Some("string") => Type::String,
+        Some("integer") => Type::Integer,
+        Some("number") => Type::Number,
+        Some("boolean") => Type::Boolean,
+        Some("array") => {
+            let item = schema.get("items").map_or(Type::Json, type_of);
+            match item {
+                Type::Array(_) | Type::Boolean => Type::Array(Box::new(Type::Json)),
+                item => Type::Array(Box::new(item)),
+            }
+        }
+        _ if schema.get("enum").is_some() => Type::String,
+        _ => Type::Json,
+    }
+}
+
+/// The option a field is, for help and completion.
+fn param(field: &Field, schema: &Value) -> Param {
+    let choices: Vec<String> = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+        .collect();
+    let (kind, value_name) = match (&field.ty, choices.is_empty()) {
+        (Type::Boolean, _) => (ValueKind::Flag, String::new()),
+        (_, false) => (ValueKind::Choice, choices.join("|")),
+        (Type::String, _) => (ValueKind::Text, "TEXT".to_owned()),
+        (Type::Integer, _) => (ValueKind::Integer, "N".to_owned()),
+        (Type::Number, _) => (ValueKind::Number, "NUMBER".to_owned()),
+        (Type::Array(item), _) => match **item {
+            Type::Integer => (ValueKind::Integer, "N".to_owned()),
+            Type::Number => (ValueKind::Number, "NUMBER".to_owned()),
+            Type::String => (ValueKind::Text, "TEXT".to_owned()),
+            _ => (ValueKind::Json, "JSON".to_owned()),
+        },
+        (Type::Json, _) => (ValueKind::Json, "JSON".to_owned()),
+    };
+    let mut help = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if let Some(default) = schema.get("default") {
+        help = format!("{help} (default: {default})")
+            .trim_start()
+            .to_owned();
+    }
+    if field.required {
+        help = format!("{help} (required)").trim_start().to_owned();
+    }
+    Param {
+        name: field.option.clone(),
+        value_name,
+        kind,
+        help,
+        required: field.required,
+        repeatable: matches!(field.ty, Type::Array(_)),
+        choices,
+    }
+}
+
+fn args_param() -> Param {
+    Param {
+        name: "args".to_owned(),
+        value_name: "JSON".to_owned(),
+        kind: ValueKind::Json,
+        help: "the whole arguments object, as JSON; options given beside it override its fields"
+            .to_owned(),
+        required: false,
+        repeatable: false,
+        choices: Vec::new(),
+    }
+}
+
+/// The first line of a description as the summary (the title when there is
+/// none), the rest as details.
+fn split_description(description: &str, title: &str) -> (String, String) {
+    let description = description.trim();
+    match description.split_once('\n') {
+        Some((first, rest)) => (first.trim().to_owned(), rest.trim().to_owned()),
+        None if description.is_empty() => (title.to_owned(), String::new()),
+        None => (description.to_owned(), String::new()),
+    }
+}
+
+/// MCP tool annotations in words, in a fixed order.
+pub fn annotations(annotations: Option<&Value>) -> Vec<String> {
+    let Some(hints) = annotations else {
+        return Vec::new();
+    };
+    let hint = |key: &str| hints.get(key).and_then(Value::as_bool);
+    let mut words = Vec::new();
+    if hint("readOnlyHint") == Some(true) {
+        words.push("read-only");
+    }
+    if hint("destructiveHint") == Some(true) && hint("readOnlyHint") != Some(true) {
+        words.push("destructive");
+    }
+    if hint("idempotentHint") == Some(true) {
+        words.push("idempotent");
+    }
+    if hint("openWorldHint") == Some(true) {
+        words.push("open-world");
+    }
+    words.into_iter().map(str::to_owned).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn argv(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    fn wait_for() -> Derived {
+        Derived::from_tool(&json!({
+            "name": "waitFor",
+            "description": "Wait until an element matches",
+            "annotations": {"readOnlyHint": true, "idempotentHint": true},
+            "inputSchema": {"type": "object", "required": ["selector"], "properties": {
+                "selector": {"type": "string", "description": "the elements"},
+                "count": {"type": "integer"},
+                "ratio": {"type": "number"},
+                "visible": {"type": "boolean"},
+                "view": {"type": "string", "enum": ["summary", "full"], "default": "summary"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "by": {"type": "object"},
+                "maybe": {"type": ["integer", "null"]}
+            }}
+        }))
+        .expect("a tool")
+    }
+
+    #[test]
+    fn names_split_on_their_natural_boundary() {
+        for (tool, verb) in [
+            ("waitFor", "wait-for"),
+            ("switchComponent", "switch-component"),
+            ("get_sum", "get-sum"),
+            ("getURL", "get-url"),
+            ("HTMLParser", "html-parser"),
+            ("v2Tool", "v2-tool"),
+            ("tree", "tree"),
+            ("test_simple_text", "test-simple-text"),
+        ] {
+            assert_eq!(kebab(tool), verb, "{tool}");
+        }
+    }
+
+    #[test]
+    fn options_are_typed_by_the_schema() {
+        let verb = wait_for();
+        let request = verb
+            .parse(&argv(&[
+                "--selector",
+                "#s",
+                "--count=3",
+                "--ratio",
+                "0.5",
+                "--visible",
+                "--view",
+                "full",
+                "--tags",
+                "a",
+                "--tags",
+                "b",
+                "--by",
+                r#"{"dy": 2}"#,
+                "--maybe",
+                "7",
+            ]))
+            .expect("parses");
+        assert_eq!(
+            request,
+            Request::Call(
+                json!({"selector": "#s", "count": 3, "ratio": 0.5, "visible": true, "view": "full",
+                    "tags": ["a", "b"], "by": {"dy": 2}, "maybe": 7})
+                .as_object()
+                .expect("object")
+                .clone()
+            )
+        );
+    }
+
+    #[test]
+    fn args_supplies_the_object_and_options_override_it() {
+        let verb = wait_for();
+        let request = verb
+            .parse(&argv(&[
+                "--args",
+                r##"{"selector": "#a", "count": 1}"##,
+                "--count",
+                "2",
+            ]))
+            .expect("parses");
+        assert_eq!(
+            request,
+            Request::Call(
+                json!({"selector": "#a", "count": 2})
+                    .as_object()
+                    .expect("o")
+                    .clone()
+            )
+        );
+    }
+
+    #[test]
+    fn bad_argv_names_the_option() {
+        let verb = wait_for();
+        for (words, message) in [
+            (&[][..], "missing option `--selector`"),
+            (&["--selector"], "`--selector` needs a value"),
+            (
+                &["--selector", "#s", "--count", "many"],
+                "`--count` needs an integer, got `many`",
+            ),
+            (
+                &["--selector", "#s", "--view", "tiny"],
+                "`--view` must be `summary` or `full`, got `tiny`",
+            ),
+            (&["--selector", "#s", "--bogus"], "unknown option `--bogus`"),
+            (
+                &["--selector", "#s", "stray"],
+                "unexpected argument `stray`",
+            ),
+            (
+                &["--selector", "#s", "--by", "{"],
+                "`--by` is not valid JSON: EOF while parsing an object at line 1 column 1",
+            ),
+            (&["--args", "[]"], "`--args` must be a JSON object"),
+        ] {
+            assert_eq!(
+                verb.parse(&argv(words)),
+                Err(message.to_owned()),
+                "{words:?}"
+            );
+        }
+        assert_eq!(verb.parse(&argv(&["--bogus", "-h"])), Ok(Request::Help));
+    }
+
+    #[test]
+    fn help_shows_the_description_annotations_defaults_and_required() {
+        let verb = wait_for();
+        let help = verb.spec.render(&verb.name, &verb.summary);
+        assert!(
+            help.starts_with(
+                "Usage: mur devtools wait-for --selector TEXT [--by JSON] [--count N]"
+            ),
+            "{help}"
+        );
+        assert!(help.contains("\nWait until an element matches\n"), "{help}");
+        assert!(
+            help.contains("Tool `waitFor`: read-only, idempotent."),
+            "{help}"
+        );
+        assert!(
+            help.contains("--view summary|full  (default: \"summary\")"),
+            "{help}"
+        );
+        assert!(
+            help.contains("--selector TEXT      the elements (required)"),
+            "{help}"
+        );
+        assert!(help.contains("--tags TEXT"), "{help}");
+    }
+}

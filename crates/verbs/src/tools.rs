@@ -1,0 +1,102 @@
+//! The session's tool list (`tools/list`), cached per session identity (pid,
+//! start time, build tag — or the endpoint alone for `--endpoint`), so a warm
+//! derived verb costs no round trip beyond its call. A new session is a new
+//! identity, hence a new entry; the host refreshes an entry when the server
+//! answers "unknown tool" and on `--refresh`.
+//!
+//! Entries live in `<cache>/../tools/<key>.json` (`~/.cache/mur/tools`), in a
+//! directory private to the user like the compile cache; a bad entry is a
+//! miss, never trusted.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use super::bounded::{self, Links};
+use super::dirs::VerbDirs;
+use super::runtime::sha256_hex;
+
+/// The largest tool list kept: far beyond any real server's.
+const MAX_ENTRY_BYTES: u64 = 16 << 20;
+
+/// The on-disk tool lists; disabled when its directory is unsafe.
+pub struct ToolCache {
+    dir: Option<PathBuf>,
+}
+
+impl ToolCache {
+    pub fn open(dirs: &VerbDirs) -> Self {
+        let dir = dirs.cache.with_file_name("tools");
+        match mur_lockfile::ensure_private_dir(&dir, "tool-list cache") {
+            Ok(()) => Self { dir: Some(dir) },
+            Err(why) => {
+                tracing::warn!("not caching tool lists in `{}`: {why}", dir.display());
+                Self { dir: None }
+            }
+        }
+    }
+
+    /// The key of a session: its endpoint and identity.
+    pub fn key(endpoint: &str, identity: Option<&str>) -> String {
+        sha256_hex(format!("{endpoint}\n{}", identity.unwrap_or("")).as_bytes())
+    }
+
+    /// The cached `tools` array for `key`, if a sound entry exists.
+    pub fn load(&self, key: &str) -> Option<Vec<Value>> {
+        let path = self.dir.as_ref()?.join(format!("{key}.json"));
+        let bytes = bounded::read_capped(&path, Links::Refuse, MAX_ENTRY_BYTES).ok()?;
+        match serde_json::from_slice::<Value>(&bytes) {
+            Ok(Value::Array(tools)) => Some(tools),
+            _ => {
+                let _ = std::fs::remove_file(&path);
+                None
+            }
+        }
+    }
+
+    /// Keep `tools` for `key`; a failure only costs a `tools/list` next time.
+    pub fn store(&self, key: &str, tools: &[Value]) {
+        let Some(dir) = &self.dir else { return };
+        let Ok(bytes) = serde_json::to_vec(tools) else {
+            return;
+        };
+        if let Err(e) = mur_lockfile::write_atomic(&dir.join(format!("{key}.json")), &bytes) {
+            tracing::debug!("could not cache the tool list: {e}");
+        }
+    }
+
+    /// Drop the entry for `key` (the server said a tool is unknown).
+    pub fn forget(&self, key: &str) {
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_file(dir.join(format!("{key}.json")));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_is_kept_per_session_and_a_bad_entry_is_a_miss() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dirs = VerbDirs {
+            verbs: tmp.path().join("data/verbs"),
+            cache: tmp.path().join("cache/verbs"),
+        };
+        let cache = ToolCache::open(&dirs);
+        let one = ToolCache::key("http://127.0.0.1:1/mcp", Some("7 t b"));
+        let other = ToolCache::key("http://127.0.0.1:1/mcp", Some("8 t b"));
+        assert_eq!(cache.load(&one), None);
+        cache.store(&one, &[serde_json::json!({"name": "tree"})]);
+        assert_eq!(cache.load(&one).map(|t| t.len()), Some(1));
+        assert_eq!(cache.load(&other), None, "another session, another list");
+        let path = tmp.path().join(format!("cache/tools/{one}.json"));
+        std::fs::write(&path, "{broken").expect("scribble");
+        assert_eq!(cache.load(&one), None);
+        assert!(!path.exists(), "a bad entry is removed");
+        cache.store(&one, &[]);
+        cache.forget(&one);
+        assert_eq!(cache.load(&one), None);
+    }
+}

@@ -1,0 +1,176 @@
+//! `mur devtools <name> [--option value…]` for a tool the session lists that
+//! no installed verb covers: the verb is derived from the tool's
+//! `inputSchema` (`mur_verbs::derived`). The session's tool list comes from
+//! the tool-list cache when warm (one probe and one POST, like a named verb),
+//! else from `tools/list`, and is read again when the session changed, when
+//! the server says the tool is unknown, and with `--refresh`.
+
+use mur_core::{Error, Kind, Result, Settings};
+use mur_verbs::derived::{Derived, Request};
+use mur_verbs::tools::ToolCache;
+use mur_verbs::{VerbDirs, VerbError, VerbSpec};
+use serde_json::{Value, json};
+
+use crate::cli::HostArgs;
+use crate::invoke::{self, Session, block_on};
+use crate::options::{extract_host_options, settings};
+use crate::output;
+
+/// The most `tools/list` pages read; a server paging forever is cut off.
+const MAX_PAGES: usize = 100;
+
+/// Runs derived verb `name` (not an installed verb) with `argv`.
+pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
+    // Host options are taken wherever they appear: the verb's own options
+    // are known only once the tool list is read, after discovery needed them.
+    let argv = extract_host_options(argv, &mut host, Some(&VerbSpec::default()))?;
+    let refresh = host.refresh;
+    let settings = super::start(settings(&host));
+    block_on(run_async(name, &argv, &settings, refresh))?
+}
+
+async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bool) -> Result<()> {
+    let session = match Session::resolve(settings).await {
+        Ok(session) => session,
+        // Most likely a typo: say so first, then why no tool list was read.
+        Err(e) if e.kind() == Kind::NoSession => {
+            return Err(Error::from(VerbError::UnknownVerb(name.to_owned()))
+                .with_hint("no devtools session is running to look for a tool of that name"));
+        }
+        Err(e) if e.kind() == Kind::Usage => {
+            return Err(Error::from(VerbError::UnknownVerb(name.to_owned())).with_hint(format!(
+                "to look for a tool of that name: {} (`--project PATH` or `--endpoint URL` picks one)",
+                e.message().lines().next().unwrap_or_default()
+            )));
+        }
+        Err(e) => return Err(e),
+    };
+    let tools = ToolList::open(&session);
+    let verb = match tools.find(&session, settings, name, refresh).await? {
+        Some(verb) => verb,
+        None => return Err(VerbError::UnknownVerb(name.to_owned()).into()),
+    };
+    let arguments = match verb.parse(argv) {
+        Ok(Request::Help) => {
+            return output::stdout(verb.spec.render(&verb.name, &verb.summary).as_bytes());
+        }
+        Ok(Request::Call(arguments)) => arguments,
+        Err(message) => {
+            return Err(VerbError::Usage {
+                verb: verb.name.clone(),
+                message,
+                usage: verb.spec.render(&verb.name, &verb.summary),
+            }
+            .into());
+        }
+    };
+    let params = json!({ "name": verb.tool, "arguments": arguments });
+    let reply = session.call(settings, "tools/call", Some(&params)).await?;
+    let result = invoke::settle(reply, settings, "tools/call", Some(&params));
+    if result.as_ref().is_err_and(unknown_tool) {
+        // The list was stale: the next call reads it afresh.
+        tools.forget();
+    }
+    output::json(&payload(&result?), settings.pretty)
+}
+
+/// The session's tool list, through the cache.
+struct ToolList {
+    cache: Option<ToolCache>,
+    key: String,
+}
+
+impl ToolList {
+    fn open(session: &Session) -> Self {
+        let cache = VerbDirs::from_env().ok().map(|dirs| ToolCache::open(&dirs));
+        let key = ToolCache::key(&session.endpoint, session.identity.as_deref());
+        Self { cache, key }
+    }
+
+    /// The verb derived from the tool named `name` (or whose kebab-case name
+    /// is `name`): from the cached list, else — or when it has no such tool,
+    /// or with `refresh` — from a fresh `tools/list`.
+    async fn find(
+        &self,
+        session: &Session,
+        settings: &Settings,
+        name: &str,
+        refresh: bool,
+    ) -> Result<Option<Derived>> {
+        let cached = self
+            .cache
+            .as_ref()
+            .filter(|_| !refresh)
+            .and_then(|c| c.load(&self.key));
+        if let Some(tools) = &cached
+            && let Some(verb) = pick(tools, name)
+        {
+            tracing::debug!("tool list from the cache");
+            return Ok(Some(verb));
+        }
+        let tools = list_tools(session, settings).await?;
+        if let Some(cache) = &self.cache {
+            cache.store(&self.key, &tools);
+        }
+        Ok(pick(&tools, name))
+    }
+
+    fn forget(&self) {
+        if let Some(cache) = &self.cache {
+            cache.forget(&self.key);
+        }
+    }
+}
+
+fn pick(tools: &[Value], name: &str) -> Option<Derived> {
+    tools
+        .iter()
+        .filter_map(Derived::from_tool)
+        .find(|verb| verb.name == name || verb.tool == name)
+}
+
+/// Every page of `tools/list`.
+pub async fn list_tools(session: &Session, settings: &Settings) -> Result<Vec<Value>> {
+    let mut tools = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..MAX_PAGES {
+        let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
+        let reply = session
+            .call(settings, "tools/list", params.as_ref())
+            .await?;
+        let page = invoke::settle(reply, settings, "tools/list", params.as_ref())?;
+        tools.extend(page["tools"].as_array().cloned().unwrap_or_default());
+        match page["nextCursor"].as_str() {
+            Some(next) if !next.is_empty() => cursor = Some(next.to_owned()),
+            _ => return Ok(tools),
+        }
+    }
+    Err(Error::tool_failed(format!(
+        "`tools/list` was still paging after {MAX_PAGES} pages"
+    )))
+}
+
+/// Whether a failed call says the tool does not exist (the list was stale).
+fn unknown_tool(error: &Error) -> bool {
+    let message = error.message().to_lowercase();
+    message.contains("unknown tool") || message.contains("not found") || message.contains("-32602")
+}
+
+/// What a tool result means to a script, as the standard verbs print it: its
+/// `structuredContent`, else its first text read as JSON (or as a string),
+/// else the result itself.
+fn payload(result: &Value) -> Value {
+    if let Some(structured) = result.get("structuredContent") {
+        return structured.clone();
+    }
+    let text = result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|block| block["type"] == "text")
+        .and_then(|block| block["text"].as_str());
+    match text {
+        Some(text) => serde_json::from_str(text).unwrap_or_else(|_| Value::from(text)),
+        None => result.clone(),
+    }
+}

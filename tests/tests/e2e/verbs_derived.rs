@@ -1,0 +1,259 @@
+//! Derived verbs: every tool the session lists is a verb, made from its
+//! `inputSchema`, with no plugin installed. Against `mur-sample`, every one of
+//! its tools is called through its derived verb and its effect checked.
+
+use std::collections::BTreeSet;
+
+use mur_e2e::plugins::{add, standard};
+use mur_e2e::{Output, Sandbox};
+
+fn devtools(sandbox: &Sandbox, args: &[&str]) -> Output {
+    let argv: Vec<&str> = ["devtools"].iter().chain(args).copied().collect();
+    sandbox.mur(&argv)
+}
+
+#[track_caller]
+fn ok(sandbox: &Sandbox, args: &[&str]) -> serde_json::Value {
+    let out = devtools(sandbox, args);
+    out.assert_code(0);
+    out.json()
+}
+
+/// Each of the sample's tools, the page it needs shown first (if any), and
+/// words of its derived verb that succeed there.
+const CALLS: &[(&str, Option<&str>, &[&str])] = &[
+    ("version", None, &["version"]),
+    ("windows", None, &["windows"]),
+    ("components", None, &["components"]),
+    (
+        "tree",
+        None,
+        &["tree", "--selector", "#count", "--view", "full"],
+    ),
+    ("state", None, &["state", "--selector", "#count"]),
+    ("screenshot", None, &["screenshot", "--window", "main"]),
+    ("click", None, &["click", "--selector", "#btn-inc"]),
+    ("focus", None, &["focus", "--selector", "#btn-inc"]),
+    ("invoke", None, &["invoke", "--selector", "#btn-inc"]),
+    (
+        "fire",
+        None,
+        &[
+            "fire",
+            "--target",
+            "counter.set",
+            "--args",
+            r#"{"target": "counter.set", "args": {"value": 5}}"#,
+        ],
+    ),
+    ("overview", None, &["overview"]),
+    (
+        "switchComponent",
+        None,
+        &["switch-component", "--component", "settings"],
+    ),
+    (
+        "toggle",
+        Some("settings"),
+        &["toggle", "--selector", "#dark-mode"],
+    ),
+    (
+        "expand",
+        Some("settings"),
+        &["expand", "--selector", "#advanced"],
+    ),
+    (
+        "collapse",
+        Some("settings"),
+        &["collapse", "--selector", "#advanced"],
+    ),
+    (
+        "select",
+        Some("settings"),
+        &["select", "--selector", "#theme", "--item", "#theme-forest"],
+    ),
+    (
+        "scroll",
+        Some("settings"),
+        &["scroll", "--selector", "#log", "--by", r#"{"dy": 10}"#],
+    ),
+    (
+        "type",
+        Some("todo"),
+        &["type", "--selector", "#todo-input", "--text", "milk"],
+    ),
+    (
+        "waitFor",
+        Some("todo"),
+        &[
+            "wait-for",
+            "--selector",
+            "#todo-input",
+            "--text",
+            "milk",
+            "--timeout-ms",
+            "2000",
+        ],
+    ),
+    ("exportTodos", None, &["export-todos", "--delay-ms", "0"]),
+    ("clearTodos", None, &["clear-todos"]),
+    ("reload", None, &["reload", "--component", "counter"]),
+];
+
+#[test]
+fn every_tool_of_the_sample_is_reachable_as_a_derived_verb() {
+    let sandbox = Sandbox::new();
+    let _app = sandbox.start_app();
+    let listed = devtools(&sandbox, &["call", "tools/list"]).json();
+    let tools: BTreeSet<&str> = listed["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    let called: BTreeSet<&str> = CALLS.iter().map(|(tool, _, _)| *tool).collect();
+    assert_eq!(called, tools, "every tool the sample lists, and no other");
+    for (tool, page, words) in CALLS {
+        if let Some(page) = page {
+            ok(&sandbox, &["switch-component", "--component", page]);
+        }
+        let out = devtools(&sandbox, words);
+        assert_eq!(out.code, 0, "{tool}: {words:?}\n{out}");
+    }
+}
+
+#[test]
+fn effects_show_as_the_tools_say() {
+    let sandbox = Sandbox::new();
+    let _app = sandbox.start_app();
+    ok(&sandbox, &["click", "--selector", "#btn-inc"]);
+    ok(&sandbox, &["click", "--selector=#btn-inc"]);
+    let count = ok(&sandbox, &["state", "--selector", "#count"]);
+    assert_eq!(count["text"], "2");
+    let fired = ok(
+        &sandbox,
+        &[
+            "fire",
+            "--target",
+            "counter.set",
+            "--args",
+            r#"{"target": "x.y", "args": {"value": 5}}"#,
+        ],
+    );
+    assert_eq!(
+        fired["fired"], "counter.set",
+        "an option overrides the same field of --args"
+    );
+    assert_eq!(
+        ok(&sandbox, &["state", "--selector", "#count"])["text"],
+        "5"
+    );
+}
+
+#[test]
+fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
+    let sandbox = Sandbox::new();
+    let _app = sandbox.start_app();
+    for (words, message) in [
+        (
+            &["click"][..],
+            "error: click: missing option `--selector`\n",
+        ),
+        (
+            &["click", "#btn-inc"],
+            "error: click: unexpected argument `#btn-inc`\n",
+        ),
+        (
+            &["click", "--selector", "#btn-inc", "--bogus"],
+            "error: click: unknown option `--bogus`\n",
+        ),
+        (
+            &["switch-component", "--component", "nope"],
+            "error: switch-component: `--component` must be `counter`, `todo` or `settings`, got `nope`\n",
+        ),
+        (
+            &["export-todos", "--delay-ms", "soon"],
+            "error: export-todos: `--delay-ms` needs an integer, got `soon`\n",
+        ),
+    ] {
+        let out = devtools(&sandbox, words);
+        out.assert_code(1);
+        assert!(out.stderr.starts_with(message), "{words:?}\n{out}");
+        assert!(out.stderr.contains("\nUsage: mur devtools "), "{out}");
+        assert_eq!(out.stdout, "");
+    }
+    let count = ok(&sandbox, &["state", "--selector", "#count"]);
+    assert_eq!(count["text"], "0", "no click was sent");
+}
+
+#[test]
+fn help_shows_the_tool_its_hints_and_every_option() {
+    let sandbox = Sandbox::new();
+    let _app = sandbox.start_app();
+    let out = devtools(&sandbox, &["reload", "--help"]);
+    out.assert_code(0);
+    assert_eq!(
+        out.stdout,
+        "Usage: mur devtools reload [--component TEXT] [--args JSON]\n\
+         \n\
+         Restart the app: answers first, then the process is replaced by a new one (new pid and port, new lockfile). All state is lost.\n\
+         \n\
+         Tool `reload`: destructive.\n\
+         \n\
+         Options:\n  \
+         --component TEXT  component being reloaded (informational: the whole app restarts)\n  \
+         --args JSON       the whole arguments object, as JSON; options given beside it override its fields\n  \
+         -h, --help        print this help\n"
+    );
+}
+
+#[test]
+fn the_tool_list_is_read_once_per_session_and_again_with_refresh() {
+    let sandbox = Sandbox::new();
+    let _app = sandbox.start_app();
+    let first = devtools(&sandbox, &["-v", "version"]);
+    first.assert_code(0);
+    assert!(
+        !first.stderr.contains("tool list from the cache"),
+        "{first}"
+    );
+    let warm = devtools(&sandbox, &["-v", "version"]);
+    warm.assert_code(0);
+    assert!(warm.stderr.contains("tool list from the cache"), "{warm}");
+    let refreshed = devtools(&sandbox, &["-v", "--refresh", "version"]);
+    refreshed.assert_code(0);
+    assert!(
+        !refreshed.stderr.contains("tool list from the cache"),
+        "{refreshed}"
+    );
+}
+
+#[test]
+fn a_named_verb_shadows_the_derived_one() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[standard("click")]).assert_code(0);
+    let _app = sandbox.start_app();
+    // The plugin takes a positional selector; the derived verb only `--selector`.
+    ok(&sandbox, &["click", "#btn-inc"]);
+    let derived_words = devtools(&sandbox, &["click", "--selector", "#btn-inc"]);
+    derived_words.assert_code(1);
+    assert!(
+        derived_words
+            .stderr
+            .starts_with("error: click: unknown option `--selector`"),
+        "{derived_words}"
+    );
+}
+
+#[test]
+fn an_unknown_name_without_a_session_is_still_an_unknown_verb() {
+    let out = Sandbox::new().mur(&["devtools", "frobnicate"]);
+    out.assert_code(1);
+    assert_eq!(
+        out.stderr,
+        "error: unknown verb `frobnicate`\n\
+         hint: call a tool directly with `mur devtools call frobnicate --args JSON`\n\
+         hint: `mur devtools verbs list` shows the installed verbs\n\
+         hint: no devtools session is running to look for a tool of that name\n"
+    );
+}
