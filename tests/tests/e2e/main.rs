@@ -22,6 +22,8 @@ mod interop_python;
 #[path = "../../conformance/node.rs"]
 mod node;
 mod scaffold;
+mod scaffold_js;
+mod scaffold_python;
 mod tour;
 mod transcripts;
 mod verbs_cache;

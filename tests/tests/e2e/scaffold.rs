@@ -1,31 +1,120 @@
-//! `mur devtools verbs new`: a scaffolded verb builds outside this repository,
-//! installs with `verbs add`, and works against a real `mur-sample`.
+//! `mur devtools verbs new`: a scaffolded Rust verb (the vendored kit, crates.io
+//! only) passes its own native tests, builds offline outside this repository,
+//! installs with `verbs add`, and works against a real `mur-sample`. The helpers
+//! here serve the Python and JavaScript scaffold tests too.
 
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use mur_e2e::Sandbox;
 use mur_e2e::plugins::{self, repo_root};
+use mur_e2e::{Output, Sandbox, run_within};
 
-/// Builds the crate at `dir` for wasm32-wasip2 and returns the component.
-/// The target dir is shared under target/ so reruns are incremental.
-fn build(dir: &Path, name: &str) -> PathBuf {
-    plugins::standard_dir(); // installs the wasm32-wasip2 target when missing
-    let target = repo_root().join("target/scaffolded-verbs");
-    let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["build", "--release", "--target", "wasm32-wasip2"])
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", &target)
-        .status()
-        .expect("run cargo build");
-    assert!(
-        status.success(),
-        "the scaffolded crate does not build: {status}"
-    );
-    target.join(format!("wasm32-wasip2/release/mur_verb_{name}.wasm"))
+/// A guard for toolchain runs (cargo, componentize-py, npm), not a timing.
+pub const BUILD_LIMIT: Duration = Duration::from_secs(900);
+
+/// Where built scaffolds are kept between runs, keyed by their content.
+pub fn cache_dir() -> PathBuf {
+    repo_root().join("target/scaffolded-verbs")
 }
 
-fn count(sb: &Sandbox) -> String {
+/// `mur devtools verbs new NAME --lang LANG` into the sandbox; the project's root.
+pub fn new_project(sb: &Sandbox, name: &str, lang: &str) -> PathBuf {
+    let src = sb.root().join("src");
+    let new = sb.mur(&[
+        "devtools",
+        "verbs",
+        "new",
+        name,
+        "--lang",
+        lang,
+        "--dir",
+        src.to_str().expect("utf-8 path"),
+    ]);
+    new.assert_code(0);
+    let dir = PathBuf::from(new.stdout.trim());
+    assert_eq!(
+        dir,
+        std::fs::canonicalize(src.join(name)).expect("project dir")
+    );
+    new.assert_stderr_contains("mur devtools verbs add --force ");
+    dir
+}
+
+/// Runs `command` in `dir` to completion, which must succeed.
+pub fn run_ok(dir: &Path, command: &mut Command) -> Output {
+    command
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let (out, _) = run_within(command, BUILD_LIMIT);
+    assert_eq!(
+        out.code,
+        0,
+        "{command:?} failed in {}\n{out}",
+        dir.display()
+    );
+    out
+}
+
+/// The component `build` makes of the project at `dir` (it is given the path to
+/// write), built only when no component of exactly these project files was built
+/// before: a rerun, or another test of the same project, reuses it.
+pub fn component(dir: &Path, build: impl FnOnce(&Path)) -> PathBuf {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for (path, bytes) in project_files(dir, dir) {
+        path.hash(&mut hasher);
+        bytes.hash(&mut hasher);
+    }
+    let name = dir.file_name().expect("named").to_string_lossy();
+    let cached = cache_dir().join(format!("{name}-{:016x}.wasm", hasher.finish()));
+    if !cached.exists() {
+        std::fs::create_dir_all(cache_dir()).expect("cache dir");
+        let fresh = cache_dir().join(format!("{name}-{}.wasm.part", std::process::id()));
+        build(&fresh);
+        std::fs::rename(&fresh, &cached).expect("keep the built component");
+    }
+    cached
+}
+
+/// Every source file under `dir`, sorted, without what builds and installs add.
+fn project_files(root: &Path, dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("project dir").flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if ["node_modules", "target", ".venv", "__pycache__"].contains(&name.as_str())
+            || name.ends_with(".wasm")
+            || name == "package-lock.json"
+            || name == "Cargo.lock"
+        {
+            continue;
+        }
+        if path.is_dir() {
+            files.extend(project_files(root, &path));
+        } else {
+            let relative = path.strip_prefix(root).expect("inside").to_string_lossy();
+            files.push((relative.into_owned(), std::fs::read(&path).expect("read")));
+        }
+    }
+    files.sort();
+    files
+}
+
+/// `verbs add` of a component, allowed as long as compiling a big one takes.
+pub fn add(sb: &Sandbox, wasm: &Path) -> Output {
+    let out = sb.mur_within(
+        &["devtools", "verbs", "add", wasm.to_str().expect("utf-8")],
+        BUILD_LIMIT,
+    );
+    out.assert_code(0);
+    out
+}
+
+/// The text of `#count` in the running sample app.
+pub fn count(sb: &Sandbox) -> String {
     let out = sb.call_tool("state", r##"{"selector": "#count"}"##);
     out.assert_code(0);
     let state = out.json();
@@ -36,46 +125,77 @@ fn count(sb: &Sandbox) -> String {
         .to_owned()
 }
 
-#[test]
-fn a_scaffolded_verb_builds_installs_and_clicks() {
-    let sb = Sandbox::new();
-    let src = sb.root().join("src");
-    let new = sb.mur(&[
-        "devtools",
-        "verbs",
-        "new",
-        "bump",
-        "--dir",
-        src.to_str().expect("utf-8 path"),
-    ]);
-    new.assert_code(0);
-    let dir = PathBuf::from(new.stdout.trim());
-    assert_eq!(
-        dir,
-        std::fs::canonicalize(src.join("bump")).expect("crate dir")
-    );
-    new.assert_stderr_contains("cargo build --release --target wasm32-wasip2");
-    let lib = std::fs::read_to_string(dir.join("src/lib.rs")).expect("lib.rs");
-    assert!(
-        lib.lines().count() < 50,
-        "lib.rs has {} lines",
-        lib.lines().count()
-    );
-
-    let wasm = build(&dir, "bump");
-    plugins::add(&sb, &[wasm]);
+/// What every scaffolded verb does once added: it clicks what a selector
+/// matches, prints the tool's structured result, refuses bad argv with its
+/// usage (exit 1), and reports a failed tool (exit 5).
+pub fn clicks_like_the_template(sb: &Sandbox, verb: &str) {
     let sample = sb.start_app();
-    assert_eq!(count(&sb), "0");
-    sb.mur(&["devtools", "bump"]).assert_code(0);
-    sb.mur(&["devtools", "bump", "#btn-inc"]).assert_code(0);
-    assert_eq!(count(&sb), "2");
+    assert_eq!(count(sb), "0");
+    let click = sb.mur(&["devtools", verb, "#btn-inc"]);
+    click.assert_code(0);
+    assert!(click.json().is_object(), "{click}");
+    sb.mur(&["devtools", verb, "#btn-inc", "--pretty"])
+        .assert_code(0);
+    assert_eq!(count(sb), "2");
 
-    let usage = sb.mur(&["devtools", "bump", "#a", "#b"]);
-    usage.assert_code(1);
-    usage.assert_stderr_contains("unexpected argument `#b`");
-    let failed = sb.mur(&["devtools", "bump", "#missing"]);
-    failed.assert_code(5);
+    let help = sb.mur(&["devtools", verb, "--help"]);
+    help.assert_code(0);
+    assert!(
+        help.stdout.contains(&format!("{verb} <selector>"))
+            && help.stdout.contains("the element to click"),
+        "{help}"
+    );
+    let extra = sb.mur(&["devtools", verb, "#a", "#b"]);
+    extra.assert_code(1);
+    extra.assert_stderr_contains("unexpected argument `#b`");
+    let missing = sb.mur(&["devtools", verb]);
+    missing.assert_code(1);
+    missing.assert_stderr_contains("missing argument `<selector>`");
+    sb.mur(&["devtools", verb, "#missing"]).assert_code(5);
     drop(sample);
+}
+
+/// Builds the crate at `dir` for wasm32-wasip2, offline: everything it needs is
+/// in the local crates.io cache once the standard verbs are built. The target
+/// dir is shared under target/ so reruns are incremental.
+fn build_rust(dir: &Path, name: &str) -> PathBuf {
+    plugins::standard_dir(); // installs the wasm32-wasip2 target and fills the crate cache
+    let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cargo
+        .args([
+            "build",
+            "--offline",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+        ])
+        .env("CARGO_TARGET_DIR", cache_dir());
+    run_ok(dir, &mut cargo);
+    cache_dir().join(format!("wasm32-wasip2/release/mur_verb_{name}.wasm"))
+}
+
+#[test]
+fn a_scaffolded_rust_verb_tests_builds_installs_and_clicks() {
+    let sb = Sandbox::new();
+    let dir = new_project(&sb, "bump", "rust");
+    assert!(dir.join("vendor/mur-verb-kit/src/lib.rs").is_file());
+    let lib = std::fs::read_to_string(dir.join("src/lib.rs")).expect("lib.rs");
+    assert!(lib.contains("selector_verb!") && lib.contains("#[cfg(test)]"));
+
+    // Its own native tests pass: the template's and the kit's selector checks.
+    let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cargo
+        .args(["test", "--offline"])
+        .env("CARGO_TARGET_DIR", cache_dir());
+    let tested = run_ok(&dir, &mut cargo);
+    assert!(
+        tested.stdout.contains("test result: ok. 2 passed"),
+        "{tested}"
+    );
+
+    let wasm = build_rust(&dir, "bump");
+    add(&sb, &wasm);
+    clicks_like_the_template(&sb, "bump");
 }
 
 #[test]
@@ -86,10 +206,20 @@ fn verbs_new_refuses_bad_names_and_existing_directories() {
     bad.assert_code(1);
     bad.assert_stderr_starts_with("error: `Bad_Name` is not a verb name\nhint: ");
     std::fs::create_dir(sb.root().join("taken")).expect("dir");
-    let taken = sb.mur(&["devtools", "verbs", "new", "taken", "--dir", &root]);
-    taken.assert_code(1);
-    assert!(
-        taken.stderr.contains("already exists") && taken.stderr.contains("hint: "),
-        "{taken}"
-    );
+    for lang in ["rust", "python", "js"] {
+        let taken = sb.mur(&[
+            "devtools", "verbs", "new", "taken", "--lang", lang, "--dir", &root,
+        ]);
+        taken.assert_code(1);
+        assert!(
+            taken.stderr.contains("already exists") && taken.stderr.contains("hint: "),
+            "{taken}"
+        );
+        let reserved = sb.mur(&[
+            "devtools", "verbs", "new", "call", "--lang", lang, "--dir", &root,
+        ]);
+        reserved.assert_code(1);
+        reserved.assert_stderr_contains("answers itself");
+    }
+    assert!(!sb.root().join("call").exists());
 }

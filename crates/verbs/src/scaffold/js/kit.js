@@ -334,8 +334,10 @@ function guarded(name, body) {
     if (typeof error === "string") throw error;
     if (error instanceof VerbError) throw error.message;
     const message = error instanceof Error ? `${error.name}: ${error.message}` : `threw ${String(error)}`;
-    const frame = String(error?.stack ?? "").split("\n").find((line) => line.includes("@"));
-    const at = frame ? frame.trim().replace(/^(.*?)@(.*)$/, (_, fn, where) => `at ${fn || "<anonymous>"} (${where})`) : "";
+    // The innermost frame: `fn@file:line:col` in SpiderMonkey (the component), `at fn (…)` in V8.
+    const lines = String(error?.stack ?? "").split("\n").map((line) => line.trim());
+    const frame = lines.find((line) => /^[^\s]*@\S+:\d+/.test(line)) ?? lines.find((line) => line.startsWith("at "));
+    const at = frame?.replace(/^([^\s]*)@(\S+)$/, (_, fn, where) => `at ${fn || "<anonymous>"} (${where})`);
     console.error(`${message.split("\n")[0]}\n${at || `in \`${name}\``}`);
     throw error;
   }

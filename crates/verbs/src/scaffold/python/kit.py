@@ -28,6 +28,9 @@ It also takes care of what the component model is strict about:
 """
 
 import json
+import os
+import sys
+import traceback
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -376,7 +379,7 @@ def export(verb_class):
         def info(self):
             from wit_world.imports import types
 
-            described = verb.describe()
+            described, _ = _answer(verb.describe)
 
             def param(p):
                 kind = types.ValueKind[p["kind"].upper().replace("-", "_")]
@@ -414,8 +417,15 @@ def export(verb_class):
 def _answer(function, *args):
     """`function`'s value and None, or None and the message of the `Error` it
     raised: `componentize_py_types.Err` is raised outside any `except`, so its
-    value is always a plain `str` and no traceback is chained to it."""
+    value is always a plain `str` and no traceback is chained to it. Any other
+    exception is a bug: its traceback goes to stderr, where `mur` reads the
+    exception and the innermost frame from its last lines, and the component
+    aborts (a trap), with nothing printed after the traceback."""
     try:
         return function(*args), None
     except Error as error:
         return None, str(error)
+    except BaseException:
+        traceback.print_exc()
+        sys.stderr.flush()
+        os.abort()
