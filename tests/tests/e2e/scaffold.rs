@@ -75,6 +75,16 @@ pub fn component(dir: &Path, build: impl FnOnce(&Path)) -> PathBuf {
         let fresh = cache_dir().join(format!("{name}-{}.wasm.part", std::process::id()));
         build(&fresh);
         std::fs::rename(&fresh, &cached).expect("keep the built component");
+        // Components of earlier versions of this project are not needed again.
+        for entry in std::fs::read_dir(cache_dir()).expect("cache dir").flatten() {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            let stale = file
+                .strip_prefix(&format!("{name}-"))
+                .is_some_and(|rest| rest.len() == 16 + ".wasm".len() && rest.ends_with(".wasm"));
+            if stale && entry.path() != cached {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
     }
     cached
 }
