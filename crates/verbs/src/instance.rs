@@ -289,7 +289,14 @@ fn python_exception(stderr: &str) -> Option<String> {
     let start = lines
         .iter()
         .rposition(|l| l.starts_with("Traceback (most recent call last):"))?;
-    let tail = &lines[start..];
+    // componentize-py's runtime follows the traceback with a Rust panic of
+    // its own (`thread '…' panicked`, `note: run with RUST_BACKTRACE=1`):
+    // the traceback ends where that begins.
+    let end = lines[start..]
+        .iter()
+        .position(|l| l.starts_with("thread '") || l.starts_with("note:"))
+        .map_or(lines.len(), |at| start + at);
+    let tail = &lines[start..end];
     let exception = tail
         .iter()
         .rev()
@@ -325,6 +332,14 @@ mod tests {
         assert_eq!(
             python_exception("thread panicked at src/lib.rs:1:1:\nboom"),
             None
+        );
+        let with_runtime_panic = format!(
+            "{stderr}thread '<unnamed>' panicked at src/lib.rs:9:5:\nPython exception\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+        );
+        assert_eq!(
+            python_exception(&with_runtime_panic).as_deref(),
+            Some("raised ValueError: no selector given (File \"/0/app.py\", line 10, in build)"),
+            "the runtime's own panic after the traceback is not the exception"
         );
         assert_eq!(
             python_exception(
