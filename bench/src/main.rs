@@ -3,8 +3,10 @@
 //! side with the floor (one raw POST) and, when installed, its peers.
 //!
 //! Run from the workspace root: `cargo run --release -p mur-bench`
-//! (`-- --quick` for fewer runs while iterating).
+//! (`-- --quick` for fewer runs while iterating; `-- --only languages` for one
+//! section: latency, load, languages, discovery, auto, server or peers).
 
+mod languages;
 mod measure;
 mod scenarios;
 mod setup;
@@ -21,17 +23,25 @@ struct Plan {
     discovery_runs: usize,
     auto_runs: usize,
     load_duration: Duration,
+    /// The one section to run (`--only NAME`), or every section.
+    only: Option<String>,
 }
 
 impl Plan {
     fn from_args() -> Self {
-        if std::env::args().any(|arg| arg == "--quick") {
+        let args: Vec<String> = std::env::args().collect();
+        let only = args
+            .iter()
+            .position(|arg| arg == "--only")
+            .and_then(|at| args.get(at + 1).cloned());
+        let plan = if args.iter().any(|arg| arg == "--quick") {
             Self {
                 latency_runs: 10,
                 warm_runs: 3,
                 discovery_runs: 3,
                 auto_runs: 1,
                 load_duration: Duration::from_secs(1),
+                only: None,
             }
         } else {
             Self {
@@ -40,10 +50,26 @@ impl Plan {
                 discovery_runs: 10,
                 auto_runs: 5,
                 load_duration: Duration::from_secs(3),
+                only: None,
             }
-        }
+        };
+        Self { only, ..plan }
+    }
+
+    fn runs(&self, section: &str) -> bool {
+        self.only.as_deref().is_none_or(|only| only == section)
     }
 }
+
+const SECTIONS: [&str; 7] = [
+    "latency",
+    "load",
+    "languages",
+    "discovery",
+    "auto",
+    "server",
+    "peers",
+];
 
 fn main() -> ExitCode {
     match run(Plan::from_args()) {
@@ -56,6 +82,12 @@ fn main() -> ExitCode {
 }
 
 fn run(plan: Plan) -> setup::Result<()> {
+    if let Some(only) = plan.only.as_deref().filter(|only| !SECTIONS.contains(only)) {
+        return Err(format!(
+            "no section `{only}`; sections: {}",
+            SECTIONS.join(", ")
+        ));
+    }
     let sandbox = setup::Bench::build()?;
     let verb_files = sandbox.install_standard_verbs()?;
     let session = sandbox.start_sample();
@@ -68,36 +100,57 @@ fn run(plan: Plan) -> setup::Result<()> {
         live.pid
     );
 
-    eprintln!("per-call latency…");
-    stats::print_table(
-        "Per-call latency (whole process, warm)",
-        &scenarios::per_call_latency(&sandbox, &live.endpoint, plan.latency_runs)?,
-    );
-    eprintln!("verb load…");
-    stats::print_table(
-        "Verb load (per standard verb)",
-        &scenarios::verb_load(&sandbox, &verb_files, plan.warm_runs)?,
-    );
-    eprintln!("discovery at scale…");
-    stats::print_table(
-        "Discovery at scale",
-        &scenarios::discovery_at_scale(&sandbox, &live, plan.discovery_runs)?,
-    );
-    eprintln!("--auto scan…");
-    stats::print_table(
-        "--auto port scan",
-        &scenarios::auto_scan(&sandbox, &live, plan.auto_runs)?,
-    );
-    eprintln!("server load…");
-    let load: Vec<Row> = [8, 64]
-        .into_iter()
-        .map(|connections| scenarios::server_load(&live.endpoint, connections, plan.load_duration))
-        .collect::<setup::Result<_>>()?;
-    stats::print_table("Server throughput (mur-sample)", &load);
-    stats::print_table(
-        "Peers (same call, when installed)",
-        &scenarios::peers(&live.endpoint, plan.warm_runs),
-    );
+    if plan.runs("latency") {
+        eprintln!("per-call latency…");
+        stats::print_table(
+            "Per-call latency (whole process, warm)",
+            &scenarios::per_call_latency(&sandbox, &live.endpoint, plan.latency_runs)?,
+        );
+    }
+    if plan.runs("load") {
+        eprintln!("verb load…");
+        stats::print_table(
+            "Verb load (per standard verb)",
+            &scenarios::verb_load(&sandbox, &verb_files, plan.warm_runs)?,
+        );
+    }
+    if plan.runs("languages") {
+        eprintln!("verb languages…");
+        stats::print_table(
+            "Verbs by language (warm named verb calling `version`, interleaved)",
+            &languages::verb_languages(&sandbox, plan.latency_runs)?,
+        );
+    }
+    if plan.runs("discovery") {
+        eprintln!("discovery at scale…");
+        stats::print_table(
+            "Discovery at scale",
+            &scenarios::discovery_at_scale(&sandbox, &live, plan.discovery_runs)?,
+        );
+    }
+    if plan.runs("auto") {
+        eprintln!("--auto scan…");
+        stats::print_table(
+            "--auto port scan",
+            &scenarios::auto_scan(&sandbox, &live, plan.auto_runs)?,
+        );
+    }
+    if plan.runs("server") {
+        eprintln!("server load…");
+        let load: Vec<Row> = [8, 64]
+            .into_iter()
+            .map(|connections| {
+                scenarios::server_load(&live.endpoint, connections, plan.load_duration)
+            })
+            .collect::<setup::Result<_>>()?;
+        stats::print_table("Server throughput (mur-sample)", &load);
+    }
+    if plan.runs("peers") {
+        stats::print_table(
+            "Peers (same call, when installed)",
+            &scenarios::peers(&live.endpoint, plan.warm_runs),
+        );
+    }
     drop(session);
     Ok(())
 }

@@ -46,6 +46,11 @@ impl Bench {
         self.sandbox.runtime_dir()
     }
 
+    /// The sandbox's own directory (its XDG directories are inside).
+    pub fn root(&self) -> &std::path::Path {
+        self.sandbox.root()
+    }
+
     /// `XDG_CACHE_HOME` of the sandbox.
     pub fn cache_dir(&self) -> PathBuf {
         self.sandbox.root().join("cache")

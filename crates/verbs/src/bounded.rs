@@ -105,6 +105,11 @@ impl Regular {
         &self.meta
     }
 
+    /// The open handle itself, for a caller that maps rather than reads it.
+    pub fn into_file(self) -> File {
+        self.file
+    }
+
     /// Up to `n` bytes from the start of the file (fewer when it is shorter).
     pub fn head(&mut self, n: usize) -> Result<Vec<u8>, Refusal> {
         let mut bytes = Vec::with_capacity(n);

@@ -1,37 +1,61 @@
 //! The compile cache: verbs are compiled once (at `verbs add`, or the first call
-//! after a change) and later calls deserialize the native code instead.
+//! after a change) and later calls map the native code instead.
 //!
-//! Layout: `<cache dir>/<sha256 of the .wasm>-<engine compatibility hash>.cwasm`.
+//! Layout: `<cache dir>/<sha256 of the .wasm>-<format and engine hash>.cwasm`.
 //! The file hash is the one recorded in the index at install, so a changed verb
-//! gets a new key and is never served stale; the engine part changes with the
-//! wasmtime version and compilation settings (fuel, target), so a new `mur`
-//! never loads code compiled by an old one. Each entry is
-//! `MAGIC || crc32(payload) || len(payload) || payload` (little-endian u32, u64),
-//! where the payload is wasmtime's serialized component. A mismatch (a truncated
-//! or scribbled entry) means the entry is deleted and rebuilt, never trusted.
+//! gets a new key and is never served stale; the second part changes with this
+//! file's [`FORMAT`], the wasmtime version and the compilation settings (fuel,
+//! target), so a new `mur` never loads code written by an old one. Each entry
+//! is exactly wasmtime's serialized component (an ELF image), so that a call
+//! maps it ([`Component::deserialize_file`]) rather than reading it: the pages
+//! a call touches come from the page cache, and the memory images of a big
+//! verb (the interpreter heap of a JavaScript or Python verb, tens of MB) are
+//! mapped copy-on-write from the file instead of being copied.
 //!
-//! The checksum guards against accident, not attack: CRC-32 runs at memory speed,
-//! which matters because it is paid on every call (a JavaScript verb's entry is
-//! ~40 MB; sha256 of that costs ~25 ms, more than the rest of a warm call).
-//! Attack is kept out by the directory itself: private to this user, or unused.
+//! What is checked, and when:
+//! - on write ([`CodeCache::store`]): the entry is written whole or not at all
+//!   (a temporary file, fsynced, renamed into place) and then mapped back once
+//!   through the same path a call takes; an entry that does not load is
+//!   removed. The write also removes entries of this verb file in the format
+//!   before this one (`murverb2`: a header and a CRC-32 around the same bytes),
+//!   which no `mur` of this version reads;
+//! - on every call ([`CodeCache::load`]): the entry must be a regular file, not
+//!   a link, FIFO or device, of at most [`MAX_ENTRY_BYTES`]; then wasmtime
+//!   checks its ELF structure, version and settings. A truncated entry fails
+//!   that check (its section table is gone), and so does a scribbled header or
+//!   an entry of another format. Anything refused is a miss: removed and
+//!   rebuilt, with a warning when it cannot be removed.
 //!
-//! An entry is read only when it is a regular file (not a link, FIFO or
-//! device) of at most [`MAX_ENTRY_BYTES`]; anything else is a miss, removed and
-//! rebuilt, and a warning says so when it cannot be removed.
+//! There is no per-call checksum any more: it meant reading the whole entry
+//! (~40 MB for a JavaScript verb, 20–40 ms with the CRC) on every call, more
+//! than everything else a warm call does. A byte scribbled inside the code
+//! itself is therefore not noticed. What keeps that out is the directory:
+//! private to this user or not used at all ([`mur_lockfile::ensure_private_dir`]),
+//! and only ever written by [`CodeCache::store`] — anyone who can scribble
+//! there can already run code as this user.
 
+use std::fs::File;
 use std::hash::Hasher;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-use super::bounded::{self, Links, MAX_COMPONENT_BYTES, Refusal};
+use super::bounded::{Links, MAX_COMPONENT_BYTES, Refusal, Regular};
 use super::index::write_atomic;
 use super::timings::{self, Phase};
 
-const MAGIC: &[u8; 8] = b"murverb2";
-const HEADER_LEN: usize = MAGIC.len() + 4 + 8;
+/// The layout of an entry, part of its key: changed whenever the bytes of an
+/// entry mean something else, so entries of another layout are never opened.
+/// (1: wasmtime's serialized component, whole, mapped.)
+const FORMAT: &str = "mur-cwasm-1";
+
+/// The first bytes of an entry in the layout before [`FORMAT`] 1 (`murverb2`,
+/// a CRC-32 and a length ahead of wasmtime's bytes): such entries are removed
+/// when their verb is compiled again.
+const OLD_MAGIC: &[u8; 8] = b"murverb2";
 
 /// The largest entry read or written. Native code runs a few times the size of
 /// the component it came from (a 40 MB Python verb compiles to about twice
@@ -46,8 +70,8 @@ pub struct CodeCache {
 
 impl CodeCache {
     /// Open (creating, mode 0700) the cache directory. A directory that others
-    /// could write to is not used at all: deserializing code from it would let
-    /// them run arbitrary native code as this user.
+    /// could write to is not used at all: mapping code from it would let them
+    /// run arbitrary native code as this user.
     pub fn open(dir: &Path) -> Self {
         match private_dir(dir) {
             Ok(()) => Self {
@@ -60,9 +84,11 @@ impl CodeCache {
         }
     }
 
-    /// Cache key for a verb file with this sha256, compiled by this engine.
+    /// Cache key for a verb file with this sha256, compiled by this engine into
+    /// entries of this [`FORMAT`].
     pub fn key(engine: &Engine, sha256: &str) -> String {
         let mut hasher = ShaHasher(Sha256::new());
+        hasher.write(FORMAT.as_bytes());
         std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut hasher);
         let engine_hash = hex(&hasher.0.finalize()[..8]);
         format!("{sha256}-{engine_hash}")
@@ -72,12 +98,10 @@ impl CodeCache {
     /// at its path is a miss: removed, so that the rebuilt entry can take its
     /// place.
     pub fn load(&self, engine: &Engine, key: &str) -> Option<Component> {
-        let path = self.dir.as_ref()?.join(format!("{key}.cwasm"));
-        let read = timings::measure(Phase::CacheLookup, || {
-            bounded::read_capped(&path, Links::Refuse, MAX_ENTRY_BYTES)
-        });
-        let bytes = match read {
-            Ok(bytes) => bytes,
+        let path = self.entry_path(key)?;
+        let opened = timings::measure(Phase::CacheLookup, || open_entry(&path));
+        let file = match opened {
+            Ok(file) => file,
             Err(refusal) if refusal.is_not_found() => return None,
             Err(Refusal::Io(e)) => {
                 // Unreadable (permissions): storing the rebuilt entry renames over it.
@@ -89,38 +113,68 @@ impl CodeCache {
                 return None;
             }
         };
-        let Some(payload) = timings::measure(Phase::CacheLookup, || verified_payload(&bytes))
-        else {
-            discard(&path, "is corrupt");
-            return None;
-        };
-        match timings::measure(Phase::Deserialize, || deserialize(engine, payload)) {
+        match timings::measure(Phase::Deserialize, || map(engine, &path, &file)) {
             Ok(component) => Some(component),
             Err(e) => {
-                discard(&path, &format!("is unusable ({e})"));
+                discard(&path, &format!("is unusable ({})", reason(&e)));
                 None
             }
         }
     }
 
-    /// Save a compiled component; failures only cost a recompile later.
-    pub fn store(&self, key: &str, component: &Component) {
-        let Some(dir) = &self.dir else { return };
-        let Ok(payload) = component.serialize() else {
-            return;
-        };
-        let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
-        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&payload);
+    /// Save a compiled component, then map it back as every later call will,
+    /// which is the check that it loads: an entry that does not is removed.
+    /// Returns the mapped component, or `None` when nothing was cached
+    /// (failures only cost a recompile later). Entries of this verb file in the
+    /// old format go.
+    pub fn store(&self, engine: &Engine, key: &str, component: &Component) -> Option<Component> {
+        let path = self.entry_path(key)?;
+        let bytes = component.serialize().ok()?;
         if bytes.len() as u64 > MAX_ENTRY_BYTES {
             // It would be refused when read: compiling each time is the same cost.
             tracing::debug!("not caching a compiled verb of {} bytes", bytes.len());
-            return;
+            return None;
         }
-        if let Err(e) = write_atomic(&dir.join(format!("{key}.cwasm")), &bytes) {
+        if let Err(e) = write_atomic(&path, &bytes) {
             tracing::debug!("could not cache a compiled verb: {e}");
+            return None;
+        }
+        drop(bytes);
+        let loaded = open_entry(&path)
+            .map_err(|refusal| refusal.to_string())
+            .and_then(|file| map(engine, &path, &file).map_err(|e| reason(&e)));
+        if let Some(sha256) = key.split('-').next() {
+            self.remove_old_format(sha256);
+        }
+        match loaded {
+            Ok(mapped) => Some(mapped),
+            Err(why) => {
+                discard(&path, &format!("does not load back ({why})"));
+                None
+            }
+        }
+    }
+
+    fn entry_path(&self, key: &str) -> Option<PathBuf> {
+        Some(self.dir.as_ref()?.join(format!("{key}.cwasm")))
+    }
+
+    /// Remove entries of the file `sha256` written in the layout before
+    /// [`FORMAT`] 1: no `mur` of this version reads them, and a JavaScript or
+    /// Python verb's is tens of MB.
+    fn remove_old_format(&self, sha256: &str) {
+        let Some(dir) = &self.dir else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(&format!("{sha256}-"))
+                && name.ends_with(".cwasm")
+                && starts_with_old_magic(&entry.path())
+            {
+                let _ = std::fs::remove_file(entry.path());
+            }
         }
     }
 
@@ -164,6 +218,67 @@ impl CodeCache {
     }
 }
 
+/// The entry at `path` opened without following a link and without blocking,
+/// if it is a regular file of at most [`MAX_ENTRY_BYTES`] — judged on the
+/// open handle, which is the one mapped.
+fn open_entry(path: &Path) -> Result<File, Refusal> {
+    let regular = Regular::open(path, Links::Refuse)?;
+    let size = regular.metadata().len();
+    if size > MAX_ENTRY_BYTES {
+        return Err(Refusal::TooBig {
+            size,
+            cap: MAX_ENTRY_BYTES,
+        });
+    }
+    Ok(regular.into_file())
+}
+
+/// Map the entry `file` (opened from `path` by [`open_entry`]) as this engine's code.
+#[allow(unsafe_code)]
+fn map(engine: &Engine, path: &Path, file: &File) -> wasmtime::Result<Component> {
+    let mapped = same_file(path, file);
+    // SAFETY: `deserialize_file` maps the file and runs what it finds as native
+    // code, so it must be wasmtime output for this engine, and must not change
+    // while it is mapped (a write would change the code under a running verb; a
+    // truncation would fault on the next touch of the lost pages). Both hold:
+    // - the file is one this user's `mur` wrote: the directory is private to
+    //   this user or not used at all (`private_dir`), and `mapped` is the very
+    //   file judged by `open_entry` (a regular file in it, not a link);
+    // - `store` only ever writes an entry whole under a temporary name and
+    //   renames it into place, so a mapped entry is never written or truncated:
+    //   a rebuilt one is a new file, and a removed one lives on while mapped;
+    // - it was mapped back once right after it was written (`store`), and
+    //   wasmtime checks here that it is an intact ELF image of its own
+    //   version and of this engine's settings, and refuses anything else.
+    unsafe { Component::deserialize_file(engine, mapped) }
+}
+
+/// The path wasmtime opens to map `file`: on Linux the handle itself
+/// (`/proc/self/fd/N` opens the very file behind it, so nothing can be swapped
+/// in between the checks and the map); elsewhere its path in the private
+/// directory.
+fn same_file(path: &Path, file: &File) -> PathBuf {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let by_handle = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+        if by_handle.exists() {
+            return by_handle;
+        }
+    }
+    let _ = file;
+    path.to_owned()
+}
+
+/// Whether the file at `path` (not followed if a link) begins with [`OLD_MAGIC`].
+fn starts_with_old_magic(path: &Path) -> bool {
+    let Ok(regular) = Regular::open(path, Links::Refuse) else {
+        return false;
+    };
+    let mut head = [0u8; OLD_MAGIC.len()];
+    regular.into_file().read_exact(&mut head).is_ok() && &head == OLD_MAGIC
+}
+
 /// Remove a bad entry so it is rebuilt. One that cannot be removed (a
 /// directory in its place) would cost a compile on every call, so that is
 /// worth a warning.
@@ -182,27 +297,14 @@ fn discard(path: &Path, why: &str) {
     }
 }
 
-/// The payload of an entry whose magic, length and checksum are intact.
-fn verified_payload(bytes: &[u8]) -> Option<&[u8]> {
-    let (header, payload) = bytes.split_at_checked(HEADER_LEN)?;
-    let (magic, rest) = header.split_at(MAGIC.len());
-    let (crc, len) = rest.split_at(4);
-    let crc = u32::from_le_bytes(crc.try_into().ok()?);
-    let len = u64::from_le_bytes(len.try_into().ok()?);
-    let intact = magic == MAGIC && len == payload.len() as u64 && crc32fast::hash(payload) == crc;
-    intact.then_some(payload)
-}
-
-/// Load native code that this process's user compiled and cached earlier.
-#[allow(unsafe_code)]
-fn deserialize(engine: &Engine, payload: &[u8]) -> wasmtime::Result<Component> {
-    // SAFETY: `Component::deserialize` trusts its input to be wasmtime output,
-    // because it maps it as executable code. That holds here: the bytes come from
-    // a directory only this user can write (checked in `private_dir`), we wrote
-    // them ourselves with `Component::serialize`, the length and CRC in the
-    // header show they are intact, and wasmtime itself rejects output of another
-    // version or configuration from its own header.
-    unsafe { Component::deserialize(engine, payload) }
+/// wasmtime's reasons on one line, without the context that names the
+/// `/proc/self/fd` path it was given (the caller names the entry).
+fn reason(err: &wasmtime::Error) -> String {
+    err.chain()
+        .map(|cause| cause.to_string())
+        .filter(|cause| !cause.starts_with("failed to load code for"))
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 /// Create `dir` mode 0700, or check that an existing one is ours and private
@@ -228,4 +330,147 @@ impl Hasher for ShaHasher {
 
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The smallest component there is: a header and nothing else.
+    const EMPTY_COMPONENT: &[u8] = b"\0asm\x0d\0\x01\0";
+
+    const SHA: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    struct Cached {
+        _tmp: tempfile::TempDir,
+        engine: Engine,
+        cache: CodeCache,
+        key: String,
+        entry: PathBuf,
+        good: Vec<u8>,
+    }
+
+    /// A private cache directory holding one sound entry.
+    fn cached() -> Cached {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("cache");
+        let cache = CodeCache::open(&dir);
+        let engine = Engine::new(&crate::runtime::config()).expect("engine");
+        let component = Component::new(&engine, EMPTY_COMPONENT).expect("compile");
+        let key = CodeCache::key(&engine, SHA);
+        assert!(cache.store(&engine, &key, &component).is_some(), "stored");
+        let entry = dir.join(format!("{key}.cwasm"));
+        let good = std::fs::read(&entry).expect("entry");
+        Cached {
+            _tmp: tmp,
+            engine,
+            cache,
+            key,
+            entry,
+            good,
+        }
+    }
+
+    impl Cached {
+        fn load(&self) -> Option<Component> {
+            self.cache.load(&self.engine, &self.key)
+        }
+    }
+
+    #[test]
+    fn an_entry_is_wasmtimes_own_image_and_loads_from_the_map() {
+        let c = cached();
+        assert!(c.good.starts_with(b"\x7fELF"), "no header of mur's own");
+        assert!(c.load().is_some());
+        assert!(c.load().is_some(), "a load leaves the entry in place");
+        assert!(c.key.starts_with(&format!("{SHA}-")));
+    }
+
+    #[test]
+    fn a_truncated_entry_is_a_miss_and_is_removed() {
+        let c = cached();
+        for len in [0, 16, 64, c.good.len() / 3, c.good.len() - 1] {
+            std::fs::write(&c.entry, &c.good[..len]).expect("truncate");
+            assert!(c.load().is_none(), "loaded an entry cut to {len} bytes");
+            assert!(!c.entry.exists(), "an entry cut to {len} bytes is kept");
+        }
+    }
+
+    #[test]
+    fn a_scribbled_header_or_section_table_is_a_miss() {
+        let c = cached();
+        // The ELF magic, where the section table is (e_shoff), and the flags
+        // that say it is a component (e_flags).
+        for at in [1, 41, 48] {
+            let mut scribbled = c.good.clone();
+            scribbled[at] ^= 0xff;
+            std::fs::write(&c.entry, &scribbled).expect("scribble");
+            assert!(c.load().is_none(), "loaded an entry scribbled at {at}");
+            assert!(!c.entry.exists(), "kept an entry scribbled at {at}");
+        }
+    }
+
+    #[test]
+    fn an_entry_in_the_old_format_is_a_clean_miss_and_is_cleared_by_a_store() {
+        let c = cached();
+        let mut old = OLD_MAGIC.to_vec();
+        old.extend_from_slice(&crc32fast::hash(&c.good).to_le_bytes());
+        old.extend_from_slice(&(c.good.len() as u64).to_le_bytes());
+        old.extend_from_slice(&c.good);
+        // Even under the new key, an old entry is refused by wasmtime's check.
+        std::fs::write(&c.entry, &old).expect("old entry");
+        assert!(c.load().is_none());
+        assert!(!c.entry.exists());
+
+        // Under its own (old) key it is never opened, and a new store removes it;
+        // an entry of another engine that is not in the old format stays.
+        let dir = c.entry.parent().expect("dir");
+        let stale = dir.join(format!("{SHA}-00000000deadbeef.cwasm"));
+        let other_engine = dir.join(format!("{SHA}-00000000cafef00d.cwasm"));
+        std::fs::write(&stale, &old).expect("old entry");
+        std::fs::write(&other_engine, &c.good).expect("other engine");
+        let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
+        assert!(c.cache.store(&c.engine, &c.key, &component).is_some());
+        assert!(!stale.exists(), "the old-format entry is removed");
+        assert!(other_engine.exists());
+        assert!(c.load().is_some());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_in_place_of_an_entry_is_refused_and_its_target_left_alone() {
+        let c = cached();
+        let elsewhere = c._tmp.path().join("elsewhere.cwasm");
+        std::fs::rename(&c.entry, &elsewhere).expect("move the entry");
+        std::os::unix::fs::symlink(&elsewhere, &c.entry).expect("symlink");
+        assert!(c.load().is_none(), "a sound entry, but through a link");
+        assert!(std::fs::symlink_metadata(&c.entry).is_err(), "link removed");
+        assert_eq!(std::fs::read(&elsewhere).expect("target"), c.good);
+    }
+
+    #[test]
+    fn an_oversized_entry_is_refused_by_its_size() {
+        let c = cached();
+        std::fs::File::options()
+            .write(true)
+            .open(&c.entry)
+            .and_then(|f| f.set_len(MAX_ENTRY_BYTES + 1))
+            .expect("grow the entry (sparse)");
+        assert!(c.load().is_none());
+        assert!(!c.entry.exists());
+    }
+
+    #[test]
+    fn a_store_that_does_not_load_back_leaves_nothing() {
+        let c = cached();
+        // Another engine's settings: wasmtime refuses this engine's entry.
+        let mut config = crate::runtime::config();
+        config.consume_fuel(false);
+        let other = Engine::new(&config).expect("engine");
+        std::fs::remove_file(&c.entry).expect("remove");
+        let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
+        // Stored through the other engine: written, mapped back, refused, removed.
+        assert!(c.cache.store(&other, &c.key, &component).is_none());
+        assert!(!c.entry.exists());
+    }
 }

@@ -52,9 +52,13 @@ impl Runtime {
                 VerbError::plugin(name, format!("is not a valid component: {}", chain(&e)))
             })?;
         log_imports(&self.engine, name, &component);
-        self.cache
-            .store(&CodeCache::key(&self.engine, sha256), &component);
-        Ok(component)
+        // The entry as later calls will map it: its memory images come from the
+        // file, not from copies of the freshly compiled code.
+        let key = CodeCache::key(&self.engine, sha256);
+        Ok(self
+            .cache
+            .store(&self.engine, &key, &component)
+            .unwrap_or(component))
     }
 
     /// The compiled code for an installed verb: from the cache when its entry is
@@ -112,7 +116,7 @@ impl Runtime {
 
 /// Fuel on (the time bound); no pooling allocator (it costs 3–4 ms per process,
 /// more than a warm verb call); no epoch interruption (it needs a timer thread).
-fn config() -> Config {
+pub(crate) fn config() -> Config {
     let mut config = Config::new();
     config.consume_fuel(true);
     config

@@ -1,6 +1,7 @@
 //! The compile cache, observed through `mur -v`'s debug lines: a warm call
 //! loads compiled code instead of compiling; a changed `.wasm` is recompiled
-//! and its new behaviour is what runs; a corrupt entry is rebuilt, not trusted.
+//! and its new behaviour is what runs; a corrupt entry (truncated, scribbled
+//! header) is rebuilt, not trusted.
 //!
 //! Whatever sits at an entry's path that is not a regular file of sane size (a
 //! FIFO, a link, a huge file) is a miss and is replaced, never waited on.
@@ -110,15 +111,25 @@ fn a_corrupt_cache_entry_is_rebuilt() {
     add(&sandbox, &[guest("ping")]);
     let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
     let good = std::fs::read(&entry).expect("cache entry");
+    assert!(
+        good.starts_with(b"\x7fELF"),
+        "an entry is wasmtime's own image"
+    );
 
-    // Truncated, then the same length with one byte flipped deep in the code.
-    let mut flipped = good.clone();
-    let at = flipped.len() / 2;
-    flipped[at] ^= 0xff;
-    for broken in [good[..good.len() / 3].to_vec(), flipped] {
+    // Truncated (its section table gone), empty, and scribbled where wasmtime
+    // looks on every load: the ELF magic and the section table's offset. (A
+    // byte scribbled inside the code itself is not looked for on each call:
+    // the entry is checked when it is written, in a directory only this user
+    // can write; see crates/verbs/src/cache.rs.)
+    let mut magic = good.clone();
+    magic[1] ^= 0xff;
+    let mut table = good.clone();
+    table[41] ^= 0xff;
+    for broken in [good[..good.len() / 3].to_vec(), Vec::new(), magic, table] {
         std::fs::write(&entry, &broken).expect("corrupt the entry");
         let out = ping(&sandbox);
-        out.assert_stderr_contains("is corrupt; rebuilding it");
+        out.assert_stderr_contains("is unusable (");
+        out.assert_stderr_contains("; rebuilding it");
         out.assert_stderr_contains(COMPILING);
         assert_eq!(
             std::fs::read(&entry).expect("rebuilt entry"),
