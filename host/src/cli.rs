@@ -81,6 +81,14 @@ impl From<Examples> for clap::builder::StyledStr {
     }
 }
 
+/// `--answer KEY=VALUE` as its key and value.
+pub fn answer(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.is_empty() => Ok((key.to_owned(), value.to_owned())),
+        _ => Err(format!("`{text}` is not KEY=VALUE")),
+    }
+}
+
 /// `NO_COLOR` set to anything but the empty string turns every color off.
 pub fn color_disabled() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
@@ -119,7 +127,8 @@ fn devtools_after_help(plugin_verbs: &[(String, String)]) -> String {
         list
     };
     text.push_str(
-        "\nHost options (--endpoint, --project, --auto*, --timeout, --max-response, --pretty, -v) \
+        "\nHost options (--endpoint, --project, --auto*, --timeout, --max-response, --pretty, -v, -q, \
+         --answer) \
          go before the verb. After a plugin verb's name one is taken only where the verb declares \
          no option of that name, never as the value of the verb's own option, and never after `--`.\n\n",
     );
@@ -167,9 +176,15 @@ pub struct HostArgs {
     /// Indent JSON output; print tables for people
     #[arg(long, global = true)]
     pub pretty: bool,
-    /// Print what mur does (endpoint, retries, progress) on stderr
+    /// Print what mur does (endpoint, retries) and the server's log messages on stderr
     #[arg(short, long, global = true)]
     pub verbose: bool,
+    /// Show no progress on stderr
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// Answer the server's question: KEY is a field of the schema it asks for (repeatable)
+    #[arg(long, global = true, value_name = "KEY=VALUE", value_parser = answer)]
+    pub answer: Vec<(String, String)>,
     /// Read the session's tool list afresh instead of from the cache (derived verbs)
     #[arg(long, global = true)]
     pub refresh: bool,

@@ -1,5 +1,7 @@
 //! The call path every command that talks to a session takes: resolve the
-//! endpoint, then call — within one `--timeout` for both. A failed tool is an
+//! endpoint, then call — within one `--timeout` for both (time the user
+//! spends answering the server's questions excepted). The call's progress,
+//! log messages and questions go to the output path's [`output::CallReport`]. A failed tool is an
 //! error that still carries its stdout (`{"error":{…}}`, or the result with
 //! `isError: true`); the binary's one output path prints both.
 
@@ -52,7 +54,8 @@ impl Session {
         method: &str,
         params: Option<&Value>,
     ) -> Result<Reply> {
-        let client = Client::new(&self.http, &self.endpoint, settings);
+        let report = output::CallReport::new(settings);
+        let client = Client::new(&self.http, &self.endpoint, settings).with_events(&report);
         let left = self.deadline.saturating_duration_since(Instant::now());
         client.call(method, params, left).await
     }

@@ -31,6 +31,8 @@ pub fn settings(args: &HostArgs) -> Settings {
         max_response: args.max_response.0,
         pretty: args.pretty,
         verbose: args.verbose,
+        quiet: args.quiet,
+        answers: args.answer.clone(),
     }
 }
 
@@ -100,6 +102,14 @@ pub fn extract_host_options(
             "--pretty" if inline.is_none() => host.pretty = true,
             "--refresh" if inline.is_none() => host.refresh = true,
             "--verbose" | "-v" if inline.is_none() => host.verbose = true,
+            "--quiet" | "-q" if inline.is_none() => host.quiet = true,
+            "--answer" => {
+                let text = value("--answer <KEY=VALUE>")?;
+                host.answer.push(
+                    crate::cli::answer(&text)
+                        .map_err(|e| Error::usage(format!("invalid value for `--answer`: {e}")))?,
+                );
+            }
             _ => rest.push(word.clone()),
         }
     }
@@ -148,6 +158,26 @@ mod tests {
         assert_eq!(rest, ["#x", "--timeout", "8000"]);
         assert!(host.pretty && host.verbose);
         assert_eq!(host.endpoint.as_deref(), Some("http://127.0.0.1:9/mcp"));
+    }
+
+    #[test]
+    fn quiet_and_answers_are_host_options_among_verb_arguments() {
+        let mut host = HostArgs::default();
+        let argv = strings(&["#x", "-q", "--answer", "confirm=yes", "--answer=name=a=b"]);
+        let rest = extract_host_options(&argv, &mut host, None).expect("valid");
+        assert_eq!(rest, ["#x"]);
+        assert!(host.quiet);
+        let s = settings(&host);
+        assert_eq!(
+            s.answers,
+            [
+                ("confirm".to_owned(), "yes".to_owned()),
+                ("name".to_owned(), "a=b".to_owned())
+            ]
+        );
+        let err = extract_host_options(&strings(&["--answer", "novalue"]), &mut host, None)
+            .expect_err("not KEY=VALUE");
+        assert_eq!(err.exit_code(), 1);
     }
 
     #[test]

@@ -3,14 +3,22 @@
 //! stderr. A closed stdout pipe becomes a quiet exit. Text on
 //! stderr has its control characters escaped: a lockfile name or a server's
 //! message must not be able to drive the terminal (`ESC[2J` clears it).
+//!
+//! A call's progress goes to stderr as a live bar when stderr is a terminal,
+//! as plain lines when it is not, and not at all with `-q`; the server's log
+//! messages with `-v`; the server's questions are asked on the terminal when
+//! stdin and stderr are both one ([`CallReport`]).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::ffi::OsStr;
-use std::io::{self, IsTerminal as _, Write as _};
+use std::io::{self, BufRead as _, IsTerminal as _, Write as _};
 
-use serde_json::Value;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{Map, Value};
 
-use mur_core::{Error, Result};
+use mur_client::{Events, Field, LogMessage, Progress, Question, Response};
+use mur_core::{Error, Result, Settings};
 
 /// Prints one JSON value and a newline on stdout.
 pub fn json(value: &Value, pretty: bool) -> Result<()> {
@@ -113,6 +121,232 @@ impl mur_discovery::Report for Notices {
     }
 }
 
+/// What a call shows while it runs: its progress, the server's log
+/// messages, and the questions the server asks.
+pub struct CallReport {
+    show: Show,
+    verbose: bool,
+    /// The bar on the terminal, from the first progress to the call's end.
+    bar: RefCell<Option<ProgressBar>>,
+    /// The last plain progress line, not repeated.
+    last: RefCell<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Show {
+    Nothing,
+    Lines,
+    Bar,
+}
+
+impl CallReport {
+    pub fn new(settings: &Settings) -> Self {
+        let show = if settings.quiet {
+            Show::Nothing
+        } else if io::stderr().is_terminal() && !ProgressDrawTarget::stderr().is_hidden() {
+            // A terminal that can draw a bar (`TERM` is set and not `dumb`).
+            Show::Bar
+        } else {
+            Show::Lines
+        };
+        Self {
+            show,
+            verbose: settings.verbose,
+            bar: RefCell::new(None),
+            last: RefCell::new(String::new()),
+        }
+    }
+
+    /// A line on stderr that does not tear the bar.
+    fn line(&self, text: &str) {
+        match self.bar.borrow().as_ref() {
+            Some(bar) => bar.suspend(|| diagnostic(text)),
+            None => diagnostic(text),
+        }
+    }
+
+    fn bar(&self, progress: &Progress) {
+        let mut slot = self.bar.borrow_mut();
+        let bar = slot.get_or_insert_with(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {prefix} {wide_msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            bar
+        });
+        let message = progress.message.as_deref().unwrap_or_default();
+        bar.set_message(escape_controls(message).into_owned());
+        match progress.total.filter(|t| *t > 0.0) {
+            Some(total) => {
+                if bar.length().is_none() {
+                    bar.set_style(
+                        ProgressStyle::with_template("[{bar:30}] {prefix} {wide_msg}")
+                            .unwrap_or_else(|_| ProgressStyle::default_bar())
+                            .progress_chars("=> "),
+                    );
+                    bar.set_length(1000);
+                }
+                bar.set_prefix(format!("{}/{}", number(progress.progress), number(total)));
+                let done = (progress.progress / total).clamp(0.0, 1.0);
+                bar.set_position((done * 1000.0) as u64);
+            }
+            None => {
+                bar.set_prefix(number(progress.progress));
+                bar.tick();
+            }
+        }
+    }
+}
+
+impl Events for CallReport {
+    fn progress(&self, progress: &Progress) {
+        match self.show {
+            Show::Nothing => {}
+            Show::Bar => self.bar(progress),
+            Show::Lines => {
+                let line = progress_line(progress);
+                if *self.last.borrow() != line {
+                    diagnostic(&line);
+                    *self.last.borrow_mut() = line;
+                }
+            }
+        }
+    }
+
+    fn log(&self, message: &LogMessage) {
+        if self.verbose {
+            let logger = message
+                .logger
+                .as_deref()
+                .map(|l| format!(" {l}"))
+                .unwrap_or_default();
+            self.line(&format!(
+                "server log ({}{logger}): {}",
+                message.level,
+                message.text()
+            ));
+        }
+    }
+
+    fn ask(&self, question: &Question) -> Option<Response> {
+        if !(io::stdin().is_terminal() && io::stderr().is_terminal()) {
+            return None;
+        }
+        match self.bar.borrow().as_ref() {
+            Some(bar) => bar.suspend(|| prompt(question)),
+            None => prompt(question),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bar.borrow_mut().take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// One progress notification as a plain line: `progress: 1/3 exporting milk`.
+fn progress_line(progress: &Progress) -> String {
+    let mut line = format!("progress: {}", number(progress.progress));
+    if let Some(total) = progress.total {
+        line.push_str(&format!("/{}", number(total)));
+    }
+    if let Some(message) = progress.message.as_deref().filter(|m| !m.is_empty()) {
+        line.push(' ');
+        line.push_str(message);
+    }
+    line
+}
+
+/// A number as people write it: `3`, not `3.0`.
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+/// Asks `question` on the terminal, field by field; end of input cancels.
+fn prompt(question: &Question) -> Option<Response> {
+    diagnostic(&format!("the server asks: {}", question.message));
+    let mut content = Map::new();
+    if question.fields.is_empty() {
+        return match read_answer("  continue? [y/N] ")? {
+            text if matches!(text.trim(), "y" | "Y" | "yes") => Some(Response::Accept(content)),
+            _ => Some(Response::Decline),
+        };
+    }
+    for field in &question.fields {
+        loop {
+            let Some(text) = read_answer(&field_prompt(field)) else {
+                return Some(Response::Cancel);
+            };
+            if text.is_empty() {
+                match (&field.default, field.required) {
+                    (Some(default), _) => {
+                        content.insert(field.name.clone(), default.clone());
+                        break;
+                    }
+                    (None, false) => break,
+                    (None, true) => {
+                        diagnostic(&format!("  `{}` needs an answer", field.name));
+                        continue;
+                    }
+                }
+            }
+            match field.parse(&text) {
+                Ok(value) => {
+                    content.insert(field.name.clone(), value);
+                    break;
+                }
+                Err(e) => diagnostic(&format!("  {e}")),
+            }
+        }
+    }
+    Some(Response::Accept(content))
+}
+
+/// `  confirm (Clear them?) [true|false, default false]: `
+fn field_prompt(field: &Field) -> String {
+    let about = field
+        .description
+        .as_deref()
+        .or(field.title.as_deref())
+        .map(|d| format!(" ({d})"))
+        .unwrap_or_default();
+    let default = match &field.default {
+        Some(Value::String(text)) => format!(", default {text}"),
+        Some(other) => format!(", default {other}"),
+        None if !field.required => ", optional".to_owned(),
+        None => String::new(),
+    };
+    format!(
+        "  {}{about} [{}{default}]: ",
+        field.name,
+        field.kind.placeholder()
+    )
+}
+
+/// Writes `prompt` on stderr and reads one line of stdin, without its line
+/// end; `None` at the end of input.
+fn read_answer(prompt: &str) -> Option<String> {
+    {
+        let mut err = io::stderr().lock();
+        let _ = write!(err, "{}", escape_controls(prompt));
+        let _ = err.flush();
+    }
+    let mut line = String::new();
+    match io::stdin().lock().read_line(&mut line) {
+        Ok(0) | Err(_) => {
+            diagnostic("");
+            None
+        }
+        Ok(_) => Some(line.trim_end_matches(['\n', '\r']).to_owned()),
+    }
+}
+
 /// A line on stderr, control characters escaped; a closed stderr is ignored.
 pub fn diagnostic(message: &str) {
     let mut err = io::stderr().lock();
@@ -200,6 +434,22 @@ mod tests {
     fn tables_align_columns() {
         let t = table(&["A", "BB"], &[vec!["long".into(), "x".into()]]);
         assert_eq!(t, "A     BB\nlong  x\n");
+    }
+
+    #[test]
+    fn progress_lines_say_how_far_and_what() {
+        let line = |progress, total, message: Option<&str>| {
+            progress_line(&Progress {
+                progress,
+                total,
+                message: message.map(str::to_owned),
+            })
+        };
+        assert_eq!(
+            line(1.0, Some(3.0), Some("exported milk")),
+            "progress: 1/3 exported milk"
+        );
+        assert_eq!(line(0.5, None, None), "progress: 0.5");
     }
 
     #[test]

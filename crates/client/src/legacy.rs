@@ -1,6 +1,9 @@
-//! The session form for servers of the 2025-11-25 revision: `initialize`,
-//! take `Mcp-Session-Id`, `notifications/initialized`, the call, then `DELETE`
-//! the session so the server can drop it at once.
+//! The session form for servers of the 2025-11-25 revision: `initialize`
+//! (declaring that mur answers questions), take `Mcp-Session-Id`,
+//! `notifications/initialized`, with `-v` `logging/setLevel` (when the server
+//! logs), the call (with a progress token), then `DELETE` the session so the
+//! server can drop it at once. Questions the server asks in the call's
+//! response stream are answered in the session as they come.
 //!
 //! The session is put in the client's slot as soon as the server names it
 //! (the `initialize` response's headers), and [`Client::end_session`] sends
@@ -12,18 +15,21 @@ use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
 use super::request::{self, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID};
-use super::response::{Answer, Reply};
-use super::{Client, FAREWELL_LIMIT, describe};
+use super::response::Reply;
+use super::{Answer, Client, FAREWELL_LIMIT, LOG_LEVEL, describe};
 use mur_core::{Error, Result};
 
 const INIT_ID: u64 = 1;
 const CALL_ID: u64 = 2;
+const LEVEL_ID: u64 = 3;
 
 /// A session opened by `initialize`.
 #[derive(Debug, Clone)]
 pub(super) struct Session {
     id: Option<String>,
     version: String,
+    /// Whether the server declared `logging`.
+    logs: bool,
 }
 
 impl Client<'_> {
@@ -42,7 +48,7 @@ impl Client<'_> {
     async fn initialize(&self, version: &str) -> Result<Session> {
         let params = json!({
             "protocolVersion": version,
-            "capabilities": {},
+            "capabilities": request::client_capabilities(),
             "clientInfo": request::client_info(),
         });
         let body = request::body(INIT_ID, "initialize", Some(&params));
@@ -62,19 +68,22 @@ impl Client<'_> {
             .map(str::to_owned);
         // From here on the server holds a session: make sure it is ended,
         // even if its answer never arrives.
-        self.keep_session(Session {
+        let offered = Session {
             id: id.clone(),
             version: version.to_owned(),
-        });
+            logs: false,
+        };
+        self.keep_session(offered.clone());
         let status = response.status();
-        match self.reader().read(response, INIT_ID).await? {
+        match self.read(response, INIT_ID, &offered.headers()).await? {
             Answer::Reply(Reply::Result(result)) => {
                 let version = result["protocolVersion"]
                     .as_str()
                     .unwrap_or(version)
                     .to_owned();
                 tracing::debug!("legacy session {id:?}, protocol {version}");
-                let session = Session { id, version };
+                let logs = result["capabilities"]["logging"].is_object();
+                let session = Session { id, version, logs };
                 self.keep_session(session.clone());
                 Ok(session)
             }
@@ -83,13 +92,6 @@ impl Client<'_> {
                 self.endpoint,
                 e["message"].as_str().unwrap_or("(no message)")
             ))),
-            Answer::Request(r) => {
-                let offered = Session {
-                    id,
-                    version: version.to_owned(),
-                };
-                Err(self.refuse(&r, offered.headers()).await)
-            }
             Answer::Other { text, .. } => Err(Error::transport(format!(
                 "`{}` answered HTTP {status} and no MCP response: {}",
                 self.endpoint,
@@ -124,7 +126,10 @@ impl Client<'_> {
                 ack.status()
             )));
         }
-        let body = request::body(CALL_ID, method, params);
+        if self.verbose && session.logs {
+            self.set_level(session).await;
+        }
+        let body = request::session_body(CALL_ID, method, params, &self.meta());
         let response = self
             .send(
                 self.http
@@ -134,9 +139,8 @@ impl Client<'_> {
             )
             .await?;
         let status = response.status();
-        match self.reader().read(response, CALL_ID).await? {
+        match self.read(response, CALL_ID, &session.headers()).await? {
             Answer::Reply(reply) => Ok(reply),
-            Answer::Request(r) => Err(self.refuse(&r, session.headers()).await),
             Answer::Other { text, .. } => Err(Error::transport(format!(
                 "`{}` answered HTTP {status} and no response to `{method}`{}",
                 self.endpoint,
@@ -146,6 +150,27 @@ impl Client<'_> {
                     format!(": {text}")
                 }
             ))),
+        }
+    }
+
+    /// `-v`: asks the server for its log messages from [`LOG_LEVEL`] up. A
+    /// server that refuses is no reason to fail the call.
+    async fn set_level(&self, session: &Session) {
+        let params = json!({ "level": LOG_LEVEL });
+        let body = request::body(LEVEL_ID, "logging/setLevel", Some(&params));
+        let post = self
+            .http
+            .post(self.endpoint)
+            .headers(session.headers())
+            .json(&body);
+        let outcome = match self.send(post).await {
+            Ok(response) => self.read(response, LEVEL_ID, &session.headers()).await,
+            Err(e) => Err(e),
+        };
+        match outcome {
+            Ok(Answer::Reply(Reply::Result(_))) => {}
+            Ok(other) => tracing::debug!("`logging/setLevel` was not accepted: {other:?}"),
+            Err(e) => tracing::debug!("`logging/setLevel` failed: {}", e.message()),
         }
     }
 

@@ -1,42 +1,61 @@
 //! The MCP client: one POST in the modern stateless form; a retry when the
 //! server names the versions it supports (`-32022`); the legacy `initialize`
 //! session dance for servers that want one. The whole call is bounded by the
-//! caller's timeout, every response body by the response limit
-//! (`--max-response`), and a legacy session is ended in every outcome.
+//! caller's timeout (the time a user takes to answer a question excepted),
+//! every response body by the response limit (`--max-response`), and a legacy
+//! session is ended in every outcome.
+//!
+//! Every request carries a progress token; progress and the server's log
+//! messages go to the caller's [`Events`]. A question from the server (an
+//! `elicitation/create` in a 2025-11-25 response stream, or in a 2026-07-28
+//! input-required result, followed round after round to the end) is answered
+//! from `--answer KEY=VALUE`, else by asking through [`Events`], else the
+//! call ends (exit 5) naming the question and the `--answer` options that
+//! would answer it. Sampling, roots and any other request from the server
+//! are declined at once with a JSON-RPC error.
 //!
 //! The client never follows a redirect (a 3xx is a transport error naming the
-//! `Location`), never looks up a host name, and refuses every request a server
-//! sends back to it (`elicitation/create`, `sampling/createMessage`,
-//! `roots/list`, …) at once, ending the call with exit 5.
+//! `Location`) and never looks up a host name.
 
+mod events;
 mod legacy;
 mod request;
 mod response;
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use reqwest::header::{HeaderMap, LOCATION};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
+pub use events::{Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent};
 pub use request::{LEGACY_VERSION, MODERN_VERSION};
 pub use response::{Reply, describe};
 
 use mur_core::Settings;
 use mur_core::{Error, Result};
-use response::{Answer, Reader, ServerRequest};
+use request::CallMeta;
+use response::{Message, Reader, ServerRequest};
 
 /// JSON-RPC error code of an unsupported protocol version.
 const UNSUPPORTED_VERSION: i64 = -32022;
-/// JSON-RPC "method not found": how mur answers a request from the server.
+/// JSON-RPC "method not found": how mur declines a request it does not offer.
 const METHOD_NOT_FOUND: i64 = -32601;
-/// The id of the one request a modern call sends.
+/// JSON-RPC "internal error": how mur answers a question it could not ask.
+const NOT_ANSWERED: i64 = -32603;
+/// The id of the first request a modern call sends; each input-required
+/// retry takes the next.
 const CALL_ID: u64 = 1;
-/// Bound on each courtesy request sent on the way out: the `DELETE` that
-/// ends a legacy session and the refusal of a server's request. Both go to
-/// loopback and need milliseconds; they must not hold up an exit.
+/// The progress token of every request mur sends.
+pub const PROGRESS_TOKEN: &str = "mur";
+/// The most input-required rounds one call follows.
+const MAX_ROUNDS: u64 = 100;
+/// The log level mur asks the server for with `-v`.
+const LOG_LEVEL: &str = "info";
+/// Bound on the `DELETE` that ends a legacy session, sent on the way out: it
+/// goes to loopback and needs milliseconds; it must not hold up an exit.
 const FAREWELL_LIMIT: Duration = Duration::from_millis(500);
 
 /// Builds the HTTP client once per process: no proxy lookup, no TLS, loopback
@@ -81,12 +100,20 @@ impl reqwest::dns::Resolve for NoLookups {
 pub struct Client<'a> {
     http: &'a reqwest::Client,
     endpoint: &'a str,
+    /// `-v`: ask the server for its log messages.
     verbose: bool,
+    /// `--answer KEY=VALUE`.
+    answers: &'a [(String, String)],
+    /// Where progress, log messages and questions go.
+    events: &'a dyn Events,
     /// The most bytes one response body may have (`--max-response`).
     limit: u64,
     /// The user's `--timeout`, named when a call runs out of it (the bound
     /// of one call may be less: discovery spent part of it).
     budget: Duration,
+    /// Time spent waiting for the user to answer a question, not yet added
+    /// to the call's bound: a person's thinking is not the server's slowness.
+    asking: Mutex<Duration>,
     /// The legacy session this call opened and has not ended yet. It lives
     /// here, outside the call's future, so that the timeout, which drops that
     /// future wherever it is, cannot take the session with it: [`Client::call`]
@@ -94,32 +121,61 @@ pub struct Client<'a> {
     session: Mutex<Option<legacy::Session>>,
 }
 
+/// What one HTTP response held, once the server's requests were answered
+/// and its notifications reported.
+#[derive(Debug)]
+enum Answer {
+    /// The response with our id.
+    Reply(Reply),
+    /// No response with our id; `error` is a JSON-RPC error with another
+    /// (usually null) id, if there was one, and `text` is a snippet of a
+    /// JSON body (empty for an event stream, `stream` then true).
+    Other {
+        error: Option<Value>,
+        text: String,
+        stream: bool,
+    },
+}
+
 impl<'a> Client<'a> {
-    pub fn new(http: &'a reqwest::Client, endpoint: &'a str, settings: &Settings) -> Self {
+    pub fn new(http: &'a reqwest::Client, endpoint: &'a str, settings: &'a Settings) -> Self {
         Self {
             http,
             endpoint,
             verbose: settings.verbose,
+            answers: &settings.answers,
+            events: &Silent,
             limit: settings.max_response,
             budget: settings.timeout,
+            asking: Mutex::new(Duration::ZERO),
             session: Mutex::new(None),
         }
     }
 
+    /// Reports progress and log messages to `events`, and asks questions there.
+    pub fn with_events(mut self, events: &'a dyn Events) -> Self {
+        self.events = events;
+        self
+    }
+
     /// Sends `method` with `params` and returns the server's reply; never
-    /// takes longer than `timeout` (what is left of the `--timeout`), plus
-    /// [`FAREWELL_LIMIT`] to end a legacy session.
+    /// takes longer than `timeout` (what is left of the `--timeout`) plus the
+    /// time the user took to answer questions, plus [`FAREWELL_LIMIT`] to end
+    /// a legacy session.
     pub async fn call(
         &self,
         method: &str,
         params: Option<&Value>,
         timeout: Duration,
     ) -> Result<Reply> {
-        let outcome = tokio::time::timeout(timeout, self.call_unbounded(method, params)).await;
+        let outcome = self
+            .bounded(self.call_unbounded(method, params), timeout)
+            .await;
         // An answer, a failure, or the timeout having dropped the call in the
         // middle of a request: a session opened on the way is ended now.
         self.end_session().await;
-        outcome.unwrap_or_else(|_| {
+        self.events.finish();
+        outcome.unwrap_or_else(|| {
             Err(Error::transport(format!(
                 "`{}` did not answer within {} ms",
                 self.endpoint,
@@ -127,6 +183,30 @@ impl<'a> Client<'a> {
             ))
             .with_hint("a slow tool may need a longer `--timeout MS` before the verb name"))
         })
+    }
+
+    /// `future`, or `None` once `timeout` has passed; time spent asking the
+    /// user moves the bound out by as much.
+    async fn bounded<T>(&self, future: impl Future<Output = T>, timeout: Duration) -> Option<T> {
+        let mut future = std::pin::pin!(future);
+        let mut sleep = std::pin::pin!(tokio::time::sleep(timeout));
+        loop {
+            tokio::select! {
+                out = &mut future => return Some(out),
+                () = &mut sleep => {
+                    let asked = self
+                        .asking
+                        .lock()
+                        .map(|mut a| std::mem::take(&mut *a))
+                        .unwrap_or_default();
+                    if asked.is_zero() {
+                        return None;
+                    }
+                    let later = sleep.deadline() + asked;
+                    sleep.as_mut().reset(later);
+                }
+            }
+        }
     }
 
     async fn call_unbounded(&self, method: &str, params: Option<&Value>) -> Result<Reply> {
@@ -159,30 +239,212 @@ impl<'a> Client<'a> {
         }
     }
 
-    /// One modern POST.
-    async fn modern(&self, method: &str, params: Option<&Value>, version: &str) -> Result<Step> {
-        let body = request::modern_body(CALL_ID, method, params, version);
-        let headers = request::modern_headers(method, params, version);
-        tracing::debug!("POST {} {method} (protocol {version})", self.endpoint);
-        let response = self
-            .send(self.http.post(self.endpoint).headers(headers).json(&body))
-            .await?;
-        let status = response.status();
-        let answer = self.reader().read(response, CALL_ID).await?;
-        if let Answer::Request(request) = answer {
-            let mut headers = request::base_headers();
-            request::insert(&mut headers, request::HEADER_PROTOCOL_VERSION, version);
-            return Err(self.refuse(&request, headers).await);
+    /// The `_meta` keys of this call's requests.
+    fn meta(&self) -> CallMeta {
+        CallMeta {
+            progress_token: Some(PROGRESS_TOKEN.to_owned()),
+            log_level: self.verbose.then_some(LOG_LEVEL),
         }
-        classify(status, answer, self.endpoint)
     }
 
-    fn reader(&self) -> Reader<'_> {
+    /// A modern POST, and one more for each input-required result, with the
+    /// answers to its questions and its request state, until the server
+    /// completes the request.
+    async fn modern(&self, method: &str, params: Option<&Value>, version: &str) -> Result<Step> {
+        let mut sent = params.cloned();
+        let mut id = CALL_ID;
+        loop {
+            let body = request::modern_body(id, method, sent.as_ref(), version, &self.meta());
+            let headers = request::modern_headers(method, sent.as_ref(), version);
+            tracing::debug!(
+                "POST {} {method} (protocol {version}, id {id})",
+                self.endpoint
+            );
+            let response = self
+                .send(self.http.post(self.endpoint).headers(headers).json(&body))
+                .await?;
+            let status = response.status();
+            let mut answer_headers = request::base_headers();
+            request::insert(
+                &mut answer_headers,
+                request::HEADER_PROTOCOL_VERSION,
+                version,
+            );
+            let answer = self.read(response, id, &answer_headers).await?;
+            match classify(status, answer, self.endpoint)? {
+                Step::Done(Reply::Result(asked)) if asked["resultType"] == "input_required" => {
+                    if id - CALL_ID >= MAX_ROUNDS {
+                        return Err(Error::tool_failed(format!(
+                            "`{}` was still asking for input after {MAX_ROUNDS} rounds of `{method}`",
+                            self.endpoint
+                        )));
+                    }
+                    sent = Some(self.answered(params, &asked)?);
+                    // A retry is a new request: a new id.
+                    id += 1;
+                }
+                step => return Ok(step),
+            }
+        }
+    }
+
+    /// The original `params` again, with the answers to the input requests
+    /// of `asked` (`inputResponses`) and its `requestState`, echoed exactly.
+    fn answered(&self, params: Option<&Value>, asked: &Value) -> Result<Value> {
+        let mut retry = match params {
+            Some(Value::Object(map)) => map.clone(),
+            _ => Map::new(),
+        };
+        if let Some(requests) = asked["inputRequests"].as_object() {
+            let mut responses = Map::new();
+            for (key, input) in requests {
+                let method = input["method"].as_str().unwrap_or("(no method)");
+                if method != "elicitation/create" {
+                    return Err(self.not_offered(method));
+                }
+                let response = self.answer(&input["params"])?;
+                responses.insert(key.clone(), response.to_json());
+            }
+            retry.insert("inputResponses".into(), Value::Object(responses));
+        }
+        if let Some(state) = asked.get("requestState").filter(|s| !s.is_null()) {
+            retry.insert("requestState".into(), state.clone());
+        }
+        Ok(Value::Object(retry))
+    }
+
+    /// The error for an input request of a kind mur does not offer (it
+    /// declares no sampling and no roots, so a server should not ask).
+    fn not_offered(&self, method: &str) -> Error {
+        Error::tool_failed(format!(
+            "`{}` asked mur for `{method}`, which mur does not offer (it declares no sampling \
+             and no roots); the call was abandoned",
+            self.endpoint
+        ))
+    }
+
+    /// The answer to a question (`elicitation/create` params): from
+    /// `--answer`, else from the user, else the error that ends the call.
+    fn answer(&self, params: &Value) -> Result<Response> {
+        if let Some(mode) = params["mode"].as_str().filter(|m| *m != "form") {
+            return Err(Error::tool_failed(format!(
+                "`{}` asks a `{mode}`-mode question (\"{}\"), which mur cannot answer: it \
+                 answers form questions only",
+                self.endpoint,
+                params["message"].as_str().unwrap_or_default()
+            )));
+        }
+        let question = Question::from_params(params);
+        if let Some(response) = question.answer_from(self.answers)? {
+            tracing::debug!("answered from --answer: {}", response.to_json());
+            return Ok(response);
+        }
+        let started = Instant::now();
+        let asked = self.events.ask(&question);
+        if let Ok(mut asking) = self.asking.lock() {
+            *asking += started.elapsed();
+        }
+        asked.ok_or_else(|| {
+            Error::tool_failed(format!(
+                "`{}` asks \"{}\" and mur has no answer: no `--answer` answers it, and stdin \
+                 and stderr are not both a terminal to ask on",
+                self.endpoint, question.message
+            ))
+            .with_hint(format!("answer it with {}", question.answer_options()))
+        })
+    }
+
+    fn reader(&self) -> Reader<'a> {
         Reader {
             endpoint: self.endpoint,
             limit: self.limit,
-            verbose: self.verbose,
         }
+    }
+
+    /// Reads `response` down to the reply with `id`: notifications are
+    /// reported, requests from the server answered (with `headers`) as they
+    /// come.
+    async fn read(
+        &self,
+        response: reqwest::Response,
+        id: u64,
+        headers: &HeaderMap,
+    ) -> Result<Answer> {
+        let mut incoming = self.reader().open(response).await?;
+        let mut stray = None;
+        while let Some(message) = incoming.next().await? {
+            match Message::of(message, id) {
+                Message::Reply(reply) => return Ok(Answer::Reply(reply)),
+                Message::Request(request) => self.serve(&request, headers).await?,
+                Message::Notification { method, params } => self.notified(&method, &params),
+                Message::StrayError(error) => {
+                    stray.get_or_insert(error);
+                }
+                Message::Other => {}
+            }
+        }
+        Ok(Answer::Other {
+            error: stray,
+            text: incoming.text().to_owned(),
+            stream: incoming.was_stream(),
+        })
+    }
+
+    /// Reports a notification: our progress, a log message; skips the rest.
+    fn notified(&self, method: &str, params: &Value) {
+        match method {
+            "notifications/progress" if params["progressToken"] == PROGRESS_TOKEN => {
+                if let Some(progress) = Progress::from_params(params) {
+                    self.events.progress(&progress);
+                }
+            }
+            "notifications/message" => self.events.log(&LogMessage::from_params(params)),
+            _ => tracing::debug!("skipped notification `{method}`"),
+        }
+    }
+
+    /// Answers a request from the server: a question with its answer (or,
+    /// when there is none, an error, and the call ends), `ping` with `{}`,
+    /// anything else (sampling, roots, …) declined with "method not found".
+    async fn serve(&self, request: &ServerRequest, headers: &HeaderMap) -> Result<()> {
+        let method = request.method.as_str();
+        tracing::debug!("the server asks `{method}` ({})", request.id);
+        let (answer, outcome) = match method {
+            "elicitation/create" => match self.answer(&request.params) {
+                Ok(response) => (Ok(response.to_json()), Ok(())),
+                Err(e) => (
+                    Err((NOT_ANSWERED, format!("mur has no answer: {}", e.message()))),
+                    Err(e),
+                ),
+            },
+            "ping" => (Ok(json!({})), Ok(())),
+            other => (
+                Err((
+                    METHOD_NOT_FOUND,
+                    format!(
+                        "mur does not offer `{other}`: it is a command-line client with no model \
+                         to sample and no roots to list"
+                    ),
+                )),
+                Ok(()),
+            ),
+        };
+        let body = match answer {
+            Ok(result) => json!({ "jsonrpc": "2.0", "id": request.id, "result": result }),
+            Err((code, message)) => json!({
+                "jsonrpc": "2.0", "id": request.id, "error": { "code": code, "message": message },
+            }),
+        };
+        let post = self
+            .http
+            .post(self.endpoint)
+            .headers(headers.clone())
+            .json(&body);
+        match post.send().await {
+            Ok(r) => tracing::debug!("the answer to `{method}` got HTTP {}", r.status()),
+            Err(e) => tracing::debug!("sending the answer to `{method}` failed: {}", describe(&e)),
+        }
+        outcome
     }
 
     /// Sends a request; a redirect is an error, never followed.
@@ -211,42 +473,6 @@ impl<'a> Client<'a> {
         }
         Ok(response)
     }
-
-    /// Answers a request from the server with a JSON-RPC error at once, and
-    /// returns the error that ends the call (exit 5): mur is one call from a
-    /// shell, with no user to ask, no model to sample and no roots to list.
-    /// Answering (rather than ignoring) lets the server's tool fail now
-    /// instead of waiting for an answer that would never come.
-    async fn refuse(&self, request: &ServerRequest, headers: HeaderMap) -> Error {
-        let method = &request.method;
-        tracing::debug!("refusing the server's request `{method}` ({})", request.id);
-        let body = json!({
-            "jsonrpc": "2.0",
-            "id": request.id,
-            "error": {
-                "code": METHOD_NOT_FOUND,
-                "message": format!(
-                    "mur cannot answer `{method}`: it makes one call from a shell and has no \
-                     user, model or roots to ask"
-                ),
-            },
-        });
-        let post = self.http.post(self.endpoint).headers(headers).json(&body);
-        match tokio::time::timeout(FAREWELL_LIMIT, post.send()).await {
-            Ok(Ok(r)) => tracing::debug!("the refusal was answered with HTTP {}", r.status()),
-            Ok(Err(e)) => tracing::debug!("sending the refusal failed: {}", describe(&e)),
-            Err(_) => tracing::debug!("sending the refusal timed out"),
-        }
-        Error::tool_failed(format!(
-            "`{}` asked mur for `{method}` during the call, which mur cannot answer; \
-             mur refused it (JSON-RPC error {METHOD_NOT_FOUND}) and abandoned the call",
-            self.endpoint
-        ))
-        .with_hint(
-            "mur answers no requests from the server yet (elicitation, sampling, roots): \
-             call a tool that does not ask the client for input",
-        )
-    }
 }
 
 /// Where a modern POST leaves us.
@@ -261,11 +487,6 @@ enum Step {
 fn classify(status: StatusCode, answer: Answer, endpoint: &str) -> Result<Step> {
     match answer {
         Answer::Reply(reply) => Ok(Step::Done(reply)),
-        // Refused by the caller before it gets here; never a reply.
-        Answer::Request(request) => Err(Error::transport(format!(
-            "`{endpoint}` sent a request (`{}`) instead of an answer",
-            request.method
-        ))),
         Answer::Other { .. }
             if matches!(status, StatusCode::BAD_REQUEST | StatusCode::NOT_FOUND) =>
         {
@@ -277,6 +498,9 @@ fn classify(status: StatusCode, answer: Answer, endpoint: &str) -> Result<Step> 
         } => Err(Error::transport(format!(
             "`{endpoint}` answered HTTP {status} with an error for no request of ours: {}",
             error["message"].as_str().unwrap_or("(no message)")
+        ))),
+        Answer::Other { stream: true, .. } => Err(Error::transport(format!(
+            "`{endpoint}` ended the event stream without answering"
         ))),
         Answer::Other { text, .. } if status.is_success() => Err(Error::transport(format!(
             "`{endpoint}` answered without a JSON-RPC response: {}",
@@ -346,6 +570,7 @@ mod tests {
         let other = Answer::Other {
             error: Some(json!({ "code": -32000 })),
             text: String::new(),
+            stream: false,
         };
         assert!(matches!(
             classify(StatusCode::BAD_REQUEST, other, "e"),
@@ -419,6 +644,7 @@ mod tests {
         let other = Answer::Other {
             error: None,
             text: "boom".into(),
+            stream: false,
         };
         let err = classify(StatusCode::INTERNAL_SERVER_ERROR, other, "e")
             .err()

@@ -32,20 +32,62 @@ pub fn client_info() -> Value {
     json!({ "name": "mur", "version": env!("CARGO_PKG_VERSION") })
 }
 
+/// What mur can do for a server: answer questions (form-mode elicitation).
+/// No sampling, no roots: requests for those are declined.
+pub fn client_capabilities() -> Value {
+    json!({ "elicitation": {} })
+}
+
+/// The `_meta` keys a request of this call carries besides the client's
+/// context: the progress token, and (2026-07-28) the log level asked for.
+#[derive(Debug, Clone, Default)]
+pub struct CallMeta {
+    pub progress_token: Option<String>,
+    pub log_level: Option<&'static str>,
+}
+
 /// A request in the modern form: client context travels in `params._meta`.
-pub fn modern_body(id: u64, method: &str, params: Option<&Value>, version: &str) -> Value {
-    let meta = json!({
+pub fn modern_body(
+    id: u64,
+    method: &str,
+    params: Option<&Value>,
+    version: &str,
+    extra: &CallMeta,
+) -> Value {
+    let mut meta = json!({
         "io.modelcontextprotocol/protocolVersion": version,
         "io.modelcontextprotocol/clientInfo": client_info(),
-        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientCapabilities": client_capabilities(),
     });
-    let params = match params {
+    if let Some(token) = &extra.progress_token {
+        meta["progressToken"] = token.clone().into();
+    }
+    if let Some(level) = extra.log_level {
+        meta["io.modelcontextprotocol/logLevel"] = level.into();
+    }
+    body(id, method, with_meta(params, meta).as_ref())
+}
+
+/// A request in the session form: only the progress token in `params._meta`.
+pub fn session_body(id: u64, method: &str, params: Option<&Value>, extra: &CallMeta) -> Value {
+    match &extra.progress_token {
+        Some(token) => body(
+            id,
+            method,
+            with_meta(params, json!({ "progressToken": token })).as_ref(),
+        ),
+        None => body(id, method, params),
+    }
+}
+
+/// `params` with our `_meta` keys merged in (keys the caller set are kept);
+/// positional params cannot carry `_meta` and are sent untouched.
+fn with_meta(params: Option<&Value>, meta: Value) -> Option<Value> {
+    match params {
         None | Some(Value::Null) => Some(json!({ "_meta": meta })),
-        Some(Value::Object(map)) => Some(Value::Object(with_meta(map, meta))),
-        // Positional params cannot carry `_meta`; send them untouched.
+        Some(Value::Object(map)) => Some(Value::Object(merged(map, meta))),
         Some(other) => Some(other.clone()),
-    };
-    body(id, method, params.as_ref())
+    }
 }
 
 /// A plain JSON-RPC request (legacy form, or a notification when `id` is `None`).
@@ -63,7 +105,7 @@ pub fn body(id: impl Into<Option<u64>>, method: &str, params: Option<&Value>) ->
 }
 
 /// Merges our `_meta` keys into the caller's params, keeping keys they set.
-fn with_meta(params: &Map<String, Value>, meta: Value) -> Map<String, Value> {
+fn merged(params: &Map<String, Value>, meta: Value) -> Map<String, Value> {
     let mut out = params.clone();
     let slot = out.entry("_meta").or_insert_with(|| json!({}));
     if let (Value::Object(slot), Value::Object(ours)) = (slot, meta) {
@@ -130,7 +172,11 @@ mod tests {
     #[test]
     fn a_tool_call_carries_context_in_meta_and_matching_headers() {
         let params = json!({ "name": "tree", "arguments": { "selector": "#x" } });
-        let b = modern_body(7, "tools/call", Some(&params), MODERN_VERSION);
+        let extra = CallMeta {
+            progress_token: Some("mur".into()),
+            log_level: Some("info"),
+        };
+        let b = modern_body(7, "tools/call", Some(&params), MODERN_VERSION, &extra);
         assert_eq!(b["id"], 7);
         assert_eq!(b["params"]["name"], "tree");
         let meta = &b["params"]["_meta"];
@@ -141,8 +187,10 @@ mod tests {
         assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "mur");
         assert_eq!(
             meta["io.modelcontextprotocol/clientCapabilities"],
-            json!({})
+            json!({ "elicitation": {} })
         );
+        assert_eq!(meta["progressToken"], "mur");
+        assert_eq!(meta["io.modelcontextprotocol/logLevel"], "info");
         let h = modern_headers("tools/call", Some(&params), MODERN_VERSION);
         assert_eq!(h["mcp-protocol-version"], MODERN_VERSION);
         assert_eq!(h["mcp-method"], "tools/call");
@@ -152,7 +200,7 @@ mod tests {
 
     #[test]
     fn a_method_without_params_still_gets_meta_and_no_name() {
-        let b = modern_body(1, "tools/list", None, MODERN_VERSION);
+        let b = modern_body(1, "tools/list", None, MODERN_VERSION, &CallMeta::default());
         assert!(b["params"]["_meta"].is_object());
         assert!(
             modern_headers("tools/list", None, MODERN_VERSION)

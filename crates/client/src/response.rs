@@ -1,8 +1,8 @@
-//! Reading a POST's answer, plain JSON or an SSE stream, down to the one
-//! JSON-RPC response that carries our id; notifications and other ids are
-//! skipped (progress is reported on stderr with `-v`). A request from the
-//! server (a message with both `id` and `method`) ends the reading: the
-//! caller refuses it.
+//! Reading a POST's answer, plain JSON or an SSE stream, message by message
+//! ([`Incoming`]), each told apart ([`Message`]): the one JSON-RPC response
+//! that carries our id, notifications (the caller reports progress and log
+//! messages), requests from the server (the caller answers them and reads
+//! on), and responses to other ids (skipped).
 //!
 //! Every body is read chunk by chunk and counted as it arrives, and reading
 //! stops with a transport error once it passes the response limit
@@ -11,6 +11,7 @@
 //! endless event stream. An event stream that stays under the limit but never
 //! ends is bounded by the call's timeout.
 
+use std::collections::VecDeque;
 use std::fmt;
 
 use futures_util::StreamExt as _;
@@ -35,18 +36,47 @@ pub enum Reply {
 pub struct ServerRequest {
     pub id: Value,
     pub method: String,
+    pub params: Value,
 }
 
-/// What one HTTP response held.
-#[derive(Debug)]
-pub enum Answer {
+/// One JSON-RPC message of a response body, as it concerns our request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
     /// The response with our id.
     Reply(Reply),
-    /// A request from the server, met before our response.
+    /// A request from the server.
     Request(ServerRequest),
-    /// No response with our id; `error` is a JSON-RPC error with another
-    /// (usually null) id, if there was one, and `text` is a snippet of the body.
-    Other { error: Option<Value>, text: String },
+    /// A notification (`notifications/progress`, `notifications/message`, …).
+    Notification { method: String, params: Value },
+    /// An error response for another (usually null) id.
+    StrayError(Value),
+    /// Anything else: a response to another id, garbage in a batch.
+    Other,
+}
+
+impl Message {
+    /// What `msg` is to a request with id `id`.
+    pub fn of(msg: Value, id: u64) -> Self {
+        if let Some(method) = msg.get("method") {
+            let method = method.as_str().unwrap_or("(not a string)").to_owned();
+            let params = msg.get("params").cloned().unwrap_or(Value::Null);
+            return match msg.get("id").filter(|i| !i.is_null()) {
+                Some(request_id) => Self::Request(ServerRequest {
+                    id: request_id.clone(),
+                    method,
+                    params,
+                }),
+                None => Self::Notification { method, params },
+            };
+        }
+        let ours = msg.get("id").and_then(Value::as_u64) == Some(id);
+        match (msg.get("result"), msg.get("error")) {
+            (Some(result), _) if ours => Self::Reply(Reply::Result(result.clone())),
+            (_, Some(error)) if ours => Self::Reply(Reply::Error(error.clone())),
+            (_, Some(error)) => Self::StrayError(error.clone()),
+            _ => Self::Other,
+        }
+    }
 }
 
 /// How to read the responses of one endpoint.
@@ -55,12 +85,29 @@ pub struct Reader<'a> {
     pub endpoint: &'a str,
     /// The most bytes one response body may have.
     pub limit: u64,
-    pub verbose: bool,
 }
 
-impl Reader<'_> {
-    /// Reads the body of `response` as JSON or SSE, looking for `id`.
-    pub async fn read(&self, response: reqwest::Response, id: u64) -> Result<Answer> {
+/// The messages of one response body, one at a time: all of a JSON body at
+/// once, or an event stream's as they arrive.
+pub struct Incoming<'a> {
+    reader: Reader<'a>,
+    /// Messages read and not yet taken (a JSON body, a batch in one event).
+    pending: VecDeque<Value>,
+    /// The event stream still to read, if the body is one.
+    events: Option<EventStream>,
+    /// A snippet of a JSON body, for errors.
+    text: String,
+    /// Whether the body is an event stream.
+    stream: bool,
+}
+
+type EventStream = std::pin::Pin<
+    Box<dyn futures_util::Stream<Item = Result<sse_stream::Sse, sse_stream::Error>> + Send>,
+>;
+
+impl<'a> Reader<'a> {
+    /// Starts reading the body of `response` as JSON or SSE.
+    pub async fn open(&self, response: reqwest::Response) -> Result<Incoming<'a>> {
         if response
             .content_length()
             .is_some_and(|len| len > self.limit)
@@ -73,11 +120,27 @@ impl Reader<'_> {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|ct| ct.starts_with("text/event-stream"));
         if is_sse {
-            self.read_sse(response, id).await
-        } else {
-            let bytes = self.read_body(response).await?;
-            Ok(read_json(&bytes, id, self.verbose))
+            let events: EventStream =
+                Box::pin(SseStream::from_bytes_stream(counted(response, self.limit)));
+            return Ok(Incoming {
+                reader: *self,
+                pending: VecDeque::new(),
+                events: Some(events),
+                text: String::new(),
+                stream: true,
+            });
         }
+        let bytes = self.read_body(response).await?;
+        let pending = serde_json::from_slice::<Value>(&bytes)
+            .map(messages)
+            .unwrap_or_default();
+        Ok(Incoming {
+            reader: *self,
+            pending,
+            events: None,
+            text: snippet(&bytes),
+            stream: false,
+        })
     }
 
     /// The whole body, counted chunk by chunk against the limit.
@@ -91,39 +154,6 @@ impl Reader<'_> {
             body.extend_from_slice(&chunk);
         }
         Ok(body)
-    }
-
-    async fn read_sse(&self, response: reqwest::Response, id: u64) -> Result<Answer> {
-        let mut events =
-            std::pin::pin!(SseStream::from_bytes_stream(counted(response, self.limit)));
-        let mut stray_error = None;
-        while let Some(event) = events.next().await {
-            let event = event.map_err(|e| self.stream_error(e))?;
-            let Some(data) = event.data.filter(|d| !d.trim().is_empty()) else {
-                continue;
-            };
-            let value: Value = serde_json::from_str(&data).map_err(|e| {
-                Error::transport(format!(
-                    "`{}` sent a malformed event in the response stream: {e}",
-                    self.endpoint
-                ))
-            })?;
-            for msg in messages(value) {
-                if let Some(answer) = take(&msg, id, self.verbose, &mut stray_error) {
-                    return Ok(answer);
-                }
-            }
-        }
-        if stray_error.is_some() {
-            return Ok(Answer::Other {
-                error: stray_error,
-                text: String::new(),
-            });
-        }
-        Err(Error::transport(format!(
-            "`{}` ended the event stream without answering",
-            self.endpoint
-        )))
     }
 
     fn stream_error(&self, e: sse_stream::Error) -> Error {
@@ -168,6 +198,45 @@ impl Reader<'_> {
     }
 }
 
+impl Incoming<'_> {
+    /// The next JSON-RPC message of the body; `None` at its end.
+    pub async fn next(&mut self) -> Result<Option<Value>> {
+        loop {
+            if let Some(message) = self.pending.pop_front() {
+                return Ok(Some(message));
+            }
+            let Some(events) = &mut self.events else {
+                return Ok(None);
+            };
+            let Some(event) = events.next().await else {
+                self.events = None;
+                return Ok(None);
+            };
+            let event = event.map_err(|e| self.reader.stream_error(e))?;
+            let Some(data) = event.data.filter(|d| !d.trim().is_empty()) else {
+                continue;
+            };
+            let value: Value = serde_json::from_str(&data).map_err(|e| {
+                Error::transport(format!(
+                    "`{}` sent a malformed event in the response stream: {e}",
+                    self.reader.endpoint
+                ))
+            })?;
+            self.pending = messages(value);
+        }
+    }
+
+    /// A short excerpt of a JSON body (empty for an event stream).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether the body was an event stream.
+    pub fn was_stream(&self) -> bool {
+        self.stream
+    }
+}
+
 /// Why reading an event stream's bytes stopped.
 #[derive(Debug)]
 enum BodyError {
@@ -209,78 +278,11 @@ fn counted(
     })
 }
 
-/// Finds our response in a plain JSON body (one message or a batch).
-pub fn read_json(bytes: &[u8], id: u64, verbose: bool) -> Answer {
-    let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
-        return Answer::Other {
-            error: None,
-            text: snippet(bytes),
-        };
-    };
-    let mut stray_error = None;
-    for msg in messages(value) {
-        if let Some(answer) = take(&msg, id, verbose, &mut stray_error) {
-            return answer;
-        }
-    }
-    Answer::Other {
-        error: stray_error,
-        text: snippet(bytes),
-    }
-}
-
-fn messages(value: Value) -> Vec<Value> {
+fn messages(value: Value) -> VecDeque<Value> {
     match value {
-        Value::Array(batch) => batch,
-        one => vec![one],
+        Value::Array(batch) => batch.into(),
+        one => VecDeque::from([one]),
     }
-}
-
-/// Our reply, if `msg` is it, or a request from the server; reports
-/// notifications and keeps stray errors.
-fn take(msg: &Value, id: u64, verbose: bool, stray_error: &mut Option<Value>) -> Option<Answer> {
-    if let Some(method) = msg.get("method") {
-        if let Some(request_id) = msg.get("id").filter(|i| !i.is_null()) {
-            return Some(Answer::Request(ServerRequest {
-                id: request_id.clone(),
-                method: method.as_str().unwrap_or("(not a string)").to_owned(),
-            }));
-        }
-        if verbose {
-            report_notification(msg);
-        }
-        return None;
-    }
-    let ours = msg.get("id").and_then(Value::as_u64) == Some(id);
-    match (msg.get("result"), msg.get("error")) {
-        (Some(result), _) if ours => Some(Answer::Reply(Reply::Result(result.clone()))),
-        (_, Some(error)) if ours => Some(Answer::Reply(Reply::Error(error.clone()))),
-        (_, Some(error)) => {
-            stray_error.get_or_insert_with(|| error.clone());
-            None
-        }
-        _ => None,
-    }
-}
-
-/// Reports a progress notification (only with `-v`) as a log event: the
-/// library never writes to stderr itself; the binary's `-v` log shows it.
-fn report_notification(msg: &Value) {
-    let method = msg["method"].as_str().unwrap_or_default();
-    if method != "notifications/progress" {
-        tracing::debug!("skipped notification `{method}`");
-        return;
-    }
-    let p = &msg["params"];
-    let total = p["total"]
-        .as_f64()
-        .map(|t| format!("/{t}"))
-        .unwrap_or_default();
-    let text = p["message"]
-        .as_str()
-        .map(|m| format!(" {m}"))
-        .unwrap_or_default();
-    tracing::info!("progress: {}{total}{text}", p["progress"]);
 }
 
 /// A short, single-line excerpt of a body, for error messages.
@@ -330,43 +332,44 @@ mod tests {
 
     use super::*;
 
+    fn all(body: Value) -> Vec<Message> {
+        messages(body)
+            .into_iter()
+            .map(|m| Message::of(m, 1))
+            .collect()
+    }
+
     #[test]
-    fn the_response_with_our_id_is_kept() {
-        let body = json!([
+    fn each_message_is_told_apart() {
+        let got = all(json!([
             { "jsonrpc": "2.0", "method": "notifications/progress", "params": { "progress": 1 } },
             { "jsonrpc": "2.0", "id": 9, "result": { "other": true } },
+            { "jsonrpc": "2.0", "id": "e-1", "method": "elicitation/create", "params": { "message": "?" } },
+            { "jsonrpc": "2.0", "id": null, "error": { "code": -32000, "message": "no session" } },
             { "jsonrpc": "2.0", "id": 1, "result": { "ok": true } },
-        ]);
-        let answer = read_json(body.to_string().as_bytes(), 1, false);
-        assert!(matches!(answer, Answer::Reply(Reply::Result(r)) if r == json!({ "ok": true })));
-    }
-
-    #[test]
-    fn an_error_with_a_null_id_is_not_our_reply() {
-        let body = json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32000, "message": "no session" } });
-        let answer = read_json(body.to_string().as_bytes(), 1, false);
-        assert!(matches!(answer, Answer::Other { error: Some(e), .. } if e["code"] == -32000));
-    }
-
-    #[test]
-    fn a_message_with_an_id_and_a_method_is_a_request_from_the_server() {
-        let body = json!([
-            { "jsonrpc": "2.0", "method": "notifications/message", "params": {} },
-            { "jsonrpc": "2.0", "id": "e-1", "method": "elicitation/create", "params": {} },
-            { "jsonrpc": "2.0", "id": 1, "result": { "ok": true } },
-        ]);
-        let answer = read_json(body.to_string().as_bytes(), 1, false);
-        assert!(
-            matches!(&answer, Answer::Request(r) if r.id == json!("e-1") && r.method == "elicitation/create"),
-            "{answer:?}"
+        ]));
+        assert_eq!(
+            got,
+            [
+                Message::Notification {
+                    method: "notifications/progress".into(),
+                    params: json!({ "progress": 1 })
+                },
+                Message::Other,
+                Message::Request(ServerRequest {
+                    id: json!("e-1"),
+                    method: "elicitation/create".into(),
+                    params: json!({ "message": "?" })
+                }),
+                Message::StrayError(json!({ "code": -32000, "message": "no session" })),
+                Message::Reply(Reply::Result(json!({ "ok": true }))),
+            ]
         );
     }
 
     #[test]
-    fn garbage_is_reported_as_a_snippet() {
-        let answer = read_json(b"<html>\n nope </html>", 1, false);
-        assert!(
-            matches!(answer, Answer::Other { error: None, text } if text == "<html> nope </html>")
-        );
+    fn snippets_are_one_short_line() {
+        assert_eq!(snippet(b"<html>\n nope </html>"), "<html> nope </html>");
+        assert_eq!(snippet("x".repeat(200).as_bytes()).chars().count(), 121);
     }
 }

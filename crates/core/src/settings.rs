@@ -28,6 +28,11 @@ pub struct Settings {
     pub max_response: u64,
     pub pretty: bool,
     pub verbose: bool,
+    /// `-q`: no progress on stderr.
+    pub quiet: bool,
+    /// `--answer KEY=VALUE`, in the order given: answers to the server's
+    /// questions, one field of the requested schema each.
+    pub answers: Vec<(String, String)>,
 }
 
 impl Settings {

@@ -463,8 +463,16 @@ fn max_response_raises_the_limit_and_a_declared_length_past_it_is_refused_unread
     out.assert_stderr_contains("--max-response");
 }
 
+/// A question in the response stream: `{"message":…, "requestedSchema":…}`
+/// asking for a boolean `confirm`.
+fn question(id: serde_json::Value) -> serde_json::Value {
+    json!({ "jsonrpc": "2.0", "id": id, "method": "elicitation/create",
+            "params": { "message": "Clear all 2 todo(s)?", "requestedSchema": { "type": "object",
+                "properties": { "confirm": { "type": "boolean" } }, "required": ["confirm"] } } })
+}
+
 #[test]
-fn a_request_from_the_server_is_refused_at_once_and_the_call_exits_5() {
+fn a_question_nobody_can_answer_ends_the_call_at_once_with_exit_5_naming_it() {
     let sb = Sandbox::new();
     let server = Stub::serve(|req| {
         let body = req.json();
@@ -474,8 +482,7 @@ fn a_request_from_the_server_is_refused_at_once_and_the_call_exits_5() {
         }
         open_sse(&[
             json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": { "progressToken": 1, "progress": 1 } }),
-            json!({ "jsonrpc": "2.0", "id": "srv-1", "method": "elicitation/create",
-                    "params": { "message": "Your name?", "requestedSchema": { "type": "object", "properties": {} } } }),
+            question(json!("srv-1")),
         ])
     });
     let started = Instant::now();
@@ -484,11 +491,15 @@ fn a_request_from_the_server_is_refused_at_once_and_the_call_exits_5() {
     out.assert_code(5);
     assert!(took < Duration::from_secs(5), "took {took:?}: {out}");
     assert_eq!(out.stdout, "");
-    out.assert_stderr_starts_with(&format!(
-        "error: `{}` asked mur for `elicitation/create` during the call, which mur cannot answer; \
-             mur refused it (JSON-RPC error -32601) and abandoned the call\n",
-        server.endpoint()
-    ));
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` asks \"Clear all 2 todo(s)?\" and mur has no answer: no `--answer` \
+             answers it, and stdin and stderr are not both a terminal to ask on\n\
+             hint: answer it with `--answer confirm=true|false`\n",
+            server.endpoint()
+        )
+    );
     assert_eq!(
         seen(&server),
         ["POST tools/call", "POST error for \"srv-1\""]
@@ -497,31 +508,62 @@ fn a_request_from_the_server_is_refused_at_once_and_the_call_exits_5() {
     assert_eq!(refusal.header("mcp-protocol-version"), Some("2026-07-28"));
     let body = refusal.json();
     assert_eq!(body["jsonrpc"], "2.0");
-    assert_eq!(body["error"]["code"], -32601);
+    assert_eq!(body["error"]["code"], -32603);
     assert!(
         body["error"]["message"]
             .as_str()
-            .is_some_and(|m| m.contains("`elicitation/create`")),
+            .is_some_and(|m| m.starts_with("mur has no answer: ")),
         "{body}"
     );
 }
 
 #[test]
-fn a_request_from_a_session_server_is_refused_in_the_session_which_is_then_ended() {
+fn a_question_in_the_stream_is_answered_from_answer_options_and_the_reply_read_on() {
     let sb = Sandbox::new();
-    let server = legacy_server(|_| {
-        open_sse(&[
-            json!({ "jsonrpc": "2.0", "id": 7, "method": "sampling/createMessage", "params": {} }),
+    let server = Stub::serve(|req| {
+        let body = req.json();
+        if body.get("method").is_none() {
+            return Reply::empty(202);
+        }
+        let id = body["id"].clone();
+        Reply::sse(&[
+            question(json!(41)),
+            json!({ "jsonrpc": "2.0", "id": id, "result": { "cleared": 2 } }),
         ])
     });
-    let started = Instant::now();
+    let out = sb.call_version_at(&server.endpoint(), &["--answer", "confirm=yes"]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, "{\"cleared\":2}\n");
+    assert_eq!(seen(&server), ["POST tools/call", "POST"]);
+    assert_eq!(
+        server.requests()[1].json(),
+        json!({ "jsonrpc": "2.0", "id": 41, "result": { "action": "accept", "content": { "confirm": true } } })
+    );
+    // An answer that does not fit its field is a usage error, told to the server too.
+    let out = sb.call_version_at(&server.endpoint(), &["--answer", "confirm=perhaps"]);
+    out.assert_code(1);
+    out.assert_stderr_starts_with(
+        "error: `--answer confirm=perhaps`: `perhaps` is not true or false (yes or no)\n",
+    );
+}
+
+#[test]
+fn sampling_asked_by_a_session_server_is_declined_in_the_session_and_the_reply_read_on() {
+    let sb = Sandbox::new();
+    let server = legacy_server(|req| {
+        let id = req.json()["id"].clone();
+        Reply::sse(&[
+            json!({ "jsonrpc": "2.0", "id": 7, "method": "sampling/createMessage", "params": {} }),
+            json!({ "jsonrpc": "2.0", "id": 8, "method": "roots/list" }),
+            json!({ "jsonrpc": "2.0", "id": id, "result": { "sampled": false } }),
+        ])
+    });
     let out = sb.call_version_at(&server.endpoint(), &[]);
-    out.assert_code(5);
-    assert!(started.elapsed() < Duration::from_secs(5), "{out}");
-    out.assert_stderr_contains("`sampling/createMessage`");
+    out.assert_code(0);
+    assert_eq!(out.stdout, "{\"sampled\":false}\n");
     assert_eq!(
         seen(&server),
-        through_a_session(&["POST error for 7", "DELETE"])
+        through_a_session(&["POST error for 7", "POST error for 8", "DELETE"])
     );
     for req in &server.requests()[2..] {
         assert_eq!(req.header("mcp-session-id"), Some(SESSION), "{req:?}");
@@ -531,6 +573,14 @@ fn a_request_from_a_session_server_is_refused_in_the_session_which_is_then_ended
             "{req:?}"
         );
     }
+    let declined = server.requests()[4].json();
+    assert_eq!(declined["error"]["code"], -32601, "{declined}");
+    assert!(
+        declined["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("mur does not offer `sampling/createMessage`")),
+        "{declined}"
+    );
 }
 
 #[test]

@@ -168,8 +168,9 @@ fn a_question_from_a_python_sdk_tool_is_refused_at_once_and_the_session_ended() 
     assert!(took < Duration::from_secs(5), "took {took:?}\n{out}");
     assert_eq!(out.stdout, "");
     out.assert_stderr_starts_with(&format!(
-        "error: `{}` asked mur for `elicitation/create` during the call, which mur cannot \
-             answer; mur refused it (JSON-RPC error -32601) and abandoned the call\n",
+        "error: `{}` asks \"What is your name?\" and mur has no answer: no `--answer` answers \
+         it, and stdin and stderr are not both a terminal to ask on\n\
+         hint: answer it with `--answer name=TEXT`\n",
         server.endpoint
     ));
     // The SDK got mur's answer: the tool's `elicit` raised it.
@@ -177,7 +178,7 @@ fn a_question_from_a_python_sdk_tool_is_refused_at_once_and_the_session_ended() 
     assert!(
         refused
             .as_deref()
-            .is_some_and(|m| m.starts_with("mur cannot answer `elicitation/create`")),
+            .is_some_and(|m| m.starts_with("mur has no answer: ")),
         "{}",
         server.log()
     );

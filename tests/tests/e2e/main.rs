@@ -15,6 +15,7 @@ mod guide_server;
 mod host_call;
 mod host_cli;
 mod host_discovery;
+mod host_progress;
 mod host_session;
 mod interop_everything;
 mod interop_python;

@@ -1,0 +1,359 @@
+//! What happens during a call besides its answer: the server's progress, its
+//! log messages, and the questions it asks (`elicitation/create`, in the
+//! 2025-11-25 response stream or a 2026-07-28 input-required result).
+//!
+//! The client reports progress and log messages, and asks questions, through
+//! [`Events`], which the binary implements (a progress bar or plain lines, a
+//! prompt on the terminal); this library prints nothing. Answers given on the
+//! command line (`--answer KEY=VALUE`) are applied here first, field by field
+//! of the requested schema, with the schema's defaults for fields left out.
+
+use serde_json::{Map, Value, json};
+
+use mur_core::{Error, Result};
+
+/// Where a call's progress, log messages and questions go.
+pub trait Events {
+    /// A `notifications/progress` for this call's progress token.
+    fn progress(&self, progress: &Progress);
+    /// A `notifications/message` (a log message from the server).
+    fn log(&self, message: &LogMessage);
+    /// Asks the user `question`, which no `--answer` answered; `None` when
+    /// there is no one to ask (no terminal), and the call then ends.
+    fn ask(&self, question: &Question) -> Option<Response>;
+    /// The call is over, whatever its outcome: take down what shows progress.
+    fn finish(&self);
+}
+
+/// Events nobody sees: a client without a reporter.
+pub struct Silent;
+
+impl Events for Silent {
+    fn progress(&self, _: &Progress) {}
+    fn log(&self, _: &LogMessage) {}
+    fn ask(&self, _: &Question) -> Option<Response> {
+        None
+    }
+    fn finish(&self) {}
+}
+
+/// One progress notification.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+impl Progress {
+    /// The `params` of a `notifications/progress`, if they are one.
+    pub fn from_params(params: &Value) -> Option<Self> {
+        Some(Self {
+            progress: params["progress"].as_f64()?,
+            total: params["total"].as_f64(),
+            message: params["message"].as_str().map(str::to_owned),
+        })
+    }
+}
+
+/// One log message from the server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogMessage {
+    pub level: String,
+    pub logger: Option<String>,
+    /// A string, or any JSON.
+    pub data: Value,
+}
+
+impl LogMessage {
+    pub fn from_params(params: &Value) -> Self {
+        Self {
+            level: params["level"].as_str().unwrap_or("info").to_owned(),
+            logger: params["logger"].as_str().map(str::to_owned),
+            data: params["data"].clone(),
+        }
+    }
+
+    /// The data as one line of text: a string as it is, anything else as JSON.
+    pub fn text(&self) -> String {
+        match &self.data {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// A question from the server: a message and the fields of its requested schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    pub message: String,
+    pub fields: Vec<Field>,
+}
+
+/// One field of a requested schema (a primitive, an enum, or a list of enum values).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub kind: FieldKind,
+    pub required: bool,
+    pub default: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldKind {
+    Text,
+    Integer,
+    Number,
+    Boolean,
+    /// One of these values.
+    Choice(Vec<String>),
+    /// Any of these values (an array), given comma-separated.
+    Choices(Vec<String>),
+}
+
+/// The user's answer to a question (an `ElicitResult`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Response {
+    Accept(Map<String, Value>),
+    Decline,
+    Cancel,
+}
+
+impl Response {
+    pub fn to_json(&self) -> Value {
+        match self {
+            Self::Accept(content) => json!({ "action": "accept", "content": content }),
+            Self::Decline => json!({ "action": "decline" }),
+            Self::Cancel => json!({ "action": "cancel" }),
+        }
+    }
+}
+
+impl Question {
+    /// The `params` of an `elicitation/create` (form mode).
+    pub fn from_params(params: &Value) -> Self {
+        let schema = &params["requestedSchema"];
+        let required: Vec<&str> = schema["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let fields = schema["properties"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(name, spec)| Field {
+                name: name.clone(),
+                title: spec["title"].as_str().map(str::to_owned),
+                description: spec["description"].as_str().map(str::to_owned),
+                kind: FieldKind::of(spec),
+                required: required.contains(&name.as_str()),
+                default: spec.get("default").cloned(),
+            })
+            .collect();
+        Self {
+            message: params["message"].as_str().unwrap_or_default().to_owned(),
+            fields,
+        }
+    }
+
+    /// The answer `--answer KEY=VALUE` gives: `None` when none was given or
+    /// a required field has neither an answer nor a default (then someone
+    /// must be asked); a value that does not fit its field is a usage error.
+    /// Keys that are no field of this question are left for other questions.
+    pub fn answer_from(&self, answers: &[(String, String)]) -> Result<Option<Response>> {
+        if answers.is_empty() {
+            return Ok(None);
+        }
+        let mut content = Map::new();
+        for field in &self.fields {
+            let given = answers.iter().rev().find(|(key, _)| *key == field.name);
+            let value = match (given, &field.default) {
+                (Some((_, text)), _) => field.parse(text).map_err(|e| {
+                    Error::usage(format!("`--answer {}={text}`: {e}", field.name))
+                        .with_hint(format!("the server asks: {}", self.message))
+                })?,
+                (None, Some(default)) => default.clone(),
+                (None, None) if field.required => return Ok(None),
+                (None, None) => continue,
+            };
+            content.insert(field.name.clone(), value);
+        }
+        Ok(Some(Response::Accept(content)))
+    }
+
+    /// The `--answer` options that would answer this question, e.g.
+    /// `--answer confirm=true|false`.
+    pub fn answer_options(&self) -> String {
+        if self.fields.is_empty() {
+            return "`--answer` with any KEY=VALUE (the question has no fields)".to_owned();
+        }
+        self.fields
+            .iter()
+            .map(|f| {
+                let optional = if f.required { "" } else { " (optional)" };
+                format!("`--answer {}={}`{optional}", f.name, f.kind.placeholder())
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl Field {
+    /// The value `text` means for this field.
+    pub fn parse(&self, text: &str) -> Result<Value, String> {
+        match &self.kind {
+            FieldKind::Text => Ok(Value::String(text.to_owned())),
+            FieldKind::Integer => text
+                .trim()
+                .parse::<i64>()
+                .map(Value::from)
+                .map_err(|_| format!("`{text}` is not an integer")),
+            FieldKind::Number => text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number))
+                .ok_or_else(|| format!("`{text}` is not a number")),
+            FieldKind::Boolean => match text.trim().to_ascii_lowercase().as_str() {
+                "true" | "yes" | "y" | "1" => Ok(Value::Bool(true)),
+                "false" | "no" | "n" | "0" => Ok(Value::Bool(false)),
+                _ => Err(format!("`{text}` is not true or false (yes or no)")),
+            },
+            FieldKind::Choice(choices) => choices
+                .iter()
+                .find(|c| *c == text.trim())
+                .map(|c| Value::String(c.clone()))
+                .ok_or_else(|| format!("`{text}` is not one of {}", choices.join(", "))),
+            FieldKind::Choices(choices) => text
+                .split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(|t| {
+                    choices
+                        .iter()
+                        .find(|c| *c == t)
+                        .map(|c| Value::String(c.clone()))
+                        .ok_or_else(|| format!("`{t}` is not one of {}", choices.join(", ")))
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array),
+        }
+    }
+}
+
+impl FieldKind {
+    fn of(spec: &Value) -> Self {
+        let values = |spec: &Value| -> Option<Vec<String>> {
+            if let Some(values) = spec["enum"].as_array() {
+                return Some(values.iter().filter_map(json_text).collect());
+            }
+            let options = spec["oneOf"].as_array().or(spec["anyOf"].as_array())?;
+            Some(
+                options
+                    .iter()
+                    .filter_map(|o| json_text(&o["const"]))
+                    .collect(),
+            )
+        };
+        match spec["type"].as_str() {
+            Some("array") => values(&spec["items"]).map_or(Self::Text, Self::Choices),
+            _ if values(spec).is_some() => Self::Choice(values(spec).unwrap_or_default()),
+            Some("integer") => Self::Integer,
+            Some("number") => Self::Number,
+            Some("boolean") => Self::Boolean,
+            _ => Self::Text,
+        }
+    }
+
+    /// What a value looks like, for hints and prompts.
+    pub fn placeholder(&self) -> String {
+        match self {
+            Self::Text => "TEXT".to_owned(),
+            Self::Integer => "INTEGER".to_owned(),
+            Self::Number => "NUMBER".to_owned(),
+            Self::Boolean => "true|false".to_owned(),
+            Self::Choice(choices) => choices.join("|"),
+            Self::Choices(choices) => format!("{}[,…]", choices.join("|")),
+        }
+    }
+}
+
+fn json_text(value: &Value) -> Option<String> {
+    value.as_str().map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn question() -> Question {
+        Question::from_params(&json!({
+            "message": "Clear all 2 todo(s)?",
+            "requestedSchema": { "type": "object", "properties": {
+                "confirm": { "type": "boolean", "description": "Clear them?" },
+                "age": { "type": "integer", "default": 30 },
+                "status": { "type": "string", "enum": ["active", "inactive"], "default": "active" },
+                "tags": { "type": "array", "items": { "anyOf": [{ "const": "a" }, { "const": "b" }] } },
+                "note": { "type": "string" }
+            }, "required": ["confirm"] }
+        }))
+    }
+
+    fn answers(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn answers_fill_their_fields_and_defaults_the_rest() {
+        let q = question();
+        let Some(Response::Accept(content)) = q
+            .answer_from(&answers(&[
+                ("confirm", "yes"),
+                ("tags", "a,b"),
+                ("other", "x"),
+            ]))
+            .expect("valid")
+        else {
+            panic!("answered");
+        };
+        assert_eq!(
+            Value::Object(content),
+            json!({ "confirm": true, "age": 30, "status": "active", "tags": ["a", "b"] })
+        );
+    }
+
+    #[test]
+    fn a_required_field_without_an_answer_or_default_leaves_the_question_open() {
+        let q = question();
+        assert_eq!(q.answer_from(&[]).expect("valid"), None);
+        assert_eq!(
+            q.answer_from(&answers(&[("note", "hi")])).expect("valid"),
+            None
+        );
+        let err = q
+            .answer_from(&answers(&[("confirm", "maybe")]))
+            .expect_err("not a boolean");
+        assert_eq!(err.exit_code(), 1);
+        assert_eq!(
+            err.message(),
+            "`--answer confirm=maybe`: `maybe` is not true or false (yes or no)"
+        );
+    }
+
+    #[test]
+    fn the_options_that_answer_a_question_are_named() {
+        assert_eq!(
+            question().answer_options(),
+            "`--answer age=INTEGER` (optional), `--answer confirm=true|false`, \
+             `--answer note=TEXT` (optional), `--answer status=active|inactive` (optional), \
+             `--answer tags=a|b[,…]` (optional)"
+        );
+    }
+}

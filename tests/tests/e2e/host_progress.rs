@@ -1,0 +1,183 @@
+//! What a call shows besides its result, against the real `mur-sample` (a
+//! 2026-07-28 server): `exportTodos` reports progress (plain lines on a pipe,
+//! a bar on a terminal, nothing with `-q`) and log messages (shown with
+//! `-v`); `clearTodos` asks for confirmation in an input-required result,
+//! answered with `--answer`, at a prompt on a terminal, or not at all (exit 5
+//! naming the question). Terminals are real ones: `script` runs mur on a pty.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::Stdio;
+
+use mur_e2e::{Output, Sandbox, Session};
+use serde_json::json;
+
+fn with_todos(texts: &[&str]) -> (Sandbox, Session) {
+    let (sb, app) = Sandbox::with_app();
+    for text in texts {
+        let args = json!({ "target": "todo.add", "args": { "text": text } }).to_string();
+        sb.call_tool("fire", &args).assert_code(0);
+    }
+    (sb, app)
+}
+
+const EXPORT: &[&str] = &[
+    "devtools",
+    "call",
+    "exportTodos",
+    "--args",
+    r#"{"delayMs":0}"#,
+];
+
+#[test]
+fn progress_is_plain_lines_on_a_pipe_and_nothing_with_quiet() {
+    let (sb, _app) = with_todos(&["milk", "eggs"]);
+    let out = sb.mur(EXPORT);
+    out.assert_code(0);
+    assert_eq!(out.json()["structuredContent"], json!({ "exported": 2 }));
+    assert_eq!(
+        out.stderr,
+        "progress: 0/2 starting the export\n\
+         progress: 1/2 exported 1 of 2\n\
+         progress: 2/2 exported 2 of 2\n"
+    );
+    let quiet = sb.mur(&[&["-q"], EXPORT].concat());
+    quiet.assert_code(0);
+    assert_eq!(quiet.stderr, "");
+    assert_eq!(quiet.stdout, out.stdout);
+}
+
+#[test]
+fn the_servers_log_messages_show_with_verbose() {
+    let (sb, _app) = with_todos(&["milk"]);
+    let out = sb.mur(&[&["-v"], EXPORT].concat());
+    out.assert_code(0);
+    let shown: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("server log ") || l.starts_with("progress: "))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "server log (info mur-sample): exporting 1 todo(s)",
+            "progress: 0/1 starting the export",
+            "progress: 1/1 exported 1 of 1",
+            "server log (info mur-sample): exported 1 todo(s)",
+        ],
+        "{out}"
+    );
+    let plain = sb.mur(EXPORT);
+    assert!(!plain.stderr.contains("server log"), "{plain}");
+}
+
+/// `clearTodos`, with these extra arguments.
+fn clear(sb: &Sandbox, extra: &[&str]) -> Output {
+    sb.mur(&[&["devtools", "call", "clearTodos"], extra].concat())
+}
+
+#[test]
+fn a_question_is_answered_with_answer_options() {
+    let (sb, _app) = with_todos(&["milk", "eggs"]);
+    let kept = clear(&sb, &["--answer", "confirm=no"]);
+    kept.assert_code(0);
+    assert_eq!(
+        kept.json()["structuredContent"],
+        json!({ "cleared": 0, "remaining": 2, "reason": "not confirmed" })
+    );
+    let cleared = clear(&sb, &["--answer", "confirm=yes"]);
+    cleared.assert_code(0);
+    assert_eq!(
+        cleared.json()["structuredContent"],
+        json!({ "cleared": 2, "remaining": 0 })
+    );
+}
+
+#[test]
+fn a_question_nobody_can_answer_fails_at_once_naming_it_and_its_answer_options() {
+    let (sb, app) = with_todos(&["milk", "eggs"]);
+    let out = clear(&sb, &[]);
+    out.assert_code(5);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` asks \"Clear all 2 todo(s)? This cannot be undone.\" and mur has no \
+             answer: no `--answer` answers it, and stdin and stderr are not both a terminal to \
+             ask on\nhint: answer it with `--answer confirm=true|false`\n",
+            app.endpoint()
+        )
+    );
+    // Nothing was cleared.
+    let left = sb.mur(EXPORT);
+    assert_eq!(left.json()["structuredContent"]["exported"], 2, "{left}");
+}
+
+/// Runs `mur ARGS` on a terminal (`script` gives it a pty, `TERM` says what
+/// it can draw), typing `input`;
+/// what the terminal showed, with `\r\n` as `\n`.
+fn on_a_terminal(sb: &Sandbox, args: &[&str], input: &str) -> String {
+    let command = std::iter::once(sb.artifacts().mur.display().to_string())
+        .chain(args.iter().map(|a| format!("'{a}'")))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut script = sb.command(Path::new("script"));
+    script
+        .args(["-qfec", &command, "/dev/null"])
+        .env("TERM", "xterm")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = script.spawn().expect("run script(1)");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("type");
+    let out = child.wait_with_output().expect("script(1) ends");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
+}
+
+#[test]
+fn on_a_terminal_the_question_is_asked_and_a_bad_answer_asked_again() {
+    let (sb, _app) = with_todos(&["milk", "eggs"]);
+    let screen = on_a_terminal(&sb, &["devtools", "call", "clearTodos"], "maybe\nyes\n");
+    let prompt = "  confirm (Clear them) [true|false, default false]: ";
+    assert!(
+        screen.contains(&format!(
+            "the server asks: Clear all 2 todo(s)? This cannot be undone.\n\
+             {prompt}  `maybe` is not true or false (yes or no)\n\
+             {prompt}{{\"content\""
+        )),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(r#""structuredContent":{"cleared":2,"remaining":0}"#),
+        "{screen}"
+    );
+}
+
+#[test]
+fn on_a_terminal_progress_is_a_bar_that_is_cleared_at_the_end() {
+    let (sb, _app) = with_todos(&["milk", "eggs"]);
+    // A pause between todos, so the bar is drawn for each step: a terminal
+    // is redrawn at most 20 times a second.
+    let slow = [
+        "devtools",
+        "call",
+        "exportTodos",
+        "--args",
+        r#"{"delayMs":200}"#,
+    ];
+    let screen = on_a_terminal(&sb, &slow, "");
+    assert!(screen.contains("[="), "no bar drawn:\n{screen:?}");
+    assert!(!screen.contains("progress: "), "{screen:?}");
+    assert!(screen.contains("] 2/2 exported 2 of 2"), "{screen:?}");
+    // The bar's line is erased before the result is printed.
+    assert!(
+        screen.contains("\x1b[2K{\"content\""),
+        "the bar was not cleared:\n{screen:?}"
+    );
+}
