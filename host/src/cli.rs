@@ -216,6 +216,25 @@ pub enum Verb {
     /// Print the guide for agents: verbs, exit codes, recipes
     #[command(after_help = examples(&["mur devtools guide", "mur devtools guide > mur-guide.md"]))]
     Guide,
+    /// List every verb: host, plugin and (with a session) derived, with options and hints
+    #[command(after_help = examples(&[
+        "mur devtools catalog",
+        "mur devtools catalog --json | jq -r '.verbs[] | select(.annotations.readOnly) | .name'",
+    ]))]
+    Catalog {
+        /// Print the catalog as JSON (schema `mur-catalog/1`, see docs/agents.md)
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show which verb reaches each tool of the session (exit 1 if one has none named)
+    #[command(after_help = examples(&[
+        "mur devtools parity --json     # exit 1 while some tool has no named verb",
+    ]))]
+    Parity {
+        /// Print a JSON array of {tool, verb, kind}
+        #[arg(long)]
+        json: bool,
+    },
     /// A verb from an installed plugin
     #[command(external_subcommand)]
     Plugin(Vec<String>),
@@ -283,14 +302,17 @@ pub struct CallArgs {
 pub enum VerbsCommand {
     /// List installed verbs (a table; `--json` for a JSON array)
     #[command(
-        after_help = "Examples:\n  mur devtools verbs list\n  mur devtools verbs list --json | jq -r '.[].name'"
+        after_help = "Examples:\n  mur devtools verbs list\n  mur devtools verbs list --json | jq -r '.[].name'\n  mur devtools verbs list --all"
     )]
     List {
         /// Print a JSON array with every index field
         #[arg(long)]
         json: bool,
+        /// Also list the session's derived verbs, with each verb's kind (plugin, data, derived)
+        #[arg(long, conflicts_with = "json")]
+        all: bool,
     },
-    /// Install verb components (`.wasm` files implementing mur:verb/verb)
+    /// Install verbs: components (`.wasm`, mur:verb/verb) or data verbs (`.json`, mur-verb/1)
     #[command(
         after_help = "Examples:\n  mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm\n  \
                             mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"
@@ -386,7 +408,12 @@ mod tests {
     fn host_verbs_are_the_devtools_commands() {
         let mut words = host_verbs();
         words.sort();
-        assert_eq!(words, ["call", "guide", "help", "session", "verbs"]);
+        assert_eq!(
+            words,
+            [
+                "call", "catalog", "guide", "help", "parity", "session", "verbs"
+            ]
+        );
     }
 
     /// Every command's `--help` ends with an "Examples:" block.

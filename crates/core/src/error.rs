@@ -23,6 +23,33 @@ pub enum Kind {
     BrokenPipe,
 }
 
+/// Every exit code `mur` uses and what it means, for the catalog and docs.
+pub const EXIT_CODES: &[(u8, &str)] = &[
+    (0, "success (also --help and a closed stdout pipe)"),
+    (
+        1,
+        "usage: bad flags or --args, unknown verb, a verb's usage error, several live sessions; parity: a tool without a named verb",
+    ),
+    (
+        2,
+        "transport: unreachable, timed out, malformed or non-MCP answer",
+    ),
+    (3, "(server only) another session is active for the project"),
+    (4, "no live session"),
+    (
+        5,
+        "the tool failed: JSON-RPC error or isError (the answer is on stdout)",
+    ),
+    (
+        6,
+        "a verb plugin failed: trap, time or memory limit, bad output",
+    ),
+    (
+        7,
+        "mur itself failed: a file it was asked to write, its own directories, the runtime",
+    ),
+];
+
 /// A failure on its way to `main`, which alone prints it.
 #[derive(Debug)]
 pub struct Error {

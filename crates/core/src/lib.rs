@@ -5,5 +5,5 @@
 mod error;
 pub mod settings;
 
-pub use error::{Error, Kind, Result};
+pub use error::{EXIT_CODES, Error, Kind, Result};
 pub use settings::Settings;

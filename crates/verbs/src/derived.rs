@@ -402,15 +402,22 @@ fn args_param() -> Param {
     }
 }
 
-/// The first line of a description as the summary (the title when there is
-/// none), the rest as details.
+/// The first sentence of a description as the summary (the title when
+/// there is none), the rest as details.
 fn split_description(description: &str, title: &str) -> (String, String) {
     let description = description.trim();
-    match description.split_once('\n') {
-        Some((first, rest)) => (first.trim().to_owned(), rest.trim().to_owned()),
-        None if description.is_empty() => (title.to_owned(), String::new()),
-        None => (description.to_owned(), String::new()),
+    if description.is_empty() {
+        return (title.to_owned(), String::new());
     }
+    let first_line = description.lines().next().unwrap_or_default();
+    let end = first_line
+        .match_indices(". ")
+        .map(|(at, _)| at + 1)
+        .next()
+        .unwrap_or(first_line.len());
+    let summary = first_line[..end].trim().trim_end_matches('.').to_owned();
+    let details = description[end..].trim().to_owned();
+    (summary, details)
 }
 
 /// MCP tool annotations in words, in a fixed order.

@@ -12,6 +12,7 @@ mod bindings;
 mod bounded;
 mod cache;
 mod capture;
+pub mod data;
 pub mod derived;
 mod dirs;
 mod error;
@@ -116,6 +117,31 @@ impl VerbHost {
     /// Every installed verb's index entry.
     pub fn entries(&self) -> &[Entry] {
         &self.index.verbs
+    }
+
+    /// An installed data verb, read from its file (`None`: no such verb, or
+    /// not a data verb).
+    pub fn data_verb(&self, verb: &str) -> Result<Option<data::DataVerb>, VerbError> {
+        let Some(entry) = self
+            .index
+            .get(verb)
+            .filter(|e| e.interface == data::INTERFACE)
+        else {
+            return Ok(None);
+        };
+        let path = self.index.file_path(entry);
+        let broken = |why: String| {
+            VerbError::internal_with_hint(
+                format!(
+                    "data verb `{verb}` is installed but its file `{}` {why}",
+                    path.display()
+                ),
+                format!("reinstall it with `mur devtools verbs add --force <{verb}.json>`"),
+            )
+        };
+        let bytes = bounded::read_capped(&path, bounded::Links::Refuse, data::MAX_BYTES)
+            .map_err(|r| broken(r.to_string()))?;
+        data::DataVerb::from_bytes(&bytes).map(Some).map_err(broken)
     }
 
     /// The MCP tool an installed verb calls.

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::bounded::{self, Links, Refusal};
 use super::cache::CodeCache;
+use super::data::{self, DataVerb};
 use super::dirs::VerbDirs;
 use super::error::{VerbError, io_error};
 use super::index::{Entry, Index, stamp, write_atomic};
@@ -137,8 +138,12 @@ fn read_candidate(file: &Path) -> Result<Vec<u8>, VerbError> {
     })
 }
 
-/// Compile a file, instantiate it in the sandbox and read its `info`.
+/// Compile a file, instantiate it in the sandbox and read its `info` — or,
+/// for a `.json` file, read it as a data verb.
 fn inspect(runtime: &Runtime, file: &Path) -> Result<Candidate, VerbError> {
+    if file.extension().is_some_and(|e| e == "json") {
+        return inspect_data(file);
+    }
     let bytes = read_candidate(file)?;
     let label = file
         .file_stem()
@@ -167,6 +172,41 @@ fn inspect(runtime: &Runtime, file: &Path) -> Result<Candidate, VerbError> {
         source: file.to_owned(),
         bytes,
         sha256,
+    })
+}
+
+/// A data verb (`mur-verb/1`): read, checked, and described like a component.
+fn inspect_data(file: &Path) -> Result<Candidate, VerbError> {
+    let unusable = |why: String| {
+        VerbError::refused(
+            format!("`{}` {why}", file.display()),
+            "a data verb is a JSON file of schema `mur-verb/1` (see docs/verbs.md)",
+        )
+    };
+    let bytes =
+        bounded::read_capped(file, Links::Follow, data::MAX_BYTES).map_err(
+            |refusal| match refusal {
+                Refusal::Io(e) => {
+                    VerbError::Registry(format!("could not read `{}`: {e}", file.display()))
+                }
+                refusal => unusable(format!("is not a usable verb: it {refusal}")),
+            },
+        )?;
+    let verb = DataVerb::from_bytes(&bytes).map_err(unusable)?;
+    let info = Described {
+        usage: verb.spec.render(&verb.name, &verb.summary),
+        name: verb.name,
+        tool: verb.tool,
+        summary: verb.summary,
+        spec: Some(verb.spec),
+        interface: data::INTERFACE,
+    };
+    check_info(file, &info)?;
+    Ok(Candidate {
+        info,
+        source: file.to_owned(),
+        sha256: sha256_hex(&bytes),
+        bytes,
     })
 }
 
@@ -258,7 +298,8 @@ fn admit(
 
 /// Copy the component in atomically and record it in the index.
 fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, VerbError> {
-    let file = format!("{}.wasm", c.info.name);
+    let is_data = c.info.interface == data::INTERFACE;
+    let file = format!("{}.{}", c.info.name, if is_data { "json" } else { "wasm" });
     let path = dirs.verbs.join(&file);
     write_atomic(&path, &c.bytes)?;
     let (size, mtime_ns) = stamp(&path).map_err(|e| io_error("read", &path, e))?;
@@ -279,7 +320,11 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         interface: interface.to_owned(),
         spec,
         source: Some(c.source.display().to_string()),
-        language: super::producers::language(&c.bytes),
+        language: if is_data {
+            Some("data".to_owned())
+        } else {
+            super::producers::language(&c.bytes)
+        },
         file,
         sha256: c.sha256,
         size,

@@ -1,11 +1,13 @@
 //! `mur devtools <name> [--option value…]` for a tool the session lists that
 //! no installed verb covers: the verb is derived from the tool's
-//! `inputSchema` (`mur_verbs::derived`). The session's tool list comes from
+//! `inputSchema` (`mur_verbs::derived`); and data verbs (`mur_verbs::data`),
+//! which are checked and printed the same way. The session's tool list comes from
 //! the tool-list cache when warm (one probe and one POST, like a named verb),
 //! else from `tools/list`, and is read again when the session changed, when
 //! the server says the tool is unknown, and with `--refresh`.
 
 use mur_core::{Error, Kind, Result, Settings};
+use mur_verbs::data::DataVerb;
 use mur_verbs::derived::{Derived, Request};
 use mur_verbs::tools::ToolCache;
 use mur_verbs::{VerbDirs, VerbError, VerbSpec};
@@ -27,6 +29,39 @@ pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     let refresh = host.refresh;
     let settings = super::start(settings(&host));
     block_on(run_async(name, &argv, &settings, refresh))?
+}
+
+/// Runs installed data verb `verb` with `argv`.
+pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<()> {
+    let argv = extract_host_options(argv, &mut host, Some(&verb.spec))?;
+    let settings = super::start(settings(&host));
+    let arguments = match verb.parse(&argv) {
+        Ok(Request::Help) => {
+            return output::stdout(verb.spec.render(&verb.name, &verb.summary).as_bytes());
+        }
+        Ok(Request::Call(arguments)) => arguments,
+        Err(message) => return Err(usage_error(&verb.name, message, &verb.spec, &verb.summary)),
+    };
+    let params = json!({ "name": verb.tool, "arguments": arguments });
+    let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))??;
+    let picked = verb
+        .pick(&payload(&result))
+        .map_err(|message| {
+            Error::new(Kind::Plugin, format!("verb `{}`: {message}", verb.name)).with_hint(format!(
+                "the `{}` call itself already ran; `mur devtools call {} --args JSON` shows its whole result",
+                verb.tool, verb.tool
+            ))
+        })?;
+    output::json(&picked, settings.pretty)
+}
+
+fn usage_error(verb: &str, message: String, spec: &VerbSpec, summary: &str) -> Error {
+    VerbError::Usage {
+        verb: verb.to_owned(),
+        message,
+        usage: spec.render(verb, summary),
+    }
+    .into()
 }
 
 async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bool) -> Result<()> {
@@ -55,14 +90,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
             return output::stdout(verb.spec.render(&verb.name, &verb.summary).as_bytes());
         }
         Ok(Request::Call(arguments)) => arguments,
-        Err(message) => {
-            return Err(VerbError::Usage {
-                verb: verb.name.clone(),
-                message,
-                usage: verb.spec.render(&verb.name, &verb.summary),
-            }
-            .into());
-        }
+        Err(message) => return Err(usage_error(&verb.name, message, &verb.spec, &verb.summary)),
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
     let reply = session.call(settings, "tools/call", Some(&params)).await?;
@@ -75,13 +103,13 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
 }
 
 /// The session's tool list, through the cache.
-struct ToolList {
+pub struct ToolList {
     cache: Option<ToolCache>,
     key: String,
 }
 
 impl ToolList {
-    fn open(session: &Session) -> Self {
+    pub fn open(session: &Session) -> Self {
         let cache = VerbDirs::from_env().ok().map(|dirs| ToolCache::open(&dirs));
         let key = ToolCache::key(&session.endpoint, session.identity.as_deref());
         Self { cache, key }
@@ -113,6 +141,18 @@ impl ToolList {
             cache.store(&self.key, &tools);
         }
         Ok(pick(&tools, name))
+    }
+
+    /// Every tool: the cached list, else a fresh one (then cached).
+    pub async fn all(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
+        if let Some(tools) = self.cache.as_ref().and_then(|c| c.load(&self.key)) {
+            return Ok(tools);
+        }
+        let tools = list_tools(session, settings).await?;
+        if let Some(cache) = &self.cache {
+            cache.store(&self.key, &tools);
+        }
+        Ok(tools)
     }
 
     fn forget(&self) {

@@ -1,6 +1,7 @@
 //! From argv to a finished command: parse, pick the command, run it.
 
 mod call;
+mod catalog;
 mod completions;
 mod derived;
 mod guide;
@@ -31,6 +32,10 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     };
     match verb {
         Verb::Guide => guide::run(),
+        Verb::Catalog { json } => {
+            invoke::block_on(catalog::catalog(&start(settings(&host)), json))?
+        }
+        Verb::Parity { json } => invoke::block_on(catalog::parity(&start(settings(&host)), json))?,
         Verb::Session(cmd) => {
             let settings = start(settings(&host));
             invoke::block_on(session::run(&cmd, &settings))?
@@ -38,7 +43,7 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
         Verb::Call(args) => invoke::block_on(call::run(&args, &start(settings(&host))))?,
         Verb::Verbs(cmd) => {
             start(settings(&host));
-            verbs::run(&cmd)
+            verbs::run(&cmd, &host)
         }
         Verb::Plugin(argv) => {
             let (name, rest) = argv

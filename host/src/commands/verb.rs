@@ -39,6 +39,9 @@ pub fn run(name: &str, argv: &[String], host: HostArgs) -> Result<()> {
 
 fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     let mut verbs = VerbHost::open()?;
+    if let Some(data) = verbs.data_verb(name)? {
+        return super::derived::run_data(&data, argv, host);
+    }
     let Some(tool) = verbs.tool(name).map(str::to_owned) else {
         // Not installed: a tool of the session, as a derived verb.
         return super::derived::run(name, argv, host);

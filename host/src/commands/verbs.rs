@@ -8,7 +8,7 @@ use crate::cli::{self, VerbsCommand};
 use crate::output;
 
 /// Runs one `verbs` subcommand and prints what it found or did.
-pub fn run(cmd: &VerbsCommand) -> Result<()> {
+pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
     if let VerbsCommand::New { name, dir, lang } = cmd {
         let created = scaffold::new_verb(name, (*lang).into(), dir.as_deref(), &cli::host_verbs())?;
         output::stdout(format!("{}\n", created.root.display()).as_bytes())?;
@@ -17,7 +17,11 @@ pub fn run(cmd: &VerbsCommand) -> Result<()> {
     }
     let dirs = VerbDirs::from_env()?;
     match cmd {
-        VerbsCommand::List { json } => list(&dirs, *json),
+        VerbsCommand::List { all: true, .. } => {
+            let settings = super::start(crate::options::settings(host));
+            crate::invoke::block_on(super::catalog::installed_and_derived(&settings))?
+        }
+        VerbsCommand::List { json, .. } => list(&dirs, *json),
         VerbsCommand::Add { files, force } => {
             let added = manage::add(&dirs, files, *force, &cli::host_verbs())?;
             output::stdout(added_lines(&added).as_bytes())
@@ -61,7 +65,7 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
         ("name", entry.name.clone()),
         ("tool", entry.tool.clone()),
         ("summary", entry.summary.clone()),
-        ("interface", format!("mur:verb@{}", entry.interface)),
+        ("interface", interface(&entry.interface)),
         ("language", entry.language.clone().unwrap_or_else(unknown)),
         ("source", entry.source.clone().unwrap_or_else(unknown)),
         ("file", file.display().to_string()),
@@ -78,6 +82,15 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
         text.push('\n');
     }
     output::stdout(text.as_bytes())
+}
+
+/// `mur:verb@0.2.0`, or `data (mur-verb/1)` for a data verb.
+fn interface(interface: &str) -> String {
+    if interface == mur_verbs::data::INTERFACE {
+        format!("data ({})", mur_verbs::data::SCHEMA)
+    } else {
+        format!("mur:verb@{interface}")
+    }
 }
 
 fn added_lines(added: &[Added]) -> String {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use mur_e2e::plugins::{add, standard};
+use mur_e2e::plugins::{add, install_standard, standard};
 use mur_e2e::{Output, Sandbox};
 
 fn devtools(sandbox: &Sandbox, args: &[&str]) -> Output {
@@ -196,7 +196,9 @@ fn help_shows_the_tool_its_hints_and_every_option() {
         out.stdout,
         "Usage: mur devtools reload [--component TEXT] [--args JSON]\n\
          \n\
-         Restart the app: answers first, then the process is replaced by a new one (new pid and port, new lockfile). All state is lost.\n\
+         Restart the app: answers first, then the process is replaced by a new one (new pid and port, new lockfile)\n\
+         \n\
+         All state is lost.\n\
          \n\
          Tool `reload`: destructive.\n\
          \n\
@@ -256,4 +258,217 @@ fn an_unknown_name_without_a_session_is_still_an_unknown_verb() {
          hint: `mur devtools verbs list` shows the installed verbs\n\
          hint: no devtools session is running to look for a tool of that name\n"
     );
+}
+
+#[test]
+fn the_catalog_lists_host_plugin_and_derived_verbs_with_hints() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[standard("click")]).assert_code(0);
+    let offline = ok(&sandbox, &["catalog", "--json"]);
+    assert_eq!(offline["schema"], "mur-catalog/1");
+    assert_eq!(offline["session"], serde_json::Value::Null);
+    let kinds = |catalog: &serde_json::Value| -> BTreeSet<String> {
+        catalog["verbs"]
+            .as_array()
+            .expect("verbs")
+            .iter()
+            .map(|v| v["kind"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        kinds(&offline),
+        BTreeSet::from(["host".to_owned(), "plugin".to_owned()])
+    );
+
+    let _app = sandbox.start_app();
+    let online = ok(&sandbox, &["catalog", "--json"]);
+    assert!(
+        online["session"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("http://127.0.0.1:"))
+    );
+    let verb = |name: &str| {
+        online["verbs"]
+            .as_array()
+            .expect("verbs")
+            .iter()
+            .find(|v| v["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("no `{name}` in {online}"))
+    };
+    let click = verb("click");
+    assert_eq!(
+        (click["kind"].as_str(), click["tool"].as_str()),
+        (Some("plugin"), Some("click"))
+    );
+    assert_eq!(click["annotations"]["readOnly"], false, "{click}");
+    let wait_for = verb("wait-for");
+    assert_eq!(wait_for["kind"], "derived");
+    assert_eq!(wait_for["annotations"]["readOnly"], true);
+    let selector = &wait_for["options"][0];
+    assert_eq!(
+        (
+            selector["name"].as_str(),
+            selector["required"].as_bool(),
+            selector["type"].as_str()
+        ),
+        (Some("selector"), Some(true), Some("text"))
+    );
+    assert_eq!(verb("reload")["annotations"]["destructive"], true);
+    assert_eq!(
+        online["verbs"]
+            .as_array()
+            .expect("verbs")
+            .iter()
+            .filter(|v| v["name"] == "click")
+            .count(),
+        1,
+        "the plugin shadows the derived `click`"
+    );
+    assert!(
+        online["exitCodes"]["5"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("the tool failed"))
+    );
+    let table = devtools(&sandbox, &["catalog"]);
+    table.assert_code(0);
+    assert!(table.stdout.starts_with("NAME "), "{table}");
+    assert!(
+        table.stdout.lines().any(|l| l.starts_with("wait-for ")
+            && l.contains("derived")
+            && l.contains("read-only")),
+        "{table}"
+    );
+}
+
+#[test]
+fn parity_names_the_tools_without_a_named_verb() {
+    let sandbox = Sandbox::new();
+    install_standard(&sandbox);
+    let _app = sandbox.start_app();
+    let out = devtools(&sandbox, &["parity", "--json"]);
+    out.assert_code(1);
+    assert_eq!(
+        out.stderr,
+        "error: 3 of 22 tools have no named verb: exportTodos, clearTodos, overview\n\
+         hint: each is still reachable as a derived verb; `mur devtools verbs new` makes a named one\n"
+    );
+    let rows = out.json();
+    let row = |tool: &str| {
+        rows.as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["tool"] == tool)
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        row("waitFor"),
+        serde_json::json!({"tool": "waitFor", "verb": "wait", "kind": "named"})
+    );
+    assert_eq!(
+        row("exportTodos"),
+        serde_json::json!({"tool": "exportTodos", "verb": "export-todos", "kind": "derived"})
+    );
+}
+
+/// docs/examples/count.json, the data verb the docs show.
+fn count_json() -> std::path::PathBuf {
+    mur_e2e::plugins::repo_root().join("docs/examples/count.json")
+}
+
+#[test]
+fn a_data_verb_is_added_and_runs_like_any_verb() {
+    let sandbox = Sandbox::new();
+    let added = devtools(
+        &sandbox,
+        &["verbs", "add", count_json().to_str().expect("utf-8")],
+    );
+    assert_eq!(
+        (added.code, added.stdout.as_str()),
+        (0, "added verb `count` (tool `state`)\n")
+    );
+    let _app = sandbox.start_app();
+    assert_eq!(devtools(&sandbox, &["count"]).stdout, "\"0\"\n");
+    ok(&sandbox, &["click", "--selector", "#btn-inc"]);
+    assert_eq!(devtools(&sandbox, &["count"]).stdout, "\"1\"\n");
+    let other = devtools(&sandbox, &["count", "--selector", "#btn-inc"]);
+    assert_eq!(
+        other.stdout, "\"+\"\n",
+        "an option overrides the fixed argument"
+    );
+    let help = devtools(&sandbox, &["count", "--help"]);
+    assert_eq!(
+        help.stdout,
+        "Usage: mur devtools count [--selector TEXT] [--args JSON]\n\
+         \n\
+         Print the counter's value\n\
+         \n\
+         Tool `state`.\n\
+         \n\
+         Options:\n  \
+         --selector TEXT  read another element's text (default: #count)\n  \
+         --args JSON      the whole arguments object, as JSON; options given beside it override its fields\n  \
+         -h, --help       print this help\n\
+         \n\
+         Examples:\n  \
+         mur devtools count\n  \
+         mur devtools count --selector '#todo-input'\n"
+    );
+    let bad = devtools(&sandbox, &["count", "--bogus"]);
+    bad.assert_code(1);
+    assert!(
+        bad.stderr
+            .starts_with("error: count: unknown option `--bogus`\n"),
+        "{bad}"
+    );
+    let info = devtools(&sandbox, &["verbs", "info", "count"]).stdout;
+    assert!(info.contains("interface: data (mur-verb/1)\n"), "{info}");
+    let catalog = ok(&sandbox, &["catalog", "--json"]);
+    let count = catalog["verbs"]
+        .as_array()
+        .expect("verbs")
+        .iter()
+        .find(|v| v["name"] == "count")
+        .cloned();
+    assert_eq!(
+        count.map(|c| c["kind"].clone()),
+        Some(serde_json::json!("data"))
+    );
+    let all = devtools(&sandbox, &["verbs", "list", "--all"]);
+    all.assert_code(0);
+    assert!(
+        all.stdout
+            .lines()
+            .any(|l| l.starts_with("count ") && l.contains(" data ")),
+        "{all}"
+    );
+    assert!(
+        all.stdout
+            .lines()
+            .any(|l| l.starts_with("wait-for ") && l.contains(" derived ")),
+        "{all}"
+    );
+}
+
+#[test]
+fn a_bad_data_verb_is_refused_saying_what_is_wrong() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.root().join("bad.json");
+    std::fs::write(
+        &file,
+        r#"{"schema": "mur-verb/1", "name": "bad", "tool": "state", "summary": "s", "run": "sh"}"#,
+    )
+    .expect("write");
+    let out = devtools(&sandbox, &["verbs", "add", file.to_str().expect("utf-8")]);
+    out.assert_code(1);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` is not a data verb: unknown field `run`, expected one of `schema`, `name`, `tool`, `summary`, `details`, `arguments`, `options`, `output`, `examples` at line 1 column 78\n\
+             hint: a data verb is a JSON file of schema `mur-verb/1` (see docs/verbs.md)\n",
+            file.display()
+        )
+    );
+    assert!(devtools(&sandbox, &["verbs", "list", "--json"]).json() == serde_json::json!([]));
 }

@@ -1,0 +1,283 @@
+//! `mur devtools catalog [--json]`: every verb an agent can use — the host's
+//! own, installed plugins, and (when a session answers) one derived verb per
+//! tool no installed verb covers — with its kind, tool, usage, options,
+//! the tool's hints and the exit codes; and `mur devtools parity`: each tool
+//! of the session and the verb that reaches it.
+//!
+//! The catalog's JSON schema (`mur-catalog/1`) is documented in docs/agents.md.
+
+use mur_core::{EXIT_CODES, Error, Result, Settings};
+use mur_verbs::derived::{self, Derived};
+use mur_verbs::{Entry, VerbHost, VerbSpec};
+use serde_json::{Value, json};
+
+use super::derived::ToolList;
+use crate::cli;
+use crate::invoke::Session;
+use crate::output;
+
+/// One verb of the catalog.
+struct Item {
+    name: String,
+    kind: &'static str,
+    tool: Option<String>,
+    summary: String,
+    usage: String,
+    spec: Option<VerbSpec>,
+    annotations: Option<Value>,
+}
+
+/// What the session offers, when one answers: its endpoint and tools.
+struct Offered {
+    endpoint: String,
+    tools: Vec<Value>,
+}
+
+pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
+    let offered = offered(settings).await;
+    let installed = VerbHost::open()
+        .map(|h| h.entries().to_vec())
+        .unwrap_or_default();
+    let items = items(&installed, offered.as_ref());
+    if as_json {
+        let verbs: Vec<Value> = items.iter().map(item_json).collect();
+        let exit_codes: serde_json::Map<String, Value> = EXIT_CODES
+            .iter()
+            .map(|(code, meaning)| (code.to_string(), Value::from(*meaning)))
+            .collect();
+        let catalog = json!({
+            "schema": "mur-catalog/1",
+            "session": offered.as_ref().map(|o| o.endpoint.clone()),
+            "verbs": verbs,
+            "exitCodes": exit_codes,
+        });
+        return output::json(&catalog, settings.pretty);
+    }
+    let rows: Vec<Vec<String>> = items
+        .iter()
+        .map(|i| {
+            let hints = i
+                .annotations
+                .as_ref()
+                .map(|a| derived::annotations(Some(a)).join(", "));
+            vec![
+                i.name.clone(),
+                i.kind.to_owned(),
+                i.tool.clone().unwrap_or_default(),
+                hints.unwrap_or_default(),
+                i.summary.clone(),
+            ]
+        })
+        .collect();
+    output::stdout(output::table(&["NAME", "KIND", "TOOL", "HINTS", "SUMMARY"], &rows).as_bytes())
+}
+
+/// `mur devtools verbs list --all`: installed verbs and the session's derived
+/// ones (when a session answers), with their kinds.
+pub async fn installed_and_derived(settings: &Settings) -> Result<()> {
+    let offered = offered(settings).await;
+    let installed = VerbHost::open()?.entries().to_vec();
+    let rows: Vec<Vec<String>> = items(&installed, offered.as_ref())
+        .into_iter()
+        .filter(|i| i.kind != "host")
+        .map(|i| {
+            vec![
+                i.name,
+                i.kind.to_owned(),
+                i.tool.unwrap_or_default(),
+                i.summary,
+            ]
+        })
+        .collect();
+    if offered.is_none() {
+        output::notice("no session answered: derived verbs are not listed");
+    }
+    output::stdout(output::table(&["NAME", "KIND", "TOOL", "SUMMARY"], &rows).as_bytes())
+}
+
+/// `mur devtools parity`: exit 0 only when every tool has a named verb.
+pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
+    let session = Session::resolve(settings).await?;
+    let tools = ToolList::open(&session).all(&session, settings).await?;
+    let installed = VerbHost::open()
+        .map(|h| h.entries().to_vec())
+        .unwrap_or_default();
+    let mut rows = Vec::new();
+    let mut missing = Vec::new();
+    for tool in &tools {
+        let Some(name) = tool["name"].as_str() else {
+            continue;
+        };
+        let named: Vec<&Entry> = installed.iter().filter(|e| e.tool == name).collect();
+        let (verbs, kind) = match named.as_slice() {
+            [] => {
+                missing.push(name.to_owned());
+                (derived::kebab(name), "derived")
+            }
+            some => (
+                some.iter()
+                    .map(|e| e.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                "named",
+            ),
+        };
+        rows.push((name.to_owned(), verbs, kind));
+    }
+    if as_json {
+        let list: Vec<Value> = rows
+            .iter()
+            .map(|(tool, verb, kind)| json!({"tool": tool, "verb": verb, "kind": kind}))
+            .collect();
+        output::json(&Value::Array(list), settings.pretty)?;
+    } else {
+        let table: Vec<Vec<String>> = rows
+            .iter()
+            .map(|(tool, verb, kind)| vec![tool.clone(), verb.clone(), (*kind).to_owned()])
+            .collect();
+        output::stdout(output::table(&["TOOL", "VERB", "KIND"], &table).as_bytes())?;
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(Error::usage(format!(
+        "{} of {} tools have no named verb: {}",
+        missing.len(),
+        tools.len(),
+        missing.join(", ")
+    ))
+    .with_hint(
+        "each is still reachable as a derived verb; `mur devtools verbs new` makes a named one",
+    ))
+}
+
+/// The session's tools, or `None` when no session answers (the catalog then
+/// lists what is installed, and says so with `"session": null`).
+async fn offered(settings: &Settings) -> Option<Offered> {
+    let session = Session::resolve(settings).await.ok()?;
+    let tools = ToolList::open(&session)
+        .all(&session, settings)
+        .await
+        .ok()?;
+    Some(Offered {
+        endpoint: session.endpoint.clone(),
+        tools,
+    })
+}
+
+fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {
+    let annotations_of = |tool: &str| {
+        offered?
+            .tools
+            .iter()
+            .find(|t| t["name"] == tool)
+            .and_then(|t| t.get("annotations").cloned())
+    };
+    let mut items: Vec<Item> = host_items();
+    for entry in installed {
+        items.push(Item {
+            name: entry.name.clone(),
+            kind: if entry.interface == mur_verbs::data::INTERFACE {
+                "data"
+            } else {
+                "plugin"
+            },
+            tool: Some(entry.tool.clone()),
+            summary: entry.summary.clone(),
+            usage: usage_line(&entry.usage_text()),
+            spec: entry.spec.clone(),
+            annotations: annotations_of(&entry.tool),
+        });
+    }
+    for tool in offered.map(|o| o.tools.as_slice()).unwrap_or_default() {
+        let Some(verb) = Derived::from_tool(tool) else {
+            continue;
+        };
+        let shadowed = items.iter().any(|i| i.name == verb.name)
+            || installed.iter().any(|e| e.tool == verb.tool);
+        if shadowed {
+            continue;
+        }
+        items.push(derived_item(verb, tool));
+    }
+    items
+}
+
+fn derived_item(verb: Derived, tool: &Value) -> Item {
+    let usage = usage_line(&verb.spec.render(&verb.name, &verb.summary));
+    Item {
+        name: verb.name,
+        kind: "derived",
+        tool: Some(verb.tool),
+        summary: verb.summary,
+        usage,
+        spec: Some(verb.spec),
+        annotations: tool.get("annotations").cloned(),
+    }
+}
+
+/// The host's own `devtools` commands, read off the command tree.
+fn host_items() -> Vec<Item> {
+    let tree = cli::command();
+    let Some(devtools) = tree.find_subcommand("devtools") else {
+        return Vec::new();
+    };
+    devtools
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| Item {
+            name: c.get_name().to_owned(),
+            kind: "host",
+            tool: None,
+            summary: c.get_about().map(|a| a.to_string()).unwrap_or_default(),
+            usage: format!("mur devtools {} --help", c.get_name()),
+            spec: None,
+            annotations: None,
+        })
+        .collect()
+}
+
+/// The `Usage:` line of a help text, without the word.
+fn usage_line(help: &str) -> String {
+    help.lines()
+        .next()
+        .and_then(|l| l.strip_prefix("Usage: "))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn item_json(item: &Item) -> Value {
+    let options: Vec<Value> = item
+        .spec
+        .iter()
+        .flat_map(|s| s.positionals.iter().chain(&s.options))
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "type": p.kind,
+                "positional": item.spec.as_ref().is_some_and(|s| s.positionals.contains(p)),
+                "required": p.required,
+                "repeatable": p.repeatable,
+                "choices": p.choices,
+                "help": p.help,
+            })
+        })
+        .collect();
+    let hints = item.annotations.as_ref().map(|a| {
+        json!({
+            "readOnly": a.get("readOnlyHint"),
+            "destructive": a.get("destructiveHint"),
+            "idempotent": a.get("idempotentHint"),
+            "openWorld": a.get("openWorldHint"),
+        })
+    });
+    json!({
+        "name": item.name,
+        "kind": item.kind,
+        "tool": item.tool,
+        "summary": item.summary,
+        "usage": item.usage,
+        "options": options,
+        "annotations": hints,
+    })
+}
