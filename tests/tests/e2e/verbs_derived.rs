@@ -472,3 +472,44 @@ fn a_bad_data_verb_is_refused_saying_what_is_wrong() {
     );
     assert!(devtools(&sandbox, &["verbs", "list", "--json"]).json() == serde_json::json!([]));
 }
+
+#[test]
+fn the_conformance_fixtures_json_schema_2020_12_tool_is_a_derived_verb() {
+    let sandbox = Sandbox::new();
+    let _app = sandbox.start_sample_with(&sandbox.project("app"), &["--conformance-fixtures"]);
+    let help = devtools(&sandbox, &["json-schema-2020-12-tool", "--help"]);
+    help.assert_code(0);
+    assert!(
+        help.stdout.starts_with(
+            "Usage: mur devtools json-schema-2020-12-tool [--address JSON] [--contact-method phone|email] \
+             [--email TEXT] [--name TEXT] [--phone TEXT] [--args JSON]\n"
+        ),
+        "{help}"
+    );
+    let out = devtools(
+        &sandbox,
+        &[
+            "json-schema-2020-12-tool",
+            "--name",
+            "Ada",
+            "--contact-method",
+            "email",
+            "--email",
+            "ada@example.org",
+            "--address",
+            r#"{"street": "1 Loop", "city": "Localhost"}"#,
+        ],
+    );
+    out.assert_code(0);
+    let bad = devtools(
+        &sandbox,
+        &["json-schema-2020-12-tool", "--contact-method", "fax"],
+    );
+    bad.assert_code(1);
+    assert!(
+        bad.stderr.starts_with(
+            "error: json-schema-2020-12-tool: `--contact-method` must be `phone` or `email`, got `fax`\n"
+        ),
+        "{bad}"
+    );
+}
