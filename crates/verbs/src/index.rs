@@ -45,6 +45,10 @@ pub struct Entry {
     /// The language it was written in, from its producers section.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
+    /// Its tool's hints (`read-only`, `destructive`, …) as a session last
+    /// listed them; learned whenever `mur` reads a tool list.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<String>,
     /// File name inside the verb directory.
     pub file: String,
     pub sha256: String,
@@ -63,6 +67,15 @@ impl Entry {
     /// renders every verb alike), else the text kept at install.
     pub fn usage_text(&self) -> String {
         match &self.spec {
+            Some(spec) if !self.hints.is_empty() => {
+                let hints = format!("Tool `{}`: {}.", self.tool, self.hints.join(", "));
+                let details = format!("{}\n\n{hints}", spec.details.trim());
+                let spec = VerbSpec {
+                    details: details.trim().to_owned(),
+                    ..spec.clone()
+                };
+                spec.render(&self.name, &self.summary)
+            }
             Some(spec) => spec.render(&self.name, &self.summary),
             None => self.usage.clone(),
         }

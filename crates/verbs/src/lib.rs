@@ -144,6 +144,26 @@ impl VerbHost {
         data::DataVerb::from_bytes(&bytes).map(Some).map_err(broken)
     }
 
+    /// Remember each installed verb's tool hints from a session's tool list
+    /// (`tools/list` entries), so its `--help` can say when its tool is
+    /// read-only or destructive without asking a session. Best effort.
+    pub fn learn_hints(&mut self, tools: &[serde_json::Value]) {
+        let mut changed = false;
+        for entry in &mut self.index.verbs {
+            let Some(tool) = tools.iter().find(|t| t["name"] == entry.tool.as_str()) else {
+                continue;
+            };
+            let hints = derived::annotations(tool.get("annotations"));
+            if hints != entry.hints {
+                entry.hints = hints;
+                changed = true;
+            }
+        }
+        if changed && let Err(e) = self.index.save() {
+            tracing::debug!("could not keep the tools' hints in the index: {e}");
+        }
+    }
+
     /// The MCP tool an installed verb calls.
     pub fn tool(&self, verb: &str) -> Option<&str> {
         self.index.get(verb).map(|e| e.tool.as_str())

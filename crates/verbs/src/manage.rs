@@ -320,6 +320,7 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         interface: interface.to_owned(),
         spec,
         source: Some(c.source.display().to_string()),
+        hints: Vec::new(),
         language: if is_data {
             Some("data".to_owned())
         } else {

@@ -10,7 +10,7 @@ use mur_core::{Error, Kind, Result, Settings};
 use mur_verbs::data::DataVerb;
 use mur_verbs::derived::{Derived, Request};
 use mur_verbs::tools::ToolCache;
-use mur_verbs::{VerbDirs, VerbError, VerbSpec};
+use mur_verbs::{VerbDirs, VerbError, VerbHost, VerbSpec};
 use serde_json::{Value, json};
 
 use crate::cli::HostArgs;
@@ -136,10 +136,7 @@ impl ToolList {
             tracing::debug!("tool list from the cache");
             return Ok(Some(verb));
         }
-        let tools = list_tools(session, settings).await?;
-        if let Some(cache) = &self.cache {
-            cache.store(&self.key, &tools);
-        }
+        let tools = self.fetch(session, settings).await?;
         Ok(pick(&tools, name))
     }
 
@@ -148,9 +145,17 @@ impl ToolList {
         if let Some(tools) = self.cache.as_ref().and_then(|c| c.load(&self.key)) {
             return Ok(tools);
         }
+        self.fetch(session, settings).await
+    }
+
+    /// A fresh list: cached, and the installed verbs' hints learned from it.
+    async fn fetch(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
         let tools = list_tools(session, settings).await?;
         if let Some(cache) = &self.cache {
             cache.store(&self.key, &tools);
+        }
+        if let Ok(mut verbs) = VerbHost::open() {
+            verbs.learn_hints(&tools);
         }
         Ok(tools)
     }

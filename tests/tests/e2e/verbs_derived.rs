@@ -513,3 +513,24 @@ fn the_conformance_fixtures_json_schema_2020_12_tool_is_a_derived_verb() {
         "{bad}"
     );
 }
+
+#[test]
+fn a_named_verbs_help_says_what_a_session_said_of_its_tool() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[standard("reload"), standard("state")]).assert_code(0);
+    let before = devtools(&sandbox, &["reload", "--help"]).stdout;
+    assert!(!before.contains("destructive"), "{before}");
+    let _app = sandbox.start_app();
+    // Any read of the tool list (here the catalog) teaches the index the hints.
+    ok(&sandbox, &["catalog", "--json"]);
+    let reload = devtools(&sandbox, &["reload", "--help"]).stdout;
+    assert!(
+        reload.contains("\nTool `reload`: destructive.\n"),
+        "{reload}"
+    );
+    let state = devtools(&sandbox, &["state", "--help"]).stdout;
+    assert!(
+        state.contains("\nTool `state`: read-only, idempotent.\n"),
+        "{state}"
+    );
+}
