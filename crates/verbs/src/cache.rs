@@ -202,19 +202,30 @@ impl CodeCache {
 
     /// Drop every entry compiled from a file with this sha256 (any engine).
     pub fn forget(&self, sha256: &str) {
-        let Some(dir) = &self.dir else { return };
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            if entry
-                .file_name()
-                .to_string_lossy()
-                .starts_with(&format!("{sha256}-"))
-            {
-                let _ = std::fs::remove_file(entry.path());
-            }
+        for entry in self.entries_of(sha256) {
+            let _ = std::fs::remove_file(entry.path());
         }
+    }
+
+    /// The bytes of compiled code kept for the file with this sha256 (all
+    /// engines), for `verbs info`.
+    pub fn compiled_bytes(&self, sha256: &str) -> u64 {
+        self.entries_of(sha256)
+            .filter_map(|entry| entry.metadata().ok())
+            .map(|meta| meta.len())
+            .sum()
+    }
+
+    /// The entries compiled from the file with this sha256.
+    fn entries_of(&self, sha256: &str) -> impl Iterator<Item = std::fs::DirEntry> {
+        let prefix = format!("{sha256}-");
+        self.dir
+            .as_ref()
+            .and_then(|dir| std::fs::read_dir(dir).ok())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(move |entry| entry.file_name().to_string_lossy().starts_with(&prefix))
     }
 }
 

@@ -27,10 +27,13 @@ pub fn list(dirs: &VerbDirs) -> Result<Vec<Entry>, VerbError> {
 }
 
 /// One installed verb and the path of its file.
-pub fn info(dirs: &VerbDirs, name: &str) -> Result<(Entry, PathBuf), VerbError> {
+/// One installed verb: its entry, its file, and the bytes of its compiled
+/// code in the cache (0 for a data verb, or before its first compile).
+pub fn info(dirs: &VerbDirs, name: &str) -> Result<(Entry, PathBuf, u64), VerbError> {
     let index = Index::load(&dirs.verbs)?;
     let entry = index.get(name).ok_or_else(|| not_installed(name))?;
-    Ok((entry.clone(), index.file_path(entry)))
+    let compiled = CodeCache::open(&dirs.cache).compiled_bytes(&entry.sha256);
+    Ok((entry.clone(), index.file_path(entry), compiled))
 }
 
 /// Uninstalls verb `name`: gone from help and dispatch at once.

@@ -56,9 +56,11 @@ fn list(dirs: &VerbDirs, json: bool) -> Result<()> {
 }
 
 fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
-    let (entry, file) = manage::info(dirs, name)?;
+    let (entry, file, compiled) = manage::info(dirs, name)?;
     if json {
-        return output::json(&to_json(&entry)?, false);
+        let mut value = to_json(&entry)?;
+        value["compiledBytes"] = compiled.into();
+        return output::json(&value, false);
     }
     let unknown = || "unknown".to_owned();
     let rows = [
@@ -71,6 +73,7 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
         ("file", file.display().to_string()),
         ("sha256", entry.sha256.clone()),
         ("size", format!("{} bytes", entry.size)),
+        ("compiled", format!("{compiled} bytes (cached native code)")),
         ("added", entry.added_at.clone()),
     ];
     let mut text: String = rows

@@ -137,6 +137,10 @@ fn verbs_info_names_the_interface_language_and_source() {
         assert_eq!(info["language"], "Rust", "{info}");
         let source = guest(verb).display().to_string();
         assert_eq!(info["source"], source.as_str(), "{info}");
+        assert!(
+            info["compiledBytes"].as_u64().is_some_and(|n| n > 0),
+            "`verbs add` compiled and cached it: {info}"
+        );
         let text = devtools(&sandbox, &["verbs", "info", verb]).stdout;
         assert!(
             text.contains(&format!("interface: mur:verb@{interface}\n"))
