@@ -89,6 +89,21 @@ pub fn answer(text: &str) -> Result<(String, String), String> {
     }
 }
 
+/// `--protocol REVISION`: a revision date, `YYYY-MM-DD`.
+pub fn revision(text: &str) -> Result<String, String> {
+    let digits = text.bytes().enumerate().all(|(i, b)| match i {
+        4 | 7 => b == b'-',
+        _ => b.is_ascii_digit(),
+    });
+    if text.len() == 10 && digits {
+        Ok(text.to_owned())
+    } else {
+        Err(format!(
+            "`{text}` is not a revision date such as 2025-11-25"
+        ))
+    }
+}
+
 /// `NO_COLOR` set to anything but the empty string turns every color off.
 pub fn color_disabled() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
@@ -128,7 +143,7 @@ fn devtools_after_help(plugin_verbs: &[(String, String)]) -> String {
     };
     text.push_str(
         "\nHost options (--endpoint, --project, --auto*, --timeout, --max-response, --pretty, -v, -q, \
-         --answer) \
+         --answer, --protocol) \
          go before the verb. After a plugin verb's name one is taken only where the verb declares \
          no option of that name, never as the value of the verb's own option, and never after `--`.\n\n",
     );
@@ -185,6 +200,9 @@ pub struct HostArgs {
     /// Answer the server's question: KEY is a field of the schema it asks for (repeatable)
     #[arg(long, global = true, value_name = "KEY=VALUE", value_parser = answer)]
     pub answer: Vec<(String, String)>,
+    /// Speak only this MCP revision (2026-07-28, or 2025-11-25 for the initialize session form)
+    #[arg(long, global = true, value_name = "REVISION", value_parser = revision)]
+    pub protocol: Option<String>,
     /// Read the session's tool list afresh instead of from the cache (derived verbs)
     #[arg(long, global = true)]
     pub refresh: bool,

@@ -55,9 +55,32 @@ impl Session {
         params: Option<&Value>,
     ) -> Result<Reply> {
         let report = output::CallReport::new(settings);
-        let client = Client::new(&self.http, &self.endpoint, settings).with_events(&report);
+        let tool = self.known_tool(method, params);
+        let mut client = Client::new(&self.http, &self.endpoint, settings).with_events(&report);
+        if let Some(tool) = &tool {
+            client = client.with_tool(tool);
+        }
         let left = self.deadline.saturating_duration_since(Instant::now());
         client.call(method, params, left).await
+    }
+}
+
+impl Session {
+    /// The tool a `tools/call` calls, as the session's cached tool list
+    /// (derived verbs keep it) describes it, if it is there: its
+    /// `x-mcp-header` arguments are then mirrored into headers (SEP-2243).
+    fn known_tool(&self, method: &str, params: Option<&Value>) -> Option<Value> {
+        let name = params?
+            .get("name")?
+            .as_str()
+            .filter(|_| method == "tools/call")?;
+        let dirs = mur_verbs::VerbDirs::from_env().ok()?;
+        let cache = mur_verbs::tools::ToolCache::open(&dirs);
+        let key = mur_verbs::tools::ToolCache::key(&self.endpoint, self.identity.as_deref());
+        cache
+            .load(&key)?
+            .into_iter()
+            .find(|tool| tool["name"] == name)
     }
 }
 

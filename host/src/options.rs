@@ -33,6 +33,7 @@ pub fn settings(args: &HostArgs) -> Settings {
         verbose: args.verbose,
         quiet: args.quiet,
         answers: args.answer.clone(),
+        protocol: args.protocol.clone(),
     }
 }
 
@@ -103,6 +104,13 @@ pub fn extract_host_options(
             "--refresh" if inline.is_none() => host.refresh = true,
             "--verbose" | "-v" if inline.is_none() => host.verbose = true,
             "--quiet" | "-q" if inline.is_none() => host.quiet = true,
+            "--protocol" => {
+                let text = value("--protocol <REVISION>")?;
+                host.protocol =
+                    Some(crate::cli::revision(&text).map_err(|e| {
+                        Error::usage(format!("invalid value for `--protocol`: {e}"))
+                    })?);
+            }
             "--answer" => {
                 let text = value("--answer <KEY=VALUE>")?;
                 host.answer.push(

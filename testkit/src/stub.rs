@@ -335,7 +335,9 @@ fn reason(status: u16) -> &'static str {
 /// A proxy in front of a real session that behaves like a server of the
 /// 2025-11-25 revision: a modern request (`MCP-Protocol-Version: 2026-07-28`)
 /// is refused with 400 and a null-id JSON-RPC error, as session-based servers
-/// do; everything else (the `initialize` dance) is forwarded to `target`.
+/// do; a `GET` (the session's own event stream, which a forwarding stub
+/// cannot stream) is 405; everything else (the `initialize` dance) is
+/// forwarded to `target`.
 pub fn legacy_proxy(target: &str) -> Stub {
     let target = target.to_owned();
     let http = reqwest::blocking::Client::builder()
@@ -343,6 +345,10 @@ pub fn legacy_proxy(target: &str) -> Stub {
         .build()
         .expect("proxy client");
     Stub::serve(move |req| {
+        if req.method == "GET" {
+            // A forwarded event stream would never end: this server has none.
+            return Reply::empty(405);
+        }
         if req.header("mcp-protocol-version") == Some("2026-07-28") {
             return Reply::json(
                 400,

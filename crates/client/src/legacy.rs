@@ -11,17 +11,28 @@
 //! dropped by the timeout: a server never holds a session of ours for its
 //! idle timeout (often 30 minutes) because a call failed or timed out.
 
-use reqwest::header::HeaderMap;
+use std::time::Duration;
+
+use reqwest::header::{ACCEPT, HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
 use super::request::{self, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID};
-use super::response::Reply;
+use super::response::{Message, Reply};
 use super::{Answer, Client, FAREWELL_LIMIT, LOG_LEVEL, describe};
 use mur_core::{Error, Result};
 
 const INIT_ID: u64 = 1;
 const CALL_ID: u64 = 2;
 const LEVEL_ID: u64 = 3;
+/// The most times one call's event stream is resumed.
+const MAX_RESUMES: usize = 10;
+/// How long to wait before resuming a stream that named no `retry`.
+const DEFAULT_RETRY_MS: u64 = 1000;
+/// How long the session's own stream may take to open (its response head);
+/// loopback servers need milliseconds.
+const STREAM_LIMIT: Duration = Duration::from_secs(1);
+/// The header that resumes an event stream.
+const HEADER_LAST_EVENT_ID: &str = "last-event-id";
 
 /// A session opened by `initialize`.
 #[derive(Debug, Clone)]
@@ -129,6 +140,69 @@ impl Client<'_> {
         if self.verbose && session.logs {
             self.set_level(session).await;
         }
+        // The server may also ask (or report) on the session's own stream:
+        // open it before the call (a server drops what it has no stream
+        // for), and listen there while the call runs.
+        let stream = self.open_stream(session).await;
+        let call = std::pin::pin!(self.session_call(session, method, params));
+        let listen = std::pin::pin!(self.listen(session, stream));
+        match futures_util::future::select(call, listen).await {
+            futures_util::future::Either::Left((reply, _)) => reply,
+            futures_util::future::Either::Right((Ok(()), call)) => call.await,
+            futures_util::future::Either::Right((Err(e), _)) => Err(e),
+        }
+    }
+
+    /// The session's own event stream (`GET`), if the server has one (a
+    /// server without one answers 405).
+    async fn open_stream(&self, session: &Session) -> Option<reqwest::Response> {
+        let mut headers = session.headers();
+        headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
+        let get = self.http.get(self.endpoint).headers(headers).send();
+        match tokio::time::timeout(STREAM_LIMIT, get).await {
+            Ok(Ok(response)) if response.status().is_success() => Some(response),
+            Ok(Ok(response)) => {
+                tracing::debug!("no session stream: HTTP {}", response.status());
+                None
+            }
+            Ok(Err(e)) => {
+                tracing::debug!("no session stream: {}", describe(&e));
+                None
+            }
+            Err(_) => {
+                tracing::debug!("the session stream did not open in time; going on without it");
+                None
+            }
+        }
+    }
+
+    /// Reads the session's own stream until it ends: requests from the
+    /// server answered, notifications reported. A question nobody can
+    /// answer ends the call.
+    async fn listen(&self, session: &Session, stream: Option<reqwest::Response>) -> Result<()> {
+        let Some(response) = stream else {
+            return Ok(());
+        };
+        let Ok(mut incoming) = self.reader().open(response).await else {
+            return Ok(());
+        };
+        while let Ok(Some(message)) = incoming.next().await {
+            match Message::of(message, u64::MAX) {
+                Message::Request(request) => self.serve(&request, &session.headers()).await?,
+                Message::Notification { method, params } => self.notified(&method, &params),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The call itself, in the session.
+    async fn session_call(
+        &self,
+        session: &Session,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<Reply> {
         let body = request::session_body(CALL_ID, method, params, &self.meta());
         let response = self
             .send(
@@ -139,7 +213,20 @@ impl Client<'_> {
             )
             .await?;
         let status = response.status();
-        match self.read(response, CALL_ID, &session.headers()).await? {
+        let mut answer = self.read(response, CALL_ID, &session.headers()).await?;
+        for _ in 0..MAX_RESUMES {
+            let Answer::Other {
+                error: None,
+                stream: true,
+                resume: Some((last_id, retry)),
+                ..
+            } = &answer
+            else {
+                break;
+            };
+            answer = self.resume(session, last_id, *retry).await?;
+        }
+        match answer {
             Answer::Reply(reply) => Ok(reply),
             Answer::Other { text, .. } => Err(Error::transport(format!(
                 "`{}` answered HTTP {status} and no response to `{method}`{}",
@@ -151,6 +238,32 @@ impl Client<'_> {
                 }
             ))),
         }
+    }
+
+    /// The call's event stream ended before its answer (SEP-1699: the server
+    /// may close it and send the rest later): after the `retry` the server
+    /// asked for, `GET` the session's stream from `last_id` on and read it.
+    async fn resume(&self, session: &Session, last_id: &str, retry: Option<u64>) -> Result<Answer> {
+        let wait = Duration::from_millis(retry.unwrap_or(DEFAULT_RETRY_MS));
+        tracing::debug!(
+            "the event stream ended before the answer: resuming after event `{last_id}` in {} ms",
+            wait.as_millis()
+        );
+        tokio::time::sleep(wait).await;
+        let mut headers = session.headers();
+        headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
+        request::insert(&mut headers, HEADER_LAST_EVENT_ID, last_id);
+        let response = self
+            .send(self.http.get(self.endpoint).headers(headers))
+            .await?;
+        if !response.status().is_success() {
+            return Err(Error::transport(format!(
+                "`{}` ended the event stream before answering, and resuming it answered HTTP {}",
+                self.endpoint,
+                response.status()
+            )));
+        }
+        self.read(response, CALL_ID, &session.headers()).await
     }
 
     /// `-v`: asks the server for its log messages from [`LOG_LEVEL`] up. A

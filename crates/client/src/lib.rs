@@ -104,6 +104,11 @@ pub struct Client<'a> {
     verbose: bool,
     /// `--answer KEY=VALUE`.
     answers: &'a [(String, String)],
+    /// `--protocol REVISION`.
+    protocol: Option<&'a str>,
+    /// The called tool as the server lists it, when the caller knows it:
+    /// its `x-mcp-header` arguments are mirrored into `Mcp-Param-*` headers.
+    tool: Option<&'a Value>,
     /// Where progress, log messages and questions go.
     events: &'a dyn Events,
     /// The most bytes one response body may have (`--max-response`).
@@ -134,6 +139,8 @@ enum Answer {
         error: Option<Value>,
         text: String,
         stream: bool,
+        /// The last event id of a stream that ended, and its `retry`.
+        resume: Option<(String, Option<u64>)>,
     },
 }
 
@@ -144,6 +151,8 @@ impl<'a> Client<'a> {
             endpoint,
             verbose: settings.verbose,
             answers: &settings.answers,
+            protocol: settings.protocol.as_deref(),
+            tool: None,
             events: &Silent,
             limit: settings.max_response,
             budget: settings.timeout,
@@ -155,6 +164,12 @@ impl<'a> Client<'a> {
     /// Reports progress and log messages to `events`, and asks questions there.
     pub fn with_events(mut self, events: &'a dyn Events) -> Self {
         self.events = events;
+        self
+    }
+
+    /// The tool a `tools/call` calls, as `tools/list` described it.
+    pub fn with_tool(mut self, tool: &'a Value) -> Self {
+        self.tool = Some(tool);
         self
     }
 
@@ -210,6 +225,25 @@ impl<'a> Client<'a> {
     }
 
     async fn call_unbounded(&self, method: &str, params: Option<&Value>) -> Result<Reply> {
+        self.param_headers(method, params)?;
+        if let Some(version) = self.protocol {
+            tracing::debug!("speaking protocol {version} only (--protocol)");
+            return if version >= MODERN_VERSION {
+                match self.modern(method, params, version).await? {
+                    // Refused, yet named as supported: asked once more.
+                    Step::Done(reply) if supported_instead(&reply).as_deref() == Some(version) => {
+                        match self.modern(method, params, version).await? {
+                            Step::Done(reply) => Ok(reply),
+                            Step::Legacy => Err(self.not_speaking(version)),
+                        }
+                    }
+                    Step::Done(reply) => Ok(reply),
+                    Step::Legacy => Err(self.not_speaking(version)),
+                }
+            } else {
+                self.legacy(method, params, version).await
+            };
+        }
         let first = self.modern(method, params, MODERN_VERSION).await?;
         match first {
             Step::Done(reply) => match supported_instead(&reply) {
@@ -239,6 +273,29 @@ impl<'a> Client<'a> {
         }
     }
 
+    /// The error for a server that does not answer the `--protocol` revision.
+    fn not_speaking(&self, version: &str) -> Error {
+        Error::transport(format!(
+            "`{}` does not answer the {version} revision (`--protocol`)",
+            self.endpoint
+        ))
+    }
+
+    /// The `Mcp-Param-*` headers of a `tools/call` of a known tool; a tool
+    /// whose `x-mcp-header` declarations are invalid is not called.
+    fn param_headers(&self, method: &str, params: Option<&Value>) -> Result<HeaderMap> {
+        let Some(tool) = self.tool.filter(|_| method == "tools/call") else {
+            return Ok(HeaderMap::new());
+        };
+        request::param_headers(tool, params.and_then(|p| p.get("arguments"))).map_err(|why| {
+            Error::tool_failed(format!(
+                "`{}` lists tool `{}` with an invalid x-mcp-header ({why}); mur does not call it",
+                self.endpoint,
+                tool["name"].as_str().unwrap_or_default()
+            ))
+        })
+    }
+
     /// The `_meta` keys of this call's requests.
     fn meta(&self) -> CallMeta {
         CallMeta {
@@ -255,7 +312,8 @@ impl<'a> Client<'a> {
         let mut id = CALL_ID;
         loop {
             let body = request::modern_body(id, method, sent.as_ref(), version, &self.meta());
-            let headers = request::modern_headers(method, sent.as_ref(), version);
+            let mut headers = request::modern_headers(method, sent.as_ref(), version);
+            headers.extend(self.param_headers(method, sent.as_ref())?);
             tracing::debug!(
                 "POST {} {method} (protocol {version}, id {id})",
                 self.endpoint
@@ -387,6 +445,7 @@ impl<'a> Client<'a> {
             error: stray,
             text: incoming.text().to_owned(),
             stream: incoming.was_stream(),
+            resume: incoming.resume_point(),
         })
     }
 
@@ -521,7 +580,9 @@ fn classify(status: StatusCode, answer: Answer, endpoint: &str) -> Result<Step> 
     }
 }
 
-/// The version to retry with, when `reply` is a `-32022` naming supported ones.
+/// The version to retry with, when `reply` is a `-32022` naming supported
+/// ones: the newest (the one just refused too, if the server names it: the
+/// retry happens once, so a server that refuses it again gets no loop).
 fn supported_instead(reply: &Reply) -> Option<String> {
     let Reply::Error(error) = reply else {
         return None;
@@ -533,7 +594,6 @@ fn supported_instead(reply: &Reply) -> Option<String> {
         .as_array()?
         .iter()
         .filter_map(Value::as_str)
-        .filter(|v| *v != MODERN_VERSION)
         .max()
         .map(str::to_owned)
 }
@@ -571,6 +631,7 @@ mod tests {
             error: Some(json!({ "code": -32000 })),
             text: String::new(),
             stream: false,
+            resume: None,
         };
         assert!(matches!(
             classify(StatusCode::BAD_REQUEST, other, "e"),
@@ -645,6 +706,7 @@ mod tests {
             error: None,
             text: "boom".into(),
             stream: false,
+            resume: None,
         };
         let err = classify(StatusCode::INTERNAL_SERVER_ERROR, other, "e")
             .err()

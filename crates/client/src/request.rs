@@ -144,24 +144,82 @@ pub fn mcp_name(method: &str, params: Option<&Value>) -> Option<String> {
     params?.get(key)?.as_str().map(str::to_owned)
 }
 
+/// The `Mcp-Param-{Name}` headers of a `tools/call` (SEP-2243): each
+/// argument whose property in the tool's `inputSchema` carries
+/// `x-mcp-header: Name`, mirrored (strings Base64-wrapped where needed,
+/// integers and booleans as JSON writes them; null or absent ones left out).
+/// A tool whose `x-mcp-header`s are invalid (empty, not a token, on a type
+/// other than string, integer or boolean, or named twice ignoring case) is
+/// refused: `Err` says why, and mur does not call it.
+pub fn param_headers(tool: &Value, arguments: Option<&Value>) -> Result<HeaderMap, String> {
+    let mut headers = HeaderMap::new();
+    let Some(properties) = tool["inputSchema"]["properties"].as_object() else {
+        return Ok(headers);
+    };
+    let mut seen: Vec<String> = Vec::new();
+    for (property, spec) in properties {
+        let Some(declared) = spec.get("x-mcp-header") else {
+            continue;
+        };
+        let name = declared.as_str().filter(|n| !n.is_empty()).ok_or_else(|| {
+            format!("property `{property}` has an empty or non-string x-mcp-header")
+        })?;
+        if !name.bytes().all(|b| b.is_ascii_graphic() && b != b':') {
+            return Err(format!(
+                "property `{property}` has x-mcp-header `{name}`, which is not a header name token"
+            ));
+        }
+        let kind = spec["type"].as_str().unwrap_or_default();
+        if !matches!(kind, "string" | "integer" | "boolean") {
+            return Err(format!(
+                "property `{property}` of type `{kind}` has x-mcp-header `{name}`: only strings, \
+                 integers and booleans may be mirrored"
+            ));
+        }
+        if seen.iter().any(|s| s.eq_ignore_ascii_case(name)) {
+            return Err(format!("x-mcp-header `{name}` is declared twice"));
+        }
+        seen.push(name.to_owned());
+        let text = match arguments.and_then(|a| a.get(property)) {
+            None | Some(Value::Null) => continue,
+            Some(Value::String(text)) => text.clone(),
+            Some(other @ (Value::Number(_) | Value::Bool(_))) => other.to_string(),
+            Some(_) => continue,
+        };
+        let header = format!("mcp-param-{}", name.to_ascii_lowercase());
+        if let (Ok(header), Ok(value)) = (
+            HeaderName::from_bytes(header.as_bytes()),
+            HeaderValue::from_str(&encoded(&text)),
+        ) {
+            headers.insert(header, value);
+        }
+    }
+    Ok(headers)
+}
+
 /// Inserts a header, Base64-wrapping values that are not plain visible ASCII
 /// (the SEP-2243 `=?base64?…?=` form).
 pub fn insert(h: &mut HeaderMap, name: &'static str, value: &str) {
+    if let Ok(v) = HeaderValue::from_str(&encoded(value)) {
+        h.insert(HeaderName::from_static(name), v);
+    }
+}
+
+/// A header value as sent: as it is when it is plain visible ASCII without
+/// leading or trailing spaces, else the SEP-2243 `=?base64?…?=` form.
+fn encoded(value: &str) -> String {
     let sentinel = value.starts_with("=?base64?") && value.ends_with("?=");
     let plain = !value.starts_with(' ')
         && !value.ends_with(' ')
         && value.bytes().all(|b| (0x20..0x7f).contains(&b))
         && !sentinel;
-    let text = if plain {
+    if plain {
         value.to_owned()
     } else {
         format!(
             "=?base64?{}?=",
             base64::engine::general_purpose::STANDARD.encode(value)
         )
-    };
-    if let Ok(v) = HeaderValue::from_str(&text) {
-        h.insert(HeaderName::from_static(name), v);
     }
 }
 
@@ -214,6 +272,35 @@ mod tests {
         let mut h = HeaderMap::new();
         insert(&mut h, HEADER_NAME, "größe");
         assert_eq!(h["mcp-name"], "=?base64?Z3LDtsOfZQ==?=");
+    }
+
+    #[test]
+    fn x_mcp_header_arguments_are_mirrored_and_invalid_declarations_refused() {
+        let tool = json!({ "inputSchema": { "type": "object", "properties": {
+            "region": { "type": "string", "x-mcp-header": "Region" },
+            "priority": { "type": "integer", "x-mcp-header": "Priority" },
+            "debug": { "type": "boolean", "x-mcp-header": "Debug" },
+            "note": { "type": "string", "x-mcp-header": "Note" },
+            "verbose": { "type": "boolean", "x-mcp-header": "Verbose" },
+            "query": { "type": "string" }
+        } } });
+        let args = json!({ "region": "us-west1", "priority": 42, "debug": true,
+                           "note": " padded ", "verbose": null, "query": "SELECT 1" });
+        let h = param_headers(&tool, Some(&args)).expect("valid");
+        assert_eq!(h["mcp-param-region"], "us-west1");
+        assert_eq!(h["mcp-param-priority"], "42");
+        assert_eq!(h["mcp-param-debug"], "true");
+        assert_eq!(h["mcp-param-note"], "=?base64?IHBhZGRlZCA=?=");
+        assert_eq!(h.len(), 4);
+        let bad = |spec: Value| {
+            let tool = json!({ "inputSchema": { "properties": spec } });
+            param_headers(&tool, None).expect_err("invalid")
+        };
+        bad(json!({ "v": { "type": "string", "x-mcp-header": "" } }));
+        bad(json!({ "v": { "type": "number", "x-mcp-header": "Score" } }));
+        bad(json!({ "v": { "type": "string", "x-mcp-header": "My Region" } }));
+        bad(json!({ "a": { "type": "string", "x-mcp-header": "F" },
+                    "b": { "type": "string", "x-mcp-header": "f" } }));
     }
 
     #[test]

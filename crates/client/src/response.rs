@@ -99,6 +99,10 @@ pub struct Incoming<'a> {
     text: String,
     /// Whether the body is an event stream.
     stream: bool,
+    /// The id of the stream's last event that had one, and the `retry` the
+    /// stream last asked for: where and when to resume it.
+    last_id: Option<String>,
+    retry: Option<u64>,
 }
 
 type EventStream = std::pin::Pin<
@@ -128,6 +132,8 @@ impl<'a> Reader<'a> {
                 events: Some(events),
                 text: String::new(),
                 stream: true,
+                last_id: None,
+                retry: None,
             });
         }
         let bytes = self.read_body(response).await?;
@@ -140,6 +146,8 @@ impl<'a> Reader<'a> {
             events: None,
             text: snippet(&bytes),
             stream: false,
+            last_id: None,
+            retry: None,
         })
     }
 
@@ -213,6 +221,12 @@ impl Incoming<'_> {
                 return Ok(None);
             };
             let event = event.map_err(|e| self.reader.stream_error(e))?;
+            if let Some(id) = event.id.clone().filter(|id| !id.is_empty()) {
+                self.last_id = Some(id);
+            }
+            if event.retry.is_some() {
+                self.retry = event.retry;
+            }
             let Some(data) = event.data.filter(|d| !d.trim().is_empty()) else {
                 continue;
             };
@@ -234,6 +248,12 @@ impl Incoming<'_> {
     /// Whether the body was an event stream.
     pub fn was_stream(&self) -> bool {
         self.stream
+    }
+
+    /// Where a stream that ended could be resumed (`Last-Event-ID`), and
+    /// after how many milliseconds the server asked for (`retry`).
+    pub fn resume_point(&self) -> Option<(String, Option<u64>)> {
+        self.last_id.clone().map(|id| (id, self.retry))
     }
 }
 

@@ -33,6 +33,9 @@ pub struct Settings {
     /// `--answer KEY=VALUE`, in the order given: answers to the server's
     /// questions, one field of the requested schema each.
     pub answers: Vec<(String, String)>,
+    /// `--protocol REVISION`: speak this MCP revision only (a revision before
+    /// 2026-07-28 goes straight to the `initialize` session form).
+    pub protocol: Option<String>,
 }
 
 impl Settings {

@@ -242,10 +242,11 @@ fn a_session_based_server_is_reached_through_the_legacy_fallback() {
             "POST tools/list",
             "POST initialize",
             "POST notifications/initialized",
+            "GET",
             "POST tools/list",
             "DELETE"
         ],
-        "modern attempt, then initialize → initialized → call → DELETE"
+        "modern attempt, then initialize → initialized → the session's stream → call → DELETE"
     );
     let requests = proxy.requests();
     let session = requests[1..]
@@ -327,12 +328,14 @@ fn seen(stub: &Stub) -> Vec<String> {
 }
 
 /// What [`seen`] shows of a `tools/call` that falls back to a session: the modern
-/// attempt, `initialize`, `notifications/initialized`, the call again, then `rest`.
+/// attempt, `initialize`, `notifications/initialized`, the session's own event
+/// stream (`GET`, open while the call runs), the call again, then `rest`.
 fn through_a_session(rest: &[&str]) -> Vec<String> {
     [
         "POST tools/call",
         "POST initialize",
         "POST notifications/initialized",
+        "GET",
         "POST tools/call",
     ]
     .iter()
@@ -573,7 +576,7 @@ fn sampling_asked_by_a_session_server_is_declined_in_the_session_and_the_reply_r
             "{req:?}"
         );
     }
-    let declined = server.requests()[4].json();
+    let declined = server.requests()[5].json();
     assert_eq!(declined["error"]["code"], -32601, "{declined}");
     assert!(
         declined["error"]["message"]

@@ -9,6 +9,7 @@
 //! the current directory).
 
 mod conformance;
+mod conformance_client;
 mod guide_conventions;
 mod guide_examples;
 mod guide_server;
