@@ -5,7 +5,9 @@
 //! so a working `mur devtools call --endpoint …` proves the legacy fallback of DESIGN.md
 //! ("MCP transport"): the modern request is refused with a 400, then `initialize` →
 //! `notifications/initialized` → the call → `DELETE` of the session. The server's own log
-//! shows each session being created and deleted.
+//! shows each session being created and deleted. Its long-running tool reports progress in
+//! the call's stream (mur's plain lines on a pipe), and its elicitation tool asks a question
+//! there, answered from `--answer` in the session.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -209,4 +211,55 @@ fn an_unknown_method_exits_5_with_the_json_rpc_error() {
     out.assert_code(5);
     assert_eq!(out.json()["error"]["code"], -32601, "{out}");
     server.assert_each_session_deleted(1);
+}
+
+#[test]
+fn its_long_running_tool_reports_progress_through_the_legacy_path() {
+    let sandbox = Sandbox::new();
+    let server = Everything::start(&sandbox);
+    let args = r#"{"duration":0.3,"steps":3}"#;
+    let out = server.call(&sandbox, "trigger-long-running-operation", Some(args));
+    out.assert_code(0);
+    assert_eq!(
+        out.json()["content"][0]["text"],
+        "Long running operation completed. Duration: 0.3 seconds, Steps: 3.",
+        "{out}"
+    );
+    assert_eq!(out.stderr, "progress: 1/3\nprogress: 2/3\nprogress: 3/3\n");
+    server.assert_each_session_deleted(1);
+}
+
+#[test]
+fn its_elicitation_tool_is_answered_from_answer_options_and_defaults() {
+    let sandbox = Sandbox::new();
+    let server = Everything::start(&sandbox);
+    let endpoint = server.endpoint.as_str();
+    let out = sandbox.mur(&[
+        "devtools",
+        "call",
+        "trigger-elicitation-request",
+        "--endpoint",
+        endpoint,
+        "--answer",
+        "name=Ada Lovelace",
+        "--answer",
+        "check=yes",
+    ]);
+    out.assert_code(0);
+    assert_eq!(
+        out.json()["content"][1]["text"],
+        "User inputs:\n- Name: Ada Lovelace\n- Agreed to terms: true\n\
+         - Favorite Integer: 42\n- Favorite Number: 3.14",
+        "{out}"
+    );
+    // Unanswered, with no terminal: exit 5 naming the question; the session still ends.
+    let out = server.call(&sandbox, "trigger-elicitation-request", None);
+    out.assert_code(5);
+    out.assert_stderr_starts_with(&format!(
+        "error: `{endpoint}` asks \"Please provide inputs for the following fields:\" and mur \
+         has no answer: no `--answer` answers it, and stdin and stderr are not both a terminal \
+         to ask on\nhint: answer it with "
+    ));
+    out.assert_stderr_contains("`--answer name=TEXT`, ");
+    server.assert_each_session_deleted(2);
 }

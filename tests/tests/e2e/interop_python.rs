@@ -1,15 +1,19 @@
-//! `mur` against a third-party, session-based MCP server written in Python: the MCP SDK's
-//! FastMCP over streamable HTTP (`tests/interop/elicit_server.py`, on 127.0.0.1).
+//! `mur` against third-party MCP servers written in Python, from the MCP SDK, on 127.0.0.1:
 //!
-//! Its tool `ask` asks the client a question (`ctx.elicit`), which the SDK sends as an
-//! `elicitation/create` request in the tool call's SSE stream. mur cannot answer it: it must
-//! refuse it at once with a JSON-RPC error (so the tool fails now instead of waiting for an
-//! answer), end the call promptly with exit 5 naming the method, and still end its session.
+//! - `tests/interop/elicit_server.py`: FastMCP of the SDK's 1.x line, session-based (the
+//!   2025-11-25 form, reached through mur's legacy fallback). Its tool `ask` asks the client a
+//!   question (`ctx.elicit`), sent as an `elicitation/create` request in the tool call's SSE
+//!   stream: answered from `--answer`, or — with no answer and no terminal — refused at once
+//!   with a JSON-RPC error (so the tool fails now instead of waiting), the call ending with
+//!   exit 5 naming the question; the session is ended either way.
+//! - `tests/interop/modern_server.py`: MCPServer of the SDK's 2.x line, stateless (the
+//!   2026-07-28 form). Its tool `count` reports progress, `wipe` asks for a confirmation as an
+//!   input-required result, answered by calling again with `inputResponses`.
 //!
-//! The SDK comes from `target/interop-venv` (made by `.ci/run` from
-//! `tests/interop/requirements.txt`) or else the `python3` on `PATH`. When neither has the
-//! `mcp` package the test is skipped with the reason, except under CI (`CI` set), where that
-//! is a failure: CI installs it.
+//! The SDKs come from `target/interop-venv` and `target/interop-modern-venv` (made by
+//! `.ci/run` from `tests/interop/requirements.txt` and `requirements-modern.txt`), the 1.x one
+//! else from the `python3` on `PATH`. When one is missing its tests are skipped with the
+//! reason, except under CI (`CI` set), where that is a failure: CI installs both.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -20,31 +24,35 @@ use mur_e2e::{Process, Sandbox};
 
 /// Bound on the server's startup: against hangs, not a performance expectation.
 const STARTUP_LIMIT: Duration = Duration::from_secs(60);
-/// What the server prints once it listens.
-const LISTENING: &str = "interop-elicit: listening on ";
-
-/// A Python with the MCP SDK 1.x, or why there is none.
-fn python() -> Result<PathBuf, String> {
+/// A Python with the MCP SDK `major`.x from `venv` (under `target/`), or why there is none.
+fn python(venv: &str, major: &str) -> Result<PathBuf, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace root");
-    let venv = root.join("target/interop-venv/bin/python3");
+    let venv = root.join("target").join(venv).join("bin/python3");
     let mut reasons = Vec::new();
-    for python in [venv, PathBuf::from("python3")] {
+    let mut candidates = vec![venv];
+    if major == "1" {
+        candidates.push(PathBuf::from("python3"));
+    }
+    for python in candidates {
         let probe = Command::new(&python)
             .args([
                 "-c",
-                "import importlib.metadata as m, mcp.server.fastmcp, uvicorn; print(m.version('mcp'))",
+                "import importlib.metadata as m, mcp.server, uvicorn; print(m.version('mcp'))",
             ])
             .stdin(Stdio::null())
             .output();
         match probe {
             Ok(out) if out.status.success() => {
                 let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-                if version.starts_with("1.") {
+                if version.starts_with(&format!("{major}.")) {
                     return Ok(python);
                 }
-                reasons.push(format!("{}: mcp {version}, not 1.x", python.display()));
+                reasons.push(format!(
+                    "{}: mcp {version}, not {major}.x",
+                    python.display()
+                ));
             }
             Ok(out) => reasons.push(format!(
                 "{}: no `mcp` package ({})",
@@ -60,18 +68,18 @@ fn python() -> Result<PathBuf, String> {
     Err(reasons.join("; "))
 }
 
-/// The Python to run the server with; `None` (after saying why) to skip.
-fn python_or_skip() -> Option<PathBuf> {
-    match python() {
+/// The Python to run a server with; `None` (after saying why) to skip.
+fn python_or_skip(venv: &str, major: &str, requirements: &str) -> Option<PathBuf> {
+    match python(venv, major) {
         Ok(python) => Some(python),
         Err(why) if std::env::var_os("CI").is_some() => {
             panic!("the Python MCP SDK is missing under CI, which installs it: {why}")
         }
         Err(why) => {
             eprintln!(
-                "skipped: the Python MCP SDK is not installed ({why}); install it with \
-                 `python3 -m venv target/interop-venv && \
-                 target/interop-venv/bin/pip install -r tests/interop/requirements.txt`"
+                "skipped: the Python MCP SDK {major}.x is not installed ({why}); install it with \
+                 `python3 -m venv target/{venv} && \
+                 target/{venv}/bin/pip install -r tests/interop/{requirements}`"
             );
             None
         }
@@ -86,9 +94,11 @@ struct Server {
 }
 
 impl Server {
-    fn start(sandbox: &Sandbox, python: &Path) -> Self {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/elicit_server.py");
-        let log = sandbox.root().join("elicit-server.log");
+    /// Runs `tests/interop/<name>.py`, which prints `<prefix>: listening on ADDRESS`.
+    fn start(sandbox: &Sandbox, python: &Path, name: &str, prefix: &str) -> Self {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("interop/{name}.py"));
+        let log = sandbox.root().join(format!("{name}.log"));
+        let listening = format!("{prefix}: listening on ");
         let mut command = sandbox.command(python);
         command
             .arg(&script)
@@ -102,7 +112,7 @@ impl Server {
         let deadline = Instant::now() + STARTUP_LIMIT;
         let address = loop {
             let log = server.log();
-            if let Some(line) = log.lines().find_map(|l| l.strip_prefix(LISTENING)) {
+            if let Some(line) = log.lines().find_map(|l| l.strip_prefix(listening.as_str())) {
                 break line.trim().to_owned();
             }
             if let Some(status) = server.process.try_wait() {
@@ -139,41 +149,64 @@ impl Server {
     }
 }
 
+/// The 1.x SDK's session-based server, or `None` to skip.
+fn legacy_server(sb: &Sandbox) -> Option<Server> {
+    let python = python_or_skip("interop-venv", "1", "requirements.txt")?;
+    Some(Server::start(
+        sb,
+        &python,
+        "elicit_server",
+        "interop-elicit",
+    ))
+}
+
+/// The 2.x SDK's stateless server, or `None` to skip.
+fn modern_server(sb: &Sandbox) -> Option<Server> {
+    let python = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt")?;
+    Some(Server::start(
+        sb,
+        &python,
+        "modern_server",
+        "interop-modern",
+    ))
+}
+
+impl Server {
+    fn mur(&self, sb: &Sandbox, args: &[&str]) -> mur_e2e::Output {
+        sb.mur(&[&["devtools", "--endpoint", &self.endpoint], args].concat())
+    }
+
+    /// How many log lines start with `prefix`.
+    fn count(&self, prefix: &str) -> usize {
+        self.log().lines().filter(|l| l.starts_with(prefix)).count()
+    }
+}
+
 #[test]
-fn a_question_from_a_python_sdk_tool_is_refused_at_once_and_the_session_ended() {
-    let Some(python) = python_or_skip() else {
+fn a_question_from_a_python_sdk_tool_nobody_can_answer_is_refused_and_the_session_ended() {
+    let sb = Sandbox::new();
+    let Some(server) = legacy_server(&sb) else {
         return;
     };
-    let sb = Sandbox::new();
-    let server = Server::start(&sb, &python);
-
     // The legacy fallback works against this server: a plain tool answers.
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &server.endpoint,
-        "call",
-        "echo",
-        "--args",
-        r#"{"text":"hi"}"#,
-    ]);
+    let out = server.mur(&sb, &["call", "echo", "--args", r#"{"text":"hi"}"#]);
     out.assert_code(0);
     assert_eq!(out.json()["content"][0]["text"], "hi", "{out}");
 
-    // The tool that asks a question: refused at once, exit 5, well within the default 10 s.
-    let started = Instant::now();
-    let out = sb.mur(&["devtools", "--endpoint", &server.endpoint, "call", "ask"]);
-    let took = started.elapsed();
+    // The tool that asks a question, with no answer and no terminal: exit 5 naming it.
+    let out = server.mur(&sb, &["call", "ask"]);
     out.assert_code(5);
-    assert!(took < Duration::from_secs(5), "took {took:?}\n{out}");
     assert_eq!(out.stdout, "");
-    out.assert_stderr_starts_with(&format!(
-        "error: `{}` asks \"What is your name?\" and mur has no answer: no `--answer` answers \
-         it, and stdin and stderr are not both a terminal to ask on\n\
-         hint: answer it with `--answer name=TEXT`\n",
-        server.endpoint
-    ));
-    // The SDK got mur's answer: the tool's `elicit` raised it.
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` asks \"What is your name?\" and mur has no answer: no `--answer` \
+             answers it, and stdin and stderr are not both a terminal to ask on\n\
+             hint: answer it with `--answer name=TEXT`\n",
+            server.endpoint
+        )
+    );
+    // The SDK got mur's refusal: the tool's `elicit` raised it, so it ended at once.
     let refused = server.wait_for("interop-elicit: elicit refused: ");
     assert!(
         refused
@@ -183,10 +216,111 @@ fn a_question_from_a_python_sdk_tool_is_refused_at_once_and_the_session_ended() 
         server.log()
     );
     // Both calls ended their sessions.
-    let log = server.log();
-    let ended = log
+    assert_eq!(
+        server.count("interop-elicit: session ended "),
+        2,
+        "{}",
+        server.log()
+    );
+}
+
+#[test]
+fn a_question_from_a_python_sdk_tool_is_answered_with_answer_in_the_session() {
+    let sb = Sandbox::new();
+    let Some(server) = legacy_server(&sb) else {
+        return;
+    };
+    let out = server.mur(&sb, &["call", "ask", "--answer", "name=Ada"]);
+    out.assert_code(0);
+    assert_eq!(
+        out.json()["content"][0]["text"],
+        "hello name='Ada'",
+        "{out}"
+    );
+    assert_eq!(out.stderr, "");
+    assert_eq!(
+        server
+            .wait_for("interop-elicit: elicit answered: ")
+            .as_deref(),
+        Some("accept"),
+        "{}",
+        server.log()
+    );
+    assert_eq!(
+        server.count("interop-elicit: session ended "),
+        1,
+        "{}",
+        server.log()
+    );
+}
+
+#[test]
+fn a_stateless_python_sdk_server_reports_progress_to_mur() {
+    let sb = Sandbox::new();
+    let Some(server) = modern_server(&sb) else {
+        return;
+    };
+    let out = server.mur(&sb, &["call", "count", "--args", r#"{"steps":3}"#]);
+    out.assert_code(0);
+    assert_eq!(out.json()["content"][0]["text"], "counted to 3", "{out}");
+    assert_eq!(
+        out.stderr,
+        "progress: 1/3 step 1\nprogress: 2/3 step 2\nprogress: 3/3 step 3\n"
+    );
+    let quiet = server.mur(&sb, &["-q", "call", "count", "--args", r#"{"steps":2}"#]);
+    quiet.assert_code(0);
+    assert_eq!(quiet.stderr, "");
+    // Stateless throughout: each call one POST of the 2026-07-28 form, no `initialize`.
+    let requests: Vec<String> = server
+        .log()
         .lines()
-        .filter(|l| l.starts_with("interop-elicit: session ended "))
-        .count();
-    assert_eq!(ended, 2, "{log}");
+        .filter_map(|l| l.strip_prefix("interop-modern: request "))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        requests,
+        ["tools/call 2026-07-28", "tools/call 2026-07-28"],
+        "{}",
+        server.log()
+    );
+}
+
+#[test]
+fn a_stateless_python_sdk_servers_question_is_answered_through_input_required_rounds() {
+    let sb = Sandbox::new();
+    let Some(server) = modern_server(&sb) else {
+        return;
+    };
+    let out = server.mur(&sb, &["call", "wipe"]);
+    out.assert_code(5);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` asks \"Wipe all 3 records? This cannot be undone.\" and mur has no \
+             answer: no `--answer` answers it, and stdin and stderr are not both a terminal to \
+             ask on\nhint: answer it with `--answer confirm=true|false`\n",
+            server.endpoint
+        )
+    );
+    assert_eq!(server.count("interop-modern: wipe answered"), 0);
+
+    let out = server.mur(&sb, &["call", "wipe", "--answer", "confirm=no"]);
+    out.assert_code(0);
+    assert_eq!(out.json()["content"][0]["text"], "kept 3 records", "{out}");
+    let out = server.mur(&sb, &["call", "wipe", "--answer", "confirm=yes"]);
+    out.assert_code(0);
+    assert_eq!(out.json()["content"][0]["text"], "wiped 3 records", "{out}");
+    let log = server.log();
+    let answered: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("interop-modern: wipe answered "))
+        .collect();
+    assert_eq!(answered, ["False", "True"], "{log}");
+    // The question and its answer: two POSTs per answered call, the first one asking.
+    assert_eq!(
+        server.count("interop-modern: request tools/call 2026-07-28"),
+        5,
+        "{log}"
+    );
 }

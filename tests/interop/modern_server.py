@@ -1,0 +1,93 @@
+"""A stateless (2026-07-28) MCP server from a third party for mur's interop tests.
+
+The Python MCP SDK 2.x's MCPServer over streamable HTTP, bound to 127.0.0.1 on a
+port the OS picks. It answers modern requests (protocol version and client
+context in each request's `_meta`, no `initialize`). Its tools:
+
+- `count(steps)` reports progress once per step (`ctx.report_progress`), so a
+  client that sends a progress token sees `steps` notifications in the
+  response stream;
+- `wipe()` asks for confirmation first: its `confirm` parameter is resolved by
+  asking the client (`Elicit`), which on this revision is an input-required
+  result the client answers by calling again with `inputResponses` and the
+  `requestState`.
+
+Prints `interop-modern: listening on 127.0.0.1:<port>` once it listens,
+`interop-modern: request <Mcp-Method> <MCP-Protocol-Version>` for each POST,
+and `interop-modern: wipe answered <confirm>` when a confirmation arrives.
+Runs until killed.
+"""
+
+import asyncio
+import socket
+import sys
+from typing import Annotated
+
+import uvicorn
+from pydantic import BaseModel, Field
+
+from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
+
+
+def say(text: str) -> None:
+    print(f"interop-modern: {text}", flush=True)
+
+
+class Confirm(BaseModel):
+    confirm: bool = Field(description="Wipe everything?")
+
+
+def ask_confirm() -> Elicit[Confirm]:
+    return Elicit("Wipe all 3 records? This cannot be undone.", Confirm)
+
+
+server = MCPServer("interop-modern")
+
+
+@server.tool()
+async def count(steps: int, ctx: Context) -> str:
+    """Counts to `steps`, reporting progress at each."""
+    for step in range(1, steps + 1):
+        await asyncio.sleep(0.01)
+        await ctx.report_progress(step, steps, f"step {step}")
+    return f"counted to {steps}"
+
+
+@server.tool()
+async def wipe(answer: Annotated[Confirm, Resolve(ask_confirm)]) -> str:
+    """Wipes the records once the user confirms."""
+    say(f"wipe answered {answer.confirm}")
+    return "wiped 3 records" if answer.confirm else "kept 3 records"
+
+
+def app():
+    """The streamable-HTTP app, with each POST's method and revision reported."""
+    inner = server.streamable_http_app()
+
+    async def wrapper(scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "POST":
+            headers = dict(scope.get("headers") or [])
+            method = headers.get(b"mcp-method", b"-").decode()
+            version = headers.get(b"mcp-protocol-version", b"-").decode()
+            say(f"request {method} {version}")
+        await inner(scope, receive, send)
+
+    return wrapper
+
+
+async def main() -> None:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app(), log_level="warning", lifespan="on")
+    uv = uvicorn.Server(config)
+    say(f"listening on 127.0.0.1:{port}")
+    await uv.serve(sockets=[sock])
+
+
+if __name__ == "__main__":
+    if sys.argv[1:]:
+        sys.exit("usage: modern_server.py (no arguments)")
+    asyncio.run(main())
