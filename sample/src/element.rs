@@ -224,6 +224,21 @@ impl Element {
         }
     }
 
+    /// A check box or toggle labelled `label` (its name and text), bound to `flag`
+    /// and checked when `on`.
+    pub fn for_flag(kind: Kind, id: &str, label: &str, flag: Flag, on: bool) -> Self {
+        let mut element = Self::new(kind, id, label, label).bound(Binding::Flag(flag));
+        element.checked = Some(on);
+        element
+    }
+
+    /// A text box named `name`, bound to `field` and showing its `value`.
+    pub fn for_field(id: &str, name: &str, field: Field, value: &str) -> Self {
+        let mut element = Self::new(Kind::TextBox, id, name, value).bound(Binding::Field(field));
+        element.value = Some(value.to_owned());
+        element
+    }
+
     pub fn at(mut self, bounds: Rect) -> Self {
         self.bounds = bounds;
         self

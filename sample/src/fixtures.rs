@@ -462,20 +462,15 @@ fn add_input_required_fixtures(tools: &mut ToolSet) {
 
 /// The suite's resources and resource template.
 fn add_resource_fixtures(tools: &mut ToolSet) {
-    tools.add_resource(
+    add_text_resource(
+        tools,
         ResourceSpec::new(
             "test://static-text",
             "static-text",
             "A static text resource",
             "text/plain",
         ),
-        |uri, _| async move {
-            Ok(vec![ResourceContents::text(
-                uri,
-                "text/plain",
-                "This is the content of the static text resource.",
-            )])
-        },
+        "This is the content of the static text resource.",
     );
     tools.add_resource(
         ResourceSpec::new(
@@ -492,20 +487,15 @@ fn add_resource_fixtures(tools: &mut ToolSet) {
             )])
         },
     );
-    tools.add_resource(
+    add_text_resource(
+        tools,
         ResourceSpec::new(
             "test://watched-resource",
             "watched-resource",
             "A resource to subscribe to",
             "text/plain",
         ),
-        |uri, _| async move {
-            Ok(vec![ResourceContents::text(
-                uri,
-                "text/plain",
-                "Watched resource content.",
-            )])
-        },
+        "Watched resource content.",
     );
     tools.add_resource_template(
         ResourceTemplateSpec::new(
@@ -522,6 +512,13 @@ fn add_resource_fixtures(tools: &mut ToolSet) {
             Ok(vec![ResourceContents::text(uri, "application/json", text)])
         },
     );
+}
+
+/// A `text/plain` resource whose contents never change.
+fn add_text_resource(tools: &mut ToolSet, spec: ResourceSpec, text: &'static str) {
+    tools.add_resource(spec, move |uri, _| async move {
+        Ok(vec![ResourceContents::text(uri, "text/plain", text)])
+    });
 }
 
 /// The suite's prompts.

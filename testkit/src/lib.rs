@@ -22,8 +22,8 @@ pub mod stub;
 
 pub use artifacts::{Artifacts, artifacts, build, example_bin, mur_bin, sample_bin};
 pub use process::{
-    Adopted, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, free_port, run, run_within, signal,
-    wait_until,
+    Adopted, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, free_port, mkfifo, run, run_within,
+    signal, silent_listener, wait_until,
 };
 pub use sandbox::{Sample, Sandbox, Session};
 pub use stub::Stub;

@@ -21,12 +21,24 @@ pub fn modern_meta() -> Value {
 }
 
 /// A stateless 2026-07-28 POST: protocol version in `_meta` and headers that match the body.
-pub fn modern_request(endpoint: &str, method: &str, mut params: Value) -> RequestBuilder {
-    params["_meta"] = modern_meta();
+pub fn modern_request(endpoint: &str, method: &str, params: Value) -> RequestBuilder {
+    request_with_meta(endpoint, method, params, modern_meta())
+}
+
+/// A 2026-07-28 POST carrying `meta` as its `_meta`, with the `Mcp-Method` header and,
+/// for a request about one tool, prompt or resource, the `Mcp-Name` header.
+fn request_with_meta(
+    endpoint: &str,
+    method: &str,
+    mut params: Value,
+    meta: Value,
+) -> RequestBuilder {
     let name = params
         .get("name")
+        .or_else(|| params.get("uri"))
         .and_then(Value::as_str)
         .map(str::to_owned);
+    params["_meta"] = meta;
     let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
     let mut request = post(endpoint)
         .header("MCP-Protocol-Version", MODERN)
@@ -80,41 +92,80 @@ pub fn message_with_id(response: Response, id: u64) -> Value {
         return response.json().expect("JSON body");
     }
     let text = response.text().expect("SSE body");
+    sse_messages(&text)
+        .find(|message| message["id"] == id)
+        .unwrap_or_else(|| panic!("no message with id {id} in {text}"))
+}
+
+/// The JSON messages of an SSE stream's `data:` lines, in order.
+fn sse_messages(text: &str) -> impl Iterator<Item = Value> + '_ {
     text.lines()
         .filter_map(|line| line.strip_prefix("data:"))
         .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-        .find(|message| message["id"] == id)
-        .unwrap_or_else(|| panic!("no message with id {id} in {text}"))
 }
 
 /// A modern request whose `_meta` also carries `extra_meta` (a `progressToken`, a
 /// `logLevel`, the client's capabilities, …), and every message of its answer in
 /// order, whether plain JSON or an SSE stream: notifications, then the response (id 1).
-pub fn exchange(endpoint: &str, method: &str, mut params: Value, extra_meta: Value) -> Vec<Value> {
+pub fn exchange(endpoint: &str, method: &str, params: Value, extra_meta: Value) -> Vec<Value> {
     let mut meta = modern_meta();
     if let (Some(meta), Some(extra)) = (meta.as_object_mut(), extra_meta.as_object()) {
         meta.extend(extra.clone());
     }
-    let name = params
-        .get("name")
-        .or_else(|| params.get("uri"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    params["_meta"] = meta;
-    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
-    let mut request = post(endpoint)
-        .header("MCP-Protocol-Version", MODERN)
-        .header("Mcp-Method", method);
-    if let Some(name) = name {
-        request = request.header("Mcp-Name", name);
-    }
-    let response = request.json(&body).send().expect("POST /mcp");
+    let response = request_with_meta(endpoint, method, params, meta)
+        .send()
+        .expect("POST /mcp");
     if content_type(&response) == "application/json" {
         return vec![response.json().expect("JSON body")];
     }
-    let text = response.text().expect("SSE body");
-    text.lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+    sse_messages(&response.text().expect("SSE body")).collect()
+}
+
+/// An [`exchange`] calling the tool `name`, with `extra` (`arguments`, `inputResponses`,
+/// `requestState`, …) merged into its params.
+pub fn tool_exchange(endpoint: &str, name: &str, extra: Value, extra_meta: Value) -> Vec<Value> {
+    let mut params = json!({ "name": name, "arguments": {} });
+    if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
+        params.extend(extra.clone());
+    }
+    exchange(endpoint, "tools/call", params, extra_meta)
+}
+
+/// The notifications with `method` among the messages of an [`exchange`].
+pub fn notifications<'a>(messages: &'a [Value], method: &str) -> Vec<&'a Value> {
+    messages
+        .iter()
+        .filter(|message| message["method"] == method)
         .collect()
+}
+
+/// The response (id 1) among the messages of an [`exchange`].
+pub fn response(messages: &[Value]) -> &Value {
+    messages
+        .iter()
+        .find(|message| message["id"] == 1)
+        .unwrap_or_else(|| panic!("no response in {messages:?}"))
+}
+
+/// The response to a `resources/read` of `uri`.
+pub fn read_resource(endpoint: &str, uri: &str) -> Value {
+    let messages = exchange(endpoint, "resources/read", json!({ "uri": uri }), json!({}));
+    response(&messages).clone()
+}
+
+/// The `text` of a content block or resource contents, parsed as JSON.
+pub fn text_as_json(block: &Value) -> Value {
+    let text = block["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text in {block}"));
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("text is not JSON ({e}): {text}"))
+}
+
+/// The message of a JSON-RPC error answer, after checking its code.
+#[track_caller]
+pub fn error_message(answer: &Value, code: i64) -> &str {
+    assert_eq!(answer["error"]["code"], code, "{answer}");
+    answer["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error message in {answer}"))
 }

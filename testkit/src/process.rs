@@ -66,6 +66,16 @@ impl Output {
         self.assert_stderr(self.stderr.contains(part), "contain", part)
     }
 
+    /// The first line of stdout that begins with `prefix` (panics, showing the whole
+    /// output, when there is none).
+    #[track_caller]
+    pub fn stdout_line(&self, prefix: &str) -> &str {
+        self.stdout
+            .lines()
+            .find(|line| line.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no stdout line starts with {prefix:?}\n{self}"))
+    }
+
     #[track_caller]
     fn assert_stderr(&self, holds: bool, how: &str, text: &str) -> &Self {
         assert!(holds, "stderr should {how} {text:?}\n{self}");
@@ -243,8 +253,24 @@ pub fn dead_pid() -> u32 {
 
 /// A free loopback port (bound, then released).
 pub fn free_port() -> u16 {
+    silent_listener().1
+}
+
+/// A loopback listener that never accepts, and its port: the kernel completes the
+/// handshake and a request waits, as with a session that is stopped.
+pub fn silent_listener() -> (std::net::TcpListener, u16) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    listener.local_addr().expect("local addr").port()
+    let port = listener.local_addr().expect("local addr").port();
+    (listener, port)
+}
+
+/// Makes a FIFO at `path` (a file nothing will ever write to).
+pub fn mkfifo(path: &std::path::Path) {
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("run mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
 }
 
 /// The watchdog: waits for `child` to exit and returns its status and how long that took;

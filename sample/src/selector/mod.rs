@@ -138,6 +138,13 @@ mod tests {
     use crate::state::AppState;
     use crate::view;
 
+    /// Checks each row: the ids of the elements a selector matches, in order.
+    fn assert_matches(state: &AppState, rows: &[(&str, &[&str])]) {
+        for (selector, expected) in rows {
+            assert_eq!(ids(selector, state), *expected, "{selector}");
+        }
+    }
+
     fn ids(selector: &str, state: &AppState) -> Vec<String> {
         let tree = view::build(state);
         let scope: Vec<NodeId> = tree.ids().collect();
@@ -159,31 +166,30 @@ mod tests {
 
     #[test]
     fn id_type_and_attribute_selectors_match() {
-        let state = AppState::default();
-        assert_eq!(ids("#btn-inc", &state), ["btn-inc"]);
-        assert_eq!(ids("button[name=\"Decrement\"]", &state), ["btn-dec"]);
-        assert_eq!(ids("Window", &state), ["main", "about"]);
-        assert_eq!(ids("[name*='Incr']", &state), ["btn-inc"]);
-        assert_eq!(
-            ids("Button[enabled=false]", &state),
-            ["btn-dec", "todo-add"]
+        assert_matches(
+            &AppState::default(),
+            &[
+                ("#btn-inc", &["btn-inc"]),
+                ("button[name=\"Decrement\"]", &["btn-dec"]),
+                ("Window", &["main", "about"]),
+                ("[name*='Incr']", &["btn-inc"]),
+                ("Button[enabled=false]", &["btn-dec", "todo-add"]),
+            ],
         );
     }
 
     #[test]
     fn combinators_nth_and_text_narrow_the_match() {
-        let state = with_todos();
-        assert_eq!(
-            ids("#todo-list ListItem", &state),
-            ["todo-1", "todo-2", "todo-3"]
-        );
-        assert_eq!(ids("#todo > ListItem", &state), Vec::<String>::new());
-        assert_eq!(ids("#todo-list > ListItem:nth(1)", &state), ["todo-2"]);
-        assert_eq!(ids("ListItem:text(\"MILK\")", &state), ["todo-1", "todo-3"]);
-        assert_eq!(ids("ListItem:text(\"milk\"):nth(1)", &state), ["todo-3"]);
-        assert_eq!(
-            ids("#main #advanced > *", &state),
-            ["verbose", "cache-size"]
+        assert_matches(
+            &with_todos(),
+            &[
+                ("#todo-list ListItem", &["todo-1", "todo-2", "todo-3"]),
+                ("#todo > ListItem", &[]),
+                ("#todo-list > ListItem:nth(1)", &["todo-2"]),
+                ("ListItem:text(\"MILK\")", &["todo-1", "todo-3"]),
+                ("ListItem:text(\"milk\"):nth(1)", &["todo-3"]),
+                ("#main #advanced > *", &["verbose", "cache-size"]),
+            ],
         );
     }
 }

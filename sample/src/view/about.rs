@@ -1,6 +1,6 @@
 //! The about window: name, version and one checkbox.
 
-use crate::element::{Binding, Element, Flag, Kind, Rect};
+use crate::element::{Element, Flag, Kind, Rect};
 use crate::state::AppState;
 use crate::tree::{NodeId, Tree};
 
@@ -25,14 +25,12 @@ pub fn build(tree: &mut Tree, window: NodeId, state: &AppState) {
             Element::new(Kind::Text, id, name, text).at(Rect::new(16, y, 368, GLYPH)),
         );
     }
-    let mut updates = Element::new(
+    let updates = Element::for_flag(
         Kind::CheckBox,
         "check-updates",
         "Check for updates",
-        "Check for updates",
-    )
-    .at(Rect::new(16, 100, 368, 28))
-    .bound(Binding::Flag(Flag::CheckUpdates));
-    updates.checked = Some(state.check_updates);
-    tree.add(window, updates);
+        Flag::CheckUpdates,
+        state.check_updates,
+    );
+    tree.add(window, updates.at(Rect::new(16, 100, 368, 28)));
 }

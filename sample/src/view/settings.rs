@@ -13,11 +13,14 @@ const LOG_LINE_HEIGHT: i32 = 18;
 const LOG_PADDING: i32 = 4;
 
 pub fn build(tree: &mut Tree, panel: NodeId, state: &AppState) -> &'static str {
-    let mut dark = Element::new(Kind::Toggle, "dark-mode", "Dark mode", "Dark mode")
-        .at(Rect::new(16, 56, 240, 28))
-        .bound(Binding::Flag(Flag::DarkMode));
-    dark.checked = Some(state.dark_mode);
-    tree.add(panel, dark);
+    let dark = Element::for_flag(
+        Kind::Toggle,
+        "dark-mode",
+        "Dark mode",
+        Flag::DarkMode,
+        state.dark_mode,
+    );
+    tree.add(panel, dark.at(Rect::new(16, 56, 240, 28)));
     build_theme_list(tree, panel, state);
     let expander_bottom = build_advanced(tree, panel, state);
     let label = Element::new(Kind::Text, "log-label", "Log label", "Log").at(Rect::new(
@@ -64,26 +67,23 @@ fn build_advanced(tree: &mut Tree, panel: NodeId, state: &AppState) -> i32 {
         .bound(Binding::Advanced);
     expander.expanded = Some(open);
     let expander = tree.add(panel, expander);
-    let mut verbose = Element::new(
+    let mut verbose = Element::for_flag(
         Kind::CheckBox,
         "verbose",
         "Verbose logging",
-        "Verbose logging",
+        Flag::Verbose,
+        state.verbose,
     )
-    .at(Rect::new(32, 228, 320, 28))
-    .bound(Binding::Flag(Flag::Verbose));
-    verbose.checked = Some(state.verbose);
+    .at(Rect::new(32, 228, 320, 28));
     verbose.visible = open;
     tree.add(expander, verbose);
-    let mut cache = Element::new(
-        Kind::TextBox,
+    let mut cache = Element::for_field(
         "cache-size",
         "Cache size (MB)",
-        state.cache_size.clone(),
+        Field::CacheSize,
+        &state.cache_size,
     )
-    .at(Rect::new(32, 260, 200, 32))
-    .bound(Binding::Field(Field::CacheSize));
-    cache.value = Some(state.cache_size.clone());
+    .at(Rect::new(32, 260, 200, 32));
     cache.visible = open;
     tree.add(expander, cache);
     EXPANDER_HEADER.y + height

@@ -11,16 +11,13 @@ const LIST: Rect = Rect::new(16, 108, 608, 328);
 const ROW_HEIGHT: i32 = 32;
 
 pub fn build(tree: &mut Tree, panel: NodeId, state: &AppState) -> &'static str {
-    let mut input = Element::new(
-        Kind::TextBox,
+    let input = Element::for_field(
         "todo-input",
         "New todo",
-        state.todo_input.clone(),
-    )
-    .at(Rect::new(16, 60, 480, 32))
-    .bound(Binding::Field(Field::TodoInput));
-    input.value = Some(state.todo_input.clone());
-    tree.add(panel, input);
+        Field::TodoInput,
+        &state.todo_input,
+    );
+    tree.add(panel, input.at(Rect::new(16, 60, 480, 32)));
     let mut add = Element::new(Kind::Button, "todo-add", "Add todo", "Add")
         .at(Rect::new(512, 60, 112, 32))
         .bound(Binding::Command(Command::AddTodo));

@@ -23,35 +23,19 @@ fn add_todos(endpoint: &str, texts: &[&str]) {
     }
 }
 
-fn response(messages: &[Value]) -> &Value {
-    messages
-        .iter()
-        .find(|message| message["id"] == 1)
-        .unwrap_or_else(|| panic!("no response in {messages:?}"))
-}
-
-fn tool(endpoint: &str, name: &str, params: Value, meta: Value) -> Vec<Value> {
-    let mut call = json!({ "name": name, "arguments": {} });
-    if let (Some(call), Some(params)) = (call.as_object_mut(), params.as_object()) {
-        call.extend(params.clone());
-    }
-    mcp::exchange(endpoint, "tools/call", call, meta)
-}
-
 #[test]
 fn export_todos_reports_progress_per_todo_and_embeds_the_json() {
     let (_sandbox, session) = started();
     let endpoint = &session.lock.endpoint;
     add_todos(endpoint, &["milk", "eggs", "bread"]);
-    let messages = tool(
+    let messages = mcp::tool_exchange(
         endpoint,
         "exportTodos",
         json!({ "arguments": { "delayMs": 0 } }),
         json!({ "progressToken": 42, "io.modelcontextprotocol/logLevel": "info" }),
     );
-    let progress: Vec<f64> = messages
-        .iter()
-        .filter(|m| m["method"] == "notifications/progress")
+    let progress: Vec<f64> = mcp::notifications(&messages, "notifications/progress")
+        .into_iter()
         .map(|m| {
             assert_eq!(m["params"]["progressToken"], 42);
             assert_eq!(m["params"]["total"], 3.0);
@@ -59,24 +43,21 @@ fn export_todos_reports_progress_per_todo_and_embeds_the_json() {
         })
         .collect();
     assert_eq!(progress, [0.0, 1.0, 2.0, 3.0], "{messages:?}");
-    let logs: Vec<&Value> = messages
-        .iter()
-        .filter(|m| m["method"] == "notifications/message")
+    let logs: Vec<&Value> = mcp::notifications(&messages, "notifications/message")
+        .into_iter()
         .map(|m| &m["params"]["data"])
         .collect();
     assert_eq!(logs, ["exporting 3 todo(s)", "exported 3 todo(s)"]);
 
-    let result = &response(&messages)["result"];
+    let result = &mcp::response(&messages)["result"];
     assert_eq!(
         result["content"][0]["text"],
         "- [ ] milk\n- [ ] eggs\n- [ ] bread"
     );
     let embedded = &result["content"][1]["resource"];
     assert_eq!(embedded["uri"], "app://todos/export.json");
-    let document: Value =
-        serde_json::from_str(embedded["text"].as_str().expect("text")).expect("json");
     assert_eq!(
-        document["todos"][2],
+        mcp::text_as_json(embedded)["todos"][2],
         json!({ "id": 3, "text": "bread", "done": false })
     );
     assert_eq!(result["structuredContent"], json!({ "exported": 3 }));
@@ -89,8 +70,8 @@ fn clear_todos_asks_first_and_clears_only_when_confirmed() {
     add_todos(endpoint, &["milk", "eggs"]);
     let caps = json!({ "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } });
 
-    let asked = tool(endpoint, "clearTodos", json!({}), caps.clone());
-    let asked = &response(&asked)["result"];
+    let asked = mcp::tool_exchange(endpoint, "clearTodos", json!({}), caps.clone());
+    let asked = &mcp::response(&asked)["result"];
     assert_eq!(asked["resultType"], "input_required", "{asked}");
     let question = &asked["inputRequests"]["confirm"];
     assert_eq!(question["method"], "elicitation/create");
@@ -105,8 +86,8 @@ fn clear_todos_asks_first_and_clears_only_when_confirmed() {
             "inputResponses": { "confirm": { "action": "accept", "content": { "confirm": confirm } } },
             "requestState": state
         });
-        let messages = tool(endpoint, "clearTodos", params, caps.clone());
-        response(&messages)["result"]["structuredContent"].clone()
+        let messages = mcp::tool_exchange(endpoint, "clearTodos", params, caps.clone());
+        mcp::response(&messages)["result"]["structuredContent"].clone()
     };
     assert_eq!(
         answer(false),
@@ -123,8 +104,12 @@ fn clear_todos_asks_first_and_clears_only_when_confirmed() {
 
     // A client that cannot ask its user cannot clear: the call names the capability.
     add_todos(endpoint, &["tea"]);
-    let refused = tool(endpoint, "clearTodos", json!({}), json!({}));
-    assert_eq!(response(&refused)["error"]["code"], -32021, "{refused:?}");
+    let refused = mcp::tool_exchange(endpoint, "clearTodos", json!({}), json!({}));
+    assert_eq!(
+        mcp::response(&refused)["error"]["code"],
+        -32021,
+        "{refused:?}"
+    );
 }
 
 #[test]
@@ -133,15 +118,15 @@ fn clear_todos_asks_again_when_the_list_changed_before_the_answer() {
     let endpoint = &session.lock.endpoint;
     add_todos(endpoint, &["milk"]);
     let caps = json!({ "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } });
-    let asked = tool(endpoint, "clearTodos", json!({}), caps.clone());
-    let state = response(&asked)["result"]["requestState"].clone();
+    let asked = mcp::tool_exchange(endpoint, "clearTodos", json!({}), caps.clone());
+    let state = mcp::response(&asked)["result"]["requestState"].clone();
     add_todos(endpoint, &["eggs"]);
     let params = json!({
         "inputResponses": { "confirm": { "action": "accept", "content": { "confirm": true } } },
         "requestState": state
     });
-    let again = tool(endpoint, "clearTodos", params, caps);
-    let again = &response(&again)["result"];
+    let again = mcp::tool_exchange(endpoint, "clearTodos", params, caps);
+    let again = &mcp::response(&again)["result"];
     assert_eq!(again["resultType"], "input_required", "{again}");
     assert_eq!(
         again["inputRequests"]["confirm"]["params"]["message"],
@@ -179,21 +164,15 @@ fn the_app_log_and_the_todos_are_resources() {
         listed["result"]["resources"][0]["uri"], "app://log",
         "{listed}"
     );
-    let read = |uri: &str| {
-        let messages = mcp::exchange(endpoint, "resources/read", json!({ "uri": uri }), json!({}));
-        response(&messages).clone()
-    };
+    let read = |uri: &str| mcp::read_resource(endpoint, uri);
     let log = read("app://log");
     assert_eq!(
         log["result"]["contents"][0]["text"],
         "click: ok\nclick: failed: no element matches `#nope`\nfire: ok"
     );
     let todo = read("app://todos/1");
-    let text = todo["result"]["contents"][0]["text"]
-        .as_str()
-        .expect("text");
     assert_eq!(
-        serde_json::from_str::<Value>(text).expect("json"),
+        mcp::text_as_json(&todo["result"]["contents"][0]),
         json!({ "id": 1, "text": "milk", "done": false })
     );
     for bad in ["app://todos/9", "app://todos/x", "app://nothing"] {
@@ -218,7 +197,7 @@ fn the_walkthrough_prompt_names_the_controls_of_a_component() {
             json!({ "name": "walkthrough", "arguments": arguments }),
             json!({}),
         );
-        response(&messages).clone()
+        mcp::response(&messages).clone()
     };
     let todo = get(json!({ "component": "todo" }));
     let text = todo["result"]["messages"][0]["content"]["text"]

@@ -15,9 +15,8 @@ fn modern_tools_call_returns_structured_content_and_the_same_json_as_text() {
     assert_eq!(answer["id"], 1);
     assert_eq!(result["structuredContent"], json!({ "echo": "hi" }));
     assert_eq!(result["isError"], false);
-    let text = result["content"][0]["text"].as_str().expect("text block");
     assert_eq!(
-        serde_json::from_str::<Value>(text).expect("text is JSON"),
+        mcp::text_as_json(&result["content"][0]),
         json!({ "echo": "hi" })
     );
 }
@@ -38,9 +37,8 @@ fn image_tool_returns_a_png_block_with_size_details() {
     assert_eq!(result["structuredContent"]["width"], 1);
     assert_eq!(result["structuredContent"]["height"], 1);
     assert_eq!(result["structuredContent"]["window"], "main");
-    let details = result["content"][1]["text"].as_str().expect("details text");
     assert_eq!(
-        serde_json::from_str::<Value>(details).expect("json"),
+        mcp::text_as_json(&result["content"][1]),
         result["structuredContent"]
     );
 }
@@ -60,13 +58,8 @@ fn tool_failure_is_a_result_with_is_error_and_the_message() {
 fn unknown_tool_is_an_invalid_params_error_naming_it() {
     let (world, _session) = World::started();
     let answer = mcp::call_tool(&world.endpoint(), "nosuchtool", json!({}));
-    assert_eq!(answer["error"]["code"], -32602, "{answer}");
-    assert!(
-        answer["error"]["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("`nosuchtool`")),
-        "{answer}"
-    );
+    let message = mcp::error_message(&answer, -32602);
+    assert!(message.contains("`nosuchtool`"), "{answer}");
 }
 
 #[test]

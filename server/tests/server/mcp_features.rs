@@ -7,39 +7,16 @@
 use crate::support::{World, mcp};
 use serde_json::{Value, json};
 
-/// The response (id 1) among an exchange's messages.
-fn response(messages: &[Value]) -> &Value {
-    messages
-        .iter()
-        .find(|message| message["id"] == 1)
-        .unwrap_or_else(|| panic!("no response in {messages:?}"))
-}
-
-fn notifications<'a>(messages: &'a [Value], method: &str) -> Vec<&'a Value> {
-    messages
-        .iter()
-        .filter(|message| message["method"] == method)
-        .collect()
-}
-
-fn call(endpoint: &str, tool: &str, extra: Value, meta: Value) -> Vec<Value> {
-    let mut params = json!({ "name": tool, "arguments": {} });
-    if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
-        params.extend(extra.clone());
-    }
-    mcp::exchange(endpoint, "tools/call", params, meta)
-}
-
 #[test]
 fn a_tool_reports_progress_to_a_caller_that_sent_a_token() {
     let (world, _session) = World::started();
-    let messages = call(
+    let messages = mcp::tool_exchange(
         &world.endpoint(),
         "steps",
         json!({}),
         json!({ "progressToken": "p-1" }),
     );
-    let progress = notifications(&messages, "notifications/progress");
+    let progress = mcp::notifications(&messages, "notifications/progress");
     let values: Vec<f64> = progress
         .iter()
         .map(|n| {
@@ -51,12 +28,12 @@ fn a_tool_reports_progress_to_a_caller_that_sent_a_token() {
     assert_eq!(values, [1.0, 2.0, 3.0], "{messages:?}");
     assert_eq!(progress[0]["params"]["message"], "step 1");
     assert_eq!(
-        response(&messages)["result"]["structuredContent"]["steps"],
+        mcp::response(&messages)["result"]["structuredContent"]["steps"],
         3
     );
 
     // No token, no progress: the answer is plain JSON.
-    let quiet = call(&world.endpoint(), "steps", json!({}), json!({}));
+    let quiet = mcp::tool_exchange(&world.endpoint(), "steps", json!({}), json!({}));
     assert_eq!(quiet.len(), 1, "{quiet:?}");
 }
 
@@ -64,34 +41,34 @@ fn a_tool_reports_progress_to_a_caller_that_sent_a_token() {
 fn log_messages_reach_a_caller_at_its_log_level_and_no_one_else() {
     let (world, _session) = World::started();
     let endpoint = world.endpoint();
-    let debug = call(
+    let debug = mcp::tool_exchange(
         &endpoint,
         "steps",
         json!({}),
         json!({ "io.modelcontextprotocol/logLevel": "debug" }),
     );
-    let logs = notifications(&debug, "notifications/message");
+    let logs = mcp::notifications(&debug, "notifications/message");
     assert_eq!(logs.len(), 6, "{debug:?}");
     assert_eq!(logs[0]["params"]["level"], "info");
     assert_eq!(logs[0]["params"]["data"], "step 1");
     assert_eq!(logs[0]["params"]["logger"], "minimal-session");
     assert_eq!(logs[1]["params"]["data"], json!({ "detail": 1 }));
 
-    let info = call(
+    let info = mcp::tool_exchange(
         &endpoint,
         "steps",
         json!({}),
         json!({ "io.modelcontextprotocol/logLevel": "info" }),
     );
-    let levels: Vec<&Value> = notifications(&info, "notifications/message")
+    let levels: Vec<&Value> = mcp::notifications(&info, "notifications/message")
         .iter()
         .map(|n| &n["params"]["level"])
         .collect();
     assert_eq!(levels, ["info", "info", "info"]);
 
-    let silent = call(&endpoint, "steps", json!({}), json!({}));
+    let silent = mcp::tool_exchange(&endpoint, "steps", json!({}), json!({}));
     assert!(
-        notifications(&silent, "notifications/message").is_empty(),
+        mcp::notifications(&silent, "notifications/message").is_empty(),
         "{silent:?}"
     );
 }
@@ -102,8 +79,8 @@ fn a_question_is_an_input_required_result_answered_in_the_next_call() {
     let endpoint = world.endpoint();
     let caps = json!({ "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } });
 
-    let first = call(&endpoint, "confirm", json!({}), caps.clone());
-    let asked = &response(&first)["result"];
+    let first = mcp::tool_exchange(&endpoint, "confirm", json!({}), caps.clone());
+    let asked = &mcp::response(&first)["result"];
     assert_eq!(asked["resultType"], "input_required", "{asked}");
     assert_eq!(asked["inputRequests"]["go"]["method"], "elicitation/create");
     assert_eq!(
@@ -120,43 +97,50 @@ fn a_question_is_an_input_required_result_answered_in_the_next_call() {
     );
 
     let yes = json!({ "action": "accept", "content": { "ok": true } });
-    let second = call(
+    let second = mcp::tool_exchange(
         &endpoint,
         "confirm",
         json!({ "inputResponses": { "go": yes }, "requestState": state }),
         caps.clone(),
     );
-    let done = &response(&second)["result"];
+    let done = &mcp::response(&second)["result"];
     assert_eq!(done["resultType"], "complete", "{done}");
     assert_eq!(done["structuredContent"], json!({ "confirmed": true }));
 
     // A malformed answer is asked again.
-    let again = call(
+    let again = mcp::tool_exchange(
         &endpoint,
         "confirm",
         json!({ "inputResponses": { "go": 7 } }),
         caps.clone(),
     );
-    assert_eq!(response(&again)["result"]["resultType"], "input_required");
+    assert_eq!(
+        mcp::response(&again)["result"]["resultType"],
+        "input_required"
+    );
 
     // A state that was changed on the way is refused before the tool runs.
     let mut tampered = state.clone();
     let last = tampered.pop().expect("state");
     tampered.push(if last == 'x' { 'y' } else { 'x' });
-    let refused = call(
+    let refused = mcp::tool_exchange(
         &endpoint,
         "confirm",
         json!({ "requestState": tampered }),
         caps,
     );
-    assert_eq!(response(&refused)["error"]["code"], -32602, "{refused:?}");
+    assert_eq!(
+        mcp::response(&refused)["error"]["code"],
+        -32602,
+        "{refused:?}"
+    );
 }
 
 #[test]
 fn a_question_for_a_client_that_cannot_answer_is_a_missing_capability_error() {
     let (world, _session) = World::started();
-    let messages = call(&world.endpoint(), "confirm", json!({}), json!({}));
-    let error = &response(&messages)["error"];
+    let messages = mcp::tool_exchange(&world.endpoint(), "confirm", json!({}), json!({}));
+    let error = &mcp::response(&messages)["error"];
     assert_eq!(error["code"], -32021, "{messages:?}");
     assert!(
         error["data"]["requiredCapabilities"]["elicitation"].is_object(),
@@ -197,26 +181,15 @@ fn resources_and_templates_are_listed_and_read() {
         "example://items/{id}"
     );
 
-    let read = |uri: &str| {
-        let messages = mcp::exchange(
-            &endpoint,
-            "resources/read",
-            json!({ "uri": uri }),
-            json!({}),
-        );
-        response(&messages).clone()
-    };
+    let read = |uri: &str| mcp::read_resource(&endpoint, uri);
     let readme = read("example://readme");
     assert_eq!(
         readme["result"]["contents"][0]["text"],
         "The minimal session serves four tools and this text."
     );
     let item = read("example://items/7");
-    let text = item["result"]["contents"][0]["text"]
-        .as_str()
-        .expect("text");
     assert_eq!(
-        serde_json::from_str::<Value>(text).expect("json"),
+        mcp::text_as_json(&item["result"]["contents"][0]),
         json!({ "id": 7, "square": 49 })
     );
     assert_eq!(item["result"]["contents"][0]["uri"], "example://items/7");
@@ -225,14 +198,8 @@ fn resources_and_templates_are_listed_and_read() {
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
     assert_eq!(unknown["error"]["data"]["uri"], "example://nothing");
     let bad_id = read("example://items/seven");
-    assert_eq!(bad_id["error"]["code"], -32602, "{bad_id}");
-    assert!(
-        bad_id["error"]["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains("`seven`"),
-        "{bad_id}"
-    );
+    let message = mcp::error_message(&bad_id, -32602);
+    assert!(message.contains("`seven`"), "{bad_id}");
 }
 
 #[test]
@@ -255,7 +222,7 @@ fn prompts_are_listed_and_got_with_their_arguments_checked() {
             json!({ "name": "greet", "arguments": arguments }),
             json!({}),
         );
-        response(&messages).clone()
+        mcp::response(&messages).clone()
     };
     let warm = get(json!({ "name": "Ada", "style": "warm" }));
     assert_eq!(warm["result"]["messages"][0]["role"], "user", "{warm}");
@@ -280,7 +247,11 @@ fn prompts_are_listed_and_got_with_their_arguments_checked() {
         json!({ "name": "nope" }),
         json!({}),
     );
-    assert_eq!(response(&unknown)["error"]["code"], -32602, "{unknown:?}");
+    assert_eq!(
+        mcp::response(&unknown)["error"]["code"],
+        -32602,
+        "{unknown:?}"
+    );
 }
 
 #[test]
