@@ -451,6 +451,16 @@ mod tests {
         words.iter().map(|w| (*w).to_owned()).collect()
     }
 
+    /// The call `wait_for` makes of `words`, which must parse.
+    fn wait_for_call(words: &[&str]) -> Request {
+        wait_for().parse(&argv(words)).expect("parses")
+    }
+
+    /// A call with these arguments (a JSON object).
+    fn call(arguments: serde_json::Value) -> Request {
+        Request::Call(arguments.as_object().expect("an object").clone())
+    }
+
     fn wait_for() -> Derived {
         Derived::from_tool(&json!({
             "name": "waitFor",
@@ -488,59 +498,42 @@ mod tests {
 
     #[test]
     fn options_are_typed_by_the_schema() {
-        let verb = wait_for();
-        let request = verb
-            .parse(&argv(&[
-                "--selector",
-                "#s",
-                "--count=3",
-                "--ratio",
-                "0.5",
-                "--visible",
-                "--view",
-                "full",
-                "--tags",
-                "a",
-                "--tags",
-                "b",
-                "--by",
-                r#"{"dy": 2}"#,
-                "--maybe",
-                "7",
-            ]))
-            .expect("parses");
+        let request = wait_for_call(&[
+            "--selector",
+            "#s",
+            "--count=3",
+            "--ratio",
+            "0.5",
+            "--visible",
+            "--view",
+            "full",
+            "--tags",
+            "a",
+            "--tags",
+            "b",
+            "--by",
+            r#"{"dy": 2}"#,
+            "--maybe",
+            "7",
+        ]);
         assert_eq!(
             request,
-            Request::Call(
-                json!({"selector": "#s", "count": 3, "ratio": 0.5, "visible": true, "view": "full",
-                    "tags": ["a", "b"], "by": {"dy": 2}, "maybe": 7})
-                .as_object()
-                .expect("object")
-                .clone()
+            call(
+                json!({"selector": "#s", "count": 3, "ratio": 0.5, "visible": true,
+                "view": "full", "tags": ["a", "b"], "by": {"dy": 2}, "maybe": 7})
             )
         );
     }
 
     #[test]
     fn args_supplies_the_object_and_options_override_it() {
-        let verb = wait_for();
-        let request = verb
-            .parse(&argv(&[
-                "--args",
-                r##"{"selector": "#a", "count": 1}"##,
-                "--count",
-                "2",
-            ]))
-            .expect("parses");
-        assert_eq!(
-            request,
-            Request::Call(
-                json!({"selector": "#a", "count": 2})
-                    .as_object()
-                    .expect("o")
-                    .clone()
-            )
-        );
+        let request = wait_for_call(&[
+            "--args",
+            r##"{"selector": "#a", "count": 1}"##,
+            "--count",
+            "2",
+        ]);
+        assert_eq!(request, call(json!({"selector": "#a", "count": 2})));
     }
 
     #[test]

@@ -34,13 +34,20 @@ fn guest(name: &str) -> PathBuf {
     guests().join(format!("mur_test_verb_{name}.wasm"))
 }
 
-/// A verb host over fresh directories with these guests installed.
-fn host_with(names: &[&str]) -> (tempfile::TempDir, VerbHost) {
+/// Fresh, empty verb and cache directories, laid out as on a real machine
+/// (`data/verbs`, `cache/verbs`) in a temporary directory.
+pub(crate) fn temp_dirs() -> (tempfile::TempDir, VerbDirs) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let dirs = VerbDirs {
-        verbs: tmp.path().join("verbs"),
-        cache: tmp.path().join("cache"),
+        verbs: tmp.path().join("data/verbs"),
+        cache: tmp.path().join("cache/verbs"),
     };
+    (tmp, dirs)
+}
+
+/// A verb host over fresh directories with these guests installed.
+fn host_with(names: &[&str]) -> (tempfile::TempDir, VerbHost) {
+    let (tmp, dirs) = temp_dirs();
     let files: Vec<PathBuf> = names.iter().map(|n| guest(n)).collect();
     manage::add(&dirs, &files, false, &[]).expect("verbs add");
     let host = VerbHost::open_in(dirs).expect("open");
@@ -197,11 +204,7 @@ fn cache_entries(dirs: &VerbDirs) -> Vec<String> {
 
 #[test]
 fn a_refused_add_and_a_removed_verb_leave_no_compiled_code_behind() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let dirs = VerbDirs {
-        verbs: tmp.path().join("verbs"),
-        cache: tmp.path().join("cache"),
-    };
+    let (_tmp, dirs) = temp_dirs();
     // `impostor` names itself `session`: refused after it was compiled.
     let reserved = ["session".to_owned()];
     let refused = manage::add(&dirs, &[guest("impostor")], false, &reserved);

@@ -79,11 +79,7 @@ mod tests {
 
     #[test]
     fn a_list_is_kept_per_session_and_a_bad_entry_is_a_miss() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let dirs = VerbDirs {
-            verbs: tmp.path().join("data/verbs"),
-            cache: tmp.path().join("cache/verbs"),
-        };
+        let (tmp, dirs) = crate::tests::temp_dirs();
         let cache = ToolCache::open(&dirs);
         let one = ToolCache::key("http://127.0.0.1:1/mcp", Some("7 t b"));
         let other = ToolCache::key("http://127.0.0.1:1/mcp", Some("8 t b"));
