@@ -185,22 +185,12 @@ macro_rules! selector_spec {
 #[macro_export]
 macro_rules! selector_verb {
     ($verb:ident, $about:expr, $selector_help:literal) => {
-        pub struct $verb;
-
-        impl $crate::Verb for $verb {
-            const ABOUT: $crate::About = $about;
-            const SPEC: $crate::Spec = $crate::selector_spec!($selector_help);
-        }
-
-        $crate::export_verb!($verb);
-
-        #[cfg(test)]
-        mod tests {
-            #[test]
-            fn behaves_like_every_selector_verb() {
-                $crate::testing::check_selector_verb::<super::$verb>();
-            }
-        }
+        $crate::checked_verb!(
+            $verb,
+            $about,
+            $crate::selector_spec!($selector_help),
+            behaves_like_every_selector_verb = check_selector_verb
+        );
     };
 }
 
@@ -210,11 +200,27 @@ macro_rules! selector_verb {
 #[macro_export]
 macro_rules! no_argument_verb {
     ($verb:ident, $about:expr) => {
+        $crate::checked_verb!(
+            $verb,
+            $about,
+            $crate::Spec::NONE,
+            behaves_like_every_verb_without_arguments = check_no_argument_verb
+        );
+    };
+}
+
+/// What [`selector_verb!`] and [`no_argument_verb!`] expand to: the type, its
+/// [`Verb`] impl, the component export, and a test `$test` running the shared
+/// check `testing::$check` on the verb.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! checked_verb {
+    ($verb:ident, $about:expr, $spec:expr, $test:ident = $check:ident) => {
         pub struct $verb;
 
         impl $crate::Verb for $verb {
             const ABOUT: $crate::About = $about;
-            const SPEC: $crate::Spec = $crate::Spec::NONE;
+            const SPEC: $crate::Spec = $spec;
         }
 
         $crate::export_verb!($verb);
@@ -222,8 +228,8 @@ macro_rules! no_argument_verb {
         #[cfg(test)]
         mod tests {
             #[test]
-            fn behaves_like_every_verb_without_arguments() {
-                $crate::testing::check_no_argument_verb::<super::$verb>();
+            fn $test() {
+                $crate::testing::$check::<super::$verb>();
             }
         }
     };
