@@ -1,7 +1,7 @@
 //! Endpoint discovery end to end: real `mur` against real `mur-sample`
 //! sessions and planted lockfiles, each test in its own sandbox.
 
-use mur_e2e::{Sandbox, Stub, dead_pid, free_port, signal};
+use mur_e2e::{Sandbox, Stub, dead_pid, free_port, mkfifo, signal, silent_listener};
 
 #[test]
 fn no_session_exits_4_and_says_how_to_start_one() {
@@ -329,11 +329,11 @@ fn a_fifo_in_the_lockfile_directory_blocks_nothing() {
     let sb = Sandbox::new();
     sb.plant_http_lockfile("/gone/App.csproj", dead_pid(), free_port());
     let fifo = sb.lockfile_dir().join("x.json");
-    let status = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .expect("mkfifo");
-    assert!(status.success());
+    mkfifo(&fifo);
+    let skipped = format!(
+        "skipping malformed lockfile `{}`: a FIFO, not a file",
+        fifo.display()
+    );
     // Before, each of these waited forever for a writer on the FIFO.
     for (args, code) in [
         (&["devtools", "session", "list"][..], 4),
@@ -343,13 +343,7 @@ fn a_fifo_in_the_lockfile_directory_blocks_nothing() {
     ] {
         let out = sb.mur(args);
         out.assert_code(code);
-        assert!(
-            out.stderr.contains(&format!(
-                "skipping malformed lockfile `{}`: a FIFO, not a file",
-                fifo.display()
-            )),
-            "{args:?}: {out}"
-        );
+        assert!(out.stderr.contains(&skipped), "{args:?}: {out}");
     }
 }
 
@@ -357,8 +351,7 @@ fn a_fifo_in_the_lockfile_directory_blocks_nothing() {
 fn timeout_bounds_discovery_too() {
     let sb = Sandbox::new();
     // A session's process (this one) whose endpoint accepts and never answers.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = listener.local_addr().expect("addr").port();
+    let (listener, port) = silent_listener();
     sb.plant_http_lockfile("/slow/App.csproj", std::process::id(), port);
     let out = sb.mur(&["devtools", "--timeout", "200", "call", "version"]);
     out.assert_code(2);

@@ -9,11 +9,11 @@
 //! `ping --bogus` is a usage error raised by the verb itself, so these runs
 //! instantiate the verb without needing a session.
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use mur_e2e::plugins::{add, cache_entries, guest, verb_dir, with_custom_section};
-use mur_e2e::{Output, Sandbox};
+use mur_e2e::{Output, Sandbox, mkfifo};
 
 const LOADED: &str = "loaded verb `ping` from cache";
 const COMPILING: &str = "compiling verb `ping`";
@@ -23,14 +23,6 @@ const COMPILING: &str = "compiling verb `ping`";
 /// test instead of stalling the suite.
 const HANG_LIMIT: Duration = Duration::from_secs(30);
 
-fn mkfifo(path: &Path) {
-    let status = std::process::Command::new("mkfifo")
-        .arg(path)
-        .status()
-        .expect("run mkfifo");
-    assert!(status.success(), "mkfifo {}", path.display());
-}
-
 fn ping(sandbox: &Sandbox) -> Output {
     let out = sandbox.mur_within(&["devtools", "-v", "ping", "--bogus"], HANG_LIMIT);
     out.assert_code(1);
@@ -38,8 +30,16 @@ fn ping(sandbox: &Sandbox) -> Output {
     out
 }
 
-fn installed_ping(sandbox: &Sandbox) -> std::path::PathBuf {
+fn installed_ping(sandbox: &Sandbox) -> PathBuf {
     verb_dir(sandbox).join("ping.wasm")
+}
+
+/// A sandbox with `ping` installed, and the one cache entry that compiled it.
+fn cached_ping() -> (Sandbox, PathBuf) {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[guest("ping")]);
+    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+    (sandbox, entry)
 }
 
 #[test]
@@ -107,9 +107,7 @@ fn a_file_replaced_behind_the_index_is_never_served_stale() {
 
 #[test]
 fn a_corrupt_cache_entry_is_rebuilt() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
-    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+    let (sandbox, entry) = cached_ping();
     let good = std::fs::read(&entry).expect("cache entry");
     assert!(
         good.starts_with(b"\x7fELF"),
@@ -143,9 +141,7 @@ fn a_corrupt_cache_entry_is_rebuilt() {
 #[cfg(unix)]
 #[test]
 fn a_fifo_as_a_cache_entry_is_a_miss_and_is_replaced() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
-    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+    let (sandbox, entry) = cached_ping();
     std::fs::remove_file(&entry).expect("remove the entry");
     mkfifo(&entry);
 
@@ -159,9 +155,7 @@ fn a_fifo_as_a_cache_entry_is_a_miss_and_is_replaced() {
 #[cfg(unix)]
 #[test]
 fn a_symlink_as_a_cache_entry_is_not_followed() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
-    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+    let (sandbox, entry) = cached_ping();
     // A sound entry, but elsewhere: mur trusts only what is in its own directory.
     let elsewhere = sandbox.root().join("elsewhere.cwasm");
     std::fs::rename(&entry, &elsewhere).expect("move the entry");
@@ -177,9 +171,7 @@ fn a_symlink_as_a_cache_entry_is_not_followed() {
 
 #[test]
 fn an_oversized_cache_entry_is_rebuilt_without_being_read() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
-    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+    let (sandbox, entry) = cached_ping();
     // 1 GiB + 1 byte, sparse: past the cap, so refused by its size alone.
     std::fs::File::options()
         .write(true)
@@ -195,9 +187,7 @@ fn an_oversized_cache_entry_is_rebuilt_without_being_read() {
 
 #[test]
 fn a_cache_entry_that_cannot_be_replaced_is_reported_and_the_verb_still_runs() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
-    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+    let (sandbox, entry) = cached_ping();
     std::fs::remove_file(&entry).expect("remove the entry");
     std::fs::create_dir(&entry).expect("a directory in its place");
     std::fs::write(entry.join("keep"), b"x").expect("not empty");

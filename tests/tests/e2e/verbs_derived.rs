@@ -437,18 +437,8 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
     );
     let all = devtools(&sandbox, &["verbs", "list", "--all"]);
     all.assert_code(0);
-    assert!(
-        all.stdout
-            .lines()
-            .any(|l| l.starts_with("count ") && l.contains(" data ")),
-        "{all}"
-    );
-    assert!(
-        all.stdout
-            .lines()
-            .any(|l| l.starts_with("wait-for ") && l.contains(" derived ")),
-        "{all}"
-    );
+    assert!(all.stdout_line("count ").contains(" data "), "{all}");
+    assert!(all.stdout_line("wait-for ").contains(" derived "), "{all}");
 }
 
 #[test]

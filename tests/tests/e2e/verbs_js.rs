@@ -5,24 +5,19 @@
 use mur_e2e::Sandbox;
 use mur_e2e::plugins::{add, js_verb};
 
+use crate::verbs_manage::assert_in_help;
+
 #[test]
 fn a_javascript_verb_installs_parses_and_shapes() {
     let sandbox = Sandbox::new();
     let out = add(&sandbox, &[js_verb().to_path_buf()]);
     assert_eq!(out.stdout, "added verb `shout` (tool `version`)\n");
 
-    let help = sandbox.mur(&["devtools", "--help"]);
-    assert!(
-        help.stdout.contains("shout") && help.stdout.contains("from JavaScript"),
-        "{help}"
-    );
-    let usage = sandbox.mur(&["devtools", "shout", "--help"]);
-    usage.assert_code(0);
-    assert!(
-        usage
-            .stdout
-            .starts_with("usage: mur devtools shout [--loud]"),
-        "{usage}"
+    assert_in_help(
+        &sandbox,
+        "shout",
+        "from JavaScript",
+        "usage: mur devtools shout [--loud]",
     );
 
     // A usage error thrown by the JavaScript `parse` (a `result` err).

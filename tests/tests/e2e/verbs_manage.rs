@@ -15,6 +15,20 @@ use mur_e2e::{Output, Sandbox};
 /// test instead of stalling the suite.
 const HANG_LIMIT: Duration = Duration::from_secs(30);
 
+/// An installed verb is in `mur devtools --help` with `note` beside it, and its own
+/// `--help` begins with `usage`.
+pub fn assert_in_help(sandbox: &Sandbox, verb: &str, note: &str, usage: &str) {
+    let help = sandbox.mur(&["devtools", "--help"]);
+    help.assert_code(0);
+    assert!(
+        help.stdout.contains(verb) && help.stdout.contains(note),
+        "{help}"
+    );
+    let own = sandbox.mur(&["devtools", verb, "--help"]);
+    own.assert_code(0);
+    assert!(own.stdout.starts_with(usage), "{own}");
+}
+
 /// `verbs add <file>` with the watchdog; it must be refused (exit 1), quickly.
 fn add_refused(sandbox: &Sandbox, file: &std::path::Path) -> Output {
     let (out, took) = sandbox.mur_timed(&["devtools", "verbs", "add", path(file)], HANG_LIMIT);
@@ -37,30 +51,14 @@ fn an_added_verb_is_listed_in_help_and_works_against_a_session() {
 
     let list = sandbox.mur(&["devtools", "verbs", "list"]);
     list.assert_code(0);
-    assert!(
-        list.stdout
-            .lines()
-            .any(|l| l.starts_with("ping ") && l.contains("Answer pong")),
-        "{list}"
-    );
+    assert!(list.stdout_line("ping ").contains("Answer pong"), "{list}");
     let json = sandbox.mur(&["devtools", "verbs", "list", "--json"]);
     let verbs = json.json();
     assert_eq!(verbs[0]["name"], "ping");
     assert_eq!(verbs[0]["tool"], "version");
     assert_eq!(verbs[0]["sha256"].as_str().map(str::len), Some(64));
 
-    let help = sandbox.mur(&["devtools", "--help"]);
-    help.assert_code(0);
-    assert!(
-        help.stdout.contains("ping") && help.stdout.contains("[plugin]"),
-        "{help}"
-    );
-    let usage = sandbox.mur(&["devtools", "ping", "--help"]);
-    usage.assert_code(0);
-    assert!(
-        usage.stdout.starts_with("usage: mur devtools ping"),
-        "{usage}"
-    );
+    assert_in_help(&sandbox, "ping", "[plugin]", "usage: mur devtools ping");
 
     let project = sandbox.project("app");
     let _sample = sandbox.start_sample(&project);
