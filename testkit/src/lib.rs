@@ -19,6 +19,7 @@ pub mod plugins;
 pub mod process;
 pub mod sandbox;
 pub mod stub;
+pub mod values;
 
 pub use artifacts::{Artifacts, artifacts, build, example_bin, mur_bin, sample_bin};
 pub use process::{
@@ -27,3 +28,4 @@ pub use process::{
 };
 pub use sandbox::{Sample, Sandbox, Session};
 pub use stub::Stub;
+pub use values::each_str;

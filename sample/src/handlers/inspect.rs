@@ -12,38 +12,48 @@ use crate::state::Component;
 use crate::tree::{NodeId, Tree};
 
 pub fn register(tools: &mut ToolSet, app: &SampleApp) {
-    let none = object_schema(json!({}), &[]);
-    let spec = ToolSpec::new(
+    register_report(
+        tools,
+        app,
         "version",
         "Name, version and pid of the running app.",
-        none.clone(),
-        ToolHints::READ_ONLY,
+        |_| json!({ "name": "mur-sample", "version": env!("CARGO_PKG_VERSION"), "pid": std::process::id() }),
     );
-    register_sync(tools, app, spec, |_, _: NoArgs, _| {
-        Ok(ToolOutput::Json(
-            json!({ "name": "mur-sample", "version": env!("CARGO_PKG_VERSION"), "pid": std::process::id() }),
-        ))
-    });
-    let spec = ToolSpec::new(
+    register_report(
+        tools,
+        app,
         "windows",
         "The app's windows: id, title, bounds, and whether one holds the focus.",
-        none.clone(),
-        ToolHints::READ_ONLY,
+        |app| windows_json(&app.tree()),
     );
-    register_sync(tools, app, spec, |app, _: NoArgs, _| {
-        Ok(ToolOutput::Json(windows_json(&app.tree())))
-    });
-    let spec = ToolSpec::new(
+    register_report(
+        tools,
+        app,
         "components",
         "The components of the main window, which one is active, and the events each accepts (see `fire`).",
-        none,
-        ToolHints::READ_ONLY,
+        |app| components_json(app.lock().active),
     );
-    register_sync(tools, app, spec, |app, _: NoArgs, _| {
-        Ok(ToolOutput::Json(components_json(app.lock().active)))
-    });
     register_tree(tools, app);
     register_state(tools, app);
+}
+
+/// A read-only tool without arguments whose answer is `report` of the app, as JSON.
+fn register_report(
+    tools: &mut ToolSet,
+    app: &SampleApp,
+    name: &str,
+    description: &str,
+    report: fn(&SampleApp) -> Value,
+) {
+    let spec = ToolSpec::new(
+        name,
+        description,
+        object_schema(json!({}), &[]),
+        ToolHints::READ_ONLY,
+    );
+    register_sync(tools, app, spec, move |app, _: NoArgs, _| {
+        Ok(ToolOutput::Json(report(app)))
+    });
 }
 
 fn windows_json(tree: &Tree) -> Value {

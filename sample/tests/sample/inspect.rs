@@ -1,6 +1,7 @@
 //! The read-only tools and the published tool list of the sample app.
 
 use crate::app::App;
+use mur_testkit::each_str;
 use serde_json::{Value, json};
 
 const TOOLS: [&str; 22] = [
@@ -126,13 +127,7 @@ fn version_windows_and_components_describe_the_app() {
     assert_eq!(version["name"], "mur-sample");
     assert_eq!(version["version"], env!("CARGO_PKG_VERSION"));
     let windows = app.ok("windows", Value::Null);
-    let ids: Vec<&str> = windows["windows"]
-        .as_array()
-        .expect("array")
-        .iter()
-        .map(|w| w["id"].as_str().expect("id"))
-        .collect();
-    assert_eq!(ids, ["main", "about"]);
+    assert_eq!(each_str(&windows["windows"], "id"), ["main", "about"]);
     assert_eq!(
         windows["windows"][0]["bounds"],
         json!({ "x": 0, "y": 0, "width": 640, "height": 480 })

@@ -3,7 +3,10 @@
 //! left behind on SIGKILL, handed over on reload.
 #![cfg(unix)]
 
-use crate::support::{Adopted, Process, World, dead_pid, mcp, run_to_end, signal, wait_until};
+use crate::support::{
+    Adopted, Process, World, dead_pid, free_port, mcp, run_to_end, signal, silent_listener,
+    wait_until,
+};
 use mur_lockfile::{Lockfile, Transport};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -165,8 +168,8 @@ fn clean_stop_of_a_reloaded_session_still_removes_its_lockfile() {
 #[test]
 fn busy_port_is_a_one_line_error_with_a_hint_and_exit_1() {
     let world = World::new();
-    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("occupy a port");
-    let port = taken.local_addr().expect("addr").port().to_string();
+    let (_taken, port) = silent_listener();
+    let port = port.to_string();
 
     let output = run_to_end(world.command(&["--port", &port]));
     let stderr = &output.stderr;
@@ -189,10 +192,7 @@ fn busy_port_is_a_one_line_error_with_a_hint_and_exit_1() {
 #[test]
 fn fixed_port_is_used_and_named_in_the_lockfile() {
     let world = World::new();
-    let free = std::net::TcpListener::bind("127.0.0.1:0").expect("find a free port");
-    let port = free.local_addr().expect("addr").port();
-    drop(free);
-
+    let port = free_port();
     let session = world.spawn(&["--port", &port.to_string()]);
     let lock = world.wait_for_lockfile(|lock| lock.pid == session.pid());
     assert_eq!(lock.port, port);
@@ -295,8 +295,7 @@ fn a_foreign_stopped_session_without_the_slot_lock_is_not_taken_over() {
     // A lockfile written by another implementation of the contract (no slot
     // lock), whose process runs and accepts connections but does not answer.
     let world = World::new();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = listener.local_addr().expect("addr").port();
+    let (listener, port) = silent_listener();
     let frozen = Lockfile::http(
         port,
         std::process::id(),
