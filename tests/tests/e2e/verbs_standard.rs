@@ -6,7 +6,7 @@
 //! usage errors and help in `verbs_standard_usage.rs`.
 
 use mur_e2e::plugins::install_standard;
-use mur_e2e::{Output, Sample, Sandbox};
+use mur_e2e::{Output, Sample, Sandbox, each_str};
 use serde_json::{Value, json};
 
 /// A sandbox with the standard verbs installed and a sample session running.
@@ -59,12 +59,7 @@ fn count(sandbox: &Sandbox) -> Value {
 }
 
 fn ids(nodes: &Value) -> Vec<&str> {
-    nodes
-        .as_array()
-        .expect("an array of nodes")
-        .iter()
-        .map(|n| n["id"].as_str().expect("node id"))
-        .collect()
+    each_str(nodes, "id")
 }
 
 #[test]
@@ -88,13 +83,10 @@ fn version_windows_and_components_describe_the_running_app() {
 
     let components = ok(&sandbox, &["components"]);
     assert_eq!(components["active"], "counter");
-    let names: Vec<&str> = components["components"]
-        .as_array()
-        .expect("components")
-        .iter()
-        .map(|c| c["name"].as_str().expect("name"))
-        .collect();
-    assert_eq!(names, ["counter", "todo", "settings"]);
+    assert_eq!(
+        each_str(&components["components"], "name"),
+        ["counter", "todo", "settings"]
+    );
     assert_eq!(
         components["components"][0]["events"],
         json!(["counter.increment", "counter.reset", "counter.set"])
