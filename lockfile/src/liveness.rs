@@ -271,6 +271,16 @@ mod tests {
         Lockfile::http(port, std::process::id(), "/p".into(), "t".into())
     }
 
+    /// The pid of a child that has exited and been reaped: certainly not running.
+    fn reaped_pid() -> u32 {
+        let mut child = std::process::Command::new("true")
+            .spawn()
+            .expect("spawn true");
+        let pid = child.id();
+        child.wait().expect("wait");
+        pid
+    }
+
     /// Asserts the check makes `expected` (`Liveness::Stale`, …) of `lock`, with a
     /// reason that contains `part`.
     async fn assert_verdict(lock: &Lockfile, expected: fn(String) -> Liveness, part: &str) {
@@ -294,21 +304,13 @@ mod tests {
 
     #[test]
     fn a_reaped_child_is_not_running() {
-        let mut child = std::process::Command::new("true")
-            .spawn()
-            .expect("spawn true");
-        let pid = child.id();
-        child.wait().expect("wait");
+        let pid = reaped_pid();
         assert_eq!(process_states(&[(pid, None)]), [ProcessState::Gone]);
     }
 
     #[tokio::test]
     async fn a_dead_pid_is_stale_without_any_network() {
-        let mut child = std::process::Command::new("true")
-            .spawn()
-            .expect("spawn true");
-        let pid = child.id();
-        child.wait().expect("wait");
+        let pid = reaped_pid();
         let lock = Lockfile::http(1, pid, "/p".into(), "t".into());
         assert_eq!(
             check(&reqwest::Client::new(), &lock).await,
@@ -318,11 +320,7 @@ mod tests {
 
     #[tokio::test]
     async fn check_all_judges_each_lockfile_in_order() {
-        let mut child = std::process::Command::new("true")
-            .spawn()
-            .expect("spawn true");
-        let dead = child.id();
-        child.wait().expect("wait");
+        let dead = reaped_pid();
         let stale = Lockfile::http(1, dead, "/a".into(), "t".into());
         let stdio = Lockfile::stdio(std::process::id(), "/b".into(), "t".into());
         let verdicts = check_all(&reqwest::Client::new(), &[&stale, &stdio, &stale]).await;
