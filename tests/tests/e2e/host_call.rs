@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use mur_e2e::stub::{self, Reply};
-use mur_e2e::{Output, Sandbox, Stub};
+use mur_e2e::{Output, Sandbox, Stub, each_str, mcp};
 use serde_json::json;
 
 #[test]
@@ -17,17 +17,10 @@ fn call_tools_list_prints_the_result() {
     out.assert_code(0);
     assert_eq!(out.stderr, "");
     assert_eq!(out.stdout.lines().count(), 1, "compact JSON on one line");
-    let names: Vec<String> = out.json()["tools"]
-        .as_array()
-        .expect("tools")
-        .iter()
-        .map(|t| t["name"].as_str().unwrap_or("").to_owned())
-        .collect();
+    let answer = out.json();
+    let names = each_str(&answer["tools"], "name");
     for tool in ["version", "tree", "click", "waitFor", "screenshot"] {
-        assert!(
-            names.iter().any(|n| n == tool),
-            "`{tool}` missing from {names:?}"
-        );
+        assert!(names.contains(&tool), "`{tool}` missing from {names:?}");
     }
 }
 
@@ -474,15 +467,22 @@ fn question(id: serde_json::Value) -> serde_json::Value {
                 "properties": { "confirm": { "type": "boolean" } }, "required": ["confirm"] } } })
 }
 
+/// A modern server that answers each request (its JSON body) with `reply`, and accepts
+/// mur's answers to its own requests with 202.
+fn asking_server(reply: impl Fn(&serde_json::Value) -> Reply + Send + Sync + 'static) -> Stub {
+    Stub::serve(move |req| {
+        let body = req.json();
+        if body.get("method").is_none() {
+            return Reply::empty(202);
+        }
+        reply(&body)
+    })
+}
+
 #[test]
 fn a_question_nobody_can_answer_ends_the_call_at_once_with_exit_5_naming_it() {
     let sb = Sandbox::new();
-    let server = Stub::serve(|req| {
-        let body = req.json();
-        if body.get("method").is_none() {
-            // mur's answer to the server's request.
-            return Reply::empty(202);
-        }
+    let server = asking_server(|_| {
         open_sse(&[
             json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": { "progressToken": 1, "progress": 1 } }),
             question(json!("srv-1")),
@@ -511,27 +511,17 @@ fn a_question_nobody_can_answer_ends_the_call_at_once_with_exit_5_naming_it() {
     assert_eq!(refusal.header("mcp-protocol-version"), Some("2026-07-28"));
     let body = refusal.json();
     assert_eq!(body["jsonrpc"], "2.0");
-    assert_eq!(body["error"]["code"], -32603);
-    assert!(
-        body["error"]["message"]
-            .as_str()
-            .is_some_and(|m| m.starts_with("mur has no answer: ")),
-        "{body}"
-    );
+    let message = mcp::error_message(&body, -32603);
+    assert!(message.starts_with("mur has no answer: "), "{body}");
 }
 
 #[test]
 fn a_question_in_the_stream_is_answered_from_answer_options_and_the_reply_read_on() {
     let sb = Sandbox::new();
-    let server = Stub::serve(|req| {
-        let body = req.json();
-        if body.get("method").is_none() {
-            return Reply::empty(202);
-        }
-        let id = body["id"].clone();
+    let server = asking_server(|body| {
         Reply::sse(&[
             question(json!(41)),
-            json!({ "jsonrpc": "2.0", "id": id, "result": { "cleared": 2 } }),
+            json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "cleared": 2 } }),
         ])
     });
     let out = sb.call_version_at(&server.endpoint(), &["--answer", "confirm=yes"]);
@@ -577,11 +567,9 @@ fn sampling_asked_by_a_session_server_is_declined_in_the_session_and_the_reply_r
         );
     }
     let declined = server.requests()[5].json();
-    assert_eq!(declined["error"]["code"], -32601, "{declined}");
+    let message = mcp::error_message(&declined, -32601);
     assert!(
-        declined["error"]["message"]
-            .as_str()
-            .is_some_and(|m| m.starts_with("mur does not offer `sampling/createMessage`")),
+        message.starts_with("mur does not offer `sampling/createMessage`"),
         "{declined}"
     );
 }
