@@ -202,6 +202,14 @@ impl Sandbox {
         (sandbox, app)
     }
 
+    /// A new sandbox with `mur-sample` running for each of these projects (`["a", "b"]`),
+    /// each session in the order of its project.
+    pub fn with_apps<const N: usize>(projects: [&str; N]) -> (Self, [Session; N]) {
+        let sandbox = Self::new();
+        let sessions = projects.map(|name| sandbox.start_sample(&sandbox.project(name)));
+        (sandbox, sessions)
+    }
+
     /// Starts `mur-sample` for the project `app`, the one most tests need.
     pub fn start_app(&self) -> Session {
         self.start_sample(&self.project("app"))

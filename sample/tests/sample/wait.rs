@@ -59,22 +59,18 @@ fn wait_for_count_regex_and_visibility() {
 fn wait_for_times_out_saying_what_it_last_saw() {
     let app = App::new();
     app.ok("click", json!({ "selector": "#btn-inc" }));
-    let message = app.err(
-        "waitFor",
-        json!({ "selector": "#count", "text": "5", "timeoutMs": 100 }),
-    );
-    assert_eq!(
-        message,
-        "timed out after 100 ms waiting for `#count` to have text `5`; last seen: 1 element matched; the first, `#count`, has text `1` and is visible"
-    );
-    let message = app.err(
-        "waitFor",
-        json!({ "selector": "#nothing", "timeoutMs": 50 }),
-    );
-    assert_eq!(
-        message,
-        "timed out after 50 ms waiting for `#nothing` to exist; last seen: no element matched `#nothing`"
-    );
+    for (args, message) in [
+        (
+            json!({ "selector": "#count", "text": "5", "timeoutMs": 100 }),
+            "timed out after 100 ms waiting for `#count` to have text `5`; last seen: 1 element matched; the first, `#count`, has text `1` and is visible",
+        ),
+        (
+            json!({ "selector": "#nothing", "timeoutMs": 50 }),
+            "timed out after 50 ms waiting for `#nothing` to exist; last seen: no element matched `#nothing`",
+        ),
+    ] {
+        assert_eq!(app.err("waitFor", args), message);
+    }
 }
 
 #[test]

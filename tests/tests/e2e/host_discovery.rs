@@ -1,7 +1,15 @@
 //! Endpoint discovery end to end: real `mur` against real `mur-sample`
 //! sessions and planted lockfiles, each test in its own sandbox.
 
-use mur_e2e::{Sandbox, Stub, dead_pid, free_port, mkfifo, signal, silent_listener};
+use std::path::Path;
+
+use mur_e2e::{Output, Sandbox, Stub, dead_pid, free_port, mkfifo, signal, silent_listener};
+
+/// `mur devtools --project PROJECT call version`.
+fn call_version_for(sb: &Sandbox, project: &Path) -> Output {
+    let project = project.to_str().expect("utf-8");
+    sb.mur(&["devtools", "--project", project, "call", "version"])
+}
 
 #[test]
 fn no_session_exits_4_and_says_how_to_start_one() {
@@ -28,14 +36,12 @@ fn the_one_live_session_is_found_with_no_flags() {
 
 #[test]
 fn several_sessions_are_ambiguous_exit_1_listing_each() {
-    let sb = Sandbox::new();
-    let a = sb.start_sample(&sb.project("a"));
-    let b = sb.start_sample(&sb.project("b"));
+    let (sb, sessions) = Sandbox::with_apps(["a", "b"]);
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(1);
     assert_eq!(out.stdout, "");
     out.assert_stderr_starts_with("error: 2 live devtools sessions found");
-    for s in [&a, &b] {
+    for s in &sessions {
         out.assert_stderr_contains(&format!("{}  {}", s.lock.project, s.endpoint()));
     }
     out.assert_stderr_contains("hint: choose one with `--project PATH` or `--endpoint URL`");
@@ -43,17 +49,8 @@ fn several_sessions_are_ambiguous_exit_1_listing_each() {
 
 #[test]
 fn project_picks_one_of_several_sessions() {
-    let sb = Sandbox::new();
-    let _a = sb.start_sample(&sb.project("a"));
-    let project_b = sb.project("b");
-    let b = sb.start_sample(&project_b);
-    let out = sb.mur(&[
-        "devtools",
-        "--project",
-        project_b.to_str().expect("utf-8"),
-        "call",
-        "version",
-    ]);
+    let (sb, [_a, b]) = Sandbox::with_apps(["a", "b"]);
+    let out = call_version_for(&sb, &sb.project("b"));
     out.assert_code(0);
     assert_eq!(out.json()["structuredContent"]["pid"], b.pid(), "{out}");
     // A project path relative to the working directory (the sandbox root) works too.
@@ -66,14 +63,7 @@ fn project_picks_one_of_several_sessions() {
 fn project_without_a_session_exits_4() {
     let sb = Sandbox::new();
     let _a = sb.start_sample(&sb.project("a"));
-    let other = sb.project("other");
-    let out = sb.mur(&[
-        "devtools",
-        "--project",
-        other.to_str().expect("utf-8"),
-        "call",
-        "version",
-    ]);
+    let out = call_version_for(&sb, &sb.project("other"));
     out.assert_code(4);
     out.assert_stderr_contains("no live devtools session for project");
 }

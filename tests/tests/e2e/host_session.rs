@@ -4,9 +4,7 @@ use mur_e2e::{Sandbox, Stub, dead_pid, free_port};
 
 #[test]
 fn list_prints_one_json_line_per_live_session() {
-    let sb = Sandbox::new();
-    let a = sb.start_sample(&sb.project("a"));
-    let b = sb.start_sample(&sb.project("b"));
+    let (sb, [a, b]) = Sandbox::with_apps(["a", "b"]);
     let out = sb.mur(&["devtools", "session", "list"]);
     out.assert_code(0);
     assert_eq!(out.stderr, "");

@@ -165,6 +165,48 @@ pub fn clicks_like_the_template(sb: &Sandbox, verb: &str) {
     drop(sample);
 }
 
+/// `verbs new NAME --lang LANG` makes a project holding `files`, which
+/// `test_and_build` tests and builds to a component; added, it is verb `NAME` for
+/// the tool `click` and clicks like the template.
+pub fn scaffolded_verb_clicks(
+    name: &str,
+    lang: &str,
+    files: &[&str],
+    test_and_build: fn(&Path) -> PathBuf,
+) {
+    let sb = Sandbox::new();
+    let dir = new_project(&sb, name, lang);
+    for file in files {
+        assert!(dir.join(file).is_file(), "no {file}");
+    }
+    let added = add(&sb, &test_and_build(&dir));
+    assert_eq!(
+        added.stdout,
+        format!("added verb `{name}` (tool `click`)\n")
+    );
+    clicks_like_the_template(&sb, name);
+}
+
+/// `mur devtools VERB --fail HOW` for a test verb that fails on request, after checking
+/// its exit code.
+pub fn fail(sb: &Sandbox, verb: &str, how: &str, code: i32) -> Output {
+    let out = sb.mur(&["devtools", verb, "--fail", how]);
+    out.assert_code(code);
+    out
+}
+
+/// What every language's failing test verb does the same way: an error the verb raises
+/// from `shape` is its own message (exit 6), a bad `--fail` is the kit's usage error
+/// (exit 1), and a string returned for stdout is printed.
+pub fn fails_like_every_verb(sb: &Sandbox, verb: &str) {
+    fail(sb, verb, "refuse", 6).assert_stderr_contains("the result has no version");
+    fail(sb, verb, "later", 1).assert_stderr_contains(
+        "`--fail` must be `parse`, `shape`, `refuse`, `number` or `text`, got `later`",
+    );
+    let text = fail(sb, verb, "text", 0);
+    assert_eq!(text.stdout, "shaped as text\n", "{text}");
+}
+
 /// Builds the crate at `dir` for wasm32-wasip2, offline: everything it needs is
 /// in the local crates.io cache once the standard verbs are built. The target
 /// dir is shared under target/ so reruns are incremental.

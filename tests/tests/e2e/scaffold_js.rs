@@ -9,7 +9,9 @@ use std::process::Command;
 
 use mur_e2e::Sandbox;
 
-use crate::scaffold::{add, clicks_like_the_template, component, new_project, run_ok};
+use crate::scaffold::{
+    add, component, fail, fails_like_every_verb, new_project, run_ok, scaffolded_verb_clicks,
+};
 
 /// The project's own tests pass, and `npm install` plus its build.mjs (run from
 /// elsewhere: every path in it is its own) make the component, cached by the
@@ -32,22 +34,15 @@ fn test_and_build(dir: &Path) -> PathBuf {
 
 #[test]
 fn a_scaffolded_javascript_verb_tests_builds_installs_and_clicks() {
-    let sb = Sandbox::new();
-    let dir = new_project(&sb, "jsclick", "js");
-    for file in [
+    let files = [
         "verb.js",
         "kit.js",
         "verb.test.js",
         "build.mjs",
         "package.json",
         "wit/verb.wit",
-    ] {
-        assert!(dir.join(file).is_file(), "no {file}");
-    }
-    let wasm = test_and_build(&dir);
-    let added = add(&sb, &wasm);
-    assert_eq!(added.stdout, "added verb `jsclick` (tool `click`)\n");
-    clicks_like_the_template(&sb, "jsclick");
+    ];
+    scaffolded_verb_clicks("jsclick", "js", &files, test_and_build);
 }
 
 /// A verb that fails on purpose, as `--fail HOW` says.
@@ -86,32 +81,15 @@ fn a_javascript_verb_s_throw_shows_its_message_and_pitfalls_are_not_silent() {
     let _sample = sb.start_app();
 
     // `throw new Error("boom")`: its message and where it was thrown.
-    let parse = sb.mur(&["devtools", "jsfail", "--fail", "parse"]);
-    parse.assert_code(6);
-    parse.assert_stderr_contains("Error: boom");
-    parse.assert_stderr_contains("verb.js:");
+    let parse = fail(&sb, "jsfail", "parse", 6);
+    parse
+        .assert_stderr_contains("Error: boom")
+        .assert_stderr_contains("verb.js:");
     assert!(!parse.stderr.contains("unreachable"), "{parse}");
-
-    let shape = sb.mur(&["devtools", "jsfail", "--fail", "shape"]);
-    shape.assert_code(6);
-    shape.assert_stderr_contains("TypeError: boom in shape");
-
-    let refused = sb.mur(&["devtools", "jsfail", "--fail", "refuse"]);
-    refused.assert_code(6);
-    refused.assert_stderr_contains("the result has no version");
-    let usage = sb.mur(&["devtools", "jsfail", "--fail", "later"]);
-    usage.assert_code(1);
-    usage.assert_stderr_contains(
-        "`--fail` must be `parse`, `shape`, `refuse`, `number` or `text`, got `later`",
-    );
-
-    // stdout that is not a Uint8Array: a string is printed, anything else fails naming it.
-    let number = sb.mur(&["devtools", "jsfail", "--fail", "number"]);
-    number.assert_code(6);
-    number.assert_stderr_contains(
+    fail(&sb, "jsfail", "shape", 6).assert_stderr_contains("TypeError: boom in shape");
+    // stdout that is not a Uint8Array (nor a string, which is printed) fails naming it.
+    fail(&sb, "jsfail", "number", 6).assert_stderr_contains(
         "`shape` returned number for stdout; return a string or a Uint8Array",
     );
-    let text = sb.mur(&["devtools", "jsfail", "--fail", "text"]);
-    text.assert_code(0);
-    assert_eq!(text.stdout, "shaped as text\n", "{text}");
+    fails_like_every_verb(&sb, "jsfail");
 }

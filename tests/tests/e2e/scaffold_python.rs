@@ -10,7 +10,9 @@ use std::sync::OnceLock;
 use mur_e2e::Sandbox;
 use mur_e2e::plugins::repo_root;
 
-use crate::scaffold::{add, clicks_like_the_template, component, new_project, run_ok};
+use crate::scaffold::{
+    add, component, fail, fails_like_every_verb, new_project, run_ok, scaffolded_verb_clicks,
+};
 
 /// componentize-py, from target/verbs-venv (which .ci/run makes), installed
 /// there from the scaffold's own requirements.txt when missing.
@@ -54,22 +56,15 @@ fn test_and_build(dir: &Path) -> PathBuf {
 
 #[test]
 fn a_scaffolded_python_verb_tests_builds_installs_and_clicks() {
-    let sb = Sandbox::new();
-    let dir = new_project(&sb, "pyclick", "python");
-    for file in [
+    let files = [
         "app.py",
         "kit.py",
         "test_app.py",
         "build.sh",
         "requirements.txt",
         "wit/verb.wit",
-    ] {
-        assert!(dir.join(file).is_file(), "no {file}");
-    }
-    let wasm = test_and_build(&dir);
-    let added = add(&sb, &wasm);
-    assert_eq!(added.stdout, "added verb `pyclick` (tool `click`)\n");
-    clicks_like_the_template(&sb, "pyclick");
+    ];
+    scaffolded_verb_clicks("pyclick", "python", &files, test_and_build);
 }
 
 /// A verb that fails on purpose, as `--fail HOW` says.
@@ -113,30 +108,13 @@ fn a_python_verb_s_exception_shows_its_message_and_pitfalls_are_not_silent() {
     let _sample = sb.start_app();
 
     // An exception in `parse`: its type and message, and where it was raised.
-    let parse = sb.mur(&["devtools", "pyfail", "--fail", "parse"]);
-    parse.assert_code(6);
-    parse.assert_stderr_contains("ValueError: no selector given");
-    parse.assert_stderr_contains("in arguments");
-
-    let shape = sb.mur(&["devtools", "pyfail", "--fail", "shape"]);
-    shape.assert_code(6);
-    shape.assert_stderr_contains("RuntimeError: boom in shape");
-
+    fail(&sb, "pyfail", "parse", 6)
+        .assert_stderr_contains("ValueError: no selector given")
+        .assert_stderr_contains("in arguments");
+    fail(&sb, "pyfail", "shape", 6).assert_stderr_contains("RuntimeError: boom in shape");
+    // stdout that is not bytes (nor a str, which is printed) fails naming it.
+    fail(&sb, "pyfail", "number", 6)
+        .assert_stderr_contains("`shape` returned int for stdout; return str or bytes");
     // kit.Error from `shape` is the verb's own message; a usage error from the kit.
-    let refused = sb.mur(&["devtools", "pyfail", "--fail", "refuse"]);
-    refused.assert_code(6);
-    refused.assert_stderr_contains("the result has no version");
-    let usage = sb.mur(&["devtools", "pyfail", "--fail", "later"]);
-    usage.assert_code(1);
-    usage.assert_stderr_contains(
-        "`--fail` must be `parse`, `shape`, `refuse`, `number` or `text`, got `later`",
-    );
-
-    // stdout that is not bytes: a str is printed, anything else fails naming it.
-    let number = sb.mur(&["devtools", "pyfail", "--fail", "number"]);
-    number.assert_code(6);
-    number.assert_stderr_contains("`shape` returned int for stdout; return str or bytes");
-    let text = sb.mur(&["devtools", "pyfail", "--fail", "text"]);
-    text.assert_code(0);
-    assert_eq!(text.stdout, "shaped as text\n", "{text}");
+    fails_like_every_verb(&sb, "pyfail");
 }
