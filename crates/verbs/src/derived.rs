@@ -390,16 +390,12 @@ fn param(field: &Field, schema: &Value) -> Param {
 }
 
 fn args_param() -> Param {
-    Param {
-        name: "args".to_owned(),
-        value_name: "JSON".to_owned(),
-        kind: ValueKind::Json,
-        help: "the whole arguments object, as JSON; options given beside it override its fields"
-            .to_owned(),
-        required: false,
-        repeatable: false,
-        choices: Vec::new(),
-    }
+    Param::new(
+        "args",
+        "JSON",
+        ValueKind::Json,
+        "the whole arguments object, as JSON; options given beside it override its fields",
+    )
 }
 
 /// The first sentence of a description as the summary (the title when

@@ -42,6 +42,24 @@ pub struct Param {
 }
 
 impl Param {
+    /// An optional parameter given at most once, with no fixed choices.
+    pub fn new(
+        name: impl Into<String>,
+        value_name: impl Into<String>,
+        kind: ValueKind,
+        help: impl Into<String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            value_name: value_name.into(),
+            kind,
+            help: help.into(),
+            required: false,
+            repeatable: false,
+            choices: Vec::new(),
+        }
+    }
+
     /// Whether the option takes a value (the next word, or `=VALUE`).
     pub fn takes_value(&self) -> bool {
         self.kind != ValueKind::Flag
@@ -216,18 +234,6 @@ fn kind(kind: v2::ValueKind) -> ValueKind {
 mod tests {
     use super::*;
 
-    fn param(name: &str, value_name: &str, kind: ValueKind, help: &str) -> Param {
-        Param {
-            name: name.into(),
-            value_name: value_name.into(),
-            kind,
-            help: help.into(),
-            required: false,
-            repeatable: false,
-            choices: Vec::new(),
-        }
-    }
-
     #[test]
     fn help_has_every_section_aligned() {
         let spec = VerbSpec {
@@ -236,11 +242,11 @@ mod tests {
             examples: vec!["mur devtools tree --view full".into()],
             positionals: vec![Param {
                 required: true,
-                ..param("selector", "", ValueKind::Selector, "the element")
+                ..Param::new("selector", "", ValueKind::Selector, "the element")
             }],
             options: vec![
-                param("view", "summary|full", ValueKind::Choice, "how much"),
-                param("timeout", "MS", ValueKind::Milliseconds, "let it take MS"),
+                Param::new("view", "summary|full", ValueKind::Choice, "how much"),
+                Param::new("timeout", "MS", ValueKind::Milliseconds, "let it take MS"),
             ],
         };
         assert_eq!(
@@ -259,13 +265,13 @@ mod tests {
             positionals: vec![Param {
                 required: true,
                 repeatable: true,
-                ..param("file", "", ValueKind::Text, "files")
+                ..Param::new("file", "", ValueKind::Text, "files")
             }],
             options: vec![
-                param("all", "", ValueKind::Flag, "all"),
+                Param::new("all", "", ValueKind::Flag, "all"),
                 Param {
                     required: true,
-                    ..param("to", "", ValueKind::Text, "where")
+                    ..Param::new("to", "", ValueKind::Text, "where")
                 },
             ],
             ..VerbSpec::default()
