@@ -11,9 +11,10 @@ use std::{
 pub enum Phase {
     /// Building the wasmtime engine and the sandbox linker.
     Engine,
-    /// Checking the verb file and reading + verifying its cache entry.
+    /// Checking the verb file and opening its cache entry (no read: it is mapped).
     CacheLookup,
-    /// Turning cached machine code back into a component.
+    /// Mapping cached machine code as a component (wasmtime checks its image
+    /// and decodes its metadata; the code pages load as they are touched).
     Deserialize,
     /// Compiling a component whose code was not cached.
     Compile,
