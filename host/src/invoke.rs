@@ -36,9 +36,18 @@ pub struct Session {
 impl Session {
     /// Finds the session (notices go to stderr as they come).
     pub async fn resolve(settings: &Settings) -> Result<Self> {
+        Self::resolve_reporting(settings, &mut output::Notices).await
+    }
+
+    /// [`Session::resolve`], telling `report` what discovery has to say
+    /// (shell completion tells nothing: it must not write on the terminal).
+    pub async fn resolve_reporting(
+        settings: &Settings,
+        report: &mut dyn mur_discovery::Report,
+    ) -> Result<Self> {
         let deadline = Instant::now() + settings.timeout;
         let http = mur_client::http_client()?;
-        let resolved = mur_discovery::resolve(settings, &http, &mut output::Notices).await?;
+        let resolved = mur_discovery::resolve(settings, &http, report).await?;
         Ok(Self {
             http,
             endpoint: resolved.endpoint,

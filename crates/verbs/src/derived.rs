@@ -26,6 +26,9 @@ pub struct Derived {
     /// The tool's hints, in words (`read-only`, `destructive`, …).
     pub annotations: Vec<String>,
     fields: Vec<Field>,
+    /// The option that gives the whole arguments object: `args`, or
+    /// `all-args` when a property of the tool is itself `--args`.
+    whole: &'static str,
 }
 
 /// One option, and the property and type it fills.
@@ -118,7 +121,12 @@ impl Derived {
         // Required options first; serde_json keeps properties sorted by name.
         options.sort_by_key(|o: &Param| !o.required);
         fields.sort_by_key(|f| !f.required);
-        options.push(args_param());
+        let whole = if fields.iter().any(|f| f.option == "args") {
+            "all-args"
+        } else {
+            "args"
+        };
+        options.push(whole_param(whole));
         let description = tool
             .get("description")
             .and_then(Value::as_str)
@@ -152,6 +160,7 @@ impl Derived {
             },
             annotations,
             fields,
+            whole,
         })
     }
 
@@ -194,9 +203,9 @@ impl Derived {
                 Some((name, value)) => (name, Some(value.to_owned())),
                 None => (option, None),
             };
-            if name == "args" {
+            if name == self.whole {
                 let text = value_of(name, inline, &mut words)?;
-                base = Some(parse_args(&text)?);
+                base = Some(parse_whole(name, &text)?);
                 continue;
             }
             let field = self
@@ -279,11 +288,11 @@ fn check_choice(field: &Field, value: &Value) -> Result<(), String> {
     ))
 }
 
-fn parse_args(text: &str) -> Result<Map<String, Value>, String> {
+fn parse_whole(name: &str, text: &str) -> Result<Map<String, Value>, String> {
     match serde_json::from_str(text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err("`--args` must be a JSON object".to_owned()),
-        Err(e) => Err(format!("`--args` is not valid JSON: {e}")),
+        Ok(_) => Err(format!("`--{name}` must be a JSON object")),
+        Err(e) => Err(format!("`--{name}` is not valid JSON: {e}")),
     }
 }
 
@@ -389,9 +398,9 @@ fn param(field: &Field, schema: &Value) -> Param {
     }
 }
 
-fn args_param() -> Param {
+fn whole_param(name: &str) -> Param {
     Param::new(
-        "args",
+        name,
         "JSON",
         ValueKind::Json,
         "the whole arguments object, as JSON; options given beside it override its fields",
@@ -474,6 +483,39 @@ mod tests {
             }}
         }))
         .expect("a tool")
+    }
+
+    #[test]
+    fn a_property_named_args_keeps_its_option_and_the_whole_object_moves() {
+        let fire = Derived::from_tool(&json!({
+            "name": "fire",
+            "inputSchema": {"type": "object", "required": ["target"], "properties": {
+                "target": {"type": "string"}, "args": {"type": "object"}
+            }}
+        }))
+        .expect("a tool");
+        let names: Vec<&str> = fire.spec.options.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["target", "args", "all-args"]);
+        assert_eq!(
+            fire.parse(&argv(&[
+                "--target",
+                "counter.set",
+                "--args",
+                r#"{"value": 5}"#
+            ])),
+            Ok(Request::Call(
+                json!({"target": "counter.set", "args": {"value": 5}})
+                    .as_object()
+                    .expect("o")
+                    .clone()
+            ))
+        );
+        assert_eq!(
+            fire.parse(&argv(&["--all-args", r#"{"target": "a.b"}"#])),
+            Ok(Request::Call(
+                json!({"target": "a.b"}).as_object().expect("o").clone()
+            ))
+        );
     }
 
     #[test]

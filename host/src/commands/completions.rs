@@ -12,7 +12,14 @@ use clap_complete::env::Shells;
 use crate::cli;
 use crate::output;
 use mur_core::{Error, Result};
-use mur_verbs::{Entry, ValueKind, VerbHost};
+use std::time::Duration;
+
+use mur_core::Settings;
+use mur_verbs::derived::Derived;
+use mur_verbs::{ValueKind, VerbHost, VerbSpec};
+
+use super::derived::ToolList;
+use crate::invoke::Session;
 
 /// The environment variable the completion script sets when it asks.
 const VAR: &str = "COMPLETE";
@@ -48,7 +55,9 @@ fn complete(shell: &str, argv: &[OsString]) -> Result<()> {
     if words.is_empty() {
         return run_registration(completer);
     }
-    let mut cmd = with_verbs(cli::command(), &installed());
+    let mut verbs = installed();
+    verbs.extend(derived(&verbs));
+    let mut cmd = with_verbs(cli::command(), &verbs);
     cmd.build();
     let cwd = std::env::current_dir().ok();
     let mut candidates = Vec::new();
@@ -66,21 +75,68 @@ fn run_registration(completer: &dyn clap_complete::env::EnvCompleter) -> Result<
     output::stdout(&script)
 }
 
-/// The installed verbs' index entries (none when the index cannot be read:
-/// completion must never fail loudly).
-fn installed() -> Vec<Entry> {
-    VerbHost::open()
-        .map(|host| host.entries().to_vec())
-        .unwrap_or_default()
+/// A verb as completion sees it: a 0.2, data or derived verb declares its
+/// params (`spec`); a 0.1 verb declares none.
+struct Completable {
+    name: String,
+    summary: String,
+    spec: Option<VerbSpec>,
 }
 
-/// The command tree with each installed verb under `devtools`, with its
-/// declared positionals and options.
-fn with_verbs(cmd: clap::Command, verbs: &[Entry]) -> clap::Command {
+/// How long completion waits for a session to list its tools: a <Tab> must
+/// answer at once, and without a session only derived verbs are missing.
+const SESSION_WAIT: Duration = Duration::from_millis(500);
+
+/// The installed verbs (none when the index cannot be read: completion must
+/// never fail loudly).
+fn installed() -> Vec<Completable> {
+    let entries = VerbHost::open()
+        .map(|host| host.entries().to_vec())
+        .unwrap_or_default();
+    entries
+        .into_iter()
+        .map(|e| Completable {
+            name: e.name,
+            summary: e.summary,
+            spec: e.spec,
+        })
+        .collect()
+}
+
+/// The derived verbs of the session found by discovery (quietly, briefly),
+/// from its cached tool list when warm; none without a session.
+fn derived(installed: &[Completable]) -> Vec<Completable> {
+    let settings = Settings {
+        timeout: SESSION_WAIT,
+        ..crate::options::settings(&crate::cli::HostArgs::default())
+    };
+    let tools = crate::invoke::block_on(async {
+        let session = Session::resolve_reporting(&settings, &mut mur_discovery::Silent).await?;
+        ToolList::open(&session).all(&session, &settings).await
+    });
+    let tools = match tools {
+        Ok(Ok(tools)) => tools,
+        _ => return Vec::new(),
+    };
+    tools
+        .iter()
+        .filter_map(Derived::from_tool)
+        .filter(|verb| !installed.iter().any(|i| i.name == verb.name))
+        .map(|verb| Completable {
+            name: verb.name,
+            summary: verb.summary,
+            spec: Some(verb.spec),
+        })
+        .collect()
+}
+
+/// The command tree with each verb under `devtools`, with its declared
+/// positionals and options.
+fn with_verbs(cmd: clap::Command, verbs: &[Completable]) -> clap::Command {
     cmd.mut_subcommand("devtools", |mut devtools| {
-        for entry in verbs {
-            if devtools.find_subcommand(&entry.name).is_none() {
-                devtools = devtools.subcommand(verb_command(entry));
+        for verb in verbs {
+            if devtools.find_subcommand(&verb.name).is_none() {
+                devtools = devtools.subcommand(verb_command(verb));
             }
         }
         devtools
@@ -94,9 +150,9 @@ fn leak(text: &str) -> &'static str {
 
 /// A completion-only command for a verb: a 0.2 verb's declared params, or
 /// free words for a 0.1 verb, which declares none.
-fn verb_command(entry: &Entry) -> clap::Command {
-    let cmd = clap::Command::new(leak(&entry.name)).about(entry.summary.clone());
-    let Some(spec) = &entry.spec else {
+fn verb_command(verb: &Completable) -> clap::Command {
+    let cmd = clap::Command::new(leak(&verb.name)).about(verb.summary.clone());
+    let Some(spec) = &verb.spec else {
         let words = clap::Arg::new("args")
             .num_args(0..)
             .trailing_var_arg(true)
@@ -108,16 +164,23 @@ fn verb_command(entry: &Entry) -> clap::Command {
         let arg = if p.repeatable { arg.num_args(1..) } else { arg };
         with_values(arg, p.kind, &p.choices)
     });
-    let options = spec.options.iter().map(|o| {
-        let arg = clap::Arg::new(leak(&o.name))
-            .long(leak(&o.name))
-            .help(o.help.clone());
-        if o.takes_value() {
-            with_values(arg.num_args(1), o.kind, &o.choices)
-        } else {
-            arg.num_args(0).action(clap::ArgAction::SetTrue)
-        }
-    });
+    // A name clap would refuse twice (or `help`, clap's own) is left out:
+    // completion must never fail on what a server declared.
+    let mut seen = std::collections::HashSet::from(["help"]);
+    let options = spec
+        .options
+        .iter()
+        .filter(move |o| seen.insert(o.name.as_str()))
+        .map(|o| {
+            let arg = clap::Arg::new(leak(&o.name))
+                .long(leak(&o.name))
+                .help(o.help.clone());
+            if o.takes_value() {
+                with_values(arg.num_args(1), o.kind, &o.choices)
+            } else {
+                arg.num_args(0).action(clap::ArgAction::SetTrue)
+            }
+        });
     cmd.args(positionals).args(options)
 }
 
@@ -136,17 +199,17 @@ fn with_values(arg: clap::Arg, kind: ValueKind, choices: &[String]) -> clap::Arg
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mur_verbs::{Param, VerbSpec};
+    use mur_verbs::Param;
 
-    fn entry(name: &str, spec: Option<VerbSpec>) -> Entry {
-        serde_json::from_value(serde_json::json!({
-            "name": name, "tool": name, "summary": "s", "usage": "u", "file": "f",
-            "sha256": "0", "size": 0, "mtimeNs": 0, "addedAt": "", "spec": spec,
-        }))
-        .expect("an entry")
+    fn entry(name: &str, spec: Option<VerbSpec>) -> Completable {
+        Completable {
+            name: name.to_owned(),
+            summary: "s".to_owned(),
+            spec,
+        }
     }
 
-    fn candidates(verbs: &[Entry], words: &[&str]) -> Vec<String> {
+    fn candidates(verbs: &[Completable], words: &[&str]) -> Vec<String> {
         let mut cmd = with_verbs(cli::command(), verbs);
         cmd.build();
         let words: Vec<OsString> = words.iter().map(OsString::from).collect();

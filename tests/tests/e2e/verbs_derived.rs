@@ -43,7 +43,7 @@ const CALLS: &[(&str, Option<&str>, &[&str])] = &[
             "--target",
             "counter.set",
             "--args",
-            r#"{"target": "counter.set", "args": {"value": 5}}"#,
+            r#"{"value": 5}"#,
         ],
     ),
     ("overview", None, &["overview"]),
@@ -136,13 +136,13 @@ fn effects_show_as_the_tools_say() {
             "fire",
             "--target",
             "counter.set",
-            "--args",
+            "--all-args",
             r#"{"target": "x.y", "args": {"value": 5}}"#,
         ],
     );
     assert_eq!(
         fired["fired"], "counter.set",
-        "an option overrides the same field of --args"
+        "an option overrides the same field of the whole object (`--all-args`: fire has its own `--args`)"
     );
     assert_eq!(
         ok(&sandbox, &["state", "--selector", "#count"])["text"],
@@ -523,4 +523,28 @@ fn a_named_verbs_help_says_what_a_session_said_of_its_tool() {
         state.contains("\nTool `state`: read-only, idempotent.\n"),
         "{state}"
     );
+}
+
+#[test]
+fn derived_verbs_and_their_options_complete_while_a_session_runs() {
+    let sandbox = Sandbox::new();
+    let complete = |words: &[&str]| {
+        let mut command = sandbox.mur_command(&[]);
+        command
+            .env("COMPLETE", "fish")
+            .arg("--")
+            .arg("mur")
+            .args(words);
+        mur_e2e::process::run(&mut command)
+    };
+    assert_eq!(
+        complete(&["devtools", "wait-"]).stdout,
+        "",
+        "no session, no derived verbs"
+    );
+    let _app = sandbox.start_app();
+    let verbs = complete(&["devtools", "wait-"]);
+    assert!(verbs.stdout.starts_with("wait-for\t"), "{verbs}");
+    let options = complete(&["devtools", "switch-component", "--component", ""]);
+    assert_eq!(options.stdout, "counter\ntodo\nsettings\n", "{options}");
 }
