@@ -10,6 +10,7 @@
 
 mod conformance;
 mod conformance_client;
+mod conformance_expected;
 mod guide_conventions;
 mod guide_examples;
 mod guide_server;
