@@ -19,48 +19,56 @@ fn io(err: std::io::Error) -> String {
     err.to_string()
 }
 
-/// Per-call latency: a warm named verb, `call`, and the floor, interleaved so
-/// machine noise hits all three alike.
+/// Per-call latency: a warm named verb, a data verb and a derived verb,
+/// `call`, and the floor, interleaved so machine noise hits them alike. The
+/// data verb is docs/examples/count.json (it calls `state` on `#count`, as the
+/// named verb and the floor do); the derived verb is `clear-todos` (with no
+/// todos: nothing to clear, nothing asked), a tool no standard verb covers,
+/// its list cached after the warm-up. (`export-todos` streams its progress,
+/// which measures the stream, not the verb.)
 pub fn per_call_latency(sandbox: &Bench, endpoint: &str, runs: usize) -> Result<Vec<Row>> {
+    let count = mur_testkit::plugins::repo_root().join("docs/examples/count.json");
+    let count = count.to_str().ok_or("a non-UTF-8 checkout path")?;
+    measure::run_expect(&mut sandbox.mur(&["verbs", "add", "--force", count]), 0).map_err(io)?;
     let named = || sandbox.mur(&["state", "--selector", "#count"]);
+    let data = || sandbox.mur(&["count"]);
+    let derived = || sandbox.mur(&["clear-todos"]);
     let call = || sandbox.mur(&["call", "state", "--args", STATE_ARGS]);
     let floor = || {
         let mut command = sandbox.floor();
         command.args([endpoint, "state", STATE_ARGS]);
         command
     };
-    let makers: [&dyn Fn() -> Command; 3] = [&named, &call, &floor];
+    let makers: [&dyn Fn() -> Command; 5] = [&named, &data, &derived, &call, &floor];
     for make in makers {
         for _ in 0..3 {
             measure::run_expect(&mut make(), 0).map_err(io)?; // warm caches
         }
     }
-    let mut runs_by_kind: [Vec<Run>; 3] = Default::default();
+    let mut runs_by_kind: [Vec<Run>; 5] = Default::default();
     for _ in 0..runs {
         for (kind, make) in makers.iter().enumerate() {
             runs_by_kind[kind].push(measure::run_expect(&mut make(), 0).map_err(io)?);
         }
     }
-    let [named_runs, call_runs, floor_runs] = runs_by_kind;
+    let [named_runs, data_runs, derived_runs, call_runs, floor_runs] = runs_by_kind;
     let floor_row =
         Row::from_runs("floor: one raw POST (std-only process)", &floor_runs).note("1.00x");
-    let ratio = |row: &Row| {
-        format!(
+    let against_floor = |label: &str, runs: &[Run]| {
+        let row = Row::from_runs(label, runs);
+        let note = format!(
             "{:.2}x floor",
             row.median().as_secs_f64() / floor_row.median().as_secs_f64()
-        )
+        );
+        row.note(note)
     };
-    let named_row = Row::from_runs("mur devtools state --selector '#count'", &named_runs);
-    let named_row = {
-        let note = ratio(&named_row);
-        named_row.note(note)
-    };
-    let call_row = Row::from_runs("mur devtools call state --args …", &call_runs);
-    let call_row = {
-        let note = ratio(&call_row);
-        call_row.note(note)
-    };
-    Ok(vec![named_row, call_row, floor_row])
+    Ok(vec![
+        against_floor("mur devtools state --selector '#count'", &named_runs),
+        against_floor("mur devtools count (data verb)", &data_runs),
+        against_floor("mur devtools clear-todos (derived verb)", &derived_runs),
+        against_floor("mur devtools call state --args …", &call_runs),
+        floor_row,
+    ])
 }
 
 /// Verb load: install (validate + compile), first call with an empty compile
