@@ -66,6 +66,33 @@ impl Output {
         self.assert_stderr(self.stderr.contains(part), "contain", part)
     }
 
+    /// The text of content block `index` of the tool result on stdout, asserting that `mur`
+    /// exited 0 (panics, showing the output, when that block has no text).
+    #[track_caller]
+    pub fn tool_text(&self, index: usize) -> String {
+        self.assert_code(0);
+        self.json()["content"][index]["text"]
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("no text in content block {index}\n{self}"))
+    }
+
+    /// What the hint says to answer with (`` `--answer name=TEXT`\n ``), asserting that `mur`
+    /// exited 5 with nothing on stdout because `endpoint` asked `question` and nothing
+    /// could answer it.
+    #[track_caller]
+    pub fn unanswered_hint(&self, endpoint: &str, question: &str) -> &str {
+        self.assert_code(5);
+        assert_eq!(self.stdout, "", "nothing on stdout\n{self}");
+        let prefix = format!(
+            "error: `{endpoint}` asks \"{question}\" and mur has no answer: no `--answer` \
+             answers it, and stdin and stderr are not both a terminal to ask on\n\
+             hint: answer it with "
+        );
+        self.assert_stderr_starts_with(&prefix);
+        &self.stderr[prefix.len()..]
+    }
+
     /// The first line of stdout that begins with `prefix` (panics, showing the whole
     /// output, when there is none).
     #[track_caller]
@@ -133,6 +160,34 @@ impl Process {
         self.child
             .as_mut()
             .and_then(|c| c.try_wait().ok().flatten())
+    }
+
+    /// Waits for the process, just started, to be ready — `ready` yields a value — and
+    /// returns that value. Fails the test, showing `log()`, if it exits first or is not ready
+    /// within `limit`; `name` names it and `awaited` (`listening`) is what it was to start doing.
+    pub fn wait_ready<T>(
+        &mut self,
+        name: &str,
+        awaited: &str,
+        limit: Duration,
+        mut ready: impl FnMut() -> Option<T>,
+        log: impl Fn() -> String,
+    ) -> T {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(value) = ready() {
+                return value;
+            }
+            if let Some(status) = self.try_wait() {
+                panic!("`{name}` exited ({status}) before {awaited}:\n{}", log());
+            }
+            assert!(
+                Instant::now() < deadline,
+                "`{name}` did not start {awaited} within {limit:?}:\n{}",
+                log()
+            );
+            std::thread::sleep(POLL);
+        }
     }
 
     /// Sends the signal `name` (`TERM`, `INT`, `STOP`, …).

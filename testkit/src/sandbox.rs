@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mur_lockfile::{Lockfile, ReadOutcome, Registry, paths};
 
@@ -110,6 +110,18 @@ impl Sandbox {
     /// Runs `mur` to completion (failing the test if it runs past two minutes).
     pub fn mur(&self, args: &[&str]) -> Output {
         self.mur_within(args, RUN_LIMIT)
+    }
+
+    /// What `mur`'s completion script for `shell` gets at a <Tab> after `mur WORDS…`: `mur`
+    /// run with `COMPLETE=<shell>` on `-- mur WORDS…`, completing the last word (bash's
+    /// script names its index in `_CLAP_COMPLETE_INDEX`; the others take the last).
+    pub fn complete(&self, shell: &str, words: &[&str]) -> Output {
+        let mut command = self.mur_command(&["--", "mur"]);
+        command
+            .args(words)
+            .env("COMPLETE", shell)
+            .env("_CLAP_COMPLETE_INDEX", words.len().to_string());
+        crate::process::run(&mut command)
     }
 
     /// Runs `mur devtools call TOOL --args ARGS` against the one session there is.
@@ -241,31 +253,23 @@ impl Sandbox {
         let mut process = Process::spawn(&mut command);
         let lockfile = self.lockfile_path(project);
         let what = command.get_program().to_string_lossy().into_owned();
-        let deadline = Instant::now() + STARTUP_LIMIT;
-        loop {
-            if let ReadOutcome::Valid(lock) = self.registry().read(&lockfile)
-                && lock.pid == process.pid()
-            {
-                return Session {
-                    process,
-                    lock,
-                    lockfile,
-                    log,
-                };
-            }
-            if let Some(status) = process.try_wait() {
-                panic!(
-                    "`{what}` exited ({status}) before announcing:\n{}",
-                    read(&log)
-                );
-            }
-            assert!(
-                Instant::now() < deadline,
-                "`{what}` never wrote `{}`:\n{}",
-                lockfile.display(),
-                read(&log)
-            );
-            std::thread::sleep(Duration::from_millis(20));
+        let awaited = format!("announcing in `{}`", lockfile.display());
+        let pid = process.pid();
+        let lock = process.wait_ready(
+            &what,
+            &awaited,
+            STARTUP_LIMIT,
+            || match self.registry().read(&lockfile) {
+                ReadOutcome::Valid(lock) if lock.pid == pid => Some(lock),
+                _ => None,
+            },
+            || read(&log),
+        );
+        Session {
+            process,
+            lock,
+            lockfile,
+            log,
         }
     }
 

@@ -12,18 +12,13 @@ question with a JSON-RPC error, and `interop-elicit: session ended <id>` when
 the client deletes its session. Runs until killed.
 """
 
-import asyncio
-import socket
-import sys
-
-import uvicorn
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.shared.exceptions import McpError
 from pydantic import BaseModel
 
+import interop_serve
 
-def say(text: str) -> None:
-    print(f"interop-elicit: {text}", flush=True)
+say = interop_serve.sayer("interop-elicit")
 
 
 class Name(BaseModel):
@@ -53,31 +48,12 @@ def echo(text: str) -> str:
 
 def app():
     """The streamable-HTTP app, with each DELETE of a session reported."""
-    inner = server.streamable_http_app()
 
-    async def wrapper(scope, receive, send):
-        if scope["type"] == "http" and scope["method"] == "DELETE":
-            headers = dict(scope.get("headers") or [])
-            session = headers.get(b"mcp-session-id", b"").decode()
-            say(f"session ended {session}")
-        await inner(scope, receive, send)
+    def ended(headers: dict) -> None:
+        say(f"session ended {headers.get(b'mcp-session-id', b'').decode()}")
 
-    return wrapper
-
-
-async def main() -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(128)
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(app(), log_level="warning", lifespan="on")
-    uv = uvicorn.Server(config)
-    say(f"listening on 127.0.0.1:{port}")
-    await uv.serve(sockets=[sock])
+    return interop_serve.reporting(server.streamable_http_app(), "DELETE", ended)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:]:
-        sys.exit("usage: elicit_server.py (no arguments)")
-    asyncio.run(main())
+    interop_serve.main("elicit_server.py", app, say)

@@ -19,18 +19,15 @@ Runs until killed.
 """
 
 import asyncio
-import socket
-import sys
 from typing import Annotated
 
-import uvicorn
 from pydantic import BaseModel, Field
 
 from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
 
+import interop_serve
 
-def say(text: str) -> None:
-    print(f"interop-modern: {text}", flush=True)
+say = interop_serve.sayer("interop-modern")
 
 
 class Confirm(BaseModel):
@@ -62,32 +59,14 @@ async def wipe(answer: Annotated[Confirm, Resolve(ask_confirm)]) -> str:
 
 def app():
     """The streamable-HTTP app, with each POST's method and revision reported."""
-    inner = server.streamable_http_app()
 
-    async def wrapper(scope, receive, send):
-        if scope["type"] == "http" and scope["method"] == "POST":
-            headers = dict(scope.get("headers") or [])
-            method = headers.get(b"mcp-method", b"-").decode()
-            version = headers.get(b"mcp-protocol-version", b"-").decode()
-            say(f"request {method} {version}")
-        await inner(scope, receive, send)
+    def request(headers: dict) -> None:
+        method = headers.get(b"mcp-method", b"-").decode()
+        version = headers.get(b"mcp-protocol-version", b"-").decode()
+        say(f"request {method} {version}")
 
-    return wrapper
-
-
-async def main() -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(128)
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(app(), log_level="warning", lifespan="on")
-    uv = uvicorn.Server(config)
-    say(f"listening on 127.0.0.1:{port}")
-    await uv.serve(sockets=[sock])
+    return interop_serve.reporting(server.streamable_http_app(), "POST", request)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:]:
-        sys.exit("usage: modern_server.py (no arguments)")
-    asyncio.run(main())
+    interop_serve.main("modern_server.py", app, say)

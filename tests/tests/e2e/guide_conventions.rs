@@ -25,11 +25,7 @@ fn completion_scripts_ask_mur_itself() {
         );
     }
     // What bash's script runs at `mur devtools cli<Tab>`: the word at index 2.
-    let click = mur_with_env(
-        &sb,
-        &["--", "mur", "devtools", "cli"],
-        &[("COMPLETE", "bash"), ("_CLAP_COMPLETE_INDEX", "2")],
-    );
+    let click = sb.complete("bash", &["devtools", "cli"]);
     assert!(click.stdout.contains("click"), "{click}");
     sb.mur(&["completions", "tcsh"]).assert_code(1);
 }

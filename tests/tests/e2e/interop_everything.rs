@@ -10,7 +10,7 @@
 //! there, answered from `--answer` in the session.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mur_e2e::{Output, Process, Sandbox};
 use serde_json::json;
@@ -27,11 +27,14 @@ struct Everything {
     _process: Process,
     endpoint: String,
     stdout: PathBuf,
+    /// Its own sandbox, removed after the server is killed.
+    sandbox: Sandbox,
 }
 
 impl Everything {
-    /// Starts it on a port the OS picks, bound to 127.0.0.1 only.
-    fn start(sandbox: &Sandbox) -> Self {
+    /// Starts it in a sandbox of its own on a port the OS picks, bound to 127.0.0.1 only.
+    fn start() -> Self {
+        let sandbox = Sandbox::new();
         let tools = node::tools();
         let preload = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/loopback-only.cjs");
         let stdout = sandbox.root().join("everything.out");
@@ -46,24 +49,17 @@ impl Everything {
             .stdout(std::fs::File::create(&stdout).expect("server stdout file"))
             .stderr(std::fs::File::create(&stderr).expect("server stderr file"));
         let mut process = Process::spawn(&mut command);
-        let deadline = Instant::now() + STARTUP_LIMIT;
-        let address = loop {
-            let log = read(&stderr);
-            if let Some(line) = log.lines().find_map(|line| line.strip_prefix(LISTENING)) {
-                break line.trim().to_owned();
-            }
-            if let Some(status) = process.try_wait() {
-                panic!(
-                    "server-everything exited ({status}) before listening:\n{log}\n{}",
-                    read(&stdout)
-                );
-            }
-            assert!(
-                Instant::now() < deadline,
-                "server-everything did not start listening:\n{log}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let address = process.wait_ready(
+            "server-everything",
+            "listening",
+            STARTUP_LIMIT,
+            || {
+                let log = read(&stderr);
+                let line = log.lines().find_map(|line| line.strip_prefix(LISTENING))?;
+                Some(line.trim().to_owned())
+            },
+            || format!("{}\n{}", read(&stderr), read(&stdout)),
+        );
         assert!(
             address.starts_with("127.0.0.1:"),
             "server-everything is not bound to loopback only: {address}"
@@ -72,6 +68,7 @@ impl Everything {
             _process: process,
             endpoint: format!("http://{address}/mcp"),
             stdout,
+            sandbox,
         }
     }
 
@@ -108,12 +105,17 @@ impl Everything {
         );
     }
 
-    fn call(&self, sandbox: &Sandbox, target: &str, args: Option<&str>) -> Output {
-        let mut argv = vec!["devtools", "call", target, "--endpoint", &self.endpoint];
-        if let Some(args) = args {
-            argv.extend(["--args", args]);
-        }
-        sandbox.mur(&argv)
+    /// `mur devtools --endpoint ENDPOINT ARGS…`.
+    fn devtools(&self, args: &[&str]) -> Output {
+        self.sandbox
+            .mur(&[&["devtools", "--endpoint", &self.endpoint], args].concat())
+    }
+
+    /// `mur devtools --endpoint ENDPOINT call TARGET [--args ARGS]`.
+    fn call(&self, target: &str, args: Option<&str>) -> Output {
+        let mut argv = vec!["call", target];
+        argv.extend(args.iter().flat_map(|args| ["--args", args]));
+        self.devtools(&argv)
     }
 }
 
@@ -123,9 +125,8 @@ fn read(path: &Path) -> String {
 
 #[test]
 fn tools_list_works_through_the_legacy_session_fallback() {
-    let sandbox = Sandbox::new();
-    let server = Everything::start(&sandbox);
-    let out = server.call(&sandbox, "tools/list", None);
+    let server = Everything::start();
+    let out = server.call("tools/list", None);
     out.assert_code(0);
     let tools = out.json()["tools"]
         .as_array()
@@ -141,9 +142,8 @@ fn tools_list_works_through_the_legacy_session_fallback() {
 
 #[test]
 fn a_tool_call_returns_the_servers_result() {
-    let sandbox = Sandbox::new();
-    let server = Everything::start(&sandbox);
-    let out = server.call(&sandbox, "echo", Some(r#"{"message":"hi"}"#));
+    let server = Everything::start();
+    let out = server.call("echo", Some(r#"{"message":"hi"}"#));
     out.assert_code(0);
     assert_eq!(
         out.json()["content"],
@@ -152,48 +152,34 @@ fn a_tool_call_returns_the_servers_result() {
     );
     // Twice: each `mur` process opens and deletes its own session.
     server
-        .call(&sandbox, "echo", Some(r#"{"message":"again"}"#))
+        .call("echo", Some(r#"{"message":"again"}"#))
         .assert_code(0);
     server.assert_each_session_deleted(2);
 }
 
 #[test]
 fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
-    let sandbox = Sandbox::new();
-    let server = Everything::start(&sandbox);
-    let endpoint = server.endpoint.as_str();
-    let out = sandbox.mur(&[
-        "devtools",
-        "echo",
-        "--message",
-        "hi",
-        "--endpoint",
-        endpoint,
-    ]);
+    let server = Everything::start();
+    let out = server.devtools(&["echo", "--message", "hi"]);
     out.assert_code(0);
     assert_eq!(out.stdout, "\"Echo: hi\"\n", "{out}");
-    let help = sandbox.mur(&["devtools", "echo", "--help", "--endpoint", endpoint]);
+    let help = server.devtools(&["echo", "--help"]);
     help.assert_code(0);
     assert!(
         help.stdout
             .starts_with("Usage: mur devtools echo --message TEXT [--args JSON]\n"),
         "{help}"
     );
-    let missing = sandbox.mur(&["devtools", "echo", "--endpoint", endpoint]);
-    missing.assert_code(1);
-    assert!(
-        missing
-            .stderr
-            .starts_with("error: echo: missing option `--message`\n"),
-        "{missing}"
-    );
+    server
+        .devtools(&["echo"])
+        .assert_code(1)
+        .assert_stderr_starts_with("error: echo: missing option `--message`\n");
 }
 
 #[test]
 fn a_failing_tool_exits_5_with_the_result() {
-    let sandbox = Sandbox::new();
-    let server = Everything::start(&sandbox);
-    let out = server.call(&sandbox, "echo", Some("{}"));
+    let server = Everything::start();
+    let out = server.call("echo", Some("{}"));
     out.assert_code(5);
     assert_eq!(out.json()["isError"], true, "{out}");
     assert!(
@@ -205,9 +191,8 @@ fn a_failing_tool_exits_5_with_the_result() {
 
 #[test]
 fn an_unknown_method_exits_5_with_the_json_rpc_error() {
-    let sandbox = Sandbox::new();
-    let server = Everything::start(&sandbox);
-    let out = server.call(&sandbox, "nosuch/method", None);
+    let server = Everything::start();
+    let out = server.call("nosuch/method", None);
     out.assert_code(5);
     assert_eq!(out.json()["error"]["code"], -32601, "{out}");
     server.assert_each_session_deleted(1);
@@ -215,13 +200,11 @@ fn an_unknown_method_exits_5_with_the_json_rpc_error() {
 
 #[test]
 fn its_long_running_tool_reports_progress_through_the_legacy_path() {
-    let sandbox = Sandbox::new();
-    let server = Everything::start(&sandbox);
+    let server = Everything::start();
     let args = r#"{"duration":0.3,"steps":3}"#;
-    let out = server.call(&sandbox, "trigger-long-running-operation", Some(args));
-    out.assert_code(0);
+    let out = server.call("trigger-long-running-operation", Some(args));
     assert_eq!(
-        out.json()["content"][0]["text"],
+        out.tool_text(0),
         "Long running operation completed. Duration: 0.3 seconds, Steps: 3.",
         "{out}"
     );
@@ -231,35 +214,22 @@ fn its_long_running_tool_reports_progress_through_the_legacy_path() {
 
 #[test]
 fn its_elicitation_tool_is_answered_from_answer_options_and_defaults() {
-    let sandbox = Sandbox::new();
-    let server = Everything::start(&sandbox);
-    let endpoint = server.endpoint.as_str();
-    let out = sandbox.mur(&[
-        "devtools",
-        "call",
-        "trigger-elicitation-request",
-        "--endpoint",
-        endpoint,
-        "--answer",
-        "name=Ada Lovelace",
-        "--answer",
-        "check=yes",
-    ]);
-    out.assert_code(0);
+    let server = Everything::start();
+    let tool = "trigger-elicitation-request";
+    let answers = ["--answer", "name=Ada Lovelace", "--answer", "check=yes"];
+    let out = server.devtools(&[&["call", tool][..], &answers].concat());
     assert_eq!(
-        out.json()["content"][1]["text"],
+        out.tool_text(1),
         "User inputs:\n- Name: Ada Lovelace\n- Agreed to terms: true\n\
          - Favorite Integer: 42\n- Favorite Number: 3.14",
         "{out}"
     );
     // Unanswered, with no terminal: exit 5 naming the question; the session still ends.
-    let out = server.call(&sandbox, "trigger-elicitation-request", None);
-    out.assert_code(5);
-    out.assert_stderr_starts_with(&format!(
-        "error: `{endpoint}` asks \"Please provide inputs for the following fields:\" and mur \
-         has no answer: no `--answer` answers it, and stdin and stderr are not both a terminal \
-         to ask on\nhint: answer it with "
-    ));
-    out.assert_stderr_contains("`--answer name=TEXT`, ");
+    let out = server.call(tool, None);
+    let hint = out.unanswered_hint(
+        &server.endpoint,
+        "Please provide inputs for the following fields:",
+    );
+    assert!(hint.contains("`--answer name=TEXT`, "), "{out}");
     server.assert_each_session_deleted(2);
 }

@@ -18,9 +18,9 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use mur_e2e::{Process, Sandbox};
+use mur_e2e::{Process, Sandbox, wait_until};
 
 /// Bound on the server's startup: against hangs, not a performance expectation.
 const STARTUP_LIMIT: Duration = Duration::from_secs(60);
@@ -88,239 +88,175 @@ fn python_or_skip(venv: &str, major: &str, requirements: &str) -> Option<PathBuf
 
 /// The running server, killed and reaped on drop.
 struct Server {
-    process: Process,
+    _process: Process,
     endpoint: String,
     log: PathBuf,
+    /// Its own sandbox, removed after the server is killed.
+    sandbox: Sandbox,
 }
 
 impl Server {
-    /// Runs `tests/interop/<name>.py`, which prints `<prefix>: listening on ADDRESS`.
-    fn start(sandbox: &Sandbox, python: &Path, name: &str, prefix: &str) -> Self {
+    /// Runs `tests/interop/<name>.py` in a sandbox of its own; the script prints
+    /// `<prefix>: listening on ADDRESS`.
+    fn start(python: &Path, name: &str, prefix: &str) -> Self {
+        let sandbox = Sandbox::new();
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("interop/{name}.py"));
         let log = sandbox.root().join(format!("{name}.log"));
         let listening = format!("{prefix}: listening on ");
         let mut command = sandbox.command(python);
+        // -B: no __pycache__ beside the scripts for the module they share.
         command
+            .arg("-B")
             .arg(&script)
             .stdout(File::create(&log).expect("server log"))
             .stderr(File::options().append(true).open(&log).expect("server log"));
-        let mut server = Self {
-            process: Process::spawn(&mut command),
-            endpoint: String::new(),
-            log,
-        };
-        let deadline = Instant::now() + STARTUP_LIMIT;
-        let address = loop {
-            let log = server.log();
-            if let Some(line) = log.lines().find_map(|l| l.strip_prefix(listening.as_str())) {
-                break line.trim().to_owned();
-            }
-            if let Some(status) = server.process.try_wait() {
-                panic!("the Python server exited ({status}) before listening:\n{log}");
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the Python server did not start listening:\n{log}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let mut process = Process::spawn(&mut command);
+        let read = || std::fs::read_to_string(&log).unwrap_or_default();
+        let address = process.wait_ready(
+            &format!("{name}.py"),
+            "listening",
+            STARTUP_LIMIT,
+            || {
+                let log = read();
+                let line = log
+                    .lines()
+                    .find_map(|l| l.strip_prefix(listening.as_str()))?;
+                Some(line.trim().to_owned())
+            },
+            read,
+        );
         assert!(address.starts_with("127.0.0.1:"), "not loopback: {address}");
-        server.endpoint = format!("http://{address}/mcp");
-        server
+        Self {
+            _process: process,
+            endpoint: format!("http://{address}/mcp"),
+            log,
+            sandbox,
+        }
     }
 
     fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
-    /// Waits (a few seconds at most) for a line of the log that starts with `prefix`.
-    fn wait_for(&self, prefix: &str) -> Option<String> {
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            let found = self
-                .log()
-                .lines()
-                .find_map(|l| l.strip_prefix(prefix).map(str::to_owned));
-            if found.is_some() || Instant::now() > deadline {
-                return found;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+    /// The rest of the first log line that starts with `prefix`, once there is one.
+    fn wait_for(&self, prefix: &str) -> String {
+        wait_until(&format!("a log line starting with {prefix:?}"), || {
+            self.lines_after(prefix).into_iter().next()
+        })
+    }
+
+    /// The rest of each log line that starts with `prefix`.
+    fn lines_after(&self, prefix: &str) -> Vec<String> {
+        let log = self.log();
+        log.lines()
+            .filter_map(|l| l.strip_prefix(prefix))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Asserts what follows `prefix` in the log lines that start with it, showing the log.
+    #[track_caller]
+    fn assert_lines(&self, prefix: &str, expected: &[&str]) {
+        assert_eq!(self.lines_after(prefix), expected, "{}", self.log());
     }
 }
 
 /// The 1.x SDK's session-based server, or `None` to skip.
-fn legacy_server(sb: &Sandbox) -> Option<Server> {
+fn legacy_server() -> Option<Server> {
     let python = python_or_skip("interop-venv", "1", "requirements.txt")?;
-    Some(Server::start(
-        sb,
-        &python,
-        "elicit_server",
-        "interop-elicit",
-    ))
+    Some(Server::start(&python, "elicit_server", "interop-elicit"))
 }
 
 /// The 2.x SDK's stateless server, or `None` to skip.
-fn modern_server(sb: &Sandbox) -> Option<Server> {
+fn modern_server() -> Option<Server> {
     let python = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt")?;
-    Some(Server::start(
-        sb,
-        &python,
-        "modern_server",
-        "interop-modern",
-    ))
+    Some(Server::start(&python, "modern_server", "interop-modern"))
 }
 
 impl Server {
-    fn mur(&self, sb: &Sandbox, args: &[&str]) -> mur_e2e::Output {
-        sb.mur(&[&["devtools", "--endpoint", &self.endpoint], args].concat())
+    fn mur(&self, args: &[&str]) -> mur_e2e::Output {
+        self.sandbox
+            .mur(&[&["devtools", "--endpoint", &self.endpoint], args].concat())
     }
 
-    /// How many log lines start with `prefix`.
-    fn count(&self, prefix: &str) -> usize {
-        self.log().lines().filter(|l| l.starts_with(prefix)).count()
+    /// Asserts that `count` log lines start with `prefix`, showing the log.
+    #[track_caller]
+    fn assert_count(&self, prefix: &str, count: usize) {
+        assert_eq!(self.lines_after(prefix).len(), count, "{}", self.log());
     }
 }
 
 #[test]
 fn a_question_from_a_python_sdk_tool_nobody_can_answer_is_refused_and_the_session_ended() {
-    let sb = Sandbox::new();
-    let Some(server) = legacy_server(&sb) else {
+    let Some(server) = legacy_server() else {
         return;
     };
     // The legacy fallback works against this server: a plain tool answers.
-    let out = server.mur(&sb, &["call", "echo", "--args", r#"{"text":"hi"}"#]);
-    out.assert_code(0);
-    assert_eq!(out.json()["content"][0]["text"], "hi", "{out}");
+    let out = server.mur(&["call", "echo", "--args", r#"{"text":"hi"}"#]);
+    assert_eq!(out.tool_text(0), "hi", "{out}");
 
     // The tool that asks a question, with no answer and no terminal: exit 5 naming it.
-    let out = server.mur(&sb, &["call", "ask"]);
-    out.assert_code(5);
-    assert_eq!(out.stdout, "");
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: `{}` asks \"What is your name?\" and mur has no answer: no `--answer` \
-             answers it, and stdin and stderr are not both a terminal to ask on\n\
-             hint: answer it with `--answer name=TEXT`\n",
-            server.endpoint
-        )
-    );
+    let out = server.mur(&["call", "ask"]);
+    let hint = out.unanswered_hint(&server.endpoint, "What is your name?");
+    assert_eq!(hint, "`--answer name=TEXT`\n");
     // The SDK got mur's refusal: the tool's `elicit` raised it, so it ended at once.
     let refused = server.wait_for("interop-elicit: elicit refused: ");
     assert!(
-        refused
-            .as_deref()
-            .is_some_and(|m| m.starts_with("mur has no answer: ")),
+        refused.starts_with("mur has no answer: "),
         "{}",
         server.log()
     );
     // Both calls ended their sessions.
-    assert_eq!(
-        server.count("interop-elicit: session ended "),
-        2,
-        "{}",
-        server.log()
-    );
+    server.assert_count("interop-elicit: session ended ", 2);
 }
 
 #[test]
 fn a_question_from_a_python_sdk_tool_is_answered_with_answer_in_the_session() {
-    let sb = Sandbox::new();
-    let Some(server) = legacy_server(&sb) else {
+    let Some(server) = legacy_server() else {
         return;
     };
-    let out = server.mur(&sb, &["call", "ask", "--answer", "name=Ada"]);
-    out.assert_code(0);
-    assert_eq!(
-        out.json()["content"][0]["text"],
-        "hello name='Ada'",
-        "{out}"
-    );
+    let out = server.mur(&["call", "ask", "--answer", "name=Ada"]);
+    assert_eq!(out.tool_text(0), "hello name='Ada'", "{out}");
     assert_eq!(out.stderr, "");
-    assert_eq!(
-        server
-            .wait_for("interop-elicit: elicit answered: ")
-            .as_deref(),
-        Some("accept"),
-        "{}",
-        server.log()
-    );
-    assert_eq!(
-        server.count("interop-elicit: session ended "),
-        1,
-        "{}",
-        server.log()
-    );
+    let answered = server.wait_for("interop-elicit: elicit answered: ");
+    assert_eq!(answered, "accept", "{}", server.log());
+    server.assert_count("interop-elicit: session ended ", 1);
 }
 
 #[test]
 fn a_stateless_python_sdk_server_reports_progress_to_mur() {
-    let sb = Sandbox::new();
-    let Some(server) = modern_server(&sb) else {
+    let Some(server) = modern_server() else {
         return;
     };
-    let out = server.mur(&sb, &["call", "count", "--args", r#"{"steps":3}"#]);
-    out.assert_code(0);
-    assert_eq!(out.json()["content"][0]["text"], "counted to 3", "{out}");
+    let out = server.mur(&["call", "count", "--args", r#"{"steps":3}"#]);
+    assert_eq!(out.tool_text(0), "counted to 3", "{out}");
     assert_eq!(
         out.stderr,
         "progress: 1/3 step 1\nprogress: 2/3 step 2\nprogress: 3/3 step 3\n"
     );
-    let quiet = server.mur(&sb, &["-q", "call", "count", "--args", r#"{"steps":2}"#]);
+    let quiet = server.mur(&["-q", "call", "count", "--args", r#"{"steps":2}"#]);
     quiet.assert_code(0);
     assert_eq!(quiet.stderr, "");
     // Stateless throughout: each call one POST of the 2026-07-28 form, no `initialize`.
-    let requests: Vec<String> = server
-        .log()
-        .lines()
-        .filter_map(|l| l.strip_prefix("interop-modern: request "))
-        .map(str::to_owned)
-        .collect();
-    assert_eq!(
-        requests,
-        ["tools/call 2026-07-28", "tools/call 2026-07-28"],
-        "{}",
-        server.log()
-    );
+    server.assert_lines("interop-modern: request ", &["tools/call 2026-07-28"; 2]);
 }
 
 #[test]
 fn a_stateless_python_sdk_servers_question_is_answered_through_input_required_rounds() {
-    let sb = Sandbox::new();
-    let Some(server) = modern_server(&sb) else {
+    let Some(server) = modern_server() else {
         return;
     };
-    let out = server.mur(&sb, &["call", "wipe"]);
-    out.assert_code(5);
-    assert_eq!(out.stdout, "");
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: `{}` asks \"Wipe all 3 records? This cannot be undone.\" and mur has no \
-             answer: no `--answer` answers it, and stdin and stderr are not both a terminal to \
-             ask on\nhint: answer it with `--answer confirm=true|false`\n",
-            server.endpoint
-        )
-    );
-    assert_eq!(server.count("interop-modern: wipe answered"), 0);
+    let out = server.mur(&["call", "wipe"]);
+    let question = "Wipe all 3 records? This cannot be undone.";
+    let hint = out.unanswered_hint(&server.endpoint, question);
+    assert_eq!(hint, "`--answer confirm=true|false`\n");
+    server.assert_lines("interop-modern: wipe answered ", &[]);
 
-    let out = server.mur(&sb, &["call", "wipe", "--answer", "confirm=no"]);
-    out.assert_code(0);
-    assert_eq!(out.json()["content"][0]["text"], "kept 3 records", "{out}");
-    let out = server.mur(&sb, &["call", "wipe", "--answer", "confirm=yes"]);
-    out.assert_code(0);
-    assert_eq!(out.json()["content"][0]["text"], "wiped 3 records", "{out}");
-    let log = server.log();
-    let answered: Vec<&str> = log
-        .lines()
-        .filter_map(|l| l.strip_prefix("interop-modern: wipe answered "))
-        .collect();
-    assert_eq!(answered, ["False", "True"], "{log}");
+    let out = server.mur(&["call", "wipe", "--answer", "confirm=no"]);
+    assert_eq!(out.tool_text(0), "kept 3 records", "{out}");
+    let out = server.mur(&["call", "wipe", "--answer", "confirm=yes"]);
+    assert_eq!(out.tool_text(0), "wiped 3 records", "{out}");
+    server.assert_lines("interop-modern: wipe answered ", &["False", "True"]);
     // The question and its answer: two POSTs per answered call, the first one asking.
-    assert_eq!(
-        server.count("interop-modern: request tools/call 2026-07-28"),
-        5,
-        "{log}"
-    );
+    server.assert_count("interop-modern: request tools/call 2026-07-28", 5);
 }

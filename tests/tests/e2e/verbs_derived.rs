@@ -513,30 +513,20 @@ fn a_named_verbs_help_says_what_a_session_said_of_its_tool() {
     let _app = sandbox.start_app();
     // Any read of the tool list (here the catalog) teaches the index the hints.
     ok(&sandbox, &["catalog", "--json"]);
-    let reload = devtools(&sandbox, &["reload", "--help"]).stdout;
-    assert!(
-        reload.contains("\nTool `reload`: destructive.\n"),
-        "{reload}"
-    );
-    let state = devtools(&sandbox, &["state", "--help"]).stdout;
-    assert!(
-        state.contains("\nTool `state`: read-only, idempotent.\n"),
-        "{state}"
-    );
+    for (verb, hints) in [
+        ("reload", "destructive"),
+        ("state", "read-only, idempotent"),
+    ] {
+        let help = devtools(&sandbox, &[verb, "--help"]).stdout;
+        let said = format!("\nTool `{verb}`: {hints}.\n");
+        assert!(help.contains(&said), "{verb}: {help}");
+    }
 }
 
 #[test]
 fn derived_verbs_and_their_options_complete_while_a_session_runs() {
     let sandbox = Sandbox::new();
-    let complete = |words: &[&str]| {
-        let mut command = sandbox.mur_command(&[]);
-        command
-            .env("COMPLETE", "fish")
-            .arg("--")
-            .arg("mur")
-            .args(words);
-        mur_e2e::process::run(&mut command)
-    };
+    let complete = |words: &[&str]| sandbox.complete("fish", words);
     assert_eq!(
         complete(&["devtools", "wait-"]).stdout,
         "",

@@ -153,15 +153,7 @@ fn verbs_info_names_the_interface_language_and_source() {
 #[test]
 fn completion_asks_mur_so_a_verb_added_later_completes_with_its_options() {
     let sandbox = Sandbox::new();
-    let complete = |words: &[&str]| {
-        let mut command = sandbox.mur_command(&[]);
-        command
-            .env("COMPLETE", "fish")
-            .arg("--")
-            .arg("mur")
-            .args(words);
-        mur_e2e::process::run(&mut command)
-    };
+    let complete = |words: &[&str]| sandbox.complete("fish", words);
     let script = sandbox.mur(&["completions", "fish"]);
     script.assert_code(0);
     assert!(script.stdout.contains("COMPLETE=fish"), "{script}");
