@@ -147,22 +147,21 @@ mod tests {
     use super::*;
     use mur_core::settings::ByteSize;
 
-    fn strings(words: &[&str]) -> Vec<String> {
-        words.iter().map(|w| (*w).to_owned()).collect()
+    /// The words of a command line (no test word has a space in it).
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    /// [`extract_host_options`] on the words of `line`.
+    fn extract(line: &str, host: &mut HostArgs, spec: Option<&VerbSpec>) -> Result<Vec<String>> {
+        extract_host_options(&words(line), host, spec)
     }
 
     #[test]
     fn host_options_are_taken_out_of_verb_arguments() {
         let mut host = HostArgs::default();
-        let argv = strings(&[
-            "#x",
-            "--pretty",
-            "--endpoint=http://127.0.0.1:9/mcp",
-            "--timeout",
-            "8000",
-            "-v",
-        ]);
-        let rest = extract_host_options(&argv, &mut host, None).expect("valid");
+        let line = "#x --pretty --endpoint=http://127.0.0.1:9/mcp --timeout 8000 -v";
+        let rest = extract(line, &mut host, None).expect("valid");
         assert_eq!(rest, ["#x", "--timeout", "8000"]);
         assert!(host.pretty && host.verbose);
         assert_eq!(host.endpoint.as_deref(), Some("http://127.0.0.1:9/mcp"));
@@ -171,8 +170,8 @@ mod tests {
     #[test]
     fn quiet_and_answers_are_host_options_among_verb_arguments() {
         let mut host = HostArgs::default();
-        let argv = strings(&["#x", "-q", "--answer", "confirm=yes", "--answer=name=a=b"]);
-        let rest = extract_host_options(&argv, &mut host, None).expect("valid");
+        let line = "#x -q --answer confirm=yes --answer=name=a=b";
+        let rest = extract(line, &mut host, None).expect("valid");
         assert_eq!(rest, ["#x"]);
         assert!(host.quiet);
         let s = settings(&host);
@@ -183,39 +182,31 @@ mod tests {
                 ("name".to_owned(), "a=b".to_owned())
             ]
         );
-        let err = extract_host_options(&strings(&["--answer", "novalue"]), &mut host, None)
-            .expect_err("not KEY=VALUE");
-        assert_eq!(err.exit_code(), 1);
     }
 
     #[test]
     fn nothing_after_double_dash_is_taken() {
         let mut host = HostArgs::default();
-        let rest = extract_host_options(&strings(&["a", "--", "--pretty"]), &mut host, None)
-            .expect("valid");
+        let rest = extract("a -- --pretty", &mut host, None).expect("valid");
         assert_eq!(rest, ["a", "--", "--pretty"]);
         assert!(!host.pretty);
     }
 
     #[test]
-    fn a_missing_value_is_a_usage_error() {
-        let mut host = HostArgs::default();
-        let err =
-            extract_host_options(&strings(&["--project"]), &mut host, None).expect_err("no value");
-        assert_eq!(err.exit_code(), 1);
+    fn a_missing_or_malformed_value_is_a_usage_error() {
+        // No value, an answer that is not KEY=VALUE, a size that is not one.
+        for line in ["--project", "--answer novalue", "--max-response=lots"] {
+            let err = extract(line, &mut HostArgs::default(), None).expect_err(line);
+            assert_eq!(err.exit_code(), 1, "{line}");
+        }
     }
 
     #[test]
     fn max_response_is_a_host_option_among_verb_arguments() {
         let mut host = HostArgs::default();
-        let rest =
-            extract_host_options(&strings(&["#x", "--max-response", "128M"]), &mut host, None)
-                .expect("valid");
+        let rest = extract("#x --max-response 128M", &mut host, None).expect("valid");
         assert_eq!(rest, ["#x"]);
         assert_eq!(host.max_response, ByteSize(128 << 20));
-        let err = extract_host_options(&strings(&["--max-response=lots"]), &mut host, None)
-            .expect_err("not a size");
-        assert_eq!(err.exit_code(), 1);
     }
 
     #[test]
@@ -238,30 +229,11 @@ mod tests {
             ..VerbSpec::default()
         };
         let mut host = HostArgs::default();
-        let argv = strings(&[
-            "--project",
-            "p",
-            "--note",
-            "--verbose",
-            "--pretty",
-            "--timeout",
-            "5",
-            "-v",
-            "--",
-            "--auto",
-        ]);
-        let rest = extract_host_options(&argv, &mut host, Some(&spec)).expect("valid");
+        let line = "--project p --note --verbose --pretty --timeout 5 -v -- --auto";
+        let rest = extract(line, &mut host, Some(&spec)).expect("valid");
         assert_eq!(
             rest,
-            [
-                "--project",
-                "p",
-                "--note",
-                "--verbose",
-                "--pretty",
-                "--",
-                "--auto"
-            ]
+            words("--project p --note --verbose --pretty -- --auto")
         );
         assert_eq!(host.project, None);
         assert!(!host.pretty && host.verbose && !host.auto);

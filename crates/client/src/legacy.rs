@@ -53,7 +53,29 @@ impl Client<'_> {
         version: &str,
     ) -> Result<Reply> {
         let session = self.initialize(version).await?;
-        self.in_session(&session, method, params).await
+        let note = request::body(None, "notifications/initialized", None);
+        let ack = self.post_in_session(&session, &note).await?;
+        if !ack.status().is_success() {
+            return Err(Error::transport(format!(
+                "`{}` answered HTTP {} to `notifications/initialized`",
+                self.endpoint,
+                ack.status()
+            )));
+        }
+        if self.verbose && session.logs {
+            self.set_level(&session).await;
+        }
+        // The server may also ask (or report) on the session's own stream:
+        // open it before the call (a server drops what it has no stream
+        // for), and listen there while the call runs.
+        let stream = self.open_stream(&session).await;
+        let call = std::pin::pin!(self.session_call(&session, method, params));
+        let listen = std::pin::pin!(self.listen(&session, stream));
+        match futures_util::future::select(call, listen).await {
+            futures_util::future::Either::Left((reply, _)) => reply,
+            futures_util::future::Either::Right((Ok(()), call)) => call.await,
+            futures_util::future::Either::Right((Err(e), _)) => Err(e),
+        }
     }
 
     async fn initialize(&self, version: &str) -> Result<Session> {
@@ -115,44 +137,6 @@ impl Client<'_> {
         }
     }
 
-    async fn in_session(
-        &self,
-        session: &Session,
-        method: &str,
-        params: Option<&Value>,
-    ) -> Result<Reply> {
-        let note = request::body(None, "notifications/initialized", None);
-        let ack = self
-            .send(
-                self.http
-                    .post(self.endpoint)
-                    .headers(session.headers())
-                    .json(&note),
-            )
-            .await?;
-        if !ack.status().is_success() {
-            return Err(Error::transport(format!(
-                "`{}` answered HTTP {} to `notifications/initialized`",
-                self.endpoint,
-                ack.status()
-            )));
-        }
-        if self.verbose && session.logs {
-            self.set_level(session).await;
-        }
-        // The server may also ask (or report) on the session's own stream:
-        // open it before the call (a server drops what it has no stream
-        // for), and listen there while the call runs.
-        let stream = self.open_stream(session).await;
-        let call = std::pin::pin!(self.session_call(session, method, params));
-        let listen = std::pin::pin!(self.listen(session, stream));
-        match futures_util::future::select(call, listen).await {
-            futures_util::future::Either::Left((reply, _)) => reply,
-            futures_util::future::Either::Right((Ok(()), call)) => call.await,
-            futures_util::future::Either::Right((Err(e), _)) => Err(e),
-        }
-    }
-
     /// The session's own event stream (`GET`), if the server has one (a
     /// server without one answers 405).
     async fn open_stream(&self, session: &Session) -> Option<reqwest::Response> {
@@ -204,14 +188,7 @@ impl Client<'_> {
         params: Option<&Value>,
     ) -> Result<Reply> {
         let body = request::session_body(CALL_ID, method, params, &self.meta());
-        let response = self
-            .send(
-                self.http
-                    .post(self.endpoint)
-                    .headers(session.headers())
-                    .json(&body),
-            )
-            .await?;
+        let response = self.post_in_session(session, &body).await?;
         let status = response.status();
         let mut answer = self.read(response, CALL_ID, &session.headers()).await?;
         for _ in 0..MAX_RESUMES {
@@ -266,17 +243,22 @@ impl Client<'_> {
         self.read(response, CALL_ID, &session.headers()).await
     }
 
+    /// POSTs `body` in the session.
+    async fn post_in_session(&self, session: &Session, body: &Value) -> Result<reqwest::Response> {
+        let post = self
+            .http
+            .post(self.endpoint)
+            .headers(session.headers())
+            .json(body);
+        self.send(post).await
+    }
+
     /// `-v`: asks the server for its log messages from [`LOG_LEVEL`] up. A
     /// server that refuses is no reason to fail the call.
     async fn set_level(&self, session: &Session) {
         let params = json!({ "level": LOG_LEVEL });
         let body = request::body(LEVEL_ID, "logging/setLevel", Some(&params));
-        let post = self
-            .http
-            .post(self.endpoint)
-            .headers(session.headers())
-            .json(&body);
-        let outcome = match self.send(post).await {
+        let outcome = match self.post_in_session(session, &body).await {
             Ok(response) => self.read(response, LEVEL_ID, &session.headers()).await,
             Err(e) => Err(e),
         };

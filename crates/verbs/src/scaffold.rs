@@ -44,23 +44,31 @@ mod rust {
     ];
 }
 
-mod python {
-    pub const APP: &str = include_str!("scaffold/python/app.py.tmpl");
-    pub const KIT: &str = include_str!("scaffold/python/kit.py");
-    pub const TEST: &str = include_str!("scaffold/python/test_app.py.tmpl");
-    pub const BUILD: &str = include_str!("scaffold/python/build.sh.tmpl");
-    pub const REQUIREMENTS: &str = include_str!("scaffold/python/requirements.txt");
-    pub const README: &str = include_str!("scaffold/python/README.md.tmpl");
+/// `(name, text)` of each named file of the folder `scaffold/<dir>/`. A project gets each
+/// as a file of the same name, except that a `.tmpl` is filled in and loses that ending.
+macro_rules! templates {
+    ($dir:literal: $($name:literal),* $(,)?) => {
+        [$(($name, include_str!(concat!("scaffold/", $dir, "/", $name)))),*]
+    };
 }
 
-mod js {
-    pub const VERB: &str = include_str!("scaffold/js/verb.js.tmpl");
-    pub const KIT: &str = include_str!("scaffold/js/kit.js");
-    pub const TEST: &str = include_str!("scaffold/js/verb.test.js.tmpl");
-    pub const BUILD: &str = include_str!("scaffold/js/build.mjs");
-    pub const PACKAGE: &str = include_str!("scaffold/js/package.json.tmpl");
-    pub const README: &str = include_str!("scaffold/js/README.md.tmpl");
-}
+const PYTHON: [(&str, &str); 6] = templates!("python":
+    "app.py.tmpl",
+    "kit.py",
+    "test_app.py.tmpl",
+    "build.sh.tmpl",
+    "requirements.txt",
+    "README.md.tmpl",
+);
+
+const JS: [(&str, &str); 6] = templates!("js":
+    "verb.js.tmpl",
+    "kit.js",
+    "verb.test.js.tmpl",
+    "build.mjs",
+    "package.json.tmpl",
+    "README.md.tmpl",
+);
 
 /// The languages a verb is scaffolded in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,6 +135,18 @@ fn file(path: impl Into<String>, text: impl Into<String>) -> File {
     }
 }
 
+/// The file a template makes (see [`templates!`]); a shell script is executable.
+fn from_template(&(name, text): &(&str, &str), fill: impl Fn(&str) -> String) -> File {
+    let (path, text) = match name.strip_suffix(".tmpl") {
+        Some(path) => (path, fill(text)),
+        None => (name, text.to_owned()),
+    };
+    File {
+        executable: path.ends_with(".sh"),
+        ..file(path, text)
+    }
+}
+
 /// The project's files and their contents.
 fn files(name: &str, lang: Lang) -> Vec<File> {
     let fill = |template: &str| {
@@ -151,27 +171,14 @@ fn files(name: &str, lang: Lang) -> Vec<File> {
                     .map(|(path, text)| file(format!("vendor/mur-verb-kit/src/{path}"), *text)),
             );
         }
-        Lang::Python => files.extend([
-            file("app.py", fill(python::APP)),
-            file("kit.py", python::KIT),
-            file("test_app.py", fill(python::TEST)),
-            File {
-                executable: true,
-                ..file("build.sh", fill(python::BUILD))
-            },
-            file("requirements.txt", python::REQUIREMENTS),
-            file("README.md", fill(python::README)),
-            file(".gitignore", "/.venv\n__pycache__/\n*.wasm\n"),
-        ]),
-        Lang::JavaScript => files.extend([
-            file("verb.js", fill(js::VERB)),
-            file("kit.js", js::KIT),
-            file("verb.test.js", fill(js::TEST)),
-            file("build.mjs", js::BUILD),
-            file("package.json", fill(js::PACKAGE)),
-            file("README.md", fill(js::README)),
-            file(".gitignore", "/node_modules\n*.wasm\n"),
-        ]),
+        Lang::Python => {
+            files.extend(PYTHON.iter().map(|template| from_template(template, fill)));
+            files.push(file(".gitignore", "/.venv\n__pycache__/\n*.wasm\n"));
+        }
+        Lang::JavaScript => {
+            files.extend(JS.iter().map(|template| from_template(template, fill)));
+            files.push(file(".gitignore", "/node_modules\n*.wasm\n"));
+        }
     }
     files
 }
