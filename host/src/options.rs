@@ -11,6 +11,16 @@ use mur_verbs::{Param, ValueKind, VerbSpec};
 
 use crate::cli::HostArgs;
 
+/// [`settings`], with `-v` diagnostics turned on first when asked for: what
+/// every command starts from.
+pub fn started(args: &HostArgs) -> Settings {
+    let settings = settings(args);
+    if settings.verbose {
+        crate::output::start_verbose_log(!crate::cli::color_disabled());
+    }
+    settings
+}
+
 /// The validated settings of these host options.
 pub fn settings(args: &HostArgs) -> Settings {
     let source = if let Some(url) = &args.endpoint {

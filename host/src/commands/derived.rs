@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::cli::HostArgs;
 use crate::invoke::{self, Session, block_on};
-use crate::options::{extract_host_options, settings};
+use crate::options::{extract_host_options, started};
 use crate::output;
 
 /// The most `tools/list` pages read; a server paging forever is cut off.
@@ -27,14 +27,14 @@ pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     // are known only once the tool list is read, after discovery needed them.
     let argv = extract_host_options(argv, &mut host, Some(&VerbSpec::default()))?;
     let refresh = host.refresh;
-    let settings = super::start(settings(&host));
+    let settings = started(&host);
     block_on(run_async(name, &argv, &settings, refresh))?
 }
 
 /// Runs installed data verb `verb` with `argv`.
 pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<()> {
     let argv = extract_host_options(argv, &mut host, Some(&verb.spec))?;
-    let settings = super::start(settings(&host));
+    let settings = started(&host);
     let arguments = match verb.parse(&argv) {
         Ok(Request::Help) => {
             return output::stdout(verb.spec.render(&verb.name, &verb.summary).as_bytes());

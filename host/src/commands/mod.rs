@@ -14,11 +14,10 @@ use std::ffi::OsString;
 use clap::FromArgMatches as _;
 
 use crate::cli::{self, Cli, Command, Devtools, Verb};
-use mur_core::Settings;
 use mur_core::{Error, Result};
 
 use crate::invoke;
-use crate::options::settings;
+use crate::options::started;
 
 /// Runs `mur` with these arguments.
 pub fn run(argv: Vec<OsString>) -> Result<()> {
@@ -32,17 +31,15 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     };
     match verb {
         Verb::Guide => guide::run(),
-        Verb::Catalog { json } => {
-            invoke::block_on(catalog::catalog(&start(settings(&host)), json))?
-        }
-        Verb::Parity { json } => invoke::block_on(catalog::parity(&start(settings(&host)), json))?,
+        Verb::Catalog { json } => invoke::block_on(catalog::catalog(&started(&host), json))?,
+        Verb::Parity { json } => invoke::block_on(catalog::parity(&started(&host), json))?,
         Verb::Session(cmd) => {
-            let settings = start(settings(&host));
+            let settings = started(&host);
             invoke::block_on(session::run(&cmd, &settings))?
         }
-        Verb::Call(args) => invoke::block_on(call::run(&args, &start(settings(&host))))?,
+        Verb::Call(args) => invoke::block_on(call::run(&args, &started(&host)))?,
         Verb::Verbs(cmd) => {
-            start(settings(&host));
+            started(&host);
             verbs::run(&cmd, &host)
         }
         Verb::Plugin(argv) => {
@@ -67,14 +64,6 @@ fn help(words: &[String]) -> Result<()> {
         .chain(["--help".to_owned()])
         .map(OsString::from)
         .collect())
-}
-
-/// Turns on `-v` diagnostics before anything else happens.
-pub(crate) fn start(settings: Settings) -> Settings {
-    if settings.verbose {
-        crate::output::start_verbose_log(!cli::color_disabled());
-    }
-    settings
 }
 
 /// Parses argv; clap errors keep clap's rendering but use mur's exit codes.

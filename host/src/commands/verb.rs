@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::cli::HostArgs;
 use crate::invoke::{self, block_on};
-use crate::options::{extract_host_options, settings};
+use crate::options::{extract_host_options, started};
 use crate::output;
 
 /// `(name, summary)` of each installed plugin verb, for `--help`; reads the
@@ -47,7 +47,7 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
         return super::derived::run(name, argv, host);
     };
     let argv = extract_host_options(argv, &mut host, verbs.spec(name))?;
-    let mut settings = super::start(settings(&host));
+    let mut settings = started(&host);
     let (arguments, plan) = match verbs.parse(name, &argv)? {
         ParseOutcome::Help(usage) => return output::stdout(with_newline(usage).as_bytes()),
         ParseOutcome::Call { arguments, plan } => (arguments, plan),

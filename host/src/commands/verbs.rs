@@ -18,7 +18,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
     let dirs = VerbDirs::from_env()?;
     match cmd {
         VerbsCommand::List { all: true, .. } => {
-            let settings = super::start(crate::options::settings(host));
+            let settings = crate::options::started(host);
             crate::invoke::block_on(super::catalog::installed_and_derived(&settings))?
         }
         VerbsCommand::List { json, .. } => list(&dirs, *json),
