@@ -20,6 +20,7 @@ mod files;
 mod index;
 mod instance;
 pub mod manage;
+mod names;
 mod producers;
 mod runtime;
 mod sandbox;
@@ -36,28 +37,13 @@ pub use error::VerbError;
 pub use files::Shaped;
 pub use index::Entry;
 pub use instance::{CallPlan, ShapeState};
+pub use names::{VERB_NAME_RULE, valid_verb_name};
 pub use spec::{Param, ValueKind, VerbSpec};
 
 use index::Index;
 use instance::{Instance, Parsed};
 use runtime::Runtime;
 use timings::Phase;
-
-/// The rule every verb name follows, in words.
-pub const VERB_NAME_RULE: &str = "a verb name is lowercase letters, digits and inner dashes, starting with a letter, at most 64 characters";
-
-/// A verb name is a word typed after `mur devtools` and a file name:
-/// `[a-z][a-z0-9-]*`, no dash at the end or twice in a row, at most 64 bytes.
-/// The one rule for `verbs add` and `verbs new` alike.
-pub fn valid_verb_name(name: &str) -> bool {
-    name.len() <= 64
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && !name.ends_with('-')
-        && !name.contains("--")
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-}
 
 /// What `mur devtools --help` shows for an installed verb.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -224,11 +224,11 @@ fn plugin_reason(e: VerbError) -> String {
 /// A verb name becomes a CLI word and a file name: keep it to `[a-z][a-z0-9-]*`.
 fn check_info(file: &Path, info: &Described) -> Result<(), VerbError> {
     let name = &info.name;
-    if !crate::valid_verb_name(name) {
+    if !crate::names::valid_verb_name(name) {
         return Err(VerbError::Registry(format!(
             "`{}` names itself `{name}`; {}",
             file.display(),
-            crate::VERB_NAME_RULE
+            crate::names::VERB_NAME_RULE
         )));
     }
     if info.tool.trim().is_empty() {

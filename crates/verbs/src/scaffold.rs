@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::VerbError;
+use crate::error::VerbError;
 
 /// The verb interface, as this `mur` loads it.
 const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
@@ -207,12 +207,12 @@ fn type_name(name: &str) -> String {
 }
 
 fn check_name(name: &str) -> Result<(), VerbError> {
-    if crate::valid_verb_name(name) {
+    if crate::names::valid_verb_name(name) {
         return Ok(());
     }
     Err(VerbError::refused(
         format!("`{name}` is not a verb name"),
-        format!("{} (e.g. `bump`)", crate::VERB_NAME_RULE),
+        format!("{} (e.g. `bump`)", crate::names::VERB_NAME_RULE),
     ))
 }
 
