@@ -25,7 +25,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::derived::{Derived, Request};
-use crate::spec::VerbSpec;
+use crate::spec::{VerbSpec, with_tool_line};
 
 /// The one schema this `mur` reads.
 pub const SCHEMA: &str = "mur-verb/1";
@@ -125,9 +125,7 @@ impl DataVerb {
         let parser = Derived::from_tool(&tool).ok_or("names no tool")?;
         let spec = VerbSpec {
             synopsis: String::new(),
-            details: format!("{}\n\nTool `{}`.", file.details.trim(), file.tool)
-                .trim()
-                .to_owned(),
+            details: with_tool_line(&file.details, &file.tool, &[]),
             examples: file.examples,
             ..parser.spec.clone()
         };

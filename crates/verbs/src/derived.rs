@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::spec::{Param, ValueKind, VerbSpec};
+use crate::spec::{Param, ValueKind, VerbSpec, with_tool_line};
 
 /// A tool seen as a verb.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,16 +137,7 @@ impl Derived {
             .and_then(Value::as_str);
         let (summary, details) = split_description(description, title.unwrap_or(name));
         let annotations = annotations(tool.get("annotations"));
-        let mut details = details;
-        if !annotations.is_empty() {
-            details = format!("{}\n\nTool `{name}`: {}.", details, annotations.join(", "))
-                .trim_start()
-                .to_owned();
-        } else {
-            details = format!("{details}\n\nTool `{name}`.")
-                .trim_start()
-                .to_owned();
-        }
+        let details = with_tool_line(&details, name, &annotations);
         Some(Self {
             name: kebab(name),
             tool: name.to_owned(),

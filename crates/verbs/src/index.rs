@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bounded::{self, Links};
 use super::error::{VerbError, io_error};
-use super::spec::VerbSpec;
+use super::spec::{VerbSpec, with_tool_line};
 
 const INDEX_FILE: &str = "index.json";
 const SCHEMA: &str = "mur-verbs/1";
@@ -67,15 +67,11 @@ impl Entry {
     /// renders every verb alike), else the text kept at install.
     pub fn usage_text(&self) -> String {
         match &self.spec {
-            Some(spec) if !self.hints.is_empty() => {
-                let hints = format!("Tool `{}`: {}.", self.tool, self.hints.join(", "));
-                let details = format!("{}\n\n{hints}", spec.details.trim());
-                let spec = VerbSpec {
-                    details: details.trim().to_owned(),
-                    ..spec.clone()
-                };
-                spec.render(&self.name, &self.summary)
+            Some(spec) if !self.hints.is_empty() => VerbSpec {
+                details: with_tool_line(&spec.details, &self.tool, &self.hints),
+                ..spec.clone()
             }
+            .render(&self.name, &self.summary),
             Some(spec) => spec.render(&self.name, &self.summary),
             None => self.usage.clone(),
         }

@@ -163,6 +163,18 @@ impl VerbSpec {
     }
 }
 
+/// `details`, then a line naming the tool a verb calls and its hints, the
+/// one wording of it in every verb's help: ``Tool `reload`: destructive.``
+pub fn with_tool_line(details: &str, tool: &str, hints: &[String]) -> String {
+    let line = match hints {
+        [] => format!("Tool `{tool}`."),
+        hints => format!("Tool `{tool}`: {}.", hints.join(", ")),
+    };
+    format!("{}\n\n{line}", details.trim())
+        .trim_start()
+        .to_owned()
+}
+
 fn positional_label(p: &Param) -> String {
     let label = format!("<{}>", p.name);
     match (p.required, p.repeatable) {

@@ -5,20 +5,9 @@
 use crate::About;
 use crate::argv::{Kind, Opt, Pos, Spec, TIMEOUT};
 
-/// What the words of a value are, as `mur:verb@0.2.0` names them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ValueKind {
-    Flag,
-    Text,
-    Selector,
-    Name,
-    Choice,
-    Integer,
-    Number,
-    Json,
-    OutputPath,
-    Milliseconds,
-}
+/// What the words of a value are: `value-kind` of `mur:verb@0.2.0`, the
+/// generated type itself (bindings are generated natively too).
+pub use crate::bindings::mur::verb::types::ValueKind;
 
 /// One positional or option, as declared to the host.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! The thin glue between [`Verb`] and the generated WIT types, used by [`export_verb!`].
 
 use crate::bindings::mur::verb::types as wit;
-use crate::info::{Param, ValueKind};
+use crate::info::Param;
 use crate::{Parsed, Verb};
 
 pub fn info<V: Verb>() -> wit::VerbInfo {
@@ -22,7 +22,7 @@ fn param(param: Param) -> wit::Param {
     wit::Param {
         name: param.name,
         value_name: param.value_name,
-        kind: kind(param.kind),
+        kind: param.kind,
         help: param.help,
         required: param.required,
         repeatable: param.repeatable,
@@ -30,20 +30,6 @@ fn param(param: Param) -> wit::Param {
     }
 }
 
-fn kind(kind: ValueKind) -> wit::ValueKind {
-    match kind {
-        ValueKind::Flag => wit::ValueKind::Flag,
-        ValueKind::Text => wit::ValueKind::Text,
-        ValueKind::Selector => wit::ValueKind::Selector,
-        ValueKind::Name => wit::ValueKind::Name,
-        ValueKind::Choice => wit::ValueKind::Choice,
-        ValueKind::Integer => wit::ValueKind::Integer,
-        ValueKind::Number => wit::ValueKind::Number,
-        ValueKind::Json => wit::ValueKind::Json,
-        ValueKind::OutputPath => wit::ValueKind::OutputPath,
-        ValueKind::Milliseconds => wit::ValueKind::Milliseconds,
-    }
-}
 
 pub fn parse<V: Verb>(argv: &[String]) -> Result<wit::Parsed, String> {
     Ok(match crate::parse::<V>(argv)? {
