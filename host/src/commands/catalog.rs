@@ -35,9 +35,8 @@ struct Offered {
 
 pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
     let offered = offered(settings).await;
-    let installed = VerbHost::open()
-        .map(|h| h.entries().to_vec())
-        .unwrap_or_default();
+    // A verb index mur cannot read is its own failure (exit 7), not an empty list.
+    let installed = VerbHost::open()?.entries().to_vec();
     let items = items(&installed, offered.as_ref());
     if as_json {
         let verbs: Vec<Value> = items.iter().map(item_json).collect();
@@ -99,9 +98,8 @@ pub async fn installed_and_derived(settings: &Settings) -> Result<()> {
 pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
     let session = Session::resolve(settings).await?;
     let tools = ToolList::open(&session).all(&session, settings).await?;
-    let installed = VerbHost::open()
-        .map(|h| h.entries().to_vec())
-        .unwrap_or_default();
+    // A verb index mur cannot read is its own failure (exit 7), not an empty list.
+    let installed = VerbHost::open()?.entries().to_vec();
     let mut rows = Vec::new();
     let mut missing = Vec::new();
     for tool in &tools {

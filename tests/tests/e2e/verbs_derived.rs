@@ -538,3 +538,15 @@ fn derived_verbs_and_their_options_complete_while_a_session_runs() {
     let options = complete(&["devtools", "switch-component", "--component", ""]);
     assert_eq!(options.stdout, "counter\ntodo\nsettings\n", "{options}");
 }
+
+#[test]
+fn a_catalog_over_a_broken_verb_index_is_mur_failing_not_an_empty_list() {
+    let sandbox = Sandbox::new();
+    let dir = mur_e2e::plugins::verb_dir(&sandbox);
+    std::fs::create_dir_all(&dir).expect("verb dir");
+    std::fs::write(dir.join("index.json"), "not json").expect("scribble");
+    let out = devtools(&sandbox, &["catalog", "--json"]);
+    out.assert_code(7);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.starts_with("error: the verb index `"), "{out}");
+}
