@@ -63,33 +63,27 @@ impl Session {
         method: &str,
         params: Option<&Value>,
     ) -> Result<Reply> {
+        self.call_tool(settings, method, params, None).await
+    }
+
+    /// [`Session::call`] of a tool whose `tools/list` entry the caller holds
+    /// (a derived verb): its `x-mcp-header` arguments are then mirrored into
+    /// headers (SEP-2243). No other call reads the tool list for it, so the
+    /// per-call path of named verbs and `call` does no extra I/O.
+    pub async fn call_tool(
+        &self,
+        settings: &Settings,
+        method: &str,
+        params: Option<&Value>,
+        tool: Option<&Value>,
+    ) -> Result<Reply> {
         let report = output::CallReport::new(settings);
-        let tool = self.known_tool(method, params);
         let mut client = Client::new(&self.http, &self.endpoint, settings).with_events(&report);
-        if let Some(tool) = &tool {
+        if let Some(tool) = tool {
             client = client.with_tool(tool);
         }
         let left = self.deadline.saturating_duration_since(Instant::now());
         client.call(method, params, left).await
-    }
-}
-
-impl Session {
-    /// The tool a `tools/call` calls, as the session's cached tool list
-    /// (derived verbs keep it) describes it, if it is there: its
-    /// `x-mcp-header` arguments are then mirrored into headers (SEP-2243).
-    fn known_tool(&self, method: &str, params: Option<&Value>) -> Option<Value> {
-        let name = params?
-            .get("name")?
-            .as_str()
-            .filter(|_| method == "tools/call")?;
-        let dirs = mur_verbs::VerbDirs::from_env().ok()?;
-        let cache = mur_verbs::tools::ToolCache::open(&dirs);
-        let key = mur_verbs::tools::ToolCache::key(&self.endpoint, self.identity.as_deref());
-        cache
-            .load(&key)?
-            .into_iter()
-            .find(|tool| tool["name"] == name)
     }
 }
 

@@ -81,8 +81,8 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         Err(e) => return Err(e),
     };
     let tools = ToolList::open(&session);
-    let verb = match tools.find(&session, settings, name, refresh).await? {
-        Some(verb) => verb,
+    let (verb, tool) = match tools.find(&session, settings, name, refresh).await? {
+        Some(found) => found,
         None => return Err(VerbError::UnknownVerb(name.to_owned()).into()),
     };
     let arguments = match verb.parse(argv) {
@@ -93,7 +93,9 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         Err(message) => return Err(usage_error(&verb.name, message, &verb.spec, &verb.summary)),
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
-    let reply = session.call(settings, "tools/call", Some(&params)).await?;
+    let reply = session
+        .call_tool(settings, "tools/call", Some(&params), Some(&tool))
+        .await?;
     let result = invoke::settle(reply, settings, "tools/call", Some(&params));
     if result.as_ref().is_err_and(unknown_tool) {
         // The list was stale: the next call reads it afresh.
@@ -124,7 +126,7 @@ impl ToolList {
         settings: &Settings,
         name: &str,
         refresh: bool,
-    ) -> Result<Option<Derived>> {
+    ) -> Result<Option<(Derived, Value)>> {
         let cached = self
             .cache
             .as_ref()
@@ -167,11 +169,14 @@ impl ToolList {
     }
 }
 
-fn pick(tools: &[Value], name: &str) -> Option<Derived> {
+/// The verb derived from the tool named `name` (or whose kebab-case name is
+/// `name`), and that tool's `tools/list` entry.
+fn pick(tools: &[Value], name: &str) -> Option<(Derived, Value)> {
     tools
         .iter()
-        .filter_map(Derived::from_tool)
-        .find(|verb| verb.name == name || verb.tool == name)
+        .filter_map(|tool| Some((Derived::from_tool(tool)?, tool)))
+        .find(|(verb, _)| verb.name == name || verb.tool == name)
+        .map(|(verb, tool)| (verb, tool.clone()))
 }
 
 /// Every page of `tools/list`.
