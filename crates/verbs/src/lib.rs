@@ -45,14 +45,6 @@ use instance::{Instance, Parsed};
 use runtime::Runtime;
 use timings::Phase;
 
-/// What `mur devtools --help` shows for an installed verb.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VerbSummary {
-    pub name: String,
-    pub tool: String,
-    pub summary: String,
-}
-
 /// What a verb made of its argv.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ParseOutcome {
@@ -90,17 +82,7 @@ impl VerbHost {
         })
     }
 
-    /// Installed verbs, from the index alone.
-    pub fn installed(&self) -> Vec<VerbSummary> {
-        let summary = |e: &index::Entry| VerbSummary {
-            name: e.name.clone(),
-            tool: e.tool.clone(),
-            summary: e.summary.clone(),
-        };
-        self.index.verbs.iter().map(summary).collect()
-    }
-
-    /// Every installed verb's index entry.
+    /// Every installed verb's index entry (from the index alone).
     pub fn entries(&self) -> &[Entry] {
         &self.index.verbs
     }

@@ -86,7 +86,7 @@ fn plan(host: &mut VerbHost, verb: &str, argv: &[String]) -> CallPlan {
 #[test]
 fn a_new_verb_parses_and_shapes() {
     let (_tmp, mut host) = host_with(&["ping"]);
-    assert_eq!(host.installed()[0].tool, "version");
+    assert_eq!(host.entries()[0].tool, "version");
     let plan = plan(&mut host, "ping", &[]);
     assert_eq!(plan.timeout_ms, None);
     assert_eq!(plan.writes, None, "a 0.1 verb declares no writes");

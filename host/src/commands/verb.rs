@@ -17,9 +17,9 @@ use crate::output;
 pub fn installed() -> Vec<(String, String)> {
     VerbHost::open()
         .map(|host| {
-            host.installed()
-                .into_iter()
-                .map(|v| (v.name, v.summary))
+            host.entries()
+                .iter()
+                .map(|e| (e.name.clone(), e.summary.clone()))
                 .collect()
         })
         .unwrap_or_default()
