@@ -1,0 +1,186 @@
+//! The report as one self-contained HTML page: inline CSS and SVG charts, no
+//! script and nothing fetched, so it opens anywhere, offline, as a file.
+//! [`bar_chart`] is public so other reports (the evaluation study) draw the same way.
+
+use std::fmt::Write as _;
+
+use crate::{Report, Row};
+
+/// Colours of the stacked segments, in order.
+const COLOURS: [&str; 5] = ["#2e7d32", "#f9a825", "#c62828", "#6a1b9a", "#546e7a"];
+
+/// One bar: a label and its stacked segments (`name`, value).
+pub struct Bar {
+    pub label: String,
+    pub segments: Vec<(String, f64)>,
+}
+
+/// An SVG horizontal bar chart; segment names form the legend.
+pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
+    let width = 640.0;
+    let label_width = 180.0;
+    let row = 22.0;
+    let max = bars
+        .iter()
+        .map(|b| b.segments.iter().map(|s| s.1).sum::<f64>())
+        .fold(0.0, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let height = row * bars.len() as f64 + 30.0;
+    let mut svg = format!(
+        "<figure><figcaption>{}</figcaption><svg role=\"img\" aria-label=\"{}\" width=\"{width}\" height=\"{height}\" xmlns=\"http://www.w3.org/2000/svg\">",
+        escape(title),
+        escape(title)
+    );
+    for (i, bar) in bars.iter().enumerate() {
+        let y = row * i as f64;
+        let _ = write!(
+            svg,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+            label_width - 6.0,
+            y + 15.0,
+            escape(&bar.label)
+        );
+        let mut x = label_width;
+        for (n, (name, value)) in bar.segments.iter().enumerate() {
+            let w = value / max * (width - label_width - 60.0);
+            if w > 0.0 {
+                let _ = write!(
+                    svg,
+                    "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"16\" fill=\"{}\"><title>{}: {}</title></rect>",
+                    y + 3.0,
+                    COLOURS[n % COLOURS.len()],
+                    escape(name),
+                    value
+                );
+            }
+            x += w;
+        }
+        let total: f64 = bar.segments.iter().map(|s| s.1).sum();
+        let _ = write!(svg, "<text x=\"{:.1}\" y=\"{}\">{}</text>", x + 4.0, y + 15.0, total);
+    }
+    svg.push_str("</svg>");
+    if let Some(first) = bars.first() {
+        svg.push_str("<p class=\"legend\">");
+        for (n, (name, _)) in first.segments.iter().enumerate() {
+            let _ = write!(
+                svg,
+                "<span style=\"color:{}\">■</span> {} ",
+                COLOURS[n % COLOURS.len()],
+                escape(name)
+            );
+        }
+        svg.push_str("</p>");
+    }
+    svg.push_str("</figure>");
+    svg
+}
+
+/// `text` safe inside HTML text and attribute values.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A whole page: `title`, then `body` (already HTML).
+pub fn document(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>\
+body{{font:14px system-ui,sans-serif;margin:2em;max-width:60em}}\
+table{{border-collapse:collapse}}td,th{{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}}\
+td:first-child,th:first-child{{text-align:left}}svg text{{font:12px system-ui,sans-serif}}\
+figcaption{{font-weight:bold;margin:1em 0 .3em}}code{{background:#f4f4f4}}</style></head><body>\
+<h1>{}</h1>\n{body}\n</body></html>\n",
+        escape(title),
+        escape(title)
+    )
+}
+
+fn outcome_bars(rows: &[Row]) -> Vec<Bar> {
+    rows.iter()
+        .map(|r| Bar {
+            label: r.name.clone(),
+            segments: vec![
+                ("ok".to_owned(), r.ok as f64),
+                ("usage errors".to_owned(), r.usage_errors as f64),
+                ("tool failures".to_owned(), r.tool_failures as f64),
+                ("plugin failures".to_owned(), r.plugin_failures as f64),
+                ("other failures".to_owned(), r.other_failures as f64),
+            ],
+        })
+        .collect()
+}
+
+fn latency_bars(rows: &[Row]) -> Vec<Bar> {
+    rows.iter()
+        .map(|r| Bar {
+            label: r.name.clone(),
+            segments: vec![
+                ("p50 ms".to_owned(), r.p50_ms),
+                ("p90 − p50 ms".to_owned(), ((r.p90_ms - r.p50_ms) * 100.0).round() / 100.0),
+            ],
+        })
+        .collect()
+}
+
+fn table(rows: &[Row]) -> String {
+    let mut html = String::from(
+        "<table><tr><th>name</th><th>calls</th><th>ok</th><th>usage errors</th><th>tool failures</th><th>plugin failures</th><th>p50 ms</th><th>p90 ms</th><th>last used</th></tr>",
+    );
+    for r in rows {
+        let _ = write!(
+            html,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&r.name),
+            r.calls,
+            r.ok,
+            r.usage_errors,
+            r.tool_failures,
+            r.plugin_failures,
+            r.p50_ms,
+            r.p90_ms,
+            escape(&r.last_used)
+        );
+    }
+    html.push_str("</table>");
+    html
+}
+
+/// The usage report as a page: per-verb charts, the tables, the losers.
+pub fn page(report: &Report) -> String {
+    let mut body = format!(
+        "<p>{} records from {} to {}.</p>",
+        report.records,
+        escape(report.first.as_deref().unwrap_or("-")),
+        escape(report.last.as_deref().unwrap_or("-"))
+    );
+    body.push_str("<h2>Verbs</h2>");
+    body.push_str(&bar_chart("Calls per verb, by outcome", &outcome_bars(&report.verbs)));
+    body.push_str(&bar_chart("Latency per verb", &latency_bars(&report.verbs)));
+    body.push_str(&table(&report.verbs));
+    body.push_str("<h2>Surfaces</h2>");
+    body.push_str(&bar_chart("Calls per surface, by outcome", &outcome_bars(&report.surfaces)));
+    body.push_str(&table(&report.surfaces));
+    body.push_str("<h2>Tools</h2><h3>Called by mur</h3>");
+    body.push_str(&table(&report.tools_cli));
+    body.push_str("<h3>Served by the session</h3>");
+    body.push_str(&table(&report.tools_served));
+    body.push_str("<h2>Losers</h2>");
+    if report.losers.is_empty() {
+        body.push_str("<p>None.</p>");
+    } else {
+        body.push_str("<ul class=\"losers\">");
+        for loser in &report.losers {
+            let _ = write!(
+                body,
+                "<li><b>{}</b>: {} <code>{}</code></li>",
+                escape(&loser.verb),
+                escape(&loser.reason),
+                escape(&loser.command)
+            );
+        }
+        body.push_str("</ul>");
+    }
+    document("mur usage report", &body)
+}

@@ -1,0 +1,16 @@
+//! Usage records of both surfaces of the experiment: one JSON line per `mur`
+//! invocation (side `cli`) and, when the app turns it on, one per `tools/call`
+//! a `mur-server` session serves (side `server`, surface `cli` or `mcp`); the
+//! append-only log that keeps them; and the report that says which verbs an
+//! operator should remove. Schema `mur-usage/1`, documented in docs/usage.md.
+
+mod clock;
+pub mod html;
+mod log;
+mod record;
+mod report;
+
+pub use clock::{Since, now_millis, parse_duration};
+pub use log::{UsageDir, UsageLog, read_logs};
+pub use record::{ArgvShape, Kind, Outcome, Phases, Record, SCHEMA, Side, Surface, argv_shape};
+pub use report::{Criteria, Installed, Loser, REPORT_SCHEMA, Report, Row, report};

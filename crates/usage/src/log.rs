@@ -1,0 +1,263 @@
+//! The append-only log: one record per line, one `write` per record, so
+//! concurrent writers never interleave; rotated by size under a lock, so no
+//! line is lost when two writers cross the limit at once.
+//!
+//! | platform | directory |
+//! |---|---|
+//! | any, when set | `$XDG_STATE_HOME/mur/usage` |
+//! | Linux, other Unix | `~/.local/state/mur/usage` |
+//! | macOS | `~/Library/Application Support/mur/usage` |
+//! | Windows | `%LOCALAPPDATA%\mur\usage` |
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use crate::Record;
+
+/// A log grows to this size before it is rotated (`MUR_USAGE_MAX_BYTES` overrides).
+const DEFAULT_MAX_BYTES: u64 = 16 << 20;
+/// Rotated logs kept beside the live one: `usage.jsonl.1` (newest) … `.4`.
+const KEPT: u32 = 4;
+
+/// The CLI's usage directory and its switches.
+#[derive(Debug, Clone)]
+pub struct UsageDir {
+    dir: PathBuf,
+}
+
+impl UsageDir {
+    /// The directory for this platform and environment; `None` without a home.
+    pub fn from_env() -> Option<Self> {
+        let base = xdg_state().or_else(platform_state)?;
+        Some(Self::at(base.join("mur").join("usage")))
+    }
+
+    pub fn at(dir: PathBuf) -> Self {
+        Self { dir }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The live log file.
+    pub fn log(&self) -> UsageLog {
+        UsageLog::at(self.dir.join("usage.jsonl"))
+    }
+
+    /// Recording is on unless `usage off` left its marker (one `stat`).
+    pub fn enabled(&self) -> bool {
+        !self.dir.join("off").exists()
+    }
+
+    /// Argument values are recorded only after `usage on --with-values`.
+    pub fn with_values(&self) -> bool {
+        self.dir.join("values").exists()
+    }
+
+    /// `usage on [--with-values]` / `usage off`.
+    pub fn switch(&self, on: bool, with_values: bool) -> Result<(), String> {
+        mur_lockfile::ensure_private_dir(&self.dir, "the usage directory")?;
+        set_marker(&self.dir.join("off"), !on)?;
+        set_marker(&self.dir.join("values"), on && with_values)
+    }
+}
+
+fn set_marker(path: &Path, present: bool) -> Result<(), String> {
+    let outcome = if present {
+        File::create(path).map(drop)
+    } else {
+        match std::fs::remove_file(path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            other => other,
+        }
+    };
+    outcome.map_err(|e| format!("cannot update `{}`: {e}", path.display()))
+}
+
+fn xdg_state() -> Option<PathBuf> {
+    std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+}
+
+#[cfg(all(unix, not(target_os = "macos")))]
+fn platform_state() -> Option<PathBuf> {
+    home().map(|h| h.join(".local").join("state"))
+}
+
+#[cfg(target_os = "macos")]
+fn platform_state() -> Option<PathBuf> {
+    home().map(|h| h.join("Library").join("Application Support"))
+}
+
+#[cfg(windows)]
+fn platform_state() -> Option<PathBuf> {
+    std::env::var_os("LOCALAPPDATA").map(PathBuf::from)
+}
+
+#[cfg(unix)]
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+}
+
+/// One log file (and its rotated predecessors beside it).
+#[derive(Debug, Clone)]
+pub struct UsageLog {
+    path: PathBuf,
+    max_bytes: u64,
+}
+
+impl UsageLog {
+    pub fn at(path: PathBuf) -> Self {
+        let max_bytes = std::env::var("MUR_USAGE_MAX_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(DEFAULT_MAX_BYTES);
+        Self { path, max_bytes }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `record` as one line with one `write` on an `O_APPEND` file:
+    /// the kernel places each write at the end as a whole, so records of
+    /// concurrent processes never interleave. The directory is created
+    /// private on first use.
+    pub fn append(&self, record: &Record) -> Result<(), String> {
+        let mut line = serde_json::to_vec(record).map_err(|e| e.to_string())?;
+        line.push(b'\n');
+        let mut file = match self.open() {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if let Some(dir) = self.path.parent() {
+                    mur_lockfile::ensure_private_dir(dir, "the usage directory")?;
+                }
+                self.open()
+            }
+            other => other,
+        }
+        .map_err(|e| self.describe(e))?;
+        file.write_all(&line).map_err(|e| self.describe(e))?;
+        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+        if size > self.max_bytes {
+            self.rotate().map_err(|e| self.describe(e))?;
+        }
+        Ok(())
+    }
+
+    fn open(&self) -> io::Result<File> {
+        let mut options = OpenOptions::new();
+        options.append(true).create(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        options.open(&self.path)
+    }
+
+    /// `usage.jsonl` → `.1` → … → `.4` (the oldest dropped), under an
+    /// exclusive lock; the size is checked again under it, so of two writers
+    /// that crossed the limit together only one rotates. A writer still
+    /// holding the old file appends to `.1`: its line is kept.
+    fn rotate(&self) -> io::Result<()> {
+        let lock = File::create(self.path.with_extension("lock"))?;
+        lock.lock()?;
+        let size = std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0);
+        if size > self.max_bytes {
+            for n in (1..KEPT).rev() {
+                let from = self.rotated(n);
+                if from.exists() {
+                    std::fs::rename(&from, self.rotated(n + 1))?;
+                }
+            }
+            std::fs::rename(&self.path, self.rotated(1))?;
+        }
+        Ok(())
+    }
+
+    fn rotated(&self, n: u32) -> PathBuf {
+        let mut name = self.path.as_os_str().to_owned();
+        name.push(format!(".{n}"));
+        PathBuf::from(name)
+    }
+
+    /// The files of this log, oldest first: rotated ones, then the live one.
+    pub fn files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = (1..=KEPT).rev().map(|n| self.rotated(n)).collect();
+        files.push(self.path.clone());
+        files.into_iter().filter(|p| p.exists()).collect()
+    }
+
+    fn describe(&self, e: impl std::fmt::Display) -> String {
+        format!("cannot write the usage log `{}`: {e}", self.path.display())
+    }
+}
+
+/// Every record of these log files (each with its rotated files), and how
+/// many lines were not records (a torn last line after a crash, another
+/// program's text): those are skipped, never fatal.
+pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), String> {
+    let mut records = Vec::new();
+    let mut skipped = 0;
+    for log in logs {
+        if !log.path.exists() && log.files().is_empty() {
+            return Err(format!("no usage log at `{}`", log.path.display()));
+        }
+        for path in log.files() {
+            let file = File::open(&path)
+                .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+            for line in BufReader::new(file).split(b'\n') {
+                let line = line.map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+                match serde_json::from_slice::<Record>(&line) {
+                    Ok(record) if record.schema == crate::SCHEMA => records.push(record),
+                    _ if line.iter().all(u8::is_ascii_whitespace) => {}
+                    _ => skipped += 1,
+                }
+            }
+        }
+    }
+    Ok((records, skipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Outcome, Side, Surface};
+
+    fn record(n: u32) -> Record {
+        let mut r = Record::new(Side::Cli, Surface::Cli, Outcome::Ok, 1.0);
+        r.verb = Some(format!("verb-{n}"));
+        r
+    }
+
+    #[test]
+    fn rotation_keeps_every_line_and_at_most_four_old_files() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let mut log = UsageLog::at(dir.path().join("usage.jsonl"));
+        log.max_bytes = 600;
+        for n in 0..12 {
+            log.append(&record(n)).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let (records, skipped) = read_logs(std::slice::from_ref(&log)).unwrap_or_default();
+        assert_eq!(skipped, 0);
+        let names: Vec<_> = records.iter().filter_map(|r| r.verb.clone()).collect();
+        assert!(log.files().len() > 1, "rotated: {:?}", log.files());
+        // Oldest first, nothing lost until more than four old files exist.
+        assert_eq!(names.last().map(String::as_str), Some("verb-11"));
+        assert!(names.windows(2).all(|w| w[0] < w[1] || w[0].len() < w[1].len()), "{names:?}");
+    }
+
+    #[test]
+    fn a_torn_line_is_skipped_and_counted() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let log = UsageLog::at(dir.path().join("usage.jsonl"));
+        log.append(&record(1)).unwrap_or_else(|e| panic!("{e}"));
+        let mut file = log.open().unwrap_or_else(|e| panic!("{e}"));
+        file.write_all(b"{\"schema\":\"mur-usage/1\",\"ti")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (records, skipped) = read_logs(&[log]).unwrap_or_default();
+        assert_eq!((records.len(), skipped), (1, 1));
+    }
+}

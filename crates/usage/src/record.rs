@@ -1,0 +1,224 @@
+//! One usage record: what was called, through which surface, how it ended,
+//! how long it took. Never an argument value unless the user asked for them.
+
+use serde::{Deserialize, Serialize};
+
+/// The `schema` field of every record.
+pub const SCHEMA: &str = "mur-usage/1";
+
+/// Who wrote the record: `mur` itself, or the session serving the call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Side {
+    Cli,
+    Server,
+}
+
+/// Which surface the agent used: mur's verbs, or an MCP client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Surface {
+    Cli,
+    Mcp,
+}
+
+/// What kind of verb ran (side `cli`; on side `server`, what mur said in `_meta`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// A command of mur's own (`session list`, `catalog`, `guide`).
+    Host,
+    /// A verb component.
+    Plugin,
+    /// A data verb (`mur-verb/1` JSON file).
+    Data,
+    /// A verb derived from the session's tool list.
+    Derived,
+    /// `mur devtools call`.
+    Call,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Host => "host",
+            Kind::Plugin => "plugin",
+            Kind::Data => "data",
+            Kind::Derived => "derived",
+            Kind::Call => "call",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        [Kind::Host, Kind::Plugin, Kind::Data, Kind::Derived, Kind::Call]
+            .into_iter()
+            .find(|k| k.as_str() == text)
+    }
+
+    /// A named verb: one a team wrote and an operator can remove.
+    pub fn is_named(self) -> bool {
+        matches!(self, Kind::Plugin | Kind::Data)
+    }
+}
+
+/// How the invocation (or the served call) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    Ok,
+    /// The argv was refused (exit 1): a sign the verb's shape is wrong.
+    UsageError,
+    /// The tool failed (`isError: true`; exit 5).
+    ToolError,
+    /// The server answered a JSON-RPC error (side `server`; exit 5 on side `cli`).
+    RpcError,
+    /// The verb component failed (exit 6).
+    PluginError,
+    /// No session, or it could not be reached (exit 2, 4).
+    SessionError,
+    /// mur itself failed (exit 7).
+    InternalError,
+}
+
+/// Milliseconds spent in each phase of an invocation; absent phases did not run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Phases {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discovery: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parse: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<f64>,
+}
+
+/// The shape of a verb's argv: option names and how many positionals, and
+/// the words themselves only when the user opted in.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ArgvShape {
+    pub options: Vec<String>,
+    pub positionals: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub words: Option<Vec<String>>,
+}
+
+/// `argv` as option names (`--selector`, `-v`; an inline `=value` cut off)
+/// and a count of the other words. A word after an option that does not start
+/// with `-` counts as a positional: without the verb's declarations the shape
+/// cannot tell a value from a positional, and a value must never be recorded.
+pub fn argv_shape(argv: &[String], with_values: bool) -> ArgvShape {
+    let mut shape = ArgvShape::default();
+    let mut words = argv.iter();
+    while let Some(word) = words.next() {
+        if word == "--" {
+            shape.positionals += words.by_ref().count() as u32;
+            break;
+        }
+        if word.starts_with('-') && word.len() > 1 {
+            let name = word.split_once('=').map_or(word.as_str(), |(n, _)| n);
+            shape.options.push(name.to_owned());
+        } else {
+            shape.positionals += 1;
+        }
+    }
+    if with_values {
+        shape.words = Some(argv.to_vec());
+    }
+    shape
+}
+
+/// One line of a usage log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    pub schema: String,
+    /// UTC, RFC 3339 with milliseconds: records sort and compare as strings.
+    pub time: String,
+    pub side: Side,
+    pub surface: Surface,
+    /// The MCP client's `clientInfo` (`name version`), side `server`; `mur` on side `cli`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
+    /// Who drove mur: `--agent`, `MUR_AGENT`, else the parent process's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verb: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Kind>,
+    /// SHA-256 of the verb's file (plugin and data verbs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verb_hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    pub outcome: Outcome,
+    /// mur's exit code (side `cli`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<u8>,
+    /// The error class behind a non-zero exit (side `cli`): `usage`, `transport`, …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// Total duration, milliseconds.
+    pub ms: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phases: Option<Phases>,
+    /// The session's project hash (its lockfile's name without `.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_tag: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub argv: Option<ArgvShape>,
+}
+
+impl Record {
+    /// A record of `side`/`surface` stamped now; the rest filled in by the writer.
+    pub fn new(side: Side, surface: Surface, outcome: Outcome, ms: f64) -> Self {
+        Self {
+            schema: SCHEMA.to_owned(),
+            time: crate::now_millis(),
+            side,
+            surface,
+            client: None,
+            agent: None,
+            verb: None,
+            kind: None,
+            verb_hash: None,
+            tool: None,
+            outcome,
+            exit: None,
+            class: None,
+            ms,
+            phases: None,
+            project: None,
+            build_tag: None,
+            argv: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn the_shape_of_argv_keeps_option_names_and_counts_the_rest() {
+        let shape = argv_shape(&words("#btn --selector=#x --depth 3 -v -- --raw"), false);
+        assert_eq!(shape.options, ["--selector", "--depth", "-v"]);
+        assert_eq!(shape.positionals, 3, "`#btn`, `3` and `--raw` after `--`");
+        assert_eq!(shape.words, None);
+        let json = serde_json::to_string(&shape).unwrap_or_default();
+        assert!(!json.contains("#x") && !json.contains("#btn"), "{json}");
+    }
+
+    #[test]
+    fn values_are_kept_only_when_asked_for() {
+        let shape = argv_shape(&words("--selector #x"), true);
+        assert_eq!(shape.words, Some(words("--selector #x")));
+    }
+}

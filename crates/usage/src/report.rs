@@ -1,0 +1,320 @@
+//! The operator's report over usage records: per verb, per tool and per
+//! surface, what was called, how it ended and how long it took; the tools
+//! no named verb reached; and the losers, each with the command that removes it.
+//!
+//! Each call is counted once per side: records of side `cli` are the calls as
+//! mur saw them, records of side `server` the calls as the session served
+//! them (surface `cli` when the client was mur, else `mcp`). A mur call seen
+//! by both is one call in each view, never two in one.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::{Kind, Outcome, Record, Side, Since, Surface};
+
+/// The `schema` field of `usage report --json`.
+pub const REPORT_SCHEMA: &str = "mur-usage-report/1";
+
+/// An installed verb, as the report needs to know it.
+#[derive(Debug, Clone)]
+pub struct Installed {
+    pub name: String,
+    pub kind: Kind,
+    pub tool: String,
+}
+
+/// What to report on and what makes a loser.
+#[derive(Debug, Clone)]
+pub struct Criteria {
+    /// Only records at or after this time (`--since`); the window.
+    pub since: Option<Since>,
+    /// Only records of this agent (`--agent`).
+    pub agent: Option<String>,
+    /// A verb whose share of usage errors is above this is a loser.
+    pub max_usage_error_rate: f64,
+    /// ... once it has at least this many calls (one bad call says little).
+    pub min_calls: u64,
+    /// The verbs installed now (losers are among them).
+    pub installed: Vec<Installed>,
+}
+
+impl Default for Criteria {
+    fn default() -> Self {
+        Self {
+            since: None,
+            agent: None,
+            max_usage_error_rate: 0.5,
+            min_calls: 3,
+            installed: Vec::new(),
+        }
+    }
+}
+
+/// Counts and latencies of one verb, tool or surface.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Row {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Kind>,
+    pub calls: u64,
+    pub ok: u64,
+    pub usage_errors: u64,
+    pub tool_failures: u64,
+    pub plugin_failures: u64,
+    /// No session, or it could not be reached; mur's own failures.
+    pub other_failures: u64,
+    pub p50_ms: f64,
+    pub p90_ms: f64,
+    pub last_used: String,
+    #[serde(skip)]
+    durations: Vec<f64>,
+}
+
+impl Row {
+    fn named(name: &str, kind: Option<Kind>) -> Self {
+        Self {
+            name: name.to_owned(),
+            kind,
+            ..Self::default()
+        }
+    }
+
+    fn add(&mut self, record: &Record) {
+        self.calls += 1;
+        match record.outcome {
+            Outcome::Ok => self.ok += 1,
+            Outcome::UsageError => self.usage_errors += 1,
+            Outcome::ToolError | Outcome::RpcError => self.tool_failures += 1,
+            Outcome::PluginError => self.plugin_failures += 1,
+            Outcome::SessionError | Outcome::InternalError => self.other_failures += 1,
+        }
+        self.durations.push(record.ms);
+        if record.time > self.last_used {
+            self.last_used.clone_from(&record.time);
+        }
+    }
+
+    fn finish(mut self) -> Self {
+        self.durations.sort_by(f64::total_cmp);
+        self.p50_ms = percentile(&self.durations, 50);
+        self.p90_ms = percentile(&self.durations, 90);
+        self
+    }
+
+    /// Usage errors per call.
+    pub fn usage_error_rate(&self) -> f64 {
+        if self.calls == 0 {
+            0.0
+        } else {
+            self.usage_errors as f64 / self.calls as f64
+        }
+    }
+}
+
+/// Nearest-rank percentile, rounded to 0.01 ms; 0 for no samples.
+fn percentile(sorted: &[f64], p: usize) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = (p * sorted.len()).div_ceil(100).max(1);
+    (sorted[rank - 1] * 100.0).round() / 100.0
+}
+
+/// A verb the report says to remove, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Loser {
+    pub verb: String,
+    pub kind: Kind,
+    pub reason: String,
+    pub calls: u64,
+    pub usage_error_rate: f64,
+    /// The exact command that removes it.
+    pub command: String,
+}
+
+/// What `usage report` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub schema: &'static str,
+    /// The window's start (`--since`), if any; the first and last record in it.
+    pub since: Option<String>,
+    pub first: Option<String>,
+    pub last: Option<String>,
+    pub records: u64,
+    /// Lines of the logs that were not records (a torn last line, other text).
+    pub skipped_lines: u64,
+    /// Per verb (side `cli`): named, data, derived, `call` and host commands.
+    pub verbs: Vec<Row>,
+    /// Per tool, side `cli`: the calls mur made.
+    pub tools_cli: Vec<Row>,
+    /// Per tool, side `server`: the calls the session served, any client.
+    pub tools_served: Vec<Row>,
+    /// Per surface: `cli/plugin`, `cli/data`, `cli/derived`, `cli/call`,
+    /// `cli/host` (as mur saw them); `server/cli`, `server/mcp` (as served).
+    pub surfaces: Vec<Row>,
+    /// Tools called on some surface, or behind an installed verb, that no
+    /// named verb reached in the window.
+    pub tools_without_named_calls: Vec<String>,
+    pub losers: Vec<Loser>,
+}
+
+/// The report over `records` (`skipped` lines could not be read).
+pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report {
+    let chosen: Vec<&Record> = records.iter().filter(|r| admitted(r, criteria)).collect();
+    let cli = || chosen.iter().copied().filter(|r| r.side == Side::Cli);
+    let served = || chosen.iter().copied().filter(|r| r.side == Side::Server);
+    let verbs = rows(cli(), |r| r.verb.clone().map(|v| (v, r.kind)));
+    let losers = losers(&verbs, criteria);
+    Report {
+        schema: REPORT_SCHEMA,
+        since: criteria.since.as_ref().map(|s| s.0.clone()),
+        first: chosen.iter().map(|r| &r.time).min().cloned(),
+        last: chosen.iter().map(|r| &r.time).max().cloned(),
+        records: chosen.len() as u64,
+        skipped_lines: skipped as u64,
+        tools_cli: rows(cli(), |r| r.tool.clone().map(|t| (t, None))),
+        tools_served: rows(served(), |r| r.tool.clone().map(|t| (t, None))),
+        surfaces: rows(chosen.iter().copied(), |r| Some((surface_of(r), None))),
+        tools_without_named_calls: without_named_calls(&chosen, criteria),
+        verbs,
+        losers,
+    }
+}
+
+fn admitted(record: &Record, criteria: &Criteria) -> bool {
+    criteria.since.as_ref().is_none_or(|s| s.admits(&record.time))
+        && criteria
+            .agent
+            .as_ref()
+            .is_none_or(|a| record.agent.as_deref() == Some(a.as_str()))
+}
+
+/// `cli/<kind>` for mur's records, `server/<surface>` for the session's.
+fn surface_of(record: &Record) -> String {
+    match (record.side, record.surface) {
+        (Side::Cli, _) => format!("cli/{}", record.kind.unwrap_or(Kind::Host).as_str()),
+        (Side::Server, Surface::Cli) => "server/cli".to_owned(),
+        (Side::Server, Surface::Mcp) => "server/mcp".to_owned(),
+    }
+}
+
+/// Rows keyed by `key` (records without one are left out), busiest first.
+fn rows<'a>(
+    records: impl Iterator<Item = &'a Record>,
+    key: impl Fn(&Record) -> Option<(String, Option<Kind>)>,
+) -> Vec<Row> {
+    let mut by_name: BTreeMap<String, Row> = BTreeMap::new();
+    for record in records {
+        if let Some((name, kind)) = key(record) {
+            by_name
+                .entry(name.clone())
+                .or_insert_with(|| Row::named(&name, kind))
+                .add(record);
+        }
+    }
+    let mut rows: Vec<Row> = by_name.into_values().map(Row::finish).collect();
+    rows.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.name.cmp(&b.name)));
+    rows
+}
+
+/// Installed named verbs unused in the window, or refused too often.
+fn losers(verbs: &[Row], criteria: &Criteria) -> Vec<Loser> {
+    let mut losers = Vec::new();
+    for verb in criteria.installed.iter().filter(|v| v.kind.is_named()) {
+        let row = verbs.iter().find(|r| r.name == verb.name);
+        let calls = row.map_or(0, |r| r.calls);
+        let rate = row.map_or(0.0, Row::usage_error_rate);
+        let reason = if calls == 0 {
+            match &criteria.since {
+                Some(since) => format!("not used since {}", since.0),
+                None => "never used in the log".to_owned(),
+            }
+        } else if calls >= criteria.min_calls && rate > criteria.max_usage_error_rate {
+            format!(
+                "{:.0}% of its {calls} calls were usage errors (above {:.0}%)",
+                rate * 100.0,
+                criteria.max_usage_error_rate * 100.0
+            )
+        } else {
+            continue;
+        };
+        losers.push(Loser {
+            verb: verb.name.clone(),
+            kind: verb.kind,
+            reason,
+            calls,
+            usage_error_rate: (rate * 1000.0).round() / 1000.0,
+            command: format!("mur devtools verbs remove {}", verb.name),
+        });
+    }
+    losers
+}
+
+/// Outcomes after which the tool was called.
+fn reached(outcome: Outcome) -> bool {
+    matches!(
+        outcome,
+        Outcome::Ok | Outcome::ToolError | Outcome::RpcError | Outcome::PluginError
+    )
+}
+
+fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> {
+    let mut tools: BTreeSet<String> = records.iter().filter_map(|r| r.tool.clone()).collect();
+    tools.extend(criteria.installed.iter().map(|v| v.tool.clone()));
+    for record in records {
+        let named = record.kind.is_some_and(Kind::is_named);
+        if record.side == Side::Cli && named && reached(record.outcome) {
+            if let Some(tool) = &record.tool {
+                tools.remove(tool);
+            }
+        }
+    }
+    tools.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cli(verb: &str, kind: Kind, tool: &str, outcome: Outcome, ms: f64) -> Record {
+        let mut r = Record::new(Side::Cli, Surface::Cli, outcome, ms);
+        r.verb = Some(verb.to_owned());
+        r.kind = Some(kind);
+        r.tool = Some(tool.to_owned());
+        r
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let ten: Vec<f64> = (1..=10).map(f64::from).collect();
+        assert_eq!((percentile(&ten, 50), percentile(&ten, 90)), (5.0, 9.0));
+        assert_eq!(percentile(&[3.0], 90), 3.0);
+        assert_eq!(percentile(&[], 50), 0.0);
+    }
+
+    #[test]
+    fn a_verb_refused_too_often_is_a_loser_and_an_unused_one_too() {
+        let mut records = vec![cli("click", Kind::Plugin, "click", Outcome::Ok, 2.0)];
+        for _ in 0..3 {
+            records.push(cli("tree", Kind::Plugin, "tree", Outcome::UsageError, 1.0));
+        }
+        let installed = ["click", "tree", "scroll"].map(|n| Installed {
+            name: n.to_owned(),
+            kind: Kind::Plugin,
+            tool: n.to_owned(),
+        });
+        let criteria = Criteria {
+            installed: installed.to_vec(),
+            ..Criteria::default()
+        };
+        let report = report(&records, 0, &criteria);
+        let losers: Vec<_> = report.losers.iter().map(|l| l.verb.as_str()).collect();
+        assert_eq!(losers, ["tree", "scroll"]);
+        assert_eq!(report.losers[1].command, "mur devtools verbs remove scroll");
+        assert_eq!(report.tools_without_named_calls, ["scroll", "tree"]);
+    }
+}
