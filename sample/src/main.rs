@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use mur_server::{HttpLimits, SessionOptions};
+use mur_server::{HttpLimits, SessionOptions, UsageLogging};
 
 #[derive(Parser)]
 #[command(
@@ -26,6 +26,13 @@ struct Args {
     /// Speak MCP over stdin/stdout instead of HTTP
     #[arg(long, conflicts_with = "port")]
     stdio: bool,
+    /// Record every tool call served, from any client, beside the lockfile
+    /// (`<lockfile dir>/usage/<project hash>.jsonl`)
+    #[arg(long)]
+    usage: bool,
+    /// Record every tool call served to this file instead
+    #[arg(long, value_name = "PATH")]
+    usage_log: Option<PathBuf>,
     /// Test only: also expose the MCP conformance suite's fixture tools
     #[arg(long, hide = true)]
     conformance_fixtures: bool,
@@ -41,6 +48,14 @@ struct Args {
 }
 
 impl Args {
+    fn usage_logging(&self) -> UsageLogging {
+        match (&self.usage_log, self.usage) {
+            (Some(path), _) => UsageLogging::At(path.clone()),
+            (None, true) => UsageLogging::BesideLockfile,
+            (None, false) => UsageLogging::Off,
+        }
+    }
+
     /// The default limits, with the test-only overrides applied.
     fn http_limits(&self) -> HttpLimits {
         let defaults = HttpLimits::default();
@@ -68,7 +83,8 @@ fn main() -> ExitCode {
     let options = options
         .with_port(args.port)
         .with_http_limits(args.http_limits())
-        .with_server_info("mur-sample", env!("CARGO_PKG_VERSION"));
+        .with_server_info("mur-sample", env!("CARGO_PKG_VERSION"))
+        .with_usage(args.usage_logging());
     let mut tools = mur_sample::tool_set();
     if args.conformance_fixtures {
         mur_sample::fixtures::add_conformance_fixtures(&mut tools);

@@ -9,6 +9,7 @@
 mod announce;
 mod call;
 mod catalog;
+pub mod endpoint;
 mod entry;
 mod error;
 mod http;
@@ -22,6 +23,7 @@ mod shutdown;
 mod single_instance;
 mod stdio;
 pub mod tools;
+mod usage;
 
 pub use entry::run;
 pub use error::ServeError;
@@ -29,3 +31,4 @@ pub use http::HttpLimits;
 pub use options::{SessionOptions, SessionTransport};
 pub use session::serve;
 pub use tools::*;
+pub use usage::{UsageLogging, VERB_META};

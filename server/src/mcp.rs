@@ -27,6 +27,8 @@ use serde_json::{Value, json};
 use crate::call::{CallContext, InputRequired, LogLevel};
 use crate::catalog::{PromptOutput, PromptRole};
 use crate::request_state;
+use crate::usage::Recorder;
+use mur_usage::Outcome;
 use crate::tools::{
     Content, ErrorKind, ResourceContents, SessionControl, ToolError, ToolOutput, ToolSet, ToolSpec,
 };
@@ -57,6 +59,8 @@ pub(crate) struct DevtoolsHandler {
     control: SessionControl,
     server_info: Implementation,
     session: Arc<SessionState>,
+    /// Records each `tools/call` served, when the app turned usage on.
+    usage: Option<Arc<Recorder>>,
 }
 
 impl DevtoolsHandler {
@@ -71,7 +75,13 @@ impl DevtoolsHandler {
             control,
             server_info: Implementation::new(name, version),
             session: Arc::default(),
+            usage: None,
         }
+    }
+
+    pub(crate) fn with_usage(mut self, recorder: Option<Recorder>) -> Self {
+        self.usage = recorder.map(Arc::new);
+        self
     }
 
     /// The same app for a new client session: its own log level and subscriptions.
@@ -130,6 +140,43 @@ impl DevtoolsHandler {
             state,
             cancelled: context.ct.clone(),
         })
+    }
+
+    /// `tools/call` itself.
+    async fn serve_call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if self.tools.spec(&request.name).is_none() {
+            return Err(unknown_tool(&request.name));
+        }
+        let state = open_state(
+            "tools/call",
+            &request.name,
+            request.request_state.as_deref(),
+        )?;
+        let control = self.control_for(&context, request.input_responses, state);
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let Some(call) = self.tools.call(&request.name, arguments, control) else {
+            return Err(unknown_tool(&request.name));
+        };
+        match call.await {
+            Ok(ToolOutput::InputRequired(input)) => {
+                if !is_inline(&context) {
+                    return Ok(error_result(&ToolError::new(
+                        "this tool needs answers the client can only give on protocol 2026-07-28",
+                    ))
+                    .into());
+                }
+                Ok(input_required("tools/call", &request.name, input)?.into())
+            }
+            Ok(output) => Ok(success_result(output)?.into()),
+            Err(error) => match error.kind() {
+                ErrorKind::MissingCapability(capability) => Err(missing_capability(capability)),
+                ErrorKind::Failed | ErrorKind::Invalid => Ok(error_result(&error).into()),
+            },
+        }
     }
 }
 
@@ -192,35 +239,15 @@ impl ServerHandler for DevtoolsHandler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if self.tools.spec(&request.name).is_none() {
-            return Err(unknown_tool(&request.name));
-        }
-        let state = open_state(
-            "tools/call",
-            &request.name,
-            request.request_state.as_deref(),
-        )?;
-        let control = self.control_for(&context, request.input_responses, state);
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let Some(call) = self.tools.call(&request.name, arguments, control) else {
-            return Err(unknown_tool(&request.name));
+        let Some(usage) = self.usage.clone() else {
+            return self.serve_call(request, context).await;
         };
-        match call.await {
-            Ok(ToolOutput::InputRequired(input)) => {
-                if !is_inline(&context) {
-                    return Ok(error_result(&ToolError::new(
-                        "this tool needs answers the client can only give on protocol 2026-07-28",
-                    ))
-                    .into());
-                }
-                Ok(input_required("tools/call", &request.name, input)?.into())
-            }
-            Ok(output) => Ok(success_result(output)?.into()),
-            Err(error) => match error.kind() {
-                ErrorKind::MissingCapability(capability) => Err(missing_capability(capability)),
-                ErrorKind::Failed | ErrorKind::Invalid => Ok(error_result(&error).into()),
-            },
+        let served = usage.start(&request.name, &context);
+        let response = self.serve_call(request, context).await;
+        if let Some(outcome) = outcome_of(&response) {
+            usage.finish(served, outcome);
         }
+        response
     }
 
     async fn list_resources(
@@ -457,6 +484,19 @@ fn input_required(
         (!requests.is_empty()).then_some(requests),
         state,
     ))
+}
+
+/// How a served call ended, for its usage record; `None` for an
+/// input-required round, which is one step of a call and not a call.
+fn outcome_of(response: &Result<CallToolResponse, ErrorData>) -> Option<Outcome> {
+    match response {
+        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+            Some(Outcome::ToolError)
+        }
+        Ok(CallToolResponse::Complete(_)) => Some(Outcome::Ok),
+        Ok(_) => None,
+        Err(_) => Some(Outcome::RpcError),
+    }
 }
 
 fn unknown_tool(name: &str) -> ErrorData {

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::HttpLimits;
+use crate::{HttpLimits, UsageLogging};
 
 /// How clients reach the session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -30,6 +30,8 @@ pub struct SessionOptions {
     pub server_version: String,
     /// Timeouts and connection cap of the HTTP endpoint (the defaults suit any app).
     pub http_limits: HttpLimits,
+    /// Whether and where the session records the calls it serves (off by default).
+    pub usage: UsageLogging,
 }
 
 impl SessionOptions {
@@ -43,6 +45,7 @@ impl SessionOptions {
             server_name: "mur-server".to_owned(),
             server_version: env!("CARGO_PKG_VERSION").to_owned(),
             http_limits: HttpLimits::default(),
+            usage: UsageLogging::Off,
         }
     }
 
@@ -66,6 +69,12 @@ impl SessionOptions {
 
     pub fn with_http_limits(mut self, http_limits: HttpLimits) -> Self {
         self.http_limits = http_limits;
+        self
+    }
+
+    /// Records every `tools/call` served, from any client (see [`UsageLogging`]).
+    pub fn with_usage(mut self, usage: UsageLogging) -> Self {
+        self.usage = usage;
         self
     }
 

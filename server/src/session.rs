@@ -46,7 +46,12 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
         control.clone(),
         &options.server_name,
         &options.server_version,
-    );
+    )
+    .with_usage(crate::usage::Recorder::new(
+        &options.usage,
+        &lock_path,
+        &options.build_tag,
+    ));
     let reason = match options.transport {
         SessionTransport::Http => {
             serve_http(&options, registry, slot, identity, handler, control).await?
