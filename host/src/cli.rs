@@ -253,9 +253,79 @@ pub enum Verb {
         #[arg(long)]
         json: bool,
     },
+    /// What agents called, how it ended, how long it took; which verbs lose
+    #[command(subcommand)]
+    #[command(after_help = examples(&[
+        "mur devtools usage report",
+        "mur devtools usage report --since 7d --json | jq '.losers[].command'",
+        "mur devtools usage path",
+    ]))]
+    Usage(UsageCommand),
     /// A verb from an installed plugin
     #[command(external_subcommand)]
     Plugin(Vec<String>),
+}
+
+/// `mur devtools usage …`: the usage log (docs/usage.md).
+#[derive(Debug, Clone, Subcommand)]
+pub enum UsageCommand {
+    /// Per verb, tool and surface: calls, failures, latency; and the losers
+    #[command(after_help = examples(&[
+        "mur devtools usage report",
+        "mur devtools usage report --since 24h --agent claude",
+        "mur devtools usage report --json | jq '.verbs[] | {name, calls, usageErrors}'",
+        "mur devtools usage report --html usage.html",
+    ]))]
+    Report(ReportArgs),
+    /// Record usage (the default); `--with-values` also records argument values
+    #[command(after_help = examples(&["mur devtools usage on", "mur devtools usage on --with-values"]))]
+    On {
+        /// Also record the words of each verb's argv, values included
+        #[arg(long)]
+        with_values: bool,
+    },
+    /// Stop recording usage
+    #[command(after_help = examples(&["mur devtools usage off"]))]
+    Off,
+    /// Print the usage log's path (and whether recording is on, on stderr)
+    #[command(after_help = examples(&["mur devtools usage path", "tail -n 3 \"$(mur devtools usage path)\""]))]
+    Path,
+}
+
+/// What `usage report` reads and how it prints.
+#[derive(Debug, Clone, Args)]
+pub struct ReportArgs {
+    /// Only the records of the last DURATION (`30m`, `12h`, `7d`)
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub since: Option<std::time::Duration>,
+    /// Only the records of this agent (`MUR_AGENT`, else the parent process's name)
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
+    /// Also read a session's usage log (`mur-sample --usage-log PATH`); repeatable
+    #[arg(long = "server-log", value_name = "PATH")]
+    pub server_logs: Vec<PathBuf>,
+    /// A verb is a loser when more than this share of its calls are usage errors
+    #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate)]
+    pub max_usage_error_rate: f64,
+    /// Print the report as JSON (schema `mur-usage-report/1`, see docs/usage.md)
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the report as one self-contained HTML page to FILE
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+/// `--since 7d`, `--unused-for 30d`.
+pub fn duration(text: &str) -> Result<std::time::Duration, String> {
+    mur_usage::parse_duration(text)
+}
+
+/// A share between 0 and 1.
+pub fn rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
+        _ => Err(format!("`{text}` is not a share between 0 and 1 (e.g. 0.5)")),
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -339,7 +409,7 @@ pub enum VerbsCommand {
         /// Component files to install
         #[arg(required = true, value_name = "FILE.wasm")]
         files: Vec<PathBuf>,
-        /// Replace an installed verb of the same name, or shadow a host verb
+        /// Replace an installed verb of the same name
         #[arg(long)]
         force: bool,
     },
@@ -359,6 +429,23 @@ pub enum VerbsCommand {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
+    },
+    /// Remove the verbs the usage report calls losers (a dry run without --yes)
+    #[command(after_help = examples(&[
+        "mur devtools verbs prune",
+        "mur devtools verbs prune --unused-for 14d --max-usage-error-rate 0.3",
+        "mur devtools verbs prune --yes",
+    ]))]
+    Prune {
+        /// A verb with no call in this long is a loser
+        #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = duration)]
+        unused_for: std::time::Duration,
+        /// A verb is a loser when more than this share of its calls are usage errors
+        #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate)]
+        max_usage_error_rate: f64,
+        /// Remove them (without it, print the commands and remove nothing)
+        #[arg(long)]
+        yes: bool,
     },
     /// Create a project for a new verb in Rust, Python or JavaScript (see docs/verbs.md)
     #[command(
@@ -397,8 +484,9 @@ impl From<Lang> for mur_verbs::scaffold::Lang {
 }
 
 /// The words `mur devtools` answers itself (`session`, `call`, `verbs`,
-/// `guide`, and clap's `help`), read off the command tree: a verb may take one
-/// only with `verbs add --force`.
+/// `guide`, and clap's `help`), read off the command tree: no verb may take one
+/// (`verbs new` and `verbs add` refuse it), since the host's command would
+/// always win the word.
 pub fn host_verbs() -> Vec<String> {
     let tree = command();
     let Some(devtools) = tree.find_subcommand("devtools") else {
@@ -429,7 +517,7 @@ mod tests {
         assert_eq!(
             words,
             [
-                "call", "catalog", "guide", "help", "parity", "session", "verbs"
+                "call", "catalog", "guide", "help", "parity", "session", "usage", "verbs"
             ]
         );
     }

@@ -12,6 +12,7 @@ use mur_core::{Error, Result, Settings};
 use serde_json::{Value, json};
 
 use crate::output;
+use crate::usage;
 
 /// Runs one future on a single-threaded runtime: one call per process needs
 /// no more, and it starts in microseconds.
@@ -47,7 +48,12 @@ impl Session {
     ) -> Result<Self> {
         let deadline = Instant::now() + settings.timeout;
         let http = mur_client::http_client()?;
-        let resolved = mur_discovery::resolve(settings, &http, report).await?;
+        let resolved = usage::measure_async(
+            usage::Phase::Discovery,
+            mur_discovery::resolve(settings, &http, report),
+        )
+        .await?;
+        usage::session(&resolved);
         Ok(Self {
             http,
             endpoint: resolved.endpoint,
@@ -83,7 +89,12 @@ impl Session {
             client = client.with_tool(tool);
         }
         let left = self.deadline.saturating_duration_since(Instant::now());
-        client.call(method, params, left).await
+        let labelled = usage::with_verb_meta(method, params);
+        let params = labelled.as_ref().or(params);
+        if let Some(tool) = params.filter(|_| method == "tools/call").and_then(|p| p["name"].as_str()) {
+            usage::tool(tool);
+        }
+        usage::measure_async(usage::Phase::Call, client.call(method, params, left)).await
     }
 }
 

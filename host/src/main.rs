@@ -5,19 +5,27 @@ mod commands;
 mod invoke;
 mod options;
 mod output;
+mod usage;
 
 use std::process::ExitCode;
 
 use mur_core::{Error, Kind};
 
 fn main() -> ExitCode {
-    match commands::run(std::env::args_os().collect()) {
-        Ok(()) => ExitCode::SUCCESS,
+    usage::start_clock();
+    let outcome = commands::run(std::env::args_os().collect());
+    let exit = match &outcome {
+        Ok(()) => 0,
         Err(e) => {
-            report(&e);
-            ExitCode::from(e.exit_code())
+            report(e);
+            e.exit_code()
         }
+    };
+    // After the output: a record that cannot be written changes nothing.
+    if let Some(why) = usage::finish(&outcome, exit) {
+        tracing::debug!("usage not recorded: {why}");
     }
+    ExitCode::from(exit)
 }
 
 /// The only place an error is printed.
@@ -28,6 +36,11 @@ fn report(e: &Error) {
         return;
     }
     if e.kind() == Kind::BrokenPipe {
+        return;
+    }
+    if e.kind() == Kind::SessionActive {
+        // The seed's own line, word for word, as every session prints it.
+        output::diagnostic(e.message());
         return;
     }
     if let Some(bytes) = e.stdout()

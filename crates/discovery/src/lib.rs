@@ -39,6 +39,10 @@ pub struct Resolved {
     /// (pid, start time, build tag); `None` for `--endpoint`, which is used
     /// as given, unprobed.
     pub identity: Option<String>,
+    /// The session's canonical project path and build tag (for usage
+    /// records); `None` for `--endpoint`.
+    pub project: Option<String>,
+    pub build_tag: Option<String>,
 }
 
 /// The session for this invocation. Bounded by `--timeout`: a directory full
@@ -53,6 +57,8 @@ pub async fn resolve(
         return checked_endpoint(url).map(|endpoint| Resolved {
             endpoint,
             identity: None,
+            project: None,
+            build_tag: None,
         });
     }
     let work = resolve_unbounded(settings, http, report);
@@ -146,6 +152,8 @@ impl From<Candidate> for Resolved {
         Self {
             endpoint: chosen.endpoint,
             identity: Some(identity),
+            project: Some(chosen.project),
+            build_tag: Some(chosen.build_tag),
         }
     }
 }

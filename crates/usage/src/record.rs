@@ -104,10 +104,14 @@ pub struct ArgvShape {
 }
 
 /// `argv` as option names (`--selector`, `-v`; an inline `=value` cut off)
-/// and a count of the other words. A word after an option that does not start
-/// with `-` counts as a positional: without the verb's declarations the shape
-/// cannot tell a value from a positional, and a value must never be recorded.
-pub fn argv_shape(argv: &[String], with_values: bool) -> ArgvShape {
+/// and a count of the positionals. `takes_value` says which options take the
+/// next word as their value (it is skipped); a word after any other option
+/// counts as a positional. Values are never recorded unless `with_values`.
+pub fn argv_shape(
+    argv: &[String],
+    takes_value: impl Fn(&str) -> bool,
+    with_values: bool,
+) -> ArgvShape {
     let mut shape = ArgvShape::default();
     let mut words = argv.iter();
     while let Some(word) = words.next() {
@@ -116,8 +120,14 @@ pub fn argv_shape(argv: &[String], with_values: bool) -> ArgvShape {
             break;
         }
         if word.starts_with('-') && word.len() > 1 {
-            let name = word.split_once('=').map_or(word.as_str(), |(n, _)| n);
+            let (name, inline) = match word.split_once('=') {
+                Some((n, _)) => (n, true),
+                None => (word.as_str(), false),
+            };
             shape.options.push(name.to_owned());
+            if !inline && takes_value(name) {
+                words.next();
+            }
         } else {
             shape.positionals += 1;
         }
@@ -208,9 +218,10 @@ mod tests {
 
     #[test]
     fn the_shape_of_argv_keeps_option_names_and_counts_the_rest() {
-        let shape = argv_shape(&words("#btn --selector=#x --depth 3 -v -- --raw"), false);
-        assert_eq!(shape.options, ["--selector", "--depth", "-v"]);
-        assert_eq!(shape.positionals, 3, "`#btn`, `3` and `--raw` after `--`");
+        let argv = words("#btn --selector=#x --depth 3 --name n -v -- --raw");
+        let shape = argv_shape(&argv, |o| o == "--name", false);
+        assert_eq!(shape.options, ["--selector", "--depth", "--name", "-v"]);
+        assert_eq!(shape.positionals, 3, "`#btn`, `3` and `--raw` after `--`, not `n`");
         assert_eq!(shape.words, None);
         let json = serde_json::to_string(&shape).unwrap_or_default();
         assert!(!json.contains("#x") && !json.contains("#btn"), "{json}");
@@ -218,7 +229,7 @@ mod tests {
 
     #[test]
     fn values_are_kept_only_when_asked_for() {
-        let shape = argv_shape(&words("--selector #x"), true);
+        let shape = argv_shape(&words("--selector #x"), |_| true, true);
         assert_eq!(shape.words, Some(words("--selector #x")));
     }
 }

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 
 use crate::cli::HostArgs;
 use crate::invoke::{self, Session, block_on};
+use crate::usage::{self, Phase};
 use crate::options::{extract_host_options, started};
 use crate::output;
 
@@ -34,9 +35,11 @@ pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
 /// Runs installed data verb `verb` with `argv`.
 pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<()> {
     let argv = extract_host_options(argv, &mut host, Some(&verb.spec))?;
+    usage::value_options(&verb.spec);
     let settings = started(&host);
-    let arguments = match verb.parse(&argv) {
+    let arguments = match usage::measure(Phase::Parse, || verb.parse(&argv)) {
         Ok(Request::Help) => {
+            usage::forget();
             return output::stdout(verb.spec.render(&verb.name, &verb.summary).as_bytes());
         }
         Ok(Request::Call(arguments)) => arguments,
@@ -81,12 +84,16 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         Err(e) => return Err(e),
     };
     let tools = ToolList::open(&session);
-    let (verb, tool) = match tools.find(&session, settings, name, refresh).await? {
+    let found = usage::measure_async(Phase::Parse, tools.find(&session, settings, name, refresh));
+    let (verb, tool) = match found.await? {
         Some(found) => found,
         None => return Err(VerbError::UnknownVerb(name.to_owned()).into()),
     };
-    let arguments = match verb.parse(argv) {
+    usage::tool(&verb.tool);
+    usage::value_options(&verb.spec);
+    let arguments = match usage::measure(Phase::Parse, || verb.parse(argv)) {
         Ok(Request::Help) => {
+            usage::forget();
             return output::stdout(verb.spec.render(&verb.name, &verb.summary).as_bytes());
         }
         Ok(Request::Call(arguments)) => arguments,

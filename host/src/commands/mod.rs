@@ -6,6 +6,7 @@ mod completions;
 mod derived;
 mod guide;
 mod session;
+mod usage;
 mod verb;
 mod verbs;
 
@@ -13,7 +14,7 @@ use std::ffi::OsString;
 
 use clap::FromArgMatches as _;
 
-use crate::cli::{self, Cli, Command, Devtools, Verb};
+use crate::cli::{self, CallArgs, Cli, Command, Devtools, SessionCommand, Verb};
 use mur_core::{Error, Result};
 
 use crate::invoke;
@@ -29,7 +30,9 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
         Command::Devtools(Devtools { verb }) => verb,
         Command::Completions { shell } => return completions::run(shell),
     };
+    begin_record(&verb);
     match verb {
+        Verb::Usage(cmd) => usage::run(&cmd),
         Verb::Guide => guide::run(),
         Verb::Catalog { json } => invoke::block_on(catalog::catalog(&started(&host), json))?,
         Verb::Parity { json } => invoke::block_on(catalog::parity(&started(&host), json))?,
@@ -52,6 +55,43 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
             verb::run(name, rest, host)
         }
     }
+}
+
+/// Starts this invocation's usage record, for the commands that run a verb
+/// or talk to a session (not `verbs`, `usage` or help).
+fn begin_record(verb: &Verb) {
+    use mur_usage::Kind;
+    let agent = std::env::var("MUR_AGENT").ok().filter(|a| !a.is_empty());
+    let agent = agent.as_deref();
+    match verb {
+        Verb::Plugin(words) => match words.split_first() {
+            Some((name, rest)) if name != "help" => {
+                crate::usage::begin(name, Kind::Plugin, rest, agent);
+            }
+            _ => {}
+        },
+        Verb::Call(args) => crate::usage::begin("call", Kind::Call, &call_argv(args), agent),
+        Verb::Session(SessionCommand::List) => crate::usage::begin("session list", Kind::Host, &[], agent),
+        Verb::Session(SessionCommand::Clean { .. }) => {
+            crate::usage::begin("session clean", Kind::Host, &[], agent);
+        }
+        Verb::Catalog { .. } => crate::usage::begin("catalog", Kind::Host, &[], agent),
+        Verb::Parity { .. } => crate::usage::begin("parity", Kind::Host, &[], agent),
+        Verb::Guide => crate::usage::begin("guide", Kind::Host, &[], agent),
+        Verb::Verbs(_) | Verb::Usage(_) => {}
+    }
+}
+
+/// `call`'s argv as typed, for the shape of its record.
+fn call_argv(args: &CallArgs) -> Vec<String> {
+    let mut argv: Vec<String> = args.name.iter().cloned().collect();
+    if let Some(method) = &args.method {
+        argv.extend(["--method".to_owned(), method.clone()]);
+    }
+    if let Some(json) = &args.args {
+        argv.extend(["--args".to_owned(), json.clone()]);
+    }
+    argv
 }
 
 /// `mur devtools help [verb…]` is `mur devtools [verb…] --help`.

@@ -11,6 +11,8 @@ use crate::cli::HostArgs;
 use crate::invoke::{self, block_on};
 use crate::options::{extract_host_options, started};
 use crate::output;
+use crate::usage::{self, Phase};
+use mur_usage::Kind;
 
 /// `(name, summary)` of each installed plugin verb, for `--help`; reads the
 /// verb index only.
@@ -39,6 +41,7 @@ pub fn run(name: &str, argv: &[String], host: HostArgs) -> Result<()> {
 
 fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     let mut verbs = VerbHost::open()?;
+    note_installed(&verbs, name);
     if let Some(data) = verbs.data_verb(name)? {
         return super::derived::run_data(&data, argv, host);
     }
@@ -48,18 +51,42 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     };
     let argv = extract_host_options(argv, &mut host, verbs.spec(name))?;
     let mut settings = started(&host);
-    let (arguments, plan) = match verbs.parse(name, &argv)? {
-        ParseOutcome::Help(usage) => return output::stdout(with_newline(usage).as_bytes()),
+    let parsed = usage::measure(Phase::Parse, || verbs.parse(name, &argv))?;
+    let (arguments, plan) = match parsed {
+        ParseOutcome::Help(text) => {
+            usage::forget();
+            return output::stdout(with_newline(text).as_bytes());
+        }
         ParseOutcome::Call { arguments, plan } => (arguments, plan),
     };
     settings.extend_timeout(plan.timeout_ms);
     let params = json!({ "name": tool, "arguments": arguments });
     let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))??;
-    let shaped = verbs
-        .shape(name, &plan, &result, settings.pretty)
-        .map_err(|e| after_the_call(e, &tool, &result, &settings))?;
-    shaped.write_files(&argv, plan.writes.as_deref())?;
+    let shaped = usage::measure(Phase::Shape, || {
+        let shaped = verbs
+            .shape(name, &plan, &result, settings.pretty)
+            .map_err(|e| after_the_call(e, &tool, &result, &settings))?;
+        shaped.write_files(&argv, plan.writes.as_deref())?;
+        Ok::<_, Error>(shaped)
+    })?;
     output::stdout(&shaped.stdout)
+}
+
+/// Tells the usage record what `name` is: an installed verb's tool, file
+/// hash and kind, or (not installed) a derived verb.
+fn note_installed(verbs: &VerbHost, name: &str) {
+    match verbs.entries().iter().find(|e| e.name == name) {
+        Some(entry) => {
+            usage::verb_file(&entry.tool, Some(&entry.sha256));
+            if let Some(spec) = &entry.spec {
+                usage::value_options(spec);
+            }
+            if entry.interface == mur_verbs::data::INTERFACE {
+                usage::kind(Kind::Data);
+            }
+        }
+        None => usage::kind(Kind::Derived),
+    }
 }
 
 /// A verb that fails after its tool ran: the call's effect stands, so say so,

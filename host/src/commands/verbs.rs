@@ -31,6 +31,11 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             output::stdout(format!("removed verb `{name}`\n").as_bytes())
         }
         VerbsCommand::Info { name, json } => info(&dirs, name, *json),
+        VerbsCommand::Prune {
+            unused_for,
+            max_usage_error_rate,
+            yes,
+        } => super::usage::prune(*unused_for, *max_usage_error_rate, *yes),
         VerbsCommand::New { .. } => Ok(()),
     }
 }

@@ -1,0 +1,233 @@
+//! `mur devtools usage report|on|off|path` and `verbs prune`: the usage log,
+//! read into the operator's report, and the losers it names removed.
+
+use std::path::PathBuf;
+
+use mur_core::{Error, Result};
+use mur_usage::{Criteria, Installed, Kind, Report, Row, Since, UsageDir, UsageLog};
+use mur_verbs::manage;
+use mur_verbs::{VerbDirs, VerbHost};
+
+use crate::cli::{ReportArgs, UsageCommand};
+use crate::output;
+
+pub fn run(cmd: &UsageCommand) -> Result<()> {
+    let dir = usage_dir()?;
+    match cmd {
+        UsageCommand::Report(args) => report(&dir, args),
+        UsageCommand::On { with_values } => switch(&dir, true, *with_values),
+        UsageCommand::Off => switch(&dir, false, false),
+        UsageCommand::Path => {
+            if !dir.enabled() {
+                output::diagnostic("usage recording is off (`mur devtools usage on` turns it on)");
+            }
+            output::stdout(format!("{}\n", dir.log().path().display()).as_bytes())
+        }
+    }
+}
+
+fn usage_dir() -> Result<UsageDir> {
+    UsageDir::from_env().ok_or_else(|| {
+        Error::internal("cannot find a home directory for the usage log")
+            .with_hint("set `XDG_STATE_HOME` (or `HOME`)")
+    })
+}
+
+fn switch(dir: &UsageDir, on: bool, with_values: bool) -> Result<()> {
+    dir.switch(on, with_values).map_err(Error::internal)?;
+    let state = match (on, with_values) {
+        (false, _) => "usage recording is off".to_owned(),
+        (true, false) => format!("usage is recorded to `{}`", dir.log().path().display()),
+        (true, true) => format!(
+            "usage is recorded to `{}`, argument values included",
+            dir.log().path().display()
+        ),
+    };
+    output::diagnostic(&state);
+    Ok(())
+}
+
+/// The installed verbs, as the report judges them.
+fn installed() -> Result<Vec<Installed>> {
+    let verbs = VerbHost::open()?;
+    Ok(verbs
+        .entries()
+        .iter()
+        .map(|e| Installed {
+            name: e.name.clone(),
+            kind: if e.interface == mur_verbs::data::INTERFACE {
+                Kind::Data
+            } else {
+                Kind::Plugin
+            },
+            tool: e.tool.clone(),
+        })
+        .collect())
+}
+
+/// The report over the CLI's log and the `server` logs.
+fn build(
+    dir: &UsageDir,
+    server: &[PathBuf],
+    criteria: &Criteria,
+) -> Result<Report> {
+    let mut logs = vec![dir.log()];
+    logs.extend(server.iter().cloned().map(UsageLog::at));
+    let readable: Vec<UsageLog> = logs
+        .into_iter()
+        .enumerate()
+        .filter(|(n, log)| *n > 0 || !log.files().is_empty())
+        .map(|(_, log)| log)
+        .collect();
+    let (records, skipped) = mur_usage::read_logs(&readable).map_err(Error::usage)?;
+    if skipped > 0 {
+        output::notice(&format!(
+            "{skipped} line(s) of the usage logs are not records and were skipped"
+        ));
+    }
+    Ok(mur_usage::report(&records, skipped, criteria))
+}
+
+fn report(dir: &UsageDir, args: &ReportArgs) -> Result<()> {
+    if !dir.enabled() {
+        output::notice("usage recording is off: this report covers what was recorded before");
+    }
+    let criteria = Criteria {
+        since: args.since.map(Since::ago),
+        agent: args.agent.clone(),
+        max_usage_error_rate: args.max_usage_error_rate,
+        installed: installed()?,
+        ..Criteria::default()
+    };
+    let report = build(dir, &args.server_logs, &criteria)?;
+    if let Some(path) = &args.html {
+        mur_lockfile::write_atomic(path, mur_usage::html::page(&report).as_bytes()).map_err(
+            |e| Error::internal(format!("cannot write `{}`: {e}", path.display())),
+        )?;
+    }
+    if args.json {
+        let value = serde_json::to_value(&report)
+            .map_err(|e| Error::internal(format!("cannot render the report: {e}")))?;
+        return output::json(&value, true);
+    }
+    output::stdout(text(&report).as_bytes())
+}
+
+/// The report for people: tables, then the losers with their commands.
+fn text(report: &Report) -> String {
+    let mut out = format!(
+        "{} records{}\n",
+        report.records,
+        match (&report.first, &report.last) {
+            (Some(first), Some(last)) => format!(", {first} to {last}"),
+            _ => String::new(),
+        }
+    );
+    section(&mut out, "VERB", "verbs (as mur ran them)", &report.verbs);
+    section(&mut out, "SURFACE", "surfaces", &report.surfaces);
+    section(&mut out, "TOOL", "tools called by mur", &report.tools_cli);
+    section(&mut out, "TOOL", "tools served by the session", &report.tools_served);
+    if !report.tools_without_named_calls.is_empty() {
+        out.push_str(&format!(
+            "\ntools no named verb reached: {}\n",
+            report.tools_without_named_calls.join(", ")
+        ));
+    }
+    out.push_str("\nlosers:");
+    if report.losers.is_empty() {
+        out.push_str(" none\n");
+    } else {
+        out.push('\n');
+        for loser in &report.losers {
+            out.push_str(&format!("  {}: {}\n    {}\n", loser.verb, loser.reason, loser.command));
+        }
+    }
+    out
+}
+
+fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
+    if rows.is_empty() {
+        return;
+    }
+    out.push_str(&format!("\n{title}:\n"));
+    let header = [
+        first, "CALLS", "OK", "USAGE-ERR", "TOOL-FAIL", "PLUGIN-FAIL", "P50-MS", "P90-MS", "LAST-USED",
+    ];
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let name = match r.kind {
+                Some(kind) => format!("{} ({})", r.name, kind.as_str()),
+                None => r.name.clone(),
+            };
+            vec![
+                name,
+                r.calls.to_string(),
+                r.ok.to_string(),
+                r.usage_errors.to_string(),
+                r.tool_failures.to_string(),
+                r.plugin_failures.to_string(),
+                r.p50_ms.to_string(),
+                r.p90_ms.to_string(),
+                r.last_used.clone(),
+            ]
+        })
+        .collect();
+    out.push_str(&output::table(&header, &rows));
+}
+
+/// `verbs prune`: the report's losers over the last `unused_for`, removed
+/// with `yes`, else listed as the commands that would remove them.
+pub fn prune(unused_for: std::time::Duration, max_usage_error_rate: f64, yes: bool) -> Result<()> {
+    let dir = usage_dir()?;
+    let since = Since::ago(unused_for);
+    let criteria = Criteria {
+        since: Some(since.clone()),
+        max_usage_error_rate,
+        installed: installed()?,
+        ..Criteria::default()
+    };
+    let report = build(&dir, &[], &criteria)?;
+    let covers = log_starts_before(&dir, &since)?;
+    let losers: Vec<_> = report
+        .losers
+        .iter()
+        .filter(|l| covers || l.calls > 0)
+        .collect();
+    if !covers {
+        output::notice(&format!(
+            "the usage log does not go back to {}: no verb is judged unused over that window",
+            since.0
+        ));
+    }
+    if losers.is_empty() {
+        output::diagnostic("no verb to prune");
+        return Ok(());
+    }
+    let dirs = VerbDirs::from_env()?;
+    let mut out = String::new();
+    for loser in losers {
+        if yes {
+            manage::remove(&dirs, &loser.verb)?;
+            out.push_str(&format!("removed verb `{}` ({})\n", loser.verb, loser.reason));
+        } else {
+            out.push_str(&format!("{}    # {}\n", loser.command, loser.reason));
+        }
+    }
+    output::stdout(out.as_bytes())?;
+    if !yes {
+        output::diagnostic("a dry run: nothing was removed (`--yes` removes them; `verbs add` brings one back)");
+    }
+    Ok(())
+}
+
+/// Whether the log holds a record older than `since`: only then can a verb
+/// be called unused over the whole window.
+fn log_starts_before(dir: &UsageDir, since: &Since) -> Result<bool> {
+    let log = dir.log();
+    if log.files().is_empty() {
+        return Ok(false);
+    }
+    let (records, _) = mur_usage::read_logs(&[log]).map_err(Error::usage)?;
+    Ok(records.iter().any(|r| !since.admits(&r.time)))
+}

@@ -1,0 +1,257 @@
+//! This invocation's usage record (`mur-usage/1`, side `cli`): the command
+//! fills it in as it runs — verb, kind, tool, session, the time each phase
+//! took — and `main` appends it once, with the exit code, at the end.
+//! Recording never changes the result: a record that cannot be written is a
+//! `-v` line, nothing more.
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use mur_core::{Error, Kind as ErrorKind};
+use mur_usage::{Kind, Outcome, Phases, Record, Side, Surface, UsageDir};
+use serde_json::{Value, json};
+
+/// The `_meta` key naming the verb on every `tools/call` mur sends, so a
+/// session that records usage counts the call as surface `cli`.
+pub const VERB_META: &str = "dev.mur/verb";
+
+/// One invocation, as far as it got.
+#[derive(Debug)]
+struct Invocation {
+    verb: String,
+    kind: Kind,
+    agent: Option<String>,
+    argv: Vec<String>,
+    /// The verb's options that take a value (host options' are known).
+    value_options: Vec<String>,
+    verb_hash: Option<String>,
+    tool: Option<String>,
+    project: Option<String>,
+    build_tag: Option<String>,
+    phases: [Option<Duration>; 4],
+}
+
+/// Process-wide, like the timings it extends: one `mur` process is one invocation.
+static CURRENT: Mutex<Option<Invocation>> = Mutex::new(None);
+static STARTED: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+
+/// The phases of an invocation, in the order they happen.
+#[derive(Debug, Clone, Copy)]
+pub enum Phase {
+    Discovery = 0,
+    Parse = 1,
+    Call = 2,
+    Shape = 3,
+}
+
+fn with<R>(f: impl FnOnce(&mut Invocation) -> R) -> Option<R> {
+    CURRENT.lock().ok()?.as_mut().map(f)
+}
+
+/// The clock of the whole invocation starts here (first thing in `main`).
+pub fn start_clock() {
+    STARTED.get_or_init(Instant::now);
+}
+
+/// This invocation is verb `verb` of `kind`, typed as `argv` (after its
+/// name); `agent` is `--agent`/`MUR_AGENT` when given.
+pub fn begin(verb: &str, kind: Kind, argv: &[String], agent: Option<&str>) {
+    if let Ok(mut current) = CURRENT.lock() {
+        *current = Some(Invocation {
+            verb: verb.to_owned(),
+            kind,
+            agent: agent.map(str::to_owned),
+            argv: argv.to_vec(),
+            value_options: Vec::new(),
+            verb_hash: None,
+            tool: None,
+            project: None,
+            build_tag: None,
+            phases: [None; 4],
+        });
+    }
+}
+
+/// Not a call after all (`--help`): nothing is recorded.
+pub fn forget() {
+    if let Ok(mut current) = CURRENT.lock() {
+        *current = None;
+    }
+}
+
+/// The verb turned out to be of `kind` (an unknown name is a derived verb).
+pub fn kind(kind: Kind) {
+    with(|i| i.kind = kind);
+}
+
+/// The options `spec` declares that take a value (`--selector`), so their
+/// values are not counted as positionals.
+pub fn value_options(spec: &mur_verbs::VerbSpec) {
+    let names: Vec<String> = spec
+        .options
+        .iter()
+        .filter(|p| p.takes_value())
+        .map(|p| format!("--{}", p.name))
+        .collect();
+    with(|i| i.value_options = names);
+}
+
+/// Host options that take a value, wherever they are typed.
+const HOST_VALUE_OPTIONS: [&str; 9] = [
+    "--args",
+    "--method",
+    "--endpoint",
+    "--project",
+    "--auto-range",
+    "--timeout",
+    "--max-response",
+    "--protocol",
+    "--answer",
+];
+
+/// The tool the verb calls, and the SHA-256 of the verb's file.
+pub fn verb_file(tool: &str, sha256: Option<&str>) {
+    with(|i| {
+        i.tool = Some(tool.to_owned());
+        i.verb_hash = sha256.map(str::to_owned);
+    });
+}
+
+pub fn tool(tool: &str) {
+    with(|i| i.tool = Some(tool.to_owned()));
+}
+
+/// The session the call went to: its project hash and build tag.
+pub fn session(resolved: &mur_discovery::Resolved) {
+    with(|i| {
+        i.project = resolved.project.as_deref().map(project_hash);
+        i.build_tag.clone_from(&resolved.build_tag);
+    });
+}
+
+/// The lockfile name of a canonical project path, without `.json`.
+fn project_hash(project: &str) -> String {
+    let name = mur_lockfile::paths::lockfile_name(project);
+    name.trim_end_matches(".json").to_owned()
+}
+
+/// Runs `f`, adding its duration to `phase`.
+pub fn measure<R>(phase: Phase, f: impl FnOnce() -> R) -> R {
+    let started = Instant::now();
+    let result = f();
+    add(phase, started.elapsed());
+    result
+}
+
+/// [`measure`] for a future.
+pub async fn measure_async<R>(phase: Phase, f: impl Future<Output = R>) -> R {
+    let started = Instant::now();
+    let result = f.await;
+    add(phase, started.elapsed());
+    result
+}
+
+fn add(phase: Phase, spent: Duration) {
+    with(|i| {
+        let slot = &mut i.phases[phase as usize];
+        *slot = Some(slot.unwrap_or_default() + spent);
+    });
+}
+
+/// `params` of a `tools/call` with the verb named in `_meta`.
+pub fn with_verb_meta(method: &str, params: Option<&Value>) -> Option<Value> {
+    let label = with(|i| json!({ "name": i.verb, "kind": i.kind.as_str() }))?;
+    let mut params = params.filter(|_| method == "tools/call")?.clone();
+    let object = params.as_object_mut()?;
+    let meta = object.entry("_meta").or_insert_with(|| json!({}));
+    meta.as_object_mut()?.entry(VERB_META).or_insert(label);
+    Some(params)
+}
+
+/// Appends this invocation's record, if it is one to record. Returns why a
+/// record could not be written (for `-v`); never fails the invocation.
+pub fn finish(outcome: &std::result::Result<(), Error>, exit: u8) -> Option<String> {
+    let invocation = CURRENT.lock().ok()?.take()?;
+    let dir = UsageDir::from_env()?;
+    if !dir.enabled() {
+        return None;
+    }
+    let record = record(invocation, outcome, exit, dir.with_values());
+    dir.log().append(&record).err()
+}
+
+fn record(
+    i: Invocation,
+    outcome: &std::result::Result<(), Error>,
+    exit: u8,
+    with_values: bool,
+) -> Record {
+    let ms = STARTED.get().map_or(0.0, |s| millis(s.elapsed()));
+    let mut record = Record::new(Side::Cli, Surface::Cli, outcome_of(outcome), ms);
+    record.client = Some(concat!("mur ", env!("CARGO_PKG_VERSION")).to_owned());
+    record.agent = i.agent.or_else(parent_name);
+    let takes_value =
+        |o: &str| HOST_VALUE_OPTIONS.contains(&o) || i.value_options.iter().any(|v| v == o);
+    record.argv = Some(mur_usage::argv_shape(&i.argv, takes_value, with_values));
+    record.verb = Some(i.verb);
+    record.kind = Some(i.kind);
+    record.verb_hash = i.verb_hash;
+    record.tool = i.tool;
+    record.exit = Some(exit);
+    record.class = outcome.as_ref().err().map(|e| class(e).to_owned());
+    record.project = i.project;
+    record.build_tag = i.build_tag;
+    let [discovery, parse, call, shape] = i.phases.map(|p| p.map(millis));
+    record.phases = Some(Phases {
+        discovery,
+        parse,
+        call,
+        shape,
+    });
+    record
+}
+
+fn millis(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
+}
+
+fn outcome_of(outcome: &std::result::Result<(), Error>) -> Outcome {
+    let Err(e) = outcome else {
+        return Outcome::Ok;
+    };
+    match e.kind() {
+        ErrorKind::Usage => Outcome::UsageError,
+        ErrorKind::Transport | ErrorKind::NoSession => Outcome::SessionError,
+        ErrorKind::ToolFailed => Outcome::ToolError,
+        ErrorKind::Plugin => Outcome::PluginError,
+        ErrorKind::Internal => Outcome::InternalError,
+        ErrorKind::BrokenPipe => Outcome::Ok,
+    }
+}
+
+/// The error class as the README's exit-code table names it.
+fn class(e: &Error) -> &'static str {
+    match e.kind() {
+        ErrorKind::Usage => "usage",
+        ErrorKind::Transport => "transport",
+        ErrorKind::NoSession => "no-session",
+        ErrorKind::ToolFailed => "tool-failed",
+        ErrorKind::Plugin => "plugin",
+        ErrorKind::Internal => "internal",
+        ErrorKind::BrokenPipe => "broken-pipe",
+    }
+}
+
+/// The parent process's name (the agent's shell, or the agent itself) when
+/// no `--agent` names it: one read of `/proc/<ppid>/comm`.
+#[cfg(target_os = "linux")]
+fn parent_name() -> Option<String> {
+    let ppid = std::os::unix::process::parent_id();
+    let comm = std::fs::read_to_string(format!("/proc/{ppid}/comm")).ok()?;
+    Some(comm.trim_end().to_owned()).filter(|n| !n.is_empty())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn parent_name() -> Option<String> {
+    None
+}
