@@ -78,6 +78,16 @@ impl Sandbox {
         self.registry().dir().to_owned()
     }
 
+    /// `XDG_STATE_HOME` of this sandbox: `mur`'s usage log is under `mur/usage/`.
+    pub fn state_dir(&self) -> PathBuf {
+        self.root().join("state")
+    }
+
+    /// The usage log `mur` appends to in this sandbox.
+    pub fn usage_log(&self) -> PathBuf {
+        self.state_dir().join("mur").join("usage").join("usage.jsonl")
+    }
+
     /// The only environment a child sees.
     pub fn env(&self) -> Vec<(&'static str, OsString)> {
         let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
@@ -85,6 +95,7 @@ impl Sandbox {
             ("XDG_RUNTIME_DIR", self.runtime_dir().into()),
             ("XDG_DATA_HOME", self.root().join("data").into()),
             ("XDG_CACHE_HOME", self.root().join("cache").into()),
+            ("XDG_STATE_HOME", self.state_dir().into()),
             ("HOME", self.root().join("home").into()),
             ("PATH", path),
         ]

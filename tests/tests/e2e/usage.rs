@@ -1,0 +1,251 @@
+//! Usage records on both surfaces: every `mur` invocation appends one line,
+//! concurrent ones never interleave; a session started with `--usage-log`
+//! records every call it serves, from mur or any MCP client; `usage report`
+//! counts them once per side and names the losers; `verbs prune` removes
+//! exactly those.
+
+use std::path::Path;
+
+use mur_e2e::mcp;
+use mur_e2e::{Output, Sandbox};
+use serde_json::{Value, json};
+
+fn devtools(sandbox: &Sandbox, args: &[&str]) -> Output {
+    let argv: Vec<&str> = ["devtools"].iter().chain(args).copied().collect();
+    sandbox.mur(&argv)
+}
+
+fn records(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+/// Every record of the sandbox's CLI log, rotated files first.
+fn all_cli_records(sandbox: &Sandbox) -> Vec<Value> {
+    let live = sandbox.usage_log();
+    let mut all = Vec::new();
+    for n in (1..=4).rev() {
+        all.extend(records(&live.with_extension(format!("jsonl.{n}"))));
+    }
+    all.extend(records(&live));
+    all
+}
+
+#[test]
+fn fifty_concurrent_invocations_leave_fifty_whole_records() {
+    let (sandbox, _app) = Sandbox::with_app();
+    let children: Vec<_> = (0..50)
+        .map(|_| {
+            let mut cmd = sandbox.mur_command(&[
+                "devtools", "call", "click", "--args", r##"{"selector":"#btn-inc"}"##,
+            ]);
+            // Small files, so the log also rotates while they write.
+            cmd.env("MUR_USAGE_MAX_BYTES", "8000")
+                .stdout(std::process::Stdio::null());
+            cmd.spawn().expect("spawn mur")
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().expect("wait").success());
+    }
+    let records = all_cli_records(&sandbox);
+    assert_eq!(records.len(), 50, "one record per invocation");
+    for r in &records {
+        assert_eq!(r["schema"], "mur-usage/1");
+        assert_eq!((r["verb"].as_str(), r["kind"].as_str(), r["tool"].as_str()), (Some("call"), Some("call"), Some("click")));
+        assert_eq!((r["exit"].as_u64(), r["outcome"].as_str()), (Some(0), Some("ok")));
+        assert!(r["ms"].as_f64().is_some_and(|ms| ms > 0.0), "{r}");
+        assert!(r["phases"]["discovery"].is_f64() && r["phases"]["call"].is_f64(), "{r}");
+        assert_eq!(r["argv"], json!({ "options": ["--args"], "positionals": 1 }), "the shape, never the value");
+    }
+    assert!(sandbox.usage_log().with_extension("jsonl.1").exists(), "the log rotated");
+    let count = devtools(&sandbox, &["call", "state", "--args", r##"{"selector":"#count"}"##]);
+    assert_eq!(count.tool_text(0).contains("\"50\""), true, "all 50 clicks ran: {}", count.tool_text(0));
+}
+
+#[test]
+fn a_record_names_the_session_the_failure_class_and_never_a_value() {
+    let (sandbox, app) = Sandbox::with_app();
+    devtools(&sandbox, &["state", "--selector", "#secret-selector"]).assert_code(5);
+    devtools(&sandbox, &["wait-for", "--bogus"]).assert_code(1);
+    devtools(&sandbox, &["wait-for", "--help"]).assert_code(0);
+    let records = records(&sandbox.usage_log());
+    assert_eq!(records.len(), 2, "help is not a call: {records:?}");
+    let (state, refused) = (&records[0], &records[1]);
+    let hash = app.lockfile.file_stem().map(|s| s.to_string_lossy().into_owned());
+    assert_eq!(state["project"].as_str(), hash.as_deref());
+    assert_eq!(state["buildTag"].as_str(), Some(app.lock.build_tag.as_str()));
+    assert_eq!((state["kind"].as_str(), state["tool"].as_str()), (Some("derived"), Some("state")));
+    assert_eq!((state["exit"].as_u64(), state["class"].as_str(), state["outcome"].as_str()), (Some(5), Some("tool-failed"), Some("tool-error")));
+    assert_eq!((refused["exit"].as_u64(), refused["class"].as_str(), refused["outcome"].as_str()), (Some(1), Some("usage"), Some("usage-error")));
+    let text = std::fs::read_to_string(sandbox.usage_log()).unwrap_or_default();
+    assert!(!text.contains("secret"), "argument values stay out of the log: {text}");
+    assert_eq!(state["argv"], json!({ "options": ["--selector"], "positionals": 0 }));
+}
+
+#[test]
+fn usage_off_records_nothing_and_a_log_that_cannot_be_written_changes_nothing() {
+    let (sandbox, _app) = Sandbox::with_app();
+    devtools(&sandbox, &["usage", "off"]).assert_code(0);
+    devtools(&sandbox, &["call", "version"]).assert_code(0);
+    assert!(!sandbox.usage_log().exists(), "nothing recorded while off");
+    let path = devtools(&sandbox, &["usage", "path"]);
+    path.assert_code(0).assert_stderr_contains("usage recording is off");
+    assert_eq!(path.stdout.trim_end(), sandbox.usage_log().display().to_string());
+    devtools(&sandbox, &["usage", "on"]).assert_code(0);
+    // The log's place is taken by a directory: appending fails, the call does not.
+    std::fs::create_dir_all(sandbox.usage_log()).expect("mkdir");
+    let out = devtools(&sandbox, &["call", "version"]);
+    out.assert_code(0);
+    assert_eq!(out.stderr, "", "a failed record says nothing without -v");
+    assert!(out.json()["structuredContent"].is_object() || out.json()["content"].is_array());
+}
+
+#[test]
+fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
+    let sandbox = Sandbox::new();
+    let served = sandbox.root().join("served.jsonl");
+    let served_arg = served.display().to_string();
+    let app = sandbox.start_sample_with(&sandbox.project("app"), &["--usage-log", &served_arg]);
+    devtools(&sandbox, &["click", "--selector", "#btn-inc"]).assert_code(0);
+    // The same tool from another MCP client.
+    mcp::call_tool(&app.lock.endpoint, "click", json!({ "selector": "#btn-inc" }));
+    let served_records = records(&served);
+    assert_eq!(served_records.len(), 2);
+    assert_eq!(served_records[0]["surface"], "cli");
+    assert_eq!(served_records[0]["verb"], "click");
+    assert_eq!(served_records[0]["kind"], "derived");
+    assert_eq!(served_records[1]["surface"], "mcp");
+    assert_eq!(served_records[1]["side"], "server");
+    let report = devtools(&sandbox, &["usage", "report", "--json", "--server-log", &served_arg]);
+    report.assert_code(0);
+    let report = report.json();
+    let surfaces: Vec<(String, u64)> = report["surfaces"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| (s["name"].as_str().unwrap_or_default().to_owned(), s["calls"].as_u64().unwrap_or(0)))
+        .collect();
+    let expected = [("cli/derived", 1), ("server/cli", 1), ("server/mcp", 1)];
+    assert_eq!(surfaces, expected.map(|(n, c)| (n.to_owned(), c)));
+    assert_eq!(report["toolsCli"][0]["calls"], 1);
+    assert_eq!(report["toolsServed"][0]["calls"], 2);
+}
+
+/// A log with known records: times fixed in the past and known durations.
+fn known_log(sandbox: &Sandbox) {
+    let rec = |day: u32, verb: &str, kind: &str, tool: &str, outcome: &str, ms: f64| {
+        let time = match day {
+            0 => "2025-01-01T10:00:00.000Z".to_owned(),
+            day => format!("2026-01-{day:02}T10:00:00.000Z"),
+        };
+        json!({
+            "schema": "mur-usage/1", "time": time,
+            "side": "cli", "surface": "cli", "agent": "claude", "verb": verb, "kind": kind,
+            "tool": tool, "outcome": outcome, "ms": ms,
+        })
+    };
+    let lines = [
+        // Long before the rest: a verb removed since.
+        rec(0, "retired", "data", "windows", "ok", 7.0),
+        rec(1, "count", "data", "state", "ok", 4.0),
+        rec(2, "count", "data", "state", "ok", 2.0),
+        rec(3, "count", "data", "state", "tool-error", 10.0),
+        rec(4, "count", "data", "state", "ok", 3.0),
+        rec(5, "bump", "data", "click", "usage-error", 1.0),
+        rec(6, "bump", "data", "click", "usage-error", 1.0),
+        rec(7, "bump", "data", "click", "ok", 5.0),
+        rec(8, "bump", "data", "click", "usage-error", 1.0),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let log = sandbox.usage_log();
+    std::fs::create_dir_all(log.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&log, text + "not a record\n").expect("write log");
+}
+
+/// Installs a data verb `name` calling `tool`.
+fn add_data_verb(sandbox: &Sandbox, name: &str, tool: &str) {
+    let file = sandbox.root().join(format!("{name}.json"));
+    let verb = json!({ "schema": "mur-verb/1", "name": name, "tool": tool, "summary": format!("{name} test verb"), "arguments": {"selector": "#count"} });
+    std::fs::write(&file, verb.to_string()).expect("write verb");
+    devtools(&sandbox, &["verbs", "add", &file.display().to_string()]).assert_code(0);
+}
+
+#[test]
+fn a_report_over_a_known_log_gives_the_known_numbers() {
+    let sandbox = Sandbox::new();
+    for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
+        add_data_verb(&sandbox, name, tool);
+    }
+    known_log(&sandbox);
+    let out = devtools(&sandbox, &["usage", "report", "--json"]);
+    out.assert_code(0).assert_stderr_contains("1 line(s) of the usage logs are not records");
+    let report = out.json();
+    let row = |name: &str| {
+        report["verbs"].as_array().into_iter().flatten().find(|r| r["name"] == name).cloned().unwrap_or_default()
+    };
+    let count = row("count");
+    assert_eq!(
+        [&count["calls"], &count["ok"], &count["toolFailures"], &count["p50Ms"], &count["p90Ms"], &count["lastUsed"]],
+        [&json!(4), &json!(3), &json!(1), &json!(3.0), &json!(10.0), &json!("2026-01-04T10:00:00.000Z")]
+    );
+    let bump = row("bump");
+    assert_eq!([&bump["calls"], &bump["usageErrors"], &bump["p50Ms"]], [&json!(4), &json!(3), &json!(1.0)]);
+    let losers: Vec<(&str, &str)> = report["losers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|l| (l["verb"].as_str().unwrap_or_default(), l["command"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(losers, [("bump", "mur devtools verbs remove bump"), ("idle", "mur devtools verbs remove idle")]);
+    assert_eq!(report["toolsWithoutNamedCalls"], json!(["scroll"]));
+    assert_eq!((report["records"].as_u64(), report["skippedLines"].as_u64()), (Some(9), Some(1)));
+    // --agent filters; an agent that never ran has no records.
+    let none = devtools(&sandbox, &["usage", "report", "--json", "--agent", "codex"]).json();
+    assert_eq!(none["records"], 0);
+    // The page: self-contained, one chart per view, every verb named.
+    let html = sandbox.root().join("usage.html");
+    devtools(&sandbox, &["usage", "report", "--html", &html.display().to_string()]).assert_code(0);
+    let page = std::fs::read_to_string(&html).expect("page written");
+    assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
+    assert!(page.matches("<svg").count() >= 3, "charts: {page}");
+    for verb in ["count", "bump"] {
+        assert!(page.contains(&format!(">{verb}<")), "{verb} in the page");
+    }
+    for fetch in ["<script", "src=", "href=", "url("] {
+        assert!(!page.contains(fetch), "nothing fetched: `{fetch}` in the page");
+    }
+}
+
+#[test]
+fn prune_removes_exactly_the_losers_and_only_with_yes() {
+    let sandbox = Sandbox::new();
+    for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
+        add_data_verb(&sandbox, name, tool);
+    }
+    known_log(&sandbox);
+    let installed = |sandbox: &Sandbox| -> Vec<String> {
+        let list = devtools(sandbox, &["verbs", "list", "--json"]).json();
+        list.as_array().into_iter().flatten().filter_map(|v| v["name"].as_str().map(str::to_owned)).collect()
+    };
+    // A window the log covers (its first record is older): over the last 400
+    // days, `idle` is unused and `bump` is refused 3 times in 4.
+    let dry = devtools(&sandbox, &["verbs", "prune", "--unused-for", "400d"]);
+    dry.assert_code(0).assert_stderr_contains("a dry run: nothing was removed");
+    let lines: Vec<&str> = dry.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", dry.stdout);
+    assert!(lines[0].starts_with("mur devtools verbs remove bump    # 75% of its 4 calls were usage errors"));
+    assert!(lines[1].starts_with("mur devtools verbs remove idle    # not used since"));
+    assert_eq!(installed(&sandbox), ["bump", "count", "idle"]);
+    // A window longer than the log: unused verbs cannot be judged, `bump` still can.
+    let long = devtools(&sandbox, &["verbs", "prune", "--unused-for", "3000d"]);
+    long.assert_code(0).assert_stderr_contains("the usage log does not go back to");
+    assert_eq!(long.stdout.lines().count(), 1, "{}", long.stdout);
+    let pruned = devtools(&sandbox, &["verbs", "prune", "--unused-for", "400d", "--yes"]);
+    pruned.assert_code(0);
+    assert_eq!(installed(&sandbox), ["count"]);
+    // A bad rate is a usage error.
+    devtools(&sandbox, &["verbs", "prune", "--max-usage-error-rate", "2"]).assert_code(1);
+}
