@@ -150,10 +150,20 @@ pub fn add(sandbox: &Sandbox, files: &[PathBuf]) -> Output {
 /// The component with a custom section appended: different bytes (so a new
 /// hash), same behaviour. Custom sections are valid anywhere in a component.
 pub fn with_custom_section(component: &[u8], note: &str) -> Vec<u8> {
-    let name = b"mur-test-note";
-    let mut body = leb128(name.len());
-    body.extend_from_slice(name);
-    body.extend_from_slice(note.as_bytes());
+    with_section(component, "mur-test-note", note)
+}
+
+/// The component with a `mur:verb-name` section naming verb `name` appended,
+/// as the kits write it: `verbs add` judges that name before compiling.
+pub fn with_verb_name(component: &[u8], name: &str) -> Vec<u8> {
+    with_section(component, "mur:verb-name", name)
+}
+
+/// The component with the custom section `section` holding `data` appended.
+fn with_section(component: &[u8], section: &str, data: &str) -> Vec<u8> {
+    let mut body = leb128(section.len());
+    body.extend_from_slice(section.as_bytes());
+    body.extend_from_slice(data.as_bytes());
     let mut out = component.to_vec();
     out.push(0); // custom section id
     out.extend(leb128(body.len()));

@@ -20,6 +20,7 @@ mod files;
 mod index;
 mod instance;
 pub mod manage;
+mod name_section;
 mod names;
 mod producers;
 mod runtime;

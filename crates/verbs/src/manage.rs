@@ -10,6 +10,8 @@ use super::dirs::VerbDirs;
 use super::error::{VerbError, io_error};
 use super::index::{Entry, Index, stamp, write_atomic};
 use super::instance::{Described, Instance};
+use super::name_section;
+use super::names::{self, Unusable};
 use super::runtime::{Runtime, sha256_hex};
 
 /// What `verbs add` did with one verb.
@@ -26,7 +28,6 @@ pub fn list(dirs: &VerbDirs) -> Result<Vec<Entry>, VerbError> {
     Ok(Index::load(&dirs.verbs)?.verbs)
 }
 
-/// One installed verb and the path of its file.
 /// One installed verb: its entry, its file, and the bytes of its compiled
 /// code in the cache (0 for a data verb, or before its first compile).
 pub fn info(dirs: &VerbDirs, name: &str) -> Result<(Entry, PathBuf, u64), VerbError> {
@@ -36,10 +37,15 @@ pub fn info(dirs: &VerbDirs, name: &str) -> Result<(Entry, PathBuf, u64), VerbEr
     Ok((entry.clone(), index.file_path(entry), compiled))
 }
 
-/// Uninstalls verb `name`: gone from help and dispatch at once.
+/// Uninstalls verb `name`: gone from help and dispatch at once. Compiled code
+/// no installed verb uses goes too, even when `name` is not installed: what an
+/// interrupted `verbs add` of it compiled is collected either way.
 pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
     let mut index = Index::load(&dirs.verbs)?;
-    let entry = index.remove(name).ok_or_else(|| not_installed(name))?;
+    let Some(entry) = index.remove(name) else {
+        collect_orphans(dirs, &index);
+        return Err(not_installed(name));
+    };
     // Index first: once it is saved the verb is gone from help and dispatch,
     // even if deleting the file below fails.
     index.save()?;
@@ -53,8 +59,12 @@ pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
     Ok(())
 }
 
-/// Removes compiled code no installed verb needs any more.
+/// Removes compiled code no installed verb needs any more. A cache directory
+/// that does not exist yet is not created for it.
 fn collect_orphans(dirs: &VerbDirs, index: &Index) {
+    if !dirs.cache.exists() {
+        return;
+    }
     let installed: Vec<&str> = index.verbs.iter().map(|e| e.sha256.as_str()).collect();
     let removed = CodeCache::open(&dirs.cache).retain_only(&installed);
     if removed > 0 {
@@ -73,10 +83,12 @@ struct Candidate {
 /// Check every file first and install only if all pass, so a refused file never
 /// leaves half of a batch installed.
 ///
-/// `reserved` are the words the host answers itself after `mur devtools`; a
-/// verb may take one only with `force`.
-/// Whatever happens, compiled code no installed verb uses is removed after:
-/// a refused file leaves nothing behind.
+/// `reserved` are the words the host answers itself after `mur devtools`: a
+/// verb by such a name could never be called, so it is refused, `force` or not.
+/// A component that declares its name (section `mur:verb-name`, which the kits
+/// write) is judged by it before it is compiled; one that does not, by its
+/// `info` after. Whatever happens, compiled code no installed verb uses is
+/// removed after: a refused file leaves nothing behind.
 pub fn add(
     dirs: &VerbDirs,
     files: &[PathBuf],
@@ -96,21 +108,38 @@ fn add_to(
     force: bool,
     reserved: &[String],
 ) -> Result<Vec<Added>, VerbError> {
-    let runtime = Runtime::new(&dirs.cache)?;
+    // Built on the first compile: a batch refused or unchanged before any
+    // compile never touches the cache.
+    let mut runtime: Option<Runtime> = None;
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut outcomes = Vec::new();
     for file in files {
-        let candidate = inspect(&runtime, file)?;
-        if candidates
-            .iter()
-            .any(|c| c.info.name == candidate.info.name)
-        {
-            return Err(VerbError::Registry(format!(
-                "two of the files given are verb `{}`",
-                candidate.info.name
-            )));
-        }
-        if admit(index, &candidate, force, reserved)? {
+        let judge = |name: &str, sha256: &str, batch: &[Candidate]| {
+            verdict(index, batch, file, name, sha256, force, reserved)
+        };
+        let candidate = if file.extension().is_some_and(|e| e == "json") {
+            inspect_data(file)?
+        } else {
+            let bytes = read_candidate(file)?;
+            let sha256 = sha256_hex(&bytes);
+            let declared = declared_name(file, &bytes)?;
+            if let Some(name) = &declared
+                && !judge(name, &sha256, &candidates)?
+            {
+                outcomes.push(Added::Unchanged { name: name.clone() });
+                continue;
+            }
+            let runtime = match &mut runtime {
+                Some(runtime) => runtime,
+                None => runtime.insert(Runtime::new(&dirs.cache)?),
+            };
+            let candidate = inspect(runtime, file, bytes, sha256)?;
+            if let Some(name) = declared {
+                same_name(file, &name, &candidate.info.name)?;
+            }
+            candidate
+        };
+        if judge(&candidate.info.name, &candidate.sha256, &candidates)? {
             candidates.push(candidate);
         } else {
             outcomes.push(Added::Unchanged {
@@ -141,13 +170,81 @@ fn read_candidate(file: &Path) -> Result<Vec<u8>, VerbError> {
     })
 }
 
-/// Compile a file, instantiate it in the sandbox and read its `info` — or,
-/// for a `.json` file, read it as a data verb.
-fn inspect(runtime: &Runtime, file: &Path) -> Result<Candidate, VerbError> {
-    if file.extension().is_some_and(|e| e == "json") {
-        return inspect_data(file);
+/// The name a component declares in its `mur:verb-name` section, if any.
+fn declared_name(file: &Path, bytes: &[u8]) -> Result<Option<String>, VerbError> {
+    name_section::declared(bytes).map_err(|why| {
+        VerbError::refused(
+            format!("`{}` is not a usable verb: {why}", file.display()),
+            WHAT_A_VERB_IS,
+        )
+    })
+}
+
+/// A component's `info` must name the verb its `mur:verb-name` section did:
+/// that is the name it was judged by before compiling.
+fn same_name(file: &Path, declared: &str, info: &str) -> Result<(), VerbError> {
+    if declared == info {
+        return Ok(());
     }
-    let bytes = read_candidate(file)?;
+    Err(VerbError::refused(
+        format!(
+            "`{}` names itself `{info}`, but its `{}` section says `{declared}`",
+            file.display(),
+            name_section::SECTION
+        ),
+        "build it again with its kit, which writes the section from the verb's own name",
+    ))
+}
+
+/// Whether to install the verb `name` that `file` holds (bytes hashing to
+/// `sha256`), judged from these alone, so before compiling when the name is
+/// declared: a name `mur` cannot use, a name twice in one batch, or a clash
+/// with an installed verb is refused; identical bytes are already installed.
+fn verdict(
+    index: &Index,
+    batch: &[Candidate],
+    file: &Path,
+    name: &str,
+    sha256: &str,
+    force: bool,
+    reserved: &[String],
+) -> Result<bool, VerbError> {
+    check_name(file, name, reserved)?;
+    if batch.iter().any(|c| c.info.name == name) {
+        return Err(VerbError::Registry(format!(
+            "two of the files given are verb `{name}`"
+        )));
+    }
+    admit(index, name, sha256, force)
+}
+
+/// The one name rule ([`names::judge`]), said of the name a file declares.
+fn check_name(file: &Path, name: &str, reserved: &[String]) -> Result<(), VerbError> {
+    match names::judge(name, reserved) {
+        Ok(()) => Ok(()),
+        Err(Unusable::Malformed) => Err(VerbError::Registry(format!(
+            "`{}` names itself `{name}`; {}",
+            file.display(),
+            names::VERB_NAME_RULE
+        ))),
+        Err(Unusable::Reserved) => Err(VerbError::refused(
+            format!(
+                "`{}` names itself `{name}`, a word `mur devtools` answers itself: \
+                 a verb by that name could not be called",
+                file.display()
+            ),
+            format!("give the verb another name (e.g. `my-{name}`) and build it again"),
+        )),
+    }
+}
+
+/// Compile a component, instantiate it in the sandbox and read its `info`.
+fn inspect(
+    runtime: &Runtime,
+    file: &Path,
+    bytes: Vec<u8>,
+    sha256: String,
+) -> Result<Candidate, VerbError> {
     let label = file
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -162,7 +259,6 @@ fn inspect(runtime: &Runtime, file: &Path) -> Result<Candidate, VerbError> {
             WHAT_A_VERB_IS,
         )
     };
-    let sha256 = sha256_hex(&bytes);
     let component = runtime
         .compile(&label, &bytes, &sha256)
         .map_err(not_a_verb)?;
@@ -221,16 +317,10 @@ fn plugin_reason(e: VerbError) -> String {
     }
 }
 
-/// A verb name becomes a CLI word and a file name: keep it to `[a-z][a-z0-9-]*`.
+/// What a verb's `info` must say besides its name (which [`verdict`] judges):
+/// the tool it calls, in texts the index can keep.
 fn check_info(file: &Path, info: &Described) -> Result<(), VerbError> {
     let name = &info.name;
-    if !crate::names::valid_verb_name(name) {
-        return Err(VerbError::Registry(format!(
-            "`{}` names itself `{name}`; {}",
-            file.display(),
-            crate::names::VERB_NAME_RULE
-        )));
-    }
     if info.tool.trim().is_empty() {
         return Err(VerbError::Registry(format!(
             "verb `{name}` in `{}` names no tool",
@@ -274,23 +364,12 @@ fn oversized(info: &Described) -> Option<String> {
     })
 }
 
-/// Whether to install `candidate`: refuse clashes unless forced; skip a verb
-/// that is already installed from identical bytes.
-fn admit(
-    index: &Index,
-    candidate: &Candidate,
-    force: bool,
-    reserved: &[String],
-) -> Result<bool, VerbError> {
-    let name = &candidate.info.name;
-    if reserved.contains(name) && !force {
-        return Err(VerbError::refused(
-            format!("verb `{name}` would hide the host's own `mur devtools {name}`"),
-            "pass `--force` to install it anyway",
-        ));
-    }
+/// Whether to install verb `name` from bytes hashing to `sha256`: refuse a
+/// clash with an installed verb unless forced; skip a verb that is already
+/// installed from identical bytes.
+fn admit(index: &Index, name: &str, sha256: &str, force: bool) -> Result<bool, VerbError> {
     match index.get(name) {
-        Some(existing) if existing.sha256 == candidate.sha256 => Ok(false),
+        Some(existing) if existing.sha256 == sha256 => Ok(false),
         Some(_) if !force => Err(VerbError::refused(
             format!("verb `{name}` is already installed from a different file"),
             "pass `--force` to replace it",

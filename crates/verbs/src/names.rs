@@ -15,3 +15,44 @@ pub fn valid_verb_name(name: &str) -> bool {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
+
+/// Why a verb cannot have a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unusable {
+    /// Not a word of [`VERB_NAME_RULE`].
+    Malformed,
+    /// A word `mur devtools` answers itself (`call`, `verbs`, `session`, …):
+    /// the host's command takes the word first, so such a verb could never be
+    /// called.
+    Reserved,
+}
+
+/// Whether a verb may be called `name`, where `reserved` are the words the
+/// host answers itself after `mur devtools`: the one check of `verbs new` and
+/// `verbs add` (which judges it before compiling when the component declares
+/// its name, see [`crate::name_section`]).
+pub fn judge(name: &str, reserved: &[String]) -> Result<(), Unusable> {
+    if !valid_verb_name(name) {
+        return Err(Unusable::Malformed);
+    }
+    if reserved.iter().any(|word| word == name) {
+        return Err(Unusable::Reserved);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_a_word_the_host_does_not_answer_itself() {
+        let reserved = ["call".to_owned(), "verbs".to_owned()];
+        assert_eq!(judge("bump", &reserved), Ok(()));
+        assert_eq!(judge("my-call", &reserved), Ok(()));
+        assert_eq!(judge("call", &reserved), Err(Unusable::Reserved));
+        for bad in ["", "Call", "x-", "a--b", "two words", "../up"] {
+            assert_eq!(judge(bad, &reserved), Err(Unusable::Malformed), "{bad:?}");
+        }
+    }
+}

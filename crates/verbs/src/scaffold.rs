@@ -13,6 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::VerbError;
+use crate::names::Unusable;
 
 /// The verb interface, as this `mur` loads it.
 const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
@@ -95,15 +96,7 @@ pub fn new_verb(
     dir: Option<&Path>,
     reserved: &[String],
 ) -> Result<Created, VerbError> {
-    check_name(name)?;
-    if reserved.iter().any(|word| word == name) {
-        return Err(VerbError::refused(
-            format!(
-                "`{name}` is a word `mur devtools` answers itself; a verb by that name could not be called"
-            ),
-            format!("pick another name (e.g. `my-{name}`)"),
-        ));
-    }
+    check_name(name, reserved)?;
     let root = dir.unwrap_or_else(|| Path::new(".")).join(name);
     if root.exists() {
         return Err(VerbError::refused(
@@ -206,14 +199,21 @@ fn type_name(name: &str) -> String {
         .collect()
 }
 
-fn check_name(name: &str) -> Result<(), VerbError> {
-    if crate::names::valid_verb_name(name) {
-        return Ok(());
+/// The one name rule ([`crate::names::judge`]), said of the name the user typed.
+fn check_name(name: &str, reserved: &[String]) -> Result<(), VerbError> {
+    match crate::names::judge(name, reserved) {
+        Ok(()) => Ok(()),
+        Err(Unusable::Malformed) => Err(VerbError::refused(
+            format!("`{name}` is not a verb name"),
+            format!("{} (e.g. `bump`)", crate::names::VERB_NAME_RULE),
+        )),
+        Err(Unusable::Reserved) => Err(VerbError::refused(
+            format!(
+                "`{name}` is a word `mur devtools` answers itself; a verb by that name could not be called"
+            ),
+            format!("pick another name (e.g. `my-{name}`)"),
+        )),
     }
-    Err(VerbError::refused(
-        format!("`{name}` is not a verb name"),
-        format!("{} (e.g. `bump`)", crate::names::VERB_NAME_RULE),
-    ))
 }
 
 fn write(path: &Path, text: &str, executable: bool) -> Result<(), VerbError> {
@@ -354,10 +354,10 @@ mod tests {
     #[test]
     fn names_are_words() {
         for good in ["bump", "click-twice", "a2"] {
-            assert!(check_name(good).is_ok(), "{good}");
+            assert!(check_name(good, &[]).is_ok(), "{good}");
         }
         for bad in ["", "Bump", "-x", "x-", "two words", "../up", "x_y"] {
-            assert!(check_name(bad).is_err(), "{bad:?}");
+            assert!(check_name(bad, &[]).is_err(), "{bad:?}");
         }
         assert_eq!(type_name("click-twice"), "ClickTwice");
         assert_eq!(type_name("a2"), "A2");

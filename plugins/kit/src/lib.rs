@@ -131,12 +131,24 @@ pub fn shape<V: Verb>(result: &str, state: &str, pretty: bool) -> Result<Shaped,
 }
 
 /// Export verb type `$verb` (which implements [`Verb`]) as this component's `mur:verb`
-/// world. Expands to nothing outside WebAssembly, so native unit tests link as usual.
+/// world, and record its name in the custom section `mur:verb-name` (its UTF-8
+/// bytes), where `mur devtools verbs add` reads it before compiling: a name `mur`
+/// refuses is refused at once, with nothing compiled. Expands to nothing outside
+/// WebAssembly, so native unit tests link as usual.
 #[macro_export]
 macro_rules! export_verb {
     ($verb:ty) => {
         #[cfg(target_arch = "wasm32")]
         const _: () = {
+            // `used`: kept though nothing reads it; the linker keeps a custom
+            // section for each `link_section` static, and wit-component carries
+            // it into the component's core module.
+            #[used]
+            #[allow(unsafe_code)]
+            #[unsafe(link_section = "mur:verb-name")]
+            static NAME: [u8; <$verb as $crate::Verb>::ABOUT.name.len()] =
+                $crate::wit::name_section(<$verb as $crate::Verb>::ABOUT.name);
+
             struct Component;
 
             impl $crate::bindings::Guest for Component {

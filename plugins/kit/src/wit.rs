@@ -4,6 +4,15 @@ use crate::bindings::mur::verb::types as wit;
 use crate::info::Param;
 use crate::{Parsed, Verb};
 
+/// The contents of the `mur:verb-name` section [`export_verb!`] emits: `name`'s
+/// bytes as an array of their length (`N` must be `name.len()`).
+#[doc(hidden)]
+pub const fn name_section<const N: usize>(name: &str) -> [u8; N] {
+    let mut bytes = [0; N];
+    bytes.copy_from_slice(name.as_bytes());
+    bytes
+}
+
 pub fn info<V: Verb>() -> wit::VerbInfo {
     let info = crate::info::<V>();
     wit::VerbInfo {
@@ -29,7 +38,6 @@ fn param(param: Param) -> wit::Param {
         choices: param.choices,
     }
 }
-
 
 pub fn parse<V: Verb>(argv: &[String]) -> Result<wit::Parsed, String> {
     Ok(match crate::parse::<V>(argv)? {

@@ -179,18 +179,6 @@ fn files_that_are_not_verbs_are_refused_and_nothing_is_installed() {
     missing.assert_stderr_starts_with("error: could not read `");
 }
 
-#[test]
-fn a_verb_named_like_a_host_verb_needs_force() {
-    let sandbox = Sandbox::new();
-    let refused = try_add(&sandbox, &[guest("impostor")], &[]);
-    refused.assert_code(1);
-    assert_eq!(
-        refused.stderr,
-        "error: verb `session` would hide the host's own `mur devtools session`\nhint: pass `--force` to install it anyway\n"
-    );
-    try_add(&sandbox, &[guest("impostor")], &["--force"]).assert_code(0);
-}
-
 #[cfg(unix)]
 #[test]
 fn a_device_a_fifo_or_a_directory_is_refused_at_once() {

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "Args", "Call", "Error", "FileWrite", "Output", "Param", "Verb", "export",
-    "flag", "json_line", "option", "payload", "positional", "selector",
+    "flag", "json_line", "option", "payload", "positional", "selector", "stamp",
 ]
 
 KINDS = (
@@ -411,7 +411,39 @@ def export(verb_class):
             files = [types.FileWrite(f.path, f.contents) for f in out.files]
             return types.Shaped(out.stdout, files)
 
+    WitWorld.verb = verb
     return WitWorld
+
+
+NAME_SECTION = "mur:verb-name"
+"""The custom section that names the verb, read by `mur devtools verbs add`."""
+
+
+def stamp(component, world):
+    """Append to the component file `component` the custom section
+    `mur:verb-name` holding the name of `world`'s verb (`world`: the `WitWorld`
+    of `export`), as `info` gives it: `mur devtools verbs add` reads it before
+    compiling, so a name it refuses (`call`, `verbs`, …) is refused at once,
+    not after a compile of 10 s or more. build.sh runs this natively."""
+    name = verb_name(world).encode("utf-8")
+    section = NAME_SECTION.encode("utf-8")
+    body = _leb128(len(section)) + section + name
+    with open(component, "ab") as out:
+        out.write(b"\x00" + _leb128(len(body)) + body)
+
+
+def verb_name(world):
+    """The name `world`'s verb gives in `info`."""
+    return world.verb.describe()["name"]
+
+
+def _leb128(n):
+    out = bytearray()
+    while True:
+        low, n = n & 0x7F, n >> 7
+        out.append(low | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
 
 
 def _answer(function, *args):

@@ -1,0 +1,89 @@
+//! The name a verb component declares in its `mur:verb-name` custom section,
+//! read without compiling it: `verbs add` judges the name before spending
+//! seconds (and, for a Python or JavaScript verb, tens of MB of cache) on a
+//! compile. The kits write the section (the Rust kit's `export_verb!`, the
+//! Python and JavaScript build scripts); a component without it (a 0.1 verb, one
+//! built by other tools) is judged by its `info` after compiling instead.
+
+use wasmparser::{Parser, Payload};
+
+/// The custom section's name; its contents are the verb's name in UTF-8.
+pub const SECTION: &str = "mur:verb-name";
+
+/// The name the component declares, if it has the section (in the component
+/// itself or in one of its core modules). Several sections must agree.
+pub fn declared(bytes: &[u8]) -> Result<Option<String>, String> {
+    let mut found: Option<String> = None;
+    for payload in Parser::new(0).parse_all(bytes) {
+        // A component that does not parse is left to the compile, which
+        // explains what is wrong with it.
+        let Ok(Payload::CustomSection(section)) = payload else {
+            continue;
+        };
+        if section.name() != SECTION {
+            continue;
+        }
+        let name = std::str::from_utf8(section.data())
+            .map_err(|_| format!("its `{SECTION}` section is not UTF-8"))?;
+        match &found {
+            Some(earlier) if earlier != name => {
+                return Err(format!(
+                    "its `{SECTION}` sections disagree: `{earlier}` and `{name}`"
+                ));
+            }
+            _ => found = Some(name.to_owned()),
+        }
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The smallest component there is: a header and nothing else.
+    const EMPTY_COMPONENT: &[u8] = b"\0asm\x0d\0\x01\0";
+
+    /// `component` with a custom section `name` holding `data` appended.
+    fn with_section(component: &[u8], name: &str, data: &[u8]) -> Vec<u8> {
+        let mut body = vec![u8::try_from(name.len()).expect("short name")];
+        body.extend_from_slice(name.as_bytes());
+        body.extend_from_slice(data);
+        let mut out = component.to_vec();
+        out.push(0);
+        out.push(u8::try_from(body.len()).expect("short section"));
+        out.extend(body);
+        out
+    }
+
+    #[test]
+    fn the_section_names_the_verb_and_its_absence_is_no_name() {
+        assert_eq!(declared(EMPTY_COMPONENT), Ok(None));
+        let other = with_section(EMPTY_COMPONENT, "mur-test-note", b"call");
+        assert_eq!(declared(&other), Ok(None));
+        let named = with_section(EMPTY_COMPONENT, SECTION, b"bump");
+        assert_eq!(declared(&named), Ok(Some("bump".to_owned())));
+        let twice = with_section(&named, SECTION, b"bump");
+        assert_eq!(declared(&twice), Ok(Some("bump".to_owned())));
+    }
+
+    #[test]
+    fn sections_that_disagree_or_are_not_text_are_refused() {
+        let named = with_section(EMPTY_COMPONENT, SECTION, b"bump");
+        let both = with_section(&named, SECTION, b"call");
+        assert_eq!(
+            declared(&both),
+            Err("its `mur:verb-name` sections disagree: `bump` and `call`".to_owned())
+        );
+        let binary = with_section(EMPTY_COMPONENT, SECTION, b"\xff\xfe");
+        assert_eq!(
+            declared(&binary),
+            Err("its `mur:verb-name` section is not UTF-8".to_owned())
+        );
+    }
+
+    #[test]
+    fn junk_has_no_name() {
+        assert_eq!(declared(b"junk"), Ok(None));
+    }
+}

@@ -1,0 +1,217 @@
+//! The names `verbs add` refuses — malformed, or a word `mur devtools` answers
+//! itself (`call`, `verbs`, `session`, …), `--force` or not — and what a refusal
+//! leaves behind: nothing. A component that declares its name in a
+//! `mur:verb-name` section (every kit writes one) is judged before it is
+//! compiled, so a refusal costs no compile and writes no cache entry; one
+//! without the section (a 0.1 verb) is judged by its `info` after compiling, and
+//! the compiled code goes with the refusal. `-v` shows whether a run compiled.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use mur_e2e::plugins::{
+    add, cache_dir, cache_entries, guest, standard, verb_dir, with_custom_section, with_verb_name,
+};
+use mur_e2e::{Output, Sandbox};
+
+/// What `-v` prints when `verbs add` compiles a component.
+const COMPILING: &str = "DEBUG compiling verb";
+
+/// Each file in `dir` with its size and modification time, sorted.
+fn listing(dir: &Path) -> Vec<(String, u64, SystemTime)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|entry| {
+                    let meta = entry.metadata().expect("metadata");
+                    let modified = meta.modified().expect("mtime");
+                    (
+                        entry.file_name().to_string_lossy().into_owned(),
+                        meta.len(),
+                        modified,
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// The verb directory and the compile cache, as `listing`s.
+fn store(sandbox: &Sandbox) -> [Vec<(String, u64, SystemTime)>; 2] {
+    [listing(&verb_dir(sandbox)), listing(&cache_dir(sandbox))]
+}
+
+/// A sandbox with `ping` installed: a verb directory and a cache with one entry.
+fn with_ping() -> Sandbox {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[guest("ping")]);
+    assert_eq!(cache_entries(&sandbox).len(), 1);
+    sandbox
+}
+
+/// `bytes` written to `name` in the sandbox.
+fn component(sandbox: &Sandbox, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = sandbox.root().join(name);
+    std::fs::write(&path, bytes).expect("write component");
+    path
+}
+
+/// `mur devtools -v verbs add FILE [extra]`, refused (exit 1) with nothing
+/// installed, replaced or cached; its stderr.
+fn refused(sandbox: &Sandbox, file: &Path, extra: &[&str]) -> Output {
+    let before = store(sandbox);
+    let mut args = vec![
+        "devtools",
+        "-v",
+        "verbs",
+        "add",
+        file.to_str().expect("utf-8"),
+    ];
+    args.extend(extra);
+    let out = sandbox.mur(&args);
+    out.assert_code(1);
+    assert_eq!(out.stdout, "", "{out}");
+    assert_eq!(
+        store(sandbox),
+        before,
+        "a refused add changed the store\n{out}"
+    );
+    out
+}
+
+fn reserved_error(file: &Path, name: &str) -> String {
+    format!(
+        "error: `{}` names itself `{name}`, a word `mur devtools` answers itself: a verb by that name could not be called\n\
+         hint: give the verb another name (e.g. `my-{name}`) and build it again\n",
+        file.display()
+    )
+}
+
+#[test]
+fn a_reserved_or_malformed_declared_name_is_refused_before_compiling_and_leaves_nothing() {
+    let sandbox = with_ping();
+    let ping = std::fs::read(guest("ping")).expect("ping.wasm");
+    for name in ["call", "verbs", "session", "help"] {
+        let file = component(
+            &sandbox,
+            &format!("{name}.wasm"),
+            &with_verb_name(&ping, name),
+        );
+        for extra in [&[][..], &["--force"]] {
+            let out = refused(&sandbox, &file, extra);
+            // The whole stderr of a `-v` run: no compile, nothing else done.
+            assert_eq!(out.stderr, reserved_error(&file, name), "{extra:?}");
+        }
+    }
+    let file = component(&sandbox, "bad.wasm", &with_verb_name(&ping, "Bad_Name"));
+    let out = refused(&sandbox, &file, &[]);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` names itself `Bad_Name`; a verb name is lowercase letters, digits and inner dashes, starting with a letter, at most 64 characters\n",
+            file.display()
+        )
+    );
+}
+
+#[test]
+fn a_verb_without_the_section_is_judged_after_compiling_and_its_code_goes_with_it() {
+    let sandbox = with_ping();
+    // `impostor` is a 0.1 verb (no section) whose `info` names it `session`.
+    let file = guest("impostor");
+    for extra in [&[][..], &["--force"]] {
+        let out = refused(&sandbox, &file, extra);
+        out.assert_stderr_contains(COMPILING);
+        assert!(
+            out.stderr.ends_with(&reserved_error(&file, "session")),
+            "{out}"
+        );
+    }
+    // Into a store that had no cache yet: the cache it made stays empty.
+    let fresh = Sandbox::new();
+    refused(&fresh, &file, &[]);
+    assert_eq!(cache_entries(&fresh), Vec::<PathBuf>::new());
+    assert!(!verb_dir(&fresh).exists(), "nothing installed");
+}
+
+#[test]
+fn a_section_that_disagrees_with_info_is_refused_after_compiling() {
+    let sandbox = with_ping();
+    let ping = std::fs::read(guest("ping")).expect("ping.wasm");
+    let file = component(&sandbox, "pong.wasm", &with_verb_name(&ping, "pong"));
+    let out = refused(&sandbox, &file, &["--force"]);
+    out.assert_stderr_contains(COMPILING);
+    assert!(
+        out.stderr.ends_with(&format!(
+            "error: `{}` names itself `ping`, but its `mur:verb-name` section says `pong`\n\
+             hint: build it again with its kit, which writes the section from the verb's own name\n",
+            file.display()
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_kit_built_verb_is_judged_by_its_declared_name_without_compiling_again() {
+    let sandbox = Sandbox::new();
+    let click = standard("click");
+    add(&sandbox, std::slice::from_ref(&click));
+    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+
+    // The Rust kit named it `click`: the same bytes again are seen to be
+    // installed already, with nothing compiled.
+    let again = sandbox.mur(&[
+        "devtools",
+        "-v",
+        "verbs",
+        "add",
+        click.to_str().expect("utf-8"),
+    ]);
+    again.assert_code(0);
+    assert_eq!(
+        again.stdout,
+        "verb `click` is already installed (unchanged)\n"
+    );
+    assert!(!again.stderr.contains(COMPILING), "{again}");
+
+    // Other bytes under the same declared name clash before any compile.
+    let bytes = std::fs::read(&click).expect("click.wasm");
+    let changed = component(
+        &sandbox,
+        "click-v2.wasm",
+        &with_custom_section(&bytes, "v2"),
+    );
+    let out = refused(&sandbox, &changed, &[]);
+    assert_eq!(
+        out.stderr,
+        "error: verb `click` is already installed from a different file\nhint: pass `--force` to replace it\n"
+    );
+    assert_eq!(cache_entries(&sandbox), [entry]);
+}
+
+#[test]
+fn removing_a_verb_that_is_not_installed_still_collects_orphaned_code() {
+    let sandbox = with_ping();
+    let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
+    // What an interrupted `verbs add` of `call` would leave: an entry of a file
+    // no installed verb has.
+    let engine = entry
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.split_once('-'))
+        .map(|(_, engine)| engine.to_owned())
+        .expect("<sha256>-<engine>.cwasm");
+    let orphan = cache_dir(&sandbox).join(format!("{}-{engine}", "a".repeat(64)));
+    std::fs::copy(&entry, &orphan).expect("plant an orphan");
+
+    let out = sandbox.mur(&["devtools", "verbs", "remove", "call"]);
+    out.assert_code(1);
+    assert_eq!(
+        out.stderr,
+        "error: no verb named `call` is installed\nhint: `mur devtools verbs list` shows the installed verbs\n"
+    );
+    assert_eq!(cache_entries(&sandbox), [entry], "the orphan is collected");
+}
