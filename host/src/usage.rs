@@ -221,7 +221,9 @@ fn outcome_of(outcome: &std::result::Result<(), Error>) -> Outcome {
     };
     match e.kind() {
         ErrorKind::Usage => Outcome::UsageError,
-        ErrorKind::Transport | ErrorKind::NoSession => Outcome::SessionError,
+        ErrorKind::Transport | ErrorKind::NoSession | ErrorKind::SessionActive => {
+            Outcome::SessionError
+        }
         ErrorKind::ToolFailed => Outcome::ToolError,
         ErrorKind::Plugin => Outcome::PluginError,
         ErrorKind::Internal => Outcome::InternalError,
@@ -235,6 +237,7 @@ fn class(e: &Error) -> &'static str {
         ErrorKind::Usage => "usage",
         ErrorKind::Transport => "transport",
         ErrorKind::NoSession => "no-session",
+        ErrorKind::SessionActive => "session-active",
         ErrorKind::ToolFailed => "tool-failed",
         ErrorKind::Plugin => "plugin",
         ErrorKind::Internal => "internal",

@@ -10,6 +10,9 @@ pub enum Kind {
     Usage,
     /// The endpoint could not be reached, timed out or answered garbage: exit 2.
     Transport,
+    /// Another session already holds the project (a second `bridge`), with
+    /// the one line seed 000 §6 prescribes as its message: exit 3.
+    SessionActive,
     /// No live devtools session was found: exit 4.
     NoSession,
     /// The tool answered with a JSON-RPC error or `isError: true`: exit 5.
@@ -34,7 +37,7 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
         2,
         "transport: unreachable, timed out, malformed or non-MCP answer",
     ),
-    (3, "(server only) another session is active for the project"),
+    (3, "(a session or bridge starting) another session is active for the project"),
     (4, "no live session"),
     (
         5,
@@ -156,6 +159,7 @@ impl Error {
             Kind::BrokenPipe => 0,
             Kind::Usage => 1,
             Kind::Transport => 2,
+            Kind::SessionActive => 3,
             Kind::NoSession => 4,
             Kind::ToolFailed => 5,
             Kind::Plugin => 6,
@@ -194,6 +198,7 @@ mod tests {
         let codes: Vec<u8> = [
             Kind::Usage,
             Kind::Transport,
+            Kind::SessionActive,
             Kind::NoSession,
             Kind::ToolFailed,
             Kind::Plugin,
@@ -203,6 +208,6 @@ mod tests {
         .into_iter()
         .map(|k| Error::new(k, "x").exit_code())
         .collect();
-        assert_eq!(codes, [1, 2, 4, 5, 6, 7, 0]);
+        assert_eq!(codes, [1, 2, 3, 4, 5, 6, 7, 0]);
     }
 }
