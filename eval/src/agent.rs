@@ -1,0 +1,213 @@
+//! Running the agent command for one task: its placeholders filled in (shell-quoted),
+//! run by `sh -c` in the task's working directory with the profile's environment and
+//! nothing else, its stdout and stderr kept as the transcript, in a process group of its
+//! own that is killed whole at the time limit (and whatever it left running, after).
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use mur_core::{Error, Result};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+
+use crate::profile::Profile;
+
+const POLL: Duration = Duration::from_millis(10);
+
+/// What one task gives the agent command.
+pub struct Invocation<'a> {
+    pub command: &'a str,
+    pub profile: Profile,
+    pub task: &'a str,
+    pub prompt: &'a str,
+    pub prompt_file: &'a Path,
+    pub workdir: &'a Path,
+    /// The MCP configuration file (MCP profile only).
+    pub mcp_config: Option<&'a Path>,
+    pub env: Vec<(OsString, OsString)>,
+    pub stdout: PathBuf,
+    pub stderr: PathBuf,
+    pub limit: Duration,
+}
+
+/// How the agent ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ended {
+    /// Its exit code; `None` when a signal ended it.
+    pub exit: Option<i32>,
+    pub signal: Option<i32>,
+    pub timed_out: bool,
+    pub wall: Duration,
+}
+
+/// Refuses a command that reaches for the other profile's surface: `{mcp_config}` under
+/// the CLI profile.
+pub fn check_command(command: &str, profile: Profile) -> Result<()> {
+    if profile == Profile::Cli && command.contains("{mcp_config}") {
+        return Err(Error::usage(
+            "the agent command uses `{mcp_config}`, but the cli profile gives the agent no MCP configuration",
+        )
+        .with_hint("run it with `--profile mcp`, or drop `{mcp_config}` from the command"));
+    }
+    Ok(())
+}
+
+/// `command` with its placeholders replaced, each value shell-quoted.
+pub fn substitute(invocation: &Invocation) -> Result<String> {
+    let path = |p: &Path| p.to_string_lossy().into_owned();
+    let values = [
+        ("{task}", invocation.task.to_owned()),
+        ("{prompt}", invocation.prompt.to_owned()),
+        ("{prompt_file}", path(invocation.prompt_file)),
+        ("{workdir}", path(invocation.workdir)),
+        (
+            "{mcp_config}",
+            invocation.mcp_config.map(path).unwrap_or_default(),
+        ),
+        ("{profile}", invocation.profile.name().to_owned()),
+    ];
+    let mut command = invocation.command.to_owned();
+    for (placeholder, value) in values {
+        if command.contains(placeholder) {
+            let quoted = shlex::try_quote(&value).map_err(|_| {
+                Error::usage(format!(
+                    "cannot quote the value of `{placeholder}` for the shell (a NUL byte)"
+                ))
+            })?;
+            command = command.replace(placeholder, &quoted);
+        }
+    }
+    Ok(command)
+}
+
+/// Runs the agent to its end or its time limit.
+pub fn run(invocation: &Invocation) -> Result<Ended> {
+    let command = substitute(invocation)?;
+    let stdout = create(&invocation.stdout)?;
+    let stderr = create(&invocation.stderr)?;
+    let started = Instant::now();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(&command)
+        .current_dir(invocation.workdir)
+        .env_clear()
+        .envs(invocation.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .process_group(0)
+        .spawn()
+        .map_err(|e| Error::internal(format!("cannot run the agent command with `sh`: {e}")))?;
+    let group = i32::try_from(child.id()).map(Pid::from_raw).ok();
+    let deadline = started + invocation.limit;
+    let (status, timed_out) = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break (status, false),
+            Ok(None) if Instant::now() >= deadline => {
+                kill_group(group);
+                let status = child
+                    .wait()
+                    .map_err(|e| Error::internal(format!("cannot wait for the agent: {e}")))?;
+                break (status, true);
+            }
+            Ok(None) => std::thread::sleep(POLL),
+            Err(e) => return Err(Error::internal(format!("cannot wait for the agent: {e}"))),
+        }
+    };
+    let wall = started.elapsed();
+    // Nothing the agent started may outlive its task (or call the next task's session).
+    kill_group(group);
+    Ok(Ended {
+        exit: status.code(),
+        signal: status.signal(),
+        timed_out,
+        wall,
+    })
+}
+
+fn kill_group(group: Option<Pid>) {
+    if let Some(group) = group {
+        let _ = killpg(group, Signal::SIGKILL);
+    }
+}
+
+fn create(path: &Path) -> Result<File> {
+    File::create(path)
+        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn invocation<'a>(command: &'a str, dir: &'a Path) -> Invocation<'a> {
+        Invocation {
+            command,
+            profile: Profile::Mcp,
+            task: "counter",
+            prompt: "Say \"hi\"; then $(stop)",
+            prompt_file: Path::new("/tmp/my prompt.md"),
+            workdir: dir,
+            mcp_config: Some(Path::new("/tmp/.mcp.json")),
+            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+            stdout: dir.join("out"),
+            stderr: dir.join("err"),
+            limit: Duration::from_secs(30),
+        }
+    }
+
+    #[test]
+    fn placeholders_are_replaced_shell_quoted() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let command =
+            "agent --task {task} --file {prompt_file} --config {mcp_config} {profile} {prompt}";
+        let run = invocation(command, dir.path());
+        assert_eq!(
+            substitute(&run).expect("quotable"),
+            "agent --task counter --file '/tmp/my prompt.md' --config /tmp/.mcp.json mcp 'Say \"hi\"; then $(stop)'"
+        );
+    }
+
+    #[test]
+    fn the_prompt_reaches_the_agent_as_one_word_and_output_is_kept() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let run = invocation(
+            "printf '%s|' {prompt} {task}; echo oops >&2; exit 3",
+            dir.path(),
+        );
+        let ended = super::run(&run).expect("runs");
+        assert_eq!((ended.exit, ended.timed_out), (Some(3), false));
+        let out = std::fs::read_to_string(dir.path().join("out")).expect("stdout kept");
+        assert_eq!(out, "Say \"hi\"; then $(stop)|counter|");
+        let err = std::fs::read_to_string(dir.path().join("err")).expect("stderr kept");
+        assert_eq!(err, "oops\n");
+    }
+
+    #[test]
+    fn an_agent_past_its_limit_is_killed_with_its_children() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut run = invocation("sleep 30 & sleep 30; echo never", dir.path());
+        run.limit = Duration::from_millis(300);
+        let ended = super::run(&run).expect("runs");
+        assert!(ended.timed_out, "{ended:?}");
+        assert_eq!(ended.signal, Some(9));
+        let out = std::fs::read_to_string(dir.path().join("out")).expect("stdout kept");
+        assert_eq!(out, "");
+    }
+
+    #[test]
+    fn the_cli_profile_refuses_an_mcp_configuration() {
+        let error =
+            check_command("agent --config {mcp_config}", Profile::Cli).expect_err("refused");
+        assert!(
+            error.message().contains("no MCP configuration"),
+            "{}",
+            error.message()
+        );
+        assert!(check_command("agent --config {mcp_config}", Profile::Mcp).is_ok());
+    }
+}

@@ -1,0 +1,132 @@
+//! The harness's own calls to the session — a task's setup before the agent starts and
+//! its checks after the agent has finished — through `mur-client`, over loopback HTTP.
+//! They are recorded in the session's usage log like any call; the run counts only the
+//! lines written while the agent ran.
+
+use std::time::Duration;
+
+use base64::Engine as _;
+use mur_client::{Client, Reply};
+use mur_core::settings::Source;
+use mur_core::{Error, Result, Settings};
+use serde_json::{Value, json};
+
+/// Bound on one setup or check call.
+const CALL_LIMIT: Duration = Duration::from_secs(10);
+
+/// A client for the harness's calls.
+pub struct Checker {
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Checker {
+    pub fn new() -> Result<Self> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+        Ok(Self { runtime })
+    }
+
+    /// Calls `tool` with `args` at `endpoint`; the tool's result, or why there is none
+    /// (a JSON-RPC error, a result with `isError: true`, no answer).
+    pub fn call(
+        &self,
+        endpoint: &str,
+        tool: &str,
+        args: &Value,
+    ) -> std::result::Result<Value, String> {
+        let settings = settings(endpoint);
+        let params = json!({ "name": tool, "arguments": args });
+        // A client per call: a connection kept alive from an earlier call may lead to
+        // the process a reload replaced, on the very same port.
+        let reply = self
+            .runtime
+            .block_on(async {
+                let http = mur_client::http_client()?;
+                let client = Client::new(&http, endpoint, &settings);
+                client.call("tools/call", Some(&params), CALL_LIMIT).await
+            })
+            .map_err(|e| format!("`{tool}` could not be called: {}", e.message()))?;
+        match reply {
+            Reply::Error(error) => Err(format!(
+                "`{tool}` answered a JSON-RPC error: {}",
+                error["message"].as_str().unwrap_or("(no message)")
+            )),
+            Reply::Result(result) if result["isError"] == true => Err(format!(
+                "`{tool}` failed: {}",
+                text_of(&result).unwrap_or("(no message)")
+            )),
+            Reply::Result(result) => Ok(result),
+        }
+    }
+}
+
+/// Settings for one call of the harness: this endpoint, no questions answered.
+fn settings(endpoint: &str) -> Settings {
+    Settings {
+        source: Source::Endpoint(endpoint.to_owned()),
+        project: None,
+        timeout: CALL_LIMIT,
+        max_response: 64 << 20,
+        pretty: false,
+        verbose: false,
+        quiet: true,
+        answers: Vec::new(),
+        protocol: None,
+    }
+}
+
+/// A tool result as JSON: its `structuredContent`, else its first text block parsed as
+/// JSON (or as a string), else the whole result.
+pub fn json_of(result: &Value) -> Value {
+    if let Some(structured) = result.get("structuredContent") {
+        return structured.clone();
+    }
+    match text_of(result) {
+        Some(text) => serde_json::from_str(text).unwrap_or_else(|_| Value::from(text)),
+        None => result.clone(),
+    }
+}
+
+fn text_of(result: &Value) -> Option<&str> {
+    result["content"]
+        .as_array()?
+        .iter()
+        .find(|block| block["type"] == "text")?["text"]
+        .as_str()
+}
+
+/// The bytes of the first image block of a tool result.
+pub fn image_of(result: &Value) -> std::result::Result<Vec<u8>, String> {
+    let data = result["content"]
+        .as_array()
+        .and_then(|blocks| blocks.iter().find(|block| block["type"] == "image"))
+        .and_then(|block| block["data"].as_str())
+        .ok_or_else(|| "the screenshot result has no image".to_owned())?;
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_err(|e| format!("the screenshot's image is not base64: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structured_content_is_preferred_then_text() {
+        let both = json!({ "content": [{ "type": "text", "text": "{\"a\":1}" }], "structuredContent": { "a": 2 } });
+        assert_eq!(json_of(&both), json!({ "a": 2 }));
+        let text = json!({ "content": [{ "type": "text", "text": "{\"a\":1}" }] });
+        assert_eq!(json_of(&text), json!({ "a": 1 }));
+        let plain = json!({ "content": [{ "type": "text", "text": "hello" }] });
+        assert_eq!(json_of(&plain), json!("hello"));
+    }
+
+    #[test]
+    fn an_image_block_is_decoded() {
+        let result = json!({ "content": [{ "type": "text", "text": "x" }, { "type": "image", "data": "aGk=", "mimeType": "image/png" }] });
+        assert_eq!(image_of(&result), Ok(b"hi".to_vec()));
+        assert!(image_of(&json!({ "content": [] })).is_err());
+    }
+}

@@ -1,0 +1,195 @@
+//! The command line of `mur-eval` (clap types only) and its validation into a [`Plan`].
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use mur_core::{Error, Result};
+
+use crate::profile::Profile;
+use crate::run::Plan;
+use crate::task;
+
+/// The tasks shipped with mur-eval.
+pub const TASK_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tasks");
+
+#[derive(Parser)]
+#[command(
+    name = "mur-eval",
+    version,
+    about = "Run an agent on mur-sample tasks under a CLI-only or an MCP-only profile",
+    after_help = "The tasks, profiles, agent placeholders and the report are described in docs/eval.md."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Run an agent on the tasks under one profile; report completion, calls and time
+    Run(RunArgs),
+    /// List the tasks
+    Tasks(TasksArgs),
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// What the agent may use: `cli` (mur on PATH) or `mcp` (an MCP configuration)
+    #[arg(long, value_enum)]
+    pub profile: Profile,
+    /// The agent command, run by `sh -c` per task; placeholders {task}, {prompt},
+    /// {prompt_file}, {workdir}, {mcp_config} and {profile} are replaced, shell-quoted
+    #[arg(long, value_name = "COMMAND")]
+    pub agent: String,
+    /// Run only these tasks (comma-separated ids), in this order
+    #[arg(long, value_name = "IDS", value_delimiter = ',')]
+    pub tasks: Vec<String>,
+    /// Print the report as JSON (schema mur-eval/1)
+    #[arg(long)]
+    pub json: bool,
+    /// Where the task files are
+    #[arg(long, value_name = "DIR", default_value = TASK_DIR)]
+    pub task_dir: PathBuf,
+    /// Where transcripts and the report go [default: mur-eval-out/<profile>-<time>]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The agent's time limit per task, overriding the tasks' own [default: 120]
+    #[arg(long, value_name = "SECS")]
+    pub time_limit: Option<u64>,
+    /// The `mur` to put on PATH (cli) [default: beside mur-eval, else on PATH]
+    #[arg(long, value_name = "PATH")]
+    pub mur: Option<PathBuf>,
+    /// The `mur-sample` to run [default: beside mur-eval, else on PATH]
+    #[arg(long, value_name = "PATH")]
+    pub sample: Option<PathBuf>,
+    /// The verb components (`*.wasm`) to install for the cli profile
+    /// [default: your installed verbs, `$XDG_DATA_HOME/mur/verbs`]
+    #[arg(long, value_name = "DIR")]
+    pub verbs: Option<PathBuf>,
+    /// Pass this environment variable on to the agent (repeatable; e.g. an API key)
+    #[arg(long, value_name = "NAME")]
+    pub pass_env: Vec<String>,
+}
+
+#[derive(Args)]
+pub struct TasksArgs {
+    /// Where the task files are
+    #[arg(long, value_name = "DIR", default_value = TASK_DIR)]
+    pub task_dir: PathBuf,
+    /// One JSON object per task
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Default agent time limit per task.
+const TIME_LIMIT: Duration = Duration::from_secs(120);
+
+impl RunArgs {
+    /// The validated plan: tasks loaded and selected, binaries and verbs found.
+    pub fn plan(self) -> Result<Plan> {
+        let tasks = task::select(task::load_dir(&self.task_dir)?, &self.tasks)?;
+        let out = self.out.unwrap_or_else(|| default_out(self.profile));
+        let mur = binary(self.mur, "mur", "--mur")?;
+        let sample = binary(self.sample, "mur-sample", "--sample")?;
+        let verbs = match self.verbs {
+            Some(dir) => dir,
+            None => installed_verbs().ok_or_else(|| {
+                Error::usage("no verb directory: neither XDG_DATA_HOME nor HOME is set")
+                    .with_hint("name one with `--verbs DIR`")
+            })?,
+        };
+        let pass_env = self
+            .pass_env
+            .iter()
+            .filter_map(|name| std::env::var_os(name).map(|value| (OsString::from(name), value)))
+            .collect();
+        Ok(Plan {
+            profile: self.profile,
+            agent: self.agent,
+            tasks,
+            out,
+            time_limit: self.time_limit.map_or(TIME_LIMIT, Duration::from_secs),
+            time_limit_forced: self.time_limit.is_some(),
+            mur,
+            sample,
+            verbs,
+            pass_env,
+        })
+    }
+}
+
+/// `mur-eval-out/<profile>-<UTC time>` in the current directory.
+fn default_out(profile: Profile) -> PathBuf {
+    let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
+    let stamp = time::OffsetDateTime::now_utc()
+        .format(&format)
+        .unwrap_or_else(|_| "now".to_owned());
+    PathBuf::from("mur-eval-out").join(format!("{}-{stamp}", profile.name()))
+}
+
+/// The executable `name`: as given, else beside this one (a cargo build puts them
+/// together), else the first on `PATH`.
+fn binary(given: Option<PathBuf>, name: &str, flag: &str) -> Result<PathBuf> {
+    let found = match given {
+        Some(path) => Some(path).filter(|p| p.is_file()),
+        None => beside_me(name).or_else(|| on_path(name)),
+    };
+    let found = found.ok_or_else(|| {
+        Error::usage(format!("cannot find `{name}`")).with_hint(format!(
+            "build it (`cargo build -p {name}`) or name it with `{flag} PATH`"
+        ))
+    })?;
+    std::path::absolute(&found)
+        .map_err(|e| Error::usage(format!("cannot resolve `{}`: {e}", found.display())))
+}
+
+fn beside_me(name: &str) -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    Some(exe.parent()?.join(name)).filter(|p| p.is_file())
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Where `mur` keeps the verbs installed for the user running mur-eval.
+fn installed_verbs() -> Option<PathBuf> {
+    let absolute = |var: &str| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let data = absolute("XDG_DATA_HOME")
+        .or_else(|| absolute("HOME").map(|home| home.join(".local").join("share")))?;
+    Some(data.join("mur").join("verbs"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory as _;
+    use std::path::Path;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_shipped_tasks_load_and_cover_every_category() {
+        let tasks = task::load_dir(Path::new(TASK_DIR)).expect("the shipped tasks are valid");
+        assert!(tasks.len() >= 12, "{} tasks", tasks.len());
+        for category in task::CATEGORIES {
+            assert!(
+                tasks
+                    .iter()
+                    .any(|t| t.categories.iter().any(|c| c == category)),
+                "no task covers `{category}`"
+            );
+        }
+    }
+}

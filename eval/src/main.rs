@@ -1,0 +1,112 @@
+//! `mur-eval`: the agent evaluation suite. `mur-eval run --profile cli|mcp --agent
+//! 'COMMAND'` runs an agent on every task (eval/tasks/*.toml) against a fresh
+//! `mur-sample`, with only its profile's surface in reach, checks the app's state
+//! afterwards, counts the agent's calls from the session's own usage log, and reports
+//! completion, calls per task and wall time, keeping each transcript (docs/eval.md).
+//!
+//! Exit codes: 0 every task completed; 1 usage (bad flags, a bad task file, an unknown
+//! task); 2 not every task was completed; 7 the harness itself failed.
+
+mod agent;
+mod checker;
+mod cli;
+mod oracle;
+mod profile;
+mod record;
+mod run;
+mod session;
+mod task;
+mod usage;
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use clap::Parser as _;
+use mur_core::{Error, Result};
+use serde_json::json;
+
+use cli::{Cli, Command};
+
+/// Exit code of a run in which some task was not completed.
+const NOT_COMPLETED: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(u8::from(error.use_stderr()));
+        }
+    };
+    match execute(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(error) => {
+            report(&error);
+            ExitCode::from(error.exit_code())
+        }
+    }
+}
+
+fn execute(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Run(args) => {
+            let json = args.json;
+            let plan = args.plan()?;
+            let report = run::run(&plan, &mut |line| eprintln!("{line}"))?;
+            if json {
+                print(&pretty(&report)?)?;
+            } else {
+                print(&record::render(&report))?;
+            }
+            Ok(if report.all_completed() {
+                0
+            } else {
+                NOT_COMPLETED
+            })
+        }
+        Command::Tasks(args) => {
+            let tasks = task::load_dir(&args.task_dir)?;
+            let mut text = String::new();
+            for task in &tasks {
+                if args.json {
+                    let line = json!({ "id": task.id, "title": task.title, "categories": task.categories, "checks": task.checks.len() });
+                    text.push_str(&format!("{line}\n"));
+                } else {
+                    text.push_str(&format!(
+                        "{:22} {:28} {}\n",
+                        task.id,
+                        task.categories.join(","),
+                        task.title
+                    ));
+                }
+            }
+            print(&text)?;
+            Ok(0)
+        }
+    }
+}
+
+fn pretty(value: &impl serde::Serialize) -> Result<String> {
+    serde_json::to_string_pretty(value)
+        .map(|text| text + "\n")
+        .map_err(|e| Error::internal(format!("cannot print the report: {e}")))
+}
+
+/// Results on stdout; a closed pipe ends quietly.
+fn print(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::internal(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The only place an error is printed: one line, then its hints.
+fn report(error: &Error) {
+    eprintln!("error: {}", error.message());
+    for hint in error.hints() {
+        eprintln!("hint: {hint}");
+    }
+}

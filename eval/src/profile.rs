@@ -1,0 +1,243 @@
+//! The two profiles and what each puts within the agent's reach. CLI-only: `mur` with a
+//! verb set on `PATH`, no MCP configuration. MCP-only: an MCP client configuration
+//! (`.mcp.json`, the common `mcpServers` shape) naming the session, and no `mur` on `PATH`.
+//! Either way every directory of the inherited `PATH` that holds a `mur` is left out (with
+//! a warning), so the only `mur` an agent can find is the one its profile gives it.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use mur_core::{Error, Result};
+use serde::Serialize;
+use serde_json::json;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// `mur` and its verbs on `PATH`; no MCP configuration
+    Cli,
+    /// An MCP client configuration naming the session; no `mur` on `PATH`
+    Mcp,
+}
+
+impl Profile {
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Cli => "cli",
+            Profile::Mcp => "mcp",
+        }
+    }
+}
+
+/// The name of the MCP configuration file written into the agent's working directory
+/// (where MCP clients that read a project file look for it).
+pub const MCP_CONFIG: &str = ".mcp.json";
+
+/// What every agent process of one run gets under its profile.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The agent's `PATH`.
+    pub path: OsString,
+    /// `XDG_DATA_HOME` and `XDG_CACHE_HOME` shared by the run's tasks: the installed
+    /// verbs and their compiled code (CLI profile; empty for MCP).
+    pub data_home: PathBuf,
+    pub cache_home: PathBuf,
+    /// What was left out of reach, for stderr.
+    pub warnings: Vec<String>,
+}
+
+/// Prepares `profile` in `run_dir`: the agent's `PATH` from `inherited`, and (CLI) a
+/// `bin/mur` pointing at `mur` with the verbs of `verbs` installed for it.
+pub fn prepare(
+    profile: Profile,
+    run_dir: &Path,
+    inherited: Option<OsString>,
+    mur: &Path,
+    verbs: &Path,
+) -> Result<Prepared> {
+    let data_home = run_dir.join("data");
+    let cache_home = run_dir.join("cache");
+    for dir in [&data_home, &cache_home] {
+        create_dir(dir)?;
+    }
+    let (mut dirs, warnings) = without_mur(profile, inherited);
+    if profile == Profile::Cli {
+        let bin = run_dir.join("bin");
+        create_dir(&bin)?;
+        link(mur, &bin.join("mur"))?;
+        install_verbs(mur, verbs, &data_home, &cache_home, run_dir)?;
+        dirs.insert(0, bin);
+    }
+    let path = std::env::join_paths(&dirs)
+        .map_err(|e| Error::usage(format!("cannot build the agent's PATH: {e}")))?;
+    Ok(Prepared {
+        path,
+        data_home,
+        cache_home,
+        warnings,
+    })
+}
+
+/// The directories of `inherited` without those that hold a `mur`, and a warning per
+/// directory left out.
+fn without_mur(profile: Profile, inherited: Option<OsString>) -> (Vec<PathBuf>, Vec<String>) {
+    let inherited = inherited.unwrap_or_else(|| "/usr/bin:/bin".into());
+    let mut kept = Vec::new();
+    let mut warnings = Vec::new();
+    for dir in std::env::split_paths(&inherited) {
+        if dir.join("mur").is_file() {
+            let why = match profile {
+                Profile::Mcp => "the mcp profile keeps mur out of the agent's reach",
+                Profile::Cli => "the cli profile gives the agent only the mur under test",
+            };
+            warnings.push(format!(
+                "`{}` left off the agent's PATH: it holds a `mur`, and {why}",
+                dir.display()
+            ));
+        } else {
+            kept.push(dir);
+        }
+    }
+    (kept, warnings)
+}
+
+/// The MCP client configuration for a session at `endpoint`, in the `mcpServers` shape
+/// most MCP clients read.
+pub fn mcp_config(endpoint: &str) -> serde_json::Value {
+    json!({ "mcpServers": { "mur-sample": { "type": "http", "url": endpoint } } })
+}
+
+/// The verb components (`*.wasm`) in `dir`, sorted.
+fn verb_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let hint = "build the standard verbs (`bash plugins/build.sh`) and pass \
+                `--verbs plugins/target/wasm32-wasip2/release`, or install them (`bash scripts/setup.sh`)";
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        Error::usage(format!(
+            "cannot read the verb directory `{}`: {e}",
+            dir.display()
+        ))
+        .with_hint(hint)
+    })?;
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "wasm"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(Error::usage(format!(
+            "no verb components (`*.wasm`) in `{}`",
+            dir.display()
+        ))
+        .with_hint(hint));
+    }
+    Ok(files)
+}
+
+/// `mur devtools verbs add` of every verb in `verbs`, into the run's own data and cache
+/// directories: compiled once per run, shared by its tasks.
+fn install_verbs(
+    mur: &Path,
+    verbs: &Path,
+    data_home: &Path,
+    cache_home: &Path,
+    run_dir: &Path,
+) -> Result<()> {
+    let files = verb_files(verbs)?;
+    let home = run_dir.join("home");
+    create_dir(&home)?;
+    let output = Command::new(mur)
+        .args(["devtools", "verbs", "add"])
+        .args(&files)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", data_home)
+        .env("XDG_CACHE_HOME", cache_home)
+        .env("XDG_STATE_HOME", run_dir.join("state"))
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| Error::internal(format!("cannot run `{}`: {e}", mur.display())))?;
+    if !output.status.success() {
+        return Err(Error::internal(format!(
+            "`mur devtools verbs add` of the verbs in `{}` failed ({}): {}",
+            verbs.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        )));
+    }
+    Ok(())
+}
+
+pub fn create_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::internal(format!("cannot create `{}`: {e}", dir.display())))
+}
+
+#[cfg(unix)]
+fn link(target: &Path, link: &Path) -> Result<()> {
+    std::os::unix::fs::symlink(target, link).map_err(|e| {
+        Error::internal(format!(
+            "cannot link `{}` to `{}`: {e}",
+            link.display(),
+            target.display()
+        ))
+    })
+}
+
+#[cfg(not(unix))]
+fn link(target: &Path, link: &Path) -> Result<()> {
+    std::fs::copy(target, link)
+        .map(drop)
+        .map_err(|e| Error::internal(format!("cannot copy `{}`: {e}", target.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directories_holding_a_mur_are_left_off_path_with_a_warning() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let with = dir.path().join("with");
+        let without = dir.path().join("without");
+        for d in [&with, &without] {
+            std::fs::create_dir(d).expect("dir");
+        }
+        std::fs::write(with.join("mur"), "").expect("file");
+        let inherited = std::env::join_paths([&with, &without]).expect("path");
+        let (kept, warnings) = without_mur(Profile::Mcp, Some(inherited));
+        assert_eq!(kept, [without]);
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].contains("keeps mur out of the agent's reach"),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn the_mcp_profile_puts_no_mur_on_path() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let prepared = prepare(
+            Profile::Mcp,
+            dir.path(),
+            Some("/usr/bin:/bin".into()),
+            Path::new("/nonexistent/mur"),
+            Path::new("/nonexistent/verbs"),
+        )
+        .expect("nothing to install");
+        for entry in std::env::split_paths(&prepared.path) {
+            assert!(!entry.join("mur").exists(), "{}", entry.display());
+        }
+    }
+
+    #[test]
+    fn the_mcp_configuration_names_the_session() {
+        let config = mcp_config("http://127.0.0.1:4000/mcp");
+        assert_eq!(
+            config["mcpServers"]["mur-sample"]["url"],
+            "http://127.0.0.1:4000/mcp"
+        );
+    }
+}

@@ -1,0 +1,246 @@
+//! What one run of one task under one profile produced (a [`RunRecord`], also written as
+//! `record.json` beside its transcript), and the report over a profile's runs: completion
+//! rate, calls per task by surface, wall time. Schema `mur-eval/1`, documented in
+//! docs/eval.md.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::profile::Profile;
+use crate::usage::Calls;
+
+/// The `schema` of a report.
+pub const SCHEMA: &str = "mur-eval/1";
+
+/// One check and how it went.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckResult {
+    pub what: String,
+    pub passed: bool,
+    /// What was seen instead, when it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seen: Option<String>,
+}
+
+/// One task, run once, under one profile.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunRecord {
+    pub task: String,
+    pub title: String,
+    pub categories: Vec<String>,
+    pub profile: Profile,
+    /// Every check passed.
+    pub completed: bool,
+    pub checks: Vec<CheckResult>,
+    /// The agent's calls, from the session's usage log.
+    pub calls: Calls,
+    /// The agent's exit code (`None` when a signal ended it).
+    pub agent_exit: Option<i32>,
+    pub timed_out: bool,
+    /// The agent's wall time, milliseconds.
+    pub wall_ms: f64,
+    /// The task's directory: prompt, agent output, the session's call log, this record.
+    pub transcript: PathBuf,
+    /// Why the harness could not run the task (then `completed` is false).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// A profile's runs and their summary.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub schema: &'static str,
+    pub profile: Profile,
+    pub agent: String,
+    pub out: PathBuf,
+    pub summary: Summary,
+    pub runs: Vec<RunRecord>,
+}
+
+/// The figures a profile is compared by.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub tasks: usize,
+    pub completed: usize,
+    /// `completed / tasks`, 0 to 1.
+    pub completion_rate: f64,
+    /// Mean calls per task, all surfaces, then each.
+    pub calls_per_task: f64,
+    pub cli_calls_per_task: f64,
+    pub mcp_calls_per_task: f64,
+    /// Calls that came through the surface the profile keeps out of reach.
+    pub other_surface_calls: u32,
+    pub failed_calls: u32,
+    pub wall_ms: f64,
+    /// Tasks the harness could not run.
+    pub errors: usize,
+}
+
+impl Report {
+    pub fn new(profile: Profile, agent: &str, out: PathBuf, runs: Vec<RunRecord>) -> Self {
+        Self {
+            schema: SCHEMA,
+            profile,
+            agent: agent.to_owned(),
+            out,
+            summary: Summary::of(profile, &runs),
+            runs,
+        }
+    }
+
+    /// Every task was completed.
+    pub fn all_completed(&self) -> bool {
+        self.summary.completed == self.summary.tasks
+    }
+}
+
+impl Summary {
+    fn of(profile: Profile, runs: &[RunRecord]) -> Self {
+        let tasks = runs.len();
+        let mean = |f: &dyn Fn(&RunRecord) -> u32| {
+            if tasks == 0 {
+                0.0
+            } else {
+                round2(runs.iter().map(|run| f(run) as f64).sum::<f64>() / tasks as f64)
+            }
+        };
+        let completed = runs.iter().filter(|run| run.completed).count();
+        Self {
+            tasks,
+            completed,
+            completion_rate: if tasks == 0 {
+                0.0
+            } else {
+                round2(completed as f64 / tasks as f64)
+            },
+            calls_per_task: mean(&|run| run.calls.total),
+            cli_calls_per_task: mean(&|run| run.calls.cli),
+            mcp_calls_per_task: mean(&|run| run.calls.mcp),
+            other_surface_calls: runs
+                .iter()
+                .map(|run| run.calls.on_other_surface(profile))
+                .sum(),
+            failed_calls: runs.iter().map(|run| run.calls.failed).sum(),
+            wall_ms: round2(runs.iter().map(|run| run.wall_ms).sum()),
+            errors: runs.iter().filter(|run| run.error.is_some()).count(),
+        }
+    }
+}
+
+pub fn round2(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
+}
+
+/// The report as text: a line per task, then the summary.
+pub fn render(report: &Report) -> String {
+    let width = report
+        .runs
+        .iter()
+        .map(|run| run.task.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut text = format!(
+        "profile {}, agent `{}`\n{:width$}  result  calls (cli/mcp, failed)  time\n",
+        report.profile.name(),
+        report.agent,
+        "task"
+    );
+    for run in &report.runs {
+        let result = if run.completed { "pass" } else { "FAIL" };
+        let calls = format!(
+            "{} ({}/{}, {})",
+            run.calls.total, run.calls.cli, run.calls.mcp, run.calls.failed
+        );
+        text.push_str(&format!(
+            "{:width$}  {result}    {calls:24}  {:.2} s\n",
+            run.task,
+            run.wall_ms / 1000.0
+        ));
+        for check in run.checks.iter().filter(|check| !check.passed) {
+            let seen = check.seen.as_deref().unwrap_or("");
+            text.push_str(&format!("{:width$}    ✗ {}: {seen}\n", "", check.what));
+        }
+        if let Some(error) = &run.error {
+            text.push_str(&format!("{:width$}    ✗ not run: {error}\n", ""));
+        }
+    }
+    let s = &report.summary;
+    text.push_str(&format!(
+        "completed {}/{} ({:.0}%); calls per task {:.2} (cli {:.2}, mcp {:.2}); \
+         calls through the other surface {}; failed calls {}; agent time {:.2} s\n\
+         transcripts: {}\n",
+        s.completed,
+        s.tasks,
+        s.completion_rate * 100.0,
+        s.calls_per_task,
+        s.cli_calls_per_task,
+        s.mcp_calls_per_task,
+        s.other_surface_calls,
+        s.failed_calls,
+        s.wall_ms / 1000.0,
+        report.out.display()
+    ));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(task: &str, completed: bool, cli: u32, mcp: u32) -> RunRecord {
+        RunRecord {
+            task: task.to_owned(),
+            title: String::new(),
+            categories: Vec::new(),
+            profile: Profile::Cli,
+            completed,
+            checks: vec![CheckResult {
+                what: "the count is 3".to_owned(),
+                passed: completed,
+                seen: (!completed).then(|| "saw 2".to_owned()),
+            }],
+            calls: Calls {
+                total: cli + mcp,
+                cli,
+                mcp,
+                ..Calls::default()
+            },
+            agent_exit: Some(0),
+            timed_out: false,
+            wall_ms: 500.0,
+            transcript: PathBuf::from("out").join(task),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn the_summary_gives_completion_and_calls_per_task_by_surface() {
+        let report = Report::new(
+            Profile::Cli,
+            "agent",
+            PathBuf::from("out"),
+            vec![
+                run("a", true, 3, 0),
+                run("b", false, 2, 1),
+                run("c", true, 1, 0),
+            ],
+        );
+        let s = &report.summary;
+        assert_eq!((s.tasks, s.completed, s.completion_rate), (3, 2, 0.67));
+        assert_eq!(
+            (s.calls_per_task, s.cli_calls_per_task, s.mcp_calls_per_task),
+            (2.33, 2.0, 0.33)
+        );
+        assert_eq!(s.other_surface_calls, 1);
+        assert!(!report.all_completed());
+        let text = render(&report);
+        assert!(text.contains("b     FAIL    3 (2/1, 0)"), "{text}");
+        assert!(text.contains("✗ the count is 3: saw 2"), "{text}");
+        assert!(text.contains("completed 2/3 (67%)"), "{text}");
+    }
+}

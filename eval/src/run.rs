@@ -1,0 +1,308 @@
+//! One run: every selected task under one profile, each in a directory of its own under
+//! the output directory — a fresh session, the setup, the agent, the checks — and the
+//! report over them.
+//!
+//! A task's directory is its transcript: `prompt.md`, `agent.stdout` and `agent.stderr`
+//! side by side with `calls.jsonl` (the session's records of the agent's calls),
+//! `usage.jsonl` (every call the session served, the harness's own included),
+//! `session.log`, `work/` (the agent's working directory) and `record.json`.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use mur_core::{Error, Result};
+use serde_json::Value;
+
+use crate::agent::{self, Invocation};
+use crate::checker::{self, Checker};
+use crate::oracle;
+use crate::profile::{self, MCP_CONFIG, Prepared, Profile};
+use crate::record::{CheckResult, Report, RunRecord, round2};
+use crate::session::Session;
+use crate::task::{Check, CheckKind, Task};
+use crate::usage::{self, Calls};
+
+/// Everything a run needs, validated.
+pub struct Plan {
+    pub profile: Profile,
+    pub agent: String,
+    pub tasks: Vec<Task>,
+    pub out: PathBuf,
+    /// The agent's time limit unless a task sets its own.
+    pub time_limit: Duration,
+    /// `--time-limit` given: it overrides the tasks' own.
+    pub time_limit_forced: bool,
+    pub mur: PathBuf,
+    pub sample: PathBuf,
+    pub verbs: PathBuf,
+    /// Environment variables passed through to the agent (`--pass-env`).
+    pub pass_env: Vec<(OsString, OsString)>,
+}
+
+/// Runs every task of `plan`; `progress` hears about each run as it ends.
+pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
+    agent::check_command(&plan.agent, plan.profile)?;
+    profile::create_dir(&plan.out)?;
+    let out = absolute(&plan.out)?;
+    let prepared = profile::prepare(
+        plan.profile,
+        &out,
+        std::env::var_os("PATH"),
+        &plan.mur,
+        &plan.verbs,
+    )?;
+    for warning in &prepared.warnings {
+        progress(&format!("warning: {warning}"));
+    }
+    let checker = Checker::new()?;
+    let mut runs = Vec::new();
+    for (index, task) in plan.tasks.iter().enumerate() {
+        let dir = out.join(&task.id);
+        let record = run_task(plan, &prepared, &checker, task, &dir);
+        write_json(&dir.join("record.json"), &record)?;
+        progress(&format!(
+            "[{}/{}] {}: {} ({} call{}, {:.2} s)",
+            index + 1,
+            plan.tasks.len(),
+            task.id,
+            if record.completed { "pass" } else { "FAIL" },
+            record.calls.total,
+            if record.calls.total == 1 { "" } else { "s" },
+            record.wall_ms / 1000.0
+        ));
+        runs.push(record);
+    }
+    let report = Report::new(plan.profile, &plan.agent, out.clone(), runs);
+    write_json(&out.join("report.json"), &report)?;
+    Ok(report)
+}
+
+/// One task; a failure of the harness itself is recorded in the run, not raised.
+fn run_task(
+    plan: &Plan,
+    prepared: &Prepared,
+    checker: &Checker,
+    task: &Task,
+    dir: &Path,
+) -> RunRecord {
+    let mut record = RunRecord {
+        task: task.id.clone(),
+        title: task.title.clone(),
+        categories: task.categories.clone(),
+        profile: plan.profile,
+        completed: false,
+        checks: Vec::new(),
+        calls: Calls::default(),
+        agent_exit: None,
+        timed_out: false,
+        wall_ms: 0.0,
+        transcript: dir.to_owned(),
+        error: None,
+    };
+    if let Err(error) = attempt(plan, prepared, checker, task, dir, &mut record) {
+        record.error = Some(error.message().to_owned());
+        record.completed = false;
+    }
+    record
+}
+
+fn attempt(
+    plan: &Plan,
+    prepared: &Prepared,
+    checker: &Checker,
+    task: &Task,
+    dir: &Path,
+    record: &mut RunRecord,
+) -> Result<()> {
+    let work = dir.join("work");
+    let runtime = dir.join("run");
+    for d in [&work, &runtime, &dir.join("home"), &dir.join("state")] {
+        profile::create_dir(d)?;
+    }
+    private(&runtime)?;
+    let prompt_file = dir.join("prompt.md");
+    write(&prompt_file, task.prompt.as_bytes())?;
+    let usage_log = dir.join("usage.jsonl");
+    let session = Session::start(&plan.sample, dir, &runtime, &usage_log)?;
+    let endpoint = session.serving()?.endpoint;
+    for call in &task.setup {
+        checker
+            .call(&endpoint, &call.tool, &call.args)
+            .map_err(|why| {
+                Error::internal(format!("task `{}`: setup call failed: {why}", task.id))
+            })?;
+    }
+    let before = usage::read(&usage_log).map_err(Error::internal)?.len();
+    let mcp_config = (plan.profile == Profile::Mcp).then(|| work.join(MCP_CONFIG));
+    if let Some(path) = &mcp_config {
+        write_json(path, &profile::mcp_config(&endpoint))?;
+    }
+    let invocation = Invocation {
+        command: &plan.agent,
+        profile: plan.profile,
+        task: &task.id,
+        prompt: &task.prompt,
+        prompt_file: &prompt_file,
+        workdir: &work,
+        mcp_config: mcp_config.as_deref(),
+        env: agent_env(
+            plan,
+            prepared,
+            task,
+            dir,
+            &prompt_file,
+            mcp_config.as_deref(),
+        ),
+        stdout: dir.join("agent.stdout"),
+        stderr: dir.join("agent.stderr"),
+        limit: time_limit(plan, task),
+    };
+    let ended = agent::run(&invocation)?;
+    record.agent_exit = ended.exit;
+    record.timed_out = ended.timed_out;
+    record.wall_ms = round2(ended.wall.as_secs_f64() * 1000.0);
+    // The agent's calls: the lines written after the setup and before the checks.
+    let records = usage::read(&usage_log).map_err(Error::internal)?;
+    let agents = records.get(before..).unwrap_or_default();
+    record.calls = Calls::of(agents);
+    let lines: Vec<String> = agents
+        .iter()
+        .filter_map(|r| serde_json::to_string(r).ok())
+        .collect();
+    write(&dir.join("calls.jsonl"), lines.join("\n").as_bytes())?;
+    record.checks = task
+        .checks
+        .iter()
+        .map(|check| judge(checker, &session, &work, check))
+        .collect();
+    record.completed = record.checks.iter().all(|check| check.passed);
+    session.stop();
+    Ok(())
+}
+
+/// The agent's whole environment: the profile's `PATH`, a home and XDG directories of
+/// the task's own (the run's, for the installed verbs), what the task is, and the
+/// variables `--pass-env` names.
+fn agent_env(
+    plan: &Plan,
+    prepared: &Prepared,
+    task: &Task,
+    dir: &Path,
+    prompt_file: &Path,
+    mcp_config: Option<&Path>,
+) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = vec![
+        ("PATH".into(), prepared.path.clone()),
+        ("HOME".into(), dir.join("home").into()),
+        ("XDG_RUNTIME_DIR".into(), dir.join("run").into()),
+        ("XDG_STATE_HOME".into(), dir.join("state").into()),
+        ("XDG_DATA_HOME".into(), prepared.data_home.clone().into()),
+        ("XDG_CACHE_HOME".into(), prepared.cache_home.clone().into()),
+        ("MUR_EVAL_TASK".into(), task.id.clone().into()),
+        ("MUR_EVAL_PROFILE".into(), plan.profile.name().into()),
+        ("MUR_EVAL_PROMPT_FILE".into(), prompt_file.into()),
+    ];
+    if let Some(config) = mcp_config {
+        env.push(("MUR_EVAL_MCP_CONFIG".into(), config.into()));
+    }
+    env.extend(plan.pass_env.iter().cloned());
+    env
+}
+
+fn time_limit(plan: &Plan, task: &Task) -> Duration {
+    match task.time_limit {
+        Some(own) if !plan.time_limit_forced => own,
+        _ => plan.time_limit,
+    }
+}
+
+/// One check against the app as it is now.
+fn judge(checker: &Checker, session: &Session, work: &Path, check: &Check) -> CheckResult {
+    let outcome = match &check.kind {
+        CheckKind::Value {
+            call,
+            pointer,
+            expect,
+        } => session
+            .serving()
+            .map_err(|e| e.message().to_owned())
+            .and_then(|lock| checker.call(&lock.endpoint, &call.tool, &call.args))
+            .and_then(|result| {
+                let value = checker::json_of(&result);
+                oracle::judge(expect, value.pointer(pointer))
+            }),
+        CheckKind::Reloaded(wanted) => session
+            .serving()
+            .map_err(|e| e.message().to_owned())
+            .and_then(|lock| {
+                let reloaded = lock.pid != session.first_pid;
+                if reloaded == *wanted {
+                    Ok(())
+                } else if reloaded {
+                    Err(format!(
+                        "the app was restarted (pid {} → {})",
+                        session.first_pid, lock.pid
+                    ))
+                } else {
+                    Err(format!(
+                        "the app was not restarted (still pid {})",
+                        lock.pid
+                    ))
+                }
+            }),
+        CheckKind::Screenshot { file, args } => {
+            same_screenshot(checker, session, &work.join(file), args)
+        }
+    };
+    CheckResult {
+        what: check.what.clone(),
+        passed: outcome.is_ok(),
+        seen: outcome.err(),
+    }
+}
+
+/// The file is a PNG of what `screenshot` with `args` shows now.
+fn same_screenshot(
+    checker: &Checker,
+    session: &Session,
+    file: &Path,
+    args: &Value,
+) -> std::result::Result<(), String> {
+    let bytes =
+        std::fs::read(file).map_err(|e| format!("cannot read `{}`: {e}", file.display()))?;
+    let saved = oracle::decode_png(&bytes)?;
+    let lock = session.serving().map_err(|e| e.message().to_owned())?;
+    let result = checker.call(&lock.endpoint, "screenshot", args)?;
+    let now = oracle::decode_png(&checker::image_of(&result)?)?;
+    oracle::same_picture(&saved, &now)
+}
+
+fn absolute(path: &Path) -> Result<PathBuf> {
+    std::path::absolute(path)
+        .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", path.display())))
+}
+
+/// The session's lockfile directory lives here: private, as the lockfile contract wants.
+fn private(dir: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(|e| {
+            Error::internal(format!("cannot make `{}` private: {e}", dir.display()))
+        })?;
+    }
+    Ok(())
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes)
+        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
+}
+
+fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(value)
+        .map_err(|e| Error::internal(format!("cannot serialize `{}`: {e}", path.display())))?;
+    text.push('\n');
+    write(path, text.as_bytes())
+}

@@ -1,0 +1,97 @@
+//! The agent's calls, as the session recorded them: the server-side usage log
+//! (`mur-sample --usage-log`, schema `mur-usage/1`, one line per `tools/call` served,
+//! with the surface it came through), cut to the lines written while the agent ran —
+//! the harness's own setup and checks come before and after — and counted by surface.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use mur_usage::{Outcome, Record, Surface, UsageLog};
+use serde::Serialize;
+
+/// The records of the log at `path` in the order served (none when it does not exist:
+/// nothing was called yet).
+pub fn read(path: &Path) -> Result<Vec<Record>, String> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    mur_usage::read_logs(&[UsageLog::at(path.to_owned())]).map(|(records, _skipped)| records)
+}
+
+/// What the agent called, by surface.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Calls {
+    /// Every `tools/call` the session served for the agent.
+    pub total: u32,
+    /// Through mur (its verbs name themselves in the request).
+    pub cli: u32,
+    /// Through any other MCP client.
+    pub mcp: u32,
+    /// Calls that did not end `ok` (a tool error or a JSON-RPC error).
+    pub failed: u32,
+    /// Calls per tool.
+    pub tools: BTreeMap<String, u32>,
+}
+
+impl Calls {
+    /// Counts `records`.
+    pub fn of(records: &[Record]) -> Self {
+        let mut calls = Self::default();
+        for record in records {
+            calls.total += 1;
+            match record.surface {
+                Surface::Cli => calls.cli += 1,
+                Surface::Mcp => calls.mcp += 1,
+            }
+            if record.outcome != Outcome::Ok {
+                calls.failed += 1;
+            }
+            let tool = record.tool.clone().unwrap_or_else(|| "?".to_owned());
+            *calls.tools.entry(tool).or_default() += 1;
+        }
+        calls
+    }
+
+    /// Calls made through the surface the profile keeps out of the agent's reach.
+    pub fn on_other_surface(&self, profile: crate::profile::Profile) -> u32 {
+        match profile {
+            crate::profile::Profile::Cli => self.mcp,
+            crate::profile::Profile::Mcp => self.cli,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines as the session writes them (the contract of `mur-sample --usage-log`).
+    const LOG: &str = r#"{"schema":"mur-usage/1","time":"2026-11-22T21:00:00.001Z","side":"server","surface":"cli","client":"mur 0.1.0","verb":"click","kind":"plugin","tool":"click","outcome":"ok","ms":1.5,"project":"ab12","buildTag":"dev"}
+{"schema":"mur-usage/1","time":"2026-11-22T21:00:00.002Z","side":"server","surface":"mcp","client":"agent 1.0","verb":null,"kind":null,"tool":"state","outcome":"ok","ms":0.7,"project":"ab12","buildTag":"dev"}
+not a record
+{"schema":"mur-usage/1","time":"2026-11-22T21:00:00.003Z","side":"server","surface":"cli","client":"mur 0.1.0","verb":"click","kind":"plugin","tool":"click","outcome":"tool-error","ms":0.9,"project":"ab12","buildTag":"dev"}
+"#;
+
+    #[test]
+    fn calls_are_counted_by_surface_tool_and_outcome() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("usage.jsonl");
+        std::fs::write(&path, LOG).expect("write");
+        let records = read(&path).expect("readable");
+        assert_eq!(records.len(), 3, "the line that is no record is skipped");
+        let calls = Calls::of(&records);
+        assert_eq!(
+            (calls.total, calls.cli, calls.mcp, calls.failed),
+            (3, 2, 1, 1)
+        );
+        assert_eq!(calls.tools["click"], 2);
+        assert_eq!(calls.on_other_surface(crate::profile::Profile::Cli), 1);
+    }
+
+    #[test]
+    fn no_log_yet_is_no_calls() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let records = read(&dir.path().join("usage.jsonl")).expect("no file is fine");
+        assert_eq!(Calls::of(&records), Calls::default());
+    }
+}
