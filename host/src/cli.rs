@@ -261,6 +261,22 @@ pub enum Verb {
         "mur devtools usage path",
     ]))]
     Usage(UsageCommand),
+    /// Keep a stdio MCP server running as a session (`bridge stop` ends it)
+    #[command(long_about = BRIDGE_ABOUT)]
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    #[command(after_help = examples(&[
+        "mur devtools bridge --project ./Tools.csproj -- mur-sample --stdio --project ./Stdio.csproj",
+        "mur devtools bridge --project ./Tools.csproj --idle 1h -- mur-sample --stdio --project ./Stdio.csproj",
+        "mur devtools --project ./Tools.csproj call tools/list",
+        "mur devtools bridge stop --project ./Tools.csproj",
+    ]))]
+    Bridge(BridgeArgs),
+    /// Serve MCP on stdin and stdout, forwarding each request to the session
+    #[command(long_about = PROXY_ABOUT)]
+    #[command(after_help = examples(&[
+        "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}' | mur devtools proxy",
+    ]))]
+    Proxy,
     /// A verb from an installed plugin
     #[command(external_subcommand)]
     Plugin(Vec<String>),
@@ -328,6 +344,29 @@ pub fn rate(text: &str) -> Result<f64, String> {
     }
 }
 
+/// `mur devtools bridge …`: start a bridge, or `stop` one.
+#[derive(Debug, Args)]
+pub struct BridgeArgs {
+    #[command(subcommand)]
+    pub stop: Option<BridgeCommand>,
+    /// Stop after this long without a request (`30s`, `10m`, `1h`)
+    #[arg(long, value_name = "DURATION", default_value = mur_bridge::DEFAULT_IDLE, value_parser = mur_bridge::parse_idle)]
+    pub idle: std::time::Duration,
+    /// Run the bridge in this terminal instead of in the background
+    #[arg(long)]
+    pub foreground: bool,
+    /// The stdio MCP server's command and arguments, after `--`
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<std::ffi::OsString>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BridgeCommand {
+    /// Stop the bridge of `--project PATH` (or the only one running)
+    #[command(after_help = examples(&["mur devtools bridge stop --project ./Tools.csproj"]))]
+    Stop,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
     /// Print one JSON line per live session (exit 4 when there is none)
@@ -354,6 +393,31 @@ pub enum SessionCommand {
         dry_run: bool,
     },
 }
+
+/// `mur devtools bridge --help`: what the bridge is and how it ends.
+const BRIDGE_ABOUT: &str = "Keep a stdio MCP server running as a session (`bridge stop` ends it)
+
+Starts COMMAND (an MCP server that speaks on stdin and stdout, such as \
+`npx -y @modelcontextprotocol/server-everything stdio`), initializes it once, and \
+serves it on 127.0.0.1 as a devtools session for `--project PATH`: a lockfile, the \
+probe, one session per project (a second one exits 3). Every verb, derived verb, \
+`call` and `session list` then work against it, and the server stays warm between \
+calls. Its progress, log messages and questions reach the caller.
+
+In the background (unless `--foreground`): this command prints the session's line, as \
+`session list` does, once the bridge is ready. The server's stderr and the bridge's \
+messages go to the log named in that line (`log`). A server that dies is restarted, at \
+most 5 times. The bridge stops after `--idle` without a request, or with `bridge stop`, \
+and removes its lockfile.";
+
+/// `mur devtools proxy --help`.
+const PROXY_ABOUT: &str = "Serve MCP on stdin and stdout, forwarding each request to the session
+
+For agent hosts that can only launch stdio MCP servers: configure `mur devtools proxy` \
+(with `--project PATH` or `--endpoint URL` when there are several sessions) as the \
+server's command. It answers `initialize` with the session's capabilities, forwards \
+every request to the session (found for each request, as every command finds it), and \
+relays the session's progress, log messages and questions. It ends when stdin ends.";
 
 /// `mur devtools call --help`: exactly what is sent for each form.
 const CALL_ABOUT: &str = "Call a tool, or send any JSON-RPC method
@@ -517,7 +581,8 @@ mod tests {
         assert_eq!(
             words,
             [
-                "call", "catalog", "guide", "help", "parity", "session", "usage", "verbs"
+                "bridge", "call", "catalog", "guide", "help", "parity", "proxy", "session",
+                "usage", "verbs"
             ]
         );
     }

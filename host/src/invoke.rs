@@ -96,6 +96,20 @@ impl Session {
         }
         usage::measure_async(usage::Phase::Call, client.call(method, params, left)).await
     }
+
+    /// [`Session::call`] with its progress, log messages and questions going
+    /// to `events` instead of the terminal (the stdio proxy relays them).
+    pub async fn call_reporting(
+        &self,
+        settings: &Settings,
+        method: &str,
+        params: Option<&Value>,
+        events: &dyn mur_client::Events,
+    ) -> Result<Reply> {
+        let client = Client::new(&self.http, &self.endpoint, settings).with_events(events);
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        client.call(method, params, left).await
+    }
 }
 
 /// Resolves the session and calls `method`; a successful result, or the failure.

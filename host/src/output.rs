@@ -66,6 +66,20 @@ pub fn start_verbose_log(color: bool) {
         .init();
 }
 
+/// The log of a long-running `mur` (the stdio bridge): its own and the
+/// session library's messages, timed, on stderr — the bridge's log file when
+/// it runs in the background. (With `-v` the verbose log is already set.)
+pub fn start_service_log() {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(|| LogLine { escape: true })
+        .with_env_filter(tracing_subscriber::EnvFilter::new(
+            "mur_bridge=info,mur_server=info,warn",
+        ))
+        .with_ansi(false)
+        .with_target(false)
+        .try_init();
+}
+
 /// One log event's bytes on their way to stderr. Without colors, control
 /// characters (from a path, a server's text) are escaped as everywhere; with
 /// colors on, the log's own escape sequences must pass, and stderr is a

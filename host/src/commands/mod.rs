@@ -1,10 +1,12 @@
 //! From argv to a finished command: parse, pick the command, run it.
 
+mod bridge;
 mod call;
 mod catalog;
 mod completions;
 mod derived;
 mod guide;
+mod proxy;
 mod session;
 mod usage;
 mod verb;
@@ -41,6 +43,8 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
             invoke::block_on(session::run(&cmd, &settings))?
         }
         Verb::Call(args) => invoke::block_on(call::run(&args, &started(&host)))?,
+        Verb::Bridge(args) => bridge::run(&args, &started(&host)),
+        Verb::Proxy => proxy::run(&started(&host)),
         Verb::Verbs(cmd) => {
             started(&host);
             verbs::run(&cmd, &host)
@@ -78,7 +82,8 @@ fn begin_record(verb: &Verb) {
         Verb::Catalog { .. } => crate::usage::begin("catalog", Kind::Host, &[], agent),
         Verb::Parity { .. } => crate::usage::begin("parity", Kind::Host, &[], agent),
         Verb::Guide => crate::usage::begin("guide", Kind::Host, &[], agent),
-        Verb::Verbs(_) | Verb::Usage(_) => {}
+        // Long-running: a bridge or a proxy is no one call.
+        Verb::Verbs(_) | Verb::Usage(_) | Verb::Bridge(_) | Verb::Proxy => {}
     }
 }
 

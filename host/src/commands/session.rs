@@ -48,16 +48,32 @@ async fn list(settings: &Settings) -> Result<()> {
     if sessions.is_empty() {
         return Err(nothing_live(&survey, &registry));
     }
+    let logs: Vec<Option<String>> = sessions.iter().map(|l| bridge_log(&survey, l)).collect();
     if settings.pretty {
-        output::stdout(table(&sessions).as_bytes())
+        output::stdout(table(&sessions, &logs).as_bytes())
     } else {
         let mut text = String::new();
         for lock in &sessions {
-            text.push_str(&serde_json::to_string(lock).unwrap_or_default());
+            text.push_str(&line(&survey, lock));
             text.push('\n');
         }
         output::stdout(text.as_bytes())
     }
+}
+
+/// A session's line: its lockfile's fields, and a bridge's `log`.
+fn line(survey: &Survey, lock: &Lockfile) -> String {
+    match survey.live.iter().find(|f| f.lock == *lock) {
+        Some(found) => mur_bridge::session_line(&found.path, lock),
+        None => serde_json::to_string(lock).unwrap_or_default(),
+    }
+}
+
+/// The log of a session that is a bridge (`mur devtools bridge`).
+fn bridge_log(survey: &Survey, lock: &Lockfile) -> Option<String> {
+    let found = survey.live.iter().find(|f| f.lock == *lock)?;
+    let bridge = mur_bridge::bridge_of(&found.path, lock)?;
+    Some(bridge.log.to_string_lossy().into_owned())
 }
 
 /// Sessions the port scan found that no lockfile names, in the lockfile's
@@ -103,23 +119,32 @@ fn nothing_live(survey: &Survey, registry: &mur_lockfile::Registry) -> Error {
     ))
 }
 
-fn table(live: &[Lockfile]) -> String {
+/// The sessions for people; a LOG column when a bridge is among them.
+fn table(live: &[Lockfile], logs: &[Option<String>]) -> String {
+    let with_logs = logs.iter().any(Option::is_some);
     let rows: Vec<Vec<String>> = live
         .iter()
-        .map(|lock| {
-            vec![
+        .zip(logs)
+        .map(|(lock, log)| {
+            let mut row = vec![
                 lock.project.clone(),
                 lock.transport.as_str().to_owned(),
                 lock.endpoint.clone(),
                 lock.pid.to_string(),
                 lock.started_at.clone(),
-            ]
+            ];
+            if with_logs {
+                row.push(log.clone().unwrap_or_default());
+            }
+            row
         })
         .collect();
-    output::table(
-        &["PROJECT", "TRANSPORT", "ENDPOINT", "PID", "STARTED"],
-        &rows,
-    )
+    let header: &[&str] = if with_logs {
+        &["PROJECT", "TRANSPORT", "ENDPOINT", "PID", "STARTED", "LOG"]
+    } else {
+        &["PROJECT", "TRANSPORT", "ENDPOINT", "PID", "STARTED"]
+    };
+    output::table(header, &rows)
 }
 
 /// Removes lockfiles whose process is gone. A lockfile whose process runs is

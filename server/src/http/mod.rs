@@ -96,6 +96,37 @@ fn router(
         .layer(middleware::from_fn(guard::loopback_only))
 }
 
+/// `/mcp` answering the probe on GET and `post` on its other methods, behind
+/// the same guard and body limits as a session's (the stdio bridge's endpoint).
+pub(crate) fn endpoint_router(
+    identity: Arc<SessionIdentity>,
+    limits: HttpLimits,
+    post: axum::routing::MethodRouter,
+) -> Router {
+    let probe = get(move |request: Request| async move { probe::probe(&identity, request.headers()) });
+    let body_limits = body::BodyLimits {
+        read_timeout: limits.body_read_timeout,
+        max_bytes: limits::MAX_BODY_BYTES,
+    };
+    Router::new()
+        .route("/mcp", probe.merge(post))
+        .layer(middleware::from_fn_with_state(
+            body_limits,
+            body::check_post_body,
+        ))
+        .layer(middleware::from_fn(guard::loopback_only))
+}
+
+/// Serves any `app` with the accept loop's timeouts and connection cap until `stop`.
+pub(crate) async fn serve_app_until(
+    listener: TcpListener,
+    app: Router,
+    limits: HttpLimits,
+    stop: impl Future<Output = ()>,
+) {
+    serve::serve_until(listener, app, limits, stop).await;
+}
+
 /// Serves until `stop` resolves, then lets in-flight responses finish (bounded)
 /// so a tool that asked for a reload still gets its answer to the client.
 pub(crate) async fn serve_until(

@@ -1,0 +1,183 @@
+//! `bridge` without `--foreground`: the bridge is `mur` itself, started
+//! again (`--foreground`) in a process group of its own with its stdin
+//! closed and its output in the log, so it outlives the command and the
+//! terminal; the command returns once the bridge's lockfile is written, or
+//! with the bridge's own error (and exit code) if it stops first.
+
+use std::{
+    ffi::OsString,
+    path::Path,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use mur_core::{Error, Kind, Result};
+use mur_lockfile::{Lockfile, ReadOutcome, Registry, paths};
+
+use crate::{child::INITIALIZE_LIMIT, files::BridgeFiles, serve::Options};
+
+/// How often the lockfile is looked for.
+const POLL: Duration = Duration::from_millis(20);
+/// Beyond the server's own `initialize` bound: the bridge's start and claim.
+const START_SLACK: Duration = Duration::from_secs(10);
+
+/// A bridge that has announced itself.
+#[derive(Debug)]
+pub struct Started {
+    pub lockfile: Lockfile,
+    /// Where its lockfile is (the session line is read from it).
+    pub path: std::path::PathBuf,
+}
+
+/// Starts `exe` (this `mur`) as a detached bridge for `options` and waits
+/// for its lockfile.
+pub fn start(exe: &Path, options: &Options) -> Result<Started> {
+    let registry = Registry::default_location();
+    let project = paths::canonical_project(&options.project).map_err(|e| {
+        Error::usage(format!(
+            "cannot use project `{}`: {e}",
+            options.project.display()
+        ))
+    })?;
+    registry.ensure_dir().map_err(|e| {
+        Error::internal(format!(
+            "cannot use the lockfile directory `{}`: {e}",
+            registry.dir().display()
+        ))
+    })?;
+    let path = registry.path_for(&project);
+    let log = BridgeFiles::beside(&path).log;
+    let mut child = spawn(exe, options, &log)?;
+    let deadline = Instant::now() + INITIALIZE_LIMIT + START_SLACK;
+    loop {
+        if let ReadOutcome::Valid(lock) = registry.read(&path)
+            && lock.pid == child.id()
+        {
+            return Ok(Started {
+                lockfile: lock,
+                path,
+            });
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(failed(status.code(), &log));
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Error::transport(format!(
+                "the bridge did not announce itself within {} s; stopped it",
+                (INITIALIZE_LIMIT + START_SLACK).as_secs()
+            ))
+            .with_hint(format!("its log is `{}`", log.display())));
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+/// `mur devtools bridge --project P --idle D --foreground -- COMMAND…` in a
+/// process group of its own (Ctrl+C in the terminal does not reach it),
+/// writing to the log (appended to: a live bridge of the project keeps its
+/// log until this one has the slot).
+fn spawn(exe: &Path, options: &Options, log: &Path) -> Result<Child> {
+    let mut open = std::fs::OpenOptions::new();
+    open.append(true).create(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
+    let out = open
+        .open(log)
+        .map_err(|e| Error::internal(format!("cannot open the log `{}`: {e}", log.display())))?;
+    let err = out
+        .try_clone()
+        .map_err(|e| Error::internal(format!("cannot open the log `{}`: {e}", log.display())))?;
+    let mut command = Command::new(exe);
+    command
+        .args(argv(options))
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(err);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    command
+        .spawn()
+        .map_err(|e| Error::internal(format!("cannot start `{}`: {e}", exe.display())))
+}
+
+/// The bridge stopped before announcing itself: its own last word, with its
+/// exit code (3 for another session, with the seed's line).
+fn failed(code: Option<i32>, log: &Path) -> Error {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("[devtools] ") || l.starts_with("error: "));
+    let kind = match code {
+        Some(1) => Kind::Usage,
+        Some(2) => Kind::Transport,
+        Some(3) => Kind::SessionActive,
+        _ => Kind::Internal,
+    };
+    let message = match (kind, last) {
+        (Kind::SessionActive, Some(line)) => line.to_owned(),
+        (_, Some(line)) => line.trim_start_matches("error: ").to_owned(),
+        (_, None) => format!(
+            "the bridge exited (code {}) before it announced itself",
+            code.map_or_else(|| "none".to_owned(), |c| c.to_string())
+        ),
+    };
+    let error = Error::new(kind, message);
+    if kind == Kind::SessionActive {
+        error
+    } else {
+        error.with_hint(format!("its log is `{}`", log.display()))
+    }
+}
+
+/// The bridge's own command line (after `mur`).
+fn argv(options: &Options) -> Vec<OsString> {
+    let mut argv: Vec<OsString> = ["devtools", "bridge", "--foreground", "--project"]
+        .map(OsString::from)
+        .to_vec();
+    argv.push(options.project.clone().into());
+    argv.extend(["--idle".into(), format!("{}ms", options.idle.as_millis()).into(), "--".into()]);
+    argv.extend(options.command.iter().cloned());
+    argv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_error_line_of_the_log_is_the_bridges_word() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log = dir.path().join("x.bridge.log");
+        std::fs::write(
+            &log,
+            "INFO starting\n[devtools] another session for this project is active at http://127.0.0.1:9/mcp (pid 7); stop it first.\n",
+        )
+        .expect("log");
+        let e = failed(Some(3), &log);
+        assert_eq!(e.exit_code(), 3);
+        assert!(e.message().starts_with("[devtools] another session"), "{}", e.message());
+        std::fs::write(&log, "error: cannot start `nope`: No such file\n").expect("log");
+        let e = failed(Some(1), &log);
+        assert_eq!((e.exit_code(), e.message()), (1, "cannot start `nope`: No such file"));
+    }
+
+    #[test]
+    fn the_bridge_runs_in_the_foreground_with_the_same_options() {
+        let options = Options {
+            project: "/p/App.csproj".into(),
+            idle: Duration::from_secs(600),
+            command: vec!["npx".into(), "server".into()],
+        };
+        let argv: Vec<String> = argv(&options)
+            .into_iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            argv,
+            ["devtools", "bridge", "--foreground", "--project", "/p/App.csproj", "--idle", "600000ms", "--", "npx", "server"]
+        );
+    }
+}

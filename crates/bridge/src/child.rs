@@ -1,0 +1,183 @@
+//! The stdio MCP server: started with its stderr in the log, spoken to in
+//! newline-delimited JSON-RPC over its stdin and stdout (which is all stdio
+//! MCP is), and initialized once per start.
+
+use std::{
+    ffi::OsString,
+    path::Path,
+    process::{ExitStatus, Stdio},
+    time::Duration,
+};
+
+use mur_core::{Error, Result};
+use serde_json::{Value, json};
+use tokio::{
+    io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
+    process::{Child, ChildStdin, ChildStdout, Command},
+    sync::mpsc,
+};
+
+use crate::relay::{Relay, Writer};
+
+/// The revision the bridge offers in `initialize`; a server answers with the
+/// one it speaks, older or equal.
+const OFFERED_VERSION: &str = mur_client::LEGACY_VERSION;
+/// Longest a server may take to answer `initialize` (an `npx` that fetches its
+/// package first takes seconds).
+pub(crate) const INITIALIZE_LIMIT: Duration = Duration::from_secs(60);
+/// How long a server gets to exit on its own after its stdin closes.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+
+/// One start of the server.
+pub(crate) struct Server {
+    process: Child,
+    /// What its `initialize` answered: protocol version, capabilities, server info.
+    pub(crate) initialized: Value,
+}
+
+impl Server {
+    /// Starts `command`, its stderr appended to `log`, attaches it to `relay`
+    /// and initializes it.
+    pub(crate) async fn start(command: &[OsString], log: &Path, relay: &Relay) -> Result<Self> {
+        let mut process = spawn(command, log)?;
+        let (stdin, stdout) = match (process.stdin.take(), process.stdout.take()) {
+            (Some(stdin), Some(stdout)) => (stdin, stdout),
+            _ => return Err(Error::internal("the server's stdin or stdout was not piped")),
+        };
+        let (writer, lines) = mpsc::unbounded_channel();
+        tokio::spawn(write_lines(stdin, lines));
+        tokio::spawn(read_messages(stdout, relay.clone()));
+        relay.attach(Some(writer.clone()));
+        let initialized = tokio::select! {
+            answer = initialize(relay, &writer) => answer,
+            status = process.wait() => Err(exited_early(status, log)),
+        };
+        match initialized {
+            Ok(initialized) => Ok(Self {
+                process,
+                initialized,
+            }),
+            Err(e) => {
+                relay.attach(None);
+                let _ = process.start_kill();
+                Err(e)
+            }
+        }
+    }
+
+    /// Resolves when the server exits, with its status.
+    pub(crate) async fn exited(&mut self) -> std::io::Result<ExitStatus> {
+        self.process.wait().await
+    }
+
+    /// Closes its stdin (a stdio server exits when its input ends), waits a
+    /// little, then kills it.
+    pub(crate) async fn stop(mut self, relay: &Relay) {
+        relay.attach(None);
+        if tokio::time::timeout(EXIT_GRACE, self.process.wait())
+            .await
+            .is_err()
+        {
+            tracing::info!("the server did not exit when its input closed; killing it");
+            let _ = self.process.kill().await;
+        }
+    }
+}
+
+fn spawn(command: &[OsString], log: &Path) -> Result<Child> {
+    let Some((program, args)) = command.split_first() else {
+        return Err(Error::usage("no server command given after `--`"));
+    };
+    let stderr = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(log)
+        .map_err(|e| Error::internal(format!("cannot open the log `{}`: {e}", log.display())))?;
+    Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| {
+            Error::usage(format!(
+                "cannot start `{}`: {e}",
+                program.to_string_lossy()
+            ))
+        })
+}
+
+/// The message for a server that exited before it answered `initialize`.
+fn exited_early(status: std::io::Result<ExitStatus>, log: &Path) -> Error {
+    let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
+    Error::transport(format!(
+        "the server exited ({status}) before it answered `initialize`"
+    ))
+    .with_hint(format!("its stderr is in `{}`", log.display()))
+}
+
+/// `initialize`, then `notifications/initialized`: the one session the
+/// bridge holds for all its clients.
+async fn initialize(relay: &Relay, writer: &Writer) -> Result<Value> {
+    let params = json!({
+        "protocolVersion": OFFERED_VERSION,
+        // Questions are relayed to the client of the request that asks them.
+        "capabilities": { "elicitation": { "form": {} } },
+        "clientInfo": { "name": "mur-bridge", "version": env!("CARGO_PKG_VERSION") },
+    });
+    let (request, mut sent) = relay.register(Value::Null, "initialize", Some(params), true);
+    relay.send(&request);
+    let answer = tokio::time::timeout(INITIALIZE_LIMIT, sent.messages.recv())
+        .await
+        .map_err(|_| {
+            Error::transport(format!(
+                "the server did not answer `initialize` within {} s",
+                INITIALIZE_LIMIT.as_secs()
+            ))
+        })?
+        .ok_or_else(|| Error::transport("the server closed its output during `initialize`"))?;
+    let result = answer.get("result").cloned().ok_or_else(|| {
+        Error::transport(format!(
+            "the server refused `initialize`: {}",
+            answer["error"]["message"].as_str().unwrap_or("(no message)")
+        ))
+    })?;
+    let note = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    let _ = writer.send(note.to_string());
+    Ok(result)
+}
+
+/// Writes each message as one line; ends when the relay lets go of the
+/// writer, which closes the server's stdin.
+async fn write_lines(mut stdin: ChildStdin, mut lines: mpsc::UnboundedReceiver<String>) {
+    while let Some(mut line) = lines.recv().await {
+        line.push('\n');
+        if stdin.write_all(line.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
+            break;
+        }
+    }
+}
+
+/// Hands every line of the server's stdout to the relay; a line that is not
+/// JSON (a banner printed to stdout by mistake) goes to the log.
+async fn read_messages(stdout: ChildStdout, relay: Relay) {
+    let mut reader = BufReader::new(stdout);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(message) => relay.from_server(message),
+            Err(_) => tracing::warn!("the server wrote a line that is not JSON-RPC: {text}"),
+        }
+    }
+}

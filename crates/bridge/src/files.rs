@@ -1,0 +1,128 @@
+//! A bridge's own files beside its lockfile. The lockfile keeps the seed's
+//! fields exactly (`schema`, `endpoint`, … `startedAt`), so what only a bridge
+//! has — its log and the server it runs — is in `<hash>.bridge`, which names
+//! the lockfile's pid and `startedAt` and counts only while they match; the
+//! server's stderr and the bridge's own messages go to `<hash>.bridge.log`.
+//! Neither name ends in `.json`, so no lockfile reader takes them for one.
+
+use std::{
+    io,
+    path::{Path, PathBuf},
+};
+
+use mur_lockfile::Lockfile;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The `schema` of a `<hash>.bridge` file.
+pub const SIDECAR_SCHEMA: &str = "mur-bridge/1";
+/// No sidecar is anywhere near this size.
+const MAX_SIDECAR_BYTES: u64 = 64 * 1024;
+
+/// The two file names for the lockfile `<hash>.json`.
+#[derive(Debug, Clone)]
+pub struct BridgeFiles {
+    pub sidecar: PathBuf,
+    pub log: PathBuf,
+}
+
+impl BridgeFiles {
+    pub fn beside(lockfile: &Path) -> Self {
+        Self {
+            sidecar: lockfile.with_extension("bridge"),
+            log: lockfile.with_extension("bridge.log"),
+        }
+    }
+}
+
+/// What `<hash>.bridge` says about the bridge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sidecar {
+    pub schema: String,
+    /// The bridge's pid and start, as in its lockfile.
+    pub pid: u32,
+    pub started_at: String,
+    /// Where the server's stderr goes.
+    pub log: PathBuf,
+    /// The server's command line.
+    pub command: Vec<String>,
+}
+
+impl Sidecar {
+    pub(crate) fn write(&self, path: &Path) -> io::Result<()> {
+        let mut bytes = serde_json::to_vec_pretty(self).map_err(io::Error::other)?;
+        bytes.push(b'\n');
+        mur_lockfile::write_atomic(path, &bytes)
+    }
+
+    /// Whether this sidecar belongs to the process of `lock`.
+    fn describes(&self, lock: &Lockfile) -> bool {
+        self.schema == SIDECAR_SCHEMA && self.pid == lock.pid && self.started_at == lock.started_at
+    }
+}
+
+/// The bridge behind the lockfile at `path`, if it is one: its sidecar,
+/// when that names the same process.
+pub fn bridge_of(path: &Path, lock: &Lockfile) -> Option<Sidecar> {
+    let sidecar = read(&BridgeFiles::beside(path).sidecar)?;
+    sidecar.describes(lock).then_some(sidecar)
+}
+
+/// The session line of `session list` and `bridge` for the lockfile at
+/// `path`: the lockfile's fields in their order, and a bridge's `log` last.
+pub fn session_line(path: &Path, lock: &Lockfile) -> String {
+    let mut line = serde_json::to_string(lock).unwrap_or_default();
+    if let Some(bridge) = bridge_of(path, lock)
+        && line.ends_with('}')
+    {
+        let log = Value::String(bridge.log.to_string_lossy().into_owned());
+        line.pop();
+        line.push_str(&format!(",\"log\":{log}}}"));
+    }
+    line
+}
+
+/// A regular file only (never through a link, never a FIFO), of sane size.
+fn read(path: &Path) -> Option<Sidecar> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_SIDECAR_BYTES {
+        return None;
+    }
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+/// Removes the sidecar if it is still ours.
+pub(crate) fn withdraw(path: &Path, pid: u32) {
+    if read(path).is_some_and(|s| s.pid == pid) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sidecar_counts_only_for_the_process_it_names() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lockfile = dir.path().join("0123456789abcdef.json");
+        let files = BridgeFiles::beside(&lockfile);
+        assert_eq!(files.log, dir.path().join("0123456789abcdef.bridge.log"));
+        let mut lock = Lockfile::http(1, 42, "/p/App.csproj".into(), "tag".into());
+        let sidecar = Sidecar {
+            schema: SIDECAR_SCHEMA.into(),
+            pid: 42,
+            started_at: lock.started_at.clone(),
+            log: files.log.clone(),
+            command: vec!["server".into()],
+        };
+        sidecar.write(&files.sidecar).expect("write");
+        let line: Value = serde_json::from_str(&session_line(&lockfile, &lock)).expect("json");
+        assert_eq!(line["log"], files.log.to_string_lossy().as_ref());
+        assert_eq!(line["schema"], mur_lockfile::LOCKFILE_SCHEMA);
+        lock.pid = 43;
+        assert_eq!(bridge_of(&lockfile, &lock), None);
+        assert_eq!(session_line(&lockfile, &lock), serde_json::to_string(&lock).expect("json"));
+    }
+}

@@ -1,0 +1,55 @@
+//! `mur-bridge`: stdio MCP servers as devtools sessions, and a stdio face for
+//! devtools sessions.
+//!
+//! - [`run`] (`mur devtools bridge --foreground`): one stdio server kept warm
+//!   behind a loopback endpoint that announces itself exactly as `mur-server`
+//!   does (lockfile, probe, single instance), so every verb works against it.
+//! - [`start`]: the same in the background, returning once it is announced.
+//! - [`stop`] (`bridge stop`): SIGTERM to a bridge, and wait for its lockfile to go.
+//! - [`session_line`]: a session as `session list` prints it, a bridge's log included.
+//! - [`proxy`] (`mur devtools proxy`): a stdio MCP server forwarding to a session.
+//!
+//! Everything returns data and [`mur_core::Error`]s; the bridge's own
+//! messages go to `tracing` (its log).
+
+mod background;
+mod child;
+mod files;
+mod http;
+pub mod proxy;
+mod relay;
+mod serve;
+mod stop;
+
+use std::time::Duration;
+
+pub use background::{Started, start};
+pub use files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar, bridge_of, session_line};
+pub use serve::{MAX_RESTARTS, Options, run};
+pub use stop::{Stopped, stop};
+
+/// How long a bridge waits without a request before it stops, by default.
+pub const DEFAULT_IDLE: &str = "10m";
+
+/// `--idle DURATION`: `30s`, `10m`, `1h`, `1h 30m`, `500ms`.
+pub fn parse_idle(text: &str) -> Result<Duration, String> {
+    match humantime::parse_duration(text) {
+        Ok(d) if d.is_zero() => Err("the idle time must be more than zero".to_owned()),
+        Ok(d) => Ok(d),
+        Err(e) => Err(format!("`{text}` is not a duration such as 30s, 10m or 1h ({e})")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idle_times_read_as_people_write_them() {
+        assert_eq!(parse_idle("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_idle("1h 30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_idle("500ms"), Ok(Duration::from_millis(500)));
+        assert!(parse_idle("0s").is_err());
+        assert!(parse_idle("soon").is_err_and(|e| e.contains("`soon` is not a duration")));
+    }
+}

@@ -1,0 +1,361 @@
+//! `mur devtools proxy`: a stdio MCP server for hosts that can only launch
+//! stdio servers, forwarding every request to a devtools session.
+//!
+//! It reads newline-delimited JSON-RPC on stdin and writes it on stdout.
+//! `initialize` is answered here, with the capabilities, server info and
+//! instructions the session gives for `server/discover`; `ping` and
+//! `logging/setLevel` are answered here too (the level asks the session for
+//! its log messages from then on). Every other request is sent to the
+//! session by the [`Upstream`] — a `mur` call, so in either revision the
+//! session speaks, found afresh each time as every command finds it — on a
+//! thread of its own, so slow calls do not hold up the others. What the
+//! session reports meanwhile is relayed: progress (under the client's own
+//! progress token), log messages, and questions, which are asked of the
+//! client as `elicitation/create` when it declared it can answer them.
+
+use std::{
+    collections::HashMap,
+    io::{BufRead, Write},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+        mpsc,
+    },
+};
+
+use mur_client::{Events, FieldKind, LogMessage, Progress, Question, Reply, Response};
+use mur_core::Result;
+use serde_json::{Map, Value, json};
+
+/// JSON-RPC codes the proxy answers with itself.
+const INTERNAL_ERROR: i64 = -32603;
+const INVALID_REQUEST: i64 = -32600;
+
+/// Where requests go: the session.
+pub trait Upstream: Send + Sync + 'static {
+    /// Sends `method` with `params`; `verbose` asks for the session's log
+    /// messages. Progress, log messages and questions go to `events`.
+    fn call(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        verbose: bool,
+        events: &dyn Events,
+    ) -> Result<Reply>;
+}
+
+/// The proxy's state shared by the reader and the request threads.
+struct Proxy<W> {
+    out: Mutex<W>,
+    upstream: Arc<dyn Upstream>,
+    /// The client declared `elicitation`: questions can be asked of it.
+    can_answer: AtomicBool,
+    /// The client set a log level: ask the session for its log messages.
+    verbose: AtomicBool,
+    /// Questions asked of the client, by the id we gave them.
+    asked: Mutex<HashMap<String, mpsc::Sender<Value>>>,
+    next_question: AtomicU64,
+    /// Requests in flight, each on its thread.
+    running: Mutex<Vec<std::thread::JoinHandle<()>>>,
+}
+
+/// Serves `input` until it ends, writing to `output`.
+pub fn serve<W: Write + Send + 'static>(
+    upstream: Arc<dyn Upstream>,
+    input: impl BufRead,
+    output: W,
+) -> std::io::Result<()> {
+    let proxy = Arc::new(Proxy {
+        out: Mutex::new(output),
+        upstream,
+        can_answer: AtomicBool::new(false),
+        verbose: AtomicBool::new(false),
+        asked: Mutex::default(),
+        next_question: AtomicU64::new(0),
+        running: Mutex::default(),
+    });
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Value>(&line) {
+            Ok(message) => proxy.receive(message),
+            Err(e) => proxy.write(&json!({
+                "jsonrpc": "2.0", "id": null,
+                "error": { "code": -32700, "message": format!("Parse error: {e}") },
+            })),
+        }
+    }
+    proxy.finish();
+    Ok(())
+}
+
+impl<W: Write + Send + 'static> Proxy<W> {
+    /// One message from the client.
+    fn receive(self: &Arc<Self>, message: Value) {
+        let method = message.get("method").and_then(Value::as_str);
+        match (method, message.get("id")) {
+            (Some(method), Some(id)) => self.request(method, id.clone(), message.get("params")),
+            (Some(method), None) => {
+                // `initialized`, `cancelled`, list changes: nothing for a
+                // stateless session to act on (a call in flight runs to its end).
+                tracing::debug!("notification `{method}` from the client: not forwarded");
+            }
+            (None, Some(id)) => {
+                let key = id.as_str().unwrap_or_default().to_owned();
+                self.answered(&key, message);
+            }
+            (None, None) => self.write(&error(&Value::Null, INVALID_REQUEST, "Invalid Request")),
+        }
+    }
+
+    fn request(self: &Arc<Self>, method: &str, id: Value, params: Option<&Value>) {
+        match method {
+            "ping" => self.write(&result(&id, json!({}))),
+            "logging/setLevel" => {
+                self.verbose.store(true, Ordering::SeqCst);
+                self.write(&result(&id, json!({})));
+            }
+            _ => {
+                if method == "initialize" {
+                    let asks = params.is_some_and(|p| p["capabilities"]["elicitation"].is_object());
+                    self.can_answer.store(asks, Ordering::SeqCst);
+                }
+                let proxy = self.clone();
+                let method = method.to_owned();
+                let params = params.cloned();
+                let thread = std::thread::spawn(move || proxy.forward(&method, &id, params.as_ref()));
+                if let Ok(mut running) = self.running.lock() {
+                    running.retain(|t| !t.is_finished());
+                    running.push(thread);
+                }
+            }
+        }
+    }
+
+    /// The input ended: questions can no longer be answered (those waiting
+    /// get none), and the requests in flight are answered before we go.
+    fn finish(&self) {
+        if let Ok(mut asked) = self.asked.lock() {
+            asked.clear();
+        }
+        let running = self.running.lock().map(|mut r| std::mem::take(&mut *r));
+        for thread in running.unwrap_or_default() {
+            let _ = thread.join();
+        }
+    }
+
+    /// Runs one request against the session and writes its answer.
+    fn forward(self: &Arc<Self>, method: &str, id: &Value, params: Option<&Value>) {
+        let token = params.and_then(|p| p["_meta"].get("progressToken")).cloned();
+        let events = Relayed {
+            proxy: self.clone(),
+            token,
+        };
+        let verbose = self.verbose.load(Ordering::SeqCst);
+        let answer = if method == "initialize" {
+            self.upstream
+                .call("server/discover", None, verbose, &events)
+                .map(|reply| Reply::Result(initialize_result(params, &reply)))
+        } else {
+            self.upstream.call(method, params, verbose, &events)
+        };
+        let message = match answer {
+            Ok(Reply::Result(value)) => result(id, value),
+            Ok(Reply::Error(value)) => json!({ "jsonrpc": "2.0", "id": id, "error": value }),
+            Err(e) => error(id, INTERNAL_ERROR, e.message()),
+        };
+        self.write(&message);
+    }
+
+    /// The client's answer to a question we asked.
+    fn answered(&self, key: &str, message: Value) {
+        let waiting = self.asked.lock().ok().and_then(|mut a| a.remove(key));
+        if let Some(waiting) = waiting {
+            let _ = waiting.send(message);
+        }
+    }
+
+    /// Asks the client `question` and waits for its answer.
+    fn ask(&self, question: &Question) -> Option<Response> {
+        if !self.can_answer.load(Ordering::SeqCst) {
+            return None;
+        }
+        let n = self.next_question.fetch_add(1, Ordering::SeqCst) + 1;
+        let key = format!("mur-proxy-q{n}");
+        let (tx, rx) = mpsc::channel();
+        self.asked.lock().ok()?.insert(key.clone(), tx);
+        self.write(&json!({
+            "jsonrpc": "2.0", "id": key, "method": "elicitation/create",
+            "params": { "message": question.message, "requestedSchema": schema_of(question) },
+        }));
+        let answer = rx.recv().ok()?;
+        let result = answer.get("result")?;
+        match result["action"].as_str()? {
+            "accept" => Some(Response::Accept(
+                result["content"].as_object().cloned().unwrap_or_default(),
+            )),
+            "decline" => Some(Response::Decline),
+            _ => Some(Response::Cancel),
+        }
+    }
+
+    /// One message, one line, flushed at once.
+    fn write(&self, message: &Value) {
+        if let Ok(mut out) = self.out.lock() {
+            let _ = writeln!(out, "{message}").and_then(|()| out.flush());
+        }
+    }
+}
+
+/// The call's events, relayed to the client as notifications and questions.
+struct Relayed<W: Write + Send + 'static> {
+    proxy: Arc<Proxy<W>>,
+    /// The client's progress token for this request, if it gave one.
+    token: Option<Value>,
+}
+
+impl<W: Write + Send + 'static> Events for Relayed<W> {
+    fn progress(&self, progress: &Progress) {
+        let Some(token) = &self.token else {
+            return;
+        };
+        let mut params = json!({ "progressToken": token, "progress": progress.progress });
+        if let Some(total) = progress.total {
+            params["total"] = json!(total);
+        }
+        if let Some(message) = &progress.message {
+            params["message"] = json!(message);
+        }
+        self.proxy.write(&notification("notifications/progress", params));
+    }
+
+    fn log(&self, message: &LogMessage) {
+        let mut params = json!({ "level": message.level, "data": message.data });
+        if let Some(logger) = &message.logger {
+            params["logger"] = json!(logger);
+        }
+        self.proxy.write(&notification("notifications/message", params));
+    }
+
+    fn ask(&self, question: &Question) -> Option<Response> {
+        self.proxy.ask(question)
+    }
+
+    fn finish(&self) {}
+}
+
+/// `initialize` answered from the session's `server/discover`; a session
+/// that does not offer it (an older server) is taken to offer tools.
+fn initialize_result(params: Option<&Value>, discovered: &Reply) -> Value {
+    let version = params
+        .and_then(|p| p["protocolVersion"].as_str())
+        .unwrap_or(mur_client::LEGACY_VERSION);
+    let (capabilities, info, instructions) = match discovered {
+        Reply::Result(found) => (
+            found["capabilities"].clone(),
+            found["_meta"]["io.modelcontextprotocol/serverInfo"].clone(),
+            found.get("instructions").cloned(),
+        ),
+        Reply::Error(_) => (json!({ "tools": {} }), Value::Null, None),
+    };
+    let info = if info.is_object() {
+        info
+    } else {
+        json!({ "name": "mur-proxy", "version": env!("CARGO_PKG_VERSION") })
+    };
+    let mut answer = json!({
+        "protocolVersion": version,
+        "capabilities": if capabilities.is_object() { capabilities } else { json!({ "tools": {} }) },
+        "serverInfo": info,
+    });
+    if let Some(instructions) = instructions {
+        answer["instructions"] = instructions;
+    }
+    answer
+}
+
+/// The requested schema of a question, rebuilt from its fields.
+fn schema_of(question: &Question) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for field in &question.fields {
+        let mut spec = match &field.kind {
+            FieldKind::Text => json!({ "type": "string" }),
+            FieldKind::Integer => json!({ "type": "integer" }),
+            FieldKind::Number => json!({ "type": "number" }),
+            FieldKind::Boolean => json!({ "type": "boolean" }),
+            FieldKind::Choice(choices) => json!({ "type": "string", "enum": choices }),
+            FieldKind::Choices(choices) => {
+                json!({ "type": "array", "items": { "type": "string", "enum": choices } })
+            }
+        };
+        for (key, value) in [("title", &field.title), ("description", &field.description)] {
+            if let Some(text) = value {
+                spec[key] = json!(text);
+            }
+        }
+        if let Some(default) = &field.default {
+            spec["default"] = default.clone();
+        }
+        if field.required {
+            required.push(json!(field.name));
+        }
+        properties.insert(field.name.clone(), spec);
+    }
+    json!({ "type": "object", "properties": properties, "required": required })
+}
+
+fn result(id: &Value, result: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "result": result })
+}
+
+fn error(id: &Value, code: i64, message: &str) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
+}
+
+fn notification(method: &str, params: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "method": method, "params": params })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initialize_takes_the_sessions_capabilities_and_the_clients_version() {
+        let discovered = Reply::Result(json!({
+            "capabilities": { "tools": { "listChanged": false }, "logging": {} },
+            "instructions": "drive the app",
+            "_meta": { "io.modelcontextprotocol/serverInfo": { "name": "mur-sample", "version": "1" } },
+        }));
+        let params = json!({ "protocolVersion": "2025-06-18" });
+        let answer = initialize_result(Some(&params), &discovered);
+        assert_eq!(answer["protocolVersion"], "2025-06-18");
+        assert_eq!(answer["capabilities"]["logging"], json!({}));
+        assert_eq!(answer["serverInfo"]["name"], "mur-sample");
+        assert_eq!(answer["instructions"], "drive the app");
+        let older = initialize_result(None, &Reply::Error(json!({ "code": -32601 })));
+        assert_eq!(older["capabilities"], json!({ "tools": {} }));
+    }
+
+    #[test]
+    fn a_questions_schema_is_rebuilt_from_its_fields() {
+        let asked = json!({
+            "message": "Clear?",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {
+                    "confirm": { "type": "boolean", "title": "Confirm", "default": false },
+                    "mode": { "type": "string", "enum": ["all", "done"] },
+                },
+                "required": ["mode"],
+            },
+        });
+        let schema = schema_of(&Question::from_params(&asked));
+        assert_eq!(schema["properties"]["confirm"], asked["requestedSchema"]["properties"]["confirm"]);
+        assert_eq!(schema["properties"]["mode"], asked["requestedSchema"]["properties"]["mode"]);
+        assert_eq!(schema["required"], json!(["mode"]));
+    }
+}

@@ -1,0 +1,204 @@
+//! The bridge process itself (`bridge --foreground`): claim the project's
+//! slot as any session does, start and initialize the stdio server, announce
+//! the endpoint, and keep the server running — restarted when it dies, a
+//! bounded number of times — until the bridge is stopped or idle.
+
+use std::{
+    ffi::OsString,
+    path::PathBuf,
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use mur_core::{Error, Kind, Result};
+use mur_lockfile::Lockfile;
+use mur_server::{HttpLimits, ServeError};
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    child::Server,
+    files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar},
+    http::{self, Bridge},
+    relay::Relay,
+};
+
+/// How many times a server that dies is started again before the bridge gives up.
+pub const MAX_RESTARTS: u32 = 5;
+/// Pause before a restart, times the restarts so far: a server that dies at
+/// once does not spin.
+const RESTART_PAUSE: Duration = Duration::from_millis(250);
+
+/// What a bridge runs, for which project, and when it gives up idling.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub project: PathBuf,
+    pub idle: Duration,
+    /// The server's program and arguments.
+    pub command: Vec<OsString>,
+}
+
+/// Runs the bridge until it is stopped (SIGTERM, Ctrl+C), has had no request
+/// for `idle`, or its server died more than [`MAX_RESTARTS`] times.
+/// `announced` gets the lockfile once clients can connect. A live session
+/// for the project is [`Kind::SessionActive`] (exit 3), before anything starts.
+pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result<()> {
+    let claimed = mur_server::endpoint::claim(&options.project, mur_lockfile::now_rfc3339())
+        .await
+        .map_err(serve_error)?;
+    let files = BridgeFiles::beside(claimed.lockfile_path());
+    start_log(&files)?;
+    tracing::info!(
+        "bridge for `{}` starting `{}`",
+        claimed.project(),
+        words(&options.command).join(" ")
+    );
+    let relay = Relay::new();
+    let server = Server::start(&options.command, &files.log, &relay).await?;
+    let bridge = Bridge::new(relay.clone(), server.initialized.clone());
+    let sidecar = Sidecar {
+        schema: SIDECAR_SCHEMA.to_owned(),
+        pid: claimed.pid(),
+        started_at: claimed.started_at().to_owned(),
+        log: files.log.clone(),
+        command: words(&options.command),
+    };
+    sidecar.write(&files.sidecar).map_err(|e| {
+        Error::internal(format!("cannot write `{}`: {e}", files.sidecar.display()))
+    })?;
+
+    let shutdown = CancellationToken::new();
+    let gave_up = CancellationToken::new();
+    let supervisor = tokio::spawn(supervise(
+        server,
+        Supervised {
+            command: options.command.clone(),
+            log: files.log.clone(),
+            relay: relay.clone(),
+            bridge: bridge.clone(),
+        },
+        shutdown.clone(),
+        gave_up.clone(),
+    ));
+    let idle = options.idle;
+    let stop = {
+        let relay = relay.clone();
+        async move {
+            tokio::select! {
+                () = idle_for(&relay, idle) => tracing::info!("no request for {}; stopping", humantime::format_duration(idle)),
+                () = gave_up.cancelled() => {}
+            }
+        }
+    };
+    let served = claimed
+        .serve(http::routes(bridge), HttpLimits::default(), announced, stop)
+        .await;
+    shutdown.cancel();
+    let _ = supervisor.await;
+    crate::files::withdraw(&files.sidecar, sidecar.pid);
+    tracing::info!("bridge stopped");
+    served.map_err(serve_error)
+}
+
+/// What the supervisor needs to start the server again.
+struct Supervised {
+    command: Vec<OsString>,
+    log: PathBuf,
+    relay: Relay,
+    bridge: Arc<Bridge>,
+}
+
+/// Waits for the server to exit and starts it again, up to [`MAX_RESTARTS`]
+/// times; stops it when the bridge shuts down.
+async fn supervise(
+    mut server: Server,
+    how: Supervised,
+    shutdown: CancellationToken,
+    gave_up: CancellationToken,
+) {
+    let mut restarts = 0;
+    loop {
+        let status = tokio::select! {
+            () = shutdown.cancelled() => {
+                server.stop(&how.relay).await;
+                return;
+            }
+            status = server.exited() => status,
+        };
+        how.relay.attach(None);
+        let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
+        how.relay
+            .fail_all(&format!("the stdio server exited ({status}) before it answered"));
+        loop {
+            if restarts >= MAX_RESTARTS {
+                tracing::error!(
+                    "the server exited ({status}); it was restarted {MAX_RESTARTS} times already, so the bridge gives up"
+                );
+                gave_up.cancel();
+                return;
+            }
+            restarts += 1;
+            tracing::warn!("the server exited ({status}); restarting it ({restarts} of {MAX_RESTARTS})");
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                () = tokio::time::sleep(RESTART_PAUSE * restarts) => {}
+            }
+            match Server::start(&how.command, &how.log, &how.relay).await {
+                Ok(started) => {
+                    how.bridge.restarted(started.initialized.clone()).await;
+                    server = started;
+                    break;
+                }
+                Err(e) => tracing::error!("the server did not start again: {}", e.message()),
+            }
+        }
+    }
+}
+
+/// Resolves once no request has been in flight for `idle`.
+async fn idle_for(relay: &Relay, idle: Duration) {
+    let started = Instant::now();
+    loop {
+        let (busy, last) = relay.activity();
+        let since = last.unwrap_or(started);
+        let quiet = since.elapsed();
+        if !busy && quiet >= idle {
+            return;
+        }
+        // While busy, look again after a full period: a request that ends
+        // starts the clock again.
+        let wait = if busy { idle } else { idle - quiet };
+        tokio::time::sleep(wait.max(Duration::from_millis(10))).await;
+    }
+}
+
+/// Empties the log for this bridge (we hold the slot: no other bridge of
+/// this project writes it) and makes it private.
+fn start_log(files: &BridgeFiles) -> Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(&files.log).map(drop).map_err(|e| {
+        Error::internal(format!("cannot write the log `{}`: {e}", files.log.display()))
+    })
+}
+
+fn words(command: &[OsString]) -> Vec<String> {
+    command
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// A session-side failure as mur reports it: another session is exit 3 with
+/// the one line seed 000 §6 prescribes, as `mur-server` prints it.
+pub(crate) fn serve_error(error: ServeError) -> Error {
+    let message = format!("[devtools] {error}");
+    match error {
+        ServeError::AlreadyActive { .. } | ServeError::SlotBusy { .. } => {
+            Error::new(Kind::SessionActive, message)
+        }
+        ServeError::Project { .. } => Error::usage(error.to_string()),
+        _ => Error::internal(error.to_string()),
+    }
+}

@@ -1,0 +1,144 @@
+//! `bridge stop`: find the bridge (of `--project`, or the only one running),
+//! make sure the process is the one that wrote the lockfile, send it SIGTERM
+//! and wait for its lockfile to go. Only a bridge is ever signalled: an app's
+//! own session is the user's to stop.
+
+use std::{
+    path::Path,
+    time::{Duration, Instant},
+};
+
+use mur_core::{Error, Result};
+use mur_lockfile::{
+    Lockfile, ReadOutcome, Registry,
+    liveness::{self, Liveness},
+    paths,
+};
+use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, Signal, System};
+
+use crate::files::bridge_of;
+
+/// How long a bridge gets to remove its lockfile after SIGTERM (it stops its
+/// server first, which gets 2 s to exit).
+const STOP_LIMIT: Duration = Duration::from_secs(10);
+const POLL: Duration = Duration::from_millis(20);
+
+/// The bridge that was stopped.
+#[derive(Debug)]
+pub struct Stopped {
+    pub project: String,
+    pub pid: u32,
+}
+
+/// Stops the bridge of `project`, or the only bridge running.
+pub async fn stop(project: Option<&Path>, http: &reqwest::Client) -> Result<Stopped> {
+    let registry = Registry::default_location();
+    let (path, lock) = match project {
+        Some(project) => of_project(&registry, project)?,
+        None => only_bridge(&registry)?,
+    };
+    match liveness::check(http, &lock).await {
+        // Unresponsive: the process that wrote the lockfile, busy; SIGTERM
+        // still reaches it.
+        Liveness::Live | Liveness::Unresponsive(_) => {}
+        Liveness::Stale(why) | Liveness::NotDevtools(why) => {
+            let _ = registry.remove_if_unchanged(&path, &lock);
+            return Err(Error::no_session(format!(
+                "the bridge of `{}` is gone ({why}); its lockfile was stale",
+                lock.project
+            )));
+        }
+    }
+    terminate(lock.pid)?;
+    let deadline = Instant::now() + STOP_LIMIT;
+    while still_there(&registry, &path, &lock) {
+        if Instant::now() >= deadline {
+            return Err(Error::transport(format!(
+                "the bridge of `{}` (pid {}) did not stop within {} s",
+                lock.project,
+                lock.pid,
+                STOP_LIMIT.as_secs()
+            )));
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    Ok(Stopped {
+        project: lock.project,
+        pid: lock.pid,
+    })
+}
+
+/// The lockfile of `project`, if a bridge wrote it.
+fn of_project(registry: &Registry, project: &Path) -> Result<(std::path::PathBuf, Lockfile)> {
+    let canonical = paths::canonical_project(project).map_err(|e| {
+        Error::usage(format!("cannot use project `{}`: {e}", project.display()))
+    })?;
+    let path = registry.path_for(&canonical);
+    match registry.read(&path) {
+        ReadOutcome::Valid(lock) if bridge_of(&path, &lock).is_some() => Ok((path, lock)),
+        ReadOutcome::Valid(lock) => Err(Error::usage(format!(
+            "the session of `{canonical}` (pid {}) is not a bridge; `bridge stop` stops only bridges",
+            lock.pid
+        ))
+        .with_hint("stop an app's session in the app (Ctrl+C where it runs)")),
+        _ => Err(Error::no_session(format!(
+            "no bridge is running for `{canonical}`"
+        ))),
+    }
+}
+
+/// The one bridge whose lockfile is in the directory.
+fn only_bridge(registry: &Registry) -> Result<(std::path::PathBuf, Lockfile)> {
+    let entries = registry.scan().map_err(|e| {
+        Error::internal(format!(
+            "cannot read the lockfile directory `{}`: {e}",
+            registry.dir().display()
+        ))
+    })?;
+    let mut bridges: Vec<(std::path::PathBuf, Lockfile)> = entries
+        .into_iter()
+        .filter_map(|entry| match entry.outcome {
+            ReadOutcome::Valid(lock) if bridge_of(&entry.path, &lock).is_some() => {
+                Some((entry.path, lock))
+            }
+            _ => None,
+        })
+        .collect();
+    match bridges.len() {
+        0 => Err(Error::no_session("no bridge is running")),
+        1 => Ok(bridges.remove(0)),
+        n => Err(Error::usage(format!(
+            "{n} bridges are running: {}",
+            bridges
+                .iter()
+                .map(|(_, l)| format!("`{}`", l.project))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .with_hint("pick one with `--project PATH`")),
+    }
+}
+
+fn terminate(pid: u32) -> Result<()> {
+    let pid = Pid::from_u32(pid);
+    let Ok(mut system) = System::new() else {
+        return Err(Error::internal("cannot read the process table"));
+    };
+    system.refresh_processes_specifics(
+        ProcessesToUpdate::Some(&[pid]),
+        true,
+        ProcessRefreshKind::nothing(),
+    );
+    let sent = system
+        .process(pid)
+        .and_then(|process| process.kill_with(Signal::Term));
+    match sent {
+        Some(true) => Ok(()),
+        _ => Err(Error::internal(format!("cannot signal the bridge (pid {pid})"))),
+    }
+}
+
+/// Whether the lockfile still names the bridge we signalled.
+fn still_there(registry: &Registry, path: &Path, lock: &Lockfile) -> bool {
+    matches!(registry.read(path), ReadOutcome::Valid(now) if now.pid == lock.pid && now.started_at == lock.started_at)
+}

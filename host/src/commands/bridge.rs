@@ -1,0 +1,62 @@
+//! `mur devtools bridge [--idle D] [--foreground] -- COMMAND…` and `bridge
+//! stop`: a stdio MCP server as a devtools session (crate `mur-bridge`).
+
+use mur_core::{Error, Result, Settings};
+
+use crate::cli::{BridgeArgs, BridgeCommand};
+use crate::output;
+
+pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
+    if let Some(BridgeCommand::Stop) = args.stop {
+        return crate::invoke::block_on(stop(settings))?;
+    }
+    let project = settings.project.clone().ok_or_else(|| {
+        Error::usage("`bridge` needs `--project PATH`: the project its session is for")
+            .with_hint("mur devtools bridge --project ./App.csproj -- COMMAND ARGS…")
+    })?;
+    let options = mur_bridge::Options {
+        project,
+        idle: args.idle,
+        command: args.command.clone(),
+    };
+    if args.foreground {
+        return foreground(&options);
+    }
+    let exe = std::env::current_exe()
+        .map_err(|e| Error::internal(format!("cannot find mur's own executable: {e}")))?;
+    let started = mur_bridge::start(&exe, &options)?;
+    session_line(&started.path, &started.lockfile)
+}
+
+/// The bridge itself, in this process: several clients at once, so on a
+/// runtime with worker threads.
+fn foreground(options: &mur_bridge::Options) -> Result<()> {
+    output::start_service_log();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(mur_bridge::run(options, |lock| {
+        // Announced: clients can connect now. Its line, as `session list` shows it.
+        let path = mur_lockfile::Registry::default_location().path_for(&lock.project);
+        let _ = session_line(&path, lock);
+    }))
+}
+
+/// The session's line, as `session list` prints it.
+fn session_line(path: &std::path::Path, lock: &mur_lockfile::Lockfile) -> Result<()> {
+    let mut line = mur_bridge::session_line(path, lock);
+    line.push('\n');
+    output::stdout(line.as_bytes())
+}
+
+async fn stop(settings: &Settings) -> Result<()> {
+    let http = mur_client::http_client()?;
+    let stopped = mur_bridge::stop(settings.project.as_deref(), &http).await?;
+    output::diagnostic(&format!(
+        "stopped the bridge of `{}` (pid {})",
+        stopped.project, stopped.pid
+    ));
+    Ok(())
+}

@@ -1,0 +1,42 @@
+//! `mur devtools proxy`: a stdio MCP server forwarding to the session
+//! (crate `mur-bridge`), found for each request as every command finds it.
+
+use std::sync::Arc;
+
+use mur_client::{Events, Reply};
+use mur_core::{Error, Result, Settings};
+use serde_json::Value;
+
+use crate::invoke::{self, Session};
+
+pub fn run(settings: &Settings) -> Result<()> {
+    let upstream = Arc::new(Discovered {
+        settings: settings.clone(),
+    });
+    mur_bridge::proxy::serve(upstream, std::io::stdin().lock(), std::io::stdout())
+        .map_err(|e| Error::internal(format!("cannot read stdin: {e}")))
+}
+
+/// The session, found again for each request (an app that reloads moves).
+struct Discovered {
+    settings: Settings,
+}
+
+impl mur_bridge::proxy::Upstream for Discovered {
+    fn call(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        verbose: bool,
+        events: &dyn Events,
+    ) -> Result<Reply> {
+        let mut settings = self.settings.clone();
+        settings.verbose |= verbose;
+        invoke::block_on(async {
+            let session = Session::resolve(&settings).await?;
+            session
+                .call_reporting(&settings, method, params, events)
+                .await
+        })?
+    }
+}

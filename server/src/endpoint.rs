@@ -1,0 +1,105 @@
+//! A devtools endpoint around an MCP handler of the caller's own (the stdio
+//! bridge): the same single-instance claim, loopback listener, Host/Origin
+//! guard, body limits, probe and lockfile as [`serve`](crate::serve), so a
+//! reader cannot tell it from any other session.
+
+use std::{path::Path, sync::Arc};
+
+use axum::routing::MethodRouter;
+use mur_lockfile::{Lockfile, Registry, SlotLock, paths};
+
+use crate::{
+    HttpLimits, ServeError, announce::Announcement, http, identity::SessionIdentity,
+    shutdown::StopSignals, tools::SessionControl,
+};
+
+/// A project's slot, claimed: no other session can start for it until this
+/// is dropped or has served and withdrawn its lockfile.
+pub struct Claimed {
+    registry: Registry,
+    lock_path: std::path::PathBuf,
+    slot: SlotLock,
+    identity: Arc<SessionIdentity>,
+}
+
+/// Claims the slot of `project` as [`serve`](crate::serve) does (seed 000 §6):
+/// [`ServeError::AlreadyActive`] (exit 3) when a session holds it, a stale
+/// lockfile removed. Nothing is announced yet.
+pub async fn claim(project: &Path, build_tag: impl Into<String>) -> Result<Claimed, ServeError> {
+    let canonical = paths::canonical_project(project).map_err(|source| ServeError::Project {
+        path: project.to_owned(),
+        source,
+    })?;
+    let registry = Registry::default_location();
+    registry
+        .ensure_dir()
+        .map_err(|error| ServeError::Registry(format!("`{}`: {error}", registry.dir().display())))?;
+    let lock_path = registry.path_for(&canonical);
+    let slot = crate::single_instance::claim_slot(&registry, &lock_path).await?;
+    Ok(Claimed {
+        registry,
+        lock_path,
+        slot,
+        identity: Arc::new(SessionIdentity::new(canonical, build_tag.into())),
+    })
+}
+
+impl Claimed {
+    /// Where the lockfile will be written.
+    pub fn lockfile_path(&self) -> &Path {
+        &self.lock_path
+    }
+
+    /// The lockfile's `pid` (this process).
+    pub fn pid(&self) -> u32 {
+        self.identity.pid
+    }
+
+    /// The lockfile's `startedAt`.
+    pub fn started_at(&self) -> &str {
+        &self.identity.started_at
+    }
+
+    /// The canonical project path, the lockfile's `project`.
+    pub fn project(&self) -> &str {
+        &self.identity.project
+    }
+
+    /// Binds 127.0.0.1 on a free port, announces the session (then tells
+    /// `announced` its lockfile), and serves `post` (the POST and DELETE of
+    /// `/mcp`) beside the probe until `stop` resolves or Ctrl+C / SIGTERM
+    /// arrives; the lockfile is then removed.
+    pub async fn serve(
+        self,
+        post: MethodRouter,
+        limits: HttpLimits,
+        announced: impl FnOnce(&Lockfile),
+        stop: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServeError> {
+        let listener = http::bind(0).await?;
+        let port = listener
+            .local_addr()
+            .map_err(ServeError::io("cannot read the bound address"))?
+            .port();
+        let signals = StopSignals::install()?;
+        let mut lock = Lockfile::http(
+            port,
+            self.identity.pid,
+            self.identity.project.clone(),
+            self.identity.build_tag.clone(),
+        );
+        lock.started_at.clone_from(&self.identity.started_at);
+        let announcement = Announcement::publish(self.registry, self.slot, &lock)?;
+        announced(&lock);
+        let stopped = async move {
+            tokio::select! {
+                _ = signals.stop_requested(SessionControl::default()) => {}
+                () = stop => {}
+            }
+        };
+        let app = http::endpoint_router(self.identity, limits, post);
+        http::serve_app_until(listener, app, limits, stopped).await;
+        announcement.withdraw();
+        Ok(())
+    }
+}
