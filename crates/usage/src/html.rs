@@ -88,7 +88,7 @@ pub fn document(title: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>\
 body{{font:14px system-ui,sans-serif;margin:2em;max-width:60em}}\
-table{{border-collapse:collapse}}td,th{{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}}\
+table{{border-collapse:collapse}}td,th{{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}}\
 td:first-child,th:first-child{{text-align:left}}svg text{{font:12px system-ui,sans-serif}}\
 figcaption{{font-weight:bold;margin:1em 0 .3em}}code{{background:#f4f4f4}}</style></head><body>\
 <h1>{}</h1>\n{body}\n</body></html>\n",

@@ -217,6 +217,49 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     for fetch in ["<script", "src=", "href=", "url("] {
         assert!(!page.contains(fetch), "nothing fetched: `{fetch}` in the page");
     }
+    opened_in_a_browser(&sandbox, &html);
+}
+
+/// The page as a real headless browser renders it, when one is installed
+/// (`.ci/run` installs Debian's `chromium-headless-shell`): its DOM has the
+/// charts and the verbs, and it paints a screenshot. Without one, the checks
+/// above on the file are what there is.
+fn opened_in_a_browser(sandbox: &Sandbox, html: &Path) {
+    let Some(browser) = ["chromium-headless-shell", "chromium"]
+        .into_iter()
+        .find(|b| which(b))
+    else {
+        eprintln!("no headless browser installed: the page was checked as a file only");
+        return;
+    };
+    let shot = sandbox.root().join("usage.png");
+    let profile = sandbox.root().join("browser-profile");
+    let url = format!("file://{}", html.display());
+    let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"];
+    let mut dump = sandbox.command(Path::new(browser));
+    dump.args(flags)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(["--dump-dom", &url]);
+    let dom = mur_e2e::process::run(&mut dump);
+    assert_eq!(dom.code, 0, "{browser} --dump-dom: {}", dom.stderr);
+    assert!(dom.stdout.matches("<svg").count() >= 3, "the browser's DOM has the charts");
+    assert!(dom.stdout.contains("Calls per verb, by outcome") && dom.stdout.contains(">bump<"));
+    let mut paint = sandbox.command(Path::new(browser));
+    paint
+        .args(flags)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args([format!("--screenshot={}", shot.display()), "--window-size=900,1200".to_owned(), url]);
+    let painted = mur_e2e::process::run(&mut paint);
+    assert_eq!(painted.code, 0, "{browser} --screenshot: {}", painted.stderr);
+    let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);
+    assert!(size > 10_000, "a painted page, not a blank one ({size} bytes)");
+}
+
+fn which(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
+        .any(|dir| dir.join(program).is_file())
 }
 
 #[test]
