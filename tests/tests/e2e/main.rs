@@ -8,6 +8,8 @@
 //! its children), and none changes process-wide state (environment variables,
 //! the current directory).
 
+mod bridge_proxy;
+mod bridge_stdio;
 mod conformance;
 mod conformance_client;
 mod conformance_expected;

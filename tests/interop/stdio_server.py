@@ -1,0 +1,71 @@
+"""A stdio MCP server from the Python MCP SDK for mur's bridge tests
+(tests/tests/e2e/bridge_stdio.rs): what `mur devtools bridge` launches.
+
+Runs over stdin and stdout with the SDK's 1.x line (FastMCP) or its 2.x line
+(MCPServer), whichever is installed. Its tools:
+
+- `count()` adds one to a counter kept in this process and returns it, so
+  calls answered 1, 2, 3 went to one warm process, and 1 again to a new one;
+- `crash()` ends this process at once (status 3), as a server that dies;
+- `greet()` asks the client for a name (`ctx.elicit`) and greets it;
+- `steps(n)` reports progress once per step.
+
+Prints `stdio-server: started` on stderr (the bridge's log) when it starts.
+"""
+
+import asyncio
+import os
+import sys
+
+from pydantic import BaseModel
+
+try:
+    from mcp.server.fastmcp import Context, FastMCP as Server
+except ImportError:
+    from mcp.server.mcpserver import Context, MCPServer as Server
+
+
+class Name(BaseModel):
+    name: str
+
+
+server = Server("interop-stdio")
+counted = 0
+
+
+@server.tool()
+def count() -> int:
+    """Adds one to this process's counter and returns it."""
+    global counted
+    counted += 1
+    return counted
+
+
+@server.tool()
+def crash() -> str:
+    """Ends the server process at once."""
+    print("stdio-server: crashing on purpose", file=sys.stderr, flush=True)
+    os._exit(3)
+
+
+@server.tool()
+async def greet(ctx: Context) -> str:
+    """Asks the client for a name and greets it."""
+    answer = await ctx.elicit(message="Who is there?", schema=Name)
+    if answer.action != "accept":
+        return f"no name ({answer.action})"
+    return f"hello {answer.data.name}"
+
+
+@server.tool()
+async def steps(n: int, ctx: Context) -> str:
+    """Reports progress once per step."""
+    for step in range(1, n + 1):
+        await asyncio.sleep(0.01)
+        await ctx.report_progress(step, n)
+    return f"{n} steps"
+
+
+if __name__ == "__main__":
+    print("stdio-server: started", file=sys.stderr, flush=True)
+    server.run()

@@ -1,0 +1,117 @@
+//! `mur devtools proxy`: a stdio MCP server in front of the discovered session.
+//!
+//! A stdio client from the Python MCP SDK (1.x, `tests/interop/proxy_client.py`)
+//! launches `mur devtools proxy` as its server, as an agent host that can only
+//! launch stdio servers would, and drives `mur-sample` through it: `initialize`
+//! answered with the session's capabilities, tools listed and called, and the
+//! sample's question (`clearTodos` asks for a confirmation) relayed to the
+//! client's elicitation callback. Plain JSON lines on stdin show the rest:
+//! `ping` answered by the proxy, a JSON-RPC error passed through, and no
+//! session at all answered as an error rather than silence.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Stdio;
+
+use mur_e2e::{Output, Process, Sandbox};
+use serde_json::{Value, json};
+
+use crate::interop_python;
+
+/// Runs `mur devtools proxy` with `lines` on its stdin and returns what it wrote.
+fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
+    let mut command = sb.mur_command(&["devtools", "proxy"]);
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut process = Process::spawn(&mut command);
+    let mut stdin = process.child_mut().stdin.take().expect("stdin");
+    for line in lines {
+        writeln!(stdin, "{line}").expect("write a line");
+    }
+    drop(stdin);
+    process.wait_output()
+}
+
+/// The answer with `id` among the lines the proxy wrote.
+fn answer(out: &Output, id: u64) -> Value {
+    out.json_lines()
+        .into_iter()
+        .find(|m| m["id"] == id)
+        .unwrap_or_else(|| panic!("no answer with id {id}\n{out}"))
+}
+
+#[test]
+fn an_sdk_stdio_client_drives_the_sample_through_the_proxy() {
+    let Some(python) =
+        interop_python::python_or_skip("interop-venv", "1", "requirements.txt")
+    else {
+        return;
+    };
+    let (sb, _sample) = Sandbox::with_app();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/proxy_client.py");
+    let mut command = sb.command(&python);
+    command
+        .arg("-B")
+        .arg(&script)
+        .arg(&sb.artifacts().mur)
+        .args(["devtools", "proxy"]);
+    let out = mur_e2e::run(&mut command);
+    out.assert_code(0);
+    let seen = out.json();
+    assert_eq!(seen["server"], "mur-sample", "{out}");
+    assert!(seen["capabilities"]["tools"].is_object(), "{out}");
+    for tool in ["click", "state", "clearTodos"] {
+        assert!(
+            seen["tools"].as_array().is_some_and(|t| t.contains(&json!(tool))),
+            "{tool} missing\n{out}"
+        );
+    }
+    assert_eq!((&seen["before"], &seen["after"]), (&json!("0"), &json!("1")), "{out}");
+    assert_eq!(
+        seen["asked"],
+        json!(["Clear all 1 todo(s)? This cannot be undone."]),
+        "the question reached the client's callback\n{out}"
+    );
+    assert_eq!(seen["cleared"], json!({ "cleared": 1, "remaining": 0 }), "{out}");
+}
+
+#[test]
+fn the_proxy_answers_ping_itself_and_passes_the_sessions_errors_through() {
+    let (sb, _sample) = Sandbox::with_app();
+    let out = proxy(
+        &sb,
+        &[
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": { "name": "test", "version": "1" } } }),
+            json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+            json!({ "jsonrpc": "2.0", "id": 2, "method": "ping" }),
+            json!({ "jsonrpc": "2.0", "id": 3, "method": "nosuch/method" }),
+            json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                    "params": { "name": "state", "arguments": { "selector": "#count" } } }),
+        ],
+    );
+    out.assert_code(0);
+    let init = answer(&out, 1);
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{out}");
+    assert_eq!(init["result"]["serverInfo"]["name"], "mur-sample", "{out}");
+    assert_eq!(answer(&out, 2)["result"], json!({}), "{out}");
+    assert_eq!(answer(&out, 3)["error"]["code"], -32601, "{out}");
+    assert_eq!(answer(&out, 4)["result"]["structuredContent"]["text"], "0", "{out}");
+    assert_eq!(out.json_lines().len(), 4, "one line per request\n{out}");
+}
+
+#[test]
+fn with_no_session_each_request_gets_an_error_naming_why() {
+    let sb = Sandbox::new();
+    let out = proxy(
+        &sb,
+        &[json!({ "jsonrpc": "2.0", "id": 7, "method": "tools/list" })],
+    );
+    out.assert_code(0);
+    let error = &answer(&out, 7)["error"];
+    assert_eq!(error["code"], -32603, "{out}");
+    assert_eq!(error["message"], "no running devtools session found", "{out}");
+}

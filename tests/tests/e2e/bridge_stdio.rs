@@ -1,0 +1,298 @@
+//! `mur devtools bridge`: third-party stdio MCP servers as devtools sessions.
+//!
+//! - npm `@modelcontextprotocol/server-everything` in stdio mode (pinned in
+//!   `tests/conformance/package.json`): `call`, a derived verb, `session list`
+//!   with the bridge's log, progress and a question relayed from the server,
+//!   `bridge stop`, and a second bridge of the project refused with exit 3.
+//! - `tests/interop/stdio_server.py`, on the Python MCP SDK's 1.x and 2.x lines
+//!   (the venvs `.ci/run` makes): state kept between calls (one warm process),
+//!   a server that dies restarted with a message in the log, a question
+//!   answered from `--answer`.
+//!
+//! Every bridge is started in the background as a user would; each test
+//! stops its bridge (or kills it by pid on the way out if it fails first).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use mur_e2e::{Adopted, Output, Sandbox, wait_until};
+use mur_lockfile::{Lockfile, ReadOutcome};
+use serde_json::{Value, json};
+
+use crate::{interop_python, node};
+
+/// A bridge started in a sandbox: its project, its session line, and its pid
+/// (killed on drop if the test did not stop it).
+struct Bridge<'a> {
+    sb: &'a Sandbox,
+    project: PathBuf,
+    line: Value,
+    _pid: Adopted,
+}
+
+impl<'a> Bridge<'a> {
+    /// `mur devtools bridge --project <sandbox>/<name>/App.csproj [extra…] -- command…`,
+    /// which must succeed.
+    fn start(sb: &'a Sandbox, name: &str, extra: &[&str], command: &[OsString]) -> Self {
+        let project = sb.project(name);
+        let out = start(sb, &project, extra, command);
+        out.assert_code(0);
+        let line = out.json();
+        let pid = line["pid"].as_u64().expect("pid") as u32;
+        Self {
+            sb,
+            project,
+            line,
+            _pid: Adopted(pid),
+        }
+    }
+
+    fn project_arg(&self) -> &str {
+        self.project.to_str().expect("utf-8 project")
+    }
+
+    /// `mur devtools --project <this project> ARGS…`.
+    fn mur(&self, args: &[&str]) -> Output {
+        self.sb
+            .mur(&[&["devtools", "--project", self.project_arg()], args].concat())
+    }
+
+    /// The bridge's log (the server's stderr and the bridge's messages).
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.line["log"].as_str().expect("log")).unwrap_or_default()
+    }
+
+    fn lockfile(&self) -> Option<Lockfile> {
+        match self.sb.registry().read(&self.sb.lockfile_path(&self.project)) {
+            ReadOutcome::Valid(lock) => Some(lock),
+            _ => None,
+        }
+    }
+
+    /// `bridge stop`, which must succeed and leave no lockfile.
+    fn stop(self) {
+        let out = self.mur(&["bridge", "stop"]);
+        out.assert_code(0);
+        assert_eq!(
+            out.stderr,
+            format!(
+                "stopped the bridge of `{}` (pid {})\n",
+                self.sb.canonical_project(&self.project),
+                self.line["pid"]
+            ),
+            "{out}"
+        );
+        assert!(self.lockfile().is_none(), "the lockfile outlived `bridge stop`");
+    }
+}
+
+fn start(sb: &Sandbox, project: &Path, extra: &[&str], command: &[OsString]) -> Output {
+    let mut cmd = sb.mur_command(&["devtools", "bridge", "--project"]);
+    cmd.arg(project).args(extra).arg("--").args(command);
+    mur_e2e::run(&mut cmd)
+}
+
+/// server-everything in stdio mode, on the pinned Node.
+fn everything() -> Vec<OsString> {
+    let tools = node::tools();
+    vec![
+        tools.node.clone().into(),
+        tools.everything_server.clone().into(),
+        "stdio".into(),
+    ]
+}
+
+/// `tests/interop/stdio_server.py` on the SDK `major`.x from `venv`; `None`
+/// (after saying why) when that SDK is not installed.
+fn python_server(venv: &str, major: &str, requirements: &str) -> Option<Vec<OsString>> {
+    let python = interop_python::python_or_skip(venv, major, requirements)?;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/stdio_server.py");
+    Some(vec![python.into(), "-B".into(), script.into()])
+}
+
+#[test]
+fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list() {
+    let sb = Sandbox::new();
+    let bridge = Bridge::start(&sb, "everything", &[], &everything());
+    let lock = bridge.lockfile().expect("the bridge's lockfile");
+    assert_eq!(bridge.line["endpoint"], lock.endpoint);
+    assert_eq!(bridge.line["pid"], lock.pid, "the lockfile names the bridge");
+    assert_eq!(bridge.line["transport"], "http");
+    assert!(Path::new(bridge.line["log"].as_str().expect("log")).is_file());
+    // The probe answers with the bridge's pid, as any session's does.
+    let probe: Value = reqwest::blocking::get(&lock.endpoint)
+        .and_then(|r| r.json())
+        .expect("probe");
+    assert_eq!(probe["pid"], lock.pid);
+
+    // No flags: the lockfile is all `mur` needs.
+    let list = sb.mur(&["devtools", "session", "list"]);
+    list.assert_code(0);
+    assert_eq!(list.json_lines(), [bridge.line.clone()], "{list}");
+
+    let tools = sb.mur(&["devtools", "call", "tools/list"]);
+    tools.assert_code(0);
+    assert!(
+        tools.json()["tools"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t["name"] == "echo")),
+        "{tools}"
+    );
+    let echo = sb.mur(&["devtools", "echo", "--message", "hi"]);
+    echo.assert_code(0);
+    assert_eq!(echo.stdout, "\"Echo: hi\"\n", "{echo}");
+    bridge.stop();
+    sb.mur(&["devtools", "session", "list"]).assert_code(4);
+}
+
+#[test]
+fn progress_and_questions_of_the_server_reach_the_caller() {
+    let sb = Sandbox::new();
+    let bridge = Bridge::start(&sb, "everything", &[], &everything());
+    let args = r#"{"duration":0.3,"steps":3}"#;
+    let out = bridge.mur(&["call", "trigger-long-running-operation", "--args", args]);
+    out.assert_code(0);
+    assert_eq!(out.stderr, "progress: 1/3\nprogress: 2/3\nprogress: 3/3\n");
+
+    let tool = "trigger-elicitation-request";
+    let out = bridge.mur(&["call", tool, "--answer", "name=Ada", "--answer", "check=yes"]);
+    assert!(out.tool_text(1).starts_with("User inputs:\n- Name: Ada\n"), "{out}");
+    // Unanswered, with no terminal: exit 5 naming the question, and the
+    // bridge still serves the next call.
+    let out = bridge.mur(&["call", tool]);
+    out.unanswered_hint(
+        bridge.line["endpoint"].as_str().expect("endpoint"),
+        "Please provide inputs for the following fields:",
+    );
+    bridge.mur(&["echo", "--message", "still there"]).assert_code(0);
+    bridge.stop();
+}
+
+#[test]
+fn a_second_bridge_or_session_for_the_project_exits_3_with_the_seeds_line() {
+    let sb = Sandbox::new();
+    let bridge = Bridge::start(&sb, "everything", &[], &everything());
+    let again = start(&sb, &bridge.project, &[], &everything());
+    again.assert_code(3);
+    assert_eq!(
+        again.stderr,
+        format!(
+            "[devtools] another session for this project is active at {} (pid {}); stop it first.\n",
+            bridge.line["endpoint"].as_str().expect("endpoint"),
+            bridge.line["pid"]
+        )
+    );
+    assert_eq!(again.stdout, "");
+    // The first one is untouched, its log too.
+    bridge.mur(&["echo", "--message", "first"]).assert_code(0);
+    assert!(bridge.log().contains("announced at"), "{}", bridge.log());
+    bridge.stop();
+
+    // An app's session holds its project against a bridge the same way.
+    let project = sb.project("app");
+    let sample = sb.start_sample(&project);
+    let refused = start(&sb, &project, &[], &everything());
+    refused.assert_code(3);
+    assert_eq!(
+        refused.stderr,
+        format!(
+            "[devtools] another session for this project is active at {} (pid {}); stop it first.\n",
+            sample.endpoint(),
+            sample.pid()
+        )
+    );
+}
+
+#[test]
+fn a_python_sdk_server_stays_warm_and_is_restarted_when_it_dies() {
+    for (venv, major, requirements) in [
+        ("interop-venv", "1", "requirements.txt"),
+        ("interop-modern-venv", "2", "requirements-modern.txt"),
+    ] {
+        let Some(server) = python_server(venv, major, requirements) else {
+            continue;
+        };
+        let sb = Sandbox::new();
+        let bridge = Bridge::start(&sb, "python", &[], &server);
+        // One process between calls: its counter goes on.
+        for expected in [1, 2, 3] {
+            let out = bridge.mur(&["count"]);
+            out.assert_code(0);
+            assert_eq!(out.json(), json!({ "result": expected }), "mcp {major}.x: {out}");
+        }
+        let out = bridge.mur(&["greet", "--answer", "name=Ada"]);
+        assert_eq!(out.json(), json!({ "result": "hello Ada" }), "mcp {major}.x: {out}");
+        let out = bridge.mur(&["steps", "--n", "2"]);
+        assert_eq!(out.stderr, "progress: 1/2\nprogress: 2/2\n", "mcp {major}.x");
+
+        // A server that dies: the call in flight fails, the next one reaches
+        // a fresh process (its counter starts again), and the log says so.
+        let out = bridge.mur(&["call", "crash"]);
+        out.assert_code(5)
+            .assert_stderr_contains("the stdio server exited (exit status: 3)");
+        let out = bridge.mur(&["count"]);
+        assert_eq!(out.json(), json!({ "result": 1 }), "mcp {major}.x: {out}");
+        let log = bridge.log();
+        assert!(log.contains("restarting it (1 of 5)"), "mcp {major}.x: {log}");
+        assert_eq!(log.matches("stdio-server: started").count(), 2, "{log}");
+        bridge.stop();
+    }
+}
+
+#[test]
+fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
+    let sb = Sandbox::new();
+    let bridge = Bridge::start(&sb, "idle", &["--idle", "1s"], &everything());
+    bridge.mur(&["echo", "--message", "once"]).assert_code(0);
+    wait_until("the idle bridge to remove its lockfile", || {
+        bridge.lockfile().is_none().then_some(())
+    });
+    wait_until("the idle bridge to log its end", || {
+        bridge.log().contains("bridge stopped").then_some(())
+    });
+    assert!(bridge.log().contains("no request for 1s; stopping"), "{}", bridge.log());
+    sb.mur(&["devtools", "session", "list"]).assert_code(4);
+}
+
+#[test]
+fn a_server_that_cannot_start_is_reported_and_leaves_no_session() {
+    let sb = Sandbox::new();
+    let project = sb.project("broken");
+    let out = start(&sb, &project, &[], &["/nonexistent/mcp-server".into()]);
+    out.assert_code(1)
+        .assert_stderr_starts_with("error: cannot start `/nonexistent/mcp-server`: ");
+    assert_eq!(out.stdout, "");
+    assert!(sb.read_lockfile(&project).is_none());
+
+    // A program that is no MCP server: it exits without answering `initialize`.
+    let out = start(&sb, &project, &[], &["true".into()]);
+    out.assert_code(2).assert_stderr_starts_with(
+        "error: the server exited (exit status: 0) before it answered `initialize`\n",
+    );
+    assert!(sb.read_lockfile(&project).is_none());
+}
+
+#[test]
+fn bridge_stop_stops_only_bridges_and_bad_starts_are_usage_errors() {
+    let sb = Sandbox::new();
+    sb.mur(&["devtools", "bridge", "stop"])
+        .assert_code(4)
+        .assert_stderr_starts_with("error: no bridge is running\n");
+    let project = sb.project("app");
+    let sample = sb.start_sample(&project);
+    let project_arg = project.to_str().expect("utf-8");
+    sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"])
+        .assert_code(1)
+        .assert_stderr_contains("is not a bridge; `bridge stop` stops only bridges");
+    // The app's session was not touched.
+    sb.mur(&["devtools", "--project", project_arg, "call", "ping"])
+        .assert_code(0);
+    drop(sample);
+
+    sb.mur(&["devtools", "bridge", "--", "server"])
+        .assert_code(1)
+        .assert_stderr_starts_with("error: `bridge` needs `--project PATH`");
+    sb.mur(&["devtools", "bridge", "--project", "x", "--idle", "soon", "--", "server"])
+        .assert_code(1)
+        .assert_stderr_contains("`soon` is not a duration such as 30s, 10m or 1h");
+}
