@@ -69,7 +69,7 @@ fn python(venv: &str, major: &str) -> Result<PathBuf, String> {
 }
 
 /// The Python to run a server with; `None` (after saying why) to skip.
-fn python_or_skip(venv: &str, major: &str, requirements: &str) -> Option<PathBuf> {
+pub(crate) fn python_or_skip(venv: &str, major: &str, requirements: &str) -> Option<PathBuf> {
     match python(venv, major) {
         Ok(python) => Some(python),
         Err(why) if std::env::var_os("CI").is_some() => {
