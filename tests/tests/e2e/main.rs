@@ -13,6 +13,7 @@ mod bridge_stdio;
 mod conformance;
 mod conformance_client;
 mod conformance_expected;
+mod eval;
 mod guide_conventions;
 mod guide_examples;
 mod guide_server;

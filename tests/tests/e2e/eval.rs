@@ -1,0 +1,307 @@
+//! `mur-eval`, the agent evaluation suite: both reference agents complete every task of
+//! eval/tasks under their profile — the scripted CLI agent (eval/agents/cli, one script
+//! per task) with only `mur` in reach, the scripted MCP agent (eval/agents/mcp/agent.py,
+//! the Python SDK 2.x from `target/interop-modern-venv`) with only an MCP configuration —
+//! and the report counts their calls by surface from the session's own usage log and
+//! keeps a transcript per task. An agent that only claims success completes nothing, and
+//! each profile keeps the other surface out of the agent's reach.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use mur_e2e::plugins::{repo_root, standard, standard_dir};
+use mur_e2e::{Output, Sandbox, run_within};
+
+use crate::interop_python::python_or_skip;
+
+/// Bound on one whole run of the suite: against hangs, not a performance expectation.
+const RUN_LIMIT: Duration = Duration::from_secs(15 * 60);
+
+/// `mur-eval`, built beside `mur` and `mur-sample` (which it finds there).
+fn eval_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let built = mur_e2e::build(false, &["mur-eval"]).unwrap_or_else(|e| panic!("{e}"));
+        built
+            .bin("mur-eval")
+            .expect("cargo built mur-eval")
+            .to_owned()
+    })
+}
+
+/// The shipped tasks' ids.
+fn task_ids() -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(repo_root().join("eval/tasks"))
+        .expect("eval/tasks")
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".toml").map(str::to_owned)
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// `mur-eval ARGS…` in `sandbox` (its cleared environment, `PATH` = `path`), to the end.
+fn eval(sandbox: &Sandbox, args: &[&str], path: Option<&str>) -> Output {
+    let mut command = sandbox.command(eval_bin());
+    command
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(path) = path {
+        command.env("PATH", path);
+    }
+    run_within(&mut command, RUN_LIMIT).0
+}
+
+/// `mur-eval run --profile PROFILE --agent AGENT --json` with its output in the sandbox,
+/// plus `extra`; the report.
+fn run(sandbox: &Sandbox, profile: &str, agent: &str, extra: &[&str]) -> (Output, Value) {
+    let out = sandbox.root().join("out");
+    let mut args = vec!["run", "--profile", profile, "--agent", agent, "--json"];
+    args.extend(["--out", out.to_str().expect("utf-8 path")]);
+    args.extend_from_slice(extra);
+    let output = eval(sandbox, &args, None);
+    let report = output.json();
+    (output, report)
+}
+
+/// Every task completed, each with calls through `surface` only, and its transcript kept.
+#[track_caller]
+fn assert_all_completed(output: &Output, report: &Value, surface: &str) {
+    output.assert_code(0);
+    let runs = report["runs"].as_array().expect("runs");
+    let ran: Vec<&str> = runs.iter().filter_map(|r| r["task"].as_str()).collect();
+    assert_eq!(ran, task_ids(), "every task ran, in order\n{output}");
+    let other = if surface == "cli" { "mcp" } else { "cli" };
+    for run in runs {
+        let task = &run["task"];
+        assert_eq!(
+            run["completed"], true,
+            "{task} not completed: {run}\n{output}"
+        );
+        let calls = &run["calls"];
+        assert!(
+            calls[surface].as_u64() > Some(0),
+            "{task}: no {surface} calls: {run}"
+        );
+        assert_eq!(calls[other], 0, "{task}: calls through {other}: {run}");
+        assert_eq!(calls["total"], calls[surface], "{task}: {run}");
+        let transcript = Path::new(run["transcript"].as_str().expect("transcript dir"));
+        let logged = std::fs::read_to_string(transcript.join("calls.jsonl")).expect("call log");
+        assert_eq!(
+            logged.lines().count() as u64,
+            calls["total"].as_u64().expect("count"),
+            "{task}: one call-log line per counted call"
+        );
+        for kept in ["prompt.md", "agent.stdout", "agent.stderr", "record.json"] {
+            assert!(transcript.join(kept).is_file(), "{task}: no {kept}");
+        }
+    }
+    let summary = &report["summary"];
+    assert_eq!(summary["completionRate"], 1.0, "{summary}");
+    assert_eq!(summary["otherSurfaceCalls"], 0, "{summary}");
+    assert!(
+        summary[format!("{surface}CallsPerTask")].as_f64() > Some(1.0),
+        "{summary}"
+    );
+}
+
+#[test]
+fn the_scripted_cli_agent_completes_every_task_through_mur() {
+    let sandbox = Sandbox::new();
+    let agent = format!(
+        "bash {}/{{task}}.sh",
+        repo_root().join("eval/agents/cli").display()
+    );
+    let verbs = standard_dir().to_str().expect("utf-8 path").to_owned();
+    let (output, report) = run(&sandbox, "cli", &agent, &["--verbs", &verbs]);
+    assert_all_completed(&output, &report, "cli");
+    // The counter took three clicks, and the session recorded each through its verb.
+    let count = &report["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .find(|r| r["task"] == "count-to-three")
+        .expect("count-to-three ran")["calls"];
+    assert_eq!(
+        (count["total"].as_u64(), count["tools"]["click"].as_u64()),
+        (Some(3), Some(3))
+    );
+}
+
+#[test]
+fn the_scripted_mcp_agent_completes_every_task_through_the_sdk() {
+    let Some(python) = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt") else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    let script = repo_root().join("eval/agents/mcp/agent.py");
+    // -B: no __pycache__ beside the agent.
+    let agent = format!(
+        "{} -B {} --config {{mcp_config}} --task {{task}}",
+        python.display(),
+        script.display()
+    );
+    let (output, report) = run(&sandbox, "mcp", &agent, &[]);
+    assert_all_completed(&output, &report, "mcp");
+}
+
+#[test]
+fn an_agent_that_only_claims_success_completes_nothing() {
+    let sandbox = Sandbox::new();
+    let claim = r#"echo '{"counter":{"count":3}}'; echo 'Done: the counter shows 3.'"#;
+    let (output, report) = run(&sandbox, "mcp", claim, &["--tasks", "count-to-three"]);
+    output.assert_code(2);
+    let only = &report["runs"][0];
+    assert_eq!(only["completed"], false, "{only}");
+    assert_eq!(only["calls"]["total"], 0, "{only}");
+    assert_eq!(only["checks"][0]["seen"], "saw 0", "{only}");
+    let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
+    let said = std::fs::read_to_string(transcript.join("agent.stdout")).expect("kept");
+    assert!(said.contains("Done: the counter shows 3."), "{said}");
+    assert_eq!(report["summary"]["completionRate"], 0.0);
+}
+
+/// What an agent finds in its reach: where `mur` is, and what its MCP configuration
+/// says, written into its working directory.
+const LOOK_AROUND: &str =
+    "command -v mur > where.txt || true; cat .mcp.json > config.txt 2>/dev/null || true";
+
+/// The working directory of the only task of a run.
+fn workdir(report: &Value) -> PathBuf {
+    Path::new(
+        report["runs"][0]["transcript"]
+            .as_str()
+            .expect("transcript"),
+    )
+    .join("work")
+}
+
+#[test]
+fn each_profile_keeps_the_other_surface_out_of_reach() {
+    // A `mur` on the PATH mur-eval inherits: neither profile lets the agent find it.
+    let sandbox = Sandbox::new();
+    let stray = sandbox.root().join("stray");
+    std::fs::create_dir(&stray).expect("dir");
+    std::fs::copy(mur_e2e::mur_bin(), stray.join("mur")).expect("copy");
+    let path = format!("{}:/usr/bin:/bin", stray.display());
+    let out = sandbox.root().join("mcp");
+    let args = [
+        "run",
+        "--profile",
+        "mcp",
+        "--agent",
+        LOOK_AROUND,
+        "--tasks",
+        "count-to-three",
+        "--json",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ];
+    let mcp = eval(&sandbox, &args, Some(&path));
+    mcp.assert_code(2).assert_stderr_contains(&format!(
+        "warning: `{}` left off the agent's PATH: it holds a `mur`, and the mcp profile keeps mur out of the agent's reach",
+        stray.display()
+    ));
+    let work = workdir(&mcp.json());
+    assert_eq!(
+        std::fs::read_to_string(work.join("where.txt")).expect("ran"),
+        ""
+    );
+    let config: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("config.txt")).expect("ran"))
+            .expect("the MCP configuration is JSON");
+    let url = config["mcpServers"]["mur-sample"]["url"]
+        .as_str()
+        .expect("a URL");
+    assert!(url.starts_with("http://127.0.0.1:"), "{config}");
+
+    // The CLI profile: its own `mur` (with the verbs given) and no MCP configuration.
+    let verbs = sandbox.root().join("verbs");
+    std::fs::create_dir(&verbs).expect("dir");
+    std::fs::copy(standard("version"), verbs.join("version.wasm")).expect("copy");
+    let out = sandbox.root().join("cli");
+    let args = [
+        "run",
+        "--profile",
+        "cli",
+        "--agent",
+        LOOK_AROUND,
+        "--tasks",
+        "count-to-three",
+        "--json",
+        "--out",
+        out.to_str().expect("utf-8"),
+        "--verbs",
+        verbs.to_str().expect("utf-8"),
+    ];
+    let cli = eval(&sandbox, &args, Some(&path));
+    cli.assert_code(2);
+    let work = workdir(&cli.json());
+    let found = std::fs::read_to_string(work.join("where.txt")).expect("ran");
+    assert_eq!(found.trim(), out.join("bin/mur").to_str().expect("utf-8"));
+    assert_eq!(
+        std::fs::read_to_string(work.join("config.txt")).expect("ran"),
+        ""
+    );
+}
+
+#[test]
+fn the_cli_profile_refuses_an_agent_that_wants_an_mcp_configuration() {
+    let sandbox = Sandbox::new();
+    let out = eval(
+        &sandbox,
+        &[
+            "run",
+            "--profile",
+            "cli",
+            "--agent",
+            "agent --mcp {mcp_config}",
+            "--verbs",
+            "/nonexistent",
+        ],
+        None,
+    );
+    out.assert_code(1);
+    assert_eq!(
+        out.stderr,
+        "error: the agent command uses `{mcp_config}`, but the cli profile gives the agent no MCP configuration\n\
+         hint: run it with `--profile mcp`, or drop `{mcp_config}` from the command\n"
+    );
+    assert_eq!(out.stdout, "");
+}
+
+#[test]
+fn an_unknown_task_is_a_usage_error_naming_the_tasks() {
+    let sandbox = Sandbox::new();
+    let out = eval(
+        &sandbox,
+        &[
+            "run",
+            "--profile",
+            "mcp",
+            "--agent",
+            "true",
+            "--tasks",
+            "nope",
+        ],
+        None,
+    );
+    out.assert_code(1)
+        .assert_stderr_starts_with("error: no task `nope` (tasks: about-title, ");
+    let listed = eval(&sandbox, &["tasks", "--json"], None);
+    listed.assert_code(0);
+    let ids: Vec<String> = listed
+        .json_lines()
+        .iter()
+        .filter_map(|task| task["id"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(ids, task_ids());
+}
