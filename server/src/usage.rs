@@ -78,7 +78,12 @@ impl Recorder {
     /// the call's failure.
     pub(crate) fn finish(&self, served: Served, outcome: Outcome) {
         let ms = served.started.elapsed().as_secs_f64() * 1000.0;
-        let mut record = Record::new(Side::Server, served.surface, outcome, (ms * 1000.0).round() / 1000.0);
+        let mut record = Record::new(
+            Side::Server,
+            served.surface,
+            outcome,
+            (ms * 1000.0).round() / 1000.0,
+        );
         record.client = served.client;
         record.verb = served.verb;
         record.kind = served.kind;

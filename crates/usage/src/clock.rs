@@ -13,9 +13,8 @@ pub fn now_millis() -> String {
 }
 
 fn format_millis(at: OffsetDateTime) -> String {
-    let format = format_description!(
-        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
-    );
+    let format =
+        format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
     at.format(&format)
         .unwrap_or_else(|_| at.unix_timestamp().to_string())
 }

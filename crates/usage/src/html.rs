@@ -56,7 +56,13 @@ pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
             x += w;
         }
         let total: f64 = bar.segments.iter().map(|s| s.1).sum();
-        let _ = write!(svg, "<text x=\"{:.1}\" y=\"{}\">{}</text>", x + 4.0, y + 15.0, total);
+        let _ = write!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{}\">{}</text>",
+            x + 4.0,
+            y + 15.0,
+            total
+        );
     }
     svg.push_str("</svg>");
     if let Some(first) = bars.first() {
@@ -118,7 +124,10 @@ fn latency_bars(rows: &[Row]) -> Vec<Bar> {
             label: r.name.clone(),
             segments: vec![
                 ("p50 ms".to_owned(), r.p50_ms),
-                ("p90 − p50 ms".to_owned(), ((r.p90_ms - r.p50_ms) * 100.0).round() / 100.0),
+                (
+                    "p90 − p50 ms".to_owned(),
+                    ((r.p90_ms - r.p50_ms) * 100.0).round() / 100.0,
+                ),
             ],
         })
         .collect()
@@ -156,11 +165,17 @@ pub fn page(report: &Report) -> String {
         escape(report.last.as_deref().unwrap_or("-"))
     );
     body.push_str("<h2>Verbs</h2>");
-    body.push_str(&bar_chart("Calls per verb, by outcome", &outcome_bars(&report.verbs)));
+    body.push_str(&bar_chart(
+        "Calls per verb, by outcome",
+        &outcome_bars(&report.verbs),
+    ));
     body.push_str(&bar_chart("Latency per verb", &latency_bars(&report.verbs)));
     body.push_str(&table(&report.verbs));
     body.push_str("<h2>Surfaces</h2>");
-    body.push_str(&bar_chart("Calls per surface, by outcome", &outcome_bars(&report.surfaces)));
+    body.push_str(&bar_chart(
+        "Calls per surface, by outcome",
+        &outcome_bars(&report.surfaces),
+    ));
     body.push_str(&table(&report.surfaces));
     body.push_str("<h2>Tools</h2><h3>Called by mur</h3>");
     body.push_str(&table(&report.tools_cli));

@@ -206,8 +206,8 @@ pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), String> {
             return Err(format!("no usage log at `{}`", log.path.display()));
         }
         for path in log.files() {
-            let file = File::open(&path)
-                .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+            let file =
+                File::open(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
             for line in BufReader::new(file).split(b'\n') {
                 let line = line.map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
                 match serde_json::from_slice::<Record>(&line) {
@@ -246,7 +246,12 @@ mod tests {
         assert!(log.files().len() > 1, "rotated: {:?}", log.files());
         // Oldest first, nothing lost until more than four old files exist.
         assert_eq!(names.last().map(String::as_str), Some("verb-11"));
-        assert!(names.windows(2).all(|w| w[0] < w[1] || w[0].len() < w[1].len()), "{names:?}");
+        assert!(
+            names
+                .windows(2)
+                .all(|w| w[0] < w[1] || w[0].len() < w[1].len()),
+            "{names:?}"
+        );
     }
 
     #[test]

@@ -50,9 +50,15 @@ impl Kind {
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        [Kind::Host, Kind::Plugin, Kind::Data, Kind::Derived, Kind::Call]
-            .into_iter()
-            .find(|k| k.as_str() == text)
+        [
+            Kind::Host,
+            Kind::Plugin,
+            Kind::Data,
+            Kind::Derived,
+            Kind::Call,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == text)
     }
 
     /// A named verb: one a team wrote and an operator can remove.
@@ -221,7 +227,10 @@ mod tests {
         let argv = words("#btn --selector=#x --depth 3 --name n -v -- --raw");
         let shape = argv_shape(&argv, |o| o == "--name", false);
         assert_eq!(shape.options, ["--selector", "--depth", "--name", "-v"]);
-        assert_eq!(shape.positionals, 3, "`#btn`, `3` and `--raw` after `--`, not `n`");
+        assert_eq!(
+            shape.positionals, 3,
+            "`#btn`, `3` and `--raw` after `--`, not `n`"
+        );
         assert_eq!(shape.words, None);
         let json = serde_json::to_string(&shape).unwrap_or_default();
         assert!(!json.contains("#x") && !json.contains("#btn"), "{json}");

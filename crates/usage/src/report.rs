@@ -186,7 +186,10 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
 }
 
 fn admitted(record: &Record, criteria: &Criteria) -> bool {
-    criteria.since.as_ref().is_none_or(|s| s.admits(&record.time))
+    criteria
+        .since
+        .as_ref()
+        .is_none_or(|s| s.admits(&record.time))
         && criteria
             .agent
             .as_ref()
@@ -267,10 +270,12 @@ fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> 
     tools.extend(criteria.installed.iter().map(|v| v.tool.clone()));
     for record in records {
         let named = record.kind.is_some_and(Kind::is_named);
-        if record.side == Side::Cli && named && reached(record.outcome) {
-            if let Some(tool) = &record.tool {
-                tools.remove(tool);
-            }
+        if record.side == Side::Cli
+            && named
+            && reached(record.outcome)
+            && let Some(tool) = &record.tool
+        {
+            tools.remove(tool);
         }
     }
     tools.into_iter().collect()

@@ -66,11 +66,7 @@ fn installed() -> Result<Vec<Installed>> {
 }
 
 /// The report over the CLI's log and the `server` logs.
-fn build(
-    dir: &UsageDir,
-    server: &[PathBuf],
-    criteria: &Criteria,
-) -> Result<Report> {
+fn build(dir: &UsageDir, server: &[PathBuf], criteria: &Criteria) -> Result<Report> {
     let mut logs = vec![dir.log()];
     logs.extend(server.iter().cloned().map(UsageLog::at));
     let readable: Vec<UsageLog> = logs
@@ -101,9 +97,8 @@ fn report(dir: &UsageDir, args: &ReportArgs) -> Result<()> {
     };
     let report = build(dir, &args.server_logs, &criteria)?;
     if let Some(path) = &args.html {
-        mur_lockfile::write_atomic(path, mur_usage::html::page(&report).as_bytes()).map_err(
-            |e| Error::internal(format!("cannot write `{}`: {e}", path.display())),
-        )?;
+        mur_lockfile::write_atomic(path, mur_usage::html::page(&report).as_bytes())
+            .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))?;
     }
     if args.json {
         let value = serde_json::to_value(&report)
@@ -126,7 +121,12 @@ fn text(report: &Report) -> String {
     section(&mut out, "VERB", "verbs (as mur ran them)", &report.verbs);
     section(&mut out, "SURFACE", "surfaces", &report.surfaces);
     section(&mut out, "TOOL", "tools called by mur", &report.tools_cli);
-    section(&mut out, "TOOL", "tools served by the session", &report.tools_served);
+    section(
+        &mut out,
+        "TOOL",
+        "tools served by the session",
+        &report.tools_served,
+    );
     if !report.tools_without_named_calls.is_empty() {
         out.push_str(&format!(
             "\ntools no named verb reached: {}\n",
@@ -139,7 +139,10 @@ fn text(report: &Report) -> String {
     } else {
         out.push('\n');
         for loser in &report.losers {
-            out.push_str(&format!("  {}: {}\n    {}\n", loser.verb, loser.reason, loser.command));
+            out.push_str(&format!(
+                "  {}: {}\n    {}\n",
+                loser.verb, loser.reason, loser.command
+            ));
         }
     }
     out
@@ -151,7 +154,15 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
     }
     out.push_str(&format!("\n{title}:\n"));
     let header = [
-        first, "CALLS", "OK", "USAGE-ERR", "TOOL-FAIL", "PLUGIN-FAIL", "P50-MS", "P90-MS", "LAST-USED",
+        first,
+        "CALLS",
+        "OK",
+        "USAGE-ERR",
+        "TOOL-FAIL",
+        "PLUGIN-FAIL",
+        "P50-MS",
+        "P90-MS",
+        "LAST-USED",
     ];
     let rows: Vec<Vec<String>> = rows
         .iter()
@@ -209,14 +220,19 @@ pub fn prune(unused_for: std::time::Duration, max_usage_error_rate: f64, yes: bo
     for loser in losers {
         if yes {
             manage::remove(&dirs, &loser.verb)?;
-            out.push_str(&format!("removed verb `{}` ({})\n", loser.verb, loser.reason));
+            out.push_str(&format!(
+                "removed verb `{}` ({})\n",
+                loser.verb, loser.reason
+            ));
         } else {
             out.push_str(&format!("{}    # {}\n", loser.command, loser.reason));
         }
     }
     output::stdout(out.as_bytes())?;
     if !yes {
-        output::diagnostic("a dry run: nothing was removed (`--yes` removes them; `verbs add` brings one back)");
+        output::diagnostic(
+            "a dry run: nothing was removed (`--yes` removes them; `verbs add` brings one back)",
+        );
     }
     Ok(())
 }

@@ -39,7 +39,11 @@ fn fifty_concurrent_invocations_leave_fifty_whole_records() {
     let children: Vec<_> = (0..50)
         .map(|_| {
             let mut cmd = sandbox.mur_command(&[
-                "devtools", "call", "click", "--args", r##"{"selector":"#btn-inc"}"##,
+                "devtools",
+                "call",
+                "click",
+                "--args",
+                r##"{"selector":"#btn-inc"}"##,
             ]);
             // Small files, so the log also rotates while they write.
             cmd.env("MUR_USAGE_MAX_BYTES", "8000")
@@ -54,15 +58,39 @@ fn fifty_concurrent_invocations_leave_fifty_whole_records() {
     assert_eq!(records.len(), 50, "one record per invocation");
     for r in &records {
         assert_eq!(r["schema"], "mur-usage/1");
-        assert_eq!((r["verb"].as_str(), r["kind"].as_str(), r["tool"].as_str()), (Some("call"), Some("call"), Some("click")));
-        assert_eq!((r["exit"].as_u64(), r["outcome"].as_str()), (Some(0), Some("ok")));
+        assert_eq!(
+            (r["verb"].as_str(), r["kind"].as_str(), r["tool"].as_str()),
+            (Some("call"), Some("call"), Some("click"))
+        );
+        assert_eq!(
+            (r["exit"].as_u64(), r["outcome"].as_str()),
+            (Some(0), Some("ok"))
+        );
         assert!(r["ms"].as_f64().is_some_and(|ms| ms > 0.0), "{r}");
-        assert!(r["phases"]["discovery"].is_f64() && r["phases"]["call"].is_f64(), "{r}");
-        assert_eq!(r["argv"], json!({ "options": ["--args"], "positionals": 1 }), "the shape, never the value");
+        assert!(
+            r["phases"]["discovery"].is_f64() && r["phases"]["call"].is_f64(),
+            "{r}"
+        );
+        assert_eq!(
+            r["argv"],
+            json!({ "options": ["--args"], "positionals": 1 }),
+            "the shape, never the value"
+        );
     }
-    assert!(sandbox.usage_log().with_extension("jsonl.1").exists(), "the log rotated");
-    let count = devtools(&sandbox, &["call", "state", "--args", r##"{"selector":"#count"}"##]);
-    assert_eq!(count.tool_text(0).contains("\"50\""), true, "all 50 clicks ran: {}", count.tool_text(0));
+    assert!(
+        sandbox.usage_log().with_extension("jsonl.1").exists(),
+        "the log rotated"
+    );
+    let count = devtools(
+        &sandbox,
+        &["call", "state", "--args", r##"{"selector":"#count"}"##],
+    );
+    assert_eq!(
+        count.tool_text(0).contains("\"50\""),
+        true,
+        "all 50 clicks ran: {}",
+        count.tool_text(0)
+    );
 }
 
 #[test]
@@ -74,15 +102,44 @@ fn a_record_names_the_session_the_failure_class_and_never_a_value() {
     let records = records(&sandbox.usage_log());
     assert_eq!(records.len(), 2, "help is not a call: {records:?}");
     let (state, refused) = (&records[0], &records[1]);
-    let hash = app.lockfile.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let hash = app
+        .lockfile
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned());
     assert_eq!(state["project"].as_str(), hash.as_deref());
-    assert_eq!(state["buildTag"].as_str(), Some(app.lock.build_tag.as_str()));
-    assert_eq!((state["kind"].as_str(), state["tool"].as_str()), (Some("derived"), Some("state")));
-    assert_eq!((state["exit"].as_u64(), state["class"].as_str(), state["outcome"].as_str()), (Some(5), Some("tool-failed"), Some("tool-error")));
-    assert_eq!((refused["exit"].as_u64(), refused["class"].as_str(), refused["outcome"].as_str()), (Some(1), Some("usage"), Some("usage-error")));
+    assert_eq!(
+        state["buildTag"].as_str(),
+        Some(app.lock.build_tag.as_str())
+    );
+    assert_eq!(
+        (state["kind"].as_str(), state["tool"].as_str()),
+        (Some("derived"), Some("state"))
+    );
+    assert_eq!(
+        (
+            state["exit"].as_u64(),
+            state["class"].as_str(),
+            state["outcome"].as_str()
+        ),
+        (Some(5), Some("tool-failed"), Some("tool-error"))
+    );
+    assert_eq!(
+        (
+            refused["exit"].as_u64(),
+            refused["class"].as_str(),
+            refused["outcome"].as_str()
+        ),
+        (Some(1), Some("usage"), Some("usage-error"))
+    );
     let text = std::fs::read_to_string(sandbox.usage_log()).unwrap_or_default();
-    assert!(!text.contains("secret"), "argument values stay out of the log: {text}");
-    assert_eq!(state["argv"], json!({ "options": ["--selector"], "positionals": 0 }));
+    assert!(
+        !text.contains("secret"),
+        "argument values stay out of the log: {text}"
+    );
+    assert_eq!(
+        state["argv"],
+        json!({ "options": ["--selector"], "positionals": 0 })
+    );
 }
 
 #[test]
@@ -92,8 +149,12 @@ fn usage_off_records_nothing_and_a_log_that_cannot_be_written_changes_nothing() 
     devtools(&sandbox, &["call", "version"]).assert_code(0);
     assert!(!sandbox.usage_log().exists(), "nothing recorded while off");
     let path = devtools(&sandbox, &["usage", "path"]);
-    path.assert_code(0).assert_stderr_contains("usage recording is off");
-    assert_eq!(path.stdout.trim_end(), sandbox.usage_log().display().to_string());
+    path.assert_code(0)
+        .assert_stderr_contains("usage recording is off");
+    assert_eq!(
+        path.stdout.trim_end(),
+        sandbox.usage_log().display().to_string()
+    );
     devtools(&sandbox, &["usage", "on"]).assert_code(0);
     // The log's place is taken by a directory: appending fails, the call does not.
     std::fs::create_dir_all(sandbox.usage_log()).expect("mkdir");
@@ -111,7 +172,11 @@ fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
     let app = sandbox.start_sample_with(&sandbox.project("app"), &["--usage-log", &served_arg]);
     devtools(&sandbox, &["click", "--selector", "#btn-inc"]).assert_code(0);
     // The same tool from another MCP client.
-    mcp::call_tool(&app.lock.endpoint, "click", json!({ "selector": "#btn-inc" }));
+    mcp::call_tool(
+        &app.lock.endpoint,
+        "click",
+        json!({ "selector": "#btn-inc" }),
+    );
     let served_records = records(&served);
     assert_eq!(served_records.len(), 2);
     assert_eq!(served_records[0]["surface"], "cli");
@@ -119,14 +184,22 @@ fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
     assert_eq!(served_records[0]["kind"], "derived");
     assert_eq!(served_records[1]["surface"], "mcp");
     assert_eq!(served_records[1]["side"], "server");
-    let report = devtools(&sandbox, &["usage", "report", "--json", "--server-log", &served_arg]);
+    let report = devtools(
+        &sandbox,
+        &["usage", "report", "--json", "--server-log", &served_arg],
+    );
     report.assert_code(0);
     let report = report.json();
     let surfaces: Vec<(String, u64)> = report["surfaces"]
         .as_array()
         .into_iter()
         .flatten()
-        .map(|s| (s["name"].as_str().unwrap_or_default().to_owned(), s["calls"].as_u64().unwrap_or(0)))
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap_or_default().to_owned(),
+                s["calls"].as_u64().unwrap_or(0),
+            )
+        })
         .collect();
     let expected = [("cli/derived", 1), ("server/cli", 1), ("server/mcp", 1)];
     assert_eq!(surfaces, expected.map(|(n, c)| (n.to_owned(), c)));
@@ -181,33 +254,75 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     }
     known_log(&sandbox);
     let out = devtools(&sandbox, &["usage", "report", "--json"]);
-    out.assert_code(0).assert_stderr_contains("1 line(s) of the usage logs are not records");
+    out.assert_code(0)
+        .assert_stderr_contains("1 line(s) of the usage logs are not records");
     let report = out.json();
     let row = |name: &str| {
-        report["verbs"].as_array().into_iter().flatten().find(|r| r["name"] == name).cloned().unwrap_or_default()
+        report["verbs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|r| r["name"] == name)
+            .cloned()
+            .unwrap_or_default()
     };
     let count = row("count");
     assert_eq!(
-        [&count["calls"], &count["ok"], &count["toolFailures"], &count["p50Ms"], &count["p90Ms"], &count["lastUsed"]],
-        [&json!(4), &json!(3), &json!(1), &json!(3.0), &json!(10.0), &json!("2026-01-04T10:00:00.000Z")]
+        [
+            &count["calls"],
+            &count["ok"],
+            &count["toolFailures"],
+            &count["p50Ms"],
+            &count["p90Ms"],
+            &count["lastUsed"]
+        ],
+        [
+            &json!(4),
+            &json!(3),
+            &json!(1),
+            &json!(3.0),
+            &json!(10.0),
+            &json!("2026-01-04T10:00:00.000Z")
+        ]
     );
     let bump = row("bump");
-    assert_eq!([&bump["calls"], &bump["usageErrors"], &bump["p50Ms"]], [&json!(4), &json!(3), &json!(1.0)]);
+    assert_eq!(
+        [&bump["calls"], &bump["usageErrors"], &bump["p50Ms"]],
+        [&json!(4), &json!(3), &json!(1.0)]
+    );
     let losers: Vec<(&str, &str)> = report["losers"]
         .as_array()
         .into_iter()
         .flatten()
-        .map(|l| (l["verb"].as_str().unwrap_or_default(), l["command"].as_str().unwrap_or_default()))
+        .map(|l| {
+            (
+                l["verb"].as_str().unwrap_or_default(),
+                l["command"].as_str().unwrap_or_default(),
+            )
+        })
         .collect();
-    assert_eq!(losers, [("bump", "mur devtools verbs remove bump"), ("idle", "mur devtools verbs remove idle")]);
+    assert_eq!(
+        losers,
+        [
+            ("bump", "mur devtools verbs remove bump"),
+            ("idle", "mur devtools verbs remove idle")
+        ]
+    );
     assert_eq!(report["toolsWithoutNamedCalls"], json!(["scroll"]));
-    assert_eq!((report["records"].as_u64(), report["skippedLines"].as_u64()), (Some(9), Some(1)));
+    assert_eq!(
+        (report["records"].as_u64(), report["skippedLines"].as_u64()),
+        (Some(9), Some(1))
+    );
     // --agent filters; an agent that never ran has no records.
     let none = devtools(&sandbox, &["usage", "report", "--json", "--agent", "codex"]).json();
     assert_eq!(none["records"], 0);
     // The page: self-contained, one chart per view, every verb named.
     let html = sandbox.root().join("usage.html");
-    devtools(&sandbox, &["usage", "report", "--html", &html.display().to_string()]).assert_code(0);
+    devtools(
+        &sandbox,
+        &["usage", "report", "--html", &html.display().to_string()],
+    )
+    .assert_code(0);
     let page = std::fs::read_to_string(&html).expect("page written");
     assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
     assert!(page.matches("<svg").count() >= 3, "charts: {page}");
@@ -215,7 +330,10 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
         assert!(page.contains(&format!(">{verb}<")), "{verb} in the page");
     }
     for fetch in ["<script", "src=", "href=", "url("] {
-        assert!(!page.contains(fetch), "nothing fetched: `{fetch}` in the page");
+        assert!(
+            !page.contains(fetch),
+            "nothing fetched: `{fetch}` in the page"
+        );
     }
     opened_in_a_browser(&sandbox, &html);
 }
@@ -235,24 +353,43 @@ fn opened_in_a_browser(sandbox: &Sandbox, html: &Path) {
     let shot = sandbox.root().join("usage.png");
     let profile = sandbox.root().join("browser-profile");
     let url = format!("file://{}", html.display());
-    let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"];
+    let flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+    ];
     let mut dump = sandbox.command(Path::new(browser));
     dump.args(flags)
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(["--dump-dom", &url]);
     let dom = mur_e2e::process::run(&mut dump);
     assert_eq!(dom.code, 0, "{browser} --dump-dom: {}", dom.stderr);
-    assert!(dom.stdout.matches("<svg").count() >= 3, "the browser's DOM has the charts");
+    assert!(
+        dom.stdout.matches("<svg").count() >= 3,
+        "the browser's DOM has the charts"
+    );
     assert!(dom.stdout.contains("Calls per verb, by outcome") && dom.stdout.contains(">bump<"));
     let mut paint = sandbox.command(Path::new(browser));
     paint
         .args(flags)
         .arg(format!("--user-data-dir={}", profile.display()))
-        .args([format!("--screenshot={}", shot.display()), "--window-size=900,1200".to_owned(), url]);
+        .args([
+            format!("--screenshot={}", shot.display()),
+            "--window-size=900,1200".to_owned(),
+            url,
+        ]);
     let painted = mur_e2e::process::run(&mut paint);
-    assert_eq!(painted.code, 0, "{browser} --screenshot: {}", painted.stderr);
+    assert_eq!(
+        painted.code, 0,
+        "{browser} --screenshot: {}",
+        painted.stderr
+    );
     let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);
-    assert!(size > 10_000, "a painted page, not a blank one ({size} bytes)");
+    assert!(
+        size > 10_000,
+        "a painted page, not a blank one ({size} bytes)"
+    );
 }
 
 fn which(program: &str) -> bool {
@@ -271,22 +408,35 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
     known_log(&sandbox);
     let installed = |sandbox: &Sandbox| -> Vec<String> {
         let list = devtools(sandbox, &["verbs", "list", "--json"]).json();
-        list.as_array().into_iter().flatten().filter_map(|v| v["name"].as_str().map(str::to_owned)).collect()
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v["name"].as_str().map(str::to_owned))
+            .collect()
     };
     // A window the log covers (its first record is older): over the last 400
     // days, `idle` is unused and `bump` is refused 3 times in 4.
     let dry = devtools(&sandbox, &["verbs", "prune", "--unused-for", "400d"]);
-    dry.assert_code(0).assert_stderr_contains("a dry run: nothing was removed");
+    dry.assert_code(0)
+        .assert_stderr_contains("a dry run: nothing was removed");
     let lines: Vec<&str> = dry.stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{}", dry.stdout);
-    assert!(lines[0].starts_with("mur devtools verbs remove bump    # 75% of its 4 calls were usage errors"));
+    assert!(
+        lines[0].starts_with(
+            "mur devtools verbs remove bump    # 75% of its 4 calls were usage errors"
+        )
+    );
     assert!(lines[1].starts_with("mur devtools verbs remove idle    # not used since"));
     assert_eq!(installed(&sandbox), ["bump", "count", "idle"]);
     // A window longer than the log: unused verbs cannot be judged, `bump` still can.
     let long = devtools(&sandbox, &["verbs", "prune", "--unused-for", "3000d"]);
-    long.assert_code(0).assert_stderr_contains("the usage log does not go back to");
+    long.assert_code(0)
+        .assert_stderr_contains("the usage log does not go back to");
     assert_eq!(long.stdout.lines().count(), 1, "{}", long.stdout);
-    let pruned = devtools(&sandbox, &["verbs", "prune", "--unused-for", "400d", "--yes"]);
+    let pruned = devtools(
+        &sandbox,
+        &["verbs", "prune", "--unused-for", "400d", "--yes"],
+    );
     pruned.assert_code(0);
     assert_eq!(installed(&sandbox), ["count"]);
     // A bad rate is a usage error.
