@@ -91,7 +91,10 @@ impl Session {
         let left = self.deadline.saturating_duration_since(Instant::now());
         let labelled = usage::with_verb_meta(method, params);
         let params = labelled.as_ref().or(params);
-        if let Some(tool) = params.filter(|_| method == "tools/call").and_then(|p| p["name"].as_str()) {
+        if let Some(tool) = params
+            .filter(|_| method == "tools/call")
+            .and_then(|p| p["name"].as_str())
+        {
             usage::tool(tool);
         }
         usage::measure_async(usage::Phase::Call, client.call(method, params, left)).await

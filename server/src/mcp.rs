@@ -27,11 +27,11 @@ use serde_json::{Value, json};
 use crate::call::{CallContext, InputRequired, LogLevel};
 use crate::catalog::{PromptOutput, PromptRole};
 use crate::request_state;
-use crate::usage::Recorder;
-use mur_usage::Outcome;
 use crate::tools::{
     Content, ErrorKind, ResourceContents, SessionControl, ToolError, ToolOutput, ToolSet, ToolSpec,
 };
+use crate::usage::Recorder;
+use mur_usage::Outcome;
 
 /// What one client session (2025-11-25) set; a stateless request gets a fresh one.
 #[derive(Debug)]

@@ -15,9 +15,9 @@ use serde_json::{Value, json};
 
 use crate::cli::HostArgs;
 use crate::invoke::{self, Session, block_on};
-use crate::usage::{self, Phase};
 use crate::options::{extract_host_options, started};
 use crate::output;
+use crate::usage::{self, Phase};
 
 /// The most `tools/list` pages read; a server paging forever is cut off.
 const MAX_PAGES: usize = 100;

@@ -75,7 +75,9 @@ fn begin_record(verb: &Verb) {
             _ => {}
         },
         Verb::Call(args) => crate::usage::begin("call", Kind::Call, &call_argv(args), agent),
-        Verb::Session(SessionCommand::List) => crate::usage::begin("session list", Kind::Host, &[], agent),
+        Verb::Session(SessionCommand::List) => {
+            crate::usage::begin("session list", Kind::Host, &[], agent)
+        }
         Verb::Session(SessionCommand::Clean { .. }) => {
             crate::usage::begin("session clean", Kind::Host, &[], agent);
         }
