@@ -123,6 +123,25 @@ pub fn add(sb: &Sandbox, wasm: &Path) -> Output {
     out
 }
 
+/// The kit named verb `name` in its component (section `mur:verb-name`), so
+/// adding the same file again is seen to be installed already, with nothing
+/// compiled (`-v` would say `compiling verb`).
+pub fn added_again_without_compiling(sb: &Sandbox, wasm: &Path, name: &str) {
+    let again = sb.mur(&[
+        "devtools",
+        "-v",
+        "verbs",
+        "add",
+        wasm.to_str().expect("utf-8"),
+    ]);
+    again.assert_code(0);
+    assert_eq!(
+        again.stdout,
+        format!("verb `{name}` is already installed (unchanged)\n")
+    );
+    assert!(!again.stderr.contains("compiling verb"), "{again}");
+}
+
 /// The text of `#count` in the running sample app.
 pub fn count(sb: &Sandbox) -> String {
     let out = sb.call_tool("state", r##"{"selector": "#count"}"##);
@@ -179,11 +198,13 @@ pub fn scaffolded_verb_clicks(
     for file in files {
         assert!(dir.join(file).is_file(), "no {file}");
     }
-    let added = add(&sb, &test_and_build(&dir));
+    let wasm = test_and_build(&dir);
+    let added = add(&sb, &wasm);
     assert_eq!(
         added.stdout,
         format!("added verb `{name}` (tool `click`)\n")
     );
+    added_again_without_compiling(&sb, &wasm, name);
     clicks_like_the_template(&sb, name);
 }
 
@@ -247,6 +268,7 @@ fn a_scaffolded_rust_verb_tests_builds_installs_and_clicks() {
 
     let wasm = build_rust(&dir, "bump");
     add(&sb, &wasm);
+    added_again_without_compiling(&sb, &wasm, "bump");
     clicks_like_the_template(&sb, "bump");
 }
 
