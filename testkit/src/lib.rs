@@ -26,6 +26,6 @@ pub use process::{
     Adopted, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, free_port, mkfifo, run, run_within,
     signal, silent_listener, wait_until,
 };
-pub use sandbox::{Sample, Sandbox, Session};
+pub use sandbox::{Sample, Sandbox, Session, Successors};
 pub use stub::Stub;
 pub use values::each_str;

@@ -406,3 +406,57 @@ fn write_private(path: &Path, bytes: &[u8]) {
 fn write_private(path: &Path, bytes: &[u8]) {
     std::fs::write(path, bytes).expect("write lockfile");
 }
+
+/// Kills, on drop, the sessions of a sandbox that `reload` started: every
+/// lockfile pid but the original session's, if it runs `mur-sample` for a
+/// project in this sandbox (so nothing else is ever signalled).
+pub struct Successors<'a> {
+    sandbox: &'a Sandbox,
+    original: u32,
+}
+
+impl<'a> Successors<'a> {
+    pub fn new(sandbox: &'a Sandbox, original: u32) -> Self {
+        Self { sandbox, original }
+    }
+
+    fn pids(&self) -> Vec<u32> {
+        let Ok(entries) = std::fs::read_dir(self.sandbox.lockfile_dir()) else {
+            return Vec::new();
+        };
+        let root = self.sandbox.root().to_string_lossy().into_owned();
+        entries
+            .flatten()
+            .filter_map(|e| serde_json::from_slice::<serde_json::Value>(&std::fs::read(e.path()).ok()?).ok())
+            .filter_map(|lock| u32::try_from(lock["pid"].as_u64()?).ok())
+            .filter(|&pid| pid != self.original)
+            .filter(|pid| {
+                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                let cmdline = String::from_utf8_lossy(&cmdline);
+                cmdline.contains("mur-sample") && cmdline.contains(&root)
+            })
+            .collect()
+    }
+
+    /// Waits until the session that took over has announced itself, and returns its pid.
+    pub fn wait(&self) -> u32 {
+        wait_until("a new session after `reload`", || self.pids().first().copied())
+    }
+}
+
+impl Drop for Successors<'_> {
+    fn drop(&mut self) {
+        for pid in self.pids() {
+            crate::process::signal(pid, "KILL");
+            // Not our child: its new parent reaps it; wait until it is gone.
+            let deadline = std::time::Instant::now() + Duration::from_secs(10);
+            while Path::new(&format!("/proc/{pid}")).exists() && std::time::Instant::now() < deadline {
+                let status = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+                if status.split_whitespace().nth(2) == Some("Z") {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+}

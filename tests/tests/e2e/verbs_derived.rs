@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use mur_e2e::plugins::{add, install_standard, standard};
-use mur_e2e::{Output, Sandbox};
+use mur_e2e::{Output, Sandbox, Successors};
 
 fn devtools(sandbox: &Sandbox, args: &[&str]) -> Output {
     let argv: Vec<&str> = ["devtools"].iter().chain(args).copied().collect();
@@ -103,7 +103,9 @@ const CALLS: &[(&str, Option<&str>, &[&str])] = &[
 #[test]
 fn every_tool_of_the_sample_is_reachable_as_a_derived_verb() {
     let sandbox = Sandbox::new();
-    let _app = sandbox.start_app();
+    let app = sandbox.start_app();
+    // `reload` (the last call) restarts the app: the successor is stopped at the end.
+    let successors = Successors::new(&sandbox, app.pid());
     let listed = devtools(&sandbox, &["call", "tools/list"]).json();
     let tools: BTreeSet<&str> = listed["tools"]
         .as_array()
@@ -120,6 +122,7 @@ fn every_tool_of_the_sample_is_reachable_as_a_derived_verb() {
         let out = devtools(&sandbox, words);
         assert_eq!(out.code, 0, "{tool}: {words:?}\n{out}");
     }
+    successors.wait();
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use mur_e2e::plugins::install_standard;
-use mur_e2e::{Output, Sample, Sandbox};
+use mur_e2e::{Output, Sample, Sandbox, Successors};
 use serde_json::{Value, json};
 
 /// A sandbox with the standard verbs installed and a sample session running.
@@ -268,64 +268,11 @@ fn scroll_moves_the_log_by_an_offset_or_to_an_element() {
     assert_eq!(prop(&sandbox, "#log-1", "visible"), true);
 }
 
-/// Kills, on drop, the sessions of this sandbox that `reload` started: every
-/// lockfile pid but the harness's own child, if it runs `mur-sample` for a
-/// project in this sandbox (so nothing else is ever signalled).
-struct Successors<'a> {
-    sandbox: &'a Sandbox,
-    original: u32,
-}
-
-impl Successors<'_> {
-    fn pids(&self) -> Vec<u32> {
-        let Ok(entries) = std::fs::read_dir(self.sandbox.lockfile_dir()) else {
-            return Vec::new();
-        };
-        let root = self.sandbox.root().to_string_lossy().into_owned();
-        entries
-            .flatten()
-            .filter_map(|e| serde_json::from_slice::<Value>(&std::fs::read(e.path()).ok()?).ok())
-            .filter_map(|lock| u32::try_from(lock["pid"].as_u64()?).ok())
-            .filter(|&pid| pid != self.original)
-            .filter(|pid| {
-                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-                let cmdline = String::from_utf8_lossy(&cmdline);
-                cmdline.contains("mur-sample") && cmdline.contains(&root)
-            })
-            .collect()
-    }
-}
-
-impl Drop for Successors<'_> {
-    fn drop(&mut self) {
-        for pid in self.pids() {
-            let _ = std::process::Command::new("kill")
-                .args(["-9", &pid.to_string()])
-                .status();
-            // Not our child: its new parent reaps it; wait until it is gone.
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while std::path::Path::new(&format!("/proc/{pid}")).exists()
-                && Instant::now() < deadline
-            {
-                let status =
-                    std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-                if status.split_whitespace().nth(2) == Some("Z") {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
-    }
-}
-
 #[test]
 fn reload_is_acknowledged_and_a_new_session_takes_over() {
     let (sandbox, sample) = session();
     let old = sample.pid();
-    let _successors = Successors {
-        sandbox: &sandbox,
-        original: old,
-    };
+    let _successors = Successors::new(&sandbox, old);
     ok(
         &sandbox,
         &["fire", "counter.set", "--args", r#"{"value":9}"#],
@@ -338,29 +285,19 @@ fn reload_is_acknowledged_and_a_new_session_takes_over() {
         "{ack}"
     );
 
-    // A bound against hangs, not a timing expectation.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let new = loop {
-        let list = sandbox.mur(&["devtools", "session", "list"]);
-        if list.code == 0 {
-            let pids: Vec<u64> = list
-                .json_lines()
-                .iter()
-                .filter_map(|l| l["pid"].as_u64())
-                .collect();
-            if let [pid] = pids[..]
-                && pid != u64::from(old)
-            {
-                break pid;
-            }
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no new session after reload:\n{list}\n{}",
-            sample.log()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let new = u64::from(_successors.wait());
+    let list = sandbox.mur(&["devtools", "session", "list"]);
+    let pids: Vec<u64> = list
+        .json_lines()
+        .iter()
+        .filter_map(|l| l["pid"].as_u64())
+        .collect();
+    assert_eq!(
+        pids,
+        [new],
+        "the new session alone is listed:\n{list}\n{}",
+        sample.log()
+    );
     assert_eq!(
         ok(&sandbox, &["version"])["pid"],
         new,
