@@ -114,32 +114,22 @@ fn add_to(
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut outcomes = Vec::new();
     for file in files {
-        let judge = |name: &str, sha256: &str, batch: &[Candidate]| {
-            verdict(index, batch, file, name, sha256, force, reserved)
+        let judge = |name: &str, sha256: &str| {
+            verdict(index, &candidates, file, name, sha256, force, reserved)
         };
-        let candidate = if file.extension().is_some_and(|e| e == "json") {
-            inspect_data(file)?
+        let judged = if file.extension().is_some_and(|e| e == "json") {
+            Judged::Read(Box::new(inspect_data(file)?))
         } else {
-            let bytes = read_candidate(file)?;
-            let sha256 = sha256_hex(&bytes);
-            let declared = declared_name(file, &bytes)?;
-            if let Some(name) = &declared
-                && !judge(name, &sha256, &candidates)?
-            {
-                outcomes.push(Added::Unchanged { name: name.clone() });
+            judge_component(&mut runtime, dirs, file, judge)?
+        };
+        let candidate = match judged {
+            Judged::Read(candidate) => *candidate,
+            Judged::Unchanged(name) => {
+                outcomes.push(Added::Unchanged { name });
                 continue;
             }
-            let runtime = match &mut runtime {
-                Some(runtime) => runtime,
-                None => runtime.insert(Runtime::new(&dirs.cache)?),
-            };
-            let candidate = inspect(runtime, file, bytes, sha256)?;
-            if let Some(name) = declared {
-                same_name(file, &name, &candidate.info.name)?;
-            }
-            candidate
         };
-        if judge(&candidate.info.name, &candidate.sha256, &candidates)? {
+        if judge(&candidate.info.name, &candidate.sha256)? {
             candidates.push(candidate);
         } else {
             outcomes.push(Added::Unchanged {
@@ -152,6 +142,43 @@ fn add_to(
         outcomes.push(install(index, dirs, candidate)?);
     }
     Ok(outcomes)
+}
+
+/// A file of a batch, as far as `verbs add` had to go.
+enum Judged {
+    /// Read (a component compiled), its verb to be judged by its `info`.
+    Read(Box<Candidate>),
+    /// A component that declares a verb installed from the same bytes: not compiled.
+    Unchanged(String),
+}
+
+/// A component, judged by the name it declares (see [`name_section`]) before it
+/// is compiled with `runtime` (made on first use), then compiled and read; one
+/// that declares none is only compiled and read. `judge` is [`verdict`] for
+/// this file and batch.
+fn judge_component(
+    runtime: &mut Option<Runtime>,
+    dirs: &VerbDirs,
+    file: &Path,
+    judge: impl Fn(&str, &str) -> Result<bool, VerbError>,
+) -> Result<Judged, VerbError> {
+    let bytes = read_candidate(file)?;
+    let sha256 = sha256_hex(&bytes);
+    let declared = declared_name(file, &bytes)?;
+    if let Some(name) = declared.as_deref()
+        && !judge(name, &sha256)?
+    {
+        return Ok(Judged::Unchanged(name.to_owned()));
+    }
+    let runtime = match runtime {
+        Some(runtime) => runtime,
+        None => runtime.insert(Runtime::new(&dirs.cache)?),
+    };
+    let candidate = inspect(runtime, file, bytes, sha256)?;
+    if let Some(name) = declared {
+        same_name(file, &name, &candidate.info.name)?;
+    }
+    Ok(Judged::Read(Box::new(candidate)))
 }
 
 /// What every refusal of a file in `verbs add` suggests.
