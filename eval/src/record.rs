@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::profile::Profile;
-use crate::usage::Calls;
+use crate::usage::{Calls, Invocations};
 
 /// The `schema` of a report.
 pub const SCHEMA: &str = "mur-eval/1";
@@ -36,6 +36,9 @@ pub struct RunRecord {
     pub checks: Vec<CheckResult>,
     /// The agent's calls, from the session's usage log.
     pub calls: Calls,
+    /// The agent's `mur` invocations, from mur's own usage log (cli profile).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invocations: Option<Invocations>,
     /// The agent's exit code (`None` when a signal ended it).
     pub agent_exit: Option<i32>,
     pub timed_out: bool,
@@ -210,6 +213,7 @@ mod tests {
                 mcp,
                 ..Calls::default()
             },
+            invocations: None,
             agent_exit: Some(0),
             timed_out: false,
             wall_ms: 500.0,

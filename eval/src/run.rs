@@ -21,7 +21,7 @@ use crate::profile::{self, MCP_CONFIG, Prepared, Profile};
 use crate::record::{CheckResult, Report, RunRecord, round2};
 use crate::session::Session;
 use crate::task::{Check, CheckKind, Task};
-use crate::usage::{self, Calls};
+use crate::usage::{self, Calls, Invocations};
 
 /// Everything a run needs, validated.
 pub struct Plan {
@@ -94,6 +94,7 @@ fn run_task(
         completed: false,
         checks: Vec::new(),
         calls: Calls::default(),
+        invocations: None,
         agent_exit: None,
         timed_out: false,
         wall_ms: 0.0,
@@ -166,11 +167,21 @@ fn attempt(
     let records = usage::read(&usage_log).map_err(Error::internal)?;
     let agents = records.get(before..).unwrap_or_default();
     record.calls = Calls::of(agents);
-    let lines: Vec<String> = agents
+    let lines: String = agents
         .iter()
         .filter_map(|r| serde_json::to_string(r).ok())
+        .map(|line| line + "\n")
         .collect();
-    write(&dir.join("calls.jsonl"), lines.join("\n").as_bytes())?;
+    write(&dir.join("calls.jsonl"), lines.as_bytes())?;
+    if plan.profile == Profile::Cli {
+        let log = dir
+            .join("state")
+            .join("mur")
+            .join("usage")
+            .join("usage.jsonl");
+        let records = usage::read(&log).map_err(Error::internal)?;
+        record.invocations = Some(Invocations::of(&records));
+    }
     record.checks = task
         .checks
         .iter()

@@ -61,6 +61,33 @@ impl Calls {
     }
 }
 
+/// What `mur` itself recorded of the agent's invocations (its own usage log, side `cli`):
+/// also those that never reached the session, such as argv a verb refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Invocations {
+    pub total: u32,
+    /// Invocations that did not end `ok`, by outcome (`usage-error`, `session-error`, …).
+    pub failed: BTreeMap<String, u32>,
+}
+
+impl Invocations {
+    pub fn of(records: &[Record]) -> Self {
+        let mut invocations = Self::default();
+        for record in records {
+            invocations.total += 1;
+            if record.outcome != Outcome::Ok {
+                let outcome = serde_json::to_value(record.outcome)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                *invocations.failed.entry(outcome).or_default() += 1;
+            }
+        }
+        invocations
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,6 +113,22 @@ not a record
         );
         assert_eq!(calls.tools["click"], 2);
         assert_eq!(calls.on_other_surface(crate::profile::Profile::Cli), 1);
+    }
+
+    #[test]
+    fn invocations_count_failures_by_outcome() {
+        let line = |outcome: &str| {
+            format!(
+                r#"{{"schema":"mur-usage/1","time":"t","side":"cli","surface":"cli","outcome":"{outcome}","ms":1.0}}"#
+            )
+        };
+        let records: Vec<Record> = ["ok", "usage-error", "usage-error", "session-error"]
+            .map(|o| serde_json::from_str(&line(o)).expect("a record"))
+            .into();
+        let invocations = Invocations::of(&records);
+        assert_eq!(invocations.total, 4);
+        assert_eq!(invocations.failed["usage-error"], 2);
+        assert_eq!(invocations.failed["session-error"], 1);
     }
 
     #[test]
