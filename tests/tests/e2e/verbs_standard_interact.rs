@@ -3,7 +3,6 @@
 //! settings; and `reload`, which hands the session to a new process. Effects
 //! are checked with `state` and `tree`, as a user would.
 
-
 use mur_e2e::plugins::install_standard;
 use mur_e2e::{Output, Sample, Sandbox, Successors};
 use serde_json::{Value, json};
