@@ -45,15 +45,20 @@ pub struct Ended {
 }
 
 /// Refuses a command that reaches for the other profile's surface: `{mcp_config}` under
-/// the CLI profile.
-pub fn check_command(command: &str, profile: Profile) -> Result<()> {
-    if profile == Profile::Cli && command.contains("{mcp_config}") {
-        return Err(Error::usage(
+/// the CLI profile. Under the MCP profile, a command that runs `mur devtools` itself gets
+/// a warning: `mur` is off the agent's `PATH`, but a path to it still works.
+pub fn check_command(command: &str, profile: Profile) -> Result<Option<String>> {
+    match profile {
+        Profile::Cli if command.contains("{mcp_config}") => Err(Error::usage(
             "the agent command uses `{mcp_config}`, but the cli profile gives the agent no MCP configuration",
         )
-        .with_hint("run it with `--profile mcp`, or drop `{mcp_config}` from the command"));
+        .with_hint("run it with `--profile mcp`, or drop `{mcp_config}` from the command")),
+        Profile::Mcp if command.contains("mur devtools") => Ok(Some(
+            "the agent command runs `mur devtools` itself, under the mcp profile: its calls will count as cli calls"
+                .to_owned(),
+        )),
+        _ => Ok(None),
     }
-    Ok(())
 }
 
 /// `command` with its placeholders replaced, each value shell-quoted.
@@ -208,6 +213,11 @@ mod tests {
             "{}",
             error.message()
         );
-        assert!(check_command("agent --config {mcp_config}", Profile::Mcp).is_ok());
+        assert!(matches!(
+            check_command("agent --config {mcp_config}", Profile::Mcp),
+            Ok(None)
+        ));
+        let warning = check_command("/opt/mur devtools state", Profile::Mcp).expect("allowed");
+        assert!(warning.is_some_and(|w| w.contains("will count as cli calls")));
     }
 }

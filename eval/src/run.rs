@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mur_core::{Error, Result};
+use mur_lockfile::Lockfile;
 use serde_json::Value;
 
 use crate::agent::{self, Invocation};
@@ -42,7 +43,9 @@ pub struct Plan {
 
 /// Runs every task of `plan`; `progress` hears about each run as it ends.
 pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
-    agent::check_command(&plan.agent, plan.profile)?;
+    if let Some(warning) = agent::check_command(&plan.agent, plan.profile)? {
+        progress(&format!("warning: {warning}"));
+    }
     profile::create_dir(&plan.out)?;
     let out = absolute(&plan.out)?;
     let prepared = profile::prepare(
@@ -182,10 +185,16 @@ fn attempt(
         let records = usage::read(&log).map_err(Error::internal)?;
         record.invocations = Some(Invocations::of(&records));
     }
+    let judged = Judged {
+        checker,
+        serving: session.serving().map_err(|e| e.message().to_owned()),
+        first_pid: session.first_pid,
+        work: &work,
+    };
     record.checks = task
         .checks
         .iter()
-        .map(|check| judge(checker, &session, &work, check))
+        .map(|check| judged.check(check))
         .collect();
     record.completed = record.checks.iter().all(|check| check.passed);
     session.stop();
@@ -228,65 +237,68 @@ fn time_limit(plan: &Plan, task: &Task) -> Duration {
     }
 }
 
-/// One check against the app as it is now.
-fn judge(checker: &Checker, session: &Session, work: &Path, check: &Check) -> CheckResult {
-    let outcome = match &check.kind {
-        CheckKind::Value {
-            call,
-            pointer,
-            expect,
-        } => session
-            .serving()
-            .map_err(|e| e.message().to_owned())
-            .and_then(|lock| checker.call(&lock.endpoint, &call.tool, &call.args))
-            .and_then(|result| {
-                let value = checker::json_of(&result);
-                oracle::judge(expect, value.pointer(pointer))
-            }),
-        CheckKind::Reloaded(wanted) => session
-            .serving()
-            .map_err(|e| e.message().to_owned())
-            .and_then(|lock| {
-                let reloaded = lock.pid != session.first_pid;
-                if reloaded == *wanted {
-                    Ok(())
-                } else if reloaded {
-                    Err(format!(
-                        "the app was restarted (pid {} → {})",
-                        session.first_pid, lock.pid
-                    ))
-                } else {
-                    Err(format!(
-                        "the app was not restarted (still pid {})",
-                        lock.pid
-                    ))
-                }
-            }),
-        CheckKind::Screenshot { file, args } => {
-            same_screenshot(checker, session, &work.join(file), args)
-        }
-    };
-    CheckResult {
-        what: check.what.clone(),
-        passed: outcome.is_ok(),
-        seen: outcome.err(),
-    }
+/// The session the checks read: the one serving now (a reload's successor, once it has
+/// announced itself), looked up once; or why there is none, which fails every check.
+struct Judged<'a> {
+    checker: &'a Checker,
+    serving: std::result::Result<Lockfile, String>,
+    first_pid: u32,
+    work: &'a Path,
 }
 
-/// The file is a PNG of what `screenshot` with `args` shows now.
-fn same_screenshot(
-    checker: &Checker,
-    session: &Session,
-    file: &Path,
-    args: &Value,
-) -> std::result::Result<(), String> {
-    let bytes =
-        std::fs::read(file).map_err(|e| format!("cannot read `{}`: {e}", file.display()))?;
-    let saved = oracle::decode_png(&bytes)?;
-    let lock = session.serving().map_err(|e| e.message().to_owned())?;
-    let result = checker.call(&lock.endpoint, "screenshot", args)?;
-    let now = oracle::decode_png(&checker::image_of(&result)?)?;
-    oracle::same_picture(&saved, &now)
+impl Judged<'_> {
+    /// One check against the app as it is now.
+    fn check(&self, check: &Check) -> CheckResult {
+        let outcome = self.serving.clone().and_then(|lock| match &check.kind {
+            CheckKind::Value {
+                call,
+                pointer,
+                expect,
+            } => {
+                let result = self.checker.call(&lock.endpoint, &call.tool, &call.args)?;
+                oracle::judge(expect, checker::json_of(&result).pointer(pointer))
+            }
+            CheckKind::Reloaded(wanted) => self.reloaded(&lock, *wanted),
+            CheckKind::Screenshot { file, args } => {
+                self.same_screenshot(&lock, &self.work.join(file), args)
+            }
+        });
+        CheckResult {
+            what: check.what.clone(),
+            passed: outcome.is_ok(),
+            seen: outcome.err(),
+        }
+    }
+
+    fn reloaded(&self, lock: &Lockfile, wanted: bool) -> std::result::Result<(), String> {
+        let reloaded = lock.pid != self.first_pid;
+        match (reloaded, wanted) {
+            (true, true) | (false, false) => Ok(()),
+            (true, false) => Err(format!(
+                "the app was restarted (pid {} → {})",
+                self.first_pid, lock.pid
+            )),
+            (false, true) => Err(format!(
+                "the app was not restarted (still pid {})",
+                lock.pid
+            )),
+        }
+    }
+
+    /// The file is a PNG of what `screenshot` with `args` shows now.
+    fn same_screenshot(
+        &self,
+        lock: &Lockfile,
+        file: &Path,
+        args: &Value,
+    ) -> std::result::Result<(), String> {
+        let bytes =
+            std::fs::read(file).map_err(|e| format!("cannot read `{}`: {e}", file.display()))?;
+        let saved = oracle::decode_png(&bytes)?;
+        let result = self.checker.call(&lock.endpoint, "screenshot", args)?;
+        let now = oracle::decode_png(&checker::image_of(&result)?)?;
+        oracle::same_picture(&saved, &now)
+    }
 }
 
 fn absolute(path: &Path) -> Result<PathBuf> {
