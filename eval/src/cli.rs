@@ -28,7 +28,7 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Run an agent on the tasks under one profile; report completion, calls and time
+    /// Run an agent on the tasks under one profile and report
     Run(RunArgs),
     /// List the tasks
     Tasks(TasksArgs),
@@ -55,7 +55,8 @@ pub struct RunArgs {
     /// Where transcripts and the report go [default: mur-eval-out/<profile>-<time>]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// The agent's time limit per task, overriding the tasks' own [default: 120]
+    /// The agent's time limit per task, in seconds, over the tasks' own
+    /// [default: the task's, else 120]
     #[arg(long, value_name = "SECS")]
     pub time_limit: Option<u64>,
     /// The `mur` to put on PATH (cli) [default: beside mur-eval, else on PATH]

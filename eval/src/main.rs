@@ -52,7 +52,7 @@ fn execute(cli: Cli) -> Result<u8> {
         Command::Run(args) => {
             let json = args.json;
             let plan = args.plan()?;
-            let report = run::run(&plan, &mut |line| eprintln!("{line}"))?;
+            let report = run::run(&plan, &mut |line| eprintln!("{}", escape(line)))?;
             if json {
                 print(&pretty(&report)?)?;
             } else {
@@ -105,8 +105,30 @@ fn print(text: &str) -> Result<()> {
 
 /// The only place an error is printed: one line, then its hints.
 fn report(error: &Error) {
-    eprintln!("error: {}", error.message());
+    eprintln!("error: {}", escape(error.message()));
     for hint in error.hints() {
-        eprintln!("hint: {hint}");
+        eprintln!("hint: {}", escape(hint));
+    }
+}
+
+/// Text for stderr with its control characters escaped (`\x1b`): a session's log or a
+/// path must not be able to drive the terminal.
+fn escape(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' {
+                format!("\\x{:02x}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn control_characters_are_escaped_on_stderr() {
+        assert_eq!(super::escape("a\u{1b}[2Jb\nc"), "a\\x1b[2Jb\nc");
     }
 }
