@@ -239,6 +239,17 @@ fn known_log(sandbox: &Sandbox) {
 }
 
 /// Installs a data verb `name` calling `tool`.
+/// A sandbox with three data verbs installed (`count` → state, `bump` →
+/// click, `idle` → scroll) and the known log.
+fn with_known_verbs_and_log() -> Sandbox {
+    let sandbox = Sandbox::new();
+    for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
+        add_data_verb(&sandbox, name, tool);
+    }
+    known_log(&sandbox);
+    sandbox
+}
+
 fn add_data_verb(sandbox: &Sandbox, name: &str, tool: &str) {
     let file = sandbox.root().join(format!("{name}.json"));
     let verb = json!({ "schema": "mur-verb/1", "name": name, "tool": tool, "summary": format!("{name} test verb"), "arguments": {"selector": "#count"} });
@@ -248,11 +259,7 @@ fn add_data_verb(sandbox: &Sandbox, name: &str, tool: &str) {
 
 #[test]
 fn a_report_over_a_known_log_gives_the_known_numbers() {
-    let sandbox = Sandbox::new();
-    for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
-        add_data_verb(&sandbox, name, tool);
-    }
-    known_log(&sandbox);
+    let sandbox = with_known_verbs_and_log();
     let out = devtools(&sandbox, &["usage", "report", "--json"]);
     out.assert_code(0)
         .assert_stderr_contains("1 line(s) of the usage logs are not records");
@@ -401,11 +408,7 @@ fn which(program: &str) -> bool {
 
 #[test]
 fn prune_removes_exactly_the_losers_and_only_with_yes() {
-    let sandbox = Sandbox::new();
-    for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
-        add_data_verb(&sandbox, name, tool);
-    }
-    known_log(&sandbox);
+    let sandbox = with_known_verbs_and_log();
     let installed = |sandbox: &Sandbox| -> Vec<String> {
         let list = devtools(sandbox, &["verbs", "list", "--json"]).json();
         list.as_array()
