@@ -5,7 +5,8 @@
 //! completion, calls per task and wall time, keeping each transcript (docs/eval.md).
 //!
 //! Exit codes: 0 every task completed; 1 usage (bad flags, a bad task file, an unknown
-//! task); 2 not every task was completed; 7 the harness itself failed.
+//! task); 2 not every task was completed; 7 the harness itself failed (for a task, whose
+//! record then says why, or for the whole run).
 
 mod agent;
 mod checker;
@@ -29,6 +30,8 @@ use cli::{Cli, Command};
 
 /// Exit code of a run in which some task was not completed.
 const NOT_COMPLETED: u8 = 2;
+/// Exit code of a run in which the harness could not run some task (its record says why).
+const HARNESS_FAILED: u8 = 7;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -58,7 +61,9 @@ fn execute(cli: Cli) -> Result<u8> {
             } else {
                 print(&record::render(&report))?;
             }
-            Ok(if report.all_completed() {
+            Ok(if report.summary.errors > 0 {
+                HARNESS_FAILED
+            } else if report.all_completed() {
                 0
             } else {
                 NOT_COMPLETED

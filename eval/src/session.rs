@@ -22,6 +22,15 @@ const SUCCESSOR_LIMIT: Duration = Duration::from_secs(15);
 const STOP_LIMIT: Duration = Duration::from_secs(5);
 const POLL: Duration = Duration::from_millis(20);
 
+/// Why a session started did not announce itself.
+enum NotAnnounced {
+    /// It exited (a port taken, a bad flag): worth another try if the port was the cause.
+    Exited(Error),
+    /// It is still running, silent.
+    Silent(Error),
+}
+use NotAnnounced::{Exited, Silent};
+
 /// The task's session.
 pub struct Session {
     child: Child,
@@ -35,6 +44,8 @@ pub struct Session {
 impl Session {
     /// Starts `sample` for a project in `dir`, its lockfile directory under `runtime`,
     /// recording the calls it serves in `usage_log`, and waits until it announces itself.
+    /// A session that exits first is started again, twice at most: the free port it was
+    /// given may have been taken by another process in the meantime.
     pub fn start(sample: &Path, dir: &Path, runtime: &Path, usage_log: &Path) -> Result<Self> {
         let project = dir.join("app").join("App.csproj");
         crate::profile::create_dir(project.parent().unwrap_or(dir))?;
@@ -43,33 +54,41 @@ impl Session {
         let registry = runtime_registry(runtime);
         let lockfile = registry.path_for(&canonical);
         let log = dir.join("session.log");
-        let stderr = File::create(&log).map_err(|e| write_error(&log, e))?;
-        let child = Command::new(sample)
-            .arg("--project")
-            .arg(&project)
-            .args(["--port", &free_port()?.to_string()])
-            .arg("--usage-log")
-            .arg(usage_log)
-            .env_clear()
-            .env("PATH", "/usr/bin:/bin")
-            .env("XDG_RUNTIME_DIR", runtime)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(stderr)
-            .spawn()
-            .map_err(|e| Error::internal(format!("cannot start `{}`: {e}", sample.display())))?;
-        let mut session = Self {
-            first_pid: child.id(),
-            child,
-            registry,
-            lockfile,
-            log,
-        };
-        session.wait_announced()?;
-        Ok(session)
+        let mut attempts = 1;
+        loop {
+            let stderr = File::create(&log).map_err(|e| write_error(&log, e))?;
+            let child = Command::new(sample)
+                .arg("--project")
+                .arg(&project)
+                .args(["--port", &free_port()?.to_string()])
+                .arg("--usage-log")
+                .arg(usage_log)
+                .env_clear()
+                .env("PATH", "/usr/bin:/bin")
+                .env("XDG_RUNTIME_DIR", runtime)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(stderr)
+                .spawn()
+                .map_err(|e| {
+                    Error::internal(format!("cannot start `{}`: {e}", sample.display()))
+                })?;
+            let mut session = Self {
+                first_pid: child.id(),
+                child,
+                registry: registry.clone(),
+                lockfile: lockfile.clone(),
+                log: log.clone(),
+            };
+            match session.wait_announced() {
+                Ok(()) => return Ok(session),
+                Err(Exited(_)) if attempts < 3 => attempts += 1,
+                Err(Exited(error) | Silent(error)) => return Err(error),
+            }
+        }
     }
 
-    fn wait_announced(&mut self) -> Result<()> {
+    fn wait_announced(&mut self) -> std::result::Result<(), NotAnnounced> {
         let deadline = Instant::now() + STARTUP_LIMIT;
         loop {
             if self
@@ -79,13 +98,15 @@ impl Session {
                 return Ok(());
             }
             if let Ok(Some(status)) = self.child.try_wait() {
-                return Err(self.failed(&format!("exited ({status}) before announcing itself")));
+                return Err(Exited(
+                    self.failed(&format!("exited ({status}) before announcing itself")),
+                ));
             }
             if Instant::now() > deadline {
-                return Err(self.failed(&format!(
+                return Err(Silent(self.failed(&format!(
                     "did not announce itself within {} s",
                     STARTUP_LIMIT.as_secs()
-                )));
+                ))));
             }
             std::thread::sleep(POLL);
         }
@@ -93,7 +114,10 @@ impl Session {
 
     fn failed(&self, what: &str) -> Error {
         let log = std::fs::read_to_string(&self.log).unwrap_or_default();
-        Error::internal(format!("mur-sample {what}: {}", log.trim()))
+        match log.trim() {
+            "" => Error::internal(format!("mur-sample {what}, saying nothing")),
+            log => Error::internal(format!("mur-sample {what}: {log}")),
+        }
     }
 
     /// The session's lockfile as it is now (the successor's after a reload).

@@ -305,3 +305,23 @@ fn an_unknown_task_is_a_usage_error_naming_the_tasks() {
         .collect();
     assert_eq!(ids, task_ids());
 }
+
+#[test]
+fn a_session_that_will_not_start_is_the_harness_failing_not_the_agent() {
+    let sandbox = Sandbox::new();
+    let (output, report) = run(
+        &sandbox,
+        "mcp",
+        "true",
+        &["--tasks", "updates-off", "--sample", "/bin/false"],
+    );
+    output.assert_code(7);
+    let only = &report["runs"][0];
+    assert_eq!(only["completed"], false, "{only}");
+    assert_eq!(
+        only["error"],
+        "mur-sample exited (exit status: 1) before announcing itself, saying nothing",
+        "{only}"
+    );
+    assert_eq!(report["summary"]["errors"], 1);
+}
