@@ -7,7 +7,7 @@
 //! each profile keeps the other surface out of the agent's reach.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::OnceLock;
 use std::time::Duration;
 
