@@ -130,13 +130,7 @@ fn attempt(
     let usage_log = dir.join("usage.jsonl");
     let session = Session::start(&plan.sample, dir, &runtime, &usage_log)?;
     let endpoint = session.serving()?.endpoint;
-    for call in &task.setup {
-        checker
-            .call(&endpoint, &call.tool, &call.args)
-            .map_err(|why| {
-                Error::internal(format!("task `{}`: setup call failed: {why}", task.id))
-            })?;
-    }
+    set_up(checker, &endpoint, task)?;
     let before = usage::read(&usage_log).map_err(Error::internal)?.len();
     let mcp_config = (plan.profile == Profile::Mcp).then(|| work.join(MCP_CONFIG));
     if let Some(path) = &mcp_config {
@@ -150,14 +144,7 @@ fn attempt(
         prompt_file: &prompt_file,
         workdir: &work,
         mcp_config: mcp_config.as_deref(),
-        env: agent_env(
-            plan,
-            prepared,
-            task,
-            dir,
-            &prompt_file,
-            mcp_config.as_deref(),
-        ),
+        env: agent_env(plan, prepared, task, dir, mcp_config.as_deref()),
         stdout: dir.join("agent.stdout"),
         stderr: dir.join("agent.stderr"),
         limit: time_limit(plan, task),
@@ -166,8 +153,36 @@ fn attempt(
     record.agent_exit = ended.exit;
     record.timed_out = ended.timed_out;
     record.wall_ms = round2(ended.wall.as_secs_f64() * 1000.0);
-    // The agent's calls: the lines written after the setup and before the checks.
-    let records = usage::read(&usage_log).map_err(Error::internal)?;
+    count_calls(plan, dir, before, record)?;
+    let judged = Judged {
+        checker,
+        serving: session.serving().map_err(|e| e.message().to_owned()),
+        first_pid: session.first_pid,
+        work: &work,
+    };
+    record.checks = task.checks.iter().map(|c| judged.check(c)).collect();
+    record.completed = record.checks.iter().all(|check| check.passed);
+    session.stop();
+    Ok(())
+}
+
+/// The task's setup calls, made by the harness before the agent starts.
+fn set_up(checker: &Checker, endpoint: &str, task: &Task) -> Result<()> {
+    for call in &task.setup {
+        checker
+            .call(endpoint, &call.tool, &call.args)
+            .map_err(|why| {
+                Error::internal(format!("task `{}`: setup call failed: {why}", task.id))
+            })?;
+    }
+    Ok(())
+}
+
+/// The agent's calls — the session's records written after the setup (the first
+/// `before`) and before the checks — into `record` and `calls.jsonl`; under the CLI
+/// profile also mur's own records of its invocations.
+fn count_calls(plan: &Plan, dir: &Path, before: usize, record: &mut RunRecord) -> Result<()> {
+    let records = usage::read(&dir.join("usage.jsonl")).map_err(Error::internal)?;
     let agents = records.get(before..).unwrap_or_default();
     record.calls = Calls::of(agents);
     let lines: String = agents
@@ -177,27 +192,10 @@ fn attempt(
         .collect();
     write(&dir.join("calls.jsonl"), lines.as_bytes())?;
     if plan.profile == Profile::Cli {
-        let log = dir
-            .join("state")
-            .join("mur")
-            .join("usage")
-            .join("usage.jsonl");
+        let log = dir.join("state/mur/usage/usage.jsonl");
         let records = usage::read(&log).map_err(Error::internal)?;
         record.invocations = Some(Invocations::of(&records));
     }
-    let judged = Judged {
-        checker,
-        serving: session.serving().map_err(|e| e.message().to_owned()),
-        first_pid: session.first_pid,
-        work: &work,
-    };
-    record.checks = task
-        .checks
-        .iter()
-        .map(|check| judged.check(check))
-        .collect();
-    record.completed = record.checks.iter().all(|check| check.passed);
-    session.stop();
     Ok(())
 }
 
@@ -209,7 +207,6 @@ fn agent_env(
     prepared: &Prepared,
     task: &Task,
     dir: &Path,
-    prompt_file: &Path,
     mcp_config: Option<&Path>,
 ) -> Vec<(OsString, OsString)> {
     let mut env: Vec<(OsString, OsString)> = vec![
@@ -221,7 +218,7 @@ fn agent_env(
         ("XDG_CACHE_HOME".into(), prepared.cache_home.clone().into()),
         ("MUR_EVAL_TASK".into(), task.id.clone().into()),
         ("MUR_EVAL_PROFILE".into(), plan.profile.name().into()),
-        ("MUR_EVAL_PROMPT_FILE".into(), prompt_file.into()),
+        ("MUR_EVAL_PROMPT_FILE".into(), dir.join("prompt.md").into()),
     ];
     if let Some(config) = mcp_config {
         env.push(("MUR_EVAL_MCP_CONFIG".into(), config.into()));
