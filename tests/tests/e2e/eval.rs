@@ -325,3 +325,26 @@ fn a_session_that_will_not_start_is_the_harness_failing_not_the_agent() {
     );
     assert_eq!(report["summary"]["errors"], 1);
 }
+
+#[test]
+fn an_agent_past_its_time_limit_is_stopped_and_the_task_not_completed() {
+    let sandbox = Sandbox::new();
+    let slow = "echo started; sleep 60; echo never";
+    let (output, report) = run(
+        &sandbox,
+        "mcp",
+        slow,
+        &["--tasks", "updates-off", "--time-limit", "1"],
+    );
+    output.assert_code(2);
+    let only = &report["runs"][0];
+    assert_eq!(
+        (&only["timedOut"], &only["completed"]),
+        (&Value::Bool(true), &Value::Bool(false)),
+        "{only}"
+    );
+    assert_eq!(only["agentExit"], Value::Null, "ended by a signal: {only}");
+    let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
+    let said = std::fs::read_to_string(transcript.join("agent.stdout")).expect("kept");
+    assert_eq!(said, "started\n");
+}
