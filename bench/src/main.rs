@@ -4,13 +4,14 @@
 //!
 //! Run from the workspace root: `cargo run --release -p mur-bench`
 //! (`-- --quick` for fewer runs while iterating; `-- --only languages` for one
-//! section: latency, load, languages, discovery, auto, server or peers).
+//! section: latency, load, languages, discovery, auto, server, peers or stdio).
 
 mod languages;
 mod measure;
 mod scenarios;
 mod setup;
 mod stats;
+mod stdio;
 
 use std::{process::ExitCode, time::Duration};
 
@@ -61,7 +62,7 @@ impl Plan {
     }
 }
 
-const SECTIONS: [&str; 7] = [
+const SECTIONS: [&str; 8] = [
     "latency",
     "load",
     "languages",
@@ -69,6 +70,7 @@ const SECTIONS: [&str; 7] = [
     "auto",
     "server",
     "peers",
+    "stdio",
 ];
 
 fn main() -> ExitCode {
@@ -149,6 +151,13 @@ fn run(plan: Plan) -> setup::Result<()> {
         stats::print_table(
             "Peers (same call, when installed)",
             &scenarios::peers(&live.endpoint, plan.warm_runs),
+        );
+    }
+    if plan.runs("stdio") {
+        eprintln!("stdio servers through a bridge…");
+        stats::print_table(
+            "Stdio servers: warm call through `mur devtools bridge` vs a launch per call (interleaved)",
+            &stdio::bridged_vs_launched(&sandbox, plan.warm_runs * 2)?,
         );
     }
     drop(session);

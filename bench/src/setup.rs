@@ -68,6 +68,16 @@ impl Bench {
         self.sandbox.command(&self.floor)
     }
 
+    /// One of this package's own programs (`mur-stdio-once`), in the sandbox.
+    pub fn program(&self, name: &str) -> Command {
+        let path = self
+            .sandbox
+            .artifacts()
+            .bin(name)
+            .map_or_else(|| PathBuf::from(name), std::path::Path::to_owned);
+        self.sandbox.command(&path)
+    }
+
     /// Installs the standard verbs (built by `plugins/build.sh`); returns their files.
     pub fn install_standard_verbs(&self) -> Result<Vec<PathBuf>> {
         eprintln!("building standard verbs…");

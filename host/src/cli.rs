@@ -266,7 +266,6 @@ pub enum Verb {
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     #[command(after_help = examples(&[
         "mur devtools bridge --project ./Tools.csproj -- mur-sample --stdio --project ./Stdio.csproj",
-        "mur devtools bridge --project ./Tools.csproj --idle 1h -- mur-sample --stdio --project ./Stdio.csproj",
         "mur devtools --project ./Tools.csproj call tools/list",
         "mur devtools bridge stop --project ./Tools.csproj",
     ]))]
@@ -274,7 +273,8 @@ pub enum Verb {
     /// Serve MCP on stdin and stdout, forwarding each request to the session
     #[command(long_about = PROXY_ABOUT)]
     #[command(after_help = examples(&[
-        "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}' | mur devtools proxy",
+        "mur devtools proxy <<< '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}'",
+        "mur devtools --project ./App.csproj proxy < /dev/null",
     ]))]
     Proxy,
     /// A verb from an installed plugin
@@ -340,7 +340,9 @@ pub fn duration(text: &str) -> Result<std::time::Duration, String> {
 pub fn rate(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
-        _ => Err(format!("`{text}` is not a share between 0 and 1 (e.g. 0.5)")),
+        _ => Err(format!(
+            "`{text}` is not a share between 0 and 1 (e.g. 0.5)"
+        )),
     }
 }
 
@@ -355,8 +357,8 @@ pub struct BridgeArgs {
     /// Run the bridge in this terminal instead of in the background
     #[arg(long)]
     pub foreground: bool,
-    /// The stdio MCP server's command and arguments, after `--`
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    /// The stdio MCP server to run: its command and arguments, after `--`
+    #[arg(last = true, required = true, value_name = "SERVER")]
     pub command: Vec<std::ffi::OsString>,
 }
 
@@ -397,7 +399,7 @@ pub enum SessionCommand {
 /// `mur devtools bridge --help`: what the bridge is and how it ends.
 const BRIDGE_ABOUT: &str = "Keep a stdio MCP server running as a session (`bridge stop` ends it)
 
-Starts COMMAND (an MCP server that speaks on stdin and stdout, such as \
+Starts SERVER (an MCP server that speaks on stdin and stdout, such as \
 `npx -y @modelcontextprotocol/server-everything stdio`), initializes it once, and \
 serves it on 127.0.0.1 as a devtools session for `--project PATH`: a lockfile, the \
 probe, one session per project (a second one exits 3). Every verb, derived verb, \

@@ -31,9 +31,9 @@ pub async fn claim(project: &Path, build_tag: impl Into<String>) -> Result<Claim
         source,
     })?;
     let registry = Registry::default_location();
-    registry
-        .ensure_dir()
-        .map_err(|error| ServeError::Registry(format!("`{}`: {error}", registry.dir().display())))?;
+    registry.ensure_dir().map_err(|error| {
+        ServeError::Registry(format!("`{}`: {error}", registry.dir().display()))
+    })?;
     let lock_path = registry.path_for(&canonical);
     let slot = crate::single_instance::claim_slot(&registry, &lock_path).await?;
     Ok(Claimed {
@@ -68,14 +68,15 @@ impl Claimed {
     /// Binds 127.0.0.1 on a free port, announces the session (then tells
     /// `announced` its lockfile), and serves `post` (the POST and DELETE of
     /// `/mcp`) beside the probe until `stop` resolves or Ctrl+C / SIGTERM
-    /// arrives; the lockfile is then removed.
+    /// arrives. The lockfile stays until the returned [`Announced`] is
+    /// withdrawn or dropped, so the caller can stop what it serves first.
     pub async fn serve(
         self,
         post: MethodRouter,
         limits: HttpLimits,
         announced: impl FnOnce(&Lockfile),
         stop: impl Future<Output = ()> + Send + 'static,
-    ) -> Result<(), ServeError> {
+    ) -> Result<Announced, ServeError> {
         let listener = http::bind(0).await?;
         let port = listener
             .local_addr()
@@ -99,7 +100,16 @@ impl Claimed {
         };
         let app = http::endpoint_router(self.identity, limits, post);
         http::serve_app_until(listener, app, limits, stopped).await;
-        announcement.withdraw();
-        Ok(())
+        Ok(Announced(announcement))
+    }
+}
+
+/// A served session's lockfile (and slot), until withdrawn or dropped.
+pub struct Announced(Announcement);
+
+impl Announced {
+    /// Removes the lockfile and releases the slot.
+    pub fn withdraw(self) {
+        self.0.withdraw();
     }
 }

@@ -138,7 +138,11 @@ fn argv(options: &Options) -> Vec<OsString> {
         .map(OsString::from)
         .to_vec();
     argv.push(options.project.clone().into());
-    argv.extend(["--idle".into(), format!("{}ms", options.idle.as_millis()).into(), "--".into()]);
+    argv.extend([
+        "--idle".into(),
+        format!("{}ms", options.idle.as_millis()).into(),
+        "--".into(),
+    ]);
     argv.extend(options.command.iter().cloned());
     argv
 }
@@ -158,10 +162,17 @@ mod tests {
         .expect("log");
         let e = failed(Some(3), &log);
         assert_eq!(e.exit_code(), 3);
-        assert!(e.message().starts_with("[devtools] another session"), "{}", e.message());
+        assert!(
+            e.message().starts_with("[devtools] another session"),
+            "{}",
+            e.message()
+        );
         std::fs::write(&log, "error: cannot start `nope`: No such file\n").expect("log");
         let e = failed(Some(1), &log);
-        assert_eq!((e.exit_code(), e.message()), (1, "cannot start `nope`: No such file"));
+        assert_eq!(
+            (e.exit_code(), e.message()),
+            (1, "cannot start `nope`: No such file")
+        );
     }
 
     #[test]
@@ -177,7 +188,18 @@ mod tests {
             .collect();
         assert_eq!(
             argv,
-            ["devtools", "bridge", "--foreground", "--project", "/p/App.csproj", "--idle", "600000ms", "--", "npx", "server"]
+            [
+                "devtools",
+                "bridge",
+                "--foreground",
+                "--project",
+                "/p/App.csproj",
+                "--idle",
+                "600000ms",
+                "--",
+                "npx",
+                "server"
+            ]
         );
     }
 }

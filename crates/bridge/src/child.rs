@@ -42,7 +42,11 @@ impl Server {
         let mut process = spawn(command, log)?;
         let (stdin, stdout) = match (process.stdin.take(), process.stdout.take()) {
             (Some(stdin), Some(stdout)) => (stdin, stdout),
-            _ => return Err(Error::internal("the server's stdin or stdout was not piped")),
+            _ => {
+                return Err(Error::internal(
+                    "the server's stdin or stdout was not piped",
+                ));
+            }
         };
         let (writer, lines) = mpsc::unbounded_channel();
         tokio::spawn(write_lines(stdin, lines));
@@ -100,12 +104,7 @@ fn spawn(command: &[OsString], log: &Path) -> Result<Child> {
         .stderr(stderr)
         .kill_on_drop(true)
         .spawn()
-        .map_err(|e| {
-            Error::usage(format!(
-                "cannot start `{}`: {e}",
-                program.to_string_lossy()
-            ))
-        })
+        .map_err(|e| Error::usage(format!("cannot start `{}`: {e}", program.to_string_lossy())))
 }
 
 /// The message for a server that exited before it answered `initialize`.
@@ -140,7 +139,9 @@ async fn initialize(relay: &Relay, writer: &Writer) -> Result<Value> {
     let result = answer.get("result").cloned().ok_or_else(|| {
         Error::transport(format!(
             "the server refused `initialize`: {}",
-            answer["error"]["message"].as_str().unwrap_or("(no message)")
+            answer["error"]["message"]
+                .as_str()
+                .unwrap_or("(no message)")
         ))
     })?;
     let note = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
@@ -176,7 +177,7 @@ async fn read_messages(stdout: ChildStdout, relay: Relay) {
             continue;
         }
         match serde_json::from_str::<Value>(text) {
-            Ok(message) => relay.from_server(message),
+            Ok(message) => relay.route(message),
             Err(_) => tracing::warn!("the server wrote a line that is not JSON-RPC: {text}"),
         }
     }

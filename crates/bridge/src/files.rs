@@ -123,6 +123,9 @@ mod tests {
         assert_eq!(line["schema"], mur_lockfile::LOCKFILE_SCHEMA);
         lock.pid = 43;
         assert_eq!(bridge_of(&lockfile, &lock), None);
-        assert_eq!(session_line(&lockfile, &lock), serde_json::to_string(&lock).expect("json"));
+        assert_eq!(
+            session_line(&lockfile, &lock),
+            serde_json::to_string(&lock).expect("json")
+        );
     }
 }

@@ -91,7 +91,12 @@ async fn handle(bridge: &Arc<Bridge>, headers: &HeaderMap, body: &[u8]) -> Respo
             .into_response();
     }
     let Ok(message) = serde_json::from_slice::<Value>(body) else {
-        return rpc_error(StatusCode::BAD_REQUEST, Value::Null, PARSE_ERROR, "Parse error");
+        return rpc_error(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            PARSE_ERROR,
+            "Parse error",
+        );
     };
     let method = message.get("method").and_then(Value::as_str);
     match (method, message.get("id")) {
@@ -269,10 +274,7 @@ fn discover(initialized: &Value) -> Value {
     let mut result = Map::new();
     result.insert("resultType".into(), json!("complete"));
     result.insert("supportedVersions".into(), Value::Array(versions));
-    result.insert(
-        "capabilities".into(),
-        initialized["capabilities"].clone(),
-    );
+    result.insert("capabilities".into(), initialized["capabilities"].clone());
     if let Some(instructions) = initialized.get("instructions") {
         result.insert("instructions".into(), instructions.clone());
     }
@@ -319,7 +321,10 @@ mod tests {
             },
         }));
         assert_eq!(take_modern_meta(&mut params).as_deref(), Some("info"));
-        assert_eq!(params, Some(json!({ "name": "echo", "_meta": { "progressToken": "mur" } })));
+        assert_eq!(
+            params,
+            Some(json!({ "name": "echo", "_meta": { "progressToken": "mur" } }))
+        );
         let mut bare = Some(json!({ "_meta": { "io.modelcontextprotocol/protocolVersion": "x" } }));
         assert_eq!(take_modern_meta(&mut bare), None);
         assert_eq!(bare, Some(json!({})));
@@ -332,8 +337,14 @@ mod tests {
             "capabilities": { "tools": {} },
             "serverInfo": { "name": "everything", "version": "1" },
         }));
-        assert_eq!(found["supportedVersions"], json!(["2025-06-18", "2026-07-28"]));
+        assert_eq!(
+            found["supportedVersions"],
+            json!(["2025-06-18", "2026-07-28"])
+        );
         assert_eq!(found["capabilities"], json!({ "tools": {} }));
-        assert_eq!(found["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "everything");
+        assert_eq!(
+            found["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+            "everything"
+        );
     }
 }

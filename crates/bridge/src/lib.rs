@@ -36,7 +36,9 @@ pub fn parse_idle(text: &str) -> Result<Duration, String> {
     match humantime::parse_duration(text) {
         Ok(d) if d.is_zero() => Err("the idle time must be more than zero".to_owned()),
         Ok(d) => Ok(d),
-        Err(e) => Err(format!("`{text}` is not a duration such as 30s, 10m or 1h ({e})")),
+        Err(e) => Err(format!(
+            "`{text}` is not a duration such as 30s, 10m or 1h ({e})"
+        )),
     }
 }
 

@@ -125,7 +125,8 @@ impl<W: Write + Send + 'static> Proxy<W> {
                 let proxy = self.clone();
                 let method = method.to_owned();
                 let params = params.cloned();
-                let thread = std::thread::spawn(move || proxy.forward(&method, &id, params.as_ref()));
+                let thread =
+                    std::thread::spawn(move || proxy.forward(&method, &id, params.as_ref()));
                 if let Ok(mut running) = self.running.lock() {
                     running.retain(|t| !t.is_finished());
                     running.push(thread);
@@ -148,7 +149,9 @@ impl<W: Write + Send + 'static> Proxy<W> {
 
     /// Runs one request against the session and writes its answer.
     fn forward(self: &Arc<Self>, method: &str, id: &Value, params: Option<&Value>) {
-        let token = params.and_then(|p| p["_meta"].get("progressToken")).cloned();
+        let token = params
+            .and_then(|p| p["_meta"].get("progressToken"))
+            .cloned();
         let events = Relayed {
             proxy: self.clone(),
             token,
@@ -228,7 +231,8 @@ impl<W: Write + Send + 'static> Events for Relayed<W> {
         if let Some(message) = &progress.message {
             params["message"] = json!(message);
         }
-        self.proxy.write(&notification("notifications/progress", params));
+        self.proxy
+            .write(&notification("notifications/progress", params));
     }
 
     fn log(&self, message: &LogMessage) {
@@ -236,7 +240,8 @@ impl<W: Write + Send + 'static> Events for Relayed<W> {
         if let Some(logger) = &message.logger {
             params["logger"] = json!(logger);
         }
-        self.proxy.write(&notification("notifications/message", params));
+        self.proxy
+            .write(&notification("notifications/message", params));
     }
 
     fn ask(&self, question: &Question) -> Option<Response> {
@@ -354,8 +359,14 @@ mod tests {
             },
         });
         let schema = schema_of(&Question::from_params(&asked));
-        assert_eq!(schema["properties"]["confirm"], asked["requestedSchema"]["properties"]["confirm"]);
-        assert_eq!(schema["properties"]["mode"], asked["requestedSchema"]["properties"]["mode"]);
+        assert_eq!(
+            schema["properties"]["confirm"],
+            asked["requestedSchema"]["properties"]["confirm"]
+        );
+        assert_eq!(
+            schema["properties"]["mode"],
+            asked["requestedSchema"]["properties"]["mode"]
+        );
         assert_eq!(schema["required"], json!(["mode"]));
     }
 }

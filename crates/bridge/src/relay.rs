@@ -186,7 +186,9 @@ impl Relay {
             if let Some(reason) = reason {
                 params["reason"] = reason.clone();
             }
-            self.write(&json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": params }));
+            self.write(
+                &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": params }),
+            );
         }
     }
 
@@ -203,8 +205,8 @@ impl Relay {
         true
     }
 
-    /// Routes one message the server wrote.
-    pub(crate) fn from_server(&self, message: Value) {
+    /// Routes one message the server wrote to whoever waits for it.
+    pub(crate) fn route(&self, message: Value) {
         let method = message.get("method").and_then(Value::as_str);
         match (method, message.get("id")) {
             (None, Some(_)) => self.server_answered(message),
@@ -216,7 +218,9 @@ impl Relay {
                 let method = method.to_owned();
                 self.server_notifies(&method, message);
             }
-            (None, None) => tracing::warn!("the server wrote a message that is no JSON-RPC: {message}"),
+            (None, None) => {
+                tracing::warn!("the server wrote a message that is no JSON-RPC: {message}")
+            }
         }
     }
 
@@ -255,7 +259,9 @@ impl Relay {
             .map(|p| p.stream.clone());
         let Some(stream) = target else {
             drop(state);
-            tracing::info!("the server asked `{method}` with no client request in flight: declined");
+            tracing::info!(
+                "the server asked `{method}` with no client request in flight: declined"
+            );
             self.write(&json!({
                 "jsonrpc": "2.0", "id": server_id,
                 "error": { "code": METHOD_NOT_FOUND, "message": format!("no client is waiting to answer `{method}`") },
@@ -332,17 +338,20 @@ mod tests {
         let relay = Relay::new();
         let params = json!({ "name": "echo", "_meta": { "progressToken": "mur" } });
         let (request, mut sent) = relay.register(json!(1), "tools/call", Some(params), false);
-        assert_eq!(request["params"]["_meta"]["progressToken"], format!("bridge-{}", sent.id));
-        relay.from_server(json!({
+        assert_eq!(
+            request["params"]["_meta"]["progressToken"],
+            format!("bridge-{}", sent.id)
+        );
+        relay.route(json!({
             "jsonrpc": "2.0", "method": "notifications/progress",
             "params": { "progressToken": format!("bridge-{}", sent.id), "progress": 1 },
         }));
-        relay.from_server(json!({ "jsonrpc": "2.0", "id": sent.id, "result": {} }));
+        relay.route(json!({ "jsonrpc": "2.0", "id": sent.id, "result": {} }));
         let progress = sent.messages.try_recv().expect("progress");
         assert_eq!(progress["params"]["progressToken"], "mur");
         let answer = sent.messages.try_recv().expect("answer");
         assert_eq!(answer["id"], 1);
-        assert_eq!(relay.activity().0, false);
+        assert!(!relay.activity().0, "nothing in flight");
     }
 
     #[test]
@@ -352,11 +361,20 @@ mod tests {
         relay.attach(Some(to_server));
         let (_, mut first) = relay.register(json!(1), "tools/call", None, false);
         let (_, _second) = relay.register(json!(1), "tools/call", None, false);
-        relay.from_server(json!({ "jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": {} }));
+        relay.route(
+            json!({ "jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": {} }),
+        );
         let question = first.messages.try_recv().expect("question");
-        assert!(question["id"].as_str().is_some_and(|id| id.starts_with("bridge-q")));
-        assert!(relay.answer(json!({ "jsonrpc": "2.0", "id": question["id"], "result": { "action": "decline" } })));
-        let written: Value = serde_json::from_str(&server.try_recv().expect("answer")).expect("json");
+        assert!(
+            question["id"]
+                .as_str()
+                .is_some_and(|id| id.starts_with("bridge-q"))
+        );
+        assert!(relay.answer(
+            json!({ "jsonrpc": "2.0", "id": question["id"], "result": { "action": "decline" } })
+        ));
+        let written: Value =
+            serde_json::from_str(&server.try_recv().expect("answer")).expect("json");
         assert_eq!(written["id"], 7);
     }
 
@@ -365,8 +383,9 @@ mod tests {
         let relay = Relay::new();
         let (to_server, mut server) = mpsc::unbounded_channel();
         relay.attach(Some(to_server));
-        relay.from_server(json!({ "jsonrpc": "2.0", "id": 3, "method": "roots/list" }));
-        let written: Value = serde_json::from_str(&server.try_recv().expect("error")).expect("json");
+        relay.route(json!({ "jsonrpc": "2.0", "id": 3, "method": "roots/list" }));
+        let written: Value =
+            serde_json::from_str(&server.try_recv().expect("error")).expect("json");
         assert_eq!(written["error"]["code"], METHOD_NOT_FOUND);
     }
 }

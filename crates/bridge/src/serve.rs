@@ -12,7 +12,7 @@ use std::{
 
 use mur_core::{Error, Kind, Result};
 use mur_lockfile::Lockfile;
-use mur_server::{HttpLimits, ServeError};
+use mur_server::{HttpLimits, ServeError, endpoint::Announced};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
@@ -62,9 +62,9 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         log: files.log.clone(),
         command: words(&options.command),
     };
-    sidecar.write(&files.sidecar).map_err(|e| {
-        Error::internal(format!("cannot write `{}`: {e}", files.sidecar.display()))
-    })?;
+    sidecar
+        .write(&files.sidecar)
+        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", files.sidecar.display())))?;
 
     let shutdown = CancellationToken::new();
     let gave_up = CancellationToken::new();
@@ -92,11 +92,14 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     let served = claimed
         .serve(http::routes(bridge), HttpLimits::default(), announced, stop)
         .await;
+    // The server goes first, so that when the lockfile is gone (what
+    // `bridge stop` waits for) the server is gone too.
     shutdown.cancel();
     let _ = supervisor.await;
     crate::files::withdraw(&files.sidecar, sidecar.pid);
+    let served = served.map(Announced::withdraw).map_err(serve_error);
     tracing::info!("bridge stopped");
-    served.map_err(serve_error)
+    served
 }
 
 /// What the supervisor needs to start the server again.
@@ -126,8 +129,9 @@ async fn supervise(
         };
         how.relay.attach(None);
         let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
-        how.relay
-            .fail_all(&format!("the stdio server exited ({status}) before it answered"));
+        how.relay.fail_all(&format!(
+            "the stdio server exited ({status}) before it answered"
+        ));
         loop {
             if restarts >= MAX_RESTARTS {
                 tracing::error!(
@@ -137,7 +141,9 @@ async fn supervise(
                 return;
             }
             restarts += 1;
-            tracing::warn!("the server exited ({status}); restarting it ({restarts} of {MAX_RESTARTS})");
+            tracing::warn!(
+                "the server exited ({status}); restarting it ({restarts} of {MAX_RESTARTS})"
+            );
             tokio::select! {
                 () = shutdown.cancelled() => return,
                 () = tokio::time::sleep(RESTART_PAUSE * restarts) => {}
@@ -179,7 +185,10 @@ fn start_log(files: &BridgeFiles) -> Result<()> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options.open(&files.log).map(drop).map_err(|e| {
-        Error::internal(format!("cannot write the log `{}`: {e}", files.log.display()))
+        Error::internal(format!(
+            "cannot write the log `{}`: {e}",
+            files.log.display()
+        ))
     })
 }
 

@@ -70,9 +70,8 @@ pub async fn stop(project: Option<&Path>, http: &reqwest::Client) -> Result<Stop
 
 /// The lockfile of `project`, if a bridge wrote it.
 fn of_project(registry: &Registry, project: &Path) -> Result<(std::path::PathBuf, Lockfile)> {
-    let canonical = paths::canonical_project(project).map_err(|e| {
-        Error::usage(format!("cannot use project `{}`: {e}", project.display()))
-    })?;
+    let canonical = paths::canonical_project(project)
+        .map_err(|e| Error::usage(format!("cannot use project `{}`: {e}", project.display())))?;
     let path = registry.path_for(&canonical);
     match registry.read(&path) {
         ReadOutcome::Valid(lock) if bridge_of(&path, &lock).is_some() => Ok((path, lock)),
@@ -134,7 +133,9 @@ fn terminate(pid: u32) -> Result<()> {
         .and_then(|process| process.kill_with(Signal::Term));
     match sent {
         Some(true) => Ok(()),
-        _ => Err(Error::internal(format!("cannot signal the bridge (pid {pid})"))),
+        _ => Err(Error::internal(format!(
+            "cannot signal the bridge (pid {pid})"
+        ))),
     }
 }
 

@@ -103,7 +103,8 @@ pub(crate) fn endpoint_router(
     limits: HttpLimits,
     post: axum::routing::MethodRouter,
 ) -> Router {
-    let probe = get(move |request: Request| async move { probe::probe(&identity, request.headers()) });
+    let probe =
+        get(move |request: Request| async move { probe::probe(&identity, request.headers()) });
     let body_limits = body::BodyLimits {
         read_timeout: limits.body_read_timeout,
         max_bytes: limits::MAX_BODY_BYTES,

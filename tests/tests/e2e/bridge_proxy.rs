@@ -44,8 +44,7 @@ fn answer(out: &Output, id: u64) -> Value {
 
 #[test]
 fn an_sdk_stdio_client_drives_the_sample_through_the_proxy() {
-    let Some(python) =
-        interop_python::python_or_skip("interop-venv", "1", "requirements.txt")
+    let Some(python) = interop_python::python_or_skip("interop-venv", "1", "requirements.txt")
     else {
         return;
     };
@@ -64,17 +63,27 @@ fn an_sdk_stdio_client_drives_the_sample_through_the_proxy() {
     assert!(seen["capabilities"]["tools"].is_object(), "{out}");
     for tool in ["click", "state", "clearTodos"] {
         assert!(
-            seen["tools"].as_array().is_some_and(|t| t.contains(&json!(tool))),
+            seen["tools"]
+                .as_array()
+                .is_some_and(|t| t.contains(&json!(tool))),
             "{tool} missing\n{out}"
         );
     }
-    assert_eq!((&seen["before"], &seen["after"]), (&json!("0"), &json!("1")), "{out}");
+    assert_eq!(
+        (&seen["before"], &seen["after"]),
+        (&json!("0"), &json!("1")),
+        "{out}"
+    );
     assert_eq!(
         seen["asked"],
         json!(["Clear all 1 todo(s)? This cannot be undone."]),
         "the question reached the client's callback\n{out}"
     );
-    assert_eq!(seen["cleared"], json!({ "cleared": 1, "remaining": 0 }), "{out}");
+    assert_eq!(
+        seen["cleared"],
+        json!({ "cleared": 1, "remaining": 0 }),
+        "{out}"
+    );
 }
 
 #[test]
@@ -99,7 +108,11 @@ fn the_proxy_answers_ping_itself_and_passes_the_sessions_errors_through() {
     assert_eq!(init["result"]["serverInfo"]["name"], "mur-sample", "{out}");
     assert_eq!(answer(&out, 2)["result"], json!({}), "{out}");
     assert_eq!(answer(&out, 3)["error"]["code"], -32601, "{out}");
-    assert_eq!(answer(&out, 4)["result"]["structuredContent"]["text"], "0", "{out}");
+    assert_eq!(
+        answer(&out, 4)["result"]["structuredContent"]["text"],
+        "0",
+        "{out}"
+    );
     assert_eq!(out.json_lines().len(), 4, "one line per request\n{out}");
 }
 
@@ -113,5 +126,8 @@ fn with_no_session_each_request_gets_an_error_naming_why() {
     out.assert_code(0);
     let error = &answer(&out, 7)["error"];
     assert_eq!(error["code"], -32603, "{out}");
-    assert_eq!(error["message"], "no running devtools session found", "{out}");
+    assert_eq!(
+        error["message"], "no running devtools session found",
+        "{out}"
+    );
 }

@@ -63,7 +63,11 @@ impl<'a> Bridge<'a> {
     }
 
     fn lockfile(&self) -> Option<Lockfile> {
-        match self.sb.registry().read(&self.sb.lockfile_path(&self.project)) {
+        match self
+            .sb
+            .registry()
+            .read(&self.sb.lockfile_path(&self.project))
+        {
             ReadOutcome::Valid(lock) => Some(lock),
             _ => None,
         }
@@ -82,7 +86,10 @@ impl<'a> Bridge<'a> {
             ),
             "{out}"
         );
-        assert!(self.lockfile().is_none(), "the lockfile outlived `bridge stop`");
+        assert!(
+            self.lockfile().is_none(),
+            "the lockfile outlived `bridge stop`"
+        );
     }
 }
 
@@ -116,7 +123,10 @@ fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list()
     let bridge = Bridge::start(&sb, "everything", &[], &everything());
     let lock = bridge.lockfile().expect("the bridge's lockfile");
     assert_eq!(bridge.line["endpoint"], lock.endpoint);
-    assert_eq!(bridge.line["pid"], lock.pid, "the lockfile names the bridge");
+    assert_eq!(
+        bridge.line["pid"], lock.pid,
+        "the lockfile names the bridge"
+    );
     assert_eq!(bridge.line["transport"], "http");
     assert!(Path::new(bridge.line["log"].as_str().expect("log")).is_file());
     // The probe answers with the bridge's pid, as any session's does.
@@ -128,7 +138,11 @@ fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list()
     // No flags: the lockfile is all `mur` needs.
     let list = sb.mur(&["devtools", "session", "list"]);
     list.assert_code(0);
-    assert_eq!(list.json_lines(), [bridge.line.clone()], "{list}");
+    assert_eq!(
+        list.json_lines(),
+        std::slice::from_ref(&bridge.line),
+        "{list}"
+    );
 
     let tools = sb.mur(&["devtools", "call", "tools/list"]);
     tools.assert_code(0);
@@ -155,8 +169,18 @@ fn progress_and_questions_of_the_server_reach_the_caller() {
     assert_eq!(out.stderr, "progress: 1/3\nprogress: 2/3\nprogress: 3/3\n");
 
     let tool = "trigger-elicitation-request";
-    let out = bridge.mur(&["call", tool, "--answer", "name=Ada", "--answer", "check=yes"]);
-    assert!(out.tool_text(1).starts_with("User inputs:\n- Name: Ada\n"), "{out}");
+    let out = bridge.mur(&[
+        "call",
+        tool,
+        "--answer",
+        "name=Ada",
+        "--answer",
+        "check=yes",
+    ]);
+    assert!(
+        out.tool_text(1).starts_with("User inputs:\n- Name: Ada\n"),
+        "{out}"
+    );
     // Unanswered, with no terminal: exit 5 naming the question, and the
     // bridge still serves the next call.
     let out = bridge.mur(&["call", tool]);
@@ -164,7 +188,9 @@ fn progress_and_questions_of_the_server_reach_the_caller() {
         bridge.line["endpoint"].as_str().expect("endpoint"),
         "Please provide inputs for the following fields:",
     );
-    bridge.mur(&["echo", "--message", "still there"]).assert_code(0);
+    bridge
+        .mur(&["echo", "--message", "still there"])
+        .assert_code(0);
     bridge.stop();
 }
 
@@ -218,12 +244,23 @@ fn a_python_sdk_server_stays_warm_and_is_restarted_when_it_dies() {
         for expected in [1, 2, 3] {
             let out = bridge.mur(&["count"]);
             out.assert_code(0);
-            assert_eq!(out.json(), json!({ "result": expected }), "mcp {major}.x: {out}");
+            assert_eq!(
+                out.json(),
+                json!({ "result": expected }),
+                "mcp {major}.x: {out}"
+            );
         }
         let out = bridge.mur(&["greet", "--answer", "name=Ada"]);
-        assert_eq!(out.json(), json!({ "result": "hello Ada" }), "mcp {major}.x: {out}");
+        assert_eq!(
+            out.json(),
+            json!({ "result": "hello Ada" }),
+            "mcp {major}.x: {out}"
+        );
         let out = bridge.mur(&["steps", "--n", "2"]);
-        assert_eq!(out.stderr, "progress: 1/2\nprogress: 2/2\n", "mcp {major}.x");
+        assert_eq!(
+            out.stderr, "progress: 1/2\nprogress: 2/2\n",
+            "mcp {major}.x"
+        );
 
         // A server that dies: the call in flight fails, the next one reaches
         // a fresh process (its counter starts again), and the log says so.
@@ -233,7 +270,10 @@ fn a_python_sdk_server_stays_warm_and_is_restarted_when_it_dies() {
         let out = bridge.mur(&["count"]);
         assert_eq!(out.json(), json!({ "result": 1 }), "mcp {major}.x: {out}");
         let log = bridge.log();
-        assert!(log.contains("restarting it (1 of 5)"), "mcp {major}.x: {log}");
+        assert!(
+            log.contains("restarting it (1 of 5)"),
+            "mcp {major}.x: {log}"
+        );
         assert_eq!(log.matches("stdio-server: started").count(), 2, "{log}");
         bridge.stop();
     }
@@ -250,7 +290,11 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
     wait_until("the idle bridge to log its end", || {
         bridge.log().contains("bridge stopped").then_some(())
     });
-    assert!(bridge.log().contains("no request for 1s; stopping"), "{}", bridge.log());
+    assert!(
+        bridge.log().contains("no request for 1s; stopping"),
+        "{}",
+        bridge.log()
+    );
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
 }
 
@@ -292,7 +336,16 @@ fn bridge_stop_stops_only_bridges_and_bad_starts_are_usage_errors() {
     sb.mur(&["devtools", "bridge", "--", "server"])
         .assert_code(1)
         .assert_stderr_starts_with("error: `bridge` needs `--project PATH`");
-    sb.mur(&["devtools", "bridge", "--project", "x", "--idle", "soon", "--", "server"])
-        .assert_code(1)
-        .assert_stderr_contains("`soon` is not a duration such as 30s, 10m or 1h");
+    sb.mur(&[
+        "devtools",
+        "bridge",
+        "--project",
+        "x",
+        "--idle",
+        "soon",
+        "--",
+        "server",
+    ])
+    .assert_code(1)
+    .assert_stderr_contains("`soon` is not a duration such as 30s, 10m or 1h");
 }

@@ -536,6 +536,9 @@ enum Need {
     BumpInstalled,
     /// The example restarts the app; the new process is stopped afterwards.
     Restarts,
+    /// These commands afterwards, in the example's directory, whatever the
+    /// example did (it leaves something running, such as a bridge).
+    Then(&'static [&'static str]),
 }
 
 /// Help examples that do not run as they are against a fresh `mur-sample`
@@ -613,7 +616,32 @@ const HELP_SETUP: &[(&str, Need, &str)] = &[
         Need::Restarts,
         "reload starts a new app process, which the test stops afterwards",
     ),
+    (
+        "mur devtools bridge --project ./Tools.csproj -- mur-sample --stdio --project ./Stdio.csproj",
+        Need::Then(&[STOP_BRIDGE]),
+        "the bridge runs in the background until it is stopped",
+    ),
+    (
+        "mur devtools --project ./Tools.csproj call tools/list",
+        Need::First(&[START_BRIDGE]),
+        "calls the bridge started first",
+    ),
+    (
+        "mur devtools --project ./Tools.csproj call tools/list",
+        Need::Then(&[STOP_BRIDGE]),
+        "and stops it afterwards",
+    ),
+    (
+        STOP_BRIDGE,
+        Need::First(&[START_BRIDGE]),
+        "stops the bridge started first",
+    ),
 ];
+
+/// A bridge to the sample's own stdio mode, as `mur devtools bridge --help` shows it.
+const START_BRIDGE: &str =
+    "mur devtools bridge --project ./Tools.csproj -- mur-sample --stdio --project ./Stdio.csproj";
+const STOP_BRIDGE: &str = "mur devtools bridge stop --project ./Tools.csproj";
 
 /// The exit code a trailing `# exit N` comment names (else 0).
 fn expected_exit(script: &str) -> i32 {
@@ -774,10 +802,20 @@ fn run_help_example(example: &str, needs: &[&Need]) -> Result<(), String> {
             Need::BumpInstalled => {
                 plugins::add(&sb, &[bump_component()]);
             }
-            Need::Restarts => {}
+            Need::Restarts | Need::Then(_) => {}
         }
     }
     let out = bash(&sb, &dir, example);
+    for need in needs {
+        if let Need::Then(commands) = need {
+            for command in *commands {
+                let after = bash(&sb, &dir, command);
+                if after.code != 0 {
+                    return Err(format!("`{command}` after the example failed\n{after}"));
+                }
+            }
+        }
+    }
     if needs.iter().any(|n| matches!(n, Need::Restarts)) {
         stop_reloaded(&sb, &sample);
     }
