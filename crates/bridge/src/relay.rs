@@ -44,6 +44,8 @@ struct Pending {
 struct Asked {
     /// The id the server gave it.
     server_id: Value,
+    /// The request in whose stream it was asked.
+    during: u64,
 }
 
 #[derive(Default)]
@@ -160,6 +162,26 @@ impl Relay {
     /// The client went away before the answer: forget the request and tell
     /// the server, which may stop working on it.
     pub(crate) fn abandon(&self, id: u64) {
+        let unanswered: Vec<Value> = {
+            let mut state = self.state();
+            let keys: Vec<String> = state
+                .asked
+                .iter()
+                .filter(|(_, asked)| asked.during == id)
+                .map(|(key, _)| key.clone())
+                .collect();
+            keys.iter()
+                .filter_map(|key| state.asked.remove(key))
+                .map(|asked| asked.server_id)
+                .collect()
+        };
+        for server_id in unanswered {
+            // Nobody is left to answer: the server hears so now, not at its own timeout.
+            self.write(&json!({
+                "jsonrpc": "2.0", "id": server_id,
+                "error": { "code": INTERNAL_ERROR, "message": "the client went away before it answered" },
+            }));
+        }
         if self.state().pending.remove(&id).is_some() {
             tracing::debug!("request {id} abandoned by its client; cancelling it");
             self.write(&json!({
@@ -254,10 +276,10 @@ impl Relay {
         let key = format!("bridge-q{}", state.next);
         let target = state
             .pending
-            .values()
-            .find(|p| !p.internal)
-            .map(|p| p.stream.clone());
-        let Some(stream) = target else {
+            .iter()
+            .find(|(_, p)| !p.internal)
+            .map(|(id, p)| (*id, p.stream.clone()));
+        let Some((during, stream)) = target else {
             drop(state);
             tracing::info!(
                 "the server asked `{method}` with no client request in flight: declined"
@@ -268,10 +290,13 @@ impl Relay {
             }));
             return;
         };
-        state.asked.insert(key.clone(), Asked { server_id });
+        state.asked.insert(key.clone(), Asked { server_id, during });
         drop(state);
         message["id"] = json!(key);
-        let _ = stream.send(message);
+        if stream.send(message).is_err() {
+            // Its client is going: the question goes unanswered at once.
+            self.abandon(during);
+        }
     }
 
     fn server_notifies(&self, method: &str, mut message: Value) {

@@ -349,3 +349,51 @@ fn bridge_stop_stops_only_bridges_and_bad_starts_are_usage_errors() {
     .assert_code(1)
     .assert_stderr_contains("`soon` is not a duration such as 30s, 10m or 1h");
 }
+
+#[test]
+fn concurrent_calls_through_one_bridge_each_get_their_own_answer() {
+    let Some(server) = python_server("interop-venv", "1", "requirements.txt") else {
+        return;
+    };
+    let sb = Sandbox::new();
+    let bridge = Bridge::start(&sb, "python", &[], &server);
+    // Every `mur` call is request 1 with progress token `mur`: the bridge
+    // tells them apart. Eight at once, each counted exactly once.
+    let mut counts: Vec<u64> = std::thread::scope(|scope| {
+        let calls: Vec<_> = (0..8)
+            .map(|_| scope.spawn(|| bridge.mur(&["count"])))
+            .collect();
+        calls
+            .into_iter()
+            .map(|call| {
+                let out = call.join().expect("a call");
+                out.assert_code(0);
+                out.json()["result"].as_u64().expect("a count")
+            })
+            .collect()
+    });
+    counts.sort_unstable();
+    assert_eq!(counts, (1..=8).collect::<Vec<u64>>());
+    bridge.stop();
+}
+
+#[test]
+fn in_the_foreground_the_bridge_prints_its_line_and_ends_on_sigterm() {
+    let sb = Sandbox::new();
+    let project = sb.project("fg");
+    let mut command = sb.mur_command(&["devtools", "bridge", "--foreground", "--project"]);
+    command.arg(&project).arg("--").args(everything());
+    // Waits for the lockfile naming this very process: the bridge is `mur` itself.
+    let session = sb.start(command, &project);
+    sb.mur(&["devtools", "echo", "--message", "fg"])
+        .assert_code(0);
+    session.signal("TERM");
+    let log = session.log();
+    let lockfile = session.lockfile.clone();
+    assert!(session.wait_status().success(), "{log}");
+    assert!(!lockfile.exists(), "the lockfile outlived SIGTERM");
+    assert!(
+        log.contains("INFO bridge for `"),
+        "its messages on stderr: {log}"
+    );
+}
