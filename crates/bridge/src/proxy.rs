@@ -149,9 +149,15 @@ impl<W: Write + Send + 'static> Proxy<W> {
 
     /// Runs one request against the session and writes its answer.
     fn forward(self: &Arc<Self>, method: &str, id: &Value, params: Option<&Value>) {
+        // mur's client sends its own token and reports what comes for it;
+        // the client's token goes back on the relayed notifications.
+        let mut params = params.cloned();
         let token = params
-            .and_then(|p| p["_meta"].get("progressToken"))
-            .cloned();
+            .as_mut()
+            .and_then(|p| p.get_mut("_meta"))
+            .and_then(Value::as_object_mut)
+            .and_then(|meta| meta.remove("progressToken"));
+        let params = params.as_ref();
         let events = Relayed {
             proxy: self.clone(),
             token,

@@ -6,8 +6,9 @@
 //! answered with the session's capabilities, tools listed and called, and the
 //! sample's question (`clearTodos` asks for a confirmation) relayed to the
 //! client's elicitation callback. Plain JSON lines on stdin show the rest:
-//! `ping` answered by the proxy, a JSON-RPC error passed through, and no
-//! session at all answered as an error rather than silence.
+//! `ping` answered by the proxy, a JSON-RPC error passed through, progress
+//! relayed under the client's own token, and no session at all answered as
+//! an error rather than silence.
 
 use std::io::Write;
 use std::path::Path;
@@ -87,7 +88,7 @@ fn an_sdk_stdio_client_drives_the_sample_through_the_proxy() {
 }
 
 #[test]
-fn the_proxy_answers_ping_itself_and_passes_the_sessions_errors_through() {
+fn the_proxy_answers_ping_itself_relays_progress_and_passes_errors_through() {
     let (sb, _sample) = Sandbox::with_app();
     let out = proxy(
         &sb,
@@ -100,6 +101,9 @@ fn the_proxy_answers_ping_itself_and_passes_the_sessions_errors_through() {
             json!({ "jsonrpc": "2.0", "id": 3, "method": "nosuch/method" }),
             json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/call",
                     "params": { "name": "state", "arguments": { "selector": "#count" } } }),
+            json!({ "jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                    "params": { "name": "exportTodos", "arguments": {},
+                                "_meta": { "progressToken": "p1" } } }),
         ],
     );
     out.assert_code(0);
@@ -113,7 +117,25 @@ fn the_proxy_answers_ping_itself_and_passes_the_sessions_errors_through() {
         "0",
         "{out}"
     );
-    assert_eq!(out.json_lines().len(), 4, "one line per request\n{out}");
+    assert!(answer(&out, 5)["result"].is_object(), "{out}");
+    // The session's progress comes back under the client's own token.
+    let progress: Vec<Value> = out
+        .json_lines()
+        .into_iter()
+        .filter(|m| m["method"] == "notifications/progress")
+        .collect();
+    assert!(!progress.is_empty(), "no progress relayed\n{out}");
+    assert!(
+        progress
+            .iter()
+            .all(|p| p["params"]["progressToken"] == "p1"),
+        "{out}"
+    );
+    let answers = out
+        .json_lines()
+        .into_iter()
+        .filter(|m| m.get("id").is_some());
+    assert_eq!(answers.count(), 5, "one answer per request\n{out}");
 }
 
 #[test]
