@@ -62,6 +62,34 @@ impl Checker {
     }
 }
 
+impl Checker {
+    /// Sends `method` with `params` to `endpoint` (the study lists the tools an MCP
+    /// client loads); its result, or why there is none.
+    pub fn request(
+        &self,
+        endpoint: &str,
+        method: &str,
+        params: Option<&Value>,
+    ) -> std::result::Result<Value, String> {
+        let settings = settings(endpoint);
+        let reply = self
+            .runtime
+            .block_on(async {
+                let http = mur_client::http_client()?;
+                let client = Client::new(&http, endpoint, &settings);
+                client.call(method, params, CALL_LIMIT).await
+            })
+            .map_err(|e| format!("`{method}` could not be sent: {}", e.message()))?;
+        match reply {
+            Reply::Error(error) => Err(format!(
+                "`{method}` answered a JSON-RPC error: {}",
+                error["message"].as_str().unwrap_or("(no message)")
+            )),
+            Reply::Result(result) => Ok(result),
+        }
+    }
+}
+
 /// Settings for one call of the harness: this endpoint, no questions answered.
 fn settings(endpoint: &str) -> Settings {
     Settings {

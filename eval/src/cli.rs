@@ -32,6 +32,87 @@ pub enum Command {
     Run(RunArgs),
     /// List the tasks
     Tasks(TasksArgs),
+    /// Run conditions × tasks × repeats; results.jsonl, report.md and report.csv
+    Study(StudyArgs),
+    /// Print a study's report from its results.jsonl; --html, --readme
+    Report(ReportArgs),
+    /// List the conditions a study can run
+    Conditions(ConditionsArgs),
+}
+
+#[derive(Args)]
+pub struct ConditionsArgs {
+    /// Where the condition files are
+    #[arg(long, value_name = "DIR", default_value = crate::condition::CONDITION_DIR)]
+    pub condition_dir: PathBuf,
+}
+
+#[derive(Args)]
+pub struct StudyArgs {
+    /// The agent command, run by `sh -c` per run; `{condition}` and `{surface}` besides
+    /// `run`'s placeholders
+    #[arg(long, value_name = "COMMAND")]
+    pub agent: String,
+    /// The conditions (comma-separated names, or `all`) [default: all]
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub conditions: Vec<String>,
+    /// The tasks (comma-separated ids) [default: all]
+    #[arg(long, value_name = "IDS", value_delimiter = ',')]
+    pub tasks: Vec<String>,
+    /// How many times each task runs under each condition
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeats: u32,
+    /// How many runs at once
+    #[arg(long, value_name = "J", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub jobs: u32,
+    /// The study's directory; the same one again resumes it [default: mur-eval-out/study-<time>]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The seed of the runs' order [default: a fresh one, or the one the study recorded]
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Read the agent's stdout as this event stream (turns, tokens, cost), over a
+    /// condition's own `agent_format`
+    #[arg(long, value_name = "FORMAT", value_enum)]
+    pub agent_format: Option<crate::adapters::Format>,
+    /// Also write the report as one self-contained HTML page
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Where the condition files are
+    #[arg(long, value_name = "DIR", default_value = crate::condition::CONDITION_DIR)]
+    pub condition_dir: PathBuf,
+    /// Where the task files are
+    #[arg(long, value_name = "DIR", default_value = TASK_DIR)]
+    pub task_dir: PathBuf,
+    /// The agent's time limit per run, overriding the tasks' own [default: 120]
+    #[arg(long, value_name = "SECS")]
+    pub time_limit: Option<u64>,
+    /// The `mur` to put on PATH (cli conditions) [default: beside mur-eval, else on PATH]
+    #[arg(long, value_name = "PATH")]
+    pub mur: Option<PathBuf>,
+    /// The `mur-sample` to run [default: beside mur-eval, else on PATH]
+    #[arg(long, value_name = "PATH")]
+    pub sample: Option<PathBuf>,
+    /// The standard named verbs, for `verbs = "named"` [default: your installed verbs]
+    #[arg(long, value_name = "DIR")]
+    pub verbs: Option<PathBuf>,
+    /// Pass this environment variable on to the agent (repeatable; e.g. an API key)
+    #[arg(long, value_name = "NAME")]
+    pub pass_env: Vec<String>,
+}
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// The study's directory (its results.jsonl and study.json)
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Also write the report as one self-contained HTML page
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Put the per-condition table into FILE between its `<!-- study-baseline -->` and
+    /// `<!-- /study-baseline -->` lines
+    #[arg(long, value_name = "FILE")]
+    pub readme: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -121,13 +202,61 @@ impl RunArgs {
     }
 }
 
+impl StudyArgs {
+    /// The validated study: conditions and tasks loaded and selected, binaries found.
+    pub fn study(self) -> Result<crate::study::Study> {
+        let conditions = crate::condition::select(
+            crate::condition::load_dir(&self.condition_dir)?,
+            &self.conditions,
+        )?;
+        let tasks = task::select(task::load_dir(&self.task_dir)?, &self.tasks)?;
+        let named = conditions
+            .iter()
+            .any(|c| c.verbs == Some(crate::condition::VerbSet::Named));
+        let verbs = match self.verbs {
+            Some(dir) => dir,
+            None if !named => PathBuf::new(),
+            None => installed_verbs().ok_or_else(|| {
+                Error::usage("no verb directory: neither XDG_DATA_HOME nor HOME is set")
+                    .with_hint("name one with `--verbs DIR`")
+            })?,
+        };
+        let pass_env = self
+            .pass_env
+            .iter()
+            .filter_map(|name| std::env::var_os(name).map(|value| (OsString::from(name), value)))
+            .collect();
+        Ok(crate::study::Study {
+            conditions,
+            tasks,
+            repeats: self.repeats,
+            agent: self.agent,
+            agent_format: self.agent_format,
+            jobs: self.jobs as usize,
+            out: self.out.unwrap_or_else(|| default_out_named("study")),
+            seed: self.seed,
+            time_limit: self.time_limit.map_or(TIME_LIMIT, Duration::from_secs),
+            time_limit_forced: self.time_limit.is_some(),
+            mur: binary(self.mur, "mur", "--mur")?,
+            sample: binary(self.sample, "mur-sample", "--sample")?,
+            verbs,
+            pass_env,
+        })
+    }
+}
+
 /// `mur-eval-out/<profile>-<UTC time>` in the current directory.
 fn default_out(profile: Profile) -> PathBuf {
+    default_out_named(profile.name())
+}
+
+/// `mur-eval-out/<name>-<UTC time>` in the current directory.
+fn default_out_named(name: &str) -> PathBuf {
     let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
     let stamp = time::OffsetDateTime::now_utc()
         .format(&format)
         .unwrap_or_else(|_| "now".to_owned());
-    PathBuf::from("mur-eval-out").join(format!("{}-{stamp}", profile.name()))
+    PathBuf::from("mur-eval-out").join(format!("{name}-{stamp}"))
 }
 
 /// The executable `name`: as given, else beside this one (a cargo build puts them
@@ -146,7 +275,7 @@ fn binary(given: Option<PathBuf>, name: &str, flag: &str) -> Result<PathBuf> {
         .map_err(|e| Error::usage(format!("cannot resolve `{}`: {e}", found.display())))
 }
 
-fn beside_me(name: &str) -> Option<PathBuf> {
+pub(crate) fn beside_me(name: &str) -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     Some(exe.parent()?.join(name)).filter(|p| p.is_file())
 }

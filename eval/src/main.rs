@@ -4,19 +4,27 @@
 //! afterwards, counts the agent's calls from the session's own usage log, and reports
 //! completion, calls per task and wall time, keeping each transcript (docs/eval.md).
 //!
-//! Exit codes: 0 every task completed; 1 usage (bad flags, a bad task file, an unknown
+//! `mur-eval study` runs conditions (eval/conditions/*.toml) × tasks × repeats, resumable,
+//! and measures each run's calls, context bytes and tokens; `mur-eval report` prints a
+//! study's report from its results.jsonl.
+//!
+//! Exit codes: 0 every task completed (a study: every run recorded); 1 usage (bad flags, a bad task file, an unknown
 //! task); 2 not every task was completed; 7 the harness itself failed (for a task, whose
 //! record then says why, or for the whole run).
 
+mod adapters;
 mod agent;
 mod checker;
 mod cli;
+mod condition;
 mod oracle;
 mod profile;
 mod record;
 mod run;
 mod session;
+mod study;
 mod task;
+mod tokens;
 mod usage;
 
 use std::io::Write as _;
@@ -68,6 +76,49 @@ fn execute(cli: Cli) -> Result<u8> {
             } else {
                 NOT_COMPLETED
             })
+        }
+        Command::Study(args) => {
+            let html = args.html.clone();
+            let study = args.study()?;
+            let outcome = study::run(&study, &|line| eprintln!("{}", escape(line)))?;
+            if let Some(path) = html {
+                let title = study::title(outcome.results.len(), outcome.seed);
+                study::write(&path, &study::report::page(&outcome.rows, &title))?;
+            }
+            eprintln!(
+                "study: {} runs made now, {} recorded in all: {}",
+                outcome.ran,
+                outcome.results.len(),
+                escape(&outcome.out.join(study::RESULTS).display().to_string())
+            );
+            print(&outcome.markdown)?;
+            Ok(0)
+        }
+        Command::Conditions(args) => {
+            let mut text = String::new();
+            for c in condition::load_dir(&args.condition_dir)? {
+                let verbs = c.verbs.as_ref().map_or("-".to_owned(), |v| v.describe());
+                text.push_str(&format!(
+                    "{:14} {:4} {:10} {}\n",
+                    c.name,
+                    c.surface.name(),
+                    verbs,
+                    c.description
+                ));
+            }
+            print(&text)?;
+            Ok(0)
+        }
+        Command::Report(args) => {
+            let report = study::Reread::from(&args.dir)?;
+            if let Some(path) = &args.html {
+                study::write(path, &report.page())?;
+            }
+            if let Some(path) = &args.readme {
+                report.write_readme(path, &args.dir)?;
+            }
+            print(&report.markdown)?;
+            Ok(0)
         }
         Command::Tasks(args) => {
             let tasks = task::load_dir(&args.task_dir)?;

@@ -34,6 +34,9 @@ impl Profile {
 /// (where MCP clients that read a project file look for it).
 pub const MCP_CONFIG: &str = ".mcp.json";
 
+/// The server's name in the MCP configuration unless a condition names another.
+pub const MCP_SERVER: &str = "mur-sample";
+
 /// What every agent process of one run gets under its profile.
 #[derive(Debug, Clone)]
 pub struct Prepared {
@@ -48,13 +51,14 @@ pub struct Prepared {
 }
 
 /// Prepares `profile` in `run_dir`: the agent's `PATH` from `inherited`, and (CLI) a
-/// `bin/mur` pointing at `mur` with the verbs of `verbs` installed for it.
+/// `bin/mur` pointing at `mur` with the verbs of `verbs` installed for it (none: only
+/// derived verbs and `call`).
 pub fn prepare(
     profile: Profile,
     run_dir: &Path,
     inherited: Option<OsString>,
     mur: &Path,
-    verbs: &Path,
+    verbs: Option<&Path>,
 ) -> Result<Prepared> {
     let data_home = run_dir.join("data");
     let cache_home = run_dir.join("cache");
@@ -66,7 +70,9 @@ pub fn prepare(
         let bin = run_dir.join("bin");
         create_dir(&bin)?;
         link(mur, &bin.join("mur"))?;
-        install_verbs(mur, verbs, &data_home, &cache_home, run_dir)?;
+        if let Some(verbs) = verbs {
+            install_verbs(mur, verbs, &data_home, &cache_home, run_dir)?;
+        }
         dirs.insert(0, bin);
     }
     let path = std::env::join_paths(&dirs)
@@ -102,13 +108,13 @@ fn without_mur(profile: Profile, inherited: Option<OsString>) -> (Vec<PathBuf>, 
     (kept, warnings)
 }
 
-/// The MCP client configuration for a session at `endpoint`, in the `mcpServers` shape
-/// most MCP clients read.
-pub fn mcp_config(endpoint: &str) -> serde_json::Value {
-    json!({ "mcpServers": { "mur-sample": { "type": "http", "url": endpoint } } })
+/// The MCP client configuration for a session at `endpoint` named `server`, in the
+/// `mcpServers` shape most MCP clients read.
+pub fn mcp_config(endpoint: &str, server: &str) -> serde_json::Value {
+    json!({ "mcpServers": { server: { "type": "http", "url": endpoint } } })
 }
 
-/// The verb components (`*.wasm`) in `dir`, sorted.
+/// The verb files in `dir` — components (`*.wasm`) and data verbs (`*.json`) — sorted.
 fn verb_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let hint = "build the standard verbs (`bash plugins/build.sh`) and pass \
                 `--verbs plugins/target/wasm32-wasip2/release`, or install them (`bash scripts/setup.sh`)";
@@ -122,12 +128,15 @@ fn verb_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = entries
         .flatten()
         .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "wasm"))
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|ext| ext == "wasm" || ext == "json")
+        })
         .collect();
     files.sort();
     if files.is_empty() {
         return Err(Error::usage(format!(
-            "no verb components (`*.wasm`) in `{}`",
+            "no verb files (`*.wasm`, `*.json`) in `{}`",
             dir.display()
         ))
         .with_hint(hint));
@@ -177,6 +186,8 @@ pub fn create_dir(dir: &Path) -> Result<()> {
 
 #[cfg(unix)]
 fn link(target: &Path, link: &Path) -> Result<()> {
+    // An output directory used again (a study resumed) already has its link.
+    let _ = std::fs::remove_file(link);
     std::os::unix::fs::symlink(target, link).map_err(|e| {
         Error::internal(format!(
             "cannot link `{}` to `{}`: {e}",
@@ -224,7 +235,7 @@ mod tests {
             dir.path(),
             Some("/usr/bin:/bin".into()),
             Path::new("/nonexistent/mur"),
-            Path::new("/nonexistent/verbs"),
+            Some(Path::new("/nonexistent/verbs")),
         )
         .expect("nothing to install");
         for entry in std::env::split_paths(&prepared.path) {
@@ -234,7 +245,7 @@ mod tests {
 
     #[test]
     fn the_mcp_configuration_names_the_session() {
-        let config = mcp_config("http://127.0.0.1:4000/mcp");
+        let config = mcp_config("http://127.0.0.1:4000/mcp", MCP_SERVER);
         assert_eq!(
             config["mcpServers"]["mur-sample"]["url"],
             "http://127.0.0.1:4000/mcp"

@@ -41,6 +41,16 @@ pub struct Plan {
     pub pass_env: Vec<(OsString, OsString)>,
 }
 
+/// What a study adds to a run (none for `mur-eval run`): files for the agent's working
+/// directory (the condition's instructions), variables for its environment, and the MCP
+/// client configuration's file and server name.
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    pub files: Vec<(String, String)>,
+    pub env: Vec<(OsString, OsString)>,
+    pub mcp: Option<(String, String)>,
+}
+
 /// Runs every task of `plan`; `progress` hears about each run as it ends.
 pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     if let Some(warning) = agent::check_command(&plan.agent, plan.profile)? {
@@ -53,7 +63,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         &out,
         std::env::var_os("PATH"),
         &plan.mur,
-        &plan.verbs,
+        Some(&plan.verbs),
     )?;
     for warning in &prepared.warnings {
         progress(&format!("warning: {warning}"));
@@ -62,7 +72,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     let mut runs = Vec::new();
     for (index, task) in plan.tasks.iter().enumerate() {
         let dir = out.join(&task.id);
-        let record = run_task(plan, &prepared, &checker, task, &dir);
+        let record = run_task(plan, &prepared, &checker, task, &dir, &Extras::default());
         write_json(&dir.join("record.json"), &record)?;
         progress(&format!(
             "[{}/{}] {}: {} ({} call{}, {:.2} s)",
@@ -82,12 +92,13 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
 }
 
 /// One task; a failure of the harness itself is recorded in the run, not raised.
-fn run_task(
+pub fn run_task(
     plan: &Plan,
     prepared: &Prepared,
     checker: &Checker,
     task: &Task,
     dir: &Path,
+    extras: &Extras,
 ) -> RunRecord {
     let mut record = RunRecord {
         task: task.id.clone(),
@@ -104,7 +115,7 @@ fn run_task(
         transcript: dir.to_owned(),
         error: None,
     };
-    if let Err(error) = attempt(plan, prepared, checker, task, dir, &mut record) {
+    if let Err(error) = attempt(plan, prepared, checker, task, dir, extras, &mut record) {
         record.error = Some(error.message().to_owned());
         record.completed = false;
     }
@@ -117,6 +128,7 @@ fn attempt(
     checker: &Checker,
     task: &Task,
     dir: &Path,
+    extras: &Extras,
     record: &mut RunRecord,
 ) -> Result<()> {
     let work = dir.join("work");
@@ -125,6 +137,9 @@ fn attempt(
         profile::create_dir(d)?;
     }
     private(&runtime)?;
+    for (name, text) in &extras.files {
+        write(&work.join(name), text.as_bytes())?;
+    }
     let prompt_file = dir.join("prompt.md");
     write(&prompt_file, task.prompt.as_bytes())?;
     let usage_log = dir.join("usage.jsonl");
@@ -132,9 +147,13 @@ fn attempt(
     let endpoint = session.serving()?.endpoint;
     set_up(checker, &endpoint, task)?;
     let before = usage::read(&usage_log).map_err(Error::internal)?.len();
-    let mcp_config = (plan.profile == Profile::Mcp).then(|| work.join(MCP_CONFIG));
+    let (file, server) = extras
+        .mcp
+        .clone()
+        .unwrap_or_else(|| (MCP_CONFIG.to_owned(), profile::MCP_SERVER.to_owned()));
+    let mcp_config = (plan.profile == Profile::Mcp).then(|| work.join(file));
     if let Some(path) = &mcp_config {
-        write_json(path, &profile::mcp_config(&endpoint))?;
+        write_json(path, &profile::mcp_config(&endpoint, &server))?;
     }
     let invocation = Invocation {
         command: &plan.agent,
@@ -144,7 +163,14 @@ fn attempt(
         prompt_file: &prompt_file,
         workdir: &work,
         mcp_config: mcp_config.as_deref(),
-        env: agent_env(plan, prepared, task, dir, mcp_config.as_deref()),
+        env: agent_env(
+            plan,
+            prepared,
+            task,
+            dir,
+            mcp_config.as_deref(),
+            &extras.env,
+        ),
         stdout: dir.join("agent.stdout"),
         stderr: dir.join("agent.stderr"),
         limit: time_limit(plan, task),
@@ -208,6 +234,7 @@ fn agent_env(
     task: &Task,
     dir: &Path,
     mcp_config: Option<&Path>,
+    extra: &[(OsString, OsString)],
 ) -> Vec<(OsString, OsString)> {
     let mut env: Vec<(OsString, OsString)> = vec![
         ("PATH".into(), prepared.path.clone()),
@@ -223,6 +250,7 @@ fn agent_env(
     if let Some(config) = mcp_config {
         env.push(("MUR_EVAL_MCP_CONFIG".into(), config.into()));
     }
+    env.extend(extra.iter().cloned());
     env.extend(plan.pass_env.iter().cloned());
     env
 }

@@ -186,6 +186,30 @@ impl Drop for Session {
     }
 }
 
+/// Stops any session still announced in `runtime` (a study killed mid-run leaves its
+/// sessions running; resuming stops them before the run is made again).
+pub fn stop_leftovers(runtime: &Path) {
+    let pids: Vec<u32> = runtime_registry(runtime)
+        .scan()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|entry| match entry.outcome {
+            ReadOutcome::Valid(lock) => Some(lock.pid).filter(|&pid| running(pid)),
+            _ => None,
+        })
+        .collect();
+    for &pid in &pids {
+        signal(pid, Signal::SIGTERM);
+    }
+    let deadline = Instant::now() + STOP_LIMIT;
+    while Instant::now() < deadline && pids.iter().any(|&pid| running(pid)) {
+        std::thread::sleep(POLL);
+    }
+    for &pid in &pids {
+        signal(pid, Signal::SIGKILL);
+    }
+}
+
 /// The lockfile registry of a sandbox whose `XDG_RUNTIME_DIR` is `runtime`.
 fn runtime_registry(runtime: &Path) -> Registry {
     let runtime = runtime.as_os_str().to_owned();

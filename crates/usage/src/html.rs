@@ -1,6 +1,7 @@
 //! The report as one self-contained HTML page: inline CSS and SVG charts, no
 //! script and nothing fetched, so it opens anywhere, offline, as a file.
-//! [`bar_chart`] is public so other reports (the evaluation study) draw the same way.
+//! [`bar_chart`], [`text_table`] and [`document`] are public so other reports (the
+//! evaluation study, `mur-eval study --html`) draw the same way.
 
 use std::fmt::Write as _;
 
@@ -87,6 +88,24 @@ pub fn escape(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// A table of text cells (escaped here): `headers`, then one row per entry of `rows`.
+pub fn text_table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    let mut html = String::from("<table><tr>");
+    for header in headers {
+        let _ = write!(html, "<th>{}</th>", escape(header));
+    }
+    html.push_str("</tr>");
+    for row in rows {
+        html.push_str("<tr>");
+        for cell in row {
+            let _ = write!(html, "<td>{}</td>", escape(cell));
+        }
+        html.push_str("</tr>");
+    }
+    html.push_str("</table>");
+    html
 }
 
 /// A whole page: `title`, then `body` (already HTML).

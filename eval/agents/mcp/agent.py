@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import base64
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -24,6 +25,18 @@ from mcp import Client
 from mcp.types import ElicitResult, Implementation
 
 AGENT = Implementation(name="mur-eval-mcp-agent", version="1.0")
+
+
+def received(tool, result):
+    """Logs a tool result as the client received it, when `mur-eval study` asks for a
+    transcript (MUR_EVAL_TRANSCRIPT, schema mur-eval-transcript/1): the study measures
+    the context the agent got from it."""
+    path = os.environ.get("MUR_EVAL_TRANSCRIPT")
+    if path:
+        text = result.model_dump_json(by_alias=True, exclude_none=True)
+        line = {"schema": "mur-eval-transcript/1", "kind": "result", "what": tool, "text": text}
+        with open(path, "a", encoding="utf-8") as transcript:
+            transcript.write(json.dumps(line) + "\n")
 
 
 async def confirm(_context, params):
@@ -53,6 +66,7 @@ class Agent:
     async def call(self, tool, raw=False, **arguments):
         """Calls `tool`; its structured result (a dict), or with `raw` the whole result."""
         result = await self.client.call_tool(tool, arguments)
+        received(tool, result)
         text = " ".join(block.text for block in result.content if block.type == "text")
         print(f"{tool} {json.dumps(arguments)} -> {text[:300]}", flush=True)
         if result.is_error:
@@ -68,6 +82,7 @@ class Agent:
         try:
             async with Client(self.url, client_info=AGENT) as client:
                 result = await client.call_tool("reload", {})
+                received("reload", result)
                 print(f"reload {{}} -> {result.structured_content}", flush=True)
         except Exception as error:  # the app may close the connection as it answers
             print(f"reload: the connection went down ({type(error).__name__})", flush=True)

@@ -14,6 +14,7 @@ mod conformance;
 mod conformance_client;
 mod conformance_expected;
 mod eval;
+mod eval_study;
 mod guide_conventions;
 mod guide_examples;
 mod guide_server;

@@ -1,0 +1,152 @@
+//! What an agent reports about itself, read from its own output (`agent.stdout`):
+//! turns, input/output/cached tokens, cost, and the tool results it received. Each
+//! adapter reads one documented event stream; an agent without one reports nothing
+//! here, and the study still measures its context through the surface (docs/eval.md).
+
+mod claude;
+mod codex;
+
+use serde::{Deserialize, Serialize};
+
+/// The event streams mur-eval reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Claude Code's `--output-format stream-json` (with `--verbose`): one JSON event a line
+    StreamJson,
+    /// Codex's `exec --json`: one JSON event a line
+    CodexJson,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::StreamJson => "stream-json",
+            Format::CodexJson => "codex-json",
+        }
+    }
+}
+
+/// What the agent reported. A figure the stream does not carry stays `None`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentReport {
+    pub format: String,
+    /// The agent's turns (Claude Code: `num_turns`; Codex: completed or failed turns).
+    pub turns: Option<u64>,
+    /// Every input token the model read, cached ones included.
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    /// Input tokens served from the provider's prompt cache.
+    pub cached_tokens: Option<u64>,
+    pub cost_usd: Option<f64>,
+    /// The text of each tool result the agent received, in order (not serialized: the
+    /// study measures it).
+    #[serde(skip)]
+    pub tool_results: Vec<String>,
+}
+
+/// Reads `output` (the agent's stdout) as `format`. Lines that are not JSON events of
+/// the format (a wrapper's own output) are skipped.
+pub fn read(format: Format, output: &str) -> AgentReport {
+    let events = output
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line.trim()).ok())
+        .filter(serde_json::Value::is_object);
+    let mut report = match format {
+        Format::StreamJson => claude::read(events),
+        Format::CodexJson => codex::read(events),
+    };
+    report.format = format.name().to_owned();
+    report
+}
+
+/// The text of a tool result given as a string, an array of content blocks (their
+/// `text`, or the block itself as JSON), or any other JSON value (as JSON).
+fn result_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(text) => text.clone(),
+        serde_json::Value::Array(blocks) => blocks
+            .iter()
+            .map(|block| match block["text"].as_str() {
+                Some(text) => text.to_owned(),
+                None => block.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        serde_json::Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(name);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    #[test]
+    fn claude_codes_stream_gives_its_result_events_figures() {
+        let report = read(Format::StreamJson, &fixture("claude-stream.jsonl"));
+        assert_eq!(report.format, "stream-json");
+        assert_eq!(report.turns, Some(4));
+        // input_tokens + cache_creation_input_tokens + cache_read_input_tokens
+        assert_eq!(report.input_tokens, Some(12 + 2_300 + 49_100));
+        assert_eq!(report.cached_tokens, Some(49_100));
+        assert_eq!(report.output_tokens, Some(160));
+        assert_eq!(report.cost_usd, Some(0.0421));
+        assert_eq!(report.tool_results.len(), 3);
+        assert!(report.tool_results[0].starts_with("# Driving an app"));
+        assert_eq!(report.tool_results[2], "{\"text\":\"3\"}");
+    }
+
+    #[test]
+    fn a_claude_stream_cut_short_sums_its_assistant_messages() {
+        let stream = fixture("claude-stream.jsonl");
+        let cut: String = stream
+            .lines()
+            .filter(|line| !line.contains("\"type\":\"result\""))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let report = read(Format::StreamJson, &cut);
+        // Four distinct assistant messages; one was streamed as two events.
+        assert_eq!(report.turns, Some(4));
+        assert_eq!(report.output_tokens, Some(60 + 45 + 30 + 25));
+        let input =
+            (4 + 1_200 + 11_000) + (3 + 600 + 12_200) + (3 + 300 + 12_800) + (2 + 200 + 13_100);
+        assert_eq!(report.input_tokens, Some(input));
+        assert_eq!(
+            report.cached_tokens,
+            Some(11_000 + 12_200 + 12_800 + 13_100)
+        );
+        assert_eq!(report.cost_usd, None);
+    }
+
+    #[test]
+    fn codexs_stream_sums_its_turns_usage() {
+        let report = read(Format::CodexJson, &fixture("codex-exec.jsonl"));
+        assert_eq!(report.format, "codex-json");
+        assert_eq!(report.turns, Some(2));
+        assert_eq!(report.input_tokens, Some(24_763 + 8_120));
+        assert_eq!(report.cached_tokens, Some(24_448 + 7_936));
+        assert_eq!(report.output_tokens, Some(122 + 48));
+        assert_eq!(report.cost_usd, None);
+        assert_eq!(report.tool_results.len(), 3);
+        assert!(report.tool_results[0].starts_with("# Driving an app"));
+        assert_eq!(report.tool_results[1], "{\"text\":\"0\"}\n");
+        assert_eq!(report.tool_results[2], "clicked #btn-inc");
+    }
+
+    #[test]
+    fn output_that_is_no_event_stream_reports_nothing() {
+        let report = read(Format::CodexJson, "hello\nnot json\n[1,2]\n");
+        assert_eq!(report.turns, None);
+        assert_eq!(report.input_tokens, None);
+        assert!(report.tool_results.is_empty());
+    }
+}

@@ -1,0 +1,77 @@
+//! `mur-eval-capture MUR ARGS…`: runs `MUR ARGS…` as if it were `mur` itself (stdin,
+//! stdout, stderr and the exit code passed through, output forwarded as it comes) and
+//! appends one line to the file `MUR_EVAL_CAPTURE` names: the argv and everything `mur`
+//! printed (schema `mur-eval-capture/1`). The study's cli conditions put it on the
+//! agent's PATH as `mur`, so the context an agent received is measured for any agent.
+
+use std::io::{Read, Write};
+use std::process::{Command, ExitCode, Stdio};
+use std::thread;
+
+/// Copies `from` to `to` as it comes, keeping a copy.
+fn tee(mut from: impl Read, mut to: impl Write) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut buffer = [0u8; 8192];
+    loop {
+        match from.read(&mut buffer) {
+            Ok(0) | Err(_) => return kept,
+            Ok(n) => {
+                kept.extend_from_slice(&buffer[..n]);
+                // The reader may have gone (a closed pipe): keep reading for the record.
+                let _ = to.write_all(&buffer[..n]).and_then(|()| to.flush());
+            }
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let mut args = std::env::args_os().skip(1);
+    let Some(mur) = args.next() else {
+        eprintln!("error: usage: mur-eval-capture MUR [ARGS…]");
+        return ExitCode::from(1);
+    };
+    let argv: Vec<_> = args.collect();
+    let child = Command::new(&mur)
+        .args(&argv)
+        .stdin(Stdio::inherit())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) => {
+            eprintln!("error: cannot run `{}`: {e}", mur.to_string_lossy());
+            return ExitCode::from(7);
+        }
+    };
+    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+        eprintln!("error: no pipes to `{}`", mur.to_string_lossy());
+        return ExitCode::from(7);
+    };
+    let err = thread::spawn(move || tee(stderr, std::io::stderr()));
+    let out = tee(stdout, std::io::stdout());
+    let err = err.join().unwrap_or_default();
+    let code = child.wait().ok().and_then(|s| s.code()).unwrap_or(7);
+    if let Some(path) = std::env::var_os("MUR_EVAL_CAPTURE") {
+        let line = serde_json::json!({
+            "schema": "mur-eval-capture/1",
+            "argv": argv.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
+            "exit": code,
+            "stdout": String::from_utf8_lossy(&out),
+            "stderr": String::from_utf8_lossy(&err),
+        });
+        // One write per line, appended: concurrent invocations do not interleave lines.
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut file| file.write_all(format!("{line}\n").as_bytes()));
+        if let Err(e) = written {
+            eprintln!(
+                "mur-eval-capture: cannot record in `{}`: {e}",
+                path.to_string_lossy()
+            );
+        }
+    }
+    ExitCode::from(u8::try_from(code).unwrap_or(7))
+}

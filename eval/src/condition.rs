@@ -1,0 +1,385 @@
+//! Conditions as data: one TOML file per condition (`eval/conditions/<name>.toml`) names
+//! the surface the agent gets (`cli` or `mcp`), for `cli` the verb set (the standard
+//! named verbs, derived verbs only, `call` only, or a directory of verb files), the
+//! instructions put in the agent's working directory, and for `mcp` the client
+//! configuration. A condition that would put the other surface in the agent's reach is
+//! refused when it is loaded.
+
+use std::path::{Path, PathBuf};
+
+use mur_core::{Error, Result};
+use mur_usage::Kind;
+use serde::Deserialize;
+
+use crate::adapters::Format;
+use crate::profile::Profile;
+
+/// The conditions shipped with mur-eval.
+pub const CONDITION_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/conditions");
+
+/// The verbs a cli condition installs for the agent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VerbSet {
+    /// The standard named verbs (the study's `--verbs` directory); tools without one
+    /// keep their derived verb.
+    Named,
+    /// No named verb: every tool is its derived verb.
+    Derived,
+    /// No named verb, and only `mur devtools call` is the condition's way in.
+    Call,
+    /// The verb files (`*.wasm` components, `*.json` data verbs) of a directory.
+    Dir(PathBuf),
+}
+
+impl VerbSet {
+    /// Whether a call the session served through mur with verb kind `kind` keeps to the
+    /// condition (mur names the kind in every request; help and the guide make none).
+    pub fn allows(&self, kind: Option<Kind>) -> bool {
+        match (self, kind) {
+            (VerbSet::Derived, Some(kind)) => kind == Kind::Derived,
+            (VerbSet::Call, Some(kind)) => kind == Kind::Call,
+            _ => true,
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            VerbSet::Named => "named".to_owned(),
+            VerbSet::Derived => "derived".to_owned(),
+            VerbSet::Call => "call".to_owned(),
+            VerbSet::Dir(dir) => dir.display().to_string(),
+        }
+    }
+}
+
+/// The MCP client configuration of an mcp condition.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpClient {
+    /// The configuration file's name in the agent's working directory.
+    #[serde(default = "default_mcp_file")]
+    pub file: String,
+    /// The server's name under `mcpServers`.
+    #[serde(default = "default_mcp_server")]
+    pub server: String,
+}
+
+impl Default for McpClient {
+    fn default() -> Self {
+        Self {
+            file: default_mcp_file(),
+            server: default_mcp_server(),
+        }
+    }
+}
+
+fn default_mcp_file() -> String {
+    crate::profile::MCP_CONFIG.to_owned()
+}
+
+fn default_mcp_server() -> String {
+    "mur-sample".to_owned()
+}
+
+/// One condition, validated.
+#[derive(Debug, Clone)]
+pub struct Condition {
+    /// The file name without `.toml`.
+    pub name: String,
+    pub description: String,
+    pub surface: Profile,
+    /// `cli` only.
+    pub verbs: Option<VerbSet>,
+    /// The instructions text and the file name it gets in the agent's working directory.
+    pub instructions: String,
+    pub instructions_file: String,
+    /// `mcp` only.
+    pub mcp: Option<McpClient>,
+    /// How to read the agent's output, unless `--agent-format` says otherwise.
+    pub agent_format: Option<Format>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConditionFile {
+    description: String,
+    surface: String,
+    verbs: Option<String>,
+    instructions: PathBuf,
+    #[serde(default = "default_instructions_file")]
+    instructions_file: String,
+    mcp: Option<McpClient>,
+    agent_format: Option<Format>,
+}
+
+fn default_instructions_file() -> String {
+    "AGENTS.md".to_owned()
+}
+
+/// Words in instructions that point an agent at the other surface.
+const CLI_WORDS: [&str; 2] = ["mur devtools", "`mur`"];
+const MCP_WORDS: [&str; 3] = ["mcpServers", ".mcp.json", "MCP server"];
+
+/// Every condition in `dir`, sorted by name.
+pub fn load_dir(dir: &Path) -> Result<Vec<Condition>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        Error::usage(format!(
+            "cannot read the condition directory `{}`: {e}",
+            dir.display()
+        ))
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        return Err(Error::usage(format!(
+            "no conditions (`*.toml`) in `{}`",
+            dir.display()
+        )));
+    }
+    paths.iter().map(|path| load(path)).collect()
+}
+
+/// The conditions of `dir` named in `names` (all of them when `names` is empty or `all`),
+/// in the order named.
+pub fn select(all: Vec<Condition>, names: &[String]) -> Result<Vec<Condition>> {
+    if names.is_empty() || names.iter().any(|n| n == "all") {
+        return Ok(all);
+    }
+    names
+        .iter()
+        .map(|name| {
+            all.iter()
+                .find(|c| &c.name == name)
+                .cloned()
+                .ok_or_else(|| {
+                    let known: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+                    Error::usage(format!("no condition `{name}`"))
+                        .with_hint(format!("the conditions are: {}", known.join(", ")))
+                })
+        })
+        .collect()
+}
+
+/// The condition in `path`; its instructions and verb directory are relative to it.
+pub fn load(path: &Path) -> Result<Condition> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::usage(format!("cannot read `{}`: {e}", path.display())))?;
+    let file: ConditionFile = toml::from_str(&text).map_err(|e| {
+        Error::usage(format!(
+            "`{}` is not a valid condition: {}",
+            path.display(),
+            e.message()
+        ))
+    })?;
+    let name = path
+        .file_stem()
+        .and_then(|stem| stem.to_str())
+        .unwrap_or_default()
+        .to_owned();
+    let base = path.parent().unwrap_or(Path::new("."));
+    let instructions_path = base.join(&file.instructions);
+    let instructions = std::fs::read_to_string(&instructions_path).map_err(|e| {
+        Error::usage(format!(
+            "condition `{name}`: cannot read its instructions `{}`: {e}",
+            instructions_path.display()
+        ))
+    })?;
+    let surface = match file.surface.as_str() {
+        "cli" => Profile::Cli,
+        "mcp" => Profile::Mcp,
+        other => {
+            return Err(Error::usage(format!(
+                "condition `{name}`: `surface = \"{other}\"` is neither `cli` nor `mcp`"
+            )));
+        }
+    };
+    let verbs = file
+        .verbs
+        .as_deref()
+        .map(|verbs| verb_set(verbs, base))
+        .transpose()?;
+    let condition = Condition {
+        name,
+        description: file.description,
+        surface,
+        verbs,
+        instructions,
+        instructions_file: file.instructions_file,
+        mcp: file.mcp,
+        agent_format: file.agent_format,
+    };
+    refuse_leaks(condition)
+}
+
+fn verb_set(text: &str, base: &Path) -> Result<VerbSet> {
+    Ok(match text {
+        "named" => VerbSet::Named,
+        "derived" => VerbSet::Derived,
+        "call" => VerbSet::Call,
+        dir => {
+            let dir = base.join(dir);
+            if !dir.is_dir() {
+                return Err(Error::usage(format!(
+                    "`verbs = \"{text}\"` is neither `named`, `derived`, `call` nor a directory (`{}`)",
+                    dir.display()
+                )));
+            }
+            VerbSet::Dir(dir)
+        }
+    })
+}
+
+/// A condition may put only its own surface in the agent's reach.
+fn refuse_leaks(mut condition: Condition) -> Result<Condition> {
+    let name = condition.name.clone();
+    let leak = |what: String| {
+        Err(Error::usage(format!(
+            "condition `{name}` leaks the other surface: {what}"
+        )))
+    };
+    if condition.instructions_file.contains('/') || condition.instructions_file.starts_with('.') {
+        return leak(format!(
+            "`instructions_file = \"{}\"` must be a plain file name",
+            condition.instructions_file
+        ));
+    }
+    match condition.surface {
+        Profile::Cli => {
+            if condition.mcp.is_some() {
+                return leak("a cli condition has an `[mcp]` client configuration".to_owned());
+            }
+            if let Some(word) = MCP_WORDS
+                .iter()
+                .find(|w| condition.instructions.contains(**w))
+            {
+                return leak(format!("its cli instructions mention `{word}`"));
+            }
+            condition.verbs.get_or_insert(VerbSet::Named);
+        }
+        Profile::Mcp => {
+            if condition.verbs.is_some() {
+                return leak("an mcp condition names `verbs`; mur is not in its reach".to_owned());
+            }
+            if let Some(word) = CLI_WORDS
+                .iter()
+                .find(|w| condition.instructions.contains(**w))
+            {
+                return leak(format!("its mcp instructions mention {word}"));
+            }
+            condition.mcp.get_or_insert_with(McpClient::default);
+        }
+    }
+    Ok(condition)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("write");
+        path
+    }
+
+    #[test]
+    fn the_shipped_conditions_load() {
+        let all = load_dir(Path::new(CONDITION_DIR)).expect("the shipped conditions are valid");
+        let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+        for wanted in ["cli-call", "cli-derived", "cli-named", "mcp"] {
+            assert!(names.contains(&wanted), "{names:?}");
+        }
+        let mcp = all.iter().find(|c| c.name == "mcp").expect("mcp");
+        assert_eq!(mcp.surface, Profile::Mcp);
+        assert_eq!(mcp.mcp.as_ref().map(|m| m.file.as_str()), Some(".mcp.json"));
+        let call = all.iter().find(|c| c.name == "cli-call").expect("cli-call");
+        assert_eq!(call.verbs, Some(VerbSet::Call));
+        assert!(!VerbSet::Call.allows(Some(Kind::Derived)));
+        assert!(VerbSet::Call.allows(Some(Kind::Call)));
+        assert!(VerbSet::Named.allows(Some(Kind::Derived)));
+    }
+
+    #[test]
+    fn a_condition_that_leaks_the_other_surface_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), "cli.md", "Use `mur devtools guide`.");
+        write(
+            dir.path(),
+            "mcp.md",
+            "The app's MCP server is in .mcp.json.",
+        );
+        let cases = [
+            (
+                "surface = \"cli\"\ninstructions = \"cli.md\"\n[mcp]\n",
+                "a cli condition has an `[mcp]` client configuration",
+            ),
+            (
+                "surface = \"cli\"\ninstructions = \"mcp.md\"\n",
+                "its cli instructions mention `.mcp.json`",
+            ),
+            (
+                "surface = \"mcp\"\ninstructions = \"cli.md\"\n",
+                "its mcp instructions mention mur devtools",
+            ),
+            (
+                "surface = \"mcp\"\nverbs = \"named\"\ninstructions = \"mcp.md\"\n",
+                "an mcp condition names `verbs`; mur is not in its reach",
+            ),
+        ];
+        for (body, why) in cases {
+            let path = write(
+                dir.path(),
+                "leaky.toml",
+                &format!("description = \"x\"\n{body}"),
+            );
+            let error = load(&path).expect_err(body);
+            assert_eq!(
+                error.message(),
+                format!("condition `leaky` leaks the other surface: {why}")
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_field_or_verb_set_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), "cli.md", "Use mur.");
+        let path = write(
+            dir.path(),
+            "typo.toml",
+            "description = \"x\"\nsurface = \"cli\"\ninstructions = \"cli.md\"\nverb = \"named\"\n",
+        );
+        let error = load(&path).expect_err("unknown field");
+        assert!(
+            error.message().contains("unknown field `verb`"),
+            "{}",
+            error.message()
+        );
+        let path = write(
+            dir.path(),
+            "odd.toml",
+            "description = \"x\"\nsurface = \"cli\"\ninstructions = \"cli.md\"\nverbs = \"nowhere\"\n",
+        );
+        let error = load(&path).expect_err("no such directory");
+        assert!(
+            error.message().contains("neither `named`"),
+            "{}",
+            error.message()
+        );
+    }
+
+    #[test]
+    fn select_keeps_the_order_named_and_refuses_an_unknown_name() {
+        let all = load_dir(Path::new(CONDITION_DIR)).expect("shipped");
+        let picked =
+            select(all.clone(), &["mcp".to_owned(), "cli-named".to_owned()]).expect("known names");
+        assert_eq!(picked[0].name, "mcp");
+        assert_eq!(picked[1].name, "cli-named");
+        let error = select(all, &["nope".to_owned()]).expect_err("unknown");
+        assert_eq!(error.message(), "no condition `nope`");
+    }
+}

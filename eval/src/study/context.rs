@@ -1,0 +1,175 @@
+//! Context bytes and tokens of one run, for any agent: (a) what the surface put before
+//! the agent before its first call — the condition's instructions, then the tool
+//! schemas an MCP client loads (`tools/list`), or what a CLI agent read of `guide`,
+//! `catalog`, `--help` and `call tools/list`; (b) every result it received — what `mur`
+//! printed (stdout and stderr, kept by the `mur` the cli conditions put on PATH, see
+//! `mur-eval-capture`), or the MCP tool results the agent logged in its transcript
+//! (`MUR_EVAL_TRANSCRIPT`), else those its event stream carries.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::result::Context;
+use crate::adapters::AgentReport;
+use crate::tokens::Size;
+
+/// The file, in a run's directory, where the `mur` of a cli condition records each
+/// invocation (schema `mur-eval-capture/1`).
+pub const CAPTURE_FILE: &str = "captured.jsonl";
+/// The file, in a run's directory, where an agent may log what it read and received
+/// (schema `mur-eval-transcript/1`, path in `MUR_EVAL_TRANSCRIPT`).
+pub const TRANSCRIPT_FILE: &str = "transcript.jsonl";
+
+/// One `mur` invocation as the capture recorded it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Captured {
+    /// The words after `mur`.
+    pub argv: Vec<String>,
+    #[serde(default)]
+    pub stdout: String,
+    #[serde(default)]
+    pub stderr: String,
+}
+
+impl Captured {
+    /// Whether the invocation reads documentation or schemas rather than calling a tool.
+    pub fn is_read(&self) -> bool {
+        let words: Vec<&str> = self
+            .argv
+            .iter()
+            .map(String::as_str)
+            .filter(|w| *w != "devtools")
+            .collect();
+        let first = words.iter().find(|w| !w.starts_with('-')).copied();
+        words.iter().any(|w| matches!(*w, "--help" | "-h"))
+            || matches!(
+                first,
+                None | Some("guide" | "catalog" | "help" | "verbs" | "session")
+            )
+            || (first == Some("call") && words.contains(&"tools/list"))
+    }
+}
+
+/// One line an agent logged of what it read (`read`) or received (`result`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Logged {
+    pub kind: String,
+    #[serde(default)]
+    pub text: String,
+}
+
+fn lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Vec<T> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+/// The context of the run in `dir`. `schemas` is the `tools/list` result an MCP client
+/// loads (mcp conditions); `agent` what the agent's event stream reported.
+pub fn measure(
+    dir: &Path,
+    instructions: &str,
+    schemas: Option<&str>,
+    agent: Option<&AgentReport>,
+) -> Context {
+    let captured: Vec<Captured> = lines(&dir.join(CAPTURE_FILE));
+    let logged: Vec<Logged> = lines(&dir.join(TRANSCRIPT_FILE));
+    let mut before = vec![instructions.to_owned()];
+    before.extend(schemas.map(str::to_owned));
+    let mut results = Vec::new();
+    for call in &captured {
+        let text = format!("{}{}", call.stdout, call.stderr);
+        if call.is_read() {
+            before.push(text);
+        } else {
+            results.push(text);
+        }
+    }
+    for line in &logged {
+        match line.kind.as_str() {
+            "read" => before.push(line.text.clone()),
+            "result" => results.push(line.text.clone()),
+            _ => {}
+        }
+    }
+    // An agent that neither ran the recorded `mur` nor logged its results (a real MCP
+    // client): the tool results of its own event stream.
+    if captured.is_empty() && logged.is_empty() {
+        results.extend(agent.map(|a| a.tool_results.clone()).unwrap_or_default());
+    }
+    let before: Size = before.iter().map(|t| Size::of(t)).sum();
+    let result_size: Size = results.iter().map(|t| Size::of(t)).sum();
+    Context {
+        before,
+        results: result_size,
+        result_count: results.len() as u32,
+        total: before.add(result_size),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::count;
+
+    #[test]
+    fn reads_go_before_the_first_call_and_results_after() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let line = |argv: &[&str], out: &str| {
+            serde_json::json!({ "schema": "mur-eval-capture/1", "argv": argv, "exit": 0, "stdout": out, "stderr": "" })
+                .to_string()
+        };
+        let log = [
+            line(&["devtools", "guide"], "the guide"),
+            line(&["devtools", "click", "--help"], "click's help"),
+            line(&["devtools", "call", "tools/list"], "{\"tools\":[]}"),
+            line(&["devtools", "click", "#btn-inc"], "{\"clicked\":true}\n"),
+        ]
+        .join("\n");
+        std::fs::write(dir.path().join(CAPTURE_FILE), log + "\n").expect("write");
+        let context = measure(dir.path(), "Use mur.", None, None);
+        let before = ["Use mur.", "the guide", "click's help", "{\"tools\":[]}"];
+        assert_eq!(
+            context.before.bytes,
+            before.iter().map(|t| t.len() as u64).sum::<u64>()
+        );
+        assert_eq!(
+            context.before.tokens,
+            before.iter().map(|t| count(t)).sum::<u64>()
+        );
+        assert_eq!(context.result_count, 1);
+        assert_eq!(context.results, Size::of("{\"clicked\":true}\n"));
+        assert_eq!(context.total, context.before.add(context.results));
+    }
+
+    #[test]
+    fn an_mcp_run_counts_the_schemas_and_the_logged_results() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let logged =
+            "{\"kind\":\"result\",\"what\":\"state\",\"text\":\"{\\\"count\\\":3}\"}\nnot json\n";
+        std::fs::write(dir.path().join(TRANSCRIPT_FILE), logged).expect("write");
+        let schemas = "{\"tools\":[{\"name\":\"state\"}]}";
+        let context = measure(dir.path(), "Use the MCP server.", Some(schemas), None);
+        assert_eq!(
+            context.before,
+            Size::of("Use the MCP server.").add(Size::of(schemas))
+        );
+        assert_eq!(context.results, Size::of("{\"count\":3}"));
+        assert_eq!(context.result_count, 1);
+    }
+
+    #[test]
+    fn without_a_capture_or_a_transcript_the_event_streams_results_count() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let agent = AgentReport {
+            tool_results: vec!["one".to_owned(), "two".to_owned()],
+            ..AgentReport::default()
+        };
+        let context = measure(dir.path(), "", None, Some(&agent));
+        assert_eq!(context.result_count, 2);
+        assert_eq!(context.results, Size::of("one").add(Size::of("two")));
+    }
+}

@@ -1,0 +1,598 @@
+//! `mur-eval study`: conditions × tasks × repeats, in an order shuffled by a recorded
+//! seed, each run in a fresh sandbox with a fresh `mur-sample` (the same task run as
+//! `mur-eval run` makes), `--jobs` at a time. Each finished run is appended to
+//! `results.jsonl` with its metrics, so a study run again with the same `--out` skips
+//! what is recorded and resumes; then `report.md`, `report.csv` and, with `--html`,
+//! the page.
+
+pub mod context;
+pub mod journal;
+pub mod report;
+pub mod result;
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mur_core::{Error, Result};
+
+use crate::adapters::{self, Format};
+use crate::checker::Checker;
+use crate::condition::{Condition, VerbSet};
+use crate::profile::{self, Prepared, Profile};
+use crate::run::{self, Extras, Plan};
+use crate::task::Task;
+use crate::tokens::ENCODING;
+use crate::usage;
+use journal::Meta;
+use result::{Checks, RunCalls, RunResult};
+
+/// Everything a study needs, validated.
+pub struct Study {
+    pub conditions: Vec<Condition>,
+    pub tasks: Vec<Task>,
+    pub repeats: u32,
+    /// The agent command; `{condition}` and `{surface}` are replaced besides the run's
+    /// placeholders.
+    pub agent: String,
+    /// How to read the agent's stdout, over each condition's own `agent_format`.
+    pub agent_format: Option<Format>,
+    pub jobs: usize,
+    pub out: PathBuf,
+    pub seed: Option<u64>,
+    pub time_limit: Duration,
+    pub time_limit_forced: bool,
+    pub mur: PathBuf,
+    pub sample: PathBuf,
+    /// The standard named verbs (`verbs = "named"`).
+    pub verbs: PathBuf,
+    pub pass_env: Vec<(OsString, OsString)>,
+}
+
+/// One run of the matrix.
+#[derive(Debug, Clone)]
+struct Planned {
+    condition: usize,
+    task: usize,
+    repeat: u32,
+    order: usize,
+}
+
+/// A condition made ready: its plan for the run machinery and what its agents get.
+struct Ready {
+    plan: Plan,
+    prepared: Prepared,
+    /// The `tools/list` result an MCP client loads (mcp conditions).
+    schemas: Option<String>,
+}
+
+/// What a finished study wrote.
+pub struct Outcome {
+    pub out: PathBuf,
+    pub results: Vec<RunResult>,
+    pub rows: report::Rows,
+    pub markdown: String,
+    /// Runs made now (the rest were recorded already).
+    pub ran: usize,
+    pub seed: u64,
+}
+
+/// A study's report read back from its directory alone (`mur-eval report DIR`).
+pub struct Reread {
+    pub rows: report::Rows,
+    pub markdown: String,
+    title: String,
+    runs: usize,
+    seed: u64,
+}
+
+/// The lines around the generated table in a README.
+const BEGIN: &str = "<!-- study-baseline -->";
+const END: &str = "<!-- /study-baseline -->";
+
+impl Reread {
+    pub fn from(dir: &Path) -> Result<Self> {
+        let meta_path = dir.join("study.json");
+        let meta: Meta = std::fs::read_to_string(&meta_path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
+            .map_err(|why| {
+                Error::usage(format!("`{}` is not a study: {why}", meta_path.display()))
+            })?;
+        let results = journal::read(&dir.join(RESULTS))?;
+        if results.is_empty() {
+            return Err(Error::usage(format!(
+                "`{}` records no run yet",
+                dir.join(RESULTS).display()
+            )));
+        }
+        let rows = report::rows(&results, &meta.conditions);
+        let title = title(results.len(), meta.seed);
+        Ok(Self {
+            markdown: report::markdown(&rows, &title),
+            rows,
+            title,
+            runs: results.len(),
+            seed: meta.seed,
+        })
+    }
+
+    pub fn page(&self) -> String {
+        report::page(&self.rows, &self.title)
+    }
+
+    /// Replaces what stands between the `<!-- study-baseline -->` lines of `path` by the
+    /// per-condition table: the README's baseline is never typed by hand.
+    pub fn write_readme(&self, path: &Path, dir: &Path) -> Result<()> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::usage(format!("cannot read `{}`: {e}", path.display())))?;
+        let (Some(begin), Some(end)) = (text.find(BEGIN), text.find(END)) else {
+            return Err(Error::usage(format!(
+                "`{}` has no `{BEGIN}` … `{END}` lines to put the table between",
+                path.display()
+            )));
+        };
+        if end < begin {
+            return Err(Error::usage(format!(
+                "`{}`: `{END}` comes before `{BEGIN}`",
+                path.display()
+            )));
+        }
+        let name = dir
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let block = format!(
+            "{BEGIN}\n{}\nGenerated by `mur-eval report {name} --readme …` from a study of {} runs \
+             (seed {}); {}{END}",
+            report::condition_table(&self.rows),
+            self.runs,
+            self.seed,
+            report::legend()
+        );
+        let updated = format!("{}{block}{}", &text[..begin], &text[end + END.len()..]);
+        write(path, &updated)
+    }
+}
+
+/// The results file of a study's output directory.
+pub const RESULTS: &str = "results.jsonl";
+
+/// Runs the study; `progress` hears warnings and, off a terminal, each run as it ends.
+pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
+    for condition in &study.conditions {
+        crate::agent::check_command(&study.agent, condition.surface)?;
+    }
+    profile::create_dir(&study.out)?;
+    let out = std::path::absolute(&study.out)
+        .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", study.out.display())))?;
+    let meta = Meta::open(
+        &out,
+        Meta {
+            schema: journal::META_SCHEMA.to_owned(),
+            seed: 0,
+            conditions: study.conditions.iter().map(|c| c.name.clone()).collect(),
+            tasks: study.tasks.iter().map(|t| t.id.clone()).collect(),
+            repeats: study.repeats,
+            agent: study.agent.clone(),
+            tokenizer: ENCODING.to_owned(),
+        },
+        study.seed,
+    )?;
+    let results_path = out.join(RESULTS);
+    let done = journal::done(&results_path)?;
+    let pending: VecDeque<Planned> = order(study, meta.seed)
+        .into_iter()
+        .filter(|p| !done.contains(&id(study, p)))
+        .collect();
+    let ran = pending.len();
+    progress(&format!(
+        "study: {} conditions × {} tasks × {} repeats, seed {}; {} to run, {} recorded",
+        study.conditions.len(),
+        study.tasks.len(),
+        study.repeats,
+        meta.seed,
+        pending.len(),
+        done.len()
+    ));
+    let ready = prepare_conditions(study, &out, &pending, progress)?;
+    let bar = Bar::new(pending.len());
+    let queue = Mutex::new(pending);
+    let journal_lock = Mutex::new(());
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..study.jobs.max(1) {
+            scope.spawn(|| {
+                let checker = match Checker::new() {
+                    Ok(checker) => checker,
+                    Err(e) => return record_failure(&failure, e),
+                };
+                loop {
+                    if failure.lock().map_or(true, |f| f.is_some()) {
+                        return;
+                    }
+                    let Some(planned) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+                        return;
+                    };
+                    let result = run_one(study, &ready, &checker, &out, &planned);
+                    let _guard = journal_lock.lock();
+                    if let Err(e) = journal::append(&results_path, &result) {
+                        return record_failure(&failure, e);
+                    }
+                    bar.finished(&result, progress);
+                }
+            });
+        }
+    });
+    bar.done();
+    if let Some(error) = failure.into_inner().ok().flatten() {
+        return Err(error);
+    }
+    let results = journal::read(&results_path)?;
+    let rows = report::rows(&results, &meta.conditions);
+    let markdown = write_reports(&out, &rows, &results, meta.seed)?;
+    Ok(Outcome {
+        out,
+        results,
+        rows,
+        markdown,
+        ran,
+        seed: meta.seed,
+    })
+}
+
+fn record_failure(failure: &Mutex<Option<Error>>, error: Error) {
+    if let Ok(mut slot) = failure.lock() {
+        slot.get_or_insert(error);
+    }
+}
+
+/// The title of a study's report.
+pub fn title(results: usize, seed: u64) -> String {
+    format!("mur-eval study: {results} runs, seed {seed}")
+}
+
+/// `report.md` and `report.csv` in `out`; the Markdown.
+pub fn write_reports(
+    out: &Path,
+    rows: &report::Rows,
+    results: &[RunResult],
+    seed: u64,
+) -> Result<String> {
+    let markdown = report::markdown(rows, &title(results.len(), seed));
+    write(&out.join("report.md"), &markdown)?;
+    write(&out.join("report.csv"), &report::csv(rows))?;
+    Ok(markdown)
+}
+
+pub fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text)
+        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
+}
+
+/// Every run of the matrix, shuffled by `seed` (the same seed, the same order).
+fn order(study: &Study, seed: u64) -> Vec<Planned> {
+    let mut runs = Vec::new();
+    for condition in 0..study.conditions.len() {
+        for task in 0..study.tasks.len() {
+            for repeat in 1..=study.repeats {
+                runs.push(Planned {
+                    condition,
+                    task,
+                    repeat,
+                    order: 0,
+                });
+            }
+        }
+    }
+    fastrand::Rng::with_seed(seed).shuffle(&mut runs);
+    for (order, run) in runs.iter_mut().enumerate() {
+        run.order = order;
+    }
+    runs
+}
+
+fn id(study: &Study, planned: &Planned) -> String {
+    format!(
+        "{}/{}/{}",
+        study.conditions[planned.condition].name, study.tasks[planned.task].id, planned.repeat
+    )
+}
+
+/// Each condition a pending run needs: its `mur` and verbs installed once (cli), or the
+/// tool schemas its client will load (mcp).
+fn prepare_conditions(
+    study: &Study,
+    out: &Path,
+    pending: &VecDeque<Planned>,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<Option<Ready>>> {
+    let mut schemas: Option<String> = None;
+    let mut ready = Vec::new();
+    for (index, condition) in study.conditions.iter().enumerate() {
+        if !pending.iter().any(|p| p.condition == index) {
+            ready.push(None);
+            continue;
+        }
+        let dir = out.join("conditions").join(&condition.name);
+        profile::create_dir(&dir)?;
+        let verbs = match &condition.verbs {
+            Some(VerbSet::Named) => Some(study.verbs.clone()),
+            Some(VerbSet::Dir(dir)) => Some(dir.clone()),
+            Some(VerbSet::Derived | VerbSet::Call) | None => None,
+        };
+        let prepared = profile::prepare(
+            condition.surface,
+            &dir,
+            std::env::var_os("PATH"),
+            &study.mur,
+            verbs.as_deref(),
+        )?;
+        for warning in &prepared.warnings {
+            progress(&format!("warning: {warning}"));
+        }
+        if condition.surface == Profile::Cli {
+            capture_mur(&dir, &study.mur)?;
+        }
+        let condition_schemas = if condition.surface == Profile::Mcp {
+            if schemas.is_none() {
+                schemas = Some(tool_schemas(study, out)?);
+            }
+            schemas.clone()
+        } else {
+            None
+        };
+        let plan = Plan {
+            profile: condition.surface,
+            agent: substitute(&study.agent, condition)?,
+            tasks: Vec::new(),
+            out: dir,
+            time_limit: study.time_limit,
+            time_limit_forced: study.time_limit_forced,
+            mur: study.mur.clone(),
+            sample: study.sample.clone(),
+            verbs: verbs.unwrap_or_default(),
+            pass_env: study.pass_env.clone(),
+        };
+        ready.push(Some(Ready {
+            plan,
+            prepared,
+            schemas: condition_schemas,
+        }));
+    }
+    Ok(ready)
+}
+
+/// `{condition}` and `{surface}` in the agent command, shell-quoted.
+fn substitute(command: &str, condition: &Condition) -> Result<String> {
+    let quote = |value: &str| {
+        shlex::try_quote(value)
+            .map(|q| q.into_owned())
+            .map_err(|_| Error::usage("cannot quote a condition's name for the shell"))
+    };
+    Ok(command
+        .replace("{condition}", &quote(&condition.name)?)
+        .replace("{surface}", condition.surface.name()))
+}
+
+/// Replaces the condition's `bin/mur` by a script that runs `mur` through
+/// `mur-eval-capture`, which keeps what `mur` printed in the run's `captured.jsonl`.
+fn capture_mur(dir: &Path, mur: &Path) -> Result<()> {
+    let capture = crate::cli::beside_me("mur-eval-capture").ok_or_else(|| {
+        Error::usage("cannot find `mur-eval-capture` beside `mur-eval`")
+            .with_hint("build both: `cargo build -p mur-eval`")
+    })?;
+    let quote = |p: &Path| {
+        shlex::try_quote(&p.to_string_lossy())
+            .map(|q| q.into_owned())
+            .map_err(|_| Error::usage(format!("cannot quote `{}` for the shell", p.display())))
+    };
+    let script = format!(
+        "#!/bin/sh\n# mur, with what it prints kept for the study (mur-eval-capture)\nexec {} {} \"$@\"\n",
+        quote(&capture)?,
+        quote(mur)?
+    );
+    let path = dir.join("bin").join("mur");
+    let _ = std::fs::remove_file(&path);
+    write(&path, &script)?;
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| Error::internal(format!("cannot make `{}` executable: {e}", path.display())))
+}
+
+/// The `tools/list` result of a fresh `mur-sample`, as the JSON text an MCP client reads
+/// before its first call; kept in `tools-list.json` (and read from there on resume).
+fn tool_schemas(study: &Study, out: &Path) -> Result<String> {
+    let kept = out.join("tools-list.json");
+    if let Ok(text) = std::fs::read_to_string(&kept) {
+        return Ok(text);
+    }
+    let dir = out.join("schemas");
+    let runtime = dir.join("run");
+    profile::create_dir(&runtime)?;
+    let session =
+        crate::session::Session::start(&study.sample, &dir, &runtime, &dir.join("usage.jsonl"))?;
+    let endpoint = session.serving()?.endpoint;
+    let listed = Checker::new()?
+        .request(&endpoint, "tools/list", None)
+        .map_err(|why| Error::internal(format!("cannot list the session's tools: {why}")))?;
+    session.stop();
+    let text = serde_json::to_string(&listed)
+        .map_err(|e| Error::internal(format!("cannot serialize the tool list: {e}")))?;
+    write(&kept, &text)?;
+    Ok(text)
+}
+
+/// One run, measured; a failure of the harness is recorded in the result.
+fn run_one(
+    study: &Study,
+    ready: &[Option<Ready>],
+    checker: &Checker,
+    out: &Path,
+    planned: &Planned,
+) -> RunResult {
+    let condition = &study.conditions[planned.condition];
+    let task = &study.tasks[planned.task];
+    let dir = out
+        .join("runs")
+        .join(&condition.name)
+        .join(&task.id)
+        .join(planned.repeat.to_string());
+    // A run cut short by a kill left its directory, and maybe its session: it is made
+    // again from nothing.
+    crate::session::stop_leftovers(&dir.join("run"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut result = RunResult {
+        schema: result::SCHEMA.to_owned(),
+        id: id(study, planned),
+        condition: condition.name.clone(),
+        surface: condition.surface.name().to_owned(),
+        task: task.id.clone(),
+        repeat: planned.repeat,
+        order: planned.order,
+        success: false,
+        checks: Checks::default(),
+        calls: RunCalls::default(),
+        wall_ms: 0.0,
+        agent_exit: None,
+        timed_out: false,
+        context: result::Context::default(),
+        agent: None,
+        transcript: dir.clone(),
+        error: None,
+    };
+    let Some(ready) = ready.get(planned.condition).and_then(Option::as_ref) else {
+        result.error = Some("the condition was not prepared".to_owned());
+        return result;
+    };
+    if let Err(e) = profile::create_dir(&dir) {
+        result.error = Some(e.message().to_owned());
+        return result;
+    }
+    let extras = extras(condition, &dir);
+    let record = run::run_task(&ready.plan, &ready.prepared, checker, task, &dir, &extras);
+    result.success = record.completed;
+    result.checks = Checks {
+        passed: record.checks.iter().filter(|c| c.passed).count() as u32,
+        total: record.checks.len() as u32,
+    };
+    result.calls = calls(&dir, &record.calls, condition);
+    result.wall_ms = record.wall_ms;
+    result.agent_exit = record.agent_exit;
+    result.timed_out = record.timed_out;
+    result.error = record.error.clone();
+    let format = study.agent_format.or(condition.agent_format);
+    result.agent = format.map(|format| {
+        let stdout = std::fs::read_to_string(dir.join("agent.stdout")).unwrap_or_default();
+        adapters::read(format, &stdout)
+    });
+    if let Ok(text) = serde_json::to_string_pretty(&record) {
+        let _ = write(&dir.join("record.json"), &(text + "\n"));
+    }
+    result.context = context::measure(
+        &dir,
+        &condition.instructions,
+        ready.schemas.as_deref(),
+        result.agent.as_ref(),
+    );
+    result
+}
+
+/// What a study adds to the run: the instructions file, the condition's MCP client
+/// configuration, and where the capture and the agent's transcript go.
+fn extras(condition: &Condition, dir: &Path) -> Extras {
+    let mut env: Vec<(OsString, OsString)> = vec![
+        ("MUR_EVAL_CONDITION".into(), condition.name.clone().into()),
+        (
+            "MUR_EVAL_TRANSCRIPT".into(),
+            dir.join(context::TRANSCRIPT_FILE).into(),
+        ),
+    ];
+    if condition.surface == Profile::Cli {
+        env.push((
+            "MUR_EVAL_CAPTURE".into(),
+            dir.join(context::CAPTURE_FILE).into(),
+        ));
+    }
+    Extras {
+        env,
+        files: vec![(
+            condition.instructions_file.clone(),
+            condition.instructions.clone(),
+        )],
+        mcp: condition
+            .mcp
+            .as_ref()
+            .map(|m| (m.file.clone(), m.server.clone())),
+    }
+}
+
+/// The run's calls, with those outside the condition's verb set counted from the
+/// session's records of the agent's calls (mur names each call's verb kind).
+fn calls(dir: &Path, counted: &usage::Calls, condition: &Condition) -> RunCalls {
+    let records = usage::read(&dir.join("calls.jsonl")).unwrap_or_default();
+    let off_condition = records
+        .iter()
+        .filter(|r| r.surface == mur_usage::Surface::Cli)
+        .filter(|r| !condition.verbs.as_ref().is_none_or(|v| v.allows(r.kind)))
+        .count() as u32;
+    RunCalls {
+        total: counted.total,
+        cli: counted.cli,
+        mcp: counted.mcp,
+        failed: counted.failed,
+        other_surface: counted.on_other_surface(condition.surface),
+        off_condition,
+        tools: counted.tools.clone(),
+    }
+}
+
+/// Progress: a bar on a terminal, else a line per run.
+struct Bar(Option<ProgressBar>, usize, Mutex<usize>);
+
+impl Bar {
+    fn new(total: usize) -> Self {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar =
+                ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+            if let Ok(style) =
+                ProgressStyle::with_template("{bar:30} {pos}/{len} runs, {elapsed} {msg}")
+            {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Self(bar, total, Mutex::new(0))
+    }
+
+    fn finished(&self, result: &RunResult, progress: &(dyn Fn(&str) + Sync)) {
+        let verdict = if result.success { "pass" } else { "FAIL" };
+        let line = format!(
+            "{}: {verdict} ({} calls, {} context tokens, {:.2} s)",
+            result.id,
+            result.calls.total,
+            result.context.total.tokens,
+            result.wall_ms / 1000.0
+        );
+        let done = self.2.lock().map(|mut n| {
+            *n += 1;
+            *n
+        });
+        match &self.0 {
+            Some(bar) => {
+                bar.inc(1);
+                bar.set_message(line);
+            }
+            None => progress(&format!("[{}/{}] {line}", done.unwrap_or(0), self.1)),
+        }
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}

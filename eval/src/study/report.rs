@@ -1,0 +1,479 @@
+//! The study's report from its `results.jsonl`: per condition, then per task and
+//! condition — runs, success % with its 95% Wilson interval, and the medians of calls,
+//! turns, input tokens, context tokens and bytes, and duration — as Markdown
+//! (`report.md`), CSV (`report.csv`) and one self-contained HTML page drawn with the
+//! usage report's charts (`mur_usage::html`).
+
+use std::fmt::Write as _;
+
+use mur_usage::html::{self, Bar};
+
+use super::result::RunResult;
+use crate::tokens::ENCODING;
+
+/// The figures of a group of runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub condition: String,
+    /// `None` for a whole condition.
+    pub task: Option<String>,
+    pub runs: u32,
+    pub successes: u32,
+    pub low: f64,
+    pub high: f64,
+    pub calls: Option<f64>,
+    pub turns: Option<f64>,
+    pub input_tokens: Option<f64>,
+    pub context_before: Option<f64>,
+    pub context_tokens: Option<f64>,
+    pub context_bytes: Option<f64>,
+    pub seconds: Option<f64>,
+    pub off_condition: u32,
+}
+
+impl Row {
+    pub fn rate(&self) -> f64 {
+        if self.runs == 0 {
+            0.0
+        } else {
+            f64::from(self.successes) / f64::from(self.runs)
+        }
+    }
+}
+
+/// The 95% Wilson score interval of `successes` out of `runs`.
+pub fn wilson(successes: u32, runs: u32) -> (f64, f64) {
+    if runs == 0 {
+        return (0.0, 0.0);
+    }
+    let z: f64 = 1.959_963_984_540_054;
+    let n = f64::from(runs);
+    let p = f64::from(successes) / n;
+    let denominator = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denominator;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The median of `values` (the mean of the middle two for an even count); `None` when
+/// there are none.
+pub fn median(mut values: Vec<f64>) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    Some(if values.len().is_multiple_of(2) {
+        (values[mid - 1] + values[mid]) / 2.0
+    } else {
+        values[mid]
+    })
+}
+
+fn row(condition: &str, task: Option<&str>, runs: &[&RunResult]) -> Row {
+    let of =
+        |f: &dyn Fn(&RunResult) -> Option<f64>| median(runs.iter().filter_map(|r| f(r)).collect());
+    let successes = runs.iter().filter(|r| r.success).count() as u32;
+    let (low, high) = wilson(successes, runs.len() as u32);
+    Row {
+        condition: condition.to_owned(),
+        task: task.map(str::to_owned),
+        runs: runs.len() as u32,
+        successes,
+        low,
+        high,
+        calls: of(&|r| Some(f64::from(r.calls.total))),
+        turns: of(&|r| r.agent.as_ref()?.turns.map(|t| t as f64)),
+        input_tokens: of(&|r| r.agent.as_ref()?.input_tokens.map(|t| t as f64)),
+        context_before: of(&|r| Some(r.context.before.tokens as f64)),
+        context_tokens: of(&|r| Some(r.context.total.tokens as f64)),
+        context_bytes: of(&|r| Some(r.context.total.bytes as f64)),
+        seconds: of(&|r| Some(r.wall_ms / 1000.0)),
+        off_condition: runs.iter().map(|r| r.calls.off_condition).sum(),
+    }
+}
+
+/// The report's rows: one per condition (in `order`), then one per task and condition.
+pub struct Rows {
+    pub conditions: Vec<Row>,
+    pub tasks: Vec<Row>,
+}
+
+/// Groups `results` by condition (in the order of `conditions`, then any other seen)
+/// and by task.
+pub fn rows(results: &[RunResult], conditions: &[String]) -> Rows {
+    let mut names: Vec<String> = conditions.to_vec();
+    for r in results {
+        if !names.contains(&r.condition) {
+            names.push(r.condition.clone());
+        }
+    }
+    let mut tasks: Vec<String> = results.iter().map(|r| r.task.clone()).collect();
+    tasks.sort();
+    tasks.dedup();
+    let of = |c: &str, t: Option<&str>| -> Vec<&RunResult> {
+        results
+            .iter()
+            .filter(|r| r.condition == c && t.is_none_or(|t| r.task == t))
+            .collect()
+    };
+    let condition_rows = names
+        .iter()
+        .filter(|c| !of(c, None).is_empty())
+        .map(|c| row(c, None, &of(c, None)))
+        .collect();
+    let mut task_rows = Vec::new();
+    for task in &tasks {
+        for c in &names {
+            let runs = of(c, Some(task));
+            if !runs.is_empty() {
+                task_rows.push(row(c, Some(task), &runs));
+            }
+        }
+    }
+    Rows {
+        conditions: condition_rows,
+        tasks: task_rows,
+    }
+}
+
+fn number(value: Option<f64>) -> String {
+    match value {
+        None => "–".to_owned(),
+        Some(v) if v >= 100.0 || v.fract() == 0.0 => format!("{v:.0}"),
+        Some(v) => format!("{v:.1}"),
+    }
+}
+
+fn seconds(value: Option<f64>) -> String {
+    value.map_or_else(|| "–".to_owned(), |v| format!("{v:.2} s"))
+}
+
+fn percent(value: f64) -> String {
+    format!("{:.0}%", value * 100.0)
+}
+
+const HEADER: &str = "| runs | success | 95% CI | calls | turns | input tokens | context tokens (before) | context bytes | time |";
+
+fn cells(row: &Row) -> String {
+    format!(
+        "| {} | {}/{} ({}) | {}–{} | {} | {} | {} | {} ({}) | {} | {} |",
+        row.runs,
+        row.successes,
+        row.runs,
+        percent(row.rate()),
+        percent(row.low),
+        percent(row.high),
+        number(row.calls),
+        number(row.turns),
+        number(row.input_tokens),
+        number(row.context_tokens),
+        number(row.context_before),
+        number(row.context_bytes),
+        seconds(row.seconds),
+    )
+}
+
+/// The per-condition table alone (the README's baseline is this).
+pub fn condition_table(rows: &Rows) -> String {
+    let mut text = format!("| condition {HEADER}\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for row in &rows.conditions {
+        let _ = writeln!(text, "| {} {}", row.condition, cells(row));
+    }
+    text
+}
+
+/// `report.md`: the conditions, then the tasks, then how to read them.
+pub fn markdown(rows: &Rows, title: &str) -> String {
+    let mut text = format!("# {title}\n\n## Conditions\n\n");
+    text.push_str(&condition_table(rows));
+    let off: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| r.off_condition > 0)
+        .map(|r| format!("{} ({})", r.condition, r.off_condition))
+        .collect();
+    if !off.is_empty() {
+        let _ = writeln!(
+            text,
+            "\nCalls outside the condition's verb set: {}.",
+            off.join(", ")
+        );
+    }
+    text.push_str(&format!(
+        "\n## Tasks\n\n| task | condition {HEADER}\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+    ));
+    for row in &rows.tasks {
+        let _ = writeln!(
+            text,
+            "| {} | {} {}",
+            row.task.as_deref().unwrap_or(""),
+            row.condition,
+            cells(row)
+        );
+    }
+    let _ = write!(text, "\n{}", legend());
+    text
+}
+
+/// What the columns mean, under every table.
+pub fn legend() -> String {
+    format!(
+        "Success is the task's oracle on the app's state; the interval is the 95% Wilson \
+         score interval. Other columns are medians per run: calls the session served for \
+         the agent, the agent's turns and input tokens (when its event stream reports \
+         them, `–` otherwise), context tokens (`{ENCODING}`: an estimate for models with \
+         other tokenizers) of everything the surface put before the agent — the part before \
+         its first call in parentheses — and its bytes, and the agent's wall time.\n"
+    )
+}
+
+fn quote(field: &str) -> String {
+    if field.contains([',', '"', '\n']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_owned()
+    }
+}
+
+/// `report.csv`: one row per condition (empty `task`), then per task and condition.
+pub fn csv(rows: &Rows) -> String {
+    let mut text = String::from(
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls\n",
+    );
+    let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
+    for row in rows.conditions.iter().chain(&rows.tasks) {
+        let _ = writeln!(
+            text,
+            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{}",
+            quote(&row.condition),
+            quote(row.task.as_deref().unwrap_or("")),
+            row.runs,
+            row.successes,
+            row.rate(),
+            row.low,
+            row.high,
+            opt(row.calls),
+            opt(row.turns),
+            opt(row.input_tokens),
+            opt(row.context_tokens),
+            opt(row.context_before),
+            opt(row.context_bytes),
+            row.seconds.map_or_else(String::new, |v| format!("{v:.3}")),
+            row.off_condition,
+        );
+    }
+    text
+}
+
+fn html_table(rows: &[&Row], with_task: bool) -> String {
+    let mut headers = vec![];
+    if with_task {
+        headers.push("task");
+    }
+    headers.extend([
+        "condition",
+        "runs",
+        "success",
+        "95% CI",
+        "calls",
+        "turns",
+        "input tokens",
+        "context tokens",
+        "before first call",
+        "context bytes",
+        "time",
+    ]);
+    let body: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![];
+            if with_task {
+                cells.push(row.task.clone().unwrap_or_default());
+            }
+            cells.extend([
+                row.condition.clone(),
+                row.runs.to_string(),
+                format!("{}/{} ({})", row.successes, row.runs, percent(row.rate())),
+                format!("{}–{}", percent(row.low), percent(row.high)),
+                number(row.calls),
+                number(row.turns),
+                number(row.input_tokens),
+                number(row.context_tokens),
+                number(row.context_before),
+                number(row.context_bytes),
+                seconds(row.seconds),
+            ]);
+            cells
+        })
+        .collect();
+    html::text_table(&headers, &body)
+}
+
+fn bars(
+    rows: &[&Row],
+    label: &dyn Fn(&Row) -> String,
+    segments: &dyn Fn(&Row) -> Vec<(String, f64)>,
+) -> Vec<Bar> {
+    rows.iter()
+        .map(|row| Bar {
+            label: label(row),
+            segments: segments(row),
+        })
+        .collect()
+}
+
+/// The report as one self-contained page: charts per condition and per task, the tables.
+pub fn page(rows: &Rows, title: &str) -> String {
+    let conditions: Vec<&Row> = rows.conditions.iter().collect();
+    let tasks: Vec<&Row> = rows.tasks.iter().collect();
+    let by_condition = |row: &Row| row.condition.clone();
+    let by_task = |row: &Row| format!("{} · {}", row.task.as_deref().unwrap_or(""), row.condition);
+    let round = |v: f64| (v * 100.0).round() / 100.0;
+    let success = |row: &Row| vec![("success %".to_owned(), round(row.rate() * 100.0))];
+    let context = |row: &Row| {
+        let before = row.context_before.unwrap_or(0.0);
+        vec![
+            ("before the first call".to_owned(), before),
+            (
+                "results".to_owned(),
+                (row.context_tokens.unwrap_or(0.0) - before).max(0.0),
+            ),
+        ]
+    };
+    let calls = |row: &Row| vec![("calls".to_owned(), row.calls.unwrap_or(0.0))];
+    let time = |row: &Row| vec![("seconds".to_owned(), round(row.seconds.unwrap_or(0.0)))];
+    let mut body = String::from("<h2>Conditions</h2>");
+    body.push_str(&html::bar_chart(
+        "Success % per condition",
+        &bars(&conditions, &by_condition, &success),
+    ));
+    body.push_str(&html::bar_chart(
+        "Context tokens per run (median, estimated)",
+        &bars(&conditions, &by_condition, &context),
+    ));
+    body.push_str(&html::bar_chart(
+        "Calls per run (median)",
+        &bars(&conditions, &by_condition, &calls),
+    ));
+    body.push_str(&html::bar_chart(
+        "Wall time per run (median, s)",
+        &bars(&conditions, &by_condition, &time),
+    ));
+    body.push_str(&html_table(&conditions, false));
+    body.push_str("<h2>Tasks</h2>");
+    body.push_str(&html::bar_chart(
+        "Success % per task and condition",
+        &bars(&tasks, &by_task, &success),
+    ));
+    body.push_str(&html::bar_chart(
+        "Context tokens per task and condition (median, estimated)",
+        &bars(&tasks, &by_task, &context),
+    ));
+    body.push_str(&html::bar_chart(
+        "Calls per task and condition (median)",
+        &bars(&tasks, &by_task, &calls),
+    ));
+    body.push_str(&html_table(&tasks, true));
+    let _ = write!(body, "<p>{}</p>", html::escape(&legend()));
+    html::document(title, &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::result::{Checks, Context, RunCalls};
+    use crate::tokens::Size;
+
+    fn result(condition: &str, task: &str, success: bool, calls: u32, tokens: u64) -> RunResult {
+        RunResult {
+            schema: super::super::result::SCHEMA.to_owned(),
+            id: format!("{condition}/{task}/1"),
+            condition: condition.to_owned(),
+            surface: "cli".to_owned(),
+            task: task.to_owned(),
+            repeat: 1,
+            order: 0,
+            success,
+            checks: Checks {
+                passed: u32::from(success),
+                total: 1,
+            },
+            calls: RunCalls {
+                total: calls,
+                ..RunCalls::default()
+            },
+            wall_ms: 500.0,
+            agent_exit: Some(0),
+            timed_out: false,
+            context: Context {
+                before: Size {
+                    bytes: tokens * 2,
+                    tokens: tokens / 2,
+                },
+                results: Size {
+                    bytes: tokens * 2,
+                    tokens: tokens / 2,
+                },
+                result_count: 1,
+                total: Size {
+                    bytes: tokens * 4,
+                    tokens,
+                },
+            },
+            agent: None,
+            transcript: "t".into(),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn the_wilson_interval_matches_known_values() {
+        let (low, high) = wilson(8, 10);
+        assert!((low - 0.4902).abs() < 1e-4, "{low}");
+        assert!((high - 0.9433).abs() < 1e-4, "{high}");
+        let (low, high) = wilson(0, 5);
+        assert_eq!(low, 0.0);
+        assert!((high - 0.4345).abs() < 1e-4, "{high}");
+        assert_eq!(wilson(3, 3).1, 1.0);
+    }
+
+    #[test]
+    fn medians_of_odd_and_even_counts() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), Some(2.5));
+        assert_eq!(median(vec![]), None);
+    }
+
+    #[test]
+    fn rows_group_by_condition_and_task() {
+        let results = vec![
+            result("cli-named", "a", true, 2, 100),
+            result("cli-named", "b", false, 4, 300),
+            result("mcp", "a", true, 3, 900),
+        ];
+        let rows = rows(&results, &["mcp".to_owned(), "cli-named".to_owned()]);
+        assert_eq!(rows.conditions[0].condition, "mcp");
+        let named = &rows.conditions[1];
+        assert_eq!((named.runs, named.successes), (2, 1));
+        assert_eq!(named.calls, Some(3.0));
+        assert_eq!(named.context_tokens, Some(200.0));
+        assert_eq!(named.turns, None);
+        assert_eq!(rows.tasks.len(), 3);
+        let md = markdown(&rows, "study");
+        assert!(
+            md.contains(
+                "| cli-named | 2 | 1/2 (50%) | 9%–91% | 3 | – | – | 200 (100) | 800 | 0.50 s |"
+            ),
+            "{md}"
+        );
+        let csv = csv(&rows);
+        assert_eq!(csv.lines().count(), 1 + 2 + 3);
+        assert!(csv.contains("\ncli-named,,2,1,0.5000,"), "{csv}");
+        let page = page(&rows, "study");
+        assert!(
+            page.contains("<svg") && page.contains("cli-named"),
+            "{page}"
+        );
+    }
+}

@@ -1,0 +1,82 @@
+//! One line of `results.jsonl`: a run of one task, once, under one condition, with its
+//! verdict and metrics. Schema `mur-eval-run/1`, documented in docs/eval.md.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::adapters::AgentReport;
+use crate::tokens::Size;
+
+/// The `schema` of a result line.
+pub const SCHEMA: &str = "mur-eval-run/1";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunResult {
+    pub schema: String,
+    /// `<condition>/<task>/<repeat>`: what resuming skips.
+    pub id: String,
+    pub condition: String,
+    /// `cli` or `mcp`.
+    pub surface: String,
+    pub task: String,
+    /// 1-based.
+    pub repeat: u32,
+    /// The run's place in the study's shuffled order, 0-based.
+    pub order: usize,
+    /// Every check of the task's oracle passed.
+    pub success: bool,
+    pub checks: Checks,
+    pub calls: RunCalls,
+    /// The agent's wall time, milliseconds.
+    pub wall_ms: f64,
+    pub agent_exit: Option<i32>,
+    pub timed_out: bool,
+    pub context: Context,
+    /// What the agent reported about itself (`--agent-format`), when it did.
+    pub agent: Option<AgentReport>,
+    /// The run's directory: transcript, the session's call log, the oracle's verdict.
+    pub transcript: PathBuf,
+    /// Why the harness could not run it (then `success` is false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checks {
+    pub passed: u32,
+    pub total: u32,
+}
+
+/// The agent's calls as the session recorded them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunCalls {
+    pub total: u32,
+    pub cli: u32,
+    pub mcp: u32,
+    pub failed: u32,
+    /// Calls through the surface the condition keeps out of reach.
+    pub other_surface: u32,
+    /// Calls through mur with a verb kind the condition's verb set leaves out (a derived
+    /// verb under `cli-call`).
+    pub off_condition: u32,
+    pub tools: BTreeMap<String, u32>,
+}
+
+/// What was put before the agent, in bytes and tokens (`o200k_base`, an estimate for
+/// models with other tokenizers).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Context {
+    /// Before its first call: the instructions, then the tool schemas (mcp) or what it
+    /// read of `guide`, `catalog` and `--help` (cli).
+    pub before: Size,
+    /// Every result it received: tool results (mcp), a verb's stdout and stderr (cli).
+    pub results: Size,
+    /// How many results.
+    pub result_count: u32,
+    pub total: Size,
+}

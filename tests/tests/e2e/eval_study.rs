@@ -1,0 +1,289 @@
+//! `mur-eval study`: a small matrix — every shipped condition × 3 tasks × 2 repeats —
+//! with the scripted agents (eval/agents/scripted.sh) completes; killed mid-study, it
+//! resumes where it stopped with the same `--out`, making only the runs not recorded;
+//! it writes results.jsonl (one line per run, each with its oracle's verdict, calls,
+//! context bytes and tokens), report.md, report.csv and the HTML page, which a headless
+//! browser opens when one is installed. `mur-eval report` rebuilds the table from
+//! results.jsonl alone. A condition that leaks the other surface is refused.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use mur_e2e::plugins::{repo_root, standard_dir};
+use mur_e2e::process::{Process, wait_until};
+use mur_e2e::{Output, Sandbox, run_within};
+
+use crate::interop_python::python_or_skip;
+
+/// Bound on one study: against hangs, not a performance expectation.
+const STUDY_LIMIT: Duration = Duration::from_secs(15 * 60);
+const TASKS: &str = "count-to-three,first-warning,add-todo";
+const REPEATS: usize = 2;
+
+fn eval_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let built = mur_e2e::build(false, &["mur-eval"]).unwrap_or_else(|e| panic!("{e}"));
+        built
+            .bin("mur-eval")
+            .expect("cargo built mur-eval")
+            .to_owned()
+    })
+}
+
+/// The shipped conditions' names.
+fn conditions() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(repo_root().join("eval/conditions"))
+        .expect("eval/conditions")
+        .flatten()
+        .filter_map(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .strip_suffix(".toml")
+                .map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// `mur-eval study` over the small matrix, into `out`, as a command to run or spawn.
+fn study(sandbox: &Sandbox, python: &Path, out: &Path) -> Command {
+    let agent = format!(
+        "bash {} {{task}}",
+        repo_root().join("eval/agents/scripted.sh").display()
+    );
+    let html = out.join("report.html");
+    let mut command = sandbox.command(eval_bin());
+    command
+        .args(["study", "--conditions", "all", "--tasks", TASKS])
+        .args([
+            "--repeats",
+            &REPEATS.to_string(),
+            "--jobs",
+            "2",
+            "--seed",
+            "19",
+        ])
+        .args(["--agent", &agent, "--pass-env", "MUR_EVAL_PYTHON"])
+        .arg("--verbs")
+        .arg(standard_dir())
+        .arg("--out")
+        .arg(out)
+        .arg("--html")
+        .arg(&html)
+        .env("MUR_EVAL_PYTHON", python)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+fn results(out: &Path) -> Vec<Value> {
+    std::fs::read_to_string(out.join("results.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+#[test]
+fn a_small_study_resumes_after_a_kill_and_reports_every_condition() {
+    let Some(python) = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt") else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let expected = conditions().len() * 3 * REPEATS;
+
+    // Killed once a few runs are recorded.
+    let mut first = Process::spawn(&mut study(&sandbox, &python, &out));
+    let recorded_before = wait_until("a few runs recorded", || {
+        let n = results(&out).len();
+        (n >= 3).then_some(n)
+    });
+    first.kill();
+    let kept = results(&out);
+    assert!(
+        kept.len() >= recorded_before && kept.len() < expected,
+        "{} of {expected}",
+        kept.len()
+    );
+
+    // Run again with the same --out: only what is missing runs.
+    let (output, _) = run_within(&mut study(&sandbox, &python, &out), STUDY_LIMIT);
+    check_study(&output, &out, &kept, expected);
+}
+
+#[track_caller]
+fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
+    output.assert_code(0);
+    let all = results(out);
+    assert_eq!(all.len(), expected, "one line per run\n{output}");
+    assert_eq!(
+        &all[..kept.len()],
+        kept,
+        "recorded runs were kept as they were"
+    );
+    let ids: BTreeSet<&str> = all.iter().filter_map(|r| r["id"].as_str()).collect();
+    assert_eq!(ids.len(), expected, "no run made twice");
+    assert!(
+        output.stderr.contains(&format!("{} recorded", kept.len())),
+        "the resumed study says what it skipped\n{output}"
+    );
+    for run in &all {
+        let id = &run["id"];
+        assert_eq!(run["success"], true, "{id}: {run}");
+        assert!(run["calls"]["total"].as_u64() > Some(0), "{id}: {run}");
+        assert_eq!(run["calls"]["otherSurface"], 0, "{id}: {run}");
+        assert_eq!(run["calls"]["offCondition"], 0, "{id}: {run}");
+        let context = &run["context"];
+        assert!(
+            context["results"]["tokens"].as_u64() > Some(0),
+            "{id}: {run}"
+        );
+        assert!(
+            context["results"]["bytes"].as_u64() > context["results"]["tokens"].as_u64(),
+            "{id}"
+        );
+        let transcript = Path::new(run["transcript"].as_str().expect("transcript"));
+        for kept in ["agent.stdout", "calls.jsonl", "record.json"] {
+            assert!(transcript.join(kept).is_file(), "{id}: no {kept}");
+        }
+    }
+    // An MCP client loads every tool's schema before its first call; the CLI agent
+    // starts from its instructions.
+    let before = |condition: &str| {
+        all.iter()
+            .find(|r| r["condition"] == condition)
+            .and_then(|r| r["context"]["before"]["bytes"].as_u64())
+            .unwrap_or_default()
+    };
+    assert!(
+        before("mcp") > 10 * before("cli-named"),
+        "{} vs {}",
+        before("mcp"),
+        before("cli-named")
+    );
+
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    for condition in conditions() {
+        let row = format!(
+            "| {condition} | {} | {}/{} (100%) |",
+            3 * REPEATS,
+            3 * REPEATS,
+            3 * REPEATS
+        );
+        assert!(report.contains(&row), "{row}\n{report}");
+    }
+    assert!(
+        report.contains("o200k_base"),
+        "tokens are labelled estimates\n{report}"
+    );
+    assert_eq!(output.stdout, report, "the report is printed too");
+    let csv = std::fs::read_to_string(out.join("report.csv")).expect("report.csv");
+    assert_eq!(csv.lines().count(), 1 + conditions().len() * 4, "{csv}");
+    let html = out.join("report.html");
+    let page = std::fs::read_to_string(&html).expect("the page");
+    assert!(
+        page.contains("Success % per condition") && page.contains("<svg"),
+        "{page}"
+    );
+    for fetch in ["<script", "src=", "href=", "url("] {
+        assert!(
+            !page.contains(fetch),
+            "nothing fetched: `{fetch}` in the page"
+        );
+    }
+    opened_in_a_browser(out, &html);
+
+    // `report` rebuilds the same table from results.jsonl alone.
+    let sandbox = Sandbox::new();
+    let mut again = sandbox.command(eval_bin());
+    again
+        .arg("report")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let rebuilt = run_within(&mut again, STUDY_LIMIT).0;
+    rebuilt.assert_code(0);
+    assert_eq!(rebuilt.stdout, report);
+}
+
+/// The page as a headless browser renders it, when one is installed (`.ci/run`
+/// installs Debian's `chromium-headless-shell`); else the checks on the file stand.
+fn opened_in_a_browser(dir: &Path, html: &Path) {
+    let on_path = |program: &str| {
+        std::env::var_os("PATH")
+            .into_iter()
+            .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
+            .map(|d| d.join(program))
+            .find(|p| p.is_file())
+    };
+    let Some(browser) = ["chromium-headless-shell", "chromium"]
+        .into_iter()
+        .find_map(on_path)
+    else {
+        eprintln!("no headless browser installed: the page was checked as a file only");
+        return;
+    };
+    let sandbox = Sandbox::new();
+    let mut dump = sandbox.command(&browser);
+    dump.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+    ])
+    .arg(format!(
+        "--user-data-dir={}",
+        dir.join("browser-profile").display()
+    ))
+    .args(["--dump-dom", &format!("file://{}", html.display())]);
+    let dom = mur_e2e::process::run(&mut dump);
+    assert_eq!(dom.code, 0, "{}: {}", browser.display(), dom.stderr);
+    assert!(
+        dom.stdout.matches("<svg").count() >= 4,
+        "the browser's DOM has the charts"
+    );
+    assert!(dom.stdout.contains("cli-named") && dom.stdout.contains("Context tokens per run"));
+}
+
+#[test]
+fn a_condition_that_leaks_the_other_surface_is_refused_before_any_run() {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.root().join("conditions");
+    std::fs::create_dir(&dir).expect("dir");
+    std::fs::write(dir.join("mcp.md"), "Use `mur devtools guide`.\n").expect("write");
+    std::fs::write(
+        dir.join("leaky.toml"),
+        "description = \"x\"\nsurface = \"mcp\"\ninstructions = \"mcp.md\"\n",
+    )
+    .expect("write");
+    let mut command = sandbox.command(eval_bin());
+    command
+        .args([
+            "study",
+            "--agent",
+            "true",
+            "--repeats",
+            "1",
+            "--condition-dir",
+        ])
+        .arg(&dir)
+        .arg("--out")
+        .arg(sandbox.root().join("out"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let output = run_within(&mut command, STUDY_LIMIT).0;
+    output.assert_code(1);
+    assert_eq!(
+        output.stderr,
+        "error: condition `leaky` leaks the other surface: its mcp instructions mention mur devtools\n"
+    );
+    assert!(!sandbox.root().join("out").exists(), "nothing ran");
+}
