@@ -258,6 +258,38 @@ impl Events for CallReport {
             bar.finish_and_clear();
         }
     }
+
+    fn authorize(&self, url: &str) -> bool {
+        if !(io::stdin().is_terminal() && io::stderr().is_terminal()) {
+            return false;
+        }
+        let show = || {
+            diagnostic("the server asks you to authorize mur: open this page (mur waits for it)");
+            diagnostic(&format!("  {url}"));
+            open_browser(url);
+        };
+        match self.bar.borrow().as_ref() {
+            Some(bar) => bar.suspend(show),
+            None => show(),
+        }
+        true
+    }
+}
+
+/// Opens `url` in the desktop's browser, where there is an opener; the URL
+/// on stderr is enough where there is none.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    let _ = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
 }
 
 /// One progress notification as a plain line: `progress: 1/3 exporting milk`.

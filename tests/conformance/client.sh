@@ -16,6 +16,19 @@ revision=${MCP_CONFORMANCE_PROTOCOL_VERSION:-2026-07-28}
 context=${MCP_CONFORMANCE_CONTEXT:-"{}"}
 status=0
 
+# OAuth: mur's settings for a protected server. Each scenario keeps its tokens in a state
+# directory of its own; the suite's Client ID Metadata Document URL is mur's; pre-registered
+# credentials come from the context.
+XDG_STATE_HOME=$(mktemp -d)
+export XDG_STATE_HOME
+trap 'rm -rf "$XDG_STATE_HOME"' EXIT
+export MUR_OAUTH_CLIENT_METADATA_URL=https://conformance-test.local/client-metadata.json
+if client_id=$(jq -er '.client_id // empty' <<<"$context" 2>/dev/null); then
+	export MUR_OAUTH_CLIENT_ID=$client_id
+	MUR_OAUTH_CLIENT_SECRET=$(jq -r '.client_secret // empty' <<<"$context")
+	export MUR_OAUTH_CLIENT_SECRET
+fi
+
 # mur EXPECTED_EXIT ARGS…: one call; a different exit is reported.
 mur() {
 	local expected=$1
@@ -88,9 +101,24 @@ json-schema-2020-12-preservation)
 	schema=$(jq -c '.tools[] | select(.name == "json_schema_2020_12_tool") | .inputSchema' <<<"$tools")
 	mur 0 call json_schema_echo --args "{\"schema\":$schema}"
 	;;
-auth/*)
-	# mur has no OAuth client: the server's 401 ends the call (exit 2).
+auth/scope-retry-limit | auth/resource-mismatch | auth/iss-supported-missing | auth/iss-wrong-issuer | \
+	auth/iss-unexpected | auth/iss-normalized | auth/metadata-issuer-mismatch)
+	# The flow must stop: a scope that is never enough (after 3 authorizations), a resource
+	# metadata document for another resource, an `iss` that is missing or not the issuer's, an
+	# issuer that is not the one asked. The call fails (exit 2) and a person would not repeat it.
 	mur 2 call tools/list
+	;;
+auth/client-credentials-* | auth/dpop* | auth/enterprise-managed-authorization | auth/wif-jwt-bearer)
+	# Extensions mur does not implement (client credentials, DPoP, enterprise, workload identity).
+	mur 2 call tools/list
+	;;
+auth/*)
+	# The first call authorizes (discovery, registration, the authorization code with PKCE; the
+	# suite's authorization server approves at once, so mur, with no terminal, fetches its page
+	# and takes the redirect); the second reuses the kept token, or steps up, or follows a
+	# changed authorization server.
+	mur 0 call tools/list
+	mur 0 call test-tool
 	;;
 *)
 	echo "client.sh: no calls for scenario \`$scenario\`" >&2

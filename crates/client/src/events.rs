@@ -23,6 +23,12 @@ pub trait Events {
     fn ask(&self, question: &Question) -> Option<Response>;
     /// The call is over, whatever its outcome: take down what shows progress.
     fn finish(&self);
+    /// The server wants OAuth authorization and a person must approve it at
+    /// `url`: show it to them (and open a browser); `false` when there is no
+    /// one to show it to (no terminal), and mur tries without a person.
+    fn authorize(&self, _url: &str) -> bool {
+        false
+    }
 }
 
 /// Events nobody sees: a client without a reporter.

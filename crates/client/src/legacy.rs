@@ -142,7 +142,10 @@ impl Client<'_> {
     async fn open_stream(&self, session: &Session) -> Option<reqwest::Response> {
         let mut headers = session.headers();
         headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
-        let get = self.http.get(self.endpoint).headers(headers).send();
+        let get = self
+            .auth
+            .authorize(self.http.get(self.endpoint).headers(headers))
+            .send();
         match tokio::time::timeout(STREAM_LIMIT, get).await {
             Ok(Ok(response)) if response.status().is_success() => Some(response),
             Ok(Ok(response)) => {
@@ -284,9 +287,8 @@ impl Client<'_> {
         };
         tracing::debug!("DELETE {} (ending session {:?})", self.endpoint, session.id);
         let delete = self
-            .http
-            .delete(self.endpoint)
-            .headers(session.headers())
+            .auth
+            .authorize(self.http.delete(self.endpoint).headers(session.headers()))
             .send();
         match tokio::time::timeout(FAREWELL_LIMIT, delete).await {
             Ok(Ok(_)) => {}

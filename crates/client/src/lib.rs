@@ -16,7 +16,11 @@
 //!
 //! The client never follows a redirect (a 3xx is a transport error naming the
 //! `Location`) and never looks up a host name.
+//!
+//! A server that answers 401 gets the OAuth flow of [`auth`], and every
+//! request then carries the token.
 
+mod auth;
 mod events;
 mod legacy;
 mod request;
@@ -124,6 +128,8 @@ pub struct Client<'a> {
     /// future wherever it is, cannot take the session with it: [`Client::call`]
     /// ends it afterwards in every outcome.
     session: Mutex<Option<legacy::Session>>,
+    /// The endpoint's OAuth token, and the flow that gets one on a 401.
+    auth: auth::Auth,
 }
 
 /// What one HTTP response held, once the server's requests were answered
@@ -158,6 +164,7 @@ impl<'a> Client<'a> {
             budget: settings.timeout,
             asking: Mutex::new(Duration::ZERO),
             session: Mutex::new(None),
+            auth: auth::Auth::new(endpoint, settings.max_response),
         }
     }
 
@@ -499,19 +506,17 @@ impl<'a> Client<'a> {
             .post(self.endpoint)
             .headers(headers.clone())
             .json(&body);
-        match post.send().await {
+        match self.auth.authorize(post).send().await {
             Ok(r) => tracing::debug!("the answer to `{method}` got HTTP {}", r.status()),
             Err(e) => tracing::debug!("sending the answer to `{method}` failed: {}", describe(&e)),
         }
         outcome
     }
 
-    /// Sends a request; a redirect is an error, never followed.
+    /// Sends a request (with the OAuth token, authorizing on a 401); a
+    /// redirect is an error, never followed.
     async fn send(&self, builder: reqwest::RequestBuilder) -> Result<reqwest::Response> {
-        let response = builder
-            .send()
-            .await
-            .map_err(|e| Error::transport(format!("`{}`: {}", self.endpoint, describe(&e))))?;
+        let response = self.auth.send(self.http, self.events, builder).await?;
         let status = response.status();
         if status.is_redirection() {
             let location = response

@@ -1,0 +1,109 @@
+//! Where mur keeps what an authorization got it, one private file per
+//! endpoint: the client it registered (or was given) at which issuer, the
+//! tokens and the scopes granted. Reused by the next call, refreshed when the
+//! server refuses the access token, never printed.
+//!
+//! | platform | directory |
+//! |---|---|
+//! | any, when set | `$XDG_STATE_HOME/mur/oauth` |
+//! | Linux, other Unix | `~/.local/state/mur/oauth` |
+//! | macOS | `~/Library/Application Support/mur/oauth` |
+//! | Windows | `%LOCALAPPDATA%\mur\oauth` |
+//!
+//! The directory is 0700 and each file 0600 (written whole, atomically).
+
+use std::path::PathBuf;
+
+use oauth2::TokenResponse as _;
+use rmcp::transport::auth::OAuthTokenResponse;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+/// What one authorization of one endpoint left behind.
+#[derive(Serialize, Deserialize)]
+pub(super) struct Grant {
+    /// The endpoint the tokens are for (the file's name is its hash).
+    pub endpoint: String,
+    /// The authorization server that issued them (SEP-2352: the client and
+    /// its tokens are not used with another).
+    pub issuer: Option<String>,
+    pub client_id: String,
+    pub client_secret: Option<String>,
+    pub token: OAuthTokenResponse,
+    /// The scopes granted, the base of a step-up's request.
+    pub scopes: Vec<String>,
+}
+
+impl Grant {
+    pub(super) fn access_token(&self) -> &str {
+        self.token.access_token().secret()
+    }
+}
+
+/// The file for `endpoint`, if there is a state directory.
+pub(super) fn path(endpoint: &str) -> Option<PathBuf> {
+    let digest = Sha256::digest(endpoint.as_bytes());
+    let name: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+    Some(dir()?.join(format!("{name}.json")))
+}
+
+/// The grant kept for `endpoint`: a `stat` when there is none.
+pub(super) fn load(endpoint: &str) -> Option<Grant> {
+    let path = path(endpoint)?;
+    // The common case, an endpoint that never asked for authorization: one
+    // failed `stat`, nothing read.
+    if !path.is_file() {
+        return None;
+    }
+    let bytes = std::fs::read(&path).ok()?;
+    match serde_json::from_slice::<Grant>(&bytes) {
+        Ok(grant) if grant.endpoint == endpoint => Some(grant),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::debug!("ignoring the unreadable `{}`: {e}", path.display());
+            None
+        }
+    }
+}
+
+/// Keeps `grant` for its endpoint.
+pub(super) fn save(grant: &Grant) -> Result<PathBuf, String> {
+    let path = path(&grant.endpoint).ok_or("no state directory (HOME is not set)")?;
+    if let Some(dir) = path.parent() {
+        mur_lockfile::ensure_private_dir(dir, "the OAuth token directory")?;
+    }
+    let bytes = serde_json::to_vec_pretty(grant).map_err(|e| e.to_string())?;
+    mur_lockfile::write_atomic(&path, &bytes)
+        .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    Ok(path)
+}
+
+fn dir() -> Option<PathBuf> {
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(platform_state)?;
+    Some(state.join("mur").join("oauth"))
+}
+
+#[cfg(all(unix, not(target_os = "macos")))]
+fn platform_state() -> Option<PathBuf> {
+    home().map(|h| h.join(".local").join("state"))
+}
+
+#[cfg(target_os = "macos")]
+fn platform_state() -> Option<PathBuf> {
+    home().map(|h| h.join("Library").join("Application Support"))
+}
+
+#[cfg(windows)]
+fn platform_state() -> Option<PathBuf> {
+    std::env::var_os("LOCALAPPDATA").map(PathBuf::from)
+}
+
+#[cfg(unix)]
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+}
