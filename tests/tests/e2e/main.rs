@@ -28,6 +28,7 @@ mod interop_python;
 /// The pinned Node toolchain of the conformance and interop runs.
 #[path = "../../conformance/node.rs"]
 mod node;
+mod oauth_client;
 mod scaffold;
 mod scaffold_js;
 mod scaffold_python;
