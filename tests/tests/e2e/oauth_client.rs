@@ -238,3 +238,64 @@ fn an_authorization_page_that_wants_a_person_fails_without_a_terminal() {
     assert!(server.seen("/token").is_empty());
     assert!(!sb.state_dir().join("mur").join("oauth").exists());
 }
+
+#[test]
+fn on_a_terminal_the_page_is_shown_and_the_browser_comes_back_to_mur() {
+    let Some(script) = which("script") else {
+        eprintln!("skipped: `script` (util-linux) is not installed to give mur a terminal");
+        return;
+    };
+    let sb = Sandbox::new();
+    let server = Protected::start(Server::Approving);
+    // The "browser" xdg-open starts: follows the authorization page's redirect to mur's listener.
+    let bin = sb.root().join("bin");
+    std::fs::create_dir_all(&bin).expect("bin dir");
+    let opener = bin.join("xdg-open");
+    std::fs::write(&opener, "#!/bin/sh\ncurl -s -L -o /dev/null \"$1\" &\n").expect("opener");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into())
+    );
+    let line = format!(
+        "{} devtools --endpoint {} --protocol 2026-07-28 call version",
+        sb.artifacts().mur.display(),
+        server.stub.endpoint()
+    );
+    // `script` runs mur with stdin, stdout and stderr on a pseudo-terminal.
+    let mut command = sb.command(&script);
+    command.args(["-qec", &line, "/dev/null"]).env("PATH", path);
+    let out = mur_e2e::process::run(&mut command);
+    out.assert_code(0);
+    assert!(
+        out.stdout
+            .contains("the server asks you to authorize mur: open this page")
+            && out.stdout.contains("/authorize?")
+            && out.stdout.contains("{\"authorized\":true}"),
+        "{out}"
+    );
+    let authorize = server.seen("/authorize");
+    assert_eq!(authorize.len(), 1);
+    assert!(
+        authorize[0]
+            .header("user-agent")
+            .is_some_and(|a| a.starts_with("curl")),
+        "the page was opened by the browser, not by mur: {:?}",
+        authorize[0].headers
+    );
+    assert_eq!(server.seen("/token").len(), 1);
+}
+
+/// `name` on the PATH, if it is there.
+fn which(name: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|dir| std::path::Path::new(dir).join(name))
+        .find(|p| p.is_file())
+}
