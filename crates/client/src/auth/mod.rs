@@ -110,7 +110,10 @@ impl Auth {
             state.loaded = true;
             state.grant = store::load(&self.endpoint);
         }
-        state.grant.as_ref().map(|g| g.access_token().to_owned())
+        state
+            .grant
+            .as_ref()
+            .and_then(|g| g.access_token().map(str::to_owned))
     }
 
     /// Sends `builder` with the token; on a challenge, authorizes and sends
@@ -289,6 +292,7 @@ impl Auth {
         let token = manager.refresh_token().await?;
         tracing::debug!("refreshed the token of `{}`", self.endpoint);
         Ok(store::Grant {
+            expires_at: store::expires_at(&token),
             endpoint: self.endpoint.clone(),
             issuer: grant.issuer.clone(),
             client_id: grant.client_id.clone(),
@@ -363,6 +367,7 @@ impl Auth {
             .map_err(|e| self.failed(e))?;
         let scopes = session.auth_manager.get_current_scopes().await;
         Ok(store::Grant {
+            expires_at: store::expires_at(&token),
             endpoint: self.endpoint.clone(),
             issuer,
             client_id: client_id.unwrap_or(id),

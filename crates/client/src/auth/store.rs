@@ -32,12 +32,33 @@ pub(super) struct Grant {
     pub token: OAuthTokenResponse,
     /// The scopes granted, the base of a step-up's request.
     pub scopes: Vec<String>,
+    /// When the access token expires (seconds since the epoch), if the
+    /// server said.
+    #[serde(default)]
+    pub expires_at: Option<u64>,
 }
 
 impl Grant {
-    pub(super) fn access_token(&self) -> &str {
-        self.token.access_token().secret()
+    /// The access token, unless it has expired: one past its time is not
+    /// sent (the server's 401 then gets it refreshed).
+    pub(super) fn access_token(&self) -> Option<&str> {
+        let expired = self.expires_at.is_some_and(|at| at <= now());
+        (!expired).then(|| self.token.access_token().secret().as_str())
     }
+}
+
+/// When `token`, received now, expires.
+pub(super) fn expires_at(token: &OAuthTokenResponse) -> Option<u64> {
+    token
+        .expires_in()
+        .map(|d| now().saturating_add(d.as_secs()))
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
 }
 
 /// The file for `endpoint`, if there is a state directory.
