@@ -1,4 +1,4 @@
-//! `mur devtools bridge [--idle D] [--foreground] -- COMMAND…` and `bridge
+//! `mur devtools bridge [--idle D] [--foreground] -- SERVER…` and `bridge
 //! stop`: a stdio MCP server as a devtools session (crate `mur-bridge`).
 
 use mur_core::{Error, Result, Settings};
@@ -12,7 +12,7 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
     }
     let project = settings.project.clone().ok_or_else(|| {
         Error::usage("`bridge` needs `--project PATH`: the project its session is for")
-            .with_hint("mur devtools bridge --project ./App.csproj -- COMMAND ARGS…")
+            .with_hint("mur devtools bridge --project ./App.csproj -- SERVER ARGS…")
     })?;
     let options = mur_bridge::Options {
         project,
