@@ -12,9 +12,18 @@ use std::{
 };
 
 use mur_core::{Error, Kind, Result};
-use mur_lockfile::{Lockfile, ReadOutcome, Registry, paths};
+use mur_lockfile::{
+    Lockfile, ReadOutcome, Registry,
+    liveness::{self, Liveness},
+    paths,
+};
+use mur_server::ServeError;
 
-use crate::{child::INITIALIZE_LIMIT, files::BridgeFiles, serve::Options};
+use crate::{
+    child::INITIALIZE_LIMIT,
+    files::BridgeFiles,
+    serve::{Options, serve_error},
+};
 
 /// How often the lockfile is looked for.
 const POLL: Duration = Duration::from_millis(20);
@@ -30,8 +39,11 @@ pub struct Started {
 }
 
 /// Starts `exe` (this `mur`) as a detached bridge for `options` and waits
-/// for its lockfile.
-pub fn start(exe: &Path, options: &Options) -> Result<Started> {
+/// for its lockfile. A project whose session is plainly live is refused
+/// here, with the line the bridge itself would print, before anything is
+/// started or written to the log of the bridge already there (the bridge's
+/// own claim of the slot stays the one that counts).
+pub async fn start(exe: &Path, options: &Options, http: &reqwest::Client) -> Result<Started> {
     let registry = Registry::default_location();
     let project = paths::canonical_project(&options.project).map_err(|e| {
         Error::usage(format!(
@@ -46,6 +58,17 @@ pub fn start(exe: &Path, options: &Options) -> Result<Started> {
         ))
     })?;
     let path = registry.path_for(&project);
+    if let ReadOutcome::Valid(lock) = registry.read(&path)
+        && matches!(
+            liveness::check(http, &lock).await,
+            Liveness::Live | Liveness::Unresponsive(_)
+        )
+    {
+        return Err(serve_error(ServeError::AlreadyActive {
+            endpoint: lock.endpoint,
+            pid: lock.pid,
+        }));
+    }
     let log = BridgeFiles::beside(&path).log;
     let mut child = spawn(exe, options, &log)?;
     let deadline = Instant::now() + INITIALIZE_LIMIT + START_SLACK;
@@ -70,7 +93,7 @@ pub fn start(exe: &Path, options: &Options) -> Result<Started> {
             ))
             .with_hint(format!("its log is `{}`", log.display())));
         }
-        std::thread::sleep(POLL);
+        tokio::time::sleep(POLL).await;
     }
 }
 

@@ -24,7 +24,8 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
     }
     let exe = std::env::current_exe()
         .map_err(|e| Error::internal(format!("cannot find mur's own executable: {e}")))?;
-    let started = mur_bridge::start(&exe, &options)?;
+    let http = mur_client::http_client()?;
+    let started = crate::invoke::block_on(mur_bridge::start(&exe, &options, &http))??;
     session_line(&started.path, &started.lockfile)
 }
 

@@ -211,7 +211,9 @@ fn a_second_bridge_or_session_for_the_project_exits_3_with_the_seeds_line() {
     assert_eq!(again.stdout, "");
     // The first one is untouched, its log too.
     bridge.mur(&["echo", "--message", "first"]).assert_code(0);
-    assert!(bridge.log().contains("announced at"), "{}", bridge.log());
+    let log = bridge.log();
+    assert!(log.contains("announced at"), "{log}");
+    assert!(!log.contains("another session"), "the refused start wrote in its log: {log}");
     bridge.stop();
 
     // An app's session holds its project against a bridge the same way.
