@@ -213,7 +213,10 @@ fn a_second_bridge_or_session_for_the_project_exits_3_with_the_seeds_line() {
     bridge.mur(&["echo", "--message", "first"]).assert_code(0);
     let log = bridge.log();
     assert!(log.contains("announced at"), "{log}");
-    assert!(!log.contains("another session"), "the refused start wrote in its log: {log}");
+    assert!(
+        !log.contains("another session"),
+        "the refused start wrote in its log: {log}"
+    );
     bridge.stop();
 
     // An app's session holds its project against a bridge the same way.
@@ -398,4 +401,34 @@ fn in_the_foreground_the_bridge_prints_its_line_and_ends_on_sigterm() {
         log.contains("INFO bridge for `"),
         "its messages on stderr: {log}"
     );
+}
+
+#[test]
+fn a_server_that_keeps_dying_is_restarted_5_times_then_the_bridge_gives_up() {
+    let Some(server) = python_server("interop-venv", "1", "requirements.txt") else {
+        return;
+    };
+    let sb = Sandbox::new();
+    let bridge = Bridge::start(&sb, "python", &[], &server);
+    for restart in 1..=5 {
+        bridge.mur(&["call", "crash"]).assert_code(5);
+        // The next request waits for the restarted server.
+        let out = bridge.mur(&["count"]);
+        assert_eq!(
+            out.json(),
+            json!({ "result": 1 }),
+            "restart {restart}: {out}"
+        );
+    }
+    bridge.mur(&["call", "crash"]).assert_code(5);
+    wait_until("the bridge to give up and remove its lockfile", || {
+        bridge.lockfile().is_none().then_some(())
+    });
+    let log = bridge.log();
+    assert!(log.contains("restarting it (5 of 5)"), "{log}");
+    assert!(
+        log.contains("it was restarted 5 times already, so the bridge gives up"),
+        "{log}"
+    );
+    sb.mur(&["devtools", "session", "list"]).assert_code(4);
 }
