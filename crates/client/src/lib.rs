@@ -516,7 +516,12 @@ impl<'a> Client<'a> {
     /// Sends a request (with the OAuth token, authorizing on a 401); a
     /// redirect is an error, never followed.
     async fn send(&self, builder: reqwest::RequestBuilder) -> Result<reqwest::Response> {
-        let response = self.auth.send(self.http, self.events, builder).await?;
+        let person = auth::Person {
+            events: self.events,
+            budget: self.budget,
+            waited: &self.asking,
+        };
+        let response = self.auth.send(self.http, &person, builder).await?;
         let status = response.status();
         if status.is_redirection() {
             let location = response

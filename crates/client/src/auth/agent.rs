@@ -10,11 +10,14 @@
 //! needs is the request line, and an HTTP server stack for one line would be
 //! most of this file's weight.
 
+use std::time::Instant;
+
 use reqwest::header::LOCATION;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpListener;
 
-use crate::{Events, describe};
+use super::Person;
+use crate::describe;
 use mur_core::{Error, Result};
 
 /// The path the authorization server sends the browser back to.
@@ -56,14 +59,14 @@ impl Redirect {
     pub(super) async fn follow(
         &self,
         http: &reqwest::Client,
-        events: &dyn Events,
+        person: &Person<'_>,
         authorization_url: &str,
     ) -> Result<String> {
         if let Err(why) = mur_lockfile::endpoint::check_loopback(authorization_url) {
             return Err(super::off_loopback(authorization_url, &why));
         }
-        if events.authorize(authorization_url) {
-            return self.wait().await;
+        if person.events.authorize(authorization_url) {
+            return self.wait_for(person).await;
         }
         self.fetch(http, authorization_url).await
     }
@@ -109,7 +112,32 @@ impl Redirect {
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('?'))
     }
 
-    /// On a terminal: the browser's request to the listener.
+    /// On a terminal: the person has a `--timeout` of their own, which does
+    /// not count against the call. The call's bound only moves when it
+    /// fires, so the whole window is reserved first (the call's bound may
+    /// move out by all of it) and what was not used is given back if the
+    /// bound has not taken it yet.
+    async fn wait_for(&self, person: &Person<'_>) -> Result<String> {
+        let budget = person.budget;
+        if let Ok(mut waited) = person.waited.lock() {
+            *waited += budget;
+        }
+        let started = Instant::now();
+        let back = tokio::time::timeout(budget, self.wait()).await;
+        let unused = budget.saturating_sub(started.elapsed());
+        if let Ok(mut waited) = person.waited.lock() {
+            *waited = waited.saturating_sub(unused);
+        }
+        back.unwrap_or_else(|_| {
+            Err(Error::transport(format!(
+                "the authorization page was not approved within {} ms (`--timeout`)",
+                budget.as_millis()
+            ))
+            .with_hint("give yourself longer with `--timeout MS` before the verb name"))
+        })
+    }
+
+    /// The browser's request to the listener.
     async fn wait(&self) -> Result<String> {
         loop {
             let (mut stream, _) = self.listener.accept().await.map_err(|e| {

@@ -26,6 +26,7 @@ mod http;
 mod store;
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use oauth2::TokenResponse as _;
 use reqwest::StatusCode;
@@ -78,6 +79,17 @@ struct Flow {
     registers: bool,
 }
 
+/// Who approves an authorization on a terminal, and the time they have.
+pub(crate) struct Person<'a> {
+    /// Shows them the authorization page ([`Events::authorize`]).
+    pub events: &'a dyn Events,
+    /// The `--timeout`, the most a person is waited for.
+    pub budget: Duration,
+    /// Where the time spent waiting for them is added, so that the call's
+    /// own bound moves out by as much (as for a question).
+    pub waited: &'a Mutex<Duration>,
+}
+
 /// Why the server refused a request, when it asks for (more) authorization.
 pub(crate) struct Challenge {
     /// The `WWW-Authenticate` value, if any.
@@ -121,7 +133,7 @@ impl Auth {
     pub(crate) async fn send(
         &self,
         http: &reqwest::Client,
-        events: &dyn Events,
+        person: &Person<'_>,
         builder: reqwest::RequestBuilder,
     ) -> Result<reqwest::Response> {
         let mut builder = builder;
@@ -143,7 +155,7 @@ impl Auth {
             let (Some(challenge), Some(again)) = (challenge(&response), again) else {
                 return Ok(response);
             };
-            self.respond(http, events, &challenge, response.status())
+            self.respond(http, person, &challenge, response.status())
                 .await?;
             builder = again;
         }
@@ -153,7 +165,7 @@ impl Auth {
     async fn respond(
         &self,
         http: &reqwest::Client,
-        events: &dyn Events,
+        person: &Person<'_>,
         challenge: &Challenge,
         status: StatusCode,
     ) -> Result<()> {
@@ -180,7 +192,7 @@ impl Auth {
         );
         let oauth_http = Arc::new(http::LoopbackHttp::new(http.clone(), self.limit));
         let outcome = self
-            .authorization(http, events, challenge, held, oauth_http.clone())
+            .authorization(http, person, challenge, held, oauth_http.clone())
             .await;
         let grant = match outcome {
             Ok(grant) => grant,
@@ -206,7 +218,7 @@ impl Auth {
     async fn authorization(
         &self,
         http: &reqwest::Client,
-        events: &dyn Events,
+        person: &Person<'_>,
         challenge: &Challenge,
         held: Option<store::Grant>,
         oauth_http: Arc<http::LoopbackHttp>,
@@ -237,7 +249,7 @@ impl Auth {
             documents,
             registers,
         };
-        self.authorize_anew(http, events, manager, challenge, flow)
+        self.authorize_anew(http, person, manager, challenge, flow)
             .await
     }
 
@@ -307,7 +319,7 @@ impl Auth {
     async fn authorize_anew(
         &self,
         http: &reqwest::Client,
-        events: &dyn Events,
+        person: &Person<'_>,
         mut manager: AuthorizationManager,
         challenge: &Challenge,
         flow: Flow,
@@ -355,7 +367,7 @@ impl Auth {
             .await
             .map_err(|(_, e)| self.failed(e))?;
         let back = redirect
-            .follow(http, events, session.get_authorization_url())
+            .follow(http, person, session.get_authorization_url())
             .await?;
         let token = session
             .handle_callback_url(&back)
