@@ -134,6 +134,15 @@ fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list()
         .and_then(|r| r.json())
         .expect("probe");
     assert_eq!(probe["pid"], lock.pid);
+    // The same Host/Origin rules as every session: a rebinding page is refused.
+    let foreign = reqwest::blocking::Client::new()
+        .post(&lock.endpoint)
+        .header("Host", "evil.example")
+        .header("Content-Type", "application/json")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+        .send()
+        .expect("an answer");
+    assert_eq!(foreign.status(), reqwest::StatusCode::FORBIDDEN);
 
     // No flags: the lockfile is all `mur` needs.
     let list = sb.mur(&["devtools", "session", "list"]);
