@@ -152,6 +152,15 @@ fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list()
         std::slice::from_ref(&bridge.line),
         "{list}"
     );
+    let table = sb.mur(&["devtools", "session", "list", "--pretty"]);
+    let header = table.stdout.lines().next().unwrap_or_default();
+    assert!(header.ends_with("STARTED               LOG"), "{table}");
+    assert!(
+        table
+            .stdout
+            .contains(bridge.line["log"].as_str().expect("log")),
+        "{table}"
+    );
 
     let tools = sb.mur(&["devtools", "call", "tools/list"]);
     tools.assert_code(0);
