@@ -209,6 +209,9 @@ fn progress_and_questions_of_the_server_reach_the_caller() {
     bridge
         .mur(&["echo", "--message", "still there"])
         .assert_code(0);
+    // The 2025-11-25 session form (`initialize` answered by the bridge) works too.
+    let legacy = bridge.mur(&["--protocol", "2025-11-25", "echo", "--message", "legacy"]);
+    assert_eq!(legacy.stdout, "\"Echo: legacy\"\n", "{legacy}");
     bridge.stop();
 }
 
