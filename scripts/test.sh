@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Command two: every test of the project — the workspace's unit, end-to-end,
-# interop and conformance tests, then the standard verbs' own unit tests (a
-# separate cargo workspace built natively here).
+# interop and conformance tests, then the standard verbs' own unit tests and the
+# cli-compact condition's (separate cargo workspaces built natively here).
 #
 #   bash scripts/test.sh
 #
@@ -14,4 +14,5 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 
 cargo test --manifest-path plugins/Cargo.toml
+cargo test --manifest-path plugins/compact/Cargo.toml
 cargo test --workspace --no-fail-fast

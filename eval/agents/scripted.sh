@@ -4,14 +4,14 @@
 #
 #   mur-eval study --agent "bash $PWD/eval/agents/scripted.sh {task}" …
 #
-# cli-named: eval/agents/cli/TASK.sh (the standard named verbs); cli-call and
+# cli-named and cli-compact: eval/agents/cli/TASK.sh (named verbs); cli-call and
 # cli-derived: eval/agents/tools/agent.sh; mcp: eval/agents/mcp/agent.py with the Python
 # MCP SDK 2.x (MUR_EVAL_PYTHON, else target/interop-modern-venv's python3, else python3).
 set -euo pipefail
 task=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 case ${MUR_EVAL_CONDITION:?the study names the condition in MUR_EVAL_CONDITION} in
-    cli-named) exec bash "$here/cli/$task.sh" ;;
+    cli-named | cli-compact) exec bash "$here/cli/$task.sh" ;;
     cli-call) exec bash "$here/tools/agent.sh" call "$task" ;;
     cli-derived) exec bash "$here/tools/agent.sh" derived "$task" ;;
     mcp)

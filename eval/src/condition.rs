@@ -90,6 +90,9 @@ pub struct Condition {
     pub surface: Profile,
     /// `cli` only.
     pub verbs: Option<VerbSet>,
+    /// Verb files installed over the verb set, replacing the verbs of the same names (a
+    /// reshaped set A/B-tested against the standard one); read when the study starts.
+    pub verbs_over: Option<PathBuf>,
     /// The instructions text and the file name it gets in the agent's working directory.
     pub instructions: String,
     pub instructions_file: String,
@@ -105,6 +108,7 @@ struct ConditionFile {
     description: String,
     surface: String,
     verbs: Option<String>,
+    verbs_over: Option<PathBuf>,
     instructions: PathBuf,
     #[serde(default = "default_instructions_file")]
     instructions_file: String,
@@ -207,6 +211,7 @@ pub fn load(path: &Path) -> Result<Condition> {
         description: file.description,
         surface,
         verbs,
+        verbs_over: file.verbs_over.map(|dir| base.join(dir)),
         instructions,
         instructions_file: file.instructions_file,
         mcp: file.mcp,
@@ -261,7 +266,7 @@ fn refuse_leaks(mut condition: Condition) -> Result<Condition> {
             condition.verbs.get_or_insert(VerbSet::Named);
         }
         Profile::Mcp => {
-            if condition.verbs.is_some() {
+            if condition.verbs.is_some() || condition.verbs_over.is_some() {
                 return leak("an mcp condition names `verbs`; mur is not in its reach".to_owned());
             }
             if let Some(word) = CLI_WORDS
@@ -290,7 +295,7 @@ mod tests {
     fn the_shipped_conditions_load() {
         let all = load_dir(Path::new(CONDITION_DIR)).expect("the shipped conditions are valid");
         let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
-        for wanted in ["cli-call", "cli-derived", "cli-named", "mcp"] {
+        for wanted in ["cli-call", "cli-compact", "cli-derived", "cli-named", "mcp"] {
             assert!(names.contains(&wanted), "{names:?}");
         }
         let mcp = all.iter().find(|c| c.name == "mcp").expect("mcp");

@@ -51,14 +51,15 @@ pub struct Prepared {
 }
 
 /// Prepares `profile` in `run_dir`: the agent's `PATH` from `inherited`, and (CLI) a
-/// `bin/mur` pointing at `mur` with the verbs of `verbs` installed for it (none: only
-/// derived verbs and `call`).
+/// `bin/mur` pointing at `mur` with the verbs of each directory of `verbs` installed for
+/// it, in order, a later one's replacing verbs of the same names (none: only derived
+/// verbs and `call`).
 pub fn prepare(
     profile: Profile,
     run_dir: &Path,
     inherited: Option<OsString>,
     mur: &Path,
-    verbs: Option<&Path>,
+    verbs: &[&Path],
 ) -> Result<Prepared> {
     let data_home = run_dir.join("data");
     let cache_home = run_dir.join("cache");
@@ -70,8 +71,8 @@ pub fn prepare(
         let bin = run_dir.join("bin");
         create_dir(&bin)?;
         link(mur, &bin.join("mur"))?;
-        if let Some(verbs) = verbs {
-            install_verbs(mur, verbs, &data_home, &cache_home, run_dir)?;
+        for (index, dir) in verbs.iter().enumerate() {
+            install_verbs(mur, dir, index > 0, &data_home, &cache_home, run_dir)?;
         }
         dirs.insert(0, bin);
     }
@@ -117,7 +118,8 @@ pub fn mcp_config(endpoint: &str, server: &str) -> serde_json::Value {
 /// The verb files in `dir` — components (`*.wasm`) and data verbs (`*.json`) — sorted.
 fn verb_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let hint = "build the standard verbs (`bash plugins/build.sh`) and pass \
-                `--verbs plugins/target/wasm32-wasip2/release`, or install them (`bash scripts/setup.sh`)";
+                `--verbs plugins/target/wasm32-wasip2/release`, or install them (`bash scripts/setup.sh`); \
+                the cli-compact condition's verbs are built by `bash plugins/compact/build.sh`";
     let entries = std::fs::read_dir(dir).map_err(|e| {
         Error::usage(format!(
             "cannot read the verb directory `{}`: {e}",
@@ -144,11 +146,13 @@ fn verb_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// `mur devtools verbs add` of every verb in `verbs`, into the run's own data and cache
-/// directories: compiled once per run, shared by its tasks.
+/// `mur devtools verbs add` of every verb in `verbs` (with `--force` when `replace`),
+/// into the run's own data and cache directories: compiled once per run, shared by its
+/// tasks.
 fn install_verbs(
     mur: &Path,
     verbs: &Path,
+    replace: bool,
     data_home: &Path,
     cache_home: &Path,
     run_dir: &Path,
@@ -158,6 +162,7 @@ fn install_verbs(
     create_dir(&home)?;
     let output = Command::new(mur)
         .args(["devtools", "verbs", "add"])
+        .args(replace.then_some("--force"))
         .args(&files)
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
@@ -235,7 +240,7 @@ mod tests {
             dir.path(),
             Some("/usr/bin:/bin".into()),
             Path::new("/nonexistent/mur"),
-            Some(Path::new("/nonexistent/verbs")),
+            &[Path::new("/nonexistent/verbs")],
         )
         .expect("nothing to install");
         for entry in std::env::split_paths(&prepared.path) {

@@ -63,7 +63,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         &out,
         std::env::var_os("PATH"),
         &plan.mur,
-        Some(&plan.verbs),
+        &[&plan.verbs],
     )?;
     for warning in &prepared.warnings {
         progress(&format!("warning: {warning}"));

@@ -318,18 +318,26 @@ fn prepare_conditions(
             continue;
         }
         let dir = out.join("conditions").join(&condition.name);
+        // A resumed study installs the verbs afresh (an overlay replaced some); their
+        // compiled code, in `cache/`, is kept.
+        let _ = std::fs::remove_dir_all(dir.join("data"));
         profile::create_dir(&dir)?;
         let verbs = match &condition.verbs {
             Some(VerbSet::Named) => Some(study.verbs.clone()),
             Some(VerbSet::Dir(dir)) => Some(dir.clone()),
             Some(VerbSet::Derived | VerbSet::Call) | None => None,
         };
+        let dirs: Vec<&Path> = verbs
+            .as_deref()
+            .into_iter()
+            .chain(condition.verbs_over.as_deref())
+            .collect();
         let prepared = profile::prepare(
             condition.surface,
             &dir,
             std::env::var_os("PATH"),
             &study.mur,
-            verbs.as_deref(),
+            &dirs,
         )?;
         for warning in &prepared.warnings {
             progress(&format!("warning: {warning}"));

@@ -1,10 +1,11 @@
-//! `mur-eval study`: a small matrix — every shipped condition × 3 tasks × 2 repeats —
-//! with the scripted agents (eval/agents/scripted.sh) completes; killed mid-study, it
-//! resumes where it stopped with the same `--out`, making only the runs not recorded;
-//! it writes results.jsonl (one line per run, each with its oracle's verdict, calls,
-//! context bytes and tokens), report.md, report.csv and the HTML page, which a headless
-//! browser opens when one is installed. `mur-eval report` rebuilds the table from
-//! results.jsonl alone. A condition that leaks the other surface is refused.
+//! `mur-eval study`: a small matrix — every shipped condition (cli-compact's verbs built
+//! first) × 3 tasks × 2 repeats — with the scripted agents (eval/agents/scripted.sh)
+//! completes; killed mid-study, it resumes where it stopped with the same `--out`, making
+//! only the runs not recorded; it writes results.jsonl (one line per run, each with its
+//! oracle's verdict, calls, context bytes and tokens), report.md, report.csv and the HTML
+//! page, which a headless browser opens when one is installed. The reshaped verbs give
+//! the agent fewer bytes than the standard ones. `mur-eval report` rebuilds the table
+//! from results.jsonl alone. A condition that leaks the other surface is refused.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -34,6 +35,19 @@ fn eval_bin() -> &'static Path {
             .expect("cargo built mur-eval")
             .to_owned()
     })
+}
+
+/// The reshaped verbs of the `cli-compact` condition, built once (plugins/compact).
+fn compact_verbs() {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let built = Command::new("bash")
+            .arg(repo_root().join("plugins/compact/build.sh"))
+            .stdout(Stdio::null())
+            .status()
+            .expect("bash runs");
+        assert!(built.success(), "plugins/compact/build.sh failed");
+    });
 }
 
 /// The shipped conditions' names.
@@ -96,6 +110,7 @@ fn a_small_study_resumes_after_a_kill_and_reports_every_condition() {
     let Some(python) = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt") else {
         return;
     };
+    compact_verbs();
     let sandbox = Sandbox::new();
     let out = sandbox.root().join("study");
     let expected = conditions().len() * 3 * REPEATS;
@@ -168,6 +183,19 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         "{} vs {}",
         before("mcp"),
         before("cli-named")
+    );
+    // The reshaped verbs put fewer bytes before the agent for the same tasks.
+    let results = |condition: &str| -> u64 {
+        all.iter()
+            .filter(|r| r["condition"] == condition)
+            .filter_map(|r| r["context"]["results"]["bytes"].as_u64())
+            .sum()
+    };
+    assert!(
+        results("cli-compact") < results("cli-named"),
+        "{} vs {}",
+        results("cli-compact"),
+        results("cli-named")
     );
 
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");

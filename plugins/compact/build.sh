@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Build the reshaped verbs of the `cli-compact` condition as WebAssembly components.
+#
+#   plugins/compact/build.sh     # from anywhere in the repo
+#
+# They land in plugins/compact/target/wasm32-wasip2/release/mur_verb_compact_<name>.wasm;
+# the condition installs them over the standard verbs of the same names.
+set -euo pipefail
+dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+target=wasm32-wasip2
+if ! rustup target list --installed | grep -qx "$target"; then
+    rustup target add "$target"
+fi
+cargo build --manifest-path "$dir/Cargo.toml" --target-dir "$dir/target" --release --target "$target"
+ls "$dir/target/$target/release"/mur_verb_compact_*.wasm

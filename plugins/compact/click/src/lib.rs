@@ -1,0 +1,72 @@
+//! `mur devtools click <selector>` shaped for agents (condition `cli-compact`): what was
+//! clicked as its `type`, `id` and `text`, not the element's every field; `--full` for
+//! the tool's whole answer.
+
+use mur_verb_kit::{About, Args, Map, Pos, Shaped, Spec, Value, Verb, shape};
+
+#[path = "../../shaping.rs"]
+mod shaping;
+use shaping::Keep;
+
+pub struct Click;
+
+impl Verb for Click {
+    const ABOUT: About = About {
+        name: "click",
+        tool: "click",
+        summary: "Click the element a selector matches; print its type, id and text",
+        synopsis: "click <selector> [--fields F,…] [--full]",
+        details: "",
+        examples: &["mur devtools click '#btn-inc'"],
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[Pos::selector("the element to click")],
+        options: &[shaping::FIELDS, shaping::FULL],
+        exclusive: &[],
+    };
+
+    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
+        Ok(shaping::arguments(args))
+    }
+
+    fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
+        let keep = Keep::of(args, &["type", "id", "text"]);
+        let payload = shape::payload(result);
+        if args.flag("full") {
+            return Ok(Shaped::json(&payload, pretty));
+        }
+        let element = payload.get("element").and_then(Value::as_object);
+        let clicked = element.map_or(Value::Null, |e| Value::Object(keep.object(e)));
+        let mut out = Map::new();
+        out.insert("clicked".to_owned(), clicked);
+        Ok(Shaped::json(&Value::Object(out), pretty))
+    }
+}
+
+mur_verb_kit::export_verb!(Click);
+
+mur_verb_kit::verb_tables!(Click {
+    arguments: [
+        (&["#btn-inc"], json!({"selector": "#btn-inc"})),
+        (&["#btn-inc", "--full"], json!({"selector": "#btn-inc"})),
+    ],
+    usage_errors: [(&[], "missing argument `<selector>`")],
+});
+
+#[cfg(test)]
+mod tests {
+    use super::Click;
+    use mur_verb_kit::{json, testing};
+
+    #[test]
+    fn what_was_clicked_is_its_type_id_and_text() {
+        let result = json!({"structuredContent": {"element": {"bounds": {"x": 96}, "enabled": true,
+            "id": "btn-inc", "name": "Increment", "text": "+", "type": "Button"}}});
+        assert_eq!(
+            testing::stdout::<Click>(&["#btn-inc"], &result, false),
+            "{\"clicked\":{\"id\":\"btn-inc\",\"text\":\"+\",\"type\":\"Button\"}}\n"
+        );
+        let full = testing::stdout::<Click>(&["#btn-inc", "--full"], &result, false);
+        assert!(full.contains("bounds"), "{full}");
+    }
+}

@@ -1,0 +1,100 @@
+//! `mur devtools state` shaped for agents (condition `cli-compact`): the app's state with
+//! long values cut, or one element as its `type`, `id`, `text` and the flags that differ
+//! from the default (`--fields` adds others, `--full` keeps everything).
+
+use mur_verb_kit::{About, Args, Map, Opt, Shaped, Spec, Value, Verb, shape};
+
+#[path = "../../shaping.rs"]
+mod shaping;
+use shaping::Keep;
+
+pub struct State;
+
+const DEFAULT: &[&str] = &["type", "id", "text"];
+
+impl Verb for State {
+    const ABOUT: About = About {
+        name: "state",
+        tool: "state",
+        summary: "Print the app's state, or an element's type, id, text and notable flags",
+        synopsis: "state [--selector S] [--fields F,…] [--full]",
+        details: "Values longer than 80 characters are cut, their length said; --full \
+                  prints every field whole.",
+        examples: &[
+            "mur devtools state --selector '#count'",
+            "mur devtools state --selector '#btn-inc' --fields bounds",
+        ],
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[],
+        options: &[
+            Opt::selector("only the element the selector S matches"),
+            shaping::FIELDS,
+            shaping::FULL,
+        ],
+        exclusive: &[],
+    };
+
+    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
+        Ok(shaping::arguments(args))
+    }
+
+    fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
+        let keep = Keep::of(args, DEFAULT);
+        let payload = shape::payload(result);
+        let shaped = match (args.value("selector"), payload.as_object()) {
+            (Some(_), Some(element)) => {
+                let mut kept = keep.object(element);
+                for (key, value) in shaping::notable(element) {
+                    kept.entry(key).or_insert(value);
+                }
+                Value::Object(kept)
+            }
+            _ => keep.value(&payload),
+        };
+        Ok(Shaped::json(&shaped, pretty))
+    }
+}
+
+mur_verb_kit::export_verb!(State);
+
+mur_verb_kit::verb_tables!(State {
+    arguments: [
+        (&[], json!({})),
+        (
+            &["--selector", "#count", "--full"],
+            json!({"selector": "#count"})
+        ),
+    ],
+    usage_errors: [(&["#count"], "unexpected argument `#count`")],
+});
+
+#[cfg(test)]
+mod tests {
+    use super::State;
+    use mur_verb_kit::{json, testing};
+
+    #[test]
+    fn an_element_is_its_type_id_text_and_notable_flags() {
+        let element = json!({"structuredContent": {"bounds": {"x": 1}, "enabled": true, "focused": false,
+            "id": "count", "matchCount": 1, "name": "Count", "text": "5", "type": "Text", "visible": false}});
+        assert_eq!(
+            testing::stdout::<State>(&["--selector", "#count"], &element, false),
+            "{\"id\":\"count\",\"text\":\"5\",\"type\":\"Text\",\"visible\":false}\n"
+        );
+        let more = testing::stdout::<State>(
+            &["--selector", "#count", "--fields", "bounds"],
+            &element,
+            false,
+        );
+        assert!(more.contains("\"bounds\":{\"x\":1}"), "{more}");
+    }
+
+    #[test]
+    fn the_app_state_keeps_every_field_with_long_values_cut() {
+        let state = json!({"structuredContent": {"counter": {"count": 3}, "note": "y".repeat(90)}});
+        let text = testing::stdout::<State>(&[], &state, false);
+        assert!(text.contains("\"counter\":{\"count\":3}"), "{text}");
+        assert!(text.contains("… [90 chars; --full for all]"), "{text}");
+    }
+}

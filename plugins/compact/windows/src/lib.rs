@@ -1,0 +1,87 @@
+//! `mur devtools windows` shaped for agents (condition `cli-compact`): each window as
+//! its `id` and `title` (and `focused` when it is); `--fields bounds` for more.
+
+use mur_verb_kit::{About, Args, Map, Shaped, Spec, Value, Verb, shape};
+
+#[path = "../../shaping.rs"]
+mod shaping;
+use shaping::Keep;
+
+pub struct Windows;
+
+impl Verb for Windows {
+    const ABOUT: About = About {
+        name: "windows",
+        tool: "windows",
+        summary: "List the app's windows: id and title (--fields for more)",
+        synopsis: "windows [--fields F,…] [--full]",
+        details: "",
+        examples: &[
+            "mur devtools windows",
+            "mur devtools windows --fields bounds",
+        ],
+    };
+    const SPEC: Spec = Spec {
+        positionals: &[],
+        options: &[shaping::FIELDS, shaping::FULL],
+        exclusive: &[],
+    };
+
+    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
+        Ok(shaping::arguments(args))
+    }
+
+    fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
+        let keep = Keep::of(args, &["id", "title"]);
+        let payload = shape::payload(result);
+        let windows: Vec<Value> = payload
+            .get("windows")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object)
+            .map(|window| {
+                let mut kept = keep.object(window);
+                if window.get("focused") == Some(&Value::Bool(true)) {
+                    kept.insert("focused".to_owned(), Value::Bool(true));
+                }
+                Value::Object(kept)
+            })
+            .collect();
+        let mut out = Map::new();
+        if windows.is_empty() {
+            out.insert(
+                "empty".to_owned(),
+                shaping::empty("window is open", "the app shows nothing"),
+            );
+        }
+        out.insert("windows".to_owned(), Value::Array(windows));
+        Ok(Shaped::json(&Value::Object(out), pretty))
+    }
+}
+
+mur_verb_kit::export_verb!(Windows);
+
+mur_verb_kit::verb_tables!(Windows {
+    arguments: [(&[], json!({})), (&["--full"], json!({}))],
+    usage_errors: [(&["main"], "unexpected argument `main`")],
+});
+
+#[cfg(test)]
+mod tests {
+    use super::Windows;
+    use mur_verb_kit::{json, testing};
+
+    #[test]
+    fn each_window_is_its_id_and_title() {
+        let result = json!({"structuredContent": {"windows": [
+            {"bounds": {"x": 0}, "focused": false, "id": "main", "title": "mur sample"},
+            {"bounds": {"x": 0}, "focused": true, "id": "about", "title": "About"}]}});
+        assert_eq!(
+            testing::stdout::<Windows>(&[], &result, false),
+            "{\"windows\":[{\"id\":\"main\",\"title\":\"mur sample\"},{\"id\":\"about\",\"title\":\"About\",\"focused\":true}]}\n"
+        );
+        let full = testing::stdout::<Windows>(&["--full"], &result, false);
+        assert!(full.contains("bounds"), "{full}");
+    }
+}
