@@ -304,7 +304,7 @@ pub enum UsageCommand {
     #[command(after_help = examples(&["mur devtools usage off"]))]
     Off,
     /// Print the usage log's path (and whether recording is on, on stderr)
-    #[command(after_help = examples(&["mur devtools usage path", "tail -n 3 \"$(mur devtools usage path)\""]))]
+    #[command(after_help = examples(&["mur devtools usage path"]))]
     Path,
 }
 
