@@ -1,13 +1,16 @@
 //! `mur-bench`: builds everything in release mode, starts a private
-//! `mur-sample`, and prints one table of what mur costs per call, side by
-//! side with the floor (one raw POST) and, when installed, its peers.
+//! `mur-sample`, and prints tables of what mur costs per call, side by side
+//! with two floors (one raw POST; the lockfile contract then the POST) and,
+//! when `bench/peers.sh` installed them, its peers.
 //!
 //! Run from the workspace root: `cargo run --release -p mur-bench`
 //! (`-- --quick` for fewer runs while iterating; `-- --only languages` for one
 //! section: latency, load, languages, discovery, auto, server, peers or stdio).
 
 mod languages;
+mod latency;
 mod measure;
+mod peers;
 mod scenarios;
 mod setup;
 mod stats;
@@ -106,7 +109,7 @@ fn run(plan: Plan) -> setup::Result<()> {
         eprintln!("per-call latency…");
         stats::print_table(
             "Per-call latency (whole process, warm)",
-            &scenarios::per_call_latency(&sandbox, &live.endpoint, plan.latency_runs)?,
+            &latency::per_call_latency(&sandbox, &live.endpoint, plan.latency_runs)?,
         );
     }
     if plan.runs("load") {
@@ -148,9 +151,10 @@ fn run(plan: Plan) -> setup::Result<()> {
         stats::print_table("Server throughput (mur-sample)", &load);
     }
     if plan.runs("peers") {
+        eprintln!("peers…");
         stats::print_table(
-            "Peers (same call, when installed)",
-            &scenarios::peers(&live.endpoint, plan.warm_runs),
+            "Peers (same session and call, interleaved with mur and the floors; bench/peers.sh)",
+            &peers::peers(&sandbox, &live.endpoint, plan.warm_runs)?,
         );
     }
     if plan.runs("stdio") {

@@ -8,67 +8,14 @@ use std::{
 use mur_lockfile::Lockfile;
 
 use crate::{
+    latency::STATE_ARGS,
     measure::{self, Run},
     setup::{Bench, Result},
     stats::{Row, ms},
 };
 
-const STATE_ARGS: &str = r##"{"selector":"#count"}"##;
-
 fn io(err: std::io::Error) -> String {
     err.to_string()
-}
-
-/// Per-call latency: a warm named verb, a data verb and a derived verb,
-/// `call`, and the floor, interleaved so machine noise hits them alike. The
-/// data verb is docs/examples/count.json (it calls `state` on `#count`, as the
-/// named verb and the floor do); the derived verb is `clear-todos` (with no
-/// todos: nothing to clear, nothing asked), a tool no standard verb covers,
-/// its list cached after the warm-up. (`export-todos` streams its progress,
-/// which measures the stream, not the verb.)
-pub fn per_call_latency(sandbox: &Bench, endpoint: &str, runs: usize) -> Result<Vec<Row>> {
-    let count = mur_testkit::plugins::repo_root().join("docs/examples/count.json");
-    let count = count.to_str().ok_or("a non-UTF-8 checkout path")?;
-    measure::run_expect(&mut sandbox.mur(&["verbs", "add", "--force", count]), 0).map_err(io)?;
-    let named = || sandbox.mur(&["state", "--selector", "#count"]);
-    let data = || sandbox.mur(&["count"]);
-    let derived = || sandbox.mur(&["clear-todos"]);
-    let call = || sandbox.mur(&["call", "state", "--args", STATE_ARGS]);
-    let floor = || {
-        let mut command = sandbox.floor();
-        command.args([endpoint, "state", STATE_ARGS]);
-        command
-    };
-    let makers: [&dyn Fn() -> Command; 5] = [&named, &data, &derived, &call, &floor];
-    for make in makers {
-        for _ in 0..3 {
-            measure::run_expect(&mut make(), 0).map_err(io)?; // warm caches
-        }
-    }
-    let mut runs_by_kind: [Vec<Run>; 5] = Default::default();
-    for _ in 0..runs {
-        for (kind, make) in makers.iter().enumerate() {
-            runs_by_kind[kind].push(measure::run_expect(&mut make(), 0).map_err(io)?);
-        }
-    }
-    let [named_runs, data_runs, derived_runs, call_runs, floor_runs] = runs_by_kind;
-    let floor_row =
-        Row::from_runs("floor: one raw POST (std-only process)", &floor_runs).note("1.00x");
-    let against_floor = |label: &str, runs: &[Run]| {
-        let row = Row::from_runs(label, runs);
-        let note = format!(
-            "{:.2}x floor",
-            row.median().as_secs_f64() / floor_row.median().as_secs_f64()
-        );
-        row.note(note)
-    };
-    Ok(vec![
-        against_floor("mur devtools state --selector '#count'", &named_runs),
-        against_floor("mur devtools count (data verb)", &data_runs),
-        against_floor("mur devtools clear-todos (derived verb)", &derived_runs),
-        against_floor("mur devtools call state --args …", &call_runs),
-        floor_row,
-    ])
 }
 
 /// Verb load: install (validate + compile), first call with an empty compile
@@ -299,56 +246,4 @@ fn client_loop(host_port: &str, request: &[u8], deadline: Instant) -> (Vec<Durat
         latencies.push(started.elapsed());
     }
     (latencies, errors)
-}
-
-/// Peer clients, when installed: the same call through them.
-pub fn peers(endpoint: &str, runs: usize) -> Vec<Row> {
-    let mut rows = Vec::new();
-    let peers: [(&str, Vec<String>); 2] = [
-        (
-            "mcporter",
-            vec![
-                "call".into(),
-                format!("{endpoint}.state"),
-                "selector=#count".into(),
-            ],
-        ),
-        (
-            "mcp-inspector",
-            vec![
-                "--cli".into(),
-                endpoint.into(),
-                "--method".into(),
-                "tools/call".into(),
-                "--tool-name".into(),
-                "state".into(),
-                "--tool-arg".into(),
-                "selector=#count".into(),
-            ],
-        ),
-    ];
-    for (program, args) in peers {
-        if !on_path(program) {
-            rows.push(
-                Row::from_durations(format!("peer: {program}"), Vec::new())
-                    .note("skipped: not installed"),
-            );
-            continue;
-        }
-        let samples: Vec<Run> = (0..runs)
-            .filter_map(|_| measure::run(Command::new(program).args(&args)).ok())
-            .collect();
-        let failed = samples.iter().filter(|run| run.exit_code != 0).count();
-        rows.push(
-            Row::from_runs(format!("peer: {program}"), &samples)
-                .note(format!("{failed} non-zero exits")),
-        );
-    }
-    rows
-}
-
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH")
-        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
-        .unwrap_or(false)
 }

@@ -68,6 +68,11 @@ impl Bench {
         self.sandbox.command(&self.floor)
     }
 
+    /// `program` (a path) with the sandbox's environment, in its directory.
+    pub fn command(&self, program: &std::path::Path) -> Command {
+        self.sandbox.command(program)
+    }
+
     /// One of this package's own programs (`mur-stdio-once`), in the sandbox.
     pub fn program(&self, name: &str) -> Command {
         let path = self

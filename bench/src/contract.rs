@@ -1,0 +1,143 @@
+//! The contract floor's discovery: what the lockfile contract asks of any
+//! client before its call — read the lockfile directory, check that the pid
+//! runs, and `GET` the endpoint for the devtools probe answering as that pid —
+//! done with std only and no JSON parser (a field is found by its key), so the
+//! benchmark's second baseline owes nothing to any crate either.
+
+use std::{
+    io::{self, BufReader},
+    net::TcpStream,
+    path::{Path, PathBuf},
+};
+
+use crate::wire;
+
+/// The probe schema a live session answers `GET <endpoint>` with.
+const PROBE_SCHEMA: &str = "reactor-devtools-mcp/1";
+
+/// A session that passed the contract's checks, and the connection the probe
+/// used (kept open, as an HTTP client would, for the call).
+pub struct Live {
+    pub host_port: String,
+    pub path: String,
+    pub stream: TcpStream,
+}
+
+/// The lockfile directory of this user: `$XDG_RUNTIME_DIR/reactor-devtools`,
+/// else `${TMPDIR:-/tmp}/reactor-devtools-<uid>` (the contract's Linux paths).
+pub fn lockfile_dir() -> PathBuf {
+    if let Some(runtime) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(runtime).join("reactor-devtools");
+    }
+    let tmp = std::env::var_os("TMPDIR").map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
+    tmp.join(format!("reactor-devtools-{}", uid()))
+}
+
+/// This process's uid, as the owner of its own `/proc` entry (std has no getuid).
+fn uid() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").map_or(0, |meta| meta.uid())
+}
+
+/// The first lockfile in `dir` whose pid runs and whose endpoint answers the
+/// probe as that pid.
+pub fn find_live(dir: &Path) -> io::Result<Live> {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    names.sort();
+    for path in names {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let (Some(endpoint), Some(pid)) =
+            (string_field(&text, "endpoint"), number_field(&text, "pid"))
+        else {
+            continue;
+        };
+        if !running(pid) {
+            continue;
+        }
+        if let Ok(live) = probe(endpoint, pid) {
+            return Ok(live);
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::NotFound,
+        format!("no live session in {}", dir.display()),
+    ))
+}
+
+/// Whether `pid` is a running process: one look at `/proc/<pid>`.
+fn running(pid: u64) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// `GET <endpoint>`: the devtools probe, answered by the same pid.
+fn probe(endpoint: &str, pid: u64) -> io::Result<Live> {
+    let (host_port, path) = wire::split_endpoint(endpoint)?;
+    let mut stream = TcpStream::connect(&host_port)?;
+    let _ = stream.set_nodelay(true);
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {host_port}\r\nAccept: application/json\r\nConnection: keep-alive\r\n\r\n"
+    );
+    let (status, body) = {
+        use std::io::Write;
+        stream.write_all(request.as_bytes())?;
+        wire::read_response(&mut BufReader::new(&mut stream))?
+    };
+    let body = String::from_utf8_lossy(&body);
+    let answers = status == 200
+        && string_field(&body, "schema") == Some(PROBE_SCHEMA)
+        && number_field(&body, "pid") == Some(pid);
+    if !answers {
+        return Err(io::Error::other(format!("{endpoint} is not that session")));
+    }
+    Ok(Live {
+        host_port,
+        path,
+        stream,
+    })
+}
+
+/// The string value of `"key": "…"` in a flat JSON object (no escapes needed:
+/// endpoints and schemas have none).
+pub fn string_field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let rest = after_key(text, key)?.strip_prefix('"')?;
+    rest.find('"').map(|end| &rest[..end])
+}
+
+/// The unsigned number value of `"key": N` in a flat JSON object.
+pub fn number_field(text: &str, key: &str) -> Option<u64> {
+    let rest = after_key(text, key)?;
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    rest[..digits].parse().ok()
+}
+
+fn after_key<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let quoted = format!("\"{key}\"");
+    let at = text.find(&quoted)? + quoted.len();
+    let rest = text[at..].trim_start().strip_prefix(':')?;
+    Some(rest.trim_start())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_found_by_key_in_a_lockfile() {
+        let lockfile = "{\n  \"schema\": \"reactor-devtools-lockfile/1\",\n  \"endpoint\": \"http://127.0.0.1:4100/mcp\",\n  \"port\": 4100,\n  \"pid\": 31337\n}";
+        assert_eq!(
+            string_field(lockfile, "endpoint"),
+            Some("http://127.0.0.1:4100/mcp")
+        );
+        assert_eq!(number_field(lockfile, "pid"), Some(31337));
+        assert_eq!(number_field(r#"{"pid":7,"x":1}"#, "pid"), Some(7));
+        assert_eq!(string_field(lockfile, "project"), None);
+        assert_eq!(number_field(lockfile, "endpoint"), None);
+    }
+}
