@@ -240,6 +240,36 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
     let rebuilt = run_within(&mut again, STUDY_LIMIT).0;
     rebuilt.assert_code(0);
     assert_eq!(rebuilt.stdout, report);
+
+    // `--readme` puts the per-condition table between the README's marker lines, and
+    // only there: the baseline is never typed by hand.
+    let readme = sandbox.root().join("README.md");
+    let before =
+        "# App\n\n<!-- study-baseline -->\nold table\n<!-- /study-baseline -->\n\nThe end.\n";
+    std::fs::write(&readme, before).expect("write");
+    let mut into = sandbox.command(eval_bin());
+    into.arg("report")
+        .arg(out)
+        .arg("--readme")
+        .arg(&readme)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    run_within(&mut into, STUDY_LIMIT).0.assert_code(0);
+    let written = std::fs::read_to_string(&readme).expect("read");
+    assert!(
+        written.starts_with("# App\n\n<!-- study-baseline -->\n| condition |"),
+        "{written}"
+    );
+    assert!(
+        written.ends_with("<!-- /study-baseline -->\n\nThe end.\n"),
+        "{written}"
+    );
+    assert!(!written.contains("old table"), "{written}");
+    let table_row = report
+        .lines()
+        .find(|l| l.starts_with("| cli-named |"))
+        .expect("a row");
+    assert!(written.contains(table_row), "{written}");
 }
 
 /// The page as a headless browser renders it, when one is installed (`.ci/run`
