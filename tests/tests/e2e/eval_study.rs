@@ -5,7 +5,8 @@
 //! oracle's verdict, calls, context bytes and tokens), report.md, report.csv and the HTML
 //! page, which a headless browser opens when one is installed. The reshaped verbs give
 //! the agent fewer bytes than the standard ones. `mur-eval report` rebuilds the table
-//! from results.jsonl alone. A condition that leaks the other surface is refused.
+//! from results.jsonl alone. An agent's event stream (Claude Code's, the fixture) gives
+//! its turns, tokens and cost. A condition that leaks the other surface is refused.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -344,4 +345,44 @@ fn a_condition_that_leaks_the_other_surface_is_refused_before_any_run() {
         "error: condition `leaky` leaks the other surface: its mcp instructions mention mur devtools\n"
     );
     assert!(!sandbox.root().join("out").exists(), "nothing ran");
+}
+
+#[test]
+fn an_agents_event_stream_gives_its_turns_tokens_and_cost() {
+    // An "agent" that only prints Claude Code's recorded stream: it calls nothing, so
+    // the task fails, and its own figures and tool results are what the study reads.
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let fixture = repo_root().join("eval/fixtures/claude-stream.jsonl");
+    let mut command = sandbox.command(eval_bin());
+    command
+        .args([
+            "study",
+            "--conditions",
+            "cli-derived",
+            "--tasks",
+            "count-to-three",
+        ])
+        .args(["--repeats", "1", "--agent-format", "stream-json", "--agent"])
+        .arg(format!("cat {}", fixture.display()))
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let output = run_within(&mut command, STUDY_LIMIT).0;
+    output.assert_code(0);
+    let only = &results(&out)[0];
+    assert_eq!(only["success"], false, "{only}");
+    assert_eq!(only["calls"]["total"], 0, "{only}");
+    let agent = &only["agent"];
+    assert_eq!(agent["format"], "stream-json");
+    assert_eq!(agent["turns"], 4);
+    assert_eq!(agent["inputTokens"], 12 + 2_300 + 49_100);
+    assert_eq!(agent["cachedTokens"], 49_100);
+    assert_eq!(agent["outputTokens"], 160);
+    assert_eq!(agent["costUsd"], 0.0421);
+    // No `mur` ran and no transcript was logged: the stream's tool results count.
+    assert_eq!(only["context"]["resultCount"], 3, "{only}");
+    let row = "| cli-derived | 1 | 0/1 (0%) | 0%–79% | 0 | 4 | 51412 |";
+    assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
 }
