@@ -80,12 +80,16 @@ pub fn measure(
     let mut before = vec![instructions.to_owned()];
     before.extend(schemas.map(str::to_owned));
     let mut results = Vec::new();
+    // Reads count before the first call only while no call has been made: the guide read
+    // later is a result like any other.
+    let mut called = false;
     for call in &captured {
         let text = format!("{}{}", call.stdout, call.stderr);
-        if call.is_read() {
-            before.push(text);
-        } else {
+        called |= !call.is_read();
+        if called {
             results.push(text);
+        } else {
+            before.push(text);
         }
     }
     for line in &logged {
@@ -127,6 +131,7 @@ mod tests {
             line(&["devtools", "click", "--help"], "click's help"),
             line(&["devtools", "call", "tools/list"], "{\"tools\":[]}"),
             line(&["devtools", "click", "#btn-inc"], "{\"clicked\":true}\n"),
+            line(&["devtools", "state", "--help"], "state's help"),
         ]
         .join("\n");
         std::fs::write(dir.path().join(CAPTURE_FILE), log + "\n").expect("write");
@@ -140,8 +145,14 @@ mod tests {
             context.before.tokens,
             before.iter().map(|t| count(t)).sum::<u64>()
         );
-        assert_eq!(context.result_count, 1);
-        assert_eq!(context.results, Size::of("{\"clicked\":true}\n"));
+        assert_eq!(
+            context.result_count, 2,
+            "a read after the first call is a result"
+        );
+        assert_eq!(
+            context.results,
+            Size::of("{\"clicked\":true}\n").add(Size::of("state's help"))
+        );
         assert_eq!(context.total, context.before.add(context.results));
     }
 

@@ -163,7 +163,12 @@ pub const RESULTS: &str = "results.jsonl";
 /// Runs the study; `progress` hears warnings and, off a terminal, each run as it ends.
 pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     for condition in &study.conditions {
-        crate::agent::check_command(&study.agent, condition.surface)?;
+        if let Some(warning) = crate::agent::check_command(&study.agent, condition.surface)? {
+            progress(&format!(
+                "warning: condition `{}`: {warning}",
+                condition.name
+            ));
+        }
     }
     profile::create_dir(&study.out)?;
     let out = std::path::absolute(&study.out)
