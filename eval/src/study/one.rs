@@ -1,0 +1,140 @@
+//! One run of a study: the task run as `mur-eval run` makes it, with the condition's
+//! instructions, MCP configuration and capture, then measured — the oracle's verdict,
+//! calls by surface and outside the verb set, the agent's own report, the context.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use super::prepare::Ready;
+use super::result::{self, Checks, RunCalls, RunResult};
+use super::{Planned, Study, context, id, write};
+use crate::adapters;
+use crate::checker::Checker;
+use crate::condition::Condition;
+use crate::profile::{self, Profile};
+use crate::run::{self, Extras};
+use crate::usage;
+
+/// One run, measured; a failure of the harness is recorded in the result.
+pub fn run_one(
+    study: &Study,
+    ready: &[Option<Ready>],
+    checker: &Checker,
+    out: &Path,
+    planned: &Planned,
+) -> RunResult {
+    let condition = &study.conditions[planned.condition];
+    let task = &study.tasks[planned.task];
+    let dir = out
+        .join("runs")
+        .join(&condition.name)
+        .join(&task.id)
+        .join(planned.repeat.to_string());
+    // A run cut short by a kill left its directory, and maybe its session: it is made
+    // again from nothing.
+    crate::session::stop_leftovers(&dir.join("run"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut result = RunResult {
+        schema: result::SCHEMA.to_owned(),
+        id: id(study, planned),
+        condition: condition.name.clone(),
+        surface: condition.surface.name().to_owned(),
+        task: task.id.clone(),
+        repeat: planned.repeat,
+        order: planned.order,
+        success: false,
+        checks: Checks::default(),
+        calls: RunCalls::default(),
+        wall_ms: 0.0,
+        agent_exit: None,
+        timed_out: false,
+        context: result::Context::default(),
+        agent: None,
+        transcript: dir.clone(),
+        error: None,
+    };
+    let Some(ready) = ready.get(planned.condition).and_then(Option::as_ref) else {
+        result.error = Some("the condition was not prepared".to_owned());
+        return result;
+    };
+    if let Err(e) = profile::create_dir(&dir) {
+        result.error = Some(e.message().to_owned());
+        return result;
+    }
+    let extras = extras(condition, &dir);
+    let record = run::run_task(&ready.plan, &ready.prepared, checker, task, &dir, &extras);
+    result.success = record.completed;
+    result.checks = Checks {
+        passed: record.checks.iter().filter(|c| c.passed).count() as u32,
+        total: record.checks.len() as u32,
+    };
+    result.calls = calls(&dir, &record.calls, condition);
+    result.wall_ms = record.wall_ms;
+    result.agent_exit = record.agent_exit;
+    result.timed_out = record.timed_out;
+    result.error = record.error.clone();
+    let format = study.agent_format.or(condition.agent_format);
+    result.agent = format.map(|format| {
+        let stdout = std::fs::read_to_string(dir.join("agent.stdout")).unwrap_or_default();
+        adapters::read(format, &stdout)
+    });
+    if let Ok(text) = serde_json::to_string_pretty(&record) {
+        let _ = write(&dir.join("record.json"), &(text + "\n"));
+    }
+    result.context = context::measure(
+        &dir,
+        &condition.instructions,
+        ready.schemas.as_deref(),
+        result.agent.as_ref(),
+    );
+    result
+}
+
+/// What a study adds to the run: the instructions file, the condition's MCP client
+/// configuration, and where the capture and the agent's transcript go.
+fn extras(condition: &Condition, dir: &Path) -> Extras {
+    let mut env: Vec<(OsString, OsString)> = vec![
+        ("MUR_EVAL_CONDITION".into(), condition.name.clone().into()),
+        (
+            "MUR_EVAL_TRANSCRIPT".into(),
+            dir.join(context::TRANSCRIPT_FILE).into(),
+        ),
+    ];
+    if condition.surface == Profile::Cli {
+        env.push((
+            "MUR_EVAL_CAPTURE".into(),
+            dir.join(context::CAPTURE_FILE).into(),
+        ));
+    }
+    Extras {
+        env,
+        files: vec![(
+            condition.instructions_file.clone(),
+            condition.instructions.clone(),
+        )],
+        mcp: condition
+            .mcp
+            .as_ref()
+            .map(|m| (m.file.clone(), m.server.clone())),
+    }
+}
+
+/// The run's calls, with those outside the condition's verb set counted from the
+/// session's records of the agent's calls (mur names each call's verb kind).
+fn calls(dir: &Path, counted: &usage::Calls, condition: &Condition) -> RunCalls {
+    let records = usage::read(&dir.join("calls.jsonl")).unwrap_or_default();
+    let off_condition = records
+        .iter()
+        .filter(|r| r.surface == mur_usage::Surface::Cli)
+        .filter(|r| !condition.verbs.as_ref().is_none_or(|v| v.allows(r.kind)))
+        .count() as u32;
+    RunCalls {
+        total: counted.total,
+        cli: counted.cli,
+        mcp: counted.mcp,
+        failed: counted.failed,
+        other_surface: counted.on_other_surface(condition.surface),
+        off_condition,
+        tools: counted.tools.clone(),
+    }
+}

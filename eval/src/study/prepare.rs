@@ -1,0 +1,154 @@
+//! Each condition a study runs, made ready once: its `mur` (behind `mur-eval-capture`)
+//! and verbs installed (cli), the tool schemas its MCP client loads (mcp), and the plan
+//! the run machinery of `mur-eval run` takes.
+
+use std::collections::VecDeque;
+use std::path::Path;
+
+use mur_core::{Error, Result};
+
+use super::{Planned, Study, write};
+use crate::checker::Checker;
+use crate::condition::{Condition, VerbSet};
+use crate::profile::{self, Prepared, Profile};
+use crate::run::Plan;
+
+/// A condition made ready: its plan for the run machinery and what its agents get.
+pub struct Ready {
+    pub plan: Plan,
+    pub prepared: Prepared,
+    /// The `tools/list` result an MCP client loads (mcp conditions).
+    pub schemas: Option<String>,
+}
+
+/// Each condition a pending run needs: its `mur` and verbs installed once (cli), or the
+/// tool schemas its client will load (mcp).
+pub fn prepare_conditions(
+    study: &Study,
+    out: &Path,
+    pending: &VecDeque<Planned>,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<Option<Ready>>> {
+    let mut schemas: Option<String> = None;
+    let mut ready = Vec::new();
+    for (index, condition) in study.conditions.iter().enumerate() {
+        if !pending.iter().any(|p| p.condition == index) {
+            ready.push(None);
+            continue;
+        }
+        let dir = out.join("conditions").join(&condition.name);
+        // A resumed study installs the verbs afresh (an overlay replaced some); their
+        // compiled code, in `cache/`, is kept.
+        let _ = std::fs::remove_dir_all(dir.join("data"));
+        profile::create_dir(&dir)?;
+        let verbs = match &condition.verbs {
+            Some(VerbSet::Named) => Some(study.verbs.clone()),
+            Some(VerbSet::Dir(dir)) => Some(dir.clone()),
+            Some(VerbSet::Derived | VerbSet::Call) | None => None,
+        };
+        let dirs: Vec<&Path> = verbs
+            .as_deref()
+            .into_iter()
+            .chain(condition.verbs_over.as_deref())
+            .collect();
+        let prepared = profile::prepare(
+            condition.surface,
+            &dir,
+            std::env::var_os("PATH"),
+            &study.mur,
+            &dirs,
+        )?;
+        for warning in &prepared.warnings {
+            progress(&format!("warning: {warning}"));
+        }
+        if condition.surface == Profile::Cli {
+            capture_mur(&dir, &study.mur)?;
+        }
+        let condition_schemas = if condition.surface == Profile::Mcp {
+            if schemas.is_none() {
+                schemas = Some(tool_schemas(study, out)?);
+            }
+            schemas.clone()
+        } else {
+            None
+        };
+        let plan = Plan {
+            profile: condition.surface,
+            agent: substitute(&study.agent, condition)?,
+            tasks: Vec::new(),
+            out: dir,
+            time_limit: study.time_limit,
+            time_limit_forced: study.time_limit_forced,
+            mur: study.mur.clone(),
+            sample: study.sample.clone(),
+            verbs: verbs.unwrap_or_default(),
+            pass_env: study.pass_env.clone(),
+        };
+        ready.push(Some(Ready {
+            plan,
+            prepared,
+            schemas: condition_schemas,
+        }));
+    }
+    Ok(ready)
+}
+
+/// `{condition}` and `{surface}` in the agent command, shell-quoted.
+fn substitute(command: &str, condition: &Condition) -> Result<String> {
+    let quote = |value: &str| {
+        shlex::try_quote(value)
+            .map(|q| q.into_owned())
+            .map_err(|_| Error::usage("cannot quote a condition's name for the shell"))
+    };
+    Ok(command
+        .replace("{condition}", &quote(&condition.name)?)
+        .replace("{surface}", condition.surface.name()))
+}
+
+/// Replaces the condition's `bin/mur` by a script that runs `mur` through
+/// `mur-eval-capture`, which keeps what `mur` printed in the run's `captured.jsonl`.
+fn capture_mur(dir: &Path, mur: &Path) -> Result<()> {
+    let capture = crate::cli::beside_me("mur-eval-capture").ok_or_else(|| {
+        Error::usage("cannot find `mur-eval-capture` beside `mur-eval`")
+            .with_hint("build both: `cargo build -p mur-eval`")
+    })?;
+    let quote = |p: &Path| {
+        shlex::try_quote(&p.to_string_lossy())
+            .map(|q| q.into_owned())
+            .map_err(|_| Error::usage(format!("cannot quote `{}` for the shell", p.display())))
+    };
+    let script = format!(
+        "#!/bin/sh\n# mur, with what it prints kept for the study (mur-eval-capture)\nexec {} {} \"$@\"\n",
+        quote(&capture)?,
+        quote(mur)?
+    );
+    let path = dir.join("bin").join("mur");
+    let _ = std::fs::remove_file(&path);
+    write(&path, &script)?;
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| Error::internal(format!("cannot make `{}` executable: {e}", path.display())))
+}
+
+/// The `tools/list` result of a fresh `mur-sample`, as the JSON text an MCP client reads
+/// before its first call; kept in `tools-list.json` (and read from there on resume).
+fn tool_schemas(study: &Study, out: &Path) -> Result<String> {
+    let kept = out.join("tools-list.json");
+    if let Ok(text) = std::fs::read_to_string(&kept) {
+        return Ok(text);
+    }
+    let dir = out.join("schemas");
+    let runtime = dir.join("run");
+    profile::create_dir(&runtime)?;
+    let session =
+        crate::session::Session::start(&study.sample, &dir, &runtime, &dir.join("usage.jsonl"))?;
+    let endpoint = session.serving()?.endpoint;
+    let listed = Checker::new()?
+        .request(&endpoint, "tools/list", None)
+        .map_err(|why| Error::internal(format!("cannot list the session's tools: {why}")))?;
+    session.stop();
+    let text = serde_json::to_string(&listed)
+        .map_err(|e| Error::internal(format!("cannot serialize the tool list: {e}")))?;
+    write(&kept, &text)?;
+    Ok(text)
+}

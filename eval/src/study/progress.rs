@@ -1,0 +1,55 @@
+//! A study's progress: a bar on a terminal, else a line per run.
+
+use std::io::IsTerminal as _;
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::result::RunResult;
+
+/// Progress: a bar on a terminal, else a line per run.
+pub struct Bar(Option<ProgressBar>, usize, Mutex<usize>);
+
+impl Bar {
+    pub fn new(total: usize) -> Self {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar =
+                ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+            if let Ok(style) =
+                ProgressStyle::with_template("{bar:30} {pos}/{len} runs, {elapsed} {msg}")
+            {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Self(bar, total, Mutex::new(0))
+    }
+
+    pub fn finished(&self, result: &RunResult, progress: &(dyn Fn(&str) + Sync)) {
+        let verdict = if result.success { "pass" } else { "FAIL" };
+        let line = format!(
+            "{}: {verdict} ({} calls, {} context tokens, {:.2} s)",
+            result.id,
+            result.calls.total,
+            result.context.total.tokens,
+            result.wall_ms / 1000.0
+        );
+        let done = self.2.lock().map(|mut n| {
+            *n += 1;
+            *n
+        });
+        match &self.0 {
+            Some(bar) => {
+                bar.inc(1);
+                bar.set_message(line);
+            }
+            None => progress(&format!("[{}/{}] {line}", done.unwrap_or(0), self.1)),
+        }
+    }
+
+    pub fn done(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
