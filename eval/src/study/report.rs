@@ -180,7 +180,37 @@ pub fn condition_table(rows: &Rows) -> String {
     for row in &rows.conditions {
         let _ = writeln!(text, "| {} {}", row.condition, cells(row));
     }
+    if let Some(line) = against(rows, REFERENCE) {
+        let _ = write!(text, "\n{line}\n");
+    }
     text
+}
+
+/// The condition the others are compared with: mur as it ships.
+pub const REFERENCE: &str = "cli-named";
+
+/// Each other condition's success and median context tokens against `reference`'s, as
+/// one line (`None` without the reference or another condition).
+pub fn against(rows: &Rows, reference: &str) -> Option<String> {
+    let base = rows.conditions.iter().find(|r| r.condition == reference)?;
+    let base_tokens = base.context_tokens.filter(|t| *t > 0.0)?;
+    let others: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| r.condition != reference)
+        .map(|r| {
+            let change = r.context_tokens.map_or_else(
+                || "–".to_owned(),
+                |t| format!("{:+.0}%", (t / base_tokens - 1.0) * 100.0),
+            );
+            let points = (r.rate() - base.rate()) * 100.0;
+            format!(
+                "`{}` {change} context tokens, {points:+.0} points of success",
+                r.condition
+            )
+        })
+        .collect();
+    (!others.is_empty()).then(|| format!("Against `{reference}`: {}.", others.join("; ")))
 }
 
 /// `report.md`: the conditions, then the tasks, then how to read them.
@@ -361,6 +391,9 @@ pub fn page(rows: &Rows, title: &str) -> String {
         &bars(&conditions, &by_condition, &time),
     ));
     body.push_str(&html_table(&conditions, false));
+    if let Some(line) = against(rows, REFERENCE) {
+        let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
+    }
     body.push_str("<h2>Tasks</h2>");
     body.push_str(&html::bar_chart(
         "Success % per task and condition",
@@ -460,6 +493,10 @@ mod tests {
         assert_eq!(named.context_tokens, Some(200.0));
         assert_eq!(named.turns, None);
         assert_eq!(rows.tasks.len(), 3);
+        assert_eq!(
+            against(&rows, "cli-named").as_deref(),
+            Some("Against `cli-named`: `mcp` +350% context tokens, +50 points of success.")
+        );
         let md = markdown(&rows, "study");
         assert!(
             md.contains(
