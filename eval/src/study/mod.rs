@@ -110,6 +110,11 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         .into_iter()
         .filter(|p| !done.contains(&id(study, p)))
         .collect();
+    // A study killed mid-run left those runs' sessions running: stop them first, even
+    // if preparing a condition fails below.
+    for planned in &pending {
+        crate::session::stop_leftovers(&run_dir(study, &out, planned).join("run"));
+    }
     let ran = pending.len();
     progress(&format!(
         "study: {} conditions × {} tasks × {} repeats, seed {}; {} to run, {} recorded",
@@ -215,6 +220,14 @@ fn order(study: &Study, seed: u64) -> Vec<Planned> {
         run.order = order;
     }
     runs
+}
+
+/// The directory of one run: `<out>/runs/<condition>/<task>/<repeat>`.
+fn run_dir(study: &Study, out: &Path, planned: &Planned) -> PathBuf {
+    out.join("runs")
+        .join(&study.conditions[planned.condition].name)
+        .join(&study.tasks[planned.task].id)
+        .join(planned.repeat.to_string())
 }
 
 fn id(study: &Study, planned: &Planned) -> String {

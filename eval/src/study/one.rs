@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::prepare::Ready;
 use super::result::{self, Checks, RunCalls, RunResult};
-use super::{Planned, Study, context, id, write};
+use super::{Planned, Study, context, id, run_dir, write};
 use crate::adapters;
 use crate::checker::Checker;
 use crate::condition::Condition;
@@ -25,14 +25,9 @@ pub fn run_one(
 ) -> RunResult {
     let condition = &study.conditions[planned.condition];
     let task = &study.tasks[planned.task];
-    let dir = out
-        .join("runs")
-        .join(&condition.name)
-        .join(&task.id)
-        .join(planned.repeat.to_string());
-    // A run cut short by a kill left its directory, and maybe its session: it is made
-    // again from nothing.
-    crate::session::stop_leftovers(&dir.join("run"));
+    let dir = run_dir(study, out, planned);
+    // A run cut short by a kill left its directory (its session was stopped when the
+    // study started again): it is made again from nothing.
     let _ = std::fs::remove_dir_all(&dir);
     let mut result = RunResult {
         schema: result::SCHEMA.to_owned(),

@@ -133,6 +133,22 @@ fn a_small_study_resumes_after_a_kill_and_reports_every_condition() {
     // Run again with the same --out: only what is missing runs.
     let (output, _) = run_within(&mut study(&sandbox, &python, &out), STUDY_LIMIT);
     check_study(&output, &out, &kept, expected);
+    // The sessions the kill left running were stopped by the resumed study.
+    let left = sessions_under(&out);
+    assert!(left.is_empty(), "sessions still running: {left:?}");
+}
+
+/// The processes whose command line names a path under `dir`.
+fn sessions_under(dir: &Path) -> Vec<String> {
+    let dir = dir.to_string_lossy().into_owned();
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+        .map(|raw| String::from_utf8_lossy(&raw).replace('\0', " "))
+        .filter(|line| line.contains("mur-sample") && line.contains(&dir))
+        .collect()
 }
 
 #[track_caller]
