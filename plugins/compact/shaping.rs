@@ -1,8 +1,8 @@
 //! What the compact verbs share: the options `--fields` and `--full`, a node or object
-//! cut down to a few fields, long strings cut with their full size shown, and the
-//! explicit note of an empty result.
+//! cut down to a few fields, long strings cut with their full size shown, and a list
+//! printed with the explicit note of an empty result.
 
-use mur_verb_kit::{Args, Kind, Map, Opt, Value};
+use mur_verb_kit::{Args, Kind, Map, Opt, Shaped, Spec, Value};
 
 /// The longest string kept whole unless `--full`.
 pub const LONGEST: usize = 80;
@@ -16,6 +16,14 @@ pub const FIELDS: Opt = Opt::value(
 );
 /// `--full`: every field, no value cut.
 pub const FULL: Opt = Opt::flag("full", "print every field and every value whole");
+
+/// The spec of a verb whose only options are `--fields` and `--full`.
+#[allow(dead_code)] // not every verb is a bare listing
+pub const SPEC: Spec = Spec {
+    positionals: &[],
+    options: &[FIELDS, FULL],
+    exclusive: &[],
+};
 
 /// The tool's arguments: argv's, without the options the verb keeps for itself.
 pub fn arguments(args: &Args) -> Map<String, Value> {
@@ -112,8 +120,31 @@ pub fn notable(object: &Map<String, Value>) -> Map<String, Value> {
     kept
 }
 
-/// An empty list said so, with what to try instead.
+/// The items of the list `key` of `payload` (none when it is missing or not a list).
 #[allow(dead_code)] // not every verb lists things
-pub fn empty(what: &str, instead: &str) -> Value {
-    Value::from(format!("no {what}; {instead}"))
+pub fn items<'a>(payload: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
+    payload
+        .get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
+/// `out` with the list `key` printed: an empty one said so first ("no {what}; {instead}").
+#[allow(dead_code)] // not every verb lists things
+pub fn listed(
+    mut out: Map<String, Value>,
+    key: &str,
+    list: Vec<Value>,
+    (what, instead): (&str, &str),
+    pretty: bool,
+) -> Shaped {
+    if list.is_empty() {
+        out.insert(
+            "empty".to_owned(),
+            Value::from(format!("no {what}; {instead}")),
+        );
+    }
+    out.insert(key.to_owned(), Value::Array(list));
+    Shaped::json(&Value::Object(out), pretty)
 }

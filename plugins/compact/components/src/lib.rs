@@ -21,11 +21,7 @@ impl Verb for Components {
             "mur devtools components --fields events",
         ],
     };
-    const SPEC: Spec = Spec {
-        positionals: &[],
-        options: &[shaping::FIELDS, shaping::FULL],
-        exclusive: &[],
-    };
+    const SPEC: Spec = shaping::SPEC;
 
     fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
         Ok(shaping::arguments(args))
@@ -34,27 +30,21 @@ impl Verb for Components {
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         let keep = Keep::of(args, &["name", "title"]);
         let payload = shape::payload(result);
-        let components: Vec<Value> = payload
-            .get("components")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        let components = shaping::items(&payload, "components")
             .filter_map(Value::as_object)
             .map(|c| Value::Object(keep.object(c)))
             .collect();
         let mut out = Map::new();
-        out.insert(
-            "active".to_owned(),
-            payload.get("active").cloned().unwrap_or(Value::Null),
-        );
-        if components.is_empty() {
-            out.insert(
-                "empty".to_owned(),
-                shaping::empty("component", "the app offers none"),
-            );
-        }
-        out.insert("components".to_owned(), Value::Array(components));
-        Ok(Shaped::json(&Value::Object(out), pretty))
+        let active = payload.get("active").cloned().unwrap_or(Value::Null);
+        out.insert("active".to_owned(), active);
+        let empty = ("component", "the app offers none");
+        Ok(shaping::listed(
+            out,
+            "components",
+            components,
+            empty,
+            pretty,
+        ))
     }
 }
 

@@ -48,21 +48,14 @@ impl Verb for Tree {
 
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         let keep = Keep::of(args, DEFAULT);
-        let payload = shape::payload(result);
-        let nodes: Vec<Value> = payload
-            .get("nodes")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        let nodes = shaping::items(&shape::payload(result), "nodes")
             .map(|node| compact(&keep, node))
             .collect();
-        let mut out = Map::new();
-        if nodes.is_empty() {
-            let instead = "try without --selector, or `mur devtools windows`";
-            out.insert("empty".to_owned(), shaping::empty("node matches", instead));
-        }
-        out.insert("nodes".to_owned(), Value::Array(nodes));
-        Ok(Shaped::json(&Value::Object(out), pretty))
+        let empty = (
+            "node matches",
+            "try without --selector, or `mur devtools windows`",
+        );
+        Ok(shaping::listed(Map::new(), "nodes", nodes, empty, pretty))
     }
 }
 

@@ -21,11 +21,7 @@ impl Verb for Windows {
             "mur devtools windows --fields bounds",
         ],
     };
-    const SPEC: Spec = Spec {
-        positionals: &[],
-        options: &[shaping::FIELDS, shaping::FULL],
-        exclusive: &[],
-    };
+    const SPEC: Spec = shaping::SPEC;
 
     fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
         Ok(shaping::arguments(args))
@@ -33,12 +29,7 @@ impl Verb for Windows {
 
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         let keep = Keep::of(args, &["id", "title"]);
-        let payload = shape::payload(result);
-        let windows: Vec<Value> = payload
-            .get("windows")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        let windows = shaping::items(&shape::payload(result), "windows")
             .filter_map(Value::as_object)
             .map(|window| {
                 let mut kept = keep.object(window);
@@ -48,15 +39,14 @@ impl Verb for Windows {
                 Value::Object(kept)
             })
             .collect();
-        let mut out = Map::new();
-        if windows.is_empty() {
-            out.insert(
-                "empty".to_owned(),
-                shaping::empty("window is open", "the app shows nothing"),
-            );
-        }
-        out.insert("windows".to_owned(), Value::Array(windows));
-        Ok(Shaped::json(&Value::Object(out), pretty))
+        let empty = ("window is open", "the app shows nothing");
+        Ok(shaping::listed(
+            Map::new(),
+            "windows",
+            windows,
+            empty,
+            pretty,
+        ))
     }
 }
 
