@@ -47,6 +47,28 @@ pub fn lockfile_dir_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Pa
     temp.join(format!("{DIR_NAME}-{uid}"))
 }
 
+/// mur's per-user state directory, `<state>/mur` (OAuth grants, usage records):
+/// `$XDG_STATE_HOME` when it is an absolute path, else `~/.local/state` (Linux, other
+/// Unix), `~/Library/Application Support` (macOS), `%LOCALAPPDATA%` (Windows); `None`
+/// without a home. Creates nothing.
+pub fn state_dir() -> Option<PathBuf> {
+    let absolute = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let base = absolute("XDG_STATE_HOME").or_else(|| {
+        if cfg!(windows) {
+            std::env::var_os("LOCALAPPDATA").map(PathBuf::from)
+        } else if cfg!(target_os = "macos") {
+            absolute("HOME").map(|h| h.join("Library").join("Application Support"))
+        } else {
+            absolute("HOME").map(|h| h.join(".local").join("state"))
+        }
+    })?;
+    Some(base.join("mur"))
+}
+
 /// The canonical full path of a project file, as hashed into its lockfile name.
 ///
 /// The path is made absolute and resolved through symlinks when it exists (a

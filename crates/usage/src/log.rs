@@ -29,8 +29,7 @@ pub struct UsageDir {
 impl UsageDir {
     /// The directory for this platform and environment; `None` without a home.
     pub fn from_env() -> Option<Self> {
-        let base = xdg_state().or_else(platform_state)?;
-        Some(Self::at(base.join("mur").join("usage")))
+        Some(Self::at(mur_lockfile::paths::state_dir()?.join("usage")))
     }
 
     pub fn at(dir: PathBuf) -> Self {
@@ -74,34 +73,6 @@ fn set_marker(path: &Path, present: bool) -> Result<(), String> {
         }
     };
     outcome.map_err(|e| format!("cannot update `{}`: {e}", path.display()))
-}
-
-fn xdg_state() -> Option<PathBuf> {
-    std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-}
-
-#[cfg(all(unix, not(target_os = "macos")))]
-fn platform_state() -> Option<PathBuf> {
-    home().map(|h| h.join(".local").join("state"))
-}
-
-#[cfg(target_os = "macos")]
-fn platform_state() -> Option<PathBuf> {
-    home().map(|h| h.join("Library").join("Application Support"))
-}
-
-#[cfg(windows)]
-fn platform_state() -> Option<PathBuf> {
-    std::env::var_os("LOCALAPPDATA").map(PathBuf::from)
-}
-
-#[cfg(unix)]
-fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
 }
 
 /// One log file (and its rotated predecessors beside it).

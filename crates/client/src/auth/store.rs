@@ -100,31 +100,5 @@ pub(super) fn save(grant: &Grant) -> Result<PathBuf, String> {
 }
 
 fn dir() -> Option<PathBuf> {
-    let state = std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(platform_state)?;
-    Some(state.join("mur").join("oauth"))
-}
-
-#[cfg(all(unix, not(target_os = "macos")))]
-fn platform_state() -> Option<PathBuf> {
-    home().map(|h| h.join(".local").join("state"))
-}
-
-#[cfg(target_os = "macos")]
-fn platform_state() -> Option<PathBuf> {
-    home().map(|h| h.join("Library").join("Application Support"))
-}
-
-#[cfg(windows)]
-fn platform_state() -> Option<PathBuf> {
-    std::env::var_os("LOCALAPPDATA").map(PathBuf::from)
-}
-
-#[cfg(unix)]
-fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
+    Some(mur_lockfile::paths::state_dir()?.join("oauth"))
 }
