@@ -27,7 +27,7 @@ mod usage;
 
 pub use entry::run;
 pub use error::ServeError;
-pub use http::HttpLimits;
+pub use http::{HttpLimits, is_json};
 pub use options::{SessionOptions, SessionTransport};
 pub use session::serve;
 pub use tools::*;

@@ -17,7 +17,7 @@ use std::{
 
 use axum::{
     body::Bytes,
-    http::{HeaderMap, StatusCode, header},
+    http::{HeaderMap, StatusCode},
     response::{IntoResponse, Response, Sse, sse::Event},
     routing::{MethodRouter, post},
 };
@@ -83,7 +83,7 @@ pub(crate) fn routes(bridge: Arc<Bridge>) -> MethodRouter {
 }
 
 async fn handle(bridge: &Arc<Bridge>, headers: &HeaderMap, body: &[u8]) -> Response {
-    if !is_json(headers) {
+    if !mur_server::is_json(headers) {
         return (
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "Content-Type must be application/json",
@@ -294,16 +294,6 @@ fn rpc_result(id: Value, result: Value) -> Response {
 fn rpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
     let body = json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } });
     (status, axum::Json(body)).into_response()
-}
-
-fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| {
-            let essence = value.split_once(';').map_or(value, |(essence, _)| essence);
-            essence.trim().eq_ignore_ascii_case("application/json")
-        })
 }
 
 #[cfg(test)]

@@ -55,8 +55,8 @@ pub(crate) async fn check_post_body(
     hold_until_written(next.run(request).await, busy)
 }
 
-/// The content-type test rmcp applies before it reads a body.
-fn is_json(headers: &HeaderMap) -> bool {
+/// The content-type test rmcp applies before it reads a body (the bridge applies it too).
+pub fn is_json(headers: &HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())

@@ -23,6 +23,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
+pub use body::is_json;
 pub use limits::HttpLimits;
 
 use crate::{ServeError, identity::SessionIdentity, mcp::DevtoolsHandler};
