@@ -31,17 +31,19 @@ use serde_json::{Map, Value, json};
 const INTERNAL_ERROR: i64 = -32603;
 const INVALID_REQUEST: i64 = -32600;
 
+/// One request for the session: `method` with `params`; `verbose` asks for the
+/// session's log messages.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    pub method: &'a str,
+    pub params: Option<&'a Value>,
+    pub verbose: bool,
+}
+
 /// Where requests go: the session.
 pub trait Upstream: Send + Sync + 'static {
-    /// Sends `method` with `params`; `verbose` asks for the session's log
-    /// messages. Progress, log messages and questions go to `events`.
-    fn call(
-        &self,
-        method: &str,
-        params: Option<&Value>,
-        verbose: bool,
-        events: &dyn Events,
-    ) -> Result<Reply>;
+    /// Sends `request`; progress, log messages and questions go to `events`.
+    fn call(&self, request: Request<'_>, events: &dyn Events) -> Result<Reply>;
 }
 
 /// The proxy's state shared by the reader and the request threads.
@@ -164,11 +166,21 @@ impl<W: Write + Send + 'static> Proxy<W> {
         };
         let verbose = self.verbose.load(Ordering::SeqCst);
         let answer = if method == "initialize" {
+            let discover = Request {
+                method: "server/discover",
+                params: None,
+                verbose,
+            };
             self.upstream
-                .call("server/discover", None, verbose, &events)
+                .call(discover, &events)
                 .map(|reply| Reply::Result(initialize_result(params, &reply)))
         } else {
-            self.upstream.call(method, params, verbose, &events)
+            let request = Request {
+                method,
+                params,
+                verbose,
+            };
+            self.upstream.call(request, &events)
         };
         let message = match answer {
             Ok(Reply::Result(value)) => result(id, value),

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
+use mur_bridge::proxy::{Request, Upstream};
 use mur_client::{Events, Reply};
 use mur_core::{Error, Result, Settings};
-use serde_json::Value;
 
 use crate::invoke::{self, Session};
 
@@ -22,20 +22,14 @@ struct Discovered {
     settings: Settings,
 }
 
-impl mur_bridge::proxy::Upstream for Discovered {
-    fn call(
-        &self,
-        method: &str,
-        params: Option<&Value>,
-        verbose: bool,
-        events: &dyn Events,
-    ) -> Result<Reply> {
+impl Upstream for Discovered {
+    fn call(&self, request: Request<'_>, events: &dyn Events) -> Result<Reply> {
         let mut settings = self.settings.clone();
-        settings.verbose |= verbose;
+        settings.verbose |= request.verbose;
         invoke::block_on(async {
             let session = Session::resolve(&settings).await?;
             session
-                .call_reporting(&settings, method, params, events)
+                .call_reporting(&settings, request.method, request.params, events)
                 .await
         })?
     }
