@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use mur_core::{Error, Result};
 
 use crate::profile::Profile;
-use crate::run::Plan;
+use crate::run::{Plan, Runner};
 use crate::task;
 
 /// The tasks shipped with mur-eval.
@@ -81,24 +81,8 @@ pub struct StudyArgs {
     /// Where the condition files are
     #[arg(long, value_name = "DIR", default_value = crate::condition::CONDITION_DIR)]
     pub condition_dir: PathBuf,
-    /// Where the task files are
-    #[arg(long, value_name = "DIR", default_value = TASK_DIR)]
-    pub task_dir: PathBuf,
-    /// The agent's time limit per run, overriding the tasks' own [default: 120]
-    #[arg(long, value_name = "SECS")]
-    pub time_limit: Option<u64>,
-    /// The `mur` to put on PATH (cli conditions) [default: beside mur-eval, else on PATH]
-    #[arg(long, value_name = "PATH")]
-    pub mur: Option<PathBuf>,
-    /// The `mur-sample` to run [default: beside mur-eval, else on PATH]
-    #[arg(long, value_name = "PATH")]
-    pub sample: Option<PathBuf>,
-    /// The standard named verbs, for `verbs = "named"` [default: your installed verbs]
-    #[arg(long, value_name = "DIR")]
-    pub verbs: Option<PathBuf>,
-    /// Pass this environment variable on to the agent (repeatable; e.g. an API key)
-    #[arg(long, value_name = "NAME")]
-    pub pass_env: Vec<String>,
+    #[command(flatten)]
+    pub runner: RunnerArgs,
 }
 
 #[derive(Args)]
@@ -130,13 +114,20 @@ pub struct RunArgs {
     /// Print the report as JSON (schema mur-eval/1)
     #[arg(long)]
     pub json: bool,
-    /// Where the task files are
-    #[arg(long, value_name = "DIR", default_value = TASK_DIR)]
-    pub task_dir: PathBuf,
     /// Where transcripts and the report go [default: mur-eval-out/<profile>-<time>]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// The agent's time limit per task, in seconds, over the tasks' own
+    #[command(flatten)]
+    pub runner: RunnerArgs,
+}
+
+/// The options of `run` and `study` that shape each run, the same for both.
+#[derive(Args)]
+pub struct RunnerArgs {
+    /// Where the task files are
+    #[arg(long, value_name = "DIR", default_value = TASK_DIR)]
+    pub task_dir: PathBuf,
+    /// The agent's time limit per run, in seconds, over the tasks' own
     /// [default: the task's, else 120]
     #[arg(long, value_name = "SECS")]
     pub time_limit: Option<u64>,
@@ -146,8 +137,9 @@ pub struct RunArgs {
     /// The `mur-sample` to run [default: beside mur-eval, else on PATH]
     #[arg(long, value_name = "PATH")]
     pub sample: Option<PathBuf>,
-    /// The verb components (`*.wasm`) to install for the cli profile
-    /// [default: your installed verbs, `$XDG_DATA_HOME/mur/verbs`]
+    /// The verb components (`*.wasm`) to install: the cli profile's, or the standard
+    /// named verbs of `verbs = "named"` [default: your installed verbs,
+    /// `$XDG_DATA_HOME/mur/verbs`]
     #[arg(long, value_name = "DIR")]
     pub verbs: Option<PathBuf>,
     /// Pass this environment variable on to the agent (repeatable; e.g. an API key)
@@ -171,33 +163,14 @@ const TIME_LIMIT: Duration = Duration::from_secs(120);
 impl RunArgs {
     /// The validated plan: tasks loaded and selected, binaries and verbs found.
     pub fn plan(self) -> Result<Plan> {
-        let tasks = task::select(task::load_dir(&self.task_dir)?, &self.tasks)?;
-        let out = self.out.unwrap_or_else(|| default_out(self.profile));
-        let mur = binary(self.mur, "mur", "--mur")?;
-        let sample = binary(self.sample, "mur-sample", "--sample")?;
-        let verbs = match self.verbs {
-            Some(dir) => dir,
-            None => installed_verbs().ok_or_else(|| {
-                Error::usage("no verb directory: neither XDG_DATA_HOME nor HOME is set")
-                    .with_hint("name one with `--verbs DIR`")
-            })?,
-        };
-        let pass_env = self
-            .pass_env
-            .iter()
-            .filter_map(|name| std::env::var_os(name).map(|value| (OsString::from(name), value)))
-            .collect();
+        let tasks = task::select(task::load_dir(&self.runner.task_dir)?, &self.tasks)?;
         Ok(Plan {
             profile: self.profile,
             agent: self.agent,
             tasks,
-            out,
-            time_limit: self.time_limit.map_or(TIME_LIMIT, Duration::from_secs),
-            time_limit_forced: self.time_limit.is_some(),
-            mur,
-            sample,
-            verbs,
-            pass_env,
+            out: self.out.unwrap_or_else(|| default_out(self.profile)),
+            verbs: self.runner.verbs(true)?,
+            runner: self.runner.runner()?,
         })
     }
 }
@@ -209,23 +182,10 @@ impl StudyArgs {
             crate::condition::load_dir(&self.condition_dir)?,
             &self.conditions,
         )?;
-        let tasks = task::select(task::load_dir(&self.task_dir)?, &self.tasks)?;
+        let tasks = task::select(task::load_dir(&self.runner.task_dir)?, &self.tasks)?;
         let named = conditions
             .iter()
             .any(|c| c.verbs == Some(crate::condition::VerbSet::Named));
-        let verbs = match self.verbs {
-            Some(dir) => dir,
-            None if !named => PathBuf::new(),
-            None => installed_verbs().ok_or_else(|| {
-                Error::usage("no verb directory: neither XDG_DATA_HOME nor HOME is set")
-                    .with_hint("name one with `--verbs DIR`")
-            })?,
-        };
-        let pass_env = self
-            .pass_env
-            .iter()
-            .filter_map(|name| std::env::var_os(name).map(|value| (OsString::from(name), value)))
-            .collect();
         Ok(crate::study::Study {
             conditions,
             tasks,
@@ -235,13 +195,39 @@ impl StudyArgs {
             jobs: self.jobs as usize,
             out: self.out.unwrap_or_else(|| default_out_named("study")),
             seed: self.seed,
+            verbs: self.runner.verbs(named)?,
+            runner: self.runner.runner()?,
+        })
+    }
+}
+
+impl RunnerArgs {
+    /// The binaries found, the time limit and the variables to pass on.
+    fn runner(&self) -> Result<Runner> {
+        let pass_env = self
+            .pass_env
+            .iter()
+            .filter_map(|name| std::env::var_os(name).map(|value| (OsString::from(name), value)))
+            .collect();
+        Ok(Runner {
             time_limit: self.time_limit.map_or(TIME_LIMIT, Duration::from_secs),
             time_limit_forced: self.time_limit.is_some(),
-            mur: binary(self.mur, "mur", "--mur")?,
-            sample: binary(self.sample, "mur-sample", "--sample")?,
-            verbs,
+            mur: binary(self.mur.clone(), "mur", "--mur")?,
+            sample: binary(self.sample.clone(), "mur-sample", "--sample")?,
             pass_env,
         })
+    }
+
+    /// `--verbs`, else the installed verbs when `needed` (else none).
+    fn verbs(&self, needed: bool) -> Result<PathBuf> {
+        match &self.verbs {
+            Some(dir) => Ok(dir.clone()),
+            None if !needed => Ok(PathBuf::new()),
+            None => installed_verbs().ok_or_else(|| {
+                Error::usage("no verb directory: neither XDG_DATA_HOME nor HOME is set")
+                    .with_hint("name one with `--verbs DIR`")
+            }),
+        }
     }
 }
 

@@ -126,24 +126,7 @@ const MCP_WORDS: [&str; 3] = ["mcpServers", ".mcp.json", "MCP server"];
 
 /// Every condition in `dir`, sorted by name.
 pub fn load_dir(dir: &Path) -> Result<Vec<Condition>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        Error::usage(format!(
-            "cannot read the condition directory `{}`: {e}",
-            dir.display()
-        ))
-    })?;
-    let mut paths: Vec<PathBuf> = entries
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
-        .collect();
-    paths.sort();
-    if paths.is_empty() {
-        return Err(Error::usage(format!(
-            "no conditions (`*.toml`) in `{}`",
-            dir.display()
-        )));
-    }
+    let paths = crate::listing::files(dir, "condition", "conditions (`*.toml`)", &["toml"])?;
     paths.iter().map(|path| load(path)).collect()
 }
 
@@ -257,10 +240,7 @@ fn refuse_leaks(mut condition: Condition) -> Result<Condition> {
             if condition.mcp.is_some() {
                 return leak("a cli condition has an `[mcp]` client configuration".to_owned());
             }
-            if let Some(word) = MCP_WORDS
-                .iter()
-                .find(|w| condition.instructions.contains(**w))
-            {
+            if let Some(word) = mentioned(&condition.instructions, &MCP_WORDS) {
                 return leak(format!("its cli instructions mention `{word}`"));
             }
             condition.verbs.get_or_insert(VerbSet::Named);
@@ -269,16 +249,18 @@ fn refuse_leaks(mut condition: Condition) -> Result<Condition> {
             if condition.verbs.is_some() || condition.verbs_over.is_some() {
                 return leak("an mcp condition names `verbs`; mur is not in its reach".to_owned());
             }
-            if let Some(word) = CLI_WORDS
-                .iter()
-                .find(|w| condition.instructions.contains(**w))
-            {
+            if let Some(word) = mentioned(&condition.instructions, &CLI_WORDS) {
                 return leak(format!("its mcp instructions mention {word}"));
             }
             condition.mcp.get_or_insert_with(McpClient::default);
         }
     }
     Ok(condition)
+}
+
+/// The first of `words` that `text` mentions.
+fn mentioned<'a>(text: &str, words: &[&'a str]) -> Option<&'a str> {
+    words.iter().copied().find(|word| text.contains(word))
 }
 
 #[cfg(test)]
@@ -353,28 +335,17 @@ mod tests {
     fn an_unknown_field_or_verb_set_is_refused() {
         let dir = tempfile::tempdir().expect("tempdir");
         write(dir.path(), "cli.md", "Use mur.");
-        let path = write(
-            dir.path(),
-            "typo.toml",
-            "description = \"x\"\nsurface = \"cli\"\ninstructions = \"cli.md\"\nverb = \"named\"\n",
-        );
-        let error = load(&path).expect_err("unknown field");
-        assert!(
-            error.message().contains("unknown field `verb`"),
-            "{}",
-            error.message()
-        );
-        let path = write(
-            dir.path(),
-            "odd.toml",
-            "description = \"x\"\nsurface = \"cli\"\ninstructions = \"cli.md\"\nverbs = \"nowhere\"\n",
-        );
-        let error = load(&path).expect_err("no such directory");
-        assert!(
-            error.message().contains("neither `named`"),
-            "{}",
-            error.message()
-        );
+        let cases = [
+            ("typo.toml", "verb = \"named\"", "unknown field `verb`"),
+            ("odd.toml", "verbs = \"nowhere\"", "neither `named`"),
+        ];
+        for (file, line, message) in cases {
+            let text = format!(
+                "description = \"x\"\nsurface = \"cli\"\ninstructions = \"cli.md\"\n{line}\n"
+            );
+            let error = load(&write(dir.path(), file, &text)).expect_err(message);
+            assert!(error.message().contains(message), "{}", error.message());
+        }
     }
 
     #[test]

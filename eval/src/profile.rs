@@ -120,30 +120,8 @@ fn verb_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let hint = "build the standard verbs (`bash plugins/build.sh`) and pass \
                 `--verbs plugins/target/wasm32-wasip2/release`, or install them (`bash scripts/setup.sh`); \
                 the cli-compact condition's verbs are built by `bash plugins/compact/build.sh`";
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        Error::usage(format!(
-            "cannot read the verb directory `{}`: {e}",
-            dir.display()
-        ))
-        .with_hint(hint)
-    })?;
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| {
-            path.extension()
-                .is_some_and(|ext| ext == "wasm" || ext == "json")
-        })
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(Error::usage(format!(
-            "no verb files (`*.wasm`, `*.json`) in `{}`",
-            dir.display()
-        ))
-        .with_hint(hint));
-    }
-    Ok(files)
+    let kind = "verb files (`*.wasm`, `*.json`)";
+    crate::listing::files(dir, "verb", kind, &["wasm", "json"]).map_err(|e| e.with_hint(hint))
 }
 
 /// `mur devtools verbs add` of every verb in `verbs` (with `--force` when `replace`),

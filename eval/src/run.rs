@@ -30,13 +30,20 @@ pub struct Plan {
     pub agent: String,
     pub tasks: Vec<Task>,
     pub out: PathBuf,
+    /// The verb components installed for the agent (cli profile).
+    pub verbs: PathBuf,
+    pub runner: Runner,
+}
+
+/// How each run is made, the same for `mur-eval run` and a study's conditions.
+#[derive(Debug, Clone)]
+pub struct Runner {
     /// The agent's time limit unless a task sets its own.
     pub time_limit: Duration,
     /// `--time-limit` given: it overrides the tasks' own.
     pub time_limit_forced: bool,
     pub mur: PathBuf,
     pub sample: PathBuf,
-    pub verbs: PathBuf,
     /// Environment variables passed through to the agent (`--pass-env`).
     pub pass_env: Vec<(OsString, OsString)>,
 }
@@ -62,7 +69,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         plan.profile,
         &out,
         std::env::var_os("PATH"),
-        &plan.mur,
+        &plan.runner.mur,
         &[&plan.verbs],
     )?;
     for warning in &prepared.warnings {
@@ -72,7 +79,13 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     let mut runs = Vec::new();
     for (index, task) in plan.tasks.iter().enumerate() {
         let dir = out.join(&task.id);
-        let record = run_task(plan, &prepared, &checker, task, &dir, &Extras::default());
+        let harness = Harness {
+            plan,
+            prepared: &prepared,
+            checker: &checker,
+            extras: &Extras::default(),
+        };
+        let record = run_task(&harness, task, &dir);
         write_json(&dir.join("record.json"), &record)?;
         progress(&format!(
             "[{}/{}] {}: {} ({} call{}, {:.2} s)",
@@ -91,15 +104,18 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     Ok(report)
 }
 
+/// What every task of one profile shares: the plan, the prepared profile, the checker
+/// and what a study adds.
+pub struct Harness<'a> {
+    pub plan: &'a Plan,
+    pub prepared: &'a Prepared,
+    pub checker: &'a Checker,
+    pub extras: &'a Extras,
+}
+
 /// One task; a failure of the harness itself is recorded in the run, not raised.
-pub fn run_task(
-    plan: &Plan,
-    prepared: &Prepared,
-    checker: &Checker,
-    task: &Task,
-    dir: &Path,
-    extras: &Extras,
-) -> RunRecord {
+pub fn run_task(harness: &Harness, task: &Task, dir: &Path) -> RunRecord {
+    let plan = harness.plan;
     let mut record = RunRecord {
         task: task.id.clone(),
         title: task.title.clone(),
@@ -115,22 +131,20 @@ pub fn run_task(
         transcript: dir.to_owned(),
         error: None,
     };
-    if let Err(error) = attempt(plan, prepared, checker, task, dir, extras, &mut record) {
+    if let Err(error) = attempt(harness, task, dir, &mut record) {
         record.error = Some(error.message().to_owned());
         record.completed = false;
     }
     record
 }
 
-fn attempt(
-    plan: &Plan,
-    prepared: &Prepared,
-    checker: &Checker,
-    task: &Task,
-    dir: &Path,
-    extras: &Extras,
-    record: &mut RunRecord,
-) -> Result<()> {
+fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -> Result<()> {
+    let Harness {
+        plan,
+        prepared,
+        checker,
+        extras,
+    } = *harness;
     let work = dir.join("work");
     let runtime = dir.join("run");
     for d in [&work, &runtime, &dir.join("home"), &dir.join("state")] {
@@ -143,7 +157,7 @@ fn attempt(
     let prompt_file = dir.join("prompt.md");
     write(&prompt_file, task.prompt.as_bytes())?;
     let usage_log = dir.join("usage.jsonl");
-    let session = Session::start(&plan.sample, dir, &runtime, &usage_log)?;
+    let session = Session::start(&plan.runner.sample, dir, &runtime, &usage_log)?;
     let endpoint = session.serving()?.endpoint;
     set_up(checker, &endpoint, task)?;
     let before = usage::read(&usage_log).map_err(Error::internal)?.len();
@@ -251,14 +265,14 @@ fn agent_env(
         env.push(("MUR_EVAL_MCP_CONFIG".into(), config.into()));
     }
     env.extend(extra.iter().cloned());
-    env.extend(plan.pass_env.iter().cloned());
+    env.extend(plan.runner.pass_env.iter().cloned());
     env
 }
 
 fn time_limit(plan: &Plan, task: &Task) -> Duration {
     match task.time_limit {
-        Some(own) if !plan.time_limit_forced => own,
-        _ => plan.time_limit,
+        Some(own) if !plan.runner.time_limit_forced => own,
+        _ => plan.runner.time_limit,
     }
 }
 

@@ -117,24 +117,7 @@ fn empty_object() -> Value {
 
 /// Every task in `dir` (`*.toml`), sorted by id.
 pub fn load_dir(dir: &Path) -> Result<Vec<Task>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        Error::usage(format!(
-            "cannot read the task directory `{}`: {e}",
-            dir.display()
-        ))
-    })?;
-    let mut paths: Vec<PathBuf> = entries
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
-        .collect();
-    paths.sort();
-    if paths.is_empty() {
-        return Err(Error::usage(format!(
-            "no tasks (`*.toml`) in `{}`",
-            dir.display()
-        )));
-    }
+    let paths = crate::listing::files(dir, "task", "tasks (`*.toml`)", &["toml"])?;
     paths.iter().map(|path| load(path)).collect()
 }
 
@@ -314,33 +297,23 @@ equals = 3
     #[test]
     fn mistakes_in_a_task_file_are_named() {
         let cases = [
+            ("equals = 3", "equal = 3", "unknown field `equal`"),
+            ("interact", "poke", "unknown category `poke`"),
             (
-                COUNTER.replace("equals = 3", "equal = 3"),
-                "unknown field `equal`",
-            ),
-            (
-                COUNTER.replace("interact", "poke"),
-                "unknown category `poke`",
-            ),
-            (
-                COUNTER.replace("equals = 3", "equals = 3\nmatches = \"3\""),
+                "equals = 3",
+                "equals = 3\nmatches = \"3\"",
                 "give one of `equals`, `contains`, `matches`",
             ),
             (
-                COUNTER.replace("pointer = \"/counter/count\"", "pointer = \"counter\""),
+                "pointer = \"/counter/count\"",
+                "pointer = \"counter\"",
                 "JSON pointer",
             ),
-            (
-                COUNTER.replace("equals = 3", "reloaded = true"),
-                "give exactly one of",
-            ),
-            (
-                COUNTER.replace("equals = 3", "matches = \"(\""),
-                "bad regular expression",
-            ),
+            ("equals = 3", "reloaded = true", "give exactly one of"),
+            ("equals = 3", "matches = \"(\"", "bad regular expression"),
         ];
-        for (text, message) in cases {
-            let error = parse("counter", &text).expect_err(message);
+        for (from, to, message) in cases {
+            let error = parse("counter", &COUNTER.replace(from, to)).expect_err(message);
             assert!(error.contains(message), "{error:?} should say {message:?}");
         }
         let error = parse("Counter Task", COUNTER).expect_err("bad id");

@@ -15,10 +15,8 @@ mod reread;
 pub mod result;
 
 use std::collections::VecDeque;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Duration;
 
 use mur_core::{Error, Result};
 
@@ -26,6 +24,7 @@ use crate::adapters::Format;
 use crate::checker::Checker;
 use crate::condition::Condition;
 use crate::profile;
+use crate::run::Runner;
 use crate::task::Task;
 use crate::tokens::ENCODING;
 use journal::Meta;
@@ -46,13 +45,9 @@ pub struct Study {
     pub jobs: usize,
     pub out: PathBuf,
     pub seed: Option<u64>,
-    pub time_limit: Duration,
-    pub time_limit_forced: bool,
-    pub mur: PathBuf,
-    pub sample: PathBuf,
     /// The standard named verbs (`verbs = "named"`).
     pub verbs: PathBuf,
-    pub pass_env: Vec<(OsString, OsString)>,
+    pub runner: Runner,
 }
 
 /// One run of the matrix.

@@ -57,7 +57,13 @@ pub fn run_one(
         return result;
     }
     let extras = extras(condition, &dir);
-    let record = run::run_task(&ready.plan, &ready.prepared, checker, task, &dir, &extras);
+    let harness = run::Harness {
+        plan: &ready.plan,
+        prepared: &ready.prepared,
+        checker,
+        extras: &extras,
+    };
+    let record = run::run_task(&harness, task, &dir);
     result.success = record.completed;
     result.checks = Checks {
         passed: record.checks.iter().filter(|c| c.passed).count() as u32,

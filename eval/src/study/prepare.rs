@@ -55,14 +55,14 @@ pub fn prepare_conditions(
             condition.surface,
             &dir,
             std::env::var_os("PATH"),
-            &study.mur,
+            &study.runner.mur,
             &dirs,
         )?;
         for warning in &prepared.warnings {
             progress(&format!("warning: {warning}"));
         }
         if condition.surface == Profile::Cli {
-            capture_mur(&dir, &study.mur)?;
+            capture_mur(&dir, &study.runner.mur)?;
         }
         let condition_schemas = if condition.surface == Profile::Mcp {
             if schemas.is_none() {
@@ -77,12 +77,8 @@ pub fn prepare_conditions(
             agent: substitute(&study.agent, condition)?,
             tasks: Vec::new(),
             out: dir,
-            time_limit: study.time_limit,
-            time_limit_forced: study.time_limit_forced,
-            mur: study.mur.clone(),
-            sample: study.sample.clone(),
             verbs: verbs.unwrap_or_default(),
-            pass_env: study.pass_env.clone(),
+            runner: study.runner.clone(),
         };
         ready.push(Some(Ready {
             plan,
@@ -140,8 +136,12 @@ fn tool_schemas(study: &Study, out: &Path) -> Result<String> {
     let dir = out.join("schemas");
     let runtime = dir.join("run");
     profile::create_dir(&runtime)?;
-    let session =
-        crate::session::Session::start(&study.sample, &dir, &runtime, &dir.join("usage.jsonl"))?;
+    let session = crate::session::Session::start(
+        &study.runner.sample,
+        &dir,
+        &runtime,
+        &dir.join("usage.jsonl"),
+    )?;
     let endpoint = session.serving()?.endpoint;
     let listed = Checker::new()?
         .request(&endpoint, "tools/list", None)

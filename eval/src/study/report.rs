@@ -155,15 +155,13 @@ fn percent(value: f64) -> String {
 
 const HEADER: &str = "| runs | success | 95% CI | calls | turns | input tokens | context tokens (before) | context bytes | time |";
 
-fn cells(row: &Row) -> String {
-    format!(
-        "| {} | {}/{} ({}) | {}–{} | {} | {} | {} | {} ({}) | {} | {} |",
-        row.runs,
-        row.successes,
-        row.runs,
-        percent(row.rate()),
-        percent(row.low),
-        percent(row.high),
+/// A row's figures as the tables print them: runs, success, 95% CI, calls, turns, input
+/// tokens, context tokens, before the first call, context bytes, time.
+fn figures(row: &Row) -> [String; 10] {
+    [
+        row.runs.to_string(),
+        format!("{}/{} ({})", row.successes, row.runs, percent(row.rate())),
+        format!("{}–{}", percent(row.low), percent(row.high)),
         number(row.calls),
         number(row.turns),
         number(row.input_tokens),
@@ -171,6 +169,24 @@ fn cells(row: &Row) -> String {
         number(row.context_before),
         number(row.context_bytes),
         seconds(row.seconds),
+    ]
+}
+
+fn cells(row: &Row) -> String {
+    let [
+        runs,
+        success,
+        ci,
+        calls,
+        turns,
+        input,
+        context,
+        before,
+        bytes,
+        time,
+    ] = figures(row);
+    format!(
+        "| {runs} | {success} | {ci} | {calls} | {turns} | {input} | {context} ({before}) | {bytes} | {time} |"
     )
 }
 
@@ -321,36 +337,31 @@ fn html_table(rows: &[&Row], with_task: bool) -> String {
             if with_task {
                 cells.push(row.task.clone().unwrap_or_default());
             }
-            cells.extend([
-                row.condition.clone(),
-                row.runs.to_string(),
-                format!("{}/{} ({})", row.successes, row.runs, percent(row.rate())),
-                format!("{}–{}", percent(row.low), percent(row.high)),
-                number(row.calls),
-                number(row.turns),
-                number(row.input_tokens),
-                number(row.context_tokens),
-                number(row.context_before),
-                number(row.context_bytes),
-                seconds(row.seconds),
-            ]);
+            cells.push(row.condition.clone());
+            cells.extend(figures(row));
             cells
         })
         .collect();
     html::text_table(&headers, &body)
 }
 
-fn bars(
-    rows: &[&Row],
-    label: &dyn Fn(&Row) -> String,
-    segments: &dyn Fn(&Row) -> Vec<(String, f64)>,
-) -> Vec<Bar> {
-    rows.iter()
-        .map(|row| Bar {
-            label: label(row),
-            segments: segments(row),
-        })
-        .collect()
+/// What a chart shows of a row: its bar's segments, named.
+type Segments<'a> = &'a dyn Fn(&Row) -> Vec<(String, f64)>;
+
+/// One bar chart per `(title, segments)`, a bar per row labelled by `label`.
+fn charts(rows: &[&Row], label: &dyn Fn(&Row) -> String, charts: &[(&str, Segments)]) -> String {
+    let mut out = String::new();
+    for (title, segments) in charts {
+        let bars: Vec<Bar> = rows
+            .iter()
+            .map(|row| Bar {
+                label: label(row),
+                segments: segments(row),
+            })
+            .collect();
+        out.push_str(&html::bar_chart(title, &bars));
+    }
+    out
 }
 
 /// The report as one self-contained page: charts per condition and per task, the tables.
@@ -374,38 +385,32 @@ pub fn page(rows: &Rows, title: &str) -> String {
     let calls = |row: &Row| vec![("calls".to_owned(), row.calls.unwrap_or(0.0))];
     let time = |row: &Row| vec![("seconds".to_owned(), round(row.seconds.unwrap_or(0.0)))];
     let mut body = String::from("<h2>Conditions</h2>");
-    body.push_str(&html::bar_chart(
-        "Success % per condition",
-        &bars(&conditions, &by_condition, &success),
-    ));
-    body.push_str(&html::bar_chart(
-        "Context tokens per run (median, estimated)",
-        &bars(&conditions, &by_condition, &context),
-    ));
-    body.push_str(&html::bar_chart(
-        "Calls per run (median)",
-        &bars(&conditions, &by_condition, &calls),
-    ));
-    body.push_str(&html::bar_chart(
-        "Wall time per run (median, s)",
-        &bars(&conditions, &by_condition, &time),
+    body.push_str(&charts(
+        &conditions,
+        &by_condition,
+        &[
+            ("Success % per condition", &success),
+            ("Context tokens per run (median, estimated)", &context),
+            ("Calls per run (median)", &calls),
+            ("Wall time per run (median, s)", &time),
+        ],
     ));
     body.push_str(&html_table(&conditions, false));
     if let Some(line) = against(rows, REFERENCE) {
         let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
     }
     body.push_str("<h2>Tasks</h2>");
-    body.push_str(&html::bar_chart(
-        "Success % per task and condition",
-        &bars(&tasks, &by_task, &success),
-    ));
-    body.push_str(&html::bar_chart(
-        "Context tokens per task and condition (median, estimated)",
-        &bars(&tasks, &by_task, &context),
-    ));
-    body.push_str(&html::bar_chart(
-        "Calls per task and condition (median)",
-        &bars(&tasks, &by_task, &calls),
+    body.push_str(&charts(
+        &tasks,
+        &by_task,
+        &[
+            ("Success % per task and condition", &success),
+            (
+                "Context tokens per task and condition (median, estimated)",
+                &context,
+            ),
+            ("Calls per task and condition (median)", &calls),
+        ],
     ));
     body.push_str(&html_table(&tasks, true));
     let _ = write!(body, "<p>{}</p>", html::escape(&legend()));
