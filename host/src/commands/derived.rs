@@ -37,13 +37,9 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
     let argv = extract_host_options(argv, &mut host, Some(&verb.spec))?;
     usage::value_options(&verb.spec);
     let settings = started(&host);
-    let arguments = match usage::measure(Phase::Parse, || verb.parse(&argv)) {
-        Ok(Request::Help) => {
-            usage::forget();
-            return output::stdout(verb.spec.render(&verb.name, &verb.summary).as_bytes());
-        }
-        Ok(Request::Call(arguments)) => arguments,
-        Err(message) => return Err(usage_error(&verb.name, message, &verb.spec, &verb.summary)),
+    let Some(arguments) = arguments(&verb.name, &verb.summary, &verb.spec, || verb.parse(&argv))?
+    else {
+        return Ok(());
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
     let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))??;
@@ -56,6 +52,25 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
             ))
         })?;
     output::json(&picked, settings.pretty)
+}
+
+/// The tool's arguments from argv (parsed by `parse`), or `None` once `--help` has
+/// printed verb `name`'s usage.
+fn arguments(
+    name: &str,
+    summary: &str,
+    spec: &VerbSpec,
+    parse: impl FnOnce() -> std::result::Result<Request, String>,
+) -> Result<Option<serde_json::Map<String, Value>>> {
+    match usage::measure(Phase::Parse, parse) {
+        Ok(Request::Help) => {
+            usage::forget();
+            output::stdout(spec.render(name, summary).as_bytes())?;
+            Ok(None)
+        }
+        Ok(Request::Call(arguments)) => Ok(Some(arguments)),
+        Err(message) => Err(usage_error(name, message, spec, summary)),
+    }
 }
 
 fn usage_error(verb: &str, message: String, spec: &VerbSpec, summary: &str) -> Error {
@@ -91,13 +106,9 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     };
     usage::tool(&verb.tool);
     usage::value_options(&verb.spec);
-    let arguments = match usage::measure(Phase::Parse, || verb.parse(argv)) {
-        Ok(Request::Help) => {
-            usage::forget();
-            return output::stdout(verb.spec.render(&verb.name, &verb.summary).as_bytes());
-        }
-        Ok(Request::Call(arguments)) => arguments,
-        Err(message) => return Err(usage_error(&verb.name, message, &verb.spec, &verb.summary)),
+    let Some(arguments) = arguments(&verb.name, &verb.summary, &verb.spec, || verb.parse(argv))?
+    else {
+        return Ok(());
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
     let reply = session
