@@ -117,6 +117,12 @@ fn python_server(venv: &str, major: &str, requirements: &str) -> Option<Vec<OsSt
     Some(vec![python.into(), "-B".into(), script.into()])
 }
 
+/// A bridge in `sb` for the Python SDK 1.x server; `None` (after saying why) without it.
+fn python_bridge(sb: &Sandbox) -> Option<Bridge<'_>> {
+    let server = python_server("interop-venv", "1", "requirements.txt")?;
+    Some(Bridge::start(sb, "python", &[], &server))
+}
+
 #[test]
 fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list() {
     let sb = Sandbox::new();
@@ -378,11 +384,10 @@ fn bridge_stop_stops_only_bridges_and_bad_starts_are_usage_errors() {
 
 #[test]
 fn concurrent_calls_through_one_bridge_each_get_their_own_answer() {
-    let Some(server) = python_server("interop-venv", "1", "requirements.txt") else {
+    let sb = Sandbox::new();
+    let Some(bridge) = python_bridge(&sb) else {
         return;
     };
-    let sb = Sandbox::new();
-    let bridge = Bridge::start(&sb, "python", &[], &server);
     // Every `mur` call is request 1 with progress token `mur`: the bridge
     // tells them apart. Eight at once, each counted exactly once.
     let mut counts: Vec<u64> = std::thread::scope(|scope| {
@@ -426,11 +431,10 @@ fn in_the_foreground_the_bridge_prints_its_line_and_ends_on_sigterm() {
 
 #[test]
 fn a_server_that_keeps_dying_is_restarted_5_times_then_the_bridge_gives_up() {
-    let Some(server) = python_server("interop-venv", "1", "requirements.txt") else {
+    let sb = Sandbox::new();
+    let Some(bridge) = python_bridge(&sb) else {
         return;
     };
-    let sb = Sandbox::new();
-    let bridge = Bridge::start(&sb, "python", &[], &server);
     for restart in 1..=5 {
         bridge.mur(&["call", "crash"]).assert_code(5);
         // The next request waits for the restarted server.

@@ -22,7 +22,7 @@ use crate::interop_python::python_or_skip;
 const RUN_LIMIT: Duration = Duration::from_secs(15 * 60);
 
 /// `mur-eval`, built beside `mur` and `mur-sample` (which it finds there).
-fn eval_bin() -> &'static Path {
+pub(crate) fn eval_bin() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
         let built = mur_e2e::build(false, &["mur-eval"]).unwrap_or_else(|e| panic!("{e}"));
@@ -174,6 +174,17 @@ fn an_agent_that_only_claims_success_completes_nothing() {
 const LOOK_AROUND: &str =
     "command -v mur > where.txt || true; cat .mcp.json > config.txt 2>/dev/null || true";
 
+/// `mur-eval run --profile PROFILE --agent LOOK_AROUND` on one task, plus `extra`, with
+/// `PATH` = `path`, into `<sandbox>/PROFILE`; the output and that directory.
+fn look_around(sandbox: &Sandbox, profile: &str, extra: &[&str], path: &str) -> (Output, PathBuf) {
+    let out = sandbox.root().join(profile);
+    let mut args = vec!["run", "--profile", profile, "--agent", LOOK_AROUND];
+    args.extend(["--tasks", "count-to-three", "--json"]);
+    args.extend(["--out", out.to_str().expect("utf-8")]);
+    args.extend_from_slice(extra);
+    (eval(sandbox, &args, Some(path)), out)
+}
+
 /// The working directory of the only task of a run.
 fn workdir(report: &Value) -> PathBuf {
     Path::new(
@@ -192,20 +203,7 @@ fn each_profile_keeps_the_other_surface_out_of_reach() {
     std::fs::create_dir(&stray).expect("dir");
     std::fs::copy(mur_e2e::mur_bin(), stray.join("mur")).expect("copy");
     let path = format!("{}:/usr/bin:/bin", stray.display());
-    let out = sandbox.root().join("mcp");
-    let args = [
-        "run",
-        "--profile",
-        "mcp",
-        "--agent",
-        LOOK_AROUND,
-        "--tasks",
-        "count-to-three",
-        "--json",
-        "--out",
-        out.to_str().expect("utf-8"),
-    ];
-    let mcp = eval(&sandbox, &args, Some(&path));
+    let (mcp, _) = look_around(&sandbox, "mcp", &[], &path);
     mcp.assert_code(2).assert_stderr_contains(&format!(
         "warning: `{}` left off the agent's PATH: it holds a `mur`, and the mcp profile keeps mur out of the agent's reach",
         stray.display()
@@ -227,22 +225,12 @@ fn each_profile_keeps_the_other_surface_out_of_reach() {
     let verbs = sandbox.root().join("verbs");
     std::fs::create_dir(&verbs).expect("dir");
     std::fs::copy(standard("version"), verbs.join("version.wasm")).expect("copy");
-    let out = sandbox.root().join("cli");
-    let args = [
-        "run",
-        "--profile",
+    let (cli, out) = look_around(
+        &sandbox,
         "cli",
-        "--agent",
-        LOOK_AROUND,
-        "--tasks",
-        "count-to-three",
-        "--json",
-        "--out",
-        out.to_str().expect("utf-8"),
-        "--verbs",
-        verbs.to_str().expect("utf-8"),
-    ];
-    let cli = eval(&sandbox, &args, Some(&path));
+        &["--verbs", verbs.to_str().expect("utf-8")],
+        &path,
+    );
     cli.assert_code(2);
     let work = workdir(&cli.json());
     let found = std::fs::read_to_string(work.join("where.txt")).expect("ran");
@@ -256,19 +244,9 @@ fn each_profile_keeps_the_other_surface_out_of_reach() {
 #[test]
 fn the_cli_profile_refuses_an_agent_that_wants_an_mcp_configuration() {
     let sandbox = Sandbox::new();
-    let out = eval(
-        &sandbox,
-        &[
-            "run",
-            "--profile",
-            "cli",
-            "--agent",
-            "agent --mcp {mcp_config}",
-            "--verbs",
-            "/nonexistent",
-        ],
-        None,
-    );
+    let agent = "agent --mcp {mcp_config}";
+    let run = ["run", "--profile", "cli", "--agent", agent, "--verbs"];
+    let out = eval(&sandbox, &[&run[..], &["/nonexistent"]].concat(), None);
     out.assert_code(1);
     assert_eq!(
         out.stderr,
@@ -281,19 +259,8 @@ fn the_cli_profile_refuses_an_agent_that_wants_an_mcp_configuration() {
 #[test]
 fn an_unknown_task_is_a_usage_error_naming_the_tasks() {
     let sandbox = Sandbox::new();
-    let out = eval(
-        &sandbox,
-        &[
-            "run",
-            "--profile",
-            "mcp",
-            "--agent",
-            "true",
-            "--tasks",
-            "nope",
-        ],
-        None,
-    );
+    let run = ["run", "--profile", "mcp", "--agent", "true"];
+    let out = eval(&sandbox, &[&run[..], &["--tasks", "nope"]].concat(), None);
     out.assert_code(1)
         .assert_stderr_starts_with("error: no task `nope` (tasks: about-title, ");
     let listed = eval(&sandbox, &["tasks", "--json"], None);

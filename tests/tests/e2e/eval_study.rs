@@ -9,7 +9,7 @@
 //! its turns, tokens and cost. A condition that leaks the other surface is refused.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -20,23 +20,13 @@ use mur_e2e::plugins::{repo_root, standard_dir};
 use mur_e2e::process::{Process, wait_until};
 use mur_e2e::{Output, Sandbox, run_within};
 
+use crate::eval::eval_bin;
 use crate::interop_python::python_or_skip;
 
 /// Bound on one study: against hangs, not a performance expectation.
 const STUDY_LIMIT: Duration = Duration::from_secs(15 * 60);
 const TASKS: &str = "count-to-three,first-warning,add-todo";
 const REPEATS: usize = 2;
-
-fn eval_bin() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let built = mur_e2e::build(false, &["mur-eval"]).unwrap_or_else(|e| panic!("{e}"));
-        built
-            .bin("mur-eval")
-            .expect("cargo built mur-eval")
-            .to_owned()
-    })
-}
 
 /// The reshaped verbs of the `cli-compact` condition, built once (plugins/compact).
 fn compact_verbs() {

@@ -209,32 +209,35 @@ fn a_token_is_kept_private_reused_and_refreshed() {
     assert!(String::from_utf8_lossy(&tokens[1].body).contains("grant_type=refresh_token"));
 }
 
-#[test]
-fn an_authorization_server_off_loopback_is_refused() {
+/// A call against a `server` that cannot be authorized: exit 2, nothing on stdout, and
+/// stderr saying each of `says`; the sandbox and the server, for the checks that follow.
+fn refused(server: Server, says: &[&str]) -> (Sandbox, Protected) {
     let sb = Sandbox::new();
-    let server = Protected::start(Server::OffLoopback);
+    let server = Protected::start(server);
     let out = call(&sb, &server);
     out.assert_code(2);
-    assert!(
-        out.stderr.contains("`http://auth.example.com/")
-            && out.stderr.contains("mur reaches only loopback servers"),
-        "{out}"
-    );
+    assert!(says.iter().all(|said| out.stderr.contains(said)), "{out}");
     assert!(out.stdout.is_empty(), "{out}");
+    (sb, server)
+}
+
+#[test]
+fn an_authorization_server_off_loopback_is_refused() {
+    let says = [
+        "`http://auth.example.com/",
+        "mur reaches only loopback servers",
+    ];
+    let (_sb, server) = refused(Server::OffLoopback, &says);
     assert!(server.seen("/register").is_empty() && server.seen("/authorize").is_empty());
 }
 
 #[test]
 fn an_authorization_page_that_wants_a_person_fails_without_a_terminal() {
-    let sb = Sandbox::new();
-    let server = Protected::start(Server::SignIn);
-    let out = call(&sb, &server);
-    out.assert_code(2);
-    assert!(
-        out.stderr.contains("wants a person to approve mur")
-            && out.stderr.contains("run the command once on a terminal"),
-        "{out}"
-    );
+    let says = [
+        "wants a person to approve mur",
+        "run the command once on a terminal",
+    ];
+    let (sb, server) = refused(Server::SignIn, &says);
     assert!(server.seen("/token").is_empty());
     assert!(!sb.state_dir().join("mur").join("oauth").exists());
 }

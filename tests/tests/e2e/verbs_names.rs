@@ -163,19 +163,7 @@ fn a_kit_built_verb_is_judged_by_its_declared_name_without_compiling_again() {
 
     // The Rust kit named it `click`: the same bytes again are seen to be
     // installed already, with nothing compiled.
-    let again = sandbox.mur(&[
-        "devtools",
-        "-v",
-        "verbs",
-        "add",
-        click.to_str().expect("utf-8"),
-    ]);
-    again.assert_code(0);
-    assert_eq!(
-        again.stdout,
-        "verb `click` is already installed (unchanged)\n"
-    );
-    assert!(!again.stderr.contains(COMPILING), "{again}");
+    crate::scaffold::added_again_without_compiling(&sandbox, &click, "click");
 
     // Other bytes under the same declared name clash before any compile.
     let bytes = std::fs::read(&click).expect("click.wasm");
