@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use base64::Engine as _;
+use mur_client::tool_result::first_text;
 use mur_client::{Client, Reply};
 use mur_core::settings::Source;
 use mur_core::{Error, Result, Settings};
@@ -55,7 +56,7 @@ impl Checker {
             )),
             Reply::Result(result) if result["isError"] == true => Err(format!(
                 "`{tool}` failed: {}",
-                text_of(&result).unwrap_or("(no message)")
+                first_text(&result).unwrap_or("(no message)")
             )),
             Reply::Result(result) => Ok(result),
         }
@@ -105,26 +106,6 @@ fn settings(endpoint: &str) -> Settings {
     }
 }
 
-/// A tool result as JSON: its `structuredContent`, else its first text block parsed as
-/// JSON (or as a string), else the whole result.
-pub fn json_of(result: &Value) -> Value {
-    if let Some(structured) = result.get("structuredContent") {
-        return structured.clone();
-    }
-    match text_of(result) {
-        Some(text) => serde_json::from_str(text).unwrap_or_else(|_| Value::from(text)),
-        None => result.clone(),
-    }
-}
-
-fn text_of(result: &Value) -> Option<&str> {
-    result["content"]
-        .as_array()?
-        .iter()
-        .find(|block| block["type"] == "text")?["text"]
-        .as_str()
-}
-
 /// The bytes of the first image block of a tool result.
 pub fn image_of(result: &Value) -> std::result::Result<Vec<u8>, String> {
     let data = result["content"]
@@ -140,16 +121,6 @@ pub fn image_of(result: &Value) -> std::result::Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn structured_content_is_preferred_then_text() {
-        let both = json!({ "content": [{ "type": "text", "text": "{\"a\":1}" }], "structuredContent": { "a": 2 } });
-        assert_eq!(json_of(&both), json!({ "a": 2 }));
-        let text = json!({ "content": [{ "type": "text", "text": "{\"a\":1}" }] });
-        assert_eq!(json_of(&text), json!({ "a": 1 }));
-        let plain = json!({ "content": [{ "type": "text", "text": "hello" }] });
-        assert_eq!(json_of(&plain), json!("hello"));
-    }
 
     #[test]
     fn an_image_block_is_decoded() {

@@ -295,7 +295,10 @@ impl Judged<'_> {
                 expect,
             } => {
                 let result = self.checker.call(&lock.endpoint, &call.tool, &call.args)?;
-                oracle::judge(expect, checker::json_of(&result).pointer(pointer))
+                oracle::judge(
+                    expect,
+                    mur_client::tool_result::payload(&result).pointer(pointer),
+                )
             }
             CheckKind::Reloaded(wanted) => self.reloaded(&lock, *wanted),
             CheckKind::Screenshot { file, args } => {

@@ -25,6 +25,7 @@ mod events;
 mod legacy;
 mod request;
 mod response;
+pub mod tool_result;
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Mutex;

@@ -6,6 +6,7 @@
 //! else from `tools/list`, and is read again when the session changed, when
 //! the server says the tool is unknown, and with `--refresh`.
 
+use mur_client::tool_result::payload;
 use mur_core::{Error, Kind, Result, Settings};
 use mur_verbs::data::DataVerb;
 use mur_verbs::derived::{Derived, Request};
@@ -222,23 +223,4 @@ pub async fn list_tools(session: &Session, settings: &Settings) -> Result<Vec<Va
 fn unknown_tool(error: &Error) -> bool {
     let message = error.message().to_lowercase();
     message.contains("unknown tool") || message.contains("not found") || message.contains("-32602")
-}
-
-/// What a tool result means to a script, as the standard verbs print it: its
-/// `structuredContent`, else its first text read as JSON (or as a string),
-/// else the result itself.
-fn payload(result: &Value) -> Value {
-    if let Some(structured) = result.get("structuredContent") {
-        return structured.clone();
-    }
-    let text = result["content"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|block| block["type"] == "text")
-        .and_then(|block| block["text"].as_str());
-    match text {
-        Some(text) => serde_json::from_str(text).unwrap_or_else(|_| Value::from(text)),
-        None => result.clone(),
-    }
 }
