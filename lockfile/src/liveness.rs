@@ -15,7 +15,6 @@ use std::time::Duration;
 
 use futures_util::StreamExt as _;
 use serde::Deserialize;
-use sysinfo::{Pid, ProcessRefreshKind, ProcessStatus, ProcessesToUpdate, System};
 
 use crate::{Lockfile, PROBE_SCHEMA, Transport, endpoint};
 
@@ -42,40 +41,91 @@ pub enum ProcessState {
     Reused,
 }
 
-/// For each `(pid, startedAt)`, what the process table says. One snapshot
-/// serves them all, refreshing only these pids, so a thousand stale
-/// lockfiles cost one pass rather than a thousand.
+/// For each `(pid, startedAt)`, what the process table says.
+///
+/// On Linux that is one read of `/proc/<pid>/stat` per distinct pid (its state
+/// and start time) and, when a start time is to be compared, one of
+/// `/proc/stat` for the boot time; elsewhere one `sysinfo` snapshot refreshing
+/// only these pids. Either way a thousand stale lockfiles cost one look per
+/// pid, never a scan of every process.
 pub fn process_states(pids: &[(u32, Option<i64>)]) -> Vec<ProcessState> {
-    // Where sysinfo cannot read the process table, say "the session's" and let
-    // the probe decide: a wrong "gone" would delete a live session's lockfile.
-    let Ok(mut system) = System::new() else {
-        return vec![ProcessState::Session; pids.len()];
+    let mut seen: Vec<(u32, ProcessStart)> = Vec::new();
+    pids.iter()
+        .map(|&(pid, started_at)| {
+            let start = match seen.iter().find(|(p, _)| *p == pid) {
+                Some((_, start)) => *start,
+                None => {
+                    let start = process_start(pid);
+                    seen.push((pid, start));
+                    start
+                }
+            };
+            judge(start, started_at)
+        })
+        .collect()
+}
+
+/// What is known of a pid: gone (`None`), or running since `Some(secs)`
+/// (`None` inside when its start time could not be read).
+type ProcessStart = Option<Option<i64>>;
+
+fn judge(start: ProcessStart, started_at: Option<i64>) -> ProcessState {
+    match (start, started_at) {
+        (None, _) => ProcessState::Gone,
+        (Some(Some(process_start)), Some(written))
+            if process_start > written + START_SLACK_SECS =>
+        {
+            ProcessState::Reused
+        }
+        (Some(_), _) => ProcessState::Session,
+    }
+}
+
+/// `/proc/<pid>/stat`: gone when absent or a zombie; else its start time in
+/// seconds since the epoch (boot time plus its start in clock ticks).
+#[cfg(target_os = "linux")]
+fn process_start(pid: u32) -> ProcessStart {
+    use procfs::FromRead as _;
+    let stat = match std::fs::read(format!("/proc/{pid}/stat")) {
+        Ok(bytes) => procfs::process::Stat::from_read(bytes.as_slice()).ok(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        // Unreadable: say "running" and let the probe decide, since a wrong
+        // "gone" would delete a live session's lockfile.
+        Err(_) => return Some(None),
     };
-    let mut distinct: Vec<Pid> = pids.iter().map(|(pid, _)| Pid::from_u32(*pid)).collect();
-    distinct.sort_unstable();
-    distinct.dedup();
+    let Some(stat) = stat else {
+        return Some(None);
+    };
+    if matches!(stat.state, 'Z' | 'X' | 'x') {
+        return None;
+    }
+    let boot = procfs::boot_time_secs().ok();
+    let since_boot = stat.starttime / procfs::ticks_per_second().max(1);
+    Some(boot.and_then(|boot| i64::try_from(boot + since_boot).ok()))
+}
+
+/// One `sysinfo` lookup of this pid (and no other process).
+#[cfg(not(target_os = "linux"))]
+fn process_start(pid: u32) -> ProcessStart {
+    // Where sysinfo cannot read the process table, say "running" and let the
+    // probe decide: a wrong "gone" would delete a live session's lockfile.
+    let Ok(mut system) = System::new() else {
+        return Some(None);
+    };
+    let pid = Pid::from_u32(pid);
     system.refresh_processes_specifics(
-        ProcessesToUpdate::Some(&distinct),
+        ProcessesToUpdate::Some(&[pid]),
         true,
         ProcessRefreshKind::nothing(),
     );
-    let state = |(pid, started_at): &(u32, Option<i64>)| {
-        let Some(process) = system.process(Pid::from_u32(*pid)) else {
-            return ProcessState::Gone;
-        };
-        if matches!(
-            process.status(),
-            ProcessStatus::Zombie | ProcessStatus::Dead
-        ) {
-            return ProcessState::Gone;
-        }
-        let process_start = i64::try_from(process.start_time()).unwrap_or(i64::MAX);
-        match started_at {
-            Some(written) if process_start > written + START_SLACK_SECS => ProcessState::Reused,
-            _ => ProcessState::Session,
-        }
-    };
-    pids.iter().map(state).collect()
+    let process = system.process(pid)?;
+    if matches!(
+        process.status(),
+        ProcessStatus::Zombie | ProcessStatus::Dead
+    ) {
+        return None;
+    }
+    Some(i64::try_from(process.start_time()).ok())
 }
 
 /// A lockfile's `startedAt` as seconds since the epoch; `None` when it is not
@@ -195,7 +245,7 @@ pub async fn check(client: &reqwest::Client, lock: &Lockfile) -> Liveness {
         .unwrap_or(Liveness::Stale("not checked".into()))
 }
 
-/// Judge many lockfiles: one process-table pass, then the HTTP probes of the
+/// Judge many lockfiles: one look at each distinct pid, then the HTTP probes of the
 /// sessions' processes concurrently. Verdicts come back in the order of `locks`.
 pub async fn check_all(client: &reqwest::Client, locks: &[&Lockfile]) -> Vec<Liveness> {
     let pids: Vec<(u32, Option<i64>)> = locks

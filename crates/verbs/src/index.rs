@@ -89,6 +89,9 @@ struct IndexFile {
 pub struct Index {
     dir: PathBuf,
     pub verbs: Vec<Entry>,
+    /// Loaded by [`Index::load_only`]: `verbs` holds at most the one entry
+    /// asked for, so [`Index::save`] merges it into the file instead.
+    partial: bool,
 }
 
 impl Index {
@@ -105,6 +108,26 @@ impl Index {
         Ok(Self {
             dir: dir.to_owned(),
             verbs,
+            partial: false,
+        })
+    }
+
+    /// The index with only the entry of verb `name` (if installed): what a
+    /// call needs. The other entries are skipped as they are read, not built,
+    /// which is most of the cost of loading the index of twenty verbs.
+    pub fn load_only(dir: &Path, name: &str) -> Result<Self, VerbError> {
+        let path = dir.join(INDEX_FILE);
+        let verbs = match bounded::read_capped(&path, Links::Refuse, MAX_INDEX_BYTES) {
+            Ok(bytes) => only::parse(&bytes, name)
+                .map_err(|e| broken(&path, format!("is unreadable: {e}")))
+                .and_then(|file| checked(&path, file))?,
+            Err(refusal) if refusal.is_not_found() => Vec::new(),
+            Err(refusal) => return Err(broken(&path, refusal.to_string())),
+        };
+        Ok(Self {
+            dir: dir.to_owned(),
+            verbs,
+            partial: true,
         })
     }
 
@@ -132,6 +155,13 @@ impl Index {
     /// half. Two concurrent writers (`verbs add` in two shells) are not merged:
     /// the last one wins, and a lost verb is added again with `verbs add`.
     pub fn save(&self) -> Result<(), VerbError> {
+        if self.partial {
+            let mut full = Self::load(&self.dir)?;
+            for entry in &self.verbs {
+                full.put(entry.clone());
+            }
+            return full.save();
+        }
         let file = IndexFile {
             schema: SCHEMA.into(),
             verbs: self.verbs.clone(),
@@ -146,6 +176,11 @@ impl Index {
 fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Entry>, VerbError> {
     let file: IndexFile =
         serde_json::from_slice(bytes).map_err(|e| broken(path, format!("is unreadable: {e}")))?;
+    checked(path, file)
+}
+
+/// The entries of an index of the known schema.
+fn checked(path: &Path, file: IndexFile) -> Result<Vec<Entry>, VerbError> {
     if file.schema != SCHEMA {
         return Err(broken(
             path,
@@ -192,9 +227,164 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), VerbError> {
     mur_lockfile::write_atomic(path, bytes).map_err(|e| io_error("write", path, e))
 }
 
+/// Reading the index for one verb: every other entry is skipped by the
+/// parser (checked as JSON, never built), as soon as its `name` says it is
+/// not the one (mur writes `name` first).
+mod only {
+    use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use serde_json::{Map, Value};
+
+    use super::{Entry, IndexFile};
+
+    pub fn parse(bytes: &[u8], name: &str) -> serde_json::Result<IndexFile> {
+        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+        let file = File(name).deserialize(&mut deserializer)?;
+        deserializer.end()?;
+        Ok(file)
+    }
+
+    /// The whole file: `schema`, and `verbs` through [`Verbs`].
+    struct File<'a>(&'a str);
+
+    impl<'de> DeserializeSeed<'de> for File<'_> {
+        type Value = IndexFile;
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<IndexFile, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for File<'_> {
+        type Value = IndexFile;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a verb index")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IndexFile, A::Error> {
+            let (mut schema, mut verbs) = (None, Vec::new());
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "schema" => schema = Some(map.next_value::<String>()?),
+                    "verbs" => verbs = map.next_value_seed(Verbs(self.0))?,
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            let schema = schema.ok_or_else(|| de::Error::missing_field("schema"))?;
+            Ok(IndexFile { schema, verbs })
+        }
+    }
+
+    /// The `verbs` array, keeping only the entry named `.0`.
+    struct Verbs<'a>(&'a str);
+
+    impl<'de> DeserializeSeed<'de> for Verbs<'_> {
+        type Value = Vec<Entry>;
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Vec<Entry>, D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Verbs<'_> {
+        type Value = Vec<Entry>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of verbs")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Entry>, A::Error> {
+            let mut kept = Vec::new();
+            while let Some(entry) = seq.next_element_seed(One(self.0))? {
+                kept.extend(entry);
+            }
+            Ok(kept)
+        }
+    }
+
+    /// One entry: built if its name is `.0`, else skipped.
+    struct One<'a>(&'a str);
+
+    impl<'de> DeserializeSeed<'de> for One<'_> {
+        type Value = Option<Entry>;
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Option<Entry>, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for One<'_> {
+        type Value = Option<Entry>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a verb entry")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Entry>, A::Error> {
+            let mut fields = Map::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let value = map.next_value::<Value>()?;
+                if key == "name" && value.as_str() != Some(self.0) {
+                    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                    return Ok(None);
+                }
+                fields.insert(key, value);
+            }
+            serde_json::from_value(Value::Object(fields))
+                .map(Some)
+                .map_err(de::Error::custom)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn load_only_keeps_the_one_entry_and_saving_it_keeps_the_others() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let entry = |name: &str| Entry {
+            name: name.into(),
+            tool: format!("{name}-tool"),
+            summary: String::new(),
+            usage: String::new(),
+            interface: "0.2.0".into(),
+            spec: None,
+            source: None,
+            language: None,
+            hints: Vec::new(),
+            file: format!("{name}.wasm"),
+            sha256: "00".into(),
+            size: 1,
+            mtime_ns: 2,
+            added_at: String::new(),
+        };
+        let mut full = Index::load(tmp.path()).expect("empty");
+        for name in ["a", "b", "c"] {
+            full.put(entry(name));
+        }
+        full.save().expect("save");
+
+        let mut one = Index::load_only(tmp.path(), "b").expect("load b");
+        assert_eq!(one.verbs, vec![entry("b")]);
+        assert!(
+            Index::load_only(tmp.path(), "z")
+                .expect("z")
+                .verbs
+                .is_empty()
+        );
+        one.put(Entry {
+            size: 9,
+            ..entry("b")
+        });
+        one.save().expect("save b");
+        let again = Index::load(tmp.path()).expect("reload");
+        let names: Vec<&str> = again.verbs.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        assert_eq!(again.get("b").map(|e| e.size), Some(9));
+
+        std::fs::write(
+            tmp.path().join(INDEX_FILE),
+            "{\"schema\": \"mur-verbs/9\", \"verbs\": []}",
+        )
+        .expect("write");
+        let err = Index::load_only(tmp.path(), "b").expect_err("unknown schema");
+        assert!(err.to_string().contains("unknown schema"), "{err}");
+    }
 
     #[test]
     fn an_index_mur_cannot_use_is_its_own_failure_with_the_way_out() {

@@ -3,12 +3,12 @@
 //! adapted to the same calls — and the translation of whatever goes wrong
 //! inside it into a [`VerbError`] that names the verb and says why.
 
-use wasmtime::component::{Component, Linker};
+use wasmtime::component::Component;
 use wasmtime::{Engine, Store, Trap};
 
 use super::bindings::{v1, v2};
 use super::error::VerbError;
-use super::sandbox::{FUEL_PER_CALL, MEMORY_LIMIT_BYTES, Sandbox};
+use super::sandbox::{FUEL_PER_CALL, MEMORY_LIMIT_BYTES, Sandbox, linker_for};
 use super::spec::VerbSpec;
 
 /// A verb's `info`, in either world.
@@ -69,13 +69,11 @@ pub struct Instance {
 
 impl Instance {
     /// Type-check `component` against the worlds (0.2 first) and instantiate it
-    /// in a new store.
-    pub fn new(
-        engine: &Engine,
-        linker: &Linker<Sandbox>,
-        component: &Component,
-        verb: &str,
-    ) -> Result<Self, VerbError> {
+    /// in a new store, linked with the WASI it imports (and nothing else).
+    pub fn new(engine: &Engine, component: &Component, verb: &str) -> Result<Self, VerbError> {
+        let linker = linker_for(engine, component).map_err(|e| {
+            VerbError::internal(format!("cannot link the verb sandbox: {}", chain(&e)))
+        })?;
         let pre = linker.instantiate_pre(component).map_err(|e| {
             VerbError::plugin(
                 verb,

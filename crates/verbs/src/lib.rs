@@ -73,6 +73,21 @@ impl VerbHost {
         Self::open_in(VerbDirs::from_env()?)
     }
 
+    /// [`VerbHost::open`] for running the one verb `verb`: only its index entry
+    /// is built (the others are skipped as the index is read), so
+    /// [`VerbHost::entries`] holds at most that one; whatever is saved is
+    /// merged into the full index.
+    pub fn open_for(verb: &str) -> Result<Self, VerbError> {
+        let dirs = VerbDirs::from_env()?;
+        let index = Index::load_only(&dirs.verbs, verb)?;
+        Ok(Self {
+            dirs,
+            index,
+            runtime: None,
+            current: None,
+        })
+    }
+
     pub fn open_in(dirs: VerbDirs) -> Result<Self, VerbError> {
         let index = Index::load(&dirs.verbs)?;
         Ok(Self {
@@ -242,7 +257,7 @@ impl VerbHost {
             .ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))?;
         let loaded = runtime.load(&mut self.index, verb)?;
         let mut instance = timings::measure(Phase::Instantiate, || {
-            Instance::new(&runtime.engine, &runtime.linker, &loaded.component, verb)
+            Instance::new(&runtime.engine, &loaded.component, verb)
         })?;
         if loaded.changed {
             // A file replaced behind the index may declare another tool or usage.

@@ -289,8 +289,7 @@ fn inspect(
     let component = runtime
         .compile(&label, &bytes, &sha256)
         .map_err(not_a_verb)?;
-    let mut instance =
-        Instance::new(&runtime.engine, &runtime.linker, &component, &label).map_err(not_a_verb)?;
+    let mut instance = Instance::new(&runtime.engine, &component, &label).map_err(not_a_verb)?;
     let info = instance.info().map_err(not_a_verb)?;
     check_info(file, &info)?;
     Ok(Candidate {

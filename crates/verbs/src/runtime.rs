@@ -1,11 +1,12 @@
-//! The verb runtime: one wasmtime engine and linker per process, built only when
-//! a verb actually runs, and the path from an index entry to compiled code —
-//! through the compile cache, noticing files changed behind the index's back.
+//! The verb runtime: one wasmtime engine per process, built only when a verb
+//! actually runs, and the path from an index entry to compiled code — through
+//! the compile cache, noticing files changed behind the index's back. (Each
+//! verb gets a linker of what it imports: [`super::sandbox::linker_for`].)
 
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
-use wasmtime::component::{Component, Linker};
+use wasmtime::component::Component;
 use wasmtime::{Config, Engine};
 
 use super::bounded::{Links, Refusal, Regular};
@@ -13,13 +14,11 @@ use super::cache::{CodeCache, hex};
 use super::error::VerbError;
 use super::index::{Entry, Index, stamp, stamp_of};
 use super::instance::chain;
-use super::sandbox::{Sandbox, linker};
 use super::timings::{self, Phase};
 
-/// Engine, linker and cache: everything that outlives one invocation.
+/// Engine and cache: everything that outlives one verb call.
 pub struct Runtime {
     pub engine: Engine,
-    pub linker: Linker<Sandbox>,
     cache: CodeCache,
 }
 
@@ -34,12 +33,8 @@ impl Runtime {
         let engine = Engine::new(&config()).map_err(|e| {
             VerbError::internal(format!("cannot start the verb runtime: {}", chain(&e)))
         })?;
-        let linker = linker(&engine).map_err(|e| {
-            VerbError::internal(format!("cannot link the verb sandbox: {}", chain(&e)))
-        })?;
         Ok(Self {
             engine,
-            linker,
             cache: CodeCache::open(cache_dir),
         })
     }

@@ -19,7 +19,7 @@
 //!   because a verb is a pure function and a sleep would escape the fuel bound;
 //! - randomness is a fixed-seed generator, so a verb's output is reproducible.
 
-use wasmtime::component::{Linker, ResourceTable};
+use wasmtime::component::{Component, Linker, ResourceTable};
 use wasmtime::{Engine, ResourceLimiter};
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
 
@@ -44,7 +44,10 @@ const STDERR_CAPTURE_BYTES: usize = 4096;
 
 /// The per-store state: WASI context, resources, limits and captured stderr.
 pub struct Sandbox {
-    wasi: WasiCtx,
+    /// Built on the first WASI call: most verbs make none (a std Rust verb
+    /// imports WASI for its panic and print paths), and building it seeds a
+    /// random generator, which costs more than a whole `parse`.
+    wasi: Option<WasiCtx>,
     table: ResourceTable,
     pub limits: MemoryBudget,
     stderr: Capture,
@@ -52,8 +55,17 @@ pub struct Sandbox {
 
 impl Sandbox {
     pub fn new() -> Self {
-        let stderr = Capture::new(STDERR_CAPTURE_BYTES);
-        let wasi = WasiCtx::builder()
+        Self {
+            wasi: None,
+            table: ResourceTable::new(),
+            limits: MemoryBudget::default(),
+            stderr: Capture::new(STDERR_CAPTURE_BYTES),
+        }
+    }
+
+    /// The WASI context described at the top of this file.
+    fn wasi_ctx(stderr: &Capture) -> WasiCtx {
+        WasiCtx::builder()
             .stdout(Capture::new(0))
             .stderr(stderr.clone())
             .wall_clock(FrozenClock)
@@ -61,13 +73,7 @@ impl Sandbox {
             .secure_random(fixed_rng())
             .insecure_random(fixed_rng())
             .insecure_random_seed(0)
-            .build();
-        Self {
-            wasi,
-            table: ResourceTable::new(),
-            limits: MemoryBudget::default(),
-            stderr,
-        }
+            .build()
     }
 
     /// What the guest wrote to stderr, lossily decoded.
@@ -78,19 +84,149 @@ impl Sandbox {
 
 impl WasiView for Sandbox {
     fn ctx(&mut self) -> WasiCtxView<'_> {
+        let stderr = &self.stderr;
         WasiCtxView {
-            ctx: &mut self.wasi,
+            ctx: self.wasi.get_or_insert_with(|| Self::wasi_ctx(stderr)),
             table: &mut self.table,
         }
     }
 }
 
-/// The linker every verb is instantiated with: locked-down WASI, nothing else.
-pub fn linker(engine: &Engine) -> wasmtime::Result<Linker<Sandbox>> {
+/// The linker for `component`: the locked-down WASI interfaces it imports
+/// and nothing else. An import-free verb gets an empty linker, and a std Rust
+/// verb (`wasi:cli`, `wasi:io`, a seed) none of the filesystem and sockets
+/// interfaces; linking all of WASI was most of the cost of starting a verb.
+/// An import no entry of [`WASI`] provides is left for `instantiate_pre`, which
+/// names it.
+pub fn linker_for(engine: &Engine, component: &Component) -> wasmtime::Result<Linker<Sandbox>> {
     let mut linker = Linker::new(engine);
-    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
-    deny_sleep(&mut linker)?;
+    let ty = component.component_type();
+    let mut linked: Vec<&str> = Vec::new();
+    for (import, _) in ty.imports(engine) {
+        let interface = import.split('@').next().unwrap_or(import);
+        if linked.contains(&interface) {
+            continue;
+        }
+        if let Some((_, add)) = WASI.iter().find(|(name, _)| *name == interface) {
+            add(&mut linker)?;
+            linked.push(interface);
+        }
+    }
+    if linked.contains(&"wasi:clocks/monotonic-clock") {
+        deny_sleep(&mut linker)?;
+    }
     Ok(linker)
+}
+
+type Add = fn(&mut Linker<Sandbox>) -> wasmtime::Result<()>;
+
+/// Each WASI 0.2 interface (by name, without its version: the linker matches
+/// any 0.2 version a component imports) and how it is linked, the blocking
+/// ones in their synchronous form — the pieces of
+/// `wasmtime_wasi::p2::add_to_linker_sync`.
+const WASI: [(&str, Add); 27] = {
+    use wasmtime_wasi::cli::{WasiCli, WasiCliView as _};
+    use wasmtime_wasi::clocks::{WasiClocks, WasiClocksView as _};
+    use wasmtime_wasi::filesystem::{WasiFilesystem, WasiFilesystemView as _};
+    use wasmtime_wasi::p2::bindings::{cli, clocks, filesystem, random, sockets, sync};
+    use wasmtime_wasi::random::{WasiRandom, WasiRandomView as _};
+    use wasmtime_wasi::sockets::{WasiSockets, WasiSocketsView as _};
+    type S = Sandbox;
+    [
+        ("wasi:io/error", |l| {
+            wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<S, Io>(l, table)
+        }),
+        ("wasi:io/poll", |l| {
+            sync::io::poll::add_to_linker::<S, Io>(l, table)
+        }),
+        ("wasi:io/streams", |l| {
+            sync::io::streams::add_to_linker::<S, Io>(l, table)
+        }),
+        ("wasi:clocks/wall-clock", |l| {
+            clocks::wall_clock::add_to_linker::<S, WasiClocks>(l, S::clocks)
+        }),
+        ("wasi:clocks/monotonic-clock", |l| {
+            clocks::monotonic_clock::add_to_linker::<S, WasiClocks>(l, S::clocks)
+        }),
+        ("wasi:filesystem/preopens", |l| {
+            filesystem::preopens::add_to_linker::<S, WasiFilesystem>(l, S::filesystem)
+        }),
+        ("wasi:filesystem/types", |l| {
+            sync::filesystem::types::add_to_linker::<S, WasiFilesystem>(l, S::filesystem)
+        }),
+        ("wasi:random/random", |l| {
+            random::random::add_to_linker::<S, WasiRandom>(l, S::random)
+        }),
+        ("wasi:random/insecure", |l| {
+            random::insecure::add_to_linker::<S, WasiRandom>(l, S::random)
+        }),
+        ("wasi:random/insecure-seed", |l| {
+            random::insecure_seed::add_to_linker::<S, WasiRandom>(l, S::random)
+        }),
+        ("wasi:cli/exit", |l| {
+            cli::exit::add_to_linker::<S, WasiCli>(l, S::cli)
+        }),
+        ("wasi:cli/environment", |l| {
+            cli::environment::add_to_linker::<S, WasiCli>(l, S::cli)
+        }),
+        ("wasi:cli/stdin", |l| {
+            cli::stdin::add_to_linker::<S, WasiCli>(l, S::cli)
+        }),
+        ("wasi:cli/stdout", |l| {
+            cli::stdout::add_to_linker::<S, WasiCli>(l, S::cli)
+        }),
+        ("wasi:cli/stderr", |l| {
+            cli::stderr::add_to_linker::<S, WasiCli>(l, S::cli)
+        }),
+        ("wasi:cli/terminal-input", |l| {
+            cli::terminal_input::add_to_linker::<S, WasiCli>(l, S::cli)
+        }),
+        ("wasi:cli/terminal-output", |l| {
+            cli::terminal_output::add_to_linker::<S, WasiCli>(l, S::cli)
+        }),
+        ("wasi:cli/terminal-stdin", |l| {
+            cli::terminal_stdin::add_to_linker::<S, WasiCli>(l, S::cli)
+        }),
+        ("wasi:cli/terminal-stdout", |l| {
+            cli::terminal_stdout::add_to_linker::<S, WasiCli>(l, S::cli)
+        }),
+        ("wasi:cli/terminal-stderr", |l| {
+            cli::terminal_stderr::add_to_linker::<S, WasiCli>(l, S::cli)
+        }),
+        ("wasi:sockets/tcp-create-socket", |l| {
+            sockets::tcp_create_socket::add_to_linker::<S, WasiSockets>(l, S::sockets)
+        }),
+        ("wasi:sockets/instance-network", |l| {
+            sockets::instance_network::add_to_linker::<S, WasiSockets>(l, S::sockets)
+        }),
+        ("wasi:sockets/network", |l| {
+            let options = sockets::network::LinkOptions::default();
+            sockets::network::add_to_linker::<S, WasiSockets>(l, &options, S::sockets)
+        }),
+        ("wasi:sockets/ip-name-lookup", |l| {
+            sockets::ip_name_lookup::add_to_linker::<S, WasiSockets>(l, S::sockets)
+        }),
+        ("wasi:sockets/tcp", |l| {
+            sync::sockets::tcp::add_to_linker::<S, WasiSockets>(l, S::sockets)
+        }),
+        ("wasi:sockets/udp", |l| {
+            sync::sockets::udp::add_to_linker::<S, WasiSockets>(l, S::sockets)
+        }),
+        ("wasi:sockets/udp-create-socket", |l| {
+            sync::sockets::udp_create_socket::add_to_linker::<S, WasiSockets>(l, S::sockets)
+        }),
+    ]
+};
+
+/// `wasi:io`'s host state: the resource table.
+struct Io;
+
+impl wasmtime::component::HasData for Io {
+    type Data<'a> = &'a mut ResourceTable;
+}
+
+fn table(sandbox: &mut Sandbox) -> &mut ResourceTable {
+    sandbox.ctx().table
 }
 
 /// Replace `wasi:clocks/monotonic-clock` with a frozen clock whose timers
@@ -185,5 +321,31 @@ impl ResourceLimiter for MemoryBudget {
         _max: Option<usize>,
     ) -> wasmtime::Result<bool> {
         Ok(desired <= TABLE_ELEMENTS_LIMIT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every interface of the table links (no two define the same thing), and
+    /// the frozen monotonic clock then replaces the real one.
+    #[test]
+    fn all_of_wasi_links_and_sleeping_is_then_denied() {
+        let engine = Engine::new(&crate::runtime::config()).expect("engine");
+        let mut linker = Linker::new(&engine);
+        for (name, add) in WASI {
+            add(&mut linker).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        deny_sleep(&mut linker).expect("deny sleep");
+    }
+
+    /// An import-free component is linked with nothing.
+    #[test]
+    fn an_import_free_component_gets_an_empty_linker() {
+        let engine = Engine::new(&crate::runtime::config()).expect("engine");
+        let component = Component::new(&engine, b"\0asm\x0d\0\x01\0").expect("empty component");
+        let linker = linker_for(&engine, &component).expect("linker");
+        assert!(linker.instantiate_pre(&component).is_ok());
     }
 }

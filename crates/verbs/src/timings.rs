@@ -9,7 +9,7 @@ use std::{
 /// The phases of running a verb, in the order they happen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
-    /// Building the wasmtime engine and the sandbox linker.
+    /// Building the wasmtime engine.
     Engine,
     /// Checking the verb file and opening its cache entry (no read: it is mapped).
     CacheLookup,
@@ -18,6 +18,7 @@ pub enum Phase {
     Deserialize,
     /// Compiling a component whose code was not cached.
     Compile,
+    /// Linking the WASI the verb imports, and instantiating it.
     Instantiate,
     Parse,
     Shape,

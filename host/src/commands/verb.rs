@@ -40,7 +40,7 @@ pub fn run(name: &str, argv: &[String], host: HostArgs) -> Result<()> {
 }
 
 fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
-    let mut verbs = VerbHost::open()?;
+    let mut verbs = VerbHost::open_for(name)?;
     note_installed(&verbs, name);
     if let Some(data) = verbs.data_verb(name)? {
         return super::derived::run_data(&data, argv, host);
