@@ -69,6 +69,9 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
         shaped.write_files(&argv, plan.writes.as_deref())?;
         Ok::<_, Error>(shaped)
     })?;
+    // The process ends next: let the OS reclaim the engine, store and mapped
+    // code at exit instead of unmapping and unregistering them one by one.
+    std::mem::forget(verbs);
     output::stdout(&shaped.stdout)
 }
 
