@@ -36,8 +36,9 @@ impl Artifacts {
 }
 
 /// Builds `mur`, `mur-sample` and the `minimal_session` example — plus every binary of the
-/// packages in `also` — with one `cargo build` (`--release` when `release`), and returns the
-/// paths cargo reports. Compiler diagnostics go to stderr as usual.
+/// packages in `also` (in a debug build: every binary of the workspace) — with one `cargo
+/// build` (`--release` when `release`), and returns the paths cargo reports. Compiler
+/// diagnostics go to stderr as usual.
 pub fn build(release: bool, also: &[&str]) -> Result<Artifacts, String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
@@ -49,11 +50,18 @@ pub fn build(release: bool, also: &[&str]) -> Result<Artifacts, String> {
             "--bins",
         ])
         .args(["--example", EXAMPLE]);
-    for package in PACKAGES.iter().chain(also) {
-        command.args(["-p", package]);
-    }
     if release {
         command.arg("--release");
+        for package in PACKAGES.iter().chain(also) {
+            command.args(["-p", package]);
+        }
+    } else {
+        // The debug build shares its dependencies with `cargo test --workspace`, which
+        // resolves features over the whole workspace: building only three packages would
+        // resolve fewer (`libc/extra_traits` from one member, `reqwest/blocking` from
+        // another) and rebuild half the dependency tree, minutes in CI. So every binary of
+        // the workspace is built, with the features the test build already compiled.
+        command.arg("--workspace");
     }
     let output = command
         .stdin(Stdio::null())
