@@ -124,7 +124,14 @@ pub fn tool(tool: &str) {
 /// The session the call went to: its project hash and build tag.
 pub fn session(resolved: &mur_discovery::Resolved) {
     with(|i| {
-        i.project = resolved.project.as_deref().map(project_hash);
+        // The lockfile's name is the hash: no SHA-256 on the call's path
+        // (a session found by `--auto` has no lockfile, and is hashed).
+        i.project = match &resolved.lockfile {
+            Some(lockfile) => lockfile
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned()),
+            None => resolved.project.as_deref().map(project_hash),
+        };
         i.build_tag.clone_from(&resolved.build_tag);
     });
 }

@@ -43,6 +43,8 @@ pub struct Resolved {
     /// records); `None` for `--endpoint`.
     pub project: Option<String>,
     pub build_tag: Option<String>,
+    /// The lockfile it was found by (its name is the project's hash), if any.
+    pub lockfile: Option<std::path::PathBuf>,
 }
 
 /// The session for this invocation. Bounded by `--timeout`: a directory full
@@ -59,6 +61,7 @@ pub async fn resolve(
             identity: None,
             project: None,
             build_tag: None,
+            lockfile: None,
         });
     }
     let work = resolve_unbounded(settings, http, report);
@@ -154,6 +157,7 @@ impl From<Candidate> for Resolved {
             identity: Some(identity),
             project: Some(chosen.project),
             build_tag: Some(chosen.build_tag),
+            lockfile: chosen.lockfile,
         }
     }
 }
