@@ -85,7 +85,10 @@ impl Sandbox {
 
     /// The usage log `mur` appends to in this sandbox.
     pub fn usage_log(&self) -> PathBuf {
-        self.state_dir().join("mur").join("usage").join("usage.jsonl")
+        self.state_dir()
+            .join("mur")
+            .join("usage")
+            .join("usage.jsonl")
     }
 
     /// The only environment a child sees.
@@ -427,7 +430,9 @@ impl<'a> Successors<'a> {
         let root = self.sandbox.root().to_string_lossy().into_owned();
         entries
             .flatten()
-            .filter_map(|e| serde_json::from_slice::<serde_json::Value>(&std::fs::read(e.path()).ok()?).ok())
+            .filter_map(|e| {
+                serde_json::from_slice::<serde_json::Value>(&std::fs::read(e.path()).ok()?).ok()
+            })
             .filter_map(|lock| u32::try_from(lock["pid"].as_u64()?).ok())
             .filter(|&pid| pid != self.original)
             .filter(|pid| {
@@ -440,7 +445,9 @@ impl<'a> Successors<'a> {
 
     /// Waits until the session that took over has announced itself, and returns its pid.
     pub fn wait(&self) -> u32 {
-        wait_until("a new session after `reload`", || self.pids().first().copied())
+        wait_until("a new session after `reload`", || {
+            self.pids().first().copied()
+        })
     }
 }
 
@@ -450,8 +457,11 @@ impl Drop for Successors<'_> {
             crate::process::signal(pid, "KILL");
             // Not our child: its new parent reaps it; wait until it is gone.
             let deadline = std::time::Instant::now() + Duration::from_secs(10);
-            while Path::new(&format!("/proc/{pid}")).exists() && std::time::Instant::now() < deadline {
-                let status = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            while Path::new(&format!("/proc/{pid}")).exists()
+                && std::time::Instant::now() < deadline
+            {
+                let status =
+                    std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
                 if status.split_whitespace().nth(2) == Some("Z") {
                     break;
                 }

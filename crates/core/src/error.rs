@@ -37,7 +37,10 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
         2,
         "transport: unreachable, timed out, malformed or non-MCP answer",
     ),
-    (3, "(a session or bridge starting) another session is active for the project"),
+    (
+        3,
+        "(a session or bridge starting) another session is active for the project",
+    ),
     (4, "no live session"),
     (
         5,
