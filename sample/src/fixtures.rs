@@ -31,21 +31,11 @@ pub const JSON_SCHEMA_TOOL: &str = "json_schema_2020_12_tool";
 /// Register every conformance fixture tool in `tools`.
 pub fn add_conformance_fixtures(tools: &mut ToolSet) {
     tools.add(
-        ToolSpec::new(
-            "test_simple_text",
-            "Returns a fixed text (conformance fixture)",
-            no_arguments(),
-            ToolHints::READ_ONLY,
-        ),
+        fixture("test_simple_text", "Returns a fixed text"),
         |_, _| async { Ok(ToolOutput::Json(json!({ "text": SIMPLE_TEXT }))) },
     );
     tools.add(
-        ToolSpec::new(
-            "test_image_content",
-            "Returns a 1x1 red PNG image (conformance fixture)",
-            no_arguments(),
-            ToolHints::READ_ONLY,
-        ),
+        fixture("test_image_content", "Returns a 1x1 red PNG image"),
         |_, _| async {
             let png = red_pixel_png()?;
             Ok(ToolOutput::Image {
@@ -57,20 +47,14 @@ pub fn add_conformance_fixtures(tools: &mut ToolSet) {
         },
     );
     tools.add(
-        ToolSpec::new(
-            "test_error_handling",
-            "Always fails with a tool error (conformance fixture)",
-            no_arguments(),
-            ToolHints::READ_ONLY,
-        ),
+        fixture("test_error_handling", "Always fails with a tool error"),
         |_, _| async { Err(ToolError::new(ERROR_MESSAGE)) },
     );
     tools.add(
-        ToolSpec::new(
+        fixture_taking(
             JSON_SCHEMA_TOOL,
-            "Tool with JSON Schema 2020-12 features (conformance fixture)",
+            "Tool with JSON Schema 2020-12 features",
             json_schema_2020_12(),
-            ToolHints::READ_ONLY,
         ),
         |_, _| async { Ok(ToolOutput::Json(json!({ "ok": true }))) },
     );
@@ -158,33 +142,27 @@ fn add_rich_fixtures(tools: &mut ToolSet) {
         );
     }
     tools.add(
-        ToolSpec::new(
+        fixture_taking(
             "test_sampling",
-            "Asks the client's LLM to answer `prompt` (conformance fixture)",
+            "Asks the client's LLM to answer `prompt`",
             json!({ "type": "object", "properties": { "prompt": { "type": "string" } }, "required": ["prompt"] }),
-            ToolHints::READ_ONLY,
         ),
         |args: Value, control: SessionControl| async move {
-            let prompt = args["prompt"].as_str().unwrap_or_default().to_owned();
-            let question = Question::Sample(json!({
-                "messages": [{ "role": "user", "content": { "type": "text", "text": prompt } }],
-                "maxTokens": 100
-            }));
-            Ok(match control.ask("sampling", question).await? {
-                Asked::Answered(answer) => ToolOutput::blocks([Content::text(format!(
+            let prompt = args["prompt"].as_str().unwrap_or_default();
+            answered_text(&control, "sampling", sample(prompt, 100), |answer| {
+                format!(
                     "LLM response: {}",
                     answer["content"]["text"].as_str().unwrap_or_default()
-                ))]),
-                Asked::Pending(input) => ToolOutput::InputRequired(input),
+                )
             })
+            .await
         },
     );
     tools.add(
-        ToolSpec::new(
+        fixture_taking(
             "test_elicitation",
-            "Asks the user for a username and an email (conformance fixture)",
+            "Asks the user for a username and an email",
             json!({ "type": "object", "properties": { "message": { "type": "string" } }, "required": ["message"] }),
-            ToolHints::READ_ONLY,
         ),
         |args: Value, control: SessionControl| async move {
             let message = args["message"].as_str().unwrap_or("Please provide your information");
@@ -257,19 +235,20 @@ fn add_rich_fixtures(tools: &mut ToolSet) {
         },
     );
     tools.add(
-        ToolSpec::new(
+        fixture_taking(
             "test_mcp_param_header",
-            "Echoes `region`, which also travels in the `Mcp-Param-Region` header (conformance fixture)",
+            "Echoes `region`, which also travels in the `Mcp-Param-Region` header",
             json!({
                 "type": "object",
                 "properties": { "region": { "type": "string", "x-mcp-header": "Region" } },
                 "required": ["region"]
             }),
-            ToolHints::READ_ONLY,
         ),
         |args: Value, _| async move {
             let region = args["region"].as_str().unwrap_or_default().to_owned();
-            Ok(ToolOutput::blocks([Content::text(format!("region: {region}"))]))
+            Ok(ToolOutput::blocks([Content::text(format!(
+                "region: {region}"
+            ))]))
         },
     );
     tools.add(
@@ -294,18 +273,14 @@ fn add_input_required_fixtures(tools: &mut ToolSet) {
             "Asks for a name, then greets",
         ),
         |_, control: SessionControl| async move {
-            Ok(
-                match control
-                    .ask("user_name", name_question("What is your name?"))
-                    .await?
-                {
-                    Asked::Answered(answer) => ToolOutput::blocks([Content::text(format!(
-                        "Hello, {}!",
-                        answer["content"]["name"].as_str().unwrap_or("stranger")
-                    ))]),
-                    Asked::Pending(input) => ToolOutput::InputRequired(input),
-                },
-            )
+            let question = name_question("What is your name?");
+            answered_text(&control, "user_name", question, |answer| {
+                format!(
+                    "Hello, {}!",
+                    answer["content"]["name"].as_str().unwrap_or("stranger")
+                )
+            })
+            .await
         },
     );
     tools.add(
@@ -314,21 +289,14 @@ fn add_input_required_fixtures(tools: &mut ToolSet) {
             "Asks the client's LLM a question",
         ),
         |_, control: SessionControl| async move {
-            Ok(
-                match control
-                    .ask(
-                        "capital_question",
-                        sample("What is the capital of France?", 100),
-                    )
-                    .await?
-                {
-                    Asked::Answered(answer) => ToolOutput::blocks([Content::text(format!(
-                        "The model said: {}",
-                        answer["content"]["text"].as_str().unwrap_or_default()
-                    ))]),
-                    Asked::Pending(input) => ToolOutput::InputRequired(input),
-                },
-            )
+            let question = sample("What is the capital of France?", 100);
+            answered_text(&control, "capital_question", question, |answer| {
+                format!(
+                    "The model said: {}",
+                    answer["content"]["text"].as_str().unwrap_or_default()
+                )
+            })
+            .await
         },
     );
     tools.add(
@@ -337,16 +305,14 @@ fn add_input_required_fixtures(tools: &mut ToolSet) {
             "Asks for the client's roots",
         ),
         |_, control: SessionControl| async move {
-            Ok(match control.ask("client_roots", Question::Roots).await? {
-                Asked::Answered(answer) => {
-                    let uris: Vec<&str> = answer["roots"]
-                        .as_array()
-                        .map(|roots| roots.iter().filter_map(|r| r["uri"].as_str()).collect())
-                        .unwrap_or_default();
-                    ToolOutput::blocks([Content::text(format!("Roots: {}", uris.join(", ")))])
-                }
-                Asked::Pending(input) => ToolOutput::InputRequired(input),
+            answered_text(&control, "client_roots", Question::Roots, |answer| {
+                let uris: Vec<&str> = answer["roots"]
+                    .as_array()
+                    .map(|roots| roots.iter().filter_map(|r| r["uri"].as_str()).collect())
+                    .unwrap_or_default();
+                format!("Roots: {}", uris.join(", "))
             })
+            .await
         },
     );
     tools.add(
@@ -597,11 +563,17 @@ fn add_prompt_fixtures(tools: &mut ToolSet) {
 /// Pause between the steps of the progress and logging fixtures, as the suite describes.
 const STEP: std::time::Duration = std::time::Duration::from_millis(50);
 
+/// The spec of a fixture tool that takes no arguments.
 fn fixture(name: &str, description: &str) -> ToolSpec {
+    fixture_taking(name, description, no_arguments())
+}
+
+/// The spec of a fixture tool: read-only, its description marked as a fixture's.
+fn fixture_taking(name: &str, description: &str, input_schema: Value) -> ToolSpec {
     ToolSpec::new(
         name,
         format!("{description} (conformance fixture)"),
-        no_arguments(),
+        input_schema,
         ToolHints::READ_ONLY,
     )
 }
@@ -627,12 +599,26 @@ async fn elicitation_result(
     label: &str,
     question: Question,
 ) -> Result<ToolOutput, ToolError> {
-    Ok(match control.ask("answer", question).await? {
-        Asked::Answered(answer) => ToolOutput::blocks([Content::text(format!(
+    answered_text(control, "answer", question, |answer| {
+        format!(
             "{label}: action={}, content={}",
             answer["action"].as_str().unwrap_or("?"),
             answer.get("content").cloned().unwrap_or(Value::Null)
-        ))]),
+        )
+    })
+    .await
+}
+
+/// Asks `question` under `key`: once answered, one text block that `text` makes of the
+/// answer; until then, the input-required result that asks it.
+async fn answered_text(
+    control: &SessionControl,
+    key: &str,
+    question: Question,
+    text: impl FnOnce(&Value) -> String,
+) -> Result<ToolOutput, ToolError> {
+    Ok(match control.ask(key, question).await? {
+        Asked::Answered(answer) => ToolOutput::blocks([Content::text(text(&answer))]),
         Asked::Pending(input) => ToolOutput::InputRequired(input),
     })
 }

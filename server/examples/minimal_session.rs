@@ -57,12 +57,7 @@ fn tools() -> ToolSet {
         },
     );
     tools.add(
-        ToolSpec::new(
-            "pixel",
-            "A 1x1 PNG",
-            json!({"type": "object"}),
-            ToolHints::READ_ONLY,
-        ),
+        without_arguments("pixel", "A 1x1 PNG", ToolHints::READ_ONLY),
         |_, _| async {
             Ok(ToolOutput::Image {
                 png: one_pixel_png(),
@@ -73,12 +68,7 @@ fn tools() -> ToolSet {
         },
     );
     tools.add(
-        ToolSpec::new(
-            "fail",
-            "Always fails",
-            json!({"type": "object"}),
-            ToolHints::READ_ONLY,
-        ),
+        without_arguments("fail", "Always fails", ToolHints::READ_ONLY),
         |_, _| async { Err("no element matches `#missing`".into()) },
     );
     let destructive = ToolHints {
@@ -86,12 +76,7 @@ fn tools() -> ToolSet {
         ..ToolHints::ACTION
     };
     tools.add(
-        ToolSpec::new(
-            "reload",
-            "Restart the app",
-            json!({"type": "object"}),
-            destructive,
-        ),
+        without_arguments("reload", "Restart the app", destructive),
         |_, session| async move {
             session.request_reload();
             Ok(ToolOutput::Json(json!({ "reloading": true })))
@@ -105,10 +90,9 @@ fn tools() -> ToolSet {
 /// Tools that talk to the client while they run.
 fn add_talking_tools(tools: &mut ToolSet) {
     tools.add(
-        ToolSpec::new(
+        without_arguments(
             "steps",
             "Three steps, each reported as progress and logged",
-            json!({"type": "object"}),
             ToolHints::READ_ONLY,
         ),
         |_, control: SessionControl| async move {
@@ -125,12 +109,7 @@ fn add_talking_tools(tools: &mut ToolSet) {
         },
     );
     tools.add(
-        ToolSpec::new(
-            "confirm",
-            "Asks the user to confirm",
-            json!({"type": "object"}),
-            ToolHints::ACTION,
-        ),
+        without_arguments("confirm", "Asks the user to confirm", ToolHints::ACTION),
         |_, control: SessionControl| async move {
             let question = Question::elicit(
                 "Go ahead?",
@@ -145,10 +124,9 @@ fn add_talking_tools(tools: &mut ToolSet) {
         },
     );
     tools.add(
-        ToolSpec::new(
+        without_arguments(
             "mixed",
             "Text, an image, a sound and an embedded resource",
-            json!({"type": "object"}),
             ToolHints::READ_ONLY,
         ),
         |_, _| async {
@@ -170,6 +148,11 @@ fn add_talking_tools(tools: &mut ToolSet) {
             })
         },
     );
+}
+
+/// The spec of a tool that takes no arguments.
+fn without_arguments(name: &str, description: &str, hints: ToolHints) -> ToolSpec {
+    ToolSpec::new(name, description, json!({"type": "object"}), hints)
 }
 
 const README: &str = "The minimal session serves four tools and this text.";
