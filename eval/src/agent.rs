@@ -14,6 +14,7 @@ use mur_core::{Error, Result};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
+use crate::group::Group;
 use crate::profile::Profile;
 
 const POLL: Duration = Duration::from_millis(10);
@@ -32,6 +33,8 @@ pub struct Invocation<'a> {
     pub stdout: PathBuf,
     pub stderr: PathBuf,
     pub limit: Duration,
+    /// Where the agent's process group is recorded while it runs ([`crate::group`]).
+    pub group: Option<PathBuf>,
 }
 
 /// How the agent ended.
@@ -108,6 +111,10 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
         .spawn()
         .map_err(|e| Error::internal(format!("cannot run the agent command with `sh`: {e}")))?;
     let group = i32::try_from(child.id()).map(Pid::from_raw).ok();
+    let recorded = invocation.group.as_deref().zip(Group::of(child.id()));
+    if let Some((path, leader)) = recorded {
+        leader.record(path);
+    }
     let deadline = started + invocation.limit;
     let (status, timed_out) = loop {
         match child.try_wait() {
@@ -126,6 +133,9 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     let wall = started.elapsed();
     // Nothing the agent started may outlive its task (or call the next task's session).
     kill_group(group);
+    if let Some((path, _)) = recorded {
+        let _ = std::fs::remove_file(path);
+    }
     Ok(Ended {
         exit: status.code(),
         signal: status.signal(),
@@ -162,6 +172,7 @@ mod tests {
             stdout: dir.join("out"),
             stderr: dir.join("err"),
             limit: Duration::from_secs(30),
+            group: None,
         }
     }
 

@@ -17,6 +17,7 @@ mod agent;
 mod checker;
 mod cli;
 mod condition;
+mod group;
 mod listing;
 mod oracle;
 mod profile;

@@ -188,6 +188,7 @@ fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -
         stdout: dir.join("agent.stdout"),
         stderr: dir.join("agent.stderr"),
         limit: time_limit(plan, task),
+        group: Some(dir.join(crate::group::FILE)),
     };
     let ended = agent::run(&invocation)?;
     record.agent_exit = ended.exit;

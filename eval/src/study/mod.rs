@@ -105,10 +105,12 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         .into_iter()
         .filter(|p| !done.contains(&id(study, p)))
         .collect();
-    // A study killed mid-run left those runs' sessions running: stop them first, even
-    // if preparing a condition fails below.
+    // A study killed mid-run left those runs' agents (their process groups) and sessions
+    // running: stop them first, even if preparing a condition fails below.
     for planned in &pending {
-        crate::session::stop_leftovers(&run_dir(study, &out, planned).join("run"));
+        let dir = run_dir(study, &out, planned);
+        crate::group::Group::stop_recorded(&dir.join(crate::group::FILE));
+        crate::session::stop_leftovers(&dir.join("run"));
     }
     let ran = pending.len();
     progress(&format!(

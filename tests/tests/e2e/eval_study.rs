@@ -58,9 +58,12 @@ fn conditions() -> Vec<String> {
 }
 
 /// `mur-eval study` over the small matrix, into `out`, as a command to run or spawn.
+/// The first agent to start (the one that makes `hung-once` in the sandbox) first
+/// leaves a long-lived process and waits for it, as an agent the kill interrupts would.
 fn study(sandbox: &Sandbox, python: &Path, out: &Path) -> Command {
     let agent = format!(
-        "bash {} {{task}}",
+        "if mkdir {} 2>/dev/null; then sleep 600 & wait; fi; bash {} {{task}}",
+        sandbox.root().join("hung-once").display(),
         repo_root().join("eval/agents/scripted.sh").display()
     );
     let html = out.join("report.html");
@@ -74,6 +77,9 @@ fn study(sandbox: &Sandbox, python: &Path, out: &Path) -> Command {
             "2",
             "--seed",
             "19",
+            // The agent that waits must still be running when the study is killed.
+            "--time-limit",
+            "900",
         ])
         .args(["--agent", &agent, "--pass-env", "MUR_EVAL_PYTHON"])
         .arg("--verbs")
@@ -123,21 +129,34 @@ fn a_small_study_resumes_after_a_kill_and_reports_every_condition() {
     // Run again with the same --out: only what is missing runs.
     let (output, _) = run_within(&mut study(&sandbox, &python, &out), STUDY_LIMIT);
     check_study(&output, &out, &kept, expected);
-    // The sessions the kill left running were stopped by the resumed study.
-    let left = sessions_under(&out);
-    assert!(left.is_empty(), "sessions still running: {left:?}");
+    // The sessions and the agent (its `sleep 600`) the kill left running were stopped
+    // by the resumed study.
+    let left = left_under(&out);
+    for (pid, _) in &left {
+        mur_e2e::process::signal(*pid, "KILL");
+    }
+    assert!(left.is_empty(), "still running: {left:?}");
 }
 
-/// The processes whose command line names a path under `dir`.
-fn sessions_under(dir: &Path) -> Vec<String> {
+/// The sessions (their command line names a path under `dir`) and the agents' processes
+/// (their environment does) still running: pid and command line.
+fn left_under(dir: &Path) -> Vec<(u32, String)> {
     let dir = dir.to_string_lossy().into_owned();
+    let text = |raw: Vec<u8>| String::from_utf8_lossy(&raw).replace('\0', " ");
     std::fs::read_dir("/proc")
         .into_iter()
         .flatten()
         .flatten()
-        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
-        .map(|raw| String::from_utf8_lossy(&raw).replace('\0', " "))
-        .filter(|line| line.contains("mur-sample") && line.contains(&dir))
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_str()?.parse::<u32>().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            let zombie = stat.rsplit(')').next()?.split_whitespace().next() == Some("Z");
+            let cmdline = text(std::fs::read(entry.path().join("cmdline")).ok()?);
+            let environ = text(std::fs::read(entry.path().join("environ")).unwrap_or_default());
+            let session = cmdline.contains("mur-sample") && cmdline.contains(&dir);
+            let agent = environ.contains(&format!("MUR_EVAL_TRANSCRIPT={dir}"));
+            (!zombie && (session || agent)).then_some((pid, cmdline))
+        })
         .collect()
 }
 
