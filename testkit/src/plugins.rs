@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use crate::{Output, Sandbox};
+use crate::{Output, Sandbox, Session};
 
 /// The repository root.
 pub fn repo_root() -> PathBuf {
@@ -81,6 +81,14 @@ pub const STANDARD_VERBS: [&str; 19] = [
     "fire",
     "reload",
 ];
+
+/// A sandbox with the standard verbs installed and `mur-sample` running.
+pub fn standard_session() -> (Sandbox, Session) {
+    let sandbox = Sandbox::new();
+    install_standard(&sandbox);
+    let sample = sandbox.start_app();
+    (sandbox, sample)
+}
 
 /// A standard verb component, e.g. `standard("click")`.
 pub fn standard(name: &str) -> PathBuf {

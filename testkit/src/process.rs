@@ -54,6 +54,33 @@ impl Output {
         self
     }
 
+    /// Asserts a quiet success: exit 0 and nothing on stderr, showing the whole output
+    /// when not.
+    #[track_caller]
+    pub fn assert_quiet_success(&self) -> &Self {
+        self.assert_code(0);
+        assert!(self.stderr.is_empty(), "nothing on stderr\n{self}");
+        self
+    }
+
+    /// Asserts a failed tool as `mur` reports it: exit 5, `error: tool `TOOL` failed: …`
+    /// on stderr, and on stdout the tool's result (`isError`) whose text says `message`.
+    #[track_caller]
+    pub fn assert_tool_failed(&self, tool: &str, message: &str) -> &Self {
+        self.assert_code(5);
+        self.assert_stderr_starts_with(&format!("error: tool `{tool}` failed: "));
+        self.assert_stderr_contains(message);
+        let result = self.json();
+        assert_eq!(result["isError"], true, "{self}");
+        assert!(
+            result["content"][0]["text"]
+                .as_str()
+                .is_some_and(|text| text.contains(message)),
+            "the result says `{message}`\n{self}"
+        );
+        self
+    }
+
     /// Asserts stderr begins with `prefix`, showing the whole output when it does not.
     #[track_caller]
     pub fn assert_stderr_starts_with(&self, prefix: &str) -> &Self {

@@ -126,6 +126,11 @@ impl Sandbox {
         self.mur_within(args, RUN_LIMIT)
     }
 
+    /// Runs `mur devtools ARGS…` to completion.
+    pub fn devtools(&self, args: &[&str]) -> Output {
+        self.mur(&[&["devtools"], args].concat())
+    }
+
     /// What `mur`'s completion script for `shell` gets at a <Tab> after `mur WORDS…`: `mur`
     /// run with `COMPLETE=<shell>` on `-- mur WORDS…`, completing the last word (bash's
     /// script names its index in `_CLAP_COMPLETE_INDEX`; the others take the last).

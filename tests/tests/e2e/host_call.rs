@@ -14,8 +14,7 @@ use serde_json::json;
 fn call_tools_list_prints_the_result() {
     let (sb, _sample) = Sandbox::with_app();
     let out = sb.mur(&["devtools", "call", "tools/list"]);
-    out.assert_code(0);
-    assert_eq!(out.stderr, "");
+    out.assert_quiet_success();
     assert_eq!(out.stdout.lines().count(), 1, "compact JSON on one line");
     let answer = out.json();
     let names = each_str(&answer["tools"], "name");
@@ -167,9 +166,8 @@ fn an_sse_answer_is_read_past_notifications_and_other_ids() {
         ])
     });
     let out = sb.call_version_at(&server.endpoint(), &[]);
-    out.assert_code(0);
+    out.assert_quiet_success();
     assert_eq!(out.stdout, "{\"ours\":true}\n");
-    assert_eq!(out.stderr, "");
 }
 
 #[test]
@@ -654,9 +652,8 @@ fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
     let (sb, sample) = Sandbox::with_app();
     // mur-sample speaks 2026-07-28, which has no `ping`: `server/discover` answers.
     let out = sb.mur(&["devtools", "call", "ping"]);
-    out.assert_code(0);
+    out.assert_quiet_success();
     assert_eq!(out.stdout, "{}\n");
-    assert_eq!(out.stderr, "");
     // A session-based server answers `ping` itself, in a session.
     let proxy = stub::legacy_proxy(sample.endpoint());
     let out = sb.mur(&["devtools", "--endpoint", &proxy.endpoint(), "call", "ping"]);

@@ -42,8 +42,7 @@ fn progress_is_plain_lines_on_a_pipe_and_nothing_with_quiet() {
          progress: 2/2 exported 2 of 2\n"
     );
     let quiet = sb.mur(&[&["-q"], EXPORT].concat());
-    quiet.assert_code(0);
-    assert_eq!(quiet.stderr, "");
+    quiet.assert_quiet_success();
     assert_eq!(quiet.stdout, out.stdout);
 }
 

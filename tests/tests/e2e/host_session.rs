@@ -6,8 +6,7 @@ use mur_e2e::{Sandbox, Stub, dead_pid, free_port};
 fn list_prints_one_json_line_per_live_session() {
     let (sb, [a, b]) = Sandbox::with_apps(["a", "b"]);
     let out = sb.mur(&["devtools", "session", "list"]);
-    out.assert_code(0);
-    assert_eq!(out.stderr, "");
+    out.assert_quiet_success();
     let mut lines = out.json_lines();
     lines.sort_by_key(|l| l["pid"].as_u64());
     let mut samples = [&a, &b];

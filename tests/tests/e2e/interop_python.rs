@@ -235,8 +235,7 @@ fn a_stateless_python_sdk_server_reports_progress_to_mur() {
         "progress: 1/3 step 1\nprogress: 2/3 step 2\nprogress: 3/3 step 3\n"
     );
     let quiet = server.mur(&["-q", "call", "count", "--args", r#"{"steps":2}"#]);
-    quiet.assert_code(0);
-    assert_eq!(quiet.stderr, "");
+    quiet.assert_quiet_success();
     // Stateless throughout: each call one POST of the 2026-07-28 form, no `initialize`.
     server.assert_lines("interop-modern: request ", &["tools/call 2026-07-28"; 2]);
 }

@@ -5,52 +5,21 @@
 //! settings components and `reload` are in `verbs_standard_interact.rs`,
 //! usage errors and help in `verbs_standard_usage.rs`.
 
-use mur_e2e::plugins::install_standard;
-use mur_e2e::{Output, Sample, Sandbox, each_str};
+use mur_e2e::plugins::standard_session as session;
+use mur_e2e::{Output, Sandbox, each_str};
 use serde_json::{Value, json};
 
-/// A sandbox with the standard verbs installed and a sample session running.
-fn session() -> (Sandbox, Sample) {
-    let sandbox = Sandbox::new();
-    install_standard(&sandbox);
-    let sample = sandbox.start_app();
-    (sandbox, sample)
-}
-
-/// Runs `mur devtools <args>`, which must exit 0, and returns its JSON.
+/// Runs `mur devtools <args>`, which must succeed quietly, and returns its JSON.
+#[track_caller]
 fn ok(sandbox: &Sandbox, args: &[&str]) -> Value {
-    let mut argv = vec!["devtools"];
-    argv.extend(args);
-    let out = sandbox.mur(&argv);
-    out.assert_code(0);
-    assert!(
-        out.stderr.is_empty(),
-        "a successful verb is quiet on stderr\n{out}"
-    );
-    out.json()
+    sandbox.devtools(args).assert_quiet_success().json()
 }
 
-/// Runs `mur devtools <args>`, whose tool must fail (exit 5): the message on
-/// stderr, the tool's result (`isError`) on stdout.
+/// Runs `mur devtools <args>`, whose tool `tool` must fail saying `message`.
 #[track_caller]
 fn tool_failure(sandbox: &Sandbox, args: &[&str], tool: &str, message: &str) -> Output {
-    let mut argv = vec!["devtools"];
-    argv.extend(args);
-    let out = sandbox.mur(&argv);
-    out.assert_code(5);
-    let prefix = format!("error: tool `{tool}` failed: ");
-    assert!(
-        out.stderr.starts_with(&prefix) && out.stderr.contains(message),
-        "{out}"
-    );
-    let result = out.json();
-    assert_eq!(result["isError"], true, "{out}");
-    assert!(
-        result["content"][0]["text"]
-            .as_str()
-            .is_some_and(|t| t.contains(message)),
-        "{out}"
-    );
+    let out = sandbox.devtools(args);
+    out.assert_tool_failed(tool, message);
     out
 }
 

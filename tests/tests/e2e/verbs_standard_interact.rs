@@ -3,46 +3,20 @@
 //! settings; and `reload`, which hands the session to a new process. Effects
 //! are checked with `state` and `tree`, as a user would.
 
-use mur_e2e::plugins::install_standard;
-use mur_e2e::{Output, Sample, Sandbox, Successors};
+use mur_e2e::plugins::standard_session as session;
+use mur_e2e::{Sandbox, Successors};
 use serde_json::{Value, json};
 
-/// A sandbox with the standard verbs installed and a sample session running.
-fn session() -> (Sandbox, Sample) {
-    let sandbox = Sandbox::new();
-    install_standard(&sandbox);
-    let sample = sandbox.start_app();
-    (sandbox, sample)
-}
-
-/// Runs `mur devtools <args>`, which must exit 0, and returns its JSON.
+/// Runs `mur devtools <args>`, which must succeed quietly, and returns its JSON.
 #[track_caller]
 fn ok(sandbox: &Sandbox, args: &[&str]) -> Value {
-    let out = devtools(sandbox, args);
-    out.assert_code(0);
-    assert!(
-        out.stderr.is_empty(),
-        "a successful verb is quiet on stderr\n{out}"
-    );
-    out.json()
+    sandbox.devtools(args).assert_quiet_success().json()
 }
 
-fn devtools(sandbox: &Sandbox, args: &[&str]) -> Output {
-    let mut argv = vec!["devtools"];
-    argv.extend(args);
-    sandbox.mur(&argv)
-}
-
-/// Runs `mur devtools <args>`, whose tool must fail (exit 5) saying `message`.
+/// Runs `mur devtools <args>`, whose tool `tool` must fail saying `message`.
 #[track_caller]
-fn tool_failure(sandbox: &Sandbox, args: &[&str], message: &str) {
-    let out = devtools(sandbox, args);
-    out.assert_code(5);
-    assert!(
-        out.stderr.starts_with("error: tool `") && out.stderr.contains(message),
-        "{out}"
-    );
-    assert_eq!(out.json()["isError"], true, "{out}");
+fn tool_failure(sandbox: &Sandbox, args: &[&str], tool: &str, message: &str) {
+    sandbox.devtools(args).assert_tool_failed(tool, message);
 }
 
 /// One property of the element a selector matches, read with `state`.
@@ -130,17 +104,20 @@ fn type_invoke_and_wait_add_a_todo() {
             "--timeout",
             "300",
         ],
+        "waitFor",
         "timed out after 300 ms waiting for `#todo-list > ListItem` to match exactly 5 element(s)",
     );
     tool_failure(
         &sandbox,
         &["wait", "#todo-status", "--text-matches", "("],
+        "waitFor",
         "bad regex `(` in `textMatches`",
     );
     // Buttons are invoked; a text box is not a button.
     tool_failure(
         &sandbox,
         &["invoke", "#todo-input"],
+        "invoke",
         "`#todo-input` is a TextBox; invoke works on Button elements",
     );
 }
@@ -151,6 +128,7 @@ fn settings_controls_change_what_state_and_tree_show() {
     tool_failure(
         &sandbox,
         &["toggle", "#dark-mode"],
+        "toggle",
         "component `settings` is not active; switch to it first",
     );
     ok(&sandbox, &["switch", "settings"]);
@@ -188,6 +166,7 @@ fn settings_controls_change_what_state_and_tree_show() {
     tool_failure(
         &sandbox,
         &["focus", "#cache-size"],
+        "focus",
         "`#cache-size` is not visible",
     );
     ok(&sandbox, &["expand", "#advanced"]);
@@ -208,7 +187,7 @@ fn settings_controls_change_what_state_and_tree_show() {
     assert_eq!(prop(&sandbox, "#theme-forest", "selected"), true);
     assert_eq!(prop(&sandbox, "#theme-ocean", "selected"), false);
     assert_eq!(ok(&sandbox, &["state"])["settings"]["theme"], "Forest");
-    tool_failure(&sandbox, &["select", "#theme", "#nope"], "#nope");
+    tool_failure(&sandbox, &["select", "#theme", "#nope"], "select", "#nope");
 }
 
 #[test]
@@ -254,6 +233,7 @@ fn scroll_moves_the_log_by_an_offset_or_to_an_element() {
     tool_failure(
         &sandbox,
         &["scroll", "#log"],
+        "scroll",
         "`#log` is not inside a ScrollViewer",
     );
 
