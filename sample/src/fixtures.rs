@@ -145,27 +145,23 @@ fn add_rich_fixtures(tools: &mut ToolSet) {
         fixture_taking(
             "test_sampling",
             "Asks the client's LLM to answer `prompt`",
-            json!({ "type": "object", "properties": { "prompt": { "type": "string" } }, "required": ["prompt"] }),
+            one_string("prompt"),
         ),
         |args: Value, control: SessionControl| async move {
             let prompt = args["prompt"].as_str().unwrap_or_default();
-            answered_text(&control, "sampling", sample(prompt, 100), |answer| {
-                format!(
-                    "LLM response: {}",
-                    answer["content"]["text"].as_str().unwrap_or_default()
-                )
-            })
-            .await
+            sampling_result(&control, "sampling", sample(prompt, 100), "LLM response").await
         },
     );
     tools.add(
         fixture_taking(
             "test_elicitation",
             "Asks the user for a username and an email",
-            json!({ "type": "object", "properties": { "message": { "type": "string" } }, "required": ["message"] }),
+            one_string("message"),
         ),
         |args: Value, control: SessionControl| async move {
-            let message = args["message"].as_str().unwrap_or("Please provide your information");
+            let message = args["message"]
+                .as_str()
+                .unwrap_or("Please provide your information");
             let schema = json!({
                 "type": "object",
                 "properties": {
@@ -290,13 +286,7 @@ fn add_input_required_fixtures(tools: &mut ToolSet) {
         ),
         |_, control: SessionControl| async move {
             let question = sample("What is the capital of France?", 100);
-            answered_text(&control, "capital_question", question, |answer| {
-                format!(
-                    "The model said: {}",
-                    answer["content"]["text"].as_str().unwrap_or_default()
-                )
-            })
-            .await
+            sampling_result(&control, "capital_question", question, "The model said").await
         },
     );
     tools.add(
@@ -350,32 +340,40 @@ fn add_input_required_fixtures(tools: &mut ToolSet) {
         },
     );
     tools.add(
-        fixture("test_input_required_result_multi_round", "Asks two questions, one per round"),
+        fixture(
+            "test_input_required_result_multi_round",
+            "Asks two questions, one per round",
+        ),
         |_, control: SessionControl| async move {
             let round = control.state().and_then(|state| state["round"].as_u64());
-            Ok(match (round, control.answer("step1"), control.answer("step2")) {
-                (Some(2), _, Some(color)) => ToolOutput::blocks([Content::text(format!(
-                    "Done: {} likes {}",
-                    control.state().and_then(|s| s["name"].as_str()).unwrap_or("someone"),
-                    color["content"]["color"].as_str().unwrap_or("some color")
-                ))]),
-                (Some(1), Some(name), _) => ToolOutput::InputRequired(
-                    InputRequired::new()
-                        .ask(
-                            "step2",
-                            Question::elicit(
-                                "Step 2: What is your favorite color?",
-                                json!({ "type": "object", "properties": { "color": { "type": "string" } }, "required": ["color"] }),
-                            ),
-                        )
-                        .with_state(json!({ "round": 2, "name": name["content"]["name"] })),
-                ),
-                _ => ToolOutput::InputRequired(
-                    InputRequired::new()
-                        .ask("step1", name_question("Step 1: What is your name?"))
-                        .with_state(json!({ "round": 1 })),
-                ),
-            })
+            Ok(
+                match (round, control.answer("step1"), control.answer("step2")) {
+                    (Some(2), _, Some(color)) => ToolOutput::blocks([Content::text(format!(
+                        "Done: {} likes {}",
+                        control
+                            .state()
+                            .and_then(|s| s["name"].as_str())
+                            .unwrap_or("someone"),
+                        color["content"]["color"].as_str().unwrap_or("some color")
+                    ))]),
+                    (Some(1), Some(name), _) => ToolOutput::InputRequired(
+                        InputRequired::new()
+                            .ask(
+                                "step2",
+                                Question::elicit(
+                                    "Step 2: What is your favorite color?",
+                                    one_string("color"),
+                                ),
+                            )
+                            .with_state(json!({ "round": 2, "name": name["content"]["name"] })),
+                    ),
+                    _ => ToolOutput::InputRequired(
+                        InputRequired::new()
+                            .ask("step1", name_question("Step 1: What is your name?"))
+                            .with_state(json!({ "round": 1 })),
+                    ),
+                },
+            )
         },
     );
     tools.add(
@@ -543,17 +541,20 @@ fn add_prompt_fixtures(tools: &mut ToolSet) {
         },
     );
     tools.add_prompt(
-        PromptSpec::new("test_input_required_result_prompt", "A prompt that first asks for context"),
+        PromptSpec::new(
+            "test_input_required_result_prompt",
+            "A prompt that first asks for context",
+        ),
         |_, control| async move {
-            let question = Question::elicit(
-                "What context should the prompt use?",
-                json!({ "type": "object", "properties": { "context": { "type": "string" } }, "required": ["context"] }),
-            );
+            let question =
+                Question::elicit("What context should the prompt use?", one_string("context"));
             Ok(match control.ask("user_context", question).await? {
-                Asked::Answered(answer) => PromptOutput::messages([PromptMessage::user(Content::text(format!(
-                    "Use this context: {}",
-                    answer["content"]["context"].as_str().unwrap_or_default()
-                )))]),
+                Asked::Answered(answer) => {
+                    PromptOutput::messages([PromptMessage::user(Content::text(format!(
+                        "Use this context: {}",
+                        answer["content"]["context"].as_str().unwrap_or_default()
+                    )))])
+                }
                 Asked::Pending(input) => PromptOutput::InputRequired(input),
             })
         },
@@ -578,12 +579,14 @@ fn fixture_taking(name: &str, description: &str, input_schema: Value) -> ToolSpe
     )
 }
 
+/// The schema of an object with one property, a required string.
+fn one_string(property: &str) -> Value {
+    json!({ "type": "object", "properties": { property: { "type": "string" } }, "required": [property] })
+}
+
 /// An elicitation for one string property, `name`.
 fn name_question(message: &str) -> Question {
-    Question::elicit(
-        message,
-        json!({ "type": "object", "properties": { "name": { "type": "string" } }, "required": ["name"] }),
-    )
+    Question::elicit(message, one_string("name"))
 }
 
 fn sample(text: &str, max_tokens: u32) -> Question {
@@ -604,6 +607,22 @@ async fn elicitation_result(
             "{label}: action={}, content={}",
             answer["action"].as_str().unwrap_or("?"),
             answer.get("content").cloned().unwrap_or(Value::Null)
+        )
+    })
+    .await
+}
+
+/// Asks the client's LLM `question` under `key` and reports its text as `<label>: …`.
+async fn sampling_result(
+    control: &SessionControl,
+    key: &str,
+    question: Question,
+    label: &str,
+) -> Result<ToolOutput, ToolError> {
+    answered_text(control, key, question, |answer| {
+        format!(
+            "{label}: {}",
+            answer["content"]["text"].as_str().unwrap_or_default()
         )
     })
     .await
