@@ -5,16 +5,11 @@
 use std::collections::BTreeSet;
 
 use mur_e2e::plugins::{add, install_standard, standard};
-use mur_e2e::{Output, Sandbox, Successors};
-
-fn devtools(sandbox: &Sandbox, args: &[&str]) -> Output {
-    let argv: Vec<&str> = ["devtools"].iter().chain(args).copied().collect();
-    sandbox.mur(&argv)
-}
+use mur_e2e::{Sandbox, Successors};
 
 #[track_caller]
 fn ok(sandbox: &Sandbox, args: &[&str]) -> serde_json::Value {
-    let out = devtools(sandbox, args);
+    let out = sandbox.devtools(args);
     out.assert_code(0);
     out.json()
 }
@@ -106,7 +101,7 @@ fn every_tool_of_the_sample_is_reachable_as_a_derived_verb() {
     let app = sandbox.start_app();
     // `reload` (the last call) restarts the app: the successor is stopped at the end.
     let successors = Successors::new(&sandbox, app.pid());
-    let listed = devtools(&sandbox, &["call", "tools/list"]).json();
+    let listed = sandbox.devtools(&["call", "tools/list"]).json();
     let tools: BTreeSet<&str> = listed["tools"]
         .as_array()
         .expect("tools")
@@ -119,7 +114,7 @@ fn every_tool_of_the_sample_is_reachable_as_a_derived_verb() {
         if let Some(page) = page {
             ok(&sandbox, &["switch-component", "--component", page]);
         }
-        let out = devtools(&sandbox, words);
+        let out = sandbox.devtools(words);
         assert_eq!(out.code, 0, "{tool}: {words:?}\n{out}");
     }
     successors.wait();
@@ -179,7 +174,7 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
             "error: export-todos: `--delay-ms` needs an integer, got `soon`\n",
         ),
     ] {
-        let out = devtools(&sandbox, words);
+        let out = sandbox.devtools(words);
         out.assert_code(1);
         assert!(out.stderr.starts_with(message), "{words:?}\n{out}");
         assert!(out.stderr.contains("\nUsage: mur devtools "), "{out}");
@@ -193,7 +188,7 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
 fn help_shows_the_tool_its_hints_and_every_option() {
     let sandbox = Sandbox::new();
     let _app = sandbox.start_app();
-    let out = devtools(&sandbox, &["reload", "--help"]);
+    let out = sandbox.devtools(&["reload", "--help"]);
     out.assert_code(0);
     assert_eq!(
         out.stdout,
@@ -216,16 +211,16 @@ fn help_shows_the_tool_its_hints_and_every_option() {
 fn the_tool_list_is_read_once_per_session_and_again_with_refresh() {
     let sandbox = Sandbox::new();
     let _app = sandbox.start_app();
-    let first = devtools(&sandbox, &["-v", "version"]);
+    let first = sandbox.devtools(&["-v", "version"]);
     first.assert_code(0);
     assert!(
         !first.stderr.contains("tool list from the cache"),
         "{first}"
     );
-    let warm = devtools(&sandbox, &["-v", "version"]);
+    let warm = sandbox.devtools(&["-v", "version"]);
     warm.assert_code(0);
     assert!(warm.stderr.contains("tool list from the cache"), "{warm}");
-    let refreshed = devtools(&sandbox, &["-v", "--refresh", "version"]);
+    let refreshed = sandbox.devtools(&["-v", "--refresh", "version"]);
     refreshed.assert_code(0);
     assert!(
         !refreshed.stderr.contains("tool list from the cache"),
@@ -240,14 +235,10 @@ fn a_named_verb_shadows_the_derived_one() {
     let _app = sandbox.start_app();
     // The plugin takes a positional selector; the derived verb only `--selector`.
     ok(&sandbox, &["click", "#btn-inc"]);
-    let derived_words = devtools(&sandbox, &["click", "--selector", "#btn-inc"]);
-    derived_words.assert_code(1);
-    assert!(
-        derived_words
-            .stderr
-            .starts_with("error: click: unknown option `--selector`"),
-        "{derived_words}"
-    );
+    let derived_words = sandbox.devtools(&["click", "--selector", "#btn-inc"]);
+    derived_words
+        .assert_code(1)
+        .assert_stderr_starts_with("error: click: unknown option `--selector`");
 }
 
 #[test]
@@ -333,7 +324,7 @@ fn the_catalog_lists_host_plugin_and_derived_verbs_with_hints() {
             .as_str()
             .is_some_and(|m| m.starts_with("the tool failed"))
     );
-    let table = devtools(&sandbox, &["catalog"]);
+    let table = sandbox.devtools(&["catalog"]);
     table.assert_code(0);
     assert!(table.stdout.starts_with("NAME "), "{table}");
     assert!(
@@ -349,7 +340,7 @@ fn parity_names_the_tools_without_a_named_verb() {
     let sandbox = Sandbox::new();
     install_standard(&sandbox);
     let _app = sandbox.start_app();
-    let out = devtools(&sandbox, &["parity", "--json"]);
+    let out = sandbox.devtools(&["parity", "--json"]);
     out.assert_code(1);
     assert_eq!(
         out.stderr,
@@ -383,24 +374,21 @@ fn count_json() -> std::path::PathBuf {
 #[test]
 fn a_data_verb_is_added_and_runs_like_any_verb() {
     let sandbox = Sandbox::new();
-    let added = devtools(
-        &sandbox,
-        &["verbs", "add", count_json().to_str().expect("utf-8")],
-    );
+    let added = sandbox.devtools(&["verbs", "add", count_json().to_str().expect("utf-8")]);
     assert_eq!(
         (added.code, added.stdout.as_str()),
         (0, "added verb `count` (tool `state`)\n")
     );
     let _app = sandbox.start_app();
-    assert_eq!(devtools(&sandbox, &["count"]).stdout, "\"0\"\n");
+    assert_eq!(sandbox.devtools(&["count"]).stdout, "\"0\"\n");
     ok(&sandbox, &["click", "--selector", "#btn-inc"]);
-    assert_eq!(devtools(&sandbox, &["count"]).stdout, "\"1\"\n");
-    let other = devtools(&sandbox, &["count", "--selector", "#btn-inc"]);
+    assert_eq!(sandbox.devtools(&["count"]).stdout, "\"1\"\n");
+    let other = sandbox.devtools(&["count", "--selector", "#btn-inc"]);
     assert_eq!(
         other.stdout, "\"+\"\n",
         "an option overrides the fixed argument"
     );
-    let help = devtools(&sandbox, &["count", "--help"]);
+    let help = sandbox.devtools(&["count", "--help"]);
     assert_eq!(
         help.stdout,
         "Usage: mur devtools count [--selector TEXT] [--args JSON]\n\
@@ -418,14 +406,10 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
          mur devtools count\n  \
          mur devtools count --selector '#todo-input'\n"
     );
-    let bad = devtools(&sandbox, &["count", "--bogus"]);
-    bad.assert_code(1);
-    assert!(
-        bad.stderr
-            .starts_with("error: count: unknown option `--bogus`\n"),
-        "{bad}"
-    );
-    let info = devtools(&sandbox, &["verbs", "info", "count"]).stdout;
+    let bad = sandbox.devtools(&["count", "--bogus"]);
+    bad.assert_code(1)
+        .assert_stderr_starts_with("error: count: unknown option `--bogus`\n");
+    let info = sandbox.devtools(&["verbs", "info", "count"]).stdout;
     assert!(info.contains("interface: data (mur-verb/1)\n"), "{info}");
     let catalog = ok(&sandbox, &["catalog", "--json"]);
     let count = catalog["verbs"]
@@ -438,7 +422,7 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
         count.map(|c| c["kind"].clone()),
         Some(serde_json::json!("data"))
     );
-    let all = devtools(&sandbox, &["verbs", "list", "--all"]);
+    let all = sandbox.devtools(&["verbs", "list", "--all"]);
     all.assert_code(0);
     assert!(all.stdout_line("count ").contains(" data "), "{all}");
     assert!(all.stdout_line("wait-for ").contains(" derived "), "{all}");
@@ -453,7 +437,7 @@ fn a_bad_data_verb_is_refused_saying_what_is_wrong() {
         r#"{"schema": "mur-verb/1", "name": "bad", "tool": "state", "summary": "s", "run": "sh"}"#,
     )
     .expect("write");
-    let out = devtools(&sandbox, &["verbs", "add", file.to_str().expect("utf-8")]);
+    let out = sandbox.devtools(&["verbs", "add", file.to_str().expect("utf-8")]);
     out.assert_code(1);
     assert_eq!(
         out.stderr,
@@ -463,14 +447,14 @@ fn a_bad_data_verb_is_refused_saying_what_is_wrong() {
             file.display()
         )
     );
-    assert!(devtools(&sandbox, &["verbs", "list", "--json"]).json() == serde_json::json!([]));
+    assert!(sandbox.devtools(&["verbs", "list", "--json"]).json() == serde_json::json!([]));
 }
 
 #[test]
 fn the_conformance_fixtures_json_schema_2020_12_tool_is_a_derived_verb() {
     let sandbox = Sandbox::new();
     let _app = sandbox.start_sample_with(&sandbox.project("app"), &["--conformance-fixtures"]);
-    let help = devtools(&sandbox, &["json-schema-2020-12-tool", "--help"]);
+    let help = sandbox.devtools(&["json-schema-2020-12-tool", "--help"]);
     help.assert_code(0);
     assert!(
         help.stdout.starts_with(
@@ -479,39 +463,27 @@ fn the_conformance_fixtures_json_schema_2020_12_tool_is_a_derived_verb() {
         ),
         "{help}"
     );
-    let out = devtools(
-        &sandbox,
-        &[
-            "json-schema-2020-12-tool",
-            "--name",
-            "Ada",
-            "--contact-method",
-            "email",
-            "--email",
-            "ada@example.org",
-            "--address",
-            r#"{"street": "1 Loop", "city": "Localhost"}"#,
-        ],
-    );
+    let out = sandbox.devtools(&[
+        "json-schema-2020-12-tool",
+        "--name",
+        "Ada",
+        "--contact-method",
+        "email",
+        "--email",
+        "ada@example.org",
+        "--address",
+        r#"{"street": "1 Loop", "city": "Localhost"}"#,
+    ]);
     out.assert_code(0);
-    let bad = devtools(
-        &sandbox,
-        &["json-schema-2020-12-tool", "--contact-method", "fax"],
-    );
-    bad.assert_code(1);
-    assert!(
-        bad.stderr.starts_with(
-            "error: json-schema-2020-12-tool: `--contact-method` must be `phone` or `email`, got `fax`\n"
-        ),
-        "{bad}"
-    );
+    let bad = sandbox.devtools(&["json-schema-2020-12-tool", "--contact-method", "fax"]);
+    bad.assert_code(1).assert_stderr_starts_with("error: json-schema-2020-12-tool: `--contact-method` must be `phone` or `email`, got `fax`\n");
 }
 
 #[test]
 fn a_named_verbs_help_says_what_a_session_said_of_its_tool() {
     let sandbox = Sandbox::new();
     add(&sandbox, &[standard("reload"), standard("state")]).assert_code(0);
-    let before = devtools(&sandbox, &["reload", "--help"]).stdout;
+    let before = sandbox.devtools(&["reload", "--help"]).stdout;
     assert!(!before.contains("destructive"), "{before}");
     let _app = sandbox.start_app();
     // Any read of the tool list (here the catalog) teaches the index the hints.
@@ -520,7 +492,7 @@ fn a_named_verbs_help_says_what_a_session_said_of_its_tool() {
         ("reload", "destructive"),
         ("state", "read-only, idempotent"),
     ] {
-        let help = devtools(&sandbox, &[verb, "--help"]).stdout;
+        let help = sandbox.devtools(&[verb, "--help"]).stdout;
         let said = format!("\nTool `{verb}`: {hints}.\n");
         assert!(help.contains(&said), "{verb}: {help}");
     }
@@ -548,8 +520,8 @@ fn a_catalog_over_a_broken_verb_index_is_mur_failing_not_an_empty_list() {
     let dir = mur_e2e::plugins::verb_dir(&sandbox);
     std::fs::create_dir_all(&dir).expect("verb dir");
     std::fs::write(dir.join("index.json"), "not json").expect("scribble");
-    let out = devtools(&sandbox, &["catalog", "--json"]);
-    out.assert_code(7);
+    let out = sandbox.devtools(&["catalog", "--json"]);
+    out.assert_code(7)
+        .assert_stderr_starts_with("error: the verb index `");
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.starts_with("error: the verb index `"), "{out}");
 }
