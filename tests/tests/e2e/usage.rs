@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use mur_e2e::mcp;
 use mur_e2e::Sandbox;
+use mur_e2e::mcp;
 use serde_json::{Value, json};
 
 fn records(path: &Path) -> Vec<Value> {
