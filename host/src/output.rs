@@ -1,6 +1,7 @@
 //! The one output path: every byte `mur` writes to stdout or stderr goes
 //! through here. Results on stdout (JSON, compact or `--pretty`), notices on
-//! stderr. A closed stdout pipe becomes a quiet exit. Text on
+//! stderr (a verb's notes among them, after its stdout, none with `-q`). A
+//! closed stdout pipe becomes a quiet exit. Text on
 //! stderr has its control characters escaped: a lockfile name or a server's
 //! message must not be able to drive the terminal (`ESC[2J` clears it).
 //!
@@ -390,6 +391,16 @@ fn read_answer(prompt: &str) -> Option<String> {
             None
         }
         Ok(_) => Some(line.trim_end_matches(['\n', '\r']).to_owned()),
+    }
+}
+
+/// A verb's notes (already one line each and bounded by the verb runtime), on
+/// stderr after its stdout; none with `-q`.
+pub fn notes(lines: &[String], quiet: bool) {
+    if !quiet {
+        for line in lines {
+            diagnostic(line);
+        }
     }
 }
 

@@ -15,6 +15,9 @@ pub struct Shaped {
     pub verb: String,
     pub stdout: Vec<u8>,
     pub files: Vec<(String, Vec<u8>)>,
+    /// Lines for stderr, after stdout: the verb's notes, made safe to print
+    /// ([`crate::notes`]); none from a 0.2 or 0.1 verb.
+    pub notes: Vec<String>,
 }
 
 /// Check, before the call, the paths a verb declared it will write: each must
@@ -142,6 +145,7 @@ mod tests {
             verb: "v".into(),
             stdout: Vec::new(),
             files: vec![("b.png".into(), Vec::new())],
+            notes: Vec::new(),
         };
         let argv = vec!["a.png".to_owned(), "b.png".to_owned()];
         let err = shaped

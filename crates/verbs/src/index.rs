@@ -31,11 +31,11 @@ pub struct Entry {
     pub summary: String,
     /// The `--help` text as rendered at install (a 0.1 verb's own text).
     pub usage: String,
-    /// The verb interface it implements, `0.2.0` or `0.1.0` (entries written
+    /// The verb interface it implements, `0.3.0`, `0.2.0` or `0.1.0` (entries written
     /// before 0.2 existed have no such field, and are 0.1).
     #[serde(default = "interface_0_1")]
     pub interface: String,
-    /// What a 0.2 verb declares: help, completion and the host-option rule
+    /// What a 0.2-or-later verb declares: help, completion and the host-option rule
     /// are read from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec: Option<VerbSpec>,

@@ -1,12 +1,13 @@
 //! One instantiated verb: a fresh store (sandbox, limits, fuel) and its exports
-//! in whichever verb world it implements — `mur:verb@0.2.0`, or `0.1.0`
-//! adapted to the same calls — and the translation of whatever goes wrong
-//! inside it into a [`VerbError`] that names the verb and says why.
+//! in whichever verb world it implements — `mur:verb@0.3.0`, or `0.2.0` and
+//! `0.1.0` adapted to the same calls (neither has notes) — and the translation
+//! of whatever goes wrong inside it into a [`VerbError`] that names the verb
+//! and says why.
 
 use wasmtime::component::Component;
 use wasmtime::{Engine, Store, Trap};
 
-use super::bindings::{v1, v2};
+use super::bindings::{v1, v2, v3};
 use super::error::VerbError;
 use super::sandbox::{FUEL_PER_CALL, MEMORY_LIMIT_BYTES, Sandbox, linker_for};
 use super::spec::VerbSpec;
@@ -17,9 +18,9 @@ pub struct Described {
     pub name: String,
     pub tool: String,
     pub summary: String,
-    /// 0.1: the verb's own usage text; 0.2: rendered from `spec`.
+    /// 0.1: the verb's own usage text; 0.2 and later: rendered from `spec`.
     pub usage: String,
-    /// Only 0.2 verbs declare their params.
+    /// Only 0.2 and later verbs declare their params.
     pub spec: Option<VerbSpec>,
     pub interface: &'static str,
 }
@@ -37,27 +38,61 @@ pub struct CallPlan {
     /// The tool's arguments, as JSON text (checked by the caller).
     pub arguments: String,
     pub timeout_ms: Option<u32>,
-    /// 0.2: the files the verb declared it writes; 0.1 declares nothing.
+    /// 0.2 and later: the files the verb declared it writes; 0.1 declares nothing.
     pub writes: Option<Vec<String>>,
     pub state: ShapeState,
 }
 
-/// What is handed back to `shape`: 0.2's opaque state, or 0.1's argv.
+/// What is handed back to `shape`: the opaque state (0.2 and later), or 0.1's argv.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ShapeState {
     State(String),
     Argv(Vec<String>),
 }
 
-/// What `shape` produced: bytes for stdout and `(path, contents)` files.
+/// What `shape` produced: bytes for stdout, `(path, contents)` files, and the
+/// notes for stderr as the verb gave them (a 0.2 or 0.1 verb gives none).
 pub struct ShapedOutput {
     pub stdout: Vec<u8>,
     pub files: Vec<(String, Vec<u8>)>,
+    pub notes: Vec<String>,
 }
 
 enum Exports {
+    V3(v3::Verb),
     V2(v2::Verb),
     V1(v1::Verb),
+}
+
+/// `info` of a 0.3 or 0.2 verb (the same record, in types of each world's own).
+macro_rules! described {
+    ($world:ident, $info:expr) => {{
+        let info = $info;
+        let spec = VerbSpec::from(&info);
+        Described {
+            usage: spec.render(&info.name, &info.summary),
+            name: info.name,
+            tool: info.tool,
+            summary: info.summary,
+            spec: Some(spec),
+            interface: $world::VERSION,
+        }
+    }};
+}
+
+/// `parse`'s answer of a 0.3 or 0.2 verb.
+macro_rules! parsed {
+    ($world:ident, $answer:expr) => {
+        $answer.map(|parsed| match parsed {
+            $world::Parsed::Help => Parsed::Help,
+            $world::Parsed::Call(call) => Parsed::Call(CallPlan {
+                arguments: call.arguments,
+                timeout_ms: call.timeout_ms,
+                writes: Some(call.writes),
+                state: ShapeState::State(call.state),
+            }),
+        })
+    };
 }
 
 /// A verb ready to be called; parse and shape of one invocation share it.
@@ -68,7 +103,7 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// Type-check `component` against the worlds (0.2 first) and instantiate it
+    /// Type-check `component` against the worlds (newest first) and instantiate it
     /// in a new store, linked with the WASI it imports (and nothing else).
     pub fn new(engine: &Engine, component: &Component, verb: &str) -> Result<Self, VerbError> {
         let linker = linker_for(engine, component).map_err(|e| {
@@ -77,23 +112,30 @@ impl Instance {
         let pre = linker.instantiate_pre(component).map_err(|e| {
             VerbError::plugin(
                 verb,
-                format!("does not implement `{}`: {}", v2::WORLD, chain(&e)),
+                format!("does not implement `{}`: {}", v3::WORLD, chain(&e)),
             )
         })?;
         let mut store = Store::new(engine, Sandbox::new());
         store.limiter(|sandbox| &mut sandbox.limits);
         refuel(&mut store);
-        let exports = match v2::VerbPre::new(pre.clone()) {
-            Ok(pre) => pre.instantiate(&mut store).map(Exports::V2),
-            Err(e2) => match v1::VerbPre::new(pre) {
+        let exports = if let Ok(pre) = v3::VerbPre::new(pre.clone()) {
+            pre.instantiate(&mut store).map(Exports::V3)
+        } else if let Ok(pre) = v2::VerbPre::new(pre.clone()) {
+            pre.instantiate(&mut store).map(Exports::V2)
+        } else {
+            match v1::VerbPre::new(pre.clone()) {
                 Ok(pre) => pre.instantiate(&mut store).map(Exports::V1),
                 Err(_) => {
+                    // Why it is not the newest world says most about what to fix.
+                    let why = v3::VerbPre::new(pre)
+                        .err()
+                        .map_or_else(String::new, |e| chain(&e));
                     return Err(VerbError::plugin(
                         verb,
-                        format!("does not implement `{}`: {}", v2::WORLD, chain(&e2)),
+                        format!("does not implement `{}`: {why}", v3::WORLD),
                     ));
                 }
-            },
+            }
         }
         .map_err(|e| classify(verb, &store, &e))?;
         Ok(Self {
@@ -106,17 +148,12 @@ impl Instance {
     pub fn info(&mut self) -> Result<Described, VerbError> {
         refuel(&mut self.store);
         let described = match &self.exports {
-            Exports::V2(verb) => verb.call_info(&mut self.store).map(|info| {
-                let spec = VerbSpec::from_wit(&info);
-                Described {
-                    usage: spec.render(&info.name, &info.summary),
-                    name: info.name,
-                    tool: info.tool,
-                    summary: info.summary,
-                    spec: Some(spec),
-                    interface: "0.2.0",
-                }
-            }),
+            Exports::V3(verb) => verb
+                .call_info(&mut self.store)
+                .map(|info| described!(v3, info)),
+            Exports::V2(verb) => verb
+                .call_info(&mut self.store)
+                .map(|info| described!(v2, info)),
             Exports::V1(verb) => verb.call_info(&mut self.store).map(|info| Described {
                 name: info.name,
                 tool: info.tool,
@@ -133,17 +170,12 @@ impl Instance {
     pub fn parse(&mut self, argv: &[String]) -> Result<Result<Parsed, String>, VerbError> {
         refuel(&mut self.store);
         let parsed = match &self.exports {
-            Exports::V2(verb) => verb.call_parse(&mut self.store, argv).map(|answer| {
-                answer.map(|parsed| match parsed {
-                    v2::Parsed::Help => Parsed::Help,
-                    v2::Parsed::Call(call) => Parsed::Call(CallPlan {
-                        arguments: call.arguments,
-                        timeout_ms: call.timeout_ms,
-                        writes: Some(call.writes),
-                        state: ShapeState::State(call.state),
-                    }),
-                })
-            }),
+            Exports::V3(verb) => verb
+                .call_parse(&mut self.store, argv)
+                .map(|answer| parsed!(v3, answer)),
+            Exports::V2(verb) => verb
+                .call_parse(&mut self.store, argv)
+                .map(|answer| parsed!(v2, answer)),
             Exports::V1(verb) => verb.call_parse(&mut self.store, argv).map(|answer| {
                 answer.map(|parsed| match parsed {
                     v1::Parsed::Help => Parsed::Help,
@@ -167,12 +199,23 @@ impl Instance {
     ) -> Result<Result<ShapedOutput, String>, VerbError> {
         refuel(&mut self.store);
         let shaped = match (&self.exports, state) {
+            (Exports::V3(verb), ShapeState::State(state)) => {
+                let options = v3::OutputOptions { pretty };
+                verb.call_shape(&mut self.store, result, state, options)
+                    .map(|answer| {
+                        answer.map(|s| {
+                            let files = s.files.into_iter().map(|f| (f.path, f.contents));
+                            output(s.stdout, files, s.notes)
+                        })
+                    })
+            }
             (Exports::V2(verb), ShapeState::State(state)) => {
                 let options = v2::OutputOptions { pretty };
                 verb.call_shape(&mut self.store, result, state, options)
                     .map(|answer| {
                         answer.map(|s| {
-                            output(s.stdout, s.files.into_iter().map(|f| (f.path, f.contents)))
+                            let files = s.files.into_iter().map(|f| (f.path, f.contents));
+                            output(s.stdout, files, Vec::new())
                         })
                     })
             }
@@ -181,7 +224,8 @@ impl Instance {
                 verb.call_shape(&mut self.store, argv, result, options)
                     .map(|answer| {
                         answer.map(|s| {
-                            output(s.stdout, s.files.into_iter().map(|f| (f.path, f.contents)))
+                            let files = s.files.into_iter().map(|f| (f.path, f.contents));
+                            output(s.stdout, files, Vec::new())
                         })
                     })
             }
@@ -212,10 +256,15 @@ impl Instance {
     }
 }
 
-fn output(stdout: Vec<u8>, files: impl Iterator<Item = (String, Vec<u8>)>) -> ShapedOutput {
+fn output(
+    stdout: Vec<u8>,
+    files: impl Iterator<Item = (String, Vec<u8>)>,
+    notes: Vec<String>,
+) -> ShapedOutput {
     ShapedOutput {
         stdout,
         files: files.collect(),
+        notes,
     }
 }
 

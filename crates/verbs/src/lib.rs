@@ -1,5 +1,5 @@
-//! Verbs: WebAssembly components implementing `wit/verb.wit` (`mur:verb@0.2.0`,
-//! or the older 0.1.0, adapted), installed in a verb directory, compiled once
+//! Verbs: WebAssembly components implementing `wit/verb.wit` (`mur:verb@0.3.0`,
+//! or the older 0.2.0 and 0.1.0, adapted), installed in a verb directory, compiled once
 //! and cached, run sandboxed; what each declares (`spec`), managing them
 //! (`manage`) and scaffolding new ones (`scaffold`). Returns values and
 //! errors; never prints.
@@ -22,6 +22,7 @@ mod instance;
 pub mod manage;
 mod name_section;
 mod names;
+pub mod notes;
 mod producers;
 mod runtime;
 mod sandbox;
@@ -159,13 +160,13 @@ impl VerbHost {
         self.index.get(verb).map(Entry::usage_text)
     }
 
-    /// What an installed 0.2 verb declared (`None`: unknown verb, or 0.1).
+    /// What an installed 0.2-or-later verb declared (`None`: unknown verb, or 0.1).
     pub fn spec(&self, verb: &str) -> Option<&VerbSpec> {
         self.index.get(verb).and_then(|e| e.spec.as_ref())
     }
 
     /// Run the verb's `parse` on `argv`. A lone `--help`/`-h` is answered from
-    /// the index, without starting the engine. The paths a 0.2 verb declares it
+    /// the index, without starting the engine. The paths a 0.2+ verb declares it
     /// will write are checked against argv here, before anything is sent.
     pub fn parse(&mut self, verb: &str, argv: &[String]) -> Result<ParseOutcome, VerbError> {
         let usage = self
@@ -216,6 +217,7 @@ impl VerbHost {
             verb: verb.to_owned(),
             stdout: shaped.stdout,
             files: shaped.files,
+            notes: notes::bounded(&shaped.notes),
         })
     }
 

@@ -182,7 +182,7 @@ fn judge_component(
 }
 
 /// What every refusal of a file in `verbs add` suggests.
-const WHAT_A_VERB_IS: &str = "a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.2.0, or 0.1.0)";
+const WHAT_A_VERB_IS: &str = "a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.3.0, or 0.2.0 or 0.1.0)";
 
 /// Read a file the user named (a link to a build output is fine), judged
 /// before it is read: a FIFO, a device or a directory is refused at once, the

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bindings::v2;
+use crate::bindings::{v2, v3};
 
 /// What the words of a value are (`value-kind` in `wit/verb.wit`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,16 +84,6 @@ pub struct VerbSpec {
 }
 
 impl VerbSpec {
-    pub(crate) fn from_wit(info: &v2::VerbInfo) -> Self {
-        Self {
-            synopsis: info.usage.clone(),
-            details: info.details.clone(),
-            examples: info.examples.clone(),
-            positionals: info.positionals.iter().map(param).collect(),
-            options: info.options.iter().map(param).collect(),
-        }
-    }
-
     /// The declared option named `name` (without `--`).
     pub fn option(&self, name: &str) -> Option<&Param> {
         self.options.iter().find(|o| o.name == name)
@@ -214,33 +204,46 @@ fn section(title: &str, rows: &[(String, String)]) -> String {
     text
 }
 
-fn param(p: &v2::Param) -> Param {
-    Param {
-        name: p.name.clone(),
-        value_name: p.value_name.clone(),
-        kind: kind(p.kind),
-        help: p.help.clone(),
-        required: p.required,
-        repeatable: p.repeatable,
-        choices: p.choices.clone(),
-    }
+/// `VerbSpec::from(&info)` for the `verb-info` of each world that declares
+/// one: 0.2.0 and 0.3.0 have the same record, each in types of its own.
+macro_rules! from_wit {
+    ($($world:ident),*) => {$(
+        impl From<&$world::VerbInfo> for VerbSpec {
+            fn from(info: &$world::VerbInfo) -> Self {
+                use $world::mur::verb::types::{Param as P, ValueKind as W};
+                let param = |p: &P| Param {
+                    name: p.name.clone(),
+                    value_name: p.value_name.clone(),
+                    kind: match p.kind {
+                        W::Flag => ValueKind::Flag,
+                        W::Text => ValueKind::Text,
+                        W::Selector => ValueKind::Selector,
+                        W::Name => ValueKind::Name,
+                        W::Choice => ValueKind::Choice,
+                        W::Integer => ValueKind::Integer,
+                        W::Number => ValueKind::Number,
+                        W::Json => ValueKind::Json,
+                        W::OutputPath => ValueKind::OutputPath,
+                        W::Milliseconds => ValueKind::Milliseconds,
+                    },
+                    help: p.help.clone(),
+                    required: p.required,
+                    repeatable: p.repeatable,
+                    choices: p.choices.clone(),
+                };
+                Self {
+                    synopsis: info.usage.clone(),
+                    details: info.details.clone(),
+                    examples: info.examples.clone(),
+                    positionals: info.positionals.iter().map(param).collect(),
+                    options: info.options.iter().map(param).collect(),
+                }
+            }
+        }
+    )*};
 }
 
-fn kind(kind: v2::ValueKind) -> ValueKind {
-    use v2::ValueKind as W;
-    match kind {
-        W::Flag => ValueKind::Flag,
-        W::Text => ValueKind::Text,
-        W::Selector => ValueKind::Selector,
-        W::Name => ValueKind::Name,
-        W::Choice => ValueKind::Choice,
-        W::Integer => ValueKind::Integer,
-        W::Number => ValueKind::Number,
-        W::Json => ValueKind::Json,
-        W::OutputPath => ValueKind::OutputPath,
-        W::Milliseconds => ValueKind::Milliseconds,
-    }
-}
+from_wit!(v2, v3);
 
 #[cfg(test)]
 mod tests {

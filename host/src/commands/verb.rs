@@ -72,7 +72,9 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     // The process ends next: let the OS reclaim the engine, store and mapped
     // code at exit instead of unmapping and unregistering them one by one.
     std::mem::forget(verbs);
-    output::stdout(&shaped.stdout)
+    output::stdout(&shaped.stdout)?;
+    output::notes(&shaped.notes, settings.quiet);
+    Ok(())
 }
 
 /// Tells the usage record what `name` is: an installed verb's tool, file

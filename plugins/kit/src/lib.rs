@@ -1,9 +1,10 @@
 //! The verb kit for Rust: a verb declares what it is ([`About`]) and the argv it
 //! takes ([`Spec`]), overrides [`Verb::arguments`] or [`Verb::shape`] only when the
 //! defaults do not fit, and calls [`export_verb!`]. The kit implements
-//! `mur:verb@0.2.0` from that: the structured `info` the host renders help and
+//! `mur:verb@0.3.0` from that: the structured `info` the host renders help and
 //! completions from, `parse` (checked argv → tool arguments, files written, state
-//! for `shape`), and `shape`.
+//! for `shape`), and `shape` (stdout, files, and notes for stderr:
+//! [`Shaped::note`]).
 //!
 //! ```
 //! use mur_verb_kit::{About, Spec, Verb};
@@ -35,11 +36,11 @@ pub mod shape;
 pub mod testing;
 pub mod wit;
 
-/// The WIT bindings of `mur:verb@0.2.0`, generated once for every verb.
+/// The WIT bindings of `mur:verb@0.3.0`, generated once for every verb.
 pub mod bindings {
     wit_bindgen::generate!({
         path: "../../wit/verb.wit",
-        world: "mur:verb/verb@0.2.0",
+        world: "mur:verb/verb@0.3.0",
         pub_export_macro: true,
         export_macro_name: "export_bindings",
     });
@@ -78,7 +79,8 @@ pub trait Verb {
     }
 
     /// What to print for a successful result; by default its [`shape::payload`] as JSON.
-    /// `args` is the argv `parse` checked.
+    /// `args` is the argv `parse` checked. Add notes for stderr (the likely next
+    /// command, what was cut) with [`Shaped::note`].
     fn shape(_args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         Ok(Shaped::json(&shape::payload(result), pretty))
     }

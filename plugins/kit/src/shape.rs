@@ -9,11 +9,15 @@ pub struct FileWrite {
     pub contents: Vec<u8>,
 }
 
-/// Bytes for stdout and files to write first.
+/// Bytes for stdout, files to write first, and notes for stderr.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Shaped {
     pub stdout: Vec<u8>,
     pub files: Vec<FileWrite>,
+    /// Lines the host prints on stderr after stdout, for whoever reads the transcript
+    /// (a person, the agent): the likely next command, what was cut. Never part of the
+    /// result — scripts must not parse them; `-q` hides them. None by default.
+    pub notes: Vec<String>,
 }
 
 impl Shaped {
@@ -21,8 +25,16 @@ impl Shaped {
     pub fn json(value: &Value, pretty: bool) -> Self {
         Shaped {
             stdout: json_line(value, pretty),
-            files: Vec::new(),
+            ..Shaped::default()
         }
+    }
+
+    /// The same output with one more note for stderr (one line:
+    /// `next: mur devtools click '#btn-inc'`).
+    #[must_use]
+    pub fn note(mut self, line: impl Into<String>) -> Self {
+        self.notes.push(line.into());
+        self
     }
 }
 

@@ -1,6 +1,8 @@
 //! Tests of the helper through a sample verb, the way verb crates use it.
 
-use crate::{About, Call, Kind, Opt, Parsed, Pos, Spec, ValueKind, Verb, info, json, parse, shape};
+use crate::{
+    About, Call, Kind, Opt, Parsed, Pos, Shaped, Spec, ValueKind, Verb, info, json, parse, shape,
+};
 
 struct Sample;
 
@@ -367,4 +369,38 @@ fn odd_results_are_printed_not_panicked_on() {
     for result in results {
         assert!(shape::<Sample>(result, &state(), false).is_ok(), "{result}");
     }
+}
+
+/// A verb whose shape adds notes for stderr, as the compact verbs do.
+struct Noted;
+
+impl Verb for Noted {
+    const ABOUT: About = About {
+        name: "noted",
+        tool: "tree",
+        summary: "Print the tree with a hint",
+        synopsis: "",
+        details: "",
+        examples: &[],
+    };
+    const SPEC: Spec = Spec::NONE;
+
+    fn shape(_args: &crate::Args, result: &crate::Value, pretty: bool) -> Result<Shaped, String> {
+        Ok(Shaped::json(&shape::payload(result), pretty)
+            .note("next: mur devtools click '#btn-inc'")
+            .note("cut: 2 nodes"))
+    }
+}
+
+#[test]
+fn notes_are_none_by_default_and_added_in_order_beside_stdout() {
+    let result = json!({"structuredContent": {"nodes": []}});
+    let plain = crate::testing::shaped::<Sample>(&["#x", "t"], &result, false).expect("shaped");
+    assert!(plain.notes.is_empty(), "{:?}", plain.notes);
+    let noted = crate::testing::shaped::<Noted>(&[], &result, false).expect("shaped");
+    assert_eq!(noted.stdout, b"{\"nodes\":[]}\n");
+    assert_eq!(
+        noted.notes,
+        ["next: mur devtools click '#btn-inc'", "cut: 2 nodes"]
+    );
 }

@@ -68,5 +68,6 @@ pub fn shape<V: Verb>(
     Ok(wit::Shaped {
         stdout: shaped.stdout,
         files,
+        notes: shaped.notes,
     })
 }

@@ -42,7 +42,7 @@ impl Verb for Screenshot {
             None => Ok(Shaped::json(&metadata(result)?, pretty)),
             Some("-") => Ok(Shaped {
                 stdout: png::from_result(result)?,
-                files: Vec::new(),
+                ..Shaped::default()
             }),
             Some(path) => save(path, result, pretty),
         }

@@ -1,6 +1,7 @@
 //! Hostile verb components (built from tests/guests) are contained: each is
 //! stopped with one clear line naming the verb, exit 6, and `mur` itself exits
-//! cleanly. Nothing they try to read is visible to them.
+//! cleanly. Nothing they try to read is visible to them. Their notes on stderr
+//! are bounded and never drive the terminal.
 
 use mur_e2e::plugins::{add, guest};
 use mur_e2e::{Output, Sandbox};
@@ -112,5 +113,55 @@ fn sleeping_traps_instead_of_blocking_the_host() {
     assert_eq!(
         out.stderr, "error: verb `nap` crashed: the verb tried to sleep, and verbs get no clock\n",
         "{out}"
+    );
+}
+
+#[test]
+fn hostile_notes_are_bounded_and_never_drive_the_terminal() {
+    let sandbox = with_guests(&["noisy"]);
+    let _app = sandbox.start_app();
+    let noisy = |mode: &[&str]| {
+        let out = sandbox.devtools(&[&["noisy"], mode].concat());
+        out.assert_code(0);
+        assert_eq!(out.stdout, "{\"noisy\":true}\n", "notes never reach stdout");
+        out.stderr
+    };
+    assert_eq!(noisy(&[]), "next: mur devtools noisy --many\n");
+
+    // ESC[2J, CSI, BEL and a newline inside one note: one line, nothing for the terminal.
+    assert_eq!(
+        noisy(&["--controls"]),
+        "a\u{fffd}[2Jb next: c \u{fffd}31md\u{fffd}\n"
+    );
+
+    // A 1 MiB note: one line, cut.
+    let huge = noisy(&["--huge"]);
+    assert_eq!(huge, format!("{}…\n", "x".repeat(300)));
+
+    // 100,000 notes: the first ten, and how many more there were.
+    let many = noisy(&["--many"]);
+    let lines: Vec<&str> = many.lines().collect();
+    assert_eq!(lines.len(), 11, "{many}");
+    assert_eq!(
+        (lines[0], lines[9], lines[10]),
+        ("note 0", "note 9", "… 99990 more notes not shown")
+    );
+
+    // -q: no notes at all.
+    let quiet = sandbox.devtools(&["-q", "noisy", "--many"]);
+    quiet.assert_code(0);
+    assert_eq!(
+        (quiet.stdout.as_str(), quiet.stderr.as_str()),
+        ("{\"noisy\":true}\n", "")
+    );
+
+    // A verb whose shape fails prints no notes: the error and its hint alone.
+    let failed = sandbox.devtools(&["noisy", "--fail"]);
+    failed.assert_code(6);
+    assert!(
+        failed.stderr.starts_with(
+            "error: verb `noisy` could not shape the result: refusing to shape, as told\n"
+        ) && !failed.stderr.contains("next:"),
+        "{failed}"
     );
 }

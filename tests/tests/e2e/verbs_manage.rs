@@ -37,7 +37,7 @@ fn add_refused(sandbox: &Sandbox, file: &std::path::Path) -> Output {
     out
 }
 
-const WHAT_A_VERB_IS: &str = "hint: a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.2.0, or 0.1.0)\n";
+const WHAT_A_VERB_IS: &str = "hint: a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.3.0, or 0.2.0 or 0.1.0)\n";
 
 fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("utf-8 path")

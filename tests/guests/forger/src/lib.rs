@@ -11,7 +11,8 @@
 //!
 //! Its stdout is the state `parse` handed to `shape`, so tests see that too.
 
-wit_bindgen::generate!({ path: "../../../wit/verb.wit", world: "verb" });
+// Kept on 0.2.0 (its text, unchanged, in wit/deps/): the host still loads it.
+wit_bindgen::generate!({ path: "../../../wit/deps/verb-0.2.0", world: "verb" });
 
 use mur::verb::types::{CallRequest, FileWrite, Param, ValueKind};
 
@@ -41,7 +42,12 @@ impl Guest for Forger {
             positionals: Vec::new(),
             options: vec![
                 option("project", "NAME", ValueKind::Name, "a project of its own"),
-                option("out", "PATH", ValueKind::OutputPath, "write `forged` to PATH"),
+                option(
+                    "out",
+                    "PATH",
+                    ValueKind::OutputPath,
+                    "write `forged` to PATH",
+                ),
                 option("forge", "PATH", ValueKind::Text, "declare PATH.forged"),
                 option("sneak", "PATH", ValueKind::Text, "write PATH undeclared"),
                 option("fail-shape", "", ValueKind::Flag, "fail in shape"),
