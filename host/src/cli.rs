@@ -331,9 +331,9 @@ pub struct ReportArgs {
     pub html: Option<PathBuf>,
 }
 
-/// `--since 7d`, `--unused-for 30d`.
+/// `--since 7d`, `--unused-for 30d`: the syntax of every duration option.
 pub fn duration(text: &str) -> Result<std::time::Duration, String> {
-    mur_usage::parse_duration(text)
+    mur_core::parse_duration(text)
 }
 
 /// A share between 0 and 1.

@@ -31,14 +31,12 @@ pub use stop::{Stopped, stop};
 /// How long a bridge waits without a request before it stops, by default.
 pub const DEFAULT_IDLE: &str = "10m";
 
-/// `--idle DURATION`: `30s`, `10m`, `1h`, `1h 30m`, `500ms`.
+/// `--idle DURATION`, in the syntax of every duration mur takes
+/// ([`mur_core::parse_duration`]); never zero.
 pub fn parse_idle(text: &str) -> Result<Duration, String> {
-    match humantime::parse_duration(text) {
-        Ok(d) if d.is_zero() => Err("the idle time must be more than zero".to_owned()),
-        Ok(d) => Ok(d),
-        Err(e) => Err(format!(
-            "`{text}` is not a duration such as 30s, 10m or 1h ({e})"
-        )),
+    match mur_core::parse_duration(text)? {
+        d if d.is_zero() => Err("the idle time must be more than zero".to_owned()),
+        d => Ok(d),
     }
 }
 

@@ -2,8 +2,10 @@
 //! [`Kind`] alone decides the exit code) and the validated [`settings`] a
 //! command line becomes.
 
+mod duration;
 mod error;
 pub mod settings;
 
+pub use duration::parse_duration;
 pub use error::{EXIT_CODES, Error, Kind, Result};
 pub use settings::Settings;

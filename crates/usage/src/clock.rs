@@ -40,42 +40,9 @@ impl Since {
     }
 }
 
-/// `30s`, `15m`, `12h`, `7d`, `2w` (a bare number is seconds).
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let number: u64 = number
-        .parse()
-        .map_err(|_| format!("`{text}` is not a duration like 30m, 12h or 7d"))?;
-    let seconds = match unit {
-        "" | "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86_400,
-        "w" => 7 * 86_400,
-        _ => return Err(format!("`{text}` is not a duration like 30m, 12h or 7d")),
-    };
-    number
-        .checked_mul(seconds)
-        .map(Duration::from_secs)
-        .ok_or_else(|| format!("`{text}` is too long a duration"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_read_like_people_write_them() {
-        assert_eq!(parse_duration("7d"), Ok(Duration::from_secs(7 * 86_400)));
-        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
-        assert!(parse_duration("7 days").is_err());
-        assert!(parse_duration("d").is_err());
-        assert!(parse_duration("99999999999999999999w").is_err());
-    }
 
     #[test]
     fn times_sort_as_strings_and_a_window_admits_what_is_newer() {

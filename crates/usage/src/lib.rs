@@ -10,7 +10,7 @@ mod log;
 mod record;
 mod report;
 
-pub use clock::{Since, now_millis, parse_duration};
+pub use clock::{Since, now_millis};
 pub use log::{UsageDir, UsageLog, read_logs};
 pub use record::{ArgvShape, Kind, Outcome, Phases, Record, SCHEMA, Side, Surface, argv_shape};
 pub use report::{Criteria, Installed, Loser, REPORT_SCHEMA, Report, Row, report};

@@ -379,7 +379,7 @@ fn bridge_stop_stops_only_bridges_and_bad_starts_are_usage_errors() {
         "server",
     ])
     .assert_code(1)
-    .assert_stderr_contains("`soon` is not a duration such as 30s, 10m or 1h");
+    .assert_stderr_contains("`soon` is not a duration such as 30s, 15m, 12h, 7d or 1h 30m");
 }
 
 #[test]

@@ -425,6 +425,18 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
     );
     assert!(lines[1].starts_with("mur devtools verbs remove idle    # not used since"));
     assert_eq!(installed(&sandbox), ["bump", "count", "idle"]);
+    // Every duration option reads one syntax (`bridge --idle` too): 57w 1d is 400d.
+    let weeks = sandbox.devtools(&["verbs", "prune", "--unused-for", "57w 1d"]);
+    // (The same to the day: "not used since" is now minus the window.)
+    let to_the_day = |out: &str| -> Vec<String> {
+        out.lines()
+            .map(|l| match l.split_once("since ") {
+                Some((head, time)) => format!("{head}since {}", &time[..10]),
+                None => l.to_owned(),
+            })
+            .collect()
+    };
+    assert_eq!(to_the_day(&weeks.stdout), to_the_day(&dry.stdout));
     // A window longer than the log: unused verbs cannot be judged, `bump` still can.
     let long = sandbox.devtools(&["verbs", "prune", "--unused-for", "3000d"]);
     long.assert_code(0)
@@ -437,4 +449,8 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
     sandbox
         .devtools(&["verbs", "prune", "--max-usage-error-rate", "2"])
         .assert_code(1);
+    sandbox
+        .devtools(&["usage", "report", "--since", "a while"])
+        .assert_code(1)
+        .assert_stderr_contains("`a while` is not a duration such as 30s, 15m, 12h, 7d or 1h 30m");
 }

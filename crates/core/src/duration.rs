@@ -1,0 +1,67 @@
+//! How a duration is written on mur's command lines — one syntax for every
+//! option that takes one (`usage report --since`, `verbs prune --unused-for`,
+//! `bridge --idle`), so what works after one works after all.
+
+use std::time::Duration;
+
+/// What every duration error shows as the form to use.
+const LIKE: &str = "30s, 15m, 12h, 7d or 1h 30m";
+
+/// `500ms`, `30s`, `15m`, `12h`, `7d`, `2w`, `1h 30m` (humantime's syntax), or
+/// a bare number of seconds (`90`).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return text
+            .parse()
+            .map(Duration::from_secs)
+            .map_err(|_| format!("`{text}` is too long a duration"));
+    }
+    humantime::parse_duration(text).map_err(|e| match e {
+        humantime::DurationError::NumberOverflow => format!("`{text}` is too long a duration"),
+        _ => format!("`{text}` is not a duration such as {LIKE}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        let secs = Duration::from_secs;
+        for (text, expected) in [
+            ("7d", secs(7 * 86_400)),
+            ("2w", secs(14 * 86_400)),
+            ("12h", secs(12 * 3600)),
+            ("1h 30m", secs(5400)),
+            ("1h30m", secs(5400)),
+            ("90", secs(90)),
+            (" 15m ", secs(900)),
+            ("1.5h", secs(5400)),
+            ("500ms", Duration::from_millis(500)),
+        ] {
+            assert_eq!(parse_duration(text), Ok(expected), "{text}");
+        }
+    }
+
+    #[test]
+    fn anything_else_is_one_line_saying_what_to_write() {
+        for text in ["", "d", "soon", "7 days ago", "-5m", "5 parsecs"] {
+            assert_eq!(
+                parse_duration(text),
+                Err(format!(
+                    "`{}` is not a duration such as {LIKE}",
+                    text.trim()
+                )),
+                "{text:?}"
+            );
+        }
+        for text in ["99999999999999999999", "99999999999999999999w"] {
+            assert_eq!(
+                parse_duration(text),
+                Err(format!("`{text}` is too long a duration")),
+            );
+        }
+    }
+}
