@@ -7,7 +7,7 @@
 //! - Python: `app.py` on `kit.py`, componentized with componentize-py.
 //! - JavaScript: `verb.js` on `kit.js`, componentized with componentize-js.
 //!
-//! Every project gets `wit/verb.wit` (`mur:verb@0.2.0`, exactly as this `mur`
+//! Every project gets `wit/verb.wit` (`mur:verb@0.3.0`, exactly as this `mur`
 //! loads it) and a README with the next steps.
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 // The verb kit for JavaScript: a verb says what it is and which argv it takes,
-// and the kit implements `mur:verb@0.2.0` (wit/verb.wit) from that.
+// and the kit implements `mur:verb@0.3.0` (wit/verb.wit) from that.
 //
 //   import { Verb, selector } from "./kit.js";
 //   export const verb = new Verb({
@@ -15,6 +15,10 @@
 // `structuredContent` as JSON. Give `arguments(args)` or `shape(result, args,
 // pretty)` when the defaults do not fit. It is plain JavaScript: `node --test`
 // tests a verb without componentize-js.
+//
+// `shape` may return `{ stdout, files, notes }`: `notes` are lines `mur` prints on
+// stderr after stdout, for whoever reads the transcript (the likely next command,
+// what was cut) — never part of the result, hidden by `-q`; none by default.
 //
 // It also takes care of what the component model is strict about:
 // - `stdout` must be a Uint8Array: a string from `shape` is encoded as UTF-8,
@@ -191,7 +195,7 @@ export class Verb {
     return out;
   }
 
-  /** What to print for a result: a string or Uint8Array, or `{ stdout, files }`. */
+  /** What to print for a result: a string or Uint8Array, or `{ stdout, files, notes }`. */
   shape(result, args, pretty) {
     return jsonLine(payload(result), pretty);
   }
@@ -241,7 +245,7 @@ export class Verb {
     return { arguments: JSON.stringify(made), timeoutMs: args.timeoutMs, writes, state: JSON.stringify(args.values) };
   }
 
-  /** Shape the JSON text of a result, with the state `parse` returned: `{ stdout, files }` of bytes. */
+  /** Shape the JSON text of a result, with the state `parse` returned: `{ stdout, files, notes }`, bytes and lines. */
   render(result, state, pretty) {
     let values;
     let value;
@@ -264,7 +268,11 @@ export class Verb {
       }
       return { path, contents: bytes(contents, path) };
     });
-    return { stdout: bytes(shaped.stdout, "stdout"), files };
+    const notes = shaped.notes ?? [];
+    if (!Array.isArray(notes) || notes.some((note) => typeof note !== "string")) {
+      throw new VerbError("`shape` returned notes that are not a list of strings");
+    }
+    return { stdout: bytes(shaped.stdout, "stdout"), files, notes: [...notes] };
   }
 
   /** The component's exports: `info`, `parse` and `shape` of the `verb` world. */

@@ -1,5 +1,5 @@
 """The verb kit for Python: a verb says what it is and which argv it takes, and
-the kit implements `mur:verb@0.2.0` (wit/verb.wit) from that.
+the kit implements `mur:verb@0.3.0` (wit/verb.wit) from that.
 
     import kit
 
@@ -16,6 +16,11 @@ renders `--help` and completions from it), builds the tool's arguments, and
 prints the result's `structuredContent` as JSON. Override `arguments` or
 `shape` when the defaults do not fit. Everything but `export` is plain Python,
 so `python3 -m unittest` tests a verb without componentize-py.
+
+`shape` may return `kit.Output(stdout, notes=["next: mur devtools state"])`:
+notes are lines `mur` prints on stderr after stdout, for whoever reads the
+transcript (the likely next command, what was cut) — never part of the result,
+hidden by `-q`; none by default.
 
 It also takes care of what the component model is strict about:
 - `stdout` must be bytes: a `str` from `shape` is encoded as UTF-8, and any
@@ -113,11 +118,13 @@ class FileWrite:
 
 @dataclass
 class Output:
-    """What `shape` prints (`stdout`: str or bytes) and the files it writes
-    (only paths of `output-path` options the user gave)."""
+    """What `shape` prints (`stdout`: str or bytes), the files it writes
+    (only paths of `output-path` options the user gave), and the notes `mur`
+    prints on stderr after stdout (lines of text; scripts never see them)."""
 
     stdout: object = b""
     files: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
 
 
 class Args:
@@ -240,7 +247,10 @@ class Verb:
                     f"not `{written.path}`"
                 )
             files.append(FileWrite(written.path, _bytes(written.contents, written.path)))
-        return Output(stdout, files)
+        notes = list(shaped.notes or [])
+        if not all(isinstance(note, str) for note in notes):
+            raise Error("`shape` returned notes that are not all str")
+        return Output(stdout, files, notes)
 
     def _params(self):
         return [*self.positionals, *self.options]
@@ -409,7 +419,7 @@ def export(verb_class):
             if message is not None:
                 raise Err(message)
             files = [types.FileWrite(f.path, f.contents) for f in out.files]
-            return types.Shaped(out.stdout, files)
+            return types.Shaped(out.stdout, files, out.notes)
 
     WitWorld.verb = verb
     return WitWorld
