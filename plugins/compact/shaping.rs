@@ -1,6 +1,9 @@
 //! What the compact verbs share: the options `--fields` and `--full`, a node or object
-//! cut down to a few fields, long strings cut with their full size shown, and a list
-//! printed with the explicit note of an empty result.
+//! cut down to a few fields, long strings cut with their full size shown, a list
+//! printed with the explicit note of an empty result, and the notes on stderr (the
+//! likely next command, what was cut and how to see it whole).
+
+use std::cell::Cell;
 
 use mur_verb_kit::{Args, Kind, Map, Opt, Shaped, Spec, Value};
 
@@ -37,6 +40,8 @@ pub fn arguments(args: &Args) -> Map<String, Value> {
 pub struct Keep {
     fields: Option<Vec<String>>,
     full: bool,
+    /// How many strings were cut so far, for the note that says so.
+    cuts: Cell<usize>,
 }
 
 impl Keep {
@@ -55,6 +60,7 @@ impl Keep {
         Keep {
             fields: (!all).then_some(fields),
             full,
+            cuts: Cell::new(0),
         }
     }
 
@@ -76,29 +82,77 @@ impl Keep {
         if self.full {
             return value.clone();
         }
-        cut(value)
+        self.cut(value)
+    }
+
+    /// `value` with every string longer than [`LONGEST`] characters cut, its full size
+    /// said, each cut counted.
+    fn cut(&self, value: &Value) -> Value {
+        match value {
+            Value::String(text) if text.chars().count() > LONGEST => {
+                self.cuts.set(self.cuts.get() + 1);
+                let kept: String = text.chars().take(LONGEST).collect();
+                Value::from(format!(
+                    "{kept}… [{} chars; --full for all]",
+                    text.chars().count()
+                ))
+            }
+            Value::Array(items) => Value::Array(items.iter().map(|v| self.cut(v)).collect()),
+            Value::Object(object) => Value::Object(
+                object
+                    .iter()
+                    .map(|(key, value)| (key.clone(), self.cut(value)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    /// `shaped` with its notes: what was cut and how to see it whole (when something
+    /// was), then `next`, the likely next command (when there is one).
+    pub fn noted(&self, mut shaped: Shaped, next: Option<String>) -> Shaped {
+        let cuts = self.cuts.get();
+        if cuts > 0 {
+            shaped = shaped.note(format!(
+                "cut: {cuts} value{} over {LONGEST} characters; --full prints {} whole",
+                if cuts == 1 { "" } else { "s" },
+                if cuts == 1 { "it" } else { "them" }
+            ));
+        }
+        match next {
+            Some(next) => shaped.note(format!("next: {next}")),
+            None => shaped,
+        }
     }
 }
 
-/// `value` with every string longer than [`LONGEST`] characters cut, its full size said.
-pub fn cut(value: &Value) -> Value {
-    match value {
-        Value::String(text) if text.chars().count() > LONGEST => {
-            let kept: String = text.chars().take(LONGEST).collect();
-            Value::from(format!(
-                "{kept}… [{} chars; --full for all]",
-                text.chars().count()
-            ))
-        }
-        Value::Array(items) => Value::Array(items.iter().map(cut).collect()),
-        Value::Object(object) => Value::Object(
-            object
-                .iter()
-                .map(|(key, value)| (key.clone(), cut(value)))
-                .collect(),
-        ),
-        other => other.clone(),
+/// A `mur devtools …` command line, words as given.
+pub fn command(words: &str) -> String {
+    format!("mur devtools {words}")
+}
+
+/// `text` quoted for a POSIX shell: `'#btn-inc'`.
+pub fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// The command that acts on `element` (a node or an element's state): `click` a button,
+/// `type` into a text box, `toggle` a toggle or check box — when it has an id and is
+/// not disabled.
+#[allow(dead_code)] // not every verb sees elements
+pub fn action(element: &Map<String, Value>) -> Option<String> {
+    if element.get("enabled") == Some(&Value::Bool(false)) {
+        return None;
     }
+    let id = element.get("id").and_then(Value::as_str)?;
+    let selector = quoted(&format!("#{id}"));
+    let words = match element.get("type").and_then(Value::as_str)? {
+        "Button" => format!("click {selector}"),
+        "TextBox" => format!("type {selector} 'TEXT'"),
+        "Toggle" | "CheckBox" => format!("toggle {selector}"),
+        _ => return None,
+    };
+    Some(command(&words))
 }
 
 /// Keeps only the non-default flags of an element: `enabled`/`visible` when false,
@@ -130,21 +184,22 @@ pub fn items<'a>(payload: &'a Value, key: &str) -> impl Iterator<Item = &'a Valu
         .flatten()
 }
 
-/// `out` with the list `key` printed: an empty one said so first ("no {what}; {instead}").
+/// `out` with the list `key` printed, an empty one said so first (`"empty": "no {what}"`),
+/// and its notes: what was cut, then `next` — `instead` when the list is empty.
 #[allow(dead_code)] // not every verb lists things
 pub fn listed(
+    keep: &Keep,
     mut out: Map<String, Value>,
-    key: &str,
-    list: Vec<Value>,
-    (what, instead): (&str, &str),
+    (key, list): (&str, Vec<Value>),
+    (what, instead): (&str, String),
+    next: Option<String>,
     pretty: bool,
 ) -> Shaped {
-    if list.is_empty() {
-        out.insert(
-            "empty".to_owned(),
-            Value::from(format!("no {what}; {instead}")),
-        );
+    let empty = list.is_empty();
+    if empty {
+        out.insert("empty".to_owned(), Value::from(format!("no {what}")));
     }
     out.insert(key.to_owned(), Value::Array(list));
-    Shaped::json(&Value::Object(out), pretty)
+    let shaped = Shaped::json(&Value::Object(out), pretty);
+    keep.noted(shaped, if empty { Some(instead) } else { next })
 }

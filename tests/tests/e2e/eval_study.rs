@@ -29,7 +29,7 @@ const TASKS: &str = "count-to-three,first-warning,add-todo";
 const REPEATS: usize = 2;
 
 /// The reshaped verbs of the `cli-compact` condition, built once (plugins/compact).
-fn compact_verbs() {
+pub(crate) fn compact_verbs() {
     static BUILT: OnceLock<()> = OnceLock::new();
     BUILT.get_or_init(|| {
         let built = Command::new("bash")
@@ -223,6 +223,38 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         results("cli-compact"),
         results("cli-named")
     );
+    // Their hints (notes on stderr) reached the agent and are counted with the results.
+    for run in all.iter().filter(|r| r["condition"] == "cli-compact") {
+        let transcript = Path::new(run["transcript"].as_str().expect("transcript"));
+        let captured =
+            std::fs::read_to_string(transcript.join("captured.jsonl")).expect("captured.jsonl");
+        let calls: Vec<Value> = captured
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        let hinted = calls
+            .iter()
+            .filter(|c| {
+                c["stderr"]
+                    .as_str()
+                    .is_some_and(|e| e.contains("next: mur devtools"))
+            })
+            .count();
+        assert!(hinted > 0, "{}: no hint on stderr: {captured}", run["id"]);
+        let received: u64 = calls
+            .iter()
+            .map(|c| {
+                (c["stdout"].as_str().unwrap_or("").len()
+                    + c["stderr"].as_str().unwrap_or("").len()) as u64
+            })
+            .sum();
+        assert_eq!(
+            run["context"]["results"]["bytes"].as_u64(),
+            Some(received),
+            "{}: the results' bytes are stdout and stderr, notes included",
+            run["id"]
+        );
+    }
 
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     for condition in conditions() {

@@ -1,8 +1,10 @@
-//! What the host does with what a `mur:verb@0.2.0` verb declares, through the
-//! `forger` test guest (which clicks `#btn-inc`, so the counter tells whether a
-//! call was sent), and that a 0.1.0 verb (`ping`) still runs beside it.
+//! What the host does with what a verb declares, through the `forger` test
+//! guest — a `mur:verb@0.2.0` verb, which the host still loads — (it clicks
+//! `#btn-inc`, so the counter tells whether a call was sent), that a 0.1.0 verb
+//! (`ping`) still runs beside it, and that a 0.3.0 verb's notes (a `cli-compact`
+//! verb's hint of the next command) go to stderr, after stdout, and `-q` hides them.
 
-use mur_e2e::plugins::{add, guest, install_standard};
+use mur_e2e::plugins::{add, guest, install_standard, repo_root};
 use mur_e2e::{Output, Sandbox, Session};
 
 /// A sandbox with `forger`, `ping` and the standard verbs, and a sample app.
@@ -130,8 +132,8 @@ fn help_is_rendered_from_what_the_verb_declares() {
 #[test]
 fn verbs_info_names_the_interface_language_and_source() {
     let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("forger"), guest("ping")]).assert_code(0);
-    for (verb, interface) in [("forger", "0.2.0"), ("ping", "0.1.0")] {
+    add(&sandbox, &[guest("noisy"), guest("forger"), guest("ping")]).assert_code(0);
+    for (verb, interface) in [("noisy", "0.3.0"), ("forger", "0.2.0"), ("ping", "0.1.0")] {
         let info = devtools(&sandbox, &["verbs", "info", verb, "--json"]).json();
         assert_eq!(info["interface"], interface, "{info}");
         assert_eq!(info["language"], "Rust", "{info}");
@@ -173,4 +175,47 @@ fn completion_asks_mur_so_a_verb_added_later_completes_with_its_options() {
             "{option} missing from\n{options}"
         );
     }
+}
+
+#[test]
+fn a_compact_verbs_hint_is_on_stderr_after_stdout_and_quiet_hides_it() {
+    crate::eval_study::compact_verbs();
+    let (sandbox, _app) = session();
+    let compact = repo_root().join("plugins/compact/target/wasm32-wasip2/release");
+    let tree = compact.join("mur_verb_compact_tree.wasm");
+    let out = sandbox.mur(&[
+        "devtools",
+        "verbs",
+        "add",
+        "--force",
+        tree.to_str().expect("utf-8"),
+    ]);
+    out.assert_code(0);
+
+    let out = devtools(&sandbox, &["tree"]);
+    out.assert_code(0);
+    assert!(
+        out.json()["nodes"].is_array(),
+        "the result alone on stdout: {out}"
+    );
+    assert!(!out.stdout.contains("next:"), "{out}");
+    assert_eq!(
+        out.stderr, "next: mur devtools click '#btn-inc'\n",
+        "the likely next command, one line on stderr"
+    );
+
+    let quiet = devtools(&sandbox, &["tree", "-q"]);
+    quiet.assert_code(0);
+    assert_eq!(
+        (quiet.stdout.as_str(), quiet.stderr.as_str()),
+        (out.stdout.as_str(), "")
+    );
+
+    // The 0.2.0 verb (forger) and the 0.1.0 one (ping) still run beside it.
+    let forged = devtools(&sandbox, &["forger"]);
+    forged.assert_code(0);
+    assert_eq!((forged.stdout.as_str(), forged.stderr.as_str()), ("\n", ""));
+    let pong = devtools(&sandbox, &["ping"]);
+    pong.assert_code(0);
+    assert_eq!(pong.json()["pong"], true, "{pong}");
 }

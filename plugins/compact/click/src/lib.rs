@@ -1,6 +1,7 @@
 //! `mur devtools click <selector>` shaped for agents (condition `cli-compact`): what was
 //! clicked as its `type`, `id` and `text`, not the element's every field; `--full` for
-//! the tool's whole answer.
+//! the tool's whole answer. On stderr: the likely next command, `state` (what the click
+//! changed), and what was cut.
 
 use mur_verb_kit::{About, Args, Map, Pos, Shaped, Spec, Value, Verb, shape};
 
@@ -32,14 +33,15 @@ impl Verb for Click {
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         let keep = Keep::of(args, &["type", "id", "text"]);
         let payload = shape::payload(result);
+        let next = Some(shaping::command("state"));
         if args.flag("full") {
-            return Ok(Shaped::json(&payload, pretty));
+            return Ok(keep.noted(Shaped::json(&payload, pretty), next));
         }
         let element = payload.get("element").and_then(Value::as_object);
         let clicked = element.map_or(Value::Null, |e| Value::Object(keep.object(e)));
         let mut out = Map::new();
         out.insert("clicked".to_owned(), clicked);
-        Ok(Shaped::json(&Value::Object(out), pretty))
+        Ok(keep.noted(Shaped::json(&Value::Object(out), pretty), next))
     }
 }
 
@@ -68,5 +70,20 @@ mod tests {
         );
         let full = testing::stdout::<Click>(&["#btn-inc", "--full"], &result, false);
         assert!(full.contains("bounds"), "{full}");
+    }
+
+    #[test]
+    fn the_next_command_shows_what_the_click_changed_and_a_cut_is_said() {
+        let long = json!({"structuredContent": {"element": {"id": "b", "text": "y".repeat(81), "type": "Button"}}});
+        let shaped = testing::shaped::<Click>(&["#b"], &long, false).expect("shaped");
+        assert_eq!(
+            shaped.notes,
+            [
+                "cut: 1 value over 80 characters; --full prints it whole",
+                "next: mur devtools state"
+            ]
+        );
+        let full = testing::shaped::<Click>(&["#b", "--full"], &long, false).expect("shaped");
+        assert_eq!(full.notes, ["next: mur devtools state"]);
     }
 }

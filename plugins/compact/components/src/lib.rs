@@ -1,5 +1,6 @@
 //! `mur devtools components` shaped for agents (condition `cli-compact`): the active
 //! component and each component's `name` and `title`; `--fields events,window` for more.
+//! On stderr: the likely next command (`switch` to another component, else `tree`).
 
 use mur_verb_kit::{About, Args, Map, Shaped, Spec, Value, Verb, shape};
 
@@ -36,15 +37,17 @@ impl Verb for Components {
             .collect();
         let mut out = Map::new();
         let active = payload.get("active").cloned().unwrap_or(Value::Null);
+        let other = shaping::items(&payload, "components")
+            .filter_map(|c| c.get("name").and_then(Value::as_str))
+            .find(|name| Some(*name) != active.as_str());
+        let next = match other {
+            Some(name) => shaping::command(&format!("switch {}", shaping::quoted(name))),
+            None => shaping::command("tree"),
+        };
         out.insert("active".to_owned(), active);
-        let empty = ("component", "the app offers none");
-        Ok(shaping::listed(
-            out,
-            "components",
-            components,
-            empty,
-            pretty,
-        ))
+        let list = ("components", components);
+        let empty = ("component", shaping::command("tree"));
+        Ok(shaping::listed(&keep, out, list, empty, Some(next), pretty))
     }
 }
 
@@ -70,5 +73,27 @@ mod tests {
         );
         let events = testing::stdout::<Components>(&["--fields", "events"], &result, false);
         assert!(events.contains("\"events\":[\"counter.set\"]"), "{events}");
+    }
+
+    fn notes(result: &mur_verb_kit::Value) -> Vec<String> {
+        testing::shaped::<Components>(&[], result, false)
+            .expect("shaped")
+            .notes
+    }
+
+    #[test]
+    fn the_next_command_switches_to_another_component_else_looks_at_the_tree() {
+        let two = json!({"structuredContent": {"active": "counter", "components": [
+            {"name": "counter"}, {"name": "todos"}]}});
+        assert_eq!(notes(&two), ["next: mur devtools switch 'todos'"]);
+        let one = json!({"structuredContent": {"active": "counter", "components": [{"name": "counter"}]}});
+        assert_eq!(notes(&one), ["next: mur devtools tree"]);
+        let none = json!({"structuredContent": {"active": null, "components": []}});
+        let shaped = testing::shaped::<Components>(&[], &none, false).expect("shaped");
+        assert_eq!(
+            shaped.stdout,
+            b"{\"active\":null,\"empty\":\"no component\",\"components\":[]}\n"
+        );
+        assert_eq!(shaped.notes, ["next: mur devtools tree"]);
     }
 }

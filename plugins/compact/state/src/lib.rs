@@ -1,6 +1,7 @@
 //! `mur devtools state` shaped for agents (condition `cli-compact`): the app's state with
 //! long values cut, or one element as its `type`, `id`, `text` and the flags that differ
-//! from the default (`--fields` adds others, `--full` keeps everything).
+//! from the default (`--fields` adds others, `--full` keeps everything). On stderr: the
+//! likely next command (acting on the element, else `tree` to find one) and what was cut.
 
 use mur_verb_kit::{About, Args, Map, Opt, Shaped, Spec, Value, Verb, shape};
 
@@ -42,17 +43,18 @@ impl Verb for State {
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         let keep = Keep::of(args, DEFAULT);
         let payload = shape::payload(result);
-        let shaped = match (args.value("selector"), payload.as_object()) {
+        let (shaped, next) = match (args.value("selector"), payload.as_object()) {
             (Some(_), Some(element)) => {
                 let mut kept = keep.object(element);
                 for (key, value) in shaping::notable(element) {
                     kept.entry(key).or_insert(value);
                 }
-                Value::Object(kept)
+                (Value::Object(kept), shaping::action(element))
             }
-            _ => keep.value(&payload),
+            _ => (keep.value(&payload), None),
         };
-        Ok(Shaped::json(&shaped, pretty))
+        let next = next.unwrap_or_else(|| shaping::command("tree"));
+        Ok(keep.noted(Shaped::json(&shaped, pretty), Some(next)))
     }
 }
 
@@ -90,11 +92,40 @@ mod tests {
         assert!(more.contains("\"bounds\":{\"x\":1}"), "{more}");
     }
 
+    fn notes(words: &[&str], result: &mur_verb_kit::Value) -> Vec<String> {
+        testing::shaped::<State>(words, result, false)
+            .expect("shaped")
+            .notes
+    }
+
+    #[test]
+    fn the_next_command_acts_on_the_element_or_finds_one() {
+        let button =
+            json!({"structuredContent": {"id": "btn-inc", "type": "Button", "enabled": true}});
+        assert_eq!(
+            notes(&["--selector", "#btn-inc"], &button),
+            ["next: mur devtools click '#btn-inc'"]
+        );
+        let text = json!({"structuredContent": {"id": "count", "type": "Text", "text": "5"}});
+        assert_eq!(
+            notes(&["--selector", "#count"], &text),
+            ["next: mur devtools tree"]
+        );
+    }
+
     #[test]
     fn the_app_state_keeps_every_field_with_long_values_cut() {
         let state = json!({"structuredContent": {"counter": {"count": 3}, "note": "y".repeat(90)}});
         let text = testing::stdout::<State>(&[], &state, false);
         assert!(text.contains("\"counter\":{\"count\":3}"), "{text}");
         assert!(text.contains("… [90 chars; --full for all]"), "{text}");
+        assert_eq!(
+            notes(&[], &state),
+            [
+                "cut: 1 value over 80 characters; --full prints it whole",
+                "next: mur devtools tree"
+            ]
+        );
+        assert_eq!(notes(&["--full"], &state), ["next: mur devtools tree"]);
     }
 }

@@ -1,5 +1,6 @@
 //! `mur devtools windows` shaped for agents (condition `cli-compact`): each window as
-//! its `id` and `title` (and `focused` when it is); `--fields bounds` for more.
+//! its `id` and `title` (and `focused` when it is); `--fields bounds` for more. On
+//! stderr: the likely next command (the tree of the focused window, else the first).
 
 use mur_verb_kit::{About, Args, Map, Shaped, Spec, Value, Verb, shape};
 
@@ -29,7 +30,14 @@ impl Verb for Windows {
 
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         let keep = Keep::of(args, &["id", "title"]);
-        let windows = shaping::items(&shape::payload(result), "windows")
+        let payload = shape::payload(result);
+        let focused = shaping::items(&payload, "windows")
+            .find(|w| w.get("focused") == Some(&Value::Bool(true)));
+        let next = focused
+            .or_else(|| shaping::items(&payload, "windows").next())
+            .and_then(|w| w.get("id").and_then(Value::as_str))
+            .map(|id| shaping::command(&format!("tree --window {}", shaping::quoted(id))));
+        let windows = shaping::items(&payload, "windows")
             .filter_map(Value::as_object)
             .map(|window| {
                 let mut kept = keep.object(window);
@@ -39,12 +47,14 @@ impl Verb for Windows {
                 Value::Object(kept)
             })
             .collect();
-        let empty = ("window is open", "the app shows nothing");
+        let list = ("windows", windows);
+        let empty = ("window is open", shaping::command("components"));
         Ok(shaping::listed(
+            &keep,
             Map::new(),
-            "windows",
-            windows,
+            list,
             empty,
+            next,
             pretty,
         ))
     }
@@ -73,5 +83,34 @@ mod tests {
         );
         let full = testing::stdout::<Windows>(&["--full"], &result, false);
         assert!(full.contains("bounds"), "{full}");
+    }
+
+    fn notes(result: &mur_verb_kit::Value) -> Vec<String> {
+        testing::shaped::<Windows>(&[], result, false)
+            .expect("shaped")
+            .notes
+    }
+
+    #[test]
+    fn the_next_command_is_the_tree_of_the_focused_window_else_the_first() {
+        let focused = json!({"structuredContent": {"windows": [
+            {"id": "main", "title": "mur sample"}, {"focused": true, "id": "about", "title": "About"}]}});
+        assert_eq!(
+            notes(&focused),
+            ["next: mur devtools tree --window 'about'"]
+        );
+        let unfocused =
+            json!({"structuredContent": {"windows": [{"id": "main", "title": "mur sample"}]}});
+        assert_eq!(
+            notes(&unfocused),
+            ["next: mur devtools tree --window 'main'"]
+        );
+        let none = json!({"structuredContent": {"windows": []}});
+        let shaped = testing::shaped::<Windows>(&[], &none, false).expect("shaped");
+        assert_eq!(
+            shaped.stdout,
+            b"{\"empty\":\"no window is open\",\"windows\":[]}\n"
+        );
+        assert_eq!(shaped.notes, ["next: mur devtools components"]);
     }
 }
