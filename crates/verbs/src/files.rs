@@ -1,6 +1,6 @@
 //! A verb's output, and the one rule for the files it asks the host to write:
 //! only at a path the user typed, verbatim, on the verb's command line. A
-//! `mur:verb@0.2.0` verb declares its paths in `parse`, so they are checked
+//! `mur:verb@0.2.0`-or-later verb declares its paths in `parse`, so they are checked
 //! before the call and a refused path sends nothing; a `0.1.0` verb's paths are
 //! known only after `shape`.
 

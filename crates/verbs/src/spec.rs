@@ -66,7 +66,7 @@ impl Param {
     }
 }
 
-/// The structured part of a `mur:verb@0.2.0` verb's `info`.
+/// The structured part of the `info` of a `mur:verb@0.2.0`-or-later verb.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VerbSpec {

@@ -5,7 +5,7 @@
 use crate::About;
 use crate::argv::{Kind, Opt, Pos, Spec, TIMEOUT};
 
-/// What the words of a value are: `value-kind` of `mur:verb@0.2.0`, the
+/// What the words of a value are: `value-kind` of `mur:verb@0.3.0`, the
 /// generated type itself (bindings are generated natively too).
 pub use crate::bindings::mur::verb::types::ValueKind;
 
