@@ -92,7 +92,7 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
     output::stdout(text.as_bytes())
 }
 
-/// `mur:verb@0.2.0`, or `data (mur-verb/1)` for a data verb.
+/// `mur:verb@0.3.0` (or the older version a verb implements), or `data (mur-verb/1)` for a data verb.
 fn interface(interface: &str) -> String {
     if interface == mur_verbs::data::INTERFACE {
         format!("data ({})", mur_verbs::data::SCHEMA)
