@@ -314,8 +314,18 @@ pub fn signal(pid: u32, name: &str) {
 }
 
 /// Polls `probe` until it yields a value; panics naming `what` after [`PATIENCE`].
-pub fn wait_until<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + PATIENCE;
+pub fn wait_until<T>(what: &str, probe: impl FnMut() -> Option<T>) -> T {
+    wait_until_within(what, PATIENCE, probe)
+}
+
+/// [`wait_until`] for what takes longer than [`PATIENCE`] on a loaded machine
+/// (several runs of a study, each with its own session and agent).
+pub fn wait_until_within<T>(
+    what: &str,
+    limit: Duration,
+    mut probe: impl FnMut() -> Option<T>,
+) -> T {
+    let deadline = Instant::now() + limit;
     loop {
         if let Some(value) = probe() {
             return value;

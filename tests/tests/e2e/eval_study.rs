@@ -17,7 +17,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use mur_e2e::plugins::{repo_root, standard_dir};
-use mur_e2e::process::{Process, wait_until};
+use mur_e2e::process::{Process, wait_until_within};
 use mur_e2e::{Output, Sandbox, run_within};
 
 use crate::eval::eval_bin;
@@ -114,7 +114,12 @@ fn a_small_study_resumes_after_a_kill_and_reports_every_condition() {
 
     // Killed once a few runs are recorded.
     let mut first = Process::spawn(&mut study(&sandbox, &python, &out));
-    let recorded_before = wait_until("a few runs recorded", || {
+    // (Each run starts a session and an agent: on a loaded machine three take
+    // longer than the kit's usual patience. A study that stops early fails here.)
+    let recorded_before = wait_until_within("a few runs recorded", STUDY_LIMIT, || {
+        if let Some(status) = first.try_wait() {
+            panic!("the study ended ({status}) before it was killed");
+        }
         let n = results(&out).len();
         (n >= 3).then_some(n)
     });
