@@ -166,6 +166,7 @@ pub struct Devtools {
 /// `devtools`) and, after a plugin verb's name, where the verb declares no
 /// option of that name (host/src/options.rs).
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Host options")]
 pub struct HostArgs {
     /// Use this MCP endpoint as-is, without discovery
     #[arg(long, global = true, value_name = "URL")]
