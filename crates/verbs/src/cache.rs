@@ -16,9 +16,11 @@
 //! - on write ([`CodeCache::store`]): the entry is written whole or not at all
 //!   (a temporary file, fsynced, renamed into place) and then mapped back once
 //!   through the same path a call takes; an entry that does not load is
-//!   removed. The write also removes entries of this verb file in the format
-//!   before this one (`murverb2`: a header and a CRC-32 around the same bytes),
-//!   which no `mur` of this version reads;
+//!   removed. The write also removes what no `mur` of this version reads of
+//!   this verb file: entries in the format before this one (`murverb2`: a
+//!   header and a CRC-32 around the same bytes), entries under the key before
+//!   the CRC-32 (a SHA-256 engine part), and temporary files a killed `mur`
+//!   left (`verbs add`/`remove` collect those of every verb);
 //! - on every call ([`CodeCache::load`]): the entry must be a regular file, not
 //!   a link, FIFO or device, of at most [`MAX_ENTRY_BYTES`]; then wasmtime
 //!   checks its ELF structure, version and settings. A truncated entry fails
@@ -148,7 +150,7 @@ impl CodeCache {
             .map_err(|refusal| refusal.to_string())
             .and_then(|file| map(engine, &path, &file).map_err(|e| reason(&e)));
         if let Some(sha256) = key.split('-').next() {
-            self.remove_old_format(sha256);
+            self.remove_superseded(sha256);
         }
         match loaded {
             Ok(mapped) => Some(mapped),
@@ -163,28 +165,29 @@ impl CodeCache {
         Some(self.dir.as_ref()?.join(format!("{key}.cwasm")))
     }
 
-    /// Remove entries of the file `sha256` written in the layout before
-    /// [`FORMAT`] 1: no `mur` of this version reads them, and a JavaScript or
-    /// Python verb's is tens of MB.
-    fn remove_old_format(&self, sha256: &str) {
-        let Some(dir) = &self.dir else { return };
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
+    /// Remove what no `mur` of this version reads of the file `sha256`:
+    /// entries in the layout before [`FORMAT`] 1, entries under the key of a
+    /// `mur` before the CRC-32 engine part (a SHA-256 there: [`superseded_key`]),
+    /// and temporary files a `mur` killed mid-write left ([`stale_temporary`]).
+    /// A JavaScript or Python verb's entry is tens of MB, and a call never
+    /// looks at another key's, so nothing else would ever remove them.
+    fn remove_superseded(&self, sha256: &str) {
+        for entry in self.entries_of(sha256) {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with(&format!("{sha256}-"))
-                && name.ends_with(".cwasm")
-                && starts_with_old_magic(&entry.path())
-            {
-                let _ = std::fs::remove_file(entry.path());
+            let path = entry.path();
+            let superseded = match name.strip_suffix(".cwasm") {
+                Some(stem) => superseded_key(stem) || starts_with_old_magic(&path),
+                None => stale_temporary(&name, &entry),
+            };
+            if superseded {
+                let _ = std::fs::remove_file(path);
             }
         }
     }
 
     /// Drop every entry whose verb file is not one of `installed` (sha256s):
     /// what a refused `verbs add` compiled, what a replaced or removed verb
-    /// left. Returns how many were removed.
+    /// left, and stale temporary files. Returns how many were removed.
     pub fn retain_only(&self, installed: &[&str]) -> usize {
         let Some(dir) = &self.dir else { return 0 };
         let Ok(entries) = std::fs::read_dir(dir) else {
@@ -193,11 +196,11 @@ impl CodeCache {
         let mut removed = 0;
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let Some(stem) = name.strip_suffix(".cwasm") else {
-                continue;
+            let unused = match name.strip_suffix(".cwasm") {
+                Some(stem) => !installed.contains(&stem.split('-').next().unwrap_or_default()),
+                None => stale_temporary(&name, &entry),
             };
-            let sha = stem.split('-').next().unwrap_or_default();
-            if !installed.contains(&sha) && std::fs::remove_file(entry.path()).is_ok() {
+            if unused && std::fs::remove_file(entry.path()).is_ok() {
                 removed += 1;
             }
         }
@@ -283,6 +286,29 @@ fn same_file(path: &Path, file: &File) -> PathBuf {
     }
     let _ = file;
     path.to_owned()
+}
+
+/// A temporary file of [`mur_lockfile::write_atomic`] older than this was left
+/// by a `mur` that died mid-write: writing even a 160 MB entry takes seconds.
+const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// Whether `stem` (an entry's name without `.cwasm`) is a key of a `mur`
+/// before the CRC-32 engine part: `<sha256>-<64 hex digits>`.
+fn superseded_key(stem: &str) -> bool {
+    stem.split_once('-').is_some_and(|(_, engine)| {
+        engine.len() == 64 && engine.bytes().all(|b| b.is_ascii_hexdigit())
+    })
+}
+
+/// Whether `name` is an entry's temporary file (`<key>.cwasm.<pid>.<n>.tmp`)
+/// untouched for [`STALE_TEMPORARY`].
+fn stale_temporary(name: &str, entry: &std::fs::DirEntry) -> bool {
+    name.contains(".cwasm.")
+        && name.ends_with(".tmp")
+        && entry
+            .metadata()
+            .and_then(|meta| meta.modified())
+            .is_ok_and(|at| at.elapsed().is_ok_and(|age| age > STALE_TEMPORARY))
 }
 
 /// Whether the file at `path` (not followed if a link) begins with [`OLD_MAGIC`].
@@ -449,6 +475,52 @@ mod tests {
         assert!(!stale.exists(), "the old-format entry is removed");
         assert!(other_engine.exists());
         assert!(c.load().is_some());
+    }
+
+    /// A file in the cache directory, last modified `age` ago.
+    fn aged(path: &Path, bytes: &[u8], age: std::time::Duration) {
+        std::fs::write(path, bytes).expect("write");
+        let file = File::options().write(true).open(path).expect("open");
+        let at = std::time::SystemTime::now() - age;
+        file.set_modified(at).expect("set mtime");
+    }
+
+    #[test]
+    fn a_store_clears_the_old_key_and_what_a_killed_mur_left_but_not_a_write_in_progress() {
+        let c = cached();
+        let dir = c.entry.parent().expect("dir");
+        let hour = std::time::Duration::from_secs(3600);
+        let old_key = dir.join(format!("{SHA}-{}.cwasm", "ab".repeat(32)));
+        let killed = dir.join(format!("{}.cwasm.4242.0.tmp", c.key));
+        let writing = dir.join(format!("{}.cwasm.4243.0.tmp", c.key));
+        let other_engine = dir.join(format!("{SHA}-cafef00d.cwasm"));
+        aged(&old_key, &c.good, hour);
+        aged(&killed, &c.good[..100], hour);
+        aged(&writing, &c.good[..100], std::time::Duration::ZERO);
+        aged(&other_engine, &c.good, hour);
+        let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
+        assert!(c.cache.store(&c.engine, &c.key, &component).is_some());
+        assert!(!old_key.exists(), "the entry under the SHA-256 key stays");
+        assert!(!killed.exists(), "a killed mur's temporary file stays");
+        assert!(writing.exists(), "a write in progress was removed");
+        assert!(other_engine.exists(), "another engine's entry was removed");
+        assert!(c.load().is_some());
+    }
+
+    #[test]
+    fn retain_only_clears_stale_temporaries_of_any_verb() {
+        let c = cached();
+        let dir = c.entry.parent().expect("dir");
+        let hour = std::time::Duration::from_secs(3600);
+        let other = "f".repeat(64);
+        let killed = dir.join(format!("{other}-cafef00d.cwasm.99.1.tmp"));
+        let writing = dir.join(format!("{other}-cafef00d.cwasm.98.1.tmp"));
+        aged(&killed, b"partial", hour);
+        aged(&writing, b"partial", std::time::Duration::ZERO);
+        assert_eq!(c.cache.retain_only(&[SHA]), 1);
+        assert!(!killed.exists());
+        assert!(writing.exists());
+        assert!(c.entry.exists());
     }
 
     #[cfg(unix)]
