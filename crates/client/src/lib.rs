@@ -191,9 +191,10 @@ impl<'a> Client<'a> {
         params: Option<&Value>,
         timeout: Duration,
     ) -> Result<Reply> {
-        let outcome = self
-            .bounded(self.call_unbounded(method, params), timeout)
-            .await;
+        // Pinned here, once: `bounded` taking the future by value held it
+        // twice in this future's state (as its argument and pinned).
+        let call = std::pin::pin!(self.call_unbounded(method, params));
+        let outcome = self.bounded(call, timeout).await;
         // An answer, a failure, or the timeout having dropped the call in the
         // middle of a request: a session opened on the way is ended now.
         self.end_session().await;
@@ -210,8 +211,11 @@ impl<'a> Client<'a> {
 
     /// `future`, or `None` once `timeout` has passed; time spent asking the
     /// user moves the bound out by as much.
-    async fn bounded<T>(&self, future: impl Future<Output = T>, timeout: Duration) -> Option<T> {
-        let mut future = std::pin::pin!(future);
+    async fn bounded<T>(
+        &self,
+        mut future: std::pin::Pin<&mut impl Future<Output = T>>,
+        timeout: Duration,
+    ) -> Option<T> {
         let mut sleep = std::pin::pin!(tokio::time::sleep(timeout));
         loop {
             tokio::select! {
@@ -441,7 +445,9 @@ impl<'a> Client<'a> {
         while let Some(message) = incoming.next().await? {
             match Message::of(message, id) {
                 Message::Reply(reply) => return Ok(Answer::Reply(reply)),
-                Message::Request(request) => self.serve(&request, headers).await?,
+                // Boxed, as the server's questions are rare: the call's
+                // future stays small without them.
+                Message::Request(request) => Box::pin(self.serve(&request, headers)).await?,
                 Message::Notification { method, params } => self.notified(&method, &params),
                 Message::StrayError(error) => {
                     stray.get_or_insert(error);

@@ -155,8 +155,9 @@ impl Auth {
             let (Some(challenge), Some(again)) = (challenge(&response), again) else {
                 return Ok(response);
             };
-            self.respond(http, person, &challenge, response.status())
-                .await?;
+            // Boxed: the authorization flow's state is tens of KB, and every
+            // call's future (and the stack frames that hold it) would carry it.
+            Box::pin(self.respond(http, person, &challenge, response.status())).await?;
             builder = again;
         }
     }
