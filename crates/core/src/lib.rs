@@ -1,6 +1,7 @@
 //! What every part of `mur` shares: the one error model ([`Error`], whose
-//! [`Kind`] alone decides the exit code) and the validated [`settings`] a
-//! command line becomes.
+//! [`Kind`] alone decides the exit code), the validated [`settings`] a
+//! command line becomes, and the one duration syntax its options take
+//! ([`parse_duration`]).
 
 mod duration;
 mod error;
