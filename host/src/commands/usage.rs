@@ -67,6 +67,13 @@ fn installed() -> Result<Vec<Installed>> {
 
 /// The report over the CLI's log and the `server` logs.
 fn build(dir: &UsageDir, server: &[PathBuf], criteria: &Criteria) -> Result<Report> {
+    let (records, skipped) = read(dir, server)?;
+    Ok(mur_usage::report(&records, skipped, criteria))
+}
+
+/// The records of the CLI's log and the `server` logs, and how many lines
+/// were not records (said on stderr).
+fn read(dir: &UsageDir, server: &[PathBuf]) -> Result<(Vec<mur_usage::Record>, usize)> {
     let mut logs = vec![dir.log()];
     logs.extend(server.iter().cloned().map(UsageLog::at));
     let readable: Vec<UsageLog> = logs
@@ -81,7 +88,7 @@ fn build(dir: &UsageDir, server: &[PathBuf], criteria: &Criteria) -> Result<Repo
             "{skipped} line(s) of the usage logs are not records and were skipped"
         ));
     }
-    Ok(mur_usage::report(&records, skipped, criteria))
+    Ok((records, skipped))
 }
 
 fn report(dir: &UsageDir, args: &ReportArgs) -> Result<()> {
@@ -198,8 +205,11 @@ pub fn prune(unused_for: std::time::Duration, max_usage_error_rate: f64, yes: bo
         installed: installed()?,
         ..Criteria::default()
     };
-    let report = build(&dir, &[], &criteria)?;
-    let covers = log_starts_before(&dir, &since)?;
+    // One read serves both the report and whether the log reaches back past
+    // the window: only then can a verb be called unused over all of it.
+    let (records, skipped) = read(&dir, &[])?;
+    let report = mur_usage::report(&records, skipped, &criteria);
+    let covers = records.iter().any(|r| !since.admits(&r.time));
     let losers: Vec<_> = report
         .losers
         .iter()
@@ -235,15 +245,4 @@ pub fn prune(unused_for: std::time::Duration, max_usage_error_rate: f64, yes: bo
         );
     }
     Ok(())
-}
-
-/// Whether the log holds a record older than `since`: only then can a verb
-/// be called unused over the whole window.
-fn log_starts_before(dir: &UsageDir, since: &Since) -> Result<bool> {
-    let log = dir.log();
-    if log.files().is_empty() {
-        return Ok(false);
-    }
-    let (records, _) = mur_usage::read_logs(&[log]).map_err(Error::usage)?;
-    Ok(records.iter().any(|r| !since.admits(&r.time)))
 }
