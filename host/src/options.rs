@@ -134,6 +134,66 @@ pub fn extract_host_options(
     Ok(rest)
 }
 
+/// A verb's `--help` text followed by the host options that still work after
+/// the verb's name, named from the clap tree so the list cannot drift from
+/// what is accepted, and wrapped like clap's help. A host option the verb
+/// declares itself is left out of the list, with where the host's one goes
+/// instead (before the verb's name, see [`extract_host_options`]).
+pub fn with_host_options(help: &str, verb: &str, spec: Option<&VerbSpec>) -> String {
+    use clap::Args as _;
+    let host = HostArgs::augment_args(clap::Command::new("mur"));
+    let (mut taken, mut shadowed) = (Vec::new(), Vec::new());
+    for arg in host.get_arguments().filter(|arg| !arg.is_hide_set()) {
+        let Some(long) = arg.get_long() else { continue };
+        let flag = match arg.get_short() {
+            Some(short) => format!("-{short}"),
+            None => format!("--{long}"),
+        };
+        let usage = match arg.get_value_names() {
+            Some([value, ..]) if arg.get_action().takes_values() => format!("{flag} {value}"),
+            _ => flag,
+        };
+        match declared(spec, long) {
+            Some(_) => shadowed.push(usage),
+            None => taken.push(usage),
+        }
+    }
+    let mut text = help.trim_end().to_owned();
+    text.push_str("\n\nHost options (`mur devtools --help` says what each does):\n");
+    text.push_str(&listed(&taken, "  ", 100));
+    for usage in shadowed {
+        let name = usage.split(' ').next().unwrap_or_default();
+        text.push_str(&format!(
+            "\n  {name} is the verb's own here; the host's goes before it: mur devtools {usage} {verb}"
+        ));
+    }
+    text.push('\n');
+    text
+}
+
+/// `items` separated by commas, in lines of at most `width` columns each
+/// starting with `indent`; an item is never broken.
+fn listed(items: &[String], indent: &str, width: usize) -> String {
+    let mut lines = vec![indent.to_owned()];
+    for (index, item) in items.iter().enumerate() {
+        let item = if index + 1 < items.len() {
+            format!("{item},")
+        } else {
+            item.clone()
+        };
+        let line = lines.last_mut().expect("one line at least");
+        if line.len() > indent.len() && line.len() + 1 + item.len() > width {
+            lines.push(format!("{indent}{item}"));
+        } else {
+            if line.len() > indent.len() {
+                line.push(' ');
+            }
+            line.push_str(&item);
+        }
+    }
+    lines.join("\n")
+}
+
 /// The verb's own option `name`: declared by a 0.2 verb, or `--timeout` of a
 /// 0.1 verb.
 fn declared<'a>(spec: Option<&'a VerbSpec>, name: &str) -> Option<&'a Param> {
@@ -251,6 +311,39 @@ mod tests {
             host.timeout, 5,
             "a 0.2 verb that declares no --timeout leaves it to the host"
         );
+    }
+
+    #[test]
+    fn a_verbs_help_ends_with_the_host_options_it_leaves_to_the_host() {
+        let spec = VerbSpec {
+            options: vec![Param {
+                name: "project".into(),
+                value_name: "P".into(),
+                kind: ValueKind::Text,
+                help: String::new(),
+                required: false,
+                repeatable: false,
+                choices: Vec::new(),
+            }],
+            ..VerbSpec::default()
+        };
+        let help = with_host_options("Usage: mur devtools x\n\n", "x", Some(&spec));
+        let (head, list) = help.split_once("\n\nHost options").expect("a host options section");
+        assert_eq!(head, "Usage: mur devtools x");
+        assert!(list.contains("--endpoint URL,") && list.contains("-v, -q,"), "{list}");
+        assert!(list.contains("--timeout MS,") && !list.contains("--project PATH,"), "{list}");
+        assert!(help.lines().all(|line| line.len() <= 100), "{help}");
+        assert!(
+            help.ends_with(
+                "--refresh\n  --project is the verb's own here; the host's goes before it: \
+                 mur devtools --project PATH x\n"
+            ),
+            "{help}"
+        );
+        // A 0.1 verb took `--timeout` as its own.
+        let old = with_host_options("Usage: x", "x", None);
+        assert!(old.contains("--project PATH,") && !old.contains("--timeout MS,"), "{old}");
+        assert!(old.contains("mur devtools --timeout MS x"), "{old}");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use crate::cli::HostArgs;
 use crate::invoke::{self, Session, block_on};
-use crate::options::{extract_host_options, started};
+use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
 use crate::usage::{self, Phase};
 
@@ -38,7 +38,9 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
     let argv = extract_host_options(argv, &mut host, Some(&verb.spec))?;
     usage::value_options(&verb.spec);
     let settings = started(&host);
-    let Some(arguments) = arguments(&verb.name, &verb.summary, &verb.spec, || verb.parse(&argv))?
+    let Some(arguments) = arguments(&verb.name, &verb.summary, &verb.spec, &verb.spec, || {
+        verb.parse(&argv)
+    })?
     else {
         return Ok(());
     };
@@ -56,17 +58,19 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
 }
 
 /// The tool's arguments from argv (parsed by `parse`), or `None` once `--help` has
-/// printed verb `name`'s usage.
+/// printed verb `name`'s usage (and the host options not shadowed by `shadowing`'s).
 fn arguments(
     name: &str,
     summary: &str,
     spec: &VerbSpec,
+    shadowing: &VerbSpec,
     parse: impl FnOnce() -> std::result::Result<Request, String>,
 ) -> Result<Option<serde_json::Map<String, Value>>> {
     match usage::measure(Phase::Parse, parse) {
         Ok(Request::Help) => {
             usage::forget();
-            output::stdout(spec.render(name, summary).as_bytes())?;
+            let help = with_host_options(&spec.render(name, summary), name, Some(shadowing));
+            output::stdout(help.as_bytes())?;
             Ok(None)
         }
         Ok(Request::Call(arguments)) => Ok(Some(arguments)),
@@ -107,7 +111,11 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     };
     usage::tool(&verb.tool);
     usage::value_options(&verb.spec);
-    let Some(arguments) = arguments(&verb.name, &verb.summary, &verb.spec, || verb.parse(argv))?
+    // Host options were taken before the tool list was read: none is the verb's.
+    let shadowing = VerbSpec::default();
+    let Some(arguments) = arguments(&verb.name, &verb.summary, &verb.spec, &shadowing, || {
+        verb.parse(argv)
+    })?
     else {
         return Ok(());
     };

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::cli::HostArgs;
 use crate::invoke::{self, block_on};
-use crate::options::{extract_host_options, started};
+use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
 use crate::usage::{self, Phase};
 use mur_usage::Kind;
@@ -55,7 +55,8 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     let (arguments, plan) = match parsed {
         ParseOutcome::Help(text) => {
             usage::forget();
-            return output::stdout(with_newline(text).as_bytes());
+            let help = with_host_options(&text, name, verbs.spec(name));
+            return output::stdout(help.as_bytes());
         }
         ParseOutcome::Call { arguments, plan } => (arguments, plan),
     };
@@ -104,11 +105,4 @@ fn after_the_call(e: VerbError, tool: &str, result: &Value, settings: &Settings)
         Ok(stdout) => error.with_stdout(stdout.into_bytes()),
         Err(_) => error,
     }
-}
-
-fn with_newline(mut text: String) -> String {
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text
 }

@@ -203,7 +203,11 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          Options:\n  \
          --component TEXT  component being reloaded (informational: the whole app restarts)\n  \
          --args JSON       the whole arguments object, as JSON; options given beside it override its fields\n  \
-         -h, --help        print this help\n"
+         -h, --help        print this help\n\
+         \n\
+         Host options (`mur devtools --help` says what each does):\n  \
+         --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
+         --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n"
     );
 }
 
@@ -404,7 +408,11 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
          \n\
          Examples:\n  \
          mur devtools count\n  \
-         mur devtools count --selector '#todo-input'\n"
+         mur devtools count --selector '#todo-input'\n\
+         \n\
+         Host options (`mur devtools --help` says what each does):\n  \
+         --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
+         --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n"
     );
     let bad = sandbox.devtools(&["count", "--bogus"]);
     bad.assert_code(1)

@@ -125,7 +125,12 @@ fn help_is_rendered_from_what_the_verb_declares() {
          -h, --help      print this help\n\
          \n\
          Examples:\n  \
-         mur devtools forger --out note.txt\n"
+         mur devtools forger --out note.txt\n\
+         \n\
+         Host options (`mur devtools --help` says what each does):\n  \
+         --endpoint URL, --auto, --auto-full, --auto-range LO-HI, --timeout MS, --max-response BYTES,\n  \
+         --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n  \
+         --project is the verb's own here; the host's goes before it: mur devtools --project PATH forger\n"
     );
 }
 
