@@ -328,10 +328,18 @@ mod tests {
             ..VerbSpec::default()
         };
         let help = with_host_options("Usage: mur devtools x\n\n", "x", Some(&spec));
-        let (head, list) = help.split_once("\n\nHost options").expect("a host options section");
+        let (head, list) = help
+            .split_once("\n\nHost options")
+            .expect("a host options section");
         assert_eq!(head, "Usage: mur devtools x");
-        assert!(list.contains("--endpoint URL,") && list.contains("-v, -q,"), "{list}");
-        assert!(list.contains("--timeout MS,") && !list.contains("--project PATH,"), "{list}");
+        assert!(
+            list.contains("--endpoint URL,") && list.contains("-v, -q,"),
+            "{list}"
+        );
+        assert!(
+            list.contains("--timeout MS,") && !list.contains("--project PATH,"),
+            "{list}"
+        );
         assert!(help.lines().all(|line| line.len() <= 100), "{help}");
         assert!(
             help.ends_with(
@@ -342,7 +350,10 @@ mod tests {
         );
         // A 0.1 verb took `--timeout` as its own.
         let old = with_host_options("Usage: x", "x", None);
-        assert!(old.contains("--project PATH,") && !old.contains("--timeout MS,"), "{old}");
+        assert!(
+            old.contains("--project PATH,") && !old.contains("--timeout MS,"),
+            "{old}"
+        );
         assert!(old.contains("mur devtools --timeout MS x"), "{old}");
     }
 

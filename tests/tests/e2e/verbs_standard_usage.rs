@@ -210,7 +210,9 @@ fn bad_argv_is_a_usage_error_for_every_standard_verb() {
         );
         // The verb's usage, without the host options `--help` ends with.
         let help = help(&sandbox, verb);
-        let (usage, _) = help.split_once("\n\nHost options").expect("help names host options");
+        let (usage, _) = help
+            .split_once("\n\nHost options")
+            .expect("help names host options");
         assert!(
             rest.starts_with(&format!("\n{usage}\n")) && !rest.contains("Host options"),
             "the usage follows the message, for {argv:?}\n{out}"
