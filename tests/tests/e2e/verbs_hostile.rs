@@ -128,10 +128,11 @@ fn hostile_notes_are_bounded_and_never_drive_the_terminal() {
     };
     assert_eq!(noisy(&[]), "next: mur devtools noisy --many\n");
 
-    // ESC[2J, CSI, BEL and a newline inside one note: one line, nothing for the terminal.
+    // ESC[2J, CSI, BEL and a newline inside one note: one line, nothing for the terminal
+    // (escaped as in every diagnostic).
     assert_eq!(
         noisy(&["--controls"]),
-        "a\u{fffd}[2Jb next: c \u{fffd}31md\u{fffd}\n"
+        "a\\x1b[2Jb next: c \\u{9b}31md\\x07\n"
     );
 
     // A 1 MiB note: one line, cut.
