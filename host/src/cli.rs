@@ -313,7 +313,7 @@ pub enum UsageCommand {
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
     /// Only the records of the last DURATION (`30m`, `12h`, `7d`)
-    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    #[arg(long, value_name = "DURATION", value_parser = mur_core::parse_duration)]
     pub since: Option<std::time::Duration>,
     /// Only the records of this agent (`MUR_AGENT`, else the parent process's name)
     #[arg(long, value_name = "NAME")]
@@ -330,11 +330,6 @@ pub struct ReportArgs {
     /// Also write the report as one self-contained HTML page to FILE
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-}
-
-/// `--since 7d`, `--unused-for 30d`: the syntax of every duration option.
-pub fn duration(text: &str) -> Result<std::time::Duration, String> {
-    mur_core::parse_duration(text)
 }
 
 /// A share between 0 and 1.
@@ -505,7 +500,7 @@ pub enum VerbsCommand {
     ]))]
     Prune {
         /// A verb with no call in this long is a loser
-        #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = duration)]
+        #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_duration)]
         unused_for: std::time::Duration,
         /// A verb is a loser when more than this share of its calls are usage errors
         #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate)]

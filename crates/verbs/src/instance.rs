@@ -80,6 +80,13 @@ macro_rules! described {
     }};
 }
 
+/// The files of a `shaped` record of any interface version, as `(path, contents)`.
+macro_rules! files {
+    ($shaped:ident) => {
+        $shaped.files.into_iter().map(|f| (f.path, f.contents))
+    };
+}
+
 /// `parse`'s answer of a 0.3 or 0.2 verb.
 macro_rules! parsed {
     ($world:ident, $answer:expr) => {
@@ -199,36 +206,15 @@ impl Instance {
     ) -> Result<Result<ShapedOutput, String>, VerbError> {
         refuel(&mut self.store);
         let shaped = match (&self.exports, state) {
-            (Exports::V3(verb), ShapeState::State(state)) => {
-                let options = v3::OutputOptions { pretty };
-                verb.call_shape(&mut self.store, result, state, options)
-                    .map(|answer| {
-                        answer.map(|s| {
-                            let files = s.files.into_iter().map(|f| (f.path, f.contents));
-                            output(s.stdout, files, s.notes)
-                        })
-                    })
-            }
-            (Exports::V2(verb), ShapeState::State(state)) => {
-                let options = v2::OutputOptions { pretty };
-                verb.call_shape(&mut self.store, result, state, options)
-                    .map(|answer| {
-                        answer.map(|s| {
-                            let files = s.files.into_iter().map(|f| (f.path, f.contents));
-                            output(s.stdout, files, Vec::new())
-                        })
-                    })
-            }
-            (Exports::V1(verb), ShapeState::Argv(argv)) => {
-                let options = v1::OutputOptions { pretty };
-                verb.call_shape(&mut self.store, argv, result, options)
-                    .map(|answer| {
-                        answer.map(|s| {
-                            let files = s.files.into_iter().map(|f| (f.path, f.contents));
-                            output(s.stdout, files, Vec::new())
-                        })
-                    })
-            }
+            (Exports::V3(verb), ShapeState::State(state)) => verb
+                .call_shape(&mut self.store, result, state, v3::OutputOptions { pretty })
+                .map(|answer| answer.map(|s| output(s.stdout, files!(s), s.notes))),
+            (Exports::V2(verb), ShapeState::State(state)) => verb
+                .call_shape(&mut self.store, result, state, v2::OutputOptions { pretty })
+                .map(|answer| answer.map(|s| output(s.stdout, files!(s), Vec::new()))),
+            (Exports::V1(verb), ShapeState::Argv(argv)) => verb
+                .call_shape(&mut self.store, argv, result, v1::OutputOptions { pretty })
+                .map(|answer| answer.map(|s| output(s.stdout, files!(s), Vec::new()))),
             _ => {
                 return Err(VerbError::internal(format!(
                     "verb `{}` was handed the output state of another interface version",
