@@ -18,6 +18,11 @@ if ! rustup target list --installed | grep -qx "$target"; then
     rustup target add "$target"
 fi
 
+# The verb workspaces (this one, plugins/compact and the test guests) build with the
+# same release profile into one directory of intermediate builds, so the crates they
+# share (wit-bindgen and its macro crates, serde_json) compile once for all of them;
+# each workspace's components still land in its own target dir.
+export CARGO_BUILD_BUILD_DIR="${CARGO_BUILD_BUILD_DIR:-$plugins_dir/../target/verb-builds}"
 # An explicit target dir, so a CARGO_TARGET_DIR in the environment cannot move the output.
 cargo build --manifest-path "$plugins_dir/Cargo.toml" --target-dir "$plugins_dir/target" --release --target "$target"
 

@@ -13,6 +13,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 
-cargo test --manifest-path plugins/Cargo.toml
-cargo test --manifest-path plugins/compact/Cargo.toml
+# The two verb workspaces share their dependencies' native builds, as their
+# wasm builds do (plugins/build.sh).
+CARGO_BUILD_BUILD_DIR="$repo/target/verb-builds" cargo test --manifest-path plugins/Cargo.toml
+CARGO_BUILD_BUILD_DIR="$repo/target/verb-builds" cargo test --manifest-path plugins/compact/Cargo.toml
 cargo test --workspace --no-fail-fast

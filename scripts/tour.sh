@@ -74,7 +74,11 @@ failing_step() {
 
 build() {
     echo "building mur, mur-sample and the standard verbs (the first build takes a few minutes)" >&2
-    cargo build -p mur -p mur-sample --bins
+    # The whole workspace's binaries, not `-p mur -p mur-sample`: cargo resolves
+    # features over the packages named, so building two of them alone compiles half
+    # the dependency tree a second time beside `cargo build`/`cargo test`'s (minutes
+    # in CI, where the end-to-end tests run this tour after the workspace's build).
+    cargo build --workspace --bins
     bash plugins/build.sh >/dev/null
     export PATH="$target_dir/debug:$PATH"
 }

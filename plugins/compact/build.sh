@@ -11,5 +11,7 @@ target=wasm32-wasip2
 if ! rustup target list --installed | grep -qx "$target"; then
     rustup target add "$target"
 fi
+# Intermediate builds shared with the standard verbs (see plugins/build.sh).
+export CARGO_BUILD_BUILD_DIR="${CARGO_BUILD_BUILD_DIR:-$dir/../../target/verb-builds}"
 cargo build --manifest-path "$dir/Cargo.toml" --target-dir "$dir/target" --release --target "$target"
 ls "$dir/target/$target/release"/mur_verb_compact_*.wasm
