@@ -39,7 +39,10 @@ pub fn guests_dir() -> &'static Path {
         .arg(root.join("Cargo.toml"))
         // The standard verbs' intermediate builds (plugins/build.sh): their shared
         // dependencies are built once.
-        .env("CARGO_BUILD_BUILD_DIR", repo_root().join("target/verb-builds"));
+        .env(
+            "CARGO_BUILD_BUILD_DIR",
+            repo_root().join("target/verb-builds"),
+        );
         run_ok(cmd, "building tests/guests");
         root.join("target/wasm32-wasip2/release")
     })

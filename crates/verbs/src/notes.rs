@@ -54,10 +54,7 @@ mod tests {
     #[test]
     fn a_note_is_one_line() {
         let notes = vec!["next:\tmur\x1b[2J devtools\r\nclick\u{2028}'#x'".to_owned()];
-        assert_eq!(
-            bounded(&notes),
-            ["next: mur\x1b[2J devtools  click '#x'"]
-        );
+        assert_eq!(bounded(&notes), ["next: mur\x1b[2J devtools  click '#x'"]);
     }
 
     #[test]
