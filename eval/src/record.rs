@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::profile::Profile;
 use crate::usage::{Calls, Invocations};
+use mur_usage::round2;
 
 /// The `schema` of a report.
 pub const SCHEMA: &str = "mur-eval/1";
@@ -132,10 +133,6 @@ impl Summary {
             errors: runs.iter().filter(|run| run.error.is_some()).count(),
         }
     }
-}
-
-pub fn round2(value: f64) -> f64 {
-    (value * 100.0).round() / 100.0
 }
 
 /// The report as text: a line per task, then the summary.

@@ -19,10 +19,11 @@ use crate::agent::{self, Invocation};
 use crate::checker::{self, Checker};
 use crate::oracle;
 use crate::profile::{self, MCP_CONFIG, Prepared, Profile};
-use crate::record::{CheckResult, Report, RunRecord, round2};
+use crate::record::{CheckResult, Report, RunRecord};
 use crate::session::Session;
 use crate::task::{Check, CheckKind, Task};
 use crate::usage::{self, Calls, Invocations};
+use mur_usage::round2;
 
 /// Everything a run needs, validated.
 pub struct Plan {

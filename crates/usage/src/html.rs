@@ -145,7 +145,7 @@ fn latency_bars(rows: &[Row]) -> Vec<Bar> {
                 ("p50 ms".to_owned(), r.p50_ms),
                 (
                     "p90 − p50 ms".to_owned(),
-                    ((r.p90_ms - r.p50_ms) * 100.0).round() / 100.0,
+                    crate::round2(r.p90_ms - r.p50_ms),
                 ),
             ],
         })

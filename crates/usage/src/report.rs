@@ -113,13 +113,19 @@ impl Row {
     }
 }
 
+/// `value` rounded to hundredths: how every figure of a report (and of the evaluation
+/// suite's) is written.
+pub fn round2(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
+}
+
 /// Nearest-rank percentile, rounded to 0.01 ms; 0 for no samples.
 fn percentile(sorted: &[f64], p: usize) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
     let rank = (p * sorted.len()).div_ceil(100).max(1);
-    (sorted[rank - 1] * 100.0).round() / 100.0
+    round2(sorted[rank - 1])
 }
 
 /// A verb the report says to remove, and why.

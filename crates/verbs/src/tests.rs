@@ -1,37 +1,15 @@
 //! In-process checks of the runtime against the real test guests in
-//! tests/guests (built here with cargo when stale). The end-to-end tests in
-//! tests/tests/e2e/verbs_*.rs cover the same ground through the `mur` binary.
+//! tests/guests (built by the test kit, as for the end-to-end tests in
+//! tests/tests/e2e/verbs_*.rs, which cover the same ground through `mur`).
 
 use std::path::PathBuf;
-use std::process::Command;
-use std::sync::OnceLock;
 
 use super::*;
 
-/// Build tests/guests once per test process and return its output directory.
-fn guests() -> &'static PathBuf {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/guests");
-        let status = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "--release",
-                "--target",
-                "wasm32-wasip2",
-                "--manifest-path",
-            ])
-            .arg(root.join("Cargo.toml"))
-            .env_remove("CARGO_TARGET_DIR")
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building tests/guests failed");
-        root.join("target/wasm32-wasip2/release")
-    })
-}
-
+/// A test guest, built once per test process by the test kit (the same build the
+/// end-to-end tests use).
 fn guest(name: &str) -> PathBuf {
-    guests().join(format!("mur_test_verb_{name}.wasm"))
+    mur_testkit::plugins::guest(name)
 }
 
 /// Fresh, empty verb and cache directories, laid out as on a real machine

@@ -370,8 +370,12 @@ pub fn page(rows: &Rows, title: &str) -> String {
     let tasks: Vec<&Row> = rows.tasks.iter().collect();
     let by_condition = |row: &Row| row.condition.clone();
     let by_task = |row: &Row| format!("{} · {}", row.task.as_deref().unwrap_or(""), row.condition);
-    let round = |v: f64| (v * 100.0).round() / 100.0;
-    let success = |row: &Row| vec![("success %".to_owned(), round(row.rate() * 100.0))];
+    let success = |row: &Row| {
+        vec![(
+            "success %".to_owned(),
+            mur_usage::round2(row.rate() * 100.0),
+        )]
+    };
     let context = |row: &Row| {
         let before = row.context_before.unwrap_or(0.0);
         vec![
@@ -383,7 +387,12 @@ pub fn page(rows: &Rows, title: &str) -> String {
         ]
     };
     let calls = |row: &Row| vec![("calls".to_owned(), row.calls.unwrap_or(0.0))];
-    let time = |row: &Row| vec![("seconds".to_owned(), round(row.seconds.unwrap_or(0.0)))];
+    let time = |row: &Row| {
+        vec![(
+            "seconds".to_owned(),
+            mur_usage::round2(row.seconds.unwrap_or(0.0)),
+        )]
+    };
     let mut body = String::from("<h2>Conditions</h2>");
     body.push_str(&charts(
         &conditions,

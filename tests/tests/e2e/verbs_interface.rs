@@ -5,7 +5,7 @@
 //! verb's hint of the next command) go to stderr, after stdout, and `-q` hides them.
 
 use mur_e2e::plugins::{add, guest, install_standard, repo_root};
-use mur_e2e::{Output, Sandbox, Session};
+use mur_e2e::{Sandbox, Session};
 
 /// A sandbox with `forger`, `ping` and the standard verbs, and a sample app.
 fn session() -> (Sandbox, Session) {
@@ -16,14 +16,9 @@ fn session() -> (Sandbox, Session) {
     (sandbox, app)
 }
 
-fn devtools(sandbox: &Sandbox, args: &[&str]) -> Output {
-    let argv: Vec<&str> = ["devtools"].iter().chain(args).copied().collect();
-    sandbox.mur(&argv)
-}
-
 /// The sample's counter, read with the standard `state` verb.
 fn count(sandbox: &Sandbox) -> String {
-    let out = devtools(sandbox, &["state", "--selector", "#count"]);
+    let out = sandbox.devtools(&["state", "--selector", "#count"]);
     out.assert_code(0);
     out.json()["text"].as_str().unwrap_or_default().to_owned()
 }
@@ -31,7 +26,7 @@ fn count(sandbox: &Sandbox) -> String {
 #[test]
 fn a_declared_path_the_user_never_typed_is_refused_and_nothing_is_sent() {
     let (sandbox, _app) = session();
-    let out = devtools(&sandbox, &["forger", "--forge", "x.png"]);
+    let out = sandbox.devtools(&["forger", "--forge", "x.png"]);
     assert_eq!(
         (out.code, out.stdout.as_str(), out.stderr.as_str()),
         (
@@ -50,14 +45,14 @@ fn a_declared_path_is_written_after_the_call_and_an_undeclared_one_is_refused() 
     let (sandbox, _app) = session();
     let out_path = sandbox.root().join("note.txt");
     let typed = out_path.to_str().expect("utf-8 path");
-    let out = devtools(&sandbox, &["forger", "--out", typed]);
+    let out = sandbox.devtools(&["forger", "--out", typed]);
     out.assert_code(0);
     assert_eq!(out.stdout, format!("out={typed}\n"));
     assert_eq!(std::fs::read(&out_path).expect("written"), b"forged");
 
     let sneaked = sandbox.root().join("sneaked.txt");
     let sneaked_typed = sneaked.to_str().expect("utf-8 path");
-    let out = devtools(&sandbox, &["forger", "--sneak", sneaked_typed]);
+    let out = sandbox.devtools(&["forger", "--sneak", sneaked_typed]);
     out.assert_code(6);
     assert_eq!(
         out.stderr,
@@ -73,13 +68,15 @@ fn a_declared_path_is_written_after_the_call_and_an_undeclared_one_is_refused() 
 fn host_options_never_take_a_verbs_own_option_or_its_value() {
     let (sandbox, _app) = session();
     // `--project` is forger's: were it the host's, no session would be found (exit 4).
-    let out = devtools(&sandbox, &["forger", "--project", "mine", "--pretty"]);
+    let out = sandbox.devtools(&["forger", "--project", "mine", "--pretty"]);
     out.assert_code(0);
     assert_eq!(out.stdout, "project=mine\n");
     // forger declares no `--timeout`: after its name it is still the host's.
-    devtools(&sandbox, &["forger", "--timeout", "5000"]).assert_code(0);
+    sandbox
+        .devtools(&["forger", "--timeout", "5000"])
+        .assert_code(0);
     // A 0.1 verb keeps `--timeout` as its own (ping refuses it as unexpected).
-    let out = devtools(&sandbox, &["ping", "--timeout", "5000"]);
+    let out = sandbox.devtools(&["ping", "--timeout", "5000"]);
     out.assert_code(1);
     assert!(
         out.stderr
@@ -91,7 +88,7 @@ fn host_options_never_take_a_verbs_own_option_or_its_value() {
 #[test]
 fn a_failed_shape_says_the_call_ran_and_prints_its_result() {
     let (sandbox, _app) = session();
-    let out = devtools(&sandbox, &["forger", "--fail-shape"]);
+    let out = sandbox.devtools(&["forger", "--fail-shape"]);
     out.assert_code(6);
     assert_eq!(
         out.stderr,
@@ -106,7 +103,7 @@ fn a_failed_shape_says_the_call_ran_and_prints_its_result() {
 fn help_is_rendered_from_what_the_verb_declares() {
     let sandbox = Sandbox::new();
     add(&sandbox, &[guest("forger")]).assert_code(0);
-    let out = devtools(&sandbox, &["forger", "--help"]);
+    let out = sandbox.devtools(&["forger", "--help"]);
     out.assert_code(0);
     assert_eq!(
         out.stdout,
@@ -139,7 +136,7 @@ fn verbs_info_names_the_interface_language_and_source() {
     let sandbox = Sandbox::new();
     add(&sandbox, &[guest("noisy"), guest("forger"), guest("ping")]).assert_code(0);
     for (verb, interface) in [("noisy", "0.3.0"), ("forger", "0.2.0"), ("ping", "0.1.0")] {
-        let info = devtools(&sandbox, &["verbs", "info", verb, "--json"]).json();
+        let info = sandbox.devtools(&["verbs", "info", verb, "--json"]).json();
         assert_eq!(info["interface"], interface, "{info}");
         assert_eq!(info["language"], "Rust", "{info}");
         let source = guest(verb).display().to_string();
@@ -148,7 +145,7 @@ fn verbs_info_names_the_interface_language_and_source() {
             info["compiledBytes"].as_u64().is_some_and(|n| n > 0),
             "`verbs add` compiled and cached it: {info}"
         );
-        let text = devtools(&sandbox, &["verbs", "info", verb]).stdout;
+        let text = sandbox.devtools(&["verbs", "info", verb]).stdout;
         assert!(
             text.contains(&format!("interface: mur:verb@{interface}\n"))
                 && text.contains("language:  Rust\n"),
@@ -197,7 +194,7 @@ fn a_compact_verbs_hint_is_on_stderr_after_stdout_and_quiet_hides_it() {
     ]);
     out.assert_code(0);
 
-    let out = devtools(&sandbox, &["tree"]);
+    let out = sandbox.devtools(&["tree"]);
     out.assert_code(0);
     assert!(
         out.json()["nodes"].is_array(),
@@ -209,7 +206,7 @@ fn a_compact_verbs_hint_is_on_stderr_after_stdout_and_quiet_hides_it() {
         "the likely next command, one line on stderr"
     );
 
-    let quiet = devtools(&sandbox, &["tree", "-q"]);
+    let quiet = sandbox.devtools(&["tree", "-q"]);
     quiet.assert_code(0);
     assert_eq!(
         (quiet.stdout.as_str(), quiet.stderr.as_str()),
@@ -217,10 +214,10 @@ fn a_compact_verbs_hint_is_on_stderr_after_stdout_and_quiet_hides_it() {
     );
 
     // The 0.2.0 verb (forger) and the 0.1.0 one (ping) still run beside it.
-    let forged = devtools(&sandbox, &["forger"]);
+    let forged = sandbox.devtools(&["forger"]);
     forged.assert_code(0);
     assert_eq!((forged.stdout.as_str(), forged.stderr.as_str()), ("\n", ""));
-    let pong = devtools(&sandbox, &["ping"]);
+    let pong = sandbox.devtools(&["ping"]);
     pong.assert_code(0);
     assert_eq!(pong.json()["pong"], true, "{pong}");
 }
