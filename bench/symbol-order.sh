@@ -1,16 +1,21 @@
 #!/bin/sh
 # Writes a link order for `mur` from a profile of warm calls: the functions a
 # call runs, in the order they were first sampled, one mangled name a line.
-# Linked with it (`MUR_SYMBOL_ORDER=FILE cargo build …`, host/build.rs passes it
-# to rust-lld as --symbol-ordering-file), the code a call touches is packed
-# together instead of spread over the binary: fewer pages faulted in, a smaller
-# peak RSS (README, "A named verb against the contract floor").
+# host/build.rs links every release build of `mur` on x86_64 Linux with the
+# committed one, host/symbol-order.txt (rust-lld's --symbol-ordering-file;
+# `MUR_SYMBOL_ORDER=FILE` for another, `MUR_SYMBOL_ORDER=` for none): the code a
+# call touches is packed together instead of spread over the binary, so fewer
+# pages are faulted in and the peak RSS is smaller (README, "A named verb against
+# the contract floor").
 #
-# The names carry hashes of the build profile: profile the binary of the profile
-# the order is for. Run where `mur devtools state --selector '#count'` answers
-# (a running mur-sample and the standard verbs installed).
+# The names carry hashes of the toolchain, the dependencies and the build profile:
+# profile a release build, and make the order anew when the toolchain or
+# Cargo.lock changes (names it no longer finds are skipped: a stale order costs
+# speed, never correctness). Run where `mur devtools state --selector '#count'`
+# answers (a running mur-sample and the standard verbs installed); then rebuild.
 #
-#   bench/symbol-order.sh target/release/mur order.txt [runs]
+#   MUR_SYMBOL_ORDER= cargo build --release -p mur
+#   bench/symbol-order.sh target/release/mur host/symbol-order.txt [runs]
 set -eu
 mur=$(realpath "$1")
 out=$2
