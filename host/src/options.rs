@@ -145,17 +145,19 @@ pub fn with_host_options(help: &str, verb: &str, spec: Option<&VerbSpec>) -> Str
     let (mut taken, mut shadowed) = (Vec::new(), Vec::new());
     for arg in host.get_arguments().filter(|arg| !arg.is_hide_set()) {
         let Some(long) = arg.get_long() else { continue };
-        let flag = match arg.get_short() {
-            Some(short) => format!("-{short}"),
-            None => format!("--{long}"),
-        };
         let usage = match arg.get_value_names() {
-            Some([value, ..]) if arg.get_action().takes_values() => format!("{flag} {value}"),
-            _ => flag,
+            Some([value, ..]) if arg.get_action().takes_values() => format!("--{long} {value}"),
+            _ => format!("--{long}"),
         };
+        // `-v` and `-q` are the host's even where a verb declares `--verbose`: a verb
+        // declares long options only.
+        let short = arg.get_short().map(|short| format!("-{short}"));
         match declared(spec, long) {
-            Some(_) => shadowed.push(usage),
-            None => taken.push(usage),
+            Some(_) => {
+                shadowed.push(usage);
+                taken.extend(short);
+            }
+            None => taken.push(short.unwrap_or(usage)),
         }
     }
     let mut text = help.trim_end().to_owned();
@@ -346,6 +348,21 @@ mod tests {
                 "--refresh\n  --project is the verb's own here; the host's goes before it: \
                  mur devtools --project PATH x\n"
             ),
+            "{help}"
+        );
+        // A verb's own `--verbose` leaves `-v` to the host.
+        let verbose = VerbSpec {
+            options: vec![Param {
+                name: "verbose".into(),
+                kind: ValueKind::Flag,
+                ..spec.options[0].clone()
+            }],
+            ..VerbSpec::default()
+        };
+        let help = with_host_options("Usage: x", "x", Some(&verbose));
+        assert!(help.contains(" -v, -q,"), "{help}");
+        assert!(
+            help.ends_with("--verbose is the verb's own here; the host's goes before it: mur devtools --verbose x\n"),
             "{help}"
         );
         // A 0.1 verb took `--timeout` as its own.
