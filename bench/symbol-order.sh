@@ -15,7 +15,7 @@
 # answers (a running mur-sample and the standard verbs installed); then rebuild.
 #
 #   MUR_SYMBOL_ORDER= cargo build --release -p mur
-#   bench/symbol-order.sh target/release/mur host/symbol-order.txt [runs]
+#   bench/symbol-order.sh target/release/mur host/symbol-order.txt 1000
 set -eu
 mur=$(realpath "$1")
 out=$2
