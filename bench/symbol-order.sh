@@ -15,11 +15,11 @@
 # answers (a running mur-sample and the standard verbs installed); then rebuild.
 #
 #   MUR_SYMBOL_ORDER= cargo build --release -p mur
-#   bench/symbol-order.sh target/release/mur host/symbol-order.txt 1000
+#   bench/symbol-order.sh target/release/mur host/symbol-order.txt [runs, default 1000]
 set -eu
 mur=$(realpath "$1")
 out=$2
-runs=${3:-200}
+runs=${3:-1000}
 data=$(mktemp)
 trap 'rm -f "$data"' EXIT
 perf record -q -F 30000 -o "$data" -- sh -c '
