@@ -14,7 +14,8 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 
 # The two verb workspaces share their dependencies' native builds, as their
-# wasm builds do (plugins/build.sh).
-CARGO_BUILD_BUILD_DIR="$repo/target/verb-builds" cargo test --manifest-path plugins/Cargo.toml
-CARGO_BUILD_BUILD_DIR="$repo/target/verb-builds" cargo test --manifest-path plugins/compact/Cargo.toml
+# wasm builds do (plugins/build.sh); the workspace's own build keeps target/.
+verb_builds="$repo/target/verb-builds"
+CARGO_BUILD_BUILD_DIR="$verb_builds" cargo test --manifest-path plugins/Cargo.toml
+CARGO_BUILD_BUILD_DIR="$verb_builds" cargo test --manifest-path plugins/compact/Cargo.toml
 cargo test --workspace --no-fail-fast
