@@ -139,28 +139,60 @@ pub fn rows_against_floors(contenders: &[Contender], runs: &[Vec<Run>]) -> (Vec<
 /// derived verb is `clear-todos` (with no todos: nothing to clear, nothing
 /// asked), a tool no standard verb covers, its list cached after the warm-up.
 /// (`export-todos` streams its progress, which measures the stream, not the verb.)
+///
+/// With `--target`, the same rows and both floors of that build run interleaved with
+/// the host build's, and its rows are put against its own floors as well.
 pub fn per_call_latency(sandbox: &Bench, endpoint: &str, runs: usize) -> Result<Vec<Row>> {
     let count = mur_testkit::plugins::repo_root().join("docs/examples/count.json");
     let count = count.to_str().ok_or("a non-UTF-8 checkout path")?;
     measure::run_expect(&mut sandbox.mur(&["verbs", "add", "--force", count]), 0)
         .map_err(|e| e.to_string())?;
-    let mur = |args: &'static [&'static str]| move || sandbox.mur(args);
-    let mut contenders = vec![
-        Contender::new(
-            "mur devtools state --selector '#count' (named verb)",
-            mur(&["state", "--selector", "#count"]),
-        ),
-        Contender::new("mur devtools count (data verb)", mur(&["count"])),
-        Contender::new(
-            "mur devtools clear-todos (derived verb)",
-            mur(&["clear-todos"]),
-        ),
-        Contender::new(
-            "mur devtools call state --args …",
-            mur(&["call", "state", "--args", STATE_ARGS]),
-        ),
-    ];
+    let mut contenders = mur_rows("", |args| sandbox.mur(args));
+    if let Some(other) = sandbox.other() {
+        let tag = format!(" [{}]", other.target);
+        contenders.extend(mur_rows(&tag, move |args| sandbox.other_mur(other, args)));
+        contenders.push(Contender::new(format!("contract floor{tag}"), move || {
+            let mut command = sandbox.command(&other.contract_floor);
+            command.args(["state", STATE_ARGS]);
+            command
+        }));
+        contenders.push(Contender::new(format!("floor{tag}"), move || {
+            let mut command = sandbox.command(&other.floor);
+            command.args([endpoint, "state", STATE_ARGS]);
+            command
+        }));
+    }
     contenders.extend(floor_contenders(sandbox, endpoint));
     let runs = measure_interleaved(&contenders, runs)?;
-    Ok(rows_against_floors(&contenders, &runs).0)
+    let (mut rows, _) = rows_against_floors(&contenders, &runs);
+    if sandbox.other().is_some() {
+        // The other build's four rows follow the host's four; its two floors follow them.
+        let own = Floors {
+            contract: rows[8].median(),
+            one_post: rows[9].median(),
+        };
+        for row in &mut rows[4..10] {
+            row.note = format!("{}; its own: {}", row.note, own.note(row.median()));
+        }
+    }
+    Ok(rows)
+}
+
+/// The four mur rows — named, data and derived verb, `call` — of one build.
+fn mur_rows<'a>(tag: &str, mur: impl Fn(&[&str]) -> Command + Copy + 'a) -> Vec<Contender<'a>> {
+    let row = |label: &str, args: &'static [&'static str]| {
+        Contender::new(format!("{label}{tag}"), move || mur(args))
+    };
+    vec![
+        row(
+            "mur devtools state --selector '#count' (named verb)",
+            &["state", "--selector", "#count"],
+        ),
+        row("mur devtools count (data verb)", &["count"]),
+        row("mur devtools clear-todos (derived verb)", &["clear-todos"]),
+        row(
+            "mur devtools call state --args …",
+            &["call", "state", "--args", STATE_ARGS],
+        ),
+    ]
 }

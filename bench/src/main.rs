@@ -5,7 +5,9 @@
 //!
 //! Run from the workspace root: `cargo run --release -p mur-bench`
 //! (`-- --quick` for fewer runs while iterating; `-- --only languages` for one
-//! section: latency, load, languages, discovery, auto, server, peers or stdio).
+//! section: latency, load, languages, discovery, auto, server, peers or stdio;
+//! `-- --target x86_64-unknown-linux-musl` to measure that build of `mur` and the
+//! floors beside the host's, in the latency section).
 
 mod languages;
 mod latency;
@@ -29,15 +31,20 @@ struct Plan {
     load_duration: Duration,
     /// The one section to run (`--only NAME`), or every section.
     only: Option<String>,
+    /// Another target to build `mur` and the floors for (`--target TRIPLE`), measured
+    /// beside the host build in the latency section.
+    target: Option<String>,
 }
 
 impl Plan {
     fn from_args() -> Self {
         let args: Vec<String> = std::env::args().collect();
-        let only = args
-            .iter()
-            .position(|arg| arg == "--only")
-            .and_then(|at| args.get(at + 1).cloned());
+        let value = |name: &str| {
+            args.iter()
+                .position(|arg| arg == name)
+                .and_then(|at| args.get(at + 1).cloned())
+        };
+        let (only, target) = (value("--only"), value("--target"));
         let plan = if args.iter().any(|arg| arg == "--quick") {
             Self {
                 latency_runs: 10,
@@ -46,6 +53,7 @@ impl Plan {
                 auto_runs: 1,
                 load_duration: Duration::from_secs(1),
                 only: None,
+                target: None,
             }
         } else {
             Self {
@@ -55,9 +63,14 @@ impl Plan {
                 auto_runs: 5,
                 load_duration: Duration::from_secs(3),
                 only: None,
+                target: None,
             }
         };
-        Self { only, ..plan }
+        Self {
+            only,
+            target,
+            ..plan
+        }
     }
 
     fn runs(&self, section: &str) -> bool {
@@ -93,7 +106,7 @@ fn run(plan: Plan) -> setup::Result<()> {
             SECTIONS.join(", ")
         ));
     }
-    let sandbox = setup::Bench::build()?;
+    let sandbox = setup::Bench::build(plan.target.as_deref())?;
     let verb_files = sandbox.install_standard_verbs()?;
     let session = sandbox.start_sample();
     let live = session.lock.clone();

@@ -3,6 +3,7 @@
 //! directories, a cleared environment) and a live `mur-sample` session in it.
 
 use std::{
+    collections::BTreeMap,
     path::PathBuf,
     process::{Command, Stdio},
 };
@@ -16,24 +17,39 @@ pub type Result<T> = std::result::Result<T, String>;
 pub struct Bench {
     sandbox: Sandbox,
     floor: PathBuf,
+    other: Option<OtherBuild>,
+}
+
+/// `mur` and the two floors built for another target (`mur-bench --target TRIPLE`), run
+/// in the same sandbox against the same session as the host build's.
+pub struct OtherBuild {
+    pub target: String,
+    pub mur: PathBuf,
+    pub floor: PathBuf,
+    pub contract_floor: PathBuf,
 }
 
 impl Bench {
     /// Builds `mur`, `mur-sample` and `mur-floor` in release mode (one `cargo build`) and
-    /// every standard verb for wasm32-wasip2, and makes a fresh sandbox for them.
-    pub fn build() -> Result<Self> {
+    /// every standard verb for wasm32-wasip2, and makes a fresh sandbox for them; with a
+    /// `target`, builds them once more for it ([`OtherBuild`]).
+    pub fn build(target: Option<&str>) -> Result<Self> {
         eprintln!("building release binaries…");
         // Leaked: the one build of this process, used until it exits.
         let artifacts: &'static Artifacts =
             Box::leak(Box::new(mur_testkit::build(true, &["mur-bench"])?));
-        let floor = artifacts
-            .bin("mur-floor")
-            .ok_or("the release build made no mur-floor")?
-            .to_owned();
+        let floor = bin(artifacts, "mur-floor")?;
+        let other = target.map(OtherBuild::build).transpose()?;
         Ok(Self {
             sandbox: Sandbox::with_artifacts(artifacts),
             floor,
+            other,
         })
+    }
+
+    /// The build for `--target`, when one was asked for.
+    pub fn other(&self) -> Option<&OtherBuild> {
+        self.other.as_ref()
     }
 
     /// The lockfile directory `mur` and `mur-sample` use in this sandbox.
@@ -54,6 +70,13 @@ impl Bench {
     /// `XDG_CACHE_HOME` of the sandbox.
     pub fn cache_dir(&self) -> PathBuf {
         self.sandbox.root().join("cache")
+    }
+
+    /// `mur devtools <args>` of the other build.
+    pub fn other_mur(&self, other: &OtherBuild, args: &[&str]) -> Command {
+        let mut command = self.sandbox.command(&other.mur);
+        command.arg("devtools").args(args);
+        command
     }
 
     /// `mur devtools <args>`.
@@ -103,4 +126,43 @@ impl Bench {
     pub fn start_sample(&self) -> Session {
         self.sandbox.start_sample(&self.sandbox.project("app"))
     }
+}
+
+impl OtherBuild {
+    /// `mur` alone, as `cargo install --path host --target TRIPLE` resolves its features
+    /// (so a link order made for the install matches it), then the floors.
+    fn build(target: &str) -> Result<Self> {
+        eprintln!("building release binaries for {target}…");
+        let mur = mur_testkit::cargo_build(&["--release", "--target", target, "-p", "mur"])?;
+        let floors = mur_testkit::cargo_build(&[
+            "--release",
+            "--target",
+            target,
+            "-p",
+            "mur-bench",
+            "--bin",
+            "mur-floor",
+            "--bin",
+            "mur-contract-floor",
+        ])?;
+        let take = |built: &BTreeMap<String, PathBuf>, name: &str| {
+            built
+                .get(name)
+                .cloned()
+                .ok_or_else(|| format!("the build for {target} made no {name}"))
+        };
+        Ok(Self {
+            target: target.to_owned(),
+            mur: take(&mur, "mur")?,
+            floor: take(&floors, "mur-floor")?,
+            contract_floor: take(&floors, "mur-contract-floor")?,
+        })
+    }
+}
+
+fn bin(artifacts: &Artifacts, name: &str) -> Result<PathBuf> {
+    artifacts
+        .bin(name)
+        .map(std::path::Path::to_owned)
+        .ok_or_else(|| format!("the release build made no {name}"))
 }

@@ -11,6 +11,14 @@ use std::process::ExitCode;
 
 use mur_core::{Error, Kind};
 
+/// The static musl build (README, "Install for real use") allocates through mimalloc:
+/// musl's allocator unmaps freed memory eagerly, and a call's allocations then cost
+/// system calls and page faults (measured: README, "A named verb against the contract
+/// floor").
+#[cfg(target_env = "musl")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     usage::start_clock();
     let outcome = commands::run(std::env::args_os().collect());

@@ -40,20 +40,11 @@ impl Artifacts {
 /// build` (`--release` when `release`), and returns the paths cargo reports. Compiler
 /// diagnostics go to stderr as usual.
 pub fn build(release: bool, also: &[&str]) -> Result<Artifacts, String> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
-    command
-        .current_dir(workspace_root())
-        .args([
-            "build",
-            "--message-format=json-render-diagnostics",
-            "--bins",
-        ])
-        .args(["--example", EXAMPLE]);
+    let mut args = vec!["--bins", "--example", EXAMPLE];
     if release {
-        command.arg("--release");
+        args.push("--release");
         for package in PACKAGES.iter().chain(also) {
-            command.args(["-p", package]);
+            args.extend(["-p", package]);
         }
     } else {
         // The debug build shares its dependencies with `cargo test --workspace`, which
@@ -61,20 +52,9 @@ pub fn build(release: bool, also: &[&str]) -> Result<Artifacts, String> {
         // resolve fewer (`libc/extra_traits` from one member, `reqwest/blocking` from
         // another) and rebuild half the dependency tree, minutes in CI. So every binary of
         // the workspace is built, with the features the test build already compiled.
-        command.arg("--workspace");
+        args.push("--workspace");
     }
-    let output = command
-        .stdin(Stdio::null())
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|error| format!("cannot run cargo: {error}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "`cargo build` of the test binaries failed ({})",
-            output.status
-        ));
-    }
-    let all = executables(&String::from_utf8_lossy(&output.stdout));
+    let all = cargo_build(&args)?;
     let take = |name: &str| {
         all.get(name)
             .cloned()
@@ -86,6 +66,28 @@ pub fn build(release: bool, also: &[&str]) -> Result<Artifacts, String> {
         example: take(EXAMPLE)?,
         all,
     })
+}
+
+/// `cargo build ARGS…` in the workspace; the executables it reports, by target name.
+/// Compiler diagnostics go to stderr as usual.
+pub fn cargo_build(args: &[&str]) -> Result<BTreeMap<String, PathBuf>, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .current_dir(workspace_root())
+        .args(["build", "--message-format=json-render-diagnostics"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|error| format!("cannot run cargo: {error}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "`cargo build {}` failed ({})",
+            args.join(" "),
+            output.status
+        ));
+    }
+    Ok(executables(&String::from_utf8_lossy(&output.stdout)))
 }
 
 /// The executables named in cargo's JSON messages, by target name.

@@ -21,7 +21,7 @@ pub mod sandbox;
 pub mod stub;
 pub mod values;
 
-pub use artifacts::{Artifacts, artifacts, build, example_bin, mur_bin, sample_bin};
+pub use artifacts::{Artifacts, artifacts, build, cargo_build, example_bin, mur_bin, sample_bin};
 pub use process::{
     Adopted, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, free_port, mkfifo, run, run_within,
     signal, silent_listener, wait_until, wait_until_within,

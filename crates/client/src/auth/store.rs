@@ -70,9 +70,13 @@ pub(super) fn path(endpoint: &str) -> Option<PathBuf> {
 
 /// The grant kept for `endpoint`: a `stat` when there is none.
 pub(super) fn load(endpoint: &str) -> Option<Grant> {
+    // The common case, no server ever asked for authorization: one failed `stat` of the
+    // directory, no digest (SHA-256's first use probes the CPU: two `cpuid`s, each a VM
+    // exit of ~10 µs on a virtual machine), nothing read.
+    if !dir()?.is_dir() {
+        return None;
+    }
     let path = path(endpoint)?;
-    // The common case, an endpoint that never asked for authorization: one
-    // failed `stat`, nothing read.
     if !path.is_file() {
         return None;
     }
