@@ -23,6 +23,14 @@ fn run_ok(mut cmd: Command, what: &str) {
     assert!(status.success(), "{what} failed: {status}");
 }
 
+/// The verb builds' shared intermediate directory (`CARGO_BUILD_BUILD_DIR`), as
+/// plugins/build.sh, plugins/compact/build.sh and scripts/test.sh name it: the
+/// dependencies every verb workspace has (wit-bindgen, serde_json, lexopt) are built
+/// once, for the standard verbs, the test guests and the verbs the tests scaffold alike.
+pub fn verb_build_dir() -> PathBuf {
+    repo_root().join("target/verb-builds")
+}
+
 /// Build the test guests (tests/guests) once per test process.
 pub fn guests_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -37,12 +45,7 @@ pub fn guests_dir() -> &'static Path {
             "--manifest-path",
         ])
         .arg(root.join("Cargo.toml"))
-        // The standard verbs' intermediate builds (plugins/build.sh): their shared
-        // dependencies are built once.
-        .env(
-            "CARGO_BUILD_BUILD_DIR",
-            repo_root().join("target/verb-builds"),
-        );
+        .env("CARGO_BUILD_BUILD_DIR", verb_build_dir());
         run_ok(cmd, "building tests/guests");
         root.join("target/wasm32-wasip2/release")
     })

@@ -242,7 +242,10 @@ fn build_rust(dir: &Path, name: &str) -> PathBuf {
             "--target",
             "wasm32-wasip2",
         ])
-        .env("CARGO_TARGET_DIR", cache_dir());
+        .env("CARGO_TARGET_DIR", cache_dir())
+        // The standard verbs' intermediate builds: a scaffolded verb has their
+        // dependencies and release profile, so they are not compiled again.
+        .env("CARGO_BUILD_BUILD_DIR", plugins::verb_build_dir());
     run_ok(dir, &mut cargo);
     cache_dir().join(format!("wasm32-wasip2/release/mur_verb_{name}.wasm"))
 }
@@ -259,7 +262,8 @@ fn a_scaffolded_rust_verb_tests_builds_installs_and_clicks() {
     let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cargo
         .args(["test", "--offline"])
-        .env("CARGO_TARGET_DIR", cache_dir());
+        .env("CARGO_TARGET_DIR", cache_dir())
+        .env("CARGO_BUILD_BUILD_DIR", plugins::verb_build_dir());
     let tested = run_ok(&dir, &mut cargo);
     assert!(
         tested.stdout.contains("test result: ok. 2 passed"),
@@ -268,6 +272,11 @@ fn a_scaffolded_rust_verb_tests_builds_installs_and_clicks() {
 
     let wasm = build_rust(&dir, "bump");
     add(&sb, &wasm);
+    // Built as the template says, it keeps its producers section: `verbs info` names
+    // the language, as it does for the standard verbs.
+    let info = sb.devtools(&["verbs", "info", "bump"]);
+    info.assert_code(0);
+    assert!(info.stdout.contains("\nlanguage:  Rust\n"), "{info}");
     added_again_without_compiling(&sb, &wasm, "bump");
     clicks_like_the_template(&sb, "bump");
 }
