@@ -306,3 +306,38 @@ fn verbs_new_refuses_bad_names_and_existing_directories() {
     }
     assert!(!sb.root().join("call").exists());
 }
+
+/// The `[profile.release]` settings of a Cargo manifest, comments and blank lines left out.
+fn release_profile(manifest: &str) -> Vec<String> {
+    manifest
+        .lines()
+        .skip_while(|line| line.trim() != "[profile.release]")
+        .skip(1)
+        .take_while(|line| !line.trim_start().starts_with('['))
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The standard verbs, the cli-compact verbs, the test guests and a scaffolded Rust verb are
+/// built with one release profile: the intermediate builds they share are built once
+/// (cargo keys them by profile), and each keeps the producers section `verbs info` reads
+/// the language from (a scaffolded verb's said `unknown` while its template had `strip =
+/// true`).
+#[test]
+fn the_verb_workspaces_and_the_rust_template_share_one_release_profile() {
+    let read = |path: &str| std::fs::read_to_string(repo_root().join(path)).expect(path);
+    let standard = release_profile(&read("plugins/Cargo.toml"));
+    assert!(
+        standard.iter().any(|line| line == r#"strip = "debuginfo""#),
+        "{standard:?}"
+    );
+    for other in [
+        "plugins/compact/Cargo.toml",
+        "tests/guests/Cargo.toml",
+        "crates/verbs/src/scaffold/rust/Cargo.toml.tmpl",
+    ] {
+        assert_eq!(release_profile(&read(other)), standard, "{other}");
+    }
+}
