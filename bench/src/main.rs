@@ -39,10 +39,11 @@ struct Plan {
 impl Plan {
     fn from_args() -> Self {
         let args: Vec<String> = std::env::args().collect();
+        // A flag given without its value is an empty value, refused by `run`.
         let value = |name: &str| {
             args.iter()
                 .position(|arg| arg == name)
-                .and_then(|at| args.get(at + 1).cloned())
+                .map(|at| args.get(at + 1).cloned().unwrap_or_default())
         };
         let (only, target) = (value("--only"), value("--target"));
         let plan = if args.iter().any(|arg| arg == "--quick") {
@@ -101,10 +102,19 @@ fn main() -> ExitCode {
 
 fn run(plan: Plan) -> setup::Result<()> {
     if let Some(only) = plan.only.as_deref().filter(|only| !SECTIONS.contains(only)) {
-        return Err(format!(
-            "no section `{only}`; sections: {}",
-            SECTIONS.join(", ")
-        ));
+        let what = if only.is_empty() {
+            "`--only` needs a section".to_owned()
+        } else {
+            format!("no section `{only}`")
+        };
+        return Err(format!("{what}; sections: {}", SECTIONS.join(", ")));
+    }
+    match plan.target.as_deref() {
+        Some("") => return Err("`--target` needs a target triple".into()),
+        Some(_) if !plan.runs("latency") => {
+            return Err("`--target` adds rows to the latency section only".into());
+        }
+        _ => {}
     }
     let sandbox = setup::Bench::build(plan.target.as_deref())?;
     let verb_files = sandbox.install_standard_verbs()?;
