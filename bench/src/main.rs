@@ -196,3 +196,42 @@ fn cores() -> usize {
         .map(usize::from)
         .unwrap_or(1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(only: Option<&str>, target: Option<&str>) -> Plan {
+        Plan {
+            latency_runs: 1,
+            warm_runs: 1,
+            discovery_runs: 1,
+            auto_runs: 1,
+            load_duration: Duration::ZERO,
+            only: only.map(str::to_owned),
+            target: target.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn bad_flags_are_refused_before_anything_is_built() {
+        let sections = "sections: latency, load, languages, discovery, auto, server, peers, stdio";
+        let refused = |plan| run(plan).expect_err("refused");
+        assert_eq!(
+            refused(plan(Some(""), None)),
+            format!("`--only` needs a section; {sections}")
+        );
+        assert_eq!(
+            refused(plan(Some("nope"), None)),
+            format!("no section `nope`; {sections}")
+        );
+        assert_eq!(
+            refused(plan(None, Some(""))),
+            "`--target` needs a target triple"
+        );
+        assert_eq!(
+            refused(plan(Some("load"), Some("x86_64-unknown-linux-musl"))),
+            "`--target` adds rows to the latency section only"
+        );
+    }
+}
