@@ -9,8 +9,8 @@
 #
 # On x86_64 Linux with `musl-gcc` (Debian and Ubuntu: `apt install musl-tools`; the
 # C parts of wasmtime and mimalloc are compiled with it), `mur` is built statically
-# against musl: it starts without the dynamic loader and glibc's start-up, ~0.5 ms of
-# every call (README, "A named verb against the contract floor"). MUR_STATIC=0 builds
+# against musl: it starts without the dynamic loader and glibc's start-up, 0.6-1.4 ms
+# of every call (README, "The static build"). MUR_STATIC=0 builds
 # against the system's glibc instead; so does a machine without musl-gcc.
 # The verbs go to mur's verb directory ($XDG_DATA_HOME/mur/verbs, by default
 # ~/.local/share/mur/verbs); installed verbs of the same names are replaced.
@@ -27,6 +27,8 @@ if [[ "${MUR_STATIC:-1}" != 0 && "$(uname -sm)" == "Linux x86_64" ]]; then
         echo "note: no musl-gcc: building against glibc (a static build starts faster: apt install musl-tools)"
     elif rustup target add "$musl" >/dev/null; then
         install+=(--target "$musl")
+    else
+        echo "note: rustup could not add $musl: building against glibc"
     fi
 fi
 echo "==> ${install[*]}"

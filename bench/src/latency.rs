@@ -148,6 +148,8 @@ pub fn per_call_latency(sandbox: &Bench, endpoint: &str, runs: usize) -> Result<
     measure::run_expect(&mut sandbox.mur(&["verbs", "add", "--force", count]), 0)
         .map_err(|e| e.to_string())?;
     let mut contenders = mur_rows("", |args| sandbox.mur(args));
+    // The other build's rows, when there is one: its mur rows, then its two floors.
+    let theirs = contenders.len()..contenders.len() * 2 + 2;
     if let Some(other) = sandbox.other() {
         let tag = format!(" [{}]", other.target);
         contenders.extend(mur_rows(&tag, move |args| sandbox.other_mur(other, args)));
@@ -166,12 +168,11 @@ pub fn per_call_latency(sandbox: &Bench, endpoint: &str, runs: usize) -> Result<
     let runs = measure_interleaved(&contenders, runs)?;
     let (mut rows, _) = rows_against_floors(&contenders, &runs);
     if sandbox.other().is_some() {
-        // The other build's four rows follow the host's four; its two floors follow them.
         let own = Floors {
-            contract: rows[8].median(),
-            one_post: rows[9].median(),
+            contract: rows[theirs.end - 2].median(),
+            one_post: rows[theirs.end - 1].median(),
         };
-        for row in &mut rows[4..10] {
+        for row in &mut rows[theirs] {
             row.note = format!("{}; its own: {}", row.note, own.note(row.median()));
         }
     }

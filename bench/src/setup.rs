@@ -38,7 +38,7 @@ impl Bench {
         // Leaked: the one build of this process, used until it exits.
         let artifacts: &'static Artifacts =
             Box::leak(Box::new(mur_testkit::build(true, &["mur-bench"])?));
-        let floor = bin(artifacts, "mur-floor")?;
+        let floor = bin(&artifacts.all, "mur-floor")?;
         let other = target.map(OtherBuild::build).transpose()?;
         Ok(Self {
             sandbox: Sandbox::with_artifacts(artifacts),
@@ -145,24 +145,19 @@ impl OtherBuild {
             "--bin",
             "mur-contract-floor",
         ])?;
-        let take = |built: &BTreeMap<String, PathBuf>, name: &str| {
-            built
-                .get(name)
-                .cloned()
-                .ok_or_else(|| format!("the build for {target} made no {name}"))
-        };
         Ok(Self {
             target: target.to_owned(),
-            mur: take(&mur, "mur")?,
-            floor: take(&floors, "mur-floor")?,
-            contract_floor: take(&floors, "mur-contract-floor")?,
+            mur: bin(&mur, "mur")?,
+            floor: bin(&floors, "mur-floor")?,
+            contract_floor: bin(&floors, "mur-contract-floor")?,
         })
     }
 }
 
-fn bin(artifacts: &Artifacts, name: &str) -> Result<PathBuf> {
-    artifacts
-        .bin(name)
-        .map(std::path::Path::to_owned)
+/// The executable `name` among those a build reported.
+fn bin(built: &BTreeMap<String, PathBuf>, name: &str) -> Result<PathBuf> {
+    built
+        .get(name)
+        .cloned()
         .ok_or_else(|| format!("the release build made no {name}"))
 }

@@ -12,7 +12,7 @@
 //!
 //! The directory is 0700 and each file 0600 (written whole, atomically).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use oauth2::TokenResponse as _;
 use rmcp::transport::auth::OAuthTokenResponse;
@@ -61,11 +61,11 @@ fn now() -> u64 {
         .unwrap_or_default()
 }
 
-/// The file for `endpoint`, if there is a state directory.
-pub(super) fn path(endpoint: &str) -> Option<PathBuf> {
+/// The file for `endpoint` in the token directory `dir`.
+fn file_in(dir: &Path, endpoint: &str) -> PathBuf {
     let digest = Sha256::digest(endpoint.as_bytes());
     let name: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
-    Some(dir()?.join(format!("{name}.json")))
+    dir.join(format!("{name}.json"))
 }
 
 /// The grant kept for `endpoint`: a `stat` when there is none.
@@ -73,10 +73,11 @@ pub(super) fn load(endpoint: &str) -> Option<Grant> {
     // The common case, no server ever asked for authorization: one failed `stat` of the
     // directory, no digest (SHA-256's first use probes the CPU: two `cpuid`s, each a VM
     // exit of ~10 µs on a virtual machine), nothing read.
-    if !dir()?.is_dir() {
+    let dir = dir()?;
+    if !dir.is_dir() {
         return None;
     }
-    let path = path(endpoint)?;
+    let path = file_in(&dir, endpoint);
     if !path.is_file() {
         return None;
     }
@@ -93,10 +94,9 @@ pub(super) fn load(endpoint: &str) -> Option<Grant> {
 
 /// Keeps `grant` for its endpoint.
 pub(super) fn save(grant: &Grant) -> Result<PathBuf, String> {
-    let path = path(&grant.endpoint).ok_or("no state directory (HOME is not set)")?;
-    if let Some(dir) = path.parent() {
-        mur_lockfile::ensure_private_dir(dir, "the OAuth token directory")?;
-    }
+    let dir = dir().ok_or("no state directory (HOME is not set)")?;
+    mur_lockfile::ensure_private_dir(&dir, "the OAuth token directory")?;
+    let path = file_in(&dir, &grant.endpoint);
     let bytes = serde_json::to_vec_pretty(grant).map_err(|e| e.to_string())?;
     mur_lockfile::write_atomic(&path, &bytes)
         .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
