@@ -708,3 +708,22 @@ fn a_failed_screenshot_write_is_mur_s_own_failure_exit_7() {
     out.assert_stderr_contains("already ran");
     assert!(!missing.exists());
 }
+
+#[test]
+fn a_verb_that_asks_for_longer_than_the_host_timeout_gets_it() {
+    // `wait --timeout 800` outlasts the host's `--timeout 300`: the call is
+    // allowed the verb's bound (and a grace), so the server's own expiry
+    // answers (exit 5), not the host giving up at 300 ms (exit 2).
+    let (sb, _sample) = Sandbox::with_app();
+    mur_e2e::plugins::install_standard(&sb);
+    let out = sb.mur(&[
+        "devtools",
+        "--timeout",
+        "300",
+        "wait",
+        "#never-there",
+        "--timeout",
+        "800",
+    ]);
+    out.assert_tool_failed("waitFor", "timed out after 800 ms");
+}

@@ -665,9 +665,10 @@ fn path_with_mur() -> OsString {
 }
 
 /// Where a sandboxed shell finds the Rust toolchain (its HOME is the
-/// sandbox's), and a build directory shared with scaffold.rs, so a scaffolded
-/// verb's dependencies compile once per machine while its own `target/` stays
-/// where the docs say it is.
+/// sandbox's), and the verb builds' intermediate directory (as scaffold.rs
+/// builds with), so the template's dependencies are the ones the standard verbs
+/// already compiled while its own `target/` stays where the docs say it is;
+/// offline, as scaffold.rs builds: the crates are in the local cache by then.
 fn toolchain_env() -> Vec<(&'static str, OsString)> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let mut env = Vec::new();
@@ -677,10 +678,8 @@ fn toolchain_env() -> Vec<(&'static str, OsString)> {
         env.extend(value.map(|v| (name, v)));
     }
     env.extend(std::env::var_os("RUSTUP_TOOLCHAIN").map(|v| ("RUSTUP_TOOLCHAIN", v)));
-    env.push((
-        "CARGO_BUILD_BUILD_DIR",
-        repo_root().join("target/scaffolded-verbs").into(),
-    ));
+    env.push(("CARGO_BUILD_BUILD_DIR", plugins::verb_build_dir().into()));
+    env.push(("CARGO_NET_OFFLINE", "true".into()));
     env
 }
 
