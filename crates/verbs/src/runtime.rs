@@ -109,8 +109,9 @@ impl Runtime {
     }
 }
 
-/// Fuel on (the time bound); no native unwind information; no pooling allocator (it costs 3–4 ms per process,
-/// more than a warm verb call); no epoch interruption (it needs a timer thread).
+/// Fuel on (the time bound); no native unwind information; no pooling
+/// allocator (it costs 3–4 ms per process, more than a warm verb call); no
+/// epoch interruption (it needs a timer thread).
 pub(crate) fn config() -> Config {
     let mut config = Config::new();
     config.consume_fuel(true);
