@@ -1,7 +1,7 @@
 //! The compile cache: verbs are compiled once (at `verbs add`, or the first call
 //! after a change) and later calls map the native code instead.
 //!
-//! Layout: `<cache dir>/<sha256 of the .wasm>-<format and engine CRC-32>.cwasm`.
+//! Layout: `<cache dir>/<sha256 of the .wasm>-<FNV-1a of the format and engine>.cwasm`.
 //! The file hash is the one recorded in the index at install, so a changed verb
 //! gets a new key and is never served stale; the second part changes with this
 //! file's [`FORMAT`], the wasmtime version and the compilation settings (fuel,
@@ -18,9 +18,9 @@
 //!   through the same path a call takes; an entry that does not load is
 //!   removed. The write also removes what no `mur` of this version reads of
 //!   this verb file: entries in the format before this one (`murverb2`: a
-//!   header and a CRC-32 around the same bytes), entries under the key before
-//!   the CRC-32 (a SHA-256 engine part), and temporary files a killed `mur`
-//!   left (`verbs add`/`remove` collect those of every verb);
+//!   header and a CRC-32 around the same bytes), entries under the keys
+//!   before this one (a SHA-256 or a CRC-32 engine part), and temporary files a
+//!   killed `mur` left (`verbs add`/`remove` collect those of every verb);
 //! - on every call ([`CodeCache::load`]): the entry must be a regular file, not
 //!   a link, FIFO or device, of at most [`MAX_ENTRY_BYTES`]; then wasmtime
 //!   checks its ELF structure, version and settings. A truncated entry fails
@@ -88,16 +88,19 @@ impl CodeCache {
     /// Cache key for a verb file with this sha256, compiled by this engine into
     /// entries of this [`FORMAT`].
     ///
-    /// The second part is a CRC-32 of the format and the engine's settings: it
-    /// tells apart the few engines that share a cache directory, and wasmtime
-    /// checks an entry's settings again when mapping it, so a collision costs
-    /// a recompile, never wrong code. (A SHA-256 here cost a warm call ~40 µs:
-    /// its CPU feature probe alone is two `cpuid`s, each a VM exit on a guest.)
+    /// The second part is a 64-bit FNV-1a of the format and the engine's
+    /// settings: it tells apart the few engines that share a cache directory,
+    /// and wasmtime checks an entry's settings again when mapping it, so a
+    /// collision costs a recompile, never wrong code. FNV because it is stable
+    /// across Rust versions (std's `DefaultHasher` is not) and plain code: a
+    /// SHA-256 here cost a warm call ~40 µs (its CPU probe, two `cpuid`s, each
+    /// a VM exit on a guest), and crc32fast's SIMD choice ran std's whole CPU
+    /// probe (~9 `cpuid`s, ~80 µs).
     pub fn key(engine: &Engine, sha256: &str) -> String {
-        let mut hasher = StableHasher(crc32fast::Hasher::new());
+        let mut hasher = fnv::FnvHasher::default();
         hasher.write(FORMAT.as_bytes());
         std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut hasher);
-        format!("{sha256}-{:08x}", hasher.0.finalize())
+        format!("{sha256}-{:016x}", hasher.finish())
     }
 
     /// The cached component for `key`, if a sound entry exists. Anything else
@@ -166,8 +169,8 @@ impl CodeCache {
     }
 
     /// Remove what no `mur` of this version reads of the file `sha256`:
-    /// entries in the layout before [`FORMAT`] 1, entries under the key of a
-    /// `mur` before the CRC-32 engine part (a SHA-256 there: [`superseded_key`]),
+    /// entries in the layout before [`FORMAT`] 1, entries under the keys of
+    /// earlier `mur`s (a SHA-256 or CRC-32 engine part: [`superseded_key`]),
     /// and temporary files a `mur` killed mid-write left ([`stale_temporary`]).
     /// A JavaScript or Python verb's entry is tens of MB, and a call never
     /// looks at another key's, so nothing else would ever remove them.
@@ -292,11 +295,12 @@ fn same_file(path: &Path, file: &File) -> PathBuf {
 /// by a `mur` that died mid-write: writing even a 160 MB entry takes seconds.
 const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(10 * 60);
 
-/// Whether `stem` (an entry's name without `.cwasm`) is a key of a `mur`
-/// before the CRC-32 engine part: `<sha256>-<64 hex digits>`.
+/// Whether `stem` (an entry's name without `.cwasm`) is a key of an earlier
+/// `mur`: `<sha256>-<engine>` with a SHA-256 (64 hex digits) or a CRC-32 (8)
+/// where this one writes 16.
 fn superseded_key(stem: &str) -> bool {
     stem.split_once('-').is_some_and(|(_, engine)| {
-        engine.len() == 64 && engine.bytes().all(|b| b.is_ascii_hexdigit())
+        matches!(engine.len(), 64 | 8) && engine.bytes().all(|b| b.is_ascii_hexdigit())
     })
 }
 
@@ -354,19 +358,6 @@ fn reason(err: &wasmtime::Error) -> String {
 /// directory is refused rather than repaired.
 fn private_dir(dir: &Path) -> Result<(), String> {
     mur_lockfile::ensure_private_dir(dir, "compile cache")
-}
-
-/// Feeds `Hash` output into a CRC-32, so the engine hash is stable across
-/// builds of `mur` with different Rust versions (std's `DefaultHasher` is not).
-struct StableHasher(crc32fast::Hasher);
-
-impl Hasher for StableHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.update(bytes);
-    }
-    fn finish(&self) -> u64 {
-        0 // unused: the checksum is read directly
-    }
 }
 
 pub fn hex(bytes: &[u8]) -> String {
@@ -486,21 +477,24 @@ mod tests {
     }
 
     #[test]
-    fn a_store_clears_the_old_key_and_what_a_killed_mur_left_but_not_a_write_in_progress() {
+    fn a_store_clears_the_old_keys_and_what_a_killed_mur_left_but_not_a_write_in_progress() {
         let c = cached();
         let dir = c.entry.parent().expect("dir");
         let hour = std::time::Duration::from_secs(3600);
         let old_key = dir.join(format!("{SHA}-{}.cwasm", "ab".repeat(32)));
+        let crc_key = dir.join(format!("{SHA}-cafef00d.cwasm"));
         let killed = dir.join(format!("{}.cwasm.4242.0.tmp", c.key));
         let writing = dir.join(format!("{}.cwasm.4243.0.tmp", c.key));
-        let other_engine = dir.join(format!("{SHA}-cafef00d.cwasm"));
+        let other_engine = dir.join(format!("{SHA}-cafef00dcafef00d.cwasm"));
         aged(&old_key, &c.good, hour);
+        aged(&crc_key, &c.good, hour);
         aged(&killed, &c.good[..100], hour);
         aged(&writing, &c.good[..100], std::time::Duration::ZERO);
         aged(&other_engine, &c.good, hour);
         let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
         assert!(c.cache.store(&c.engine, &c.key, &component).is_some());
         assert!(!old_key.exists(), "the entry under the SHA-256 key stays");
+        assert!(!crc_key.exists(), "the entry under the CRC-32 key stays");
         assert!(!killed.exists(), "a killed mur's temporary file stays");
         assert!(writing.exists(), "a write in progress was removed");
         assert!(other_engine.exists(), "another engine's entry was removed");
@@ -513,8 +507,8 @@ mod tests {
         let dir = c.entry.parent().expect("dir");
         let hour = std::time::Duration::from_secs(3600);
         let other = "f".repeat(64);
-        let killed = dir.join(format!("{other}-cafef00d.cwasm.99.1.tmp"));
-        let writing = dir.join(format!("{other}-cafef00d.cwasm.98.1.tmp"));
+        let killed = dir.join(format!("{other}-cafef00dcafef00d.cwasm.99.1.tmp"));
+        let writing = dir.join(format!("{other}-cafef00dcafef00d.cwasm.98.1.tmp"));
         aged(&killed, b"partial", hour);
         aged(&writing, b"partial", std::time::Duration::ZERO);
         assert_eq!(c.cache.retain_only(&[SHA]), 1);

@@ -121,6 +121,17 @@ pub(crate) fn config() -> Config {
     // Registering it cost every call (one `__register_frame` per function with
     // the static build's unwinder): deserialize 0.26 -> 0.21 ms for `state`.
     config.native_unwind_info(cfg!(windows));
+    // Code for the baseline of this architecture rather than for the CPU's
+    // detected features: with any feature flag on, wasmtime checks it against
+    // the CPU at every load, and both that and Cranelift's own detection run
+    // std's CPU probe, ~9 `cpuid`s that each exit to the hypervisor in a VM
+    // (~80 µs of a ~2.5 ms call). Verbs parse argv and shape JSON: vector
+    // units buy them nothing measurable, and a float rounding instruction
+    // becomes a call.
+    if let Err(e) = config.target(&target_lexicon::HOST.to_string()) {
+        // Unreachable (the host's own triple parses); keep detection then.
+        tracing::debug!("verb runtime keeps the CPU's features: {e}");
+    }
     config
 }
 

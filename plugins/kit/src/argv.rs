@@ -129,7 +129,8 @@ pub struct Spec {
 }
 
 impl Spec {
-    /// A verb that takes no arguments (beyond `--timeout` and `--help`).
+    /// A verb that takes no arguments (beyond `--timeout` and `--help`); also
+    /// what a spec leaves out: `Spec { options: &[…], ..Spec::NONE }`.
     pub const NONE: Spec = Spec {
         positionals: &[],
         options: &[],
