@@ -3,15 +3,16 @@
 #
 #   plugins/build.sh            # from anywhere in the repo
 #
-# Installs the `wasm32-wasip2` Rust target with rustup when it is missing, then builds
-# the plugins workspace in release mode for it. Plain `cargo build` with wit-bindgen
-# already emits components, so no cargo-component is needed. The components land in
-# plugins/target/wasm32-wasip2/release/mur_verb_<name>.wasm; `mur devtools verbs add`
-# installs them into mur's verb directory.
+# Installs the `wasm32-unknown-unknown` Rust target with rustup when it is missing, then
+# builds the plugins workspace in release mode for it. The toolchain's component linker
+# (plugins/.cargo/config.toml) emits components, so no cargo-component is needed, and a
+# verb built without WASI imports nothing. The components land in
+# plugins/target/wasm32-unknown-unknown/release/mur_verb_<name>.wasm; `mur devtools
+# verbs add` installs them into mur's verb directory.
 set -euo pipefail
 
 plugins_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-target=wasm32-wasip2
+target=wasm32-unknown-unknown
 
 if ! rustup target list --installed | grep -qx "$target"; then
     echo "installing the Rust target $target" >&2
@@ -23,7 +24,9 @@ fi
 # share (wit-bindgen and its macro crates, serde_json) compile once for all of them;
 # each workspace's components still land in its own target dir.
 export CARGO_BUILD_BUILD_DIR="${CARGO_BUILD_BUILD_DIR:-$plugins_dir/../target/verb-builds}"
-# An explicit target dir, so a CARGO_TARGET_DIR in the environment cannot move the output.
+# An explicit target dir, so a CARGO_TARGET_DIR in the environment cannot move the output;
+# run from here, so cargo reads plugins/.cargo/config.toml (the linker).
+cd "$plugins_dir"
 cargo build --manifest-path "$plugins_dir/Cargo.toml" --target-dir "$plugins_dir/target" --release --target "$target"
 
 out_dir="$plugins_dir/target/$target/release"

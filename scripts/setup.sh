@@ -4,7 +4,7 @@
 #
 #   bash scripts/setup.sh
 #
-# Needs a Rust toolchain (rustup adds the wasm32-wasip2 target when missing).
+# Needs a Rust toolchain (rustup adds the wasm32-unknown-unknown target when missing).
 # `cargo install` puts `mur` in ${CARGO_INSTALL_ROOT:-${CARGO_HOME:-~/.cargo}}/bin.
 #
 # On x86_64 Linux with `musl-gcc` (Debian and Ubuntu: `apt install musl-tools`; the
@@ -37,8 +37,8 @@ echo "==> ${install[*]}"
 echo "==> building the standard verbs (plugins/build.sh)"
 bash plugins/build.sh >/dev/null
 
-echo "==> mur devtools verbs add --force plugins/target/wasm32-wasip2/release/mur_verb_*.wasm"
-"$bin_dir/mur" devtools verbs add --force plugins/target/wasm32-wasip2/release/mur_verb_*.wasm
+echo "==> mur devtools verbs add --force plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm"
+"$bin_dir/mur" devtools verbs add --force plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm
 
 echo
 echo "installed $("$bin_dir/mur" --version) at $bin_dir/mur, with $("$bin_dir/mur" devtools verbs list --json | grep -o '"name"' | wc -l | tr -d ' ') verbs"

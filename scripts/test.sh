@@ -6,8 +6,9 @@
 #   bash scripts/test.sh
 #
 # The end-to-end tests build what they need themselves: the binaries, the
-# verbs for wasm32-wasip2 (adding the target via rustup when missing), the test
-# guests, and their npm packages (npm ci on first use).
+# standard verbs for wasm32-unknown-unknown and the test guests for wasm32-wasip2
+# (adding each target via rustup when missing), and their npm packages (npm ci on
+# first use).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -4,7 +4,7 @@
 #
 #   bash scripts/tour.sh
 #
-# Needs only a Rust toolchain (rustup adds the wasm32-wasip2 target when missing).
+# Needs only a Rust toolchain (rustup adds the wasm32-unknown-unknown target when missing).
 # Everything runs in a private sandbox (XDG_RUNTIME_DIR, XDG_DATA_HOME and
 # XDG_CACHE_HOME in a temporary directory, removed on exit), so your own sessions
 # and installed verbs are neither seen nor touched. The screenshot is kept at
@@ -139,8 +139,8 @@ stop_sample() {
 }
 
 install_verbs() {
-    show_line "mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm"
-    mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm
+    show_line "mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm"
+    mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm
 }
 
 build

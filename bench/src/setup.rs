@@ -31,7 +31,7 @@ pub struct OtherBuild {
 
 impl Bench {
     /// Builds `mur`, `mur-sample` and `mur-floor` in release mode (one `cargo build`) and
-    /// every standard verb for wasm32-wasip2, and makes a fresh sandbox for them; with a
+    /// every standard verb (for wasm32-unknown-unknown), and makes a fresh sandbox for them; with a
     /// `target`, builds them once more for it ([`OtherBuild`]).
     pub fn build(target: Option<&str>) -> Result<Self> {
         eprintln!("building release binaries…");

@@ -118,7 +118,7 @@ pub fn mcp_config(endpoint: &str, server: &str) -> serde_json::Value {
 /// The verb files in `dir` — components (`*.wasm`) and data verbs (`*.json`) — sorted.
 fn verb_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let hint = "build the standard verbs (`bash plugins/build.sh`) and pass \
-                `--verbs plugins/target/wasm32-wasip2/release`, or install them (`bash scripts/setup.sh`); \
+                `--verbs plugins/target/wasm32-unknown-unknown/release`, or install them (`bash scripts/setup.sh`); \
                 the cli-compact condition's verbs are built by `bash plugins/compact/build.sh`";
     let kind = "verb files (`*.wasm`, `*.json`)";
     crate::listing::files(dir, "verb", kind, &["wasm", "json"]).map_err(|e| e.with_hint(hint))

@@ -228,7 +228,7 @@ pub enum Verb {
     #[command(subcommand)]
     #[command(after_help = examples(&[
         "mur devtools verbs list",
-        "mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm",
+        "mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm",
         "mur devtools verbs new bump --dir ~/src",
     ]))]
     Verbs(VerbsCommand),
@@ -464,7 +464,7 @@ pub enum VerbsCommand {
     },
     /// Install verbs: components (`.wasm`, mur:verb/verb) or data verbs (`.json`, mur-verb/1)
     #[command(
-        after_help = "Examples:\n  mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm\n  \
+        after_help = "Examples:\n  mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm\n  \
                             mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"
     )]
     Add {

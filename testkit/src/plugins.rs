@@ -31,23 +31,50 @@ pub fn verb_build_dir() -> PathBuf {
     repo_root().join("target/verb-builds")
 }
 
+/// The Rust target of the test guests and of the verbs the tests scaffold (the
+/// standard verbs are built for `wasm32-unknown-unknown` by plugins/build.sh).
+pub const GUEST_TARGET: &str = "wasm32-wasip2";
+
+/// Adds [`GUEST_TARGET`] with rustup when it is missing, once per test process, as
+/// plugins/build.sh does for the standard verbs' target.
+pub fn add_guest_target() {
+    static ADDED: OnceLock<()> = OnceLock::new();
+    ADDED.get_or_init(|| {
+        let installed = Command::new("rustup")
+            .args(["target", "list", "--installed"])
+            .output()
+            .map(|out| {
+                String::from_utf8_lossy(&out.stdout)
+                    .lines()
+                    .any(|l| l == GUEST_TARGET)
+            })
+            .unwrap_or(false);
+        if !installed {
+            let mut cmd = Command::new("rustup");
+            cmd.args(["target", "add", GUEST_TARGET]);
+            run_ok(cmd, "rustup target add wasm32-wasip2");
+        }
+    });
+}
+
 /// Build the test guests (tests/guests) once per test process.
 pub fn guests_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
+        add_guest_target();
         let root = repo_root().join("tests/guests");
         let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
         cmd.args([
             "build",
             "--release",
             "--target",
-            "wasm32-wasip2",
+            GUEST_TARGET,
             "--manifest-path",
         ])
         .arg(root.join("Cargo.toml"))
         .env("CARGO_BUILD_BUILD_DIR", verb_build_dir());
         run_ok(cmd, "building tests/guests");
-        root.join("target/wasm32-wasip2/release")
+        root.join("target").join(GUEST_TARGET).join("release")
     })
 }
 
@@ -64,7 +91,7 @@ pub fn standard_dir() -> &'static Path {
         cmd.arg(repo_root().join("plugins/build.sh"))
             .stdout(Stdio::null());
         run_ok(cmd, "plugins/build.sh");
-        repo_root().join("plugins/target/wasm32-wasip2/release")
+        repo_root().join("plugins/target/wasm32-unknown-unknown/release")
     })
 }
 

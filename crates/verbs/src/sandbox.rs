@@ -1,13 +1,14 @@
 //! What a verb may touch while it runs: a locked-down WASI, a memory bound and a
 //! time bound. One [`Sandbox`] per store, so one per verb invocation.
 //!
-//! Why link WASI at all: a std Rust guest for `wasm32-wasip2` imports
-//! `wasi:cli/{environment,exit,stdin,stdout,stderr,terminal-*}` and
-//! `wasi:io/{error,poll,streams}` even when it never does I/O (std's panic and
-//! print paths), and `wasi:filesystem`/`wasi:clocks` as soon as it mentions
-//! them; Python components import WASI broadly. Refusing those imports would
-//! refuse ordinary verbs, so the host links wasmtime-wasi's p2 interfaces with
-//! an empty context instead:
+//! Why link WASI at all: the standard verbs import nothing (they are built for
+//! `wasm32-unknown-unknown`) and get an empty linker, but a std Rust guest for
+//! `wasm32-wasip2` imports `wasi:cli/{environment,exit,stdin,stdout,stderr,terminal-*}`
+//! and `wasi:io/{error,poll,streams}` even when it never does I/O (std's panic
+//! and print paths), and `wasi:filesystem`/`wasi:clocks` as soon as it mentions
+//! them; Python and JavaScript components import WASI broadly. Refusing those
+//! imports would refuse ordinary verbs, so the host links the wasmtime-wasi p2
+//! interfaces a verb imports, with an empty context:
 //!
 //! - no preopened directories: every path lookup fails, nothing is readable;
 //! - no environment variables and no arguments; stdin is empty and closed;

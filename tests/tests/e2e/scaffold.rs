@@ -232,7 +232,8 @@ pub fn fails_like_every_verb(sb: &Sandbox, verb: &str) {
 /// in the local crates.io cache once the standard verbs are built. The target
 /// dir is shared under target/ so reruns are incremental.
 fn build_rust(dir: &Path, name: &str) -> PathBuf {
-    plugins::standard_dir(); // installs the wasm32-wasip2 target and fills the crate cache
+    plugins::standard_dir(); // fills the crate cache
+    plugins::add_guest_target();
     let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cargo
         .args([

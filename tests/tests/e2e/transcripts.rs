@@ -597,7 +597,7 @@ const HELP_SETUP: &[(&str, Need, &str)] = &[
         "the log is on the `settings` page",
     ),
     (
-        "mur devtools verbs add plugins/target/wasm32-wasip2/release/mur_verb_*.wasm",
+        "mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm",
         Need::CheckoutWithoutVerbs,
         "the path is relative to a checkout of mur where plugins/build.sh has run",
     ),
@@ -724,7 +724,9 @@ fn completion_dirs(sb: &Sandbox) {
 fn bump_crate() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        plugins::standard_dir(); // adds the wasm32-wasip2 target when missing
+        // The standard verbs' build fills the crate cache the offline build reads.
+        plugins::standard_dir();
+        plugins::add_guest_target();
         let parent = repo_root().join("target/transcripts");
         let dir = parent.join("bump");
         let _ = std::fs::remove_dir_all(&dir);
@@ -1014,7 +1016,8 @@ fn every_sh_block_of_the_readme_runs_against_the_sample() {
 #[test]
 fn every_sh_block_of_the_docs_runs_against_the_sample() {
     require_tools();
-    plugins::standard_dir(); // adds the wasm32-wasip2 target docs/verbs.md builds for
+    plugins::standard_dir(); // fills the crate cache docs/verbs.md's offline build reads
+    plugins::add_guest_target(); // the target docs/verbs.md builds for
     let mut files: Vec<String> = std::fs::read_dir(repo_root().join("docs"))
         .expect("docs/")
         .flatten()

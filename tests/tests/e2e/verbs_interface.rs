@@ -183,7 +183,7 @@ fn completion_asks_mur_so_a_verb_added_later_completes_with_its_options() {
 fn a_compact_verbs_hint_is_on_stderr_after_stdout_and_quiet_hides_it() {
     crate::eval_study::compact_verbs();
     let (sandbox, _app) = session();
-    let compact = repo_root().join("plugins/compact/target/wasm32-wasip2/release");
+    let compact = repo_root().join("plugins/compact/target/wasm32-unknown-unknown/release");
     let tree = compact.join("mur_verb_compact_tree.wasm");
     let out = sandbox.mur(&[
         "devtools",

@@ -5,7 +5,7 @@
 //! settings components and `reload` are in `verbs_standard_interact.rs`,
 //! usage errors and help in `verbs_standard_usage.rs`.
 
-use mur_e2e::plugins::standard_session as session;
+use mur_e2e::plugins::{STANDARD_VERBS, standard_files, standard_session as session};
 use mur_e2e::{Output, Sandbox, each_str};
 use serde_json::{Value, json};
 
@@ -29,6 +29,31 @@ fn count(sandbox: &Sandbox) -> Value {
 
 fn ids(nodes: &Value) -> Vec<&str> {
     each_str(nodes, "id")
+}
+
+/// The standard verbs are built without WASI (plugins/.cargo/config.toml): each
+/// imports only its own interface's types, so `mur` links no host function for
+/// it. `-v` names what a verb imports when it is compiled (under the name of
+/// its file, before its `info` names it).
+#[test]
+fn every_standard_verb_imports_nothing_but_its_interface_types() {
+    let sandbox = Sandbox::new();
+    let files: Vec<String> = standard_files()
+        .iter()
+        .map(|f| f.to_str().expect("utf-8 path").to_owned())
+        .collect();
+    let mut args = vec!["-v", "verbs", "add"];
+    args.extend(files.iter().map(String::as_str));
+    let out = sandbox.devtools(&args);
+    out.assert_code(0);
+    for verb in STANDARD_VERBS {
+        let said = format!("DEBUG verb `mur_verb_{verb}` imports ");
+        let imports = out
+            .stderr
+            .lines()
+            .find_map(|l| l.strip_prefix(said.as_str()));
+        assert_eq!(imports, Some("mur:verb/types@0.3.0"), "{verb}: {out}");
+    }
 }
 
 #[test]
