@@ -78,6 +78,26 @@ pub fn guests_dir() -> &'static Path {
     })
 }
 
+/// Test guest `name` built as the standard verbs are, for `wasm32-unknown-unknown`
+/// with the toolchain's component linker (plugins/.cargo/config.toml): no WASI, so
+/// it imports nothing and has no stderr. Built on first use, e.g. `bare_guest("crash")`.
+pub fn bare_guest(name: &str) -> PathBuf {
+    standard_dir(); // adds the target
+    let root = repo_root().join("tests/guests");
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.args(["build", "--release", "--target", "wasm32-unknown-unknown"])
+        .args([
+            "--config",
+            r#"target.wasm32-unknown-unknown.linker="wasm-component-ld""#,
+        ])
+        .args(["-p", &format!("mur-test-verb-{name}"), "--manifest-path"])
+        .arg(root.join("Cargo.toml"))
+        .env("CARGO_BUILD_BUILD_DIR", verb_build_dir());
+    run_ok(cmd, "building a test guest for wasm32-unknown-unknown");
+    root.join("target/wasm32-unknown-unknown/release")
+        .join(format!("mur_test_verb_{}.wasm", name.replace('-', "_")))
+}
+
 /// A test guest component, e.g. `guest("spin")`.
 pub fn guest(name: &str) -> PathBuf {
     guests_dir().join(format!("mur_test_verb_{name}.wasm"))

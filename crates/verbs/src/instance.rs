@@ -5,7 +5,7 @@
 //! and says why.
 
 use wasmtime::component::Component;
-use wasmtime::{Engine, Store, Trap};
+use wasmtime::{Engine, Store, Trap, WasmBacktrace};
 
 use super::bindings::{v1, v2, v3};
 use super::error::VerbError;
@@ -298,6 +298,11 @@ fn crash_reason(stderr: &str, trap: Option<&Trap>, err: &wasmtime::Error) -> Str
             .collect::<Vec<_>>()
             .join(" ");
     }
+    if trap == Some(&Trap::UnreachableCodeReached) && rust_panic(err) {
+        return "it panicked; built without WASI it has no stderr to say why \
+                (`-v` shows where)"
+            .to_owned();
+    }
     let reason = match trap {
         Some(trap) => trap.to_string(),
         None => err.root_cause().to_string(),
@@ -307,6 +312,20 @@ fn crash_reason(stderr: &str, trap: Option<&Trap>, err: &wasmtime::Error) -> Str
         .next()
         .unwrap_or("unknown failure")
         .to_owned()
+}
+
+/// Whether a trap is a Rust panic ending in an abort: its backtrace passes
+/// through std's panic entry point (`rust_begin_unwind`, by its symbol in the
+/// name section, mangled or not). A Rust verb built for `wasm32-unknown-unknown`
+/// (the standard verbs) prints no panic message: std there has no stderr.
+fn rust_panic(err: &wasmtime::Error) -> bool {
+    err.downcast_ref::<WasmBacktrace>().is_some_and(|trace| {
+        trace
+            .frames()
+            .iter()
+            .filter_map(|frame| frame.func_name())
+            .any(|name| name.contains("rust_begin_unwind"))
+    })
 }
 
 /// A Python traceback's point: the exception line (its last line, e.g.

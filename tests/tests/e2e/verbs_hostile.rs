@@ -3,7 +3,7 @@
 //! cleanly. Nothing they try to read is visible to them. Their notes on stderr
 //! are bounded and never drive the terminal.
 
-use mur_e2e::plugins::{add, guest};
+use mur_e2e::plugins::{add, bare_guest, guest};
 use mur_e2e::{Output, Sandbox};
 
 /// A sandbox with these test guests installed.
@@ -49,6 +49,23 @@ fn a_panic_is_reported_with_the_verbs_own_message() {
     out.assert_stderr_starts_with("error: verb `crash` crashed: panicked at");
     out.assert_stderr_contains("boom: this verb panics on purpose");
     assert_eq!(out.stderr.lines().count(), 1, "one line: {out}");
+}
+
+/// Built without WASI (as the standard verbs are), a Rust verb has no stderr for
+/// its panic message: the crash still says it was a panic, not a bare trap.
+#[test]
+fn a_panic_without_wasi_is_told_as_a_panic() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[bare_guest("crash")]);
+    let out = sandbox.mur(&["devtools", "crash"]);
+    out.assert_code(6);
+    assert_eq!(
+        out.stderr,
+        "error: verb `crash` crashed: it panicked; built without WASI it has no stderr to say why (`-v` shows where)\n",
+        "{out}"
+    );
+    let verbose = sandbox.mur(&["devtools", "-v", "crash"]);
+    verbose.assert_stderr_contains("rust_begin_unwind");
 }
 
 #[test]
