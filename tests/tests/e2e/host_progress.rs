@@ -5,11 +5,12 @@
 //! answered with `--answer`, at a prompt on a terminal, or not at all (exit 5
 //! naming the question). Terminals are real ones: `script` runs mur on a pty.
 
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 
-use mur_e2e::{Output, Sandbox, Session};
+use mur_e2e::{Output, Sandbox, Session, wait_until};
 use serde_json::json;
 
 fn with_todos(texts: &[&str]) -> (Sandbox, Session) {
@@ -113,9 +114,11 @@ fn a_question_nobody_can_answer_fails_at_once_naming_it_and_its_answer_options()
 }
 
 /// Runs `mur ARGS` on a terminal (`script` gives it a pty, `TERM` says what
-/// it can draw), typing `input`;
-/// what the terminal showed, with `\r\n` as `\n`.
-fn on_a_terminal(sb: &Sandbox, args: &[&str], input: &str) -> String {
+/// it can draw), typing each of `answers` (a line) once the screen shows
+/// `prompt` one more time, as a person would: typed earlier, the terminal would
+/// echo it wherever it happened to arrive. What the terminal showed, with `\r\n`
+/// as `\n`.
+fn on_a_terminal(sb: &Sandbox, args: &[&str], prompt: &str, answers: &[&str]) -> String {
     let command = std::iter::once(sb.artifacts().mur.display().to_string())
         .chain(args.iter().map(|a| format!("'{a}'")))
         .collect::<Vec<_>>()
@@ -128,27 +131,47 @@ fn on_a_terminal(sb: &Sandbox, args: &[&str], input: &str) -> String {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = script.spawn().expect("run script(1)");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("type");
-    let out = child.wait_with_output().expect("script(1) ends");
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
+    let mut stdout = child.stdout.take().expect("stdout");
+    let screen = Arc::new(Mutex::new(Vec::new()));
+    let reader = {
+        let screen = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            while let Ok(n @ 1..) = stdout.read(&mut chunk) {
+                screen
+                    .lock()
+                    .expect("screen")
+                    .extend_from_slice(&chunk[..n]);
+            }
+        })
+    };
+    let mut stdin = child.stdin.take().expect("stdin");
+    for (asked, answer) in answers.iter().enumerate() {
+        wait_until("the prompt", || {
+            let shown = String::from_utf8_lossy(&screen.lock().expect("screen")).into_owned();
+            (shown.matches(prompt).count() > asked).then_some(())
+        });
+        writeln!(stdin, "{answer}").expect("type");
+    }
+    drop(stdin);
+    let status = child.wait().expect("script(1) ends");
+    reader.join().expect("reader");
+    let shown = String::from_utf8_lossy(&screen.lock().expect("screen")).replace("\r\n", "\n");
+    assert!(status.success(), "{status}: {shown}");
+    shown
 }
 
 #[test]
 fn on_a_terminal_the_question_is_asked_and_a_bad_answer_asked_again() {
     let (sb, _app) = with_todos(&["milk", "eggs"]);
-    let screen = on_a_terminal(&sb, &["devtools", "call", "clearTodos"], "maybe\nyes\n");
     let prompt = "  confirm (Clear them) [true|false, default false]: ";
+    let args = ["devtools", "call", "clearTodos"];
+    let screen = on_a_terminal(&sb, &args, prompt, &["maybe", "yes"]);
     assert!(
         screen.contains(&format!(
             "the server asks: Clear all 2 todo(s)? This cannot be undone.\n\
-             {prompt}  `maybe` is not true or false (yes or no)\n\
-             {prompt}{{\"content\""
+             {prompt}maybe\n  `maybe` is not true or false (yes or no)\n\
+             {prompt}yes\n{{\"content\""
         )),
         "{screen}"
     );
@@ -170,7 +193,7 @@ fn on_a_terminal_progress_is_a_bar_that_is_cleared_at_the_end() {
         "--args",
         r#"{"delayMs":200}"#,
     ];
-    let screen = on_a_terminal(&sb, &slow, "");
+    let screen = on_a_terminal(&sb, &slow, "", &[]);
     assert!(screen.contains("[="), "no bar drawn:\n{screen:?}");
     assert!(!screen.contains("progress: "), "{screen:?}");
     assert!(screen.contains("] 2/2 exported 2 of 2"), "{screen:?}");
