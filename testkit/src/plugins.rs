@@ -31,12 +31,14 @@ pub fn verb_build_dir() -> PathBuf {
     repo_root().join("target/verb-builds")
 }
 
-/// The Rust target of the test guests and of the verbs the tests scaffold (the
-/// standard verbs are built for `wasm32-unknown-unknown` by plugins/build.sh).
+/// The Rust target of the standard verbs (plugins/build.sh), built without WASI.
+pub const STANDARD_TARGET: &str = "wasm32-unknown-unknown";
+
+/// The Rust target of the test guests and of the verbs the tests scaffold.
 pub const GUEST_TARGET: &str = "wasm32-wasip2";
 
 /// Adds [`GUEST_TARGET`] with rustup when it is missing, once per test process, as
-/// plugins/build.sh does for the standard verbs' target.
+/// plugins/build.sh does for [`STANDARD_TARGET`].
 pub fn add_guest_target() {
     static ADDED: OnceLock<()> = OnceLock::new();
     ADDED.get_or_init(|| {
@@ -57,45 +59,40 @@ pub fn add_guest_target() {
     });
 }
 
+/// `cargo build --release --target TARGET` of the test guests' workspace, sharing
+/// the verb builds' intermediate directory; where the components land.
+fn guests_build(target: &str) -> (Command, PathBuf) {
+    let root = repo_root().join("tests/guests");
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.args(["build", "--release", "--target", target, "--manifest-path"])
+        .arg(root.join("Cargo.toml"))
+        .env("CARGO_BUILD_BUILD_DIR", verb_build_dir());
+    (cmd, root.join("target").join(target).join("release"))
+}
+
 /// Build the test guests (tests/guests) once per test process.
 pub fn guests_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         add_guest_target();
-        let root = repo_root().join("tests/guests");
-        let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-        cmd.args([
-            "build",
-            "--release",
-            "--target",
-            GUEST_TARGET,
-            "--manifest-path",
-        ])
-        .arg(root.join("Cargo.toml"))
-        .env("CARGO_BUILD_BUILD_DIR", verb_build_dir());
+        let (cmd, dir) = guests_build(GUEST_TARGET);
         run_ok(cmd, "building tests/guests");
-        root.join("target").join(GUEST_TARGET).join("release")
+        dir
     })
 }
 
-/// Test guest `name` built as the standard verbs are, for `wasm32-unknown-unknown`
-/// with the toolchain's component linker (plugins/.cargo/config.toml): no WASI, so
-/// it imports nothing and has no stderr. Built on first use, e.g. `bare_guest("crash")`.
+/// Test guest `name` built as the standard verbs are, for [`STANDARD_TARGET`]: no
+/// WASI, so it imports nothing and has no stderr. Built on first use, e.g.
+/// `bare_guest("crash")`.
 pub fn bare_guest(name: &str) -> PathBuf {
     standard_dir(); // adds the target
-    let root = repo_root().join("tests/guests");
-    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    cmd.args(["build", "--release", "--target", "wasm32-unknown-unknown"])
-        .args([
-            "--config",
-            r#"target.wasm32-unknown-unknown.linker="wasm-component-ld""#,
-        ])
-        .args(["-p", &format!("mur-test-verb-{name}"), "--manifest-path"])
-        .arg(root.join("Cargo.toml"))
-        .env("CARGO_BUILD_BUILD_DIR", verb_build_dir());
+    let (mut cmd, dir) = guests_build(STANDARD_TARGET);
+    cmd.args(["-p", &format!("mur-test-verb-{name}")])
+        // Cargo reads plugins/.cargo/config.toml from there: the component
+        // linker, named in that one place.
+        .current_dir(repo_root().join("plugins"));
     run_ok(cmd, "building a test guest for wasm32-unknown-unknown");
-    root.join("target/wasm32-unknown-unknown/release")
-        .join(format!("mur_test_verb_{}.wasm", name.replace('-', "_")))
+    dir.join(format!("mur_test_verb_{}.wasm", name.replace('-', "_")))
 }
 
 /// A test guest component, e.g. `guest("spin")`.
@@ -111,7 +108,10 @@ pub fn standard_dir() -> &'static Path {
         cmd.arg(repo_root().join("plugins/build.sh"))
             .stdout(Stdio::null());
         run_ok(cmd, "plugins/build.sh");
-        repo_root().join("plugins/target/wasm32-unknown-unknown/release")
+        repo_root()
+            .join("plugins/target")
+            .join(STANDARD_TARGET)
+            .join("release")
     })
 }
 

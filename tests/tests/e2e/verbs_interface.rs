@@ -4,7 +4,7 @@
 //! (`ping`) still runs beside it, and that a 0.3.0 verb's notes (a `cli-compact`
 //! verb's hint of the next command) go to stderr, after stdout, and `-q` hides them.
 
-use mur_e2e::plugins::{add, guest, install_standard, repo_root};
+use mur_e2e::plugins::{STANDARD_TARGET, add, guest, install_standard, repo_root};
 use mur_e2e::{Sandbox, Session};
 
 /// A sandbox with `forger`, `ping` and the standard verbs, and a sample app.
@@ -183,7 +183,10 @@ fn completion_asks_mur_so_a_verb_added_later_completes_with_its_options() {
 fn a_compact_verbs_hint_is_on_stderr_after_stdout_and_quiet_hides_it() {
     crate::eval_study::compact_verbs();
     let (sandbox, _app) = session();
-    let compact = repo_root().join("plugins/compact/target/wasm32-unknown-unknown/release");
+    let compact = repo_root()
+        .join("plugins/compact/target")
+        .join(STANDARD_TARGET)
+        .join("release");
     let tree = compact.join("mur_verb_compact_tree.wasm");
     let out = sandbox.mur(&[
         "devtools",
