@@ -209,12 +209,80 @@ pub struct HostArgs {
     pub refresh: bool,
 }
 
+/// A subcommand whose arguments clap builds only when it is the one typed
+/// (`Command::defer`). Every call builds the whole command tree first; the
+/// host's own subcommands' arguments (and their help texts) were most of it,
+/// though a call to a verb never reads them.
+#[derive(Debug, Clone)]
+pub struct Lazy<T>(pub T);
+
+impl<T> std::ops::Deref for Lazy<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: clap::FromArgMatches> clap::FromArgMatches for Lazy<T> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Lazy)
+    }
+    fn from_arg_matches_mut(matches: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Lazy)
+    }
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+}
+
+impl<T: Args> Args for Lazy<T> {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|cmd| under_own_texts(cmd, T::augment_args))
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|cmd| under_own_texts(cmd, T::augment_args_for_update))
+    }
+    fn group_id() -> Option<clap::Id> {
+        T::group_id()
+    }
+}
+
+impl<T: Subcommand> Subcommand for Lazy<T> {
+    fn augment_subcommands(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|cmd| under_own_texts(cmd, T::augment_subcommands))
+    }
+    fn augment_subcommands_for_update(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|cmd| under_own_texts(cmd, T::augment_subcommands_for_update))
+    }
+    fn has_subcommand(name: &str) -> bool {
+        T::has_subcommand(name)
+    }
+}
+
+/// `add` (a type's arguments or subcommands) applied to `cmd` under the texts
+/// the variant gave it. Built eagerly, clap sets the variant's `about` and
+/// `long_about` after the type's own (its doc comment), so the variant's win;
+/// deferred, the type's come last and would replace them.
+fn under_own_texts(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) -> clap::Command {
+    let about = cmd.get_about().cloned();
+    let long_about = cmd.get_long_about().cloned();
+    let cmd = add(cmd);
+    let cmd = match about {
+        Some(text) => cmd.about(text),
+        None => cmd.about(None::<&str>),
+    };
+    match long_about {
+        Some(text) => cmd.long_about(text),
+        None => cmd.long_about(None::<&str>),
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Verb {
     /// List or clean devtools sessions
     #[command(subcommand)]
     #[command(after_help = examples(&["mur devtools session list --pretty", "mur devtools session clean --dry-run"]))]
-    Session(SessionCommand),
+    Session(Lazy<SessionCommand>),
     /// Call a tool, or send any JSON-RPC method
     #[command(long_about = CALL_ABOUT)]
     #[command(after_help = examples(&[
@@ -223,7 +291,7 @@ pub enum Verb {
         "mur devtools call ping",
         "mur devtools call --method server/discover",
     ]))]
-    Call(CallArgs),
+    Call(Lazy<CallArgs>),
     /// Manage installed verb plugins
     #[command(subcommand)]
     #[command(after_help = examples(&[
@@ -231,7 +299,7 @@ pub enum Verb {
         "mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm",
         "mur devtools verbs new bump --dir ~/src",
     ]))]
-    Verbs(VerbsCommand),
+    Verbs(Lazy<VerbsCommand>),
     /// Print the guide for agents: verbs, exit codes, recipes
     #[command(after_help = examples(&["mur devtools guide", "mur devtools guide > mur-guide.md"]))]
     Guide,
@@ -261,7 +329,7 @@ pub enum Verb {
         "mur devtools usage report --since 7d --json | jq '.losers[].command'",
         "mur devtools usage path",
     ]))]
-    Usage(UsageCommand),
+    Usage(Lazy<UsageCommand>),
     /// Keep a stdio MCP server running as a session (`bridge stop` ends it)
     #[command(long_about = BRIDGE_ABOUT)]
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -270,7 +338,7 @@ pub enum Verb {
         "mur devtools --project ./Tools.csproj call tools/list",
         "mur devtools bridge stop --project ./Tools.csproj",
     ]))]
-    Bridge(BridgeArgs),
+    Bridge(Lazy<BridgeArgs>),
     /// Serve MCP on stdin and stdout, forwarding each request to the session
     #[command(long_about = PROXY_ABOUT)]
     #[command(after_help = examples(&[
@@ -570,6 +638,40 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_host_commands_arguments_are_built_only_when_clap_builds_that_command() {
+        let names = |cmd: &clap::Command| -> Vec<String> {
+            cmd.get_arguments()
+                .map(|a| a.get_id().to_string())
+                .collect()
+        };
+        let mut cmd = command();
+        let devtools = cmd.find_subcommand("devtools").expect("devtools");
+        for name in ["session", "call", "verbs", "usage", "bridge"] {
+            let sub = devtools.find_subcommand(name).expect(name);
+            assert!(
+                names(sub).is_empty(),
+                "`{name}` was built: {:?}",
+                names(sub)
+            );
+            assert_eq!(
+                sub.get_subcommands().count(),
+                0,
+                "`{name}`'s subcommands were built"
+            );
+        }
+        cmd.build();
+        let devtools = cmd.find_subcommand("devtools").expect("devtools");
+        let call = devtools.find_subcommand("call").expect("call");
+        assert!(
+            names(call).contains(&"args".to_owned()),
+            "{:?}",
+            names(call)
+        );
+        let session = devtools.find_subcommand("session").expect("session");
+        assert_eq!(session.get_subcommands().count(), 2, "list and clean");
     }
 
     #[test]

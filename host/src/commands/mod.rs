@@ -16,7 +16,7 @@ use std::ffi::OsString;
 
 use clap::FromArgMatches as _;
 
-use crate::cli::{self, CallArgs, Cli, Command, Devtools, SessionCommand, Verb};
+use crate::cli::{self, CallArgs, Cli, Command, Devtools, Lazy, SessionCommand, Verb};
 use mur_core::{Error, Result};
 
 use crate::invoke;
@@ -75,10 +75,10 @@ fn begin_record(verb: &Verb) {
             _ => {}
         },
         Verb::Call(args) => crate::usage::begin("call", Kind::Call, &call_argv(args), agent),
-        Verb::Session(SessionCommand::List) => {
+        Verb::Session(Lazy(SessionCommand::List)) => {
             crate::usage::begin("session list", Kind::Host, &[], agent)
         }
-        Verb::Session(SessionCommand::Clean { .. }) => {
+        Verb::Session(Lazy(SessionCommand::Clean { .. })) => {
             crate::usage::begin("session clean", Kind::Host, &[], agent);
         }
         Verb::Catalog { .. } => crate::usage::begin("catalog", Kind::Host, &[], agent),

@@ -359,3 +359,57 @@ fn control_characters_in_lockfile_names_reach_the_terminal_escaped() {
     assert!(!out.stderr.contains('\u{1b}'), "raw ESC on stderr: {out:?}");
     out.assert_stderr_contains("\\x1b[2J.json");
 }
+
+/// The usage records of this sandbox, oldest first.
+fn usage_records(sb: &Sandbox) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(sb.usage_log())
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a usage record"))
+        .collect()
+}
+
+#[test]
+fn a_named_verb_says_what_discovery_found_only_when_it_calls() {
+    // What discovery says shows once, before the result, and only when the call is
+    // made: a verb that refuses its argv or prints help names no session (a way to
+    // find the session while the verb parses must keep this; README, "Discovery
+    // beside the verb's parse").
+    let (sb, _app) = mur_e2e::plugins::standard_session();
+    let bad = sb.plant_lockfile("/bad/App.csproj", "{ not json");
+    let notice = format!("warning: skipping malformed lockfile `{}`: ", bad.display());
+
+    let out = sb.devtools(&["state", "--selector", "#count"]);
+    out.assert_code(0);
+    assert_eq!(out.json()["id"], "count", "{out}");
+    out.assert_stderr_starts_with(&notice);
+    assert_eq!(out.stderr.lines().count(), 1, "one line: {out}");
+
+    for (args, code) in [
+        (&["state", "--bogus"][..], 1),
+        (&["state", "--selector", "#count", "--help"], 0),
+    ] {
+        let out = sb.devtools(args);
+        out.assert_code(code);
+        assert!(!out.stderr.contains("skipping"), "{args:?}: {out}");
+    }
+    let records = usage_records(&sb);
+    assert_eq!(records.len(), 2, "help is not a call: {records:?}");
+    assert!(records[0]["project"].is_string(), "{records:?}");
+    assert!(records[0]["phases"]["discovery"].is_number(), "{records:?}");
+    // Refused before any call: no session is named, whatever discovery found meanwhile.
+    assert_eq!(records[1]["class"], "usage", "{records:?}");
+    assert_eq!(records[1].get("project"), None, "{records:?}");
+    assert_eq!(records[1]["phases"].get("discovery"), None, "{records:?}");
+}
+
+#[test]
+fn a_verb_may_wait_longer_than_the_host_timeout() {
+    let (sb, _app) = mur_e2e::plugins::standard_session();
+    // The host's 200 ms bound is lengthened by the verb's own 800 ms (`wait --timeout`).
+    let out = sb.devtools(&["--timeout", "200", "wait", "#nope", "--timeout", "800"]);
+    out.assert_code(5);
+    out.assert_stderr_starts_with(
+        "error: tool `waitFor` failed: timed out after 800 ms waiting for `#nope` to exist",
+    );
+}
