@@ -210,9 +210,10 @@ pub struct HostArgs {
 }
 
 /// A subcommand whose arguments clap builds only when it is the one typed
-/// (`Command::defer`). Every call builds the whole command tree first; the
-/// host's own subcommands' arguments (and their help texts) were most of it,
-/// though a call to a verb never reads them.
+/// (`Command::defer`). clap builds the command tree on every run before it
+/// parses, and the host commands' arguments and help texts were most of it,
+/// though a verb call reads none of them: ~0.4 ms of every call (README,
+/// "clap builds only the command typed").
 #[derive(Debug, Clone)]
 pub struct Lazy<T>(pub T);
 
