@@ -36,16 +36,15 @@ impl Artifacts {
 }
 
 /// Builds `mur`, `mur-sample` and the `minimal_session` example — plus every binary of the
-/// packages in `also` (in a debug build: every binary of the workspace) — with one `cargo
-/// build` (`--release` when `release`: then `mur` first, in a build of its own), and
-/// returns the paths cargo reports. Compiler
-/// diagnostics go to stderr as usual.
+/// packages in `also` (in a debug build: every binary of the workspace) — and returns the
+/// paths cargo reports: one `cargo build`, or with `release` two (`mur` first, on its
+/// own). Compiler diagnostics go to stderr as usual.
 pub fn build(release: bool, also: &[&str]) -> Result<Artifacts, String> {
     let mut args = vec!["--bins", "--example", EXAMPLE];
     let mut all = BTreeMap::new();
     if release {
-        // `mur` on its own, as `cargo build --release -p mur` and scripts/setup.sh build
-        // it: built with other packages, cargo unifies their dependencies' features,
+        // `mur` on its own, as `cargo install --path host` (scripts/setup.sh) builds it:
+        // built with other packages, cargo unifies their dependencies' features,
         // which changes `mur`'s code and mangled names, so its link order
         // (host/symbol-order.txt) names nothing in it (named verb's peak RSS 6.8 ->
         // 10.7 MiB, README "Latest figures").
