@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use crate::{Output, Sandbox, Session};
 
@@ -40,23 +40,33 @@ pub const GUEST_TARGET: &str = "wasm32-wasip2";
 /// Adds [`GUEST_TARGET`] with rustup when it is missing, once per test process, as
 /// plugins/build.sh does for [`STANDARD_TARGET`].
 pub fn add_guest_target() {
-    static ADDED: OnceLock<()> = OnceLock::new();
-    ADDED.get_or_init(|| {
-        let installed = Command::new("rustup")
-            .args(["target", "list", "--installed"])
-            .output()
-            .map(|out| {
-                String::from_utf8_lossy(&out.stdout)
-                    .lines()
-                    .any(|l| l == GUEST_TARGET)
-            })
-            .unwrap_or(false);
-        if !installed {
-            let mut cmd = Command::new("rustup");
-            cmd.args(["target", "add", GUEST_TARGET]);
-            run_ok(cmd, "rustup target add wasm32-wasip2");
-        }
-    });
+    add_target(GUEST_TARGET);
+}
+
+/// Adds the Rust `target` with rustup when it is missing, once per test process.
+fn add_target(target: &'static str) {
+    static ADDED: Mutex<Vec<&str>> = Mutex::new(Vec::new());
+    let mut added = ADDED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if added.contains(&target) {
+        return;
+    }
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map(|out| {
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .any(|l| l == target)
+        })
+        .unwrap_or(false);
+    if !installed {
+        let mut cmd = Command::new("rustup");
+        cmd.args(["target", "add", target]);
+        run_ok(cmd, &format!("rustup target add {target}"));
+    }
+    added.push(target);
 }
 
 /// `cargo build --release --target TARGET` of the test guests' workspace, sharing
@@ -85,7 +95,7 @@ pub fn guests_dir() -> &'static Path {
 /// WASI, so it imports nothing and has no stderr. Built on first use, e.g.
 /// `bare_guest("crash")`.
 pub fn bare_guest(name: &str) -> PathBuf {
-    standard_dir(); // adds the target
+    add_target(STANDARD_TARGET);
     let (mut cmd, dir) = guests_build(STANDARD_TARGET);
     cmd.args(["-p", &format!("mur-test-verb-{name}")])
         // Cargo reads plugins/.cargo/config.toml from there: the component
