@@ -209,6 +209,17 @@ pub struct HostArgs {
     pub refresh: bool,
 }
 
+impl HostArgs {
+    /// No host option typed: what clap gives then (its defaults).
+    pub fn unset() -> Self {
+        Self {
+            timeout: DEFAULT_TIMEOUT_MS,
+            max_response: DEFAULT_MAX_RESPONSE,
+            ..Self::default()
+        }
+    }
+}
+
 /// A subcommand whose arguments clap builds only when it is the one typed
 /// (`Command::defer`). clap builds the command tree on every run before it
 /// parses, and the host commands' arguments and help texts were most of it,
@@ -276,6 +287,44 @@ fn under_own_texts(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) 
         Some(text) => cmd.long_about(text),
         None => cmd.long_about(None::<&str>),
     }
+}
+
+/// Every word after `mur devtools` that clap does not hand to an installed verb: the
+/// host's own commands, and `help`. `tests::the_fast_path_knows_every_host_command`
+/// holds it to the tree.
+const HOST_COMMANDS: &[&str] = &[
+    "session", "call", "verbs", "guide", "catalog", "parity", "usage", "bridge", "proxy", "help",
+];
+
+/// What clap makes of `mur devtools <verb> [words…]` when nothing but `devtools` stands
+/// before the verb's name (the shape of nearly every agent's call), made without clap.
+/// For it clap builds and matches the command tree only to hand the words on unread (an
+/// external subcommand): 0.1–0.3 ms of every call, most of it faulting in clap's code
+/// (README, "A verb call without clap"). `None` for anything else, which clap parses,
+/// and whose errors and help it renders.
+pub fn plain_verb_call(argv: &[std::ffi::OsString]) -> Option<Cli> {
+    let [_, devtools, name, rest @ ..] = argv else {
+        return None;
+    };
+    let name = name.to_str()?;
+    if devtools != "devtools"
+        || name.is_empty()
+        || name.starts_with('-')
+        || HOST_COMMANDS.contains(&name)
+    {
+        return None;
+    }
+    let mut words = Vec::with_capacity(argv.len() - 2);
+    words.push(name.to_owned());
+    for word in rest {
+        words.push(word.to_str()?.to_owned());
+    }
+    Some(Cli {
+        host: HostArgs::unset(),
+        command: Command::Devtools(Devtools {
+            verb: Verb::Plugin(words),
+        }),
+    })
 }
 
 #[derive(Debug, Subcommand)]
@@ -686,6 +735,70 @@ mod tests {
                 "usage", "verbs"
             ]
         );
+    }
+
+    /// A command added to the tree and not to the fast path's list would reach an
+    /// installed verb of that name instead of the host's command.
+    #[test]
+    fn the_fast_path_knows_every_host_command() {
+        let mut tree = host_verbs();
+        tree.sort();
+        let mut listed: Vec<&str> = HOST_COMMANDS.to_vec();
+        listed.sort_unstable();
+        assert_eq!(tree, listed);
+    }
+
+    /// The fast path answers only where clap would hand the words to a verb, and
+    /// answers exactly what clap makes of them.
+    #[test]
+    fn a_plain_verb_call_is_what_clap_makes_of_it() {
+        let argv = |words: &[&str]| -> Vec<std::ffi::OsString> {
+            std::iter::once("mur")
+                .chain(words.iter().copied())
+                .map(Into::into)
+                .collect()
+        };
+        let plain: &[&[&str]] = &[
+            &["devtools", "state"],
+            &["devtools", "state", "--selector", "#count"],
+            &["devtools", "click", "#btn-inc", "--timeout", "50", "-v"],
+            &["devtools", "tree", "--help"],
+            &["devtools", "wait", "#x", "--", "--pretty"],
+            &["devtools", "clear-todos", "--version", ""],
+            &["devtools", "x", "-h"],
+        ];
+        for words in plain {
+            let argv = argv(words);
+            let fast = plain_verb_call(&argv).unwrap_or_else(|| panic!("{words:?}: no fast path"));
+            let matches = command()
+                .try_get_matches_from(&argv)
+                .expect("clap parses it");
+            let full = <Cli as clap::FromArgMatches>::from_arg_matches(&matches).expect("a Cli");
+            assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{words:?}");
+        }
+        let for_clap: &[&[&str]] = &[
+            &["devtools"],
+            &["devtools", "-v", "state"],
+            &["devtools", "--timeout", "50", "state"],
+            &["devtools", "--pretty"],
+            &["devtools", "session", "list"],
+            &["devtools", "call", "state"],
+            &["devtools", "help", "state"],
+            &["devtools", ""],
+            &["-v", "devtools", "state"],
+            &["completions", "bash"],
+            &["--version"],
+        ];
+        for words in for_clap {
+            assert!(plain_verb_call(&argv(words)).is_none(), "{words:?}");
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStringExt as _;
+            let mut not_utf8 = argv(&["devtools", "state"]);
+            not_utf8.push(std::ffi::OsString::from_vec(vec![b'#', 0xff]));
+            assert!(plain_verb_call(&not_utf8).is_none(), "left to clap's error");
+        }
     }
 
     /// Every command's `--help` ends with an "Examples:" block.

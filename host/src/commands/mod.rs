@@ -116,6 +116,9 @@ fn help(words: &[String]) -> Result<()> {
 /// Parses argv; clap errors keep clap's rendering but use mur's exit codes.
 /// Help is rendered with the installed plugin verbs listed.
 fn parse(argv: Vec<OsString>) -> Result<Cli> {
+    if let Some(cli) = cli::plain_verb_call(&argv) {
+        return Ok(cli);
+    }
     match cli::command().try_get_matches_from(argv.clone()) {
         Ok(matches) => Ok(Cli::from_arg_matches(&matches)?),
         Err(e) if wants_help(&e) => Err(with_plugin_verbs()
