@@ -21,7 +21,12 @@ pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
         .enable_all()
         .build()
         .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
-    Ok(runtime.block_on(future))
+    // On the heap, not the stack: a call's future is ~13 KB, and passed down by
+    // value it took a slot in each frame it went through (`block_on` alone had
+    // a 53 KB frame). Every page of a frame is touched on entry (stack probes),
+    // so each was a page fault, used or not; on the heap only what the call
+    // writes is touched.
+    Ok(runtime.block_on(Box::pin(future)))
 }
 
 /// A session reached: the HTTP client, its endpoint and identity, and when
@@ -97,7 +102,11 @@ impl Session {
         {
             usage::tool(tool);
         }
-        usage::measure_async(usage::Phase::Call, client.call(method, params, left)).await
+        // Boxed: the HTTP call's future is most of a call's ~13 KB of state, and
+        // held inline it made every future around it (and each stack frame they
+        // pass through) as large (see `block_on`).
+        let call = Box::pin(client.call(method, params, left));
+        usage::measure_async(usage::Phase::Call, call).await
     }
 
     /// [`Session::call`] with its progress, log messages and questions going
@@ -111,7 +120,7 @@ impl Session {
     ) -> Result<Reply> {
         let client = Client::new(&self.http, &self.endpoint, settings).with_events(events);
         let left = self.deadline.saturating_duration_since(Instant::now());
-        client.call(method, params, left).await
+        Box::pin(client.call(method, params, left)).await
     }
 }
 
@@ -182,6 +191,18 @@ fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A future's whole size is held wherever it goes (each frame it passes
+    /// through, page by page), however little of it a call uses: the HTTP
+    /// call's state lives in a box of its own, not inside the call's future.
+    #[test]
+    fn a_calls_future_holds_the_http_call_boxed() {
+        let settings = crate::options::settings(&crate::cli::HostArgs::unset());
+        let params = json!({ "name": "state", "arguments": {} });
+        let future = invoke(&settings, "tools/call", Some(&params));
+        let size = std::mem::size_of_val(&future);
+        assert!(size < 4096, "the call's future is {size} bytes");
+    }
 
     #[test]
     fn a_failed_tool_is_described_by_its_text() {
