@@ -166,8 +166,11 @@ impl Index {
             schema: SCHEMA.into(),
             verbs: self.verbs.clone(),
         };
+        // Compact: every named or data verb call reads and scans this file (a
+        // pretty one was 37 KB for the 19 standard verbs, compact 27 KB), and
+        // only `mur` reads it; `verbs list --json` is the view for people.
         let mut bytes =
-            serde_json::to_vec_pretty(&file).map_err(|e| VerbError::internal(e.to_string()))?;
+            serde_json::to_vec(&file).map_err(|e| VerbError::internal(e.to_string()))?;
         bytes.push(b'\n');
         write_atomic(&self.dir.join(INDEX_FILE), &bytes)
     }
@@ -358,6 +361,8 @@ mod tests {
             full.put(entry(name));
         }
         full.save().expect("save");
+        let text = std::fs::read_to_string(tmp.path().join(INDEX_FILE)).expect("index");
+        assert_eq!(text.lines().count(), 1, "written compact: {text}");
 
         let mut one = Index::load_only(tmp.path(), "b").expect("load b");
         assert_eq!(one.verbs, vec![entry("b")]);
