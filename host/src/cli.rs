@@ -296,35 +296,71 @@ const HOST_COMMANDS: &[&str] = &[
     "session", "call", "verbs", "guide", "catalog", "parity", "usage", "bridge", "proxy", "help",
 ];
 
-/// What clap makes of `mur devtools <verb> [words…]` when nothing but `devtools` stands
-/// before the verb's name (the shape of nearly every agent's call), made without clap.
-/// For it clap builds and matches the command tree only to hand the words on unread (an
-/// external subcommand): 0.1–0.3 ms of every call, most of it faulting in clap's code
-/// (README, "A verb call without clap"). `None` for anything else, which clap parses,
-/// and whose errors and help it renders.
+/// What clap makes of the two shapes of nearly every agent's call, made without clap:
+/// `mur devtools <verb> [words…]` and `mur devtools call <tool> [--args JSON]`, with
+/// nothing but `devtools` before the verb. For them clap builds and matches the command
+/// tree only to hand the words on unread (an external subcommand) or to fill two
+/// strings: 0.1–0.3 ms of every call, most of it faulting in clap's code (README, "A
+/// verb call without clap"). `None` for anything else, which clap parses, and whose
+/// errors and help it renders.
 pub fn plain_verb_call(argv: &[std::ffi::OsString]) -> Option<Cli> {
     let [_, devtools, name, rest @ ..] = argv else {
         return None;
     };
     let name = name.to_str()?;
-    if devtools != "devtools"
-        || name.is_empty()
-        || name.starts_with('-')
-        || HOST_COMMANDS.contains(&name)
-    {
+    if devtools != "devtools" {
         return None;
     }
-    let mut words = Vec::with_capacity(argv.len() - 2);
+    let verb = if name == "call" {
+        plain_tool_call(rest)?
+    } else {
+        plain_plugin_verb(name, rest)?
+    };
+    Some(Cli {
+        host: HostArgs::unset(),
+        command: Command::Devtools(Devtools { verb }),
+    })
+}
+
+/// A word that is no host command: the verb's words as typed, for its own parser.
+fn plain_plugin_verb(name: &str, rest: &[std::ffi::OsString]) -> Option<Verb> {
+    if name.is_empty() || name.starts_with('-') || HOST_COMMANDS.contains(&name) {
+        return None;
+    }
+    let mut words = Vec::with_capacity(rest.len() + 1);
     words.push(name.to_owned());
     for word in rest {
         words.push(word.to_str()?.to_owned());
     }
-    Some(Cli {
-        host: HostArgs::unset(),
-        command: Command::Devtools(Devtools {
-            verb: Verb::Plugin(words),
-        }),
-    })
+    Some(Verb::Plugin(words))
+}
+
+/// `call <tool>`, `call <tool> --args JSON` or `call <tool> --args=JSON`; any other
+/// word (another option, a host option, `--method`, a value clap would take for a
+/// flag) is clap's.
+fn plain_tool_call(rest: &[std::ffi::OsString]) -> Option<Verb> {
+    let (tool, args) = match rest {
+        [tool] => (tool, None),
+        [tool, flag, json] if flag == "--args" => {
+            let json = json.to_str()?;
+            if json.starts_with('-') {
+                // clap reads `--args -1` as a missing value, and says so.
+                return None;
+            }
+            (tool, Some(json))
+        }
+        [tool, flag] => (tool, Some(flag.to_str()?.strip_prefix("--args=")?)),
+        _ => return None,
+    };
+    let tool = tool.to_str()?;
+    if tool.is_empty() || tool.starts_with('-') {
+        return None;
+    }
+    Some(Verb::Call(Lazy(CallArgs {
+        name: Some(tool.to_owned()),
+        method: None,
+        args: args.map(str::to_owned),
+    })))
 }
 
 #[derive(Debug, Subcommand)]
@@ -747,8 +783,8 @@ mod tests {
         assert_eq!(tree, listed);
     }
 
-    /// The fast path answers only where clap would hand the words to a verb, and
-    /// answers exactly what clap makes of them.
+    /// The fast path answers only where clap would hand the words to a verb or fill
+    /// `call`'s tool and `--args`, and answers exactly what clap makes of them.
     #[test]
     fn a_plain_verb_call_is_what_clap_makes_of_it() {
         let argv = |words: &[&str]| -> Vec<std::ffi::OsString> {
@@ -765,6 +801,12 @@ mod tests {
             &["devtools", "wait", "#x", "--", "--pretty"],
             &["devtools", "clear-todos", "--version", ""],
             &["devtools", "x", "-h"],
+            &["devtools", "call", "state"],
+            &["devtools", "call", "state", "--args", r##"{"a": "#b"}"##],
+            &["devtools", "call", "state", "--args=-1"],
+            &["devtools", "call", "state", "--args", ""],
+            &["devtools", "call", "tools/list"],
+            &["devtools", "call", "help"],
         ];
         for words in plain {
             let argv = argv(words);
@@ -781,7 +823,17 @@ mod tests {
             &["devtools", "--timeout", "50", "state"],
             &["devtools", "--pretty"],
             &["devtools", "session", "list"],
-            &["devtools", "call", "state"],
+            &["devtools", "call"],
+            &["devtools", "call", ""],
+            &["devtools", "call", "--method", "ping"],
+            &["devtools", "call", "state", "--method", "ping"],
+            &["devtools", "call", "state", "--args", "-1"],
+            &["devtools", "call", "state", "--args"],
+            &["devtools", "call", "state", "--pretty"],
+            &["devtools", "call", "state", "--args", "{}", "-q"],
+            &["devtools", "call", "state", "extra"],
+            &["devtools", "call", "--", "state"],
+            &["devtools", "call", "state", "--help"],
             &["devtools", "help", "state"],
             &["devtools", ""],
             &["-v", "devtools", "state"],
