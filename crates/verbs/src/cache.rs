@@ -4,8 +4,8 @@
 //! Layout: `<cache dir>/<sha256 of the .wasm>-<FNV-1a of the format and engine>.cwasm`.
 //! The file hash is the one recorded in the index at install, so a changed verb
 //! gets a new key and is never served stale; the second part changes with this
-//! file's [`FORMAT`], the wasmtime version and the compilation settings (fuel,
-//! target), so a new `mur` never loads code written by an old one. Each entry
+//! file's [`FORMAT`], the wasmtime version, the settings that shape code (fuel)
+//! and the architecture, so a new `mur` never loads code written by an old one. Each entry
 //! is exactly wasmtime's serialized component (an ELF image), so that a call
 //! maps it ([`Component::deserialize_file`]) rather than reading it: the pages
 //! a call touches come from the page cache, and the memory images of a big
@@ -99,6 +99,12 @@ impl CodeCache {
     pub fn key(engine: &Engine, sha256: &str) -> String {
         let mut hasher = fnv::FnvHasher::default();
         hasher.write(FORMAT.as_bytes());
+        // The engine that runs verbs has no compiler, so its hash leaves out the
+        // target and the compiler's flags: the target is the architecture and OS
+        // (this build's own flags come with them), and wasmtime checks an entry's
+        // flags against the CPU when it maps it.
+        hasher.write(std::env::consts::ARCH.as_bytes());
+        hasher.write(std::env::consts::OS.as_bytes());
         std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut hasher);
         format!("{sha256}-{:016x}", hasher.finish())
     }
@@ -131,24 +137,23 @@ impl CodeCache {
         }
     }
 
-    /// Save a compiled component, then map it back as every later call will,
-    /// which is the check that it loads: an entry that does not is removed.
+    /// Save a compiled component's image (what `Component::serialize` made), then
+    /// map it back through `engine` as every later call will, which is the check
+    /// that it loads: an entry that does not is removed.
     /// Returns the mapped component, or `None` when nothing was cached
     /// (failures only cost a recompile later). Entries of this verb file in the
     /// old format go.
-    pub fn store(&self, engine: &Engine, key: &str, component: &Component) -> Option<Component> {
+    pub fn store(&self, engine: &Engine, key: &str, image: &[u8]) -> Option<Component> {
         let path = self.entry_path(key)?;
-        let bytes = component.serialize().ok()?;
-        if bytes.len() as u64 > MAX_ENTRY_BYTES {
+        if image.len() as u64 > MAX_ENTRY_BYTES {
             // It would be refused when read: compiling each time is the same cost.
-            tracing::debug!("not caching a compiled verb of {} bytes", bytes.len());
+            tracing::debug!("not caching a compiled verb of {} bytes", image.len());
             return None;
         }
-        if let Err(e) = write_atomic(&path, &bytes) {
+        if let Err(e) = write_atomic(&path, image) {
             tracing::debug!("could not cache a compiled verb: {e}");
             return None;
         }
-        drop(bytes);
         let loaded = open_entry(&path)
             .map_err(|refusal| refusal.to_string())
             .and_then(|file| map(engine, &path, &file).map_err(|e| reason(&e)));
@@ -274,6 +279,17 @@ fn map(engine: &Engine, path: &Path, file: &File) -> wasmtime::Result<Component>
     unsafe { Component::deserialize_file(engine, mapped) }
 }
 
+/// A freshly compiled image as this engine's code, copied rather than mapped:
+/// for when there is no entry to map (no usable cache directory, an image over
+/// [`MAX_ENTRY_BYTES`], a failed write).
+#[allow(unsafe_code)]
+pub fn from_image(engine: &Engine, image: &[u8]) -> wasmtime::Result<Component> {
+    // SAFETY: `image` is what this process's wasmtime serialized a moment ago
+    // (`Runtime::compile`), with this engine's settings, and it is not shared
+    // with anyone; wasmtime checks its structure and settings again.
+    unsafe { Component::deserialize(engine, image) }
+}
+
 /// The path wasmtime opens to map `file`: on Linux the handle itself
 /// (`/proc/self/fd/N` opens the very file behind it, so nothing can be swapped
 /// in between the checks and the map); elsewhere its path in the private
@@ -390,7 +406,8 @@ mod tests {
         let engine = Engine::new(&crate::runtime::config()).expect("engine");
         let component = Component::new(&engine, EMPTY_COMPONENT).expect("compile");
         let key = CodeCache::key(&engine, SHA);
-        assert!(cache.store(&engine, &key, &component).is_some(), "stored");
+        let image = component.serialize().expect("image");
+        assert!(cache.store(&engine, &key, &image).is_some(), "stored");
         let entry = dir.join(format!("{key}.cwasm"));
         let good = std::fs::read(&entry).expect("entry");
         Cached {
@@ -462,7 +479,8 @@ mod tests {
         std::fs::write(&stale, &old).expect("old entry");
         std::fs::write(&other_engine, &c.good).expect("other engine");
         let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
-        assert!(c.cache.store(&c.engine, &c.key, &component).is_some());
+        let image = component.serialize().expect("image");
+        assert!(c.cache.store(&c.engine, &c.key, &image).is_some());
         assert!(!stale.exists(), "the old-format entry is removed");
         assert!(other_engine.exists());
         assert!(c.load().is_some());
@@ -492,7 +510,8 @@ mod tests {
         aged(&writing, &c.good[..100], std::time::Duration::ZERO);
         aged(&other_engine, &c.good, hour);
         let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
-        assert!(c.cache.store(&c.engine, &c.key, &component).is_some());
+        let image = component.serialize().expect("image");
+        assert!(c.cache.store(&c.engine, &c.key, &image).is_some());
         assert!(!old_key.exists(), "the entry under the SHA-256 key stays");
         assert!(!crc_key.exists(), "the entry under the CRC-32 key stays");
         assert!(!killed.exists(), "a killed mur's temporary file stays");
@@ -551,7 +570,8 @@ mod tests {
         std::fs::remove_file(&c.entry).expect("remove");
         let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
         // Stored through the other engine: written, mapped back, refused, removed.
-        assert!(c.cache.store(&other, &c.key, &component).is_none());
+        let image = component.serialize().expect("image");
+        assert!(c.cache.store(&other, &c.key, &image).is_none());
         assert!(!c.entry.exists());
     }
 }

@@ -1,9 +1,11 @@
-//! The verb runtime: one wasmtime engine per process, built only when a verb
-//! actually runs, and the path from an index entry to compiled code — through
+//! The verb runtime: a wasmtime engine that runs verbs (without a compiler),
+//! built only when a verb actually runs, one that compiles on the cold path
+//! only, and the path from an index entry to compiled code — through
 //! the compile cache, noticing files changed behind the index's back. (Each
 //! verb gets a linker of what it imports: [`super::sandbox::linker_for`].)
 
 use std::path::Path;
+use std::sync::OnceLock;
 
 use sha2::{Digest, Sha256};
 use wasmtime::component::Component;
@@ -16,9 +18,15 @@ use super::index::{Entry, Index, stamp, stamp_of};
 use super::instance::chain;
 use super::timings::{self, Phase};
 
-/// Engine and cache: everything that outlives one verb call.
+/// Engines and cache: everything that outlives one verb call.
 pub struct Runtime {
+    /// Maps and runs compiled verbs. It has no compiler: building Cranelift's
+    /// settings cost every warm call ~60 µs for code it never used (README, "No
+    /// compiler on a warm call").
     pub engine: Engine,
+    /// Compiles, on the cold path only (a verb installed, changed, or its cache
+    /// entry gone); what it compiles reaches `engine` as the image it serializes.
+    pub(crate) compiler: OnceLock<Engine>,
     cache: CodeCache,
 }
 
@@ -30,11 +38,11 @@ pub struct Loaded {
 
 impl Runtime {
     pub fn new(cache_dir: &Path) -> Result<Self, VerbError> {
-        let engine = Engine::new(&config()).map_err(|e| {
-            VerbError::internal(format!("cannot start the verb runtime: {}", chain(&e)))
-        })?;
+        let mut config = config();
+        config.enable_compiler(false);
         Ok(Self {
-            engine,
+            engine: engine(&config)?,
+            compiler: OnceLock::new(),
             cache: CodeCache::open(cache_dir),
         })
     }
@@ -42,18 +50,30 @@ impl Runtime {
     /// Compile `bytes` (a verb that `name` will be installed as) and cache the result.
     pub fn compile(&self, name: &str, bytes: &[u8], sha256: &str) -> Result<Component, VerbError> {
         tracing::debug!("compiling verb `{name}`");
-        let component = timings::measure(Phase::Compile, || Component::new(&self.engine, bytes))
+        let compiler = match self.compiler.get() {
+            Some(compiler) => compiler,
+            None => {
+                let built = engine(&config())?;
+                self.compiler.get_or_init(|| built)
+            }
+        };
+        let compiled = timings::measure(Phase::Compile, || Component::new(compiler, bytes))
             .map_err(|e| {
                 VerbError::plugin(name, format!("is not a valid component: {}", chain(&e)))
             })?;
-        log_imports(&self.engine, name, &component);
+        log_imports(compiler, name, &compiled);
+        let image = compiled.serialize().map_err(|e| {
+            VerbError::internal(format!("cannot serialize verb `{name}`: {}", chain(&e)))
+        })?;
         // The entry as later calls will map it: its memory images come from the
         // file, not from copies of the freshly compiled code.
         let key = CodeCache::key(&self.engine, sha256);
-        Ok(self
-            .cache
-            .store(&self.engine, &key, &component)
-            .unwrap_or(component))
+        if let Some(component) = self.cache.store(&self.engine, &key, &image) {
+            return Ok(component);
+        }
+        super::cache::from_image(&self.engine, &image).map_err(|e| {
+            VerbError::internal(format!("cannot load compiled verb `{name}`: {}", chain(&e)))
+        })
     }
 
     /// The compiled code for an installed verb: from the cache when its entry is
@@ -107,6 +127,11 @@ impl Runtime {
         let component = self.compile(name, &bytes, &sha256)?;
         Ok(Loaded { component, changed })
     }
+}
+
+fn engine(config: &Config) -> Result<Engine, VerbError> {
+    Engine::new(config)
+        .map_err(|e| VerbError::internal(format!("cannot start the verb runtime: {}", chain(&e))))
 }
 
 /// Fuel on (the time bound); no native unwind information; no pooling

@@ -206,3 +206,53 @@ fn a_refused_add_and_a_removed_verb_leave_no_compiled_code_behind() {
         "removed, yet cached"
     );
 }
+
+/// A warm call maps the cached code into an engine that has no compiler; only the
+/// cold path (here: the cached entry gone) builds one.
+#[test]
+fn only_the_cold_path_builds_a_compiler() {
+    let (_tmp, mut host) = host_with(&["ping"]);
+    plan(&mut host, "ping", &[]);
+    let runtime = host.runtime.as_ref().expect("a runtime");
+    assert!(
+        runtime.compiler.get().is_none(),
+        "a warm call built a compiler"
+    );
+    let wasm = std::fs::read(guest("ping")).expect("guest");
+    assert!(
+        wasmtime::component::Component::new(&runtime.engine, &wasm).is_err(),
+        "the engine that runs verbs can compile"
+    );
+
+    let dirs = host.dirs.clone();
+    let mut host = VerbHost::open_in(dirs.clone()).expect("open");
+    for entry in cache_entries(&dirs) {
+        std::fs::remove_file(dirs.cache.join(entry)).expect("remove the entry");
+    }
+    plan(&mut host, "ping", &[]);
+    let runtime = host.runtime.as_ref().expect("a runtime");
+    assert!(
+        runtime.compiler.get().is_some(),
+        "compiled without a compiler?"
+    );
+    assert_eq!(cache_entries(&dirs).len(), 1, "the rebuilt entry is cached");
+}
+
+/// With no usable cache directory the freshly compiled code runs from memory.
+#[cfg(unix)]
+#[test]
+fn a_verb_runs_when_its_code_cannot_be_cached() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let (_tmp, dirs) = temp_dirs();
+    std::fs::create_dir_all(&dirs.cache).expect("cache dir");
+    // Others may write there: mur maps no code from it (`CodeCache::open`).
+    std::fs::set_permissions(&dirs.cache, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    manage::add(&dirs, &[guest("ping")], false, &[]).expect("verbs add");
+    let mut host = VerbHost::open_in(dirs.clone()).expect("open");
+    let plan = plan(&mut host, "ping", &[]);
+    let shaped = host
+        .shape("ping", &plan, &serde_json::json!({"v": 1}), false)
+        .expect("shape");
+    assert!(String::from_utf8_lossy(&shaped.stdout).contains("\"pong\":true"));
+    assert_eq!(cache_entries(&dirs), Vec::<String>::new());
+}
