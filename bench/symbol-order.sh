@@ -12,7 +12,9 @@
 # profile a release build, and make the order anew when the toolchain or
 # Cargo.lock changes (names it no longer finds are skipped: a stale order costs
 # speed, never correctness). Run where `mur devtools state --selector '#count'`
-# answers (a running mur-sample and the standard verbs installed); then rebuild.
+# answers (a running mur-sample, the standard verbs and docs/examples/count.json
+# installed); then rebuild. The profile takes the four rows of `mur-bench`'s
+# latency table: a named verb, a data verb, a derived verb and `call`.
 #
 #   MUR_SYMBOL_ORDER= cargo build --release -p mur
 #   bench/symbol-order.sh target/release/mur host/symbol-order.txt [runs, default 1000]
@@ -27,6 +29,8 @@ perf record -q -F 30000 -o "$data" -- sh -c '
   while [ "$i" -lt "$2" ]; do
     "$1" devtools state --selector "#count" >/dev/null
     "$1" devtools call state --args "{\"selector\":\"#count\"}" >/dev/null
+    "$1" devtools count >/dev/null
+    "$1" devtools clear-todos >/dev/null
     i=$((i + 1))
   done' sh "$mur" "$runs" >/dev/null 2>&1
 # The comm is the binary's name cut to 15 characters, as the kernel keeps it.
