@@ -5,9 +5,9 @@
 //! The file hash is the one recorded in the index at install, so a changed verb
 //! gets a new key and is never served stale; the second part changes with this
 //! file's [`FORMAT`], the wasmtime version, the settings that shape code (fuel)
-//! and the architecture, so a new `mur` never loads code written by an old one. Each entry
-//! is exactly wasmtime's serialized component (an ELF image), so that a call
-//! maps it ([`Component::deserialize_file`]) rather than reading it: the pages
+//! and the architecture, so a new `mur` never loads code written by an old one.
+//! Each entry is exactly wasmtime's serialized component (an ELF image), so that
+//! a call maps it ([`Component::deserialize_file`]) rather than reading it: the pages
 //! a call touches come from the page cache, and the memory images of a big
 //! verb (the interpreter heap of a JavaScript or Python verb, tens of MB) are
 //! mapped copy-on-write from the file instead of being copied.
