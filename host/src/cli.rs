@@ -1,4 +1,5 @@
-//! The command line as clap types, and the one shape read without clap (a plain verb call).
+//! The command line as clap types, and the two shapes read without clap (a plain verb call,
+//! a plain tool call).
 
 use std::path::PathBuf;
 
