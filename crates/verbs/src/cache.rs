@@ -19,8 +19,9 @@
 //!   removed. The write also removes what no `mur` of this version reads of
 //!   this verb file: entries in the format before this one (`murverb2`: a
 //!   header and a CRC-32 around the same bytes), entries under the keys
-//!   before this one (a SHA-256 or a CRC-32 engine part), and temporary files a
-//!   killed `mur` left (`verbs add`/`remove` collect those of every verb);
+//!   before this one (a SHA-256 or a CRC-32 engine part); and of every verb,
+//!   entries under another engine's key unmapped for a month (what an upgrade
+//!   leaves) and temporary files a killed `mur` left;
 //! - on every call ([`CodeCache::load`]): the entry must be a regular file, not
 //!   a link, FIFO or device, of at most [`MAX_ENTRY_BYTES`]; then wasmtime
 //!   checks its ELF structure, version and settings. A truncated entry fails
@@ -157,9 +158,7 @@ impl CodeCache {
         let loaded = open_entry(&path)
             .map_err(|refusal| refusal.to_string())
             .and_then(|file| map(engine, &path, &file).map_err(|e| reason(&e)));
-        if let Some(sha256) = key.split('-').next() {
-            self.remove_superseded(sha256);
-        }
+        self.collect(key);
         match loaded {
             Ok(mapped) => Some(mapped),
             Err(why) => {
@@ -173,21 +172,37 @@ impl CodeCache {
         Some(self.dir.as_ref()?.join(format!("{key}.cwasm")))
     }
 
-    /// Remove what no `mur` of this version reads of the file `sha256`:
-    /// entries in the layout before [`FORMAT`] 1, entries under the keys of
-    /// earlier `mur`s (a SHA-256 or CRC-32 engine part: [`superseded_key`]),
-    /// and temporary files a `mur` killed mid-write left ([`stale_temporary`]).
-    /// A JavaScript or Python verb's entry is tens of MB, and a call never
-    /// looks at another key's, so nothing else would ever remove them.
-    fn remove_superseded(&self, sha256: &str) {
-        for entry in self.entries_of(sha256) {
+    /// Remove, after storing the entry `key`, what no `mur` of this version
+    /// reads: of the same verb file, entries in the layout before [`FORMAT`] 1
+    /// and entries under the keys of earlier `mur`s (a SHA-256 or CRC-32 engine
+    /// part: [`superseded_key`]); of any verb, entries under another engine's
+    /// key unused for [`UNUSED_OTHER_ENGINE`], and temporary files a `mur` killed
+    /// mid-write left ([`stale_temporary`]). A JavaScript or Python verb's entry
+    /// is tens of MB, and a call never looks at another key's, so nothing else
+    /// would ever remove them.
+    fn collect(&self, key: &str) {
+        let Some((sha256, engine)) = key.split_once('-') else {
+            return;
+        };
+        let Some(entries) = self
+            .dir
+            .as_ref()
+            .and_then(|dir| std::fs::read_dir(dir).ok())
+        else {
+            return;
+        };
+        for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let path = entry.path();
-            let superseded = match name.strip_suffix(".cwasm") {
-                Some(stem) => superseded_key(stem) || starts_with_old_magic(&path),
+            let gone = match name.strip_suffix(".cwasm") {
+                Some(stem) => {
+                    let (sha, other) = stem.split_once('-').unwrap_or((stem, ""));
+                    (sha == sha256 && (superseded_key(stem) || starts_with_old_magic(&path)))
+                        || (other != engine && unused_for(&entry, UNUSED_OTHER_ENGINE))
+                }
                 None => stale_temporary(&name, &entry),
             };
-            if superseded {
+            if gone {
                 let _ = std::fs::remove_file(path);
             }
         }
@@ -310,6 +325,27 @@ fn same_file(path: &Path, file: &File) -> PathBuf {
 /// A temporary file of [`mur_lockfile::write_atomic`] older than this was left
 /// by a `mur` that died mid-write: writing even a 160 MB entry takes seconds.
 const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// How long an entry under another engine's key may go unmapped before a store
+/// collects it ([`CodeCache::collect`]): what an upgrade of `mur` (or of its
+/// wasmtime) leaves behind. Mapping an entry updates its access time (at most
+/// daily under `relatime`); where the file system keeps none (`noatime`) its
+/// write time stands in, and another `mur` still using the entry compiles it
+/// again, once a month at most.
+const UNUSED_OTHER_ENGINE: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
+
+/// Whether `entry` was neither read (mapped) nor written for `age`.
+fn unused_for(entry: &std::fs::DirEntry, age: std::time::Duration) -> bool {
+    let Ok(meta) = entry.metadata() else {
+        return false;
+    };
+    let last = match (meta.accessed(), meta.modified()) {
+        (Ok(read), Ok(written)) => read.max(written),
+        (Err(_), Ok(at)) | (Ok(at), Err(_)) => at,
+        (Err(_), Err(_)) => return false,
+    };
+    last.elapsed().is_ok_and(|idle| idle > age)
+}
 
 /// Whether `stem` (an entry's name without `.cwasm`) is a key of an earlier
 /// `mur`: `<sha256>-<engine>` with a SHA-256 (64 hex digits) or a CRC-32 (8)
@@ -486,12 +522,40 @@ mod tests {
         assert!(c.load().is_some());
     }
 
-    /// A file in the cache directory, last modified `age` ago.
+    /// A file in the cache directory, last read and written `age` ago.
     fn aged(path: &Path, bytes: &[u8], age: std::time::Duration) {
         std::fs::write(path, bytes).expect("write");
         let file = File::options().write(true).open(path).expect("open");
         let at = std::time::SystemTime::now() - age;
-        file.set_modified(at).expect("set mtime");
+        let times = std::fs::FileTimes::new().set_accessed(at).set_modified(at);
+        file.set_times(times).expect("set times");
+    }
+
+    #[test]
+    fn a_store_collects_other_engines_entries_unused_for_a_month() {
+        let c = cached();
+        let dir = c.entry.parent().expect("dir");
+        let day = std::time::Duration::from_secs(24 * 3600);
+        let other_verb = "fe".repeat(32);
+        let (_, engine) = c.key.split_once('-').expect("a key");
+        let left_by_an_upgrade = dir.join(format!("{other_verb}-00000000cafef00d.cwasm"));
+        let in_use = dir.join(format!("{other_verb}-00000000deadf00d.cwasm"));
+        let ours = dir.join(format!("{other_verb}-{engine}.cwasm"));
+        aged(&left_by_an_upgrade, &c.good, 40 * day);
+        aged(&in_use, &c.good, 2 * day);
+        aged(&ours, &c.good, 40 * day);
+        let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
+        let image = component.serialize().expect("image");
+        assert!(c.cache.store(&c.engine, &c.key, &image).is_some());
+        assert!(
+            !left_by_an_upgrade.exists(),
+            "another engine's unused entry stays"
+        );
+        assert!(in_use.exists(), "another engine's entry in use is removed");
+        assert!(
+            ours.exists(),
+            "this engine's entries are `verbs add`'s to collect"
+        );
     }
 
     #[test]
