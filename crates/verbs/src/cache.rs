@@ -142,8 +142,8 @@ impl CodeCache {
     /// map it back through `engine` as every later call will, which is the check
     /// that it loads: an entry that does not is removed.
     /// Returns the mapped component, or `None` when nothing was cached
-    /// (failures only cost a recompile later). Entries of this verb file in the
-    /// old format go.
+    /// (failures only cost a recompile later). Then what no `mur` of this
+    /// version reads is collected ([`CodeCache::collect`]).
     pub fn store(&self, engine: &Engine, key: &str, image: &[u8]) -> Option<Component> {
         let path = self.entry_path(key)?;
         if image.len() as u64 > MAX_ENTRY_BYTES {

@@ -50,13 +50,7 @@ impl Runtime {
     /// Compile `bytes` (a verb that `name` will be installed as) and cache the result.
     pub fn compile(&self, name: &str, bytes: &[u8], sha256: &str) -> Result<Component, VerbError> {
         tracing::debug!("compiling verb `{name}`");
-        let compiler = match self.compiler.get() {
-            Some(compiler) => compiler,
-            None => {
-                let built = engine(&config())?;
-                self.compiler.get_or_init(|| built)
-            }
-        };
+        let compiler = self.compiler()?;
         let compiled = timings::measure(Phase::Compile, || Component::new(compiler, bytes))
             .map_err(|e| {
                 VerbError::plugin(name, format!("is not a valid component: {}", chain(&e)))
@@ -74,6 +68,15 @@ impl Runtime {
         super::cache::from_image(&self.engine, &image).map_err(|e| {
             VerbError::internal(format!("cannot load compiled verb `{name}`: {}", chain(&e)))
         })
+    }
+
+    /// The engine that compiles, built the first time a verb is compiled.
+    fn compiler(&self) -> Result<&Engine, VerbError> {
+        if let Some(compiler) = self.compiler.get() {
+            return Ok(compiler);
+        }
+        let built = engine(&config())?;
+        Ok(self.compiler.get_or_init(|| built))
     }
 
     /// The compiled code for an installed verb: from the cache when its entry is
