@@ -1,5 +1,6 @@
 //! Per-call latency, whole process, warm: contenders run interleaved (one run
-//! of each in turn, so machine noise hits them alike) and every row is put
+//! of each in turn, so machine noise hits them alike; each round in a fresh
+//! shuffled order, so no row always follows the same one) and every row is put
 //! against the two floors measured in the same run — `mur-floor` (one raw
 //! POST) and `mur-contract-floor` (the lockfile contract, then the POST).
 //!
@@ -83,21 +84,64 @@ pub fn floor_contenders<'a>(sandbox: &'a Bench, endpoint: &'a str) -> [Contender
     ]
 }
 
-/// `runs` rounds of every contender in turn, after [`WARM_UPS`] of each;
-/// the runs of each contender, in the contenders' order.
-pub fn measure_interleaved(contenders: &[Contender], runs: usize) -> Result<Vec<Vec<Run>>> {
+/// The order of the contenders within each round of an interleaved table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// A fresh order every round (from a fixed seed, so a run can be repeated).
+    /// A process runs measurably slower right after a large one than after a
+    /// small one (the caches hold the other's code): in a fixed order the row
+    /// after the largest contender always pays that, the floors never.
+    Shuffled,
+    /// The contenders' own order every round (`--fixed-order`).
+    Fixed,
+}
+
+/// The seed of [`Order::Shuffled`]: the same sequence of orders in every run.
+const SHUFFLE_SEED: u64 = 0x6d75_722d_6265_6e63;
+
+/// `runs` rounds of every contender, after [`WARM_UPS`] of each; the runs of
+/// each contender, in the contenders' order.
+pub fn measure_interleaved(
+    contenders: &[Contender],
+    runs: usize,
+    order: Order,
+) -> Result<Vec<Vec<Run>>> {
     for contender in contenders {
         for _ in 0..WARM_UPS {
             run_one(contender)?;
         }
     }
     let mut all: Vec<Vec<Run>> = vec![Vec::with_capacity(runs); contenders.len()];
+    let mut rounds = Rounds::new(contenders.len(), order);
     for _ in 0..runs {
-        for (at, contender) in contenders.iter().enumerate() {
-            all[at].push(run_one(contender)?);
+        for &at in rounds.next_round() {
+            all[at].push(run_one(&contenders[at])?);
         }
     }
     Ok(all)
+}
+
+/// The order of each round: the contenders' indices, shuffled anew per round
+/// or left as they are.
+struct Rounds {
+    order: Vec<usize>,
+    shuffle: Option<fastrand::Rng>,
+}
+
+impl Rounds {
+    fn new(contenders: usize, order: Order) -> Self {
+        Self {
+            order: (0..contenders).collect(),
+            shuffle: (order == Order::Shuffled).then(|| fastrand::Rng::with_seed(SHUFFLE_SEED)),
+        }
+    }
+
+    fn next_round(&mut self) -> &[usize] {
+        if let Some(rng) = &mut self.shuffle {
+            rng.shuffle(&mut self.order);
+        }
+        &self.order
+    }
 }
 
 fn run_one(contender: &Contender) -> Result<Run> {
@@ -142,7 +186,12 @@ pub fn rows_against_floors(contenders: &[Contender], runs: &[Vec<Run>]) -> (Vec<
 ///
 /// With `--target`, the same rows and both floors of that build run interleaved with
 /// the host build's, and its rows are put against its own floors as well.
-pub fn per_call_latency(sandbox: &Bench, endpoint: &str, runs: usize) -> Result<Vec<Row>> {
+pub fn per_call_latency(
+    sandbox: &Bench,
+    endpoint: &str,
+    runs: usize,
+    order: Order,
+) -> Result<Vec<Row>> {
     let count = mur_testkit::plugins::repo_root().join("docs/examples/count.json");
     let count = count.to_str().ok_or("a non-UTF-8 checkout path")?;
     measure::run_expect(&mut sandbox.mur(&["verbs", "add", "--force", count]), 0)
@@ -165,7 +214,7 @@ pub fn per_call_latency(sandbox: &Bench, endpoint: &str, runs: usize) -> Result<
         }));
     }
     contenders.extend(floor_contenders(sandbox, endpoint));
-    let runs = measure_interleaved(&contenders, runs)?;
+    let runs = measure_interleaved(&contenders, runs, order)?;
     let (mut rows, _) = rows_against_floors(&contenders, &runs);
     if sandbox.other().is_some() {
         let own = Floors {
@@ -196,4 +245,38 @@ fn mur_rows<'a>(tag: &str, mur: impl Fn(&[&str]) -> Command + Copy + 'a) -> Vec<
             &["call", "state", "--args", STATE_ARGS],
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rounds(order: Order, count: usize) -> Vec<Vec<usize>> {
+        let mut rounds = Rounds::new(5, order);
+        (0..count).map(|_| rounds.next_round().to_vec()).collect()
+    }
+
+    #[test]
+    fn a_shuffled_round_runs_each_contender_once_and_no_row_always_follows_another() {
+        let shuffled = rounds(Order::Shuffled, 50);
+        for round in &shuffled {
+            let mut sorted = round.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 2, 3, 4]);
+        }
+        // The row after contender 0 varies from round to round.
+        let after_first: std::collections::BTreeSet<Option<usize>> = shuffled
+            .iter()
+            .map(|round| {
+                round
+                    .iter()
+                    .position(|&at| at == 0)
+                    .and_then(|i| round.get(i + 1).copied())
+            })
+            .collect();
+        assert!(after_first.len() > 2, "{after_first:?}");
+        // The same seed: the same orders in every run of the benchmark.
+        assert_eq!(shuffled, rounds(Order::Shuffled, 50));
+        assert_eq!(rounds(Order::Fixed, 3), vec![vec![0, 1, 2, 3, 4]; 3]);
+    }
 }

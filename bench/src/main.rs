@@ -3,11 +3,10 @@
 //! with two floors (one raw POST; the lockfile contract then the POST) and,
 //! when `bench/peers.sh` installed them, its peers.
 //!
-//! Run from the workspace root: `cargo run --release -p mur-bench`
-//! (`-- --quick` for fewer runs while iterating; `-- --only languages` for one
-//! section: latency, load, languages, discovery, auto, server, peers or stdio;
-//! `-- --target x86_64-unknown-linux-musl` to measure that build of `mur` and the
-//! floors beside the host's, in the latency section).
+//! Run from the workspace root: `cargo run --release -p mur-bench` (`-- --help`
+//! for its options: `--quick`, `--only SECTION`, `--rounds N`, `--target TRIPLE`
+//! to measure that build of `mur` and the floors beside the host's, and
+//! `--fixed-order`).
 
 mod languages;
 mod latency;
@@ -20,8 +19,56 @@ mod stdio;
 
 use std::{process::ExitCode, time::Duration};
 
+use clap::{Parser, ValueEnum};
+use latency::Order;
 use mur_bench::wire;
 use stats::Row;
+
+/// What one run of the benchmark measures, as the command line says it.
+#[derive(Debug, Parser)]
+#[command(
+    name = "mur-bench",
+    about = "Measure what mur costs per call, beside two floors and its peers",
+    long_about = "Measure what mur costs per call, beside two floors and its peers.\n\n\
+        Builds everything in release mode, starts a private mur-sample, and prints one \
+        Markdown table per section. Run it from the workspace root.",
+    after_help = "Examples:\n  \
+        mur-bench --quick\n  \
+        mur-bench --only latency --rounds 300\n  \
+        mur-bench --only latency --target x86_64-unknown-linux-musl"
+)]
+struct Args {
+    /// Fewer runs of every section, for iterating
+    #[arg(long)]
+    quick: bool,
+    /// Run this section only
+    #[arg(long, value_enum, value_name = "SECTION")]
+    only: Option<Section>,
+    /// Also build mur and both floors for this target and measure them beside the host
+    /// build's (latency section only)
+    #[arg(long, value_name = "TRIPLE", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    target: Option<String>,
+    /// Rounds of the interleaved latency tables [default: 60, 10 with --quick]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    rounds: Option<u32>,
+    /// Run the contenders of an interleaved table in the same order every round
+    /// (by default each round runs them in a fresh shuffled order)
+    #[arg(long)]
+    fixed_order: bool,
+}
+
+/// The sections, in the order a full run prints them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Section {
+    Latency,
+    Load,
+    Languages,
+    Discovery,
+    Auto,
+    Server,
+    Peers,
+    Stdio,
+}
 
 struct Plan {
     latency_runs: usize,
@@ -30,68 +77,44 @@ struct Plan {
     auto_runs: usize,
     load_duration: Duration,
     /// The one section to run (`--only NAME`), or every section.
-    only: Option<String>,
+    only: Option<Section>,
     /// Another target to build `mur` and the floors for (`--target TRIPLE`), measured
     /// beside the host build in the latency section.
     target: Option<String>,
+    order: Order,
 }
 
 impl Plan {
-    fn from_args() -> Self {
-        let args: Vec<String> = std::env::args().collect();
-        // A flag given without its value is an empty value, refused by `run`.
-        let value = |name: &str| {
-            args.iter()
-                .position(|arg| arg == name)
-                .map(|at| args.get(at + 1).cloned().unwrap_or_default())
-        };
-        let (only, target) = (value("--only"), value("--target"));
-        let plan = if args.iter().any(|arg| arg == "--quick") {
-            Self {
-                latency_runs: 10,
-                warm_runs: 3,
-                discovery_runs: 3,
-                auto_runs: 1,
-                load_duration: Duration::from_secs(1),
-                only: None,
-                target: None,
-            }
+    fn from(args: Args) -> Self {
+        let (latency_runs, warm_runs, discovery_runs, auto_runs, load_secs) = if args.quick {
+            (10, 3, 3, 1, 1)
         } else {
-            Self {
-                latency_runs: 60,
-                warm_runs: 10,
-                discovery_runs: 10,
-                auto_runs: 5,
-                load_duration: Duration::from_secs(3),
-                only: None,
-                target: None,
-            }
+            (60, 10, 10, 5, 3)
+        };
+        let order = if args.fixed_order {
+            Order::Fixed
+        } else {
+            Order::Shuffled
         };
         Self {
-            only,
-            target,
-            ..plan
+            latency_runs: args.rounds.map_or(latency_runs, |n| n as usize),
+            warm_runs,
+            discovery_runs,
+            auto_runs,
+            load_duration: Duration::from_secs(load_secs),
+            only: args.only,
+            target: args.target,
+            order,
         }
     }
 
-    fn runs(&self, section: &str) -> bool {
-        self.only.as_deref().is_none_or(|only| only == section)
+    fn runs(&self, section: Section) -> bool {
+        self.only.is_none_or(|only| only == section)
     }
 }
 
-const SECTIONS: [&str; 8] = [
-    "latency",
-    "load",
-    "languages",
-    "discovery",
-    "auto",
-    "server",
-    "peers",
-    "stdio",
-];
-
 fn main() -> ExitCode {
-    match run(Plan::from_args()) {
+    match run(Plan::from(Args::parse())) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("mur-bench: {message}");
@@ -101,20 +124,8 @@ fn main() -> ExitCode {
 }
 
 fn run(plan: Plan) -> setup::Result<()> {
-    if let Some(only) = plan.only.as_deref().filter(|only| !SECTIONS.contains(only)) {
-        let what = if only.is_empty() {
-            "`--only` needs a section".to_owned()
-        } else {
-            format!("no section `{only}`")
-        };
-        return Err(format!("{what}; sections: {}", SECTIONS.join(", ")));
-    }
-    match plan.target.as_deref() {
-        Some("") => return Err("`--target` needs a target triple".into()),
-        Some(_) if !plan.runs("latency") => {
-            return Err("`--target` adds rows to the latency section only".into());
-        }
-        _ => {}
+    if plan.target.is_some() && !plan.runs(Section::Latency) {
+        return Err("`--target` adds rows to the latency section only".into());
     }
     let sandbox = setup::Bench::build(plan.target.as_deref())?;
     let verb_files = sandbox.install_standard_verbs()?;
@@ -128,42 +139,42 @@ fn run(plan: Plan) -> setup::Result<()> {
         live.pid
     );
 
-    if plan.runs("latency") {
+    if plan.runs(Section::Latency) {
         eprintln!("per-call latency…");
         stats::print_table(
             "Per-call latency (whole process, warm)",
-            &latency::per_call_latency(&sandbox, &live.endpoint, plan.latency_runs)?,
+            &latency::per_call_latency(&sandbox, &live.endpoint, plan.latency_runs, plan.order)?,
         );
     }
-    if plan.runs("load") {
+    if plan.runs(Section::Load) {
         eprintln!("verb load…");
         stats::print_table(
             "Verb load (per standard verb)",
             &scenarios::verb_load(&sandbox, &verb_files, plan.warm_runs)?,
         );
     }
-    if plan.runs("languages") {
+    if plan.runs(Section::Languages) {
         eprintln!("verb languages…");
         stats::print_table(
             "Verbs by language (warm named verb calling `version`, interleaved)",
             &languages::verb_languages(&sandbox, plan.latency_runs)?,
         );
     }
-    if plan.runs("discovery") {
+    if plan.runs(Section::Discovery) {
         eprintln!("discovery at scale…");
         stats::print_table(
             "Discovery at scale",
             &scenarios::discovery_at_scale(&sandbox, &live, plan.discovery_runs)?,
         );
     }
-    if plan.runs("auto") {
+    if plan.runs(Section::Auto) {
         eprintln!("--auto scan…");
         stats::print_table(
             "--auto port scan",
             &scenarios::auto_scan(&sandbox, &live, plan.auto_runs)?,
         );
     }
-    if plan.runs("server") {
+    if plan.runs(Section::Server) {
         eprintln!("server load…");
         let load: Vec<Row> = [8, 64]
             .into_iter()
@@ -173,14 +184,14 @@ fn run(plan: Plan) -> setup::Result<()> {
             .collect::<setup::Result<_>>()?;
         stats::print_table("Server throughput (mur-sample)", &load);
     }
-    if plan.runs("peers") {
+    if plan.runs(Section::Peers) {
         eprintln!("peers…");
         stats::print_table(
             "Peers (same session and call, interleaved with mur and the floors; bench/peers.sh)",
-            &peers::peers(&sandbox, &live.endpoint, plan.warm_runs)?,
+            &peers::peers(&sandbox, &live.endpoint, plan.warm_runs, plan.order)?,
         );
     }
-    if plan.runs("stdio") {
+    if plan.runs(Section::Stdio) {
         eprintln!("stdio servers through a bridge…");
         stats::print_table(
             "Stdio servers: warm call through `mur devtools bridge` vs a launch per call (interleaved)",
@@ -201,37 +212,88 @@ fn cores() -> usize {
 mod tests {
     use super::*;
 
-    fn plan(only: Option<&str>, target: Option<&str>) -> Plan {
-        Plan {
-            latency_runs: 1,
-            warm_runs: 1,
-            discovery_runs: 1,
-            auto_runs: 1,
-            load_duration: Duration::ZERO,
-            only: only.map(str::to_owned),
-            target: target.map(str::to_owned),
+    fn parse(args: &[&str]) -> Result<Plan, clap::Error> {
+        Args::try_parse_from(std::iter::once("mur-bench").chain(args.iter().copied()))
+            .map(Plan::from)
+    }
+
+    fn refused(args: &[&str]) -> String {
+        match parse(args) {
+            Ok(_) => panic!("{args:?} was accepted"),
+            Err(e) => e.render().to_string(),
         }
     }
 
     #[test]
-    fn bad_flags_are_refused_before_anything_is_built() {
-        let sections = "sections: latency, load, languages, discovery, auto, server, peers, stdio";
-        let refused = |plan| run(plan).expect_err("refused");
+    fn help_says_what_it_measures_and_how_to_choose() {
+        let help = refused(&["--help"]);
         assert_eq!(
-            refused(plan(Some(""), None)),
-            format!("`--only` needs a section; {sections}")
+            help,
+            "\
+Measure what mur costs per call, beside two floors and its peers.
+
+Builds everything in release mode, starts a private mur-sample, and prints one Markdown table per
+section. Run it from the workspace root.
+
+Usage: mur-bench [OPTIONS]
+
+Options:
+      --quick
+          Fewer runs of every section, for iterating
+
+      --only <SECTION>
+          Run this section only
+          \n          [possible values: latency, load, languages, discovery, auto, server, peers, stdio]
+
+      --target <TRIPLE>
+          Also build mur and both floors for this target and measure them beside the host build's
+          (latency section only)
+
+      --rounds <N>
+          Rounds of the interleaved latency tables [default: 60, 10 with --quick]
+
+      --fixed-order
+          Run the contenders of an interleaved table in the same order every round (by default each
+          round runs them in a fresh shuffled order)
+
+  -h, --help
+          Print help (see a summary with '-h')
+
+Examples:
+  mur-bench --quick
+  mur-bench --only latency --rounds 300
+  mur-bench --only latency --target x86_64-unknown-linux-musl
+"
         );
-        assert_eq!(
-            refused(plan(Some("nope"), None)),
-            format!("no section `nope`; {sections}")
+    }
+
+    #[test]
+    fn bad_words_are_refused_before_anything_is_built() {
+        // Each used to be ignored (or read as an empty value) and the whole
+        // benchmark ran, building everything first.
+        assert!(refused(&["--onyl", "latency"]).contains("unexpected argument '--onyl'"));
+        assert!(
+            refused(&["--only", "nope"]).contains("invalid value 'nope' for '--only <SECTION>'")
         );
+        assert!(refused(&["--only"]).contains("a value is required for '--only <SECTION>'"));
+        assert!(refused(&["--target", ""]).contains("a value is required for '--target <TRIPLE>'"));
+        assert!(refused(&["--rounds", "0"]).contains("invalid value '0' for '--rounds <N>'"));
+        let plan =
+            parse(&["--only", "load", "--target", "x86_64-unknown-linux-musl"]).expect("accepted");
         assert_eq!(
-            refused(plan(None, Some(""))),
-            "`--target` needs a target triple"
-        );
-        assert_eq!(
-            refused(plan(Some("load"), Some("x86_64-unknown-linux-musl"))),
+            run(plan).expect_err("refused"),
             "`--target` adds rows to the latency section only"
         );
+    }
+
+    #[test]
+    fn rounds_and_order_follow_the_flags() {
+        let plan = parse(&[]).expect("accepted");
+        assert_eq!((plan.latency_runs, plan.order), (60, Order::Shuffled));
+        let plan = parse(&["--quick", "--fixed-order"]).expect("accepted");
+        assert_eq!((plan.latency_runs, plan.order), (10, Order::Fixed));
+        let plan = parse(&["--quick", "--rounds", "300", "--only", "latency"]).expect("accepted");
+        assert_eq!(plan.latency_runs, 300);
+        assert!(plan.runs(Section::Latency) && !plan.runs(Section::Load));
     }
 }

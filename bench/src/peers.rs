@@ -12,7 +12,7 @@ use std::{
 };
 
 use crate::{
-    latency::{self, Contender, STATE_ARGS},
+    latency::{self, Contender, Order, STATE_ARGS},
     measure,
     setup::{Bench, Result},
     stats::Row,
@@ -103,7 +103,7 @@ fn peer_calls(endpoint: &str) -> Vec<(&'static str, &'static str, Vec<String>)> 
 }
 
 /// The peers, mur's named verb and both floors, `runs` interleaved rounds.
-pub fn peers(sandbox: &Bench, endpoint: &str, runs: usize) -> Result<Vec<Row>> {
+pub fn peers(sandbox: &Bench, endpoint: &str, runs: usize, order: Order) -> Result<Vec<Row>> {
     let Some(installed) = Installed::find() else {
         return Ok(peer_calls(endpoint)
             .into_iter()
@@ -138,7 +138,7 @@ pub fn peers(sandbox: &Bench, endpoint: &str, runs: usize) -> Result<Vec<Row>> {
         || sandbox.mur(&["state", "--selector", "#count"]),
     ));
     contenders.extend(latency::floor_contenders(sandbox, endpoint));
-    let measured = latency::measure_interleaved(&contenders, runs);
+    let measured = latency::measure_interleaved(&contenders, runs, order);
     if let Some(mcpdo) = &connected {
         disconnect(sandbox, &installed, mcpdo);
     }
