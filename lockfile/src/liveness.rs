@@ -86,7 +86,7 @@ fn judge(start: ProcessStart, started_at: Option<i64>) -> ProcessState {
 #[cfg(target_os = "linux")]
 fn process_start(pid: u32) -> ProcessStart {
     use procfs::FromRead as _;
-    let stat = match std::fs::read(format!("/proc/{pid}/stat")) {
+    let stat = match read_proc_stat(pid) {
         Ok(bytes) => procfs::process::Stat::from_read(bytes.as_slice()).ok(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
         // Unreadable: say "running" and let the probe decide, since a wrong
@@ -99,9 +99,44 @@ fn process_start(pid: u32) -> ProcessStart {
     if matches!(stat.state, 'Z' | 'X' | 'x') {
         return None;
     }
-    let boot = procfs::boot_time_secs().ok();
     let since_boot = stat.starttime / procfs::ticks_per_second().max(1);
-    Some(boot.and_then(|boot| i64::try_from(boot + since_boot).ok()))
+    Some(boot_time_secs().and_then(|boot| i64::try_from(boot + since_boot).ok()))
+}
+
+/// `/proc/<pid>/stat` in one read: the file reports no size, so `fs::read`
+/// would grow its buffer from 32 bytes, a read each time; the line is a few
+/// hundred bytes (its one free-form field, the command name, is at most 64).
+#[cfg(target_os = "linux")]
+fn read_proc_stat(pid: u32) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut bytes = Vec::with_capacity(1024);
+    std::fs::File::open(format!("/proc/{pid}/stat"))?.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// When the machine booted, in whole seconds since the epoch: the wall clock
+/// less the time since boot, which is how the kernel derives `/proc/stat`'s
+/// `btime`. Two clock reads in the vDSO, where reading `/proc/stat` had the
+/// kernel format every CPU's counters (and, on a large machine, every
+/// interrupt's: tens of KiB) on every call.
+#[cfg(target_os = "linux")]
+fn boot_time_secs() -> Option<u64> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    let mut up = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `up` is a valid, writable timespec for the call's duration.
+    #[allow(unsafe_code)]
+    let failed = unsafe { libc::clock_gettime(libc::CLOCK_BOOTTIME, &mut up) } != 0;
+    if failed {
+        return None;
+    }
+    let up = std::time::Duration::new(u64::try_from(up.tv_sec).ok()?, 0)
+        + std::time::Duration::from_nanos(u64::try_from(up.tv_nsec).ok()?);
+    Some(now.checked_sub(up)?.as_secs())
 }
 
 /// One `sysinfo` lookup of this pid (and no other process).
@@ -350,6 +385,14 @@ mod tests {
             process_states(&[(std::process::id(), None)]),
             [ProcessState::Session]
         );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_boot_time_is_the_one_proc_stat_reports() {
+        let ours = boot_time_secs().expect("boot time");
+        let kernels = procfs::boot_time_secs().expect("/proc/stat");
+        assert!(ours.abs_diff(kernels) <= 1, "{ours} vs {kernels}");
     }
 
     #[test]

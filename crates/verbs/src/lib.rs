@@ -169,17 +169,20 @@ impl VerbHost {
     /// the index, without starting the engine. The paths a 0.2+ verb declares it
     /// will write are checked against argv here, before anything is sent.
     pub fn parse(&mut self, verb: &str, argv: &[String]) -> Result<ParseOutcome, VerbError> {
-        let usage = self
-            .usage(verb)
-            .ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))?;
+        // The usage text is rendered only for an answer that shows it: a call
+        // that goes ahead never reads it.
+        let usage = |host: &Self| host.usage(verb).unwrap_or_default();
+        if self.index.get(verb).is_none() {
+            return Err(VerbError::UnknownVerb(verb.to_owned()));
+        }
         if matches!(argv, [only] if only == "--help" || only == "-h") {
-            return Ok(ParseOutcome::Help(usage));
+            return Ok(ParseOutcome::Help(usage(self)));
         }
         let answer = self.call(verb, |instance| {
             timings::measure(Phase::Parse, || instance.parse(argv))
         })?;
         match answer {
-            Ok(Parsed::Help) => Ok(ParseOutcome::Help(self.usage(verb).unwrap_or(usage))),
+            Ok(Parsed::Help) => Ok(ParseOutcome::Help(usage(self))),
             Ok(Parsed::Call(plan)) => {
                 let arguments = arguments_object(verb, &plan.arguments)?;
                 if let Some(writes) = &plan.writes {
@@ -190,7 +193,7 @@ impl VerbHost {
             Err(message) => Err(VerbError::Usage {
                 verb: verb.to_owned(),
                 message,
-                usage,
+                usage: usage(self),
             }),
         }
     }
