@@ -8,7 +8,7 @@
 # `cargo install` puts `mur` in ${CARGO_INSTALL_ROOT:-${CARGO_HOME:-~/.cargo}}/bin.
 #
 # On x86_64 Linux with `musl-gcc` (Debian and Ubuntu: `apt install musl-tools`; the
-# C parts of wasmtime and mimalloc are compiled with it), `mur` is built statically
+# C parts of wasmtime are compiled with it), `mur` is built statically
 # against musl: it starts without the dynamic loader and glibc's start-up, 0.6-1.4 ms
 # of every call (README, "The static build"). MUR_STATIC=0 builds
 # against the system's glibc instead; so does a machine without musl-gcc.

@@ -87,6 +87,15 @@ pub fn kebab(name: &str) -> String {
 }
 
 impl Derived {
+    /// Whether the verb derived from `tool` is called `word`: the tool's own
+    /// name or its kebab-case one. (Cheap: a caller looking for one verb in a
+    /// long tool list builds only that one.)
+    pub fn answers_to(tool: &Value, word: &str) -> bool {
+        tool.get("name")
+            .and_then(Value::as_str)
+            .is_some_and(|name| name == word || kebab(name) == word)
+    }
+
     /// The verb for one entry of a `tools/list` result; `None` when it has no
     /// name.
     pub fn from_tool(tool: &Value) -> Option<Self> {
@@ -455,6 +464,22 @@ mod tests {
     /// A call with these arguments (a JSON object).
     fn call(arguments: serde_json::Value) -> Request {
         Request::Call(arguments.as_object().expect("an object").clone())
+    }
+
+    #[test]
+    fn a_tool_answers_to_its_name_and_its_kebab_case_name() {
+        let tool = json!({"name": "waitFor", "inputSchema": {"type": "object"}});
+        let answers = |word| Derived::answers_to(&tool, word);
+        assert!(answers("waitFor") && answers("wait-for"));
+        assert!(!answers("wait") && !answers("waitfor") && !answers("wait_for"));
+        assert!(!Derived::answers_to(
+            &json!({"title": "waitFor"}),
+            "wait-for"
+        ));
+        assert_eq!(
+            Derived::from_tool(&tool).map(|v| v.name),
+            Some("wait-for".into())
+        );
     }
 
     fn wait_for() -> Derived {

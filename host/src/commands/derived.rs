@@ -199,11 +199,8 @@ impl ToolList {
 /// The verb derived from the tool named `name` (or whose kebab-case name is
 /// `name`), and that tool's `tools/list` entry.
 fn pick(tools: &[Value], name: &str) -> Option<(Derived, Value)> {
-    tools
-        .iter()
-        .filter_map(|tool| Some((Derived::from_tool(tool)?, tool)))
-        .find(|(verb, _)| verb.name == name || verb.tool == name)
-        .map(|(verb, tool)| (verb, tool.clone()))
+    let tool = tools.iter().find(|tool| Derived::answers_to(tool, name))?;
+    Some((Derived::from_tool(tool)?, tool.clone()))
 }
 
 /// Every page of `tools/list`.
