@@ -22,6 +22,7 @@ use std::{
 use mur_testkit::plugins;
 
 use crate::{
+    latency::{Order, Rounds},
     measure::{self, Run},
     setup::{Bench, Result},
     stats::{Row, ms, percentile},
@@ -45,7 +46,7 @@ struct Verb {
 
 /// Rows for Rust, JavaScript and Python verbs: `runs` interleaved warm calls
 /// each, then `runs` more under `-v` for the in-process split.
-pub fn verb_languages(sandbox: &Bench, runs: usize) -> Result<Vec<Row>> {
+pub fn verb_languages(sandbox: &Bench, runs: usize, order: Order) -> Result<Vec<Row>> {
     let mut languages = vec![
         Language {
             name: "Rust",
@@ -88,9 +89,11 @@ pub fn verb_languages(sandbox: &Bench, runs: usize) -> Result<Vec<Row>> {
         }
     }
     let mut samples: Vec<Vec<Run>> = vec![Vec::new(); languages.len()];
+    let mut rounds = Rounds::new(ready.len(), order);
     for _ in 0..runs {
-        for (i, verb) in &ready {
-            samples[*i].push(measure::run(&mut sandbox.mur(&[&verb.name])).map_err(io)?);
+        for &at in rounds.next_round() {
+            let (i, verb) = ready[at];
+            samples[i].push(measure::run(&mut sandbox.mur(&[&verb.name])).map_err(io)?);
         }
     }
     let mut rows = Vec::new();

@@ -123,20 +123,20 @@ pub fn measure_interleaved(
 
 /// The order of each round: the contenders' indices, shuffled anew per round
 /// or left as they are.
-struct Rounds {
+pub struct Rounds {
     order: Vec<usize>,
     shuffle: Option<fastrand::Rng>,
 }
 
 impl Rounds {
-    fn new(contenders: usize, order: Order) -> Self {
+    pub fn new(contenders: usize, order: Order) -> Self {
         Self {
             order: (0..contenders).collect(),
             shuffle: (order == Order::Shuffled).then(|| fastrand::Rng::with_seed(SHUFFLE_SEED)),
         }
     }
 
-    fn next_round(&mut self) -> &[usize] {
+    pub fn next_round(&mut self) -> &[usize] {
         if let Some(rng) = &mut self.shuffle {
             rng.shuffle(&mut self.order);
         }

@@ -48,11 +48,11 @@ struct Args {
     /// build's (latency section only)
     #[arg(long, value_name = "TRIPLE", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     target: Option<String>,
-    /// Rounds of the interleaved latency tables [default: 60, 10 with --quick]
+    /// Rounds of the latency and languages tables [default: 60, 10 with --quick]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     rounds: Option<u32>,
-    /// Run the contenders of an interleaved table in the same order every round
-    /// (by default each round runs them in a fresh shuffled order)
+    /// Run the contenders of the interleaved tables (latency, languages, peers) in the same
+    /// order every round (by default each round runs them in a fresh shuffled order)
     #[arg(long)]
     fixed_order: bool,
 }
@@ -157,7 +157,7 @@ fn run(plan: Plan) -> setup::Result<()> {
         eprintln!("verb languages…");
         stats::print_table(
             "Verbs by language (warm named verb calling `version`, interleaved)",
-            &languages::verb_languages(&sandbox, plan.latency_runs)?,
+            &languages::verb_languages(&sandbox, plan.latency_runs, plan.order)?,
         );
     }
     if plan.runs(Section::Discovery) {
@@ -250,11 +250,11 @@ Options:
           (latency section only)
 
       --rounds <N>
-          Rounds of the interleaved latency tables [default: 60, 10 with --quick]
+          Rounds of the latency and languages tables [default: 60, 10 with --quick]
 
       --fixed-order
-          Run the contenders of an interleaved table in the same order every round (by default each
-          round runs them in a fresh shuffled order)
+          Run the contenders of the interleaved tables (latency, languages, peers) in the same order
+          every round (by default each round runs them in a fresh shuffled order)
 
   -h, --help
           Print help (see a summary with '-h')
