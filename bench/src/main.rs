@@ -84,7 +84,7 @@ struct Plan {
     order: Order,
 }
 
-impl Plan {
+impl From<Args> for Plan {
     fn from(args: Args) -> Self {
         let (latency_runs, warm_runs, discovery_runs, auto_runs, load_secs) = if args.quick {
             (10, 3, 3, 1, 1)
@@ -107,7 +107,9 @@ impl Plan {
             order,
         }
     }
+}
 
+impl Plan {
     fn runs(&self, section: Section) -> bool {
         self.only.is_none_or(|only| only == section)
     }

@@ -116,9 +116,9 @@ fn read_proc_stat(pid: u32) -> std::io::Result<Vec<u8>> {
 
 /// When the machine booted, in whole seconds since the epoch: the wall clock
 /// less the time since boot, which is how the kernel derives `/proc/stat`'s
-/// `btime`. Two clock reads in the vDSO, where reading `/proc/stat` had the
-/// kernel format every CPU's counters (and, on a large machine, every
-/// interrupt's: tens of KiB) on every call.
+/// `btime`. Two clock reads (in the vDSO on current kernels), where reading
+/// `/proc/stat` had the kernel format every CPU's counters (and, on a large
+/// machine, every interrupt's: tens of KiB) on every call.
 #[cfg(target_os = "linux")]
 fn boot_time_secs() -> Option<u64> {
     let now = std::time::SystemTime::now()
@@ -134,8 +134,10 @@ fn boot_time_secs() -> Option<u64> {
     if failed {
         return None;
     }
-    let up = std::time::Duration::new(u64::try_from(up.tv_sec).ok()?, 0)
-        + std::time::Duration::from_nanos(u64::try_from(up.tv_nsec).ok()?);
+    let up = std::time::Duration::new(
+        u64::try_from(up.tv_sec).ok()?,
+        u32::try_from(up.tv_nsec).ok()?,
+    );
     Some(now.checked_sub(up)?.as_secs())
 }
 
