@@ -1,10 +1,18 @@
-//! The verb index: `index.json` in the verb directory, one entry per installed
-//! verb. Help and dispatch read it instead of instantiating every component.
+//! The verb index: one file per installed verb, `index/<name>.json` in the verb
+//! directory. Help and dispatch read it instead of instantiating every component;
+//! a call reads only its own verb's file.
 //!
 //! Each entry records the file's sha256 (the compile-cache key, computed once at
 //! install), and its size and modification time, so a `.wasm` replaced behind
 //! the index's back is noticed with one `stat` instead of a rehash per call.
+//!
+//! Before, the index was one file, `index.json`, holding every entry: each named
+//! or data verb call read and scanned all of it (27 KB for the standard verbs,
+//! ~0.06 ms of a 1.7 ms call), and two `verbs add` at once could lose one
+//! another's entry. An `index.json` left by an older `mur` is still read, and
+//! moved into entry files the first time the index is loaded whole.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -12,15 +20,22 @@ use serde::{Deserialize, Serialize};
 
 use super::bounded::{self, Links};
 use super::error::{VerbError, io_error};
+use super::names::{INDEX_NAME, valid_verb_name};
 use super::spec::{VerbSpec, with_tool_line};
 
-const INDEX_FILE: &str = "index.json";
-const SCHEMA: &str = "mur-verbs/1";
+/// The directory of entry files, inside the verb directory.
+const ENTRY_DIR: &str = INDEX_NAME;
+const SCHEMA: &str = "mur-verbs/2";
+/// The one-file index of older `mur`s, and its schema.
+const LEGACY_FILE: &str = "index.json";
+const LEGACY_SCHEMA: &str = "mur-verbs/1";
 
-/// The largest index `mur` reads. An entry is about a kilobyte, and at most
-/// ~66 KiB (a verb's usage and summary are capped at install, see
+/// The largest legacy index `mur` reads. An entry is about a kilobyte, and at
+/// most ~66 KiB (a verb's usage and summary are capped at install, see
 /// `manage::check_info`), so this holds a thousand verbs even at the worst.
 pub const MAX_INDEX_BYTES: u64 = 64 << 20;
+/// The largest entry file `mur` reads: one entry, at most ~66 KiB.
+const MAX_ENTRY_BYTES: u64 = 1 << 20;
 
 /// One installed verb.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -78,8 +93,16 @@ impl Entry {
     }
 }
 
+/// An entry file: `{"schema": "mur-verbs/2", "verb": {…}}`.
 #[derive(Debug, Serialize, Deserialize)]
-struct IndexFile {
+struct EntryFile {
+    schema: String,
+    verb: Entry,
+}
+
+/// The legacy one-file index.
+#[derive(Debug, Deserialize)]
+struct LegacyFile {
     schema: String,
     verbs: Vec<Entry>,
 }
@@ -89,46 +112,73 @@ struct IndexFile {
 pub struct Index {
     dir: PathBuf,
     pub verbs: Vec<Entry>,
-    /// Loaded by [`Index::load_only`]: `verbs` holds at most the one entry
-    /// asked for, so [`Index::save`] merges it into the file instead.
-    partial: bool,
+    /// The entries as they stand on disk, by name: [`Index::save`] writes the
+    /// ones that differ and removes the files of the ones taken out. An index
+    /// loaded for one verb holds only that one, so it never touches the others.
+    stored: BTreeMap<String, Entry>,
+    /// A legacy `index.json` was read: removed once its entries are all saved.
+    legacy: bool,
 }
 
 impl Index {
-    /// Load the index; a missing directory or file is an empty index. Anything
-    /// but a regular file of at most [`MAX_INDEX_BYTES`] (a FIFO, a link, a
-    /// device) is refused at once, never waited on.
+    /// Load every entry; a missing directory is an empty index. Anything but a
+    /// regular file of at most its cap (a FIFO, a link, a device) is refused at
+    /// once, never waited on. A legacy `index.json` is moved into entry files
+    /// (best effort: a read-only directory keeps it, and it is read again).
     pub fn load(dir: &Path) -> Result<Self, VerbError> {
-        let path = dir.join(INDEX_FILE);
-        let verbs = match bounded::read_capped(&path, Links::Refuse, MAX_INDEX_BYTES) {
-            Ok(bytes) => parse(&path, &bytes)?,
-            Err(refusal) if refusal.is_not_found() => Vec::new(),
-            Err(refusal) => return Err(broken(&path, refusal.to_string())),
+        let legacy = read_legacy(dir)?;
+        let on_disk = read_entries(dir)?;
+        let mut index = Self {
+            legacy: legacy.is_some(),
+            ..Self::empty(dir)
         };
-        Ok(Self {
-            dir: dir.to_owned(),
-            verbs,
-            partial: false,
-        })
+        // An entry file wins over the legacy index: it can only be newer.
+        for entry in legacy.into_iter().flatten() {
+            index.put(entry);
+        }
+        for entry in on_disk {
+            index.stored.insert(entry.name.clone(), entry.clone());
+            index.put(entry);
+        }
+        if index.legacy
+            && let Err(e) = index.save()
+        {
+            tracing::debug!("the legacy verb index stays: {e}");
+        }
+        Ok(index)
     }
 
     /// The index with only the entry of verb `name` (if installed): what a
-    /// call needs. The other entries are skipped as they are read, not built,
-    /// which is most of the cost of loading the index of twenty verbs.
+    /// call needs, one small file. A name no verb could have is no verb.
     pub fn load_only(dir: &Path, name: &str) -> Result<Self, VerbError> {
-        let path = dir.join(INDEX_FILE);
-        let verbs = match bounded::read_capped(&path, Links::Refuse, MAX_INDEX_BYTES) {
-            Ok(bytes) => only::parse(&bytes, name)
-                .map_err(|e| broken(&path, format!("is unreadable: {e}")))
-                .and_then(|file| checked(&path, file))?,
-            Err(refusal) if refusal.is_not_found() => Vec::new(),
-            Err(refusal) => return Err(broken(&path, refusal.to_string())),
+        if !valid_verb_name(name) {
+            return Ok(Self::empty(dir));
+        }
+        let verbs = match read_entry(dir, name)? {
+            Some(entry) => vec![entry],
+            // Not in the entry files: in a legacy index still to be moved?
+            None if legacy_exists(dir)? => {
+                let mut whole = Self::load(dir)?;
+                whole.verbs.retain(|e| e.name == name);
+                whole.verbs
+            }
+            None => Vec::new(),
         };
         Ok(Self {
             dir: dir.to_owned(),
+            stored: verbs.iter().map(|e| (e.name.clone(), e.clone())).collect(),
             verbs,
-            partial: true,
+            legacy: false,
         })
+    }
+
+    fn empty(dir: &Path) -> Self {
+        Self {
+            dir: dir.to_owned(),
+            verbs: Vec::new(),
+            stored: BTreeMap::new(),
+            legacy: false,
+        }
     }
 
     pub fn get(&self, name: &str) -> Option<&Entry> {
@@ -151,46 +201,133 @@ impl Index {
         self.dir.join(&entry.file)
     }
 
-    /// Write the index atomically, so a concurrent reader sees old or new, never
-    /// half. Two concurrent writers (`verbs add` in two shells) are not merged:
-    /// the last one wins, and a lost verb is added again with `verbs add`.
-    pub fn save(&self) -> Result<(), VerbError> {
-        if self.partial {
-            let mut full = Self::load(&self.dir)?;
-            for entry in &self.verbs {
-                full.put(entry.clone());
-            }
-            return full.save();
+    /// Write what changed since the index was read: each changed entry's file
+    /// atomically (a concurrent reader sees old or new, never half), and the
+    /// files of entries taken out removed. Two `verbs add` of different verbs
+    /// at once each write their own file, so neither loses the other's.
+    pub fn save(&mut self) -> Result<(), VerbError> {
+        let entries = self.dir.join(ENTRY_DIR);
+        let changed: Vec<Entry> = self
+            .verbs
+            .iter()
+            .filter(|e| self.stored.get(&e.name) != Some(*e))
+            .cloned()
+            .collect();
+        if !changed.is_empty() {
+            std::fs::create_dir_all(&entries).map_err(|e| io_error("create", &entries, e))?;
         }
-        let file = IndexFile {
-            schema: SCHEMA.into(),
-            verbs: self.verbs.clone(),
-        };
-        // Compact: every named or data verb call reads and scans this file (a
-        // pretty one was 37 KB for the 19 standard verbs, compact 27 KB), and
-        // only `mur` reads it; `verbs list --json` is the view for people.
-        let mut bytes =
-            serde_json::to_vec(&file).map_err(|e| VerbError::internal(e.to_string()))?;
-        bytes.push(b'\n');
-        write_atomic(&self.dir.join(INDEX_FILE), &bytes)
+        for entry in changed {
+            let file = EntryFile {
+                schema: SCHEMA.into(),
+                verb: entry,
+            };
+            let mut bytes =
+                serde_json::to_vec(&file).map_err(|e| VerbError::internal(e.to_string()))?;
+            bytes.push(b'\n');
+            write_atomic(&entry_path(&self.dir, &file.verb.name), &bytes)?;
+            self.stored.insert(file.verb.name.clone(), file.verb);
+        }
+        let gone: Vec<String> = self
+            .stored
+            .keys()
+            .filter(|name| self.get(name).is_none())
+            .cloned()
+            .collect();
+        for name in gone {
+            remove_if_there(&entry_path(&self.dir, &name))?;
+            self.stored.remove(&name);
+        }
+        if self.legacy {
+            remove_if_there(&self.dir.join(LEGACY_FILE))?;
+            self.legacy = false;
+        }
+        Ok(())
     }
 }
 
-fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Entry>, VerbError> {
-    let file: IndexFile =
-        serde_json::from_slice(bytes).map_err(|e| broken(path, format!("is unreadable: {e}")))?;
-    checked(path, file)
+fn entry_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(ENTRY_DIR).join(format!("{name}.json"))
 }
 
-/// The entries of an index of the known schema.
-fn checked(path: &Path, file: IndexFile) -> Result<Vec<Entry>, VerbError> {
+/// The entry of verb `name` (a valid verb name), `None` when it has no file.
+fn read_entry(dir: &Path, name: &str) -> Result<Option<Entry>, VerbError> {
+    let path = entry_path(dir, name);
+    let bytes = match bounded::read_capped(&path, Links::Refuse, MAX_ENTRY_BYTES) {
+        Ok(bytes) => bytes,
+        Err(refusal) if refusal.is_not_found() => return Ok(None),
+        Err(refusal) => return Err(broken_entry(&path, name, refusal.to_string())),
+    };
+    let file: EntryFile = serde_json::from_slice(&bytes)
+        .map_err(|e| broken_entry(&path, name, format!("is unreadable: {e}")))?;
     if file.schema != SCHEMA {
-        return Err(broken(
-            path,
-            format!("is unreadable: unknown schema `{}`", file.schema),
-        ));
+        let why = format!("is unreadable: unknown schema `{}`", file.schema);
+        return Err(broken_entry(&path, name, why));
     }
-    Ok(file.verbs)
+    if file.verb.name != name {
+        let why = format!("is unreadable: it holds verb `{}`", file.verb.name);
+        return Err(broken_entry(&path, name, why));
+    }
+    Ok(Some(file.verb))
+}
+
+/// Every entry file's entry, by name. Other names in the directory (a
+/// writer's temporary files) are not entries.
+fn read_entries(dir: &Path) -> Result<Vec<Entry>, VerbError> {
+    let entries = dir.join(ENTRY_DIR);
+    let listing = match std::fs::read_dir(&entries) {
+        Ok(listing) => listing,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(broken(&entries, format!("cannot be listed: {e}"))),
+    };
+    let mut names = Vec::new();
+    for item in listing {
+        let item = item.map_err(|e| broken(&entries, format!("cannot be listed: {e}")))?;
+        let file_name = item.file_name();
+        let stem = file_name.to_str().and_then(|n| n.strip_suffix(".json"));
+        if let Some(name) = stem.filter(|n| valid_verb_name(n)) {
+            names.push(name.to_owned());
+        }
+    }
+    names.sort();
+    let mut verbs = Vec::with_capacity(names.len());
+    for name in names {
+        verbs.extend(read_entry(dir, &name)?);
+    }
+    Ok(verbs)
+}
+
+/// The entries of a legacy `index.json`, `None` when there is none.
+fn read_legacy(dir: &Path) -> Result<Option<Vec<Entry>>, VerbError> {
+    let path = dir.join(LEGACY_FILE);
+    let bytes = match bounded::read_capped(&path, Links::Refuse, MAX_INDEX_BYTES) {
+        Ok(bytes) => bytes,
+        Err(refusal) if refusal.is_not_found() => return Ok(None),
+        Err(refusal) => return Err(broken(&path, refusal.to_string())),
+    };
+    let file: LegacyFile =
+        serde_json::from_slice(&bytes).map_err(|e| broken(&path, format!("is unreadable: {e}")))?;
+    if file.schema != LEGACY_SCHEMA {
+        let why = format!("is unreadable: unknown schema `{}`", file.schema);
+        return Err(broken(&path, why));
+    }
+    Ok(Some(file.verbs))
+}
+
+/// Whether a legacy `index.json` is there (whatever it is: reading it judges).
+fn legacy_exists(dir: &Path) -> Result<bool, VerbError> {
+    let path = dir.join(LEGACY_FILE);
+    match std::fs::symlink_metadata(&path) {
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(broken(&path, format!("cannot be read: {e}"))),
+    }
+}
+
+fn remove_if_there(path: &Path) -> Result<(), VerbError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error("remove", path, e)),
+        _ => Ok(()),
+    }
 }
 
 /// An index mur cannot use is mur's own failure (exit 7). Every `verbs`
@@ -200,6 +337,17 @@ fn broken(path: &Path, why: String) -> VerbError {
         format!("the verb index `{}` {why}", path.display()),
         format!(
             "remove `{}`, then reinstall the verbs with `mur devtools verbs add --force <file.wasm>...`",
+            path.display()
+        ),
+    )
+}
+
+/// One verb's entry file mur cannot use: the way out is that verb's alone.
+fn broken_entry(path: &Path, name: &str, why: String) -> VerbError {
+    VerbError::internal_with_hint(
+        format!("the verb index entry `{}` {why}", path.display()),
+        format!(
+            "remove `{}`, then reinstall the verb with `mur devtools verbs add --force <{name}.wasm>`",
             path.display()
         ),
     )
@@ -230,117 +378,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), VerbError> {
     mur_lockfile::write_atomic(path, bytes).map_err(|e| io_error("write", path, e))
 }
 
-/// Reading the index for one verb: every other entry is skipped by the
-/// parser (checked as JSON, never built), as soon as its `name` says it is
-/// not the one (mur writes `name` first).
-mod only {
-    use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
-    use serde_json::{Map, Value};
-
-    use super::{Entry, IndexFile};
-
-    pub fn parse(bytes: &[u8], name: &str) -> serde_json::Result<IndexFile> {
-        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-        let file = File(name).deserialize(&mut deserializer)?;
-        deserializer.end()?;
-        Ok(file)
-    }
-
-    /// The whole file: `schema`, and `verbs` through [`Verbs`].
-    struct File<'a>(&'a str);
-
-    impl<'de> DeserializeSeed<'de> for File<'_> {
-        type Value = IndexFile;
-        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<IndexFile, D::Error> {
-            d.deserialize_map(self)
-        }
-    }
-
-    impl<'de> Visitor<'de> for File<'_> {
-        type Value = IndexFile;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a verb index")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IndexFile, A::Error> {
-            let (mut schema, mut verbs) = (None, Vec::new());
-            while let Some(key) = map.next_key::<String>()? {
-                match key.as_str() {
-                    "schema" => schema = Some(map.next_value::<String>()?),
-                    "verbs" => verbs = map.next_value_seed(Verbs(self.0))?,
-                    _ => {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                }
-            }
-            let schema = schema.ok_or_else(|| de::Error::missing_field("schema"))?;
-            Ok(IndexFile { schema, verbs })
-        }
-    }
-
-    /// The `verbs` array, keeping only the entry named `.0`.
-    struct Verbs<'a>(&'a str);
-
-    impl<'de> DeserializeSeed<'de> for Verbs<'_> {
-        type Value = Vec<Entry>;
-        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Vec<Entry>, D::Error> {
-            d.deserialize_seq(self)
-        }
-    }
-
-    impl<'de> Visitor<'de> for Verbs<'_> {
-        type Value = Vec<Entry>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a list of verbs")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Entry>, A::Error> {
-            let mut kept = Vec::new();
-            while let Some(entry) = seq.next_element_seed(One(self.0))? {
-                kept.extend(entry);
-            }
-            Ok(kept)
-        }
-    }
-
-    /// One entry: built if its name is `.0`, else skipped.
-    struct One<'a>(&'a str);
-
-    impl<'de> DeserializeSeed<'de> for One<'_> {
-        type Value = Option<Entry>;
-        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Option<Entry>, D::Error> {
-            d.deserialize_map(self)
-        }
-    }
-
-    impl<'de> Visitor<'de> for One<'_> {
-        type Value = Option<Entry>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a verb entry")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Entry>, A::Error> {
-            let mut fields = Map::new();
-            while let Some(key) = map.next_key::<String>()? {
-                let value = map.next_value::<Value>()?;
-                if key == "name" && value.as_str() != Some(self.0) {
-                    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                    return Ok(None);
-                }
-                fields.insert(key, value);
-            }
-            serde_json::from_value(Value::Object(fields))
-                .map(Some)
-                .map_err(de::Error::custom)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn load_only_keeps_the_one_entry_and_saving_it_keeps_the_others() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let entry = |name: &str| Entry {
+    fn entry(name: &str) -> Entry {
+        Entry {
             name: name.into(),
             tool: format!("{name}-tool"),
             summary: String::new(),
@@ -355,14 +398,41 @@ mod tests {
             size: 1,
             mtime_ns: 2,
             added_at: String::new(),
-        };
+        }
+    }
+
+    fn names(index: &Index) -> Vec<&str> {
+        index.verbs.iter().map(|e| e.name.as_str()).collect()
+    }
+
+    fn entry_files(dir: &Path) -> Vec<String> {
+        let mut files: Vec<String> = std::fs::read_dir(dir.join(ENTRY_DIR))
+            .expect("entry dir")
+            .map(|e| {
+                e.expect("dirent")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn each_verb_has_its_own_entry_file_and_a_call_reads_only_its_own() {
+        let tmp = tempfile::tempdir().expect("tempdir");
         let mut full = Index::load(tmp.path()).expect("empty");
         for name in ["a", "b", "c"] {
             full.put(entry(name));
         }
         full.save().expect("save");
-        let text = std::fs::read_to_string(tmp.path().join(INDEX_FILE)).expect("index");
-        assert_eq!(text.lines().count(), 1, "written compact: {text}");
+        assert_eq!(entry_files(tmp.path()), ["a.json", "b.json", "c.json"]);
+        let text = std::fs::read_to_string(entry_path(tmp.path(), "b")).expect("b");
+        assert!(
+            text.starts_with("{\"schema\":\"mur-verbs/2\",\"verb\":{\"name\":\"b\","),
+            "{text}"
+        );
 
         let mut one = Index::load_only(tmp.path(), "b").expect("load b");
         assert_eq!(one.verbs, vec![entry("b")]);
@@ -378,23 +448,124 @@ mod tests {
         });
         one.save().expect("save b");
         let again = Index::load(tmp.path()).expect("reload");
-        let names: Vec<&str> = again.verbs.iter().map(|e| e.name.as_str()).collect();
-        assert_eq!(names, ["a", "b", "c"]);
+        assert_eq!(
+            names(&again),
+            ["a", "b", "c"],
+            "saving one entry keeps the others"
+        );
         assert_eq!(again.get("b").map(|e| e.size), Some(9));
-
-        std::fs::write(
-            tmp.path().join(INDEX_FILE),
-            "{\"schema\": \"mur-verbs/9\", \"verbs\": []}",
-        )
-        .expect("write");
-        let err = Index::load_only(tmp.path(), "b").expect_err("unknown schema");
-        assert!(err.to_string().contains("unknown schema"), "{err}");
     }
 
     #[test]
-    fn an_index_mur_cannot_use_is_its_own_failure_with_the_way_out() {
+    fn two_writers_of_different_verbs_keep_both_and_a_removed_verb_loses_its_file() {
         let tmp = tempfile::tempdir().expect("tempdir");
-        let path = tmp.path().join(INDEX_FILE);
+        let (mut first, mut second) = (
+            Index::load(tmp.path()).expect("first"),
+            Index::load(tmp.path()).expect("second"),
+        );
+        first.put(entry("a"));
+        second.put(entry("b"));
+        first.save().expect("save a");
+        second.save().expect("save b");
+        let mut both = Index::load(tmp.path()).expect("reload");
+        assert_eq!(names(&both), ["a", "b"]);
+
+        both.remove("a");
+        both.save().expect("save without a");
+        assert_eq!(entry_files(tmp.path()), ["b.json"]);
+    }
+
+    #[test]
+    fn a_legacy_index_is_read_and_moved_into_entry_files() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let legacy = serde_json::json!({
+            "schema": LEGACY_SCHEMA,
+            "verbs": [entry("a"), entry("b")],
+        });
+        let legacy_path = tmp.path().join(LEGACY_FILE);
+        std::fs::write(&legacy_path, legacy.to_string()).expect("legacy");
+
+        // A call for one verb finds it there, and moves the whole index.
+        let one = Index::load_only(tmp.path(), "b").expect("load b");
+        assert_eq!(one.verbs, vec![entry("b")]);
+        assert!(!legacy_path.exists(), "the legacy index is gone once moved");
+        assert_eq!(entry_files(tmp.path()), ["a.json", "b.json"]);
+        assert_eq!(names(&Index::load(tmp.path()).expect("reload")), ["a", "b"]);
+
+        // Read again when it cannot be moved (an entry file wins over it).
+        std::fs::write(&legacy_path, legacy.to_string()).expect("legacy again");
+        std::fs::write(
+            entry_path(tmp.path(), "a"),
+            serde_json::json!({"schema": SCHEMA, "verb": Entry { size: 7, ..entry("a") }})
+                .to_string(),
+        )
+        .expect("newer a");
+        let merged = Index::load(tmp.path()).expect("merged");
+        assert_eq!(merged.get("a").map(|e| e.size), Some(7));
+        assert_eq!(names(&merged), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_name_no_verb_could_have_is_no_verb_and_other_files_are_not_entries() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let mut index = Index::load(tmp.path()).expect("empty");
+        index.put(entry("a"));
+        index.save().expect("save");
+        std::fs::write(tmp.path().join("secret.json"), "{}").expect("outside");
+        for name in ["../secret", "A", "a.json", ""] {
+            let one = Index::load_only(tmp.path(), name).expect("no verb");
+            assert!(one.verbs.is_empty(), "{name:?}");
+        }
+        let dir = tmp.path().join(ENTRY_DIR);
+        std::fs::write(dir.join("a.json.123.0.tmp"), "half").expect("temp");
+        std::fs::write(dir.join("Notes.json"), "not json").expect("other");
+        assert_eq!(names(&Index::load(tmp.path()).expect("load")), ["a"]);
+    }
+
+    #[test]
+    fn an_entry_mur_cannot_use_is_its_own_failure_with_that_verb_s_way_out() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(tmp.path().join(ENTRY_DIR)).expect("entry dir");
+        let path = entry_path(tmp.path(), "a");
+        for (text, why) in [
+            (
+                "not json".to_owned(),
+                "is unreadable: expected ident at line 1 column 2",
+            ),
+            (
+                serde_json::json!({"schema": "mur-verbs/9", "verb": entry("a")}).to_string(),
+                "is unreadable: unknown schema `mur-verbs/9`",
+            ),
+            (
+                serde_json::json!({"schema": SCHEMA, "verb": entry("b")}).to_string(),
+                "is unreadable: it holds verb `b`",
+            ),
+        ] {
+            std::fs::write(&path, text).expect("write");
+            for err in [
+                Index::load_only(tmp.path(), "a").expect_err("one"),
+                Index::load(tmp.path()).expect_err("all"),
+            ] {
+                assert!(matches!(err, VerbError::Internal { .. }), "{err:?}");
+                assert_eq!(
+                    err.to_string(),
+                    format!("the verb index entry `{}` {why}", path.display())
+                );
+                assert_eq!(
+                    err.hint(),
+                    Some(format!(
+                        "remove `{}`, then reinstall the verb with `mur devtools verbs add --force <a.wasm>`",
+                        path.display()
+                    ))
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_legacy_index_mur_cannot_use_is_its_own_failure_with_the_way_out() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let path = tmp.path().join(LEGACY_FILE);
         std::fs::write(&path, "not json").expect("write");
         let err = Index::load(tmp.path()).expect_err("corrupt index");
         assert!(matches!(err, VerbError::Internal { .. }), "{err:?}");
@@ -406,6 +577,14 @@ mod tests {
             "{err}"
         );
         assert!(err.hint().is_some_and(|h| h.starts_with("remove `")));
+        assert!(
+            Index::load_only(tmp.path(), "a").is_err(),
+            "a call sees it too"
+        );
+
+        std::fs::write(&path, "{\"schema\": \"mur-verbs/9\", \"verbs\": []}").expect("write");
+        let err = Index::load_only(tmp.path(), "b").expect_err("unknown schema");
+        assert!(err.to_string().contains("unknown schema"), "{err}");
 
         std::fs::remove_file(&path).expect("remove");
         std::fs::create_dir(&path).expect("a directory in its place");

@@ -262,6 +262,14 @@ fn check_name(file: &Path, name: &str, reserved: &[String]) -> Result<(), VerbEr
             ),
             format!("give the verb another name (e.g. `my-{name}`) and build it again"),
         )),
+        Err(Unusable::Index) => Err(VerbError::refused(
+            format!(
+                "`{}` names itself `{name}`, the name of the verb directory's own index: \
+                 a verb by that name would be taken for it",
+                file.display()
+            ),
+            format!("give the verb another name (e.g. `my-{name}`) and build it again"),
+        )),
     }
 }
 

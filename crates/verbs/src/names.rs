@@ -25,7 +25,14 @@ pub enum Unusable {
     /// the host's command takes the word first, so such a verb could never be
     /// called.
     Reserved,
+    /// `index`: the verb directory's index is named so (`index/`, and an older
+    /// `mur`'s `index.json`), and a verb's file `index.json` would be read as
+    /// that index.
+    Index,
 }
+
+/// The name the verb index takes in the verb directory.
+pub const INDEX_NAME: &str = "index";
 
 /// Whether a verb may be called `name`, where `reserved` are the words the
 /// host answers itself after `mur devtools`: the one check of `verbs new` and
@@ -37,6 +44,9 @@ pub fn judge(name: &str, reserved: &[String]) -> Result<(), Unusable> {
     }
     if reserved.iter().any(|word| word == name) {
         return Err(Unusable::Reserved);
+    }
+    if name == INDEX_NAME {
+        return Err(Unusable::Index);
     }
     Ok(())
 }
@@ -51,6 +61,8 @@ mod tests {
         assert_eq!(judge("bump", &reserved), Ok(()));
         assert_eq!(judge("my-call", &reserved), Ok(()));
         assert_eq!(judge("call", &reserved), Err(Unusable::Reserved));
+        assert_eq!(judge("index", &reserved), Err(Unusable::Index));
+        assert_eq!(judge("index-of", &reserved), Ok(()));
         for bad in ["", "Call", "x-", "a--b", "two words", "../up"] {
             assert_eq!(judge(bad, &reserved), Err(Unusable::Malformed), "{bad:?}");
         }

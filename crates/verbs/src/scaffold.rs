@@ -213,6 +213,12 @@ fn check_name(name: &str, reserved: &[String]) -> Result<(), VerbError> {
             ),
             format!("pick another name (e.g. `my-{name}`)"),
         )),
+        Err(Unusable::Index) => Err(VerbError::refused(
+            format!(
+                "`{name}` is the name of the verb directory's own index; a verb by that name would be taken for it"
+            ),
+            format!("pick another name (e.g. `my-{name}`)"),
+        )),
     }
 }
 

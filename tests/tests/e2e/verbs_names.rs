@@ -117,6 +117,36 @@ fn a_reserved_or_malformed_declared_name_is_refused_before_compiling_and_leaves_
     );
 }
 
+/// A verb named `index` would be taken for the verb directory's own index
+/// (a data verb's file `index.json` was written over by the index itself).
+#[test]
+fn a_verb_named_index_is_refused_and_leaves_the_index_as_it_was() {
+    let sandbox = with_ping();
+    let count = mur_e2e::plugins::repo_root().join("docs/examples/count.json");
+    let mut data: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(count).expect("count.json")).expect("json");
+    data["name"] = "index".into();
+    let file = component(&sandbox, "index.json", data.to_string().as_bytes());
+    let out = refused(&sandbox, &file, &["--force"]);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` names itself `index`, the name of the verb directory's own index: a verb by that name would be taken for it\n\
+             hint: give the verb another name (e.g. `my-index`) and build it again\n",
+            file.display()
+        )
+    );
+    let list = sandbox.devtools(&["verbs", "list"]);
+    list.assert_code(0);
+    let names: Vec<&str> = list
+        .stdout
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(names, ["ping"], "{list}");
+}
+
 #[test]
 fn a_verb_without_the_section_is_judged_after_compiling_and_its_code_goes_with_it() {
     let sandbox = with_ping();
