@@ -320,19 +320,7 @@ pub fn install_standard(sandbox: &Sandbox) {
         add(&scratch, &standard_files());
         let mut snapshot = Snapshot::new();
         for dir in [verb_dir(&scratch), cache_dir(&scratch)] {
-            for entry in std::fs::read_dir(&dir).expect("installed verbs").flatten() {
-                let path = entry.path();
-                let modified = entry.metadata().and_then(|m| m.modified()).expect("mtime");
-                let relative = path
-                    .strip_prefix(scratch.root())
-                    .expect("inside the sandbox")
-                    .to_owned();
-                snapshot.push((
-                    relative,
-                    std::fs::read(&path).expect("read installed file"),
-                    modified,
-                ));
-            }
+            take(&scratch, &dir, &mut snapshot);
         }
         snapshot
     });
@@ -341,6 +329,7 @@ pub fn install_standard(sandbox: &Sandbox) {
     }
     for (relative, bytes, modified) in snapshot {
         let path = sandbox.root().join(relative);
+        private_dir(path.parent().expect("inside the sandbox"));
         std::fs::write(&path, bytes).expect("copy installed file");
         let file = std::fs::File::options()
             .write(true)
@@ -348,6 +337,25 @@ pub fn install_standard(sandbox: &Sandbox) {
             .expect("open copy");
         file.set_modified(*modified)
             .expect("keep the modification time");
+    }
+}
+
+/// Every file below `dir` (the verb index is a directory of its own), into
+/// `snapshot`, relative to the sandbox root.
+fn take(sandbox: &Sandbox, dir: &Path, snapshot: &mut Snapshot) {
+    for entry in std::fs::read_dir(dir).expect("installed verbs").flatten() {
+        let path = entry.path();
+        let meta = entry.metadata().expect("metadata");
+        if meta.is_dir() {
+            take(sandbox, &path, snapshot);
+            continue;
+        }
+        let relative = path
+            .strip_prefix(sandbox.root())
+            .expect("inside the sandbox")
+            .to_owned();
+        let bytes = std::fs::read(&path).expect("read installed file");
+        snapshot.push((relative, bytes, meta.modified().expect("mtime")));
     }
 }
 
