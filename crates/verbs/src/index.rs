@@ -149,12 +149,14 @@ impl Index {
     }
 
     /// The index with only the entry of verb `name` (if installed): what a
-    /// call needs, one small file. A name no verb could have is no verb.
+    /// call needs, one small file.
     pub fn load_only(dir: &Path, name: &str) -> Result<Self, VerbError> {
-        if !valid_verb_name(name) {
-            return Ok(Self::empty(dir));
-        }
-        let verbs = match read_entry(dir, name)? {
+        // A name no verb could have has no entry file (and is never a path).
+        let entry = match valid_verb_name(name) {
+            true => read_entry(dir, name)?,
+            false => None,
+        };
+        let verbs = match entry {
             Some(entry) => vec![entry],
             // Not in the entry files: in a legacy index still to be moved?
             None if legacy_exists(dir)? => {
@@ -216,7 +218,9 @@ impl Index {
         if !changed.is_empty() {
             std::fs::create_dir_all(&entries).map_err(|e| io_error("create", &entries, e))?;
         }
-        for entry in changed {
+        // A name that is no verb name now (an older `mur` allowed a trailing
+        // dash) cannot name a file: it stays in the legacy index.
+        for entry in changed.into_iter().filter(|e| valid_verb_name(&e.name)) {
             let file = EntryFile {
                 schema: SCHEMA.into(),
                 verb: entry,
@@ -230,14 +234,14 @@ impl Index {
         let gone: Vec<String> = self
             .stored
             .keys()
-            .filter(|name| self.get(name).is_none())
+            .filter(|name| self.get(name).is_none() && valid_verb_name(name))
             .cloned()
             .collect();
         for name in gone {
             remove_if_there(&entry_path(&self.dir, &name))?;
             self.stored.remove(&name);
         }
-        if self.legacy {
+        if self.legacy && self.verbs.iter().all(|e| valid_verb_name(&e.name)) {
             remove_if_there(&self.dir.join(LEGACY_FILE))?;
             self.legacy = false;
         }
@@ -503,6 +507,21 @@ mod tests {
         let merged = Index::load(tmp.path()).expect("merged");
         assert_eq!(merged.get("a").map(|e| e.size), Some(7));
         assert_eq!(names(&merged), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_legacy_entry_whose_name_is_no_verb_name_now_is_kept_where_it_is() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let legacy_path = tmp.path().join(LEGACY_FILE);
+        let legacy =
+            serde_json::json!({"schema": LEGACY_SCHEMA, "verbs": [entry("a"), entry("x-")]});
+        std::fs::write(&legacy_path, legacy.to_string()).expect("legacy");
+        let index = Index::load(tmp.path()).expect("load");
+        assert_eq!(names(&index), ["a", "x-"]);
+        assert_eq!(entry_files(tmp.path()), ["a.json"]);
+        assert!(legacy_path.exists(), "x- lives only there");
+        let one = Index::load_only(tmp.path(), "x-").expect("x-");
+        assert_eq!(one.verbs, vec![entry("x-")], "still found by a call");
     }
 
     #[test]
