@@ -392,7 +392,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let reserved = vec!["call".to_owned(), "verbs".to_owned()];
         for lang in ALL {
-            for name in ["call", "verbs", "Bad", "trailing-", "two--dashes"] {
+            for name in ["call", "verbs", "index", "Bad", "trailing-", "two--dashes"] {
                 let err = new_verb(name, lang, Some(dir.path()), &reserved).expect_err(name);
                 assert!(matches!(err, VerbError::Refused { .. }), "{name}: {err}");
             }
