@@ -30,12 +30,12 @@ const SCHEMA: &str = "mur-verbs/2";
 const LEGACY_FILE: &str = "index.json";
 const LEGACY_SCHEMA: &str = "mur-verbs/1";
 
-/// The largest legacy index `mur` reads. An entry is about a kilobyte, and at
-/// most ~66 KiB (a verb's usage and summary are capped at install, see
-/// `manage::check_info`), so this holds a thousand verbs even at the worst.
-pub const MAX_INDEX_BYTES: u64 = 64 << 20;
-/// The largest entry file `mur` reads: one entry, at most ~66 KiB.
-const MAX_ENTRY_BYTES: u64 = 1 << 20;
+/// The largest legacy index `mur` reads: a thousand of the largest entries.
+const MAX_INDEX_BYTES: u64 = 64 << 20;
+/// The largest entry file `mur` reads. An entry is about a kilobyte, and at
+/// most ~130 KiB: its usage text and its spec's texts are each capped at 64 KiB
+/// at install (`manage::oversized`), its summary at 1 KiB.
+pub(crate) const MAX_ENTRY_BYTES: u64 = 1 << 20;
 
 /// One installed verb.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -127,19 +127,17 @@ impl Index {
     /// (best effort: a read-only directory keeps it, and it is read again).
     pub fn load(dir: &Path) -> Result<Self, VerbError> {
         let legacy = read_legacy(dir)?;
-        let on_disk = read_entries(dir)?;
-        let mut index = Self {
-            legacy: legacy.is_some(),
-            ..Self::empty(dir)
-        };
+        let stored = by_name(read_entries(dir)?);
+        let had_legacy = legacy.is_some();
         // An entry file wins over the legacy index: it can only be newer.
-        for entry in legacy.into_iter().flatten() {
-            index.put(entry);
-        }
-        for entry in on_disk {
-            index.stored.insert(entry.name.clone(), entry.clone());
-            index.put(entry);
-        }
+        let mut all = by_name(legacy.unwrap_or_default());
+        all.extend(stored.clone());
+        let mut index = Self {
+            dir: dir.to_owned(),
+            verbs: all.into_values().collect(),
+            stored,
+            legacy: had_legacy,
+        };
         if index.legacy
             && let Err(e) = index.save()
         {
@@ -168,19 +166,10 @@ impl Index {
         };
         Ok(Self {
             dir: dir.to_owned(),
-            stored: verbs.iter().map(|e| (e.name.clone(), e.clone())).collect(),
+            stored: by_name(verbs.clone()),
             verbs,
             legacy: false,
         })
-    }
-
-    fn empty(dir: &Path) -> Self {
-        Self {
-            dir: dir.to_owned(),
-            verbs: Vec::new(),
-            stored: BTreeMap::new(),
-            legacy: false,
-        }
     }
 
     pub fn get(&self, name: &str) -> Option<&Entry> {
@@ -247,6 +236,11 @@ impl Index {
         }
         Ok(())
     }
+}
+
+/// Entries by name (sorted, as [`Index::verbs`] is kept).
+fn by_name(entries: Vec<Entry>) -> BTreeMap<String, Entry> {
+    entries.into_iter().map(|e| (e.name.clone(), e)).collect()
 }
 
 fn entry_path(dir: &Path, name: &str) -> PathBuf {

@@ -371,8 +371,8 @@ fn check_info(file: &Path, info: &Described) -> Result<(), VerbError> {
 }
 
 /// The longest usage text and summary kept in the index: far beyond any real
-/// verb's, and small enough that the index stays under its read cap
-/// ([`super::index::MAX_INDEX_BYTES`]) with a thousand verbs installed.
+/// verb's, and small enough that an entry stays well under its read cap
+/// ([`super::index::MAX_ENTRY_BYTES`]).
 const MAX_USAGE_BYTES: usize = 64 << 10;
 const MAX_SUMMARY_BYTES: usize = 1 << 10;
 

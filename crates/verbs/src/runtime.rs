@@ -84,9 +84,8 @@ impl Runtime {
     pub fn load(&self, index: &mut Index, name: &str) -> Result<Loaded, VerbError> {
         let entry = index
             .get(name)
-            .ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?
-            .clone();
-        let path = index.file_path(&entry);
+            .ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?;
+        let path = index.file_path(entry);
         let on_disk = timings::measure(Phase::CacheLookup, || stamp(&path))
             .map_err(|e| unusable_file(name, &path, Refusal::Io(e)))?;
         let unchanged = on_disk == (entry.size, entry.mtime_ns);
@@ -101,6 +100,8 @@ impl Runtime {
                 changed: false,
             });
         }
+        // The entry is copied only here: the cold path may put a new one.
+        let entry = entry.clone();
         // Cold path: read the file and hash what is really there, so the cache
         // key always names the bytes being compiled. It is a file in mur's own
         // directory: a link there is refused, and so is anything not a regular
