@@ -74,7 +74,7 @@ pub fn http_client() -> Result<reqwest::Client> {
 /// Every client mur builds, with `resolver` asked for names other than
 /// `localhost` (in production, [`NoLookups`]).
 fn client_builder(resolver: impl reqwest::dns::Resolve + 'static) -> reqwest::ClientBuilder {
-    reqwest::Client::builder()
+    let builder = reqwest::Client::builder()
         .no_proxy()
         // A redirect would re-send the JSON-RPC body to wherever `Location`
         // points, another host included; a 3xx is an error instead (`send`).
@@ -84,6 +84,15 @@ fn client_builder(resolver: impl reqwest::dns::Resolve + 'static) -> reqwest::Cl
         // (A port of 0 here means "the URL's port".)
         .resolve("localhost", SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
         .dns_resolver(resolver)
+        // No keepalive probes and no unacknowledged-data timeout (reqwest sets
+        // both): a loopback peer that dies is noticed at once, one that hangs is
+        // bounded by `--timeout`, and each option was a `setsockopt` per call.
+        .tcp_keepalive(None::<Duration>)
+        .tcp_keepalive_interval(None::<Duration>)
+        .tcp_keepalive_retries(None::<u32>);
+    #[cfg(any(target_os = "android", target_os = "fuchsia", target_os = "linux"))]
+    let builder = builder.tcp_user_timeout(None::<Duration>);
+    builder
 }
 
 /// The resolver for every name but `localhost`: refuses. Endpoints are

@@ -157,12 +157,16 @@ pub(crate) fn config() -> Config {
     // (~80 µs of a ~2.5 ms call). Verbs parse argv and shape JSON: vector
     // units buy them nothing measurable, and a float rounding instruction
     // becomes a call.
-    if let Err(e) = config.target(&target_lexicon::HOST.to_string()) {
+    if let Err(e) = config.target(HOST_TRIPLE) {
         // Unreachable (the host's own triple parses); keep detection then.
         tracing::debug!("verb runtime keeps the CPU's features: {e}");
     }
     config
 }
+
+/// The triple `mur` is compiled for, from the build script: the same as
+/// `target_lexicon::HOST`, without formatting it on every call.
+const HOST_TRIPLE: &str = env!("MUR_VERBS_TARGET");
 
 /// What a verb asks of its host, for `-v`: the sandbox links only WASI.
 fn log_imports(engine: &Engine, name: &str, component: &Component) {
@@ -192,4 +196,14 @@ fn unusable_file(name: &str, path: &Path, refusal: Refusal) -> VerbError {
             "reinstall it with `mur devtools verbs add --force <{name}.wasm>`, or remove it with `mur devtools verbs remove {name}`"
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    /// The build script's triple is the one wasmtime would have been given
+    /// before: the host's, as target-lexicon formats it.
+    #[test]
+    fn the_constant_triple_is_the_host_s() {
+        assert_eq!(super::HOST_TRIPLE, target_lexicon::HOST.to_string());
+    }
 }
