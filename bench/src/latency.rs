@@ -2,7 +2,10 @@
 //! of each in turn, so machine noise hits them alike; each round in a fresh
 //! shuffled order, so no row always follows the same one) and every row is put
 //! against the two floors measured in the same run — `mur-floor` (one raw
-//! POST) and `mur-contract-floor` (the lockfile contract, then the POST).
+//! POST) and `mur-contract-floor` (the lockfile contract, then the POST). The
+//! stack floors (`mur-stack-floor`) make the probe and the POST through tokio +
+//! hyper alone and through the reqwest client `mur` builds, with no discovery:
+//! what the HTTP stack by itself costs a call.
 //!
 //! A new row is one more [`Contender`] in [`per_call_latency`]'s list (or in
 //! another table built with [`measure_interleaved`] and [`Floors`]).
@@ -197,11 +200,18 @@ pub fn per_call_latency(
     measure::run_expect(&mut sandbox.mur(&["verbs", "add", "--force", count]), 0)
         .map_err(|e| e.to_string())?;
     let mut contenders = mur_rows("", |args| sandbox.mur(args));
-    // The other build's rows, when there is one: its mur rows, then its two floors.
-    let theirs = contenders.len()..contenders.len() * 2 + 2;
+    contenders.extend(stack_rows("", endpoint, move || {
+        sandbox.program("mur-stack-floor")
+    }));
+    // The other build's rows, when there is one: its mur rows, its stack floors,
+    // then its two floors.
+    let start = contenders.len();
     if let Some(other) = sandbox.other() {
         let tag = format!(" [{}]", other.target);
         contenders.extend(mur_rows(&tag, move |args| sandbox.other_mur(other, args)));
+        contenders.extend(stack_rows(&tag, endpoint, move || {
+            sandbox.command(&other.stack_floor)
+        }));
         contenders.push(Contender::new(format!("contract floor{tag}"), move || {
             let mut command = sandbox.command(&other.contract_floor);
             command.args(["state", STATE_ARGS]);
@@ -213,6 +223,7 @@ pub fn per_call_latency(
             command
         }));
     }
+    let theirs = start..contenders.len();
     contenders.extend(floor_contenders(sandbox, endpoint));
     let runs = measure_interleaved(&contenders, runs, order)?;
     let (mut rows, _) = rows_against_floors(&contenders, &runs);
@@ -226,6 +237,32 @@ pub fn per_call_latency(
         }
     }
     Ok(rows)
+}
+
+/// The two stack floors of one build (`mur-stack-floor`): the probe and the call
+/// through tokio and hyper alone, and through the reqwest client `mur` builds.
+fn stack_rows<'a>(
+    tag: &str,
+    endpoint: &'a str,
+    program: impl Fn() -> Command + Copy + 'a,
+) -> Vec<Contender<'a>> {
+    let row = |label: &str, stack: &'static str| {
+        Contender::new(format!("{label}{tag}"), move || {
+            let mut command = program();
+            command.args([stack, endpoint, "state", STATE_ARGS]);
+            command
+        })
+    };
+    vec![
+        row(
+            "stack floor: GET probe, POST through tokio + hyper",
+            "hyper",
+        ),
+        row(
+            "stack floor: GET probe, POST through mur's reqwest client",
+            "reqwest",
+        ),
+    ]
 }
 
 /// The four mur rows — named, data and derived verb, `call` — of one build.

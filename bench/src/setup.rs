@@ -27,6 +27,7 @@ pub struct OtherBuild {
     pub mur: PathBuf,
     pub floor: PathBuf,
     pub contract_floor: PathBuf,
+    pub stack_floor: PathBuf,
 }
 
 impl Bench {
@@ -144,12 +145,15 @@ impl OtherBuild {
             "mur-floor",
             "--bin",
             "mur-contract-floor",
+            "--bin",
+            "mur-stack-floor",
         ])?;
         Ok(Self {
             target: target.to_owned(),
             mur: bin(&mur, "mur")?,
             floor: bin(&floors, "mur-floor")?,
             contract_floor: bin(&floors, "mur-contract-floor")?,
+            stack_floor: bin(&floors, "mur-stack-floor")?,
         })
     }
 }

@@ -15,16 +15,7 @@ pub fn tools_call_request(
     arguments: &str,
     keep_alive: bool,
 ) -> Vec<u8> {
-    let body = format!(
-        concat!(
-            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments},"#,
-            r#""_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","#,
-            r#""io.modelcontextprotocol/clientInfo":{{"name":"mur-floor","version":"0"}},"#,
-            r#""io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
-        ),
-        tool = tool,
-        arguments = arguments
-    );
+    let body = tools_call_body(tool, arguments);
     let connection = if keep_alive { "keep-alive" } else { "close" };
     let head = format!(
         "POST {path} HTTP/1.1\r\nHost: {host_port}\r\nContent-Type: application/json\r\n\
@@ -35,6 +26,21 @@ pub fn tools_call_request(
     let mut bytes = head.into_bytes();
     bytes.extend_from_slice(body.as_bytes());
     bytes
+}
+
+/// The JSON-RPC body of a `tools/call` of `tool` with `arguments` (a JSON object as
+/// text), its protocol context in `_meta`.
+pub fn tools_call_body(tool: &str, arguments: &str) -> String {
+    format!(
+        concat!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments},"#,
+            r#""_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","#,
+            r#""io.modelcontextprotocol/clientInfo":{{"name":"mur-floor","version":"0"}},"#,
+            r#""io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+        ),
+        tool = tool,
+        arguments = arguments
+    )
 }
 
 /// Split `http://127.0.0.1:PORT/path` into `("127.0.0.1:PORT", "/path")`.

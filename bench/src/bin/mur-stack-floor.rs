@@ -1,0 +1,115 @@
+//! The HTTP stack's floor: the two requests of the contract (the `GET` probe, then
+//! the POST on the same connection) through the async stack `mur` runs on, with
+//! no discovery and nothing else — `hyper` (tokio and hyper's HTTP/1.1 connection,
+//! nothing above it) or `reqwest` (the client `mur` builds,
+//! `mur_client::http_client`). Against `mur-floor` (std only) the rows show what
+//! the stack costs a call, and against each other what reqwest adds to hyper.
+//!
+//! Usage: `mur-stack-floor <hyper|reqwest> <endpoint> <tool> <arguments-json>`
+
+use std::{io::Write, process::ExitCode};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use mur_bench::wire;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [stack, endpoint, tool, arguments] = args.as_slice() else {
+        eprintln!("usage: mur-stack-floor <hyper|reqwest> <endpoint> <tool> <arguments-json>");
+        return ExitCode::from(1);
+    };
+    // As `mur` runs a call (host/src/invoke.rs, `block_on`).
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .max_io_events_per_tick(16)
+        .build();
+    let body = wire::tools_call_body(tool, arguments);
+    let answer = runtime.map_err(|e| e.to_string()).and_then(|runtime| {
+        runtime.block_on(Box::pin(async {
+            match stack.as_str() {
+                "hyper" => through_hyper(endpoint, tool, body).await,
+                "reqwest" => through_reqwest(endpoint, tool, body).await,
+                other => Err(format!("no stack `{other}` (hyper, reqwest)")),
+            }
+        }))
+    });
+    match answer {
+        Ok(answer) => {
+            let _ = std::io::stdout().write_all(&answer);
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("mur-stack-floor: {err}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+async fn through_hyper(endpoint: &str, tool: &str, body: String) -> Result<Bytes, String> {
+    let (host_port, path) = wire::split_endpoint(endpoint).map_err(|e| e.to_string())?;
+    let stream = tokio::net::TcpStream::connect(&host_port)
+        .await
+        .map_err(|e| e.to_string())?;
+    stream.set_nodelay(true).map_err(|e| e.to_string())?;
+    let (mut sender, connection) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .map_err(|e| e.to_string())?;
+    tokio::spawn(connection);
+    let probe = hyper::Request::get(&path)
+        .header("host", &host_port)
+        .header("accept", "application/json")
+        .body(Full::new(Bytes::new()))
+        .map_err(|e| e.to_string())?;
+    let call = hyper::Request::post(&path)
+        .header("host", &host_port)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", tool)
+        .body(Full::new(Bytes::from(body)))
+        .map_err(|e| e.to_string())?;
+    let mut answer = Bytes::new();
+    for request in [probe, call] {
+        let response = sender
+            .send_request(request)
+            .await
+            .map_err(|e| e.to_string())?;
+        answer = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| e.to_string())?
+            .to_bytes();
+    }
+    Ok(answer)
+}
+
+async fn through_reqwest(endpoint: &str, tool: &str, body: String) -> Result<Bytes, String> {
+    let client = mur_client::http_client().map_err(|e| e.to_string())?;
+    client
+        .get(endpoint)
+        .header("accept", "application/json")
+        .send()
+        .await
+        .map_err(|e| e.to_string())?
+        .bytes()
+        .await
+        .map_err(|e| e.to_string())?;
+    client
+        .post(endpoint)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", tool)
+        .body(body)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?
+        .bytes()
+        .await
+        .map_err(|e| e.to_string())
+}
