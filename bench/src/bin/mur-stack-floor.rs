@@ -77,6 +77,9 @@ async fn through_hyper(endpoint: &str, tool: &str, body: String) -> Result<Bytes
             .send_request(request)
             .await
             .map_err(|e| e.to_string())?;
+        if !response.status().is_success() {
+            return Err(format!("HTTP {}", response.status()));
+        }
         answer = response
             .into_body()
             .collect()
@@ -94,6 +97,7 @@ async fn through_reqwest(endpoint: &str, tool: &str, body: String) -> Result<Byt
         .header("accept", "application/json")
         .send()
         .await
+        .and_then(reqwest::Response::error_for_status)
         .map_err(|e| e.to_string())?
         .bytes()
         .await
@@ -108,6 +112,7 @@ async fn through_reqwest(endpoint: &str, tool: &str, body: String) -> Result<Byt
         .body(body)
         .send()
         .await
+        .and_then(reqwest::Response::error_for_status)
         .map_err(|e| e.to_string())?
         .bytes()
         .await
