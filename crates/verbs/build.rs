@@ -1,7 +1,7 @@
 //! Hands the crate the triple it is compiled for (`MUR_VERBS_TARGET`), so the
 //! verb runtime names it to wasmtime as a constant: formatting
-//! `target_lexicon::HOST` on every call cost ~10 µs of cold code (README, "The
-//! host's triple as a constant").
+//! `target_lexicon::HOST` on every call cost ~10 µs of cold code (README, "Less
+//! cold code on every call").
 
 fn main() {
     // Cargo sets TARGET for every build script; it is the triple rustc compiles for.

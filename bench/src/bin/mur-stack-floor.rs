@@ -62,13 +62,11 @@ async fn through_hyper(endpoint: &str, tool: &str, body: String) -> Result<Bytes
         .header("accept", "application/json")
         .body(Full::new(Bytes::new()))
         .map_err(|e| e.to_string())?;
-    let call = hyper::Request::post(&path)
-        .header("host", &host_port)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", tool)
+    let mut call = hyper::Request::post(&path).header("host", &host_port);
+    for (name, value) in call_headers(tool) {
+        call = call.header(name, value);
+    }
+    let call = call
         .body(Full::new(Bytes::from(body)))
         .map_err(|e| e.to_string())?;
     let mut answer = Bytes::new();
@@ -92,29 +90,31 @@ async fn through_hyper(endpoint: &str, tool: &str, body: String) -> Result<Bytes
 
 async fn through_reqwest(endpoint: &str, tool: &str, body: String) -> Result<Bytes, String> {
     let client = mur_client::http_client().map_err(|e| e.to_string())?;
-    client
-        .get(endpoint)
-        .header("accept", "application/json")
+    answer(client.get(endpoint).header("accept", "application/json")).await?;
+    let mut call = client.post(endpoint).body(body);
+    for (name, value) in call_headers(tool) {
+        call = call.header(name, value);
+    }
+    answer(call).await
+}
+
+/// The body of a 2xx answer to `request`; anything else is an error.
+async fn answer(request: reqwest::RequestBuilder) -> Result<Bytes, String> {
+    let response = request
         .send()
         .await
         .and_then(reqwest::Response::error_for_status)
-        .map_err(|e| e.to_string())?
-        .bytes()
-        .await
         .map_err(|e| e.to_string())?;
-    client
-        .post(endpoint)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", tool)
-        .body(body)
-        .send()
-        .await
-        .and_then(reqwest::Response::error_for_status)
-        .map_err(|e| e.to_string())?
-        .bytes()
-        .await
-        .map_err(|e| e.to_string())
+    response.bytes().await.map_err(|e| e.to_string())
+}
+
+/// The headers of the `tools/call` POST, as `wire::tools_call_request` writes them.
+fn call_headers(tool: &str) -> [(&'static str, &str); 5] {
+    [
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", tool),
+    ]
 }
