@@ -239,8 +239,9 @@ pub fn per_call_latency(
     Ok(rows)
 }
 
-/// The two stack floors of one build (`mur-stack-floor`): the probe and the call
-/// through tokio and hyper alone, and through the reqwest client `mur` builds.
+/// The three stack floors of one build (`mur-stack-floor`): the probe and the
+/// call through tokio and hyper alone, through mur's own HTTP (`mur_http`, what
+/// a call goes through), and through the reqwest client mur builds for OAuth.
 fn stack_rows<'a>(
     tag: &str,
     endpoint: &'a str,
@@ -259,7 +260,11 @@ fn stack_rows<'a>(
             "hyper",
         ),
         row(
-            "stack floor: GET probe, POST through mur's reqwest client",
+            "stack floor: GET probe, POST through mur's HTTP (mur_http)",
+            "mur",
+        ),
+        row(
+            "stack floor: GET probe, POST through a reqwest client",
             "reqwest",
         ),
     ]

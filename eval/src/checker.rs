@@ -44,7 +44,7 @@ impl Checker {
         let reply = self
             .runtime
             .block_on(async {
-                let http = mur_client::http_client()?;
+                let http = mur_http::Http::new();
                 let client = Client::new(&http, endpoint, &settings);
                 client.call("tools/call", Some(&params), CALL_LIMIT).await
             })
@@ -76,7 +76,7 @@ impl Checker {
         let reply = self
             .runtime
             .block_on(async {
-                let http = mur_client::http_client()?;
+                let http = mur_http::Http::new();
                 let client = Client::new(&http, endpoint, &settings);
                 client.call(method, params, CALL_LIMIT).await
             })

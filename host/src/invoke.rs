@@ -36,7 +36,7 @@ pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
 /// A session reached: the HTTP client, its endpoint and identity, and when
 /// the `--timeout` that began before discovery runs out.
 pub struct Session {
-    http: reqwest::Client,
+    http: mur_http::Http,
     pub endpoint: String,
     /// Pid, start time and build tag (see [`mur_discovery::Resolved`]).
     pub identity: Option<String>,
@@ -56,7 +56,7 @@ impl Session {
         report: &mut dyn mur_discovery::Report,
     ) -> Result<Self> {
         let deadline = Instant::now() + settings.timeout;
-        let http = mur_client::http_client()?;
+        let http = mur_http::Http::new();
         let resolved = usage::measure_async(
             usage::Phase::Discovery,
             mur_discovery::resolve(settings, &http, report),

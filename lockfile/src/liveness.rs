@@ -14,6 +14,7 @@
 use std::time::Duration;
 
 use futures_util::StreamExt as _;
+use mur_http::{Http, Request};
 use serde::Deserialize;
 
 use crate::{Lockfile, PROBE_SCHEMA, Transport, endpoint};
@@ -216,17 +217,32 @@ pub enum ProbeError {
 }
 
 /// `GET <endpoint>` and parse the devtools probe answer, reading at most
-/// [`PROBE_MAX_BYTES`]. The client must not follow redirects; a redirect is
-/// refused here as well, naming where it pointed.
-pub async fn probe(client: &reqwest::Client, endpoint: &str) -> Result<ProbeInfo, ProbeError> {
+/// [`PROBE_MAX_BYTES`], within [`PROBE_TIMEOUT`]. A redirect is refused,
+/// naming where it pointed (it is never followed).
+pub async fn probe(http: &Http, endpoint: &str) -> Result<ProbeInfo, ProbeError> {
     endpoint::check_loopback(endpoint).map_err(ProbeError::NotDevtools)?;
-    let response = client
-        .get(endpoint)
-        .header(reqwest::header::ACCEPT, "application/json")
-        .timeout(PROBE_TIMEOUT)
-        .send()
+    tokio::time::timeout(PROBE_TIMEOUT, probe_unbounded(http, endpoint))
         .await
-        .map_err(|err| describe_request_error(&err))?;
+        .unwrap_or_else(|_| {
+            Err(ProbeError::NoAnswer(format!(
+                "did not answer the probe within {} ms",
+                PROBE_TIMEOUT.as_millis()
+            )))
+        })
+}
+
+async fn probe_unbounded(http: &Http, endpoint: &str) -> Result<ProbeInfo, ProbeError> {
+    let request = Request::get(endpoint).header(
+        reqwest::header::ACCEPT,
+        reqwest::header::HeaderValue::from_static("application/json"),
+    );
+    let response = http.send(request).await.map_err(|err| {
+        if err.is_connect() {
+            ProbeError::NotDevtools("refused the connection".to_owned())
+        } else {
+            ProbeError::NoAnswer(format!("broke off the probe: {err}"))
+        }
+    })?;
     let status = response.status();
     if status.is_redirection() {
         let location = response
@@ -263,7 +279,9 @@ async fn read_capped(response: reqwest::Response) -> Result<Vec<u8>, ProbeError>
     let mut body = Vec::new();
     let mut chunks = response.bytes_stream();
     while let Some(chunk) = chunks.next().await {
-        let chunk = chunk.map_err(|err| describe_request_error(&err))?;
+        let chunk = chunk.map_err(|err| {
+            ProbeError::NoAnswer(format!("broke off the probe: {}", innermost(&err)))
+        })?;
         if body.len() + chunk.len() > PROBE_MAX_BYTES {
             return Err(ProbeError::NotDevtools(format!(
                 "answered more than {PROBE_MAX_BYTES} bytes, which is not a devtools probe"
@@ -275,7 +293,7 @@ async fn read_capped(response: reqwest::Response) -> Result<Vec<u8>, ProbeError>
 }
 
 /// Judge one lockfile.
-pub async fn check(client: &reqwest::Client, lock: &Lockfile) -> Liveness {
+pub async fn check(client: &Http, lock: &Lockfile) -> Liveness {
     check_all(client, &[lock])
         .await
         .pop()
@@ -284,7 +302,7 @@ pub async fn check(client: &reqwest::Client, lock: &Lockfile) -> Liveness {
 
 /// Judge many lockfiles: one look at each distinct pid, then the HTTP probes of the
 /// sessions' processes concurrently. Verdicts come back in the order of `locks`.
-pub async fn check_all(client: &reqwest::Client, locks: &[&Lockfile]) -> Vec<Liveness> {
+pub async fn check_all(client: &Http, locks: &[&Lockfile]) -> Vec<Liveness> {
     let pids: Vec<(u32, Option<i64>)> = locks
         .iter()
         .map(|lock| (lock.pid, started_at_secs(lock)))
@@ -297,11 +315,7 @@ pub async fn check_all(client: &reqwest::Client, locks: &[&Lockfile]) -> Vec<Liv
     futures_util::future::join_all(probes).await
 }
 
-async fn check_with_state(
-    client: &reqwest::Client,
-    lock: &Lockfile,
-    state: ProcessState,
-) -> Liveness {
+async fn check_with_state(client: &Http, lock: &Lockfile, state: ProcessState) -> Liveness {
     match state {
         ProcessState::Gone => return Liveness::Stale(format!("pid {} is gone", lock.pid)),
         ProcessState::Reused => {
@@ -323,19 +337,6 @@ async fn check_with_state(
         }
         Err(ProbeError::NoAnswer(reason)) => Liveness::Unresponsive(reason),
         Err(ProbeError::NotDevtools(reason)) => Liveness::NotDevtools(reason),
-    }
-}
-
-fn describe_request_error(err: &reqwest::Error) -> ProbeError {
-    if err.is_timeout() {
-        ProbeError::NoAnswer(format!(
-            "did not answer the probe within {} ms",
-            PROBE_TIMEOUT.as_millis()
-        ))
-    } else if err.is_connect() {
-        ProbeError::NotDevtools("refused the connection".to_owned())
-    } else {
-        ProbeError::NoAnswer(format!("broke off the probe: {}", innermost(err)))
     }
 }
 
@@ -371,7 +372,7 @@ mod tests {
     /// Asserts the check makes `expected` (`Liveness::Stale`, …) of `lock`, with a
     /// reason that contains `part`.
     async fn assert_verdict(lock: &Lockfile, expected: fn(String) -> Liveness, part: &str) {
-        let verdict = check(&reqwest::Client::new(), lock).await;
+        let verdict = check(&Http::new(), lock).await;
         let why = match &verdict {
             Liveness::Live => "",
             Liveness::Stale(why) | Liveness::Unresponsive(why) | Liveness::NotDevtools(why) => why,
@@ -408,7 +409,7 @@ mod tests {
         let pid = reaped_pid();
         let lock = Lockfile::http(1, pid, "/p".into(), "t".into());
         assert_eq!(
-            check(&reqwest::Client::new(), &lock).await,
+            check(&Http::new(), &lock).await,
             Liveness::Stale(format!("pid {pid} is gone"))
         );
     }
@@ -418,7 +419,7 @@ mod tests {
         let dead = reaped_pid();
         let stale = Lockfile::http(1, dead, "/a".into(), "t".into());
         let stdio = Lockfile::stdio(std::process::id(), "/b".into(), "t".into());
-        let verdicts = check_all(&reqwest::Client::new(), &[&stale, &stdio, &stale]).await;
+        let verdicts = check_all(&Http::new(), &[&stale, &stdio, &stale]).await;
         let gone = Liveness::Stale(format!("pid {dead} is gone"));
         assert_eq!(verdicts, [gone.clone(), Liveness::Live, gone]);
     }

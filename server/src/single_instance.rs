@@ -89,7 +89,7 @@ async fn holds_slot(lock: &Lockfile) -> bool {
 }
 
 async fn check(lock: &Lockfile) -> Liveness {
-    liveness::check(&probe_client(), lock).await
+    liveness::check(&mur_http::Http::new(), lock).await
 }
 
 fn already_active(lock: Lockfile) -> ServeError {
@@ -97,17 +97,6 @@ fn already_active(lock: Lockfile) -> ServeError {
         endpoint: lock.endpoint,
         pid: lock.pid,
     }
-}
-
-fn probe_client() -> reqwest::Client {
-    // No proxy: the probe goes to loopback, and an HTTP_PROXY from the
-    // environment must not intercept it. No redirects: a probe answered with
-    // one is not a devtools session, and its Location may be off the machine.
-    reqwest::Client::builder()
-        .no_proxy()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap_or_default()
 }
 
 fn clear(registry: &Registry, path: &Path, why: &str) -> Result<(), ServeError> {

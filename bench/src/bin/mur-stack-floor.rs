@@ -1,11 +1,13 @@
 //! The HTTP stack's floor: the two requests of the contract (the `GET` probe, then
 //! the POST on the same connection) through the async stack `mur` runs on, with
 //! no discovery and nothing else — `hyper` (tokio and hyper's HTTP/1.1 connection,
-//! nothing above it) or `reqwest` (the client `mur` builds,
-//! `mur_client::http_client`). Against `mur-floor` (std only) the rows show what
-//! the stack costs a call, and against each other what reqwest adds to hyper.
+//! nothing above it), `mur` (mur's own HTTP, `mur_http::Http`, which the probe and
+//! the call go through) or `reqwest` (the reqwest client mur builds for what needs
+//! one, `Http::client`, which the call path used before `mur_http`). Against
+//! `mur-floor` (std only) the rows show what the stack costs a call, and against
+//! each other what mur's HTTP and reqwest add to hyper.
 //!
-//! Usage: `mur-stack-floor <hyper|reqwest> <endpoint> <tool> <arguments-json>`
+//! Usage: `mur-stack-floor <hyper|mur|reqwest> <endpoint> <tool> <arguments-json>`
 
 use std::{io::Write, process::ExitCode};
 
@@ -16,7 +18,7 @@ use mur_bench::wire;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [stack, endpoint, tool, arguments] = args.as_slice() else {
-        eprintln!("usage: mur-stack-floor <hyper|reqwest> <endpoint> <tool> <arguments-json>");
+        eprintln!("usage: mur-stack-floor <hyper|mur|reqwest> <endpoint> <tool> <arguments-json>");
         return ExitCode::from(1);
     };
     // As `mur` runs a call (host/src/invoke.rs, `block_on`).
@@ -29,8 +31,9 @@ fn main() -> ExitCode {
         runtime.block_on(Box::pin(async {
             match stack.as_str() {
                 "hyper" => through_hyper(endpoint, tool, body).await,
+                "mur" => through_mur(endpoint, tool, body).await,
                 "reqwest" => through_reqwest(endpoint, tool, body).await,
-                other => Err(format!("no stack `{other}` (hyper, reqwest)")),
+                other => Err(format!("no stack `{other}` (hyper, mur, reqwest)")),
             }
         }))
     });
@@ -88,8 +91,31 @@ async fn through_hyper(endpoint: &str, tool: &str, body: String) -> Result<Bytes
     Ok(answer)
 }
 
+async fn through_mur(endpoint: &str, tool: &str, body: String) -> Result<Bytes, String> {
+    use mur_http::Request;
+    use reqwest::header::{HeaderName, HeaderValue};
+    let http = mur_http::Http::new();
+    let probe = Request::get(endpoint).header(
+        reqwest::header::ACCEPT,
+        HeaderValue::from_static("application/json"),
+    );
+    let mut call = Request::post(endpoint).body(body);
+    for (name, value) in call_headers(tool) {
+        let value = HeaderValue::from_str(value).map_err(|e| e.to_string())?;
+        call = call.header(HeaderName::from_static(name), value);
+    }
+    let mut answer = Bytes::new();
+    for request in [probe, call] {
+        let response = http.send(request).await.map_err(|e| e.to_string())?;
+        let response = response.error_for_status().map_err(|e| e.to_string())?;
+        answer = response.bytes().await.map_err(|e| e.to_string())?;
+    }
+    Ok(answer)
+}
+
 async fn through_reqwest(endpoint: &str, tool: &str, body: String) -> Result<Bytes, String> {
-    let client = mur_client::http_client().map_err(|e| e.to_string())?;
+    let http = mur_http::Http::new();
+    let client = http.client()?;
     answer(client.get(endpoint).header("accept", "application/json")).await?;
     let mut call = client.post(endpoint).body(body);
     for (name, value) in call_headers(tool) {

@@ -43,7 +43,7 @@ pub struct Started {
 /// here, with the line the bridge itself would print, before anything is
 /// started or written to the log of the bridge already there (the bridge's
 /// own claim of the slot stays the one that counts).
-pub async fn start(exe: &Path, options: &Options, http: &reqwest::Client) -> Result<Started> {
+pub async fn start(exe: &Path, options: &Options, http: &mur_http::Http) -> Result<Started> {
     let registry = Registry::default_location();
     let project = paths::canonical_project(&options.project).map_err(|e| {
         Error::usage(format!(

@@ -31,7 +31,7 @@ pub struct Stopped {
 }
 
 /// Stops the bridge of `project`, or the only bridge running.
-pub async fn stop(project: Option<&Path>, http: &reqwest::Client) -> Result<Stopped> {
+pub async fn stop(project: Option<&Path>, http: &mur_http::Http) -> Result<Stopped> {
     let registry = Registry::default_location();
     let (path, lock) = match project {
         Some(project) => of_project(&registry, project)?,

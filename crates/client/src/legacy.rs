@@ -18,8 +18,9 @@ use serde_json::{Value, json};
 
 use super::request::{self, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID};
 use super::response::{Message, Reply};
-use super::{Answer, Client, FAREWELL_LIMIT, LOG_LEVEL, describe};
+use super::{Answer, Client, FAREWELL_LIMIT, LOG_LEVEL};
 use mur_core::{Error, Result};
+use mur_http::Request;
 
 const INIT_ID: u64 = 1;
 const CALL_ID: u64 = 2;
@@ -88,10 +89,9 @@ impl Client<'_> {
         tracing::debug!("POST {} initialize (protocol {version})", self.endpoint);
         let response = self
             .send(
-                self.http
-                    .post(self.endpoint)
+                Request::post(self.endpoint)
                     .headers(request::base_headers())
-                    .json(&body),
+                    .body(body.to_string()),
             )
             .await?;
         let id = response
@@ -142,10 +142,10 @@ impl Client<'_> {
     async fn open_stream(&self, session: &Session) -> Option<reqwest::Response> {
         let mut headers = session.headers();
         headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
-        let get = self
-            .auth
-            .authorize(self.http.get(self.endpoint).headers(headers))
-            .send();
+        let get = self.http.send(
+            self.auth
+                .authorize(Request::get(self.endpoint).headers(headers)),
+        );
         match tokio::time::timeout(STREAM_LIMIT, get).await {
             Ok(Ok(response)) if response.status().is_success() => Some(response),
             Ok(Ok(response)) => {
@@ -153,7 +153,7 @@ impl Client<'_> {
                 None
             }
             Ok(Err(e)) => {
-                tracing::debug!("no session stream: {}", describe(&e));
+                tracing::debug!("no session stream: {e}");
                 None
             }
             Err(_) => {
@@ -234,7 +234,7 @@ impl Client<'_> {
         headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
         request::insert(&mut headers, HEADER_LAST_EVENT_ID, last_id);
         let response = self
-            .send(self.http.get(self.endpoint).headers(headers))
+            .send(Request::get(self.endpoint).headers(headers))
             .await?;
         if !response.status().is_success() {
             return Err(Error::transport(format!(
@@ -248,11 +248,9 @@ impl Client<'_> {
 
     /// POSTs `body` in the session.
     async fn post_in_session(&self, session: &Session, body: &Value) -> Result<reqwest::Response> {
-        let post = self
-            .http
-            .post(self.endpoint)
+        let post = Request::post(self.endpoint)
             .headers(session.headers())
-            .json(body);
+            .body(body.to_string());
         self.send(post).await
     }
 
@@ -286,13 +284,13 @@ impl Client<'_> {
             return;
         };
         tracing::debug!("DELETE {} (ending session {:?})", self.endpoint, session.id);
-        let delete = self
-            .auth
-            .authorize(self.http.delete(self.endpoint).headers(session.headers()))
-            .send();
+        let delete = self.http.send(
+            self.auth
+                .authorize(Request::delete(self.endpoint).headers(session.headers())),
+        );
         match tokio::time::timeout(FAREWELL_LIMIT, delete).await {
             Ok(Ok(_)) => {}
-            Ok(Err(e)) => tracing::debug!("ending the session failed: {}", describe(&e)),
+            Ok(Err(e)) => tracing::debug!("ending the session failed: {e}"),
             Err(_) => tracing::debug!(
                 "ending the session took longer than {} ms; left to the server",
                 FAREWELL_LIMIT.as_millis()

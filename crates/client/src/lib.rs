@@ -27,13 +27,14 @@ mod request;
 mod response;
 pub mod tool_result;
 
-use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use reqwest::header::{HeaderMap, LOCATION};
 use serde_json::{Map, Value, json};
+
+use mur_http::{Http, Request};
 
 pub use events::{Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent};
 pub use request::{LEGACY_VERSION, MODERN_VERSION};
@@ -63,56 +64,9 @@ const LOG_LEVEL: &str = "info";
 /// goes to loopback and needs milliseconds; it must not hold up an exit.
 const FAREWELL_LIMIT: Duration = Duration::from_millis(500);
 
-/// Builds the HTTP client once per process: no proxy lookup, no TLS, loopback
-/// only, no redirects, no DNS.
-pub fn http_client() -> Result<reqwest::Client> {
-    client_builder(NoLookups)
-        .build()
-        .map_err(|e| Error::transport(format!("cannot set up the HTTP client: {}", describe(&e))))
-}
-
-/// Every client mur builds, with `resolver` asked for names other than
-/// `localhost` (in production, [`NoLookups`]).
-fn client_builder(resolver: impl reqwest::dns::Resolve + 'static) -> reqwest::ClientBuilder {
-    let builder = reqwest::Client::builder()
-        .no_proxy()
-        // A redirect would re-send the JSON-RPC body to wherever `Location`
-        // points, another host included; a 3xx is an error instead (`send`).
-        .redirect(reqwest::redirect::Policy::none())
-        // `localhost` is 127.0.0.1 without asking a resolver: no DNS lookup,
-        // so no query leaves the machine and no resolver can point it elsewhere.
-        // (A port of 0 here means "the URL's port".)
-        .resolve("localhost", SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-        .dns_resolver(resolver)
-        // No keepalive probes and no unacknowledged-data timeout (reqwest sets
-        // both): a loopback peer that dies is noticed at once, one that hangs is
-        // bounded by `--timeout`, and each option was a `setsockopt` per call.
-        .tcp_keepalive(None::<Duration>)
-        .tcp_keepalive_interval(None::<Duration>)
-        .tcp_keepalive_retries(None::<u32>);
-    #[cfg(any(target_os = "android", target_os = "fuchsia", target_os = "linux"))]
-    let builder = builder.tcp_user_timeout(None::<Duration>);
-    builder
-}
-
-/// The resolver for every name but `localhost`: refuses. Endpoints are
-/// loopback addresses; a host name in one is never looked up.
-struct NoLookups;
-
-impl reqwest::dns::Resolve for NoLookups {
-    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
-        let message = format!(
-            "mur looks up no host names (`{}`): devtools endpoints are loopback addresses \
-             (127.0.0.1, [::1]) or localhost",
-            name.as_str()
-        );
-        Box::pin(async move { Err(message.into()) })
-    }
-}
-
 /// A client for one endpoint.
 pub struct Client<'a> {
-    http: &'a reqwest::Client,
+    http: &'a Http,
     endpoint: &'a str,
     /// `-v`: ask the server for its log messages.
     verbose: bool,
@@ -161,7 +115,7 @@ enum Answer {
 }
 
 impl<'a> Client<'a> {
-    pub fn new(http: &'a reqwest::Client, endpoint: &'a str, settings: &'a Settings) -> Self {
+    pub fn new(http: &'a Http, endpoint: &'a str, settings: &'a Settings) -> Self {
         Self {
             http,
             endpoint,
@@ -340,7 +294,11 @@ impl<'a> Client<'a> {
                 self.endpoint
             );
             let response = self
-                .send(self.http.post(self.endpoint).headers(headers).json(&body))
+                .send(
+                    Request::post(self.endpoint)
+                        .headers(headers)
+                        .body(body.to_string()),
+                )
                 .await?;
             let status = response.status();
             let mut answer_headers = request::base_headers();
@@ -517,27 +475,25 @@ impl<'a> Client<'a> {
                 "jsonrpc": "2.0", "id": request.id, "error": { "code": code, "message": message },
             }),
         };
-        let post = self
-            .http
-            .post(self.endpoint)
+        let post = Request::post(self.endpoint)
             .headers(headers.clone())
-            .json(&body);
-        match self.auth.authorize(post).send().await {
+            .body(body.to_string());
+        match self.http.send(self.auth.authorize(post)).await {
             Ok(r) => tracing::debug!("the answer to `{method}` got HTTP {}", r.status()),
-            Err(e) => tracing::debug!("sending the answer to `{method}` failed: {}", describe(&e)),
+            Err(e) => tracing::debug!("sending the answer to `{method}` failed: {e}"),
         }
         outcome
     }
 
     /// Sends a request (with the OAuth token, authorizing on a 401); a
     /// redirect is an error, never followed.
-    async fn send(&self, builder: reqwest::RequestBuilder) -> Result<reqwest::Response> {
+    async fn send(&self, request: Request) -> Result<reqwest::Response> {
         let person = auth::Person {
             events: self.events,
             budget: self.budget,
             waited: &self.asking,
         };
-        let response = self.auth.send(self.http, &person, builder).await?;
+        let response = self.auth.send(self.http, &person, request).await?;
         let status = response.status();
         if status.is_redirection() {
             let location = response
@@ -663,67 +619,6 @@ mod tests {
             classify(StatusCode::BAD_REQUEST, other, "e"),
             Ok(Step::Legacy)
         ));
-    }
-
-    /// A resolver that counts what it is asked and resolves nothing.
-    #[derive(Clone, Default)]
-    struct Counting(std::sync::Arc<std::sync::atomic::AtomicUsize>);
-
-    impl reqwest::dns::Resolve for Counting {
-        fn resolve(&self, _: reqwest::dns::Name) -> reqwest::dns::Resolving {
-            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            Box::pin(async { Err("no lookups in this test".into()) })
-        }
-    }
-
-    #[test]
-    fn localhost_is_reached_without_asking_a_resolver() {
-        use std::io::{Read as _, Write as _};
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        let port = listener.local_addr().expect("addr").port();
-        let server = std::thread::spawn(move || {
-            let (mut conn, _) = listener.accept().expect("accept");
-            let mut buf = [0; 1024];
-            let _ = conn.read(&mut buf).expect("read");
-            conn.write_all(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")
-                .expect("write");
-        });
-        let resolver = Counting::default();
-        let http = client_builder(resolver.clone()).build().expect("client");
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let status = runtime
-            .block_on(http.get(format!("http://LocalHost:{port}/")).send())
-            .expect("localhost answers")
-            .status();
-        assert_eq!(status, StatusCode::NO_CONTENT);
-        server.join().expect("server");
-        assert_eq!(resolver.0.load(std::sync::atomic::Ordering::SeqCst), 0);
-        // Any other name goes to the resolver, which in mur refuses it.
-        let err = runtime
-            .block_on(http.get("http://devtools.invalid:9/").send())
-            .expect_err("not resolved");
-        assert_eq!(resolver.0.load(std::sync::atomic::Ordering::SeqCst), 1);
-        assert!(err.is_connect(), "{err:?}");
-    }
-
-    #[test]
-    fn the_production_resolver_refuses_every_name() {
-        let http = http_client().expect("client");
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let err = runtime
-            .block_on(http.get("http://example.com/").send())
-            .expect_err("refused");
-        assert!(
-            describe(&err).contains("mur looks up no host names (`example.com`)"),
-            "{}",
-            describe(&err)
-        );
     }
 
     #[test]

@@ -52,7 +52,7 @@ pub struct Resolved {
 /// than the user allowed.
 pub async fn resolve(
     settings: &Settings,
-    http: &reqwest::Client,
+    http: &mur_http::Http,
     report: &mut dyn Report,
 ) -> Result<Resolved> {
     if let Source::Endpoint(url) = &settings.source {
@@ -106,7 +106,7 @@ fn checked_endpoint(url: &str) -> Result<String> {
 
 async fn resolve_unbounded(
     settings: &Settings,
-    http: &reqwest::Client,
+    http: &mur_http::Http,
     report: &mut dyn Report,
 ) -> Result<Resolved> {
     let project = settings

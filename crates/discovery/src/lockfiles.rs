@@ -41,7 +41,7 @@ pub fn registry() -> Registry {
 /// are skipped are told to `report`.
 pub async fn survey(
     registry: &Registry,
-    http: &reqwest::Client,
+    http: &mur_http::Http,
     report: &mut dyn Report,
 ) -> Result<Survey> {
     if registry.dir().exists() {

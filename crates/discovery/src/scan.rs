@@ -34,7 +34,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_millis(300);
 
 /// Every devtools session listening on a port in `range`; `report` hears
 /// how many ports are done as the scan goes.
-pub async fn scan(http: &reqwest::Client, range: PortRange, report: &dyn Report) -> Vec<Candidate> {
+pub async fn scan(http: &mur_http::Http, range: PortRange, report: &dyn Report) -> Vec<Candidate> {
     let ports: Vec<u16> = listening_ports(range).unwrap_or_else(|| range.ports().collect());
     let total = ports.len();
     let done = AtomicUsize::new(0);
@@ -89,7 +89,7 @@ fn listening_ports(_range: PortRange) -> Option<Vec<u16>> {
     None
 }
 
-async fn probe_port(http: &reqwest::Client, port: u16) -> Option<Candidate> {
+async fn probe_port(http: &mur_http::Http, port: u16) -> Option<Candidate> {
     let stream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(("127.0.0.1", port)))
         .await
         .ok()?
@@ -161,10 +161,7 @@ mod tests {
                 let _ = conn.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}");
             }
         });
-        let http = reqwest::Client::builder()
-            .no_proxy()
-            .build()
-            .expect("client");
+        let http = mur_http::Http::new();
         let found = scan(
             &http,
             PortRange {

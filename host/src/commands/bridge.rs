@@ -24,7 +24,7 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
     }
     let exe = std::env::current_exe()
         .map_err(|e| Error::internal(format!("cannot find mur's own executable: {e}")))?;
-    let http = mur_client::http_client()?;
+    let http = mur_http::Http::new();
     let started = crate::invoke::block_on(mur_bridge::start(&exe, &options, &http))??;
     session_line(&started.path, &started.lockfile)
 }
@@ -53,7 +53,7 @@ fn session_line(path: &std::path::Path, lock: &mur_lockfile::Lockfile) -> Result
 }
 
 async fn stop(settings: &Settings) -> Result<()> {
-    let http = mur_client::http_client()?;
+    let http = mur_http::Http::new();
     let stopped = mur_bridge::stop(settings.project.as_deref(), &http).await?;
     output::diagnostic(&format!(
         "stopped the bridge of `{}` (pid {})",

@@ -27,7 +27,7 @@ pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
 /// are did not answer. Stale lockfiles are skipped silently and removed on
 /// the way. `--auto` adds sessions found by a loopback port scan.
 async fn list(settings: &Settings) -> Result<()> {
-    let http = mur_client::http_client()?;
+    let http = mur_http::Http::new();
     let registry = discovery::registry();
     // One `--timeout` for the survey and the scan together.
     let (survey, sessions) = discovery::within(settings.timeout, "reading the sessions", async {
@@ -151,7 +151,7 @@ fn table(live: &[Lockfile], logs: &[Option<String>]) -> String {
 /// never touched, even when its endpoint does not answer: the session may be
 /// busy, and a wrong removal would hide a live session from discovery.
 async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
-    let http = mur_client::http_client()?;
+    let http = mur_http::Http::new();
     let registry = discovery::registry();
     let survey = discovery::within(
         settings.timeout,

@@ -37,8 +37,9 @@ use rmcp::transport::auth::{
     OAuthTokenResponse, StoredCredentials, WWWAuthenticateParams,
 };
 
-use crate::{Events, describe};
+use crate::Events;
 use mur_core::{Error, Result};
+use mur_http::{Http, Request};
 
 /// The most authorizations (flows and refreshes) one call goes through: a
 /// server that keeps refusing after them is not going to stop.
@@ -108,11 +109,11 @@ impl Auth {
         }
     }
 
-    /// `builder` with this endpoint's Bearer token, when mur holds one.
-    pub(crate) fn authorize(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+    /// `request` with this endpoint's Bearer token, when mur holds one.
+    pub(crate) fn authorize(&self, request: Request) -> Request {
         match self.token() {
-            Some(token) => builder.bearer_auth(token),
-            None => builder,
+            Some(token) => request.bearer(&token),
+            None => request,
         }
     }
 
@@ -128,22 +129,19 @@ impl Auth {
             .and_then(|g| g.access_token().map(str::to_owned))
     }
 
-    /// Sends `builder` with the token; on a challenge, authorizes and sends
+    /// Sends `request` with the token; on a challenge, authorizes and sends
     /// it again (bounded by [`MAX_AUTHORIZATIONS`]).
     pub(crate) async fn send(
         &self,
-        http: &reqwest::Client,
+        http: &Http,
         person: &Person<'_>,
-        builder: reqwest::RequestBuilder,
+        request: Request,
     ) -> Result<reqwest::Response> {
-        let mut builder = builder;
         loop {
-            // A body mur builds in memory can always be sent again.
-            let again = builder.try_clone();
-            let response =
-                self.authorize(builder).send().await.map_err(|e| {
-                    Error::transport(format!("`{}`: {}", self.endpoint, describe(&e)))
-                })?;
+            let response = http
+                .send(self.authorize(request.clone()))
+                .await
+                .map_err(|e| Error::transport(format!("`{}`: {e}", self.endpoint)))?;
             if let Some(scheme) = other_scheme(&response) {
                 return Err(Error::transport(format!(
                     "`{}` answered HTTP {} asking for `{scheme}` authorization, which mur does \
@@ -152,13 +150,15 @@ impl Auth {
                     response.status()
                 )));
             }
-            let (Some(challenge), Some(again)) = (challenge(&response), again) else {
+            let Some(challenge) = challenge(&response, &self.endpoint) else {
                 return Ok(response);
             };
+            // The OAuth flow's requests go through rmcp and oauth2, written
+            // for a reqwest client: the first challenge builds it.
+            let client = http.client().map_err(Error::transport)?;
             // Boxed: the authorization flow's state is tens of KB, and every
             // call's future (and the stack frames that hold it) would carry it.
-            Box::pin(self.respond(http, person, &challenge, response.status())).await?;
-            builder = again;
+            Box::pin(self.respond(client, person, &challenge, response.status())).await?;
         }
     }
 
@@ -455,7 +455,7 @@ impl Auth {
 
 /// The challenge in `response`, if it asks for authorization: any 401 whose
 /// `WWW-Authenticate` (if present) is Bearer; a 403 with `insufficient_scope`.
-fn challenge(response: &reqwest::Response) -> Option<Challenge> {
+fn challenge(response: &reqwest::Response, endpoint: &str) -> Option<Challenge> {
     let header = response
         .headers()
         .get(WWW_AUTHENTICATE)
@@ -473,7 +473,8 @@ fn challenge(response: &reqwest::Response) -> Option<Challenge> {
         }),
         StatusCode::FORBIDDEN if bearer == Some(true) => {
             let text = header.as_deref().unwrap_or_default();
-            let params = WWWAuthenticateParams::parse(text, response.url());
+            let url = reqwest::Url::parse(endpoint).ok()?;
+            let params = WWWAuthenticateParams::parse(text, &url);
             params.is_insufficient_scope().then(|| Challenge {
                 step_up: Some(
                     params
@@ -560,6 +561,11 @@ fn poisoned() -> Error {
 mod tests {
     use super::*;
 
+    /// The challenge of `response` to a call of a loopback endpoint.
+    fn challenge_at(response: &reqwest::Response) -> Option<Challenge> {
+        challenge(response, "http://127.0.0.1:9/mcp")
+    }
+
     fn response(status: u16, header: Option<&str>) -> reqwest::Response {
         let mut builder = oauth2::http::Response::builder().status(status);
         if let Some(header) = header {
@@ -570,16 +576,16 @@ mod tests {
 
     #[test]
     fn a_401_asks_for_authorization_unless_another_scheme_is_named() {
-        assert!(challenge(&response(401, None)).is_some());
-        let bearer = challenge(&response(401, Some(r#"Bearer resource_metadata="x""#)));
+        assert!(challenge_at(&response(401, None)).is_some());
+        let bearer = challenge_at(&response(401, Some(r#"Bearer resource_metadata="x""#)));
         assert!(bearer.is_some_and(|c| c.step_up.is_none() && c.header.is_some()));
-        assert!(challenge(&response(401, Some(r#"Basic realm="x""#))).is_none());
-        assert!(challenge(&response(200, None)).is_none());
+        assert!(challenge_at(&response(401, Some(r#"Basic realm="x""#))).is_none());
+        assert!(challenge_at(&response(200, None)).is_none());
     }
 
     #[test]
     fn a_403_asks_for_more_scope_only_with_insufficient_scope() {
-        let step_up = challenge(&response(
+        let step_up = challenge_at(&response(
             403,
             Some(r#"Bearer error="insufficient_scope", scope="mcp:write mcp:read""#),
         ))
@@ -588,8 +594,8 @@ mod tests {
             step_up,
             Some(vec!["mcp:write".to_owned(), "mcp:read".to_owned()])
         );
-        assert!(challenge(&response(403, Some(r#"Bearer error="invalid_token""#))).is_none());
-        assert!(challenge(&response(403, None)).is_none());
+        assert!(challenge_at(&response(403, Some(r#"Bearer error="invalid_token""#))).is_none());
+        assert!(challenge_at(&response(403, None)).is_none());
     }
 
     #[test]

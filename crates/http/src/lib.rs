@@ -1,0 +1,114 @@
+//! mur's loopback HTTP: the connections a session's requests travel on.
+//!
+//! Requests to a session (the liveness probe, the MCP client's POSTs, GETs and
+//! DELETEs) go over HTTP/1.1 connections this crate opens and keeps itself,
+//! on hyper's client connection with nothing above it. A connection whose
+//! answer was read to its end waits for the next request to the same
+//! endpoint, so a call's probe and its POST share one, as the contract
+//! floor's two requests do; a connection still busy (an event stream being
+//! read) is left alone and another is opened. The one thing built on reqwest
+//! is [`Http::client`], made the first time something asks for it: the OAuth
+//! flow's requests, through rmcp's and oauth2's reqwest-shaped interfaces.
+//!
+//! Why not reqwest for everything: measured in `mur-bench`'s stack floors
+//! (README, "What the HTTP stack costs"), the same probe and POST cost
+//! ~0.1 ms more a call through the reqwest client than through hyper's
+//! connection alone (building the client, its connector, pool and
+//! middleware layers), on a path whose floor is ~1 ms.
+//!
+//! Nothing leaves the machine by a name: `localhost` is 127.0.0.1 without
+//! asking a resolver and every other host name is refused, here and in the
+//! reqwest client. Redirects are answers like any other, never followed; no
+//! proxy is consulted; there is no TLS (sessions listen on loopback).
+
+mod request;
+mod send;
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+pub use request::Request;
+pub use send::SendError;
+
+/// The HTTP of one `mur` process: kept connections, and the reqwest client
+/// once something needs it. Cheap to make: nothing is built or opened
+/// before the first request.
+#[derive(Default)]
+pub struct Http {
+    /// Connections whose last answer was read to its end, newest last.
+    idle: Arc<Mutex<Vec<send::Idle>>>,
+    client: OnceLock<Result<reqwest::Client, String>>,
+}
+
+impl Http {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sends `request` on a kept connection to its endpoint, or a new one;
+    /// the answer's body is read through the returned response (its end
+    /// frees the connection for the next request). Not bounded in time:
+    /// callers bound the whole exchange.
+    pub async fn send(&self, request: Request) -> Result<reqwest::Response, SendError> {
+        send::send(&self.idle, request).await
+    }
+
+    /// The reqwest client, for what needs one (the OAuth flow): built on the
+    /// first call, with no proxy, no redirects and no name lookups.
+    pub fn client(&self) -> Result<&reqwest::Client, String> {
+        self.client
+            .get_or_init(|| {
+                client_builder(NoLookups)
+                    .build()
+                    .map_err(|e| format!("cannot set up the HTTP client: {e}"))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// Every reqwest client mur builds, with `resolver` asked for names other
+/// than `localhost` (in production, [`NoLookups`]).
+fn client_builder(resolver: impl reqwest::dns::Resolve + 'static) -> reqwest::ClientBuilder {
+    let builder = reqwest::Client::builder()
+        .no_proxy()
+        // A redirect would re-send the body to wherever `Location` points,
+        // another host included; callers see the 3xx instead.
+        .redirect(reqwest::redirect::Policy::none())
+        // `localhost` is 127.0.0.1 without asking a resolver: no DNS lookup,
+        // so no query leaves the machine and no resolver can point it elsewhere.
+        // (A port of 0 here means "the URL's port".)
+        .resolve("localhost", SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .dns_resolver(resolver)
+        // No keepalive probes and no unacknowledged-data timeout (reqwest sets
+        // both): a loopback peer that dies is noticed at once, one that hangs is
+        // bounded by the caller, and each option was a `setsockopt` a request.
+        .tcp_keepalive(None::<Duration>)
+        .tcp_keepalive_interval(None::<Duration>)
+        .tcp_keepalive_retries(None::<u32>);
+    #[cfg(any(target_os = "android", target_os = "fuchsia", target_os = "linux"))]
+    let builder = builder.tcp_user_timeout(None::<Duration>);
+    builder
+}
+
+/// Why a host name is not reached: one sentence for both stacks.
+fn no_lookups(name: &str) -> String {
+    format!(
+        "mur looks up no host names (`{name}`): devtools endpoints are loopback addresses \
+         (127.0.0.1, [::1]) or localhost"
+    )
+}
+
+/// The reqwest client's resolver for every name but `localhost`: refuses.
+struct NoLookups;
+
+impl reqwest::dns::Resolve for NoLookups {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let message = no_lookups(name.as_str());
+        Box::pin(async move { Err(message.into()) })
+    }
+}
+
+#[cfg(test)]
+mod tests;

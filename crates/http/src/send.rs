@@ -1,0 +1,249 @@
+//! Sending a request on a kept connection or a new one, and giving the
+//! connection back once its answer has been read to the end.
+
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http_body::{Body, Frame, SizeHint};
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper::client::conn::http1::SendRequest;
+use hyper::header::{ACCEPT, HOST, HeaderValue};
+use hyper::{Response, Uri};
+
+use crate::Request;
+
+/// The most idle connections kept: a call needs one; `--auto`'s scan may
+/// leave a few sessions' behind.
+const MAX_IDLE: usize = 8;
+
+type Sender = SendRequest<Full<Bytes>>;
+
+/// A connection ready for its next request.
+pub(crate) struct Idle {
+    to: Target,
+    sender: Sender,
+}
+
+/// Where a request goes: the address connected to and the `Host` it names
+/// (one connection serves only requests with both the same).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Target {
+    addr: SocketAddr,
+    host: HeaderValue,
+}
+
+/// Why a request got no answer.
+#[derive(Debug)]
+pub enum SendError {
+    /// Not an `http://` URL with a host.
+    Url(String),
+    /// A host name other than `localhost`: never looked up.
+    Lookup(String),
+    /// The connection could not be made (refused, unreachable).
+    Connect(std::io::Error),
+    /// The connection broke, or the answer was not HTTP.
+    Http(hyper::Error),
+}
+
+impl SendError {
+    /// Whether no connection was made (nothing was sent).
+    pub fn is_connect(&self) -> bool {
+        matches!(self, Self::Lookup(_) | Self::Connect(_))
+    }
+}
+
+impl fmt::Display for SendError {
+    /// One line, in the words mur uses for every HTTP failure: what failed,
+    /// then the innermost cause (which says what happened).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Url(why) => write!(f, "request failed: {why}"),
+            Self::Lookup(name) => write!(f, "could not connect: {}", crate::no_lookups(name)),
+            Self::Connect(e) => write!(f, "could not connect: {e}"),
+            Self::Http(e) => write!(f, "request failed: {}", innermost(e)),
+        }
+    }
+}
+
+impl std::error::Error for SendError {}
+
+/// The innermost cause of `e`: hyper's own text ("error sending request")
+/// says less than the OS error under it.
+fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = e;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
+}
+
+pub(crate) async fn send(
+    idle: &Arc<Mutex<Vec<Idle>>>,
+    request: Request,
+) -> Result<reqwest::Response, SendError> {
+    let (to, mut outgoing) = prepare(request)?;
+    if let Some(mut sender) = take(idle, &to) {
+        // Ready once the connection's task has seen the last answer's end;
+        // an error means the server closed it meanwhile: connect anew.
+        if sender.ready().await.is_ok() {
+            match sender.try_send_request(outgoing).await {
+                Ok(response) => return Ok(answer(response, idle, to, sender)),
+                // Not written before the connection failed: send it on a new one.
+                Err(mut failed) => match failed.take_message() {
+                    Some(unsent) => outgoing = unsent,
+                    None => return Err(SendError::Http(failed.into_error())),
+                },
+            }
+        }
+    }
+    let mut sender = connect(&to).await?;
+    let response = sender
+        .send_request(outgoing)
+        .await
+        .map_err(SendError::Http)?;
+    Ok(answer(response, idle, to, sender))
+}
+
+/// The target and hyper's request for `request`.
+fn prepare(request: Request) -> Result<(Target, hyper::Request<Full<Bytes>>), SendError> {
+    let uri: Uri = request
+        .url
+        .parse()
+        .map_err(|e| SendError::Url(format!("`{}` is not a URL: {e}", request.url)))?;
+    if uri.scheme_str() != Some("http") {
+        return Err(SendError::Url(format!(
+            "`{}` is not an http:// URL (devtools sessions speak plain HTTP on loopback)",
+            request.url
+        )));
+    }
+    let authority = uri
+        .authority()
+        .ok_or_else(|| SendError::Url(format!("`{}` names no host", request.url)))?;
+    let name = authority.host().to_ascii_lowercase();
+    let ip = if name == "localhost" {
+        IpAddr::V4(Ipv4Addr::LOCALHOST)
+    } else {
+        name.trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse()
+            .map_err(|_| SendError::Lookup(name.clone()))?
+    };
+    let port = authority.port_u16();
+    // As a browser (and reqwest) writes it: the port only when not 80.
+    let host = match port.filter(|p| *p != 80) {
+        Some(port) => format!("{name}:{port}"),
+        None => name,
+    };
+    let host = HeaderValue::from_str(&host)
+        .map_err(|_| SendError::Url(format!("`{}` has an unusable host", request.url)))?;
+    let to = Target {
+        addr: SocketAddr::new(ip, port.unwrap_or(80)),
+        host,
+    };
+    let path = uri.path_and_query().map_or("/", |p| p.as_str());
+    let mut outgoing = hyper::Request::new(Full::new(request.body));
+    *outgoing.method_mut() = request.method;
+    *outgoing.uri_mut() = path
+        .parse()
+        .map_err(|e| SendError::Url(format!("`{}` has an unusable path: {e}", request.url)))?;
+    let headers = outgoing.headers_mut();
+    headers.insert(HOST, to.host.clone());
+    headers.extend(request.headers);
+    headers
+        .entry(ACCEPT)
+        .or_insert(HeaderValue::from_static("*/*"));
+    Ok((to, outgoing))
+}
+
+/// An idle connection to `to`, if one is still open.
+fn take(idle: &Mutex<Vec<Idle>>, to: &Target) -> Option<Sender> {
+    let mut idle = idle.lock().ok()?;
+    idle.retain(|kept| !kept.sender.is_closed());
+    let at = idle.iter().rposition(|kept| kept.to == *to)?;
+    Some(idle.remove(at).sender)
+}
+
+/// A new connection to `to`, driven by a task of its own on this runtime.
+async fn connect(to: &Target) -> Result<Sender, SendError> {
+    let stream = tokio::net::TcpStream::connect(to.addr)
+        .await
+        .map_err(SendError::Connect)?;
+    // Requests are written whole; waiting to fill a segment only delays them.
+    stream.set_nodelay(true).map_err(SendError::Connect)?;
+    let (sender, connection) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .map_err(SendError::Http)?;
+    // Its failures reach the request waiting on it, as a `send_request` error.
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    Ok(sender)
+}
+
+/// The answer as a reqwest response (what the client reads), its body giving
+/// the connection back to `idle` at its end.
+fn answer(
+    response: Response<Incoming>,
+    idle: &Arc<Mutex<Vec<Idle>>>,
+    to: Target,
+    sender: Sender,
+) -> reqwest::Response {
+    let back = Some((Arc::clone(idle), Idle { to, sender }));
+    let response = response.map(|body| reqwest::Body::wrap(GivesBack { body, back }));
+    reqwest::Response::from(response)
+}
+
+/// A response body that returns its connection once read to the end; one
+/// dropped before its end (or broken) takes its connection with it.
+struct GivesBack {
+    body: Incoming,
+    back: Option<(Arc<Mutex<Vec<Idle>>>, Idle)>,
+}
+
+impl GivesBack {
+    fn give_back(&mut self) {
+        let Some((idle, kept)) = self.back.take() else {
+            return;
+        };
+        if let Ok(mut idle) = idle.lock() {
+            if idle.len() >= MAX_IDLE {
+                idle.remove(0);
+            }
+            idle.push(kept);
+        }
+    }
+}
+
+impl Body for GivesBack {
+    type Data = Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+        let this = self.get_mut();
+        let frame = Pin::new(&mut this.body).poll_frame(cx);
+        match &frame {
+            Poll::Ready(None) => this.give_back(),
+            Poll::Ready(Some(Ok(_))) if this.body.is_end_stream() => this.give_back(),
+            Poll::Ready(Some(Err(_))) => this.back = None,
+            _ => {}
+        }
+        frame
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}

@@ -1,0 +1,252 @@
+//! Against real sockets: a small HTTP/1.1 server on loopback that counts the
+//! connections it accepts and records the heads it reads.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::TcpListener;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use reqwest::header::{ACCEPT, HeaderValue};
+
+use super::*;
+
+/// What the server answers: `close` ends each connection after one answer.
+#[derive(Clone, Copy)]
+struct Serve {
+    close: bool,
+}
+
+struct Server {
+    port: u16,
+    accepted: Arc<AtomicUsize>,
+    heads: Arc<Mutex<Vec<String>>>,
+}
+
+fn server(serve: Serve) -> Server {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let heads = Arc::new(Mutex::new(Vec::new()));
+    let (count, seen) = (Arc::clone(&accepted), Arc::clone(&heads));
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            count.fetch_add(1, Ordering::SeqCst);
+            let seen = Arc::clone(&seen);
+            std::thread::spawn(move || answer_all(conn, serve, &seen));
+        }
+    });
+    Server {
+        port,
+        accepted,
+        heads,
+    }
+}
+
+/// Reads requests off `conn` and answers each with its own path as the body.
+fn answer_all(conn: std::net::TcpStream, serve: Serve, seen: &Mutex<Vec<String>>) {
+    let mut reader = BufReader::new(conn.try_clone().expect("clone"));
+    let mut writer = conn;
+    loop {
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            if line == "\r\n" {
+                break;
+            }
+            head.push_str(&line);
+        }
+        let length: usize = head
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length: ")
+                    .map(str::to_owned)
+            })
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0);
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).expect("body");
+        let path = head.split(' ').nth(1).unwrap_or("?").to_owned();
+        seen.lock().expect("heads").push(head);
+        let connection = if serve.close {
+            "connection: close\r\n"
+        } else {
+            ""
+        };
+        let reply = format!(
+            "HTTP/1.1 200 OK\r\ncontent-length: {}\r\n{connection}\r\n{path}",
+            path.len()
+        );
+        if writer.write_all(reply.as_bytes()).is_err() || serve.close {
+            return;
+        }
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+async fn text(http: &Http, url: &str) -> String {
+    let response = http.send(Request::get(url)).await.expect("answer");
+    response.text().await.expect("body")
+}
+
+#[test]
+fn requests_in_turn_share_one_connection_and_name_their_host() {
+    let server = server(Serve { close: false });
+    let http = Http::new();
+    let base = format!("http://127.0.0.1:{}", server.port);
+    runtime().block_on(async {
+        assert_eq!(text(&http, &format!("{base}/probe")).await, "/probe");
+        assert_eq!(text(&http, &format!("{base}/mcp?x=1")).await, "/mcp?x=1");
+    });
+    assert_eq!(server.accepted.load(Ordering::SeqCst), 1);
+    let heads = server.heads.lock().expect("heads").clone();
+    let first = heads[0].to_ascii_lowercase();
+    assert!(first.starts_with("get /probe http/1.1\r\n"), "{first}");
+    assert!(
+        first.contains(&format!("host: 127.0.0.1:{}\r\n", server.port)),
+        "{first}"
+    );
+    assert!(first.contains("accept: */*\r\n"), "{first}");
+}
+
+#[test]
+fn a_connection_still_being_read_is_not_waited_for() {
+    let server = server(Serve { close: false });
+    let http = Http::new();
+    let url = format!("http://127.0.0.1:{}/a", server.port);
+    runtime().block_on(async {
+        let unread = http.send(Request::get(&url)).await.expect("first");
+        // The first answer's body is not read yet: its connection is busy.
+        assert_eq!(text(&http, &url).await, "/a");
+        assert_eq!(unread.text().await.expect("body"), "/a");
+    });
+    assert_eq!(server.accepted.load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn a_connection_the_server_closed_is_replaced() {
+    let server = server(Serve { close: true });
+    let http = Http::new();
+    let url = format!("http://127.0.0.1:{}/again", server.port);
+    runtime().block_on(async {
+        for _ in 0..3 {
+            assert_eq!(text(&http, &url).await, "/again");
+        }
+    });
+    assert_eq!(server.accepted.load(Ordering::SeqCst), 3);
+}
+
+#[test]
+fn headers_are_sent_as_set_and_localhost_is_loopback_without_a_lookup() {
+    let server = server(Serve { close: false });
+    let http = Http::new();
+    let request = Request::post(&format!("http://LocalHost:{}/mcp", server.port))
+        .header(ACCEPT, HeaderValue::from_static("application/json"))
+        .bearer("t0ken")
+        .body("{}");
+    let body = runtime().block_on(async {
+        let response = http.send(request).await.expect("answer");
+        response.text().await.expect("body")
+    });
+    assert_eq!(body, "/mcp");
+    let head = server.heads.lock().expect("heads")[0].to_ascii_lowercase();
+    assert!(
+        head.contains(&format!("host: localhost:{}\r\n", server.port)),
+        "{head}"
+    );
+    assert!(head.contains("accept: application/json\r\n"), "{head}");
+    assert!(!head.contains("*/*"), "{head}");
+    assert!(head.contains("authorization: bearer t0ken\r\n"), "{head}");
+    assert!(head.contains("content-length: 2\r\n"), "{head}");
+}
+
+#[test]
+fn failures_say_what_failed_in_one_line() {
+    let closed = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = closed.local_addr().expect("addr").port();
+    drop(closed);
+    let http = Http::new();
+    let runtime = runtime();
+    let fail = |url: String| {
+        runtime
+            .block_on(http.send(Request::get(&url)))
+            .expect_err("no answer")
+    };
+    let refused = fail(format!("http://127.0.0.1:{port}/mcp"));
+    assert!(refused.is_connect());
+    assert_eq!(
+        refused.to_string(),
+        "could not connect: Connection refused (os error 111)"
+    );
+    let named = fail("http://example.com/mcp".into());
+    assert!(named.is_connect());
+    assert_eq!(
+        named.to_string(),
+        "could not connect: mur looks up no host names (`example.com`): devtools endpoints are \
+         loopback addresses (127.0.0.1, [::1]) or localhost"
+    );
+    let tls = fail("https://127.0.0.1:9/mcp".into());
+    assert!(!tls.is_connect());
+    assert_eq!(
+        tls.to_string(),
+        "request failed: `https://127.0.0.1:9/mcp` is not an http:// URL (devtools sessions \
+         speak plain HTTP on loopback)"
+    );
+}
+
+/// A resolver that counts what it is asked and resolves nothing.
+#[derive(Clone, Default)]
+struct Counting(Arc<AtomicUsize>);
+
+impl reqwest::dns::Resolve for Counting {
+    fn resolve(&self, _: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        Box::pin(async { Err("no lookups in this test".into()) })
+    }
+}
+
+#[test]
+fn the_reqwest_client_reaches_localhost_without_asking_a_resolver() {
+    let server = server(Serve { close: true });
+    let resolver = Counting::default();
+    let http = client_builder(resolver.clone()).build().expect("client");
+    let runtime = runtime();
+    let status = runtime
+        .block_on(
+            http.get(format!("http://LocalHost:{}/", server.port))
+                .send(),
+        )
+        .expect("localhost answers")
+        .status();
+    assert_eq!(status, reqwest::StatusCode::OK);
+    assert_eq!(resolver.0.load(Ordering::SeqCst), 0);
+    // Any other name goes to the resolver, which in mur refuses it.
+    let err = runtime
+        .block_on(http.get("http://devtools.invalid:9/").send())
+        .expect_err("not resolved");
+    assert_eq!(resolver.0.load(Ordering::SeqCst), 1);
+    assert!(err.is_connect(), "{err:?}");
+}
+
+#[test]
+fn the_production_reqwest_client_refuses_every_name() {
+    let http = Http::new();
+    let client = http.client().expect("client");
+    let err = runtime()
+        .block_on(client.get("http://example.com/").send())
+        .expect_err("refused");
+    let text = format!("{:?}", err);
+    assert!(
+        text.contains("mur looks up no host names (`example.com`)"),
+        "{text}"
+    );
+}
