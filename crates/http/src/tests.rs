@@ -93,19 +93,27 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("runtime")
 }
 
-async fn text(http: &Http, url: &str) -> String {
-    let response = http.send(Request::get(url)).await.expect("answer");
+/// A server, its URL for `path`, and an [`Http`] to reach it with.
+fn serving(serve: Serve, path: &str) -> (Server, String, Http) {
+    let server = server(serve);
+    let url = format!("http://127.0.0.1:{}{path}", server.port);
+    (server, url, Http::new())
+}
+
+/// The body of the answer to `request`.
+async fn text(http: &Http, request: Request) -> String {
+    let response = http.send(request).await.expect("answer");
     response.text().await.expect("body")
 }
 
 #[test]
 fn requests_in_turn_share_one_connection_and_name_their_host() {
-    let server = server(Serve { close: false });
-    let http = Http::new();
-    let base = format!("http://127.0.0.1:{}", server.port);
+    let (server, base, http) = serving(Serve { close: false }, "");
     runtime().block_on(async {
-        assert_eq!(text(&http, &format!("{base}/probe")).await, "/probe");
-        assert_eq!(text(&http, &format!("{base}/mcp?x=1")).await, "/mcp?x=1");
+        let probe = Request::get(&format!("{base}/probe"));
+        assert_eq!(text(&http, probe).await, "/probe");
+        let call = Request::post(&format!("{base}/mcp?x=1")).body("{}");
+        assert_eq!(text(&http, call).await, "/mcp?x=1");
     });
     assert_eq!(server.accepted.load(Ordering::SeqCst), 1);
     let heads = server.heads.lock().expect("heads").clone();
@@ -120,13 +128,11 @@ fn requests_in_turn_share_one_connection_and_name_their_host() {
 
 #[test]
 fn a_connection_still_being_read_is_not_waited_for() {
-    let server = server(Serve { close: false });
-    let http = Http::new();
-    let url = format!("http://127.0.0.1:{}/a", server.port);
+    let (server, url, http) = serving(Serve { close: false }, "/a");
     runtime().block_on(async {
         let unread = http.send(Request::get(&url)).await.expect("first");
         // The first answer's body is not read yet: its connection is busy.
-        assert_eq!(text(&http, &url).await, "/a");
+        assert_eq!(text(&http, Request::get(&url)).await, "/a");
         assert_eq!(unread.text().await.expect("body"), "/a");
     });
     assert_eq!(server.accepted.load(Ordering::SeqCst), 2);
@@ -134,12 +140,10 @@ fn a_connection_still_being_read_is_not_waited_for() {
 
 #[test]
 fn a_connection_the_server_closed_is_replaced() {
-    let server = server(Serve { close: true });
-    let http = Http::new();
-    let url = format!("http://127.0.0.1:{}/again", server.port);
+    let (server, url, http) = serving(Serve { close: true }, "/again");
     runtime().block_on(async {
         for _ in 0..3 {
-            assert_eq!(text(&http, &url).await, "/again");
+            assert_eq!(text(&http, Request::get(&url)).await, "/again");
         }
     });
     assert_eq!(server.accepted.load(Ordering::SeqCst), 3);
@@ -147,16 +151,12 @@ fn a_connection_the_server_closed_is_replaced() {
 
 #[test]
 fn headers_are_sent_as_set_and_localhost_is_loopback_without_a_lookup() {
-    let server = server(Serve { close: false });
-    let http = Http::new();
+    let (server, _, http) = serving(Serve { close: false }, "");
     let request = Request::post(&format!("http://LocalHost:{}/mcp", server.port))
         .header(ACCEPT, HeaderValue::from_static("application/json"))
         .bearer("t0ken")
         .body("{}");
-    let body = runtime().block_on(async {
-        let response = http.send(request).await.expect("answer");
-        response.text().await.expect("body")
-    });
+    let body = runtime().block_on(text(&http, request));
     assert_eq!(body, "/mcp");
     let head = server.heads.lock().expect("heads")[0].to_ascii_lowercase();
     assert!(
