@@ -11,9 +11,14 @@
 # The names carry hashes of the toolchain, the dependencies and the build profile:
 # profile a release build, and make the order anew when the toolchain or
 # Cargo.lock changes (names it no longer finds are skipped: a stale order costs
-# speed, never correctness). Run where `mur devtools state --selector '#count'`
-# answers (a running mur-sample, the standard verbs and docs/examples/count.json
-# installed); then rebuild. The profile takes the four rows of `mur-bench`'s
+# speed, never correctness). Build `mur` on its own (`-p mur`, as below and as
+# users install it), for the profile and for the build that uses the order: built
+# with another package (`-p mur -p mur-bench`), cargo unifies their dependencies'
+# features, the generic functions get other hashes in their names, and about half
+# of the order is not found (measured: 520 of 957 names, 30 more page faults a
+# call). Run where `mur devtools state --selector '#count'` answers (a running
+# mur-sample, the standard verbs and docs/examples/count.json installed); then
+# rebuild. The profile takes the four rows of `mur-bench`'s
 # latency table: a named verb, a data verb, a derived verb and `call`.
 #
 #   MUR_SYMBOL_ORDER= cargo build --release -p mur
