@@ -4,8 +4,8 @@
 //! against the two floors measured in the same run — `mur-floor` (one raw
 //! POST) and `mur-contract-floor` (the lockfile contract, then the POST). The
 //! stack floors (`mur-stack-floor`) make the probe and the POST through tokio +
-//! hyper alone and through the reqwest client `mur` builds, with no discovery:
-//! what the HTTP stack by itself costs a call.
+//! hyper alone, through mur's own HTTP (`mur-http`) and through a reqwest client,
+//! with no discovery: what the HTTP stack by itself costs a call.
 //!
 //! A new row is one more [`Contender`] in [`per_call_latency`]'s list (or in
 //! another table built with [`measure_interleaved`] and [`Floors`]).
