@@ -133,6 +133,14 @@ fn prepare(request: Request) -> Result<(Target, hyper::Request<Full<Bytes>>), Se
             .parse()
             .map_err(|_| SendError::Lookup(name.clone()))?
     };
+    // Callers check endpoints before they get here (lockfiles, `--endpoint`);
+    // this is the last place a request could leave the machine, so it checks too.
+    if !ip.is_loopback() {
+        return Err(SendError::Url(format!(
+            "`{}` is not on loopback: mur sends nothing off this machine",
+            request.url
+        )));
+    }
     let port = authority.port_u16();
     // As a browser (and reqwest) writes it: the port only when not 80.
     let host = match port.filter(|p| *p != 80) {

@@ -194,6 +194,15 @@ fn failures_say_what_failed_in_one_line() {
         "could not connect: mur looks up no host names (`example.com`): devtools endpoints are \
          loopback addresses (127.0.0.1, [::1]) or localhost"
     );
+    let away = fail("http://192.0.2.1:80/mcp".into());
+    assert!(!away.is_connect());
+    assert_eq!(
+        away.to_string(),
+        "request failed: `http://192.0.2.1:80/mcp` is not on loopback: mur sends nothing off \
+         this machine"
+    );
+    let v6 = fail(format!("http://[::1]:{port}/mcp"));
+    assert!(v6.is_connect(), "{v6}");
     let tls = fail("https://127.0.0.1:9/mcp".into());
     assert!(!tls.is_connect());
     assert_eq!(
