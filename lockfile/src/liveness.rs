@@ -240,7 +240,7 @@ async fn probe_unbounded(http: &Http, endpoint: &str) -> Result<ProbeInfo, Probe
         if err.is_connect() {
             ProbeError::NotDevtools("refused the connection".to_owned())
         } else {
-            ProbeError::NoAnswer(format!("broke off the probe: {err}"))
+            ProbeError::NoAnswer(format!("broke off the probe: {}", innermost(&err)))
         }
     })?;
     let status = response.status();
@@ -449,6 +449,24 @@ mod tests {
         let port = listener.local_addr().expect("addr").port();
         assert_verdict(&ours_at(port), Liveness::Unresponsive, "did not answer").await;
         drop(listener);
+    }
+
+    #[tokio::test]
+    async fn a_listener_that_hangs_up_on_the_probe_broke_it_off() {
+        use std::io::Read as _;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        std::thread::spawn(move || {
+            if let Ok((mut stream, _)) = listener.accept() {
+                let _ = stream.read(&mut [0u8; 1024]);
+            }
+        });
+        assert_eq!(
+            check(&Http::new(), &ours_at(port)).await,
+            Liveness::Unresponsive(
+                "broke off the probe: connection closed before message completed".into()
+            )
+        );
     }
 
     #[tokio::test]

@@ -70,7 +70,15 @@ impl fmt::Display for SendError {
     }
 }
 
-impl std::error::Error for SendError {}
+impl std::error::Error for SendError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Url(_) | Self::Lookup(_) => None,
+            Self::Connect(e) => Some(e),
+            Self::Http(e) => Some(e),
+        }
+    }
+}
 
 /// The innermost cause of `e`: hyper's own text ("error sending request")
 /// says less than the OS error under it.
