@@ -14,7 +14,7 @@
 use std::time::Duration;
 
 use futures_util::StreamExt as _;
-use mur_http::{Http, Request};
+use mur_http::{Http, Request, innermost};
 use serde::Deserialize;
 
 use crate::{Lockfile, PROBE_SCHEMA, Transport, endpoint};
@@ -338,16 +338,6 @@ async fn check_with_state(client: &Http, lock: &Lockfile, state: ProcessState) -
         Err(ProbeError::NoAnswer(reason)) => Liveness::Unresponsive(reason),
         Err(ProbeError::NotDevtools(reason)) => Liveness::NotDevtools(reason),
     }
-}
-
-/// The innermost cause of a request error: reqwest's own text ("error sending
-/// request") says less than the OS error under it.
-fn innermost(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut cause = err;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    cause.to_string()
 }
 
 #[cfg(test)]

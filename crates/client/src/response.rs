@@ -336,14 +336,7 @@ pub fn describe(e: &reqwest::Error) -> String {
 
 /// The innermost cause of `e`, which is the one that says what happened.
 fn root_cause(e: &reqwest::Error) -> Option<String> {
-    use std::error::Error as _;
-    let mut source = e.source();
-    let mut last = None;
-    while let Some(s) = source {
-        last = Some(s.to_string());
-        source = s.source();
-    }
-    last
+    std::error::Error::source(e).map(mur_http::innermost)
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 pub use request::Request;
-pub use send::SendError;
+pub use send::{SendError, innermost};
 
 /// The HTTP of one `mur` process: kept connections, and the reqwest client
 /// once something needs it. Cheap to make: nothing is built or opened

@@ -80,9 +80,9 @@ impl std::error::Error for SendError {
     }
 }
 
-/// The innermost cause of `e`: hyper's own text ("error sending request")
-/// says less than the OS error under it.
-fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
+/// The innermost cause of `e`: an HTTP stack's own text ("error sending
+/// request") says less than the OS error under it.
+pub fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
     let mut cause = e;
     while let Some(next) = cause.source() {
         cause = next;
