@@ -208,6 +208,33 @@ mod tests {
         assert!(size < 4096, "the call's future is {size} bytes");
     }
 
+    /// tokio builds a signal driver into every runtime of a binary whose tokio
+    /// has the `signal` or `process` feature (a socket pair, ~65 signal slots,
+    /// an epoll registration: ~24 µs of every call). Nothing in `mur`'s own
+    /// dependency graph may turn either on; the bridge and the server's
+    /// shutdown do without them (crates/bridge/src/process.rs, server/src/shutdown.rs).
+    #[test]
+    fn the_runtime_a_call_starts_has_no_signal_driver() {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let out = std::process::Command::new(cargo)
+            .args(["tree", "-p", "mur", "-e", "features", "-i", "tokio"])
+            .args(["--prefix", "none", "--depth", "1"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("cargo tree runs");
+        let tree = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && tree.contains("tokio feature \"rt\""),
+            "{tree}"
+        );
+        for feature in ["signal", "process"] {
+            assert!(
+                !tree.contains(&format!("tokio feature \"{feature}\"")),
+                "`mur` builds tokio with `{feature}`:\n{tree}"
+            );
+        }
+    }
+
     #[test]
     fn a_failed_tool_is_described_by_its_text() {
         let result = json!({ "isError": true, "content": [{ "type": "text", "text": "no element\nmatches `#nope`" }] });

@@ -5,7 +5,7 @@
 use std::{
     ffi::OsString,
     path::Path,
-    process::{ExitStatus, Stdio},
+    process::{Command, ExitStatus, Stdio},
     time::Duration,
 };
 
@@ -13,10 +13,11 @@ use mur_core::{Error, Result};
 use serde_json::{Value, json};
 use tokio::{
     io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
-    process::{Child, ChildStdin, ChildStdout, Command},
+    net::unix::pipe,
     sync::mpsc,
 };
 
+use crate::process::Process;
 use crate::relay::{Relay, Writer};
 
 /// The revision the bridge offers in `initialize`; a server answers with the
@@ -30,7 +31,7 @@ const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 /// One start of the server.
 pub(crate) struct Server {
-    process: Child,
+    process: Process,
     /// What its `initialize` answered: protocol version, capabilities, server info.
     pub(crate) initialized: Value,
 }
@@ -39,15 +40,8 @@ impl Server {
     /// Starts `command`, its stderr appended to `log`, attaches it to `relay`
     /// and initializes it.
     pub(crate) async fn start(command: &[OsString], log: &Path, relay: &Relay) -> Result<Self> {
-        let mut process = spawn(command, log)?;
-        let (stdin, stdout) = match (process.stdin.take(), process.stdout.take()) {
-            (Some(stdin), Some(stdout)) => (stdin, stdout),
-            _ => {
-                return Err(Error::internal(
-                    "the server's stdin or stdout was not piped",
-                ));
-            }
-        };
+        let (mut process, stdin, stdout) = Process::adopt(spawn(command, log)?)
+            .map_err(|e| Error::internal(format!("cannot attach to the server: {e}")))?;
         let (writer, lines) = mpsc::unbounded_channel();
         tokio::spawn(write_lines(stdin, lines));
         tokio::spawn(read_messages(stdout, relay.clone()));
@@ -88,7 +82,7 @@ impl Server {
     }
 }
 
-fn spawn(command: &[OsString], log: &Path) -> Result<Child> {
+fn spawn(command: &[OsString], log: &Path) -> Result<std::process::Child> {
     let Some((program, args)) = command.split_first() else {
         return Err(Error::usage("no server command given after `--`"));
     };
@@ -102,7 +96,6 @@ fn spawn(command: &[OsString], log: &Path) -> Result<Child> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(stderr)
-        .kill_on_drop(true)
         .spawn()
         .map_err(|e| Error::usage(format!("cannot start `{}`: {e}", program.to_string_lossy())))
 }
@@ -151,7 +144,7 @@ async fn initialize(relay: &Relay, writer: &Writer) -> Result<Value> {
 
 /// Writes each message as one line; ends when the relay lets go of the
 /// writer, which closes the server's stdin.
-async fn write_lines(mut stdin: ChildStdin, mut lines: mpsc::UnboundedReceiver<String>) {
+async fn write_lines(mut stdin: pipe::Sender, mut lines: mpsc::UnboundedReceiver<String>) {
     while let Some(mut line) = lines.recv().await {
         line.push('\n');
         if stdin.write_all(line.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
@@ -162,7 +155,7 @@ async fn write_lines(mut stdin: ChildStdin, mut lines: mpsc::UnboundedReceiver<S
 
 /// Hands every line of the server's stdout to the relay; a line that is not
 /// JSON (a banner printed to stdout by mistake) goes to the log.
-async fn read_messages(stdout: ChildStdout, relay: Relay) {
+async fn read_messages(stdout: pipe::Receiver, relay: Relay) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
     loop {
