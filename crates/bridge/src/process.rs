@@ -20,7 +20,6 @@ use std::time::Duration;
 use tokio::net::unix::pipe;
 
 /// How often a child's exit is checked where there is no pidfd to wait on.
-#[cfg_attr(target_os = "linux", allow(dead_code))]
 const EXIT_POLL: Duration = Duration::from_millis(50);
 
 /// A started child with piped stdin and stdout; killed (and reaped) when dropped.
@@ -180,6 +179,25 @@ mod tests {
             .expect("the exit is noticed")
             .expect("waited");
         assert!(status.success());
+    }
+
+    /// Where there is no pidfd (not Linux, or a kernel before 5.3), the exit
+    /// is found by polling: the same answers, a little later.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn without_a_pidfd_the_exit_is_found_by_polling() {
+        let (mut process, stdin, _stdout) = start("read line; exit 4");
+        process.exit = None;
+        tokio::select! {
+            _ = process.wait() => panic!("exited before its input closed"),
+            () = tokio::time::sleep(EXIT_POLL * 2) => {}
+        }
+        drop(stdin);
+        let status = tokio::time::timeout(Duration::from_secs(10), process.wait())
+            .await
+            .expect("the exit is noticed")
+            .expect("waited");
+        assert_eq!(status.code(), Some(4));
     }
 
     #[tokio::test]
