@@ -46,7 +46,7 @@ perf script -i "$data" --comm "$comm" -F ip,sym,dso --no-demangle 2>/dev/null |
 sampled=$(wc -l <"$out")
 # Sampling misses what runs briefly: a function touched once a call is rarely
 # sampled, and each left out of the order sits somewhere in the other 15 MB of
-# code, a page fault (~4 µs with the kernel's fault-around) a call. callgrind
+# code, a page fault (~3–4 µs with the kernel's fault-around) a call. callgrind
 # sees every function executed: those the profile missed go after the sampled
 # ones (measured: 39 such functions in the static build, 10 page faults and
 # ~0.04 ms of a named call). Skipped when valgrind is not installed.

@@ -147,6 +147,22 @@ mod tests {
         std::path::Path::new(&format!("/proc/{pid}")).exists()
     }
 
+    /// The exit status, which must come within 10 s.
+    async fn exit_of(process: &mut Process) -> ExitStatus {
+        tokio::time::timeout(Duration::from_secs(10), process.wait())
+            .await
+            .expect("the exit is noticed")
+            .expect("waited")
+    }
+
+    /// A wait that must not end within `for_`, given up after it.
+    async fn still_running(process: &mut Process, for_: Duration) {
+        tokio::select! {
+            _ = process.wait() => panic!("exited before its input closed"),
+            () = tokio::time::sleep(for_) => {}
+        }
+    }
+
     #[tokio::test]
     async fn the_pipes_carry_lines_and_the_exit_is_awaited_with_its_status() {
         let (mut process, mut stdin, stdout) = start("read line; echo \"got $line\"; exit 3");
@@ -157,10 +173,7 @@ mod tests {
             .await
             .expect("read");
         assert_eq!(line, "got ping\n");
-        let status = tokio::time::timeout(Duration::from_secs(10), process.wait())
-            .await
-            .expect("the exit is noticed")
-            .expect("waited");
+        let status = exit_of(&mut process).await;
         assert_eq!(status.code(), Some(3));
         // Waiting again answers the same.
         assert_eq!(process.wait().await.expect("waited").code(), Some(3));
@@ -169,15 +182,9 @@ mod tests {
     #[tokio::test]
     async fn a_wait_given_up_in_a_select_can_be_taken_up_again() {
         let (mut process, stdin, _stdout) = start("read line; exit 0");
-        tokio::select! {
-            _ = process.wait() => panic!("exited before its input closed"),
-            () = tokio::time::sleep(Duration::from_millis(100)) => {}
-        }
+        still_running(&mut process, Duration::from_millis(100)).await;
         drop(stdin);
-        let status = tokio::time::timeout(Duration::from_secs(10), process.wait())
-            .await
-            .expect("the exit is noticed")
-            .expect("waited");
+        let status = exit_of(&mut process).await;
         assert!(status.success());
     }
 
@@ -188,15 +195,9 @@ mod tests {
     async fn without_a_pidfd_the_exit_is_found_by_polling() {
         let (mut process, stdin, _stdout) = start("read line; exit 4");
         process.exit = None;
-        tokio::select! {
-            _ = process.wait() => panic!("exited before its input closed"),
-            () = tokio::time::sleep(EXIT_POLL * 2) => {}
-        }
+        still_running(&mut process, EXIT_POLL * 2).await;
         drop(stdin);
-        let status = tokio::time::timeout(Duration::from_secs(10), process.wait())
-            .await
-            .expect("the exit is noticed")
-            .expect("waited");
+        let status = exit_of(&mut process).await;
         assert_eq!(status.code(), Some(4));
     }
 
