@@ -23,6 +23,15 @@
 //! correctness. A linker without the option (GNU ld, when configured instead of
 //! rust-lld) fails the link: `MUR_SYMBOL_ORDER=` builds without an order,
 //! `MUR_SYMBOL_ORDER=FILE` with another.
+//!
+//! The constants a call reads, for the static musl build: `host/rodata-order-musl.txt`
+//! (written by `bench/rodata-order.sh`) names the input sections of `.rodata` it reads,
+//! which go first, into an output section of their own (`.rodata.hot`, through a linker
+//! script with `INSERT BEFORE .rodata`, so the rest of the layout is lld's own). Most of
+//! them are anonymous (string literals, vtables, format pieces, panic locations): no
+//! symbol names them, so the link order cannot move them, but rustc gives each its own
+//! section. `MUR_RODATA_ORDER=` builds without it, `MUR_RODATA_ORDER=FILE` with another;
+//! `MUR_LINK_MAP=FILE` writes the link map that script reads.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -30,6 +39,8 @@ use std::process::Command;
 /// The committed link orders, relative to this package.
 const ORDER: &str = "symbol-order.txt";
 const ORDER_MUSL: &str = "symbol-order-musl.txt";
+/// The read-only data a call reads, by input section, for the static musl build.
+const RODATA_ORDER_MUSL: &str = "rodata-order-musl.txt";
 
 fn main() {
     let var = |name: &str| std::env::var(name).unwrap_or_default();
@@ -42,9 +53,9 @@ fn main() {
     if os == "linux" && env == "gnu" {
         println!("cargo:rustc-link-arg-bin=mur=-no-pie");
     }
-    println!("cargo:rerun-if-env-changed=MUR_SYMBOL_ORDER");
     println!("cargo:rerun-if-changed={ORDER}");
     println!("cargo:rerun-if-changed={ORDER_MUSL}");
+    println!("cargo:rerun-if-changed={RODATA_ORDER_MUSL}");
     // Where the order can be given to lld: glibc links with rust-lld already; musl
     // through the C compiler, told to use the toolchain's lld.
     let on_lld = match env.as_str() {
@@ -59,23 +70,75 @@ fn main() {
         },
         _ => false,
     };
-    let order = match std::env::var("MUR_SYMBOL_ORDER") {
-        Ok(file) if file.is_empty() => None,
-        Ok(file) => Some(file),
-        // Optimised builds only: a debug build's names never match a release profile's.
-        Err(_) if var("PROFILE") == "release" && on_lld => {
-            let name = if env == "musl" { ORDER_MUSL } else { ORDER };
-            let committed = Path::new(&var("CARGO_MANIFEST_DIR")).join(name);
-            committed.is_file().then(|| committed.display().to_string())
-        }
-        Err(_) => None,
-    };
-    if let Some(file) = order {
-        println!("cargo:rerun-if-changed={file}");
+    // Optimised builds only: a debug build's names never match a release profile's.
+    let ordered = var("PROFILE") == "release" && on_lld;
+    let musl = env == "musl";
+    let symbols = chosen(
+        "MUR_SYMBOL_ORDER",
+        ordered,
+        if musl { ORDER_MUSL } else { ORDER },
+    );
+    if let Some(file) = symbols {
         println!(
             "cargo:rustc-link-arg-bin=mur=-Wl,--symbol-ordering-file={file},--no-warn-symbol-ordering"
         );
     }
+    let rodata = chosen("MUR_RODATA_ORDER", ordered && musl, RODATA_ORDER_MUSL);
+    if let Some(file) = rodata {
+        let script = Path::new(&var("OUT_DIR")).join("rodata-order.ld");
+        let text = std::fs::read_to_string(&file)
+            .unwrap_or_else(|e| panic!("reading the .rodata order {file}: {e}"));
+        std::fs::write(&script, rodata_script(&file, &text))
+            .unwrap_or_else(|e| panic!("writing {}: {e}", script.display()));
+        println!("cargo:rustc-link-arg-bin=mur=-Wl,-T,{}", script.display());
+    }
+    // A link map, for bench/rodata-order.sh: the names of the input sections that a
+    // profile's addresses fall in.
+    println!("cargo:rerun-if-env-changed=MUR_LINK_MAP");
+    match std::env::var("MUR_LINK_MAP") {
+        Ok(map) if !map.is_empty() => println!("cargo:rustc-link-arg-bin=mur=-Wl,-Map={map}"),
+        _ => {}
+    }
+}
+
+/// The order file to link with: `$VAR` when set (empty: none), else the committed
+/// `name` of this package when `default` holds and it exists.
+fn chosen(var: &str, default: bool, name: &str) -> Option<String> {
+    println!("cargo:rerun-if-env-changed={var}");
+    let file = match std::env::var(var) {
+        Ok(file) if file.is_empty() => return None,
+        Ok(file) => file,
+        Err(_) if default => {
+            let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+            let committed = Path::new(&dir).join(name);
+            committed
+                .is_file()
+                .then(|| committed.display().to_string())?
+        }
+        Err(_) => return None,
+    };
+    println!("cargo:rerun-if-changed={file}");
+    Some(file)
+}
+
+/// A linker script that adds one output section, `.rodata.hot`, before `.rodata`,
+/// holding the input sections `order` names (one a line; `#` starts a comment), in its
+/// order. `INSERT` keeps the linker's own layout for everything else, and a name the
+/// link does not have matches nothing. A name with a glob character (`*?[]\`) would
+/// match more than itself, so it is left out.
+fn rodata_script(file: &str, order: &str) -> String {
+    let mut script =
+        format!("/* Written by host/build.rs from {file}. */\nSECTIONS {{\n  .rodata.hot : {{\n");
+    let names = order
+        .lines()
+        .map(|line| line.split('#').next().unwrap_or_default().trim())
+        .filter(|name| !name.is_empty())
+        .filter(|name| !name.contains(|c: char| "*?[]\\(){};\"".contains(c) || c.is_whitespace()));
+    for name in names {
+        script.push_str(&format!("    *({name})\n"));
+    }
+    script.push_str("  }\n} INSERT BEFORE .rodata;\n");
+    script
 }
 
 /// The toolchain's `gcc-ld` directory (an `ld.lld` that runs its rust-lld), if it has one.
