@@ -38,9 +38,14 @@ for args in 'state --selector #count' 'call state --args {"selector":"#count"}' 
   'count' 'clear-todos' 'state --selector #count' \
   'call state --args {"selector":"#count"}' 'count' 'clear-todos'; do
   # Word splitting of $args is wanted: each is one command line.
+  # A run that fails would leave out what it did not reach: no order then.
   # shellcheck disable=SC2086
   valgrind --tool=lackey --trace-mem=yes --log-file="$loads.log" \
-    "$mur" devtools $args >/dev/null 2>&1
+    "$mur" devtools $args >/dev/null 2>&1 || {
+    echo "rodata-order.sh: \`mur devtools $args\` failed under lackey ($loads.log)" >&2
+    trap - EXIT
+    exit 1
+  }
   # The addresses loaded (L) or read and written (M), each once, in first-use order.
   awk '$1 == "L" || $1 == "M" { sub(/,.*/, "", $2); print $2 }' "$loads.log" >>"$loads"
 done
