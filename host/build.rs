@@ -125,7 +125,8 @@ fn chosen(var: &str, default: bool, name: &str) -> Option<String> {
 /// holding the input sections `order` names (one a line; `#` starts a comment), in its
 /// order. `INSERT` keeps the linker's own layout for everything else, and a name the
 /// link does not have matches nothing. A name with a glob character (`*?[]\`) would
-/// match more than itself, so it is left out.
+/// match more than itself, and one with the script's own punctuation or a space would
+/// break it: either is left out (rustc's section names have neither).
 fn rodata_script(file: &str, order: &str) -> String {
     let mut script =
         format!("/* Written by host/build.rs from {file}. */\nSECTIONS {{\n  .rodata.hot : {{\n");
