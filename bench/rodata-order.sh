@@ -32,18 +32,16 @@ command -v valgrind >/dev/null 2>&1 || {
 }
 loads=$(mktemp)
 trap 'rm -f "$loads" "$loads.log"' EXIT
-# The four rows of mur-bench's latency table, as for the link order, twice (a
-# call that refreshes a cache reads what the next one does not).
-for args in 'state --selector #count' 'call state --args {"selector":"#count"}' \
-  'count' 'clear-todos' 'state --selector #count' \
-  'call state --args {"selector":"#count"}' 'count' 'clear-todos'; do
-  # Word splitting of $args is wanted: each is one command line.
+# The rows the link order is made from (bench/profile-rows.txt), twice: a call
+# that refreshes a cache reads what the next one does not. Word splitting of
+# $args is wanted: each line is one command line.
+grep -v '^#' "$(dirname "$0")/profile-rows.txt" | sed p | while read -r args; do
   # A run that fails would leave out what it did not reach: no order then.
   # shellcheck disable=SC2086
   valgrind --tool=lackey --trace-mem=yes --log-file="$loads.log" \
-    "$mur" devtools $args >/dev/null 2>&1 || {
-    echo "rodata-order.sh: \`mur devtools $args\` failed under lackey ($loads.log)" >&2
-    trap - EXIT
+    "$mur" devtools $args </dev/null >/dev/null 2>&1 || {
+    echo "rodata-order.sh: \`mur devtools $args\` failed under lackey:" >&2
+    grep '^==' "$loads.log" | tail -n 5 >&2
     exit 1
   }
   # The addresses loaded (L) or read and written (M), each once, in first-use order.

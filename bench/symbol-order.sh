@@ -25,6 +25,7 @@
 #   bench/symbol-order.sh target/release/mur host/symbol-order.txt [runs, default 1000]
 set -eu
 mur=$(realpath "$1")
+rows="$(dirname "$0")/profile-rows.txt"
 out=$2
 runs=${3:-1000}
 data=$(mktemp)
@@ -32,12 +33,11 @@ trap 'rm -f "$data" "$data.cg" "$data.ran" "$data.text"' EXIT
 perf record -q -F 30000 -o "$data" -- sh -c '
   i=0
   while [ "$i" -lt "$2" ]; do
-    "$1" devtools state --selector "#count" >/dev/null
-    "$1" devtools call state --args "{\"selector\":\"#count\"}" >/dev/null
-    "$1" devtools count >/dev/null
-    "$1" devtools clear-todos >/dev/null
+    grep -v "^#" "$3" | while read -r args; do
+      "$1" devtools $args </dev/null >/dev/null
+    done
     i=$((i + 1))
-  done' sh "$mur" "$runs" >/dev/null 2>&1
+  done' sh "$mur" "$runs" "$rows" >/dev/null 2>&1
 # The comm is the binary's name cut to 15 characters, as the kernel keeps it.
 comm=$(basename "$mur" | cut -c1-15)
 perf script -i "$data" --comm "$comm" -F ip,sym,dso --no-demangle 2>/dev/null |
@@ -52,14 +52,13 @@ sampled=$(wc -l <"$out")
 # ~0.04 ms of a named call). Skipped when valgrind is not installed.
 if command -v valgrind >/dev/null 2>&1; then
   : >"$data.ran"
-  for args in 'state --selector #count' 'call state --args {"selector":"#count"}' \
-    'count' 'clear-todos'; do
-    # Word splitting of $args is wanted: each is one command line.
+  # Word splitting of $args is wanted: each line is one command line.
+  grep -v '^#' "$rows" | while read -r args; do
     # A run that fails under valgrind (a profile-guided build dies in rustix's
     # reading of the vDSO there) adds nothing: the order keeps what was sampled.
     # shellcheck disable=SC2086
     if valgrind --tool=callgrind --demangle=no --callgrind-out-file="$data.cg" \
-      "$mur" devtools $args >/dev/null 2>&1; then
+      "$mur" devtools $args </dev/null >/dev/null 2>&1; then
       sed -n 's/^c\{0,1\}fn=([0-9]*) //p' "$data.cg" >>"$data.ran"
     else
       echo "symbol-order.sh: \`$args\` failed under callgrind; left to the sampled order" >&2
