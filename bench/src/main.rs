@@ -109,6 +109,76 @@ impl From<Args> for Plan {
     }
 }
 
+impl Section {
+    /// What stderr says while the section runs.
+    fn progress(self) -> &'static str {
+        match self {
+            Section::Latency => "per-call latency",
+            Section::Load => "verb load",
+            Section::Languages => "verb languages",
+            Section::Discovery => "discovery at scale",
+            Section::Auto => "--auto scan",
+            Section::Server => "server load",
+            Section::Peers => "peers",
+            Section::Stdio => "stdio servers through a bridge",
+        }
+    }
+
+    /// The heading of the section's table.
+    fn title(self) -> &'static str {
+        match self {
+            Section::Latency => "Per-call latency (whole process, warm)",
+            Section::Load => "Verb load (per standard verb)",
+            Section::Languages => {
+                "Verbs by language (warm named verb calling `version`, interleaved)"
+            }
+            Section::Discovery => "Discovery at scale",
+            Section::Auto => "--auto port scan",
+            Section::Server => "Server throughput (mur-sample)",
+            Section::Peers => {
+                "Peers (same session and call, interleaved with mur and the floors; bench/peers.sh)"
+            }
+            Section::Stdio => {
+                "Stdio servers: warm call through `mur devtools bridge` vs a launch per call (interleaved)"
+            }
+        }
+    }
+}
+
+/// What every section measures against: the built sandbox, its running session and the
+/// standard verbs installed in it.
+struct World<'a> {
+    sandbox: &'a setup::Bench,
+    live: &'a mur_lockfile::Lockfile,
+    verb_files: &'a [std::path::PathBuf],
+}
+
+impl World<'_> {
+    /// The rows of one section's table.
+    fn measure(&self, section: Section, plan: &Plan) -> setup::Result<Vec<Row>> {
+        let (sandbox, endpoint) = (self.sandbox, self.live.endpoint.as_str());
+        match section {
+            Section::Latency => {
+                latency::per_call_latency(sandbox, endpoint, plan.latency_runs, plan.order)
+            }
+            Section::Load => scenarios::verb_load(sandbox, self.verb_files, plan.warm_runs),
+            Section::Languages => languages::verb_languages(sandbox, plan.latency_runs, plan.order),
+            Section::Discovery => {
+                scenarios::discovery_at_scale(sandbox, self.live, plan.discovery_runs)
+            }
+            Section::Auto => scenarios::auto_scan(sandbox, self.live, plan.auto_runs),
+            Section::Server => [8, 64]
+                .into_iter()
+                .map(|connections| {
+                    scenarios::server_load(endpoint, connections, plan.load_duration)
+                })
+                .collect(),
+            Section::Peers => peers::peers(sandbox, endpoint, plan.warm_runs, plan.order),
+            Section::Stdio => stdio::bridged_vs_launched(sandbox, plan.warm_runs * 2),
+        }
+    }
+}
+
 impl Plan {
     fn runs(&self, section: Section) -> bool {
         self.only.is_none_or(|only| only == section)
@@ -141,64 +211,16 @@ fn run(plan: Plan) -> setup::Result<()> {
         live.pid
     );
 
-    if plan.runs(Section::Latency) {
-        eprintln!("per-call latency…");
-        stats::print_table(
-            "Per-call latency (whole process, warm)",
-            &latency::per_call_latency(&sandbox, &live.endpoint, plan.latency_runs, plan.order)?,
-        );
-    }
-    if plan.runs(Section::Load) {
-        eprintln!("verb load…");
-        stats::print_table(
-            "Verb load (per standard verb)",
-            &scenarios::verb_load(&sandbox, &verb_files, plan.warm_runs)?,
-        );
-    }
-    if plan.runs(Section::Languages) {
-        eprintln!("verb languages…");
-        stats::print_table(
-            "Verbs by language (warm named verb calling `version`, interleaved)",
-            &languages::verb_languages(&sandbox, plan.latency_runs, plan.order)?,
-        );
-    }
-    if plan.runs(Section::Discovery) {
-        eprintln!("discovery at scale…");
-        stats::print_table(
-            "Discovery at scale",
-            &scenarios::discovery_at_scale(&sandbox, &live, plan.discovery_runs)?,
-        );
-    }
-    if plan.runs(Section::Auto) {
-        eprintln!("--auto scan…");
-        stats::print_table(
-            "--auto port scan",
-            &scenarios::auto_scan(&sandbox, &live, plan.auto_runs)?,
-        );
-    }
-    if plan.runs(Section::Server) {
-        eprintln!("server load…");
-        let load: Vec<Row> = [8, 64]
-            .into_iter()
-            .map(|connections| {
-                scenarios::server_load(&live.endpoint, connections, plan.load_duration)
-            })
-            .collect::<setup::Result<_>>()?;
-        stats::print_table("Server throughput (mur-sample)", &load);
-    }
-    if plan.runs(Section::Peers) {
-        eprintln!("peers…");
-        stats::print_table(
-            "Peers (same session and call, interleaved with mur and the floors; bench/peers.sh)",
-            &peers::peers(&sandbox, &live.endpoint, plan.warm_runs, plan.order)?,
-        );
-    }
-    if plan.runs(Section::Stdio) {
-        eprintln!("stdio servers through a bridge…");
-        stats::print_table(
-            "Stdio servers: warm call through `mur devtools bridge` vs a launch per call (interleaved)",
-            &stdio::bridged_vs_launched(&sandbox, plan.warm_runs * 2)?,
-        );
+    let world = World {
+        sandbox: &sandbox,
+        live: &live,
+        verb_files: &verb_files,
+    };
+    for section in Section::value_variants() {
+        if plan.runs(*section) {
+            eprintln!("{}…", section.progress());
+            stats::print_table(section.title(), &world.measure(*section, &plan)?);
+        }
     }
     drop(session);
     Ok(())
