@@ -83,9 +83,13 @@ pub fn verb_languages(sandbox: &Bench, runs: usize, order: Order) -> Result<Vec<
         .enumerate()
         .filter_map(|(i, l)| l.verb.as_ref().ok().map(|v| (i, v)))
         .collect();
-    for (_, verb) in &ready {
-        for _ in 0..3 {
-            let _ = measure::run(&mut sandbox.mur(&[&verb.name])); // warm caches
+    // Warm the caches; the warm-ups after the first measure memory
+    // (`measure::run_for_memory`).
+    let mut warm_ups: Vec<Vec<Run>> = vec![Vec::new(); languages.len()];
+    for &(i, verb) in &ready {
+        let _ = measure::run(&mut sandbox.mur(&[&verb.name]));
+        for _ in 0..2 {
+            warm_ups[i].push(measure::run_for_memory(&mut sandbox.mur(&[&verb.name])).map_err(io)?);
         }
     }
     let mut samples: Vec<Vec<Run>> = vec![Vec::new(); languages.len()];
@@ -133,6 +137,7 @@ pub fn verb_languages(sandbox: &Bench, runs: usize, order: Order) -> Result<Vec<
                 format!("{}: mur devtools {} (warm)", language.name, verb.name),
                 &samples[i],
             )
+            .peak_from(&warm_ups[i])
             .note(note),
         );
     }

@@ -102,26 +102,40 @@ pub enum Order {
 /// The seed of [`Order::Shuffled`]: the same sequence of orders in every run.
 const SHUFFLE_SEED: u64 = 0x6d75_722d_6265_6e63;
 
-/// `runs` rounds of every contender, after [`WARM_UPS`] of each; the runs of
-/// each contender, in the contenders' order.
+/// The runs of an interleaved table, each list in the contenders' order.
+pub struct Measured {
+    /// Each contender's timed runs.
+    pub timed: Vec<Vec<Run>>,
+    /// Each contender's warm-ups, which measured its memory instead of its time.
+    pub warm_ups: Vec<Vec<Run>>,
+}
+
+/// [`WARM_UPS`] of each contender (all but the first are memory runs), then
+/// `runs` timed rounds of every contender.
 pub fn measure_interleaved(
     contenders: &[Contender],
     runs: usize,
     order: Order,
-) -> Result<Vec<Vec<Run>>> {
-    for contender in contenders {
-        for _ in 0..WARM_UPS {
-            run_one(contender)?;
-        }
-    }
-    let mut all: Vec<Vec<Run>> = vec![Vec::with_capacity(runs); contenders.len()];
+) -> Result<Measured> {
+    let warm_ups = contenders
+        .iter()
+        .map(|contender| {
+            // The first fills what a warm call finds filled (a derived verb's tool
+            // list), so the memory is a warm call's.
+            run_one(contender, measure::run)?;
+            (1..WARM_UPS)
+                .map(|_| run_one(contender, measure::run_for_memory))
+                .collect::<Result<Vec<_>>>()
+        })
+        .collect::<Result<_>>()?;
+    let mut timed: Vec<Vec<Run>> = vec![Vec::with_capacity(runs); contenders.len()];
     let mut rounds = Rounds::new(contenders.len(), order);
     for _ in 0..runs {
         for &at in rounds.next_round() {
-            all[at].push(run_one(&contenders[at])?);
+            timed[at].push(run_one(&contenders[at], measure::run)?);
         }
     }
-    Ok(all)
+    Ok(Measured { timed, warm_ups })
 }
 
 /// The order of each round: the contenders' indices, shuffled anew per round
@@ -147,8 +161,8 @@ impl Rounds {
     }
 }
 
-fn run_one(contender: &Contender) -> Result<Run> {
-    let run = measure::run(&mut (contender.command)()).map_err(|e| e.to_string())?;
+fn run_one(contender: &Contender, how: fn(&mut Command) -> std::io::Result<Run>) -> Result<Run> {
+    let run = how(&mut (contender.command)()).map_err(|e| e.to_string())?;
     if contender.must_succeed && run.exit_code != 0 {
         return Err(format!("`{}` exited {}", contender.label, run.exit_code));
     }
@@ -157,7 +171,8 @@ fn run_one(contender: &Contender) -> Result<Run> {
 
 /// Rows for `contenders` whose last two are [`floor_contenders`]: each row
 /// notes its ratio to both floors (and its failures, if any).
-pub fn rows_against_floors(contenders: &[Contender], runs: &[Vec<Run>]) -> (Vec<Row>, Floors) {
+pub fn rows_against_floors(contenders: &[Contender], measured: &Measured) -> (Vec<Row>, Floors) {
+    let runs = &measured.timed;
     let median = |at: usize| Row::from_runs("", &runs[at]).median();
     let count = contenders.len();
     let floors = Floors {
@@ -166,9 +181,9 @@ pub fn rows_against_floors(contenders: &[Contender], runs: &[Vec<Run>]) -> (Vec<
     };
     let rows = contenders
         .iter()
-        .zip(runs)
-        .map(|(contender, runs)| {
-            let row = Row::from_runs(contender.label.clone(), runs);
+        .zip(runs.iter().zip(&measured.warm_ups))
+        .map(|(contender, (runs, warm_ups))| {
+            let row = Row::from_runs(contender.label.clone(), runs).peak_from(warm_ups);
             let mut note = floors.note(row.median());
             let failed = runs.iter().filter(|run| run.exit_code != 0).count();
             if failed > 0 {

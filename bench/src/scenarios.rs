@@ -37,10 +37,10 @@ pub fn verb_load(
         let cold =
             measure::run_expect(&mut sandbox.mur(&[&name, "--timeout", "1000", "--help"]), 0)
                 .map_err(io)?;
+        let parse = || sandbox.mur(&[&name, "--timeout", "1000", "--help"]);
+        let memory = measure::run_for_memory_expect(&mut parse(), 0).map_err(io)?;
         let warm: Vec<Run> = (0..warm_runs)
-            .map(|_| {
-                measure::run_expect(&mut sandbox.mur(&[&name, "--timeout", "1000", "--help"]), 0)
-            })
+            .map(|_| measure::run_expect(&mut parse(), 0))
             .collect::<std::io::Result<_>>()
             .map_err(io)?;
         let note = format!(
@@ -51,6 +51,7 @@ pub fn verb_load(
         let split = in_process_split(sandbox, &name);
         rows.push(
             Row::from_runs(format!("{name} parse (warm, --help)"), &warm)
+                .peak_from(&[memory])
                 .note(format!("{note}; {split}")),
         );
     }
@@ -100,12 +101,17 @@ pub fn discovery_at_scale(sandbox: &Bench, live: &Lockfile, runs: usize) -> Resu
                 0,
             ),
         ] {
+            plant()?;
+            let memory = measure::run_for_memory_expect(&mut sandbox.mur(&args), code);
             let mut samples = Vec::new();
             for _ in 0..runs {
                 plant()?;
                 samples.push(measure::run_expect(&mut sandbox.mur(&args), code).map_err(io)?);
             }
-            rows.push(Row::from_runs(format!("{what} — {label}"), &samples));
+            rows.push(
+                Row::from_runs(format!("{what} — {label}"), &samples)
+                    .peak_from(&[memory.map_err(io)?]),
+            );
         }
         clear_planted(sandbox, live)?;
     }
@@ -175,12 +181,15 @@ pub fn auto_scan(sandbox: &Bench, live: &Lockfile, runs: usize) -> Result<Vec<Ro
             ("--auto (default range)", "--auto"),
             ("--auto-full (1024-65535)", "--auto-full"),
         ] {
+            let find = || sandbox.mur(&[flag, "call", "version"]);
+            let memory = measure::run_for_memory_expect(&mut find(), 0).map_err(io)?;
             let samples: Vec<Run> = (0..runs)
-                .map(|_| measure::run_expect(&mut sandbox.mur(&[flag, "call", "version"]), 0))
+                .map(|_| measure::run_expect(&mut find(), 0))
                 .collect::<std::io::Result<_>>()
                 .map_err(io)?;
             rows.push(
                 Row::from_runs(format!("{label}: find + call version"), &samples)
+                    .peak_from(&[memory])
                     .note(format!("session on port {}", live.port)),
             );
         }

@@ -15,18 +15,16 @@ pub struct Row {
 }
 
 impl Row {
+    /// A row of timed runs; its memory comes from [`Row::peak_from`].
     pub fn from_runs(name: impl Into<String>, runs: &[Run]) -> Self {
-        let peak = runs
-            .iter()
-            .map(|run| run.peak_rss_kib)
-            .max()
-            .filter(|kib| *kib > 0);
-        Self {
-            name: name.into(),
-            samples: runs.iter().map(|run| run.elapsed).collect(),
-            peak_rss_kib: peak,
-            note: String::new(),
-        }
+        Self::from_durations(name, runs.iter().map(|run| run.elapsed).collect())
+    }
+
+    /// The largest peak the memory runs of the same command saw
+    /// ([`crate::measure::run_for_memory`]), as the row's peak RSS.
+    pub fn peak_from(mut self, memory_runs: &[Run]) -> Self {
+        self.peak_rss_kib = memory_runs.iter().filter_map(|run| run.peak_rss_kib).max();
+        self
     }
 
     pub fn from_durations(name: impl Into<String>, samples: Vec<Duration>) -> Self {

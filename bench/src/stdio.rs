@@ -106,15 +106,17 @@ fn measure_server(sandbox: &Bench, server: &Server, index: usize, runs: usize) -
     stopped.map_err(|e| format!("{}: {e}", server.name))?;
     let launched_row = Row::from_runs(
         format!("{}: launch per call (mur-stdio-once)", server.name),
-        &launched_runs,
-    );
+        &launched_runs.timed,
+    )
+    .peak_from(&launched_runs.warm_ups);
     let bridged_row = Row::from_runs(
         format!(
             "{}: `mur devtools call {}` through a warm bridge",
             server.name, server.tool
         ),
-        &bridged_runs,
-    );
+        &bridged_runs.timed,
+    )
+    .peak_from(&bridged_runs.warm_ups);
     let speedup = launched_row.median().as_secs_f64() / bridged_row.median().as_secs_f64();
     Ok(vec![
         bridged_row.note(format!("{speedup:.1}x faster than a launch per call")),
@@ -122,20 +124,32 @@ fn measure_server(sandbox: &Bench, server: &Server, index: usize, runs: usize) -
     ])
 }
 
-/// Both kinds of call, warmed up, then alternated `runs` times.
+/// One kind of call's runs: timed ones, and the warm-ups that measured memory.
+#[derive(Default)]
+struct Runs {
+    timed: Vec<Run>,
+    warm_ups: Vec<Run>,
+}
+
+/// Both kinds of call, warmed up (then twice more in memory runs), then
+/// alternated `runs` times.
 fn interleaved(
     bridged: &dyn Fn() -> Command,
     launched: &dyn Fn() -> Command,
     runs: usize,
-) -> std::io::Result<(Vec<Run>, Vec<Run>)> {
+) -> std::io::Result<(Runs, Runs)> {
+    let (mut a, mut b) = (Runs::default(), Runs::default());
+    measure::run_expect(&mut bridged(), 0)?;
+    measure::run_expect(&mut launched(), 0)?;
     for _ in 0..2 {
-        measure::run_expect(&mut bridged(), 0)?;
-        measure::run_expect(&mut launched(), 0)?;
+        a.warm_ups
+            .push(measure::run_for_memory_expect(&mut bridged(), 0)?);
+        b.warm_ups
+            .push(measure::run_for_memory_expect(&mut launched(), 0)?);
     }
-    let (mut a, mut b) = (Vec::new(), Vec::new());
     for _ in 0..runs {
-        a.push(measure::run_expect(&mut bridged(), 0)?);
-        b.push(measure::run_expect(&mut launched(), 0)?);
+        a.timed.push(measure::run_expect(&mut bridged(), 0)?);
+        b.timed.push(measure::run_expect(&mut launched(), 0)?);
     }
     Ok((a, b))
 }
