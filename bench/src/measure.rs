@@ -77,8 +77,10 @@ fn expect(outcome: Run, command: &Command, expected: i32) -> std::io::Result<Run
 mod watched {
     //! The child asks to be traced (`PTRACE_TRACEME`) and stops after its
     //! `exec`; the parent then asks for a stop at its exit (`PTRACE_O_TRACEEXIT`),
-    //! where the child's image still exists, and reads its `VmHWM`. Written by
-    //! hand: no maintained crate reads a child's own peak at exit.
+    //! where the child's image still exists, and reads its `VmHWM`. The processes
+    //! the child started are in `wait4`'s account, which is kept where it is
+    //! above anything of ours. Written by hand: no maintained crate reads a
+    //! child's own peak at exit.
     #![allow(unsafe_code)]
 
     use std::{os::unix::process::CommandExt, process::Command, ptr, time::Instant};
@@ -106,20 +108,34 @@ mod watched {
         let mut watching = false;
         let exit_code = loop {
             let mut status: libc::c_int = 0;
-            // SAFETY: `pid` is our own child, reaped only here; `status` is valid for writes.
-            if unsafe { libc::waitpid(pid, &mut status, 0) } != pid {
+            // SAFETY: an all-zero rusage is a valid value of this plain C struct.
+            let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+            // SAFETY: `pid` is our own child, reaped only here; both pointers are
+            // valid for writes.
+            if unsafe { libc::wait4(pid, &mut status, 0, &mut usage) } != pid {
                 return Err(std::io::Error::last_os_error());
             }
-            if libc::WIFEXITED(status) {
-                break libc::WEXITSTATUS(status);
-            }
-            if libc::WIFSIGNALED(status) {
-                break -1;
+            let exited = libc::WIFEXITED(status) || libc::WIFSIGNALED(status);
+            if exited {
+                // `ru_maxrss` also covers the processes the child started and
+                // waited for (a server launched per call). Of ours it can hold at
+                // most our peak so far: above that, it is theirs or the child's
+                // (Linux reports KiB).
+                let kib = usage.ru_maxrss.max(0) as u64;
+                let ours = own_peak_kib(std::process::id() as libc::pid_t).unwrap_or(u64::MAX);
+                if kib > ours {
+                    peak = peak.max(Some(kib));
+                }
+                break if libc::WIFEXITED(status) {
+                    libc::WEXITSTATUS(status)
+                } else {
+                    -1
+                };
             }
             let signal = libc::WSTOPSIG(status);
             let event = status >> 16;
             let forward = if event == libc::PTRACE_EVENT_EXIT {
-                peak = own_peak_kib(pid);
+                peak = peak.max(own_peak_kib(pid));
                 0
             } else if signal == libc::SIGTRAP && !watching {
                 // The stop after exec: from here on, stop at the exit too, and
@@ -191,6 +207,22 @@ mod tests {
         assert!(
             (32 << 10..60 << 10).contains(&kib),
             "dd peaked at {kib} KiB"
+        );
+    }
+
+    #[test]
+    fn what_a_child_starts_and_waits_for_counts_too() {
+        // A server launched per call is the launcher's child: its memory is the call's.
+        let mut sh = Command::new("sh");
+        // `exit` after it, so the shell starts dd instead of becoming it; 128 MiB,
+        // more than this test process holds while the test beside it runs.
+        let script = "dd if=/dev/zero of=/dev/null bs=128M count=1 2>/dev/null; exit 0";
+        sh.args(["-c", script]);
+        let run = run_for_memory_expect(&mut sh, 0).expect("sh runs");
+        let kib = run.peak_rss_kib.expect("read at exit");
+        assert!(
+            (128 << 10..180 << 10).contains(&kib),
+            "sh and dd peaked at {kib} KiB"
         );
     }
 
