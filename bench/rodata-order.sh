@@ -9,7 +9,7 @@
 # are anonymous (string literals, vtables, panic locations, format pieces): the
 # linker knows them only by the names of their sections, which rustc makes
 # unique (`.rodata..Lanon.<crate hash>.<n>`). Spread over the 2 MB of `.rodata`,
-# a named call's few kilobytes of them cost ~20 page faults (README, "A call's
+# a named call's few kilobytes of them cost ~20 page faults (docs/performance.md, "A call's
 # constants together").
 #
 # Which sections a call reads comes from valgrind's lackey (every load's address)

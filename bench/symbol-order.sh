@@ -5,7 +5,7 @@
 # committed one, host/symbol-order.txt (rust-lld's --symbol-ordering-file;
 # `MUR_SYMBOL_ORDER=FILE` for another, `MUR_SYMBOL_ORDER=` for none): the code a
 # call touches is packed together instead of spread over the binary, so fewer
-# pages are faulted in and the peak RSS is smaller (README, "A named verb against
+# pages are faulted in and the peak RSS is smaller (docs/performance.md, "A named verb against
 # the contract floor").
 #
 # The names carry hashes of the toolchain, the dependencies and the build profile:

@@ -5,7 +5,7 @@
 //! vtable and static pointer of wasmtime, cranelift, clap, tokio…), which the
 //! dynamic loader applies on every start, writing — and so copying — ~0.7 MB
 //! of pages: ~0.45 ms of each ~5 ms call on the development machine (see the
-//! README's Performance section). Linked at a fixed address, the loader has
+//! docs/performance.md). Linked at a fixed address, the loader has
 //! nothing to relocate and those pages stay shared with the page cache. The
 //! price is that `mur`'s own code is not at a random address (its libraries,
 //! heap, stack and the verbs' code still are). The static musl build gets the same

@@ -10,7 +10,7 @@
 # On x86_64 Linux with `musl-gcc` (Debian and Ubuntu: `apt install musl-tools`; the
 # C parts of wasmtime are compiled with it), `mur` is built statically
 # against musl: it starts without the dynamic loader and glibc's start-up, 0.6-1.4 ms
-# of every call (README, "The static build"). MUR_STATIC=0 builds
+# of every call (docs/performance.md, "The static build"). MUR_STATIC=0 builds
 # against the system's glibc instead; so does a machine without musl-gcc.
 # The verbs go to mur's verb directory ($XDG_DATA_HOME/mur/verbs, by default
 # ~/.local/share/mur/verbs); installed verbs of the same names are replaced.

@@ -1,6 +1,6 @@
 //! Hands the crate the triple it is compiled for (`MUR_VERBS_TARGET`), so the
 //! verb runtime names it to wasmtime as a constant: formatting
-//! `target_lexicon::HOST` on every call cost ~10 µs of cold code (README, "Less
+//! `target_lexicon::HOST` on every call cost ~10 µs of cold code (docs/performance.md, "Less
 //! cold code on every call").
 
 fn main() {

@@ -224,7 +224,7 @@ impl HostArgs {
 /// A subcommand whose arguments clap builds only when it is the one typed
 /// (`Command::defer`). clap builds the command tree on every run before it
 /// parses, and the host commands' arguments and help texts were most of it,
-/// though a verb call reads none of them: ~0.4 ms of every call (README,
+/// though a verb call reads none of them: ~0.4 ms of every call (docs/performance.md,
 /// "clap builds only the command typed").
 #[derive(Debug, Clone)]
 pub struct Lazy<T>(pub T);
@@ -301,7 +301,7 @@ const HOST_COMMANDS: &[&str] = &[
 /// `mur devtools <verb> [words…]` and `mur devtools call <tool> [--args JSON]`, with
 /// nothing but `devtools` before the verb. For them clap builds and matches the command
 /// tree only to hand the words on unread (an external subcommand) or to fill two
-/// strings: 0.1–0.3 ms of every call, most of it faulting in clap's code (README, "A
+/// strings: 0.1–0.3 ms of every call, most of it faulting in clap's code (docs/performance.md, "A
 /// verb call without clap"). `None` for anything else, which clap parses, and whose
 /// errors and help it renders.
 pub fn plain_verb_call(argv: &[std::ffi::OsString]) -> Option<Cli> {

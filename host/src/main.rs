@@ -13,10 +13,10 @@ use mur_core::{Error, Kind};
 
 /// The static musl build (README, "Install for real use") allocates through dlmalloc:
 /// musl's allocator unmaps freed memory eagerly, and a call's allocations then cost
-/// system calls and page faults (README, "A named verb against the contract floor").
+/// system calls and page faults (docs/performance.md, "A named verb against the contract floor").
 /// dlmalloc starts with nothing to set up and carves blocks of every size from the same
 /// pages, where mimalloc (used before) read its options at start, reserved an arena and
-/// gave each size class pages of its own: −0.13 ms and 35 page faults a call (README,
+/// gave each size class pages of its own: −0.13 ms and 35 page faults a call (docs/performance.md,
 /// "dlmalloc instead of mimalloc").
 #[cfg(target_env = "musl")]
 #[global_allocator]

@@ -5,7 +5,7 @@
 //! runtime of the binary: a socket pair, a table of ~65 signal slots and an
 //! epoll registration, ~24 µs and six pages of heap on every `mur devtools …`
 //! call, which starts a runtime for its one request and never spawns a process
-//! (README, "Left in the runtime a call starts: the signal driver"). What the
+//! (docs/performance.md, "Left in the runtime a call starts: the signal driver"). What the
 //! bridge needs of a child is small: its stdin and stdout as async pipes (tokio's
 //! `net` feature has those), and its exit as something to await — on Linux a
 //! pidfd, readable once the child has exited; elsewhere (or on a kernel before

@@ -11,7 +11,7 @@
 //! flow's requests, through rmcp's and oauth2's reqwest-shaped interfaces.
 //!
 //! Why not reqwest for everything: measured in `mur-bench`'s stack floors
-//! (README, "What the HTTP stack costs"), the same probe and POST cost
+//! (docs/performance.md, "What the HTTP stack costs"), the same probe and POST cost
 //! ~0.1 ms more a call through the reqwest client than through hyper's
 //! connection alone (building the client, its connector, pool and
 //! middleware layers), on a path whose floor is ~1 ms.

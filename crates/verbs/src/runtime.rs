@@ -21,7 +21,7 @@ use super::timings::{self, Phase};
 /// Engines and cache: everything that outlives one verb call.
 pub struct Runtime {
     /// Maps and runs compiled verbs. It has no compiler: building Cranelift's
-    /// settings cost every warm call ~60 µs for code it never used (README, "No
+    /// settings cost every warm call ~60 µs for code it never used (docs/performance.md, "No
     /// compiler on a warm call").
     pub engine: Engine,
     /// Compiles, on the cold path only (a verb installed, changed, or its cache

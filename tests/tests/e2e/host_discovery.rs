@@ -373,7 +373,7 @@ fn usage_records(sb: &Sandbox) -> Vec<serde_json::Value> {
 fn a_named_verb_says_what_discovery_found_only_when_it_calls() {
     // What discovery says shows once, before the result, and only when the call is
     // made: a verb that refuses its argv or prints help names no session (a way to
-    // find the session while the verb parses must keep this; README, "Discovery
+    // find the session while the verb parses must keep this; docs/performance.md, "Discovery
     // beside the verb's parse").
     let (sb, _app) = mur_e2e::plugins::standard_session();
     let bad = sb.plant_lockfile("/bad/App.csproj", "{ not json");
