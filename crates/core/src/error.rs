@@ -121,6 +121,12 @@ impl Error {
         self
     }
 
+    /// Adds advice printed before every other `hint:` line (the likeliest fix).
+    pub fn with_first_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hints.insert(0, hint.into());
+        self
+    }
+
     /// Adds what stdout still carries for this failure (seed 000 §9: a failed
     /// tool's `{"error":{…}}` object or its result), printed before the message.
     pub fn with_stdout(mut self, bytes: Vec<u8>) -> Self {

@@ -92,11 +92,11 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         Ok(session) => session,
         // Most likely a typo: say so first, then why no tool list was read.
         Err(e) if e.kind() == Kind::NoSession => {
-            return Err(Error::from(VerbError::UnknownVerb(name.to_owned()))
+            return Err(unknown_verb(name, &[])
                 .with_hint("no devtools session is running to look for a tool of that name"));
         }
         Err(e) if e.kind() == Kind::Usage => {
-            return Err(Error::from(VerbError::UnknownVerb(name.to_owned())).with_hint(format!(
+            return Err(unknown_verb(name, &[]).with_hint(format!(
                 "to look for a tool of that name: {} (`--project PATH` or `--endpoint URL` picks one)",
                 e.message().lines().next().unwrap_or_default()
             )));
@@ -107,7 +107,10 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     let found = usage::measure_async(Phase::Parse, tools.find(&session, settings, name, refresh));
     let (verb, tool) = match found.await? {
         Some(found) => found,
-        None => return Err(VerbError::UnknownVerb(name.to_owned()).into()),
+        None => {
+            let listed = tools.all(&session, settings).await.unwrap_or_default();
+            return Err(unknown_verb(name, &listed));
+        }
     };
     usage::tool(&verb.tool);
     usage::value_options(&verb.spec);
@@ -129,6 +132,32 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         tools.forget();
     }
     output::json(&payload(&result?), settings.pretty)
+}
+
+/// `name` is no installed verb, host command, or tool of `listed`: the error
+/// says so, first naming the word the user most likely meant when one is close.
+fn unknown_verb(name: &str, listed: &[Value]) -> Error {
+    let error = Error::from(VerbError::UnknownVerb(name.to_owned()));
+    let installed = super::verb::installed().into_iter().map(|(word, _)| word);
+    let tools = listed
+        .iter()
+        .filter_map(|tool| tool.get("name")?.as_str())
+        .map(mur_verbs::derived::kebab);
+    let words = installed.chain(crate::cli::host_verbs()).chain(tools);
+    match nearest(name, words) {
+        Some(word) => error.with_first_hint(format!("did you mean `{word}`?")),
+        None => error,
+    }
+}
+
+/// The word of `words` most like `typed`, when one is close enough: clap's
+/// measure (Jaro similarity) and bound, as for its "a similar subcommand exists".
+fn nearest(typed: &str, words: impl Iterator<Item = String>) -> Option<String> {
+    words
+        .map(|word| (strsim::jaro(typed, &word), word))
+        .filter(|(likeness, word)| *likeness > 0.7 && word != typed)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, word)| word)
 }
 
 /// The session's tool list, through the cache.

@@ -259,6 +259,36 @@ fn an_unknown_name_without_a_session_is_still_an_unknown_verb() {
 }
 
 #[test]
+fn a_mistyped_verb_is_answered_with_the_word_it_is_nearest() {
+    // Without a session: the installed verbs and the host's commands.
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[standard("click")]).assert_code(0);
+    let clik = sandbox.devtools(&["clik", "#btn-inc"]);
+    clik.assert_code(1);
+    assert_eq!(
+        clik.stderr,
+        "error: unknown verb `clik`\n\
+         hint: did you mean `click`?\n\
+         hint: call a tool directly with `mur devtools call clik --args JSON`\n\
+         hint: `mur devtools verbs list` shows the installed verbs\n\
+         hint: no devtools session is running to look for a tool of that name\n"
+    );
+    sandbox
+        .devtools(&["sesion", "list"])
+        .assert_code(1)
+        .assert_stderr_contains("\nhint: did you mean `session`?\n");
+    // With one: its tools too, by their verb names; nothing sent.
+    let _app = sandbox.start_app();
+    let typo = sandbox.devtools(&["clear-todo"]);
+    typo.assert_code(1).assert_stderr_starts_with(
+        "error: unknown verb `clear-todo`\nhint: did you mean `clear-todos`?\n",
+    );
+    let far = sandbox.devtools(&["frobnicate"]);
+    far.assert_code(1);
+    assert!(!far.stderr.contains("did you mean"), "{far}");
+}
+
+#[test]
 fn the_catalog_lists_host_plugin_and_derived_verbs_with_hints() {
     let sandbox = Sandbox::new();
     add(&sandbox, &[standard("click")]).assert_code(0);
