@@ -189,41 +189,46 @@ mod watched {
 mod tests {
     use super::*;
 
+    /// A memory run of `command` succeeds and reads a peak within `kib`.
+    fn assert_peak(command: &mut Command, kib: std::ops::Range<u64>) {
+        let run = run_for_memory_expect(command, 0).expect("the command runs");
+        let peak = run.peak_rss_kib.expect("the peak is read at its exit");
+        assert!(kib.contains(&peak), "{command:?} peaked at {peak} KiB");
+    }
+
+    /// `dd` reading `mib` MiB at once: a buffer of that size, touched.
+    fn dd(mib: u32) -> Command {
+        let mut dd = Command::new("dd");
+        dd.args([
+            "if=/dev/zero",
+            "of=/dev/null",
+            &format!("bs={mib}M"),
+            "count=1",
+        ]);
+        dd
+    }
+
     #[test]
     fn a_small_child_of_a_large_parent_is_reported_at_its_own_peak() {
         // What `wait4` got wrong: a parent holding 64 MiB made every child read 64 MiB.
         let held = vec![1u8; 64 << 20];
         std::hint::black_box(&held);
-        let small = run_for_memory_expect(&mut Command::new("true"), 0).expect("true runs");
-        let kib = small
-            .peak_rss_kib
-            .expect("the child's peak is read at its exit");
-        assert!(kib < 16 << 10, "`true` peaked at {kib} KiB");
-        // And a child that does use memory is seen using it: dd's 32 MiB buffer.
-        let mut dd = Command::new("dd");
-        dd.args(["if=/dev/zero", "of=/dev/null", "bs=32M", "count=1"]);
-        let large = run_for_memory_expect(&mut dd, 0).expect("dd runs");
-        let kib = large.peak_rss_kib.expect("read at exit");
-        assert!(
-            (32 << 10..60 << 10).contains(&kib),
-            "dd peaked at {kib} KiB"
-        );
+        assert_peak(&mut Command::new("true"), 0..16 << 10);
+        // And a child that does use memory is seen using it.
+        assert_peak(&mut dd(32), 32 << 10..60 << 10);
     }
 
     #[test]
     fn what_a_child_starts_and_waits_for_counts_too() {
         // A server launched per call is the launcher's child: its memory is the call's.
-        let mut sh = Command::new("sh");
-        // `exit` after it, so the shell starts dd instead of becoming it; 128 MiB,
+        // `exit` after dd, so the shell starts dd instead of becoming it; 128 MiB,
         // more than this test process holds while the test beside it runs.
-        let script = "dd if=/dev/zero of=/dev/null bs=128M count=1 2>/dev/null; exit 0";
-        sh.args(["-c", script]);
-        let run = run_for_memory_expect(&mut sh, 0).expect("sh runs");
-        let kib = run.peak_rss_kib.expect("read at exit");
-        assert!(
-            (128 << 10..180 << 10).contains(&kib),
-            "sh and dd peaked at {kib} KiB"
-        );
+        let mut sh = Command::new("sh");
+        sh.args([
+            "-c",
+            "dd if=/dev/zero of=/dev/null bs=128M count=1 2>/dev/null; exit 0",
+        ]);
+        assert_peak(&mut sh, 128 << 10..180 << 10);
     }
 
     #[test]
