@@ -23,7 +23,7 @@ use mur_testkit::plugins;
 
 use crate::{
     latency::{Order, Rounds},
-    measure::{self, Run},
+    measure::{self, Runs},
     setup::{Bench, Result},
     stats::{Row, ms, percentile},
 };
@@ -85,19 +85,21 @@ pub fn verb_languages(sandbox: &Bench, runs: usize, order: Order) -> Result<Vec<
         .collect();
     // Warm the caches; the warm-ups after the first measure memory
     // (`measure::run_for_memory`).
-    let mut warm_ups: Vec<Vec<Run>> = vec![Vec::new(); languages.len()];
+    let mut samples: Vec<Runs> = vec![Runs::default(); languages.len()];
     for &(i, verb) in &ready {
         let _ = measure::run(&mut sandbox.mur(&[&verb.name]));
         for _ in 0..2 {
-            warm_ups[i].push(measure::run_for_memory(&mut sandbox.mur(&[&verb.name])).map_err(io)?);
+            let memory = measure::run_for_memory(&mut sandbox.mur(&[&verb.name])).map_err(io)?;
+            samples[i].memory.push(memory);
         }
     }
-    let mut samples: Vec<Vec<Run>> = vec![Vec::new(); languages.len()];
     let mut rounds = Rounds::new(ready.len(), order);
     for _ in 0..runs {
         for &at in rounds.next_round() {
             let (i, verb) = ready[at];
-            samples[i].push(measure::run(&mut sandbox.mur(&[&verb.name])).map_err(io)?);
+            samples[i]
+                .timed
+                .push(measure::run(&mut sandbox.mur(&[&verb.name])).map_err(io)?);
         }
     }
     let mut rows = Vec::new();
@@ -112,7 +114,11 @@ pub fn verb_languages(sandbox: &Bench, runs: usize, order: Order) -> Result<Vec<
                 continue;
             }
         };
-        let failed = samples[i].iter().filter(|run| run.exit_code != 0).count();
+        let failed = samples[i]
+            .timed
+            .iter()
+            .filter(|run| run.exit_code != 0)
+            .count();
         let split = in_process(sandbox, &verb.name, runs);
         let mut note = split.describe();
         if language.name != "Rust" {
@@ -133,11 +139,10 @@ pub fn verb_languages(sandbox: &Bench, runs: usize, order: Order) -> Result<Vec<
             note.push_str(&format!("; {failed} non-zero exits"));
         }
         rows.push(
-            Row::from_runs(
+            Row::from_measured(
                 format!("{}: mur devtools {} (warm)", language.name, verb.name),
                 &samples[i],
             )
-            .peak_from(&warm_ups[i])
             .note(note),
         );
     }

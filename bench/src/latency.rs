@@ -13,7 +13,7 @@
 use std::{process::Command, time::Duration};
 
 use crate::{
-    measure::{self, Run},
+    measure::{self, Run, Runs},
     setup::{Bench, Result},
     stats::Row,
 };
@@ -102,40 +102,34 @@ pub enum Order {
 /// The seed of [`Order::Shuffled`]: the same sequence of orders in every run.
 const SHUFFLE_SEED: u64 = 0x6d75_722d_6265_6e63;
 
-/// The runs of an interleaved table, each list in the contenders' order.
-pub struct Measured {
-    /// Each contender's timed runs.
-    pub timed: Vec<Vec<Run>>,
-    /// Each contender's warm-ups, which measured its memory instead of its time.
-    pub warm_ups: Vec<Vec<Run>>,
-}
-
 /// [`WARM_UPS`] of each contender (all but the first are memory runs), then
-/// `runs` timed rounds of every contender.
+/// `runs` timed rounds of every contender; the runs of each, in the
+/// contenders' order.
 pub fn measure_interleaved(
     contenders: &[Contender],
     runs: usize,
     order: Order,
-) -> Result<Measured> {
-    let warm_ups = contenders
+) -> Result<Vec<Runs>> {
+    let mut all = contenders
         .iter()
         .map(|contender| {
             // The first fills what a warm call finds filled (a derived verb's tool
             // list), so the memory is a warm call's.
             run_one(contender, measure::run)?;
-            (1..WARM_UPS)
+            let memory = (1..WARM_UPS)
                 .map(|_| run_one(contender, measure::run_for_memory))
-                .collect::<Result<Vec<_>>>()
+                .collect::<Result<Vec<_>>>()?;
+            let timed = Vec::with_capacity(runs);
+            Ok(Runs { timed, memory })
         })
-        .collect::<Result<_>>()?;
-    let mut timed: Vec<Vec<Run>> = vec![Vec::with_capacity(runs); contenders.len()];
+        .collect::<Result<Vec<_>>>()?;
     let mut rounds = Rounds::new(contenders.len(), order);
     for _ in 0..runs {
         for &at in rounds.next_round() {
-            timed[at].push(run_one(&contenders[at], measure::run)?);
+            all[at].timed.push(run_one(&contenders[at], measure::run)?);
         }
     }
-    Ok(Measured { timed, warm_ups })
+    Ok(all)
 }
 
 /// The order of each round: the contenders' indices, shuffled anew per round
@@ -171,9 +165,8 @@ fn run_one(contender: &Contender, how: fn(&mut Command) -> std::io::Result<Run>)
 
 /// Rows for `contenders` whose last two are [`floor_contenders`]: each row
 /// notes its ratio to both floors (and its failures, if any).
-pub fn rows_against_floors(contenders: &[Contender], measured: &Measured) -> (Vec<Row>, Floors) {
-    let runs = &measured.timed;
-    let median = |at: usize| Row::from_runs("", &runs[at]).median();
+pub fn rows_against_floors(contenders: &[Contender], runs: &[Runs]) -> (Vec<Row>, Floors) {
+    let median = |at: usize| Row::from_runs("", &runs[at].timed).median();
     let count = contenders.len();
     let floors = Floors {
         contract: median(count - 2),
@@ -181,11 +174,11 @@ pub fn rows_against_floors(contenders: &[Contender], measured: &Measured) -> (Ve
     };
     let rows = contenders
         .iter()
-        .zip(runs.iter().zip(&measured.warm_ups))
-        .map(|(contender, (runs, warm_ups))| {
-            let row = Row::from_runs(contender.label.clone(), runs).peak_from(warm_ups);
+        .zip(runs)
+        .map(|(contender, runs)| {
+            let row = Row::from_measured(contender.label.clone(), runs);
             let mut note = floors.note(row.median());
-            let failed = runs.iter().filter(|run| run.exit_code != 0).count();
+            let failed = runs.timed.iter().filter(|run| run.exit_code != 0).count();
             if failed > 0 {
                 note.push_str(&format!("; {failed} non-zero exits"));
             }

@@ -27,6 +27,14 @@ pub struct Run {
     pub exit_code: i32,
 }
 
+/// One command's runs in a table: the timed ones, and the warm-ups that
+/// measured its memory ([`run_for_memory`]).
+#[derive(Debug, Clone, Default)]
+pub struct Runs {
+    pub timed: Vec<Run>,
+    pub memory: Vec<Run>,
+}
+
 /// Run `command` to completion with stdout/stderr discarded, timing it.
 pub fn run(command: &mut Command) -> std::io::Result<Run> {
     quiet(command);

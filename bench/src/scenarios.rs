@@ -102,16 +102,14 @@ pub fn discovery_at_scale(sandbox: &Bench, live: &Lockfile, runs: usize) -> Resu
             ),
         ] {
             plant()?;
-            let memory = measure::run_for_memory_expect(&mut sandbox.mur(&args), code);
+            let memory =
+                measure::run_for_memory_expect(&mut sandbox.mur(&args), code).map_err(io)?;
             let mut samples = Vec::new();
             for _ in 0..runs {
                 plant()?;
                 samples.push(measure::run_expect(&mut sandbox.mur(&args), code).map_err(io)?);
             }
-            rows.push(
-                Row::from_runs(format!("{what} — {label}"), &samples)
-                    .peak_from(&[memory.map_err(io)?]),
-            );
+            rows.push(Row::from_runs(format!("{what} — {label}"), &samples).peak_from(&[memory]));
         }
         clear_planted(sandbox, live)?;
     }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::measure::Run;
+use crate::measure::{Run, Runs};
 
 /// One table row: a name, its durations and, for processes, peak memory.
 #[derive(Debug, Clone)]
@@ -18,6 +18,11 @@ impl Row {
     /// A row of timed runs; its memory comes from [`Row::peak_from`].
     pub fn from_runs(name: impl Into<String>, runs: &[Run]) -> Self {
         Self::from_durations(name, runs.iter().map(|run| run.elapsed).collect())
+    }
+
+    /// A row of one command's timed runs, its peak RSS from its memory runs.
+    pub fn from_measured(name: impl Into<String>, runs: &Runs) -> Self {
+        Self::from_runs(name, &runs.timed).peak_from(&runs.memory)
     }
 
     /// The largest peak the memory runs of the same command saw

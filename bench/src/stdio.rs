@@ -9,7 +9,7 @@
 use std::{ffi::OsString, path::PathBuf, process::Command};
 
 use crate::{
-    measure::{self, Run},
+    measure::{self, Runs},
     setup::{Bench, Result},
     stats::Row,
 };
@@ -104,31 +104,22 @@ fn measure_server(sandbox: &Bench, server: &Server, index: usize, runs: usize) -
     let stopped = measure::run_expect(&mut stop, 0);
     let (bridged_runs, launched_runs) = measured.map_err(|e| format!("{}: {e}", server.name))?;
     stopped.map_err(|e| format!("{}: {e}", server.name))?;
-    let launched_row = Row::from_runs(
+    let launched_row = Row::from_measured(
         format!("{}: launch per call (mur-stdio-once)", server.name),
-        &launched_runs.timed,
-    )
-    .peak_from(&launched_runs.warm_ups);
-    let bridged_row = Row::from_runs(
+        &launched_runs,
+    );
+    let bridged_row = Row::from_measured(
         format!(
             "{}: `mur devtools call {}` through a warm bridge",
             server.name, server.tool
         ),
-        &bridged_runs.timed,
-    )
-    .peak_from(&bridged_runs.warm_ups);
+        &bridged_runs,
+    );
     let speedup = launched_row.median().as_secs_f64() / bridged_row.median().as_secs_f64();
     Ok(vec![
         bridged_row.note(format!("{speedup:.1}x faster than a launch per call")),
         launched_row.note("1.00x"),
     ])
-}
-
-/// One kind of call's runs: timed ones, and the warm-ups that measured memory.
-#[derive(Default)]
-struct Runs {
-    timed: Vec<Run>,
-    warm_ups: Vec<Run>,
 }
 
 /// Both kinds of call, warmed up (then twice more in memory runs), then
@@ -142,9 +133,9 @@ fn interleaved(
     measure::run_expect(&mut bridged(), 0)?;
     measure::run_expect(&mut launched(), 0)?;
     for _ in 0..2 {
-        a.warm_ups
+        a.memory
             .push(measure::run_for_memory_expect(&mut bridged(), 0)?);
-        b.warm_ups
+        b.memory
             .push(measure::run_for_memory_expect(&mut launched(), 0)?);
     }
     for _ in 0..runs {
