@@ -47,7 +47,8 @@ pub fn build(release: bool, also: &[&str]) -> Result<Artifacts, String> {
         // built with other packages, cargo unifies their dependencies' features,
         // which changes `mur`'s code and mangled names, so its link order
         // (host/symbol-order.txt) names nothing in it (named verb's peak RSS 6.8 ->
-        // 10.7 MiB, docs/performance.md "Latest figures").
+        // 10.7 MiB, docs/performance.md, "The benchmark's glibc `mur` was not the one
+        // users build").
         all = cargo_build(&["--release", "--bins", "-p", "mur"])?;
         args.push("--release");
         for package in PACKAGES.iter().filter(|p| **p != "mur").chain(also) {

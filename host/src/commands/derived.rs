@@ -105,13 +105,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     };
     let tools = ToolList::open(&session);
     let found = usage::measure_async(Phase::Parse, tools.find(&session, settings, name, refresh));
-    let (verb, tool) = match found.await? {
-        Some(found) => found,
-        None => {
-            let listed = tools.all(&session, settings).await.unwrap_or_default();
-            return Err(unknown_verb(name, &listed));
-        }
-    };
+    let (verb, tool) = found.await?.map_err(|listed| unknown_verb(name, &listed))?;
     usage::tool(&verb.tool);
     usage::value_options(&verb.spec);
     // Host options were taken before the tool list was read: none is the verb's.
@@ -175,14 +169,15 @@ impl ToolList {
 
     /// The verb derived from the tool named `name` (or whose kebab-case name
     /// is `name`): from the cached list, else — or when it has no such tool,
-    /// or with `refresh` — from a fresh `tools/list`.
+    /// or with `refresh` — from a fresh `tools/list`; or, when no tool is
+    /// called that, the fresh list it was looked for in.
     async fn find(
         &self,
         session: &Session,
         settings: &Settings,
         name: &str,
         refresh: bool,
-    ) -> Result<Option<(Derived, Value)>> {
+    ) -> Result<std::result::Result<(Derived, Value), Vec<Value>>> {
         let cached = self
             .cache
             .as_ref()
@@ -192,10 +187,10 @@ impl ToolList {
             && let Some(verb) = pick(tools, name)
         {
             tracing::debug!("tool list from the cache");
-            return Ok(Some(verb));
+            return Ok(Ok(verb));
         }
         let tools = self.fetch(session, settings).await?;
-        Ok(pick(&tools, name))
+        Ok(pick(&tools, name).ok_or(tools))
     }
 
     /// Every tool: the cached list, else a fresh one (then cached).
