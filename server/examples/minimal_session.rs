@@ -173,7 +173,8 @@ fn add_resources_and_prompts(tools: &mut ToolSet) {
             "item",
             "Item number `id`",
             "application/json",
-        ),
+        )
+        .with_title("Item by number"),
         |uri, vars, _| async move {
             let id: u32 = vars["id"].parse().map_err(|_| {
                 ToolError::invalid(format!("item ids are numbers, not `{}`", vars["id"]))

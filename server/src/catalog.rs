@@ -13,14 +13,36 @@ pub(crate) type ResourceHandler =
 pub(crate) type PromptHandler =
     Arc<dyn Fn(BTreeMap<String, String>, SessionControl) -> PromptFuture + Send + Sync>;
 
-/// What a client sees of a resource in `resources/list`.
+/// What a client sees of a resource or a template besides its address: the same
+/// four fields in `resources/list` and `resources/templates/list`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResourceSpec {
-    pub uri: String,
+pub struct ResourceInfo {
     pub name: String,
     pub title: Option<String>,
     pub description: String,
     pub mime_type: Option<String>,
+}
+
+impl ResourceInfo {
+    fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        mime_type: impl Into<String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            mime_type: Some(mime_type.into()),
+        }
+    }
+}
+
+/// What a client sees of a resource in `resources/list`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceSpec {
+    pub uri: String,
+    pub info: ResourceInfo,
 }
 
 impl ResourceSpec {
@@ -30,17 +52,15 @@ impl ResourceSpec {
         description: impl Into<String>,
         mime_type: impl Into<String>,
     ) -> Self {
+        let info = ResourceInfo::new(name, description, mime_type);
         Self {
             uri: uri.into(),
-            name: name.into(),
-            title: None,
-            description: description.into(),
-            mime_type: Some(mime_type.into()),
+            info,
         }
     }
 
     pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
+        self.info.title = Some(title.into());
         self
     }
 }
@@ -51,10 +71,7 @@ pub struct ResourceTemplateSpec {
     /// RFC 6570 level 1: literal text and `{name}` variables, each matching
     /// one non-empty path segment (no `/`).
     pub uri_template: String,
-    pub name: String,
-    pub title: Option<String>,
-    pub description: String,
-    pub mime_type: Option<String>,
+    pub info: ResourceInfo,
 }
 
 impl ResourceTemplateSpec {
@@ -64,13 +81,14 @@ impl ResourceTemplateSpec {
         description: impl Into<String>,
         mime_type: impl Into<String>,
     ) -> Self {
-        Self {
-            uri_template: uri_template.into(),
-            name: name.into(),
-            title: None,
-            description: description.into(),
-            mime_type: Some(mime_type.into()),
-        }
+        let info = ResourceInfo::new(name, description, mime_type);
+        let uri_template = uri_template.into();
+        Self { uri_template, info }
+    }
+
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.info.title = Some(title.into());
+        self
     }
 
     /// The variables of `uri` when it matches this template.

@@ -25,7 +25,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::call::{CallContext, InputRequired, LogLevel};
-use crate::catalog::{PromptOutput, PromptRole};
+use crate::catalog::{PromptOutput, PromptRole, ResourceInfo};
 use crate::request_state;
 use crate::tools::{
     Content, ErrorKind, ResourceContents, SessionControl, ToolError, ToolOutput, ToolSet, ToolSpec,
@@ -258,12 +258,7 @@ impl ServerHandler for DevtoolsHandler {
         let resources = self
             .tools
             .resources()
-            .map(|spec| {
-                from_json(with_optional(
-                    json!({ "uri": spec.uri, "name": spec.name, "description": spec.description }),
-                    &[("title", &spec.title), ("mimeType", &spec.mime_type)],
-                ))
-            })
+            .map(|spec| from_json(listed(("uri", &spec.uri), &spec.info)))
             .collect::<Result<_, _>>()?;
         Ok(ListResourcesResult::with_all_items(resources))
     }
@@ -276,16 +271,7 @@ impl ServerHandler for DevtoolsHandler {
         let templates = self
             .tools
             .resource_templates()
-            .map(|spec| {
-                from_json(with_optional(
-                    json!({
-                        "uriTemplate": spec.uri_template,
-                        "name": spec.name,
-                        "description": spec.description
-                    }),
-                    &[("title", &spec.title), ("mimeType", &spec.mime_type)],
-                ))
-            })
+            .map(|spec| from_json(listed(("uriTemplate", &spec.uri_template), &spec.info)))
             .collect::<Result<_, _>>()?;
         Ok(ListResourceTemplatesResult::with_all_items(templates))
     }
@@ -439,6 +425,17 @@ fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
     serde_json::from_value(value).map_err(|error| {
         ErrorData::internal_error(format!("the server built an invalid result: {error}"), None)
     })
+}
+
+/// A `resources/list` or `resources/templates/list` entry: the address under its
+/// key, then what the two listings share.
+fn listed((key, address): (&str, &str), info: &ResourceInfo) -> Value {
+    let mut entry = json!({ "name": info.name, "description": info.description });
+    entry[key] = address.into();
+    with_optional(
+        entry,
+        &[("title", &info.title), ("mimeType", &info.mime_type)],
+    )
 }
 
 /// `object` plus each optional field that is set.

@@ -22,7 +22,7 @@ pub use crate::call::{Asked, InputRequired, LogLevel, Question};
 use crate::catalog::{Catalog, PromptHandler, ResourceHandler};
 pub use crate::catalog::{
     PromptArgument, PromptFuture, PromptMessage, PromptOutput, PromptRole, PromptSpec,
-    ResourceFuture, ResourceSpec, ResourceTemplateSpec,
+    ResourceFuture, ResourceInfo, ResourceSpec, ResourceTemplateSpec,
 };
 
 /// Behaviour hints published as MCP tool annotations.

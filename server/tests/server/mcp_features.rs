@@ -165,16 +165,30 @@ fn one_result_can_mix_text_image_audio_and_an_embedded_resource() {
 fn resources_and_templates_are_listed_and_read() {
     let (world, _session) = World::started();
     let endpoint = world.endpoint();
+    // Whole entries: the address under its own key, the shared fields, and a title
+    // only where the app gave one (the template's, through its `with_title`).
     let listed = mcp::modern(&endpoint, "resources/list", json!({}));
     assert_eq!(
-        listed["result"]["resources"][0]["uri"], "example://readme",
+        listed["result"]["resources"],
+        json!([{
+            "uri": "example://readme",
+            "name": "readme",
+            "description": "What this session is",
+            "mimeType": "text/plain"
+        }]),
         "{listed}"
     );
-    assert_eq!(listed["result"]["resources"][0]["mimeType"], "text/plain");
     let templates = mcp::modern(&endpoint, "resources/templates/list", json!({}));
     assert_eq!(
-        templates["result"]["resourceTemplates"][0]["uriTemplate"],
-        "example://items/{id}"
+        templates["result"]["resourceTemplates"],
+        json!([{
+            "uriTemplate": "example://items/{id}",
+            "name": "item",
+            "title": "Item by number",
+            "description": "Item number `id`",
+            "mimeType": "application/json"
+        }]),
+        "{templates}"
     );
 
     let read = |uri: &str| mcp::read_resource(&endpoint, uri);
