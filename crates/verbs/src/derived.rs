@@ -192,12 +192,12 @@ impl Derived {
             }
             if word == "--" {
                 if let Some(extra) = words.next() {
-                    return Err(format!("unexpected argument `{extra}`"));
+                    return Err(self.unexpected(extra, &given));
                 }
                 break;
             }
             let Some(option) = word.strip_prefix("--") else {
-                return Err(format!("unexpected argument `{word}`"));
+                return Err(self.unexpected(word, &given));
             };
             let (name, inline) = match option.split_once('=') {
                 Some((name, value)) => (name, Some(value.to_owned())),
@@ -212,7 +212,7 @@ impl Derived {
                 .fields
                 .iter()
                 .find(|f| f.option == name)
-                .ok_or_else(|| format!("unknown option `--{name}`"))?;
+                .ok_or_else(|| self.unknown_option(name))?;
             let value = match (&field.ty, inline) {
                 (Type::Boolean, None) => Value::Bool(true),
                 (ty, inline) => convert(name, ty, &value_of(name, inline, &mut words)?)?,
@@ -247,6 +247,56 @@ impl Derived {
             }
         }
         Ok(Request::Call(arguments))
+    }
+}
+
+impl Derived {
+    /// `unknown option`, with the nearest option when one is close (`--comp`).
+    fn unknown_option(&self, name: &str) -> String {
+        let options = self.fields.iter().map(|f| f.option.as_str());
+        let told = format!("unknown option `--{name}`");
+        match mur_core::nearest(name, options.chain([self.whole])) {
+            Some(near) => format!("{told}; did you mean `--{near}`?"),
+            None => told,
+        }
+    }
+
+    /// `unexpected argument`, with the option the word was likely meant for: one
+    /// whose `enum` holds it, else the only required option, else the only option.
+    fn unexpected(&self, word: &str, given: &[(&Field, Value)]) -> String {
+        let told = format!("unexpected argument `{word}`");
+        let open: Vec<&Field> = self
+            .fields
+            .iter()
+            .filter(|f| !given.iter().any(|(g, _)| g.option == f.option))
+            .collect();
+        let listed = open
+            .iter()
+            .find(|f| f.choices.iter().any(|c| c.as_str() == Some(word)));
+        let required: Vec<&&Field> = open.iter().filter(|f| f.required).collect();
+        let meant = listed.or(match (required.as_slice(), open.as_slice()) {
+            ([only], _) => Some(*only),
+            ([], [only]) => Some(only),
+            _ => None,
+        });
+        match meant {
+            Some(field) => format!(
+                "{told}; did you mean `--{} {}`?",
+                field.option,
+                shell_word(word)
+            ),
+            None => told,
+        }
+    }
+}
+
+/// `word` as a shell reads it back: as it is when plain, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_.,/:=@%+-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 
@@ -606,8 +656,21 @@ mod tests {
             ),
             (&["--selector", "#s", "--bogus"], "unknown option `--bogus`"),
             (
+                &["--selectr", "#s"],
+                "unknown option `--selectr`; did you mean `--selector`?",
+            ),
+            (
                 &["--selector", "#s", "stray"],
                 "unexpected argument `stray`",
+            ),
+            // A stray word: the option whose `enum` holds it, else the one required.
+            (
+                &["--selector", "#s", "full"],
+                "unexpected argument `full`; did you mean `--view full`?",
+            ),
+            (
+                &["#s"],
+                "unexpected argument `#s`; did you mean `--selector '#s'`?",
             ),
             (
                 &["--selector", "#s", "--by", "{"],

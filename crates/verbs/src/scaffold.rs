@@ -300,11 +300,21 @@ mod tests {
         on_disk.sort();
         let vendored: Vec<&str> = rust::KIT_SOURCES.iter().map(|(path, _)| *path).collect();
         assert_eq!(on_disk, vendored, "vendor every file of plugins/kit/src");
-        let workspace = std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/Cargo.toml"),
-        )
-        .expect("plugins/Cargo.toml");
-        for dependency in ["wit-bindgen = ", "serde_json = ", "lexopt = "] {
+        let read = |path: &str| {
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+                .expect(path)
+        };
+        let workspace = read("../../plugins/Cargo.toml");
+        // Every dependency of the kit, as plugins/Cargo.toml pins it.
+        let kit_toml = read("../../plugins/kit/Cargo.toml");
+        let dependencies: Vec<String> = kit_toml
+            .lines()
+            .filter_map(|line| line.strip_suffix(".workspace = true"))
+            .filter(|name| !["version", "edition", "license", "rust-version"].contains(name))
+            .map(|name| format!("{name} = "))
+            .collect();
+        assert!(dependencies.len() >= 3, "{dependencies:?}");
+        for dependency in &dependencies {
             let line = |toml: &str| {
                 toml.lines()
                     .find(|line| line.starts_with(dependency))

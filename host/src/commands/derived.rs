@@ -138,20 +138,10 @@ fn unknown_verb(name: &str, listed: &[Value]) -> Error {
         .filter_map(|tool| tool.get("name")?.as_str())
         .map(mur_verbs::derived::kebab);
     let words = installed.chain(crate::cli::host_verbs()).chain(tools);
-    match nearest(name, words) {
+    match mur_core::nearest(name, words) {
         Some(word) => error.with_first_hint(format!("did you mean `{word}`?")),
         None => error,
     }
-}
-
-/// The word of `words` most like `typed`, when one is close enough: clap's
-/// measure (Jaro similarity) and bound, as for its "a similar subcommand exists".
-fn nearest(typed: &str, words: impl Iterator<Item = String>) -> Option<String> {
-    words
-        .map(|word| (strsim::jaro(typed, &word), word))
-        .filter(|(likeness, word)| *likeness > 0.7 && word != typed)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, word)| word)
 }
 
 /// The session's tool list, through the cache.

@@ -33,6 +33,17 @@ pub enum Kind {
     Local,
 }
 
+impl Kind {
+    /// Whether a value of this kind is a word of the app's (text, a selector, a name,
+    /// a choice, a count): what a stray word on the command line may have been meant as.
+    fn names_a_thing(self) -> bool {
+        matches!(
+            self,
+            Kind::Text | Kind::Selector | Kind::Name | Kind::Choice(_) | Kind::Count
+        )
+    }
+}
+
 /// An option, written `--name` (with `value` when it takes one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Opt {
@@ -307,7 +318,7 @@ impl Args {
         name: &str,
         parser: &mut lexopt::Parser,
     ) -> Result<(), String> {
-        let opt = find_option(spec, name).ok_or_else(|| format!("unknown option `--{name}`"))?;
+        let opt = find_option(spec, name).ok_or_else(|| unknown_option(spec, name))?;
         if self.flag(opt.name) {
             return Err(format!("`--{name}` given more than once"));
         }
@@ -343,9 +354,70 @@ impl Args {
             self.positionals.push((*pos, word));
         }
         match words.next() {
-            Some(extra) => Err(format!("unexpected argument `{extra}`")),
+            Some(extra) => Err(self.unexpected(spec, &extra)),
             None => Ok(()),
         }
+    }
+
+    /// `unexpected argument`, with the option the word was likely meant for when the
+    /// verb takes no positionals: one whose choices hold it, else its `--selector` for
+    /// a word that starts like one (`#id`, `[attr]`), else its only option that names
+    /// a thing of the app ([`Kind::names_a_thing`]) — unless that option is given already.
+    fn unexpected(&self, spec: &Spec, word: &str) -> String {
+        let told = format!("unexpected argument `{word}`");
+        let open: Vec<&Opt> = spec
+            .options
+            .iter()
+            .filter(|opt| opt.kind.names_a_thing() && !self.flag(opt.name))
+            .collect();
+        let listed = open
+            .iter()
+            .find(|opt| matches!(opt.kind, Kind::Choice(words) if words.contains(&word)));
+        let selector = open
+            .iter()
+            .find(|opt| opt.kind == Kind::Selector && word.starts_with(['#', '[']));
+        let only = match open.as_slice() {
+            [only] => Some(only),
+            _ => None,
+        };
+        match listed.or(selector).or(only) {
+            Some(opt) if spec.positionals.is_empty() => {
+                format!(
+                    "{told}; did you mean `--{} {}`?",
+                    opt.name,
+                    shell_word(word)
+                )
+            }
+            _ => told,
+        }
+    }
+}
+
+/// `unknown option`, with what was likely meant: the positional of that name
+/// (`click --selector S` for `click S`), else the nearest option (`--slector`).
+fn unknown_option(spec: &Spec, name: &str) -> String {
+    let told = format!("unknown option `--{name}`");
+    if spec.positionals.iter().any(|pos| pos.name == name) {
+        return format!("{told}; write `<{name}>` without `--{name}`");
+    }
+    let options = spec.options.iter().chain([&TIMEOUT]).map(|opt| opt.name);
+    let nearest = options
+        .map(|option| (strsim::jaro(name, option), option))
+        .filter(|(likeness, _)| *likeness > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match nearest {
+        // The host's measure and bound for "did you mean" (clap's).
+        Some((_, option)) => format!("{told}; did you mean `--{option}`?"),
+        None => told,
+    }
+}
+
+/// `word` as a shell reads it back: bare when plain, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_.,/:=@%+-".contains(c);
+    match !word.is_empty() && word.chars().all(plain) {
+        true => word.to_owned(),
+        false => format!("'{}'", word.replace('\'', r"'\''")),
     }
 }
 

@@ -123,7 +123,19 @@ fn a_help_word_taken_as_a_value_is_just_a_value() {
 #[test]
 fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
     let cases: &[(&[&str], &str)] = &[
-        (&["#x", "t", "--bogus"], "unknown option `--bogus`"),
+        (&["#x", "t", "--zebra"], "unknown option `--zebra`"),
+        (
+            &["#x", "t", "--windw", "w"],
+            "unknown option `--windw`; did you mean `--window`?",
+        ),
+        (
+            &["#x", "t", "--timout", "5"],
+            "unknown option `--timout`; did you mean `--timeout`?",
+        ),
+        (
+            &["--selector", "#x", "t"],
+            "unknown option `--selector`; write `<selector>` without `--selector`",
+        ),
         (&["#x", "t", "-q"], "unknown option `-q`"),
         (&[], "missing argument `<selector>`"),
         (&["#x"], "missing argument `<text>`"),
@@ -403,4 +415,67 @@ fn notes_are_none_by_default_and_added_in_order_beside_stdout() {
         noted.notes,
         ["next: mur devtools click '#btn-inc'", "cut: 2 nodes"]
     );
+}
+
+/// What a verb without positionals says of a stray word: the option it was likely
+/// meant for, written as a shell reads it back.
+#[test]
+fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
+    const LISTING: Spec = Spec {
+        positionals: &[],
+        options: &[
+            Opt::selector("only what S matches"),
+            Opt::window("only this window"),
+            Opt::value(
+                "view",
+                "summary|full",
+                Kind::Choice(&["summary", "full"]),
+                "how much",
+            ),
+            Opt::flag("a", "a"),
+        ],
+        exclusive: &[],
+    };
+    const ONE: Spec = Spec {
+        options: &[Opt::value("component", "N", Kind::Name, "which one")],
+        ..Spec::NONE
+    };
+    let error = |spec: &Spec, words: &[&str]| match crate::Args::parse(spec, &argv(words)) {
+        Err(message) => message,
+        other => panic!("expected an error for {words:?}, got {other:?}"),
+    };
+    let cases: &[(&Spec, &[&str], &str)] = &[
+        (
+            &LISTING,
+            &["#count"],
+            "unexpected argument `#count`; did you mean `--selector '#count'`?",
+        ),
+        (
+            &LISTING,
+            &["full"],
+            "unexpected argument `full`; did you mean `--view full`?",
+        ),
+        // Nothing says which of three options a plain word is for.
+        (&LISTING, &["main"], "unexpected argument `main`"),
+        // Not an option given already.
+        (
+            &LISTING,
+            &["--selector", "#a", "#b"],
+            "unexpected argument `#b`",
+        ),
+        (
+            &ONE,
+            &["Counter"],
+            "unexpected argument `Counter`; did you mean `--component Counter`?",
+        ),
+        (
+            &ONE,
+            &["it's"],
+            r#"unexpected argument `it's`; did you mean `--component 'it'\''s'`?"#,
+        ),
+        (&Spec::NONE, &["x"], "unexpected argument `x`"),
+    ];
+    for (spec, words, expected) in cases {
+        assert_eq!(error(spec, words), *expected, "{words:?}");
+    }
 }

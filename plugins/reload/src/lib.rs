@@ -34,7 +34,10 @@ mur_verb_kit::verb_tables!(Reload {
         (&["--component", "Counter"], json!({"component": "Counter"})),
     ],
     usage_errors: [
-        (&["Counter"], "unexpected argument `Counter`"),
+        (
+            &["Counter"],
+            "unexpected argument `Counter`; did you mean `--component Counter`?",
+        ),
         (&["--component"], "`--component` needs a value (N)"),
         (&["--component="], "`--component` must not be empty"),
     ],

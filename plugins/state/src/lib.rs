@@ -29,7 +29,10 @@ mur_verb_kit::verb_tables!(State {
         (&["--selector", "#count"], json!({"selector": "#count"})),
     ],
     usage_errors: [
-        (&["#count"], "unexpected argument `#count`"),
+        (
+            &["#count"],
+            "unexpected argument `#count`; did you mean `--selector '#count'`?",
+        ),
         (&["--window", "main"], "unknown option `--window`"),
     ],
 });

@@ -48,7 +48,10 @@ mur_verb_kit::verb_tables!(Tree {
         ),
         (&["--selector"], "`--selector` needs a value (S)"),
         (&["--selector", ""], "`--selector` must not be empty"),
-        (&["#root"], "unexpected argument `#root`"),
+        (
+            &["#root"],
+            "unexpected argument `#root`; did you mean `--selector '#root'`?",
+        ),
         (
             &["--include-reactor-source=yes"],
             "`--include-reactor-source` takes no value, got `yes`",

@@ -159,11 +159,19 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
         ),
         (
             &["click", "#btn-inc"],
-            "error: click: unexpected argument `#btn-inc`\n",
+            "error: click: unexpected argument `#btn-inc`; did you mean `--selector '#btn-inc'`?\n",
         ),
         (
             &["click", "--selector", "#btn-inc", "--bogus"],
             "error: click: unknown option `--bogus`\n",
+        ),
+        (
+            &["switch-component", "settings"],
+            "error: switch-component: unexpected argument `settings`; did you mean `--component settings`?\n",
+        ),
+        (
+            &["switch-component", "--comp", "settings"],
+            "error: switch-component: unknown option `--comp`; did you mean `--component`?\n",
         ),
         (
             &["switch-component", "--component", "nope"],
@@ -240,9 +248,9 @@ fn a_named_verb_shadows_the_derived_one() {
     // The plugin takes a positional selector; the derived verb only `--selector`.
     ok(&sandbox, &["click", "#btn-inc"]);
     let derived_words = sandbox.devtools(&["click", "--selector", "#btn-inc"]);
-    derived_words
-        .assert_code(1)
-        .assert_stderr_starts_with("error: click: unknown option `--selector`");
+    derived_words.assert_code(1).assert_stderr_starts_with(
+        "error: click: unknown option `--selector`; write `<selector>` without `--selector`\n",
+    );
 }
 
 #[test]

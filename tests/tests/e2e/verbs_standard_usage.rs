@@ -76,6 +76,16 @@ const BAD: &[(&str, &[&str], &str)] = &[
     ),
     (
         "tree",
+        &["--slector", "#a"],
+        "unknown option `--slector`; did you mean `--selector`?",
+    ),
+    (
+        "tree",
+        &["full"],
+        "unexpected argument `full`; did you mean `--view full`?",
+    ),
+    (
+        "tree",
         &["--view", "wide"],
         "`--view` must be `summary` or `full`, got `wide`",
     ),
@@ -100,12 +110,21 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["--selector", "#a", "--selector", "#b"],
         "`--selector` given more than once",
     ),
-    ("state", &["#count"], "unexpected argument `#count`"),
+    (
+        "state",
+        &["#count"],
+        "unexpected argument `#count`; did you mean `--selector '#count'`?",
+    ),
     ("click", &[], "missing argument `<selector>`"),
     (
         "click",
         &["#btn-inc", "--twice"],
         "unknown option `--twice`",
+    ),
+    (
+        "click",
+        &["--selector", "#btn-inc"],
+        "unknown option `--selector`; write `<selector>` without `--selector`",
     ),
     ("type", &["#todo-input"], "missing argument `<text>`"),
     (
@@ -181,7 +200,11 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["--component"],
         "`--component` needs a value (N)",
     ),
-    ("reload", &["now"], "unexpected argument `now`"),
+    (
+        "reload",
+        &["now"],
+        "unexpected argument `now`; did you mean `--component now`?",
+    ),
 ];
 
 #[test]

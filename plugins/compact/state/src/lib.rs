@@ -68,7 +68,10 @@ mur_verb_kit::verb_tables!(State {
             json!({"selector": "#count"})
         ),
     ],
-    usage_errors: [(&["#count"], "unexpected argument `#count`")],
+    usage_errors: [(
+        &["#count"],
+        "unexpected argument `#count`; did you mean `--selector '#count'`?",
+    )],
 });
 
 #[cfg(test)]

@@ -130,7 +130,10 @@ mur_verb_kit::verb_tables!(Tree {
     ],
     usage_errors: [
         (&["--view", "full"], "unknown option `--view`"),
-        (&["#root"], "unexpected argument `#root`"),
+        (
+            &["#root"],
+            "unexpected argument `#root`; did you mean `--selector '#root'`?",
+        ),
     ],
 });
 

@@ -152,6 +152,13 @@ function sent(param, value) {
   return value;
 }
 
+// `unknown option`, saying so when `--name` was meant as the positional `<name>`.
+function unknownOption(name, positionals) {
+  const told = `unknown option \`--${name}\``;
+  if (positionals.some((p) => p.name === name)) return `${told}; write \`<${name}>\` without \`--${name}\``;
+  return told;
+}
+
 function beforeDashes(argv) {
   const end = argv.indexOf("--");
   return end < 0 ? argv : argv.slice(0, end);
@@ -308,7 +315,7 @@ export class Verb {
       const eq = word.indexOf("=");
       const name = eq < 0 ? word.slice(2) : word.slice(2, eq);
       const p = options.get(name);
-      if (p === undefined) throw new VerbError(`unknown option \`--${name}\``);
+      if (p === undefined) throw new VerbError(unknownOption(name, this.positionals));
       if (name in values) throw new VerbError(`\`--${name}\` given more than once`);
       if (p.kind === "flag") {
         if (eq >= 0) throw new VerbError(`\`--${name}\` takes no value, got \`${word.slice(eq + 1)}\``);

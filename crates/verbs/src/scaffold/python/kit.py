@@ -274,7 +274,7 @@ class Verb:
             name, has_value, value = word[2:].partition("=")
             param = options.get(name)
             if param is None:
-                raise Error(f"unknown option `--{name}`")
+                raise Error(_unknown_option(name, self.positionals))
             if name in values:
                 raise Error(f"`--{name}` given more than once")
             if param.kind == "flag":
@@ -296,6 +296,14 @@ class Verb:
         if words:
             raise Error(f"unexpected argument `{words[0]}`")
         return Args(values, timeout_ms)
+
+
+def _unknown_option(name, positionals):
+    """`unknown option`, saying so when `--name` was meant as the positional `<name>`."""
+    told = f"unknown option `--{name}`"
+    if any(p.name == name for p in positionals):
+        return f"{told}; write `<{name}>` without `--{name}`"
+    return told
 
 
 def _before_dashes(argv):
