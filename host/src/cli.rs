@@ -361,6 +361,7 @@ fn plain_tool_call(rest: &[std::ffi::OsString]) -> Option<Verb> {
         name: Some(tool.to_owned()),
         method: None,
         args: args.map(str::to_owned),
+        stray: None,
     })))
 }
 
@@ -600,6 +601,10 @@ pub struct CallArgs {
     /// Tool arguments, or the method's params, as a JSON value
     #[arg(long, value_name = "JSON")]
     pub args: Option<String>,
+    /// A word after NAME, taken only to be refused with the way to pass it
+    /// (`--args`): agents often write `call click '{"selector": "#x"}'`.
+    #[arg(hide = true)]
+    pub stray: Option<String>,
 }
 
 /// Manage the verb components `mur devtools` dispatches to.

@@ -1,14 +1,15 @@
 //! What every part of `mur` shares: the one error model ([`Error`], whose
 //! [`Kind`] alone decides the exit code), the validated [`settings`] a
 //! command line becomes, the one duration syntax its options take
-//! ([`parse_duration`]), and the one "did you mean" rule ([`nearest`]).
+//! ([`parse_duration`]), and the words its messages suggest: the one "did you
+//! mean" rule ([`nearest`]) and a word as a shell reads it back ([`shell_word`]).
 
 mod duration;
 mod error;
-mod nearest;
 pub mod settings;
+mod words;
 
 pub use duration::parse_duration;
 pub use error::{EXIT_CODES, Error, Kind, Result};
-pub use nearest::nearest;
 pub use settings::Settings;
+pub use words::{nearest, shell_word};

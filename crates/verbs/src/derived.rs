@@ -283,20 +283,10 @@ impl Derived {
             Some(field) => format!(
                 "{told}; did you mean `--{} {}`?",
                 field.option,
-                shell_word(word)
+                mur_core::shell_word(word)
             ),
             None => told,
         }
-    }
-}
-
-/// `word` as a shell reads it back: as it is when plain, else in single quotes.
-fn shell_word(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_.,/:=@%+-".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 

@@ -301,8 +301,7 @@ mod tests {
         let vendored: Vec<&str> = rust::KIT_SOURCES.iter().map(|(path, _)| *path).collect();
         assert_eq!(on_disk, vendored, "vendor every file of plugins/kit/src");
         let read = |path: &str| {
-            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
-                .expect(path)
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).expect(path)
         };
         let workspace = read("../../plugins/Cargo.toml");
         // Every dependency of the kit, as plugins/Cargo.toml pins it.

@@ -25,6 +25,25 @@ const DISCOVER: &str = "server/discover";
 /// JSON-RPC "method not found".
 const METHOD_NOT_FOUND: i64 = -32601;
 
+/// A word after the tool's name: `call` takes the tool's arguments only in
+/// `--args`; when the word is the JSON object meant, the hint is the command.
+fn stray_word(name: &str, word: &str) -> Error {
+    let error = Error::usage(format!(
+        "unexpected argument `{word}`: `call` takes the tool's arguments in `--args`"
+    ));
+    match serde_json::from_str::<Value>(word) {
+        Ok(Value::Object(_)) => error.with_hint(format!(
+            "mur devtools call {} --args {}",
+            mur_core::shell_word(name),
+            mur_core::shell_word(word)
+        )),
+        _ => error.with_hint(format!(
+            "`mur devtools {} --help` shows the verb's own words",
+            mur_core::shell_word(name)
+        )),
+    }
+}
+
 /// What `call` sends.
 #[derive(Debug, PartialEq)]
 enum Request {
@@ -45,6 +64,9 @@ enum Request {
 /// `call tools/call --args '{"name":"ping",…}'`. The exception is fixed and
 /// written in `--help`, never guessed from what the server offers.
 fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
+    if let Some(word) = &args.stray {
+        return Err(stray_word(args.name.as_deref().unwrap_or("NAME"), word));
+    }
     match (&args.method, &args.name) {
         (Some(method), _) if method.trim().is_empty() => Err(Error::usage(
             "`--method` needs a method name, e.g. `--method ping`",
@@ -110,6 +132,7 @@ mod tests {
             name: name.map(str::to_owned),
             method: method.map(str::to_owned),
             args: None,
+            stray: None,
         }
     }
 

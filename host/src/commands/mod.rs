@@ -98,6 +98,7 @@ fn call_argv(args: &CallArgs) -> Vec<String> {
     if let Some(json) = &args.args {
         argv.extend(["--args".to_owned(), json.clone()]);
     }
+    argv.extend(args.stray.iter().cloned());
     argv
 }
 

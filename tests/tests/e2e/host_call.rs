@@ -77,6 +77,45 @@ fn bad_args_json_exits_1_saying_where() {
     );
 }
 
+/// `call TOOL '{…}'`, the arguments as a word: refused (nothing is sent) with the
+/// command that passes them, or where the verb's own words are.
+#[test]
+fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them() {
+    let sb = Sandbox::new();
+    let _app = sb.start_app();
+    let json = sb.mur(&["devtools", "call", "click", r##"{"selector": "#btn-inc"}"##]);
+    json.assert_code(1);
+    assert_eq!(json.stdout, "");
+    assert_eq!(
+        json.stderr,
+        concat!(
+            "error: unexpected argument `{\"selector\": \"#btn-inc\"}`: `call` takes the tool's arguments in `--args`\n",
+            "hint: mur devtools call click --args '{\"selector\": \"#btn-inc\"}'\n",
+        )
+    );
+    let word = sb.mur(&["devtools", "call", "click", "#btn-inc"]);
+    word.assert_code(1);
+    assert_eq!(
+        word.stderr,
+        concat!(
+            "error: unexpected argument `#btn-inc`: `call` takes the tool's arguments in `--args`\n",
+            "hint: `mur devtools click --help` shows the verb's own words\n",
+        )
+    );
+    let count = sb.mur(&[
+        "devtools",
+        "call",
+        "state",
+        "--args",
+        r##"{"selector": "#count"}"##,
+    ]);
+    assert_eq!(
+        count.json()["structuredContent"]["text"],
+        "0",
+        "no click was sent"
+    );
+}
+
 #[test]
 fn a_server_that_never_answers_times_out_with_exit_2() {
     let sb = Sandbox::new();

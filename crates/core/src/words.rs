@@ -1,0 +1,47 @@
+//! The words mur's messages suggest: the one "did you mean" rule for what a mistyped
+//! word was likely meant to be, and a word written so a shell reads it back.
+
+/// The word of `words` most like `typed`, when one is close enough: clap's
+/// measure (Jaro similarity) and bound, as for its "a similar subcommand exists".
+pub fn nearest<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item = S>) -> Option<S> {
+    words
+        .into_iter()
+        .map(|word| (strsim::jaro(typed, word.as_ref()), word))
+        .filter(|(likeness, word)| *likeness > 0.7 && word.as_ref() != typed)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, word)| word)
+}
+
+/// `word` as a shell reads it back, for a command a message suggests: bare when it
+/// is plain, else in single quotes (`'#count'`, `'it'\''s'`).
+pub fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_.,/:=@%+-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{nearest, shell_word};
+
+    #[test]
+    fn a_word_is_quoted_only_when_a_shell_would_misread_it() {
+        assert_eq!(shell_word("settings"), "settings");
+        assert_eq!(shell_word("#count"), "'#count'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word(r#"{"a": 1}"#), r#"'{"a": 1}'"#);
+    }
+
+    #[test]
+    fn the_closest_word_above_the_bound_and_never_the_word_itself() {
+        let words = ["selector", "window", "view"];
+        assert_eq!(nearest("slector", words), Some("selector"));
+        assert_eq!(nearest("windw", words), Some("window"));
+        assert_eq!(nearest("colour", words), None);
+        assert_eq!(nearest("view", ["view"]), None);
+    }
+}
