@@ -200,6 +200,16 @@ pub fn page(report: &Report) -> String {
     body.push_str(&table(&report.tools_cli));
     body.push_str("<h3>Served by the session</h3>");
     body.push_str(&table(&report.tools_served));
+    if !report.refused.is_empty() {
+        body.push_str("<h2>Argv the verbs refused</h2>");
+        body.push_str("<p>Usage errors by shape; WORD is a word that is not an option.</p>");
+        let rows: Vec<Vec<String>> = report
+            .refused
+            .iter()
+            .map(|r| vec![r.argv(), r.times.to_string(), r.last.clone()])
+            .collect();
+        body.push_str(&text_table(&["Argv", "Times", "Last"], &rows));
+    }
     body.push_str("<h2>Losers</h2>");
     if report.losers.is_empty() {
         body.push_str("<p>None.</p>");

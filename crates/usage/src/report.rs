@@ -1,6 +1,7 @@
 //! The operator's report over usage records: per verb, per tool and per
-//! surface, what was called, how it ended and how long it took; the tools
-//! no named verb reached; and the losers, each with the command that removes it.
+//! surface, what was called, how it ended and how long it took; the shapes of
+//! argv the verbs refused; the tools no named verb reached; and the losers, each
+//! with the command that removes it.
 //!
 //! Each call is counted once per side: records of side `cli` are the calls as
 //! mur saw them, records of side `server` the calls as the session served
@@ -141,6 +142,35 @@ pub struct Loser {
     pub command: String,
 }
 
+/// How often a verb refused one shape of argv: what its callers reach for that it
+/// does not take (seed 000 §10: the sign that a verb's argv shape is wrong).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Refused {
+    pub verb: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Kind>,
+    /// The options, in the order typed.
+    pub options: Vec<String>,
+    /// The other words: positionals, and words after an option the verb does not know.
+    pub positionals: u32,
+    pub times: u64,
+    pub last: String,
+}
+
+impl Refused {
+    /// The shape as a command line: `click --selector WORD`, a `WORD` for each other word.
+    pub fn argv(&self) -> String {
+        let words = std::iter::repeat_n("WORD", self.positionals as usize);
+        let mut line = self.verb.clone();
+        for word in self.options.iter().map(String::as_str).chain(words) {
+            line.push(' ');
+            line.push_str(word);
+        }
+        line
+    }
+}
+
 /// What `usage report` prints.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -162,6 +192,8 @@ pub struct Report {
     /// Per surface: `cli/plugin`, `cli/data`, `cli/derived`, `cli/call`,
     /// `cli/host` (as mur saw them); `server/cli`, `server/mcp` (as served).
     pub surfaces: Vec<Row>,
+    /// Per verb and shape of argv: the usage errors, most frequent first.
+    pub refused: Vec<Refused>,
     /// Tools called on some surface, or behind an installed verb, that no
     /// named verb reached in the window.
     pub tools_without_named_calls: Vec<String>,
@@ -185,6 +217,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         tools_cli: rows(cli(), |r| r.tool.clone().map(|t| (t, None))),
         tools_served: rows(served(), |r| r.tool.clone().map(|t| (t, None))),
         surfaces: rows(chosen.iter().copied(), |r| Some((surface_of(r), None))),
+        refused: refused(cli()),
         tools_without_named_calls: without_named_calls(&chosen, criteria),
         verbs,
         losers,
@@ -228,6 +261,36 @@ fn rows<'a>(
     let mut rows: Vec<Row> = by_name.into_values().map(Row::finish).collect();
     rows.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.name.cmp(&b.name)));
     rows
+}
+
+/// The usage errors of `records` by verb and argv shape, most frequent first.
+fn refused<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<Refused> {
+    let mut by_shape: BTreeMap<(String, Vec<String>, u32), Refused> = BTreeMap::new();
+    // A host command's argv is refused before any record begins (clap's), so its
+    // usage errors are its own verdicts (`parity`'s exit 1), not refused argv.
+    let refusals =
+        records.filter(|r| r.outcome == Outcome::UsageError && r.kind != Some(Kind::Host));
+    for record in refusals {
+        let (Some(verb), Some(argv)) = (&record.verb, &record.argv) else {
+            continue;
+        };
+        let key = (verb.clone(), argv.options.clone(), argv.positionals);
+        let entry = by_shape.entry(key).or_insert_with(|| Refused {
+            verb: verb.clone(),
+            kind: record.kind,
+            options: argv.options.clone(),
+            positionals: argv.positionals,
+            times: 0,
+            last: String::new(),
+        });
+        entry.times += 1;
+        if record.time > entry.last {
+            entry.last.clone_from(&record.time);
+        }
+    }
+    let mut refused: Vec<Refused> = by_shape.into_values().collect();
+    refused.sort_by(|a, b| b.times.cmp(&a.times).then_with(|| a.argv().cmp(&b.argv())));
+    refused
 }
 
 /// Installed named verbs unused in the window, or refused too often.
@@ -327,5 +390,47 @@ mod tests {
         assert_eq!(losers, ["tree", "scroll"]);
         assert_eq!(report.losers[1].command, "mur devtools verbs remove scroll");
         assert_eq!(report.tools_without_named_calls, ["scroll", "tree"]);
+    }
+
+    #[test]
+    fn refused_argv_is_counted_by_verb_and_shape_most_frequent_first() {
+        let refused_as = |verb: &str, argv: &[&str], time: &str| {
+            let mut r = cli(verb, Kind::Plugin, verb, Outcome::UsageError, 1.0);
+            let argv: Vec<String> = argv.iter().map(|w| (*w).to_owned()).collect();
+            r.argv = Some(crate::argv_shape(&argv, |o| o == "--view", false));
+            r.time = time.to_owned();
+            r
+        };
+        let mut records = vec![
+            refused_as("click", &["--selector", "#a"], "2026-01-01T00:00:01.000Z"),
+            refused_as("state", &["#count"], "2026-01-01T00:00:02.000Z"),
+            refused_as("state", &["#other"], "2026-01-01T00:00:03.000Z"),
+            refused_as("tree", &["--view", "wide"], "2026-01-01T00:00:04.000Z"),
+        ];
+        // Calls that went through are no refusal, whatever their shape; nor is a
+        // host command's own verdict.
+        let mut ok = refused_as("state", &["#count"], "2026-01-01T00:00:05.000Z");
+        ok.outcome = Outcome::Ok;
+        let mut parity = refused_as("parity", &[], "2026-01-01T00:00:06.000Z");
+        parity.kind = Some(Kind::Host);
+        records.extend([ok, parity]);
+        let report = report(&records, 0, &Criteria::default());
+        let seen: Vec<(String, u64, &str)> = report
+            .refused
+            .iter()
+            .map(|r| (r.argv(), r.times, r.last.as_str()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("state WORD".to_owned(), 2, "2026-01-01T00:00:03.000Z"),
+                (
+                    "click --selector WORD".to_owned(),
+                    1,
+                    "2026-01-01T00:00:01.000Z"
+                ),
+                ("tree --view".to_owned(), 1, "2026-01-01T00:00:04.000Z"),
+            ]
+        );
     }
 }

@@ -134,6 +134,17 @@ fn text(report: &Report) -> String {
         "tools served by the session",
         &report.tools_served,
     );
+    if !report.refused.is_empty() {
+        out.push_str(
+            "\nargv the verbs refused (usage errors by shape; WORD: a word not an option):\n",
+        );
+        let rows: Vec<Vec<String>> = report
+            .refused
+            .iter()
+            .map(|r| vec![r.argv(), r.times.to_string(), r.last.clone()])
+            .collect();
+        out.push_str(&output::table(&["ARGV", "TIMES", "LAST"], &rows));
+    }
     if !report.tools_without_named_calls.is_empty() {
         out.push_str(&format!(
             "\ntools no named verb reached: {}\n",

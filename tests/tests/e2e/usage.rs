@@ -212,6 +212,11 @@ fn known_log(sandbox: &Sandbox) {
             "tool": tool, "outcome": outcome, "ms": ms,
         })
     };
+    let refused = |day: u32, options: &[&str], positionals: u32| {
+        let mut record = rec(day, "bump", "data", "click", "usage-error", 1.0);
+        record["argv"] = json!({ "options": options, "positionals": positionals });
+        record
+    };
     let lines = [
         // Long before the rest: a verb removed since.
         rec(0, "retired", "data", "windows", "ok", 7.0),
@@ -219,16 +224,50 @@ fn known_log(sandbox: &Sandbox) {
         rec(2, "count", "data", "state", "ok", 2.0),
         rec(3, "count", "data", "state", "tool-error", 10.0),
         rec(4, "count", "data", "state", "ok", 3.0),
-        rec(5, "bump", "data", "click", "usage-error", 1.0),
-        rec(6, "bump", "data", "click", "usage-error", 1.0),
+        refused(5, &["--selector"], 1),
+        refused(6, &[], 2),
         rec(7, "bump", "data", "click", "ok", 5.0),
-        rec(8, "bump", "data", "click", "usage-error", 1.0),
+        refused(8, &["--selector"], 1),
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let log = sandbox.usage_log();
     std::fs::create_dir_all(log.parent().expect("dir")).expect("mkdir");
     std::fs::write(&log, text + "not a record\n").expect("write log");
 }
+
+/// `usage report` over [`known_log`], as a person reads it.
+const KNOWN_REPORT: &str = "\
+9 records, 2025-01-01T10:00:00.000Z to 2026-01-08T10:00:00.000Z
+
+verbs (as mur ran them):
+VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
+bump (data)     4      1   3          0          0            1       5       2026-01-08T10:00:00.000Z
+count (data)    4      3   0          1          0            3       10      2026-01-04T10:00:00.000Z
+retired (data)  1      1   0          0          0            7       7       2025-01-01T10:00:00.000Z
+
+surfaces:
+SURFACE   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
+cli/data  9      5   3          1          0            3       10      2026-01-08T10:00:00.000Z
+
+tools called by mur:
+TOOL     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
+click    4      1   3          0          0            1       5       2026-01-08T10:00:00.000Z
+state    4      3   0          1          0            3       10      2026-01-04T10:00:00.000Z
+windows  1      1   0          0          0            7       7       2025-01-01T10:00:00.000Z
+
+argv the verbs refused (usage errors by shape; WORD: a word not an option):
+ARGV                  TIMES  LAST
+bump --selector WORD  2      2026-01-08T10:00:00.000Z
+bump WORD WORD        1      2026-01-06T10:00:00.000Z
+
+tools no named verb reached: scroll
+
+losers:
+  bump: 75% of its 4 calls were usage errors (above 50%)
+    mur devtools verbs remove bump
+  idle: never used in the log
+    mur devtools verbs remove idle
+";
 
 /// Installs a data verb `name` calling `tool`.
 /// A sandbox with three data verbs installed (`count` → state, `bump` →
@@ -311,9 +350,22 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     );
     assert_eq!(report["toolsWithoutNamedCalls"], json!(["scroll"]));
     assert_eq!(
+        report["refused"],
+        json!([
+            { "verb": "bump", "kind": "data", "options": ["--selector"], "positionals": 1,
+              "times": 2, "last": "2026-01-08T10:00:00.000Z" },
+            { "verb": "bump", "kind": "data", "options": [], "positionals": 2,
+              "times": 1, "last": "2026-01-06T10:00:00.000Z" },
+        ])
+    );
+    assert_eq!(
         (report["records"].as_u64(), report["skippedLines"].as_u64()),
         (Some(9), Some(1))
     );
+    // The same report for people, whole.
+    let text = sandbox.devtools(&["usage", "report"]);
+    text.assert_code(0);
+    assert_eq!(text.stdout, KNOWN_REPORT);
     // --agent filters; an agent that never ran has no records.
     let none = sandbox
         .devtools(&["usage", "report", "--json", "--agent", "codex"])
@@ -330,6 +382,10 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     for verb in ["count", "bump"] {
         assert!(page.contains(&format!(">{verb}<")), "{verb} in the page");
     }
+    assert!(
+        page.contains("<td>bump --selector WORD</td><td>2</td>"),
+        "the refused argv in the page"
+    );
     for fetch in ["<script", "src=", "href=", "url("] {
         assert!(
             !page.contains(fetch),
