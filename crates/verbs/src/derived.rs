@@ -262,30 +262,32 @@ impl Derived {
     }
 
     /// `unexpected argument`, with the option the word was likely meant for: one
-    /// whose `enum` holds it, else the only required option, else the only option.
+    /// whose `enum` holds it, else the one required option (not an `enum`), else
+    /// the one option (not an `enum`) — unless that option is given already.
     fn unexpected(&self, word: &str, given: &[(&Field, Value)]) -> String {
         let told = format!("unexpected argument `{word}`");
-        let open: Vec<&Field> = self
+        let listed = self
             .fields
             .iter()
-            .filter(|f| !given.iter().any(|(g, _)| g.option == f.option))
-            .collect();
-        let listed = open
-            .iter()
             .find(|f| f.choices.iter().any(|c| c.as_str() == Some(word)));
-        let required: Vec<&&Field> = open.iter().filter(|f| f.required).collect();
-        let meant = listed.or(match (required.as_slice(), open.as_slice()) {
-            ([only], _) => Some(*only),
-            ([], [only]) => Some(only),
+        let unlisted: Vec<&Field> = self
+            .fields
+            .iter()
+            .filter(|f| f.choices.is_empty())
+            .collect();
+        let required: Vec<&&Field> = unlisted.iter().filter(|f| f.required).collect();
+        let only = match (required.as_slice(), unlisted.as_slice()) {
+            ([only], _) => Some(**only),
+            ([], [only]) => Some(*only),
             _ => None,
-        });
-        match meant {
-            Some(field) => format!(
+        };
+        match listed.or(only) {
+            Some(field) if !given.iter().any(|(g, _)| g.option == field.option) => format!(
                 "{told}; did you mean `--{} {}`?",
                 field.option,
                 mur_core::shell_word(word)
             ),
-            None => told,
+            _ => told,
         }
     }
 }

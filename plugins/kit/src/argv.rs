@@ -361,27 +361,32 @@ impl Args {
 
     /// `unexpected argument`, with the option the word was likely meant for when the
     /// verb takes no positionals: one whose choices hold it, else its `--selector` for
-    /// a word that starts like one (`#id`, `[attr]`), else its only option that names
-    /// a thing of the app ([`Kind::names_a_thing`]) — unless that option is given already.
+    /// a word that starts like one (`#id`, `[attr]`), else its one option (not a
+    /// choice) that names a thing of the app ([`Kind::names_a_thing`]) — unless that
+    /// option is given already.
     fn unexpected(&self, spec: &Spec, word: &str) -> String {
         let told = format!("unexpected argument `{word}`");
-        let open: Vec<&Opt> = spec
+        let things: Vec<&Opt> = spec
             .options
             .iter()
-            .filter(|opt| opt.kind.names_a_thing() && !self.flag(opt.name))
+            .filter(|opt| opt.kind.names_a_thing())
             .collect();
-        let listed = open
+        let listed = things
             .iter()
             .find(|opt| matches!(opt.kind, Kind::Choice(words) if words.contains(&word)));
-        let selector = open
+        let selector = things
             .iter()
             .find(|opt| opt.kind == Kind::Selector && word.starts_with(['#', '[']));
-        let only = match open.as_slice() {
-            [only] => Some(only),
+        let unlisted: Vec<&&Opt> = things
+            .iter()
+            .filter(|opt| !matches!(opt.kind, Kind::Choice(_)))
+            .collect();
+        let only = match unlisted.as_slice() {
+            [only] => Some(*only),
             _ => None,
         };
         match listed.or(selector).or(only) {
-            Some(opt) if spec.positionals.is_empty() => {
+            Some(opt) if spec.positionals.is_empty() && !self.flag(opt.name) => {
                 format!(
                     "{told}; did you mean `--{} {}`?",
                     opt.name,

@@ -440,6 +440,15 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
         options: &[Opt::value("component", "N", Kind::Name, "which one")],
         ..Spec::NONE
     };
+    const CHOICE: Spec = Spec {
+        options: &[Opt::value(
+            "view",
+            "summary|full",
+            Kind::Choice(&["summary", "full"]),
+            "how much",
+        )],
+        ..Spec::NONE
+    };
     let error = |spec: &Spec, words: &[&str]| match crate::Args::parse(spec, &argv(words)) {
         Err(message) => message,
         other => panic!("expected an error for {words:?}, got {other:?}"),
@@ -474,6 +483,8 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
             r#"unexpected argument `it's`; did you mean `--component 'it'\''s'`?"#,
         ),
         (&Spec::NONE, &["x"], "unexpected argument `x`"),
+        // A choice is named only for one of its words.
+        (&CHOICE, &["wide"], "unexpected argument `wide`"),
     ];
     for (spec, words, expected) in cases {
         assert_eq!(error(spec, words), *expected, "{words:?}");

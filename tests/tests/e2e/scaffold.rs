@@ -218,12 +218,27 @@ pub fn fail(sb: &Sandbox, verb: &str, how: &str, code: i32) -> Output {
 
 /// What every language's failing test verb does the same way: an error the verb raises
 /// from `shape` is its own message (exit 6), a bad `--fail` is the kit's usage error
-/// (exit 1), and a string returned for stdout is printed.
+/// (exit 1) in the standard verbs' words, "did you mean" included, and a string
+/// returned for stdout is printed.
 pub fn fails_like_every_verb(sb: &Sandbox, verb: &str) {
     fail(sb, verb, "refuse", 6).assert_stderr_contains("the result has no version");
     fail(sb, verb, "later", 1).assert_stderr_contains(
         "`--fail` must be `parse`, `shape`, `refuse`, `number` or `text`, got `later`",
     );
+    for (argv, message) in [
+        (
+            &["shape"][..],
+            "unexpected argument `shape`; did you mean `--fail shape`?",
+        ),
+        (
+            &["--fial", "text"],
+            "unknown option `--fial`; did you mean `--fail`?",
+        ),
+    ] {
+        let out = sb.devtools(&[&[verb][..], argv].concat());
+        out.assert_code(1)
+            .assert_stderr_starts_with(&format!("error: {verb}: {message}\n"));
+    }
     let text = fail(sb, verb, "text", 0);
     assert_eq!(text.stdout, "shaped as text\n", "{text}");
 }

@@ -169,6 +169,11 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
             &["switch-component", "settings"],
             "error: switch-component: unexpected argument `settings`; did you mean `--component settings`?\n",
         ),
+        // An `enum` option is named only for one of its words.
+        (
+            &["switch-component", "nope"],
+            "error: switch-component: unexpected argument `nope`\n",
+        ),
         (
             &["switch-component", "--comp", "settings"],
             "error: switch-component: unknown option `--comp`; did you mean `--component`?\n",
