@@ -30,6 +30,7 @@ command -v valgrind >/dev/null 2>&1 || {
   echo "rodata-order.sh: needs valgrind (its lackey tool)" >&2
   exit 1
 }
+sh "$(dirname "$0")/check-profile-rows.sh" "$mur" rodata-order.sh || exit 1
 loads=$(mktemp)
 trap 'rm -f "$loads" "$loads.log"' EXIT
 # The rows the link order is made from (bench/profile-rows.txt), twice: a call

@@ -17,8 +17,8 @@
 # features, the generic functions get other hashes in their names, and about half
 # of the order is not found (measured: 520 of 957 names, 30 more page faults a
 # call). Run where `mur devtools state --selector '#count'` answers (a running
-# mur-sample, the standard verbs and docs/examples/count.json installed); then
-# rebuild. The profile takes the four rows of `mur-bench`'s
+# mur-sample, the standard verbs and docs/examples/count.json installed; checked
+# first by bench/check-profile-rows.sh); then rebuild. The profile takes the four rows of `mur-bench`'s
 # latency table: a named verb, a data verb, a derived verb and `call`.
 #
 #   MUR_SYMBOL_ORDER= cargo build --release -p mur
@@ -28,6 +28,7 @@ mur=$(realpath "$1")
 rows="$(dirname "$0")/profile-rows.txt"
 out=$2
 runs=${3:-1000}
+sh "$(dirname "$0")/check-profile-rows.sh" "$mur" symbol-order.sh || exit 1
 data=$(mktemp)
 trap 'rm -f "$data" "$data.cg" "$data.ran" "$data.text"' EXIT
 perf record -q -F 30000 -o "$data" -- sh -c '
