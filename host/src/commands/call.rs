@@ -25,18 +25,21 @@ const DISCOVER: &str = "server/discover";
 /// JSON-RPC "method not found".
 const METHOD_NOT_FOUND: i64 = -32601;
 
-/// A word after the tool's name: `call` takes the tool's arguments only in
-/// `--args`; when the word is the JSON object meant, the hint is the command.
+/// A word after the name: `call` takes the arguments (a tool's, a method's params)
+/// only in `--args`. When the word is the JSON object meant, the hint is the command;
+/// otherwise, for a tool, where its verb's own words are.
 fn stray_word(name: &str, word: &str) -> Error {
     let error = Error::usage(format!(
-        "unexpected argument `{word}`: `call` takes the tool's arguments in `--args`"
+        "unexpected argument `{word}`: `call` takes the arguments in `--args`, as JSON"
     ));
+    let is_method = name == PING || name.contains('/');
     match serde_json::from_str::<Value>(word) {
         Ok(Value::Object(_)) => error.with_hint(format!(
             "mur devtools call {} --args {}",
             mur_core::shell_word(name),
             mur_core::shell_word(word)
         )),
+        _ if is_method => error,
         _ => error.with_hint(format!(
             "`mur devtools {} --help` shows the verb's own words",
             mur_core::shell_word(name)

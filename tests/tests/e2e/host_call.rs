@@ -89,7 +89,7 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
     assert_eq!(
         json.stderr,
         concat!(
-            "error: unexpected argument `{\"selector\": \"#btn-inc\"}`: `call` takes the tool's arguments in `--args`\n",
+            "error: unexpected argument `{\"selector\": \"#btn-inc\"}`: `call` takes the arguments in `--args`, as JSON\n",
             "hint: mur devtools call click --args '{\"selector\": \"#btn-inc\"}'\n",
         )
     );
@@ -98,9 +98,16 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
     assert_eq!(
         word.stderr,
         concat!(
-            "error: unexpected argument `#btn-inc`: `call` takes the tool's arguments in `--args`\n",
+            "error: unexpected argument `#btn-inc`: `call` takes the arguments in `--args`, as JSON\n",
             "hint: `mur devtools click --help` shows the verb's own words\n",
         )
+    );
+    // A method's params the same way; no verb to point at.
+    let method = sb.mur(&["devtools", "call", "tools/list", "all"]);
+    method.assert_code(1);
+    assert_eq!(
+        method.stderr,
+        "error: unexpected argument `all`: `call` takes the arguments in `--args`, as JSON\n"
     );
     let count = sb.mur(&[
         "devtools",
