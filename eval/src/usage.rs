@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use mur_usage::{Outcome, Record, Surface, UsageLog};
-use serde::Serialize;
+use mur_usage::{Outcome, Record, Refused, Surface, UsageLog};
+use serde::{Deserialize, Serialize};
 
 /// The records of the log at `path` in the order served (none when it does not exist:
 /// nothing was called yet).
@@ -63,12 +63,15 @@ impl Calls {
 
 /// What `mur` itself recorded of the agent's invocations (its own usage log, side `cli`):
 /// also those that never reached the session, such as argv a verb refused.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Invocations {
     pub total: u32,
     /// Invocations that did not end `ok`, by outcome (`usage-error`, `session-error`, …).
     pub failed: BTreeMap<String, u32>,
+    /// The usage errors by verb and argv shape (`state WORD`), as `usage report` shows them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<Refused>,
 }
 
 impl Invocations {
@@ -84,6 +87,7 @@ impl Invocations {
                 *invocations.failed.entry(outcome).or_default() += 1;
             }
         }
+        invocations.refused = mur_usage::refused(records.iter());
         invocations
     }
 }

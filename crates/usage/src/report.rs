@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{Kind, Outcome, Record, Side, Since, Surface};
 
@@ -144,7 +144,7 @@ pub struct Loser {
 
 /// How often a verb refused one shape of argv: what its callers reach for that it
 /// does not take (seed 000 §10: the sign that a verb's argv shape is wrong).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Refused {
     pub verb: String,
@@ -263,8 +263,8 @@ fn rows<'a>(
     rows
 }
 
-/// The usage errors of `records` by verb and argv shape, most frequent first.
-fn refused<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<Refused> {
+/// The usage errors of `records` (side `cli`) by verb and argv shape, most frequent first.
+pub fn refused<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<Refused> {
     let mut by_shape: BTreeMap<(String, Vec<String>, u32), Refused> = BTreeMap::new();
     // A host command's argv is refused before any record begins (clap's), so its
     // usage errors are its own verdicts (`parity`'s exit 1), not refused argv.

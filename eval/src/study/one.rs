@@ -40,6 +40,7 @@ pub fn run_one(
         success: false,
         checks: Checks::default(),
         calls: RunCalls::default(),
+        invocations: None,
         wall_ms: 0.0,
         agent_exit: None,
         timed_out: false,
@@ -70,6 +71,7 @@ pub fn run_one(
         total: record.checks.len() as u32,
     };
     result.calls = calls(&dir, &record.calls, condition);
+    result.invocations = record.invocations.clone();
     result.wall_ms = record.wall_ms;
     result.agent_exit = record.agent_exit;
     result.timed_out = record.timed_out;

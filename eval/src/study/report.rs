@@ -4,6 +4,7 @@
 //! (`report.md`), CSV (`report.csv`) and one self-contained HTML page drawn with the
 //! usage report's charts (`mur_usage::html`).
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use mur_usage::html::{self, Bar};
@@ -29,6 +30,16 @@ pub struct Row {
     pub context_bytes: Option<f64>,
     pub seconds: Option<f64>,
     pub off_condition: u32,
+    /// The invocations mur refused (usage errors), by argv shape (`state WORD`), summed
+    /// over the runs.
+    pub refused: BTreeMap<String, u64>,
+}
+
+impl Row {
+    /// How many invocations mur refused in these runs.
+    pub fn refused_total(&self) -> u64 {
+        self.refused.values().sum()
+    }
 }
 
 impl Row {
@@ -90,7 +101,21 @@ fn row(condition: &str, task: Option<&str>, runs: &[&RunResult]) -> Row {
         context_bytes: of(&|r| Some(r.context.total.bytes as f64)),
         seconds: of(&|r| Some(r.wall_ms / 1000.0)),
         off_condition: runs.iter().map(|r| r.calls.off_condition).sum(),
+        refused: refused(runs),
     }
+}
+
+/// The refused invocations of `runs` by argv shape.
+fn refused(runs: &[&RunResult]) -> BTreeMap<String, u64> {
+    let mut by_argv = BTreeMap::new();
+    let shapes = runs
+        .iter()
+        .filter_map(|r| r.invocations.as_ref())
+        .flat_map(|i| &i.refused);
+    for shape in shapes {
+        *by_argv.entry(shape.argv()).or_default() += shape.times;
+    }
+    by_argv
 }
 
 /// The report's rows: one per condition (in `order`), then one per task and condition.
@@ -246,6 +271,9 @@ pub fn markdown(rows: &Rows, title: &str) -> String {
             off.join(", ")
         );
     }
+    if let Some(line) = refused_line(rows) {
+        let _ = writeln!(text, "\n{line}");
+    }
     text.push_str(&format!(
         "\n## Tasks\n\n| task | condition {HEADER}\n|---|---|---|---|---|---|---|---|---|---|---|\n"
     ));
@@ -260,6 +288,37 @@ pub fn markdown(rows: &Rows, title: &str) -> String {
     }
     let _ = write!(text, "\n{}", legend());
     text
+}
+
+/// The invocations mur refused, per condition with their argv shapes, most frequent
+/// first (`None` when there were none): the argv agents reached for that a verb did
+/// not take, which cost turns but never reached the session.
+pub fn refused_line(rows: &Rows) -> Option<String> {
+    let per_condition: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| r.refused_total() > 0)
+        .map(|r| {
+            let mut shapes: Vec<(&String, &u64)> = r.refused.iter().collect();
+            shapes.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+            let shapes: Vec<String> = shapes
+                .iter()
+                .map(|(argv, times)| format!("`{argv}` ×{times}"))
+                .collect();
+            format!(
+                "{} {} ({})",
+                r.condition,
+                r.refused_total(),
+                shapes.join(", ")
+            )
+        })
+        .collect();
+    (!per_condition.is_empty()).then(|| {
+        format!(
+            "Invocations mur refused (argv a verb did not take; WORD is any other word): {}.",
+            per_condition.join("; ")
+        )
+    })
 }
 
 /// What the columns mean, under every table.
@@ -285,13 +344,13 @@ fn quote(field: &str) -> String {
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
 pub fn csv(rows: &Rows) -> String {
     let mut text = String::from(
-        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls\n",
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations\n",
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
         let _ = writeln!(
             text,
-            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
@@ -307,6 +366,7 @@ pub fn csv(rows: &Rows) -> String {
             opt(row.context_bytes),
             row.seconds.map_or_else(String::new, |v| format!("{v:.3}")),
             row.off_condition,
+            row.refused_total(),
         );
     }
     text
@@ -405,7 +465,10 @@ pub fn page(rows: &Rows, title: &str) -> String {
         ],
     ));
     body.push_str(&html_table(&conditions, false));
-    if let Some(line) = against(rows, REFERENCE) {
+    for line in [against(rows, REFERENCE), refused_line(rows)]
+        .into_iter()
+        .flatten()
+    {
         let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
     }
     body.push_str("<h2>Tasks</h2>");
@@ -450,6 +513,7 @@ mod tests {
                 total: calls,
                 ..RunCalls::default()
             },
+            invocations: None,
             wall_ms: 500.0,
             agent_exit: Some(0),
             timed_out: false,
@@ -526,5 +590,65 @@ mod tests {
             page.contains("<svg") && page.contains("cli-named"),
             "{page}"
         );
+        assert!(
+            !md.contains("Invocations mur refused"),
+            "none refused: {md}"
+        );
+    }
+
+    /// A cli run's invocations as mur recorded them, `refused` among them.
+    fn refusing(condition: &str, refused: &[(&str, &[&str], u32, u64)]) -> RunResult {
+        let mut run = result(condition, "a", true, 2, 100);
+        let refused = refused
+            .iter()
+            .map(|(verb, options, positionals, times)| mur_usage::Refused {
+                verb: (*verb).to_owned(),
+                kind: None,
+                options: options.iter().map(|o| (*o).to_owned()).collect(),
+                positionals: *positionals,
+                times: *times,
+                last: String::new(),
+            })
+            .collect();
+        run.invocations = Some(crate::usage::Invocations {
+            refused,
+            ..Default::default()
+        });
+        run
+    }
+
+    #[test]
+    fn refused_invocations_are_summed_per_condition_by_argv_shape() {
+        let results = vec![
+            refusing("cli-named", &[("state", &[], 1, 2), ("call", &[], 2, 1)]),
+            refusing("cli-named", &[("state", &[], 1, 1)]),
+            refusing("cli-compact", &[("click", &["--selector"], 1, 1)]),
+            result("mcp", "a", true, 3, 900),
+        ];
+        let names = ["cli-named", "cli-compact", "mcp"].map(str::to_owned);
+        let rows = rows(&results, &names);
+        let line = "Invocations mur refused (argv a verb did not take; WORD is any other word): \
+            cli-named 4 (`state WORD` ×3, `call WORD WORD` ×1); \
+            cli-compact 1 (`click --selector WORD` ×1).";
+        assert_eq!(refused_line(&rows).as_deref(), Some(line));
+        let md = markdown(&rows, "study");
+        assert!(md.contains(&format!("\n{line}\n")), "{md}");
+        let csv = csv(&rows);
+        assert!(
+            csv.lines()
+                .next()
+                .unwrap_or_default()
+                .ends_with(",refused_invocations")
+        );
+        assert!(csv.contains("\ncli-named,,2,2,1.0000,"), "{csv}");
+        let named = csv
+            .lines()
+            .find(|l| l.starts_with("cli-named,,"))
+            .unwrap_or_default();
+        assert!(named.ends_with(",0,4"), "{named}");
+        // Read back from results.jsonl as written.
+        let line = serde_json::to_string(&results[0]).expect("serialize");
+        let back: RunResult = serde_json::from_str(&line).expect("deserialize");
+        assert_eq!(back, results[0]);
     }
 }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::adapters::AgentReport;
 use crate::tokens::Size;
+use crate::usage::Invocations;
 
 /// The `schema` of a result line.
 pub const SCHEMA: &str = "mur-eval-run/1";
@@ -30,6 +31,10 @@ pub struct RunResult {
     pub success: bool,
     pub checks: Checks,
     pub calls: RunCalls,
+    /// The agent's `mur` invocations as mur recorded them (cli conditions): also the
+    /// argv a verb refused, which never reached the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invocations: Option<Invocations>,
     /// The agent's wall time, milliseconds.
     pub wall_ms: f64,
     pub agent_exit: Option<i32>,

@@ -11,7 +11,7 @@ use std::process::Stdio;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use mur_e2e::plugins::{repo_root, standard, standard_dir};
 use mur_e2e::{Output, Sandbox, run_within};
@@ -133,6 +133,24 @@ fn the_scripted_cli_agent_completes_every_task_through_mur() {
     assert_eq!(
         (count["total"].as_u64(), count["tools"]["click"].as_u64()),
         (Some(3), Some(3))
+    );
+    // Its first `click --selector …`, refused before any call, is in mur's own record.
+    let run = report["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .find(|r| r["task"] == "count-to-three")
+        .expect("count-to-three ran");
+    let invocations = &run["invocations"];
+    assert_eq!(
+        (&invocations["total"], &invocations["failed"]),
+        (&json!(4), &json!({ "usage-error": 1 })),
+        "{run}"
+    );
+    assert_eq!(
+        invocations["refused"],
+        json!([{ "verb": "click", "kind": "plugin", "options": ["--selector"],
+                 "positionals": 1, "times": 1, "last": invocations["refused"][0]["last"] }])
     );
 }
 

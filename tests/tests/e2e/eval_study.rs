@@ -275,6 +275,12 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         report.contains("o200k_base"),
         "tokens are labelled estimates\n{report}"
     );
+    // The scripted agent's `click --selector …` (count-to-three), refused before any call
+    // under the named-verb conditions, is counted per condition by its argv.
+    for condition in ["cli-named", "cli-compact"] {
+        let refused = format!("{condition} {REPEATS} (`click --selector WORD` ×{REPEATS})");
+        assert!(report.contains(&refused), "{refused}\n{report}");
+    }
     assert_eq!(output.stdout, report, "the report is printed too");
     let csv = std::fs::read_to_string(out.join("report.csv")).expect("report.csv");
     assert_eq!(csv.lines().count(), 1 + conditions().len() * 4, "{csv}");
