@@ -79,6 +79,9 @@ pub struct Summary {
     /// Calls that came through the surface the profile keeps out of reach.
     pub other_surface_calls: u32,
     pub failed_calls: u32,
+    /// The agent's `mur` invocations a verb refused (usage errors; cli profile): turns
+    /// spent on argv that never reached the session.
+    pub refused_invocations: u32,
     pub wall_ms: f64,
     /// Tasks the harness could not run.
     pub errors: usize,
@@ -129,6 +132,12 @@ impl Summary {
                 .map(|run| run.calls.on_other_surface(profile))
                 .sum(),
             failed_calls: runs.iter().map(|run| run.calls.failed).sum(),
+            refused_invocations: runs
+                .iter()
+                .filter_map(|run| run.invocations.as_ref())
+                .flat_map(|invocations| &invocations.refused)
+                .map(|refused| refused.times as u32)
+                .sum(),
             wall_ms: round2(runs.iter().map(|run| run.wall_ms).sum()),
             errors: runs.iter().filter(|run| run.error.is_some()).count(),
         }
@@ -172,7 +181,8 @@ pub fn render(report: &Report) -> String {
     let s = &report.summary;
     text.push_str(&format!(
         "completed {}/{} ({:.0}%); calls per task {:.2} (cli {:.2}, mcp {:.2}); \
-         calls through the other surface {}; failed calls {}; agent time {:.2} s\n\
+         calls through the other surface {}; failed calls {}; refused invocations {}; \
+         agent time {:.2} s\n\
          transcripts: {}\n",
         s.completed,
         s.tasks,
@@ -182,6 +192,7 @@ pub fn render(report: &Report) -> String {
         s.mcp_calls_per_task,
         s.other_surface_calls,
         s.failed_calls,
+        s.refused_invocations,
         s.wall_ms / 1000.0,
         report.out.display()
     ));
@@ -238,10 +249,40 @@ mod tests {
             (2.33, 2.0, 0.33)
         );
         assert_eq!(s.other_surface_calls, 1);
+        assert_eq!(s.refused_invocations, 0);
         assert!(!report.all_completed());
         let text = render(&report);
         assert!(text.contains("b     FAIL    3 (2/1, 0)"), "{text}");
         assert!(text.contains("✗ the count is 3: saw 2"), "{text}");
         assert!(text.contains("completed 2/3 (67%)"), "{text}");
+        assert!(text.contains("; refused invocations 0; "), "{text}");
+    }
+
+    #[test]
+    fn refused_invocations_are_summed_over_the_runs() {
+        let refused = |times| mur_usage::Refused {
+            verb: "click".to_owned(),
+            kind: None,
+            options: vec!["--selector".to_owned()],
+            positionals: 1,
+            times,
+            last: String::new(),
+        };
+        let mut runs = vec![
+            run("a", true, 3, 0),
+            run("b", true, 2, 0),
+            run("c", true, 1, 0),
+        ];
+        runs[0].invocations = Some(Invocations {
+            refused: vec![refused(2)],
+            ..Invocations::default()
+        });
+        runs[2].invocations = Some(Invocations {
+            refused: vec![refused(1)],
+            ..Invocations::default()
+        });
+        let report = Report::new(Profile::Cli, "agent", PathBuf::from("out"), runs);
+        assert_eq!(report.summary.refused_invocations, 3);
+        assert!(render(&report).contains("; refused invocations 3; "));
     }
 }

@@ -152,6 +152,11 @@ fn the_scripted_cli_agent_completes_every_task_through_mur() {
         json!([{ "verb": "click", "kind": "plugin", "options": ["--selector"],
                  "positionals": 1, "times": 1, "last": invocations["refused"][0]["last"] }])
     );
+    assert_eq!(
+        report["summary"]["refusedInvocations"], 1,
+        "{}",
+        report["summary"]
+    );
 }
 
 #[test]
