@@ -248,9 +248,7 @@ impl Derived {
         }
         Ok(Request::Call(arguments))
     }
-}
 
-impl Derived {
     /// `unknown option`, with the nearest option when one is close (`--comp`).
     fn unknown_option(&self, name: &str) -> String {
         let options = self.fields.iter().map(|f| f.option.as_str());

@@ -34,6 +34,7 @@ It also takes care of what the component model is strict about:
 
 import json
 import os
+import string
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -354,8 +355,7 @@ def _jaro(a, b):
 
 def _shell_word(word):
     """`word` as a shell reads it back: bare when plain, else in single quotes."""
-    plain = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,/:=@%+-")
-    if word and set(word) <= plain:
+    if word and set(word) <= set(string.ascii_letters + string.digits + "_.,/:=@%+-"):
         return word
     return "'" + word.replace("'", "'\\''") + "'"
 
