@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::{Report, Row};
+use crate::{Refused, Report, Row};
 
 /// Colours of the stacked segments, in order.
 const COLOURS: [&str; 5] = ["#2e7d32", "#f9a825", "#c62828", "#6a1b9a", "#546e7a"];
@@ -203,11 +203,7 @@ pub fn page(report: &Report) -> String {
     if !report.refused.is_empty() {
         body.push_str("<h2>Argv the verbs refused</h2>");
         body.push_str("<p>Usage errors by shape; WORD is a word that is not an option.</p>");
-        let rows: Vec<Vec<String>> = report
-            .refused
-            .iter()
-            .map(|r| vec![r.argv(), r.times.to_string(), r.last.clone()])
-            .collect();
+        let rows: Vec<Vec<String>> = report.refused.iter().map(Refused::cells).collect();
         body.push_str(&text_table(&["Argv", "Times", "Last"], &rows));
     }
     body.push_str("<h2>Losers</h2>");

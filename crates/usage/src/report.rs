@@ -169,6 +169,11 @@ impl Refused {
         }
         line
     }
+
+    /// The cells of its row in the report's tables: the argv, how often, the last time.
+    pub fn cells(&self) -> Vec<String> {
+        vec![self.argv(), self.times.to_string(), self.last.clone()]
+    }
 }
 
 /// What `usage report` prints.

@@ -40,9 +40,7 @@ impl Row {
     pub fn refused_total(&self) -> u64 {
         self.refused.values().sum()
     }
-}
 
-impl Row {
     pub fn rate(&self) -> f64 {
         if self.runs == 0 {
             0.0

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use mur_core::{Error, Result};
-use mur_usage::{Criteria, Installed, Kind, Report, Row, Since, UsageDir, UsageLog};
+use mur_usage::{Criteria, Installed, Kind, Refused, Report, Row, Since, UsageDir, UsageLog};
 use mur_verbs::manage;
 use mur_verbs::{VerbDirs, VerbHost};
 
@@ -138,11 +138,7 @@ fn text(report: &Report) -> String {
         out.push_str(
             "\nargv the verbs refused (usage errors by shape; WORD: a word not an option):\n",
         );
-        let rows: Vec<Vec<String>> = report
-            .refused
-            .iter()
-            .map(|r| vec![r.argv(), r.times.to_string(), r.last.clone()])
-            .collect();
+        let rows: Vec<Vec<String>> = report.refused.iter().map(Refused::cells).collect();
         out.push_str(&output::table(&["ARGV", "TIMES", "LAST"], &rows));
     }
     if !report.tools_without_named_calls.is_empty() {
