@@ -261,7 +261,8 @@ impl Derived {
 
     /// `unexpected argument`, with the option the word was likely meant for: one
     /// whose `enum` holds it, else the one required option (not an `enum`), else
-    /// the one option (not an `enum`) — unless that option is given already.
+    /// the one option (not an `enum`) — unless that option is given already or its
+    /// type would refuse the word.
     fn unexpected(&self, word: &str, given: &[(&Field, Value)]) -> String {
         let told = format!("unexpected argument `{word}`");
         let listed = self
@@ -279,12 +280,15 @@ impl Derived {
             ([], [only]) => Some(*only),
             _ => None,
         };
+        let fits = |field: &Field| convert(&field.option, &field.ty, word).is_ok();
         match listed.or(only) {
-            Some(field) if !given.iter().any(|(g, _)| g.option == field.option) => format!(
-                "{told}; did you mean `--{} {}`?",
-                field.option,
-                mur_core::shell_word(word)
-            ),
+            Some(field) if !given.iter().any(|(g, _)| g.option == field.option) && fits(field) => {
+                format!(
+                    "{told}; did you mean `--{} {}`?",
+                    field.option,
+                    mur_core::shell_word(word)
+                )
+            }
             _ => told,
         }
     }
@@ -675,6 +679,23 @@ mod tests {
             );
         }
         assert_eq!(verb.parse(&argv(&["--bogus", "-h"])), Ok(Request::Help));
+    }
+
+    #[test]
+    fn a_stray_word_is_pointed_only_at_an_option_that_would_take_it() {
+        let export = Derived::from_tool(&json!({
+            "name": "exportTodos",
+            "inputSchema": {"type": "object", "properties": {"delayMs": {"type": "integer"}}}
+        }))
+        .expect("a tool");
+        assert_eq!(
+            export.parse(&argv(&["250"])),
+            Err("unexpected argument `250`; did you mean `--delay-ms 250`?".to_owned())
+        );
+        assert_eq!(
+            export.parse(&argv(&["json"])),
+            Err("unexpected argument `json`".to_owned())
+        );
     }
 
     #[test]

@@ -363,7 +363,7 @@ impl Args {
     /// verb takes no positionals: one whose choices hold it, else its `--selector` for
     /// a word that starts like one (`#id`, `[attr]`), else its one option (not a
     /// choice) that names a thing of the app ([`Kind::names_a_thing`]) — unless that
-    /// option is given already.
+    /// option is given already or would refuse the word.
     fn unexpected(&self, spec: &Spec, word: &str) -> String {
         let told = format!("unexpected argument `{word}`");
         let things: Vec<&Opt> = spec
@@ -385,8 +385,9 @@ impl Args {
             [only] => Some(*only),
             _ => None,
         };
+        let fits = |opt: &Opt| check_value(opt, word.to_owned()).is_ok();
         match listed.or(selector).or(only) {
-            Some(opt) if spec.positionals.is_empty() && !self.flag(opt.name) => {
+            Some(opt) if spec.positionals.is_empty() && !self.flag(opt.name) && fits(opt) => {
                 format!(
                     "{told}; did you mean `--{} {}`?",
                     opt.name,

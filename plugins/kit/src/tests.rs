@@ -440,6 +440,10 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
         options: &[Opt::value("component", "N", Kind::Name, "which one")],
         ..Spec::NONE
     };
+    const COUNT: Spec = Spec {
+        options: &[Opt::value("count", "N", Kind::Count, "how many")],
+        ..Spec::NONE
+    };
     const CHOICE: Spec = Spec {
         options: &[Opt::value(
             "view",
@@ -483,6 +487,13 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
             r#"unexpected argument `it's`; did you mean `--component 'it'\''s'`?"#,
         ),
         (&Spec::NONE, &["x"], "unexpected argument `x`"),
+        // Never an option that would refuse the word.
+        (
+            &COUNT,
+            &["5"],
+            "unexpected argument `5`; did you mean `--count 5`?",
+        ),
+        (&COUNT, &["many"], "unexpected argument `many`"),
         // A choice is named only for one of its words.
         (&CHOICE, &["wide"], "unexpected argument `wide`"),
     ];

@@ -171,7 +171,7 @@ const THINGS = ["text", "selector", "name", "choice", "integer", "number"];
 // `unexpected argument`, with the option the word was likely meant for when the verb
 // takes no positionals: one whose choices hold it, else its selector option for a word
 // that starts like one, else its one option (not a choice) naming a thing of the app —
-// unless that option is given already.
+// unless that option is given already or would refuse the word.
 function unexpected(word, positionals, options, given) {
   const told = `unexpected argument \`${word}\``;
   const things = options.filter((p) => p.send && THINGS.includes(p.kind));
@@ -180,8 +180,18 @@ function unexpected(word, positionals, options, given) {
     things.find((p) => p.choices.includes(word)) ??
     things.find((p) => p.kind === "selector" && (word.startsWith("#") || word.startsWith("["))) ??
     (unlisted.length === 1 ? unlisted[0] : undefined);
-  if (positionals.length > 0 || meant === undefined || meant.name in given) return told;
+  if (positionals.length > 0 || meant === undefined || meant.name in given || !fits(meant, word)) return told;
   return `${told}; did you mean \`--${meant.name} ${shellWord(word)}\`?`;
+}
+
+// Whether `param` would take `word` as its value.
+function fits(param, word) {
+  try {
+    check(param, "", word);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // Jaro similarity, the measure `mur` (after clap) takes for "did you mean", written

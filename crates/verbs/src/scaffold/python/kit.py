@@ -313,7 +313,7 @@ def _unexpected(word, positionals, options, given):
     """`unexpected argument`, with the option the word was likely meant for when the
     verb takes no positionals: one whose choices hold it, else its selector option for
     a word that starts like one, else its one option (not a choice) naming a thing of
-    the app — unless that option is given already."""
+    the app — unless that option is given already or would refuse the word."""
     told = f"unexpected argument `{word}`"
     things = [p for p in options if p.send and p.kind in _THINGS]
     unlisted = [p for p in things if p.kind != "choice"]
@@ -322,9 +322,18 @@ def _unexpected(word, positionals, options, given):
         or next((p for p in things if p.kind == "selector" and word.startswith(("#", "["))), None)
         or (unlisted[0] if len(unlisted) == 1 else None)
     )
-    if positionals or meant is None or meant.name in given:
+    if positionals or meant is None or meant.name in given or not _fits(meant, word):
         return told
     return f"{told}; did you mean `--{meant.name} {_shell_word(word)}`?"
+
+
+def _fits(param, word):
+    """Whether `param` would take `word` as its value."""
+    try:
+        _checked(param, "", word)
+    except (Error, ValueError):
+        return False
+    return True
 
 
 _THINGS = ("text", "selector", "name", "choice", "integer", "number")
