@@ -274,10 +274,9 @@ impl Derived {
             .iter()
             .filter(|f| f.choices.is_empty())
             .collect();
-        let required: Vec<&&Field> = unlisted.iter().filter(|f| f.required).collect();
+        let required: Vec<&Field> = unlisted.iter().copied().filter(|f| f.required).collect();
         let only = match (required.as_slice(), unlisted.as_slice()) {
-            ([only], _) => Some(**only),
-            ([], [only]) => Some(*only),
+            ([only], _) | ([], [only]) => Some(*only),
             _ => None,
         };
         let fits = |field: &Field| convert(&field.option, &field.ty, word).is_ok();

@@ -377,12 +377,13 @@ impl Args {
         let selector = things
             .iter()
             .find(|opt| opt.kind == Kind::Selector && word.starts_with(['#', '[']));
-        let unlisted: Vec<&&Opt> = things
+        let unlisted: Vec<&Opt> = things
             .iter()
+            .copied()
             .filter(|opt| !matches!(opt.kind, Kind::Choice(_)))
             .collect();
         let only = match unlisted.as_slice() {
-            [only] => Some(*only),
+            [only] => Some(only),
             _ => None,
         };
         let fits = |opt: &Opt| check_value(opt, word.to_owned()).is_ok();

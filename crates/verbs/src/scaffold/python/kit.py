@@ -309,6 +309,10 @@ def _unknown_option(name, positionals, options):
     return f"{told}; did you mean `--{nearest}`?" if likeness > 0.7 else told
 
 
+_THINGS = ("text", "selector", "name", "choice", "integer", "number")
+"""The kinds whose value is a word of the app's: what a stray word may have been meant as."""
+
+
 def _unexpected(word, positionals, options, given):
     """`unexpected argument`, with the option the word was likely meant for when the
     verb takes no positionals: one whose choices hold it, else its selector option for
@@ -334,10 +338,6 @@ def _fits(param, word):
     except (Error, ValueError):
         return False
     return True
-
-
-_THINGS = ("text", "selector", "name", "choice", "integer", "number")
-"""The kinds whose value is a word of the app's: what a stray word may have been meant as."""
 
 
 def _jaro(a, b):
