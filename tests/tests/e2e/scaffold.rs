@@ -234,6 +234,9 @@ pub fn fails_like_every_verb(sb: &Sandbox, verb: &str) {
             &["--fial", "text"],
             "unknown option `--fial`; did you mean `--fail`?",
         ),
+        // The one option that is no choice, only for a word it takes.
+        (&["3"], "unexpected argument `3`; did you mean `--times 3`?"),
+        (&["many"], "unexpected argument `many`"),
     ] {
         let out = sb.devtools(&[&[verb][..], argv].concat());
         out.assert_code(1)

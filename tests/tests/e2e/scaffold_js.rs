@@ -52,7 +52,10 @@ export const verb = new Verb({
   name: "jsfail",
   tool: "version",
   summary: "Fail on purpose",
-  options: [option("fail", "HOW", "how to fail", { kind: "choice", choices: ["parse", "shape", "refuse", "number", "text"] })],
+  options: [
+    option("fail", "HOW", "how to fail", { kind: "choice", choices: ["parse", "shape", "refuse", "number", "text"] }),
+    option("times", "N", "how often (unused)", { kind: "integer" }),
+  ],
   arguments(args) {
     if (args.get("fail") === "parse") throw new Error("boom");
     return {};

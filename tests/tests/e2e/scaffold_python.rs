@@ -76,7 +76,8 @@ class Verb(kit.Verb):
     tool = "version"
     summary = "Fail on purpose"
     options = [kit.option("fail", "HOW", "how to fail", kind="choice",
-                          choices=["parse", "shape", "refuse", "number", "text"])]
+                          choices=["parse", "shape", "refuse", "number", "text"]),
+               kit.option("times", "N", "how often (unused)", kind="integer")]
 
     def arguments(self, args):
         if args["fail"] == "parse":
