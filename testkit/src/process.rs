@@ -348,6 +348,24 @@ pub fn free_port() -> u16 {
     silent_listener().1
 }
 
+/// A loopback port that refuses every connection while the socket lives: bound, never
+/// listened on. Unlike a port merely freed ([`free_port`]), the kernel cannot hand it to
+/// another listener meanwhile (not even the test's own next stub), so "connection
+/// refused" is what a client gets, every time.
+pub fn refusing_port() -> (socket2::Socket, u16) {
+    use socket2::{Domain, SockAddr, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).expect("socket");
+    let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    socket.bind(&SockAddr::from(loopback)).expect("bind");
+    let port = socket
+        .local_addr()
+        .ok()
+        .and_then(|a| a.as_socket())
+        .expect("local addr")
+        .port();
+    (socket, port)
+}
+
 /// A loopback listener that never accepts, and its port: the kernel completes the
 /// handshake and a request waits, as with a session that is stopped.
 pub fn silent_listener() -> (std::net::TcpListener, u16) {

@@ -44,7 +44,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use mur_e2e::plugins::{self, repo_root};
-use mur_e2e::{Output, Sample, Sandbox, Stub, free_port, mur_bin};
+use mur_e2e::{Output, Sample, Sandbox, Stub, mur_bin, refusing_port};
 use mur_lockfile::ReadOutcome;
 
 // ---------------------------------------------------------------------------
@@ -417,7 +417,8 @@ fn exit_1_usage() {
 #[test]
 fn exit_2_transport() {
     let sb = Sandbox::new();
-    let closed = free_port();
+    // Held for the whole test: a port only freed was once handed to the hang-up stub.
+    let (_closed_socket, closed) = refusing_port();
     let web = Stub::plain_http();
     let hang_up = Stub::hang_up();
     let mut t = Transcript::default();
