@@ -442,7 +442,7 @@ pub enum Verb {
 /// `mur devtools usage …`: the usage log (docs/usage.md).
 #[derive(Debug, Clone, Subcommand)]
 pub enum UsageCommand {
-    /// Per verb, tool and surface: calls, failures, latency; the argv verbs refused; the losers
+    /// Per verb, tool and surface: calls, failures, latency; refused argv, unknown verbs; losers
     #[command(after_help = examples(&[
         "mur devtools usage report",
         "mur devtools usage report --since 24h --agent claude",

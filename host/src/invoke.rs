@@ -146,6 +146,7 @@ pub fn settle(
 ) -> Result<Value> {
     match reply {
         Reply::Error(error) => {
+            usage::rpc_error();
             let message = rpc_error_message(&error, method, params);
             let stdout = output::render_json(&json!({ "error": error }), settings.pretty)?;
             Err(Error::tool_failed(message).with_stdout(stdout.into_bytes()))

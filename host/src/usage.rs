@@ -28,6 +28,8 @@ struct Invocation {
     tool: Option<String>,
     project: Option<String>,
     build_tag: Option<String>,
+    /// The server answered with a JSON-RPC error, not a result (outcome `rpc-error`).
+    rpc_error: bool,
     phases: [Option<Duration>; 4],
 }
 
@@ -67,6 +69,7 @@ pub fn begin(verb: &str, kind: Kind, argv: &[String], agent: Option<&str>) {
             tool: None,
             project: None,
             build_tag: None,
+            rpc_error: false,
             phases: [None; 4],
         });
     }
@@ -79,7 +82,8 @@ pub fn forget() {
     }
 }
 
-/// The verb turned out to be of `kind` (an unknown name is a derived verb).
+/// The verb turned out to be of `kind`: a name not installed is a derived verb,
+/// and `unknown` once no tool of the session has it either.
 pub fn kind(kind: Kind) {
     with(|i| i.kind = kind);
 }
@@ -119,6 +123,11 @@ pub fn verb_file(tool: &str, sha256: Option<&str>) {
 
 pub fn tool(tool: &str) {
     with(|i| i.tool = Some(tool.to_owned()));
+}
+
+/// The server answered the call with a JSON-RPC error (an unknown tool, most often).
+pub fn rpc_error() {
+    with(|i| i.rpc_error = true);
 }
 
 /// The session the call went to: its project hash and build tag.
@@ -194,7 +203,11 @@ fn record(
     with_values: bool,
 ) -> Record {
     let ms = STARTED.get().map_or(0.0, |s| millis(s.elapsed()));
-    let mut record = Record::new(Side::Cli, Surface::Cli, outcome_of(outcome), ms);
+    let outcome_kind = match outcome_of(outcome) {
+        Outcome::ToolError if i.rpc_error => Outcome::RpcError,
+        other => other,
+    };
+    let mut record = Record::new(Side::Cli, Surface::Cli, outcome_kind, ms);
     record.client = Some(concat!("mur ", env!("CARGO_PKG_VERSION")).to_owned());
     record.agent = i.agent.or_else(parent_name);
     let takes_value =

@@ -200,12 +200,18 @@ pub fn page(report: &Report) -> String {
     body.push_str(&table(&report.tools_cli));
     body.push_str("<h3>Served by the session</h3>");
     body.push_str(&table(&report.tools_served));
-    if !report.refused.is_empty() {
-        body.push_str("<h2>Argv the verbs refused</h2>");
-        body.push_str("<p>Usage errors by shape; WORD is a word that is not an option.</p>");
-        let rows: Vec<Vec<String>> = report.refused.iter().map(Refused::cells).collect();
-        body.push_str(&text_table(&["Argv", "Times", "Last"], &rows));
-    }
+    argv_section(
+        &mut body,
+        "Argv the verbs refused",
+        "Usage errors by shape; WORD is a word that is not an option.",
+        &report.refused,
+    );
+    argv_section(
+        &mut body,
+        "Verbs asked for that do not exist",
+        "Words typed where a verb goes that no verb, command or tool answers to, as typed; WORD is a word that is not an option.",
+        &report.unknown_verbs,
+    );
     body.push_str("<h2>Losers</h2>");
     if report.losers.is_empty() {
         body.push_str("<p>None.</p>");
@@ -223,4 +229,15 @@ pub fn page(report: &Report) -> String {
         body.push_str("</ul>");
     }
     document("mur usage report", &body)
+}
+
+/// A table of argv shapes under a heading and a line saying what they are; nothing
+/// when there are none.
+fn argv_section(body: &mut String, heading: &str, what: &str, shapes: &[Refused]) {
+    if shapes.is_empty() {
+        return;
+    }
+    let _ = write!(body, "<h2>{}</h2><p>{}</p>", escape(heading), escape(what));
+    let rows: Vec<Vec<String>> = shapes.iter().map(Refused::cells).collect();
+    body.push_str(&text_table(&["Argv", "Times", "Last"], &rows));
 }

@@ -36,6 +36,9 @@ pub enum Kind {
     Derived,
     /// `mur devtools call`.
     Call,
+    /// A word in the verb's place that named nothing: no installed verb, no command of
+    /// mur's, no tool of the session (`mur devtools get-text`). What callers reach for.
+    Unknown,
 }
 
 impl Kind {
@@ -46,6 +49,7 @@ impl Kind {
             Kind::Data => "data",
             Kind::Derived => "derived",
             Kind::Call => "call",
+            Kind::Unknown => "unknown",
         }
     }
 
@@ -56,6 +60,7 @@ impl Kind {
             Kind::Data,
             Kind::Derived,
             Kind::Call,
+            Kind::Unknown,
         ]
         .into_iter()
         .find(|k| k.as_str() == text)
@@ -76,7 +81,8 @@ pub enum Outcome {
     UsageError,
     /// The tool failed (`isError: true`; exit 5).
     ToolError,
-    /// The server answered a JSON-RPC error (side `server`; exit 5 on side `cli`).
+    /// The server answered the call with a JSON-RPC error instead of a result (exit 5
+    /// on side `cli`): most often a tool the session does not have.
     RpcError,
     /// The verb component failed (exit 6).
     PluginError,

@@ -1,7 +1,7 @@
 //! The operator's report over usage records: per verb, per tool and per
 //! surface, what was called, how it ended and how long it took; the shapes of
-//! argv the verbs refused; the tools no named verb reached; and the losers, each
-//! with the command that removes it.
+//! argv the verbs refused; the verbs asked for that do not exist; the tools no
+//! named verb reached; and the losers, each with the command that removes it.
 //!
 //! Each call is counted once per side: records of side `cli` are the calls as
 //! mur saw them, records of side `server` the calls as the session served
@@ -195,10 +195,13 @@ pub struct Report {
     /// Per tool, side `server`: the calls the session served, any client.
     pub tools_served: Vec<Row>,
     /// Per surface: `cli/plugin`, `cli/data`, `cli/derived`, `cli/call`,
-    /// `cli/host` (as mur saw them); `server/cli`, `server/mcp` (as served).
+    /// `cli/host`, `cli/unknown` (as mur saw them); `server/cli`, `server/mcp` (as served).
     pub surfaces: Vec<Row>,
     /// Per verb and shape of argv: the usage errors, most frequent first.
     pub refused: Vec<Refused>,
+    /// Words typed in a verb's place that named no verb, command or tool, with the
+    /// argv they were typed with: the verbs callers expected, most frequent first.
+    pub unknown_verbs: Vec<Refused>,
     /// Tools called on some surface, or behind an installed verb, that no
     /// named verb reached in the window.
     pub tools_without_named_calls: Vec<String>,
@@ -210,8 +213,14 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     let chosen: Vec<&Record> = records.iter().filter(|r| admitted(r, criteria)).collect();
     let cli = || chosen.iter().copied().filter(|r| r.side == Side::Cli);
     let served = || chosen.iter().copied().filter(|r| r.side == Side::Server);
-    let verbs = rows(cli(), |r| r.verb.clone().map(|v| (v, r.kind)));
+    // An unknown verb ran nothing: it has its own list, not a row among the verbs.
+    let verbs = rows(cli().filter(|r| !unknown(r)), |r| {
+        r.verb.clone().map(|v| (v, r.kind))
+    });
     let losers = losers(&verbs, criteria);
+    let (unknown_verbs, refused) = refused(cli())
+        .into_iter()
+        .partition(|r| r.kind == Some(Kind::Unknown));
     Report {
         schema: REPORT_SCHEMA,
         since: criteria.since.as_ref().map(|s| s.0.clone()),
@@ -222,7 +231,8 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         tools_cli: rows(cli(), |r| r.tool.clone().map(|t| (t, None))),
         tools_served: rows(served(), |r| r.tool.clone().map(|t| (t, None))),
         surfaces: rows(chosen.iter().copied(), |r| Some((surface_of(r), None))),
-        refused: refused(cli()),
+        refused,
+        unknown_verbs,
         tools_without_named_calls: without_named_calls(&chosen, criteria),
         verbs,
         losers,
@@ -238,6 +248,10 @@ fn admitted(record: &Record, criteria: &Criteria) -> bool {
             .agent
             .as_ref()
             .is_none_or(|a| record.agent.as_deref() == Some(a.as_str()))
+}
+
+fn unknown(record: &Record) -> bool {
+    record.kind == Some(Kind::Unknown)
 }
 
 /// `cli/<kind>` for mur's records, `server/<surface>` for the session's.
@@ -340,7 +354,10 @@ fn reached(outcome: Outcome) -> bool {
 }
 
 fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> {
-    let mut tools: BTreeSet<String> = records.iter().filter_map(|r| r.tool.clone()).collect();
+    // A name the server answered only with JSON-RPC errors never ran as a tool: most
+    // often one the session does not have (`call get-text`), so no verb is owed it.
+    let ran = records.iter().filter(|r| r.outcome != Outcome::RpcError);
+    let mut tools: BTreeSet<String> = ran.filter_map(|r| r.tool.clone()).collect();
     tools.extend(criteria.installed.iter().map(|v| v.tool.clone()));
     for record in records {
         let named = record.kind.is_some_and(Kind::is_named);
@@ -437,5 +454,61 @@ mod tests {
                 ("tree --view".to_owned(), 1, "2026-01-01T00:00:04.000Z"),
             ]
         );
+    }
+
+    #[test]
+    fn verbs_asked_for_that_do_not_exist_are_listed_apart_with_their_argv() {
+        let asked = |verb: &str, argv: &[&str]| {
+            let mut r = Record::new(Side::Cli, Surface::Cli, Outcome::UsageError, 1.0);
+            r.verb = Some(verb.to_owned());
+            r.kind = Some(Kind::Unknown);
+            let argv: Vec<String> = argv.iter().map(|w| (*w).to_owned()).collect();
+            // Which options take a value is unknown for a verb that does not exist.
+            r.argv = Some(crate::argv_shape(&argv, |_| false, false));
+            r
+        };
+        let mut refused_click = asked("click", &["--selector", "#a"]);
+        refused_click.kind = Some(Kind::Plugin);
+        let records = [
+            asked("get-text", &["--selector", "#count"]),
+            asked("get-text", &["--selector", "#title"]),
+            asked("clik", &["#btn-inc"]),
+            refused_click,
+        ];
+        let report = report(&records, 0, &Criteria::default());
+        let unknown: Vec<(String, u64)> = report
+            .unknown_verbs
+            .iter()
+            .map(|r| (r.argv(), r.times))
+            .collect();
+        assert_eq!(
+            unknown,
+            [
+                ("get-text --selector WORD".to_owned(), 2),
+                ("clik WORD".to_owned(), 1)
+            ]
+        );
+        // Not verbs mur ran, nor argv a verb refused; still calls on the cli surface.
+        let verbs: Vec<&str> = report.verbs.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(verbs, ["click"]);
+        assert_eq!(report.refused.len(), 1, "{:?}", report.refused);
+        let surfaces: Vec<(&str, u64)> = report
+            .surfaces
+            .iter()
+            .map(|r| (r.name.as_str(), r.calls))
+            .collect();
+        assert_eq!(surfaces, [("cli/unknown", 3), ("cli/plugin", 1)]);
+    }
+
+    #[test]
+    fn a_tool_the_server_only_ever_refused_is_owed_no_named_verb() {
+        let records = [
+            cli("call", Kind::Call, "nosuchtool", Outcome::RpcError, 1.0),
+            cli("call", Kind::Call, "fire", Outcome::RpcError, 1.0),
+            cli("call", Kind::Call, "fire", Outcome::ToolError, 1.0),
+            cli("wait-for", Kind::Derived, "waitFor", Outcome::Ok, 1.0),
+        ];
+        let report = report(&records, 0, &Criteria::default());
+        assert_eq!(report.tools_without_named_calls, ["fire", "waitFor"]);
     }
 }

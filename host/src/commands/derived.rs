@@ -92,11 +92,11 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         Ok(session) => session,
         // Most likely a typo: say so first, then why no tool list was read.
         Err(e) if e.kind() == Kind::NoSession => {
-            return Err(unknown_verb(name, &[])
+            return Err(unknown_verb(name, None)
                 .with_hint("no devtools session is running to look for a tool of that name"));
         }
         Err(e) if e.kind() == Kind::Usage => {
-            return Err(unknown_verb(name, &[]).with_hint(format!(
+            return Err(unknown_verb(name, None).with_hint(format!(
                 "to look for a tool of that name: {} (`--project PATH` or `--endpoint URL` picks one)",
                 e.message().lines().next().unwrap_or_default()
             )));
@@ -105,7 +105,9 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     };
     let tools = ToolList::open(&session);
     let found = usage::measure_async(Phase::Parse, tools.find(&session, settings, name, refresh));
-    let (verb, tool) = found.await?.map_err(|listed| unknown_verb(name, &listed))?;
+    let (verb, tool) = found
+        .await?
+        .map_err(|listed| unknown_verb(name, Some(&listed)))?;
     usage::tool(&verb.tool);
     usage::value_options(&verb.spec);
     // Host options were taken before the tool list was read: none is the verb's.
@@ -128,12 +130,22 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     output::json(&payload(&result?), settings.pretty)
 }
 
-/// `name` is no installed verb, host command, or tool of `listed`: the error
-/// says so, first naming the word the user most likely meant when one is close.
-fn unknown_verb(name: &str, listed: &[Value]) -> Error {
-    let error = Error::from(VerbError::UnknownVerb(name.to_owned()));
+/// `name` is no installed verb, host command, or tool of the session (`listed`, its
+/// tools, when it was read): the error says so, first naming the word the user most
+/// likely meant when one is close. The usage record keeps it as a verb asked for.
+fn unknown_verb(name: &str, listed: Option<&[Value]>) -> Error {
+    usage::kind(mur_usage::Kind::Unknown);
+    let unknown = VerbError::UnknownVerb(name.to_owned());
+    let error = match listed {
+        // The session was asked: `call NAME` would only be refused in turn.
+        Some(_) => Error::usage(unknown.to_string()).with_hint(
+            "`mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session",
+        ),
+        None => Error::from(unknown),
+    };
     let installed = super::verb::installed().into_iter().map(|(word, _)| word);
     let tools = listed
+        .unwrap_or_default()
         .iter()
         .filter_map(|tool| tool.get("name")?.as_str())
         .map(mur_verbs::derived::kebab);

@@ -134,13 +134,16 @@ fn text(report: &Report) -> String {
         "tools served by the session",
         &report.tools_served,
     );
-    if !report.refused.is_empty() {
-        out.push_str(
-            "\nargv the verbs refused (usage errors by shape; WORD: a word not an option):\n",
-        );
-        let rows: Vec<Vec<String>> = report.refused.iter().map(Refused::cells).collect();
-        out.push_str(&output::table(&["ARGV", "TIMES", "LAST"], &rows));
-    }
+    argv_section(
+        &mut out,
+        "argv the verbs refused (usage errors by shape; WORD: a word not an option)",
+        &report.refused,
+    );
+    argv_section(
+        &mut out,
+        "verbs asked for that do not exist (as typed; WORD: a word not an option)",
+        &report.unknown_verbs,
+    );
     if !report.tools_without_named_calls.is_empty() {
         out.push_str(&format!(
             "\ntools no named verb reached: {}\n",
@@ -160,6 +163,16 @@ fn text(report: &Report) -> String {
         }
     }
     out
+}
+
+/// A table of argv shapes, under `title`; nothing when there are none.
+fn argv_section(out: &mut String, title: &str, shapes: &[Refused]) {
+    if shapes.is_empty() {
+        return;
+    }
+    out.push_str(&format!("\n{title}:\n"));
+    let rows: Vec<Vec<String>> = shapes.iter().map(Refused::cells).collect();
+    out.push_str(&output::table(&["ARGV", "TIMES", "LAST"], &rows));
 }
 
 fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {

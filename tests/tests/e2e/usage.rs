@@ -136,6 +136,53 @@ fn a_record_names_the_session_the_failure_class_and_never_a_value() {
 }
 
 #[test]
+fn a_verb_that_does_not_exist_is_recorded_as_asked_for_and_an_unknown_tool_as_refused() {
+    let (sandbox, _app) = Sandbox::with_app();
+    let asked = sandbox.devtools(&["get-text", "--selector", "#count"]);
+    asked.assert_code(1);
+    // The session's tools were read: no `call get-text` hint, it would be refused too.
+    assert_eq!(
+        asked.stderr,
+        "error: unknown verb `get-text`\n\
+         hint: `mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session\n"
+    );
+    sandbox.devtools(&["call", "get-text"]).assert_code(5);
+    let records = records(&sandbox.usage_log());
+    let seen: Vec<(&str, &str, &str)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["verb"].as_str().unwrap_or_default(),
+                r["kind"].as_str().unwrap_or_default(),
+                r["outcome"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("get-text", "unknown", "usage-error"),
+            ("call", "call", "rpc-error")
+        ]
+    );
+    let report = sandbox.devtools(&["usage", "report", "--json"]).json();
+    assert_eq!(
+        report["unknownVerbs"],
+        json!([{ "verb": "get-text", "kind": "unknown", "options": ["--selector"],
+                 "positionals": 1, "times": 1, "last": records[0]["time"] }])
+    );
+    assert_eq!(report["refused"], json!([]));
+    let verbs: Vec<&str> = report["verbs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v["name"].as_str())
+        .collect();
+    assert_eq!(verbs, ["call"], "a verb that does not exist never ran");
+    assert_eq!(report["toolsWithoutNamedCalls"], json!([]));
+}
+
+#[test]
 fn usage_off_records_nothing_and_a_log_that_cannot_be_written_changes_nothing() {
     let (sandbox, _app) = Sandbox::with_app();
     sandbox.devtools(&["usage", "off"]).assert_code(0);
@@ -217,6 +264,13 @@ fn known_log(sandbox: &Sandbox) {
         record["argv"] = json!({ "options": options, "positionals": positionals });
         record
     };
+    // A verb that does not exist, typed as `get-text --selector WORD`.
+    let asked = |day: u32, verb: &str| {
+        let mut record = rec(day, verb, "unknown", "", "usage-error", 9.0);
+        record.as_object_mut().map(|r| r.remove("tool"));
+        record["argv"] = json!({ "options": ["--selector"], "positionals": 1 });
+        record
+    };
     let lines = [
         // Long before the rest: a verb removed since.
         rec(0, "retired", "data", "windows", "ok", 7.0),
@@ -228,6 +282,10 @@ fn known_log(sandbox: &Sandbox) {
         refused(6, &[], 2),
         rec(7, "bump", "data", "click", "ok", 5.0),
         refused(8, &["--selector"], 1),
+        asked(9, "get-text"),
+        asked(10, "get-text"),
+        // A tool the session does not have: called, refused, owed no verb.
+        rec(11, "call", "call", "nosuchtool", "rpc-error", 2.0),
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let log = sandbox.usage_log();
@@ -237,28 +295,36 @@ fn known_log(sandbox: &Sandbox) {
 
 /// `usage report` over [`known_log`], as a person reads it.
 const KNOWN_REPORT: &str = "\
-9 records, 2025-01-01T10:00:00.000Z to 2026-01-08T10:00:00.000Z
+12 records, 2025-01-01T10:00:00.000Z to 2026-01-11T10:00:00.000Z
 
 verbs (as mur ran them):
 VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
 bump (data)     4      1   3          0          0            1       5       2026-01-08T10:00:00.000Z
 count (data)    4      3   0          1          0            3       10      2026-01-04T10:00:00.000Z
+call (call)     1      0   0          1          0            2       2       2026-01-11T10:00:00.000Z
 retired (data)  1      1   0          0          0            7       7       2025-01-01T10:00:00.000Z
 
 surfaces:
-SURFACE   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
-cli/data  9      5   3          1          0            3       10      2026-01-08T10:00:00.000Z
+SURFACE      CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
+cli/data     9      5   3          1          0            3       10      2026-01-08T10:00:00.000Z
+cli/unknown  2      0   2          0          0            9       9       2026-01-10T10:00:00.000Z
+cli/call     1      0   0          1          0            2       2       2026-01-11T10:00:00.000Z
 
 tools called by mur:
-TOOL     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
-click    4      1   3          0          0            1       5       2026-01-08T10:00:00.000Z
-state    4      3   0          1          0            3       10      2026-01-04T10:00:00.000Z
-windows  1      1   0          0          0            7       7       2025-01-01T10:00:00.000Z
+TOOL        CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
+click       4      1   3          0          0            1       5       2026-01-08T10:00:00.000Z
+state       4      3   0          1          0            3       10      2026-01-04T10:00:00.000Z
+nosuchtool  1      0   0          1          0            2       2       2026-01-11T10:00:00.000Z
+windows     1      1   0          0          0            7       7       2025-01-01T10:00:00.000Z
 
 argv the verbs refused (usage errors by shape; WORD: a word not an option):
 ARGV                  TIMES  LAST
 bump --selector WORD  2      2026-01-08T10:00:00.000Z
 bump WORD WORD        1      2026-01-06T10:00:00.000Z
+
+verbs asked for that do not exist (as typed; WORD: a word not an option):
+ARGV                      TIMES  LAST
+get-text --selector WORD  2      2026-01-10T10:00:00.000Z
 
 tools no named verb reached: scroll
 
@@ -360,7 +426,7 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     );
     assert_eq!(
         (report["records"].as_u64(), report["skippedLines"].as_u64()),
-        (Some(9), Some(1))
+        (Some(12), Some(1))
     );
     // The same report for people, whole.
     let text = sandbox.devtools(&["usage", "report"]);
@@ -385,6 +451,10 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     assert!(
         page.contains("<td>bump --selector WORD</td><td>2</td>"),
         "the refused argv in the page"
+    );
+    assert!(
+        page.contains("<td>get-text --selector WORD</td><td>2</td>"),
+        "the verbs asked for in the page"
     );
     for fetch in ["<script", "src=", "href=", "url("] {
         assert!(
