@@ -178,9 +178,10 @@ pub fn load(path: &Path) -> Result<Condition> {
     let surface = match file.surface.as_str() {
         "cli" => Profile::Cli,
         "mcp" => Profile::Mcp,
+        "both" => Profile::Both,
         other => {
             return Err(Error::usage(format!(
-                "condition `{name}`: `surface = \"{other}\"` is neither `cli` nor `mcp`"
+                "condition `{name}`: `surface = \"{other}\"` is neither `cli`, `mcp` nor `both`"
             )));
         }
     };
@@ -221,7 +222,7 @@ fn verb_set(text: &str, base: &Path) -> Result<VerbSet> {
     })
 }
 
-/// A condition may put only its own surface in the agent's reach.
+/// A condition may put only its own surface in the agent's reach (a `both` one, both).
 fn refuse_leaks(mut condition: Condition) -> Result<Condition> {
     let name = condition.name.clone();
     let leak = |what: String| {
@@ -254,6 +255,11 @@ fn refuse_leaks(mut condition: Condition) -> Result<Condition> {
             }
             condition.mcp.get_or_insert_with(McpClient::default);
         }
+        // Both surfaces are the point: the instructions may name either.
+        Profile::Both => {
+            condition.verbs.get_or_insert(VerbSet::Named);
+            condition.mcp.get_or_insert_with(McpClient::default);
+        }
     }
     Ok(condition)
 }
@@ -277,9 +283,26 @@ mod tests {
     fn the_shipped_conditions_load() {
         let all = load_dir(Path::new(CONDITION_DIR)).expect("the shipped conditions are valid");
         let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
-        for wanted in ["cli-call", "cli-compact", "cli-derived", "cli-named", "mcp"] {
+        for wanted in [
+            "both",
+            "cli-call",
+            "cli-compact",
+            "cli-derived",
+            "cli-named",
+            "mcp",
+        ] {
             assert!(names.contains(&wanted), "{names:?}");
         }
+        // Both surfaces: the named verbs and the MCP configuration, both instructions.
+        let both = all.iter().find(|c| c.name == "both").expect("both");
+        assert_eq!(both.surface, Profile::Both);
+        assert_eq!(both.verbs, Some(VerbSet::Named));
+        assert_eq!(
+            both.mcp.as_ref().map(|m| m.file.as_str()),
+            Some(".mcp.json")
+        );
+        assert!(mentioned(&both.instructions, &MCP_WORDS).is_some());
+        assert!(mentioned(&both.instructions, &CLI_WORDS).is_some());
         let mcp = all.iter().find(|c| c.name == "mcp").expect("mcp");
         assert_eq!(mcp.surface, Profile::Mcp);
         assert_eq!(mcp.mcp.as_ref().map(|m| m.file.as_str()), Some(".mcp.json"));

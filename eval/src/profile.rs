@@ -1,8 +1,9 @@
-//! The two profiles and what each puts within the agent's reach. CLI-only: `mur` with a
+//! The profiles and what each puts within the agent's reach. CLI-only: `mur` with a
 //! verb set on `PATH`, no MCP configuration. MCP-only: an MCP client configuration
 //! (`.mcp.json`, the common `mcpServers` shape) naming the session, and no `mur` on `PATH`.
-//! Either way every directory of the inherited `PATH` that holds a `mur` is left out (with
-//! a warning), so the only `mur` an agent can find is the one its profile gives it.
+//! Both: the two at once, for the agent to pick from (seed 000 §13, "unprompted agent
+//! preference"). Every directory of the inherited `PATH` that holds a `mur` is left out
+//! (with a warning), so the only `mur` an agent can find is the one its profile gives it.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,8 @@ pub enum Profile {
     Cli,
     /// An MCP client configuration naming the session; no `mur` on `PATH`
     Mcp,
+    /// Both: `mur` and its verbs on `PATH`, and the MCP client configuration
+    Both,
 }
 
 impl Profile {
@@ -26,7 +29,18 @@ impl Profile {
         match self {
             Profile::Cli => "cli",
             Profile::Mcp => "mcp",
+            Profile::Both => "both",
         }
+    }
+
+    /// `mur` and its verbs are on the agent's `PATH`.
+    pub fn gives_cli(self) -> bool {
+        matches!(self, Profile::Cli | Profile::Both)
+    }
+
+    /// The agent gets an MCP client configuration naming the session.
+    pub fn gives_mcp(self) -> bool {
+        matches!(self, Profile::Mcp | Profile::Both)
     }
 }
 
@@ -67,7 +81,7 @@ pub fn prepare(
         create_dir(dir)?;
     }
     let (mut dirs, warnings) = without_mur(profile, inherited);
-    if profile == Profile::Cli {
+    if profile.gives_cli() {
         let bin = run_dir.join("bin");
         create_dir(&bin)?;
         link(mur, &bin.join("mur"))?;
@@ -94,9 +108,10 @@ fn without_mur(profile: Profile, inherited: Option<OsString>) -> (Vec<PathBuf>, 
     let mut warnings = Vec::new();
     for dir in std::env::split_paths(&inherited) {
         if dir.join("mur").is_file() {
-            let why = match profile {
-                Profile::Mcp => "the mcp profile keeps mur out of the agent's reach",
-                Profile::Cli => "the cli profile gives the agent only the mur under test",
+            let why = if profile.gives_cli() {
+                "the agent is given only the mur under test"
+            } else {
+                "the mcp profile keeps mur out of the agent's reach"
             };
             warnings.push(format!(
                 "`{}` left off the agent's PATH: it holds a `mur`, and {why}",

@@ -166,7 +166,7 @@ fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -
         .mcp
         .clone()
         .unwrap_or_else(|| (MCP_CONFIG.to_owned(), profile::MCP_SERVER.to_owned()));
-    let mcp_config = (plan.profile == Profile::Mcp).then(|| work.join(file));
+    let mcp_config = plan.profile.gives_mcp().then(|| work.join(file));
     if let Some(path) = &mcp_config {
         write_json(path, &profile::mcp_config(&endpoint, &server))?;
     }
@@ -233,7 +233,7 @@ fn count_calls(plan: &Plan, dir: &Path, before: usize, record: &mut RunRecord) -
         .map(|line| line + "\n")
         .collect();
     write(&dir.join("calls.jsonl"), lines.as_bytes())?;
-    if plan.profile == Profile::Cli {
+    if plan.profile.gives_cli() {
         let log = dir.join("state/mur/usage/usage.jsonl");
         let records = usage::read(&log).map_err(Error::internal)?;
         record.invocations = Some(Invocations::of(&records));

@@ -57,6 +57,7 @@ impl Calls {
         match profile {
             crate::profile::Profile::Cli => self.mcp,
             crate::profile::Profile::Mcp => self.cli,
+            crate::profile::Profile::Both => 0,
         }
     }
 }

@@ -11,7 +11,7 @@ use super::{Planned, Study, context, id, run_dir, write};
 use crate::adapters;
 use crate::checker::Checker;
 use crate::condition::Condition;
-use crate::profile::{self, Profile};
+use crate::profile;
 use crate::run::{self, Extras};
 use crate::usage;
 
@@ -57,7 +57,7 @@ pub fn run_one(
         result.error = Some(e.message().to_owned());
         return result;
     }
-    let extras = extras(condition, &dir);
+    let extras = extras(condition, planned.repeat, &dir);
     let harness = run::Harness {
         plan: &ready.plan,
         prepared: &ready.prepared,
@@ -94,16 +94,17 @@ pub fn run_one(
 }
 
 /// What a study adds to the run: the instructions file, the condition's MCP client
-/// configuration, and where the capture and the agent's transcript go.
-fn extras(condition: &Condition, dir: &Path) -> Extras {
+/// configuration, which repeat it is, and where the capture and the agent's transcript go.
+fn extras(condition: &Condition, repeat: u32, dir: &Path) -> Extras {
     let mut env: Vec<(OsString, OsString)> = vec![
         ("MUR_EVAL_CONDITION".into(), condition.name.clone().into()),
+        ("MUR_EVAL_REPEAT".into(), repeat.to_string().into()),
         (
             "MUR_EVAL_TRANSCRIPT".into(),
             dir.join(context::TRANSCRIPT_FILE).into(),
         ),
     ];
-    if condition.surface == Profile::Cli {
+    if condition.surface.gives_cli() {
         env.push((
             "MUR_EVAL_CAPTURE".into(),
             dir.join(context::CAPTURE_FILE).into(),
@@ -135,9 +136,19 @@ fn calls(dir: &Path, counted: &usage::Calls, condition: &Condition) -> RunCalls 
         total: counted.total,
         cli: counted.cli,
         mcp: counted.mcp,
+        first_surface: first_surface(&records),
         failed: counted.failed,
         other_surface: counted.on_other_surface(condition.surface),
         off_condition,
         tools: counted.tools.clone(),
     }
+}
+
+/// The surface of the agent's first call (records are appended as the calls are served):
+/// where it reached first when the condition offered both.
+fn first_surface(records: &[mur_usage::Record]) -> Option<mur_usage::Surface> {
+    records
+        .iter()
+        .min_by(|a, b| a.time.cmp(&b.time))
+        .map(|r| r.surface)
 }

@@ -10,7 +10,7 @@ use mur_core::{Error, Result};
 use super::{Planned, Study, write};
 use crate::checker::Checker;
 use crate::condition::{Condition, VerbSet};
-use crate::profile::{self, Prepared, Profile};
+use crate::profile::{self, Prepared};
 use crate::run::Plan;
 
 /// A condition made ready: its plan for the run machinery and what its agents get.
@@ -61,10 +61,10 @@ pub fn prepare_conditions(
         for warning in &prepared.warnings {
             progress(&format!("warning: {warning}"));
         }
-        if condition.surface == Profile::Cli {
+        if condition.surface.gives_cli() {
             capture_mur(&dir, &study.runner.mur)?;
         }
-        let condition_schemas = if condition.surface == Profile::Mcp {
+        let condition_schemas = if condition.surface.gives_mcp() {
             if schemas.is_none() {
                 schemas = Some(tool_schemas(study, out)?);
             }

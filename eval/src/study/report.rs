@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use mur_usage::Surface;
 use mur_usage::html::{self, Bar};
 
 use super::result::RunResult;
@@ -33,6 +34,43 @@ pub struct Row {
     /// The invocations mur refused (usage errors), by argv shape (`state WORD`), summed
     /// over the runs.
     pub refused: BTreeMap<String, u64>,
+    pub reach: Reach,
+}
+
+/// Which surface the agent used, summed over the runs: what a condition that offers
+/// both measures (seed 000 §13, "unprompted agent preference").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Runs under a condition that offered both surfaces.
+    pub offered_both: u32,
+    pub cli_calls: u64,
+    pub mcp_calls: u64,
+    /// Runs whose first call went through the CLI, through MCP.
+    pub first_cli: u32,
+    pub first_mcp: u32,
+}
+
+impl Reach {
+    fn of(runs: &[&RunResult]) -> Self {
+        let first = |surface: Surface| {
+            runs.iter()
+                .filter(|r| r.calls.first_surface == Some(surface))
+                .count() as u32
+        };
+        Reach {
+            offered_both: runs.iter().filter(|r| r.surface == "both").count() as u32,
+            cli_calls: runs.iter().map(|r| u64::from(r.calls.cli)).sum(),
+            mcp_calls: runs.iter().map(|r| u64::from(r.calls.mcp)).sum(),
+            first_cli: first(Surface::Cli),
+            first_mcp: first(Surface::Mcp),
+        }
+    }
+
+    /// The share of calls that went through the CLI, 0 to 1 (`None` without calls).
+    pub fn cli_share(&self) -> Option<f64> {
+        let total = self.cli_calls + self.mcp_calls;
+        (total > 0).then(|| self.cli_calls as f64 / total as f64)
+    }
 }
 
 impl Row {
@@ -100,6 +138,7 @@ fn row(condition: &str, task: Option<&str>, runs: &[&RunResult]) -> Row {
         seconds: of(&|r| Some(r.wall_ms / 1000.0)),
         off_condition: runs.iter().map(|r| r.calls.off_condition).sum(),
         refused: refused(runs),
+        reach: Reach::of(runs),
     }
 }
 
@@ -213,13 +252,17 @@ fn cells(row: &Row) -> String {
     )
 }
 
-/// The per-condition table alone (the README's baseline is this).
+/// The per-condition table and what it is compared by: against the reference, and the
+/// agent's own choice where both surfaces were offered (the README's baseline is this).
 pub fn condition_table(rows: &Rows) -> String {
     let mut text = format!("| condition {HEADER}\n|---|---|---|---|---|---|---|---|---|---|\n");
     for row in &rows.conditions {
         let _ = writeln!(text, "| {} {}", row.condition, cells(row));
     }
-    if let Some(line) = against(rows, REFERENCE) {
+    for line in [against(rows, REFERENCE), preference_line(rows)]
+        .into_iter()
+        .flatten()
+    {
         let _ = write!(text, "\n{line}\n");
     }
     text
@@ -319,6 +362,33 @@ pub fn refused_line(rows: &Rows) -> Option<String> {
     })
 }
 
+/// Where the conditions that offered both surfaces saw the agent reach, one clause per
+/// condition (`None` when no condition offered both): the run's first call, then every
+/// call.
+pub fn preference_line(rows: &Rows) -> Option<String> {
+    let per_condition: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| r.reach.offered_both > 0)
+        .map(|r| {
+            let reach = &r.reach;
+            let share = reach
+                .cli_share()
+                .map_or_else(|| "no calls".to_owned(), |s| format!("{} of calls via the CLI", percent(s)));
+            format!(
+                "{} first called through the CLI in {} of {} runs, through MCP in {}; {share} ({} CLI, {} MCP)",
+                r.condition, reach.first_cli, r.runs, reach.first_mcp, reach.cli_calls, reach.mcp_calls
+            )
+        })
+        .collect();
+    (!per_condition.is_empty()).then(|| {
+        format!(
+            "Where both surfaces were offered, the agent's own choice: {}.",
+            per_condition.join("; ")
+        )
+    })
+}
+
 /// What the columns mean, under every table.
 pub fn legend() -> String {
     format!(
@@ -342,13 +412,13 @@ fn quote(field: &str) -> String {
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
 pub fn csv(rows: &Rows) -> String {
     let mut text = String::from(
-        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations\n",
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp\n",
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
         let _ = writeln!(
             text,
-            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
@@ -365,6 +435,10 @@ pub fn csv(rows: &Rows) -> String {
             row.seconds.map_or_else(String::new, |v| format!("{v:.3}")),
             row.off_condition,
             row.refused_total(),
+            row.reach.cli_calls,
+            row.reach.mcp_calls,
+            row.reach.first_cli,
+            row.reach.first_mcp,
         );
     }
     text
@@ -463,9 +537,13 @@ pub fn page(rows: &Rows, title: &str) -> String {
         ],
     ));
     body.push_str(&html_table(&conditions, false));
-    for line in [against(rows, REFERENCE), refused_line(rows)]
-        .into_iter()
-        .flatten()
+    for line in [
+        against(rows, REFERENCE),
+        refused_line(rows),
+        preference_line(rows),
+    ]
+    .into_iter()
+    .flatten()
     {
         let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
     }
@@ -636,17 +714,56 @@ mod tests {
             csv.lines()
                 .next()
                 .unwrap_or_default()
-                .ends_with(",refused_invocations")
+                .ends_with(",refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp")
         );
         assert!(csv.contains("\ncli-named,,2,2,1.0000,"), "{csv}");
         let named = csv
             .lines()
             .find(|l| l.starts_with("cli-named,,"))
             .unwrap_or_default();
-        assert!(named.ends_with(",0,4"), "{named}");
+        assert!(named.ends_with(",0,4,0,0,0,0"), "{named}");
         // Read back from results.jsonl as written.
         let line = serde_json::to_string(&results[0]).expect("serialize");
         let back: RunResult = serde_json::from_str(&line).expect("deserialize");
         assert_eq!(back, results[0]);
+    }
+
+    /// A run under a `both` condition: its calls by surface and where it reached first.
+    fn reaching(first: Surface, cli: u32, mcp: u32) -> RunResult {
+        let mut run = result("both", "a", true, cli + mcp, 100);
+        run.surface = "both".to_owned();
+        run.calls.cli = cli;
+        run.calls.mcp = mcp;
+        run.calls.first_surface = Some(first);
+        run
+    }
+
+    #[test]
+    fn where_both_surfaces_were_offered_the_first_reach_and_the_share_are_reported() {
+        let results = vec![
+            reaching(Surface::Cli, 3, 0),
+            reaching(Surface::Cli, 2, 1),
+            reaching(Surface::Mcp, 0, 2),
+            result("cli-named", "a", true, 2, 100),
+        ];
+        let rows = rows(&results, &["cli-named".to_owned(), "both".to_owned()]);
+        let line = "Where both surfaces were offered, the agent's own choice: both first called \
+            through the CLI in 2 of 3 runs, through MCP in 1; 62% of calls via the CLI \
+            (5 CLI, 3 MCP).";
+        assert_eq!(preference_line(&rows).as_deref(), Some(line));
+        let md = markdown(&rows, "study");
+        assert!(md.contains(&format!("\n{line}\n")), "{md}");
+        let both = csv(&rows)
+            .lines()
+            .find(|l| l.starts_with("both,,"))
+            .map(str::to_owned)
+            .unwrap_or_default();
+        assert!(both.ends_with(",5,3,2,1"), "{both}");
+        assert!(page(&rows, "study").contains("the agent's own choice: both first called"));
+        // A condition that offers one surface has no preference to report.
+        let one = super::rows(&results[3..], &["cli-named".to_owned()]);
+        assert_eq!(preference_line(&one), None);
+        let line = serde_json::to_string(&results[0]).expect("serialize");
+        assert!(line.contains(r#""firstSurface":"cli""#), "{line}");
     }
 }

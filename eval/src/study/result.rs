@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::adapters::AgentReport;
 use crate::tokens::Size;
 use crate::usage::Invocations;
+use mur_usage::Surface;
 
 /// The `schema` of a result line.
 pub const SCHEMA: &str = "mur-eval-run/1";
@@ -62,6 +63,10 @@ pub struct RunCalls {
     pub total: u32,
     pub cli: u32,
     pub mcp: u32,
+    /// The surface of the agent's first call: which it reached for first (what a `both`
+    /// condition measures).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_surface: Option<Surface>,
     pub failed: u32,
     /// Calls through the surface the condition keeps out of reach.
     pub other_surface: u32,

@@ -220,7 +220,7 @@ fn workdir(report: &Value) -> PathBuf {
 
 #[test]
 fn each_profile_keeps_the_other_surface_out_of_reach() {
-    // A `mur` on the PATH mur-eval inherits: neither profile lets the agent find it.
+    // A `mur` on the PATH mur-eval inherits: no profile lets the agent find it.
     let sandbox = Sandbox::new();
     let stray = sandbox.root().join("stray");
     std::fs::create_dir(&stray).expect("dir");
@@ -261,6 +261,30 @@ fn each_profile_keeps_the_other_surface_out_of_reach() {
     assert_eq!(
         std::fs::read_to_string(work.join("config.txt")).expect("ran"),
         ""
+    );
+
+    // Both: that same `mur` (still not the stray one) and the MCP configuration.
+    let (both, out) = look_around(
+        &sandbox,
+        "both",
+        &["--verbs", verbs.to_str().expect("utf-8")],
+        &path,
+    );
+    both.assert_code(2).assert_stderr_contains(&format!(
+        "warning: `{}` left off the agent's PATH: it holds a `mur`, and the agent is given only the mur under test",
+        stray.display()
+    ));
+    let work = workdir(&both.json());
+    let found = std::fs::read_to_string(work.join("where.txt")).expect("ran");
+    assert_eq!(found.trim(), out.join("bin/mur").to_str().expect("utf-8"));
+    let config: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("config.txt")).expect("ran"))
+            .expect("the MCP configuration is JSON");
+    assert!(
+        config["mcpServers"]["mur-sample"]["url"]
+            .as_str()
+            .is_some_and(|url| url.starts_with("http://127.0.0.1:")),
+        "{config}"
     );
 }
 

@@ -1,6 +1,6 @@
 //! `mur-eval study`: a small matrix — every shipped condition (cli-compact's verbs built
 //! first) × 3 tasks × 2 repeats — with the scripted agents (eval/agents/scripted.sh)
-//! completes; killed mid-study, it resumes where it stopped with the same `--out`, making
+//! completes, and under `both` it says which surface the agent reached for first; killed mid-study, it resumes where it stopped with the same `--out`, making
 //! only the runs not recorded; it writes results.jsonl (one line per run, each with its
 //! oracle's verdict, calls, context bytes and tokens), report.md, report.csv and the HTML
 //! page, which a headless browser opens when one is installed. The reshaped verbs give
@@ -281,6 +281,32 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         let refused = format!("{condition} {REPEATS} (`click --selector WORD` ×{REPEATS})");
         assert!(report.contains(&refused), "{refused}\n{report}");
     }
+    // Under `both` the scripted agent takes the CLI on odd repeats and MCP on even ones:
+    // each run's first call says which it reached for, and the report sums them.
+    for run in all.iter().filter(|r| r["condition"] == "both") {
+        let first = if run["repeat"] == 1 { "cli" } else { "mcp" };
+        assert_eq!(run["calls"]["firstSurface"], first, "{}", run["id"]);
+        let (cli, mcp) = (&run["calls"]["cli"], &run["calls"]["mcp"]);
+        assert!(run["calls"][first].as_u64() > Some(0), "{cli} {mcp}");
+    }
+    let (cli_calls, mcp_calls): (u64, u64) =
+        all.iter()
+            .filter(|r| r["condition"] == "both")
+            .fold((0, 0), |(c, m), r| {
+                let n = |s: &str| r["calls"][s].as_u64().unwrap_or_default();
+                (c + n("cli"), m + n("mcp"))
+            });
+    let runs = 3 * REPEATS;
+    let preference = format!(
+        "both first called through the CLI in {} of {runs} runs, through MCP in {}; ",
+        runs / 2,
+        runs / 2
+    );
+    assert!(report.contains(&preference), "{preference}\n{report}");
+    assert!(
+        report.contains(&format!("({cli_calls} CLI, {mcp_calls} MCP)")),
+        "{report}"
+    );
     assert_eq!(output.stdout, report, "the report is printed too");
     let csv = std::fs::read_to_string(out.join("report.csv")).expect("report.csv");
     assert_eq!(csv.lines().count(), 1 + conditions().len() * 4, "{csv}");
