@@ -17,6 +17,16 @@ fn records(path: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The entries of a JSON array of the report (none when it is not one).
+fn items(list: &Value) -> impl Iterator<Item = &Value> {
+    list.as_array().into_iter().flatten()
+}
+
+/// The `name` of each entry: the rows of a report's table, the verbs `verbs list` lists.
+fn names(list: &Value) -> Vec<&str> {
+    items(list).filter_map(|v| v["name"].as_str()).collect()
+}
+
 /// Every record of the sandbox's CLI log, rotated files first.
 fn all_cli_records(sandbox: &Sandbox) -> Vec<Value> {
     let live = sandbox.usage_log();
@@ -172,13 +182,11 @@ fn a_verb_that_does_not_exist_is_recorded_as_asked_for_and_an_unknown_tool_as_re
                  "positionals": 1, "times": 1, "last": records[0]["time"] }])
     );
     assert_eq!(report["refused"], json!([]));
-    let verbs: Vec<&str> = report["verbs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|v| v["name"].as_str())
-        .collect();
-    assert_eq!(verbs, ["call"], "a verb that does not exist never ran");
+    assert_eq!(
+        names(&report["verbs"]),
+        ["call"],
+        "a verb that does not exist never ran"
+    );
     assert_eq!(report["toolsWithoutNamedCalls"], json!([]));
 }
 
@@ -229,10 +237,7 @@ fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
     let report = sandbox.devtools(&["usage", "report", "--json", "--server-log", &served_arg]);
     report.assert_code(0);
     let report = report.json();
-    let surfaces: Vec<(String, u64)> = report["surfaces"]
-        .as_array()
-        .into_iter()
-        .flatten()
+    let surfaces: Vec<(String, u64)> = items(&report["surfaces"])
         .map(|s| {
             (
                 s["name"].as_str().unwrap_or_default().to_owned(),
@@ -364,10 +369,7 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
         .assert_stderr_contains("1 line(s) of the usage logs are not records");
     let report = out.json();
     let row = |name: &str| {
-        report["verbs"]
-            .as_array()
-            .into_iter()
-            .flatten()
+        items(&report["verbs"])
             .find(|r| r["name"] == name)
             .cloned()
             .unwrap_or_default()
@@ -396,10 +398,7 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
         [&bump["calls"], &bump["usageErrors"], &bump["p50Ms"]],
         [&json!(4), &json!(3), &json!(1.0)]
     );
-    let losers: Vec<(&str, &str)> = report["losers"]
-        .as_array()
-        .into_iter()
-        .flatten()
+    let losers: Vec<(&str, &str)> = items(&report["losers"])
         .map(|l| {
             (
                 l["verb"].as_str().unwrap_or_default(),
@@ -531,11 +530,7 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
     let sandbox = with_known_verbs_and_log();
     let installed = |sandbox: &Sandbox| -> Vec<String> {
         let list = sandbox.devtools(&["verbs", "list", "--json"]).json();
-        list.as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|v| v["name"].as_str().map(str::to_owned))
-            .collect()
+        names(&list).into_iter().map(str::to_owned).collect()
     };
     // A window the log covers (its first record is older): over the last 400
     // days, `idle` is unused and `bump` is refused 3 times in 4.
