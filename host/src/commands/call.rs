@@ -3,8 +3,10 @@
 
 use mur_client::Reply;
 use mur_core::{Error, Result, Settings};
+use mur_verbs::derived::Derived;
 use serde_json::{Value, json};
 
+use super::derived;
 use crate::cli::CallArgs;
 use crate::invoke::{Session, invoke, settle};
 use crate::output;
@@ -13,9 +15,42 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     let params = args.args.as_deref().map(parse_args).transpose()?;
     let result = match request(args, params)? {
         Request::Ping(params) => ping(settings, params.as_ref()).await?,
-        Request::Method(method, params) => invoke(settings, &method, params.as_ref()).await?,
+        Request::Method(method, params) => match invoke(settings, &method, params.as_ref()).await {
+            Err(e) if method == "tools/call" && derived::unknown_tool(&e) => {
+                let tool = params.as_ref().and_then(|p| p["name"].as_str());
+                return Err(nearest_tool(e, tool.unwrap_or_default(), settings).await);
+            }
+            answer => answer?,
+        },
     };
     output::json(&result, settings.pretty)
+}
+
+/// `e`, the server's word that it has no tool `name`, with the tool most likely meant
+/// when the session has one close to it: the one whose verb is called `name`
+/// (`call switch-component`: `switchComponent`), else the nearest name. The list is read
+/// afresh (the call just failed; nothing else is spent on the way to a success), and a
+/// list that cannot be read leaves the error as it was.
+async fn nearest_tool(e: Error, name: &str, settings: &Settings) -> Error {
+    let Ok(session) = Session::resolve(settings).await else {
+        return e;
+    };
+    let Ok(tools) = derived::ToolList::open(&session)
+        .fresh(&session, settings)
+        .await
+    else {
+        return e;
+    };
+    let answers = tools.iter().find(|tool| Derived::answers_to(tool, name));
+    let names = tools.iter().filter_map(|tool| tool["name"].as_str());
+    let meant = match answers {
+        Some(tool) => tool["name"].as_str(),
+        None => mur_core::nearest(name, names),
+    };
+    match meant {
+        Some(tool) if tool != name => e.with_first_hint(format!("did you mean `{tool}`?")),
+        _ => e,
+    }
 }
 
 /// MCP's liveness check up to the 2025-11-25 revision.

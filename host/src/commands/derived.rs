@@ -191,7 +191,7 @@ impl ToolList {
             tracing::debug!("tool list from the cache");
             return Ok(Ok(verb));
         }
-        let tools = self.fetch(session, settings).await?;
+        let tools = self.fresh(session, settings).await?;
         Ok(pick(&tools, name).ok_or(tools))
     }
 
@@ -200,11 +200,11 @@ impl ToolList {
         if let Some(tools) = self.cache.as_ref().and_then(|c| c.load(&self.key)) {
             return Ok(tools);
         }
-        self.fetch(session, settings).await
+        self.fresh(session, settings).await
     }
 
     /// A fresh list: cached, and the installed verbs' hints learned from it.
-    async fn fetch(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
+    pub async fn fresh(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
         let tools = list_tools(session, settings).await?;
         if let Some(cache) = &self.cache {
             cache.store(&self.key, &tools);
@@ -251,7 +251,7 @@ pub async fn list_tools(session: &Session, settings: &Settings) -> Result<Vec<Va
 }
 
 /// Whether a failed call says the tool does not exist (the list was stale).
-fn unknown_tool(error: &Error) -> bool {
+pub fn unknown_tool(error: &Error) -> bool {
     let message = error.message().to_lowercase();
     message.contains("unknown tool") || message.contains("not found") || message.contains("-32602")
 }

@@ -80,6 +80,45 @@ fn bad_args_json_exits_1_saying_where() {
 /// `call TOOL '{…}'`, the arguments as a word: refused (nothing is sent) with the
 /// command that passes them, or where the verb's own words are.
 #[test]
+fn a_tool_the_session_does_not_have_is_answered_with_the_one_likely_meant() {
+    let sb = Sandbox::new();
+    let _app = sb.start_app();
+    let unknown = |name: &str| {
+        let out = sb.mur(&[
+            "devtools",
+            "call",
+            name,
+            "--args",
+            r##"{"selector":"#btn-inc"}"##,
+        ]);
+        out.assert_code(5);
+        // The server's answer on stdout, as for any failed call.
+        assert_eq!(out.json()["error"]["code"], -32602, "{out}");
+        out.stderr
+    };
+    let said = |name: &str| {
+        format!(
+            "error: tool `{name}` failed: unknown tool `{name}`; `tools/list` shows the available tools (JSON-RPC error -32602)\n"
+        )
+    };
+    // A typo: the nearest tool name.
+    assert_eq!(
+        unknown("clik"),
+        format!("{}hint: did you mean `click`?\n", said("clik"))
+    );
+    // A verb's name: `call` takes the tool's own.
+    assert_eq!(
+        unknown("switch-component"),
+        format!(
+            "{}hint: did you mean `switchComponent`?\n",
+            said("switch-component")
+        )
+    );
+    // Nothing near it: the server's word alone.
+    assert_eq!(unknown("frobnicate"), said("frobnicate"));
+}
+
+#[test]
 fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them() {
     let sb = Sandbox::new();
     let _app = sb.start_app();
