@@ -27,6 +27,7 @@ mod session;
 mod study;
 mod task;
 mod tokens;
+mod trace;
 mod usage;
 
 use std::io::Write as _;

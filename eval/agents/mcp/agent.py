@@ -19,6 +19,7 @@ import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 from mcp import Client
@@ -27,14 +28,15 @@ from mcp.types import ElicitResult, Implementation
 AGENT = Implementation(name="mur-eval-mcp-agent", version="1.0")
 
 
-def received(tool, result):
-    """Logs a tool result as the client received it, when `mur-eval study` asks for a
-    transcript (MUR_EVAL_TRANSCRIPT, schema mur-eval-transcript/1): the study measures
-    the context the agent got from it."""
+def received(tool, arguments, result, started):
+    """Logs a tool call and its result as the client received it, when `mur-eval study`
+    asks for a transcript (MUR_EVAL_TRANSCRIPT, schema mur-eval-transcript/1): the study
+    measures the context the agent got from it, and shows the call in the run's trace."""
     path = os.environ.get("MUR_EVAL_TRANSCRIPT")
     if path:
         text = result.model_dump_json(by_alias=True, exclude_none=True)
-        line = {"schema": "mur-eval-transcript/1", "kind": "result", "what": tool, "text": text}
+        line = {"schema": "mur-eval-transcript/1", "kind": "result", "what": tool,
+                "arguments": arguments, "time": started, "text": text}
         with open(path, "a", encoding="utf-8") as transcript:
             transcript.write(json.dumps(line) + "\n")
 
@@ -65,8 +67,9 @@ class Agent:
 
     async def call(self, tool, raw=False, **arguments):
         """Calls `tool`; its structured result (a dict), or with `raw` the whole result."""
+        started = time.time() * 1000
         result = await self.client.call_tool(tool, arguments)
-        received(tool, result)
+        received(tool, arguments, result, started)
         text = " ".join(block.text for block in result.content if block.type == "text")
         print(f"{tool} {json.dumps(arguments)} -> {text[:300]}", flush=True)
         if result.is_error:
@@ -81,8 +84,9 @@ class Agent:
         await self.client.__aexit__(None, None, None)
         try:
             async with Client(self.url, client_info=AGENT) as client:
+                started = time.time() * 1000
                 result = await client.call_tool("reload", {})
-                received("reload", result)
+                received("reload", {}, result, started)
                 print(f"reload {{}} -> {result.structured_content}", flush=True)
         except Exception as error:  # the app may close the connection as it answers
             print(f"reload: the connection went down ({type(error).__name__})", flush=True)

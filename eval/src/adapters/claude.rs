@@ -4,11 +4,12 @@
 //! and the run's `usage`. The `result` event is authoritative; a stream cut short (the
 //! time limit) falls back to the assistant messages, each message id counted once.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
 use super::{AgentReport, result_text};
+use crate::trace::{self, Step};
 
 /// The input tokens of a `usage` object: uncached, cache writes and cache reads.
 fn input(usage: &Value) -> (u64, u64) {
@@ -23,6 +24,8 @@ fn input(usage: &Value) -> (u64, u64) {
 pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
     let mut report = AgentReport::default();
     let mut seen = BTreeSet::new();
+    // Tool calls waiting for their result, by `tool_use` id.
+    let mut calls: BTreeMap<String, Value> = BTreeMap::new();
     let (mut input_sum, mut cached_sum, mut output_sum) = (0, 0, 0);
     let mut result = None;
     for event in events {
@@ -38,18 +41,42 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
                     cached_sum += cached;
                     output_sum += message["usage"]["output_tokens"].as_u64().unwrap_or(0);
                 }
+                for block in message["content"].as_array().into_iter().flatten() {
+                    match block["type"].as_str() {
+                        Some("text") => {
+                            let words = block["text"].as_str().unwrap_or_default();
+                            report.steps.push(Step::Said(words.to_owned()));
+                        }
+                        Some("tool_use") => {
+                            let id = block["id"].as_str().unwrap_or_default().to_owned();
+                            calls.insert(id, block.clone());
+                        }
+                        _ => {}
+                    }
+                }
             }
             Some("user") => {
                 let blocks = event["message"]["content"].as_array().cloned();
                 for block in blocks.unwrap_or_default() {
                     if block["type"] == "tool_result" {
-                        report.tool_results.push(result_text(&block["content"]));
+                        let text = result_text(&block["content"]);
+                        let id = block["tool_use_id"].as_str().unwrap_or_default();
+                        if let Some(call) = calls.remove(id) {
+                            report
+                                .steps
+                                .push(step(&call, &text, block["is_error"] == true));
+                        }
+                        report.tool_results.push(text);
                     }
                 }
             }
             Some("result") => result = Some(event),
             _ => {}
         }
+    }
+    // Calls the stream ended before answering (the time limit).
+    for call in calls.into_values() {
+        report.steps.push(step(&call, "", false));
     }
     match result {
         Some(result) => {
@@ -69,4 +96,26 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
         None => {}
     }
     report
+}
+
+/// A `tool_use` and its result as a step: `Bash` a shell command, `mcp__SERVER__TOOL` an
+/// MCP tool call, any other tool (Read, Write, …) a call by its own name.
+fn step(call: &Value, result: &str, failed: bool) -> Step {
+    let name = call["name"].as_str().unwrap_or_default();
+    let input = &call["input"];
+    if name == "Bash" {
+        return Step::Shell {
+            command: input["command"].as_str().unwrap_or_default().to_owned(),
+            output: result.to_owned(),
+            exit: failed.then_some(1),
+        };
+    }
+    let tool = name.strip_prefix("mcp__").map_or(name, |rest| {
+        rest.split_once("__").map_or(rest, |(_server, tool)| tool)
+    });
+    Step::Tool {
+        tool: tool.to_owned(),
+        arguments: trace::arguments(input),
+        result: result.to_owned(),
+    }
 }

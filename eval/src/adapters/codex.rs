@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use super::{AgentReport, result_text};
+use crate::trace::{self, Step};
 
 pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
     let mut report = AgentReport::default();
@@ -24,16 +25,31 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
             Some("item.completed") => {
                 let item = &event["item"];
                 match item["type"].as_str() {
-                    Some("command_execution") => report
-                        .tool_results
-                        .push(result_text(&item["aggregated_output"])),
+                    Some("command_execution") => {
+                        let output = result_text(&item["aggregated_output"]);
+                        report.steps.push(Step::Shell {
+                            command: unwrapped(item["command"].as_str().unwrap_or_default()),
+                            output: output.clone(),
+                            exit: item["exit_code"].as_i64(),
+                        });
+                        report.tool_results.push(output);
+                    }
                     Some("mcp_tool_call") => {
                         let result = &item["result"];
                         let text = match &result["content"] {
                             Value::Null => result_text(&item["error"]),
                             content => result_text(content),
                         };
+                        report.steps.push(Step::Tool {
+                            tool: item["tool"].as_str().unwrap_or_default().to_owned(),
+                            arguments: trace::arguments(&item["arguments"]),
+                            result: text.clone(),
+                        });
                         report.tool_results.push(text);
+                    }
+                    Some("agent_message") => {
+                        let words = item["text"].as_str().unwrap_or_default();
+                        report.steps.push(Step::Said(words.to_owned()));
                     }
                     _ => {}
                 }
@@ -48,4 +64,15 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
         report.output_tokens = Some(output);
     }
     report
+}
+
+/// The command line the agent wrote: Codex runs each in `bash -lc '…'`, which the trace
+/// leaves out.
+fn unwrapped(command: &str) -> String {
+    match shlex::split(command).as_deref() {
+        Some([shell, flag, line]) if shell.ends_with("sh") && (flag == "-lc" || flag == "-c") => {
+            line.clone()
+        }
+        _ => command.to_owned(),
+    }
 }

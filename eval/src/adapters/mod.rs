@@ -1,5 +1,6 @@
 //! What an agent reports about itself, read from its own output (`agent.stdout`):
-//! turns, input/output/cached tokens, cost, and the tool results it received. Each
+//! turns, input/output/cached tokens, cost, the tool results it received, and the steps
+//! of its trace (commands, tool calls, what it said). Each
 //! adapter reads one documented event stream; an agent without one reports nothing
 //! here, and the study still measures its context through the surface (docs/eval.md).
 
@@ -7,6 +8,8 @@ mod claude;
 mod codex;
 
 use serde::{Deserialize, Serialize};
+
+use crate::trace::Step;
 
 /// The event streams mur-eval reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -44,6 +47,9 @@ pub struct AgentReport {
     /// study measures it).
     #[serde(skip)]
     pub tool_results: Vec<String>,
+    /// What it did and said, in order, for its trace (not serialized: `trace.md` shows it).
+    #[serde(skip)]
+    pub steps: Vec<Step>,
 }
 
 /// Reads `output` (the agent's stdout) as `format`. Lines that are not JSON events of
@@ -148,5 +154,42 @@ mod tests {
         assert_eq!(report.turns, None);
         assert_eq!(report.input_tokens, None);
         assert!(report.tool_results.is_empty());
+    }
+
+    #[test]
+    fn each_stream_gives_the_steps_of_its_trace_in_order() {
+        let render =
+            |name: &str, format: Format| crate::trace::render(&read(format, &fixture(name)).steps);
+        let claude = render("claude-stream.jsonl", Format::StreamJson);
+        assert_eq!(
+            claude,
+            "$ mur devtools guide\n\
+             # Driving an app with mur\n\
+             \n\
+             mur devtools tree, state, click ...\n\
+             » I'll click + three times.\n\
+             $ for i in 1 2 3; do mur devtools click '#btn-inc'; done\n\
+             {\"clicked\":\"#btn-inc\"}\n\
+             {\"clicked\":\"#btn-inc\"}\n\
+             {\"clicked\":\"#btn-inc\"}\n\
+             $ mur devtools state --selector '#count'\n\
+             {\"text\":\"3\"}\n\
+             » The count is 3.\n"
+        );
+        // Codex: its `bash -lc` wrapper left out, an MCP call with its arguments.
+        let codex = render("codex-exec.jsonl", Format::CodexJson);
+        assert_eq!(
+            codex,
+            "$ mur devtools guide\n\
+             # Driving an app with mur\n\
+             \n\
+             mur devtools tree, state, click ...\n\
+             $ mur devtools state --selector '#count'\n\
+             {\"text\":\"0\"}\n\
+             » The count is 0; clicking + next.\n\
+             → click {\"selector\":\"#btn-inc\"}\n\
+             ← clicked #btn-inc\n\
+             » Done.\n"
+        );
     }
 }

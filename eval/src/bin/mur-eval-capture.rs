@@ -1,7 +1,7 @@
 //! `mur-eval-capture MUR ARGS…`: runs `MUR ARGS…` as if it were `mur` itself (stdin,
 //! stdout, stderr and the exit code passed through, output forwarded as it comes) and
-//! appends one line to the file `MUR_EVAL_CAPTURE` names: the argv and everything `mur`
-//! printed (schema `mur-eval-capture/1`). The study's cli conditions put it on the
+//! appends one line to the file `MUR_EVAL_CAPTURE` names: the argv, when it started,
+//! everything `mur` printed and its exit code (schema `mur-eval-capture/1`). The study's cli conditions put it on the
 //! agent's PATH as `mur`, so the context an agent received is measured for any agent.
 
 use std::io::{Read, Write};
@@ -31,6 +31,10 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     };
     let argv: Vec<_> = args.collect();
+    // When it started, for the trace's order beside the agent's MCP calls.
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0);
     let child = Command::new(&mur)
         .args(&argv)
         .stdin(Stdio::inherit())
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
             "schema": "mur-eval-capture/1",
             "argv": argv.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
             "exit": code,
+            "time": started,
             "stdout": String::from_utf8_lossy(&out),
             "stderr": String::from_utf8_lossy(&err),
         });

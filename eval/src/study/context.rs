@@ -30,6 +30,12 @@ pub struct Captured {
     pub stdout: String,
     #[serde(default)]
     pub stderr: String,
+    /// mur's exit code.
+    #[serde(default)]
+    pub exit: Option<i64>,
+    /// When it started, milliseconds since the Unix epoch.
+    #[serde(default)]
+    pub time: Option<f64>,
 }
 
 impl Captured {
@@ -55,11 +61,20 @@ impl Captured {
 #[derive(Debug, Clone, Deserialize)]
 pub struct Logged {
     pub kind: String,
+    /// The tool or command it came from.
+    #[serde(default)]
+    pub what: String,
     #[serde(default)]
     pub text: String,
+    /// A tool call's arguments (`result` lines; for the trace).
+    #[serde(default)]
+    pub arguments: serde_json::Value,
+    /// Milliseconds since the Unix epoch (for the trace's order beside the capture).
+    #[serde(default)]
+    pub time: Option<f64>,
 }
 
-fn lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Vec<T> {
+pub fn lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Vec<T> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()

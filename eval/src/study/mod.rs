@@ -2,8 +2,9 @@
 //! seed, each run in a fresh sandbox with a fresh `mur-sample` (the same task run as
 //! `mur-eval run` makes), `--jobs` at a time. Each finished run is appended to
 //! `results.jsonl` with its metrics, so a study run again with the same `--out` skips
-//! what is recorded and resumes; then `report.md`, `report.csv` and, with `--html`,
-//! the page.
+//! what is recorded and resumes; then `report.md`, `report.csv`, `transcripts.md` (what
+//! the agents did, per task and condition, for people to read) and, with `--html`, the
+//! page.
 
 pub mod context;
 pub mod journal;
@@ -13,6 +14,7 @@ mod progress;
 pub mod report;
 mod reread;
 pub mod result;
+mod traces;
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -179,16 +181,24 @@ pub fn title(results: usize, seed: u64) -> String {
     format!("mur-eval study: {results} runs, seed {seed}")
 }
 
-/// `report.md` and `report.csv` in `out`; the Markdown.
+/// `report.md`, `report.csv` and `transcripts.md` in `out`; the report's Markdown.
 pub fn write_reports(
     out: &Path,
     rows: &report::Rows,
     results: &[RunResult],
     seed: u64,
 ) -> Result<String> {
-    let markdown = report::markdown(rows, &title(results.len(), seed));
+    let title = title(results.len(), seed);
+    let markdown = report::markdown(rows, &title);
     write(&out.join("report.md"), &markdown)?;
     write(&out.join("report.csv"), &report::csv(rows))?;
+    let conditions: Vec<String> = rows
+        .conditions
+        .iter()
+        .map(|r| r.condition.clone())
+        .collect();
+    let transcripts = traces::transcripts(results, &conditions, &title);
+    write(&out.join(traces::TRANSCRIPTS_FILE), &transcripts)?;
     Ok(markdown)
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::prepare::Ready;
 use super::result::{self, Checks, RunCalls, RunResult};
-use super::{Planned, Study, context, id, run_dir, write};
+use super::{Planned, Study, context, id, run_dir, traces, write};
 use crate::adapters;
 use crate::checker::Checker;
 use crate::condition::Condition;
@@ -90,6 +90,8 @@ pub fn run_one(
         ready.schemas.as_deref(),
         result.agent.as_ref(),
     );
+    // For the people reading it; a trace that cannot be written costs the run nothing.
+    let _ = traces::write_trace(&result, &traces::steps(&dir, result.agent.as_ref()));
     result
 }
 

@@ -308,6 +308,43 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         "{report}"
     );
     assert_eq!(output.stdout, report, "the report is printed too");
+    // What each agent did, for people to read: a trace per run, and one run of every
+    // condition per task side by side — a shell transcript, a trace of tool calls.
+    for run in &all {
+        let transcript = Path::new(run["transcript"].as_str().expect("transcript"));
+        let trace = std::fs::read_to_string(transcript.join("trace.md")).expect("trace.md");
+        assert!(
+            trace.starts_with(&format!(
+                "# {} — pass, ",
+                run["id"].as_str().unwrap_or_default()
+            )),
+            "{trace}"
+        );
+    }
+    let transcripts = std::fs::read_to_string(out.join("transcripts.md")).expect("transcripts.md");
+    let section = |condition: &str| -> String {
+        let heading = format!("### {condition}/count-to-three/1 — pass");
+        let start = transcripts
+            .find(&heading)
+            .unwrap_or_else(|| panic!("{heading}\n{transcripts}"));
+        let rest = &transcripts[start..];
+        let end = rest[1..].find("\n### ").map_or(rest.len(), |n| n + 1);
+        rest[..end].to_owned()
+    };
+    let shell = section("cli-named");
+    assert!(
+        shell.contains(
+            "$ mur devtools click --selector '#btn-inc'\nerror: click: unknown option `--selector`"
+        ) && shell.contains("[exit 1]\n$ mur devtools click '#btn-inc'\n"),
+        "{shell}"
+    );
+    let tools = section("mcp");
+    assert!(
+        tools.contains("→ click {\"selector\":\"#btn-inc\"}\n← "),
+        "{tools}"
+    );
+    // Under `both`, repeat 1 took the shell.
+    assert!(section("both").contains("$ mur devtools click '#btn-inc'"));
     let csv = std::fs::read_to_string(out.join("report.csv")).expect("report.csv");
     assert_eq!(csv.lines().count(), 1 + conditions().len() * 4, "{csv}");
     let html = out.join("report.html");

@@ -1,0 +1,156 @@
+//! The traces of a study for the people who judge transcript legibility (seed 000
+//! §13): `trace.md` in each run's directory, and `transcripts.md` beside the report
+//! with one run of every condition per task, the same job through each surface side by
+//! side.
+
+use std::cmp::Ordering;
+use std::path::Path;
+
+use mur_core::Result;
+
+use super::context::{CAPTURE_FILE, Captured, Logged, TRANSCRIPT_FILE, lines};
+use super::result::RunResult;
+use super::write;
+use crate::adapters::AgentReport;
+use crate::trace::{self, Step};
+
+/// The file, in a run's directory, with what the agent did as a person reads it.
+pub const TRACE_FILE: &str = "trace.md";
+/// The study's side-by-side transcripts, beside `report.md`.
+pub const TRANSCRIPTS_FILE: &str = "transcripts.md";
+
+/// What the agent of the run in `dir` did: its event stream's steps when it has them,
+/// else the `mur` invocations the capture kept and the tool calls it logged, by time.
+pub fn steps(dir: &Path, agent: Option<&AgentReport>) -> Vec<Step> {
+    if let Some(agent) = agent.filter(|a| !a.steps.is_empty()) {
+        return agent.steps.clone();
+    }
+    let captured: Vec<Captured> = lines(&dir.join(CAPTURE_FILE));
+    let logged: Vec<Logged> = lines(&dir.join(TRANSCRIPT_FILE));
+    let shell = captured.into_iter().map(|call| {
+        let step = Step::Shell {
+            command: trace::command_line(&call.argv),
+            output: format!("{}{}", call.stdout, call.stderr),
+            exit: call.exit,
+        };
+        (call.time, step)
+    });
+    let tools = logged
+        .into_iter()
+        .filter(|line| line.kind == "result")
+        .map(|line| {
+            let step = Step::Tool {
+                tool: line.what,
+                arguments: trace::arguments(&line.arguments),
+                result: line.text,
+            };
+            (line.time, step)
+        });
+    let mut timed: Vec<(Option<f64>, Step)> = shell.chain(tools).collect();
+    // Both surfaces at once: in the order made (a line without a time goes last).
+    timed.sort_by(|a, b| match (a.0, b.0) {
+        (Some(a), Some(b)) => a.total_cmp(&b),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    });
+    timed.into_iter().map(|(_, step)| step).collect()
+}
+
+/// `trace.md` for the run `result` describes (its directory is `result.transcript`).
+pub fn write_trace(result: &RunResult, steps: &[Step]) -> Result<()> {
+    let text = format!("# {}\n\n{}", heading(result), block(steps));
+    write(&result.transcript.join(TRACE_FILE), &text)
+}
+
+/// `run id — pass, 3 calls` (or `fail`, and why the harness could not run it).
+fn heading(result: &RunResult) -> String {
+    let verdict = if result.success { "pass" } else { "fail" };
+    let error = result
+        .error
+        .as_deref()
+        .map(|e| format!(" ({e})"))
+        .unwrap_or_default();
+    format!(
+        "{} — {verdict}{error}, {} calls",
+        result.id, result.calls.total
+    )
+}
+
+fn block(steps: &[Step]) -> String {
+    if steps.is_empty() {
+        return "Nothing recorded: the agent made no call the harness could see.\n".to_owned();
+    }
+    format!("```text\n{}```\n", trace::render(steps))
+}
+
+/// `transcripts.md`: per task, the first recorded repeat of each condition (in the
+/// study's order), read from its `trace.md`.
+pub fn transcripts(results: &[RunResult], conditions: &[String], title: &str) -> String {
+    let mut text = format!(
+        "# Transcripts: {title}\n\n\
+         One run per task and condition (its first recorded repeat), the same job through \
+         each surface, for the people judging how legible each transcript is: under the \
+         CLI the shell commands and what they printed (`$ …`), under MCP the tool calls \
+         (`→ tool {{arguments}}`, `← result`), and what the agent said (`» …`) when its \
+         event stream carries it. Long outputs are cut; each run's directory \
+         (`trace.md`, `agent.stdout`, `captured.jsonl`, `transcript.jsonl`) keeps the rest.\n"
+    );
+    let mut tasks: Vec<&str> = results.iter().map(|r| r.task.as_str()).collect();
+    tasks.sort_unstable();
+    tasks.dedup();
+    for task in tasks {
+        text.push_str(&format!("\n## {task}\n"));
+        for condition in conditions {
+            let first = results
+                .iter()
+                .filter(|r| r.task == task && &r.condition == condition)
+                .min_by_key(|r| r.repeat);
+            if let Some(run) = first {
+                let trace = std::fs::read_to_string(run.transcript.join(TRACE_FILE));
+                let body = trace
+                    .ok()
+                    .and_then(|t| t.split_once("\n\n").map(|(_, body)| body.to_owned()))
+                    .unwrap_or_else(|| "No `trace.md` in the run's directory.\n".to_owned());
+                text.push_str(&format!("\n### {}\n\n{body}", heading(run)));
+            }
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_surfaces_recorded_make_one_trace_in_the_order_made() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let capture = [
+            r##"{"schema":"mur-eval-capture/1","argv":["devtools","click","#btn-inc"],"exit":0,"time":1000.0,"stdout":"{\"clicked\":true}\n","stderr":""}"##,
+            r##"{"schema":"mur-eval-capture/1","argv":["devtools","state","#count"],"exit":1,"time":3000.0,"stdout":"","stderr":"error: state: unexpected argument `#count`\n"}"##,
+        ];
+        let transcript = [
+            r##"{"schema":"mur-eval-transcript/1","kind":"read","what":"guide","text":"the guide"}"##,
+            r##"{"schema":"mur-eval-transcript/1","kind":"result","what":"state","arguments":{"selector":"#count"},"time":2000.0,"text":"{\"text\":\"1\"}"}"##,
+        ];
+        std::fs::write(dir.path().join(CAPTURE_FILE), capture.join("\n")).expect("write");
+        std::fs::write(dir.path().join(TRANSCRIPT_FILE), transcript.join("\n")).expect("write");
+        assert_eq!(
+            trace::render(&steps(dir.path(), None)),
+            "$ mur devtools click '#btn-inc'\n\
+             {\"clicked\":true}\n\
+             → state {\"selector\":\"#count\"}\n\
+             ← {\"text\":\"1\"}\n\
+             $ mur devtools state '#count'\n\
+             error: state: unexpected argument `#count`\n\
+             [exit 1]\n"
+        );
+        // An event stream with steps is the agent's own account, and wins.
+        let agent = AgentReport {
+            steps: vec![Step::Said("hello".to_owned())],
+            ..AgentReport::default()
+        };
+        assert_eq!(trace::render(&steps(dir.path(), Some(&agent))), "» hello\n");
+    }
+}
