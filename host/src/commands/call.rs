@@ -8,22 +8,50 @@ use serde_json::{Value, json};
 
 use super::derived;
 use crate::cli::CallArgs;
-use crate::invoke::{Session, invoke, settle};
+use crate::invoke::{Session, settle};
 use crate::output;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     let params = args.args.as_deref().map(parse_args).transpose()?;
     let result = match request(args, params)? {
         Request::Ping(params) => ping(settings, params.as_ref()).await?,
-        Request::Method(method, params) => match invoke(settings, &method, params.as_ref()).await {
-            Err(e) if method == "tools/call" && derived::unknown_tool(&e) => {
-                let tool = params.as_ref().and_then(|p| p["name"].as_str());
-                return Err(nearest_tool(e, tool.unwrap_or_default(), settings).await);
-            }
-            answer => answer?,
-        },
+        Request::Method(method, params) => method_call(settings, &method, params.as_ref()).await?,
     };
     output::json(&result, settings.pretty)
+}
+
+/// `method` with `params`, settled; a tool the server says it does not have gets the
+/// one likely meant as a hint ([`nearest_tool`]).
+async fn method_call(settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
+    let session = Session::resolve(settings).await?;
+    let reply = session.call(settings, method, params).await?;
+    let tool = params.and_then(|p| p["name"].as_str()).unwrap_or_default();
+    let unknown = method == "tools/call" && no_such_tool(&reply, tool);
+    match settle(reply, settings, method, params) {
+        Err(e) if unknown => Err(nearest_tool(e, tool, &session, settings).await),
+        answer => answer,
+    }
+}
+
+/// Whether the server says it has no tool `name`: a JSON-RPC error (MCP's own example:
+/// `Unknown tool: NAME`), or, from the TypeScript SDK, a result with `isError` reading
+/// `MCP error -32602: Tool NAME not found`. A tool that ran and failed, or refused its
+/// arguments (also -32602 there), is not that: its text names no missing tool.
+fn no_such_tool(reply: &Reply, name: &str) -> bool {
+    let text = match reply {
+        Reply::Error(error) => error["message"].as_str().unwrap_or_default().to_owned(),
+        Reply::Result(result) if result["isError"] == json!(true) => result["content"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|block| block["text"].as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        Reply::Result(_) => return false,
+    }
+    .to_lowercase();
+    let name = name.to_lowercase();
+    text.contains("unknown tool") || (text.contains("not found") && text.contains(&name))
 }
 
 /// `e`, the server's word that it has no tool `name`, with the tool most likely meant
@@ -31,12 +59,9 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
 /// (`call switch-component`: `switchComponent`), else the nearest name. The list is read
 /// afresh (the call just failed; nothing else is spent on the way to a success), and a
 /// list that cannot be read leaves the error as it was.
-async fn nearest_tool(e: Error, name: &str, settings: &Settings) -> Error {
-    let Ok(session) = Session::resolve(settings).await else {
-        return e;
-    };
-    let Ok(tools) = derived::ToolList::open(&session)
-        .fresh(&session, settings)
+async fn nearest_tool(e: Error, name: &str, session: &Session, settings: &Settings) -> Error {
+    let Ok(tools) = derived::ToolList::open(session)
+        .fresh(session, settings)
         .await
     else {
         return e;

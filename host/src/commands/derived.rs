@@ -251,7 +251,7 @@ pub async fn list_tools(session: &Session, settings: &Settings) -> Result<Vec<Va
 }
 
 /// Whether a failed call says the tool does not exist (the list was stale).
-pub fn unknown_tool(error: &Error) -> bool {
+fn unknown_tool(error: &Error) -> bool {
     let message = error.message().to_lowercase();
     message.contains("unknown tool") || message.contains("not found") || message.contains("-32602")
 }

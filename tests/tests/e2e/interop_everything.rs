@@ -190,6 +190,23 @@ fn a_failing_tool_exits_5_with_the_result() {
 }
 
 #[test]
+fn a_tool_it_does_not_have_is_answered_with_the_one_likely_meant() {
+    let server = Everything::start();
+    let out = server.call("ecoh", Some(r#"{"message": "hi"}"#));
+    out.assert_code(5);
+    // The TypeScript SDK answers with a failed result, not a JSON-RPC error.
+    assert_eq!(out.json()["isError"], true, "{out}");
+    assert_eq!(
+        out.stderr,
+        "error: tool `ecoh` failed: MCP error -32602: Tool ecoh not found\n\
+         hint: did you mean `echo`?\n",
+        "the server's own wording of an unknown tool is recognized"
+    );
+    // The call, then the tool list read for the hint: one legacy session each.
+    server.assert_each_session_deleted(2);
+}
+
+#[test]
 fn an_unknown_method_exits_5_with_the_json_rpc_error() {
     let server = Everything::start();
     let out = server.call("nosuch/method", None);
