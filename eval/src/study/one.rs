@@ -35,6 +35,7 @@ pub fn run_one(
         condition: condition.name.clone(),
         surface: condition.surface.name().to_owned(),
         task: task.id.clone(),
+        categories: task.categories.clone(),
         repeat: planned.repeat,
         order: planned.order,
         success: false,

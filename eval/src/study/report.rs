@@ -155,10 +155,96 @@ fn refused(runs: &[&RunResult]) -> BTreeMap<String, u64> {
     by_argv
 }
 
-/// The report's rows: one per condition (in `order`), then one per task and condition.
+/// The report's rows: one per condition (in `order`), then one per task and condition;
+/// and each condition's successes per task category.
 pub struct Rows {
     pub conditions: Vec<Row>,
     pub tasks: Vec<Row>,
+    pub categories: Categories,
+}
+
+/// Per condition, per task category: successful runs and runs (seed 000 §13: a surface
+/// that cannot complete a category of task is immediate evidence against it).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Categories {
+    /// Every category seen, sorted.
+    pub names: Vec<String>,
+    /// `(condition, [(successes, runs)] in the order of names)`, in the conditions' order.
+    pub by_condition: Vec<(String, Vec<(u32, u32)>)>,
+}
+
+impl Categories {
+    fn of(results: &[RunResult], conditions: &[String]) -> Self {
+        let mut names: Vec<String> = results
+            .iter()
+            .flat_map(|r| r.categories.iter().cloned())
+            .collect();
+        names.sort();
+        names.dedup();
+        let tally = |condition: &String, name: &String| {
+            results
+                .iter()
+                .filter(|r| &r.condition == condition && r.categories.contains(name))
+                .fold((0, 0), |(ok, all), r| (ok + u32::from(r.success), all + 1))
+        };
+        let by_condition = conditions
+            .iter()
+            .map(|c| (c.clone(), names.iter().map(|n| tally(c, n)).collect()))
+            .filter(|(_, cells): &(String, Vec<(u32, u32)>)| cells.iter().any(|c| c.1 > 0))
+            .collect();
+        Self {
+            names,
+            by_condition,
+        }
+    }
+
+    /// The table's header and one row of `successes/runs` cells per condition (`None`
+    /// when no result names a category: results written before they were recorded).
+    fn table(&self) -> Option<(Vec<String>, Vec<Vec<String>>)> {
+        if self.names.is_empty() {
+            return None;
+        }
+        let header = std::iter::once("condition".to_owned())
+            .chain(self.names.iter().cloned())
+            .collect();
+        let rows = self
+            .by_condition
+            .iter()
+            .map(|(condition, cells)| {
+                let cells = cells.iter().map(|(ok, all)| match all {
+                    0 => "–".to_owned(),
+                    all => format!("{ok}/{all}"),
+                });
+                std::iter::once(condition.clone()).chain(cells).collect()
+            })
+            .collect();
+        Some((header, rows))
+    }
+
+    /// The categories a condition ran and never completed, one clause per condition
+    /// (`None` when every condition completed some run of each).
+    pub fn never_completed(&self) -> Option<String> {
+        let clauses: Vec<String> = self
+            .by_condition
+            .iter()
+            .filter_map(|(condition, cells)| {
+                let failed: Vec<String> = self
+                    .names
+                    .iter()
+                    .zip(cells)
+                    .filter(|(_, (ok, all))| *all > 0 && *ok == 0)
+                    .map(|(name, (_, all))| format!("`{name}` (0 of {all})"))
+                    .collect();
+                (!failed.is_empty()).then(|| format!("`{condition}` {}", failed.join(", ")))
+            })
+            .collect();
+        (!clauses.is_empty()).then(|| {
+            format!(
+                "Task categories a condition never completed (evidence against it): {}.",
+                clauses.join("; ")
+            )
+        })
+    }
 }
 
 /// Groups `results` by condition (in the order of `conditions`, then any other seen)
@@ -194,6 +280,7 @@ pub fn rows(results: &[RunResult], conditions: &[String]) -> Rows {
         }
     }
     Rows {
+        categories: Categories::of(results, &names),
         conditions: condition_rows,
         tasks: task_rows,
     }
@@ -259,10 +346,12 @@ pub fn condition_table(rows: &Rows) -> String {
     for row in &rows.conditions {
         let _ = writeln!(text, "| {} {}", row.condition, cells(row));
     }
-    for line in [against(rows, REFERENCE), preference_line(rows)]
-        .into_iter()
-        .flatten()
-    {
+    let lines = [
+        against(rows, REFERENCE),
+        rows.categories.never_completed(),
+        preference_line(rows),
+    ];
+    for line in lines.into_iter().flatten() {
         let _ = write!(text, "\n{line}\n");
     }
     text
@@ -314,6 +403,17 @@ pub fn markdown(rows: &Rows, title: &str) -> String {
     }
     if let Some(line) = refused_line(rows) {
         let _ = writeln!(text, "\n{line}");
+    }
+    if let Some((header, cells)) = rows.categories.table() {
+        let _ = write!(
+            text,
+            "\n## Task categories\n\nSuccessful runs of the tasks in each category.\n\n| {} |\n|{}\n",
+            header.join(" | "),
+            "---|".repeat(header.len())
+        );
+        for row in cells {
+            let _ = writeln!(text, "| {} |", row.join(" | "));
+        }
     }
     text.push_str(&format!(
         "\n## Tasks\n\n| task | condition {HEADER}\n|---|---|---|---|---|---|---|---|---|---|---|\n"
@@ -537,15 +637,21 @@ pub fn page(rows: &Rows, title: &str) -> String {
         ],
     ));
     body.push_str(&html_table(&conditions, false));
-    for line in [
+    let lines = [
         against(rows, REFERENCE),
+        rows.categories.never_completed(),
         refused_line(rows),
         preference_line(rows),
-    ]
-    .into_iter()
-    .flatten()
-    {
+    ];
+    for line in lines.into_iter().flatten() {
         let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
+    }
+    if let Some((header, cells)) = rows.categories.table() {
+        body.push_str(
+            "<h2>Task categories</h2><p>Successful runs of the tasks in each category.</p>",
+        );
+        let header: Vec<&str> = header.iter().map(String::as_str).collect();
+        body.push_str(&html::text_table(&header, &cells));
     }
     body.push_str("<h2>Tasks</h2>");
     body.push_str(&charts(
@@ -578,6 +684,7 @@ mod tests {
             condition: condition.to_owned(),
             surface: "cli".to_owned(),
             task: task.to_owned(),
+            categories: Vec::new(),
             repeat: 1,
             order: 0,
             success,
@@ -765,5 +872,49 @@ mod tests {
         assert_eq!(preference_line(&one), None);
         let line = serde_json::to_string(&results[0]).expect("serialize");
         assert!(line.contains(r#""firstSurface":"cli""#), "{line}");
+    }
+
+    #[test]
+    fn a_category_a_condition_never_completed_is_evidence_against_it() {
+        let run = |condition: &str, task: &str, categories: &[&str], success: bool| {
+            let mut run = result(condition, task, success, 2, 100);
+            run.categories = categories.iter().map(|c| (*c).to_owned()).collect();
+            run
+        };
+        let results = vec![
+            run("cli-named", "count", &["interact"], true),
+            run("cli-named", "shot", &["interact", "screenshot"], true),
+            run("cli-derived", "count", &["interact"], true),
+            run("cli-derived", "shot", &["interact", "screenshot"], false),
+            run("cli-derived", "shot", &["interact", "screenshot"], false),
+        ];
+        let names = ["cli-named", "cli-derived"].map(str::to_owned);
+        let rows = rows(&results, &names);
+        let line = "Task categories a condition never completed (evidence against it): \
+            `cli-derived` `screenshot` (0 of 2).";
+        assert_eq!(rows.categories.never_completed().as_deref(), Some(line));
+        let md = markdown(&rows, "study");
+        assert!(
+            md.contains(
+                "## Task categories\n\nSuccessful runs of the tasks in each category.\n\n\
+                 | condition | interact | screenshot |\n|---|---|---|\n\
+                 | cli-named | 2/2 | 1/1 |\n| cli-derived | 1/3 | 0/2 |\n"
+            ),
+            "{md}"
+        );
+        // With the per-condition table, as the README's baseline shows it.
+        assert!(condition_table(&rows).contains(line));
+        assert!(page(&rows, "study").contains("<th>screenshot</th>"));
+        // Results recorded before categories were: no table, no line.
+        let old: Vec<RunResult> = results
+            .into_iter()
+            .map(|mut r| {
+                r.categories.clear();
+                r
+            })
+            .collect();
+        let rows = super::rows(&old, &names);
+        assert!(!markdown(&rows, "study").contains("## Task categories"));
+        assert_eq!(rows.categories.never_completed(), None);
     }
 }

@@ -21,9 +21,13 @@ pub struct RunResult {
     /// `<condition>/<task>/<repeat>`: what resuming skips.
     pub id: String,
     pub condition: String,
-    /// `cli` or `mcp`.
+    /// `cli`, `mcp` or `both`.
     pub surface: String,
     pub task: String,
+    /// The task's categories (`interact`, `screenshot`, …): what the report's per-category
+    /// table groups by.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub categories: Vec<String>,
     /// 1-based.
     pub repeat: u32,
     /// The run's place in the study's shuffled order, 0-based.

@@ -307,6 +307,17 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         report.contains(&format!("({cli_calls} CLI, {mcp_calls} MCP)")),
         "{report}"
     );
+    // Per task category (count-to-three: interact; first-warning: inspect, interact;
+    // add-todo: navigate, interact, wait), every condition completed every run.
+    assert!(
+        report.contains("| condition | inspect | interact | navigate | wait |\n"),
+        "{report}"
+    );
+    for condition in conditions() {
+        let row = format!("| {condition} | 2/2 | 6/6 | 2/2 | 2/2 |\n");
+        assert!(report.contains(&row), "{row}\n{report}");
+    }
+    assert!(!report.contains("never completed"), "{report}");
     assert_eq!(output.stdout, report, "the report is printed too");
     // What each agent did, for people to read: a trace per run, and one run of every
     // condition per task side by side — a shell transcript, a trace of tool calls.
