@@ -81,8 +81,8 @@ pub enum Outcome {
     UsageError,
     /// The tool failed (`isError: true`; exit 5).
     ToolError,
-    /// The server answered the call with a JSON-RPC error instead of a result (exit 5
-    /// on side `cli`): most often a tool the session does not have.
+    /// The server answered the call with a JSON-RPC error instead of a result, or said
+    /// it has no such tool (exit 5 on side `cli`): no tool ran.
     RpcError,
     /// The verb component failed (exit 6).
     PluginError,

@@ -27,6 +27,10 @@ async fn method_call(settings: &Settings, method: &str, params: Option<&Value>) 
     let reply = session.call(settings, method, params).await?;
     let tool = params.and_then(|p| p["name"].as_str()).unwrap_or_default();
     let unknown = method == "tools/call" && no_such_tool(&reply, tool);
+    if unknown {
+        // Recorded as the server's refusal, whichever form it took: no tool ran.
+        crate::usage::rpc_error();
+    }
     match settle(reply, settings, method, params) {
         Err(e) if unknown => Err(nearest_tool(e, tool, &session, settings).await),
         answer => answer,

@@ -204,6 +204,14 @@ fn a_tool_it_does_not_have_is_answered_with_the_one_likely_meant() {
     );
     // The call, then the tool list read for the hint: one legacy session each.
     server.assert_each_session_deleted(2);
+    // Recorded as the server's refusal (no tool ran), so no verb is owed `ecoh`.
+    let log = std::fs::read_to_string(server.sandbox.usage_log()).expect("usage log");
+    let record: serde_json::Value =
+        serde_json::from_str(log.lines().last().unwrap_or_default()).expect("a record");
+    assert_eq!(
+        (&record["tool"], &record["outcome"]),
+        (&serde_json::json!("ecoh"), &serde_json::json!("rpc-error"))
+    );
 }
 
 #[test]
