@@ -1,12 +1,14 @@
-//! `mur-eval`: the agent evaluation suite. `mur-eval run --profile cli|mcp --agent
+//! `mur-eval`: the agent evaluation suite. `mur-eval run --profile cli|mcp|both --agent
 //! 'COMMAND'` runs an agent on every task (eval/tasks/*.toml) against a fresh
-//! `mur-sample`, with only its profile's surface in reach, checks the app's state
+//! `mur-sample`, with only its profile's surfaces in reach, checks the app's state
 //! afterwards, counts the agent's calls from the session's own usage log, and reports
 //! completion, calls per task and wall time, keeping each transcript (docs/eval.md).
 //!
 //! `mur-eval study` runs conditions (eval/conditions/*.toml) × tasks × repeats, resumable,
-//! and measures each run's calls, context bytes and tokens; `mur-eval report` prints a
-//! study's report from its results.jsonl.
+//! and measures each run's calls (and the surface of its first), context bytes and
+//! tokens; it reports success per condition, task and task category, and writes what each
+//! agent did for people to read (`trace.md`, `transcripts.md`); `mur-eval report` prints
+//! a study's report from its results.jsonl.
 //!
 //! Exit codes: 0 every task completed (a study: every run recorded); 1 usage (bad flags, a bad task file, an unknown
 //! task); 2 not every task was completed; 7 the harness itself failed (for a task, whose
