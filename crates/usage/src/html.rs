@@ -200,17 +200,25 @@ pub fn page(report: &Report) -> String {
     body.push_str(&table(&report.tools_cli));
     body.push_str("<h3>Served by the session</h3>");
     body.push_str(&table(&report.tools_served));
+    let refused: Vec<Vec<String>> = report.refused.iter().map(Refused::cells).collect();
     argv_section(
         &mut body,
         "Argv the verbs refused",
         "Usage errors by shape; WORD is a word that is not an option.",
-        &report.refused,
+        &["Argv", "Times", "Last"],
+        &refused,
     );
+    let asked: Vec<Vec<String>> = report
+        .unknown_verbs
+        .iter()
+        .map(Refused::cells_with_nearest)
+        .collect();
     argv_section(
         &mut body,
         "Verbs asked for that do not exist",
-        "Words typed where a verb goes that no verb, command or tool answers to, as typed; WORD is a word that is not an option.",
-        &report.unknown_verbs,
+        "Words typed where a verb goes that no verb, command or tool answers to, as typed; WORD is a word that is not an option; the nearest verb, when one is near, makes it a likely typo.",
+        &["Argv", "Times", "Last", "Nearest verb"],
+        &asked,
     );
     body.push_str("<h2>Losers</h2>");
     if report.losers.is_empty() {
@@ -231,13 +239,18 @@ pub fn page(report: &Report) -> String {
     document("mur usage report", &body)
 }
 
-/// A table of argv shapes under a heading and a line saying what they are; nothing
-/// when there are none.
-fn argv_section(body: &mut String, heading: &str, what: &str, shapes: &[Refused]) {
-    if shapes.is_empty() {
+/// A table of argv shapes' `rows` under a heading and a line saying what they are;
+/// nothing when there are none.
+fn argv_section(
+    body: &mut String,
+    heading: &str,
+    what: &str,
+    header: &[&str],
+    rows: &[Vec<String>],
+) {
+    if rows.is_empty() {
         return;
     }
     let _ = write!(body, "<h2>{}</h2><p>{}</p>", escape(heading), escape(what));
-    let rows: Vec<Vec<String>> = shapes.iter().map(Refused::cells).collect();
-    body.push_str(&text_table(&["Argv", "Times", "Last"], &rows));
+    body.push_str(&text_table(header, rows));
 }

@@ -156,6 +156,10 @@ pub struct Refused {
     pub positionals: u32,
     pub times: u64,
     pub last: String,
+    /// For a verb that does not exist: the installed verb or command of mur's that its
+    /// name is nearest, when one is near — a typo rather than a verb callers expect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nearest: Option<String>,
 }
 
 impl Refused {
@@ -173,6 +177,13 @@ impl Refused {
     /// The cells of its row in the report's tables: the argv, how often, the last time.
     pub fn cells(&self) -> Vec<String> {
         vec![self.argv(), self.times.to_string(), self.last.clone()]
+    }
+
+    /// [`Refused::cells`] and the nearest verb (`–` for none): a verb asked for's row.
+    pub fn cells_with_nearest(&self) -> Vec<String> {
+        let mut cells = self.cells();
+        cells.push(self.nearest.clone().unwrap_or_else(|| "–".to_owned()));
+        cells
     }
 }
 
@@ -301,6 +312,7 @@ pub fn refused<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<Refused> {
             positionals: argv.positionals,
             times: 0,
             last: String::new(),
+            nearest: None,
         });
         entry.times += 1;
         if record.time > entry.last {

@@ -791,6 +791,7 @@ mod tests {
                 positionals: *positionals,
                 times: *times,
                 last: String::new(),
+                nearest: None,
             })
             .collect();
         run.invocations = Some(crate::usage::Invocations {

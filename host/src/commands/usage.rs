@@ -102,7 +102,17 @@ fn report(dir: &UsageDir, args: &ReportArgs) -> Result<()> {
         installed: installed()?,
         ..Criteria::default()
     };
-    let report = build(dir, &args.server_logs, &criteria)?;
+    let mut report = build(dir, &args.server_logs, &criteria)?;
+    // What only mur knows: its own commands, beside the installed verbs.
+    let words: Vec<String> = criteria
+        .installed
+        .iter()
+        .map(|v| v.name.clone())
+        .chain(crate::cli::host_verbs())
+        .collect();
+    for asked in &mut report.unknown_verbs {
+        asked.nearest = mur_core::nearest(&asked.verb, &words).cloned();
+    }
     if let Some(path) = &args.html {
         mur_lockfile::write_atomic(path, mur_usage::html::page(&report).as_bytes())
             .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))?;
@@ -134,15 +144,23 @@ fn text(report: &Report) -> String {
         "tools served by the session",
         &report.tools_served,
     );
+    let refused: Vec<Vec<String>> = report.refused.iter().map(Refused::cells).collect();
     argv_section(
         &mut out,
         "argv the verbs refused (usage errors by shape; WORD: a word not an option)",
-        &report.refused,
+        &["ARGV", "TIMES", "LAST"],
+        &refused,
     );
+    let asked: Vec<Vec<String>> = report
+        .unknown_verbs
+        .iter()
+        .map(Refused::cells_with_nearest)
+        .collect();
     argv_section(
         &mut out,
-        "verbs asked for that do not exist (as typed; WORD: a word not an option)",
-        &report.unknown_verbs,
+        "verbs asked for that do not exist (as typed; WORD: a word not an option; NEAREST: a likely typo)",
+        &["ARGV", "TIMES", "LAST", "NEAREST"],
+        &asked,
     );
     if !report.tools_without_named_calls.is_empty() {
         out.push_str(&format!(
@@ -165,14 +183,13 @@ fn text(report: &Report) -> String {
     out
 }
 
-/// A table of argv shapes, under `title`; nothing when there are none.
-fn argv_section(out: &mut String, title: &str, shapes: &[Refused]) {
-    if shapes.is_empty() {
+/// A table of argv shapes' `rows`, under `title`; nothing when there are none.
+fn argv_section(out: &mut String, title: &str, header: &[&str], rows: &[Vec<String>]) {
+    if rows.is_empty() {
         return;
     }
     out.push_str(&format!("\n{title}:\n"));
-    let rows: Vec<Vec<String>> = shapes.iter().map(Refused::cells).collect();
-    out.push_str(&output::table(&["ARGV", "TIMES", "LAST"], &rows));
+    out.push_str(&output::table(header, rows));
 }
 
 fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {

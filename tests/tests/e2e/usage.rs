@@ -291,6 +291,8 @@ fn known_log(sandbox: &Sandbox) {
         asked(10, "get-text"),
         // A tool the session does not have: called, refused, owed no verb.
         rec(11, "call", "call", "nosuchtool", "rpc-error", 2.0),
+        // A typo of an installed verb: its nearest is named.
+        asked(12, "bmup"),
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let log = sandbox.usage_log();
@@ -300,7 +302,7 @@ fn known_log(sandbox: &Sandbox) {
 
 /// `usage report` over [`known_log`], as a person reads it.
 const KNOWN_REPORT: &str = "\
-12 records, 2025-01-01T10:00:00.000Z to 2026-01-11T10:00:00.000Z
+13 records, 2025-01-01T10:00:00.000Z to 2026-01-12T10:00:00.000Z
 
 verbs (as mur ran them):
 VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
@@ -312,7 +314,7 @@ retired (data)  1      1   0          0          0            7       7       20
 surfaces:
 SURFACE      CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
 cli/data     9      5   3          1          0            3       10      2026-01-08T10:00:00.000Z
-cli/unknown  2      0   2          0          0            9       9       2026-01-10T10:00:00.000Z
+cli/unknown  3      0   3          0          0            9       9       2026-01-12T10:00:00.000Z
 cli/call     1      0   0          1          0            2       2       2026-01-11T10:00:00.000Z
 
 tools called by mur:
@@ -327,9 +329,10 @@ ARGV                  TIMES  LAST
 bump --selector WORD  2      2026-01-08T10:00:00.000Z
 bump WORD WORD        1      2026-01-06T10:00:00.000Z
 
-verbs asked for that do not exist (as typed; WORD: a word not an option):
-ARGV                      TIMES  LAST
-get-text --selector WORD  2      2026-01-10T10:00:00.000Z
+verbs asked for that do not exist (as typed; WORD: a word not an option; NEAREST: a likely typo):
+ARGV                      TIMES  LAST                      NEAREST
+get-text --selector WORD  2      2026-01-10T10:00:00.000Z  –
+bmup --selector WORD      1      2026-01-12T10:00:00.000Z  bump
 
 tools no named verb reached: scroll
 
@@ -425,7 +428,7 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     );
     assert_eq!(
         (report["records"].as_u64(), report["skippedLines"].as_u64()),
-        (Some(12), Some(1))
+        (Some(13), Some(1))
     );
     // The same report for people, whole.
     let text = sandbox.devtools(&["usage", "report"]);
@@ -452,9 +455,12 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
         "the refused argv in the page"
     );
     assert!(
-        page.contains("<td>get-text --selector WORD</td><td>2</td>"),
-        "the verbs asked for in the page"
+        page.contains("<td>get-text --selector WORD</td><td>2</td>")
+            && page.contains("<td>bmup --selector WORD</td><td>1</td><td>2026-01-12T10:00:00.000Z</td><td>bump</td>"),
+        "the verbs asked for in the page, a typo with its nearest verb"
     );
+    assert_eq!(report["unknownVerbs"][1]["nearest"], "bump");
+    assert_eq!(report["unknownVerbs"][0].get("nearest"), None);
     for fetch in ["<script", "src=", "href=", "url("] {
         assert!(
             !page.contains(fetch),
