@@ -267,6 +267,7 @@ mod tests {
             positionals: 1,
             times,
             last: String::new(),
+            nearest: None,
         };
         let mut runs = vec![
             run("a", true, 3, 0),
