@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::{Refused, Report, Row};
+use crate::{Report, Row};
 
 /// Colours of the stacked segments, in order.
 const COLOURS: [&str; 5] = ["#2e7d32", "#f9a825", "#c62828", "#6a1b9a", "#546e7a"];
@@ -200,7 +200,7 @@ pub fn page(report: &Report) -> String {
     body.push_str(&table(&report.tools_cli));
     body.push_str("<h3>Served by the session</h3>");
     body.push_str(&table(&report.tools_served));
-    let refused: Vec<Vec<String>> = report.refused.iter().map(Refused::cells).collect();
+    let (refused, asked) = report.argv_rows();
     argv_section(
         &mut body,
         "Argv the verbs refused",
@@ -208,11 +208,6 @@ pub fn page(report: &Report) -> String {
         &["Argv", "Times", "Last"],
         &refused,
     );
-    let asked: Vec<Vec<String>> = report
-        .unknown_verbs
-        .iter()
-        .map(Refused::cells_with_nearest)
-        .collect();
     argv_section(
         &mut body,
         "Verbs asked for that do not exist",

@@ -219,6 +219,17 @@ pub struct Report {
     pub losers: Vec<Loser>,
 }
 
+impl Report {
+    /// The rows of its two tables of argv shapes, as every rendering prints them: the
+    /// argv the verbs refused (argv, times, last), then the verbs asked for that do not
+    /// exist (the same, and the nearest verb).
+    pub fn argv_rows(&self) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+        let refused = self.refused.iter().map(Refused::cells).collect();
+        let asked = self.unknown_verbs.iter().map(Refused::cells_with_nearest);
+        (refused, asked.collect())
+    }
+}
+
 /// The report over `records` (`skipped` lines could not be read).
 pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report {
     let chosen: Vec<&Record> = records.iter().filter(|r| admitted(r, criteria)).collect();

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use mur_core::{Error, Result};
-use mur_usage::{Criteria, Installed, Kind, Refused, Report, Row, Since, UsageDir, UsageLog};
+use mur_usage::{Criteria, Installed, Kind, Report, Row, Since, UsageDir, UsageLog};
 use mur_verbs::manage;
 use mur_verbs::{VerbDirs, VerbHost};
 
@@ -144,18 +144,13 @@ fn text(report: &Report) -> String {
         "tools served by the session",
         &report.tools_served,
     );
-    let refused: Vec<Vec<String>> = report.refused.iter().map(Refused::cells).collect();
+    let (refused, asked) = report.argv_rows();
     argv_section(
         &mut out,
         "argv the verbs refused (usage errors by shape; WORD: a word not an option)",
         &["ARGV", "TIMES", "LAST"],
         &refused,
     );
-    let asked: Vec<Vec<String>> = report
-        .unknown_verbs
-        .iter()
-        .map(Refused::cells_with_nearest)
-        .collect();
     argv_section(
         &mut out,
         "verbs asked for that do not exist (as typed; WORD: a word not an option; NEAREST: a likely typo)",
