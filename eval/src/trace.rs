@@ -79,11 +79,10 @@ pub fn render(steps: &[Step]) -> String {
     text
 }
 
-/// A `mur` invocation as the capture kept it: `mur` and its words, shell-quoted.
+/// A `mur` invocation as the capture kept it: `mur` and its words, quoted as mur's own
+/// hints quote them.
 pub fn command_line(argv: &[String]) -> String {
-    let words = argv.iter().map(|word| {
-        shlex::try_quote(word).map_or_else(|_| word.clone(), |quoted| quoted.into_owned())
-    });
+    let words = argv.iter().map(|word| mur_core::shell_word(word));
     std::iter::once("mur".to_owned())
         .chain(words)
         .collect::<Vec<_>>()

@@ -172,20 +172,24 @@ fn rpc_error_message(error: &Value, method: &str, params: Option<&Value>) -> Str
     }
 }
 
-/// The text blocks of a failed tool result, joined on one line.
-fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> String {
-    let tool = params.and_then(|p| p["name"].as_str()).unwrap_or(method);
+/// The text blocks of a tool result, joined on one line.
+pub fn result_text(result: &Value) -> String {
     let text: Vec<&str> = result["content"]
         .as_array()
         .into_iter()
         .flatten()
         .filter_map(|block| block["text"].as_str())
         .collect();
-    let text = text
-        .join(" ")
+    text.join(" ")
         .split_whitespace()
         .collect::<Vec<_>>()
-        .join(" ");
+        .join(" ")
+}
+
+/// A failed tool result's message: its text on one line.
+fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> String {
+    let tool = params.and_then(|p| p["name"].as_str()).unwrap_or(method);
+    let text = result_text(result);
     if text.is_empty() {
         format!("tool `{tool}` failed")
     } else {

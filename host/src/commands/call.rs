@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::derived;
 use crate::cli::CallArgs;
-use crate::invoke::{Session, settle};
+use crate::invoke::{Session, result_text, settle};
 use crate::output;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
@@ -44,13 +44,7 @@ async fn method_call(settings: &Settings, method: &str, params: Option<&Value>) 
 fn no_such_tool(reply: &Reply, name: &str) -> bool {
     let text = match reply {
         Reply::Error(error) => error["message"].as_str().unwrap_or_default().to_owned(),
-        Reply::Result(result) if result["isError"] == json!(true) => result["content"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|block| block["text"].as_str())
-            .collect::<Vec<_>>()
-            .join(" "),
+        Reply::Result(result) if result["isError"] == json!(true) => result_text(result),
         Reply::Result(_) => return false,
     }
     .to_lowercase();
