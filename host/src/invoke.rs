@@ -144,21 +144,67 @@ pub fn settle(
     method: &str,
     params: Option<&Value>,
 ) -> Result<Value> {
-    match reply {
+    let missing = missing_tool(&reply, method, params);
+    if missing.is_some() || matches!(reply, Reply::Error(_)) {
+        // A missing tool is recorded as the server's refusal, whichever form it took:
+        // no tool ran.
+        usage::rpc_error();
+    }
+    let failed = match reply {
         Reply::Error(error) => {
-            usage::rpc_error();
             let message = rpc_error_message(&error, method, params);
             let stdout = output::render_json(&json!({ "error": error }), settings.pretty)?;
-            Err(Error::tool_failed(message).with_stdout(stdout.into_bytes()))
+            Error::tool_failed(message).with_stdout(stdout.into_bytes())
         }
         Reply::Result(result) if result["isError"] == json!(true) => {
             let message = tool_error_message(&result, method, params);
             let stdout = output::render_json(&result, settings.pretty)?;
-            Err(Error::tool_failed(message).with_stdout(stdout.into_bytes()))
+            Error::tool_failed(message).with_stdout(stdout.into_bytes())
         }
-        Reply::Result(result) => Ok(result),
+        Reply::Result(result) => return Ok(result),
+    };
+    Err(match missing {
+        Some(_) => failed
+            .with_hint("`mur devtools catalog` lists the tools this session has, each as a verb"),
+        None => failed,
+    })
+}
+
+/// The tool a `tools/call` reply says the server does not have: a JSON-RPC error (MCP's
+/// own example: `Unknown tool: NAME`), or, from the TypeScript SDK, a result with
+/// `isError` reading `MCP error -32602: Tool NAME not found`. A tool that ran and failed,
+/// or refused its arguments (also -32602 there), is not that: its text names no missing
+/// tool.
+pub fn missing_tool<'a>(reply: &Reply, method: &str, params: Option<&'a Value>) -> Option<&'a str> {
+    let name = params
+        .and_then(|p| p["name"].as_str())
+        .filter(|_| method == "tools/call")?;
+    let text = match reply {
+        Reply::Error(error) => error["message"].as_str().unwrap_or_default().to_owned(),
+        Reply::Result(result) if result["isError"] == json!(true) => result_text(result),
+        Reply::Result(_) => return None,
+    }
+    .to_lowercase();
+    let says = text.contains("unknown tool")
+        || (text.contains("not found") && text.contains(&name.to_lowercase()));
+    says.then_some(name)
+}
+
+/// Whether the server refused a call's arguments (JSON-RPC "invalid params", as an
+/// error or, from the TypeScript SDK, in a failed result's text): against a tool list
+/// read before, the tool's schema may have changed since.
+pub fn arguments_refused(reply: &Reply) -> bool {
+    match reply {
+        Reply::Error(error) => error["code"].as_i64() == Some(INVALID_PARAMS),
+        Reply::Result(result) => {
+            result["isError"] == json!(true)
+                && result_text(result).contains(&INVALID_PARAMS.to_string())
+        }
     }
 }
+
+/// JSON-RPC "invalid params".
+const INVALID_PARAMS: i64 = -32602;
 
 fn rpc_error_message(error: &Value, method: &str, params: Option<&Value>) -> String {
     let message = error["message"].as_str().unwrap_or("(no message)");

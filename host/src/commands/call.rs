@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::derived;
 use crate::cli::CallArgs;
-use crate::invoke::{Session, result_text, settle};
+use crate::invoke::{Session, missing_tool, settle};
 use crate::output;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
@@ -25,31 +25,11 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
 async fn method_call(settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
     let session = Session::resolve(settings).await?;
     let reply = session.call(settings, method, params).await?;
-    let tool = params.and_then(|p| p["name"].as_str()).unwrap_or_default();
-    let unknown = method == "tools/call" && no_such_tool(&reply, tool);
-    if unknown {
-        // Recorded as the server's refusal, whichever form it took: no tool ran.
-        crate::usage::rpc_error();
+    let missing = missing_tool(&reply, method, params);
+    match (settle(reply, settings, method, params), missing) {
+        (Err(e), Some(tool)) => Err(nearest_tool(e, tool, &session, settings).await),
+        (answer, _) => answer,
     }
-    match settle(reply, settings, method, params) {
-        Err(e) if unknown => Err(nearest_tool(e, tool, &session, settings).await),
-        answer => answer,
-    }
-}
-
-/// Whether the server says it has no tool `name`: a JSON-RPC error (MCP's own example:
-/// `Unknown tool: NAME`), or, from the TypeScript SDK, a result with `isError` reading
-/// `MCP error -32602: Tool NAME not found`. A tool that ran and failed, or refused its
-/// arguments (also -32602 there), is not that: its text names no missing tool.
-fn no_such_tool(reply: &Reply, name: &str) -> bool {
-    let text = match reply {
-        Reply::Error(error) => error["message"].as_str().unwrap_or_default().to_owned(),
-        Reply::Result(result) if result["isError"] == json!(true) => result_text(result),
-        Reply::Result(_) => return false,
-    }
-    .to_lowercase();
-    let name = name.to_lowercase();
-    text.contains("unknown tool") || (text.contains("not found") && text.contains(&name))
 }
 
 /// `e`, the server's word that it has no tool `name`, with the tool most likely meant

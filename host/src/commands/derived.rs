@@ -88,26 +88,19 @@ fn usage_error(verb: &str, message: String, spec: &VerbSpec, summary: &str) -> E
 }
 
 async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bool) -> Result<()> {
-    let session = match Session::resolve(settings).await {
-        Ok(session) => session,
-        // Most likely a typo: say so first, then why no tool list was read.
-        Err(e) if e.kind() == Kind::NoSession => {
-            return Err(unknown_verb(name, None)
-                .with_hint("no devtools session is running to look for a tool of that name"));
+    let Found {
+        session,
+        tools,
+        verb,
+        tool,
+    } = match lookup(name, settings, refresh).await? {
+        Ok(found) => found,
+        Err(unknown) => {
+            // The usage record keeps it as a verb asked for, not a derived verb.
+            usage::kind(mur_usage::Kind::Unknown);
+            return Err(unknown_verb(name, &unknown));
         }
-        Err(e) if e.kind() == Kind::Usage => {
-            return Err(unknown_verb(name, None).with_hint(format!(
-                "to look for a tool of that name: {} (`--project PATH` or `--endpoint URL` picks one)",
-                e.message().lines().next().unwrap_or_default()
-            )));
-        }
-        Err(e) => return Err(e),
     };
-    let tools = ToolList::open(&session);
-    let found = usage::measure_async(Phase::Parse, tools.find(&session, settings, name, refresh));
-    let (verb, tool) = found
-        .await?
-        .map_err(|listed| unknown_verb(name, Some(&listed)))?;
     usage::tool(&verb.tool);
     usage::value_options(&verb.spec);
     // Host options were taken before the tool list was read: none is the verb's.
@@ -122,30 +115,84 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     let reply = session
         .call_tool(settings, "tools/call", Some(&params), Some(&tool))
         .await?;
-    let result = invoke::settle(reply, settings, "tools/call", Some(&params));
-    if result.as_ref().is_err_and(unknown_tool) {
-        // The list was stale: the next call reads it afresh.
+    let stale = invoke::missing_tool(&reply, "tools/call", Some(&params)).is_some()
+        || invoke::arguments_refused(&reply);
+    if stale {
+        // The list may be stale (the tool gone, or its schema changed): the next call
+        // reads it afresh.
         tools.forget();
     }
+    let result = invoke::settle(reply, settings, "tools/call", Some(&params));
     output::json(&payload(&result?), settings.pretty)
 }
 
-/// `name` is no installed verb, host command, or tool of the session (`listed`, its
-/// tools, when it was read): the error says so, first naming the word the user most
-/// likely meant when one is close. The usage record keeps it as a verb asked for.
-fn unknown_verb(name: &str, listed: Option<&[Value]>) -> Error {
-    usage::kind(mur_usage::Kind::Unknown);
-    let unknown = VerbError::UnknownVerb(name.to_owned());
-    let error = match listed {
+/// A tool of the session that answers to the word typed, and what was read to find it.
+struct Found {
+    session: Session,
+    tools: ToolList,
+    verb: Derived,
+    tool: Value,
+}
+
+/// Why a word named no tool: the session's tools were read and none answers to it, or
+/// no tool list could be read (why not, as a hint).
+enum Unknown {
+    Listed(Vec<Value>),
+    Unread(String),
+}
+
+/// The tool `name` answers to, or why there is none; an error only when the session
+/// failed in a way that says nothing about the word.
+async fn lookup(
+    name: &str,
+    settings: &Settings,
+    refresh: bool,
+) -> Result<std::result::Result<Found, Unknown>> {
+    let session = match Session::resolve(settings).await {
+        Ok(session) => session,
+        // Most likely a typo: the error says so first, then why no tool list was read.
+        Err(e) if e.kind() == Kind::NoSession => {
+            return Ok(Err(Unknown::Unread(
+                "no devtools session is running to look for a tool of that name".to_owned(),
+            )));
+        }
+        Err(e) if e.kind() == Kind::Usage => {
+            return Ok(Err(Unknown::Unread(format!(
+                "to look for a tool of that name: {} (`--project PATH` or `--endpoint URL` picks one)",
+                e.message().lines().next().unwrap_or_default()
+            ))));
+        }
+        Err(e) => return Err(e),
+    };
+    let tools = ToolList::open(&session);
+    let found = usage::measure_async(Phase::Parse, tools.find(&session, settings, name, refresh));
+    Ok(match found.await? {
+        Ok((verb, tool)) => Ok(Found {
+            session,
+            tools,
+            verb,
+            tool,
+        }),
+        Err(listed) => Err(Unknown::Listed(listed)),
+    })
+}
+
+/// `name` is no installed verb, host command, or tool of the session: the error says
+/// so, first naming the word the user most likely meant when one is close.
+fn unknown_verb(name: &str, unknown: &Unknown) -> Error {
+    let message = VerbError::UnknownVerb(name.to_owned());
+    let (error, listed) = match unknown {
         // The session was asked: `call NAME` would only be refused in turn.
-        Some(_) => Error::usage(unknown.to_string()).with_hint(
-            "`mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session",
+        Unknown::Listed(listed) => (
+            Error::usage(message.to_string()).with_hint(
+                "`mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session",
+            ),
+            listed.as_slice(),
         ),
-        None => Error::from(unknown),
+        Unknown::Unread(why) => (Error::from(message).with_hint(why.clone()), &[][..]),
     };
     let installed = super::verb::installed().into_iter().map(|(word, _)| word);
     let tools = listed
-        .unwrap_or_default()
         .iter()
         .filter_map(|tool| tool.get("name")?.as_str())
         .map(mur_verbs::derived::kebab);
@@ -248,10 +295,4 @@ pub async fn list_tools(session: &Session, settings: &Settings) -> Result<Vec<Va
     Err(Error::tool_failed(format!(
         "`tools/list` was still paging after {MAX_PAGES} pages"
     )))
-}
-
-/// Whether a failed call says the tool does not exist (the list was stale).
-fn unknown_tool(error: &Error) -> bool {
-    let message = error.message().to_lowercase();
-    message.contains("unknown tool") || message.contains("not found") || message.contains("-32602")
 }

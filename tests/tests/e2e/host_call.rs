@@ -96,26 +96,23 @@ fn a_tool_the_session_does_not_have_is_answered_with_the_one_likely_meant() {
         assert_eq!(out.json()["error"]["code"], -32602, "{out}");
         out.stderr
     };
-    let said = |name: &str| {
+    let said = |name: &str, meant: Option<&str>| {
+        let meant = meant.map(|m| format!("hint: did you mean `{m}`?\n"));
         format!(
-            "error: tool `{name}` failed: unknown tool `{name}`; `tools/list` shows the available tools (JSON-RPC error -32602)\n"
+            "error: tool `{name}` failed: unknown tool `{name}`; `tools/list` shows the available tools (JSON-RPC error -32602)\n\
+             {}hint: `mur devtools catalog` lists the tools this session has, each as a verb\n",
+            meant.unwrap_or_default()
         )
     };
     // A typo: the nearest tool name.
-    assert_eq!(
-        unknown("clik"),
-        format!("{}hint: did you mean `click`?\n", said("clik"))
-    );
+    assert_eq!(unknown("clik"), said("clik", Some("click")));
     // A verb's name: `call` takes the tool's own.
     assert_eq!(
         unknown("switch-component"),
-        format!(
-            "{}hint: did you mean `switchComponent`?\n",
-            said("switch-component")
-        )
+        said("switch-component", Some("switchComponent"))
     );
-    // Nothing near it: the server's word alone.
-    assert_eq!(unknown("frobnicate"), said("frobnicate"));
+    // Nothing near it: the server's word, and where the session's tools are listed.
+    assert_eq!(unknown("frobnicate"), said("frobnicate", None));
 }
 
 #[test]

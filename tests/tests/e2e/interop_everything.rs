@@ -105,6 +105,15 @@ impl Everything {
         );
     }
 
+    /// The tool and outcome of the last usage record.
+    fn last_outcome(&self) -> (String, String) {
+        let log = read(&self.sandbox.usage_log());
+        let record: serde_json::Value =
+            serde_json::from_str(log.lines().last().unwrap_or_default()).expect("a record");
+        let field = |name: &str| record[name].as_str().unwrap_or_default().to_owned();
+        (field("tool"), field("outcome"))
+    }
+
     /// `mur devtools --endpoint ENDPOINT ARGS…`.
     fn devtools(&self, args: &[&str]) -> Output {
         self.sandbox
@@ -199,19 +208,32 @@ fn a_tool_it_does_not_have_is_answered_with_the_one_likely_meant() {
     assert_eq!(
         out.stderr,
         "error: tool `ecoh` failed: MCP error -32602: Tool ecoh not found\n\
-         hint: did you mean `echo`?\n",
+         hint: did you mean `echo`?\n\
+         hint: `mur devtools catalog` lists the tools this session has, each as a verb\n",
         "the server's own wording of an unknown tool is recognized"
     );
     // The call, then the tool list read for the hint: one legacy session each.
     server.assert_each_session_deleted(2);
     // Recorded as the server's refusal (no tool ran), so no verb is owed `ecoh`.
-    let log = std::fs::read_to_string(server.sandbox.usage_log()).expect("usage log");
-    let record: serde_json::Value =
-        serde_json::from_str(log.lines().last().unwrap_or_default()).expect("a record");
+    assert_eq!(server.last_outcome(), ("ecoh".into(), "rpc-error".into()));
+}
+
+/// A named verb whose tool the server lacks (the standard `state` against a server with
+/// no `state`) fails with the server's word, says where the session's tools are listed,
+/// and is recorded as the server's refusal, as `call` is.
+#[test]
+fn a_named_verb_whose_tool_it_lacks_is_refused_and_recorded_so() {
+    let server = Everything::start();
+    mur_e2e::plugins::install_standard(&server.sandbox);
+    let out = server.devtools(&["state"]);
+    out.assert_code(5);
     assert_eq!(
-        (&record["tool"], &record["outcome"]),
-        (&serde_json::json!("ecoh"), &serde_json::json!("rpc-error"))
+        out.stderr,
+        "error: tool `state` failed: MCP error -32602: Tool state not found\n\
+         hint: `mur devtools catalog` lists the tools this session has, each as a verb\n",
+        "{out}"
     );
+    assert_eq!(server.last_outcome(), ("state".into(), "rpc-error".into()));
 }
 
 #[test]
