@@ -34,7 +34,8 @@ pub enum Command {
     Tasks(TasksArgs),
     /// Run conditions × tasks × repeats; results.jsonl, report.md and report.csv
     Study(StudyArgs),
-    /// Print a study's report from its results.jsonl; --html, --readme
+    /// Print a study's report from its results.jsonl, writing report.md, report.csv and
+    /// transcripts.md beside it anew; --html, --readme
     Report(ReportArgs),
     /// List the conditions a study can run
     Conditions(ConditionsArgs),

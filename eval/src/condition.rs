@@ -12,6 +12,7 @@ use mur_usage::Kind;
 use serde::Deserialize;
 
 use crate::adapters::Format;
+use crate::counterbalance::Counterbalanced;
 use crate::profile::Profile;
 
 /// The conditions shipped with mur-eval.
@@ -96,6 +97,9 @@ pub struct Condition {
     /// The instructions text and the file name it gets in the agent's working directory.
     pub instructions: String,
     pub instructions_file: String,
+    /// `both` only, with `counterbalance = true`: the instructions' two surfaces, named in
+    /// an order that varies across runs.
+    pub counterbalanced: Option<Counterbalanced>,
     /// `mcp` only.
     pub mcp: Option<McpClient>,
     /// How to read the agent's output, unless `--agent-format` says otherwise.
@@ -112,6 +116,8 @@ struct ConditionFile {
     instructions: PathBuf,
     #[serde(default = "default_instructions_file")]
     instructions_file: String,
+    #[serde(default)]
+    counterbalance: bool,
     mcp: Option<McpClient>,
     agent_format: Option<Format>,
 }
@@ -190,6 +196,19 @@ pub fn load(path: &Path) -> Result<Condition> {
         .as_deref()
         .map(|verbs| verb_set(verbs, base))
         .transpose()?;
+    let counterbalanced = match (file.counterbalance, surface) {
+        (false, _) => None,
+        (true, Profile::Both) => Some(
+            Counterbalanced::parse(&instructions, &CLI_WORDS, &MCP_WORDS)
+                .map_err(|e| Error::usage(format!("condition `{name}`: {}", e.message())))?,
+        ),
+        (true, _) => {
+            return Err(Error::usage(format!(
+                "condition `{name}`: `counterbalance = true` is for a `both` condition, which \
+                 names two surfaces"
+            )));
+        }
+    };
     let condition = Condition {
         name,
         description: file.description,
@@ -198,6 +217,7 @@ pub fn load(path: &Path) -> Result<Condition> {
         verbs_over: file.verbs_over.map(|dir| base.join(dir)),
         instructions,
         instructions_file: file.instructions_file,
+        counterbalanced,
         mcp: file.mcp,
         agent_format: file.agent_format,
     };
@@ -303,6 +323,11 @@ mod tests {
         );
         assert!(mentioned(&both.instructions, &MCP_WORDS).is_some());
         assert!(mentioned(&both.instructions, &CLI_WORDS).is_some());
+        // Its two surfaces are named in either order, half the runs each.
+        let order = both.counterbalanced.as_ref().expect("counterbalanced");
+        assert_eq!(order.text(false).0, both.instructions);
+        assert_ne!(order.text(true).0, both.instructions);
+        assert_ne!(order.text(false).1, order.text(true).1);
         let mcp = all.iter().find(|c| c.name == "mcp").expect("mcp");
         assert_eq!(mcp.surface, Profile::Mcp);
         assert_eq!(mcp.mcp.as_ref().map(|m| m.file.as_str()), Some(".mcp.json"));
@@ -361,6 +386,11 @@ mod tests {
         let cases = [
             ("typo.toml", "verb = \"named\"", "unknown field `verb`"),
             ("odd.toml", "verbs = \"nowhere\"", "neither `named`"),
+            (
+                "one.toml",
+                "counterbalance = true",
+                "`counterbalance = true` is for a `both` condition",
+            ),
         ];
         for (file, line, message) in cases {
             let text = format!(

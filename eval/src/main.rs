@@ -8,7 +8,7 @@
 //! and measures each run's calls (and the surface of its first), context bytes and
 //! tokens; it reports success per condition, task and task category, and writes what each
 //! agent did for people to read (`trace.md`, `transcripts.md`); `mur-eval report` prints
-//! a study's report from its results.jsonl.
+//! a study's report from its results.jsonl and writes its files anew.
 //!
 //! Exit codes: 0 every task completed (a study: every run recorded); 1 usage (bad flags, a bad task file, an unknown
 //! task); 2 not every task was completed; 7 the harness itself failed (for a task, whose
@@ -19,6 +19,7 @@ mod agent;
 mod checker;
 mod cli;
 mod condition;
+mod counterbalance;
 mod group;
 mod listing;
 mod oracle;

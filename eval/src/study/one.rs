@@ -11,6 +11,7 @@ use super::{Planned, Study, context, id, run_dir, traces, write};
 use crate::adapters;
 use crate::checker::Checker;
 use crate::condition::Condition;
+use crate::counterbalance;
 use crate::profile;
 use crate::run::{self, Extras};
 use crate::usage;
@@ -37,6 +38,7 @@ pub fn run_one(
         task: task.id.clone(),
         categories: task.categories.clone(),
         repeat: planned.repeat,
+        listed_first: None,
         order: planned.order,
         success: false,
         checks: Checks::default(),
@@ -58,7 +60,15 @@ pub fn run_one(
         result.error = Some(e.message().to_owned());
         return result;
     }
-    let extras = extras(condition, planned.repeat, &dir);
+    let instructions = match &condition.counterbalanced {
+        Some(order) => {
+            let (text, first) = order.text(counterbalance::swapped(planned.task, planned.repeat));
+            result.listed_first = Some(first);
+            text
+        }
+        None => condition.instructions.clone(),
+    };
+    let extras = extras(condition, &instructions, planned.repeat, &dir);
     let harness = run::Harness {
         plan: &ready.plan,
         prepared: &ready.prepared,
@@ -87,7 +97,7 @@ pub fn run_one(
     }
     result.context = context::measure(
         &dir,
-        &condition.instructions,
+        &instructions,
         ready.schemas.as_deref(),
         result.agent.as_ref(),
     );
@@ -96,9 +106,10 @@ pub fn run_one(
     result
 }
 
-/// What a study adds to the run: the instructions file, the condition's MCP client
-/// configuration, which repeat it is, and where the capture and the agent's transcript go.
-fn extras(condition: &Condition, repeat: u32, dir: &Path) -> Extras {
+/// What a study adds to the run: the instructions file (`instructions`, the condition's
+/// in this run's order), the condition's MCP client configuration, which repeat it is,
+/// and where the capture and the agent's transcript go.
+fn extras(condition: &Condition, instructions: &str, repeat: u32, dir: &Path) -> Extras {
     let mut env: Vec<(OsString, OsString)> = vec![
         ("MUR_EVAL_CONDITION".into(), condition.name.clone().into()),
         ("MUR_EVAL_REPEAT".into(), repeat.to_string().into()),
@@ -115,10 +126,7 @@ fn extras(condition: &Condition, repeat: u32, dir: &Path) -> Extras {
     }
     Extras {
         env,
-        files: vec![(
-            condition.instructions_file.clone(),
-            condition.instructions.clone(),
-        )],
+        files: vec![(condition.instructions_file.clone(), instructions.to_owned())],
         mcp: condition
             .mcp
             .as_ref()

@@ -48,6 +48,11 @@ pub struct Reach {
     /// Runs whose first call went through the CLI, through MCP.
     pub first_cli: u32,
     pub first_mcp: u32,
+    /// Runs whose instructions named the surfaces in a varied order (`counterbalance`)
+    /// and that made a call; of those, the runs whose first call went through the
+    /// surface named first.
+    pub order_varied: u32,
+    pub first_as_listed: u32,
 }
 
 impl Reach {
@@ -57,7 +62,15 @@ impl Reach {
                 .filter(|r| r.calls.first_surface == Some(surface))
                 .count() as u32
         };
+        let varied = || {
+            runs.iter()
+                .filter(|r| r.listed_first.is_some() && r.calls.first_surface.is_some())
+        };
         Reach {
+            order_varied: varied().count() as u32,
+            first_as_listed: varied()
+                .filter(|r| r.listed_first == r.calls.first_surface)
+                .count() as u32,
             offered_both: runs.iter().filter(|r| r.surface == "both").count() as u32,
             cli_calls: runs.iter().map(|r| u64::from(r.calls.cli)).sum(),
             mcp_calls: runs.iter().map(|r| u64::from(r.calls.mcp)).sum(),
@@ -475,8 +488,15 @@ pub fn preference_line(rows: &Rows) -> Option<String> {
             let share = reach
                 .cli_share()
                 .map_or_else(|| "no calls".to_owned(), |s| format!("{} of calls via the CLI", percent(s)));
+            let listed = match reach.order_varied {
+                0 => String::new(),
+                varied => format!(
+                    "; the surface its instructions named first was reached first in {} of {varied}",
+                    reach.first_as_listed
+                ),
+            };
             format!(
-                "{} first called through the CLI in {} of {} runs, through MCP in {}; {share} ({} CLI, {} MCP)",
+                "{} first called through the CLI in {} of {} runs, through MCP in {}{listed}; {share} ({} CLI, {} MCP)",
                 r.condition, reach.first_cli, r.runs, reach.first_mcp, reach.cli_calls, reach.mcp_calls
             )
         })
@@ -512,13 +532,13 @@ fn quote(field: &str) -> String {
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
 pub fn csv(rows: &Rows) -> String {
     let mut text = String::from(
-        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp\n",
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first\n",
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
         let _ = writeln!(
             text,
-            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
@@ -539,6 +559,8 @@ pub fn csv(rows: &Rows) -> String {
             row.reach.mcp_calls,
             row.reach.first_cli,
             row.reach.first_mcp,
+            row.reach.order_varied,
+            row.reach.first_as_listed,
         );
     }
     text
@@ -686,6 +708,7 @@ mod tests {
             task: task.to_owned(),
             categories: Vec::new(),
             repeat: 1,
+            listed_first: None,
             order: 0,
             success,
             checks: Checks {
@@ -822,14 +845,14 @@ mod tests {
             csv.lines()
                 .next()
                 .unwrap_or_default()
-                .ends_with(",refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp")
+                .ends_with(",cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first")
         );
         assert!(csv.contains("\ncli-named,,2,2,1.0000,"), "{csv}");
         let named = csv
             .lines()
             .find(|l| l.starts_with("cli-named,,"))
             .unwrap_or_default();
-        assert!(named.ends_with(",0,4,0,0,0,0"), "{named}");
+        assert!(named.ends_with(",0,4,0,0,0,0,0,0"), "{named}");
         // Read back from results.jsonl as written.
         let line = serde_json::to_string(&results[0]).expect("serialize");
         let back: RunResult = serde_json::from_str(&line).expect("deserialize");
@@ -866,13 +889,42 @@ mod tests {
             .find(|l| l.starts_with("both,,"))
             .map(str::to_owned)
             .unwrap_or_default();
-        assert!(both.ends_with(",5,3,2,1"), "{both}");
+        assert!(both.ends_with(",5,3,2,1,0,0"), "{both}");
         assert!(page(&rows, "study").contains("the agent's own choice: both first called"));
         // A condition that offers one surface has no preference to report.
         let one = super::rows(&results[3..], &["cli-named".to_owned()]);
         assert_eq!(preference_line(&one), None);
         let line = serde_json::to_string(&results[0]).expect("serialize");
         assert!(line.contains(r#""firstSurface":"cli""#), "{line}");
+        assert!(!line.contains("listedFirst"), "{line}");
+    }
+
+    #[test]
+    fn where_the_order_of_the_surfaces_varied_the_reach_for_the_first_named_is_reported() {
+        let listed = |first: Surface, listed: Surface| {
+            let mut run = reaching(first, 1, 1);
+            run.listed_first = Some(listed);
+            run
+        };
+        let results = vec![
+            listed(Surface::Cli, Surface::Cli),
+            listed(Surface::Mcp, Surface::Mcp),
+            listed(Surface::Cli, Surface::Mcp),
+            listed(Surface::Mcp, Surface::Mcp),
+        ];
+        let rows = rows(&results, &["both".to_owned()]);
+        let line = "Where both surfaces were offered, the agent's own choice: both first called \
+            through the CLI in 2 of 4 runs, through MCP in 2; the surface its instructions \
+            named first was reached first in 3 of 4; 50% of calls via the CLI (4 CLI, 4 MCP).";
+        assert_eq!(preference_line(&rows).as_deref(), Some(line));
+        let both = csv(&rows)
+            .lines()
+            .find(|l| l.starts_with("both,,"))
+            .map(str::to_owned)
+            .unwrap_or_default();
+        assert!(both.ends_with(",4,4,2,2,4,3"), "{both}");
+        let line = serde_json::to_string(&results[2]).expect("serialize");
+        assert!(line.contains(r#""listedFirst":"mcp""#), "{line}");
     }
 
     #[test]

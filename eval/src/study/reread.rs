@@ -1,12 +1,13 @@
-//! A study's report read back from its directory alone (`mur-eval report DIR`), and the
-//! README's baseline table written from it between its marker lines.
+//! A study's report read back from its directory alone (`mur-eval report DIR`), its files
+//! written anew there, and the README's baseline table written from it between its
+//! marker lines.
 
 use std::path::Path;
 
 use mur_core::{Error, Result};
 
 use super::journal::{self, Meta};
-use super::{RESULTS, report, title, write};
+use super::{RESULTS, report, title, write, write_reports};
 
 /// A study's report read back from its directory alone (`mur-eval report DIR`).
 pub struct Reread {
@@ -22,6 +23,10 @@ const BEGIN: &str = "<!-- study-baseline -->";
 const END: &str = "<!-- /study-baseline -->";
 
 impl Reread {
+    /// The report of the study in `dir`, with `report.md`, `report.csv` and
+    /// `transcripts.md` written there anew, as the study's end writes them: a study
+    /// stopped before its end, or one whose runs were read by an older `mur-eval`, gets
+    /// them from what it recorded.
     pub fn from(dir: &Path) -> Result<Self> {
         let meta_path = dir.join("study.json");
         let meta: Meta = std::fs::read_to_string(&meta_path)
@@ -40,7 +45,7 @@ impl Reread {
         let rows = report::rows(&results, &meta.conditions);
         let title = title(results.len(), meta.seed);
         Ok(Self {
-            markdown: report::markdown(&rows, &title),
+            markdown: write_reports(dir, &rows, &results, meta.seed)?,
             rows,
             title,
             runs: results.len(),

@@ -30,6 +30,10 @@ pub struct RunResult {
     pub categories: Vec<String>,
     /// 1-based.
     pub repeat: u32,
+    /// The surface the instructions named first, under a condition that varies the
+    /// order (`counterbalance`): what the first reach is weighed against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listed_first: Option<Surface>,
     /// The run's place in the study's shuffled order, 0-based.
     pub order: usize,
     /// Every check of the task's oracle passed.

@@ -13,6 +13,7 @@ use super::result::RunResult;
 use super::write;
 use crate::adapters::AgentReport;
 use crate::trace::{self, Step};
+use mur_usage::Surface;
 
 /// The file, in a run's directory, with what the agent did as a person reads it.
 pub const TRACE_FILE: &str = "trace.md";
@@ -63,7 +64,8 @@ pub fn write_trace(result: &RunResult, steps: &[Step]) -> Result<()> {
     write(&result.transcript.join(TRACE_FILE), &text)
 }
 
-/// `run id — pass, 3 calls` (or `fail`, and why the harness could not run it).
+/// `run id — pass, 3 calls` (or `fail`, and why the harness could not run it), and
+/// where the instructions' order varied, the surface they named first.
 fn heading(result: &RunResult) -> String {
     let verdict = if result.success { "pass" } else { "fail" };
     let error = result
@@ -71,8 +73,13 @@ fn heading(result: &RunResult) -> String {
         .as_deref()
         .map(|e| format!(" ({e})"))
         .unwrap_or_default();
+    let listed = match result.listed_first {
+        Some(Surface::Cli) => ", the shell named first",
+        Some(Surface::Mcp) => ", MCP named first",
+        None => "",
+    };
     format!(
-        "{} — {verdict}{error}, {} calls",
+        "{} — {verdict}{error}, {} calls{listed}",
         result.id, result.calls.total
     )
 }

@@ -9,7 +9,7 @@
 //! its turns, tokens and cost. A condition that leaks the other surface is refused.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -298,11 +298,36 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
             });
     let runs = 3 * REPEATS;
     let preference = format!(
-        "both first called through the CLI in {} of {runs} runs, through MCP in {}; ",
+        "both first called through the CLI in {} of {runs} runs, through MCP in {}",
         runs / 2,
         runs / 2
     );
     assert!(report.contains(&preference), "{preference}\n{report}");
+    // The instructions named the two surfaces in either order, half the runs each, the
+    // repeats of a task alternating; the report weighs the first reach against it.
+    let both: Vec<&Value> = all.iter().filter(|r| r["condition"] == "both").collect();
+    let listed = |surface: &str| both.iter().filter(|r| r["listedFirst"] == surface).count();
+    assert_eq!(
+        (listed("cli"), listed("mcp")),
+        (runs / 2, runs / 2),
+        "{both:?}"
+    );
+    for task in TASKS.split(',') {
+        let orders: BTreeSet<&str> = both
+            .iter()
+            .filter(|r| r["task"] == task)
+            .filter_map(|r| r["listedFirst"].as_str())
+            .collect();
+        assert_eq!(orders.len(), 2, "{task}: {both:?}");
+    }
+    let as_listed = both
+        .iter()
+        .filter(|r| r["listedFirst"] == r["calls"]["firstSurface"])
+        .count();
+    let order = format!(
+        "; the surface its instructions named first was reached first in {as_listed} of {runs}; "
+    );
+    assert!(report.contains(&order), "{order}\n{report}");
     assert!(
         report.contains(&format!("({cli_calls} CLI, {mcp_calls} MCP)")),
         "{report}"
@@ -331,6 +356,14 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
             )),
             "{trace}"
         );
+        // Where the order of the surfaces varied, the heading says which came first.
+        let first_line = trace.lines().next().unwrap_or_default();
+        let named_first = match run["listedFirst"].as_str() {
+            Some("cli") => ", the shell named first",
+            Some(_) => ", MCP named first",
+            None => " calls",
+        };
+        assert!(first_line.ends_with(named_first), "{first_line}");
     }
     let transcripts = std::fs::read_to_string(out.join("transcripts.md")).expect("transcripts.md");
     let section = |condition: &str| -> String {
@@ -372,7 +405,17 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
     }
     opened_in_a_browser(out, &html);
 
-    // `report` rebuilds the same table from results.jsonl alone.
+    // `report` rebuilds the same table from results.jsonl alone, and the study's files
+    // with it (as for a study stopped before its end, which never wrote them).
+    let written: Vec<(PathBuf, String)> = ["report.md", "report.csv", "transcripts.md"]
+        .iter()
+        .map(|name| {
+            let path = out.join(name);
+            let text = std::fs::read_to_string(&path).expect("the study wrote it");
+            std::fs::remove_file(&path).expect("remove");
+            (path, text)
+        })
+        .collect();
     let sandbox = Sandbox::new();
     let mut again = sandbox.command(eval_bin());
     again
@@ -383,6 +426,10 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
     let rebuilt = run_within(&mut again, STUDY_LIMIT).0;
     rebuilt.assert_code(0);
     assert_eq!(rebuilt.stdout, report);
+    for (path, text) in &written {
+        let again = std::fs::read_to_string(path).unwrap_or_default();
+        assert_eq!(&again, text, "`report` writes {} anew", path.display());
+    }
 
     // `--readme` puts the per-condition table between the README's marker lines, and
     // only there: the baseline is never typed by hand.
