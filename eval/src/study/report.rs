@@ -848,15 +848,21 @@ mod tests {
                 .ends_with(",cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first")
         );
         assert!(csv.contains("\ncli-named,,2,2,1.0000,"), "{csv}");
-        let named = csv
-            .lines()
-            .find(|l| l.starts_with("cli-named,,"))
-            .unwrap_or_default();
+        let named = csv_row(&rows, "cli-named");
         assert!(named.ends_with(",0,4,0,0,0,0,0,0"), "{named}");
         // Read back from results.jsonl as written.
         let line = serde_json::to_string(&results[0]).expect("serialize");
         let back: RunResult = serde_json::from_str(&line).expect("deserialize");
         assert_eq!(back, results[0]);
+    }
+
+    /// The CSV row of `condition` as a whole (its `task` empty).
+    fn csv_row(rows: &Rows, condition: &str) -> String {
+        csv(rows)
+            .lines()
+            .find(|l| l.starts_with(&format!("{condition},,")))
+            .map(str::to_owned)
+            .unwrap_or_default()
     }
 
     /// A run under a `both` condition: its calls by surface and where it reached first.
@@ -884,11 +890,7 @@ mod tests {
         assert_eq!(preference_line(&rows).as_deref(), Some(line));
         let md = markdown(&rows, "study");
         assert!(md.contains(&format!("\n{line}\n")), "{md}");
-        let both = csv(&rows)
-            .lines()
-            .find(|l| l.starts_with("both,,"))
-            .map(str::to_owned)
-            .unwrap_or_default();
+        let both = csv_row(&rows, "both");
         assert!(both.ends_with(",5,3,2,1,0,0"), "{both}");
         assert!(page(&rows, "study").contains("the agent's own choice: both first called"));
         // A condition that offers one surface has no preference to report.
@@ -917,11 +919,7 @@ mod tests {
             through the CLI in 2 of 4 runs, through MCP in 2; the surface its instructions \
             named first was reached first in 3 of 4; 50% of calls via the CLI (4 CLI, 4 MCP).";
         assert_eq!(preference_line(&rows).as_deref(), Some(line));
-        let both = csv(&rows)
-            .lines()
-            .find(|l| l.starts_with("both,,"))
-            .map(str::to_owned)
-            .unwrap_or_default();
+        let both = csv_row(&rows, "both");
         assert!(both.ends_with(",4,4,2,2,4,3"), "{both}");
         let line = serde_json::to_string(&results[2]).expect("serialize");
         assert!(line.contains(r#""listedFirst":"mcp""#), "{line}");
