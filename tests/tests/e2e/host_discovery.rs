@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use mur_e2e::{Output, Sandbox, Stub, dead_pid, free_port, mkfifo, signal, silent_listener};
+use mur_e2e::{
+    Output, Sandbox, Stub, dead_pid, free_port, mkfifo, refusing_port, signal, silent_listener,
+};
 
 /// `mur devtools --project PROJECT call version`.
 fn call_version_for(sb: &Sandbox, project: &Path) -> Output {
@@ -198,7 +200,9 @@ fn endpoint_bypasses_discovery() {
 #[test]
 fn an_unreachable_endpoint_exits_2_with_the_transport_error() {
     let sb = Sandbox::new();
-    let endpoint = format!("http://127.0.0.1:{}/mcp", free_port());
+    // Bound and never listened on: no other test's server can be handed the port.
+    let (_closed_socket, port) = refusing_port();
+    let endpoint = format!("http://127.0.0.1:{port}/mcp");
     let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"]);
     out.assert_code(2);
     assert_eq!(out.stdout, "");
