@@ -144,8 +144,13 @@ pub fn settle(
     method: &str,
     params: Option<&Value>,
 ) -> Result<Value> {
-    let missing = missing_tool(&reply, method, params);
-    if missing.is_some() || matches!(reply, Reply::Error(_)) {
+    // A successful call takes no further look.
+    let reply = match reply {
+        Reply::Result(result) if !is_error(&result) => return Ok(result),
+        failed => failed,
+    };
+    let missing = missing_tool(&reply, method, params).is_some();
+    if missing || matches!(reply, Reply::Error(_)) {
         // A missing tool is recorded as the server's refusal, whichever form it took:
         // no tool ran.
         usage::rpc_error();
@@ -156,18 +161,32 @@ pub fn settle(
             let stdout = output::render_json(&json!({ "error": error }), settings.pretty)?;
             Error::tool_failed(message).with_stdout(stdout.into_bytes())
         }
-        Reply::Result(result) if result["isError"] == json!(true) => {
+        Reply::Result(result) => {
             let message = tool_error_message(&result, method, params);
             let stdout = output::render_json(&result, settings.pretty)?;
             Error::tool_failed(message).with_stdout(stdout.into_bytes())
         }
-        Reply::Result(result) => return Ok(result),
     };
-    Err(match missing {
-        Some(_) => failed
-            .with_hint("`mur devtools catalog` lists the tools this session has, each as a verb"),
-        None => failed,
+    Err(if missing {
+        failed.with_hint("`mur devtools catalog` lists the tools this session has, each as a verb")
+    } else {
+        failed
     })
+}
+
+/// Whether a `tools/call` result says the tool failed.
+fn is_error(result: &Value) -> bool {
+    result["isError"] == json!(true)
+}
+
+/// What a failed reply says: a JSON-RPC error's message, or a failed result's text;
+/// `None` for a successful reply.
+fn failure_text(reply: &Reply) -> Option<String> {
+    match reply {
+        Reply::Error(error) => Some(error["message"].as_str().unwrap_or_default().to_owned()),
+        Reply::Result(result) if is_error(result) => Some(result_text(result)),
+        Reply::Result(_) => None,
+    }
 }
 
 /// The tool a `tools/call` reply says the server does not have: a JSON-RPC error (MCP's
@@ -176,15 +195,10 @@ pub fn settle(
 /// or refused its arguments (also -32602 there), is not that: its text names no missing
 /// tool.
 pub fn missing_tool<'a>(reply: &Reply, method: &str, params: Option<&'a Value>) -> Option<&'a str> {
+    let text = failure_text(reply)?.to_lowercase();
     let name = params
         .and_then(|p| p["name"].as_str())
         .filter(|_| method == "tools/call")?;
-    let text = match reply {
-        Reply::Error(error) => error["message"].as_str().unwrap_or_default().to_owned(),
-        Reply::Result(result) if result["isError"] == json!(true) => result_text(result),
-        Reply::Result(_) => return None,
-    }
-    .to_lowercase();
     let says = text.contains("unknown tool")
         || (text.contains("not found") && text.contains(&name.to_lowercase()));
     says.then_some(name)
@@ -197,8 +211,7 @@ pub fn arguments_refused(reply: &Reply) -> bool {
     match reply {
         Reply::Error(error) => error["code"].as_i64() == Some(INVALID_PARAMS),
         Reply::Result(result) => {
-            result["isError"] == json!(true)
-                && result_text(result).contains(&INVALID_PARAMS.to_string())
+            is_error(result) && result_text(result).contains(&INVALID_PARAMS.to_string())
         }
     }
 }
