@@ -5,7 +5,9 @@
 use std::collections::BTreeSet;
 
 use mur_e2e::plugins::{add, install_standard, standard};
-use mur_e2e::{Sandbox, Successors};
+use mur_e2e::stub::Reply;
+use mur_e2e::{Output, Sandbox, Stub, Successors};
+use serde_json::json;
 
 #[track_caller]
 fn ok(sandbox: &Sandbox, args: &[&str]) -> serde_json::Value {
@@ -579,4 +581,66 @@ fn a_catalog_over_a_broken_verb_index_is_mur_failing_not_an_empty_list() {
     out.assert_code(7)
         .assert_stderr_starts_with("error: the verb index `");
     assert_eq!(out.stdout, "");
+}
+
+#[test]
+fn a_tool_that_failed_keeps_the_tool_list_and_one_the_server_lacks_drops_it() {
+    let sb = Sandbox::new();
+    // One tool, `lookup`: it fails saying a key was "not found", and for the key `gone`
+    // the server answers as one that no longer has the tool.
+    let server = Stub::serve(|req| {
+        if req.method != "POST" {
+            return Reply::empty(405);
+        }
+        let body = req.json();
+        let id = body["id"].clone();
+        let result = match body["method"].as_str() {
+            Some("tools/list") => json!({ "tools": [{
+                "name": "lookup",
+                "description": "Looks a key up",
+                "inputSchema": { "type": "object", "properties": { "key": { "type": "string" } } }
+            }] }),
+            Some("tools/call") if body["params"]["arguments"]["key"] == "gone" => {
+                return Reply::json(
+                    200,
+                    &json!({ "jsonrpc": "2.0", "id": id,
+                             "error": { "code": -32602, "message": "Unknown tool: lookup" } }),
+                );
+            }
+            Some("tools/call") => json!({
+                "content": [{ "type": "text", "text": "key `x` not found" }],
+                "isError": true
+            }),
+            _ => json!({}),
+        };
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+        )
+    });
+    let endpoint = server.endpoint();
+    let lookup = |key: &str| {
+        let out = sb.mur(&[
+            "devtools",
+            "-v",
+            "--endpoint",
+            &endpoint,
+            "lookup",
+            "--key",
+            key,
+        ]);
+        out.assert_code(5);
+        out
+    };
+    let from_cache = |out: &Output| out.stderr.contains("tool list from the cache");
+    let first = lookup("x");
+    assert!(!from_cache(&first), "{first}");
+    // A tool that ran and failed says nothing of the list, whatever its words.
+    let again = lookup("x");
+    assert!(from_cache(&again), "{again}");
+    // The server has no such tool any more: the next call reads the list afresh.
+    let gone = lookup("gone");
+    assert!(from_cache(&gone), "{gone}");
+    let after = lookup("x");
+    assert!(!from_cache(&after), "{after}");
 }
