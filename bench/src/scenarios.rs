@@ -5,7 +5,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use mur_lockfile::Lockfile;
+use mur_lockfile::{Lockfile, Registry};
 
 use crate::{
     latency::STATE_ARGS,
@@ -83,37 +83,82 @@ fn in_process_split(sandbox: &Bench, verb: &str) -> String {
 
 /// Discovery with many dead entries beside the one live session. The host
 /// may delete stale files as it goes, so they are planted again before each run.
+/// Each case runs twice: in the sandbox's runtime directory (on the disk its temporary
+/// directory is on, like the `/tmp/reactor-devtools-<uid>` fallback) and in one on tmpfs
+/// (`/dev/shm`, like the `/run/user/<uid>` a systemd login gives `XDG_RUNTIME_DIR`),
+/// because removing a file costs ~20 times more on a journalled disk.
 pub fn discovery_at_scale(sandbox: &Bench, live: &Lockfile, runs: usize) -> Result<Vec<Row>> {
     let dead_pid = dead_pid()?;
     let mut rows = Vec::new();
-    let plant_stale = || plant_stale(sandbox, live, dead_pid, 1000);
-    let plant_malformed = || plant_malformed(sandbox, 50);
-    let cases: [(&str, &dyn Fn() -> Result<()>); 2] = [
-        ("1 live + 1,000 stale", &plant_stale),
-        ("1 live + 50 malformed", &plant_malformed),
+    let tmpfs = TmpfsRuntime::new(live)?;
+    let places = [
+        Some(("disk", None)),
+        tmpfs.as_ref().map(|t| ("tmpfs", Some(t))),
     ];
-    for (label, plant) in cases {
-        for (what, args, code) in [
-            ("session list", vec!["session", "list"], 0),
-            (
-                "state --selector '#count'",
-                vec!["state", "--selector", "#count"],
-                0,
-            ),
-        ] {
-            plant()?;
-            let memory =
-                measure::run_for_memory_expect(&mut sandbox.mur(&args), code).map_err(io)?;
-            let mut samples = Vec::new();
-            for _ in 0..runs {
+    for (place, tmpfs) in places.into_iter().flatten() {
+        let registry = tmpfs.map_or_else(|| sandbox.registry(), |t| t.registry.clone());
+        let plant_stale = || plant_stale(&registry, live, dead_pid, 1000);
+        let plant_malformed = || plant_malformed(&registry, 50);
+        let cases: [(&str, &dyn Fn() -> Result<()>); 2] = [
+            ("1 live + 1,000 stale", &plant_stale),
+            ("1 live + 50 malformed", &plant_malformed),
+        ];
+        for (label, plant) in cases {
+            for (what, args) in [
+                ("session list", vec!["session", "list"]),
+                (
+                    "state --selector '#count'",
+                    vec!["state", "--selector", "#count"],
+                ),
+            ] {
+                let command = || {
+                    let mut command = sandbox.mur(&args);
+                    if let Some(t) = tmpfs {
+                        command.env("XDG_RUNTIME_DIR", t.dir.path());
+                    }
+                    command
+                };
                 plant()?;
-                samples.push(measure::run_expect(&mut sandbox.mur(&args), code).map_err(io)?);
+                let memory = measure::run_for_memory_expect(&mut command(), 0).map_err(io)?;
+                let mut samples = Vec::new();
+                for _ in 0..runs {
+                    plant()?;
+                    samples.push(measure::run_expect(&mut command(), 0).map_err(io)?);
+                }
+                let name = format!("{what} — {label}, runtime dir on {place}");
+                rows.push(Row::from_runs(name, &samples).peak_from(&[memory]));
             }
-            rows.push(Row::from_runs(format!("{what} — {label}"), &samples).peak_from(&[memory]));
+            clear_planted(&registry, live)?;
         }
-        clear_planted(sandbox, live)?;
     }
     Ok(rows)
+}
+
+/// A runtime directory on tmpfs holding a copy of the live session's lockfile, so `mur`
+/// finds that session there too; `None` where there is no `/dev/shm`.
+struct TmpfsRuntime {
+    dir: tempfile::TempDir,
+    registry: Registry,
+}
+
+impl TmpfsRuntime {
+    fn new(live: &Lockfile) -> Result<Option<Self>> {
+        let shm = std::path::Path::new("/dev/shm");
+        if !shm.is_dir() {
+            return Ok(None);
+        }
+        let dir = tempfile::Builder::new()
+            .prefix("mur-bench-run-")
+            .tempdir_in(shm)
+            .map_err(io)?;
+        let path = dir.path().as_os_str().to_owned();
+        let registry = Registry::at(mur_lockfile::paths::lockfile_dir_from(
+            |name| (name == "XDG_RUNTIME_DIR").then(|| path.clone()),
+            0,
+        ));
+        registry.write(live).map_err(io)?;
+        Ok(Some(Self { dir, registry }))
+    }
 }
 
 fn dead_pid() -> Result<u32> {
@@ -123,8 +168,7 @@ fn dead_pid() -> Result<u32> {
     Ok(pid)
 }
 
-fn plant_stale(sandbox: &Bench, live: &Lockfile, dead_pid: u32, count: usize) -> Result<()> {
-    let registry = sandbox.registry();
+fn plant_stale(registry: &Registry, live: &Lockfile, dead_pid: u32, count: usize) -> Result<()> {
     for index in 0..count {
         let lock = Lockfile::http(
             live.port,
@@ -137,8 +181,8 @@ fn plant_stale(sandbox: &Bench, live: &Lockfile, dead_pid: u32, count: usize) ->
     Ok(())
 }
 
-fn plant_malformed(sandbox: &Bench, count: usize) -> Result<()> {
-    let dir = sandbox.registry().dir().to_path_buf();
+fn plant_malformed(registry: &Registry, count: usize) -> Result<()> {
+    let dir = registry.dir().to_path_buf();
     for index in 0..count {
         let path = dir.join(format!("{index:016x}.json"));
         std::fs::write(
@@ -155,8 +199,7 @@ fn plant_malformed(sandbox: &Bench, count: usize) -> Result<()> {
     Ok(())
 }
 
-fn clear_planted(sandbox: &Bench, live: &Lockfile) -> Result<()> {
-    let registry = sandbox.registry();
+fn clear_planted(registry: &Registry, live: &Lockfile) -> Result<()> {
     let keep = registry.path_for(&live.project);
     for entry in registry.scan().map_err(io)? {
         if entry.path != keep {
