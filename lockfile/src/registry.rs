@@ -23,6 +23,10 @@ pub enum ReadOutcome {
     UnknownSchema(String),
     /// Owned by another user or writable by others (Unix).
     Untrusted(String),
+    /// No file at that path: it never was, or it went between being listed and
+    /// being read (another reader removed it as stale, or its session ended).
+    /// [`Registry::scan`] leaves such files out.
+    Gone,
 }
 
 /// A lockfile found by [`Registry::scan`].
@@ -91,6 +95,7 @@ impl Registry {
         options.read(true);
         let file = match open::guarded(&mut options, path) {
             Ok(file) => file,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return ReadOutcome::Gone,
             Err(err) if open::is_symlink_refusal(&err) => {
                 return ReadOutcome::Untrusted(format!(
                     "refusing lockfile `{}`: it is a symbolic link",
@@ -124,7 +129,8 @@ impl Registry {
     }
 
     /// Every `*.json` lockfile in the directory, sorted by path. A missing
-    /// directory has no lockfiles. Temporary `.json.tmp` files are not lockfiles.
+    /// directory has no lockfiles. Temporary `.json.tmp` files are not lockfiles,
+    /// and a file removed between the listing and its read is not there.
     pub fn scan(&self) -> io::Result<Vec<Entry>> {
         let listing = match fs::read_dir(&self.dir) {
             Ok(listing) => listing,
@@ -138,9 +144,9 @@ impl Registry {
         paths.sort();
         Ok(paths
             .into_iter()
-            .map(|path| Entry {
-                outcome: self.read(&path),
-                path,
+            .filter_map(|path| match self.read(&path) {
+                ReadOutcome::Gone => None,
+                outcome => Some(Entry { path, outcome }),
             })
             .collect())
     }

@@ -150,6 +150,65 @@ fn a_reader_never_sees_a_partial_file_while_a_writer_rewrites_it() {
 }
 
 #[test]
+fn a_missing_file_reads_as_gone_not_as_one_that_cannot_be_inspected() {
+    let (_guard, registry) = registry();
+    registry.ensure_dir().expect("dir");
+    assert_eq!(
+        registry.read(&registry.path_for("/p/never/App.csproj")),
+        ReadOutcome::Gone
+    );
+}
+
+#[test]
+fn a_scan_leaves_out_files_removed_while_it_lists_the_directory() {
+    // Another reader removing stale files while this one scanned: the files it
+    // listed and then could not open were reported as "cannot inspect lockfile …:
+    // No such file or directory", one warning each on every concurrent `mur`.
+    let (_guard, registry) = registry();
+    let kept_lock = sample_lock("/p/kept/App.csproj");
+    let kept = registry.write(&kept_lock).expect("write");
+    let stop = Arc::new(AtomicBool::new(false));
+    let names: Vec<_> = (0..20)
+        .map(|i| registry.write(&sample_lock(&format!("/p/{i}/App.csproj"))))
+        .collect::<Result<Vec<_>, _>>()
+        .expect("write")
+        .into_iter()
+        .map(|path| path.file_name().expect("name").to_owned())
+        .collect();
+    // Files leave the directory and come back whole (renames), as fast as they can.
+    let aside = registry.dir().with_file_name("aside");
+    fs::create_dir(&aside).expect("aside");
+    let remover = {
+        let (dir, stop) = (registry.dir().to_owned(), stop.clone());
+        std::thread::spawn(move || {
+            let mut rounds = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                for (from, to) in [(&dir, &aside), (&aside, &dir)] {
+                    for name in &names {
+                        fs::rename(from.join(name), to.join(name)).expect("rename");
+                    }
+                }
+                rounds += 1;
+            }
+            rounds
+        })
+    };
+    for _ in 0..500 {
+        for entry in registry.scan().expect("scan") {
+            assert!(
+                matches!(&entry.outcome, ReadOutcome::Valid(_)),
+                "{}: {:?}",
+                entry.path.display(),
+                entry.outcome
+            );
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    assert!(remover.join().expect("remover") > 0);
+    assert_eq!(registry.read(&kept), ReadOutcome::Valid(kept_lock));
+}
+
+#[test]
 fn writers_racing_on_one_project_never_fail_and_leave_one_whole_file() {
     // Before each writer had its own temporary name, two writers renamed the
     // same `<hash>.json.tmp` and the loser failed with "No such file".

@@ -57,10 +57,8 @@ pub(crate) async fn claim_slot(registry: &Registry, path: &Path) -> Result<SlotL
 /// We hold the lock; a lockfile still in the slot was left by a session that
 /// is gone, or written by a process that does not take the lock.
 async fn judge_leftover(registry: &Registry, path: &Path) -> Result<(), ServeError> {
-    if std::fs::symlink_metadata(path).is_err() {
-        return Ok(());
-    }
     match registry.read(path) {
+        ReadOutcome::Gone => Ok(()),
         ReadOutcome::Valid(lock) if lock.pid == std::process::id() => {
             // Our own pid in the file can only be a leftover (pids are reused).
             clear(registry, path, "written by an earlier process with our pid")

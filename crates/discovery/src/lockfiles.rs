@@ -148,6 +148,8 @@ fn valid_or_notice(entry: Entry, report: &mut dyn Report) -> Option<Found> {
             ));
         }
         ReadOutcome::Untrusted(why) => report.notice(why),
+        // Removed since it was listed (`scan` leaves these out): nothing to say.
+        ReadOutcome::Gone => {}
     }
     None
 }
