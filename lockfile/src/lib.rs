@@ -8,6 +8,7 @@
 //! - [`liveness`]: whether the process behind a lockfile is really serving.
 //! - [`endpoint`]: which endpoints may be contacted at all (loopback only).
 
+mod batch;
 pub mod endpoint;
 pub mod liveness;
 mod open;

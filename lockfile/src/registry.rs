@@ -7,7 +7,7 @@ use std::{
     sync::atomic::{AtomicU64, Ordering},
 };
 
-use crate::{LOCKFILE_SCHEMA, Lockfile, open, paths, slot::SlotLock, trust};
+use crate::{LOCKFILE_SCHEMA, Lockfile, batch, open, paths, slot::SlotLock, trust};
 
 /// No lockfile is anywhere near this size; a bigger file is not one.
 const MAX_LOCKFILE_BYTES: u64 = 64 * 1024;
@@ -142,9 +142,11 @@ impl Registry {
             .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
             .collect();
         paths.sort();
+        let outcomes = batch::map(&paths, |path| self.read(path));
         Ok(paths
             .into_iter()
-            .filter_map(|path| match self.read(&path) {
+            .zip(outcomes)
+            .filter_map(|(path, outcome)| match outcome {
                 ReadOutcome::Gone => None,
                 outcome => Some(Entry { path, outcome }),
             })
@@ -168,6 +170,16 @@ impl Registry {
     /// when the slot is held (a session is starting or running) or the file
     /// changed.
     pub fn remove_if_unchanged(&self, path: &Path, judged: &Lockfile) -> io::Result<bool> {
+        self.remove_unchanged(path, judged)
+    }
+
+    /// [`Registry::remove_if_unchanged`] for each `(path, judged)`, many of them at
+    /// once on a few threads; the outcomes are in the order given.
+    pub fn remove_all_if_unchanged(&self, files: &[(&Path, &Lockfile)]) -> Vec<io::Result<bool>> {
+        batch::map(files, |(path, judged)| self.remove_unchanged(path, judged))
+    }
+
+    fn remove_unchanged(&self, path: &Path, judged: &Lockfile) -> io::Result<bool> {
         let Some(_slot) = SlotLock::try_acquire(path)? else {
             return Ok(false);
         };

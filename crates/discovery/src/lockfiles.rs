@@ -78,49 +78,6 @@ pub async fn survey(
     Ok(survey)
 }
 
-/// Stale files up to this many are removed on the calling thread; more are shared
-/// among [`GC_WORKERS`] threads.
-const GC_SERIAL_MAX: usize = 32;
-
-/// How many threads remove a large batch of stale files. On a disk-backed
-/// directory an `unlink` blocks on the filesystem's journal for ~0.1 ms (the
-/// `/tmp` fallback on ext4; a tmpfs `XDG_RUNTIME_DIR` does not block), so the
-/// threads mostly wait, and overlapping their waits is what makes a thousand
-/// removals three times quicker (docs/performance.md). Each removal stands alone
-/// (its own slot lock), so the order they happen in does not matter.
-const GC_WORKERS: usize = 8;
-
-/// Whether each of `stale` was removed (`Ok(true)`), left (`Ok(false)`) or could
-/// not be removed, in the order given.
-fn remove_stale(registry: &Registry, stale: &[Found]) -> Vec<std::io::Result<bool>> {
-    let remove = |found: &Found| registry.remove_if_unchanged(&found.path, &found.lock);
-    if stale.len() <= GC_SERIAL_MAX {
-        return stale.iter().map(remove).collect();
-    }
-    let chunk = stale.len().div_ceil(GC_WORKERS);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = stale
-            .chunks(chunk)
-            .map(|part| {
-                let worker = scope.spawn(move || part.iter().map(remove).collect::<Vec<_>>());
-                (part.len(), worker)
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|(len, worker)| {
-                // A removal is file calls that return errors, so a worker cannot panic
-                // but by a bug; if one did, its files are said to be left, not lost.
-                worker.join().unwrap_or_else(|_| {
-                    (0..len)
-                        .map(|_| Err(std::io::Error::other("the removing thread failed")))
-                        .collect()
-                })
-            })
-            .collect()
-    })
-}
-
 /// "the session of `P` (pid N) at `E` did not answer …".
 pub fn unresponsive_message(found: &Found, reason: &str) -> String {
     format!(
@@ -161,7 +118,13 @@ impl Survey {
     /// since the survey keeps its fresh lockfile.
     pub fn collect_garbage(&self, registry: &Registry, report: &mut dyn Report) -> usize {
         let mut removed = 0;
-        for (found, outcome) in self.stale.iter().zip(remove_stale(registry, &self.stale)) {
+        let files: Vec<_> = self
+            .stale
+            .iter()
+            .map(|f| (f.path.as_path(), &f.lock))
+            .collect();
+        let outcomes = registry.remove_all_if_unchanged(&files);
+        for (found, outcome) in self.stale.iter().zip(outcomes) {
             match outcome {
                 Ok(true) => {
                     removed += 1;
@@ -223,10 +186,7 @@ mod tests {
                 Found { path, lock }
             })
             .collect();
-        assert!(
-            stale.len() > GC_SERIAL_MAX,
-            "the batch takes the threaded path"
-        );
+        // Many more than a thread's worth (lockfile's `batch`): removed on threads.
         // A session holds this slot (starting, or running with a fresh file).
         let _held = SlotLock::try_acquire(&stale[10].path)
             .expect("lock")
