@@ -170,16 +170,6 @@ impl Registry {
     /// when the slot is held (a session is starting or running) or the file
     /// changed.
     pub fn remove_if_unchanged(&self, path: &Path, judged: &Lockfile) -> io::Result<bool> {
-        self.remove_unchanged(path, judged)
-    }
-
-    /// [`Registry::remove_if_unchanged`] for each `(path, judged)`, many of them at
-    /// once on a few threads; the outcomes are in the order given.
-    pub fn remove_all_if_unchanged(&self, files: &[(&Path, &Lockfile)]) -> Vec<io::Result<bool>> {
-        batch::map(files, |(path, judged)| self.remove_unchanged(path, judged))
-    }
-
-    fn remove_unchanged(&self, path: &Path, judged: &Lockfile) -> io::Result<bool> {
         let Some(_slot) = SlotLock::try_acquire(path)? else {
             return Ok(false);
         };
@@ -192,6 +182,14 @@ impl Registry {
             }
             _ => Ok(false),
         }
+    }
+
+    /// [`Registry::remove_if_unchanged`] for each `(path, judged)`, many of them at
+    /// once on a few threads; the outcomes are in the order given.
+    pub fn remove_all_if_unchanged(&self, files: &[(&Path, &Lockfile)]) -> Vec<io::Result<bool>> {
+        batch::map(files, |(path, judged)| {
+            self.remove_if_unchanged(path, judged)
+        })
     }
 }
 
