@@ -99,7 +99,7 @@ pub fn discovery_at_scale(sandbox: &Bench, live: &Lockfile, runs: usize) -> Resu
         tmpfs.as_ref().map(|t| ("tmpfs", Some(t))),
     ];
     for (place, tmpfs) in places.into_iter().flatten() {
-        let registry = tmpfs.map_or_else(|| sandbox.registry(), |t| t.registry.clone());
+        let registry = tmpfs.map_or_else(|| sandbox.registry(), TmpfsRuntime::registry);
         let plant_stale = || plant_stale(&registry, live, dead_pid, 1000);
         let plant_malformed = || plant_malformed(&registry, 50);
         let cases: [(&str, &dyn Fn() -> Result<()>); 2] = [
@@ -141,7 +141,6 @@ pub fn discovery_at_scale(sandbox: &Bench, live: &Lockfile, runs: usize) -> Resu
 /// finds that session there too; `None` where there is no `/dev/shm`.
 struct TmpfsRuntime {
     dir: tempfile::TempDir,
-    registry: Registry,
 }
 
 impl TmpfsRuntime {
@@ -154,13 +153,18 @@ impl TmpfsRuntime {
             .prefix("mur-bench-run-")
             .tempdir_in(shm)
             .map_err(io)?;
-        let path = dir.path().as_os_str().to_owned();
-        let registry = Registry::at(mur_lockfile::paths::lockfile_dir_from(
-            |name| (name == "XDG_RUNTIME_DIR").then(|| path.clone()),
+        let runtime = Self { dir };
+        runtime.registry().write(live).map_err(io)?;
+        Ok(Some(runtime))
+    }
+
+    /// The lockfile directory `mur` reads with this as its `XDG_RUNTIME_DIR`.
+    fn registry(&self) -> Registry {
+        let path = self.dir.path().as_os_str();
+        Registry::at(mur_lockfile::paths::lockfile_dir_from(
+            |name| (name == "XDG_RUNTIME_DIR").then(|| path.to_owned()),
             0,
-        ));
-        registry.write(live).map_err(io)?;
-        Ok(Some(Self { dir, registry }))
+        ))
     }
 }
 
