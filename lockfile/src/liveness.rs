@@ -17,7 +17,8 @@ use futures_util::StreamExt as _;
 use mur_http::{Http, Request, innermost};
 use serde::Deserialize;
 
-use crate::{Lockfile, PROBE_SCHEMA, Transport, endpoint};
+use crate::endpoint;
+use crate::schema::{Lockfile, PROBE_SCHEMA, Transport};
 
 /// How long one probe may take. Loopback answers in well under a millisecond;
 /// this only bounds a process that accepts connections and never answers.

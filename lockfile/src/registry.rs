@@ -7,7 +7,8 @@ use std::{
     sync::atomic::{AtomicU64, Ordering},
 };
 
-use crate::{LOCKFILE_SCHEMA, Lockfile, batch, open, paths, slot::SlotLock, trust};
+use crate::schema::{LOCKFILE_SCHEMA, Lockfile};
+use crate::{batch, open, paths, slot::SlotLock, trust};
 
 /// No lockfile is anywhere near this size; a bigger file is not one.
 const MAX_LOCKFILE_BYTES: u64 = 64 * 1024;

@@ -13,11 +13,12 @@
 
 use std::time::Duration;
 
-use reqwest::header::{ACCEPT, HeaderMap, HeaderValue};
+use reqwest::header::{ACCEPT, HeaderValue};
 use serde_json::{Value, json};
 
-use super::request::{self, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID};
+use super::request::{self, HEADER_SESSION_ID};
 use super::response::{Message, Reply};
+use super::session::Session;
 use super::{Answer, Client, FAREWELL_LIMIT, LOG_LEVEL};
 use mur_core::{Error, Result};
 use mur_http::Request;
@@ -34,15 +35,6 @@ const DEFAULT_RETRY_MS: u64 = 1000;
 const STREAM_LIMIT: Duration = Duration::from_secs(1);
 /// The header that resumes an event stream.
 const HEADER_LAST_EVENT_ID: &str = "last-event-id";
-
-/// A session opened by `initialize`.
-#[derive(Debug, Clone)]
-pub(super) struct Session {
-    id: Option<String>,
-    version: String,
-    /// Whether the server declared `logging`.
-    logs: bool,
-}
 
 impl Client<'_> {
     /// Runs `method` inside a short-lived legacy session offering `version`.
@@ -296,16 +288,5 @@ impl Client<'_> {
                 FAREWELL_LIMIT.as_millis()
             ),
         }
-    }
-}
-
-impl Session {
-    fn headers(&self) -> HeaderMap {
-        let mut h = request::base_headers();
-        request::insert(&mut h, HEADER_PROTOCOL_VERSION, &self.version);
-        if let Some(id) = &self.id {
-            request::insert(&mut h, HEADER_SESSION_ID, id);
-        }
-        h
     }
 }

@@ -25,6 +25,7 @@ mod events;
 mod legacy;
 mod request;
 mod response;
+mod session;
 pub mod tool_result;
 
 use std::sync::Mutex;
@@ -91,7 +92,7 @@ pub struct Client<'a> {
     /// here, outside the call's future, so that the timeout, which drops that
     /// future wherever it is, cannot take the session with it: [`Client::call`]
     /// ends it afterwards in every outcome.
-    session: Mutex<Option<legacy::Session>>,
+    session: Mutex<Option<session::Session>>,
     /// The endpoint's OAuth token, and the flow that gets one on a 401.
     auth: auth::Auth,
 }

@@ -4,29 +4,14 @@
 //! what it has to say along the way goes to a [`Report`], never to stderr.
 
 mod lockfiles;
+mod report;
 mod scan;
 mod select;
 
 pub use lockfiles::{Found, Survey, registry, survey};
+pub use report::{Report, Silent};
 pub use scan::scan;
 pub use select::{Candidate, ProjectFilter};
-
-/// What discovery tells the user along the way; the binary decides how it shows.
-pub trait Report {
-    /// A one-line notice: a file skipped, a session that did not answer.
-    fn notice(&mut self, message: String);
-    /// `--auto`: `done` of `total` ports probed so far.
-    fn scan_progress(&self, _done: usize, _total: usize) {}
-    /// `--auto`: the scan is over.
-    fn scan_finished(&self) {}
-}
-
-/// A [`Report`] that drops everything.
-pub struct Silent;
-
-impl Report for Silent {
-    fn notice(&mut self, _message: String) {}
-}
 
 use mur_core::settings::{Settings, Source};
 use mur_core::{Error, Result};

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use mur_lockfile::liveness::{self, Liveness};
 use mur_lockfile::{Entry, Lockfile, ReadOutcome, Registry};
 
-use crate::Report;
+use crate::report::Report;
 use mur_core::{Error, Result};
 
 /// A valid lockfile and where it was found.

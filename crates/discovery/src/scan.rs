@@ -21,8 +21,8 @@ use futures_util::StreamExt as _;
 use mur_lockfile::{Transport, liveness};
 use tokio::net::TcpStream;
 
-use super::Candidate;
-use crate::Report;
+use crate::report::Report;
+use crate::select::Candidate;
 use mur_core::settings::PortRange;
 
 /// Connections in flight at once: high enough that closed loopback ports
@@ -168,7 +168,7 @@ mod tests {
                 first: port,
                 last: port,
             },
-            &crate::Silent,
+            &crate::report::Silent,
         )
         .await;
         assert!(found.is_empty());

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use mur_lockfile::{Transport, paths};
 
-use super::Found;
+use crate::lockfiles::Found;
 use mur_core::{Error, Result};
 
 /// A live session, from a lockfile or from the `--auto` scan.

@@ -15,7 +15,7 @@ use hyper::client::conn::http1::SendRequest;
 use hyper::header::{ACCEPT, HOST, HeaderValue};
 use hyper::{Response, Uri};
 
-use crate::Request;
+use crate::request::Request;
 
 /// The most idle connections kept: a call needs one; `--auto`'s scan may
 /// leave a few sessions' behind.
@@ -63,7 +63,9 @@ impl fmt::Display for SendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Url(why) => write!(f, "request failed: {why}"),
-            Self::Lookup(name) => write!(f, "could not connect: {}", crate::no_lookups(name)),
+            Self::Lookup(name) => {
+                write!(f, "could not connect: {}", crate::client::no_lookups(name))
+            }
             Self::Connect(e) => write!(f, "could not connect: {e}"),
             Self::Http(e) => write!(f, "request failed: {}", innermost(e)),
         }

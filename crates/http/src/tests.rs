@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use reqwest::header::{ACCEPT, HeaderValue};
 
 use super::*;
+use crate::client::client_builder;
 
 /// What the server answers: `close` ends each connection after one answer.
 #[derive(Clone, Copy)]

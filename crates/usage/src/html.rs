@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::{Report, Row};
+use crate::report::{Report, Row};
 
 /// Colours of the stacked segments, in order.
 const COLOURS: [&str; 5] = ["#2e7d32", "#f9a825", "#c62828", "#6a1b9a", "#546e7a"];
@@ -145,7 +145,7 @@ fn latency_bars(rows: &[Row]) -> Vec<Bar> {
                 ("p50 ms".to_owned(), r.p50_ms),
                 (
                     "p90 − p50 ms".to_owned(),
-                    crate::round2(r.p90_ms - r.p50_ms),
+                    crate::report::round2(r.p90_ms - r.p50_ms),
                 ),
             ],
         })

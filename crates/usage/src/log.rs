@@ -13,7 +13,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use crate::Record;
+use crate::record::Record;
 
 /// A log grows to this size before it is rotated (`MUR_USAGE_MAX_BYTES` overrides).
 const DEFAULT_MAX_BYTES: u64 = 16 << 20;
@@ -182,7 +182,7 @@ pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), String> {
             for line in BufReader::new(file).split(b'\n') {
                 let line = line.map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
                 match serde_json::from_slice::<Record>(&line) {
-                    Ok(record) if record.schema == crate::SCHEMA => records.push(record),
+                    Ok(record) if record.schema == crate::record::SCHEMA => records.push(record),
                     _ if line.iter().all(u8::is_ascii_whitespace) => {}
                     _ => skipped += 1,
                 }
@@ -195,7 +195,7 @@ pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Outcome, Side, Surface};
+    use crate::record::{Outcome, Side, Surface};
 
     fn record(n: u32) -> Record {
         let mut r = Record::new(Side::Cli, Surface::Cli, Outcome::Ok, 1.0);

@@ -199,7 +199,7 @@ impl Record {
     pub fn new(side: Side, surface: Surface, outcome: Outcome, ms: f64) -> Self {
         Self {
             schema: SCHEMA.to_owned(),
-            time: crate::now_millis(),
+            time: crate::clock::now_millis(),
             side,
             surface,
             client: None,

@@ -12,7 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Kind, Outcome, Record, Side, Since, Surface};
+use crate::clock::Since;
+use crate::record::{Kind, Outcome, Record, Side, Surface};
 
 /// The `schema` field of `usage report --json`.
 pub const REPORT_SCHEMA: &str = "mur-usage-report/1";
@@ -442,7 +443,7 @@ mod tests {
         let refused_as = |verb: &str, argv: &[&str], time: &str| {
             let mut r = cli(verb, Kind::Plugin, verb, Outcome::UsageError, 1.0);
             let argv: Vec<String> = argv.iter().map(|w| (*w).to_owned()).collect();
-            r.argv = Some(crate::argv_shape(&argv, |o| o == "--view", false));
+            r.argv = Some(crate::record::argv_shape(&argv, |o| o == "--view", false));
             r.time = time.to_owned();
             r
         };
@@ -487,7 +488,7 @@ mod tests {
             r.kind = Some(Kind::Unknown);
             let argv: Vec<String> = argv.iter().map(|w| (*w).to_owned()).collect();
             // Which options take a value is unknown for a verb that does not exist.
-            r.argv = Some(crate::argv_shape(&argv, |_| false, false));
+            r.argv = Some(crate::record::argv_shape(&argv, |_| false, false));
             r
         };
         let mut refused_click = asked("click", &["--selector", "#a"]);

@@ -10,15 +10,28 @@
 //! needs is the request line, and an HTTP server stack for one line would be
 //! most of this file's weight.
 
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use reqwest::header::LOCATION;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpListener;
 
-use super::Person;
-use crate::describe;
+use super::http::off_loopback;
+use crate::events::Events;
+use crate::response::describe;
 use mur_core::{Error, Result};
+
+/// Who approves an authorization on a terminal, and the time they have.
+pub(crate) struct Person<'a> {
+    /// Shows them the authorization page ([`Events::authorize`]).
+    pub events: &'a dyn Events,
+    /// The `--timeout`, the most a person is waited for.
+    pub budget: Duration,
+    /// Where the time spent waiting for them is added, so that the call's
+    /// own bound moves out by as much (as for a question).
+    pub waited: &'a Mutex<Duration>,
+}
 
 /// The path the authorization server sends the browser back to.
 const CALLBACK: &str = "/callback";
@@ -63,7 +76,7 @@ impl Redirect {
         authorization_url: &str,
     ) -> Result<String> {
         if let Err(why) = mur_lockfile::endpoint::check_loopback(authorization_url) {
-            return Err(super::off_loopback(authorization_url, &why));
+            return Err(off_loopback(authorization_url, &why));
         }
         if person.events.authorize(authorization_url) {
             return self.wait_for(person).await;

@@ -12,7 +12,8 @@ use futures_util::StreamExt as _;
 use oauth2::{HttpRequest, HttpResponse};
 use rmcp::transport::auth::{OAuthHttpClient, OAuthHttpClientFuture, OAuthHttpRequest};
 
-use crate::describe;
+use crate::response::describe;
+use mur_core::Error;
 
 /// rmcp's OAuth HTTP client, bound to loopback.
 pub(super) struct LoopbackHttp {
@@ -77,4 +78,13 @@ impl OAuthHttpClient for LoopbackHttp {
         let request = request.request;
         Box::pin(async move { self.execute_request(request).await.map_err(Into::into) })
     }
+}
+/// The error for a URL of the flow that is not on loopback.
+pub(crate) fn off_loopback(url: &str, why: &str) -> Error {
+    let shown = reqwest::Url::parse(url)
+        .map(|u| format!("{}{}", u.origin().ascii_serialization(), u.path()))
+        .unwrap_or_else(|_| url.to_owned());
+    Error::transport(format!(
+        "the OAuth flow leads to `{shown}`, which {why}; mur reaches only loopback servers"
+    ))
 }

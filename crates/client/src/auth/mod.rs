@@ -26,7 +26,6 @@ mod http;
 mod store;
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use oauth2::TokenResponse as _;
 use reqwest::StatusCode;
@@ -37,7 +36,8 @@ use rmcp::transport::auth::{
     OAuthTokenResponse, StoredCredentials, WWWAuthenticateParams,
 };
 
-use crate::Events;
+pub(crate) use agent::Person;
+use http::off_loopback;
 use mur_core::{Error, Result};
 use mur_http::{Http, Request};
 
@@ -78,17 +78,6 @@ struct Flow {
     documents: bool,
     /// Whether the server registers clients (RFC 7591).
     registers: bool,
-}
-
-/// Who approves an authorization on a terminal, and the time they have.
-pub(crate) struct Person<'a> {
-    /// Shows them the authorization page ([`Events::authorize`]).
-    pub events: &'a dyn Events,
-    /// The `--timeout`, the most a person is waited for.
-    pub budget: Duration,
-    /// Where the time spent waiting for them is added, so that the call's
-    /// own bound moves out by as much (as for a question).
-    pub waited: &'a Mutex<Duration>,
 }
 
 /// Why the server refused a request, when it asks for (more) authorization.
@@ -528,16 +517,6 @@ fn keep_refresh_token(token: OAuthTokenResponse, old: &OAuthTokenResponse) -> OA
         token.set_refresh_token(Some(refresh.clone()));
     }
     token
-}
-
-/// The error for a URL of the flow that is not on loopback.
-pub(crate) fn off_loopback(url: &str, why: &str) -> Error {
-    let shown = reqwest::Url::parse(url)
-        .map(|u| format!("{}{}", u.origin().ascii_serialization(), u.path()))
-        .unwrap_or_else(|_| url.to_owned());
-    Error::transport(format!(
-        "the OAuth flow leads to `{shown}`, which {why}; mur reaches only loopback servers"
-    ))
 }
 
 /// What an rmcp error says, on one line of bounded length (it may quote an
