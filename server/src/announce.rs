@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use mur_lockfile::{Lockfile, ReadOutcome, Registry, SlotLock};
 
-use crate::ServeError;
+use crate::error::ServeError;
 
 /// Owns this session's lockfile for as long as it lives.
 pub(crate) struct Announcement {

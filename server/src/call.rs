@@ -10,6 +10,7 @@
 #![allow(deprecated)] // rmcp marks logging, sampling and roots deprecated (SEP-2577); we still serve them.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use rmcp::{
     Peer, RoleServer,
@@ -21,7 +22,7 @@ use rmcp::{
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::tools::{SessionControl, ToolError};
+use crate::output::{Asked, InputRequired, Question, ToolError};
 
 /// Severity of a log message, lowest first (the syslog levels MCP uses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -64,109 +65,52 @@ impl LogLevel {
     }
 }
 
-/// A question for the client: one `inputRequests` entry (2026-07-28) or one
-/// request sent to the client mid-call (2025-11-25).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Question {
-    /// `elicitation/create` (form mode): ask the user to fill in `schema`
-    /// (an object schema of primitive properties). The answer is
-    /// `{"action": "accept"|"decline"|"cancel", "content": {…}}`.
-    Elicit { message: String, schema: Value },
-    /// `sampling/createMessage` with these params (`messages`, `maxTokens`, …).
-    Sample(Value),
-    /// `roots/list`: the client's roots.
-    Roots,
+/// Lets a handler act on the session (ask for a reload) and, while it runs,
+/// talk to the client that called it: [`progress`](Self::progress),
+/// [`log`](Self::log), and questions ([`ask`](Self::ask),
+/// [`answer`](Self::answer), [`state`](Self::state)).
+///
+/// `SessionControl::default()` is one with no client attached (a unit test):
+/// progress and logs go nowhere and questions cannot be asked.
+#[derive(Clone, Debug, Default)]
+pub struct SessionControl {
+    reload: Arc<std::sync::atomic::AtomicBool>,
+    // Wakes the server loop; `notify_one` keeps a permit, so a request made
+    // before anyone waits is not lost.
+    reload_signal: Arc<tokio::sync::Notify>,
+    /// The call in progress; `None` for the session-wide handle.
+    pub(crate) call: Option<Arc<CallContext>>,
 }
 
-impl Question {
-    pub fn elicit(message: impl Into<String>, schema: Value) -> Self {
-        Self::Elicit {
-            message: message.into(),
-            schema,
+impl SessionControl {
+    /// Ask the server to restart the app once the current response is sent:
+    /// the lockfile is removed, the same executable is started again with the
+    /// same arguments, and this process exits.
+    pub fn request_reload(&self) {
+        self.reload.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.reload_signal.notify_one();
+    }
+
+    /// Resolves once [`request_reload`](Self::request_reload) has been called.
+    pub async fn reload_wanted(&self) {
+        if !self.reload_requested() {
+            self.reload_signal.notified().await;
         }
     }
 
-    /// The client capability a question needs.
-    pub fn capability(&self) -> &'static str {
-        match self {
-            Self::Elicit { .. } => "elicitation",
-            Self::Sample(_) => "sampling",
-            Self::Roots => "roots",
+    /// Whether a reload was asked for.
+    pub fn reload_requested(&self) -> bool {
+        self.reload.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The same session handle for one call.
+    pub(crate) fn for_call(&self, call: CallContext) -> Self {
+        Self {
+            reload: self.reload.clone(),
+            reload_signal: self.reload_signal.clone(),
+            call: Some(Arc::new(call)),
         }
     }
-
-    /// `{"method": …, "params": …}`, as it travels.
-    pub fn to_request(&self) -> Value {
-        match self {
-            Self::Elicit { message, schema } => json!({
-                "method": "elicitation/create",
-                "params": { "mode": "form", "message": message, "requestedSchema": schema }
-            }),
-            Self::Sample(params) => json!({ "method": "sampling/createMessage", "params": params }),
-            Self::Roots => json!({ "method": "roots/list", "params": {} }),
-        }
-    }
-
-    pub(crate) fn to_input_request(&self) -> Result<InputRequest, ToolError> {
-        let mut request = self.to_request();
-        // The legacy form has no `mode`; both parse the same.
-        if let Some(params) = request["params"].as_object_mut() {
-            params.remove("mode");
-        }
-        serde_json::from_value(request).map_err(|error| {
-            ToolError::new(format!("cannot ask the client this question: {error}"))
-        })
-    }
-
-    /// Whether `answer` has the shape of an answer to this question.
-    fn fits(&self, answer: &Value) -> bool {
-        match self {
-            Self::Elicit { .. } => {
-                matches!(
-                    answer["action"].as_str(),
-                    Some("accept" | "decline" | "cancel")
-                ) && (answer["action"] != "accept" || answer["content"].is_object())
-            }
-            Self::Sample(_) => answer["content"].is_object() || answer["content"].is_array(),
-            Self::Roots => answer["roots"].is_array(),
-        }
-    }
-}
-
-/// Questions for the client, and state to get back with the answers
-/// (2026-07-28 `InputRequiredResult`). The server seals `state` (HMAC, bound to
-/// the method and tool or prompt name, valid 10 minutes): a handler reads it
-/// back with [`SessionControl::state`], and a tampered one never reaches it.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct InputRequired {
-    pub questions: BTreeMap<String, Question>,
-    pub state: Option<Value>,
-}
-
-impl InputRequired {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    pub fn ask(mut self, key: impl Into<String>, question: Question) -> Self {
-        self.questions.insert(key.into(), question);
-        self
-    }
-
-    pub fn with_state(mut self, state: Value) -> Self {
-        self.state = Some(state);
-        self
-    }
-}
-
-/// The outcome of [`SessionControl::ask`].
-#[derive(Debug, Clone, PartialEq)]
-pub enum Asked {
-    /// The client's answer.
-    Answered(Value),
-    /// Return this (as `ToolOutput::InputRequired` or
-    /// `PromptOutput::InputRequired`) and the client calls again with the answer.
-    Pending(InputRequired),
 }
 
 /// Everything about the call in progress a handler may use.

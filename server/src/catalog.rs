@@ -2,8 +2,8 @@
 
 use std::{collections::BTreeMap, future::Future, pin::Pin, sync::Arc};
 
-use crate::call::InputRequired;
-use crate::tools::{Content, ResourceContents, SessionControl, ToolError};
+use crate::call::SessionControl;
+use crate::output::{Content, InputRequired, ResourceContents, ToolError};
 
 pub type ResourceFuture =
     Pin<Box<dyn Future<Output = Result<Vec<ResourceContents>, ToolError>> + Send>>;

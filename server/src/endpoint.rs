@@ -1,6 +1,6 @@
 //! A devtools endpoint around an MCP handler of the caller's own (the stdio
 //! bridge): the same single-instance claim, loopback listener, Host/Origin
-//! guard, body limits, probe and lockfile as [`serve`](crate::serve), so a
+//! guard, body limits, probe and lockfile as [`serve`](crate::session::serve), so a
 //! reader cannot tell it from any other session.
 
 use std::{path::Path, sync::Arc};
@@ -8,9 +8,11 @@ use std::{path::Path, sync::Arc};
 use axum::routing::MethodRouter;
 use mur_lockfile::{Lockfile, Registry, SlotLock, paths};
 
+use crate::error::ServeError;
+use crate::http::HttpLimits;
 use crate::{
-    HttpLimits, ServeError, announce::Announcement, http, identity::SessionIdentity,
-    shutdown::StopSignals, tools::SessionControl,
+    announce::Announcement, http, identity::SessionIdentity, shutdown::StopSignals,
+    tools::SessionControl,
 };
 
 /// A project's slot, claimed: no other session can start for it until this
@@ -22,7 +24,7 @@ pub struct Claimed {
     identity: Arc<SessionIdentity>,
 }
 
-/// Claims the slot of `project` as [`serve`](crate::serve) does (seed 000 §6):
+/// Claims the slot of `project` as [`serve`](crate::session::serve) does (seed 000 §6):
 /// [`ServeError::AlreadyActive`] (exit 3) when a session holds it, a stale
 /// lockfile removed. Nothing is announced yet.
 pub async fn claim(project: &Path, build_tag: impl Into<String>) -> Result<Claimed, ServeError> {

@@ -7,7 +7,10 @@ use tracing_subscriber::{
     filter::Targets, layer::SubscriberExt as _, util::SubscriberInitExt as _,
 };
 
-use crate::{ServeError, SessionOptions, serve, tools::ToolSet};
+use crate::error::ServeError;
+use crate::options::SessionOptions;
+use crate::session::serve;
+use crate::tools::ToolSet;
 
 /// How long runtime shutdown waits for blocking work (a stdin read never ends on its own).
 const RUNTIME_SHUTDOWN: Duration = Duration::from_millis(500);

@@ -16,6 +16,7 @@ mod http;
 mod identity;
 mod mcp;
 mod options;
+mod output;
 mod reload;
 mod request_state;
 mod session;

@@ -24,12 +24,11 @@ use rmcp::{
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::call::{CallContext, InputRequired, LogLevel};
+use crate::call::{CallContext, LogLevel, SessionControl};
 use crate::catalog::{PromptOutput, PromptRole, ResourceInfo};
+use crate::output::{Content, ErrorKind, InputRequired, ResourceContents, ToolError, ToolOutput};
 use crate::request_state;
-use crate::tools::{
-    Content, ErrorKind, ResourceContents, SessionControl, ToolError, ToolOutput, ToolSet, ToolSpec,
-};
+use crate::tools::{ToolSet, ToolSpec};
 use crate::usage::Recorder;
 use mur_usage::Outcome;
 

@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use crate::{HttpLimits, UsageLogging};
+use crate::http::HttpLimits;
+use crate::usage::UsageLogging;
 
 /// How clients reach the session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -14,7 +15,7 @@ pub enum SessionTransport {
     Stdio,
 }
 
-/// Everything [`serve`](crate::serve) needs besides the tools.
+/// Everything [`serve`](crate::session::serve) needs besides the tools.
 #[derive(Debug, Clone)]
 pub struct SessionOptions {
     /// The project file the session is for; its canonical path names the lockfile.

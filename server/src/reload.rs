@@ -2,7 +2,7 @@
 
 use std::process::{Command, Stdio};
 
-use crate::ServeError;
+use crate::error::ServeError;
 
 /// Starts `current_exe` with this process's arguments and inherited stdio; returns its pid.
 ///

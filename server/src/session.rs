@@ -4,8 +4,9 @@ use std::sync::Arc;
 
 use mur_lockfile::{Lockfile, Registry, SlotLock, paths};
 
+use crate::error::ServeError;
+use crate::options::{SessionOptions, SessionTransport};
 use crate::{
-    ServeError, SessionOptions, SessionTransport,
     announce::Announcement,
     http,
     identity::SessionIdentity,

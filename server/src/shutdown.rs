@@ -1,6 +1,7 @@
 //! When a session ends: Ctrl+C, SIGTERM, or a tool asking for a reload.
 
-use crate::{ServeError, tools::SessionControl};
+use crate::error::ServeError;
+use crate::tools::SessionControl;
 
 /// Why the session is stopping.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use mur_lockfile::{
     liveness::{self, Liveness},
 };
 
-use crate::ServeError;
+use crate::error::ServeError;
 
 /// How long a start waits for a slot another process holds without having
 /// announced a session yet (it is starting, or a reader is removing a stale

@@ -6,8 +6,8 @@ use std::time::Duration;
 use mur_lockfile::{Lockfile, Registry, SlotLock};
 use tokio_util::sync::CancellationToken;
 
+use crate::error::ServeError;
 use crate::{
-    ServeError,
     announce::Announcement,
     identity::SessionIdentity,
     mcp::DevtoolsHandler,

@@ -104,6 +104,20 @@ impl VerbHost {
         &self.index.verbs
     }
 
+    /// `(name, summary)` of each installed verb, from the index alone, for a listing
+    /// (`--help`, a did-you-mean): none when the index cannot be read, which a listing
+    /// does not fail for.
+    pub fn summaries() -> Vec<(String, String)> {
+        Self::open()
+            .map(|host| {
+                host.entries()
+                    .iter()
+                    .map(|e| (e.name.clone(), e.summary.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// An installed data verb, read from its file (`None`: no such verb, or
     /// not a data verb).
     pub fn data_verb(&self, verb: &str) -> Result<Option<data::DataVerb>, VerbError> {

@@ -25,7 +25,7 @@ mod rust {
     pub const KIT_CARGO_TOML: &str = include_str!("scaffold/rust/kit.Cargo.toml");
     /// plugins/kit/src, vendored as is: its `generate!` path `../../wit/verb.wit`
     /// finds the project's wit/ from `vendor/mur-verb-kit`.
-    pub const KIT_SOURCES: [(&str, &str); 7] = [
+    pub const KIT_SOURCES: [(&str, &str); 8] = [
         ("argv.rs", include_str!("../../../plugins/kit/src/argv.rs")),
         ("info.rs", include_str!("../../../plugins/kit/src/info.rs")),
         ("lib.rs", include_str!("../../../plugins/kit/src/lib.rs")),
@@ -41,6 +41,7 @@ mod rust {
             "tests.rs",
             include_str!("../../../plugins/kit/src/tests.rs"),
         ),
+        ("verb.rs", include_str!("../../../plugins/kit/src/verb.rs")),
         ("wit.rs", include_str!("../../../plugins/kit/src/wit.rs")),
     ];
 }

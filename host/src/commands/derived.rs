@@ -191,7 +191,7 @@ fn unknown_verb(name: &str, unknown: &Unknown) -> Error {
         ),
         Unknown::Unread(why) => (Error::from(message).with_hint(why.clone()), &[][..]),
     };
-    let installed = super::verb::installed().into_iter().map(|(word, _)| word);
+    let installed = VerbHost::summaries().into_iter().map(|(word, _)| word);
     let tools = listed
         .iter()
         .filter_map(|tool| tool.get("name")?.as_str())

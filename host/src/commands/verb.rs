@@ -14,19 +14,6 @@ use crate::output;
 use crate::usage::{self, Phase};
 use mur_usage::Kind;
 
-/// `(name, summary)` of each installed plugin verb, for `--help`; reads the
-/// verb index only.
-pub fn installed() -> Vec<(String, String)> {
-    VerbHost::open()
-        .map(|host| {
-            host.entries()
-                .iter()
-                .map(|e| (e.name.clone(), e.summary.clone()))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Runs plugin verb `name` with `argv` as typed after its name, `host` holding
 /// the host options typed before it. `parse` and `shape` run outside the async
 /// runtime; only the call is async.

@@ -2,12 +2,28 @@
 //! [`About`] and [`Spec`], so every option a verb accepts is declared to the host,
 //! which renders `--help`, completions and catalogs from it.
 
-use crate::About;
 use crate::argv::{Kind, Opt, Pos, Spec, TIMEOUT};
 
 /// What the words of a value are: `value-kind` of `mur:verb@0.3.0`, the
 /// generated type itself (bindings are generated natively too).
 pub use crate::bindings::mur::verb::types::ValueKind;
+
+/// What a verb says about itself; with its [`Spec`] this is its `info`.
+#[derive(Debug, Clone, Copy)]
+pub struct About {
+    /// The word typed after `mur devtools`.
+    pub name: &'static str,
+    /// The MCP tool it calls: one verb, one tool.
+    pub tool: &'static str,
+    /// One line for `mur devtools --help`.
+    pub summary: &'static str,
+    /// The command line after `mur devtools`, e.g. `click <selector>`.
+    pub synopsis: &'static str,
+    /// More about the verb, printed after the summary; may be empty.
+    pub details: &'static str,
+    /// Complete example commands, each starting with `mur devtools`.
+    pub examples: &'static [&'static str],
+}
 
 /// One positional or option, as declared to the host.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -34,6 +34,7 @@ pub mod argv;
 pub mod info;
 pub mod shape;
 pub mod testing;
+mod verb;
 pub mod wit;
 
 /// The WIT bindings of `mur:verb@0.3.0`, generated once for every verb.
@@ -47,90 +48,10 @@ pub mod bindings {
 }
 
 pub use argv::{Args, Kind, Opt, Pos, Request, Spec};
-pub use info::{Info, Param, ValueKind};
+pub use info::{About, Info, Param, ValueKind};
 pub use serde_json::{self, Map, Value, json};
 pub use shape::{FileWrite, Shaped};
-
-/// What a verb says about itself; with its [`Spec`] this is its `info`.
-#[derive(Debug, Clone, Copy)]
-pub struct About {
-    /// The word typed after `mur devtools`.
-    pub name: &'static str,
-    /// The MCP tool it calls: one verb, one tool.
-    pub tool: &'static str,
-    /// One line for `mur devtools --help`.
-    pub summary: &'static str,
-    /// The command line after `mur devtools`, e.g. `click <selector>`.
-    pub synopsis: &'static str,
-    /// More about the verb, printed after the summary; may be empty.
-    pub details: &'static str,
-    /// Complete example commands, each starting with `mur devtools`.
-    pub examples: &'static [&'static str],
-}
-
-/// A verb: its description, its argv, and how argv and results are turned around.
-pub trait Verb {
-    const ABOUT: About;
-    const SPEC: Spec;
-
-    /// The tool's `arguments` object; by default exactly what the [`Spec`] describes.
-    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
-        Ok(args.arguments())
-    }
-
-    /// What to print for a successful result; by default its [`shape::payload`] as JSON.
-    /// `args` is the argv `parse` checked. Add notes for stderr (the likely next
-    /// command, what was cut) with [`Shaped::note`].
-    fn shape(_args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
-        Ok(Shaped::json(&shape::payload(result), pretty))
-    }
-}
-
-/// A tool call built from argv.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Call {
-    pub arguments: Map<String, Value>,
-    /// `--timeout MS`, for the host's call timeout.
-    pub timeout_ms: Option<u32>,
-    /// The files `shape` may write, as typed (see [`Kind::OutPath`]).
-    pub writes: Vec<String>,
-    /// The checked argv, handed back to `shape` by the host.
-    pub state: String,
-}
-
-/// What `parse` makes of argv.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Parsed {
-    Call(Call),
-    Help,
-}
-
-/// Describe verb `V`.
-pub fn info<V: Verb>() -> Info {
-    info::describe(&V::ABOUT, &V::SPEC)
-}
-
-/// Turn argv into verb `V`'s call, a help request, or a one-line usage error.
-pub fn parse<V: Verb>(argv: &[String]) -> Result<Parsed, String> {
-    match Args::parse(&V::SPEC, argv)? {
-        Request::Help => Ok(Parsed::Help),
-        Request::Run(args) => Ok(Parsed::Call(Call {
-            arguments: V::arguments(&args)?,
-            timeout_ms: args.timeout_ms(),
-            writes: args.writes(),
-            state: args.to_state(),
-        })),
-    }
-}
-
-/// Turn the JSON text of a tool result into verb `V`'s output; `state` is what
-/// [`parse`] put in its [`Call`].
-pub fn shape<V: Verb>(result: &str, state: &str, pretty: bool) -> Result<Shaped, String> {
-    let args = Args::from_state(&V::SPEC, state)?;
-    let result: Value = serde_json::from_str(result)
-        .map_err(|error| format!("the tool result is not JSON: {error}"))?;
-    V::shape(&args, &result, pretty)
-}
+pub use verb::{Call, Parsed, Verb, info, parse, shape};
 
 /// Export verb type `$verb` (which implements [`Verb`]) as this component's `mur:verb`
 /// world, and record its name in the custom section `mur:verb-name` (its UTF-8

@@ -1,8 +1,10 @@
 //! Tests of the helper through a sample verb, the way verb crates use it.
 
-use crate::{
-    About, Call, Kind, Opt, Parsed, Pos, Shaped, Spec, ValueKind, Verb, info, json, parse, shape,
-};
+use crate::argv::{Kind, Opt, Pos, Spec};
+use crate::info::ValueKind;
+use crate::serde_json::json;
+use crate::shape::Shaped;
+use crate::{About, Call, Parsed, Verb, info, parse, shape};
 
 struct Sample;
 
@@ -246,17 +248,17 @@ fn shape_sees_the_argv_parse_checked_through_the_state() {
         const ABOUT: About = Sample::ABOUT;
         const SPEC: Spec = Sample::SPEC;
         fn shape(
-            args: &crate::Args,
+            args: &crate::argv::Args,
             _: &serde_json::Value,
             _: bool,
-        ) -> Result<crate::Shaped, String> {
+        ) -> Result<crate::shape::Shaped, String> {
             let seen = json!([
                 args.positional("text"),
                 args.value("out"),
                 args.flag("a"),
                 args.timeout_ms()
             ]);
-            Ok(crate::Shaped::json(&seen, false))
+            Ok(crate::shape::Shaped::json(&seen, false))
         }
     }
     let words = ["#x", "hello", "--out", "a.png", "--a", "--timeout", "90"];
@@ -397,7 +399,11 @@ impl Verb for Noted {
     };
     const SPEC: Spec = Spec::NONE;
 
-    fn shape(_args: &crate::Args, result: &crate::Value, pretty: bool) -> Result<Shaped, String> {
+    fn shape(
+        _args: &crate::argv::Args,
+        result: &crate::serde_json::Value,
+        pretty: bool,
+    ) -> Result<Shaped, String> {
         Ok(Shaped::json(&shape::payload(result), pretty)
             .note("next: mur devtools click '#btn-inc'")
             .note("cut: 2 nodes"))
@@ -453,7 +459,7 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
         )],
         ..Spec::NONE
     };
-    let error = |spec: &Spec, words: &[&str]| match crate::Args::parse(spec, &argv(words)) {
+    let error = |spec: &Spec, words: &[&str]| match crate::argv::Args::parse(spec, &argv(words)) {
         Err(message) => message,
         other => panic!("expected an error for {words:?}, got {other:?}"),
     };

@@ -2,7 +2,7 @@
 
 use crate::bindings::mur::verb::types as wit;
 use crate::info::Param;
-use crate::{Parsed, Verb};
+use crate::verb::{self, Parsed, Verb};
 
 /// The contents of the `mur:verb-name` section [`export_verb!`] emits: `name`'s
 /// bytes as an array of their length (`N` must be `name.len()`).
@@ -14,7 +14,7 @@ pub const fn name_section<const N: usize>(name: &str) -> [u8; N] {
 }
 
 pub fn info<V: Verb>() -> wit::VerbInfo {
-    let info = crate::info::<V>();
+    let info = verb::info::<V>();
     wit::VerbInfo {
         name: info.name,
         tool: info.tool,
@@ -40,7 +40,7 @@ fn param(param: Param) -> wit::Param {
 }
 
 pub fn parse<V: Verb>(argv: &[String]) -> Result<wit::Parsed, String> {
-    Ok(match crate::parse::<V>(argv)? {
+    Ok(match verb::parse::<V>(argv)? {
         Parsed::Help => wit::Parsed::Help,
         Parsed::Call(call) => wit::Parsed::Call(wit::CallRequest {
             arguments: serde_json::Value::Object(call.arguments).to_string(),
@@ -56,7 +56,7 @@ pub fn shape<V: Verb>(
     state: &str,
     options: wit::OutputOptions,
 ) -> Result<wit::Shaped, String> {
-    let shaped = crate::shape::<V>(result, state, options.pretty)?;
+    let shaped = verb::shape::<V>(result, state, options.pretty)?;
     let files = shaped
         .files
         .into_iter()

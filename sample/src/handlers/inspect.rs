@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use mur_server::{ToolHints, ToolOutput, ToolSet, ToolSpec};
 
-use super::{NoArgs, SELECTOR_HELP, object_schema, register_sync, selector_property};
+use super::registration::{NoArgs, SELECTOR_HELP, object_schema, register_sync, selector_property};
 use crate::app::{SampleApp, find_all, first_match, window_node};
 use crate::events::EVENTS;
 use crate::state::Component;

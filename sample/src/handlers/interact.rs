@@ -8,7 +8,9 @@ use serde_json::{Map, Value, json};
 
 use mur_server::{ToolError, ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
 
-use super::{SELECTOR_HELP, SelectorArgs, object_schema, register_sync, selector_property};
+use super::registration::{
+    SELECTOR_HELP, SelectorArgs, object_schema, register_sync, selector_property,
+};
 use crate::actions::{self, ActionResult, Effect};
 use crate::app::{SampleApp, find_inside, find_one};
 use crate::element::Kind;

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use mur_server::{Content, ToolHints, ToolOutput, ToolSet, ToolSpec};
 
-use super::{object_schema, register_sync};
+use super::registration::{object_schema, register_sync};
 use crate::app::{SampleApp, window_node};
 use crate::render;
 use crate::state::AppState;

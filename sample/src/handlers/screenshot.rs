@@ -7,7 +7,7 @@ use serde_json::json;
 
 use mur_server::{ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
 
-use super::{SELECTOR_HELP, object_schema, register, selector_property};
+use super::registration::{SELECTOR_HELP, object_schema, register, selector_property};
 use crate::actions::ensure_usable;
 use crate::app::{SampleApp, find_all, first_match, window_node};
 use crate::render;

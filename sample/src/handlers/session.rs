@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use mur_server::{ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
 
-use super::{object_schema, register_sync};
+use super::registration::{object_schema, register_sync};
 use crate::app::SampleApp;
 use crate::events;
 use crate::state::Component;

@@ -11,7 +11,7 @@ use mur_server::{
     ToolSet, ToolSpec,
 };
 
-use super::{NoArgs, object_schema, register};
+use super::registration::{NoArgs, object_schema, register};
 use crate::app::SampleApp;
 
 /// URI of the JSON document an export embeds.

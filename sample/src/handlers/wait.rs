@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use mur_server::{ToolError, ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
 
-use super::{SELECTOR_HELP, object_schema, register, selector_property};
+use super::registration::{SELECTOR_HELP, object_schema, register, selector_property};
 use crate::app::{SampleApp, find_all};
 use crate::element::Element;
 use crate::selector;

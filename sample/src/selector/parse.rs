@@ -2,7 +2,7 @@
 
 use crate::element::Kind;
 
-use super::{ATTRIBUTES, AttrOp, Combinator, Filter, Selector, Step};
+use super::ast::{ATTRIBUTES, AttrOp, Combinator, Filter, Selector, Step};
 
 /// Parse `text`; errors read like `bad selector `#`: expected an id after `#` at character 2`.
 pub fn parse(text: &str) -> Result<Selector, String> {

@@ -4,7 +4,7 @@ use crate::element::{Element, Flag, Kind, Rect};
 use crate::state::AppState;
 use crate::tree::{NodeId, Tree};
 
-use super::GLYPH;
+use super::layout::GLYPH;
 
 pub const SOURCE: &str = file!();
 

@@ -4,7 +4,7 @@ use crate::element::{Binding, Command, Element, Kind, Rect};
 use crate::state::AppState;
 use crate::tree::{NodeId, Tree};
 
-use super::GLYPH;
+use super::layout::GLYPH;
 
 pub fn build(tree: &mut Tree, panel: NodeId, state: &AppState) -> &'static str {
     let label = Element::new(Kind::Text, "count-label", "Count label", "Count:")

@@ -5,15 +5,15 @@
 
 mod about;
 mod counter;
+mod layout;
 mod settings;
 mod todo;
 
 use super::element::{Element, Kind, Rect};
 use super::state::{AppState, Component};
 use super::tree::{NodeId, Tree};
+pub use layout::{GLYPH, text_width};
 
-/// Glyph size on screen: font8x8 scaled 2x.
-pub const GLYPH: i32 = 16;
 pub const MAIN_WINDOW: Rect = Rect::new(0, 0, 640, 480);
 pub const ABOUT_WINDOW: Rect = Rect::new(0, 0, 400, 160);
 /// Where a component's panel sits in the main window, below the title.
@@ -76,11 +76,6 @@ fn mark_focus(tree: &mut Tree, state: &AppState) {
     if let Some(id) = tree.find_id(focus) {
         tree.element_mut(id).focused = true;
     }
-}
-
-/// Width on screen of `text` in the UI font.
-pub fn text_width(text: &str) -> i32 {
-    text.chars().count() as i32 * GLYPH
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use crate::element::{Binding, Element, Field, Flag, Kind, ListKind, Rect, Scroll
 use crate::state::{AppState, LOG_LINES, THEMES, log_line};
 use crate::tree::{NodeId, Tree};
 
-use super::{GLYPH, text_width};
+use super::layout::{GLYPH, text_width};
 
 const EXPANDER_HEADER: Rect = Rect::new(16, 196, 608, 28);
 const LOG_BOTTOM: i32 = 468;

@@ -5,7 +5,7 @@ use crate::element::{Binding, Command, Element, Field, Kind, ListKind, Rect};
 use crate::state::AppState;
 use crate::tree::{NodeId, Tree};
 
-use super::GLYPH;
+use super::layout::GLYPH;
 
 const LIST: Rect = Rect::new(16, 108, 608, 328);
 const ROW_HEIGHT: i32 = 32;

@@ -26,7 +26,8 @@ use tower::ServiceExt;
 pub use body::is_json;
 pub use limits::HttpLimits;
 
-use crate::{ServeError, identity::SessionIdentity, mcp::DevtoolsHandler};
+use crate::error::ServeError;
+use crate::{identity::SessionIdentity, mcp::DevtoolsHandler};
 
 /// Connections the kernel completes and queues for us before it drops new ones
 /// (tokio's `TcpListener::bind` queues 128): a burst of connections — a flood

@@ -14,9 +14,8 @@ use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
 use super::{
-    HttpLimits,
     connections::{Admission, Connections},
-    limits::MAX_HEADER_BYTES,
+    limits::{HttpLimits, MAX_HEADER_BYTES},
 };
 
 /// Longest we wait for in-flight responses once shutdown has begun.

@@ -1,0 +1,72 @@
+//! A verb: the trait a verb implements, and the kit's three entry points built on it
+//! ([`info`], [`parse`], [`shape`]), which the WIT glue and native tests call alike.
+
+use serde_json::{Map, Value};
+
+use crate::argv::{Args, Request, Spec};
+use crate::info::{self, About, Info};
+use crate::shape::{self as shaping, Shaped};
+
+/// A verb: its description, its argv, and how argv and results are turned around.
+pub trait Verb {
+    const ABOUT: About;
+    const SPEC: Spec;
+
+    /// The tool's `arguments` object; by default exactly what the [`Spec`] describes.
+    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
+        Ok(args.arguments())
+    }
+
+    /// What to print for a successful result; by default its [`payload`](crate::shape::payload) as JSON.
+    /// `args` is the argv `parse` checked. Add notes for stderr (the likely next
+    /// command, what was cut) with [`Shaped::note`].
+    fn shape(_args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
+        Ok(Shaped::json(&shaping::payload(result), pretty))
+    }
+}
+
+/// A tool call built from argv.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub arguments: Map<String, Value>,
+    /// `--timeout MS`, for the host's call timeout.
+    pub timeout_ms: Option<u32>,
+    /// The files `shape` may write, as typed (see [`Kind::OutPath`](crate::argv::Kind::OutPath)).
+    pub writes: Vec<String>,
+    /// The checked argv, handed back to `shape` by the host.
+    pub state: String,
+}
+
+/// What `parse` makes of argv.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Parsed {
+    Call(Call),
+    Help,
+}
+
+/// Describe verb `V`.
+pub fn info<V: Verb>() -> Info {
+    info::describe(&V::ABOUT, &V::SPEC)
+}
+
+/// Turn argv into verb `V`'s call, a help request, or a one-line usage error.
+pub fn parse<V: Verb>(argv: &[String]) -> Result<Parsed, String> {
+    match Args::parse(&V::SPEC, argv)? {
+        Request::Help => Ok(Parsed::Help),
+        Request::Run(args) => Ok(Parsed::Call(Call {
+            arguments: V::arguments(&args)?,
+            timeout_ms: args.timeout_ms(),
+            writes: args.writes(),
+            state: args.to_state(),
+        })),
+    }
+}
+
+/// Turn the JSON text of a tool result into verb `V`'s output; `state` is what
+/// [`parse`] put in its [`Call`].
+pub fn shape<V: Verb>(result: &str, state: &str, pretty: bool) -> Result<Shaped, String> {
+    let args = Args::from_state(&V::SPEC, state)?;
+    let result: Value = serde_json::from_str(result)
+        .map_err(|error| format!("the tool result is not JSON: {error}"))?;
+    V::shape(&args, &result, pretty)
+}
