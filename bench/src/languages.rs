@@ -23,7 +23,8 @@ use mur_testkit::plugins;
 
 use crate::{
     latency::{Order, Rounds},
-    measure::{self, Runs},
+    measure,
+    runs::Runs,
     setup::{Bench, Result},
     stats::{Row, ms, percentile},
 };

@@ -13,7 +13,8 @@
 use std::{process::Command, time::Duration};
 
 use crate::{
-    measure::{self, Run, Runs},
+    measure,
+    runs::{Run, Runs},
     setup::{Bench, Result},
     stats::Row,
 };

@@ -12,6 +12,7 @@ mod languages;
 mod latency;
 mod measure;
 mod peers;
+mod runs;
 mod scenarios;
 mod setup;
 mod stats;

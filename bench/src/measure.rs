@@ -13,27 +13,10 @@
 
 use std::{
     process::{Command, Stdio},
-    time::{Duration, Instant},
+    time::Instant,
 };
 
-/// What one run of a command cost.
-#[derive(Debug, Clone, Copy)]
-pub struct Run {
-    /// Wall time from spawn to exit; meaningful for timed runs only.
-    pub elapsed: Duration,
-    /// The program's own peak resident set, in KiB: from memory runs only, and
-    /// where the system lets a parent watch its child (Linux, ptrace allowed).
-    pub peak_rss_kib: Option<u64>,
-    pub exit_code: i32,
-}
-
-/// One command's runs in a table: the timed ones, and the warm-ups that
-/// measured its memory ([`run_for_memory`]).
-#[derive(Debug, Clone, Default)]
-pub struct Runs {
-    pub timed: Vec<Run>,
-    pub memory: Vec<Run>,
-}
+use crate::runs::Run;
 
 /// Run `command` to completion with stdout/stderr discarded, timing it.
 pub fn run(command: &mut Command) -> std::io::Result<Run> {
@@ -55,8 +38,14 @@ pub fn run_expect(command: &mut Command, expected: i32) -> std::io::Result<Run> 
 /// Run `command` to completion, watching its own peak memory (see the module's
 /// comment); its `elapsed` includes the watching and is not a sample.
 pub fn run_for_memory(command: &mut Command) -> std::io::Result<Run> {
-    quiet(command);
-    watched::run(command)
+    // Elsewhere there is no way to read a child's own peak: a memory run is a plain run.
+    #[cfg(not(target_os = "linux"))]
+    return run(command);
+    #[cfg(target_os = "linux")]
+    {
+        quiet(command);
+        watched::run(command)
+    }
 }
 
 /// [`run_for_memory`], failing unless it exits with `expected`.
@@ -93,7 +82,7 @@ mod watched {
 
     use std::{os::unix::process::CommandExt, process::Command, ptr, time::Instant};
 
-    use super::Run;
+    use crate::runs::Run;
 
     pub fn run(command: &mut Command) -> std::io::Result<Run> {
         // SAFETY: between fork and exec the closure makes one raw syscall, which
@@ -182,14 +171,6 @@ mod watched {
             .lines()
             .find_map(|line| line.strip_prefix("VmHWM:"))
             .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-mod watched {
-    //! No way to read a child's own peak here: a memory run is a plain run.
-    pub fn run(command: &mut std::process::Command) -> std::io::Result<super::Run> {
-        super::run(command)
     }
 }
 

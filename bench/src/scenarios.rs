@@ -9,7 +9,8 @@ use mur_lockfile::{Lockfile, Registry};
 
 use crate::{
     latency::STATE_ARGS,
-    measure::{self, Run},
+    measure,
+    runs::Run,
     setup::{Bench, Result},
     stats::{Row, ms},
 };
@@ -250,8 +251,8 @@ pub fn auto_scan(sandbox: &Bench, live: &Lockfile, runs: usize) -> Result<Vec<Ro
 /// Calls per second `mur-sample` sustains from `connections` keep-alive
 /// clients for `duration`, with latency percentiles.
 pub fn server_load(endpoint: &str, connections: usize, duration: Duration) -> Result<Row> {
-    let (host_port, path) = crate::wire::split_endpoint(endpoint).map_err(io)?;
-    let request = crate::wire::tools_call_request(&host_port, &path, "state", STATE_ARGS, true);
+    let (host_port, path) = mur_bench::wire::split_endpoint(endpoint).map_err(io)?;
+    let request = mur_bench::wire::tools_call_request(&host_port, &path, "state", STATE_ARGS, true);
     let deadline = Instant::now() + duration;
     let workers: Vec<_> = (0..connections)
         .map(|_| {
@@ -295,7 +296,7 @@ fn client_loop(host_port: &str, request: &[u8], deadline: Instant) -> (Vec<Durat
     while Instant::now() < deadline {
         let started = Instant::now();
         let ok = writer.write_all(request).is_ok()
-            && matches!(crate::wire::read_response(&mut reader), Ok((200, _)));
+            && matches!(mur_bench::wire::read_response(&mut reader), Ok((200, _)));
         if !ok {
             errors += 1;
             break;

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::measure::{Run, Runs};
+use crate::runs::{Run, Runs};
 
 /// One table row: a name, its durations and, for processes, peak memory.
 #[derive(Debug, Clone)]

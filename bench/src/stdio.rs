@@ -9,7 +9,8 @@
 use std::{ffi::OsString, path::PathBuf, process::Command};
 
 use crate::{
-    measure::{self, Runs},
+    measure,
+    runs::Runs,
     setup::{Bench, Result},
     stats::Row,
 };

@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use mur_core::{Error, Result};
 
 use crate::profile::Profile;
+use crate::programs::binary;
 use crate::run::{Plan, Runner};
 use crate::task;
 
@@ -244,33 +245,6 @@ fn default_out_named(name: &str) -> PathBuf {
         .format(&format)
         .unwrap_or_else(|_| "now".to_owned());
     PathBuf::from("mur-eval-out").join(format!("{name}-{stamp}"))
-}
-
-/// The executable `name`: as given, else beside this one (a cargo build puts them
-/// together), else the first on `PATH`.
-fn binary(given: Option<PathBuf>, name: &str, flag: &str) -> Result<PathBuf> {
-    let found = match given {
-        Some(path) => Some(path).filter(|p| p.is_file()),
-        None => beside_me(name).or_else(|| on_path(name)),
-    };
-    let found = found.ok_or_else(|| {
-        Error::usage(format!("cannot find `{name}`")).with_hint(format!(
-            "build it (`cargo build -p {name}`) or name it with `{flag} PATH`"
-        ))
-    })?;
-    std::path::absolute(&found)
-        .map_err(|e| Error::usage(format!("cannot resolve `{}`: {e}", found.display())))
-}
-
-pub(crate) fn beside_me(name: &str) -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    Some(exe.parent()?.join(name)).filter(|p| p.is_file())
-}
-
-fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
 }
 
 /// Where `mur` keeps the verbs installed for the user running mur-eval.

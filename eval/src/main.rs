@@ -24,6 +24,7 @@ mod group;
 mod listing;
 mod oracle;
 mod profile;
+mod programs;
 mod record;
 mod run;
 mod session;

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::{AgentReport, result_text};
+use super::report::{AgentReport, result_text};
 use crate::trace::{self, Step};
 
 /// The input tokens of a `usage` object: uncached, cache writes and cache reads.

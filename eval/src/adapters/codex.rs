@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::{AgentReport, result_text};
+use super::report::{AgentReport, result_text};
 use crate::trace::{self, Step};
 
 pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {

@@ -6,10 +6,11 @@
 
 mod claude;
 mod codex;
+mod report;
 
 use serde::{Deserialize, Serialize};
 
-use crate::trace::Step;
+pub use report::AgentReport;
 
 /// The event streams mur-eval reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -30,28 +31,6 @@ impl Format {
     }
 }
 
-/// What the agent reported. A figure the stream does not carry stays `None`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentReport {
-    pub format: String,
-    /// The agent's turns (Claude Code: `num_turns`; Codex: completed or failed turns).
-    pub turns: Option<u64>,
-    /// Every input token the model read, cached ones included.
-    pub input_tokens: Option<u64>,
-    pub output_tokens: Option<u64>,
-    /// Input tokens served from the provider's prompt cache.
-    pub cached_tokens: Option<u64>,
-    pub cost_usd: Option<f64>,
-    /// The text of each tool result the agent received, in order (not serialized: the
-    /// study measures it).
-    #[serde(skip)]
-    pub tool_results: Vec<String>,
-    /// What it did and said, in order, for its trace (not serialized: `trace.md` shows it).
-    #[serde(skip)]
-    pub steps: Vec<Step>,
-}
-
 /// Reads `output` (the agent's stdout) as `format`. Lines that are not JSON events of
 /// the format (a wrapper's own output) are skipped.
 pub fn read(format: Format, output: &str) -> AgentReport {
@@ -65,24 +44,6 @@ pub fn read(format: Format, output: &str) -> AgentReport {
     };
     report.format = format.name().to_owned();
     report
-}
-
-/// The text of a tool result given as a string, an array of content blocks (their
-/// `text`, or the block itself as JSON), or any other JSON value (as JSON).
-fn result_text(value: &serde_json::Value) -> String {
-    match value {
-        serde_json::Value::String(text) => text.clone(),
-        serde_json::Value::Array(blocks) => blocks
-            .iter()
-            .map(|block| match block["text"].as_str() {
-                Some(text) => text.to_owned(),
-                None => block.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-        serde_json::Value::Null => String::new(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -7,59 +7,35 @@
 //! page.
 
 pub mod context;
+mod files;
 pub mod journal;
 mod one;
+mod plan;
 mod prepare;
 mod progress;
+mod publish;
 pub mod report;
 mod reread;
 pub mod result;
 mod traces;
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use mur_core::{Error, Result};
 
-use crate::adapters::Format;
 use crate::checker::Checker;
-use crate::condition::Condition;
 use crate::profile;
-use crate::run::Runner;
-use crate::task::Task;
 use crate::tokens::ENCODING;
+pub use files::{RESULTS, write};
 use journal::Meta;
+pub use plan::Study;
+use plan::{Planned, id, order, run_dir};
 use progress::Bar;
+pub use publish::{title, write_reports};
 pub use reread::Reread;
 use result::RunResult;
-
-/// Everything a study needs, validated.
-pub struct Study {
-    pub conditions: Vec<Condition>,
-    pub tasks: Vec<Task>,
-    pub repeats: u32,
-    /// The agent command; `{condition}` and `{surface}` are replaced besides the run's
-    /// placeholders.
-    pub agent: String,
-    /// How to read the agent's stdout, over each condition's own `agent_format`.
-    pub agent_format: Option<Format>,
-    pub jobs: usize,
-    pub out: PathBuf,
-    pub seed: Option<u64>,
-    /// The standard named verbs (`verbs = "named"`).
-    pub verbs: PathBuf,
-    pub runner: Runner,
-}
-
-/// One run of the matrix.
-#[derive(Debug, Clone)]
-struct Planned {
-    condition: usize,
-    task: usize,
-    repeat: u32,
-    order: usize,
-}
 
 /// What a finished study wrote.
 pub struct Outcome {
@@ -71,9 +47,6 @@ pub struct Outcome {
     pub ran: usize,
     pub seed: u64,
 }
-
-/// The results file of a study's output directory.
-pub const RESULTS: &str = "results.jsonl";
 
 /// Runs the study; `progress` hears warnings and, off a terminal, each run as it ends.
 pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
@@ -174,72 +147,4 @@ fn record_failure(failure: &Mutex<Option<Error>>, error: Error) {
     if let Ok(mut slot) = failure.lock() {
         slot.get_or_insert(error);
     }
-}
-
-/// The title of a study's report.
-pub fn title(results: usize, seed: u64) -> String {
-    format!("mur-eval study: {results} runs, seed {seed}")
-}
-
-/// `report.md`, `report.csv` and `transcripts.md` in `out`; the report's Markdown.
-pub fn write_reports(
-    out: &Path,
-    rows: &report::Rows,
-    results: &[RunResult],
-    seed: u64,
-) -> Result<String> {
-    let title = title(results.len(), seed);
-    let markdown = report::markdown(rows, &title);
-    write(&out.join("report.md"), &markdown)?;
-    write(&out.join("report.csv"), &report::csv(rows))?;
-    let conditions: Vec<String> = rows
-        .conditions
-        .iter()
-        .map(|r| r.condition.clone())
-        .collect();
-    let transcripts = traces::transcripts(results, &conditions, &title);
-    write(&out.join(traces::TRANSCRIPTS_FILE), &transcripts)?;
-    Ok(markdown)
-}
-
-pub fn write(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text)
-        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
-}
-
-/// Every run of the matrix, shuffled by `seed` (the same seed, the same order).
-fn order(study: &Study, seed: u64) -> Vec<Planned> {
-    let mut runs = Vec::new();
-    for condition in 0..study.conditions.len() {
-        for task in 0..study.tasks.len() {
-            for repeat in 1..=study.repeats {
-                runs.push(Planned {
-                    condition,
-                    task,
-                    repeat,
-                    order: 0,
-                });
-            }
-        }
-    }
-    fastrand::Rng::with_seed(seed).shuffle(&mut runs);
-    for (order, run) in runs.iter_mut().enumerate() {
-        run.order = order;
-    }
-    runs
-}
-
-/// The directory of one run: `<out>/runs/<condition>/<task>/<repeat>`.
-fn run_dir(study: &Study, out: &Path, planned: &Planned) -> PathBuf {
-    out.join("runs")
-        .join(&study.conditions[planned.condition].name)
-        .join(&study.tasks[planned.task].id)
-        .join(planned.repeat.to_string())
-}
-
-fn id(study: &Study, planned: &Planned) -> String {
-    format!(
-        "{}/{}/{}",
-        study.conditions[planned.condition].name, study.tasks[planned.task].id, planned.repeat
-    )
 }

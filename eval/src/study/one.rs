@@ -5,9 +5,11 @@
 use std::ffi::OsString;
 use std::path::Path;
 
+use super::files::write;
+use super::plan::{Planned, Study, id, run_dir};
 use super::prepare::Ready;
 use super::result::{self, Checks, RunCalls, RunResult};
-use super::{Planned, Study, context, id, run_dir, traces, write};
+use super::{context, traces};
 use crate::adapters;
 use crate::checker::Checker;
 use crate::condition::Condition;

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use mur_core::{Error, Result};
 
-use super::{Planned, Study, write};
+use super::files::write;
+use super::plan::{Planned, Study};
 use crate::checker::Checker;
 use crate::condition::{Condition, VerbSet};
 use crate::profile::{self, Prepared};
@@ -104,7 +105,7 @@ fn substitute(command: &str, condition: &Condition) -> Result<String> {
 /// Replaces the condition's `bin/mur` by a script that runs `mur` through
 /// `mur-eval-capture`, which keeps what `mur` printed in the run's `captured.jsonl`.
 fn capture_mur(dir: &Path, mur: &Path) -> Result<()> {
-    let capture = crate::cli::beside_me("mur-eval-capture").ok_or_else(|| {
+    let capture = crate::programs::beside_me("mur-eval-capture").ok_or_else(|| {
         Error::usage("cannot find `mur-eval-capture` beside `mur-eval`")
             .with_hint("build both: `cargo build -p mur-eval`")
     })?;

@@ -6,8 +6,10 @@ use std::path::Path;
 
 use mur_core::{Error, Result};
 
+use super::files::{RESULTS, write};
 use super::journal::{self, Meta};
-use super::{RESULTS, report, title, write, write_reports};
+use super::publish::{title, write_reports};
+use super::report;
 
 /// A study's report read back from its directory alone (`mur-eval report DIR`).
 pub struct Reread {

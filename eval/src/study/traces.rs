@@ -9,8 +9,8 @@ use std::path::Path;
 use mur_core::Result;
 
 use super::context::{CAPTURE_FILE, Captured, Logged, TRANSCRIPT_FILE, lines};
+use super::files::write;
 use super::result::RunResult;
-use super::write;
 use crate::adapters::AgentReport;
 use crate::trace::{self, Step};
 use mur_usage::Surface;

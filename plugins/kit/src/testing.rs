@@ -1,9 +1,9 @@
 //! Helpers for a verb's native unit tests. They panic when the outcome is not the one
 //! asked for, which is what a test wants; a verb itself never calls them.
 
-use crate::serde_json::{Value, json};
 use crate::shape::Shaped;
 use crate::verb::{Call, Parsed, Verb, parse, shape};
+use serde_json::{Value, json};
 
 fn owned(words: &[&str]) -> Vec<String> {
     words.iter().map(|word| (*word).to_owned()).collect()

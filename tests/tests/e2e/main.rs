@@ -25,6 +25,7 @@ mod host_progress;
 mod host_session;
 mod interop_everything;
 mod interop_python;
+mod layering;
 /// The pinned Node toolchain of the conformance and interop runs.
 #[path = "../../conformance/node.rs"]
 mod node;

@@ -1,0 +1,37 @@
+//! The study's reports, written to its directory: `report.md`, `report.csv` and
+//! `transcripts.md`.
+
+use std::path::Path;
+
+use mur_core::Result;
+
+use super::files::write;
+use super::report;
+use super::result::RunResult;
+use super::traces;
+
+/// The title of a study's report.
+pub fn title(results: usize, seed: u64) -> String {
+    format!("mur-eval study: {results} runs, seed {seed}")
+}
+
+/// `report.md`, `report.csv` and `transcripts.md` in `out`; the report's Markdown.
+pub fn write_reports(
+    out: &Path,
+    rows: &report::Rows,
+    results: &[RunResult],
+    seed: u64,
+) -> Result<String> {
+    let title = title(results.len(), seed);
+    let markdown = report::markdown(rows, &title);
+    write(&out.join("report.md"), &markdown)?;
+    write(&out.join("report.csv"), &report::csv(rows))?;
+    let conditions: Vec<String> = rows
+        .conditions
+        .iter()
+        .map(|r| r.condition.clone())
+        .collect();
+    let transcripts = traces::transcripts(results, &conditions, &title);
+    write(&out.join(traces::TRANSCRIPTS_FILE), &transcripts)?;
+    Ok(markdown)
+}
