@@ -1,6 +1,6 @@
 //! A devtools endpoint around an MCP handler of the caller's own (the stdio
 //! bridge): the same single-instance claim, loopback listener, Host/Origin
-//! guard, body limits, probe and lockfile as [`serve`](crate::session::serve), so a
+//! guard, body limits, probe and lockfile as [`serve`](crate::serve), so a
 //! reader cannot tell it from any other session.
 
 use std::{path::Path, sync::Arc};
@@ -24,7 +24,7 @@ pub struct Claimed {
     identity: Arc<SessionIdentity>,
 }
 
-/// Claims the slot of `project` as [`serve`](crate::session::serve) does (seed 000 §6):
+/// Claims the slot of `project` as [`serve`](crate::serve) does (seed 000 §6):
 /// [`ServeError::AlreadyActive`] (exit 3) when a session holds it, a stale
 /// lockfile removed. Nothing is announced yet.
 pub async fn claim(project: &Path, build_tag: impl Into<String>) -> Result<Claimed, ServeError> {

@@ -2,7 +2,7 @@
 
 use std::{io, net::SocketAddr, path::PathBuf};
 
-/// An error from [`serve`](crate::session::serve). Messages are one lowercase line.
+/// An error from [`serve`](crate::serve). Messages are one lowercase line.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// Another live session holds this project's lockfile; the app should exit with code 3.

@@ -15,7 +15,7 @@ pub enum SessionTransport {
     Stdio,
 }
 
-/// Everything [`serve`](crate::session::serve) needs besides the tools.
+/// Everything [`serve`](crate::serve) needs besides the tools.
 #[derive(Debug, Clone)]
 pub struct SessionOptions {
     /// The project file the session is for; its canonical path names the lockfile.

@@ -101,7 +101,7 @@ pub enum ToolOutput {
     },
     /// The tool needs answers from the client first (2026-07-28: an
     /// `InputRequiredResult`; the client calls again with the answers).
-    /// Built by [`SessionControl::ask`] or by hand for several questions.
+    /// Built by [`SessionControl::ask`](crate::tools::SessionControl::ask) or by hand for several questions.
     InputRequired(InputRequired),
 }
 
@@ -263,7 +263,7 @@ impl Question {
 /// Questions for the client, and state to get back with the answers
 /// (2026-07-28 `InputRequiredResult`). The server seals `state` (HMAC, bound to
 /// the method and tool or prompt name, valid 10 minutes): a handler reads it
-/// back with [`SessionControl::state`], and a tampered one never reaches it.
+/// back with [`SessionControl::state`](crate::tools::SessionControl::state), and a tampered one never reaches it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct InputRequired {
     pub questions: BTreeMap<String, Question>,
@@ -286,7 +286,7 @@ impl InputRequired {
     }
 }
 
-/// The outcome of [`SessionControl::ask`].
+/// The outcome of [`SessionControl::ask`](crate::tools::SessionControl::ask).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Asked {
     /// The client's answer.

@@ -17,7 +17,7 @@
 //! The client never follows a redirect (a 3xx is a transport error naming the
 //! `Location`) and never looks up a host name.
 //!
-//! A server that answers 401 gets the OAuth flow of [`auth`], and every
+//! A server that answers 401 gets the OAuth flow (module `auth`), and every
 //! request then carries the token.
 
 mod auth;
@@ -147,7 +147,7 @@ impl<'a> Client<'a> {
 
     /// Sends `method` with `params` and returns the server's reply; never
     /// takes longer than `timeout` (what is left of the `--timeout`) plus the
-    /// time the user took to answer questions, plus [`FAREWELL_LIMIT`] to end
+    /// time the user took to answer questions, plus `FAREWELL_LIMIT` (500 ms) to end
     /// a legacy session.
     pub async fn call(
         &self,

@@ -28,7 +28,7 @@
 //! ```
 //!
 //! Everything but the last line is plain Rust, so a verb's parsing and shaping are unit
-//! tested natively through [`parse`] and [`shape`] (see [`testing`]).
+//! tested natively through [`parse()`] and [`shape()`] (see [`testing`]).
 
 pub mod argv;
 pub mod info;

@@ -1,4 +1,4 @@
-//! The thin glue between [`Verb`] and the generated WIT types, used by [`export_verb!`].
+//! The thin glue between [`Verb`] and the generated WIT types, used by [`export_verb!`](crate::export_verb).
 
 use crate::bindings::mur::verb::types as wit;
 use crate::info::Param;
