@@ -118,6 +118,7 @@ fn execute(cli: Cli) -> Result<u8> {
         }
         Command::Report(args) => {
             let report = study::Reread::from(&args.dir)?;
+            report.write_reports(&args.dir)?;
             if let Some(path) = &args.html {
                 study::write(path, &report.page())?;
             }

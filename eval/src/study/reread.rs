@@ -1,6 +1,6 @@
-//! A study's report read back from its directory alone (`mur-eval report DIR`), its files
+//! A study's report read back from its directory alone (`mur-eval report DIR`); its files
 //! written anew there, and the README's baseline table written from it between its
-//! marker lines.
+//! marker lines, each when asked.
 
 use std::path::Path;
 
@@ -10,13 +10,14 @@ use super::files::{RESULTS, write};
 use super::journal::{self, Meta};
 use super::publish::{title, write_reports};
 use super::report;
+use super::result::RunResult;
 
 /// A study's report read back from its directory alone (`mur-eval report DIR`).
 pub struct Reread {
     pub rows: report::Rows,
     pub markdown: String,
     title: String,
-    runs: usize,
+    results: Vec<RunResult>,
     seed: u64,
 }
 
@@ -25,10 +26,7 @@ const BEGIN: &str = "<!-- study-baseline -->";
 const END: &str = "<!-- /study-baseline -->";
 
 impl Reread {
-    /// The report of the study in `dir`, with `report.md`, `report.csv` and
-    /// `transcripts.md` written there anew, as the study's end writes them: a study
-    /// stopped before its end, or one whose runs were read by an older `mur-eval`, gets
-    /// them from what it recorded.
+    /// The report of the study in `dir`, read from what it recorded; nothing is written.
     pub fn from(dir: &Path) -> Result<Self> {
         let meta_path = dir.join("study.json");
         let meta: Meta = std::fs::read_to_string(&meta_path)
@@ -47,12 +45,19 @@ impl Reread {
         let rows = report::rows(&results, &meta.conditions);
         let title = title(results.len(), meta.seed);
         Ok(Self {
-            markdown: write_reports(dir, &rows, &results, meta.seed)?,
+            markdown: report::markdown(&rows, &title),
             rows,
             title,
-            runs: results.len(),
+            results,
             seed: meta.seed,
         })
+    }
+
+    /// `report.md`, `report.csv` and `transcripts.md` written in `dir` anew, as the
+    /// study's end writes them: a study stopped before its end, or one whose runs were
+    /// read by an older `mur-eval`, gets them from what it recorded.
+    pub fn write_reports(&self, dir: &Path) -> Result<()> {
+        write_reports(dir, &self.rows, &self.results, self.seed).map(|_| ())
     }
 
     pub fn page(&self) -> String {
@@ -82,7 +87,7 @@ impl Reread {
             report::condition_table(&self.rows),
             dir.display(),
             path.display(),
-            self.runs,
+            self.results.len(),
             self.seed,
             report::legend()
         );
