@@ -1,9 +1,6 @@
 //! The measurements themselves, one function per table section.
 
-use std::{
-    process::Command,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use mur_lockfile::{Lockfile, Registry};
 
@@ -89,7 +86,7 @@ fn in_process_split(sandbox: &Bench, verb: &str) -> String {
 /// (`/dev/shm`, like the `/run/user/<uid>` a systemd login gives `XDG_RUNTIME_DIR`),
 /// because removing a file costs ~20 times more on a journalled disk.
 pub fn discovery_at_scale(sandbox: &Bench, live: &Lockfile, runs: usize) -> Result<Vec<Row>> {
-    let dead_pid = dead_pid()?;
+    let dead_pid = mur_testkit::process::try_dead_pid().map_err(io)?;
     let mut rows = Vec::new();
     // The verb-load section leaves `state` out of the compile cache, and the first call
     // after it compiles the verb (~24 MiB): that is not what discovery costs.
@@ -167,13 +164,6 @@ impl TmpfsRuntime {
             0,
         ))
     }
-}
-
-fn dead_pid() -> Result<u32> {
-    let mut child = Command::new("true").spawn().map_err(io)?;
-    let pid = child.id();
-    child.wait().map_err(io)?;
-    Ok(pid)
 }
 
 fn plant_stale(registry: &Registry, live: &Lockfile, dead_pid: u32, count: usize) -> Result<()> {

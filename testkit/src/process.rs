@@ -337,10 +337,15 @@ pub fn wait_until_within<T>(
 
 /// A pid that is certainly not running: a child that has been reaped.
 pub fn dead_pid() -> u32 {
-    let mut child = Command::new("true").spawn().expect("spawn true");
+    try_dead_pid().expect("spawn and reap `true`")
+}
+
+/// [`dead_pid`] for a caller that reports errors instead of panicking (the benchmark).
+pub fn try_dead_pid() -> std::io::Result<u32> {
+    let mut child = Command::new("true").spawn()?;
     let pid = child.id();
-    child.wait().expect("wait for true");
-    pid
+    child.wait()?;
+    Ok(pid)
 }
 
 /// A free loopback port (bound, then released).
