@@ -85,8 +85,11 @@ fn the_checker_sees_what_it_must_and_nothing_else() {
     assert_eq!(graph.edges["quiet"], BTreeSet::from(["a".to_owned()]));
 }
 
-/// Each crate's root files: `src/lib.rs`, `src/main.rs` and `src/bin/*.rs` of every
-/// package below `root` (vendored and generated code left out).
+/// Folders never walked: build output, vendored third-party code, npm packages.
+const SKIPPED: [&str; 3] = ["target", "vendor", "node_modules"];
+
+/// Each crate's root file below `root`: `src/lib.rs`, `src/main.rs`, `src/bin/*.rs`, and
+/// the integration-test crates `tests/*.rs` and `tests/*/main.rs` of every package.
 fn crate_roots(root: &Path) -> Vec<PathBuf> {
     let mut roots = Vec::new();
     let mut dirs = vec![root.to_owned()];
@@ -96,19 +99,14 @@ fn crate_roots(root: &Path) -> Vec<PathBuf> {
         };
         for entry in entries.flatten() {
             let path = entry.path();
-            let name = entry.file_name();
-            let skipped = ["target", "vendor", "node_modules"].map(std::ffi::OsStr::new);
-            if path.is_dir()
-                && !name.to_string_lossy().starts_with('.')
-                && !skipped.contains(&name.as_os_str())
-            {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() && !name.starts_with('.') && !SKIPPED.contains(&name.as_str()) {
                 dirs.push(path);
             }
         }
         if !dir.join("Cargo.toml").is_file() {
             continue;
         }
-        // Integration-test crates too: `tests/*.rs` and `tests/*/main.rs`.
         if let Ok(tests) = std::fs::read_dir(dir.join("tests")) {
             for test in tests.flatten().map(|e| e.path()) {
                 let main = test.join("main.rs");
@@ -254,9 +252,9 @@ fn read_items(
             kept.push(item);
             continue;
         };
-        let mut child = path.clone();
-        child.push(module.ident.to_string());
         let name = module.ident.to_string();
+        let mut child = path.clone();
+        child.push(name.clone());
         match module.content {
             Some((_, inner)) => read_items(inner, child, file, &dir.join(&name), out),
             None => {
