@@ -11,6 +11,8 @@
 //! be one line naming the option, in the same words as the verb kits', and it
 //! must type each value by the schema (integer, number, boolean, JSON).
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::spec::{Param, ValueKind, VerbSpec, with_tool_line};
@@ -86,19 +88,78 @@ pub fn kebab(name: &str) -> String {
     out.trim_end_matches('-').to_owned()
 }
 
+/// The verb name of each tool in a `tools/list` result, in order: its kebab-case
+/// name, except where that is empty or another tool's is the same (`get_sum` and
+/// `getSum`), when it is the tool's own name, so that no verb stands for two tools
+/// and none is left without a name one can type. `None` for an entry with no name.
+pub fn verb_names(tools: &[Value]) -> Vec<Option<String>> {
+    let names: Vec<Option<&str>> = tools
+        .iter()
+        .map(|tool| tool.get("name")?.as_str().filter(|name| !name.is_empty()))
+        .collect();
+    let present: Vec<&str> = names.iter().flatten().copied().collect();
+    let mut chosen = unique_kebab(&present).into_iter();
+    names
+        .iter()
+        .map(|name| name.and_then(|_| chosen.next()))
+        .collect()
+}
+
+/// Each name in kebab case, or as it is where its kebab-case form is empty or
+/// is another name's too. Kept as they are, the names still differ from each
+/// other (tool names, like property names, are unique) and from every
+/// kebab-case name kept: a name equal to another's kebab-case form is in kebab
+/// case itself, so the two collide and both are kept as they are.
+fn unique_kebab(names: &[&str]) -> Vec<String> {
+    let kebabs: Vec<String> = names.iter().map(|name| kebab(name)).collect();
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    for k in &kebabs {
+        *uses.entry(k.as_str()).or_default() += 1;
+    }
+    names
+        .iter()
+        .zip(&kebabs)
+        .map(|(name, k)| {
+            if k.is_empty() || uses[k.as_str()] > 1 {
+                (*name).to_owned()
+            } else {
+                k.clone()
+            }
+        })
+        .collect()
+}
+
 impl Derived {
-    /// Whether the verb derived from `tool` is called `word`: the tool's own
-    /// name or its kebab-case one. (Cheap: a caller looking for one verb in a
-    /// long tool list builds only that one.)
-    pub fn answers_to(tool: &Value, word: &str) -> bool {
-        tool.get("name")
-            .and_then(Value::as_str)
-            .is_some_and(|name| name == word || kebab(name) == word)
+    /// The verb of every tool in a `tools/list` result, each named by
+    /// [`verb_names`], with its tool's entry; entries without a name are left out.
+    pub fn all(tools: &[Value]) -> Vec<(Self, &Value)> {
+        tools
+            .iter()
+            .zip(verb_names(tools))
+            .filter_map(|(tool, name)| Some((Self::named(tool, name?)?, tool)))
+            .collect()
     }
 
-    /// The verb for one entry of a `tools/list` result; `None` when it has no
-    /// name.
+    /// The verb a word names in a tool list, and its tool's entry: the tool whose
+    /// own name is `word`, else the one whose verb ([`verb_names`]) is called
+    /// `word`.
+    pub fn pick<'a>(tools: &'a [Value], word: &str) -> Option<(Self, &'a Value)> {
+        let names = verb_names(tools);
+        let by_tool = tools.iter().position(|t| t["name"].as_str() == Some(word));
+        let at = by_tool.or_else(|| names.iter().position(|n| n.as_deref() == Some(word)))?;
+        let name = names[at].clone()?;
+        Some((Self::named(&tools[at], name)?, &tools[at]))
+    }
+
+    /// The verb for one tool, named in kebab case as if it were the only tool
+    /// (a data verb's parser); `None` when it has no name.
     pub fn from_tool(tool: &Value) -> Option<Self> {
+        let name = tool.get("name")?.as_str()?;
+        Self::named(tool, kebab(name))
+    }
+
+    /// The verb for one entry of a `tools/list` result, called `verb`.
+    fn named(tool: &Value, verb: String) -> Option<Self> {
         let name = tool.get("name")?.as_str()?;
         let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
         let required: Vec<&str> = schema
@@ -111,9 +172,10 @@ impl Derived {
         let mut fields = Vec::new();
         let mut options = Vec::new();
         if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-            for (property, prop_schema) in properties {
+            let names: Vec<&str> = properties.keys().map(String::as_str).collect();
+            for ((property, prop_schema), option) in properties.iter().zip(unique_kebab(&names)) {
                 let field = Field {
-                    option: kebab(property),
+                    option,
                     property: property.clone(),
                     ty: type_of(prop_schema),
                     required: required.contains(&property.as_str()),
@@ -148,7 +210,7 @@ impl Derived {
         let annotations = annotations(tool.get("annotations"));
         let details = with_tool_line(&details, name, &annotations);
         Some(Self {
-            name: kebab(name),
+            name: verb,
             tool: name.to_owned(),
             summary,
             spec: VerbSpec {
@@ -305,7 +367,12 @@ fn value_of<'a>(
 
 /// A value outside the schema's `enum` is refused, naming the choices.
 fn check_choice(field: &Field, value: &Value) -> Result<(), String> {
-    if field.choices.is_empty() || field.choices.contains(value) {
+    // Numbers are compared by value: `1`, `1.0` and `1e0` are one choice.
+    let same = |choice: &Value| match (choice.as_f64(), value.as_f64()) {
+        (Some(a), Some(b)) => a == b,
+        _ => choice == value,
+    };
+    if field.choices.is_empty() || field.choices.iter().any(same) {
         return Ok(());
     }
     let quoted: Vec<String> = field
@@ -346,11 +413,15 @@ fn convert(name: &str, ty: &Type, text: &str) -> Result<Value, String> {
             .parse::<i64>()
             .map(Value::from)
             .map_err(|_| format!("`--{name}` needs an integer, got `{text}`")),
+        // A whole number stays one (`--ratio 2` sends 2, not 2.0), as typed.
         Type::Number => text
-            .parse::<f64>()
+            .parse::<i64>()
+            .map(Value::from)
             .ok()
-            .and_then(serde_json::Number::from_f64)
-            .map(Value::Number)
+            .or_else(|| {
+                let n = text.parse::<f64>().ok()?;
+                serde_json::Number::from_f64(n).map(Value::Number)
+            })
             .ok_or_else(|| format!("`--{name}` needs a number, got `{text}`")),
         Type::Boolean => match text {
             "true" => Ok(Value::Bool(true)),
@@ -510,18 +581,106 @@ mod tests {
     }
 
     #[test]
-    fn a_tool_answers_to_its_name_and_its_kebab_case_name() {
-        let tool = json!({"name": "waitFor", "inputSchema": {"type": "object"}});
-        let answers = |word| Derived::answers_to(&tool, word);
-        assert!(answers("waitFor") && answers("wait-for"));
-        assert!(!answers("wait") && !answers("waitfor") && !answers("wait_for"));
-        assert!(!Derived::answers_to(
-            &json!({"title": "waitFor"}),
-            "wait-for"
-        ));
+    fn a_tool_is_reached_by_its_own_name_and_its_verb_s() {
+        let tools = [
+            json!({"title": "waitFor"}),
+            json!({"name": "waitFor", "inputSchema": {"type": "object"}}),
+        ];
+        let picked = |word| Derived::pick(&tools, word).map(|(verb, _)| verb.name);
+        assert_eq!(picked("waitFor"), Some("wait-for".into()));
+        assert_eq!(picked("wait-for"), Some("wait-for".into()));
+        for word in ["wait", "waitfor", "wait_for", ""] {
+            assert_eq!(picked(word), None, "{word}");
+        }
+    }
+
+    #[test]
+    fn tools_whose_verb_names_would_be_the_same_or_empty_keep_their_own_names() {
+        let tool = |name: &str| json!({"name": name, "inputSchema": {"type": "object"}});
+        let tools = [
+            tool("get_sum"),
+            tool("getSum"),
+            tool("___"),
+            tool(""),
+            json!({"name": 5}),
+            tool("waitFor"),
+        ];
         assert_eq!(
-            Derived::from_tool(&tool).map(|v| v.name),
-            Some("wait-for".into())
+            verb_names(&tools),
+            [
+                Some("get_sum".to_owned()),
+                Some("getSum".to_owned()),
+                Some("___".to_owned()),
+                None,
+                None,
+                Some("wait-for".to_owned()),
+            ]
+        );
+        let all: Vec<(String, String)> = Derived::all(&tools)
+            .into_iter()
+            .map(|(verb, entry)| (verb.name, entry["name"].to_string()))
+            .collect();
+        assert_eq!(
+            all,
+            [
+                ("get_sum".into(), "\"get_sum\"".into()),
+                ("getSum".into(), "\"getSum\"".into()),
+                ("___".into(), "\"___\"".into()),
+                ("wait-for".into(), "\"waitFor\"".into()),
+            ]
+        );
+        // The shared kebab-case name would stand for two tools: it names none.
+        assert!(Derived::pick(&tools, "get-sum").is_none());
+        let (verb, _) = Derived::pick(&tools, "getSum").expect("its own name");
+        assert_eq!(verb.tool, "getSum");
+    }
+
+    #[test]
+    fn properties_whose_options_would_be_the_same_keep_their_own_names() {
+        let verb = Derived::from_tool(&json!({
+            "name": "tune",
+            "inputSchema": {"type": "object", "properties": {
+                "fooBar": {"type": "string"},
+                "foo_bar": {"type": "integer"},
+                "__": {"type": "boolean"},
+                "level": {"type": "integer"}
+            }}
+        }))
+        .expect("a tool");
+        let names: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["__", "fooBar", "foo_bar", "level", "args"]);
+        assert_eq!(
+            verb.parse(&argv(&["--foo_bar", "7", "--fooBar", "x", "--__"])),
+            Ok(call(json!({"foo_bar": 7, "fooBar": "x", "__": true})))
+        );
+        assert_eq!(
+            verb.parse(&argv(&["--foo-bar", "7"])),
+            Err("unknown option `--foo-bar`; did you mean `--foo_bar`?".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_number_choice_matches_by_value_and_a_whole_number_is_sent_whole() {
+        let verb = Derived::from_tool(&json!({
+            "name": "zoom",
+            "inputSchema": {"type": "object", "properties": {
+                "level": {"type": "number", "enum": [1, 2, 2.5]},
+                "ratio": {"type": "number"}
+            }}
+        }))
+        .expect("a tool");
+        let parse = |words: &[&str]| verb.parse(&argv(words));
+        assert_eq!(parse(&["--level", "1"]), Ok(call(json!({"level": 1}))));
+        assert_eq!(parse(&["--level", "2.5"]), Ok(call(json!({"level": 2.5}))));
+        assert_eq!(parse(&["--level", "2.0"]), Ok(call(json!({"level": 2.0}))));
+        assert_eq!(
+            parse(&["--level", "3"]),
+            Err("`--level` must be `1`, `2` or `2.5`, got `3`".to_owned())
+        );
+        assert_eq!(parse(&["--ratio", "2"]), Ok(call(json!({"ratio": 2}))));
+        assert_eq!(
+            parse(&["--ratio", "1e3"]),
+            Ok(call(json!({"ratio": 1000.0})))
         );
     }
 

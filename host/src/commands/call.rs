@@ -44,10 +44,10 @@ async fn nearest_tool(e: Error, name: &str, session: &Session, settings: &Settin
     else {
         return e;
     };
-    let answers = tools.iter().find(|tool| Derived::answers_to(tool, name));
+    let answers = Derived::pick(&tools, name);
     let names = tools.iter().filter_map(|tool| tool["name"].as_str());
-    let meant = match answers {
-        Some(tool) => tool["name"].as_str(),
+    let meant = match &answers {
+        Some((verb, _)) => Some(verb.tool.as_str()),
         None => mur_core::nearest(name, names),
     };
     match meant {

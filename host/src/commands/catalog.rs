@@ -102,7 +102,8 @@ pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
     let installed = VerbHost::open()?.entries().to_vec();
     let mut rows = Vec::new();
     let mut missing = Vec::new();
-    for tool in &tools {
+    let verb_names = derived::verb_names(&tools);
+    for (tool, verb) in tools.iter().zip(verb_names) {
         let Some(name) = tool["name"].as_str() else {
             continue;
         };
@@ -110,7 +111,7 @@ pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
         let (verbs, kind) = match named.as_slice() {
             [] => {
                 missing.push(name.to_owned());
-                (derived::kebab(name), "derived")
+                (verb.unwrap_or_default(), "derived")
             }
             some => (
                 some.iter()
@@ -187,10 +188,7 @@ fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {
             annotations: annotations_of(&entry.tool),
         });
     }
-    for tool in offered.map(|o| o.tools.as_slice()).unwrap_or_default() {
-        let Some(verb) = Derived::from_tool(tool) else {
-            continue;
-        };
+    for (verb, tool) in Derived::all(offered.map(|o| o.tools.as_slice()).unwrap_or_default()) {
         let shadowed = items.iter().any(|i| i.name == verb.name)
             || installed.iter().any(|e| e.tool == verb.tool);
         if shadowed {

@@ -118,9 +118,9 @@ fn derived(installed: &[Completable]) -> Vec<Completable> {
         Ok(Ok(tools)) => tools,
         _ => return Vec::new(),
     };
-    tools
-        .iter()
-        .filter_map(Derived::from_tool)
+    Derived::all(&tools)
+        .into_iter()
+        .map(|(verb, _)| verb)
         .filter(|verb| !installed.iter().any(|i| i.name == verb.name))
         .map(|verb| Completable {
             name: verb.name,

@@ -191,11 +191,21 @@ fn unknown_verb(name: &str, unknown: &Unknown) -> Error {
         ),
         Unknown::Unread(why) => (Error::from(message).with_hint(why.clone()), &[][..]),
     };
-    let installed = VerbHost::summaries().into_iter().map(|(word, _)| word);
-    let tools = listed
+    let shared: Vec<&str> = listed
         .iter()
-        .filter_map(|tool| tool.get("name")?.as_str())
-        .map(mur_verbs::derived::kebab);
+        .filter_map(|tool| tool["name"].as_str())
+        .filter(|tool| mur_verbs::derived::kebab(tool) == name)
+        .collect();
+    if shared.len() > 1 {
+        let each = shared.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>();
+        return error.with_first_hint(format!(
+            "`{name}` would stand for {} tools, so each is a verb under its own name: {}",
+            shared.len(),
+            each.join(", ")
+        ));
+    }
+    let installed = VerbHost::summaries().into_iter().map(|(word, _)| word);
+    let tools = mur_verbs::derived::verb_names(listed).into_iter().flatten();
     let words = installed.chain(crate::cli::host_verbs()).chain(tools);
     match mur_core::nearest(name, words) {
         Some(word) => error.with_first_hint(format!("did you mean `{word}`?")),
@@ -269,11 +279,10 @@ impl ToolList {
     }
 }
 
-/// The verb derived from the tool named `name` (or whose kebab-case name is
+/// The verb derived from the tool named `name` (or whose verb is called
 /// `name`), and that tool's `tools/list` entry.
 fn pick(tools: &[Value], name: &str) -> Option<(Derived, Value)> {
-    let tool = tools.iter().find(|tool| Derived::answers_to(tool, name))?;
-    Some((Derived::from_tool(tool)?, tool.clone()))
+    Derived::pick(tools, name).map(|(verb, tool)| (verb, tool.clone()))
 }
 
 /// Every page of `tools/list`.

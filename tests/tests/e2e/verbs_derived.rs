@@ -583,6 +583,83 @@ fn a_catalog_over_a_broken_verb_index_is_mur_failing_not_an_empty_list() {
     assert_eq!(out.stdout, "");
 }
 
+/// A server whose tool names, and one tool's property names, are the same in kebab
+/// case: every tool and every property is still reachable, each under its own name.
+#[test]
+fn tools_and_options_that_would_share_a_name_keep_their_own() {
+    let sb = Sandbox::new();
+    let server = Stub::serve(|req| {
+        if req.method != "POST" {
+            return Reply::empty(405);
+        }
+        let body = req.json();
+        let result = match body["method"].as_str() {
+            Some("tools/list") => json!({ "tools": [
+                { "name": "get_sum", "description": "Adds", "inputSchema": { "type": "object",
+                  "properties": {
+                    "fooBar": { "type": "string" },
+                    "foo_bar": { "type": "integer" },
+                    "level": { "type": "number", "enum": [1, 2, 2.5] } } } },
+                { "name": "getSum", "description": "Adds too", "inputSchema": { "type": "object" } }
+            ] }),
+            Some("tools/call") => json!({ "content": [{ "type": "text",
+                "text": body["params"].to_string() }] }),
+            _ => json!({}),
+        };
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }),
+        )
+    });
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| {
+        let mut argv = vec!["devtools", "--endpoint", &endpoint];
+        argv.extend_from_slice(words);
+        sb.mur(&argv)
+    };
+    let catalog = devtools(&["catalog", "--json"]);
+    catalog.assert_code(0);
+    let derived: Vec<(String, String)> = catalog.json()["verbs"]
+        .as_array()
+        .expect("verbs")
+        .iter()
+        .filter(|v| v["kind"] == "derived")
+        .map(|v| (v["name"].to_string(), v["tool"].to_string()))
+        .collect();
+    assert_eq!(
+        derived,
+        [
+            (r#""get_sum""#.to_owned(), r#""get_sum""#.to_owned()),
+            (r#""getSum""#.to_owned(), r#""getSum""#.to_owned())
+        ]
+    );
+    let shared = devtools(&["get-sum"]);
+    shared.assert_code(1);
+    assert_eq!(
+        shared.stderr,
+        "error: unknown verb `get-sum`\n\
+         hint: `get-sum` would stand for 2 tools, so each is a verb under its own name: `get_sum`, `getSum`\n\
+         hint: `mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session\n"
+    );
+    let called = devtools(&["get_sum", "--foo_bar", "3", "--fooBar", "x", "--level", "1"]);
+    called.assert_code(0);
+    // The server's text is JSON, so the verb prints it as it is: the params it got.
+    let sent = |out: &Output| {
+        let params = out.json();
+        (params["name"].clone(), params["arguments"].clone())
+    };
+    assert_eq!(
+        sent(&called),
+        (
+            json!("get_sum"),
+            json!({ "foo_bar": 3, "fooBar": "x", "level": 1 })
+        )
+    );
+    let other = devtools(&["getSum"]);
+    other.assert_code(0);
+    assert_eq!(sent(&other), (json!("getSum"), json!({})));
+}
+
 #[test]
 fn a_tool_that_failed_keeps_the_tool_list_and_one_the_server_lacks_drops_it() {
     let sb = Sandbox::new();
