@@ -576,8 +576,8 @@ relays the session's progress, log messages and questions. It ends when stdin en
 /// `mur devtools call --help`: exactly what is sent for each form.
 const CALL_ABOUT: &str = "Call a tool, or send any JSON-RPC method
 
-`call NAME` sends `tools/call` for the tool NAME, with `--args` as its arguments \
-(`{}` without `--args`).
+`call NAME` sends `tools/call` for the tool NAME, with `--args` as its arguments: \
+a JSON object, by name (`{}` without `--args` or with `--args null`).
 
 A NAME with a `/` (`tools/list`, `resources/read`) is a JSON-RPC method instead, \
 sent as it is with `--args` as its params.

@@ -12,12 +12,12 @@ use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
-        GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
-        InitializeResult, InputRequests, InputRequiredResult, JsonObject, ListPromptsResult,
-        ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-        ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-        ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool, ToolAnnotations,
-        UnsubscribeRequestParams,
+        CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse, Implementation,
+        InitializeRequestParams, InitializeResult, InputRequests, InputRequiredResult, JsonObject,
+        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+        PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+        ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
+        ToolAnnotations, UnsubscribeRequestParams,
     },
     service::RequestContext,
 };
@@ -231,6 +231,18 @@ impl ServerHandler for DevtoolsHandler {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.tools.spec(name).map(mcp_tool)
+    }
+
+    /// rmcp hands over as a custom request every request it could not read as
+    /// the method it names: for one of the methods this server serves, that means
+    /// its params were malformed (`arguments` an array), which is -32602 saying
+    /// what was wrong, not "method not found".
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(not_understood(&request.method, request.params.as_ref()))
     }
 
     async fn call_tool(
@@ -492,6 +504,61 @@ fn outcome_of(response: &Result<CallToolResponse, ErrorData>) -> Option<Outcome>
         Ok(CallToolResponse::Complete(_)) => Some(Outcome::Ok),
         Ok(_) => None,
         Err(_) => Some(Outcome::RpcError),
+    }
+}
+
+/// The error for a request rmcp could not read: -32602 naming the fault when
+/// the method is one this server serves, else -32601 (the method alone as its
+/// message, as rmcp answers).
+fn not_understood(method: &str, params: Option<&Value>) -> ErrorData {
+    let fault = match method {
+        "tools/call" => malformed::<CallToolRequestParams>(params).map(|fault| {
+            match params.and_then(|p| p.get("arguments")) {
+                Some(arguments) if !arguments.is_object() && !arguments.is_null() => format!(
+                    "`arguments` must be an object of the tool's arguments by name, not {}",
+                    json_kind(arguments)
+                ),
+                _ => fault,
+            }
+        }),
+        "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
+            malformed::<PaginatedRequestParams>(params)
+        }
+        "resources/read" => malformed::<ReadResourceRequestParams>(params),
+        "resources/subscribe" => malformed::<SubscribeRequestParams>(params),
+        "resources/unsubscribe" => malformed::<UnsubscribeRequestParams>(params),
+        "prompts/get" => malformed::<GetPromptRequestParams>(params),
+        "logging/setLevel" => malformed::<SetLevelRequestParams>(params),
+        "initialize" => malformed::<InitializeRequestParams>(params),
+        _ => {
+            return ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                method.to_owned(),
+                None,
+            );
+        }
+    };
+    let fault = fault.unwrap_or_else(|| "they are not what the method takes".to_owned());
+    ErrorData::invalid_params(format!("invalid params for `{method}`: {fault}"), None)
+}
+
+/// Why `params` are not a `T`, if they are not.
+fn malformed<T: DeserializeOwned>(params: Option<&Value>) -> Option<String> {
+    let params = params.cloned().unwrap_or_else(|| json!({}));
+    serde_json::from_value::<T>(params)
+        .err()
+        .map(|e| e.to_string())
+}
+
+/// "an array", "a string", …: a JSON value's kind, for an error message.
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 

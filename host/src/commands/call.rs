@@ -116,7 +116,7 @@ fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
         (None, Some(name)) if name == PING => Ok(Request::Ping(params)),
         (None, Some(name)) if name.contains('/') => Ok(Request::Method(name.clone(), params)),
         (None, Some(name)) => {
-            let arguments = params.unwrap_or_else(|| json!({}));
+            let arguments = tool_arguments(params)?;
             Ok(Request::Method(
                 "tools/call".to_owned(),
                 Some(json!({ "name": name, "arguments": arguments })),
@@ -125,6 +125,29 @@ fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
         (None, None) => Err(Error::usage(
             "`call` needs a tool name or `--method METHOD`",
         )),
+    }
+}
+
+/// A tool's `arguments`: `--args` as given when it is a JSON object, none
+/// (`{}`) when it is absent or `null`. Anything else is refused here, as MCP
+/// takes arguments by name only: sent, an array reads to a server as a request
+/// it cannot parse, and comes back as "method not found".
+fn tool_arguments(params: Option<Value>) -> Result<Value> {
+    match params {
+        None | Some(Value::Null) => Ok(json!({})),
+        Some(arguments @ Value::Object(_)) => Ok(arguments),
+        Some(other) => {
+            let kind = match other {
+                Value::Array(_) => "an array",
+                Value::String(_) => "a string",
+                Value::Number(_) => "a number",
+                _ => "a boolean",
+            };
+            Err(Error::usage(format!(
+                "`--args` must be a JSON object of the tool's arguments by name, not {kind}"
+            ))
+            .with_hint(r##"e.g. `--args '{"selector":"#btn-inc"}'`"##))
+        }
     }
 }
 
@@ -202,5 +225,41 @@ mod tests {
         );
         let err = request(&call_args(None, Some(" ")), None).expect_err("empty method");
         assert_eq!(err.exit_code(), 1);
+    }
+
+    #[test]
+    fn a_tool_s_arguments_are_an_object_or_none_and_a_method_s_params_go_as_given() {
+        let tool_call = |arguments: Value| {
+            let params = json!({ "name": "state", "arguments": arguments });
+            Request::Method("tools/call".to_owned(), Some(params))
+        };
+        let sent = |name: &str, params: Value| request(&call_args(Some(name), None), Some(params));
+        assert_eq!(sent("state", json!(null)).ok(), Some(tool_call(json!({}))));
+        assert_eq!(
+            sent("state", json!({ "selector": "#count" })).ok(),
+            Some(tool_call(json!({ "selector": "#count" })))
+        );
+        for (params, kind) in [
+            (json!(["#count"]), "an array"),
+            (json!("#count"), "a string"),
+            (json!(1), "a number"),
+            (json!(true), "a boolean"),
+        ] {
+            let err = sent("state", params).expect_err("refused");
+            assert_eq!(err.exit_code(), 1);
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "`--args` must be a JSON object of the tool's arguments by name, not {kind}"
+                )
+            );
+        }
+        assert_eq!(
+            sent("custom/method", json!([1])).ok(),
+            Some(Request::Method(
+                "custom/method".to_owned(),
+                Some(json!([1]))
+            ))
+        );
     }
 }

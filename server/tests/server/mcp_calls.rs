@@ -63,6 +63,32 @@ fn unknown_tool_is_an_invalid_params_error_naming_it() {
 }
 
 #[test]
+fn malformed_params_of_a_known_method_are_invalid_params_saying_what_is_wrong() {
+    let (world, _session) = World::started();
+    let endpoint = world.endpoint();
+    for (method, params, message) in [
+        (
+            "tools/call",
+            json!({ "name": "echo", "arguments": ["hi"] }),
+            "invalid params for `tools/call`: `arguments` must be an object of the tool's arguments by name, not an array",
+        ),
+        (
+            "tools/call",
+            json!({ "arguments": {} }),
+            "invalid params for `tools/call`: missing field `name`",
+        ),
+        (
+            "resources/read",
+            json!({ "uri": 7 }),
+            "invalid params for `resources/read`: invalid type: integer `7`, expected a string",
+        ),
+    ] {
+        let answer = mcp::modern(&endpoint, method, params);
+        assert_eq!(mcp::error_message(&answer, -32602), message, "{answer}");
+    }
+}
+
+#[test]
 fn tools_list_publishes_schemas_titles_and_hints() {
     let (world, _session) = World::started();
     let answer = mcp::modern(&world.endpoint(), "tools/list", json!({}));

@@ -145,6 +145,17 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
         method.stderr,
         "error: unexpected argument `all`: `call` takes the arguments in `--args`, as JSON\n"
     );
+    // A tool takes its arguments by name: a list is refused here, not sent.
+    let list = sb.mur(&["devtools", "call", "click", "--args", r##"["#btn-inc"]"##]);
+    list.assert_code(1);
+    assert_eq!(list.stdout, "");
+    assert_eq!(
+        list.stderr,
+        concat!(
+            "error: `--args` must be a JSON object of the tool's arguments by name, not an array\n",
+            "hint: e.g. `--args '{\"selector\":\"#btn-inc\"}'`\n",
+        )
+    );
     let count = sb.mur(&[
         "devtools",
         "call",
