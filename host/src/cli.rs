@@ -559,7 +559,9 @@ probe, one session per project (a second one exits 3). Every verb, derived verb,
 calls. Its progress, log messages and questions reach the caller.
 
 In the background (unless `--foreground`): this command prints the session's line, as \
-`session list` does, once the bridge is ready. The server's stderr and the bridge's \
+`session list` does, once the bridge is ready; a server that has not answered \
+`initialize` within 60 s (time enough for `npx` to fetch it) is stopped, and this \
+command exits 2 naming its log. The server's stderr and the bridge's \
 messages go to the log named in that line (`log`). A server that dies is restarted, at \
 most 5 times. The bridge stops after `--idle` without a request, or with `bridge stop`, \
 and removes its lockfile.";
