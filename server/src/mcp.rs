@@ -234,15 +234,22 @@ impl ServerHandler for DevtoolsHandler {
     }
 
     /// rmcp hands over as a custom request every request it could not read as
-    /// the method it names: for one of the methods this server serves, that means
-    /// its params were malformed (`arguments` an array), which is -32602 saying
-    /// what was wrong, not "method not found".
+    /// the method it names, and every method the request's revision lacks: for a
+    /// method this server serves in that revision, the params were malformed
+    /// (`arguments` an array), which is -32602 saying what was wrong, not
+    /// "method not found".
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(not_understood(&request.method, request.params.as_ref()))
+        let removed = is_inline(&context) && REMOVED_IN_2026_07_28.contains(&&*request.method);
+        let params = if removed {
+            None
+        } else {
+            Some(request.params.as_ref())
+        };
+        Err(not_understood(&request.method, params))
     }
 
     async fn call_tool(
@@ -507,10 +514,30 @@ fn outcome_of(response: &Result<CallToolResponse, ErrorData>) -> Option<Outcome>
     }
 }
 
+/// The methods the 2026-07-28 revision removed: a request of that revision
+/// naming one is "method not found" (HTTP 404), whatever its params.
+const REMOVED_IN_2026_07_28: &[&str] = &[
+    "initialize",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
 /// The error for a request rmcp could not read: -32602 naming the fault when
-/// the method is one this server serves, else -32601 (the method alone as its
-/// message, as rmcp answers).
-fn not_understood(method: &str, params: Option<&Value>) -> ErrorData {
+/// the method is one this server serves (`params` is `None` when the request's
+/// revision lacks it), else -32601 (the method alone as its message, as rmcp
+/// answers).
+fn not_understood(method: &str, params: Option<Option<&Value>>) -> ErrorData {
+    let not_found = || {
+        ErrorData::new(
+            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+            method.to_owned(),
+            None,
+        )
+    };
+    let Some(params) = params else {
+        return not_found();
+    };
     let fault = match method {
         "tools/call" => malformed::<CallToolRequestParams>(params).map(|fault| {
             match params.and_then(|p| p.get("arguments")) {
@@ -530,13 +557,7 @@ fn not_understood(method: &str, params: Option<&Value>) -> ErrorData {
         "prompts/get" => malformed::<GetPromptRequestParams>(params),
         "logging/setLevel" => malformed::<SetLevelRequestParams>(params),
         "initialize" => malformed::<InitializeRequestParams>(params),
-        _ => {
-            return ErrorData::new(
-                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-                method.to_owned(),
-                None,
-            );
-        }
+        _ => return not_found(),
     };
     let fault = fault.unwrap_or_else(|| "they are not what the method takes".to_owned());
     ErrorData::invalid_params(format!("invalid params for `{method}`: {fault}"), None)
