@@ -185,7 +185,8 @@ pub struct HostArgs {
     #[arg(long, global = true, value_name = "LO-HI")]
     pub auto_range: Option<PortRange>,
     /// Bound on the whole call, in milliseconds
-    #[arg(long, global = true, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS)]
+    #[arg(long, global = true, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS,
+          value_parser = mur_core::settings::timeout_ms, allow_negative_numbers = true)]
     pub timeout: u64,
     /// Largest response body mur reads, in bytes; `K`, `M`, `G` suffixes are KiB, MiB, GiB
     #[arg(long, global = true, value_name = "BYTES", default_value_t = DEFAULT_MAX_RESPONSE)]

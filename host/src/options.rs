@@ -102,11 +102,8 @@ pub fn extract_host_options(
             }
             "--timeout" => {
                 let text = value("--timeout <MS>")?;
-                host.timeout = text.parse().map_err(|_| {
-                    Error::usage(format!(
-                        "invalid value for `--timeout`: `{text}` is not a number of milliseconds"
-                    ))
-                })?;
+                host.timeout = mur_core::settings::timeout_ms(&text)
+                    .map_err(|e| Error::usage(format!("invalid value for `--timeout`: {e}")))?;
             }
             "--auto" if inline.is_none() => host.auto = true,
             "--auto-full" if inline.is_none() => host.auto_full = true,

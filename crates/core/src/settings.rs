@@ -105,6 +105,19 @@ impl FromStr for PortRange {
     }
 }
 
+/// `--timeout MS`, wherever it is typed: a whole number of milliseconds, at
+/// least 1. A bound of 0 ms could only fail, and would fail as a timeout (exit
+/// 2) when the mistake is the command's (exit 1).
+pub fn timeout_ms(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err(format!("`{text}`: the bound must be at least 1 ms")),
+        Ok(ms) => Ok(ms),
+        Err(_) => Err(format!(
+            "`{text}` is not a whole number of milliseconds (e.g. `5000`)"
+        )),
+    }
+}
+
 /// A size in bytes, as typed for `--max-response`: a plain number, or one
 /// with a `K`, `M` or `G` suffix counted in powers of 1024 (`64M` is 64 MiB;
 /// `KiB`/`MiB`/`GiB` and lowercase are accepted too). Zero is refused: it
@@ -207,6 +220,24 @@ mod tests {
         assert!("80".parse::<PortRange>().is_err());
         let eph = PortRange::ephemeral();
         assert!(eph.first >= 1024 && eph.first <= eph.last);
+    }
+
+    #[test]
+    fn a_timeout_is_a_positive_whole_number_of_milliseconds() {
+        assert_eq!(timeout_ms("5000"), Ok(5000));
+        assert_eq!(timeout_ms("1"), Ok(1));
+        assert_eq!(
+            timeout_ms("0"),
+            Err("`0`: the bound must be at least 1 ms".to_owned())
+        );
+        for bad in ["-1", "1.5", "5s", "", "99999999999999999999"] {
+            assert_eq!(
+                timeout_ms(bad),
+                Err(format!(
+                    "`{bad}` is not a whole number of milliseconds (e.g. `5000`)"
+                )),
+            );
+        }
     }
 
     #[test]

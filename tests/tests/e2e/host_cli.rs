@@ -50,9 +50,39 @@ fn a_missing_verb_prints_help_on_stderr_exit_1() {
 
 #[test]
 fn a_bad_timeout_is_a_usage_error() {
-    Sandbox::new()
-        .mur(&["devtools", "--timeout", "soon", "call", "version"])
+    let sb = Sandbox::new();
+    sb.mur(&["devtools", "--timeout", "soon", "call", "version"])
         .assert_code(1);
+    // Zero and negative bounds are the command's mistake, before `devtools` or after
+    // a verb that leaves `--timeout` to the host; nothing is looked for or sent.
+    for (argv, value) in [
+        (&["devtools", "--timeout", "0", "call", "version"][..], "0"),
+        (
+            &["--timeout", "-1", "devtools", "call", "version"][..],
+            "-1",
+        ),
+    ] {
+        let out = sb.mur(argv);
+        out.assert_code(1);
+        let line = match value {
+            "0" => "`0`: the bound must be at least 1 ms".to_owned(),
+            _ => format!("`{value}` is not a whole number of milliseconds (e.g. `5000`)"),
+        };
+        assert_eq!(
+            out.stderr,
+            format!(
+                "error: invalid value '{value}' for '--timeout <MS>': {line}\n\n\
+                 For more information, try '--help'.\n"
+            )
+        );
+    }
+    let _app = sb.start_app();
+    let derived = sb.mur(&["devtools", "export-todos", "--timeout", "0"]);
+    derived.assert_code(1);
+    assert_eq!(
+        derived.stderr,
+        "error: invalid value for `--timeout`: `0`: the bound must be at least 1 ms\n"
+    );
 }
 
 #[test]
