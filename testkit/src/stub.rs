@@ -161,6 +161,35 @@ impl Stub {
         })
     }
 
+    /// An MCP server with these `tools` (the `tools/list` result's array) that
+    /// answers each `tools/call` with what `call` makes of its params: `Ok` a
+    /// result, `Err` a JSON-RPC error object. Any other method gets `{}`; any
+    /// request but a POST, 405.
+    pub fn with_tools(
+        tools: Value,
+        call: impl Fn(&Value) -> Result<Value, Value> + Send + Sync + 'static,
+    ) -> Self {
+        Self::serve(move |req| {
+            if req.method != "POST" {
+                return Reply::empty(405);
+            }
+            let body = req.json();
+            let answer = match body["method"].as_str() {
+                Some("tools/list") => Ok(serde_json::json!({ "tools": tools })),
+                Some("tools/call") => call(&body["params"]),
+                _ => Ok(serde_json::json!({})),
+            };
+            let (key, value) = match answer {
+                Ok(result) => ("result", result),
+                Err(error) => ("error", error),
+            };
+            Reply::json(
+                200,
+                &serde_json::json!({ "jsonrpc": "2.0", "id": body["id"], key: value }),
+            )
+        })
+    }
+
     /// A plain web server: every request gets `200 {"hello":"world"}`.
     pub fn plain_http() -> Self {
         Self::serve(|_| Reply::json(200, &serde_json::json!({ "hello": "world" })))

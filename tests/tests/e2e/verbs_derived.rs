@@ -5,7 +5,6 @@
 use std::collections::BTreeSet;
 
 use mur_e2e::plugins::{add, install_standard, standard};
-use mur_e2e::stub::Reply;
 use mur_e2e::{Output, Sandbox, Stub, Successors};
 use serde_json::json;
 
@@ -588,28 +587,17 @@ fn a_catalog_over_a_broken_verb_index_is_mur_failing_not_an_empty_list() {
 #[test]
 fn tools_and_options_that_would_share_a_name_keep_their_own() {
     let sb = Sandbox::new();
-    let server = Stub::serve(|req| {
-        if req.method != "POST" {
-            return Reply::empty(405);
-        }
-        let body = req.json();
-        let result = match body["method"].as_str() {
-            Some("tools/list") => json!({ "tools": [
-                { "name": "get_sum", "description": "Adds", "inputSchema": { "type": "object",
-                  "properties": {
-                    "fooBar": { "type": "string" },
-                    "foo_bar": { "type": "integer" },
-                    "level": { "type": "number", "enum": [1, 2, 2.5] } } } },
-                { "name": "getSum", "description": "Adds too", "inputSchema": { "type": "object" } }
-            ] }),
-            Some("tools/call") => json!({ "content": [{ "type": "text",
-                "text": body["params"].to_string() }] }),
-            _ => json!({}),
-        };
-        Reply::json(
-            200,
-            &json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }),
-        )
+    let tools = json!([
+        { "name": "get_sum", "description": "Adds", "inputSchema": { "type": "object",
+          "properties": {
+            "fooBar": { "type": "string" },
+            "foo_bar": { "type": "integer" },
+            "level": { "type": "number", "enum": [1, 2, 2.5] } } } },
+        { "name": "getSum", "description": "Adds too", "inputSchema": { "type": "object" } }
+    ]);
+    // Each call answers with the params it got, as JSON text.
+    let server = Stub::with_tools(tools, |params| {
+        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
     });
     let endpoint = server.endpoint();
     let devtools = |words: &[&str]| {
@@ -665,35 +653,19 @@ fn a_tool_that_failed_keeps_the_tool_list_and_one_the_server_lacks_drops_it() {
     let sb = Sandbox::new();
     // One tool, `lookup`: it fails saying a key was "not found", and for the key `gone`
     // the server answers as one that no longer has the tool.
-    let server = Stub::serve(|req| {
-        if req.method != "POST" {
-            return Reply::empty(405);
+    let tools = json!([{
+        "name": "lookup",
+        "description": "Looks a key up",
+        "inputSchema": { "type": "object", "properties": { "key": { "type": "string" } } }
+    }]);
+    let server = Stub::with_tools(tools, |params| {
+        if params["arguments"]["key"] == "gone" {
+            return Err(json!({ "code": -32602, "message": "Unknown tool: lookup" }));
         }
-        let body = req.json();
-        let id = body["id"].clone();
-        let result = match body["method"].as_str() {
-            Some("tools/list") => json!({ "tools": [{
-                "name": "lookup",
-                "description": "Looks a key up",
-                "inputSchema": { "type": "object", "properties": { "key": { "type": "string" } } }
-            }] }),
-            Some("tools/call") if body["params"]["arguments"]["key"] == "gone" => {
-                return Reply::json(
-                    200,
-                    &json!({ "jsonrpc": "2.0", "id": id,
-                             "error": { "code": -32602, "message": "Unknown tool: lookup" } }),
-                );
-            }
-            Some("tools/call") => json!({
-                "content": [{ "type": "text", "text": "key `x` not found" }],
-                "isError": true
-            }),
-            _ => json!({}),
-        };
-        Reply::json(
-            200,
-            &json!({ "jsonrpc": "2.0", "id": id, "result": result }),
-        )
+        Ok(json!({
+            "content": [{ "type": "text", "text": "key `x` not found" }],
+            "isError": true
+        }))
     });
     let endpoint = server.endpoint();
     let lookup = |key: &str| {
