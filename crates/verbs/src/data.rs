@@ -60,7 +60,8 @@ struct File {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct OptionField {
-    /// The argument it fills; the option is `--<field in kebab-case>`.
+    /// The argument it fills; the option is `--<field in kebab-case>` (the
+    /// field as written where two fields would share one).
     field: String,
     /// `string` (the default), `integer`, `number`, `boolean`, `array` of
     /// strings, or `json`.
