@@ -25,6 +25,24 @@ pub fn payload(result: &Value) -> Value {
     )
 }
 
+/// The kinds of the `content` blocks [`payload`] leaves out (`["image", "text"]`):
+/// every block but the first text one, when that text is what is printed. None
+/// when the payload is the `structuredContent` (which the blocks only repeat, by
+/// the spec's advice) or the whole result.
+pub fn left_out(result: &Value) -> Vec<&str> {
+    if result.get("structuredContent").is_some() || first_text(result).is_none() {
+        return Vec::new();
+    }
+    let blocks = result["content"].as_array().map_or(&[][..], Vec::as_slice);
+    let printed = blocks.iter().position(|block| block["type"] == "text");
+    blocks
+        .iter()
+        .enumerate()
+        .filter(|(at, _)| Some(*at) != printed)
+        .map(|(_, block)| block["type"].as_str().unwrap_or("unknown"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -41,5 +59,28 @@ mod tests {
         let neither = json!({"content": []});
         assert_eq!(payload(&neither), neither);
         assert_eq!(first_text(&neither), None);
+    }
+
+    #[test]
+    fn what_the_payload_leaves_out_is_every_block_but_the_text_it_prints() {
+        let image = json!({"content": [
+            {"type": "text", "text": "Here it is:"},
+            {"type": "image", "data": "iVBO", "mimeType": "image/png"},
+            {"type": "text", "text": "a caption"}
+        ]});
+        assert_eq!(left_out(&image), ["image", "text"]);
+        let first_is_image = json!({"content": [{"type": "image"}, {"type": "text", "text": "t"}]});
+        assert_eq!(left_out(&first_is_image), ["image"]);
+        let one = json!({"content": [{"type": "text", "text": "hello"}]});
+        assert!(left_out(&one).is_empty());
+        let structured = json!({"structuredContent": {"a": 1}, "content": [
+            {"type": "text", "text": "{\"a\":1}"}, {"type": "image"}
+        ]});
+        assert!(
+            left_out(&structured).is_empty(),
+            "the structured content is printed"
+        );
+        let no_text = json!({"content": [{"type": "image"}]});
+        assert!(left_out(&no_text).is_empty(), "the whole result is printed");
     }
 }

@@ -6,7 +6,7 @@
 //! else from `tools/list`, and is read again when the session changed, when
 //! the server says the tool is unknown, and with `--refresh`.
 
-use mur_client::tool_result::payload;
+use mur_client::tool_result::{left_out, payload};
 use mur_core::{Error, Kind, Result, Settings};
 use mur_verbs::data::DataVerb;
 use mur_verbs::derived::{Derived, Request};
@@ -122,8 +122,28 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         // reads it afresh.
         tools.forget();
     }
-    let result = invoke::settle(reply, settings, "tools/call", Some(&params));
-    output::json(&payload(&result?), settings.pretty)
+    let result = invoke::settle(reply, settings, "tools/call", Some(&params))?;
+    output::json(&payload(&result), settings.pretty)?;
+    output::notes(&unprinted(&result, &verb.tool), settings.quiet);
+    Ok(())
+}
+
+/// A note naming the content blocks the verb did not print (an image beside a
+/// caption), and the command that prints them: nothing the tool returned is
+/// dropped without a word.
+fn unprinted(result: &Value, tool: &str) -> Vec<String> {
+    let kinds = left_out(result);
+    if kinds.is_empty() {
+        return Vec::new();
+    }
+    let blocks = if kinds.len() == 1 { "block" } else { "blocks" };
+    vec![format!(
+        "note: the result has {} more content {blocks} ({}) than the text printed; \
+         `mur devtools call {} --args JSON` prints the whole result",
+        kinds.len(),
+        kinds.join(", "),
+        mur_core::shell_word(tool),
+    )]
 }
 
 /// A tool of the session that answers to the word typed, and what was read to find it.

@@ -183,6 +183,21 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
         .devtools(&["echo"])
         .assert_code(1)
         .assert_stderr_starts_with("error: echo: missing option `--message`\n");
+    // An image beside the caption: the caption is printed, and the image is not
+    // dropped without a word.
+    let image = server.devtools(&["get-tiny-image"]);
+    image.assert_code(0);
+    assert_eq!(
+        image.stdout, "\"Here's the image you requested:\"\n",
+        "{image}"
+    );
+    assert_eq!(
+        image.stderr,
+        "note: the result has 2 more content blocks (image, text) than the text printed; \
+         `mur devtools call get-tiny-image --args JSON` prints the whole result\n"
+    );
+    let quiet = server.devtools(&["-q", "get-tiny-image"]);
+    assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""), "{quiet}");
 }
 
 #[test]
