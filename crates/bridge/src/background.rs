@@ -29,6 +29,9 @@ use crate::{
 const POLL: Duration = Duration::from_millis(20);
 /// Beyond the server's own `initialize` bound: the bridge's start and claim.
 const START_SLACK: Duration = Duration::from_secs(10);
+/// How long a start may take before the caller hears what it waits for: a
+/// server fetched by `npx` takes seconds, one that never answers a minute.
+pub const SLOW_START: Duration = Duration::from_secs(2);
 
 /// A bridge that has announced itself.
 #[derive(Debug)]
@@ -42,8 +45,15 @@ pub struct Started {
 /// for its lockfile. A project whose session is plainly live is refused
 /// here, with the line the bridge itself would print, before anything is
 /// started or written to the log of the bridge already there (the bridge's
-/// own claim of the slot stays the one that counts).
-pub async fn start(exe: &Path, options: &Options, http: &mur_http::Http) -> Result<Started> {
+/// own claim of the slot stays the one that counts). `waiting` is called once,
+/// with the bridge's log, when the bridge has not announced itself after
+/// [`SLOW_START`].
+pub async fn start(
+    exe: &Path,
+    options: &Options,
+    http: &mur_http::Http,
+    waiting: impl FnOnce(&Path),
+) -> Result<Started> {
     let registry = Registry::default_location();
     let project = paths::canonical_project(&options.project).map_err(|e| {
         Error::usage(format!(
@@ -71,7 +81,9 @@ pub async fn start(exe: &Path, options: &Options, http: &mur_http::Http) -> Resu
     }
     let log = BridgeFiles::beside(&path).log;
     let mut child = spawn(exe, options, &log)?;
-    let deadline = Instant::now() + INITIALIZE_LIMIT + START_SLACK;
+    let began = Instant::now();
+    let deadline = began + INITIALIZE_LIMIT + START_SLACK;
+    let mut waiting = Some(waiting);
     loop {
         if let ReadOutcome::Valid(lock) = registry.read(&path)
             && lock.pid == child.id()
@@ -83,6 +95,11 @@ pub async fn start(exe: &Path, options: &Options, http: &mur_http::Http) -> Resu
         }
         if let Ok(Some(status)) = child.try_wait() {
             return Err(failed(status.code(), &log));
+        }
+        if began.elapsed() >= SLOW_START
+            && let Some(tell) = waiting.take()
+        {
+            tell(&log);
         }
         if Instant::now() >= deadline {
             let _ = child.kill();

@@ -25,7 +25,7 @@ use crate::relay::{Relay, Writer};
 const OFFERED_VERSION: &str = mur_client::LEGACY_VERSION;
 /// Longest a server may take to answer `initialize` (an `npx` that fetches its
 /// package first takes seconds).
-pub(crate) const INITIALIZE_LIMIT: Duration = Duration::from_secs(60);
+pub const INITIALIZE_LIMIT: Duration = Duration::from_secs(60);
 /// How long a server gets to exit on its own after its stdin closes.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 

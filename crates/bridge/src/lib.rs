@@ -24,7 +24,8 @@ mod stop;
 
 use std::time::Duration;
 
-pub use background::{Started, start};
+pub use background::{SLOW_START, Started, start};
+pub use child::INITIALIZE_LIMIT;
 pub use files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar, bridge_of, session_line};
 pub use serve::{MAX_RESTARTS, Options, run};
 pub use stop::{Stopped, stop};

@@ -25,7 +25,17 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
     let exe = std::env::current_exe()
         .map_err(|e| Error::internal(format!("cannot find mur's own executable: {e}")))?;
     let http = mur_http::Http::new();
-    let started = crate::invoke::block_on(mur_bridge::start(&exe, &options, &http))??;
+    let quiet = settings.quiet;
+    let waiting = |log: &std::path::Path| {
+        if !quiet {
+            output::diagnostic(&format!(
+                "waiting for the server to answer `initialize` (at most {} s); its log is `{}`",
+                mur_bridge::INITIALIZE_LIMIT.as_secs(),
+                log.display()
+            ));
+        }
+    };
+    let started = crate::invoke::block_on(mur_bridge::start(&exe, &options, &http, waiting))??;
     session_line(&started.path, &started.lockfile)
 }
 

@@ -331,6 +331,35 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
 }
 
 #[test]
+fn a_slow_start_says_what_the_bridge_waits_for() {
+    let sb = Sandbox::new();
+    let project = sb.project("slow");
+    // server-everything, three seconds late: past the two after which mur says why
+    // it has not returned yet.
+    let mut slow: Vec<OsString> = ["sh", "-c", "sleep 3; exec \"$@\"", "sh"]
+        .map(OsString::from)
+        .to_vec();
+    slow.extend(everything());
+    let out = start(&sb, &project, &[], &slow);
+    out.assert_code(0);
+    let line = out.json();
+    let bridge = Bridge {
+        sb: &sb,
+        project,
+        _pid: Adopted(line["pid"].as_u64().expect("pid") as u32),
+        line,
+    };
+    assert_eq!(
+        out.stderr,
+        format!(
+            "waiting for the server to answer `initialize` (at most 60 s); its log is `{}`\n",
+            bridge.line["log"].as_str().expect("log")
+        )
+    );
+    bridge.stop();
+}
+
+#[test]
 fn a_server_that_cannot_start_is_reported_and_leaves_no_session() {
     let sb = Sandbox::new();
     let project = sb.project("broken");
