@@ -485,8 +485,14 @@ fn must_not_be_empty(kind: Kind) -> bool {
 }
 
 fn parse_timeout(word: &str) -> Result<u32, String> {
+    let digits = !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit());
     match word.parse::<u32>() {
         Ok(ms) if ms > 0 => Ok(ms),
+        // Digits a u32 cannot hold: a positive number, past the interface's ceiling.
+        Err(_) if digits => Err(format!(
+            "`--timeout` is at most {} ms (about 49 days), got `{word}`",
+            u32::MAX
+        )),
         _ => Err(format!(
             "`--timeout` needs a positive number of milliseconds, got `{word}`"
         )),

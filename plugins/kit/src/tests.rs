@@ -173,6 +173,10 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
             &["#x", "t", "--timeout", "soon"],
             "`--timeout` needs a positive number of milliseconds, got `soon`",
         ),
+        (
+            &["#x", "t", "--timeout", "4294967296"],
+            "`--timeout` is at most 4294967295 ms (about 49 days), got `4294967296`",
+        ),
     ];
     for (words, expected) in cases {
         assert_eq!(error(words), *expected, "{words:?}");

@@ -237,6 +237,14 @@ pub fn fails_like_every_verb(sb: &Sandbox, verb: &str) {
         // The one option that is no choice, only for a word it takes.
         (&["3"], "unexpected argument `3`; did you mean `--times 3`?"),
         (&["many"], "unexpected argument `many`"),
+        (
+            &["--timeout", "0"],
+            "`--timeout` needs a positive number of milliseconds, got `0`",
+        ),
+        (
+            &["--timeout", "99999999999"],
+            "`--timeout` is at most 4294967295 ms (about 49 days), got `99999999999`",
+        ),
     ] {
         let out = sb.devtools(&[&[verb][..], argv].concat());
         out.assert_code(1)

@@ -137,8 +137,14 @@ function check(param, shown, value) {
       throw new VerbError(`${shown} is not valid JSON: ${error.message}`);
     }
   }
-  if (kind === "milliseconds" && !(/^\d+$/.test(value) && Number(value) > 0 && Number(value) < 2 ** 32)) {
-    throw new VerbError(`${shown} needs a positive number of milliseconds, got \`${value}\``);
+  if (kind === "milliseconds") {
+    const digits = /^\d+$/.test(value);
+    if (digits && Number(value) >= 2 ** 32) {
+      throw new VerbError(`${shown} is at most ${2 ** 32 - 1} ms (about 49 days), got \`${value}\``);
+    }
+    if (!(digits && Number(value) > 0)) {
+      throw new VerbError(`${shown} needs a positive number of milliseconds, got \`${value}\``);
+    }
   }
   if (kind === "output-path" && value === "") {
     throw new VerbError(`${shown} needs a file path, or \`-\` for stdout`);

@@ -396,8 +396,13 @@ def _checked(param, shown, value):
             json.loads(value)
         except ValueError as error:
             raise Error(f"{shown} is not valid JSON: {error}") from None
-    if kind == "milliseconds" and not (value.isdigit() and 0 < int(value) < 2**32):
-        raise Error(f"{shown} needs a positive number of milliseconds, got `{value}`")
+    if kind == "milliseconds":
+        # ASCII digits only: str.isdigit() also takes `²`, which int() refuses.
+        digits = value.isascii() and value.isdigit()
+        if digits and int(value) >= 2**32:
+            raise Error(f"{shown} is at most {2**32 - 1} ms (about 49 days), got `{value}`")
+        if not (digits and int(value) > 0):
+            raise Error(f"{shown} needs a positive number of milliseconds, got `{value}`")
     if kind == "output-path" and not value:
         raise Error(f"{shown} needs a file path, or `-` for stdout")
     return value
