@@ -245,6 +245,11 @@ pub fn fails_like_every_verb(sb: &Sandbox, verb: &str) {
             &["--timeout", "99999999999"],
             "`--timeout` is at most 4294967295 ms (about 49 days), got `99999999999`",
         ),
+        // A digit, to Python's str.isdigit(), but no number to int().
+        (
+            &["--timeout", "²"],
+            "`--timeout` needs a positive number of milliseconds, got `²`",
+        ),
     ] {
         let out = sb.devtools(&[&[verb][..], argv].concat());
         out.assert_code(1)
