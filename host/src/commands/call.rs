@@ -112,9 +112,11 @@ fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
         (Some(method), _) if method.trim().is_empty() => Err(Error::usage(
             "`--method` needs a method name, e.g. `--method ping`",
         )),
-        (Some(method), _) => Ok(Request::Method(method.clone(), params)),
-        (None, Some(name)) if name == PING => Ok(Request::Ping(params)),
-        (None, Some(name)) if name.contains('/') => Ok(Request::Method(name.clone(), params)),
+        (Some(method), _) => Ok(Request::Method(method.clone(), method_params(params)?)),
+        (None, Some(name)) if name == PING => Ok(Request::Ping(method_params(params)?)),
+        (None, Some(name)) if name.contains('/') => {
+            Ok(Request::Method(name.clone(), method_params(params)?))
+        }
         (None, Some(name)) => {
             let arguments = tool_arguments(params)?;
             Ok(Request::Method(
@@ -136,18 +138,39 @@ fn tool_arguments(params: Option<Value>) -> Result<Value> {
     match params {
         None | Some(Value::Null) => Ok(json!({})),
         Some(arguments @ Value::Object(_)) => Ok(arguments),
-        Some(other) => {
-            let kind = match other {
-                Value::Array(_) => "an array",
-                Value::String(_) => "a string",
-                Value::Number(_) => "a number",
-                _ => "a boolean",
-            };
-            Err(Error::usage(format!(
-                "`--args` must be a JSON object of the tool's arguments by name, not {kind}"
-            ))
-            .with_hint(r##"e.g. `--args '{"selector":"#btn-inc"}'`"##))
-        }
+        Some(other) => Err(Error::usage(format!(
+            "`--args` must be a JSON object of the tool's arguments by name, not {}",
+            kind(&other)
+        ))
+        .with_hint(r##"e.g. `--args '{"selector":"#btn-inc"}'`"##)),
+    }
+}
+
+/// A method's `params`: `--args` as given when it is a JSON object or array (what
+/// JSON-RPC allows), none when it is absent or `null`. A string, number or boolean
+/// is refused here: sent, it can only be answered as no JSON-RPC request at all
+/// (HTTP 400), which reads as the server failing rather than the command.
+fn method_params(params: Option<Value>) -> Result<Option<Value>> {
+    match params {
+        None | Some(Value::Null) => Ok(None),
+        Some(params @ (Value::Object(_) | Value::Array(_))) => Ok(Some(params)),
+        Some(other) => Err(Error::usage(format!(
+            "`--args` must be a JSON object (or array) of the method's params, not {}",
+            kind(&other)
+        ))
+        .with_hint(r##"e.g. `--args '{"uri":"app://log"}'`"##)),
+    }
+}
+
+/// "an array", "a string", …: what a JSON value is, for an error message.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 
@@ -228,7 +251,7 @@ mod tests {
     }
 
     #[test]
-    fn a_tool_s_arguments_are_an_object_or_none_and_a_method_s_params_go_as_given() {
+    fn a_tool_s_arguments_are_an_object_and_a_method_s_params_an_object_or_array() {
         let tool_call = |arguments: Value| {
             let params = json!({ "name": "state", "arguments": arguments });
             Request::Method("tools/call".to_owned(), Some(params))
@@ -261,5 +284,28 @@ mod tests {
                 Some(json!([1]))
             ))
         );
+        assert_eq!(
+            sent("tools/list", json!(null)).ok(),
+            Some(Request::Method("tools/list".to_owned(), None))
+        );
+        let refused = |err: Error, kind: &str| {
+            assert_eq!(err.exit_code(), 1);
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "`--args` must be a JSON object (or array) of the method's params, not {kind}"
+                )
+            );
+        };
+        refused(
+            sent("resources/read", json!("app://log")).expect_err("a string"),
+            "a string",
+        );
+        refused(
+            sent("ping", json!(true)).expect_err("a boolean"),
+            "a boolean",
+        );
+        let method = request(&call_args(None, Some("x")), Some(json!(5)));
+        refused(method.expect_err("a number"), "a number");
     }
 }

@@ -156,6 +156,22 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
             "hint: e.g. `--args '{\"selector\":\"#btn-inc\"}'`\n",
         )
     );
+    // A method's params are structured, as JSON-RPC has them: a string is refused too.
+    let string = sb.mur(&[
+        "devtools",
+        "call",
+        "resources/read",
+        "--args",
+        r#""app://log""#,
+    ]);
+    string.assert_code(1);
+    assert_eq!(
+        string.stderr,
+        concat!(
+            "error: `--args` must be a JSON object (or array) of the method's params, not a string\n",
+            "hint: e.g. `--args '{\"uri\":\"app://log\"}'`\n",
+        )
+    );
     let count = sb.mur(&[
         "devtools",
         "call",
