@@ -98,6 +98,13 @@ impl<W: Write + Send + 'static> Proxy<W> {
     fn receive(self: &Arc<Self>, message: Value) {
         let method = message.get("method").and_then(Value::as_str);
         match (method, message.get("id")) {
+            // JSON-RPC and MCP ids are strings or numbers; anything else could not be
+            // told apart from another request's when its answer comes.
+            (Some(_), Some(id)) if !(id.is_string() || id.is_number()) => self.write(&error(
+                &Value::Null,
+                INVALID_REQUEST,
+                "Invalid Request: `id` must be a string or a number",
+            )),
             (Some(method), Some(id)) => self.request(method, id.clone(), message.get("params")),
             (Some(method), None) => {
                 // `initialized`, `cancelled`, list changes: nothing for a

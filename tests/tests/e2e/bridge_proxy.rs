@@ -104,6 +104,9 @@ fn the_proxy_answers_ping_itself_relays_progress_and_passes_errors_through() {
             json!({ "jsonrpc": "2.0", "id": 5, "method": "tools/call",
                     "params": { "name": "exportTodos", "arguments": {},
                                 "_meta": { "progressToken": "p1" } } }),
+            json!({ "jsonrpc": "2.0", "id": 6, "method": "tools/call",
+                    "params": { "name": "state", "arguments": ["#count"] } }),
+            json!({ "jsonrpc": "2.0", "id": { "not": "an id" }, "method": "ping" }),
         ],
     );
     out.assert_code(0);
@@ -118,6 +121,25 @@ fn the_proxy_answers_ping_itself_relays_progress_and_passes_errors_through() {
         "{out}"
     );
     assert!(answer(&out, 5)["result"].is_object(), "{out}");
+    // The session's own word for malformed params, passed through whole.
+    assert_eq!(
+        answer(&out, 6)["error"],
+        json!({ "code": -32602, "message": "invalid params for `tools/call`: `arguments` must be an object of the tool's arguments by name, not an array" }),
+        "{out}"
+    );
+    let bad_id: Vec<Value> = out
+        .json_lines()
+        .into_iter()
+        .filter(|m| m["id"].is_null() && m.get("id").is_some())
+        .collect();
+    assert_eq!(
+        bad_id,
+        [
+            json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32600,
+                 "message": "Invalid Request: `id` must be a string or a number" } })
+        ],
+        "{out}"
+    );
     // The session's progress comes back under the client's own token.
     let progress: Vec<Value> = out
         .json_lines()
@@ -135,7 +157,7 @@ fn the_proxy_answers_ping_itself_relays_progress_and_passes_errors_through() {
         .json_lines()
         .into_iter()
         .filter(|m| m.get("id").is_some());
-    assert_eq!(answers.count(), 5, "one answer per request\n{out}");
+    assert_eq!(answers.count(), 7, "one answer per request\n{out}");
 }
 
 #[test]
