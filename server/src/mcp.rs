@@ -541,10 +541,11 @@ fn not_understood(method: &str, params: Option<Option<&Value>>) -> ErrorData {
     let fault = match method {
         "tools/call" => malformed::<CallToolRequestParams>(params).map(|fault| {
             match params.and_then(|p| p.get("arguments")) {
-                Some(arguments) if !arguments.is_object() && !arguments.is_null() => format!(
-                    "`arguments` must be an object of the tool's arguments by name, not {}",
-                    json_kind(arguments)
-                ),
+                // serde's words name a map; MCP's name the tool's arguments.
+                Some(arguments) if !arguments.is_object() && !arguments.is_null() => {
+                    let why = malformed::<JsonObject>(Some(arguments)).unwrap_or(fault);
+                    format!("`arguments` must be an object of the tool's arguments by name ({why})")
+                }
                 _ => fault,
             }
         }),
@@ -569,18 +570,6 @@ fn malformed<T: DeserializeOwned>(params: Option<&Value>) -> Option<String> {
     serde_json::from_value::<T>(params)
         .err()
         .map(|e| e.to_string())
-}
-
-/// "an array", "a string", …: a JSON value's kind, for an error message.
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 fn unknown_tool(name: &str) -> ErrorData {

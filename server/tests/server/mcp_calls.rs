@@ -70,7 +70,7 @@ fn malformed_params_of_a_known_method_are_invalid_params_saying_what_is_wrong() 
         (
             "tools/call",
             json!({ "name": "echo", "arguments": ["hi"] }),
-            "invalid params for `tools/call`: `arguments` must be an object of the tool's arguments by name, not an array",
+            "invalid params for `tools/call`: `arguments` must be an object of the tool's arguments by name (invalid type: sequence, expected a map)",
         ),
         (
             "tools/call",

@@ -124,7 +124,7 @@ fn the_proxy_answers_ping_itself_relays_progress_and_passes_errors_through() {
     // The session's own word for malformed params, passed through whole.
     assert_eq!(
         answer(&out, 6)["error"],
-        json!({ "code": -32602, "message": "invalid params for `tools/call`: `arguments` must be an object of the tool's arguments by name, not an array" }),
+        json!({ "code": -32602, "message": "invalid params for `tools/call`: `arguments` must be an object of the tool's arguments by name (invalid type: sequence, expected a map)" }),
         "{out}"
     );
     let bad_id: Vec<Value> = out
