@@ -583,7 +583,7 @@ const CALL_ABOUT: &str = "Call a tool, or send any JSON-RPC method
 a JSON object, by name (`{}` without `--args` or with `--args null`).
 
 A NAME with a `/` (`tools/list`, `resources/read`) is a JSON-RPC method instead, \
-sent as it is with `--args` as its params (a JSON object or array).
+sent as it is with `--args` as its params (a JSON object).
 
 `call ping` asks whether the session answers: it sends `ping`, and when the server \
 has no such method (the 2026-07-28 revision dropped it) `server/discover` instead; \

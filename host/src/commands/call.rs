@@ -146,16 +146,16 @@ fn tool_arguments(params: Option<Value>) -> Result<Value> {
     }
 }
 
-/// A method's `params`: `--args` as given when it is a JSON object or array (what
-/// JSON-RPC allows), none when it is absent or `null`. A string, number or boolean
-/// is refused here: sent, it can only be answered as no JSON-RPC request at all
-/// (HTTP 400), which reads as the server failing rather than the command.
+/// A method's `params`: `--args` as given when it is a JSON object (MCP's params
+/// are always one, named), none when it is absent or `null`. Anything else is
+/// refused here: sent, it is answered as no request the server can read (HTTP
+/// 400), which reads as the server failing rather than the command.
 fn method_params(params: Option<Value>) -> Result<Option<Value>> {
     match params {
         None | Some(Value::Null) => Ok(None),
-        Some(params @ (Value::Object(_) | Value::Array(_))) => Ok(Some(params)),
+        Some(params @ Value::Object(_)) => Ok(Some(params)),
         Some(other) => Err(Error::usage(format!(
-            "`--args` must be a JSON object (or array) of the method's params, not {}",
+            "`--args` must be a JSON object of the method's params by name, not {}",
             kind(&other)
         ))
         .with_hint(r##"e.g. `--args '{"uri":"app://log"}'`"##)),
@@ -278,10 +278,10 @@ mod tests {
             );
         }
         assert_eq!(
-            sent("custom/method", json!([1])).ok(),
+            sent("custom/method", json!({ "a": 1 })).ok(),
             Some(Request::Method(
                 "custom/method".to_owned(),
-                Some(json!([1]))
+                Some(json!({ "a": 1 }))
             ))
         );
         assert_eq!(
@@ -293,13 +293,17 @@ mod tests {
             assert_eq!(
                 err.to_string(),
                 format!(
-                    "`--args` must be a JSON object (or array) of the method's params, not {kind}"
+                    "`--args` must be a JSON object of the method's params by name, not {kind}"
                 )
             );
         };
         refused(
             sent("resources/read", json!("app://log")).expect_err("a string"),
             "a string",
+        );
+        refused(
+            sent("tools/list", json!([1])).expect_err("an array"),
+            "an array",
         );
         refused(
             sent("ping", json!(true)).expect_err("a boolean"),

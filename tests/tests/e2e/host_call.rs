@@ -156,7 +156,7 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
             "hint: e.g. `--args '{\"selector\":\"#btn-inc\"}'`\n",
         )
     );
-    // A method's params are structured, as JSON-RPC has them: a string is refused too.
+    // A method's params are named too, as MCP has them: a string is refused.
     let string = sb.mur(&[
         "devtools",
         "call",
@@ -168,7 +168,7 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
     assert_eq!(
         string.stderr,
         concat!(
-            "error: `--args` must be a JSON object (or array) of the method's params, not a string\n",
+            "error: `--args` must be a JSON object of the method's params by name, not a string\n",
             "hint: e.g. `--args '{\"uri\":\"app://log\"}'`\n",
         )
     );
