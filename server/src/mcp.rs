@@ -243,13 +243,10 @@ impl ServerHandler for DevtoolsHandler {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        let removed = is_inline(&context) && REMOVED_IN_2026_07_28.contains(&&*request.method);
-        let params = if removed {
-            None
-        } else {
-            Some(request.params.as_ref())
-        };
-        Err(not_understood(&request.method, params))
+        if is_inline(&context) && REMOVED_IN_2026_07_28.contains(&&*request.method) {
+            return Err(method_not_found(&request.method));
+        }
+        Err(not_understood(&request.method, request.params.as_ref()))
     }
 
     async fn call_tool(
@@ -523,21 +520,18 @@ const REMOVED_IN_2026_07_28: &[&str] = &[
     "resources/unsubscribe",
 ];
 
+/// -32601 with the method alone as its message, as rmcp answers it.
+fn method_not_found(method: &str) -> ErrorData {
+    ErrorData::new(
+        rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+        method.to_owned(),
+        None,
+    )
+}
+
 /// The error for a request rmcp could not read: -32602 naming the fault when
-/// the method is one this server serves (`params` is `None` when the request's
-/// revision lacks it), else -32601 (the method alone as its message, as rmcp
-/// answers).
-fn not_understood(method: &str, params: Option<Option<&Value>>) -> ErrorData {
-    let not_found = || {
-        ErrorData::new(
-            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-            method.to_owned(),
-            None,
-        )
-    };
-    let Some(params) = params else {
-        return not_found();
-    };
+/// the method is one this server serves, else "method not found".
+fn not_understood(method: &str, params: Option<&Value>) -> ErrorData {
     let fault = match method {
         "tools/call" => malformed::<CallToolRequestParams>(params).map(|fault| {
             match params.and_then(|p| p.get("arguments")) {
@@ -558,7 +552,7 @@ fn not_understood(method: &str, params: Option<Option<&Value>>) -> ErrorData {
         "prompts/get" => malformed::<GetPromptRequestParams>(params),
         "logging/setLevel" => malformed::<SetLevelRequestParams>(params),
         "initialize" => malformed::<InitializeRequestParams>(params),
-        _ => return not_found(),
+        _ => return method_not_found(method),
     };
     let fault = fault.unwrap_or_else(|| "they are not what the method takes".to_owned());
     ErrorData::invalid_params(format!("invalid params for `{method}`: {fault}"), None)

@@ -105,6 +105,17 @@ pub fn verb_names(tools: &[Value]) -> Vec<Option<String>> {
         .collect()
 }
 
+/// The tools whose kebab-case name is `word`, when there are several: then none
+/// of them is the verb `word` ([`verb_names`]), and each is one under its own name.
+pub fn sharing<'a>(tools: &'a [Value], word: &str) -> Vec<&'a str> {
+    let named: Vec<&str> = tools
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .filter(|name| kebab(name) == word)
+        .collect();
+    if named.len() > 1 { named } else { Vec::new() }
+}
+
 /// Each name in kebab case, or as it is where its kebab-case form is empty or
 /// is another name's too. Kept as they are, the names still differ from each
 /// other (tool names, like property names, are unique) and from every
@@ -631,6 +642,8 @@ mod tests {
         );
         // The shared kebab-case name would stand for two tools: it names none.
         assert!(Derived::pick(&tools, "get-sum").is_none());
+        assert_eq!(sharing(&tools, "get-sum"), ["get_sum", "getSum"]);
+        assert!(sharing(&tools, "wait-for").is_empty());
         let (verb, _) = Derived::pick(&tools, "getSum").expect("its own name");
         assert_eq!(verb.tool, "getSum");
     }

@@ -251,7 +251,7 @@ mod tests {
     }
 
     #[test]
-    fn a_tool_s_arguments_are_an_object_and_a_method_s_params_an_object_or_array() {
+    fn a_tool_s_arguments_and_a_method_s_params_are_json_objects_or_none() {
         let tool_call = |arguments: Value| {
             let params = json!({ "name": "state", "arguments": arguments });
             Request::Method("tools/call".to_owned(), Some(params))

@@ -211,12 +211,8 @@ fn unknown_verb(name: &str, unknown: &Unknown) -> Error {
         ),
         Unknown::Unread(why) => (Error::from(message).with_hint(why.clone()), &[][..]),
     };
-    let shared: Vec<&str> = listed
-        .iter()
-        .filter_map(|tool| tool["name"].as_str())
-        .filter(|tool| mur_verbs::derived::kebab(tool) == name)
-        .collect();
-    if shared.len() > 1 {
+    let shared = mur_verbs::derived::sharing(listed, name);
+    if !shared.is_empty() {
         let each = shared.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>();
         return error.with_first_hint(format!(
             "`{name}` would stand for {} tools, so each is a verb under its own name: {}",
