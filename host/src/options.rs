@@ -226,6 +226,20 @@ mod tests {
         extract_host_options(&words(line), host, spec)
     }
 
+    /// A derived verb renames a property that is one of these (`--arg-timeout`), as
+    /// the host takes them anywhere in its argv: a host option missing from the list
+    /// would take a property's value.
+    #[test]
+    fn derived_verbs_know_every_host_option() {
+        use clap::Args as _;
+        let host = HostArgs::augment_args(clap::Command::new("mur"));
+        let mut longs: Vec<&str> = host.get_arguments().filter_map(|a| a.get_long()).collect();
+        longs.sort_unstable();
+        let mut known = mur_verbs::derived::HOST_OPTIONS.to_vec();
+        known.sort_unstable();
+        assert_eq!(longs, known);
+    }
+
     #[test]
     fn host_options_are_taken_out_of_verb_arguments() {
         let mut host = HostArgs::default();

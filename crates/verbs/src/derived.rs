@@ -17,6 +17,27 @@ use serde_json::{Map, Value};
 
 use crate::spec::{Param, ValueKind, VerbSpec, with_tool_line};
 
+/// The host's long options. `mur` takes them anywhere in a derived verb's argv,
+/// since its options are known only once the tool list is read, after discovery
+/// needed `--endpoint` and the rest; so a property of one of these names (or
+/// `help`) is the option `--arg-NAME` instead (`--arg-timeout`). The host's
+/// tests hold this list to its clap tree.
+pub const HOST_OPTIONS: &[&str] = &[
+    "endpoint",
+    "project",
+    "auto",
+    "auto-full",
+    "auto-range",
+    "timeout",
+    "max-response",
+    "pretty",
+    "verbose",
+    "quiet",
+    "answer",
+    "protocol",
+    "refresh",
+];
+
 /// A tool seen as a verb.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Derived {
@@ -65,12 +86,15 @@ pub enum Request {
 }
 
 /// `waitFor` → `wait-for`, `switchComponent` → `switch-component`,
-/// `get_sum` → `get-sum`, `getURL` → `get-url`, `v2Tool` → `v2-tool`.
+/// `get_sum` → `get-sum`, `getURL` → `get-url`, `v2Tool` → `v2-tool`,
+/// `github:search` → `github-search`. Every character that is not a letter or
+/// a digit separates words, so a verb or option never needs quoting in a shell
+/// and never carries a control character a terminal would act on.
 pub fn kebab(name: &str) -> String {
     let chars: Vec<char> = name.chars().collect();
     let mut out = String::new();
     for (i, &c) in chars.iter().enumerate() {
-        if c == '_' || c == '-' || c == ' ' || c == '.' || c == '/' {
+        if !c.is_alphanumeric() {
             if !out.is_empty() && !out.ends_with('-') {
                 out.push('-');
             }
@@ -140,6 +164,28 @@ fn unique_kebab(names: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// What a derived verb's options must not be: the host's options, taken
+/// before the verb sees its argv ([`HOST_OPTIONS`]).
+const DERIVED: &[&str] = HOST_OPTIONS;
+
+/// The option of each property: its name in kebab case ([`unique_kebab`]),
+/// behind `arg-` where that is `help` (the parser's) or one of `taken`, and
+/// behind as many `arg-`s as keep it apart from every other option.
+fn option_names(properties: &[&str], taken: &[&str]) -> Vec<String> {
+    let mut names = unique_kebab(properties);
+    for at in 0..names.len() {
+        if names[at] != "help" && !taken.contains(&names[at].as_str()) {
+            continue;
+        }
+        let mut name = format!("arg-{}", names[at]);
+        while names.contains(&name) {
+            name = format!("arg-{name}");
+        }
+        names[at] = name;
+    }
+    names
+}
+
 impl Derived {
     /// The verb of every tool in a `tools/list` result, each named by
     /// [`verb_names`], with its tool's entry; entries without a name are left out.
@@ -147,7 +193,7 @@ impl Derived {
         tools
             .iter()
             .zip(verb_names(tools))
-            .filter_map(|(tool, name)| Some((Self::named(tool, name?)?, tool)))
+            .filter_map(|(tool, name)| Some((Self::named(tool, name?, DERIVED)?, tool)))
             .collect()
     }
 
@@ -159,18 +205,21 @@ impl Derived {
         let by_tool = tools.iter().position(|t| t["name"].as_str() == Some(word));
         let at = by_tool.or_else(|| names.iter().position(|n| n.as_deref() == Some(word)))?;
         let name = names[at].clone()?;
-        Some((Self::named(&tools[at], name)?, &tools[at]))
+        Some((Self::named(&tools[at], name, DERIVED)?, &tools[at]))
     }
 
     /// The verb for one tool, named in kebab case as if it were the only tool
-    /// (a data verb's parser); `None` when it has no name.
+    /// (a data verb's parser); `None` when it has no name. Its options are its
+    /// own, like a named verb's, so only `help` is kept from them: a data verb's
+    /// `--timeout` shadows the host's, which then goes before the verb's name.
     pub fn from_tool(tool: &Value) -> Option<Self> {
         let name = tool.get("name")?.as_str()?;
-        Self::named(tool, kebab(name))
+        Self::named(tool, kebab(name), &[])
     }
 
-    /// The verb for one entry of a `tools/list` result, called `verb`.
-    fn named(tool: &Value, verb: String) -> Option<Self> {
+    /// The verb for one entry of a `tools/list` result, called `verb`, whose
+    /// options are none of `taken` ([`option_names`]).
+    fn named(tool: &Value, verb: String, taken: &[&str]) -> Option<Self> {
         let name = tool.get("name")?.as_str()?;
         let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
         let required: Vec<&str> = schema
@@ -184,7 +233,9 @@ impl Derived {
         let mut options = Vec::new();
         if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
             let names: Vec<&str> = properties.keys().map(String::as_str).collect();
-            for ((property, prop_schema), option) in properties.iter().zip(unique_kebab(&names)) {
+            for ((property, prop_schema), option) in
+                properties.iter().zip(option_names(&names, taken))
+            {
                 let field = Field {
                     option,
                     property: property.clone(),
@@ -512,6 +563,13 @@ fn param(field: &Field, schema: &Value) -> Param {
     if field.required {
         help = format!("{help} (required)").trim_start().to_owned();
     }
+    // Renamed so as not to be the host's (`--arg-timeout`): say what it fills.
+    let renamed = field.option != kebab(&field.property) && field.option != field.property;
+    if renamed {
+        help = format!("{help} (property `{}`)", field.property)
+            .trim_start()
+            .to_owned();
+    }
     Param {
         name: field.option.clone(),
         value_name,
@@ -523,13 +581,12 @@ fn param(field: &Field, schema: &Value) -> Param {
     }
 }
 
+/// The help of the option giving the whole arguments object.
+const WHOLE: &str =
+    "the whole arguments object, as JSON; options given beside it override its fields";
+
 fn whole_param(name: &str) -> Param {
-    Param::new(
-        name,
-        "JSON",
-        ValueKind::Json,
-        "the whole arguments object, as JSON; options given beside it override its fields",
-    )
+    Param::new(name, "JSON", ValueKind::Json, WHOLE)
 }
 
 /// The first sentence of a description as the summary (the title when
@@ -673,6 +730,67 @@ mod tests {
     }
 
     #[test]
+    fn properties_named_like_the_hosts_options_or_help_are_behind_arg() {
+        let tool = json!({
+            "name": "wait",
+            "inputSchema": {"type": "object", "properties": {
+                "timeout": {"type": "integer", "description": "how long"},
+                "argTimeout": {"type": "integer"},
+                "help": {"type": "boolean"},
+                "pretty": {"type": "boolean"},
+                "selector": {"type": "string"}
+            }}
+        });
+        let options = |verb: &Derived| -> Vec<(String, String)> {
+            let options = verb.spec.options.iter();
+            options.map(|o| (o.name.clone(), o.help.clone())).collect()
+        };
+        let all = Derived::all(std::slice::from_ref(&tool));
+        let [(derived, _)] = all.as_slice() else {
+            panic!("one verb: {all:?}");
+        };
+        let owned = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            let pairs = pairs.iter();
+            pairs
+                .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+                .collect()
+        };
+        assert_eq!(
+            options(derived),
+            owned(&[
+                ("arg-timeout", ""),
+                ("arg-help", "(property `help`)"),
+                ("arg-pretty", "(property `pretty`)"),
+                ("selector", ""),
+                ("arg-arg-timeout", "how long (property `timeout`)"),
+                ("args", WHOLE),
+            ])
+        );
+        assert_eq!(
+            derived.parse(&argv(&[
+                "--arg-arg-timeout",
+                "5",
+                "--arg-help",
+                "--arg-pretty"
+            ])),
+            Ok(call(json!({"timeout": 5, "help": true, "pretty": true})))
+        );
+        // A data verb's options are its own, like a named verb's: only `help` is kept.
+        let data = Derived::from_tool(&tool).expect("a tool");
+        assert_eq!(
+            options(&data),
+            owned(&[
+                ("arg-timeout", ""),
+                ("arg-help", "(property `help`)"),
+                ("pretty", ""),
+                ("selector", ""),
+                ("timeout", "how long"),
+                ("args", WHOLE),
+            ])
+        );
+    }
+
+    #[test]
     fn a_number_choice_matches_by_value_and_a_whole_number_is_sent_whole() {
         let verb = Derived::from_tool(&json!({
             "name": "zoom",
@@ -760,6 +878,10 @@ mod tests {
             ("v2Tool", "v2-tool"),
             ("tree", "tree"),
             ("test_simple_text", "test-simple-text"),
+            ("github:search", "github-search"),
+            ("ring\u{7}bell\t", "ring-bell"),
+            ("a (b)", "a-b"),
+            ("héllo wörld", "héllo-wörld"),
         ] {
             assert_eq!(kebab(tool), verb, "{tool}");
         }

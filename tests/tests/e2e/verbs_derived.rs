@@ -583,7 +583,9 @@ fn a_catalog_over_a_broken_verb_index_is_mur_failing_not_an_empty_list() {
 }
 
 /// A server whose tool names, and one tool's property names, are the same in kebab
-/// case: every tool and every property is still reachable, each under its own name.
+/// case, or the host's options, or carry a control character: every tool and every
+/// property is still reachable, each under a name one can type, and `--timeout` is
+/// still mur's.
 #[test]
 fn tools_and_options_that_would_share_a_name_keep_their_own() {
     let sb = Sandbox::new();
@@ -592,8 +594,11 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
           "properties": {
             "fooBar": { "type": "string" },
             "foo_bar": { "type": "integer" },
-            "level": { "type": "number", "enum": [1, 2, 2.5] } } } },
-        { "name": "getSum", "description": "Adds too", "inputSchema": { "type": "object" } }
+            "level": { "type": "number", "enum": [1, 2, 2.5] },
+            "timeout": { "type": "integer", "description": "how long the sum may take" },
+            "help": { "type": "boolean" } } } },
+        { "name": "getSum", "description": "Adds too", "inputSchema": { "type": "object" } },
+        { "name": "ring\u{7}bell", "description": "Rings", "inputSchema": { "type": "object" } }
     ]);
     // Each call answers with the params it got, as JSON text.
     let server = Stub::with_tools(tools, |params| {
@@ -618,7 +623,11 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
         derived,
         [
             (r#""get_sum""#.to_owned(), r#""get_sum""#.to_owned()),
-            (r#""getSum""#.to_owned(), r#""getSum""#.to_owned())
+            (r#""getSum""#.to_owned(), r#""getSum""#.to_owned()),
+            (
+                r#""ring-bell""#.to_owned(),
+                r#""ring\u0007bell""#.to_owned()
+            )
         ]
     );
     let shared = devtools(&["get-sum"]);
@@ -646,6 +655,41 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
     let other = devtools(&["getSum"]);
     other.assert_code(0);
     assert_eq!(sent(&other), (json!("getSum"), json!({})));
+    let rung = devtools(&["ring-bell"]);
+    rung.assert_code(0);
+    assert_eq!(sent(&rung), (json!("ring\u{7}bell"), json!({})));
+    // `timeout` and `help` are the host's and the parser's words: the properties are
+    // `--arg-timeout` and `--arg-help`, and `--timeout` still limits the call.
+    let help = devtools(&["get_sum", "--help"]);
+    help.assert_code(0);
+    let options: Vec<&str> = help
+        .stdout
+        .lines()
+        .filter(|line| line.starts_with("  --arg-"))
+        .collect();
+    assert_eq!(
+        options,
+        [
+            "  --arg-help       (property `help`)",
+            "  --arg-timeout N  how long the sum may take (property `timeout`)"
+        ]
+    );
+    let timed = devtools(&[
+        "get_sum",
+        "--arg-timeout",
+        "5",
+        "--arg-help",
+        "--timeout",
+        "3000",
+    ]);
+    timed.assert_code(0);
+    assert_eq!(
+        sent(&timed),
+        (json!("get_sum"), json!({ "timeout": 5, "help": true }))
+    );
+    let zero = devtools(&["get_sum", "--timeout", "0"]);
+    zero.assert_code(1)
+        .assert_stderr_starts_with("error: invalid value for `--timeout`");
 }
 
 #[test]
