@@ -4,6 +4,8 @@ use std::fmt;
 
 use mur_core::{Error, Kind};
 
+use crate::spec::{Param, ValueKind, VerbSpec};
+
 /// Everything that can go wrong while finding, managing or running a verb.
 ///
 /// Each variant has its [`Kind`] (`Plugin`: the verb's own failure; `Internal`:
@@ -21,6 +23,9 @@ pub enum VerbError {
         verb: String,
         message: String,
         usage: String,
+        /// A selector it needs is missing: it may have been typed unquoted, and
+        /// the shell read it as a comment ([`VerbError::usage`]).
+        unquoted: bool,
     },
     /// The verb itself failed: trap, time or memory limit, malformed output (exit 6).
     Plugin { verb: String, message: String },
@@ -37,6 +42,18 @@ pub enum VerbError {
 }
 
 impl VerbError {
+    /// The verb refused `message` to its argv; `spec` is what it declared, which
+    /// tells whether the missing value was a selector.
+    pub fn usage(verb: &str, message: String, usage: String, spec: Option<&VerbSpec>) -> Self {
+        let unquoted = spec.is_some_and(|spec| missing_selector(&message, spec));
+        Self::Usage {
+            verb: verb.to_owned(),
+            message,
+            usage,
+            unquoted,
+        }
+    }
+
     pub(crate) fn plugin(verb: &str, message: impl Into<String>) -> Self {
         Self::Plugin {
             verb: verb.to_owned(),
@@ -119,7 +136,14 @@ impl From<VerbError> for Error {
                     ))
                     .with_hint("`mur devtools verbs list` shows the installed verbs");
             }
-            VerbError::Usage { usage, .. } => error = error.with_detail(usage.clone()),
+            VerbError::Usage {
+                usage, unquoted, ..
+            } => {
+                error = error.with_detail(usage.clone());
+                if *unquoted {
+                    error = error.with_hint(UNQUOTED);
+                }
+            }
             _ => {}
         }
         match e.hint() {
@@ -129,8 +153,81 @@ impl From<VerbError> for Error {
     }
 }
 
+/// Why a selector typed on the command line can be missing from argv.
+const UNQUOTED: &str = "quote a selector that starts with `#` ('#btn-inc'): unquoted, the shell reads it and the rest of the line as a comment";
+
+/// Whether `message` says a selector is missing: a positional of kind selector
+/// (`missing argument `<selector>``) or an option named or typed so (`` `--selector`
+/// needs a value``), in the words every verb kit and the derived parser use.
+fn missing_selector(message: &str, spec: &VerbSpec) -> bool {
+    let selector = |p: &&Param| p.kind == ValueKind::Selector || p.name == "selector";
+    let positional = spec
+        .positionals
+        .iter()
+        .filter(selector)
+        .any(|p| message == format!("missing argument `<{}>`", p.name));
+    let option = spec
+        .options
+        .iter()
+        .filter(selector)
+        .any(|p| message.starts_with(&format!("`--{}` needs a value", p.name)));
+    positional || option
+}
+
 /// Shorthand for an I/O failure on a path in mur's own verb or cache directory
 /// (exit 7); a file the user named is reported as theirs instead.
 pub(crate) fn io_error(action: &str, path: &std::path::Path, err: std::io::Error) -> VerbError {
     VerbError::internal(format!("could not {action} `{}`: {err}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hints(message: &str, spec: &VerbSpec) -> Vec<String> {
+        let error = Error::from(VerbError::usage(
+            "v",
+            message.into(),
+            String::new(),
+            Some(spec),
+        ));
+        error.hints().to_vec()
+    }
+
+    #[test]
+    fn a_missing_selector_suggests_quoting_it_and_nothing_else_does() {
+        let select = VerbSpec {
+            positionals: vec![
+                Param::new("selector", "", ValueKind::Selector, ""),
+                Param::new("item-selector", "", ValueKind::Selector, ""),
+                Param::new("text", "", ValueKind::Text, ""),
+            ],
+            options: vec![
+                Param::new("selector", "TEXT", ValueKind::Text, ""),
+                Param::new("to", "S", ValueKind::Selector, ""),
+                Param::new("window", "W", ValueKind::Name, ""),
+            ],
+            ..VerbSpec::default()
+        };
+        let usage = "`mur devtools v --help` shows its usage".to_owned();
+        for message in [
+            "missing argument `<selector>`",
+            "missing argument `<item-selector>`",
+            "`--selector` needs a value",
+            "`--to` needs a value (S)",
+        ] {
+            assert_eq!(
+                hints(message, &select),
+                [UNQUOTED.to_owned(), usage.clone()],
+                "{message}"
+            );
+        }
+        for message in [
+            "missing argument `<text>`",
+            "`--window` needs a value (W)",
+            "unknown option `--selector-x`",
+        ] {
+            assert_eq!(hints(message, &select), [usage.clone()], "{message}");
+        }
+    }
 }

@@ -204,11 +204,10 @@ impl VerbHost {
                 }
                 Ok(ParseOutcome::Call { arguments, plan })
             }
-            Err(message) => Err(VerbError::Usage {
-                verb: verb.to_owned(),
-                message,
-                usage: usage(self),
-            }),
+            Err(message) => {
+                let spec = self.index.get(verb).and_then(|entry| entry.spec.as_ref());
+                Err(VerbError::usage(verb, message, usage(self), spec))
+            }
         }
     }
 

@@ -79,12 +79,7 @@ fn arguments(
 }
 
 fn usage_error(verb: &str, message: String, spec: &VerbSpec, summary: &str) -> Error {
-    VerbError::Usage {
-        verb: verb.to_owned(),
-        message,
-        usage: spec.render(verb, summary),
-    }
-    .into()
+    VerbError::usage(verb, message, spec.render(verb, summary), Some(spec)).into()
 }
 
 async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bool) -> Result<()> {
