@@ -227,7 +227,11 @@ mod tests {
             "`--window` needs a value (W)",
             "unknown option `--selector-x`",
         ] {
-            assert_eq!(hints(message, &select), [usage.clone()], "{message}");
+            assert_eq!(
+                hints(message, &select),
+                std::slice::from_ref(&usage),
+                "{message}"
+            );
         }
     }
 }
