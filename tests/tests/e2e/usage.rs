@@ -280,7 +280,8 @@ fn known_log(sandbox: &Sandbox) {
         // Long before the rest: a verb removed since.
         rec(0, "retired", "data", "windows", "ok", 7.0),
         rec(1, "count", "data", "state", "ok", 4.0),
-        rec(2, "count", "data", "state", "ok", 2.0),
+        // No session answered: neither the verb's failure nor the tool's.
+        rec(2, "count", "data", "state", "session-error", 2.0),
         rec(3, "count", "data", "state", "tool-error", 10.0),
         rec(4, "count", "data", "state", "ok", 3.0),
         refused(5, &["--selector"], 1),
@@ -305,24 +306,24 @@ const KNOWN_REPORT: &str = "\
 13 records, 2025-01-01T10:00:00.000Z to 2026-01-12T10:00:00.000Z
 
 verbs (as mur ran them):
-VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
-bump (data)     4      1   3          0          0            1       5       2026-01-08T10:00:00.000Z
-count (data)    4      3   0          1          0            3       10      2026-01-04T10:00:00.000Z
-call (call)     1      0   0          1          0            2       2       2026-01-11T10:00:00.000Z
-retired (data)  1      1   0          0          0            7       7       2025-01-01T10:00:00.000Z
+VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+bump (data)     4      1   3          0          0            0           1       5       2026-01-08T10:00:00.000Z
+count (data)    4      2   0          1          0            1           3       10      2026-01-04T10:00:00.000Z
+call (call)     1      0   0          1          0            0           2       2       2026-01-11T10:00:00.000Z
+retired (data)  1      1   0          0          0            0           7       7       2025-01-01T10:00:00.000Z
 
 surfaces:
-SURFACE      CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
-cli/data     9      5   3          1          0            3       10      2026-01-08T10:00:00.000Z
-cli/unknown  3      0   3          0          0            9       9       2026-01-12T10:00:00.000Z
-cli/call     1      0   0          1          0            2       2       2026-01-11T10:00:00.000Z
+SURFACE      CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+cli/data     9      4   3          1          0            1           3       10      2026-01-08T10:00:00.000Z
+cli/unknown  3      0   3          0          0            0           9       9       2026-01-12T10:00:00.000Z
+cli/call     1      0   0          1          0            0           2       2       2026-01-11T10:00:00.000Z
 
 tools called by mur:
-TOOL        CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  P50-MS  P90-MS  LAST-USED
-click       4      1   3          0          0            1       5       2026-01-08T10:00:00.000Z
-state       4      3   0          1          0            3       10      2026-01-04T10:00:00.000Z
-nosuchtool  1      0   0          1          0            2       2       2026-01-11T10:00:00.000Z
-windows     1      1   0          0          0            7       7       2025-01-01T10:00:00.000Z
+TOOL        CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+click       4      1   3          0          0            0           1       5       2026-01-08T10:00:00.000Z
+state       4      2   0          1          0            1           3       10      2026-01-04T10:00:00.000Z
+nosuchtool  1      0   0          1          0            0           2       2       2026-01-11T10:00:00.000Z
+windows     1      1   0          0          0            0           7       7       2025-01-01T10:00:00.000Z
 
 argv the verbs refused (usage errors by shape; WORD: a word not an option):
 ARGV                  TIMES  LAST
@@ -383,13 +384,15 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
             &count["calls"],
             &count["ok"],
             &count["toolFailures"],
+            &count["otherFailures"],
             &count["p50Ms"],
             &count["p90Ms"],
             &count["lastUsed"]
         ],
         [
             &json!(4),
-            &json!(3),
+            &json!(2),
+            &json!(1),
             &json!(1),
             &json!(3.0),
             &json!(10.0),
