@@ -8,14 +8,19 @@ Runs over stdin and stdout with the SDK's 1.x line (FastMCP) or its 2.x line
   calls answered 1, 2, 3 went to one warm process, and 1 again to a new one;
 - `crash()` ends this process at once (status 3), as a server that dies;
 - `greet()` asks the client for a name (`ctx.elicit`) and greets it;
-- `steps(n)` reports progress once per step.
+- `steps(n)` reports progress once per step;
+- `search(query, limit, mode, tags)` echoes its arguments: optional ones
+  (`anyOf` with `null`) and an enum (`$ref` into `$defs`), as pydantic writes
+  the schemas of most Python MCP servers.
 
 Prints `stdio-server: started` on stderr (the bridge's log) when it starts.
 """
 
 import asyncio
+import enum
 import os
 import sys
+from typing import Optional
 
 from pydantic import BaseModel
 
@@ -64,6 +69,27 @@ async def steps(n: int, ctx: Context) -> str:
         await asyncio.sleep(0.01)
         await ctx.report_progress(step, n)
     return f"{n} steps"
+
+
+class Mode(enum.Enum):
+    FAST = "fast"
+    SLOW = "slow"
+
+
+@server.tool()
+def search(
+    query: str,
+    limit: Optional[int] = None,
+    mode: Optional[Mode] = None,
+    tags: Optional[list[str]] = None,
+) -> dict:
+    """Echoes the arguments it was given."""
+    return {
+        "query": query,
+        "limit": limit,
+        "mode": mode.value if mode else None,
+        "tags": tags,
+    }
 
 
 if __name__ == "__main__":

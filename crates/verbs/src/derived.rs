@@ -236,6 +236,7 @@ impl Derived {
             for ((property, prop_schema), option) in
                 properties.iter().zip(option_names(&names, taken))
             {
+                let prop_schema = &resolved(prop_schema, schema);
                 let field = Field {
                     option,
                     property: property.clone(),
@@ -497,6 +498,63 @@ fn convert(name: &str, ty: &Type, text: &str) -> Result<Value, String> {
     }
 }
 
+/// The most `$ref`s and one-member unions followed for one property.
+const MAX_HOPS: usize = 8;
+
+/// A property's schema as its option needs it, the way Python's MCP servers
+/// (pydantic) write schemas: `anyOf`/`oneOf` of one schema and `null` (an
+/// `Optional[T]`), `allOf` of one schema, and `$ref` into the input schema's own
+/// `$defs` (an enum, a model) are each replaced by the one schema they stand for;
+/// the property's own words (`description`, `default`) stay over it. A union of
+/// several schemas, or a `$ref` elsewhere, stays as it is (a JSON value).
+fn resolved(schema: &Value, root: &Value) -> Value {
+    let mut schema = followed(schema, root);
+    // One level: an item that is itself an array is sent as JSON anyway, and a
+    // `$ref` cycle through `items` must not recurse without end.
+    if let Some(items) = schema.get("items").map(|items| followed(items, root)) {
+        schema["items"] = items;
+    }
+    schema
+}
+
+/// `schema` with its `$ref`s and one-member unions replaced ([`resolved`]).
+fn followed(schema: &Value, root: &Value) -> Value {
+    let mut schema = schema.clone();
+    for _ in 0..MAX_HOPS {
+        let Some(inner) = standing_for(&schema, root) else {
+            break;
+        };
+        let Value::Object(mut merged) = inner.clone() else {
+            break;
+        };
+        if let Value::Object(own) = &schema {
+            for (key, value) in own {
+                if !matches!(key.as_str(), "$ref" | "anyOf" | "oneOf" | "allOf") {
+                    merged.insert(key.clone(), value.clone());
+                }
+            }
+        }
+        schema = Value::Object(merged);
+    }
+    schema
+}
+
+/// The one schema `schema` stands for: its local `$ref`'s target, or the one
+/// member of its union that is not `null`.
+fn standing_for<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        return root.pointer(reference.strip_prefix('#')?);
+    }
+    let is_null = |member: &&Value| member.get("type").and_then(Value::as_str) == Some("null");
+    let union = ["anyOf", "oneOf", "allOf"]
+        .iter()
+        .find_map(|key| schema.get(*key)?.as_array())?;
+    match union.iter().filter(|m| !is_null(m)).collect::<Vec<_>>()[..] {
+        [one] => Some(one),
+        _ => None,
+    }
+}
+
 /// The type of a property's schema: its `type` (the first that is not
 /// `null` when it lists several), else JSON.
 fn type_of(schema: &Value) -> Type {
@@ -555,7 +613,8 @@ fn param(field: &Field, schema: &Value) -> Param {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    if let Some(default) = schema.get("default") {
+    // A `null` default (`Optional[T] = None`) says only that the option may be left out.
+    if let Some(default) = schema.get("default").filter(|d| !d.is_null()) {
         help = format!("{help} (default: {default})")
             .trim_start()
             .to_owned();
@@ -787,6 +846,68 @@ mod tests {
                 ("timeout", "how long"),
                 ("args", WHOLE),
             ])
+        );
+    }
+
+    #[test]
+    fn optional_unions_and_local_refs_are_the_option_they_stand_for() {
+        let verb = Derived::from_tool(&json!({
+            "name": "search",
+            "inputSchema": {
+                "type": "object",
+                "$defs": {
+                    "Mode": {"enum": ["fast", "slow"], "type": "string"},
+                    "Loop": {"type": "array", "items": {"$ref": "#/$defs/Loop"}},
+                    "Ping": {"$ref": "#/$defs/Pong"},
+                    "Pong": {"$ref": "#/$defs/Ping"}
+                },
+                "properties": {
+                    "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null},
+                    "mode": {
+                        "anyOf": [{"$ref": "#/$defs/Mode"}, {"type": "null"}],
+                        "description": "how hard to look"
+                    },
+                    "tags": {"oneOf": [{"type": "null"}, {"type": "array", "items": {"type": "string"}}]},
+                    "size": {"allOf": [{"type": "number"}], "default": 2},
+                    "either": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+                    "loop": {"$ref": "#/$defs/Loop"},
+                    "ping": {"$ref": "#/$defs/Ping"},
+                    "away": {"$ref": "https://example.com/schema"}
+                }
+            }
+        }))
+        .expect("a tool");
+        let options: Vec<(&str, &str, &str)> = verb
+            .spec
+            .options
+            .iter()
+            .map(|o| (o.name.as_str(), o.value_name.as_str(), o.help.as_str()))
+            .collect();
+        assert_eq!(
+            options,
+            [
+                ("away", "JSON", ""),
+                ("either", "JSON", ""),
+                ("limit", "N", ""),
+                ("loop", "JSON", ""),
+                ("mode", "fast|slow", "how hard to look"),
+                ("ping", "JSON", ""),
+                ("size", "NUMBER", "(default: 2)"),
+                ("tags", "TEXT", ""),
+                ("args", "JSON", WHOLE),
+            ]
+        );
+        assert_eq!(
+            verb.parse(&argv(&[
+                "--limit", "3", "--mode", "slow", "--tags", "a", "--size", "1.5"
+            ])),
+            Ok(call(
+                json!({"limit": 3, "mode": "slow", "tags": ["a"], "size": 1.5})
+            ))
+        );
+        assert_eq!(
+            verb.parse(&argv(&["--mode", "medium"])),
+            Err("`--mode` must be `fast` or `slow`, got `medium`".to_owned())
         );
     }
 

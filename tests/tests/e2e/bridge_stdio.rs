@@ -293,6 +293,28 @@ fn a_python_sdk_server_stays_warm_and_is_restarted_when_it_dies() {
             out.stderr, "progress: 1/2\nprogress: 2/2\n",
             "mcp {major}.x"
         );
+        // pydantic's schemas: `Optional[T]` is `anyOf` T and null, an enum a `$ref`
+        // into `$defs`; each is the option T would be, not a JSON value.
+        let out = bridge.mur(&["search", "--help"]);
+        let usage = out.stdout.lines().next().unwrap_or_default();
+        assert_eq!(
+            usage,
+            "Usage: mur devtools search --query TEXT [--limit N] [--mode fast|slow] [--tags TEXT] [--args JSON]",
+            "mcp {major}.x: {out}"
+        );
+        let words = ["search", "--query", "q", "--limit", "3", "--mode", "fast"];
+        let out = bridge.mur(&[&words[..], &["--tags", "a", "--tags", "b"]].concat());
+        assert_eq!(
+            out.json(),
+            json!({ "query": "q", "limit": 3, "mode": "fast", "tags": ["a", "b"] }),
+            "mcp {major}.x: {out}"
+        );
+        bridge
+            .mur(&["search", "--query", "q", "--mode", "medium"])
+            .assert_code(1)
+            .assert_stderr_starts_with(
+                "error: search: `--mode` must be `fast` or `slow`, got `medium`\n",
+            );
 
         // A server that dies: the call in flight fails, the next one reaches
         // a fresh process (its counter starts again), and the log says so.
