@@ -12,7 +12,7 @@ use mur_verbs::data::DataVerb;
 use mur_verbs::derived::{Derived, Request};
 use mur_verbs::tools::ToolCache;
 use mur_verbs::{VerbDirs, VerbError, VerbHost, VerbSpec};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::cli::HostArgs;
 use crate::invoke::{self, Session, block_on};
@@ -46,14 +46,13 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
     let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))??;
-    let picked = verb
-        .pick(&payload(&result))
-        .map_err(|message| {
-            Error::new(Kind::Plugin, format!("verb `{}`: {message}", verb.name)).with_hint(format!(
-                "the `{}` call itself already ran; `mur devtools call {} --args JSON` shows its whole result",
-                verb.tool, verb.tool
-            ))
-        })?;
+    let picked = verb.pick(&payload(&result)).map_err(|message| {
+        Error::new(Kind::Plugin, format!("verb `{}`: {message}", verb.name)).with_hint(format!(
+            "the `{}` call itself already ran; `{}` shows its whole result",
+            verb.tool,
+            call_command(&verb.tool, &arguments)
+        ))
+    })?;
     output::json(&picked, settings.pretty)
 }
 
@@ -119,14 +118,14 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     }
     let result = invoke::settle(reply, settings, "tools/call", Some(&params))?;
     output::json(&payload(&result), settings.pretty)?;
-    output::notes(&unprinted(&result, &verb.tool), settings.quiet);
+    output::notes(&unprinted(&result, &verb.tool, &arguments), settings.quiet);
     Ok(())
 }
 
 /// A note naming the content blocks the verb did not print (an image beside a
 /// caption), and the command that prints them: nothing the tool returned is
 /// dropped without a word.
-fn unprinted(result: &Value, tool: &str) -> Vec<String> {
+fn unprinted(result: &Value, tool: &str, arguments: &Map<String, Value>) -> Vec<String> {
     let kinds = left_out(result);
     if kinds.is_empty() {
         return Vec::new();
@@ -134,11 +133,31 @@ fn unprinted(result: &Value, tool: &str) -> Vec<String> {
     let blocks = if kinds.len() == 1 { "block" } else { "blocks" };
     vec![format!(
         "note: the result has {} more content {blocks} ({}) than the text printed; \
-         `mur devtools call {} --args JSON` prints the whole result",
+         `{}` prints the whole result",
         kinds.len(),
         kinds.join(", "),
-        mur_core::shell_word(tool),
+        call_command(tool, arguments),
     )]
+}
+
+/// Longer arguments are written `--args JSON` in a hint, which stays one readable line.
+const MAX_HINT_ARGUMENTS: usize = 200;
+
+/// The `call` that makes the same tool call as a verb did and prints its whole result,
+/// ready to paste: `mur devtools call get-sum --args '{"a":1,"b":2}'`.
+fn call_command(tool: &str, arguments: &Map<String, Value>) -> String {
+    let tool = mur_core::shell_word(tool);
+    if arguments.is_empty() {
+        return format!("mur devtools call {tool}");
+    }
+    let json = Value::Object(arguments.clone()).to_string();
+    if json.len() > MAX_HINT_ARGUMENTS {
+        return format!("mur devtools call {tool} --args JSON");
+    }
+    format!(
+        "mur devtools call {tool} --args {}",
+        mur_core::shell_word(&json)
+    )
 }
 
 /// A tool of the session that answers to the word typed, and what was read to find it.
@@ -315,4 +334,27 @@ pub async fn list_tools(session: &Session, settings: &Settings) -> Result<Vec<Va
     Err(Error::tool_failed(format!(
         "`tools/list` was still paging after {MAX_PAGES} pages"
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_call_in_a_hint_is_the_same_call_ready_to_paste() {
+        let args = |value: Value| value.as_object().cloned().unwrap_or_default();
+        assert_eq!(
+            call_command("get-tiny-image", &Map::new()),
+            "mur devtools call get-tiny-image"
+        );
+        assert_eq!(
+            call_command("say it", &args(json!({"text": "it's"}))),
+            r#"mur devtools call 'say it' --args '{"text":"it'\''s"}'"#
+        );
+        let long = "x".repeat(MAX_HINT_ARGUMENTS);
+        assert_eq!(
+            call_command("echo", &args(json!({ "message": long }))),
+            "mur devtools call echo --args JSON"
+        );
+    }
 }

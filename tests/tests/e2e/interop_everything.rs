@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mur_e2e::{Output, Process, Sandbox};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::node;
 
@@ -194,10 +194,34 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
     assert_eq!(
         image.stderr,
         "note: the result has 2 more content blocks (image, text) than the text printed; \
-         `mur devtools call get-tiny-image --args JSON` prints the whole result\n"
+         `mur devtools call get-tiny-image` prints the whole result\n"
     );
     let quiet = server.devtools(&["-q", "get-tiny-image"]);
     assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""), "{quiet}");
+    // The note's `call` is the same call, ready to paste: it prints the image too.
+    let words = [
+        "get-annotated-message",
+        "--message-type",
+        "error",
+        "--include-image",
+    ];
+    let annotated = server.devtools(&words);
+    annotated.assert_code(0);
+    let arguments = r#"{"includeImage":true,"messageType":"error"}"#;
+    assert_eq!(
+        annotated.stderr,
+        format!(
+            "note: the result has 1 more content block (image) than the text printed; \
+             `mur devtools call get-annotated-message --args '{arguments}'` prints the whole result\n"
+        )
+    );
+    let whole = server.devtools(&["call", "get-annotated-message", "--args", arguments]);
+    whole.assert_code(0);
+    let kinds: Vec<Value> = whole.json()["content"]
+        .as_array()
+        .map(|blocks| blocks.iter().map(|b| b["type"].clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(kinds, [json!("text"), json!("image")], "{whole}");
 }
 
 #[test]
