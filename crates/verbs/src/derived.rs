@@ -594,7 +594,11 @@ fn param(field: &Field, schema: &Value) -> Param {
         .collect();
     let (kind, value_name) = match (&field.ty, choices.is_empty()) {
         (Type::Boolean, _) => (ValueKind::Flag, String::new()),
-        (_, false) => (ValueKind::Choice, choices.join("|")),
+        // Quoted where a shell would split it, as it must be typed: `'New York'|Chicago`.
+        (_, false) => {
+            let typed: Vec<String> = choices.iter().map(|c| mur_core::shell_word(c)).collect();
+            (ValueKind::Choice, typed.join("|"))
+        }
         (Type::String, _) => (ValueKind::Text, "TEXT".to_owned()),
         (Type::Integer, _) => (ValueKind::Integer, "N".to_owned()),
         (Type::Number, _) => (ValueKind::Number, "NUMBER".to_owned()),

@@ -179,6 +179,15 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
             .starts_with("Usage: mur devtools echo --message TEXT [--args JSON]\n"),
         "{help}"
     );
+    // A choice with a space is shown as it must be typed.
+    let cities = server.devtools(&["get-structured-content", "--help"]);
+    assert_eq!(
+        cities.stdout.lines().next(),
+        Some(
+            "Usage: mur devtools get-structured-content --location 'New York'|Chicago|'Los Angeles' [--args JSON]"
+        ),
+        "{cities}"
+    );
     server
         .devtools(&["echo"])
         .assert_code(1)
