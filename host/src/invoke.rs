@@ -9,10 +9,15 @@ use std::time::Instant;
 
 use mur_client::{Client, Reply};
 use mur_core::{Error, Result, Settings};
+use mur_verbs::VerbDirs;
+use mur_verbs::tools::ToolCache;
 use serde_json::{Value, json};
 
 use crate::output;
 use crate::usage;
+
+/// The most `tools/list` pages read; a server paging forever is cut off.
+const MAX_PAGES: usize = 100;
 
 /// Runs one future on a single-threaded runtime: one call per process needs
 /// no more, and it starts in microseconds.
@@ -113,6 +118,67 @@ impl Session {
         usage::measure_async(usage::Phase::Call, call).await
     }
 
+    /// [`Session::call`] of a tool whose `tools/list` entry nobody read (a named
+    /// verb, `call NAME`): when it fails, and the session lists it as a tool that
+    /// runs only as a task, the server refused it without running it, so it is
+    /// called again as a task. Only a failure looks at the list.
+    pub async fn call_unlisted(
+        &self,
+        settings: &Settings,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<Reply> {
+        let reply = self.call(settings, method, params).await?;
+        let untried = params.is_some_and(|p| p.get("task").is_none());
+        if method != "tools/call" || !untried || failure_text(&reply).is_none() {
+            return Ok(reply);
+        }
+        let name = params.and_then(|p| p["name"].as_str()).unwrap_or_default();
+        match self.task_only(settings, name).await {
+            Some(tool) => {
+                tracing::debug!("`{name}` runs only as a task: calling it again as one");
+                self.call_tool(settings, method, params, Some(&tool)).await
+            }
+            None => Ok(reply),
+        }
+    }
+
+    /// Tool `name`'s entry if it runs only as a task: from the cached tool list
+    /// when that has the tool, else from a fresh `tools/list`.
+    async fn task_only(&self, settings: &Settings, name: &str) -> Option<Value> {
+        let key = ToolCache::key(&self.endpoint, self.identity.as_deref());
+        let cached = VerbDirs::from_env()
+            .ok()
+            .and_then(|dirs| ToolCache::open(&dirs).load(&key))
+            .filter(|tools| tools.iter().any(|tool| tool["name"] == name));
+        let tools = match cached {
+            Some(tools) => tools,
+            None => self.list_tools(settings).await.ok()?,
+        };
+        tools
+            .into_iter()
+            .find(|tool| tool["name"] == name && mur_client::runs_only_as_task(tool))
+    }
+
+    /// Every page of `tools/list`.
+    pub async fn list_tools(&self, settings: &Settings) -> Result<Vec<Value>> {
+        let mut tools = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_PAGES {
+            let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
+            let reply = self.call(settings, "tools/list", params.as_ref()).await?;
+            let page = settle(reply, settings, "tools/list", params.as_ref())?;
+            tools.extend(page["tools"].as_array().cloned().unwrap_or_default());
+            match page["nextCursor"].as_str() {
+                Some(next) if !next.is_empty() => cursor = Some(next.to_owned()),
+                _ => return Ok(tools),
+            }
+        }
+        Err(Error::tool_failed(format!(
+            "`tools/list` was still paging after {MAX_PAGES} pages"
+        )))
+    }
+
     /// [`Session::call`] with its progress, log messages and questions going
     /// to `events` instead of the terminal (the stdio proxy relays them).
     pub async fn call_reporting(
@@ -131,7 +197,7 @@ impl Session {
 /// Resolves the session and calls `method`; a successful result, or the failure.
 pub async fn invoke(settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
     let session = Session::resolve(settings).await?;
-    let reply = session.call(settings, method, params).await?;
+    let reply = session.call_unlisted(settings, method, params).await?;
     settle(reply, settings, method, params)
 }
 

@@ -18,7 +18,7 @@ use std::io::{self, BufRead as _, IsTerminal as _, Write as _};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Map, Value};
 
-use mur_client::{Events, Field, LogMessage, Progress, Question, Response};
+use mur_client::{Events, Field, LogMessage, Progress, Question, Response, TaskStatus};
 use mur_core::{Error, Result, Settings};
 
 /// Prints one JSON value and a newline on stdout.
@@ -226,6 +226,21 @@ impl Events for CallReport {
                     *self.last.borrow_mut() = line;
                 }
             }
+        }
+    }
+
+    fn task(&self, status: &TaskStatus) {
+        if self.show == Show::Nothing {
+            return;
+        }
+        let line = match &status.message {
+            Some(message) => format!("task ({}): {message}", status.status),
+            None => format!("task ({})", status.status),
+        };
+        // Polled and notified both: the same status is shown once.
+        if *self.last.borrow() != line {
+            self.line(&line);
+            *self.last.borrow_mut() = line;
         }
     }
 

@@ -21,6 +21,9 @@ pub trait Events {
     /// Asks the user `question`, which no `--answer` answered; `None` when
     /// there is no one to ask (no terminal), and the call then ends.
     fn ask(&self, question: &Question) -> Option<Response>;
+    /// The status of the task a call waits for changed (a tool that runs
+    /// only as a task).
+    fn task(&self, _status: &TaskStatus) {}
     /// The call is over, whatever its outcome: take down what shows progress.
     fn finish(&self);
     /// The server wants OAuth authorization and a person must approve it at
@@ -41,6 +44,26 @@ impl Events for Silent {
         None
     }
     fn finish(&self) {}
+}
+
+/// A task's status, as `tasks/get` gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskStatus {
+    /// `working`, `input_required`, `completed`, `failed` or `cancelled`.
+    pub status: String,
+    /// What the server says it is doing.
+    pub message: Option<String>,
+}
+
+impl TaskStatus {
+    /// The status of a task as the server gives it (a `Task`: in a
+    /// `CreateTaskResult`, a `tasks/get` result, a `notifications/tasks/status`).
+    pub fn of(task: &Value) -> Self {
+        Self {
+            status: task["status"].as_str().unwrap_or("unknown").to_owned(),
+            message: task["statusMessage"].as_str().map(str::to_owned),
+        }
+    }
 }
 
 /// One progress notification.

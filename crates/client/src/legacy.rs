@@ -182,10 +182,22 @@ impl Client<'_> {
         method: &str,
         params: Option<&Value>,
     ) -> Result<Reply> {
-        let body = request::session_body(CALL_ID, method, params, &self.meta());
+        self.in_session(session, CALL_ID, method, params).await
+    }
+
+    /// One request in the session, read to its reply: a stream that ends
+    /// before it is resumed (at most [`MAX_RESUMES`] times).
+    pub(super) async fn in_session(
+        &self,
+        session: &Session,
+        id: u64,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<Reply> {
+        let body = request::session_body(id, method, params, &self.meta());
         let response = self.post_in_session(session, &body).await?;
         let status = response.status();
-        let mut answer = self.read(response, CALL_ID, &session.headers()).await?;
+        let mut answer = self.read(response, id, &session.headers()).await?;
         for _ in 0..MAX_RESUMES {
             let Answer::Other {
                 error: None,
@@ -196,7 +208,7 @@ impl Client<'_> {
             else {
                 break;
             };
-            answer = self.resume(session, last_id, *retry).await?;
+            answer = self.resume(session, id, last_id, *retry).await?;
         }
         match answer {
             Answer::Reply(reply) => Ok(reply),
@@ -215,7 +227,13 @@ impl Client<'_> {
     /// The call's event stream ended before its answer (SEP-1699: the server
     /// may close it and send the rest later): after the `retry` the server
     /// asked for, `GET` the session's stream from `last_id` on and read it.
-    async fn resume(&self, session: &Session, last_id: &str, retry: Option<u64>) -> Result<Answer> {
+    async fn resume(
+        &self,
+        session: &Session,
+        id: u64,
+        last_id: &str,
+        retry: Option<u64>,
+    ) -> Result<Answer> {
         let wait = Duration::from_millis(retry.unwrap_or(DEFAULT_RETRY_MS));
         tracing::debug!(
             "the event stream ended before the answer: resuming after event `{last_id}` in {} ms",
@@ -235,11 +253,15 @@ impl Client<'_> {
                 response.status()
             )));
         }
-        self.read(response, CALL_ID, &session.headers()).await
+        self.read(response, id, &session.headers()).await
     }
 
     /// POSTs `body` in the session.
-    async fn post_in_session(&self, session: &Session, body: &Value) -> Result<reqwest::Response> {
+    pub(super) async fn post_in_session(
+        &self,
+        session: &Session,
+        body: &Value,
+    ) -> Result<reqwest::Response> {
         let post = Request::post(self.endpoint)
             .headers(session.headers())
             .body(body.to_string());

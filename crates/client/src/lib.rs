@@ -26,6 +26,7 @@ mod legacy;
 mod request;
 mod response;
 mod session;
+mod task;
 pub mod tool_result;
 
 use std::sync::Mutex;
@@ -37,9 +38,12 @@ use serde_json::{Map, Value, json};
 
 use mur_http::{Http, Request};
 
-pub use events::{Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent};
+pub use events::{
+    Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent, TaskStatus,
+};
 pub use request::{LEGACY_VERSION, MODERN_VERSION};
 pub use response::{Reply, describe};
+pub use task::required as runs_only_as_task;
 
 use mur_core::Settings;
 use mur_core::{Error, Result};
@@ -93,6 +97,12 @@ pub struct Client<'a> {
     /// future wherever it is, cannot take the session with it: [`Client::call`]
     /// ends it afterwards in every outcome.
     session: Mutex<Option<session::Session>>,
+    /// The task this call waits for, in its session, until its outcome is in:
+    /// like the session, held outside the call's future so that a call that
+    /// ends first cancels it ([`Client::call`]).
+    task: Mutex<Option<task::Pending>>,
+    /// The modern revision the server last answered in.
+    spoken: Mutex<Option<String>>,
     /// The endpoint's OAuth token, and the flow that gets one on a 401.
     auth: auth::Auth,
 }
@@ -129,6 +139,8 @@ impl<'a> Client<'a> {
             budget: settings.timeout,
             asking: Mutex::new(Duration::ZERO),
             session: Mutex::new(None),
+            task: Mutex::new(None),
+            spoken: Mutex::new(None),
             auth: auth::Auth::new(endpoint, settings.max_response),
         }
     }
@@ -160,7 +172,9 @@ impl<'a> Client<'a> {
         let call = std::pin::pin!(self.call_unbounded(method, params));
         let outcome = self.bounded(call, timeout).await;
         // An answer, a failure, or the timeout having dropped the call in the
-        // middle of a request: a session opened on the way is ended now.
+        // middle of a request: a task still running is cancelled, and a session
+        // opened on the way is ended now.
+        self.cancel_task().await;
         self.end_session().await;
         self.events.finish();
         outcome.unwrap_or_else(|| {
@@ -200,7 +214,22 @@ impl<'a> Client<'a> {
         }
     }
 
+    /// The call, and when it calls a tool that runs only as a task, the task
+    /// followed to its outcome ([`task`]).
     async fn call_unbounded(&self, method: &str, params: Option<&Value>) -> Result<Reply> {
+        let Some(augmented) = self.as_task(method, params) else {
+            return self.negotiated(method, params).await;
+        };
+        let reply = self.negotiated(method, Some(&augmented)).await?;
+        match task::created(&reply) {
+            Some(task) => self.follow(task).await,
+            None => Ok(reply),
+        }
+    }
+
+    /// The call in the revision the server speaks: modern, after a `-32022`
+    /// naming another, or in a legacy session.
+    async fn negotiated(&self, method: &str, params: Option<&Value>) -> Result<Reply> {
         self.param_headers(method, params)?;
         if let Some(version) = self.protocol {
             tracing::debug!("speaking protocol {version} only (--protocol)");
@@ -321,7 +350,12 @@ impl<'a> Client<'a> {
                     // A retry is a new request: a new id.
                     id += 1;
                 }
-                step => return Ok(step),
+                step => {
+                    if let (Step::Done(_), Ok(mut spoken)) = (&step, self.spoken.lock()) {
+                        *spoken = Some(version.to_owned());
+                    }
+                    return Ok(step);
+                }
             }
         }
     }
@@ -440,6 +474,7 @@ impl<'a> Client<'a> {
                 }
             }
             "notifications/message" => self.events.log(&LogMessage::from_params(params)),
+            "notifications/tasks/status" => self.notified_task(params),
             _ => tracing::debug!("skipped notification `{method}`"),
         }
     }

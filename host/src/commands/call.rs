@@ -24,7 +24,7 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
 /// one likely meant as a hint ([`nearest_tool`]).
 async fn method_call(settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
     let session = Session::resolve(settings).await?;
-    let reply = session.call(settings, method, params).await?;
+    let reply = session.call_unlisted(settings, method, params).await?;
     let missing = missing_tool(&reply, method, params);
     match (settle(reply, settings, method, params), missing) {
         (Err(e), Some(tool)) => Err(nearest_tool(e, tool, &session, settings).await),

@@ -20,9 +20,6 @@ use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
 use crate::usage::{self, Phase};
 
-/// The most `tools/list` pages read; a server paging forever is cut off.
-const MAX_PAGES: usize = 100;
-
 /// Runs derived verb `name` (not an installed verb) with `argv`.
 pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     // Host options are taken wherever they appear: the verb's own options
@@ -292,7 +289,7 @@ impl ToolList {
 
     /// A fresh list: cached, and the installed verbs' hints learned from it.
     pub async fn fresh(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
-        let tools = list_tools(session, settings).await?;
+        let tools = session.list_tools(settings).await?;
         if let Some(cache) = &self.cache {
             cache.store(&self.key, &tools);
         }
@@ -313,27 +310,6 @@ impl ToolList {
 /// `name`), and that tool's `tools/list` entry.
 fn pick(tools: &[Value], name: &str) -> Option<(Derived, Value)> {
     Derived::pick(tools, name).map(|(verb, tool)| (verb, tool.clone()))
-}
-
-/// Every page of `tools/list`.
-pub async fn list_tools(session: &Session, settings: &Settings) -> Result<Vec<Value>> {
-    let mut tools = Vec::new();
-    let mut cursor: Option<String> = None;
-    for _ in 0..MAX_PAGES {
-        let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-        let reply = session
-            .call(settings, "tools/list", params.as_ref())
-            .await?;
-        let page = invoke::settle(reply, settings, "tools/list", params.as_ref())?;
-        tools.extend(page["tools"].as_array().cloned().unwrap_or_default());
-        match page["nextCursor"].as_str() {
-            Some(next) if !next.is_empty() => cursor = Some(next.to_owned()),
-            _ => return Ok(tools),
-        }
-    }
-    Err(Error::tool_failed(format!(
-        "`tools/list` was still paging after {MAX_PAGES} pages"
-    )))
 }
 
 #[cfg(test)]

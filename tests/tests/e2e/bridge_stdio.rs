@@ -221,6 +221,73 @@ fn progress_and_questions_of_the_server_reach_the_caller() {
     bridge.stop();
 }
 
+/// server-everything's `simulate-research-query` runs only as a task (2025-11-25
+/// "Tasks"): mur calls it as one, shows its status, answers its question, prints its
+/// result, and cancels it when the call runs out of time.
+#[test]
+fn a_tool_that_runs_only_as_a_task_is_followed_to_its_result() {
+    let sb = Sandbox::new();
+    let bridge = Bridge::start(&sb, "everything", &[], &everything());
+    let report = |out: &Output| out.json().as_str().unwrap_or_default().to_owned();
+    // A derived verb (its tool entry read): the question comes while the task waits.
+    let words = ["simulate-research-query", "--topic", "rust", "--ambiguous"];
+    let out = bridge.mur(&[&words[..], &["--answer", "interpretation=historical"]].concat());
+    out.assert_code(0);
+    assert!(
+        report(&out).starts_with("# Research Report: rust (historical)\n"),
+        "{out}"
+    );
+    let shown: Vec<&str> = out.stderr.lines().collect();
+    for line in [
+        "task (working): Gathering sources...",
+        "task (input_required): Found multiple interpretations for \"rust\". Requesting clarification...",
+        "task (working): Continuing with interpretation: \"historical\"...",
+    ] {
+        assert!(shown.contains(&line), "no `{line}`: {out}");
+    }
+    // `call NAME` reads no tool list first: refused, it is called again as a task; in
+    // the 2025-11-25 session form the task is followed in the session.
+    let args = r#"{"topic":"go"}"#;
+    let call = [
+        "--protocol",
+        "2025-11-25",
+        "-q",
+        "call",
+        "simulate-research-query",
+    ];
+    let out = bridge.mur(&[&call[..], &["--args", args]].concat());
+    out.assert_code(0);
+    assert!(
+        out.tool_text(0).starts_with("# Research Report: go\n"),
+        "{out}"
+    );
+    assert_eq!(out.stderr, "", "-q shows no status");
+    // Out of time: exit 2, and the task is cancelled, not left running.
+    let out = bridge.mur(&[
+        "-v",
+        "--timeout",
+        "1500",
+        "simulate-research-query",
+        "--topic",
+        "x",
+    ]);
+    out.assert_code(2);
+    let cancelled = out
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("DEBUG cancelling task "))
+        .and_then(|l| l.split(':').next())
+        .unwrap_or_else(|| panic!("no task cancelled: {out}"));
+    let task = bridge.mur(&[
+        "call",
+        "tasks/get",
+        "--args",
+        &json!({ "taskId": cancelled }).to_string(),
+    ]);
+    assert_eq!(task.json()["status"], "cancelled", "{task}");
+    bridge.stop();
+}
+
 #[test]
 fn a_second_bridge_or_session_for_the_project_exits_3_with_the_seeds_line() {
     let sb = Sandbox::new();
