@@ -130,7 +130,7 @@ impl Session {
     ) -> Result<Reply> {
         let reply = self.call(settings, method, params).await?;
         let untried = params.is_some_and(|p| p.get("task").is_none());
-        if method != "tools/call" || !untried || failure_text(&reply).is_none() {
+        if method != "tools/call" || !untried || !method_not_found(&reply) {
             return Ok(reply);
         }
         let name = params.and_then(|p| p["name"].as_str()).unwrap_or_default();
@@ -157,7 +157,7 @@ impl Session {
         };
         tools
             .into_iter()
-            .find(|tool| tool["name"] == name && mur_client::runs_only_as_task(tool))
+            .find(|tool| tool["name"] == name && mur_client::task::required(tool))
     }
 
     /// Every page of `tools/list`.
@@ -254,6 +254,22 @@ fn failure_text(reply: &Reply) -> Option<String> {
         Reply::Result(_) => None,
     }
 }
+
+/// Whether a reply is "method not found" (-32601): a JSON-RPC error, or from the
+/// TypeScript SDK a result with `isError` reading `MCP error -32601: …`. It is how
+/// a server refuses a tool that runs only as a task called without one; a tool
+/// that ran and failed never says it, so it alone costs a look at the tool list.
+fn method_not_found(reply: &Reply) -> bool {
+    match reply {
+        Reply::Error(error) => error["code"] == METHOD_NOT_FOUND,
+        Reply::Result(result) => {
+            is_error(result) && result_text(result).starts_with("MCP error -32601:")
+        }
+    }
+}
+
+/// JSON-RPC "method not found".
+const METHOD_NOT_FOUND: i64 = -32601;
 
 /// The tool a `tools/call` reply says the server does not have: a JSON-RPC error (MCP's
 /// own example: `Unknown tool: NAME`), or, from the TypeScript SDK, a result with
@@ -363,6 +379,29 @@ mod tests {
                 "`mur` builds tokio with `{feature}`:\n{tree}"
             );
         }
+    }
+
+    /// Only "method not found" (how a tool that runs only as a task is refused
+    /// when called without one) sends a failed call to look at the tool list.
+    #[test]
+    fn only_method_not_found_is_read_as_a_refused_task() {
+        let failed = |text: &str| {
+            Reply::Result(json!({ "isError": true, "content": [{ "type": "text", "text": text }] }))
+        };
+        let refusal =
+            "MCP error -32601: Tool t requires task augmentation (taskSupport: 'required')";
+        assert!(method_not_found(&failed(refusal)));
+        assert!(method_not_found(&Reply::Error(
+            json!({ "code": -32601, "message": "x" })
+        )));
+        assert!(!method_not_found(&failed("no element matches `#nope`")));
+        assert!(!method_not_found(&failed(
+            "MCP error -32602: Tool t not found"
+        )));
+        assert!(!method_not_found(&Reply::Error(
+            json!({ "code": -32602, "message": "x" })
+        )));
+        assert!(!method_not_found(&Reply::Result(json!({ "content": [] }))));
     }
 
     #[test]

@@ -26,7 +26,7 @@ mod legacy;
 mod request;
 mod response;
 mod session;
-mod task;
+pub mod task;
 pub mod tool_result;
 
 use std::sync::Mutex;
@@ -43,7 +43,6 @@ pub use events::{
 };
 pub use request::{LEGACY_VERSION, MODERN_VERSION};
 pub use response::{Reply, describe};
-pub use task::required as runs_only_as_task;
 
 use mur_core::Settings;
 use mur_core::{Error, Result};
@@ -100,7 +99,7 @@ pub struct Client<'a> {
     /// The task this call waits for, in its session, until its outcome is in:
     /// like the session, held outside the call's future so that a call that
     /// ends first cancels it ([`Client::call`]).
-    task: Mutex<Option<task::Pending>>,
+    task: Mutex<Option<session::Pending>>,
     /// The modern revision the server last answered in.
     spoken: Mutex<Option<String>>,
     /// The endpoint's OAuth token, and the flow that gets one on a 401.
@@ -215,16 +214,13 @@ impl<'a> Client<'a> {
     }
 
     /// The call, and when it calls a tool that runs only as a task, the task
-    /// followed to its outcome ([`task`]).
+    /// followed to its outcome (module `task`).
     async fn call_unbounded(&self, method: &str, params: Option<&Value>) -> Result<Reply> {
         let Some(augmented) = self.as_task(method, params) else {
             return self.negotiated(method, params).await;
         };
         let reply = self.negotiated(method, Some(&augmented)).await?;
-        match task::created(&reply) {
-            Some(task) => self.follow(task).await,
-            None => Ok(reply),
-        }
+        self.follow(reply).await
     }
 
     /// The call in the revision the server speaks: modern, after a `-32022`

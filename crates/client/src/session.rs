@@ -1,6 +1,8 @@
-//! A legacy session's state: what `initialize` agreed and the id the server named. The
-//! client holds it in its slot from the moment the server names it until the `DELETE`
-//! that ends it ([`crate::legacy`]).
+//! What a call keeps outside its future, so that the timeout cannot take it along: a
+//! legacy session's state (what `initialize` agreed and the id the server named), held
+//! from the moment the server names it until the `DELETE` that ends it
+//! ([`crate::legacy`]); and the task the call waits for, until its outcome is in or it
+//! is cancelled ([`crate::task`]).
 
 use reqwest::header::HeaderMap;
 
@@ -25,4 +27,23 @@ impl Session {
         }
         h
     }
+}
+
+/// How the call reached the server, and so how to ask after its task.
+#[derive(Debug, Clone)]
+pub(crate) enum Route {
+    /// In the legacy session the call was made in.
+    Session(Session),
+    /// Stateless, in this modern revision.
+    Modern(String),
+}
+
+/// The task a call waits for, until its outcome is in.
+#[derive(Debug, Clone)]
+pub(crate) struct Pending {
+    pub route: Route,
+    pub id: String,
+    /// The `lastUpdatedAt` of the last status shown: a poll answered after a
+    /// newer notification must not show the task going back.
+    pub shown: String,
 }

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 use crate::request::MODERN_VERSION;
 use crate::response::Reply;
-use crate::session::Session;
+use crate::session::{Pending, Route};
 use crate::{Client, FAREWELL_LIMIT, Step, TaskStatus};
 use mur_core::Result;
 
@@ -66,25 +66,6 @@ pub(crate) fn created(reply: &Reply) -> Option<Created> {
     })
 }
 
-/// How the call reached the server, and so how to ask after its task.
-#[derive(Debug, Clone)]
-pub(crate) enum Route {
-    /// In the legacy session the call was made in.
-    Session(Session),
-    /// Stateless, in this modern revision.
-    Modern(String),
-}
-
-/// The task a call waits for, until its outcome is in.
-#[derive(Debug, Clone)]
-pub(crate) struct Pending {
-    route: Route,
-    id: String,
-    /// The `lastUpdatedAt` of the last status shown: a poll answered after a
-    /// newer notification must not show the task going back.
-    shown: String,
-}
-
 impl Client<'_> {
     /// `params` with a `task` asking for one, when `method` calls a tool that
     /// runs only as a task and the caller did not ask for one itself (a
@@ -94,11 +75,12 @@ impl Client<'_> {
             .tool
             .filter(|tool| method == "tools/call" && required(tool))?;
         let mut params = params.cloned().unwrap_or_else(|| json!({}));
-        if params.get("task").is_some() {
+        let fields = params.as_object_mut()?;
+        if fields.contains_key("task") {
             return None;
         }
         let ttl = u64::try_from(self.budget.as_millis()).unwrap_or(u64::MAX);
-        params["task"] = json!({ "ttl": ttl });
+        fields.insert("task".into(), json!({ "ttl": ttl }));
         tracing::debug!(
             "tool `{}` runs only as a task: calling it as one",
             tool["name"].as_str().unwrap_or_default()
@@ -106,9 +88,16 @@ impl Client<'_> {
         Some(params)
     }
 
-    /// Waits for `task`'s outcome and returns it as the call's reply, showing
-    /// its status meanwhile.
-    pub(crate) async fn follow(&self, task: Created) -> Result<Reply> {
+    /// The call's reply: when it is the task the server created, the task's
+    /// outcome, waited for with its status shown meanwhile.
+    pub(crate) async fn follow(&self, reply: Reply) -> Result<Reply> {
+        match created(&reply) {
+            Some(task) => self.follow_task(task).await,
+            None => Ok(reply),
+        }
+    }
+
+    async fn follow_task(&self, task: Created) -> Result<Reply> {
         let route = self.route();
         self.keep_task(Some(Pending {
             route: route.clone(),
