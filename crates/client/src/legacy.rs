@@ -62,7 +62,7 @@ impl Client<'_> {
         // open it before the call (a server drops what it has no stream
         // for), and listen there while the call runs.
         let stream = self.open_stream(&session).await;
-        let call = std::pin::pin!(self.session_call(&session, method, params));
+        let call = std::pin::pin!(self.in_session(&session, CALL_ID, method, params));
         let listen = std::pin::pin!(self.listen(&session, stream));
         match futures_util::future::select(call, listen).await {
             futures_util::future::Either::Left((reply, _)) => reply,
@@ -173,16 +173,6 @@ impl Client<'_> {
             }
         }
         Ok(())
-    }
-
-    /// The call itself, in the session.
-    async fn session_call(
-        &self,
-        session: &Session,
-        method: &str,
-        params: Option<&Value>,
-    ) -> Result<Reply> {
-        self.in_session(session, CALL_ID, method, params).await
     }
 
     /// One request in the session, read to its reply: a stream that ends
