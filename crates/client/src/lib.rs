@@ -14,6 +14,10 @@
 //! would answer it. Sampling, roots and any other request from the server
 //! are declined at once with a JSON-RPC error.
 //!
+//! A tool whose `tools/list` entry the caller gave ([`Client::with_tool`]) and
+//! which runs only as a task is called as one and followed to its outcome, its
+//! status going to [`Events`] (module [`task`]).
+//!
 //! The client never follows a redirect (a 3xx is a transport error naming the
 //! `Location`) and never looks up a host name.
 //!
