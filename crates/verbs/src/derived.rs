@@ -270,7 +270,11 @@ impl Derived {
             .or_else(|| tool.get("title"))
             .and_then(Value::as_str);
         let (summary, details) = split_description(description, title.unwrap_or(name));
-        let annotations = annotations(tool.get("annotations"));
+        let mut annotations = annotations(tool.get("annotations"));
+        if tool["execution"]["taskSupport"] == "required" {
+            // mur waits for it (mur-client's `task`): worth knowing before a long wait.
+            annotations.push("runs as a task".to_owned());
+        }
         let details = with_tool_line(&details, name, &annotations);
         Some(Self {
             name: verb,

@@ -229,6 +229,12 @@ fn a_tool_that_runs_only_as_a_task_is_followed_to_its_result() {
     let sb = Sandbox::new();
     let bridge = Bridge::start(&sb, "everything", &[], &everything());
     let report = |out: &Output| out.json().as_str().unwrap_or_default().to_owned();
+    let help = bridge.mur(&["simulate-research-query", "--help"]);
+    assert!(
+        help.stdout
+            .contains("\nTool `simulate-research-query`: runs as a task.\n"),
+        "{help}"
+    );
     // A derived verb (its tool entry read): the question comes while the task waits.
     let words = ["simulate-research-query", "--topic", "rust", "--ambiguous"];
     let out = bridge.mur(&[&words[..], &["--answer", "interpretation=historical"]].concat());
