@@ -6,10 +6,13 @@
 //! module registers every one the server scenarios of both revisions use:
 //! text, image, audio and embedded-resource results, progress and log
 //! messages, questions (elicitation, sampling, roots; as input-required
-//! results on 2026-07-28), resources, a template and prompts.
+//! results on 2026-07-28), resources, a template and prompts, and the tools
+//! that run as tasks ([`tasks`]).
 //!
 //! An app switches them on only for conformance runs (`mur-sample
 //! --conformance-fixtures`); they are never part of a normal session.
+
+mod tasks;
 
 use serde_json::{Value, json};
 
@@ -28,8 +31,11 @@ pub const ERROR_MESSAGE: &str = "This tool intentionally returns an error for te
 /// Name of the tool whose `inputSchema` exercises JSON Schema 2020-12 keywords.
 pub const JSON_SCHEMA_TOOL: &str = "json_schema_2020_12_tool";
 
+pub use tasks::JOB_FAILED;
+
 /// Register every conformance fixture tool in `tools`.
 pub fn add_conformance_fixtures(tools: &mut ToolSet) {
+    tasks::add(tools);
     tools.add(
         fixture("test_simple_text", "Returns a fixed text"),
         |_, _| async { Ok(ToolOutput::Json(json!({ "text": SIMPLE_TEXT }))) },

@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use rmcp::task_manager::{TaskContext, TaskExit};
 use rmcp::{
     Peer, RoleServer,
     model::{
@@ -113,6 +114,62 @@ impl SessionControl {
     }
 }
 
+/// The task a call may become: set once, when it has run too long within its
+/// request or when its handler asks a question (a task waits for the answer
+/// without the handler being run again).
+pub(crate) struct TaskSlot {
+    /// Whether the call may become a task at all (the tool supports tasks and
+    /// the client declared it can follow one).
+    possible: bool,
+    task: tokio::sync::watch::Sender<Option<TaskContext>>,
+    /// The handler wants to be a task now (it asked a question).
+    wanted: tokio::sync::Notify,
+}
+
+impl TaskSlot {
+    pub(crate) fn new(possible: bool) -> Self {
+        Self {
+            possible,
+            task: tokio::sync::watch::Sender::new(None),
+            wanted: tokio::sync::Notify::new(),
+        }
+    }
+
+    pub(crate) fn get(&self) -> Option<TaskContext> {
+        self.task.borrow().clone()
+    }
+
+    pub(crate) fn set(&self, task: TaskContext) {
+        self.task.send_replace(Some(task));
+    }
+
+    /// Resolves when the handler asks to become a task.
+    pub(crate) async fn wanted(&self) {
+        // `notify_one` keeps a permit, so a wish made before this waits is not lost.
+        self.wanted.notified().await;
+    }
+
+    /// The call as a task, made now if it may become one; `None` if it may not.
+    async fn become_task(&self) -> Option<TaskContext> {
+        if !self.possible {
+            return None;
+        }
+        self.wanted.notify_one();
+        let mut task = self.task.subscribe();
+        let made = task.wait_for(Option::is_some).await.ok()?.clone();
+        made
+    }
+}
+
+impl std::fmt::Debug for TaskSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TaskSlot")
+            .field("possible", &self.possible)
+            .field("task", &self.get().map(|task| task.task_id().to_owned()))
+            .finish()
+    }
+}
+
 /// Everything about the call in progress a handler may use.
 #[derive(Debug)]
 pub(crate) struct CallContext {
@@ -128,9 +185,56 @@ pub(crate) struct CallContext {
     /// The opened (verified) `requestState`.
     pub state: Option<Value>,
     pub cancelled: CancellationToken,
+    /// The task the call may become: its questions and progress go through
+    /// the task from then on.
+    pub task: TaskSlot,
+    /// Answers the client gave through the task, by key: asking again under a
+    /// key already answered gets the same answer, as it does across rounds.
+    pub task_answers: std::sync::Mutex<BTreeMap<String, Value>>,
+    /// The last progress report, as a status message: what the task says it
+    /// is doing when the call becomes one.
+    pub last_progress: std::sync::Mutex<Option<String>>,
 }
 
 impl CallContext {
+    /// A question asked from a task: the task shows it as `input_required`
+    /// until `tasks/update` brings the answer.
+    async fn ask_in_task(
+        &self,
+        task: &TaskContext,
+        key: &str,
+        question: Question,
+    ) -> Result<Asked, ToolError> {
+        if let Some(answer) = self.answered(key) {
+            return Ok(Asked::Answered(answer));
+        }
+        let answer = task
+            .request_input(key, question.to_input_request()?)
+            .await
+            .map_err(|exit| match exit {
+                TaskExit::Cancelled => ToolError::new("the task was cancelled"),
+                TaskExit::Error(error) => ToolError::new(error.message),
+            })?;
+        if !question.fits(&answer) {
+            return Err(ToolError::invalid(format!(
+                "the answer to `{key}` does not answer the question: {answer}"
+            )));
+        }
+        self.task_answers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key.to_owned(), answer.clone());
+        Ok(Asked::Answered(answer))
+    }
+
+    fn answered(&self, key: &str) -> Option<Value> {
+        self.task_answers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(key)
+            .cloned()
+    }
+
     fn declares(&self, capability: &str) -> bool {
         let caps = &self.client_capabilities;
         match capability {
@@ -146,8 +250,19 @@ impl SessionControl {
     /// Report progress of the call (`notifications/progress`), when the client
     /// asked for it with a `progressToken`; otherwise nothing is sent.
     /// `progress` should grow with every report.
+    /// Once the call is a task, the report becomes the task's status message
+    /// instead, which the client reads with `tasks/get`.
     pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
         let Some(call) = &self.call else { return };
+        let status = progress_message(progress, total, message);
+        if let Some(task) = call.task.get() {
+            task.set_status_message(status);
+            return;
+        }
+        *call
+            .last_progress
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(status);
         let (Some(peer), Some(token)) = (&call.peer, &call.progress_token) else {
             return;
         };
@@ -226,6 +341,12 @@ impl SessionControl {
         if !call.declares(question.capability()) {
             return Err(ToolError::missing_capability(question.capability()));
         }
+        if let Some(task) = call.task.get() {
+            return call.ask_in_task(&task, key, question).await;
+        }
+        if let Some(task) = call.task.become_task().await {
+            return call.ask_in_task(&task, key, question).await;
+        }
         if call.inline_input {
             return Ok(Asked::Pending(InputRequired::new().ask(key, question)));
         }
@@ -253,5 +374,15 @@ impl SessionControl {
         }
         .map_err(|error| ToolError::new(format!("unreadable answer from the client: {error}")))?;
         Ok(Asked::Answered(answer))
+    }
+}
+
+/// A progress report as a task's status message: the handler's words, else
+/// `3/10` (or `3` with no total).
+fn progress_message(progress: f64, total: Option<f64>, message: Option<&str>) -> String {
+    match (message, total) {
+        (Some(message), _) => message.to_owned(),
+        (None, Some(total)) => format!("{progress}/{total}"),
+        (None, None) => format!("{progress}"),
     }
 }

@@ -23,6 +23,7 @@ mod session;
 mod shutdown;
 mod single_instance;
 mod stdio;
+mod task;
 pub mod tools;
 mod usage;
 

@@ -11,15 +11,17 @@ use base64::Engine as _;
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
-        CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse, Implementation,
+        CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+        ClientCapabilities, ContentBlock, CreateTaskResult, CustomRequest, CustomResult,
+        GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Implementation,
         InitializeRequestParams, InitializeResult, InputRequests, InputRequiredResult, JsonObject,
         ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
         PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-        ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
-        ToolAnnotations, UnsubscribeRequestParams,
+        ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
+        TASKS_EXTENSION_ID, Tool, ToolAnnotations, UnsubscribeRequestParams, UpdateTaskParams,
     },
     service::RequestContext,
+    task_manager::{TaskExit, TaskManager},
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -28,8 +30,9 @@ use crate::call::{CallContext, LogLevel, SessionControl};
 use crate::catalog::{PromptOutput, PromptRole, ResourceInfo};
 use crate::output::{Content, ErrorKind, InputRequired, ResourceContents, ToolError, ToolOutput};
 use crate::request_state;
-use crate::tools::{ToolSet, ToolSpec};
-use crate::usage::Recorder;
+use crate::task::{self, Ended, Ran, Served};
+use crate::tools::{TaskSupport, ToolSet, ToolSpec};
+use crate::usage::{Finish, Recorder};
 use mur_usage::Outcome;
 
 /// What one client session (2025-11-25) set; a stateless request gets a fresh one.
@@ -60,6 +63,8 @@ pub(crate) struct DevtoolsHandler {
     session: Arc<SessionState>,
     /// Records each `tools/call` served, when the app turned usage on.
     usage: Option<Arc<Recorder>>,
+    /// The calls that became tasks, shared by every request and session.
+    tasks: TaskManager,
 }
 
 impl DevtoolsHandler {
@@ -75,6 +80,7 @@ impl DevtoolsHandler {
             server_info: Implementation::new(name, version),
             session: Arc::default(),
             usage: None,
+            tasks: TaskManager::new(),
         }
     }
 
@@ -99,15 +105,24 @@ impl DevtoolsHandler {
         if self.tools.catalog.has_prompts() {
             caps["prompts"] = json!({});
         }
+        if self
+            .tools
+            .specs()
+            .any(|spec| spec.tasks != TaskSupport::Never)
+        {
+            caps["extensions"] = json!({ TASKS_EXTENSION_ID: {} });
+        }
         from_json(caps).unwrap_or_default()
     }
 
-    /// The handle a handler gets for this request.
+    /// The handle a handler gets for this request; `may_become_task` for a
+    /// call that [`task::serve`] runs.
     fn control_for(
         &self,
         context: &RequestContext<RoleServer>,
         input_responses: Option<BTreeMap<String, Value>>,
         state: Option<Value>,
+        may_become_task: bool,
     ) -> SessionControl {
         let inline = is_inline(context);
         let (client_capabilities, log_threshold) = if inline {
@@ -138,45 +153,118 @@ impl DevtoolsHandler {
             input_responses: input_responses.unwrap_or_default(),
             state,
             cancelled: context.ct.clone(),
+            task: crate::call::TaskSlot::new(may_become_task),
+            task_answers: std::sync::Mutex::default(),
+            last_progress: std::sync::Mutex::default(),
         })
     }
 
-    /// `tools/call` itself.
+    /// `tools/call` itself. A call of a task-supporting tool from a client
+    /// that can follow tasks may become one (see [`task::serve`]); `finish`
+    /// then goes with it, to record the call when it ends.
     async fn serve_call(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
+        finish: &mut Option<Finish>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if self.tools.spec(&request.name).is_none() {
+        let Some(spec) = self.tools.spec(&request.name) else {
             return Err(unknown_tool(&request.name));
+        };
+        let follows_tasks = is_inline(&context)
+            && context
+                .client_capabilities()
+                .is_some_and(|caps| caps.supports_tasks());
+        if spec.tasks == TaskSupport::Required && !follows_tasks {
+            return Err(tasks_required(&request.name));
         }
+        let as_task = spec.tasks != TaskSupport::Never && follows_tasks;
         let state = open_state(
             "tools/call",
             &request.name,
             request.request_state.as_deref(),
         )?;
-        let control = self.control_for(&context, request.input_responses, state);
+        let control = self.control_for(&context, request.input_responses, state, as_task);
+        let call_context = control.call.clone();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let Some(call) = self.tools.call(&request.name, arguments, control) else {
             return Err(unknown_tool(&request.name));
         };
-        match call.await {
-            Ok(ToolOutput::InputRequired(input)) => {
-                if !is_inline(&context) {
-                    return Ok(error_result(&ToolError::new(
-                        "this tool needs answers the client can only give on protocol 2026-07-28",
-                    ))
-                    .into());
-                }
-                Ok(input_required("tools/call", &request.name, input)?.into())
+        let inline = is_inline(&context);
+        if !as_task {
+            return respond(&request.name, task::guarded(call).await, inline);
+        }
+        let name = request.name.clone();
+        let finish = finish.take();
+        let settle = move |ended: Ended| {
+            let settled = settle_task(&name, ended);
+            if let Some(finish) = finish {
+                finish.done(match &settled {
+                    Ok(result) if result.is_error == Some(true) => Outcome::ToolError,
+                    Ok(_) => Outcome::Ok,
+                    Err(_) => Outcome::RpcError,
+                });
             }
-            Ok(output) => Ok(success_result(output)?.into()),
-            Err(error) => match error.kind() {
-                ErrorKind::MissingCapability(capability) => Err(missing_capability(capability)),
-                ErrorKind::Failed | ErrorKind::Invalid => Ok(error_result(&error).into()),
-            },
+            settled
+        };
+        match task::serve(&self.tasks, call, call_context, settle).await {
+            Served::Now(ran) => respond(&request.name, ran, inline),
+            Served::Task(task) => Ok(CreateTaskResult::new(task).into()),
         }
     }
+}
+
+/// A call's result as its response: the tool's result, its question (2026-07-28)
+/// or its failure.
+fn respond(name: &str, ran: Ran, inline: bool) -> Result<CallToolResponse, ErrorData> {
+    match ran? {
+        Ok(ToolOutput::InputRequired(input)) => {
+            if !inline {
+                return Ok(error_result(&ToolError::new(
+                    "this tool needs answers the client can only give on protocol 2026-07-28",
+                ))
+                .into());
+            }
+            Ok(input_required("tools/call", name, input)?.into())
+        }
+        Ok(output) => Ok(success_result(output)?.into()),
+        Err(error) => match error.kind() {
+            ErrorKind::MissingCapability(capability) => Err(missing_capability(capability)),
+            ErrorKind::Failed | ErrorKind::Invalid => Ok(error_result(&error).into()),
+        },
+    }
+}
+
+/// What `tasks/get` shows of a task that ended: `completed` with the tool's
+/// result (`isError: true` for the tool's own failure), `failed` with the
+/// protocol error of a crash or a missing capability, or `cancelled`.
+fn settle_task(name: &str, ended: Ended) -> Result<CallToolResult, TaskExit> {
+    let ran = match ended {
+        Ended::Ran(ran) => ran,
+        Ended::Cancelled => return Err(TaskExit::Cancelled),
+    };
+    match respond(name, ran, false).map_err(TaskExit::Error)? {
+        CallToolResponse::Complete(result) => Ok(result),
+        // A task's questions go through the task; a handler that built an
+        // input-required result by hand got the legacy refusal from `respond`.
+        _ => Err(TaskExit::Error(ErrorData::internal_error(
+            "the task ended with something other than a tool result",
+            None,
+        ))),
+    }
+}
+
+/// -32021 for a tool that runs only as a task, to a client that did not
+/// declare the tasks extension (or speaks a revision without it).
+fn tasks_required(name: &str) -> ErrorData {
+    let mut error = ErrorData::missing_required_client_capability(
+        ClientCapabilities::builder().enable_tasks().build(),
+    );
+    error.message = format!(
+        "tool `{name}` runs only as a task, and the request did not declare the extension `{TASKS_EXTENSION_ID}` (protocol 2026-07-28)"
+    )
+    .into();
+    error
 }
 
 /// Whether the request speaks 2026-07-28 or newer (questions as input-required results).
@@ -233,6 +321,35 @@ impl ServerHandler for DevtoolsHandler {
         self.tools.spec(name).map(mcp_tool)
     }
 
+    // rmcp answers these only when the server declares the extension and the
+    // request does (else -32601 or -32021), and acks update and cancel itself.
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.tasks
+            .get_task(&request.task_id)
+            .map(GetTaskResult::new)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.cancel_task(&request.task_id)
+    }
+
     /// rmcp hands over as a custom request every request it could not read as
     /// the method it names, and every method the request's revision lacks: for a
     /// method this server serves in that revision, the params were malformed
@@ -254,13 +371,13 @@ impl ServerHandler for DevtoolsHandler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let Some(usage) = self.usage.clone() else {
-            return self.serve_call(request, context).await;
-        };
-        let served = usage.start(&request.name, &context);
-        let response = self.serve_call(request, context).await;
-        if let Some(outcome) = outcome_of(&response) {
-            usage.finish(served, outcome);
+        let mut finish = self
+            .usage
+            .as_ref()
+            .map(|usage| Finish::start(usage, &request.name, &context));
+        let response = self.serve_call(request, context, &mut finish).await;
+        if let (Some(finish), Some(outcome)) = (finish, outcome_of(&response)) {
+            finish.done(outcome);
         }
         response
     }
@@ -301,7 +418,7 @@ impl ServerHandler for DevtoolsHandler {
             return Err(resource_not_found(&uri));
         }
         let state = open_state("resources/read", &uri, request.request_state.as_deref())?;
-        let control = self.control_for(&context, request.input_responses, state);
+        let control = self.control_for(&context, request.input_responses, state, false);
         let Some(read) = self.tools.read_resource(&uri, control) else {
             return Err(resource_not_found(&uri));
         };
@@ -390,7 +507,7 @@ impl ServerHandler for DevtoolsHandler {
             ));
         }
         let state = open_state("prompts/get", &name, request.request_state.as_deref())?;
-        let control = self.control_for(&context, request.input_responses, state);
+        let control = self.control_for(&context, request.input_responses, state, false);
         let get = match self.tools.get_prompt(&name, args, control) {
             Some(Ok(get)) => get,
             Some(Err(error)) => return Err(handler_error(&error)),

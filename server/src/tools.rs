@@ -63,7 +63,33 @@ pub struct ToolSpec {
     /// JSON Schema (`{"type":"object",...}`) of the tool's `arguments`.
     pub input_schema: Value,
     pub hints: ToolHints,
+    /// Whether a call may outlive its request as a task (SEP-2663).
+    pub tasks: TaskSupport,
 }
+
+/// Whether a tool's calls may run as tasks (the `io.modelcontextprotocol/tasks`
+/// extension): a call that is still running [`TASK_AFTER`](crate::tools::TASK_AFTER)
+/// after it began is handed a task id and goes on after its request has been
+/// answered, for a client that declared the extension. The handler is the same
+/// either way; its questions are asked through the task.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TaskSupport {
+    /// Every call is answered within its request (the default).
+    #[default]
+    Never,
+    /// A slow call becomes a task when the client can follow one; else it
+    /// runs within its request.
+    Optional,
+    /// The tool can only be served to a client that can follow a task: any
+    /// other is refused with -32021 before the handler runs. A quick call is
+    /// still answered within its request.
+    Required,
+}
+
+/// How long a task-supporting call runs within its request before it becomes
+/// a task: long enough that a quick call costs the client no polling, short
+/// enough that a client is not left waiting on an open request.
+pub const TASK_AFTER: std::time::Duration = std::time::Duration::from_millis(200);
 
 impl ToolSpec {
     pub fn new(
@@ -78,7 +104,14 @@ impl ToolSpec {
             description: description.into(),
             input_schema,
             hints,
+            tasks: TaskSupport::Never,
         }
+    }
+
+    /// Let calls of this tool run as tasks (see [`TaskSupport`]).
+    pub fn with_tasks(mut self, tasks: TaskSupport) -> Self {
+        self.tasks = tasks;
+        self
     }
 
     pub fn with_title(mut self, title: impl Into<String>) -> Self {

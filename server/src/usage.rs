@@ -96,6 +96,30 @@ impl Recorder {
     }
 }
 
+/// A call being served and the recorder its record goes to, once it ends
+/// (with its request, or later as a task).
+pub(crate) struct Finish {
+    recorder: std::sync::Arc<Recorder>,
+    served: Served,
+}
+
+impl Finish {
+    pub(crate) fn start(
+        recorder: &std::sync::Arc<Recorder>,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Self {
+        Self {
+            recorder: recorder.clone(),
+            served: recorder.start(tool, context),
+        }
+    }
+
+    pub(crate) fn done(self, outcome: Outcome) {
+        self.recorder.finish(self.served, outcome);
+    }
+}
+
 /// One call being served.
 pub(crate) struct Served {
     started: Instant,

@@ -217,14 +217,16 @@ impl<'a> Client<'a> {
         }
     }
 
-    /// The call, and when it calls a tool that runs only as a task, the task
-    /// followed to its outcome (module `task`).
+    /// The call, and when the server made a task of it, the task followed to
+    /// its outcome (module `task`): a tool that runs only as a task
+    /// (2025-11-25, which mur then calls as one), or any task of the
+    /// 2026-07-28 extension, which mur declares.
     async fn call_unbounded(&self, method: &str, params: Option<&Value>) -> Result<Reply> {
-        let Some(augmented) = self.as_task(method, params) else {
-            return self.negotiated(method, params).await;
-        };
-        let reply = self.negotiated(method, Some(&augmented)).await?;
-        self.follow(reply).await
+        let augmented = self.as_task(method, params);
+        let reply = self
+            .negotiated(method, augmented.as_ref().or(params))
+            .await?;
+        self.follow(reply, augmented.is_some()).await
     }
 
     /// The call in the revision the server speaks: modern, after a `-32022`
@@ -368,21 +370,30 @@ impl<'a> Client<'a> {
             _ => Map::new(),
         };
         if let Some(requests) = asked["inputRequests"].as_object() {
-            let mut responses = Map::new();
-            for (key, input) in requests {
-                let method = input["method"].as_str().unwrap_or("(no method)");
-                if method != "elicitation/create" {
-                    return Err(self.not_offered(method));
-                }
-                let response = self.answer(&input["params"])?;
-                responses.insert(key.clone(), response.to_json());
-            }
-            retry.insert("inputResponses".into(), Value::Object(responses));
+            retry.insert(
+                "inputResponses".into(),
+                Value::Object(self.responses(requests)?),
+            );
         }
         if let Some(state) = asked.get("requestState").filter(|s| !s.is_null()) {
             retry.insert("requestState".into(), state.clone());
         }
         Ok(Value::Object(retry))
+    }
+
+    /// The answers to `inputRequests` (an input-required result's, or a
+    /// task's), by key: form questions only.
+    fn responses(&self, requests: &Map<String, Value>) -> Result<Map<String, Value>> {
+        let mut responses = Map::new();
+        for (key, input) in requests {
+            let method = input["method"].as_str().unwrap_or("(no method)");
+            if method != "elicitation/create" {
+                return Err(self.not_offered(method));
+            }
+            let response = self.answer(&input["params"])?;
+            responses.insert(key.clone(), response.to_json());
+        }
+        Ok(responses)
     }
 
     /// The error for an input request of a kind mur does not offer (it

@@ -38,6 +38,18 @@ pub fn client_capabilities() -> Value {
     json!({ "elicitation": {} })
 }
 
+/// The extension of the 2026-07-28 revision under which a server may answer
+/// a call with a task to follow (SEP-2663).
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// What mur declares in a modern request: what it declares to a session, and
+/// that it follows tasks (`tasks/get`, `tasks/update`, `tasks/cancel`).
+pub fn modern_capabilities() -> Value {
+    let mut capabilities = client_capabilities();
+    capabilities["extensions"] = json!({ TASKS_EXTENSION: {} });
+    capabilities
+}
+
 /// The `_meta` keys a request of this call carries besides the client's
 /// context: the progress token, and (2026-07-28) the log level asked for.
 #[derive(Debug, Clone, Default)]
@@ -57,7 +69,7 @@ pub fn modern_body(
     let mut meta = json!({
         "io.modelcontextprotocol/protocolVersion": version,
         "io.modelcontextprotocol/clientInfo": client_info(),
-        "io.modelcontextprotocol/clientCapabilities": client_capabilities(),
+        "io.modelcontextprotocol/clientCapabilities": modern_capabilities(),
     });
     if let Some(token) = &extra.progress_token {
         meta["progressToken"] = token.clone().into();
@@ -245,7 +257,7 @@ mod tests {
         assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "mur");
         assert_eq!(
             meta["io.modelcontextprotocol/clientCapabilities"],
-            json!({ "elicitation": {} })
+            json!({ "elicitation": {}, "extensions": { "io.modelcontextprotocol/tasks": {} } })
         );
         assert_eq!(meta["progressToken"], "mur");
         assert_eq!(meta["io.modelcontextprotocol/logLevel"], "info");

@@ -10,10 +10,16 @@
 //!
 //! The follow-up requests go the way the call went: in its legacy session, or
 //! stateless in the modern revision the server answered (a bridge in front of
-//! a 2025-11-25 stdio server). On the 2026-07-28 revision itself tasks are an
-//! extension (`io.modelcontextprotocol/tasks`, a different wire) that mur does
-//! not declare, so such a server runs its task-supporting tools within the
-//! request, and one that requires a task refuses the call.
+//! a 2025-11-25 stdio server).
+//!
+//! On the 2026-07-28 revision tasks are an extension
+//! (`io.modelcontextprotocol/tasks`, SEP-2663), which mur declares in every
+//! modern request: the server decides which calls become tasks and answers
+//! them with a flat `resultType: "task"`. There is no `tasks/result`: mur reads
+//! `tasks/get` every `pollIntervalMs` until the task ends, and takes the
+//! result (or error) inlined in it; a task that waits on a question shows it
+//! in `inputRequests`, and mur's answer (`--answer`, else the person at the
+//! terminal) goes back with `tasks/update`.
 
 use std::time::Duration;
 
@@ -23,6 +29,7 @@ use crate::request::MODERN_VERSION;
 use crate::response::Reply;
 use crate::session::{Pending, Route};
 use crate::{Client, FAREWELL_LIMIT, Step, TaskStatus};
+use mur_core::Error;
 use mur_core::Result;
 
 /// The id of the `tasks/result` request; each `tasks/get` takes the next one up.
@@ -47,6 +54,18 @@ pub(crate) struct Created {
     pub poll: Duration,
     /// Its status when it was created.
     pub status: TaskStatus,
+    /// The wire it was created on, which decides how it is followed.
+    pub wire: Wire,
+}
+
+/// The two wires of tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wire {
+    /// 2025-11-25: `{task: {…}}`, the outcome from `tasks/result`.
+    Nested,
+    /// The 2026-07-28 extension: flat `resultType: "task"`, the outcome
+    /// inlined in `tasks/get`, answers through `tasks/update`.
+    Extension,
 }
 
 /// The task a `tools/call` reply created (a `CreateTaskResult`), if it is one.
@@ -54,8 +73,12 @@ pub(crate) fn created(reply: &Reply) -> Option<Created> {
     let Reply::Result(result) = reply else {
         return None;
     };
-    let task = result.get("task")?;
-    let poll = task["pollInterval"]
+    let (task, wire, interval) = if result["resultType"] == "task" {
+        (result, Wire::Extension, "pollIntervalMs")
+    } else {
+        (result.get("task")?, Wire::Nested, "pollInterval")
+    };
+    let poll = task[interval]
         .as_u64()
         .map_or(DEFAULT_POLL, Duration::from_millis)
         .clamp(POLL_BOUNDS.0, POLL_BOUNDS.1);
@@ -63,6 +86,7 @@ pub(crate) fn created(reply: &Reply) -> Option<Created> {
         id: task["taskId"].as_str()?.to_owned(),
         poll,
         status: TaskStatus::of(task),
+        wire,
     })
 }
 
@@ -88,12 +112,14 @@ impl Client<'_> {
         Some(params)
     }
 
-    /// The call's reply: when it is the task the server created, the task's
-    /// outcome, waited for with its status shown meanwhile.
-    pub(crate) async fn follow(&self, reply: Reply) -> Result<Reply> {
+    /// The call's reply: when it is a task mur asked for (`augmented`, the
+    /// 2025-11-25 wire) or one of the extension mur declared, the task's
+    /// outcome, waited for with its status shown meanwhile. A 2025-11-25 task
+    /// the caller asked for itself (an agent through the proxy) is its to follow.
+    pub(crate) async fn follow(&self, reply: Reply, augmented: bool) -> Result<Reply> {
         match created(&reply) {
-            Some(task) => self.follow_task(task).await,
-            None => Ok(reply),
+            Some(task) if augmented || task.wire == Wire::Extension => self.follow_task(task).await,
+            _ => Ok(reply),
         }
     }
 
@@ -105,20 +131,83 @@ impl Client<'_> {
             shown: String::new(),
         }));
         self.events.task(&task.status);
-        let params = json!({ "taskId": task.id });
-        let outcome = {
-            let result = std::pin::pin!(self.ask(&route, RESULT_ID, "tasks/result", &params));
-            let watch = std::pin::pin!(self.watch(&route, &task));
-            match futures_util::future::select(result, watch).await {
-                futures_util::future::Either::Left((reply, _)) => reply,
-                futures_util::future::Either::Right(((), result)) => result.await,
-            }
+        let outcome = match task.wire {
+            Wire::Nested => self.wait_nested(&route, &task).await,
+            Wire::Extension => self.poll_extension(&route, &task).await,
         };
         // An outcome from the server: the task is over as far as it is concerned.
         if outcome.is_ok() {
             self.keep_task(None);
         }
         outcome
+    }
+
+    /// 2025-11-25: waits on `tasks/result` while `tasks/get` shows the status.
+    async fn wait_nested(&self, route: &Route, task: &Created) -> Result<Reply> {
+        let params = json!({ "taskId": task.id });
+        let outcome = {
+            let result = std::pin::pin!(self.ask(route, RESULT_ID, "tasks/result", &params));
+            let watch = std::pin::pin!(self.watch(route, task));
+            match futures_util::future::select(result, watch).await {
+                futures_util::future::Either::Left((reply, _)) => reply,
+                futures_util::future::Either::Right(((), result)) => result.await,
+            }
+        };
+        outcome
+    }
+
+    /// The extension: reads `tasks/get` every poll interval, answers the
+    /// questions it shows, and ends with the outcome it inlines.
+    async fn poll_extension(&self, route: &Route, task: &Created) -> Result<Reply> {
+        let params = json!({ "taskId": task.id });
+        // Keys already answered: a poll read before the server took the
+        // answers in must not ask the person again.
+        let mut answered = std::collections::BTreeSet::new();
+        let mut id = RESULT_ID;
+        loop {
+            id += 1;
+            tokio::time::sleep(task.poll).await;
+            let now = match self.ask(route, id, "tasks/get", &params).await? {
+                Reply::Result(now) => now,
+                error => return Ok(error),
+            };
+            self.show(&now);
+            match now["status"].as_str().unwrap_or_default() {
+                "completed" => return Ok(Reply::Result(now["result"].clone())),
+                "failed" => return Ok(Reply::Error(now["error"].clone())),
+                "cancelled" => return Err(self.cancelled_by_server(&task.id)),
+                "input_required" => {
+                    let requests = now["inputRequests"]
+                        .as_object()
+                        .cloned()
+                        .unwrap_or_default();
+                    let unanswered: serde_json::Map<String, Value> = requests
+                        .into_iter()
+                        .filter(|(key, _)| !answered.contains(key))
+                        .collect();
+                    if unanswered.is_empty() {
+                        continue;
+                    }
+                    let responses = self.responses(&unanswered)?;
+                    answered.extend(unanswered.into_iter().map(|(key, _)| key));
+                    let update = json!({ "taskId": task.id, "inputResponses": responses });
+                    if let Reply::Error(error) =
+                        self.ask(route, id, "tasks/update", &update).await?
+                    {
+                        return Ok(Reply::Error(error));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A task the server cancelled (mur cancels only on its way out).
+    fn cancelled_by_server(&self, id: &str) -> Error {
+        Error::tool_failed(format!(
+            "`{}` cancelled task {id} before it ended; the tool gave no result",
+            self.endpoint
+        ))
     }
 
     /// The way the call went: its legacy session if it opened one, else the
@@ -237,8 +326,32 @@ mod tests {
                 status: TaskStatus {
                     status: "working".into(),
                     message: None
-                }
+                },
+                wire: Wire::Nested,
             })
+        );
+        // The 2026-07-28 extension's task is flat, its interval in `pollIntervalMs`.
+        let flat = json!({
+            "resultType": "task", "taskId": "t2", "status": "working",
+            "statusMessage": "computing", "pollIntervalMs": 200, "ttlMs": 3_600_000
+        });
+        assert_eq!(
+            created(&Reply::Result(flat)),
+            Some(Created {
+                id: "t2".into(),
+                poll: Duration::from_millis(200),
+                status: TaskStatus {
+                    status: "working".into(),
+                    message: Some("computing".into())
+                },
+                wire: Wire::Extension,
+            })
+        );
+        // A v1 interval name on a flat task is not read as the extension's.
+        let v1_name = json!({ "resultType": "task", "taskId": "t3", "pollInterval": 250 });
+        assert_eq!(
+            created(&Reply::Result(v1_name)).map(|c| c.poll),
+            Some(DEFAULT_POLL)
         );
         let poll = |interval: Value| {
             created(&reply(json!({ "taskId": "t", "pollInterval": interval }))).map(|c| c.poll)

@@ -33,6 +33,7 @@ mod oauth_client;
 mod scaffold;
 mod scaffold_js;
 mod scaffold_python;
+mod tasks;
 mod tour;
 mod transcripts;
 mod usage;

@@ -1,0 +1,187 @@
+//! Calls that become tasks on the 2026-07-28 revision (the
+//! `io.modelcontextprotocol/tasks` extension), end to end: `mur-sample
+//! --conformance-fixtures` serves tools that run long, fail, crash or ask
+//! questions as tasks; `mur` declares the extension, follows each task with
+//! `tasks/get` to the tool's own result, answers its questions with
+//! `tasks/update`, and cancels a task it stops waiting for. The session
+//! records each such call once, with how it ended.
+
+use std::path::Path;
+
+use mur_e2e::{Output, Sandbox};
+use serde_json::{Value, json};
+
+/// The fixture `failing_job`'s tool error.
+const JOB_FAILED: &str = "The job failed, as this fixture always does";
+
+fn with_fixtures(sandbox: &Sandbox, extra: &[&str]) -> mur_e2e::Session {
+    let args = [&["--conformance-fixtures"][..], extra].concat();
+    sandbox.start_sample_with(&sandbox.project("app"), &args)
+}
+
+/// The id of the task `mur -v` said it cancelled on its way out.
+fn cancelled_task(out: &Output) -> String {
+    out.stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("DEBUG cancelling task "))
+        .and_then(|rest| rest.split(':').next())
+        .unwrap_or_else(|| panic!("no task cancelled\n{out}"))
+        .to_owned()
+}
+
+/// What `tasks/get` says of `id` now.
+fn task_status(sandbox: &Sandbox, id: &str) -> Value {
+    let task = sandbox.devtools(&[
+        "call",
+        "tasks/get",
+        "--args",
+        &json!({ "taskId": id }).to_string(),
+    ]);
+    task.assert_code(0);
+    task.json()["status"].clone()
+}
+
+fn served(path: &Path) -> Vec<(String, String)> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("a record"))
+        .map(|r| {
+            (
+                r["tool"].as_str().unwrap_or_default().to_owned(),
+                r["outcome"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_call_that_becomes_a_task_ends_as_the_tool_ended_and_is_recorded_once() {
+    let sandbox = Sandbox::new();
+    let log = sandbox.root().join("served.jsonl");
+    let _app = with_fixtures(&sandbox, &["--usage-log", &log.display().to_string()]);
+
+    let args = r#"{"seconds":1,"label":"L"}"#;
+    let out = sandbox.devtools(&["call", "slow_compute", "--args", args]);
+    out.assert_code(0);
+    assert_eq!(
+        out.json(),
+        json!({ "content": [{ "type": "text", "text": "L: computed in 1 s" }], "isError": false, "resultType": "complete" }),
+        "the tool's own result, not the task\n{out}"
+    );
+    // What the task said it was doing, from the progress it reported first.
+    assert!(
+        out.stderr.lines().any(|l| l == "task (working): computing"),
+        "{out}"
+    );
+    sandbox
+        .devtools(&["-q", "call", "slow_compute", "--args", args])
+        .assert_quiet_success();
+
+    // The tool's own failure: exit 5 with its result, as for any call.
+    sandbox
+        .devtools(&["-q", "call", "failing_job"])
+        .assert_tool_failed("failing_job", JOB_FAILED);
+    // A handler that crashed: the task `failed` with the server's error.
+    let out = sandbox.devtools(&["-q", "call", "protocol_error_job"]);
+    out.assert_code(5);
+    assert_eq!(
+        out.json(),
+        json!({ "error": { "code": -32603, "message": "the tool's handler panicked: protocol_error_job crashes on purpose" } })
+    );
+    assert_eq!(
+        out.stderr,
+        "error: tool `protocol_error_job` failed: the tool's handler panicked: \
+         protocol_error_job crashes on purpose (JSON-RPC error -32603)\n"
+    );
+
+    // One record a call, written when the task ended, with how it ended.
+    let expected = [
+        ("slow_compute", "ok"),
+        ("slow_compute", "ok"),
+        ("failing_job", "tool-error"),
+        ("protocol_error_job", "rpc-error"),
+    ];
+    assert_eq!(
+        served(&log),
+        expected.map(|(tool, outcome)| (tool.to_owned(), outcome.to_owned()))
+    );
+
+    // A client on the 2025-11-25 revision cannot follow a task: a task-supporting
+    // tool runs within its request, one that needs a task is refused (-32021).
+    let out = sandbox.devtools(&[
+        "--protocol",
+        "2025-11-25",
+        "call",
+        "slow_compute",
+        "--args",
+        args,
+    ]);
+    assert_eq!(out.tool_text(0), "L: computed in 1 s");
+    let out = sandbox.devtools(&["--protocol", "2025-11-25", "-q", "call", "failing_job"]);
+    out.assert_code(5);
+    assert_eq!(
+        out.stderr,
+        "error: tool `failing_job` failed: tool `failing_job` runs only as a task, and the request \
+         did not declare the extension `io.modelcontextprotocol/tasks` (protocol 2026-07-28) \
+         (JSON-RPC error -32021)\n"
+    );
+}
+
+#[test]
+fn a_task_asks_through_tasks_update_and_a_call_that_stops_waiting_cancels_it() {
+    let sandbox = Sandbox::new();
+    let _app = with_fixtures(&sandbox, &[]);
+
+    let answer = ["--answer", "confirm=true"];
+    let out = sandbox.devtools(
+        &[
+            &answer[..],
+            &[
+                "call",
+                "confirm_delete",
+                "--args",
+                r#"{"filename":"a.txt"}"#,
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(out.tool_text(0), "a.txt: deleted");
+    assert!(
+        out.stderr.lines().any(|l| l == "task (input_required)"),
+        "{out}"
+    );
+    // Two questions pending at once, one `--answer` for both.
+    let out = sandbox.devtools(&["--answer", "name=Ada", "call", "multi_input"]);
+    assert_eq!(out.tool_text(0), "Both answered: Ada, Ada");
+    // An input-required round first, then a task.
+    let out = sandbox.devtools(&["--answer", "name=Ada", "call", "test_tool_with_task"]);
+    assert_eq!(out.tool_text(0), "Hello, Ada! (greeted from a task)");
+
+    // Nobody to answer: exit 5 with the hint, and the task is cancelled, not
+    // left waiting on the question.
+    let out = sandbox.devtools(&[
+        "-v",
+        "call",
+        "confirm_delete",
+        "--args",
+        r#"{"filename":"b"}"#,
+    ]);
+    out.assert_code(5);
+    out.assert_stderr_contains("asks \"Delete b?\" and mur has no answer");
+    assert_eq!(task_status(&sandbox, &cancelled_task(&out)), "cancelled");
+
+    // Out of time: exit 2, and the task is cancelled.
+    let slow = [
+        "-v",
+        "--timeout",
+        "1000",
+        "call",
+        "slow_compute",
+        "--args",
+        r#"{"seconds":60}"#,
+    ];
+    let out = sandbox.devtools(&slow);
+    out.assert_code(2);
+    assert_eq!(task_status(&sandbox, &cancelled_task(&out)), "cancelled");
+}
