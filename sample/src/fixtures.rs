@@ -12,14 +12,17 @@
 //! An app switches them on only for conformance runs (`mur-sample
 //! --conformance-fixtures`); they are never part of a normal session.
 
+mod spec;
 mod tasks;
 
 use serde_json::{Value, json};
 
+use spec::{fixture, fixture_taking, name_question, one_string};
+
 use mur_server::{
     Asked, Content, InputRequired, LogLevel, PromptArgument, PromptMessage, PromptOutput,
     PromptSpec, Question, ResourceContents, ResourceSpec, ResourceTemplateSpec, SessionControl,
-    ToolError, ToolHints, ToolOutput, ToolSet, ToolSpec,
+    ToolError, ToolOutput, ToolSet,
 };
 
 /// Text the suite's reference server returns from `test_simple_text`.
@@ -570,31 +573,6 @@ fn add_prompt_fixtures(tools: &mut ToolSet) {
 /// Pause between the steps of the progress and logging fixtures, as the suite describes.
 const STEP: std::time::Duration = std::time::Duration::from_millis(50);
 
-/// The spec of a fixture tool that takes no arguments.
-fn fixture(name: &str, description: &str) -> ToolSpec {
-    fixture_taking(name, description, no_arguments())
-}
-
-/// The spec of a fixture tool: read-only, its description marked as a fixture's.
-fn fixture_taking(name: &str, description: &str, input_schema: Value) -> ToolSpec {
-    ToolSpec::new(
-        name,
-        format!("{description} (conformance fixture)"),
-        input_schema,
-        ToolHints::READ_ONLY,
-    )
-}
-
-/// The schema of an object with one property, a required string.
-fn one_string(property: &str) -> Value {
-    json!({ "type": "object", "properties": { property: { "type": "string" } }, "required": [property] })
-}
-
-/// An elicitation for one string property, `name`.
-fn name_question(message: &str) -> Question {
-    Question::elicit(message, one_string("name"))
-}
-
 fn sample(text: &str, max_tokens: u32) -> Question {
     Question::Sample(json!({
         "messages": [{ "role": "user", "content": { "type": "text", "text": text } }],
@@ -668,11 +646,6 @@ fn silent_wav() -> Vec<u8> {
     wav.extend_from_slice(&data_len.to_le_bytes());
     wav.extend_from_slice(&samples);
     wav
-}
-
-/// The schema of a tool that takes no arguments.
-fn no_arguments() -> Value {
-    json!({ "type": "object", "properties": {}, "additionalProperties": false })
 }
 
 /// The exact schema the `json-schema-2020-12` scenario expects to see preserved

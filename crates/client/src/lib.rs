@@ -14,9 +14,10 @@
 //! would answer it. Sampling, roots and any other request from the server
 //! are declined at once with a JSON-RPC error.
 //!
-//! A tool whose `tools/list` entry the caller gave ([`Client::with_tool`]) and
-//! which runs only as a task is called as one and followed to its outcome, its
-//! status going to [`Events`] (module [`task`]).
+//! A call the server makes a task of is followed to its outcome, its status
+//! going to [`Events`] (module [`task`]): on 2026-07-28 any call (mur declares
+//! the tasks extension), on 2025-11-25 a tool whose `tools/list` entry the
+//! caller gave ([`Client::with_tool`]) and which runs only as a task.
 //!
 //! The client never follows a redirect (a 3xx is a transport error naming the
 //! `Location`) and never looks up a host name.

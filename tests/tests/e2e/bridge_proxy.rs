@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use crate::interop_python;
 
 /// Runs `mur devtools proxy` with `lines` on its stdin and returns what it wrote.
-fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
+pub(crate) fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
     let mut command = sb.mur_command(&["devtools", "proxy"]);
     command
         .stdin(Stdio::piped())
@@ -36,7 +36,7 @@ fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
 }
 
 /// The answer with `id` among the lines the proxy wrote.
-fn answer(out: &Output, id: u64) -> Value {
+pub(crate) fn answer(out: &Output, id: u64) -> Value {
     out.json_lines()
         .into_iter()
         .find(|m| m["id"] == id)

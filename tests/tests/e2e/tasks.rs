@@ -4,12 +4,15 @@
 //! questions as tasks; `mur` declares the extension, follows each task with
 //! `tasks/get` to the tool's own result, answers its questions with
 //! `tasks/update`, and cancels a task it stops waiting for. The session
-//! records each such call once, with how it ended.
+//! records each such call once, with how it ended. An agent behind `mur
+//! devtools proxy`, whose client knows nothing of tasks, gets the result too.
 
 use std::path::Path;
 
 use mur_e2e::{Output, Sandbox};
 use serde_json::{Value, json};
+
+use crate::bridge_proxy::{answer, proxy};
 
 /// The fixture `failing_job`'s tool error.
 const JOB_FAILED: &str = "The job failed, as this fixture always does";
@@ -184,4 +187,27 @@ fn a_task_asks_through_tasks_update_and_a_call_that_stops_waiting_cancels_it() {
     let out = sandbox.devtools(&slow);
     out.assert_code(2);
     assert_eq!(task_status(&sandbox, &cancelled_task(&out)), "cancelled");
+}
+
+#[test]
+fn an_agent_behind_the_proxy_gets_the_result_of_a_call_that_became_a_task() {
+    let sandbox = Sandbox::new();
+    let _app = with_fixtures(&sandbox, &[]);
+    let out = proxy(
+        &sandbox,
+        &[
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": { "name": "agent", "version": "1" } } }),
+            json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+            json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": { "name": "slow_compute", "arguments": { "seconds": 1, "label": "P" } } }),
+        ],
+    );
+    out.assert_code(0);
+    assert_eq!(
+        answer(&out, 2)["result"]["content"],
+        json!([{ "type": "text", "text": "P: computed in 1 s" }]),
+        "{out}"
+    );
 }
