@@ -156,8 +156,7 @@ impl TaskSlot {
         }
         self.wanted.notify_one();
         let mut task = self.task.subscribe();
-        let made = task.wait_for(Option::is_some).await.ok()?.clone();
-        made
+        task.wait_for(Option::is_some).await.ok()?.clone()
     }
 }
 

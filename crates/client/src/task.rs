@@ -145,15 +145,12 @@ impl Client<'_> {
     /// 2025-11-25: waits on `tasks/result` while `tasks/get` shows the status.
     async fn wait_nested(&self, route: &Route, task: &Created) -> Result<Reply> {
         let params = json!({ "taskId": task.id });
-        let outcome = {
-            let result = std::pin::pin!(self.ask(route, RESULT_ID, "tasks/result", &params));
-            let watch = std::pin::pin!(self.watch(route, task));
-            match futures_util::future::select(result, watch).await {
-                futures_util::future::Either::Left((reply, _)) => reply,
-                futures_util::future::Either::Right(((), result)) => result.await,
-            }
-        };
-        outcome
+        let result = std::pin::pin!(self.ask(route, RESULT_ID, "tasks/result", &params));
+        let watch = std::pin::pin!(self.watch(route, task));
+        match futures_util::future::select(result, watch).await {
+            futures_util::future::Either::Left((reply, _)) => reply,
+            futures_util::future::Either::Right(((), result)) => result.await,
+        }
     }
 
     /// The extension: reads `tasks/get` every poll interval, answers the

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use crate::interop_python;
 
 /// Runs `mur devtools proxy` with `lines` on its stdin and returns what it wrote.
-pub(crate) fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
+fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
     let mut command = sb.mur_command(&["devtools", "proxy"]);
     command
         .stdin(Stdio::piped())
@@ -33,6 +33,18 @@ pub(crate) fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
     }
     drop(stdin);
     process.wait_output()
+}
+
+/// [`proxy`] as an agent's client on 2025-06-18 that declares no capability
+/// drives it: `initialize` (id 1) and `notifications/initialized`, then `requests`.
+pub(crate) fn proxy_initialized(sb: &Sandbox, requests: &[Value]) -> Output {
+    let opening = [
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": { "name": "agent", "version": "1" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+    ];
+    proxy(sb, &[&opening[..], requests].concat())
 }
 
 /// The answer with `id` among the lines the proxy wrote.
@@ -90,13 +102,9 @@ fn an_sdk_stdio_client_drives_the_sample_through_the_proxy() {
 #[test]
 fn the_proxy_answers_ping_itself_relays_progress_and_passes_errors_through() {
     let (sb, _sample) = Sandbox::with_app();
-    let out = proxy(
+    let out = proxy_initialized(
         &sb,
         &[
-            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18", "capabilities": {},
-                "clientInfo": { "name": "test", "version": "1" } } }),
-            json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
             json!({ "jsonrpc": "2.0", "id": 2, "method": "ping" }),
             json!({ "jsonrpc": "2.0", "id": 3, "method": "nosuch/method" }),
             json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/call",

@@ -12,7 +12,7 @@ use std::path::Path;
 use mur_e2e::{Output, Sandbox};
 use serde_json::{Value, json};
 
-use crate::bridge_proxy::{answer, proxy};
+use crate::bridge_proxy::{answer, proxy_initialized};
 
 /// The fixture `failing_job`'s tool error.
 const JOB_FAILED: &str = "The job failed, as this fixture always does";
@@ -193,16 +193,10 @@ fn a_task_asks_through_tasks_update_and_a_call_that_stops_waiting_cancels_it() {
 fn an_agent_behind_the_proxy_gets_the_result_of_a_call_that_became_a_task() {
     let sandbox = Sandbox::new();
     let _app = with_fixtures(&sandbox, &[]);
-    let out = proxy(
+    let out = proxy_initialized(
         &sandbox,
-        &[
-            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18", "capabilities": {},
-                "clientInfo": { "name": "agent", "version": "1" } } }),
-            json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
-            json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                    "params": { "name": "slow_compute", "arguments": { "seconds": 1, "label": "P" } } }),
-        ],
+        &[json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": { "name": "slow_compute", "arguments": { "seconds": 1, "label": "P" } } })],
     );
     out.assert_code(0);
     assert_eq!(
