@@ -42,7 +42,13 @@ fn main() -> ExitCode {
 /// The only place an error is printed.
 fn report(e: &Error) {
     if let Some(clap_error) = e.clap_error() {
-        // Help and version go to stdout, usage errors to stderr, as clap renders them.
+        if clap_error.kind() == clap::error::ErrorKind::DisplayVersion {
+            // clap names a subcommand's version `mur-devtools-session-list`;
+            // the program is `mur` at every depth.
+            let _ = output::stdout(format!("mur {}\n", env!("CARGO_PKG_VERSION")).as_bytes());
+            return;
+        }
+        // Help goes to stdout, usage errors to stderr, as clap renders them.
         let _ = clap_error.print();
         return;
     }
