@@ -45,6 +45,9 @@ struct Args {
     /// Test only: the most HTTP connections held open (default 256)
     #[arg(long, hide = true, value_name = "N")]
     http_max_connections: Option<usize>,
+    /// Test only: the most calls running as tasks (default 64)
+    #[arg(long, hide = true, value_name = "N")]
+    max_tasks: Option<usize>,
 }
 
 impl Args {
@@ -66,6 +69,7 @@ impl Args {
             max_connections: self
                 .http_max_connections
                 .unwrap_or(defaults.max_connections),
+            max_tasks: self.max_tasks.unwrap_or(defaults.max_tasks),
         }
     }
 }

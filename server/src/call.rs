@@ -121,26 +121,44 @@ pub(crate) struct TaskSlot {
     /// Whether the call may become a task at all (the tool supports tasks and
     /// the client declared it can follow one).
     possible: bool,
-    task: tokio::sync::watch::Sender<Option<TaskContext>>,
+    made: tokio::sync::watch::Sender<Made>,
     /// The handler wants to be a task now (it asked a question).
     wanted: tokio::sync::Notify,
+}
+
+/// Whether the call became a task.
+#[derive(Clone)]
+enum Made {
+    NotYet,
+    Task(TaskContext),
+    /// The session runs as many tasks as it may: the call stays in its request.
+    Refused,
 }
 
 impl TaskSlot {
     pub(crate) fn new(possible: bool) -> Self {
         Self {
             possible,
-            task: tokio::sync::watch::Sender::new(None),
+            made: tokio::sync::watch::Sender::new(Made::NotYet),
             wanted: tokio::sync::Notify::new(),
         }
     }
 
     pub(crate) fn get(&self) -> Option<TaskContext> {
-        self.task.borrow().clone()
+        match &*self.made.borrow() {
+            Made::Task(task) => Some(task.clone()),
+            Made::NotYet | Made::Refused => None,
+        }
     }
 
     pub(crate) fn set(&self, task: TaskContext) {
-        self.task.send_replace(Some(task));
+        self.made.send_replace(Made::Task(task));
+    }
+
+    /// The call will not become a task: a handler waiting to be one asks
+    /// within the request instead.
+    pub(crate) fn refuse(&self) {
+        self.made.send_replace(Made::Refused);
     }
 
     /// Resolves when the handler asks to become a task.
@@ -155,8 +173,15 @@ impl TaskSlot {
             return None;
         }
         self.wanted.notify_one();
-        let mut task = self.task.subscribe();
-        task.wait_for(Option::is_some).await.ok()?.clone()
+        let mut made = self.made.subscribe();
+        match &*made
+            .wait_for(|made| !matches!(made, Made::NotYet))
+            .await
+            .ok()?
+        {
+            Made::Task(task) => Some(task.clone()),
+            Made::NotYet | Made::Refused => None,
+        }
     }
 }
 

@@ -65,6 +65,8 @@ pub(crate) struct DevtoolsHandler {
     usage: Option<Arc<Recorder>>,
     /// The calls that became tasks, shared by every request and session.
     tasks: TaskManager,
+    /// How many may run at once.
+    max_tasks: usize,
 }
 
 impl DevtoolsHandler {
@@ -81,7 +83,13 @@ impl DevtoolsHandler {
             session: Arc::default(),
             usage: None,
             tasks: TaskManager::new(),
+            max_tasks: crate::http::HttpLimits::default().max_tasks,
         }
+    }
+
+    pub(crate) fn with_max_tasks(mut self, max_tasks: usize) -> Self {
+        self.max_tasks = max_tasks;
+        self
     }
 
     pub(crate) fn with_usage(mut self, recorder: Option<Recorder>) -> Self {
@@ -207,7 +215,7 @@ impl DevtoolsHandler {
             }
             settled
         };
-        match task::serve(&self.tasks, call, call_context, settle).await {
+        match task::serve(&self.tasks, self.max_tasks, call, call_context, settle).await {
             Served::Now(ran) => respond(&request.name, ran, inline),
             Served::Task(task) => Ok(CreateTaskResult::new(task).into()),
         }

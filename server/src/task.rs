@@ -45,10 +45,12 @@ pub(crate) enum Ended {
 }
 
 /// Runs `call` within the request for up to [`TASK_AFTER`] or until its
-/// handler asks a question, then as a task.
+/// handler asks a question, then as a task, unless `max_tasks` run already
+/// (then within the request to its end).
 /// `settle` turns how the task ended into what `tasks/get` shows.
 pub(crate) async fn serve<S>(
     tasks: &TaskManager,
+    max_tasks: usize,
     call: ToolFuture,
     context: Option<Arc<CallContext>>,
     settle: S,
@@ -67,6 +69,15 @@ where
         ran = &mut call => return Served::Now(ran),
         () = tokio::time::sleep(TASK_AFTER) => {}
         () = asked => {}
+    }
+    if tasks.running_task_count() >= max_tasks {
+        tracing::warn!(
+            "the session runs {max_tasks} task(s), its limit: this call stays in its request"
+        );
+        if let Some(context) = &context {
+            context.task.refuse();
+        }
+        return Served::Now(call.await);
     }
     let mut options = TaskOptions::new()
         .with_ttl_ms(TTL_MS)

@@ -170,8 +170,8 @@ impl Client<'_> {
             };
             self.show(&now);
             match now["status"].as_str().unwrap_or_default() {
-                "completed" => return Ok(Reply::Result(now["result"].clone())),
-                "failed" => return Ok(Reply::Error(now["error"].clone())),
+                "completed" => return self.inlined(&task.id, &now, "result").map(Reply::Result),
+                "failed" => return self.inlined(&task.id, &now, "error").map(Reply::Error),
                 "cancelled" => return Err(self.cancelled_by_server(&task.id)),
                 "input_required" => {
                     let requests = now["inputRequests"]
@@ -196,6 +196,19 @@ impl Client<'_> {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// The outcome a finished task inlines under `field` (`result` or `error`):
+    /// an object, or the server broke the extension's wire.
+    fn inlined(&self, id: &str, task: &Value, field: &str) -> Result<Value> {
+        match task.get(field) {
+            Some(outcome @ Value::Object(_)) => Ok(outcome.clone()),
+            _ => Err(Error::transport(format!(
+                "`{}` says task {id} is {} but gives no `{field}` object with it",
+                self.endpoint,
+                task["status"].as_str().unwrap_or_default()
+            ))),
         }
     }
 

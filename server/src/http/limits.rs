@@ -1,4 +1,5 @@
-//! How long the endpoint waits for a client, and how many clients it holds at once.
+//! How long the endpoint waits for a client, and how many clients and tasks it
+//! holds at once.
 
 use std::time::Duration;
 
@@ -36,6 +37,14 @@ pub(crate) const MAX_HEADER_BYTES: usize = 64 * 1024;
 /// selector, some text, a timeout; 4 MiB is generous and still bounds memory.
 pub(crate) const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
+/// Calls running as tasks at most (2026-07-28 tasks extension). A task outlives its
+/// request, so the connection cap does not bound it: without this, a client could
+/// leave any number of long calls running. A devtools session runs a few at a time;
+/// at the cap, a call that would become a task is served within its request
+/// instead (which the extension allows), and a question asked in it becomes an
+/// input-required round.
+pub(crate) const MAX_TASKS: usize = 64;
+
 /// The HTTP endpoint's timeouts and connection cap. The defaults suit any app;
 /// tests shorten them to see them act.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +58,9 @@ pub struct HttpLimits {
     /// Open connections at most (0 is taken as 1); at the cap the longest-idle
     /// connection is closed to admit a new one. Default 256.
     pub max_connections: usize,
+    /// Calls running as tasks at most; at the cap, a call is served within its
+    /// request. Default 64.
+    pub max_tasks: usize,
 }
 
 impl Default for HttpLimits {
@@ -57,6 +69,7 @@ impl Default for HttpLimits {
             header_read_timeout: HEADER_READ_TIMEOUT,
             body_read_timeout: BODY_READ_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
+            max_tasks: MAX_TASKS,
         }
     }
 }

@@ -6,10 +6,12 @@
 //! `tasks/update`, and cancels a task it stops waiting for. The session
 //! records each such call once, with how it ended. An agent behind `mur
 //! devtools proxy`, whose client knows nothing of tasks, gets the result too.
+//! A session at its limit of tasks serves calls within their requests.
 
 use std::path::Path;
 
-use mur_e2e::{Output, Sandbox};
+use mur_e2e::stub::Reply;
+use mur_e2e::{Output, Sandbox, Stub, mcp};
 use serde_json::{Value, json};
 
 use crate::bridge_proxy::{answer, proxy_initialized};
@@ -203,5 +205,124 @@ fn an_agent_behind_the_proxy_gets_the_result_of_a_call_that_became_a_task() {
         answer(&out, 2)["result"]["content"],
         json!([{ "type": "text", "text": "P: computed in 1 s" }]),
         "{out}"
+    );
+}
+
+#[test]
+fn at_its_limit_of_tasks_a_session_serves_calls_within_their_requests() {
+    let sandbox = Sandbox::new();
+    let app = with_fixtures(&sandbox, &["--max-tasks", "1"]);
+    // Another client (not mur) leaves one long task running: the limit is reached.
+    let follows_tasks = json!({ "io.modelcontextprotocol/clientCapabilities": {
+        "extensions": { "io.modelcontextprotocol/tasks": {} } } });
+    let created = mcp::tool_exchange(
+        &app.lock.endpoint,
+        "slow_compute",
+        json!({ "arguments": { "seconds": 60 } }),
+        follows_tasks,
+    );
+    assert_eq!(
+        mcp::response(&created)["result"]["resultType"],
+        "task",
+        "{created:?}"
+    );
+
+    // A slow call now runs to its end in its request: no task to follow.
+    let out = sandbox.devtools(&[
+        "call",
+        "slow_compute",
+        "--args",
+        r#"{"seconds":1,"label":"in"}"#,
+    ]);
+    assert_eq!(out.tool_text(0), "in: computed in 1 s");
+    assert!(!out.stderr.contains("task ("), "{out}");
+    // A question becomes an input-required round instead of a task's.
+    let out = sandbox.devtools(&[
+        "--answer",
+        "confirm=true",
+        "call",
+        "confirm_delete",
+        "--args",
+        r#"{"filename":"c"}"#,
+    ]);
+    assert_eq!(out.tool_text(0), "c: deleted");
+    assert!(!out.stderr.contains("task ("), "{out}");
+    let out = sandbox.devtools(&["--answer", "name=Ada", "call", "multi_input"]);
+    assert_eq!(out.tool_text(0), "Both answered: Ada, Ada");
+}
+
+#[test]
+fn a_task_a_server_ends_badly_is_a_clear_error() {
+    let sandbox = Sandbox::new();
+    // A server of the extension whose tasks end as its tool's name says: the
+    // task id is the tool's name, and `tasks/get` answers by it.
+    let server = Stub::serve(|req| {
+        let body = req.json();
+        let task = |fields: Value| {
+            let mut task = json!({ "taskId": body["params"]["taskId"], "status": "working",
+                "createdAt": "2026-11-28T10:00:00Z", "lastUpdatedAt": "2026-11-28T10:00:01Z", "ttlMs": 60000 });
+            if let (Some(task), Some(fields)) = (task.as_object_mut(), fields.as_object()) {
+                task.extend(fields.clone());
+            }
+            task
+        };
+        let result = match body["method"].as_str().unwrap_or_default() {
+            "tools/call" => {
+                json!({ "resultType": "task", "taskId": body["params"]["name"], "status": "working",
+                "createdAt": "2026-11-28T10:00:00Z", "lastUpdatedAt": "2026-11-28T10:00:00Z",
+                "ttlMs": 60000, "pollIntervalMs": 100 })
+            }
+            "tasks/get" => match body["params"]["taskId"].as_str().unwrap_or_default() {
+                "bare" => task(json!({ "status": "completed" })),
+                "dropped" => task(json!({ "status": "cancelled" })),
+                "crashed" => task(
+                    json!({ "status": "failed", "error": { "code": -32603, "message": "out of memory" } }),
+                ),
+                _ => {
+                    return Reply::json(
+                        200,
+                        &json!({ "jsonrpc": "2.0", "id": body["id"],
+                        "error": { "code": -32602, "message": "unknown task" } }),
+                    );
+                }
+            },
+            _ => json!({}),
+        };
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }),
+        )
+    });
+    let call =
+        |tool: &str| sandbox.devtools(&["--endpoint", &server.endpoint(), "-q", "call", tool]);
+    let endpoint = server.endpoint();
+
+    let out = call("bare");
+    out.assert_code(2);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{endpoint}` says task bare is completed but gives no `result` object with it\n"
+        )
+    );
+    let out = call("dropped");
+    out.assert_code(5);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{endpoint}` cancelled task dropped before it ended; the tool gave no result\n"
+        )
+    );
+    let out = call("crashed");
+    out.assert_code(5);
+    assert_eq!(
+        out.json(),
+        json!({ "error": { "code": -32603, "message": "out of memory" } })
+    );
+    let out = call("forgotten");
+    out.assert_code(5);
+    assert_eq!(
+        out.json(),
+        json!({ "error": { "code": -32602, "message": "unknown task" } })
     );
 }
