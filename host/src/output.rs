@@ -145,6 +145,9 @@ pub struct CallReport {
     bar: RefCell<Option<ProgressBar>>,
     /// The last plain progress line, not repeated.
     last: RefCell<String>,
+    /// The last task status message shown: a task that ends says its status
+    /// alone when the server left the message of its work in place.
+    task_said: RefCell<Option<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,6 +172,7 @@ impl CallReport {
             verbose: settings.verbose,
             bar: RefCell::new(None),
             last: RefCell::new(String::new()),
+            task_said: RefCell::new(None),
         }
     }
 
@@ -233,10 +237,14 @@ impl Events for CallReport {
         if self.show == Show::Nothing {
             return;
         }
+        let stale = status.message.is_some()
+            && *self.task_said.borrow() == status.message
+            && ["completed", "failed", "cancelled"].contains(&status.status.as_str());
         let line = match &status.message {
-            Some(message) => format!("task ({}): {message}", status.status),
-            None => format!("task ({})", status.status),
+            Some(message) if !stale => format!("task ({}): {message}", status.status),
+            _ => format!("task ({})", status.status),
         };
+        self.task_said.replace(status.message.clone());
         // Polled and notified both: the same status is shown once.
         if *self.last.borrow() != line {
             self.line(&line);
