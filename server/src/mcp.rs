@@ -83,7 +83,7 @@ impl DevtoolsHandler {
             session: Arc::default(),
             usage: None,
             tasks: TaskManager::new(),
-            max_tasks: crate::http::HttpLimits::default().max_tasks,
+            max_tasks: task::MAX_TASKS,
         }
     }
 

@@ -25,6 +25,14 @@ const TTL_MS: u64 = 60 * 60 * 1000;
 /// result should not wait long on the client's next look.
 const POLL_INTERVAL_MS: u64 = 200;
 
+/// Calls running as tasks at most (2026-07-28 tasks extension). A task outlives its
+/// request, so the connection cap does not bound it: without this, a client could
+/// leave any number of long calls running. A devtools session runs a few at a time;
+/// at the cap, a call that would become a task is served within its request
+/// instead (which the extension allows), and a question asked in it becomes an
+/// input-required round.
+pub(crate) const MAX_TASKS: usize = 64;
+
 /// A handler's run: its result, or the protocol error of a handler that
 /// panicked (a crash of the tool, not an answer from it).
 pub(crate) type Ran = Result<ToolResult, ErrorData>;

@@ -37,14 +37,6 @@ pub(crate) const MAX_HEADER_BYTES: usize = 64 * 1024;
 /// selector, some text, a timeout; 4 MiB is generous and still bounds memory.
 pub(crate) const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
-/// Calls running as tasks at most (2026-07-28 tasks extension). A task outlives its
-/// request, so the connection cap does not bound it: without this, a client could
-/// leave any number of long calls running. A devtools session runs a few at a time;
-/// at the cap, a call that would become a task is served within its request
-/// instead (which the extension allows), and a question asked in it becomes an
-/// input-required round.
-pub(crate) const MAX_TASKS: usize = 64;
-
 /// The HTTP endpoint's timeouts and connection cap. The defaults suit any app;
 /// tests shorten them to see them act.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +61,7 @@ impl Default for HttpLimits {
             header_read_timeout: HEADER_READ_TIMEOUT,
             body_read_timeout: BODY_READ_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
-            max_tasks: MAX_TASKS,
+            max_tasks: crate::task::MAX_TASKS,
         }
     }
 }
