@@ -4,6 +4,8 @@
 //! inside its own runtime). The library then enforces one session per project
 //! (seed 000 §6), serves MCP on a loopback HTTP endpoint (or stdio), answers the
 //! liveness probe, and keeps the project's lockfile in step with the process.
+//! A tool registered with [`TaskSupport`] may run as a task for a client that
+//! follows tasks (the 2026-07-28 extension; module `task`).
 //! The sample app built on it is its own crate, `mur-sample` (`sample/`).
 
 mod announce;
