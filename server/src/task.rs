@@ -134,3 +134,134 @@ pub(crate) async fn guarded(call: ToolFuture) -> Ran {
             ErrorData::internal_error(format!("the tool's handler panicked: {why}"), None)
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::time::Duration;
+
+    use rmcp::model::{CallToolResult, TaskPayload, TaskStatus};
+    use serde_json::{Value, json};
+    use tokio_util::sync::CancellationToken;
+
+    use super::*;
+    use crate::call::{SessionControl, TaskSlot};
+    use crate::output::{Asked, Question, ToolOutput};
+
+    /// The handle of a call from a client on 2026-07-28 that answers questions
+    /// and (`may_become_task`) follows tasks.
+    fn control(may_become_task: bool) -> SessionControl {
+        SessionControl::default().for_call(CallContext {
+            peer: None,
+            progress_token: None,
+            log_threshold: None,
+            logger: None,
+            client_capabilities: serde_json::from_value(json!({ "elicitation": {} }))
+                .expect("capabilities"),
+            inline_input: true,
+            input_responses: BTreeMap::new(),
+            state: None,
+            cancelled: CancellationToken::new(),
+            task: TaskSlot::new(may_become_task),
+            task_answers: std::sync::Mutex::default(),
+            last_progress: std::sync::Mutex::default(),
+        })
+    }
+
+    /// A handler that asks `confirm` twice, as one that re-reads an answer
+    /// does, and reports both answers.
+    fn asking_twice(control: SessionControl) -> ToolFuture {
+        Box::pin(async move {
+            let schema = json!({ "type": "object", "properties": { "ok": { "type": "boolean" } } });
+            let question = || Question::elicit("Sure?", schema.clone());
+            let mut seen = Vec::new();
+            for _ in 0..2 {
+                match control.ask("confirm", question()).await? {
+                    Asked::Answered(answer) => seen.push(answer),
+                    Asked::Pending(input) => return Ok(ToolOutput::InputRequired(input)),
+                }
+            }
+            Ok(ToolOutput::Json(Value::Array(seen)))
+        })
+    }
+
+    fn settle(ended: Ended) -> Result<CallToolResult, TaskExit> {
+        match ended {
+            Ended::Ran(Ok(Ok(ToolOutput::Json(value)))) => Ok(CallToolResult::structured(value)),
+            Ended::Ran(other) => Err(TaskExit::Error(ErrorData::internal_error(
+                format!("not the JSON of the answers: {other:?}"),
+                None,
+            ))),
+            Ended::Cancelled => Err(TaskExit::Cancelled),
+        }
+    }
+
+    async fn until(tasks: &TaskManager, id: &str, status: TaskStatus) -> TaskPayload {
+        for _ in 0..500 {
+            let task = tasks.get_task(id).expect("the task is known");
+            if task.status() == status {
+                return task.payload;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!(
+            "task {id} never became {status:?}: {:?}",
+            tasks.get_task(id).ok()
+        );
+    }
+
+    #[tokio::test]
+    async fn a_question_makes_the_call_a_task_that_asks_it_once() {
+        let tasks = TaskManager::new();
+        let control = control(true);
+        let context = control.call.clone();
+        let Served::Task(task) = serve(&tasks, 4, asking_twice(control), context, settle).await
+        else {
+            panic!("a question from a call that may become a task makes it one");
+        };
+        let TaskPayload::InputRequired { input_requests } =
+            until(&tasks, &task.task_id, TaskStatus::InputRequired).await
+        else {
+            unreachable!("until returns the payload of the status it waited for");
+        };
+        assert_eq!(input_requests.keys().collect::<Vec<_>>(), ["confirm"]);
+        let answer = json!({ "action": "accept", "content": { "ok": true } });
+        tasks
+            .update_task(&task.task_id, [("confirm".to_owned(), answer.clone())])
+            .expect("update");
+        // Asked again under the same key, the handler gets the same answer
+        // without a second question.
+        let TaskPayload::Completed { result } =
+            until(&tasks, &task.task_id, TaskStatus::Completed).await
+        else {
+            unreachable!("until returns the payload of the status it waited for");
+        };
+        assert_eq!(result["structuredContent"], json!([answer, answer]));
+    }
+
+    #[tokio::test]
+    async fn at_the_limit_a_question_is_an_input_required_round() {
+        let tasks = TaskManager::new();
+        let control = control(true);
+        let context = control.call.clone();
+        let Served::Now(Ok(Ok(ToolOutput::InputRequired(input)))) =
+            serve(&tasks, 0, asking_twice(control), context, settle).await
+        else {
+            panic!("with no task to spare, the question is a round of the request");
+        };
+        assert_eq!(input.questions.keys().collect::<Vec<_>>(), ["confirm"]);
+        assert_eq!(tasks.running_task_count(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_call_that_may_not_become_a_task_asks_within_its_request() {
+        let tasks = TaskManager::new();
+        let control = control(false);
+        let context = control.call.clone();
+        let served = serve(&tasks, 4, asking_twice(control), context, settle).await;
+        assert!(matches!(
+            served,
+            Served::Now(Ok(Ok(ToolOutput::InputRequired(_))))
+        ));
+    }
+}
