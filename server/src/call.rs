@@ -114,6 +114,9 @@ impl SessionControl {
     }
 }
 
+/// How many times a task asks one question whose answers do not fit it.
+const TASK_ASKS: u32 = 3;
+
 /// The task a call may become: set once, when it has run too long within its
 /// request or when its handler asks a question (a task waits for the answer
 /// without the handler being run again).
@@ -222,7 +225,9 @@ pub(crate) struct CallContext {
 
 impl CallContext {
     /// A question asked from a task: the task shows it as `input_required`
-    /// until `tasks/update` brings the answer.
+    /// until `tasks/update` brings the answer. An answer that does not fit is
+    /// asked for again, as a round would ask it again, under a new key (a key
+    /// names one request for the life of a task): `key#2`, then `key#3`.
     async fn ask_in_task(
         &self,
         task: &TaskContext,
@@ -232,23 +237,30 @@ impl CallContext {
         if let Some(answer) = self.answered(key) {
             return Ok(Asked::Answered(answer));
         }
-        let answer = task
-            .request_input(key, question.to_input_request()?)
-            .await
-            .map_err(|exit| match exit {
-                TaskExit::Cancelled => ToolError::new("the task was cancelled"),
-                TaskExit::Error(error) => ToolError::new(error.message),
-            })?;
-        if !question.fits(&answer) {
-            return Err(ToolError::invalid(format!(
-                "the answer to `{key}` does not answer the question: {answer}"
-            )));
+        for attempt in 1..=TASK_ASKS {
+            let asked_as = match attempt {
+                1 => key.to_owned(),
+                n => format!("{key}#{n}"),
+            };
+            let answer = task
+                .request_input(asked_as, question.to_input_request()?)
+                .await
+                .map_err(|exit| match exit {
+                    TaskExit::Cancelled => ToolError::new("the task was cancelled"),
+                    TaskExit::Error(error) => ToolError::new(error.message),
+                })?;
+            if question.fits(&answer) {
+                self.task_answers
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(key.to_owned(), answer.clone());
+                return Ok(Asked::Answered(answer));
+            }
+            tracing::debug!("the answer to `{key}` does not answer the question: {answer}");
         }
-        self.task_answers
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(key.to_owned(), answer.clone());
-        Ok(Asked::Answered(answer))
+        Err(ToolError::invalid(format!(
+            "the client answered `{key}` {TASK_ASKS} times with something that does not answer the question"
+        )))
     }
 
     fn answered(&self, key: &str) -> Option<Value> {

@@ -225,9 +225,22 @@ mod tests {
             unreachable!("until returns the payload of the status it waited for");
         };
         assert_eq!(input_requests.keys().collect::<Vec<_>>(), ["confirm"]);
+        // An answer that does not fit is asked for again, under a new key.
+        tasks
+            .update_task(
+                &task.task_id,
+                [("confirm".to_owned(), json!({ "action": "maybe" }))],
+            )
+            .expect("update");
+        let TaskPayload::InputRequired { input_requests } =
+            until(&tasks, &task.task_id, TaskStatus::InputRequired).await
+        else {
+            unreachable!("until returns the payload of the status it waited for");
+        };
+        assert_eq!(input_requests.keys().collect::<Vec<_>>(), ["confirm#2"]);
         let answer = json!({ "action": "accept", "content": { "ok": true } });
         tasks
-            .update_task(&task.task_id, [("confirm".to_owned(), answer.clone())])
+            .update_task(&task.task_id, [("confirm#2".to_owned(), answer.clone())])
             .expect("update");
         // Asked again under the same key, the handler gets the same answer
         // without a second question.

@@ -181,7 +181,7 @@ fn a_task_asks_through_tasks_update_and_a_call_that_stops_waiting_cancels_it() {
     let slow = [
         "-v",
         "--timeout",
-        "1000",
+        "2000",
         "call",
         "slow_compute",
         "--args",
