@@ -38,6 +38,16 @@ pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
     Ok(runtime.block_on(Box::pin(future)))
 }
 
+/// Who a call is made for.
+#[derive(Clone, Copy)]
+enum Caller<'a> {
+    /// mur's own invocation: its progress goes to the terminal, and its verb
+    /// labels the call for the session's usage record.
+    Mur,
+    /// An MCP client the stdio proxy relays.
+    Relay(&'a dyn mur_client::Events),
+}
+
 /// A session reached: the HTTP client, its endpoint and identity, and when
 /// the `--timeout` that began before discovery runs out.
 pub struct Session {
@@ -97,12 +107,86 @@ impl Session {
         params: Option<&Value>,
         tool: Option<&Value>,
     ) -> Result<Reply> {
-        let report = output::CallReport::new(settings);
-        let mut client = Client::new(&self.http, &self.endpoint, settings).with_events(&report);
+        self.send(settings, method, params, tool, Caller::Mur).await
+    }
+
+    /// [`Session::call`] of a tool whose `tools/list` entry nobody read (a named
+    /// verb, `call NAME`): when it fails, and the session lists it as a tool that
+    /// runs only as a task, the server refused it without running it, so it is
+    /// called again as a task. Only a failure looks at the list.
+    pub async fn call_unlisted(
+        &self,
+        settings: &Settings,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<Reply> {
+        self.unlisted(settings, method, params, Caller::Mur).await
+    }
+
+    /// [`Session::call_unlisted`] for an MCP client the stdio proxy relays:
+    /// its progress, log messages and questions go to `events`, and the call
+    /// is not labelled with a verb of mur's (the session counts it as MCP).
+    /// A tool that runs only as a task is followed for it too, so a client
+    /// that knows nothing of tasks gets the result.
+    pub async fn call_relayed(
+        &self,
+        settings: &Settings,
+        method: &str,
+        params: Option<&Value>,
+        events: &dyn mur_client::Events,
+    ) -> Result<Reply> {
+        self.unlisted(settings, method, params, Caller::Relay(events))
+            .await
+    }
+
+    async fn unlisted(
+        &self,
+        settings: &Settings,
+        method: &str,
+        params: Option<&Value>,
+        caller: Caller<'_>,
+    ) -> Result<Reply> {
+        let reply = self.send(settings, method, params, None, caller).await?;
+        let untried = params.is_some_and(|p| p.get("task").is_none());
+        if method != "tools/call" || !untried || !method_not_found(&reply) {
+            return Ok(reply);
+        }
+        let name = params.and_then(|p| p["name"].as_str()).unwrap_or_default();
+        match self.task_only(settings, name).await {
+            Some(tool) => {
+                tracing::debug!("`{name}` runs only as a task: calling it again as one");
+                self.send(settings, method, params, Some(&tool), caller)
+                    .await
+            }
+            None => Ok(reply),
+        }
+    }
+
+    /// One call within what is left of the `--timeout`, made for `caller`.
+    async fn send(
+        &self,
+        settings: &Settings,
+        method: &str,
+        params: Option<&Value>,
+        tool: Option<&Value>,
+        caller: Caller<'_>,
+    ) -> Result<Reply> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        let report;
+        let events: &dyn mur_client::Events = match caller {
+            Caller::Mur => {
+                report = output::CallReport::new(settings);
+                &report
+            }
+            Caller::Relay(events) => events,
+        };
+        let mut client = Client::new(&self.http, &self.endpoint, settings).with_events(events);
         if let Some(tool) = tool {
             client = client.with_tool(tool);
         }
-        let left = self.deadline.saturating_duration_since(Instant::now());
+        if let Caller::Relay(_) = caller {
+            return Box::pin(client.call(method, params, left)).await;
+        }
         let labelled = usage::with_verb_meta(method, params);
         let params = labelled.as_ref().or(params);
         if let Some(tool) = params
@@ -116,31 +200,6 @@ impl Session {
         // pass through) as large (see `block_on`).
         let call = Box::pin(client.call(method, params, left));
         usage::measure_async(usage::Phase::Call, call).await
-    }
-
-    /// [`Session::call`] of a tool whose `tools/list` entry nobody read (a named
-    /// verb, `call NAME`): when it fails, and the session lists it as a tool that
-    /// runs only as a task, the server refused it without running it, so it is
-    /// called again as a task. Only a failure looks at the list.
-    pub async fn call_unlisted(
-        &self,
-        settings: &Settings,
-        method: &str,
-        params: Option<&Value>,
-    ) -> Result<Reply> {
-        let reply = self.call(settings, method, params).await?;
-        let untried = params.is_some_and(|p| p.get("task").is_none());
-        if method != "tools/call" || !untried || !method_not_found(&reply) {
-            return Ok(reply);
-        }
-        let name = params.and_then(|p| p["name"].as_str()).unwrap_or_default();
-        match self.task_only(settings, name).await {
-            Some(tool) => {
-                tracing::debug!("`{name}` runs only as a task: calling it again as one");
-                self.call_tool(settings, method, params, Some(&tool)).await
-            }
-            None => Ok(reply),
-        }
     }
 
     /// Tool `name`'s entry if it runs only as a task: from the cached tool list
@@ -177,20 +236,6 @@ impl Session {
         Err(Error::tool_failed(format!(
             "`tools/list` was still paging after {MAX_PAGES} pages"
         )))
-    }
-
-    /// [`Session::call`] with its progress, log messages and questions going
-    /// to `events` instead of the terminal (the stdio proxy relays them).
-    pub async fn call_reporting(
-        &self,
-        settings: &Settings,
-        method: &str,
-        params: Option<&Value>,
-        events: &dyn mur_client::Events,
-    ) -> Result<Reply> {
-        let client = Client::new(&self.http, &self.endpoint, settings).with_events(events);
-        let left = self.deadline.saturating_duration_since(Instant::now());
-        Box::pin(client.call(method, params, left)).await
     }
 }
 

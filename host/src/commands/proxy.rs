@@ -29,7 +29,7 @@ impl Upstream for Discovered {
         invoke::block_on(async {
             let session = Session::resolve(&settings).await?;
             session
-                .call_reporting(&settings, request.method, request.params, events)
+                .call_relayed(&settings, request.method, request.params, events)
                 .await
         })?
     }

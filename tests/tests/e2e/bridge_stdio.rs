@@ -19,6 +19,7 @@ use mur_e2e::{Adopted, Output, Sandbox, wait_until};
 use mur_lockfile::{Lockfile, ReadOutcome};
 use serde_json::{Value, json};
 
+use crate::bridge_proxy::{answer, proxy_initialized};
 use crate::{interop_python, node};
 
 /// A bridge started in a sandbox: its project, its session line, and its pid
@@ -291,6 +292,28 @@ fn a_tool_that_runs_only_as_a_task_is_followed_to_its_result() {
         &json!({ "taskId": cancelled }).to_string(),
     ]);
     assert_eq!(task.json()["status"], "cancelled", "{task}");
+    bridge.stop();
+}
+
+#[test]
+fn an_agent_behind_the_proxy_gets_the_result_of_a_tool_that_runs_only_as_a_task() {
+    let sb = Sandbox::new();
+    let bridge = Bridge::start(&sb, "everything", &[], &everything());
+    // A client that knows nothing of tasks, as most agents' are: refused by the
+    // server, the call is made again as a task and followed for it.
+    let out = proxy_initialized(
+        &sb,
+        &[json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                  "params": { "name": "simulate-research-query", "arguments": { "topic": "go" } } })],
+    );
+    out.assert_code(0);
+    let report = answer(&out, 2)["result"]["content"][0]["text"].clone();
+    assert!(
+        report
+            .as_str()
+            .is_some_and(|r| r.starts_with("# Research Report: go\n")),
+        "{out}"
+    );
     bridge.stop();
 }
 
