@@ -153,7 +153,7 @@ impl Client<'_> {
         }
     }
 
-    /// The extension: reads `tasks/get` every poll interval, answers the
+    /// The extension: reads `tasks/get` (soon, then every poll interval), answers the
     /// questions it shows, and ends with the outcome it inlines.
     async fn poll_extension(&self, route: &Route, task: &Created) -> Result<Reply> {
         let params = json!({ "taskId": task.id });
@@ -161,9 +161,14 @@ impl Client<'_> {
         // answers in must not ask the person again.
         let mut answered = std::collections::BTreeSet::new();
         let mut id = RESULT_ID;
+        // A task that ends soon is read soon: the first look after the bound's
+        // floor, each next one twice as late, up to the server's interval (a
+        // server's default of a second would add a second to every quick call).
+        let mut wait = task.poll.min(POLL_BOUNDS.0);
         loop {
             id += 1;
-            tokio::time::sleep(task.poll).await;
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(task.poll);
             let now = match self.ask(route, id, "tasks/get", &params).await? {
                 Reply::Result(now) => now,
                 error => return Ok(error),

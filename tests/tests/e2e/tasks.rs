@@ -253,10 +253,11 @@ fn at_its_limit_of_tasks_a_session_serves_calls_within_their_requests() {
 }
 
 #[test]
-fn a_task_a_server_ends_badly_is_a_clear_error() {
+fn a_task_is_read_soon_and_one_a_server_ends_badly_is_a_clear_error() {
     let sandbox = Sandbox::new();
     // A server of the extension whose tasks end as its tool's name says: the
-    // task id is the tool's name, and `tasks/get` answers by it.
+    // task id is the tool's name, and `tasks/get` answers by it. It asks to be
+    // polled every 5 s, so each call's first look is mur's own early one.
     let server = Stub::serve(|req| {
         let body = req.json();
         let task = |fields: Value| {
@@ -271,10 +272,12 @@ fn a_task_a_server_ends_badly_is_a_clear_error() {
             "tools/call" => {
                 json!({ "resultType": "task", "taskId": body["params"]["name"], "status": "working",
                 "createdAt": "2026-11-28T10:00:00Z", "lastUpdatedAt": "2026-11-28T10:00:00Z",
-                "ttlMs": 60000, "pollIntervalMs": 100 })
+                "ttlMs": 60000, "pollIntervalMs": 5000 })
             }
             "tasks/get" => match body["params"]["taskId"].as_str().unwrap_or_default() {
                 "bare" => task(json!({ "status": "completed" })),
+                "quick" => task(json!({ "status": "completed",
+                    "result": { "content": [{ "type": "text", "text": "done" }], "isError": false } })),
                 "dropped" => task(json!({ "status": "cancelled" })),
                 "crashed" => task(
                     json!({ "status": "failed", "error": { "code": -32603, "message": "out of memory" } }),
@@ -297,6 +300,18 @@ fn a_task_a_server_ends_badly_is_a_clear_error() {
     let call =
         |tool: &str| sandbox.devtools(&["--endpoint", &server.endpoint(), "-q", "call", tool]);
     let endpoint = server.endpoint();
+
+    // Done at once, yet the server asks to be polled every 5 s: mur looks
+    // soon first, so the call ends well within its 3 s.
+    let out = sandbox.devtools(&[
+        "--endpoint",
+        &endpoint,
+        "--timeout",
+        "3000",
+        "call",
+        "quick",
+    ]);
+    assert_eq!(out.tool_text(0), "done", "{out}");
 
     let out = call("bare");
     out.assert_code(2);
