@@ -11,7 +11,7 @@
 use std::path::Path;
 
 use mur_e2e::stub::Reply;
-use mur_e2e::{Output, Sandbox, Stub, mcp};
+use mur_e2e::{Output, Sandbox, Stub, mcp, wait_until};
 use serde_json::{Value, json};
 
 use crate::bridge_proxy::{answer, proxy_initialized};
@@ -34,16 +34,16 @@ fn cancelled_task(out: &Output) -> String {
         .to_owned()
 }
 
-/// What `tasks/get` says of `id` now.
-fn task_status(sandbox: &Sandbox, id: &str) -> Value {
-    let task = sandbox.devtools(&[
-        "call",
-        "tasks/get",
-        "--args",
-        &json!({ "taskId": id }).to_string(),
-    ]);
-    task.assert_code(0);
-    task.json()["status"].clone()
+/// The status `id` ends with, as `tasks/get` says it: a cancel is
+/// acknowledged before the task has settled, so this waits for the end.
+fn final_status(sandbox: &Sandbox, id: &str) -> Value {
+    wait_until(&format!("task {id} to end"), || {
+        let args = json!({ "taskId": id }).to_string();
+        let task = sandbox.devtools(&["call", "tasks/get", "--args", &args]);
+        task.assert_code(0);
+        let status = task.json()["status"].clone();
+        (status != "working" && status != "input_required").then_some(status)
+    })
 }
 
 fn served(path: &Path) -> Vec<(String, String)> {
@@ -175,7 +175,7 @@ fn a_task_asks_through_tasks_update_and_a_call_that_stops_waiting_cancels_it() {
     ]);
     out.assert_code(5);
     out.assert_stderr_contains("asks \"Delete b?\" and mur has no answer");
-    assert_eq!(task_status(&sandbox, &cancelled_task(&out)), "cancelled");
+    assert_eq!(final_status(&sandbox, &cancelled_task(&out)), "cancelled");
 
     // Out of time: exit 2, and the task is cancelled.
     let slow = [
@@ -189,7 +189,7 @@ fn a_task_asks_through_tasks_update_and_a_call_that_stops_waiting_cancels_it() {
     ];
     let out = sandbox.devtools(&slow);
     out.assert_code(2);
-    assert_eq!(task_status(&sandbox, &cancelled_task(&out)), "cancelled");
+    assert_eq!(final_status(&sandbox, &cancelled_task(&out)), "cancelled");
 }
 
 #[test]
