@@ -251,10 +251,19 @@ fn settle_task(name: &str, ended: Ended) -> Result<CallToolResult, TaskExit> {
         Ended::Ran(ran) => ran,
         Ended::Cancelled => return Err(TaskExit::Cancelled),
     };
+    // A task has no round to carry questions returned by hand: the handler
+    // would have to be run again with the answers. `ask` puts them in the task.
+    if let Ok(Ok(ToolOutput::InputRequired(_))) = &ran {
+        return Err(TaskExit::Error(ErrorData::internal_error(
+            format!(
+                "tool `{name}` returned questions after its call became a task; a tool that \
+                 may run as a task asks with `SessionControl::ask`"
+            ),
+            None,
+        )));
+    }
     match respond(name, ran, false).map_err(TaskExit::Error)? {
         CallToolResponse::Complete(result) => Ok(result),
-        // A task's questions go through the task; a handler that built an
-        // input-required result by hand got the legacy refusal from `respond`.
         _ => Err(TaskExit::Error(ErrorData::internal_error(
             "the task ended with something other than a tool result",
             None,
@@ -840,4 +849,34 @@ fn image_result(png: &[u8], width: u32, height: u32, details: Value) -> CallTool
 
 fn error_result(error: &ToolError) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(error.message.clone())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_task_ends_as_its_handler_did() {
+        let text = |result: &CallToolResult| serde_json::to_value(result).expect("json");
+        let done = settle_task("t", Ended::Ran(Ok(Ok(ToolOutput::Json(json!({ "n": 1 }))))));
+        assert_eq!(
+            done.map(|r| text(&r)["structuredContent"].clone()).ok(),
+            Some(json!({ "n": 1 }))
+        );
+        let failed = settle_task("t", Ended::Ran(Ok(Err(ToolError::new("no")))));
+        assert_eq!(failed.map(|r| r.is_error).ok(), Some(Some(true)));
+        assert!(matches!(
+            settle_task("t", Ended::Cancelled),
+            Err(TaskExit::Cancelled)
+        ));
+        // Questions returned by hand have no round to go in: the app's error,
+        // said to its developer, not the 2025-11-25 refusal.
+        let asked = InputRequired::new().ask("k", crate::output::Question::Roots);
+        match settle_task("t", Ended::Ran(Ok(Ok(ToolOutput::InputRequired(asked))))) {
+            Err(TaskExit::Error(error)) => {
+                assert!(error.message.contains("`SessionControl::ask`"), "{error:?}");
+            }
+            other => panic!("a failed task, not {other:?}"),
+        }
+    }
 }
