@@ -237,9 +237,9 @@ impl Events for CallReport {
         if self.show == Show::Nothing {
             return;
         }
-        let stale = status.message.is_some()
-            && *self.task_said.borrow() == status.message
-            && ["completed", "failed", "cancelled"].contains(&status.status.as_str());
+        let stale = status.ended()
+            && status.message.is_some()
+            && *self.task_said.borrow() == status.message;
         let line = match &status.message {
             Some(message) if !stale => format!("task ({}): {message}", status.status),
             _ => format!("task ({})", status.status),

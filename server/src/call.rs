@@ -105,11 +105,11 @@ impl SessionControl {
     }
 
     /// The same session handle for one call.
-    pub(crate) fn for_call(&self, call: CallContext) -> Self {
+    pub(crate) fn for_call(&self, call: Arc<CallContext>) -> Self {
         Self {
             reload: self.reload.clone(),
             reload_signal: self.reload_signal.clone(),
-            call: Some(Arc::new(call)),
+            call: Some(call),
         }
     }
 }
@@ -138,6 +138,15 @@ enum Made {
     Refused,
 }
 
+impl Made {
+    fn task(&self) -> Option<TaskContext> {
+        match self {
+            Self::Task(task) => Some(task.clone()),
+            Self::NotYet | Self::Refused => None,
+        }
+    }
+}
+
 impl TaskSlot {
     pub(crate) fn new(possible: bool) -> Self {
         Self {
@@ -148,10 +157,7 @@ impl TaskSlot {
     }
 
     pub(crate) fn get(&self) -> Option<TaskContext> {
-        match &*self.made.borrow() {
-            Made::Task(task) => Some(task.clone()),
-            Made::NotYet | Made::Refused => None,
-        }
+        self.made.borrow().task()
     }
 
     pub(crate) fn set(&self, task: TaskContext) {
@@ -170,6 +176,11 @@ impl TaskSlot {
         self.wanted.notified().await;
     }
 
+    /// Whether the call may become a task at all.
+    fn possible(&self) -> bool {
+        self.possible
+    }
+
     /// The call as a task, made now if it may become one; `None` if it may not.
     async fn become_task(&self) -> Option<TaskContext> {
         if !self.possible {
@@ -177,14 +188,8 @@ impl TaskSlot {
         }
         self.wanted.notify_one();
         let mut made = self.made.subscribe();
-        match &*made
-            .wait_for(|made| !matches!(made, Made::NotYet))
-            .await
-            .ok()?
-        {
-            Made::Task(task) => Some(task.clone()),
-            Made::NotYet | Made::Refused => None,
-        }
+        let made = made.wait_for(|made| !matches!(made, Made::NotYet)).await;
+        made.ok()?.task()
     }
 }
 
@@ -290,15 +295,17 @@ impl SessionControl {
     /// instead, which the client reads with `tasks/get`.
     pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
         let Some(call) = &self.call else { return };
-        let status = progress_message(progress, total, message);
-        if let Some(task) = call.task.get() {
-            task.set_status_message(status);
-            return;
+        if call.task.possible() {
+            let status = progress_message(progress, total, message);
+            if let Some(task) = call.task.get() {
+                task.set_status_message(status);
+                return;
+            }
+            *call
+                .last_progress
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(status);
         }
-        *call
-            .last_progress
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(status);
         let (Some(peer), Some(token)) = (&call.peer, &call.progress_token) else {
             return;
         };

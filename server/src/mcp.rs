@@ -123,15 +123,15 @@ impl DevtoolsHandler {
         from_json(caps).unwrap_or_default()
     }
 
-    /// The handle a handler gets for this request; `may_become_task` for a
-    /// call that [`task::serve`] runs.
-    fn control_for(
+    /// What a handler's [`SessionControl`] knows of this request;
+    /// `may_become_task` for a call that [`task::serve`] runs.
+    fn call_context(
         &self,
         context: &RequestContext<RoleServer>,
         input_responses: Option<BTreeMap<String, Value>>,
         state: Option<Value>,
         may_become_task: bool,
-    ) -> SessionControl {
+    ) -> Arc<CallContext> {
         let inline = is_inline(context);
         let (client_capabilities, log_threshold) = if inline {
             (
@@ -151,7 +151,7 @@ impl DevtoolsHandler {
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             (caps, Some(level))
         };
-        self.control.for_call(CallContext {
+        Arc::new(CallContext {
             peer: Some(context.peer.clone()),
             progress_token: context.meta.get_progress_token(),
             log_threshold,
@@ -179,7 +179,8 @@ impl DevtoolsHandler {
         let Some(spec) = self.tools.spec(&request.name) else {
             return Err(unknown_tool(&request.name));
         };
-        let follows_tasks = is_inline(&context)
+        let inline = is_inline(&context);
+        let follows_tasks = inline
             && context
                 .client_capabilities()
                 .is_some_and(|caps| caps.supports_tasks());
@@ -192,13 +193,12 @@ impl DevtoolsHandler {
             &request.name,
             request.request_state.as_deref(),
         )?;
-        let control = self.control_for(&context, request.input_responses, state, as_task);
-        let call_context = control.call.clone();
+        let call_context = self.call_context(&context, request.input_responses, state, as_task);
+        let control = self.control.for_call(call_context.clone());
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let Some(call) = self.tools.call(&request.name, arguments, control) else {
             return Err(unknown_tool(&request.name));
         };
-        let inline = is_inline(&context);
         if !as_task {
             return respond(&request.name, task::guarded(call).await, inline);
         }
@@ -207,11 +207,7 @@ impl DevtoolsHandler {
         let settle = move |ended: Ended| {
             let settled = settle_task(&name, ended);
             if let Some(finish) = finish {
-                finish.done(match &settled {
-                    Ok(result) if result.is_error == Some(true) => Outcome::ToolError,
-                    Ok(_) => Outcome::Ok,
-                    Err(_) => Outcome::RpcError,
-                });
+                finish.done(settled.as_ref().map_or(Outcome::RpcError, result_outcome));
             }
             settled
         };
@@ -435,7 +431,8 @@ impl ServerHandler for DevtoolsHandler {
             return Err(resource_not_found(&uri));
         }
         let state = open_state("resources/read", &uri, request.request_state.as_deref())?;
-        let control = self.control_for(&context, request.input_responses, state, false);
+        let call_context = self.call_context(&context, request.input_responses, state, false);
+        let control = self.control.for_call(call_context);
         let Some(read) = self.tools.read_resource(&uri, control) else {
             return Err(resource_not_found(&uri));
         };
@@ -524,7 +521,8 @@ impl ServerHandler for DevtoolsHandler {
             ));
         }
         let state = open_state("prompts/get", &name, request.request_state.as_deref())?;
-        let control = self.control_for(&context, request.input_responses, state, false);
+        let call_context = self.call_context(&context, request.input_responses, state, false);
+        let control = self.control.for_call(call_context);
         let get = match self.tools.get_prompt(&name, args, control) {
             Some(Ok(get)) => get,
             Some(Err(error)) => return Err(handler_error(&error)),
@@ -636,12 +634,18 @@ fn input_required(
 /// input-required round, which is one step of a call and not a call.
 fn outcome_of(response: &Result<CallToolResponse, ErrorData>) -> Option<Outcome> {
     match response {
-        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
-            Some(Outcome::ToolError)
-        }
-        Ok(CallToolResponse::Complete(_)) => Some(Outcome::Ok),
+        Ok(CallToolResponse::Complete(result)) => Some(result_outcome(result)),
         Ok(_) => None,
         Err(_) => Some(Outcome::RpcError),
+    }
+}
+
+/// How a tool's result ended: its own failure (`isError`), or well.
+fn result_outcome(result: &CallToolResult) -> Outcome {
+    if result.is_error == Some(true) {
+        Outcome::ToolError
+    } else {
+        Outcome::Ok
     }
 }
 

@@ -60,51 +60,39 @@ pub(crate) async fn serve<S>(
     tasks: &TaskManager,
     max_tasks: usize,
     call: ToolFuture,
-    context: Option<Arc<CallContext>>,
+    context: Arc<CallContext>,
     settle: S,
 ) -> Served
 where
     S: FnOnce(Ended) -> Result<CallToolResult, TaskExit> + Send + 'static,
 {
     let mut call = Box::pin(guarded(call));
-    let asked = async {
-        match &context {
-            Some(context) => context.task.wanted().await,
-            None => std::future::pending().await,
-        }
-    };
     tokio::select! {
         ran = &mut call => return Served::Now(ran),
         () = tokio::time::sleep(TASK_AFTER) => {}
-        () = asked => {}
+        () = context.task.wanted() => {}
     }
     if tasks.running_task_count() >= max_tasks {
         tracing::warn!(
             "the session runs {max_tasks} task(s), its limit: this call stays in its request"
         );
-        if let Some(context) = &context {
-            context.task.refuse();
-        }
+        context.task.refuse();
         return Served::Now(call.await);
     }
     let mut options = TaskOptions::new()
         .with_ttl_ms(TTL_MS)
         .with_poll_interval_ms(POLL_INTERVAL_MS);
-    let reported = context.as_ref().and_then(|context| {
-        context
-            .last_progress
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take()
-    });
+    let reported = context
+        .last_progress
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
     if let Some(status) = reported {
         options = options.with_status_message(status);
     }
     let task = tasks.spawn(options, move |task| {
-        if let Some(context) = &context {
-            // From now on the handler asks through the task.
-            context.task.set(task.clone());
-        }
+        // From now on the handler asks through the task.
+        context.task.set(task.clone());
         Box::pin(async move {
             let ended = tokio::select! {
                 // A cancel also ends a handler waiting on a question (with an
@@ -151,7 +139,7 @@ mod tests {
     /// The handle of a call from a client on 2026-07-28 that answers questions
     /// and (`may_become_task`) follows tasks.
     fn control(may_become_task: bool) -> SessionControl {
-        SessionControl::default().for_call(CallContext {
+        SessionControl::default().for_call(Arc::new(CallContext {
             peer: None,
             progress_token: None,
             log_threshold: None,
@@ -165,7 +153,7 @@ mod tests {
             task: TaskSlot::new(may_become_task),
             task_answers: std::sync::Mutex::default(),
             last_progress: std::sync::Mutex::default(),
-        })
+        }))
     }
 
     /// A handler that asks `confirm` twice, as one that re-reads an answer
@@ -214,7 +202,7 @@ mod tests {
     async fn a_question_makes_the_call_a_task_that_asks_it_once() {
         let tasks = TaskManager::new();
         let control = control(true);
-        let context = control.call.clone();
+        let context = control.call.clone().expect("a call's handle");
         let Served::Task(task) = serve(&tasks, 4, asking_twice(control), context, settle).await
         else {
             panic!("a question from a call that may become a task makes it one");
@@ -256,7 +244,7 @@ mod tests {
     async fn at_the_limit_a_question_is_an_input_required_round() {
         let tasks = TaskManager::new();
         let control = control(true);
-        let context = control.call.clone();
+        let context = control.call.clone().expect("a call's handle");
         let Served::Now(Ok(Ok(ToolOutput::InputRequired(input)))) =
             serve(&tasks, 0, asking_twice(control), context, settle).await
         else {
@@ -270,7 +258,7 @@ mod tests {
     async fn a_call_that_may_not_become_a_task_asks_within_its_request() {
         let tasks = TaskManager::new();
         let control = control(false);
-        let context = control.call.clone();
+        let context = control.call.clone().expect("a call's handle");
         let served = serve(&tasks, 4, asking_twice(control), context, settle).await;
         assert!(matches!(
             served,

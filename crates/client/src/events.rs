@@ -64,6 +64,11 @@ impl TaskStatus {
             message: task["statusMessage"].as_str().map(str::to_owned),
         }
     }
+
+    /// Whether the task has ended: a status after which it does not change.
+    pub fn ended(&self) -> bool {
+        matches!(self.status.as_str(), "completed" | "failed" | "cancelled")
+    }
 }
 
 /// One progress notification.

@@ -38,8 +38,6 @@ const RESULT_ID: u64 = 4;
 const DEFAULT_POLL: Duration = Duration::from_secs(1);
 /// Bounds on the server's `pollInterval`: not a busy loop, not blind for long.
 const POLL_BOUNDS: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(5));
-/// A status after which a task does not change any more.
-const TERMINAL: [&str; 3] = ["completed", "failed", "cancelled"];
 
 /// Whether a tool, as `tools/list` gives it, runs only as a task.
 pub fn required(tool: &Value) -> bool {
@@ -157,8 +155,6 @@ impl Client<'_> {
     /// questions it shows, and ends with the outcome it inlines.
     async fn poll_extension(&self, route: &Route, task: &Created) -> Result<Reply> {
         let params = json!({ "taskId": task.id });
-        // Keys already answered: a poll read before the server took the
-        // answers in must not ask the person again.
         let mut answered = std::collections::BTreeSet::new();
         let mut id = RESULT_ID;
         // A task that ends soon is read soon: the first look after the bound's
@@ -179,29 +175,44 @@ impl Client<'_> {
                 "failed" => return self.inlined(&task.id, &now, "error").map(Reply::Error),
                 "cancelled" => return Err(self.cancelled_by_server(&task.id)),
                 "input_required" => {
-                    let requests = now["inputRequests"]
-                        .as_object()
-                        .cloned()
-                        .unwrap_or_default();
-                    let unanswered: serde_json::Map<String, Value> = requests
-                        .into_iter()
-                        .filter(|(key, _)| !answered.contains(key))
-                        .collect();
-                    if unanswered.is_empty() {
-                        continue;
-                    }
-                    let responses = self.responses(&unanswered)?;
-                    answered.extend(unanswered.into_iter().map(|(key, _)| key));
-                    let update = json!({ "taskId": task.id, "inputResponses": responses });
-                    if let Reply::Error(error) =
-                        self.ask(route, id, "tasks/update", &update).await?
-                    {
-                        return Ok(Reply::Error(error));
+                    let asked = self.answer_task(route, id, &task.id, &now, &mut answered);
+                    if let Some(refused) = asked.await? {
+                        return Ok(refused);
                     }
                 }
                 _ => {}
             }
         }
+    }
+
+    /// Answers the questions a waiting task shows that were not answered
+    /// yet (a poll read before the server took answers in shows them again),
+    /// with `tasks/update`; the server's error if it refuses the answers.
+    async fn answer_task(
+        &self,
+        route: &Route,
+        id: u64,
+        task_id: &str,
+        task: &Value,
+        answered: &mut std::collections::BTreeSet<String>,
+    ) -> Result<Option<Reply>> {
+        let unanswered: serde_json::Map<String, Value> = task["inputRequests"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(key, _)| !answered.contains(*key))
+            .map(|(key, request)| (key.clone(), request.clone()))
+            .collect();
+        if unanswered.is_empty() {
+            return Ok(None);
+        }
+        let responses = self.responses(&unanswered)?;
+        answered.extend(unanswered.into_iter().map(|(key, _)| key));
+        let update = json!({ "taskId": task_id, "inputResponses": responses });
+        Ok(match self.ask(route, id, "tasks/update", &update).await? {
+            Reply::Error(error) => Some(Reply::Error(error)),
+            Reply::Result(_) => None,
+        })
     }
 
     /// The outcome a finished task inlines under `field` (`result` or `error`):
@@ -264,7 +275,7 @@ impl Client<'_> {
                 return;
             };
             self.show(&now);
-            if TERMINAL.contains(&now["status"].as_str().unwrap_or_default()) {
+            if TaskStatus::of(&now).ended() {
                 return;
             }
         }
