@@ -20,6 +20,7 @@ use mur_lockfile::{Lockfile, ReadOutcome};
 use serde_json::{Value, json};
 
 use crate::bridge_proxy::{answer, proxy_initialized};
+use crate::tasks::{cancelled_task, final_status};
 use crate::{interop_python, node};
 
 /// A bridge started in a sandbox: its project, its session line, and its pid
@@ -279,19 +280,11 @@ fn a_tool_that_runs_only_as_a_task_is_followed_to_its_result() {
         "x",
     ]);
     out.assert_code(2);
-    let cancelled = out
-        .stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("DEBUG cancelling task "))
-        .and_then(|l| l.split(':').next())
-        .unwrap_or_else(|| panic!("no task cancelled: {out}"));
-    let task = bridge.mur(&[
-        "call",
-        "tasks/get",
-        "--args",
-        &json!({ "taskId": cancelled }).to_string(),
-    ]);
-    assert_eq!(task.json()["status"], "cancelled", "{task}");
+    let cancelled = cancelled_task(&out);
+    assert_eq!(
+        final_status(&cancelled, |argv| bridge.mur(argv)),
+        "cancelled"
+    );
     bridge.stop();
 }
 

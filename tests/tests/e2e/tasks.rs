@@ -25,7 +25,7 @@ fn with_fixtures(sandbox: &Sandbox, extra: &[&str]) -> mur_e2e::Session {
 }
 
 /// The id of the task `mur -v` said it cancelled on its way out.
-fn cancelled_task(out: &Output) -> String {
+pub(crate) fn cancelled_task(out: &Output) -> String {
     out.stderr
         .lines()
         .find_map(|line| line.strip_prefix("DEBUG cancelling task "))
@@ -34,12 +34,13 @@ fn cancelled_task(out: &Output) -> String {
         .to_owned()
 }
 
-/// The status `id` ends with, as `tasks/get` says it: a cancel is
-/// acknowledged before the task has settled, so this waits for the end.
-fn final_status(sandbox: &Sandbox, id: &str) -> Value {
+/// The status `id` ends with, as `tasks/get` through `devtools` (mur's argv after
+/// `devtools`) says it: a cancel is acknowledged before the task has settled, so
+/// this waits for the end.
+pub(crate) fn final_status(id: &str, devtools: impl Fn(&[&str]) -> Output) -> Value {
+    let args = json!({ "taskId": id }).to_string();
     wait_until(&format!("task {id} to end"), || {
-        let args = json!({ "taskId": id }).to_string();
-        let task = sandbox.devtools(&["call", "tasks/get", "--args", &args]);
+        let task = devtools(&["call", "tasks/get", "--args", &args]);
         task.assert_code(0);
         let status = task.json()["status"].clone();
         (status != "working" && status != "input_required").then_some(status)
@@ -175,7 +176,10 @@ fn a_task_asks_through_tasks_update_and_a_call_that_stops_waiting_cancels_it() {
     ]);
     out.assert_code(5);
     out.assert_stderr_contains("asks \"Delete b?\" and mur has no answer");
-    assert_eq!(final_status(&sandbox, &cancelled_task(&out)), "cancelled");
+    assert_eq!(
+        final_status(&cancelled_task(&out), |argv| sandbox.devtools(argv)),
+        "cancelled"
+    );
 
     // Out of time: exit 2, and the task is cancelled.
     let slow = [
@@ -189,7 +193,10 @@ fn a_task_asks_through_tasks_update_and_a_call_that_stops_waiting_cancels_it() {
     ];
     let out = sandbox.devtools(&slow);
     out.assert_code(2);
-    assert_eq!(final_status(&sandbox, &cancelled_task(&out)), "cancelled");
+    assert_eq!(
+        final_status(&cancelled_task(&out), |argv| sandbox.devtools(argv)),
+        "cancelled"
+    );
 }
 
 #[test]
