@@ -240,6 +240,8 @@ fn outcome_of(outcome: &std::result::Result<(), Error>) -> Outcome {
         return Outcome::Ok;
     };
     match e.kind() {
+        // Several sessions, a bad `--endpoint`: nothing the verb's shape could help.
+        ErrorKind::Usage if e.is_about_session() => Outcome::SessionError,
         ErrorKind::Usage => Outcome::UsageError,
         ErrorKind::Transport | ErrorKind::NoSession | ErrorKind::SessionActive => {
             Outcome::SessionError

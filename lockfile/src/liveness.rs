@@ -304,29 +304,52 @@ pub async fn check(client: &Http, lock: &Lockfile) -> Liveness {
 /// Judge many lockfiles: one look at each distinct pid, then the HTTP probes of the
 /// sessions' processes concurrently. Verdicts come back in the order of `locks`.
 pub async fn check_all(client: &Http, locks: &[&Lockfile]) -> Vec<Liveness> {
+    // Every lockfile is probed, so every verdict is there.
+    let probed: Vec<(&Lockfile, bool)> = locks.iter().map(|lock| (*lock, true)).collect();
+    check_wanted(client, &probed)
+        .await
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// As [`check_all`], but only the lockfiles paired with `true` are probed: another is
+/// judged by its process alone, `None` while that runs. A call for one project
+/// does not wait on the probe of another's session (stopped in a debugger, it
+/// would cost the whole probe timeout), yet still sees which lockfiles are stale.
+pub async fn check_wanted(client: &Http, locks: &[(&Lockfile, bool)]) -> Vec<Option<Liveness>> {
     let pids: Vec<(u32, Option<i64>)> = locks
         .iter()
-        .map(|lock| (lock.pid, started_at_secs(lock)))
+        .map(|(lock, _)| (lock.pid, started_at_secs(lock)))
         .collect();
     let states = process_states(&pids);
     let probes = locks
         .iter()
         .zip(states)
-        .map(|(lock, state)| check_with_state(client, lock, state));
+        .map(|(&(lock, probe), state)| async move {
+            match stale(lock, state) {
+                Some(stale) => Some(stale),
+                None if probe => Some(check_running(client, lock).await),
+                None => None,
+            }
+        });
     futures_util::future::join_all(probes).await
 }
 
-async fn check_with_state(client: &Http, lock: &Lockfile, state: ProcessState) -> Liveness {
+/// The verdict on a lockfile whose process is gone or is another's now.
+fn stale(lock: &Lockfile, state: ProcessState) -> Option<Liveness> {
     match state {
-        ProcessState::Gone => return Liveness::Stale(format!("pid {} is gone", lock.pid)),
-        ProcessState::Reused => {
-            return Liveness::Stale(format!(
-                "pid {} now belongs to a process started after the session",
-                lock.pid
-            ));
-        }
-        ProcessState::Session => {}
+        ProcessState::Gone => Some(Liveness::Stale(format!("pid {} is gone", lock.pid))),
+        ProcessState::Reused => Some(Liveness::Stale(format!(
+            "pid {} now belongs to a process started after the session",
+            lock.pid
+        ))),
+        ProcessState::Session => None,
     }
+}
+
+/// The verdict on a lockfile whose session's process runs.
+async fn check_running(client: &Http, lock: &Lockfile) -> Liveness {
     // Stdio sessions have no endpoint: their process is all there is to check.
     if lock.transport == Transport::Stdio {
         return Liveness::Live;

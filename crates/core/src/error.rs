@@ -65,6 +65,7 @@ pub struct Error {
     hints: Vec<String>,
     stdout: Option<Vec<u8>>,
     clap: Option<clap::Error>,
+    about_session: bool,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -78,6 +79,7 @@ impl Error {
             hints: Vec::new(),
             stdout: None,
             clap: None,
+            about_session: false,
         }
     }
 
@@ -134,6 +136,18 @@ impl Error {
         self
     }
 
+    /// Marks a usage error as one about which session to reach (several are
+    /// running, a bad `--endpoint`), not about what was typed for the verb: a
+    /// usage record then does not count it against the verb.
+    pub fn about_session(mut self) -> Self {
+        self.about_session = true;
+        self
+    }
+
+    pub fn is_about_session(&self) -> bool {
+        self.about_session
+    }
+
     pub fn stdout(&self) -> Option<&[u8]> {
         self.stdout.as_deref()
     }
@@ -186,6 +200,7 @@ impl From<clap::Error> for Error {
             hints: Vec::new(),
             stdout: None,
             clap: Some(e),
+            about_session: false,
         }
     }
 }

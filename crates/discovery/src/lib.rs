@@ -83,9 +83,11 @@ fn checked_endpoint(url: &str) -> Result<String> {
     mur_lockfile::endpoint::check_loopback(url)
         .map(|()| url.to_owned())
         .map_err(|why| {
-            Error::usage(format!("`--endpoint {url}` {why}")).with_hint(
-                "devtools sessions listen on loopback, e.g. `--endpoint http://127.0.0.1:PORT/mcp`",
-            )
+            Error::usage(format!("`--endpoint {url}` {why}"))
+                .with_hint(
+                    "devtools sessions listen on loopback, e.g. `--endpoint http://127.0.0.1:PORT/mcp`",
+                )
+                .about_session()
         })
 }
 
@@ -104,11 +106,18 @@ async fn resolve_unbounded(
         _ => None,
     };
     let registry = registry();
-    let survey = survey(&registry, http, report).await?;
+    // Only the project's session is probed when `--project` names one.
+    let wanted = |found: &Found| project.as_ref().is_none_or(|p| p.matches_lockfile(found));
+    let survey = lockfiles::survey_wanted(&registry, http, wanted, report).await?;
     survey.collect_garbage(&registry, report);
     survey.report_impostors(report);
     let candidates: Vec<Candidate> = survey.live.iter().map(Candidate::from_lockfile).collect();
-    let chosen = select::unique(candidates, project.as_ref())
+    let silent: Vec<(Candidate, String)> = survey
+        .unresponsive
+        .iter()
+        .map(|(found, why)| (Candidate::from_lockfile(found), why.clone()))
+        .collect();
+    let chosen = select::unique(candidates, &silent, project.as_ref())
         .map_err(|e| unresponsive_instead(e, &survey, project.as_ref()));
     match (chosen, range) {
         (Err(e), Some(range)) if e.kind() == mur_core::Kind::NoSession => {
@@ -118,7 +127,7 @@ async fn resolve_unbounded(
                 range.last
             );
             let found = scan::scan(http, range, report).await;
-            let chosen = select::unique(found, project.as_ref()).map_err(|e| {
+            let chosen = select::unique(found, &[], project.as_ref()).map_err(|e| {
                 e.with_hint(format!(
                     "`--auto` scanned 127.0.0.1 ports {}-{}",
                     range.first, range.last
@@ -174,7 +183,8 @@ fn unresponsive_instead(
 
 /// Tells where discovery looked and how to get a session, when it found none.
 fn no_session_hint(e: Error, registry: &mur_lockfile::Registry, scanned: bool) -> Error {
-    if e.kind() != mur_core::Kind::NoSession || scanned {
+    // A session was found that mur cannot call (stdio): its own hint says what to do.
+    if e.kind() != mur_core::Kind::NoSession || scanned || !e.hints().is_empty() {
         return e;
     }
     e.with_hint(format!(

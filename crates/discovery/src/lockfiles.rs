@@ -44,6 +44,17 @@ pub async fn survey(
     http: &mur_http::Http,
     report: &mut dyn Report,
 ) -> Result<Survey> {
+    survey_wanted(registry, http, |_| true, report).await
+}
+
+/// As [`survey`], but only the sessions `wanted` keeps are probed: the others are
+/// judged stale or left out, by their process alone.
+pub async fn survey_wanted(
+    registry: &Registry,
+    http: &mur_http::Http,
+    wanted: impl Fn(&Found) -> bool,
+    report: &mut dyn Report,
+) -> Result<Survey> {
     if registry.dir().exists() {
         registry.check_dir_trusted().map_err(|reason| {
             Error::no_session(reason).with_hint(
@@ -61,10 +72,13 @@ pub async fn survey(
         .into_iter()
         .filter_map(|entry| valid_or_notice(entry, report))
         .collect();
-    let locks: Vec<&Lockfile> = valid.iter().map(|f| &f.lock).collect();
-    let verdicts = liveness::check_all(http, &locks).await;
+    let locks: Vec<(&Lockfile, bool)> = valid.iter().map(|f| (&f.lock, wanted(f))).collect();
+    let verdicts = liveness::check_wanted(http, &locks).await;
     let mut survey = Survey::default();
     for (found, verdict) in valid.into_iter().zip(verdicts) {
+        let Some(verdict) = verdict else {
+            continue;
+        };
         match verdict {
             Liveness::Live => survey.live.push(found),
             Liveness::Stale(reason) => {

@@ -62,31 +62,42 @@ impl ProjectFilter {
     }
 
     pub fn matches(&self, c: &Candidate) -> bool {
-        c.project == self.canonical
-            || c.lockfile
-                .as_deref()
+        self.matches_parts(&c.project, c.lockfile.as_deref())
+    }
+
+    /// Whether the lockfile `found` is this project's (before any probe).
+    pub fn matches_lockfile(&self, found: &Found) -> bool {
+        self.matches_parts(&found.lock.project, Some(&found.path))
+    }
+
+    fn matches_parts(&self, project: &str, lockfile: Option<&Path>) -> bool {
+        project == self.canonical
+            || lockfile
                 .and_then(Path::file_name)
                 .is_some_and(|n| n == self.file_name.as_str())
     }
 }
 
-/// The unique usable session among `candidates`.
-pub fn unique(candidates: Vec<Candidate>, project: Option<&ProjectFilter>) -> Result<Candidate> {
-    let wanted: Vec<Candidate> = match project {
-        Some(filter) => candidates
-            .into_iter()
-            .filter(|c| filter.matches(c))
-            .collect(),
-        None => candidates,
-    };
-    let (http, stdio): (Vec<_>, Vec<_>) = wanted
+/// The unique usable session among `candidates`. `silent` are sessions whose process
+/// runs but did not answer the probe (with why): beside one that answered, which one
+/// is meant is not known (the user's own app may be the one stopped in a debugger).
+pub fn unique(
+    candidates: Vec<Candidate>,
+    silent: &[(Candidate, String)],
+    project: Option<&ProjectFilter>,
+) -> Result<Candidate> {
+    let meant = |c: &Candidate| project.is_none_or(|filter| filter.matches(c));
+    let (http, stdio): (Vec<_>, Vec<_>) = candidates
         .into_iter()
+        .filter(|c| meant(c))
         .partition(|c| c.transport == Transport::Http);
+    let silent: Vec<(Candidate, String)> =
+        silent.iter().filter(|(c, _)| meant(c)).cloned().collect();
     match (http.len(), stdio.first()) {
-        (1, _) => Ok(http.into_iter().next().expect("one element")),
+        (1, _) if silent.is_empty() => Ok(http.into_iter().next().expect("one element")),
         (0, Some(s)) => Err(stdio_refused(s)),
         (0, None) => Err(none_found(project)),
-        _ => Err(ambiguous(&http)),
+        _ => Err(ambiguous(&http, &silent)),
     }
 }
 
@@ -100,26 +111,66 @@ fn none_found(project: Option<&ProjectFilter>) -> Error {
     }
 }
 
+/// A stdio session's process is all there is: mur reaches it through a bridge, which
+/// is a session of its own (`bridge` names it after its own `--project`).
 fn stdio_refused(s: &Candidate) -> Error {
     Error::no_session(format!(
         "the session for `{}` (pid {}) uses the stdio transport, and `mur` speaks HTTP only",
         s.project, s.pid
     ))
-    .with_hint("start the app with its devtools server on HTTP")
+    .with_hint(
+        "reach a stdio server through a bridge, a session mur can call: \
+         `mur devtools bridge --project PATH -- COMMAND…` (`session list` shows the running ones)",
+    )
 }
 
-fn ambiguous(http: &[Candidate]) -> Error {
-    let mut message = format!(
-        "{} live devtools sessions found; which one is meant?",
-        http.len()
+/// Several sessions and no word on which one is meant; `silent` are those whose
+/// process runs but did not answer the probe (with why), which are meant no less than
+/// the ones that answered: a call must not go to another app while the user's own is
+/// stopped in a debugger.
+fn ambiguous(http: &[Candidate], silent: &[(Candidate, String)]) -> Error {
+    let mut message = if silent.is_empty() {
+        format!(
+            "{} live devtools sessions found; which one is meant?",
+            http.len()
+        )
+    } else {
+        format!(
+            "{} devtools sessions found, {} of them not answering; which one is meant?",
+            http.len() + silent.len(),
+            silent.len()
+        )
+    };
+    // By project: the directory's order (of hashes) means nothing to a reader.
+    let mut answering: Vec<&Candidate> = http.iter().collect();
+    answering.sort_by(|a, b| a.project.cmp(&b.project));
+    let rows = answering.into_iter().map(|c| (c, String::new())).chain(
+        silent
+            .iter()
+            .map(|(c, why)| (c, format!("; runs but {why}"))),
     );
-    for c in http {
+    let width = http
+        .iter()
+        .chain(silent.iter().map(|(c, _)| c))
+        .map(|c| c.project.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (c, note) in rows {
         message.push_str(&format!(
-            "\n  {}  {}  (pid {})",
+            "\n  {:width$}  {}  (pid {}{note})",
             c.project, c.endpoint, c.pid
         ));
     }
-    Error::usage(message).with_hint("choose one with `--project PATH` or `--endpoint URL`")
+    let error = Error::usage(message)
+        .with_hint("choose one with `--project PATH` or `--endpoint URL`")
+        .about_session();
+    match silent.first() {
+        Some((c, _)) => error.with_hint(format!(
+            "is it stopped in a debugger or overloaded? `kill -CONT {}` resumes a stopped process",
+            c.pid
+        )),
+        None => error,
+    }
 }
 
 #[cfg(test)]
@@ -144,24 +195,46 @@ mod tests {
             candidate("/a", 1, Transport::Stdio),
             candidate("/b", 2, Transport::Http),
         ];
-        assert_eq!(unique(all, None).expect("one").project, "/b");
+        assert_eq!(unique(all, &[], None).expect("one").project, "/b");
     }
 
     #[test]
     fn several_sessions_are_a_usage_error_listing_each() {
         let all = vec![
             candidate("/a", 1, Transport::Http),
-            candidate("/b", 2, Transport::Http),
+            candidate("/b/cd", 2, Transport::Http),
         ];
-        let err = unique(all, None).expect_err("ambiguous");
+        let err = unique(all, &[], None).expect_err("ambiguous");
         assert_eq!(err.exit_code(), 1);
-        assert!(err.message().contains("/a  http://127.0.0.1:1/mcp"));
-        assert!(err.message().contains("/b  http://127.0.0.1:2/mcp"));
+        assert_eq!(
+            err.message(),
+            "2 live devtools sessions found; which one is meant?\n  \
+             /a     http://127.0.0.1:1/mcp  (pid 1)\n  \
+             /b/cd  http://127.0.0.1:2/mcp  (pid 1)"
+        );
+    }
+
+    #[test]
+    fn a_session_that_did_not_answer_is_among_those_to_choose_from() {
+        let live = [candidate("/a", 1, Transport::Http)];
+        let silent = [(
+            candidate("/b", 2, Transport::Http),
+            "did not answer the probe within 1500 ms".to_owned(),
+        )];
+        let err = unique(live.to_vec(), &silent, None).expect_err("ambiguous");
+        assert_eq!(err.exit_code(), 1);
+        assert_eq!(
+            err.message(),
+            "2 devtools sessions found, 1 of them not answering; which one is meant?\n  \
+             /a  http://127.0.0.1:1/mcp  (pid 1)\n  \
+             /b  http://127.0.0.1:2/mcp  (pid 1; runs but did not answer the probe within 1500 ms)"
+        );
+        assert!(err.is_about_session());
     }
 
     #[test]
     fn a_lone_stdio_session_is_refused() {
-        let err = unique(vec![candidate("/a", 0, Transport::Stdio)], None).expect_err("stdio");
+        let err = unique(vec![candidate("/a", 0, Transport::Stdio)], &[], None).expect_err("stdio");
         assert_eq!(err.exit_code(), 4);
         assert!(err.message().contains("stdio"));
     }
@@ -178,11 +251,15 @@ mod tests {
             candidate(&canonical, 2, Transport::Http),
         ];
         assert_eq!(
-            unique(all, Some(&filter)).expect("match").endpoint,
+            unique(all, &[], Some(&filter)).expect("match").endpoint,
             "http://127.0.0.1:2/mcp"
         );
-        let err =
-            unique(vec![candidate("/other", 1, Transport::Http)], Some(&filter)).expect_err("none");
+        let err = unique(
+            vec![candidate("/other", 1, Transport::Http)],
+            &[],
+            Some(&filter),
+        )
+        .expect_err("none");
         assert_eq!(err.exit_code(), 4);
     }
 }

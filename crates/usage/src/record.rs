@@ -86,7 +86,8 @@ pub enum Outcome {
     RpcError,
     /// The verb component failed (exit 6).
     PluginError,
-    /// No session, or it could not be reached (exit 2, 4).
+    /// No session, or it could not be reached (exit 2, 4), or which one is meant was
+    /// not said (several running, a bad `--endpoint`; exit 1).
     SessionError,
     /// mur itself failed (exit 7).
     InternalError,

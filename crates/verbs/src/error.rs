@@ -129,12 +129,10 @@ impl From<VerbError> for Error {
     fn from(e: VerbError) -> Self {
         let mut error = Error::new(e.kind(), e.to_string());
         match &e {
-            VerbError::UnknownVerb(name) => {
-                return error
-                    .with_hint(format!(
-                        "call a tool directly with `mur devtools call {name} --args JSON`"
-                    ))
-                    .with_hint("`mur devtools verbs list` shows the installed verbs");
+            // No `call NAME` hint: the word need not be a tool's name (`export-todos`
+            // stands for `exportTodos`), and `catalog` names them all.
+            VerbError::UnknownVerb(_) => {
+                return error.with_hint("`mur devtools verbs list` shows the installed verbs");
             }
             VerbError::Usage {
                 usage, unquoted, ..

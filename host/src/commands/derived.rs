@@ -187,11 +187,17 @@ async fn lookup(
                 "no devtools session is running to look for a tool of that name".to_owned(),
             )));
         }
+        // Which session is meant is not known, and the word may well be a tool of
+        // the one meant: the session is what to choose (a typo's word comes second).
         Err(e) if e.kind() == Kind::Usage => {
-            return Ok(Err(Unknown::Unread(format!(
-                "to look for a tool of that name: {} (`--project PATH` or `--endpoint URL` picks one)",
-                e.message().lines().next().unwrap_or_default()
-            ))));
+            let near = nearest_word(name, &[]).map(|word| format!("or did you mean `{word}`?"));
+            let why = format!(
+                "`{name}` is no installed verb: a tool's verb is looked up in the session chosen"
+            );
+            return Err(near
+                .into_iter()
+                .fold(e, Error::with_first_hint)
+                .with_first_hint(why));
         }
         Err(e) => return Err(e),
     };
@@ -231,13 +237,18 @@ fn unknown_verb(name: &str, unknown: &Unknown) -> Error {
             each.join(", ")
         ));
     }
-    let installed = VerbHost::summaries().into_iter().map(|(word, _)| word);
-    let tools = mur_verbs::derived::verb_names(listed).into_iter().flatten();
-    let words = installed.chain(crate::cli::host_verbs()).chain(tools);
-    match mur_core::nearest(name, words) {
+    match nearest_word(name, listed) {
         Some(word) => error.with_first_hint(format!("did you mean `{word}`?")),
         None => error,
     }
+}
+
+/// The installed verb, host command or verb of a tool in `listed` nearest to `name`.
+fn nearest_word(name: &str, listed: &[Value]) -> Option<String> {
+    let installed = VerbHost::summaries().into_iter().map(|(word, _)| word);
+    let tools = mur_verbs::derived::verb_names(listed).into_iter().flatten();
+    let words = installed.chain(crate::cli::host_verbs()).chain(tools);
+    mur_core::nearest(name, words)
 }
 
 /// The session's tool list, through the cache.

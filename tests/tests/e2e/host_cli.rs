@@ -86,13 +86,14 @@ fn a_bad_timeout_is_a_usage_error() {
 }
 
 #[test]
-fn an_unknown_verb_exits_1_pointing_at_call_and_verbs_list() {
+fn an_unknown_verb_exits_1_pointing_at_verbs_list() {
     let out = Sandbox::new().mur(&["devtools", "frobnicate", "#x"]);
     out.assert_code(1);
     assert_eq!(out.stdout, "");
     out.assert_stderr_starts_with("error: unknown verb `frobnicate`\n");
-    out.assert_stderr_contains("`mur devtools call frobnicate --args JSON`");
     out.assert_stderr_contains("`mur devtools verbs list`");
+    // The word need not be a tool's name, and with no session `call` could not run.
+    assert!(!out.stderr.contains("devtools call"), "{out}");
 }
 
 #[test]

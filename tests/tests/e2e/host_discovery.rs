@@ -61,6 +61,81 @@ fn project_picks_one_of_several_sessions() {
 }
 
 #[test]
+fn a_stopped_session_beside_a_live_one_is_not_passed_over_and_project_does_not_wait_for_it() {
+    let (sb, [a, b]) = Sandbox::with_apps(["a", "b"]);
+    b.signal("STOP");
+    let out = sb.mur(&["devtools", "call", "version"]);
+    // The probe of `b` is not waited for when `--project` names `a`: within a
+    // bound shorter than the probe's 1.5 s.
+    let picked = sb.mur(&[
+        "devtools",
+        "--timeout",
+        "1000",
+        "--project",
+        a.lock.project.as_str(),
+        "call",
+        "version",
+    ]);
+    b.signal("CONT");
+    out.assert_code(1);
+    assert_eq!(out.stdout, "");
+    let width = a.lock.project.len().max(b.lock.project.len());
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: 2 devtools sessions found, 1 of them not answering; which one is meant?\n\
+             \x20 {:width$}  {}  (pid {})\n\
+             \x20 {:width$}  {}  (pid {}; runs but did not answer the probe within 1500 ms)\n\
+             hint: choose one with `--project PATH` or `--endpoint URL`\n\
+             hint: is it stopped in a debugger or overloaded? `kill -CONT {}` resumes a stopped process\n",
+            a.lock.project,
+            a.endpoint(),
+            a.pid(),
+            b.lock.project,
+            b.endpoint(),
+            b.pid(),
+            b.pid(),
+        )
+    );
+    picked.assert_code(0);
+    assert_eq!(
+        picked.json()["structuredContent"]["pid"],
+        a.pid(),
+        "{picked}"
+    );
+}
+
+#[test]
+fn a_word_that_is_no_installed_verb_among_several_sessions_asks_which_session() {
+    let (sb, _sessions) = Sandbox::with_apps(["a", "b"]);
+    let out = sb.mur(&["devtools", "export-todos"]);
+    out.assert_code(1);
+    out.assert_stderr_starts_with("error: 2 live devtools sessions found; which one is meant?\n");
+    let hints: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("hint:"))
+        .collect();
+    assert_eq!(
+        hints,
+        [
+            "hint: `export-todos` is no installed verb: a tool's verb is looked up in the session chosen",
+            "hint: choose one with `--project PATH` or `--endpoint URL`",
+        ],
+        "{out}"
+    );
+    // Chosen, the session's tool `exportTodos` is the verb.
+    let project = sb.project("a");
+    let chosen = sb.mur(&[
+        "devtools",
+        "--project",
+        project.to_str().expect("utf-8"),
+        "export-todos",
+    ]);
+    chosen.assert_code(0);
+}
+
+#[test]
 fn project_without_a_session_exits_4() {
     let sb = Sandbox::new();
     let _a = sb.start_sample(&sb.project("a"));

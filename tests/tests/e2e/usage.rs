@@ -146,6 +146,42 @@ fn a_record_names_the_session_the_failure_class_and_never_a_value() {
 }
 
 #[test]
+fn not_saying_which_session_is_meant_is_a_session_error_not_the_verbs() {
+    let (sandbox, _apps) = Sandbox::with_apps(["a", "b"]);
+    sandbox
+        .devtools(&["state", "--selector", "#count"])
+        .assert_code(1);
+    sandbox
+        .devtools(&["--endpoint", "http://example.com/mcp", "call", "ping"])
+        .assert_code(1);
+    // Chosen, the session's tool refuses the argv: that is the verb's.
+    let a = sandbox.project("a");
+    let a = a.to_str().expect("utf-8");
+    sandbox
+        .devtools(&["--project", a, "state", "--bogus"])
+        .assert_code(1);
+    let records = records(&sandbox.usage_log());
+    let outcomes: Vec<(&str, u64, &str)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["verb"].as_str().unwrap_or_default(),
+                r["exit"].as_u64().unwrap_or_default(),
+                r["outcome"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("state", 1, "session-error"),
+            ("call", 1, "session-error"),
+            ("state", 1, "usage-error"),
+        ]
+    );
+}
+
+#[test]
 fn a_verb_that_does_not_exist_is_recorded_as_asked_for_and_an_unknown_tool_as_refused() {
     let (sandbox, _app) = Sandbox::with_app();
     let asked = sandbox.devtools(&["get-text", "--selector", "#count"]);

@@ -266,7 +266,6 @@ fn an_unknown_name_without_a_session_is_still_an_unknown_verb() {
     assert_eq!(
         out.stderr,
         "error: unknown verb `frobnicate`\n\
-         hint: call a tool directly with `mur devtools call frobnicate --args JSON`\n\
          hint: `mur devtools verbs list` shows the installed verbs\n\
          hint: no devtools session is running to look for a tool of that name\n"
     );
@@ -283,7 +282,6 @@ fn a_mistyped_verb_is_answered_with_the_word_it_is_nearest() {
         clik.stderr,
         "error: unknown verb `clik`\n\
          hint: did you mean `click`?\n\
-         hint: call a tool directly with `mur devtools call clik --args JSON`\n\
          hint: `mur devtools verbs list` shows the installed verbs\n\
          hint: no devtools session is running to look for a tool of that name\n"
     );
