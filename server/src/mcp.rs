@@ -167,6 +167,29 @@ impl DevtoolsHandler {
         })
     }
 
+    /// rmcp's gate on `tasks/*`, for a request it could not read: the answer a
+    /// well-formed one gets first, so that malformed params are -32602 only
+    /// where the method is served — -32601 from a server that runs no tasks,
+    /// -32021 to a request that did not declare the extension.
+    fn tasks_gate(
+        &self,
+        method: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if !self.get_info().capabilities.supports_tasks() {
+            return Err(method_not_found(method));
+        }
+        if !context
+            .client_capabilities()
+            .is_some_and(|caps| caps.supports_tasks())
+        {
+            return Err(ErrorData::missing_required_client_capability(
+                ClientCapabilities::builder().enable_tasks().build(),
+            ));
+        }
+        Ok(())
+    }
+
     /// `tools/call` itself. A call of a task-supporting tool from a client
     /// that can follow tasks may become one (see [`task::serve`]); `finish`
     /// then goes with it, to record the call when it ends.
@@ -375,6 +398,9 @@ impl ServerHandler for DevtoolsHandler {
     ) -> Result<CustomResult, ErrorData> {
         if is_inline(&context) && REMOVED_IN_2026_07_28.contains(&&*request.method) {
             return Err(method_not_found(&request.method));
+        }
+        if TASK_METHODS.contains(&&*request.method) {
+            self.tasks_gate(&request.method, &context)?;
         }
         Err(not_understood(&request.method, request.params.as_ref()))
     }
@@ -658,6 +684,10 @@ const REMOVED_IN_2026_07_28: &[&str] = &[
     "resources/unsubscribe",
 ];
 
+/// The methods of the tasks extension, which rmcp serves only behind its gate
+/// (see [`DevtoolsHandler::tasks_gate`]).
+const TASK_METHODS: &[&str] = &["tasks/get", "tasks/update", "tasks/cancel"];
+
 /// -32601 with the method alone as its message, as rmcp answers it.
 fn method_not_found(method: &str) -> ErrorData {
     ErrorData::new(
@@ -690,6 +720,9 @@ fn not_understood(method: &str, params: Option<&Value>) -> ErrorData {
         "prompts/get" => malformed::<GetPromptRequestParams>(params),
         "logging/setLevel" => malformed::<SetLevelRequestParams>(params),
         "initialize" => malformed::<InitializeRequestParams>(params),
+        "tasks/get" => malformed::<GetTaskParams>(params),
+        "tasks/update" => malformed::<UpdateTaskParams>(params),
+        "tasks/cancel" => malformed::<CancelTaskParams>(params),
         _ => return method_not_found(method),
     };
     let fault = fault.unwrap_or_else(|| "they are not what the method takes".to_owned());

@@ -7,5 +7,6 @@ mod http_hostile;
 mod lockfile_lifecycle;
 mod mcp_calls;
 mod mcp_features;
+mod mcp_tasks;
 mod stdio_session;
 mod support;
