@@ -26,21 +26,43 @@ pub fn payload(result: &Value) -> Value {
 }
 
 /// The kinds of the `content` blocks [`payload`] leaves out (`["image", "text"]`):
-/// every block but the first text one, when that text is what is printed. None
-/// when the payload is the `structuredContent` (which the blocks only repeat, by
-/// the spec's advice) or the whole result.
+/// beside `structuredContent`, every block but the text ones that only repeat it
+/// as JSON (the spec's advice; a caption or an image is news); else every block
+/// but the first text one, when that text is what is printed. None when the whole
+/// result is printed.
 pub fn left_out(result: &Value) -> Vec<&str> {
-    if result.get("structuredContent").is_some() || first_text(result).is_none() {
+    let blocks = result["content"].as_array().map_or(&[][..], Vec::as_slice);
+    if let Some(structured) = result.get("structuredContent") {
+        return blocks
+            .iter()
+            .filter(|block| !repeats(block, structured))
+            .map(kind)
+            .collect();
+    }
+    if first_text(result).is_none() {
         return Vec::new();
     }
-    let blocks = result["content"].as_array().map_or(&[][..], Vec::as_slice);
     let printed = blocks.iter().position(|block| block["type"] == "text");
     blocks
         .iter()
         .enumerate()
         .filter(|(at, _)| Some(*at) != printed)
-        .map(|(_, block)| block["type"].as_str().unwrap_or("unknown"))
+        .map(|(_, block)| kind(block))
         .collect()
+}
+
+fn kind(block: &Value) -> &str {
+    block["type"].as_str().unwrap_or("unknown")
+}
+
+/// Whether `block` is a text block holding `structured` as JSON.
+fn repeats(block: &Value, structured: &Value) -> bool {
+    let Some(text) = block["text"].as_str().filter(|_| block["type"] == "text") else {
+        return false;
+    };
+    // Prose is not parsed: only JSON text can repeat the structured content.
+    let json = text.trim_start().starts_with(['{', '[']);
+    json && serde_json::from_str::<Value>(text).is_ok_and(|parsed| &parsed == structured)
 }
 
 #[cfg(test)]
@@ -73,13 +95,20 @@ mod tests {
         assert_eq!(left_out(&first_is_image), ["image"]);
         let one = json!({"content": [{"type": "text", "text": "hello"}]});
         assert!(left_out(&one).is_empty());
-        let structured = json!({"structuredContent": {"a": 1}, "content": [
-            {"type": "text", "text": "{\"a\":1}"}, {"type": "image"}
+        let repeated = json!({"structuredContent": {"a": 1}, "content": [
+            {"type": "text", "text": "{\n  \"a\": 1\n}"}
         ]});
         assert!(
-            left_out(&structured).is_empty(),
-            "the structured content is printed"
+            left_out(&repeated).is_empty(),
+            "the text only repeats the structured content printed"
         );
+        let more = json!({"structuredContent": {"a": 1}, "content": [
+            {"type": "text", "text": "{\"a\":1}"},
+            {"type": "text", "text": "The counter is at 1."},
+            {"type": "image"},
+            {"type": "text", "text": "{\"a\":2}"}
+        ]});
+        assert_eq!(left_out(&more), ["text", "image", "text"]);
         let no_text = json!({"content": [{"type": "image"}]});
         assert!(left_out(&no_text).is_empty(), "the whole result is printed");
     }

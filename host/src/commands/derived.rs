@@ -128,8 +128,13 @@ fn unprinted(result: &Value, tool: &str, arguments: &Map<String, Value>) -> Vec<
         return Vec::new();
     }
     let blocks = if kinds.len() == 1 { "block" } else { "blocks" };
+    let printed = if result.get("structuredContent").is_some() {
+        "the structured content"
+    } else {
+        "the text"
+    };
     vec![format!(
-        "note: the result has {} more content {blocks} ({}) than the text printed; \
+        "note: the result has {} more content {blocks} ({}) than {printed} printed; \
          `{}` prints the whole result",
         kinds.len(),
         kinds.join(", "),

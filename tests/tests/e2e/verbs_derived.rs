@@ -150,6 +150,24 @@ fn effects_show_as_the_tools_say() {
 }
 
 #[test]
+fn content_beside_the_structured_content_printed_is_named_in_a_note() {
+    let sandbox = Sandbox::new();
+    let _app = sandbox.start_app();
+    // The prose and the picture beside `overview`'s structured content.
+    let out = sandbox.devtools(&["overview"]);
+    out.assert_code(0);
+    assert_eq!(out.json()["window"], "main", "{out}");
+    assert_eq!(
+        out.stderr,
+        "note: the result has 2 more content blocks (text, image) than the structured content \
+         printed; `mur devtools call overview` prints the whole result\n"
+    );
+    // A result whose text only repeats its structured content has nothing more.
+    let state = sandbox.devtools(&["state", "--selector", "#count"]);
+    state.assert_quiet_success();
+}
+
+#[test]
 fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
     let sandbox = Sandbox::new();
     let _app = sandbox.start_app();
