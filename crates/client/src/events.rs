@@ -194,12 +194,18 @@ impl Question {
         }
     }
 
-    /// The answer `--answer KEY=VALUE` gives: `None` when none was given or
-    /// a required field has neither an answer nor a default (then someone
-    /// must be asked); a value that does not fit its field is a usage error.
-    /// Keys that are no field of this question are left for other questions.
+    /// The answer `--answer KEY=VALUE` gives: `None` when none was given for
+    /// this question (no key is one of its fields: `confirmed=true` does not
+    /// answer `confirm` with its default) or a required field has neither an
+    /// answer nor a default (then someone must be asked); a value that does not
+    /// fit its field is a usage error. Keys that are no field of this question
+    /// are left for other questions.
     pub fn answer_from(&self, answers: &[(String, String)]) -> Result<Option<Response>> {
-        if answers.is_empty() {
+        let addressed = self.fields.is_empty()
+            || answers
+                .iter()
+                .any(|(key, _)| self.fields.iter().any(|field| field.name == *key));
+        if answers.is_empty() || !addressed {
             return Ok(None);
         }
         let mut content = Map::new();
@@ -379,6 +385,32 @@ mod tests {
             err.message(),
             "`--answer confirm=maybe`: `maybe` is not true or false (yes or no)"
         );
+    }
+
+    #[test]
+    fn answers_to_none_of_its_fields_leave_a_question_of_optional_fields_open() {
+        let optional = Question::from_params(&json!({
+            "message": "Clear all todos?",
+            "requestedSchema": { "type": "object", "properties": {
+                "confirm": { "type": "boolean", "default": false }
+            } }
+        }));
+        // A mistyped key does not answer with the defaults.
+        let mistyped = answers(&[("confirmed", "true")]);
+        assert_eq!(optional.answer_from(&mistyped).expect("valid"), None);
+        let right = answers(&[("confirmed", "true"), ("confirm", "yes")]);
+        assert_eq!(
+            optional.answer_from(&right).expect("valid"),
+            Some(Response::Accept(
+                json!({ "confirm": true })
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default()
+            ))
+        );
+        // A question without fields is answered by any `--answer`.
+        let bare = Question::from_params(&json!({ "message": "Go on?" }));
+        assert!(bare.answer_from(&mistyped).expect("valid").is_some());
     }
 
     #[test]

@@ -96,18 +96,22 @@ fn a_question_is_answered_with_answer_options() {
 #[test]
 fn a_question_nobody_can_answer_fails_at_once_naming_it_and_its_answer_options() {
     let (sb, app) = with_todos(&["milk", "eggs"]);
-    let out = clear(&sb, &[]);
-    out.assert_code(5);
-    assert_eq!(out.stdout, "");
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: `{}` asks \"Clear all 2 todo(s)? This cannot be undone.\" and mur has no \
-             answer: no `--answer` answers it, and stdin and stderr are not both a terminal to \
-             ask on\nhint: answer it with `--answer confirm=true|false`\n",
-            app.endpoint()
-        )
-    );
+    // Neither no answer nor one to a key the question does not have (not answered
+    // with the field's default).
+    for extra in [&[][..], &["--answer", "confirmed=true"]] {
+        let out = clear(&sb, extra);
+        out.assert_code(5);
+        assert_eq!(out.stdout, "");
+        assert_eq!(
+            out.stderr,
+            format!(
+                "error: `{}` asks \"Clear all 2 todo(s)? This cannot be undone.\" and mur has no \
+                 answer: no `--answer` answers it, and stdin and stderr are not both a terminal to \
+                 ask on\nhint: answer it with `--answer confirm=true|false`\n",
+                app.endpoint()
+            )
+        );
+    }
     // Nothing was cleared.
     let left = sb.mur(EXPORT);
     assert_eq!(left.json()["structuredContent"]["exported"], 2, "{left}");
