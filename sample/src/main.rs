@@ -48,6 +48,9 @@ struct Args {
     /// Test only: the most calls running as tasks (default 64)
     #[arg(long, hide = true, value_name = "N")]
     max_tasks: Option<usize>,
+    /// Test only: the most tasks kept, running or ended (default 256)
+    #[arg(long, hide = true, value_name = "N")]
+    max_kept_tasks: Option<usize>,
 }
 
 impl Args {
@@ -70,6 +73,7 @@ impl Args {
                 .http_max_connections
                 .unwrap_or(defaults.max_connections),
             max_tasks: self.max_tasks.unwrap_or(defaults.max_tasks),
+            max_kept_tasks: self.max_kept_tasks.unwrap_or(defaults.max_kept_tasks),
         }
     }
 }

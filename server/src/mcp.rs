@@ -21,7 +21,7 @@ use rmcp::{
         TASKS_EXTENSION_ID, Tool, ToolAnnotations, UnsubscribeRequestParams, UpdateTaskParams,
     },
     service::RequestContext,
-    task_manager::{TaskExit, TaskManager},
+    task_manager::TaskExit,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -64,9 +64,7 @@ pub(crate) struct DevtoolsHandler {
     /// Records each `tools/call` served, when the app turned usage on.
     usage: Option<Arc<Recorder>>,
     /// The calls that became tasks, shared by every request and session.
-    tasks: TaskManager,
-    /// How many may run at once.
-    max_tasks: usize,
+    tasks: task::Tasks,
 }
 
 impl DevtoolsHandler {
@@ -82,13 +80,14 @@ impl DevtoolsHandler {
             server_info: Implementation::new(name, version),
             session: Arc::default(),
             usage: None,
-            tasks: TaskManager::new(),
-            max_tasks: task::MAX_TASKS,
+            tasks: task::Tasks::new(task::MAX_TASKS, task::MAX_KEPT_TASKS),
         }
     }
 
-    pub(crate) fn with_max_tasks(mut self, max_tasks: usize) -> Self {
-        self.max_tasks = max_tasks;
+    /// Tasks running at most, and kept at most (running or ended); set before
+    /// the first call, as it starts a new store.
+    pub(crate) fn with_task_limits(mut self, max_running: usize, max_kept: usize) -> Self {
+        self.tasks = task::Tasks::new(max_running, max_kept);
         self
     }
 
@@ -234,7 +233,7 @@ impl DevtoolsHandler {
             }
             settled
         };
-        match task::serve(&self.tasks, self.max_tasks, call, call_context, settle).await {
+        match task::serve(&self.tasks, call, call_context, settle).await {
             Served::Now(ran) => respond(&request.name, ran, inline),
             Served::Task(task) => Ok(CreateTaskResult::new(task).into()),
         }
@@ -365,6 +364,7 @@ impl ServerHandler for DevtoolsHandler {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
         self.tasks
+            .store()
             .get_task(&request.task_id)
             .map(GetTaskResult::new)
     }
@@ -375,6 +375,7 @@ impl ServerHandler for DevtoolsHandler {
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.tasks
+            .store()
             .update_task(&request.task_id, request.input_responses)
     }
 
@@ -383,7 +384,7 @@ impl ServerHandler for DevtoolsHandler {
         request: CancelTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.tasks.cancel_task(&request.task_id)
+        self.tasks.store().cancel_task(&request.task_id)
     }
 
     /// rmcp hands over as a custom request every request it could not read as

@@ -94,7 +94,8 @@ async fn serve_http(
     let stop = async move {
         let _ = reason_tx.send(signals.stop_requested(control).await);
     };
-    let handler = handler.with_max_tasks(options.http_limits.max_tasks);
+    let limits = options.http_limits;
+    let handler = handler.with_task_limits(limits.max_tasks, limits.max_kept_tasks);
     http::serve_until(listener, handler, identity, options.http_limits, stop).await?;
     announcement.withdraw();
     Ok(reason_rx.await.unwrap_or(StopReason::Finished))

@@ -1,5 +1,5 @@
 //! How long the endpoint waits for a client, and how many clients and tasks it
-//! holds at once.
+//! holds.
 
 use std::time::Duration;
 
@@ -53,6 +53,10 @@ pub struct HttpLimits {
     /// Calls running as tasks at most; at the cap, a call is served within its
     /// request. Default 64.
     pub max_tasks: usize,
+    /// Tasks kept at most, running or ended: an ended task is kept, with its
+    /// result, for an hour after it ends so that the client can read it. At the
+    /// cap, a call is served within its request. Default 256.
+    pub max_kept_tasks: usize,
 }
 
 impl Default for HttpLimits {
@@ -62,6 +66,7 @@ impl Default for HttpLimits {
             body_read_timeout: BODY_READ_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
             max_tasks: crate::task::MAX_TASKS,
+            max_kept_tasks: crate::task::MAX_KEPT_TASKS,
         }
     }
 }
