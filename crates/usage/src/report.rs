@@ -217,6 +217,10 @@ pub struct Report {
     /// Tools called on some surface, or behind an installed verb, that no
     /// named verb reached in the window.
     pub tools_without_named_calls: Vec<String>,
+    /// Whether the log (of `--agent`, if given) reaches back past the window's start
+    /// (without `--since`: holds any record): only then is a verb with no call in the
+    /// window unused, and a loser for it.
+    pub window_covered: bool,
     pub losers: Vec<Loser>,
 }
 
@@ -240,7 +244,8 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     let verbs = rows(cli().filter(|r| !unknown(r)), |r| {
         r.verb.clone().map(|v| (v, r.kind))
     });
-    let losers = losers(&verbs, criteria);
+    let covered = window_covered(records, criteria);
+    let losers = losers(&verbs, criteria, covered);
     let (unknown_verbs, refused) = refused(cli())
         .into_iter()
         .partition(|r| r.kind == Some(Kind::Unknown));
@@ -258,7 +263,25 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         unknown_verbs,
         tools_without_named_calls: without_named_calls(&chosen, criteria),
         verbs,
+        window_covered: covered,
         losers,
+    }
+}
+
+/// Whether mur's log reaches back past the window: a record of side `cli` (of the
+/// agent asked about) older than `--since`, or any at all without one. A log begun
+/// yesterday says nothing of a month.
+fn window_covered(records: &[Record], criteria: &Criteria) -> bool {
+    let agent = |r: &&Record| {
+        criteria
+            .agent
+            .as_ref()
+            .is_none_or(|a| r.agent.as_deref() == Some(a.as_str()))
+    };
+    let mut mine = records.iter().filter(|r| r.side == Side::Cli).filter(agent);
+    match &criteria.since {
+        Some(since) => mine.any(|r| !since.admits(&r.time)),
+        None => mine.next().is_some(),
     }
 }
 
@@ -336,14 +359,17 @@ pub fn refused<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<Refused> {
     refused
 }
 
-/// Installed named verbs unused in the window, or refused too often.
-fn losers(verbs: &[Row], criteria: &Criteria) -> Vec<Loser> {
+/// Installed named verbs unused in the window (when the log `covered` it), or
+/// refused too often.
+fn losers(verbs: &[Row], criteria: &Criteria, covered: bool) -> Vec<Loser> {
     let mut losers = Vec::new();
     for verb in criteria.installed.iter().filter(|v| v.kind.is_named()) {
         let row = verbs.iter().find(|r| r.name == verb.name);
         let calls = row.map_or(0, |r| r.calls);
         let rate = row.map_or(0.0, Row::usage_error_rate);
-        let reason = if calls == 0 {
+        let reason = if calls == 0 && !covered {
+            continue;
+        } else if calls == 0 {
             match &criteria.since {
                 Some(since) => format!("not used since {}", since.0),
                 None => "never used in the log".to_owned(),

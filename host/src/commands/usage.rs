@@ -103,6 +103,7 @@ fn report(dir: &UsageDir, args: &ReportArgs) -> Result<()> {
         ..Criteria::default()
     };
     let mut report = build(dir, &args.server_logs, &criteria)?;
+    not_covered_notice(&report);
     // What only mur knows: its own commands, beside the installed verbs.
     let words: Vec<String> = criteria
         .installed
@@ -123,6 +124,20 @@ fn report(dir: &UsageDir, args: &ReportArgs) -> Result<()> {
         return output::json(&value, true);
     }
     output::stdout(text(&report).as_bytes())
+}
+
+/// Says on stderr when the log is too young to call any verb unused.
+fn not_covered_notice(report: &Report) {
+    if report.window_covered {
+        return;
+    }
+    let reach = match &report.since {
+        Some(since) => format!("does not go back to {since}"),
+        None => "holds no record of mur's".to_owned(),
+    };
+    output::notice(&format!(
+        "the usage log {reach}: no verb is judged unused over that window"
+    ));
 }
 
 /// The report for people: tables, then the losers with their commands.
@@ -243,18 +258,8 @@ pub fn prune(unused_for: std::time::Duration, max_usage_error_rate: f64, yes: bo
     // the window: only then can a verb be called unused over all of it.
     let (records, skipped) = read(&dir, &[])?;
     let report = mur_usage::report(&records, skipped, &criteria);
-    let covers = records.iter().any(|r| !since.admits(&r.time));
-    let losers: Vec<_> = report
-        .losers
-        .iter()
-        .filter(|l| covers || l.calls > 0)
-        .collect();
-    if !covers {
-        output::notice(&format!(
-            "the usage log does not go back to {}: no verb is judged unused over that window",
-            since.0
-        ));
-    }
+    not_covered_notice(&report);
+    let losers = &report.losers;
     if losers.is_empty() {
         output::diagnostic("no verb to prune");
         return Ok(());

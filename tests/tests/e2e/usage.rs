@@ -608,6 +608,23 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
     long.assert_code(0)
         .assert_stderr_contains("the usage log does not go back to");
     assert_eq!(long.stdout.lines().count(), 1, "{}", long.stdout);
+    // The report judges by the same rule: and an agent with no records in the log
+    // left no verb unused.
+    for args in [
+        &["--since", "3000d"][..],
+        &["--since", "400d", "--agent", "nobody"],
+    ] {
+        let report = sandbox.devtools(&[&["usage", "report", "--json"][..], args].concat());
+        report
+            .assert_code(0)
+            .assert_stderr_contains("no verb is judged unused over that window");
+        let report = report.json();
+        assert_eq!(report["windowCovered"], false, "{args:?}");
+        let unused = items(&report["losers"]).filter(|l| l["calls"] == 0).count();
+        assert_eq!(unused, 0, "{args:?}: {}", report["losers"]);
+    }
+    let covered = sandbox.devtools(&["usage", "report", "--json", "--since", "400d"]);
+    assert_eq!(covered.json()["windowCovered"], true, "{covered}");
     let pruned = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d", "--yes"]);
     pruned.assert_code(0);
     assert_eq!(installed(&sandbox), ["count"]);
