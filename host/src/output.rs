@@ -8,7 +8,9 @@
 //! A call's progress goes to stderr as a live bar when stderr is a terminal,
 //! as plain lines when it is not, and not at all with `-q`; the server's log
 //! messages with `-v`; the server's questions are asked on the terminal when
-//! stdin and stderr are both one ([`CallReport`]).
+//! stdin and stderr are both one ([`CallReport`]). A server's progress and
+//! task status messages are shown as one bounded line each ([`one_line`]):
+//! a newline in one must not start a line that reads as mur's own `error:`.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -195,7 +197,7 @@ impl CallReport {
             bar
         });
         let message = progress.message.as_deref().unwrap_or_default();
-        bar.set_message(escape_controls(message).into_owned());
+        bar.set_message(one_line(message));
         match progress.total.filter(|t| *t > 0.0) {
             Some(total) => {
                 if bar.length().is_none() {
@@ -237,14 +239,14 @@ impl Events for CallReport {
         if self.show == Show::Nothing {
             return;
         }
-        let stale = status.ended()
-            && status.message.is_some()
-            && *self.task_said.borrow() == status.message;
-        let line = match &status.message {
-            Some(message) if !stale => format!("task ({}): {message}", status.status),
-            _ => format!("task ({})", status.status),
+        let message = status.message.as_deref().map(one_line);
+        let stale = status.ended() && message.is_some() && *self.task_said.borrow() == message;
+        let state = one_line(&status.status);
+        let line = match &message {
+            Some(message) if !stale => format!("task ({state}): {message}"),
+            _ => format!("task ({state})"),
         };
-        self.task_said.replace(status.message.clone());
+        self.task_said.replace(message);
         // Polled and notified both: the same status is shown once.
         if *self.last.borrow() != line {
             self.line(&line);
@@ -324,7 +326,7 @@ fn progress_line(progress: &Progress) -> String {
     }
     if let Some(message) = progress.message.as_deref().filter(|m| !m.is_empty()) {
         line.push(' ');
-        line.push_str(message);
+        line.push_str(&one_line(message));
     }
     line
 }
@@ -441,10 +443,10 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        match c {
-            c if !is_escaped(c) => out.push(c),
-            c if u32::from(c) < 0x80 => out.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+        if is_escaped(c) {
+            push_escape(&mut out, c);
+        } else {
+            out.push(c);
         }
     }
     Cow::Owned(out)
@@ -452,6 +454,42 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
 
 fn is_escaped(c: char) -> bool {
     c.is_control() && c != '\n'
+}
+
+/// A control character as its escape: `\x1b`, `\u{9b}`.
+fn push_escape(out: &mut String, c: char) {
+    if u32::from(c) < 0x80 {
+        out.push_str(&format!("\\x{:02x}", u32::from(c)));
+    } else {
+        out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+    }
+}
+
+/// The most characters of a server's message shown on one status line.
+const LINE_CHARS: usize = 200;
+
+/// A server's message (a task's status, a progress message) as one line of
+/// at most [`LINE_CHARS`] characters: every control character escaped, the
+/// newline too, and the rest cut with an ellipsis (a server may say a
+/// megabyte; only the start of it is read).
+pub fn one_line(text: &str) -> String {
+    let mut out = String::new();
+    let mut shown = 0;
+    for c in text.chars() {
+        let mark = out.len();
+        if c.is_control() {
+            push_escape(&mut out, c);
+        } else {
+            out.push(c);
+        }
+        shown += out[mark..].chars().count();
+        if shown > LINE_CHARS {
+            out.truncate(mark);
+            out.push('…');
+            break;
+        }
+    }
+    out
 }
 
 /// A file name as a shell reads it back: as it is, byte for byte, when it
@@ -530,6 +568,28 @@ mod tests {
             "progress: 1/3 exported milk"
         );
         assert_eq!(line(0.5, None, None), "progress: 0.5");
+    }
+
+    #[test]
+    fn a_servers_message_is_one_bounded_line() {
+        assert_eq!(one_line("computing"), "computing");
+        assert_eq!(
+            one_line("done\nerror: fake\r\x1b[2J"),
+            "done\\x0aerror: fake\\x0d\\x1b[2J"
+        );
+        let long = "x".repeat(20 * LINE_CHARS);
+        let cut = one_line(&long);
+        assert_eq!(cut, format!("{}…", "x".repeat(LINE_CHARS)));
+        assert_eq!(one_line(&long[..LINE_CHARS]), long[..LINE_CHARS]);
+        // An escape is counted as it shows, and never cut in half.
+        let controls = one_line(&"\n".repeat(LINE_CHARS));
+        assert_eq!(controls, format!("{}…", "\\x0a".repeat(LINE_CHARS / 4)));
+        let progress = progress_line(&Progress {
+            progress: 1.0,
+            total: None,
+            message: Some("a\nerror: fake".into()),
+        });
+        assert_eq!(progress, "progress: 1 a\\x0aerror: fake");
     }
 
     #[test]
