@@ -4,7 +4,8 @@
 //! moves into the session's task store, and the request is answered with its
 //! task id. The client reads it with `tasks/get`,
 //! answers its questions with `tasks/update` and may stop it with
-//! `tasks/cancel`; rmcp's [`TaskManager`] keeps the store and answers those.
+//! `tasks/cancel`; rmcp's [`TaskManager`] keeps the store and answers those,
+//! and [`Tasks`] bounds how many it runs and keeps.
 
 use std::collections::VecDeque;
 use std::future::Future;
