@@ -117,7 +117,7 @@ pub fn command() -> clap::Command {
 
 /// [`command`] with `(name, summary)` of each installed plugin verb listed
 /// under `mur devtools --help`.
-pub fn command_listing(plugin_verbs: &[(String, String)]) -> clap::Command {
+pub fn command_listing(plugin_verbs: &[(String, String, &str)]) -> clap::Command {
     use clap::CommandFactory as _;
     let cmd = Cli::command().mut_subcommand("devtools", |devtools| {
         devtools.after_help(devtools_after_help(plugin_verbs))
@@ -131,20 +131,24 @@ pub fn command_listing(plugin_verbs: &[(String, String)]) -> clap::Command {
 
 /// The end of `mur devtools --help`: the plugin verbs, where host options go,
 /// and examples.
-fn devtools_after_help(plugin_verbs: &[(String, String)]) -> String {
+fn devtools_after_help(plugin_verbs: &[(String, String, &str)]) -> String {
     let mut text = if plugin_verbs.is_empty() {
         String::from("Verbs not listed here come from installed verb plugins.\n")
     } else {
-        let width = plugin_verbs.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
-        let mut list = String::from("Plugin verbs (`mur devtools <verb> --help` for each):\n");
-        for (name, summary) in plugin_verbs {
-            list.push_str(&format!("  {name:<width$}  {summary} [plugin]\n"));
+        let width = plugin_verbs
+            .iter()
+            .map(|(n, ..)| n.len())
+            .max()
+            .unwrap_or(0);
+        let mut list = String::from("Installed verbs (`mur devtools <verb> --help` for each):\n");
+        for (name, summary, kind) in plugin_verbs {
+            list.push_str(&format!("  {name:<width$}  {summary} [{kind}]\n"));
         }
         list
     };
     text.push_str(
         "\nHost options (--endpoint, --project, --auto*, --timeout, --max-response, --pretty, -v, -q, \
-         --answer, --protocol) \
+         --answer, --protocol, --refresh) \
          go before the verb. After a plugin verb's name one is taken only where the verb declares \
          no option of that name, never as the value of the verb's own option, and never after `--`.\n\n",
     );

@@ -107,6 +107,25 @@ impl VerbHost {
     /// `(name, summary)` of each installed verb, from the index alone, for a listing
     /// (`--help`, a did-you-mean): none when the index cannot be read, which a listing
     /// does not fail for.
+    /// Each installed verb's name, summary and kind as help labels it (`plugin`, `data`).
+    pub fn listing() -> Vec<(String, String, &'static str)> {
+        Self::open()
+            .map(|host| {
+                host.entries()
+                    .iter()
+                    .map(|e| {
+                        let kind = if e.interface == data::INTERFACE {
+                            "data"
+                        } else {
+                            "plugin"
+                        };
+                        (e.name.clone(), e.summary.clone(), kind)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     pub fn summaries() -> Vec<(String, String)> {
         Self::open()
             .map(|host| {

@@ -214,7 +214,9 @@ fn derived_item(verb: Derived, tool: &Value) -> Item {
 
 /// The host's own `devtools` commands, read off the command tree.
 fn host_items() -> Vec<Item> {
-    let tree = cli::command();
+    let mut tree = cli::command();
+    // Built, each command knows its whole name (`mur devtools call`) for its usage.
+    tree.build();
     let Some(devtools) = tree.find_subcommand("devtools") else {
         return Vec::new();
     };
@@ -226,7 +228,7 @@ fn host_items() -> Vec<Item> {
             kind: "host",
             tool: None,
             summary: c.get_about().map(|a| a.to_string()).unwrap_or_default(),
-            usage: format!("mur devtools {} --help", c.get_name()),
+            usage: usage_line(&c.clone().render_usage().to_string()),
             spec: None,
             annotations: None,
         })

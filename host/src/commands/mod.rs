@@ -141,5 +141,5 @@ fn wants_help(e: &clap::Error) -> bool {
 
 /// The command tree with the installed plugin verbs listed in `mur devtools --help`.
 fn with_plugin_verbs() -> clap::Command {
-    cli::command_listing(&mur_verbs::VerbHost::summaries())
+    cli::command_listing(&mur_verbs::VerbHost::listing())
 }

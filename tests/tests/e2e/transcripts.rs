@@ -1,7 +1,7 @@
 //! What a user sees, checked whole, and every example a user is shown, run.
 //!
 //! **Transcripts.** Every `--help` a user can ask for (found by walking the
-//! `Commands:` and `Plugin verbs` sections of the real help, from `mur --help`
+//! `Commands:` and `Installed verbs` sections of the real help, from `mur --help`
 //! down, with the 19 standard verbs installed; plus `mur devtools --help`
 //! before any verb is) and each row of the README's exit-code table (0–7) is
 //! rendered as a transcript — `$ command`, `--- exit N`, the whole stdout, the
@@ -202,14 +202,16 @@ fn section_lines(help: &str, title: impl Fn(&str) -> bool) -> Vec<&str> {
     found
 }
 
-/// The subcommands a help text lists: clap's `Commands:` and mur's `Plugin verbs`.
+/// The subcommands a help text lists: clap's `Commands:` and mur's `Installed verbs`.
 fn subcommands(help: &str) -> Vec<String> {
-    section_lines(help, |l| l == "Commands:" || l.starts_with("Plugin verbs"))
-        .into_iter()
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|name| *name != "help")
-        .map(str::to_owned)
-        .collect()
+    section_lines(help, |l| {
+        l == "Commands:" || l.starts_with("Installed verbs")
+    })
+    .into_iter()
+    .filter_map(|l| l.split_whitespace().next())
+    .filter(|name| *name != "help")
+    .map(str::to_owned)
+    .collect()
 }
 
 /// The examples a help text shows (`Examples:` of the host, `Example:` of a verb).
@@ -1046,7 +1048,7 @@ fn every_sh_block_of_the_docs_runs_against_the_sample() {
 
 #[test]
 fn the_readers_find_sections_and_blocks() {
-    let help = "Usage: x\n\nCommands:\n  a  does a\n  help  h\n\nPlugin verbs (x):\n  \
+    let help = "Usage: x\n\nCommands:\n  a  does a\n  help  h\n\nInstalled verbs (x):\n  \
                 b  does b [plugin]\n\nExamples:\n  mur a\n  mur b --c\n\nmore\n";
     assert_eq!(subcommands(help), ["a", "b"]);
     assert_eq!(help_examples(help), ["mur a", "mur b --c"]);

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use mur_e2e::Sandbox;
 use mur_e2e::mcp;
+use mur_e2e::plugins::{add, standard};
 use serde_json::{Value, json};
 
 fn records(path: &Path) -> Vec<Value> {
@@ -254,9 +255,9 @@ fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
     let served = sandbox.root().join("served.jsonl");
     let served_arg = served.display().to_string();
     let app = sandbox.start_sample_with(&sandbox.project("app"), &["--usage-log", &served_arg]);
-    sandbox
-        .devtools(&["click", "--selector", "#btn-inc"])
-        .assert_code(0);
+    // As docs/usage.md drives it: the standard `click` installed.
+    add(&sandbox, &[standard("click")]).assert_code(0);
+    sandbox.devtools(&["click", "#btn-inc"]).assert_code(0);
     // The same tool from another MCP client.
     mcp::call_tool(
         &app.lock.endpoint,
@@ -267,7 +268,7 @@ fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
     assert_eq!(served_records.len(), 2);
     assert_eq!(served_records[0]["surface"], "cli");
     assert_eq!(served_records[0]["verb"], "click");
-    assert_eq!(served_records[0]["kind"], "derived");
+    assert_eq!(served_records[0]["kind"], "plugin");
     assert_eq!(served_records[1]["surface"], "mcp");
     assert_eq!(served_records[1]["side"], "server");
     let report = sandbox.devtools(&["usage", "report", "--json", "--server-log", &served_arg]);
@@ -281,7 +282,7 @@ fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
             )
         })
         .collect();
-    let expected = [("cli/derived", 1), ("server/cli", 1), ("server/mcp", 1)];
+    let expected = [("cli/plugin", 1), ("server/cli", 1), ("server/mcp", 1)];
     assert_eq!(surfaces, expected.map(|(n, c)| (n.to_owned(), c)));
     assert_eq!(report["toolsCli"][0]["calls"], 1);
     assert_eq!(report["toolsServed"][0]["calls"], 2);

@@ -377,6 +377,16 @@ fn the_catalog_lists_host_plugin_and_derived_verbs_with_hints() {
         (Some("selector"), Some(true), Some("text"))
     );
     assert_eq!(verb("reload")["annotations"]["destructive"], true);
+    // Every usage is a command line as typed, the host's too.
+    let usages = ["click", "call", "session"].map(|name| verb(name)["usage"].clone());
+    assert_eq!(
+        usages,
+        [
+            "mur devtools click <selector>",
+            "mur devtools call [OPTIONS] [NAME]",
+            "mur devtools session [OPTIONS] <COMMAND>",
+        ]
+    );
     assert_eq!(
         online["verbs"]
             .as_array()
@@ -455,6 +465,14 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
     assert_eq!(
         other.stdout, "\"+\"\n",
         "an option overrides the fixed argument"
+    );
+    // `mur devtools --help` lists it by its kind.
+    let listing = sandbox.devtools(&["--help"]);
+    assert!(
+        listing
+            .stdout
+            .contains("Installed verbs (`mur devtools <verb> --help` for each):\n  count  Print the counter's value [data]\n"),
+        "{listing}"
     );
     let help = sandbox.devtools(&["count", "--help"]);
     assert_eq!(
