@@ -280,9 +280,10 @@ impl Client<'_> {
         }
     }
 
-    /// Ends the session this call opened, if any, with its own short bound;
-    /// a server that cannot (405), a failure or no answer in time is fine.
-    pub(super) async fn end_session(&self) {
+    /// Ends the session this call opened, if any, by `deadline` (what is left
+    /// of the call's farewell allowance after a task's `tasks/cancel`); a
+    /// server that cannot (405), a failure or no answer in time is fine.
+    pub(super) async fn end_session(&self, deadline: tokio::time::Instant) {
         let session = self.session.lock().ok().and_then(|mut slot| slot.take());
         let Some(session) = session.filter(|s| s.id.is_some()) else {
             return;
@@ -292,11 +293,11 @@ impl Client<'_> {
             self.auth
                 .authorize(Request::delete(self.endpoint).headers(session.headers())),
         );
-        match tokio::time::timeout(FAREWELL_LIMIT, delete).await {
+        match tokio::time::timeout_at(deadline, delete).await {
             Ok(Ok(_)) => {}
             Ok(Err(e)) => tracing::debug!("ending the session failed: {e}"),
             Err(_) => tracing::debug!(
-                "ending the session took longer than {} ms; left to the server",
+                "ending the session took past the call's {} ms to end; left to the server",
                 FAREWELL_LIMIT.as_millis()
             ),
         }

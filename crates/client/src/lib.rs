@@ -79,6 +79,8 @@ pub struct Client<'a> {
     endpoint: &'a str,
     /// `-v`: ask the server for its log messages.
     verbose: bool,
+    /// `--pretty`: how the stdout of an error mur words itself is rendered.
+    pretty: bool,
     /// `--answer KEY=VALUE`.
     answers: &'a [(String, String)],
     /// `--protocol REVISION`.
@@ -135,6 +137,7 @@ impl<'a> Client<'a> {
             http,
             endpoint,
             verbose: settings.verbose,
+            pretty: settings.pretty,
             answers: &settings.answers,
             protocol: settings.protocol.as_deref(),
             tool: None,
@@ -163,8 +166,9 @@ impl<'a> Client<'a> {
 
     /// Sends `method` with `params` and returns the server's reply; never
     /// takes longer than `timeout` (what is left of the `--timeout`) plus the
-    /// time the user took to answer questions, plus `FAREWELL_LIMIT` (500 ms) to end
-    /// a legacy session.
+    /// time the user took to answer questions, plus `FAREWELL_LIMIT` (500 ms),
+    /// shared by the `tasks/cancel` of a task still running and the `DELETE`
+    /// that ends a legacy session.
     pub async fn call(
         &self,
         method: &str,
@@ -177,18 +181,30 @@ impl<'a> Client<'a> {
         let outcome = self.bounded(call, timeout).await;
         // An answer, a failure, or the timeout having dropped the call in the
         // middle of a request: a task still running is cancelled, and a session
-        // opened on the way is ended now.
-        self.cancel_task().await;
-        self.end_session().await;
+        // opened on the way is ended now, both within one allowance.
+        let farewell = tokio::time::Instant::now() + FAREWELL_LIMIT;
+        let unfinished = self.pending_task();
+        self.cancel_task(farewell).await;
+        self.end_session(farewell).await;
         self.events.finish();
-        outcome.unwrap_or_else(|| {
-            Err(Error::transport(format!(
-                "`{}` did not answer within {} ms",
+        outcome.unwrap_or_else(|| Err(self.timed_out(unfinished)))
+    }
+
+    /// The error of a call out of time: a task the server still runs says
+    /// so (the server answered every poll; the tool is what was slow).
+    fn timed_out(&self, unfinished: Option<(String, String)>) -> Error {
+        let ms = self.budget.as_millis();
+        let message = match unfinished {
+            Some((id, status)) => format!(
+                "task {} at `{}` was still `{}` after {ms} ms",
+                response::snippet(id.as_bytes()),
                 self.endpoint,
-                self.budget.as_millis()
-            ))
-            .with_hint("a slow tool may need a longer `--timeout MS` before the verb name"))
-        })
+                response::snippet(status.as_bytes()),
+            ),
+            None => format!("`{}` did not answer within {ms} ms", self.endpoint),
+        };
+        Error::transport(message)
+            .with_hint("a slow tool may need a longer `--timeout MS` before the verb name")
     }
 
     /// `future`, or `None` once `timeout` has passed; time spent asking the

@@ -46,4 +46,6 @@ pub(crate) struct Pending {
     /// The `lastUpdatedAt` of the last status shown: a poll answered after a
     /// newer notification must not show the task going back.
     pub shown: String,
+    /// The last status shown, named if the call runs out of time.
+    pub status: String,
 }

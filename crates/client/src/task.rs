@@ -19,16 +19,23 @@
 //! `tasks/get` every `pollIntervalMs` until the task ends, and takes the
 //! result (or error) inlined in it; a task that waits on a question shows it
 //! in `inputRequests`, and mur's answer (`--answer`, else the person at the
-//! terminal) goes back with `tasks/update`.
+//! terminal) goes back with `tasks/update`, for at most [`MAX_ROUNDS`] rounds
+//! and [`MAX_QUESTIONS`] questions, as a server that keeps asking must not
+//! hold mur (or its memory) without end. The task is let go only once
+//! `tasks/get` shows it ended: a refused `tasks/get` or `tasks/update` (exit
+//! 5, worded as the refusal it is, not as the tool's failure), a status the
+//! extension does not define or a question too many ends the call, and so
+//! cancels the task. A `resultType: "task"` that is no readable task is a
+//! malformed answer (exit 2), never printed as a result.
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::request::MODERN_VERSION;
-use crate::response::Reply;
+use crate::response::{Reply, snippet};
 use crate::session::{Pending, Route};
-use crate::{Client, FAREWELL_LIMIT, Step, TaskStatus};
+use crate::{Client, MAX_ROUNDS, Step, TaskStatus};
 use mur_core::Error;
 use mur_core::Result;
 
@@ -38,6 +45,18 @@ const RESULT_ID: u64 = 4;
 const DEFAULT_POLL: Duration = Duration::from_secs(1);
 /// Bounds on the server's `pollInterval`: not a busy loop, not blind for long.
 const POLL_BOUNDS: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(5));
+/// The most questions of one task mur answers, over all its rounds: each is
+/// remembered (a poll may show it again before the server took the answer).
+const MAX_QUESTIONS: usize = 1_000;
+/// The statuses the tasks extension defines; a task in any other is one mur
+/// cannot follow.
+const STATUSES: [&str; 5] = [
+    "working",
+    "input_required",
+    "completed",
+    "failed",
+    "cancelled",
+];
 
 /// Whether a tool, as `tools/list` gives it, runs only as a task.
 pub fn required(tool: &Value) -> bool {
@@ -66,26 +85,87 @@ pub(crate) enum Wire {
     Extension,
 }
 
-/// The task a `tools/call` reply created (a `CreateTaskResult`), if it is one.
-pub(crate) fn created(reply: &Reply) -> Option<Created> {
+/// The task a `tools/call` reply created (a `CreateTaskResult`), if it is
+/// one; `Err` says why a reply of the extension's `resultType: "task"` is no
+/// task mur can read.
+pub(crate) fn created(reply: &Reply) -> Result<Option<Created>, String> {
     let Reply::Result(result) = reply else {
-        return None;
+        return Ok(None);
     };
-    let (task, wire, interval) = if result["resultType"] == "task" {
-        (result, Wire::Extension, "pollIntervalMs")
-    } else {
-        (result.get("task")?, Wire::Nested, "pollInterval")
+    if result["resultType"] == "task" {
+        return extension_task(result).map(Some);
+    }
+    // 2025-11-25: a `task` without an id is no task to follow (a caller that
+    // asked for it itself gets it as it is).
+    Ok(result.get("task").and_then(|task| {
+        Some(Created {
+            id: task["taskId"].as_str()?.to_owned(),
+            poll: poll_interval(task, "pollInterval"),
+            status: TaskStatus::of(task),
+            wire: Wire::Nested,
+        })
+    }))
+}
+
+/// The extension's flat task: an id, and a status the extension defines.
+fn extension_task(task: &Value) -> Result<Created, String> {
+    let id = match &task["taskId"] {
+        Value::String(id) if !id.is_empty() => id.clone(),
+        other => return Err(format!("its `taskId` is {}, not a string", shown(other))),
     };
-    let poll = task[interval]
+    let status = TaskStatus::of(task);
+    if !STATUSES.contains(&status.status.as_str()) {
+        return Err(format!(
+            "its `status` is {}, which the tasks extension does not define",
+            shown(&task["status"])
+        ));
+    }
+    Ok(Created {
+        id,
+        poll: poll_interval(task, "pollIntervalMs"),
+        status,
+        wire: Wire::Extension,
+    })
+}
+
+/// The task's interval under `field`, held to [`POLL_BOUNDS`].
+fn poll_interval(task: &Value, field: &str) -> Duration {
+    task[field]
         .as_u64()
         .map_or(DEFAULT_POLL, Duration::from_millis)
-        .clamp(POLL_BOUNDS.0, POLL_BOUNDS.1);
-    Some(Created {
-        id: task["taskId"].as_str()?.to_owned(),
-        poll,
-        status: TaskStatus::of(task),
-        wire,
-    })
+        .clamp(POLL_BOUNDS.0, POLL_BOUNDS.1)
+}
+
+/// A server's JSON value in a message: one short line.
+fn shown(value: &Value) -> String {
+    snippet(value.to_string().as_bytes())
+}
+
+/// A server's text (a task id, a status) in a message: one short line.
+fn short(text: &str) -> String {
+    snippet(text.as_bytes())
+}
+
+/// The questions of a task mur answered, and in how many rounds.
+#[derive(Default)]
+struct Asked {
+    keys: std::collections::BTreeSet<String>,
+    rounds: u64,
+}
+
+impl Asked {
+    /// Counts one more round, of `new` questions; past [`MAX_ROUNDS`] or
+    /// [`MAX_QUESTIONS`], the bound reached.
+    fn admit(&mut self, new: usize) -> Result<(), String> {
+        if self.rounds >= MAX_ROUNDS {
+            return Err(format!("{MAX_ROUNDS} rounds"));
+        }
+        if self.keys.len() + new > MAX_QUESTIONS {
+            return Err(format!("{MAX_QUESTIONS} questions"));
+        }
+        self.rounds += 1;
+        Ok(())
+    }
 }
 
 impl Client<'_> {
@@ -115,7 +195,13 @@ impl Client<'_> {
     /// outcome, waited for with its status shown meanwhile. A 2025-11-25 task
     /// the caller asked for itself (an agent through the proxy) is its to follow.
     pub(crate) async fn follow(&self, reply: Reply, augmented: bool) -> Result<Reply> {
-        match created(&reply) {
+        let created = created(&reply).map_err(|why| {
+            Error::transport(format!(
+                "`{}` answered with a task mur cannot read: {why}",
+                self.endpoint
+            ))
+        })?;
+        match created {
             Some(task) if augmented || task.wire == Wire::Extension => self.follow_task(task).await,
             _ => Ok(reply),
         }
@@ -127,17 +213,21 @@ impl Client<'_> {
             route: route.clone(),
             id: task.id.clone(),
             shown: String::new(),
+            status: task.status.status.clone(),
         }));
         self.events.task(&task.status);
-        let outcome = match task.wire {
-            Wire::Nested => self.wait_nested(&route, &task).await,
+        match task.wire {
+            Wire::Nested => {
+                let outcome = self.wait_nested(&route, &task).await;
+                // `tasks/result` answers with the task's own outcome: it is over.
+                if outcome.is_ok() {
+                    self.keep_task(None);
+                }
+                outcome
+            }
+            // Let go there once `tasks/get` shows the task ended, and only then.
             Wire::Extension => self.poll_extension(&route, &task).await,
-        };
-        // An outcome from the server: the task is over as far as it is concerned.
-        if outcome.is_ok() {
-            self.keep_task(None);
         }
-        outcome
     }
 
     /// 2025-11-25: waits on `tasks/result` while `tasks/get` shows the status.
@@ -155,7 +245,7 @@ impl Client<'_> {
     /// questions it shows, and ends with the outcome it inlines.
     async fn poll_extension(&self, route: &Route, task: &Created) -> Result<Reply> {
         let params = json!({ "taskId": task.id });
-        let mut answered = std::collections::BTreeSet::new();
+        let mut asked = Asked::default();
         let mut id = RESULT_ID;
         // A task that ends soon is read soon: the first look after the bound's
         // floor, each next one twice as late, up to the server's interval (a
@@ -165,54 +255,116 @@ impl Client<'_> {
             id += 1;
             tokio::time::sleep(wait).await;
             wait = (wait * 2).min(task.poll);
-            let now = match self.ask(route, id, "tasks/get", &params).await? {
-                Reply::Result(now) => now,
-                error => return Ok(error),
-            };
+            let now = self.about_task(route, id, "tasks/get", &params).await?;
             self.show(&now);
             match now["status"].as_str().unwrap_or_default() {
-                "completed" => return self.inlined(&task.id, &now, "result").map(Reply::Result),
-                "failed" => return self.inlined(&task.id, &now, "error").map(Reply::Error),
-                "cancelled" => return Err(self.cancelled_by_server(&task.id)),
-                "input_required" => {
-                    let asked = self.answer_task(route, id, &task.id, &now, &mut answered);
-                    if let Some(refused) = asked.await? {
-                        return Ok(refused);
-                    }
+                "working" => {}
+                "input_required" => self.answer_task(route, id, task, &now, &mut asked).await?,
+                status @ ("completed" | "failed" | "cancelled") => {
+                    // Over as far as the server is concerned: nothing to cancel.
+                    self.keep_task(None);
+                    return self.ended(&task.id, &now, status);
                 }
-                _ => {}
+                _ => return Err(self.undefined_status(&task.id, &now["status"])),
             }
+        }
+    }
+
+    /// The outcome of a task `tasks/get` shows ended with `status`.
+    fn ended(&self, id: &str, task: &Value, status: &str) -> Result<Reply> {
+        match status {
+            "completed" => self.inlined(id, task, "result").map(Reply::Result),
+            "failed" => self.inlined(id, task, "error").map(Reply::Error),
+            _ => Err(self.cancelled_by_server(id)),
         }
     }
 
     /// Answers the questions a waiting task shows that were not answered
     /// yet (a poll read before the server took answers in shows them again),
-    /// with `tasks/update`; the server's error if it refuses the answers.
+    /// with `tasks/update`, within [`MAX_ROUNDS`] and [`MAX_QUESTIONS`].
     async fn answer_task(
         &self,
         route: &Route,
         id: u64,
-        task_id: &str,
-        task: &Value,
-        answered: &mut std::collections::BTreeSet<String>,
-    ) -> Result<Option<Reply>> {
-        let unanswered: serde_json::Map<String, Value> = task["inputRequests"]
+        task: &Created,
+        now: &Value,
+        asked: &mut Asked,
+    ) -> Result<()> {
+        let unanswered: serde_json::Map<String, Value> = now["inputRequests"]
             .as_object()
             .into_iter()
             .flatten()
-            .filter(|(key, _)| !answered.contains(*key))
+            .filter(|(key, _)| !asked.keys.contains(*key))
             .map(|(key, request)| (key.clone(), request.clone()))
             .collect();
         if unanswered.is_empty() {
-            return Ok(None);
+            return Ok(());
         }
+        asked.admit(unanswered.len()).map_err(|bound| {
+            Error::tool_failed(format!(
+                "`{}` was still asking for input after {bound} of task {}",
+                self.endpoint,
+                short(&task.id)
+            ))
+        })?;
         let responses = self.responses(&unanswered)?;
-        answered.extend(unanswered.into_iter().map(|(key, _)| key));
-        let update = json!({ "taskId": task_id, "inputResponses": responses });
-        Ok(match self.ask(route, id, "tasks/update", &update).await? {
-            Reply::Error(error) => Some(Reply::Error(error)),
-            Reply::Result(_) => None,
-        })
+        asked
+            .keys
+            .extend(unanswered.into_iter().map(|(key, _)| key));
+        let update = json!({ "taskId": task.id, "inputResponses": responses });
+        self.about_task(route, id, "tasks/update", &update)
+            .await
+            .map(drop)
+    }
+
+    /// mur's own request `method` about a task (`tasks/get`, `tasks/update`):
+    /// its result, or the server's refusal as the call's error.
+    async fn about_task(
+        &self,
+        route: &Route,
+        id: u64,
+        method: &str,
+        params: &Value,
+    ) -> Result<Value> {
+        match self.ask(route, id, method, params).await? {
+            Reply::Result(result) => Ok(result),
+            Reply::Error(error) => Err(self.refused(method, &params["taskId"], &error)),
+        }
+    }
+
+    /// A JSON-RPC error to mur's own request about a task: exit 5 with the
+    /// error on stdout, as any JSON-RPC error, but worded as the refusal it
+    /// is: the tool did not fail, and the task may run on (it is cancelled).
+    fn refused(&self, method: &str, task_id: &Value, error: &Value) -> Error {
+        let message = error["message"].as_str().unwrap_or("(no message)");
+        let code = error["code"]
+            .as_i64()
+            .map(|code| format!(" (JSON-RPC error {code})"))
+            .unwrap_or_default();
+        let body = json!({ "error": error });
+        let stdout = if self.pretty {
+            serde_json::to_string_pretty(&body)
+        } else {
+            serde_json::to_string(&body)
+        };
+        Error::tool_failed(format!(
+            "`{}` refused `{method}` of task {}: {}{code}",
+            self.endpoint,
+            short(task_id.as_str().unwrap_or_default()),
+            snippet(message.as_bytes())
+        ))
+        .with_stdout(format!("{}\n", stdout.unwrap_or_default()).into_bytes())
+    }
+
+    /// A task in a status the extension does not define: mur cannot tell
+    /// whether it ends, so the call ends (and cancels it).
+    fn undefined_status(&self, id: &str, status: &Value) -> Error {
+        Error::transport(format!(
+            "`{}` says task {} is {}, a status the tasks extension does not define",
+            self.endpoint,
+            short(id),
+            shown(status)
+        ))
     }
 
     /// The outcome a finished task inlines under `field` (`result` or `error`):
@@ -221,8 +373,9 @@ impl Client<'_> {
         match task.get(field) {
             Some(outcome @ Value::Object(_)) => Ok(outcome.clone()),
             _ => Err(Error::transport(format!(
-                "`{}` says task {id} is {} but gives no `{field}` object with it",
+                "`{}` says task {} is {} but gives no `{field}` object with it",
                 self.endpoint,
+                short(id),
                 task["status"].as_str().unwrap_or_default()
             ))),
         }
@@ -231,8 +384,9 @@ impl Client<'_> {
     /// A task the server cancelled (mur cancels only on its way out).
     fn cancelled_by_server(&self, id: &str) -> Error {
         Error::tool_failed(format!(
-            "`{}` cancelled task {id} before it ended; the tool gave no result",
-            self.endpoint
+            "`{}` cancelled task {} before it ended; the tool gave no result",
+            self.endpoint,
+            short(id)
         ))
     }
 
@@ -301,6 +455,7 @@ impl Client<'_> {
                     let newer = updated >= pending.shown.as_str();
                     if newer {
                         pending.shown = updated.to_owned();
+                        pending.status = TaskStatus::of(task).status;
                     }
                     newer
                 }
@@ -317,9 +472,17 @@ impl Client<'_> {
         }
     }
 
+    /// The id and last status of the task this call still waits for, if any.
+    pub(crate) fn pending_task(&self) -> Option<(String, String)> {
+        let slot = self.task.lock().ok()?;
+        slot.as_ref()
+            .map(|pending| (pending.id.clone(), pending.status.clone()))
+    }
+
     /// Cancels the task this call is still waiting for, if any (the call
-    /// timed out or failed), with its own short bound.
-    pub(crate) async fn cancel_task(&self) {
+    /// timed out or failed), by `deadline`: the call's farewell allowance,
+    /// which ending a legacy session shares.
+    pub(crate) async fn cancel_task(&self, deadline: tokio::time::Instant) {
         let pending = self.task.lock().ok().and_then(|mut slot| slot.take());
         let Some(Pending { route, id, .. }) = pending else {
             return;
@@ -327,7 +490,7 @@ impl Client<'_> {
         tracing::debug!("cancelling task {id}: the call ended before it did");
         let params = json!({ "taskId": id });
         let cancel = self.ask(&route, u64::MAX, "tasks/cancel", &params);
-        match tokio::time::timeout(FAREWELL_LIMIT, cancel).await {
+        match tokio::time::timeout_at(deadline, cancel).await {
             Ok(Ok(_)) => {}
             Ok(Err(e)) => tracing::debug!("cancelling the task failed: {}", e.message()),
             Err(_) => tracing::debug!("cancelling the task took too long; left to its ttl"),
@@ -342,6 +505,7 @@ mod tests {
     #[test]
     fn a_create_task_result_is_read_with_its_poll_interval_bounded() {
         let reply = |task: Value| Reply::Result(json!({ "task": task }));
+        let created = |reply: &Reply| created(reply).expect("readable");
         assert_eq!(
             created(&reply(
                 json!({ "taskId": "t1", "status": "working", "pollInterval": 250 })
@@ -374,7 +538,7 @@ mod tests {
             })
         );
         // A v1 interval name on a flat task is not read as the extension's.
-        let v1_name = json!({ "resultType": "task", "taskId": "t3", "pollInterval": 250 });
+        let v1_name = json!({ "resultType": "task", "taskId": "t3", "status": "working", "pollInterval": 250 });
         assert_eq!(
             created(&Reply::Result(v1_name)).map(|c| c.poll),
             Some(DEFAULT_POLL)
@@ -389,6 +553,50 @@ mod tests {
         assert_eq!(created(&Reply::Result(json!({ "content": [] }))), None);
         assert_eq!(created(&reply(json!({ "status": "working" }))), None);
         assert_eq!(created(&Reply::Error(json!({ "code": -32601 }))), None);
+    }
+
+    #[test]
+    fn an_extension_task_without_a_string_id_or_a_defined_status_is_unreadable() {
+        let flat = |fields: Value| {
+            let mut task = json!({ "resultType": "task", "taskId": "t", "status": "working" });
+            if let (Some(task), Some(fields)) = (task.as_object_mut(), fields.as_object()) {
+                task.extend(fields.clone());
+            }
+            created(&Reply::Result(task))
+        };
+        assert_eq!(
+            flat(json!({ "taskId": 12345 })),
+            Err("its `taskId` is 12345, not a string".into())
+        );
+        assert_eq!(
+            flat(json!({ "taskId": "" })),
+            Err("its `taskId` is \"\", not a string".into())
+        );
+        assert_eq!(
+            flat(json!({ "status": "paused" })),
+            Err("its `status` is \"paused\", which the tasks extension does not define".into())
+        );
+        assert_eq!(
+            flat(json!({ "status": null })),
+            Err("its `status` is null, which the tasks extension does not define".into())
+        );
+        assert!(matches!(flat(json!({})), Ok(Some(_))));
+    }
+
+    #[test]
+    fn a_task_is_answered_within_its_rounds_and_questions() {
+        let mut asked = Asked::default();
+        for _ in 0..MAX_ROUNDS {
+            assert_eq!(asked.admit(1), Ok(()));
+        }
+        assert_eq!(asked.admit(1), Err(format!("{MAX_ROUNDS} rounds")));
+        let mut asked = Asked::default();
+        assert_eq!(asked.admit(MAX_QUESTIONS), Ok(()));
+        asked.keys.insert("k".into());
+        assert_eq!(
+            asked.admit(MAX_QUESTIONS),
+            Err(format!("{MAX_QUESTIONS} questions"))
+        );
     }
 
     #[test]

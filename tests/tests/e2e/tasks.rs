@@ -259,50 +259,99 @@ fn at_its_limit_of_tasks_a_session_serves_calls_within_their_requests() {
     assert_eq!(out.tool_text(0), "Both answered: Ada, Ada");
 }
 
+/// A server of the tasks extension, played by a stub: `tools/call NAME` creates
+/// task NAME, to be polled every `poll_ms`; any other request is answered by
+/// `on` with its body and how many `tasks/get` of its task came before it.
+fn extension_server(
+    poll_ms: u64,
+    on: impl Fn(&Value, usize) -> Reply + Send + Sync + 'static,
+) -> Stub {
+    let polls = std::sync::Mutex::new(std::collections::HashMap::<String, usize>::new());
+    Stub::serve(move |req| {
+        let body = req.json();
+        if body["method"] == "tools/call" {
+            return rpc_result(
+                &body,
+                json!({ "resultType": "task", "taskId": body["params"]["name"], "status": "working",
+                    "createdAt": "2026-11-28T10:00:00Z", "lastUpdatedAt": "2026-11-28T10:00:00Z",
+                    "ttlMs": 60000, "pollIntervalMs": poll_ms }),
+            );
+        }
+        let id = body["params"]["taskId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let before = polls.lock().map_or(0, |mut polls| {
+            let count = polls.entry(id).or_default();
+            let before = *count;
+            *count += usize::from(body["method"] == "tasks/get");
+            before
+        });
+        on(&body, before)
+    })
+}
+
+fn rpc_result(body: &Value, result: Value) -> Reply {
+    Reply::json(
+        200,
+        &json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }),
+    )
+}
+
+fn rpc_error(body: &Value, code: i64, message: &str) -> Reply {
+    Reply::json(
+        200,
+        &json!({ "jsonrpc": "2.0", "id": body["id"], "error": { "code": code, "message": message } }),
+    )
+}
+
+/// The task a `tasks/get` asks for, `working` unless `fields` say otherwise.
+fn task_now(body: &Value, fields: Value) -> Reply {
+    let mut task = json!({ "taskId": body["params"]["taskId"], "status": "working",
+        "createdAt": "2026-11-28T10:00:00Z", "lastUpdatedAt": "2026-11-28T10:00:01Z", "ttlMs": 60000 });
+    if let (Some(task), Some(fields)) = (task.as_object_mut(), fields.as_object()) {
+        task.extend(fields.clone());
+    }
+    rpc_result(body, task)
+}
+
+/// The ids of the tasks `server` was asked to cancel.
+fn cancelled_at(server: &Stub) -> Vec<String> {
+    server
+        .requests()
+        .iter()
+        .map(|r| r.json())
+        .filter(|body| body["method"] == "tasks/cancel")
+        .map(|body| {
+            body["params"]["taskId"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect()
+}
+
 #[test]
 fn a_task_is_read_soon_and_one_a_server_ends_badly_is_a_clear_error() {
     let sandbox = Sandbox::new();
-    // A server of the extension whose tasks end as its tool's name says: the
-    // task id is the tool's name, and `tasks/get` answers by it. It asks to be
-    // polled every 5 s, so each call's first look is mur's own early one.
-    let server = Stub::serve(|req| {
-        let body = req.json();
-        let task = |fields: Value| {
-            let mut task = json!({ "taskId": body["params"]["taskId"], "status": "working",
-                "createdAt": "2026-11-28T10:00:00Z", "lastUpdatedAt": "2026-11-28T10:00:01Z", "ttlMs": 60000 });
-            if let (Some(task), Some(fields)) = (task.as_object_mut(), fields.as_object()) {
-                task.extend(fields.clone());
+    // A server whose tasks end as their tool's name says. It asks to be polled
+    // every 5 s, so each call's first look is mur's own early one.
+    let server = extension_server(5000, |body, _| {
+        if body["method"] != "tasks/get" {
+            return rpc_result(body, json!({}));
+        }
+        let fields = match body["params"]["taskId"].as_str().unwrap_or_default() {
+            "bare" => json!({ "status": "completed" }),
+            "quick" => json!({ "status": "completed",
+                "result": { "content": [{ "type": "text", "text": "done" }], "isError": false } }),
+            "dropped" => json!({ "status": "cancelled" }),
+            "crashed" => {
+                json!({ "status": "failed", "error": { "code": -32603, "message": "out of memory" } })
             }
-            task
+            "paused" => json!({ "status": "paused" }),
+            _ => return rpc_error(body, -32602, "unknown task"),
         };
-        let result = match body["method"].as_str().unwrap_or_default() {
-            "tools/call" => {
-                json!({ "resultType": "task", "taskId": body["params"]["name"], "status": "working",
-                "createdAt": "2026-11-28T10:00:00Z", "lastUpdatedAt": "2026-11-28T10:00:00Z",
-                "ttlMs": 60000, "pollIntervalMs": 5000 })
-            }
-            "tasks/get" => match body["params"]["taskId"].as_str().unwrap_or_default() {
-                "bare" => task(json!({ "status": "completed" })),
-                "quick" => task(json!({ "status": "completed",
-                    "result": { "content": [{ "type": "text", "text": "done" }], "isError": false } })),
-                "dropped" => task(json!({ "status": "cancelled" })),
-                "crashed" => task(
-                    json!({ "status": "failed", "error": { "code": -32603, "message": "out of memory" } }),
-                ),
-                _ => {
-                    return Reply::json(
-                        200,
-                        &json!({ "jsonrpc": "2.0", "id": body["id"],
-                        "error": { "code": -32602, "message": "unknown task" } }),
-                    );
-                }
-            },
-            _ => json!({}),
-        };
-        Reply::json(
-            200,
-            &json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }),
-        )
+        task_now(body, fields)
     });
     let call =
         |tool: &str| sandbox.devtools(&["--endpoint", &server.endpoint(), "-q", "call", tool]);
@@ -342,10 +391,307 @@ fn a_task_is_read_soon_and_one_a_server_ends_badly_is_a_clear_error() {
         out.json(),
         json!({ "error": { "code": -32603, "message": "out of memory" } })
     );
+    // A task that ended, however badly, is not cancelled.
+    assert_eq!(cancelled_at(&server), Vec::<String>::new());
+
+    // `tasks/get` refused: a JSON-RPC error (exit 5, on stdout) that says what
+    // was refused, not that the tool failed; the task may run on: cancelled.
     let out = call("forgotten");
     out.assert_code(5);
     assert_eq!(
         out.json(),
         json!({ "error": { "code": -32602, "message": "unknown task" } })
+    );
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{endpoint}` refused `tasks/get` of task forgotten: unknown task \
+             (JSON-RPC error -32602)\n"
+        )
+    );
+    // A status the extension does not define: mur cannot tell when it ends.
+    let out = call("paused");
+    out.assert_code(2);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{endpoint}` says task paused is \"paused\", a status the tasks extension \
+             does not define\n"
+        )
+    );
+    assert_eq!(cancelled_at(&server), ["forgotten", "paused"]);
+
+    // A task that cannot be read is a malformed answer, not a result.
+    let numbered = Stub::answering(json!({ "resultType": "task", "taskId": 12345,
+        "status": "working", "pollIntervalMs": 100 }));
+    let out = sandbox.devtools(&["--endpoint", &numbered.endpoint(), "call", "numbered"]);
+    out.assert_code(2);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` answered with a task mur cannot read: its `taskId` is 12345, not a \
+             string\n",
+            numbered.endpoint()
+        )
+    );
+}
+
+/// An `elicitation/create` form question `--answer confirm=true` answers.
+fn confirm(message: &str) -> Value {
+    json!({ "method": "elicitation/create", "params": { "mode": "form", "message": message,
+        "requestedSchema": { "type": "object",
+            "properties": { "confirm": { "type": "boolean" } }, "required": ["confirm"] } } })
+}
+
+#[test]
+fn a_task_that_keeps_asking_or_refuses_the_answers_ends_the_call_and_is_cancelled() {
+    let sandbox = Sandbox::new();
+    // Each read of `asking` shows 300 new questions, of `nagging` one; `refusing`
+    // asks once and refuses the answer.
+    let server = extension_server(100, |body, polls| {
+        let task = body["params"]["taskId"].as_str().unwrap_or_default();
+        match (body["method"].as_str().unwrap_or_default(), task) {
+            ("tasks/update", "refusing") => rpc_error(body, -32602, "answers refused"),
+            ("tasks/get", _) => {
+                let (first, count) = match task {
+                    "asking" => (polls * 300, 300),
+                    "nagging" => (polls, 1),
+                    _ => (0, 1),
+                };
+                let questions: serde_json::Map<String, Value> = (first..first + count)
+                    .map(|n| (format!("q{n}"), confirm(&format!("Question {n}?"))))
+                    .collect();
+                task_now(
+                    body,
+                    json!({ "status": "input_required", "inputRequests": questions }),
+                )
+            }
+            _ => rpc_result(body, json!({})),
+        }
+    });
+    let endpoint = server.endpoint();
+    let call = |tool: &str| {
+        sandbox.devtools(&[
+            "--endpoint",
+            &endpoint,
+            "--timeout",
+            "60000",
+            "--answer",
+            "confirm=true",
+            "-q",
+            "call",
+            tool,
+        ])
+    };
+
+    let out = call("asking");
+    out.assert_code(5);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{endpoint}` was still asking for input after 1000 questions of task asking\n"
+        )
+    );
+    let out = call("nagging");
+    out.assert_code(5);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{endpoint}` was still asking for input after 100 rounds of task nagging\n"
+        )
+    );
+    let updates = |task: &str| {
+        server
+            .requests()
+            .iter()
+            .map(|r| r.json())
+            .filter(|b| b["method"] == "tasks/update" && b["params"]["taskId"] == task)
+            .count()
+    };
+    assert_eq!((updates("asking"), updates("nagging")), (3, 100));
+
+    let out = call("refusing");
+    out.assert_code(5);
+    assert_eq!(
+        out.json(),
+        json!({ "error": { "code": -32602, "message": "answers refused" } })
+    );
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{endpoint}` refused `tasks/update` of task refusing: answers refused \
+             (JSON-RPC error -32602)\n"
+        )
+    );
+    assert_eq!(cancelled_at(&server), ["asking", "nagging", "refusing"]);
+}
+
+#[test]
+fn a_task_that_never_ends_says_so_at_the_timeout() {
+    let sandbox = Sandbox::new();
+    let server = extension_server(100, |body, _| match body["method"].as_str() {
+        Some("tasks/get") => task_now(body, json!({ "statusMessage": "still thinking" })),
+        _ => rpc_result(body, json!({})),
+    });
+    let endpoint = server.endpoint();
+    let out = sandbox.devtools(&[
+        "--endpoint",
+        &endpoint,
+        "--timeout",
+        "1500",
+        "-q",
+        "call",
+        "endless",
+    ]);
+    out.assert_code(2);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: task endless at `{endpoint}` was still `working` after 1500 ms\n\
+             hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
+        )
+    );
+    assert_eq!(cancelled_at(&server), ["endless"]);
+}
+
+#[test]
+fn a_servers_status_and_progress_messages_show_as_one_short_line_each() {
+    let sandbox = Sandbox::new();
+    let long = format!(
+        "line one\nerror: forged by the server\n{}",
+        "y".repeat(1 << 20)
+    );
+    let said = long.clone();
+    let server = Stub::serve(move |req| {
+        let body = req.json();
+        match body["method"].as_str().unwrap_or_default() {
+            "tools/call" => Reply::sse(&[
+                json!({ "jsonrpc": "2.0", "method": "notifications/progress",
+                    "params": { "progressToken": "mur", "progress": 0, "total": 1, "message": said } }),
+                json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "resultType": "task",
+                    "taskId": "t", "status": "working", "statusMessage": said, "pollIntervalMs": 100 } }),
+            ]),
+            "tasks/get" => task_now(
+                &body,
+                json!({ "status": "completed", "statusMessage": "done",
+                    "result": { "content": [{ "type": "text", "text": "ok" }], "isError": false } }),
+            ),
+            _ => rpc_result(&body, json!({})),
+        }
+    });
+    let out = sandbox.devtools(&["--endpoint", &server.endpoint(), "call", "chatty"]);
+    assert_eq!(out.tool_text(0), "ok");
+    let shown = format!(
+        "line one\\x0aerror: forged by the server\\x0a{}…",
+        "y".repeat(200 - "line one\\x0aerror: forged by the server\\x0a".len())
+    );
+    assert_eq!(
+        out.stderr,
+        format!("progress: 0/1 {shown}\ntask (working): {shown}\ntask (completed): done\n")
+    );
+}
+
+/// A session-based server of the 2025-11-25 revision, played by a stub, whose
+/// tool `job` runs only as a task that never ends: called without a task it is
+/// refused (-32601), so mur reads `tools/list` and calls it again as one. Each
+/// `initialize` opens a session of its own; once a task is created in one, no
+/// request in it is answered (`tasks/result`, `tasks/cancel`, its `DELETE`).
+fn hung_task_server() -> Stub {
+    let sessions = std::sync::Mutex::new((0, None::<String>));
+    Stub::serve(move |req| {
+        let Ok(mut sessions) = sessions.lock() else {
+            return Reply::HangUp;
+        };
+        let session = req.header("mcp-session-id").map(str::to_owned);
+        if session.is_some() && session == sessions.1 && req.json()["method"] != "tasks/get" {
+            return Reply::Silence;
+        }
+        let body = req.json();
+        if req.method == "GET" {
+            return Reply::empty(405);
+        }
+        if req.method == "DELETE" || body["method"].as_str().is_none() {
+            return Reply::empty(200);
+        }
+        if req.header("mcp-protocol-version") == Some("2026-07-28") {
+            return Reply::json(
+                400,
+                &json!({ "jsonrpc": "2.0", "id": null,
+                    "error": { "code": -32000, "message": "No valid session ID provided" } }),
+            );
+        }
+        let result = match body["method"].as_str().unwrap_or_default() {
+            "initialize" => {
+                sessions.0 += 1;
+                let id = format!("s{}", sessions.0);
+                return Reply::Respond {
+                    status: 200,
+                    headers: vec![
+                        ("content-type".into(), "application/json".into()),
+                        ("mcp-session-id".into(), id),
+                    ],
+                    body: json!({ "jsonrpc": "2.0", "id": body["id"], "result": {
+                        "protocolVersion": "2025-11-25", "capabilities": { "tools": {}, "tasks": {} },
+                        "serverInfo": { "name": "stub", "version": "0" } } })
+                    .to_string()
+                    .into_bytes(),
+                };
+            }
+            m if m.starts_with("notifications/") => return Reply::empty(202),
+            "tools/list" => json!({ "tools": [{ "name": "job", "inputSchema": { "type": "object" },
+                "execution": { "taskSupport": "required" } }] }),
+            "tools/call" if body["params"].get("task").is_none() => {
+                return rpc_error(&body, -32601, "job runs only as a task");
+            }
+            "tools/call" => {
+                sessions.1 = session;
+                json!({ "task": { "taskId": "job", "status": "working", "pollInterval": 100,
+                    "createdAt": "2026-11-28T10:00:00Z", "lastUpdatedAt": "2026-11-28T10:00:00Z" } })
+            }
+            "tasks/get" => json!({ "taskId": "job", "status": "working",
+                "createdAt": "2026-11-28T10:00:00Z", "lastUpdatedAt": "2026-11-28T10:00:00Z" }),
+            _ => json!({}),
+        };
+        rpc_result(&body, result)
+    })
+}
+
+#[test]
+fn a_task_cancelled_and_a_session_ended_on_the_way_out_share_one_allowance() {
+    let sandbox = Sandbox::new();
+    // A sandbox's first `mur` sets up its directories: not what is timed here.
+    let quick = Stub::answering(json!({}));
+    sandbox
+        .devtools(&["--endpoint", &quick.endpoint(), "call", "ping"])
+        .assert_code(0);
+    let server = hung_task_server();
+    let endpoint = server.endpoint();
+    let argv = [
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "--timeout",
+        "1500",
+        "-q",
+        "call",
+        "job",
+    ];
+    let (out, took) = sandbox.mur_timed(&argv, std::time::Duration::from_secs(60));
+    out.assert_code(2);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: task job at `{endpoint}` was still `working` after 1500 ms\n\
+             hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
+        )
+    );
+    assert_eq!(cancelled_at(&server), ["job"]);
+    // The timeout, then 500 ms for both the `tasks/cancel` and the `DELETE`,
+    // neither of which is answered (each alone would take all of it).
+    assert!(
+        took < std::time::Duration::from_millis(1500 + 800),
+        "took {took:?}\n{out}"
     );
 }
