@@ -269,8 +269,17 @@ pub fn settle(
     let failed = match reply {
         Reply::Error(error) => {
             let message = rpc_error_message(&error, method, params);
+            let unserved = error["code"].as_i64() == Some(METHOD_NOT_FOUND);
             let stdout = output::render_json(&json!({ "error": error }), settings.pretty)?;
-            Error::tool_failed(message).with_stdout(stdout.into_bytes())
+            let failed = Error::tool_failed(message).with_stdout(stdout.into_bytes());
+            if unserved && method != "tools/call" {
+                failed.with_hint(
+                    "the session serves no such method; `call NAME` without a `/` calls the \
+                     tool NAME, and `mur devtools catalog` lists the tools",
+                )
+            } else {
+                failed
+            }
         }
         Reply::Result(result) => {
             let message = tool_error_message(&result, method, params);
@@ -313,7 +322,8 @@ fn method_not_found(reply: &Reply) -> bool {
     }
 }
 
-/// JSON-RPC "method not found".
+/// JSON-RPC "method not found": a server's message for it is often the method's name
+/// alone, so an error says what the code means.
 const METHOD_NOT_FOUND: i64 = -32601;
 
 /// The tool a `tools/call` reply says the server does not have: a JSON-RPC error (MCP's
@@ -353,6 +363,9 @@ fn rpc_error_message(error: &Value, method: &str, params: Option<&Value>) -> Str
         _ => format!("`{method}`"),
     };
     match error["code"].as_i64() {
+        Some(METHOD_NOT_FOUND) => format!(
+            "{what} failed: {message} (JSON-RPC error {METHOD_NOT_FOUND}: method not found)"
+        ),
         Some(code) => format!("{what} failed: {message} (JSON-RPC error {code})"),
         None => format!("{what} failed: {message}"),
     }

@@ -6,7 +6,7 @@
 //!
 //! The catalog's JSON schema (`mur-catalog/1`) is documented in docs/agents.md.
 
-use mur_core::{EXIT_CODES, Error, Result, Settings};
+use mur_core::{EXIT_CODES, Error, Kind, Result, Settings};
 use mur_verbs::derived::{self, Derived};
 use mur_verbs::{Entry, VerbHost, VerbSpec};
 use serde_json::{Value, json};
@@ -34,9 +34,9 @@ struct Offered {
 }
 
 pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
-    let offered = offered(settings).await;
     // A verb index mur cannot read is its own failure (exit 7), not an empty list.
     let installed = VerbHost::open()?.entries().to_vec();
+    let offered = offered(settings).await;
     let items = items(&installed, offered.as_ref());
     if as_json {
         let verbs: Vec<Value> = items.iter().map(item_json).collect();
@@ -74,8 +74,8 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
 /// `mur devtools verbs list --all`: installed verbs and the session's derived
 /// ones (when a session answers), with their kinds.
 pub async fn installed_and_derived(settings: &Settings) -> Result<()> {
-    let offered = offered(settings).await;
     let installed = VerbHost::open()?.entries().to_vec();
+    let offered = offered(settings).await;
     let rows: Vec<Vec<String>> = items(&installed, offered.as_ref())
         .into_iter()
         .filter(|i| i.kind != "host")
@@ -88,9 +88,6 @@ pub async fn installed_and_derived(settings: &Settings) -> Result<()> {
             ]
         })
         .collect();
-    if offered.is_none() {
-        output::notice("no session answered: derived verbs are not listed");
-    }
     output::stdout(output::table(&["NAME", "KIND", "TOOL", "SUMMARY"], &rows).as_bytes())
 }
 
@@ -151,17 +148,29 @@ pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
 }
 
 /// The session's tools, or `None` when no session answers (the catalog then
-/// lists what is installed, and says so with `"session": null`).
+/// lists what is installed, and says so with `"session": null`); stderr says why,
+/// so that a list without derived verbs is never taken for all there is.
 async fn offered(settings: &Settings) -> Option<Offered> {
-    let session = Session::resolve(settings).await.ok()?;
-    let tools = ToolList::open(&session)
-        .all(&session, settings)
-        .await
-        .ok()?;
-    Some(Offered {
-        endpoint: session.endpoint.clone(),
-        tools,
-    })
+    let found = async {
+        let session = Session::resolve(settings).await?;
+        let tools = ToolList::open(&session).all(&session, settings).await?;
+        Ok::<_, Error>(Offered {
+            endpoint: session.endpoint.clone(),
+            tools,
+        })
+    };
+    match found.await {
+        Ok(offered) => Some(offered),
+        Err(e) => {
+            let why = e.message().lines().next().unwrap_or_default();
+            let fix = match e.kind() {
+                Kind::Usage => " (choose one with `--project PATH`)",
+                _ => "",
+            };
+            output::notice(&format!("derived verbs are not listed: {why}{fix}"));
+            None
+        }
+    }
 }
 
 fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {

@@ -51,8 +51,12 @@ fn a_json_rpc_error_exits_5_with_the_error_object_on_stdout() {
     out.assert_code(5);
     let error = &out.json()["error"];
     assert_eq!(error["code"], -32601, "{out}");
-    out.assert_stderr_starts_with("error: `no/such-method` failed: ");
-    out.assert_stderr_contains("(JSON-RPC error -32601)");
+    assert_eq!(
+        out.stderr,
+        "error: `no/such-method` failed: no/such-method (JSON-RPC error -32601: method not found)\n\
+         hint: the session serves no such method; `call NAME` without a `/` calls the tool NAME, \
+         and `mur devtools catalog` lists the tools\n"
+    );
 }
 
 #[test]
