@@ -213,6 +213,9 @@ pub struct HostArgs {
     /// Read the session's tool list afresh instead of from the cache (derived verbs)
     #[arg(long, global = true)]
     pub refresh: bool,
+    /// Whether `--timeout` was typed for the host (else a verb's own sets the bound).
+    #[arg(skip)]
+    pub timeout_given: bool,
 }
 
 impl HostArgs {

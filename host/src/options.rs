@@ -104,6 +104,7 @@ pub fn extract_host_options(
                 let text = value("--timeout <MS>")?;
                 host.timeout = mur_core::settings::timeout_ms(&text)
                     .map_err(|e| Error::usage(format!("invalid value for `--timeout`: {e}")))?;
+                host.timeout_given = true;
             }
             "--auto" if inline.is_none() => host.auto = true,
             "--auto-full" if inline.is_none() => host.auto_full = true,
@@ -386,14 +387,21 @@ mod tests {
     }
 
     #[test]
-    fn a_verb_timeout_only_extends() {
-        let mut s = settings(&HostArgs {
-            timeout: 10_000,
-            ..HostArgs::default()
-        });
-        s.extend_timeout(Some(1000));
-        assert_eq!(s.timeout, Duration::from_secs(10));
-        s.extend_timeout(Some(30_000));
-        assert_eq!(s.timeout, Duration::from_secs(32));
+    fn a_verb_timeout_is_the_bound_unless_the_host_was_given_a_longer_one() {
+        let bound = |host: u64, given: bool, verb: Option<u32>| {
+            let mut s = settings(&HostArgs {
+                timeout: host,
+                ..HostArgs::default()
+            });
+            s.verb_timeout(verb, given);
+            s.timeout.as_millis()
+        };
+        // Half as long again to hear the server's own answer, at most 2 s more.
+        assert_eq!(bound(10_000, false, Some(1000)), 1500);
+        assert_eq!(bound(10_000, false, Some(30_000)), 32_000);
+        assert_eq!(bound(10_000, false, None), 10_000);
+        // `mur devtools --timeout 10000 x --timeout 1000`: the host's word stands.
+        assert_eq!(bound(10_000, true, Some(1000)), 10_000);
+        assert_eq!(bound(200, true, Some(800)), 1200);
     }
 }

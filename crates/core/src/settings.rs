@@ -39,14 +39,21 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Lets a verb ask for longer than the host timeout (`wait --timeout MS`).
-    /// The host waits a little longer than the verb's own bound, so that the
-    /// server's answer to an expired wait arrives before the host gives up.
-    pub fn extend_timeout(&mut self, verb_ms: Option<u32>) {
+    /// A verb's own `--timeout MS` (`wait --timeout 8000`, `click … --timeout 1000`)
+    /// bounds the call, longer or shorter than the host's default; a bound typed
+    /// for the host (`host_given`: `mur devtools --timeout MS verb`) it only
+    /// lengthens. mur waits a little past the verb's bound (half as long again, at
+    /// most 2 s), so that a server's answer to its own expired wait arrives first.
+    pub fn verb_timeout(&mut self, verb_ms: Option<u32>, host_given: bool) {
         const GRACE: Duration = Duration::from_secs(2);
         if let Some(ms) = verb_ms {
-            let wanted = Duration::from_millis(u64::from(ms)) + GRACE;
-            self.timeout = self.timeout.max(wanted);
+            let asked = Duration::from_millis(u64::from(ms));
+            let wanted = asked + GRACE.min(asked / 2);
+            self.timeout = if host_given {
+                self.timeout.max(wanted)
+            } else {
+                wanted
+            };
         }
     }
 }

@@ -121,7 +121,13 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
         return Ok(cli);
     }
     match cli::command().try_get_matches_from(argv.clone()) {
-        Ok(matches) => Ok(Cli::from_arg_matches(&matches)?),
+        Ok(matches) => {
+            let mut cli = Cli::from_arg_matches(&matches)?;
+            // Global, so the top level knows whether any level was given it.
+            cli.host.timeout_given =
+                matches.value_source("timeout") == Some(clap::parser::ValueSource::CommandLine);
+            Ok(cli)
+        }
         Err(e) if wants_help(&e) => Err(with_plugin_verbs()
             .try_get_matches_from(argv)
             .err()

@@ -47,7 +47,7 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
         }
         ParseOutcome::Call { arguments, plan } => (arguments, plan),
     };
-    settings.extend_timeout(plan.timeout_ms);
+    settings.verb_timeout(plan.timeout_ms, host.timeout_given);
     let params = json!({ "name": tool, "arguments": arguments });
     let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))??;
     let shaped = usage::measure(Phase::Shape, || {
