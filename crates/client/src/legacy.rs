@@ -117,15 +117,27 @@ impl Client<'_> {
                 self.endpoint,
                 e["message"].as_str().unwrap_or("(no message)")
             ))),
-            Answer::Other { text, .. } => Err(Error::transport(format!(
-                "`{}` answered HTTP {status} and no MCP response: {}",
-                self.endpoint,
-                if text.is_empty() {
-                    "(empty body)"
+            Answer::Other { text, .. } => {
+                let error = Error::transport(format!(
+                    "`{}` answered HTTP {status} and no MCP response: {}",
+                    self.endpoint,
+                    if text.is_empty() {
+                        "(empty body)"
+                    } else {
+                        &text
+                    }
+                ));
+                // Neither the modern POST nor `initialize` found anything there: most
+                // likely the URL's path (`--endpoint http://127.0.0.1:PORT`).
+                Err(if status == reqwest::StatusCode::NOT_FOUND {
+                    error.with_hint(
+                        "nothing is served at that path: a devtools session serves MCP at \
+                         `/mcp` (`http://127.0.0.1:PORT/mcp`, as `session list` shows it)",
+                    )
                 } else {
-                    &text
-                }
-            ))),
+                    error
+                })
+            }
         }
     }
 

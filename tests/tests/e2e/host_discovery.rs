@@ -260,6 +260,18 @@ fn endpoint_bypasses_discovery() {
     ]);
     out.assert_code(0);
     assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
+    // Without the path, the answer says where MCP is served.
+    let bare = sample.endpoint().trim_end_matches("/mcp");
+    let out = empty.mur(&["devtools", "--endpoint", bare, "call", "version"]);
+    out.assert_code(2);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{bare}` answered HTTP 404 Not Found and no MCP response: (empty body)\n\
+             hint: nothing is served at that path: a devtools session serves MCP at `/mcp` \
+             (`http://127.0.0.1:PORT/mcp`, as `session list` shows it)\n"
+        )
+    );
     // Ambiguity does not matter either.
     let _other = sb.start_sample(&sb.project("other"));
     let out = sb.mur(&[
