@@ -192,7 +192,7 @@ impl<W: Write + Send + 'static> Proxy<W> {
         let message = match answer {
             Ok(Reply::Result(value)) => result(id, value),
             Ok(Reply::Error(value)) => json!({ "jsonrpc": "2.0", "id": id, "error": value }),
-            Err(e) => error(id, INTERNAL_ERROR, e.message()),
+            Err(e) => error(id, INTERNAL_ERROR, &with_hints(&e)),
         };
         self.write(&message);
     }
@@ -339,6 +339,15 @@ fn schema_of(question: &Question) -> Value {
 
 fn result(id: &Value, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
+}
+
+/// An error's message and its `hint:` lines, as mur prints them: the agent behind the
+/// proxy reads the fix too (`choose one with `--project PATH``).
+fn with_hints(e: &mur_core::Error) -> String {
+    std::iter::once(e.message().to_owned())
+        .chain(e.hints().iter().map(|hint| format!("hint: {hint}")))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn error(id: &Value, code: i64, message: &str) -> Value {

@@ -7,8 +7,8 @@
 //! sample's question (`clearTodos` asks for a confirmation) relayed to the
 //! client's elicitation callback. Plain JSON lines on stdin show the rest:
 //! `ping` answered by the proxy, a JSON-RPC error passed through, progress
-//! relayed under the client's own token, and no session at all answered as
-//! an error rather than silence.
+//! relayed under the client's own token, and no session at all (or several)
+//! answered as an error saying how to fix it, rather than silence.
 
 use std::io::Write;
 use std::path::Path;
@@ -178,8 +178,25 @@ fn with_no_session_each_request_gets_an_error_naming_why() {
     out.assert_code(0);
     let error = &answer(&out, 7)["error"];
     assert_eq!(error["code"], -32603, "{out}");
-    assert_eq!(
-        error["message"], "no running devtools session found",
+    // With the hints mur prints: the agent reads the fix too.
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(
+            "no running devtools session found\nhint: start the app with devtools enabled"
+        ),
+        "{out}"
+    );
+    // Two sessions: which one is meant, and how to say it.
+    let _apps = [sb.start_app(), sb.start_sample(&sb.project("other"))];
+    let out = proxy(
+        &sb,
+        &[json!({ "jsonrpc": "2.0", "id": 8, "method": "tools/list" })],
+    );
+    let message = answer(&out, 8)["error"]["message"].clone();
+    let message = message.as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("2 live devtools sessions found; which one is meant?\n")
+            && message.ends_with("\nhint: choose one with `--project PATH` or `--endpoint URL`"),
         "{out}"
     );
 }
