@@ -185,6 +185,23 @@ impl Registry {
         }
     }
 
+    /// Removes the file at `path` if it is still malformed, under the slot's lock like
+    /// [`Registry::remove_if_unchanged`]: a session writes its lockfile whole (by a
+    /// rename), so a malformed one is no session's, and one that a session has since
+    /// written anew is left. Returns whether it removed the file.
+    pub fn remove_if_malformed(&self, path: &Path) -> io::Result<bool> {
+        let Some(_slot) = SlotLock::try_acquire(path)? else {
+            return Ok(false);
+        };
+        match self.read(path) {
+            ReadOutcome::Malformed(_) => {
+                self.remove(path)?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
     /// [`Registry::remove_if_unchanged`] for each `(path, judged)`, many of them at
     /// once on a few threads; the outcomes are in the order given.
     pub fn remove_all_if_unchanged(&self, files: &[(&Path, &Lockfile)]) -> Vec<io::Result<bool>> {

@@ -30,6 +30,9 @@ pub struct Survey {
     /// Lockfiles whose process runs but whose endpoint is not that session
     /// (or is not on loopback, and so was not contacted).
     pub impostors: Vec<(Found, String)>,
+    /// Files named like lockfiles that are none (not JSON, fields missing): no
+    /// session's, as sessions write theirs whole; `session clean` removes them.
+    pub malformed: Vec<PathBuf>,
 }
 
 /// The registry `mur` reads: the per-user default location.
@@ -68,13 +71,22 @@ pub async fn survey_wanted(
             registry.dir().display()
         ))
     })?;
+    let mut malformed = Vec::new();
     let valid: Vec<Found> = entries
         .into_iter()
-        .filter_map(|entry| valid_or_notice(entry, report))
+        .filter_map(|entry| {
+            if matches!(entry.outcome, ReadOutcome::Malformed(_)) {
+                malformed.push(entry.path.clone());
+            }
+            valid_or_notice(entry, report)
+        })
         .collect();
     let locks: Vec<(&Lockfile, bool)> = valid.iter().map(|f| (&f.lock, wanted(f))).collect();
     let verdicts = liveness::check_wanted(http, &locks).await;
-    let mut survey = Survey::default();
+    let mut survey = Survey {
+        malformed,
+        ..Survey::default()
+    };
     for (found, verdict) in valid.into_iter().zip(verdicts) {
         let Some(verdict) = verdict else {
             continue;
@@ -110,9 +122,9 @@ fn valid_or_notice(entry: Entry, report: &mut dyn Report) -> Option<Found> {
                 lock,
             });
         }
-        ReadOutcome::Malformed(why) => {
-            report.notice(format!("skipping malformed lockfile `{path}`: {why}"))
-        }
+        ReadOutcome::Malformed(why) => report.notice(format!(
+            "skipping malformed lockfile `{path}`: {why} (`mur devtools session clean` removes it)"
+        )),
         ReadOutcome::UnknownSchema(schema) => {
             report.notice(format!(
                 "skipping lockfile `{path}` of unknown schema `{schema}`"

@@ -1,6 +1,8 @@
 //! `mur devtools session list` and `session clean`: the lockfile directory
 //! as the user sees it. Neither ever stops a process.
 
+use std::path::PathBuf;
+
 use mur_core::settings::{Settings, Source};
 use mur_core::{Error, Result};
 use mur_discovery::{self as discovery, Candidate, Survey};
@@ -147,9 +149,10 @@ fn table(live: &[Lockfile], logs: &[Option<String>]) -> String {
     output::table(header, &rows)
 }
 
-/// Removes lockfiles whose process is gone. A lockfile whose process runs is
-/// never touched, even when its endpoint does not answer: the session may be
-/// busy, and a wrong removal would hide a live session from discovery.
+/// Removes lockfiles whose process is gone, and files named like lockfiles that
+/// are none (malformed). A lockfile whose process runs is never touched, even when
+/// its endpoint does not answer: the session may be busy, and a wrong removal
+/// would hide a live session from discovery.
 async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
     let http = mur_http::Http::new();
     let registry = discovery::registry();
@@ -161,21 +164,44 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
     .await?;
     if dry_run {
         let mut names = Vec::new();
-        for found in &survey.stale {
-            names.extend(output::shell_word(found.path.as_os_str()));
+        let stale = survey.stale.iter().map(|found| found.path.as_path());
+        for path in stale.chain(survey.malformed.iter().map(PathBuf::as_path)) {
+            names.extend(output::shell_word(path.as_os_str()));
             names.push(b'\n');
         }
         output::stdout(&names)?;
         output::diagnostic(&format!(
-            "would remove {} stale {}",
+            "would remove {} stale {}{}",
             survey.stale.len(),
-            entries(survey.stale.len())
+            entries(survey.stale.len()),
+            malformed_count(survey.malformed.len())
         ));
         return Ok(());
     }
     let removed = survey.collect_garbage(&registry, &mut Notices);
-    output::diagnostic(&format!("removed {removed} stale {}", entries(removed)));
+    let mut cleared = 0;
+    for path in &survey.malformed {
+        match registry.remove_if_malformed(path) {
+            Ok(true) => cleared += 1,
+            Ok(false) => {}
+            Err(e) => output::notice(&format!("cannot remove `{}`: {e}", path.display())),
+        }
+    }
+    output::diagnostic(&format!(
+        "removed {removed} stale {}{}",
+        entries(removed),
+        malformed_count(cleared)
+    ));
     Ok(())
+}
+
+/// `" and N malformed lockfile(s)"`, or nothing for none.
+fn malformed_count(n: usize) -> String {
+    match n {
+        0 => String::new(),
+        1 => " and 1 malformed lockfile".to_owned(),
+        n => format!(" and {n} malformed lockfiles"),
+    }
 }
 
 fn entries(n: usize) -> &'static str {

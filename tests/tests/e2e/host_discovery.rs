@@ -166,8 +166,37 @@ fn a_malformed_lockfile_is_skipped_with_a_notice() {
     assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
     let notice = format!("warning: skipping malformed lockfile `{}`: ", bad.display());
     out.assert_stderr_starts_with(&notice);
+    assert!(
+        out.stderr
+            .ends_with(" (`mur devtools session clean` removes it)\n"),
+        "{out}"
+    );
     assert_eq!(out.stderr.lines().count(), 1, "one line: {out}");
-    assert!(bad.exists(), "a malformed file is not ours to delete");
+    assert!(bad.exists(), "a call does not delete a malformed file");
+    // `session clean` does, when asked: no session wrote it (they write theirs whole).
+    let future = sb.plant_lockfile(
+        "/v2/App.csproj",
+        r#"{"schema":"reactor-devtools-lockfile/2","endpoint":"x"}"#,
+    );
+    let dry = sb.mur(&["devtools", "session", "clean", "--dry-run"]);
+    dry.assert_code(0);
+    assert_eq!(dry.stdout, format!("{}\n", bad.display()));
+    assert!(
+        dry.stderr
+            .ends_with("would remove 0 stale entries and 1 malformed lockfile\n"),
+        "{dry}"
+    );
+    let clean = sb.mur(&["devtools", "session", "clean"]);
+    clean.assert_code(0);
+    assert!(
+        clean
+            .stderr
+            .ends_with("removed 0 stale entries and 1 malformed lockfile\n"),
+        "{clean}"
+    );
+    assert!(!bad.exists(), "removed");
+    assert!(future.exists(), "a lockfile of a newer schema is kept");
+    assert!(sample.lockfile.exists(), "the live session's is kept");
 }
 
 #[test]
@@ -418,13 +447,15 @@ fn a_fifo_in_the_lockfile_directory_blocks_nothing() {
     for (args, code) in [
         (&["devtools", "session", "list"][..], 4),
         (&["devtools", "session", "clean", "--dry-run"], 0),
-        (&["devtools", "session", "clean"], 0),
         (&["devtools", "call", "version"], 4),
+        (&["devtools", "session", "clean"], 0),
     ] {
         let out = sb.mur(args);
         out.assert_code(code);
         assert!(out.stderr.contains(&skipped), "{args:?}: {out}");
     }
+    // Named like a lockfile and none, it is `session clean`'s to remove.
+    assert!(!fifo.exists(), "the FIFO is removed");
 }
 
 #[test]
