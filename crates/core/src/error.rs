@@ -193,6 +193,13 @@ impl Error {
 
 impl From<clap::Error> for Error {
     fn from(e: clap::Error) -> Self {
+        // A usage error is said as every other error is: one `error:` line and
+        // `hint:` lines. Help and version stay clap's to print: on stdout, or the
+        // help of a command typed without its subcommand on stderr.
+        let help = e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
+        if e.use_stderr() && !help {
+            return usage_from_clap(&e);
+        }
         Self {
             kind: Kind::Usage,
             message: String::new(),
@@ -202,6 +209,51 @@ impl From<clap::Error> for Error {
             clap: Some(e),
             about_session: false,
         }
+    }
+}
+
+/// clap's rendering of a usage error in mur's shape. clap's own:
+///
+/// ```text
+/// error: unrecognized subcommand 'lst'
+///
+///   tip: a similar subcommand exists: 'list'
+///
+/// Usage: mur devtools verbs [OPTIONS] <COMMAND>
+///
+/// For more information, try '--help'.
+/// ```
+///
+/// becomes `error: unrecognized subcommand 'lst'`, then `hint: a similar subcommand
+/// exists: 'list'` and `hint: usage: mur devtools verbs [OPTIONS] <COMMAND> (`--help`
+/// shows more)`. Lines indented under the first (the arguments not provided) join it.
+/// Read off the rendered text: clap's structured context holds not all of it (the
+/// usage line is rendered only with the message).
+fn usage_from_clap(e: &clap::Error) -> Error {
+    let rendered = e.render().to_string();
+    let mut lines = rendered.lines().map(str::trim_end);
+    let first = lines.next().unwrap_or_default();
+    let mut message = first.strip_prefix("error: ").unwrap_or(first).to_owned();
+    let mut hints = Vec::new();
+    let mut usage = None;
+    for line in lines {
+        if let Some(tip) = line.trim_start().strip_prefix("tip: ") {
+            hints.push(tip.to_owned());
+        } else if let Some(line) = line.strip_prefix("Usage: ") {
+            usage = Some(line.to_owned());
+        } else if line.starts_with("  ") && usage.is_none() && hints.is_empty() {
+            let joiner = if message.ends_with(':') { " " } else { ", " };
+            message.push_str(joiner);
+            message.push_str(line.trim());
+        }
+    }
+    if message.ends_with(':') {
+        message.pop();
+    }
+    hints.extend(usage.map(|usage| format!("usage: {usage} (`--help` shows more)")));
+    Error {
+        hints,
+        ..Error::usage(message)
     }
 }
 
@@ -216,6 +268,46 @@ impl std::error::Error for Error {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn refused(argv: &[&str]) -> Error {
+        let cmd = clap::Command::new("mur").subcommand(
+            clap::Command::new("verbs")
+                .subcommand(clap::Command::new("list"))
+                .subcommand(clap::Command::new("info").arg(clap::Arg::new("NAME").required(true))),
+        );
+        cmd.try_get_matches_from(argv)
+            .map(|_| ())
+            .expect_err("refused")
+            .into()
+    }
+
+    #[test]
+    fn a_usage_error_of_clap_is_one_error_line_and_hints() {
+        let typo = refused(&["mur", "verbs", "lst"]);
+        assert_eq!(typo.exit_code(), 1);
+        assert!(typo.clap_error().is_none(), "printed as mur's");
+        assert_eq!(typo.message(), "unrecognized subcommand 'lst'");
+        assert_eq!(
+            typo.hints(),
+            [
+                "a similar subcommand exists: 'list'",
+                "usage: mur verbs [COMMAND] (`--help` shows more)",
+            ]
+        );
+        let missing = refused(&["mur", "verbs", "info"]);
+        assert_eq!(
+            missing.message(),
+            "the following required arguments were not provided: <NAME>"
+        );
+        assert_eq!(
+            missing.hints(),
+            ["usage: mur verbs info <NAME> (`--help` shows more)"]
+        );
+        // Help is clap's to print.
+        let help = refused(&["mur", "--help"]);
+        assert!(help.clap_error().is_some());
+        assert_eq!(help.exit_code(), 0);
+    }
 
     #[test]
     fn every_kind_has_its_documented_code() {

@@ -70,10 +70,7 @@ fn a_bad_timeout_is_a_usage_error() {
         };
         assert_eq!(
             out.stderr,
-            format!(
-                "error: invalid value '{value}' for '--timeout <MS>': {line}\n\n\
-                 For more information, try '--help'.\n"
-            )
+            format!("error: invalid value '{value}' for '--timeout <MS>': {line}\n")
         );
     }
     let _app = sb.start_app();
