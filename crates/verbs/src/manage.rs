@@ -32,7 +32,7 @@ pub fn list(dirs: &VerbDirs) -> Result<Vec<Entry>, VerbError> {
 /// code in the cache (0 for a data verb, or before its first compile).
 pub fn info(dirs: &VerbDirs, name: &str) -> Result<(Entry, PathBuf, u64), VerbError> {
     let index = Index::load(&dirs.verbs)?;
-    let entry = index.get(name).ok_or_else(|| not_installed(name))?;
+    let entry = index.get(name).ok_or_else(|| not_installed(name, &index))?;
     let compiled = CodeCache::open(&dirs.cache).compiled_bytes(&entry.sha256);
     Ok((entry.clone(), index.file_path(entry), compiled))
 }
@@ -44,7 +44,7 @@ pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
     let mut index = Index::load(&dirs.verbs)?;
     let Some(entry) = index.remove(name) else {
         collect_orphans(dirs, &index);
-        return Err(not_installed(name));
+        return Err(not_installed(name, &index));
     };
     // Index first: once it is saved the verb is gone from help and dispatch,
     // even if deleting the file below fails.
@@ -472,9 +472,12 @@ pub(super) fn refresh_entry(index: &mut Index, verb: &str, info: Described) {
     }
 }
 
-fn not_installed(name: &str) -> VerbError {
-    VerbError::refused(
-        format!("no verb named `{name}` is installed"),
-        "`mur devtools verbs list` shows the installed verbs",
-    )
+/// `name` is not installed: the hint names the installed verb nearest to it, if one is.
+fn not_installed(name: &str, index: &Index) -> VerbError {
+    let installed = index.verbs.iter().map(|entry| entry.name.as_str());
+    let hint = match mur_core::nearest(name, installed) {
+        Some(near) => format!("did you mean `{near}`? (`mur devtools verbs list` shows them all)"),
+        None => "`mur devtools verbs list` shows the installed verbs".to_owned(),
+    };
+    VerbError::refused(format!("no verb named `{name}` is installed"), hint)
 }

@@ -101,9 +101,10 @@ impl Parser {
         let start = self.pos;
         let name = self.identifier();
         let known = Kind::ALL.map(Kind::name).join(", ");
+        // A bare word is most often an id whose `#` was left off (or eaten by a shell).
         Kind::from_name(&name).map(Filter::Kind).ok_or((
             start,
-            format!("unknown element type `{name}` (known: {known})"),
+            format!("unknown element type `{name}` (known: {known}); an id is written `#{name}`"),
         ))
     }
 
@@ -361,6 +362,11 @@ mod tests {
                 "bad selector `Buton`: unknown element type `Buton` (known: Window, Panel"
             ),
             "{unknown}"
+        );
+        let bare = parse("btn-inc").expect_err("an id without its #");
+        assert!(
+            bare.contains("ScrollViewer); an id is written `#btn-inc` at character 1"),
+            "{bare}"
         );
         let attribute = parse("[colour=red]").expect_err("unknown attribute");
         assert!(

@@ -127,6 +127,17 @@ fn removing_a_verb_that_is_not_installed_says_how_to_see_them() {
         out.stderr,
         "error: no verb named `nope` is installed\nhint: `mur devtools verbs list` shows the installed verbs\n"
     );
+    // A typo of an installed one is answered with it.
+    add(&sandbox, &[guest("ping")]);
+    for command in ["info", "remove"] {
+        let out = sandbox.mur(&["devtools", "verbs", command, "pnig"]);
+        out.assert_code(1);
+        assert_eq!(
+            out.stderr,
+            "error: no verb named `pnig` is installed\n\
+             hint: did you mean `ping`? (`mur devtools verbs list` shows them all)\n"
+        );
+    }
 }
 
 #[test]
