@@ -50,9 +50,13 @@ pub fn measure<R>(phase: Phase, f: impl FnOnce() -> R) -> R {
     result
 }
 
-/// `engine 0.00 ms, cache lookup 0.03 ms, …, total 0.41 ms` for the phases that ran.
-pub fn summary() -> String {
+/// `engine 0.00 ms, cache lookup 0.03 ms, …, total 0.41 ms` for the phases that ran;
+/// `None` when none did (a derived or data verb).
+pub fn summary() -> Option<String> {
     let spent = SPENT.lock().map(|spent| *spent).unwrap_or_default();
+    if spent.iter().all(Duration::is_zero) {
+        return None;
+    }
     let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1000.0);
     let mut parts: Vec<String> = PHASES
         .iter()
@@ -61,5 +65,5 @@ pub fn summary() -> String {
         .map(|((_, name), d)| format!("{name} {}", ms(d)))
         .collect();
     parts.push(format!("total {}", ms(spent.iter().sum())));
-    parts.join(", ")
+    Some(parts.join(", "))
 }

@@ -19,7 +19,10 @@ use mur_usage::Kind;
 /// runtime; only the call is async.
 pub fn run(name: &str, argv: &[String], host: HostArgs) -> Result<()> {
     let outcome = run_verb(name, argv, host);
-    tracing::debug!("verb timings: {}", mur_verbs::timings::summary());
+    // A derived or data verb runs no component: nothing to time.
+    if let Some(summary) = mur_verbs::timings::summary() {
+        tracing::debug!("verb timings: {summary}");
+    }
     for warning in mur_verbs::warnings::take() {
         output::notice(&warning);
     }

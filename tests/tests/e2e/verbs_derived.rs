@@ -165,6 +165,10 @@ fn content_beside_the_structured_content_printed_is_named_in_a_note() {
     // A result whose text only repeats its structured content has nothing more.
     let state = sandbox.devtools(&["state", "--selector", "#count"]);
     state.assert_quiet_success();
+    // No component ran: `-v` times none.
+    let verbose = sandbox.devtools(&["-v", "state", "--selector", "#count"]);
+    verbose.assert_code(0);
+    assert!(!verbose.stderr.contains("verb timings"), "{verbose}");
 }
 
 #[test]
