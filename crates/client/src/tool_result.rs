@@ -55,14 +55,23 @@ fn kind(block: &Value) -> &str {
     block["type"].as_str().unwrap_or("unknown")
 }
 
-/// Whether `block` is a text block holding `structured` as JSON.
+/// Whether `block` is a text block that only repeats `structured`: its JSON (the
+/// spec's advice), or, where an SDK wrapped a plain return value as
+/// `{"result": value}` (the Python SDK does), that value as text (`"2 steps"`, `3`).
 fn repeats(block: &Value, structured: &Value) -> bool {
     let Some(text) = block["text"].as_str().filter(|_| block["type"] == "text") else {
         return false;
     };
-    // Prose is not parsed: only JSON text can repeat the structured content.
+    let parsed = || serde_json::from_str::<Value>(text).ok();
+    // Prose is not parsed as the whole: only JSON text can repeat an object or array.
     let json = text.trim_start().starts_with(['{', '[']);
-    json && serde_json::from_str::<Value>(text).is_ok_and(|parsed| &parsed == structured)
+    if json && parsed().as_ref() == Some(structured) {
+        return true;
+    }
+    let wrapped = structured.as_object().filter(|object| object.len() == 1);
+    wrapped
+        .and_then(|object| object.values().next())
+        .is_some_and(|value| value.as_str() == Some(text) || parsed().as_ref() == Some(value))
 }
 
 #[cfg(test)]
@@ -109,6 +118,15 @@ mod tests {
             {"type": "text", "text": "{\"a\":2}"}
         ]});
         assert_eq!(left_out(&more), ["text", "image", "text"]);
+        // A plain return value an SDK wrapped: its text repeats it.
+        let wrapped = json!({"structuredContent": {"result": "2 steps"}, "content": [
+            {"type": "text", "text": "2 steps"}
+        ]});
+        assert!(left_out(&wrapped).is_empty());
+        let number = json!({"structuredContent": {"result": 3}, "content": [
+            {"type": "text", "text": "3"}, {"type": "text", "text": "three"}
+        ]});
+        assert_eq!(left_out(&number), ["text"]);
         let no_text = json!({"content": [{"type": "image"}]});
         assert!(left_out(&no_text).is_empty(), "the whole result is printed");
     }

@@ -34,6 +34,22 @@ pub(crate) fn cancelled_task(out: &Output) -> String {
         .to_owned()
 }
 
+/// `out` is a call whose request `method` about `task` the server refused with -32602
+/// and `message`: exit 5, the error on stdout, and stderr naming what was refused.
+fn assert_refused(out: &Output, endpoint: &str, (method, task): (&str, &str), message: &str) {
+    out.assert_code(5);
+    assert_eq!(
+        out.json(),
+        json!({ "error": { "code": -32602, "message": message } })
+    );
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{endpoint}` refused `{method}` of task {task}: {message} (JSON-RPC error -32602)\n"
+        )
+    );
+}
+
 /// The status `id` ends with, as `tasks/get` through `devtools` (mur's argv after
 /// `devtools`) says it: a cancel is acknowledged before the task has settled, so
 /// this waits for the end.
@@ -396,18 +412,11 @@ fn a_task_is_read_soon_and_one_a_server_ends_badly_is_a_clear_error() {
 
     // `tasks/get` refused: a JSON-RPC error (exit 5, on stdout) that says what
     // was refused, not that the tool failed; the task may run on: cancelled.
-    let out = call("forgotten");
-    out.assert_code(5);
-    assert_eq!(
-        out.json(),
-        json!({ "error": { "code": -32602, "message": "unknown task" } })
-    );
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: `{endpoint}` refused `tasks/get` of task forgotten: unknown task \
-             (JSON-RPC error -32602)\n"
-        )
+    assert_refused(
+        &call("forgotten"),
+        &endpoint,
+        ("tasks/get", "forgotten"),
+        "unknown task",
     );
     // A status the extension does not define: mur cannot tell when it ends.
     let out = call("paused");
@@ -512,18 +521,11 @@ fn a_task_that_keeps_asking_or_refuses_the_answers_ends_the_call_and_is_cancelle
     };
     assert_eq!((updates("asking"), updates("nagging")), (3, 100));
 
-    let out = call("refusing");
-    out.assert_code(5);
-    assert_eq!(
-        out.json(),
-        json!({ "error": { "code": -32602, "message": "answers refused" } })
-    );
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: `{endpoint}` refused `tasks/update` of task refusing: answers refused \
-             (JSON-RPC error -32602)\n"
-        )
+    assert_refused(
+        &call("refusing"),
+        &endpoint,
+        ("tasks/update", "refusing"),
+        "answers refused",
     );
     assert_eq!(cancelled_at(&server), ["asking", "nagging", "refusing"]);
 }
