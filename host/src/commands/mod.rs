@@ -34,7 +34,7 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     };
     begin_record(&verb);
     match verb {
-        Verb::Usage(cmd) => usage::run(&cmd),
+        Verb::Usage(cmd) => usage::run(&cmd, host.pretty),
         Verb::Guide => guide::run(),
         Verb::Catalog { json } => invoke::block_on(catalog::catalog(&started(&host), json))?,
         Verb::Parity { json } => invoke::block_on(catalog::parity(&started(&host), json))?,

@@ -11,10 +11,10 @@ use mur_verbs::{VerbDirs, VerbHost};
 use crate::cli::{ReportArgs, UsageCommand};
 use crate::output;
 
-pub fn run(cmd: &UsageCommand) -> Result<()> {
+pub fn run(cmd: &UsageCommand, pretty: bool) -> Result<()> {
     let dir = usage_dir()?;
     match cmd {
-        UsageCommand::Report(args) => report(&dir, args),
+        UsageCommand::Report(args) => report(&dir, args, pretty),
         UsageCommand::On { with_values } => switch(&dir, true, *with_values),
         UsageCommand::Off => switch(&dir, false, false),
         UsageCommand::Path => {
@@ -91,7 +91,9 @@ fn read(dir: &UsageDir, server: &[PathBuf]) -> Result<(Vec<mur_usage::Record>, u
     Ok((records, skipped))
 }
 
-fn report(dir: &UsageDir, args: &ReportArgs) -> Result<()> {
+/// The report: a table for people, one JSON object with `--json` (indented with
+/// `--pretty`, as every JSON mur prints).
+fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
     if !dir.enabled() {
         output::notice("usage recording is off: this report covers what was recorded before");
     }
@@ -121,7 +123,7 @@ fn report(dir: &UsageDir, args: &ReportArgs) -> Result<()> {
     if args.json {
         let value = serde_json::to_value(&report)
             .map_err(|e| Error::internal(format!("cannot render the report: {e}")))?;
-        return output::json(&value, true);
+        return output::json(&value, pretty);
     }
     output::stdout(text(&report).as_bytes())
 }

@@ -408,6 +408,11 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     let out = sandbox.devtools(&["usage", "report", "--json"]);
     out.assert_code(0)
         .assert_stderr_contains("1 line(s) of the usage logs are not records");
+    // One line, as all JSON mur prints; indented with `--pretty`.
+    assert_eq!(out.stdout.lines().count(), 1, "{out}");
+    let pretty = sandbox.devtools(&["--pretty", "usage", "report", "--json"]);
+    assert_eq!(pretty.json(), out.json());
+    assert!(pretty.stdout.lines().count() > 100, "{pretty}");
     let report = out.json();
     let row = |name: &str| {
         items(&report["verbs"])
