@@ -50,6 +50,33 @@ fn assert_refused(out: &Output, endpoint: &str, (method, task): (&str, &str), me
     );
 }
 
+/// `mur call TOOL` with `--timeout 1500` at `server`, whose task `TOOL` never ends:
+/// exit 2 naming the task and its status, and the task cancelled on the way out.
+/// Bounded, so that a call that never ends fails the test instead of hanging it.
+fn assert_outlasted(sandbox: &Sandbox, server: &Stub, tool: &str) {
+    let endpoint = server.endpoint();
+    let argv = [
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "--timeout",
+        "1500",
+        "-q",
+        "call",
+        tool,
+    ];
+    let (out, _) = sandbox.mur_timed(&argv, std::time::Duration::from_secs(60));
+    out.assert_code(2);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: task {tool} at `{endpoint}` was still `working` after 1500 ms\n\
+             hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
+        )
+    );
+    assert_eq!(cancelled_at(server), [tool]);
+}
+
 /// The status `id` ends with, as `tasks/get` through `devtools` (mur's argv after
 /// `devtools`) says it: a cancel is acknowledged before the task has settled, so
 /// this waits for the end.
@@ -537,25 +564,7 @@ fn a_task_that_never_ends_says_so_at_the_timeout() {
         Some("tasks/get") => task_now(body, json!({ "statusMessage": "still thinking" })),
         _ => rpc_result(body, json!({})),
     });
-    let endpoint = server.endpoint();
-    let out = sandbox.devtools(&[
-        "--endpoint",
-        &endpoint,
-        "--timeout",
-        "1500",
-        "-q",
-        "call",
-        "endless",
-    ]);
-    out.assert_code(2);
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: task endless at `{endpoint}` was still `working` after 1500 ms\n\
-             hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
-        )
-    );
-    assert_eq!(cancelled_at(&server), ["endless"]);
+    assert_outlasted(&sandbox, &server, "endless");
 }
 
 #[test]
@@ -664,28 +673,7 @@ fn hung_task_server() -> Stub {
 fn a_task_cancelled_and_a_session_ended_on_the_way_out_share_one_allowance() {
     let sandbox = Sandbox::new();
     let server = hung_task_server();
-    let endpoint = server.endpoint();
-    let argv = [
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "--timeout",
-        "1500",
-        "-q",
-        "call",
-        "job",
-    ];
-    // Bounded, so that a call that never ends fails the test instead of hanging it.
-    let (out, _) = sandbox.mur_timed(&argv, std::time::Duration::from_secs(60));
-    out.assert_code(2);
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: task job at `{endpoint}` was still `working` after 1500 ms\n\
-             hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
-        )
-    );
-    assert_eq!(cancelled_at(&server), ["job"]);
+    assert_outlasted(&sandbox, &server, "job");
     // The timeout, then 500 ms shared by the `tasks/cancel` and the `DELETE`,
     // neither of which is answered: the call ends, whatever the server does. How
     // long it took is not asserted (these machines are too noisy for a bound that
