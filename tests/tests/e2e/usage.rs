@@ -18,6 +18,19 @@ fn records(path: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The fields `keys` of each record, as text (a string as it is, `1` for a number).
+fn fields<const N: usize>(records: &[Value], keys: [&str; N]) -> Vec<[String; N]> {
+    let text = |value: &Value| {
+        value
+            .as_str()
+            .map_or_else(|| value.to_string(), str::to_owned)
+    };
+    records
+        .iter()
+        .map(|r| keys.map(|key| text(&r[key])))
+        .collect()
+}
+
 /// The entries of a JSON array of the report (none when it is not one).
 fn items(list: &Value) -> impl Iterator<Item = &Value> {
     list.as_array().into_iter().flatten()
@@ -162,22 +175,12 @@ fn not_saying_which_session_is_meant_is_a_session_error_not_the_verbs() {
         .devtools(&["--project", a, "state", "--bogus"])
         .assert_code(1);
     let records = records(&sandbox.usage_log());
-    let outcomes: Vec<(&str, u64, &str)> = records
-        .iter()
-        .map(|r| {
-            (
-                r["verb"].as_str().unwrap_or_default(),
-                r["exit"].as_u64().unwrap_or_default(),
-                r["outcome"].as_str().unwrap_or_default(),
-            )
-        })
-        .collect();
     assert_eq!(
-        outcomes,
+        fields(&records, ["verb", "exit", "outcome"]),
         [
-            ("state", 1, "session-error"),
-            ("call", 1, "session-error"),
-            ("state", 1, "usage-error"),
+            ["state", "1", "session-error"],
+            ["call", "1", "session-error"],
+            ["state", "1", "usage-error"],
         ]
     );
 }
@@ -195,21 +198,11 @@ fn a_verb_that_does_not_exist_is_recorded_as_asked_for_and_an_unknown_tool_as_re
     );
     sandbox.devtools(&["call", "get-text"]).assert_code(5);
     let records = records(&sandbox.usage_log());
-    let seen: Vec<(&str, &str, &str)> = records
-        .iter()
-        .map(|r| {
-            (
-                r["verb"].as_str().unwrap_or_default(),
-                r["kind"].as_str().unwrap_or_default(),
-                r["outcome"].as_str().unwrap_or_default(),
-            )
-        })
-        .collect();
     assert_eq!(
-        seen,
+        fields(&records, ["verb", "kind", "outcome"]),
         [
-            ("get-text", "unknown", "usage-error"),
-            ("call", "call", "rpc-error")
+            ["get-text", "unknown", "usage-error"],
+            ["call", "call", "rpc-error"],
         ]
     );
     let report = sandbox.devtools(&["usage", "report", "--json"]).json();
