@@ -27,7 +27,7 @@ pub fn payload(result: &Value) -> Value {
 
 /// The kinds of the `content` blocks [`payload`] leaves out (`["image", "text"]`):
 /// beside `structuredContent`, every block but the text ones that only repeat it
-/// as JSON (the spec's advice; a caption or an image is news); else every block
+/// ([`repeats`]; a caption or an image is news); else every block
 /// but the first text one, when that text is what is printed. None when the whole
 /// result is printed.
 pub fn left_out(result: &Value) -> Vec<&str> {
@@ -62,16 +62,15 @@ fn repeats(block: &Value, structured: &Value) -> bool {
     let Some(text) = block["text"].as_str().filter(|_| block["type"] == "text") else {
         return false;
     };
-    let parsed = || serde_json::from_str::<Value>(text).ok();
-    // Prose is not parsed as the whole: only JSON text can repeat an object or array.
-    let json = text.trim_start().starts_with(['{', '[']);
-    if json && parsed().as_ref() == Some(structured) {
+    // Parsed once (prose fails at its first word): the whole, or the wrapped value.
+    let parsed = serde_json::from_str::<Value>(text).ok();
+    if parsed.as_ref() == Some(structured) {
         return true;
     }
     let wrapped = structured.as_object().filter(|object| object.len() == 1);
     wrapped
         .and_then(|object| object.values().next())
-        .is_some_and(|value| value.as_str() == Some(text) || parsed().as_ref() == Some(value))
+        .is_some_and(|value| value.as_str() == Some(text) || parsed.as_ref() == Some(value))
 }
 
 #[cfg(test)]
