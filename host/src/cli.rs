@@ -53,6 +53,13 @@ pub enum Command {
         /// The shell to complete for
         shell: clap_complete::Shell,
     },
+    /// Print the help of a command: `mur help devtools click`
+    #[command(after_help = examples(&["mur help devtools", "mur help devtools click"]))]
+    Help {
+        /// The command, as it would be typed after `mur`
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "COMMAND")]
+        words: Vec<String>,
+    },
 }
 
 /// An "Examples:" block for `--help`, one command per line.

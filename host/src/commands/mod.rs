@@ -31,6 +31,7 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     let verb = match command {
         Command::Devtools(Devtools { verb }) => verb,
         Command::Completions { shell } => return completions::run(shell),
+        Command::Help { words } => return help(&[], &words),
     };
     begin_record(&verb);
     match verb {
@@ -54,7 +55,7 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
                 .split_first()
                 .ok_or_else(|| Error::usage("a verb name is required"))?;
             if name == "help" {
-                return help(rest);
+                return help(&["devtools"], rest);
             }
             verb::run(name, rest, host)
         }
@@ -102,16 +103,16 @@ fn call_argv(args: &CallArgs) -> Vec<String> {
     argv
 }
 
-/// `mur devtools help [verb…]` is `mur devtools [verb…] --help`.
-fn help(words: &[String]) -> Result<()> {
-    let argv = ["mur", "devtools"]
-        .into_iter()
+/// `mur help [command…]` is `mur [command…] --help`, and `mur devtools help
+/// [verb…]` is `mur devtools [verb…] --help`: `under` is the command typed
+/// before `help`.
+fn help(under: &[&str], words: &[String]) -> Result<()> {
+    let argv = std::iter::once("mur")
+        .chain(under.iter().copied())
         .map(String::from)
-        .chain(words.iter().cloned());
-    run(argv
-        .chain(["--help".to_owned()])
-        .map(OsString::from)
-        .collect())
+        .chain(words.iter().cloned())
+        .chain(["--help".to_owned()]);
+    run(argv.map(OsString::from).collect())
 }
 
 /// Parses argv; clap errors keep clap's rendering but use mur's exit codes.

@@ -146,6 +146,29 @@ fn help_as_a_verb_is_the_same_help() {
 }
 
 #[test]
+fn help_as_a_command_is_the_commands_help() {
+    // Before, `mur help devtools` was "unrecognized subcommand 'help'" (exit 1).
+    let sb = Sandbox::new();
+    for (words, same_as) in [
+        (&["help"][..], &["--help"][..]),
+        (&["help", "devtools"], &["devtools", "--help"]),
+        (&["help", "devtools", "session", "list"], &["devtools", "session", "list", "--help"]),
+        (&["help", "completions"], &["completions", "--help"]),
+    ] {
+        let by_word = sb.mur(words);
+        by_word.assert_code(0);
+        assert_eq!(by_word.stdout, sb.mur(same_as).stdout, "{words:?}");
+        assert_eq!(by_word.stderr, "", "{words:?}");
+    }
+    let unknown = sb.mur(&["help", "nope"]);
+    unknown.assert_code(1);
+    assert!(
+        unknown.stderr.starts_with("error: unrecognized subcommand 'nope'\n"),
+        "{unknown}"
+    );
+}
+
+#[test]
 fn host_options_work_before_devtools_too() {
     let (sb, sample) = Sandbox::with_app();
     // Before, clap refused `--endpoint` and `-v` ahead of `devtools` (exit 1).
