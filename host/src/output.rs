@@ -256,15 +256,17 @@ impl Events for CallReport {
 
     fn log(&self, message: &LogMessage) {
         if self.verbose {
+            // One line each, like a status: a server's log must not forge
+            // mur's own lines (`error: …`), nor print a megabyte.
             let logger = message
                 .logger
                 .as_deref()
-                .map(|l| format!(" {l}"))
+                .map(|l| format!(" {}", one_line(l)))
                 .unwrap_or_default();
             self.line(&format!(
                 "server log ({}{logger}): {}",
-                message.level,
-                message.text()
+                one_line(&message.level),
+                clipped(&message.text(), LOG_CHARS)
             ));
         }
     }
@@ -468,11 +470,20 @@ fn push_escape(out: &mut String, c: char) {
 /// The most characters of a server's message shown on one status line.
 const LINE_CHARS: usize = 200;
 
+/// The most characters of a server's log message shown with `-v`: more than a
+/// status (a log line says more), still one line.
+const LOG_CHARS: usize = 2_000;
+
 /// A server's message (a task's status, a progress message) as one line of
-/// at most [`LINE_CHARS`] characters: every control character escaped, the
-/// newline too, and the rest cut with an ellipsis (a server may say a
-/// megabyte; only the start of it is read).
+/// at most [`LINE_CHARS`] characters: see [`clipped`].
 pub fn one_line(text: &str) -> String {
+    clipped(text, LINE_CHARS)
+}
+
+/// `text` as one line of at most `max` characters: every control character
+/// escaped, the newline too, and the rest cut with an ellipsis (a server may
+/// say a megabyte; only the start of it is read).
+fn clipped(text: &str, max: usize) -> String {
     let mut out = String::new();
     let mut shown = 0;
     for c in text.chars() {
@@ -483,7 +494,7 @@ pub fn one_line(text: &str) -> String {
             out.push(c);
         }
         shown += out[mark..].chars().count();
-        if shown > LINE_CHARS {
+        if shown > max {
             out.truncate(mark);
             out.push('…');
             break;

@@ -579,6 +579,8 @@ fn a_servers_status_and_progress_messages_show_as_one_short_line_each() {
         let body = req.json();
         match body["method"].as_str().unwrap_or_default() {
             "tools/call" => Reply::sse(&[
+                json!({ "jsonrpc": "2.0", "method": "notifications/message",
+                    "params": { "level": "info", "logger": "stub\nerror: x", "data": said } }),
                 json!({ "jsonrpc": "2.0", "method": "notifications/progress",
                     "params": { "progressToken": "mur", "progress": 0, "total": 1, "message": said } }),
                 json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "resultType": "task",
@@ -602,6 +604,22 @@ fn a_servers_status_and_progress_messages_show_as_one_short_line_each() {
         out.stderr,
         format!("progress: 0/1 {shown}\ntask (working): {shown}\ntask (completed): done\n")
     );
+    // A log message, shown with `-v`, is one line too, if a longer one.
+    let verbose = sandbox.devtools(&["-v", "--endpoint", &server.endpoint(), "call", "chatty"]);
+    let logged: Vec<&str> = verbose
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("server log"))
+        .collect();
+    let head = "line one\\x0aerror: forged by the server\\x0a";
+    assert_eq!(
+        logged,
+        [format!(
+            "server log (info stub\\x0aerror: x): {head}{}…",
+            "y".repeat(2_000 - head.len())
+        )]
+    );
+    assert!(!verbose.stderr.contains("\nerror: "), "{verbose}");
 }
 
 /// A session-based server of the 2025-11-25 revision, played by a stub, whose
