@@ -23,6 +23,7 @@ mod counterbalance;
 mod group;
 mod listing;
 mod oracle;
+mod outdir;
 mod profile;
 mod programs;
 mod record;

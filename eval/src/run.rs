@@ -1,6 +1,7 @@
 //! One run: every selected task under one profile, each in a directory of its own under
 //! the output directory — a fresh session, the setup, the agent, the checks — and the
-//! report over them.
+//! report over them. An output directory an earlier run wrote is cleared of what it wrote
+//! first ([`outdir`]), so every figure comes from this run.
 //!
 //! A task's directory is its transcript: `prompt.md`, `agent.stdout` and `agent.stderr`
 //! side by side with `calls.jsonl` (the session's records of the agent's calls),
@@ -18,6 +19,7 @@ use serde_json::Value;
 use crate::agent::{self, Invocation};
 use crate::checker::{self, Checker};
 use crate::oracle;
+use crate::outdir;
 use crate::profile::{self, MCP_CONFIG, Prepared, Profile};
 use crate::record::{CheckResult, Report, RunRecord};
 use crate::session::Session;
@@ -64,8 +66,8 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     if let Some(warning) = agent::check_command(&plan.agent, plan.profile)? {
         progress(&format!("warning: {warning}"));
     }
-    profile::create_dir(&plan.out)?;
     let out = absolute(&plan.out)?;
+    outdir::claim(&out, &plan.tasks)?;
     let prepared = profile::prepare(
         plan.profile,
         &out,

@@ -362,3 +362,84 @@ fn an_agent_past_its_time_limit_is_stopped_and_the_task_not_completed() {
     let said = std::fs::read_to_string(transcript.join("agent.stdout")).expect("kept");
     assert_eq!(said, "started\n");
 }
+
+#[test]
+fn a_run_into_an_earlier_runs_directory_counts_only_its_own() {
+    let sandbox = Sandbox::new();
+    let verbs = sandbox.root().join("verbs");
+    std::fs::create_dir(&verbs).expect("dir");
+    std::fs::copy(standard("click"), verbs.join("click.wasm")).expect("copy");
+    let verbs = verbs.to_str().expect("utf-8").to_owned();
+    let out = sandbox.root().join("out");
+    // The first run's agent makes an invocation mur refuses and leaves a file, per task.
+    let refused = "mur devtools click --selector x; echo earlier > left.txt";
+    let (first, report) = run(
+        &sandbox,
+        "cli",
+        refused,
+        &["--tasks", "count-to-three,updates-off", "--verbs", &verbs],
+    );
+    first.assert_code(2);
+    assert_eq!(report["summary"]["refusedInvocations"], 2, "{first}");
+    let mine = out.join("notes.txt");
+    std::fs::write(&mine, "the user's own\n").expect("write");
+
+    // The second, into the same directory, with an agent that does nothing.
+    let (second, report) = run(
+        &sandbox,
+        "cli",
+        "true",
+        &["--tasks", "count-to-three", "--verbs", &verbs],
+    );
+    second.assert_code(2);
+    let only = &report["runs"][0];
+    assert_eq!(
+        only["invocations"],
+        json!({ "total": 0, "failed": {} }),
+        "{only}"
+    );
+    assert_eq!(report["summary"]["refusedInvocations"], 0, "{second}");
+    let saved: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("report.json")).expect("report.json"),
+    )
+    .expect("json");
+    assert_eq!(saved["runs"][0]["invocations"]["total"], 0, "{saved}");
+    // The earlier run's task directories are gone, the one run again made anew; what
+    // mur-eval did not write stays.
+    assert!(!out.join("count-to-three/work/left.txt").exists());
+    assert!(!out.join("updates-off").exists());
+    assert_eq!(
+        std::fs::read_to_string(&mine).expect("kept"),
+        "the user's own\n"
+    );
+}
+
+#[test]
+fn a_run_refuses_a_directory_no_run_wrote_and_touches_nothing() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("out");
+    std::fs::create_dir(&out).expect("dir");
+    std::fs::write(out.join("notes.txt"), "mine\n").expect("write");
+    let run = ["run", "--profile", "mcp", "--agent", "true", "--out"];
+    let output = eval(
+        &sandbox,
+        &[&run[..], &[out.to_str().expect("utf-8")]].concat(),
+        None,
+    );
+    output.assert_code(1);
+    assert_eq!(
+        output.stderr,
+        format!(
+            "error: `{}` is not empty and no earlier `mur-eval run` wrote it: a run writes into a new or empty directory, or an earlier run's\n\
+             hint: name a new directory with `--out`; nothing in this one was touched\n",
+            out.display()
+        )
+    );
+    assert_eq!(output.stdout, "");
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .expect("read")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["notes.txt"]);
+}

@@ -1,0 +1,200 @@
+//! The output directory of `mur-eval run`: a new or empty directory, or one an earlier
+//! run wrote. An earlier run's is cleared, before anything is written, of what that run
+//! wrote there — the entries its `mur-eval-run.json` lists (each task's directory, with
+//! what its agent left in `work/`, the installed verbs, `report.json`) — so a run's
+//! figures come from that run alone; anything else in the directory is left as it was.
+//! A directory that holds anything but no earlier run is refused: mur-eval never
+//! deletes what it did not write.
+
+use std::path::Path;
+
+use mur_core::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::task::Task;
+
+/// The record of what a run wrote, in its output directory.
+pub const FILE: &str = "mur-eval-run.json";
+
+/// Its `schema`.
+const SCHEMA: &str = "mur-eval-run-out/1";
+
+/// What a run writes at the top of its output directory besides its tasks' directories
+/// and this record: the agent's `mur` (`bin`), the verbs installed for it and their
+/// compiled code (`data`, `cache`, with `home` and `state` for the installation), and
+/// the report.
+const SHARED: [&str; 6] = ["bin", "data", "cache", "home", "state", "report.json"];
+
+/// The record: the entries of the output directory the run wrote (each one name).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Wrote {
+    schema: String,
+    wrote: Vec<String>,
+}
+
+/// Makes `out` ready for a run of `tasks`: created when missing; when an earlier run
+/// wrote it, cleared of what that run wrote; refused (a usage error) when it holds
+/// anything else and no earlier run. Then records what this run will write, before it
+/// writes anything, so that a run cut short is cleared all the same.
+pub fn claim(out: &Path, tasks: &[Task]) -> Result<()> {
+    match earlier(out)? {
+        Some(wrote) => {
+            for name in wrote.iter().filter(|name| is_one_name(name)) {
+                remove(&out.join(name))?;
+            }
+        }
+        None => crate::profile::create_dir(out)?,
+    }
+    let wrote = Wrote {
+        schema: SCHEMA.to_owned(),
+        wrote: SHARED
+            .iter()
+            .map(|s| (*s).to_owned())
+            .chain(tasks.iter().map(|t| t.id.clone()))
+            .collect(),
+    };
+    let text = serde_json::to_string_pretty(&wrote)
+        .map_err(|e| Error::internal(format!("cannot serialize `{FILE}`: {e}")))?;
+    let path = out.join(FILE);
+    std::fs::write(&path, text + "\n")
+        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
+}
+
+/// What an earlier run wrote in `out` (`None`: `out` is missing or empty, nothing to
+/// clear); a usage error when `out` holds something but no earlier run.
+fn earlier(out: &Path) -> Result<Option<Vec<String>>> {
+    let mut entries = match std::fs::read_dir(out) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(Error::usage(format!(
+                "cannot read the output directory `{}`: {e}",
+                out.display()
+            )));
+        }
+    };
+    if entries.next().is_none() {
+        return Ok(None);
+    }
+    if let Some(record) = std::fs::read_to_string(out.join(FILE))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Wrote>(&text).ok())
+        .filter(|record| record.schema == SCHEMA)
+    {
+        return Ok(Some(record.wrote));
+    }
+    if let Some(tasks) = older_report(out) {
+        return Ok(Some(
+            SHARED
+                .iter()
+                .map(|s| (*s).to_owned())
+                .chain(tasks)
+                .collect(),
+        ));
+    }
+    Err(Error::usage(format!(
+        "`{}` is not empty and no earlier `mur-eval run` wrote it: a run writes into a new or empty directory, or an earlier run's",
+        out.display()
+    ))
+    .with_hint("name a new directory with `--out`; nothing in this one was touched"))
+}
+
+/// The tasks of the `report.json` a run wrote before runs kept their record (schema
+/// `mur-eval/1`): a finished run's output directory.
+fn older_report(out: &Path) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(out.join("report.json")).ok()?;
+    let report: serde_json::Value = serde_json::from_str(&text).ok()?;
+    if report["schema"] != crate::record::SCHEMA {
+        return None;
+    }
+    report["runs"]
+        .as_array()?
+        .iter()
+        .map(|run| run["task"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// One plain name — no separator, not `.` or `..` — so a record can name nothing
+/// outside its directory.
+fn is_one_name(name: &str) -> bool {
+    let mut parts = Path::new(name).components();
+    matches!(
+        (parts.next(), parts.next()),
+        (Some(std::path::Component::Normal(_)), None)
+    )
+}
+
+/// Removes `path` (a directory with everything in it, or a file or link), if there.
+fn remove(path: &Path) -> Result<()> {
+    let removed = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => Err(e),
+        Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+    };
+    removed.map_err(|e| {
+        Error::internal(format!(
+            "cannot remove the earlier run's `{}`: {e}",
+            path.display()
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(id: &str) -> Task {
+        let text = "title = \"t\"\ncategories = [\"interact\"]\nprompt = \"p\"\n\
+                    [[check]]\nwhat = \"w\"\npointer = \"/a\"\nequals = 1\n";
+        crate::task::parse(id, text).expect("a task")
+    }
+
+    #[test]
+    fn an_earlier_runs_entries_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out");
+        claim(&out, &[task("a"), task("b")]).expect("a new directory");
+        for d in ["a/work", "b", "bin", "data"] {
+            std::fs::create_dir_all(out.join(d)).expect("dir");
+        }
+        std::fs::write(out.join("a/work/left.txt"), "x").expect("write");
+        std::fs::write(out.join("report.json"), "{}").expect("write");
+        std::fs::write(out.join("notes.txt"), "mine").expect("write");
+        std::fs::create_dir(out.join("mine")).expect("dir");
+
+        claim(&out, &[task("a")]).expect("an earlier run's directory");
+        let mut left: Vec<String> = std::fs::read_dir(&out)
+            .expect("read")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["mine", "mur-eval-run.json", "notes.txt"]);
+        let record: Wrote =
+            serde_json::from_str(&std::fs::read_to_string(out.join(FILE)).expect("record"))
+                .expect("json");
+        assert_eq!(record.wrote.last().map(String::as_str), Some("a"));
+    }
+
+    #[test]
+    fn a_directory_no_run_wrote_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("notes.txt"), "mine").expect("write");
+        let error = claim(dir.path(), &[task("a")]).expect_err("refused");
+        assert_eq!(error.exit_code(), 1);
+        assert!(!dir.path().join(FILE).exists());
+        // An empty one is taken.
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).expect("dir");
+        claim(&empty, &[task("a")]).expect("an empty directory");
+    }
+
+    #[test]
+    fn a_record_names_nothing_outside_its_directory() {
+        for name in ["../x", "/etc", "a/b", ".", ".."] {
+            assert!(!is_one_name(name), "{name}");
+        }
+        assert!(is_one_name("count-to-three"));
+    }
+}
