@@ -57,7 +57,11 @@ pub enum Command {
     #[command(after_help = examples(&["mur help devtools", "mur help devtools click"]))]
     Help {
         /// The command, as it would be typed after `mur`
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "COMMAND")]
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "COMMAND"
+        )]
         words: Vec<String>,
     },
 }
@@ -484,7 +488,7 @@ pub enum UsageCommand {
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
     /// Only the records of the last DURATION (`30m`, `12h`, `7d`)
-    #[arg(long, value_name = "DURATION", value_parser = mur_core::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = mur_core::parse_window)]
     pub since: Option<std::time::Duration>,
     /// Only the records of this agent (`MUR_AGENT`, else the parent process's name)
     #[arg(long, value_name = "NAME")]
@@ -498,7 +502,7 @@ pub struct ReportArgs {
     /// Print the report as JSON (schema `mur-usage-report/1`, see docs/usage.md)
     #[arg(long)]
     pub json: bool,
-    /// Also write the report as one self-contained HTML page to FILE
+    /// Also write the report as one self-contained HTML page to FILE (`-`: print it instead)
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
 }
@@ -673,18 +677,25 @@ pub enum VerbsCommand {
     #[command(after_help = examples(&[
         "mur devtools verbs prune",
         "mur devtools verbs prune --unused-for 14d --max-usage-error-rate 0.3",
+        "mur devtools verbs prune --agent claude --dry-run",
         "mur devtools verbs prune --yes",
     ]))]
     Prune {
         /// A verb with no call in this long is a loser
-        #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_duration)]
+        #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window)]
         unused_for: std::time::Duration,
         /// A verb is a loser when more than this share of its calls are usage errors
         #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate)]
         max_usage_error_rate: f64,
+        /// Judge by this agent's calls only (`usage report --agent`)
+        #[arg(long, value_name = "NAME")]
+        agent: Option<String>,
         /// Remove them (without it, print the commands and remove nothing)
         #[arg(long)]
         yes: bool,
+        /// Print the commands and remove nothing (what happens without --yes)
+        #[arg(long, conflicts_with = "yes")]
+        dry_run: bool,
     },
     /// Create a project for a new verb in Rust, Python or JavaScript (see docs/verbs.md)
     #[command(

@@ -23,6 +23,19 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     })
 }
 
+/// A window of time back from now (`usage report --since`, `verbs prune
+/// --unused-for`): a duration, never zero. A window of none holds no call, so
+/// every verb would be unused in it.
+pub fn parse_window(text: &str) -> Result<Duration, String> {
+    match parse_duration(text)? {
+        d if d.is_zero() => Err(format!(
+            "`{}` is an empty window: no call falls in it",
+            text.trim()
+        )),
+        d => Ok(d),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,6 +70,13 @@ mod tests {
                 "{text:?}"
             );
         }
+        for text in ["0s", "0", "0d"] {
+            assert_eq!(
+                parse_window(text),
+                Err(format!("`{text}` is an empty window: no call falls in it"))
+            );
+        }
+        assert_eq!(parse_window("1s"), Ok(Duration::from_secs(1)));
         for text in ["99999999999999999999", "99999999999999999999w"] {
             assert_eq!(
                 parse_duration(text),

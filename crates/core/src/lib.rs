@@ -9,7 +9,7 @@ mod error;
 pub mod settings;
 mod words;
 
-pub use duration::parse_duration;
+pub use duration::{parse_duration, parse_window};
 pub use error::{EXIT_CODES, Error, Kind, Result};
 pub use settings::Settings;
 pub use words::{nearest, shell_word};

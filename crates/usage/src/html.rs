@@ -51,7 +51,7 @@ pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
                     y + 3.0,
                     COLOURS[n % COLOURS.len()],
                     escape(name),
-                    value
+                    crate::report::round2(*value)
                 );
             }
             x += w;
@@ -62,7 +62,9 @@ pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
             "<text x=\"{:.1}\" y=\"{}\">{}</text>",
             x + 4.0,
             y + 15.0,
-            total
+            // As every figure of a report is written: a sum of two rounded
+            // figures is not itself one (20.5 + 11.31 is 31.810000000000002).
+            crate::report::round2(total)
         );
     }
     svg.push_str("</svg>");
@@ -248,4 +250,20 @@ fn argv_section(
     }
     let _ = write!(body, "<h2>{}</h2><p>{}</p>", escape(heading), escape(what));
     body.push_str(&text_table(header, rows));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bars_figures_are_written_to_hundredths() {
+        let bars = [Bar {
+            label: "bump".to_owned(),
+            segments: vec![("p50".to_owned(), 20.5), ("p90".to_owned(), 11.31)],
+        }];
+        let svg = bar_chart("Latency", &bars);
+        assert!(svg.contains(">31.81</text>"), "{svg}");
+        assert!(!svg.contains("31.810000000000002"), "{svg}");
+    }
 }

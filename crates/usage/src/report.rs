@@ -24,6 +24,10 @@ pub struct Installed {
     pub name: String,
     pub kind: Kind,
     pub tool: String,
+    /// SHA-256 of the file installed: the version whose usage errors count toward
+    /// its loser rate (one fixed and added again starts afresh). `None`: every
+    /// version's.
+    pub sha256: Option<String>,
 }
 
 /// What to report on and what makes a loser.
@@ -103,15 +107,6 @@ impl Row {
         self.p50_ms = percentile(&self.durations, 50);
         self.p90_ms = percentile(&self.durations, 90);
         self
-    }
-
-    /// Usage errors per call.
-    pub fn usage_error_rate(&self) -> f64 {
-        if self.calls == 0 {
-            0.0
-        } else {
-            self.usage_errors as f64 / self.calls as f64
-        }
     }
 }
 
@@ -221,6 +216,8 @@ pub struct Report {
     /// (without `--since`: holds any record): only then is a verb with no call in the
     /// window unused, and a loser for it.
     pub window_covered: bool,
+    /// Every agent that drove mur in the logs, at any time: the names `--agent` takes.
+    pub agents: Vec<String>,
     pub losers: Vec<Loser>,
 }
 
@@ -245,7 +242,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         r.verb.clone().map(|v| (v, r.kind))
     });
     let covered = window_covered(records, criteria);
-    let losers = losers(&verbs, criteria, covered);
+    let losers = losers(cli(), criteria, covered);
     let (unknown_verbs, refused) = refused(cli())
         .into_iter()
         .partition(|r| r.kind == Some(Kind::Unknown));
@@ -264,8 +261,16 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         tools_without_named_calls: without_named_calls(&chosen, criteria),
         verbs,
         window_covered: covered,
+        agents: agents(records),
         losers,
     }
+}
+
+/// The agents of mur's records, sorted.
+fn agents(records: &[Record]) -> Vec<String> {
+    let mine = records.iter().filter(|r| r.side == Side::Cli);
+    let names: BTreeSet<&String> = mine.filter_map(|r| r.agent.as_ref()).collect();
+    names.into_iter().cloned().collect()
 }
 
 /// Whether mur's log reaches back past the window: a record of side `cli` (of the
@@ -309,21 +314,23 @@ fn surface_of(record: &Record) -> String {
     }
 }
 
-/// Rows keyed by `key` (records without one are left out), busiest first.
+/// Rows keyed by `key` (records without one are left out), busiest first. A
+/// name of two kinds is two rows: `click` as a plugin and, once removed, as the
+/// derived verb of its tool are two verbs, each judged on its own calls.
 fn rows<'a>(
     records: impl Iterator<Item = &'a Record>,
     key: impl Fn(&Record) -> Option<(String, Option<Kind>)>,
 ) -> Vec<Row> {
-    let mut by_name: BTreeMap<String, Row> = BTreeMap::new();
+    let mut by_key: BTreeMap<(String, Option<Kind>), Row> = BTreeMap::new();
     for record in records {
         if let Some((name, kind)) = key(record) {
-            by_name
-                .entry(name.clone())
-                .or_insert_with(|| Row::named(&name, kind))
+            by_key
+                .entry((name, kind))
+                .or_insert_with_key(|(name, kind)| Row::named(name, *kind))
                 .add(record);
         }
     }
-    let mut rows: Vec<Row> = by_name.into_values().map(Row::finish).collect();
+    let mut rows: Vec<Row> = by_key.into_values().map(Row::finish).collect();
     rows.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.name.cmp(&b.name)));
     rows
 }
@@ -360,23 +367,55 @@ pub fn refused<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<Refused> {
 }
 
 /// Installed named verbs unused in the window (when the log `covered` it), or
-/// refused too often.
-fn losers(verbs: &[Row], criteria: &Criteria, covered: bool) -> Vec<Loser> {
+/// refused too often. `cli` are the window's records of side `cli`: a verb's
+/// calls are those of its name and kind, any version; its usage errors, those
+/// of the version installed.
+fn losers<'a>(
+    cli: impl Iterator<Item = &'a Record> + Clone,
+    criteria: &Criteria,
+    covered: bool,
+) -> Vec<Loser> {
     let mut losers = Vec::new();
     for verb in criteria.installed.iter().filter(|v| v.kind.is_named()) {
-        let row = verbs.iter().find(|r| r.name == verb.name);
-        let calls = row.map_or(0, |r| r.calls);
-        let rate = row.map_or(0.0, Row::usage_error_rate);
+        let of_verb = cli
+            .clone()
+            .filter(|r| r.verb.as_deref() == Some(verb.name.as_str()) && r.kind == Some(verb.kind));
+        let calls = of_verb.clone().count() as u64;
+        // A record that names no version (an older mur's) may be of this one.
+        let this_version = |r: &&Record| match (&verb.sha256, &r.verb_hash) {
+            (Some(installed), Some(ran)) => installed == ran,
+            _ => true,
+        };
+        let (judged, errors) = of_verb
+            .filter(this_version)
+            .fold((0u64, 0u64), |(n, e), r| {
+                (n + 1, e + u64::from(r.outcome == Outcome::UsageError))
+            });
+        let rate = if judged == 0 {
+            0.0
+        } else {
+            errors as f64 / judged as f64
+        };
         let reason = if calls == 0 && !covered {
             continue;
         } else if calls == 0 {
+            let by = criteria
+                .agent
+                .as_ref()
+                .map(|a| format!(" by `{a}`"))
+                .unwrap_or_default();
             match &criteria.since {
-                Some(since) => format!("not used since {}", since.0),
-                None => "never used in the log".to_owned(),
+                Some(since) => format!("not used{by} since {}", since.0),
+                None => format!("never used{by} in the log"),
             }
-        } else if calls >= criteria.min_calls && rate > criteria.max_usage_error_rate {
+        } else if judged >= criteria.min_calls && rate > criteria.max_usage_error_rate {
+            let version = if judged < calls {
+                " (the version installed)"
+            } else {
+                ""
+            };
             format!(
-                "{:.0}% of its {calls} calls were usage errors (above {:.0}%)",
+                "{:.0}% of its {judged} calls{version} were usage errors (above {:.0}%)",
                 rate * 100.0,
                 criteria.max_usage_error_rate * 100.0
             )
@@ -452,6 +491,7 @@ mod tests {
             name: n.to_owned(),
             kind: Kind::Plugin,
             tool: n.to_owned(),
+            sha256: None,
         });
         let criteria = Criteria {
             installed: installed.to_vec(),
@@ -462,6 +502,95 @@ mod tests {
         assert_eq!(losers, ["tree", "scroll"]);
         assert_eq!(report.losers[1].command, "mur devtools verbs remove scroll");
         assert_eq!(report.tools_without_named_calls, ["scroll", "tree"]);
+    }
+
+    fn installed(name: &str, sha256: Option<&str>) -> Installed {
+        Installed {
+            name: name.to_owned(),
+            kind: Kind::Plugin,
+            tool: name.to_owned(),
+            sha256: sha256.map(str::to_owned),
+        }
+    }
+
+    fn losers_of(records: &[Record], installed: Installed) -> Vec<String> {
+        let criteria = Criteria {
+            installed: vec![installed],
+            ..Criteria::default()
+        };
+        let report = report(records, 0, &criteria);
+        report.losers.iter().map(|l| l.reason.clone()).collect()
+    }
+
+    #[test]
+    fn a_name_of_two_kinds_is_two_verbs_each_judged_on_its_own_calls() {
+        // `click` the plugin, then, once removed, the derived verb of tool `click`.
+        let mut records = vec![cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0)];
+        for _ in 0..3 {
+            records.push(cli(
+                "click",
+                Kind::Derived,
+                "click",
+                Outcome::UsageError,
+                1.0,
+            ));
+        }
+        let report = report(&records, 0, &Criteria::default());
+        let rows: Vec<(&str, Option<Kind>, u64)> = report
+            .verbs
+            .iter()
+            .map(|r| (r.name.as_str(), r.kind, r.calls))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("click", Some(Kind::Derived), 3),
+                ("click", Some(Kind::Plugin), 1)
+            ]
+        );
+        assert_eq!(
+            losers_of(&records, installed("click", None)),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn a_verb_fixed_and_added_again_is_judged_on_the_version_installed() {
+        let version = |sha: &str, outcome| {
+            let mut r = cli("click", Kind::Plugin, "click", outcome, 1.0);
+            r.verb_hash = Some(sha.to_owned());
+            r
+        };
+        let mut records: Vec<Record> = (0..3)
+            .map(|_| version("old", Outcome::UsageError))
+            .collect();
+        records.push(version("new", Outcome::Ok));
+        assert_eq!(
+            losers_of(&records, installed("click", Some("new"))),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            losers_of(&records, installed("click", None)),
+            ["75% of its 4 calls were usage errors (above 50%)"]
+        );
+        records.extend((0..3).map(|_| version("new", Outcome::UsageError)));
+        assert_eq!(
+            losers_of(&records, installed("click", Some("new"))),
+            ["75% of its 4 calls (the version installed) were usage errors (above 50%)"]
+        );
+    }
+
+    #[test]
+    fn an_unused_verb_of_one_agent_is_said_to_be_unused_by_that_agent() {
+        let mut record = cli("tree", Kind::Plugin, "tree", Outcome::Ok, 1.0);
+        record.agent = Some("beta".to_owned());
+        let criteria = Criteria {
+            agent: Some("beta".to_owned()),
+            installed: vec![installed("click", None)],
+            ..Criteria::default()
+        };
+        let report = report(&[record], 0, &criteria);
+        assert_eq!(report.losers[0].reason, "never used by `beta` in the log");
     }
 
     #[test]

@@ -61,6 +61,7 @@ fn installed() -> Result<Vec<Installed>> {
                 Kind::Plugin
             },
             tool: e.tool.clone(),
+            sha256: Some(e.sha256.clone()),
         })
         .collect())
 }
@@ -94,6 +95,10 @@ fn read(dir: &UsageDir, server: &[PathBuf]) -> Result<(Vec<mur_usage::Record>, u
 /// The report: a table for people, one JSON object with `--json` (indented with
 /// `--pretty`, as every JSON mur prints).
 fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
+    if args.json && args.html.as_ref().is_some_and(|p| p.as_os_str() == "-") {
+        return Err(Error::usage("`--json` and `--html -` both print on stdout")
+            .with_hint("write the page to a file (`--html report.html`), or drop one"));
+    }
     if !dir.enabled() {
         output::notice("usage recording is off: this report covers what was recorded before");
     }
@@ -105,7 +110,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
         ..Criteria::default()
     };
     let mut report = build(dir, &args.server_logs, &criteria)?;
-    not_covered_notice(&report);
+    not_covered_notice(&report, criteria.agent.as_deref());
     // What only mur knows: its own commands, beside the installed verbs.
     let words: Vec<String> = criteria
         .installed
@@ -117,7 +122,12 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
         asked.nearest = mur_core::nearest(&asked.verb, &words).cloned();
     }
     if let Some(path) = &args.html {
-        mur_lockfile::write_atomic(path, mur_usage::html::page(&report).as_bytes())
+        let page = mur_usage::html::page(&report);
+        // `-` is stdout, as for `screenshot --out -`: the page is then the output.
+        if path.as_os_str() == "-" {
+            return output::stdout(page.as_bytes());
+        }
+        mur_lockfile::write_atomic(path, page.as_bytes())
             .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))?;
     }
     if args.json {
@@ -128,14 +138,27 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
     output::stdout(text(&report).as_bytes())
 }
 
-/// Says on stderr when the log is too young to call any verb unused.
-fn not_covered_notice(report: &Report) {
+/// Says on stderr when the log (of `agent`) is too young to call any verb unused,
+/// or holds no record of `agent` at all.
+fn not_covered_notice(report: &Report, agent: Option<&str>) {
     if report.window_covered {
         return;
     }
-    let reach = match &report.since {
-        Some(since) => format!("does not go back to {since}"),
-        None => "holds no record of mur's".to_owned(),
+    let reach = match (agent, &report.since) {
+        (Some(agent), _) if !report.agents.iter().any(|a| a == agent) => {
+            // A log of many agents is named by its first few.
+            let known = match report.agents.as_slice() {
+                [] => "none".to_owned(),
+                names if names.len() > 8 => {
+                    format!("{}, … {} in all", names[..8].join(", "), names.len())
+                }
+                names => names.join(", "),
+            };
+            format!("holds no record of agent `{agent}` (its agents: {known})")
+        }
+        (Some(agent), Some(since)) => format!("does not go back to {since} for agent `{agent}`"),
+        (None, Some(since)) => format!("does not go back to {since}"),
+        (_, None) => "holds no record of mur's".to_owned(),
     };
     output::notice(&format!(
         "the usage log {reach}: no verb is judged unused over that window"
@@ -247,11 +270,17 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
 
 /// `verbs prune`: the report's losers over the last `unused_for`, removed
 /// with `yes`, else listed as the commands that would remove them.
-pub fn prune(unused_for: std::time::Duration, max_usage_error_rate: f64, yes: bool) -> Result<()> {
+pub fn prune(
+    unused_for: std::time::Duration,
+    max_usage_error_rate: f64,
+    agent: Option<String>,
+    yes: bool,
+) -> Result<()> {
     let dir = usage_dir()?;
     let since = Since::ago(unused_for);
     let criteria = Criteria {
         since: Some(since.clone()),
+        agent,
         max_usage_error_rate,
         installed: installed()?,
         ..Criteria::default()
@@ -260,7 +289,7 @@ pub fn prune(unused_for: std::time::Duration, max_usage_error_rate: f64, yes: bo
     // the window: only then can a verb be called unused over all of it.
     let (records, skipped) = read(&dir, &[])?;
     let report = mur_usage::report(&records, skipped, &criteria);
-    not_covered_notice(&report);
+    not_covered_notice(&report, criteria.agent.as_deref());
     let losers = &report.losers;
     if losers.is_empty() {
         output::diagnostic("no verb to prune");

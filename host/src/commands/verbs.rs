@@ -34,8 +34,10 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
         VerbsCommand::Prune {
             unused_for,
             max_usage_error_rate,
+            agent,
             yes,
-        } => super::usage::prune(*unused_for, *max_usage_error_rate, *yes),
+            dry_run: _,
+        } => super::usage::prune(*unused_for, *max_usage_error_rate, agent.clone(), *yes),
         VerbsCommand::New { .. } => Ok(()),
     }
 }

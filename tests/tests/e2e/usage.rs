@@ -636,3 +636,56 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
         .assert_code(1)
         .assert_stderr_contains("`a while` is not a duration such as 30s, 15m, 12h, 7d or 1h 30m");
 }
+
+#[test]
+fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
+    let sandbox = with_known_verbs_and_log();
+    // A window of nothing holds no call: every verb would be unused in it.
+    for args in [
+        &["verbs", "prune", "--unused-for", "0s", "--yes"][..],
+        &["usage", "report", "--since", "0"],
+    ] {
+        let out = sandbox.devtools(args);
+        out.assert_code(1);
+        let zero = args[3];
+        assert!(
+            out.stderr.starts_with(&format!("error: invalid value '{zero}' for '--"))
+                && out.stderr.contains(&format!("`{zero}` is an empty window: no call falls in it")),
+            "{out}"
+        );
+    }
+    // An agent with no record is named, with the agents there are.
+    let nobody = sandbox.devtools(&["usage", "report", "--agent", "nobody"]);
+    nobody.assert_code(0);
+    assert_eq!(
+        nobody.stderr,
+        "warning: 1 line(s) of the usage logs are not records and were skipped\n\
+         warning: the usage log holds no record of agent `nobody` (its agents: claude): \
+         no verb is judged unused over that window\n"
+    );
+    // `prune` judges one agent's calls, and takes `--dry-run` as `session clean` does.
+    let by_claude = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d", "--agent", "claude", "--dry-run"]);
+    by_claude.assert_code(0);
+    assert_eq!(by_claude.stdout.lines().count(), 2, "{by_claude}");
+    assert!(by_claude.stdout.contains("# not used by `claude` since"), "{by_claude}");
+    let by_nobody = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d", "--agent", "nobody"]);
+    by_nobody.assert_code(0);
+    assert_eq!(by_nobody.stdout, "");
+    assert!(by_nobody.stderr.ends_with("no verb to prune\n"), "{by_nobody}");
+    sandbox
+        .devtools(&["verbs", "prune", "--dry-run", "--yes"])
+        .assert_code(1)
+        .assert_stderr_contains("'--dry-run' cannot be used with '--yes'");
+    // `--html -` prints the page, as `screenshot --out -` prints the image.
+    let page = sandbox.devtools(&["usage", "report", "--html", "-"]);
+    page.assert_code(0);
+    assert!(page.stdout.starts_with("<!DOCTYPE html>"), "{page}");
+    assert!(!sandbox.root().join("-").exists());
+    let both = sandbox.devtools(&["usage", "report", "--html", "-", "--json"]);
+    both.assert_code(1);
+    assert_eq!(
+        both.stderr,
+        "error: `--json` and `--html -` both print on stdout\n\
+         hint: write the page to a file (`--html report.html`), or drop one\n"
+    );
+}
