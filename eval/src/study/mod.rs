@@ -29,7 +29,7 @@ use crate::checker::Checker;
 use crate::profile;
 use crate::tokens::ENCODING;
 pub use files::{RESULTS, write};
-use journal::Meta;
+use journal::{Matrix, Meta};
 pub use plan::Study;
 use plan::{Planned, id, order, run_dir};
 use progress::Bar;
@@ -63,15 +63,14 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", study.out.display())))?;
     let meta = Meta::open(
         &out,
-        Meta {
-            schema: journal::META_SCHEMA.to_owned(),
-            seed: 0,
+        Matrix {
             conditions: study.conditions.iter().map(|c| c.name.clone()).collect(),
             tasks: study.tasks.iter().map(|t| t.id.clone()).collect(),
             repeats: study.repeats,
             agent: study.agent.clone(),
-            tokenizer: ENCODING.to_owned(),
+            agent_format: study.agent_format,
         },
+        ENCODING,
         study.seed,
     )?;
     let results_path = out.join(RESULTS);

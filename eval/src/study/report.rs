@@ -4,7 +4,7 @@
 //! (`report.md`), CSV (`report.csv`) and one self-contained HTML page drawn with the
 //! usage report's charts (`mur_usage::html`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use mur_usage::Surface;
@@ -360,6 +360,7 @@ pub fn condition_table(rows: &Rows) -> String {
         let _ = writeln!(text, "| {} {}", row.condition, cells(row));
     }
     let lines = [
+        unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
         preference_line(rows),
@@ -368,6 +369,71 @@ pub fn condition_table(rows: &Rows) -> String {
         let _ = write!(text, "\n{line}\n");
     }
     text
+}
+
+/// One line when the conditions did not run the same tasks the same number of times
+/// (`None` when they did, or for one condition): each condition's tasks and repeats, and
+/// the tasks it lacks. Its row then sums another set of runs than the others', so the
+/// rows do not compare like for like — as when commands with different `--tasks` or
+/// `--repeats` wrote into one study, or a study was stopped before its end.
+pub fn unequal_line(rows: &Rows) -> Option<String> {
+    let ran: Vec<(&str, BTreeMap<&str, u32>)> = rows
+        .conditions
+        .iter()
+        .map(|c| {
+            let tasks = rows
+                .tasks
+                .iter()
+                .filter(|r| r.condition == c.condition)
+                .filter_map(|r| Some((r.task.as_deref()?, r.runs)))
+                .collect();
+            (c.condition.as_str(), tasks)
+        })
+        .collect();
+    if ran.windows(2).all(|pair| pair[0].1 == pair[1].1) {
+        return None;
+    }
+    let every: BTreeSet<&str> = ran.iter().flat_map(|(_, t)| t.keys().copied()).collect();
+    let clauses: Vec<String> = ran
+        .iter()
+        .map(|(condition, tasks)| {
+            let fewest = tasks.values().min().copied().unwrap_or(0);
+            let most = tasks.values().max().copied().unwrap_or(0);
+            let repeats = if fewest == most {
+                plural(most as usize, "repeat")
+            } else {
+                format!("{fewest}–{most} repeats")
+            };
+            let lacking: Vec<String> = every
+                .iter()
+                .filter(|t| !tasks.contains_key(*t))
+                .map(|t| format!("`{t}`"))
+                .collect();
+            let without = if lacking.is_empty() {
+                String::new()
+            } else {
+                format!(", without {}", lacking.join(", "))
+            };
+            format!(
+                "`{condition}` {} × {repeats}{without}",
+                plural(tasks.len(), "task")
+            )
+        })
+        .collect();
+    Some(format!(
+        "Warning: the conditions ran different tasks or numbers of repeats, so their rows \
+         are not like for like — {}. Compare them task by task, on the tasks they share.",
+        clauses.join("; ")
+    ))
+}
+
+/// `n thing` or `n things`.
+pub fn plural(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
 }
 
 /// The condition the others are compared with: mur as it ships.
@@ -660,6 +726,7 @@ pub fn page(rows: &Rows, title: &str) -> String {
     ));
     body.push_str(&html_table(&conditions, false));
     let lines = [
+        unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
         refused_line(rows),
@@ -760,6 +827,42 @@ mod tests {
         assert_eq!(median(vec![3.0, 1.0, 2.0]), Some(2.0));
         assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), Some(2.5));
         assert_eq!(median(vec![]), None);
+    }
+
+    #[test]
+    fn conditions_run_over_different_tasks_or_repeats_are_said_to_be_unequal() {
+        let repeat = |condition: &str, task: &str, repeat: u32| RunResult {
+            repeat,
+            ..result(condition, task, true, 1, 10)
+        };
+        let even = vec![
+            repeat("cli-named", "a", 1),
+            repeat("mcp", "a", 1),
+            repeat("cli-named", "b", 1),
+            repeat("mcp", "b", 1),
+        ];
+        let same = rows(&even, &[]);
+        assert_eq!(unequal_line(&same), None);
+        assert!(!condition_table(&same).contains("Warning"));
+
+        let uneven = vec![
+            repeat("cli-named", "a", 1),
+            repeat("cli-named", "a", 2),
+            repeat("cli-named", "b", 1),
+            repeat("mcp", "a", 1),
+            repeat("cli-derived", "a", 1),
+            repeat("cli-derived", "a", 2),
+            repeat("cli-derived", "b", 1),
+            repeat("cli-derived", "b", 2),
+        ];
+        let line = "Warning: the conditions ran different tasks or numbers of repeats, so their \
+                    rows are not like for like — `cli-named` 2 tasks × 1–2 repeats; `mcp` 1 task \
+                    × 1 repeat, without `b`; `cli-derived` 2 tasks × 2 repeats. Compare them task \
+                    by task, on the tasks they share.";
+        let unequal = rows(&uneven, &["cli-named".to_owned(), "mcp".to_owned()]);
+        assert_eq!(unequal_line(&unequal).as_deref(), Some(line));
+        assert!(markdown(&unequal, "t").contains(&format!("\n\n{line}\n")));
+        assert!(page(&unequal, "t").contains("Warning: the conditions ran different tasks"));
     }
 
     #[test]

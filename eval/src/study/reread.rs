@@ -29,12 +29,9 @@ impl Reread {
     /// The report of the study in `dir`, read from what it recorded; nothing is written.
     pub fn from(dir: &Path) -> Result<Self> {
         let meta_path = dir.join("study.json");
-        let meta: Meta = std::fs::read_to_string(&meta_path)
-            .map_err(|e| e.to_string())
-            .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
-            .map_err(|why| {
-                Error::usage(format!("`{}` is not a study: {why}", meta_path.display()))
-            })?;
+        let meta = Meta::read(&meta_path).map_err(|why| {
+            Error::usage(format!("`{}` is not a study: {why}", meta_path.display()))
+        })?;
         let results = journal::read(&dir.join(RESULTS))?;
         if results.is_empty() {
             return Err(Error::usage(format!(

@@ -7,6 +7,9 @@
 //! the agent fewer bytes than the standard ones. `mur-eval report` rebuilds the table
 //! from results.jsonl alone. An agent's event stream (Claude Code's, the fixture) gives
 //! its turns, tokens and cost. A condition that leaks the other surface is refused.
+//! Commands with other conditions, tasks, repeats and agents into one `--out` are each
+//! recorded in study.json, and the report warns that their conditions are not like for
+//! like.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -574,4 +577,79 @@ fn an_agents_event_stream_gives_its_turns_tokens_and_cost() {
     assert_eq!(only["context"]["resultCount"], 3, "{only}");
     let row = "| cli-derived | 1 | 0/1 (0%) | 0%–79% | 0 | 4 | 51412 |";
     assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
+}
+
+/// `mur-eval study ARGS… --out OUT` in `sandbox`, to the end.
+fn study_into(sandbox: &Sandbox, out: &Path, args: &[&str]) -> Output {
+    let mut command = sandbox.command(eval_bin());
+    command
+        .arg("study")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    run_within(&mut command, STUDY_LIMIT).0
+}
+
+#[test]
+fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal() {
+    // Agents that call nothing: what is checked is what the study records and says.
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let first = [
+        "--conditions",
+        "cli-derived",
+        "--tasks",
+        "count-to-three",
+        "--repeats",
+        "2",
+        "--seed",
+        "7",
+        "--agent",
+        "true derived",
+    ];
+    study_into(&sandbox, &out, &first).assert_code(0);
+    let second = [
+        "--conditions",
+        "mcp",
+        "--tasks",
+        "count-to-three,updates-off",
+        "--repeats",
+        "1",
+        "--agent",
+        "true mcp",
+    ];
+    let output = study_into(&sandbox, &out, &second);
+    output.assert_code(0);
+    // The first command again: a resume, nothing new to record.
+    study_into(&sandbox, &out, &first).assert_code(0);
+
+    let recorded: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).expect("study.json"))
+            .expect("json");
+    assert_eq!(
+        recorded,
+        serde_json::json!({
+            "schema": "mur-eval-study/2",
+            "seed": 7,
+            "conditions": ["cli-derived", "mcp"],
+            "tasks": ["count-to-three", "updates-off"],
+            "tokenizer": "o200k_base",
+            "matrices": [
+                { "conditions": ["cli-derived"], "tasks": ["count-to-three"], "repeats": 2,
+                  "agent": "true derived" },
+                { "conditions": ["mcp"], "tasks": ["count-to-three", "updates-off"],
+                  "repeats": 1, "agent": "true mcp" },
+            ],
+        })
+    );
+    assert_eq!(results(&out).len(), 4, "2 + 2 runs");
+    let warning = "\nWarning: the conditions ran different tasks or numbers of repeats, so their \
+                   rows are not like for like — `cli-derived` 1 task × 2 repeats, without \
+                   `updates-off`; `mcp` 2 tasks × 1 repeat. Compare them task by task, on the \
+                   tasks they share.\n";
+    assert!(output.stdout.contains(warning), "{}", output.stdout);
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(report.contains(warning), "{report}");
 }
