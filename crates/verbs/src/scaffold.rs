@@ -436,6 +436,53 @@ mod tests {
         }
     }
 
+    /// The commands of a README's ```sh blocks, comments and blank lines left out.
+    fn readme_commands(readme: &str) -> Vec<String> {
+        let mut commands = Vec::new();
+        let mut in_sh = false;
+        for line in readme.lines() {
+            match line.trim() {
+                "```sh" => in_sh = true,
+                "```" => in_sh = false,
+                command if in_sh => {
+                    let command = command.split(" #").next().unwrap_or("").trim();
+                    if !command.is_empty() {
+                        commands.push(command.to_owned());
+                    }
+                }
+                _ => {}
+            }
+        }
+        commands
+    }
+
+    /// Every README gives the next steps `verbs new` prints, in the same words: the
+    /// component added is the one the build writes, relative to the project (the Rust
+    /// README said `target/wasm32-wasip2/release/target/wasm32-wasip2/release/…`).
+    #[test]
+    fn every_readme_adds_the_component_the_build_writes_as_the_next_steps_do() {
+        for lang in ALL {
+            let files = files("click-twice", lang);
+            let commands = readme_commands(&text(&files, "README.md"));
+            let add = format!(
+                "mur devtools verbs add --force {}",
+                component_file("click-twice", lang)
+            );
+            let adds: Vec<&String> = commands
+                .iter()
+                .filter(|c| c.contains("verbs add"))
+                .collect();
+            assert_eq!(adds, [&add], "{lang:?}: {commands:#?}");
+            let steps = next_steps("click-twice", lang, Path::new("/p"));
+            for step in steps.lines().skip(2).map(str::trim) {
+                assert!(
+                    commands.iter().any(|c| c == step),
+                    "{lang:?}: the README lacks the next step `{step}`: {commands:#?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn dashes_become_underscores_in_the_rust_file_name() {
         assert_eq!(

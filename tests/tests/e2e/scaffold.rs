@@ -259,56 +259,102 @@ pub fn fails_like_every_verb(sb: &Sandbox, verb: &str) {
     assert_eq!(text.stdout, "shaped as text\n", "{text}");
 }
 
-/// Builds the crate at `dir` for wasm32-wasip2, offline: everything it needs is
-/// in the local crates.io cache once the standard verbs are built. The target
-/// dir is shared under target/ so reruns are incremental.
-fn build_rust(dir: &Path, name: &str) -> PathBuf {
-    plugins::standard_dir(); // fills the crate cache
-    plugins::add_guest_target();
-    let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    cargo
-        .args([
-            "build",
-            "--offline",
-            "--release",
-            "--target",
-            "wasm32-wasip2",
-        ])
-        .env("CARGO_TARGET_DIR", cache_dir())
-        // The standard verbs' intermediate builds: a scaffolded verb has their
-        // dependencies and release profile, so they are not compiled again.
-        .env("CARGO_BUILD_BUILD_DIR", plugins::verb_build_dir());
-    run_ok(dir, &mut cargo);
-    cache_dir().join(format!("wasm32-wasip2/release/mur_verb_{name}.wasm"))
+/// The ```sh blocks of a project's README.md, in order, as one script.
+pub fn readme_script(dir: &Path) -> String {
+    let readme = std::fs::read_to_string(dir.join("README.md")).expect("README.md");
+    let mut script = String::new();
+    let mut in_sh = false;
+    for line in readme.lines() {
+        match line.trim_end() {
+            "```sh" => in_sh = true,
+            "```" => in_sh = false,
+            line if in_sh => {
+                script.push_str(line);
+                script.push('\n');
+            }
+            _ => {}
+        }
+    }
+    assert!(!script.is_empty(), "README.md has no ```sh block");
+    script
 }
 
+/// Runs `script` with `bash -eo pipefail` in `dir` as a user of the sandbox
+/// would, the way the docs' examples run (transcripts.rs): the built `mur` first
+/// on PATH, the Rust toolchain of this run, offline (the standard verbs' build
+/// filled the crate cache), the verb builds' shared intermediate directory (the
+/// project's own `target/` stays where its README says).
+pub fn run_as_user(sb: &Sandbox, dir: &Path, script: &str) -> Output {
+    let bin_dir = mur_e2e::mur_bin().parent().expect("bin dir").to_owned();
+    let rest = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
+    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(&rest)))
+        .expect("PATH");
+    let mut bash = sb.command(Path::new("bash"));
+    bash.args(["-eo", "pipefail", "-c", script])
+        .env("PATH", path)
+        .env("CARGO_BUILD_BUILD_DIR", plugins::verb_build_dir())
+        .env("CARGO_NET_OFFLINE", "true")
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    for (name, default) in [("CARGO_HOME", ".cargo"), ("RUSTUP_HOME", ".rustup")] {
+        let value =
+            std::env::var_os(name).or_else(|| home.as_ref().map(|h| h.join(default).into()));
+        if let Some(value) = value {
+            bash.env(name, value);
+        }
+    }
+    if let Some(toolchain) = std::env::var_os("RUSTUP_TOOLCHAIN") {
+        bash.env("RUSTUP_TOOLCHAIN", toolchain);
+    }
+    run_within(&mut bash, BUILD_LIMIT).0
+}
+
+/// The scaffolded crate's README is followed word for word: its native tests pass,
+/// it builds for wasm32-wasip2, `verbs add` installs the component at the path the
+/// README gives (it once gave `target/…/release/target/…/release/…`), and the
+/// verb's help and a click work against a running `mur-sample`.
 #[test]
 fn a_scaffolded_rust_verb_tests_builds_installs_and_clicks() {
+    plugins::standard_dir(); // fills the crate cache the offline build reads
+    plugins::add_guest_target();
     let sb = Sandbox::new();
     let dir = new_project(&sb, "bump", "rust");
     assert!(dir.join("vendor/mur-verb-kit/src/lib.rs").is_file());
     let lib = std::fs::read_to_string(dir.join("src/lib.rs")).expect("lib.rs");
     assert!(lib.contains("selector_verb!") && lib.contains("#[cfg(test)]"));
 
-    // Its own native tests pass: the template's and the kit's selector checks.
-    let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    cargo
-        .args(["test", "--offline"])
-        .env("CARGO_TARGET_DIR", cache_dir())
-        .env("CARGO_BUILD_BUILD_DIR", plugins::verb_build_dir());
-    let tested = run_ok(&dir, &mut cargo);
-    assert!(
-        tested.stdout.contains("test result: ok. 2 passed"),
-        "{tested}"
+    let sample = sb.start_app();
+    let script = readme_script(&dir);
+    let followed = run_as_user(&sb, &dir, &script);
+    assert_eq!(
+        followed.code, 0,
+        "the README's commands failed:\n{script}\n{followed}"
     );
+    // Its own native tests pass: the template's and the kit's selector checks.
+    assert!(
+        followed.stdout.contains("test result: ok. 2 passed"),
+        "{followed}"
+    );
+    assert!(
+        followed
+            .stdout
+            .contains("added verb `bump` (tool `click`)\n")
+            && followed
+                .stdout
+                .contains("Usage: mur devtools bump <selector>"),
+        "{followed}"
+    );
+    assert_eq!(count(&sb), "1", "the README's click");
+    drop(sample);
 
-    let wasm = build_rust(&dir, "bump");
-    add(&sb, &wasm);
     // Built as the template says, it keeps its producers section: `verbs info` names
     // the language, as it does for the standard verbs.
     let info = sb.devtools(&["verbs", "info", "bump"]);
     info.assert_code(0);
     assert!(info.stdout.contains("\nlanguage:  Rust\n"), "{info}");
+    let wasm = dir.join("target/wasm32-wasip2/release/mur_verb_bump.wasm");
     added_again_without_compiling(&sb, &wasm, "bump");
     clicks_like_the_template(&sb, "bump");
 }
