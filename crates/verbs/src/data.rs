@@ -60,8 +60,9 @@ struct File {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct OptionField {
-    /// The argument it fills; the option is `--<field in kebab-case>` (the
-    /// field as written where two fields would share one).
+    /// The argument it fills; the option is `--<field in kebab-case>`, named as
+    /// a derived verb's ([`crate::derived`]): the field as written where two
+    /// fields would share one, `--arg-NAME` where it would be a host option.
     field: String,
     /// `string` (the default), `integer`, `number`, `boolean`, `array` of
     /// strings, or `json`.
@@ -79,6 +80,40 @@ fn string() -> String {
     "string".to_owned()
 }
 
+/// Why a file is no data verb: one line for the error (said of the file, as
+/// in "`count.json` has …"), and, where there is a fix, a line for its hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid {
+    pub why: String,
+    pub hint: Option<String>,
+}
+
+impl Invalid {
+    fn new(why: impl Into<String>) -> Self {
+        Self {
+            why: why.into(),
+            hint: None,
+        }
+    }
+
+    fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.why)
+    }
+}
+
+impl From<String> for Invalid {
+    fn from(why: String) -> Self {
+        Self::new(why)
+    }
+}
+
 /// A data verb, checked and ready to run.
 #[derive(Debug, Clone)]
 pub struct DataVerb {
@@ -93,25 +128,32 @@ pub struct DataVerb {
 
 impl DataVerb {
     /// Read and check a data verb file's bytes; the error says what is wrong.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Invalid> {
         let file: File =
             serde_json::from_slice(bytes).map_err(|e| format!("is not a data verb: {e}"))?;
         if file.schema != SCHEMA {
-            return Err(format!(
+            return Err(Invalid::new(format!(
                 "has schema `{}`; this mur reads `{SCHEMA}`",
                 file.schema
-            ));
+            )));
         }
         if let Some(output) = &file.output
             && !(output.is_empty() || output.starts_with('/'))
         {
-            return Err(format!(
+            return Err(Invalid::new(format!(
                 "has output `{output}`, which is not a JSON pointer (`/text`)"
-            ));
+            )));
         }
         let mut properties = Map::new();
         let mut required = Vec::new();
         for option in &file.options {
+            if properties.contains_key(&option.field) {
+                return Err(Invalid::new(format!(
+                    "has two options for field `{}`",
+                    option.field
+                ))
+                .hint("give each argument field one option (an `array` option may be given many times)"));
+            }
             let schema = property(option)?;
             if option.required {
                 required.push(Value::from(option.field.clone()));
@@ -123,7 +165,7 @@ impl DataVerb {
             "description": file.summary,
             "inputSchema": {"type": "object", "properties": properties, "required": required},
         });
-        let parser = Derived::from_tool(&tool).ok_or("names no tool")?;
+        let parser = Derived::from_tool(&tool).ok_or_else(|| Invalid::new("names no tool"))?;
         let spec = VerbSpec {
             synopsis: String::new(),
             details: with_tool_line(&file.details, &file.tool, &[]),
@@ -167,25 +209,79 @@ impl DataVerb {
     }
 }
 
-/// The JSON Schema of an option, as a tool's `inputSchema` would give it.
-fn property(option: &OptionField) -> Result<Value, String> {
+/// The JSON Schema of an option, as a tool's `inputSchema` would give it: an
+/// option `mur` can name (a field with a letter or a digit), whose choices are
+/// values of its type.
+fn property(option: &OptionField) -> Result<Value, Invalid> {
+    if option.field.is_empty() {
+        return Err(Invalid::new("has an option with an empty `field`").hint(
+            "set `field` to the argument the option fills, as in `{\"field\": \"selector\"}`",
+        ));
+    }
+    if crate::derived::kebab(&option.field).is_empty() {
+        return Err(Invalid::new(format!(
+            "has an option for field `{}`, which has no letter or digit to name an option after",
+            option.field.escape_debug()
+        )));
+    }
     let ty = match option.r#type.as_str() {
         "string" | "integer" | "number" | "boolean" => json!({"type": option.r#type}),
         "array" => json!({"type": "array", "items": {"type": "string"}}),
         "json" => json!({}),
         other => {
-            return Err(format!(
+            return Err(Invalid::new(format!(
                 "gives option `{}` the type `{other}`; one of string, integer, number, boolean, array, json",
                 option.field
-            ));
+            )));
         }
     };
+    check_choices(option)?;
     let mut schema = ty;
     schema["description"] = Value::from(option.help.clone());
     if !option.choices.is_empty() {
         schema["enum"] = Value::Array(option.choices.clone());
     }
     Ok(schema)
+}
+
+/// Each choice of an option is a value its type gives, or no value typed on the
+/// command line could ever be that choice (a choice `1` of a `string` option
+/// refused `--mode 1` with "must be `1` or `2`, got `1`").
+fn check_choices(option: &OptionField) -> Result<(), Invalid> {
+    let field = &option.field;
+    let ty = option.r#type.as_str();
+    if ty == "boolean" && !option.choices.is_empty() {
+        return Err(Invalid::new(format!(
+            "gives option `{field}` choices, but it is a `boolean` (a bare flag)"
+        ))
+        .hint("leave out `choices`, or give the option the type of its choices"));
+    }
+    let (fits, what): (fn(&Value) -> bool, &str) = match ty {
+        "string" | "array" => (Value::is_string, "a string"),
+        "integer" => (
+            |v| v.as_f64().is_some_and(|n| n.fract() == 0.0),
+            "an integer",
+        ),
+        "number" => (Value::is_number, "a number"),
+        _ => return Ok(()), // json: any value
+    };
+    let Some(wrong) = option.choices.iter().find(|c| !fits(c)) else {
+        return Ok(());
+    };
+    let of_type = |choice: &Value| match choice {
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Bool(_) => "boolean",
+        _ => "json",
+    };
+    Err(Invalid::new(format!(
+        "gives option `{field}` the choice `{wrong}`, which is not {what} (the option's `type` is `{ty}`)"
+    ))
+    .hint(format!(
+        "write every choice as {what}, or give the option the type of its choices (`\"type\": \"{}\"`)",
+        of_type(wrong)
+    )))
 }
 
 #[cfg(test)]
@@ -265,8 +361,8 @@ mod tests {
             ),
         ] {
             assert_eq!(
-                DataVerb::from_bytes(text.as_bytes()).err().as_deref(),
-                Some(message),
+                DataVerb::from_bytes(text.as_bytes()).err(),
+                Some(Invalid::new(message)),
                 "{text}"
             );
         }
@@ -274,10 +370,120 @@ mod tests {
             br#"{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s", "run": "rm -rf"}"#,
         )
         .err()
+        .map(|e| e.why)
         .unwrap_or_default();
         assert!(
             unknown.starts_with("is not a data verb: unknown field `run`"),
             "{unknown}"
+        );
+    }
+
+    /// A data verb `x` with these options.
+    fn with_options(options: &str) -> Result<DataVerb, Invalid> {
+        let text = format!(
+            r#"{{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s", "options": {options}}}"#
+        );
+        DataVerb::from_bytes(text.as_bytes())
+    }
+
+    #[test]
+    fn options_no_argv_could_use_are_refused_with_a_hint() {
+        for (options, why, hint) in [
+            (
+                r#"[{"field": "selector"}, {"field": "selector"}]"#,
+                "has two options for field `selector`",
+                Some(
+                    "give each argument field one option (an `array` option may be given many times)",
+                ),
+            ),
+            (
+                r#"[{"field": ""}]"#,
+                "has an option with an empty `field`",
+                Some(
+                    r#"set `field` to the argument the option fills, as in `{"field": "selector"}`"#,
+                ),
+            ),
+            (
+                r#"[{"field": "--"}]"#,
+                "has an option for field `--`, which has no letter or digit to name an option after",
+                None,
+            ),
+            (
+                r#"[{"field": "mode", "choices": [1, 2]}]"#,
+                "gives option `mode` the choice `1`, which is not a string (the option's `type` is `string`)",
+                Some(
+                    r#"write every choice as a string, or give the option the type of its choices (`"type": "integer"`)"#,
+                ),
+            ),
+            (
+                r#"[{"field": "n", "type": "integer", "choices": [1, 2.5]}]"#,
+                "gives option `n` the choice `2.5`, which is not an integer (the option's `type` is `integer`)",
+                Some(
+                    r#"write every choice as an integer, or give the option the type of its choices (`"type": "number"`)"#,
+                ),
+            ),
+            (
+                r#"[{"field": "ratio", "type": "number", "choices": ["1"]}]"#,
+                r#"gives option `ratio` the choice `"1"`, which is not a number (the option's `type` is `number`)"#,
+                Some(
+                    r#"write every choice as a number, or give the option the type of its choices (`"type": "string"`)"#,
+                ),
+            ),
+            (
+                r#"[{"field": "tags", "type": "array", "choices": [true]}]"#,
+                "gives option `tags` the choice `true`, which is not a string (the option's `type` is `array`)",
+                Some(
+                    r#"write every choice as a string, or give the option the type of its choices (`"type": "boolean"`)"#,
+                ),
+            ),
+            (
+                r#"[{"field": "visible", "type": "boolean", "choices": [true]}]"#,
+                "gives option `visible` choices, but it is a `boolean` (a bare flag)",
+                Some("leave out `choices`, or give the option the type of its choices"),
+            ),
+        ] {
+            let invalid = with_options(options).expect_err(options);
+            assert_eq!(
+                (invalid.why.as_str(), invalid.hint.as_deref()),
+                (why, hint),
+                "{options}"
+            );
+        }
+        // Choices of the option's own type are fine, numbers by value.
+        for options in [
+            r#"[{"field": "mode", "choices": ["1", "2"]}]"#,
+            r#"[{"field": "n", "type": "integer", "choices": [1, 2.0]}]"#,
+            r#"[{"field": "ratio", "type": "number", "choices": [0.5, 1]}]"#,
+            r#"[{"field": "any", "type": "json", "choices": [1, "a", null]}]"#,
+        ] {
+            assert!(with_options(options).is_ok(), "{options}");
+        }
+        let verb = with_options(r#"[{"field": "mode", "choices": ["1", "2"]}]"#).expect("ok");
+        assert_eq!(
+            verb.parse(&argv(&["--mode", "1"])),
+            Ok(Request::Call(
+                json!({"mode": "1"}).as_object().expect("o").clone()
+            ))
+        );
+    }
+
+    /// A field named like a host option is `--arg-NAME`, as in a derived verb, so
+    /// `--timeout` after the verb's name is still the host's.
+    #[test]
+    fn a_field_named_like_a_host_option_is_behind_arg() {
+        let verb = with_options(r#"[{"field": "timeout", "type": "integer"}, {"field": "help"}]"#)
+            .expect("a data verb");
+        let names: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["arg-help", "arg-timeout", "args"]);
+        assert_eq!(
+            verb.parse(&argv(&["--arg-timeout", "5"])),
+            Ok(Request::Call(
+                json!({"timeout": 5}).as_object().expect("o").clone()
+            ))
+        );
+        assert_eq!(
+            verb.parse(&argv(&["--timeout", "5"])),
+            Err("unknown option `--timeout`; did you mean `--arg-timeout`?".to_owned())
         );
     }
 }

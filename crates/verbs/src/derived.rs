@@ -209,12 +209,14 @@ impl Derived {
     }
 
     /// The verb for one tool, named in kebab case as if it were the only tool
-    /// (a data verb's parser); `None` when it has no name. Its options are its
-    /// own, like a named verb's, so only `help` is kept from them: a data verb's
-    /// `--timeout` shadows the host's, which then goes before the verb's name.
+    /// (a data verb's parser); `None` when it has no name. Its options are named
+    /// as a derived verb's are, so a data verb's field `timeout` is
+    /// `--arg-timeout` and `--timeout` after its name is still the host's, as
+    /// after every derived verb (it once was the field's own, which silently
+    /// took the host's `--timeout` away from that verb).
     pub fn from_tool(tool: &Value) -> Option<Self> {
         let name = tool.get("name")?.as_str()?;
-        Self::named(tool, kebab(name), &[])
+        Self::named(tool, kebab(name), DERIVED)
     }
 
     /// The verb for one entry of a `tools/list` result, called `verb`, whose
@@ -842,19 +844,9 @@ mod tests {
             ])),
             Ok(call(json!({"timeout": 5, "help": true, "pretty": true})))
         );
-        // A data verb's options are its own, like a named verb's: only `help` is kept.
+        // A data verb's options are named the same way: its `timeout` is `--arg-timeout`.
         let data = Derived::from_tool(&tool).expect("a tool");
-        assert_eq!(
-            options(&data),
-            owned(&[
-                ("arg-timeout", ""),
-                ("arg-help", "(property `help`)"),
-                ("pretty", ""),
-                ("selector", ""),
-                ("timeout", "how long"),
-                ("args", WHOLE),
-            ])
-        );
+        assert_eq!(options(&data), options(derived));
     }
 
     #[test]

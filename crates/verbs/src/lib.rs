@@ -159,7 +159,9 @@ impl VerbHost {
         };
         let bytes = bounded::read_capped(&path, bounded::Links::Refuse, data::MAX_BYTES)
             .map_err(|r| broken(r.to_string()))?;
-        data::DataVerb::from_bytes(&bytes).map(Some).map_err(broken)
+        data::DataVerb::from_bytes(&bytes)
+            .map(Some)
+            .map_err(|invalid| broken(invalid.why))
     }
 
     /// Remember each installed verb's tool hints from a session's tool list

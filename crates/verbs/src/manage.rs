@@ -308,13 +308,14 @@ fn inspect(
     })
 }
 
+/// What a refusal of a data verb file suggests when nothing more precise fits.
+const WHAT_A_DATA_VERB_IS: &str =
+    "a data verb is a JSON file of schema `mur-verb/1` (see docs/verbs.md)";
+
 /// A data verb (`mur-verb/1`): read, checked, and described like a component.
 fn inspect_data(file: &Path) -> Result<Candidate, VerbError> {
     let unusable = |why: String| {
-        VerbError::refused(
-            format!("`{}` {why}", file.display()),
-            "a data verb is a JSON file of schema `mur-verb/1` (see docs/verbs.md)",
-        )
+        VerbError::refused(format!("`{}` {why}", file.display()), WHAT_A_DATA_VERB_IS)
     };
     let bytes =
         bounded::read_capped(file, Links::Follow, data::MAX_BYTES).map_err(
@@ -325,7 +326,12 @@ fn inspect_data(file: &Path) -> Result<Candidate, VerbError> {
                 refusal => unusable(format!("is not a usable verb: it {refusal}")),
             },
         )?;
-    let verb = DataVerb::from_bytes(&bytes).map_err(unusable)?;
+    let verb = DataVerb::from_bytes(&bytes).map_err(|invalid| {
+        VerbError::refused(
+            format!("`{}` {}", file.display(), invalid.why),
+            invalid.hint.as_deref().unwrap_or(WHAT_A_DATA_VERB_IS),
+        )
+    })?;
     let info = Described {
         usage: verb.spec.render(&verb.name, &verb.summary),
         name: verb.name,

@@ -300,3 +300,84 @@ fn a_fifo_as_the_verb_index_fails_at_once_with_exit_7() {
         );
     }
 }
+
+/// Writes a data verb `name` for the tool `state` with these `options` into the
+/// sandbox; its path.
+fn data_verb(sandbox: &Sandbox, file: &str, name: &str, options: &str) -> std::path::PathBuf {
+    let path = sandbox.root().join(file);
+    std::fs::write(
+        &path,
+        format!(
+            r#"{{"schema": "mur-verb/1", "name": "{name}", "tool": "state", "summary": "s", "options": {options}}}"#
+        ),
+    )
+    .expect("write the data verb");
+    path
+}
+
+/// Options no command line could use are refused at `verbs add`, each with one
+/// line naming the file and the option, and a hint; nothing is installed. Each
+/// was once added (`added verb … (tool `state`)`): two options for one field
+/// merged silently, an empty field was an option `--`, and a choice `1` of a
+/// string option refused `--mode 1` with "must be `1` or `2`, got `1`".
+#[test]
+fn a_data_verb_with_options_argv_could_not_use_is_refused() {
+    let sandbox = Sandbox::new();
+    for (options, error, hint) in [
+        (
+            r#"[{"field": "selector"}, {"field": "selector"}]"#,
+            "has two options for field `selector`",
+            "give each argument field one option (an `array` option may be given many times)",
+        ),
+        (
+            r#"[{"field": ""}]"#,
+            "has an option with an empty `field`",
+            r#"set `field` to the argument the option fills, as in `{"field": "selector"}`"#,
+        ),
+        (
+            r#"[{"field": "mode", "choices": [1, 2]}]"#,
+            "gives option `mode` the choice `1`, which is not a string (the option's `type` is `string`)",
+            r#"write every choice as a string, or give the option the type of its choices (`"type": "integer"`)"#,
+        ),
+    ] {
+        let file = data_verb(&sandbox, "broken.json", "broken", options);
+        let out = try_add(&sandbox, std::slice::from_ref(&file), &[]);
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr.clone()),
+            (
+                1,
+                "",
+                format!("error: `{}` {error}\nhint: {hint}\n", path(&file))
+            ),
+            "{options}"
+        );
+    }
+    let list = sandbox.mur(&["devtools", "verbs", "list", "--json"]);
+    assert_eq!(list.json(), serde_json::json!([]), "nothing installed");
+}
+
+/// A data verb's field named like a host option is `--arg-NAME`, as a derived
+/// verb's property is (docs/verbs.md), so `--timeout` after its name is still the
+/// host's; it once was the field's own.
+#[test]
+fn a_data_verb_field_named_like_a_host_option_is_behind_arg() {
+    let sandbox = Sandbox::new();
+    let file = data_verb(
+        &sandbox,
+        "slow.json",
+        "slow",
+        r#"[{"field": "timeout", "type": "integer", "help": "the tool's own timeout"}]"#,
+    );
+    add(&sandbox, &[file]);
+    let help = sandbox.devtools(&["slow", "--help"]);
+    help.assert_code(0);
+    assert!(
+        help.stdout
+            .starts_with("Usage: mur devtools slow [--arg-timeout N] [--args JSON]\n"),
+        "{help}"
+    );
+    assert!(
+        help.stdout.contains("\n  --arg-timeout N ") && !help.stdout.contains("verb's own"),
+        "{help}"
+    );
+}
