@@ -441,7 +441,7 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         usage,
         interface: interface.to_owned(),
         spec,
-        source: Some(c.source.display().to_string()),
+        source: Some(canonical(&c.source).display().to_string()),
         hints: Vec::new(),
         language: if is_data {
             Some("data".to_owned())
@@ -456,6 +456,16 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
     });
     index.save()?;
     Ok(Added::Installed { name, tool })
+}
+
+/// Where a file the user named is, from any directory: its canonical path (links
+/// and `..` resolved), else at least an absolute one. `verbs info` shows it as
+/// the verb's source; as typed (`target/…/verb.wasm`) it meant nothing from
+/// anywhere else.
+fn canonical(file: &Path) -> PathBuf {
+    std::fs::canonicalize(file)
+        .or_else(|_| std::path::absolute(file))
+        .unwrap_or_else(|_| file.to_owned())
 }
 
 /// Update an entry's declared tool, summary and usage after its file changed

@@ -381,3 +381,70 @@ fn a_data_verb_field_named_like_a_host_option_is_behind_arg() {
         "{help}"
     );
 }
+
+/// `verbs info` of a verb added by a relative path shows where its source is from
+/// anywhere: the canonical path, not the words typed (`build/ping.wasm` meant
+/// nothing from another directory). Checked whole, as a user reads it.
+#[test]
+fn verbs_info_shows_the_source_as_a_canonical_path() {
+    let sandbox = Sandbox::new();
+    let build = sandbox.root().join("build");
+    std::fs::create_dir(&build).expect("build dir");
+    std::fs::copy(guest("ping"), build.join("ping.wasm")).expect("copy ping");
+    // `mur` runs in the sandbox's root: the path is relative to it, with a detour.
+    let added = sandbox.devtools(&["verbs", "add", "build/../build/ping.wasm"]);
+    added.assert_code(0);
+    let source = std::fs::canonicalize(build.join("ping.wasm")).expect("canonical");
+    let json = sandbox
+        .devtools(&["verbs", "info", "ping", "--json"])
+        .json();
+    assert_eq!(json["source"], path(&source), "{json}");
+    let info = sandbox.devtools(&["verbs", "info", "ping"]);
+    info.assert_code(0);
+    let text = |key: &str| {
+        json[key]
+            .as_str()
+            .map_or_else(|| json[key].to_string(), str::to_owned)
+    };
+    assert_eq!(
+        info.stdout,
+        format!(
+            "name:      ping\n\
+             tool:      version\n\
+             summary:   {summary}\n\
+             interface: mur:verb@0.1.0\n\
+             language:  Rust\n\
+             source:    {source}\n\
+             file:      {file}\n\
+             sha256:    {sha256}\n\
+             size:      {size} bytes\n\
+             compiled:  {compiled} bytes (cached native code)\n\
+             added:     {added}\n\
+             \n\
+             {usage}\n",
+            summary = text("summary"),
+            source = path(&source),
+            file = path(&verb_dir(&sandbox).join("ping.wasm")),
+            sha256 = text("sha256"),
+            size = text("size"),
+            compiled = text("compiledBytes"),
+            added = text("addedAt"),
+            usage = text("usage"),
+        )
+    );
+
+    // A data verb added by a relative path, the same.
+    std::fs::write(
+        build.join("count.json"),
+        r##"{"schema": "mur-verb/1", "name": "count", "tool": "state", "summary": "Print the counter", "arguments": {"selector": "#count"}, "output": "/text"}"##,
+    )
+    .expect("write count.json");
+    sandbox
+        .devtools(&["verbs", "add", "build/count.json"])
+        .assert_code(0);
+    let count = sandbox
+        .devtools(&["verbs", "info", "count", "--json"])
+        .json();
+    let source = std::fs::canonicalize(build.join("count.json")).expect("canonical");
+    assert_eq!(count["source"], path(&source), "{count}");
+}
