@@ -12,11 +12,12 @@ use std::{
 use mur_core::{Error, Result};
 use serde_json::{Value, json};
 use tokio::{
-    io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
+    io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader},
     net::unix::pipe,
     sync::mpsc,
 };
 
+use crate::log::clipped;
 use crate::process::Process;
 use crate::relay::{Relay, Writer};
 
@@ -28,12 +29,33 @@ const OFFERED_VERSION: &str = mur_client::LEGACY_VERSION;
 pub const INITIALIZE_LIMIT: Duration = Duration::from_secs(60);
 /// How long a server gets to exit on its own after its stdin closes.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
+/// The largest message (one line of its stdout) the bridge reads from the
+/// server: what a `mur` call reads of one answer by default (`--max-response`,
+/// 64 MiB — a 4K screenshot in Base64 is well under 40). A message past it
+/// could not reach a client anyway, and reading it would cost the bridge
+/// memory in proportion (a server that writes without a newline, forever):
+/// past it the bridge stops reading, fails the requests in flight and starts
+/// the server again, as when it dies mid-call.
+pub(crate) const MAX_MESSAGE_BYTES: usize =
+    mur_core::settings::ByteSize::DEFAULT_MAX_RESPONSE.0 as usize;
 
 /// One start of the server.
 pub(crate) struct Server {
     process: Process,
+    /// Why the server's output can no longer be read (a message past
+    /// [`MAX_MESSAGE_BYTES`]), from its reader.
+    broken: mpsc::Receiver<String>,
     /// What its `initialize` answered: protocol version, capabilities, server info.
     pub(crate) initialized: Value,
+}
+
+/// How a start of the server ended.
+pub(crate) enum Ended {
+    /// It exited, with this status.
+    Exited(String),
+    /// It wrote what the bridge cannot read (and was killed): why, as in
+    /// "the server {why}".
+    Broken(String),
 }
 
 impl Server {
@@ -43,16 +65,22 @@ impl Server {
         let (mut process, stdin, stdout) = Process::adopt(spawn(command, log)?)
             .map_err(|e| Error::internal(format!("cannot attach to the server: {e}")))?;
         let (writer, lines) = mpsc::unbounded_channel();
+        let (broke, mut broken) = mpsc::channel(1);
         tokio::spawn(write_lines(stdin, lines));
-        tokio::spawn(read_messages(stdout, relay.clone()));
+        tokio::spawn(read_messages(stdout, relay.clone(), broke));
         relay.attach(Some(writer.clone()));
         let initialized = tokio::select! {
             answer = initialize(relay, &writer) => answer,
             status = process.wait() => Err(exited_early(status, log)),
+            Some(why) = broken.recv() => Err(Error::transport(format!(
+                "the server {why} before it answered `initialize`"
+            ))
+            .with_hint(format!("its stderr is in `{}`", log.display()))),
         };
         match initialized {
             Ok(initialized) => Ok(Self {
                 process,
+                broken,
                 initialized,
             }),
             Err(e) => {
@@ -63,9 +91,17 @@ impl Server {
         }
     }
 
-    /// Resolves when the server exits, with its status.
-    pub(crate) async fn exited(&mut self) -> std::io::Result<ExitStatus> {
-        self.process.wait().await
+    /// Resolves when the server exits, or has written what the bridge cannot
+    /// read (it is killed then).
+    pub(crate) async fn ended(&mut self) -> Ended {
+        let status = tokio::select! {
+            status = self.process.wait() => status,
+            Some(why) = self.broken.recv() => {
+                let _ = self.process.kill().await;
+                return Ended::Broken(why);
+            }
+        };
+        Ended::Exited(status.map_or_else(|e| e.to_string(), |s| s.to_string()))
     }
 
     /// Closes its stdin (a stdio server exits when its input ends), waits a
@@ -154,24 +190,135 @@ async fn write_lines(mut stdin: pipe::Sender, mut lines: mpsc::UnboundedReceiver
 }
 
 /// Hands every line of the server's stdout to the relay; a line that is not
-/// JSON (a banner printed to stdout by mistake) goes to the log.
-async fn read_messages(stdout: pipe::Receiver, relay: Relay) {
+/// JSON (a banner printed to stdout by mistake) goes to the log, clipped. A
+/// line past [`MAX_MESSAGE_BYTES`] ends the reading: `broken` says why.
+async fn read_messages(stdout: pipe::Receiver, relay: Relay, broken: mpsc::Sender<String>) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
     loop {
         line.clear();
-        match reader.read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+        match read_line(&mut reader, &mut line, MAX_MESSAGE_BYTES).await {
+            Ok(Line::Read) => {}
+            Ok(Line::TooLong) => {
+                let why = format!(
+                    "wrote a message of more than {} MiB, the most the bridge reads",
+                    MAX_MESSAGE_BYTES >> 20
+                );
+                tracing::warn!("the server {why}; stopping it");
+                let _ = broken.send(why).await;
+                return;
+            }
+            Ok(Line::End) | Err(_) => break,
         }
         let text = String::from_utf8_lossy(&line);
         let text = text.trim();
-        if text.is_empty() {
-            continue;
+        if !text.is_empty() {
+            match serde_json::from_str::<Value>(text) {
+                Ok(message) => relay.route(message),
+                Err(_) => tracing::warn!(
+                    "the server wrote a line that is not JSON-RPC: {}",
+                    clipped(text)
+                ),
+            }
         }
-        match serde_json::from_str::<Value>(text) {
-            Ok(message) => relay.route(message),
-            Err(_) => tracing::warn!("the server wrote a line that is not JSON-RPC: {text}"),
+        if line.capacity() > SMALL_LINE {
+            // A big message read: its buffer goes back.
+            line = Vec::new();
         }
+    }
+}
+
+/// A line buffer kept between lines up to this capacity.
+const SMALL_LINE: usize = 1 << 20;
+
+/// What [`read_line`] read.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Line {
+    /// A line (its newline included, unless the input ended first).
+    Read,
+    /// More than the limit without a newline: what was read is in the
+    /// buffer (`limit` bytes at most); the rest of the line is not read.
+    TooLong,
+    /// The input ended, with nothing read.
+    End,
+}
+
+/// Reads one line into `line`, never more than `limit` bytes of it.
+pub(crate) async fn read_line(
+    reader: &mut (impl AsyncBufRead + Unpin),
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<Line> {
+    loop {
+        let buffered = reader.fill_buf().await?;
+        if buffered.is_empty() {
+            return Ok(if line.is_empty() {
+                Line::End
+            } else {
+                Line::Read
+            });
+        }
+        let (take, done) = match buffered.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (buffered.len(), false),
+        };
+        let room = limit.saturating_sub(line.len());
+        if take > room {
+            line.extend_from_slice(&buffered[..room]);
+            reader.consume(room);
+            return Ok(Line::TooLong);
+        }
+        line.extend_from_slice(&buffered[..take]);
+        reader.consume(take);
+        if done {
+            return Ok(Line::Read);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_line_is_read_whole_up_to_the_limit_and_no_further() {
+        let input: &[u8] = b"{\"a\":1}\nshort\n0123456789abcdef\nlast";
+        let mut reader = BufReader::with_capacity(4, input);
+        let mut line = Vec::new();
+        let mut read = Vec::new();
+        loop {
+            line.clear();
+            let outcome = read_line(&mut reader, &mut line, 10).await.expect("read");
+            read.push((outcome, String::from_utf8_lossy(&line).into_owned()));
+            if matches!(read.last(), Some((Line::End | Line::TooLong, _))) {
+                break;
+            }
+        }
+        assert_eq!(
+            read,
+            [
+                (Line::Read, "{\"a\":1}\n".to_owned()),
+                (Line::Read, "short\n".to_owned()),
+                (Line::TooLong, "0123456789".to_owned()),
+            ]
+        );
+        // What follows is still there to read.
+        line.clear();
+        assert_eq!(
+            read_line(&mut reader, &mut line, 100).await.expect("read"),
+            Line::Read
+        );
+        assert_eq!(line, b"abcdef\n");
+        line.clear();
+        assert_eq!(
+            read_line(&mut reader, &mut line, 100).await.expect("read"),
+            Line::Read
+        );
+        assert_eq!(line, b"last");
+        line.clear();
+        assert_eq!(
+            read_line(&mut reader, &mut line, 100).await.expect("read"),
+            Line::End
+        );
     }
 }

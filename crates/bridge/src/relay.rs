@@ -20,6 +20,8 @@ use std::{
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
+use crate::log::clipped;
+
 /// JSON-RPC "method not found".
 pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
 /// JSON-RPC "internal error": the server went away mid-request.
@@ -240,15 +242,19 @@ impl Relay {
                 let method = method.to_owned();
                 self.server_notifies(&method, message);
             }
-            (None, None) => {
-                tracing::warn!("the server wrote a message that is no JSON-RPC: {message}")
-            }
+            (None, None) => tracing::warn!(
+                "the server wrote a message that is no JSON-RPC: {}",
+                clipped(&message.to_string())
+            ),
         }
     }
 
     fn server_answered(&self, mut message: Value) {
         let Some(id) = message["id"].as_u64() else {
-            tracing::warn!("the server answered a request the bridge never sent: {message}");
+            tracing::warn!(
+                "the server answered a request the bridge never sent: {}",
+                clipped(&message.to_string())
+            );
             return;
         };
         let pending = {
@@ -327,7 +333,7 @@ impl Relay {
                 let _ = stream.send(message);
             }
             None if method == "notifications/message" => {
-                tracing::info!("server log: {}", message["params"]);
+                tracing::info!("server log: {}", clipped(&message["params"].to_string()));
             }
             None => tracing::debug!("no client for the server's `{method}`"),
         }

@@ -16,7 +16,7 @@ use mur_server::{HttpLimits, ServeError, endpoint::Announced};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
-    child::Server,
+    child::{Ended, Server},
     files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar},
     http::{self, Bridge},
     relay::Relay,
@@ -120,30 +120,39 @@ async fn supervise(
 ) {
     let mut restarts = 0;
     loop {
-        let status = tokio::select! {
+        let ended = tokio::select! {
             () = shutdown.cancelled() => {
                 server.stop(&how.relay).await;
                 return;
             }
-            status = server.exited() => status,
+            ended = server.ended() => ended,
         };
         how.relay.attach(None);
-        let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
-        how.relay.fail_all(&format!(
-            "the stdio server exited ({status}) before it answered"
-        ));
+        // As in "the server {what}".
+        let what = match ended {
+            Ended::Exited(status) => {
+                how.relay.fail_all(&format!(
+                    "the stdio server exited ({status}) before it answered"
+                ));
+                format!("exited ({status})")
+            }
+            Ended::Broken(why) => {
+                how.relay.fail_all(&format!(
+                    "the stdio server {why}; the bridge stopped it before it answered"
+                ));
+                why
+            }
+        };
         loop {
             if restarts >= MAX_RESTARTS {
                 tracing::error!(
-                    "the server exited ({status}); it was restarted {MAX_RESTARTS} times already, so the bridge gives up"
+                    "the server {what}; it was restarted {MAX_RESTARTS} times already, so the bridge gives up"
                 );
                 gave_up.cancel();
                 return;
             }
             restarts += 1;
-            tracing::warn!(
-                "the server exited ({status}); restarting it ({restarts} of {MAX_RESTARTS})"
-            );
+            tracing::warn!("the server {what}; restarting it ({restarts} of {MAX_RESTARTS})");
             tokio::select! {
                 () = shutdown.cancelled() => return,
                 () = tokio::time::sleep(RESTART_PAUSE * restarts) => {}

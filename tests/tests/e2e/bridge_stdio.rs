@@ -597,3 +597,110 @@ fn a_server_that_keeps_dying_is_restarted_5_times_then_the_bridge_gives_up() {
     );
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
 }
+
+/// A hostile stdio server (Python, standard library only), one behaviour per tool:
+/// `count` answers how many times it was called (a restarted server starts again
+/// at 1); `noeol` writes 80 MiB with no newline and then nothing; `junk` writes
+/// a 5 MB line that is no JSON, then answers; `flood` sends `n` log messages of
+/// 1 KB, then answers; `stderr` writes `n` lines to stderr, a last line naming
+/// `END-OF-FLOOD`, then answers; `ask` asks a question and answers with what the
+/// client said; `hang` never answers; `cancels` answers the request ids of the
+/// `notifications/cancelled` it was sent.
+const HOSTILE_SERVER: &str = r#"
+import json, sys
+out = sys.stdout.buffer
+def send(m):
+    out.write(json.dumps(m).encode() + b"\n"); out.flush()
+def text(mid, t):
+    send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": t}]}})
+calls, cancels, asking = 0, [], {}
+for raw in sys.stdin.buffer:
+    msg = json.loads(raw)
+    mid, method = msg.get("id"), msg.get("method")
+    params = msg.get("params") or {}
+    if method is None and mid in asking:
+        text(asking.pop(mid), json.dumps(msg.get("result")))
+        continue
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
+              "capabilities": {"tools": {}, "logging": {}}, "serverInfo": {"name": "hostile", "version": "1"}}})
+    elif method == "notifications/cancelled":
+        cancels.append(params.get("requestId"))
+    elif method == "tools/list":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": []}})
+    elif method == "tools/call":
+        name, args = params.get("name"), params.get("arguments") or {}
+        if name == "count":
+            calls += 1
+            text(mid, str(calls))
+        elif name == "noeol":
+            for _ in range(80):
+                out.write(b"y" * (1 << 20)); out.flush()
+        elif name == "junk":
+            out.write(b"z" * 5000000 + b"\n"); out.flush()
+            text(mid, "after junk")
+        elif name == "flood":
+            for _ in range(args.get("n", 1)):
+                out.write(b'{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"' + b"n" * 1000 + b'"}}\n')
+            out.flush()
+            text(mid, "flooded")
+        elif name == "stderr":
+            for i in range(args.get("n", 1)):
+                sys.stderr.write("stderr line %d of the flood, written to fill the log\n" % i)
+            sys.stderr.write("x" * 100000 + "\n")
+            sys.stderr.write("END-OF-FLOOD\n"); sys.stderr.flush()
+            text(mid, "wrote stderr")
+        elif name == "ask":
+            asking["q-%d" % mid] = mid
+            send({"jsonrpc": "2.0", "id": "q-%d" % mid, "method": "elicitation/create",
+                  "params": {"message": "Which?", "requestedSchema": {"type": "object", "properties": {"who": {"type": "string"}}}}})
+        elif name == "cancels":
+            text(mid, json.dumps(cancels))
+        elif name == "hang":
+            pass
+    elif mid is not None:
+        send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "nope"}})
+"#;
+
+/// A bridge over [`HOSTILE_SERVER`], written into the sandbox.
+fn hostile_bridge(sb: &Sandbox) -> Bridge<'_> {
+    let script = sb.root().join("hostile_server.py");
+    std::fs::write(&script, HOSTILE_SERVER).expect("write the server");
+    Bridge::start(
+        sb,
+        "hostile",
+        &[],
+        &["python3".into(), "-u".into(), script.into()],
+    )
+}
+
+#[test]
+fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are_clipped() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    bridge.mur(&["call", "count"]).assert_code(0);
+    // 80 MiB with no newline: past the 64 MiB a message may have, the call in
+    // flight fails, saying why, and the server is started again.
+    let out = bridge.mur(&["--timeout", "60000", "call", "noeol"]);
+    out.assert_code(5).assert_stderr_contains(
+        "the stdio server wrote a message of more than 64 MiB, the most the bridge reads",
+    );
+    let out = bridge.mur(&["call", "count"]);
+    out.assert_code(0);
+    assert_eq!(out.tool_text(0), "1", "a fresh server answers: {out}");
+    // A line of 5 MB that is no JSON goes to the log clipped, and the call goes on.
+    let out = bridge.mur(&["call", "junk"]);
+    assert_eq!(out.tool_text(0), "after junk", "{out}");
+    let log = bridge.log();
+    assert!(log.contains("restarting it (1 of 5)"), "{log}");
+    assert!(
+        log.contains(&format!("{}… (5000000 bytes in all)", "z".repeat(100))),
+        "{log}"
+    );
+    assert!(
+        log.len() < 100_000,
+        "the log holds the whole line: {} bytes",
+        log.len()
+    );
+    bridge.stop();
+}
