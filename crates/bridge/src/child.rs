@@ -214,7 +214,7 @@ async fn read_messages(stdout: pipe::Receiver, relay: Relay, broken: mpsc::Sende
         let text = text.trim();
         if !text.is_empty() {
             match serde_json::from_str::<Value>(text) {
-                Ok(message) => relay.route(message),
+                Ok(message) => relay.route(message, line.len()),
                 Err(_) => tracing::warn!(
                     "the server wrote a line that is not JSON-RPC: {}",
                     clipped(text)

@@ -10,10 +10,22 @@
 //! client request in flight — the server does not say which request it is
 //! for, and on a bridge that one is almost always the only one — under an id
 //! of the bridge's own, mapped back when the client answers.
+//!
+//! What waits for a client to read it is bounded per request
+//! ([`QUEUED_BYTES`], [`QUEUED_MESSAGES`]): a client that stops reading its
+//! stream while the server goes on sending would otherwise grow the bridge
+//! without end. Past the bound the server's notifications for that request
+//! are dropped (and the drop logged) — progress and log messages are worth
+//! less than the answer, which always goes, so a client that is merely slow
+//! still gets its result; a question past the bound is refused to the server
+//! at once, as one nobody is left to answer.
 
 use std::{
     collections::{BTreeMap, HashMap},
-    sync::{Arc, Mutex, MutexGuard},
+    sync::{
+        Arc, Mutex, MutexGuard,
+        atomic::{AtomicUsize, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -30,6 +42,113 @@ pub(crate) const INTERNAL_ERROR: i64 = -32603;
 /// Lines to the running server's stdin; `None` while there is no server.
 pub(crate) type Writer = mpsc::UnboundedSender<String>;
 
+/// The most bytes of the server's messages (as it wrote them) that wait for
+/// one request's client to read them. A client reading its stream keeps this
+/// near zero; 4 MiB is thousands of progress and log messages behind.
+pub(crate) const QUEUED_BYTES: usize = 4 << 20;
+/// The most messages that wait for one request's client: small messages cost
+/// more held than written.
+pub(crate) const QUEUED_MESSAGES: usize = 1_000;
+
+/// What waits for a request's client: bytes and messages, and how many
+/// notifications were dropped.
+#[derive(Default)]
+struct Queued {
+    bytes: AtomicUsize,
+    messages: AtomicUsize,
+    dropped: AtomicUsize,
+}
+
+/// Where a request's messages go, bounded by what its client has not read.
+#[derive(Clone)]
+struct Outbox {
+    /// The bridge's id of the request (for the log).
+    id: u64,
+    tx: mpsc::UnboundedSender<(Value, usize)>,
+    queued: Arc<Queued>,
+}
+
+/// What [`Outbox::offer`] did with a message.
+#[derive(Debug, PartialEq, Eq)]
+enum Offered {
+    Queued,
+    /// Over the bound: dropped.
+    Dropped,
+    /// The client is gone.
+    Gone,
+}
+
+impl Outbox {
+    /// A notification or question of `bytes`: queued while the client's
+    /// backlog is within bounds, else dropped.
+    fn offer(&self, message: Value, bytes: usize) -> Offered {
+        let q = &self.queued;
+        if q.bytes.load(Ordering::SeqCst) + bytes > QUEUED_BYTES
+            || q.messages.load(Ordering::SeqCst) >= QUEUED_MESSAGES
+        {
+            if q.dropped.fetch_add(1, Ordering::SeqCst) == 0 {
+                tracing::warn!(
+                    "request {}: its client has not read {} message(s) of the server; \
+                     the server's notifications for it are dropped until it reads (its answer will still go)",
+                    self.id,
+                    q.messages.load(Ordering::SeqCst)
+                );
+            }
+            return Offered::Dropped;
+        }
+        if self.deliver(message, bytes) {
+            Offered::Queued
+        } else {
+            Offered::Gone
+        }
+    }
+
+    /// A message that always goes (the answer); `false` when the client is gone.
+    fn deliver(&self, message: Value, bytes: usize) -> bool {
+        self.queued.bytes.fetch_add(bytes, Ordering::SeqCst);
+        self.queued.messages.fetch_add(1, Ordering::SeqCst);
+        self.tx.send((message, bytes)).is_ok()
+    }
+
+    /// The answer: logs how many notifications were dropped, if any.
+    fn answer(&self, message: Value) {
+        let dropped = self.queued.dropped.load(Ordering::SeqCst);
+        if dropped > 0 {
+            tracing::warn!(
+                "request {}: {dropped} notification(s) of the server were dropped, its client not reading them",
+                self.id
+            );
+        }
+        let _ = self.deliver(message, 0);
+    }
+}
+
+/// The messages for a request's client, read in order.
+pub(crate) struct Inbox {
+    rx: mpsc::UnboundedReceiver<(Value, usize)>,
+    queued: Arc<Queued>,
+}
+
+impl Inbox {
+    /// The next message; `None` once the request is forgotten.
+    pub(crate) async fn recv(&mut self) -> Option<Value> {
+        let (message, bytes) = self.rx.recv().await?;
+        Some(self.taken(message, bytes))
+    }
+
+    #[cfg(test)]
+    fn try_recv(&mut self) -> Option<Value> {
+        let (message, bytes) = self.rx.try_recv().ok()?;
+        Some(self.taken(message, bytes))
+    }
+
+    fn taken(&self, message: Value, bytes: usize) -> Value {
+        self.queued.bytes.fetch_sub(bytes, Ordering::SeqCst);
+        self.queued.messages.fetch_sub(1, Ordering::SeqCst);
+        message
+    }
+}
+
 /// One request the server has not answered yet.
 struct Pending {
     /// The id the client gave it (sent back with the answer).
@@ -37,7 +156,7 @@ struct Pending {
     /// The client's progress token, sent back in its progress notifications.
     progress_token: Option<Value>,
     /// Where its messages go: notifications and questions, then the answer.
-    stream: mpsc::UnboundedSender<Value>,
+    stream: Outbox,
     /// A request of the bridge itself (`initialize`), not of a client.
     internal: bool,
 }
@@ -69,7 +188,7 @@ pub(crate) struct Relay {
 /// A request on its way: its bridge id, and the messages for its client.
 pub(crate) struct Sent {
     pub(crate) id: u64,
-    pub(crate) messages: mpsc::UnboundedReceiver<Value>,
+    pub(crate) messages: Inbox,
 }
 
 impl Relay {
@@ -128,10 +247,16 @@ impl Relay {
         mut params: Option<Value>,
         internal: bool,
     ) -> (Value, Sent) {
-        let (stream, messages) = mpsc::unbounded_channel();
+        let (tx, rx) = mpsc::unbounded_channel();
+        let queued = Arc::<Queued>::default();
+        let messages = Inbox {
+            rx,
+            queued: queued.clone(),
+        };
         let mut state = self.state();
         state.next += 1;
         let id = state.next;
+        let stream = Outbox { id, tx, queued };
         let progress_token = params
             .as_mut()
             .and_then(|p| p.get_mut("_meta"))
@@ -229,18 +354,18 @@ impl Relay {
         true
     }
 
-    /// Routes one message the server wrote to whoever waits for it.
-    pub(crate) fn route(&self, message: Value) {
+    /// Routes one message the server wrote (`bytes` long) to whoever waits for it.
+    pub(crate) fn route(&self, message: Value, bytes: usize) {
         let method = message.get("method").and_then(Value::as_str);
         match (method, message.get("id")) {
             (None, Some(_)) => self.server_answered(message),
             (Some(method), Some(id)) => {
                 let (method, id) = (method.to_owned(), id.clone());
-                self.server_asks(&method, id, message);
+                self.server_asks(&method, id, message, bytes);
             }
             (Some(method), None) => {
                 let method = method.to_owned();
-                self.server_notifies(&method, message);
+                self.server_notifies(&method, message, bytes);
             }
             (None, None) => tracing::warn!(
                 "the server wrote a message that is no JSON-RPC: {}",
@@ -269,10 +394,10 @@ impl Relay {
             pending
         };
         message["id"] = pending.client_id;
-        let _ = pending.stream.send(message);
+        pending.stream.answer(message);
     }
 
-    fn server_asks(&self, method: &str, server_id: Value, mut message: Value) {
+    fn server_asks(&self, method: &str, server_id: Value, mut message: Value, bytes: usize) {
         if method == "ping" {
             self.write(&json!({ "jsonrpc": "2.0", "id": server_id, "result": {} }));
             return;
@@ -296,16 +421,31 @@ impl Relay {
             }));
             return;
         };
-        state.asked.insert(key.clone(), Asked { server_id, during });
+        state.asked.insert(
+            key.clone(),
+            Asked {
+                server_id: server_id.clone(),
+                during,
+            },
+        );
         drop(state);
         message["id"] = json!(key);
-        if stream.send(message).is_err() {
+        match stream.offer(message, bytes) {
+            Offered::Queued => {}
             // Its client is going: the question goes unanswered at once.
-            self.abandon(during);
+            Offered::Gone => self.abandon(during),
+            // Its client does not read: it would not see the question.
+            Offered::Dropped => {
+                self.state().asked.remove(&key);
+                self.write(&json!({
+                    "jsonrpc": "2.0", "id": server_id,
+                    "error": { "code": INTERNAL_ERROR, "message": "the client is not reading what it was sent" },
+                }));
+            }
         }
     }
 
-    fn server_notifies(&self, method: &str, mut message: Value) {
+    fn server_notifies(&self, method: &str, mut message: Value, bytes: usize) {
         let state = self.state();
         let target = if method == "notifications/progress" {
             let token = &message["params"]["progressToken"];
@@ -330,7 +470,7 @@ impl Relay {
                 if let Some(token) = token {
                     message["params"]["progressToken"] = token;
                 }
-                let _ = stream.send(message);
+                let _ = stream.offer(message, bytes);
             }
             None if method == "notifications/message" => {
                 tracing::info!("server log: {}", clipped(&message["params"].to_string()));
@@ -344,7 +484,7 @@ impl Relay {
         let pending = std::mem::take(&mut self.state().pending);
         self.state().asked.clear();
         for (_, p) in pending {
-            let _ = p.stream.send(json!({
+            p.stream.answer(json!({
                 "jsonrpc": "2.0", "id": p.client_id,
                 "error": { "code": INTERNAL_ERROR, "message": why },
             }));
@@ -373,11 +513,14 @@ mod tests {
             request["params"]["_meta"]["progressToken"],
             format!("bridge-{}", sent.id)
         );
-        relay.route(json!({
-            "jsonrpc": "2.0", "method": "notifications/progress",
-            "params": { "progressToken": format!("bridge-{}", sent.id), "progress": 1 },
-        }));
-        relay.route(json!({ "jsonrpc": "2.0", "id": sent.id, "result": {} }));
+        relay.route(
+            json!({
+                "jsonrpc": "2.0", "method": "notifications/progress",
+                "params": { "progressToken": format!("bridge-{}", sent.id), "progress": 1 },
+            }),
+            100,
+        );
+        relay.route(json!({ "jsonrpc": "2.0", "id": sent.id, "result": {} }), 40);
         let progress = sent.messages.try_recv().expect("progress");
         assert_eq!(progress["params"]["progressToken"], "mur");
         let answer = sent.messages.try_recv().expect("answer");
@@ -394,6 +537,7 @@ mod tests {
         let (_, _second) = relay.register(json!(1), "tools/call", None, false);
         relay.route(
             json!({ "jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": {} }),
+            70,
         );
         let question = first.messages.try_recv().expect("question");
         assert!(
@@ -414,9 +558,50 @@ mod tests {
         let relay = Relay::new();
         let (to_server, mut server) = mpsc::unbounded_channel();
         relay.attach(Some(to_server));
-        relay.route(json!({ "jsonrpc": "2.0", "id": 3, "method": "roots/list" }));
+        relay.route(
+            json!({ "jsonrpc": "2.0", "id": 3, "method": "roots/list" }),
+            50,
+        );
         let written: Value =
             serde_json::from_str(&server.try_recv().expect("error")).expect("json");
         assert_eq!(written["error"]["code"], METHOD_NOT_FOUND);
+    }
+
+    #[test]
+    fn a_client_that_does_not_read_loses_notifications_past_the_bound_but_not_its_answer() {
+        let relay = Relay::new();
+        let (to_server, mut server) = mpsc::unbounded_channel();
+        relay.attach(Some(to_server));
+        let (_, mut sent) = relay.register(json!(1), "tools/call", None, false);
+        let log = json!({ "jsonrpc": "2.0", "method": "notifications/message",
+                          "params": { "level": "info", "data": "x" } });
+        // Far more than the bound, in bytes and in messages, none read.
+        for _ in 0..QUEUED_MESSAGES * 3 {
+            relay.route(log.clone(), 10_000);
+        }
+        let question =
+            json!({ "jsonrpc": "2.0", "id": 9, "method": "elicitation/create", "params": {} });
+        relay.route(question, 10_000);
+        let refused: Value =
+            serde_json::from_str(&server.try_recv().expect("refused")).expect("json");
+        assert_eq!(
+            (refused["id"].clone(), refused["error"]["code"].clone()),
+            (json!(9), json!(INTERNAL_ERROR))
+        );
+        relay.route(json!({ "jsonrpc": "2.0", "id": sent.id, "result": {} }), 40);
+        let mut held = Vec::new();
+        while let Some(message) = sent.messages.try_recv() {
+            held.push(message);
+        }
+        assert_eq!(
+            held.len(),
+            QUEUED_BYTES / 10_000 + 1,
+            "the bound, then the answer"
+        );
+        assert_eq!(held.last().map(|m| m["id"].clone()), Some(json!(1)));
+        // Once read, the client's stream takes messages again.
+        let (_, mut next) = relay.register(json!(2), "tools/call", None, false);
+        relay.route(log, 10_000);
+        assert!(next.messages.try_recv().is_some());
     }
 }

@@ -704,3 +704,81 @@ fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are
     );
     bridge.stop();
 }
+
+/// Opens a connection to the bridge at `endpoint` and POSTs `body` to it, reading nothing.
+fn post_unread(endpoint: &str, body: &Value) -> std::net::TcpStream {
+    use std::io::Write as _;
+    let authority = endpoint
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp");
+    let mut socket = std::net::TcpStream::connect(authority).expect("connect to the bridge");
+    let body = body.to_string();
+    write!(
+        socket,
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("send the request");
+    socket
+}
+
+/// Reads `socket` until what it read contains `needle` (or 60 s pass); returns all of it.
+fn read_until(socket: &mut std::net::TcpStream, needle: &str) -> String {
+    use std::io::Read as _;
+    socket
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .expect("a read timeout");
+    let mut read = Vec::new();
+    let mut chunk = vec![0; 1 << 16];
+    while !String::from_utf8_lossy(&read).contains(needle) {
+        match socket.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => read.extend_from_slice(&chunk[..n]),
+        }
+    }
+    String::from_utf8_lossy(&read).into_owned()
+}
+
+#[test]
+fn a_client_that_stops_reading_loses_notifications_past_a_bound_but_gets_its_answer() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    let endpoint = bridge.line["endpoint"]
+        .as_str()
+        .expect("endpoint")
+        .to_owned();
+    // 30,000 log messages of 1 KB for a client that reads none of them: the
+    // bridge holds a bounded backlog for it, drops the rest and says so.
+    let flood = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                        "params": { "name": "flood", "arguments": { "n": 30000 } } });
+    let mut stalled = post_unread(&endpoint, &flood);
+    wait_until(
+        "the bridge to drop what the stalled client does not read",
+        || {
+            bridge
+                .log()
+                .contains("the server's notifications for it are dropped until it reads")
+                .then_some(())
+        },
+    );
+    // Everyone else is served meanwhile.
+    let out = bridge.mur(&["call", "count"]);
+    assert_eq!(out.tool_text(0), "1", "{out}");
+    // The stalled client reads at last: what was kept, then its answer.
+    let read = read_until(&mut stalled, "flooded");
+    assert!(
+        read.contains(r#""text":"flooded""#),
+        "no answer: …{}",
+        &read[read.len().saturating_sub(500)..]
+    );
+    let relayed = read.matches("notifications/message").count();
+    assert!(relayed > 0 && relayed < 30000, "{relayed} relayed");
+    wait_until("the bridge to log how many it dropped", || {
+        bridge
+            .log()
+            .contains("notification(s) of the server were dropped, its client not reading them")
+            .then_some(())
+    });
+    bridge.stop();
+}
