@@ -65,11 +65,17 @@ fn report(e: &Error) {
     {
         // stdout is gone (a closed pipe): the message on stderr still says why.
     }
-    output::diagnostic(&format!("error: {}", e.message()));
+    // One line each, whatever a name quoted in them holds: a verb's, a tool's or a
+    // server's words must not forge a line of mur's (`error: …`). The detail is
+    // the one part that is many lines.
+    output::diagnostic(&format!("error: {}", output::line(e.message())));
+    for row in e.list() {
+        output::diagnostic(&format!("  {}", output::line(row)));
+    }
     if let Some(detail) = e.detail() {
         output::diagnostic(&format!("\n{}\n", detail.trim_end()));
     }
     for hint in e.hints() {
-        output::diagnostic(&format!("hint: {hint}"));
+        output::diagnostic(&format!("hint: {}", output::line(hint)));
     }
 }

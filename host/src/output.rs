@@ -437,15 +437,26 @@ pub fn diagnostic(message: &str) {
     let _ = writeln!(err, "{}", escape_controls(message));
 }
 
+/// `text` as one line: every control character escaped, the newline too
+/// (an error's or a hint's line, whatever a name quoted in it holds).
+pub fn line(text: &str) -> Cow<'_, str> {
+    escaped(text, char::is_control)
+}
+
 /// `text` with every control character but the newline written as an escape
 /// (`\x1b`, `\u{9b}`), so it prints as text and never as a terminal command.
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_escaped) {
+    escaped(text, is_escaped)
+}
+
+/// `text` with the characters `escape` picks written as escapes.
+fn escaped(text: &str, escape: fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(escape) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if is_escaped(c) {
+        if escape(c) {
             push_escape(&mut out, c);
         } else {
             out.push(c);
@@ -527,30 +538,42 @@ pub fn shell_word(name: &OsStr) -> Vec<u8> {
     out
 }
 
+/// The most characters of one cell of a table: a word typed ten thousand
+/// times, or a tool named by a hostile server, is cut, not printed whole.
+const CELL_CHARS: usize = 1_000;
+
 /// Rows as a left-aligned table with a header, for `--pretty` listings;
-/// cells have their control characters escaped, as a terminal shows tables.
+/// each cell one line of at most [`CELL_CHARS`], its control characters
+/// (the newline too) escaped, as a terminal shows tables.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
-    let rows: Vec<Vec<Cow<'_, str>>> = rows
+    let cell = |text: &str| {
+        let text = clipped(text, CELL_CHARS);
+        let chars = text.chars().count();
+        (text, chars)
+    };
+    let header: Vec<(String, usize)> = header.iter().map(|h| cell(h)).collect();
+    let rows: Vec<Vec<(String, usize)>> = rows
         .iter()
-        .map(|row| row.iter().map(|cell| escape_controls(cell)).collect())
+        .map(|row| row.iter().map(|c| cell(c)).collect())
         .collect();
-    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    let mut widths: Vec<usize> = header.iter().map(|(_, n)| *n).collect();
     for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+        for (w, (_, n)) in widths.iter_mut().zip(row) {
+            *w = (*w).max(*n);
         }
     }
-    let line = |cells: Vec<&str>| {
-        let padded: Vec<String> = cells
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        format!("{}\n", padded.join("  ").trim_end())
+    // Padded by hand: `format!("{c:<w$}")` panics on a width past 65,535.
+    let line = |cells: &[(String, usize)]| {
+        let mut out = String::new();
+        for ((text, n), w) in cells.iter().zip(&widths) {
+            out.push_str(text);
+            out.extend(std::iter::repeat_n(' ', w - n + 2));
+        }
+        format!("{}\n", out.trim_end())
     };
-    let mut out = line(header.to_vec());
+    let mut out = line(&header);
     for row in &rows {
-        out.push_str(&line(row.iter().map(|cell| cell.as_ref()).collect()));
+        out.push_str(&line(row));
     }
     out
 }
@@ -563,6 +586,18 @@ mod tests {
     fn tables_align_columns() {
         let t = table(&["A", "BB"], &[vec!["long".into(), "x".into()]]);
         assert_eq!(t, "A     BB\nlong  x\n");
+    }
+
+    #[test]
+    fn a_cell_of_any_length_is_one_line_of_at_most_a_thousand_characters() {
+        // A width past 65,535 panicked in `format!`.
+        let huge = "WORD ".repeat(14_000);
+        let t = table(&["ARGV", "N"], &[vec![huge.clone(), "1".into()], vec!["a\nb".into(), "2".into()]]);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 3, "{t}");
+        let cut = format!("{}…", &huge[..CELL_CHARS]);
+        assert_eq!(lines[1], format!("{cut}  1"));
+        assert_eq!(lines[2], format!("a\\x0ab{}2", " ".repeat(CELL_CHARS + 1 - 6 + 2)));
     }
 
     #[test]

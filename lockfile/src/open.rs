@@ -18,6 +18,25 @@ pub(crate) fn guarded(options: &mut fs::OpenOptions, path: &Path) -> io::Result<
     options.open(path)
 }
 
+/// Opens `path` with `options` without blocking (`O_NONBLOCK`, `O_NOCTTY` on
+/// Unix), following a symbolic link, and refuses what is not a regular file:
+/// a FIFO planted under a log's name must not hang every writer and reader,
+/// nor a device feed a reader forever. The error says what the file is.
+pub fn regular(options: &mut fs::OpenOptions, path: &Path) -> io::Result<File> {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(options, libc::O_NONBLOCK | libc::O_NOCTTY);
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_file() {
+        Ok(file)
+    } else {
+        Err(io::Error::other(format!(
+            "it is {}, not a regular file",
+            describe_type(&meta)
+        )))
+    }
+}
+
 /// Whether an open failed because the last component is a symbolic link
 /// (`O_NOFOLLOW` answers `ELOOP`).
 pub(crate) fn is_symlink_refusal(err: &io::Error) -> bool {

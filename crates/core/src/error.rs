@@ -61,11 +61,20 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
 pub struct Error {
     kind: Kind,
     message: String,
-    detail: Option<String>,
     hints: Vec<String>,
+    about_session: bool,
+    /// What few errors carry, boxed: an `Error` is the `Err` of every
+    /// `Result` on a call's path, and small is cheap to move.
+    more: Option<Box<More>>,
+}
+
+/// The parts of an [`Error`] that few errors have.
+#[derive(Debug, Default)]
+struct More {
+    list: Vec<String>,
+    detail: Option<String>,
     stdout: Option<Vec<u8>>,
     clap: Option<clap::Error>,
-    about_session: bool,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -75,12 +84,14 @@ impl Error {
         Self {
             kind,
             message: message.into(),
-            detail: None,
             hints: Vec::new(),
-            stdout: None,
-            clap: None,
             about_session: false,
+            more: None,
         }
+    }
+
+    fn more(&mut self) -> &mut More {
+        self.more.get_or_insert_with(Box::default)
     }
 
     pub fn usage(message: impl Into<String>) -> Self {
@@ -111,9 +122,17 @@ impl Error {
         Self::new(Kind::BrokenPipe, "")
     }
 
+    /// Adds rows printed under the message, one indented line each (the sessions
+    /// to choose from): data, kept apart from the message so that each prints
+    /// as one line whatever it holds.
+    pub fn with_list(mut self, rows: Vec<String>) -> Self {
+        self.more().list = rows;
+        self
+    }
+
     /// Adds text printed after the message, such as a verb's usage.
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
-        self.detail = Some(detail.into());
+        self.more().detail = Some(detail.into());
         self
     }
 
@@ -132,7 +151,7 @@ impl Error {
     /// Adds what stdout still carries for this failure (seed 000 §9: a failed
     /// tool's `{"error":{…}}` object or its result), printed before the message.
     pub fn with_stdout(mut self, bytes: Vec<u8>) -> Self {
-        self.stdout = Some(bytes);
+        self.more().stdout = Some(bytes);
         self
     }
 
@@ -149,7 +168,7 @@ impl Error {
     }
 
     pub fn stdout(&self) -> Option<&[u8]> {
-        self.stdout.as_deref()
+        self.more.as_ref()?.stdout.as_deref()
     }
 
     pub fn kind(&self) -> Kind {
@@ -160,8 +179,12 @@ impl Error {
         &self.message
     }
 
+    pub fn list(&self) -> &[String] {
+        self.more.as_ref().map_or(&[], |m| &m.list)
+    }
+
     pub fn detail(&self) -> Option<&str> {
-        self.detail.as_deref()
+        self.more.as_ref()?.detail.as_deref()
     }
 
     pub fn hints(&self) -> &[String] {
@@ -170,12 +193,12 @@ impl Error {
 
     /// The clap error to render as clap does (help, version, usage errors).
     pub fn clap_error(&self) -> Option<&clap::Error> {
-        self.clap.as_ref()
+        self.more.as_ref()?.clap.as_ref()
     }
 
     /// The process exit code; the only mapping from failures to codes.
     pub fn exit_code(&self) -> u8 {
-        if let Some(e) = &self.clap {
+        if let Some(e) = self.clap_error() {
             return if e.use_stderr() { 1 } else { 0 };
         }
         match self.kind {
@@ -200,15 +223,9 @@ impl From<clap::Error> for Error {
         if e.use_stderr() && !help {
             return usage_from_clap(&e);
         }
-        Self {
-            kind: Kind::Usage,
-            message: String::new(),
-            detail: None,
-            hints: Vec::new(),
-            stdout: None,
-            clap: Some(e),
-            about_session: false,
-        }
+        let mut error = Self::usage("");
+        error.more().clap = Some(e);
+        error
     }
 }
 

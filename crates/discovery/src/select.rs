@@ -129,7 +129,7 @@ fn stdio_refused(s: &Candidate) -> Error {
 /// the ones that answered: a call must not go to another app while the user's own is
 /// stopped in a debugger.
 fn ambiguous(http: &[Candidate], silent: &[(Candidate, String)]) -> Error {
-    let mut message = if silent.is_empty() {
+    let message = if silent.is_empty() {
         format!(
             "{} live devtools sessions found; which one is meant?",
             http.len()
@@ -155,13 +155,11 @@ fn ambiguous(http: &[Candidate], silent: &[(Candidate, String)]) -> Error {
         .map(|c| c.project.chars().count())
         .max()
         .unwrap_or(0);
-    for (c, note) in rows {
-        message.push_str(&format!(
-            "\n  {:width$}  {}  (pid {}{note})",
-            c.project, c.endpoint, c.pid
-        ));
-    }
+    let list = rows
+        .map(|(c, note)| format!("{:width$}  {}  (pid {}{note})", c.project, c.endpoint, c.pid))
+        .collect();
     let error = Error::usage(message)
+        .with_list(list)
         .with_hint("choose one with `--project PATH` or `--endpoint URL`")
         .about_session();
     match silent.first() {
@@ -208,9 +206,14 @@ mod tests {
         assert_eq!(err.exit_code(), 1);
         assert_eq!(
             err.message(),
-            "2 live devtools sessions found; which one is meant?\n  \
-             /a     http://127.0.0.1:1/mcp  (pid 1)\n  \
-             /b/cd  http://127.0.0.1:2/mcp  (pid 1)"
+            "2 live devtools sessions found; which one is meant?"
+        );
+        assert_eq!(
+            err.list(),
+            [
+                "/a     http://127.0.0.1:1/mcp  (pid 1)",
+                "/b/cd  http://127.0.0.1:2/mcp  (pid 1)"
+            ]
         );
     }
 
@@ -225,9 +228,14 @@ mod tests {
         assert_eq!(err.exit_code(), 1);
         assert_eq!(
             err.message(),
-            "2 devtools sessions found, 1 of them not answering; which one is meant?\n  \
-             /a  http://127.0.0.1:1/mcp  (pid 1)\n  \
-             /b  http://127.0.0.1:2/mcp  (pid 1; runs but did not answer the probe within 1500 ms)"
+            "2 devtools sessions found, 1 of them not answering; which one is meant?"
+        );
+        assert_eq!(
+            err.list(),
+            [
+                "/a  http://127.0.0.1:1/mcp  (pid 1)",
+                "/b  http://127.0.0.1:2/mcp  (pid 1; runs but did not answer the probe within 1500 ms)"
+            ]
         );
         assert!(err.is_about_session());
     }

@@ -125,7 +125,7 @@ impl UsageLog {
         options.append(true).create(true);
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        options.open(&self.path)
+        mur_lockfile::open_regular(&mut options, &self.path)
     }
 
     /// `usage.jsonl` → `.1` → … → `.4` (the oldest dropped), under an
@@ -133,7 +133,9 @@ impl UsageLog {
     /// that crossed the limit together only one rotates. A writer still
     /// holding the old file appends to `.1`: its line is kept.
     fn rotate(&self) -> io::Result<()> {
-        let lock = File::create(self.path.with_extension("lock"))?;
+        let mut options = OpenOptions::new();
+        options.write(true).create(true).truncate(false);
+        let lock = mur_lockfile::open_regular(&mut options, &self.path.with_extension("lock"))?;
         lock.lock()?;
         let size = std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0);
         if size > self.max_bytes {
@@ -166,9 +168,15 @@ impl UsageLog {
     }
 }
 
+/// The longest line read as a record: a record is under a kilobyte (a few with
+/// `--with-values`); a longer line is no record of mur's, and is skipped
+/// without being held.
+const MAX_LINE: usize = 1 << 20;
+
 /// Every record of these log files (each with its rotated files), and how
 /// many lines were not records (a torn last line after a crash, another
-/// program's text): those are skipped, never fatal.
+/// program's text, a line past [`MAX_LINE`]): those are skipped, never fatal.
+/// Only regular files are read: a FIFO or a device is refused, not waited on.
 pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), String> {
     let mut records = Vec::new();
     let mut skipped = 0;
@@ -177,19 +185,57 @@ pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), String> {
             return Err(format!("no usage log at `{}`", log.path.display()));
         }
         for path in log.files() {
-            let file =
-                File::open(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-            for line in BufReader::new(file).split(b'\n') {
-                let line = line.map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+            let cannot = |e: io::Error| format!("cannot read `{}`: {e}", path.display());
+            let file = mur_lockfile::open_regular(OpenOptions::new().read(true), &path)
+                .map_err(cannot)?;
+            let mut reader = BufReader::new(file);
+            let mut line = Vec::new();
+            while let Some(whole) = next_line(&mut reader, &mut line, MAX_LINE).map_err(cannot)? {
                 match serde_json::from_slice::<Record>(&line) {
-                    Ok(record) if record.schema == crate::record::SCHEMA => records.push(record),
-                    _ if line.iter().all(u8::is_ascii_whitespace) => {}
+                    Ok(record) if whole && record.schema == crate::record::SCHEMA => {
+                        records.push(record);
+                    }
+                    _ if whole && line.iter().all(u8::is_ascii_whitespace) => {}
                     _ => skipped += 1,
                 }
             }
         }
     }
     Ok((records, skipped))
+}
+
+/// Reads the next line of `reader` into `line` (without its newline): `None`
+/// at the end, `Some(false)` for a line longer than `max` bytes, which is
+/// passed over without being kept (`line` is then empty).
+fn next_line(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<Option<bool>> {
+    line.clear();
+    let mut read_any = false;
+    let mut too_long = false;
+    loop {
+        let available = reader.fill_buf()?;
+        if available.is_empty() {
+            return Ok(read_any.then_some(!too_long));
+        }
+        read_any = true;
+        let end = available.iter().position(|&b| b == b'\n');
+        let chunk = &available[..end.unwrap_or(available.len())];
+        if !too_long && line.len() + chunk.len() > max {
+            too_long = true;
+            line.clear();
+        }
+        if !too_long {
+            line.extend_from_slice(chunk);
+        }
+        let used = chunk.len() + usize::from(end.is_some());
+        reader.consume(used);
+        if end.is_some() {
+            return Ok(Some(!too_long));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -222,6 +268,38 @@ mod tests {
                 .windows(2)
                 .all(|w| w[0] < w[1] || w[0].len() < w[1].len()),
             "{names:?}"
+        );
+    }
+
+    #[test]
+    fn a_line_too_long_to_be_a_record_is_skipped_without_being_held() {
+        let text = format!("a\n{}\n\nb", "x".repeat(50));
+        let mut reader = BufReader::with_capacity(8, text.as_bytes());
+        let mut line = Vec::new();
+        let mut seen = Vec::new();
+        while let Some(whole) = next_line(&mut reader, &mut line, 10).unwrap_or_default() {
+            seen.push((whole, String::from_utf8_lossy(&line).into_owned()));
+            assert!(line.capacity() <= 16, "held {}", line.capacity());
+        }
+        let expected = [(true, "a"), (false, ""), (true, ""), (true, "b")];
+        assert_eq!(seen, expected.map(|(w, l)| (w, l.to_owned())));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_a_logs_place_is_refused_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("usage.jsonl");
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let log = UsageLog::at(path);
+        // No reader: the open fails at once (ENXIO) instead of waiting for one.
+        let written = log.append(&record(1));
+        assert!(written.is_err(), "{written:?}");
+        let read = read_logs(&[log]);
+        assert!(
+            read.as_ref().is_err_and(|e| e.ends_with("it is a FIFO, not a regular file")),
+            "{read:?}"
         );
     }
 

@@ -158,14 +158,22 @@ pub struct Refused {
     pub nearest: Option<String>,
 }
 
+/// The most other words a refused argv spells out as `WORD`s.
+const WORDS_SPELLED: u32 = 8;
+
 impl Refused {
-    /// The shape as a command line: `click --selector WORD`, a `WORD` for each other word.
+    /// The shape as a command line: `click --selector WORD`, a `WORD` for each other word,
+    /// and `WORD ×N` past [`WORDS_SPELLED`] of them (a count read from a log is
+    /// not spelled out four billion times).
     pub fn argv(&self) -> String {
-        let words = std::iter::repeat_n("WORD", self.positionals as usize);
         let mut line = self.verb.clone();
-        for word in self.options.iter().map(String::as_str).chain(words) {
+        for option in &self.options {
             line.push(' ');
-            line.push_str(word);
+            line.push_str(option);
+        }
+        match self.positionals {
+            n if n > WORDS_SPELLED => line.push_str(&format!(" WORD ×{n}")),
+            n => (0..n).for_each(|_| line.push_str(" WORD")),
         }
         line
     }
@@ -633,6 +641,23 @@ mod tests {
                 ("tree --view".to_owned(), 1, "2026-01-01T00:00:04.000Z"),
             ]
         );
+    }
+
+    #[test]
+    fn many_other_words_are_counted_not_spelled_out() {
+        let shape = |positionals| Refused {
+            verb: "wait-for".to_owned(),
+            kind: Some(Kind::Derived),
+            options: vec!["--selector".to_owned()],
+            positionals,
+            times: 1,
+            last: String::new(),
+            nearest: None,
+        };
+        assert_eq!(shape(2).argv(), "wait-for --selector WORD WORD");
+        assert_eq!(shape(8).argv(), format!("wait-for --selector{}", " WORD".repeat(8)));
+        assert_eq!(shape(9).argv(), "wait-for --selector WORD ×9");
+        assert_eq!(shape(u32::MAX).argv(), "wait-for --selector WORD ×4294967295");
     }
 
     #[test]

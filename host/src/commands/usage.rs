@@ -73,17 +73,19 @@ fn build(dir: &UsageDir, server: &[PathBuf], criteria: &Criteria) -> Result<Repo
 }
 
 /// The records of the CLI's log and the `server` logs, and how many lines
-/// were not records (said on stderr).
+/// were not records (said on stderr). mur's own log that cannot be read is
+/// mur's failure (exit 7); a `--server-log` that cannot, the caller's word (exit 1).
 fn read(dir: &UsageDir, server: &[PathBuf]) -> Result<(Vec<mur_usage::Record>, usize)> {
-    let mut logs = vec![dir.log()];
-    logs.extend(server.iter().cloned().map(UsageLog::at));
-    let readable: Vec<UsageLog> = logs
-        .into_iter()
-        .enumerate()
-        .filter(|(n, log)| *n > 0 || !log.files().is_empty())
-        .map(|(_, log)| log)
-        .collect();
-    let (records, skipped) = mur_usage::read_logs(&readable).map_err(Error::usage)?;
+    let own = dir.log();
+    let (mut records, mut skipped) = if own.files().is_empty() {
+        (Vec::new(), 0)
+    } else {
+        mur_usage::read_logs(&[own]).map_err(Error::internal)?
+    };
+    let server: Vec<UsageLog> = server.iter().cloned().map(UsageLog::at).collect();
+    let (theirs, their_skipped) = mur_usage::read_logs(&server).map_err(Error::usage)?;
+    records.extend(theirs);
+    skipped += their_skipped;
     if skipped > 0 {
         output::notice(&format!(
             "{skipped} line(s) of the usage logs are not records and were skipped"

@@ -195,3 +195,17 @@ fn host_options_work_before_devtools_too() {
     ]);
     assert_eq!(after.stdout, out.stdout, "the same command either way");
 }
+
+#[test]
+fn a_word_quoted_in_an_error_cannot_forge_a_line_of_murs() {
+    let sb = Sandbox::new();
+    let out = sb.devtools(&["x\nerror: forged\u{1b}[2J"]);
+    out.assert_code(1);
+    let first = out.stderr.lines().next().unwrap_or_default();
+    assert_eq!(first, "error: unknown verb `x\\x0aerror: forged\\x1b[2J`");
+    assert_eq!(
+        out.stderr.lines().filter(|l| l.starts_with("error:")).count(),
+        1,
+        "{out}"
+    );
+}

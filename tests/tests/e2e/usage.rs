@@ -689,3 +689,53 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
          hint: write the page to a file (`--html report.html`), or drop one\n"
     );
 }
+
+#[test]
+fn a_log_that_is_no_file_or_holds_hostile_lines_is_refused_or_read_never_hung_on() {
+    let sandbox = Sandbox::new();
+    let log = sandbox.usage_log();
+    std::fs::create_dir_all(log.parent().expect("dir")).expect("mkdir");
+    let made = std::process::Command::new("mkfifo").arg(&log).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    // Before, every call hung on opening the FIFO to append its record.
+    sandbox.devtools(&["session", "list"]).assert_code(4);
+    let report = sandbox.devtools(&["usage", "report"]);
+    report.assert_code(7);
+    assert_eq!(
+        report.stderr,
+        format!(
+            "error: cannot read `{}`: it is a FIFO, not a regular file\n",
+            log.display()
+        )
+    );
+    // A log the caller names is the caller's word: exit 1.
+    std::fs::remove_file(&log).expect("rm fifo");
+    let fifo = sandbox.root().join("served.jsonl");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let theirs = sandbox.devtools(&["usage", "report", "--server-log", &fifo.display().to_string()]);
+    theirs.assert_code(1).assert_stderr_contains("it is a FIFO, not a regular file");
+    // A verb name of 70,000 characters, a count of words read as four billion (the
+    // report spelled out every `WORD`, and a table cell that wide panicked), and a
+    // line of 2 MiB: read, cut, counted.
+    let refused = |verb: &str, positionals: u32| {
+        json!({
+            "schema": "mur-usage/1", "time": "2026-01-01T10:00:00.000Z", "side": "cli",
+            "surface": "cli", "verb": verb, "kind": "derived", "tool": "t",
+            "outcome": "usage-error", "ms": 1.0,
+            "argv": { "options": [], "positionals": positionals },
+        })
+    };
+    let text = format!(
+        "{}\n{}\n{}\n",
+        refused(&"v".repeat(70_000), 1),
+        refused("wait-for", u32::MAX),
+        "x".repeat(2 << 20)
+    );
+    std::fs::write(&log, text).expect("write log");
+    let out = sandbox.devtools(&["usage", "report"]);
+    out.assert_code(0);
+    assert!(out.stdout.contains(" WORD ×4294967295"), "{out}");
+    assert!(out.stdout.lines().all(|l| l.chars().count() < 2_200), "a line of the report is too long");
+    assert!(out.stderr.contains("1 line(s) of the usage logs are not records"), "{out}");
+}
