@@ -109,8 +109,32 @@ pub fn new_verb(
         write(&root.join(file.path), &file.text, file.executable)?;
     }
     let root = std::fs::canonicalize(&root).unwrap_or(root);
-    let next_steps = next_steps(name, lang, &root);
+    let mut next_steps = next_steps(name, lang, &root);
+    if let Some(warning) = installed_warning(name) {
+        next_steps = format!("{warning}\n{next_steps}");
+    }
     Ok(Created { root, next_steps })
+}
+
+/// A warning when a verb `name` is installed already: the next steps end in
+/// `verbs add --force`, which would replace it without a word (the standard
+/// `click`, for `verbs new click`). Best effort: an unreadable verb directory
+/// is no reason to refuse a new project.
+fn installed_warning(name: &str) -> Option<String> {
+    let dirs = crate::VerbDirs::from_env().ok()?;
+    let index = crate::index::Index::load_only(&dirs.verbs, name).ok()?;
+    let entry = index.get(name)?;
+    Some(replaces_warning(entry))
+}
+
+/// What [`installed_warning`] says of the installed verb `entry`.
+fn replaces_warning(entry: &crate::index::Entry) -> String {
+    let name = &entry.name;
+    format!(
+        "warning: a verb `{name}` is installed already (tool `{}`); the `verbs add --force` \
+         below would replace it: to keep it, pick another name (e.g. `my-{name}`)",
+        entry.tool
+    )
 }
 
 /// One file of a new project.

@@ -419,3 +419,39 @@ fn the_verb_workspaces_and_the_rust_template_share_one_release_profile() {
         assert_eq!(release_profile(&read(other)), standard, "{other}");
     }
 }
+
+/// `verbs new` of a name an installed verb has warns that the next steps'
+/// `verbs add --force` would replace it (it said nothing, and `--force` replaced
+/// the standard `click` silently); a name no verb has gets no warning.
+#[test]
+fn verbs_new_warns_when_the_name_is_an_installed_verb() {
+    let sb = Sandbox::new();
+    plugins::add(&sb, &[plugins::guest("ping")]);
+    let src = sb.root().join("src");
+    std::fs::create_dir(&src).expect("src");
+    let dir = src.to_str().expect("utf-8 path");
+    let new = sb.devtools(&["verbs", "new", "ping", "--dir", dir]);
+    new.assert_code(0);
+    let root = std::fs::canonicalize(src.join("ping")).expect("project");
+    let steps = |name: &str, root: &Path| {
+        format!(
+            "created verb `{name}`; next:\n  cd {}\n  cargo test\n  \
+             cargo build --release --target wasm32-wasip2\n  \
+             mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_{name}.wasm\n  \
+             mur devtools {name} --help\n",
+            root.display()
+        )
+    };
+    assert_eq!(
+        new.stderr,
+        format!(
+            "warning: a verb `ping` is installed already (tool `version`); the `verbs add --force` \
+             below would replace it: to keep it, pick another name (e.g. `my-ping`)\n{}",
+            steps("ping", &root)
+        )
+    );
+    let fresh = sb.devtools(&["verbs", "new", "pong", "--dir", dir]);
+    fresh.assert_code(0);
+    let root = std::fs::canonicalize(src.join("pong")).expect("project");
+    assert_eq!(fresh.stderr, steps("pong", &root));
+}
