@@ -108,35 +108,8 @@ fn add_to(
     force: bool,
     reserved: &[String],
 ) -> Result<Vec<Added>, VerbError> {
-    // Built on the first compile: a batch refused or unchanged before any
-    // compile never touches the cache.
-    let mut runtime: Option<Runtime> = None;
-    let mut candidates: Vec<Candidate> = Vec::new();
-    let mut outcomes = Vec::new();
-    for file in files {
-        let judge = |name: &str, sha256: &str| {
-            verdict(index, &candidates, file, name, sha256, force, reserved)
-        };
-        let judged = if file.extension().is_some_and(|e| e == "json") {
-            Judged::Read(Box::new(inspect_data(file)?))
-        } else {
-            judge_component(&mut runtime, dirs, file, judge)?
-        };
-        let candidate = match judged {
-            Judged::Read(candidate) => *candidate,
-            Judged::Unchanged(name) => {
-                outcomes.push(Added::Unchanged { name });
-                continue;
-            }
-        };
-        if judge(&candidate.info.name, &candidate.sha256)? {
-            candidates.push(candidate);
-        } else {
-            outcomes.push(Added::Unchanged {
-                name: candidate.info.name,
-            });
-        }
-    }
+    let (candidates, mut outcomes) = judge_all(index, dirs, files, force, reserved)
+        .map_err(|e| nothing_added(e, files.len()))?;
     std::fs::create_dir_all(&dirs.verbs).map_err(|e| io_error("create", &dirs.verbs, e))?;
     for candidate in candidates {
         outcomes.push(install(index, dirs, candidate)?);
@@ -144,12 +117,137 @@ fn add_to(
     Ok(outcomes)
 }
 
+/// Every file of a batch judged, none installed yet: the verbs to install, and
+/// what was said of the others. A file given twice (the same bytes, by one path
+/// or two) is judged once and reported once; two files of one verb that differ
+/// are refused.
+fn judge_all(
+    index: &Index,
+    dirs: &VerbDirs,
+    files: &[PathBuf],
+    force: bool,
+    reserved: &[String],
+) -> Result<(Vec<Candidate>, Vec<Added>), VerbError> {
+    // Built on the first compile: a batch refused or unchanged before any
+    // compile never touches the cache.
+    let mut runtime: Option<Runtime> = None;
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut outcomes = Vec::new();
+    // The verb and the sha256 of every file judged so far.
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for file in files {
+        let content = sniff(file);
+        let is_data = content == Content::Data;
+        let judge = |name: &str, sha256: &str| {
+            verdict(index, &seen, file, name, sha256, force, reserved, is_data)
+        };
+        let judged = match content {
+            Content::Data => Judged::Read(Box::new(inspect_data(file)?)),
+            Content::Component => judge_component(&mut runtime, dirs, file, judge)?,
+        };
+        let candidate = match judged {
+            Judged::Read(candidate) => *candidate,
+            Judged::Declared {
+                name,
+                sha256,
+                verdict,
+            } => {
+                if verdict == Verdict::Unchanged {
+                    outcomes.push(Added::Unchanged { name: name.clone() });
+                }
+                seen.push((name, sha256));
+                continue;
+            }
+        };
+        let verdict = verdict(
+            index,
+            &seen,
+            file,
+            &candidate.info.name,
+            &candidate.sha256,
+            force,
+            reserved,
+            is_data,
+        )?;
+        seen.push((candidate.info.name.clone(), candidate.sha256.clone()));
+        match verdict {
+            Verdict::Install => candidates.push(candidate),
+            Verdict::Unchanged => outcomes.push(Added::Unchanged {
+                name: candidate.info.name,
+            }),
+            Verdict::Again => {}
+        }
+    }
+    Ok((candidates, outcomes))
+}
+
+/// A refusal of one file of a batch says that none of it was added: the batch
+/// is judged whole before anything is installed.
+fn nothing_added(error: VerbError, files: usize) -> VerbError {
+    if files < 2 {
+        return error;
+    }
+    let told = format!("; none of the {files} files given was added");
+    match error {
+        VerbError::Registry(message) => VerbError::Registry(message + &told),
+        VerbError::Refused { message, hint } => VerbError::Refused {
+            message: message + &told,
+            hint,
+        },
+        VerbError::Internal { message, hint } => VerbError::Internal {
+            message: message + &told,
+            hint,
+        },
+        other => other,
+    }
+}
+
+/// What a file holds, by its first bytes: a component (the WebAssembly magic
+/// `\0asm`) or a data verb (JSON: `{` after any white space), whatever its
+/// name. A file whose first bytes tell neither, or that cannot be opened, goes
+/// by its name (`.json` is data), and the reading that follows says what is
+/// wrong with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Content {
+    Component,
+    Data,
+}
+
+fn sniff(file: &Path) -> Content {
+    let head = bounded::Regular::open(file, Links::Follow).and_then(|mut file| file.head(64));
+    let json = |head: &[u8]| {
+        let head = head.strip_prefix("\u{feff}".as_bytes()).unwrap_or(head);
+        head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+    };
+    match head {
+        Ok(head) if head.starts_with(b"\0asm") => Content::Component,
+        Ok(head) if json(&head) => Content::Data,
+        _ if file.extension().is_some_and(|e| e == "json") => Content::Data,
+        _ => Content::Component,
+    }
+}
+
 /// A file of a batch, as far as `verbs add` had to go.
 enum Judged {
     /// Read (a component compiled), its verb to be judged by its `info`.
     Read(Box<Candidate>),
-    /// A component that declares a verb installed from the same bytes: not compiled.
-    Unchanged(String),
+    /// A component judged by the verb it declares, and not compiled: installed
+    /// from the same bytes already, or given before in this batch.
+    Declared {
+        name: String,
+        sha256: String,
+        verdict: Verdict,
+    },
+}
+
+/// What to do with a file of a batch, its verb named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Install,
+    /// Installed already from identical bytes.
+    Unchanged,
+    /// The same bytes as an earlier file of this batch.
+    Again,
 }
 
 /// A component, judged by the name it declares (see [`name_section`]) before it
@@ -160,15 +258,20 @@ fn judge_component(
     runtime: &mut Option<Runtime>,
     dirs: &VerbDirs,
     file: &Path,
-    judge: impl Fn(&str, &str) -> Result<bool, VerbError>,
+    judge: impl Fn(&str, &str) -> Result<Verdict, VerbError>,
 ) -> Result<Judged, VerbError> {
     let bytes = read_candidate(file)?;
     let sha256 = sha256_hex(&bytes);
     let declared = declared_name(file, &bytes)?;
-    if let Some(name) = declared.as_deref()
-        && !judge(name, &sha256)?
-    {
-        return Ok(Judged::Unchanged(name.to_owned()));
+    if let Some(name) = declared.as_deref() {
+        let verdict = judge(name, &sha256)?;
+        if verdict != Verdict::Install {
+            return Ok(Judged::Declared {
+                name: name.to_owned(),
+                sha256,
+                verdict,
+            });
+        }
     }
     let runtime = match runtime {
         Some(runtime) => runtime,
@@ -225,28 +328,50 @@ fn same_name(file: &Path, declared: &str, info: &str) -> Result<(), VerbError> {
 
 /// Whether to install the verb `name` that `file` holds (bytes hashing to
 /// `sha256`), judged from these alone, so before compiling when the name is
-/// declared: a name `mur` cannot use, a name twice in one batch, or a clash
-/// with an installed verb is refused; identical bytes are already installed.
+/// declared: a name `mur` cannot use, two different files of one verb in a
+/// batch (`seen`: the verb and sha256 of each file before), or a clash with an
+/// installed verb is refused; identical bytes are already installed, or given
+/// before in this batch.
+#[allow(clippy::too_many_arguments)]
 fn verdict(
     index: &Index,
-    batch: &[Candidate],
+    seen: &[(String, String)],
     file: &Path,
     name: &str,
     sha256: &str,
     force: bool,
     reserved: &[String],
-) -> Result<bool, VerbError> {
-    check_name(file, name, reserved)?;
-    if batch.iter().any(|c| c.info.name == name) {
+    is_data: bool,
+) -> Result<Verdict, VerbError> {
+    check_name(file, name, reserved, is_data)?;
+    if let Some((_, before)) = seen.iter().find(|(verb, _)| verb == name) {
+        if before == sha256 {
+            return Ok(Verdict::Again);
+        }
         return Err(VerbError::Registry(format!(
             "two of the files given are verb `{name}`"
         )));
     }
-    admit(index, name, sha256, force)
+    Ok(match admit(index, name, sha256, force)? {
+        true => Verdict::Install,
+        false => Verdict::Unchanged,
+    })
 }
 
-/// The one name rule ([`names::judge`]), said of the name a file declares.
-fn check_name(file: &Path, name: &str, reserved: &[String]) -> Result<(), VerbError> {
+/// The one name rule ([`names::judge`]), said of the name a file declares; the
+/// hint says how to rename a data verb (its `name`) or a component (build it
+/// again).
+fn check_name(
+    file: &Path,
+    name: &str,
+    reserved: &[String],
+    is_data: bool,
+) -> Result<(), VerbError> {
+    let rename = if is_data {
+        format!("give the verb another `name` in the file (e.g. `my-{name}`)")
+    } else {
+        format!("give the verb another name (e.g. `my-{name}`) and build it again")
+    };
     match names::judge(name, reserved) {
         Ok(()) => Ok(()),
         Err(Unusable::Malformed) => Err(VerbError::Registry(format!(
@@ -260,7 +385,7 @@ fn check_name(file: &Path, name: &str, reserved: &[String]) -> Result<(), VerbEr
                  a verb by that name could not be called",
                 file.display()
             ),
-            format!("give the verb another name (e.g. `my-{name}`) and build it again"),
+            rename.clone(),
         )),
         Err(Unusable::Index) => Err(VerbError::refused(
             format!(
@@ -268,7 +393,7 @@ fn check_name(file: &Path, name: &str, reserved: &[String]) -> Result<(), VerbEr
                  a verb by that name would be taken for it",
                 file.display()
             ),
-            format!("give the verb another name (e.g. `my-{name}`) and build it again"),
+            rename,
         )),
     }
 }

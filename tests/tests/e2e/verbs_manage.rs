@@ -448,3 +448,94 @@ fn verbs_info_shows_the_source_as_a_canonical_path() {
     let source = std::fs::canonicalize(build.join("count.json")).expect("canonical");
     assert_eq!(count["source"], path(&source), "{count}");
 }
+
+/// `verbs add` tells a component from a data verb by its content, not its name:
+/// a data verb without `.json` was refused as "not a WebAssembly component (no
+/// WebAssembly header)", and a component named `.json` as "expected value at line
+/// 1 column 1". Each is installed under the ending of what it is.
+#[test]
+fn a_file_is_added_as_what_its_content_is_whatever_its_name() {
+    let sandbox = Sandbox::new();
+    let count = data_verb(&sandbox, "count", "count", "[]");
+    let shout = data_verb(&sandbox, "shout.wasm", "shout", "[]");
+    let ping = sandbox.root().join("ping.json");
+    std::fs::copy(guest("ping"), &ping).expect("copy ping");
+    let out = add(&sandbox, &[count, shout, ping]);
+    assert_eq!(
+        out.stdout,
+        "added verb `count` (tool `state`)\n\
+         added verb `shout` (tool `state`)\n\
+         added verb `ping` (tool `version`)\n"
+    );
+    for file in ["count.json", "shout.json", "ping.wasm"] {
+        assert!(verb_dir(&sandbox).join(file).is_file(), "{file}");
+    }
+    let info = sandbox
+        .devtools(&["verbs", "info", "shout", "--json"])
+        .json();
+    assert_eq!(info["interface"], "data", "{info}");
+}
+
+/// A batch with one bad file installs nothing, and says so: the error named only
+/// the bad file.
+#[test]
+fn a_refused_batch_says_that_nothing_was_added() {
+    let sandbox = Sandbox::new();
+    let junk = sandbox.root().join("junk.wasm");
+    std::fs::write(&junk, "not a verb").expect("write junk");
+    let out = try_add(&sandbox, &[guest("ping"), junk.clone()], &[]);
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.clone()),
+        (
+            1,
+            "",
+            format!(
+                "error: `{}` is not a usable verb: it is not a WebAssembly component (no WebAssembly header); \
+                 none of the 2 files given was added\n{WHAT_A_VERB_IS}",
+                path(&junk)
+            )
+        )
+    );
+    let list = sandbox.mur(&["devtools", "verbs", "list", "--json"]);
+    assert_eq!(list.json(), serde_json::json!([]), "nothing installed");
+}
+
+/// The same file given twice is added once and reported once, a data verb as a
+/// component (a `.json` twice was reported twice, a `.wasm` twice refused); two
+/// different files of one verb are refused.
+#[test]
+fn the_same_file_twice_is_added_once_and_two_files_of_one_verb_are_refused() {
+    let sandbox = Sandbox::new();
+    let count = data_verb(&sandbox, "count.json", "count", "[]");
+    let files = [count.clone(), guest("ping"), count.clone(), guest("ping")];
+    let out = add(&sandbox, &files);
+    assert_eq!(
+        out.stdout,
+        "added verb `count` (tool `state`)\nadded verb `ping` (tool `version`)\n"
+    );
+    let again = add(&sandbox, &files);
+    assert_eq!(
+        again.stdout,
+        "verb `count` is already installed (unchanged)\n\
+         verb `ping` is already installed (unchanged)\n"
+    );
+    let other = data_verb(
+        &sandbox,
+        "count-v2.json",
+        "count",
+        r#"[{"field": "selector"}]"#,
+    );
+    let refused = try_add(&sandbox, &[count, other], &["--force"]);
+    assert_eq!(
+        (
+            refused.code,
+            refused.stdout.as_str(),
+            refused.stderr.as_str()
+        ),
+        (
+            1,
+            "",
+            "error: two of the files given are verb `count`; none of the 2 files given was added\n"
+        )
+    );
+}

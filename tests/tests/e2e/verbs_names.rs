@@ -132,7 +132,7 @@ fn a_verb_named_index_is_refused_and_leaves_the_index_as_it_was() {
         out.stderr,
         format!(
             "error: `{}` names itself `index`, the name of the verb directory's own index: a verb by that name would be taken for it\n\
-             hint: give the verb another name (e.g. `my-index`) and build it again\n",
+             hint: give the verb another `name` in the file (e.g. `my-index`)\n",
             file.display()
         )
     );
@@ -232,4 +232,43 @@ fn removing_a_verb_that_is_not_installed_still_collects_orphaned_code() {
         "error: no verb named `call` is installed\nhint: `mur devtools verbs list` shows the installed verbs\n"
     );
     assert_eq!(cache_entries(&sandbox), [entry], "the orphan is collected");
+}
+
+/// A data verb with a name `mur` cannot use is refused with a hint for a file of
+/// data: its `name` is to change, and there is nothing to build (the hint said
+/// "… and build it again").
+#[test]
+fn a_data_verb_with_a_reserved_name_is_told_to_change_its_name() {
+    let sandbox = with_ping();
+    for (name, error) in [
+        (
+            "session",
+            "a word `mur devtools` answers itself: a verb by that name could not be called",
+        ),
+        (
+            "index",
+            "the name of the verb directory's own index: a verb by that name would be taken for it",
+        ),
+    ] {
+        let file = component(
+            &sandbox,
+            &format!("{name}.json"),
+            format!(
+                r#"{{"schema": "mur-verb/1", "name": "{name}", "tool": "state", "summary": "s"}}"#
+            )
+            .as_bytes(),
+        );
+        for extra in [&[][..], &["--force"]] {
+            let out = refused(&sandbox, &file, extra);
+            assert_eq!(
+                out.stderr,
+                format!(
+                    "error: `{}` names itself `{name}`, {error}\n\
+                     hint: give the verb another `name` in the file (e.g. `my-{name}`)\n",
+                    file.display()
+                ),
+                "{extra:?}"
+            );
+        }
+    }
 }
