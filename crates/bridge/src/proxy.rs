@@ -12,6 +12,12 @@
 //! session reports meanwhile is relayed: progress (under the client's own
 //! progress token), log messages, and questions, which are asked of the
 //! client as `elicitation/create` when it declared it can answer them.
+//!
+//! Whatever comes on stdin is answered, never the end of the proxy: a line
+//! that is no JSON (or no UTF-8) gets a parse error, a line longer than
+//! [`MAX_LINE_BYTES`] gets one too and is skipped to its newline (never held
+//! whole), and when stdin ends — or fails — the requests in flight are
+//! answered before the proxy returns.
 
 use std::{
     collections::HashMap,
@@ -30,6 +36,12 @@ use serde_json::{Map, Value, json};
 /// JSON-RPC codes the proxy answers with itself.
 const INTERNAL_ERROR: i64 = -32603;
 const INVALID_REQUEST: i64 = -32600;
+const PARSE_ERROR: i64 = -32700;
+
+/// The longest line read from stdin: what a session takes as one request
+/// body (4 MiB), so a longer request could not be sent on anyway. Past it
+/// the line is answered with a parse error and skipped to its newline.
+pub const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// One request for the session: `method` with `params`; `verbose` asks for the
 /// session's log messages.
@@ -61,10 +73,12 @@ struct Proxy<W> {
     running: Mutex<Vec<std::thread::JoinHandle<()>>>,
 }
 
-/// Serves `input` until it ends, writing to `output`.
+/// Serves `input` until it ends, writing to `output`; the requests in flight
+/// are answered before it returns, also when reading `input` fails (that
+/// error is returned then).
 pub fn serve<W: Write + Send + 'static>(
     upstream: Arc<dyn Upstream>,
-    input: impl BufRead,
+    mut input: impl BufRead,
     output: W,
 ) -> std::io::Result<()> {
     let proxy = Arc::new(Proxy {
@@ -76,21 +90,115 @@ pub fn serve<W: Write + Send + 'static>(
         next_question: AtomicU64::new(0),
         running: Mutex::default(),
     });
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
+    let read = read_messages(&proxy, &mut input);
+    proxy.finish();
+    read
+}
+
+/// Hands each line of `input` to the proxy until it ends.
+fn read_messages<W: Write + Send + 'static>(
+    proxy: &Arc<Proxy<W>>,
+    input: &mut impl BufRead,
+) -> std::io::Result<()> {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match read_line(input, &mut line, MAX_LINE_BYTES)? {
+            Line::End => return Ok(()),
+            Line::TooLong => {
+                skip_line(input)?;
+                proxy.write(&error(
+                    &Value::Null,
+                    PARSE_ERROR,
+                    &format!(
+                        "Parse error: a line of more than {} MiB, the most a session takes as one request; skipped",
+                        MAX_LINE_BYTES >> 20
+                    ),
+                ));
+                continue;
+            }
+            Line::Read => {}
+        }
+        if line.trim_ascii().is_empty() {
             continue;
         }
-        match serde_json::from_str::<Value>(&line) {
+        match serde_json::from_slice::<Value>(&line) {
             Ok(message) => proxy.receive(message),
-            Err(e) => proxy.write(&json!({
-                "jsonrpc": "2.0", "id": null,
-                "error": { "code": -32700, "message": format!("Parse error: {e}") },
-            })),
+            Err(e) => proxy.write(&error(
+                &Value::Null,
+                PARSE_ERROR,
+                &format!("Parse error: {e}"),
+            )),
         }
     }
-    proxy.finish();
-    Ok(())
+}
+
+/// What [`read_line`] read.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// A line (its newline included, unless the input ended first).
+    Read,
+    /// `limit` bytes with no newline; the rest of the line is not read.
+    TooLong,
+    /// The input ended, with nothing read.
+    End,
+}
+
+/// Reads one line into `line`, never more than `limit` bytes of it.
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>, limit: usize) -> std::io::Result<Line> {
+    loop {
+        let buffered = match input.fill_buf() {
+            Ok(buffered) => buffered,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffered.is_empty() {
+            return Ok(if line.is_empty() {
+                Line::End
+            } else {
+                Line::Read
+            });
+        }
+        let (take, done) = match buffered.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (buffered.len(), false),
+        };
+        let room = limit.saturating_sub(line.len());
+        if take > room {
+            line.extend_from_slice(&buffered[..room]);
+            input.consume(room);
+            return Ok(Line::TooLong);
+        }
+        line.extend_from_slice(&buffered[..take]);
+        input.consume(take);
+        if done {
+            return Ok(Line::Read);
+        }
+    }
+}
+
+/// Reads past the next newline (or to the end), keeping nothing.
+fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buffered = match input.fill_buf() {
+            Ok(buffered) => buffered,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffered.is_empty() {
+            return Ok(());
+        }
+        match buffered.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                input.consume(at + 1);
+                return Ok(());
+            }
+            None => {
+                let all = buffered.len();
+                input.consume(all);
+            }
+        }
+    }
 }
 
 impl<W: Write + Send + 'static> Proxy<W> {
@@ -402,5 +510,113 @@ mod tests {
             asked["requestedSchema"]["properties"]["mode"]
         );
         assert_eq!(schema["required"], json!(["mode"]));
+    }
+
+    /// An upstream that answers each request after 200 ms with its method.
+    struct Slow;
+
+    impl Upstream for Slow {
+        fn call(&self, request: Request<'_>, _events: &dyn Events) -> Result<Reply> {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            Ok(Reply::Result(json!({ "method": request.method })))
+        }
+    }
+
+    /// Output the test reads back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().expect("lock").extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn lines_of(out: &Shared) -> Vec<Value> {
+        let bytes = out.0.lock().expect("lock").clone();
+        String::from_utf8(bytes)
+            .expect("utf-8 output")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect()
+    }
+
+    /// What the proxy wrote for `input`, and what `serve` returned.
+    fn serve_bytes(input: impl BufRead) -> (Vec<Value>, std::io::Result<()>) {
+        let out = Shared::default();
+        let served = serve(Arc::new(Slow), input, out.clone());
+        (lines_of(&out), served)
+    }
+
+    const SLOW: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n";
+
+    #[test]
+    fn a_line_that_is_no_utf8_is_a_parse_error_and_the_request_in_flight_is_answered() {
+        let input = [
+            SLOW,
+            b"\xff\xfe{\n",
+            b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n",
+        ]
+        .concat();
+        let (lines, served) = serve_bytes(&input[..]);
+        served.expect("served to the end");
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(lines[0]["error"]["code"], PARSE_ERROR, "{lines:?}");
+        assert_eq!(lines[1], json!({ "jsonrpc": "2.0", "id": 2, "result": {} }));
+        assert_eq!(lines[2]["result"]["method"], "tools/call", "{lines:?}");
+    }
+
+    #[test]
+    fn a_line_past_the_limit_is_answered_and_skipped_to_its_newline() {
+        let long = vec![b'a'; MAX_LINE_BYTES * 2];
+        let input = [
+            SLOW,
+            &long,
+            b"\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n",
+            &long,
+        ]
+        .concat();
+        // A small buffer: the line is never held whole.
+        let (lines, served) = serve_bytes(std::io::BufReader::with_capacity(4096, &input[..]));
+        served.expect("served to the end");
+        let message = format!(
+            "Parse error: a line of more than {} MiB, the most a session takes as one request; skipped",
+            MAX_LINE_BYTES >> 20
+        );
+        assert_eq!(lines[0]["error"]["message"], message.as_str(), "{lines:?}");
+        assert_eq!(lines[1]["id"], 2, "{lines:?}");
+        // The last line, with no newline before the end, is answered too.
+        assert_eq!(lines[2]["error"]["message"], message.as_str(), "{lines:?}");
+        assert_eq!(lines[3]["result"]["method"], "tools/call", "{lines:?}");
+    }
+
+    /// Input that fails after its first bytes.
+    struct Failing(&'static [u8]);
+
+    impl std::io::Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("the input broke"));
+            }
+            let n = self.0.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn when_stdin_fails_the_requests_in_flight_are_answered_first() {
+        let (lines, served) = serve_bytes(std::io::BufReader::new(Failing(SLOW)));
+        assert_eq!(
+            served.expect_err("the failure").to_string(),
+            "the input broke"
+        );
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert_eq!(lines[0]["result"]["method"], "tools/call");
     }
 }

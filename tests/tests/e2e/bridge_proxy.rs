@@ -200,3 +200,31 @@ fn with_no_session_each_request_gets_an_error_naming_why() {
         "{out}"
     );
 }
+
+#[test]
+fn a_line_that_is_no_utf8_is_answered_and_the_call_in_flight_still_gets_its_answer() {
+    let (sb, _sample) = Sandbox::with_app();
+    let mut command = sb.mur_command(&["devtools", "proxy"]);
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut process = Process::spawn(&mut command);
+    let mut stdin = process.child_mut().stdin.take().expect("stdin");
+    // A call that takes a while, then a line that is no UTF-8, then the end.
+    let slow = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                       "params": { "name": "waitFor", "arguments": { "selector": "#nope", "timeoutMs": 1000 } } });
+    writeln!(stdin, "{slow}").expect("write a line");
+    stdin.write_all(b"\xff\xfe\n").expect("write a line");
+    drop(stdin);
+    let out = process.wait_output();
+    out.assert_code(0);
+    let lines = out.json_lines();
+    assert!(
+        lines
+            .iter()
+            .any(|m| m["id"].is_null() && m["error"]["code"] == -32700),
+        "no parse error\n{out}"
+    );
+    answer(&out, 1);
+}
