@@ -2,12 +2,18 @@
 //! word was likely meant to be, and a word written so a shell reads it back.
 
 /// The word of `words` most like `typed`, when one is close enough: clap's
-/// measure (Jaro similarity) and bound, as for its "a similar subcommand exists".
+/// measure (Jaro similarity) and bound, as for its "a similar subcommand exists",
+/// and no more than a typo's edits away (a third of the word's letters, at least
+/// one: `bmup` → `bump`). Jaro alone finds short words alike that share a few
+/// letters: `call` was "did you mean `scroll`?", `nosuch` `focus`.
 pub fn nearest<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item = S>) -> Option<S> {
+    let edits = (typed.chars().count() + 2) / 3;
     words
         .into_iter()
+        .filter(|word| word.as_ref() != typed)
+        .filter(|word| strsim::osa_distance(typed, word.as_ref()) <= edits.max(1))
         .map(|word| (strsim::jaro(typed, word.as_ref()), word))
-        .filter(|(likeness, word)| *likeness > 0.7 && word.as_ref() != typed)
+        .filter(|(likeness, _)| *likeness > 0.7)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, word)| word)
 }
@@ -43,5 +49,10 @@ mod tests {
         assert_eq!(nearest("windw", words), Some("window"));
         assert_eq!(nearest("colour", words), None);
         assert_eq!(nearest("view", ["view"]), None);
+        // Alike to Jaro, but no typo of each other.
+        assert_eq!(nearest("call", ["scroll", "click"]), None);
+        assert_eq!(nearest("nosuch", ["focus"]), None);
+        assert_eq!(nearest("bmup", ["bump"]), Some("bump"));
+        assert_eq!(nearest("exportodos", ["export-todos"]), Some("export-todos"));
     }
 }
