@@ -688,6 +688,11 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
         "error: `--json` and `--html -` both print on stdout\n\
          hint: write the page to a file (`--html report.html`), or drop one\n"
     );
+    // A verb asked for and added since is no longer one that does not exist.
+    add_data_verb(&sandbox, "get-text", "state");
+    let report = sandbox.devtools(&["usage", "report", "--json"]).json();
+    let asked: Vec<&Value> = items(&report["unknownVerbs"]).map(|u| &u["verb"]).collect();
+    assert_eq!(asked, [&json!("bmup")]);
 }
 
 #[test]
