@@ -123,18 +123,19 @@ async fn handle(bridge: &Arc<Bridge>, headers: &HeaderMap, body: &[u8]) -> Respo
     }
 }
 
-/// A client's notification: `initialized` was the bridge's to send (once),
-/// a cancellation names the bridge's id of the request, the rest pass.
+/// A client's notification: `initialized` was the bridge's to send (once);
+/// a cancellation is not passed on, as the bridge cannot tell which client
+/// sent it and every `mur` call's request is id 1 (one client could cancel
+/// another's call) — a client cancels by closing its response, which the
+/// server hears of; the rest pass.
 fn notification(bridge: &Bridge, method: &str, message: &Value) {
     bridge.relay.touch();
     match method {
         "notifications/initialized" => {}
-        "notifications/cancelled" => {
-            let params = &message["params"];
-            bridge
-                .relay
-                .cancel(&params["requestId"], params.get("reason"));
-        }
+        "notifications/cancelled" => tracing::debug!(
+            "a client's cancellation of its request {}: not passed on (the bridge cannot tell whose it is)",
+            crate::log::clipped(&message["params"]["requestId"].to_string())
+        ),
         _ => bridge.relay.send(message),
     }
 }

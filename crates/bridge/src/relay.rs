@@ -9,7 +9,14 @@
 //! request the server sends (a question) goes to the stream of the oldest
 //! client request in flight — the server does not say which request it is
 //! for, and on a bridge that one is almost always the only one — under an id
-//! of the bridge's own, mapped back when the client answers.
+//! of the bridge's own, mapped back when the client answers. That id is
+//! unguessable (128 random bits): the bridge cannot tell its HTTP clients
+//! apart (it hands out no sessions, and a client answers on a request of
+//! its own), so knowing the id is what makes an answer the asked client's.
+//! For the same reason a client's `notifications/cancelled` is not passed
+//! on — it names the client's id, which every `mur` call shares, and could
+//! cancel another client's request; a request is cancelled when its client
+//! closes the response instead ([`Relay::abandon`]).
 //!
 //! What waits for a client to read it is bounded per request
 //! ([`QUEUED_BYTES`], [`QUEUED_MESSAGES`]): a client that stops reading its
@@ -320,27 +327,6 @@ impl Relay {
         self.touch();
     }
 
-    /// A `notifications/cancelled` from a client, for the server under our id.
-    pub(crate) fn cancel(&self, client_id: &Value, reason: Option<&Value>) {
-        let id = {
-            let state = self.state();
-            state
-                .pending
-                .iter()
-                .find(|(_, p)| !p.internal && p.client_id == *client_id)
-                .map(|(id, _)| *id)
-        };
-        if let Some(id) = id {
-            let mut params = json!({ "requestId": id });
-            if let Some(reason) = reason {
-                params["reason"] = reason.clone();
-            }
-            self.write(
-                &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": params }),
-            );
-        }
-    }
-
     /// A client's answer to a relayed question, for the server under its id.
     /// `false` when no such question is open.
     pub(crate) fn answer(&self, mut message: Value) -> bool {
@@ -404,7 +390,7 @@ impl Relay {
         }
         let mut state = self.state();
         state.next += 1;
-        let key = format!("bridge-q{}", state.next);
+        let key = format!("bridge-q{}", unguessable());
         let target = state
             .pending
             .iter()
@@ -492,6 +478,29 @@ impl Relay {
     }
 }
 
+/// 128 random bits in hex: the kernel's, else (no `/dev/urandom`) the
+/// process's randomly keyed SipHash of a counter and the time.
+fn unguessable() -> String {
+    use std::io::Read as _;
+    let mut bytes = [0u8; 16];
+    if std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .is_ok()
+    {
+        return bytes.iter().map(|b| format!("{b:02x}")).collect();
+    }
+    use std::hash::{BuildHasher as _, RandomState};
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNT.fetch_add(1, Ordering::SeqCst);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos();
+    let state = RandomState::new();
+    let (a, b) = (state.hash_one((n, now, 0u8)), state.hash_one((n, now, 1u8)));
+    format!("{a:016x}{b:016x}")
+}
+
 /// A JSON-RPC id as a map key (ids are strings or numbers).
 fn id_key(id: &Value) -> String {
     match id {
@@ -540,11 +549,19 @@ mod tests {
             70,
         );
         let question = first.messages.try_recv().expect("question");
+        let id = question["id"].as_str().unwrap_or_default();
         assert!(
-            question["id"]
-                .as_str()
-                .is_some_and(|id| id.starts_with("bridge-q"))
+            id.starts_with("bridge-q") && id.len() == "bridge-q".len() + 32,
+            "{id}"
         );
+        // Guessing is no answer.
+        for n in 0..100 {
+            assert!(
+                !relay.answer(
+                    json!({ "jsonrpc": "2.0", "id": format!("bridge-q{n}"), "result": {} })
+                )
+            );
+        }
         assert!(relay.answer(
             json!({ "jsonrpc": "2.0", "id": question["id"], "result": { "action": "decline" } })
         ));

@@ -782,3 +782,59 @@ fn a_client_that_stops_reading_loses_notifications_past_a_bound_but_gets_its_ans
     });
     bridge.stop();
 }
+
+/// POSTs `message` to the bridge at `endpoint` as another client would.
+fn post_json(endpoint: &str, message: &Value) {
+    reqwest::blocking::Client::new()
+        .post(endpoint)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .body(message.to_string())
+        .send()
+        .expect("an answer");
+}
+
+#[test]
+fn one_client_can_neither_cancel_nor_answer_for_another() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    let endpoint = bridge.line["endpoint"]
+        .as_str()
+        .expect("endpoint")
+        .to_owned();
+    // Alice's call (id 1, as every `mur` call's) asks her a question.
+    let ask = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                      "params": { "name": "ask", "arguments": {} } });
+    let mut alice = post_unread(&endpoint, &ask);
+    let read = read_until(&mut alice, "elicitation/create");
+    let question: Value = read
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .find(|l| l.contains("elicitation/create"))
+        .and_then(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| panic!("no question in {read}"));
+    // Mallory, another client, cancels "request 1" and answers every id she guesses.
+    post_json(
+        &endpoint,
+        &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 1 } }),
+    );
+    for n in 0..50 {
+        let guess = json!({ "jsonrpc": "2.0", "id": format!("bridge-q{n}"),
+                            "result": { "action": "accept", "content": { "who": "mallory" } } });
+        post_json(&endpoint, &guess);
+    }
+    // Alice's answer is the one the server gets, and her call was never cancelled.
+    let mine = json!({ "jsonrpc": "2.0", "id": question["id"],
+                       "result": { "action": "accept", "content": { "who": "alice" } } });
+    post_json(&endpoint, &mine);
+    let read = read_until(&mut alice, "who");
+    let tail = read.rsplit("data: ").next().unwrap_or_default();
+    assert!(tail.contains(r#"\"who\": \"alice\""#), "{read}");
+    let out = bridge.mur(&["call", "cancels"]);
+    assert_eq!(
+        out.tool_text(0),
+        "[]",
+        "the server was told to cancel: {out}"
+    );
+    bridge.stop();
+}
