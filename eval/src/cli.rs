@@ -12,14 +12,35 @@ use crate::programs::binary;
 use crate::run::{Plan, Runner};
 use crate::task;
 
-/// The tasks shipped with mur-eval.
+/// The tasks shipped with mur-eval: `eval/tasks` of the source tree it was built from.
 pub const TASK_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tasks");
+
+/// `given`, else `built` — the directory of shipped files (`eval/tasks`,
+/// `eval/conditions`) in the source tree mur-eval was built from, which an installed
+/// mur-eval reads as long as that tree is there; a usage error naming `flag` once it is
+/// gone. `what` names the files (`task`).
+pub fn shipped_dir(given: Option<PathBuf>, built: &str, what: &str, flag: &str) -> Result<PathBuf> {
+    if let Some(dir) = given {
+        return Ok(dir);
+    }
+    let built = PathBuf::from(built);
+    if built.is_dir() {
+        return Ok(built);
+    }
+    Err(Error::usage(format!(
+        "no {what} directory: the {what}s shipped with mur-eval are read from the source tree it was built from, and `{}` is gone",
+        built.display()
+    ))
+    .with_hint(format!(
+        "name one with `{flag} DIR` (eval/{what}s of a mur checkout)"
+    )))
+}
 
 #[derive(Parser)]
 #[command(
     name = "mur-eval",
     version,
-    about = "Run an agent on mur-sample tasks under a CLI-only or an MCP-only profile",
+    about = "Run an agent on mur-sample tasks under a CLI-only, an MCP-only or a both profile",
     after_help = "The tasks, profiles, agent placeholders and the report are described in docs/eval.md."
 )]
 pub struct Cli {
@@ -44,9 +65,10 @@ pub enum Command {
 
 #[derive(Args)]
 pub struct ConditionsArgs {
-    /// Where the condition files are
-    #[arg(long, value_name = "DIR", default_value = crate::condition::CONDITION_DIR)]
-    pub condition_dir: PathBuf,
+    /// Where the condition files are [default: eval/conditions of the source tree
+    /// mur-eval was built from]
+    #[arg(long, value_name = "DIR")]
+    pub condition_dir: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -80,9 +102,10 @@ pub struct StudyArgs {
     /// Also write the report as one self-contained HTML page
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Where the condition files are
-    #[arg(long, value_name = "DIR", default_value = crate::condition::CONDITION_DIR)]
-    pub condition_dir: PathBuf,
+    /// Where the condition files are [default: eval/conditions of the source tree
+    /// mur-eval was built from]
+    #[arg(long, value_name = "DIR")]
+    pub condition_dir: Option<PathBuf>,
     #[command(flatten)]
     pub runner: RunnerArgs,
 }
@@ -103,7 +126,8 @@ pub struct ReportArgs {
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// What the agent may use: `cli` (mur on PATH) or `mcp` (an MCP configuration)
+    /// What the agent may use: `cli` (mur on PATH), `mcp` (an MCP configuration) or
+    /// `both` (the two at once, for the agent to pick from)
     #[arg(long, value_enum)]
     pub profile: Profile,
     /// The agent command, run by `sh -c` per task; placeholders {task}, {prompt},
@@ -126,9 +150,10 @@ pub struct RunArgs {
 /// The options of `run` and `study` that shape each run, the same for both.
 #[derive(Args)]
 pub struct RunnerArgs {
-    /// Where the task files are
-    #[arg(long, value_name = "DIR", default_value = TASK_DIR)]
-    pub task_dir: PathBuf,
+    /// Where the task files are [default: eval/tasks of the source tree mur-eval was
+    /// built from]
+    #[arg(long, value_name = "DIR")]
+    pub task_dir: Option<PathBuf>,
     /// The agent's time limit per run, in seconds, over the tasks' own
     /// [default: the task's, else 120]
     #[arg(long, value_name = "SECS")]
@@ -151,12 +176,28 @@ pub struct RunnerArgs {
 
 #[derive(Args)]
 pub struct TasksArgs {
-    /// Where the task files are
-    #[arg(long, value_name = "DIR", default_value = TASK_DIR)]
-    pub task_dir: PathBuf,
+    /// Where the task files are [default: eval/tasks of the source tree mur-eval was
+    /// built from]
+    #[arg(long, value_name = "DIR")]
+    pub task_dir: Option<PathBuf>,
     /// One JSON object per task
     #[arg(long)]
     pub json: bool,
+}
+
+/// `given`, else the shipped tasks.
+pub fn task_dir(given: Option<PathBuf>) -> Result<PathBuf> {
+    shipped_dir(given, TASK_DIR, "task", "--task-dir")
+}
+
+/// `given`, else the shipped conditions.
+pub fn condition_dir(given: Option<PathBuf>) -> Result<PathBuf> {
+    shipped_dir(
+        given,
+        crate::condition::CONDITION_DIR,
+        "condition",
+        "--condition-dir",
+    )
 }
 
 /// Default agent time limit per task.
@@ -165,7 +206,7 @@ const TIME_LIMIT: Duration = Duration::from_secs(120);
 impl RunArgs {
     /// The validated plan: tasks loaded and selected, binaries and verbs found.
     pub fn plan(self) -> Result<Plan> {
-        let tasks = task::select(task::load_dir(&self.runner.task_dir)?, &self.tasks)?;
+        let tasks = task::select(task::load_dir(&self.runner.task_dir()?)?, &self.tasks)?;
         Ok(Plan {
             profile: self.profile,
             agent: self.agent,
@@ -181,10 +222,10 @@ impl StudyArgs {
     /// The validated study: conditions and tasks loaded and selected, binaries found.
     pub fn study(self) -> Result<crate::study::Study> {
         let conditions = crate::condition::select(
-            crate::condition::load_dir(&self.condition_dir)?,
+            crate::condition::load_dir(&condition_dir(self.condition_dir.clone())?)?,
             &self.conditions,
         )?;
-        let tasks = task::select(task::load_dir(&self.runner.task_dir)?, &self.tasks)?;
+        let tasks = task::select(task::load_dir(&self.runner.task_dir()?)?, &self.tasks)?;
         let named = conditions
             .iter()
             .any(|c| c.verbs == Some(crate::condition::VerbSet::Named));
@@ -204,6 +245,11 @@ impl StudyArgs {
 }
 
 impl RunnerArgs {
+    /// `--task-dir`, else the shipped tasks.
+    pub fn task_dir(&self) -> Result<PathBuf> {
+        task_dir(self.task_dir.clone())
+    }
+
     /// The binaries found, the time limit and the variables to pass on.
     fn runner(&self) -> Result<Runner> {
         let pass_env = self
@@ -268,6 +314,25 @@ mod tests {
     #[test]
     fn the_command_line_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_shipped_files_are_read_from_the_source_tree_while_it_is_there() {
+        assert_eq!(task_dir(None).expect("the tree"), Path::new(TASK_DIR));
+        let given = PathBuf::from("/elsewhere/tasks");
+        assert_eq!(task_dir(Some(given.clone())).expect("given"), given);
+        let gone =
+            shipped_dir(None, "/nonexistent/eval/tasks", "task", "--task-dir").expect_err("gone");
+        assert_eq!(gone.exit_code(), 1);
+        assert_eq!(
+            gone.message(),
+            "no task directory: the tasks shipped with mur-eval are read from the source tree it \
+             was built from, and `/nonexistent/eval/tasks` is gone"
+        );
+        assert_eq!(
+            gone.hints(),
+            ["name one with `--task-dir DIR` (eval/tasks of a mur checkout)"]
+        );
     }
 
     #[test]

@@ -94,8 +94,8 @@ fn execute(cli: Cli) -> Result<u8> {
                 study::write(&path, &study::report::page(&outcome.rows, &title))?;
             }
             eprintln!(
-                "study: {} runs made now, {} recorded in all: {}",
-                outcome.ran,
+                "study: {} made now, {} recorded in all: {}",
+                study::report::plural(outcome.ran, "run"),
                 outcome.results.len(),
                 escape(&outcome.out.join(study::RESULTS).display().to_string())
             );
@@ -104,7 +104,7 @@ fn execute(cli: Cli) -> Result<u8> {
         }
         Command::Conditions(args) => {
             let mut text = String::new();
-            for c in condition::load_dir(&args.condition_dir)? {
+            for c in condition::load_dir(&cli::condition_dir(args.condition_dir)?)? {
                 let verbs = c.verbs.as_ref().map_or("-".to_owned(), |v| v.describe());
                 text.push_str(&format!(
                     "{:14} {:4} {:10} {}\n",
@@ -130,7 +130,7 @@ fn execute(cli: Cli) -> Result<u8> {
             Ok(0)
         }
         Command::Tasks(args) => {
-            let tasks = task::load_dir(&args.task_dir)?;
+            let tasks = task::load_dir(&cli::task_dir(args.task_dir)?)?;
             let mut text = String::new();
             for task in &tasks {
                 if args.json {

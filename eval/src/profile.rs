@@ -20,7 +20,8 @@ pub enum Profile {
     Cli,
     /// An MCP client configuration naming the session; no `mur` on `PATH`
     Mcp,
-    /// Both: `mur` and its verbs on `PATH`, and the MCP client configuration
+    /// `mur` and its verbs on `PATH`, and the MCP client configuration, for the agent to
+    /// pick from
     Both,
 }
 

@@ -88,10 +88,10 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     }
     let ran = pending.len();
     progress(&format!(
-        "study: {} conditions × {} tasks × {} repeats, seed {}; {} to run, {} recorded",
-        study.conditions.len(),
-        study.tasks.len(),
-        study.repeats,
+        "study: {} × {} × {}, seed {}; {} to run, {} recorded",
+        report::plural(study.conditions.len(), "condition"),
+        report::plural(study.tasks.len(), "task"),
+        report::plural(study.repeats as usize, "repeat"),
         meta.seed,
         pending.len(),
         done.len()

@@ -5,6 +5,7 @@ use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::report::plural;
 use super::result::RunResult;
 
 /// Progress: a bar on a terminal, else a line per run.
@@ -28,10 +29,10 @@ impl Bar {
     pub fn finished(&self, result: &RunResult, progress: &(dyn Fn(&str) + Sync)) {
         let verdict = if result.success { "pass" } else { "FAIL" };
         let line = format!(
-            "{}: {verdict} ({} calls, {} context tokens, {:.2} s)",
+            "{}: {verdict} ({}, {}, {:.2} s)",
             result.id,
-            result.calls.total,
-            result.context.total.tokens,
+            plural(result.calls.total as usize, "call"),
+            plural(result.context.total.tokens as usize, "context token"),
             result.wall_ms / 1000.0
         );
         let done = self.2.lock().map(|mut n| {

@@ -12,7 +12,10 @@ use super::traces;
 
 /// The title of a study's report.
 pub fn title(results: usize, seed: u64) -> String {
-    format!("mur-eval study: {results} runs, seed {seed}")
+    format!(
+        "mur-eval study: {}, seed {seed}",
+        super::report::plural(results, "run")
+    )
 }
 
 /// `report.md`, `report.csv` and `transcripts.md` in `out`; the report's Markdown.

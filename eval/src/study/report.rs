@@ -562,8 +562,8 @@ pub fn preference_line(rows: &Rows) -> Option<String> {
                 ),
             };
             format!(
-                "{} first called through the CLI in {} of {} runs, through MCP in {}{listed}; {share} ({} CLI, {} MCP)",
-                r.condition, reach.first_cli, r.runs, reach.first_mcp, reach.cli_calls, reach.mcp_calls
+                "{} first called through the CLI in {} of {}, through MCP in {}{listed}; {share} ({} CLI, {} MCP)",
+                r.condition, reach.first_cli, plural(r.runs as usize, "run"), reach.first_mcp, reach.cli_calls, reach.mcp_calls
             )
         })
         .collect();

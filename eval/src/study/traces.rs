@@ -79,8 +79,9 @@ fn heading(result: &RunResult) -> String {
         None => "",
     };
     format!(
-        "{} — {verdict}{error}, {} calls{listed}",
-        result.id, result.calls.total
+        "{} — {verdict}{error}, {}{listed}",
+        result.id,
+        super::report::plural(result.calls.total as usize, "call")
     )
 }
 

@@ -443,3 +443,38 @@ fn a_run_refuses_a_directory_no_run_wrote_and_touches_nothing() {
         .collect();
     assert_eq!(left, ["notes.txt"]);
 }
+
+/// Compares `text` with the snapshot `name` in `tests/snapshots/eval/`, each regular
+/// expression of `filters` replaced by its placeholder first. Re-bless after an
+/// intended change with `INSTA_UPDATE=always cargo test -p mur-e2e --test e2e eval`,
+/// then review `git diff tests/snapshots/eval`.
+#[track_caller]
+pub(crate) fn assert_eval_snapshot(name: &str, text: &str, filters: &[(&str, &str)]) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots/eval"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    for (regex, placeholder) in filters {
+        settings.add_filter(regex, *placeholder);
+    }
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
+#[test]
+fn the_help_says_what_each_option_takes_and_where_its_default_comes_from() {
+    // `--profile` names all three profiles it takes; `--task-dir` and `--condition-dir`
+    // say where their default is read from, not a path of the machine that built it.
+    let sandbox = Sandbox::new();
+    for command in ["run", "study", "tasks"] {
+        let mut help = sandbox.command(eval_bin());
+        help.args([command, "--help"])
+            .env("COLUMNS", "100")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let output = run_within(&mut help, RUN_LIMIT).0;
+        output.assert_code(0);
+        assert_eq!(output.stderr, "");
+        assert_eval_snapshot(&format!("help_{command}"), &output.stdout, &[]);
+    }
+}

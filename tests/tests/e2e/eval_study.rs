@@ -23,7 +23,7 @@ use mur_e2e::plugins::{repo_root, standard_dir};
 use mur_e2e::process::{Process, wait_until_within};
 use mur_e2e::{Output, Sandbox, run_within};
 
-use crate::eval::eval_bin;
+use crate::eval::{assert_eval_snapshot, eval_bin};
 use crate::interop_python::python_or_skip;
 
 /// Bound on one study: against hangs, not a performance expectation.
@@ -361,12 +361,16 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         );
         // Where the order of the surfaces varied, the heading says which came first.
         let first_line = trace.lines().next().unwrap_or_default();
-        let named_first = match run["listedFirst"].as_str() {
-            Some("cli") => ", the shell named first",
-            Some(_) => ", MCP named first",
-            None => " calls",
+        let calls = match run["calls"]["total"].as_u64() {
+            Some(1) => "1 call".to_owned(),
+            n => format!("{} calls", n.unwrap_or_default()),
         };
-        assert!(first_line.ends_with(named_first), "{first_line}");
+        let named_first = match run["listedFirst"].as_str() {
+            Some("cli") => format!("{calls}, the shell named first"),
+            Some(_) => format!("{calls}, MCP named first"),
+            None => calls,
+        };
+        assert!(first_line.ends_with(&named_first), "{first_line}");
     }
     let transcripts = std::fs::read_to_string(out.join("transcripts.md")).expect("transcripts.md");
     let section = |condition: &str| -> String {
@@ -652,4 +656,60 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
     assert!(output.stdout.contains(warning), "{}", output.stdout);
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(report.contains(warning), "{report}");
+}
+
+#[test]
+fn a_study_of_one_run_says_so_in_the_singular() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let one = [
+        "--conditions",
+        "cli-derived",
+        "--tasks",
+        "count-to-three",
+        "--repeats",
+        "1",
+        "--seed",
+        "5",
+        "--agent",
+        "mur devtools state > /dev/null",
+    ];
+    let output = study_into(&sandbox, &out, &one);
+    output.assert_code(0);
+    let root = sandbox.root().display().to_string();
+    assert_eval_snapshot(
+        "study_of_one_run_stderr",
+        &output.stderr,
+        &[
+            (&regex_escape(&root), "[SANDBOX]"),
+            (r"\d+ context tokens?", "[N] context tokens"),
+            (r"\d+\.\d\d s\b", "[SECONDS] s"),
+        ],
+    );
+    assert!(
+        output
+            .stdout
+            .starts_with("# mur-eval study: 1 run, seed 5\n"),
+        "{}",
+        output.stdout
+    );
+    let trace = std::fs::read_to_string(out.join("runs/cli-derived/count-to-three/1/trace.md"))
+        .expect("trace.md");
+    assert!(
+        trace.starts_with("# cli-derived/count-to-three/1 — fail, 1 call\n"),
+        "{trace}"
+    );
+}
+
+/// `text` as a regular expression matching itself.
+fn regex_escape(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if "\\.+*?()|[]{}^$#&-~".contains(c) {
+                format!("\\{c}")
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
