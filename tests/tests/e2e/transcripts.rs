@@ -147,10 +147,18 @@ impl Redactions {
         self
     }
 
-    /// A session's port and pid.
-    fn session(self, sample: &Sample) -> Self {
-        self.number(sample.lock.port, "[PORT]")
-            .number(sample.pid(), "[PID]")
+    /// A session's port and pid, where they are named as such (`:PORT/`,
+    /// `"port":PORT`, `pid PID`, `"pid":PID`): a bare number may be anything
+    /// (a pid of 320 turned `"width":320` into `"width":[PID]`).
+    fn session(mut self, sample: &Sample) -> Self {
+        let (port, pid) = (sample.lock.port, sample.pid());
+        for (regex, placeholder) in [
+            (format!(r#"(:|"port":){port}\b"#), "${1}[PORT]"),
+            (format!(r#"(pid |"pid":){pid}\b"#), "${1}[PID]"),
+        ] {
+            self.0.push((regex, placeholder.into()));
+        }
+        self
     }
 }
 
