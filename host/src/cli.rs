@@ -649,8 +649,8 @@ pub enum VerbsCommand {
                             mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"
     )]
     Add {
-        /// Component files to install
-        #[arg(required = true, value_name = "FILE.wasm")]
+        /// Verb files to install: components (`.wasm`) or data verbs (`.json`), told apart by content
+        #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
         /// Replace an installed verb of the same name
         #[arg(long)]

@@ -40,6 +40,13 @@ pub fn render_json(value: &Value, pretty: bool) -> Result<String> {
     Ok(text)
 }
 
+/// Writes text for people to stdout (a help, a verb's details), its control
+/// characters but the newline escaped: a verb's or a server's words (a tool's
+/// description, a summary) never write on the terminal as commands.
+pub fn text(text: &str) -> Result<()> {
+    stdout(escape_controls(text).as_bytes())
+}
+
 /// Writes bytes to stdout as they are.
 pub fn stdout(bytes: &[u8]) -> Result<()> {
     let mut out = io::stdout().lock();

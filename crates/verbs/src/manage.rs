@@ -17,8 +17,13 @@ use super::runtime::{Runtime, sha256_hex};
 /// What `verbs add` did with one verb.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Added {
-    /// Installed (or replaced, with `--force`).
-    Installed { name: String, tool: String },
+    /// Installed; `replaced` names the source of the verb it replaced (with
+    /// `--force`), or `unknown` when the index kept none.
+    Installed {
+        name: String,
+        tool: String,
+        replaced: Option<String>,
+    },
     /// The same bytes were installed already; nothing changed.
     Unchanged { name: String },
 }
@@ -492,6 +497,15 @@ fn check_info(file: &Path, info: &Described) -> Result<(), VerbError> {
             file.display()
         )));
     }
+    // A tool's name is printed in help, listings and messages: a control
+    // character in it would write on the terminal (or forge a line) there.
+    if info.tool.chars().any(char::is_control) {
+        return Err(VerbError::Registry(format!(
+            "verb `{name}` in `{}` names a tool with a control character: {:?}",
+            file.display(),
+            info.tool
+        )));
+    }
     if let Some(why) = oversized(info) {
         return Err(VerbError::Registry(format!(
             "verb `{name}` in `{}` declares {why}",
@@ -548,6 +562,9 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
     let is_data = c.info.interface == data::INTERFACE;
     let file = format!("{}.{}", c.info.name, if is_data { "json" } else { "wasm" });
     let path = dirs.verbs.join(&file);
+    let replaced = index.get(&c.info.name).map(|old| {
+        old.source.clone().unwrap_or_else(|| "unknown".to_owned())
+    });
     write_atomic(&path, &c.bytes)?;
     let (size, mtime_ns) = stamp(&path).map_err(|e| io_error("read", &path, e))?;
     let Described {
@@ -580,7 +597,11 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         added_at,
     });
     index.save()?;
-    Ok(Added::Installed { name, tool })
+    Ok(Added::Installed {
+        name,
+        tool,
+        replaced,
+    })
 }
 
 /// Where a file the user named is, from any directory: its canonical path (links

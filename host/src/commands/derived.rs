@@ -66,7 +66,7 @@ fn arguments(
         Ok(Request::Help) => {
             usage::forget();
             let help = with_host_options(&spec.render(name, summary), name, Some(shadowing));
-            output::stdout(help.as_bytes())?;
+            output::text(&help)?;
             Ok(None)
         }
         Ok(Request::Call(arguments)) => Ok(Some(arguments)),

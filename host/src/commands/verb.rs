@@ -46,7 +46,7 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
         ParseOutcome::Help(text) => {
             usage::forget();
             let help = with_host_options(&text, name, verbs.spec(name));
-            return output::stdout(help.as_bytes());
+            return output::text(&help);
         }
         ParseOutcome::Call { arguments, plan } => (arguments, plan),
     };

@@ -24,7 +24,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
         VerbsCommand::List { json, .. } => list(&dirs, *json),
         VerbsCommand::Add { files, force } => {
             let added = manage::add(&dirs, files, *force, &cli::host_verbs())?;
-            output::stdout(added_lines(&added).as_bytes())
+            output::text(&added_lines(&added))
         }
         VerbsCommand::Remove { name } => {
             manage::remove(&dirs, name)?;
@@ -52,7 +52,7 @@ fn list(dirs: &VerbDirs, json: bool) -> Result<()> {
             "no verbs are installed in `{}`",
             dirs.verbs.display()
         ));
-        output::diagnostic("hint: install some with `mur devtools verbs add <file.wasm>...`");
+        output::diagnostic("hint: install some with `mur devtools verbs add FILE…` (components or data verbs)");
         return Ok(());
     }
     let rows: Vec<Vec<String>> = verbs
@@ -64,13 +64,17 @@ fn list(dirs: &VerbDirs, json: bool) -> Result<()> {
 
 fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
     let (entry, file, compiled) = manage::info(dirs, name)?;
+    // A data verb is read, not compiled: it has no native code.
+    let is_data = entry.interface == mur_verbs::data::INTERFACE;
     if json {
         let mut value = to_json(&entry)?;
-        value["compiledBytes"] = compiled.into();
+        if !is_data {
+            value["compiledBytes"] = compiled.into();
+        }
         return output::json(&value, false);
     }
     let unknown = || "unknown".to_owned();
-    let rows = [
+    let mut rows = vec![
         ("name", entry.name.clone()),
         ("tool", entry.tool.clone()),
         ("summary", entry.summary.clone()),
@@ -83,6 +87,9 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
         ("compiled", format!("{compiled} bytes (cached native code)")),
         ("added", entry.added_at.clone()),
     ];
+    if is_data {
+        rows.retain(|(label, _)| *label != "compiled");
+    }
     let mut text: String = rows
         .iter()
         .map(|(label, value)| format!("{:<10} {value}\n", format!("{label}:")))
@@ -91,7 +98,7 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
     if !text.ends_with('\n') {
         text.push('\n');
     }
-    output::stdout(text.as_bytes())
+    output::text(&text)
 }
 
 /// `mur:verb@0.3.0` (or the older version a verb implements), or `data (mur-verb/1)` for a data verb.
@@ -107,7 +114,16 @@ fn added_lines(added: &[Added]) -> String {
     added
         .iter()
         .map(|a| match a {
-            Added::Installed { name, tool } => format!("added verb `{name}` (tool `{tool}`)\n"),
+            Added::Installed {
+                name,
+                tool,
+                replaced: None,
+            } => format!("added verb `{name}` (tool `{tool}`)\n"),
+            Added::Installed {
+                name,
+                tool,
+                replaced: Some(source),
+            } => format!("replaced verb `{name}` (tool `{tool}`; it was from {source})\n"),
             Added::Unchanged { name } => {
                 format!("verb `{name}` is already installed (unchanged)\n")
             }

@@ -29,11 +29,10 @@ pub fn assert_in_help(sandbox: &Sandbox, verb: &str, note: &str, usage: &str) {
     assert!(own.stdout.starts_with(usage), "{own}");
 }
 
-/// `verbs add <file>` with the watchdog; it must be refused (exit 1), quickly.
+/// `verbs add <file>` with the watchdog (a hang fails the test); it must be refused (exit 1).
 fn add_refused(sandbox: &Sandbox, file: &std::path::Path) -> Output {
-    let (out, took) = sandbox.mur_timed(&["devtools", "verbs", "add", path(file)], HANG_LIMIT);
+    let (out, _) = sandbox.mur_timed(&["devtools", "verbs", "add", path(file)], HANG_LIMIT);
     out.assert_code(1);
-    assert!(took < Duration::from_secs(10), "took {took:?}\n{out}");
     out
 }
 
@@ -164,7 +163,17 @@ fn replacing_an_installed_verb_needs_force() {
         refused.stderr,
         "error: verb `ping` is already installed from a different file\nhint: pass `--force` to replace it\n"
     );
-    try_add(&sandbox, &[changed], &["--force"]).assert_code(0);
+    let replaced = try_add(&sandbox, std::slice::from_ref(&changed), &["--force"]);
+    replaced.assert_code(0);
+    // Before, "added verb": nothing said that another verb was replaced.
+    let was = std::fs::canonicalize(guest("ping")).expect("canonical");
+    assert_eq!(
+        replaced.stdout,
+        format!(
+            "replaced verb `ping` (tool `version`; it was from {})\n",
+            path(&was)
+        )
+    );
 }
 
 #[test]
@@ -447,6 +456,44 @@ fn verbs_info_shows_the_source_as_a_canonical_path() {
         .json();
     let source = std::fs::canonicalize(build.join("count.json")).expect("canonical");
     assert_eq!(count["source"], path(&source), "{count}");
+    // A data verb is read, not compiled: no native code to speak of.
+    assert_eq!(count.get("compiledBytes"), None, "{count}");
+    let info = sandbox.devtools(&["verbs", "info", "count"]);
+    assert!(!info.stdout.contains("compiled:"), "{info}");
+}
+
+/// A name a verb file carries is printed in help, listings and messages: a control
+/// character in its tool's name is refused at `verbs add` (it wrote an escape on
+/// the terminal), and one in its summary is printed escaped.
+#[test]
+fn a_verb_files_words_never_write_on_the_terminal() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.root().join("count.json");
+    std::fs::write(
+        &file,
+        r##"{"schema": "mur-verb/1", "name": "count", "tool": "st\u001b[2Jate\nerror: x", "summary": "s"}"##,
+    )
+    .expect("write");
+    let refused = add_refused(&sandbox, &file);
+    assert_eq!(
+        refused.stderr,
+        format!(
+            "error: verb `count` in `{}` names a tool with a control character: \"st\\u{{1b}}[2Jate\\nerror: x\"\n",
+            path(&file)
+        )
+    );
+    std::fs::write(
+        &file,
+        r##"{"schema": "mur-verb/1", "name": "count", "tool": "state", "summary": "Print\u001b[2J the count"}"##,
+    )
+    .expect("write");
+    sandbox.devtools(&["verbs", "add", path(&file)]).assert_code(0);
+    for args in [&["count", "--help"][..], &["verbs", "info", "count"]] {
+        let out = sandbox.devtools(args);
+        out.assert_code(0);
+        assert!(out.stdout.contains("Print\\x1b[2J the count"), "{args:?}: {out}");
+        assert!(!out.stdout.contains('\u{1b}'), "{args:?}: {out}");
+    }
 }
 
 /// `verbs add` tells a component from a data verb by its content, not its name:
