@@ -1,4 +1,5 @@
-//! The stdio MCP server: started with its stderr in the log, spoken to in
+//! The stdio MCP server: started with its stderr in the log (through a pipe,
+//! clipped and bounded: [`crate::log`]), spoken to in
 //! newline-delimited JSON-RPC over its stdin and stdout (which is all stdio
 //! MCP is), and initialized once per start.
 
@@ -6,18 +7,20 @@ use std::{
     ffi::OsString,
     path::Path,
     process::{Command, ExitStatus, Stdio},
+    sync::Arc,
     time::Duration,
 };
 
 use mur_core::{Error, Result};
 use serde_json::{Value, json};
 use tokio::{
-    io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader},
+    io::{AsyncWriteExt, BufReader},
     net::unix::pipe,
     sync::mpsc,
 };
 
-use crate::log::clipped;
+use crate::lines::{Line, read_line};
+use crate::log::{Log, clipped, pump};
 use crate::process::Process;
 use crate::relay::{Relay, Writer};
 
@@ -61,8 +64,13 @@ pub(crate) enum Ended {
 impl Server {
     /// Starts `command`, its stderr appended to `log`, attaches it to `relay`
     /// and initializes it.
-    pub(crate) async fn start(command: &[OsString], log: &Path, relay: &Relay) -> Result<Self> {
-        let (mut process, stdin, stdout) = Process::adopt(spawn(command, log)?)
+    pub(crate) async fn start(command: &[OsString], log: &Arc<Log>, relay: &Relay) -> Result<Self> {
+        let mut child = spawn(command)?;
+        if let Some(stderr) = child.stderr.take() {
+            pump(stderr, log.clone());
+        }
+        let log = log.path();
+        let (mut process, stdin, stdout) = Process::adopt(child)
             .map_err(|e| Error::internal(format!("cannot attach to the server: {e}")))?;
         let (writer, lines) = mpsc::unbounded_channel();
         let (broke, mut broken) = mpsc::channel(1);
@@ -118,20 +126,15 @@ impl Server {
     }
 }
 
-fn spawn(command: &[OsString], log: &Path) -> Result<std::process::Child> {
+fn spawn(command: &[OsString]) -> Result<std::process::Child> {
     let Some((program, args)) = command.split_first() else {
         return Err(Error::usage("no server command given after `--`"));
     };
-    let stderr = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(log)
-        .map_err(|e| Error::internal(format!("cannot open the log `{}`: {e}", log.display())))?;
     Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(stderr)
+        .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| Error::usage(format!("cannot start `{}`: {e}", program.to_string_lossy())))
 }
@@ -230,95 +233,3 @@ async fn read_messages(stdout: pipe::Receiver, relay: Relay, broken: mpsc::Sende
 
 /// A line buffer kept between lines up to this capacity.
 const SMALL_LINE: usize = 1 << 20;
-
-/// What [`read_line`] read.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Line {
-    /// A line (its newline included, unless the input ended first).
-    Read,
-    /// More than the limit without a newline: what was read is in the
-    /// buffer (`limit` bytes at most); the rest of the line is not read.
-    TooLong,
-    /// The input ended, with nothing read.
-    End,
-}
-
-/// Reads one line into `line`, never more than `limit` bytes of it.
-pub(crate) async fn read_line(
-    reader: &mut (impl AsyncBufRead + Unpin),
-    line: &mut Vec<u8>,
-    limit: usize,
-) -> std::io::Result<Line> {
-    loop {
-        let buffered = reader.fill_buf().await?;
-        if buffered.is_empty() {
-            return Ok(if line.is_empty() {
-                Line::End
-            } else {
-                Line::Read
-            });
-        }
-        let (take, done) = match buffered.iter().position(|&b| b == b'\n') {
-            Some(at) => (at + 1, true),
-            None => (buffered.len(), false),
-        };
-        let room = limit.saturating_sub(line.len());
-        if take > room {
-            line.extend_from_slice(&buffered[..room]);
-            reader.consume(room);
-            return Ok(Line::TooLong);
-        }
-        line.extend_from_slice(&buffered[..take]);
-        reader.consume(take);
-        if done {
-            return Ok(Line::Read);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn a_line_is_read_whole_up_to_the_limit_and_no_further() {
-        let input: &[u8] = b"{\"a\":1}\nshort\n0123456789abcdef\nlast";
-        let mut reader = BufReader::with_capacity(4, input);
-        let mut line = Vec::new();
-        let mut read = Vec::new();
-        loop {
-            line.clear();
-            let outcome = read_line(&mut reader, &mut line, 10).await.expect("read");
-            read.push((outcome, String::from_utf8_lossy(&line).into_owned()));
-            if matches!(read.last(), Some((Line::End | Line::TooLong, _))) {
-                break;
-            }
-        }
-        assert_eq!(
-            read,
-            [
-                (Line::Read, "{\"a\":1}\n".to_owned()),
-                (Line::Read, "short\n".to_owned()),
-                (Line::TooLong, "0123456789".to_owned()),
-            ]
-        );
-        // What follows is still there to read.
-        line.clear();
-        assert_eq!(
-            read_line(&mut reader, &mut line, 100).await.expect("read"),
-            Line::Read
-        );
-        assert_eq!(line, b"abcdef\n");
-        line.clear();
-        assert_eq!(
-            read_line(&mut reader, &mut line, 100).await.expect("read"),
-            Line::Read
-        );
-        assert_eq!(line, b"last");
-        line.clear();
-        assert_eq!(
-            read_line(&mut reader, &mut line, 100).await.expect("read"),
-            Line::End
-        );
-    }
-}

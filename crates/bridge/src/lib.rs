@@ -16,6 +16,7 @@ mod background;
 mod child;
 mod files;
 mod http;
+mod lines;
 mod log;
 mod process;
 pub mod proxy;

@@ -1,16 +1,152 @@
-//! The bridge's log (`<hash>.bridge.log`): what goes into it is clipped, so
-//! no message of a server — a line of its stdout that is no JSON-RPC, a
-//! message nobody waits for — puts megabytes into one line.
+//! The bridge's log (`<hash>.bridge.log`), bounded two ways. What goes into
+//! it is clipped, so no message of a server — a line of its stdout or stderr,
+//! a message nobody waits for — puts megabytes into one line. And the file
+//! itself is kept under [`LOG_CAP`]: the server's stderr is not the log's
+//! file descriptor but a pipe the bridge reads ([`pump`]), line by line, and
+//! once the file passes the cap its oldest part goes, the newest
+//! [`LOG_KEEP`] bytes kept behind a line saying so (checked after every
+//! line of the server's and every second for the bridge's own messages,
+//! which reach the file through its stderr). The newest lines are what
+//! explains a failure; a log that only grows fills the disk of a bridge
+//! left running for days.
+
+use std::{
+    fs::File,
+    io::{BufReader, Write},
+    os::unix::fs::FileExt as _,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+};
+
+use crate::lines::{Line, read_line_blocking, skip_line};
 
 /// The most characters of a server's text one log line carries.
 pub(crate) const LINE_CHARS: usize = 2_000;
+/// The log's size past which its oldest part goes.
+pub(crate) const LOG_CAP: u64 = 4 << 20;
+/// What is kept of the log when it passes [`LOG_CAP`]: its newest bytes.
+pub(crate) const LOG_KEEP: u64 = 1 << 20;
+/// The most bytes of one line of the server's stderr read (it is clipped to
+/// [`LINE_CHARS`] anyway; four bytes a character at most).
+const STDERR_LINE_BYTES: usize = LINE_CHARS * 4;
 
 /// `text` as a log line shows it: at most [`LINE_CHARS`] characters, and
 /// when it was longer, how long it was.
 pub(crate) fn clipped(text: &str) -> String {
+    clipped_of(text, text.len())
+}
+
+/// [`clipped`] for the start of a text of `total` bytes.
+fn clipped_of(text: &str, total: usize) -> String {
     match text.char_indices().nth(LINE_CHARS) {
-        None => text.to_owned(),
-        Some((end, _)) => format!("{}… ({} bytes in all)", &text[..end], text.len()),
+        None if total <= text.len() => text.to_owned(),
+        None => format!("{text}… ({total} bytes in all)"),
+        Some((end, _)) => format!("{}… ({total} bytes in all)", &text[..end]),
+    }
+}
+
+/// The log file, appended to, kept under [`LOG_CAP`].
+pub(crate) struct Log {
+    path: PathBuf,
+    file: Mutex<File>,
+}
+
+impl Log {
+    /// Opens the log at `path` (already made, private, by the bridge).
+    pub(crate) fn open(path: &Path) -> std::io::Result<Arc<Self>> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(path)?;
+        Ok(Arc::new(Self {
+            path: path.to_owned(),
+            file: Mutex::new(file),
+        }))
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `line` (and a newline) in one write, then keeps the log bounded.
+    fn write_line(&self, line: &str) {
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        if let Ok(mut file) = self.file.lock() {
+            let _ = file.write_all(&bytes);
+            let _ = keep_bounded(&mut file);
+        }
+    }
+
+    /// Drops the log's oldest part if it has passed [`LOG_CAP`].
+    pub(crate) fn keep_bounded(&self) {
+        if let Ok(mut file) = self.file.lock() {
+            let _ = keep_bounded(&mut file);
+        }
+    }
+}
+
+fn keep_bounded(file: &mut File) -> std::io::Result<()> {
+    let len = file.metadata()?.len();
+    if len <= LOG_CAP {
+        return Ok(());
+    }
+    let from = len - LOG_KEEP;
+    let mut tail = vec![0; LOG_KEEP as usize];
+    let mut read = 0;
+    while read < tail.len() {
+        match file.read_at(&mut tail[read..], from + read as u64)? {
+            0 => break,
+            n => read += n,
+        }
+    }
+    tail.truncate(read);
+    // From the first whole line on.
+    let start = tail.iter().position(|&b| b == b'\n').map_or(0, |at| at + 1);
+    file.set_len(0)?;
+    let note = format!(
+        "[the log passed {} MiB: its older lines were dropped, the newest kept]\n",
+        LOG_CAP >> 20
+    );
+    file.write_all(note.as_bytes())?;
+    file.write_all(&tail[start..])
+}
+
+/// Writes each line of the server's stderr to `log`, clipped, on a thread of
+/// its own, until the server closes its stderr.
+pub(crate) fn pump(stderr: std::process::ChildStderr, log: Arc<Log>) {
+    let run = move || {
+        let mut reader = BufReader::with_capacity(64 * 1024, stderr);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let (text, total) = match read_line_blocking(&mut reader, &mut line, STDERR_LINE_BYTES)
+            {
+                Ok(Line::Read) => {
+                    let text = String::from_utf8_lossy(&line);
+                    let text = text.trim_end_matches(['\n', '\r']).to_owned();
+                    let total = text.len();
+                    (text, total)
+                }
+                Ok(Line::TooLong) => {
+                    let mut skipped = 0;
+                    if skip_line(&mut reader, &mut skipped).is_err() {
+                        break;
+                    }
+                    let total = line.len() + skipped;
+                    (String::from_utf8_lossy(&line).into_owned(), total)
+                }
+                Ok(Line::End) | Err(_) => break,
+            };
+            log.write_line(&clipped_of(&text, total));
+        }
+    };
+    if let Err(e) = std::thread::Builder::new()
+        .name("server-stderr".into())
+        .spawn(run)
+    {
+        tracing::warn!("cannot read the server's stderr: {e}");
     }
 }
 
@@ -29,5 +165,28 @@ mod tests {
             "{line}"
         );
         assert_eq!(clipped(&"x".repeat(LINE_CHARS)), "x".repeat(LINE_CHARS));
+        assert_eq!(clipped_of("abc", 10), "abc… (10 bytes in all)");
+    }
+
+    #[test]
+    fn past_the_cap_the_log_keeps_its_newest_lines() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("x.bridge.log");
+        std::fs::write(&path, "").expect("log");
+        let log = Log::open(&path).expect("open");
+        let lines = (LOG_CAP / 20) * 2;
+        for n in 0..lines {
+            log.write_line(&format!("line {n:>13}"));
+        }
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.len() as u64 <= LOG_CAP, "{} bytes", text.len());
+        assert!(
+            text.starts_with("[the log passed 4 MiB: its older lines were dropped"),
+            "{}",
+            &text[..200]
+        );
+        assert!(text.ends_with(&format!("line {:>13}\n", lines - 1)));
+        // Whole lines only after the note.
+        assert!(text.lines().skip(1).all(|l| l.len() == 18), "a cut line");
     }
 }

@@ -19,6 +19,7 @@ use crate::{
     child::{Ended, Server},
     files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar},
     http::{self, Bridge},
+    log::Log,
     relay::Relay,
 };
 
@@ -47,13 +48,32 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         .map_err(serve_error)?;
     let files = BridgeFiles::beside(claimed.lockfile_path());
     start_log(&files)?;
+    let log = Log::open(&files.log).map_err(|e| {
+        Error::internal(format!(
+            "cannot write the log `{}`: {e}",
+            files.log.display()
+        ))
+    })?;
+    // The bridge's own messages reach the log through its stderr: the log is
+    // kept bounded for them too.
+    let keeper = tokio::spawn({
+        let log = log.clone();
+        async move {
+            let mut every = tokio::time::interval(Duration::from_secs(1));
+            loop {
+                every.tick().await;
+                log.keep_bounded();
+            }
+        }
+    });
     tracing::info!(
         "bridge for `{}` starting `{}`",
         claimed.project(),
         words(&options.command).join(" ")
     );
     let relay = Relay::new();
-    let server = Server::start(&options.command, &files.log, &relay).await?;
+    let server = Server::start(&options.command, &log, &relay).await;
+    let server = server.inspect_err(|_| keeper.abort())?;
     let bridge = Bridge::new(relay.clone(), server.initialized.clone());
     let sidecar = Sidecar {
         schema: SIDECAR_SCHEMA.to_owned(),
@@ -72,7 +92,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         server,
         Supervised {
             command: options.command.clone(),
-            log: files.log.clone(),
+            log,
             relay: relay.clone(),
             bridge: bridge.clone(),
         },
@@ -96,6 +116,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     // `bridge stop` waits for) the server is gone too.
     shutdown.cancel();
     let _ = supervisor.await;
+    keeper.abort();
     crate::files::withdraw(&files.sidecar, sidecar.pid);
     let served = served.map(Announced::withdraw).map_err(serve_error);
     tracing::info!("bridge stopped");
@@ -105,7 +126,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
 /// What the supervisor needs to start the server again.
 struct Supervised {
     command: Vec<OsString>,
-    log: PathBuf,
+    log: Arc<Log>,
     relay: Relay,
     bridge: Arc<Bridge>,
 }

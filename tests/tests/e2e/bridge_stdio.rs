@@ -838,3 +838,38 @@ fn one_client_can_neither_cancel_nor_answer_for_another() {
     );
     bridge.stop();
 }
+
+#[test]
+fn a_server_that_floods_its_stderr_leaves_a_bounded_log_with_its_newest_lines() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    // About 8 MB of stderr, then a line of 100,000 characters and a last line.
+    let out = bridge.mur(&[
+        "--timeout",
+        "60000",
+        "call",
+        "stderr",
+        "--args",
+        r#"{"n":150000}"#,
+    ]);
+    assert_eq!(out.tool_text(0), "wrote stderr", "{out}");
+    // The bridge reads the server's stderr on its own: the last line comes soon.
+    let log = wait_until("the server's last line in the log", || {
+        let log = bridge.log();
+        log.contains("END-OF-FLOOD").then_some(log)
+    });
+    assert!(log.len() <= 4 << 20, "the log has {} bytes", log.len());
+    assert!(
+        log.contains("[the log passed 4 MiB: its older lines were dropped, the newest kept]"),
+        "{}",
+        &log[..log.len().min(300)]
+    );
+    assert!(
+        log.contains(&format!(
+            "{}… (100000 bytes in all)\nEND-OF-FLOOD\n",
+            "x".repeat(100)
+        )),
+        "the newest lines, the long one clipped"
+    );
+    bridge.stop();
+}
