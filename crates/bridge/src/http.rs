@@ -8,12 +8,21 @@
 //! `server/discover` are answered from what it said then, and requests of
 //! either revision (the 2026-07-28 form carries its context in `_meta`,
 //! which is taken off here) go to the server as they are.
+//!
+//! A request the server never answers is not held forever: after
+//! [`REQUEST_LIMIT`] its client gets a JSON-RPC error and the server is told
+//! to cancel it. And no more than [`MAX_IN_FLIGHT`] requests wait for the
+//! server at once — past that a request is refused at once — so hung
+//! requests never hold every connection the endpoint takes (256): the probe
+//! (GET) and answers to the server's questions still get through.
 
 use std::{
     convert::Infallible,
     sync::{Arc, RwLock},
     time::Duration,
 };
+
+use tokio::time::Instant;
 
 use axum::{
     body::Bytes,
@@ -34,6 +43,19 @@ const INVALID_REQUEST: i64 = -32600;
 const RESTART_WAIT: Duration = Duration::from_secs(30);
 /// How long the bridge waits for the server to take a new log level.
 const SET_LEVEL_LIMIT: Duration = Duration::from_secs(5);
+/// The longest the bridge waits for the server to answer one request, from
+/// when it is sent to its answer (progress and questions included). `mur`
+/// bounds its own calls (`--timeout`, 10 s by default, as long as the caller
+/// likes); this is the bridge's bound for a server that never answers, so
+/// generous that no call a person waits for reaches it: the bridge's own
+/// default idle time, 10 minutes.
+pub(crate) const REQUEST_LIMIT: Duration = Duration::from_secs(600);
+/// Requests waiting for the server at most: half the connections the
+/// endpoint takes (256), so that requests the server leaves hanging never
+/// take them all — the probe, a client's answer to a question and any other
+/// short request still get a connection (the endpoint closes the longest
+/// idle one to make room).
+pub(crate) const MAX_IN_FLIGHT: usize = 128;
 /// The `_meta` keys of the 2026-07-28 form (protocol version, client info
 /// and capabilities, log level): the bridge's, not the server's, to read.
 const MODERN_META_PREFIX: &str = "io.modelcontextprotocol/";
@@ -45,6 +67,8 @@ pub(crate) struct Bridge {
     initialized: RwLock<Value>,
     /// The log level last set on the server (set again after a restart).
     log_level: Mutex<Option<String>>,
+    /// How long a request may wait for the server ([`REQUEST_LIMIT`]).
+    request_limit: Duration,
 }
 
 impl Bridge {
@@ -53,6 +77,7 @@ impl Bridge {
             relay,
             initialized: RwLock::new(initialized),
             log_level: Mutex::new(None),
+            request_limit: REQUEST_LIMIT,
         })
     }
 
@@ -146,6 +171,17 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
         "server/discover" => return rpc_result(id, discover(&bridge.initialized())),
         _ => {}
     }
+    if bridge.relay.in_flight() >= MAX_IN_FLIGHT {
+        return rpc_error(
+            StatusCode::OK,
+            id,
+            INTERNAL_ERROR,
+            &format!(
+                "the stdio server has {MAX_IN_FLIGHT} requests in flight, the most the bridge holds; try again once one has ended"
+            ),
+        );
+    }
+    let deadline = Instant::now() + bridge.request_limit;
     let mut params = params;
     let level = take_modern_meta(&mut params);
     if bridge.relay.writer_within(RESTART_WAIT).await.is_none() {
@@ -159,27 +195,34 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
     if let Some(level) = level {
         set_level(bridge, &level).await;
     }
-    let (message, sent) = bridge.relay.register(id, method, params, false);
+    let (message, sent) = bridge.relay.register(id.clone(), method, params, false);
     bridge.relay.send(&message);
-    respond(bridge.relay.clone(), sent).await
+    let watched = Watched {
+        relay: bridge.relay.clone(),
+        sent,
+        done: false,
+        client_id: id,
+        deadline,
+        limit: bridge.request_limit,
+    };
+    respond(watched).await
 }
 
 /// The answer alone as JSON; anything before it turns the response into an
 /// event stream, which ends with the answer.
-async fn respond(relay: Relay, sent: Sent) -> Response {
-    let mut watched = Watched {
-        relay,
-        sent,
-        done: false,
-    };
-    let Some(first) = watched.sent.messages.recv().await else {
-        watched.done = true;
-        return rpc_error(
-            StatusCode::OK,
-            Value::Null,
-            INTERNAL_ERROR,
-            "the bridge lost the request",
-        );
+async fn respond(mut watched: Watched) -> Response {
+    let first = match watched.next().await {
+        Next::Message(first) => first,
+        Next::TimedOut(answer) => return (StatusCode::OK, axum::Json(answer)).into_response(),
+        Next::Lost => {
+            watched.done = true;
+            return rpc_error(
+                StatusCode::OK,
+                Value::Null,
+                INTERNAL_ERROR,
+                "the bridge lost the request",
+            );
+        }
     };
     if is_answer(&first) {
         watched.done = true;
@@ -188,14 +231,20 @@ async fn respond(relay: Relay, sent: Sent) -> Response {
     Sse::new(event_stream(first, watched)).into_response()
 }
 
-/// `first`, then every message of the request up to and including its answer.
+/// `first`, then every message of the request up to and including its
+/// answer (or, past the bridge's bound, an error answer of its own).
 fn event_stream(
     first: Value,
     watched: Watched,
 ) -> impl Stream<Item = Result<Event, Infallible>> + Send {
     let rest = stream::unfold(Some(watched), |state| async move {
         let mut watched = state?;
-        let message = watched.sent.messages.recv().await?;
+        let message = match watched.next().await {
+            Next::Message(message) => message,
+            // Dropped now, not done: the server is told to cancel.
+            Next::TimedOut(answer) => return Some((answer, None)),
+            Next::Lost => return None,
+        };
         if is_answer(&message) {
             watched.done = true;
             return Some((message, None));
@@ -208,11 +257,46 @@ fn event_stream(
 }
 
 /// A request in flight on behalf of a client: if the client goes away
-/// before the answer (the response is dropped), the server is told.
+/// before the answer (the response is dropped), or the bridge gives up on
+/// it, the server is told.
 struct Watched {
     relay: Relay,
     sent: Sent,
     done: bool,
+    /// The client's id of the request, for an answer of the bridge's own.
+    client_id: Value,
+    /// When the bridge stops waiting for the server ([`REQUEST_LIMIT`]).
+    deadline: Instant,
+    limit: Duration,
+}
+
+/// What came next for a request.
+enum Next {
+    Message(Value),
+    /// The server did not answer in time: the error answer for the client.
+    TimedOut(Value),
+    /// The request was forgotten (cannot happen while it is watched).
+    Lost,
+}
+
+impl Watched {
+    async fn next(&mut self) -> Next {
+        match tokio::time::timeout_at(self.deadline, self.sent.messages.recv()).await {
+            Ok(Some(message)) => Next::Message(message),
+            Ok(None) => Next::Lost,
+            Err(_) => {
+                let why = format!(
+                    "the stdio server did not answer within {}, the longest the bridge waits; it was told to cancel the request",
+                    humantime::format_duration(self.limit)
+                );
+                tracing::warn!("request {}: {why}", self.sent.id);
+                Next::TimedOut(json!({
+                    "jsonrpc": "2.0", "id": self.client_id,
+                    "error": { "code": INTERNAL_ERROR, "message": why },
+                }))
+            }
+        }
+    }
 }
 
 impl Drop for Watched {
@@ -337,5 +421,82 @@ mod tests {
             found["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
             "everything"
         );
+    }
+
+    /// A bridge whose server takes requests and answers none, waiting `limit`
+    /// for each; and what the server was sent.
+    fn unanswering(limit: Duration) -> (Arc<Bridge>, tokio::sync::mpsc::UnboundedReceiver<String>) {
+        let relay = Relay::new();
+        let (to_server, server) = tokio::sync::mpsc::unbounded_channel();
+        relay.attach(Some(to_server));
+        let mut bridge = Bridge::new(relay, json!({ "capabilities": {} }));
+        Arc::get_mut(&mut bridge).expect("one owner").request_limit = limit;
+        (bridge, server)
+    }
+
+    async fn body_of(response: Response) -> String {
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("a body");
+        String::from_utf8(bytes.to_vec()).expect("utf-8")
+    }
+
+    fn sent(server: &mut tokio::sync::mpsc::UnboundedReceiver<String>) -> Vec<Value> {
+        std::iter::from_fn(|| server.try_recv().ok())
+            .map(|line| serde_json::from_str(&line).expect("json"))
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_request_the_server_never_answers_ends_with_an_error_and_a_cancel() {
+        let (bridge, mut server) = unanswering(Duration::from_millis(50));
+        let response = request(&bridge, "tools/call", json!(7), None).await;
+        let answer: Value = serde_json::from_str(&body_of(response).await).expect("json");
+        assert_eq!(answer["id"], 7);
+        assert_eq!(
+            answer["error"]["message"],
+            "the stdio server did not answer within 50ms, the longest the bridge waits; it was told to cancel the request"
+        );
+        let sent = sent(&mut server);
+        assert_eq!(sent[0]["method"], "tools/call");
+        assert_eq!(sent[1]["method"], "notifications/cancelled");
+        assert_eq!(sent[1]["params"]["requestId"], sent[0]["id"]);
+        assert_eq!(bridge.relay.in_flight(), 0);
+
+        // Once it streams (a log message came first), the stream ends with the error.
+        let pending = tokio::spawn({
+            let bridge = bridge.clone();
+            async move { body_of(request(&bridge, "tools/call", json!(8), None).await).await }
+        });
+        while bridge.relay.in_flight() == 0 {
+            tokio::task::yield_now().await;
+        }
+        bridge.relay.route(
+            json!({ "jsonrpc": "2.0", "method": "notifications/message", "params": { "level": "info", "data": "x" } }),
+            10,
+        );
+        let body = pending.await.expect("the request");
+        let last = body.lines().filter_map(|l| l.strip_prefix("data: ")).last();
+        let last: Value = serde_json::from_str(last.expect("events")).expect("json");
+        assert_eq!(
+            (last["id"].clone(), last["error"]["code"].clone()),
+            (json!(8), json!(INTERNAL_ERROR))
+        );
+    }
+
+    #[tokio::test]
+    async fn past_the_cap_on_requests_in_flight_a_request_is_refused_at_once() {
+        let (bridge, _server) = unanswering(REQUEST_LIMIT);
+        let held: Vec<_> = (0..MAX_IN_FLIGHT)
+            .map(|n| bridge.relay.register(json!(n), "tools/call", None, false))
+            .collect();
+        let response = request(&bridge, "tools/call", json!("one more"), None).await;
+        let answer: Value = serde_json::from_str(&body_of(response).await).expect("json");
+        assert_eq!(answer["id"], "one more");
+        assert_eq!(
+            answer["error"]["message"],
+            "the stdio server has 128 requests in flight, the most the bridge holds; try again once one has ended"
+        );
+        drop(held);
     }
 }

@@ -245,6 +245,15 @@ impl Relay {
         (busy, state.last_activity)
     }
 
+    /// How many client requests are in flight.
+    pub(crate) fn in_flight(&self) -> usize {
+        self.state()
+            .pending
+            .values()
+            .filter(|p| !p.internal)
+            .count()
+    }
+
     /// Registers `method` and returns the request to write (with the
     /// bridge's id and progress token) and where its messages will arrive.
     pub(crate) fn register(

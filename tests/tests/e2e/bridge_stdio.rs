@@ -873,3 +873,38 @@ fn a_server_that_floods_its_stderr_leaves_a_bounded_log_with_its_newest_lines() 
     );
     bridge.stop();
 }
+
+#[test]
+fn requests_the_server_never_answers_do_not_lock_out_the_probe() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    let endpoint = bridge.line["endpoint"]
+        .as_str()
+        .expect("endpoint")
+        .to_owned();
+    // 300 calls the server never answers, more than the 256 connections the
+    // endpoint takes: past 128 in flight the bridge refuses them at once.
+    let hang = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                       "params": { "name": "hang", "arguments": {} } });
+    let mut hung: Vec<_> = (0..300).map(|_| post_unread(&endpoint, &hang)).collect();
+    let refused = read_until(
+        hung.last_mut().expect("a connection"),
+        "the most the bridge holds",
+    );
+    assert!(
+        refused.contains("the stdio server has 128 requests in flight, the most the bridge holds"),
+        "{refused}"
+    );
+    // The session still answers its probe: `session list` finds it live.
+    let list = wait_until("the probe to answer", || {
+        let list = sb.mur(&["devtools", "session", "list"]);
+        (list.code == 0 && list.stderr.is_empty()).then_some(list)
+    });
+    assert_eq!(
+        list.json_lines(),
+        std::slice::from_ref(&bridge.line),
+        "{list}"
+    );
+    drop(hung);
+    bridge.stop();
+}
