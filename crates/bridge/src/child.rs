@@ -204,7 +204,7 @@ async fn read_messages(stdout: pipe::Receiver, relay: Relay, broken: mpsc::Sende
             Ok(Line::Read) => {}
             Ok(Line::TooLong) => {
                 let why = format!(
-                    "wrote a message of more than {} MiB, the most the bridge reads",
+                    "wrote a message of more than {} MiB (the most the bridge reads)",
                     MAX_MESSAGE_BYTES >> 20
                 );
                 tracing::warn!("the server {why}; stopping it");

@@ -683,7 +683,7 @@ fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are
     // flight fails, saying why, and the server is started again.
     let out = bridge.mur(&["--timeout", "60000", "call", "noeol"]);
     out.assert_code(5).assert_stderr_contains(
-        "the stdio server wrote a message of more than 64 MiB, the most the bridge reads",
+        "the stdio server wrote a message of more than 64 MiB (the most the bridge reads)",
     );
     let out = bridge.mur(&["call", "count"]);
     out.assert_code(0);
