@@ -476,7 +476,10 @@ mod tests {
             10,
         );
         let body = pending.await.expect("the request");
-        let last = body.lines().filter_map(|l| l.strip_prefix("data: ")).next_back();
+        let last = body
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .next_back();
         let last: Value = serde_json::from_str(last.expect("events")).expect("json");
         assert_eq!(
             (last["id"].clone(), last["error"]["code"].clone()),
