@@ -25,27 +25,10 @@ pub(crate) async fn read_line(
 ) -> std::io::Result<Line> {
     loop {
         let buffered = reader.fill_buf().await?;
-        if buffered.is_empty() {
-            return Ok(if line.is_empty() {
-                Line::End
-            } else {
-                Line::Read
-            });
-        }
-        let (take, done) = match buffered.iter().position(|&b| b == b'\n') {
-            Some(at) => (at + 1, true),
-            None => (buffered.len(), false),
-        };
-        let room = limit.saturating_sub(line.len());
-        if take > room {
-            line.extend_from_slice(&buffered[..room]);
-            reader.consume(room);
-            return Ok(Line::TooLong);
-        }
-        line.extend_from_slice(&buffered[..take]);
-        reader.consume(take);
-        if done {
-            return Ok(Line::Read);
+        let (used, read) = take(buffered, line, limit);
+        reader.consume(used);
+        if let Some(read) = read {
+            return Ok(read);
         }
     }
 }
@@ -62,29 +45,33 @@ pub(crate) fn read_line_blocking(
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        if buffered.is_empty() {
-            return Ok(if line.is_empty() {
-                Line::End
-            } else {
-                Line::Read
-            });
-        }
-        let (take, done) = match buffered.iter().position(|&b| b == b'\n') {
-            Some(at) => (at + 1, true),
-            None => (buffered.len(), false),
-        };
-        let room = limit.saturating_sub(line.len());
-        if take > room {
-            line.extend_from_slice(&buffered[..room]);
-            input.consume(room);
-            return Ok(Line::TooLong);
-        }
-        line.extend_from_slice(&buffered[..take]);
-        input.consume(take);
-        if done {
-            return Ok(Line::Read);
+        let (used, read) = take(buffered, line, limit);
+        input.consume(used);
+        if let Some(read) = read {
+            return Ok(read);
         }
     }
+}
+
+/// One step of reading a line, the same for both readers: what of `buffered`
+/// (the reader's buffer; empty at the end) goes into `line`, how much of it
+/// was used, and the line's end when this step reached it.
+fn take(buffered: &[u8], line: &mut Vec<u8>, limit: usize) -> (usize, Option<Line>) {
+    if buffered.is_empty() {
+        let end = if line.is_empty() { Line::End } else { Line::Read };
+        return (0, Some(end));
+    }
+    let (wanted, done) = match buffered.iter().position(|&b| b == b'\n') {
+        Some(at) => (at + 1, true),
+        None => (buffered.len(), false),
+    };
+    let room = limit.saturating_sub(line.len());
+    if wanted > room {
+        line.extend_from_slice(&buffered[..room]);
+        return (room, Some(Line::TooLong));
+    }
+    line.extend_from_slice(&buffered[..wanted]);
+    (wanted, done.then_some(Line::Read))
 }
 
 /// Reads past the next newline (or to the end), keeping nothing; adds the

@@ -383,10 +383,12 @@ fn result(id: &Value, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
 }
 
-/// An error's message and its `hint:` lines, as mur prints them: the agent behind the
-/// proxy reads the fix too (`choose one with `--project PATH``).
+/// An error's message, its list (the sessions to choose from) and its `hint:`
+/// lines, as mur prints them: the agent behind the proxy reads the fix too
+/// (`choose one with `--project PATH``).
 fn with_hints(e: &mur_core::Error) -> String {
     std::iter::once(e.message().to_owned())
+        .chain(e.list().iter().map(|row| format!("  {row}")))
         .chain(e.hints().iter().map(|hint| format!("hint: {hint}")))
         .collect::<Vec<_>>()
         .join("\n")

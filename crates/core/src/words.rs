@@ -7,7 +7,7 @@
 /// one: `bmup` → `bump`). Jaro alone finds short words alike that share a few
 /// letters: `call` was "did you mean `scroll`?", `nosuch` `focus`.
 pub fn nearest<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item = S>) -> Option<S> {
-    let edits = (typed.chars().count() + 2) / 3;
+    let edits = typed.chars().count().div_ceil(3);
     words
         .into_iter()
         .filter(|word| word.as_ref() != typed)

@@ -199,6 +199,9 @@ fn with_no_session_each_request_gets_an_error_naming_why() {
             && message.ends_with("\nhint: choose one with `--project PATH` or `--endpoint URL`"),
         "{out}"
     );
+    // The sessions themselves, one line each, as mur lists them.
+    let listed = message.lines().filter(|l| l.starts_with("  ") && l.contains("(pid ")).count();
+    assert_eq!(listed, 2, "{message}");
 }
 
 #[test]
