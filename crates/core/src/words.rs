@@ -3,15 +3,19 @@
 
 /// The word of `words` most like `typed`, when one is close enough: clap's
 /// measure (Jaro similarity) and bound, as for its "a similar subcommand exists",
-/// and no more than a typo's edits away (a third of the word's letters, at least
-/// one: `bmup` → `bump`). Jaro alone finds short words alike that share a few
-/// letters: `call` was "did you mean `scroll`?", `nosuch` `focus`.
+/// and either no more than a typo's edits away (a third of the word's letters, at
+/// least one: `bmup` → `bump`) or the start of it (`--comp` → `--component`).
+/// Jaro alone finds short words alike that share a few letters: `call` was "did
+/// you mean `scroll`?", `nosuch` `focus`.
 pub fn nearest<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item = S>) -> Option<S> {
-    let edits = typed.chars().count().div_ceil(3);
+    let edits = typed.chars().count().div_ceil(3).max(1);
+    let near = |word: &str| {
+        (typed.chars().count() >= 3 && word.starts_with(typed))
+            || strsim::osa_distance(typed, word) <= edits
+    };
     words
         .into_iter()
-        .filter(|word| word.as_ref() != typed)
-        .filter(|word| strsim::osa_distance(typed, word.as_ref()) <= edits.max(1))
+        .filter(|word| word.as_ref() != typed && near(word.as_ref()))
         .map(|word| (strsim::jaro(typed, word.as_ref()), word))
         .filter(|(likeness, _)| *likeness > 0.7)
         .max_by(|a, b| a.0.total_cmp(&b.0))
@@ -54,5 +58,6 @@ mod tests {
         assert_eq!(nearest("nosuch", ["focus"]), None);
         assert_eq!(nearest("bmup", ["bump"]), Some("bump"));
         assert_eq!(nearest("exportodos", ["export-todos"]), Some("export-todos"));
+        assert_eq!(nearest("--comp", ["--component"]), Some("--component"));
     }
 }

@@ -186,10 +186,18 @@ async fn lookup(
 ) -> Result<std::result::Result<Found, Unknown>> {
     let session = match Session::resolve(settings).await {
         Ok(session) => session,
-        // Most likely a typo: the error says so first, then why no tool list was read.
-        Err(e) if e.kind() == Kind::NoSession => {
+        // Near an installed verb or a command of mur's: most likely a typo, said first,
+        // then why no tool list was read.
+        Err(e) if e.kind() == Kind::NoSession && nearest_word(name, &[]).is_some() => {
             return Ok(Err(Unknown::Unread(
                 "no devtools session is running to look for a tool of that name".to_owned(),
+            )));
+        }
+        // Else the word may well be a tool of the app that is not running: no session
+        // (exit 4, "start the app"), as for a named verb or `call`.
+        Err(e) if e.kind() == Kind::NoSession => {
+            return Err(e.with_first_hint(format!(
+                "`{name}` is no installed verb: a tool's verb is looked up in the session once one runs"
             )));
         }
         // Which session is meant is not known, and the word may well be a tool of

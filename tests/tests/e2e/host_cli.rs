@@ -83,11 +83,11 @@ fn a_bad_timeout_is_a_usage_error() {
 }
 
 #[test]
-fn an_unknown_verb_exits_1_pointing_at_verbs_list() {
-    let out = Sandbox::new().mur(&["devtools", "frobnicate", "#x"]);
+fn a_mistyped_verb_exits_1_pointing_at_verbs_list() {
+    let out = Sandbox::new().mur(&["devtools", "sesion", "#x"]);
     out.assert_code(1);
     assert_eq!(out.stdout, "");
-    out.assert_stderr_starts_with("error: unknown verb `frobnicate`\n");
+    out.assert_stderr_starts_with("error: unknown verb `sesion`\nhint: did you mean `session`?\n");
     out.assert_stderr_contains("`mur devtools verbs list`");
     // The word need not be a tool's name, and with no session `call` could not run.
     assert!(!out.stderr.contains("devtools call"), "{out}");
@@ -200,9 +200,12 @@ fn host_options_work_before_devtools_too() {
 fn a_word_quoted_in_an_error_cannot_forge_a_line_of_murs() {
     let sb = Sandbox::new();
     let out = sb.devtools(&["x\nerror: forged\u{1b}[2J"]);
-    out.assert_code(1);
-    let first = out.stderr.lines().next().unwrap_or_default();
-    assert_eq!(first, "error: unknown verb `x\\x0aerror: forged\\x1b[2J`");
+    out.assert_code(4);
+    let second = out.stderr.lines().nth(1).unwrap_or_default();
+    assert!(
+        second.starts_with("hint: `x\\x0aerror: forged\\x1b[2J` is no installed verb"),
+        "{out}"
+    );
     assert_eq!(
         out.stderr.lines().filter(|l| l.starts_with("error:")).count(),
         1,

@@ -281,15 +281,21 @@ fn a_named_verb_shadows_the_derived_one() {
     );
 }
 
+/// A word near no installed verb may be a tool of the app that is not running: that
+/// is no session (exit 4, "start the app"), as for a named verb or `call`. Before, it
+/// was exit 1 "unknown verb", and a script (or an agent) took the app's own tool,
+/// `get-sum`, for one that does not exist.
 #[test]
-fn an_unknown_name_without_a_session_is_still_an_unknown_verb() {
-    let out = Sandbox::new().mur(&["devtools", "frobnicate"]);
-    out.assert_code(1);
-    assert_eq!(
-        out.stderr,
-        "error: unknown verb `frobnicate`\n\
-         hint: `mur devtools verbs list` shows the installed verbs\n\
-         hint: no devtools session is running to look for a tool of that name\n"
+fn a_name_without_a_session_is_no_session_unless_it_is_a_typo() {
+    let out = Sandbox::new().mur(&["devtools", "get-sum", "--a", "1"]);
+    out.assert_code(4);
+    assert!(
+        out.stderr.starts_with(
+            "error: no running devtools session found\n\
+             hint: `get-sum` is no installed verb: a tool's verb is looked up in the session once one runs\n\
+             hint: start the app with devtools enabled"
+        ),
+        "{out}"
     );
 }
 
