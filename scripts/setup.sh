@@ -41,7 +41,7 @@ echo "==> mur devtools verbs add --force plugins/target/wasm32-unknown-unknown/r
 "$bin_dir/mur" devtools verbs add --force plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm
 
 echo
-echo "installed $("$bin_dir/mur" --version) at $bin_dir/mur, with $("$bin_dir/mur" devtools verbs list --json | grep -o '"name"' | wc -l | tr -d ' ') verbs"
+echo "installed $("$bin_dir/mur" --version) at $bin_dir/mur, with $("$bin_dir/mur" devtools verbs list | tail -n +2 | wc -l | tr -d ' ') verbs"
 case ":$PATH:" in
     *":$bin_dir:"*) ;;
     *) echo "hint: $bin_dir is not on your PATH; add it: export PATH=\"$bin_dir:\$PATH\"" ;;

@@ -5,9 +5,9 @@
 #   bash scripts/tour.sh
 #
 # Needs only a Rust toolchain (rustup adds the wasm32-unknown-unknown target when missing).
-# Everything runs in a private sandbox (XDG_RUNTIME_DIR, XDG_DATA_HOME and
-# XDG_CACHE_HOME in a temporary directory, removed on exit), so your own sessions
-# and installed verbs are neither seen nor touched. The screenshot is kept at
+# Everything runs in a private sandbox (XDG_RUNTIME_DIR, XDG_DATA_HOME, XDG_CACHE_HOME
+# and XDG_STATE_HOME in a temporary directory, removed on exit), so your own sessions,
+# installed verbs and usage log are neither seen nor touched. The screenshot is kept at
 # target/tour/tour.png. Exits 0 when every step behaved as shown.
 set -euo pipefail
 
@@ -32,7 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 echo "${dim}the tour runs in a private sandbox ($sandbox), removed on exit; your own sessions and verbs are untouched${reset}"
-export XDG_RUNTIME_DIR="$sandbox/run" XDG_DATA_HOME="$sandbox/data" XDG_CACHE_HOME="$sandbox/cache"
+export XDG_RUNTIME_DIR="$sandbox/run" XDG_DATA_HOME="$sandbox/data" XDG_CACHE_HOME="$sandbox/cache" XDG_STATE_HOME="$sandbox/state"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 lock_dir="$XDG_RUNTIME_DIR/reactor-devtools"
 

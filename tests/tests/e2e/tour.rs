@@ -15,11 +15,13 @@ fn target_dir() -> PathBuf {
 }
 
 /// Runs the tour with the real environment (it needs cargo and rustup), its
-/// output captured, building into this test's target directory.
-fn run_tour() -> Output {
+/// output captured, building into this test's target directory; the user's
+/// state directory is `state`, which the tour must leave alone.
+fn run_tour(state: &Path) -> Output {
     let mut tour = Command::new("bash");
     tour.arg(repo_root().join("scripts/tour.sh"))
         .env("CARGO_TARGET_DIR", target_dir())
+        .env("XDG_STATE_HOME", state)
         .env_remove("NO_COLOR")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -95,11 +97,16 @@ fn assert_clean_run(out: &Output) {
 fn the_tour_runs_clean_twice_in_a_row() {
     let png = target_dir().join("tour/tour.png");
     let _ = std::fs::remove_file(&png);
-    let first = run_tour();
+    let state = tempfile::tempdir().expect("state dir");
+    let first = run_tour(state.path());
     assert_clean_run(&first);
     assert_png(&png);
+    // Before, every call of the tour was recorded in the user's own usage log,
+    // which `usage report` and `verbs prune` then judged verbs by.
+    let touched: Vec<_> = std::fs::read_dir(state.path()).expect("state").collect();
+    assert!(touched.is_empty(), "the tour wrote into the user's state directory: {touched:?}");
     std::fs::remove_file(&png).expect("remove the first PNG");
-    let second = run_tour();
+    let second = run_tour(state.path());
     assert_clean_run(&second);
     assert_png(&png);
     assert_ne!(
