@@ -791,14 +791,11 @@ fn mcp_tool(spec: &ToolSpec) -> Tool {
     .with_annotations(annotations)
 }
 
-/// MCP requires an object schema; a spec without one accepts any object.
+/// The spec's schema, an object schema since `ToolSet::add` made it one.
 fn schema_object(schema: &Value) -> JsonObject {
     match schema {
         Value::Object(object) => object.clone(),
-        _ => serde_json::json!({ "type": "object" })
-            .as_object()
-            .cloned()
-            .unwrap_or_default(),
+        _ => JsonObject::from_iter([("type".to_owned(), Value::from("object"))]),
     }
 }
 
@@ -892,6 +889,20 @@ fn error_result(error: &ToolError) -> CallToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_schemaless_tool_is_listed_with_an_object_schema() {
+        let mut tools = ToolSet::new();
+        for (name, schema) in [("schemaless", json!({})), ("null", Value::Null)] {
+            let spec = ToolSpec::new(name, "d", schema, crate::tools::ToolHints::READ_ONLY);
+            tools.add(spec, |_, _| async { Ok(ToolOutput::Json(Value::Null)) });
+        }
+        for name in ["schemaless", "null"] {
+            let listed = serde_json::to_value(mcp_tool(tools.spec(name).expect("registered")))
+                .expect("json");
+            assert_eq!(listed["inputSchema"], json!({ "type": "object" }), "{name}");
+        }
+    }
 
     #[test]
     fn a_task_ends_as_its_handler_did() {

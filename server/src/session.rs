@@ -30,6 +30,7 @@ use crate::{
 /// arguments, and this process **exits with code 0** — this function does not
 /// return in that case, so no caller can keep a second session alive by accident.
 pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeError> {
+    crate::tools::warn_about_tool_names(&tools);
     let project =
         paths::canonical_project(&options.project).map_err(|source| ServeError::Project {
             path: options.project.clone(),

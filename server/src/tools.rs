@@ -92,6 +92,23 @@ pub enum TaskSupport {
 pub const TASK_AFTER: std::time::Duration = std::time::Duration::from_millis(200);
 
 impl ToolSpec {
+    /// A tool called `name` (what `tools/call` names; the standard verbs call
+    /// fixed names, see docs/server.md), described to clients by
+    /// `description`, taking arguments of `input_schema`, with no explicit
+    /// title and no task support.
+    ///
+    /// `name` should follow MCP's tool-name guidance (2025-11-25): 1 to 128
+    /// characters, only `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`. Another name is
+    /// still served, since the guidance is a recommendation, but some clients
+    /// refuse or rename such a tool, so the session logs a warning for it when
+    /// it starts.
+    ///
+    /// `input_schema` is a JSON Schema of an object (`{"type": "object",
+    /// "properties": {…}, "required": […]}`), or `Value::Null` for "any
+    /// arguments"; an object without `type` is served with `"type": "object"`,
+    /// and [`ToolSet::add`] panics on a schema of another type. It is published
+    /// in `tools/list`, not enforced: the handler gets whatever `arguments` the
+    /// client sent (an empty object when it sent none) and checks them itself.
     pub fn new(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -124,6 +141,86 @@ impl ToolSpec {
         self.title
             .clone()
             .unwrap_or_else(|| title_from_name(&self.name))
+    }
+}
+
+/// `schema` as the object schema a tool is served with (see [`ToolSet::add`]);
+/// panics, naming the tool, on a schema that is not one.
+#[track_caller]
+fn object_schema(tool: &str, schema: Value) -> Value {
+    let mut object = match schema {
+        Value::Null => serde_json::Map::new(),
+        Value::Object(object) => object,
+        other => panic!(
+            "tool `{tool}`: its input schema is a JSON {}, not an object schema; MCP requires \
+             one (`{{\"type\": \"object\", \"properties\": {{…}}}}`, or `Value::Null` for any arguments)",
+            json_kind(&other)
+        ),
+    };
+    match object.get("type") {
+        None => {
+            object.insert("type".to_owned(), Value::from("object"));
+        }
+        Some(Value::String(kind)) if kind == "object" => {}
+        Some(other) => panic!(
+            "tool `{tool}`: its input schema has `\"type\": {other}`; a tool's arguments are \
+             an object, so MCP requires `\"type\": \"object\"`"
+        ),
+    }
+    Value::Object(object)
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Why `name` is outside MCP's tool-name guidance (2025-11-25, "Tool Names":
+/// 1 to 128 characters, only ASCII letters, digits, `_`, `-` and `.`), if it is.
+pub(crate) fn tool_name_problem(name: &str) -> Option<String> {
+    let length = name.chars().count();
+    if length == 0 {
+        return Some("is empty".to_owned());
+    }
+    if length > 128 {
+        return Some(format!("is {length} characters long (at most 128)"));
+    }
+    let mut outside: Vec<char> = Vec::new();
+    for c in name.chars() {
+        let allowed = c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+        if !allowed && !outside.contains(&c) {
+            outside.push(c);
+        }
+    }
+    if outside.is_empty() {
+        return None;
+    }
+    let listed: Vec<String> = outside.iter().map(|c| format!("{c:?}")).collect();
+    Some(format!(
+        "contains {} (only A-Z, a-z, 0-9, `_`, `-` and `.`)",
+        listed.join(", ")
+    ))
+}
+
+/// A warning on the log for each tool whose name is outside MCP's guidance:
+/// such a tool is still served (the guidance is a SHOULD), but some clients
+/// refuse or rename it. Logged when the session starts, after `run` has
+/// installed its log subscriber.
+pub(crate) fn warn_about_tool_names(tools: &ToolSet) {
+    for spec in tools.specs() {
+        if let Some(problem) = tool_name_problem(&spec.name) {
+            tracing::warn!(
+                "tool name {:?} {problem}: MCP recommends 1 to 128 characters of A-Z, a-z, 0-9, \
+                 `_`, `-` and `.`; the tool is served, but some clients refuse or rename it",
+                spec.name
+            );
+        }
     }
 }
 
@@ -161,11 +258,24 @@ impl ToolSet {
     }
 
     /// Register a tool. A later tool with the same name replaces an earlier one.
-    pub fn add<F, Fut>(&mut self, spec: ToolSpec, handler: F) -> &mut Self
+    ///
+    /// The spec's `input_schema` is served as an object schema, as MCP requires:
+    /// `Value::Null` becomes `{"type": "object"}` (any arguments), and an object
+    /// without `type` gets `"type": "object"`.
+    ///
+    /// # Panics
+    ///
+    /// When `input_schema` is neither null nor a JSON object, or names a `type`
+    /// other than `"object"` (`{"type": "string"}`): the arguments of an MCP tool
+    /// are always an object, so such a spec is a bug of the app, reported where
+    /// it registers the tool, at startup.
+    #[track_caller]
+    pub fn add<F, Fut>(&mut self, mut spec: ToolSpec, handler: F) -> &mut Self
     where
         F: Fn(Value, SessionControl) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ToolResult> + Send + 'static,
     {
+        spec.input_schema = object_schema(&spec.name, std::mem::take(&mut spec.input_schema));
         self.tools
             .retain(|(existing, _)| existing.name != spec.name);
         let handler: Handler = Arc::new(move |args, control| Box::pin(handler(args, control)));
@@ -269,5 +379,113 @@ impl ToolSet {
         control: SessionControl,
     ) -> Option<Result<PromptFuture, ToolError>> {
         self.catalog.get_prompt(name, args, control)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn registered(schema: Value) -> Value {
+        let mut tools = ToolSet::new();
+        tools.add(
+            ToolSpec::new("t", "a tool", schema, ToolHints::READ_ONLY),
+            |_, _| async { Ok(ToolOutput::Json(Value::Null)) },
+        );
+        tools.spec("t").expect("registered").input_schema.clone()
+    }
+
+    #[test]
+    fn every_registered_schema_is_an_object_schema() {
+        assert_eq!(registered(json!({})), json!({ "type": "object" }));
+        assert_eq!(registered(Value::Null), json!({ "type": "object" }));
+        let properties = json!({ "n": { "type": "integer" } });
+        assert_eq!(
+            registered(json!({ "properties": properties })),
+            json!({ "type": "object", "properties": properties })
+        );
+        let whole = json!({ "type": "object", "properties": properties, "required": ["n"] });
+        assert_eq!(registered(whole.clone()), whole);
+    }
+
+    #[test]
+    #[should_panic(expected = "tool `t`: its input schema has `\"type\": \"string\"`")]
+    fn a_schema_of_another_type_is_refused_at_registration() {
+        registered(json!({ "type": "string" }));
+    }
+
+    #[test]
+    #[should_panic(expected = "tool `t`: its input schema is a JSON array, not an object schema")]
+    fn a_schema_that_is_no_object_is_refused_at_registration() {
+        registered(json!(["object"]));
+    }
+
+    #[test]
+    fn names_outside_the_mcp_guidance_are_told_apart() {
+        for good in [
+            "click",
+            "switchComponent",
+            "DATA_EXPORT_v2",
+            "admin.tools.list",
+            "a-b",
+        ] {
+            assert_eq!(tool_name_problem(good), None, "{good}");
+        }
+        assert_eq!(tool_name_problem("").as_deref(), Some("is empty"));
+        assert_eq!(
+            tool_name_problem(&"a".repeat(129)).as_deref(),
+            Some("is 129 characters long (at most 128)")
+        );
+        assert_eq!(tool_name_problem(&"a".repeat(128)), None);
+        assert_eq!(
+            tool_name_problem("my tool, now").as_deref(),
+            Some("contains ' ', ',' (only A-Z, a-z, 0-9, `_`, `-` and `.`)")
+        );
+        assert!(tool_name_problem("user/update").is_some());
+        assert!(tool_name_problem("état").is_some());
+    }
+
+    /// The log lines written while `f` runs, through a subscriber of its own.
+    fn logged(f: impl FnOnce()) -> String {
+        #[derive(Clone, Default)]
+        struct Buffer(Arc<Mutex<Vec<u8>>>);
+        impl Write for Buffer {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().expect("buffer").extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buffer = Buffer::default();
+        let writer = buffer.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        tracing::subscriber::with_default(subscriber, f);
+        let bytes = buffer.0.lock().expect("buffer").clone();
+        String::from_utf8(bytes).expect("utf-8")
+    }
+
+    #[test]
+    fn a_tool_name_outside_the_guidance_is_warned_about() {
+        let mut tools = ToolSet::new();
+        for name in ["my tool", "fine_name"] {
+            tools.add(
+                ToolSpec::new(name, "a tool", Value::Null, ToolHints::READ_ONLY),
+                |_, _| async { Ok(ToolOutput::Json(Value::Null)) },
+            );
+        }
+        let log = logged(|| warn_about_tool_names(&tools));
+        assert_eq!(log.lines().count(), 1, "{log}");
+        assert!(log.contains("WARN"), "{log}");
+        assert!(log.contains("tool name \"my tool\" contains ' '"), "{log}");
     }
 }
