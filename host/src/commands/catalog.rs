@@ -25,6 +25,10 @@ struct Item {
     usage: String,
     spec: Option<VerbSpec>,
     annotations: Option<Value>,
+    /// Whether the session answering offers the verb's tool (`None`: no session
+    /// answered, or a host command): an installed verb of a tool the app lacks
+    /// is listed, but not as one to call.
+    offered: Option<bool>,
 }
 
 /// What the session offers, when one answers: its endpoint and tools.
@@ -38,6 +42,13 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
     let installed = VerbHost::open()?.entries().to_vec();
     let offered = offered(settings).await;
     let items = items(&installed, offered.as_ref());
+    let call_only = call_only(&installed, offered.as_ref());
+    if !call_only.is_empty() {
+        output::notice(&format!(
+            "tools reachable only as `mur devtools call NAME` (their verb names are taken): {}",
+            call_only.join(", ")
+        ));
+    }
     if as_json {
         let verbs: Vec<Value> = items.iter().map(item_json).collect();
         let exit_codes: serde_json::Map<String, Value> = EXIT_CODES
@@ -48,6 +59,7 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
             "schema": "mur-catalog/1",
             "session": offered.as_ref().map(|o| o.endpoint.clone()),
             "verbs": verbs,
+            "callOnly": call_only,
             "exitCodes": exit_codes,
         });
         return output::json(&catalog, settings.pretty);
@@ -55,15 +67,19 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
     let rows: Vec<Vec<String>> = items
         .iter()
         .map(|i| {
-            let hints = i
+            let mut hints: Vec<String> = i
                 .annotations
                 .as_ref()
-                .map(|a| derived::annotations(Some(a)).join(", "));
+                .map(|a| derived::annotations(Some(a)))
+                .unwrap_or_default();
+            if i.offered == Some(false) {
+                hints.insert(0, "not offered by this session".to_owned());
+            }
             vec![
                 i.name.clone(),
                 i.kind.to_owned(),
                 i.tool.clone().unwrap_or_default(),
-                hints.unwrap_or_default(),
+                hints.join(", "),
                 i.summary.clone(),
             ]
         })
@@ -99,24 +115,23 @@ pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
     let installed = VerbHost::open()?.entries().to_vec();
     let mut rows = Vec::new();
     let mut missing = Vec::new();
+    let mut only_call = Vec::new();
     let verb_names = derived::verb_names(&tools);
     for (tool, verb) in tools.iter().zip(verb_names) {
         let Some(name) = tool["name"].as_str() else {
             continue;
         };
-        let named: Vec<&Entry> = installed.iter().filter(|e| e.tool == name).collect();
-        let (verbs, kind) = match named.as_slice() {
-            [] => {
+        let (verbs, kind) = match reach(name, verb, &installed) {
+            Reach::Named(named) => (Some(named.join(", ")), "named"),
+            Reach::Derived(verb) => {
                 missing.push(name.to_owned());
-                (verb.unwrap_or_default(), "derived")
+                (Some(verb), "derived")
             }
-            some => (
-                some.iter()
-                    .map(|e| e.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                "named",
-            ),
+            Reach::CallOnly => {
+                missing.push(name.to_owned());
+                only_call.push(name.to_owned());
+                (None, "call-only")
+            }
         };
         rows.push((name.to_owned(), verbs, kind));
     }
@@ -129,22 +144,79 @@ pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
     } else {
         let table: Vec<Vec<String>> = rows
             .iter()
-            .map(|(tool, verb, kind)| vec![tool.clone(), verb.clone(), (*kind).to_owned()])
+            .map(|(tool, verb, kind)| {
+                let verb = verb.clone().unwrap_or_else(|| "–".to_owned());
+                vec![tool.clone(), verb, (*kind).to_owned()]
+            })
             .collect();
         output::stdout(output::table(&["TOOL", "VERB", "KIND"], &table).as_bytes())?;
     }
     if missing.is_empty() {
         return Ok(());
     }
-    Err(Error::usage(format!(
+    let error = Error::usage(format!(
         "{} of {} tools have no named verb: {}",
         missing.len(),
         tools.len(),
         missing.join(", ")
-    ))
-    .with_hint(
-        "each is still reachable as a derived verb; `mur devtools verbs new` makes a named one",
-    ))
+    ));
+    let reachable = if only_call.is_empty() {
+        "each is still reachable as a derived verb".to_owned()
+    } else {
+        format!(
+            "{} only as `mur devtools call NAME`, their verb names being taken; the others as derived verbs",
+            only_call.join(", ")
+        )
+    };
+    Err(error.with_hint(format!(
+        "{reachable}; `mur devtools verbs new` makes a named one"
+    )))
+}
+
+/// How a tool of the session is reached from a shell.
+enum Reach {
+    /// By the installed verbs of its tool, by name.
+    Named(Vec<String>),
+    /// By its derived verb, of this name.
+    Derived(String),
+    /// Only by `call NAME`: it has no name of its own (shared, or empty), or
+    /// its verb name is a host command's or an installed verb's of another tool.
+    CallOnly,
+}
+
+/// How `tool`, whose derived verb would be named `verb`, is reached.
+fn reach(tool: &str, verb: Option<String>, installed: &[Entry]) -> Reach {
+    let named: Vec<String> = installed
+        .iter()
+        .filter(|e| e.tool == tool)
+        .map(|e| e.name.clone())
+        .collect();
+    if !named.is_empty() {
+        return Reach::Named(named);
+    }
+    match verb {
+        Some(verb) if !taken(&verb, installed) => Reach::Derived(verb),
+        _ => Reach::CallOnly,
+    }
+}
+
+/// Whether `word` is a host command's (`help` too) or an installed verb's:
+/// then it runs that, never a derived verb of that name.
+fn taken(word: &str, installed: &[Entry]) -> bool {
+    cli::host_verbs().iter().any(|h| h == word) || installed.iter().any(|e| e.name == word)
+}
+
+/// The tools of the session reached only as `call NAME`.
+fn call_only(installed: &[Entry], offered: Option<&Offered>) -> Vec<String> {
+    let tools = offered.map(|o| o.tools.as_slice()).unwrap_or_default();
+    tools
+        .iter()
+        .zip(derived::verb_names(tools))
+        .filter_map(|(tool, verb)| {
+            let name = tool["name"].as_str()?;
+            matches!(reach(name, verb, installed), Reach::CallOnly).then(|| name.to_owned())
+        })
+        .collect()
 }
 
 /// The session's tools, or `None` when no session answers (the catalog then
@@ -195,15 +267,14 @@ fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {
             usage: usage_line(&entry.usage_text()),
             spec: entry.spec.clone(),
             annotations: annotations_of(&entry.tool),
+            offered: offered.map(|o| o.tools.iter().any(|t| t["name"] == entry.tool.as_str())),
         });
     }
     for (verb, tool) in Derived::all(offered.map(|o| o.tools.as_slice()).unwrap_or_default()) {
-        let shadowed = items.iter().any(|i| i.name == verb.name)
-            || installed.iter().any(|e| e.tool == verb.tool);
-        if shadowed {
-            continue;
+        let reached = matches!(reach(&verb.tool, Some(verb.name.clone()), installed), Reach::Derived(_));
+        if reached {
+            items.push(derived_item(verb, tool));
         }
-        items.push(derived_item(verb, tool));
     }
     items
 }
@@ -218,6 +289,7 @@ fn derived_item(verb: Derived, tool: &Value) -> Item {
         usage,
         spec: Some(verb.spec),
         annotations: tool.get("annotations").cloned(),
+        offered: Some(true),
     }
 }
 
@@ -240,6 +312,7 @@ fn host_items() -> Vec<Item> {
             usage: usage_line(&c.clone().render_usage().to_string()),
             spec: None,
             annotations: None,
+            offered: None,
         })
         .collect()
 }
@@ -286,5 +359,6 @@ fn item_json(item: &Item) -> Value {
         "usage": item.usage,
         "options": options,
         "annotations": hints,
+        "offered": item.offered,
     })
 }

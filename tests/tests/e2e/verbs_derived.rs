@@ -788,3 +788,72 @@ fn a_tool_that_failed_keeps_the_tool_list_and_one_the_server_lacks_drops_it() {
     let after = lookup("x");
     assert!(!from_cache(&after), "{after}");
 }
+
+/// A tool whose verb name is a host command's (`session`, `help`) or an installed
+/// verb's of another tool (`switch` runs `switchComponent`) has no verb: parity says it
+/// is reached only as `call NAME`, and the catalog says so, instead of listing a
+/// derived verb that runs something else. An installed verb of a tool the session
+/// does not offer is marked so in the catalog. Before, parity called all three
+/// "derived", the catalog left `session` and `switch` out without a word and listed
+/// `help`, and `click` looked callable.
+#[test]
+fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
+    let sb = Sandbox::new();
+    add(&sb, &[standard("switch"), standard("click")]).assert_code(0);
+    let schema = json!({ "type": "object" });
+    let tools = json!([
+        { "name": "session", "inputSchema": schema },
+        { "name": "help", "inputSchema": schema },
+        { "name": "switch", "inputSchema": schema },
+        { "name": "switchComponent", "inputSchema": schema },
+        { "name": "getSum", "inputSchema": schema },
+    ]);
+    let server = Stub::with_tools(tools, |_| Ok(json!({ "content": [] })));
+    let endpoint = server.endpoint();
+    let parity = sb.devtools(&["--endpoint", &endpoint, "parity"]);
+    parity.assert_code(1);
+    assert_eq!(
+        parity.stdout,
+        "TOOL             VERB     KIND\n\
+         session          –        call-only\n\
+         help             –        call-only\n\
+         switch           –        call-only\n\
+         switchComponent  switch   named\n\
+         getSum           get-sum  derived\n"
+    );
+    assert_eq!(
+        parity.stderr,
+        "error: 4 of 5 tools have no named verb: session, help, switch, getSum\n\
+         hint: session, help, switch only as `mur devtools call NAME`, their verb names being taken; \
+         the others as derived verbs; `mur devtools verbs new` makes a named one\n"
+    );
+    let catalog = sb.devtools(&["--endpoint", &endpoint, "catalog", "--json"]);
+    catalog.assert_code(0);
+    assert_eq!(
+        catalog.stderr,
+        "warning: tools reachable only as `mur devtools call NAME` (their verb names are taken): \
+         session, help, switch\n"
+    );
+    let catalog = catalog.json();
+    assert_eq!(catalog["callOnly"], json!(["session", "help", "switch"]));
+    let kinds: Vec<(String, String, serde_json::Value)> = catalog["verbs"]
+        .as_array()
+        .expect("verbs")
+        .iter()
+        .filter(|v| v["kind"] != "host")
+        .map(|v| (v["name"].to_string(), v["kind"].to_string(), v["offered"].clone()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (r#""click""#.to_owned(), r#""plugin""#.to_owned(), json!(false)),
+            (r#""switch""#.to_owned(), r#""plugin""#.to_owned(), json!(true)),
+            (r#""get-sum""#.to_owned(), r#""derived""#.to_owned(), json!(true)),
+        ]
+    );
+    let table = sb.devtools(&["--endpoint", &endpoint, "catalog"]);
+    assert!(
+        table.stdout.lines().any(|l| l.starts_with("click ") && l.contains("not offered by this session")),
+        "{table}"
+    );
+}
