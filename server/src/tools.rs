@@ -357,11 +357,19 @@ impl ToolSet {
     }
 
     /// Run a tool by name; `None` when no such tool is registered.
+    ///
+    /// A handler that panics before it returns its future (in the closure's own
+    /// body, outside `async`) gives a future that panics with the same payload
+    /// when polled, so the server catches it as it catches a panic inside the
+    /// future.
     pub fn call(&self, name: &str, args: Value, control: SessionControl) -> Option<ToolFuture> {
-        self.tools
-            .iter()
-            .find(|(spec, _)| spec.name == name)
-            .map(|(_, handler)| handler(args, control))
+        let (_, handler) = self.tools.iter().find(|(spec, _)| spec.name == name)?;
+        let started =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(args, control)));
+        Some(
+            started
+                .unwrap_or_else(|panic| Box::pin(async move { std::panic::resume_unwind(panic) })),
+        )
     }
 
     /// Read a resource by URI (a static one, else the first matching template);
@@ -448,6 +456,38 @@ mod tests {
         );
         assert!(tool_name_problem("user/update").is_some());
         assert!(tool_name_problem("état").is_some());
+    }
+
+    #[test]
+    fn a_handler_that_panics_before_its_future_is_caught_like_one_that_panics_in_it() {
+        let mut tools = ToolSet::new();
+        tools.add(
+            ToolSpec::new("early", "panics at once", Value::Null, ToolHints::READ_ONLY),
+            |args: Value, _| {
+                let n = args["n"].as_u64().expect("an `n`");
+                async move { Ok(ToolOutput::Json(Value::from(n))) }
+            },
+        );
+        tools.add(
+            ToolSpec::new("late", "panics when run", Value::Null, ToolHints::READ_ONLY),
+            |_, _| async { panic!("an `n`") },
+        );
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        for name in ["early", "late"] {
+            let call = tools
+                .call(name, json!({}), SessionControl::default())
+                .expect("registered");
+            let error = runtime
+                .block_on(crate::task::guarded(call))
+                .expect_err("a panic is an error");
+            assert!(
+                error.message.contains("the tool's handler panicked"),
+                "{name}: {error:?}"
+            );
+            assert!(error.message.contains("an `n`"), "{name}: {error:?}");
+        }
     }
 
     /// The log lines written while `f` runs, through a subscriber of its own.
