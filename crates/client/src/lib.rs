@@ -98,6 +98,9 @@ pub struct Client<'a> {
     /// Time spent waiting for the user to answer a question, not yet added
     /// to the call's bound: a person's thinking is not the server's slowness.
     asking: Mutex<Duration>,
+    /// Whether the server sent this call anything (progress, a log message):
+    /// then a call out of time was running, not unanswered.
+    heard: std::sync::atomic::AtomicBool,
     /// The legacy session this call opened and has not ended yet. It lives
     /// here, outside the call's future, so that the timeout, which drops that
     /// future wherever it is, cannot take the session with it: [`Client::call`]
@@ -145,6 +148,7 @@ impl<'a> Client<'a> {
             limit: settings.max_response,
             budget: settings.timeout,
             asking: Mutex::new(Duration::ZERO),
+            heard: std::sync::atomic::AtomicBool::new(false),
             session: Mutex::new(None),
             task: Mutex::new(None),
             spoken: Mutex::new(None),
@@ -200,6 +204,10 @@ impl<'a> Client<'a> {
                 response::snippet(id.as_bytes()),
                 self.endpoint,
                 response::snippet(status.as_bytes()),
+            ),
+            None if self.heard.load(std::sync::atomic::Ordering::Relaxed) => format!(
+                "the call to `{}` was still running after {ms} ms: the server sent progress, not yet the answer",
+                self.endpoint
             ),
             None => format!("`{}` did not answer within {ms} ms", self.endpoint),
         };
@@ -495,6 +503,7 @@ impl<'a> Client<'a> {
 
     /// Reports a notification: our progress, a log message; skips the rest.
     fn notified(&self, method: &str, params: &Value) {
+        self.heard.store(true, std::sync::atomic::Ordering::Relaxed);
         match method {
             "notifications/progress" if params["progressToken"] == PROGRESS_TOKEN => {
                 if let Some(progress) = Progress::from_params(params) {

@@ -204,6 +204,32 @@ fn a_server_that_never_answers_times_out_with_exit_2() {
     assert_eq!(out.stdout, "");
 }
 
+/// A call that ran out of time while the server was sending progress was running, not
+/// unanswered: it says so (before, "did not answer within …" though lines of progress
+/// were on the screen).
+#[test]
+fn a_call_out_of_time_after_progress_says_it_was_still_running() {
+    let sb = Sandbox::new();
+    let busy = Stub::serve(|_| {
+        let progress = serde_json::json!({ "jsonrpc": "2.0", "method": "notifications/progress",
+            "params": { "progressToken": "mur", "progress": 1, "total": 3 } });
+        Reply::sse_open(&[progress], std::time::Duration::from_secs(5))
+    });
+    let endpoint = busy.endpoint();
+    let out = sb.devtools(&["--endpoint", &endpoint, "--timeout", "800", "call", "slow"]);
+    out.assert_code(2);
+    assert_eq!(
+        out.stderr.lines().find(|l| l.starts_with("error: ")),
+        Some(
+            format!(
+                "error: the call to `{endpoint}` was still running after 800 ms: the server sent progress, not yet the answer"
+            )
+            .as_str()
+        ),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_server_that_hangs_up_mid_call_exits_2() {
     let sb = Sandbox::new();
