@@ -186,16 +186,23 @@ fn option_label(o: &Param) -> String {
 
 /// The param's help, with what a reader needs that the help may not say.
 fn param_help(p: &Param) -> String {
-    let mut help = p.help.trim().to_owned();
-    if p.repeatable {
-        help += " (repeatable)";
+    let help = p.help.trim();
+    match (p.repeatable, help) {
+        (false, _) => help.to_owned(),
+        // No leading space for a param without help: it would stand out of the column.
+        (true, "") => "(repeatable)".to_owned(),
+        (true, help) => format!("{help} (repeatable)"),
     }
-    help
 }
 
 /// A titled two-column list, the help column aligned.
 fn section(title: &str, rows: &[(String, String)]) -> String {
-    let width = rows.iter().map(|(label, _)| label.len()).max().unwrap_or(0);
+    // In characters, as `format!` pads: a choice may be written in any script.
+    let width = rows
+        .iter()
+        .map(|(label, _)| label.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut text = format!("\n{title}:\n");
     for (label, help) in rows {
         text += format!("  {label:width$}  {help}").trim_end();
@@ -248,6 +255,33 @@ from_wit!(v2, v3);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repeatable_param_without_help_stays_in_its_column() {
+        let spec = VerbSpec {
+            options: vec![
+                Param {
+                    repeatable: true,
+                    ..Param::new("tags", "TEXT", ValueKind::Text, "")
+                },
+                Param::new("mode", "fast|lent", ValueKind::Choice, "how fast"),
+                Param::new("ünï", "X", ValueKind::Text, "wide"),
+            ],
+            ..VerbSpec::default()
+        };
+        let help = spec.render("v", "");
+        let columns: Vec<usize> = help
+            .lines()
+            .filter(|l| l.starts_with("  --"))
+            .map(|l| {
+                let label_end = l[2..].find("  ").map_or(0, |i| i + 2);
+                l[label_end..].chars().take_while(|c| *c == ' ').count()
+                    + l[..label_end].chars().count()
+            })
+            .collect();
+        assert!(columns.windows(2).all(|w| w[0] == w[1]), "{help}");
+        assert!(help.contains("(repeatable)"), "{help}");
+    }
 
     #[test]
     fn help_has_every_section_aligned() {
