@@ -168,9 +168,17 @@ impl Survey {
 
     /// Says which sessions run but did not answer (always worth knowing).
     pub fn report_unresponsive(&self, report: &mut dyn Report) {
-        for (found, reason) in &self.unresponsive {
-            report.notice(unresponsive_message(found, reason));
+        for line in self.unresponsive_lines() {
+            report.notice(line);
         }
+    }
+
+    /// One line per session whose process runs but did not answer its probe.
+    pub fn unresponsive_lines(&self) -> Vec<String> {
+        self.unresponsive
+            .iter()
+            .map(|(found, reason)| unresponsive_message(found, reason))
+            .collect()
     }
 
     /// Says why lockfiles with a running pid were not used.

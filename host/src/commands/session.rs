@@ -43,13 +43,14 @@ async fn list(settings: &Settings) -> Result<()> {
     })
     .await?;
     survey.collect_garbage(&registry, &mut Notices);
-    survey.report_unresponsive(&mut Notices);
     if settings.verbose {
         survey.report_impostors(&mut Notices);
     }
     if sessions.is_empty() {
+        // The error names the sessions that did not answer: no warning says it first.
         return Err(nothing_live(&survey, &registry));
     }
+    survey.report_unresponsive(&mut Notices);
     let logs: Vec<Option<String>> = sessions.iter().map(|l| bridge_log(&survey, l)).collect();
     if settings.pretty {
         output::stdout(table(&sessions, &logs).as_bytes())
@@ -106,14 +107,12 @@ fn port_of(endpoint: &str) -> u16 {
 
 fn nothing_live(survey: &Survey, registry: &mur_lockfile::Registry) -> Error {
     if let Some((found, _)) = survey.unresponsive.first() {
-        return Error::transport(format!(
-            "no session answered; {} did not answer its probe",
-            if survey.unresponsive.len() == 1 {
-                format!("pid {} at `{}`", found.lock.pid, found.lock.endpoint)
-            } else {
-                format!("{} running sessions", survey.unresponsive.len())
-            }
-        ));
+        return Error::transport("no session answered its probe")
+            .with_list(survey.unresponsive_lines())
+            .with_hint(format!(
+                "is it stopped in a debugger or overloaded? `kill -CONT {}` resumes a stopped process",
+                found.lock.pid
+            ));
     }
     Error::no_session("no running devtools session found").with_hint(format!(
         "sessions announce themselves in `{}`",

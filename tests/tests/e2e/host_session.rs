@@ -51,6 +51,29 @@ fn list_with_no_live_session_exits_4() {
     assert_eq!(out.stdout, "");
 }
 
+/// A lone session that runs but does not answer: exit 2, said once, with the sessions
+/// listed and how to resume a stopped one. Before, a warning and the error said the same.
+#[test]
+fn list_with_only_a_stopped_session_says_so_once_with_exit_2() {
+    let (sb, app) = Sandbox::with_app();
+    app.signal("STOP");
+    let out = sb.mur(&["devtools", "session", "list"]);
+    app.signal("CONT");
+    out.assert_code(2);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: no session answered its probe\n  \
+             the session for `{}` (pid {pid}) at `{}` runs but did not answer the probe within 1500 ms\n\
+             hint: is it stopped in a debugger or overloaded? `kill -CONT {pid}` resumes a stopped process\n",
+            app.lock.project,
+            app.endpoint(),
+            pid = app.pid()
+        )
+    );
+}
+
 #[test]
 fn list_shows_stdio_sessions() {
     let sb = Sandbox::new();
