@@ -28,13 +28,21 @@ use crate::output::{Asked, InputRequired, Question, ToolError};
 /// Severity of a log message, lowest first (the syslog levels MCP uses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LogLevel {
+    /// Detail for debugging.
     Debug,
+    /// Normal progress.
     Info,
+    /// Normal but significant.
     Notice,
+    /// Something may be wrong.
     Warning,
+    /// Something failed.
     Error,
+    /// A part of the app cannot work.
     Critical,
+    /// Someone must act at once.
     Alert,
+    /// The app is unusable.
     Emergency,
 }
 
@@ -86,7 +94,10 @@ pub struct SessionControl {
 impl SessionControl {
     /// Ask the server to restart the app once the current response is sent:
     /// the lockfile is removed, the same executable is started again with the
-    /// same arguments, and this process exits.
+    /// same arguments (and the same stdin, stdout and stderr), and this process
+    /// exits with code 0 from inside [`serve`](crate::serve), which does not
+    /// return; code after `run` or `serve` in `main` does not run then. Only
+    /// when the new process cannot be started does `serve` return that error.
     pub fn request_reload(&self) {
         self.reload.store(true, std::sync::atomic::Ordering::SeqCst);
         self.reload_signal.notify_one();

@@ -5,8 +5,10 @@ use std::{collections::BTreeMap, future::Future, pin::Pin, sync::Arc};
 use crate::call::SessionControl;
 use crate::output::{Content, InputRequired, ResourceContents, ToolError};
 
+/// What a resource handler returns: the contents of the resource, boxed.
 pub type ResourceFuture =
     Pin<Box<dyn Future<Output = Result<Vec<ResourceContents>, ToolError>> + Send>>;
+/// What a prompt handler returns: the prompt's messages (or its questions), boxed.
 pub type PromptFuture = Pin<Box<dyn Future<Output = Result<PromptOutput, ToolError>> + Send>>;
 pub(crate) type ResourceHandler =
     Arc<dyn Fn(String, BTreeMap<String, String>, SessionControl) -> ResourceFuture + Send + Sync>;
@@ -17,9 +19,13 @@ pub(crate) type PromptHandler =
 /// four fields in `resources/list` and `resources/templates/list`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResourceInfo {
+    /// Its name (`name`), an identifier.
     pub name: String,
+    /// Human-readable title (`title`); `None` sends none.
     pub title: Option<String>,
+    /// What it holds (`description`).
     pub description: String,
+    /// The MIME type of its contents (`mimeType`), e.g. `text/plain`.
     pub mime_type: Option<String>,
 }
 
@@ -41,11 +47,15 @@ impl ResourceInfo {
 /// What a client sees of a resource in `resources/list`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResourceSpec {
+    /// The fixed URI clients read it at (`resources/read`).
     pub uri: String,
+    /// Name, title, description and MIME type.
     pub info: ResourceInfo,
 }
 
 impl ResourceSpec {
+    /// A resource at `uri` called `name`, described by `description`, whose
+    /// contents are of type `mime_type`; no title.
     pub fn new(
         uri: impl Into<String>,
         name: impl Into<String>,
@@ -59,6 +69,7 @@ impl ResourceSpec {
         }
     }
 
+    /// The same resource with a human-readable title.
     pub fn with_title(mut self, title: impl Into<String>) -> Self {
         self.info.title = Some(title.into());
         self
@@ -71,10 +82,13 @@ pub struct ResourceTemplateSpec {
     /// RFC 6570 level 1: literal text and `{name}` variables, each matching
     /// one non-empty path segment (no `/`).
     pub uri_template: String,
+    /// Name, title, description and MIME type.
     pub info: ResourceInfo,
 }
 
 impl ResourceTemplateSpec {
+    /// A template of URIs `uri_template` (`test://items/{id}`) called `name`,
+    /// described by `description`, whose resources are of type `mime_type`; no title.
     pub fn new(
         uri_template: impl Into<String>,
         name: impl Into<String>,
@@ -86,6 +100,7 @@ impl ResourceTemplateSpec {
         Self { uri_template, info }
     }
 
+    /// The same template with a human-readable title.
     pub fn with_title(mut self, title: impl Into<String>) -> Self {
         self.info.title = Some(title.into());
         self
@@ -100,12 +115,16 @@ impl ResourceTemplateSpec {
 /// One argument of a prompt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PromptArgument {
+    /// Its name, the key of its value in `prompts/get`'s `arguments`.
     pub name: String,
+    /// What the value is for.
     pub description: String,
+    /// Whether `prompts/get` without it is refused (-32602) before the handler runs.
     pub required: bool,
 }
 
 impl PromptArgument {
+    /// An argument the client must give.
     pub fn required(name: impl Into<String>, description: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -114,6 +133,7 @@ impl PromptArgument {
         }
     }
 
+    /// An argument the client may leave out.
     pub fn optional(name: impl Into<String>, description: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -126,13 +146,18 @@ impl PromptArgument {
 /// What a client sees of a prompt in `prompts/list`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PromptSpec {
+    /// What `prompts/get` names.
     pub name: String,
+    /// Human-readable title; `None` sends none.
     pub title: Option<String>,
+    /// What the prompt is for.
     pub description: String,
+    /// Its arguments, in order; every value is a string.
     pub arguments: Vec<PromptArgument>,
 }
 
 impl PromptSpec {
+    /// A prompt called `name`, described by `description`, without arguments or title.
     pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -142,11 +167,13 @@ impl PromptSpec {
         }
     }
 
+    /// The same prompt with a human-readable title.
     pub fn with_title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
         self
     }
 
+    /// The same prompt with one more argument (after those already added).
     pub fn with_argument(mut self, argument: PromptArgument) -> Self {
         self.arguments.push(argument);
         self
@@ -156,18 +183,23 @@ impl PromptSpec {
 /// Who says a prompt message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PromptRole {
+    /// Said by the user.
     User,
+    /// Said by the assistant (the model).
     Assistant,
 }
 
 /// One message of a prompt.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
+    /// Who says it.
     pub role: PromptRole,
+    /// What is said: text, an image, audio or an embedded resource.
     pub content: Content,
 }
 
 impl PromptMessage {
+    /// A message from the user.
     pub fn user(content: Content) -> Self {
         Self {
             role: PromptRole::User,
@@ -175,6 +207,7 @@ impl PromptMessage {
         }
     }
 
+    /// A message from the assistant.
     pub fn assistant(content: Content) -> Self {
         Self {
             role: PromptRole::Assistant,
@@ -186,8 +219,11 @@ impl PromptMessage {
 /// What a prompt handler returns.
 #[derive(Debug, Clone)]
 pub enum PromptOutput {
+    /// The prompt itself (`prompts/get`'s result).
     Messages {
+        /// A description of this rendering of the prompt; `None` sends none.
         description: Option<String>,
+        /// The messages, in order.
         messages: Vec<PromptMessage>,
     },
     /// The prompt needs answers from the client first (2026-07-28).
@@ -195,6 +231,7 @@ pub enum PromptOutput {
 }
 
 impl PromptOutput {
+    /// These messages, without a description.
     pub fn messages(messages: impl IntoIterator<Item = PromptMessage>) -> Self {
         Self::Messages {
             description: None,

@@ -7,22 +7,41 @@ use std::{io, net::SocketAddr, path::PathBuf};
 pub enum ServeError {
     /// Another live session holds this project's lockfile; the app should exit with code 3.
     #[error("another session for this project is active at {endpoint} (pid {pid}); stop it first.")]
-    AlreadyActive { endpoint: String, pid: u32 },
+    AlreadyActive {
+        /// Where the other session listens (`stdio` for a stdio session).
+        endpoint: String,
+        /// The other session's process id.
+        pid: u32,
+    },
     /// Another process has held this project's slot lock for seconds without
     /// announcing a session (stopped while starting?); exit code 3.
     #[error(
         "another session for this project is starting (it holds `{}`) and has not announced itself; stop it first.",
         lock.display()
     )]
-    SlotBusy { lock: PathBuf },
+    SlotBusy {
+        /// The slot lock it holds (`<hash>.lock` beside the lockfile).
+        lock: PathBuf,
+    },
     /// The project path could not be resolved to a canonical path.
     #[error("cannot use project `{}`: {source}", path.display())]
-    Project { path: PathBuf, source: io::Error },
+    Project {
+        /// The project path as the app gave it.
+        path: PathBuf,
+        /// Why it could not be resolved.
+        source: io::Error,
+    },
     /// The lockfile directory exists but is not safe to use.
     #[error("cannot use the lockfile directory: {0}")]
     Registry(String),
+    /// The loopback port could not be bound (taken, or not allowed).
     #[error("cannot listen on `{addr}`: {source}")]
-    Bind { addr: SocketAddr, source: io::Error },
+    Bind {
+        /// The address asked for, `127.0.0.1:<port>`.
+        addr: SocketAddr,
+        /// Why it could not be bound.
+        source: io::Error,
+    },
     /// The MCP service over stdio failed.
     #[error("mcp service failed: {0}")]
     Mcp(String),

@@ -7,10 +7,23 @@
 //! A tool registered with [`TaskSupport`] may run as a task for a client that
 //! follows tasks (the 2026-07-28 extension; module `task`).
 //! The sample app built on it is its own crate, `mur-sample` (`sample/`).
+//!
+//! Handlers run on the session's tokio runtime (the multi-threaded one [`run`]
+//! builds, or the caller's under [`serve`]), several at once; a tool handler that
+//! panics is caught and its call answered with a JSON-RPC internal error
+//! (-32603, "the tool's handler panicked: …"), and the session goes on. A tool
+//! may ask for a restart ([`SessionControl::request_reload`]): the session then
+//! starts the same program again and exits the process from inside [`serve`].
+//!
+//! docs/server.md in the repository is the guide: the tool names and arguments
+//! the standard verbs call, and the wire contract (lockfile, probe, MCP revisions).
+#![warn(missing_docs)]
 
 mod announce;
 mod call;
 mod catalog;
+// The stdio bridge's own endpoint (crate `mur-bridge`); no part of the embedding API.
+#[doc(hidden)]
 pub mod endpoint;
 mod entry;
 mod error;
@@ -26,13 +39,31 @@ mod shutdown;
 mod single_instance;
 mod stdio;
 mod task;
-pub mod tools;
+mod tools;
 mod usage;
 
 pub use entry::run;
 pub use error::ServeError;
-pub use http::{HttpLimits, is_json};
+pub use http::HttpLimits;
+// The bridge checks request bodies as a session does; no part of the embedding API.
+#[doc(hidden)]
+pub use http::is_json;
 pub use options::{SessionOptions, SessionTransport};
 pub use session::serve;
 pub use tools::*;
-pub use usage::{UsageLogging, VERB_META};
+pub use usage::UsageLogging;
+
+/// Internals stay out of the API: the registration types are reached at the
+/// crate root only, not through a module of their own,
+///
+/// ```compile_fail,E0603
+/// let _tools = mur_server::tools::ToolSet::new();
+/// ```
+///
+/// and mur's `_meta` key for its verbs is the server's own business.
+///
+/// ```compile_fail,E0425
+/// let _key = mur_server::VERB_META;
+/// ```
+#[cfg(doctest)]
+pub struct InternalsStayInternal;

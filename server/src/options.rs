@@ -24,6 +24,7 @@ pub struct SessionOptions {
     pub port: Option<u16>,
     /// Identifies the build in the lockfile and the probe.
     pub build_tag: String,
+    /// How clients reach the session: HTTP (the default) or stdio.
     pub transport: SessionTransport,
     /// Reported to MCP clients as `serverInfo.name`.
     pub server_name: String,
@@ -58,16 +59,24 @@ impl SessionOptions {
         }
     }
 
+    /// Listen on this port of 127.0.0.1 (`None`, the default: any free port).
+    /// A port already taken makes [`serve`](crate::serve) fail with
+    /// [`ServeError::Bind`](crate::ServeError::Bind). Ignored by stdio sessions.
     pub fn with_port(mut self, port: Option<u16>) -> Self {
         self.port = port;
         self
     }
 
+    /// The build tag written in the lockfile and answered by the probe
+    /// (`buildTag`; default: the time the options were made), so a reader can
+    /// tell builds apart.
     pub fn with_build_tag(mut self, build_tag: impl Into<String>) -> Self {
         self.build_tag = build_tag.into();
         self
     }
 
+    /// Timeouts, connection cap and task limits of the HTTP endpoint (see
+    /// [`HttpLimits`]; the defaults suit any app).
     pub fn with_http_limits(mut self, http_limits: HttpLimits) -> Self {
         self.http_limits = http_limits;
         self

@@ -9,15 +9,20 @@ use serde_json::{Value, json};
 /// One block of a tool result or a prompt message.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Content {
+    /// A `text` block.
     Text(String),
-    /// Raw bytes (sent base64-encoded) and their MIME type, e.g. `image/png`.
+    /// An `image` block: raw bytes (sent base64-encoded) and their MIME type, e.g. `image/png`.
     Image {
+        /// The image file's bytes, not encoded.
         data: Vec<u8>,
+        /// Its MIME type (`mimeType`).
         mime_type: String,
     },
-    /// Raw bytes (sent base64-encoded) and their MIME type, e.g. `audio/wav`.
+    /// An `audio` block: raw bytes (sent base64-encoded) and their MIME type, e.g. `audio/wav`.
     Audio {
+        /// The audio file's bytes, not encoded.
         data: Vec<u8>,
+        /// Its MIME type (`mimeType`).
         mime_type: String,
     },
     /// An embedded resource: its contents travel inside the result.
@@ -25,10 +30,12 @@ pub enum Content {
 }
 
 impl Content {
+    /// A text block.
     pub fn text(text: impl Into<String>) -> Self {
         Self::Text(text.into())
     }
 
+    /// An image block of PNG bytes (`image/png`).
     pub fn png(data: Vec<u8>) -> Self {
         Self::Image {
             data,
@@ -40,19 +47,28 @@ impl Content {
 /// The contents of a resource: text, or bytes (sent base64-encoded as `blob`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResourceContents {
+    /// Text contents (`text`).
     Text {
+        /// The URI of the resource they are of.
         uri: String,
+        /// Their MIME type (`mimeType`); `None` sends none.
         mime_type: Option<String>,
+        /// The text.
         text: String,
     },
+    /// Binary contents (`blob`).
     Blob {
+        /// The URI of the resource they are of.
         uri: String,
+        /// Their MIME type (`mimeType`); `None` sends none.
         mime_type: Option<String>,
+        /// The bytes, not encoded (the server sends them base64-encoded).
         data: Vec<u8>,
     },
 }
 
 impl ResourceContents {
+    /// Text contents of the resource at `uri`, of type `mime_type`.
     pub fn text(
         uri: impl Into<String>,
         mime_type: impl Into<String>,
@@ -65,6 +81,7 @@ impl ResourceContents {
         }
     }
 
+    /// Binary contents of the resource at `uri`, of type `mime_type`.
     pub fn blob(uri: impl Into<String>, mime_type: impl Into<String>, data: Vec<u8>) -> Self {
         Self::Blob {
             uri: uri.into(),
@@ -73,6 +90,7 @@ impl ResourceContents {
         }
     }
 
+    /// The URI of the resource these are the contents of.
     pub fn uri(&self) -> &str {
         match self {
             Self::Text { uri, .. } | Self::Blob { uri, .. } => uri,
@@ -88,20 +106,26 @@ pub enum ToolOutput {
     /// Sent as an MCP image block (`image/png`); `details` (which should
     /// include `width` and `height`) goes to `structuredContent` and a text block.
     Image {
+        /// The PNG file's bytes, not encoded (the server sends them base64-encoded).
         png: Vec<u8>,
+        /// Width in pixels; added to `details` as `width` unless it has one.
         width: u32,
+        /// Height in pixels; added to `details` as `height` unless it has one.
         height: u32,
+        /// What else to say about the image (an object; anything else is dropped).
         details: Value,
     },
     /// Any mix of blocks, in order; `structured` (an object) also goes to
     /// `structuredContent`.
     Content {
+        /// The blocks of `content`, in order.
         blocks: Vec<Content>,
+        /// `structuredContent`, if any.
         structured: Option<Value>,
     },
     /// The tool needs answers from the client first (2026-07-28: an
     /// `InputRequiredResult`; the client calls again with the answers).
-    /// Built by [`SessionControl::ask`](crate::tools::SessionControl::ask) or by hand for several questions.
+    /// Built by [`SessionControl::ask`](crate::SessionControl::ask) or by hand for several questions.
     InputRequired(InputRequired),
 }
 
@@ -119,6 +143,7 @@ impl ToolOutput {
 /// `isError: true`; from a prompt or resource handler, a JSON-RPC error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolError {
+    /// One line a person can act on; the text of the result or the JSON-RPC error.
     pub message: String,
     kind: ErrorKind,
 }
@@ -136,6 +161,9 @@ pub(crate) enum ErrorKind {
 }
 
 impl ToolError {
+    /// The work failed: from a tool, a result with `isError: true` and this
+    /// message as its text; from a prompt or resource handler, a JSON-RPC
+    /// internal error (-32603). `?` on a `String` or `&str` error makes one.
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -189,6 +217,7 @@ impl From<&str> for ToolError {
     }
 }
 
+/// What a tool handler returns: its output, or a failure the client is told about.
 pub type ToolResult = Result<ToolOutput, ToolError>;
 
 /// A question for the client: one `inputRequests` entry (2026-07-28) or one
@@ -198,7 +227,12 @@ pub enum Question {
     /// `elicitation/create` (form mode): ask the user to fill in `schema`
     /// (an object schema of primitive properties). The answer is
     /// `{"action": "accept"|"decline"|"cancel", "content": {…}}`.
-    Elicit { message: String, schema: Value },
+    Elicit {
+        /// What the user is asked, in words.
+        message: String,
+        /// The object schema of the answer's `content` (`requestedSchema`).
+        schema: Value,
+    },
     /// `sampling/createMessage` with these params (`messages`, `maxTokens`, …).
     Sample(Value),
     /// `roots/list`: the client's roots.
@@ -206,6 +240,7 @@ pub enum Question {
 }
 
 impl Question {
+    /// Ask the user to fill in `schema`, saying `message`.
     pub fn elicit(message: impl Into<String>, schema: Value) -> Self {
         Self::Elicit {
             message: message.into(),
@@ -263,30 +298,35 @@ impl Question {
 /// Questions for the client, and state to get back with the answers
 /// (2026-07-28 `InputRequiredResult`). The server seals `state` (HMAC, bound to
 /// the method and tool or prompt name, valid 10 minutes): a handler reads it
-/// back with [`SessionControl::state`](crate::tools::SessionControl::state), and a tampered one never reaches it.
+/// back with [`SessionControl::state`](crate::SessionControl::state), and a tampered one never reaches it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct InputRequired {
+    /// The questions, each under the key its answer comes back with (`inputRequests`).
     pub questions: BTreeMap<String, Question>,
+    /// What the handler needs again in the next round (`requestState`), sealed by the server.
     pub state: Option<Value>,
 }
 
 impl InputRequired {
+    /// No questions and no state yet.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// One more question, whose answer comes back under `key`.
     pub fn ask(mut self, key: impl Into<String>, question: Question) -> Self {
         self.questions.insert(key.into(), question);
         self
     }
 
+    /// State to get back with the answers (see [`SessionControl::state`](crate::SessionControl::state)).
     pub fn with_state(mut self, state: Value) -> Self {
         self.state = Some(state);
         self
     }
 }
 
-/// The outcome of [`SessionControl::ask`](crate::tools::SessionControl::ask).
+/// The outcome of [`SessionControl::ask`](crate::SessionControl::ask).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Asked {
     /// The client's answer.

@@ -56,19 +56,23 @@ impl ToolHints {
 /// What a client sees of a tool in `tools/list`.
 #[derive(Debug, Clone)]
 pub struct ToolSpec {
+    /// What `tools/call` names (see [`ToolSpec::new`] for the names clients accept).
     pub name: String,
     /// Human-readable title; `None` derives one from the name (`switchComponent` → "Switch component").
     pub title: Option<String>,
+    /// What the tool does, for the person or model choosing a tool.
     pub description: String,
-    /// JSON Schema (`{"type":"object",...}`) of the tool's `arguments`.
+    /// JSON Schema (`{"type":"object",...}`) of the tool's `arguments`:
+    /// published, not enforced (see [`ToolSpec::new`]).
     pub input_schema: Value,
+    /// Behaviour hints, published as the tool's `annotations`.
     pub hints: ToolHints,
     /// Whether a call may outlive its request as a task (SEP-2663).
     pub tasks: TaskSupport,
 }
 
 /// Whether a tool's calls may run as tasks (the `io.modelcontextprotocol/tasks`
-/// extension): a call that is still running [`TASK_AFTER`](crate::tools::TASK_AFTER)
+/// extension): a call that is still running [`TASK_AFTER`]
 /// after it began is handed a task id and goes on after its request has been
 /// answered, for a client that declared the extension. The handler is the same
 /// either way; its questions are asked through the task.
@@ -131,6 +135,8 @@ impl ToolSpec {
         self
     }
 
+    /// The same spec with this human-readable title, in place of the one
+    /// derived from the name.
     pub fn with_title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
         self
@@ -242,6 +248,7 @@ fn title_from_name(name: &str) -> String {
     title
 }
 
+/// A running tool call, as [`ToolSet::call`] returns it.
 pub type ToolFuture = Pin<Box<dyn Future<Output = ToolResult> + Send>>;
 type Handler = Arc<dyn Fn(Value, SessionControl) -> ToolFuture + Send + Sync>;
 
@@ -253,11 +260,22 @@ pub struct ToolSet {
 }
 
 impl ToolSet {
+    /// An empty set: no tools, resources or prompts.
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Register a tool. A later tool with the same name replaces an earlier one.
+    ///
+    /// `handler` gets the call's `arguments` (always a JSON object, empty when
+    /// the client sent none) and the call's [`SessionControl`]. The arguments
+    /// are not checked against `input_schema`: the handler checks what it needs
+    /// and answers bad input with a [`ToolError`] (a result with `isError: true`).
+    /// Handlers run on the session's tokio runtime, several at once, so they
+    /// must not block it (use `tokio::task::spawn_blocking` for slow synchronous
+    /// work). A handler that panics, before or inside its future, does not take
+    /// the session down: its call is answered with a JSON-RPC internal error
+    /// (-32603, "the tool's handler panicked: …"), or its task ends `failed`.
     ///
     /// The spec's `input_schema` is served as an object schema, as MCP requires:
     /// `Value::Null` becomes `{"type": "object"}` (any arguments), and an object
@@ -332,6 +350,7 @@ impl ToolSet {
         self
     }
 
+    /// The registered tools' specs, in registration order (as `tools/list` shows them).
     pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> {
         self.tools.iter().map(|(spec, _)| spec)
     }

@@ -11,7 +11,7 @@ use rmcp::RoleServer;
 use rmcp::service::RequestContext;
 
 /// The `_meta` key mur sends on every `tools/call`: `{"name": verb, "kind": kind}`.
-pub const VERB_META: &str = "dev.mur/verb";
+pub(crate) const VERB_META: &str = "dev.mur/verb";
 
 /// Where the session records the calls it serves.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
