@@ -56,9 +56,9 @@ fn complete(shell: &str, argv: &[OsString]) -> Result<()> {
         return run_registration(completer);
     }
     let mut verbs = installed();
+    let names: Vec<String> = verbs.iter().map(|v| v.name.clone()).collect();
     verbs.extend(derived(&verbs));
-    let mut cmd = with_verbs(cli::command(), &verbs);
-    cmd.build();
+    let mut cmd = with_installed_names(built(with_verbs(cli::command(), &verbs)), &names);
     let cwd = std::env::current_dir().ok();
     let mut candidates = Vec::new();
     completer
@@ -143,6 +143,29 @@ fn with_verbs(cmd: clap::Command, verbs: &[Completable]) -> clap::Command {
     })
 }
 
+/// `cmd` built: every subcommand defined (some are defined only when built).
+fn built(mut cmd: clap::Command) -> clap::Command {
+    cmd.build();
+    cmd
+}
+
+/// The built tree with `verbs remove` and `verbs info` completing the names
+/// of the installed verbs (a completion-only tree: nothing is parsed with it).
+fn with_installed_names(cmd: clap::Command, names: &[String]) -> clap::Command {
+    let names: Vec<&'static str> = names.iter().map(|n| leak(n)).collect();
+    cmd.mut_subcommand("devtools", |devtools| {
+        devtools.mut_subcommand("verbs", |verbs| {
+            ["remove", "info"].into_iter().fold(verbs, |verbs, command| {
+                verbs.mut_subcommand(command, |c| {
+                    c.mut_arg("name", |a| {
+                        a.value_parser(clap::builder::PossibleValuesParser::new(names.clone()))
+                    })
+                })
+            })
+        })
+    })
+}
+
 /// clap names are `&'static str`; a completion run builds one tree and exits.
 fn leak(text: &str) -> &'static str {
     Box::leak(text.to_owned().into_boxed_str())
@@ -210,8 +233,8 @@ mod tests {
     }
 
     fn candidates(verbs: &[Completable], words: &[&str]) -> Vec<String> {
-        let mut cmd = with_verbs(cli::command(), verbs);
-        cmd.build();
+        let names: Vec<String> = verbs.iter().map(|v| v.name.clone()).collect();
+        let mut cmd = with_installed_names(built(with_verbs(cli::command(), verbs)), &names);
         let words: Vec<OsString> = words.iter().map(OsString::from).collect();
         let index = words.len() - 1;
         clap_complete::engine::complete(&mut cmd, words, index, None)
@@ -219,6 +242,15 @@ mod tests {
             .iter()
             .map(|c| c.get_value().to_string_lossy().into_owned())
             .collect()
+    }
+
+    #[test]
+    fn verbs_remove_and_info_complete_the_installed_verbs() {
+        let verbs = [entry("tree", None), entry("click", None)];
+        for command in ["remove", "info"] {
+            let names = candidates(&verbs, &["mur", "devtools", "verbs", command, "cl"]);
+            assert_eq!(names, ["click"], "{command}");
+        }
     }
 
     #[test]
