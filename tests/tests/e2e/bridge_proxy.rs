@@ -21,6 +21,15 @@ use crate::interop_python;
 
 /// Runs `mur devtools proxy` with `lines` on its stdin and returns what it wrote.
 fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
+    proxy_fed(sb, |stdin| {
+        for line in lines {
+            writeln!(stdin, "{line}").expect("write a line");
+        }
+    })
+}
+
+/// Runs `mur devtools proxy` with what `feed` writes on its stdin, then its end.
+fn proxy_fed(sb: &Sandbox, feed: impl FnOnce(&mut std::process::ChildStdin)) -> Output {
     let mut command = sb.mur_command(&["devtools", "proxy"]);
     command
         .stdin(Stdio::piped())
@@ -28,9 +37,7 @@ fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
         .stderr(Stdio::piped());
     let mut process = Process::spawn(&mut command);
     let mut stdin = process.child_mut().stdin.take().expect("stdin");
-    for line in lines {
-        writeln!(stdin, "{line}").expect("write a line");
-    }
+    feed(&mut stdin);
     drop(stdin);
     process.wait_output()
 }
@@ -207,20 +214,13 @@ fn with_no_session_each_request_gets_an_error_naming_why() {
 #[test]
 fn a_line_that_is_no_utf8_is_answered_and_the_call_in_flight_still_gets_its_answer() {
     let (sb, _sample) = Sandbox::with_app();
-    let mut command = sb.mur_command(&["devtools", "proxy"]);
-    command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut process = Process::spawn(&mut command);
-    let mut stdin = process.child_mut().stdin.take().expect("stdin");
     // A call that takes a while, then a line that is no UTF-8, then the end.
     let slow = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
                        "params": { "name": "waitFor", "arguments": { "selector": "#nope", "timeoutMs": 1000 } } });
-    writeln!(stdin, "{slow}").expect("write a line");
-    stdin.write_all(b"\xff\xfe\n").expect("write a line");
-    drop(stdin);
-    let out = process.wait_output();
+    let out = proxy_fed(&sb, |stdin| {
+        writeln!(stdin, "{slow}").expect("write a line");
+        stdin.write_all(b"\xff\xfe\n").expect("write a line");
+    });
     out.assert_code(0);
     let lines = out.json_lines();
     assert!(

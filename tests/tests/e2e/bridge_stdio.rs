@@ -33,6 +33,11 @@ struct Bridge<'a> {
 }
 
 impl<'a> Bridge<'a> {
+    /// The endpoint its start line announced.
+    fn endpoint(&self) -> String {
+        self.line["endpoint"].as_str().expect("endpoint").to_owned()
+    }
+
     /// `mur devtools bridge --project <sandbox>/<name>/App.csproj [extra…] -- command…`,
     /// which must succeed.
     fn start(sb: &'a Sandbox, name: &str, extra: &[&str], command: &[OsString]) -> Self {
@@ -744,10 +749,7 @@ fn read_until(socket: &mut std::net::TcpStream, needle: &str) -> String {
 fn a_client_that_stops_reading_loses_notifications_past_a_bound_but_gets_its_answer() {
     let sb = Sandbox::new();
     let bridge = hostile_bridge(&sb);
-    let endpoint = bridge.line["endpoint"]
-        .as_str()
-        .expect("endpoint")
-        .to_owned();
+    let endpoint = bridge.endpoint();
     // 30,000 log messages of 1 KB for a client that reads none of them: the
     // bridge holds a bounded backlog for it, drops the rest and says so.
     let flood = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
@@ -798,10 +800,7 @@ fn post_json(endpoint: &str, message: &Value) {
 fn one_client_can_neither_cancel_nor_answer_for_another() {
     let sb = Sandbox::new();
     let bridge = hostile_bridge(&sb);
-    let endpoint = bridge.line["endpoint"]
-        .as_str()
-        .expect("endpoint")
-        .to_owned();
+    let endpoint = bridge.endpoint();
     // Alice's call (id 1, as every `mur` call's) asks her a question.
     let ask = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
                       "params": { "name": "ask", "arguments": {} } });
@@ -878,10 +877,7 @@ fn a_server_that_floods_its_stderr_leaves_a_bounded_log_with_its_newest_lines() 
 fn requests_the_server_never_answers_do_not_lock_out_the_probe() {
     let sb = Sandbox::new();
     let bridge = hostile_bridge(&sb);
-    let endpoint = bridge.line["endpoint"]
-        .as_str()
-        .expect("endpoint")
-        .to_owned();
+    let endpoint = bridge.endpoint();
     // 300 calls the server never answers, more than the 256 connections the
     // endpoint takes: past 128 in flight the bridge refuses them at once.
     let hang = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
