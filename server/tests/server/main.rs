@@ -2,6 +2,7 @@
 //! session processes (the `minimal_session` example, and `mur-sample` for the hostile-HTTP
 //! checks) over real loopback TCP, each test in its own test-kit sandbox.
 
+mod guide;
 mod http_endpoint;
 mod http_hostile;
 mod lockfile_lifecycle;
