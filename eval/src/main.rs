@@ -168,9 +168,15 @@ fn print(text: &str) -> Result<()> {
     }
 }
 
-/// The only place an error is printed: one line, then its hints.
+/// The only place an error is printed: one line, its list and detail, then its hints.
 fn report(error: &Error) {
     eprintln!("error: {}", escape(error.message()));
+    for row in error.list() {
+        eprintln!("  {}", escape(row));
+    }
+    if let Some(detail) = error.detail() {
+        eprintln!("\n{}\n", escape(detail.trim_end()));
+    }
     for hint in error.hints() {
         eprintln!("hint: {}", escape(hint));
     }

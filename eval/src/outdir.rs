@@ -83,35 +83,14 @@ fn earlier(out: &Path) -> Result<Option<Vec<String>>> {
     {
         return Ok(Some(record.wrote));
     }
-    if let Some(tasks) = older_report(out) {
-        return Ok(Some(
-            SHARED
-                .iter()
-                .map(|s| (*s).to_owned())
-                .chain(tasks)
-                .collect(),
-        ));
-    }
+    // An output written before runs kept their record is refused like any other
+    // directory: a `report.json` alone does not prove that `bin/` or `data/` beside
+    // it are a run's to remove.
     Err(Error::usage(format!(
         "`{}` is not empty and no earlier `mur-eval run` wrote it: a run writes into a new or empty directory, or an earlier run's",
         out.display()
     ))
     .with_hint("name a new directory with `--out`; nothing in this one was touched"))
-}
-
-/// The tasks of the `report.json` a run wrote before runs kept their record (schema
-/// `mur-eval/1`): a finished run's output directory.
-fn older_report(out: &Path) -> Option<Vec<String>> {
-    let text = std::fs::read_to_string(out.join("report.json")).ok()?;
-    let report: serde_json::Value = serde_json::from_str(&text).ok()?;
-    if report["schema"] != crate::record::SCHEMA {
-        return None;
-    }
-    report["runs"]
-        .as_array()?
-        .iter()
-        .map(|run| run["task"].as_str().map(str::to_owned))
-        .collect()
 }
 
 /// One plain name — no separator, not `.` or `..` — so a record can name nothing

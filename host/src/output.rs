@@ -44,7 +44,15 @@ pub fn render_json(value: &Value, pretty: bool) -> Result<String> {
 /// characters but the newline escaped: a verb's or a server's words (a tool's
 /// description, a summary) never write on the terminal as commands.
 pub fn text(text: &str) -> Result<()> {
-    stdout(escape_controls(text).as_bytes())
+    stdout(for_people(text).as_bytes())
+}
+
+/// `text` as [`text`] prints it. A tab lays text out and a CRLF ends a line as
+/// an LF does (a .NET server's descriptions): neither is a command to the
+/// terminal; every other control character is escaped.
+fn for_people(text: &str) -> String {
+    let text = text.replace("\r\n", "\n");
+    escaped(&text, |c| c.is_control() && c != '\n' && c != '\t').into_owned()
 }
 
 /// Writes bytes to stdout as they are.
@@ -588,6 +596,11 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_for_people_keeps_its_layout_and_loses_its_commands() {
+        assert_eq!(for_people("a\tb\r\nc\x1b[2J\rd"), "a\tb\nc\\x1b[2J\\x0dd");
+    }
 
     #[test]
     fn tables_align_columns() {

@@ -69,6 +69,9 @@ pub(crate) struct Bridge {
     log_level: Mutex<Option<String>>,
     /// How long a request may wait for the server ([`REQUEST_LIMIT`]).
     request_limit: Duration,
+    /// One permit a request, taken before it waits for anything (a restart, the
+    /// log level): [`MAX_IN_FLIGHT`] bounds every request the bridge holds.
+    slots: Arc<tokio::sync::Semaphore>,
 }
 
 impl Bridge {
@@ -78,6 +81,7 @@ impl Bridge {
             initialized: RwLock::new(initialized),
             log_level: Mutex::new(None),
             request_limit: REQUEST_LIMIT,
+            slots: Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT)),
         })
     }
 
@@ -171,7 +175,7 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
         "server/discover" => return rpc_result(id, discover(&bridge.initialized())),
         _ => {}
     }
-    if bridge.relay.in_flight() >= MAX_IN_FLIGHT {
+    let Ok(slot) = bridge.slots.clone().try_acquire_owned() else {
         return rpc_error(
             StatusCode::OK,
             id,
@@ -180,7 +184,7 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
                 "the stdio server has {MAX_IN_FLIGHT} requests in flight, the most the bridge holds; try again once one has ended"
             ),
         );
-    }
+    };
     let deadline = Instant::now() + bridge.request_limit;
     let mut params = params;
     let level = take_modern_meta(&mut params);
@@ -198,6 +202,7 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
     let (message, sent) = bridge.relay.register(id.clone(), method, params, false);
     bridge.relay.send(&message);
     let watched = Watched {
+        _slot: slot,
         relay: bridge.relay.clone(),
         sent,
         done: false,
@@ -260,6 +265,8 @@ fn event_stream(
 /// before the answer (the response is dropped), or the bridge gives up on
 /// it, the server is told.
 struct Watched {
+    /// The request's place among those in flight, given back when it ends.
+    _slot: tokio::sync::OwnedSemaphorePermit,
     relay: Relay,
     sent: Sent,
     done: bool,
@@ -464,6 +471,8 @@ mod tests {
         assert_eq!(bridge.relay.in_flight(), 0);
 
         // Once it streams (a log message came first), the stream ends with the error.
+        // A bridge of its own, whose limit leaves the message ample time to come first.
+        let (bridge, _server) = unanswering(Duration::from_secs(2));
         let pending = tokio::spawn({
             let bridge = bridge.clone();
             async move { body_of(request(&bridge, "tools/call", json!(8), None).await).await }
@@ -490,9 +499,12 @@ mod tests {
     #[tokio::test]
     async fn past_the_cap_on_requests_in_flight_a_request_is_refused_at_once() {
         let (bridge, _server) = unanswering(REQUEST_LIMIT);
-        let held: Vec<_> = (0..MAX_IN_FLIGHT)
-            .map(|n| bridge.relay.register(json!(n), "tools/call", None, false))
-            .collect();
+        // Every place taken (by requests still waiting for a restarting server, say).
+        let held = bridge
+            .slots
+            .clone()
+            .try_acquire_many_owned(MAX_IN_FLIGHT as u32)
+            .expect("the places");
         let response = request(&bridge, "tools/call", json!("one more"), None).await;
         let answer: Value = serde_json::from_str(&body_of(response).await).expect("json");
         assert_eq!(answer["id"], "one more");

@@ -65,8 +65,10 @@ fn take(buffered: &[u8], line: &mut Vec<u8>, limit: usize) -> (usize, Option<Lin
         Some(at) => (at + 1, true),
         None => (buffered.len(), false),
     };
+    // The limit is on what the line says: its newline comes on top, so a
+    // message of exactly `limit` bytes is read whole.
     let room = limit.saturating_sub(line.len());
-    if wanted > room {
+    if wanted - usize::from(done) > room {
         line.extend_from_slice(&buffered[..room]);
         return (room, Some(Line::TooLong));
     }
@@ -106,6 +108,20 @@ mod tests {
     use tokio::io::BufReader;
 
     use super::*;
+
+    #[tokio::test]
+    async fn a_line_of_exactly_the_limit_is_read_whole_with_its_newline() {
+        for capacity in [3, 10, 11, 64] {
+            let input: &[u8] = b"0123456789
+next
+";
+            let mut reader = BufReader::with_capacity(capacity, input);
+            let mut line = Vec::new();
+            let read = read_line(&mut reader, &mut line, 10).await.expect("read");
+            assert_eq!((read, line.as_slice()), (Line::Read, &b"0123456789
+"[..]), "{capacity}");
+        }
+    }
 
     #[tokio::test]
     async fn a_line_is_read_whole_up_to_the_limit_and_no_further() {

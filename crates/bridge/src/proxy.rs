@@ -500,10 +500,11 @@ mod tests {
         .concat();
         let (lines, served) = serve_bytes(&input[..]);
         served.expect("served to the end");
+        // Three answers, in whatever order they were ready.
         assert_eq!(lines.len(), 3, "{lines:?}");
-        assert_eq!(lines[0]["error"]["code"], PARSE_ERROR, "{lines:?}");
-        assert_eq!(lines[1], json!({ "jsonrpc": "2.0", "id": 2, "result": {} }));
-        assert_eq!(lines[2]["result"]["method"], "tools/call", "{lines:?}");
+        assert!(lines.iter().any(|l| l["error"]["code"] == PARSE_ERROR), "{lines:?}");
+        assert!(lines.contains(&json!({ "jsonrpc": "2.0", "id": 2, "result": {} })), "{lines:?}");
+        assert!(lines.iter().any(|l| l["result"]["method"] == "tools/call"), "{lines:?}");
     }
 
     #[test]

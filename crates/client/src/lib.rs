@@ -206,7 +206,7 @@ impl<'a> Client<'a> {
                 response::snippet(status.as_bytes()),
             ),
             None if self.heard.load(std::sync::atomic::Ordering::Relaxed) => format!(
-                "the call to `{}` was still running after {ms} ms: the server sent progress, not yet the answer",
+                "the call to `{}` was still running after {ms} ms: the server had sent progress or log messages, not yet the answer",
                 self.endpoint
             ),
             None => format!("`{}` did not answer within {ms} ms", self.endpoint),

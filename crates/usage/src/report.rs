@@ -132,6 +132,8 @@ pub struct Loser {
     pub verb: String,
     pub kind: Kind,
     pub reason: String,
+    /// Its calls in the window: for a verb refused too often, those of the
+    /// version installed, which `usage_error_rate` is the rate of.
     pub calls: u64,
     pub usage_error_rate: f64,
     /// The exact command that removes it.
@@ -434,7 +436,9 @@ fn losers<'a>(
             verb: verb.name.clone(),
             kind: verb.kind,
             reason,
-            calls,
+            // The calls the rate is of: for an unused verb none, for one refused
+            // too often those of the version installed.
+            calls: judged,
             usage_error_rate: (rate * 1000.0).round() / 1000.0,
             command: format!("mur devtools verbs remove {}", verb.name),
         });
@@ -586,6 +590,13 @@ mod tests {
             losers_of(&records, installed("click", Some("new"))),
             ["75% of its 4 calls (the version installed) were usage errors (above 50%)"]
         );
+        // The figures agree with the reason: 4 calls, 3 of them refused.
+        let criteria = Criteria {
+            installed: vec![installed("click", Some("new"))],
+            ..Criteria::default()
+        };
+        let loser = report(&records, 0, &criteria).losers.remove(0);
+        assert_eq!((loser.calls, loser.usage_error_rate), (4, 0.75));
     }
 
     #[test]

@@ -196,6 +196,9 @@ async fn lookup(
         // Else the word may well be a tool of the app that is not running: no session
         // (exit 4, "start the app"), as for a named verb or `call`.
         Err(e) if e.kind() == Kind::NoSession => {
+            // Not known to be a verb: the record counts it on `cli/unknown`, not as a
+            // derived verb's failure.
+            usage::kind(mur_usage::Kind::Unknown);
             return Err(e.with_first_hint(format!(
                 "`{name}` is no installed verb: a tool's verb is looked up in the session once one runs"
             )));

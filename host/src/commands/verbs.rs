@@ -92,7 +92,8 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
     }
     let mut text: String = rows
         .iter()
-        .map(|(label, value)| format!("{:<10} {value}\n", format!("{label}:")))
+        // One line each, whatever a summary holds (`key: value` stays readable).
+        .map(|(label, value)| format!("{:<10} {}\n", format!("{label}:"), output::line(value)))
         .collect();
     text += &format!("\n{}", entry.usage_text());
     if !text.ends_with('\n') {

@@ -222,7 +222,7 @@ fn a_call_out_of_time_after_progress_says_it_was_still_running() {
         out.stderr.lines().find(|l| l.starts_with("error: ")),
         Some(
             format!(
-                "error: the call to `{endpoint}` was still running after 800 ms: the server sent progress, not yet the answer"
+                "error: the call to `{endpoint}` was still running after 800 ms: the server had sent progress or log messages, not yet the answer"
             )
             .as_str()
         ),

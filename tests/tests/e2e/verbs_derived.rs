@@ -287,8 +287,18 @@ fn a_named_verb_shadows_the_derived_one() {
 /// `get-sum`, for one that does not exist.
 #[test]
 fn a_name_without_a_session_is_no_session_unless_it_is_a_typo() {
-    let out = Sandbox::new().mur(&["devtools", "get-sum", "--a", "1"]);
+    let sandbox = Sandbox::new();
+    let out = sandbox.mur(&["devtools", "get-sum", "--a", "1"]);
     out.assert_code(4);
+    // Recorded as a word not known to be a verb, not as a derived verb that failed.
+    let log = std::fs::read_to_string(sandbox.usage_log()).expect("usage log");
+    let record: serde_json::Value =
+        serde_json::from_str(log.lines().last().unwrap_or_default()).expect("a record");
+    assert_eq!(
+        (record["verb"].as_str(), record["kind"].as_str(), record["outcome"].as_str()),
+        (Some("get-sum"), Some("unknown"), Some("session-error")),
+        "{record}"
+    );
     assert!(
         out.stderr.starts_with(
             "error: no running devtools session found\n\
