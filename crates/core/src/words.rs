@@ -4,13 +4,16 @@
 /// The word of `words` most like `typed`, when one is close enough: clap's
 /// measure (Jaro similarity) and bound, as for its "a similar subcommand exists",
 /// and either no more than a typo's edits away (a third of the word's letters, at
-/// least one: `bmup` → `bump`) or the start of it (`--comp` → `--component`).
-/// Jaro alone finds short words alike that share a few letters: `call` was "did
-/// you mean `scroll`?", `nosuch` `focus`.
+/// least one: `bmup` → `bump`), or the start of it (`--comp` → `--component`), or,
+/// dashes aside, its end (`--timeout` → `--arg-timeout`, a field renamed past a host
+/// option). Jaro alone finds short words alike that share a few letters: `call` was
+/// "did you mean `scroll`?", `nosuch` `focus`.
 pub fn nearest<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item = S>) -> Option<S> {
     let edits = typed.chars().count().div_ceil(3).max(1);
+    let core = typed.trim_start_matches('-');
+    let long_enough = core.chars().count() >= 3;
     let near = |word: &str| {
-        (typed.chars().count() >= 3 && word.starts_with(typed))
+        (long_enough && (word.starts_with(typed) || word.trim_start_matches('-').ends_with(core)))
             || strsim::osa_distance(typed, word) <= edits
     };
     words
@@ -59,5 +62,6 @@ mod tests {
         assert_eq!(nearest("bmup", ["bump"]), Some("bump"));
         assert_eq!(nearest("exportodos", ["export-todos"]), Some("export-todos"));
         assert_eq!(nearest("--comp", ["--component"]), Some("--component"));
+        assert_eq!(nearest("--timeout", ["--arg-timeout"]), Some("--arg-timeout"));
     }
 }
