@@ -612,12 +612,21 @@ mod tests {
     fn a_cell_of_any_length_is_one_line_of_at_most_a_thousand_characters() {
         // A width past 65,535 panicked in `format!`.
         let huge = "WORD ".repeat(14_000);
-        let t = table(&["ARGV", "N"], &[vec![huge.clone(), "1".into()], vec!["a\nb".into(), "2".into()]]);
+        let t = table(
+            &["ARGV", "N"],
+            &[
+                vec![huge.clone(), "1".into()],
+                vec!["a\nb".into(), "2".into()],
+            ],
+        );
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines.len(), 3, "{t}");
         let cut = format!("{}…", &huge[..CELL_CHARS]);
         assert_eq!(lines[1], format!("{cut}  1"));
-        assert_eq!(lines[2], format!("a\\x0ab{}2", " ".repeat(CELL_CHARS + 1 - 6 + 2)));
+        assert_eq!(
+            lines[2],
+            format!("a\\x0ab{}2", " ".repeat(CELL_CHARS + 1 - 6 + 2))
+        );
     }
 
     #[test]

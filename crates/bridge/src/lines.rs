@@ -58,7 +58,11 @@ pub(crate) fn read_line_blocking(
 /// was used, and the line's end when this step reached it.
 fn take(buffered: &[u8], line: &mut Vec<u8>, limit: usize) -> (usize, Option<Line>) {
     if buffered.is_empty() {
-        let end = if line.is_empty() { Line::End } else { Line::Read };
+        let end = if line.is_empty() {
+            Line::End
+        } else {
+            Line::Read
+        };
         return (0, Some(end));
     }
     let (wanted, done) = match buffered.iter().position(|&b| b == b'\n') {
@@ -118,8 +122,15 @@ next
             let mut reader = BufReader::with_capacity(capacity, input);
             let mut line = Vec::new();
             let read = read_line(&mut reader, &mut line, 10).await.expect("read");
-            assert_eq!((read, line.as_slice()), (Line::Read, &b"0123456789
-"[..]), "{capacity}");
+            assert_eq!(
+                (read, line.as_slice()),
+                (
+                    Line::Read,
+                    &b"0123456789
+"[..]
+                ),
+                "{capacity}"
+            );
         }
     }
 

@@ -502,9 +502,18 @@ mod tests {
         served.expect("served to the end");
         // Three answers, in whatever order they were ready.
         assert_eq!(lines.len(), 3, "{lines:?}");
-        assert!(lines.iter().any(|l| l["error"]["code"] == PARSE_ERROR), "{lines:?}");
-        assert!(lines.contains(&json!({ "jsonrpc": "2.0", "id": 2, "result": {} })), "{lines:?}");
-        assert!(lines.iter().any(|l| l["result"]["method"] == "tools/call"), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l["error"]["code"] == PARSE_ERROR),
+            "{lines:?}"
+        );
+        assert!(
+            lines.contains(&json!({ "jsonrpc": "2.0", "id": 2, "result": {} })),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l["result"]["method"] == "tools/call"),
+            "{lines:?}"
+        );
     }
 
     #[test]

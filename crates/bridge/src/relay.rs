@@ -94,8 +94,7 @@ impl Outbox {
         // (the server's messages are bounded when read): the bounds are on a backlog.
         let waiting = q.messages.load(Ordering::SeqCst);
         if waiting > 0
-            && (q.bytes.load(Ordering::SeqCst) + bytes > QUEUED_BYTES
-                || waiting >= QUEUED_MESSAGES)
+            && (q.bytes.load(Ordering::SeqCst) + bytes > QUEUED_BYTES || waiting >= QUEUED_MESSAGES)
         {
             if q.dropped.fetch_add(1, Ordering::SeqCst) == 0 {
                 tracing::warn!(
@@ -648,6 +647,9 @@ mod tests {
         relay.route(log.clone(), QUEUED_BYTES + 1);
         assert!(sent.messages.try_recv().is_some(), "the large message went");
         relay.route(log, QUEUED_BYTES + 1);
-        assert!(sent.messages.try_recv().is_some(), "and the next, once read");
+        assert!(
+            sent.messages.try_recv().is_some(),
+            "and the next, once read"
+        );
     }
 }

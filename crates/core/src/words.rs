@@ -60,8 +60,14 @@ mod tests {
         assert_eq!(nearest("call", ["scroll", "click"]), None);
         assert_eq!(nearest("nosuch", ["focus"]), None);
         assert_eq!(nearest("bmup", ["bump"]), Some("bump"));
-        assert_eq!(nearest("exportodos", ["export-todos"]), Some("export-todos"));
+        assert_eq!(
+            nearest("exportodos", ["export-todos"]),
+            Some("export-todos")
+        );
         assert_eq!(nearest("--comp", ["--component"]), Some("--component"));
-        assert_eq!(nearest("--timeout", ["--arg-timeout"]), Some("--arg-timeout"));
+        assert_eq!(
+            nearest("--timeout", ["--arg-timeout"]),
+            Some("--arg-timeout")
+        );
     }
 }

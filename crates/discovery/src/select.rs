@@ -156,7 +156,12 @@ fn ambiguous(http: &[Candidate], silent: &[(Candidate, String)]) -> Error {
         .max()
         .unwrap_or(0);
     let list = rows
-        .map(|(c, note)| format!("{:width$}  {}  (pid {}{note})", c.project, c.endpoint, c.pid))
+        .map(|(c, note)| {
+            format!(
+                "{:width$}  {}  (pid {}{note})",
+                c.project, c.endpoint, c.pid
+            )
+        })
         .collect();
     let error = Error::usage(message)
         .with_list(list)

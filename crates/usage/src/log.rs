@@ -186,8 +186,8 @@ pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), String> {
         }
         for path in log.files() {
             let cannot = |e: io::Error| format!("cannot read `{}`: {e}", path.display());
-            let file = mur_lockfile::open_regular(OpenOptions::new().read(true), &path)
-                .map_err(cannot)?;
+            let file =
+                mur_lockfile::open_regular(OpenOptions::new().read(true), &path).map_err(cannot)?;
             let mut reader = BufReader::new(file);
             let mut line = Vec::new();
             while let Some(whole) = next_line(&mut reader, &mut line, MAX_LINE).map_err(cannot)? {
@@ -298,7 +298,8 @@ mod tests {
         assert!(written.is_err(), "{written:?}");
         let read = read_logs(&[log]);
         assert!(
-            read.as_ref().is_err_and(|e| e.ends_with("it is a FIFO, not a regular file")),
+            read.as_ref()
+                .is_err_and(|e| e.ends_with("it is a FIFO, not a regular file")),
             "{read:?}"
         );
     }

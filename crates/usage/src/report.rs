@@ -666,9 +666,15 @@ mod tests {
             nearest: None,
         };
         assert_eq!(shape(2).argv(), "wait-for --selector WORD WORD");
-        assert_eq!(shape(8).argv(), format!("wait-for --selector{}", " WORD".repeat(8)));
+        assert_eq!(
+            shape(8).argv(),
+            format!("wait-for --selector{}", " WORD".repeat(8))
+        );
         assert_eq!(shape(9).argv(), "wait-for --selector WORD ×9");
-        assert_eq!(shape(u32::MAX).argv(), "wait-for --selector WORD ×4294967295");
+        assert_eq!(
+            shape(u32::MAX).argv(),
+            "wait-for --selector WORD ×4294967295"
+        );
     }
 
     #[test]

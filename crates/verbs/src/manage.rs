@@ -562,9 +562,9 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
     let is_data = c.info.interface == data::INTERFACE;
     let file = format!("{}.{}", c.info.name, if is_data { "json" } else { "wasm" });
     let path = dirs.verbs.join(&file);
-    let replaced = index.get(&c.info.name).map(|old| {
-        old.source.clone().unwrap_or_else(|| "unknown".to_owned())
-    });
+    let replaced = index
+        .get(&c.info.name)
+        .map(|old| old.source.clone().unwrap_or_else(|| "unknown".to_owned()));
     write_atomic(&path, &c.bytes)?;
     let (size, mtime_ns) = stamp(&path).map_err(|e| io_error("read", &path, e))?;
     let Described {

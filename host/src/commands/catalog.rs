@@ -271,7 +271,10 @@ fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {
         });
     }
     for (verb, tool) in Derived::all(offered.map(|o| o.tools.as_slice()).unwrap_or_default()) {
-        let reached = matches!(reach(&verb.tool, Some(verb.name.clone()), installed), Reach::Derived(_));
+        let reached = matches!(
+            reach(&verb.tool, Some(verb.name.clone()), installed),
+            Reach::Derived(_)
+        );
         if reached {
             items.push(derived_item(verb, tool));
         }

@@ -155,13 +155,15 @@ fn with_installed_names(cmd: clap::Command, names: &[String]) -> clap::Command {
     let names: Vec<&'static str> = names.iter().map(|n| leak(n)).collect();
     cmd.mut_subcommand("devtools", |devtools| {
         devtools.mut_subcommand("verbs", |verbs| {
-            ["remove", "info"].into_iter().fold(verbs, |verbs, command| {
-                verbs.mut_subcommand(command, |c| {
-                    c.mut_arg("name", |a| {
-                        a.value_parser(clap::builder::PossibleValuesParser::new(names.clone()))
+            ["remove", "info"]
+                .into_iter()
+                .fold(verbs, |verbs, command| {
+                    verbs.mut_subcommand(command, |c| {
+                        c.mut_arg("name", |a| {
+                            a.value_parser(clap::builder::PossibleValuesParser::new(names.clone()))
+                        })
                     })
                 })
-            })
         })
     })
 }

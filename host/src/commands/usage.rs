@@ -122,7 +122,9 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
         .collect();
     // A word asked for that is a verb now (added since) is a wish granted: no
     // longer among the verbs that do not exist.
-    report.unknown_verbs.retain(|asked| !words.contains(&asked.verb));
+    report
+        .unknown_verbs
+        .retain(|asked| !words.contains(&asked.verb));
     for asked in &mut report.unknown_verbs {
         asked.nearest = mur_core::nearest(&asked.verb, &words).cloned();
     }

@@ -52,7 +52,9 @@ fn list(dirs: &VerbDirs, json: bool) -> Result<()> {
             "no verbs are installed in `{}`",
             dirs.verbs.display()
         ));
-        output::diagnostic("hint: install some with `mur devtools verbs add FILE…` (components or data verbs)");
+        output::diagnostic(
+            "hint: install some with `mur devtools verbs add FILE…` (components or data verbs)",
+        );
         return Ok(());
     }
     let rows: Vec<Vec<String>> = verbs

@@ -207,7 +207,10 @@ fn with_no_session_each_request_gets_an_error_naming_why() {
         "{out}"
     );
     // The sessions themselves, one line each, as mur lists them.
-    let listed = message.lines().filter(|l| l.starts_with("  ") && l.contains("(pid ")).count();
+    let listed = message
+        .lines()
+        .filter(|l| l.starts_with("  ") && l.contains("(pid "))
+        .count();
     assert_eq!(listed, 2, "{message}");
 }
 

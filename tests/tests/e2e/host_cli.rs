@@ -152,7 +152,10 @@ fn help_as_a_command_is_the_commands_help() {
     for (words, same_as) in [
         (&["help"][..], &["--help"][..]),
         (&["help", "devtools"], &["devtools", "--help"]),
-        (&["help", "devtools", "session", "list"], &["devtools", "session", "list", "--help"]),
+        (
+            &["help", "devtools", "session", "list"],
+            &["devtools", "session", "list", "--help"],
+        ),
         (&["help", "completions"], &["completions", "--help"]),
     ] {
         let by_word = sb.mur(words);
@@ -163,7 +166,9 @@ fn help_as_a_command_is_the_commands_help() {
     let unknown = sb.mur(&["help", "nope"]);
     unknown.assert_code(1);
     assert!(
-        unknown.stderr.starts_with("error: unrecognized subcommand 'nope'\n"),
+        unknown
+            .stderr
+            .starts_with("error: unrecognized subcommand 'nope'\n"),
         "{unknown}"
     );
 }
@@ -207,7 +212,10 @@ fn a_word_quoted_in_an_error_cannot_forge_a_line_of_murs() {
         "{out}"
     );
     assert_eq!(
-        out.stderr.lines().filter(|l| l.starts_with("error:")).count(),
+        out.stderr
+            .lines()
+            .filter(|l| l.starts_with("error:"))
+            .count(),
         1,
         "{out}"
     );

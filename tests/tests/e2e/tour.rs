@@ -104,7 +104,10 @@ fn the_tour_runs_clean_twice_in_a_row() {
     // Before, every call of the tour was recorded in the user's own usage log,
     // which `usage report` and `verbs prune` then judged verbs by.
     let touched: Vec<_> = std::fs::read_dir(state.path()).expect("state").collect();
-    assert!(touched.is_empty(), "the tour wrote into the user's state directory: {touched:?}");
+    assert!(
+        touched.is_empty(),
+        "the tour wrote into the user's state directory: {touched:?}"
+    );
     std::fs::remove_file(&png).expect("remove the first PNG");
     let second = run_tour(state.path());
     assert_clean_run(&second);

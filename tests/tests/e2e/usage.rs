@@ -649,8 +649,11 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
         out.assert_code(1);
         let zero = args[3];
         assert!(
-            out.stderr.starts_with(&format!("error: invalid value '{zero}' for '--"))
-                && out.stderr.contains(&format!("`{zero}` is an empty window: no call falls in it")),
+            out.stderr
+                .starts_with(&format!("error: invalid value '{zero}' for '--"))
+                && out
+                    .stderr
+                    .contains(&format!("`{zero}` is an empty window: no call falls in it")),
             "{out}"
         );
     }
@@ -664,14 +667,35 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
          no verb is judged unused over that window\n"
     );
     // `prune` judges one agent's calls, and takes `--dry-run` as `session clean` does.
-    let by_claude = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d", "--agent", "claude", "--dry-run"]);
+    let by_claude = sandbox.devtools(&[
+        "verbs",
+        "prune",
+        "--unused-for",
+        "400d",
+        "--agent",
+        "claude",
+        "--dry-run",
+    ]);
     by_claude.assert_code(0);
     assert_eq!(by_claude.stdout.lines().count(), 2, "{by_claude}");
-    assert!(by_claude.stdout.contains("# not used by `claude` since"), "{by_claude}");
-    let by_nobody = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d", "--agent", "nobody"]);
+    assert!(
+        by_claude.stdout.contains("# not used by `claude` since"),
+        "{by_claude}"
+    );
+    let by_nobody = sandbox.devtools(&[
+        "verbs",
+        "prune",
+        "--unused-for",
+        "400d",
+        "--agent",
+        "nobody",
+    ]);
     by_nobody.assert_code(0);
     assert_eq!(by_nobody.stdout, "");
-    assert!(by_nobody.stderr.ends_with("no verb to prune\n"), "{by_nobody}");
+    assert!(
+        by_nobody.stderr.ends_with("no verb to prune\n"),
+        "{by_nobody}"
+    );
     sandbox
         .devtools(&["verbs", "prune", "--dry-run", "--yes"])
         .assert_code(1)
@@ -718,8 +742,15 @@ fn a_log_that_is_no_file_or_holds_hostile_lines_is_refused_or_read_never_hung_on
     let fifo = sandbox.root().join("served.jsonl");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     assert!(made.is_ok_and(|s| s.success()), "mkfifo");
-    let theirs = sandbox.devtools(&["usage", "report", "--server-log", &fifo.display().to_string()]);
-    theirs.assert_code(1).assert_stderr_contains("it is a FIFO, not a regular file");
+    let theirs = sandbox.devtools(&[
+        "usage",
+        "report",
+        "--server-log",
+        &fifo.display().to_string(),
+    ]);
+    theirs
+        .assert_code(1)
+        .assert_stderr_contains("it is a FIFO, not a regular file");
     // A verb name of 70,000 characters, a count of words read as four billion (the
     // report spelled out every `WORD`, and a table cell that wide panicked), and a
     // line of 2 MiB: read, cut, counted.
@@ -741,6 +772,13 @@ fn a_log_that_is_no_file_or_holds_hostile_lines_is_refused_or_read_never_hung_on
     let out = sandbox.devtools(&["usage", "report"]);
     out.assert_code(0);
     assert!(out.stdout.contains(" WORD ×4294967295"), "{out}");
-    assert!(out.stdout.lines().all(|l| l.chars().count() < 2_200), "a line of the report is too long");
-    assert!(out.stderr.contains("1 line(s) of the usage logs are not records"), "{out}");
+    assert!(
+        out.stdout.lines().all(|l| l.chars().count() < 2_200),
+        "a line of the report is too long"
+    );
+    assert!(
+        out.stderr
+            .contains("1 line(s) of the usage logs are not records"),
+        "{out}"
+    );
 }

@@ -295,7 +295,11 @@ fn a_name_without_a_session_is_no_session_unless_it_is_a_typo() {
     let record: serde_json::Value =
         serde_json::from_str(log.lines().last().unwrap_or_default()).expect("a record");
     assert_eq!(
-        (record["verb"].as_str(), record["kind"].as_str(), record["outcome"].as_str()),
+        (
+            record["verb"].as_str(),
+            record["kind"].as_str(),
+            record["outcome"].as_str()
+        ),
         (Some("get-sum"), Some("unknown"), Some("session-error")),
         "{record}"
     );
@@ -851,19 +855,40 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
         .expect("verbs")
         .iter()
         .filter(|v| v["kind"] != "host")
-        .map(|v| (v["name"].to_string(), v["kind"].to_string(), v["offered"].clone()))
+        .map(|v| {
+            (
+                v["name"].to_string(),
+                v["kind"].to_string(),
+                v["offered"].clone(),
+            )
+        })
         .collect();
     assert_eq!(
         kinds,
         [
-            (r#""click""#.to_owned(), r#""plugin""#.to_owned(), json!(false)),
-            (r#""switch""#.to_owned(), r#""plugin""#.to_owned(), json!(true)),
-            (r#""get-sum""#.to_owned(), r#""derived""#.to_owned(), json!(true)),
+            (
+                r#""click""#.to_owned(),
+                r#""plugin""#.to_owned(),
+                json!(false)
+            ),
+            (
+                r#""switch""#.to_owned(),
+                r#""plugin""#.to_owned(),
+                json!(true)
+            ),
+            (
+                r#""get-sum""#.to_owned(),
+                r#""derived""#.to_owned(),
+                json!(true)
+            ),
         ]
     );
     let table = sb.devtools(&["--endpoint", &endpoint, "catalog"]);
     assert!(
-        table.stdout.lines().any(|l| l.starts_with("click ") && l.contains("not offered by this session")),
+        table
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("click ") && l.contains("not offered by this session")),
         "{table}"
     );
 }

@@ -487,11 +487,16 @@ fn a_verb_files_words_never_write_on_the_terminal() {
         r##"{"schema": "mur-verb/1", "name": "count", "tool": "state", "summary": "Print\u001b[2J the count"}"##,
     )
     .expect("write");
-    sandbox.devtools(&["verbs", "add", path(&file)]).assert_code(0);
+    sandbox
+        .devtools(&["verbs", "add", path(&file)])
+        .assert_code(0);
     for args in [&["count", "--help"][..], &["verbs", "info", "count"]] {
         let out = sandbox.devtools(args);
         out.assert_code(0);
-        assert!(out.stdout.contains("Print\\x1b[2J the count"), "{args:?}: {out}");
+        assert!(
+            out.stdout.contains("Print\\x1b[2J the count"),
+            "{args:?}: {out}"
+        );
         assert!(!out.stdout.contains('\u{1b}'), "{args:?}: {out}");
     }
 }
