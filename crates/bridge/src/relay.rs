@@ -526,6 +526,14 @@ fn id_key(id: &Value) -> String {
 mod tests {
     use super::*;
 
+    /// A relay attached to a server, and what the server is sent.
+    fn attached() -> (Relay, mpsc::UnboundedReceiver<String>) {
+        let relay = Relay::new();
+        let (to_server, server) = mpsc::unbounded_channel();
+        relay.attach(Some(to_server));
+        (relay, server)
+    }
+
     #[test]
     fn answers_and_progress_go_back_under_the_clients_own_id_and_token() {
         let relay = Relay::new();
@@ -552,9 +560,7 @@ mod tests {
 
     #[test]
     fn a_question_goes_to_the_oldest_client_request_and_its_answer_back() {
-        let relay = Relay::new();
-        let (to_server, mut server) = mpsc::unbounded_channel();
-        relay.attach(Some(to_server));
+        let (relay, mut server) = attached();
         let (_, mut first) = relay.register(json!(1), "tools/call", None, false);
         let (_, _second) = relay.register(json!(1), "tools/call", None, false);
         relay.route(
@@ -585,9 +591,7 @@ mod tests {
 
     #[test]
     fn a_question_with_no_client_waiting_is_declined() {
-        let relay = Relay::new();
-        let (to_server, mut server) = mpsc::unbounded_channel();
-        relay.attach(Some(to_server));
+        let (relay, mut server) = attached();
         relay.route(
             json!({ "jsonrpc": "2.0", "id": 3, "method": "roots/list" }),
             50,
@@ -599,9 +603,7 @@ mod tests {
 
     #[test]
     fn a_client_that_does_not_read_loses_notifications_past_the_bound_but_not_its_answer() {
-        let relay = Relay::new();
-        let (to_server, mut server) = mpsc::unbounded_channel();
-        relay.attach(Some(to_server));
+        let (relay, mut server) = attached();
         let (_, mut sent) = relay.register(json!(1), "tools/call", None, false);
         let log = json!({ "jsonrpc": "2.0", "method": "notifications/message",
                           "params": { "level": "info", "data": "x" } });
@@ -637,9 +639,7 @@ mod tests {
 
     #[test]
     fn a_message_larger_than_the_backlog_bound_goes_to_a_client_that_reads() {
-        let relay = Relay::new();
-        let (to_server, _server) = mpsc::unbounded_channel();
-        relay.attach(Some(to_server));
+        let (relay, _server) = attached();
         let (_, mut sent) = relay.register(json!(1), "tools/call", None, false);
         let log = json!({ "jsonrpc": "2.0", "method": "notifications/message",
                           "params": { "level": "info", "data": "big" } });
