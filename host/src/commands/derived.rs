@@ -171,10 +171,10 @@ struct Found {
 }
 
 /// Why a word named no tool: the session's tools were read and none answers to it, or
-/// no tool list could be read (why not, as a hint).
+/// no tool list could be read (why not, as a hint), the word being near `near`.
 enum Unknown {
     Listed(Vec<Value>),
-    Unread(String),
+    Unread { why: String, near: String },
 }
 
 /// The tool `name` answers to, or why there is none; an error only when the session
@@ -188,14 +188,16 @@ async fn lookup(
         Ok(session) => session,
         // Near an installed verb or a command of mur's: most likely a typo, said first,
         // then why no tool list was read.
-        Err(e) if e.kind() == Kind::NoSession && nearest_word(name, &[]).is_some() => {
-            return Ok(Err(Unknown::Unread(
-                "no devtools session is running to look for a tool of that name".to_owned(),
-            )));
-        }
-        // Else the word may well be a tool of the app that is not running: no session
-        // (exit 4, "start the app"), as for a named verb or `call`.
         Err(e) if e.kind() == Kind::NoSession => {
+            if let Some(near) = nearest_word(name, &[]) {
+                return Ok(Err(Unknown::Unread {
+                    why: "no devtools session is running to look for a tool of that name"
+                        .to_owned(),
+                    near,
+                }));
+            }
+            // Else the word may well be a tool of the app that is not running: no session
+            // (exit 4, "start the app"), as for a named verb or `call`.
             // Not known to be a verb: the record counts it on `cli/unknown`, not as a
             // derived verb's failure.
             usage::kind(mur_usage::Kind::Unknown);
@@ -242,7 +244,11 @@ fn unknown_verb(name: &str, unknown: &Unknown) -> Error {
             ),
             listed.as_slice(),
         ),
-        Unknown::Unread(why) => (Error::from(message).with_hint(why.clone()), &[][..]),
+        Unknown::Unread { why, near } => {
+            return Error::from(message)
+                .with_hint(why.clone())
+                .with_first_hint(format!("did you mean `{near}`?"));
+        }
     };
     let shared = mur_verbs::derived::sharing(listed, name);
     if !shared.is_empty() {
