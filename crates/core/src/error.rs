@@ -79,6 +79,19 @@ struct More {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// `Error::usage(message)` for `Error::new(Kind::Usage, message)`: one
+/// constructor for each kind an error is made of with a message.
+macro_rules! kind_constructors {
+    ($($name:ident => $kind:ident),* $(,)?) => {
+        $(
+            #[doc = concat!("An error of [`Kind::", stringify!($kind), "`].")]
+            pub fn $name(message: impl Into<String>) -> Self {
+                Self::new(Kind::$kind, message)
+            }
+        )*
+    };
+}
+
 impl Error {
     pub fn new(kind: Kind, message: impl Into<String>) -> Self {
         Self {
@@ -94,28 +107,13 @@ impl Error {
         self.more.get_or_insert_with(Box::default)
     }
 
-    pub fn usage(message: impl Into<String>) -> Self {
-        Self::new(Kind::Usage, message)
-    }
-
-    pub fn transport(message: impl Into<String>) -> Self {
-        Self::new(Kind::Transport, message)
-    }
-
-    pub fn no_session(message: impl Into<String>) -> Self {
-        Self::new(Kind::NoSession, message)
-    }
-
-    pub fn tool_failed(message: impl Into<String>) -> Self {
-        Self::new(Kind::ToolFailed, message)
-    }
-
-    pub fn plugin(message: impl Into<String>) -> Self {
-        Self::new(Kind::Plugin, message)
-    }
-
-    pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(Kind::Internal, message)
+    kind_constructors! {
+        usage => Usage,
+        transport => Transport,
+        no_session => NoSession,
+        tool_failed => ToolFailed,
+        plugin => Plugin,
+        internal => Internal,
     }
 
     pub fn broken_pipe() -> Self {
