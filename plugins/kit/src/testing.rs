@@ -68,6 +68,13 @@ pub fn shaped<V: Verb>(words: &[&str], result: &Value, pretty: bool) -> Result<S
     shape::<V>(&result.to_string(), &call::<V>(words).state, pretty)
 }
 
+/// The notes for stderr verb `V` adds when it shapes `result` after `words`, in order.
+pub fn notes<V: Verb>(words: &[&str], result: &Value) -> Vec<String> {
+    shaped::<V>(words, result, false)
+        .unwrap_or_else(|error| panic!("shape failed: {error}"))
+        .notes
+}
+
 /// The stdout, as text, verb `V` prints for `result`, checked to write no file.
 pub fn stdout<V: Verb>(words: &[&str], result: &Value, pretty: bool) -> String {
     let shaped =

@@ -75,15 +75,16 @@ mod tests {
     #[test]
     fn the_next_command_shows_what_the_click_changed_and_a_cut_is_said() {
         let long = json!({"structuredContent": {"element": {"id": "b", "text": "y".repeat(81), "type": "Button"}}});
-        let shaped = testing::shaped::<Click>(&["#b"], &long, false).expect("shaped");
         assert_eq!(
-            shaped.notes,
+            testing::notes::<Click>(&["#b"], &long),
             [
                 "cut: 1 value over 80 characters; --full prints it whole",
                 "next: mur devtools state"
             ]
         );
-        let full = testing::shaped::<Click>(&["#b", "--full"], &long, false).expect("shaped");
-        assert_eq!(full.notes, ["next: mur devtools state"]);
+        assert_eq!(
+            testing::notes::<Click>(&["#b", "--full"], &long),
+            ["next: mur devtools state"]
+        );
     }
 }

@@ -75,19 +75,19 @@ mod tests {
         assert!(events.contains("\"events\":[\"counter.set\"]"), "{events}");
     }
 
-    fn notes(result: &mur_verb_kit::Value) -> Vec<String> {
-        testing::shaped::<Components>(&[], result, false)
-            .expect("shaped")
-            .notes
-    }
-
     #[test]
     fn the_next_command_switches_to_another_component_else_looks_at_the_tree() {
         let two = json!({"structuredContent": {"active": "counter", "components": [
             {"name": "counter"}, {"name": "todos"}]}});
-        assert_eq!(notes(&two), ["next: mur devtools switch 'todos'"]);
+        assert_eq!(
+            testing::notes::<Components>(&[], &two),
+            ["next: mur devtools switch 'todos'"]
+        );
         let one = json!({"structuredContent": {"active": "counter", "components": [{"name": "counter"}]}});
-        assert_eq!(notes(&one), ["next: mur devtools tree"]);
+        assert_eq!(
+            testing::notes::<Components>(&[], &one),
+            ["next: mur devtools tree"]
+        );
         let none = json!({"structuredContent": {"active": null, "components": []}});
         let shaped = testing::shaped::<Components>(&[], &none, false).expect("shaped");
         assert_eq!(

@@ -95,23 +95,17 @@ mod tests {
         assert!(more.contains("\"bounds\":{\"x\":1}"), "{more}");
     }
 
-    fn notes(words: &[&str], result: &mur_verb_kit::Value) -> Vec<String> {
-        testing::shaped::<State>(words, result, false)
-            .expect("shaped")
-            .notes
-    }
-
     #[test]
     fn the_next_command_acts_on_the_element_or_finds_one() {
         let button =
             json!({"structuredContent": {"id": "btn-inc", "type": "Button", "enabled": true}});
         assert_eq!(
-            notes(&["--selector", "#btn-inc"], &button),
+            testing::notes::<State>(&["--selector", "#btn-inc"], &button),
             ["next: mur devtools click '#btn-inc'"]
         );
         let text = json!({"structuredContent": {"id": "count", "type": "Text", "text": "5"}});
         assert_eq!(
-            notes(&["--selector", "#count"], &text),
+            testing::notes::<State>(&["--selector", "#count"], &text),
             ["next: mur devtools tree"]
         );
     }
@@ -123,12 +117,15 @@ mod tests {
         assert!(text.contains("\"counter\":{\"count\":3}"), "{text}");
         assert!(text.contains("… [90 chars; --full for all]"), "{text}");
         assert_eq!(
-            notes(&[], &state),
+            testing::notes::<State>(&[], &state),
             [
                 "cut: 1 value over 80 characters; --full prints it whole",
                 "next: mur devtools tree"
             ]
         );
-        assert_eq!(notes(&["--full"], &state), ["next: mur devtools tree"]);
+        assert_eq!(
+            testing::notes::<State>(&["--full"], &state),
+            ["next: mur devtools tree"]
+        );
     }
 }

@@ -153,7 +153,7 @@ mod tests {
     fn keeps_type_id_text_and_notable_flags() {
         let cut = format!("{}… [100 chars; --full for all]", "x".repeat(80));
         assert_eq!(
-            notes(&[], &result()),
+            testing::notes::<Tree>(&[], &result()),
             [
                 "cut: 1 value over 80 characters; --full prints it whole",
                 "next: mur devtools state --selector '#counter'",
@@ -180,12 +180,6 @@ mod tests {
         assert!(full.contains(&"x".repeat(100)), "{full}");
     }
 
-    fn notes(words: &[&str], result: &mur_verb_kit::Value) -> Vec<String> {
-        testing::shaped::<Tree>(words, result, false)
-            .expect("shaped")
-            .notes
-    }
-
     #[test]
     fn the_next_command_acts_on_the_first_element_that_can_be_acted_on() {
         let result = json!({"structuredContent": {"nodes": [{"type": "Panel", "id": "p", "children": [
@@ -193,10 +187,13 @@ mod tests {
             {"type": "Panel", "id": "q", "children": [{"type": "Button", "id": "btn-inc", "text": "+"}]},
             {"type": "TextBox", "id": "draft"}
         ]}]}});
-        assert_eq!(notes(&[], &result), ["next: mur devtools click '#btn-inc'"]);
+        assert_eq!(
+            testing::notes::<Tree>(&[], &result),
+            ["next: mur devtools click '#btn-inc'"]
+        );
         let text_box = json!({"structuredContent": {"nodes": [{"type": "TextBox", "id": "it's"}]}});
         assert_eq!(
-            notes(&["--full"], &text_box),
+            testing::notes::<Tree>(&["--full"], &text_box),
             ["next: mur devtools type '#it'\\''s' 'TEXT'"]
         );
     }
@@ -214,6 +211,9 @@ mod tests {
             shaped.notes,
             ["next: mur devtools tree (every node), or mur devtools windows"]
         );
-        assert_eq!(notes(&[], &none), ["next: mur devtools windows"]);
+        assert_eq!(
+            testing::notes::<Tree>(&[], &none),
+            ["next: mur devtools windows"]
+        );
     }
 }

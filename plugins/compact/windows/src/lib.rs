@@ -85,24 +85,18 @@ mod tests {
         assert!(full.contains("bounds"), "{full}");
     }
 
-    fn notes(result: &mur_verb_kit::Value) -> Vec<String> {
-        testing::shaped::<Windows>(&[], result, false)
-            .expect("shaped")
-            .notes
-    }
-
     #[test]
     fn the_next_command_is_the_tree_of_the_focused_window_else_the_first() {
         let focused = json!({"structuredContent": {"windows": [
             {"id": "main", "title": "mur sample"}, {"focused": true, "id": "about", "title": "About"}]}});
         assert_eq!(
-            notes(&focused),
+            testing::notes::<Windows>(&[], &focused),
             ["next: mur devtools tree --window 'about'"]
         );
         let unfocused =
             json!({"structuredContent": {"windows": [{"id": "main", "title": "mur sample"}]}});
         assert_eq!(
-            notes(&unfocused),
+            testing::notes::<Windows>(&[], &unfocused),
             ["next: mur devtools tree --window 'main'"]
         );
         let none = json!({"structuredContent": {"windows": []}});
