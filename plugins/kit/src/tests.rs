@@ -6,6 +6,14 @@ use crate::serde_json::json;
 use crate::shape::Shaped;
 use crate::{About, Call, Parsed, Verb, info, parse, shape};
 
+/// `--view summary|full`: the sample's choice option.
+const VIEW: Opt = Opt::value(
+    "view",
+    "summary|full",
+    Kind::Choice(&["summary", "full"]),
+    "how much",
+);
+
 struct Sample;
 
 impl Verb for Sample {
@@ -24,12 +32,7 @@ impl Verb for Sample {
         ],
         options: &[
             Opt::value("window", "W", Kind::Text, "the window"),
-            Opt::value(
-                "view",
-                "summary|full",
-                Kind::Choice(&["summary", "full"]),
-                "how much",
-            ),
+            VIEW,
             Opt::value("count", "N", Kind::Count, "how many"),
             Opt::value("out", "PATH", Kind::OutPath, "where"),
             Opt::value("args", "JSON", Kind::Json, "extra"),
@@ -432,19 +435,13 @@ fn notes_are_none_by_default_and_added_in_order_beside_stdout() {
 #[test]
 fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
     const LISTING: Spec = Spec {
-        positionals: &[],
         options: &[
             Opt::selector("only what S matches"),
             Opt::window("only this window"),
-            Opt::value(
-                "view",
-                "summary|full",
-                Kind::Choice(&["summary", "full"]),
-                "how much",
-            ),
+            VIEW,
             Opt::flag("a", "a"),
         ],
-        exclusive: &[],
+        ..Spec::NONE
     };
     const ONE: Spec = Spec {
         options: &[Opt::value("component", "N", Kind::Name, "which one")],
@@ -455,12 +452,7 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
         ..Spec::NONE
     };
     const CHOICE: Spec = Spec {
-        options: &[Opt::value(
-            "view",
-            "summary|full",
-            Kind::Choice(&["summary", "full"]),
-            "how much",
-        )],
+        options: &[VIEW],
         ..Spec::NONE
     };
     let error = |spec: &Spec, words: &[&str]| match crate::argv::Args::parse(spec, &argv(words)) {

@@ -86,5 +86,32 @@ fn size(result: &Value, image: &[u8]) -> Result<(u64, u64), String> {
 
 mur_verb_kit::export_verb!(Screenshot);
 
+mur_verb_kit::verb_tables!(Screenshot {
+    arguments: [
+        // `--out` is the verb's own: never sent.
+        (&["--out", "a.png"], json!({})),
+        (
+            &[
+                "--selector",
+                "#c",
+                "--window",
+                "main",
+                "--wait-idle",
+                "--include-chrome",
+                "--out=-",
+            ],
+            json!({"selector": "#c", "window": "main", "waitIdle": true, "includeChrome": true}),
+        ),
+    ],
+    usage_errors: [
+        (
+            &["--out", ""],
+            "`--out` needs a file path, or `-` for stdout",
+        ),
+        (&["--out"], "`--out` needs a value (path|-)"),
+        (&["shot.png"], "unexpected argument `shot.png`"),
+    ],
+});
+
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,4 @@
-//! Screenshot argv, and shaping with `--out file`, `--out -`, no `--out`, and bad images.
+//! Screenshot's shaping with `--out file`, `--out -`, no `--out`, and bad images.
 
 use super::Screenshot;
 use base64::Engine;
@@ -22,38 +22,6 @@ fn result_with(structured: Option<Value>) -> Value {
         result["structuredContent"] = structured;
     }
     result
-}
-
-#[test]
-fn sends_the_capture_options_but_not_out() {
-    assert_eq!(
-        testing::arguments::<Screenshot>(&["--out", "a.png"]),
-        json!({})
-    );
-    let argv = [
-        "--selector",
-        "#c",
-        "--window",
-        "main",
-        "--wait-idle",
-        "--include-chrome",
-        "--out=-",
-    ];
-    let expected =
-        json!({"selector": "#c", "window": "main", "waitIdle": true, "includeChrome": true});
-    assert_eq!(testing::arguments::<Screenshot>(&argv), expected);
-}
-
-#[test]
-fn rejects_bad_argv() {
-    testing::assert_usage_errors::<Screenshot>(&[
-        (
-            &["--out", ""],
-            "`--out` needs a file path, or `-` for stdout",
-        ),
-        (&["--out"], "`--out` needs a value (path|-)"),
-        (&["shot.png"], "unexpected argument `shot.png`"),
-    ]);
 }
 
 #[test]

@@ -32,24 +32,13 @@ impl Verb for Select {
 mur_verb_kit::export_verb!(Select);
 
 mur_verb_kit::verb_tables!(Select {
-    arguments: [],
+    arguments: [(
+        &["#list", "#blue"],
+        json!({"selector": "#list", "item": "#blue"})
+    )],
     usage_errors: [
         (&["#list"], "missing argument `<item-selector>`"),
         (&["#list", ""], "`<item-selector>` must not be empty"),
         (&["#a", "#b", "#c"], "unexpected argument `#c`"),
     ],
 });
-
-#[cfg(test)]
-mod tests {
-    use super::Select;
-    use mur_verb_kit::{json, testing};
-
-    #[test]
-    fn sends_the_container_and_the_item() {
-        assert_eq!(
-            testing::arguments::<Select>(&["#list", "#blue"]),
-            json!({"selector": "#list", "item": "#blue"})
-        );
-    }
-}

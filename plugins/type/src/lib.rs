@@ -41,6 +41,8 @@ mur_verb_kit::verb_tables!(Type {
             &["--clear", "#name", ""],
             json!({"selector": "#name", "text": "", "clear": true}),
         ),
+        // Text starting with a dash follows `--`.
+        (&["#n", "--", "-5"], json!({"selector": "#n", "text": "-5"})),
     ],
     usage_errors: [
         (&["#name"], "missing argument `<text>`"),
@@ -51,17 +53,3 @@ mur_verb_kit::verb_tables!(Type {
         ),
     ],
 });
-
-#[cfg(test)]
-mod tests {
-    use super::Type;
-    use mur_verb_kit::{json, testing};
-
-    #[test]
-    fn text_starting_with_a_dash_follows_double_dash() {
-        assert_eq!(
-            testing::arguments::<Type>(&["#n", "--", "-5"]),
-            json!({"selector": "#n", "text": "-5"})
-        );
-    }
-}
