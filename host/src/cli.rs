@@ -44,6 +44,7 @@ pub enum Command {
     /// Talk to the running app's devtools session
     Devtools(Devtools),
     /// Print a shell completion script (installed verbs included)
+    #[command(defer(sessionless))]
     #[command(after_help = examples(&[
         "mur completions bash > ~/.local/share/bash-completion/completions/mur",
         "mur completions zsh > ~/.zfunc/_mur",
@@ -54,6 +55,7 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
     /// Print the help of a command: `mur help devtools click`
+    #[command(defer(sessionless))]
     #[command(after_help = examples(&["mur help devtools", "mur help devtools click"]))]
     Help {
         /// The command, as it would be typed after `mur`
@@ -309,6 +311,35 @@ fn under_own_texts(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) 
     }
 }
 
+/// The host options that find and call a session (all but `--pretty`, `-v`, `-q`).
+const SESSION_OPTIONS: &[&str] = &[
+    "endpoint",
+    "project",
+    "auto",
+    "auto_full",
+    "auto_range",
+    "timeout",
+    "max_response",
+    "answer",
+    "protocol",
+    "refresh",
+];
+
+/// A command that reaches no session (`verbs add`, `usage report`, `guide`…) takes
+/// the host options that find and call one, as every command does (they are global),
+/// but leaves them out of its help and completions, where they would be 10 options of
+/// noise to whoever reads them. Run as the command's `defer`, once clap has given it
+/// its parent's global options.
+fn sessionless(cmd: clap::Command) -> clap::Command {
+    SESSION_OPTIONS.iter().fold(cmd, |cmd, &id| {
+        if cmd.get_arguments().any(|a| a.get_id() == id) {
+            cmd.mut_arg(id, |a| a.hide(true))
+        } else {
+            cmd
+        }
+    })
+}
+
 /// Every word after `mur devtools` that clap does not hand to an installed verb: the
 /// host's own commands, and `help` ([`host_verbs`]). `tests::the_fast_path_knows_every_host_command`
 /// holds it to the tree.
@@ -408,6 +439,7 @@ pub enum Verb {
     ]))]
     Verbs(Lazy<VerbsCommand>),
     /// Print the guide for agents: verbs, exit codes, recipes
+    #[command(defer(sessionless))]
     #[command(after_help = examples(&["mur devtools guide", "mur devtools guide > mur-guide.md"]))]
     Guide,
     /// List every verb: host, plugin and (with a session) derived, with options and hints
@@ -462,6 +494,7 @@ pub enum Verb {
 #[derive(Debug, Clone, Subcommand)]
 pub enum UsageCommand {
     /// Per verb, tool and surface: calls, failures, latency; refused argv, unknown verbs; losers
+    #[command(defer(sessionless))]
     #[command(after_help = examples(&[
         "mur devtools usage report",
         "mur devtools usage report --since 24h --agent claude",
@@ -470,6 +503,7 @@ pub enum UsageCommand {
     ]))]
     Report(ReportArgs),
     /// Record usage (the default); `--with-values` also records argument values
+    #[command(defer(sessionless))]
     #[command(after_help = examples(&["mur devtools usage on", "mur devtools usage on --with-values"]))]
     On {
         /// Also record the words of each verb's argv, values included
@@ -477,9 +511,11 @@ pub enum UsageCommand {
         with_values: bool,
     },
     /// Stop recording usage
+    #[command(defer(sessionless))]
     #[command(after_help = examples(&["mur devtools usage off"]))]
     Off,
     /// Print the usage log's path (and whether recording is on, on stderr)
+    #[command(defer(sessionless))]
     #[command(after_help = examples(&["mur devtools usage path"]))]
     Path,
 }
@@ -644,6 +680,7 @@ pub enum VerbsCommand {
         all: bool,
     },
     /// Install verbs: components (`.wasm`, mur:verb/verb) or data verbs (`.json`, mur-verb/1)
+    #[command(defer(sessionless))]
     #[command(
         after_help = "Examples:\n  mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm\n  \
                             mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"
@@ -657,12 +694,14 @@ pub enum VerbsCommand {
         force: bool,
     },
     /// Uninstall a verb; it is gone from help and dispatch at once
+    #[command(defer(sessionless))]
     #[command(after_help = "Examples:\n  mur devtools verbs remove bump")]
     Remove {
         /// The verb's name
         name: String,
     },
     /// Show an installed verb's tool, usage, file, hash and size
+    #[command(defer(sessionless))]
     #[command(
         after_help = "Examples:\n  mur devtools verbs info click\n  mur devtools verbs info click --json"
     )]
@@ -674,6 +713,7 @@ pub enum VerbsCommand {
         json: bool,
     },
     /// Remove the verbs the usage report calls losers (a dry run without --yes)
+    #[command(defer(sessionless))]
     #[command(after_help = examples(&[
         "mur devtools verbs prune",
         "mur devtools verbs prune --unused-for 14d --max-usage-error-rate 0.3",
@@ -698,6 +738,7 @@ pub enum VerbsCommand {
         dry_run: bool,
     },
     /// Create a project for a new verb in Rust, Python or JavaScript (see docs/verbs.md)
+    #[command(defer(sessionless))]
     #[command(
         after_help = "Examples:\n  mur devtools verbs new bump\n  mur devtools verbs new bump --dir ~/src\n  \
                             mur devtools verbs new bump --lang python\n  mur devtools verbs new bump --lang js"
@@ -798,6 +839,64 @@ mod tests {
                 "usage", "verbs"
             ]
         );
+    }
+
+    /// A command that reaches no session leaves the options that find one out of its
+    /// help, yet takes them as any command does; one that reaches a session lists them.
+    #[test]
+    fn only_commands_that_reach_a_session_list_its_options() {
+        let help = |words: &[&str]| -> String {
+            let argv = std::iter::once("mur").chain(words.iter().copied());
+            let error = command()
+                .try_get_matches_from(argv.chain(["--help"]))
+                .expect_err("help");
+            error.render().to_string()
+        };
+        let sessionless: &[&[&str]] = &[
+            &["devtools", "verbs", "add"],
+            &["devtools", "verbs", "remove"],
+            &["devtools", "verbs", "info"],
+            &["devtools", "verbs", "prune"],
+            &["devtools", "verbs", "new"],
+            &["devtools", "usage", "report"],
+            &["devtools", "usage", "on"],
+            &["devtools", "usage", "off"],
+            &["devtools", "usage", "path"],
+            &["devtools", "guide"],
+            &["completions"],
+            &["help"],
+        ];
+        for words in sessionless {
+            let text = help(words);
+            for option in ["--endpoint", "--project", "--timeout", "--refresh"] {
+                assert!(!text.contains(option), "{words:?} lists {option}:\n{text}");
+            }
+            assert!(text.contains("--pretty"), "{words:?}:\n{text}");
+        }
+        for words in [
+            &["devtools", "verbs", "list"][..],
+            &["devtools", "call"],
+            &["devtools", "session", "list"],
+        ] {
+            let text = help(words);
+            assert!(
+                text.contains("--endpoint") && text.contains("--timeout"),
+                "{words:?}:\n{text}"
+            );
+        }
+        let matches = command()
+            .try_get_matches_from([
+                "mur",
+                "devtools",
+                "verbs",
+                "add",
+                "--timeout",
+                "50",
+                "x.wasm",
+            ])
+            .expect("a hidden host option is still taken");
+        let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches).expect("a Cli");
+        assert_eq!(cli.host.timeout, 50);
     }
 
     /// A command added to the tree and not to the fast path's list would reach an
