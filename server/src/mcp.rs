@@ -27,7 +27,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::call::{CallContext, LogLevel, SessionControl};
-use crate::catalog::{PromptOutput, PromptRole, ResourceInfo};
+use crate::catalog::{PromptOutput, PromptRole, PromptSpec, ResourceInfo};
 use crate::output::{Content, ErrorKind, InputRequired, ResourceContents, ToolError, ToolOutput};
 use crate::request_state;
 use crate::task::{self, Ended, Ran, Served};
@@ -427,12 +427,11 @@ impl ServerHandler for DevtoolsHandler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let resources = self
-            .tools
-            .resources()
-            .map(|spec| from_json(listed(("uri", &spec.uri), &spec.info)))
-            .collect::<Result<_, _>>()?;
-        Ok(ListResourcesResult::with_all_items(resources))
+        listing(
+            self.tools.resources(),
+            |spec| listed(("uri", &spec.uri), &spec.info),
+            ListResourcesResult::with_all_items,
+        )
     }
 
     async fn list_resource_templates(
@@ -440,12 +439,11 @@ impl ServerHandler for DevtoolsHandler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let templates = self
-            .tools
-            .resource_templates()
-            .map(|spec| from_json(listed(("uriTemplate", &spec.uri_template), &spec.info)))
-            .collect::<Result<_, _>>()?;
-        Ok(ListResourceTemplatesResult::with_all_items(templates))
+        listing(
+            self.tools.resource_templates(),
+            |spec| listed(("uriTemplate", &spec.uri_template), &spec.info),
+            ListResourceTemplatesResult::with_all_items,
+        )
     }
 
     async fn read_resource(
@@ -505,24 +503,11 @@ impl ServerHandler for DevtoolsHandler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let prompts = self
-            .tools
-            .prompts()
-            .map(|spec| {
-                let arguments: Vec<Value> = spec
-                    .arguments
-                    .iter()
-                    .map(|arg| {
-                        json!({ "name": arg.name, "description": arg.description, "required": arg.required })
-                    })
-                    .collect();
-                from_json(with_optional(
-                    json!({ "name": spec.name, "description": spec.description, "arguments": arguments }),
-                    &[("title", &spec.title)],
-                ))
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(ListPromptsResult::with_all_items(prompts))
+        listing(
+            self.tools.prompts(),
+            prompt_entry,
+            ListPromptsResult::with_all_items,
+        )
     }
 
     async fn get_prompt(
@@ -599,6 +584,30 @@ fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
     serde_json::from_value(value).map_err(|error| {
         ErrorData::internal_error(format!("the server built an invalid result: {error}"), None)
     })
+}
+
+/// A whole list result (this server never pages one): each of `specs` as its wire
+/// entry, read back as rmcp's item type, handed to the result type's `with_all_items`.
+fn listing<S, T: DeserializeOwned, R>(
+    specs: impl Iterator<Item = S>,
+    entry: impl FnMut(S) -> Value,
+    with_all_items: impl FnOnce(Vec<T>) -> R,
+) -> Result<R, ErrorData> {
+    let items = specs.map(entry).map(from_json).collect::<Result<_, _>>()?;
+    Ok(with_all_items(items))
+}
+
+/// A `prompts/list` entry: name, description and arguments, and the title when set.
+fn prompt_entry(spec: &PromptSpec) -> Value {
+    let arguments: Vec<Value> = spec
+        .arguments
+        .iter()
+        .map(|arg| json!({ "name": arg.name, "description": arg.description, "required": arg.required }))
+        .collect();
+    with_optional(
+        json!({ "name": spec.name, "description": spec.description, "arguments": arguments }),
+        &[("title", &spec.title)],
+    )
 }
 
 /// A `resources/list` or `resources/templates/list` entry: the address under its
