@@ -321,12 +321,8 @@ fn add_input_required_fixtures(tools: &mut ToolSet) {
                 "Please confirm",
                 json!({ "type": "object", "properties": { "ok": { "type": "boolean" } }, "required": ["ok"] }),
             );
-            if control.state() == Some(&json!({ "round": 1 })) && control.answer("confirm").is_some() {
-                return Ok(ToolOutput::blocks([Content::text("state-ok: confirmed")]));
-            }
-            Ok(ToolOutput::InputRequired(
-                InputRequired::new().ask("confirm", confirm).with_state(json!({ "round": 1 })),
-            ))
+            let questions = InputRequired::new().ask("confirm", confirm);
+            one_round(&control, questions, "state-ok: confirmed")
         },
     );
     tools.add(
@@ -335,17 +331,11 @@ fn add_input_required_fixtures(tools: &mut ToolSet) {
             "Asks three questions at once",
         ),
         |_, control: SessionControl| async move {
-            let keys = ["user_name", "greeting", "client_roots"];
-            if control.state().is_some() && keys.iter().all(|key| control.answer(key).is_some()) {
-                return Ok(ToolOutput::blocks([Content::text("All inputs received")]));
-            }
-            Ok(ToolOutput::InputRequired(
-                InputRequired::new()
-                    .ask("user_name", name_question("What is your name?"))
-                    .ask("greeting", sample("Generate a greeting", 50))
-                    .ask("client_roots", Question::Roots)
-                    .with_state(json!({ "round": 1 })),
-            ))
+            let questions = InputRequired::new()
+                .ask("user_name", name_question("What is your name?"))
+                .ask("greeting", sample("Generate a greeting", 50))
+                .ask("client_roots", Question::Roots);
+            one_round(&control, questions, "All inputs received")
         },
     );
     tools.add(
@@ -391,14 +381,10 @@ fn add_input_required_fixtures(tools: &mut ToolSet) {
             "Hands out a sealed state; a changed one is refused",
         ),
         |_, control: SessionControl| async move {
-            if control.state().is_some() {
-                return Ok(ToolOutput::blocks([Content::text("state verified")]));
-            }
-            Ok(ToolOutput::InputRequired(
-                InputRequired::new()
-                    .ask("confirm", name_question("What is your name?"))
-                    .with_state(json!({ "issued": "round-1" })),
-            ))
+            let asking = InputRequired::new()
+                .ask("confirm", name_question("What is your name?"))
+                .with_state(json!({ "issued": "round-1" }));
+            text_once_answered(control.state().is_some(), "state verified", asking)
         },
     );
     tools.add(
@@ -420,15 +406,11 @@ fn add_input_required_fixtures(tools: &mut ToolSet) {
             if input.questions.is_empty() {
                 return Err(ToolError::missing_capability("elicitation"));
             }
-            let answered = input
-                .questions
-                .keys()
-                .all(|key| control.answer(key).is_some());
-            Ok(if answered {
-                ToolOutput::blocks([Content::text("Capabilities respected")])
-            } else {
-                ToolOutput::InputRequired(input)
-            })
+            text_once_answered(
+                all_answered(&control, &input),
+                "Capabilities respected",
+                input,
+            )
         },
     );
 }
@@ -624,6 +606,40 @@ async fn answered_text(
         Asked::Answered(answer) => ToolOutput::blocks([Content::text(text(&answer))]),
         Asked::Pending(input) => ToolOutput::InputRequired(input),
     })
+}
+
+/// One round of `questions`, handed out with the state `{"round": 1}`: once the call
+/// brings that state back with every answer, one text block, `text`.
+fn one_round(
+    control: &SessionControl,
+    questions: InputRequired,
+    text: &str,
+) -> Result<ToolOutput, ToolError> {
+    let state = json!({ "round": 1 });
+    let answered = control.state() == Some(&state) && all_answered(control, &questions);
+    text_once_answered(answered, text, questions.with_state(state))
+}
+
+/// One text block, `text`, once the call came back `answered`; until then, the
+/// input-required result `asking`.
+fn text_once_answered(
+    answered: bool,
+    text: &str,
+    asking: InputRequired,
+) -> Result<ToolOutput, ToolError> {
+    Ok(if answered {
+        ToolOutput::blocks([Content::text(text)])
+    } else {
+        ToolOutput::InputRequired(asking)
+    })
+}
+
+/// Whether the call carries an answer to every question of `asking`.
+fn all_answered(control: &SessionControl, asking: &InputRequired) -> bool {
+    asking
+        .questions
+        .keys()
+        .all(|key| control.answer(key).is_some())
 }
 
 /// A tenth of a second of 8 kHz, 16-bit mono silence as a WAV file.
