@@ -31,8 +31,10 @@ const NO_TIMEOUTS: &[&str] = &[
     "600000",
 ];
 
-/// `mur-sample` with `extra` arguments, started under `ulimit -n <nofile>` when given.
-fn start_sample(world: &World, nofile: Option<u32>, extra: &[&str]) -> (Session, Lockfile) {
+/// `mur-sample` with `extra` arguments, started in a world of its own under `ulimit -n
+/// <nofile>` when given; the world goes with the session.
+fn start_sample(nofile: Option<u32>, extra: &[&str]) -> (World, Session, Lockfile) {
+    let world = World::new();
     let session = match nofile {
         Some(limit) => {
             let mut shell = world.sandbox.command(Path::new("bash"));
@@ -49,7 +51,7 @@ fn start_sample(world: &World, nofile: Option<u32>, extra: &[&str]) -> (Session,
         None => world.sandbox.start_sample_with(&world.project, extra),
     };
     let lock = session.lock.clone();
-    (session, lock)
+    (world, session, lock)
 }
 
 /// A real MCP call (`tools/call version`) that must answer 200 with its result.
@@ -181,14 +183,23 @@ fn closed_by_server(streams: &mut [TcpStream], at_least: usize, deadline: Instan
 fn raw_exchange(port: u16, request: &str) -> (u16, String) {
     let mut stream = connect(port);
     stream.write_all(request.as_bytes()).expect("write request");
-    let received = read_until_closed(&mut stream, Instant::now() + BOUND)
-        .expect("the server answered and closed");
+    answer_before_close(
+        &mut stream,
+        Instant::now() + BOUND,
+        "the server answered and closed",
+    )
+}
+
+/// The HTTP/1.1 answer the server sent on `stream` before closing it, as (status,
+/// body); `expect` is the failure's message when it is still open at `deadline`.
+fn answer_before_close(stream: &mut TcpStream, deadline: Instant, expect: &str) -> (u16, String) {
+    let received = read_until_closed(stream, deadline).expect(expect);
     let text = String::from_utf8_lossy(&received).into_owned();
     let status = text
-        .split(' ')
-        .nth(1)
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|rest| rest.split(' ').next())
         .and_then(|code| code.parse().ok())
-        .unwrap_or_else(|| panic!("no status line in {text:?}"));
+        .unwrap_or_else(|| panic!("no HTTP/1.1 status line in {text:?}"));
     let body = text
         .split_once("\r\n\r\n")
         .map(|(_, body)| body.to_owned())
@@ -198,10 +209,9 @@ fn raw_exchange(port: u16, request: &str) -> (u16, String) {
 
 #[test]
 fn a_real_call_answers_through_a_flood_of_idle_and_half_open_connections() {
-    let world = World::new();
     // At the common soft limit, with timeouts too long to help: only the cap can.
     allow_open_files(2048);
-    let (_session, lock) = start_sample(&world, Some(1024), NO_TIMEOUTS);
+    let (_world, _session, lock) = start_sample(Some(1024), NO_TIMEOUTS);
     let silent = open_with(lock.port, 350, b"");
     let mut trickling = open_with(lock.port, 350, PARTIAL_HEAD);
     let bodiless = open_with(lock.port, 350, HEAD_WITHOUT_BODY);
@@ -227,9 +237,8 @@ fn a_real_call_answers_through_a_flood_of_idle_and_half_open_connections() {
 
 #[test]
 fn eleven_hundred_idle_connections_at_ulimit_1024_do_not_lock_out_a_real_call() {
-    let world = World::new();
     allow_open_files(2048);
-    let (_session, lock) = start_sample(&world, Some(1024), NO_TIMEOUTS);
+    let (_world, _session, lock) = start_sample(Some(1024), NO_TIMEOUTS);
     let idle = open_with(lock.port, 1100, b"");
     real_call_answers(&lock.endpoint);
     drop(idle);
@@ -237,9 +246,7 @@ fn eleven_hundred_idle_connections_at_ulimit_1024_do_not_lock_out_a_real_call() 
 
 #[test]
 fn silent_trickling_bodiless_and_idle_connections_are_closed_by_the_timeouts() {
-    let world = World::new();
-    let (_session, lock) = start_sample(
-        &world,
+    let (_world, _session, lock) = start_sample(
         None,
         &[
             "--http-header-timeout-ms",
@@ -277,28 +284,26 @@ fn silent_trickling_bodiless_and_idle_connections_are_closed_by_the_timeouts() {
     );
     trickler.join().expect("trickler");
 
-    let answer = read_until_closed(&mut bodiless, deadline)
-        .expect("a connection whose body never comes stays open");
-    let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
-    let body: Value = serde_json::from_str(answer.split_once("\r\n\r\n").expect("body").1)
-        .expect("JSON-RPC error body");
+    let (status, body) = answer_before_close(
+        &mut bodiless,
+        deadline,
+        "a connection whose body never comes stays open",
+    );
+    assert_eq!(status, 408, "{body}");
+    let body: Value = serde_json::from_str(&body).expect("JSON-RPC error body");
     assert_eq!(body["id"], Value::Null);
     assert_eq!(body["error"]["code"], -32600);
 
-    let answer = read_until_closed(&mut idle, deadline).expect("an idle connection stays open");
-    let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
-    assert!(answer.contains("reactor-devtools-mcp/1"), "{answer}");
+    let (status, body) = answer_before_close(&mut idle, deadline, "an idle connection stays open");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("reactor-devtools-mcp/1"), "{body}");
 
     real_call_answers(&lock.endpoint);
 }
 
 #[test]
 fn a_call_in_flight_outlives_the_timeouts_and_is_never_evicted() {
-    let world = World::new();
-    let (_session, lock) = start_sample(
-        &world,
+    let (_world, _session, lock) = start_sample(
         None,
         &[
             "--http-header-timeout-ms",
@@ -348,11 +353,9 @@ fn a_call_in_flight_outlives_the_timeouts_and_is_never_evicted() {
     .expect("click");
     assert_eq!(clicked.status(), 200);
 
-    let answer = read_until_closed(&mut waiting, deadline).expect("the waitFor call answers");
-    let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
-    let body: Value =
-        serde_json::from_str(answer.split_once("\r\n\r\n").expect("body").1).expect("JSON answer");
+    let (status, body) = answer_before_close(&mut waiting, deadline, "the waitFor call answers");
+    assert_eq!(status, 200, "{body}");
+    let body: Value = serde_json::from_str(&body).expect("JSON answer");
     assert_eq!(body["id"], 7, "{body}");
     assert_eq!(body["result"]["isError"], false, "{body}");
 }
@@ -372,8 +375,7 @@ fn post_raw(endpoint: &str, body: &'static str) -> (u16, Value) {
 
 #[test]
 fn malformed_json_is_a_400_parse_error() {
-    let world = World::new();
-    let (_session, lock) = start_sample(&world, None, &[]);
+    let (_world, _session, lock) = start_sample(None, &[]);
     for body in ["not json", "{\"jsonrpc\": \"2.0\", \"id\": 1,", ""] {
         let (status, answer) = post_raw(&lock.endpoint, body);
         assert_eq!(status, 400, "{body:?}: {answer}");
@@ -386,8 +388,7 @@ fn malformed_json_is_a_400_parse_error() {
 
 #[test]
 fn a_batch_or_a_non_message_is_a_400_invalid_request() {
-    let world = World::new();
-    let (_session, lock) = start_sample(&world, None, &[]);
+    let (_world, _session, lock) = start_sample(None, &[]);
     let batch =
         r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#;
     for body in [batch, "[]", "42", r#"{"hello":"world"}"#] {
@@ -403,8 +404,7 @@ fn a_batch_or_a_non_message_is_a_400_invalid_request() {
 
 #[test]
 fn a_body_past_the_cap_is_413() {
-    let world = World::new();
-    let (_session, lock) = start_sample(&world, None, &[]);
+    let (_world, _session, lock) = start_sample(None, &[]);
     let (status, body) = raw_exchange(
         lock.port,
         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
@@ -417,8 +417,7 @@ fn a_body_past_the_cap_is_413() {
 
 #[test]
 fn a_repeated_host_or_origin_header_is_refused() {
-    let world = World::new();
-    let (_session, lock) = start_sample(&world, None, &[]);
+    let (_world, _session, lock) = start_sample(None, &[]);
     let get = |headers: &str| {
         raw_exchange(
             lock.port,

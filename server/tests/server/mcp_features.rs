@@ -167,29 +167,32 @@ fn resources_and_templates_are_listed_and_read() {
     let endpoint = world.endpoint();
     // Whole entries: the address under its own key, the shared fields, and a title
     // only where the app gave one (the template's, through its `with_title`).
-    let listed = mcp::modern(&endpoint, "resources/list", json!({}));
-    assert_eq!(
-        listed["result"]["resources"],
-        json!([{
-            "uri": "example://readme",
-            "name": "readme",
-            "description": "What this session is",
-            "mimeType": "text/plain"
-        }]),
-        "{listed}"
-    );
-    let templates = mcp::modern(&endpoint, "resources/templates/list", json!({}));
-    assert_eq!(
-        templates["result"]["resourceTemplates"],
-        json!([{
-            "uriTemplate": "example://items/{id}",
-            "name": "item",
-            "title": "Item by number",
-            "description": "Item number `id`",
-            "mimeType": "application/json"
-        }]),
-        "{templates}"
-    );
+    for (method, key, entries) in [
+        (
+            "resources/list",
+            "resources",
+            json!([{
+                "uri": "example://readme",
+                "name": "readme",
+                "description": "What this session is",
+                "mimeType": "text/plain"
+            }]),
+        ),
+        (
+            "resources/templates/list",
+            "resourceTemplates",
+            json!([{
+                "uriTemplate": "example://items/{id}",
+                "name": "item",
+                "title": "Item by number",
+                "description": "Item number `id`",
+                "mimeType": "application/json"
+            }]),
+        ),
+    ] {
+        let listed = mcp::modern(&endpoint, method, json!({}));
+        assert_eq!(listed["result"][key], entries, "{method}: {listed}");
+    }
 
     let read = |uri: &str| mcp::read_resource(&endpoint, uri);
     let readme = read("example://readme");
