@@ -57,8 +57,10 @@ fn complete(shell: &str, argv: &[OsString]) -> Result<()> {
     }
     let mut verbs = installed();
     let names: Vec<String> = verbs.iter().map(|v| v.name.clone()).collect();
-    verbs.extend(derived(&verbs));
-    let mut cmd = with_installed_names(built(with_verbs(cli::command(), &verbs)), &names);
+    let tools = session_tools();
+    verbs.extend(derived(&tools, &verbs));
+    let cmd = with_installed_names(built(with_verbs(cli::command(), &verbs)), &names);
+    let mut cmd = with_tool_names(cmd, &tools);
     let cwd = std::env::current_dir().ok();
     let mut candidates = Vec::new();
     completer
@@ -103,9 +105,9 @@ fn installed() -> Vec<Completable> {
         .collect()
 }
 
-/// The derived verbs of the session found by discovery (quietly, briefly),
-/// from its cached tool list when warm; none without a session.
-fn derived(installed: &[Completable]) -> Vec<Completable> {
+/// The tools of the session found by discovery (quietly, briefly), from its
+/// cached tool list when warm; none without a session.
+fn session_tools() -> Vec<serde_json::Value> {
     let settings = Settings {
         timeout: SESSION_WAIT,
         ..crate::options::settings(&crate::cli::HostArgs::default())
@@ -114,11 +116,15 @@ fn derived(installed: &[Completable]) -> Vec<Completable> {
         let session = Session::resolve_reporting(&settings, &mut mur_discovery::Silent).await?;
         ToolList::open(&session).all(&session, &settings).await
     });
-    let tools = match tools {
+    match tools {
         Ok(Ok(tools)) => tools,
-        _ => return Vec::new(),
-    };
-    Derived::all(&tools)
+        _ => Vec::new(),
+    }
+}
+
+/// The verbs derived from the session's `tools` that no installed verb's name hides.
+fn derived(tools: &[serde_json::Value], installed: &[Completable]) -> Vec<Completable> {
+    Derived::all(tools)
         .into_iter()
         .map(|(verb, _)| verb)
         .filter(|verb| !installed.iter().any(|i| i.name == verb.name))
@@ -164,6 +170,27 @@ fn with_installed_names(cmd: clap::Command, names: &[String]) -> clap::Command {
                         })
                     })
                 })
+        })
+    })
+}
+
+/// The built tree with `call` completing the session's tool names, and the methods
+/// `call` sends itself (`ping`, `tools/list`) when there is a session to send them to.
+fn with_tool_names(cmd: clap::Command, tools: &[serde_json::Value]) -> clap::Command {
+    if tools.is_empty() {
+        return cmd;
+    }
+    let names: Vec<&'static str> = tools
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .chain(["ping", "tools/list"])
+        .map(leak)
+        .collect();
+    cmd.mut_subcommand("devtools", |devtools| {
+        devtools.mut_subcommand("call", |call| {
+            call.mut_arg("name", |a| {
+                a.value_parser(clap::builder::PossibleValuesParser::new(names))
+            })
         })
     })
 }
@@ -236,7 +263,12 @@ mod tests {
 
     fn candidates(verbs: &[Completable], words: &[&str]) -> Vec<String> {
         let names: Vec<String> = verbs.iter().map(|v| v.name.clone()).collect();
-        let mut cmd = with_installed_names(built(with_verbs(cli::command(), verbs)), &names);
+        let cmd = with_installed_names(built(with_verbs(cli::command(), verbs)), &names);
+        completed(cmd, words)
+    }
+
+    /// What `cmd` completes the last of `words` to.
+    fn completed(mut cmd: clap::Command, words: &[&str]) -> Vec<String> {
         let words: Vec<OsString> = words.iter().map(OsString::from).collect();
         let index = words.len() - 1;
         clap_complete::engine::complete(&mut cmd, words, index, None)
@@ -281,6 +313,17 @@ mod tests {
             ["summary", "full"]
         );
         assert!(candidates(&verbs, &["mur", "devtools", "o"]).contains(&"old".to_owned()));
+    }
+
+    #[test]
+    fn call_completes_the_session_tool_names() {
+        let tools = [
+            serde_json::json!({ "name": "clickElement", "inputSchema": { "type": "object" } }),
+            serde_json::json!({ "name": "clear-todos", "inputSchema": { "type": "object" } }),
+        ];
+        let cmd = with_tool_names(built(cli::command()), &tools);
+        let names = completed(cmd, &["mur", "devtools", "call", "cl"]);
+        assert_eq!(names, ["clickElement", "clear-todos"]);
     }
 
     #[test]
