@@ -182,63 +182,38 @@ fn add_rich_fixtures(tools: &mut ToolSet) {
             elicitation_result(&control, "User response", Question::elicit(message, schema)).await
         },
     );
-    tools.add(
-        fixture("test_elicitation_sep1034_defaults", "Elicits values with defaults of every primitive type"),
-        |_, control: SessionControl| async move {
-            let schema = json!({
-                "type": "object",
-                "properties": {
-                    "name": { "type": "string", "default": "John Doe" },
-                    "age": { "type": "integer", "default": 30 },
-                    "score": { "type": "number", "default": 95.5 },
-                    "status": { "type": "string", "enum": ["active", "inactive", "pending"], "default": "active" },
-                    "verified": { "type": "boolean", "default": true }
-                }
-            });
-            let question = Question::elicit("Please review and update the form fields with defaults", schema);
-            elicitation_result(&control, "Elicitation completed", question).await
-        },
-    );
-    tools.add(
-        fixture("test_elicitation_sep1330_enums", "Elicits with all five enum variants"),
-        |_, control: SessionControl| async move {
-            let schema = json!({
-                "type": "object",
-                "properties": {
-                    "untitledSingle": { "type": "string", "enum": ["option1", "option2", "option3"] },
-                    "titledSingle": { "type": "string", "oneOf": [
-                        { "const": "value1", "title": "First Option" },
-                        { "const": "value2", "title": "Second Option" },
-                        { "const": "value3", "title": "Third Option" }
-                    ] },
-                    "legacyEnum": { "type": "string", "enum": ["opt1", "opt2", "opt3"],
-                        "enumNames": ["Option One", "Option Two", "Option Three"] },
-                    "untitledMulti": { "type": "array", "items": { "type": "string", "enum": ["option1", "option2", "option3"] } },
-                    "titledMulti": { "type": "array", "items": { "anyOf": [
-                        { "const": "value1", "title": "First Choice" },
-                        { "const": "value2", "title": "Second Choice" },
-                        { "const": "value3", "title": "Third Choice" }
-                    ] } }
-                }
-            });
-            let question = Question::elicit("Please select options from the enum fields", schema);
-            elicitation_result(&control, "Elicitation completed", question).await
-        },
-    );
-    tools.add(
-        fixture(
+    // The elicitations answered with `Elicitation completed: action=…, content=…`.
+    for (name, description, question) in [
+        (
+            "test_elicitation_sep1034_defaults",
+            "Elicits values with defaults of every primitive type",
+            Question::elicit(
+                "Please review and update the form fields with defaults",
+                sep1034_defaults(),
+            ),
+        ),
+        (
+            "test_elicitation_sep1330_enums",
+            "Elicits with all five enum variants",
+            Question::elicit(
+                "Please select options from the enum fields",
+                sep1330_enums(),
+            ),
+        ),
+        (
             "test_streaming_elicitation",
             "Asks for a name (input required on 2026-07-28)",
+            name_question("What is your name?"),
         ),
-        |_, control: SessionControl| async move {
-            elicitation_result(
-                &control,
-                "Elicitation completed",
-                name_question("What is your name?"),
-            )
-            .await
-        },
-    );
+    ] {
+        tools.add(
+            fixture(name, description),
+            move |_, control: SessionControl| {
+                let question = question.clone();
+                async move { elicitation_result(&control, "Elicitation completed", question).await }
+            },
+        );
+    }
     tools.add(
         fixture_taking(
             "test_mcp_param_header",
@@ -314,30 +289,36 @@ fn add_input_required_fixtures(tools: &mut ToolSet) {
             .await
         },
     );
-    tools.add(
-        fixture("test_input_required_result_request_state", "Asks for a confirmation and checks its state"),
-        |_, control: SessionControl| async move {
-            let confirm = Question::elicit(
-                "Please confirm",
-                json!({ "type": "object", "properties": { "ok": { "type": "boolean" } }, "required": ["ok"] }),
-            );
-            let questions = InputRequired::new().ask("confirm", confirm);
-            one_round(&control, questions, "state-ok: confirmed")
-        },
+    // One round of questions, answered with a fixed text.
+    let confirm = Question::elicit(
+        "Please confirm",
+        json!({ "type": "object", "properties": { "ok": { "type": "boolean" } }, "required": ["ok"] }),
     );
-    tools.add(
-        fixture(
+    for (name, description, questions, text) in [
+        (
+            "test_input_required_result_request_state",
+            "Asks for a confirmation and checks its state",
+            InputRequired::new().ask("confirm", confirm),
+            "state-ok: confirmed",
+        ),
+        (
             "test_input_required_result_multiple_inputs",
             "Asks three questions at once",
-        ),
-        |_, control: SessionControl| async move {
-            let questions = InputRequired::new()
+            InputRequired::new()
                 .ask("user_name", name_question("What is your name?"))
                 .ask("greeting", sample("Generate a greeting", 50))
-                .ask("client_roots", Question::Roots);
-            one_round(&control, questions, "All inputs received")
-        },
-    );
+                .ask("client_roots", Question::Roots),
+            "All inputs received",
+        ),
+    ] {
+        tools.add(
+            fixture(name, description),
+            move |_, control: SessionControl| {
+                let questions = questions.clone();
+                async move { one_round(&control, questions, text) }
+            },
+        );
+    }
     tools.add(
         fixture(
             "test_input_required_result_multi_round",
@@ -662,6 +643,43 @@ fn silent_wav() -> Vec<u8> {
     wav.extend_from_slice(&data_len.to_le_bytes());
     wav.extend_from_slice(&samples);
     wav
+}
+
+/// The form of `test_elicitation_sep1034_defaults`: a default for every primitive type.
+fn sep1034_defaults() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "name": { "type": "string", "default": "John Doe" },
+            "age": { "type": "integer", "default": 30 },
+            "score": { "type": "number", "default": 95.5 },
+            "status": { "type": "string", "enum": ["active", "inactive", "pending"], "default": "active" },
+            "verified": { "type": "boolean", "default": true }
+        }
+    })
+}
+
+/// The form of `test_elicitation_sep1330_enums`: the five kinds of enum.
+fn sep1330_enums() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "untitledSingle": { "type": "string", "enum": ["option1", "option2", "option3"] },
+            "titledSingle": { "type": "string", "oneOf": [
+                { "const": "value1", "title": "First Option" },
+                { "const": "value2", "title": "Second Option" },
+                { "const": "value3", "title": "Third Option" }
+            ] },
+            "legacyEnum": { "type": "string", "enum": ["opt1", "opt2", "opt3"],
+                "enumNames": ["Option One", "Option Two", "Option Three"] },
+            "untitledMulti": { "type": "array", "items": { "type": "string", "enum": ["option1", "option2", "option3"] } },
+            "titledMulti": { "type": "array", "items": { "anyOf": [
+                { "const": "value1", "title": "First Choice" },
+                { "const": "value2", "title": "Second Choice" },
+                { "const": "value3", "title": "Third Choice" }
+            ] } }
+        }
+    })
 }
 
 /// The exact schema the `json-schema-2020-12` scenario expects to see preserved
