@@ -88,7 +88,12 @@ impl VerbError {
             Self::UnknownVerb(_) => {
                 Some("`mur devtools --help` lists the verbs; `mur devtools verbs list` the installed ones".into())
             }
-            Self::Usage { verb, .. } => Some(format!("`mur devtools {verb} --help` shows its usage")),
+            // The usage printed under the message is what `--help` would show (but for
+            // the host options); only a verb with none to print points at `--help`.
+            Self::Usage { verb, usage, .. } if usage.trim().is_empty() => {
+                Some(format!("`mur devtools {verb} --help` shows its usage"))
+            }
+            Self::Usage { .. } => None,
             Self::Refused { hint, .. } => Some(hint.clone()),
             Self::Internal { hint, .. } => hint.clone(),
             Self::Plugin { .. } | Self::Registry(_) => None,
@@ -231,5 +236,18 @@ mod tests {
                 "{message}"
             );
         }
+    }
+
+    /// The usage printed under the message is `--help` but for the host options: a
+    /// hint to run `--help` would only say it again.
+    #[test]
+    fn a_usage_error_that_prints_the_usage_does_not_point_at_help() {
+        let error = Error::from(VerbError::usage(
+            "v",
+            "unknown option `--x`".into(),
+            "Usage: mur devtools v".into(),
+            None,
+        ));
+        assert_eq!(error.hints(), [] as [String; 0]);
     }
 }
