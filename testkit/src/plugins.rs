@@ -148,6 +148,13 @@ pub const STANDARD_VERBS: [&str; 19] = [
     "reload",
 ];
 
+/// A new sandbox with these verb components added (`verbs add`, which must succeed).
+pub fn sandbox_with(files: &[PathBuf]) -> Sandbox {
+    let sandbox = Sandbox::new();
+    add(&sandbox, files);
+    sandbox
+}
+
 /// A sandbox with the standard verbs installed and `mur-sample` running.
 pub fn standard_session() -> (Sandbox, Session) {
     let sandbox = Sandbox::new();

@@ -63,6 +63,19 @@ impl Output {
         self
     }
 
+    /// Asserts that `mur` exited 0 printing the `version` tool's result of the session
+    /// with `pid`: the session that answered the call.
+    #[track_caller]
+    pub fn assert_answered_by(&self, pid: u32) -> &Self {
+        self.assert_code(0);
+        assert_eq!(
+            self.json()["structuredContent"]["pid"],
+            pid,
+            "answered by pid {pid}\n{self}"
+        );
+        self
+    }
+
     /// Asserts a failed tool as `mur` reports it: exit 5, `error: tool `TOOL` failed: …`
     /// on stderr, and on stdout the tool's result (`isError`) whose text says `message`.
     #[track_caller]

@@ -179,6 +179,23 @@ impl Sandbox {
         file
     }
 
+    /// A directory `<sandbox>/<name>` (created, with its parents).
+    pub fn dir(&self, name: &str) -> PathBuf {
+        let dir = self.root().join(name);
+        std::fs::create_dir_all(&dir).expect("sandbox subdirectory");
+        dir
+    }
+
+    /// A file `<sandbox>/<name>` holding `contents` (its directory created).
+    pub fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let file = self.root().join(name);
+        if let Some(parent) = file.parent() {
+            std::fs::create_dir_all(parent).expect("sandbox subdirectory");
+        }
+        std::fs::write(&file, contents).expect("sandbox file");
+        file
+    }
+
     /// The canonical form of `project`, as lockfiles name it.
     pub fn canonical_project(&self, project: &Path) -> String {
         paths::canonical_project(project).expect("canonical project")

@@ -54,6 +54,12 @@ pub(crate) fn proxy_initialized(sb: &Sandbox, requests: &[Value]) -> Output {
     proxy(sb, &[&opening[..], requests].concat())
 }
 
+/// A JSON-RPC request with `id` calling the tool `name` with `arguments`.
+pub(crate) fn tool_call(id: u64, name: &str, arguments: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "name": name, "arguments": arguments } })
+}
+
 /// The answer with `id` among the lines the proxy wrote.
 pub(crate) fn answer(out: &Output, id: u64) -> Value {
     out.json_lines()
@@ -114,13 +120,11 @@ fn the_proxy_answers_ping_itself_relays_progress_and_passes_errors_through() {
         &[
             json!({ "jsonrpc": "2.0", "id": 2, "method": "ping" }),
             json!({ "jsonrpc": "2.0", "id": 3, "method": "nosuch/method" }),
-            json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/call",
-                    "params": { "name": "state", "arguments": { "selector": "#count" } } }),
+            tool_call(4, "state", json!({ "selector": "#count" })),
             json!({ "jsonrpc": "2.0", "id": 5, "method": "tools/call",
                     "params": { "name": "exportTodos", "arguments": {},
                                 "_meta": { "progressToken": "p1" } } }),
-            json!({ "jsonrpc": "2.0", "id": 6, "method": "tools/call",
-                    "params": { "name": "state", "arguments": ["#count"] } }),
+            tool_call(6, "state", json!(["#count"])),
             json!({ "jsonrpc": "2.0", "id": { "not": "an id" }, "method": "ping" }),
         ],
     );
@@ -218,8 +222,11 @@ fn with_no_session_each_request_gets_an_error_naming_why() {
 fn a_line_that_is_no_utf8_is_answered_and_the_call_in_flight_still_gets_its_answer() {
     let (sb, _sample) = Sandbox::with_app();
     // A call that takes a while, then a line that is no UTF-8, then the end.
-    let slow = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                       "params": { "name": "waitFor", "arguments": { "selector": "#nope", "timeoutMs": 1000 } } });
+    let slow = tool_call(
+        1,
+        "waitFor",
+        json!({ "selector": "#nope", "timeoutMs": 1000 }),
+    );
     let out = proxy_fed(&sb, |stdin| {
         writeln!(stdin, "{slow}").expect("write a line");
         stdin.write_all(b"\xff\xfe\n").expect("write a line");

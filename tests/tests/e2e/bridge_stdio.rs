@@ -19,7 +19,7 @@ use mur_e2e::{Adopted, Output, Sandbox, wait_until};
 use mur_lockfile::{Lockfile, ReadOutcome};
 use serde_json::{Value, json};
 
-use crate::bridge_proxy::{answer, proxy_initialized};
+use crate::bridge_proxy::{answer, proxy_initialized, tool_call};
 use crate::tasks::{cancelled_task, final_status};
 use crate::{interop_python, node};
 
@@ -301,8 +301,11 @@ fn an_agent_behind_the_proxy_gets_the_result_of_a_tool_that_runs_only_as_a_task(
     // server, the call is made again as a task and followed for it.
     let out = proxy_initialized(
         &sb,
-        &[json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                  "params": { "name": "simulate-research-query", "arguments": { "topic": "go" } } })],
+        &[tool_call(
+            2,
+            "simulate-research-query",
+            json!({ "topic": "go" }),
+        )],
     );
     out.assert_code(0);
     let report = answer(&out, 2)["result"]["content"][0]["text"].clone();
@@ -669,8 +672,7 @@ for raw in sys.stdin.buffer:
 
 /// A bridge over [`HOSTILE_SERVER`], written into the sandbox.
 fn hostile_bridge(sb: &Sandbox) -> Bridge<'_> {
-    let script = sb.root().join("hostile_server.py");
-    std::fs::write(&script, HOSTILE_SERVER).expect("write the server");
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
     Bridge::start(
         sb,
         "hostile",
@@ -710,14 +712,15 @@ fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are
     bridge.stop();
 }
 
-/// Opens a connection to the bridge at `endpoint` and POSTs `body` to it, reading nothing.
-fn post_unread(endpoint: &str, body: &Value) -> std::net::TcpStream {
+/// Opens a connection to the bridge at `endpoint` and POSTs to it a call of the tool
+/// `name` with `arguments` (id 1, as every `mur` call's), reading nothing.
+fn call_unread(endpoint: &str, name: &str, arguments: Value) -> std::net::TcpStream {
     use std::io::Write as _;
     let authority = endpoint
         .trim_start_matches("http://")
         .trim_end_matches("/mcp");
     let mut socket = std::net::TcpStream::connect(authority).expect("connect to the bridge");
-    let body = body.to_string();
+    let body = tool_call(1, name, arguments).to_string();
     write!(
         socket,
         "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
@@ -752,9 +755,7 @@ fn a_client_that_stops_reading_loses_notifications_past_a_bound_but_gets_its_ans
     let endpoint = bridge.endpoint();
     // 30,000 log messages of 1 KB for a client that reads none of them: the
     // bridge holds a bounded backlog for it, drops the rest and says so.
-    let flood = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                        "params": { "name": "flood", "arguments": { "n": 30000 } } });
-    let mut stalled = post_unread(&endpoint, &flood);
+    let mut stalled = call_unread(&endpoint, "flood", json!({ "n": 30000 }));
     wait_until(
         "the bridge to drop what the stalled client does not read",
         || {
@@ -802,9 +803,7 @@ fn one_client_can_neither_cancel_nor_answer_for_another() {
     let bridge = hostile_bridge(&sb);
     let endpoint = bridge.endpoint();
     // Alice's call (id 1, as every `mur` call's) asks her a question.
-    let ask = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                      "params": { "name": "ask", "arguments": {} } });
-    let mut alice = post_unread(&endpoint, &ask);
+    let mut alice = call_unread(&endpoint, "ask", json!({}));
     let read = read_until(&mut alice, "elicitation/create");
     let question: Value = read
         .lines()
@@ -880,9 +879,9 @@ fn requests_the_server_never_answers_do_not_lock_out_the_probe() {
     let endpoint = bridge.endpoint();
     // 300 calls the server never answers, more than the 256 connections the
     // endpoint takes: past 128 in flight the bridge refuses them at once.
-    let hang = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                       "params": { "name": "hang", "arguments": {} } });
-    let mut hung: Vec<_> = (0..300).map(|_| post_unread(&endpoint, &hang)).collect();
+    let mut hung: Vec<_> = (0..300)
+        .map(|_| call_unread(&endpoint, "hang", json!({})))
+        .collect();
     let refused = read_until(
         hung.last_mut().expect("a connection"),
         "the most the bridge holds",

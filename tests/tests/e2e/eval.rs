@@ -222,8 +222,7 @@ fn workdir(report: &Value) -> PathBuf {
 fn each_profile_keeps_the_other_surface_out_of_reach() {
     // A `mur` on the PATH mur-eval inherits: no profile lets the agent find it.
     let sandbox = Sandbox::new();
-    let stray = sandbox.root().join("stray");
-    std::fs::create_dir(&stray).expect("dir");
+    let stray = sandbox.dir("stray");
     std::fs::copy(mur_e2e::mur_bin(), stray.join("mur")).expect("copy");
     let path = format!("{}:/usr/bin:/bin", stray.display());
     let (mcp, _) = look_around(&sandbox, "mcp", &[], &path);
@@ -245,8 +244,7 @@ fn each_profile_keeps_the_other_surface_out_of_reach() {
     assert!(url.starts_with("http://127.0.0.1:"), "{config}");
 
     // The CLI profile: its own `mur` (with the verbs given) and no MCP configuration.
-    let verbs = sandbox.root().join("verbs");
-    std::fs::create_dir(&verbs).expect("dir");
+    let verbs = sandbox.dir("verbs");
     std::fs::copy(standard("version"), verbs.join("version.wasm")).expect("copy");
     let (cli, out) = look_around(
         &sandbox,
@@ -366,8 +364,7 @@ fn an_agent_past_its_time_limit_is_stopped_and_the_task_not_completed() {
 #[test]
 fn a_run_into_an_earlier_runs_directory_counts_only_its_own() {
     let sandbox = Sandbox::new();
-    let verbs = sandbox.root().join("verbs");
-    std::fs::create_dir(&verbs).expect("dir");
+    let verbs = sandbox.dir("verbs");
     std::fs::copy(standard("click"), verbs.join("click.wasm")).expect("copy");
     let verbs = verbs.to_str().expect("utf-8").to_owned();
     let out = sandbox.root().join("out");
@@ -417,8 +414,7 @@ fn a_run_into_an_earlier_runs_directory_counts_only_its_own() {
 #[test]
 fn a_run_refuses_a_directory_no_run_wrote_and_touches_nothing() {
     let sandbox = Sandbox::new();
-    let out = sandbox.root().join("out");
-    std::fs::create_dir(&out).expect("dir");
+    let out = sandbox.dir("out");
     std::fs::write(out.join("notes.txt"), "mine\n").expect("write");
     let run = ["run", "--profile", "mcp", "--agent", "true", "--out"];
     let output = eval(

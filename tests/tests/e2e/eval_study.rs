@@ -440,10 +440,9 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
 
     // `--readme` puts the per-condition table between the README's marker lines, and
     // only there: the baseline is never typed by hand.
-    let readme = sandbox.root().join("README.md");
     let before =
         "# App\n\n<!-- study-baseline -->\nold table\n<!-- /study-baseline -->\n\nThe end.\n";
-    std::fs::write(&readme, before).expect("write");
+    let readme = sandbox.file("README.md", before);
     let mut into = sandbox.command(eval_bin());
     into.arg("report")
         .arg(out)
@@ -511,8 +510,7 @@ fn opened_in_a_browser(dir: &Path, html: &Path) {
 #[test]
 fn a_condition_that_leaks_the_other_surface_is_refused_before_any_run() {
     let sandbox = Sandbox::new();
-    let dir = sandbox.root().join("conditions");
-    std::fs::create_dir(&dir).expect("dir");
+    let dir = sandbox.dir("conditions");
     std::fs::write(dir.join("mcp.md"), "Use `mur devtools guide`.\n").expect("write");
     std::fs::write(
         dir.join("leaky.toml"),

@@ -1,7 +1,7 @@
 //! Conventions a newcomer expects: completion scripts that ask `mur` for the
 //! installed verbs, `NO_COLOR`, an example in every `--help`, one-line errors with hints.
 
-use mur_e2e::plugins::{add, standard};
+use mur_e2e::plugins::{sandbox_with, standard};
 use mur_e2e::{Output, Sandbox, run};
 
 fn mur_with_env(sb: &Sandbox, args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -12,8 +12,7 @@ fn mur_with_env(sb: &Sandbox, args: &[&str], env: &[(&str, &str)]) -> Output {
 /// shows a verb added later completing with its options), so they name no verb.
 #[test]
 fn completion_scripts_ask_mur_itself() {
-    let sb = Sandbox::new();
-    add(&sb, &[standard("click")]);
+    let sb = sandbox_with(&[standard("click")]);
     for shell in ["bash", "zsh", "fish"] {
         let script = sb.mur(&["completions", shell]);
         script.assert_code(0);

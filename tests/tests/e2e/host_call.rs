@@ -85,8 +85,7 @@ fn bad_args_json_exits_1_saying_where() {
 /// command that passes them, or where the verb's own words are.
 #[test]
 fn a_tool_the_session_does_not_have_is_answered_with_the_one_likely_meant() {
-    let sb = Sandbox::new();
-    let _app = sb.start_app();
+    let (sb, _app) = Sandbox::with_app();
     let unknown = |name: &str| {
         let out = sb.mur(&[
             "devtools",
@@ -121,8 +120,7 @@ fn a_tool_the_session_does_not_have_is_answered_with_the_one_likely_meant() {
 
 #[test]
 fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them() {
-    let sb = Sandbox::new();
-    let _app = sb.start_app();
+    let (sb, _app) = Sandbox::with_app();
     let json = sb.mur(&["devtools", "call", "click", r##"{"selector": "#btn-inc"}"##]);
     json.assert_code(1);
     assert_eq!(json.stdout, "");
@@ -833,8 +831,7 @@ fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
 
 #[test]
 fn a_failed_screenshot_write_is_mur_s_own_failure_exit_7() {
-    let sb = Sandbox::new();
-    mur_e2e::plugins::add(&sb, &[mur_e2e::plugins::standard("screenshot")]);
+    let sb = mur_e2e::plugins::sandbox_with(&[mur_e2e::plugins::standard("screenshot")]);
     let _sample = sb.start_app();
     let missing = sb.root().join("no-such-dir/shot.png");
     let path = missing.to_str().expect("utf-8 path");

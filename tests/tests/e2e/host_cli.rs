@@ -185,8 +185,7 @@ fn host_options_work_before_devtools_too() {
         "call",
         "version",
     ]);
-    out.assert_code(0);
-    assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
+    out.assert_answered_by(sample.pid());
     assert!(
         out.stderr.contains("POST"),
         "-v before devtools is verbose: {out}"

@@ -27,12 +27,7 @@ fn no_session_exits_4_and_says_how_to_start_one() {
 fn the_one_live_session_is_found_with_no_flags() {
     let (sb, sample) = Sandbox::with_app();
     let out = sb.mur(&["devtools", "call", "version"]);
-    out.assert_quiet_success();
-    assert_eq!(
-        out.json()["structuredContent"]["pid"],
-        sample.pid(),
-        "{out}"
-    );
+    out.assert_quiet_success().assert_answered_by(sample.pid());
 }
 
 #[test]
@@ -52,12 +47,10 @@ fn several_sessions_are_ambiguous_exit_1_listing_each() {
 fn project_picks_one_of_several_sessions() {
     let (sb, [_a, b]) = Sandbox::with_apps(["a", "b"]);
     let out = call_version_for(&sb, &sb.project("b"));
-    out.assert_code(0);
-    assert_eq!(out.json()["structuredContent"]["pid"], b.pid(), "{out}");
+    out.assert_answered_by(b.pid());
     // A project path relative to the working directory (the sandbox root) works too.
     let out = sb.mur(&["devtools", "call", "version", "--project", "b/App.csproj"]);
-    out.assert_code(0);
-    assert_eq!(out.json()["structuredContent"]["pid"], b.pid(), "{out}");
+    out.assert_answered_by(b.pid());
 }
 
 #[test]
@@ -97,12 +90,7 @@ fn a_stopped_session_beside_a_live_one_is_not_passed_over_and_project_does_not_w
             b.pid(),
         )
     );
-    picked.assert_code(0);
-    assert_eq!(
-        picked.json()["structuredContent"]["pid"],
-        a.pid(),
-        "{picked}"
-    );
+    picked.assert_answered_by(a.pid());
 }
 
 #[test]
@@ -151,8 +139,7 @@ fn a_stale_lockfile_is_skipped_and_removed_on_the_way() {
     let stale = sb.plant_http_lockfile("/gone/App.csproj", dead_pid(), free_port());
     let out = sb.mur(&["devtools", "call", "version"]);
     // Stale lockfiles are skipped silently.
-    out.assert_quiet_success();
-    assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
+    out.assert_quiet_success().assert_answered_by(sample.pid());
     assert!(!stale.exists(), "the stale lockfile was removed");
 }
 
@@ -162,8 +149,7 @@ fn a_malformed_lockfile_is_skipped_with_a_notice() {
     let sample = sb.start_sample(&sb.project("live"));
     let bad = sb.plant_lockfile("/bad/App.csproj", "{ not json");
     let out = sb.mur(&["devtools", "call", "version"]);
-    out.assert_code(0);
-    assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
+    out.assert_answered_by(sample.pid());
     let notice = format!("warning: skipping malformed lockfile `{}`: ", bad.display());
     out.assert_stderr_starts_with(&notice);
     assert!(
@@ -287,8 +273,7 @@ fn endpoint_bypasses_discovery() {
         "call",
         "version",
     ]);
-    out.assert_code(0);
-    assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
+    out.assert_answered_by(sample.pid());
     // Without the path, the answer says where MCP is served.
     let bare = sample.endpoint().trim_end_matches("/mcp");
     let out = empty.mur(&["devtools", "--endpoint", bare, "call", "version"]);
@@ -345,8 +330,7 @@ fn auto_finds_a_session_whose_lockfile_was_deleted() {
         "call",
         "version",
     ]);
-    out.assert_code(0);
-    assert_eq!(out.json()["structuredContent"]["pid"], sample.pid());
+    out.assert_answered_by(sample.pid());
 }
 
 #[test]
@@ -527,8 +511,7 @@ fn a_named_verb_says_what_discovery_found_only_when_it_calls() {
 
 #[test]
 fn a_verbs_own_timeout_bounds_the_call_shorter_too_unless_the_host_was_given_one() {
-    let sb = Sandbox::new();
-    mur_e2e::plugins::add(&sb, &[mur_e2e::plugins::standard("version")]).assert_code(0);
+    let sb = mur_e2e::plugins::sandbox_with(&[mur_e2e::plugins::standard("version")]);
     let (_listener, port) = silent_listener();
     let endpoint = format!("http://127.0.0.1:{port}/mcp");
     let version = |extra: &[&str], verb: &str| {

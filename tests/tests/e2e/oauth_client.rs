@@ -251,8 +251,7 @@ fn on_a_terminal_the_page_is_shown_and_the_browser_comes_back_to_mur() {
     let sb = Sandbox::new();
     let server = Protected::start(Server::Approving);
     // The "browser" xdg-open starts: follows the authorization page's redirect to mur's listener.
-    let bin = sb.root().join("bin");
-    std::fs::create_dir_all(&bin).expect("bin dir");
+    let bin = sb.dir("bin");
     let opener = bin.join("xdg-open");
     std::fs::write(&opener, "#!/bin/sh\ncurl -s -L -o /dev/null \"$1\" &\n").expect("opener");
     #[cfg(unix)]

@@ -9,7 +9,9 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use mur_e2e::plugins::{self, repo_root};
-use mur_e2e::{Output, Sandbox, run_within};
+use mur_e2e::{Output, Sandbox, Session, run_within};
+
+use crate::transcripts::fenced_blocks;
 
 /// A guard for toolchain runs (cargo, componentize-py, npm), not a timing.
 pub const BUILD_LIMIT: Duration = Duration::from_secs(900);
@@ -208,6 +210,25 @@ pub fn scaffolded_verb_clicks(
     clicks_like_the_template(&sb, name);
 }
 
+/// The verb `name` that fails on purpose: a project `verbs new NAME --lang LANG`
+/// made, its `source` file replaced by `code` and the template's tests (`tests`)
+/// removed, tested and built by `test_and_build` and added; `mur-sample` is
+/// started for it to call.
+pub fn failing_verb_session(
+    sb: &Sandbox,
+    (name, lang): (&str, &str),
+    (source, code): (&str, &str),
+    tests: &str,
+    test_and_build: fn(&Path) -> PathBuf,
+) -> Session {
+    let dir = new_project(sb, name, lang);
+    std::fs::write(dir.join(source), code).expect(source);
+    std::fs::remove_file(dir.join(tests)).expect("the template's tests go");
+    let wasm = test_and_build(&dir);
+    add(sb, &wasm);
+    sb.start_app()
+}
+
 /// `mur devtools VERB --fail HOW` for a test verb that fails on request, after checking
 /// its exit code.
 pub fn fail(sb: &Sandbox, verb: &str, how: &str, code: i32) -> Output {
@@ -262,19 +283,11 @@ pub fn fails_like_every_verb(sb: &Sandbox, verb: &str) {
 /// The ```sh blocks of a project's README.md, in order, as one script.
 pub fn readme_script(dir: &Path) -> String {
     let readme = std::fs::read_to_string(dir.join("README.md")).expect("README.md");
-    let mut script = String::new();
-    let mut in_sh = false;
-    for line in readme.lines() {
-        match line.trim_end() {
-            "```sh" => in_sh = true,
-            "```" => in_sh = false,
-            line if in_sh => {
-                script.push_str(line);
-                script.push('\n');
-            }
-            _ => {}
-        }
-    }
+    let script: String = fenced_blocks(&readme)
+        .into_iter()
+        .filter(|block| block.lang == "sh")
+        .map(|block| block.script)
+        .collect();
     assert!(!script.is_empty(), "README.md has no ```sh block");
     script
 }
@@ -425,10 +438,8 @@ fn the_verb_workspaces_and_the_rust_template_share_one_release_profile() {
 /// the standard `click` silently); a name no verb has gets no warning.
 #[test]
 fn verbs_new_warns_when_the_name_is_an_installed_verb() {
-    let sb = Sandbox::new();
-    plugins::add(&sb, &[plugins::guest("ping")]);
-    let src = sb.root().join("src");
-    std::fs::create_dir(&src).expect("src");
+    let sb = plugins::sandbox_with(&[plugins::guest("ping")]);
+    let src = sb.dir("src");
     let dir = src.to_str().expect("utf-8 path");
     let new = sb.devtools(&["verbs", "new", "ping", "--dir", dir]);
     new.assert_code(0);

@@ -10,7 +10,7 @@ use std::process::Command;
 use mur_e2e::Sandbox;
 
 use crate::scaffold::{
-    add, component, fail, fails_like_every_verb, new_project, run_ok, scaffolded_verb_clicks,
+    component, fail, failing_verb_session, fails_like_every_verb, run_ok, scaffolded_verb_clicks,
 };
 
 /// The project's own tests pass, and `npm install` plus its build.mjs (run from
@@ -76,12 +76,13 @@ export const { info, parse, shape } = verb.exports();
 #[test]
 fn a_javascript_verb_s_throw_shows_its_message_and_pitfalls_are_not_silent() {
     let sb = Sandbox::new();
-    let dir = new_project(&sb, "jsfail", "js");
-    std::fs::write(dir.join("verb.js"), FAILING_VERB).expect("verb.js");
-    std::fs::remove_file(dir.join("verb.test.js")).expect("the template's tests go");
-    let wasm = test_and_build(&dir);
-    add(&sb, &wasm);
-    let _sample = sb.start_app();
+    let _sample = failing_verb_session(
+        &sb,
+        ("jsfail", "js"),
+        ("verb.js", FAILING_VERB),
+        "verb.test.js",
+        test_and_build,
+    );
 
     // `throw new Error("boom")`: its message and where it was thrown.
     let parse = fail(&sb, "jsfail", "parse", 6);

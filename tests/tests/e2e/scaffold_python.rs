@@ -11,7 +11,7 @@ use mur_e2e::Sandbox;
 use mur_e2e::plugins::repo_root;
 
 use crate::scaffold::{
-    add, component, fail, fails_like_every_verb, new_project, run_ok, scaffolded_verb_clicks,
+    component, fail, failing_verb_session, fails_like_every_verb, run_ok, scaffolded_verb_clicks,
 };
 
 /// componentize-py, from target/verbs-venv (which .ci/run makes), installed
@@ -101,12 +101,13 @@ WitWorld = kit.export(Verb)
 #[test]
 fn a_python_verb_s_exception_shows_its_message_and_pitfalls_are_not_silent() {
     let sb = Sandbox::new();
-    let dir = new_project(&sb, "pyfail", "python");
-    std::fs::write(dir.join("app.py"), FAILING_APP).expect("app.py");
-    std::fs::remove_file(dir.join("test_app.py")).expect("the template's tests go");
-    let wasm = test_and_build(&dir);
-    add(&sb, &wasm);
-    let _sample = sb.start_app();
+    let _sample = failing_verb_session(
+        &sb,
+        ("pyfail", "python"),
+        ("app.py", FAILING_APP),
+        "test_app.py",
+        test_and_build,
+    );
 
     // An exception in `parse`: its type and message, and where it was raised.
     fail(&sb, "pyfail", "parse", 6)

@@ -14,7 +14,7 @@ use mur_e2e::stub::Reply;
 use mur_e2e::{Output, Sandbox, Stub, mcp, wait_until};
 use serde_json::{Value, json};
 
-use crate::bridge_proxy::{answer, proxy_initialized};
+use crate::bridge_proxy::{answer, proxy_initialized, tool_call};
 
 /// The fixture `failing_job`'s tool error.
 const JOB_FAILED: &str = "The job failed, as this fixture always does";
@@ -248,8 +248,11 @@ fn an_agent_behind_the_proxy_gets_the_result_of_a_call_that_became_a_task() {
     let _app = with_fixtures(&sandbox, &[]);
     let out = proxy_initialized(
         &sandbox,
-        &[json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                    "params": { "name": "slow_compute", "arguments": { "seconds": 1, "label": "P" } } })],
+        &[tool_call(
+            2,
+            "slow_compute",
+            json!({ "seconds": 1, "label": "P" }),
+        )],
     );
     out.assert_code(0);
     assert_eq!(

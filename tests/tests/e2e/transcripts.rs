@@ -110,6 +110,12 @@ impl Transcript {
     fn text(&self) -> String {
         self.sections.join("\n")
     }
+
+    /// Compares the whole transcript, redacted, with the snapshot `name`.
+    #[track_caller]
+    fn assert_matches(&self, name: &str, redactions: &Redactions) {
+        assert_transcript(name, &self.text(), redactions);
+    }
 }
 
 /// What the snapshots must not depend on: regular expression → placeholder.
@@ -371,11 +377,7 @@ fn exit_0_success() {
     t.mur(&sb, &["devtools", "call", "ping"]).assert_code(0);
     t.mur(&sb, &["devtools", "session", "list"]).assert_code(0);
     t.mur(&sb, &["--version"]).assert_code(0);
-    assert_transcript(
-        "exit_0_success",
-        &t.text(),
-        &Redactions::new(&sb).session(&sample),
-    );
+    t.assert_matches("exit_0_success", &Redactions::new(&sb).session(&sample));
 }
 
 #[test]
@@ -417,9 +419,8 @@ fn exit_1_usage() {
         &["devtools", "state", "--selector", "#count"],
         &several,
     );
-    assert_transcript(
+    t.assert_matches(
         "exit_1_usage",
-        &t.text(),
         &Redactions::new(&sb).session(&a).session(&b),
     );
 }
@@ -444,7 +445,7 @@ fn exit_2_transport() {
         .number(closed, "[PORT]")
         .number(web.port(), "[PORT]")
         .number(hang_up.port(), "[PORT]");
-    assert_transcript("exit_2_transport", &t.text(), &redactions);
+    t.assert_matches("exit_2_transport", &redactions);
 }
 
 #[test]
@@ -458,9 +459,8 @@ fn exit_3_second_session() {
     out.assert_code(3);
     let mut t = Transcript::default();
     t.record("mur-sample", &args, &out);
-    assert_transcript(
+    t.assert_matches(
         "exit_3_second_session",
-        &t.text(),
         &Redactions::new(&sb).session(&first),
     );
 }
@@ -471,7 +471,7 @@ fn exit_4_no_session() {
     let mut t = Transcript::default();
     t.mur(&sb, &["devtools", "state"]).assert_code(4);
     t.mur(&sb, &["devtools", "session", "list"]).assert_code(4);
-    assert_transcript("exit_4_no_session", &t.text(), &Redactions::new(&sb));
+    t.assert_matches("exit_4_no_session", &Redactions::new(&sb));
 }
 
 #[test]
@@ -483,11 +483,7 @@ fn exit_5_tool_failed() {
         .assert_code(5);
     t.mur(&sb, &["devtools", "call", "nosuchtool"])
         .assert_code(5);
-    assert_transcript(
-        "exit_5_tool_failed",
-        &t.text(),
-        &Redactions::new(&sb).session(&sample),
-    );
+    t.assert_matches("exit_5_tool_failed", &Redactions::new(&sb).session(&sample));
 }
 
 #[test]
@@ -507,11 +503,7 @@ fn exit_6_verb_plugin_failed() {
     ] {
         t.mur(&sb, args).assert_code(6);
     }
-    assert_transcript(
-        "exit_6_verb_plugin_failed",
-        &t.text(),
-        &Redactions::new(&sb),
-    );
+    t.assert_matches("exit_6_verb_plugin_failed", &Redactions::new(&sb));
 }
 
 #[test]
@@ -523,9 +515,8 @@ fn exit_7_mur_itself_failed() {
         &["devtools", "screenshot", "--out", "/nonexistent/dir/x.png"],
     )
     .assert_code(7);
-    assert_transcript(
+    t.assert_matches(
         "exit_7_mur_itself_failed",
-        &t.text(),
         &Redactions::new(&sb).session(&sample),
     );
 }
@@ -553,20 +544,19 @@ enum Need {
 }
 
 /// Help examples that do not run as they are against a fresh `mur-sample`
-/// (which shows its `counter` page), with what they need and why.
-const HELP_SETUP: &[(&str, Need, &str)] = &[
+/// (which shows its `counter` page): the examples that need one thing, what
+/// they need and why.
+const HELP_SETUP: &[(&[&str], Need, &str)] = &[
     (
-        "mur devtools type '#todo-input' 'buy milk' --clear",
+        &[
+            "mur devtools type '#todo-input' 'buy milk' --clear",
+            "mur devtools focus '#todo-input'",
+        ],
         Need::First(&["mur devtools switch todo"]),
         "the todo input is on the `todo` page",
     ),
     (
-        "mur devtools focus '#todo-input'",
-        Need::First(&["mur devtools switch todo"]),
-        "the todo input is on the `todo` page",
-    ),
-    (
-        "mur devtools invoke '#todo-add'",
+        &["mur devtools invoke '#todo-add'"],
         Need::First(&[
             "mur devtools switch todo",
             "mur devtools type '#todo-input' 'buy milk'",
@@ -574,7 +564,7 @@ const HELP_SETUP: &[(&str, Need, &str)] = &[
         "the add button is on the `todo` page, enabled once there is text to add",
     ),
     (
-        "mur devtools wait '#todo-list > ListItem' --text 'buy milk' --timeout 5000",
+        &["mur devtools wait '#todo-list > ListItem' --text 'buy milk' --timeout 5000"],
         Need::First(&[
             "mur devtools switch todo",
             "mur devtools type '#todo-input' 'buy milk'",
@@ -583,69 +573,51 @@ const HELP_SETUP: &[(&str, Need, &str)] = &[
         "it waits for the item that adding a todo shows ~200 ms later (the guide's recipe)",
     ),
     (
-        "mur devtools toggle '#dark-mode'",
+        &[
+            "mur devtools toggle '#dark-mode'",
+            "mur devtools expand '#advanced'",
+            "mur devtools collapse '#advanced'",
+            "mur devtools select '#theme' '#theme-forest'",
+            "mur devtools scroll '#log' --by 0,-120",
+        ],
         Need::First(&["mur devtools switch settings"]),
-        "the switch is on the `settings` page",
+        "the switch, the expander, the theme list and the log are on the `settings` page",
     ),
     (
-        "mur devtools expand '#advanced'",
-        Need::First(&["mur devtools switch settings"]),
-        "the expander is on the `settings` page",
-    ),
-    (
-        "mur devtools collapse '#advanced'",
-        Need::First(&["mur devtools switch settings"]),
-        "the expander is on the `settings` page",
-    ),
-    (
-        "mur devtools select '#theme' '#theme-forest'",
-        Need::First(&["mur devtools switch settings"]),
-        "the theme list is on the `settings` page",
-    ),
-    (
-        "mur devtools scroll '#log' --by 0,-120",
-        Need::First(&["mur devtools switch settings"]),
-        "the log is on the `settings` page",
-    ),
-    (
-        "mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm",
+        &["mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm"],
         Need::CheckoutWithoutVerbs,
         "the path is relative to a checkout of mur where plugins/build.sh has run",
     ),
     (
-        "mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm",
+        &["mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"],
         Need::InBuiltBumpCrate,
         "the next step `verbs new bump` prints, run in the crate after its `cargo build`",
     ),
     (
-        "mur devtools verbs remove bump",
+        &["mur devtools verbs remove bump"],
         Need::BumpInstalled,
         "removes the verb `verbs new bump` scaffolds, so that one is installed first",
     ),
     (
-        "mur devtools reload --component counter",
+        &["mur devtools reload --component counter"],
         Need::Restarts,
         "reload starts a new app process, which the test stops afterwards",
     ),
     (
-        "mur devtools bridge --project ./Tools.csproj -- mur-sample --stdio --project ./Stdio.csproj",
+        &[
+            START_BRIDGE,
+            "mur devtools --project ./Tools.csproj call tools/list",
+        ],
         Need::Then(&[STOP_BRIDGE]),
         "the bridge runs in the background until it is stopped",
     ),
     (
-        "mur devtools --project ./Tools.csproj call tools/list",
+        &[
+            "mur devtools --project ./Tools.csproj call tools/list",
+            STOP_BRIDGE,
+        ],
         Need::First(&[START_BRIDGE]),
-        "calls the bridge started first",
-    ),
-    (
-        "mur devtools --project ./Tools.csproj call tools/list",
-        Need::Then(&[STOP_BRIDGE]),
-        "and stops it afterwards",
-    ),
-    (
-        STOP_BRIDGE,
-        Need::First(&[START_BRIDGE]),
-        "stops the bridge started first",
+        "they call or stop the bridge started first",
     ),
 ];
 
@@ -867,10 +839,10 @@ fn every_help_example_runs_against_the_sample() {
         );
         let needs: Vec<&Need> = HELP_SETUP
             .iter()
-            .filter(|(e, _, _)| e == example)
-            .map(|(e, need, _)| {
-                used.insert(*e);
-                need
+            .filter_map(|(examples, need, _)| {
+                let listed = examples.iter().find(|e| **e == example.as_str())?;
+                used.insert(*listed);
+                Some(need)
             })
             .collect();
         eprintln!("{source}: {example}");
@@ -880,7 +852,7 @@ fn every_help_example_runs_against_the_sample() {
     }
     let stale: Vec<&str> = HELP_SETUP
         .iter()
-        .map(|(e, _, _)| *e)
+        .flat_map(|(examples, _, _)| examples.iter().copied())
         .filter(|e| !used.contains(e))
         .collect();
     assert!(
@@ -901,18 +873,18 @@ fn every_help_example_runs_against_the_sample() {
 
 /// One fenced block of a markdown file.
 #[derive(Debug)]
-struct Block {
+pub(crate) struct Block {
     /// 1-based line of the opening fence.
     line: usize,
     /// The info string: `sh`, `rust`, …
-    lang: String,
-    script: String,
+    pub(crate) lang: String,
+    pub(crate) script: String,
     /// The reason of a `<!-- not run: reason -->` just before the fence.
     not_run: Option<String>,
 }
 
 /// Every fenced block (fences may be indented, as inside a list item).
-fn fenced_blocks(markdown: &str) -> Vec<Block> {
+pub(crate) fn fenced_blocks(markdown: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut open: Option<(Block, usize)> = None;
     let mut previous = "";

@@ -387,9 +387,8 @@ fn with_known_verbs_and_log() -> Sandbox {
 }
 
 fn add_data_verb(sandbox: &Sandbox, name: &str, tool: &str) {
-    let file = sandbox.root().join(format!("{name}.json"));
     let verb = json!({ "schema": "mur-verb/1", "name": name, "tool": tool, "summary": format!("{name} test verb"), "arguments": {"selector": "#count"} });
-    std::fs::write(&file, verb.to_string()).expect("write verb");
+    let file = sandbox.file(&format!("{name}.json"), verb.to_string());
     sandbox
         .devtools(&["verbs", "add", &file.display().to_string()])
         .assert_code(0);

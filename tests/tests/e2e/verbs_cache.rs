@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mur_e2e::plugins::{add, cache_entries, guest, verb_dir, with_custom_section};
+use mur_e2e::plugins::{cache_entries, guest, sandbox_with, verb_dir, with_custom_section};
 use mur_e2e::{Output, Sandbox, mkfifo};
 
 const LOADED: &str = "loaded verb `ping` from cache";
@@ -36,16 +36,14 @@ fn installed_ping(sandbox: &Sandbox) -> PathBuf {
 
 /// A sandbox with `ping` installed, and the one cache entry that compiled it.
 fn cached_ping() -> (Sandbox, PathBuf) {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
+    let sandbox = sandbox_with(&[guest("ping")]);
     let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
     (sandbox, entry)
 }
 
 #[test]
 fn a_warm_call_loads_from_cache_without_compiling() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
+    let sandbox = sandbox_with(&[guest("ping")]);
     assert_eq!(
         cache_entries(&sandbox).len(),
         1,
@@ -60,8 +58,7 @@ fn a_warm_call_loads_from_cache_without_compiling() {
 
 #[test]
 fn a_file_modified_behind_the_index_is_recompiled() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
+    let sandbox = sandbox_with(&[guest("ping")]);
     let bytes = std::fs::read(installed_ping(&sandbox)).expect("installed ping");
     std::fs::write(
         installed_ping(&sandbox),
@@ -86,8 +83,7 @@ fn a_file_modified_behind_the_index_is_recompiled() {
 
 #[test]
 fn a_file_replaced_behind_the_index_is_never_served_stale() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
+    let sandbox = sandbox_with(&[guest("ping")]);
     ping(&sandbox);
     std::fs::copy(guest("liar"), installed_ping(&sandbox)).expect("replace ping with liar");
 
@@ -212,8 +208,7 @@ fn a_cache_entry_that_cannot_be_replaced_is_reported_and_the_verb_still_runs() {
 #[cfg(unix)]
 #[test]
 fn an_installed_verb_whose_file_became_a_fifo_fails_at_once_with_exit_7() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
+    let sandbox = sandbox_with(&[guest("ping")]);
     let file = installed_ping(&sandbox);
     std::fs::remove_file(&file).expect("remove ping.wasm");
     mkfifo(&file);

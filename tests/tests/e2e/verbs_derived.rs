@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use mur_e2e::plugins::{add, install_standard, standard};
+use mur_e2e::plugins::{install_standard, sandbox_with, standard};
 use mur_e2e::{Output, Sandbox, Stub, Successors};
 use serde_json::json;
 
@@ -15,91 +15,91 @@ fn ok(sandbox: &Sandbox, args: &[&str]) -> serde_json::Value {
     out.json()
 }
 
-/// Each of the sample's tools, the page it needs shown first (if any), and
-/// words of its derived verb that succeed there.
-const CALLS: &[(&str, Option<&str>, &[&str])] = &[
-    ("version", None, &["version"]),
-    ("windows", None, &["windows"]),
-    ("components", None, &["components"]),
+/// A tool of the sample and words of its derived verb that succeed.
+type Call = (&'static str, &'static [&'static str]);
+
+/// The sample's tools, in the order they are called, by the page each needs
+/// shown first (if any).
+const CALLS: &[(Option<&str>, &[Call])] = &[
     (
-        "tree",
-        None,
-        &["tree", "--selector", "#count", "--view", "full"],
-    ),
-    ("state", None, &["state", "--selector", "#count"]),
-    ("screenshot", None, &["screenshot", "--window", "main"]),
-    ("click", None, &["click", "--selector", "#btn-inc"]),
-    ("focus", None, &["focus", "--selector", "#btn-inc"]),
-    ("invoke", None, &["invoke", "--selector", "#btn-inc"]),
-    (
-        "fire",
         None,
         &[
-            "fire",
-            "--target",
-            "counter.set",
-            "--args",
-            r#"{"value": 5}"#,
+            ("version", &["version"]),
+            ("windows", &["windows"]),
+            ("components", &["components"]),
+            ("tree", &["tree", "--selector", "#count", "--view", "full"]),
+            ("state", &["state", "--selector", "#count"]),
+            ("screenshot", &["screenshot", "--window", "main"]),
+            ("click", &["click", "--selector", "#btn-inc"]),
+            ("focus", &["focus", "--selector", "#btn-inc"]),
+            ("invoke", &["invoke", "--selector", "#btn-inc"]),
+            (
+                "fire",
+                &[
+                    "fire",
+                    "--target",
+                    "counter.set",
+                    "--args",
+                    r#"{"value": 5}"#,
+                ],
+            ),
+            ("overview", &["overview"]),
+            (
+                "switchComponent",
+                &["switch-component", "--component", "settings"],
+            ),
         ],
     ),
-    ("overview", None, &["overview"]),
     (
-        "switchComponent",
-        None,
-        &["switch-component", "--component", "settings"],
-    ),
-    (
-        "toggle",
         Some("settings"),
-        &["toggle", "--selector", "#dark-mode"],
+        &[
+            ("toggle", &["toggle", "--selector", "#dark-mode"]),
+            ("expand", &["expand", "--selector", "#advanced"]),
+            ("collapse", &["collapse", "--selector", "#advanced"]),
+            (
+                "select",
+                &["select", "--selector", "#theme", "--item", "#theme-forest"],
+            ),
+            (
+                "scroll",
+                &["scroll", "--selector", "#log", "--by", r#"{"dy": 10}"#],
+            ),
+        ],
     ),
     (
-        "expand",
-        Some("settings"),
-        &["expand", "--selector", "#advanced"],
-    ),
-    (
-        "collapse",
-        Some("settings"),
-        &["collapse", "--selector", "#advanced"],
-    ),
-    (
-        "select",
-        Some("settings"),
-        &["select", "--selector", "#theme", "--item", "#theme-forest"],
-    ),
-    (
-        "scroll",
-        Some("settings"),
-        &["scroll", "--selector", "#log", "--by", r#"{"dy": 10}"#],
-    ),
-    (
-        "type",
-        Some("todo"),
-        &["type", "--selector", "#todo-input", "--text", "milk"],
-    ),
-    (
-        "waitFor",
         Some("todo"),
         &[
-            "wait-for",
-            "--selector",
-            "#todo-input",
-            "--text",
-            "milk",
-            "--timeout-ms",
-            "2000",
+            (
+                "type",
+                &["type", "--selector", "#todo-input", "--text", "milk"],
+            ),
+            (
+                "waitFor",
+                &[
+                    "wait-for",
+                    "--selector",
+                    "#todo-input",
+                    "--text",
+                    "milk",
+                    "--timeout-ms",
+                    "2000",
+                ],
+            ),
         ],
     ),
-    ("exportTodos", None, &["export-todos", "--delay-ms", "0"]),
-    ("clearTodos", None, &["clear-todos"]),
-    ("reload", None, &["reload", "--component", "counter"]),
+    (
+        None,
+        &[
+            ("exportTodos", &["export-todos", "--delay-ms", "0"]),
+            ("clearTodos", &["clear-todos"]),
+            ("reload", &["reload", "--component", "counter"]),
+        ],
+    ),
 ];
 
 #[test]
 fn every_tool_of_the_sample_is_reachable_as_a_derived_verb() {
-    let sandbox = Sandbox::new();
-    let app = sandbox.start_app();
+    let (sandbox, app) = Sandbox::with_app();
     // `reload` (the last call) restarts the app: the successor is stopped at the end.
     let successors = Successors::new(&sandbox, app.pid());
     let listed = sandbox.devtools(&["call", "tools/list"]).json();
@@ -109,22 +109,26 @@ fn every_tool_of_the_sample_is_reachable_as_a_derived_verb() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    let called: BTreeSet<&str> = CALLS.iter().map(|(tool, _, _)| *tool).collect();
+    let called: BTreeSet<&str> = CALLS
+        .iter()
+        .flat_map(|(_, calls)| calls.iter().map(|(tool, _)| *tool))
+        .collect();
     assert_eq!(called, tools, "every tool the sample lists, and no other");
-    for (tool, page, words) in CALLS {
-        if let Some(page) = page {
-            ok(&sandbox, &["switch-component", "--component", page]);
+    for (page, calls) in CALLS {
+        for (tool, words) in *calls {
+            if let Some(page) = page {
+                ok(&sandbox, &["switch-component", "--component", page]);
+            }
+            let out = sandbox.devtools(words);
+            assert_eq!(out.code, 0, "{tool}: {words:?}\n{out}");
         }
-        let out = sandbox.devtools(words);
-        assert_eq!(out.code, 0, "{tool}: {words:?}\n{out}");
     }
     successors.wait();
 }
 
 #[test]
 fn effects_show_as_the_tools_say() {
-    let sandbox = Sandbox::new();
-    let _app = sandbox.start_app();
+    let (sandbox, _app) = Sandbox::with_app();
     ok(&sandbox, &["click", "--selector", "#btn-inc"]);
     ok(&sandbox, &["click", "--selector=#btn-inc"]);
     let count = ok(&sandbox, &["state", "--selector", "#count"]);
@@ -151,8 +155,7 @@ fn effects_show_as_the_tools_say() {
 
 #[test]
 fn content_beside_the_structured_content_printed_is_named_in_a_note() {
-    let sandbox = Sandbox::new();
-    let _app = sandbox.start_app();
+    let (sandbox, _app) = Sandbox::with_app();
     // The prose and the picture beside `overview`'s structured content.
     let out = sandbox.devtools(&["overview"]);
     out.assert_code(0);
@@ -173,8 +176,7 @@ fn content_beside_the_structured_content_printed_is_named_in_a_note() {
 
 #[test]
 fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
-    let sandbox = Sandbox::new();
-    let _app = sandbox.start_app();
+    let (sandbox, _app) = Sandbox::with_app();
     for (words, message) in [
         (
             &["click"][..],
@@ -222,8 +224,7 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
 
 #[test]
 fn help_shows_the_tool_its_hints_and_every_option() {
-    let sandbox = Sandbox::new();
-    let _app = sandbox.start_app();
+    let (sandbox, _app) = Sandbox::with_app();
     let out = sandbox.devtools(&["reload", "--help"]);
     out.assert_code(0);
     assert_eq!(
@@ -249,8 +250,7 @@ fn help_shows_the_tool_its_hints_and_every_option() {
 
 #[test]
 fn the_tool_list_is_read_once_per_session_and_again_with_refresh() {
-    let sandbox = Sandbox::new();
-    let _app = sandbox.start_app();
+    let (sandbox, _app) = Sandbox::with_app();
     let first = sandbox.devtools(&["-v", "version"]);
     first.assert_code(0);
     assert!(
@@ -270,8 +270,7 @@ fn the_tool_list_is_read_once_per_session_and_again_with_refresh() {
 
 #[test]
 fn a_named_verb_shadows_the_derived_one() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[standard("click")]).assert_code(0);
+    let sandbox = sandbox_with(&[standard("click")]);
     let _app = sandbox.start_app();
     // The plugin takes a positional selector; the derived verb only `--selector`.
     ok(&sandbox, &["click", "#btn-inc"]);
@@ -316,8 +315,7 @@ fn a_name_without_a_session_is_no_session_unless_it_is_a_typo() {
 #[test]
 fn a_mistyped_verb_is_answered_with_the_word_it_is_nearest() {
     // Without a session: the installed verbs and the host's commands.
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[standard("click")]).assert_code(0);
+    let sandbox = sandbox_with(&[standard("click")]);
     let clik = sandbox.devtools(&["clik", "#btn-inc"]);
     clik.assert_code(1);
     assert_eq!(
@@ -348,8 +346,7 @@ fn a_mistyped_verb_is_answered_with_the_word_it_is_nearest() {
 
 #[test]
 fn the_catalog_lists_host_plugin_and_derived_verbs_with_hints() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[standard("click")]).assert_code(0);
+    let sandbox = sandbox_with(&[standard("click")]);
     let offline = sandbox.devtools(&["catalog", "--json"]);
     offline.assert_code(0);
     // What is missing is said: the list is not all there is.
@@ -552,12 +549,10 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
 #[test]
 fn a_bad_data_verb_is_refused_saying_what_is_wrong() {
     let sandbox = Sandbox::new();
-    let file = sandbox.root().join("bad.json");
-    std::fs::write(
-        &file,
+    let file = sandbox.file(
+        "bad.json",
         r#"{"schema": "mur-verb/1", "name": "bad", "tool": "state", "summary": "s", "run": "sh"}"#,
-    )
-    .expect("write");
+    );
     let out = sandbox.devtools(&["verbs", "add", file.to_str().expect("utf-8")]);
     out.assert_code(1);
     assert_eq!(
@@ -602,8 +597,7 @@ fn the_conformance_fixtures_json_schema_2020_12_tool_is_a_derived_verb() {
 
 #[test]
 fn a_named_verbs_help_says_what_a_session_said_of_its_tool() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[standard("reload"), standard("state")]).assert_code(0);
+    let sandbox = sandbox_with(&[standard("reload"), standard("state")]);
     let before = sandbox.devtools(&["reload", "--help"]).stdout;
     assert!(!before.contains("destructive"), "{before}");
     let _app = sandbox.start_app();
@@ -812,8 +806,7 @@ fn a_tool_that_failed_keeps_the_tool_list_and_one_the_server_lacks_drops_it() {
 /// `help`, and `click` looked callable.
 #[test]
 fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
-    let sb = Sandbox::new();
-    add(&sb, &[standard("switch"), standard("click")]).assert_code(0);
+    let sb = sandbox_with(&[standard("switch"), standard("click")]);
     let schema = json!({ "type": "object" });
     let tools = json!([
         { "name": "session", "inputSchema": schema },

@@ -3,7 +3,7 @@
 //! cleanly. Nothing they try to read is visible to them. Their notes on stderr
 //! are bounded and never drive the terminal.
 
-use mur_e2e::plugins::{add, bare_guest, guest};
+use mur_e2e::plugins::{add, bare_guest, guest, sandbox_with};
 use mur_e2e::{Output, Sandbox};
 
 /// A sandbox with these test guests installed.
@@ -55,8 +55,7 @@ fn a_panic_is_reported_with_the_verbs_own_message() {
 /// its panic message: the crash still says it was a panic, not a bare trap.
 #[test]
 fn a_panic_without_wasi_is_told_as_a_panic() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[bare_guest("crash")]);
+    let sandbox = sandbox_with(&[bare_guest("crash")]);
     let out = sandbox.mur(&["devtools", "crash"]);
     out.assert_code(6);
     assert_eq!(
@@ -71,8 +70,7 @@ fn a_panic_without_wasi_is_told_as_a_panic() {
 #[test]
 fn files_environment_arguments_and_clock_are_invisible() {
     let sandbox = with_guests(&["snoop"]);
-    let secret = sandbox.root().join("secret.txt");
-    std::fs::write(&secret, "top secret").expect("write secret");
+    let secret = sandbox.file("secret.txt", "top secret");
     // snoop reports what it saw as a usage error, so no session is needed.
     let out = sandbox.mur(&["devtools", "snoop", secret.to_str().expect("utf-8 path")]);
     out.assert_code(1);

@@ -4,7 +4,9 @@
 //! (`ping`) still runs beside it, and that a 0.3.0 verb's notes (a `cli-compact`
 //! verb's hint of the next command) go to stderr, after stdout, and `-q` hides them.
 
-use mur_e2e::plugins::{STANDARD_TARGET, add, guest, install_standard, repo_root};
+use mur_e2e::plugins::{
+    STANDARD_TARGET, add, guest, install_standard, repo_root, sandbox_with, try_add,
+};
 use mur_e2e::{Sandbox, Session};
 
 /// A sandbox with `forger`, `ping` and the standard verbs, and a sample app.
@@ -101,8 +103,7 @@ fn a_failed_shape_says_the_call_ran_and_prints_its_result() {
 
 #[test]
 fn help_is_rendered_from_what_the_verb_declares() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("forger")]).assert_code(0);
+    let sandbox = sandbox_with(&[guest("forger")]);
     let out = sandbox.devtools(&["forger", "--help"]);
     out.assert_code(0);
     assert_eq!(
@@ -133,8 +134,7 @@ fn help_is_rendered_from_what_the_verb_declares() {
 
 #[test]
 fn verbs_info_names_the_interface_language_and_source() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("noisy"), guest("forger"), guest("ping")]).assert_code(0);
+    let sandbox = sandbox_with(&[guest("noisy"), guest("forger"), guest("ping")]);
     for (verb, interface) in [("noisy", "0.3.0"), ("forger", "0.2.0"), ("ping", "0.1.0")] {
         let info = sandbox.devtools(&["verbs", "info", verb, "--json"]).json();
         assert_eq!(info["interface"], interface, "{info}");
@@ -188,14 +188,7 @@ fn a_compact_verbs_hint_is_on_stderr_after_stdout_and_quiet_hides_it() {
         .join(STANDARD_TARGET)
         .join("release");
     let tree = compact.join("mur_verb_compact_tree.wasm");
-    let out = sandbox.mur(&[
-        "devtools",
-        "verbs",
-        "add",
-        "--force",
-        tree.to_str().expect("utf-8"),
-    ]);
-    out.assert_code(0);
+    try_add(&sandbox, &[tree], &["--force"]).assert_code(0);
 
     let out = sandbox.devtools(&["tree"]);
     out.assert_code(0);

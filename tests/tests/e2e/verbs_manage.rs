@@ -7,7 +7,7 @@
 use std::io::Write as _;
 use std::time::Duration;
 
-use mur_e2e::plugins::{add, guest, standard, try_add, verb_dir};
+use mur_e2e::plugins::{add, guest, sandbox_with, standard, try_add, verb_dir};
 use mur_e2e::{Output, Sandbox};
 
 /// How long a run may take before it counts as hung: generous for a debug
@@ -70,8 +70,7 @@ fn an_added_verb_is_listed_in_help_and_works_against_a_session() {
 
 #[test]
 fn verbs_info_shows_tool_usage_file_hash_and_size() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
+    let sandbox = sandbox_with(&[guest("ping")]);
     let info = sandbox.mur(&["devtools", "verbs", "info", "ping", "--json"]);
     info.assert_code(0);
     let entry = info.json();
@@ -86,8 +85,7 @@ fn verbs_info_shows_tool_usage_file_hash_and_size() {
 
 #[test]
 fn a_removed_verb_is_unknown_while_call_still_reaches_its_tool() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[standard("click"), standard("state")]);
+    let sandbox = sandbox_with(&[standard("click"), standard("state")]);
     let project = sandbox.project("app");
     let _sample = sandbox.start_sample(&project);
     sandbox
@@ -141,8 +139,7 @@ fn removing_a_verb_that_is_not_installed_says_how_to_see_them() {
 
 #[test]
 fn replacing_an_installed_verb_needs_force() {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
+    let sandbox = sandbox_with(&[guest("ping")]);
     let again = try_add(&sandbox, &[guest("ping")], &[]);
     again.assert_code(0);
     assert_eq!(
@@ -150,13 +147,11 @@ fn replacing_an_installed_verb_needs_force() {
         "verb `ping` is already installed (unchanged)\n"
     );
 
-    let changed = sandbox.root().join("ping-v2.wasm");
     let bytes = std::fs::read(guest("ping")).expect("ping.wasm");
-    std::fs::write(
-        &changed,
+    let changed = sandbox.file(
+        "ping-v2.wasm",
         mur_e2e::plugins::with_custom_section(&bytes, "v2"),
-    )
-    .expect("write v2");
+    );
     let refused = try_add(&sandbox, std::slice::from_ref(&changed), &[]);
     refused.assert_code(1);
     assert_eq!(
@@ -179,8 +174,7 @@ fn replacing_an_installed_verb_needs_force() {
 #[test]
 fn files_that_are_not_verbs_are_refused_and_nothing_is_installed() {
     let sandbox = Sandbox::new();
-    let junk = sandbox.root().join("junk.wasm");
-    std::fs::write(&junk, b"\0asm this is not a component").expect("write junk");
+    let junk = sandbox.file("junk.wasm", b"\0asm this is not a component");
     let out = try_add(&sandbox, &[guest("ping"), junk.clone()], &[]);
     out.assert_code(1);
     out.assert_stderr_starts_with(&format!("error: `{}` is not a usable verb: ", path(&junk)));
@@ -209,8 +203,7 @@ fn a_device_a_fifo_or_a_directory_is_refused_at_once() {
         .status()
         .expect("run mkfifo");
     assert!(made.success(), "mkfifo");
-    let dir = sandbox.root().join("dir.wasm");
-    std::fs::create_dir(&dir).expect("mkdir");
+    let dir = sandbox.dir("dir.wasm");
 
     for (file, kind) in [
         (std::path::PathBuf::from("/dev/zero"), "a device"),
@@ -313,15 +306,12 @@ fn a_fifo_as_the_verb_index_fails_at_once_with_exit_7() {
 /// Writes a data verb `name` for the tool `state` with these `options` into the
 /// sandbox; its path.
 fn data_verb(sandbox: &Sandbox, file: &str, name: &str, options: &str) -> std::path::PathBuf {
-    let path = sandbox.root().join(file);
-    std::fs::write(
-        &path,
+    sandbox.file(
+        file,
         format!(
             r#"{{"schema": "mur-verb/1", "name": "{name}", "tool": "state", "summary": "s", "options": {options}}}"#
         ),
     )
-    .expect("write the data verb");
-    path
 }
 
 /// Options no command line could use are refused at `verbs add`, each with one
@@ -397,8 +387,7 @@ fn a_data_verb_field_named_like_a_host_option_is_behind_arg() {
 #[test]
 fn verbs_info_shows_the_source_as_a_canonical_path() {
     let sandbox = Sandbox::new();
-    let build = sandbox.root().join("build");
-    std::fs::create_dir(&build).expect("build dir");
+    let build = sandbox.dir("build");
     std::fs::copy(guest("ping"), build.join("ping.wasm")).expect("copy ping");
     // `mur` runs in the sandbox's root: the path is relative to it, with a detour.
     let added = sandbox.devtools(&["verbs", "add", "build/../build/ping.wasm"]);
@@ -468,12 +457,10 @@ fn verbs_info_shows_the_source_as_a_canonical_path() {
 #[test]
 fn a_verb_files_words_never_write_on_the_terminal() {
     let sandbox = Sandbox::new();
-    let file = sandbox.root().join("count.json");
-    std::fs::write(
-        &file,
+    let file = sandbox.file(
+        "count.json",
         r##"{"schema": "mur-verb/1", "name": "count", "tool": "st\u001b[2Jate\nerror: x", "summary": "s"}"##,
-    )
-    .expect("write");
+    );
     let refused = add_refused(&sandbox, &file);
     assert_eq!(
         refused.stderr,
@@ -533,8 +520,7 @@ fn a_file_is_added_as_what_its_content_is_whatever_its_name() {
 #[test]
 fn a_refused_batch_says_that_nothing_was_added() {
     let sandbox = Sandbox::new();
-    let junk = sandbox.root().join("junk.wasm");
-    std::fs::write(&junk, "not a verb").expect("write junk");
+    let junk = sandbox.file("junk.wasm", "not a verb");
     let out = try_add(&sandbox, &[guest("ping"), junk.clone()], &[]);
     assert_eq!(
         (out.code, out.stdout.as_str(), out.stderr.clone()),

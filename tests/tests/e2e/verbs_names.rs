@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use mur_e2e::plugins::{
-    add, cache_dir, cache_entries, guest, standard, verb_dir, with_custom_section, with_verb_name,
+    add, cache_dir, cache_entries, guest, sandbox_with, standard, verb_dir, with_custom_section,
+    with_verb_name,
 };
 use mur_e2e::{Output, Sandbox};
 
@@ -46,17 +47,14 @@ fn store(sandbox: &Sandbox) -> [Vec<(String, u64, SystemTime)>; 2] {
 
 /// A sandbox with `ping` installed: a verb directory and a cache with one entry.
 fn with_ping() -> Sandbox {
-    let sandbox = Sandbox::new();
-    add(&sandbox, &[guest("ping")]);
+    let sandbox = sandbox_with(&[guest("ping")]);
     assert_eq!(cache_entries(&sandbox).len(), 1);
     sandbox
 }
 
 /// `bytes` written to `name` in the sandbox.
 fn component(sandbox: &Sandbox, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = sandbox.root().join(name);
-    std::fs::write(&path, bytes).expect("write component");
-    path
+    sandbox.file(name, bytes)
 }
 
 /// `mur devtools -v verbs add FILE [extra]`, refused (exit 1) with nothing
