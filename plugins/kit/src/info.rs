@@ -4,9 +4,11 @@
 
 use crate::argv::{Kind, Opt, Pos, Spec, TIMEOUT};
 
-/// What the words of a value are: `value-kind` of `mur:verb@0.3.0`, the
-/// generated type itself (bindings are generated natively too).
-pub use crate::bindings::mur::verb::types::ValueKind;
+/// `value-kind`, `param` and `verb-info` of `mur:verb@0.3.0`: what the words of a
+/// value are, one positional or option as declared to the host, and a verb's `info`.
+/// The generated types themselves (bindings are generated natively too), so what
+/// [`describe`] composes goes to the host as it is.
+pub use crate::bindings::mur::verb::types::{Param, ValueKind, VerbInfo as Info};
 
 /// What a verb says about itself; with its [`Spec`] this is its `info`.
 #[derive(Debug, Clone, Copy)]
@@ -25,35 +27,8 @@ pub struct About {
     pub examples: &'static [&'static str],
 }
 
-/// One positional or option, as declared to the host.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Param {
-    pub name: String,
-    /// The value's placeholder in help; empty for flags and positionals.
-    pub value_name: String,
-    pub kind: ValueKind,
-    pub help: String,
-    pub required: bool,
-    pub repeatable: bool,
-    pub choices: Vec<String>,
-}
-
-/// `info()` of a verb.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Info {
-    pub name: String,
-    pub tool: String,
-    pub summary: String,
-    /// The command line after `mur devtools`.
-    pub usage: String,
-    pub details: String,
-    pub examples: Vec<String>,
-    pub positionals: Vec<Param>,
-    /// Every option, `--timeout` included (`--help` is the host's).
-    pub options: Vec<Param>,
-}
-
-/// Describe a verb from its [`About`] and [`Spec`].
+/// Describe a verb from its [`About`] and [`Spec`]: every option it declares, then
+/// `--timeout` (`--help` is the host's).
 pub fn describe(about: &About, spec: &Spec) -> Info {
     Info {
         name: about.name.to_owned(),

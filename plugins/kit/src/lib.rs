@@ -76,7 +76,7 @@ macro_rules! export_verb {
 
             impl $crate::bindings::Guest for Component {
                 fn info() -> $crate::bindings::VerbInfo {
-                    $crate::wit::info::<$verb>()
+                    $crate::info::<$verb>()
                 }
 
                 fn parse(argv: Vec<String>) -> Result<$crate::bindings::Parsed, String> {

@@ -1,7 +1,6 @@
 //! The thin glue between [`Verb`] and the generated WIT types, used by [`export_verb!`](crate::export_verb).
 
 use crate::bindings::mur::verb::types as wit;
-use crate::info::Param;
 use crate::verb::{self, Parsed, Verb};
 
 /// The contents of the `mur:verb-name` section [`export_verb!`] emits: `name`'s
@@ -11,32 +10,6 @@ pub const fn name_section<const N: usize>(name: &str) -> [u8; N] {
     let mut bytes = [0; N];
     bytes.copy_from_slice(name.as_bytes());
     bytes
-}
-
-pub fn info<V: Verb>() -> wit::VerbInfo {
-    let info = verb::info::<V>();
-    wit::VerbInfo {
-        name: info.name,
-        tool: info.tool,
-        summary: info.summary,
-        usage: info.usage,
-        details: info.details,
-        examples: info.examples,
-        positionals: info.positionals.into_iter().map(param).collect(),
-        options: info.options.into_iter().map(param).collect(),
-    }
-}
-
-fn param(param: Param) -> wit::Param {
-    wit::Param {
-        name: param.name,
-        value_name: param.value_name,
-        kind: param.kind,
-        help: param.help,
-        required: param.required,
-        repeatable: param.repeatable,
-        choices: param.choices,
-    }
 }
 
 pub fn parse<V: Verb>(argv: &[String]) -> Result<wit::Parsed, String> {
