@@ -411,6 +411,7 @@ fn plain_tool_call(rest: &[std::ffi::OsString]) -> Option<Verb> {
         name: Some(tool.to_owned()),
         method: None,
         args: args.map(str::to_owned),
+        out: None,
         stray: None,
     })))
 }
@@ -427,6 +428,7 @@ pub enum Verb {
         "mur devtools call state --args '{\"selector\": \"#count\"}'",
         "mur devtools call tools/list",
         "mur devtools call ping",
+        "mur devtools call screenshot --out app.png",
         "mur devtools call --method server/discover",
     ]))]
     Call(Lazy<CallArgs>),
@@ -643,6 +645,10 @@ sent as it is with `--args` as its params (a JSON object).
 has no such method (the 2026-07-28 revision dropped it) `server/discover` instead; \
 it prints `{}` and exits 0 when the session answers.
 
+`--out PATH` writes what the tool returned as base64 (images, audio, embedded \
+blobs) to files, and prints the result with each one's data replaced by its `path` \
+and `bytes`; a result with none to write is exit 5, printed as it came.
+
 `--method METHOD` sends any method as it is, with or without a `/`, and nothing \
 else (`--method ping` sends `ping` alone). A tool that is itself named `ping` is \
 called with `call tools/call --args '{\"name\": \"ping\", \"arguments\": {}}'`.";
@@ -658,6 +664,10 @@ pub struct CallArgs {
     /// Tool arguments, or the method's params, as a JSON value
     #[arg(long, value_name = "JSON")]
     pub args: Option<String>,
+    /// Write the tool's images, audio and blobs to PATH (`-`: the first one's bytes to
+    /// stdout); more than one: PATH, then PATH with `-2`, `-3`… before its extension
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
     /// A word after NAME, taken only to be refused with the way to pass it
     /// (`--args`): agents often write `call click '{"selector": "#x"}'`.
     #[arg(hide = true)]

@@ -73,6 +73,58 @@ fn repeats(block: &Value, structured: &Value) -> bool {
         .is_some_and(|value| value.as_str() == Some(text) || parsed.as_ref() == Some(value))
 }
 
+/// A binary part of a result: an `image` or `audio` block's `data`, or an embedded
+/// `resource` block's `blob` (base64, as MCP sends them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Media {
+    /// The JSON pointer of the object holding the data (`/content/1`,
+    /// `/content/2/resource`), and the data's field there (`data`, `blob`).
+    pub at: String,
+    pub field: &'static str,
+    /// `image`, `audio` or `resource`.
+    pub kind: String,
+    pub mime_type: Option<String>,
+    pub bytes: Vec<u8>,
+}
+
+/// The binary parts of `result`'s `content`, in order, decoded; an error names the
+/// first block whose data is not base64.
+pub fn media(result: &Value) -> Result<Vec<Media>, String> {
+    use base64::Engine as _;
+    let blocks = result["content"].as_array().map_or(&[][..], Vec::as_slice);
+    let mut found = Vec::new();
+    for (index, block) in blocks.iter().enumerate() {
+        let (at, holder, field) = match kind(block) {
+            "image" | "audio" => (format!("/content/{index}"), block, "data"),
+            "resource" => (
+                format!("/content/{index}/resource"),
+                &block["resource"],
+                "blob",
+            ),
+            _ => continue,
+        };
+        let Some(data) = holder[field].as_str() else {
+            continue;
+        };
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(data.trim())
+            .map_err(|e| {
+                format!(
+                    "content block {index} ({}): its `{field}` is not base64: {e}",
+                    kind(block)
+                )
+            })?;
+        found.push(Media {
+            at,
+            field,
+            kind: kind(block).to_owned(),
+            mime_type: holder["mimeType"].as_str().map(str::to_owned),
+            bytes,
+        });
+    }
+    Ok(found)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,5 +180,36 @@ mod tests {
         assert_eq!(left_out(&number), ["text"]);
         let no_text = json!({"content": [{"type": "image"}]});
         assert!(left_out(&no_text).is_empty(), "the whole result is printed");
+    }
+
+    #[test]
+    fn media_are_the_image_audio_and_blob_blocks_decoded() {
+        let result = json!({"content": [
+            {"type": "text", "text": "Here:"},
+            {"type": "image", "data": "iVBORw==", "mimeType": "image/png"},
+            {"type": "resource", "resource": {"uri": "app://a", "blob": "AAE=", "mimeType": "application/octet-stream"}},
+            {"type": "resource", "resource": {"uri": "app://t", "text": "plain"}},
+            {"type": "audio", "data": "UklGRg=="}
+        ]});
+        let found = media(&result).expect("base64");
+        let summary: Vec<(&str, &str, &str, Vec<u8>)> = found
+            .iter()
+            .map(|m| (m.at.as_str(), m.field, m.kind.as_str(), m.bytes.clone()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("/content/1", "data", "image", vec![0x89, b'P', b'N', b'G']),
+                ("/content/2/resource", "blob", "resource", vec![0, 1]),
+                ("/content/4", "data", "audio", b"RIFF".to_vec()),
+            ]
+        );
+        assert_eq!(found[0].mime_type.as_deref(), Some("image/png"));
+        let bad = json!({"content": [{"type": "image", "data": "not base64!"}]});
+        let error = media(&bad).expect_err("not base64");
+        assert!(
+            error.starts_with("content block 0 (image): its `data` is not base64"),
+            "{error}"
+        );
     }
 }

@@ -133,12 +133,20 @@ fn unprinted(result: &Value, tool: &str, arguments: &Map<String, Value>) -> Vec<
     } else {
         "the text"
     };
+    let call = call_command(tool, arguments);
+    let media = kinds
+        .iter()
+        .any(|kind| matches!(*kind, "image" | "audio" | "resource"));
+    let save = if media {
+        format!("`{call} --out FILE` writes its media to FILE, ")
+    } else {
+        String::new()
+    };
     vec![format!(
         "note: the result has {} more content {blocks} ({}) than {printed} printed; \
-         `{}` prints the whole result",
+         {save}`{call}` prints the whole result",
         kinds.len(),
         kinds.join(", "),
-        call_command(tool, arguments),
     )]
 }
 

@@ -99,6 +99,9 @@ fn call_argv(args: &CallArgs) -> Vec<String> {
     if let Some(json) = &args.args {
         argv.extend(["--args".to_owned(), json.clone()]);
     }
+    if let Some(out) = &args.out {
+        argv.extend(["--out".to_owned(), out.to_string_lossy().into_owned()]);
+    }
     argv.extend(args.stray.iter().cloned());
     argv
 }
