@@ -26,6 +26,6 @@ pub use process::{
     Adopted, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, free_port, mkfifo, refusing_port, run,
     run_within, signal, silent_listener, wait_until, wait_until_within,
 };
-pub use sandbox::{Sample, Sandbox, Session, Successors};
+pub use sandbox::{Sample, Sandbox, Session, Successors, another_session_line};
 pub use stub::Stub;
 pub use values::each_str;

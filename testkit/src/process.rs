@@ -94,6 +94,30 @@ impl Output {
         self
     }
 
+    /// Asserts stdout is `expected`, whole, showing the whole output when it is not.
+    #[track_caller]
+    pub fn assert_stdout_is(&self, expected: impl AsRef<str>) -> &Self {
+        assert_eq!(self.stdout, expected.as_ref(), "stdout\n{self}");
+        self
+    }
+
+    /// Asserts stderr is `expected`, whole, showing the whole output when it is not.
+    #[track_caller]
+    pub fn assert_stderr_is(&self, expected: impl AsRef<str>) -> &Self {
+        assert_eq!(self.stderr, expected.as_ref(), "stderr\n{self}");
+        self
+    }
+
+    /// Asserts stdout begins with `prefix`, showing the whole output when it does not.
+    #[track_caller]
+    pub fn assert_stdout_starts_with(&self, prefix: &str) -> &Self {
+        assert!(
+            self.stdout.starts_with(prefix),
+            "stdout should start with {prefix:?}\n{self}"
+        );
+        self
+    }
+
     /// Asserts stderr begins with `prefix`, showing the whole output when it does not.
     #[track_caller]
     pub fn assert_stderr_starts_with(&self, prefix: &str) -> &Self {

@@ -388,6 +388,15 @@ impl Session {
     }
 }
 
+/// What a session prints on stderr, whole, before it exits 3, when another session for
+/// its project is active at `endpoint` with `pid`.
+pub fn another_session_line(endpoint: &str, pid: impl std::fmt::Display) -> String {
+    format!(
+        "[devtools] another session for this project is active at {endpoint} (pid {pid}); \
+         stop it first.\n"
+    )
+}
+
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
 }

@@ -15,7 +15,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use mur_e2e::{Adopted, Output, Sandbox, wait_until};
+use mur_e2e::{Adopted, Output, Sandbox, another_session_line, wait_until};
 use mur_lockfile::{Lockfile, ReadOutcome};
 use serde_json::{Value, json};
 
@@ -83,16 +83,11 @@ impl<'a> Bridge<'a> {
     /// `bridge stop`, which must succeed and leave no lockfile.
     fn stop(self) {
         let out = self.mur(&["bridge", "stop"]);
-        out.assert_code(0);
-        assert_eq!(
-            out.stderr,
-            format!(
-                "stopped the bridge of `{}` (pid {})\n",
-                self.sb.canonical_project(&self.project),
-                self.line["pid"]
-            ),
-            "{out}"
-        );
+        out.assert_code(0).assert_stderr_is(format!(
+            "stopped the bridge of `{}` (pid {})\n",
+            self.sb.canonical_project(&self.project),
+            self.line["pid"]
+        ));
         assert!(
             self.lockfile().is_none(),
             "the lockfile outlived `bridge stop`"
@@ -184,8 +179,7 @@ fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list()
         "{tools}"
     );
     let echo = sb.mur(&["devtools", "echo", "--message", "hi"]);
-    echo.assert_code(0);
-    assert_eq!(echo.stdout, "\"Echo: hi\"\n", "{echo}");
+    echo.assert_code(0).assert_stdout_is("\"Echo: hi\"\n");
     bridge.stop();
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
 }
@@ -196,8 +190,8 @@ fn progress_and_questions_of_the_server_reach_the_caller() {
     let bridge = Bridge::start(&sb, "everything", &[], &everything());
     let args = r#"{"duration":0.3,"steps":3}"#;
     let out = bridge.mur(&["call", "trigger-long-running-operation", "--args", args]);
-    out.assert_code(0);
-    assert_eq!(out.stderr, "progress: 1/3\nprogress: 2/3\nprogress: 3/3\n");
+    out.assert_code(0)
+        .assert_stderr_is("progress: 1/3\nprogress: 2/3\nprogress: 3/3\n");
 
     let tool = "trigger-elicitation-request";
     let out = bridge.mur(&[
@@ -323,15 +317,10 @@ fn a_second_bridge_or_session_for_the_project_exits_3_with_the_seeds_line() {
     let sb = Sandbox::new();
     let bridge = Bridge::start(&sb, "everything", &[], &everything());
     let again = start(&sb, &bridge.project, &[], &everything());
-    again.assert_code(3);
-    assert_eq!(
-        again.stderr,
-        format!(
-            "[devtools] another session for this project is active at {} (pid {}); stop it first.\n",
-            bridge.line["endpoint"].as_str().expect("endpoint"),
-            bridge.line["pid"]
-        )
-    );
+    again.assert_code(3).assert_stderr_is(another_session_line(
+        bridge.line["endpoint"].as_str().expect("endpoint"),
+        &bridge.line["pid"],
+    ));
     assert_eq!(again.stdout, "");
     // The first one is untouched, its log too.
     bridge.mur(&["echo", "--message", "first"]).assert_code(0);
@@ -347,15 +336,9 @@ fn a_second_bridge_or_session_for_the_project_exits_3_with_the_seeds_line() {
     let project = sb.project("app");
     let sample = sb.start_sample(&project);
     let refused = start(&sb, &project, &[], &everything());
-    refused.assert_code(3);
-    assert_eq!(
-        refused.stderr,
-        format!(
-            "[devtools] another session for this project is active at {} (pid {}); stop it first.\n",
-            sample.endpoint(),
-            sample.pid()
-        )
-    );
+    refused
+        .assert_code(3)
+        .assert_stderr_is(another_session_line(sample.endpoint(), sample.pid()));
 }
 
 #[test]

@@ -292,11 +292,9 @@ fn the_cli_profile_refuses_an_agent_that_wants_an_mcp_configuration() {
     let agent = "agent --mcp {mcp_config}";
     let run = ["run", "--profile", "cli", "--agent", agent, "--verbs"];
     let out = eval(&sandbox, &[&run[..], &["/nonexistent"]].concat(), None);
-    out.assert_code(1);
-    assert_eq!(
-        out.stderr,
+    out.assert_code(1).assert_stderr_is(
         "error: the agent command uses `{mcp_config}`, but the cli profile gives the agent no MCP configuration\n\
-         hint: run it with `--profile mcp`, or drop `{mcp_config}` from the command\n"
+         hint: run it with `--profile mcp`, or drop `{mcp_config}` from the command\n",
     );
     assert_eq!(out.stdout, "");
 }
@@ -422,15 +420,11 @@ fn a_run_refuses_a_directory_no_run_wrote_and_touches_nothing() {
         &[&run[..], &[out.to_str().expect("utf-8")]].concat(),
         None,
     );
-    output.assert_code(1);
-    assert_eq!(
-        output.stderr,
-        format!(
+    output.assert_code(1).assert_stderr_is(format!(
             "error: `{}` is not empty and no earlier `mur-eval run` wrote it: a run writes into a new or empty directory, or an earlier run's\n\
              hint: name a new directory with `--out`; nothing in this one was touched\n",
             out.display()
-        )
-    );
+        ));
     assert_eq!(output.stdout, "");
     let left: Vec<_> = std::fs::read_dir(&out)
         .expect("read")
@@ -469,8 +463,7 @@ fn the_help_says_what_each_option_takes_and_where_its_default_comes_from() {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         let output = run_within(&mut help, RUN_LIMIT).0;
-        output.assert_code(0);
-        assert_eq!(output.stderr, "");
+        output.assert_code(0).assert_stderr_is("");
         assert_eval_snapshot(&format!("help_{command}"), &output.stdout, &[]);
     }
 }

@@ -431,8 +431,7 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let rebuilt = run_within(&mut again, STUDY_LIMIT).0;
-    rebuilt.assert_code(0);
-    assert_eq!(rebuilt.stdout, report);
+    rebuilt.assert_code(0).assert_stdout_is(&report);
     for (path, text) in &written {
         let again = std::fs::read_to_string(path).unwrap_or_default();
         assert_eq!(&again, text, "`report` writes {} anew", path.display());
@@ -533,10 +532,8 @@ fn a_condition_that_leaks_the_other_surface_is_refused_before_any_run() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let output = run_within(&mut command, STUDY_LIMIT).0;
-    output.assert_code(1);
-    assert_eq!(
-        output.stderr,
-        "error: condition `leaky` leaks the other surface: its mcp instructions mention mur devtools\n"
+    output.assert_code(1).assert_stderr_is(
+        "error: condition `leaky` leaks the other surface: its mcp instructions mention mur devtools\n",
     );
     assert!(!sandbox.root().join("out").exists(), "nothing ran");
 }

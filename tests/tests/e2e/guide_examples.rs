@@ -143,8 +143,7 @@ fn every_sh_example_in_the_agent_guide_exits_as_annotated() {
 fn mur_devtools_guide_prints_the_agent_guide() {
     let sb = Sandbox::new();
     let out = sb.mur(&["devtools", "guide"]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, guide());
+    out.assert_code(0).assert_stdout_is(guide());
 }
 
 #[test]

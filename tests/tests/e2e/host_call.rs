@@ -74,8 +74,7 @@ fn a_tool_result_with_is_error_exits_5_with_the_result_on_stdout() {
 fn bad_args_json_exits_1_saying_where() {
     let sb = Sandbox::new();
     let out = sb.call_tool("click", "{\"selector\": }");
-    out.assert_code(1);
-    assert_eq!(out.stdout, "");
+    out.assert_code(1).assert_stdout_is("");
     out.assert_stderr_starts_with(
         "error: `--args` is not valid JSON: expected value at line 1 column 14\n",
     );
@@ -122,8 +121,7 @@ fn a_tool_the_session_does_not_have_is_answered_with_the_one_likely_meant() {
 fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them() {
     let (sb, _app) = Sandbox::with_app();
     let json = sb.mur(&["devtools", "call", "click", r##"{"selector": "#btn-inc"}"##]);
-    json.assert_code(1);
-    assert_eq!(json.stdout, "");
+    json.assert_code(1).assert_stdout_is("");
     assert_eq!(
         json.stderr,
         concat!(
@@ -132,25 +130,18 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
         )
     );
     let word = sb.mur(&["devtools", "call", "click", "#btn-inc"]);
-    word.assert_code(1);
-    assert_eq!(
-        word.stderr,
-        concat!(
-            "error: unexpected argument `#btn-inc`: `call` takes the arguments in `--args`, as JSON\n",
-            "hint: `mur devtools click --help` shows the verb's own words\n",
-        )
-    );
+    word.assert_code(1).assert_stderr_is(concat!(
+        "error: unexpected argument `#btn-inc`: `call` takes the arguments in `--args`, as JSON\n",
+        "hint: `mur devtools click --help` shows the verb's own words\n",
+    ));
     // A method's params the same way; no verb to point at.
     let method = sb.mur(&["devtools", "call", "tools/list", "all"]);
-    method.assert_code(1);
-    assert_eq!(
-        method.stderr,
-        "error: unexpected argument `all`: `call` takes the arguments in `--args`, as JSON\n"
+    method.assert_code(1).assert_stderr_is(
+        "error: unexpected argument `all`: `call` takes the arguments in `--args`, as JSON\n",
     );
     // A tool takes its arguments by name: a list is refused here, not sent.
     let list = sb.mur(&["devtools", "call", "click", "--args", r##"["#btn-inc"]"##]);
-    list.assert_code(1);
-    assert_eq!(list.stdout, "");
+    list.assert_code(1).assert_stdout_is("");
     assert_eq!(
         list.stderr,
         concat!(
@@ -166,14 +157,10 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
         "--args",
         r#""app://log""#,
     ]);
-    string.assert_code(1);
-    assert_eq!(
-        string.stderr,
-        concat!(
-            "error: `--args` must be a JSON object of the method's params by name, not a string\n",
-            "hint: e.g. `--args '{\"uri\":\"app://log\"}'`\n",
-        )
-    );
+    string.assert_code(1).assert_stderr_is(concat!(
+        "error: `--args` must be a JSON object of the method's params by name, not a string\n",
+        "hint: e.g. `--args '{\"uri\":\"app://log\"}'`\n",
+    ));
     let count = sb.mur(&[
         "devtools",
         "call",
@@ -269,8 +256,7 @@ fn the_modern_request_carries_its_context_in_meta_and_headers() {
         "--args",
         r#"{"view":"full"}"#,
     ]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, "{\"ok\":true}\n");
+    out.assert_code(0).assert_stdout_is("{\"ok\":true}\n");
     let requests = server.requests();
     assert_eq!(requests.len(), 1, "one POST per call");
     let req = &requests[0];
@@ -327,8 +313,8 @@ fn unsupported_version_is_retried_once_with_a_supported_modern_one() {
         )
     });
     let out = sb.call_version_at(&server.endpoint(), &[]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, "{\"version\":\"2026-09-30\"}\n");
+    out.assert_code(0)
+        .assert_stdout_is("{\"version\":\"2026-09-30\"}\n");
     let requests = server.requests();
     assert_eq!(requests.len(), 2);
     assert_eq!(
@@ -511,8 +497,7 @@ fn a_localhost_endpoint_is_reached() {
     let server = Stub::answering(json!({ "ok": true }));
     let endpoint = format!("http://localhost:{}/mcp", server.port());
     let out = sb.call_version_at(&endpoint, &[]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, "{\"ok\":true}\n");
+    out.assert_code(0).assert_stdout_is("{\"ok\":true}\n");
 }
 
 #[test]
@@ -524,8 +509,7 @@ fn an_endless_json_body_ends_at_the_default_response_limit() {
         chunk: vec![b'x'; 64 * 1024],
     });
     let out = sb.call_version_at(&endless.endpoint(), &["--timeout", "30000"]);
-    out.assert_code(2);
-    assert_eq!(out.stdout, "");
+    out.assert_code(2).assert_stdout_is("");
     assert_eq!(
         out.stderr,
         format!(
@@ -651,8 +635,7 @@ fn a_question_in_the_stream_is_answered_from_answer_options_and_the_reply_read_o
         ])
     });
     let out = sb.call_version_at(&server.endpoint(), &["--answer", "confirm=yes"]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, "{\"cleared\":2}\n");
+    out.assert_code(0).assert_stdout_is("{\"cleared\":2}\n");
     assert_eq!(seen(&server), ["POST tools/call", "POST"]);
     assert_eq!(
         server.requests()[1].json(),
@@ -678,8 +661,7 @@ fn sampling_asked_by_a_session_server_is_declined_in_the_session_and_the_reply_r
         ])
     });
     let out = sb.call_version_at(&server.endpoint(), &[]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, "{\"sampled\":false}\n");
+    out.assert_code(0).assert_stdout_is("{\"sampled\":false}\n");
     assert_eq!(
         seen(&server),
         through_a_session(&["POST error for 7", "POST error for 8", "DELETE"])
@@ -794,8 +776,7 @@ fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
     // A session-based server answers `ping` itself, in a session.
     let proxy = stub::legacy_proxy(sample.endpoint());
     let out = sb.mur(&["devtools", "--endpoint", &proxy.endpoint(), "call", "ping"]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, "{}\n");
+    out.assert_code(0).assert_stdout_is("{}\n");
     assert!(
         proxy
             .requests()
@@ -836,8 +817,7 @@ fn a_failed_screenshot_write_is_mur_s_own_failure_exit_7() {
     let missing = sb.root().join("no-such-dir/shot.png");
     let path = missing.to_str().expect("utf-8 path");
     let out = sb.mur(&["devtools", "screenshot", "--out", path]);
-    out.assert_code(7);
-    assert_eq!(out.stdout, "");
+    out.assert_code(7).assert_stdout_is("");
     out.assert_stderr_starts_with(&format!(
         "error: could not write `{path}`: No such file or directory"
     ));

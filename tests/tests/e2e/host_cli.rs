@@ -1,7 +1,7 @@
 //! The command line itself: help, version, usage errors (exit 1, never
 //! clap's 2), unknown verbs, and the server's own exit 3.
 
-use mur_e2e::Sandbox;
+use mur_e2e::{Sandbox, another_session_line};
 
 #[test]
 fn devtools_help_lists_the_host_verbs_and_exits_0() {
@@ -28,23 +28,21 @@ fn devtools_help_lists_the_host_verbs_and_exits_0() {
 #[test]
 fn version_exits_0() {
     let out = Sandbox::new().mur(&["--version"]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, format!("mur {}\n", env!("CARGO_PKG_VERSION")));
+    out.assert_code(0)
+        .assert_stdout_is(format!("mur {}\n", env!("CARGO_PKG_VERSION")));
 }
 
 #[test]
 fn an_unknown_flag_is_a_usage_error_exit_1() {
     let out = Sandbox::new().mur(&["devtools", "call", "version", "--bogus"]);
-    out.assert_code(1);
-    assert_eq!(out.stdout, "");
+    out.assert_code(1).assert_stdout_is("");
     out.assert_stderr_contains("--bogus");
 }
 
 #[test]
 fn a_missing_verb_prints_help_on_stderr_exit_1() {
     let out = Sandbox::new().mur(&["devtools"]);
-    out.assert_code(1);
-    assert_eq!(out.stdout, "");
+    out.assert_code(1).assert_stdout_is("");
     out.assert_stderr_contains("Usage: mur devtools");
 }
 
@@ -75,18 +73,15 @@ fn a_bad_timeout_is_a_usage_error() {
     }
     let _app = sb.start_app();
     let derived = sb.mur(&["devtools", "export-todos", "--timeout", "0"]);
-    derived.assert_code(1);
-    assert_eq!(
-        derived.stderr,
-        "error: invalid value for `--timeout`: `0`: the bound must be at least 1 ms\n"
+    derived.assert_code(1).assert_stderr_is(
+        "error: invalid value for `--timeout`: `0`: the bound must be at least 1 ms\n",
     );
 }
 
 #[test]
 fn a_mistyped_verb_exits_1_pointing_at_verbs_list() {
     let out = Sandbox::new().mur(&["devtools", "sesion", "#x"]);
-    out.assert_code(1);
-    assert_eq!(out.stdout, "");
+    out.assert_code(1).assert_stdout_is("");
     out.assert_stderr_starts_with("error: unknown verb `sesion`\nhint: did you mean `session`?\n");
     out.assert_stderr_contains("`mur devtools verbs list`");
     // The word need not be a tool's name, and with no session `call` could not run.
@@ -99,13 +94,8 @@ fn a_second_session_for_the_same_project_exits_3() {
     let project = sb.project("app");
     let first = sb.start_sample(&project);
     let out = sb.run_sample(&["--project", project.to_str().expect("utf-8")]);
-    out.assert_code(3);
-    let line = format!(
-        "[devtools] another session for this project is active at {} (pid {}); stop it first.",
-        first.endpoint(),
-        first.pid()
-    );
-    out.assert_stderr_contains(&line);
+    out.assert_code(3)
+        .assert_stderr_contains(&another_session_line(first.endpoint(), first.pid()));
     // The first session is untouched and still answers.
     sb.mur(&["devtools", "call", "version"]).assert_code(0);
 }
@@ -138,8 +128,8 @@ fn a_closed_stdout_pipe_is_a_quiet_exit() {
 fn help_as_a_verb_is_the_same_help() {
     let sb = Sandbox::new();
     let word = sb.mur(&["devtools", "help"]);
-    word.assert_code(0);
-    assert_eq!(word.stdout, sb.mur(&["devtools", "--help"]).stdout);
+    word.assert_code(0)
+        .assert_stdout_is(sb.mur(&["devtools", "--help"]).stdout);
     let session = sb.mur(&["devtools", "help", "session"]);
     session.assert_code(0);
     assert!(session.stdout.contains("clean"), "{session}");

@@ -17,8 +17,7 @@ fn call_version_for(sb: &Sandbox, project: &Path) -> Output {
 fn no_session_exits_4_and_says_how_to_start_one() {
     let sb = Sandbox::new();
     let out = sb.mur(&["devtools", "call", "version"]);
-    out.assert_code(4);
-    assert_eq!(out.stdout, "");
+    out.assert_code(4).assert_stdout_is("");
     out.assert_stderr_starts_with("error: no running devtools session found\n");
     out.assert_stderr_contains("hint: start the app with devtools enabled");
 }
@@ -34,8 +33,7 @@ fn the_one_live_session_is_found_with_no_flags() {
 fn several_sessions_are_ambiguous_exit_1_listing_each() {
     let (sb, sessions) = Sandbox::with_apps(["a", "b"]);
     let out = sb.mur(&["devtools", "call", "version"]);
-    out.assert_code(1);
-    assert_eq!(out.stdout, "");
+    out.assert_code(1).assert_stdout_is("");
     out.assert_stderr_starts_with("error: 2 live devtools sessions found");
     for s in &sessions {
         out.assert_stderr_contains(&format!("{}  {}", s.lock.project, s.endpoint()));
@@ -70,8 +68,7 @@ fn a_stopped_session_beside_a_live_one_is_not_passed_over_and_project_does_not_w
         "version",
     ]);
     b.signal("CONT");
-    out.assert_code(1);
-    assert_eq!(out.stdout, "");
+    out.assert_code(1).assert_stdout_is("");
     let width = a.lock.project.len().max(b.lock.project.len());
     assert_eq!(
         out.stderr,
@@ -165,8 +162,8 @@ fn a_malformed_lockfile_is_skipped_with_a_notice() {
         r#"{"schema":"reactor-devtools-lockfile/2","endpoint":"x"}"#,
     );
     let dry = sb.mur(&["devtools", "session", "clean", "--dry-run"]);
-    dry.assert_code(0);
-    assert_eq!(dry.stdout, format!("{}\n", bad.display()));
+    dry.assert_code(0)
+        .assert_stdout_is(format!("{}\n", bad.display()));
     assert!(
         dry.stderr
             .ends_with("would remove 0 stale entries and 1 malformed lockfile\n"),
@@ -277,15 +274,11 @@ fn endpoint_bypasses_discovery() {
     // Without the path, the answer says where MCP is served.
     let bare = sample.endpoint().trim_end_matches("/mcp");
     let out = empty.mur(&["devtools", "--endpoint", bare, "call", "version"]);
-    out.assert_code(2);
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: `{bare}` answered HTTP 404 Not Found and no MCP response: (empty body)\n\
+    out.assert_code(2).assert_stderr_is(format!(
+        "error: `{bare}` answered HTTP 404 Not Found and no MCP response: (empty body)\n\
              hint: nothing is served at that path: a devtools session serves MCP at `/mcp` \
              (`http://127.0.0.1:PORT/mcp`, as `session list` shows it)\n"
-        )
-    );
+    ));
     // Ambiguity does not matter either.
     let _other = sb.start_sample(&sb.project("other"));
     let out = sb.mur(&[
@@ -305,8 +298,7 @@ fn an_unreachable_endpoint_exits_2_with_the_transport_error() {
     let (_closed_socket, port) = refusing_port();
     let endpoint = format!("http://127.0.0.1:{port}/mcp");
     let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"]);
-    out.assert_code(2);
-    assert_eq!(out.stdout, "");
+    out.assert_code(2).assert_stdout_is("");
     out.assert_stderr_starts_with(&format!("error: `{endpoint}`: could not connect"));
 }
 
@@ -358,8 +350,7 @@ fn a_stopped_session_is_a_transport_error_naming_it_not_no_session() {
     );
     call.assert_stderr_contains(&named);
     call.assert_stderr_contains(&format!("kill -CONT {}", sample.pid()));
-    list.assert_code(2);
-    assert_eq!(list.stdout, "");
+    list.assert_code(2).assert_stdout_is("");
     list.assert_stderr_contains(&named);
     assert!(
         sample.lockfile.exists(),

@@ -100,8 +100,7 @@ fn a_question_nobody_can_answer_fails_at_once_naming_it_and_its_answer_options()
     // with the field's default).
     for extra in [&[][..], &["--answer", "confirmed=true"]] {
         let out = clear(&sb, extra);
-        out.assert_code(5);
-        assert_eq!(out.stdout, "");
+        out.assert_code(5).assert_stdout_is("");
         assert_eq!(
             out.stderr,
             format!(

@@ -47,8 +47,7 @@ fn list_with_no_live_session_exits_4() {
     let sb = Sandbox::new();
     sb.plant_http_lockfile("/gone/App.csproj", dead_pid(), free_port());
     let out = sb.mur(&["devtools", "session", "list"]);
-    out.assert_code(4);
-    assert_eq!(out.stdout, "");
+    out.assert_code(4).assert_stdout_is("");
 }
 
 /// A lone session that runs but does not answer: exit 2, said once, with the sessions
@@ -59,8 +58,7 @@ fn list_with_only_a_stopped_session_says_so_once_with_exit_2() {
     app.signal("STOP");
     let out = sb.mur(&["devtools", "session", "list"]);
     app.signal("CONT");
-    out.assert_code(2);
-    assert_eq!(out.stdout, "");
+    out.assert_code(2).assert_stdout_is("");
     assert_eq!(
         out.stderr,
         format!(
@@ -110,8 +108,7 @@ fn clean_removes_only_dead_lockfiles() {
     );
 
     let out = sb.mur(&["devtools", "session", "clean"]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, "");
+    out.assert_code(0).assert_stdout_is("");
     assert_eq!(out.stderr, "removed 2 stale entries\n");
     assert!(!dead1.exists() && !dead2.exists());
     assert!(
@@ -135,8 +132,8 @@ fn clean_after_a_crash_leaves_no_entry() {
         "a killed session leaves its lockfile behind"
     );
     let out = sb.mur(&["devtools", "session", "clean"]);
-    out.assert_code(0);
-    assert_eq!(out.stderr, "removed 1 stale entry\n");
+    out.assert_code(0)
+        .assert_stderr_is("removed 1 stale entry\n");
     assert!(!lockfile.exists());
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
 }

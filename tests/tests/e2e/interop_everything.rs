@@ -170,15 +170,10 @@ fn a_tool_call_returns_the_servers_result() {
 fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
     let server = Everything::start();
     let out = server.devtools(&["echo", "--message", "hi"]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, "\"Echo: hi\"\n", "{out}");
+    out.assert_code(0).assert_stdout_is("\"Echo: hi\"\n");
     let help = server.devtools(&["echo", "--help"]);
-    help.assert_code(0);
-    assert!(
-        help.stdout
-            .starts_with("Usage: mur devtools echo --message TEXT [--args JSON]\n"),
-        "{help}"
-    );
+    help.assert_code(0)
+        .assert_stdout_starts_with("Usage: mur devtools echo --message TEXT [--args JSON]\n");
     // A choice with a space is shown as it must be typed.
     let cities = server.devtools(&["get-structured-content", "--help"]);
     assert_eq!(
@@ -195,11 +190,9 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
     // An image beside the caption: the caption is printed, and the image is not
     // dropped without a word.
     let image = server.devtools(&["get-tiny-image"]);
-    image.assert_code(0);
-    assert_eq!(
-        image.stdout, "\"Here's the image you requested:\"\n",
-        "{image}"
-    );
+    image
+        .assert_code(0)
+        .assert_stdout_is("\"Here's the image you requested:\"\n");
     assert_eq!(
         image.stderr,
         "note: the result has 2 more content blocks (image, text) than the text printed; \
@@ -274,12 +267,9 @@ fn a_named_verb_whose_tool_it_lacks_is_refused_and_recorded_so() {
     let server = Everything::start();
     mur_e2e::plugins::install_standard(&server.sandbox);
     let out = server.devtools(&["state"]);
-    out.assert_code(5);
-    assert_eq!(
-        out.stderr,
+    out.assert_code(5).assert_stderr_is(
         "error: tool `state` failed: MCP error -32602: Tool state not found\n\
          hint: `mur devtools catalog` lists the tools this session has, each as a verb\n",
-        "{out}"
     );
     assert_eq!(server.last_outcome(), ("state".into(), "rpc-error".into()));
 }

@@ -165,8 +165,9 @@ fn a_token_is_kept_private_reused_and_refreshed() {
     let sb = Sandbox::new();
     let server = Protected::start(Server::Approving);
     let first = call(&sb, &server);
-    first.assert_code(0);
-    assert_eq!(first.stdout, "{\"authorized\":true}\n");
+    first
+        .assert_code(0)
+        .assert_stdout_is("{\"authorized\":true}\n");
     assert_no_secret(&first);
     assert_eq!(server.seen("/authorize").len(), 1);
     assert_eq!(server.seen("/token").len(), 1);

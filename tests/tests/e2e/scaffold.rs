@@ -136,11 +136,9 @@ pub fn added_again_without_compiling(sb: &Sandbox, wasm: &Path, name: &str) {
         "add",
         wasm.to_str().expect("utf-8"),
     ]);
-    again.assert_code(0);
-    assert_eq!(
-        again.stdout,
-        format!("verb `{name}` is already installed (unchanged)\n")
-    );
+    again
+        .assert_code(0)
+        .assert_stdout_is(format!("verb `{name}` is already installed (unchanged)\n"));
     assert!(!again.stderr.contains("compiling verb"), "{again}");
 }
 
@@ -210,23 +208,24 @@ pub fn scaffolded_verb_clicks(
     clicks_like_the_template(&sb, name);
 }
 
-/// The verb `name` that fails on purpose: a project `verbs new NAME --lang LANG`
-/// made, its `source` file replaced by `code` and the template's tests (`tests`)
-/// removed, tested and built by `test_and_build` and added; `mur-sample` is
-/// started for it to call.
+/// A new sandbox with the verb `name` that fails on purpose, and `mur-sample`
+/// running for it to call: a project `verbs new NAME --lang LANG` made, its
+/// `source` file replaced by `code` and the template's tests (`tests`) removed,
+/// tested and built by `test_and_build`, and added.
 pub fn failing_verb_session(
-    sb: &Sandbox,
     (name, lang): (&str, &str),
     (source, code): (&str, &str),
     tests: &str,
     test_and_build: fn(&Path) -> PathBuf,
-) -> Session {
-    let dir = new_project(sb, name, lang);
+) -> (Sandbox, Session) {
+    let sb = Sandbox::new();
+    let dir = new_project(&sb, name, lang);
     std::fs::write(dir.join(source), code).expect(source);
     std::fs::remove_file(dir.join(tests)).expect("the template's tests go");
     let wasm = test_and_build(&dir);
-    add(sb, &wasm);
-    sb.start_app()
+    add(&sb, &wasm);
+    let sample = sb.start_app();
+    (sb, sample)
 }
 
 /// `mur devtools VERB --fail HOW` for a test verb that fails on request, after checking

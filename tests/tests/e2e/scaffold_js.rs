@@ -7,8 +7,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mur_e2e::Sandbox;
-
 use crate::scaffold::{
     component, fail, failing_verb_session, fails_like_every_verb, run_ok, scaffolded_verb_clicks,
 };
@@ -75,9 +73,7 @@ export const { info, parse, shape } = verb.exports();
 
 #[test]
 fn a_javascript_verb_s_throw_shows_its_message_and_pitfalls_are_not_silent() {
-    let sb = Sandbox::new();
-    let _sample = failing_verb_session(
-        &sb,
+    let (sb, _sample) = failing_verb_session(
         ("jsfail", "js"),
         ("verb.js", FAILING_VERB),
         "verb.test.js",

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use mur_e2e::Sandbox;
 use mur_e2e::plugins::repo_root;
 
 use crate::scaffold::{
@@ -100,9 +99,7 @@ WitWorld = kit.export(Verb)
 
 #[test]
 fn a_python_verb_s_exception_shows_its_message_and_pitfalls_are_not_silent() {
-    let sb = Sandbox::new();
-    let _sample = failing_verb_session(
-        &sb,
+    let (sb, _sample) = failing_verb_session(
         ("pyfail", "python"),
         ("app.py", FAILING_APP),
         "test_app.py",

@@ -66,14 +66,10 @@ fn assert_outlasted(sandbox: &Sandbox, server: &Stub, tool: &str) {
         tool,
     ];
     let (out, _) = sandbox.mur_timed(&argv, std::time::Duration::from_secs(60));
-    out.assert_code(2);
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: task {tool} at `{endpoint}` was still `working` after 1500 ms\n\
+    out.assert_code(2).assert_stderr_is(format!(
+        "error: task {tool} at `{endpoint}` was still `working` after 1500 ms\n\
              hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
-        )
-    );
+    ));
     assert_eq!(cancelled_at(server), [tool]);
 }
 
@@ -169,12 +165,10 @@ fn a_call_that_becomes_a_task_ends_as_the_tool_ended_and_is_recorded_once() {
     ]);
     assert_eq!(out.tool_text(0), "L: computed in 1 s");
     let out = sandbox.devtools(&["--protocol", "2025-11-25", "-q", "call", "failing_job"]);
-    out.assert_code(5);
-    assert_eq!(
-        out.stderr,
+    out.assert_code(5).assert_stderr_is(
         "error: tool `failing_job` failed: tool `failing_job` runs only as a task, and the request \
          did not declare the extension `io.modelcontextprotocol/tasks` (protocol 2026-07-28) \
-         (JSON-RPC error -32021)\n"
+         (JSON-RPC error -32021)\n",
     );
 }
 
@@ -416,21 +410,13 @@ fn a_task_is_read_soon_and_one_a_server_ends_badly_is_a_clear_error() {
     assert_eq!(out.tool_text(0), "done", "{out}");
 
     let out = call("bare");
-    out.assert_code(2);
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: `{endpoint}` says task bare is completed but gives no `result` object with it\n"
-        )
-    );
+    out.assert_code(2).assert_stderr_is(format!(
+        "error: `{endpoint}` says task bare is completed but gives no `result` object with it\n"
+    ));
     let out = call("dropped");
-    out.assert_code(5);
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: `{endpoint}` cancelled task dropped before it ended; the tool gave no result\n"
-        )
-    );
+    out.assert_code(5).assert_stderr_is(format!(
+        "error: `{endpoint}` cancelled task dropped before it ended; the tool gave no result\n"
+    ));
     let out = call("crashed");
     out.assert_code(5);
     assert_eq!(
@@ -450,22 +436,17 @@ fn a_task_is_read_soon_and_one_a_server_ends_badly_is_a_clear_error() {
     );
     // A status the extension does not define: mur cannot tell when it ends.
     let out = call("paused");
-    out.assert_code(2);
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: `{endpoint}` says task paused is \"paused\", a status the tasks extension \
+    out.assert_code(2).assert_stderr_is(format!(
+        "error: `{endpoint}` says task paused is \"paused\", a status the tasks extension \
              does not define\n"
-        )
-    );
+    ));
     assert_eq!(cancelled_at(&server), ["forgotten", "paused"]);
 
     // A task that cannot be read is a malformed answer, not a result.
     let numbered = Stub::answering(json!({ "resultType": "task", "taskId": 12345,
         "status": "working", "pollIntervalMs": 100 }));
     let out = sandbox.devtools(&["--endpoint", &numbered.endpoint(), "call", "numbered"]);
-    out.assert_code(2);
-    assert_eq!(out.stdout, "");
+    out.assert_code(2).assert_stdout_is("");
     assert_eq!(
         out.stderr,
         format!(
@@ -525,8 +506,7 @@ fn a_task_that_keeps_asking_or_refuses_the_answers_ends_the_call_and_is_cancelle
     };
 
     let out = call("asking");
-    out.assert_code(5);
-    assert_eq!(out.stdout, "");
+    out.assert_code(5).assert_stdout_is("");
     assert_eq!(
         out.stderr,
         format!(
@@ -534,13 +514,9 @@ fn a_task_that_keeps_asking_or_refuses_the_answers_ends_the_call_and_is_cancelle
         )
     );
     let out = call("nagging");
-    out.assert_code(5);
-    assert_eq!(
-        out.stderr,
-        format!(
-            "error: `{endpoint}` was still asking for input after 100 rounds of task nagging\n"
-        )
-    );
+    out.assert_code(5).assert_stderr_is(format!(
+        "error: `{endpoint}` was still asking for input after 100 rounds of task nagging\n"
+    ));
     let updates = |task: &str| {
         server
             .requests()

@@ -469,8 +469,7 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     );
     // The same report for people, whole.
     let text = sandbox.devtools(&["usage", "report"]);
-    text.assert_code(0);
-    assert_eq!(text.stdout, KNOWN_REPORT);
+    text.assert_code(0).assert_stdout_is(KNOWN_REPORT);
     // --agent filters; an agent that never ran has no records.
     let none = sandbox
         .devtools(&["usage", "report", "--json", "--agent", "codex"])
@@ -658,12 +657,10 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
     }
     // An agent with no record is named, with the agents there are.
     let nobody = sandbox.devtools(&["usage", "report", "--agent", "nobody"]);
-    nobody.assert_code(0);
-    assert_eq!(
-        nobody.stderr,
+    nobody.assert_code(0).assert_stderr_is(
         "warning: 1 line(s) of the usage logs are not records and were skipped\n\
          warning: the usage log holds no record of agent `nobody` (its agents: claude): \
-         no verb is judged unused over that window\n"
+         no verb is judged unused over that window\n",
     );
     // `prune` judges one agent's calls, and takes `--dry-run` as `session clean` does.
     let by_claude = sandbox.devtools(&[
@@ -689,8 +686,7 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
         "--agent",
         "nobody",
     ]);
-    by_nobody.assert_code(0);
-    assert_eq!(by_nobody.stdout, "");
+    by_nobody.assert_code(0).assert_stdout_is("");
     assert!(
         by_nobody.stderr.ends_with("no verb to prune\n"),
         "{by_nobody}"
@@ -701,15 +697,13 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
         .assert_stderr_contains("'--dry-run' cannot be used with '--yes'");
     // `--html -` prints the page, as `screenshot --out -` prints the image.
     let page = sandbox.devtools(&["usage", "report", "--html", "-"]);
-    page.assert_code(0);
-    assert!(page.stdout.starts_with("<!DOCTYPE html>"), "{page}");
+    page.assert_code(0)
+        .assert_stdout_starts_with("<!DOCTYPE html>");
     assert!(!sandbox.root().join("-").exists());
     let both = sandbox.devtools(&["usage", "report", "--html", "-", "--json"]);
-    both.assert_code(1);
-    assert_eq!(
-        both.stderr,
+    both.assert_code(1).assert_stderr_is(
         "error: `--json` and `--html -` both print on stdout\n\
-         hint: write the page to a file (`--html report.html`), or drop one\n"
+         hint: write the page to a file (`--html report.html`), or drop one\n",
     );
     // A verb asked for and added since is no longer one that does not exist.
     add_data_verb(&sandbox, "get-text", "state");
@@ -728,14 +722,10 @@ fn a_log_that_is_no_file_or_holds_hostile_lines_is_refused_or_read_never_hung_on
     // Before, every call hung on opening the FIFO to append its record.
     sandbox.devtools(&["session", "list"]).assert_code(4);
     let report = sandbox.devtools(&["usage", "report"]);
-    report.assert_code(7);
-    assert_eq!(
-        report.stderr,
-        format!(
-            "error: cannot read `{}`: it is a FIFO, not a regular file\n",
-            log.display()
-        )
-    );
+    report.assert_code(7).assert_stderr_is(format!(
+        "error: cannot read `{}`: it is a FIFO, not a regular file\n",
+        log.display()
+    ));
     // A log the caller names is the caller's word: exit 1.
     std::fs::remove_file(&log).expect("rm fifo");
     let fifo = sandbox.root().join("served.jsonl");

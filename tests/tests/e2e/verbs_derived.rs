@@ -226,9 +226,7 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
 fn help_shows_the_tool_its_hints_and_every_option() {
     let (sandbox, _app) = Sandbox::with_app();
     let out = sandbox.devtools(&["reload", "--help"]);
-    out.assert_code(0);
-    assert_eq!(
-        out.stdout,
+    out.assert_code(0).assert_stdout_is(
         "Usage: mur devtools reload [--component TEXT] [--args JSON]\n\
          \n\
          Restart the app: answers first, then the process is replaced by a new one (new pid and port, new lockfile)\n\
@@ -244,7 +242,7 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          \n\
          Host options (`mur devtools --help` says what each does):\n  \
          --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
-         --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n"
+         --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n",
     );
 }
 
@@ -317,13 +315,11 @@ fn a_mistyped_verb_is_answered_with_the_word_it_is_nearest() {
     // Without a session: the installed verbs and the host's commands.
     let sandbox = sandbox_with(&[standard("click")]);
     let clik = sandbox.devtools(&["clik", "#btn-inc"]);
-    clik.assert_code(1);
-    assert_eq!(
-        clik.stderr,
+    clik.assert_code(1).assert_stderr_is(
         "error: unknown verb `clik`\n\
          hint: did you mean `click`?\n\
          hint: `mur devtools verbs list` shows the installed verbs\n\
-         hint: no devtools session is running to look for a tool of that name\n"
+         hint: no devtools session is running to look for a tool of that name\n",
     );
     sandbox
         .devtools(&["sesion", "list"])
@@ -332,12 +328,10 @@ fn a_mistyped_verb_is_answered_with_the_word_it_is_nearest() {
     // With one: its tools too, by their verb names; nothing sent.
     let _app = sandbox.start_app();
     let typo = sandbox.devtools(&["clear-todo"]);
-    typo.assert_code(1);
-    assert_eq!(
-        typo.stderr,
+    typo.assert_code(1).assert_stderr_is(
         "error: unknown verb `clear-todo`\n\
          hint: did you mean `clear-todos`?\n\
-         hint: `mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session\n"
+         hint: `mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session\n",
     );
     let far = sandbox.devtools(&["frobnicate"]);
     far.assert_code(1);
@@ -431,8 +425,7 @@ fn the_catalog_lists_host_plugin_and_derived_verbs_with_hints() {
             .is_some_and(|m| m.starts_with("the tool failed"))
     );
     let table = sandbox.devtools(&["catalog"]);
-    table.assert_code(0);
-    assert!(table.stdout.starts_with("NAME "), "{table}");
+    table.assert_code(0).assert_stdout_starts_with("NAME ");
     assert!(
         table.stdout.lines().any(|l| l.starts_with("wait-for ")
             && l.contains("derived")
@@ -447,11 +440,9 @@ fn parity_names_the_tools_without_a_named_verb() {
     install_standard(&sandbox);
     let _app = sandbox.start_app();
     let out = sandbox.devtools(&["parity", "--json"]);
-    out.assert_code(1);
-    assert_eq!(
-        out.stderr,
+    out.assert_code(1).assert_stderr_is(
         "error: 3 of 22 tools have no named verb: exportTodos, clearTodos, overview\n\
-         hint: each is still reachable as a derived verb; `mur devtools verbs new` makes a named one\n"
+         hint: each is still reachable as a derived verb; `mur devtools verbs new` makes a named one\n",
     );
     let rows = out.json();
     let row = |tool: &str| {
@@ -554,15 +545,11 @@ fn a_bad_data_verb_is_refused_saying_what_is_wrong() {
         r#"{"schema": "mur-verb/1", "name": "bad", "tool": "state", "summary": "s", "run": "sh"}"#,
     );
     let out = sandbox.devtools(&["verbs", "add", file.to_str().expect("utf-8")]);
-    out.assert_code(1);
-    assert_eq!(
-        out.stderr,
-        format!(
+    out.assert_code(1).assert_stderr_is(format!(
             "error: `{}` is not a data verb: unknown field `run`, expected one of `schema`, `name`, `tool`, `summary`, `details`, `arguments`, `options`, `output`, `examples` at line 1 column 78\n\
              hint: a data verb is a JSON file of schema `mur-verb/1` (see docs/verbs.md)\n",
             file.display()
-        )
-    );
+        ));
     assert!(sandbox.devtools(&["verbs", "list", "--json"]).json() == serde_json::json!([]));
 }
 
@@ -690,12 +677,10 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
         ]
     );
     let shared = devtools(&["get-sum"]);
-    shared.assert_code(1);
-    assert_eq!(
-        shared.stderr,
+    shared.assert_code(1).assert_stderr_is(
         "error: unknown verb `get-sum`\n\
          hint: `get-sum` would stand for 2 tools, so each is a verb under its own name: `get_sum`, `getSum`\n\
-         hint: `mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session\n"
+         hint: `mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session\n",
     );
     let called = devtools(&["get_sum", "--foo_bar", "3", "--fooBar", "x", "--level", "1"]);
     called.assert_code(0);
@@ -818,15 +803,13 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
     let server = Stub::with_tools(tools, |_| Ok(json!({ "content": [] })));
     let endpoint = server.endpoint();
     let parity = sb.devtools(&["--endpoint", &endpoint, "parity"]);
-    parity.assert_code(1);
-    assert_eq!(
-        parity.stdout,
+    parity.assert_code(1).assert_stdout_is(
         "TOOL             VERB     KIND\n\
          session          –        call-only\n\
          help             –        call-only\n\
          switch           –        call-only\n\
          switchComponent  switch   named\n\
-         getSum           get-sum  derived\n"
+         getSum           get-sum  derived\n",
     );
     assert_eq!(
         parity.stderr,
@@ -835,11 +818,9 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
          the others as derived verbs; `mur devtools verbs new` makes a named one\n"
     );
     let catalog = sb.devtools(&["--endpoint", &endpoint, "catalog", "--json"]);
-    catalog.assert_code(0);
-    assert_eq!(
-        catalog.stderr,
+    catalog.assert_code(0).assert_stderr_is(
         "warning: tools reachable only as `mur devtools call NAME` (their verb names are taken): \
-         session, help, switch\n"
+         session, help, switch\n",
     );
     let catalog = catalog.json();
     assert_eq!(catalog["callOnly"], json!(["session", "help", "switch"]));

@@ -57,11 +57,8 @@ fn a_panic_is_reported_with_the_verbs_own_message() {
 fn a_panic_without_wasi_is_told_as_a_panic() {
     let sandbox = sandbox_with(&[bare_guest("crash")]);
     let out = sandbox.mur(&["devtools", "crash"]);
-    out.assert_code(6);
-    assert_eq!(
-        out.stderr,
+    out.assert_code(6).assert_stderr_is(
         "error: verb `crash` crashed: it panicked; built without WASI it has no stderr to say why (`-v` shows where)\n",
-        "{out}"
     );
     let verbose = sandbox.mur(&["devtools", "-v", "crash"]);
     verbose.assert_stderr_contains("rust_begin_unwind");
@@ -87,10 +84,8 @@ fn arguments_that_are_not_a_json_object_are_refused() {
         "error: verb `liar` returned tool arguments that are not valid JSON",
     );
     let array = sandbox.mur(&["devtools", "liar", "array"]);
-    array.assert_code(6);
-    assert_eq!(
-        array.stderr, "error: verb `liar` returned tool arguments that are not a JSON object\n",
-        "{array}"
+    array.assert_code(6).assert_stderr_is(
+        "error: verb `liar` returned tool arguments that are not a JSON object\n",
     );
 }
 
@@ -113,8 +108,9 @@ fn a_verb_may_write_only_where_the_user_said() {
     );
 
     let allowed = sandbox.mur(&["devtools", "scribble", "out.txt"]);
-    allowed.assert_code(0);
-    assert_eq!(allowed.stdout, "{\"written\":true}\n");
+    allowed
+        .assert_code(0)
+        .assert_stdout_is("{\"written\":true}\n");
     let written = std::fs::read_to_string(sandbox.root().join("out.txt")).expect("out.txt written");
     assert!(
         written.starts_with('{'),

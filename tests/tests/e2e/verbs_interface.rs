@@ -48,20 +48,16 @@ fn a_declared_path_is_written_after_the_call_and_an_undeclared_one_is_refused() 
     let out_path = sandbox.root().join("note.txt");
     let typed = out_path.to_str().expect("utf-8 path");
     let out = sandbox.devtools(&["forger", "--out", typed]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, format!("out={typed}\n"));
+    out.assert_code(0)
+        .assert_stdout_is(format!("out={typed}\n"));
     assert_eq!(std::fs::read(&out_path).expect("written"), b"forged");
 
     let sneaked = sandbox.root().join("sneaked.txt");
     let sneaked_typed = sneaked.to_str().expect("utf-8 path");
     let out = sandbox.devtools(&["forger", "--sneak", sneaked_typed]);
-    out.assert_code(6);
-    assert_eq!(
-        out.stderr,
-        format!(
+    out.assert_code(6).assert_stderr_is(format!(
             "error: verb `forger` asked to write `{sneaked_typed}`, a path its `parse` did not declare; refused\n"
-        )
-    );
+        ));
     assert!(!sneaked.exists());
     assert_eq!(count(&sandbox), "2", "both calls were sent");
 }
@@ -71,8 +67,7 @@ fn host_options_never_take_a_verbs_own_option_or_its_value() {
     let (sandbox, _app) = session();
     // `--project` is forger's: were it the host's, no session would be found (exit 4).
     let out = sandbox.devtools(&["forger", "--project", "mine", "--pretty"]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, "project=mine\n");
+    out.assert_code(0).assert_stdout_is("project=mine\n");
     // forger declares no `--timeout`: after its name it is still the host's.
     sandbox
         .devtools(&["forger", "--timeout", "5000"])
@@ -91,11 +86,9 @@ fn host_options_never_take_a_verbs_own_option_or_its_value() {
 fn a_failed_shape_says_the_call_ran_and_prints_its_result() {
     let (sandbox, _app) = session();
     let out = sandbox.devtools(&["forger", "--fail-shape"]);
-    out.assert_code(6);
-    assert_eq!(
-        out.stderr,
+    out.assert_code(6).assert_stderr_is(
         "error: verb `forger` could not shape the result: refusing to shape, as told\n\
-         hint: the `click` call itself already ran; its result is printed as it is\n"
+         hint: the `click` call itself already ran; its result is printed as it is\n",
     );
     assert!(out.json().get("content").is_some(), "the raw result: {out}");
     assert_eq!(count(&sandbox), "1");
@@ -105,9 +98,7 @@ fn a_failed_shape_says_the_call_ran_and_prints_its_result() {
 fn help_is_rendered_from_what_the_verb_declares() {
     let sandbox = sandbox_with(&[guest("forger")]);
     let out = sandbox.devtools(&["forger", "--help"]);
-    out.assert_code(0);
-    assert_eq!(
-        out.stdout,
+    out.assert_code(0).assert_stdout_is(
         "Usage: mur devtools forger [--project NAME] [--out PATH] [--forge PATH] [--sneak PATH] [--fail-shape]\n\
          \n\
          Click #btn-inc, declaring writes as told (test verb)\n\
@@ -128,7 +119,7 @@ fn help_is_rendered_from_what_the_verb_declares() {
          Host options (`mur devtools --help` says what each does):\n  \
          --endpoint URL, --auto, --auto-full, --auto-range LO-HI, --timeout MS, --max-response BYTES,\n  \
          --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n  \
-         --project is the verb's own here; the host's goes before it: mur devtools --project PATH forger\n"
+         --project is the verb's own here; the host's goes before it: mur devtools --project PATH forger\n",
     );
 }
 

@@ -35,11 +35,7 @@ fn a_javascript_verb_installs_parses_and_shapes() {
     assert!(value["result"].is_object(), "{loud}");
 
     let pretty = sandbox.mur(&["devtools", "shout", "--pretty"]);
-    pretty.assert_code(0);
-    assert!(
-        pretty
-            .stdout
-            .starts_with("{\n  \"language\": \"javascript\""),
-        "{pretty}"
-    );
+    pretty
+        .assert_code(0)
+        .assert_stdout_starts_with("{\n  \"language\": \"javascript\"");
 }

@@ -25,8 +25,7 @@ pub fn assert_in_help(sandbox: &Sandbox, verb: &str, note: &str, usage: &str) {
         "{help}"
     );
     let own = sandbox.mur(&["devtools", verb, "--help"]);
-    own.assert_code(0);
-    assert!(own.stdout.starts_with(usage), "{own}");
+    own.assert_code(0).assert_stdout_starts_with(usage);
 }
 
 /// `verbs add <file>` with the watchdog (a hang fails the test); it must be refused (exit 1).
@@ -93,8 +92,9 @@ fn a_removed_verb_is_unknown_while_call_still_reaches_its_tool() {
         .assert_code(0);
 
     let removed = sandbox.mur(&["devtools", "verbs", "remove", "click"]);
-    removed.assert_code(0);
-    assert_eq!(removed.stdout, "removed verb `click`\n");
+    removed
+        .assert_code(0)
+        .assert_stdout_is("removed verb `click`\n");
     assert!(!verb_dir(&sandbox).join("click.wasm").exists());
 
     // With a session running, `click` is now the session's tool as a derived
@@ -119,20 +119,16 @@ fn a_removed_verb_is_unknown_while_call_still_reaches_its_tool() {
 fn removing_a_verb_that_is_not_installed_says_how_to_see_them() {
     let sandbox = Sandbox::new();
     let out = sandbox.mur(&["devtools", "verbs", "remove", "nope"]);
-    out.assert_code(1);
-    assert_eq!(
-        out.stderr,
-        "error: no verb named `nope` is installed\nhint: `mur devtools verbs list` shows the installed verbs\n"
+    out.assert_code(1).assert_stderr_is(
+        "error: no verb named `nope` is installed\nhint: `mur devtools verbs list` shows the installed verbs\n",
     );
     // A typo of an installed one is answered with it.
     add(&sandbox, &[guest("ping")]);
     for command in ["info", "remove"] {
         let out = sandbox.mur(&["devtools", "verbs", command, "pnig"]);
-        out.assert_code(1);
-        assert_eq!(
-            out.stderr,
+        out.assert_code(1).assert_stderr_is(
             "error: no verb named `pnig` is installed\n\
-             hint: did you mean `ping`? (`mur devtools verbs list` shows them all)\n"
+             hint: did you mean `ping`? (`mur devtools verbs list` shows them all)\n",
         );
     }
 }
@@ -141,11 +137,9 @@ fn removing_a_verb_that_is_not_installed_says_how_to_see_them() {
 fn replacing_an_installed_verb_needs_force() {
     let sandbox = sandbox_with(&[guest("ping")]);
     let again = try_add(&sandbox, &[guest("ping")], &[]);
-    again.assert_code(0);
-    assert_eq!(
-        again.stdout,
-        "verb `ping` is already installed (unchanged)\n"
-    );
+    again
+        .assert_code(0)
+        .assert_stdout_is("verb `ping` is already installed (unchanged)\n");
 
     let bytes = std::fs::read(guest("ping")).expect("ping.wasm");
     let changed = sandbox.file(
@@ -153,10 +147,8 @@ fn replacing_an_installed_verb_needs_force() {
         mur_e2e::plugins::with_custom_section(&bytes, "v2"),
     );
     let refused = try_add(&sandbox, std::slice::from_ref(&changed), &[]);
-    refused.assert_code(1);
-    assert_eq!(
-        refused.stderr,
-        "error: verb `ping` is already installed from a different file\nhint: pass `--force` to replace it\n"
+    refused.assert_code(1).assert_stderr_is(
+        "error: verb `ping` is already installed from a different file\nhint: pass `--force` to replace it\n",
     );
     let replaced = try_add(&sandbox, std::slice::from_ref(&changed), &["--force"]);
     replaced.assert_code(0);
@@ -290,16 +282,11 @@ fn a_fifo_as_the_verb_index_fails_at_once_with_exit_7() {
         &["devtools", "ping"],
     ] {
         let (out, _) = sandbox.mur_timed(args, HANG_LIMIT);
-        out.assert_code(7);
-        assert_eq!(
-            out.stderr,
-            format!(
+        out.assert_code(7).assert_stderr_is(format!(
                 "error: the verb index `{0}` is a FIFO, not a regular file\n\
                  hint: remove `{0}`, then reinstall the verbs with `mur devtools verbs add --force <file.wasm>...`\n",
                 path(&index)
-            ),
-            "{out}"
-        );
+            ));
     }
 }
 
@@ -369,12 +356,8 @@ fn a_data_verb_field_named_like_a_host_option_is_behind_arg() {
     );
     add(&sandbox, &[file]);
     let help = sandbox.devtools(&["slow", "--help"]);
-    help.assert_code(0);
-    assert!(
-        help.stdout
-            .starts_with("Usage: mur devtools slow [--arg-timeout N] [--args JSON]\n"),
-        "{help}"
-    );
+    help.assert_code(0)
+        .assert_stdout_starts_with("Usage: mur devtools slow [--arg-timeout N] [--args JSON]\n");
     assert!(
         help.stdout.contains("\n  --arg-timeout N ") && !help.stdout.contains("verb's own"),
         "{help}"

@@ -70,8 +70,7 @@ fn refused(sandbox: &Sandbox, file: &Path, extra: &[&str]) -> Output {
     ];
     args.extend(extra);
     let out = sandbox.mur(&args);
-    out.assert_code(1);
-    assert_eq!(out.stdout, "", "{out}");
+    out.assert_code(1).assert_stdout_is("");
     assert_eq!(
         store(sandbox),
         before,
@@ -224,10 +223,8 @@ fn removing_a_verb_that_is_not_installed_still_collects_orphaned_code() {
     std::fs::copy(&entry, &orphan).expect("plant an orphan");
 
     let out = sandbox.mur(&["devtools", "verbs", "remove", "call"]);
-    out.assert_code(1);
-    assert_eq!(
-        out.stderr,
-        "error: no verb named `call` is installed\nhint: `mur devtools verbs list` shows the installed verbs\n"
+    out.assert_code(1).assert_stderr_is(
+        "error: no verb named `call` is installed\nhint: `mur devtools verbs list` shows the installed verbs\n",
     );
     assert_eq!(cache_entries(&sandbox), [entry], "the orphan is collected");
 }

@@ -53,8 +53,8 @@ fn every_standard_verb_prints_its_usage_on_stdout_with_help() {
     }
     // --help wins over anything else on the line, even arguments that are wrong.
     let out = sandbox.mur(&["devtools", "scroll", "#log", "--by", "1", "--help"]);
-    out.assert_code(0);
-    assert_eq!(out.stdout, help(&sandbox, "scroll"));
+    out.assert_code(0)
+        .assert_stdout_is(help(&sandbox, "scroll"));
 }
 
 /// Bad command lines for every standard verb and the message each must give.
