@@ -167,11 +167,27 @@ impl Output {
             .unwrap_or_else(|| panic!("no stdout line starts with {prefix:?}\n{self}"))
     }
 
+    /// The lines of stdout that begin with `prefix`, in order.
+    pub fn stdout_lines(&self, prefix: &str) -> Vec<&str> {
+        lines_starting(&self.stdout, prefix)
+    }
+
+    /// The lines of stderr that begin with `prefix`, in order.
+    pub fn stderr_lines(&self, prefix: &str) -> Vec<&str> {
+        lines_starting(&self.stderr, prefix)
+    }
+
     #[track_caller]
     fn assert_stderr(&self, holds: bool, how: &str, text: &str) -> &Self {
         assert!(holds, "stderr should {how} {text:?}\n{self}");
         self
     }
+}
+
+fn lines_starting<'a>(text: &'a str, prefix: &str) -> Vec<&'a str> {
+    text.lines()
+        .filter(|line| line.starts_with(prefix))
+        .collect()
 }
 
 impl std::fmt::Display for Output {

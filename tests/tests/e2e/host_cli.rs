@@ -200,12 +200,5 @@ fn a_word_quoted_in_an_error_cannot_forge_a_line_of_murs() {
         second.starts_with("hint: `x\\x0aerror: forged\\x1b[2J` is no installed verb"),
         "{out}"
     );
-    assert_eq!(
-        out.stderr
-            .lines()
-            .filter(|l| l.starts_with("error:"))
-            .count(),
-        1,
-        "{out}"
-    );
+    assert_eq!(out.stderr_lines("error:").len(), 1, "{out}");
 }

@@ -96,11 +96,7 @@ fn a_word_that_is_no_installed_verb_among_several_sessions_asks_which_session() 
     let out = sb.mur(&["devtools", "export-todos"]);
     out.assert_code(1);
     out.assert_stderr_starts_with("error: 2 live devtools sessions found; which one is meant?\n");
-    let hints: Vec<&str> = out
-        .stderr
-        .lines()
-        .filter(|l| l.starts_with("hint:"))
-        .collect();
+    let hints = out.stderr_lines("hint:");
     assert_eq!(
         hints,
         [

@@ -585,11 +585,7 @@ fn a_servers_status_and_progress_messages_show_as_one_short_line_each() {
     );
     // A log message, shown with `-v`, is one line too, if a longer one.
     let verbose = sandbox.devtools(&["-v", "--endpoint", &server.endpoint(), "call", "chatty"]);
-    let logged: Vec<&str> = verbose
-        .stderr
-        .lines()
-        .filter(|l| l.starts_with("server log"))
-        .collect();
+    let logged = verbose.stderr_lines("server log");
     let head = "line one\\x0aerror: forged by the server\\x0a";
     assert_eq!(
         logged,

@@ -706,11 +706,7 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
     // `--arg-timeout` and `--arg-help`, and `--timeout` still limits the call.
     let help = devtools(&["get_sum", "--help"]);
     help.assert_code(0);
-    let options: Vec<&str> = help
-        .stdout
-        .lines()
-        .filter(|line| line.starts_with("  --arg-"))
-        .collect();
+    let options = help.stdout_lines("  --arg-");
     assert_eq!(
         options,
         [
