@@ -1,7 +1,7 @@
 //! The command line of `mur-eval` (clap types only) and its validation into a [`Plan`].
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
@@ -207,13 +207,20 @@ impl RunArgs {
     /// The validated plan: tasks loaded and selected, binaries and verbs found.
     pub fn plan(self) -> Result<Plan> {
         let tasks = task::select(task::load_dir(&self.runner.task_dir()?)?, &self.tasks)?;
+        let verbs = self.runner.verbs(true)?;
+        let runner = self.runner.runner()?;
+        // Last: a default directory is made as it is named.
+        let out = match self.out {
+            Some(out) => out,
+            None => default_out(self.profile.name())?,
+        };
         Ok(Plan {
             profile: self.profile,
             agent: self.agent,
             tasks,
-            out: self.out.unwrap_or_else(|| default_out(self.profile)),
-            verbs: self.runner.verbs(true)?,
-            runner: self.runner.runner()?,
+            out,
+            verbs,
+            runner,
         })
     }
 }
@@ -229,6 +236,13 @@ impl StudyArgs {
         let named = conditions
             .iter()
             .any(|c| c.verbs == Some(crate::condition::VerbSet::Named));
+        let verbs = self.runner.verbs(named)?;
+        let runner = self.runner.runner()?;
+        // Last: a default directory is made as it is named.
+        let out = match self.out {
+            Some(out) => out,
+            None => default_out("study")?,
+        };
         Ok(crate::study::Study {
             conditions,
             tasks,
@@ -236,10 +250,10 @@ impl StudyArgs {
             agent: self.agent,
             agent_format: self.agent_format,
             jobs: self.jobs as usize,
-            out: self.out.unwrap_or_else(|| default_out_named("study")),
+            out,
             seed: self.seed,
-            verbs: self.runner.verbs(named)?,
-            runner: self.runner.runner()?,
+            verbs,
+            runner,
         })
     }
 }
@@ -279,19 +293,45 @@ impl RunnerArgs {
     }
 }
 
-/// `mur-eval-out/<profile>-<UTC time>` in the current directory.
-fn default_out(profile: Profile) -> PathBuf {
-    default_out_named(profile.name())
-}
-
-/// `mur-eval-out/<name>-<UTC time>` in the current directory.
-fn default_out_named(name: &str) -> PathBuf {
+/// `mur-eval-out/<name>-<UTC time>` in the current directory (`name`: the profile, or
+/// `study`), made here: a run started in the same second as another gets a directory of
+/// its own (`…Z-2`, `…Z-3`), never the other's, which it would clear.
+fn default_out(name: &str) -> Result<PathBuf> {
     let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
     let stamp = time::OffsetDateTime::now_utc()
         .format(&format)
         .unwrap_or_else(|_| "now".to_owned());
-    PathBuf::from("mur-eval-out").join(format!("{name}-{stamp}"))
+    fresh_dir(Path::new("mur-eval-out"), &format!("{name}-{stamp}"))
 }
+
+/// `parent/base`, else `parent/base-2`, `base-3`…: the first that did not exist, made.
+fn fresh_dir(parent: &Path, base: &str) -> Result<PathBuf> {
+    crate::profile::create_dir(parent)?;
+    for n in 1..=MAX_SAME_SECOND {
+        let dir = match n {
+            1 => parent.join(base),
+            n => parent.join(format!("{base}-{n}")),
+        };
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(Error::internal(format!(
+                    "cannot create `{}`: {e}",
+                    dir.display()
+                )));
+            }
+        }
+    }
+    Err(Error::usage(format!(
+        "{MAX_SAME_SECOND} output directories named `{base}` already exist in `{}`",
+        parent.display()
+    ))
+    .with_hint("name one with `--out DIR`"))
+}
+
+/// How many default output directories one second holds.
+const MAX_SAME_SECOND: u32 = 1000;
 
 /// Where `mur` keeps the verbs installed for the user running mur-eval.
 fn installed_verbs() -> Option<PathBuf> {
@@ -308,6 +348,16 @@ fn installed_verbs() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_begun_in_the_same_second_get_directories_of_their_own() {
+        let parent = tempfile::tempdir().expect("tempdir");
+        let first = fresh_dir(parent.path(), "cli-20261128T175500Z").expect("first");
+        let second = fresh_dir(parent.path(), "cli-20261128T175500Z").expect("second");
+        assert_eq!(first, parent.path().join("cli-20261128T175500Z"));
+        assert_eq!(second, parent.path().join("cli-20261128T175500Z-2"));
+        assert!(first.is_dir() && second.is_dir());
+    }
     use clap::CommandFactory as _;
     use std::path::Path;
 
