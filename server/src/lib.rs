@@ -9,9 +9,10 @@
 //! The sample app built on it is its own crate, `mur-sample` (`sample/`).
 //!
 //! Handlers run on the session's tokio runtime (the multi-threaded one [`run`]
-//! builds, or the caller's under [`serve`]), several at once; a tool handler that
-//! panics is caught and its call answered with a JSON-RPC internal error
-//! (-32603, "the tool's handler panicked: …"), and the session goes on. A tool
+//! builds, or the caller's under [`serve`]), several at once; a handler that
+//! panics (a tool's, a resource's, a prompt's) is caught and its request answered
+//! with a JSON-RPC internal error (-32603, "the tool's handler panicked: …"), and
+//! the session goes on. A tool
 //! may ask for a restart ([`SessionControl::request_reload`]): the session then
 //! starts the same program again and exits the process from inside [`serve`].
 //!

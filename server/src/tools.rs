@@ -13,7 +13,10 @@
 //! [`ResourceTemplateSpec`]) and prompts ([`PromptSpec`]); the server declares
 //! exactly the capabilities that have something registered.
 
+use std::panic::AssertUnwindSafe;
 use std::{future::Future, pin::Pin, sync::Arc};
+
+use futures_util::FutureExt as _;
 
 use serde_json::Value;
 
@@ -392,21 +395,60 @@ impl ToolSet {
     }
 
     /// Read a resource by URI (a static one, else the first matching template);
-    /// `None` when nothing registered serves that URI.
+    /// `None` when nothing registered serves that URI. A handler that panics, as it
+    /// starts or as it runs, fails the read (-32603) instead of leaving it unanswered.
     pub fn read_resource(&self, uri: &str, control: SessionControl) -> Option<ResourceFuture> {
-        self.catalog.read(uri, control)
+        const WHAT: &str = "the resource's handler";
+        match std::panic::catch_unwind(AssertUnwindSafe(|| self.catalog.read(uri, control))) {
+            Ok(read) => read.map(|future| caught(WHAT, future)),
+            Err(panic) => Some(failed(WHAT, &*panic)),
+        }
     }
 
     /// Get a prompt by name with its arguments; `None` when no such prompt is
-    /// registered, `Some(Err)` when the arguments do not fit its spec.
+    /// registered, `Some(Err)` when the arguments do not fit its spec. A handler that
+    /// panics fails the request (-32603), as a resource's does.
     pub fn get_prompt(
         &self,
         name: &str,
         args: std::collections::BTreeMap<String, String>,
         control: SessionControl,
     ) -> Option<Result<PromptFuture, ToolError>> {
-        self.catalog.get_prompt(name, args, control)
+        const WHAT: &str = "the prompt's handler";
+        let started = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            self.catalog.get_prompt(name, args, control)
+        }));
+        match started {
+            Ok(got) => got.map(|got| got.map(|future| caught(WHAT, future))),
+            Err(panic) => Some(Ok(failed(WHAT, &*panic))),
+        }
     }
+}
+
+/// A prompt's or resource's future.
+type Handled<T> = Pin<Box<dyn Future<Output = Result<T, ToolError>> + Send>>;
+
+/// `future` with a panic in it turned into its failure, naming `what` panicked.
+fn caught<T: Send + 'static>(what: &'static str, future: Handled<T>) -> Handled<T> {
+    Box::pin(async move {
+        AssertUnwindSafe(future)
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|panic| Err(panicked(what, &*panic)))
+    })
+}
+
+/// A future that fails at once: `what` panicked before it returned its own.
+fn failed<T: Send + 'static>(what: &'static str, panic: &(dyn std::any::Any + Send)) -> Handled<T> {
+    let error = panicked(what, panic);
+    Box::pin(std::future::ready(Err(error)))
+}
+
+fn panicked(what: &str, panic: &(dyn std::any::Any + Send)) -> ToolError {
+    ToolError::new(format!(
+        "{what} panicked: {}",
+        crate::task::panic_message(panic)
+    ))
 }
 
 #[cfg(test)]
@@ -507,6 +549,58 @@ mod tests {
             );
             assert!(error.message.contains("an `n`"), "{name}: {error:?}");
         }
+    }
+
+    #[test]
+    fn a_resource_or_prompt_handler_that_panics_fails_its_request() {
+        use crate::catalog::{PromptOutput, PromptSpec, ResourceSpec};
+        let mut tools = ToolSet::new();
+        let spec = |uri: &str| ResourceSpec::new(uri, "r", "a resource", "text/plain");
+        // Panics in its own body, before it returns its future.
+        tools.add_resource(spec("app://early"), |uri: String, _| {
+            let n: u32 = uri.parse().expect("no `early` for you");
+            async move {
+                Ok(vec![ResourceContents::text(
+                    uri,
+                    "text/plain",
+                    n.to_string(),
+                )])
+            }
+        });
+        tools.add_resource(spec("app://late"), |_, _| async {
+            panic!("no `late` for you")
+        });
+        tools.add_prompt(PromptSpec::new("late", "panics when run"), |_, _| async {
+            panic!("no prompt for you")
+        });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        for uri in ["app://early", "app://late"] {
+            let read = tools
+                .read_resource(uri, SessionControl::default())
+                .expect("served");
+            let error = runtime.block_on(read).expect_err("a panic is an error");
+            assert_eq!(error.kind(), &crate::output::ErrorKind::Failed, "{uri}");
+            assert!(
+                error
+                    .message
+                    .starts_with("the resource's handler panicked: no `"),
+                "{uri}: {error:?}"
+            );
+        }
+        let get = tools
+            .get_prompt("late", Default::default(), SessionControl::default())
+            .expect("registered")
+            .expect("arguments fit");
+        let error = runtime
+            .block_on(get)
+            .map(|_: PromptOutput| ())
+            .expect_err("a panic is an error");
+        assert_eq!(
+            error.message,
+            "the prompt's handler panicked: no prompt for you"
+        );
     }
 
     /// The log lines written while `f` runs, through a subscriber of its own.
