@@ -2,7 +2,8 @@
 //! failures (exit 5), transport failures (exit 2), SSE answers and the
 //! legacy session fallback; redirects refused, the response limit, requests
 //! from the server refused, legacy sessions always ended, `call ping` and
-//! `--method`, a connection cut mid-body, and a failed `--out` write (exit 7).
+//! `--method`, a connection cut mid-body, a failed `--out` write (exit 7), and
+//! `call --out` writing a tool's images.
 
 use std::time::{Duration, Instant};
 
@@ -842,4 +843,67 @@ fn a_verb_that_asks_for_longer_than_the_host_timeout_gets_it() {
         "800",
     ]);
     out.assert_tool_failed("waitFor", "timed out after 800 ms");
+}
+
+#[test]
+fn call_out_writes_a_tools_image_and_prints_where_it_went() {
+    let (sb, _sample) = Sandbox::with_app();
+    let shot = sb.root().join("shot.png");
+    let path = shot.to_str().expect("utf-8 path");
+    let out = sb.mur(&["devtools", "call", "screenshot", "--out", path]);
+    out.assert_quiet_success();
+    let bytes = std::fs::read(&shot).expect("the image was written");
+    assert!(
+        bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "a PNG: {:?}",
+        &bytes[..8]
+    );
+    assert_eq!(
+        out.json()["content"][0],
+        json!({ "type": "image", "mimeType": "image/png", "path": path, "bytes": bytes.len() }),
+        "the image block says where its data went"
+    );
+
+    // `-`: the image's bytes are stdout, and nothing else is.
+    let raw = sb.mur(&["devtools", "call", "screenshot", "--out", "-"]);
+    raw.assert_code(0);
+    assert!(
+        raw.stdout.starts_with("\u{FFFD}PNG\r\n") && !raw.stdout.contains("\"content\""),
+        "{:?}",
+        &raw.stdout[..20]
+    );
+
+    // A derived verb prints the structured content and names the way to the image.
+    let derived = sb.mur(&["devtools", "screenshot"]);
+    derived.assert_code(0);
+    derived.assert_stderr_contains(
+        "`mur devtools call screenshot --out FILE` writes its media to FILE",
+    );
+}
+
+#[test]
+fn call_out_without_media_is_exit_5_and_with_a_method_exit_1() {
+    let (sb, _sample) = Sandbox::with_app();
+    let target = sb.root().join("state.png");
+    let path = target.to_str().expect("utf-8 path");
+    let none = sb.mur(&["devtools", "call", "state", "--out", path]);
+    none.assert_code(5);
+    assert!(
+        none.json()["structuredContent"].is_object(),
+        "the result as it came: {none}"
+    );
+    assert_eq!(
+        none.stderr,
+        format!(
+            "error: tool `state` returned no image, audio or blob to write to `{path}`\n\
+             hint: its result is printed as it came\n"
+        )
+    );
+    let method = sb.mur(&["devtools", "call", "tools/list", "--out", path]);
+    method.assert_code(1).assert_stdout_is("");
+    assert_eq!(
+        method.stderr,
+        "error: `--out` writes a tool's images, audio and blobs: it goes with `call NAME`, not a method\n"
+    );
+    assert!(!target.exists(), "nothing was written");
 }
