@@ -155,10 +155,16 @@ pub fn sandbox_with(files: &[PathBuf]) -> Sandbox {
     sandbox
 }
 
-/// A sandbox with the standard verbs installed and `mur-sample` running.
-pub fn standard_session() -> (Sandbox, Session) {
+/// A new sandbox with the standard verbs installed (and no session).
+pub fn standard_sandbox() -> Sandbox {
     let sandbox = Sandbox::new();
     install_standard(&sandbox);
+    sandbox
+}
+
+/// A sandbox with the standard verbs installed and `mur-sample` running.
+pub fn standard_session() -> (Sandbox, Session) {
+    let sandbox = standard_sandbox();
     let sample = sandbox.start_app();
     (sandbox, sample)
 }

@@ -264,16 +264,9 @@ fn help_name(path: &[String]) -> String {
     name
 }
 
-/// A sandbox with the standard verbs installed (a copy of one installation).
-fn with_standard_verbs() -> Sandbox {
-    let sb = Sandbox::new();
-    plugins::install_standard(&sb);
-    sb
-}
-
 #[test]
 fn every_help_matches_its_snapshot_whole() {
-    let sb = with_standard_verbs();
+    let sb = plugins::standard_sandbox();
     let tree = help_tree(&sb);
     let paths: BTreeSet<String> = tree.iter().map(|(p, _)| p.join(" ")).collect();
     let verbs = plugins::STANDARD_VERBS;
@@ -361,7 +354,7 @@ fn every_help_matches_its_snapshot_whole() {
 
 /// Standard verbs and one session, for `<sandbox>/app/App.csproj`.
 fn with_session() -> (Sandbox, Sample) {
-    let sb = with_standard_verbs();
+    let sb = plugins::standard_sandbox();
     let sample = sb.start_app();
     (sb, sample)
 }
@@ -382,7 +375,7 @@ fn exit_0_success() {
 
 #[test]
 fn exit_1_usage() {
-    let sb = with_standard_verbs();
+    let sb = plugins::standard_sandbox();
     let a = sb.start_sample(&sb.project("a"));
     let b = sb.start_sample(&sb.project("b"));
     let mut t = Transcript::default();
@@ -467,7 +460,7 @@ fn exit_3_second_session() {
 
 #[test]
 fn exit_4_no_session() {
-    let sb = with_standard_verbs();
+    let sb = plugins::standard_sandbox();
     let mut t = Transcript::default();
     t.mur(&sb, &["devtools", "state"]).assert_code(4);
     t.mur(&sb, &["devtools", "session", "list"]).assert_code(4);
@@ -765,7 +758,7 @@ fn run_help_example(example: &str, needs: &[&Need]) -> Result<(), String> {
     let sb = if checkout {
         Sandbox::new()
     } else {
-        with_standard_verbs()
+        plugins::standard_sandbox()
     };
     completion_dirs(&sb);
     let project = sb.project("app");
@@ -814,7 +807,7 @@ fn run_help_example(example: &str, needs: &[&Need]) -> Result<(), String> {
 #[test]
 fn every_help_example_runs_against_the_sample() {
     require_tools();
-    let sb = with_standard_verbs();
+    let sb = plugins::standard_sandbox();
     // Each distinct example once, with the first help that shows it.
     let mut examples: BTreeMap<String, String> = BTreeMap::new();
     for (path, out) in help_tree(&sb) {
@@ -935,7 +928,7 @@ const DOC_SETUP: &[(&str, &str, &[&str], &str)] = &[(
 /// Runs the ```sh blocks of one markdown file in order, against one session.
 fn run_doc(file: &str) -> Vec<String> {
     let markdown = std::fs::read_to_string(repo_root().join(file)).expect("read doc");
-    let sb = with_standard_verbs();
+    let sb = plugins::standard_sandbox();
     completion_dirs(&sb);
     let project = sb.project("work");
     let sample = sb.start_sample(&project);

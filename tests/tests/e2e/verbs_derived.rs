@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use mur_e2e::plugins::{install_standard, sandbox_with, standard};
+use mur_e2e::plugins::{sandbox_with, standard, standard_session};
 use mur_e2e::{Output, Sandbox, Stub, Successors};
 use serde_json::json;
 
@@ -436,9 +436,7 @@ fn the_catalog_lists_host_plugin_and_derived_verbs_with_hints() {
 
 #[test]
 fn parity_names_the_tools_without_a_named_verb() {
-    let sandbox = Sandbox::new();
-    install_standard(&sandbox);
-    let _app = sandbox.start_app();
+    let (sandbox, _app) = standard_session();
     let out = sandbox.devtools(&["parity", "--json"]);
     out.assert_code(1).assert_stderr_is(
         "error: 3 of 22 tools have no named verb: exportTodos, clearTodos, overview\n\

@@ -5,14 +5,13 @@
 //! verb's hint of the next command) go to stderr, after stdout, and `-q` hides them.
 
 use mur_e2e::plugins::{
-    STANDARD_TARGET, add, guest, install_standard, repo_root, sandbox_with, try_add,
+    STANDARD_TARGET, add, guest, repo_root, sandbox_with, standard_sandbox, try_add,
 };
 use mur_e2e::{Sandbox, Session};
 
 /// A sandbox with `forger`, `ping` and the standard verbs, and a sample app.
 fn session() -> (Sandbox, Session) {
-    let sandbox = Sandbox::new();
-    install_standard(&sandbox);
+    let sandbox = standard_sandbox();
     add(&sandbox, &[guest("forger"), guest("ping")]).assert_code(0);
     let app = sandbox.start_app();
     (sandbox, app)

@@ -6,13 +6,7 @@
 //! checked before any session is looked for.
 
 use mur_e2e::Sandbox;
-use mur_e2e::plugins::{STANDARD_VERBS, install_standard};
-
-fn sandbox() -> Sandbox {
-    let sandbox = Sandbox::new();
-    install_standard(&sandbox);
-    sandbox
-}
+use mur_e2e::plugins::{STANDARD_VERBS, standard_sandbox as sandbox};
 
 /// `mur devtools <verb> --help`, which must succeed; returns the usage.
 fn help(sandbox: &Sandbox, verb: &str) -> String {
