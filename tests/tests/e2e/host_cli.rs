@@ -154,13 +154,9 @@ fn help_as_a_command_is_the_commands_help() {
         assert_eq!(by_word.stderr, "", "{words:?}");
     }
     let unknown = sb.mur(&["help", "nope"]);
-    unknown.assert_code(1);
-    assert!(
-        unknown
-            .stderr
-            .starts_with("error: unrecognized subcommand 'nope'\n"),
-        "{unknown}"
-    );
+    unknown
+        .assert_code(1)
+        .assert_stderr_starts_with("error: unrecognized subcommand 'nope'\n");
 }
 
 #[test]

@@ -256,8 +256,8 @@ fn the_tool_list_is_read_once_per_session_and_again_with_refresh() {
         "{first}"
     );
     let warm = sandbox.devtools(&["-v", "version"]);
-    warm.assert_code(0);
-    assert!(warm.stderr.contains("tool list from the cache"), "{warm}");
+    warm.assert_code(0)
+        .assert_stderr_contains("tool list from the cache");
     let refreshed = sandbox.devtools(&["-v", "--refresh", "version"]);
     refreshed.assert_code(0);
     assert!(

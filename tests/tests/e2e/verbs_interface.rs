@@ -73,12 +73,8 @@ fn host_options_never_take_a_verbs_own_option_or_its_value() {
         .assert_code(0);
     // A 0.1 verb keeps `--timeout` as its own (ping refuses it as unexpected).
     let out = sandbox.devtools(&["ping", "--timeout", "5000"]);
-    out.assert_code(1);
-    assert!(
-        out.stderr
-            .starts_with("error: ping: unexpected argument `--timeout`"),
-        "{out}"
-    );
+    out.assert_code(1)
+        .assert_stderr_starts_with("error: ping: unexpected argument `--timeout`");
 }
 
 #[test]
