@@ -134,9 +134,8 @@ fn unprinted(result: &Value, tool: &str, arguments: &Map<String, Value>) -> Vec<
         "the text"
     };
     let call = call_command(tool, arguments);
-    let media = kinds
-        .iter()
-        .any(|kind| matches!(*kind, "image" | "audio" | "resource"));
+    // An image, audio, or a resource's blob; a text resource is no medium.
+    let media = mur_client::tool_result::media(result).is_ok_and(|media| !media.is_empty());
     let save = if media {
         format!("`{call} --out FILE` writes its media to FILE, ")
     } else {
@@ -213,17 +212,23 @@ async fn lookup(
                 "`{name}` is no installed verb: a tool's verb is looked up in the session once one runs"
             )));
         }
-        // Which session is meant is not known, and the word may well be a tool of
-        // the one meant: the session is what to choose (a typo's word comes second).
+        // Which session is meant is not known. A word near a verb or command of mur's is
+        // most likely a typo, said first, as with one session or none.
         Err(e) if e.kind() == Kind::Usage => {
-            let near = nearest_word(name, &[]).map(|word| format!("or did you mean `{word}`?"));
-            let why = format!(
+            if let Some(near) = nearest_word(name, &[]) {
+                return Ok(Err(Unknown::Unread {
+                    why: "several devtools sessions are running: a tool of that name is looked \
+                          up in the one chosen with `--project` or `--endpoint`"
+                        .to_owned(),
+                    near,
+                }));
+            }
+            // Else the word may well be a tool of the session meant: the session is what
+            // to choose. Not known to be a verb: recorded on `cli/unknown`.
+            usage::kind(mur_usage::Kind::Unknown);
+            return Err(e.with_first_hint(format!(
                 "`{name}` is no installed verb: a tool's verb is looked up in the session chosen"
-            );
-            return Err(near
-                .into_iter()
-                .fold(e, Error::with_first_hint)
-                .with_first_hint(why));
+            )));
         }
         Err(e) => return Err(e),
     };
@@ -373,5 +378,33 @@ mod tests {
             call_command("echo", &args(json!({ "message": long }))),
             "mur devtools call echo --args JSON"
         );
+    }
+
+    /// `--out` is offered for what it writes: an image, audio or a blob, never a text
+    /// resource.
+    #[test]
+    fn the_note_offers_out_only_for_media() {
+        let note = |content: Value| {
+            let result = json!({ "content": content, "structuredContent": {} });
+            unprinted(&result, "t", &Map::new()).join("\n")
+        };
+        let text_resource = note(json!([
+            { "type": "resource", "resource": { "uri": "app://t", "text": "plain" } }
+        ]));
+        assert!(
+            text_resource.contains("1 more content block (resource)"),
+            "{text_resource}"
+        );
+        assert!(!text_resource.contains("--out"), "{text_resource}");
+        for media in [
+            json!({ "type": "image", "data": "iVBORw==", "mimeType": "image/png" }),
+            json!({ "type": "resource", "resource": { "uri": "app://b", "blob": "AAE=" } }),
+        ] {
+            let said = note(json!([media]));
+            assert!(
+                said.contains("`mur devtools call t --out FILE` writes its media to FILE"),
+                "{said}"
+            );
+        }
     }
 }

@@ -116,6 +116,39 @@ fn a_word_that_is_no_installed_verb_among_several_sessions_asks_which_session() 
     chosen.assert_code(0);
 }
 
+/// A near miss of mur's own command is a typo whatever the sessions: said first, as with
+/// one session or none; a word near nothing is recorded as a verb asked for (`unknown`).
+#[test]
+fn a_typo_among_several_sessions_is_said_to_be_one() {
+    let (sb, _sessions) = Sandbox::with_apps(["a", "b"]);
+    let typo = sb.mur(&["devtools", "sesion", "list"]);
+    typo.assert_code(1);
+    typo.assert_stderr_starts_with("error: unknown verb `sesion`\n");
+    assert_eq!(
+        typo.stderr_lines("hint:")[0],
+        "hint: did you mean `session`?",
+        "{typo}"
+    );
+    sb.mur(&["devtools", "export-todos"]).assert_code(1);
+    let text = std::fs::read_to_string(sb.usage_log()).expect("usage log");
+    let kinds: Vec<(String, String)> = text
+        .lines()
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).expect("a record");
+            let field = |key: &str| record[key].as_str().unwrap_or_default().to_owned();
+            (field("verb"), field("kind"))
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("sesion".to_owned(), "unknown".to_owned()),
+            ("export-todos".to_owned(), "unknown".to_owned())
+        ],
+        "{text}"
+    );
+}
+
 #[test]
 fn project_without_a_session_exits_4() {
     let sb = Sandbox::new();
