@@ -203,7 +203,10 @@ fn leak(text: &str) -> &'static str {
 /// A completion-only command for a verb: a 0.2 verb's declared params, or
 /// free words for a 0.1 verb, which declares none.
 fn verb_command(verb: &Completable) -> clap::Command {
-    let cmd = clap::Command::new(leak(&verb.name)).about(verb.summary.clone());
+    // A verb takes `--help`, never `--version` (the tree's own, propagated).
+    let cmd = clap::Command::new(leak(&verb.name))
+        .about(verb.summary.clone())
+        .disable_version_flag(true);
     let Some(spec) = &verb.spec else {
         let words = clap::Arg::new("args")
             .num_args(0..)
@@ -305,9 +308,11 @@ mod tests {
         let verbs = [entry("tree", Some(spec)), entry("old", None)];
         let names = candidates(&verbs, &["mur", "devtools", "tr"]);
         assert_eq!(names, ["tree"]);
-        assert!(
-            candidates(&verbs, &["mur", "devtools", "tree", "--"]).contains(&"--view".to_owned())
-        );
+        let options = candidates(&verbs, &["mur", "devtools", "tree", "--"]);
+        assert!(options.contains(&"--view".to_owned()), "{options:?}");
+        assert!(!options.contains(&"--version".to_owned()), "{options:?}");
+        let words = candidates(&verbs, &["mur", "devtools", "old", "--"]);
+        assert!(!words.contains(&"--version".to_owned()), "{words:?}");
         assert_eq!(
             candidates(&verbs, &["mur", "devtools", "tree", "--view", ""]),
             ["summary", "full"]
