@@ -30,6 +30,9 @@ struct Invocation {
     build_tag: Option<String>,
     /// The server answered with a JSON-RPC error, not a result (outcome `rpc-error`).
     rpc_error: bool,
+    /// The command's failing exit is its answer (`parity`: a tool without a named
+    /// verb), not a refusal of what was typed (outcome `ok`).
+    answered: bool,
     phases: [Option<Duration>; 4],
 }
 
@@ -59,7 +62,13 @@ pub fn start_clock() {
 /// name); `agent` is `--agent`/`MUR_AGENT` when given.
 pub fn begin(verb: &str, kind: Kind, argv: &[String], agent: Option<&str>) {
     if let Ok(mut current) = CURRENT.lock() {
-        *current = Some(Invocation {
+        *current = Some(Invocation::new(verb, kind, argv, agent));
+    }
+}
+
+impl Invocation {
+    fn new(verb: &str, kind: Kind, argv: &[String], agent: Option<&str>) -> Self {
+        Self {
             verb: verb.to_owned(),
             kind,
             agent: agent.map(str::to_owned),
@@ -70,8 +79,9 @@ pub fn begin(verb: &str, kind: Kind, argv: &[String], agent: Option<&str>) {
             project: None,
             build_tag: None,
             rpc_error: false,
+            answered: false,
             phases: [None; 4],
-        });
+        }
     }
 }
 
@@ -128,6 +138,13 @@ pub fn tool(tool: &str) {
 /// The server answered the call with a JSON-RPC error (an unknown tool, most often).
 pub fn rpc_error() {
     with(|i| i.rpc_error = true);
+}
+
+/// The command ends with an exit that is its answer, not a mistake of the caller
+/// (`parity`'s exit 1: some tool has no named verb): recorded `ok`, with that exit,
+/// so the report counts no usage error against it.
+pub fn answered() {
+    with(|i| i.answered = true);
 }
 
 /// The session the call went to: its project hash and build tag.
@@ -205,6 +222,7 @@ fn record(
     let ms = STARTED.get().map_or(0.0, |s| millis(s.elapsed()));
     let outcome_kind = match outcome_of(outcome) {
         Outcome::ToolError if i.rpc_error => Outcome::RpcError,
+        Outcome::UsageError if i.answered => Outcome::Ok,
         other => other,
     };
     let mut record = Record::new(Side::Cli, Surface::Cli, outcome_kind, ms);
@@ -279,4 +297,35 @@ fn parent_name() -> Option<String> {
 #[cfg(not(target_os = "linux"))]
 fn parent_name() -> Option<String> {
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exit_that_is_the_commands_answer_is_recorded_ok_not_as_a_usage_error() {
+        let parity = || Invocation::new("parity", Kind::Host, &[], Some("claude"));
+        let outcome = || Err(Error::usage("2 of 9 tools have no named verb: a, b"));
+        let told = |r: Record| (r.outcome, r.exit, r.class);
+        // Not marked as the answer, exit 1 is what was typed refused.
+        assert_eq!(
+            told(record(parity(), &outcome(), 1, false)),
+            (Outcome::UsageError, Some(1), Some("usage".to_owned()))
+        );
+        let mut answered = parity();
+        answered.answered = true;
+        assert_eq!(
+            told(record(answered, &outcome(), 1, false)),
+            (Outcome::Ok, Some(1), Some("usage".to_owned()))
+        );
+        // Whatever else goes wrong is still said: no session is no answer.
+        let mut answered = parity();
+        answered.answered = true;
+        let none = Err(Error::no_session("no live session"));
+        assert_eq!(
+            record(answered, &none, 4, false).outcome,
+            Outcome::SessionError
+        );
+    }
 }

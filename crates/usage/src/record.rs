@@ -76,6 +76,8 @@ impl Kind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
+    /// It did what was asked: also a failing exit that is the command's answer
+    /// (`parity`'s exit 1: some tool has no named verb).
     Ok,
     /// The argv was refused (exit 1): a sign the verb's shape is wrong.
     UsageError,

@@ -154,6 +154,8 @@ pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
     if missing.is_empty() {
         return Ok(());
     }
+    // Exit 1 is parity's answer, not a refusal of what was typed.
+    crate::usage::answered();
     let error = Error::usage(format!(
         "{} of {} tools have no named verb: {}",
         missing.len(),

@@ -186,6 +186,24 @@ fn not_saying_which_session_is_meant_is_a_session_error_not_the_verbs() {
 }
 
 #[test]
+fn parity_naming_a_tool_without_a_named_verb_is_its_answer_not_a_usage_error() {
+    let (sandbox, _app) = Sandbox::with_app();
+    // No verb installed: every tool lacks a named one, which exit 1 says.
+    sandbox.devtools(&["parity"]).assert_code(1);
+    let records = records(&sandbox.usage_log());
+    assert_eq!(
+        fields(&records, ["verb", "kind", "exit", "class", "outcome"]),
+        [["parity", "host", "1", "usage", "ok"]]
+    );
+    let report = sandbox.devtools(&["usage", "report", "--json"]).json();
+    let parity: Vec<[&Value; 3]> = items(&report["verbs"])
+        .filter(|r| r["name"] == "parity")
+        .map(|r| [&r["calls"], &r["ok"], &r["usageErrors"]])
+        .collect();
+    assert_eq!(parity, [[&json!(1), &json!(1), &json!(0)]]);
+}
+
+#[test]
 fn a_verb_that_does_not_exist_is_recorded_as_asked_for_and_an_unknown_tool_as_refused() {
     let (sandbox, _app) = Sandbox::with_app();
     let asked = sandbox.devtools(&["get-text", "--selector", "#count"]);
