@@ -249,18 +249,9 @@ pub(crate) async fn guarded(call: ToolFuture) -> Ran {
         .catch_unwind()
         .await
         .map_err(|panic| {
-            let why = panic_message(&*panic);
+            let why = crate::tools::panic_message(&*panic);
             ErrorData::internal_error(format!("the tool's handler panicked: {why}"), None)
         })
-}
-
-/// What a panic said (`panic!("…")`'s text), or "no message".
-pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "no message".to_owned())
 }
 
 #[cfg(test)]

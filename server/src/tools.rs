@@ -445,10 +445,16 @@ fn failed<T: Send + 'static>(what: &'static str, panic: &(dyn std::any::Any + Se
 }
 
 fn panicked(what: &str, panic: &(dyn std::any::Any + Send)) -> ToolError {
-    ToolError::new(format!(
-        "{what} panicked: {}",
-        crate::task::panic_message(panic)
-    ))
+    ToolError::new(format!("{what} panicked: {}", panic_message(panic)))
+}
+
+/// What a panic said (`panic!("…")`'s text), or "no message".
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_owned())
 }
 
 #[cfg(test)]
