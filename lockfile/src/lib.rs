@@ -19,7 +19,7 @@ mod slot;
 mod trust;
 
 pub use open::{describe_type as describe_file_type, regular as open_regular};
-pub use registry::{Entry, ReadOutcome, Registry, write_atomic};
+pub use registry::{Entry, ReadOutcome, Registry, write_atomic, write_atomic_shared};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport, now_rfc3339};
 pub use slot::{SlotLock, lock_path};
 pub use trust::ensure_private_dir;

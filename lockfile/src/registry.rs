@@ -234,8 +234,19 @@ fn classify(bytes: &[u8]) -> ReadOutcome {
 /// to a temporary file of this writer's own in the same directory (0600),
 /// are fsynced, renamed over `path`, and the directory is fsynced.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_mode(path, bytes, 0o600)
+}
+
+/// [`write_atomic`] for a file the user asked for (an image, a report page): readable
+/// as any new file of theirs is (0666 less the umask: 0644 under the usual 022), not
+/// private as mur's own state is.
+pub fn write_atomic_shared(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_mode(path, bytes, 0o666)
+}
+
+fn write_atomic_mode(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     let tmp = temp_name(path);
-    let result = write_synced(&tmp, bytes).and_then(|()| fs::rename(&tmp, path));
+    let result = write_synced(&tmp, bytes, mode).and_then(|()| fs::rename(&tmp, path));
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
@@ -256,12 +267,14 @@ fn temp_name(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+fn write_synced(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     let mut options = fs::OpenOptions::new();
     // create_new: a file already there (planted, or a FIFO) is never written through.
     options.write(true).create_new(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+    #[cfg(not(unix))]
+    let _ = mode;
     let mut file = open::guarded(&mut options, path)?;
     file.write_all(bytes)?;
     file.sync_all()

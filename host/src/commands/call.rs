@@ -73,7 +73,7 @@ fn save_media(mut result: Value, tool: &str, out: &Path, settings: &Settings) ->
     }
     for (n, part) in media.iter().enumerate() {
         let path = numbered(out, n);
-        mur_lockfile::write_atomic(&path, &part.bytes).map_err(|e| {
+        mur_lockfile::write_atomic_shared(&path, &part.bytes).map_err(|e| {
             Error::internal(format!(
                 "could not write `{}`: {e}; {already_ran}",
                 path.display()

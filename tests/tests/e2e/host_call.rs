@@ -858,6 +858,14 @@ fn call_out_writes_a_tools_image_and_prints_where_it_went() {
         "a PNG: {:?}",
         &bytes[..8]
     );
+    // Made as any new file of the user's is (the umask's), not private as mur's state.
+    let reference = sb.root().join("reference");
+    std::fs::write(&reference, "").expect("reference file");
+    let mode = |p: &std::path::Path| {
+        let permissions = std::fs::metadata(p).expect("metadata").permissions();
+        std::os::unix::fs::PermissionsExt::mode(&permissions)
+    };
+    assert_eq!(mode(&shot), mode(&reference), "{:o}", mode(&shot));
     assert_eq!(
         out.json()["content"][0],
         json!({ "type": "image", "mimeType": "image/png", "path": path, "bytes": bytes.len() }),
