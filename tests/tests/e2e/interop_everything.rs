@@ -196,6 +196,7 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
     assert_eq!(
         image.stderr,
         "note: the result has 2 more content blocks (image, text) than the text printed; \
+         `mur devtools call get-tiny-image --out FILE` writes its media to FILE, \
          `mur devtools call get-tiny-image` prints the whole result\n"
     );
     let quiet = server.devtools(&["-q", "get-tiny-image"]);
@@ -214,7 +215,9 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
         annotated.stderr,
         format!(
             "note: the result has 1 more content block (image) than the text printed; \
-             `mur devtools call get-annotated-message --args '{arguments}'` prints the whole result\n"
+             `mur devtools call get-annotated-message --args '{arguments}' --out FILE` writes its \
+             media to FILE, `mur devtools call get-annotated-message --args '{arguments}'` prints \
+             the whole result\n"
         )
     );
     let whole = server.devtools(&["call", "get-annotated-message", "--args", arguments]);
