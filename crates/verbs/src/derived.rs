@@ -335,7 +335,7 @@ impl Derived {
                 None => (option, None),
             };
             if name == self.whole {
-                let text = value_of(name, inline, &mut words)?;
+                let text = self.value_of(name, inline, &mut words)?;
                 base = Some(parse_whole(name, &text)?);
                 continue;
             }
@@ -346,7 +346,7 @@ impl Derived {
                 .ok_or_else(|| self.unknown_option(name))?;
             let value = match (&field.ty, inline) {
                 (Type::Boolean, None) => Value::Bool(true),
-                (ty, inline) => convert(name, ty, &value_of(name, inline, &mut words)?)?,
+                (ty, inline) => convert(name, ty, &self.value_of(name, inline, &mut words)?)?,
             };
             check_choice(field, &value)?;
             let repeatable = matches!(field.ty, Type::Array(_));
@@ -422,16 +422,37 @@ impl Derived {
             _ => told,
         }
     }
-}
 
-fn value_of<'a>(
-    name: &str,
-    inline: Option<String>,
-    words: &mut impl Iterator<Item = &'a String>,
-) -> Result<String, String> {
-    inline
-        .or_else(|| words.next().cloned())
-        .ok_or_else(|| format!("`--{name}` needs a value"))
+    /// The value of option `name`: inline (`--name=VALUE`), else the next word — unless
+    /// that word is one of this verb's own options, which means the value was left out
+    /// (`--table --columns a` is no table named `--columns`).
+    fn value_of<'a>(
+        &self,
+        name: &str,
+        inline: Option<String>,
+        words: &mut impl Iterator<Item = &'a String>,
+    ) -> Result<String, String> {
+        if let Some(value) = inline {
+            return Ok(value);
+        }
+        let needs = format!("`--{name}` needs a value");
+        let Some(next) = words.next() else {
+            return Err(needs);
+        };
+        let option = next
+            .strip_prefix("--")
+            .map(|o| o.split('=').next().unwrap_or(o));
+        match option {
+            Some(option)
+                if option == self.whole || self.fields.iter().any(|f| f.option == option) =>
+            {
+                Err(format!(
+                    "{needs}, and `--{option}` is an option (a value that begins with `--` is written `--{name}=VALUE`)"
+                ))
+            }
+            _ => Ok(next.clone()),
+        }
+    }
 }
 
 /// A value outside the schema's `enum` is refused, naming the choices.
@@ -1054,6 +1075,14 @@ mod tests {
         for (words, message) in [
             (&[][..], "missing option `--selector`"),
             (&["--selector"], "`--selector` needs a value"),
+            (
+                &["--selector", "--count", "2"],
+                "`--selector` needs a value, and `--count` is an option (a value that begins with `--` is written `--selector=VALUE`)",
+            ),
+            (
+                &["--selector", "--args={}"],
+                "`--selector` needs a value, and `--args` is an option (a value that begins with `--` is written `--selector=VALUE`)",
+            ),
             (
                 &["--selector", "#s", "--count", "many"],
                 "`--count` needs an integer, got `many`",
