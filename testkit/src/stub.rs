@@ -169,13 +169,25 @@ impl Stub {
         tools: Value,
         call: impl Fn(&Value) -> Result<Value, Value> + Send + Sync + 'static,
     ) -> Self {
+        Self::with_tool_list(Arc::new(Mutex::new(tools)), call)
+    }
+
+    /// [`Stub::with_tools`] with a list the test may change while it serves (a server
+    /// restarted on new code behind the same endpoint).
+    pub fn with_tool_list(
+        tools: Arc<Mutex<Value>>,
+        call: impl Fn(&Value) -> Result<Value, Value> + Send + Sync + 'static,
+    ) -> Self {
         Self::serve(move |req| {
             if req.method != "POST" {
                 return Reply::empty(405);
             }
             let body = req.json();
             let answer = match body["method"].as_str() {
-                Some("tools/list") => Ok(serde_json::json!({ "tools": tools })),
+                Some("tools/list") => {
+                    let tools = tools.lock().expect("tool list").clone();
+                    Ok(serde_json::json!({ "tools": tools }))
+                }
                 Some("tools/call") => call(&body["params"]),
                 _ => Ok(serde_json::json!({})),
             };

@@ -82,8 +82,9 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     let Found {
         session,
         tools,
-        verb,
-        tool,
+        mut verb,
+        mut tool,
+        cached,
     } = match lookup(name, settings, refresh).await? {
         Ok(found) => found,
         Err(unknown) => {
@@ -96,10 +97,32 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     usage::value_options(&verb.spec);
     // Host options were taken before the tool list was read: none is the verb's.
     let shadowing = VerbSpec::default();
-    let Some(arguments) = arguments(&verb.name, &verb.summary, &verb.spec, &shadowing, || {
-        verb.parse(argv)
-    })?
-    else {
+    let parse = |verb: &Derived| {
+        arguments(&verb.name, &verb.summary, &verb.spec, &shadowing, || {
+            verb.parse(argv)
+        })
+    };
+    let parsed = match parse(&verb) {
+        // Refused by a cached schema: the server may have changed since (restarted on
+        // new code behind the same endpoint). Its list is read afresh once, and a
+        // changed tool is the one the words are read against.
+        Err(e) if cached && e.kind() == Kind::Usage => {
+            match tools
+                .fresh(&session, settings)
+                .await
+                .map(|fresh| pick(&fresh, name))
+            {
+                Ok(Some((fresh, entry))) if entry != tool => {
+                    tracing::debug!("`{}` changed since the cached list: read again", verb.tool);
+                    (verb, tool) = (fresh, entry);
+                    parse(&verb)
+                }
+                _ => Err(e),
+            }
+        }
+        parsed => parsed,
+    };
+    let Some(arguments) = parsed? else {
         return Ok(());
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
@@ -175,6 +198,8 @@ struct Found {
     tools: ToolList,
     verb: Derived,
     tool: Value,
+    /// The tool list was the cached one.
+    cached: bool,
 }
 
 /// Why a word named no tool: the session's tools were read and none answers to it, or
@@ -235,11 +260,12 @@ async fn lookup(
     let tools = ToolList::open(&session);
     let found = usage::measure_async(Phase::Parse, tools.find(&session, settings, name, refresh));
     Ok(match found.await? {
-        Ok((verb, tool)) => Ok(Found {
+        Ok((verb, tool, cached)) => Ok(Found {
             session,
             tools,
             verb,
             tool,
+            cached,
         }),
         Err(listed) => Err(Unknown::Listed(listed)),
     })
@@ -300,16 +326,17 @@ impl ToolList {
     }
 
     /// The verb derived from the tool named `name` (or whose kebab-case name
-    /// is `name`): from the cached list, else — or when it has no such tool,
-    /// or with `refresh` — from a fresh `tools/list`; or, when no tool is
-    /// called that, the fresh list it was looked for in.
+    /// is `name`), and whether the list it came from was the cached one: from the
+    /// cached list, else — or when it has no such tool, or with `refresh` — from a
+    /// fresh `tools/list`; or, when no tool is called that, the fresh list it was
+    /// looked for in.
     async fn find(
         &self,
         session: &Session,
         settings: &Settings,
         name: &str,
         refresh: bool,
-    ) -> Result<std::result::Result<(Derived, Value), Vec<Value>>> {
+    ) -> Result<std::result::Result<(Derived, Value, bool), Vec<Value>>> {
         let cached = self
             .cache
             .as_ref()
@@ -319,10 +346,12 @@ impl ToolList {
             && let Some(verb) = pick(tools, name)
         {
             tracing::debug!("tool list from the cache");
-            return Ok(Ok(verb));
+            return Ok(Ok((verb.0, verb.1, true)));
         }
         let tools = self.fresh(session, settings).await?;
-        Ok(pick(&tools, name).ok_or(tools))
+        Ok(pick(&tools, name)
+            .map(|(verb, tool)| (verb, tool, false))
+            .ok_or(tools))
     }
 
     /// Every tool: the cached list, else a fresh one (then cached).

@@ -627,6 +627,43 @@ fn a_catalog_over_a_broken_verb_index_is_mur_failing_not_an_empty_list() {
     assert_eq!(out.stdout, "");
 }
 
+/// A server restarted on new code behind the same endpoint: words the cached schema
+/// refuses are read again against the server's list as it is now, once.
+#[test]
+fn a_tool_changed_behind_a_cached_list_is_read_afresh_when_its_words_are_refused() {
+    let sb = Sandbox::new();
+    let tool = |properties: serde_json::Value| {
+        json!([{ "name": "ids", "description": "Joins ids",
+                 "inputSchema": { "type": "object", "properties": properties } }])
+    };
+    let tools = std::sync::Arc::new(std::sync::Mutex::new(tool(
+        json!({ "values": { "type": "string" } }),
+    )));
+    let server = Stub::with_tool_list(tools.clone(), |params| {
+        Ok(json!({ "content": [{ "type": "text", "text": params["arguments"].to_string() }] }))
+    });
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| {
+        let mut argv = vec!["devtools", "--endpoint", &endpoint];
+        argv.extend_from_slice(words);
+        sb.mur(&argv)
+    };
+    devtools(&["ids", "--values", "1"]).assert_code(0);
+    *tools.lock().expect("tool list") =
+        tool(json!({ "values": { "type": "string" }, "sep": { "type": "string" } }));
+    let changed = devtools(&["ids", "--values", "1", "--sep", "x"]);
+    changed.assert_code(0);
+    assert_eq!(
+        changed.json(),
+        json!({ "values": "1", "sep": "x" }),
+        "{changed}"
+    );
+    // A mistake is still one, said once, against the list as it is.
+    let typo = devtools(&["ids", "--sepp", "x"]);
+    typo.assert_code(1);
+    typo.assert_stderr_starts_with("error: ids: unknown option `--sepp`; did you mean `--sep`?\n");
+}
+
 /// A server whose tool names, and one tool's property names, are the same in kebab
 /// case, or the host's options, or carry a control character: every tool and every
 /// property is still reachable, each under a name one can type, and `--timeout` is
