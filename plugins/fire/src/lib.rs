@@ -78,6 +78,10 @@ mur_verb_kit::verb_tables!(Fire {
             "the target must be `<Component>.<event>`, got `.reset`",
         ),
         (
+            &["counter.set", r#"{"value": 10}"#],
+            r#"unexpected argument `{"value": 10}`; did you mean `--args '{"value": 10}'`?"#,
+        ),
+        (
             &["Counter.set", "--args", r#"{"by": }"#],
             "`--args` is not valid JSON: expected value at line 1 column 8",
         ),

@@ -173,16 +173,28 @@ pub enum Request {
 }
 
 impl Args {
-    /// Check `argv` against `spec`. `--help` or `-h` asks for help, even when the rest of
-    /// argv is wrong; as the value of an option (`--text -h`) it is just a value.
+    /// Check `argv` against `spec`. `--help` or `-h` (alone: `-hello` is an unknown
+    /// option) asks for help, even when the rest of argv is wrong; as the value of an
+    /// option (`--text -h`) it is just a value. Hints that show a corrected command
+    /// leave out its verb's name; [`parse_as`](Self::parse_as) names it.
     pub fn parse(spec: &Spec, argv: &[String]) -> Result<Request, String> {
-        Self::parse_strictly(spec, argv).or_else(|error| match asks_for_help(argv) {
+        Self::parse_with(None, spec, argv)
+    }
+
+    /// [`parse`](Self::parse) for verb `verb`, whose name a hint's corrected command
+    /// starts with (`mur devtools type '#x' -- -5`).
+    pub fn parse_as(verb: &str, spec: &Spec, argv: &[String]) -> Result<Request, String> {
+        Self::parse_with(Some(verb), spec, argv)
+    }
+
+    fn parse_with(verb: Option<&str>, spec: &Spec, argv: &[String]) -> Result<Request, String> {
+        Self::parse_strictly(verb, spec, argv).or_else(|error| match asks_for_help(argv) {
             true => Ok(Request::Help),
             false => Err(error),
         })
     }
 
-    fn parse_strictly(spec: &Spec, argv: &[String]) -> Result<Request, String> {
+    fn parse_strictly(verb: Option<&str>, spec: &Spec, argv: &[String]) -> Result<Request, String> {
         let mut args = Args {
             positionals: Vec::new(),
             given: Vec::new(),
@@ -190,18 +202,51 @@ impl Args {
         };
         let mut words = Vec::new();
         let mut parser = lexopt::Parser::from_args(argv.iter().cloned());
-        while let Some(arg) = parser.next().map_err(lexer_message)? {
-            match arg {
-                lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => return Ok(Request::Help),
-                lexopt::Arg::Value(word) => words.push(into_string(word)?),
+        loop {
+            // Where the next word starts: lexopt names only the first letter of `-hello`.
+            let at = parser
+                .try_raw_args()
+                .map(|raw| argv.len() - raw.as_slice().len());
+            let Some(arg) = parser.next().map_err(lexer_message)? else {
+                break;
+            };
+            let unknown = match arg {
+                lexopt::Arg::Long("help") => return Ok(Request::Help),
+                lexopt::Arg::Value(word) => {
+                    words.push(into_string(word)?);
+                    continue;
+                }
                 lexopt::Arg::Long(name) => {
                     let name = name.to_owned();
-                    args.take_option(spec, &name, &mut parser)?
+                    if find_option(spec, &name).is_some() {
+                        args.take_option(spec, &name, &mut parser)?;
+                        continue;
+                    }
+                    match option_meant(spec, &name) {
+                        Some(meant) => return Err(format!("unknown option `--{name}`; {meant}")),
+                        None => format!("unknown option `--{name}`"),
+                    }
                 }
-                lexopt::Arg::Short(letter) => return Err(format!("unknown option `-{letter}`")),
-            }
+                lexopt::Arg::Short(letter) => {
+                    let word = at.and_then(|at| argv.get(at)).map(String::as_str);
+                    match word {
+                        Some("-h") => return Ok(Request::Help),
+                        // Only `-h` alone is help: `-hello` is no cluster of `-h`.
+                        Some(word) if word.starts_with("-h") => format!("unknown option `{word}`"),
+                        _ => format!("unknown option `-{letter}`"),
+                    }
+                }
+            };
+            return Err(text_after_dashes(
+                verb,
+                spec,
+                argv,
+                at,
+                words.len(),
+                unknown,
+            ));
         }
-        args.take_positionals(spec, words)?;
+        args.take_positionals(verb, spec, words)?;
         check_exclusive(spec, &args)?;
         Ok(Request::Run(args))
     }
@@ -342,7 +387,12 @@ impl Args {
         Ok(())
     }
 
-    fn take_positionals(&mut self, spec: &Spec, words: Vec<String>) -> Result<(), String> {
+    fn take_positionals(
+        &mut self,
+        verb: Option<&str>,
+        spec: &Spec,
+        words: Vec<String>,
+    ) -> Result<(), String> {
         let mut words = words.into_iter();
         for pos in spec.positionals {
             let word = words
@@ -353,19 +403,65 @@ impl Args {
             }
             self.positionals.push((*pos, word));
         }
-        match words.next() {
-            Some(extra) => Err(self.unexpected(spec, &extra)),
-            None => Ok(()),
+        let extra: Vec<String> = words.collect();
+        match extra.is_empty() {
+            true => Ok(()),
+            false => Err(self.unexpected(verb, spec, &extra)),
         }
     }
 
-    /// `unexpected argument`, with the option the word was likely meant for when the
-    /// verb takes no positionals: one whose choices hold it, else its `--selector` for
-    /// a word that starts like one (`#id`, `[attr]`), else its one option (not a
-    /// choice) that names a thing of the app ([`Kind::names_a_thing`]) — unless that
-    /// option is given already or would refuse the word.
-    fn unexpected(&self, spec: &Spec, word: &str) -> String {
+    /// `unexpected argument` (the first of `extra`, the words past the positionals),
+    /// with what was likely meant: the words quoted as one where the last positional
+    /// is text (`type '#x' 'buy milk'`); for a JSON object, the verb's JSON option
+    /// (`--args`); and when the verb takes no positionals, the option the word was
+    /// likely meant for — one whose choices hold it, else its `--selector` for a word
+    /// that starts like one (`#id`, `[attr]`), else its one option (not a choice)
+    /// that names a thing of the app ([`Kind::names_a_thing`]). Never an option given
+    /// already or one that would refuse the word.
+    fn unexpected(&self, verb: Option<&str>, spec: &Spec, extra: &[String]) -> String {
+        let word = extra[0].as_str();
         let told = format!("unexpected argument `{word}`");
+        if let Some((pos, text)) = self
+            .positionals
+            .last()
+            .filter(|(pos, _)| pos.kind == Kind::Text)
+        {
+            let told = format!("{told}; quote the words of `<{}>` as one", pos.name);
+            let Some(verb) = verb else { return told };
+            let mut quoted = self.clone();
+            if let Some((_, last)) = quoted.positionals.last_mut() {
+                *last = [text.as_str()]
+                    .into_iter()
+                    .chain(extra.iter().map(String::as_str))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+            }
+            return format!("{told}: `{}`", quoted.command(verb));
+        }
+        let fits = |opt: &Opt| !self.flag(opt.name) && check_value(opt, word.to_owned()).is_ok();
+        let object = matches!(serde_json::from_str(word), Ok(Value::Object(_)));
+        let json: Vec<&Opt> = spec
+            .options
+            .iter()
+            .filter(|opt| opt.kind == Kind::Json)
+            .collect();
+        let json = json
+            .iter()
+            .find(|opt| opt.name == "args")
+            .or(match json.as_slice() {
+                [only] => Some(only),
+                _ => None,
+            });
+        match json {
+            Some(opt) if object && fits(opt) => {
+                return format!(
+                    "{told}; did you mean `--{} {}`?",
+                    opt.name,
+                    shell_word(word)
+                );
+            }
+            _ => {}
+        }
         let things: Vec<&Opt> = spec
             .options
             .iter()
@@ -386,9 +482,8 @@ impl Args {
             [only] => Some(only),
             _ => None,
         };
-        let fits = |opt: &Opt| check_value(opt, word.to_owned()).is_ok();
         match listed.or(selector).or(only) {
-            Some(opt) if spec.positionals.is_empty() && !self.flag(opt.name) && fits(opt) => {
+            Some(opt) if spec.positionals.is_empty() && fits(opt) => {
                 format!(
                     "{told}; did you mean `--{} {}`?",
                     opt.name,
@@ -398,24 +493,136 @@ impl Args {
             _ => told,
         }
     }
+
+    /// These arguments as a command line for verb `verb`, each word as a shell reads it
+    /// back: the positionals, then the options; from the first positional that starts
+    /// with `-`, after the options and `--` (`mur devtools type '#x' --clear -- -5`).
+    fn command(&self, verb: &str) -> String {
+        let dashed = |word: &str| word.starts_with('-') && word != "-";
+        let split = self
+            .positionals
+            .iter()
+            .position(|(_, word)| dashed(word))
+            .unwrap_or(self.positionals.len());
+        let (before, after) = self.positionals.split_at(split);
+        let mut words = vec!["mur".to_owned(), "devtools".to_owned(), shell_word(verb)];
+        words.extend(before.iter().map(|(_, word)| shell_word(word)));
+        for (opt, value) in &self.given {
+            words.push(format!("--{}", opt.name));
+            words.extend(value.as_deref().map(shell_word));
+        }
+        if !after.is_empty() {
+            words.push("--".to_owned());
+            words.extend(after.iter().map(|(_, word)| shell_word(word)));
+        }
+        words.join(" ")
+    }
 }
 
-/// `unknown option`, with what was likely meant: the positional of that name
-/// (`click --selector S` for `click S`), else the nearest option (`--slector`).
+/// `unknown option`, with what was likely meant (see [`option_meant`]).
 fn unknown_option(spec: &Spec, name: &str) -> String {
     let told = format!("unknown option `--{name}`");
-    if spec.positionals.iter().any(|pos| pos.name == name) {
-        return format!("{told}; write `<{name}>` without `--{name}`");
+    match option_meant(spec, name) {
+        Some(meant) => format!("{told}; {meant}"),
+        None => told,
     }
-    let options = spec.options.iter().chain([&TIMEOUT]).map(|opt| opt.name);
-    let nearest = options
+}
+
+/// What an unknown `--name` was likely meant as: the positional of that name
+/// (`click --selector S` for `click S`), else the nearest of the verb's options
+/// (`--slector`), else the nearest host option (`--projct`; by the host's stricter
+/// rule, [`typo_of`]), which the host takes after the verb's name too.
+fn option_meant(spec: &Spec, name: &str) -> Option<String> {
+    if spec.positionals.iter().any(|pos| pos.name == name) {
+        return Some(format!("write `<{name}>` without `--{name}`"));
+    }
+    let own = spec.options.iter().chain([&TIMEOUT]).map(|opt| opt.name);
+    let host = HOST_OPTIONS
+        .iter()
+        .copied()
+        .filter(|option| find_option(spec, option).is_none() && typo_of(name, option));
+    // The verb's own option where a host option is no nearer.
+    let meant = match (nearest(name, own), nearest(name, host)) {
+        (Some(own), Some(host)) if host.0 > own.0 => host.1,
+        (Some(own), _) => own.1,
+        (None, host) => host?.1,
+    };
+    Some(format!("did you mean `--{meant}`?"))
+}
+
+/// The option of `options` nearest to `name`, and how near, if near enough: the
+/// host's measure and bound for "did you mean" (clap's).
+fn nearest<'a>(name: &str, options: impl Iterator<Item = &'a str>) -> Option<(f64, &'a str)> {
+    options
         .map(|option| (strsim::jaro(name, option), option))
         .filter(|(likeness, _)| *likeness > 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    match nearest {
-        // The host's measure and bound for "did you mean" (clap's).
-        Some((_, option)) => format!("{told}; did you mean `--{option}`?"),
-        None => told,
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// Whether `typed` is near enough to `option` to be a typo of it, by the host's rule
+/// beside Jaro (`mur_core::nearest`): at most a third of its letters' edits away
+/// (at least one), or, three letters or more, the start or end of it. Jaro alone
+/// finds short words alike that share a few letters (`--to`, `--auto-full`).
+fn typo_of(typed: &str, option: &str) -> bool {
+    let edits = typed.chars().count().div_ceil(3).max(1);
+    let affix =
+        typed.chars().count() >= 3 && (option.starts_with(typed) || option.ends_with(typed));
+    affix || strsim::osa_distance(typed, option) <= edits
+}
+
+/// The host's long options (`mur devtools --help`), which the host takes after a
+/// verb's name where the verb declares no option of that name; a test of `mur`'s
+/// (crates/verbs, `derived::HOST_OPTIONS`) holds this list to the host's.
+pub const HOST_OPTIONS: &[&str] = &[
+    "endpoint",
+    "project",
+    "auto",
+    "auto-full",
+    "auto-range",
+    "timeout",
+    "max-response",
+    "pretty",
+    "verbose",
+    "quiet",
+    "answer",
+    "protocol",
+    "refresh",
+];
+
+/// `unknown` (an unknown option's message) with, where the positional still to fill
+/// is text, a hint to give the word after `--`, as the command it would make when
+/// the rest of argv is right: `mur devtools type '#x' -- -5`. `at` is the word's
+/// place in `argv`; `filled`, how many positionals the words before it gave.
+fn text_after_dashes(
+    verb: Option<&str>,
+    spec: &Spec,
+    argv: &[String],
+    at: Option<usize>,
+    filled: usize,
+    unknown: String,
+) -> String {
+    let (Some(pos), Some(at)) = (spec.positionals.get(filled), at) else {
+        return unknown;
+    };
+    if pos.kind != Kind::Text {
+        return unknown;
+    }
+    let told = format!(
+        "{unknown}; to give it as `<{}>`, put it after `--`",
+        pos.name
+    );
+    let word = &argv[at];
+    let rest = &argv[at + 1..];
+    if rest.iter().any(|later| later == "--") {
+        return told;
+    }
+    let mut moved: Vec<String> = argv[..at].iter().chain(rest).cloned().collect();
+    moved.extend(["--".to_owned(), word.clone()]);
+    match (verb, Args::parse_strictly(None, spec, &moved)) {
+        (Some(verb), Ok(Request::Run(args))) if args.positional(pos.name) == word => {
+            format!("{told}: `{}`", args.command(verb))
+        }
+        _ => told,
     }
 }
 

@@ -120,6 +120,124 @@ fn help_wins_wherever_it_appears() {
 }
 
 #[test]
+fn only_h_alone_asks_for_help_not_a_word_starting_with_it() {
+    // lexopt reads `-hello` as the letters `-h -e -l …`; none of them is help.
+    for word in ["-hello", "-hx", "-hi there", "-h=1"] {
+        assert_eq!(
+            error(&["#x", "t", word]),
+            format!("unknown option `{word}`"),
+            "{word:?}"
+        );
+        assert_eq!(
+            crate::argv::Args::parse(&Spec::NONE, &argv(&[word])),
+            Err(format!("unknown option `{word}`")),
+            "{word:?}"
+        );
+    }
+    // A cluster whose first letter is not `h` names that letter, as before.
+    assert_eq!(error(&["#x", "t", "-xh"]), "unknown option `-x`");
+    // `-h` or `--help` anywhere before `--` still asks for help.
+    assert_eq!(
+        parse::<Sample>(&argv(&["#x", "-hello", "-h"])),
+        Ok(Parsed::Help)
+    );
+}
+
+#[test]
+fn a_text_that_starts_with_a_dash_is_told_to_follow_double_dashes() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["#x", "-5"],
+            "unknown option `-5`; to give it as `<text>`, put it after `--`: `mur devtools sample '#x' -- -5`",
+        ),
+        (
+            &["#x", "-hi there"],
+            "unknown option `-hi there`; to give it as `<text>`, put it after `--`: `mur devtools sample '#x' -- '-hi there'`",
+        ),
+        // The options around it are kept, before `--`.
+        (
+            &["--a", "#x", "-5", "--count", "3"],
+            "unknown option `-5`; to give it as `<text>`, put it after `--`: `mur devtools sample '#x' --a --count 3 -- -5`",
+        ),
+        // An unknown long option near none of the verb's.
+        (
+            &["#x", "--zebra"],
+            "unknown option `--zebra`; to give it as `<text>`, put it after `--`: `mur devtools sample '#x' -- --zebra`",
+        ),
+        // No command where the rest of argv is wrong too.
+        (
+            &["#x", "-5", "--count", "many"],
+            "unknown option `-5`; to give it as `<text>`, put it after `--`",
+        ),
+        // A likely misspelt option is named instead.
+        (
+            &["#x", "--windw", "w"],
+            "unknown option `--windw`; did you mean `--window`?",
+        ),
+        // Not where the positional still to fill is no text, or none is.
+        (&["-5", "#x"], "unknown option `-5`"),
+        (&["#x", "t", "-5"], "unknown option `-5`"),
+    ];
+    for (words, expected) in cases {
+        assert_eq!(error(words), *expected, "{words:?}");
+    }
+    // Without the verb's name (`Args::parse`), the hint names no command.
+    assert_eq!(
+        crate::argv::Args::parse(&Sample::SPEC, &argv(&["#x", "-5"])),
+        Err("unknown option `-5`; to give it as `<text>`, put it after `--`".to_owned())
+    );
+}
+
+#[test]
+fn a_misspelt_host_option_is_named_after_the_verb_too() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["#x", "t", "--projct", "App.csproj"],
+            "unknown option `--projct`; did you mean `--project`?",
+        ),
+        (
+            &["#x", "t", "--prety"],
+            "unknown option `--prety`; did you mean `--pretty`?",
+        ),
+        (
+            &["#x", "t", "--max-respons", "1M"],
+            "unknown option `--max-respons`; did you mean `--max-response`?",
+        ),
+        // Only a likely typo of a host option, by the host's rule: not `--auto-full`.
+        (&["#x", "t", "--to", "B"], "unknown option `--to`"),
+        // The verb's own option where it is as near.
+        (
+            &["#x", "t", "--timout", "5"],
+            "unknown option `--timout`; did you mean `--timeout`?",
+        ),
+    ];
+    for (words, expected) in cases {
+        assert_eq!(error(words), *expected, "{words:?}");
+    }
+}
+
+#[test]
+fn several_words_of_text_are_told_to_be_quoted_as_one() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["#x", "buy", "milk", "now"],
+            "unexpected argument `milk`; quote the words of `<text>` as one: `mur devtools sample '#x' 'buy milk now'`",
+        ),
+        (
+            &["#x", "buy", "--count", "2", "milk"],
+            "unexpected argument `milk`; quote the words of `<text>` as one: `mur devtools sample '#x' 'buy milk' --count 2`",
+        ),
+        (
+            &["#x", "--a", "--", "-5", "more"],
+            "unexpected argument `more`; quote the words of `<text>` as one: `mur devtools sample '#x' --a -- '-5 more'`",
+        ),
+    ];
+    for (words, expected) in cases {
+        assert_eq!(error(words), *expected, "{words:?}");
+    }
+}
+
+#[test]
 fn a_help_word_taken_as_a_value_is_just_a_value() {
     let call = call(&["#x", "t", "--window", "-h"]);
     assert_eq!(call.arguments["window"], "-h");
@@ -144,7 +262,10 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
         (&["#x", "t", "-q"], "unknown option `-q`"),
         (&[], "missing argument `<selector>`"),
         (&["#x"], "missing argument `<text>`"),
-        (&["#x", "t", "extra"], "unexpected argument `extra`"),
+        (
+            &["#x", "t", "extra"],
+            "unexpected argument `extra`; quote the words of `<text>` as one: `mur devtools sample '#x' 't extra'`",
+        ),
         (&["", "t"], "`<selector>` must not be empty"),
         (&["#x", "t", "--window"], "`--window` needs a value (W)"),
         (&["#x", "t", "--a=yes"], "`--a` takes no value, got `yes`"),
@@ -455,6 +576,14 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
         options: &[VIEW],
         ..Spec::NONE
     };
+    const EVENT: Spec = Spec {
+        positionals: &[Pos::new("event", "event", Kind::Name, "which")],
+        options: &[
+            Opt::value("args", "JSON", Kind::Json, "its arguments"),
+            Opt::value("note", "X", Kind::Text, "a note"),
+        ],
+        ..Spec::NONE
+    };
     let error = |spec: &Spec, words: &[&str]| match crate::argv::Args::parse(spec, &argv(words)) {
         Err(message) => message,
         other => panic!("expected an error for {words:?}, got {other:?}"),
@@ -498,6 +627,22 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
         (&COUNT, &["many"], "unexpected argument `many`"),
         // A choice is named only for one of its words.
         (&CHOICE, &["wide"], "unexpected argument `wide`"),
+        // A JSON object past the positionals, for the verb's JSON option.
+        (
+            &EVENT,
+            &["a.b", r#"{"value": 10}"#],
+            r#"unexpected argument `{"value": 10}`; did you mean `--args '{"value": 10}'`?"#,
+        ),
+        // Only an object, only when `--args` is not given already.
+        (&EVENT, &["a.b", "[1]"], "unexpected argument `[1]`"),
+        (&EVENT, &["a.b", "{"], "unexpected argument `{`"),
+        (
+            &EVENT,
+            &["a.b", "--args", "{}", r#"{"a":1}"#],
+            r#"unexpected argument `{"a":1}`"#,
+        ),
+        // A verb without a JSON option.
+        (&Spec::NONE, &["{}"], "unexpected argument `{}`"),
     ];
     for (spec, words, expected) in cases {
         assert_eq!(error(spec, words), *expected, "{words:?}");

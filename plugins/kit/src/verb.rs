@@ -51,7 +51,7 @@ pub fn info<V: Verb>() -> Info {
 
 /// Turn argv into verb `V`'s call, a help request, or a one-line usage error.
 pub fn parse<V: Verb>(argv: &[String]) -> Result<Parsed, String> {
-    match Args::parse(&V::SPEC, argv)? {
+    match Args::parse_as(V::ABOUT.name, &V::SPEC, argv)? {
         Request::Help => Ok(Parsed::Help),
         Request::Run(args) => Ok(Parsed::Call(Call {
             arguments: V::arguments(&args)?,

@@ -20,7 +20,7 @@ impl Verb for Reload {
             "component",
             "N",
             Kind::Name,
-            "reload only component N",
+            "the component to reload; an app may restart whole",
         )],
         exclusive: &[],
     };

@@ -46,7 +46,27 @@ mur_verb_kit::verb_tables!(Type {
     ],
     usage_errors: [
         (&["#name"], "missing argument `<text>`"),
-        (&["#name", "a", "b"], "unexpected argument `b`"),
+        (
+            &["#todo-input", "buy", "milk"],
+            "unexpected argument `milk`; quote the words of `<text>` as one: \
+             `mur devtools type '#todo-input' 'buy milk'`",
+        ),
+        (
+            &["#n", "-5"],
+            "unknown option `-5`; to give it as `<text>`, put it after `--`: \
+             `mur devtools type '#n' -- -5`",
+        ),
+        (
+            &["#todo-input", "-hello"],
+            "unknown option `-hello`; to give it as `<text>`, put it after `--`: \
+             `mur devtools type '#todo-input' -- -hello`",
+        ),
+        (
+            &["#n", "-hi there", "--clear"],
+            "unknown option `-hi there`; to give it as `<text>`, put it after `--`: \
+             `mur devtools type '#n' --clear -- '-hi there'`",
+        ),
+        (&["#n", "x", "-hx"], "unknown option `-hx`"),
         (
             &["#name", "a", "--clear=no"],
             "`--clear` takes no value, got `no`",
