@@ -354,6 +354,27 @@ mod tests {
         assert!(lib.contains("path: \"../../wit/verb.wit\""));
     }
 
+    /// The Rust kit names a misspelt host option after the verb (`--projct`), from a
+    /// list of its own: a guest cannot ask the host. It must be the host's.
+    #[test]
+    fn the_kits_host_options_are_the_hosts() {
+        let argv = rust::KIT_SOURCES[0].1;
+        let list = argv
+            .split_once("pub const HOST_OPTIONS: &[&str] = &[")
+            .and_then(|(_, rest)| rest.split_once("];"))
+            .expect("plugins/kit/src/argv.rs declares HOST_OPTIONS")
+            .0;
+        let mut kits: Vec<&str> = list
+            .split(',')
+            .map(|name| name.trim().trim_matches('"'))
+            .filter(|name| !name.is_empty())
+            .collect();
+        let mut hosts = crate::derived::HOST_OPTIONS.to_vec();
+        kits.sort_unstable();
+        hosts.sort_unstable();
+        assert_eq!(kits, hosts);
+    }
+
     #[test]
     fn every_language_gets_the_interface_a_verb_a_kit_a_test_and_a_readme() {
         let expect = |lang, paths: &[&str]| {

@@ -381,7 +381,8 @@ export class Verb {
         words.push(word);
         continue;
       }
-      if (!word.startsWith("--")) throw new VerbError(`unknown option \`${word.slice(0, 2)}\``);
+      // Only `-h` alone is help: `-hello` is an unknown option, named whole.
+      if (!word.startsWith("--")) throw new VerbError(`unknown option \`${word.startsWith("-h") ? word : word.slice(0, 2)}\``);
       const eq = word.indexOf("=");
       const name = eq < 0 ? word.slice(2) : word.slice(2, eq);
       const p = options.get(name);

@@ -271,7 +271,8 @@ class Verb:
                 words.append(word)
                 continue
             if not word.startswith("--"):
-                raise Error(f"unknown option `{word[:2]}`")
+                # Only `-h` alone is help: `-hello` is an unknown option, named whole.
+                raise Error(f"unknown option `{word if word.startswith('-h') else word[:2]}`")
             name, has_value, value = word[2:].partition("=")
             param = options.get(name)
             if param is None:
