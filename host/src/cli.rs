@@ -645,9 +645,10 @@ sent as it is with `--args` as its params (a JSON object).
 has no such method (the 2026-07-28 revision dropped it) `server/discover` instead; \
 it prints `{}` and exits 0 when the session answers.
 
-`--out PATH` writes what the tool returned as base64 (images, audio, embedded \
-blobs) to files, and prints the result with each one's data replaced by its `path` \
-and `bytes`; a result with none to write is exit 5, printed as it came.
+`--out PATH` writes what the tool (or `resources/read`) returned as base64 (images, \
+audio, blobs) to files, and prints the result with each one's data replaced by its \
+`path` and `bytes`; a result with none to write is exit 5, printed as it came. A \
+directory that does not exist, or `--out -` on a terminal, is refused before the call.
 
 `--method METHOD` sends any method as it is, with or without a `/`, and nothing \
 else (`--method ping` sends `ping` alone). A tool that is itself named `ping` is \

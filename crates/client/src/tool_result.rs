@@ -87,37 +87,41 @@ pub struct Media {
     pub bytes: Vec<u8>,
 }
 
-/// The binary parts of `result`'s `content`, in order, decoded; an error names the
-/// first block whose data is not base64.
+/// The binary parts of a result, in order, decoded: of a tool's `content` (images,
+/// audio, embedded resources' blobs), then of a `resources/read` result's `contents`
+/// (their blobs); an error names the first whose data is not base64.
 pub fn media(result: &Value) -> Result<Vec<Media>, String> {
     use base64::Engine as _;
-    let blocks = result["content"].as_array().map_or(&[][..], Vec::as_slice);
+    let list = |key: &str| result[key].as_array().map_or(&[][..], Vec::as_slice);
     let mut found = Vec::new();
-    for (index, block) in blocks.iter().enumerate() {
-        let (at, holder, field) = match kind(block) {
-            "image" | "audio" => (format!("/content/{index}"), block, "data"),
-            "resource" => (
-                format!("/content/{index}/resource"),
+    let blocks = list("content")
+        .iter()
+        .enumerate()
+        .filter_map(|(i, block)| match kind(block) {
+            "image" | "audio" => Some((format!("/content/{i}"), block, "data", kind(block))),
+            "resource" => Some((
+                format!("/content/{i}/resource"),
                 &block["resource"],
                 "blob",
-            ),
-            _ => continue,
-        };
+                "resource",
+            )),
+            _ => None,
+        });
+    let contents = list("contents")
+        .iter()
+        .enumerate()
+        .map(|(i, contents)| (format!("/contents/{i}"), contents, "blob", "resource"));
+    for (at, holder, field, kind) in blocks.chain(contents) {
         let Some(data) = holder[field].as_str() else {
             continue;
         };
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(data.trim())
-            .map_err(|e| {
-                format!(
-                    "content block {index} ({}): its `{field}` is not base64: {e}",
-                    kind(block)
-                )
-            })?;
+            .map_err(|e| format!("{kind} data at `{at}` that is not base64: {e}"))?;
         found.push(Media {
             at,
             field,
-            kind: kind(block).to_owned(),
+            kind: kind.to_owned(),
             mime_type: holder["mimeType"].as_str().map(str::to_owned),
             bytes,
         });
@@ -205,10 +209,20 @@ mod tests {
             ]
         );
         assert_eq!(found[0].mime_type.as_deref(), Some("image/png"));
+        let read = json!({"contents": [
+            {"uri": "app://t", "text": "plain"},
+            {"uri": "app://b", "blob": "AAE=", "mimeType": "application/gzip"}
+        ]});
+        let blob = media(&read).expect("base64");
+        assert_eq!(blob.len(), 1, "{blob:?}");
+        assert_eq!(
+            (blob[0].at.as_str(), blob[0].field, blob[0].bytes.as_slice()),
+            ("/contents/1", "blob", &[0u8, 1][..])
+        );
         let bad = json!({"content": [{"type": "image", "data": "not base64!"}]});
         let error = media(&bad).expect_err("not base64");
         assert!(
-            error.starts_with("content block 0 (image): its `data` is not base64"),
+            error.starts_with("image data at `/content/0` that is not base64"),
             "{error}"
         );
     }

@@ -1,14 +1,12 @@
 //! `mur devtools call <tool|method> [--args JSON]` (or `call --method M`):
 //! no verb involved, the arguments sent as typed.
 
-use std::path::{Path, PathBuf};
-
-use mur_client::{Reply, tool_result};
+use mur_client::Reply;
 use mur_core::{Error, Result, Settings};
 use mur_verbs::derived::Derived;
 use serde_json::{Value, json};
 
-use super::derived;
+use super::{derived, media};
 use crate::cli::CallArgs;
 use crate::invoke::{Session, missing_tool, settle};
 use crate::output;
@@ -16,91 +14,21 @@ use crate::output;
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     let params = args.args.as_deref().map(parse_args).transpose()?;
     let request = request(args, params)?;
-    let saving = match &args.out {
-        Some(out) => Some((saved_tool(&request)?, out.as_path())),
-        None => None,
+    let target = match (&args.out, &request) {
+        (None, _) => None,
+        (Some(out), Request::Method(method, params)) => {
+            Some(media::target(method, params.as_ref(), out)?)
+        }
+        (Some(out), Request::Ping(_)) => Some(media::target("ping", None, out)?),
     };
     let result = match request {
         Request::Ping(params) => ping(settings, params.as_ref()).await?,
         Request::Method(method, params) => method_call(settings, &method, params.as_ref()).await?,
     };
-    match saving {
-        Some((tool, out)) => save_media(result, &tool, out, settings),
+    match target {
+        Some(target) => media::save(result, &target, settings),
         None => output::json(&result, settings.pretty),
     }
-}
-
-/// The tool whose media `--out` writes: only a `tools/call` returns any.
-fn saved_tool(request: &Request) -> Result<String> {
-    match request {
-        Request::Method(method, Some(params)) if method == "tools/call" => {
-            Ok(params["name"].as_str().unwrap_or_default().to_owned())
-        }
-        _ => Err(Error::usage(
-            "`--out` writes a tool's images, audio and blobs: it goes with `call NAME`, not a method",
-        )),
-    }
-}
-
-/// Writes the media of `tool`'s `result` to `out` (see `--out`), then prints the result
-/// with each written block's data replaced by its `path` and `bytes`; to stdout (`-`),
-/// only the first one's bytes.
-fn save_media(mut result: Value, tool: &str, out: &Path, settings: &Settings) -> Result<()> {
-    let already_ran = format!("the `{tool}` call itself already ran");
-    let media = tool_result::media(&result).map_err(|e| {
-        Error::tool_failed(format!("tool `{tool}` returned {e}")).with_hint(already_ran.clone())
-    })?;
-    let Some(first) = media.first() else {
-        output::json(&result, settings.pretty)?;
-        return Err(Error::tool_failed(format!(
-            "tool `{tool}` returned no image, audio or blob to write to `{}`",
-            out.display()
-        ))
-        .with_hint("its result is printed as it came"));
-    };
-    if out == Path::new("-") {
-        output::stdout(&first.bytes)?;
-        if media.len() > 1 {
-            output::notes(
-                &[format!(
-                    "note: {} more media blocks not written: stdout takes one; `--out FILE` writes each",
-                    media.len() - 1
-                )],
-                settings.quiet,
-            );
-        }
-        return Ok(());
-    }
-    for (n, part) in media.iter().enumerate() {
-        let path = numbered(out, n);
-        mur_lockfile::write_atomic_shared(&path, &part.bytes).map_err(|e| {
-            Error::internal(format!(
-                "could not write `{}`: {e}; {already_ran}",
-                path.display()
-            ))
-            .with_hint("check that the directory exists and is writable, then call again")
-        })?;
-        if let Some(Value::Object(holder)) = result.pointer_mut(&part.at) {
-            holder.remove(part.field);
-            holder.insert("path".to_owned(), Value::from(path.to_string_lossy()));
-            holder.insert("bytes".to_owned(), Value::from(part.bytes.len()));
-        }
-    }
-    output::json(&result, settings.pretty)
-}
-
-/// `out` for the first medium, then `shot-2.png`, `shot-3.png`… (the number before
-/// the extension, so the name still says what the file is).
-fn numbered(out: &Path, n: usize) -> PathBuf {
-    if n == 0 {
-        return out.to_owned();
-    }
-    let stem = out.file_stem().unwrap_or_default().to_string_lossy();
-    let name = match out.extension() {
-        Some(ext) => format!("{stem}-{}.{}", n + 1, ext.to_string_lossy()),
-        None => format!("{stem}-{}", n + 1),
-    };
-    out.with_file_name(name)
 }
 
 /// `method` with `params`, settled; a tool the server says it does not have gets the
@@ -305,25 +233,6 @@ mod tests {
             out: None,
             stray: None,
         }
-    }
-
-    #[test]
-    fn out_goes_with_a_tool_call_and_numbers_the_media_after_the_first() {
-        let tool = request(&call_args(Some("screenshot"), None), None).expect("valid");
-        assert_eq!(saved_tool(&tool).expect("a tool"), "screenshot");
-        for (name, method) in [
-            (Some("tools/list"), None),
-            (Some("ping"), None),
-            (None, Some("x")),
-        ] {
-            let sent = request(&call_args(name, method), None).expect("valid");
-            let err = saved_tool(&sent).expect_err("no media from a method");
-            assert_eq!(err.exit_code(), 1, "{name:?} {method:?}");
-        }
-        let named = |out: &str, n| numbered(Path::new(out), n);
-        assert_eq!(named("shot.png", 0), Path::new("shot.png"));
-        assert_eq!(named("dir/shot.png", 1), Path::new("dir/shot-2.png"));
-        assert_eq!(named("dir/shot", 2), Path::new("dir/shot-3"));
     }
 
     #[test]

@@ -911,7 +911,72 @@ fn call_out_without_media_is_exit_5_and_with_a_method_exit_1() {
     method.assert_code(1).assert_stdout_is("");
     assert_eq!(
         method.stderr,
-        "error: `--out` writes a tool's images, audio and blobs: it goes with `call NAME`, not a method\n"
+        "error: `--out` writes a tool's images, audio and blobs: it goes with `call NAME` \
+         (or `resources/read`), not another method\n"
     );
     assert!(!target.exists(), "nothing was written");
+    // A directory that is not there is said before the call, which is not made.
+    let nowhere = sb.root().join("no-such-dir/n.png");
+    let nowhere = nowhere.to_str().expect("utf-8 path");
+    let args = r##"{"selector": "#btn-inc"}"##;
+    let before = sb.mur(&[
+        "devtools", "call", "click", "--args", args, "--out", nowhere,
+    ]);
+    before.assert_code(1).assert_stdout_is("");
+    before.assert_stderr_starts_with(&format!(
+        "error: `--out`: the directory `{}` does not exist (nothing was sent)\n",
+        sb.root().join("no-such-dir").display()
+    ));
+    let count = sb.mur(&[
+        "devtools",
+        "call",
+        "state",
+        "--args",
+        r##"{"selector": "#count"}"##,
+    ]);
+    assert_eq!(
+        count.json()["structuredContent"]["text"],
+        "0",
+        "no click was made: {count}"
+    );
+}
+
+#[test]
+fn call_out_writes_a_resources_blob_and_not_into_a_terminal() {
+    let sb = Sandbox::new();
+    let _sample = sb.start_sample_with(&sb.project("app"), &["--conformance-fixtures"]);
+    let png = sb.root().join("pixel.png");
+    let path = png.to_str().expect("utf-8 path");
+    let args = r#"{"uri": "test://static-binary"}"#;
+    let out = sb.mur(&[
+        "devtools",
+        "call",
+        "resources/read",
+        "--args",
+        args,
+        "--out",
+        path,
+    ]);
+    out.assert_quiet_success();
+    let bytes = std::fs::read(&png).expect("the blob was written");
+    assert!(bytes.starts_with(b"\x89PNG"), "{:?}", &bytes[..4]);
+    assert_eq!(out.json()["contents"][0]["path"], path, "{out}");
+    // Raw bytes are not written on a terminal (`script` gives mur one).
+    let script = sb.root().join("tty.out");
+    let command = format!(
+        "{} devtools call resources/read --args '{args}' --out -",
+        mur_e2e::mur_bin().display()
+    );
+    let status = sb
+        .command(std::path::Path::new("script"))
+        .args(["-qec", &command])
+        .arg(&script)
+        .status()
+        .expect("script");
+    assert_eq!(status.code(), Some(1));
+    let typed = std::fs::read_to_string(&script).expect("script output");
+    assert!(
+        typed.contains("error: `--out -` writes the bytes of an image or a sound to stdout, which is a terminal"),
+        "{typed}"
+    );
 }
