@@ -7,9 +7,15 @@
 //! token, a token of the bridge's own (every `mur` call's token is `mur`);
 //! the server's answers and progress are mapped back before they go out. A
 //! request the server sends (a question) goes to the stream of the oldest
-//! client request in flight — the server does not say which request it is
-//! for, and on a bridge that one is almost always the only one — under an id
-//! of the bridge's own, mapped back when the client answers. That id is
+//! client request in flight — over stdio nothing in it says which request it
+//! is for, and on a bridge that one is almost always the only one — under an
+//! id of the bridge's own, mapped back when the client answers. When other
+//! requests are in flight the question says so (`_meta` [`SHARED_QUESTION`]:
+//! it may be another's), and a client that refuses it (answers with an
+//! error, having no answer) does not end it: it goes to the next request in
+//! flight not asked yet, and only when none is left does the server get the
+//! refusal. A client that goes away, or does not read, passes it on the same
+//! way. That id is
 //! unguessable (128 random bits): the bridge cannot tell its HTTP clients
 //! apart (it hands out no sessions, and a client answers on a request of
 //! its own), so knowing the id is what makes an answer the asked client's.
@@ -40,6 +46,8 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
 use crate::log::clipped;
+
+pub(crate) use mur_client::SHARED_QUESTION;
 
 /// JSON-RPC "method not found".
 pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
@@ -173,10 +181,20 @@ struct Pending {
 
 /// A question of the server, relayed to a client.
 struct Asked {
-    /// The id the server gave it.
-    server_id: Value,
     /// The request in whose stream it was asked.
     during: u64,
+    question: Question,
+}
+
+/// A question of the server on its way to a client that answers it.
+struct Question {
+    /// The id the server gave it.
+    server_id: Value,
+    /// What the server wrote (its id replaced for each client asked).
+    message: Value,
+    bytes: usize,
+    /// The requests asked already (each refused it, or went away).
+    tried: Vec<u64>,
 }
 
 #[derive(Default)]
@@ -193,6 +211,18 @@ struct State {
 pub(crate) struct Relay {
     state: Arc<Mutex<State>>,
     writer: watch::Sender<Option<Writer>>,
+    /// How many starts of the server failed, and why the last did: requests
+    /// waiting for a restart fail with it.
+    failed_starts: watch::Sender<(u64, String)>,
+}
+
+/// What a request waiting for the server got.
+pub(crate) enum Waited {
+    /// A server is attached (the request may be sent).
+    Attached,
+    /// The restart it waited for failed: why.
+    Failed(String),
+    TimedOut,
 }
 
 /// A request on its way: its bridge id, and the messages for its client.
@@ -206,6 +236,7 @@ impl Relay {
         Self {
             state: Arc::default(),
             writer: watch::Sender::new(None),
+            failed_starts: watch::Sender::new((0, String::new())),
         }
     }
 
@@ -221,12 +252,31 @@ impl Relay {
         self.writer.send_replace(writer);
     }
 
-    /// The attached server's writer, waiting up to `limit` for one (a
-    /// server being restarted).
-    pub(crate) async fn writer_within(&self, limit: Duration) -> Option<Writer> {
+    /// A start of the server failed (`why`): the requests waiting for it fail.
+    pub(crate) fn start_failed(&self, why: &str) {
+        self.failed_starts
+            .send_modify(|(count, last)| (*count, *last) = (*count + 1, why.to_owned()));
+    }
+
+    /// Whether a server is attached, waiting up to `limit` for one (a server
+    /// being restarted) — unless that restart fails first.
+    pub(crate) async fn writer_within(&self, limit: Duration) -> Waited {
+        let mut failures = self.failed_starts.subscribe();
+        let before = failures.borrow_and_update().0;
         let mut watching = self.writer.subscribe();
-        let attached = tokio::time::timeout(limit, watching.wait_for(Option::is_some));
-        attached.await.ok()?.ok()?.clone()
+        let waited = tokio::time::timeout(limit, async {
+            tokio::select! {
+                attached = watching.wait_for(Option::is_some) => match attached {
+                    Ok(_) => Waited::Attached,
+                    Err(_) => Waited::TimedOut,
+                },
+                failed = failures.wait_for(|(count, _)| *count > before) => match failed {
+                    Ok(failed) => Waited::Failed(failed.1.clone()),
+                    Err(_) => Waited::TimedOut,
+                },
+            }
+        });
+        waited.await.unwrap_or(Waited::TimedOut)
     }
 
     /// Writes one message to the server, if one is attached.
@@ -310,7 +360,10 @@ impl Relay {
     /// The client went away before the answer: forget the request and tell
     /// the server, which may stop working on it.
     pub(crate) fn abandon(&self, id: u64) {
-        let unanswered: Vec<Value> = {
+        // Gone first, so that its questions go to another client, or (nobody
+        // left) back to the server now, not at its own timeout.
+        let removed = self.state().pending.remove(&id).is_some();
+        let unanswered: Vec<Asked> = {
             let mut state = self.state();
             let keys: Vec<String> = state
                 .asked
@@ -320,17 +373,15 @@ impl Relay {
                 .collect();
             keys.iter()
                 .filter_map(|key| state.asked.remove(key))
-                .map(|asked| asked.server_id)
                 .collect()
         };
-        for server_id in unanswered {
-            // Nobody is left to answer: the server hears so now, not at its own timeout.
-            self.write(&json!({
-                "jsonrpc": "2.0", "id": server_id,
-                "error": { "code": INTERNAL_ERROR, "message": "the client went away before it answered" },
-            }));
+        for asked in unanswered {
+            self.pass_on(
+                asked,
+                json!({ "code": INTERNAL_ERROR, "message": "the client went away before it answered" }),
+            );
         }
-        if self.state().pending.remove(&id).is_some() {
+        if removed {
             tracing::debug!("request {id} abandoned by its client; cancelling it");
             self.write(&json!({
                 "jsonrpc": "2.0",
@@ -343,15 +394,33 @@ impl Relay {
 
     /// A client's answer to a relayed question, for the server under its id.
     /// `false` when no such question is open.
+    /// An error (the client has no answer) does not reach the server while
+    /// another request in flight has not been asked: the question goes there.
     pub(crate) fn answer(&self, mut message: Value) -> bool {
         let key = id_key(&message["id"]);
         let Some(asked) = self.state().asked.remove(&key) else {
             return false;
         };
-        message["id"] = asked.server_id;
-        self.write(&message);
         self.touch();
+        if let Some(error) = message.get("error").cloned() {
+            self.pass_on(asked, error);
+            return true;
+        }
+        message["id"] = asked.question.server_id;
+        self.write(&message);
         true
+    }
+
+    /// A question its client did not answer (`error` says why): to the next
+    /// request in flight not asked yet, else the error to the server.
+    fn pass_on(&self, asked: Asked, error: Value) {
+        let mut question = asked.question;
+        question.tried.push(asked.during);
+        tracing::debug!(
+            "request {}: its client did not answer the server's question; passing it on",
+            asked.during
+        );
+        self.ask(question, Some(error));
     }
 
     /// Routes one message the server wrote (`bytes` long) to whoever waits for it.
@@ -397,49 +466,82 @@ impl Relay {
         pending.stream.answer(message);
     }
 
-    fn server_asks(&self, method: &str, server_id: Value, mut message: Value, bytes: usize) {
+    fn server_asks(&self, method: &str, server_id: Value, message: Value, bytes: usize) {
         if method == "ping" {
             self.write(&json!({ "jsonrpc": "2.0", "id": server_id, "result": {} }));
             return;
         }
-        let mut state = self.state();
-        let key = format!("bridge-q{}", unguessable());
-        let target = state
-            .pending
-            .iter()
-            .find(|(_, p)| !p.internal)
-            .map(|(id, p)| (*id, p.stream.clone()));
-        let Some((during, stream)) = target else {
-            drop(state);
-            tracing::info!(
-                "the server asked `{method}` with no client request in flight: declined"
-            );
-            self.write(&json!({
-                "jsonrpc": "2.0", "id": server_id,
-                "error": { "code": METHOD_NOT_FOUND, "message": format!("no client is waiting to answer `{method}`") },
-            }));
-            return;
+        let question = Question {
+            server_id,
+            message,
+            bytes,
+            tried: Vec::new(),
         };
-        state.asked.insert(
-            key.clone(),
-            Asked {
-                server_id: server_id.clone(),
-                during,
-            },
-        );
-        drop(state);
-        message["id"] = json!(key);
-        match stream.offer(message, bytes) {
-            Offered::Queued => {}
-            // Its client is going: the question goes unanswered at once.
-            Offered::Gone => self.abandon(during),
-            // Its client does not read: it would not see the question.
-            Offered::Dropped => {
-                self.state().asked.remove(&key);
-                self.write(&json!({
-                    "jsonrpc": "2.0", "id": server_id,
-                    "error": { "code": INTERNAL_ERROR, "message": "the client is not reading what it was sent" },
-                }));
+        self.ask(question, None);
+    }
+
+    /// Asks `question` of the oldest client request in flight not asked it
+    /// yet; with none left, the server gets `refused` (the last client's
+    /// error), or, when nobody was asked, a decline.
+    fn ask(&self, mut question: Question, mut refused: Option<Value>) {
+        loop {
+            let mut state = self.state();
+            let clients: Vec<(u64, Outbox)> = state
+                .pending
+                .iter()
+                .filter(|(_, p)| !p.internal)
+                .map(|(id, p)| (*id, p.stream.clone()))
+                .collect();
+            let target = clients
+                .iter()
+                .find(|(id, _)| !question.tried.contains(id))
+                .cloned();
+            let Some((during, stream)) = target else {
+                drop(state);
+                let error = refused.unwrap_or_else(|| {
+                    let method = question.message["method"].as_str().unwrap_or_default();
+                    tracing::info!(
+                        "the server asked `{method}` with no client request in flight: declined"
+                    );
+                    json!({ "code": METHOD_NOT_FOUND, "message": format!("no client is waiting to answer `{method}`") })
+                });
+                self.write(&json!({ "jsonrpc": "2.0", "id": question.server_id, "error": error }));
+                return;
+            };
+            let key = format!("bridge-q{}", unguessable());
+            let mut message = question.message.clone();
+            message["id"] = json!(key);
+            if clients.len() > 1 {
+                // Another request may be the one asking: this client, if it
+                // has no answer, refuses it and waits on for its own result.
+                if !message["params"].is_object() {
+                    message["params"] = json!({});
+                }
+                if !message["params"]["_meta"].is_object() {
+                    message["params"]["_meta"] = json!({});
+                }
+                message["params"]["_meta"][SHARED_QUESTION] = json!(true);
+            }
+            let bytes = question.bytes;
+            state.asked.insert(key.clone(), Asked { during, question });
+            drop(state);
+            let (offered, why) = match stream.offer(message, bytes) {
+                Offered::Queued => return,
+                Offered::Gone => (Offered::Gone, "the client went away before it answered"),
+                Offered::Dropped => (
+                    Offered::Dropped,
+                    "the client is not reading what it was sent",
+                ),
+            };
+            // Taken back, unless its client's going took it meanwhile (and passed it on).
+            let Some(asked) = self.state().asked.remove(&key) else {
+                return;
+            };
+            question = asked.question;
+            question.tried.push(during);
+            refused = Some(json!({ "code": INTERNAL_ERROR, "message": why }));
+            if offered == Offered::Gone {
+                self.abandon(during);
             }
         }
     }
@@ -587,6 +689,119 @@ mod tests {
         let written: Value =
             serde_json::from_str(&server.try_recv().expect("answer")).expect("json");
         assert_eq!(written["id"], 7);
+    }
+
+    /// What the server was sent, as JSON.
+    fn written(server: &mut mpsc::UnboundedReceiver<String>) -> Vec<Value> {
+        std::iter::from_fn(|| server.try_recv().ok())
+            .map(|line| serde_json::from_str(&line).expect("json"))
+            .collect()
+    }
+
+    fn refusal(id: &Value, message: &str) -> Value {
+        json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32603, "message": message } })
+    }
+
+    #[test]
+    fn a_question_refused_by_the_client_asked_goes_to_the_next_request_in_flight() {
+        let (relay, mut server) = attached();
+        let (_, mut first) = relay.register(json!(1), "tools/call", None, false);
+        let (_, mut second) = relay.register(json!(1), "tools/call", None, false);
+        let (_, mut third) = relay.register(json!(1), "tools/call", None, false);
+        relay.route(
+            json!({ "jsonrpc": "2.0", "id": 7, "method": "elicitation/create",
+                    "params": { "message": "Sure?" } }),
+            70,
+        );
+        let asked = first.messages.try_recv().expect("question");
+        assert_eq!(asked["params"]["_meta"][SHARED_QUESTION], true, "{asked}");
+        assert_eq!(asked["params"]["message"], "Sure?");
+        // The first has no answer: the second is asked, under another id.
+        assert!(relay.answer(refusal(&asked["id"], "mur has no answer: first")));
+        assert!(
+            written(&mut server).is_empty(),
+            "nothing for the server yet"
+        );
+        let again = second.messages.try_recv().expect("asked again");
+        assert_ne!(again["id"], asked["id"]);
+        assert_eq!(again["params"]["_meta"][SHARED_QUESTION], true);
+        // The first's id answers nothing any more.
+        assert!(!relay.answer(
+            json!({ "jsonrpc": "2.0", "id": asked["id"], "result": { "action": "accept" } })
+        ));
+        // The second goes away: the third is asked, and answers.
+        relay.abandon(second.id);
+        let cancelled = written(&mut server);
+        assert_eq!(cancelled.len(), 1, "{cancelled:?}");
+        assert_eq!(cancelled[0]["method"], "notifications/cancelled");
+        let last = third.messages.try_recv().expect("asked the third");
+        assert!(relay.answer(json!({ "jsonrpc": "2.0", "id": last["id"],
+                                     "result": { "action": "accept", "content": { "ok": true } } })));
+        let answered = written(&mut server);
+        assert_eq!(
+            answered,
+            [
+                json!({ "jsonrpc": "2.0", "id": 7, "result": { "action": "accept", "content": { "ok": true } } })
+            ]
+        );
+        assert!(first.messages.try_recv().is_none());
+    }
+
+    #[test]
+    fn a_question_every_client_refuses_is_refused_to_the_server_once_all_were_asked() {
+        let (relay, mut server) = attached();
+        // Alone: not marked, and its refusal goes to the server at once.
+        let (_, mut only) = relay.register(json!(1), "tools/call", None, false);
+        relay.route(
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": {} }),
+            50,
+        );
+        let asked = only.messages.try_recv().expect("question");
+        assert!(asked["params"].get("_meta").is_none(), "{asked}");
+        assert!(relay.answer(refusal(&asked["id"], "mur has no answer: alone")));
+        let refused = written(&mut server);
+        assert_eq!(refused, [refusal(&json!(1), "mur has no answer: alone")]);
+
+        // Two: each asked once, the last refusal goes to the server.
+        let (_, mut other) = relay.register(json!(1), "tools/call", None, false);
+        relay.route(
+            json!({ "jsonrpc": "2.0", "id": 2, "method": "elicitation/create", "params": {} }),
+            50,
+        );
+        let asked = only.messages.try_recv().expect("question");
+        assert!(relay.answer(refusal(&asked["id"], "mur has no answer: a")));
+        let asked = other.messages.try_recv().expect("question");
+        assert!(relay.answer(refusal(&asked["id"], "mur has no answer: b")));
+        assert_eq!(
+            written(&mut server),
+            [refusal(&json!(2), "mur has no answer: b")]
+        );
+        assert!(only.messages.try_recv().is_none() && other.messages.try_recv().is_none());
+    }
+
+    #[tokio::test]
+    async fn a_request_waiting_for_a_restart_fails_when_the_restart_fails() {
+        let relay = Relay::new();
+        let waiting = tokio::spawn({
+            let relay = relay.clone();
+            async move { relay.writer_within(Duration::from_secs(30)).await }
+        });
+        tokio::task::yield_now().await;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        relay.start_failed("the stdio server exited (exit status: 3), and …");
+        match waiting.await.expect("joined") {
+            Waited::Failed(why) => assert!(why.starts_with("the stdio server exited"), "{why}"),
+            _ => panic!("not failed"),
+        }
+        // A request that comes later waits for the next start.
+        let (to_server, _server) = mpsc::unbounded_channel();
+        let later = tokio::spawn({
+            let relay = relay.clone();
+            async move { relay.writer_within(Duration::from_secs(30)).await }
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        relay.attach(Some(to_server));
+        assert!(matches!(later.await.expect("joined"), Waited::Attached));
     }
 
     #[test]

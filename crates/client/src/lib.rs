@@ -14,6 +14,15 @@
 //! would answer it. Sampling, roots and any other request from the server
 //! are declined at once with a JSON-RPC error.
 //!
+//! One kind of question is not the call's for sure: one a bridge (`mur
+//! devtools bridge`) relays while other requests are in flight, marked
+//! [`SHARED_QUESTION`] — over stdio nothing says which request asks, and the
+//! bridge offers it to each in turn. Such a question mur cannot answer is
+//! refused (a JSON-RPC error, as for any question) and the call waits on for
+//! its own result: the bridge passes the question to the next request. If
+//! that result is then a failure, the question was most likely the call's
+//! own, and the call ends as for any unanswered question (exit 5, naming it).
+//!
 //! A call the server makes a task of is followed to its outcome, its status
 //! going to [`Events`] (module [`task`]): on 2026-07-28 any call (mur declares
 //! the tasks extension), on 2025-11-25 a tool whose `tools/list` entry the
@@ -63,6 +72,11 @@ const NOT_ANSWERED: i64 = -32603;
 /// The id of the first request a modern call sends; each input-required
 /// retry takes the next.
 const CALL_ID: u64 = 1;
+/// The `_meta` key (`true`) of a question a bridge relays while other
+/// requests are in flight: it may be another request's, and a client that
+/// refuses it has it passed to the next ([`Client`] then waits on for its
+/// own result).
+pub const SHARED_QUESTION: &str = "mur/shared";
 /// The progress token of every request mur sends.
 pub const PROGRESS_TOKEN: &str = "mur";
 /// The most input-required rounds one call follows.
@@ -112,6 +126,9 @@ pub struct Client<'a> {
     task: Mutex<Option<session::Pending>>,
     /// The modern revision the server last answered in.
     spoken: Mutex<Option<String>>,
+    /// A question marked [`SHARED_QUESTION`] that mur refused, having no
+    /// answer: the call's error if its own result is a failure.
+    refused: Mutex<Option<Error>>,
     /// The endpoint's OAuth token, and the flow that gets one on a 401.
     auth: auth::Auth,
 }
@@ -152,6 +169,7 @@ impl<'a> Client<'a> {
             session: Mutex::new(None),
             task: Mutex::new(None),
             spoken: Mutex::new(None),
+            refused: Mutex::new(None),
             auth: auth::Auth::new(endpoint, settings.max_response),
         }
     }
@@ -191,7 +209,17 @@ impl<'a> Client<'a> {
         self.cancel_task(farewell).await;
         self.end_session(farewell).await;
         self.events.finish();
-        outcome.unwrap_or_else(|| Err(self.timed_out(unfinished)))
+        match outcome {
+            Some(Ok(reply)) if failed(&reply) => {
+                match self.refused.lock().ok().and_then(|mut r| r.take()) {
+                    // The shared question it refused was most likely its own.
+                    Some(refused) => Err(refused),
+                    None => Ok(reply),
+                }
+            }
+            Some(outcome) => outcome,
+            None => Err(self.timed_out(unfinished)),
+        }
     }
 
     /// The error of a call out of time: a task the server still runs says
@@ -517,18 +545,31 @@ impl<'a> Client<'a> {
     }
 
     /// Answers a request from the server: a question with its answer (or,
-    /// when there is none, an error, and the call ends), `ping` with `{}`,
-    /// anything else (sampling, roots, …) declined with "method not found".
+    /// when there is none, an error, and the call ends — unless the question
+    /// may be another request's, [`SHARED_QUESTION`]: then the call waits on
+    /// for its own result), `ping` with `{}`, anything else (sampling, roots,
+    /// …) declined with "method not found".
     async fn serve(&self, request: &ServerRequest, headers: &HeaderMap) -> Result<()> {
         let method = request.method.as_str();
         tracing::debug!("the server asks `{method}` ({})", request.id);
         let (answer, outcome) = match method {
             "elicitation/create" => match self.answer(&request.params) {
                 Ok(response) => (Ok(response.to_json()), Ok(())),
-                Err(e) => (
-                    Err((NOT_ANSWERED, format!("mur has no answer: {}", e.message()))),
-                    Err(e),
-                ),
+                Err(e) => {
+                    let refusal = (NOT_ANSWERED, format!("mur has no answer: {}", e.message()));
+                    let shared = request.params["_meta"][SHARED_QUESTION] == true;
+                    if shared && e.kind() == mur_core::Kind::ToolFailed {
+                        tracing::debug!(
+                            "a question that may be another request's, and no answer: refused; waiting on"
+                        );
+                        if let Ok(mut refused) = self.refused.lock() {
+                            refused.get_or_insert(e);
+                        }
+                        (Err(refusal), Ok(()))
+                    } else {
+                        (Err(refusal), Err(e))
+                    }
+                }
             },
             "ping" => (Ok(json!({})), Ok(())),
             other => (
@@ -586,6 +627,14 @@ impl<'a> Client<'a> {
             ));
         }
         Ok(response)
+    }
+}
+
+/// A JSON-RPC error, or a tool's result with `isError: true`.
+fn failed(reply: &Reply) -> bool {
+    match reply {
+        Reply::Error(_) => true,
+        Reply::Result(result) => result["isError"] == true,
     }
 }
 
