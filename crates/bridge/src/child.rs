@@ -1,7 +1,9 @@
 //! The stdio MCP server: started with its stderr in the log (through a pipe,
 //! clipped and bounded: [`crate::log`]), spoken to in
 //! newline-delimited JSON-RPC over its stdin and stdout (which is all stdio
-//! MCP is), and initialized once per start.
+//! MCP is), and initialized once per start. Clients' requests reach a start
+//! only once it has answered `initialize` (MCP's order: nothing before the
+//! handshake), so those that arrive while the server restarts wait for it.
 
 use std::{
     ffi::OsString,
@@ -62,8 +64,8 @@ pub(crate) enum Ended {
 }
 
 impl Server {
-    /// Starts `command`, its stderr appended to `log`, attaches it to `relay`
-    /// and initializes it.
+    /// Starts `command`, its stderr appended to `log`, initializes it and
+    /// attaches it to `relay` (requests waiting for a server go to it then).
     pub(crate) async fn start(command: &[OsString], log: &Arc<Log>, relay: &Relay) -> Result<Self> {
         let mut child = spawn(command)?;
         if let Some(stderr) = child.stderr.take() {
@@ -76,7 +78,6 @@ impl Server {
         let (broke, mut broken) = mpsc::channel(1);
         tokio::spawn(write_lines(stdin, lines));
         tokio::spawn(read_messages(stdout, relay.clone(), broke));
-        relay.attach(Some(writer.clone()));
         let initialized = tokio::select! {
             answer = initialize(relay, &writer) => answer,
             status = process.wait() => Err(exited_early(status, log)),
@@ -86,13 +87,15 @@ impl Server {
             .with_hint(format!("its stderr is in `{}`", log.display()))),
         };
         match initialized {
-            Ok(initialized) => Ok(Self {
-                process,
-                broken,
-                initialized,
-            }),
+            Ok(initialized) => {
+                relay.attach(Some(writer));
+                Ok(Self {
+                    process,
+                    broken,
+                    initialized,
+                })
+            }
             Err(e) => {
-                relay.attach(None);
                 let _ = process.start_kill();
                 Err(e)
             }
@@ -149,7 +152,8 @@ fn exited_early(status: std::io::Result<ExitStatus>, log: &Path) -> Error {
 }
 
 /// `initialize`, then `notifications/initialized`: the one session the
-/// bridge holds for all its clients.
+/// bridge holds for all its clients. Written to this start's `writer`
+/// alone: the relay has no server attached until it is done.
 async fn initialize(relay: &Relay, writer: &Writer) -> Result<Value> {
     let params = json!({
         "protocolVersion": OFFERED_VERSION,
@@ -158,7 +162,7 @@ async fn initialize(relay: &Relay, writer: &Writer) -> Result<Value> {
         "clientInfo": { "name": "mur-bridge", "version": env!("CARGO_PKG_VERSION") },
     });
     let (request, mut sent) = relay.register(Value::Null, "initialize", Some(params), true);
-    relay.send(&request);
+    let _ = writer.send(request.to_string());
     let answer = tokio::time::timeout(INITIALIZE_LIMIT, sent.messages.recv())
         .await
         .map_err(|_| {

@@ -34,7 +34,7 @@ use futures_util::{Stream, StreamExt, stream};
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 
-use crate::relay::{INTERNAL_ERROR, Relay, Sent};
+use crate::relay::{INTERNAL_ERROR, Relay, Sent, Waited};
 
 /// JSON-RPC codes of a message that cannot be read.
 const PARSE_ERROR: i64 = -32700;
@@ -188,13 +188,17 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
     let deadline = Instant::now() + bridge.request_limit;
     let mut params = params;
     let level = take_modern_meta(&mut params);
-    if bridge.relay.writer_within(RESTART_WAIT).await.is_none() {
-        return rpc_error(
-            StatusCode::OK,
-            id,
-            INTERNAL_ERROR,
-            "the stdio server is not running (it is being restarted, or gave up)",
-        );
+    match bridge.relay.writer_within(RESTART_WAIT).await {
+        Waited::Attached => {}
+        Waited::Failed(why) => return rpc_error(StatusCode::OK, id, INTERNAL_ERROR, &why),
+        Waited::TimedOut => {
+            return rpc_error(
+                StatusCode::OK,
+                id,
+                INTERNAL_ERROR,
+                "the stdio server is not running (it is being restarted, or gave up)",
+            );
+        }
     }
     if let Some(level) = level {
         set_level(bridge, &level).await;
