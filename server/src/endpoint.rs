@@ -70,14 +70,17 @@ impl Claimed {
     /// Binds 127.0.0.1 on a free port, announces the session (then tells
     /// `announced` its lockfile), and serves `post` (the POST and DELETE of
     /// `/mcp`) beside the probe until `stop` resolves or Ctrl+C / SIGTERM
-    /// arrives. The lockfile stays until the returned [`Announced`] is
-    /// withdrawn or dropped, so the caller can stop what it serves first.
+    /// arrives; then `stopping` is called, before the responses in flight
+    /// are given their last moments to finish (it can answer them). The
+    /// lockfile stays until the returned [`Announced`] is withdrawn or
+    /// dropped, so the caller can stop what it serves first.
     pub async fn serve(
         self,
         post: MethodRouter,
         limits: HttpLimits,
         announced: impl FnOnce(&Lockfile),
         stop: impl Future<Output = ()> + Send + 'static,
+        stopping: impl FnOnce() + Send + 'static,
     ) -> Result<Announced, ServeError> {
         let listener = http::bind(0).await?;
         let port = listener
@@ -99,6 +102,7 @@ impl Claimed {
                 _ = signals.stop_requested(SessionControl::default()) => {}
                 () = stop => {}
             }
+            stopping();
         };
         let app = http::endpoint_router(self.identity, limits, post);
         http::serve_app_until(listener, app, limits, stopped).await;
