@@ -55,11 +55,6 @@ fn report(e: &Error) {
     if e.kind() == Kind::BrokenPipe {
         return;
     }
-    if e.kind() == Kind::SessionActive {
-        // The seed's own line, word for word, as every session prints it.
-        output::diagnostic(e.message());
-        return;
-    }
     if let Some(bytes) = e.stdout()
         && output::stdout(bytes).is_err()
     {

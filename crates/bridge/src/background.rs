@@ -74,10 +74,13 @@ pub async fn start(
             Liveness::Live | Liveness::Unresponsive(_)
         )
     {
-        return Err(serve_error(ServeError::AlreadyActive {
-            endpoint: lock.endpoint,
-            pid: lock.pid,
-        }));
+        return Err(serve_error(
+            ServeError::AlreadyActive {
+                endpoint: lock.endpoint,
+                pid: lock.pid,
+            },
+            &options.project,
+        ));
     }
     let log = BridgeFiles::beside(&path).log;
     let mut child = spawn(exe, options, &log)?;
@@ -142,14 +145,20 @@ fn spawn(exe: &Path, options: &Options, log: &Path) -> Result<Child> {
         .map_err(|e| Error::internal(format!("cannot start `{}`: {e}", exe.display())))
 }
 
-/// The bridge stopped before announcing itself: its own last word, with its
-/// exit code (3 for another session, with the seed's line).
+/// The bridge stopped before announcing itself: its own last word (its last
+/// `error:` line, and for another session the `hint:` lines after it), with
+/// its exit code.
 fn failed(code: Option<i32>, log: &Path) -> Error {
     let text = std::fs::read_to_string(log).unwrap_or_default();
-    let last = text
-        .lines()
-        .rev()
-        .find(|l| l.starts_with("[devtools] ") || l.starts_with("error: "));
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().rposition(|l| l.starts_with("error: "));
+    let last = at.map(|at| lines[at]);
+    let hints: Vec<&str> = at
+        .map(|at| &lines[at + 1..])
+        .unwrap_or_default()
+        .iter()
+        .map_while(|l| l.strip_prefix("hint: "))
+        .collect();
     let kind = match code {
         Some(1) => Kind::Usage,
         Some(2) => Kind::Transport,
@@ -157,7 +166,6 @@ fn failed(code: Option<i32>, log: &Path) -> Error {
         _ => Kind::Internal,
     };
     let message = match (kind, last) {
-        (Kind::SessionActive, Some(line)) => line.to_owned(),
         (_, Some(line)) => line.trim_start_matches("error: ").to_owned(),
         (_, None) => format!(
             "the bridge exited (code {}) before it announced itself",
@@ -166,7 +174,7 @@ fn failed(code: Option<i32>, log: &Path) -> Error {
     };
     let error = Error::new(kind, message);
     if kind == Kind::SessionActive {
-        error
+        hints.into_iter().fold(error, |e, hint| e.with_hint(hint))
     } else {
         error.with_hint(format!("its log is `{}`", log.display()))
     }
@@ -197,15 +205,21 @@ mod tests {
         let log = dir.path().join("x.bridge.log");
         std::fs::write(
             &log,
-            "INFO starting\n[devtools] another session for this project is active at http://127.0.0.1:9/mcp (pid 7); stop it first.\n",
+            "INFO starting\nerror: another session for this project is active at http://127.0.0.1:9/mcp (pid 7)\n\
+             hint: stop it first with `mur devtools bridge stop --project /p/App.csproj`\n",
         )
         .expect("log");
         let e = failed(Some(3), &log);
         assert_eq!(e.exit_code(), 3);
-        assert!(
-            e.message().starts_with("[devtools] another session"),
-            "{}",
-            e.message()
+        assert_eq!(
+            (e.message(), e.hints()),
+            (
+                "another session for this project is active at http://127.0.0.1:9/mcp (pid 7)",
+                &[
+                    "stop it first with `mur devtools bridge stop --project /p/App.csproj`"
+                        .to_owned()
+                ][..]
+            )
         );
         std::fs::write(&log, "error: cannot start `nope`: No such file\n").expect("log");
         let e = failed(Some(1), &log);

@@ -5,7 +5,7 @@
 
 use std::{
     ffi::OsString,
-    path::PathBuf,
+    path::{Path, PathBuf},
     sync::Arc,
     time::{Duration, Instant},
 };
@@ -45,7 +45,7 @@ pub struct Options {
 pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result<()> {
     let claimed = mur_server::endpoint::claim(&options.project, mur_lockfile::now_rfc3339())
         .await
-        .map_err(serve_error)?;
+        .map_err(|e| serve_error(e, &options.project))?;
     let files = BridgeFiles::beside(claimed.lockfile_path());
     start_log(&files)?;
     let log = Log::open(&files.log).map_err(|e| {
@@ -109,8 +109,19 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
             }
         }
     };
+    // Stopped (SIGTERM, Ctrl+C, idle, gave up): the requests in flight are
+    // answered with an error before the endpoint closes their connections.
+    let stopping = move || {
+        relay.fail_all("the bridge was stopped before the stdio server answered");
+    };
     let served = claimed
-        .serve(http::routes(bridge), HttpLimits::default(), announced, stop)
+        .serve(
+            http::routes(bridge),
+            HttpLimits::default(),
+            announced,
+            stop,
+            stopping,
+        )
         .await;
     // The server goes first, so that when the lockfile is gone (what
     // `bridge stop` waits for) the server is gone too.
@@ -118,7 +129,9 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     let _ = supervisor.await;
     keeper.abort();
     crate::files::withdraw(&files.sidecar, sidecar.pid);
-    let served = served.map(Announced::withdraw).map_err(serve_error);
+    let served = served
+        .map(Announced::withdraw)
+        .map_err(|e| serve_error(e, &options.project));
     tracing::info!("bridge stopped");
     served
 }
@@ -184,7 +197,17 @@ async fn supervise(
                     server = started;
                     break;
                 }
-                Err(e) => tracing::error!("the server did not start again: {}", e.message()),
+                Err(e) => {
+                    tracing::error!("the server did not start again: {}", e.message());
+                    // Whatever waits for it fails now, as at any crash, and
+                    // is not held for the next attempt.
+                    let why = format!(
+                        "the stdio server {what}, and the bridge could not start it again: {}",
+                        e.message()
+                    );
+                    how.relay.fail_all(&why);
+                    how.relay.start_failed(&why);
+                }
             }
         }
     }
@@ -229,15 +252,46 @@ fn words(command: &[OsString]) -> Vec<String> {
         .collect()
 }
 
-/// A session-side failure as mur reports it: another session is exit 3 with
-/// the one line seed 000 §6 prescribes, as `mur-server` prints it.
-pub(crate) fn serve_error(error: ServeError) -> Error {
-    let message = format!("[devtools] {error}");
+/// A session-side failure as mur reports it: another session for `project`
+/// (as the user named it) is exit 3, its hint how to stop it — `bridge stop`
+/// for a bridge; an app's own session is the app's to stop.
+pub(crate) fn serve_error(error: ServeError, project: &Path) -> Error {
     match error {
-        ServeError::AlreadyActive { .. } | ServeError::SlotBusy { .. } => {
-            Error::new(Kind::SessionActive, message)
-        }
+        ServeError::AlreadyActive { endpoint, pid } => Error::new(
+            Kind::SessionActive,
+            format!("another session for this project is active at {endpoint} (pid {pid})"),
+        )
+        .with_hint(if is_bridge(project, pid) {
+            format!(
+                "stop it first with `mur devtools bridge stop --project {}`",
+                mur_core::shell_word(&project.to_string_lossy())
+            )
+        } else {
+            format!(
+                "it is an app's own session (pid {pid}), which `bridge stop` leaves alone: stop the app first"
+            )
+        }),
+        ServeError::SlotBusy { .. } => Error::new(
+            Kind::SessionActive,
+            error.to_string().trim_end_matches(" stop it first.").to_owned(),
+        )
+        .with_hint("stop it first, or try again once it has announced itself"),
         ServeError::Project { .. } => Error::usage(error.to_string()),
         _ => Error::internal(error.to_string()),
+    }
+}
+
+/// Whether the session holding `project` (process `pid`) is a bridge.
+fn is_bridge(project: &Path, pid: u32) -> bool {
+    let Ok(canonical) = mur_lockfile::paths::canonical_project(project) else {
+        return false;
+    };
+    let registry = mur_lockfile::Registry::default_location();
+    let path = registry.path_for(&canonical);
+    match registry.read(&path) {
+        mur_lockfile::ReadOutcome::Valid(lock) => {
+            lock.pid == pid && crate::files::bridge_of(&path, &lock).is_some()
+        }
+        _ => false,
     }
 }

@@ -10,8 +10,7 @@ pub enum Kind {
     Usage,
     /// The endpoint could not be reached, timed out or answered garbage: exit 2.
     Transport,
-    /// Another session already holds the project (a second `bridge`), with
-    /// the one line seed 000 §6 prescribes as its message: exit 3.
+    /// Another session already holds the project (a second `bridge`): exit 3.
     SessionActive,
     /// No live devtools session was found: exit 4.
     NoSession,
