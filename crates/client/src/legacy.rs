@@ -23,6 +23,10 @@ use super::{Answer, Client, FAREWELL_LIMIT, LOG_LEVEL};
 use mur_core::{Error, Result};
 use mur_http::Request;
 
+/// The 2026-07-28 method that asks what `initialize` told before.
+const DISCOVER: &str = "server/discover";
+/// JSON-RPC "method not found".
+const METHOD_NOT_FOUND: i64 = -32601;
 const INIT_ID: u64 = 1;
 const CALL_ID: u64 = 2;
 const LEVEL_ID: u64 = 3;
@@ -64,11 +68,22 @@ impl Client<'_> {
         let stream = self.open_stream(&session).await;
         let call = std::pin::pin!(self.in_session(&session, CALL_ID, method, params));
         let listen = std::pin::pin!(self.listen(&session, stream));
-        match futures_util::future::select(call, listen).await {
+        let reply = match futures_util::future::select(call, listen).await {
             futures_util::future::Either::Left((reply, _)) => reply,
             futures_util::future::Either::Right((Ok(()), call)) => call.await,
             futures_util::future::Either::Right((Err(e), _)) => Err(e),
-        }
+        }?;
+        Ok(match reply {
+            // The 2026-07-28 question "what do you offer?", which a server of
+            // an older revision answered in `initialize`, just now.
+            Reply::Error(error)
+                if method == DISCOVER && error["code"].as_i64() == Some(METHOD_NOT_FOUND) =>
+            {
+                tracing::debug!("`{DISCOVER}` answered from the session's `initialize`");
+                Reply::Result(discovered(&session))
+            }
+            reply => reply,
+        })
     }
 
     async fn initialize(&self, version: &str) -> Result<Session> {
@@ -97,6 +112,7 @@ impl Client<'_> {
             id: id.clone(),
             version: version.to_owned(),
             logs: false,
+            initialized: Value::Null,
         };
         self.keep_session(offered.clone());
         let status = response.status();
@@ -108,7 +124,12 @@ impl Client<'_> {
                     .to_owned();
                 tracing::debug!("legacy session {id:?}, protocol {version}");
                 let logs = result["capabilities"]["logging"].is_object();
-                let session = Session { id, version, logs };
+                let session = Session {
+                    id,
+                    version,
+                    logs,
+                    initialized: result,
+                };
                 self.keep_session(session.clone());
                 Ok(session)
             }
@@ -314,4 +335,23 @@ impl Client<'_> {
             ),
         }
     }
+}
+
+/// A `server/discover` result from what a session's `initialize` answered:
+/// its revision, capabilities, instructions and server info (marked
+/// `mur/fromInitialize`: mur wrote it, the server has no such method).
+fn discovered(session: &Session) -> Value {
+    let initialized = &session.initialized;
+    let mut result = json!({
+        "supportedVersions": [session.version],
+        "capabilities": initialized["capabilities"],
+        "_meta": {
+            "io.modelcontextprotocol/serverInfo": initialized["serverInfo"],
+            "mur/fromInitialize": true,
+        },
+    });
+    if let Some(instructions) = initialized.get("instructions").filter(|i| !i.is_null()) {
+        result["instructions"] = instructions.clone();
+    }
+    result
 }

@@ -15,6 +15,8 @@ pub(crate) struct Session {
     pub version: String,
     /// Whether the server declared `logging`.
     pub logs: bool,
+    /// What its `initialize` answered (null until it has).
+    pub initialized: serde_json::Value,
 }
 
 impl Session {
