@@ -241,3 +241,77 @@ fn a_line_that_is_no_utf8_is_answered_and_the_call_in_flight_still_gets_its_answ
     );
     answer(&out, 1);
 }
+
+#[test]
+fn in_front_of_an_older_server_initialize_tells_that_servers_capabilities_name_and_instructions() {
+    use mur_e2e::stub::{Reply, Stub};
+    let sb = Sandbox::new();
+    // A 2025-11-25 server: sessions only, and no `server/discover`.
+    let server = Stub::serve(|req| {
+        if req.method == "DELETE" {
+            return Reply::empty(200);
+        }
+        let body = req.json();
+        if req.header("mcp-session-id").is_none() && body["method"] != "initialize" {
+            return Reply::json(
+                400,
+                &json!({ "jsonrpc": "2.0", "id": null,
+                         "error": { "code": -32000, "message": "Bad Request: No valid session ID provided" } }),
+            );
+        }
+        match body["method"].as_str() {
+            Some("initialize") => Reply::Respond {
+                status: 200,
+                headers: vec![
+                    ("content-type".into(), "application/json".into()),
+                    ("mcp-session-id".into(), "s-1".into()),
+                ],
+                body: json!({ "jsonrpc": "2.0", "id": body["id"], "result": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": { "tools": {}, "resources": { "subscribe": true },
+                                      "prompts": {}, "completions": {}, "logging": {} },
+                    "serverInfo": { "name": "older-server", "version": "3.1" },
+                    "instructions": "Use the older server's tools." } })
+                .to_string()
+                .into_bytes(),
+            },
+            Some(m) if m.starts_with("notifications/") => Reply::empty(202),
+            None => Reply::empty(202),
+            Some(_) => Reply::json(
+                200,
+                &json!({ "jsonrpc": "2.0", "id": body["id"],
+                         "error": { "code": -32601, "message": "Method not found" } }),
+            ),
+        }
+    });
+    let endpoint = server.endpoint();
+    let mut command = sb.mur_command(&["devtools", "--endpoint", &endpoint, "proxy"]);
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut process = Process::spawn(&mut command);
+    let mut stdin = process.child_mut().stdin.take().expect("stdin");
+    writeln!(
+        stdin,
+        "{}",
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": { "name": "agent", "version": "1" } } })
+    )
+    .expect("write");
+    drop(stdin);
+    let out = process.wait_output();
+    let result = answer(&out, 1)["result"].clone();
+    assert_eq!(
+        result["capabilities"],
+        json!({ "tools": {}, "resources": { "subscribe": true },
+                "prompts": {}, "completions": {}, "logging": {} }),
+        "{out}"
+    );
+    assert_eq!(
+        result["serverInfo"],
+        json!({ "name": "older-server", "version": "3.1" })
+    );
+    assert_eq!(result["instructions"], "Use the older server's tools.");
+}

@@ -15,7 +15,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use mur_e2e::{Adopted, Output, Sandbox, another_session_line, wait_until};
+use mur_e2e::{Adopted, Output, Sandbox, wait_until};
 use mur_lockfile::{Lockfile, ReadOutcome};
 use serde_json::{Value, json};
 
@@ -313,13 +313,26 @@ fn an_agent_behind_the_proxy_gets_the_result_of_a_tool_that_runs_only_as_a_task(
 }
 
 #[test]
-fn a_second_bridge_or_session_for_the_project_exits_3_with_the_seeds_line() {
+fn a_second_bridge_or_session_for_the_project_exits_3_saying_how_to_stop_it() {
     let sb = Sandbox::new();
     let bridge = Bridge::start(&sb, "everything", &[], &everything());
     let again = start(&sb, &bridge.project, &[], &everything());
-    again.assert_code(3).assert_stderr_is(another_session_line(
-        bridge.line["endpoint"].as_str().expect("endpoint"),
-        &bridge.line["pid"],
+    let active = format!(
+        "error: another session for this project is active at {} (pid {})\n",
+        bridge.endpoint(),
+        bridge.line["pid"]
+    );
+    again.assert_code(3).assert_stderr_is(format!(
+        "{active}hint: stop it first with `mur devtools bridge stop --project {}`\n",
+        bridge.project_arg()
+    ));
+    // In the foreground too (the bridge's own claim of the slot).
+    let mut foreground = sb.mur_command(&["devtools", "bridge", "--foreground", "--project"]);
+    foreground.arg(&bridge.project).arg("--").args(everything());
+    let out = mur_e2e::run(&mut foreground);
+    out.assert_code(3).assert_stderr_contains(&format!(
+        "{active}hint: stop it first with `mur devtools bridge stop --project {}`\n",
+        bridge.project_arg()
     ));
     assert_eq!(again.stdout, "");
     // The first one is untouched, its log too.
@@ -336,9 +349,13 @@ fn a_second_bridge_or_session_for_the_project_exits_3_with_the_seeds_line() {
     let project = sb.project("app");
     let sample = sb.start_sample(&project);
     let refused = start(&sb, &project, &[], &everything());
-    refused
-        .assert_code(3)
-        .assert_stderr_is(another_session_line(sample.endpoint(), sample.pid()));
+    refused.assert_code(3).assert_stderr_is(format!(
+        "error: another session for this project is active at {} (pid {})\n\
+         hint: it is an app's own session (pid {}), which `bridge stop` leaves alone: stop the app first\n",
+        sample.endpoint(),
+        sample.pid(),
+        sample.pid()
+    ));
 }
 
 #[test]
@@ -885,4 +902,92 @@ fn requests_the_server_never_answers_do_not_lock_out_the_probe() {
     );
     drop(hung);
     bridge.stop();
+}
+
+/// `bridge.mur(first)`, and `second` once `first` has been in flight for `after`.
+fn two_calls(bridge: &Bridge<'_>, first: &[&str], after: u64, second: &[&str]) -> (Output, Output) {
+    std::thread::scope(|scope| {
+        let a = scope.spawn(|| bridge.mur(first));
+        std::thread::sleep(std::time::Duration::from_millis(after));
+        let b = scope.spawn(|| bridge.mur(second));
+        (a.join().expect("first"), b.join().expect("second"))
+    })
+}
+
+#[test]
+fn a_question_goes_to_the_call_that_can_answer_it_and_the_other_call_goes_on() {
+    let sb = Sandbox::new();
+    let Some(bridge) = python_bridge(&sb) else {
+        return;
+    };
+    // A slow call (A) is the oldest in flight when B's tool asks: A has no
+    // answer, refuses it and waits on; B, which has one, is asked next.
+    let (a, b) = two_calls(
+        &bridge,
+        &["-q", "steps", "--n", "200"],
+        400,
+        &["greet", "--answer", "name=Ada"],
+    );
+    a.assert_code(0);
+    assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
+    b.assert_code(0);
+    assert_eq!(b.json(), json!({ "result": "hello Ada" }), "{b}");
+
+    // Nobody has the answer: the question was B's, and B ends as a call
+    // alone would (exit 5 naming it and the `--answer` for it); A goes on.
+    let (a, b) = two_calls(&bridge, &["-q", "steps", "--n", "200"], 400, &["greet"]);
+    a.assert_code(0);
+    assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
+    let hint = b.unanswered_hint(&bridge.endpoint(), "Who is there?");
+    assert_eq!(hint, "`--answer name=TEXT`\n");
+    bridge.stop();
+}
+
+#[test]
+fn a_request_that_arrives_while_the_server_restarts_waits_for_it_and_fails_as_any_crash() {
+    let sb = Sandbox::new();
+    let Some(bridge) = python_bridge(&sb) else {
+        return;
+    };
+    bridge.mur(&["call", "crash"]).assert_code(5);
+    // The server is being started again (250 ms pause, then Python's start):
+    // this request waits for its `initialize`, then kills it as the first did.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let started = std::time::Instant::now();
+    let out = bridge.mur(&["--timeout", "8000", "call", "crash"]);
+    out.assert_code(5)
+        .assert_stderr_contains("the stdio server exited (exit status: 3)");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(6),
+        "{:?}: {out}",
+        started.elapsed()
+    );
+    let out = bridge.mur(&["count"]);
+    assert_eq!(out.json(), json!({ "result": 1 }), "{out}");
+    let log = bridge.log();
+    assert!(!log.contains("did not start again"), "{log}");
+    assert!(log.contains("restarting it (2 of 5)"), "{log}");
+    bridge.stop();
+}
+
+#[test]
+fn bridge_stop_answers_the_calls_in_flight_with_an_error_saying_so() {
+    let sb = Sandbox::new();
+    let Some(bridge) = python_bridge(&sb) else {
+        return;
+    };
+    let out = std::thread::scope(|scope| {
+        let slow =
+            scope.spawn(|| bridge.mur(&["-q", "--timeout", "30000", "steps", "--n", "1500"]));
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        let project = bridge.project_arg().to_owned();
+        bridge
+            .sb
+            .mur(&["devtools", "bridge", "stop", "--project", &project])
+            .assert_code(0);
+        slow.join().expect("the call")
+    });
+    out.assert_code(5)
+        .assert_stderr_contains("the bridge was stopped before the stdio server answered");
+    assert!(bridge.lockfile().is_none());
 }
