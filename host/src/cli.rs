@@ -525,9 +525,14 @@ pub enum UsageCommand {
 /// What `usage report` reads and how it prints.
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
-    /// Only the records of the last DURATION (`30m`, `12h`, `7d`)
+    /// Only the records of the last DURATION (`30m`, `12h`, `7d`); a verb with no call in
+    /// it is a loser, when the log goes back that far
     #[arg(long, value_name = "DURATION", value_parser = mur_core::parse_window)]
     pub since: Option<std::time::Duration>,
+    /// Without --since: a verb with no call in this long is a loser, when the log goes back
+    /// that far (as `verbs prune --unused-for`)
+    #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window, conflicts_with = "since")]
+    pub unused_for: std::time::Duration,
     /// Only the records of this agent (`MUR_AGENT`, else the parent process's name)
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
@@ -732,7 +737,7 @@ pub enum VerbsCommand {
         "mur devtools verbs prune --yes",
     ]))]
     Prune {
-        /// A verb with no call in this long is a loser
+        /// A verb with no call in this long is a loser, when the log goes back that far
         #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window)]
         unused_for: std::time::Duration,
         /// A verb is a loser when more than this share of its calls are usage errors

@@ -35,6 +35,10 @@ pub struct Installed {
 pub struct Criteria {
     /// Only records at or after this time (`--since`); the window.
     pub since: Option<Since>,
+    /// A verb with no call at or after this time is unused (`--unused-for`), when the
+    /// log reaches back past it; `None`: the window (`since`), else the whole log.
+    /// `usage report` and `verbs prune` judge by the same one (30 days by default).
+    pub unused_since: Option<Since>,
     /// Only records of this agent (`--agent`).
     pub agent: Option<String>,
     /// A verb whose share of usage errors is above this is a loser.
@@ -49,6 +53,7 @@ impl Default for Criteria {
     fn default() -> Self {
         Self {
             since: None,
+            unused_since: None,
             agent: None,
             max_usage_error_rate: 0.5,
             min_calls: 3,
@@ -222,9 +227,12 @@ pub struct Report {
     /// Tools called on some surface, or behind an installed verb, that no
     /// named verb reached in the window.
     pub tools_without_named_calls: Vec<String>,
-    /// Whether the log (of `--agent`, if given) reaches back past the window's start
-    /// (without `--since`: holds any record): only then is a verb with no call in the
-    /// window unused, and a loser for it.
+    /// The start of the window a verb must go without a call to be unused
+    /// (`--unused-for`, else `--since`), if any.
+    pub unused_since: Option<String>,
+    /// Whether the log (of `--agent`, if given) reaches back past `unused_since`
+    /// (without one: holds any record): only then is a verb with no call since
+    /// unused, and a loser for it.
     pub window_covered: bool,
     /// Every agent that drove mur in the logs, at any time: the names `--agent` takes.
     pub agents: Vec<String>,
@@ -251,14 +259,16 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     let verbs = rows(cli().filter(|r| !unknown(r)), |r| {
         r.verb.clone().map(|v| (v, r.kind))
     });
-    let covered = window_covered(records, criteria);
-    let losers = losers(cli(), criteria, covered);
+    let unused_since = criteria.unused_since.as_ref().or(criteria.since.as_ref());
+    let covered = window_covered(records, criteria.agent.as_deref(), unused_since);
+    let losers = losers(records, cli(), criteria, unused_since, covered);
     let (unknown_verbs, refused) = refused(cli())
         .into_iter()
         .partition(|r| r.kind == Some(Kind::Unknown));
     Report {
         schema: REPORT_SCHEMA,
         since: criteria.since.as_ref().map(|s| s.0.clone()),
+        unused_since: unused_since.map(|s| s.0.clone()),
         first: chosen.iter().map(|r| &r.time).min().cloned(),
         last: chosen.iter().map(|r| &r.time).max().cloned(),
         records: chosen.len() as u64,
@@ -283,21 +293,21 @@ fn agents(records: &[Record]) -> Vec<String> {
     names.into_iter().cloned().collect()
 }
 
-/// Whether mur's log reaches back past the window: a record of side `cli` (of the
-/// agent asked about) older than `--since`, or any at all without one. A log begun
-/// yesterday says nothing of a month.
-fn window_covered(records: &[Record], criteria: &Criteria) -> bool {
-    let agent = |r: &&Record| {
-        criteria
-            .agent
-            .as_ref()
-            .is_none_or(|a| r.agent.as_deref() == Some(a.as_str()))
-    };
-    let mut mine = records.iter().filter(|r| r.side == Side::Cli).filter(agent);
-    match &criteria.since {
+/// Whether mur's log reaches back past the window a verb must go unused: a record
+/// of side `cli` (of `agent`, if given) older than `since`, or any at all without
+/// one. A log begun yesterday says nothing of a month.
+fn window_covered(records: &[Record], agent: Option<&str>, since: Option<&Since>) -> bool {
+    let mut mine = records
+        .iter()
+        .filter(|r| r.side == Side::Cli && of_agent(r, agent));
+    match since {
         Some(since) => mine.any(|r| !since.admits(&r.time)),
         None => mine.next().is_some(),
     }
+}
+
+fn of_agent(record: &Record, agent: Option<&str>) -> bool {
+    agent.is_none_or(|a| record.agent.as_deref() == Some(a))
 }
 
 fn admitted(record: &Record, criteria: &Criteria) -> bool {
@@ -305,10 +315,7 @@ fn admitted(record: &Record, criteria: &Criteria) -> bool {
         .since
         .as_ref()
         .is_none_or(|s| s.admits(&record.time))
-        && criteria
-            .agent
-            .as_ref()
-            .is_none_or(|a| record.agent.as_deref() == Some(a.as_str()))
+        && of_agent(record, criteria.agent.as_deref())
 }
 
 fn unknown(record: &Record) -> bool {
@@ -376,21 +383,30 @@ pub fn refused<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<Refused> {
     refused
 }
 
-/// Installed named verbs unused in the window (when the log `covered` it), or
-/// refused too often. `cli` are the window's records of side `cli`: a verb's
-/// calls are those of its name and kind, any version; its usage errors, those
-/// of the version installed.
+/// Installed named verbs with no call since `unused_since` (when the log `covered`
+/// it), or refused too often in the window. `records` are all of them; `cli` the
+/// window's of side `cli`. A verb's calls are those of its name and kind, any
+/// version; its usage errors, those of the version installed.
 fn losers<'a>(
+    records: &[Record],
     cli: impl Iterator<Item = &'a Record> + Clone,
     criteria: &Criteria,
+    unused_since: Option<&Since>,
     covered: bool,
 ) -> Vec<Loser> {
     let mut losers = Vec::new();
     for verb in criteria.installed.iter().filter(|v| v.kind.is_named()) {
-        let of_verb = cli
-            .clone()
-            .filter(|r| r.verb.as_deref() == Some(verb.name.as_str()) && r.kind == Some(verb.kind));
+        let is_verb =
+            |r: &Record| r.verb.as_deref() == Some(verb.name.as_str()) && r.kind == Some(verb.kind);
+        let of_verb = cli.clone().filter(|r| is_verb(r));
         let calls = of_verb.clone().count() as u64;
+        // Unused over its own window, which need not be the report's.
+        let used = records.iter().any(|r| {
+            r.side == Side::Cli
+                && is_verb(r)
+                && of_agent(r, criteria.agent.as_deref())
+                && unused_since.is_none_or(|s| s.admits(&r.time))
+        });
         // A record that names no version (an older mur's) may be of this one.
         let this_version = |r: &&Record| match (&verb.sha256, &r.verb_hash) {
             (Some(installed), Some(ran)) => installed == ran,
@@ -406,15 +422,14 @@ fn losers<'a>(
         } else {
             errors as f64 / judged as f64
         };
-        let reason = if calls == 0 && !covered {
-            continue;
-        } else if calls == 0 {
+        let unused = !used && covered;
+        let reason = if unused {
             let by = criteria
                 .agent
                 .as_ref()
                 .map(|a| format!(" by `{a}`"))
                 .unwrap_or_default();
-            match &criteria.since {
+            match unused_since {
                 Some(since) => format!("not used{by} since {}", since.0),
                 None => format!("never used{by} in the log"),
             }
@@ -424,26 +439,35 @@ fn losers<'a>(
             } else {
                 ""
             };
-            format!(
-                "{:.0}% of its {judged} calls{version} were usage errors (above {:.0}%)",
-                rate * 100.0,
-                criteria.max_usage_error_rate * 100.0
-            )
+            let (rate, max) = percents(rate, criteria.max_usage_error_rate);
+            format!("{rate}% of its {judged} calls{version} were usage errors (above {max}%)")
         } else {
             continue;
         };
+        // The calls the rate is of: for an unused verb none, for one refused
+        // too often those of the version installed.
+        let (calls, rate) = if unused { (0, 0.0) } else { (judged, rate) };
         losers.push(Loser {
             verb: verb.name.clone(),
             kind: verb.kind,
             reason,
-            // The calls the rate is of: for an unused verb none, for one refused
-            // too often those of the version installed.
-            calls: judged,
+            calls,
             usage_error_rate: (rate * 1000.0).round() / 1000.0,
             command: format!("mur devtools verbs remove {}", verb.name),
         });
     }
     losers
+}
+
+/// `rate` and `max` (`rate` above it) as percentages, whole unless rounding would
+/// make the one no larger than the other (`50% … (above 50%)` for 50.5%).
+fn percents(rate: f64, max: f64) -> (String, String) {
+    let (rate, max) = (rate * 100.0, max * 100.0);
+    let at = |digits: usize| (format!("{rate:.digits$}"), format!("{max:.digits$}"));
+    (0..4)
+        .map(at)
+        .find(|(r, m)| r.parse::<f64>().ok() > m.parse::<f64>().ok())
+        .unwrap_or_else(|| at(4))
 }
 
 /// Outcomes after which the tool was called.
@@ -600,6 +624,18 @@ mod tests {
     }
 
     #[test]
+    fn a_rate_said_above_its_limit_is_written_above_it() {
+        let said = |rate, max| {
+            let (rate, max) = percents(rate, max);
+            format!("{rate} > {max}")
+        };
+        assert_eq!(said(0.75, 0.5), "75 > 50");
+        assert_eq!(said(51.0 / 101.0, 0.5), "50.5 > 50.0");
+        assert_eq!(said(1.0, 0.999), "100.0 > 99.9");
+        assert_eq!(said(0.3334, 1.0 / 3.0), "33.34 > 33.33");
+    }
+
+    #[test]
     fn an_unused_verb_of_one_agent_is_said_to_be_unused_by_that_agent() {
         let mut record = cli("tree", Kind::Plugin, "tree", Outcome::Ok, 1.0);
         record.agent = Some("beta".to_owned());
@@ -610,6 +646,40 @@ mod tests {
         };
         let report = report(&[record], 0, &criteria);
         assert_eq!(report.losers[0].reason, "never used by `beta` in the log");
+    }
+
+    #[test]
+    fn a_verb_is_unused_only_over_a_window_the_log_reaches_back_past() {
+        let month = Since::ago(std::time::Duration::from_secs(30 * 86_400));
+        let criteria = Criteria {
+            unused_since: Some(month.clone()),
+            installed: ["click", "tree", "idle"]
+                .map(|n| installed(n, None))
+                .to_vec(),
+            ..Criteria::default()
+        };
+        let verdicts = |records: &[Record]| {
+            let report = report(records, 0, &criteria);
+            let losers = report.losers.iter();
+            let told = losers.map(|l| (l.verb.clone(), l.reason.clone(), l.calls));
+            (report.window_covered, told.collect::<Vec<_>>())
+        };
+        // A short run just now says nothing of a month: no verb is unused.
+        let now = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
+        assert_eq!(verdicts(std::slice::from_ref(&now)), (false, vec![]));
+        // A log reaching back past it: a verb used only before the month is unused,
+        // though the report, over the whole log, counts its call.
+        let mut old = cli("tree", Kind::Plugin, "tree", Outcome::Ok, 1.0);
+        old.time = "2020-01-01T00:00:00.000Z".to_owned();
+        let records = [old, now];
+        let unused = |verb: &str| (verb.to_owned(), format!("not used since {}", month.0), 0);
+        assert_eq!(
+            verdicts(&records),
+            (true, vec![unused("tree"), unused("idle")])
+        );
+        let report = report(&records, 0, &criteria);
+        assert_eq!(report.unused_since.as_ref(), Some(&month.0));
+        assert_eq!((report.verbs.len(), report.records), (2, 2));
     }
 
     #[test]

@@ -106,6 +106,11 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
     }
     let criteria = Criteria {
         since: args.since.map(Since::ago),
+        // Unused over the window `verbs prune` judges by: `--since`'s, if given.
+        unused_since: match args.since {
+            Some(_) => None,
+            None => Some(Since::ago(args.unused_for)),
+        },
         agent: args.agent.clone(),
         max_usage_error_rate: args.max_usage_error_rate,
         installed: installed()?,
@@ -151,7 +156,7 @@ fn not_covered_notice(report: &Report, agent: Option<&str>) {
     if report.window_covered {
         return;
     }
-    let reach = match (agent, &report.since) {
+    let reach = match (agent, &report.unused_since) {
         (Some(agent), _) if !report.agents.iter().any(|a| a == agent) => {
             // A log of many agents is named by its first few.
             let known = match report.agents.as_slice() {

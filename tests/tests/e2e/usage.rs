@@ -388,9 +388,21 @@ tools no named verb reached: scroll
 losers:
   bump: 75% of its 4 calls were usage errors (above 50%)
     mur devtools verbs remove bump
-  idle: never used in the log
+  idle: not used since TIME
     mur devtools verbs remove idle
 ";
+
+/// `text` with the time after each `since ` as `TIME`: the start of a window that
+/// ends now.
+fn timeless(text: &str) -> String {
+    text.split("since ")
+        .enumerate()
+        .map(|(n, part)| match n {
+            0 => part.to_owned(),
+            _ => format!("since TIME{}", part.get(24..).unwrap_or_default()),
+        })
+        .collect()
+}
 
 /// Installs a data verb `name` calling `tool`.
 /// A sandbox with three data verbs installed (`count` → state, `bump` →
@@ -415,13 +427,22 @@ fn add_data_verb(sandbox: &Sandbox, name: &str, tool: &str) {
 #[test]
 fn a_report_over_a_known_log_gives_the_known_numbers() {
     let sandbox = with_known_verbs_and_log();
-    let out = sandbox.devtools(&["usage", "report", "--json"]);
+    // Over the last 400 days, which the log reaches back past.
+    fn report_args<'a>(more: &[&'a str]) -> Vec<&'a str> {
+        [&["usage", "report", "--unused-for", "400d"], more].concat()
+    }
+    let out = sandbox.devtools(&report_args(&["--json"]));
     out.assert_code(0)
         .assert_stderr_contains("1 line(s) of the usage logs are not records");
     // One line, as all JSON mur prints; indented with `--pretty`.
     assert_eq!(out.stdout.lines().count(), 1, "{out}");
-    let pretty = sandbox.devtools(&["--pretty", "usage", "report", "--json"]);
-    assert_eq!(pretty.json(), out.json());
+    let pretty = sandbox.devtools(&[&["--pretty"][..], &report_args(&["--json"])].concat());
+    let json_timeless = |out: &mur_e2e::Output| {
+        let mut report = out.json();
+        report.as_object_mut().map(|r| r.remove("unusedSince"));
+        timeless(&report.to_string())
+    };
+    assert_eq!(json_timeless(&pretty), json_timeless(&out));
     assert!(pretty.stdout.lines().count() > 100, "{pretty}");
     let report = out.json();
     let row = |name: &str| {
@@ -486,8 +507,9 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
         (Some(13), Some(1))
     );
     // The same report for people, whole.
-    let text = sandbox.devtools(&["usage", "report"]);
-    text.assert_code(0).assert_stdout_is(KNOWN_REPORT);
+    let text = sandbox.devtools(&report_args(&[]));
+    text.assert_code(0);
+    assert_eq!(timeless(&text.stdout), KNOWN_REPORT);
     // --agent filters; an agent that never ran has no records.
     let none = sandbox
         .devtools(&["usage", "report", "--json", "--agent", "codex"])
@@ -651,6 +673,58 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
         .devtools(&["usage", "report", "--since", "a while"])
         .assert_code(1)
         .assert_stderr_contains("`a while` is not a duration such as 30s, 15m, 12h, 7d or 1h 30m");
+}
+
+#[test]
+fn the_report_calls_a_verb_unused_only_where_prune_would_remove_it() {
+    // A short agent run, just now: a log that says nothing of the last 30 days.
+    let sandbox = Sandbox::new();
+    for (name, tool) in [("count", "state"), ("idle", "scroll")] {
+        add_data_verb(&sandbox, name, tool);
+    }
+    let mut guide = sandbox.mur_command(&["devtools", "guide"]);
+    guide.env("MUR_AGENT", "claude");
+    assert_eq!(mur_e2e::process::run(&mut guide).code, 0);
+    for args in [&[][..], &["--agent", "claude"], &["--since", "1h"]] {
+        let report = sandbox.devtools(&[&["usage", "report"][..], args].concat());
+        report
+            .assert_code(0)
+            .assert_stderr_contains("no verb is judged unused over that window");
+        assert!(
+            report.stdout.ends_with("\nlosers: none\n"),
+            "{args:?}: {report}"
+        );
+    }
+    let report = sandbox.devtools(&["usage", "report", "--json"]).json();
+    assert_eq!(
+        (&report["windowCovered"], &report["losers"]),
+        (&json!(false), &json!([]))
+    );
+    let prune = sandbox.devtools(&["verbs", "prune", "--agent", "claude"]);
+    prune.assert_code(0).assert_stdout_is("");
+    // Over a log that reaches back past it, both judge the last 30 days alike.
+    let sandbox = with_known_verbs_and_log();
+    let report = sandbox.devtools(&["usage", "report", "--json"]).json();
+    let said: String = items(&report["losers"])
+        .map(|l| {
+            format!(
+                "{}    # {}\n",
+                l["command"].as_str().unwrap_or_default(),
+                l["reason"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(items(&report["losers"]).count(), 3, "{said}");
+    let prune = sandbox.devtools(&["verbs", "prune"]);
+    prune.assert_code(0);
+    assert_eq!(timeless(&prune.stdout), timeless(&said));
+    // `--since` is the window a verb goes unused in: no second one beside it.
+    sandbox
+        .devtools(&["usage", "report", "--since", "7d", "--unused-for", "30d"])
+        .assert_code(1)
+        .assert_stderr_contains(
+            "'--since <DURATION>' cannot be used with '--unused-for <DURATION>'",
+        );
 }
 
 #[test]
