@@ -135,6 +135,13 @@ async fn resolve_unbounded(
             })?;
             Ok(chosen.into())
         }
+        (Err(e), None) if e.kind() == mur_core::Kind::NoSession => {
+            let e = match &project {
+                Some(project) => with_other_projects(e, project, &registry, http).await,
+                None => e,
+            };
+            Err(no_session_hint(e, &registry, false))
+        }
         (chosen, _) => {
             let chosen = chosen.map_err(|e| no_session_hint(e, &registry, range.is_some()))?;
             tracing::debug!("using `{}` ({})", chosen.endpoint, chosen.project);
@@ -153,6 +160,23 @@ impl From<Candidate> for Resolved {
             build_tag: Some(chosen.build_tag),
             lockfile: chosen.lockfile,
         }
+    }
+}
+
+/// `e`, no session of `project`, with the live sessions of other projects (only the
+/// project's was probed; the error path probes the rest).
+async fn with_other_projects(
+    e: Error,
+    project: &ProjectFilter,
+    registry: &mur_lockfile::Registry,
+    http: &mur_http::Http,
+) -> Error {
+    match lockfiles::survey_wanted(registry, http, |_| true, &mut Silent).await {
+        Ok(all) => {
+            let live: Vec<Candidate> = all.live.iter().map(Candidate::from_lockfile).collect();
+            select::with_other_projects(e, project, &live)
+        }
+        Err(_) => e,
     }
 }
 
@@ -188,7 +212,7 @@ fn no_session_hint(e: Error, registry: &mur_lockfile::Registry, scanned: bool) -
         return e;
     }
     e.with_hint(format!(
-        "start the app with devtools enabled (e.g. `mur-sample --project PATH`); it announces itself in `{}`",
+        "start the app with its devtools session enabled (a stdio MCP server: `mur devtools bridge --project PATH -- COMMAND…`); a session announces itself in `{}`",
         registry.dir().display()
     ))
     .with_hint("a session started elsewhere can be reached with `--endpoint URL`, or found with `--auto`")

@@ -111,6 +111,47 @@ fn none_found(project: Option<&ProjectFilter>) -> Error {
     }
 }
 
+/// `e`, no session of `project`, with the live sessions of other projects listed
+/// (`--project` may well have named the wrong file), the one of the same file name
+/// first as the likely meant; `e` as it is when there are none.
+pub fn with_other_projects(e: Error, project: &ProjectFilter, live: &[Candidate]) -> Error {
+    let mut others: Vec<&Candidate> = live
+        .iter()
+        .filter(|c| c.transport == Transport::Http && !project.matches(c))
+        .collect();
+    if others.is_empty() {
+        return e;
+    }
+    others.sort_by(|a, b| a.project.cmp(&b.project));
+    let error = e
+        .with_list(rows(&others))
+        .with_hint("these sessions are of other projects: choose one with `--project PATH`");
+    let name = Path::new(&project.canonical).file_name();
+    match others
+        .iter()
+        .find(|c| name.is_some() && Path::new(&c.project).file_name() == name)
+    {
+        Some(c) => error.with_first_hint(format!(
+            "did you mean `--project {}`?",
+            mur_core::shell_word(&c.project)
+        )),
+        None => error,
+    }
+}
+
+/// One line a session: project, endpoint and pid, the projects in one column.
+fn rows(sessions: &[&Candidate]) -> Vec<String> {
+    let width = sessions
+        .iter()
+        .map(|c| c.project.chars().count())
+        .max()
+        .unwrap_or(0);
+    sessions
+        .iter()
+        .map(|c| format!("{:width$}  {}  (pid {})", c.project, c.endpoint, c.pid))
+        .collect()
+}
+
 /// A stdio session's process is all there is: mur reaches it through a bridge, which
 /// is a session of its own (`bridge` names it after its own `--project`).
 fn stdio_refused(s: &Candidate) -> Error {

@@ -19,7 +19,7 @@ fn no_session_exits_4_and_says_how_to_start_one() {
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4).assert_stdout_is("");
     out.assert_stderr_starts_with("error: no running devtools session found\n");
-    out.assert_stderr_contains("hint: start the app with devtools enabled");
+    out.assert_stderr_contains("hint: start the app with its devtools session enabled");
 }
 
 #[test]
@@ -147,6 +147,48 @@ fn a_typo_among_several_sessions_is_said_to_be_one() {
         ],
         "{text}"
     );
+}
+
+/// `--project` naming a file no session is of, while sessions of other projects run:
+/// they are listed, the one with the same file name first as the likely meant.
+#[test]
+fn a_project_without_a_session_lists_the_live_ones_and_the_likely_one() {
+    let sb = Sandbox::new();
+    let a = sb.start_sample(&sb.project("a"));
+    let other = sb.file("b/Other.csproj", "");
+    let b = sb.start_sample(&other);
+    let typed = sb.file("Other.csproj", "");
+    let out = sb.mur(&[
+        "devtools",
+        "--project",
+        typed.to_str().expect("utf-8"),
+        "call",
+        "version",
+    ]);
+    out.assert_code(4).assert_stdout_is("");
+    let width = a.lock.project.len().max(b.lock.project.len());
+    let row = |s: &mur_e2e::Session| {
+        format!(
+            "  {:width$}  {}  (pid {})\n",
+            s.lock.project,
+            s.endpoint(),
+            s.pid()
+        )
+    };
+    let (first, second) = if a.lock.project < b.lock.project {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    out.assert_stderr_is(&format!(
+        "error: no live devtools session for project `{}`\n{}{}\
+         hint: did you mean `--project {}`?\n\
+         hint: these sessions are of other projects: choose one with `--project PATH`\n",
+        typed.display(),
+        row(first),
+        row(second),
+        b.lock.project,
+    ));
 }
 
 #[test]
