@@ -199,6 +199,43 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["now"],
         "unexpected argument `now`; did you mean `--component now`?",
     ),
+    // Only `-h` alone asks for help: a word starting with `-h` is an unknown option
+    // (nothing typed, exit 1), and a text starting with `-` is told to follow `--`.
+    (
+        "type",
+        &["#todo-input", "-hello"],
+        "unknown option `-hello`; to give it as `<text>`, put it after `--`: \
+         `mur devtools type '#todo-input' -- -hello`",
+    ),
+    (
+        "type",
+        &["#todo-input", "-hi there"],
+        "unknown option `-hi there`; to give it as `<text>`, put it after `--`: \
+         `mur devtools type '#todo-input' -- '-hi there'`",
+    ),
+    (
+        "type",
+        &["#x", "-5"],
+        "unknown option `-5`; to give it as `<text>`, put it after `--`: \
+         `mur devtools type '#x' -- -5`",
+    ),
+    (
+        "type",
+        &["#todo-input", "buy", "milk"],
+        "unexpected argument `milk`; quote the words of `<text>` as one: \
+         `mur devtools type '#todo-input' 'buy milk'`",
+    ),
+    ("components", &["-hx"], "unknown option `-hx`"),
+    (
+        "version",
+        &["--projct", "App.csproj"],
+        "unknown option `--projct`; did you mean `--project`?",
+    ),
+    (
+        "fire",
+        &["counter.set", r#"{"value": 10}"#],
+        r#"unexpected argument `{"value": 10}`; did you mean `--args '{"value": 10}'`?"#,
+    ),
 ];
 
 #[test]
