@@ -233,6 +233,9 @@ pub fn page(report: &Report) -> String {
         }
         body.push_str("</ul>");
     }
+    if let Some(why) = report.unused_not_judged() {
+        let _ = write!(body, "<p>{}.</p>", escape(&why));
+    }
     document("mur usage report", &body)
 }
 

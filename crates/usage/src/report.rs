@@ -248,6 +248,23 @@ impl Report {
         let asked = self.unknown_verbs.iter().map(Refused::cells_with_nearest);
         (refused, asked.collect())
     }
+
+    /// Why no verb is among the losers for being unused, when none could be: the
+    /// records read (of `--agent`, if given) do not go back past `unused_since`.
+    /// Said beside the losers by every rendering, so a page or a saved table
+    /// never reads as "no verb is unused".
+    pub fn unused_not_judged(&self) -> Option<String> {
+        if self.window_covered {
+            return None;
+        }
+        let reach = match &self.unused_since {
+            Some(since) => format!("do not go back to {since}"),
+            None => "hold no record of mur's".to_owned(),
+        };
+        Some(format!(
+            "no verb was judged unused: the records read {reach}"
+        ))
+    }
 }
 
 /// The report over `records` (`skipped` lines could not be read).

@@ -227,6 +227,9 @@ fn text(report: &Report) -> String {
             ));
         }
     }
+    if let Some(why) = report.unused_not_judged() {
+        out.push_str(&format!("  ({why})\n"));
+    }
     out
 }
 

@@ -690,11 +690,21 @@ fn the_report_calls_a_verb_unused_only_where_prune_would_remove_it() {
         report
             .assert_code(0)
             .assert_stderr_contains("no verb is judged unused over that window");
+        let (_, losers) = report.stdout.split_once("\nlosers:").unwrap_or_default();
         assert!(
-            report.stdout.ends_with("\nlosers: none\n"),
+            losers.starts_with(
+                " none\n  (no verb was judged unused: the records read do not go back to 20"
+            ),
             "{args:?}: {report}"
         );
     }
+    // A page, which outlives stderr, says so too.
+    let page = sandbox.devtools(&["usage", "report", "--html", "-"]);
+    assert!(
+        page.stdout
+            .contains("<p>no verb was judged unused: the records read do not go back to 20"),
+        "{page}"
+    );
     let report = sandbox.devtools(&["usage", "report", "--json"]).json();
     assert_eq!(
         (&report["windowCovered"], &report["losers"]),
