@@ -35,6 +35,9 @@ async fn list(settings: &Settings) -> Result<()> {
     let (survey, sessions) = discovery::within(settings.timeout, "reading the sessions", async {
         let survey = discovery::survey(&registry, &http, &mut Notices).await?;
         let mut sessions: Vec<Lockfile> = survey.live.iter().map(|f| f.lock.clone()).collect();
+        // By project, as every list of sessions is: the directory's order (of hashes)
+        // means nothing to a reader.
+        sessions.sort_by(|a, b| a.project.cmp(&b.project));
         if let Source::Auto(range) = settings.source {
             let scanned = discovery::scan(&http, range, &Notices).await;
             sessions.extend(unlisted(scanned, &sessions));

@@ -4,13 +4,24 @@ use mur_e2e::{Sandbox, Stub, dead_pid, free_port};
 
 #[test]
 fn list_prints_one_json_line_per_live_session() {
-    let (sb, [a, b]) = Sandbox::with_apps(["a", "b"]);
+    let sb = Sandbox::new();
+    // Two projects whose lockfiles' names (hashes) sort the other way round.
+    let name = |dir: &str| {
+        let project = sb.file(&format!("{dir}/App.csproj"), "");
+        let canonical = mur_lockfile::paths::canonical_project(&project).expect("canonical");
+        (project, mur_lockfile::paths::lockfile_name(&canonical))
+    };
+    let (first, first_lock) = name("a");
+    let (second, _) = (1..)
+        .map(|n| name(&format!("b{n}")))
+        .find(|(_, lock)| *lock < first_lock)
+        .expect("a project whose lockfile sorts first");
+    let (a, b) = (sb.start_sample(&first), sb.start_sample(&second));
     let out = sb.mur(&["devtools", "session", "list"]);
     out.assert_quiet_success();
-    let mut lines = out.json_lines();
-    lines.sort_by_key(|l| l["pid"].as_u64());
-    let mut samples = [&a, &b];
-    samples.sort_by_key(|s| s.pid());
+    // By project (`…/a/App.csproj` before `…/bN/…`), not by the lockfiles' names.
+    let lines = out.json_lines();
+    let samples = [&a, &b];
     assert_eq!(lines.len(), 2);
     for (line, sample) in lines.iter().zip(samples) {
         assert_eq!(
