@@ -138,8 +138,28 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
             .err()
             .unwrap_or(e)
             .into()),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(without_devtools(&argv, e)),
     }
+}
+
+/// clap's error as mur's; a word clap knows nothing like, typed first (`mur click
+/// '#x'`), gets the command as it goes: verbs and mur's commands are words of `devtools`.
+fn without_devtools(argv: &[OsString], e: clap::Error) -> Error {
+    use clap::error::{ContextKind, ContextValue};
+    let word = match e.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(word)) if e.get(ContextKind::SuggestedSubcommand).is_none() => {
+            word.clone()
+        }
+        _ => return e.into(),
+    };
+    let first = argv.iter().skip(1).find(|a| !a.to_string_lossy().starts_with('-'));
+    if first.is_none_or(|first| *first != *word) {
+        return e.into();
+    }
+    Error::from(e).with_first_hint(format!(
+        "did you mean `mur devtools {}`?",
+        mur_core::shell_word(&word)
+    ))
 }
 
 fn wants_help(e: &clap::Error) -> bool {

@@ -88,6 +88,30 @@ fn a_mistyped_verb_exits_1_pointing_at_verbs_list() {
     assert!(!out.stderr.contains("devtools call"), "{out}");
 }
 
+/// A verb typed without `devtools` gets the command as it goes; a near miss of
+/// `devtools` itself gets clap's suggestion alone.
+#[test]
+fn a_verb_without_devtools_is_pointed_at_it() {
+    let sb = Sandbox::new();
+    sb.mur(&["--pretty", "click", "#btn-inc"])
+        .assert_code(1)
+        .assert_stderr_is(
+            "error: unrecognized subcommand 'click'\n\
+             hint: did you mean `mur devtools click`?\n\
+             hint: usage: mur [OPTIONS] <COMMAND> (`--help` shows more)\n",
+        );
+    let near = sb.mur(&["devtool", "click"]);
+    near.assert_code(1);
+    assert_eq!(
+        near.stderr_lines("hint:"),
+        [
+            "hint: a similar subcommand exists: 'devtools'",
+            "hint: usage: mur [OPTIONS] <COMMAND> (`--help` shows more)"
+        ],
+        "{near}"
+    );
+}
+
 #[test]
 fn a_second_session_for_the_same_project_exits_3() {
     let sb = Sandbox::new();

@@ -180,7 +180,7 @@ fn a_project_without_a_session_lists_the_live_ones_and_the_likely_one() {
     } else {
         (&b, &a)
     };
-    out.assert_stderr_is(&format!(
+    out.assert_stderr_is(format!(
         "error: no live devtools session for project `{}`\n{}{}\
          hint: did you mean `--project {}`?\n\
          hint: these sessions are of other projects: choose one with `--project PATH`\n",
