@@ -146,7 +146,7 @@ pub fn command_listing(plugin_verbs: &[(String, String, &str)]) -> clap::Command
 /// and examples.
 fn devtools_after_help(plugin_verbs: &[(String, String, &str)]) -> String {
     let mut text = if plugin_verbs.is_empty() {
-        String::from("Verbs not listed here come from installed verb plugins.\n")
+        String::from("No verbs are installed (`mur devtools verbs add FILE…` installs some).\n")
     } else {
         let width = plugin_verbs
             .iter()
@@ -159,6 +159,10 @@ fn devtools_after_help(plugin_verbs: &[(String, String, &str)]) -> String {
         }
         list
     };
+    text.push_str(
+        "\nA tool of the session that no installed verb covers is a verb too, under its own name \
+         (`mur devtools catalog` lists every verb).\n",
+    );
     text.push_str(
         "\nHost options (--endpoint, --project, --auto*, --timeout, --max-response, --pretty, -v, -q, \
          --answer, --protocol, --refresh) \
