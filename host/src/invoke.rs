@@ -8,7 +8,8 @@
 use std::time::Instant;
 
 use mur_client::{Client, Reply};
-use mur_core::{Error, Result, Settings};
+use mur_core::{Error, Kind, Result, Settings};
+use mur_lockfile::liveness::Fate;
 use mur_verbs::VerbDirs;
 use mur_verbs::tools::ToolCache;
 use serde_json::{Value, json};
@@ -48,6 +49,10 @@ enum Caller<'a> {
     Relay(&'a dyn mur_client::Events),
 }
 
+/// How many times, 10 ms apart, a session's process that still runs when its call
+/// broke off is looked at again (see [`Session::after_failure`]).
+const EXIT_LOOKS: usize = 20;
+
 /// A session reached: the HTTP client, its endpoint and identity, and when
 /// the `--timeout` that began before discovery runs out.
 pub struct Session {
@@ -55,6 +60,8 @@ pub struct Session {
     pub endpoint: String,
     /// Pid, start time and build tag (see [`mur_discovery::Resolved`]).
     pub identity: Option<String>,
+    /// Its process, to tell what became of it when a call fails midway.
+    process: Option<(u32, Option<i64>)>,
     deadline: Instant,
 }
 
@@ -82,6 +89,7 @@ impl Session {
             http,
             endpoint: resolved.endpoint,
             identity: resolved.identity,
+            process: resolved.process,
             deadline,
         })
     }
@@ -185,7 +193,8 @@ impl Session {
             client = client.with_tool(tool);
         }
         if let Caller::Relay(_) = caller {
-            return Box::pin(client.call(method, params, left)).await;
+            let call = Box::pin(client.call(method, params, left));
+            return call.await.map_err(|e| self.after_failure(e));
         }
         let labelled = usage::with_verb_meta(method, params);
         let params = labelled.as_ref().or(params);
@@ -199,7 +208,38 @@ impl Session {
         // held inline it made every future around it (and each stack frame they
         // pass through) as large (see `block_on`).
         let call = Box::pin(client.call(method, params, left));
-        usage::measure_async(usage::Phase::Call, call).await
+        let reply = usage::measure_async(usage::Phase::Call, call).await;
+        reply.map_err(|e| self.after_failure(e))
+    }
+
+    /// `e`, a call that broke off or went unanswered, with what became of the
+    /// session's process when that is why: it exited (a reload, a crash) or is
+    /// stopped (a debugger, SIGSTOP). Only a failure looks at the process table.
+    fn after_failure(&self, e: Error) -> Error {
+        let Some((pid, started_at)) = self.process.filter(|_| e.kind() == Kind::Transport) else {
+            return e;
+        };
+        // A process killed closes its connections before it is seen to exit: a
+        // running one is looked at again, briefly.
+        let mut fate = mur_lockfile::liveness::fate(pid, started_at);
+        for _ in 0..EXIT_LOOKS {
+            if fate != Fate::Running {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            fate = mur_lockfile::liveness::fate(pid, started_at);
+        }
+        match fate {
+            Fate::Gone => e.with_first_hint(format!(
+                "the session's process (pid {pid}) is gone: it exited or restarted during the \
+                 call (a reload, a crash); `mur devtools session list` shows the sessions now"
+            )),
+            Fate::Stopped => e.with_first_hint(format!(
+                "the session's process (pid {pid}) is stopped (a debugger, SIGSTOP): \
+                 `kill -CONT {pid}` resumes it"
+            )),
+            Fate::Running => e,
+        }
     }
 
     /// Tool `name`'s entry if it runs only as a task: from the cached tool list

@@ -170,12 +170,63 @@ fn process_start(pid: u32) -> ProcessStart {
 /// A lockfile's `startedAt` as seconds since the epoch; `None` when it is not
 /// RFC 3339 (then the process's start time cannot be compared with it).
 pub fn started_at_secs(lock: &Lockfile) -> Option<i64> {
-    time::OffsetDateTime::parse(
-        &lock.started_at,
-        &time::format_description::well_known::Rfc3339,
-    )
-    .ok()
-    .map(time::OffsetDateTime::unix_timestamp)
+    rfc3339_secs(&lock.started_at)
+}
+
+/// An RFC 3339 time (a lockfile's `startedAt`) as seconds since the epoch.
+pub fn rfc3339_secs(text: &str) -> Option<i64> {
+    time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+        .ok()
+        .map(time::OffsetDateTime::unix_timestamp)
+}
+
+/// What became of a session's process, asked when a call to it failed midway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// Exited (or its pid now belongs to a process started since): restarted,
+    /// reloaded, crashed, killed.
+    Gone,
+    /// Stopped (SIGSTOP, a debugger): it answers nothing until resumed.
+    Stopped,
+    /// Running, as far as the process table tells.
+    Running,
+}
+
+/// The fate of the session process `pid` whose lockfile says it started at
+/// `started_at` (seconds since the epoch).
+pub fn fate(pid: u32, started_at: Option<i64>) -> Fate {
+    match process_states(&[(pid, started_at)])[0] {
+        ProcessState::Gone | ProcessState::Reused => Fate::Gone,
+        ProcessState::Session if is_stopped(pid) => Fate::Stopped,
+        ProcessState::Session => Fate::Running,
+    }
+}
+
+/// Whether `pid` is stopped (`T`, or `t` for traced) by `/proc/<pid>/stat`.
+#[cfg(target_os = "linux")]
+fn is_stopped(pid: u32) -> bool {
+    use procfs::FromRead as _;
+    read_proc_stat(pid)
+        .ok()
+        .and_then(|bytes| procfs::process::Stat::from_read(bytes.as_slice()).ok())
+        .is_some_and(|stat| matches!(stat.state, 'T' | 't'))
+}
+
+/// Whether `pid` is stopped, by one `sysinfo` lookup.
+#[cfg(not(target_os = "linux"))]
+fn is_stopped(pid: u32) -> bool {
+    let Ok(mut system) = System::new() else {
+        return false;
+    };
+    let pid = Pid::from_u32(pid);
+    system.refresh_processes_specifics(
+        ProcessesToUpdate::Some(&[pid]),
+        true,
+        ProcessRefreshKind::nothing(),
+    );
+    system
+        .process(pid)
+        .is_some_and(|p| matches!(p.status(), ProcessStatus::Stop | ProcessStatus::Tracing))
 }
 
 /// What a devtools endpoint answers to `GET /mcp`.

@@ -30,6 +30,9 @@ pub struct Resolved {
     pub build_tag: Option<String>,
     /// The lockfile it was found by (its name is the project's hash), if any.
     pub lockfile: Option<std::path::PathBuf>,
+    /// The session's process (pid, and its `startedAt` in seconds since the epoch),
+    /// to tell what became of it when a call fails midway; `None` for `--endpoint`.
+    pub process: Option<(u32, Option<i64>)>,
 }
 
 /// The session for this invocation. Bounded by `--timeout`: a directory full
@@ -47,6 +50,7 @@ pub async fn resolve(
             project: None,
             build_tag: None,
             lockfile: None,
+            process: None,
         });
     }
     let work = resolve_unbounded(settings, http, report);
@@ -153,12 +157,14 @@ async fn resolve_unbounded(
 impl From<Candidate> for Resolved {
     fn from(chosen: Candidate) -> Self {
         let identity = format!("{} {} {}", chosen.pid, chosen.started_at, chosen.build_tag);
+        let started_at = mur_lockfile::liveness::rfc3339_secs(&chosen.started_at);
         Self {
             endpoint: chosen.endpoint,
             identity: Some(identity),
             project: Some(chosen.project),
             build_tag: Some(chosen.build_tag),
             lockfile: chosen.lockfile,
+            process: Some((chosen.pid, started_at)),
         }
     }
 }

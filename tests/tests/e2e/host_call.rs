@@ -980,3 +980,63 @@ fn call_out_writes_a_resources_blob_and_not_into_a_terminal() {
         "{typed}"
     );
 }
+
+/// A call cut off because the session's process stopped (a debugger, SIGSTOP) or exited
+/// (a reload, a crash) says so, naming the pid, beside the transport error (exit 2).
+#[test]
+fn a_call_cut_off_by_the_session_stopping_or_exiting_says_what_became_of_it() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("app"));
+    let pid = sample.pid();
+    // `-v` says when the call is sent: the session is stopped or killed after that.
+    let in_flight = |name: &str, timeout: &str| {
+        let stderr = sb.root().join(format!("{name}.err"));
+        let mut command = sb.mur_command(&[
+            "-v",
+            "devtools",
+            "--timeout",
+            timeout,
+            "call",
+            "waitFor",
+            "--args",
+            r##"{"selector": "#never", "timeoutMs": 8000}"##,
+        ]);
+        command.stderr(std::fs::File::create(&stderr).expect("stderr file"));
+        let mut mur = mur_e2e::Process::spawn(&mut command);
+        let read = || std::fs::read_to_string(&stderr).unwrap_or_default();
+        mur.wait_ready(
+            "mur",
+            "sending its call",
+            Duration::from_secs(30),
+            || read().contains("DEBUG POST").then_some(()),
+            read,
+        );
+        (mur, stderr)
+    };
+    let (mur, stderr) = in_flight("stopped", "3000");
+    sample.signal("STOP");
+    let status = mur.wait_status();
+    sample.signal("CONT");
+    let said = std::fs::read_to_string(&stderr).expect("stderr");
+    assert_eq!(status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(&format!(
+            "\nhint: the session's process (pid {pid}) is stopped (a debugger, SIGSTOP): \
+             `kill -CONT {pid}` resumes it\n"
+        )),
+        "{said}"
+    );
+
+    let (mur, stderr) = in_flight("killed", "20000");
+    sample.kill();
+    let status = mur.wait_status();
+    let said = std::fs::read_to_string(&stderr).expect("stderr");
+    assert_eq!(status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(&format!(
+            "\nhint: the session's process (pid {pid}) is gone: it exited or restarted during \
+             the call (a reload, a crash); `mur devtools session list` shows the sessions now\n"
+        )),
+        "{said}"
+    );
+}
