@@ -193,7 +193,7 @@ fn with_no_session_each_request_gets_an_error_naming_why() {
     let message = error["message"].as_str().unwrap_or_default();
     assert!(
         message.starts_with(
-            "no running devtools session found\nhint: start the app with devtools enabled"
+            "no running devtools session found\nhint: start the app with its devtools session enabled"
         ),
         "{out}"
     );

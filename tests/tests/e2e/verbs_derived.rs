@@ -305,7 +305,7 @@ fn a_name_without_a_session_is_no_session_unless_it_is_a_typo() {
         out.stderr.starts_with(
             "error: no running devtools session found\n\
              hint: `get-sum` is no installed verb: a tool's verb is looked up in the session once one runs\n\
-             hint: start the app with devtools enabled"
+             hint: start the app with its devtools session enabled"
         ),
         "{out}"
     );
