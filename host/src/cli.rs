@@ -416,7 +416,7 @@ fn plain_tool_call(rest: &[std::ffi::OsString]) -> Option<Verb> {
         method: None,
         args: args.map(str::to_owned),
         out: None,
-        stray: None,
+        stray: Vec::new(),
     })))
 }
 
@@ -678,10 +678,16 @@ pub struct CallArgs {
     /// stdout); more than one: PATH, then PATH with `-2`, `-3`… before its extension
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
-    /// A word after NAME, taken only to be refused with the way to pass it
-    /// (`--args`): agents often write `call click '{"selector": "#x"}'`.
-    #[arg(hide = true)]
-    pub stray: Option<String>,
+    /// Words after NAME, taken only to be refused with the way to pass them
+    /// (`--args`): agents often write `call click '{"selector": "#x"}'`, or a verb's
+    /// options, `call state --selector '#count'`.
+    #[arg(
+        hide = true,
+        num_args = 0..,
+        allow_hyphen_values = true,
+        trailing_var_arg = true
+    )]
+    pub stray: Vec<String>,
 }
 
 /// Manage the verb components `mur devtools` dispatches to.

@@ -74,19 +74,28 @@ const DISCOVER: &str = "server/discover";
 /// JSON-RPC "method not found".
 const METHOD_NOT_FOUND: i64 = -32601;
 
-/// A word after the name: `call` takes the arguments (a tool's, a method's params)
-/// only in `--args`. When the word is the JSON object meant, the hint is the command;
+/// Words after the name: `call` takes the arguments (a tool's, a method's params)
+/// only in `--args`. When they are the JSON object meant, or options a verb would
+/// take (`--selector '#count'`), the hint is the command with them as `--args`;
 /// otherwise, for a tool, where its verb's own words are.
-fn stray_word(name: &str, word: &str) -> Error {
+fn stray_words(name: &str, words: &[String]) -> Error {
+    let word = words.first().map_or("", String::as_str);
     let error = Error::usage(format!(
         "unexpected argument `{word}`: `call` takes the arguments in `--args`, as JSON"
     ));
     let is_method = name == PING || name.contains('/');
-    match serde_json::from_str::<Value>(word) {
-        Ok(Value::Object(_)) => error.with_hint(format!(
+    let object = match words {
+        [only] => serde_json::from_str::<Value>(only)
+            .ok()
+            .filter(Value::is_object)
+            .map(|_| only.clone()),
+        _ => None,
+    };
+    match object.or_else(|| as_options(words)) {
+        Some(json) => error.with_hint(format!(
             "mur devtools call {} --args {}",
             mur_core::shell_word(name),
-            mur_core::shell_word(word)
+            mur_core::shell_word(&json)
         )),
         _ if is_method => error,
         _ => error.with_hint(format!(
@@ -94,6 +103,30 @@ fn stray_word(name: &str, word: &str) -> Error {
             mur_core::shell_word(name)
         )),
     }
+}
+
+/// `--selector '#count' --all` as the JSON object `{"selector":"#count","all":true}`:
+/// each `--name value` (or `--name=value`) a field, a value read as JSON when it is a
+/// number, `true`, `false` or `null`, else as a string; a `--name` followed by another
+/// option or nothing, `true`. `None` unless every word is such an option or its value.
+fn as_options(words: &[String]) -> Option<String> {
+    let mut object = serde_json::Map::new();
+    let mut words = words.iter().peekable();
+    while let Some(word) = words.next() {
+        let option = word.strip_prefix("--").filter(|o| !o.is_empty())?;
+        let (name, value) = match option.split_once('=') {
+            Some((name, value)) => (name, Some(value.to_owned())),
+            None => (option, words.next_if(|w| !w.starts_with("--")).cloned()),
+        };
+        let value = value.map_or(Value::Bool(true), |text| {
+            serde_json::from_str::<Value>(&text)
+                .ok()
+                .filter(|v| !v.is_object() && !v.is_array() && !v.is_string())
+                .unwrap_or(Value::String(text))
+        });
+        object.insert(name.to_owned(), value);
+    }
+    Some(Value::Object(object).to_string())
 }
 
 /// What `call` sends.
@@ -116,8 +149,11 @@ enum Request {
 /// `call tools/call --args '{"name":"ping",…}'`. The exception is fixed and
 /// written in `--help`, never guessed from what the server offers.
 fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
-    if let Some(word) = &args.stray {
-        return Err(stray_word(args.name.as_deref().unwrap_or("NAME"), word));
+    if !args.stray.is_empty() {
+        return Err(stray_words(
+            args.name.as_deref().unwrap_or("NAME"),
+            &args.stray,
+        ));
     }
     match (&args.method, &args.name) {
         (Some(method), _) if method.trim().is_empty() => Err(Error::usage(
@@ -231,8 +267,33 @@ mod tests {
             method: method.map(str::to_owned),
             args: None,
             out: None,
-            stray: None,
+            stray: Vec::new(),
         }
+    }
+
+    #[test]
+    fn options_after_the_name_read_as_the_arguments_meant() {
+        let words = |w: &[&str]| w.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            as_options(&words(&[
+                "--selector",
+                "#x",
+                "--n",
+                "3",
+                "--all",
+                "--t=a b",
+                "--z",
+                "null"
+            ])),
+            Some(r##"{"all":true,"n":3,"selector":"#x","t":"a b","z":null}"##.to_owned())
+        );
+        assert_eq!(
+            as_options(&words(&["--deep"])),
+            Some(r#"{"deep":true}"#.to_owned())
+        );
+        assert_eq!(as_options(&words(&["#x"])), None);
+        assert_eq!(as_options(&words(&["--selector", "#x", "stray"])), None);
+        assert_eq!(as_options(&words(&["--", "x"])), None);
     }
 
     #[test]
