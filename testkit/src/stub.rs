@@ -202,6 +202,46 @@ impl Stub {
         })
     }
 
+    /// A server of the 2025-11-25 revision, which has sessions: `initialize` is answered
+    /// with `initialized` (its `result`) and opens session `session`; any other request
+    /// without that session's id is refused (400, as the SDKs' servers do); notifications
+    /// and the client's own responses are accepted (202), `DELETE` ends the session
+    /// (200), and every other request is answered by `on_call`.
+    pub fn legacy(
+        session: &'static str,
+        initialized: Value,
+        on_call: impl Fn(&Request) -> Reply + Send + Sync + 'static,
+    ) -> Self {
+        Self::serve(move |req| {
+            if req.method == "DELETE" {
+                return Reply::empty(200);
+            }
+            let body = req.json();
+            if req.header("mcp-session-id") != Some(session) && body["method"] != "initialize" {
+                return Reply::json(
+                    400,
+                    &serde_json::json!({ "jsonrpc": "2.0", "id": null, "error": {
+                        "code": -32000, "message": "Bad Request: No valid session ID provided" } }),
+                );
+            }
+            match body["method"].as_str() {
+                Some("initialize") => Reply::Respond {
+                    status: 200,
+                    headers: vec![
+                        ("content-type".into(), "application/json".into()),
+                        ("mcp-session-id".into(), session.into()),
+                    ],
+                    body: serde_json::json!({ "jsonrpc": "2.0", "id": body["id"], "result": initialized })
+                        .to_string()
+                        .into_bytes(),
+                },
+                Some(m) if m.starts_with("notifications/") => Reply::empty(202),
+                None => Reply::empty(202),
+                Some(_) => on_call(req),
+            }
+        })
+    }
+
     /// A plain web server: every request gets `200 {"hello":"world"}`.
     pub fn plain_http() -> Self {
         Self::serve(|_| Reply::json(200, &serde_json::json!({ "hello": "world" })))

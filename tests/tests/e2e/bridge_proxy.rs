@@ -21,7 +21,12 @@ use crate::interop_python;
 
 /// Runs `mur devtools proxy` with `lines` on its stdin and returns what it wrote.
 fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
-    proxy_fed(sb, |stdin| {
+    proxy_at(sb, &[], lines)
+}
+
+/// [`proxy`] with host options (`--endpoint URL`) before `proxy`.
+fn proxy_at(sb: &Sandbox, host: &[&str], lines: &[Value]) -> Output {
+    proxy_fed_at(sb, host, |stdin| {
         for line in lines {
             writeln!(stdin, "{line}").expect("write a line");
         }
@@ -30,7 +35,17 @@ fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
 
 /// Runs `mur devtools proxy` with what `feed` writes on its stdin, then its end.
 fn proxy_fed(sb: &Sandbox, feed: impl FnOnce(&mut std::process::ChildStdin)) -> Output {
-    let mut command = sb.mur_command(&["devtools", "proxy"]);
+    proxy_fed_at(sb, &[], feed)
+}
+
+/// [`proxy_fed`] with host options before `proxy`.
+fn proxy_fed_at(
+    sb: &Sandbox,
+    host: &[&str],
+    feed: impl FnOnce(&mut std::process::ChildStdin),
+) -> Output {
+    let argv = [&["devtools"][..], host, &["proxy"]].concat();
+    let mut command = sb.mur_command(&argv);
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -46,12 +61,17 @@ fn proxy_fed(sb: &Sandbox, feed: impl FnOnce(&mut std::process::ChildStdin)) -> 
 /// drives it: `initialize` (id 1) and `notifications/initialized`, then `requests`.
 pub(crate) fn proxy_initialized(sb: &Sandbox, requests: &[Value]) -> Output {
     let opening = [
-        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": { "name": "agent", "version": "1" } } }),
+        initialize(),
         json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
     ];
     proxy(sb, &[&opening[..], requests].concat())
+}
+
+/// `initialize` (id 1) from an agent's client on 2025-06-18 that declares no capability.
+fn initialize() -> Value {
+    json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": { "name": "agent", "version": "1" } } })
 }
 
 /// A JSON-RPC request with `id` calling the tool `name` with `arguments`.
@@ -247,61 +267,21 @@ fn in_front_of_an_older_server_initialize_tells_that_servers_capabilities_name_a
     use mur_e2e::stub::{Reply, Stub};
     let sb = Sandbox::new();
     // A 2025-11-25 server: sessions only, and no `server/discover`.
-    let server = Stub::serve(|req| {
-        if req.method == "DELETE" {
-            return Reply::empty(200);
-        }
-        let body = req.json();
-        if req.header("mcp-session-id").is_none() && body["method"] != "initialize" {
-            return Reply::json(
-                400,
-                &json!({ "jsonrpc": "2.0", "id": null,
-                         "error": { "code": -32000, "message": "Bad Request: No valid session ID provided" } }),
-            );
-        }
-        match body["method"].as_str() {
-            Some("initialize") => Reply::Respond {
-                status: 200,
-                headers: vec![
-                    ("content-type".into(), "application/json".into()),
-                    ("mcp-session-id".into(), "s-1".into()),
-                ],
-                body: json!({ "jsonrpc": "2.0", "id": body["id"], "result": {
-                    "protocolVersion": "2025-11-25",
-                    "capabilities": { "tools": {}, "resources": { "subscribe": true },
-                                      "prompts": {}, "completions": {}, "logging": {} },
-                    "serverInfo": { "name": "older-server", "version": "3.1" },
-                    "instructions": "Use the older server's tools." } })
-                .to_string()
-                .into_bytes(),
-            },
-            Some(m) if m.starts_with("notifications/") => Reply::empty(202),
-            None => Reply::empty(202),
-            Some(_) => Reply::json(
-                200,
-                &json!({ "jsonrpc": "2.0", "id": body["id"],
-                         "error": { "code": -32601, "message": "Method not found" } }),
-            ),
-        }
+    let initialized = json!({
+        "protocolVersion": "2025-11-25",
+        "capabilities": { "tools": {}, "resources": { "subscribe": true },
+                          "prompts": {}, "completions": {}, "logging": {} },
+        "serverInfo": { "name": "older-server", "version": "3.1" },
+        "instructions": "Use the older server's tools." });
+    let server = Stub::legacy("s-1", initialized, |req| {
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": req.json()["id"],
+                     "error": { "code": -32601, "message": "Method not found" } }),
+        )
     });
     let endpoint = server.endpoint();
-    let mut command = sb.mur_command(&["devtools", "--endpoint", &endpoint, "proxy"]);
-    command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut process = Process::spawn(&mut command);
-    let mut stdin = process.child_mut().stdin.take().expect("stdin");
-    writeln!(
-        stdin,
-        "{}",
-        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": { "name": "agent", "version": "1" } } })
-    )
-    .expect("write");
-    drop(stdin);
-    let out = process.wait_output();
+    let out = proxy_at(&sb, &["--endpoint", &endpoint], &[initialize()]);
     let result = answer(&out, 1)["result"].clone();
     assert_eq!(
         result["capabilities"],

@@ -135,6 +135,12 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
         "error: unexpected argument `#btn-inc`: `call` takes the arguments in `--args`, as JSON\n",
         "hint: `mur devtools click --help` shows the verb's own words\n",
     ));
+    // A verb's options after the tool's name: the same arguments as `--args`.
+    let options = sb.mur(&["devtools", "call", "click", "--selector", "#btn-inc"]);
+    options.assert_code(1).assert_stderr_is(concat!(
+        "error: unexpected argument `--selector`: `call` takes the arguments in `--args`, as JSON\n",
+        "hint: mur devtools call click --args '{\"selector\":\"#btn-inc\"}'\n",
+    ));
     // A method's params the same way; no verb to point at.
     let method = sb.mur(&["devtools", "call", "tools/list", "all"]);
     method.assert_code(1).assert_stderr_is(
@@ -162,18 +168,7 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
         "error: `--args` must be a JSON object of the method's params by name, not a string\n",
         "hint: e.g. `--args '{\"uri\":\"app://log\"}'`\n",
     ));
-    let count = sb.mur(&[
-        "devtools",
-        "call",
-        "state",
-        "--args",
-        r##"{"selector": "#count"}"##,
-    ]);
-    assert_eq!(
-        count.json()["structuredContent"]["text"],
-        "0",
-        "no click was sent"
-    );
+    assert_eq!(counter(&sb), "0", "no click was sent");
 }
 
 #[test]
@@ -393,36 +388,9 @@ const SESSION: &str = "stub-session-1";
 /// own responses are accepted (202), `DELETE` ends the session (200), and
 /// the call itself is answered by `on_call`.
 fn legacy_server(on_call: impl Fn(&stub::Request) -> Reply + Send + Sync + 'static) -> Stub {
-    Stub::serve(move |req| {
-        if req.method == "DELETE" {
-            return Reply::empty(200);
-        }
-        let body = req.json();
-        if req.header("mcp-protocol-version") == Some("2026-07-28") {
-            return Reply::json(
-                400,
-                &json!({ "jsonrpc": "2.0", "id": null,
-                         "error": { "code": -32000, "message": "Bad Request: No valid session ID provided" } }),
-            );
-        }
-        match body["method"].as_str() {
-            Some("initialize") => Reply::Respond {
-                status: 200,
-                headers: vec![
-                    ("content-type".into(), "application/json".into()),
-                    ("mcp-session-id".into(), SESSION.into()),
-                ],
-                body: json!({ "jsonrpc": "2.0", "id": body["id"], "result": {
-                    "protocolVersion": "2025-11-25", "capabilities": { "tools": {} },
-                    "serverInfo": { "name": "stub", "version": "0" } } })
-                .to_string()
-                .into_bytes(),
-            },
-            Some(m) if m.starts_with("notifications/") => Reply::empty(202),
-            None => Reply::empty(202),
-            Some(_) => on_call(req),
-        }
-    })
+    let initialized = json!({ "protocolVersion": "2025-11-25", "capabilities": { "tools": {} },
+                              "serverInfo": { "name": "stub", "version": "0" } });
+    Stub::legacy(SESSION, initialized, on_call)
 }
 
 /// `(method, JSON-RPC method)` of each request a stub saw, e.g. `POST initialize`.
@@ -927,18 +895,7 @@ fn call_out_without_media_is_exit_5_and_with_a_method_exit_1() {
         "error: `--out`: the directory `{}` does not exist (nothing was sent)\n",
         sb.root().join("no-such-dir").display()
     ));
-    let count = sb.mur(&[
-        "devtools",
-        "call",
-        "state",
-        "--args",
-        r##"{"selector": "#count"}"##,
-    ]);
-    assert_eq!(
-        count.json()["structuredContent"]["text"],
-        "0",
-        "no click was made: {count}"
-    );
+    assert_eq!(counter(&sb), "0", "no click was sent");
 }
 
 #[test]
@@ -1039,4 +996,17 @@ fn a_call_cut_off_by_the_session_stopping_or_exiting_says_what_became_of_it() {
         )),
         "{said}"
     );
+}
+
+/// What the sample's counter shows (`#count`'s text), read with `call state`.
+fn counter(sb: &Sandbox) -> serde_json::Value {
+    let out = sb.mur(&[
+        "devtools",
+        "call",
+        "state",
+        "--args",
+        r##"{"selector": "#count"}"##,
+    ]);
+    out.assert_code(0);
+    out.json()["structuredContent"]["text"].clone()
 }
