@@ -6,6 +6,7 @@
 //!
 //! The catalog's JSON schema (`mur-catalog/1`) is documented in docs/agents.md.
 
+use mur_core::settings::Source;
 use mur_core::{EXIT_CODES, Error, Kind, Result, Settings};
 use mur_verbs::derived::{self, Derived};
 use mur_verbs::{Entry, VerbHost, VerbSpec};
@@ -40,7 +41,7 @@ struct Offered {
 pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
     // A verb index mur cannot read is its own failure (exit 7), not an empty list.
     let installed = VerbHost::open()?.entries().to_vec();
-    let offered = offered(settings).await;
+    let offered = offered(settings).await?;
     let items = items(&installed, offered.as_ref());
     let call_only = call_only(&installed, offered.as_ref());
     if !call_only.is_empty() {
@@ -91,7 +92,7 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
 /// ones (when a session answers), with their kinds.
 pub async fn installed_and_derived(settings: &Settings) -> Result<()> {
     let installed = VerbHost::open()?.entries().to_vec();
-    let offered = offered(settings).await;
+    let offered = offered(settings).await?;
     let rows: Vec<Vec<String>> = items(&installed, offered.as_ref())
         .into_iter()
         .filter(|i| i.kind != "host")
@@ -223,8 +224,10 @@ fn call_only(installed: &[Entry], offered: Option<&Offered>) -> Vec<String> {
 
 /// The session's tools, or `None` when no session answers (the catalog then
 /// lists what is installed, and says so with `"session": null`); stderr says why,
-/// so that a list without derived verbs is never taken for all there is.
-async fn offered(settings: &Settings) -> Option<Offered> {
+/// so that a list without derived verbs is never taken for all there is. A session
+/// named (`--endpoint`, `--project`) that cannot be read is an error: its verbs were
+/// what was asked for.
+async fn offered(settings: &Settings) -> Result<Option<Offered>> {
     let found = async {
         let session = Session::resolve(settings).await?;
         let tools = ToolList::open(&session).all(&session, settings).await?;
@@ -233,8 +236,10 @@ async fn offered(settings: &Settings) -> Option<Offered> {
             tools,
         })
     };
+    let named = matches!(settings.source, Source::Endpoint(_)) || settings.project.is_some();
     match found.await {
-        Ok(offered) => Some(offered),
+        Ok(offered) => Ok(Some(offered)),
+        Err(e) if named => Err(e),
         Err(e) => {
             let why = e.message().lines().next().unwrap_or_default();
             let fix = match e.kind() {
@@ -242,7 +247,7 @@ async fn offered(settings: &Settings) -> Option<Offered> {
                 _ => "",
             };
             output::notice(&format!("derived verbs are not listed: {why}{fix}"));
-            None
+            Ok(None)
         }
     }
 }

@@ -615,6 +615,27 @@ fn derived_verbs_and_their_options_complete_while_a_session_runs() {
     assert_eq!(options.stdout, "counter\ntodo\nsettings\n", "{options}");
 }
 
+/// Without a session the catalog is what is installed (exit 0, said on stderr); a
+/// session named that cannot be reached is an error, as for any command.
+#[test]
+fn a_catalog_of_a_named_session_that_cannot_be_reached_is_an_error() {
+    let sandbox = Sandbox::new();
+    let none = sandbox.devtools(&["catalog", "--json"]);
+    none.assert_code(0);
+    assert_eq!(none.json()["session"], serde_json::Value::Null);
+    none.assert_stderr_starts_with(
+        "warning: derived verbs are not listed: no running devtools session found",
+    );
+    let dead = mur_e2e::Stub::hang_up();
+    let endpoint = dead.endpoint();
+    let named = sandbox.devtools(&["--endpoint", &endpoint, "catalog", "--json"]);
+    named.assert_code(2).assert_stdout_is("");
+    let project = sandbox.project("gone");
+    let project = project.to_str().expect("utf-8");
+    let absent = sandbox.devtools(&["--project", project, "catalog"]);
+    absent.assert_code(4).assert_stdout_is("");
+}
+
 #[test]
 fn a_catalog_over_a_broken_verb_index_is_mur_failing_not_an_empty_list() {
     let sandbox = Sandbox::new();
