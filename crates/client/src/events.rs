@@ -225,6 +225,28 @@ impl Question {
         Ok(Some(Response::Accept(content)))
     }
 
+    /// What to say of each `--answer` key given that is no field of this question (a
+    /// typo, most likely, when it went unanswered): `--answer confrim=…` names no
+    /// field; did you mean `confirm`?
+    pub fn unknown_keys(&self, answers: &[(String, String)]) -> Vec<String> {
+        let mut keys: Vec<&str> = Vec::new();
+        for (key, _) in answers {
+            if !self.fields.iter().any(|f| f.name == *key) && !keys.contains(&key.as_str()) {
+                keys.push(key);
+            }
+        }
+        keys.into_iter()
+            .map(|key| {
+                let told = format!("`--answer {key}=…` names no field of this question");
+                let names = self.fields.iter().map(|f| f.name.as_str());
+                match mur_core::nearest(key, names) {
+                    Some(near) => format!("{told}; did you mean `{near}`?"),
+                    None => told,
+                }
+            })
+            .collect()
+    }
+
     /// The `--answer` options that would answer this question, e.g.
     /// `--answer confirm=true|false`.
     pub fn answer_options(&self) -> String {
@@ -348,6 +370,23 @@ mod tests {
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect()
+    }
+
+    #[test]
+    fn keys_that_name_no_field_are_told_with_the_field_likely_meant() {
+        let given = answers(&[
+            ("confrim", "true"),
+            ("age", "3"),
+            ("zzz", "1"),
+            ("confrim", "no"),
+        ]);
+        assert_eq!(
+            question().unknown_keys(&given),
+            [
+                "`--answer confrim=…` names no field of this question; did you mean `confirm`?",
+                "`--answer zzz=…` names no field of this question",
+            ]
+        );
     }
 
     #[test]

@@ -481,12 +481,18 @@ impl<'a> Client<'a> {
             *asking += started.elapsed();
         }
         asked.ok_or_else(|| {
-            Error::tool_failed(format!(
+            let error = Error::tool_failed(format!(
                 "`{}` asks \"{}\" and mur has no answer: no `--answer` answers it, and stdin \
                  and stderr are not both a terminal to ask on",
                 self.endpoint, question.message
             ))
-            .with_hint(format!("answer it with {}", question.answer_options()))
+            .with_hint(format!("answer it with {}", question.answer_options()));
+            // First, in the order given: the likely cause.
+            question
+                .unknown_keys(self.answers)
+                .into_iter()
+                .rev()
+                .fold(error, Error::with_first_hint)
         })
     }
 

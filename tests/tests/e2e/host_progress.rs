@@ -97,8 +97,15 @@ fn a_question_is_answered_with_answer_options() {
 fn a_question_nobody_can_answer_fails_at_once_naming_it_and_its_answer_options() {
     let (sb, app) = with_todos(&["milk", "eggs"]);
     // Neither no answer nor one to a key the question does not have (not answered
-    // with the field's default).
-    for extra in [&[][..], &["--answer", "confirmed=true"]] {
+    // with the field's default, and said to be the likely typo).
+    for (extra, typo) in [
+        (&[][..], ""),
+        (
+            &["--answer", "confirmed=true"],
+            "hint: `--answer confirmed=…` names no field of this question; did you mean \
+             `confirm`?\n",
+        ),
+    ] {
         let out = clear(&sb, extra);
         out.assert_code(5).assert_stdout_is("");
         assert_eq!(
@@ -106,7 +113,7 @@ fn a_question_nobody_can_answer_fails_at_once_naming_it_and_its_answer_options()
             format!(
                 "error: `{}` asks \"Clear all 2 todo(s)? This cannot be undone.\" and mur has no \
                  answer: no `--answer` answers it, and stdin and stderr are not both a terminal to \
-                 ask on\nhint: answer it with `--answer confirm=true|false`\n",
+                 ask on\n{typo}hint: answer it with `--answer confirm=true|false`\n",
                 app.endpoint()
             )
         );
