@@ -646,7 +646,14 @@ fn param(field: &Field, schema: &Value) -> Param {
         .join(" ");
     // A `null` default (`Optional[T] = None`) says only that the option may be left out.
     if let Some(default) = schema.get("default").filter(|d| !d.is_null()) {
-        help = format!("{help} (default: {default})")
+        // A flag on by default is turned off only by `--NAME=false`: said where it shows.
+        let off = match (&field.ty, default) {
+            (Type::Boolean, Value::Bool(true)) => {
+                format!("; `--{}=false` turns it off", field.option)
+            }
+            _ => String::new(),
+        };
+        help = format!("{help} (default: {default}{off})")
             .trim_start()
             .to_owned();
     }
@@ -1165,5 +1172,32 @@ mod tests {
             "{help}"
         );
         assert!(help.contains("--tags TEXT"), "{help}");
+    }
+
+    #[test]
+    fn a_flag_on_by_default_says_how_to_turn_it_off() {
+        let list = Derived::from_tool(&json!({
+            "name": "list",
+            "inputSchema": {"type": "object", "properties": {
+                "closed": {"type": "boolean", "description": "include closed ones", "default": true},
+                "deep": {"type": "boolean", "default": false}
+            }}
+        }))
+        .expect("a tool");
+        let help = list.spec.render(&list.name, &list.summary);
+        assert!(
+            help.contains("include closed ones (default: true; `--closed=false` turns it off)"),
+            "{help}"
+        );
+        assert!(help.contains("(default: false)\n"), "{help}");
+        assert_eq!(
+            list.parse(&argv(&["--closed=false"])),
+            Ok(Request::Call(
+                json!({"closed": false})
+                    .as_object()
+                    .cloned()
+                    .expect("object")
+            ))
+        );
     }
 }
