@@ -354,25 +354,44 @@ mod tests {
         assert!(lib.contains("path: \"../../wit/verb.wit\""));
     }
 
-    /// The Rust kit names a misspelt host option after the verb (`--projct`), from a
-    /// list of its own: a guest cannot ask the host. It must be the host's.
+    /// The kits name a misspelt host option after the verb (`--projct`), from a list
+    /// of their own: a guest cannot ask the host. Each must be the host's.
     #[test]
     fn the_kits_host_options_are_the_hosts() {
-        let argv = rust::KIT_SOURCES[0].1;
-        let list = argv
-            .split_once("pub const HOST_OPTIONS: &[&str] = &[")
-            .and_then(|(_, rest)| rest.split_once("];"))
-            .expect("plugins/kit/src/argv.rs declares HOST_OPTIONS")
-            .0;
-        let mut kits: Vec<&str> = list
-            .split(',')
-            .map(|name| name.trim().trim_matches('"'))
-            .filter(|name| !name.is_empty())
-            .collect();
+        let kit = |files: &[(&str, &'static str)], file: &str| {
+            files.iter().find(|(name, _)| *name == file).expect(file).1
+        };
+        let kits = [
+            (
+                "plugins/kit/src/argv.rs",
+                rust::KIT_SOURCES[0].1,
+                "pub const HOST_OPTIONS: &[&str] = &[",
+                "];",
+            ),
+            ("kit.py", kit(&PYTHON, "kit.py"), "\nHOST_OPTIONS = (", ")"),
+            (
+                "kit.js",
+                kit(&JS, "kit.js"),
+                "\nexport const HOST_OPTIONS = [",
+                "];",
+            ),
+        ];
         let mut hosts = crate::derived::HOST_OPTIONS.to_vec();
-        kits.sort_unstable();
         hosts.sort_unstable();
-        assert_eq!(kits, hosts);
+        for (file, source, start, end) in kits {
+            let list = source
+                .split_once(start)
+                .and_then(|(_, rest)| rest.split_once(end))
+                .unwrap_or_else(|| panic!("{file} declares HOST_OPTIONS as `{start}…{end}`"))
+                .0;
+            let mut listed: Vec<&str> = list
+                .split(',')
+                .map(|name| name.trim().trim_matches('"'))
+                .filter(|name| !name.is_empty())
+                .collect();
+            listed.sort_unstable();
+            assert_eq!(listed, hosts, "{file}");
+        }
     }
 
     #[test]

@@ -158,40 +158,121 @@ function sent(param, value) {
   return value;
 }
 
-// `unknown option`, with what was likely meant: the positional of that name
-// (`--selector S` for `<selector>`), else the nearest option.
-function unknownOption(name, positionals, optionNames) {
-  const told = `unknown option \`--${name}\``;
-  if (positionals.some((p) => p.name === name)) return `${told}; write \`<${name}>\` without \`--${name}\``;
-  let [likeness, nearest] = [0, ""];
-  for (const option of optionNames) {
-    const l = jaro(name, option);
-    if (l > likeness) [likeness, nearest] = [l, option];
-  }
-  return likeness > 0.7 ? `${told}; did you mean \`--${nearest}\`?` : told;
+// What an unknown `--name` was likely meant as: the positional of that name
+// (`--selector S` for `<selector>`), else the nearest of the verb's options, else the
+// nearest host option (`--projct`; by the host's stricter rule, `typoOf`), which the
+// host takes after the verb's name too; undefined if nothing.
+function optionMeant(name, positionals, optionNames) {
+  if (positionals.some((p) => p.name === name)) return `write \`<${name}>\` without \`--${name}\``;
+  const own = nearest(name, optionNames);
+  const host = nearest(name, HOST_OPTIONS.filter((o) => !optionNames.includes(o) && typoOf(name, o)));
+  // The verb's own option where a host option is no nearer.
+  const meant = host !== undefined && (own === undefined || host[0] > own[0]) ? host : own;
+  return meant === undefined ? undefined : `did you mean \`--${meant[1]}\`?`;
 }
+
+// `[likeness, option]` of the option nearest to `name`, if near enough: the host's
+// measure and bound for "did you mean" (clap's); the last of equals.
+function nearest(name, options) {
+  let best;
+  for (const option of options) {
+    const likeness = jaro(name, option);
+    if (likeness > 0.7 && (best === undefined || likeness >= best[0])) best = [likeness, option];
+  }
+  return best;
+}
+
+// Whether `typed` is near enough to `option` to be a typo of it, by the host's rule
+// beside Jaro: at most a third of its letters' edits away (at least one), or, three
+// letters or more, the start or end of it. Jaro alone finds short words alike that
+// share a few letters (`--to`, `--auto-full`).
+function typoOf(typed, option) {
+  const letters = [...typed].length;
+  const edits = Math.max(Math.ceil(letters / 3), 1);
+  const affix = letters >= 3 && (option.startsWith(typed) || option.endsWith(typed));
+  return affix || osaDistance(typed, option) <= edits;
+}
+
+/**
+ * The host's long options (`mur devtools --help`), which the host takes after a
+ * verb's name where the verb declares no option of that name; a test of `mur`'s
+ * (crates/verbs, `derived::HOST_OPTIONS`) holds this list to the host's.
+ */
+export const HOST_OPTIONS = [
+  "endpoint",
+  "project",
+  "auto",
+  "auto-full",
+  "auto-range",
+  "timeout",
+  "max-response",
+  "pretty",
+  "verbose",
+  "quiet",
+  "answer",
+  "protocol",
+  "refresh",
+];
 
 // The kinds whose value is a word of the app's: what a stray word may have been meant as.
 const THINGS = ["text", "selector", "name", "choice", "integer", "number"];
 
-// `unexpected argument`, with the option the word was likely meant for when the verb
-// takes no positionals: one whose choices hold it, else its selector option for a word
-// that starts like one, else its one option (not a choice) naming a thing of the app —
-// unless that option is given already or would refuse the word.
-function unexpected(word, positionals, options, given) {
+// `unexpected argument` (the first of `extra`, the words past the positionals), with
+// what was likely meant: the words quoted as one where the last positional is text
+// (`type '#x' 'buy milk'`); for a JSON object, the verb's JSON option (`--args`); and
+// when the verb takes no positionals, the option the word was likely meant for — one
+// whose choices hold it, else its selector option for a word that starts like one,
+// else its one option (not a choice) naming a thing of the app. Never an option given
+// already or one that would refuse the word. `read`: what `#read` made of argv so far.
+function unexpected(verb, extra, read) {
+  const word = extra[0];
   const told = `unexpected argument \`${word}\``;
-  const things = options.filter((p) => p.send && THINGS.includes(p.kind));
+  const last = read.positionals.at(-1);
+  if (last !== undefined && last[0].kind === "text") {
+    const quote = `${told}; quote the words of \`<${last[0].name}>\` as one`;
+    const quoted = [...read.positionals.slice(0, -1), [last[0], [last[1], ...extra].join(" ")]];
+    return verb.name ? `${quote}: \`${command(verb.name, quoted, read.given)}\`` : quote;
+  }
+  const fits = (p) => !read.given.some(([name]) => name === p.name) && takes(p, word);
+  let object = false;
+  try {
+    const value = JSON.parse(word);
+    object = value !== null && typeof value === "object" && !Array.isArray(value);
+  } catch {
+    // Not JSON: no object.
+  }
+  const jsons = verb.options.filter((p) => p.kind === "json");
+  const json = jsons.find((p) => p.name === "args") ?? (jsons.length === 1 ? jsons[0] : undefined);
+  if (object && json !== undefined && fits(json)) return `${told}; did you mean \`--${json.name} ${shellWord(word)}\`?`;
+  const things = verb.options.filter((p) => p.send && THINGS.includes(p.kind));
   const unlisted = things.filter((p) => p.kind !== "choice");
   const meant =
     things.find((p) => p.choices.includes(word)) ??
     things.find((p) => p.kind === "selector" && (word.startsWith("#") || word.startsWith("["))) ??
     (unlisted.length === 1 ? unlisted[0] : undefined);
-  if (positionals.length > 0 || meant === undefined || meant.name in given || !fits(meant, word)) return told;
+  if (verb.positionals.length > 0 || meant === undefined || !fits(meant)) return told;
   return `${told}; did you mean \`--${meant.name} ${shellWord(word)}\`?`;
 }
 
+// A command line for verb `verb`, each word as a shell reads it back: the positionals
+// (`[param, word]`), then the options given (`[name, value or undefined]`); from the
+// first positional that starts with `-`, after the options and `--` (`mur devtools
+// type '#x' --clear -- -5`).
+function command(verb, positionals, given) {
+  let split = positionals.findIndex(([, word]) => word.startsWith("-") && word !== "-");
+  if (split < 0) split = positionals.length;
+  const words = ["mur", "devtools", shellWord(verb)];
+  words.push(...positionals.slice(0, split).map(([, word]) => shellWord(word)));
+  for (const [name, value] of given) {
+    words.push(`--${name}`);
+    if (value !== undefined) words.push(shellWord(value));
+  }
+  if (split < positionals.length) words.push("--", ...positionals.slice(split).map(([, word]) => shellWord(word)));
+  return words.join(" ");
+}
+
 // Whether `param` would take `word` as its value.
-function fits(param, word) {
+function takes(param, word) {
   try {
     check(param, "", word);
     return true;
@@ -204,6 +285,7 @@ function fits(param, word) {
 // out: the kit is one file a verb vendors, with no package to install.
 function jaro(a, b) {
   if (a === b) return 1;
+  [a, b] = [[...a], [...b]];
   const window = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
   const taken = new Array(b.length).fill(false);
   const aMatched = [];
@@ -218,9 +300,28 @@ function jaro(a, b) {
   }
   const m = aMatched.length;
   if (m === 0) return 0;
-  const bMatched = [...b].filter((_, j) => taken[j]);
+  const bMatched = b.filter((_, j) => taken[j]);
   const halfTranspositions = aMatched.filter((c, k) => c !== bMatched[k]).length / 2;
   return (m / a.length + m / b.length + (m - halfTranspositions) / m) / 3;
+}
+
+// The optimal string alignment distance (edits, a swap of neighbours being one), the
+// host's measure beside Jaro, written out as `jaro` is.
+function osaDistance(a, b) {
+  [a, b] = [[...a], [...b]];
+  const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const above = rows[i - 1];
+      row[j] = Math.min(above[j] + 1, row[j - 1] + 1, above[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j], rows[i - 2][j - 2] + 1);
+      }
+    }
+    rows.push(row);
+  }
+  return rows[a.length][b.length];
 }
 
 // `word` as a shell reads it back: bare when plain, else in single quotes.
@@ -366,8 +467,16 @@ export class Verb {
   }
 
   #check(argv) {
+    const read = this.#read(argv);
+    return read === null ? null : new Args(read.values, read.timeoutMs);
+  }
+
+  // `{ values, timeoutMs, positionals, given }` (positionals as `[param, word]`, the
+  // options given as `[name, value or undefined]`, in order), or null for help.
+  #read(argv) {
     const options = new Map([...this.options, TIMEOUT].map((p) => [p.name, p]));
     const values = {};
+    const given = [];
     const words = [];
     let timeoutMs;
     for (let i = 0; i < argv.length; i++) {
@@ -381,29 +490,63 @@ export class Verb {
         words.push(word);
         continue;
       }
-      // Only `-h` alone is help: `-hello` is an unknown option, named whole.
-      if (!word.startsWith("--")) throw new VerbError(`unknown option \`${word.startsWith("-h") ? word : word.slice(0, 2)}\``);
+      if (!word.startsWith("--")) {
+        // Only `-h` alone is help: `-hello` is an unknown option, named whole.
+        const unknown = `unknown option \`${word.startsWith("-h") ? word : word.slice(0, 2)}\``;
+        throw new VerbError(this.#afterDashes(argv, i, words.length, unknown));
+      }
       const eq = word.indexOf("=");
       const name = eq < 0 ? word.slice(2) : word.slice(2, eq);
       const p = options.get(name);
-      if (p === undefined) throw new VerbError(unknownOption(name, this.positionals, [...options.keys()]));
+      if (p === undefined) {
+        const meant = optionMeant(name, this.positionals, [...options.keys()]);
+        if (meant !== undefined) throw new VerbError(`unknown option \`--${name}\`; ${meant}`);
+        throw new VerbError(this.#afterDashes(argv, i, words.length, `unknown option \`--${name}\``));
+      }
       if (name in values) throw new VerbError(`\`--${name}\` given more than once`);
       if (p.kind === "flag") {
         if (eq >= 0) throw new VerbError(`\`--${name}\` takes no value, got \`${word.slice(eq + 1)}\``);
         values[name] = true;
+        given.push([name, undefined]);
         continue;
       }
       let value = eq < 0 ? argv[++i] : word.slice(eq + 1);
       if (value === undefined) throw new VerbError(`\`--${name}\` needs a value (${p.valueName || "VALUE"})`);
       values[name] = check(p, `\`--${name}\``, value);
+      given.push([name, value]);
       if (name === TIMEOUT.name) timeoutMs = Number(value);
     }
+    const positionals = [];
     for (const p of this.positionals) {
       if (words.length === 0) throw new VerbError(`missing argument \`<${p.name}>\``);
-      values[p.name] = check(p, `\`<${p.name}>\``, words.shift());
+      const word = words.shift();
+      values[p.name] = check(p, `\`<${p.name}>\``, word);
+      positionals.push([p, word]);
     }
-    if (words.length > 0) throw new VerbError(unexpected(words[0], this.positionals, this.options, values));
-    return new Args(values, timeoutMs);
+    const read = { values, timeoutMs, positionals, given };
+    if (words.length > 0) throw new VerbError(unexpected(this, words, read));
+    return read;
+  }
+
+  // `unknown` (an unknown option's message) with, where the positional still to fill
+  // is text, a hint to give the word after `--`, as the command it would make when the
+  // rest of argv is right: `mur devtools type '#x' -- -5`. `at` is the word's place in
+  // `argv`; `filled`, how many positionals the words before it gave.
+  #afterDashes(argv, at, filled, unknown) {
+    const pos = this.positionals[filled];
+    if (pos === undefined || pos.kind !== "text") return unknown;
+    const told = `${unknown}; to give it as \`<${pos.name}>\`, put it after \`--\``;
+    const [word, rest] = [argv[at], argv.slice(at + 1)];
+    if (rest.includes("--") || !this.name) return told;
+    let read;
+    try {
+      read = this.#read([...argv.slice(0, at), ...rest, "--", word]);
+    } catch (error) {
+      if (error instanceof VerbError) return told;
+      throw error;
+    }
+    const filledIt = read?.positionals.find(([p]) => p.name === pos.name)?.[1] === word;
+    return filledIt ? `${told}: \`${command(this.name, read.positionals, read.given)}\`` : told;
   }
 }
 

@@ -258,12 +258,19 @@ class Verb:
 
     def _check(self, argv):
         """Args, or None for `--help`; raises `Error` for anything wrong."""
+        read = self._read(argv)
+        return None if read is None else Args(read.values, read.timeout_ms)
+
+    def _read(self, argv):
+        """`_Read`, or None for `--help`; raises `Error` for anything wrong."""
         options = {p.name: p for p in [*self.options, TIMEOUT]}
-        values, words, timeout_ms = {}, [], None
-        rest = iter(argv)
-        for word in rest:
+        values, given, words, timeout_ms = {}, [], [], None
+        at = 0
+        while at < len(argv):
+            word = argv[at]
+            at += 1
             if word == "--":
-                words.extend(rest)
+                words.extend(argv[at:])
                 break
             if word in ("--help", "-h"):
                 return None
@@ -272,64 +279,194 @@ class Verb:
                 continue
             if not word.startswith("--"):
                 # Only `-h` alone is help: `-hello` is an unknown option, named whole.
-                raise Error(f"unknown option `{word if word.startswith('-h') else word[:2]}`")
+                unknown = f"unknown option `{word if word.startswith('-h') else word[:2]}`"
+                raise Error(self._after_dashes(argv, at - 1, len(words), unknown))
             name, has_value, value = word[2:].partition("=")
             param = options.get(name)
             if param is None:
-                raise Error(_unknown_option(name, self.positionals, options))
+                meant = _option_meant(name, self.positionals, options)
+                if meant is not None:
+                    raise Error(f"unknown option `--{name}`; {meant}")
+                unknown = f"unknown option `--{name}`"
+                raise Error(self._after_dashes(argv, at - 1, len(words), unknown))
             if name in values:
                 raise Error(f"`--{name}` given more than once")
             if param.kind == "flag":
                 if has_value:
                     raise Error(f"`--{name}` takes no value, got `{value}`")
                 values[name] = True
+                given.append((name, None))
                 continue
             if not has_value:
-                value = next(rest, None)
-                if value is None:
+                if at == len(argv):
                     raise Error(f"`--{name}` needs a value ({param.value_name or 'VALUE'})")
+                value = argv[at]
+                at += 1
             values[name] = _checked(param, f"`--{name}`", value)
+            given.append((name, value))
             if name == TIMEOUT.name:
                 timeout_ms = int(value)
+        positionals = []
         for param in self.positionals:
             if not words:
                 raise Error(f"missing argument `<{param.name}>`")
-            values[param.name] = _checked(param, f"`<{param.name}>`", words.pop(0))
+            word = words.pop(0)
+            values[param.name] = _checked(param, f"`<{param.name}>`", word)
+            positionals.append((param, word))
         if words:
-            raise Error(_unexpected(words[0], self.positionals, self.options, values))
-        return Args(values, timeout_ms)
+            raise Error(self._unexpected(words, positionals, given))
+        return _Read(values, timeout_ms, positionals, given)
+
+    def _after_dashes(self, argv, at, filled, unknown):
+        """`unknown` (an unknown option's message) with, where the positional still to
+        fill is text, a hint to give the word after `--`, as the command it would make
+        when the rest of argv is right: `mur devtools type '#x' -- -5`. `at` is the
+        word's place in `argv`; `filled`, how many positionals the words before it gave."""
+        if filled >= len(self.positionals) or self.positionals[filled].kind != "text":
+            return unknown
+        pos = self.positionals[filled]
+        told = f"{unknown}; to give it as `<{pos.name}>`, put it after `--`"
+        word, rest = argv[at], argv[at + 1:]
+        if "--" in rest or not self.name:
+            return told
+        try:
+            read = self._read([*argv[:at], *rest, "--", word])
+        except Error:
+            return told
+        if read is None or dict((p.name, w) for p, w in read.positionals).get(pos.name) != word:
+            return told
+        return f"{told}: `{_command(self.name, read.positionals, read.given)}`"
+
+    def _unexpected(self, extra, positionals, given):
+        """`unexpected argument` (the first of `extra`, the words past the positionals),
+        with what was likely meant: the words quoted as one where the last positional
+        is text (`type '#x' 'buy milk'`); for a JSON object, the verb's JSON option
+        (`--args`); and when the verb takes no positionals, the option the word was
+        likely meant for — one whose choices hold it, else its selector option for a
+        word that starts like one, else its one option (not a choice) naming a thing of
+        the app. Never an option given already or one that would refuse the word."""
+        word = extra[0]
+        told = f"unexpected argument `{word}`"
+        if positionals and positionals[-1][0].kind == "text":
+            last, text = positionals[-1]
+            told = f"{told}; quote the words of `<{last.name}>` as one"
+            if not self.name:
+                return told
+            quoted = [*positionals[:-1], (last, " ".join([text, *extra]))]
+            return f"{told}: `{_command(self.name, quoted, given)}`"
+        taken = {name for name, _ in given}
+
+        def fits(param):
+            return param.name not in taken and _fits(param, word)
+
+        try:
+            an_object = isinstance(json.loads(word), dict)
+        except ValueError:
+            an_object = False
+        jsons = [p for p in self.options if p.kind == "json"]
+        json_option = next((p for p in jsons if p.name == "args"), None) or (
+            jsons[0] if len(jsons) == 1 else None
+        )
+        if an_object and json_option is not None and fits(json_option):
+            return f"{told}; did you mean `--{json_option.name} {_shell_word(word)}`?"
+        things = [p for p in self.options if p.send and p.kind in _THINGS]
+        unlisted = [p for p in things if p.kind != "choice"]
+        meant = (
+            next((p for p in things if word in p.choices), None)
+            or next((p for p in things if p.kind == "selector" and word.startswith(("#", "["))), None)
+            or (unlisted[0] if len(unlisted) == 1 else None)
+        )
+        if self.positionals or meant is None or not fits(meant):
+            return told
+        return f"{told}; did you mean `--{meant.name} {_shell_word(word)}`?"
 
 
-def _unknown_option(name, positionals, options):
-    """`unknown option`, with what was likely meant: the positional of that name
-    (`--selector S` for `<selector>`), else the nearest option."""
-    told = f"unknown option `--{name}`"
+@dataclass
+class _Read:
+    """Argv as `_read` checked it: the values by name, `--timeout`, the positionals
+    as `(param, word)` and the options given as `(name, value or None)`, in order."""
+
+    values: dict
+    timeout_ms: object
+    positionals: list
+    given: list
+
+
+def _command(verb, positionals, given):
+    """A command line for verb `verb`, each word as a shell reads it back: the
+    positionals, then the options; from the first positional that starts with `-`,
+    after the options and `--` (`mur devtools type '#x' --clear -- -5`)."""
+    dashed = [word.startswith("-") and word != "-" for _, word in positionals]
+    split = dashed.index(True) if True in dashed else len(positionals)
+    words = ["mur", "devtools", _shell_word(verb)]
+    words += [_shell_word(word) for _, word in positionals[:split]]
+    for name, value in given:
+        words.append(f"--{name}")
+        if value is not None:
+            words.append(_shell_word(value))
+    if split < len(positionals):
+        words.append("--")
+        words += [_shell_word(word) for _, word in positionals[split:]]
+    return " ".join(words)
+
+
+def _option_meant(name, positionals, options):
+    """What an unknown `--name` was likely meant as: the positional of that name
+    (`--selector S` for `<selector>`), else the nearest of the verb's `options`,
+    else the nearest host option (`--projct`; by the host's stricter rule,
+    `_typo_of`), which the host takes after the verb's name too; None if nothing."""
     if any(p.name == name for p in positionals):
-        return f"{told}; write `<{name}>` without `--{name}`"
-    likeness, nearest = max(((_jaro(name, o), o) for o in options), default=(0.0, ""))
-    return f"{told}; did you mean `--{nearest}`?" if likeness > 0.7 else told
+        return f"write `<{name}>` without `--{name}`"
+    own = _nearest(name, options)
+    host = _nearest(name, [o for o in HOST_OPTIONS if o not in options and _typo_of(name, o)])
+    # The verb's own option where a host option is no nearer.
+    meant = host if host and (not own or host[0] > own[0]) else own
+    return None if meant is None else f"did you mean `--{meant[1]}`?"
+
+
+def _nearest(name, options):
+    """`(likeness, option)` of the option nearest to `name`, if near enough: the
+    host's measure and bound for "did you mean" (clap's); the last of equals."""
+    best = None
+    for option in options:
+        likeness = _jaro(name, option)
+        if likeness > 0.7 and (best is None or likeness >= best[0]):
+            best = (likeness, option)
+    return best
+
+
+def _typo_of(typed, option):
+    """Whether `typed` is near enough to `option` to be a typo of it, by the host's
+    rule beside Jaro: at most a third of its letters' edits away (at least one),
+    or, three letters or more, the start or end of it. Jaro alone finds short
+    words alike that share a few letters (`--to`, `--auto-full`)."""
+    edits = max(-(-len(typed) // 3), 1)
+    affix = len(typed) >= 3 and (option.startswith(typed) or option.endswith(typed))
+    return affix or _osa_distance(typed, option) <= edits
+
+
+HOST_OPTIONS = (
+    "endpoint",
+    "project",
+    "auto",
+    "auto-full",
+    "auto-range",
+    "timeout",
+    "max-response",
+    "pretty",
+    "verbose",
+    "quiet",
+    "answer",
+    "protocol",
+    "refresh",
+)
+"""The host's long options (`mur devtools --help`), which the host takes after a
+verb's name where the verb declares no option of that name; a test of `mur`'s
+(crates/verbs, `derived::HOST_OPTIONS`) holds this list to the host's."""
 
 
 _THINGS = ("text", "selector", "name", "choice", "integer", "number")
 """The kinds whose value is a word of the app's: what a stray word may have been meant as."""
-
-
-def _unexpected(word, positionals, options, given):
-    """`unexpected argument`, with the option the word was likely meant for when the
-    verb takes no positionals: one whose choices hold it, else its selector option for
-    a word that starts like one, else its one option (not a choice) naming a thing of
-    the app — unless that option is given already or would refuse the word."""
-    told = f"unexpected argument `{word}`"
-    things = [p for p in options if p.send and p.kind in _THINGS]
-    unlisted = [p for p in things if p.kind != "choice"]
-    meant = (
-        next((p for p in things if word in p.choices), None)
-        or next((p for p in things if p.kind == "selector" and word.startswith(("#", "["))), None)
-        or (unlisted[0] if len(unlisted) == 1 else None)
-    )
-    if positionals or meant is None or meant.name in given or not _fits(meant, word):
-        return told
-    return f"{told}; did you mean `--{meant.name} {_shell_word(word)}`?"
 
 
 def _fits(param, word):
@@ -361,6 +498,21 @@ def _jaro(a, b):
     b_matched = [c for c, hit in zip(b, taken) if hit]
     half_transpositions = sum(x != y for x, y in zip(a_matched, b_matched)) / 2
     return (m / len(a) + m / len(b) + (m - half_transpositions) / m) / 3
+
+
+def _osa_distance(a, b):
+    """The optimal string alignment distance (edits, a swap of neighbours being one),
+    the host's measure beside Jaro, written out as `_jaro` is."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def _shell_word(word):
