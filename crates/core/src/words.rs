@@ -25,6 +25,13 @@ pub fn nearest<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item = S>) -
         .map(|(_, word)| word)
 }
 
+/// Whether `typed` is one slip of the keyboard from `word` (a letter left out, added,
+/// changed, or two swapped): enough to take a word for a typo of a known one rather
+/// than for a name of its own ([`nearest`] suggests from further away).
+pub fn is_typo_of(typed: &str, word: &str) -> bool {
+    strsim::osa_distance(typed, word) <= 1
+}
+
 /// `word` as a shell reads it back, for a command a message suggests: bare when it
 /// is plain, else in single quotes (`'#count'`, `'it'\''s'`).
 pub fn shell_word(word: &str) -> String {
@@ -39,6 +46,21 @@ pub fn shell_word(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{nearest, shell_word};
+
+    #[test]
+    fn a_typo_is_one_slip_away() {
+        use super::is_typo_of;
+        for (typed, word) in [
+            ("sesion", "session"),
+            ("verison", "version"),
+            ("clik", "click"),
+        ] {
+            assert!(is_typo_of(typed, word), "{typed}");
+        }
+        for (typed, word) in [("version", "session"), ("state", "usage"), ("cl", "click")] {
+            assert!(!is_typo_of(typed, word), "{typed}");
+        }
+    }
 
     #[test]
     fn a_word_is_quoted_only_when_a_shell_would_misread_it() {

@@ -218,21 +218,26 @@ async fn lookup(
 ) -> Result<std::result::Result<Found, Unknown>> {
     let session = match Session::resolve(settings).await {
         Ok(session) => session,
-        // Near an installed verb or a command of mur's: most likely a typo, said first,
+        // One slip from an installed verb or a command of mur's: a typo, said first,
         // then why no tool list was read.
         Err(e) if e.kind() == Kind::NoSession => {
-            if let Some(near) = nearest_word(name, &[]) {
+            let near = nearest_word(name, &[]);
+            if let Some(near) = near.clone().filter(|near| mur_core::is_typo_of(name, near)) {
                 return Ok(Err(Unknown::Unread {
                     why: "no devtools session is running to look for a tool of that name"
                         .to_owned(),
                     near,
                 }));
             }
-            // Else the word may well be a tool of the app that is not running: no session
-            // (exit 4, "start the app"), as for a named verb or `call`.
-            // Not known to be a verb: the record counts it on `cli/unknown`, not as a
-            // derived verb's failure.
+            // Else the word may well be a tool of the app that is not running (`version`
+            // is no typo of `session`): no session (exit 4, "start the app"), as for a
+            // named verb or `call`. Not known to be a verb: the record counts it on
+            // `cli/unknown`, not as a derived verb's failure.
             usage::kind(mur_usage::Kind::Unknown);
+            let e = match near {
+                Some(near) => e.with_first_hint(format!("or did you mean `{near}`?")),
+                None => e,
+            };
             return Err(e.with_first_hint(format!(
                 "`{name}` is no installed verb: a tool's verb is looked up in the session once one runs"
             )));
@@ -240,7 +245,8 @@ async fn lookup(
         // Which session is meant is not known. A word near a verb or command of mur's is
         // most likely a typo, said first, as with one session or none.
         Err(e) if e.kind() == Kind::Usage => {
-            if let Some(near) = nearest_word(name, &[]) {
+            let near = nearest_word(name, &[]).filter(|near| mur_core::is_typo_of(name, near));
+            if let Some(near) = near {
                 return Ok(Err(Unknown::Unread {
                     why: "several devtools sessions are running: a tool of that name is looked \
                           up in the one chosen with `--project` or `--endpoint`"

@@ -88,6 +88,28 @@ fn a_mistyped_verb_exits_1_pointing_at_verbs_list() {
     assert!(!out.stderr.contains("devtools call"), "{out}");
 }
 
+/// Without a session, a word one slip from a command of mur's is a typo (exit 1); one
+/// further off may be a tool of the app (`version`, two letters from `session`): no
+/// session (exit 4), the command named second.
+#[test]
+fn a_word_one_slip_from_a_command_is_a_typo_and_one_further_perhaps_a_tool() {
+    let sb = Sandbox::new();
+    let tool = sb.mur(&["devtools", "version"]);
+    tool.assert_code(4)
+        .assert_stderr_starts_with("error: no running devtools session found\n");
+    assert_eq!(
+        tool.stderr_lines("hint:")[..2],
+        [
+            "hint: `version` is no installed verb: a tool's verb is looked up in the session once one runs",
+            "hint: or did you mean `session`?",
+        ],
+        "{tool}"
+    );
+    sb.mur(&["devtools", "sesion", "list"])
+        .assert_code(1)
+        .assert_stderr_starts_with("error: unknown verb `sesion`\nhint: did you mean `session`?\n");
+}
+
 /// A verb typed without `devtools` gets the command as it goes; a near miss of
 /// `devtools` itself gets clap's suggestion alone.
 #[test]
