@@ -359,13 +359,23 @@ impl Derived {
             arguments = base;
         }
         for (field, value) in given {
-            if let Type::Array(_) = field.ty {
+            if let Type::Array(item) = &field.ty {
                 let slot = arguments
                     .entry(field.property.clone())
                     .or_insert_with(|| Value::Array(Vec::new()));
+                // Objects one per use, or all at once as the JSON array they make
+                // (`--points '[{"x":1},{"x":2}]'` is two points, not one list of them).
+                let values = match value {
+                    Value::Array(all)
+                        if **item == Type::Json && all.iter().all(Value::is_object) =>
+                    {
+                        all
+                    }
+                    one => vec![one],
+                };
                 match slot {
-                    Value::Array(items) => items.push(value),
-                    other => *other = Value::Array(vec![value]),
+                    Value::Array(items) => items.extend(values),
+                    other => *other = Value::Array(values),
                 }
             } else {
                 // An option given beside `--args` overrides that field.
@@ -1172,6 +1182,30 @@ mod tests {
             "{help}"
         );
         assert!(help.contains("--tags TEXT"), "{help}");
+    }
+
+    #[test]
+    fn objects_of_a_list_come_one_a_use_or_all_at_once() {
+        let draw = Derived::from_tool(&json!({
+            "name": "draw",
+            "inputSchema": {"type": "object", "properties": {
+                "points": {"type": "array", "items": {"type": "object"}},
+                "rows": {"type": "array", "items": {"type": "array"}}
+            }}
+        }))
+        .expect("a tool");
+        let sent = |words: &[&str]| match draw.parse(&argv(words)) {
+            Ok(Request::Call(arguments)) => Value::Object(arguments),
+            other => panic!("{words:?}: {other:?}"),
+        };
+        let both = json!({"points": [{"x": 1}, {"x": 2}]});
+        assert_eq!(sent(&["--points", r#"[{"x":1},{"x":2}]"#]), both);
+        assert_eq!(
+            sent(&["--points", r#"{"x":1}"#, "--points", r#"{"x":2}"#]),
+            both
+        );
+        // An item that is itself a list stays one item.
+        assert_eq!(sent(&["--rows", "[1,2]"]), json!({"rows": [[1, 2]]}));
     }
 
     #[test]
