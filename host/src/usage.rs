@@ -98,6 +98,18 @@ pub fn kind(kind: Kind) {
     with(|i| i.kind = kind);
 }
 
+/// The verb turned out to be called `name`: a derived verb is recorded under its
+/// verb name (`export-todos`, as `catalog` lists it), whatever spelling found it
+/// (`exportTodos`, the tool's own name), so one verb is one row of the report. A
+/// word that named nothing (`unknown`) is never renamed: it keeps the word typed.
+pub fn verb_name(name: &str) {
+    with(|i| {
+        if i.kind != Kind::Unknown {
+            name.clone_into(&mut i.verb);
+        }
+    });
+}
+
 /// The options `spec` declares that take a value (`--selector`), so their
 /// values are not counted as positionals.
 pub fn value_options(spec: &mur_verbs::VerbSpec) {
@@ -326,6 +338,25 @@ mod tests {
         assert_eq!(
             record(answered, &none, 4, false).outcome,
             Outcome::SessionError
+        );
+    }
+
+    #[test]
+    fn a_derived_verb_is_recorded_under_its_verb_name_an_unknown_word_as_typed() {
+        let recorded = |found: Kind| {
+            begin("exportTodos", Kind::Plugin, &[], Some("claude"));
+            kind(found);
+            verb_name("export-todos");
+            let taken = CURRENT.lock().ok().and_then(|mut c| c.take());
+            taken.map(|i| (i.verb, i.kind))
+        };
+        assert_eq!(
+            recorded(Kind::Derived),
+            Some(("export-todos".to_owned(), Kind::Derived))
+        );
+        assert_eq!(
+            recorded(Kind::Unknown),
+            Some(("exportTodos".to_owned(), Kind::Unknown))
         );
     }
 }

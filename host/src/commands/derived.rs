@@ -122,6 +122,9 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         }
         parsed => parsed,
     };
+    // Recorded under its verb name (`wait-for`), however it was typed (`waitFor`),
+    // refused or not; the tool is recorded apart.
+    usage::verb_name(&verb.name);
     let Some(arguments) = parsed? else {
         return Ok(());
     };

@@ -919,3 +919,77 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
         "{table}"
     );
 }
+
+/// A derived verb is recorded under its verb name — the kebab-case name `catalog`
+/// lists — however it was typed: `exportTodos` (the tool's own name) and `export-todos`
+/// are one verb, one row of the report, by mur and as the session served it; `waitFor`,
+/// refused as `wait-for`, is recorded as `wait-for`. Before, each spelling was a verb
+/// of its own. A word that names no tool keeps the word typed: it is a verb asked for.
+#[test]
+fn a_derived_verb_is_recorded_under_its_verb_name_however_it_was_typed() {
+    let sandbox = Sandbox::new();
+    let served = sandbox.root().join("served.jsonl");
+    let _app = sandbox.start_sample_with(
+        &sandbox.project("app"),
+        &["--usage-log", &served.display().to_string()],
+    );
+    ok(&sandbox, &["export-todos", "--delay-ms", "0"]);
+    ok(&sandbox, &["exportTodos", "--delay-ms", "0"]);
+    sandbox
+        .devtools(&["waitFor", "--args", "{}"])
+        .assert_code(1)
+        .assert_stderr_contains("error: wait-for: missing option `--selector`\n");
+    sandbox.devtools(&["exportTodoz"]).assert_code(1);
+    let lines = |path: &std::path::Path| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(path)
+            .expect("a usage log")
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a record"))
+            .collect()
+    };
+    let told = |r: &serde_json::Value| {
+        format!(
+            "{} ({}) {} {}",
+            r["verb"].as_str().unwrap_or("-"),
+            r["kind"].as_str().unwrap_or("-"),
+            r["tool"].as_str().unwrap_or("-"),
+            r["outcome"].as_str().unwrap_or("-")
+        )
+    };
+    let mine: Vec<String> = lines(&sandbox.usage_log()).iter().map(told).collect();
+    assert_eq!(
+        mine,
+        [
+            "export-todos (derived) exportTodos ok",
+            "export-todos (derived) exportTodos ok",
+            "wait-for (derived) waitFor usage-error",
+            "exportTodoz (unknown) - usage-error",
+        ]
+    );
+    // The session was told the same name in `_meta`.
+    let theirs: Vec<String> = lines(&served).iter().map(told).collect();
+    assert_eq!(
+        theirs,
+        [
+            "export-todos (derived) exportTodos ok",
+            "export-todos (derived) exportTodos ok",
+        ]
+    );
+    let report = sandbox.devtools(&["usage", "report", "--json"]);
+    report.assert_code(0);
+    let report = report.json();
+    let rows: Vec<String> = report["verbs"]
+        .as_array()
+        .expect("verbs")
+        .iter()
+        .map(|r| format!("{} ({}) {}", r["name"], r["kind"], r["calls"]))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            r#""export-todos" ("derived") 2"#,
+            r#""wait-for" ("derived") 1"#
+        ]
+    );
+    assert_eq!(report["unknownVerbs"][0]["verb"], "exportTodoz", "{report}");
+}
