@@ -124,10 +124,19 @@ figcaption{{font-weight:bold;margin:1em 0 .3em}}code{{background:#f4f4f4}}</styl
     )
 }
 
+/// A row's name as the table prints it: with its kind, when it has one
+/// (`click (plugin)` and `click (derived)` are two verbs).
+fn label(r: &Row) -> String {
+    match r.kind {
+        Some(kind) => format!("{} ({})", r.name, kind.as_str()),
+        None => r.name.clone(),
+    }
+}
+
 fn outcome_bars(rows: &[Row]) -> Vec<Bar> {
     rows.iter()
         .map(|r| Bar {
-            label: r.name.clone(),
+            label: label(r),
             segments: vec![
                 ("ok".to_owned(), r.ok as f64),
                 ("usage errors".to_owned(), r.usage_errors as f64),
@@ -142,7 +151,7 @@ fn outcome_bars(rows: &[Row]) -> Vec<Bar> {
 fn latency_bars(rows: &[Row]) -> Vec<Bar> {
     rows.iter()
         .map(|r| Bar {
-            label: r.name.clone(),
+            label: label(r),
             segments: vec![
                 ("p50 ms".to_owned(), r.p50_ms),
                 (
@@ -154,26 +163,79 @@ fn latency_bars(rows: &[Row]) -> Vec<Bar> {
         .collect()
 }
 
+/// The rows as the table for people has them: every count, the other failures too,
+/// and the kind of each verb in a column of its own.
 fn table(rows: &[Row]) -> String {
-    let mut html = String::from(
-        "<table><tr><th>name</th><th>calls</th><th>ok</th><th>usage errors</th><th>tool failures</th><th>plugin failures</th><th>p50 ms</th><th>p90 ms</th><th>last used</th></tr>",
+    let with_kind = rows.iter().any(|r| r.kind.is_some());
+    let mut headers = vec!["name"];
+    if with_kind {
+        headers.push("kind");
+    }
+    headers.extend([
+        "calls",
+        "ok",
+        "usage errors",
+        "tool failures",
+        "plugin failures",
+        "other failures",
+        "p50 ms",
+        "p90 ms",
+        "last used",
+    ]);
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut cells = vec![r.name.clone()];
+            if with_kind {
+                cells.push(r.kind.map_or("", |k| k.as_str()).to_owned());
+            }
+            cells.extend([
+                r.calls.to_string(),
+                r.ok.to_string(),
+                r.usage_errors.to_string(),
+                r.tool_failures.to_string(),
+                r.plugin_failures.to_string(),
+                r.other_failures.to_string(),
+                r.p50_ms.to_string(),
+                r.p90_ms.to_string(),
+                r.last_used.clone(),
+            ]);
+            cells
+        })
+        .collect();
+    text_table(&headers, &cells)
+}
+
+/// How the report was made: whose calls, over which window, and what makes a
+/// loser, so a saved page of one agent never reads as every agent's.
+fn criteria(report: &Report) -> String {
+    let agent = match &report.agent {
+        Some(agent) => format!("agent <code>{}</code>", escape(agent)),
+        None => "every agent".to_owned(),
+    };
+    let window = match &report.since {
+        Some(since) => format!("since {}", escape(since)),
+        None => "the whole log".to_owned(),
+    };
+    let unused = match &report.unused_since {
+        Some(since) => format!("no call since {}", escape(since)),
+        None => "no call in the log".to_owned(),
+    };
+    let mut html = format!(
+        "<ul class=\"criteria\"><li>Calls of: {agent}.</li><li>Window: {window}.</li>\
+         <li>Losers: installed named verbs with {unused}, or whose usage errors exceed \
+         {}% of at least {} calls of the version installed.</li>",
+        crate::report::round2(report.max_usage_error_rate * 100.0),
+        report.min_calls
     );
-    for r in rows {
+    if report.skipped_lines > 0 {
         let _ = write!(
             html,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&r.name),
-            r.calls,
-            r.ok,
-            r.usage_errors,
-            r.tool_failures,
-            r.plugin_failures,
-            r.p50_ms,
-            r.p90_ms,
-            escape(&r.last_used)
+            "<li>{} line(s) of the usage logs are not records and were skipped.</li>",
+            report.skipped_lines
         );
     }
-    html.push_str("</table>");
+    html.push_str("</ul>");
     html
 }
 
@@ -185,6 +247,7 @@ pub fn page(report: &Report) -> String {
         escape(report.first.as_deref().unwrap_or("-")),
         escape(report.last.as_deref().unwrap_or("-"))
     );
+    body.push_str(&criteria(report));
     body.push_str("<h2>Verbs</h2>");
     body.push_str(&bar_chart(
         "Calls per verb, by outcome",
@@ -217,6 +280,13 @@ pub fn page(report: &Report) -> String {
         &["Argv", "Times", "Last", "Nearest verb"],
         &asked,
     );
+    if !report.tools_without_named_calls.is_empty() {
+        let _ = write!(
+            body,
+            "<h2>Tools no named verb reached</h2><p>{}</p>",
+            escape(&report.tools_without_named_calls.join(", "))
+        );
+    }
     body.push_str("<h2>Losers</h2>");
     if report.losers.is_empty() {
         body.push_str("<p>None.</p>");
@@ -258,6 +328,128 @@ fn argv_section(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::{Criteria, report};
+    use crate::{Kind, Outcome, Record, Side, Surface};
+
+    fn cli(verb: &str, kind: Kind, tool: &str, outcome: Outcome) -> Record {
+        let mut r = Record::new(Side::Cli, Surface::Cli, outcome, 1.0);
+        r.verb = Some(verb.to_owned());
+        r.kind = Some(kind);
+        r.tool = Some(tool.to_owned());
+        r.agent = Some("claude".to_owned());
+        r
+    }
+
+    /// The rows of the first table after `heading`, each as its cells' text.
+    fn table_after(page: &str, heading: &str) -> Vec<String> {
+        let at = page.find(heading).expect(heading);
+        let table = &page[at..];
+        let table = &table[table.find("<table>").expect("a table")..];
+        let table = &table[..table.find("</table>").expect("its end")];
+        table
+            .replace("</th>", "</td>")
+            .split("<tr>")
+            .skip(1)
+            .map(|row| {
+                let cells = row.split("</td>").filter_map(|c| c.rsplit('>').next());
+                cells
+                    .filter(|c| !c.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .filter(|row| !row.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn the_page_says_what_the_table_says() {
+        let records = [
+            // Exit 2: no session. An other failure, counted as the table counts it.
+            cli("state", Kind::Plugin, "state", Outcome::SessionError),
+            cli("click", Kind::Plugin, "click", Outcome::Ok),
+            cli("click", Kind::Derived, "click", Outcome::Ok),
+            cli("click", Kind::Derived, "click", Outcome::Ok),
+            cli("call", Kind::Call, "fire", Outcome::Ok),
+        ];
+        let page = page(&report(&records, 0, &Criteria::default()));
+        let verbs = table_after(&page, "<h2>Verbs</h2>");
+        let cells = |row: &str| row.rsplit_once(' ').map_or(row, |(r, _last)| r).to_owned();
+        assert_eq!(
+            verbs.iter().skip(1).map(|r| cells(r)).collect::<Vec<_>>(),
+            [
+                "click derived 2 2 0 0 0 0 1 1",
+                "call call 1 1 0 0 0 0 1 1",
+                "click plugin 1 1 0 0 0 0 1 1",
+                "state plugin 1 0 0 0 0 1 1 1",
+            ],
+            "{page}"
+        );
+        assert!(
+            page.contains("<th>other failures</th>") && page.contains("<th>kind</th>"),
+            "{page}"
+        );
+        // Two verbs, two bars, told apart.
+        for label in ["click (plugin)", "click (derived)", "state (plugin)"] {
+            assert_eq!(
+                page.matches(&format!(">{label}</text>")).count(),
+                2,
+                "{label}: a bar in each chart of the verbs\n{page}"
+            );
+        }
+        // Surfaces and tools have no kind: no column for one.
+        assert!(table_after(&page, "<h2>Surfaces</h2>")[0].starts_with("name calls ok"));
+        assert!(
+            page.contains("<h2>Tools no named verb reached</h2><p>fire, state</p>"),
+            "{page}"
+        );
+    }
+
+    #[test]
+    fn the_page_and_the_json_say_how_the_report_was_made() {
+        let records = [cli("click", Kind::Plugin, "click", Outcome::Ok)];
+        let since = crate::Since("2026-01-01T00:00:00.000Z".to_owned());
+        let criteria = Criteria {
+            agent: Some("claude".to_owned()),
+            since: Some(since),
+            max_usage_error_rate: 0.3,
+            ..Criteria::default()
+        };
+        let report = report(&records, 2, &criteria);
+        let page = page(&report);
+        for said in [
+            "<li>Calls of: agent <code>claude</code>.</li>",
+            "<li>Window: since 2026-01-01T00:00:00.000Z.</li>",
+            "no call since 2026-01-01T00:00:00.000Z, or whose usage errors exceed 30% of at least 3 calls",
+            "<li>2 line(s) of the usage logs are not records and were skipped.</li>",
+        ] {
+            assert!(page.contains(said), "{said}\n{page}");
+        }
+        let json = serde_json::to_value(&report).expect("json");
+        assert_eq!(
+            (
+                &json["agent"],
+                &json["since"],
+                &json["maxUsageErrorRate"],
+                &json["minCalls"]
+            ),
+            (
+                &serde_json::json!("claude"),
+                &serde_json::json!("2026-01-01T00:00:00.000Z"),
+                &serde_json::json!(0.3),
+                &serde_json::json!(3)
+            )
+        );
+        // Of every agent, over the whole log.
+        let every = report_of_all(&records);
+        assert!(
+            every.contains("<li>Calls of: every agent.</li><li>Window: the whole log.</li>"),
+            "{every}"
+        );
+    }
+
+    fn report_of_all(records: &[Record]) -> String {
+        page(&report(records, 0, &Criteria::default()))
+    }
 
     #[test]
     fn a_bars_figures_are_written_to_hundredths() {

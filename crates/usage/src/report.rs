@@ -205,6 +205,13 @@ pub struct Report {
     pub schema: &'static str,
     /// The window's start (`--since`), if any; the first and last record in it.
     pub since: Option<String>,
+    /// How the report was made, beside the window: the agent it is of (`--agent`;
+    /// `None`: every agent), and what makes a verb refused too often — usage errors
+    /// above `max_usage_error_rate` of at least `min_calls` calls — so a saved
+    /// report of one agent never reads as all agents'.
+    pub agent: Option<String>,
+    pub max_usage_error_rate: f64,
+    pub min_calls: u64,
     pub first: Option<String>,
     pub last: Option<String>,
     pub records: u64,
@@ -285,6 +292,9 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     Report {
         schema: REPORT_SCHEMA,
         since: criteria.since.as_ref().map(|s| s.0.clone()),
+        agent: criteria.agent.clone(),
+        max_usage_error_rate: criteria.max_usage_error_rate,
+        min_calls: criteria.min_calls,
         unused_since: unused_since.map(|s| s.0.clone()),
         first: chosen.iter().map(|r| &r.time).min().cloned(),
         last: chosen.iter().map(|r| &r.time).max().cloned(),
