@@ -16,10 +16,33 @@ pub struct Bar {
     pub segments: Vec<(String, f64)>,
 }
 
-/// An SVG horizontal bar chart; segment names form the legend.
+/// The room a label takes in the charts' 12 px sans-serif, generously: most
+/// characters are narrower than 7 px, a capital than 9, a wide one (CJK) 12.
+fn label_room(label: &str) -> f64 {
+    label
+        .chars()
+        .map(|c| match c {
+            c if c.is_ascii_uppercase() => 9.0,
+            c if c.is_ascii() => 7.0,
+            _ => 12.0,
+        })
+        .sum()
+}
+
+/// The width of a chart's bars at their longest, and of the figure after one.
+const BARS: f64 = 400.0;
+const FIGURE: f64 = 60.0;
+
+/// An SVG horizontal bar chart; segment names form the legend. The label column
+/// is as wide as the longest label (`settings-screenshot · cli-compact` whole, not
+/// cut to a fixed width); a chart wider than the page is scaled down to it.
 pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
-    let width = 640.0;
-    let label_width = 180.0;
+    let longest = bars
+        .iter()
+        .map(|b| label_room(&b.label))
+        .fold(0.0, f64::max);
+    let label_width = (longest + 12.0).max(60.0).ceil();
+    let width = label_width + BARS + FIGURE;
     let row = 22.0;
     let max = bars
         .iter()
@@ -28,7 +51,7 @@ pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
         .max(f64::MIN_POSITIVE);
     let height = row * bars.len() as f64 + 30.0;
     let mut svg = format!(
-        "<figure><figcaption>{}</figcaption><svg role=\"img\" aria-label=\"{}\" width=\"{width}\" height=\"{height}\" xmlns=\"http://www.w3.org/2000/svg\">",
+        "<figure><figcaption>{}</figcaption><svg role=\"img\" aria-label=\"{}\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" xmlns=\"http://www.w3.org/2000/svg\">",
         escape(title),
         escape(title)
     );
@@ -43,7 +66,7 @@ pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
         );
         let mut x = label_width;
         for (n, (name, value)) in bar.segments.iter().enumerate() {
-            let w = value / max * (width - label_width - 60.0);
+            let w = value / max * BARS;
             if w > 0.0 {
                 let _ = write!(
                     svg,
@@ -117,6 +140,7 @@ pub fn document(title: &str, body: &str) -> String {
 body{{font:14px system-ui,sans-serif;margin:2em;max-width:60em}}\
 table{{border-collapse:collapse}}td,th{{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}}\
 td:first-child,th:first-child{{text-align:left}}svg text{{font:12px system-ui,sans-serif}}\
+svg{{max-width:100%;height:auto}}\
 figcaption{{font-weight:bold;margin:1em 0 .3em}}code{{background:#f4f4f4}}</style></head><body>\
 <h1>{}</h1>\n{body}\n</body></html>\n",
         escape(title),
@@ -449,6 +473,32 @@ mod tests {
 
     fn report_of_all(records: &[Record]) -> String {
         page(&report(records, 0, &Criteria::default()))
+    }
+
+    #[test]
+    fn the_label_column_holds_the_longest_label() {
+        let bar = |label: &str| Bar {
+            label: label.to_owned(),
+            segments: vec![("calls".to_owned(), 4.0)],
+        };
+        let long = "settings-screenshot · cli-compact";
+        let svg = bar_chart("Calls", &[bar("a"), bar(long)]);
+        // Each label ends at the column's edge, right-aligned: its x is the room it has.
+        let at = svg
+            .find(&format!(">{long}</text>"))
+            .expect("the label, whole");
+        let x: f64 = svg[..at]
+            .rsplit("<text x=\"")
+            .next()
+            .and_then(|t| t.split('"').next())
+            .and_then(|x| x.parse().ok())
+            .expect("its x");
+        assert!(x >= label_room(long), "{x} < {}: {svg}", label_room(long));
+        // Taken from the longest label, not fixed: 180 px cut this one off.
+        assert!(x > 180.0, "{svg}");
+        // A short label leaves a narrow column, and the chart its bars' width.
+        let short = bar_chart("Calls", &[bar("a")]);
+        assert!(short.contains("width=\"520\""), "{short}");
     }
 
     #[test]

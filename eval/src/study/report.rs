@@ -684,35 +684,33 @@ fn charts(rows: &[&Row], label: &dyn Fn(&Row) -> String, charts: &[(&str, Segmen
     out
 }
 
+/// A figure as the tables print it (`number`, `seconds`, `percent`), for a chart to
+/// show the same: a median of 4552.5 tokens is 4552 in both, not 4552.5 in one.
+fn as_printed(printed: &str) -> f64 {
+    let figure = printed.trim_end_matches([' ', 's', '%']);
+    figure.parse().unwrap_or(0.0)
+}
+
 /// The report as one self-contained page: charts per condition and per task, the tables.
 pub fn page(rows: &Rows, title: &str) -> String {
     let conditions: Vec<&Row> = rows.conditions.iter().collect();
     let tasks: Vec<&Row> = rows.tasks.iter().collect();
     let by_condition = |row: &Row| row.condition.clone();
     let by_task = |row: &Row| format!("{} · {}", row.task.as_deref().unwrap_or(""), row.condition);
-    let success = |row: &Row| {
-        vec![(
-            "success %".to_owned(),
-            mur_usage::round2(row.rate() * 100.0),
-        )]
-    };
+    // Every figure as the tables print it.
+    let success = |row: &Row| vec![("success %".to_owned(), as_printed(&percent(row.rate())))];
     let context = |row: &Row| {
-        let before = row.context_before.unwrap_or(0.0);
+        let before = as_printed(&number(row.context_before));
         vec![
             ("before the first call".to_owned(), before),
             (
                 "results".to_owned(),
-                (row.context_tokens.unwrap_or(0.0) - before).max(0.0),
+                (as_printed(&number(row.context_tokens)) - before).max(0.0),
             ),
         ]
     };
-    let calls = |row: &Row| vec![("calls".to_owned(), row.calls.unwrap_or(0.0))];
-    let time = |row: &Row| {
-        vec![(
-            "seconds".to_owned(),
-            mur_usage::round2(row.seconds.unwrap_or(0.0)),
-        )]
-    };
+    let calls = |row: &Row| vec![("calls".to_owned(), as_printed(&number(row.calls)))];
+    let time = |row: &Row| vec![("seconds".to_owned(), as_printed(&seconds(row.seconds)))];
     let mut body = String::from("<h2>Conditions</h2>");
     body.push_str(&charts(
         &conditions,
@@ -820,6 +818,35 @@ mod tests {
         assert_eq!(low, 0.0);
         assert!((high - 0.4345).abs() < 1e-4, "{high}");
         assert_eq!(wilson(3, 3).1, 1.0);
+    }
+
+    #[test]
+    fn the_charts_show_the_medians_as_the_tables_print_them() {
+        // Medians of 4552.5 context tokens, 2.5 calls, 0.6675 s.
+        let run = |calls, tokens, wall_ms| RunResult {
+            wall_ms,
+            ..result("cli-compact", "settings-screenshot", true, calls, tokens)
+        };
+        let results = [run(2, 4552, 667.0), run(3, 4553, 668.0)];
+        let rows = rows(&results, &[]);
+        let row = &rows.conditions[0];
+        assert_eq!(
+            (row.context_tokens, row.calls, row.seconds),
+            (Some(4552.5), Some(2.5), Some(0.6675))
+        );
+        let table = condition_table(&rows);
+        assert!(table.contains("| 2.5 | – | – | 4552 (2276) |"), "{table}");
+        let page = page(&rows, "study");
+        // Each chart's bar ends with the figure the table prints.
+        for figure in [">4552</text>", ">2.5</text>", ">0.67</text>", ">100</text>"] {
+            assert!(page.contains(figure), "{figure}\n{page}");
+        }
+        assert!(!page.contains("4552.5"), "{page}");
+        // And its label whole, however long.
+        assert!(
+            page.contains(">settings-screenshot · cli-compact</text>"),
+            "{page}"
+        );
     }
 
     #[test]

@@ -708,3 +708,101 @@ fn regex_escape(text: &str) -> String {
         })
         .collect()
 }
+
+/// The study's page shows every chart label whole: the label column is as wide as the
+/// longest label (it was a fixed 180 px, which cut `settings-screenshot · cli-derived`
+/// to `ngs-screenshot · cli-derived`). In a headless browser, when one is installed,
+/// every label is laid out inside its chart; else the column is checked on the file.
+#[test]
+fn the_study_page_shows_each_chart_label_whole() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let html = sandbox.root().join("study.html");
+    let args = [
+        "--conditions",
+        "cli-derived",
+        "--tasks",
+        "settings-screenshot",
+        "--repeats",
+        "1",
+        "--agent",
+        "true",
+        "--html",
+        &html.display().to_string(),
+    ];
+    study_into(&sandbox, &out, &args).assert_code(0);
+    let page = std::fs::read_to_string(&html).expect("the page");
+    let label = "settings-screenshot · cli-derived";
+    let shown = format!("text-anchor=\"end\">{label}</text>");
+    assert_eq!(
+        page.matches(&shown).count(),
+        3,
+        "a bar per task chart\n{page}"
+    );
+    // Right-aligned at the column's edge: the column is wider than the label.
+    for at in page.match_indices(&shown).map(|(at, _)| at) {
+        let x: f64 = page[..at]
+            .rsplit("<text x=\"")
+            .next()
+            .and_then(|t| t.split('"').next())
+            .and_then(|x| x.parse().ok())
+            .expect("the label's x");
+        assert!(x > 7.0 * label.chars().count() as f64, "{x}: {page}");
+    }
+    labels_laid_out_whole(&sandbox, &page);
+}
+
+/// Every chart label of `page` as a headless browser lays it out: inside its chart.
+/// The page runs no script; a copy with one that measures the labels is opened.
+fn labels_laid_out_whole(sandbox: &Sandbox, page: &str) {
+    let on_path = |program: &str| {
+        std::env::var_os("PATH")
+            .into_iter()
+            .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
+            .map(|d| d.join(program))
+            .find(|p| p.is_file())
+    };
+    let Some(browser) = ["chromium-headless-shell", "chromium"]
+        .into_iter()
+        .find_map(on_path)
+    else {
+        eprintln!("no headless browser installed: the labels were checked on the file only");
+        return;
+    };
+    let measure = "<pre id=\"cut\"></pre><script>\
+        const cut = [], svgs = document.querySelectorAll('svg');\
+        for (const svg of svgs) { const chart = svg.getBoundingClientRect();\
+          for (const t of svg.querySelectorAll('text')) { const r = t.getBoundingClientRect();\
+            if (r.width === 0 || r.left < chart.left - 0.5 || r.right > chart.right + 0.5)\
+              cut.push(t.textContent); } }\
+        document.getElementById('cut').textContent = 'labels: ' + svgs.length + ' charts, cut: [' + cut.join('|') + ']';\
+        </script></body>";
+    let measured = sandbox.file("measured.html", page.replace("</body>", measure));
+    let mut dump = sandbox.command(&browser);
+    dump.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--window-size=900,1200",
+    ])
+    .arg(format!(
+        "--user-data-dir={}",
+        sandbox.root().join("browser-profile").display()
+    ))
+    .args(["--dump-dom", &format!("file://{}", measured.display())]);
+    let dom = mur_e2e::process::run(&mut dump);
+    assert_eq!(dom.code, 0, "{}: {}", browser.display(), dom.stderr);
+    let said = dom
+        .stdout
+        .split("<pre id=\"cut\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .expect("the measurement in the DOM");
+    assert!(
+        said.starts_with("labels: ")
+            && said.ends_with(" charts, cut: []")
+            && !said.contains("labels: 0 "),
+        "{said}"
+    );
+}
