@@ -162,14 +162,15 @@ fn unprinted(result: &Value, tool: &str, arguments: &Map<String, Value>) -> Vec<
     let call = call_command(tool, arguments);
     // An image, audio, or a resource's blob; a text resource is no medium.
     let media = mur_client::tool_result::media(result).is_ok_and(|media| !media.is_empty());
+    // Said once, after the command: the note is read into every agent's context.
     let save = if media {
-        format!("`{call} --out FILE` writes its media to FILE, ")
+        " (`--out FILE` writes its media)"
     } else {
-        String::new()
+        ""
     };
     vec![format!(
         "note: the result has {} more content {blocks} ({}) than {printed} printed; \
-         {save}`{call}` prints the whole result",
+         `{call}` prints the whole result{save}",
         kinds.len(),
         kinds.join(", "),
     )]
@@ -440,7 +441,9 @@ mod tests {
         ] {
             let said = note(json!([media]));
             assert!(
-                said.contains("`mur devtools call t --out FILE` writes its media to FILE"),
+                said.ends_with(
+                    "`mur devtools call t` prints the whole result (`--out FILE` writes its media)"
+                ),
                 "{said}"
             );
         }

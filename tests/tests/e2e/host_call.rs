@@ -853,7 +853,7 @@ fn call_out_writes_a_tools_image_and_prints_where_it_went() {
     let derived = sb.mur(&["devtools", "screenshot"]);
     derived.assert_code(0);
     derived.assert_stderr_contains(
-        "`mur devtools call screenshot --out FILE` writes its media to FILE",
+        "`mur devtools call screenshot` prints the whole result (`--out FILE` writes its media)",
     );
 }
 

@@ -196,8 +196,8 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
     assert_eq!(
         image.stderr,
         "note: the result has 2 more content blocks (image, text) than the text printed; \
-         `mur devtools call get-tiny-image --out FILE` writes its media to FILE, \
-         `mur devtools call get-tiny-image` prints the whole result\n"
+         `mur devtools call get-tiny-image` prints the whole result (`--out FILE` writes its \
+         media)\n"
     );
     let quiet = server.devtools(&["-q", "get-tiny-image"]);
     assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""), "{quiet}");
@@ -215,9 +215,8 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
         annotated.stderr,
         format!(
             "note: the result has 1 more content block (image) than the text printed; \
-             `mur devtools call get-annotated-message --args '{arguments}' --out FILE` writes its \
-             media to FILE, `mur devtools call get-annotated-message --args '{arguments}'` prints \
-             the whole result\n"
+             `mur devtools call get-annotated-message --args '{arguments}'` prints the whole \
+             result (`--out FILE` writes its media)\n"
         )
     );
     let whole = server.devtools(&["call", "get-annotated-message", "--args", arguments]);

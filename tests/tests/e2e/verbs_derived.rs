@@ -163,8 +163,8 @@ fn content_beside_the_structured_content_printed_is_named_in_a_note() {
     assert_eq!(
         out.stderr,
         "note: the result has 2 more content blocks (text, image) than the structured content \
-         printed; `mur devtools call overview --out FILE` writes its media to FILE, \
-         `mur devtools call overview` prints the whole result\n"
+         printed; `mur devtools call overview` prints the whole result (`--out FILE` writes its \
+         media)\n"
     );
     // A result whose text only repeats its structured content has nothing more.
     let state = sandbox.devtools(&["state", "--selector", "#count"]);
