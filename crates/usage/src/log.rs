@@ -9,6 +9,7 @@
 //! | macOS | `~/Library/Application Support/mur/usage` |
 //! | Windows | `%LOCALAPPDATA%\mur\usage` |
 
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -177,31 +178,85 @@ const MAX_LINE: usize = 1 << 20;
 /// many lines were not records (a torn last line after a crash, another
 /// program's text, a line past [`MAX_LINE`]): those are skipped, never fatal.
 /// Only regular files are read: a FIFO or a device is refused, not waited on.
+/// A file met twice (a log named twice) is read once.
 pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), String> {
-    let mut records = Vec::new();
-    let mut skipped = 0;
-    for log in logs {
-        if !log.path.exists() && log.files().is_empty() {
-            return Err(format!("no usage log at `{}`", log.path.display()));
+    let mut reader = LogReader::default();
+    reader.read(logs)?;
+    Ok((reader.records, reader.skipped))
+}
+
+/// Records read from logs, each file once: a file met again — the same log
+/// named twice, or mur's own log given as a session's — adds nothing, so no
+/// record is counted twice. Files are told apart by what they are (device and
+/// inode on Unix, the canonical path elsewhere), not by the path they were named by.
+#[derive(Debug, Default)]
+pub struct LogReader {
+    pub records: Vec<Record>,
+    /// Lines that were not records.
+    pub skipped: usize,
+    /// Each file met again: the path it was met by, and the one it was read by.
+    pub repeated: Vec<(PathBuf, PathBuf)>,
+    read: HashMap<FileId, PathBuf>,
+}
+
+/// What a file is, whatever path names it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+impl FileId {
+    fn of(path: &Path, file: &File) -> Self {
+        #[cfg(unix)]
+        if let Ok(meta) = file.metadata() {
+            use std::os::unix::fs::MetadataExt;
+            return Self::Inode(meta.dev(), meta.ino());
         }
-        for path in log.files() {
-            let cannot = |e: io::Error| format!("cannot read `{}`: {e}", path.display());
-            let file =
-                mur_lockfile::open_regular(OpenOptions::new().read(true), &path).map_err(cannot)?;
-            let mut reader = BufReader::new(file);
-            let mut line = Vec::new();
-            while let Some(whole) = next_line(&mut reader, &mut line, MAX_LINE).map_err(cannot)? {
-                match serde_json::from_slice::<Record>(&line) {
-                    Ok(record) if whole && record.schema == crate::record::SCHEMA => {
-                        records.push(record);
-                    }
-                    _ if whole && line.iter().all(u8::is_ascii_whitespace) => {}
-                    _ => skipped += 1,
-                }
+        let _ = file;
+        Self::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()))
+    }
+}
+
+impl LogReader {
+    /// Reads the records of `logs` (each with its rotated files) not read yet.
+    /// A log with no file at all is an error; so is one that cannot be read.
+    pub fn read(&mut self, logs: &[UsageLog]) -> Result<(), String> {
+        for log in logs {
+            if !log.path.exists() && log.files().is_empty() {
+                return Err(format!("no usage log at `{}`", log.path.display()));
+            }
+            for path in log.files() {
+                self.read_file(&path)?;
             }
         }
+        Ok(())
     }
-    Ok((records, skipped))
+
+    fn read_file(&mut self, path: &Path) -> Result<(), String> {
+        let cannot = |e: io::Error| format!("cannot read `{}`: {e}", path.display());
+        let file =
+            mur_lockfile::open_regular(OpenOptions::new().read(true), path).map_err(cannot)?;
+        let id = FileId::of(path, &file);
+        if let Some(first) = self.read.get(&id) {
+            self.repeated.push((path.to_owned(), first.clone()));
+            return Ok(());
+        }
+        self.read.insert(id, path.to_owned());
+        let mut reader = BufReader::new(file);
+        let mut line = Vec::new();
+        while let Some(whole) = next_line(&mut reader, &mut line, MAX_LINE).map_err(cannot)? {
+            match serde_json::from_slice::<Record>(&line) {
+                Ok(record) if whole && record.schema == crate::record::SCHEMA => {
+                    self.records.push(record);
+                }
+                _ if whole && line.iter().all(u8::is_ascii_whitespace) => {}
+                _ => self.skipped += 1,
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Reads the next line of `reader` into `line` (without its newline): `None`
@@ -314,5 +369,26 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let (records, skipped) = read_logs(&[log]).unwrap_or_default();
         assert_eq!((records.len(), skipped), (1, 1));
+    }
+
+    #[test]
+    fn a_file_named_twice_or_by_another_path_is_read_once() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("usage.jsonl");
+        let log = UsageLog::at(path.clone());
+        log.append(&record(1)).unwrap_or_else(|e| panic!("{e}"));
+        let other = UsageLog::at(dir.path().join(".").join("usage.jsonl"));
+        let mut reader = LogReader::default();
+        reader
+            .read(std::slice::from_ref(&log))
+            .unwrap_or_else(|e| panic!("{e}"));
+        reader
+            .read(&[log.clone(), other])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(reader.records.len(), 1);
+        let firsts: Vec<&PathBuf> = reader.repeated.iter().map(|(_, first)| first).collect();
+        assert_eq!(firsts, [&path, &path]);
+        let (records, _) = read_logs(&[log.clone(), log]).unwrap_or_default();
+        assert_eq!(records.len(), 1);
     }
 }

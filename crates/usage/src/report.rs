@@ -28,6 +28,9 @@ pub struct Installed {
     /// its loser rate (one fixed and added again starts afresh). `None`: every
     /// version's.
     pub sha256: Option<String>,
+    /// When it was added (RFC 3339, UTC): one added after the unused window began
+    /// was not there for all of it, so is not judged unused. `None`: long ago.
+    pub added_at: Option<String>,
 }
 
 /// What to report on and what makes a loser.
@@ -35,9 +38,12 @@ pub struct Installed {
 pub struct Criteria {
     /// Only records at or after this time (`--since`); the window.
     pub since: Option<Since>,
-    /// A verb with no call at or after this time is unused (`--unused-for`), when the
-    /// log reaches back past it; `None`: the window (`since`), else the whole log.
-    /// `usage report` and `verbs prune` judge by the same one (30 days by default).
+    /// The window the losers are judged over (`--unused-for`): a verb with no call
+    /// at or after this time is unused, when the log reaches back past it and the
+    /// verb was installed before it; a verb's usage-error rate is that of its calls
+    /// in it. `None`: the window (`since`), else the whole log. `usage report` and
+    /// `verbs prune` judge by the same one (30 days by default), so they name the
+    /// same losers.
     pub unused_since: Option<Since>,
     /// Only records of this agent (`--agent`).
     pub agent: Option<String>,
@@ -137,8 +143,9 @@ pub struct Loser {
     pub verb: String,
     pub kind: Kind,
     pub reason: String,
-    /// Its calls in the window: for a verb refused too often, those of the
-    /// version installed, which `usage_error_rate` is the rate of.
+    /// Its calls in the window losers are judged over (`unused_since`): for a
+    /// verb refused too often, those of the version installed, which
+    /// `usage_error_rate` is the rate of; none for an unused one.
     pub calls: u64,
     pub usage_error_rate: f64,
     /// The exact command that removes it.
@@ -241,6 +248,12 @@ pub struct Report {
     /// (without one: holds any record): only then is a verb with no call since
     /// unused, and a loser for it.
     pub window_covered: bool,
+    /// Installed named verbs with no call in the unused window that were added
+    /// after it began: too recent to be judged unused, so no losers for it.
+    pub added_in_window: Vec<String>,
+    /// With `--agent`: the sessions' records in the window, left out because a
+    /// session's record names no agent (0 without `--agent`).
+    pub server_records_left_out: u64,
     /// Every agent that drove mur in the logs, at any time: the names `--agent` takes.
     pub agents: Vec<String>,
     pub losers: Vec<Loser>,
@@ -256,20 +269,31 @@ impl Report {
         (refused, asked.collect())
     }
 
-    /// Why no verb is among the losers for being unused, when none could be: the
-    /// records read (of `--agent`, if given) do not go back past `unused_since`.
-    /// Said beside the losers by every rendering, so a page or a saved table
+    /// Why verbs without a call were not judged unused: none could be when the
+    /// records read (of `--agent`, if given) do not go back past `unused_since`;
+    /// those added after it began (`added_in_window`) were not there for all of
+    /// it. Said beside the losers by every rendering, so a page or a saved table
     /// never reads as "no verb is unused".
     pub fn unused_not_judged(&self) -> Option<String> {
-        if self.window_covered {
+        if !self.window_covered {
+            let reach = match &self.unused_since {
+                Some(since) => format!("do not go back to {since}"),
+                None => "hold no record of mur's".to_owned(),
+            };
+            return Some(format!(
+                "no verb was judged unused: the records read {reach}"
+            ));
+        }
+        if self.added_in_window.is_empty() {
             return None;
         }
-        let reach = match &self.unused_since {
-            Some(since) => format!("do not go back to {since}"),
-            None => "hold no record of mur's".to_owned(),
+        let began = match &self.unused_since {
+            Some(since) => format!("since {since}"),
+            None => "since the log began".to_owned(),
         };
         Some(format!(
-            "no verb was judged unused: the records read {reach}"
+            "not judged unused, added {began} (after the window began): {}",
+            self.added_in_window.join(", ")
         ))
     }
 }
@@ -285,7 +309,19 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     });
     let unused_since = criteria.unused_since.as_ref().or(criteria.since.as_ref());
     let covered = window_covered(records, criteria.agent.as_deref(), unused_since);
-    let losers = losers(records, cli(), criteria, unused_since, covered);
+    let Judged {
+        losers,
+        added_in_window,
+    } = losers(records, criteria, unused_since, covered);
+    // A session's record names no agent: `--agent` leaves every one out.
+    let server_records_left_out = match criteria.agent {
+        Some(_) => records
+            .iter()
+            .filter(|r| r.side == Side::Server)
+            .filter(|r| criteria.since.as_ref().is_none_or(|s| s.admits(&r.time)))
+            .count() as u64,
+        None => 0,
+    };
     let (unknown_verbs, refused) = refused(cli())
         .into_iter()
         .partition(|r| r.kind == Some(Kind::Unknown));
@@ -308,6 +344,8 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         tools_without_named_calls: without_named_calls(&chosen, criteria),
         verbs,
         window_covered: covered,
+        added_in_window,
+        server_records_left_out,
         agents: agents(records),
         losers,
     }
@@ -410,30 +448,55 @@ pub fn refused<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<Refused> {
     refused
 }
 
+/// The losers, and the verbs too recent to be judged unused.
+struct Judged {
+    losers: Vec<Loser>,
+    added_in_window: Vec<String>,
+}
+
 /// Installed named verbs with no call since `unused_since` (when the log `covered`
-/// it), or refused too often in the window. `records` are all of them; `cli` the
-/// window's of side `cli`. A verb's calls are those of its name and kind, any
-/// version; its usage errors, those of the version installed.
-fn losers<'a>(
+/// it and the verb was installed before it), or refused too often since then:
+/// both verdicts over the one window, whatever window the report's tables show,
+/// so `usage report` and `verbs prune` name the same losers. A verb's calls are
+/// those of its name and kind, any version; its usage errors, those of the
+/// version installed. Without `unused_since`, the window is the whole log (of
+/// `--agent`), begun at its first record of mur's.
+fn losers(
     records: &[Record],
-    cli: impl Iterator<Item = &'a Record> + Clone,
     criteria: &Criteria,
     unused_since: Option<&Since>,
     covered: bool,
-) -> Vec<Loser> {
+) -> Judged {
+    let agent = criteria.agent.as_deref();
+    let in_window = |r: &&Record| {
+        r.side == Side::Cli && of_agent(r, agent) && unused_since.is_none_or(|s| s.admits(&r.time))
+    };
+    let began = match unused_since {
+        Some(since) => Some(since.0.as_str()),
+        None => records
+            .iter()
+            .filter(in_window)
+            .map(|r| r.time.as_str())
+            .min(),
+    };
     let mut losers = Vec::new();
+    let mut added_in_window = Vec::new();
     for verb in criteria.installed.iter().filter(|v| v.kind.is_named()) {
         let is_verb =
             |r: &Record| r.verb.as_deref() == Some(verb.name.as_str()) && r.kind == Some(verb.kind);
-        let of_verb = cli.clone().filter(|r| is_verb(r));
+        let of_verb = records.iter().filter(in_window).filter(|r| is_verb(r));
         let calls = of_verb.clone().count() as u64;
-        // Unused over its own window, which need not be the report's.
-        let used = records.iter().any(|r| {
-            r.side == Side::Cli
-                && is_verb(r)
-                && of_agent(r, criteria.agent.as_deref())
-                && unused_since.is_none_or(|s| s.admits(&r.time))
-        });
+        let used = calls > 0;
+        // Added after the window began: not there for all of it. (`addedAt` is
+        // to the second, `…:05Z`, which sorts after every `…:05.mmmZ`: a verb
+        // added in the second the window began counts as added after it.)
+        let added_late = match (began, &verb.added_at) {
+            (Some(began), Some(added)) => added.as_str() > began,
+            _ => false,
+        };
+        if !used && covered && added_late {
+            added_in_window.push(verb.name.clone());
+        }
         // A record that names no version (an older mur's) may be of this one.
         let this_version = |r: &&Record| match (&verb.sha256, &r.verb_hash) {
             (Some(installed), Some(ran)) => installed == ran,
@@ -449,7 +512,7 @@ fn losers<'a>(
         } else {
             errors as f64 / judged as f64
         };
-        let unused = !used && covered;
+        let unused = !used && covered && !added_late;
         let reason = if unused {
             let by = criteria
                 .agent
@@ -483,7 +546,10 @@ fn losers<'a>(
             command: format!("mur devtools verbs remove {}", verb.name),
         });
     }
-    losers
+    Judged {
+        losers,
+        added_in_window,
+    }
 }
 
 /// `rate` and `max` (`rate` above it) as percentages, whole unless rounding would
@@ -555,6 +621,7 @@ mod tests {
             kind: Kind::Plugin,
             tool: n.to_owned(),
             sha256: None,
+            added_at: None,
         });
         let criteria = Criteria {
             installed: installed.to_vec(),
@@ -573,6 +640,7 @@ mod tests {
             kind: Kind::Plugin,
             tool: name.to_owned(),
             sha256: sha256.map(str::to_owned),
+            added_at: None,
         }
     }
 
@@ -707,6 +775,105 @@ mod tests {
         let report = report(&records, 0, &criteria);
         assert_eq!(report.unused_since.as_ref(), Some(&month.0));
         assert_eq!((report.verbs.len(), report.records), (2, 2));
+    }
+
+    /// A record of `verb` (a plugin of tool `verb`) `days` ago, by `agent`.
+    fn days_ago(days: u64, verb: &str, outcome: Outcome) -> Record {
+        let mut r = cli(verb, Kind::Plugin, verb, outcome, 1.0);
+        r.time = Since::ago(std::time::Duration::from_secs(days * 86_400)).0;
+        r
+    }
+
+    #[test]
+    fn usage_errors_are_rated_over_the_window_unused_verbs_are_judged_in() {
+        // Refused three times 40 days ago, one failed call an hour ago.
+        let mut records: Vec<Record> = (0..3)
+            .map(|_| days_ago(40, "type", Outcome::UsageError))
+            .collect();
+        let mut recent = cli("type", Kind::Plugin, "type", Outcome::ToolError, 1.0);
+        recent.time = Since::ago(std::time::Duration::from_secs(3600)).0;
+        records.push(recent);
+        let month = Since::ago(std::time::Duration::from_secs(30 * 86_400));
+        let judged = |unused_since: Option<Since>, since: Option<Since>| {
+            let criteria = Criteria {
+                since,
+                unused_since,
+                installed: vec![installed("type", None)],
+                ..Criteria::default()
+            };
+            let report = report(&records, 0, &criteria);
+            let losers = report.losers.iter();
+            let told = losers.map(|l| (l.reason.clone(), l.calls));
+            (report.records, told.collect::<Vec<_>>())
+        };
+        // The report over the whole log (prune's window for losers) and prune, which
+        // reads no table: the same verdict, over the last 30 days: one call, no loser.
+        assert_eq!(judged(Some(month.clone()), None), (4, vec![]));
+        assert_eq!(judged(None, Some(month)), (1, vec![]));
+        // Over a window that holds the refusals, both call it a loser.
+        let two_months = Since::ago(std::time::Duration::from_secs(60 * 86_400));
+        let loser = vec![(
+            "75% of its 4 calls were usage errors (above 50%)".to_owned(),
+            4,
+        )];
+        assert_eq!(judged(Some(two_months.clone()), None), (4, loser.clone()));
+        assert_eq!(judged(None, Some(two_months)), (4, loser));
+    }
+
+    #[test]
+    fn a_verb_added_after_the_window_began_is_not_judged_unused() {
+        let month = Since::ago(std::time::Duration::from_secs(30 * 86_400));
+        let records = [days_ago(40, "click", Outcome::Ok)];
+        let added = |name: &str, days: u64| Installed {
+            // As the verb index writes it: to the second.
+            added_at: Some(format!(
+                "{}Z",
+                &Since::ago(std::time::Duration::from_secs(days * 86_400)).0[..19]
+            )),
+            ..installed(name, None)
+        };
+        let criteria = Criteria {
+            unused_since: Some(month.clone()),
+            installed: vec![added("old", 60), added("new", 0), installed("legacy", None)],
+            ..Criteria::default()
+        };
+        let report = report(&records, 0, &criteria);
+        let losers: Vec<&str> = report.losers.iter().map(|l| l.verb.as_str()).collect();
+        assert_eq!(losers, ["old", "legacy"]);
+        assert_eq!(report.added_in_window, ["new"]);
+        assert_eq!(
+            report.unused_not_judged(),
+            Some(format!(
+                "not judged unused, added since {} (after the window began): new",
+                month.0
+            ))
+        );
+        // Used in the window, it needs no word.
+        let mut used = records.to_vec();
+        used.push(days_ago(0, "new", Outcome::Ok));
+        let report = super::report(&used, 0, &criteria);
+        assert_eq!(
+            (report.added_in_window.len(), report.unused_not_judged()),
+            (0, None)
+        );
+    }
+
+    #[test]
+    fn an_agent_leaves_out_the_sessions_records_and_says_how_many() {
+        let mut mine = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
+        mine.agent = Some("alpha".to_owned());
+        let served = Record::new(Side::Server, Surface::Mcp, Outcome::Ok, 1.0);
+        let records = [mine, served.clone(), served];
+        let of = |agent: Option<&str>| {
+            let criteria = Criteria {
+                agent: agent.map(str::to_owned),
+                ..Criteria::default()
+            };
+            let report = report(&records, 0, &criteria);
+            (report.records, report.server_records_left_out)
+        };
+        assert_eq!(of(None), (3, 0));
+        assert_eq!(of(Some("alpha")), (1, 2));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use mur_core::{Error, Result};
-use mur_usage::{Criteria, Installed, Kind, Report, Row, Since, UsageDir, UsageLog};
+use mur_usage::{Criteria, Installed, Kind, LogReader, Report, Row, Since, UsageDir, UsageLog};
 use mur_verbs::manage;
 use mur_verbs::{VerbDirs, VerbHost};
 
@@ -62,8 +62,32 @@ fn installed() -> Result<Vec<Installed>> {
             },
             tool: e.tool.clone(),
             sha256: Some(e.sha256.clone()),
+            // An entry of an older mur may have none: added long ago, for all we know.
+            added_at: (!e.added_at.is_empty()).then(|| e.added_at.clone()),
         })
         .collect())
+}
+
+/// What `usage report` and `verbs prune` judge by, built alike so that they name
+/// the same losers: both verdicts (unused, refused too often) over the last
+/// `unused_for`, or over `--since`'s window when the report is given one.
+fn criteria(
+    since: Option<std::time::Duration>,
+    unused_for: std::time::Duration,
+    agent: Option<String>,
+    max_usage_error_rate: f64,
+) -> Result<Criteria> {
+    Ok(Criteria {
+        since: since.map(Since::ago),
+        unused_since: match since {
+            Some(_) => None,
+            None => Some(Since::ago(unused_for)),
+        },
+        agent,
+        max_usage_error_rate,
+        installed: installed()?,
+        ..Criteria::default()
+    })
 }
 
 /// The report over the CLI's log and the `server` logs.
@@ -75,17 +99,35 @@ fn build(dir: &UsageDir, server: &[PathBuf], criteria: &Criteria) -> Result<Repo
 /// The records of the CLI's log and the `server` logs, and how many lines
 /// were not records (said on stderr). mur's own log that cannot be read is
 /// mur's failure (exit 7); a `--server-log` that cannot, the caller's word (exit 1).
+/// Each file is read once: a `--server-log` given twice, or naming mur's own log
+/// (or a file of it), adds nothing the second time, and stderr says so.
 fn read(dir: &UsageDir, server: &[PathBuf]) -> Result<(Vec<mur_usage::Record>, usize)> {
     let own = dir.log();
-    let (mut records, mut skipped) = if own.files().is_empty() {
-        (Vec::new(), 0)
-    } else {
-        mur_usage::read_logs(&[own]).map_err(Error::internal)?
-    };
+    let own_files = own.files();
+    let mut reader = LogReader::default();
+    if !own_files.is_empty() {
+        reader.read(&[own]).map_err(Error::internal)?;
+    }
     let server: Vec<UsageLog> = server.iter().cloned().map(UsageLog::at).collect();
-    let (theirs, their_skipped) = mur_usage::read_logs(&server).map_err(Error::usage)?;
-    records.extend(theirs);
-    skipped += their_skipped;
+    reader.read(&server).map_err(Error::usage)?;
+    for (path, first) in &reader.repeated {
+        let what = match (
+            own_files.contains(first),
+            path.as_os_str() == first.as_os_str(),
+        ) {
+            (true, true) => "is mur's own usage log, read already".to_owned(),
+            (true, false) => format!("is mur's own usage log `{}`, read already", first.display()),
+            (false, true) => "is given more than once".to_owned(),
+            (false, false) => format!("is `{}`, read already", first.display()),
+        };
+        output::notice(&format!(
+            "`{}` {what}: its records are counted once",
+            path.display()
+        ));
+    }
+    let LogReader {
+        records, skipped, ..
+    } = reader;
     if skipped > 0 {
         output::notice(&format!(
             "{skipped} line(s) of the usage logs are not records and were skipped"
@@ -104,20 +146,20 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
     if !dir.enabled() {
         output::notice("usage recording is off: this report covers what was recorded before");
     }
-    let criteria = Criteria {
-        since: args.since.map(Since::ago),
-        // Unused over the window `verbs prune` judges by: `--since`'s, if given.
-        unused_since: match args.since {
-            Some(_) => None,
-            None => Some(Since::ago(args.unused_for)),
-        },
-        agent: args.agent.clone(),
-        max_usage_error_rate: args.max_usage_error_rate,
-        installed: installed()?,
-        ..Criteria::default()
-    };
+    let criteria = criteria(
+        args.since,
+        args.unused_for,
+        args.agent.clone(),
+        args.max_usage_error_rate,
+    )?;
     let mut report = build(dir, &args.server_logs, &criteria)?;
     not_covered_notice(&report, criteria.agent.as_deref());
+    if report.server_records_left_out > 0 {
+        output::notice(&format!(
+            "`--agent` leaves out the sessions' {} record(s): a session's record names no agent",
+            report.server_records_left_out
+        ));
+    }
     // What only mur knows: its own commands, beside the installed verbs.
     let words: Vec<String> = criteria
         .installed
@@ -283,28 +325,44 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
     out.push_str(&output::table(&header, &rows));
 }
 
-/// `verbs prune`: the report's losers over the last `unused_for`, removed
-/// with `yes`, else listed as the commands that would remove them.
+/// `verbs prune`: the losers of `usage report --unused-for UNUSED_FOR` (the
+/// same criteria, so the same list), removed with `yes`, else listed as the
+/// commands that would remove them. While recording is off, calls made since
+/// are not in the log, so a verb used meanwhile looks unused: stderr says so,
+/// and `yes` is refused unless `while_off` insists.
 pub fn prune(
     unused_for: std::time::Duration,
     max_usage_error_rate: f64,
     agent: Option<String>,
     yes: bool,
+    while_off: bool,
 ) -> Result<()> {
     let dir = usage_dir()?;
-    let since = Since::ago(unused_for);
-    let criteria = Criteria {
-        since: Some(since.clone()),
-        agent,
-        max_usage_error_rate,
-        installed: installed()?,
-        ..Criteria::default()
-    };
+    if !dir.enabled() {
+        if yes && !while_off {
+            return Err(Error::usage(
+                "usage recording is off: a verb used since it went off looks unused, so nothing is removed",
+            )
+            .with_hint(
+                "`mur devtools usage on` turns it on (prune once calls are recorded again), \
+                 or `--while-off` removes them all the same",
+            ));
+        }
+        output::notice(
+            "usage recording is off: a verb used since it went off looks unused here \
+             (`mur devtools usage on` turns it on)",
+        );
+    }
+    let criteria = criteria(None, unused_for, agent, max_usage_error_rate)?;
     // One read serves both the report and whether the log reaches back past
     // the window: only then can a verb be called unused over all of it.
     let (records, skipped) = read(&dir, &[])?;
     let report = mur_usage::report(&records, skipped, &criteria);
     not_covered_notice(&report, criteria.agent.as_deref());
+    // The verbs too recent to be judged unused, as the report says under its losers.
+    if let (true, Some(why)) = (report.window_covered, report.unused_not_judged()) {
+        output::diagnostic(&why);
+    }
     let losers = &report.losers;
     if losers.is_empty() {
         output::diagnostic("no verb to prune");

@@ -36,8 +36,15 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             max_usage_error_rate,
             agent,
             yes,
+            while_off,
             dry_run: _,
-        } => super::usage::prune(*unused_for, *max_usage_error_rate, agent.clone(), *yes),
+        } => super::usage::prune(
+            *unused_for,
+            *max_usage_error_rate,
+            agent.clone(),
+            *yes,
+            *while_off,
+        ),
         VerbsCommand::New { .. } => Ok(()),
     }
 }

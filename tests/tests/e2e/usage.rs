@@ -407,13 +407,54 @@ fn timeless(text: &str) -> String {
 /// Installs a data verb `name` calling `tool`.
 /// A sandbox with three data verbs installed (`count` → state, `bump` →
 /// click, `idle` → scroll) and the known log.
+/// The verbs are installed since before the log begins, so each can be judged
+/// unused over any window it covers.
 fn with_known_verbs_and_log() -> Sandbox {
     let sandbox = Sandbox::new();
     for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
         add_data_verb(&sandbox, name, tool);
+        added_on(&sandbox, name, "2024-06-01T00:00:00Z");
     }
     known_log(&sandbox);
     sandbox
+}
+
+/// Makes verb `name` installed since `at` (its index entry's `addedAt`), as if
+/// added then: a verb added after the unused window began is not judged unused.
+fn added_on(sandbox: &Sandbox, name: &str, at: &str) {
+    let path = mur_e2e::plugins::verb_dir(sandbox)
+        .join("index")
+        .join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}: {path:?}"));
+    let mut entry: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    entry["verb"]["addedAt"] = at.into();
+    std::fs::write(&path, entry.to_string()).expect("write the entry");
+}
+
+/// The time `days` days before now (whole seconds), as records write it.
+fn days_ago(days: u64) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs();
+    let secs = now - days * 86_400;
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's `civil_from_days`).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let t = secs % 86_400;
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.000Z",
+        t / 3600,
+        t % 3600 / 60,
+        t % 60
+    )
 }
 
 fn add_data_verb(sandbox: &Sandbox, name: &str, tool: &str) {
@@ -788,7 +829,14 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
         "--agent",
         "nobody",
     ]);
-    by_nobody.assert_code(0).assert_stdout_is("");
+    // Said as the report says it, with the agents there are, and the same exit code.
+    by_nobody.assert_code(nobody.code).assert_stdout_is("");
+    let said = nobody.stderr.lines().last().unwrap_or_default();
+    assert!(said.contains("(its agents: claude)"), "{nobody}");
+    assert!(
+        by_nobody.stderr.contains(&format!("{said}\n")),
+        "{by_nobody}"
+    );
     assert!(
         by_nobody.stderr.ends_with("no verb to prune\n"),
         "{by_nobody}"
@@ -812,6 +860,219 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
     let report = sandbox.devtools(&["usage", "report", "--json"]).json();
     let asked: Vec<&Value> = items(&report["unknownVerbs"]).map(|u| &u["verb"]).collect();
     assert_eq!(asked, [&json!("bmup")]);
+}
+
+/// A record of mur's `days` ago, by agent `claude`.
+fn cli_record(days: u64, verb: &str, kind: &str, outcome: &str) -> Value {
+    json!({
+        "schema": "mur-usage/1", "time": days_ago(days),
+        "side": "cli", "surface": "cli", "agent": "claude", "verb": verb, "kind": kind,
+        "tool": verb, "outcome": outcome, "ms": 1.0,
+    })
+}
+
+fn write_log(sandbox: &Sandbox, lines: &[Value]) {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let log = sandbox.usage_log();
+    std::fs::create_dir_all(log.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&log, text).expect("write log");
+}
+
+/// The `verb` and `reason` of each loser of a report in JSON.
+fn losers_of(report: &Value) -> Vec<(String, String)> {
+    items(&report["losers"])
+        .map(|l| {
+            let text = |key: &str| l[key].as_str().unwrap_or_default().to_owned();
+            (text("verb"), text("reason"))
+        })
+        .collect()
+}
+
+#[test]
+fn prune_and_the_report_rate_usage_errors_over_the_one_window() {
+    // `type` refused three times 40 days ago, and one failed call just now, in a
+    // log reaching back 60 days.
+    let sandbox = Sandbox::new();
+    add_data_verb(&sandbox, "type", "type");
+    added_on(&sandbox, "type", "2020-01-01T00:00:00Z");
+    let mut lines = vec![cli_record(60, "guide", "host", "ok")];
+    lines.extend((0..3).map(|_| cli_record(40, "type", "data", "usage-error")));
+    lines.push(cli_record(0, "type", "data", "tool-error"));
+    write_log(&sandbox, &lines);
+    // Over the last 30 days (the default of both): one call, no loser; the report's
+    // table is still of the whole log.
+    let report = sandbox.devtools(&["usage", "report", "--json"]);
+    let report = report.assert_code(0).json();
+    assert_eq!(losers_of(&report), [], "{report}");
+    let row = items(&report["verbs"]).find(|r| r["name"] == "type");
+    assert_eq!(row.map(|r| &r["calls"]), Some(&json!(4)), "{report}");
+    let text = sandbox.devtools(&["usage", "report"]);
+    assert!(text.stdout.contains("\nlosers: none\n"), "{text}");
+    let prune = sandbox.devtools(&["verbs", "prune"]);
+    prune.assert_code(0).assert_stdout_is("");
+    assert!(prune.stderr.ends_with("no verb to prune\n"), "{prune}");
+    // Over a window holding the refusals, both name it, for the same reason.
+    let report = sandbox
+        .devtools(&["usage", "report", "--json", "--unused-for", "50d"])
+        .json();
+    let reason = "75% of its 4 calls were usage errors (above 50%)";
+    assert_eq!(losers_of(&report), [("type".to_owned(), reason.to_owned())]);
+    let prune = sandbox.devtools(&["verbs", "prune", "--unused-for", "50d"]);
+    prune
+        .assert_code(0)
+        .assert_stdout_is(format!("mur devtools verbs remove type    # {reason}\n"));
+}
+
+#[test]
+fn a_verb_added_after_the_unused_window_began_is_not_judged_unused() {
+    let sandbox = with_known_verbs_and_log();
+    // Added seconds ago: never called, but not there for the window either.
+    add_data_verb(&sandbox, "fresh", "scroll");
+    let args = ["usage", "report", "--unused-for", "400d"];
+    let text = sandbox.devtools(&args);
+    text.assert_code(0);
+    let (_, losers) = text.stdout.split_once("\nlosers:").unwrap_or_default();
+    assert_eq!(
+        timeless(losers),
+        "\n  bump: 75% of its 4 calls were usage errors (above 50%)\n    \
+         mur devtools verbs remove bump\n  idle: not used since TIME\n    \
+         mur devtools verbs remove idle\n  \
+         (not judged unused, added since TIME (after the window began): fresh)\n",
+        "{text}"
+    );
+    let report = sandbox.devtools(&[&args[..], &["--json"]].concat()).json();
+    assert_eq!(report["addedInWindow"], json!(["fresh"]));
+    let prune = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d"]);
+    prune.assert_code(0);
+    let removed: Vec<&str> = prune.stdout.lines().map(|l| &l[..30]).collect();
+    assert_eq!(
+        removed,
+        [
+            "mur devtools verbs remove bump",
+            "mur devtools verbs remove idle"
+        ]
+    );
+    assert!(
+        timeless(&prune.stderr)
+            .contains("not judged unused, added since TIME (after the window began): fresh\n"),
+        "{prune}"
+    );
+    // Added before the window began, it is judged as any verb.
+    added_on(&sandbox, "fresh", &days_ago(2));
+    let day = sandbox.devtools(&["verbs", "prune", "--unused-for", "1d"]);
+    assert!(
+        day.stdout
+            .contains("mur devtools verbs remove fresh    # not used since"),
+        "{day}"
+    );
+}
+
+#[test]
+fn prune_while_recording_is_off_says_so_and_removes_only_when_told_to_all_the_same() {
+    let sandbox = with_known_verbs_and_log();
+    let installed = |sandbox: &Sandbox| -> Vec<String> {
+        let list = sandbox.devtools(&["verbs", "list", "--json"]).json();
+        names(&list).into_iter().map(str::to_owned).collect()
+    };
+    sandbox.devtools(&["usage", "off"]).assert_code(0);
+    let dry = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d"]);
+    dry.assert_code(0).assert_stderr_contains(
+        "warning: usage recording is off: a verb used since it went off looks unused here \
+         (`mur devtools usage on` turns it on)\n",
+    );
+    assert_eq!(dry.stdout.lines().count(), 2, "{dry}");
+    let refused = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d", "--yes"]);
+    refused.assert_code(1).assert_stderr_is(
+        "error: usage recording is off: a verb used since it went off looks unused, so nothing is removed\n\
+         hint: `mur devtools usage on` turns it on (prune once calls are recorded again), \
+         or `--while-off` removes them all the same\n",
+    );
+    assert_eq!(installed(&sandbox), ["bump", "count", "idle"]);
+    let anyway = sandbox.devtools(&[
+        "verbs",
+        "prune",
+        "--unused-for",
+        "400d",
+        "--yes",
+        "--while-off",
+    ]);
+    anyway.assert_code(0);
+    assert_eq!(installed(&sandbox), ["count"]);
+    // It insists on a removal: with no `--yes`, it is a usage error.
+    sandbox
+        .devtools(&["verbs", "prune", "--while-off"])
+        .assert_code(1);
+}
+
+#[test]
+fn each_log_is_read_once_and_an_agent_says_what_it_leaves_out() {
+    let sandbox = with_known_verbs_and_log();
+    let served = json!({
+        "schema": "mur-usage/1", "time": "2026-01-05T10:00:00.000Z", "side": "server",
+        "surface": "mcp", "tool": "state", "outcome": "ok", "ms": 2.0,
+    });
+    let served = sandbox.file("served.jsonl", format!("{served}\n"));
+    let served = served.display().to_string();
+    let own = sandbox.usage_log().display().to_string();
+    let counts = |more: &[&str]| {
+        let out = sandbox.devtools(&[&["usage", "report", "--json"][..], more].concat());
+        out.assert_code(0);
+        let report = out.json();
+        let calls = |surface: &str| {
+            items(&report["surfaces"])
+                .find(|r| r["name"] == surface)
+                .map(|r| r["calls"].clone())
+                .unwrap_or_default()
+        };
+        let counted = (
+            report["records"].clone(),
+            calls("cli/data"),
+            calls("server/mcp"),
+        );
+        (counted, out.stderr)
+    };
+    let (once, _) = counts(&["--server-log", &served]);
+    assert_eq!(once, (json!(14), json!(9), json!(1)));
+    // Named twice, by another path, or mur's own log given as a session's: once.
+    let dotted = format!("{}/./served.jsonl", sandbox.root().display());
+    let (again, said) = counts(&[
+        "--server-log",
+        &served,
+        "--server-log",
+        &dotted,
+        "--server-log",
+        &served,
+        "--server-log",
+        &own,
+    ]);
+    assert_eq!(again, once);
+    for line in [
+        format!("warning: `{dotted}` is `{served}`, read already: its records are counted once\n"),
+        format!("warning: `{served}` is given more than once: its records are counted once\n"),
+        format!(
+            "warning: `{own}` is mur's own usage log, read already: its records are counted once\n"
+        ),
+    ] {
+        assert!(said.contains(&line), "{line}in {said}");
+    }
+    // A session's record names no agent: `--agent` leaves it out, and says so.
+    let agent = sandbox.devtools(&[
+        "usage",
+        "report",
+        "--json",
+        "--agent",
+        "claude",
+        "--server-log",
+        &served,
+    ]);
+    agent.assert_code(0).assert_stderr_contains(
+        "warning: `--agent` leaves out the sessions' 1 record(s): a session's record names no agent\n",
+    );
+    let report = agent.json();
+    assert_eq!(
+        (&report["records"], &report["serverRecordsLeftOut"]),
+        (&json!(13), &json!(1))
+    );
 }
 
 #[test]
