@@ -470,35 +470,11 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
 /// The page as a headless browser renders it, when one is installed (`.ci/run`
 /// installs Debian's `chromium-headless-shell`); else the checks on the file stand.
 fn opened_in_a_browser(dir: &Path, html: &Path) {
-    let on_path = |program: &str| {
-        std::env::var_os("PATH")
-            .into_iter()
-            .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
-            .map(|d| d.join(program))
-            .find(|p| p.is_file())
-    };
-    let Some(browser) = ["chromium-headless-shell", "chromium"]
-        .into_iter()
-        .find_map(on_path)
-    else {
+    let Some(browser) = headless_browser() else {
         eprintln!("no headless browser installed: the page was checked as a file only");
         return;
     };
-    let sandbox = Sandbox::new();
-    let mut dump = sandbox.command(&browser);
-    dump.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-    ])
-    .arg(format!(
-        "--user-data-dir={}",
-        dir.join("browser-profile").display()
-    ))
-    .args(["--dump-dom", &format!("file://{}", html.display())]);
-    let dom = mur_e2e::process::run(&mut dump);
-    assert_eq!(dom.code, 0, "{}: {}", browser.display(), dom.stderr);
+    let dom = dumped_dom(&Sandbox::new(), &browser, dir, html, &[]);
     assert!(
         dom.stdout.matches("<svg").count() >= 4,
         "the browser's DOM has the charts"
@@ -755,17 +731,7 @@ fn the_study_page_shows_each_chart_label_whole() {
 /// Every chart label of `page` as a headless browser lays it out: inside its chart.
 /// The page runs no script; a copy with one that measures the labels is opened.
 fn labels_laid_out_whole(sandbox: &Sandbox, page: &str) {
-    let on_path = |program: &str| {
-        std::env::var_os("PATH")
-            .into_iter()
-            .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
-            .map(|d| d.join(program))
-            .find(|p| p.is_file())
-    };
-    let Some(browser) = ["chromium-headless-shell", "chromium"]
-        .into_iter()
-        .find_map(on_path)
-    else {
+    let Some(browser) = headless_browser() else {
         eprintln!("no headless browser installed: the labels were checked on the file only");
         return;
     };
@@ -778,21 +744,8 @@ fn labels_laid_out_whole(sandbox: &Sandbox, page: &str) {
         document.getElementById('cut').textContent = 'labels: ' + svgs.length + ' charts, cut: [' + cut.join('|') + ']';\
         </script></body>";
     let measured = sandbox.file("measured.html", page.replace("</body>", measure));
-    let mut dump = sandbox.command(&browser);
-    dump.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--window-size=900,1200",
-    ])
-    .arg(format!(
-        "--user-data-dir={}",
-        sandbox.root().join("browser-profile").display()
-    ))
-    .args(["--dump-dom", &format!("file://{}", measured.display())]);
-    let dom = mur_e2e::process::run(&mut dump);
-    assert_eq!(dom.code, 0, "{}: {}", browser.display(), dom.stderr);
+    let window = ["--window-size=900,1200"];
+    let dom = dumped_dom(sandbox, &browser, sandbox.root(), &measured, &window);
     let said = dom
         .stdout
         .split("<pre id=\"cut\">")
@@ -805,4 +758,41 @@ fn labels_laid_out_whole(sandbox: &Sandbox, page: &str) {
             && !said.contains("labels: 0 "),
         "{said}"
     );
+}
+
+/// A headless Chromium on PATH (`.ci/run` installs Debian's `chromium-headless-shell`).
+fn headless_browser() -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    let dirs: Vec<_> = std::env::split_paths(&path).collect();
+    ["chromium-headless-shell", "chromium"]
+        .into_iter()
+        .flat_map(|program| dirs.iter().map(move |d| d.join(program)))
+        .find(|p| p.is_file())
+}
+
+/// The DOM `browser` makes of the page at `html` (a profile kept under `dir`), after
+/// its scripts ran; the browser must exit 0.
+fn dumped_dom(
+    sandbox: &Sandbox,
+    browser: &Path,
+    dir: &Path,
+    html: &Path,
+    extra: &[&str],
+) -> mur_e2e::Output {
+    let mut dump = sandbox.command(browser);
+    dump.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+    ])
+    .args(extra)
+    .arg(format!(
+        "--user-data-dir={}",
+        dir.join("browser-profile").display()
+    ))
+    .args(["--dump-dom", &format!("file://{}", html.display())]);
+    let dom = mur_e2e::process::run(&mut dump);
+    assert_eq!(dom.code, 0, "{}: {}", browser.display(), dom.stderr);
+    dom
 }
