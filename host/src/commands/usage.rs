@@ -221,13 +221,21 @@ fn not_covered_notice(report: &Report, agent: Option<&str>) {
 
 /// The report for people: tables, then the losers with their commands.
 fn text(report: &Report) -> String {
+    // Whose calls, and by what rule losers are named: a saved table of one agent's
+    // calls never reads as every agent's.
+    let whose = match &report.agent {
+        Some(agent) => format!("agent `{agent}`"),
+        None => "every agent".to_owned(),
+    };
     let mut out = format!(
-        "{} records{}\n",
+        "{} records{} ({whose}; usage errors above {}% of at least {} calls make a loser)\n",
         report.records,
         match (&report.first, &report.last) {
             (Some(first), Some(last)) => format!(", {first} to {last}"),
             _ => String::new(),
-        }
+        },
+        mur_usage::round2(report.max_usage_error_rate * 100.0),
+        report.min_calls,
     );
     section(&mut out, "VERB", "verbs (as mur ran them)", &report.verbs);
     section(&mut out, "SURFACE", "surfaces", &report.surfaces);

@@ -351,7 +351,7 @@ fn known_log(sandbox: &Sandbox) {
 
 /// `usage report` over [`known_log`], as a person reads it.
 const KNOWN_REPORT: &str = "\
-13 records, 2025-01-01T10:00:00.000Z to 2026-01-12T10:00:00.000Z
+13 records, 2025-01-01T10:00:00.000Z to 2026-01-12T10:00:00.000Z (every agent; usage errors above 50% of at least 3 calls make a loser)
 
 verbs (as mur ran them):
 VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
