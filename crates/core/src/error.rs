@@ -264,7 +264,13 @@ fn usage_from_clap(e: &clap::Error) -> Error {
     if message.ends_with(':') {
         message.pop();
     }
-    hints.extend(usage.map(|usage| format!("usage: {usage} (`--help` shows more)")));
+    // A conflict's "usage" is the two arguments typed, not the command's usage.
+    let conflict = e.kind() == clap::error::ErrorKind::ArgumentConflict;
+    hints.extend(
+        usage
+            .filter(|_| !conflict)
+            .map(|usage| format!("usage: {usage} (`--help` shows more)")),
+    );
     Error {
         hints,
         ..Error::usage(message)

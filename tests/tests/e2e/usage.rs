@@ -773,8 +773,9 @@ fn the_report_calls_a_verb_unused_only_where_prune_would_remove_it() {
     sandbox
         .devtools(&["usage", "report", "--since", "7d", "--unused-for", "30d"])
         .assert_code(1)
-        .assert_stderr_contains(
-            "'--since <DURATION>' cannot be used with '--unused-for <DURATION>'",
+        .assert_stderr_is(
+            "error: the argument '--since <DURATION>' cannot be used with '--unused-for \
+             <DURATION>'\n",
         );
 }
 
