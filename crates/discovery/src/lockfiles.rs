@@ -122,9 +122,7 @@ fn valid_or_notice(entry: Entry, report: &mut dyn Report) -> Option<Found> {
                 lock,
             });
         }
-        ReadOutcome::Malformed(why) => report.notice(format!(
-            "skipping malformed lockfile `{path}`: {why} (`mur devtools session clean` removes it)"
-        )),
+        ReadOutcome::Malformed(why) => report.malformed(&entry.path, &why),
         ReadOutcome::UnknownSchema(schema) => {
             report.notice(format!(
                 "skipping lockfile `{path}` of unknown schema `{schema}`"

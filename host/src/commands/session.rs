@@ -155,13 +155,26 @@ fn table(live: &[Lockfile], logs: &[Option<String>]) -> String {
 /// are none (malformed). A lockfile whose process runs is never touched, even when
 /// its endpoint does not answer: the session may be busy, and a wrong removal
 /// would hide a live session from discovery.
+/// What `session clean` says while it reads the directory: every notice but that a
+/// malformed lockfile is skipped and `session clean` removes it — it is removing it,
+/// and says how many in its last line.
+struct Cleaning;
+
+impl discovery::Report for Cleaning {
+    fn notice(&mut self, message: String) {
+        discovery::Report::notice(&mut Notices, message);
+    }
+
+    fn malformed(&mut self, _path: &std::path::Path, _why: &str) {}
+}
+
 async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
     let http = mur_http::Http::new();
     let registry = discovery::registry();
     let survey = discovery::within(
         settings.timeout,
         "reading the sessions",
-        discovery::survey(&registry, &http, &mut Notices),
+        discovery::survey(&registry, &http, &mut Cleaning),
     )
     .await?;
     if dry_run {
