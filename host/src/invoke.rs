@@ -49,10 +49,6 @@ enum Caller<'a> {
     Relay(&'a dyn mur_client::Events),
 }
 
-/// How many times, 10 ms apart, a session's process that still runs when its call
-/// broke off is looked at again (see [`Session::after_failure`]).
-const EXIT_LOOKS: usize = 20;
-
 /// A session reached: the HTTP client, its endpoint and identity, and when
 /// the `--timeout` that began before discovery runs out.
 pub struct Session {
@@ -209,7 +205,16 @@ impl Session {
         // pass through) as large (see `block_on`).
         let call = Box::pin(client.call(method, params, left));
         let reply = usage::measure_async(usage::Phase::Call, call).await;
-        reply.map_err(|e| self.after_failure(e))
+        let reply = reply.map_err(|e| self.after_failure(e))?;
+        // A question a bridge said may be another call's, refused for want of an
+        // answer: the call's own failure stands (its stdout, its message), and
+        // the question is a hint under it, as it may have been this call's.
+        match client.refused_question() {
+            Some(hint) => settle(reply, settings, method, params)
+                .map(Reply::Result)
+                .map_err(|e| e.with_hint(hint)),
+            None => Ok(reply),
+        }
     }
 
     /// `e`, a call that broke off or went unanswered, with what became of the
@@ -219,16 +224,12 @@ impl Session {
         let Some((pid, started_at)) = self.process.filter(|_| e.kind() == Kind::Transport) else {
             return e;
         };
-        // A process killed closes its connections before it is seen to exit: a
-        // running one is looked at again, briefly.
-        let mut fate = mur_lockfile::liveness::fate(pid, started_at);
-        for _ in 0..EXIT_LOOKS {
-            if fate != Fate::Running {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-            fate = mur_lockfile::liveness::fate(pid, started_at);
-        }
+        let fate = match mur_lockfile::liveness::fate(pid, started_at) {
+            // A process killed closes its sockets before it is seen to exit: one whose
+            // endpoint no longer takes connections is going. One look, no wait.
+            Fate::Running if refuses_connections(&self.endpoint) => Fate::Gone,
+            fate => fate,
+        };
         match fate {
             Fate::Gone => e.with_first_hint(format!(
                 "the session's process (pid {pid}) is gone: it exited or restarted during the \
@@ -511,4 +512,21 @@ mod tests {
             "tool `click` failed: no element matches `#nope`"
         );
     }
+}
+
+/// Whether nothing listens at `endpoint` any more (a connection refused), asked of a
+/// session whose call broke off while its process still shows as running.
+fn refuses_connections(endpoint: &str) -> bool {
+    let Some(address) = reqwest::Url::parse(endpoint)
+        .ok()
+        .and_then(|url| url.socket_addrs(|| None).ok())
+        .and_then(|addresses| addresses.into_iter().next())
+    else {
+        return false;
+    };
+    let timeout = std::time::Duration::from_millis(200);
+    matches!(
+        std::net::TcpStream::connect_timeout(&address, timeout),
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused
+    )
 }

@@ -122,6 +122,13 @@ pub fn value_options(spec: &mur_verbs::VerbSpec) {
     with(|i| i.value_options = names);
 }
 
+/// The options of a command of mur's own that take a value (`call --out PATH`), for
+/// the shape of its argv.
+pub fn command_value_options(names: &[&str]) {
+    let names: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+    with(|i| i.value_options = names);
+}
+
 /// Host options that take a value, wherever they are typed.
 const HOST_VALUE_OPTIONS: [&str; 9] = [
     "--args",

@@ -111,6 +111,9 @@ fn stray_words(name: &str, words: &[String]) -> Error {
 /// option or nothing, `true`. `None` unless every word is such an option or its value.
 fn as_options(words: &[String]) -> Option<String> {
     let mut object = serde_json::Map::new();
+    // `call`'s own `--args`, typed after the stray words (so taken with them): its
+    // object is what the options are added to; `--out`'s path is no argument.
+    let mut base = serde_json::Map::new();
     let mut words = words.iter().peekable();
     while let Some(word) = words.next() {
         let option = word.strip_prefix("--").filter(|o| !o.is_empty())?;
@@ -118,6 +121,17 @@ fn as_options(words: &[String]) -> Option<String> {
             Some((name, value)) => (name, Some(value.to_owned())),
             None => (option, words.next_if(|w| !w.starts_with("--")).cloned()),
         };
+        match (name, &value) {
+            ("args", Some(text)) => {
+                base = serde_json::from_str::<Value>(text)
+                    .ok()?
+                    .as_object()?
+                    .clone();
+                continue;
+            }
+            ("out", Some(_)) => continue,
+            _ => {}
+        }
         let value = value.map_or(Value::Bool(true), |text| {
             serde_json::from_str::<Value>(&text)
                 .ok()
@@ -126,7 +140,8 @@ fn as_options(words: &[String]) -> Option<String> {
         });
         object.insert(name.to_owned(), value);
     }
-    Some(Value::Object(object).to_string())
+    base.extend(object);
+    Some(Value::Object(base).to_string())
 }
 
 /// What `call` sends.
@@ -294,6 +309,19 @@ mod tests {
         assert_eq!(as_options(&words(&["#x"])), None);
         assert_eq!(as_options(&words(&["--selector", "#x", "stray"])), None);
         assert_eq!(as_options(&words(&["--", "x"])), None);
+        // `call`'s own options typed after them: `--args` the base, `--out` no argument.
+        assert_eq!(
+            as_options(&words(&[
+                "--selector",
+                "#x",
+                "--args",
+                r##"{"a":1,"selector":"#y"}"##,
+                "--out",
+                "f"
+            ])),
+            Some(r##"{"a":1,"selector":"#x"}"##.to_owned())
+        );
+        assert_eq!(as_options(&words(&["--deep", "--args", "[1]"])), None);
     }
 
     #[test]

@@ -40,6 +40,12 @@ pub fn target(method: &str, params: Option<&Value>, out: &Path) -> Result<Target
             )
             .with_hint("pipe it (`| display`, `> shot.png`) or write a file: `--out FILE`"));
         }
+    } else if out.is_dir() || out.as_os_str().to_string_lossy().ends_with('/') {
+        return Err(Error::usage(format!(
+            "`--out {}` names a directory: give a file in it, e.g. `--out {}` (nothing was sent)",
+            out.display(),
+            out.join("out.png").display()
+        )));
     } else if let Some(dir) = missing_dir(out) {
         return Err(Error::usage(format!(
             "`--out`: the directory `{}` does not exist (nothing was sent)",
@@ -151,6 +157,14 @@ mod tests {
                 .expect("no media");
             assert_eq!(err.exit_code(), 1, "{method}");
         }
+        let dir = target("tools/call", None, Path::new("/tmp"));
+        let err = dir.err().expect("a directory");
+        assert_eq!(err.exit_code(), 1);
+        assert!(
+            err.message().contains("names a directory"),
+            "{}",
+            err.message()
+        );
         let gone = target("tools/call", None, Path::new("/no/such/dir/a.png"));
         let err = gone.err().expect("no such directory");
         assert_eq!(err.exit_code(), 1);

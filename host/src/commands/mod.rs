@@ -76,7 +76,10 @@ fn begin_record(verb: &Verb) {
             }
             _ => {}
         },
-        Verb::Call(args) => crate::usage::begin("call", Kind::Call, &call_argv(args), agent),
+        Verb::Call(args) => {
+            crate::usage::begin("call", Kind::Call, &call_argv(args), agent);
+            crate::usage::command_value_options(&["--out"]);
+        }
         Verb::Session(Lazy(SessionCommand::List)) => {
             crate::usage::begin("session list", Kind::Host, &[], agent)
         }
@@ -152,7 +155,10 @@ fn without_devtools(argv: &[OsString], e: clap::Error) -> Error {
         }
         _ => return e.into(),
     };
-    let first = argv.iter().skip(1).find(|a| !a.to_string_lossy().starts_with('-'));
+    let first = argv
+        .iter()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with('-'));
     if first.is_none_or(|first| *first != *word) {
         return e.into();
     }

@@ -840,6 +840,15 @@ fn call_out_writes_a_tools_image_and_prints_where_it_went() {
         "the image block says where its data went"
     );
 
+    // Its path is the value of `--out`, not a word of the call's own (the usage record).
+    let log = std::fs::read_to_string(sb.usage_log()).expect("usage log");
+    let record: serde_json::Value =
+        serde_json::from_str(log.lines().last().expect("a record")).expect("json");
+    assert_eq!(
+        record["argv"],
+        json!({ "options": ["--out"], "positionals": 1 })
+    );
+
     // `-`: the image's bytes are stdout, and nothing else is.
     let raw = sb.mur(&["devtools", "call", "screenshot", "--out", "-"]);
     raw.assert_code(0);
@@ -895,6 +904,12 @@ fn call_out_without_media_is_exit_5_and_with_a_method_exit_1() {
         "error: `--out`: the directory `{}` does not exist (nothing was sent)\n",
         sb.root().join("no-such-dir").display()
     ));
+    assert_eq!(counter(&sb), "0", "no click was sent");
+    // A directory is no file to write: said before the call too.
+    let root = sb.root().to_str().expect("utf-8 path");
+    let dir = sb.mur(&["devtools", "call", "click", "--args", args, "--out", root]);
+    dir.assert_code(1).assert_stdout_is("");
+    dir.assert_stderr_starts_with(&format!("error: `--out {root}` names a directory"));
     assert_eq!(counter(&sb), "0", "no click was sent");
 }
 
