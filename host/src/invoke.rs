@@ -437,6 +437,23 @@ fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> S
     }
 }
 
+/// Whether nothing listens at `endpoint` any more (a connection refused), asked of a
+/// session whose call broke off while its process still shows as running.
+fn refuses_connections(endpoint: &str) -> bool {
+    let Some(address) = reqwest::Url::parse(endpoint)
+        .ok()
+        .and_then(|url| url.socket_addrs(|| None).ok())
+        .and_then(|addresses| addresses.into_iter().next())
+    else {
+        return false;
+    };
+    let timeout = std::time::Duration::from_millis(200);
+    matches!(
+        std::net::TcpStream::connect_timeout(&address, timeout),
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -512,21 +529,4 @@ mod tests {
             "tool `click` failed: no element matches `#nope`"
         );
     }
-}
-
-/// Whether nothing listens at `endpoint` any more (a connection refused), asked of a
-/// session whose call broke off while its process still shows as running.
-fn refuses_connections(endpoint: &str) -> bool {
-    let Some(address) = reqwest::Url::parse(endpoint)
-        .ok()
-        .and_then(|url| url.socket_addrs(|| None).ok())
-        .and_then(|addresses| addresses.into_iter().next())
-    else {
-        return false;
-    };
-    let timeout = std::time::Duration::from_millis(200);
-    matches!(
-        std::net::TcpStream::connect_timeout(&address, timeout),
-        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused
-    )
 }
