@@ -218,7 +218,7 @@ fn no_session_hint(e: Error, registry: &mur_lockfile::Registry, scanned: bool) -
         return e;
     }
     e.with_hint(format!(
-        "start the app with its devtools session enabled (a stdio MCP server: `mur devtools bridge --project PATH -- COMMAND…`); a session announces itself in `{}`",
+        "start the app with its devtools session enabled, or a stdio MCP server with `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in `{}`",
         registry.dir().display()
     ))
     .with_hint("a session started elsewhere can be reached with `--endpoint URL`, or found with `--auto`")
