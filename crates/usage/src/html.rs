@@ -213,17 +213,7 @@ fn table(rows: &[Row]) -> String {
             if with_kind {
                 cells.push(r.kind.map_or("", |k| k.as_str()).to_owned());
             }
-            cells.extend([
-                r.calls.to_string(),
-                r.ok.to_string(),
-                r.usage_errors.to_string(),
-                r.tool_failures.to_string(),
-                r.plugin_failures.to_string(),
-                r.other_failures.to_string(),
-                r.p50_ms.to_string(),
-                r.p90_ms.to_string(),
-                r.last_used.clone(),
-            ]);
+            cells.extend(r.figures());
             cells
         })
         .collect();

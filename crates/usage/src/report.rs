@@ -90,6 +90,22 @@ pub struct Row {
 }
 
 impl Row {
+    /// Its figures as a table's cells, in the tables' order: calls, ok, usage errors,
+    /// tool, plugin and other failures, p50 and p90 ms, last used.
+    pub fn figures(&self) -> [String; 9] {
+        [
+            self.calls.to_string(),
+            self.ok.to_string(),
+            self.usage_errors.to_string(),
+            self.tool_failures.to_string(),
+            self.plugin_failures.to_string(),
+            self.other_failures.to_string(),
+            self.p50_ms.to_string(),
+            self.p90_ms.to_string(),
+            self.last_used.clone(),
+        ]
+    }
+
     fn named(name: &str, kind: Option<Kind>) -> Self {
         Self {
             name: name.to_owned(),

@@ -316,18 +316,7 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
                 Some(kind) => format!("{} ({})", r.name, kind.as_str()),
                 None => r.name.clone(),
             };
-            vec![
-                name,
-                r.calls.to_string(),
-                r.ok.to_string(),
-                r.usage_errors.to_string(),
-                r.tool_failures.to_string(),
-                r.plugin_failures.to_string(),
-                r.other_failures.to_string(),
-                r.p50_ms.to_string(),
-                r.p90_ms.to_string(),
-                r.last_used.clone(),
-            ]
+            std::iter::once(name).chain(r.figures()).collect()
         })
         .collect();
     out.push_str(&output::table(&header, &rows));
