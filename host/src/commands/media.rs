@@ -157,22 +157,14 @@ mod tests {
                 .expect("no media");
             assert_eq!(err.exit_code(), 1, "{method}");
         }
-        let dir = target("tools/call", None, Path::new("/tmp"));
-        let err = dir.err().expect("a directory");
-        assert_eq!(err.exit_code(), 1);
-        assert!(
-            err.message().contains("names a directory"),
-            "{}",
-            err.message()
-        );
-        let gone = target("tools/call", None, Path::new("/no/such/dir/a.png"));
-        let err = gone.err().expect("no such directory");
-        assert_eq!(err.exit_code(), 1);
-        assert!(
-            err.message().contains("`/no/such/dir` does not exist"),
-            "{}",
-            err.message()
-        );
+        for (out, said) in [
+            ("/tmp", "names a directory"),
+            ("/no/such/dir/a.png", "`/no/such/dir` does not exist"),
+        ] {
+            let err = target("tools/call", None, Path::new(out)).err().expect(out);
+            assert_eq!(err.exit_code(), 1, "{out}");
+            assert!(err.message().contains(said), "{out}: {}", err.message());
+        }
     }
 
     #[test]
