@@ -19,9 +19,10 @@
 //! [`SHARED_QUESTION`] — over stdio nothing says which request asks, and the
 //! bridge offers it to each in turn. Such a question mur cannot answer is
 //! refused (a JSON-RPC error, as for any question) and the call waits on for
-//! its own result: the bridge passes the question to the next request. If
-//! that result is then a failure, the question was most likely the call's
-//! own, and the call ends as for any unanswered question (exit 5, naming it).
+//! its own result: the bridge passes the question to the next request. That
+//! result stands as it came, a failure too (the question may have been
+//! another's, answered there): [`Client::refused_question`] then names the
+//! refused question, for a hint under the call's own failure.
 //!
 //! A call the server makes a task of is followed to its outcome, its status
 //! going to [`Events`] (module [`task`]): on 2026-07-28 any call (mur declares
@@ -127,8 +128,8 @@ pub struct Client<'a> {
     /// The modern revision the server last answered in.
     spoken: Mutex<Option<String>>,
     /// A question marked [`SHARED_QUESTION`] that mur refused, having no
-    /// answer: the call's error if its own result is a failure.
-    refused: Mutex<Option<Error>>,
+    /// answer, as a hint ([`Client::refused_question`]).
+    refused: Mutex<Option<String>>,
     /// The endpoint's OAuth token, and the flow that gets one on a 401.
     auth: auth::Auth,
 }
@@ -210,16 +211,17 @@ impl<'a> Client<'a> {
         self.end_session(farewell).await;
         self.events.finish();
         match outcome {
-            Some(Ok(reply)) if failed(&reply) => {
-                match self.refused.lock().ok().and_then(|mut r| r.take()) {
-                    // The shared question it refused was most likely its own.
-                    Some(refused) => Err(refused),
-                    None => Ok(reply),
-                }
-            }
             Some(outcome) => outcome,
             None => Err(self.timed_out(unfinished)),
         }
+    }
+
+    /// A question marked [`SHARED_QUESTION`] that this client refused during
+    /// the call, having no answer, worded as a hint: for the caller to add
+    /// under the call's own failure. The call's reply is never replaced by it:
+    /// the question may have been another request's (and answered there).
+    pub fn refused_question(&self) -> Option<String> {
+        self.refused.lock().ok()?.clone()
     }
 
     /// The error of a call out of time: a task the server still runs says
@@ -569,7 +571,7 @@ impl<'a> Client<'a> {
                             "a question that may be another request's, and no answer: refused; waiting on"
                         );
                         if let Ok(mut refused) = self.refused.lock() {
-                            refused.get_or_insert(e);
+                            refused.get_or_insert_with(|| self.refusal_hint(&request.params, &e));
                         }
                         (Err(refusal), Ok(()))
                     } else {
@@ -605,6 +607,25 @@ impl<'a> Client<'a> {
         outcome
     }
 
+    /// The hint naming a shared question refused for want of an answer
+    /// (`error`, with its own hints: the `--answer` that would answer it).
+    fn refusal_hint(&self, params: &Value, error: &Error) -> String {
+        let question = params["message"].as_str().unwrap_or_default();
+        let mut hint = format!(
+            "`{}` asked \"{}\" during this call, and mur, with no answer, refused it as a \
+             question that may be another call's",
+            self.endpoint,
+            response::snippet(question.as_bytes())
+        );
+        if !error.hints().is_empty() {
+            hint.push_str(&format!(
+                " (if it was this call's: {})",
+                error.hints().join("; ")
+            ));
+        }
+        hint
+    }
+
     /// Sends a request (with the OAuth token, authorizing on a 401); a
     /// redirect is an error, never followed.
     async fn send(&self, request: Request) -> Result<reqwest::Response> {
@@ -633,14 +654,6 @@ impl<'a> Client<'a> {
             ));
         }
         Ok(response)
-    }
-}
-
-/// A JSON-RPC error, or a tool's result with `isError: true`.
-fn failed(reply: &Reply) -> bool {
-    match reply {
-        Reply::Error(_) => true,
-        Reply::Result(result) => result["isError"] == true,
     }
 }
 
@@ -713,6 +726,113 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// One HTTP request read from `stream`: its body.
+    fn read_request(stream: &mut std::net::TcpStream) -> String {
+        use std::io::Read as _;
+        let mut bytes = Vec::new();
+        let mut byte = [0u8; 1];
+        while !bytes.ends_with(b"\r\n\r\n") {
+            stream.read_exact(&mut byte).expect("a request's head");
+            bytes.push(byte[0]);
+        }
+        let head = String::from_utf8_lossy(&bytes).to_lowercase();
+        let length = head
+            .lines()
+            .find_map(|line| line.strip_prefix("content-length:"))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0);
+        let mut body = vec![0u8; length];
+        stream.read_exact(&mut body).expect("a request's body");
+        String::from_utf8(body).expect("utf-8 body")
+    }
+
+    /// A call that refused a question a bridge marked shared, then got a
+    /// failure of its own, keeps that failure as its reply (the question may
+    /// have been another call's); the refused question is there for a hint.
+    #[test]
+    fn a_refused_shared_question_leaves_the_calls_own_failure_as_it_came() {
+        use std::io::Write as _;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let endpoint = format!("http://{}/mcp", listener.local_addr().expect("address"));
+        let server = std::thread::spawn(move || {
+            let (mut call, _) = listener.accept().expect("the call");
+            read_request(&mut call);
+            let question = json!({
+                "jsonrpc": "2.0", "id": "q1", "method": "elicitation/create",
+                "params": {
+                    "message": "Who is there?",
+                    "requestedSchema": {
+                        "type": "object",
+                        "properties": { "name": { "type": "string" } },
+                        "required": ["name"],
+                    },
+                    "_meta": { SHARED_QUESTION: true },
+                },
+            });
+            write!(
+                call,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n\
+                 data: {question}\n\n"
+            )
+            .expect("the question");
+            call.flush().expect("flush");
+            // The refusal comes first; then the call's own result, a failure.
+            let (mut answer, _) = listener.accept().expect("the refusal");
+            let refusal = read_request(&mut answer);
+            answer
+                .write_all(
+                    b"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                )
+                .expect("202");
+            let failed = json!({
+                "jsonrpc": "2.0", "id": CALL_ID,
+                "result": { "isError": true, "content": [{ "type": "text", "text": "own failure" }] },
+            });
+            write!(call, "data: {failed}\n\n").expect("the result");
+            refusal
+        });
+        let settings = Settings {
+            source: mur_core::settings::Source::Endpoint(endpoint.clone()),
+            project: None,
+            timeout: Duration::from_secs(20),
+            max_response: 1 << 20,
+            pretty: false,
+            verbose: false,
+            quiet: true,
+            answers: Vec::new(),
+            protocol: None,
+        };
+        let http = Http::new();
+        let client = Client::new(&http, &endpoint, &settings);
+        let params = json!({ "name": "slow", "arguments": {} });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let reply = runtime.block_on(client.call("tools/call", Some(&params), settings.timeout));
+        let refusal: Value =
+            serde_json::from_str(&server.join().expect("server")).expect("JSON refusal");
+        assert_eq!(refusal["id"], "q1");
+        assert_eq!(refusal["error"]["code"], NOT_ANSWERED);
+        assert_eq!(
+            reply.expect("the call's own reply"),
+            Reply::Result(
+                json!({ "isError": true, "content": [{ "type": "text", "text": "own failure" }] })
+            )
+        );
+        assert_eq!(
+            client.refused_question().as_deref(),
+            Some(
+                format!(
+                    "`{endpoint}` asked \"Who is there?\" during this call, and mur, with no \
+                     answer, refused it as a question that may be another call's (if it was this \
+                     call's: answer it with `--answer name=TEXT`)"
+                )
+                .as_str()
+            )
+        );
+    }
 
     #[test]
     fn the_newest_other_supported_version_is_chosen() {
