@@ -8,6 +8,9 @@ Runs over stdin and stdout with the SDK's 1.x line (FastMCP) or its 2.x line
   calls answered 1, 2, 3 went to one warm process, and 1 again to a new one;
 - `crash()` ends this process at once (status 3), as a server that dies;
 - `greet()` asks the client for a name (`ctx.elicit`) and greets it;
+- `fails_after_greet()` reports progress once, waits until a `greet` has had
+  its answer (or refusal), then fails (`isError: true`) for a reason of its
+  own, as a call in flight beside another's question;
 - `steps(n)` reports progress once per step;
 - `search(query, limit, mode, tags)` echoes its arguments: optional ones
   (`anyOf` with `null`) and an enum (`$ref` into `$defs`), as pydantic writes
@@ -36,6 +39,7 @@ class Name(BaseModel):
 
 server = Server("interop-stdio")
 counted = 0
+greeted = asyncio.Event()
 
 
 @server.tool()
@@ -56,10 +60,21 @@ def crash() -> str:
 @server.tool()
 async def greet(ctx: Context) -> str:
     """Asks the client for a name and greets it."""
-    answer = await ctx.elicit(message="Who is there?", schema=Name)
+    try:
+        answer = await ctx.elicit(message="Who is there?", schema=Name)
+    finally:
+        greeted.set()
     if answer.action != "accept":
         return f"no name ({answer.action})"
     return f"hello {answer.data.name}"
+
+
+@server.tool()
+async def fails_after_greet(ctx: Context) -> str:
+    """Reports progress once, waits for a greet's answer, then fails."""
+    await ctx.report_progress(0, 1)
+    await asyncio.wait_for(greeted.wait(), 60)
+    raise ValueError("failed for a reason of its own")
 
 
 @server.tool()

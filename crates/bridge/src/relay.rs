@@ -416,7 +416,7 @@ impl Relay {
     fn pass_on(&self, asked: Asked, error: Value) {
         let mut question = asked.question;
         question.tried.push(asked.during);
-        tracing::debug!(
+        tracing::info!(
             "request {}: its client did not answer the server's question; passing it on",
             asked.during
         );

@@ -904,15 +904,65 @@ fn requests_the_server_never_answers_do_not_lock_out_the_probe() {
     bridge.stop();
 }
 
-/// `bridge.mur(first)`, and `second` once `first` has been in flight for `after`.
-fn two_calls(bridge: &Bridge<'_>, first: &[&str], after: u64, second: &[&str]) -> (Output, Output) {
-    std::thread::scope(|scope| {
-        let a = scope.spawn(|| bridge.mur(first));
-        std::thread::sleep(std::time::Duration::from_millis(after));
-        let b = scope.spawn(|| bridge.mur(second));
-        (a.join().expect("first"), b.join().expect("second"))
-    })
+/// `bridge.mur(args)` started in the background, returned once the server
+/// has its request: once the call's first progress line is on its stderr
+/// (`args` call a tool that reports progress, without `-q`). Its stdout and
+/// stderr go to files named after `name`.
+fn in_flight(bridge: &Bridge<'_>, name: &str, args: &[&str]) -> InFlight {
+    let stdout = bridge.sb.root().join(format!("{name}.out"));
+    let stderr = bridge.sb.root().join(format!("{name}.err"));
+    let mut command = bridge
+        .sb
+        .mur_command(&[&["devtools", "--project", bridge.project_arg()], args].concat());
+    command
+        .stdout(std::fs::File::create(&stdout).expect("stdout file"))
+        .stderr(std::fs::File::create(&stderr).expect("stderr file"));
+    let mut process = mur_e2e::Process::spawn(&mut command);
+    let read = || std::fs::read_to_string(&stderr).unwrap_or_default();
+    process.wait_ready(
+        "mur",
+        "reporting its call's progress",
+        std::time::Duration::from_secs(60),
+        || read().contains("progress: ").then_some(()),
+        read,
+    );
+    InFlight {
+        process,
+        stdout,
+        stderr,
+    }
 }
+
+/// A call [`in_flight`] started.
+struct InFlight {
+    process: mur_e2e::Process,
+    stdout: PathBuf,
+    stderr: PathBuf,
+}
+
+impl InFlight {
+    /// Its output, once it has exited.
+    fn finish(self) -> Output {
+        let status = self.process.wait_status();
+        let read = |path: &Path| std::fs::read_to_string(path).expect("the call's output");
+        Output {
+            stdout: read(&self.stdout),
+            stderr: read(&self.stderr),
+            code: status.code().unwrap_or(-1),
+        }
+    }
+}
+
+/// `first` in flight at the server (see [`in_flight`]), then `second` to its end,
+/// then `first` to its end.
+fn two_calls(bridge: &Bridge<'_>, first: &[&str], second: &[&str]) -> (Output, Output) {
+    let a = in_flight(bridge, "first", first);
+    let b = bridge.mur(second);
+    (a.finish(), b)
+}
+
+/// What the bridge logs when a client refuses a question and it goes to the next request.
+const PASSED_ON: &str = "its client did not answer the server's question; passing it on";
 
 #[test]
 fn a_question_goes_to_the_call_that_can_answer_it_and_the_other_call_goes_on() {
@@ -924,22 +974,81 @@ fn a_question_goes_to_the_call_that_can_answer_it_and_the_other_call_goes_on() {
     // answer, refuses it and waits on; B, which has one, is asked next.
     let (a, b) = two_calls(
         &bridge,
-        &["-q", "steps", "--n", "200"],
-        400,
+        &["steps", "--n", "200"],
         &["greet", "--answer", "name=Ada"],
     );
     a.assert_code(0);
     assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
     b.assert_code(0);
     assert_eq!(b.json(), json!({ "result": "hello Ada" }), "{b}");
+    let log = bridge.log();
+    assert_eq!(log.matches(PASSED_ON).count(), 1, "{log}");
 
-    // Nobody has the answer: the question was B's, and B ends as a call
-    // alone would (exit 5 naming it and the `--answer` for it); A goes on.
-    let (a, b) = two_calls(&bridge, &["-q", "steps", "--n", "200"], 400, &["greet"]);
+    // Nobody has the answer: both refuse it, and the server's tool fails
+    // for want of one. B's failure is its own result (on stdout); the
+    // question, which may have been A's, is a hint under it. A goes on.
+    let (a, b) = two_calls(&bridge, &["steps", "--n", "200"], &["greet"]);
     a.assert_code(0);
     assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
-    let hint = b.unanswered_hint(&bridge.endpoint(), "Who is there?");
-    assert_eq!(hint, "`--answer name=TEXT`\n");
+    b.assert_code(5)
+        .assert_stderr_starts_with("error: tool `greet` failed: ");
+    assert_eq!(b.json()["isError"], true, "{b}");
+    assert!(
+        b.stderr.ends_with(&format!(
+            "\nhint: `{}` asked \"Who is there?\" during this call, and mur, with no answer, \
+             refused it as a question that may be another call's (if it was this call's: \
+             answer it with `--answer name=TEXT`)\n",
+            bridge.endpoint()
+        )),
+        "{b}"
+    );
+    // Passed on twice more: from A to B, and from B (no request left) to the server.
+    let log = bridge.log();
+    assert_eq!(log.matches(PASSED_ON).count(), 3, "{log}");
+    bridge.stop();
+}
+
+/// B refused a question that was A's (A then answered it) and B's own tool then
+/// failed: B's failure is its own (its result on stdout, its message), the
+/// question a hint only.
+#[test]
+fn a_call_that_refused_anothers_question_fails_with_its_own_result() {
+    let sb = Sandbox::new();
+    let Some(bridge) = python_bridge(&sb) else {
+        return;
+    };
+    // B is the oldest in flight: A's question is offered to B first.
+    let (b, a) = two_calls(
+        &bridge,
+        &["fails_after_greet"],
+        &["greet", "--answer", "name=Ada"],
+    );
+    a.assert_code(0);
+    assert_eq!(a.json(), json!({ "result": "hello Ada" }), "{a}");
+    let log = bridge.log();
+    assert_eq!(log.matches(PASSED_ON).count(), 1, "{log}");
+    b.assert_code(5);
+    assert_eq!(b.json()["isError"], true, "{b}");
+    assert!(b.stdout.contains("failed for a reason of its own"), "{b}");
+    let error = b
+        .stderr
+        .lines()
+        .find(|line| line.starts_with("error: "))
+        .unwrap_or_default();
+    assert!(
+        error.starts_with("error: tool `fails_after_greet` failed: ")
+            && error.contains("failed for a reason of its own"),
+        "{b}"
+    );
+    assert!(
+        b.stderr.ends_with(&format!(
+            "\nhint: `{}` asked \"Who is there?\" during this call, and mur, with no answer, \
+             refused it as a question that may be another call's (if it was this call's: \
+             answer it with `--answer name=TEXT`)\n",
+            bridge.endpoint()
+        )),
+        "{b}"
+    );
     bridge.stop();
 }
 
@@ -952,21 +1061,22 @@ fn a_request_that_arrives_while_the_server_restarts_waits_for_it_and_fails_as_an
     bridge.mur(&["call", "crash"]).assert_code(5);
     // The server is being started again (250 ms pause, then Python's start):
     // this request waits for its `initialize`, then kills it as the first did.
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let started = std::time::Instant::now();
-    let out = bridge.mur(&["--timeout", "8000", "call", "crash"]);
+    wait_until("the bridge to restart the server", || {
+        bridge
+            .log()
+            .contains("restarting it (1 of 5)")
+            .then_some(())
+    });
+    let out = bridge.mur(&["--timeout", "30000", "call", "crash"]);
     out.assert_code(5)
         .assert_stderr_contains("the stdio server exited (exit status: 3)");
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(6),
-        "{:?}: {out}",
-        started.elapsed()
-    );
     let out = bridge.mur(&["count"]);
     assert_eq!(out.json(), json!({ "result": 1 }), "{out}");
+    // Each crash was restarted from, the second by a server the request waited for.
     let log = bridge.log();
     assert!(!log.contains("did not start again"), "{log}");
     assert!(log.contains("restarting it (2 of 5)"), "{log}");
+    assert!(!log.contains("restarting it (3 of 5)"), "{log}");
     bridge.stop();
 }
 
@@ -976,17 +1086,17 @@ fn bridge_stop_answers_the_calls_in_flight_with_an_error_saying_so() {
     let Some(bridge) = python_bridge(&sb) else {
         return;
     };
-    let out = std::thread::scope(|scope| {
-        let slow =
-            scope.spawn(|| bridge.mur(&["-q", "--timeout", "30000", "steps", "--n", "1500"]));
-        std::thread::sleep(std::time::Duration::from_millis(700));
-        let project = bridge.project_arg().to_owned();
-        bridge
-            .sb
-            .mur(&["devtools", "bridge", "stop", "--project", &project])
-            .assert_code(0);
-        slow.join().expect("the call")
-    });
+    let slow = in_flight(
+        &bridge,
+        "slow",
+        &["--timeout", "30000", "steps", "--n", "1500"],
+    );
+    let project = bridge.project_arg().to_owned();
+    bridge
+        .sb
+        .mur(&["devtools", "bridge", "stop", "--project", &project])
+        .assert_code(0);
+    let out = slow.finish();
     out.assert_code(5)
         .assert_stderr_contains("the bridge was stopped before the stdio server answered");
     assert!(bridge.lockfile().is_none());
