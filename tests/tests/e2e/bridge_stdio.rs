@@ -993,15 +993,7 @@ fn a_question_goes_to_the_call_that_can_answer_it_and_the_other_call_goes_on() {
     b.assert_code(5)
         .assert_stderr_starts_with("error: tool `greet` failed: ");
     assert_eq!(b.json()["isError"], true, "{b}");
-    assert!(
-        b.stderr.ends_with(&format!(
-            "\nhint: `{}` asked \"Who is there?\" during this call, and mur, with no answer, \
-             refused it as a question that may be another call's (if it was this call's: \
-             answer it with `--answer name=TEXT`)\n",
-            bridge.endpoint()
-        )),
-        "{b}"
-    );
+    assert_refused_greet(&b, &bridge);
     // Passed on twice more: from A to B, and from B (no request left) to the server.
     let log = bridge.log();
     assert_eq!(log.matches(PASSED_ON).count(), 3, "{log}");
@@ -1040,15 +1032,7 @@ fn a_call_that_refused_anothers_question_fails_with_its_own_result() {
             && error.contains("failed for a reason of its own"),
         "{b}"
     );
-    assert!(
-        b.stderr.ends_with(&format!(
-            "\nhint: `{}` asked \"Who is there?\" during this call, and mur, with no answer, \
-             refused it as a question that may be another call's (if it was this call's: \
-             answer it with `--answer name=TEXT`)\n",
-            bridge.endpoint()
-        )),
-        "{b}"
-    );
+    assert_refused_greet(&b, &bridge);
     bridge.stop();
 }
 
@@ -1100,4 +1084,18 @@ fn bridge_stop_answers_the_calls_in_flight_with_an_error_saying_so() {
     out.assert_code(5)
         .assert_stderr_contains("the bridge was stopped before the stdio server answered");
     assert!(bridge.lockfile().is_none());
+}
+
+/// `out` ends with the hint that its call refused `greet`'s question, as one that may
+/// have been another call's.
+fn assert_refused_greet(out: &Output, bridge: &Bridge<'_>) {
+    assert!(
+        out.stderr.ends_with(&format!(
+            "\nhint: `{}` asked \"Who is there?\" during this call, and mur, with no answer, \
+             refused it as a question that may be another call's (if it was this call's: \
+             answer it with `--answer name=TEXT`)\n",
+            bridge.endpoint()
+        )),
+        "{out}"
+    );
 }

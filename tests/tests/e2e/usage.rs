@@ -11,6 +11,32 @@ use mur_e2e::mcp;
 use mur_e2e::plugins::{add, standard};
 use serde_json::{Value, json};
 
+/// Days back to 2025-07-01, whatever today is: a window over the known log that reaches
+/// past its first record (2025-01-01) and holds the rest (January 2026). A fixed
+/// `400d` stopped doing so in February 2027.
+fn days_to_mid_2025() -> u64 {
+    const MID_2025: u64 = 1_751_328_000;
+    (now_secs() - MID_2025) / 86_400
+}
+
+/// Now, in whole seconds since the epoch.
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs()
+}
+
+/// That window, `NNNd`.
+static WINDOW: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("{}d", days_to_mid_2025()));
+
+/// The same window in weeks and days (`57w 1d`).
+static WEEKS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let days = days_to_mid_2025();
+    format!("{}w {}d", days / 7, days % 7)
+});
+
 fn records(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     text.lines()
@@ -433,11 +459,7 @@ fn added_on(sandbox: &Sandbox, name: &str, at: &str) {
 
 /// The time `days` days before now (whole seconds), as records write it.
 fn days_ago(days: u64) -> String {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default()
-        .as_secs();
-    let secs = now - days * 86_400;
+    let secs = now_secs() - days * 86_400;
     // Days since 1970-01-01 to a civil date (Howard Hinnant's `civil_from_days`).
     let z = (secs / 86_400) as i64 + 719_468;
     let era = z.div_euclid(146_097);
@@ -468,9 +490,9 @@ fn add_data_verb(sandbox: &Sandbox, name: &str, tool: &str) {
 #[test]
 fn a_report_over_a_known_log_gives_the_known_numbers() {
     let sandbox = with_known_verbs_and_log();
-    // Over the last 400 days, which the log reaches back past.
+    // Over the window back to mid-2025, which the log reaches back past.
     fn report_args<'a>(more: &[&'a str]) -> Vec<&'a str> {
-        [&["usage", "report", "--unused-for", "400d"], more].concat()
+        [&["usage", "report", "--unused-for", WINDOW.as_str()], more].concat()
     }
     let out = sandbox.devtools(&report_args(&["--json"]));
     out.assert_code(0)
@@ -655,9 +677,9 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
         let list = sandbox.devtools(&["verbs", "list", "--json"]).json();
         names(&list).into_iter().map(str::to_owned).collect()
     };
-    // A window the log covers (its first record is older): over the last 400
-    // days, `idle` is unused and `bump` is refused 3 times in 4.
-    let dry = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d"]);
+    // A window the log covers (its first record is older): back to mid-2025,
+    // `idle` is unused and `bump` is refused 3 times in 4.
+    let dry = sandbox.devtools(&["verbs", "prune", "--unused-for", WINDOW.as_str()]);
     dry.assert_code(0)
         .assert_stderr_contains("a dry run: nothing was removed");
     let lines: Vec<&str> = dry.stdout.lines().collect();
@@ -669,8 +691,8 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
     );
     assert!(lines[1].starts_with("mur devtools verbs remove idle    # not used since"));
     assert_eq!(installed(&sandbox), ["bump", "count", "idle"]);
-    // Every duration option reads one syntax (`bridge --idle` too): 57w 1d is 400d.
-    let weeks = sandbox.devtools(&["verbs", "prune", "--unused-for", "57w 1d"]);
+    // Every duration option reads one syntax (`bridge --idle` too): weeks and days.
+    let weeks = sandbox.devtools(&["verbs", "prune", "--unused-for", WEEKS.as_str()]);
     // (The same to the day: "not used since" is now minus the window.)
     let to_the_day = |out: &str| -> Vec<String> {
         out.lines()
@@ -690,7 +712,7 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
     // left no verb unused.
     for args in [
         &["--since", "3000d"][..],
-        &["--since", "400d", "--agent", "nobody"],
+        &["--since", WINDOW.as_str(), "--agent", "nobody"],
     ] {
         let report = sandbox.devtools(&[&["usage", "report", "--json"][..], args].concat());
         report
@@ -701,9 +723,9 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
         let unused = items(&report["losers"]).filter(|l| l["calls"] == 0).count();
         assert_eq!(unused, 0, "{args:?}: {}", report["losers"]);
     }
-    let covered = sandbox.devtools(&["usage", "report", "--json", "--since", "400d"]);
+    let covered = sandbox.devtools(&["usage", "report", "--json", "--since", WINDOW.as_str()]);
     assert_eq!(covered.json()["windowCovered"], true, "{covered}");
-    let pruned = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d", "--yes"]);
+    let pruned = sandbox.devtools(&["verbs", "prune", "--unused-for", WINDOW.as_str(), "--yes"]);
     pruned.assert_code(0);
     assert_eq!(installed(&sandbox), ["count"]);
     // A bad rate is a usage error.
@@ -811,7 +833,7 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
         "verbs",
         "prune",
         "--unused-for",
-        "400d",
+        WINDOW.as_str(),
         "--agent",
         "claude",
         "--dry-run",
@@ -826,7 +848,7 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
         "verbs",
         "prune",
         "--unused-for",
-        "400d",
+        WINDOW.as_str(),
         "--agent",
         "nobody",
     ]);
@@ -929,7 +951,7 @@ fn a_verb_added_after_the_unused_window_began_is_not_judged_unused() {
     let sandbox = with_known_verbs_and_log();
     // Added seconds ago: never called, but not there for the window either.
     add_data_verb(&sandbox, "fresh", "scroll");
-    let args = ["usage", "report", "--unused-for", "400d"];
+    let args = ["usage", "report", "--unused-for", WINDOW.as_str()];
     let text = sandbox.devtools(&args);
     text.assert_code(0);
     let (_, losers) = text.stdout.split_once("\nlosers:").unwrap_or_default();
@@ -943,7 +965,7 @@ fn a_verb_added_after_the_unused_window_began_is_not_judged_unused() {
     );
     let report = sandbox.devtools(&[&args[..], &["--json"]].concat()).json();
     assert_eq!(report["addedInWindow"], json!(["fresh"]));
-    let prune = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d"]);
+    let prune = sandbox.devtools(&["verbs", "prune", "--unused-for", WINDOW.as_str()]);
     prune.assert_code(0);
     let removed: Vec<&str> = prune.stdout.lines().map(|l| &l[..30]).collect();
     assert_eq!(
@@ -976,13 +998,13 @@ fn prune_while_recording_is_off_says_so_and_removes_only_when_told_to_all_the_sa
         names(&list).into_iter().map(str::to_owned).collect()
     };
     sandbox.devtools(&["usage", "off"]).assert_code(0);
-    let dry = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d"]);
+    let dry = sandbox.devtools(&["verbs", "prune", "--unused-for", WINDOW.as_str()]);
     dry.assert_code(0).assert_stderr_contains(
         "warning: usage recording is off: a verb used since it went off looks unused here \
          (`mur devtools usage on` turns it on)\n",
     );
     assert_eq!(dry.stdout.lines().count(), 2, "{dry}");
-    let refused = sandbox.devtools(&["verbs", "prune", "--unused-for", "400d", "--yes"]);
+    let refused = sandbox.devtools(&["verbs", "prune", "--unused-for", WINDOW.as_str(), "--yes"]);
     refused.assert_code(1).assert_stderr_is(
         "error: usage recording is off: a verb used since it went off looks unused, so nothing is removed\n\
          hint: `mur devtools usage on` turns it on (prune once calls are recorded again), \
@@ -993,7 +1015,7 @@ fn prune_while_recording_is_off_says_so_and_removes_only_when_told_to_all_the_sa
         "verbs",
         "prune",
         "--unused-for",
-        "400d",
+        WINDOW.as_str(),
         "--yes",
         "--while-off",
     ]);
