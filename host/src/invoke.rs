@@ -189,6 +189,7 @@ impl Session {
             client = client.with_tool(tool);
         }
         if let Caller::Relay(_) = caller {
+            let client = client.discovering_from_initialize();
             let call = Box::pin(client.call(method, params, left));
             return call.await.map_err(|e| self.after_failure(e));
         }

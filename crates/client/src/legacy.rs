@@ -77,7 +77,9 @@ impl Client<'_> {
             // The 2026-07-28 question "what do you offer?", which a server of
             // an older revision answered in `initialize`, just now.
             Reply::Error(error)
-                if method == DISCOVER && error["code"].as_i64() == Some(METHOD_NOT_FOUND) =>
+                if self.discover_from_initialize
+                    && method == DISCOVER
+                    && error["code"].as_i64() == Some(METHOD_NOT_FOUND) =>
             {
                 tracing::debug!("`{DISCOVER}` answered from the session's `initialize`");
                 Reply::Result(discovered(&session))

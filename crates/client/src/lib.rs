@@ -130,6 +130,9 @@ pub struct Client<'a> {
     /// A question marked [`SHARED_QUESTION`] that mur refused, having no
     /// answer, as a hint ([`Client::refused_question`]).
     refused: Mutex<Option<String>>,
+    /// `server/discover` that a legacy session's server does not have is answered
+    /// from its `initialize` ([`Client::discovering_from_initialize`]).
+    discover_from_initialize: bool,
     /// The endpoint's OAuth token, and the flow that gets one on a 401.
     auth: auth::Auth,
 }
@@ -171,6 +174,7 @@ impl<'a> Client<'a> {
             task: Mutex::new(None),
             spoken: Mutex::new(None),
             refused: Mutex::new(None),
+            discover_from_initialize: false,
             auth: auth::Auth::new(endpoint, settings.max_response),
         }
     }
@@ -178,6 +182,15 @@ impl<'a> Client<'a> {
     /// Reports progress and log messages to `events`, and asks questions there.
     pub fn with_events(mut self, events: &'a dyn Events) -> Self {
         self.events = events;
+        self
+    }
+
+    /// For a client that relays another's requests (the proxy): a `server/discover`
+    /// that a server of the 2025-11-25 revision does not have is answered from what
+    /// its `initialize` said (marked `mur/fromInitialize`), so the relayed client
+    /// learns what the server offers. mur's own `call` gets the server's answer as it is.
+    pub fn discovering_from_initialize(mut self) -> Self {
+        self.discover_from_initialize = true;
         self
     }
 

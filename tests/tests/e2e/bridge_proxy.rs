@@ -294,4 +294,15 @@ fn in_front_of_an_older_server_initialize_tells_that_servers_capabilities_name_a
         json!({ "name": "older-server", "version": "3.1" })
     );
     assert_eq!(result["instructions"], "Use the older server's tools.");
+    // mur's own `call` sends the method as it is and gets the server's answer: it has none.
+    let asked = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "call",
+        "--method",
+        "server/discover",
+    ]);
+    asked.assert_code(5);
+    assert_eq!(asked.json()["error"]["code"], -32601, "{asked}");
 }
