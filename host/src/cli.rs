@@ -315,33 +315,25 @@ fn under_own_texts(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) 
     }
 }
 
-/// The host options that find and call a session (all but `--pretty`, `-v`, `-q`).
-const SESSION_OPTIONS: &[&str] = &[
-    "endpoint",
-    "project",
-    "auto",
-    "auto_full",
-    "auto_range",
-    "timeout",
-    "max_response",
-    "answer",
-    "protocol",
-    "refresh",
-];
+/// The host options that say how mur prints, not which session it calls: all a
+/// command that reaches no session keeps in its help ([`sessionless`]).
+const OUTPUT_OPTIONS: [&str; 3] = ["pretty", "verbose", "quiet"];
 
 /// A command that reaches no session (`verbs add`, `usage report`, `guide`…) takes
 /// the host options that find and call one, as every command does (they are global),
 /// but leaves them out of its help and completions, where they would be 10 options of
 /// noise to whoever reads them. Run as the command's `defer`, once clap has given it
-/// its parent's global options.
+/// its parent's global options: every one of [`HostArgs`] but the output options.
 fn sessionless(cmd: clap::Command) -> clap::Command {
-    SESSION_OPTIONS.iter().fold(cmd, |cmd, &id| {
-        if cmd.get_arguments().any(|a| a.get_id() == id) {
-            cmd.mut_arg(id, |a| a.hide(true))
-        } else {
-            cmd
-        }
-    })
+    let session: Vec<clap::Id> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set() && a.get_help_heading() == Some("Host options"))
+        .map(|a| a.get_id().clone())
+        .filter(|id| !OUTPUT_OPTIONS.contains(&id.as_str()))
+        .collect();
+    session
+        .into_iter()
+        .fold(cmd, |cmd, id| cmd.mut_arg(id, |a| a.hide(true)))
 }
 
 /// Every word after `mur devtools` that clap does not hand to an installed verb: the
