@@ -236,7 +236,7 @@ mod tests {
         let host = HostArgs::augment_args(clap::Command::new("mur"));
         let mut longs: Vec<&str> = host.get_arguments().filter_map(|a| a.get_long()).collect();
         longs.sort_unstable();
-        let mut known = mur_verbs::derived::HOST_OPTIONS.to_vec();
+        let mut known = mur_verbs::derived::host_options().to_vec();
         known.sort_unstable();
         assert_eq!(longs, known);
     }

@@ -12,6 +12,7 @@
 //! must type each value by the schema (integer, number, boolean, JSON).
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
@@ -20,23 +21,17 @@ use crate::spec::{Param, ValueKind, VerbSpec, with_tool_line};
 /// The host's long options. `mur` takes them anywhere in a derived verb's argv,
 /// since its options are known only once the tool list is read, after discovery
 /// needed `--endpoint` and the rest; so a property of one of these names (or
-/// `help`) is the option `--arg-NAME` instead (`--arg-timeout`). The host's
-/// tests hold this list to its clap tree.
-pub const HOST_OPTIONS: &[&str] = &[
-    "endpoint",
-    "project",
-    "auto",
-    "auto-full",
-    "auto-range",
-    "timeout",
-    "max-response",
-    "pretty",
-    "verbose",
-    "quiet",
-    "answer",
-    "protocol",
-    "refresh",
-];
+/// `help`) is the option `--arg-NAME` instead (`--arg-timeout`). One list for the
+/// host and the verb kits, which name a misspelt one after a verb's name
+/// (`--projct`); the host's tests hold it to its clap tree.
+pub fn host_options() -> &'static [&'static str] {
+    static LIST: LazyLock<Vec<&str>> = LazyLock::new(|| {
+        include_str!("../../../plugins/kit/src/host-options.txt")
+            .lines()
+            .collect()
+    });
+    &LIST
+}
 
 /// A tool seen as a verb.
 #[derive(Debug, Clone, PartialEq)]
@@ -164,10 +159,6 @@ fn unique_kebab(names: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// What a derived verb's options must not be: the host's options, taken
-/// before the verb sees its argv ([`HOST_OPTIONS`]).
-const DERIVED: &[&str] = HOST_OPTIONS;
-
 /// The option of each property: its name in kebab case ([`unique_kebab`]),
 /// behind `arg-` where that is `help` (the parser's) or one of `taken`, and
 /// behind as many `arg-`s as keep it apart from every other option.
@@ -193,7 +184,7 @@ impl Derived {
         tools
             .iter()
             .zip(verb_names(tools))
-            .filter_map(|(tool, name)| Some((Self::named(tool, name?, DERIVED)?, tool)))
+            .filter_map(|(tool, name)| Some((Self::named(tool, name?, host_options())?, tool)))
             .collect()
     }
 
@@ -205,7 +196,7 @@ impl Derived {
         let by_tool = tools.iter().position(|t| t["name"].as_str() == Some(word));
         let at = by_tool.or_else(|| names.iter().position(|n| n.as_deref() == Some(word)))?;
         let name = names[at].clone()?;
-        Some((Self::named(&tools[at], name, DERIVED)?, &tools[at]))
+        Some((Self::named(&tools[at], name, host_options())?, &tools[at]))
     }
 
     /// The verb for one tool, named in kebab case as if it were the only tool
@@ -216,7 +207,7 @@ impl Derived {
     /// took the host's `--timeout` away from that verb).
     pub fn from_tool(tool: &Value) -> Option<Self> {
         let name = tool.get("name")?.as_str()?;
-        Self::named(tool, kebab(name), DERIVED)
+        Self::named(tool, kebab(name), host_options())
     }
 
     /// The verb for one entry of a `tools/list` result, called `verb`, whose

@@ -25,8 +25,12 @@ mod rust {
     pub const KIT_CARGO_TOML: &str = include_str!("scaffold/rust/kit.Cargo.toml");
     /// plugins/kit/src, vendored as is: its `generate!` path `../../wit/verb.wit`
     /// finds the project's wit/ from `vendor/mur-verb-kit`.
-    pub const KIT_SOURCES: [(&str, &str); 8] = [
+    pub const KIT_SOURCES: [(&str, &str); 9] = [
         ("argv.rs", include_str!("../../../plugins/kit/src/argv.rs")),
+        (
+            "host-options.txt",
+            include_str!("../../../plugins/kit/src/host-options.txt"),
+        ),
         ("info.rs", include_str!("../../../plugins/kit/src/info.rs")),
         ("lib.rs", include_str!("../../../plugins/kit/src/lib.rs")),
         (
@@ -157,12 +161,27 @@ fn file(path: impl Into<String>, text: impl Into<String>) -> File {
 fn from_template(&(name, text): &(&str, &str), fill: impl Fn(&str) -> String) -> File {
     let (path, text) = match name.strip_suffix(".tmpl") {
         Some(path) => (path, fill(text)),
-        None => (name, text.to_owned()),
+        None => (name, with_host_options(text)),
     };
     File {
         executable: path.ends_with(".sh"),
         ..file(path, text)
     }
+}
+
+/// The place in the Python and JavaScript kits where the host's options go: a
+/// list's one string, so that the kit's source reads as code until it is filled.
+const HOST_OPTIONS_MARK: &str = "\"@host-options@\"";
+
+/// `text` with the host's options (`"endpoint", "project", …`) in place of
+/// [`HOST_OPTIONS_MARK`]: a kit names a misspelt one after a verb's name
+/// (`--projct`), and a guest cannot ask the host for them.
+fn with_host_options(text: &str) -> String {
+    let quoted: Vec<String> = crate::derived::host_options()
+        .iter()
+        .map(|option| format!("\"{option}\""))
+        .collect();
+    text.replace(HOST_OPTIONS_MARK, &quoted.join(", "))
 }
 
 /// The project's files and their contents.
@@ -350,47 +369,35 @@ mod tests {
                 "the vendored kit's {dependency}… differs from plugins/Cargo.toml's"
             );
         }
-        let lib = rust::KIT_SOURCES[2].1;
+        let (_, lib) = rust::KIT_SOURCES
+            .iter()
+            .find(|(path, _)| *path == "lib.rs")
+            .expect("lib.rs");
         assert!(lib.contains("path: \"../../wit/verb.wit\""));
     }
 
-    /// The kits name a misspelt host option after the verb (`--projct`), from a list
-    /// of their own: a guest cannot ask the host. Each must be the host's.
+    /// The Python and JavaScript kits get the host's options in place of the mark,
+    /// as the list they search for a misspelt one (`--projct`).
     #[test]
-    fn the_kits_host_options_are_the_hosts() {
-        let kit = |files: &[(&str, &'static str)], file: &str| {
-            files.iter().find(|(name, _)| *name == file).expect(file).1
-        };
-        let kits = [
+    fn the_python_and_javascript_kits_get_the_hosts_options() {
+        for (lang, kit, declared) in [
             (
-                "plugins/kit/src/argv.rs",
-                rust::KIT_SOURCES[0].1,
-                "pub const HOST_OPTIONS: &[&str] = &[",
-                "];",
+                Lang::Python,
+                "kit.py",
+                "\nHOST_OPTIONS = (\"endpoint\", \"project\", ",
             ),
-            ("kit.py", kit(&PYTHON, "kit.py"), "\nHOST_OPTIONS = (", ")"),
             (
+                Lang::JavaScript,
                 "kit.js",
-                kit(&JS, "kit.js"),
-                "\nexport const HOST_OPTIONS = [",
-                "];",
+                "\nexport const HOST_OPTIONS = [\"endpoint\", \"project\", ",
             ),
-        ];
-        let mut hosts = crate::derived::HOST_OPTIONS.to_vec();
-        hosts.sort_unstable();
-        for (file, source, start, end) in kits {
-            let list = source
-                .split_once(start)
-                .and_then(|(_, rest)| rest.split_once(end))
-                .unwrap_or_else(|| panic!("{file} declares HOST_OPTIONS as `{start}…{end}`"))
-                .0;
-            let mut listed: Vec<&str> = list
-                .split(',')
-                .map(|name| name.trim().trim_matches('"'))
-                .filter(|name| !name.is_empty())
-                .collect();
-            listed.sort_unstable();
-            assert_eq!(listed, hosts, "{file}");
+        ] {
+            let files = files("bump", lang);
+            let text = &files.iter().find(|f| f.path == kit).expect(kit).text;
+            assert!(!text.contains(HOST_OPTIONS_MARK), "{kit} keeps the mark");
+            assert!(text.contains(declared), "{kit}");
+            assert!(text.contains("\"auto-range\", \"timeout\", "), "{kit}");
+            assert!(text.contains("\"protocol\", \"refresh\""), "{kit}");
         }
     }
 

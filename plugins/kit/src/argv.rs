@@ -537,9 +537,7 @@ fn option_meant(spec: &Spec, name: &str) -> Option<String> {
         return Some(format!("write `<{name}>` without `--{name}`"));
     }
     let own = spec.options.iter().chain([&TIMEOUT]).map(|opt| opt.name);
-    let host = HOST_OPTIONS
-        .iter()
-        .copied()
+    let host = host_options()
         .filter(|option| find_option(spec, option).is_none() && typo_of(name, option));
     // The verb's own option where a host option is no nearer.
     let meant = match (nearest(name, own), nearest(name, host)) {
@@ -571,23 +569,13 @@ fn typo_of(typed: &str, option: &str) -> bool {
 }
 
 /// The host's long options (`mur devtools --help`), which the host takes after a
-/// verb's name where the verb declares no option of that name; a test of `mur`'s
-/// (crates/verbs, `derived::HOST_OPTIONS`) holds this list to the host's.
-pub const HOST_OPTIONS: &[&str] = &[
-    "endpoint",
-    "project",
-    "auto",
-    "auto-full",
-    "auto-range",
-    "timeout",
-    "max-response",
-    "pretty",
-    "verbose",
-    "quiet",
-    "answer",
-    "protocol",
-    "refresh",
-];
+/// verb's name where the verb declares no option of that name. One list, in
+/// `host-options.txt`, for the host (crates/verbs, `derived::host_options`, held to
+/// its clap tree by a test) and every kit: `verbs new` writes it into the Python and
+/// JavaScript kits.
+pub fn host_options() -> impl Iterator<Item = &'static str> {
+    include_str!("host-options.txt").lines()
+}
 
 /// `unknown` (an unknown option's message) with, where the positional still to fill
 /// is text, a hint to give the word after `--`, as the command it would make when

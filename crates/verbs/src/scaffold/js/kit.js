@@ -195,24 +195,10 @@ function typoOf(typed, option) {
 
 /**
  * The host's long options (`mur devtools --help`), which the host takes after a
- * verb's name where the verb declares no option of that name; a test of `mur`'s
- * (crates/verbs, `derived::HOST_OPTIONS`) holds this list to the host's.
+ * verb's name where the verb declares no option of that name: `mur devtools verbs
+ * new` wrote in the list of the `mur` that made this project.
  */
-export const HOST_OPTIONS = [
-  "endpoint",
-  "project",
-  "auto",
-  "auto-full",
-  "auto-range",
-  "timeout",
-  "max-response",
-  "pretty",
-  "verbose",
-  "quiet",
-  "answer",
-  "protocol",
-  "refresh",
-];
+export const HOST_OPTIONS = ["@host-options@"];
 
 // The kinds whose value is a word of the app's: what a stray word may have been meant as.
 const THINGS = ["text", "selector", "name", "choice", "integer", "number"];

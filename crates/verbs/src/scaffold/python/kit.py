@@ -445,24 +445,10 @@ def _typo_of(typed, option):
     return affix or _osa_distance(typed, option) <= edits
 
 
-HOST_OPTIONS = (
-    "endpoint",
-    "project",
-    "auto",
-    "auto-full",
-    "auto-range",
-    "timeout",
-    "max-response",
-    "pretty",
-    "verbose",
-    "quiet",
-    "answer",
-    "protocol",
-    "refresh",
-)
+HOST_OPTIONS = ("@host-options@",)
 """The host's long options (`mur devtools --help`), which the host takes after a
-verb's name where the verb declares no option of that name; a test of `mur`'s
-(crates/verbs, `derived::HOST_OPTIONS`) holds this list to the host's."""
+verb's name where the verb declares no option of that name: `mur devtools verbs
+new` wrote in the list of the `mur` that made this project."""
 
 
 _THINGS = ("text", "selector", "name", "choice", "integer", "number")
