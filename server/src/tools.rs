@@ -459,8 +459,6 @@ pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
-    use std::sync::{Arc, Mutex};
 
     use serde_json::json;
 
@@ -611,26 +609,14 @@ mod tests {
 
     /// The log lines written while `f` runs, through a subscriber of its own.
     fn logged(f: impl FnOnce()) -> String {
-        #[derive(Clone, Default)]
-        struct Buffer(Arc<Mutex<Vec<u8>>>);
-        impl Write for Buffer {
-            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-                self.0.lock().expect("buffer").extend_from_slice(bytes);
-                Ok(bytes.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let buffer = Buffer::default();
+        let buffer = mur_testkit::Captured::default();
         let writer = buffer.clone();
         let subscriber = tracing_subscriber::fmt()
             .with_writer(move || writer.clone())
             .with_ansi(false)
             .finish();
         tracing::subscriber::with_default(subscriber, f);
-        let bytes = buffer.0.lock().expect("buffer").clone();
-        String::from_utf8(bytes).expect("utf-8")
+        buffer.text()
     }
 
     #[test]

@@ -16,3 +16,30 @@ pub fn each_str<'a>(array: &'a Value, key: &str) -> Vec<&'a str> {
         })
         .collect()
 }
+
+/// Bytes written on one thread (a proxy's stdout, a log subscriber's writer) and read
+/// back on the test's: a `Write` whose clones share one buffer.
+#[derive(Clone, Default)]
+pub struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Captured {
+    /// Everything written so far, as text (panics on bytes that are not UTF-8).
+    pub fn text(&self) -> String {
+        let bytes = self.0.lock().expect("captured bytes").clone();
+        String::from_utf8(bytes).expect("utf-8 output")
+    }
+}
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .expect("captured bytes")
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

@@ -405,6 +405,7 @@ fn notification(method: &str, params: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mur_testkit::Captured;
 
     #[test]
     fn initialize_takes_the_sessions_capabilities_and_the_clients_version() {
@@ -458,32 +459,16 @@ mod tests {
         }
     }
 
-    /// Output the test reads back.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().expect("lock").extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    fn lines_of(out: &Shared) -> Vec<Value> {
-        let bytes = out.0.lock().expect("lock").clone();
-        String::from_utf8(bytes)
-            .expect("utf-8 output")
-            .lines()
+    fn lines_of(out: &Captured) -> Vec<Value> {
+        let text = out.text();
+        text.lines()
             .map(|l| serde_json::from_str(l).expect("a JSON line"))
             .collect()
     }
 
     /// What the proxy wrote for `input`, and what `serve` returned.
     fn serve_bytes(input: impl BufRead) -> (Vec<Value>, std::io::Result<()>) {
-        let out = Shared::default();
+        let out = Captured::default();
         let served = serve(Arc::new(Slow), input, out.clone());
         (lines_of(&out), served)
     }
