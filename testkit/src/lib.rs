@@ -28,4 +28,4 @@ pub use process::{
 };
 pub use sandbox::{Sample, Sandbox, Session, Successors, another_session_line};
 pub use stub::Stub;
-pub use values::{Captured, each_str};
+pub use values::{Captured, each_str, text_x};

@@ -43,3 +43,19 @@ impl std::io::Write for Captured {
         Ok(())
     }
 }
+
+/// The `x` of each SVG `<text x="…" …>` element of `svg` whose text is `text`
+/// (whole), in order: where a chart placed that label.
+pub fn text_x(svg: &str, text: &str) -> Vec<f64> {
+    let closing = format!(">{text}</text>");
+    svg.match_indices(&closing)
+        .map(|(at, _)| {
+            svg[..at]
+                .rsplit("<text x=\"")
+                .next()
+                .and_then(|t| t.split('"').next())
+                .and_then(|x| x.parse().ok())
+                .unwrap_or_else(|| panic!("no x of the text `{text}` in {svg}"))
+        })
+        .collect()
+}

@@ -474,15 +474,9 @@ mod tests {
         let long = "settings-screenshot · cli-compact";
         let svg = bar_chart("Calls", &[bar("a"), bar(long)]);
         // Each label ends at the column's edge, right-aligned: its x is the room it has.
-        let at = svg
-            .find(&format!(">{long}</text>"))
-            .expect("the label, whole");
-        let x: f64 = svg[..at]
-            .rsplit("<text x=\"")
-            .next()
-            .and_then(|t| t.split('"').next())
-            .and_then(|x| x.parse().ok())
-            .expect("its x");
+        let [x] = mur_testkit::text_x(&svg, long)[..] else {
+            panic!("the label, whole, once: {svg}");
+        };
         assert!(x >= label_room(long), "{x} < {}: {svg}", label_room(long));
         // Taken from the longest label, not fixed: 180 px cut this one off.
         assert!(x > 180.0, "{svg}");

@@ -716,13 +716,7 @@ fn the_study_page_shows_each_chart_label_whole() {
         "a bar per task chart\n{page}"
     );
     // Right-aligned at the column's edge: the column is wider than the label.
-    for at in page.match_indices(&shown).map(|(at, _)| at) {
-        let x: f64 = page[..at]
-            .rsplit("<text x=\"")
-            .next()
-            .and_then(|t| t.split('"').next())
-            .and_then(|x| x.parse().ok())
-            .expect("the label's x");
+    for x in mur_testkit::text_x(&page, label) {
         assert!(x > 7.0 * label.chars().count() as f64, "{x}: {page}");
     }
     labels_laid_out_whole(&sandbox, &page);
