@@ -670,13 +670,15 @@ fn which(program: &str) -> bool {
         .any(|dir| dir.join(program).is_file())
 }
 
+/// The names of the verbs installed in `sandbox` (`verbs list --json`).
+fn installed(sandbox: &Sandbox) -> Vec<String> {
+    let list = sandbox.devtools(&["verbs", "list", "--json"]).json();
+    names(&list).into_iter().map(str::to_owned).collect()
+}
+
 #[test]
 fn prune_removes_exactly_the_losers_and_only_with_yes() {
     let sandbox = with_known_verbs_and_log();
-    let installed = |sandbox: &Sandbox| -> Vec<String> {
-        let list = sandbox.devtools(&["verbs", "list", "--json"]).json();
-        names(&list).into_iter().map(str::to_owned).collect()
-    };
     // A window the log covers (its first record is older): back to mid-2025,
     // `idle` is unused and `bump` is refused 3 times in 4.
     let dry = sandbox.devtools(&["verbs", "prune", "--unused-for", WINDOW.as_str()]);
@@ -993,10 +995,6 @@ fn a_verb_added_after_the_unused_window_began_is_not_judged_unused() {
 #[test]
 fn prune_while_recording_is_off_says_so_and_removes_only_when_told_to_all_the_same() {
     let sandbox = with_known_verbs_and_log();
-    let installed = |sandbox: &Sandbox| -> Vec<String> {
-        let list = sandbox.devtools(&["verbs", "list", "--json"]).json();
-        names(&list).into_iter().map(str::to_owned).collect()
-    };
     sandbox.devtools(&["usage", "off"]).assert_code(0);
     let dry = sandbox.devtools(&["verbs", "prune", "--unused-for", WINDOW.as_str()]);
     dry.assert_code(0).assert_stderr_contains(
