@@ -227,7 +227,11 @@ impl VerbHost {
             }
             Err(message) => {
                 let spec = self.index.get(verb).and_then(|entry| entry.spec.as_ref());
-                Err(VerbError::usage(verb, message, usage(self), spec))
+                let usage = match spec {
+                    Some(spec) => spec.render_brief(verb),
+                    None => usage(self),
+                };
+                Err(VerbError::usage(verb, message, usage, spec))
             }
         }
     }

@@ -105,14 +105,33 @@ impl VerbSpec {
     /// `mur devtools <name> --help`: usage line, summary, details, arguments,
     /// options (with `-h, --help`, which the host answers) and examples.
     pub fn render(&self, name: &str, summary: &str) -> String {
+        let mut text = format!("{}{}\n", self.usage_line(name), summary.trim_end());
+        if !self.details.trim().is_empty() {
+            text += &format!("\n{}\n", self.details.trim_end());
+        }
+        text + &self.parameters()
+    }
+
+    /// What a usage error shows under its message: the help without its prose
+    /// (summary and details), which the caller has read or can ask for with
+    /// `--help`: a tool's description may run to pages, and every slip would
+    /// repeat it into an agent's context.
+    pub fn render_brief(&self, name: &str) -> String {
+        self.usage_line(name) + self.parameters().trim_start_matches('\n')
+    }
+
+    /// `Usage: mur devtools …` and a blank line.
+    fn usage_line(&self, name: &str) -> String {
         let synopsis = match self.synopsis.trim() {
             "" => self.composed_synopsis(name),
             given => given.to_owned(),
         };
-        let mut text = format!("Usage: mur devtools {synopsis}\n\n{}\n", summary.trim_end());
-        if !self.details.trim().is_empty() {
-            text += &format!("\n{}\n", self.details.trim_end());
-        }
+        format!("Usage: mur devtools {synopsis}\n\n")
+    }
+
+    /// The arguments, options and examples sections, each after a blank line.
+    fn parameters(&self) -> String {
+        let mut text = String::new();
         let arguments: Vec<(String, String)> = self
             .positionals
             .iter()
@@ -284,7 +303,7 @@ mod tests {
     }
 
     #[test]
-    fn help_has_every_section_aligned() {
+    fn help_has_every_section_aligned_and_a_usage_error_all_but_the_prose() {
         let spec = VerbSpec {
             synopsis: "tree [--view summary|full]".into(),
             details: "More words.".into(),
@@ -301,6 +320,15 @@ mod tests {
         assert_eq!(
             spec.render("tree", "Print the tree"),
             "Usage: mur devtools tree [--view summary|full]\n\nPrint the tree\n\nMore words.\n\n\
+             Arguments:\n  <selector>  the element\n\n\
+             Options:\n  --view summary|full  how much\n  --timeout MS         let it take MS\n  \
+             -h, --help           print this help\n\n\
+             Examples:\n  mur devtools tree --view full\n"
+        );
+        // Under a usage error: all but the prose, which may be a tool's pages.
+        assert_eq!(
+            spec.render_brief("tree"),
+            "Usage: mur devtools tree [--view summary|full]\n\n\
              Arguments:\n  <selector>  the element\n\n\
              Options:\n  --view summary|full  how much\n  --timeout MS         let it take MS\n  \
              -h, --help           print this help\n\n\

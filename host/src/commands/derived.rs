@@ -70,12 +70,12 @@ fn arguments(
             Ok(None)
         }
         Ok(Request::Call(arguments)) => Ok(Some(arguments)),
-        Err(message) => Err(usage_error(name, message, spec, summary)),
+        Err(message) => Err(usage_error(name, message, spec)),
     }
 }
 
-fn usage_error(verb: &str, message: String, spec: &VerbSpec, summary: &str) -> Error {
-    VerbError::usage(verb, message, spec.render(verb, summary), Some(spec)).into()
+fn usage_error(verb: &str, message: String, spec: &VerbSpec) -> Error {
+    VerbError::usage(verb, message, spec.render_brief(verb), Some(spec)).into()
 }
 
 async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bool) -> Result<()> {

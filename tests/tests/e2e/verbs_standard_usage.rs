@@ -262,13 +262,20 @@ fn bad_argv_is_a_usage_error_for_every_standard_verb() {
             format!("error: {verb}: {message}"),
             "for {argv:?}\n{out}"
         );
-        // The verb's usage, without the host options `--help` ends with.
+        // The verb's usage: its help without the prose (the summary and details,
+        // which may be a tool's pages) and without the host options it ends with.
         let help = help(&sandbox, verb);
         let (usage, _) = help
             .split_once("\n\nHost options")
             .expect("help names host options");
+        let (line, sections) = usage.split_once("\n\n").expect("a usage line");
+        let sections = &sections[sections
+            .find("Arguments:\n")
+            .or_else(|| sections.find("Options:\n"))
+            .expect("an options section")..];
         assert!(
-            rest.starts_with(&format!("\n{usage}\n")) && !rest.contains("Host options"),
+            rest.starts_with(&format!("\n{line}\n\n{sections}\n"))
+                && !rest.contains("Host options"),
             "the usage follows the message, for {argv:?}\n{out}"
         );
         // The usage just printed is what `--help` shows: no hint says to run it.
