@@ -330,7 +330,10 @@ pub fn settle(
         }
     };
     Err(if missing {
-        failed.with_hint("`mur devtools catalog` lists the tools this session has, each as a verb")
+        failed.with_hint(format!(
+            "`{} catalog` lists the tools this session has, each as a verb",
+            settings.devtools_command()
+        ))
     } else {
         failed
     })

@@ -241,6 +241,34 @@ mod tests {
         assert_eq!(longs, known);
     }
 
+    /// A hint's command reaches the session the typed options chose: pasted among
+    /// several sessions, it would otherwise ask which one.
+    #[test]
+    fn a_hints_command_carries_the_options_that_chose_the_session() {
+        let command = |args: HostArgs| settings(&args).devtools_command();
+        assert_eq!(command(HostArgs::default()), "mur devtools");
+        assert_eq!(
+            command(HostArgs {
+                project: Some("my app/App.csproj".into()),
+                auto: true,
+                ..HostArgs::default()
+            }),
+            "mur devtools --auto --project 'my app/App.csproj'"
+        );
+        assert_eq!(
+            command(HostArgs {
+                endpoint: Some("http://127.0.0.1:4000/mcp".into()),
+                ..HostArgs::default()
+            }),
+            "mur devtools --endpoint http://127.0.0.1:4000/mcp"
+        );
+        let range = HostArgs {
+            auto_range: Some("40000-40010".parse().expect("range")),
+            ..HostArgs::default()
+        };
+        assert_eq!(command(range), "mur devtools --auto-range 40000-40010");
+    }
+
     #[test]
     fn host_options_are_taken_out_of_verb_arguments() {
         let mut host = HostArgs::default();

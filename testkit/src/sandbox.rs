@@ -121,6 +121,22 @@ impl Sandbox {
         cmd
     }
 
+    /// `bash -eo pipefail -c script` in the sandbox, this `mur` first on PATH: a
+    /// command line as a person pastes it (a hint, a documented example).
+    pub fn shell_command(&self, script: &str) -> Command {
+        let bin_dir = self.artifacts().mur.parent().expect("mur's directory");
+        let path = std::env::join_paths(std::iter::once(bin_dir.to_owned()).chain(
+            std::env::split_paths(
+                &std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
+            ),
+        ))
+        .expect("PATH");
+        let mut cmd = self.command(Path::new("bash"));
+        cmd.args(["-eo", "pipefail", "-c", script])
+            .env("PATH", path);
+        cmd
+    }
+
     /// Runs `mur` to completion (failing the test if it runs past two minutes).
     pub fn mur(&self, args: &[&str]) -> Output {
         self.mur_within(args, RUN_LIMIT)

@@ -39,6 +39,33 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// `mur devtools` with the options that chose the session as typed
+    /// (`--project P`, `--endpoint URL`, `--auto…`): the start of a command a hint
+    /// offers, which pasted reaches the same session, also among several.
+    pub fn devtools_command(&self) -> String {
+        let mut words = vec!["mur".to_owned(), "devtools".to_owned()];
+        match &self.source {
+            Source::Endpoint(url) => words.extend(["--endpoint".to_owned(), url.clone()]),
+            Source::Lockfiles => {}
+            Source::Auto(PortRange::FULL) => words.push("--auto-full".to_owned()),
+            Source::Auto(range) if *range == PortRange::ephemeral() => {
+                words.push("--auto".to_owned());
+            }
+            Source::Auto(range) => words.extend([
+                "--auto-range".to_owned(),
+                format!("{}-{}", range.first, range.last),
+            ]),
+        }
+        if let Some(project) = &self.project {
+            words.extend(["--project".to_owned(), project.display().to_string()]);
+        }
+        words
+            .iter()
+            .map(|word| crate::shell_word(word))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// A verb's own `--timeout MS` (`wait --timeout 8000`, `click … --timeout 1000`)
     /// bounds the call, longer or shorter than the host's default; a bound typed
     /// for the host (`host_given`: `mur devtools --timeout MS verb`) it only

@@ -12,6 +12,10 @@ use crate::invoke::{Session, missing_tool, settle};
 use crate::output;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
+    if !args.stray.is_empty() {
+        let name = args.name.as_deref().unwrap_or("NAME");
+        return Err(stray_words(name, &args.stray, &settings.devtools_command()));
+    }
     let params = args.args.as_deref().map(parse_args).transpose()?;
     let request = request(args, params)?;
     let target = match (&args.out, &request) {
@@ -78,7 +82,7 @@ const METHOD_NOT_FOUND: i64 = -32601;
 /// only in `--args`. When they are the JSON object meant, or options a verb would
 /// take (`--selector '#count'`), the hint is the command with them as `--args`;
 /// otherwise, for a tool, where its verb's own words are.
-fn stray_words(name: &str, words: &[String]) -> Error {
+fn stray_words(name: &str, words: &[String], devtools: &str) -> Error {
     let word = words.first().map_or("", String::as_str);
     let error = Error::usage(format!(
         "unexpected argument `{word}`: `call` takes the arguments in `--args`, as JSON"
@@ -93,13 +97,13 @@ fn stray_words(name: &str, words: &[String]) -> Error {
     };
     match object.or_else(|| as_options(words)) {
         Some(json) => error.with_hint(format!(
-            "mur devtools call {} --args {}",
+            "{devtools} call {} --args {}",
             mur_core::shell_word(name),
             mur_core::shell_word(&json)
         )),
         _ if is_method => error,
         _ => error.with_hint(format!(
-            "`mur devtools {} --help` shows the verb's own words",
+            "`{devtools} {} --help` shows the verb's own words",
             mur_core::shell_word(name)
         )),
     }
@@ -153,7 +157,7 @@ enum Request {
     Ping(Option<Value>),
 }
 
-/// What `call` sends for its arguments.
+/// What `call` sends for its arguments (past any stray words: [`stray_words`]).
 ///
 /// `--method M` is sent as it is. Otherwise NAME is a tool, except a NAME
 /// with a `/` and `ping`, which are methods. `ping` is singled out because it
@@ -164,12 +168,6 @@ enum Request {
 /// `call tools/call --args '{"name":"ping",…}'`. The exception is fixed and
 /// written in `--help`, never guessed from what the server offers.
 fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
-    if !args.stray.is_empty() {
-        return Err(stray_words(
-            args.name.as_deref().unwrap_or("NAME"),
-            &args.stray,
-        ));
-    }
     match (&args.method, &args.name) {
         (Some(method), _) if method.trim().is_empty() => Err(Error::usage(
             "`--method` needs a method name, e.g. `--method ping`",

@@ -47,7 +47,7 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
         Error::new(Kind::Plugin, format!("verb `{}`: {message}", verb.name)).with_hint(format!(
             "the `{}` call itself already ran; `{}` shows its whole result",
             verb.tool,
-            call_command(&verb.tool, &arguments)
+            call_command(&settings.devtools_command(), &verb.tool, &arguments)
         ))
     })?;
     output::json(&picked, settings.pretty)
@@ -141,14 +141,23 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     }
     let result = invoke::settle(reply, settings, "tools/call", Some(&params))?;
     output::json(&payload(&result), settings.pretty)?;
-    output::notes(&unprinted(&result, &verb.tool, &arguments), settings.quiet);
+    let devtools = settings.devtools_command();
+    output::notes(
+        &unprinted(&result, &devtools, &verb.tool, &arguments),
+        settings.quiet,
+    );
     Ok(())
 }
 
 /// A note naming the content blocks the verb did not print (an image beside a
 /// caption), and the command that prints them: nothing the tool returned is
 /// dropped without a word.
-fn unprinted(result: &Value, tool: &str, arguments: &Map<String, Value>) -> Vec<String> {
+fn unprinted(
+    result: &Value,
+    devtools: &str,
+    tool: &str,
+    arguments: &Map<String, Value>,
+) -> Vec<String> {
     let kinds = left_out(result);
     if kinds.is_empty() {
         return Vec::new();
@@ -159,7 +168,7 @@ fn unprinted(result: &Value, tool: &str, arguments: &Map<String, Value>) -> Vec<
     } else {
         "the text"
     };
-    let call = call_command(tool, arguments);
+    let call = call_command(devtools, tool, arguments);
     // An image, audio, or a resource's blob; a text resource is no medium.
     let media = mur_client::tool_result::media(result).is_ok_and(|media| !media.is_empty());
     // Said once, after the command: the note is read into every agent's context.
@@ -180,18 +189,19 @@ fn unprinted(result: &Value, tool: &str, arguments: &Map<String, Value>) -> Vec<
 const MAX_HINT_ARGUMENTS: usize = 200;
 
 /// The `call` that makes the same tool call as a verb did and prints its whole result,
-/// ready to paste: `mur devtools call get-sum --args '{"a":1,"b":2}'`.
-fn call_command(tool: &str, arguments: &Map<String, Value>) -> String {
+/// ready to paste: `mur devtools call get-sum --args '{"a":1,"b":2}'` (`devtools`: the
+/// start, [`Settings::devtools_command`]).
+fn call_command(devtools: &str, tool: &str, arguments: &Map<String, Value>) -> String {
     let tool = mur_core::shell_word(tool);
     if arguments.is_empty() {
-        return format!("mur devtools call {tool}");
+        return format!("{devtools} call {tool}");
     }
     let json = Value::Object(arguments.clone()).to_string();
     if json.len() > MAX_HINT_ARGUMENTS {
-        return format!("mur devtools call {tool} --args JSON");
+        return format!("{devtools} call {tool} --args JSON");
     }
     format!(
-        "mur devtools call {tool} --args {}",
+        "{devtools} call {tool} --args {}",
         mur_core::shell_word(&json)
     )
 }
@@ -405,16 +415,16 @@ mod tests {
     fn the_call_in_a_hint_is_the_same_call_ready_to_paste() {
         let args = |value: Value| value.as_object().cloned().unwrap_or_default();
         assert_eq!(
-            call_command("get-tiny-image", &Map::new()),
+            call_command("mur devtools", "get-tiny-image", &Map::new()),
             "mur devtools call get-tiny-image"
         );
         assert_eq!(
-            call_command("say it", &args(json!({"text": "it's"}))),
+            call_command("mur devtools", "say it", &args(json!({"text": "it's"}))),
             r#"mur devtools call 'say it' --args '{"text":"it'\''s"}'"#
         );
         let long = "x".repeat(MAX_HINT_ARGUMENTS);
         assert_eq!(
-            call_command("echo", &args(json!({ "message": long }))),
+            call_command("mur devtools", "echo", &args(json!({ "message": long }))),
             "mur devtools call echo --args JSON"
         );
     }
@@ -425,7 +435,7 @@ mod tests {
     fn the_note_offers_out_only_for_media() {
         let note = |content: Value| {
             let result = json!({ "content": content, "structuredContent": {} });
-            unprinted(&result, "t", &Map::new()).join("\n")
+            unprinted(&result, "mur devtools", "t", &Map::new()).join("\n")
         };
         let text_resource = note(json!([
             { "type": "resource", "resource": { "uri": "app://t", "text": "plain" } }

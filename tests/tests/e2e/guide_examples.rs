@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mur_e2e::plugins::{self, repo_root};
-use mur_e2e::{Output, Sample, Sandbox, mur_bin};
+use mur_e2e::{Output, Sample, Sandbox};
 use mur_lockfile::ReadOutcome;
 
 /// One runnable example of the guide.
@@ -54,17 +54,7 @@ fn guide() -> String {
 
 /// Runs one example with `bash -eo pipefail` in `dir`, `mur` first on PATH.
 fn run(sb: &Sandbox, dir: &Path, example: &Example) -> Output {
-    let bin_dir = mur_bin().parent().expect("bin dir").to_owned();
-    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
-    )))
-    .expect("PATH");
-    mur_e2e::run(
-        sb.command(Path::new("bash"))
-            .args(["-eo", "pipefail", "-c", &example.script])
-            .env("PATH", path)
-            .current_dir(dir),
-    )
+    mur_e2e::run(sb.shell_command(&example.script).current_dir(dir))
 }
 
 /// A sandbox with the standard verbs and a sample session for `<root>/work/App.csproj`.

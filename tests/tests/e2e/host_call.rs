@@ -171,6 +171,43 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
     assert_eq!(counter(&sb), "0", "no click was sent");
 }
 
+/// Among several sessions, `call`'s hint carries the options that chose one: pasted,
+/// it makes the call there (it asked which session).
+#[test]
+fn a_calls_hint_reaches_the_session_the_typed_options_chose() {
+    let (sb, [_a, _b]) = Sandbox::with_apps(["a", "b"]);
+    let project = sb.project("b").display().to_string();
+    let typed = sb.mur(&[
+        "devtools",
+        "--project",
+        &project,
+        "call",
+        "click",
+        "--selector",
+        "#btn-inc",
+    ]);
+    typed.assert_code(1);
+    let hint = typed
+        .stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("hint: "))
+        .unwrap_or_else(|| panic!("a hint\n{typed}"));
+    assert_eq!(
+        hint,
+        format!(
+            r##"mur devtools --project {project} call click --args '{{"selector":"#btn-inc"}}'"##
+        )
+    );
+    let pasted = mur_e2e::run(&mut sb.shell_command(hint));
+    pasted.assert_code(0);
+    let count = |name: &str| {
+        let project = sb.project(name).display().to_string();
+        let state = sb.mur(&["devtools", "--project", &project, "call", "state"]);
+        state.assert_code(0).json()["structuredContent"]["counter"]["count"].clone()
+    };
+    assert_eq!((count("a"), count("b")), (json!(0), json!(1)));
+}
+
 #[test]
 fn a_server_that_never_answers_times_out_with_exit_2() {
     let sb = Sandbox::new();
