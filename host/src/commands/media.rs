@@ -98,7 +98,12 @@ pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<(
         return Ok(());
     }
     for (n, part) in media.iter().enumerate() {
-        let path = numbered(out, n);
+        let path = numbered(
+            out,
+            n,
+            part.mime_type.as_deref(),
+            first.mime_type.as_deref(),
+        );
         if let Err(e) = mur_lockfile::write_atomic_shared(&path, &part.bytes) {
             output::json(&result, settings.pretty)?;
             return Err(Error::internal(format!(
@@ -119,17 +124,50 @@ pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<(
 }
 
 /// `out` for the first medium, then `shot-2.png`, `shot-3.png`… (the number before
-/// the extension, so the name still says what the file is).
-fn numbered(out: &Path, n: usize) -> PathBuf {
+/// the extension, so the name still says what the file is). A medium of another
+/// type than the first's gets its own type's extension (`shot-2.wav` beside
+/// `shot.png`), or none when mur does not know the type: a name must not lie.
+fn numbered(out: &Path, n: usize, mime_type: Option<&str>, first: Option<&str>) -> PathBuf {
     if n == 0 {
         return out.to_owned();
     }
     let stem = out.file_stem().unwrap_or_default().to_string_lossy();
-    let name = match out.extension() {
-        Some(ext) => format!("{stem}-{}.{}", n + 1, ext.to_string_lossy()),
+    let typed = out.extension().map(|ext| ext.to_string_lossy());
+    let extension = match (typed, mime_type) {
+        (typed, mime) if mime == first => typed,
+        (_, mime) => mime.and_then(extension_of).map(Into::into),
+    };
+    let name = match extension {
+        Some(ext) => format!("{stem}-{}.{ext}", n + 1),
         None => format!("{stem}-{}", n + 1),
     };
     out.with_file_name(name)
+}
+
+/// The usual extension of the media types tools return. Written out: a type has
+/// several extensions (`jpg`, `jpeg`, `jpe`), and the one people use is the point;
+/// a type not here gets none rather than a guess.
+fn extension_of(mime_type: &str) -> Option<&'static str> {
+    let essence = mime_type.split(';').next().unwrap_or_default().trim();
+    let known = [
+        ("image/png", "png"),
+        ("image/jpeg", "jpg"),
+        ("image/gif", "gif"),
+        ("image/webp", "webp"),
+        ("image/svg+xml", "svg"),
+        ("audio/wav", "wav"),
+        ("audio/x-wav", "wav"),
+        ("audio/mpeg", "mp3"),
+        ("audio/ogg", "ogg"),
+        ("audio/webm", "weba"),
+        ("application/pdf", "pdf"),
+        ("application/zip", "zip"),
+        ("application/octet-stream", "bin"),
+    ];
+    known
+        .iter()
+        .find(|(known, _)| known.eq_ignore_ascii_case(essence))
+        .map(|&(_, extension)| extension)
 }
 
 #[cfg(test)]
@@ -169,9 +207,24 @@ mod tests {
 
     #[test]
     fn media_after_the_first_are_numbered_before_the_extension() {
-        let named = |out: &str, n| numbered(Path::new(out), n);
-        assert_eq!(named("shot.png", 0), Path::new("shot.png"));
-        assert_eq!(named("dir/shot.png", 1), Path::new("dir/shot-2.png"));
-        assert_eq!(named("dir/shot", 2), Path::new("dir/shot-3"));
+        let png = Some("image/png");
+        let named = |out: &str, n, mime| numbered(Path::new(out), n, mime, png);
+        assert_eq!(named("shot.png", 0, png), Path::new("shot.png"));
+        assert_eq!(named("dir/shot.png", 1, png), Path::new("dir/shot-2.png"));
+        assert_eq!(named("dir/shot", 2, png), Path::new("dir/shot-3"));
+        // Another type than the first's: its own extension, else none.
+        assert_eq!(
+            named("pics.png", 1, Some("audio/wav")),
+            Path::new("pics-2.wav")
+        );
+        assert_eq!(
+            named("pics", 1, Some("image/JPEG")),
+            Path::new("pics-2.jpg")
+        );
+        assert_eq!(
+            named("pics.png", 2, Some("text/x-odd")),
+            Path::new("pics-3")
+        );
+        assert_eq!(named("pics.png", 1, None), Path::new("pics-2"));
     }
 }
