@@ -115,6 +115,20 @@ pub fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// `text` escaped, its `quoted` spans as `<code>`, as the page writes a command.
+fn code_spans(text: &str) -> String {
+    let mut html = String::new();
+    for (n, part) in text.split('`').enumerate() {
+        match n % 2 {
+            1 => {
+                let _ = write!(html, "<code>{}</code>", escape(part));
+            }
+            _ => html.push_str(&escape(part)),
+        }
+    }
+    html
+}
+
 /// A table of text cells (escaped here): `headers`, then one row per entry of `rows`.
 pub fn text_table(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut html = String::from("<table><tr>");
@@ -242,6 +256,9 @@ fn criteria(report: &Report) -> String {
         crate::report::round2(report.max_usage_error_rate * 100.0),
         report.min_calls
     );
+    if let Some(left_out) = report.server_records_not_counted() {
+        let _ = write!(html, "<li>{}.</li>", code_spans(&left_out));
+    }
     if report.skipped_lines > 0 {
         let _ = write!(
             html,
@@ -459,6 +476,28 @@ mod tests {
             every.contains("<li>Calls of: every agent.</li><li>Window: the whole log.</li>"),
             "{every}"
         );
+    }
+
+    #[test]
+    fn the_page_says_what_agent_leaves_out() {
+        let mut served = Record::new(Side::Server, Surface::Mcp, Outcome::Ok, 1.0);
+        served.tool = Some("click".to_owned());
+        let records = [
+            cli("click", Kind::Plugin, "click", Outcome::Ok),
+            served.clone(),
+            served,
+        ];
+        let criteria = Criteria {
+            agent: Some("claude".to_owned()),
+            ..Criteria::default()
+        };
+        let said = "<li><code>--agent</code> leaves out the sessions' 2 record(s): \
+                    a session's record names no agent.</li>";
+        let page = page(&report(&records, 0, &criteria));
+        assert!(page.contains(said), "{said}\n{page}");
+        // Of every agent, nothing is left out, and the page says nothing of it.
+        let every = report_of_all(&records);
+        assert!(!every.contains("leaves out"), "{every}");
     }
 
     fn report_of_all(records: &[Record]) -> String {

@@ -285,6 +285,19 @@ impl Report {
         (refused, asked.collect())
     }
 
+    /// What `--agent` left out: the sessions' records in the window, which name no
+    /// agent. Said by every rendering (stderr beside the table and the JSON, the
+    /// page among how the report was made), so one agent's report never reads as
+    /// holding every record.
+    pub fn server_records_not_counted(&self) -> Option<String> {
+        (self.server_records_left_out > 0).then(|| {
+            format!(
+                "`--agent` leaves out the sessions' {} record(s): a session's record names no agent",
+                self.server_records_left_out
+            )
+        })
+    }
+
     /// Why verbs without a call were not judged unused: none could be when the
     /// records read (of `--agent`, if given) do not go back past `unused_since`;
     /// those added after it began (`added_in_window`) were not there for all of

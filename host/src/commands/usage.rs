@@ -154,11 +154,8 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
     )?;
     let mut report = build(dir, &args.server_logs, &criteria)?;
     not_covered_notice(&report, criteria.agent.as_deref());
-    if report.server_records_left_out > 0 {
-        output::notice(&format!(
-            "`--agent` leaves out the sessions' {} record(s): a session's record names no agent",
-            report.server_records_left_out
-        ));
+    if let Some(left_out) = report.server_records_not_counted() {
+        output::notice(&left_out);
     }
     // What only mur knows: its own commands, beside the installed verbs.
     let words: Vec<String> = criteria
