@@ -567,6 +567,13 @@ pub struct BridgeArgs {
     /// Run the bridge in this terminal instead of in the background
     #[arg(long)]
     pub foreground: bool,
+    /// Record every tool call served, from mur or any MCP client, beside the lockfile
+    /// (`<lockfile dir>/usage/<project hash>.jsonl`)
+    #[arg(long)]
+    pub usage: bool,
+    /// Record every tool call served to this file instead
+    #[arg(long, value_name = "PATH")]
+    pub usage_log: Option<std::path::PathBuf>,
     /// The stdio MCP server to run: its command and arguments, after `--`
     #[arg(last = true, required = true, value_name = "SERVER")]
     pub command: Vec<std::ffi::OsString>,

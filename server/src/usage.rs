@@ -2,6 +2,7 @@
 //! server side of the experiment (`mur-usage/1`, side `server`). A request
 //! from mur names its verb in `_meta["dev.mur/verb"]` and counts as surface
 //! `cli`; any other client is surface `mcp`. Off unless the app turns it on.
+//! The stdio bridge records the calls it serves through the same [`Recorder`].
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -9,6 +10,7 @@ use std::time::Instant;
 use mur_usage::{Kind, Outcome, Record, Side, Surface, UsageLog};
 use rmcp::RoleServer;
 use rmcp::service::RequestContext;
+use serde_json::Value;
 
 /// The `_meta` key mur sends on every `tools/call`: `{"name": verb, "kind": kind}`.
 pub(crate) const VERB_META: &str = "dev.mur/verb";
@@ -27,7 +29,7 @@ pub enum UsageLogging {
 
 /// The session's recorder: the log and what every record says about the session.
 #[derive(Debug)]
-pub(crate) struct Recorder {
+pub struct Recorder {
     log: UsageLog,
     project: String,
     build_tag: String,
@@ -36,7 +38,7 @@ pub(crate) struct Recorder {
 impl Recorder {
     /// The recorder for `logging`, or `None` when it is off. `lockfile` is
     /// the session's lockfile path (its stem is the project hash).
-    pub(crate) fn new(
+    pub fn new(
         logging: &UsageLogging,
         lockfile: &std::path::Path,
         build_tag: &str,
@@ -62,13 +64,25 @@ impl Recorder {
         let client = context
             .client_info()
             .map(|info| format!("{} {}", info.name, info.version));
-        let verb = context.meta.get(VERB_META);
-        let from_mur = verb.is_some();
+        self.served(tool, client, context.meta.get(VERB_META))
+    }
+
+    /// A call of `tool` starting now, from `client` (`name version`); `meta` is the
+    /// request's `_meta`, which names the verb when the call is mur's.
+    pub fn call(&self, tool: &str, client: Option<String>, meta: &Value) -> Served {
+        self.served(tool, client, meta.get(VERB_META))
+    }
+
+    fn served(&self, tool: &str, client: Option<String>, verb: Option<&Value>) -> Served {
         Served {
             started: Instant::now(),
             tool: tool.to_owned(),
             client,
-            surface: if from_mur { Surface::Cli } else { Surface::Mcp },
+            surface: if verb.is_some() {
+                Surface::Cli
+            } else {
+                Surface::Mcp
+            },
             verb: verb.and_then(|v| v["name"].as_str()).map(str::to_owned),
             kind: verb.and_then(|v| v["kind"].as_str()).and_then(Kind::parse),
         }
@@ -76,7 +90,7 @@ impl Recorder {
 
     /// Appends the record of `served`; a failure to record is logged, never
     /// the call's failure.
-    pub(crate) fn finish(&self, served: Served, outcome: Outcome) {
+    pub fn finish(&self, served: Served, outcome: Outcome) {
         let ms = served.started.elapsed().as_secs_f64() * 1000.0;
         let mut record = Record::new(
             Side::Server,
@@ -121,11 +135,64 @@ impl Finish {
 }
 
 /// One call being served.
-pub(crate) struct Served {
+#[derive(Debug)]
+pub struct Served {
     started: Instant,
     tool: String,
     client: Option<String>,
     surface: Surface,
     verb: Option<String>,
     kind: Option<Kind>,
+}
+
+/// How a `tools/call` ended, by its JSON-RPC answer as a client reads it: a
+/// JSON-RPC error, the tool's own failure (`isError`), or well; `None` for an
+/// input-required round (`resultType: "input_required"`), one step of a call and
+/// not a call.
+pub fn answer_outcome(answer: &Value) -> Option<Outcome> {
+    if answer.get("error").is_some() {
+        return Some(Outcome::RpcError);
+    }
+    let result = &answer["result"];
+    if result["resultType"] == "input_required" {
+        return None;
+    }
+    Some(if result["isError"] == true {
+        Outcome::ToolError
+    } else {
+        Outcome::Ok
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_answer_says_how_the_call_ended_and_an_input_round_is_no_call() {
+        let outcome = |answer| answer_outcome(&answer);
+        assert_eq!(
+            outcome(json!({"result": {"content": []}})),
+            Some(Outcome::Ok)
+        );
+        assert_eq!(
+            outcome(json!({"result": {"content": [], "isError": true}})),
+            Some(Outcome::ToolError)
+        );
+        assert_eq!(
+            outcome(json!({"error": {"code": -32602, "message": "no"}})),
+            Some(Outcome::RpcError)
+        );
+        assert_eq!(
+            outcome(json!({"result": {"resultType": "input_required"}})),
+            None
+        );
+        // A task created: the call was taken; its end is not the bridge's to see.
+        assert_eq!(
+            outcome(json!({"result": {"task": {"taskId": "t1", "status": "working"}}})),
+            Some(Outcome::Ok)
+        );
+    }
 }

@@ -17,7 +17,7 @@ use mur_lockfile::{
     liveness::{self, Liveness},
     paths,
 };
-use mur_server::ServeError;
+use mur_server::{ServeError, UsageLogging};
 
 use crate::{
     child::INITIALIZE_LIMIT,
@@ -117,7 +117,7 @@ pub async fn start(
     }
 }
 
-/// `mur devtools bridge --project P --idle D --foreground -- COMMAND…` in a
+/// `mur devtools bridge --project P --idle D [--usage…] --foreground -- COMMAND…` in a
 /// process group of its own (Ctrl+C in the terminal does not reach it),
 /// writing to the log (appended to: a live bridge of the project keeps its
 /// log until this one has the slot).
@@ -189,8 +189,13 @@ fn argv(options: &Options) -> Vec<OsString> {
     argv.extend([
         "--idle".into(),
         format!("{}ms", options.idle.as_millis()).into(),
-        "--".into(),
     ]);
+    match &options.usage {
+        UsageLogging::Off => {}
+        UsageLogging::BesideLockfile => argv.push("--usage".into()),
+        UsageLogging::At(path) => argv.extend(["--usage-log".into(), path.clone().into()]),
+    }
+    argv.push("--".into());
     argv.extend(options.command.iter().cloned());
     argv
 }
@@ -231,29 +236,36 @@ mod tests {
 
     #[test]
     fn the_bridge_runs_in_the_foreground_with_the_same_options() {
-        let options = Options {
-            project: "/p/App.csproj".into(),
-            idle: Duration::from_secs(600),
-            command: vec!["npx".into(), "server".into()],
+        let with = |usage: UsageLogging| -> Vec<String> {
+            let options = Options {
+                project: "/p/App.csproj".into(),
+                idle: Duration::from_secs(600),
+                command: vec!["npx".into(), "server".into()],
+                usage,
+            };
+            argv(&options)
+                .into_iter()
+                .map(|w| w.to_string_lossy().into_owned())
+                .collect()
         };
-        let argv: Vec<String> = argv(&options)
-            .into_iter()
-            .map(|w| w.to_string_lossy().into_owned())
-            .collect();
+        let start = [
+            "devtools",
+            "bridge",
+            "--foreground",
+            "--project",
+            "/p/App.csproj",
+            "--idle",
+            "600000ms",
+        ];
+        let server = ["--", "npx", "server"];
+        assert_eq!(with(UsageLogging::Off), [&start[..], &server].concat());
         assert_eq!(
-            argv,
-            [
-                "devtools",
-                "bridge",
-                "--foreground",
-                "--project",
-                "/p/App.csproj",
-                "--idle",
-                "600000ms",
-                "--",
-                "npx",
-                "server"
-            ]
+            with(UsageLogging::BesideLockfile),
+            [&start[..], &["--usage"], &server].concat()
+        );
+        assert_eq!(
+            with(UsageLogging::At("/u/served.jsonl".into())),
+            [&start[..], &["--usage-log", "/u/served.jsonl"], &server].concat()
         );
     }
 }

@@ -9,6 +9,11 @@
 //! either revision (the 2026-07-28 form carries its context in `_meta`,
 //! which is taken off here) go to the server as they are.
 //!
+//! With usage recording on (`bridge --usage`), each `tools/call` is recorded
+//! once its answer goes out (side `server`, as a session records the calls it
+//! serves): mur's, which name their verb in `_meta`, as surface `cli`, any other
+//! client's (`mur devtools proxy`'s) as `mcp`.
+//!
 //! A request the server never answers is not held forever: after
 //! [`REQUEST_LIMIT`] its client gets a JSON-RPC error and the server is told
 //! to cancel it. And no more than [`MAX_IN_FLIGHT`] requests wait for the
@@ -33,6 +38,8 @@ use axum::{
 use futures_util::{Stream, StreamExt, stream};
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
+
+use mur_server::{Recorder, Served, answer_outcome};
 
 use crate::relay::{INTERNAL_ERROR, Relay, Sent, Waited};
 
@@ -59,6 +66,8 @@ pub(crate) const MAX_IN_FLIGHT: usize = 128;
 /// The `_meta` keys of the 2026-07-28 form (protocol version, client info
 /// and capabilities, log level): the bridge's, not the server's, to read.
 const MODERN_META_PREFIX: &str = "io.modelcontextprotocol/";
+/// The modern request's `clientInfo` (`name`, `version`), who the usage record says called.
+const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 
 /// The bridge as its HTTP handlers see it.
 pub(crate) struct Bridge {
@@ -72,17 +81,33 @@ pub(crate) struct Bridge {
     /// One permit a request, taken before it waits for anything (a restart, the
     /// log level): [`MAX_IN_FLIGHT`] bounds every request the bridge holds.
     slots: Arc<tokio::sync::Semaphore>,
+    /// Where the tool calls served are recorded; `None`: recording is off.
+    usage: Option<Arc<Recorder>>,
 }
 
 impl Bridge {
-    pub(crate) fn new(relay: Relay, initialized: Value) -> Arc<Self> {
+    pub(crate) fn new(relay: Relay, initialized: Value, usage: Option<Recorder>) -> Arc<Self> {
         Arc::new(Self {
             relay,
             initialized: RwLock::new(initialized),
             log_level: Mutex::new(None),
             request_limit: REQUEST_LIMIT,
             slots: Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT)),
+            usage: usage.map(Arc::new),
         })
+    }
+
+    /// A `tools/call` with these params starting now, when recording is on.
+    fn served(&self, method: &str, params: Option<&Value>) -> Option<(Arc<Recorder>, Served)> {
+        let recorder = self.usage.as_ref().filter(|_| method == "tools/call")?;
+        let params = params?;
+        let tool = params["name"].as_str()?;
+        let meta = &params["_meta"];
+        let info = &meta[CLIENT_INFO];
+        let client = info["name"]
+            .as_str()
+            .map(|name| format!("{name} {}", info["version"].as_str().unwrap_or_default()));
+        Some((recorder.clone(), recorder.call(tool, client, meta)))
     }
 
     /// A restarted server: its own `initialize` answer, no log level set yet.
@@ -186,6 +211,7 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
         );
     };
     let deadline = Instant::now() + bridge.request_limit;
+    let served = bridge.served(method, params.as_ref());
     let mut params = params;
     let level = take_modern_meta(&mut params);
     match bridge.relay.writer_within(RESTART_WAIT).await {
@@ -213,6 +239,7 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
         client_id: id,
         deadline,
         limit: bridge.request_limit,
+        served,
     };
     respond(watched).await
 }
@@ -222,7 +249,10 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
 async fn respond(mut watched: Watched) -> Response {
     let first = match watched.next().await {
         Next::Message(first) => first,
-        Next::TimedOut(answer) => return (StatusCode::OK, axum::Json(answer)).into_response(),
+        Next::TimedOut(answer) => {
+            watched.record(&answer);
+            return (StatusCode::OK, axum::Json(answer)).into_response();
+        }
         Next::Lost => {
             watched.done = true;
             return rpc_error(
@@ -235,6 +265,7 @@ async fn respond(mut watched: Watched) -> Response {
     };
     if is_answer(&first) {
         watched.done = true;
+        watched.record(&first);
         return axum::Json(first).into_response();
     }
     Sse::new(event_stream(first, watched)).into_response()
@@ -251,11 +282,15 @@ fn event_stream(
         let message = match watched.next().await {
             Next::Message(message) => message,
             // Dropped now, not done: the server is told to cancel.
-            Next::TimedOut(answer) => return Some((answer, None)),
+            Next::TimedOut(answer) => {
+                watched.record(&answer);
+                return Some((answer, None));
+            }
             Next::Lost => return None,
         };
         if is_answer(&message) {
             watched.done = true;
+            watched.record(&message);
             return Some((message, None));
         }
         Some((message, Some(watched)))
@@ -279,6 +314,8 @@ struct Watched {
     /// When the bridge stops waiting for the server ([`REQUEST_LIMIT`]).
     deadline: Instant,
     limit: Duration,
+    /// The call's usage record to write once it ends (recording on, `tools/call`).
+    served: Option<(Arc<Recorder>, Served)>,
 }
 
 /// What came next for a request.
@@ -291,6 +328,16 @@ enum Next {
 }
 
 impl Watched {
+    /// Records the call (if it is to be) as `answer`, the answer its client gets, says
+    /// it ended; an input-required round is a step of a call, not one.
+    fn record(&mut self, answer: &Value) {
+        if let Some((recorder, served)) = self.served.take()
+            && let Some(outcome) = answer_outcome(answer)
+        {
+            recorder.finish(served, outcome);
+        }
+    }
+
     async fn next(&mut self) -> Next {
         match tokio::time::timeout_at(self.deadline, self.sent.messages.recv()).await {
             Ok(Some(message)) => Next::Message(message),
@@ -314,6 +361,11 @@ impl Drop for Watched {
     fn drop(&mut self) {
         if !self.done {
             self.relay.abandon(self.sent.id);
+        }
+        // Its client went away before the answer (or the bridge lost it): no
+        // result reached anyone.
+        if let Some((recorder, served)) = self.served.take() {
+            recorder.finish(served, mur_usage::Outcome::RpcError);
         }
     }
 }
@@ -440,7 +492,7 @@ mod tests {
         let relay = Relay::new();
         let (to_server, server) = tokio::sync::mpsc::unbounded_channel();
         relay.attach(Some(to_server));
-        let mut bridge = Bridge::new(relay, json!({ "capabilities": {} }));
+        let mut bridge = Bridge::new(relay, json!({ "capabilities": {} }), None);
         Arc::get_mut(&mut bridge).expect("one owner").request_limit = limit;
         (bridge, server)
     }

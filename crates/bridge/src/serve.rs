@@ -12,7 +12,7 @@ use std::{
 
 use mur_core::{Error, Kind, Result};
 use mur_lockfile::Lockfile;
-use mur_server::{HttpLimits, ServeError, endpoint::Announced};
+use mur_server::{HttpLimits, Recorder, ServeError, UsageLogging, endpoint::Announced};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
@@ -36,6 +36,8 @@ pub struct Options {
     pub idle: Duration,
     /// The server's program and arguments.
     pub command: Vec<OsString>,
+    /// Where the tool calls it serves are recorded (`--usage`, `--usage-log PATH`).
+    pub usage: UsageLogging,
 }
 
 /// Runs the bridge until it is stopped (SIGTERM, Ctrl+C), has had no request
@@ -43,9 +45,11 @@ pub struct Options {
 /// `announced` gets the lockfile once clients can connect. A live session
 /// for the project is [`Kind::SessionActive`] (exit 3), before anything starts.
 pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result<()> {
-    let claimed = mur_server::endpoint::claim(&options.project, mur_lockfile::now_rfc3339())
+    let build_tag = mur_lockfile::now_rfc3339();
+    let claimed = mur_server::endpoint::claim(&options.project, build_tag.as_str())
         .await
         .map_err(|e| serve_error(e, &options.project))?;
+    let usage = Recorder::new(&options.usage, claimed.lockfile_path(), &build_tag);
     let files = BridgeFiles::beside(claimed.lockfile_path());
     start_log(&files)?;
     let log = Log::open(&files.log).map_err(|e| {
@@ -74,7 +78,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     let relay = Relay::new();
     let server = Server::start(&options.command, &log, &relay).await;
     let server = server.inspect_err(|_| keeper.abort())?;
-    let bridge = Bridge::new(relay.clone(), server.initialized.clone());
+    let bridge = Bridge::new(relay.clone(), server.initialized.clone(), usage);
     let sidecar = Sidecar {
         schema: SIDECAR_SCHEMA.to_owned(),
         pid: claimed.pid(),

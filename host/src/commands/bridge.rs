@@ -1,6 +1,7 @@
 //! `mur devtools bridge [--idle D] [--foreground] -- SERVER…` and `bridge
 //! stop`: a stdio MCP server as a devtools session (crate `mur-bridge`).
 
+use mur_bridge::UsageLogging;
 use mur_core::{Error, Result, Settings};
 
 use crate::cli::{BridgeArgs, BridgeCommand};
@@ -14,10 +15,16 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
         Error::usage("`bridge` needs `--project PATH`: the project its session is for")
             .with_hint("mur devtools bridge --project ./App.csproj -- SERVER ARGS…")
     })?;
+    let usage = match (&args.usage_log, args.usage) {
+        (Some(path), _) => UsageLogging::At(std::path::absolute(path).unwrap_or(path.clone())),
+        (None, true) => UsageLogging::BesideLockfile,
+        (None, false) => UsageLogging::Off,
+    };
     let options = mur_bridge::Options {
         project,
         idle: args.idle,
         command: args.command.clone(),
+        usage,
     };
     if args.foreground {
         return foreground(&options);

@@ -312,6 +312,82 @@ fn an_agent_behind_the_proxy_gets_the_result_of_a_tool_that_runs_only_as_a_task(
     bridge.stop();
 }
 
+/// `bridge --usage-log PATH` records every tool call the bridge serves, as a session
+/// does: mur's on surface `cli` with their verb, the proxy's MCP client's on `mcp`,
+/// a failed one as such; `usage report --server-log` reads them.
+#[test]
+fn a_bridge_records_the_calls_it_serves_from_mur_and_from_mcp_clients() {
+    let sb = Sandbox::new();
+    let served = sb.root().join("served.jsonl");
+    let log = served.to_str().expect("utf-8 path");
+    let bridge = Bridge::start(&sb, "everything", &["--usage-log", log], &everything());
+    bridge
+        .mur(&["call", "echo", "--args", r#"{"message": "hi"}"#])
+        .assert_code(0);
+    bridge.mur(&["echo", "--message", "hi"]).assert_code(0);
+    let relayed = proxy_initialized(
+        &sb,
+        &[
+            tool_call(2, "echo", json!({ "message": "hi" })),
+            tool_call(3, "echo", json!({})),
+        ],
+    );
+    relayed.assert_code(0);
+    assert_eq!(answer(&relayed, 3)["result"]["isError"], true, "{relayed}");
+    let project = bridge_project_hash(&sb, &bridge.project);
+    bridge.stop();
+    let records = crate::usage::records(&served);
+    // The proxy's two calls run at once: their records come in the order they ended.
+    let mut seen: Vec<[&str; 5]> = records
+        .iter()
+        .map(|r| {
+            let text = |key: &str| r[key].as_str().unwrap_or("-");
+            [
+                text("side"),
+                text("surface"),
+                text("verb"),
+                text("tool"),
+                text("outcome"),
+            ]
+        })
+        .collect();
+    seen.sort_unstable();
+    assert_eq!(
+        seen,
+        [
+            ["server", "cli", "call", "echo", "ok"],
+            ["server", "cli", "echo", "echo", "ok"],
+            ["server", "mcp", "-", "echo", "ok"],
+            ["server", "mcp", "-", "echo", "tool-error"],
+        ],
+        "{records:#?}"
+    );
+    assert!(
+        records.iter().all(|r| r["project"] == project.as_str()),
+        "{records:#?}"
+    );
+    let report = sb.devtools(&["usage", "report", "--server-log", log, "--json"]);
+    let surfaces = &report.assert_code(0).json()["surfaces"];
+    let calls = |surface: &str| {
+        surfaces
+            .as_array()
+            .and_then(|rows| rows.iter().find(|row| row["name"] == surface))
+            .map(|row| row["calls"].clone())
+    };
+    assert_eq!(
+        (calls("server/cli"), calls("server/mcp")),
+        (Some(json!(2)), Some(json!(2))),
+        "{surfaces:#}"
+    );
+}
+
+/// The project hash a bridge's records carry: its lockfile's name without `.json`.
+fn bridge_project_hash(sb: &Sandbox, project: &Path) -> String {
+    let lockfile = sb.lockfile_path(project);
+    let stem = lockfile.file_stem().expect("a lockfile name");
+    stem.to_string_lossy().into_owned()
+}
+
 #[test]
 fn a_second_bridge_or_session_for_the_project_exits_3_saying_how_to_stop_it() {
     let sb = Sandbox::new();

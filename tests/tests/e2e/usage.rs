@@ -37,7 +37,7 @@ static WEEKS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!("{}w {}d", days / 7, days % 7)
 });
 
-fn records(path: &Path) -> Vec<Value> {
+pub(crate) fn records(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     text.lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
