@@ -45,8 +45,12 @@ enum Caller<'a> {
     /// mur's own invocation: its progress goes to the terminal, and its verb
     /// labels the call for the session's usage record.
     Mur,
-    /// An MCP client the stdio proxy relays.
-    Relay(&'a dyn mur_client::Events),
+    /// An MCP client the stdio proxy relays: where its events go, and its
+    /// `clientInfo`, in whose name the call is made.
+    Relay {
+        events: &'a dyn mur_client::Events,
+        client: Option<&'a Value>,
+    },
 }
 
 /// A session reached: the HTTP client, its endpoint and identity, and when
@@ -129,17 +133,21 @@ impl Session {
 
     /// [`Session::call_unlisted`] for an MCP client the stdio proxy relays:
     /// its progress, log messages and questions go to `events`, and the call
-    /// is not labelled with a verb of mur's (the session counts it as MCP).
-    /// A tool that runs only as a task is followed for it too, so a client
-    /// that knows nothing of tasks gets the result.
+    /// is not labelled with a verb of mur's (the session counts it as MCP) but
+    /// made in the client's name (its `clientInfo`). A tool that runs only as a
+    /// task is followed for it too, so a client that knows nothing of tasks gets
+    /// the result.
     pub async fn call_relayed(
         &self,
         settings: &Settings,
-        method: &str,
-        params: Option<&Value>,
+        request: &mur_bridge::proxy::Request<'_>,
         events: &dyn mur_client::Events,
     ) -> Result<Reply> {
-        self.unlisted(settings, method, params, Caller::Relay(events))
+        let caller = Caller::Relay {
+            events,
+            client: request.client,
+        };
+        self.unlisted(settings, request.method, request.params, caller)
             .await
     }
 
@@ -182,14 +190,17 @@ impl Session {
                 report = output::CallReport::new(settings);
                 &report
             }
-            Caller::Relay(events) => events,
+            Caller::Relay { events, .. } => events,
         };
         let mut client = Client::new(&self.http, &self.endpoint, settings).with_events(events);
         if let Some(tool) = tool {
             client = client.with_tool(tool);
         }
-        if let Caller::Relay(_) = caller {
-            let client = client.discovering_from_initialize();
+        if let Caller::Relay {
+            client: relayed, ..
+        } = caller
+        {
+            let client = client.discovering_from_initialize().relaying_for(relayed);
             let call = Box::pin(client.call(method, params, left));
             return call.await.map_err(|e| self.after_failure(e));
         }

@@ -46,12 +46,15 @@ const PARSE_ERROR: i64 = -32700;
 pub const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// One request for the session: `method` with `params`; `verbose` asks for the
-/// session's log messages.
+/// session's log messages; `client` is the `clientInfo` the proxy's client gave
+/// in `initialize`, which the session is told is who calls (its usage records
+/// name the agent host, not mur).
 #[derive(Debug, Clone, Copy)]
 pub struct Request<'a> {
     pub method: &'a str,
     pub params: Option<&'a Value>,
     pub verbose: bool,
+    pub client: Option<&'a Value>,
 }
 
 /// Where requests go: the session.
@@ -68,6 +71,8 @@ struct Proxy<W> {
     can_answer: AtomicBool,
     /// The client set a log level: ask the session for its log messages.
     verbose: AtomicBool,
+    /// The `clientInfo` of the client's `initialize`, once it came.
+    client: Mutex<Option<Value>>,
     /// Questions asked of the client, by the id we gave them.
     asked: Mutex<HashMap<String, mpsc::Sender<Value>>>,
     next_question: AtomicU64,
@@ -88,6 +93,7 @@ pub fn serve<W: Write + Send + 'static>(
         upstream,
         can_answer: AtomicBool::new(false),
         verbose: AtomicBool::new(false),
+        client: Mutex::default(),
         asked: Mutex::default(),
         next_question: AtomicU64::new(0),
         running: Mutex::default(),
@@ -172,6 +178,12 @@ impl<W: Write + Send + 'static> Proxy<W> {
                 if method == "initialize" {
                     let asks = params.is_some_and(|p| p["capabilities"]["elicitation"].is_object());
                     self.can_answer.store(asks, Ordering::SeqCst);
+                    let info = params
+                        .and_then(|p| p.get("clientInfo"))
+                        .filter(|i| i.is_object());
+                    if let Ok(mut client) = self.client.lock() {
+                        *client = info.cloned();
+                    }
                 }
                 let proxy = self.clone();
                 let method = method.to_owned();
@@ -214,11 +226,14 @@ impl<W: Write + Send + 'static> Proxy<W> {
             token,
         };
         let verbose = self.verbose.load(Ordering::SeqCst);
+        let client = self.client.lock().ok().and_then(|client| client.clone());
+        let client = client.as_ref();
         let answer = if method == "initialize" {
             let discover = Request {
                 method: "server/discover",
                 params: None,
                 verbose,
+                client,
             };
             self.upstream
                 .call(discover, &events)
@@ -228,6 +243,7 @@ impl<W: Write + Send + 'static> Proxy<W> {
                 method,
                 params,
                 verbose,
+                client,
             };
             self.upstream.call(request, &events)
         };

@@ -92,7 +92,7 @@ impl Client<'_> {
         let params = json!({
             "protocolVersion": version,
             "capabilities": request::client_capabilities(),
-            "clientInfo": request::client_info(),
+            "clientInfo": self.client_info(),
         });
         let body = request::body(INIT_ID, "initialize", Some(&params));
         tracing::debug!("POST {} initialize (protocol {version})", self.endpoint);

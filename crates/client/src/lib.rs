@@ -133,6 +133,9 @@ pub struct Client<'a> {
     /// `server/discover` that a legacy session's server does not have is answered
     /// from its `initialize` ([`Client::discovering_from_initialize`]).
     discover_from_initialize: bool,
+    /// The `clientInfo` of the client whose requests this one relays (the proxy's),
+    /// sent in place of mur's ([`Client::relaying_for`]).
+    relayed_for: Option<&'a Value>,
     /// The endpoint's OAuth token, and the flow that gets one on a 401.
     auth: auth::Auth,
 }
@@ -175,6 +178,7 @@ impl<'a> Client<'a> {
             spoken: Mutex::new(None),
             refused: Mutex::new(None),
             discover_from_initialize: false,
+            relayed_for: None,
             auth: auth::Auth::new(endpoint, settings.max_response),
         }
     }
@@ -192,6 +196,21 @@ impl<'a> Client<'a> {
     pub fn discovering_from_initialize(mut self) -> Self {
         self.discover_from_initialize = true;
         self
+    }
+
+    /// For a client that relays another's requests (the proxy): they are made in
+    /// that client's name, its `clientInfo` (`None`: it gave none) in place of
+    /// mur's, so that the server — and its usage records — know who calls.
+    pub fn relaying_for(mut self, client_info: Option<&'a Value>) -> Self {
+        self.relayed_for = client_info;
+        self
+    }
+
+    /// The name this client's requests are made in: mur's own, or the relayed client's.
+    fn client_info(&self) -> Value {
+        self.relayed_for
+            .cloned()
+            .unwrap_or_else(request::client_info)
     }
 
     /// The tool a `tools/call` calls, as `tools/list` described it.
@@ -376,6 +395,7 @@ impl<'a> Client<'a> {
         CallMeta {
             progress_token: Some(PROGRESS_TOKEN.to_owned()),
             log_level: self.verbose.then_some(LOG_LEVEL),
+            client_info: self.relayed_for.cloned(),
         }
     }
 

@@ -51,11 +51,13 @@ pub fn modern_capabilities() -> Value {
 }
 
 /// The `_meta` keys a request of this call carries besides the client's
-/// context: the progress token, and (2026-07-28) the log level asked for.
+/// context: the progress token, and (2026-07-28) the log level asked for;
+/// and the client it is made for when that is not mur ([`client_info`]'s).
 #[derive(Debug, Clone, Default)]
 pub struct CallMeta {
     pub progress_token: Option<String>,
     pub log_level: Option<&'static str>,
+    pub client_info: Option<Value>,
 }
 
 /// A request in the modern form: client context travels in `params._meta`.
@@ -68,7 +70,7 @@ pub fn modern_body(
 ) -> Value {
     let mut meta = json!({
         "io.modelcontextprotocol/protocolVersion": version,
-        "io.modelcontextprotocol/clientInfo": client_info(),
+        "io.modelcontextprotocol/clientInfo": extra.client_info.clone().unwrap_or_else(client_info),
         "io.modelcontextprotocol/clientCapabilities": modern_capabilities(),
     });
     if let Some(token) = &extra.progress_token {
@@ -245,6 +247,7 @@ mod tests {
         let extra = CallMeta {
             progress_token: Some("mur".into()),
             log_level: Some("info"),
+            client_info: None,
         };
         let b = modern_body(7, "tools/call", Some(&params), MODERN_VERSION, &extra);
         assert_eq!(b["id"], 7);

@@ -28,9 +28,7 @@ impl Upstream for Discovered {
         settings.verbose |= request.verbose;
         invoke::block_on(async {
             let session = Session::resolve(&settings).await?;
-            session
-                .call_relayed(&settings, request.method, request.params, events)
-                .await
+            session.call_relayed(&settings, &request, events).await
         })?
     }
 }

@@ -306,3 +306,33 @@ fn in_front_of_an_older_server_initialize_tells_that_servers_capabilities_name_a
     asked.assert_code(5);
     assert_eq!(asked.json()["error"]["code"], -32601, "{asked}");
 }
+
+/// A session's usage records name the agent host behind the proxy (its `clientInfo`),
+/// not mur, in either revision the proxy speaks to the session.
+#[test]
+fn the_session_is_told_the_agent_host_behind_the_proxy_is_who_calls() {
+    for protocol in [None, Some("2025-11-25")] {
+        let sb = Sandbox::new();
+        let served = sb.root().join("served.jsonl");
+        let log = served.to_str().expect("utf-8 path");
+        let _app = sb.start_sample_with(&sb.project("app"), &["--usage-log", log]);
+        let host: Vec<&str> = protocol.map_or(vec![], |p| vec!["--protocol", p]);
+        let opening = [
+            initialize(),
+            json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+            tool_call(2, "version", json!({})),
+        ];
+        let out = proxy_at(&sb, &host, &opening);
+        out.assert_code(0);
+        assert!(answer(&out, 2)["result"].is_object(), "{out}");
+        let records = crate::usage::records(&served);
+        let seen: Vec<[&str; 3]> = records
+            .iter()
+            .map(|r| {
+                let text = |key: &str| r[key].as_str().unwrap_or("-");
+                [text("surface"), text("tool"), text("client")]
+            })
+            .collect();
+        assert_eq!(seen, [["mcp", "version", "agent 1"]], "{protocol:?}");
+    }
+}

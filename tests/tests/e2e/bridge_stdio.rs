@@ -366,6 +366,22 @@ fn a_bridge_records_the_calls_it_serves_from_mur_and_from_mcp_clients() {
         records.iter().all(|r| r["project"] == project.as_str()),
         "{records:#?}"
     );
+    // Each in the name of its client: mur, or the agent host behind the proxy.
+    let clients: Vec<&str> = records
+        .iter()
+        .filter_map(|r| r["client"].as_str())
+        .collect();
+    let mur = format!("mur {}", env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        clients.iter().filter(|c| **c == mur).count(),
+        2,
+        "{records:#?}"
+    );
+    assert_eq!(
+        clients.iter().filter(|c| **c == "agent 1").count(),
+        2,
+        "{records:#?}"
+    );
     let report = sb.devtools(&["usage", "report", "--server-log", log, "--json"]);
     let surfaces = &report.assert_code(0).json()["surfaces"];
     let calls = |surface: &str| {
