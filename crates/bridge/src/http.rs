@@ -41,6 +41,7 @@ use tokio::sync::Mutex;
 
 use mur_server::{Recorder, Served, answer_outcome};
 
+use crate::capabilities::without_notifications;
 use crate::relay::{INTERNAL_ERROR, Relay, Sent, Waited};
 
 /// JSON-RPC codes of a message that cannot be read.
@@ -72,7 +73,7 @@ const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 /// The bridge as its HTTP handlers see it.
 pub(crate) struct Bridge {
     relay: Relay,
-    /// What the running server answered to `initialize`.
+    /// What the running server answered to `initialize` ([`as_told`]).
     initialized: RwLock<Value>,
     /// The log level last set on the server (set again after a restart).
     log_level: Mutex<Option<String>>,
@@ -89,7 +90,7 @@ impl Bridge {
     pub(crate) fn new(relay: Relay, initialized: Value, usage: Option<Recorder>) -> Arc<Self> {
         Arc::new(Self {
             relay,
-            initialized: RwLock::new(initialized),
+            initialized: RwLock::new(as_told(initialized)),
             log_level: Mutex::new(None),
             request_limit: REQUEST_LIMIT,
             slots: Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT)),
@@ -113,7 +114,7 @@ impl Bridge {
     /// A restarted server: its own `initialize` answer, no log level set yet.
     pub(crate) async fn restarted(&self, initialized: Value) {
         if let Ok(mut current) = self.initialized.write() {
-            *current = initialized;
+            *current = as_told(initialized);
         }
         *self.log_level.lock().await = None;
     }
@@ -124,6 +125,15 @@ impl Bridge {
             .map(|v| v.clone())
             .unwrap_or_default()
     }
+}
+
+/// The server's `initialize` answer as the bridge tells it to its clients: its
+/// capabilities less the notifications the bridge does not pass on.
+fn as_told(mut initialized: Value) -> Value {
+    if let Some(capabilities) = initialized.get_mut("capabilities") {
+        *capabilities = without_notifications(capabilities.take());
+    }
+    initialized
 }
 
 /// POST answers messages; DELETE (ending a session) is refused, as the

@@ -13,6 +13,7 @@
 //! messages go to `tracing` (its log).
 
 mod background;
+mod capabilities;
 mod child;
 mod files;
 mod http;

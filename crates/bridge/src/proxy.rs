@@ -32,6 +32,7 @@ use std::{
 use mur_client::{Events, FieldKind, LogMessage, Progress, Question, Reply, Response};
 use mur_core::Result;
 
+use crate::capabilities::without_notifications;
 use crate::lines::{Line, read_line_blocking, skip_line};
 use serde_json::{Map, Value, json};
 
@@ -353,9 +354,14 @@ fn initialize_result(params: Option<&Value>, discovered: &Reply) -> Value {
     } else {
         json!({ "name": "mur-proxy", "version": env!("CARGO_PKG_VERSION") })
     };
+    let capabilities = if capabilities.is_object() {
+        without_notifications(capabilities)
+    } else {
+        json!({ "tools": {} })
+    };
     let mut answer = json!({
         "protocolVersion": version,
-        "capabilities": if capabilities.is_object() { capabilities } else { json!({ "tools": {} }) },
+        "capabilities": capabilities,
         "serverInfo": info,
     });
     if let Some(instructions) = instructions {

@@ -180,6 +180,16 @@ fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list()
     );
     let echo = sb.mur(&["devtools", "echo", "--message", "hi"]);
     echo.assert_code(0).assert_stdout_is("\"Echo: hi\"\n");
+    // The server's capabilities, less the notifications the bridge does not pass on
+    // (it keeps no stream open): the server offers subscriptions and list changes.
+    let discovered = sb.mur(&["devtools", "call", "server/discover"]);
+    let capabilities = &discovered.assert_code(0).json()["capabilities"];
+    assert!(capabilities["tools"].is_object(), "{discovered}");
+    assert!(capabilities["resources"].is_object(), "{discovered}");
+    for kind in ["tools", "resources", "prompts"] {
+        assert_eq!(capabilities[kind].get("listChanged"), None, "{discovered}");
+    }
+    assert_eq!(capabilities["resources"].get("subscribe"), None, "{discovered}");
     bridge.stop();
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
 }
