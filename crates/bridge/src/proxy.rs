@@ -29,12 +29,12 @@ use std::{
     },
 };
 
-use mur_client::{Events, FieldKind, LogMessage, Progress, Question, Reply, Response};
+use mur_client::{Events, LogMessage, Progress, Question, Reply, Response};
 use mur_core::Result;
 
 use crate::capabilities::without_notifications;
 use crate::lines::{Line, read_line_blocking, skip_line};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// JSON-RPC codes the proxy answers with itself.
 const INTERNAL_ERROR: i64 = -32603;
@@ -74,8 +74,9 @@ struct Proxy<W> {
     verbose: AtomicBool,
     /// The `clientInfo` of the client's `initialize`, once it came.
     client: Mutex<Option<Value>>,
-    /// Questions asked of the client, by the id we gave them.
-    asked: Mutex<HashMap<String, mpsc::Sender<Value>>>,
+    /// Questions asked of the client, by the id we gave them; `None` once the
+    /// input ended, when no answer can come (a question asked then gets none).
+    asked: Mutex<Option<HashMap<String, mpsc::Sender<Value>>>>,
     next_question: AtomicU64,
     /// Requests in flight, each on its thread.
     running: Mutex<Vec<std::thread::JoinHandle<()>>>,
@@ -95,7 +96,7 @@ pub fn serve<W: Write + Send + 'static>(
         can_answer: AtomicBool::new(false),
         verbose: AtomicBool::new(false),
         client: Mutex::default(),
-        asked: Mutex::default(),
+        asked: Mutex::new(Some(HashMap::new())),
         next_question: AtomicU64::new(0),
         running: Mutex::default(),
     });
@@ -203,7 +204,7 @@ impl<W: Write + Send + 'static> Proxy<W> {
     /// get none), and the requests in flight are answered before we go.
     fn finish(&self) {
         if let Ok(mut asked) = self.asked.lock() {
-            asked.clear();
+            *asked = None;
         }
         let running = self.running.lock().map(|mut r| std::mem::take(&mut *r));
         for thread in running.unwrap_or_default() {
@@ -258,7 +259,11 @@ impl<W: Write + Send + 'static> Proxy<W> {
 
     /// The client's answer to a question we asked.
     fn answered(&self, key: &str, message: Value) {
-        let waiting = self.asked.lock().ok().and_then(|mut a| a.remove(key));
+        let waiting = self
+            .asked
+            .lock()
+            .ok()
+            .and_then(|mut a| a.as_mut()?.remove(key));
         if let Some(waiting) = waiting {
             let _ = waiting.send(message);
         }
@@ -272,10 +277,12 @@ impl<W: Write + Send + 'static> Proxy<W> {
         let n = self.next_question.fetch_add(1, Ordering::SeqCst) + 1;
         let key = format!("mur-proxy-q{n}");
         let (tx, rx) = mpsc::channel();
-        self.asked.lock().ok()?.insert(key.clone(), tx);
+        // After the input ended, nobody can answer: none, rather than a wait
+        // that would hold the proxy open for ever.
+        self.asked.lock().ok()?.as_mut()?.insert(key.clone(), tx);
         self.write(&json!({
             "jsonrpc": "2.0", "id": key, "method": "elicitation/create",
-            "params": { "message": question.message, "requestedSchema": schema_of(question) },
+            "params": { "message": question.message, "requestedSchema": question.schema },
         }));
         let answer = rx.recv().ok()?;
         let result = answer.get("result")?;
@@ -370,37 +377,6 @@ fn initialize_result(params: Option<&Value>, discovered: &Reply) -> Value {
     answer
 }
 
-/// The requested schema of a question, rebuilt from its fields.
-fn schema_of(question: &Question) -> Value {
-    let mut properties = Map::new();
-    let mut required = Vec::new();
-    for field in &question.fields {
-        let mut spec = match &field.kind {
-            FieldKind::Text => json!({ "type": "string" }),
-            FieldKind::Integer => json!({ "type": "integer" }),
-            FieldKind::Number => json!({ "type": "number" }),
-            FieldKind::Boolean => json!({ "type": "boolean" }),
-            FieldKind::Choice(choices) => json!({ "type": "string", "enum": choices }),
-            FieldKind::Choices(choices) => {
-                json!({ "type": "array", "items": { "type": "string", "enum": choices } })
-            }
-        };
-        for (key, value) in [("title", &field.title), ("description", &field.description)] {
-            if let Some(text) = value {
-                spec[key] = json!(text);
-            }
-        }
-        if let Some(default) = &field.default {
-            spec["default"] = default.clone();
-        }
-        if field.required {
-            required.push(json!(field.name));
-        }
-        properties.insert(field.name.clone(), spec);
-    }
-    json!({ "type": "object", "properties": properties, "required": required })
-}
-
 fn result(id: &Value, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
 }
@@ -444,31 +420,6 @@ mod tests {
         assert_eq!(answer["instructions"], "drive the app");
         let older = initialize_result(None, &Reply::Error(json!({ "code": -32601 })));
         assert_eq!(older["capabilities"], json!({ "tools": {} }));
-    }
-
-    #[test]
-    fn a_questions_schema_is_rebuilt_from_its_fields() {
-        let asked = json!({
-            "message": "Clear?",
-            "requestedSchema": {
-                "type": "object",
-                "properties": {
-                    "confirm": { "type": "boolean", "title": "Confirm", "default": false },
-                    "mode": { "type": "string", "enum": ["all", "done"] },
-                },
-                "required": ["mode"],
-            },
-        });
-        let schema = schema_of(&Question::from_params(&asked));
-        assert_eq!(
-            schema["properties"]["confirm"],
-            asked["requestedSchema"]["properties"]["confirm"]
-        );
-        assert_eq!(
-            schema["properties"]["mode"],
-            asked["requestedSchema"]["properties"]["mode"]
-        );
-        assert_eq!(schema["required"], json!(["mode"]));
     }
 
     /// An upstream that answers each request after 200 ms with its method.

@@ -122,6 +122,10 @@ impl LogMessage {
 pub struct Question {
     pub message: String,
     pub fields: Vec<Field>,
+    /// The requested schema as the server sent it (an empty object schema when it
+    /// sent none), for a client that asks the question of another (the proxy): what
+    /// `fields` leave out (a `format`, enum labels) goes with it.
+    pub schema: Value,
 }
 
 /// One field of a requested schema (a primitive, an enum, or a list of enum values).
@@ -188,9 +192,14 @@ impl Question {
                 default: spec.get("default").cloned(),
             })
             .collect();
+        let schema = match schema {
+            Value::Object(_) => schema.clone(),
+            _ => json!({ "type": "object", "properties": {} }),
+        };
         Self {
             message: params["message"].as_str().unwrap_or_default().to_owned(),
             fields,
+            schema,
         }
     }
 

@@ -338,3 +338,86 @@ fn the_session_is_told_the_agent_host_behind_the_proxy_is_who_calls() {
         assert_eq!(seen, [["mcp", "version", "agent 1"]], "{protocol:?}");
     }
 }
+
+/// `initialize` from an agent's client that answers questions (form elicitation).
+fn initialize_answering() -> Value {
+    json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": { "elicitation": {} },
+        "clientInfo": { "name": "agent", "version": "1" } } })
+}
+
+/// A question is asked of the client with the session's requested schema whole (its
+/// titled and legacy enums' labels too), and the client's answer goes back.
+#[test]
+fn a_question_reaches_the_client_with_its_schema_whole_and_its_answer_goes_back() {
+    let sb = Sandbox::new();
+    let _app = sb.start_sample_with(&sb.project("app"), &["--conformance-fixtures"]);
+    let stdout = sb.root().join("proxy.out");
+    let mut command = sb.mur_command(&["devtools", "proxy"]);
+    command
+        .stdin(Stdio::piped())
+        .stdout(std::fs::File::create(&stdout).expect("stdout file"))
+        .stderr(Stdio::piped());
+    let mut process = Process::spawn(&mut command);
+    let mut stdin = process.child_mut().stdin.take().expect("stdin");
+    let call = tool_call(2, "test_elicitation_sep1330_enums", json!({}));
+    for line in [initialize_answering(), call] {
+        writeln!(stdin, "{line}").expect("write a line");
+    }
+    let question: Value = mur_e2e::wait_until("the question", || {
+        let text = std::fs::read_to_string(&stdout).ok()?;
+        text.lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|m| m["method"] == "elicitation/create")
+    });
+    let schema = &question["params"]["requestedSchema"];
+    assert_eq!(
+        schema["properties"]["titledSingle"]["oneOf"][0],
+        json!({ "const": "value1", "title": "First Option" }),
+        "{question}"
+    );
+    assert_eq!(
+        schema["properties"]["legacyEnum"]["enumNames"],
+        json!(["Option One", "Option Two", "Option Three"]),
+        "{question}"
+    );
+    let chosen = json!({ "jsonrpc": "2.0", "id": question["id"], "result": {
+        "action": "accept", "content": { "untitledSingle": "option2" } } });
+    writeln!(stdin, "{chosen}").expect("write a line");
+    mur_e2e::wait_until("the call's answer", || {
+        let text = std::fs::read_to_string(&stdout).ok()?;
+        text.contains(r#""id":2"#).then_some(())
+    });
+    drop(stdin);
+    process.wait_output().assert_code(0);
+    let text = std::fs::read_to_string(&stdout).expect("stdout");
+    let answered = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|m| m["id"] == 2)
+        .expect("the call's answer");
+    let said = answered["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        said.starts_with("Elicitation completed: action=accept") && said.contains("option2"),
+        "{answered}"
+    );
+}
+
+/// The input ending while a call's question is still to be asked: nobody can answer
+/// it, so the call fails saying so, and the proxy ends (it waited for ever).
+#[test]
+fn a_question_asked_after_the_input_ended_fails_its_call_and_the_proxy_ends() {
+    let sb = Sandbox::new();
+    let _app = sb.start_sample_with(&sb.project("app"), &["--conformance-fixtures"]);
+    let call = tool_call(2, "test_elicitation_sep1330_enums", json!({}));
+    let out = proxy(&sb, &[initialize_answering(), call]);
+    out.assert_code(0);
+    let error = answer(&out, 2)["error"]["message"].clone();
+    assert!(
+        error.as_str().is_some_and(|m| m
+            .contains("asks \"Please select options from the enum fields\" and mur has no answer")),
+        "{out}"
+    );
+}

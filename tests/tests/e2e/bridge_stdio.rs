@@ -189,7 +189,11 @@ fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list()
     for kind in ["tools", "resources", "prompts"] {
         assert_eq!(capabilities[kind].get("listChanged"), None, "{discovered}");
     }
-    assert_eq!(capabilities["resources"].get("subscribe"), None, "{discovered}");
+    assert_eq!(
+        capabilities["resources"].get("subscribe"),
+        None,
+        "{discovered}"
+    );
     bridge.stop();
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
 }
