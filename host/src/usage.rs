@@ -110,14 +110,15 @@ pub fn verb_name(name: &str) {
     });
 }
 
-/// The options `spec` declares that take a value (`--selector`), so their
-/// values are not counted as positionals.
-pub fn value_options(spec: &mur_verbs::VerbSpec) {
+/// The options `spec` declares that take a value (`--selector`), and `more` (a
+/// derived verb's `--out`), so their values are not counted as positionals.
+pub fn value_options(spec: &mur_verbs::VerbSpec, more: Option<&str>) {
     let names: Vec<String> = spec
         .options
         .iter()
         .filter(|p| p.takes_value())
         .map(|p| format!("--{}", p.name))
+        .chain(more.map(str::to_owned))
         .collect();
     with(|i| i.value_options = names);
 }

@@ -61,7 +61,7 @@ impl Settings {
         }
         words
             .iter()
-            .map(|word| crate::shell_word(word))
+            .map(|word| crate::words::shell_word(word))
             .collect::<Vec<_>>()
             .join(" ")
     }

@@ -47,7 +47,13 @@ pub struct Derived {
     /// The option that gives the whole arguments object: `args`, or
     /// `all-args` when a property of the tool is itself `--args`.
     whole: &'static str,
+    /// `out` when the verb takes `--out FILE` ([`Derived::take_out`]): a derived
+    /// verb whose tool has no property of its own called so; not a data verb.
+    media: Option<&'static str>,
 }
+
+/// The option with which a derived verb writes its result's media to files.
+const OUT: &str = "out";
 
 /// One option, and the property and type it fills.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,7 +190,9 @@ impl Derived {
         tools
             .iter()
             .zip(verb_names(tools))
-            .filter_map(|(tool, name)| Some((Self::named(tool, name?, host_options())?, tool)))
+            .filter_map(|(tool, name)| {
+                Some((Self::named(tool, name?, host_options())?.with_media(), tool))
+            })
             .collect()
     }
 
@@ -196,7 +204,74 @@ impl Derived {
         let by_tool = tools.iter().position(|t| t["name"].as_str() == Some(word));
         let at = by_tool.or_else(|| names.iter().position(|n| n.as_deref() == Some(word)))?;
         let name = names[at].clone()?;
-        Some((Self::named(&tools[at], name, host_options())?, &tools[at]))
+        Some((
+            Self::named(&tools[at], name, host_options())?.with_media(),
+            &tools[at],
+        ))
+    }
+
+    /// This verb with `--out FILE`, unless a property of its tool is `--out`
+    /// itself (the tool's, then): what `call NAME --out FILE` does, without
+    /// calling the tool a second time for an image the verb's output left out.
+    /// Not among the options its usage line and `catalog` show: most tools
+    /// return no media, and those lines are read into agents' contexts; its
+    /// help says it in a line, and the note of a result with media names it.
+    fn with_media(mut self) -> Self {
+        if self.fields.iter().all(|f| f.option != OUT) {
+            self.media = Some(OUT);
+        }
+        self
+    }
+
+    /// `--out` when the verb takes `--out FILE` ([`Derived::with_media`]).
+    pub fn takes_out(&self) -> Option<&'static str> {
+        self.media.map(|_| "--out")
+    }
+
+    /// `--help`: the usage ([`VerbSpec::render`]) and what `--out FILE` does.
+    pub fn help(&self) -> String {
+        let text = self.spec.render(&self.name, &self.summary);
+        match self.media {
+            Some(out) => format!(
+                "{text}\nWith `--{out} FILE` the verb writes the result's images, audio and blobs to \
+                 FILE (then FILE-2…) and prints the whole result with each one's path, as \
+                 `call --out` does.\n"
+            ),
+            None => text,
+        }
+    }
+
+    /// `argv` less `--out FILE` (or `--out=FILE`), and FILE, when the verb has that
+    /// option ([`Derived::with_media`]); the words after `--` are left as they are.
+    pub fn take_out(&self, argv: &[String]) -> Result<(Vec<String>, Option<String>), String> {
+        let Some(name) = self.media else {
+            return Ok((argv.to_vec(), None));
+        };
+        let mut rest = Vec::new();
+        let mut out = None;
+        let mut words = argv.iter();
+        while let Some(word) = words.next() {
+            if word == "--" {
+                rest.push(word.clone());
+                rest.extend(words.by_ref().cloned());
+                break;
+            }
+            let inline = match word.strip_prefix("--").map(|o| o.split_once('=')) {
+                // `--out FILE`
+                Some(None) if word[2..] == *name => None,
+                // `--out=FILE`
+                Some(Some((option, value))) if option == name => Some(value.to_owned()),
+                _ => {
+                    rest.push(word.clone());
+                    continue;
+                }
+            };
+            let value = self.value_of(name, inline, &mut words)?;
+            if out.replace(value).is_some() {
+                return Err(format!("`--{name}` given more than once"));
+            }
+        }
+        Ok((rest, out))
     }
 
     /// The verb for one tool, named in kebab case as if it were the only tool
@@ -283,6 +358,7 @@ impl Derived {
             annotations,
             fields,
             whole,
+            media: None,
         })
     }
 
@@ -385,7 +461,7 @@ impl Derived {
     fn unknown_option(&self, name: &str) -> String {
         let options = self.fields.iter().map(|f| f.option.as_str());
         let told = format!("unknown option `--{name}`");
-        match mur_core::nearest(name, options.chain([self.whole])) {
+        match mur_core::nearest(name, options.chain([self.whole]).chain(self.media)) {
             Some(near) => format!("{told}; did you mean `--{near}`?"),
             None => told,
         }
@@ -445,7 +521,9 @@ impl Derived {
             .map(|o| o.split('=').next().unwrap_or(o));
         match option {
             Some(option)
-                if option == self.whole || self.fields.iter().any(|f| f.option == option) =>
+                if option == self.whole
+                    || Some(option) == self.media
+                    || self.fields.iter().any(|f| f.option == option) =>
             {
                 Err(format!(
                     "{needs}, and `--{option}` is an option (a value that begins with `--` is written `--{name}=VALUE`)"
@@ -1224,5 +1302,52 @@ mod tests {
                     .expect("object")
             ))
         );
+    }
+
+    #[test]
+    fn a_derived_verb_takes_out_file_unless_its_tool_has_an_out_of_its_own() {
+        let tool = |properties: Value| json!({ "name": "shot", "inputSchema": { "properties": properties } });
+        let tools = [tool(json!({ "window": { "type": "string" } }))];
+        let (verb, _) = Derived::pick(&tools, "shot").expect("verb");
+        let words = |argv: &[&str]| argv.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            verb.take_out(&words(&["--window", "main", "--out", "a.png"])),
+            Ok((words(&["--window", "main"]), Some("a.png".to_owned())))
+        );
+        assert_eq!(
+            verb.take_out(&words(&["--out=a.png", "--", "--out", "b"])),
+            Ok((words(&["--", "--out", "b"]), Some("a.png".to_owned())))
+        );
+        assert_eq!(
+            verb.take_out(&words(&["--out", "a", "--out", "b"])),
+            Err("`--out` given more than once".to_owned())
+        );
+        assert_eq!(
+            verb.take_out(&words(&["--out", "--window"])),
+            Err("`--out` needs a value, and `--window` is an option (a value that begins with `--` is written `--out=VALUE`)".to_owned())
+        );
+        // Said in its help, not among the options every usage line shows.
+        assert!(verb.help().contains("\nWith `--out FILE` the verb writes"));
+        assert!(verb.spec.options.iter().all(|o| o.name != "out"));
+        // The tool's own `out`: its option, not mur's.
+        let own = [tool(json!({ "out": { "type": "string" } }))];
+        let (verb, _) = Derived::pick(&own, "shot").expect("verb");
+        assert_eq!(
+            verb.take_out(&words(&["--out", "x"])),
+            Ok((words(&["--out", "x"]), None))
+        );
+        assert_eq!(
+            verb.parse(&words(&["--out", "x"])),
+            Ok(Request::Call(
+                json!({ "out": "x" }).as_object().cloned().expect("map")
+            ))
+        );
+        // A data verb's parser has none.
+        let data = Derived::from_tool(&tools[0]).expect("parser");
+        assert_eq!(
+            data.take_out(&words(&["--out", "x"])),
+            Ok((words(&["--out", "x"]), None))
+        );
+        assert!(!data.help().contains("--out"));
     }
 }

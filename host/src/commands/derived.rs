@@ -6,6 +6,8 @@
 //! else from `tools/list`, and is read again when the session changed, when
 //! the server says the tool is unknown, and with `--refresh`.
 
+use std::path::Path;
+
 use mur_client::tool_result::{left_out, payload};
 use mur_core::{Error, Kind, Result, Settings};
 use mur_verbs::data::DataVerb;
@@ -14,6 +16,7 @@ use mur_verbs::tools::ToolCache;
 use mur_verbs::{VerbDirs, VerbError, VerbHost, VerbSpec};
 use serde_json::{Map, Value, json};
 
+use super::media;
 use crate::cli::HostArgs;
 use crate::invoke::{self, Session, block_on};
 use crate::options::{extract_host_options, started, with_host_options};
@@ -33,9 +36,10 @@ pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
 /// Runs installed data verb `verb` with `argv`.
 pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<()> {
     let argv = extract_host_options(argv, &mut host, Some(&verb.spec))?;
-    usage::value_options(&verb.spec);
+    usage::value_options(&verb.spec, None);
     let settings = started(&host);
-    let Some(arguments) = arguments(&verb.name, &verb.summary, &verb.spec, &verb.spec, || {
+    let help = || verb.spec.render(&verb.name, &verb.summary);
+    let Some(arguments) = arguments(&verb.name, &verb.spec, help, &verb.spec, || {
         verb.parse(&argv)
     })?
     else {
@@ -54,18 +58,18 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
 }
 
 /// The tool's arguments from argv (parsed by `parse`), or `None` once `--help` has
-/// printed verb `name`'s usage (and the host options not shadowed by `shadowing`'s).
+/// printed verb `name`'s `help` (and the host options not shadowed by `shadowing`'s).
 fn arguments(
     name: &str,
-    summary: &str,
     spec: &VerbSpec,
+    help: impl FnOnce() -> String,
     shadowing: &VerbSpec,
     parse: impl FnOnce() -> std::result::Result<Request, String>,
 ) -> Result<Option<serde_json::Map<String, Value>>> {
     match usage::measure(Phase::Parse, parse) {
         Ok(Request::Help) => {
             usage::forget();
-            let help = with_host_options(&spec.render(name, summary), name, Some(shadowing));
+            let help = with_host_options(&help(), name, Some(shadowing));
             output::text(&help)?;
             Ok(None)
         }
@@ -94,13 +98,23 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         }
     };
     usage::tool(&verb.tool);
-    usage::value_options(&verb.spec);
+    usage::value_options(&verb.spec, verb.takes_out());
     // Host options were taken before the tool list was read: none is the verb's.
     let shadowing = VerbSpec::default();
+    // `--out FILE`, the verb's own beside the tool's arguments ([`Derived::take_out`]).
+    let out = std::cell::RefCell::new(None);
     let parse = |verb: &Derived| {
-        arguments(&verb.name, &verb.summary, &verb.spec, &shadowing, || {
-            verb.parse(argv)
-        })
+        arguments(
+            &verb.name,
+            &verb.spec,
+            || verb.help(),
+            &shadowing,
+            || {
+                let (rest, given) = verb.take_out(argv)?;
+                *out.borrow_mut() = given;
+                verb.parse(&rest)
+            },
+        )
     };
     let parsed = match parse(&verb) {
         // Refused by a cached schema: the server may have changed since (restarted on
@@ -129,6 +143,9 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         return Ok(());
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
+    let out = out.take();
+    let target = out.map(|out| media::target("tools/call", Some(&params), Path::new(&out)));
+    let target = target.transpose()?;
     let reply = session
         .call_tool(settings, "tools/call", Some(&params), Some(&tool))
         .await?;
@@ -140,6 +157,9 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         tools.forget();
     }
     let result = invoke::settle(reply, settings, "tools/call", Some(&params))?;
+    if let Some(target) = target {
+        return media::save(result, &target, settings);
+    }
     output::json(&payload(&result), settings.pretty)?;
     let devtools = settings.devtools_command();
     output::notes(

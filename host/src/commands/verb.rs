@@ -75,7 +75,7 @@ fn note_installed(verbs: &VerbHost, name: &str) {
         Some(entry) => {
             usage::verb_file(&entry.tool, Some(&entry.sha256));
             if let Some(spec) = &entry.spec {
-                usage::value_options(spec);
+                usage::value_options(spec, None);
             }
             if entry.interface == mur_verbs::data::INTERFACE {
                 usage::kind(Kind::Data);

@@ -193,11 +193,15 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
     image
         .assert_code(0)
         .assert_stdout_is("\"Here's the image you requested:\"\n");
+    // The command it names reaches this server too (`--endpoint`, as typed).
     assert_eq!(
         image.stderr,
-        "note: the result has 2 more content blocks (image, text) than the text printed; \
-         `mur devtools call get-tiny-image` prints the whole result (`--out FILE` writes its \
-         media)\n"
+        format!(
+            "note: the result has 2 more content blocks (image, text) than the text printed; \
+             `mur devtools --endpoint {} call get-tiny-image` prints the whole result (`--out \
+             FILE` writes its media)\n",
+            server.endpoint
+        )
     );
     let quiet = server.devtools(&["-q", "get-tiny-image"]);
     assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""), "{quiet}");
@@ -215,8 +219,9 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
         annotated.stderr,
         format!(
             "note: the result has 1 more content block (image) than the text printed; \
-             `mur devtools call get-annotated-message --args '{arguments}'` prints the whole \
-             result (`--out FILE` writes its media)\n"
+             `mur devtools --endpoint {} call get-annotated-message --args '{arguments}'` prints \
+             the whole result (`--out FILE` writes its media)\n",
+            server.endpoint
         )
     );
     let whole = server.devtools(&["call", "get-annotated-message", "--args", arguments]);
@@ -226,6 +231,22 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
         .map(|blocks| blocks.iter().map(|b| b["type"].clone()).collect())
         .unwrap_or_default();
     assert_eq!(kinds, [json!("text"), json!("image")], "{whole}");
+    // Or the verb writes its media itself, in the one call.
+    let tiny = server.sandbox.root().join("tiny.png");
+    let saved = server.devtools(&["get-tiny-image", "--out", &tiny.display().to_string()]);
+    saved.assert_code(0);
+    let png = std::fs::read(&tiny).expect("the image written");
+    assert!(png.starts_with(b"\x89PNG"), "{saved}");
+    let image = &saved.json()["content"][1];
+    assert_eq!(
+        (&image["type"], &image["path"], &image["bytes"]),
+        (
+            &json!("image"),
+            &json!(tiny.display().to_string()),
+            &json!(png.len())
+        ),
+        "{saved}"
+    );
 }
 
 #[test]
@@ -250,9 +271,12 @@ fn a_tool_it_does_not_have_is_answered_with_the_one_likely_meant() {
     assert_eq!(out.json()["isError"], true, "{out}");
     assert_eq!(
         out.stderr,
-        "error: tool `ecoh` failed: MCP error -32602: Tool ecoh not found\n\
-         hint: did you mean `echo`?\n\
-         hint: `mur devtools catalog` lists the tools this session has, each as a verb\n",
+        format!(
+            "error: tool `ecoh` failed: MCP error -32602: Tool ecoh not found\n\
+             hint: did you mean `echo`?\n\
+             hint: `mur devtools --endpoint {} catalog` lists the tools this session has, each as a verb\n",
+            server.endpoint
+        ),
         "the server's own wording of an unknown tool is recognized"
     );
     // The call, then the tool list read for the hint: one legacy session each.
@@ -269,10 +293,11 @@ fn a_named_verb_whose_tool_it_lacks_is_refused_and_recorded_so() {
     let server = Everything::start();
     mur_e2e::plugins::install_standard(&server.sandbox);
     let out = server.devtools(&["state"]);
-    out.assert_code(5).assert_stderr_is(
+    out.assert_code(5).assert_stderr_is(format!(
         "error: tool `state` failed: MCP error -32602: Tool state not found\n\
-         hint: `mur devtools catalog` lists the tools this session has, each as a verb\n",
-    );
+         hint: `mur devtools --endpoint {} catalog` lists the tools this session has, each as a verb\n",
+        server.endpoint
+    ));
     assert_eq!(server.last_outcome(), ("state".into(), "rpc-error".into()));
 }
 

@@ -241,6 +241,9 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          --args JSON       the whole arguments object, as JSON; options given beside it override its fields\n  \
          -h, --help        print this help\n\
          \n\
+         With `--out FILE` the verb writes the result's images, audio and blobs to FILE (then \
+         FILE-2…) and prints the whole result with each one's path, as `call --out` does.\n\
+         \n\
          Host options (`mur devtools --help` says what each does):\n  \
          --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
          --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n",
@@ -992,4 +995,51 @@ fn a_derived_verb_is_recorded_under_its_verb_name_however_it_was_typed() {
         ]
     );
     assert_eq!(report["unknownVerbs"][0]["verb"], "exportTodoz", "{report}");
+}
+
+/// `--out FILE` after a derived verb writes the result's media as `call --out` does,
+/// in the one call: the screenshot's PNG to the file, the result printed with its
+/// path; a directory that does not exist is refused before anything is sent.
+#[test]
+fn a_derived_verb_writes_its_results_media_with_out() {
+    let (sandbox, _app) = Sandbox::with_app();
+    let help = sandbox.devtools(&["screenshot", "--help"]);
+    assert!(
+        help.assert_code(0)
+            .stdout
+            .contains("\nWith `--out FILE` the verb writes the result's images"),
+        "{help}"
+    );
+    let shot = sandbox.root().join("shot.png");
+    let out = sandbox.devtools(&[
+        "screenshot",
+        "--window",
+        "main",
+        "--out",
+        &shot.display().to_string(),
+    ]);
+    out.assert_code(0);
+    let png = std::fs::read(&shot).expect("the screenshot written");
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    let written = out.json()["content"]
+        .as_array()
+        .and_then(|blocks| blocks.iter().find(|b| b["type"] == "image").cloned())
+        .unwrap_or_else(|| panic!("no image block\n{out}"));
+    assert_eq!(written["path"], shot.display().to_string(), "{out}");
+    assert_eq!(written["bytes"], png.len(), "{out}");
+    assert!(written.get("data").is_none(), "{out}");
+    // The note that pointed at `call … --out` is not printed: nothing was left out.
+    assert!(!out.stderr.contains("note:"), "{out}");
+    let nowhere = sandbox.root().join("no/such/dir/shot.png");
+    sandbox
+        .devtools(&["screenshot", "--out", &nowhere.display().to_string()])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: `--out`: the directory `{}` does not exist (nothing was sent)\n",
+            nowhere.parent().expect("dir").display()
+        ));
+    sandbox
+        .devtools(&["screenshot", "--out"])
+        .assert_code(1)
+        .assert_stderr_starts_with("error: screenshot: `--out` needs a value\n");
 }
