@@ -572,7 +572,7 @@ pub struct BridgeArgs {
     #[arg(long)]
     pub usage: bool,
     /// Record every tool call served to this file instead
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "usage")]
     pub usage_log: Option<std::path::PathBuf>,
     /// The stdio MCP server to run: its command and arguments, after `--`
     #[arg(last = true, required = true, value_name = "SERVER")]

@@ -7,6 +7,7 @@
 
 use std::time::Instant;
 
+use mur_client::tool_result::{is_error, missing_tool, result_text};
 use mur_client::{Client, Reply};
 use mur_core::{Error, Kind, Result, Settings};
 use mur_lockfile::liveness::Fate;
@@ -350,21 +351,6 @@ pub fn settle(
     })
 }
 
-/// Whether a `tools/call` result says the tool failed.
-fn is_error(result: &Value) -> bool {
-    result["isError"] == json!(true)
-}
-
-/// What a failed reply says: a JSON-RPC error's message, or a failed result's text;
-/// `None` for a successful reply.
-fn failure_text(reply: &Reply) -> Option<String> {
-    match reply {
-        Reply::Error(error) => Some(error["message"].as_str().unwrap_or_default().to_owned()),
-        Reply::Result(result) if is_error(result) => Some(result_text(result)),
-        Reply::Result(_) => None,
-    }
-}
-
 /// Whether a reply is "method not found" (-32601): a JSON-RPC error, or from the
 /// TypeScript SDK a result with `isError` reading `MCP error -32601: …`. It is how
 /// a server refuses a tool that runs only as a task called without one; a tool
@@ -382,36 +368,6 @@ fn method_not_found(reply: &Reply) -> bool {
 /// alone, so an error says what the code means.
 const METHOD_NOT_FOUND: i64 = -32601;
 
-/// The tool a `tools/call` reply says the server does not have: a JSON-RPC error (MCP's
-/// own example: `Unknown tool: NAME`), or, from the TypeScript SDK, a result with
-/// `isError` reading `MCP error -32602: Tool NAME not found`. A tool that ran and failed,
-/// or refused its arguments (also -32602 there), is not that: its text names no missing
-/// tool.
-pub fn missing_tool<'a>(reply: &Reply, method: &str, params: Option<&'a Value>) -> Option<&'a str> {
-    let text = failure_text(reply)?.to_lowercase();
-    let name = params
-        .and_then(|p| p["name"].as_str())
-        .filter(|_| method == "tools/call")?;
-    let says = text.contains("unknown tool")
-        || (text.contains("not found") && text.contains(&name.to_lowercase()));
-    says.then_some(name)
-}
-
-/// Whether the server refused a call's arguments (JSON-RPC "invalid params", as an
-/// error or, from the TypeScript SDK, in a failed result's text): against a tool list
-/// read before, the tool's schema may have changed since.
-pub fn arguments_refused(reply: &Reply) -> bool {
-    match reply {
-        Reply::Error(error) => error["code"].as_i64() == Some(INVALID_PARAMS),
-        Reply::Result(result) => {
-            is_error(result) && result_text(result).contains(&INVALID_PARAMS.to_string())
-        }
-    }
-}
-
-/// JSON-RPC "invalid params".
-const INVALID_PARAMS: i64 = -32602;
-
 fn rpc_error_message(error: &Value, method: &str, params: Option<&Value>) -> String {
     let message = error["message"].as_str().unwrap_or("(no message)");
     let what = match params.and_then(|p| p["name"].as_str()) {
@@ -425,20 +381,6 @@ fn rpc_error_message(error: &Value, method: &str, params: Option<&Value>) -> Str
         Some(code) => format!("{what} failed: {message} (JSON-RPC error {code})"),
         None => format!("{what} failed: {message}"),
     }
-}
-
-/// The text blocks of a tool result, joined on one line.
-pub fn result_text(result: &Value) -> String {
-    let text: Vec<&str> = result["content"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|block| block["text"].as_str())
-        .collect();
-    text.join(" ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A failed tool result's message: its text on one line.

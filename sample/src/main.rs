@@ -31,7 +31,7 @@ struct Args {
     #[arg(long)]
     usage: bool,
     /// Record every tool call served to this file instead
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "usage")]
     usage_log: Option<PathBuf>,
     /// Test only: also expose the MCP conformance suite's fixture tools
     #[arg(long, hide = true)]

@@ -52,7 +52,7 @@ pub use http::is_json;
 pub use options::{SessionOptions, SessionTransport};
 pub use session::serve;
 pub use tools::*;
-pub use usage::{Recorder, Served, UsageLogging, answer_outcome};
+pub use usage::{Recorder, Served, UsageLogging};
 
 /// Internals stay out of the API: the registration types are reached at the
 /// crate root only, not through a module of their own,

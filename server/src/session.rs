@@ -49,11 +49,7 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
         &options.server_name,
         &options.server_version,
     )
-    .with_usage(crate::usage::Recorder::new(
-        &options.usage,
-        &lock_path,
-        &options.build_tag,
-    ));
+    .with_usage(recorder(&options.usage, &lock_path, &options.build_tag));
     let reason = match options.transport {
         SessionTransport::Http => {
             serve_http(&options, registry, slot, identity, handler, control).await?
@@ -119,4 +115,19 @@ fn hand_over() -> Result<std::convert::Infallible, ServeError> {
     let pid = reload::respawn_self()?;
     tracing::info!("reloading: started pid {pid}");
     std::process::exit(0)
+}
+
+/// The session's usage recorder, its log made at once: a log that cannot be written
+/// is said in a warning at the start, not one per call the app serves (the app runs
+/// on; its usage goes unrecorded).
+fn recorder(
+    logging: &crate::UsageLogging,
+    lockfile: &std::path::Path,
+    build_tag: &str,
+) -> Option<crate::usage::Recorder> {
+    let recorder = crate::usage::Recorder::new(logging, lockfile, build_tag)?;
+    if let Err(why) = recorder.ready() {
+        tracing::warn!("usage will not be recorded: {why}");
+    }
+    Some(recorder)
 }

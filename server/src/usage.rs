@@ -59,6 +59,17 @@ impl Recorder {
         })
     }
 
+    /// Makes the log, so that a path that cannot be one is known before any call
+    /// (and a reader finds the file before the first record); `Err` says why.
+    pub fn ready(&self) -> Result<(), String> {
+        self.log.ready()
+    }
+
+    /// Where the records go.
+    pub fn path(&self) -> &std::path::Path {
+        self.log.path()
+    }
+
     /// A call starting now: who asks, through which verb.
     pub(crate) fn start(&self, tool: &str, context: &RequestContext<RoleServer>) -> Served {
         let client = context
@@ -145,54 +156,9 @@ pub struct Served {
     kind: Option<Kind>,
 }
 
-/// How a `tools/call` ended, by its JSON-RPC answer as a client reads it: a
-/// JSON-RPC error, the tool's own failure (`isError`), or well; `None` for an
-/// input-required round (`resultType: "input_required"`), one step of a call and
-/// not a call.
-pub fn answer_outcome(answer: &Value) -> Option<Outcome> {
-    if answer.get("error").is_some() {
-        return Some(Outcome::RpcError);
-    }
-    let result = &answer["result"];
-    if result["resultType"] == "input_required" {
-        return None;
-    }
-    Some(if result["isError"] == true {
-        Outcome::ToolError
-    } else {
-        Outcome::Ok
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    #[test]
-    fn an_answer_says_how_the_call_ended_and_an_input_round_is_no_call() {
-        let outcome = |answer| answer_outcome(&answer);
-        assert_eq!(
-            outcome(json!({"result": {"content": []}})),
-            Some(Outcome::Ok)
-        );
-        assert_eq!(
-            outcome(json!({"result": {"content": [], "isError": true}})),
-            Some(Outcome::ToolError)
-        );
-        assert_eq!(
-            outcome(json!({"error": {"code": -32602, "message": "no"}})),
-            Some(Outcome::RpcError)
-        );
-        assert_eq!(
-            outcome(json!({"result": {"resultType": "input_required"}})),
-            None
-        );
-        // A task created: the call was taken; its end is not the bridge's to see.
-        assert_eq!(
-            outcome(json!({"result": {"task": {"taskId": "t1", "status": "working"}}})),
-            Some(Outcome::Ok)
-        );
+impl Served {
+    /// The tool called.
+    pub fn tool(&self) -> &str {
+        &self.tool
     }
 }

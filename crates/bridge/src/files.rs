@@ -47,6 +47,10 @@ pub struct Sidecar {
     pub log: PathBuf,
     /// The server's command line.
     pub command: Vec<String>,
+    /// Where the tool calls it serves are recorded, when they are (`--usage`,
+    /// `--usage-log`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage_log: Option<PathBuf>,
 }
 
 impl Sidecar {
@@ -70,15 +74,20 @@ pub fn bridge_of(path: &Path, lock: &Lockfile) -> Option<Sidecar> {
 }
 
 /// The session line of `session list` and `bridge` for the lockfile at
-/// `path`: the lockfile's fields in their order, and a bridge's `log` last.
+/// `path`: the lockfile's fields in their order, then a bridge's `log`, and its
+/// `usageLog` when it records the calls it serves.
 pub fn session_line(path: &Path, lock: &Lockfile) -> String {
     let mut line = serde_json::to_string(lock).unwrap_or_default();
     if let Some(bridge) = bridge_of(path, lock)
         && line.ends_with('}')
     {
-        let log = Value::String(bridge.log.to_string_lossy().into_owned());
+        let text = |path: &Path| Value::String(path.to_string_lossy().into_owned());
         line.pop();
-        line.push_str(&format!(",\"log\":{log}}}"));
+        line.push_str(&format!(",\"log\":{}", text(&bridge.log)));
+        if let Some(usage) = &bridge.usage_log {
+            line.push_str(&format!(",\"usageLog\":{}", text(usage)));
+        }
+        line.push('}');
     }
     line
 }
@@ -116,6 +125,7 @@ mod tests {
             started_at: lock.started_at.clone(),
             log: files.log.clone(),
             command: vec!["server".into()],
+            usage_log: None,
         };
         sidecar.write(&files.sidecar).expect("write");
         let line: Value = serde_json::from_str(&session_line(&lockfile, &lock)).expect("json");

@@ -39,7 +39,9 @@ use futures_util::{Stream, StreamExt, stream};
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 
-use mur_server::{Recorder, Served, answer_outcome};
+use mur_client::{Reply, tool_result};
+use mur_server::{Recorder, Served};
+use mur_usage::Outcome;
 
 use crate::capabilities::without_notifications;
 use crate::relay::{INTERNAL_ERROR, Relay, Sent, Waited};
@@ -342,7 +344,7 @@ impl Watched {
     /// it ended; an input-required round is a step of a call, not one.
     fn record(&mut self, answer: &Value) {
         if let Some((recorder, served)) = self.served.take()
-            && let Some(outcome) = answer_outcome(answer)
+            && let Some(outcome) = answer_outcome(answer, served.tool())
         {
             recorder.finish(served, outcome);
         }
@@ -375,9 +377,36 @@ impl Drop for Watched {
         // Its client went away before the answer (or the bridge lost it): no
         // result reached anyone.
         if let Some((recorder, served)) = self.served.take() {
-            recorder.finish(served, mur_usage::Outcome::RpcError);
+            recorder.finish(served, Outcome::RpcError);
         }
     }
+}
+
+/// How a call of `tool` ended, by its JSON-RPC answer as a client reads it: a
+/// JSON-RPC error, or a tool the server says it does not have (as mur's own record
+/// of it says: no tool ran, so no verb is owed its name), is `rpc-error`; the
+/// tool's own failure (`isError`) `tool-error`; else `ok`. `None` for an
+/// input-required round (`resultType: "input_required"`), one step of a call and
+/// not a call.
+fn answer_outcome(answer: &Value, tool: &str) -> Option<Outcome> {
+    if answer.get("error").is_some() {
+        return Some(Outcome::RpcError);
+    }
+    let result = &answer["result"];
+    if result["resultType"] == "input_required" {
+        return None;
+    }
+    if !tool_result::is_error(result) {
+        return Some(Outcome::Ok);
+    }
+    let params = json!({ "name": tool });
+    let reply = Reply::Result(result.clone());
+    Some(
+        match tool_result::missing_tool(&reply, "tools/call", Some(&params)) {
+            Some(_) => Outcome::RpcError,
+            None => Outcome::ToolError,
+        },
+    )
 }
 
 /// An answer has no `method`; notifications and questions have one.
@@ -579,5 +608,34 @@ mod tests {
             "the stdio server has 128 requests in flight, the most the bridge holds; try again once one has ended"
         );
         drop(held);
+    }
+
+    #[test]
+    fn an_answer_says_how_the_call_ended_and_an_input_round_is_no_call() {
+        let outcome = |answer: Value| answer_outcome(&answer, "echo");
+        let text = |text: &str, failed: bool| json!({ "result": { "content": [{ "type": "text", "text": text }], "isError": failed } });
+        assert_eq!(outcome(text("hi", false)), Some(Outcome::Ok));
+        assert_eq!(
+            outcome(text("the message is empty", true)),
+            Some(Outcome::ToolError)
+        );
+        // A tool it does not have, in the TypeScript SDK's words: no tool ran.
+        assert_eq!(
+            outcome(text("MCP error -32602: Tool echo not found", true)),
+            Some(Outcome::RpcError)
+        );
+        assert_eq!(
+            outcome(json!({ "error": { "code": -32602, "message": "no" } })),
+            Some(Outcome::RpcError)
+        );
+        assert_eq!(
+            outcome(json!({ "result": { "resultType": "input_required" } })),
+            None
+        );
+        // A task created: the call was taken; its end is not the bridge's to see.
+        assert_eq!(
+            outcome(json!({ "result": { "task": { "taskId": "t1", "status": "working" } } })),
+            Some(Outcome::Ok)
+        );
     }
 }

@@ -50,6 +50,16 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         .await
         .map_err(|e| serve_error(e, &options.project))?;
     let usage = Recorder::new(&options.usage, claimed.lockfile_path(), &build_tag);
+    // Asked for by its operator: a log that cannot be written ends the bridge here
+    // (exit 7), before a whole experiment goes unrecorded with a warning per call.
+    let usage_log = usage.as_ref().map(|recorder| recorder.path().to_owned());
+    if let Some(recorder) = &usage {
+        recorder.ready().map_err(|why| {
+            Error::internal(why).with_hint(
+                "give `--usage-log` a file in a directory mur can write, or use `--usage`",
+            )
+        })?;
+    }
     let files = BridgeFiles::beside(claimed.lockfile_path());
     start_log(&files)?;
     let log = Log::open(&files.log).map_err(|e| {
@@ -85,6 +95,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         started_at: claimed.started_at().to_owned(),
         log: files.log.clone(),
         command: words(&options.command),
+        usage_log,
     };
     sidecar
         .write(&files.sidecar)

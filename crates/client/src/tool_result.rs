@@ -1,7 +1,69 @@
 //! What a `tools/call` result says to a script: its first text, and its payload as
-//! the standard verbs print it (the verb kit keeps the same rule on the guest side).
+//! the standard verbs print it (the verb kit keeps the same rule on the guest side);
+//! whether it failed, and how: a tool the server does not have, arguments it refused.
 
 use serde_json::Value;
+
+use crate::response::Reply;
+
+/// Whether a `tools/call` result says the tool failed.
+pub fn is_error(result: &Value) -> bool {
+    result["isError"] == true
+}
+
+/// What a failed reply says: a JSON-RPC error's message, or a failed result's text;
+/// `None` for a successful reply.
+fn failure_text(reply: &Reply) -> Option<String> {
+    match reply {
+        Reply::Error(error) => Some(error["message"].as_str().unwrap_or_default().to_owned()),
+        Reply::Result(result) if is_error(result) => Some(result_text(result)),
+        Reply::Result(_) => None,
+    }
+}
+
+/// The tool a `tools/call` reply says the server does not have: a JSON-RPC error (MCP's
+/// own example: `Unknown tool: NAME`), or, from the TypeScript SDK, a result with
+/// `isError` reading `MCP error -32602: Tool NAME not found`. A tool that ran and failed,
+/// or refused its arguments (also -32602 there), is not that: its text names no missing
+/// tool.
+pub fn missing_tool<'a>(reply: &Reply, method: &str, params: Option<&'a Value>) -> Option<&'a str> {
+    let text = failure_text(reply)?.to_lowercase();
+    let name = params
+        .and_then(|p| p["name"].as_str())
+        .filter(|_| method == "tools/call")?;
+    let says = text.contains("unknown tool")
+        || (text.contains("not found") && text.contains(&name.to_lowercase()));
+    says.then_some(name)
+}
+
+/// Whether the server refused a call's arguments (JSON-RPC "invalid params", as an
+/// error or, from the TypeScript SDK, in a failed result's text): against a tool list
+/// read before, the tool's schema may have changed since.
+pub fn arguments_refused(reply: &Reply) -> bool {
+    match reply {
+        Reply::Error(error) => error["code"].as_i64() == Some(INVALID_PARAMS),
+        Reply::Result(result) => {
+            is_error(result) && result_text(result).contains(&INVALID_PARAMS.to_string())
+        }
+    }
+}
+
+/// JSON-RPC "invalid params".
+const INVALID_PARAMS: i64 = -32602;
+
+/// The text blocks of a tool result, joined on one line.
+pub fn result_text(result: &Value) -> String {
+    let text: Vec<&str> = result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|block| block["text"].as_str())
+        .collect();
+    text.join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// The text of the first `{"type":"text"}` block of the result's `content`.
 pub fn first_text(result: &Value) -> Option<&str> {

@@ -103,7 +103,25 @@ impl UsageLog {
     pub fn append(&self, record: &Record) -> Result<(), String> {
         let mut line = serde_json::to_vec(record).map_err(|e| e.to_string())?;
         line.push(b'\n');
-        let mut file = match self.open() {
+        let mut file = self.opened()?;
+        file.write_all(&line).map_err(|e| self.describe(e))?;
+        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+        if size > self.max_bytes {
+            self.rotate().map_err(|e| self.describe(e))?;
+        }
+        Ok(())
+    }
+
+    /// Makes the log (its directory private, the file 0600, nothing written), so that
+    /// one who records to it learns at once that it cannot be written, and a reader
+    /// finds it before the first record: a path that cannot be one fails here.
+    pub fn ready(&self) -> Result<(), String> {
+        self.opened().map(drop)
+    }
+
+    /// The file opened for appending, its directory made private first if missing.
+    fn opened(&self) -> Result<File, String> {
+        match self.open() {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 if let Some(dir) = self.path.parent() {
                     mur_lockfile::ensure_private_dir(dir, "the usage directory")?;
@@ -112,13 +130,7 @@ impl UsageLog {
             }
             other => other,
         }
-        .map_err(|e| self.describe(e))?;
-        file.write_all(&line).map_err(|e| self.describe(e))?;
-        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-        if size > self.max_bytes {
-            self.rotate().map_err(|e| self.describe(e))?;
-        }
-        Ok(())
+        .map_err(|e| self.describe(e))
     }
 
     fn open(&self) -> io::Result<File> {

@@ -8,8 +8,9 @@ use serde_json::{Value, json};
 
 use super::{derived, media};
 use crate::cli::CallArgs;
-use crate::invoke::{Session, missing_tool, settle};
+use crate::invoke::{Session, settle};
 use crate::output;
+use mur_client::tool_result::missing_tool;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     if !args.stray.is_empty() {

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use mur_client::tool_result::{left_out, payload};
+use mur_client::tool_result::{self, left_out, payload};
 use mur_core::{Error, Kind, Result, Settings};
 use mur_verbs::data::DataVerb;
 use mur_verbs::derived::{Derived, Request};
@@ -149,8 +149,8 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     let reply = session
         .call_tool(settings, "tools/call", Some(&params), Some(&tool))
         .await?;
-    let stale = invoke::missing_tool(&reply, "tools/call", Some(&params)).is_some()
-        || invoke::arguments_refused(&reply);
+    let stale = tool_result::missing_tool(&reply, "tools/call", Some(&params)).is_some()
+        || tool_result::arguments_refused(&reply);
     if stale {
         // The list may be stale (the tool gone, or its schema changed): the next call
         // reads it afresh.

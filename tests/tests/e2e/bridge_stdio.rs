@@ -334,7 +334,27 @@ fn a_bridge_records_the_calls_it_serves_from_mur_and_from_mcp_clients() {
     let sb = Sandbox::new();
     let served = sb.root().join("served.jsonl");
     let log = served.to_str().expect("utf-8 path");
+    // A log that cannot be one ends the bridge at its start (exit 7), saying so.
+    let blocked = sb.file("blocked", "");
+    let inside = blocked.join("served.jsonl");
+    let refused = start(
+        &sb,
+        &sb.project("everything"),
+        &["--usage-log", inside.to_str().expect("utf-8 path")],
+        &everything(),
+    );
+    refused.assert_code(7);
+    assert!(
+        refused.stderr.starts_with(&format!(
+            "error: cannot write the usage log `{}`",
+            inside.display()
+        )),
+        "{refused}"
+    );
     let bridge = Bridge::start(&sb, "everything", &["--usage-log", log], &everything());
+    // Made at the start, before any call, and named in the session line.
+    assert!(served.is_file(), "no log before the first call");
+    assert_eq!(bridge.line["usageLog"], log, "{}", bridge.line);
     bridge
         .mur(&["call", "echo", "--args", r#"{"message": "hi"}"#])
         .assert_code(0);
