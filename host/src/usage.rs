@@ -11,9 +11,7 @@ use mur_core::{Error, Kind as ErrorKind};
 use mur_usage::{Kind, Outcome, Phases, Record, Side, Surface, UsageDir};
 use serde_json::{Value, json};
 
-/// The `_meta` key naming the verb on every `tools/call` mur sends, so a
-/// session that records usage counts the call as surface `cli`.
-pub const VERB_META: &str = "dev.mur/verb";
+use mur_usage::VERB_META;
 
 /// One invocation, as far as it got.
 #[derive(Debug)]

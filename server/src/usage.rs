@@ -12,8 +12,7 @@ use rmcp::RoleServer;
 use rmcp::service::RequestContext;
 use serde_json::Value;
 
-/// The `_meta` key mur sends on every `tools/call`: `{"name": verb, "kind": kind}`.
-pub(crate) const VERB_META: &str = "dev.mur/verb";
+pub(crate) use mur_usage::VERB_META;
 
 /// Where the session records the calls it serves.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -215,21 +215,30 @@ impl<W: Write + Send + 'static> Proxy<W> {
     /// Runs one request against the session and writes its answer.
     fn forward(self: &Arc<Self>, method: &str, id: &Value, params: Option<&Value>) {
         // mur's client sends its own token and reports what comes for it;
-        // the client's token goes back on the relayed notifications.
+        // the client's token goes back on the relayed notifications. A verb's
+        // label is mur's alone to give: the client's call is MCP, however labelled.
         let mut params = params.cloned();
-        let token = params
+        let meta = params
             .as_mut()
             .and_then(|p| p.get_mut("_meta"))
-            .and_then(Value::as_object_mut)
-            .and_then(|meta| meta.remove("progressToken"));
+            .and_then(Value::as_object_mut);
+        let token = meta.and_then(|meta| {
+            meta.remove(mur_usage::VERB_META);
+            meta.remove("progressToken")
+        });
         let params = params.as_ref();
         let events = Relayed {
             proxy: self.clone(),
             token,
         };
         let verbose = self.verbose.load(Ordering::SeqCst);
+        // A client that gave no `clientInfo` is still not mur: the session is told
+        // the call came through mur's proxy.
         let client = self.client.lock().ok().and_then(|client| client.clone());
-        let client = client.as_ref();
+        let client = client.unwrap_or_else(
+            || json!({ "name": "mur-proxy", "version": env!("CARGO_PKG_VERSION") }),
+        );
+        let client = Some(&client);
         let answer = if method == "initialize" {
             let discover = Request {
                 method: "server/discover",

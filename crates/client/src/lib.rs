@@ -516,6 +516,14 @@ impl<'a> Client<'a> {
             *asking += started.elapsed();
         }
         asked.ok_or_else(|| {
+            if self.relayed_for.is_some() {
+                // `--answer` and a terminal are nothing to the client behind the proxy.
+                return Error::tool_failed(format!(
+                    "`{}` asks \"{}\" and the client could not be asked: it declared no \
+                     `elicitation` capability (or its input ended)",
+                    self.endpoint, question.message
+                ));
+            }
             let error = Error::tool_failed(format!(
                 "`{}` asks \"{}\" and mur has no answer: no `--answer` answers it, and stdin \
                  and stderr are not both a terminal to ask on",

@@ -12,7 +12,9 @@ mod report;
 
 pub use clock::{Since, now_millis};
 pub use log::{LogReader, UsageDir, UsageLog, read_logs};
-pub use record::{ArgvShape, Kind, Outcome, Phases, Record, SCHEMA, Side, Surface, argv_shape};
+pub use record::{
+    ArgvShape, Kind, Outcome, Phases, Record, SCHEMA, Side, Surface, VERB_META, argv_shape,
+};
 pub use report::{
     Criteria, Installed, Loser, REPORT_SCHEMA, Refused, Report, Row, refused, report, round2,
 };

@@ -6,6 +6,11 @@ use serde::{Deserialize, Serialize};
 /// The `schema` field of every record.
 pub const SCHEMA: &str = "mur-usage/1";
 
+/// The `_meta` key naming the verb (`{"name": verb, "kind": kind}`) on every
+/// `tools/call` mur sends, so that a session recording usage counts the call as
+/// surface `cli`; any other client's is `mcp`.
+pub const VERB_META: &str = "dev.mur/verb";
+
 /// Who wrote the record: `mur` itself, or the session serving the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

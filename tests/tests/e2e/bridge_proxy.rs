@@ -319,14 +319,22 @@ fn the_session_is_told_the_agent_host_behind_the_proxy_is_who_calls() {
         let log = served.to_str().expect("utf-8 path");
         let _app = sb.start_sample_with(&sb.project("app"), &["--usage-log", log]);
         let host: Vec<&str> = protocol.map_or(vec![], |p| vec!["--protocol", p]);
+        // The second call labels itself a verb of mur's: the proxy's calls are MCP.
+        let labelled = json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": { "name": "version", "arguments": {},
+                        "_meta": { "dev.mur/verb": { "name": "click", "kind": "plugin" } } } });
         let opening = [
             initialize(),
             json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
             tool_call(2, "version", json!({})),
+            labelled,
         ];
         let out = proxy_at(&sb, &host, &opening);
         out.assert_code(0);
         assert!(answer(&out, 2)["result"].is_object(), "{out}");
+        // A client that never said who it is: the session is told mur's proxy called.
+        let anonymous = proxy_at(&sb, &host, &[tool_call(4, "version", json!({}))]);
+        assert!(answer(&anonymous, 4)["result"].is_object(), "{anonymous}");
         let records = crate::usage::records(&served);
         let seen: Vec<[&str; 3]> = records
             .iter()
@@ -335,7 +343,18 @@ fn the_session_is_told_the_agent_host_behind_the_proxy_is_who_calls() {
                 [text("surface"), text("tool"), text("client")]
             })
             .collect();
-        assert_eq!(seen, [["mcp", "version", "agent 1"]], "{protocol:?}");
+        let proxy = format!("mur-proxy {}", env!("CARGO_PKG_VERSION"));
+        let mut seen = seen;
+        seen.sort_unstable();
+        assert_eq!(
+            seen,
+            [
+                ["mcp", "version", "agent 1"],
+                ["mcp", "version", "agent 1"],
+                ["mcp", "version", proxy.as_str()],
+            ],
+            "{protocol:?}: {records:#?}"
+        );
     }
 }
 
@@ -416,8 +435,9 @@ fn a_question_asked_after_the_input_ended_fails_its_call_and_the_proxy_ends() {
     out.assert_code(0);
     let error = answer(&out, 2)["error"]["message"].clone();
     assert!(
-        error.as_str().is_some_and(|m| m
-            .contains("asks \"Please select options from the enum fields\" and mur has no answer")),
+        error.as_str().is_some_and(|m| m.contains(
+            "asks \"Please select options from the enum fields\" and the client could not be asked"
+        )),
         "{out}"
     );
 }
