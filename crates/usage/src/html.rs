@@ -292,6 +292,9 @@ pub fn page(report: &Report) -> String {
         &outcome_bars(&report.surfaces),
     ));
     body.push_str(&table(&report.surfaces));
+    if let Some(sides) = report.sides_explained() {
+        body.push_str(&format!("<p>{}.</p>", code_spans(sides)));
+    }
     body.push_str("<h2>Tools</h2><h3>Called by mur</h3>");
     body.push_str(&table(&report.tools_cli));
     body.push_str("<h3>Served by the session</h3>");

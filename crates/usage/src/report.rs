@@ -298,6 +298,19 @@ impl Report {
         })
     }
 
+    /// How to read the surfaces when both sides are in them: a call of mur's to a
+    /// session that records usage is counted once as mur made it (`cli/…`) and once
+    /// as the session served it (`server/cli`), so the surfaces are compared on the
+    /// session's side. `None` while only one side was read.
+    pub fn sides_explained(&self) -> Option<&'static str> {
+        let side = |prefix: &str| self.surfaces.iter().any(|row| row.name.starts_with(prefix));
+        (side("cli/") && side("server/")).then_some(
+            "`cli/…` are the calls as mur made them, `server/…` as the sessions served them: \
+             a call of mur's to a session that records usage is in both; `server/cli` against \
+             `server/mcp` compares the two surfaces",
+        )
+    }
+
     /// Why verbs without a call were not judged unused: none could be when the
     /// records read (of `--agent`, if given) do not go back past `unused_since`;
     /// those added after it began (`added_in_window`) were not there for all of

@@ -236,6 +236,9 @@ fn text(report: &Report) -> String {
     );
     section(&mut out, "VERB", "verbs (as mur ran them)", &report.verbs);
     section(&mut out, "SURFACE", "surfaces", &report.surfaces);
+    if let Some(sides) = report.sides_explained() {
+        out.push_str(&format!("({sides})\n"));
+    }
     section(&mut out, "TOOL", "tools called by mur", &report.tools_cli);
     section(
         &mut out,

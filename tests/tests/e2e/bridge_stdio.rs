@@ -429,6 +429,16 @@ fn a_bridge_records_the_calls_it_serves_from_mur_and_from_mcp_clients() {
         (Some(json!(2)), Some(json!(2))),
         "{surfaces:#}"
     );
+    // Read beside mur's own log, a call of mur's is on both sides: the table says so.
+    let table = sb.devtools(&["usage", "report", "--server-log", log]);
+    assert!(
+        table.assert_code(0).stdout.contains(
+            "\n(`cli/…` are the calls as mur made them, `server/…` as the sessions served them: \
+             a call of mur's to a session that records usage is in both; `server/cli` against \
+             `server/mcp` compares the two surfaces)\n"
+        ),
+        "{table}"
+    );
 }
 
 /// The project hash a bridge's records carry: its lockfile's name without `.json`.
