@@ -73,13 +73,13 @@ case $task in
     settings-screenshot)
         tool switchComponent '{"component":"settings"}'
         tool toggle '{"selector":"#dark-mode"}'
-        # Only `call` hands over the image: a derived verb prints the structured
-        # result, which has none, and so fails this task (as the study shows).
+        # The image is a content block beside the structured result: `call` prints
+        # it (base64), a derived verb writes it with `--out FILE`, as its note says.
         if [[ $form == call ]]; then
             mur devtools call screenshot --args '{"window":"main"}' |
                 jq -r '.content[] | select(.type == "image") | .data' | base64 -d >settings.png
         else
-            tool screenshot '{"window":"main"}' >/dev/null
+            tool screenshot '{"window":"main"}' --out settings.png >/dev/null
         fi
         ;;
     restart)
