@@ -299,6 +299,10 @@ pub fn page(report: &Report) -> String {
     body.push_str(&table(&report.tools_cli));
     body.push_str("<h3>Served by the session</h3>");
     body.push_str(&table(&report.tools_served));
+    if !report.clients_served.is_empty() {
+        body.push_str("<h3>Clients the sessions served</h3>");
+        body.push_str(&table(&report.clients_served));
+    }
     let (refused, asked) = report.argv_rows();
     argv_section(
         &mut body,

@@ -246,6 +246,10 @@ pub struct Report {
     pub tools_cli: Vec<Row>,
     /// Per tool, side `server`: the calls the session served, any client.
     pub tools_served: Vec<Row>,
+    /// Per client, side `server`: the calls the sessions served each MCP client
+    /// (its `clientInfo`, `name version`; `(unnamed)` when none was given), mur's
+    /// among them: which agent hosts used which surface.
+    pub clients_served: Vec<Row>,
     /// Per surface: `cli/plugin`, `cli/data`, `cli/derived`, `cli/call`,
     /// `cli/host`, `cli/unknown` (as mur saw them); `server/cli`, `server/mcp` (as served).
     pub surfaces: Vec<Row>,
@@ -380,6 +384,10 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         skipped_lines: skipped as u64,
         tools_cli: rows(cli(), |r| r.tool.clone().map(|t| (t, None))),
         tools_served: rows(served(), |r| r.tool.clone().map(|t| (t, None))),
+        clients_served: rows(served(), |r| {
+            let client = r.client.clone().unwrap_or_else(|| "(unnamed)".to_owned());
+            Some((client, None))
+        }),
         surfaces: rows(chosen.iter().copied(), |r| Some((surface_of(r), None))),
         refused,
         unknown_verbs,

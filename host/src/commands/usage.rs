@@ -246,6 +246,12 @@ fn text(report: &Report) -> String {
         "tools served by the session",
         &report.tools_served,
     );
+    section(
+        &mut out,
+        "CLIENT",
+        "clients the sessions served",
+        &report.clients_served,
+    );
     let (refused, asked) = report.argv_rows();
     argv_section(
         &mut out,

@@ -417,7 +417,23 @@ fn a_bridge_records_the_calls_it_serves_from_mur_and_from_mcp_clients() {
         "{records:#?}"
     );
     let report = sb.devtools(&["usage", "report", "--server-log", log, "--json"]);
-    let surfaces = &report.assert_code(0).json()["surfaces"];
+    let json = report.assert_code(0).json();
+    // Which client made which calls: mur, and the agent host behind the proxy.
+    let clients: Vec<(String, u64)> = json["clientsServed"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|row| {
+            let name = row["name"].as_str().unwrap_or_default().to_owned();
+            (name, row["calls"].as_u64().unwrap_or_default())
+        })
+        .collect();
+    let mut expected = vec![(mur.clone(), 2), ("agent 1".to_owned(), 2)];
+    expected.sort();
+    let mut clients = clients;
+    clients.sort();
+    assert_eq!(clients, expected, "{json:#}");
+    let surfaces = &json["surfaces"];
     let calls = |surface: &str| {
         surfaces
             .as_array()
