@@ -60,13 +60,9 @@ pub fn extract_host_options(
     spec: Option<&VerbSpec>,
 ) -> Result<Vec<String>> {
     let mut rest = Vec::with_capacity(argv.len());
-    let mut words = argv.iter();
+    let (options, end) = mur_core::until_end_of_options(argv);
+    let mut words = options.iter();
     while let Some(word) = words.next() {
-        if word == "--" {
-            rest.push(word.clone());
-            rest.extend(words.by_ref().cloned());
-            break;
-        }
         let (flag, inline) = match word.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned())),
             _ => (word.as_str(), None),
@@ -129,6 +125,7 @@ pub fn extract_host_options(
             _ => rest.push(word.clone()),
         }
     }
+    rest.extend_from_slice(end);
     Ok(rest)
 }
 

@@ -32,6 +32,13 @@ pub fn is_typo_of(typed: &str, word: &str) -> bool {
     strsim::osa_distance(typed, word) <= 1
 }
 
+/// `argv` before its first `--`, and the rest from it on: after `--` no word is an
+/// option, however it begins, so whoever takes options out of argv passes those on.
+pub fn until_end_of_options(argv: &[String]) -> (&[String], &[String]) {
+    let end = argv.iter().position(|w| w == "--").unwrap_or(argv.len());
+    argv.split_at(end)
+}
+
 /// `word` as a shell reads it back, for a command a message suggests: bare when it
 /// is plain, else in single quotes (`'#count'`, `'it'\''s'`).
 pub fn shell_word(word: &str) -> String {
@@ -45,7 +52,7 @@ pub fn shell_word(word: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{nearest, shell_word};
+    use super::{nearest, shell_word, until_end_of_options};
 
     #[test]
     fn a_typo_is_one_slip_away() {
@@ -91,5 +98,16 @@ mod tests {
             nearest("--timeout", ["--arg-timeout"]),
             Some("--arg-timeout")
         );
+    }
+
+    #[test]
+    fn after_a_double_dash_no_word_is_an_option() {
+        let argv: Vec<String> = ["--out", "a", "--", "--out", "b"]
+            .map(String::from)
+            .to_vec();
+        let (options, end) = until_end_of_options(&argv);
+        assert_eq!((options.len(), end), (2, &argv[2..]));
+        let none: Vec<String> = vec!["x".into()];
+        assert_eq!(until_end_of_options(&none), (&none[..], &[][..]));
     }
 }

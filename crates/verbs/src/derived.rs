@@ -249,13 +249,9 @@ impl Derived {
         };
         let mut rest = Vec::new();
         let mut out = None;
-        let mut words = argv.iter();
+        let (options, end) = mur_core::until_end_of_options(argv);
+        let mut words = options.iter();
         while let Some(word) = words.next() {
-            if word == "--" {
-                rest.push(word.clone());
-                rest.extend(words.by_ref().cloned());
-                break;
-            }
             let inline = match word.strip_prefix("--").map(|o| o.split_once('=')) {
                 // `--out FILE`
                 Some(None) if word[2..] == *name => None,
@@ -271,6 +267,7 @@ impl Derived {
                 return Err(format!("`--{name}` given more than once"));
             }
         }
+        rest.extend_from_slice(end);
         Ok((rest, out))
     }
 
