@@ -144,7 +144,11 @@ impl Instance {
                 }
             }
         }
-        .map_err(|e| classify(verb, &store, &e))?;
+        .map_err(|e| {
+            let stderr = store.data().stderr();
+            log_stderr(verb, &stderr);
+            classify(verb, &stderr, &store, &e)
+        })?;
         Ok(Self {
             verb: verb.to_owned(),
             store,
@@ -226,19 +230,23 @@ impl Instance {
     }
 
     /// Log the fuel a call used (to size the budget) and what the verb wrote
-    /// on stderr (shown with `-v`), and translate its failure.
-    fn finish<T>(&self, export: &str, result: wasmtime::Result<T>) -> Result<T, VerbError> {
+    /// on stderr during it (shown with `-v`, whether or not it failed), and
+    /// translate its failure. What is logged is told: the next call of this
+    /// instance neither logs it again nor takes its crash's reason from it.
+    fn finish<T>(&mut self, export: &str, result: wasmtime::Result<T>) -> Result<T, VerbError> {
         let used = FUEL_PER_CALL.saturating_sub(self.store.get_fuel().unwrap_or(0));
         tracing::debug!("verb `{}` {export} used {used} fuel", self.verb);
         let stderr = self.store.data().stderr();
-        if result.is_ok() && !stderr.trim().is_empty() {
-            tracing::debug!(
-                "verb `{}` wrote on stderr: {}",
-                self.verb,
-                stderr.trim_end()
-            );
-        }
-        result.map_err(|e| classify(&self.verb, &self.store, &e))
+        self.store.data_mut().stderr_told();
+        log_stderr(&self.verb, &stderr);
+        result.map_err(|e| classify(&self.verb, &stderr, &self.store, &e))
+    }
+}
+
+/// What a verb wrote on stderr, for `-v`.
+fn log_stderr(verb: &str, stderr: &str) {
+    if !stderr.trim().is_empty() {
+        tracing::debug!("verb `{verb}` wrote on stderr: {}", stderr.trim_end());
     }
 }
 
@@ -260,25 +268,25 @@ fn refuel(store: &mut Store<Sandbox>) {
     let _ = store.set_fuel(FUEL_PER_CALL);
 }
 
-/// Name the limit a failed call hit, or describe its crash.
-fn classify(verb: &str, store: &Store<Sandbox>, err: &wasmtime::Error) -> VerbError {
+/// Name the limit a failed call hit, or describe its crash from what the verb
+/// wrote on stderr during the call (`stderr`).
+fn classify(verb: &str, stderr: &str, store: &Store<Sandbox>, err: &wasmtime::Error) -> VerbError {
     let trap = err.downcast_ref::<Trap>();
     let message = if trap == Some(&Trap::OutOfFuel) {
         "ran out of its time budget".to_owned()
     } else if store.data().limits.exceeded {
         format!("exceeded its {} MiB memory limit", MEMORY_LIMIT_BYTES >> 20)
     } else {
-        format!(
-            "crashed: {}",
-            crash_reason(&store.data().stderr(), trap, err)
-        )
+        format!("crashed: {}", crash_reason(stderr, trap, err))
     };
     tracing::debug!("verb `{verb}` failed: {err:?}");
     VerbError::plugin(verb, message)
 }
 
-/// The guest's own last words (a Rust panic message) if it left any on stderr,
-/// else the trap or host error, first line only.
+/// The guest's own account of its crash, from what it wrote on stderr during
+/// the call: a Python exception, a Rust panic, a JavaScript `Error` as the kit
+/// tells it — wherever it is among the lines the verb wrote before — else its
+/// first two lines; without any, the trap or host error, first line only.
 fn crash_reason(stderr: &str, trap: Option<&Trap>, err: &wasmtime::Error) -> String {
     if let Some(exception) = python_exception(stderr) {
         return exception;
@@ -287,16 +295,17 @@ fn crash_reason(stderr: &str, trap: Option<&Trap>, err: &wasmtime::Error) -> Str
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("note:"))
-        .take(2)
         .collect();
-    if let Some(first) = said.first() {
-        // Rust prints `thread '<unnamed>' (1) panicked at …`; the thread is noise.
-        let first = first.find("panicked at").map_or(*first, |at| &first[at..]);
-        return [first]
-            .into_iter()
-            .chain(said.get(1).copied())
-            .collect::<Vec<_>>()
-            .join(" ");
+    if let Some(panic) = rust_panic_message(&said) {
+        return panic;
+    }
+    if let Some(thrown) = javascript_error(&said) {
+        return thrown;
+    }
+    if !said.is_empty() {
+        // Of no form known here, its first words (a JavaScript runtime's own
+        // lines, say, follow the error it reports).
+        return said[..said.len().min(2)].join(" ");
     }
     if trap == Some(&Trap::UnreachableCodeReached) && rust_panic(err) {
         return "it panicked; built without WASI it has no stderr to say why \
@@ -312,6 +321,37 @@ fn crash_reason(stderr: &str, trap: Option<&Trap>, err: &wasmtime::Error) -> Str
         .next()
         .unwrap_or("unknown failure")
         .to_owned()
+}
+
+/// A Rust panic's point: its `panicked at FILE:LINE:COL:` line (without the
+/// thread, which is noise) and the message line after it. The last panic is
+/// the one that ended the call.
+fn rust_panic_message(said: &[&str]) -> Option<String> {
+    let at = said.iter().rposition(|l| l.contains("panicked at"))?;
+    let line = said[at];
+    let panicked = &line[line.find("panicked at")?..];
+    Some(match said.get(at + 1) {
+        Some(message) => format!("{panicked} {message}"),
+        None => panicked.to_owned(),
+    })
+}
+
+/// A JavaScript `Error` as the verb kit writes it before rethrowing: its
+/// `Name: message` line, then the frame it was thrown in (`at fn (file:line:col)`)
+/// or, without one, `` in `export` ``.
+fn javascript_error(said: &[&str]) -> Option<String> {
+    let frame = |l: &&str| {
+        let thrown_at = l.starts_with("at ")
+            && l.ends_with(')')
+            && l.trim_end_matches(')')
+                .rsplit(':')
+                .take(2)
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let in_export = l.starts_with("in `") && l.ends_with('`');
+        thrown_at || in_export
+    };
+    let at = said.iter().rposition(frame).filter(|&at| at > 0)?;
+    Some(format!("{} {}", said[at - 1], said[at]))
 }
 
 /// Whether a trap is a Rust panic ending in an abort: its backtrace passes
@@ -372,6 +412,59 @@ pub fn chain(err: &wasmtime::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The crash a verb ends in, from what it wrote on stderr (`wasm trap:
+    /// unreachable` when it says nothing of its own).
+    fn reason(stderr: &str) -> String {
+        let trap = Trap::UnreachableCodeReached;
+        crash_reason(stderr, Some(&trap), &wasmtime::Error::new(trap))
+    }
+
+    /// The lines a verb wrote before it crashed are not its reason: the panic's are.
+    #[test]
+    fn a_rust_panic_is_told_by_its_own_lines_whatever_the_verb_wrote_before() {
+        let panic = "thread '<unnamed>' (1) panicked at src/lib.rs:30:75:\nprobe panicked on purpose\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n";
+        let told = "panicked at src/lib.rs:30:75: probe panicked on purpose";
+        assert_eq!(reason(panic), told);
+        assert_eq!(
+            reason(&format!(
+                "probe: checking the selector\nprobe: found 3\n{panic}"
+            )),
+            told
+        );
+        assert_eq!(
+            reason("thread 'main' panicked at src/lib.rs:1:1:\n"),
+            "panicked at src/lib.rs:1:1:"
+        );
+    }
+
+    #[test]
+    fn a_javascript_error_is_told_by_its_message_and_frame_whatever_the_verb_wrote_before() {
+        let thrown = "Error: boom\nat arguments (jsfail/verb.js:12:45)\n";
+        let told = "Error: boom at arguments (jsfail/verb.js:12:45)";
+        assert_eq!(reason(thrown), told);
+        assert_eq!(
+            reason(&format!("jsfail: checking\nand more\n{thrown}")),
+            told
+        );
+        assert_eq!(
+            reason("jsfail: checking\nthrew 42\nin `shape`\n"),
+            "threw 42 in `shape`"
+        );
+    }
+
+    /// Lines of no known form: the first two; none at all: the trap.
+    #[test]
+    fn an_unknown_crash_is_told_by_the_verbs_first_words_or_its_trap() {
+        assert_eq!(
+            reason("fatal: out of cheese\nnote: a note\nStack:\nabort\n"),
+            "fatal: out of cheese Stack:"
+        );
+        assert_eq!(
+            reason(""),
+            "wasm trap: wasm `unreachable` instruction executed"
+        );
+    }
 
     #[test]
     fn a_python_traceback_is_told_by_its_exception_and_innermost_frame() {

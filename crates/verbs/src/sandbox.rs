@@ -43,6 +43,9 @@ pub const FUEL_PER_CALL: u64 = 5_000_000_000;
 /// Bytes of guest stderr kept to explain a crash; the rest is dropped.
 const STDERR_CAPTURE_BYTES: usize = 4096;
 
+/// Where [`Capture::text`] says it dropped the middle.
+const DROPPED: &str = "\n\u{2026}\n";
+
 /// The per-store state: WASI context, resources, limits and captured stderr.
 pub struct Sandbox {
     /// Built on the first WASI call: most verbs make none (a std Rust verb
@@ -52,6 +55,9 @@ pub struct Sandbox {
     table: ResourceTable,
     pub limits: MemoryBudget,
     stderr: Capture,
+    /// What of `stderr` was reported already ([`Sandbox::stderr_told`]): `parse`
+    /// and `shape` share a store, and each is told what it wrote itself.
+    told: String,
 }
 
 impl Sandbox {
@@ -61,6 +67,7 @@ impl Sandbox {
             table: ResourceTable::new(),
             limits: MemoryBudget::default(),
             stderr: Capture::new(STDERR_CAPTURE_BYTES),
+            told: String::new(),
         }
     }
 
@@ -77,9 +84,24 @@ impl Sandbox {
             .build()
     }
 
-    /// What the guest wrote to stderr, lossily decoded.
+    /// What the guest wrote to stderr since [`Sandbox::stderr_told`] was last
+    /// called, lossily decoded. Once the capture has dropped its middle, what
+    /// follows the cut is the newest, though it may begin with bytes told before.
     pub fn stderr(&self) -> String {
-        self.stderr.text()
+        let text = self.stderr.text();
+        if let Some(new) = text.strip_prefix(self.told.as_str()) {
+            return new.to_owned();
+        }
+        match text.rsplit_once(DROPPED) {
+            Some((_, newest)) => format!("\u{2026}\n{newest}"),
+            None => text,
+        }
+    }
+
+    /// Everything written to stderr so far has been reported: the next call's
+    /// [`Sandbox::stderr`] starts after it.
+    pub fn stderr_told(&mut self) {
+        self.told = self.stderr.text();
     }
 }
 
@@ -332,6 +354,39 @@ impl ResourceLimiter for MemoryBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `parse` and `shape` share a store: each is told only what it wrote itself,
+    /// past the capture's bound too (its middle cut).
+    #[test]
+    fn stderr_is_told_once() {
+        use wasmtime_wasi::p2::OutputStream as _;
+        let mut sandbox = Sandbox::new();
+        let mut guest = sandbox.stderr.clone();
+        let mut write = |text: &str| {
+            guest
+                .write(bytes::Bytes::copy_from_slice(text.as_bytes()))
+                .expect("write");
+        };
+        write("probe: checking the selector\n");
+        assert_eq!(sandbox.stderr(), "probe: checking the selector\n");
+        sandbox.stderr_told();
+        assert_eq!(sandbox.stderr(), "");
+        write("thread '<unnamed>' (1) panicked at src/lib.rs:30:75:\n");
+        assert_eq!(
+            sandbox.stderr(),
+            "thread '<unnamed>' (1) panicked at src/lib.rs:30:75:\n"
+        );
+        sandbox.stderr_told();
+        write(&"x".repeat(STDERR_CAPTURE_BYTES));
+        write("the end\n");
+        let newest = sandbox.stderr();
+        assert!(
+            newest.starts_with("xxx")
+                && newest.contains("x\n\u{2026}\nx")
+                && newest.ends_with("xthe end\n"),
+            "{newest}"
+        );
+    }
 
     /// Every interface of the table links (no two define the same thing), and
     /// the frozen monotonic clock then replaces the real one.

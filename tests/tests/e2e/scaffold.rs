@@ -371,6 +371,82 @@ fn a_scaffolded_rust_verb_tests_builds_installs_and_clicks() {
     clicks_like_the_template(&sb, "bump");
 }
 
+/// A Rust verb (the template's crate) that writes on stderr in `parse` and again in
+/// `shape`, then panics there.
+const PROBE: &str = r#"use mur_verb_kit::{About, Args, Map, Shaped, Spec, Value, Verb};
+
+pub struct Probe;
+
+impl Verb for Probe {
+    const ABOUT: About = About {
+        name: "probe",
+        tool: "version",
+        summary: "Panic in shape after writing on stderr",
+        synopsis: "probe",
+        details: "",
+        examples: &[],
+    };
+    const SPEC: Spec = Spec::NONE;
+
+    fn arguments(_: &Args) -> Result<Map<String, Value>, String> {
+        eprintln!("probe: checking the selector");
+        Ok(Map::new())
+    }
+
+    fn shape(_: &Args, _: &Value, _: bool) -> Result<Shaped, String> {
+        eprintln!("probe: shaping the result");
+        panic!("probe panicked on purpose")
+    }
+}
+
+mur_verb_kit::export_verb!(Probe);
+"#;
+
+/// A crash is told by the panic, not by what the verb wrote before it (that was
+/// the reason, and the panic's message was shown nowhere); `-v` shows the verb's
+/// stderr on a crash too, each line once, though `parse` and `shape` share a store.
+#[test]
+fn a_rust_verb_s_panic_is_told_by_its_message_whatever_it_wrote_before() {
+    plugins::standard_dir(); // fills the crate cache the offline build reads
+    plugins::add_guest_target();
+    let sb = Sandbox::new();
+    let dir = new_project(&sb, "probe", "rust");
+    std::fs::write(dir.join("src/lib.rs"), PROBE).expect("lib.rs");
+    let wasm = component(&dir, |out| {
+        let script = format!(
+            "cargo build --release --target wasm32-wasip2\n\
+             cp target/wasm32-wasip2/release/mur_verb_probe.wasm '{}'\n",
+            out.display()
+        );
+        let built = run_as_user(&sb, &dir, &script);
+        assert_eq!(built.code, 0, "{built}");
+    });
+    add(&sb, &wasm);
+    let _sample = sb.start_app();
+
+    let out = sb.mur(&["devtools", "probe"]);
+    out.assert_code(6).assert_stderr_is(
+        "error: verb `probe` crashed: panicked at src/lib.rs:23:9: probe panicked on purpose\n\
+         hint: the `version` call itself already ran; its result is printed as it is\n",
+    );
+
+    let verbose = sb.mur(&["devtools", "-v", "probe"]);
+    verbose.assert_code(6);
+    assert_eq!(
+        verbose
+            .stderr
+            .matches("probe: checking the selector")
+            .count(),
+        1,
+        "{verbose}"
+    );
+    assert!(
+        verbose.stderr.contains("probe: shaping the result")
+            && verbose.stderr.matches("probe panicked on purpose").count() == 2,
+        "the whole stderr, then the error: {verbose}"
+    );
+}
+
 #[test]
 fn verbs_new_refuses_bad_names_and_existing_directories() {
     let sb = Sandbox::new();
