@@ -204,6 +204,18 @@ pub fn scaffolded_verb_clicks(
         added.stdout,
         format!("added verb `{name}` (tool `click`)\n")
     );
+    // componentize-py names itself in no producers section: a Python verb was `Rust`.
+    let language = match lang {
+        "python" => "Python",
+        "js" => "JavaScript",
+        other => panic!("no language for `{other}`"),
+    };
+    let info = sb.devtools(&["verbs", "info", name]);
+    info.assert_code(0);
+    assert!(
+        info.stdout.contains(&format!("\nlanguage:  {language}\n")),
+        "{info}"
+    );
     added_again_without_compiling(&sb, &wasm, name);
     clicks_like_the_template(&sb, name);
 }
