@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::VerbError;
+use crate::error::{VerbError, io_error};
 use crate::names::Unusable;
 
 /// The verb interface, as this `mur` loads it.
@@ -109,6 +109,9 @@ pub fn new_verb(
             "pick another name, or another place with `--dir PATH`",
         ));
     }
+    // mur's own failure, not the user's (exit 7), named by the directory: `--dir`
+    // naming a file said `could not write `FILE/NAME/wit/verb.wit`` (exit 1).
+    std::fs::create_dir_all(&root).map_err(|e| io_error("make the directory", &root, e))?;
     for file in files(name, lang) {
         write(&root.join(file.path), &file.text, file.executable)?;
     }
@@ -267,11 +270,9 @@ fn check_name(name: &str, reserved: &[String]) -> Result<(), VerbError> {
 }
 
 fn write(path: &Path, text: &str, executable: bool) -> Result<(), VerbError> {
-    let fail = |e: std::io::Error| {
-        VerbError::Registry(format!("could not write `{}`: {e}", path.display()))
-    };
+    let fail = |e: std::io::Error| io_error("write", path, e);
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(fail)?;
+        std::fs::create_dir_all(parent).map_err(|e| io_error("make the directory", parent, e))?;
     }
     std::fs::write(path, text).map_err(fail)?;
     #[cfg(unix)]
@@ -311,6 +312,25 @@ mod tests {
             .unwrap_or_else(|| panic!("no {path}"))
             .text
             .clone()
+    }
+
+    /// `--dir` naming a file: mur could not make the project's directory, which is
+    /// its own failure (exit 7), named as such.
+    #[test]
+    fn a_directory_that_cannot_be_made_is_mur_s_failure_naming_it() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let afile = tmp.path().join("afile");
+        std::fs::write(&afile, "").expect("write");
+        let err = new_verb("foo", Lang::Rust, Some(&afile), &[]).expect_err("not a directory");
+        assert_eq!(err.kind(), mur_core::Kind::Internal, "{err}");
+        let message = err.to_string();
+        assert!(
+            message.starts_with(&format!(
+                "could not make the directory `{}`: ",
+                afile.join("foo").display()
+            )),
+            "{message}"
+        );
     }
 
     #[test]

@@ -483,6 +483,24 @@ fn verbs_new_refuses_bad_names_and_existing_directories() {
         reserved.assert_stderr_contains("answers itself");
     }
     assert!(!sb.root().join("call").exists());
+
+    // `--dir` naming a file: mur could not make the project's directory (exit 7).
+    let afile = sb.root().join("afile");
+    std::fs::write(&afile, "").expect("a file");
+    let into_a_file = sb.mur(&[
+        "devtools",
+        "verbs",
+        "new",
+        "foo",
+        "--dir",
+        afile.to_str().expect("utf-8 path"),
+    ]);
+    into_a_file
+        .assert_code(7)
+        .assert_stderr_starts_with(&format!(
+            "error: could not make the directory `{}`: ",
+            afile.join("foo").display()
+        ));
 }
 
 /// The `[profile.release]` settings of a Cargo manifest, comments and blank lines left out.
