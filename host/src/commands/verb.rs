@@ -57,7 +57,15 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
         let shaped = verbs
             .shape(name, &plan, &result, settings.pretty)
             .map_err(|e| after_the_call(e, &tool, &result, &settings))?;
-        shaped.write_files(&argv, plan.writes.as_deref())?;
+        // A refused path is the verb's failure after its call, as a failed `shape` is.
+        shaped
+            .write_files(&argv, plan.writes.as_deref())
+            .map_err(|e| match e {
+                refused @ VerbError::Plugin { .. } => {
+                    after_the_call(refused, &tool, &result, &settings)
+                }
+                other => Error::from(other),
+            })?;
         Ok::<_, Error>(shaped)
     })?;
     // The process ends next: let the OS reclaim the engine, store and mapped
@@ -85,8 +93,9 @@ fn note_installed(verbs: &VerbHost, name: &str) {
     }
 }
 
-/// A verb that fails after its tool ran: the call's effect stands, so say so,
-/// and print the result as it is on stdout, so nothing the tool said is lost.
+/// A verb that fails after its tool ran (its `shape`, or a file it asked for
+/// refused): the call's effect stands, so say so, and print the result as it is
+/// on stdout, so nothing the tool said is lost.
 fn after_the_call(e: VerbError, tool: &str, result: &Value, settings: &Settings) -> Error {
     let error = Error::from(e).with_hint(format!(
         "the `{tool}` call itself already ran; its result is printed as it is"

@@ -98,9 +98,12 @@ fn a_verb_may_write_only_where_the_user_said() {
 
     let refused = sandbox.mur(&["devtools", "scribble", "out.txt", "--sneak"]);
     refused.assert_code(6);
-    refused.assert_stderr_contains(
-        "verb `scribble` asked to write `sneaked.txt`, a path not on its command line",
-    );
+    refused
+        .assert_stderr_contains(
+            "verb `scribble` asked to write `sneaked.txt`, a path not on its command line",
+        )
+        .assert_stderr_contains("hint: the `version` call itself already ran");
+    assert!(refused.json().is_object(), "the raw result: {refused}");
     assert!(!sneaked.exists(), "the path outside argv was written");
     assert!(
         !sandbox.root().join("out.txt").exists(),

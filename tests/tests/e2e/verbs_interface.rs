@@ -54,9 +54,12 @@ fn a_declared_path_is_written_after_the_call_and_an_undeclared_one_is_refused() 
     let sneaked = sandbox.root().join("sneaked.txt");
     let sneaked_typed = sneaked.to_str().expect("utf-8 path");
     let out = sandbox.devtools(&["forger", "--sneak", sneaked_typed]);
+    // Refused after the call, as a failed `shape` is: the result printed as it is.
     out.assert_code(6).assert_stderr_is(format!(
-            "error: verb `forger` asked to write `{sneaked_typed}`, a path its `parse` did not declare; refused\n"
-        ));
+        "error: verb `forger` asked to write `{sneaked_typed}`, a path its `parse` did not declare; refused\n\
+         hint: the `click` call itself already ran; its result is printed as it is\n"
+    ));
+    assert!(out.json().get("content").is_some(), "the raw result: {out}");
     assert!(!sneaked.exists());
     assert_eq!(count(&sandbox), "2", "both calls were sent");
 }
