@@ -292,12 +292,27 @@ fn judge_component(
 /// What every refusal of a file in `verbs add` suggests.
 const WHAT_A_VERB_IS: &str = "a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.3.0, or 0.2.0 or 0.1.0)";
 
+/// How a core module is made a component: for a Rust verb built for
+/// `wasm32-unknown-unknown`, the component linker every toolchain ships, as
+/// docs/verbs.md ("Without WASI, faster") says.
+const CORE_MODULE_FIX: &str = "built for wasm32-unknown-unknown, a verb needs the component linker: \
+     add `.cargo/config.toml` with `[target.wasm32-unknown-unknown]` `linker = \"wasm-component-ld\"` \
+     and build again (docs/verbs.md, \"Without WASI, faster\"); or wrap the module with \
+     `wasm-tools component new`";
+
 /// Read a file the user named (a link to a build output is fine), judged
 /// before it is read: a FIFO, a device or a directory is refused at once, the
 /// component header before the rest, the size before a byte past the header.
 fn read_candidate(file: &Path) -> Result<Vec<u8>, VerbError> {
     bounded::read_component(file, Links::Follow).map_err(|refusal| match refusal {
         Refusal::Io(e) => VerbError::Registry(format!("could not read `{}`: {e}", file.display())),
+        Refusal::NotComponent(why) if why.contains("core module") => VerbError::refused(
+            format!(
+                "`{}` is not a usable verb: it is a core WebAssembly module, not a component",
+                file.display()
+            ),
+            CORE_MODULE_FIX,
+        ),
         refusal => VerbError::refused(
             format!("`{}` is not a usable verb: it {refusal}", file.display()),
             WHAT_A_VERB_IS,
@@ -642,4 +657,32 @@ fn not_installed(name: &str, index: &Index) -> VerbError {
         None => "`mur devtools verbs list` shows the installed verbs".to_owned(),
     };
     VerbError::refused(format!("no verb named `{name}` is installed"), hint)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A core module is what `cargo build --target wasm32-unknown-unknown` makes
+    /// without the component linker: the fix named is the one docs/verbs.md gives.
+    #[test]
+    fn a_core_module_is_refused_naming_the_component_linker() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let file = tmp.path().join("verb.wasm");
+        std::fs::write(&file, b"\0asm\x01\0\0\0").expect("write");
+        let err = read_candidate(&file).expect_err("a core module");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "`{}` is not a usable verb: it is a core WebAssembly module, not a component",
+                file.display()
+            )
+        );
+        let hint = err.hint().expect("a hint");
+        assert!(
+            hint.contains("linker = \"wasm-component-ld\"")
+                && hint.contains("Without WASI, faster"),
+            "{hint}"
+        );
+    }
 }
