@@ -93,7 +93,7 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
         ("file", file.display().to_string()),
         ("sha256", entry.sha256.clone()),
         ("size", format!("{} bytes", entry.size)),
-        ("compiled", format!("{compiled} bytes (cached native code)")),
+        ("compiled", compiled_text(compiled)),
         ("added", entry.added_at.clone()),
     ];
     if is_data {
@@ -109,6 +109,16 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
         text.push('\n');
     }
     output::text(&text)
+}
+
+/// The size of a verb's cached native code; none is cached before its first
+/// call, or once the cache was cleared (it said `0 bytes (cached native code)`).
+fn compiled_text(bytes: u64) -> String {
+    if bytes == 0 {
+        "not yet (compiled on the next call)".to_owned()
+    } else {
+        format!("{bytes} bytes (cached native code)")
+    }
 }
 
 /// `mur:verb@0.3.0` (or the older version a verb implements), or `data (mur-verb/1)` for a data verb.

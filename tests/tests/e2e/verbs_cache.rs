@@ -56,6 +56,32 @@ fn a_warm_call_loads_from_cache_without_compiling() {
     }
 }
 
+/// `verbs info` of a verb whose compiled code is not cached says it is compiled on
+/// the next call (it said `0 bytes (cached native code)`), and the sizes once it is.
+#[test]
+fn verbs_info_says_when_a_verb_is_not_compiled_yet() {
+    let (sandbox, entry) = cached_ping();
+    let compiled = |sandbox: &Sandbox| {
+        let info = sandbox.devtools(&["verbs", "info", "ping"]);
+        info.assert_code(0);
+        let line = info.stdout.lines().find(|l| l.starts_with("compiled:"));
+        line.unwrap_or_else(|| panic!("no compiled line: {info}"))
+            .to_owned()
+    };
+    let size = std::fs::metadata(&entry).expect("entry").len();
+    assert_eq!(
+        compiled(&sandbox),
+        format!("compiled:  {size} bytes (cached native code)")
+    );
+    std::fs::remove_file(&entry).expect("clear the cache");
+    assert_eq!(
+        compiled(&sandbox),
+        "compiled:  not yet (compiled on the next call)"
+    );
+    ping(&sandbox).assert_stderr_contains(COMPILING);
+    assert!(compiled(&sandbox).ends_with(" bytes (cached native code)"));
+}
+
 #[test]
 fn a_file_modified_behind_the_index_is_recompiled() {
     let sandbox = sandbox_with(&[guest("ping")]);
