@@ -163,17 +163,29 @@ pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
         tools.len(),
         missing.join(", ")
     ));
-    let reachable = if only_call.is_empty() {
-        "each is still reachable as a derived verb".to_owned()
-    } else {
-        format!(
-            "{} only as `mur devtools call NAME`, their verb names being taken; the others as derived verbs",
-            only_call.join(", ")
-        )
-    };
     Err(error.with_hint(format!(
-        "{reachable}; `mur devtools verbs new` makes a named one"
+        "{}; `mur devtools verbs new` makes a named one",
+        reachable(&only_call, missing.len() - only_call.len())
     )))
+}
+
+/// How the tools without a named verb are reached: `only_call` only by `call
+/// NAME`, `derived` more as derived verbs; in the singular for one.
+fn reachable(only_call: &[String], derived: usize) -> String {
+    let (one, many) = ("its verb name being taken", "their verb names being taken");
+    let call_only = match only_call {
+        [] => return "each is still reachable as a derived verb".to_owned(),
+        [tool] => format!("{tool} only as `mur devtools call NAME`, {one}"),
+        tools => format!(
+            "{} only as `mur devtools call NAME`, {many}",
+            tools.join(", ")
+        ),
+    };
+    match derived {
+        0 => call_only,
+        1 => format!("{call_only}; the other as a derived verb"),
+        _ => format!("{call_only}; the others as derived verbs"),
+    }
 }
 
 /// How a tool of the session is reached from a shell.
@@ -371,4 +383,42 @@ fn item_json(item: &Item) -> Value {
         "annotations": hints,
         "offered": item.offered,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reachable;
+
+    fn tools(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| (*n).to_owned()).collect()
+    }
+
+    /// One tool is spoken of in the singular (it said `overview only as …, their
+    /// verb names being taken; the others as derived verbs`).
+    #[test]
+    fn the_hint_on_tools_reached_only_by_call_agrees_in_number() {
+        assert_eq!(
+            reachable(&tools(&["overview"]), 2),
+            "overview only as `mur devtools call NAME`, its verb name being taken; \
+             the others as derived verbs"
+        );
+        assert_eq!(
+            reachable(&tools(&["overview"]), 1),
+            "overview only as `mur devtools call NAME`, its verb name being taken; \
+             the other as a derived verb"
+        );
+        assert_eq!(
+            reachable(&tools(&["overview"]), 0),
+            "overview only as `mur devtools call NAME`, its verb name being taken"
+        );
+        assert_eq!(
+            reachable(&tools(&["session", "help"]), 1),
+            "session, help only as `mur devtools call NAME`, their verb names being taken; \
+             the other as a derived verb"
+        );
+        assert_eq!(
+            reachable(&[], 3),
+            "each is still reachable as a derived verb"
+        );
+    }
 }

@@ -871,7 +871,7 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
         parity.stderr,
         "error: 4 of 5 tools have no named verb: session, help, switch, getSum\n\
          hint: session, help, switch only as `mur devtools call NAME`, their verb names being taken; \
-         the others as derived verbs; `mur devtools verbs new` makes a named one\n"
+         the other as a derived verb; `mur devtools verbs new` makes a named one\n"
     );
     let catalog = sb.devtools(&["--endpoint", &endpoint, "catalog", "--json"]);
     catalog.assert_code(0).assert_stderr_is(
