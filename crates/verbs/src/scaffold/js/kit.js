@@ -540,7 +540,7 @@ export class Verb {
  * Run export `name`: a `VerbError` (or a thrown string) becomes the `result`
  * error, as the string the component model needs. Anything else thrown is a
  * bug: its message and where it was thrown go to stderr — `mur` reports a
- * crash by its first two lines — and it is rethrown, which traps.
+ * crash by that error line and its frame — and it is rethrown, which traps.
  */
 function guarded(name, body) {
   try {
