@@ -121,7 +121,7 @@ fn hand_over() -> Result<std::convert::Infallible, ServeError> {
 /// is said in a warning at the start, not one per call the app serves (the app runs
 /// on; its usage goes unrecorded).
 fn recorder(
-    logging: &crate::UsageLogging,
+    logging: &crate::usage::UsageLogging,
     lockfile: &std::path::Path,
     build_tag: &str,
 ) -> Option<crate::usage::Recorder> {
