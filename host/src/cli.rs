@@ -250,18 +250,21 @@ impl HostArgs {
 /// (`Command::defer`). clap builds the command tree on every run before it
 /// parses, and the host commands' arguments and help texts were most of it,
 /// though a verb call reads none of them: ~0.4 ms of every call (docs/performance.md,
-/// "clap builds only the command typed").
+/// "clap builds only the command typed"). `SESSIONLESS`: a group of commands none of
+/// which reaches a session (`usage`), whose help then leaves out the host options
+/// that find one, as each of its commands' does ([`sessionless`]); its one `defer`
+/// is this type's, so it cannot be a second `#[command(defer(…))]`.
 #[derive(Debug, Clone)]
-pub struct Lazy<T>(pub T);
+pub struct Lazy<T, const SESSIONLESS: bool = false>(pub T);
 
-impl<T> std::ops::Deref for Lazy<T> {
+impl<T, const S: bool> std::ops::Deref for Lazy<T, S> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.0
     }
 }
 
-impl<T: clap::FromArgMatches> clap::FromArgMatches for Lazy<T> {
+impl<T: clap::FromArgMatches, const S: bool> clap::FromArgMatches for Lazy<T, S> {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         T::from_arg_matches(matches).map(Lazy)
     }
@@ -273,7 +276,7 @@ impl<T: clap::FromArgMatches> clap::FromArgMatches for Lazy<T> {
     }
 }
 
-impl<T: Args> Args for Lazy<T> {
+impl<T: Args, const S: bool> Args for Lazy<T, S> {
     fn augment_args(cmd: clap::Command) -> clap::Command {
         cmd.defer(|cmd| under_own_texts(cmd, T::augment_args))
     }
@@ -285,16 +288,21 @@ impl<T: Args> Args for Lazy<T> {
     }
 }
 
-impl<T: Subcommand> Subcommand for Lazy<T> {
+impl<T: Subcommand, const S: bool> Subcommand for Lazy<T, S> {
     fn augment_subcommands(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|cmd| under_own_texts(cmd, T::augment_subcommands))
+        cmd.defer(|cmd| hidden_if::<S>(under_own_texts(cmd, T::augment_subcommands)))
     }
     fn augment_subcommands_for_update(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|cmd| under_own_texts(cmd, T::augment_subcommands_for_update))
+        cmd.defer(|cmd| hidden_if::<S>(under_own_texts(cmd, T::augment_subcommands_for_update)))
     }
     fn has_subcommand(name: &str) -> bool {
         T::has_subcommand(name)
     }
+}
+
+/// `cmd` with the session's host options hidden when `SESSIONLESS` ([`Lazy`]).
+fn hidden_if<const SESSIONLESS: bool>(cmd: clap::Command) -> clap::Command {
+    if SESSIONLESS { sessionless(cmd) } else { cmd }
 }
 
 /// `add` (a type's arguments or subcommands) applied to `cmd` under the texts
@@ -466,7 +474,7 @@ pub enum Verb {
         "mur devtools usage report --since 7d --json | jq '.losers[].command'",
         "mur devtools usage path",
     ]))]
-    Usage(Lazy<UsageCommand>),
+    Usage(Lazy<UsageCommand, true>),
     /// Keep a stdio MCP server running as a session (`bridge stop` ends it)
     #[command(long_about = BRIDGE_ABOUT)]
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -888,6 +896,7 @@ mod tests {
             &["devtools", "verbs", "info"],
             &["devtools", "verbs", "prune"],
             &["devtools", "verbs", "new"],
+            &["devtools", "usage"],
             &["devtools", "usage", "report"],
             &["devtools", "usage", "on"],
             &["devtools", "usage", "off"],
