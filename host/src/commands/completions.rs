@@ -83,6 +83,8 @@ struct Completable {
     name: String,
     summary: String,
     spec: Option<VerbSpec>,
+    /// The tool it calls: an installed verb's hides its tool's derived verb.
+    tool: String,
 }
 
 /// How long completion waits for a session to list its tools: a <Tab> must
@@ -101,6 +103,7 @@ fn installed() -> Vec<Completable> {
             name: e.name,
             summary: e.summary,
             spec: e.spec,
+            tool: e.tool,
         })
         .collect()
 }
@@ -122,16 +125,23 @@ fn session_tools() -> Vec<serde_json::Value> {
     }
 }
 
-/// The verbs derived from the session's `tools` that no installed verb's name hides.
+/// The verbs derived from the session's `tools` that no installed verb hides, by
+/// its name or by calling the same tool (`wait` hides `wait-for`): the verbs
+/// `catalog` lists.
 fn derived(tools: &[serde_json::Value], installed: &[Completable]) -> Vec<Completable> {
     Derived::all(tools)
         .into_iter()
         .map(|(verb, _)| verb)
-        .filter(|verb| !installed.iter().any(|i| i.name == verb.name))
+        .filter(|verb| {
+            !installed
+                .iter()
+                .any(|i| i.name == verb.name || i.tool == verb.tool)
+        })
         .map(|verb| Completable {
             name: verb.name,
             summary: verb.summary,
             spec: Some(verb.spec),
+            tool: verb.tool,
         })
         .collect()
 }
@@ -261,6 +271,7 @@ mod tests {
             name: name.to_owned(),
             summary: "s".to_owned(),
             spec,
+            tool: name.to_owned(),
         }
     }
 

@@ -616,6 +616,11 @@ fn derived_verbs_and_their_options_complete_while_a_session_runs() {
     assert!(verbs.stdout.starts_with("wait-for\t"), "{verbs}");
     let options = complete(&["devtools", "switch-component", "--component", ""]);
     assert_eq!(options.stdout, "counter\ntodo\nsettings\n", "{options}");
+    // A named verb of the same tool hides the derived one, as in `catalog`.
+    mur_e2e::plugins::install_standard(&sandbox);
+    let verbs = complete(&["devtools", "wait"]);
+    assert!(verbs.stdout.starts_with("wait\t"), "{verbs}");
+    assert!(!verbs.stdout.contains("wait-for"), "{verbs}");
 }
 
 /// Without a session the catalog is what is installed (exit 0, said on stderr); a
