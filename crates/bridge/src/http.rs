@@ -39,7 +39,7 @@ use futures_util::{Stream, StreamExt, stream};
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 
-use mur_client::{Reply, tool_result};
+use mur_client::tool_result;
 use mur_server::{Recorder, Served};
 use mur_usage::Outcome;
 
@@ -399,14 +399,12 @@ fn answer_outcome(answer: &Value, tool: &str) -> Option<Outcome> {
     if !tool_result::is_error(result) {
         return Some(Outcome::Ok);
     }
-    let params = json!({ "name": tool });
-    let reply = Reply::Result(result.clone());
-    Some(
-        match tool_result::missing_tool(&reply, "tools/call", Some(&params)) {
-            Some(_) => Outcome::RpcError,
-            None => Outcome::ToolError,
-        },
-    )
+    let missing = tool_result::says_missing(&tool_result::result_text(result), tool);
+    Some(if missing {
+        Outcome::RpcError
+    } else {
+        Outcome::ToolError
+    })
 }
 
 /// An answer has no `method`; notifications and questions have one.

@@ -27,13 +27,17 @@ fn failure_text(reply: &Reply) -> Option<String> {
 /// or refused its arguments (also -32602 there), is not that: its text names no missing
 /// tool.
 pub fn missing_tool<'a>(reply: &Reply, method: &str, params: Option<&'a Value>) -> Option<&'a str> {
-    let text = failure_text(reply)?.to_lowercase();
     let name = params
         .and_then(|p| p["name"].as_str())
         .filter(|_| method == "tools/call")?;
-    let says = text.contains("unknown tool")
-        || (text.contains("not found") && text.contains(&name.to_lowercase()));
-    says.then_some(name)
+    says_missing(&failure_text(reply)?, name).then_some(name)
+}
+
+/// Whether a failure's `text` says the tool `name` does not exist ([`missing_tool`]).
+pub fn says_missing(text: &str, name: &str) -> bool {
+    let text = text.to_lowercase();
+    text.contains("unknown tool")
+        || (text.contains("not found") && text.contains(&name.to_lowercase()))
 }
 
 /// Whether the server refused a call's arguments (JSON-RPC "invalid params", as an
