@@ -243,6 +243,7 @@ impl Session {
             Fate::Running if refuses_connections(&self.endpoint) => Fate::Gone,
             fate => fate,
         };
+        tracing::debug!("the session's process (pid {pid}) after the failure: {fate:?}");
         match fate {
             Fate::Gone => e.with_first_hint(format!(
                 "the session's process (pid {pid}) is gone: it exited or restarted during the \

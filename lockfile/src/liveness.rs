@@ -37,7 +37,7 @@ pub enum ProcessState {
     /// Running, and not started after the lockfile was written (or the start
     /// time could not be compared): the session's own process.
     Session,
-    /// No such process, or a zombie.
+    /// No such process, a zombie, or one exiting.
     Gone,
     /// Running, but started after the lockfile's `startedAt`: the pid was reused.
     Reused,
@@ -45,9 +45,8 @@ pub enum ProcessState {
 
 /// For each `(pid, startedAt)`, what the process table says.
 ///
-/// On Linux that is one read of `/proc/<pid>/stat` per distinct pid (its state
-/// and start time) and, when a start time is to be compared, one of
-/// `/proc/stat` for the boot time; elsewhere one `sysinfo` snapshot refreshing
+/// On Linux that is one read of `/proc/<pid>/stat` per distinct pid (its state,
+/// flags and start time) and two clock reads for the boot time; elsewhere one `sysinfo` snapshot refreshing
 /// only these pids. Either way a thousand stale lockfiles cost one look per
 /// pid, never a scan of every process.
 pub fn process_states(pids: &[(u32, Option<i64>)]) -> Vec<ProcessState> {
@@ -83,26 +82,57 @@ fn judge(start: ProcessStart, started_at: Option<i64>) -> ProcessState {
     }
 }
 
-/// `/proc/<pid>/stat`: gone when absent or a zombie; else its start time in
-/// seconds since the epoch (boot time plus its start in clock ticks).
+/// A task's flag (`/proc/<pid>/stat`'s ninth field) set from the moment it begins
+/// to exit. A process killed closes its sockets while it still shows as running
+/// (`R`) and long before it is a zombie, so a client whose call it cut off would
+/// otherwise see it alive; every thread sets it before the file table is closed.
 #[cfg(target_os = "linux")]
-fn process_start(pid: u32) -> ProcessStart {
+const PF_EXITING: u32 = 0x4;
+
+/// What one read of `/proc/<pid>/stat` says of a process.
+#[cfg(target_os = "linux")]
+enum Seen {
+    /// No such process, a zombie, or exiting.
+    Gone,
+    /// There, but its stat could not be read or parsed.
+    Unreadable,
+    /// Running since `start` (seconds since the epoch, when known); `stopped`
+    /// by SIGSTOP or a debugger (`T`, or `t` for traced).
+    There { start: Option<i64>, stopped: bool },
+}
+
+#[cfg(target_os = "linux")]
+fn look(pid: u32) -> Seen {
     use procfs::FromRead as _;
     let stat = match read_proc_stat(pid) {
         Ok(bytes) => procfs::process::Stat::from_read(bytes.as_slice()).ok(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-        // Unreadable: say "running" and let the probe decide, since a wrong
-        // "gone" would delete a live session's lockfile.
-        Err(_) => return Some(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Seen::Gone,
+        Err(_) => return Seen::Unreadable,
     };
     let Some(stat) = stat else {
-        return Some(None);
+        return Seen::Unreadable;
     };
-    if matches!(stat.state, 'Z' | 'X' | 'x') {
-        return None;
+    if matches!(stat.state, 'Z' | 'X' | 'x') || stat.flags & PF_EXITING != 0 {
+        return Seen::Gone;
     }
     let since_boot = stat.starttime / procfs::ticks_per_second().max(1);
-    Some(boot_time_secs().and_then(|boot| i64::try_from(boot + since_boot).ok()))
+    Seen::There {
+        start: boot_time_secs().and_then(|boot| i64::try_from(boot + since_boot).ok()),
+        stopped: matches!(stat.state, 'T' | 't'),
+    }
+}
+
+/// `/proc/<pid>/stat`: gone when absent, a zombie or exiting; else its start
+/// time in seconds since the epoch (boot time plus its start in clock ticks).
+#[cfg(target_os = "linux")]
+fn process_start(pid: u32) -> ProcessStart {
+    match look(pid) {
+        Seen::Gone => None,
+        // Unreadable: say "running" and let the probe decide, since a wrong
+        // "gone" would delete a live session's lockfile.
+        Seen::Unreadable => Some(None),
+        Seen::There { start, .. } => Some(start),
+    }
 }
 
 /// `/proc/<pid>/stat` in one read: the file reports no size, so `fs::read`
@@ -193,23 +223,30 @@ pub enum Fate {
 }
 
 /// The fate of the session process `pid` whose lockfile says it started at
+/// `started_at` (seconds since the epoch): one read of `/proc/<pid>/stat`.
+#[cfg(target_os = "linux")]
+pub fn fate(pid: u32, started_at: Option<i64>) -> Fate {
+    let (start, stopped) = match look(pid) {
+        Seen::Gone => return Fate::Gone,
+        Seen::Unreadable => return Fate::Running,
+        Seen::There { start, stopped } => (start, stopped),
+    };
+    match judge(Some(start), started_at) {
+        ProcessState::Gone | ProcessState::Reused => Fate::Gone,
+        ProcessState::Session if stopped => Fate::Stopped,
+        ProcessState::Session => Fate::Running,
+    }
+}
+
+/// The fate of the session process `pid` whose lockfile says it started at
 /// `started_at` (seconds since the epoch).
+#[cfg(not(target_os = "linux"))]
 pub fn fate(pid: u32, started_at: Option<i64>) -> Fate {
     match process_states(&[(pid, started_at)])[0] {
         ProcessState::Gone | ProcessState::Reused => Fate::Gone,
         ProcessState::Session if is_stopped(pid) => Fate::Stopped,
         ProcessState::Session => Fate::Running,
     }
-}
-
-/// Whether `pid` is stopped (`T`, or `t` for traced) by `/proc/<pid>/stat`.
-#[cfg(target_os = "linux")]
-fn is_stopped(pid: u32) -> bool {
-    use procfs::FromRead as _;
-    read_proc_stat(pid)
-        .ok()
-        .and_then(|bytes| procfs::process::Stat::from_read(bytes.as_slice()).ok())
-        .is_some_and(|stat| matches!(stat.state, 'T' | 't'))
 }
 
 /// Whether `pid` is stopped, by one `sysinfo` lookup.
