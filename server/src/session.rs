@@ -127,7 +127,9 @@ fn recorder(
 ) -> Option<crate::usage::Recorder> {
     let recorder = crate::usage::Recorder::new(logging, lockfile, build_tag)?;
     if let Err(why) = recorder.ready() {
+        // No recorder then: one kept would fail, and warn, again on every call.
         tracing::warn!("usage will not be recorded: {why}");
+        return None;
     }
     Some(recorder)
 }

@@ -176,3 +176,26 @@ fn legacy_client_initializes_gets_a_session_and_calls_a_tool() {
         closed.status()
     );
 }
+
+/// A usage log that cannot be written is said once, as the session starts: the calls
+/// it serves go unrecorded without a warning each (one per call before).
+#[test]
+fn a_usage_log_that_cannot_be_written_is_warned_of_once_not_per_call() {
+    let world = World::new();
+    // The log's directory is a file: the log can never be made.
+    let file = world.sandbox.root().join("a-file");
+    std::fs::write(&file, "").expect("a file");
+    let log = file.join("served.jsonl");
+    let log = log.to_str().expect("utf-8 path");
+    let session = world
+        .sandbox
+        .start_sample_with(&world.project, &["--usage-log", log]);
+    for _ in 0..3 {
+        let answer = mcp::call_tool(session.endpoint(), "version", json!({}));
+        assert!(answer["result"].is_object(), "{answer}");
+    }
+    let said = session.log();
+    let warnings = said.matches("usage will not be recorded").count()
+        + said.matches("usage not recorded").count();
+    assert_eq!(warnings, 1, "{said}");
+}
