@@ -3,11 +3,14 @@
 //!
 //! - [`Lockfile`]: the schema, field for field.
 //! - [`paths`]: where lockfiles live and how a project maps to a file name.
-//! - [`Registry`]: atomic writes, tolerant reads and scans of one directory.
+//! - [`Registry`]: writes, tolerant reads and scans of one directory.
+//! - [`write_atomic`], [`write_named`]: atomic writes, of mur's own files and of the
+//!   files a user names.
 //! - [`SlotLock`]: the advisory lock a session holds on its project's slot.
 //! - [`liveness`]: whether the process behind a lockfile is really serving.
 //! - [`endpoint`]: which endpoints may be contacted at all (loopback only).
 
+mod atomic;
 mod batch;
 pub mod endpoint;
 pub mod liveness;
@@ -18,8 +21,9 @@ mod schema;
 mod slot;
 mod trust;
 
+pub use atomic::{write_atomic, write_named};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
-pub use registry::{Entry, ReadOutcome, Registry, write_atomic, write_atomic_shared};
+pub use registry::{Entry, ReadOutcome, Registry};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport, now_rfc3339};
 pub use slot::{SlotLock, lock_path};
 pub use trust::ensure_private_dir;

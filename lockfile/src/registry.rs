@@ -1,12 +1,12 @@
-//! One lockfile directory: atomic writes, tolerant reads, scans and removal.
+//! One lockfile directory: its writes (atomic, [`crate::atomic`]), tolerant reads,
+//! scans and removal.
 
 use std::{
-    fs,
-    io::{self, Write},
+    fs, io,
     path::{Path, PathBuf},
-    sync::atomic::{AtomicU64, Ordering},
 };
 
+use crate::atomic::write_atomic;
 use crate::schema::{LOCKFILE_SCHEMA, Lockfile};
 use crate::{batch, open, paths, slot::SlotLock, trust};
 
@@ -226,63 +226,5 @@ fn classify(bytes: &[u8]) -> ReadOutcome {
     match serde_json::from_value(value) {
         Ok(lock) => ReadOutcome::Valid(lock),
         Err(err) => ReadOutcome::Malformed(err.to_string()),
-    }
-}
-
-/// Writes `bytes` to `path` so that a reader sees the old file, the new one or
-/// none, never a part, and so that the rename survives a crash: the bytes go
-/// to a temporary file of this writer's own in the same directory (0600),
-/// are fsynced, renamed over `path`, and the directory is fsynced.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_atomic_mode(path, bytes, 0o600)
-}
-
-/// [`write_atomic`] for a file the user asked for (an image, a report page): readable
-/// as any new file of theirs is (0666 less the umask: 0644 under the usual 022), not
-/// private as mur's own state is.
-pub fn write_atomic_shared(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_atomic_mode(path, bytes, 0o666)
-}
-
-fn write_atomic_mode(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
-    let tmp = temp_name(path);
-    let result = write_synced(&tmp, bytes, mode).and_then(|()| fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result?;
-    if let Some(dir) = path.parent() {
-        sync_dir(dir);
-    }
-    Ok(())
-}
-
-/// `<name>.<pid>.<n>.tmp`: two writers (two processes, or two threads of one)
-/// never share a temporary file, and none ends in `.json`, so scans skip them.
-fn temp_name(path: &Path) -> PathBuf {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}.{n}.tmp", std::process::id()));
-    path.with_file_name(name)
-}
-
-fn write_synced(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
-    let mut options = fs::OpenOptions::new();
-    // create_new: a file already there (planted, or a FIFO) is never written through.
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
-    #[cfg(not(unix))]
-    let _ = mode;
-    let mut file = open::guarded(&mut options, path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
-}
-
-/// Best effort: not every platform lets a directory be opened for syncing.
-fn sync_dir(dir: &Path) {
-    if let Ok(handle) = fs::File::open(dir) {
-        let _ = handle.sync_all();
     }
 }

@@ -59,10 +59,11 @@ impl Shaped {
             }
         }
         for (path, contents) in &self.files {
-            // Not a usage error: the command line was fine and the tool has
-            // already run (its effect on the app stands); mur failed at its
-            // own part, the write (exit 7).
-            std::fs::write(Path::new(path), contents).map_err(|e| {
+            // Written as `call --out` writes its files: whole or not at all, through
+            // a link, a FIFO or a device ([`mur_lockfile::write_named`]). Not a usage
+            // error when it fails: the command line was fine and the tool has already
+            // run (its effect on the app stands); mur failed at its own part (exit 7).
+            mur_lockfile::write_named(Path::new(path), contents).map_err(|e| {
                 VerbError::internal_with_hint(
                     format!(
                         "could not write `{path}`: {e}; the `{}` call itself already ran",

@@ -178,7 +178,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
         if path.as_os_str() == "-" {
             return output::stdout(page.as_bytes());
         }
-        mur_lockfile::write_atomic_shared(path, page.as_bytes())
+        mur_lockfile::write_named(path, page.as_bytes())
             .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))?;
     }
     if args.json {
