@@ -25,16 +25,25 @@ pub(crate) fn guarded(options: &mut fs::OpenOptions, path: &Path) -> io::Result<
 pub fn regular(options: &mut fs::OpenOptions, path: &Path) -> io::Result<File> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::custom_flags(options, libc::O_NONBLOCK | libc::O_NOCTTY);
-    let file = options.open(path)?;
+    let file = match options.open(path) {
+        Ok(file) => file,
+        // A FIFO with no reader fails the open itself (`ENXIO`, "No such device or
+        // address"), before its handle can be judged: what it is says more.
+        Err(e) => match fs::metadata(path) {
+            Ok(meta) if !meta.is_file() && !meta.is_dir() => return Err(not_regular(&meta)),
+            _ => return Err(e),
+        },
+    };
     let meta = file.metadata()?;
     if meta.is_file() {
         Ok(file)
     } else {
-        Err(io::Error::other(format!(
-            "it is {}, not a regular file",
-            describe_type(&meta)
-        )))
+        Err(not_regular(&meta))
     }
+}
+
+fn not_regular(meta: &fs::Metadata) -> io::Error {
+    io::Error::other(format!("it is {}, not a regular file", describe_type(meta)))
 }
 
 /// Whether an open failed because the last component is a symbolic link
@@ -86,4 +95,26 @@ pub(crate) fn read_capped(mut file: &File, size_hint: u64, cap: u64) -> io::Resu
         return Err(io::Error::other(format!("larger than {cap} bytes")));
     }
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_with_no_reader_is_said_to_be_a_fifo() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fifo = dir.path().join("usage.jsonl");
+        mkfifo(&fifo);
+        let err =
+            regular(fs::OpenOptions::new().append(true).create(true), &fifo).expect_err("a FIFO");
+        assert_eq!(err.to_string(), "it is a FIFO, not a regular file");
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        let made = std::process::Command::new("mkfifo").arg(path).status();
+        assert!(made.expect("mkfifo").success(), "mkfifo {}", path.display());
+    }
 }
