@@ -12,7 +12,7 @@ use std::{net::SocketAddr, sync::Arc};
 
 use axum::{
     Router,
-    extract::{Request, State},
+    extract::{DefaultBodyLimit, Request, State},
     middleware,
     routing::get,
 };
@@ -83,19 +83,7 @@ fn router(
     .post_service(mcp.clone())
     .delete_service(mcp)
     .with_state(identity);
-    let body_limits = body::BodyLimits {
-        read_timeout: limits.body_read_timeout,
-        max_bytes: limits::MAX_BODY_BYTES,
-    };
-    Router::new()
-        .route("/mcp", mcp_route)
-        // `layer` (not `route_layer`) so unknown paths are guarded as well; the
-        // guard is added last, so it runs first.
-        .layer(middleware::from_fn_with_state(
-            body_limits,
-            body::check_post_body,
-        ))
-        .layer(middleware::from_fn(guard::loopback_only))
+    guarded(Router::new().route("/mcp", mcp_route), limits)
 }
 
 /// `/mcp` answering the probe on GET and `post` on its other methods, behind
@@ -107,12 +95,22 @@ pub(crate) fn endpoint_router(
 ) -> Router {
     let probe =
         get(move |request: Request| async move { probe::probe(&identity, request.headers()) });
+    guarded(Router::new().route("/mcp", probe.merge(post)), limits)
+}
+
+/// `routes` behind what every endpoint applies, a session's and the bridge's alike:
+/// the Host/Origin guard and the body's deadline and size cap.
+fn guarded(routes: Router, limits: HttpLimits) -> Router {
     let body_limits = body::BodyLimits {
         read_timeout: limits.body_read_timeout,
         max_bytes: limits::MAX_BODY_BYTES,
     };
-    Router::new()
-        .route("/mcp", probe.merge(post))
+    routes
+        // axum's own body extractors (the bridge's `Bytes`) stop at 2 MB unless told,
+        // with a plain-text 413: they take what `check_post_body` let through.
+        .layer(DefaultBodyLimit::max(limits::MAX_BODY_BYTES))
+        // `layer` (not `route_layer`) so unknown paths are guarded as well; the
+        // guard is added last, so it runs first.
         .layer(middleware::from_fn_with_state(
             body_limits,
             body::check_post_body,

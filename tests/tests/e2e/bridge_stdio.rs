@@ -864,6 +864,20 @@ fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are
     bridge.stop();
 }
 
+/// A request of 3 MiB — under the 4 MiB a session takes, and the proxy reads — reaches
+/// the server (axum's own 2 MB cap refused it with a plain-text 413 before).
+#[test]
+fn a_request_a_session_would_take_is_taken_by_the_bridge_too() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    let padded = tool_call(2, "count", json!({ "pad": "x".repeat(3 << 20) }));
+    let out = proxy_initialized(&sb, &[padded]);
+    out.assert_code(0);
+    let answered = answer(&out, 2);
+    assert_eq!(answered["result"]["content"][0]["text"], "1", "{answered}");
+    bridge.stop();
+}
+
 /// Opens a connection to the bridge at `endpoint` and POSTs to it a call of the tool
 /// `name` with `arguments` (id 1, as every `mur` call's), reading nothing.
 fn call_unread(endpoint: &str, name: &str, arguments: Value) -> std::net::TcpStream {
