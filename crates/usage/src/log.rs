@@ -188,7 +188,8 @@ const MAX_LINE: usize = 1 << 20;
 
 /// Every record of these log files (each with its rotated files), and how
 /// many lines were not records (a torn last line after a crash, another
-/// program's text, a line past [`MAX_LINE`]): those are skipped, never fatal.
+/// program's text, a line past [`MAX_LINE`], a record whose time or duration
+/// no call has: [`Record::is_sound`]): those are skipped, never fatal.
 /// Only regular files are read: a FIFO or a device is refused, not waited on.
 /// A file met twice (a log named twice) is read once.
 pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), String> {
@@ -260,7 +261,9 @@ impl LogReader {
         let mut line = Vec::new();
         while let Some(whole) = next_line(&mut reader, &mut line, MAX_LINE).map_err(cannot)? {
             match serde_json::from_slice::<Record>(&line) {
-                Ok(record) if whole && record.schema == crate::record::SCHEMA => {
+                Ok(record)
+                    if whole && record.schema == crate::record::SCHEMA && record.is_sound() =>
+                {
                     self.records.push(record);
                 }
                 _ if whole && line.iter().all(u8::is_ascii_whitespace) => {}
@@ -381,6 +384,30 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let (records, skipped) = read_logs(&[log]).unwrap_or_default();
         assert_eq!((records.len(), skipped), (1, 1));
+    }
+
+    #[test]
+    fn a_record_of_no_real_time_or_duration_is_skipped_and_counted() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let log = UsageLog::at(dir.path().join("usage.jsonl"));
+        log.append(&record(1)).unwrap_or_else(|e| panic!("{e}"));
+        let real = "2026-01-01T10:00:00.000Z";
+        let bad_ones = [
+            ("zzzz", 1.0),
+            ("9999-99-99", 1.0),
+            ("", 1.0),
+            (real, 1e308),
+            (real, -1.0),
+        ];
+        for (time, ms) in bad_ones {
+            let mut bad = record(2);
+            bad.time = time.to_owned();
+            bad.ms = ms;
+            log.append(&bad).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let (records, skipped) = read_logs(&[log]).unwrap_or_default();
+        let names: Vec<_> = records.iter().filter_map(|r| r.verb.clone()).collect();
+        assert_eq!((names, skipped), (vec!["verb-1".to_owned()], 5));
     }
 
     #[test]

@@ -202,7 +202,20 @@ pub struct Record {
     pub argv: Option<ArgvShape>,
 }
 
+/// The longest call a record is believed to time (a year, in milliseconds): a
+/// longer `ms` is no call's, and with every `ms` under it, no sum or scale of a
+/// report's figures overflows to infinity.
+const MAX_MS: f64 = 365.0 * 86_400_000.0;
+
 impl Record {
+    /// Whether the record can be counted: its `time` compares with a window
+    /// ([`crate::clock::is_record_time`]) and its `ms` is a call's duration
+    /// (`0 ≤ ms ≤` a year). Any other line of a log, whoever wrote it, is no
+    /// record: counted with the lines skipped, never in a figure.
+    pub fn is_sound(&self) -> bool {
+        crate::clock::is_record_time(&self.time) && (0.0..=MAX_MS).contains(&self.ms)
+    }
+
     /// A record of `side`/`surface` stamped now; the rest filled in by the writer.
     pub fn new(side: Side, surface: Surface, outcome: Outcome, ms: f64) -> Self {
         Self {
@@ -248,6 +261,22 @@ mod tests {
         assert_eq!(shape.words, None);
         let json = serde_json::to_string(&shape).unwrap_or_default();
         assert!(!json.contains("#x") && !json.contains("#btn"), "{json}");
+    }
+
+    #[test]
+    fn a_record_is_sound_with_a_records_time_and_a_calls_duration() {
+        let at = |time: &str, ms: f64| {
+            let mut r = Record::new(Side::Server, Surface::Mcp, Outcome::Ok, ms);
+            r.time = time.to_owned();
+            r.is_sound()
+        };
+        assert!(at("2026-01-01T10:00:00.000Z", 0.0));
+        assert!(at("2026-01-01T10:00:00.000Z", 2.5));
+        assert!(Record::new(Side::Cli, Surface::Cli, Outcome::Ok, 1.0).is_sound());
+        assert!(!at("zzzz", 1.0));
+        for ms in [-1.0, f64::NAN, f64::INFINITY, 1e308, MAX_MS * 2.0] {
+            assert!(!at("2026-01-01T10:00:00.000Z", ms), "{ms}");
+        }
     }
 
     #[test]

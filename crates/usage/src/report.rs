@@ -139,8 +139,15 @@ impl Row {
 
 /// `value` rounded to hundredths: how every figure of a report (and of the evaluation
 /// suite's) is written.
+/// A value too large to scale (past `f64::MAX / 100`) is already whole: it is kept,
+/// never turned into infinity.
 pub fn round2(value: f64) -> f64 {
-    (value * 100.0).round() / 100.0
+    let scaled = value * 100.0;
+    if scaled.is_finite() {
+        scaled.round() / 100.0
+    } else {
+        value
+    }
 }
 
 /// Nearest-rank percentile, rounded to 0.01 ms; 0 for no samples.
@@ -658,6 +665,13 @@ mod tests {
         assert_eq!((percentile(&ten, 50), percentile(&ten, 90)), (5.0, 9.0));
         assert_eq!(percentile(&[3.0], 90), 3.0);
         assert_eq!(percentile(&[], 50), 0.0);
+    }
+
+    #[test]
+    fn a_figure_too_large_to_round_is_kept_not_made_infinite() {
+        assert_eq!(round2(1.234_56), 1.23);
+        assert_eq!(round2(1.7e308), 1.7e308);
+        assert_eq!(percentile(&[1e308], 50), 1e308);
     }
 
     #[test]

@@ -1155,3 +1155,87 @@ fn a_log_that_is_no_file_or_holds_hostile_lines_is_refused_or_read_never_hung_on
         "{out}"
     );
 }
+
+#[test]
+fn a_record_of_no_real_time_or_duration_is_a_skipped_line_not_a_figure() {
+    let sandbox = Sandbox::new();
+    let with = |time: Option<&str>, ms: f64| {
+        let mut record = cli_record(0, "click", "plugin", "usage-error");
+        if let Some(time) = time {
+            record["time"] = time.into();
+        }
+        record["ms"] = ms.into();
+        record
+    };
+    let good = cli_record(0, "click", "plugin", "ok");
+    let now = good["time"].as_str().unwrap_or_default().to_owned();
+    write_log(
+        &sandbox,
+        &[
+            good,
+            // Each was inside every window (`zzzz` sorts after them all)…
+            with(Some("zzzz"), 1.0),
+            with(Some(""), 1.0),
+            with(Some("9999-99-99"), 1.0),
+            with(Some("2026-01-01T10:00:00.000+02:00"), 1.0),
+            // … or made the latencies `inf` (`null` in JSON, `NaN` on the page).
+            with(None, 1e308),
+            with(None, 1.7e308),
+            with(None, -1.0),
+        ],
+    );
+    let out = sandbox.devtools(&["usage", "report", "--since", "1h"]);
+    out.assert_code(0).assert_stderr_starts_with(
+        "warning: 7 line(s) of the usage logs are not records and were skipped\n",
+    );
+    let (shown, _) = out
+        .stdout
+        .split_once("  (no verb was judged unused")
+        .unwrap_or_default();
+    let row =
+        format!("1      1   0          0          0            0           1       1       {now}");
+    assert_eq!(
+        shown,
+        format!(
+            "\
+1 records, {now} to {now} (every agent; usage errors above 50% of at least 3 calls make a loser)
+
+verbs (as mur ran them):
+VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+click (plugin)  {row}
+
+surfaces:
+SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+cli/plugin  {row}
+
+tools called by mur:
+TOOL   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+click  {row}
+
+losers: none
+"
+        ),
+        "{out}"
+    );
+    let json = sandbox.devtools(&["usage", "report", "--json"]).json();
+    let figures = |key: &str| json[key].clone();
+    let click = &json["verbs"][0];
+    assert_eq!(
+        [
+            figures("records"),
+            figures("skippedLines"),
+            click["p50Ms"].clone(),
+            click["p90Ms"].clone()
+        ],
+        [json!(1), json!(7), json!(1.0), json!(1.0)],
+        "{json}"
+    );
+    let page = sandbox.root().join("page.html");
+    sandbox
+        .devtools(&["usage", "report", "--html", &page.display().to_string()])
+        .assert_code(0);
+    let page = std::fs::read_to_string(&page).expect("the page");
+    for figure in ["NaN", "inf"] {
+        assert!(!page.contains(figure), "{figure} in {page}");
+    }
+}
