@@ -622,6 +622,11 @@ mod tests {
             outcome(text("MCP error -32602: Tool echo not found", true)),
             Some(Outcome::RpcError)
         );
+        // A tool that ran and failed, its own "not found" naming a file: its failure.
+        assert_eq!(
+            answer_outcome(&text("File not found: readme.md", true), "read"),
+            Some(Outcome::ToolError)
+        );
         assert_eq!(
             outcome(json!({ "error": { "code": -32602, "message": "no" } })),
             Some(Outcome::RpcError)

@@ -33,11 +33,38 @@ pub fn missing_tool<'a>(reply: &Reply, method: &str, params: Option<&'a Value>) 
     says_missing(&failure_text(reply)?, name).then_some(name)
 }
 
-/// Whether a failure's `text` says the tool `name` does not exist ([`missing_tool`]).
+/// Whether a failure's `text` says the tool `name` does not exist ([`missing_tool`]):
+/// "unknown tool", or "not found" with the name as a word of its own, bare or quoted (the
+/// TypeScript SDK's `Tool NAME not found`). The name inside a longer word is not it: a
+/// tool `read` that failed with `File not found: readme.md` ran.
 pub fn says_missing(text: &str, name: &str) -> bool {
     let text = text.to_lowercase();
     text.contains("unknown tool")
-        || (text.contains("not found") && text.contains(&name.to_lowercase()))
+        || (text.contains("not found") && has_word(&text, &name.to_lowercase()))
+}
+
+/// Whether `word` stands in `text` with no character of a tool name (letters, digits,
+/// `_`, `-`, `.`, `/`) right before or after it; a `.` that ends a sentence is no part
+/// of a name.
+fn has_word(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = &text[at + word.len()..];
+        let sentence_end = after
+            .strip_prefix('.')
+            .is_some_and(|rest| !rest.chars().next().is_some_and(in_tool_name));
+        !before.is_some_and(in_tool_name)
+            && (sentence_end || !after.chars().next().is_some_and(in_tool_name))
+    })
+}
+
+/// A character a tool name may hold (MCP: letters, digits, `_`, `-`, `.`; some servers
+/// use `/` too).
+fn in_tool_name(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/')
 }
 
 /// Whether the server refused a call's arguments (JSON-RPC "invalid params", as an
@@ -199,6 +226,28 @@ pub fn media(result: &Value) -> Result<Vec<Media>, String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_missing_tool_is_told_by_the_sdks_words_not_by_its_name_inside_another() {
+        // The TypeScript SDK, MCP's own example, mur's sessions.
+        assert!(says_missing(
+            "MCP error -32602: Tool echo not found",
+            "echo"
+        ));
+        assert!(says_missing("Unknown tool: lookup", "lookup"));
+        assert!(says_missing(
+            "unknown tool `state`; `tools/list` shows the available tools",
+            "state"
+        ));
+        assert!(says_missing("Tool 'get-sum' not found.", "get-sum"));
+        assert!(says_missing("tool \"Read\" not found", "read"));
+        // Tools that ran and failed, their own "not found" naming something else.
+        assert!(!says_missing("File not found: readme.md", "read"));
+        assert!(!says_missing("not found: read.txt", "read"));
+        assert!(!says_missing("key `x` not found", "lookup"));
+        assert!(!says_missing("Tool echo2 not found", "echo"));
+        assert!(!says_missing("the text is empty", "echo"));
+    }
 
     #[test]
     fn structured_content_wins_then_the_first_text_as_json_or_a_string() {
