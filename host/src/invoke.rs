@@ -328,10 +328,11 @@ pub fn settle(
             let stdout = output::render_json(&json!({ "error": error }), settings.pretty)?;
             let failed = Error::tool_failed(message).with_stdout(stdout.into_bytes());
             if unserved && method != "tools/call" {
-                failed.with_hint(
+                failed.with_hint(format!(
                     "the session serves no such method; `call NAME` without a `/` calls the \
-                     tool NAME, and `mur devtools catalog` lists the tools",
-                )
+                     tool NAME, and `{} catalog` lists the tools",
+                    settings.devtools_command()
+                ))
             } else {
                 failed
             }

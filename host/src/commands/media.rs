@@ -64,6 +64,12 @@ fn missing_dir(out: &Path) -> Option<&Path> {
     (!dir.is_dir()).then_some(dir)
 }
 
+/// The most media files one result is written to. A screenshot or a recording is a
+/// few; a result with more is a flood (each file is fsynced: 20,000 took 97 s, far
+/// past `--timeout`, and filled a directory with names the user never typed), so
+/// such a result is printed as it came and nothing is written.
+const MAX_FILES: usize = 100;
+
 /// Writes the media of `result` as `target` says, then prints the result (see the
 /// module's line). Whatever fails, the result is printed: the call already ran.
 pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<()> {
@@ -97,6 +103,15 @@ pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<(
         }
         return Ok(());
     }
+    if media.len() > MAX_FILES {
+        output::json(&result, settings.pretty)?;
+        return Err(Error::tool_failed(format!(
+            "{source} returned {} media blocks, more than the {MAX_FILES} `--out` writes; \
+             nothing was written",
+            media.len()
+        ))
+        .with_hint("its result is printed as it came"));
+    }
     for (n, part) in media.iter().enumerate() {
         let path = numbered(
             out,
@@ -126,7 +141,9 @@ pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<(
 /// `out` for the first medium, then `shot-2.png`, `shot-3.png`… (the number before
 /// the extension, so the name still says what the file is). A medium of another
 /// type than the first's gets its own type's extension (`shot-2.wav` beside
-/// `shot.png`), or none when mur does not know the type: a name must not lie.
+/// `shot.png`), or none when mur does not know the type: a name must not lie. A
+/// numbered file already there is replaced, as `out` itself is: running the same
+/// command again must work.
 fn numbered(out: &Path, n: usize, mime_type: Option<&str>, first: Option<&str>) -> PathBuf {
     if n == 0 {
         return out.to_owned();

@@ -1062,3 +1062,139 @@ fn counter(sb: &Sandbox) -> serde_json::Value {
     out.assert_code(0);
     out.json()["structuredContent"]["text"].clone()
 }
+
+/// A server answering every call with `count` PNG images (each the 8 bytes of a PNG's
+/// signature, [`PNG`]).
+fn images(count: usize) -> Stub {
+    let image = json!({ "type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo=" });
+    Stub::answering(json!({ "content": vec![image; count] }))
+}
+
+/// What [`images`] encodes.
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// `mur devtools --endpoint ENDPOINT call shot --out PATH`.
+fn call_out(sb: &Sandbox, server: &Stub, out: &std::path::Path) -> Output {
+    let path = out.to_str().expect("utf-8 path");
+    sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &server.endpoint(),
+        "call",
+        "shot",
+        "--out",
+        path,
+    ])
+}
+
+/// `--out` naming a link writes the file it points to and keeps the link; a FIFO or a
+/// device is written through, not replaced by a file (which left a FIFO's reader with
+/// nothing, and the link a copy).
+#[test]
+fn call_out_writes_through_a_link_a_fifo_and_a_device_keeping_them() {
+    use std::os::unix::fs::{FileTypeExt as _, symlink};
+    let sb = Sandbox::new();
+    let server = images(1);
+    let kind = |p: &std::path::Path| std::fs::symlink_metadata(p).expect("there").file_type();
+
+    let real = sb.root().join("real.png");
+    std::fs::write(&real, "original").expect("real");
+    let link = sb.root().join("link.png");
+    symlink("real.png", &link).expect("link");
+    call_out(&sb, &server, &link).assert_code(0);
+    assert!(kind(&link).is_symlink(), "the link is kept");
+    assert_eq!(
+        std::fs::read(&real).expect("real"),
+        PNG,
+        "its target written"
+    );
+
+    let fifo = sb.root().join("pipe.png");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.expect("mkfifo").success());
+    let (sent, read) = std::sync::mpsc::channel();
+    let reading = fifo.clone();
+    // A thread, not a join: a FIFO replaced by a file would leave it waiting for ever.
+    std::thread::spawn(move || sent.send(std::fs::read(reading).expect("read the FIFO")));
+    call_out(&sb, &server, &fifo).assert_code(0);
+    let got = read.recv_timeout(Duration::from_secs(30));
+    assert_eq!(got.as_deref(), Ok(PNG), "the FIFO's reader got the image");
+    assert!(kind(&fifo).is_fifo(), "the FIFO is kept");
+
+    let null = sb.root().join("null.png");
+    symlink("/dev/null", &null).expect("link");
+    call_out(&sb, &server, &null).assert_code(0);
+    assert!(kind(&null).is_symlink(), "the link to /dev/null is kept");
+}
+
+/// A result with more media than `--out` writes (100) is printed as it came, exit 5,
+/// and no file is written; numbered files already there are replaced, so that a
+/// command can be run again.
+#[test]
+fn call_out_writes_no_more_than_100_media_and_replaces_numbered_files() {
+    let sb = Sandbox::new();
+    let dir = sb.dir("many");
+    let flood = images(101);
+    let out = call_out(&sb, &flood, &dir.join("m.png"));
+    out.assert_code(5).assert_stderr_is(
+        "error: tool `shot` returned 101 media blocks, more than the 100 `--out` writes; \
+         nothing was written\nhint: its result is printed as it came\n",
+    );
+    let content = out.json()["content"].as_array().cloned().expect("content");
+    assert_eq!(content.len(), 101, "{out}");
+    assert!(content.iter().all(|b| b["data"].is_string()), "as it came");
+    let written: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+    assert!(written.is_empty(), "nothing written: {written:?}");
+
+    std::fs::write(dir.join("m-2.png"), "from the last run").expect("old");
+    call_out(&sb, &images(2), &dir.join("m.png")).assert_code(0);
+    assert_eq!(std::fs::read(dir.join("m-2.png")).expect("m-2"), PNG);
+}
+
+/// The hint under a method the session does not serve names the catalog of the
+/// session called, so that pasted among several sessions it reaches this one.
+#[test]
+fn a_method_not_found_hint_names_the_catalog_of_the_session_called() {
+    let sb = Sandbox::new();
+    let server = Stub::serve(|req| {
+        let id = req.json()["id"].clone();
+        let error = json!({ "code": -32601, "message": "Method not found" });
+        Reply::json(200, &json!({ "jsonrpc": "2.0", "id": id, "error": error }))
+    });
+    let endpoint = server.endpoint();
+    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "no/such"]);
+    out.assert_code(5);
+    out.assert_stderr_contains(&format!(
+        "`mur devtools --endpoint {endpoint} catalog` lists the tools"
+    ));
+}
+
+/// A named verb's file is written whole or not at all: a write cut short (here by
+/// the file size limit) leaves the file that was there as it was.
+#[test]
+fn a_screenshot_write_cut_short_leaves_the_old_file_whole() {
+    let sb = mur_e2e::plugins::sandbox_with(&[mur_e2e::plugins::standard("screenshot")]);
+    let _sample = sb.start_app();
+    // Once without the limit: the verb is compiled and cached, the image is big enough.
+    sb.mur(&["devtools", "screenshot", "--out", "first.png"])
+        .assert_code(0);
+    let size = std::fs::metadata(sb.root().join("first.png"))
+        .expect("first")
+        .len();
+    assert!(size > 1024, "the image outgrows the limit: {size} bytes");
+    let shot = sb.root().join("shot.png");
+    std::fs::write(&shot, "original").expect("old file");
+    // `ulimit -f 1`: no file may grow past 1024 bytes; SIGXFSZ ignored, the write fails.
+    let cut = mur_e2e::run(
+        &mut sb.shell_command("trap '' XFSZ; ulimit -f 1; mur devtools screenshot --out shot.png"),
+    );
+    cut.assert_code(7);
+    cut.assert_stderr_starts_with("error: could not write `shot.png`: File too large");
+    assert_eq!(std::fs::read(&shot).expect("shot"), b"original");
+    let left: Vec<_> = std::fs::read_dir(sb.root())
+        .expect("root")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "no temporary file left: {left:?}");
+}
