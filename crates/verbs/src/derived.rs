@@ -234,8 +234,8 @@ impl Derived {
         match self.media {
             Some(out) => format!(
                 "{text}\nWith `--{out} FILE` the verb writes the result's images, audio and blobs to \
-                 FILE (then FILE-2…) and prints the whole result with each one's path, as \
-                 `call --out` does.\n"
+                 files (`shot.png`, then `shot-2.png`…) and prints the whole result with each \
+                 one's path, as `call --out` does.\n"
             ),
             None => text,
         }
@@ -263,6 +263,10 @@ impl Derived {
                 }
             };
             let value = self.value_of(name, inline, &mut words)?;
+            // `--out=`: refused before the call, not after the tool ran.
+            if value.is_empty() {
+                return Err(format!("`--{name}` needs a value"));
+            }
             if out.replace(value).is_some() {
                 return Err(format!("`--{name}` given more than once"));
             }
@@ -1318,6 +1322,10 @@ mod tests {
         assert_eq!(
             verb.take_out(&words(&["--out", "a", "--out", "b"])),
             Err("`--out` given more than once".to_owned())
+        );
+        assert_eq!(
+            verb.take_out(&words(&["--out="])),
+            Err("`--out` needs a value".to_owned())
         );
         assert_eq!(
             verb.take_out(&words(&["--out", "--window"])),

@@ -94,7 +94,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         Err(unknown) => {
             // The usage record keeps it as a verb asked for, not a derived verb.
             usage::kind(mur_usage::Kind::Unknown);
-            return Err(unknown_verb(name, &unknown));
+            return Err(unknown_verb(name, &unknown, &settings.devtools_command()));
         }
     };
     usage::tool(&verb.tool);
@@ -163,7 +163,13 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     output::json(&payload(&result), settings.pretty)?;
     let devtools = settings.devtools_command();
     output::notes(
-        &unprinted(&result, &devtools, &verb.tool, &arguments),
+        &unprinted(
+            &result,
+            &devtools,
+            &verb.tool,
+            &arguments,
+            verb.takes_out().is_some(),
+        ),
         settings.quiet,
     );
     Ok(())
@@ -171,12 +177,14 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
 
 /// A note naming the content blocks the verb did not print (an image beside a
 /// caption), and the command that prints them: nothing the tool returned is
-/// dropped without a word.
+/// dropped without a word. `takes_out`: the verb's own `--out FILE` writes media
+/// (else `--out` is the tool's argument, and only `call`'s writes them).
 fn unprinted(
     result: &Value,
     devtools: &str,
     tool: &str,
     arguments: &Map<String, Value>,
+    takes_out: bool,
 ) -> Vec<String> {
     let kinds = left_out(result);
     if kinds.is_empty() {
@@ -192,10 +200,10 @@ fn unprinted(
     // An image, audio, or a resource's blob; a text resource is no medium.
     let media = mur_client::tool_result::media(result).is_ok_and(|media| !media.is_empty());
     // Said once, after the command: the note is read into every agent's context.
-    let save = if media {
-        " (`--out FILE` writes its media)"
-    } else {
-        ""
+    let save = match (media, takes_out) {
+        (false, _) => "",
+        (true, true) => " (`--out FILE` writes its media)",
+        (true, false) => " (`call … --out FILE` writes its media)",
     };
     vec![format!(
         "note: the result has {} more content {blocks} ({}) than {printed} printed; \
@@ -313,14 +321,14 @@ async fn lookup(
 
 /// `name` is no installed verb, host command, or tool of the session: the error says
 /// so, first naming the word the user most likely meant when one is close.
-fn unknown_verb(name: &str, unknown: &Unknown) -> Error {
+fn unknown_verb(name: &str, unknown: &Unknown, devtools: &str) -> Error {
     let message = VerbError::UnknownVerb(name.to_owned());
     let (error, listed) = match unknown {
         // The session was asked: `call NAME` would only be refused in turn.
         Unknown::Listed(listed) => (
-            Error::usage(message.to_string()).with_hint(
-                "`mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session",
-            ),
+            Error::usage(message.to_string()).with_hint(format!(
+                "`{devtools} catalog` lists every verb: the installed ones, mur's own, and one per tool of the session",
+            )),
             listed.as_slice(),
         ),
         Unknown::Unread { why, near } => {
@@ -455,7 +463,7 @@ mod tests {
     fn the_note_offers_out_only_for_media() {
         let note = |content: Value| {
             let result = json!({ "content": content, "structuredContent": {} });
-            unprinted(&result, "mur devtools", "t", &Map::new()).join("\n")
+            unprinted(&result, "mur devtools", "t", &Map::new(), true).join("\n")
         };
         let text_resource = note(json!([
             { "type": "resource", "resource": { "uri": "app://t", "text": "plain" } }
@@ -477,5 +485,15 @@ mod tests {
                 "{said}"
             );
         }
+        // A tool with its own `out`: the verb's `--out` is the tool's; `call`'s writes.
+        let image = json!([{ "type": "image", "data": "iVBORw==", "mimeType": "image/png" }]);
+        let result = json!({ "content": image, "structuredContent": {} });
+        let said = unprinted(&result, "mur devtools", "t", &Map::new(), false).join("\n");
+        assert!(
+            said.ends_with(
+                "`mur devtools call t` prints the whole result (`call … --out FILE` writes its media)"
+            ),
+            "{said}"
+        );
     }
 }

@@ -241,8 +241,9 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          --args JSON       the whole arguments object, as JSON; options given beside it override its fields\n  \
          -h, --help        print this help\n\
          \n\
-         With `--out FILE` the verb writes the result's images, audio and blobs to FILE (then \
-         FILE-2…) and prints the whole result with each one's path, as `call --out` does.\n\
+         With `--out FILE` the verb writes the result's images, audio and blobs to files \
+         (`shot.png`, then `shot-2.png`…) and prints the whole result with each one's path, as \
+         `call --out` does.\n\
          \n\
          Host options (`mur devtools --help` says what each does):\n  \
          --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
@@ -742,11 +743,12 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
         ]
     );
     let shared = devtools(&["get-sum"]);
-    shared.assert_code(1).assert_stderr_is(
+    // The catalog of the session chosen, so that the hint pasted reaches it.
+    shared.assert_code(1).assert_stderr_is(format!(
         "error: unknown verb `get-sum`\n\
          hint: `get-sum` would stand for 2 tools, so each is a verb under its own name: `get_sum`, `getSum`\n\
-         hint: `mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session\n",
-    );
+         hint: `mur devtools --endpoint {endpoint} catalog` lists every verb: the installed ones, mur's own, and one per tool of the session\n",
+    ));
     let called = devtools(&["get_sum", "--foo_bar", "3", "--fooBar", "x", "--level", "1"]);
     called.assert_code(0);
     // The server's text is JSON, so the verb prints it as it is: the params it got.
@@ -1047,4 +1049,57 @@ fn a_derived_verb_writes_its_results_media_with_out() {
         .devtools(&["screenshot", "--out"])
         .assert_code(1)
         .assert_stderr_starts_with("error: screenshot: `--out` needs a value\n");
+}
+
+/// A derived verb's `--out=` (empty) is refused before the call, as `call --out ''`
+/// is; a tool with an `out` of its own keeps `--out`, so the note names `call`'s.
+#[test]
+fn an_empty_out_is_refused_before_the_call_and_a_tools_own_out_is_its_own() {
+    let sb = Sandbox::new();
+    let tools = json!([
+        { "name": "shot", "inputSchema": { "type": "object",
+          "properties": { "window": { "type": "string" } } } },
+        { "name": "export", "inputSchema": { "type": "object",
+          "properties": { "out": { "type": "string" } } } }
+    ]);
+    let image = json!({ "type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo=" });
+    let server = Stub::with_tools(tools, move |params| {
+        let got = json!({ "got": params["arguments"] });
+        Ok(json!({ "content": [image.clone()], "structuredContent": got }))
+    });
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| {
+        let mut argv = vec!["devtools", "--endpoint", &endpoint];
+        argv.extend_from_slice(words);
+        sb.mur(&argv)
+    };
+    let calls = || {
+        server
+            .requests()
+            .iter()
+            .filter(|r| r.json()["method"] == "tools/call")
+            .count()
+    };
+    for empty in [&["shot", "--out="][..], &["shot", "--out", ""]] {
+        devtools(empty)
+            .assert_code(1)
+            .assert_stderr_starts_with("error: shot: `--out` needs a value\n");
+    }
+    assert_eq!(calls(), 0, "nothing was sent");
+
+    let own = devtools(&["export", "--out", "x.csv"]);
+    own.assert_code(0);
+    assert_eq!(own.json()["got"], json!({ "out": "x.csv" }), "{own}");
+    assert_eq!(
+        own.stderr,
+        format!(
+            "note: the result has 1 more content block (image) than the structured content \
+             printed; `mur devtools --endpoint {endpoint} call export --args '{{\"out\":\"x.csv\"}}'` \
+             prints the whole result (`call … --out FILE` writes its media)\n"
+        )
+    );
+    assert!(
+        !sb.root().join("x.csv").exists(),
+        "the tool's argument, no file of mur's"
+    );
 }
