@@ -102,25 +102,70 @@ pub fn new_verb(
     reserved: &[String],
 ) -> Result<Created, VerbError> {
     check_name(name, reserved)?;
-    let root = dir.unwrap_or_else(|| Path::new(".")).join(name);
-    if root.exists() {
+    let dir = dir.unwrap_or_else(|| Path::new("."));
+    let root = dir.join(name);
+    // Not `exists()`, which follows a link: a dangling one there is taken too.
+    if std::fs::symlink_metadata(&root).is_ok() {
         return Err(VerbError::refused(
             format!("`{}` already exists", root.display()),
             "pick another name, or another place with `--dir PATH`",
         ));
     }
-    // mur's own failure, not the user's (exit 7), named by the directory: `--dir`
-    // naming a file said `could not write `FILE/NAME/wit/verb.wit`` (exit 1).
-    std::fs::create_dir_all(&root).map_err(|e| io_error("make the directory", &root, e))?;
-    for file in files(name, lang) {
-        write(&root.join(file.path), &file.text, file.executable)?;
-    }
+    make_dir(dir, &root)?;
+    write_project(&root, &files(name, lang))?;
     let root = std::fs::canonicalize(&root).unwrap_or(root);
     let mut next_steps = next_steps(name, lang, &root);
     if let Some(warning) = installed_warning(name) {
         next_steps = format!("{warning}\n{next_steps}");
     }
     Ok(Created { root, next_steps })
+}
+
+/// Makes `dir`, where the project `root` goes. mur's own failure, not the user's
+/// (exit 7), named by the project's directory: `--dir` naming a file said
+/// `could not write `FILE/NAME/wit/verb.wit`` (exit 1). A `--dir` that is a link to
+/// nothing is the user's to fix (exit 1), not "File exists".
+fn make_dir(dir: &Path, root: &Path) -> Result<(), VerbError> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        let there = std::fs::symlink_metadata(dir).is_ok();
+        if there && !dir.exists() {
+            VerbError::refused(
+                format!("`{}` is a symbolic link to nothing", dir.display()),
+                "make the directory it names, or pick another place with `--dir PATH`",
+            )
+        } else if there && !dir.is_dir() {
+            // `create_dir_all` says "File exists" of a file: what is wrong is its kind.
+            io_error(
+                "make the directory",
+                root,
+                std::io::ErrorKind::NotADirectory.into(),
+            )
+        } else {
+            io_error("make the directory", root, e)
+        }
+    })
+}
+
+/// Writes `files` as the project `root`, whole or not at all: into a hidden sibling
+/// directory first, renamed into place once every file is written. A write that
+/// fails (a full disk) leaves no half-made project, which a retry would find
+/// "already exists"; the errors name the files under `root`, where they were meant.
+fn write_project(root: &Path, files: &[File]) -> Result<(), VerbError> {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(root.file_name().unwrap_or_default());
+    name.push(format!(".new-{}", std::process::id()));
+    let staging = root.with_file_name(name);
+    std::fs::create_dir(&staging).map_err(|e| io_error("make the directory", root, e))?;
+    let written = files
+        .iter()
+        .try_for_each(|file| write(&staging, root, file))
+        .and_then(|()| {
+            std::fs::rename(&staging, root).map_err(|e| io_error("make the directory", root, e))
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    written
 }
 
 /// A warning when a verb `name` is installed already: the next steps end in
@@ -269,16 +314,18 @@ fn check_name(name: &str, reserved: &[String]) -> Result<(), VerbError> {
     }
 }
 
-fn write(path: &Path, text: &str, executable: bool) -> Result<(), VerbError> {
-    let fail = |e: std::io::Error| io_error("write", path, e);
+/// Writes `file` under `staging`; an error names it under `root`.
+fn write(staging: &Path, root: &Path, file: &File) -> Result<(), VerbError> {
+    let path = staging.join(&file.path);
+    let fail = |e: std::io::Error| io_error("write", &root.join(&file.path), e);
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| io_error("make the directory", parent, e))?;
+        std::fs::create_dir_all(parent).map_err(fail)?;
     }
-    std::fs::write(path, text).map_err(fail)?;
+    std::fs::write(&path, &file.text).map_err(fail)?;
     #[cfg(unix)]
-    if executable {
+    if file.executable {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
     }
     Ok(())
 }
@@ -331,6 +378,42 @@ mod tests {
             )),
             "{message}"
         );
+    }
+
+    /// A link to nothing is no place for a project: at `DIR/NAME` it is there already
+    /// (exit 1, as a file would be), as `--dir` it is the user's to fix (exit 1),
+    /// neither mur's "File exists" (exit 7).
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_link_is_refused_as_the_users_to_fix() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let link = tmp.path().join("bump");
+        std::os::unix::fs::symlink("nowhere", &link).expect("link");
+        let err = new_verb("bump", Lang::Rust, Some(tmp.path()), &[]).expect_err("taken");
+        assert_eq!(err.kind(), mur_core::Kind::Usage, "{err}");
+        assert_eq!(
+            err.to_string(),
+            format!("`{}` already exists", link.display())
+        );
+        let err = new_verb("foo", Lang::Rust, Some(&link), &[]).expect_err("dangling");
+        assert_eq!(err.kind(), mur_core::Kind::Usage, "{err}");
+        assert_eq!(
+            err.to_string(),
+            format!("`{}` is a symbolic link to nothing", link.display())
+        );
+        assert!(
+            std::fs::symlink_metadata(&link).is_ok_and(|m| m.is_symlink()),
+            "the link is left alone"
+        );
+        // A project is made whole, and nothing else is left beside it.
+        let made = new_verb("fine", Lang::Rust, Some(tmp.path()), &[]).expect("made");
+        assert!(made.root.join("wit/verb.wit").is_file());
+        let mut names: Vec<_> = std::fs::read_dir(tmp.path())
+            .expect("dir")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["bump", "fine"]);
     }
 
     #[test]

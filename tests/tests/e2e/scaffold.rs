@@ -503,6 +503,27 @@ fn verbs_new_refuses_bad_names_and_existing_directories() {
         ));
 }
 
+/// A project whose writing fails half-way (here at the file size limit) is not left
+/// half-written: nothing is there afterwards, and the same command then makes it.
+#[test]
+fn verbs_new_cut_short_leaves_nothing_and_can_be_run_again() {
+    let sb = Sandbox::new();
+    let half = sb.dir("half");
+    // `ulimit -f 4`: no file may grow past 4 KiB (`wit/verb.wit` does); SIGXFSZ ignored.
+    let cut = mur_e2e::run(
+        &mut sb.shell_command("trap '' XFSZ; ulimit -f 4; mur devtools verbs new bump --dir half"),
+    );
+    cut.assert_code(7);
+    cut.assert_stderr_starts_with(
+        "error: could not write `half/bump/wit/verb.wit`: File too large",
+    );
+    let left: Vec<_> = std::fs::read_dir(&half).expect("half").collect();
+    assert!(left.is_empty(), "nothing left: {left:?}");
+    let again = sb.mur(&["devtools", "verbs", "new", "bump", "--dir", "half"]);
+    again.assert_code(0);
+    assert!(half.join("bump/wit/verb.wit").is_file(), "{again}");
+}
+
 /// The `[profile.release]` settings of a Cargo manifest, comments and blank lines left out.
 fn release_profile(manifest: &str) -> Vec<String> {
     manifest
