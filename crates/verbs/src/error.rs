@@ -88,8 +88,10 @@ impl VerbError {
             Self::UnknownVerb(_) => {
                 Some("`mur devtools --help` lists the verbs; `mur devtools verbs list` the installed ones".into())
             }
-            // The usage printed under the message is what `--help` would show (but for
-            // the host options); only a verb with none to print points at `--help`.
+            // The brief usage printed under the message (the usage line, arguments,
+            // options, examples: `--help` without its summary, details and the host
+            // options) says what to type; only a verb with none to print points at
+            // `--help`.
             Self::Usage { verb, usage, .. } if usage.trim().is_empty() => {
                 Some(format!("`mur devtools {verb} --help` shows its usage"))
             }
@@ -238,8 +240,8 @@ mod tests {
         }
     }
 
-    /// The usage printed under the message is `--help` but for the host options: a
-    /// hint to run `--help` would only say it again.
+    /// The brief usage printed under the message is `--help` without its prose and
+    /// the host options: what to type is there, so a hint to run `--help` is not.
     #[test]
     fn a_usage_error_that_prints_the_usage_does_not_point_at_help() {
         let error = Error::from(VerbError::usage(

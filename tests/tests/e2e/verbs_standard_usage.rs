@@ -278,7 +278,8 @@ fn bad_argv_is_a_usage_error_for_every_standard_verb() {
                 && !rest.contains("Host options"),
             "the usage follows the message, for {argv:?}\n{out}"
         );
-        // The usage just printed is what `--help` shows: no hint says to run it.
+        // The brief usage just printed (`--help` without its summary, details and host
+        // options) says what to type: no hint says to run `--help`.
         assert!(!out.stderr.contains("--help` shows its usage"), "{out}");
     }
 }
