@@ -226,17 +226,16 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
     let served = bridge.served(method, params.as_ref());
     let mut params = params;
     let level = take_modern_meta(&mut params);
-    match bridge.relay.writer_within(RESTART_WAIT).await {
-        Waited::Attached => {}
-        Waited::Failed(why) => return rpc_error(StatusCode::OK, id, INTERNAL_ERROR, &why),
+    let why = match bridge.relay.writer_within(RESTART_WAIT).await {
+        Waited::Attached => None,
+        Waited::Failed(why) => Some(why),
         Waited::TimedOut => {
-            return rpc_error(
-                StatusCode::OK,
-                id,
-                INTERNAL_ERROR,
-                "the stdio server is not running (it is being restarted, or gave up)",
-            );
+            Some("the stdio server is not running (it is being restarted, or gave up)".to_owned())
         }
+    };
+    if let Some(why) = why {
+        unanswered(served);
+        return rpc_error(StatusCode::OK, id, INTERNAL_ERROR, &why);
     }
     if let Some(level) = level {
         set_level(bridge, &level).await;
@@ -376,9 +375,16 @@ impl Drop for Watched {
         }
         // Its client went away before the answer (or the bridge lost it): no
         // result reached anyone.
-        if let Some((recorder, served)) = self.served.take() {
-            recorder.finish(served, Outcome::RpcError);
-        }
+        unanswered(self.served.take());
+    }
+}
+
+/// Records a call no result of the server's reached (the server was not there to
+/// send it to, or the client went away first) as `rpc-error`, as mur's own record
+/// of it says.
+fn unanswered(served: Option<(Arc<Recorder>, Served)>) {
+    if let Some((recorder, served)) = served {
+        recorder.finish(served, Outcome::RpcError);
     }
 }
 
@@ -587,6 +593,41 @@ mod tests {
             (last["id"].clone(), last["error"]["code"].clone()),
             (json!(8), json!(INTERNAL_ERROR))
         );
+    }
+
+    /// A call that came while the server was restarting, and the restart failed: its
+    /// client gets an error, and the bridge's usage log records it (it was dropped).
+    #[tokio::test]
+    async fn a_call_the_server_was_not_there_to_take_is_recorded_rpc_error() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let log = dir.path().join("served.jsonl");
+        let logging = mur_server::UsageLogging::At(log.clone());
+        let recorder = Recorder::new(&logging, &dir.path().join("0123.json"), "tag");
+        // No server attached: one is being started again.
+        let relay = Relay::new();
+        let bridge = Bridge::new(relay.clone(), json!({ "capabilities": {} }), recorder);
+        let params = json!({ "name": "echo", "arguments": {} });
+        let pending = tokio::spawn({
+            let bridge = bridge.clone();
+            async move { body_of(request(&bridge, "tools/call", json!(1), Some(params)).await).await }
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        relay.start_failed("the stdio server exited (exit status: 3)");
+        let answer: Value = serde_json::from_str(&pending.await.expect("answered")).expect("json");
+        assert_eq!(
+            answer["error"]["message"],
+            "the stdio server exited (exit status: 3)"
+        );
+        let records = std::fs::read_to_string(&log).unwrap_or_default();
+        let records: Vec<Value> = records
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a record"))
+            .collect();
+        let seen: Vec<(&Value, &Value)> = records
+            .iter()
+            .map(|r| (&r["tool"], &r["outcome"]))
+            .collect();
+        assert_eq!(seen, [(&json!("echo"), &json!("rpc-error"))]);
     }
 
     #[tokio::test]
