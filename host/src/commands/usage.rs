@@ -1,6 +1,7 @@
 //! `mur devtools usage report|on|off|path` and `verbs prune`: the usage log,
 //! read into the operator's report, and the losers it names removed.
 
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
 use mur_core::{Error, Result};
@@ -139,9 +140,20 @@ fn read(dir: &UsageDir, server: &[PathBuf]) -> Result<(Vec<mur_usage::Record>, u
 /// The report: a table for people, one JSON object with `--json` (indented with
 /// `--pretty`, as every JSON mur prints).
 fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
-    if args.json && args.html.as_ref().is_some_and(|p| p.as_os_str() == "-") {
+    // `-` is stdout, as for `screenshot --out -`: the page is then the output.
+    let page_on_stdout = args.html.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    if args.json && page_on_stdout {
         return Err(Error::usage("`--json` and `--html -` both print on stdout")
             .with_hint("write the page to a file (`--html report.html`), or drop one"));
+    }
+    // As `--out -` of `call`: a page of markup is no text for a terminal.
+    if page_on_stdout && std::io::stdout().is_terminal() {
+        return Err(Error::usage(
+            "`--html -` writes the report's page (HTML) to stdout, which is a terminal",
+        )
+        .with_hint(
+            "pipe it (`| w3m -T text/html`, `> usage.html`) or write a file: `--html FILE`",
+        ));
     }
     if !dir.enabled() {
         output::notice("usage recording is off: this report covers what was recorded before");
@@ -174,8 +186,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
     }
     if let Some(path) = &args.html {
         let page = mur_usage::html::page(&report);
-        // `-` is stdout, as for `screenshot --out -`: the page is then the output.
-        if path.as_os_str() == "-" {
+        if page_on_stdout {
             return output::stdout(page.as_bytes());
         }
         mur_lockfile::write_named(path, page.as_bytes())
@@ -186,7 +197,9 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
             .map_err(|e| Error::internal(format!("cannot render the report: {e}")))?;
         return output::json(&value, pretty);
     }
-    output::stdout(text(&report).as_bytes())
+    // Record text (a server's tool name) is escaped as a help's is: the report's
+    // lines and tabs stay, no ESC or CR reaches the terminal.
+    output::text(&text(&report))
 }
 
 /// Says on stderr when the log (of `agent`) is too young to call any verb unused,
@@ -201,13 +214,17 @@ fn not_covered_notice(report: &Report, agent: Option<&str>) {
             let known = match report.agents.as_slice() {
                 [] => "none".to_owned(),
                 names if names.len() > 8 => {
-                    format!("{}, … {} in all", names[..8].join(", "), names.len())
+                    format!("{}, … {} in all", one_line_each(&names[..8]), names.len())
                 }
-                names => names.join(", "),
+                names => one_line_each(names),
             };
+            let agent = output::line(agent);
             format!("holds no record of agent `{agent}` (its agents: {known})")
         }
-        (Some(agent), Some(since)) => format!("does not go back to {since} for agent `{agent}`"),
+        (Some(agent), Some(since)) => format!(
+            "does not go back to {since} for agent `{}`",
+            output::line(agent)
+        ),
         (None, Some(since)) => format!("does not go back to {since}"),
         (_, None) => "holds no record of mur's".to_owned(),
     };
@@ -216,19 +233,29 @@ fn not_covered_notice(report: &Report, agent: Option<&str>) {
     ));
 }
 
-/// The report for people: tables, then the losers with their commands.
+/// `names` (a log's, whoever wrote it) joined by commas, each one bounded line:
+/// a newline in one must not start a line that reads as mur's own `error:`.
+fn one_line_each(names: &[String]) -> String {
+    let names: Vec<String> = names.iter().map(|n| output::one_line(n)).collect();
+    names.join(", ")
+}
+
+/// The report for people: tables, then the losers with their commands. What a
+/// record says (a time, a tool's name) is one line each, as in the tables.
 fn text(report: &Report) -> String {
     // Whose calls, and by what rule losers are named: a saved table of one agent's
     // calls never reads as every agent's.
     let whose = match &report.agent {
-        Some(agent) => format!("agent `{agent}`"),
+        Some(agent) => format!("agent `{}`", output::line(agent)),
         None => "every agent".to_owned(),
     };
     let mut out = format!(
         "{} records{} ({whose}; usage errors above {}% of at least {} calls make a loser)\n",
         report.records,
         match (&report.first, &report.last) {
-            (Some(first), Some(last)) => format!(", {first} to {last}"),
+            (Some(first), Some(last)) => {
+                format!(", {} to {}", output::line(first), output::line(last))
+            }
             _ => String::new(),
         },
         mur_usage::round2(report.max_usage_error_rate * 100.0),
@@ -268,7 +295,7 @@ fn text(report: &Report) -> String {
     if !report.tools_without_named_calls.is_empty() {
         out.push_str(&format!(
             "\ntools no named verb reached: {}\n",
-            report.tools_without_named_calls.join(", ")
+            one_line_each(&report.tools_without_named_calls)
         ));
     }
     out.push_str("\nlosers:");
@@ -279,12 +306,14 @@ fn text(report: &Report) -> String {
         for loser in &report.losers {
             out.push_str(&format!(
                 "  {}: {}\n    {}\n",
-                loser.verb, loser.reason, loser.command
+                output::line(&loser.verb),
+                output::line(&loser.reason),
+                output::line(&loser.command)
             ));
         }
     }
     if let Some(why) = report.unused_not_judged() {
-        out.push_str(&format!("  ({why})\n"));
+        out.push_str(&format!("  ({})\n", output::line(&why)));
     }
     out
 }

@@ -1156,6 +1156,89 @@ fn a_log_that_is_no_file_or_holds_hostile_lines_is_refused_or_read_never_hung_on
     );
 }
 
+/// A session's record (side `server`, surface `mcp`) of `tool`, on 2026-01-01.
+fn served_record(tool: &str) -> Value {
+    json!({
+        "schema": "mur-usage/1", "time": "2026-01-01T10:00:00.000Z", "side": "server",
+        "surface": "mcp", "client": "agent 1", "tool": tool, "outcome": "ok", "ms": 2.0,
+    })
+}
+
+#[test]
+fn record_text_reaches_the_terminal_escaped_and_the_page_not_at_all() {
+    // A hostile server's tool name, as a session (or a bridge) recorded it.
+    let sandbox = Sandbox::new();
+    let evil = "evil\x1b[31mname\r\0\nerror: forged";
+    let log = sandbox.file("served.jsonl", format!("{}\n", served_record(evil)));
+    let log = log.display().to_string();
+    let out = sandbox.devtools(&["usage", "report", "--server-log", &log]);
+    out.assert_code(0);
+    // Its own lines and columns kept; every control character the record held escaped,
+    // in the table and in the list alike.
+    let (shown, _) = out
+        .stdout
+        .split_once("  (no verb was judged unused")
+        .unwrap_or_default();
+    assert_eq!(
+        shown,
+        "\
+1 records, 2026-01-01T10:00:00.000Z to 2026-01-01T10:00:00.000Z (every agent; usage errors above 50% of at least 3 calls make a loser)
+
+surfaces:
+SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+server/mcp  1      1   0          0          0            0           2       2       2026-01-01T10:00:00.000Z
+
+tools served by the session:
+TOOL                                       CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+evil\\x1b[31mname\\x0d\\x00\\x0aerror: forged  1      1   0          0          0            0           2       2       2026-01-01T10:00:00.000Z
+
+clients the sessions served:
+CLIENT   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+agent 1  1      1   0          0          0            0           2       2       2026-01-01T10:00:00.000Z
+
+tools no named verb reached: evil\\x1b[31mname\\x0d\\x00\\x0aerror: forged
+
+losers: none
+",
+        "{out}"
+    );
+    // `--html -` on a terminal is refused as `call --out -` is (`script` gives mur one).
+    let typed = sandbox.root().join("tty.out");
+    let command = format!(
+        "{} devtools usage report --server-log {log} --html -",
+        mur_e2e::mur_bin().display()
+    );
+    let status = sandbox
+        .command(Path::new("script"))
+        .args(["-qec", &command])
+        .arg(&typed)
+        .status()
+        .expect("script");
+    assert_eq!(status.code(), Some(1));
+    let typed = std::fs::read_to_string(&typed).expect("script output");
+    assert!(
+        typed.contains(
+            "error: `--html -` writes the report's page (HTML) to stdout, which is a terminal\r\n\
+             hint: pipe it (`| w3m -T text/html`, `> usage.html`) or write a file: `--html FILE`\r\n"
+        ),
+        "{typed}"
+    );
+}
+
+#[test]
+fn an_agents_name_in_a_warning_is_one_line() {
+    let sandbox = Sandbox::new();
+    let mut forger = cli_record(1, "guide", "host", "ok");
+    forger["agent"] = "ag\x1b[31mX\nerror: fake".into();
+    write_log(&sandbox, &[forger, cli_record(2, "guide", "host", "ok")]);
+    let out = sandbox.devtools(&["usage", "report", "--agent", "nobody"]);
+    out.assert_code(0).assert_stderr_is(
+        "warning: the usage log holds no record of agent `nobody` \
+         (its agents: ag\\x1b[31mX\\x0aerror: fake, claude): \
+         no verb is judged unused over that window\n",
+    );
+}
+
 #[test]
 fn a_record_of_no_real_time_or_duration_is_a_skipped_line_not_a_figure() {
     let sandbox = Sandbox::new();
