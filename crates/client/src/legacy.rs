@@ -25,8 +25,6 @@ use mur_http::Request;
 
 /// The 2026-07-28 method that asks what `initialize` told before.
 const DISCOVER: &str = "server/discover";
-/// JSON-RPC "method not found".
-const METHOD_NOT_FOUND: i64 = -32601;
 const INIT_ID: u64 = 1;
 const CALL_ID: u64 = 2;
 const LEVEL_ID: u64 = 3;
@@ -75,13 +73,15 @@ impl Client<'_> {
         }?;
         Ok(match reply {
             // The 2026-07-28 question "what do you offer?", which a server of
-            // an older revision answered in `initialize`, just now.
-            Reply::Error(error)
-                if self.discover_from_initialize
-                    && method == DISCOVER
-                    && error["code"].as_i64() == Some(METHOD_NOT_FOUND) =>
-            {
-                tracing::debug!("`{DISCOVER}` answered from the session's `initialize`");
+            // an older revision answered in `initialize`, just now. Any error, not
+            // only "method not found": such a server may refuse the method on other
+            // grounds (rmcp's sessions answer -32602, the request lacking the modern
+            // `_meta`), and what it said in `initialize` answers it all the same.
+            Reply::Error(error) if self.discover_from_initialize && method == DISCOVER => {
+                tracing::debug!(
+                    "`{DISCOVER}` answered from the session's `initialize` (the server's error {})",
+                    error["code"]
+                );
                 Reply::Result(discovered(&session))
             }
             reply => reply,

@@ -309,6 +309,21 @@ fn in_front_of_an_older_server_initialize_tells_that_servers_capabilities_name_a
     assert_eq!(asked.json()["error"]["code"], -32601, "{asked}");
 }
 
+/// Told to speak 2025-11-25 to a session that refuses `server/discover` there with
+/// another error than "method not found" (mur-sample's: -32602, invalid params), the
+/// proxy still answers `initialize` with the session's capabilities and name, from
+/// the `initialize` mur ran with it (it answered a stub with only `tools` before).
+#[test]
+fn over_2025_11_25_initialize_tells_the_sessions_capabilities_whatever_discover_answered() {
+    let (sb, _sample) = Sandbox::with_app();
+    let out = proxy_at(&sb, &["--protocol", "2025-11-25"], &[initialize()]);
+    out.assert_code(0);
+    let result = answer(&out, 1)["result"].clone();
+    assert_eq!(result["serverInfo"]["name"], "mur-sample", "{out}");
+    assert!(result["capabilities"]["logging"].is_object(), "{out}");
+    assert!(result["capabilities"]["resources"].is_object(), "{out}");
+}
+
 /// A session's usage records name the agent host behind the proxy (its `clientInfo`),
 /// not mur, in either revision the proxy speaks to the session.
 #[test]
