@@ -235,9 +235,7 @@ impl<W: Write + Send + 'static> Proxy<W> {
         // A client that gave no `clientInfo` is still not mur: the session is told
         // the call came through mur's proxy.
         let client = self.client.lock().ok().and_then(|client| client.clone());
-        let client = client.unwrap_or_else(
-            || json!({ "name": "mur-proxy", "version": env!("CARGO_PKG_VERSION") }),
-        );
+        let client = client.unwrap_or_else(proxy_info);
         let client = Some(&client);
         let answer = if method == "initialize" {
             let discover = Request {
@@ -259,6 +257,9 @@ impl<W: Write + Send + 'static> Proxy<W> {
             self.upstream.call(request, &events)
         };
         let message = match answer {
+            Ok(Reply::Result(found)) if method == "server/discover" => {
+                result(id, discovered_as_told(found))
+            }
             Ok(Reply::Result(value)) => result(id, value),
             Ok(Reply::Error(value)) => json!({ "jsonrpc": "2.0", "id": id, "error": value }),
             Err(e) => error(id, INTERNAL_ERROR, &with_hints(&e)),
@@ -365,11 +366,7 @@ fn initialize_result(params: Option<&Value>, discovered: &Reply) -> Value {
         ),
         Reply::Error(_) => (json!({ "tools": {} }), Value::Null, None),
     };
-    let info = if info.is_object() {
-        info
-    } else {
-        json!({ "name": "mur-proxy", "version": env!("CARGO_PKG_VERSION") })
-    };
+    let info = if info.is_object() { info } else { proxy_info() };
     let capabilities = if capabilities.is_object() {
         without_notifications(capabilities)
     } else {
@@ -384,6 +381,21 @@ fn initialize_result(params: Option<&Value>, discovered: &Reply) -> Value {
         answer["instructions"] = instructions;
     }
     answer
+}
+
+/// A client's own `server/discover` answered as its `initialize` is: without the
+/// notifications that never reach it ([`without_notifications`]).
+fn discovered_as_told(mut found: Value) -> Value {
+    if let Some(capabilities) = found.get_mut("capabilities") {
+        *capabilities = without_notifications(capabilities.take());
+    }
+    found
+}
+
+/// The proxy's own name and version: who calls, for a client that said nothing usable
+/// of itself, and who answers, for a session that did not say.
+fn proxy_info() -> Value {
+    json!({ "name": "mur-proxy", "version": env!("CARGO_PKG_VERSION") })
 }
 
 fn result(id: &Value, result: Value) -> Value {
@@ -512,6 +524,40 @@ mod tests {
             "{lines:?}"
         );
         assert_eq!(lines.len(), 4, "{lines:?}");
+    }
+
+    /// An upstream whose `server/discover` promises notifications.
+    struct Notifying;
+
+    impl Upstream for Notifying {
+        fn call(&self, _request: Request<'_>, _events: &dyn Events) -> Result<Reply> {
+            Ok(Reply::Result(json!({ "capabilities": {
+                "tools": { "listChanged": true },
+                "resources": { "subscribe": true, "listChanged": true },
+            } })))
+        }
+    }
+
+    /// A client's own `server/discover` is told what `initialize` tells: no
+    /// notifications, since none reaches the proxy's client.
+    #[test]
+    fn a_clients_own_discover_is_told_no_notifications_as_initialize_is() {
+        let out = Captured::default();
+        let input = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"server/discover"}"#,
+        ]
+        .join("\n");
+        serve(Arc::new(Notifying), input.as_bytes(), out.clone()).expect("served");
+        let lines = lines_of(&out);
+        for id in [1, 2] {
+            let answer = lines.iter().find(|l| l["id"] == id).expect("answered");
+            assert_eq!(
+                answer["result"]["capabilities"],
+                json!({ "tools": {}, "resources": {} }),
+                "{id}: {lines:?}"
+            );
+        }
     }
 
     /// Input that fails after its first bytes.
