@@ -52,7 +52,11 @@ pub use http::is_json;
 pub use options::{SessionOptions, SessionTransport};
 pub use session::serve;
 pub use tools::*;
-pub use usage::{Recorder, Served, UsageLogging};
+pub use usage::UsageLogging;
+// The stdio bridge records the calls it serves as a session does; no part of the
+// embedding API.
+#[doc(hidden)]
+pub use usage::{Recorder, Served};
 
 /// Internals stay out of the API: the registration types are reached at the
 /// crate root only, not through a module of their own,
@@ -61,7 +65,8 @@ pub use usage::{Recorder, Served, UsageLogging};
 /// let _tools = mur_server::tools::ToolSet::new();
 /// ```
 ///
-/// and mur's `_meta` key for its verbs is the server's own business.
+/// and mur's `_meta` key for its verbs is `mur_usage::VERB_META`, not an item of
+/// this crate.
 ///
 /// ```compile_fail,E0425
 /// let _key = mur_server::VERB_META;
