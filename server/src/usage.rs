@@ -73,11 +73,11 @@ impl Recorder {
     pub(crate) fn start(&self, tool: &str, context: &RequestContext<RoleServer>) -> Served {
         let client = context
             .client_info()
-            .map(|info| format!("{} {}", info.name, info.version));
+            .and_then(|info| client_label(&info.name, Some(&info.version)));
         self.served(tool, client, context.meta.get(VERB_META))
     }
 
-    /// A call of `tool` starting now, from `client` (`name version`); `meta` is the
+    /// A call of `tool` starting now, from `client` ([`client_label`]); `meta` is the
     /// request's `_meta`, which names the verb when the call is mur's.
     pub fn call(&self, tool: &str, client: Option<String>, meta: &Value) -> Served {
         self.served(tool, client, meta.get(VERB_META))
@@ -120,6 +120,38 @@ impl Recorder {
     }
 }
 
+/// The most characters of a client's name, and of its version, a record keeps. A
+/// name is a product's (`claude-code`, `Visual Studio Code`) and a version a few
+/// numbers: 200 is far past any, while a client's own words, unbounded, could make
+/// each of its records longer than the 1 MiB a reader takes as one line (skipped,
+/// uncounted) and flush every other record out of the log's rotation in a few calls.
+pub const CLIENT_INFO_CHARS: usize = 200;
+
+/// `text`, trimmed and cut to [`CLIENT_INFO_CHARS`] characters (`…` marks the cut).
+pub fn client_info_field(text: &str) -> String {
+    let text = text.trim();
+    match text.char_indices().nth(CLIENT_INFO_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+/// Who a record says called: the client's `name version`, or its name alone when it
+/// gave no version, each cut by [`client_info_field`]; `None` for a blank name. The one
+/// label of a client, a session's records and the bridge's alike.
+pub fn client_label(name: &str, version: Option<&str>) -> Option<String> {
+    let name = client_info_field(name);
+    if name.is_empty() {
+        return None;
+    }
+    let version = version.map(client_info_field).unwrap_or_default();
+    Some(if version.is_empty() {
+        name
+    } else {
+        format!("{name} {version}")
+    })
+}
+
 /// A call being served and the recorder its record goes to, once it ends
 /// (with its request, or later as a task).
 pub(crate) struct Finish {
@@ -159,5 +191,31 @@ impl Served {
     /// The tool called.
     pub fn tool(&self) -> &str {
         &self.tool
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clients_label_is_its_name_and_version_each_bounded() {
+        assert_eq!(client_label("agent", Some("1")).as_deref(), Some("agent 1"));
+        // No version, or a blank one: the name alone, no trailing space.
+        assert_eq!(client_label("agent", None).as_deref(), Some("agent"));
+        assert_eq!(client_label("agent", Some(" ")).as_deref(), Some("agent"));
+        assert_eq!(client_label(" ", Some("1")), None);
+        let long = client_label(&"é".repeat(1_500_000), Some(&"9".repeat(300))).expect("a label");
+        let expected = format!(
+            "{}… {}…",
+            "é".repeat(CLIENT_INFO_CHARS),
+            "9".repeat(CLIENT_INFO_CHARS)
+        );
+        assert_eq!(long, expected);
+        // Cut once is cut for good: the proxy cuts, the session cuts again.
+        assert_eq!(
+            client_info_field(&client_info_field(&"x".repeat(500))),
+            client_info_field(&"x".repeat(500))
+        );
     }
 }

@@ -40,7 +40,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 
 use mur_client::tool_result;
-use mur_server::{Recorder, Served};
+use mur_server::{Recorder, Served, client_label};
 use mur_usage::Outcome;
 
 use crate::capabilities::without_notifications;
@@ -109,7 +109,7 @@ impl Bridge {
         let info = &meta[CLIENT_INFO];
         let client = info["name"]
             .as_str()
-            .map(|name| format!("{name} {}", info["version"].as_str().unwrap_or_default()));
+            .and_then(|name| client_label(name, info["version"].as_str()));
         Some((recorder.clone(), recorder.call(tool, client, meta)))
     }
 

@@ -48,8 +48,8 @@ pub const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// One request for the session: `method` with `params`; `verbose` asks for the
 /// session's log messages; `client` is the `clientInfo` the proxy's client gave
-/// in `initialize`, which the session is told is who calls (its usage records
-/// name the agent host, not mur).
+/// in `initialize` (its name and version, vetted), which the session is told is
+/// who calls (its usage records name the agent host, not mur).
 #[derive(Debug, Clone, Copy)]
 pub struct Request<'a> {
     pub method: &'a str,
@@ -72,7 +72,7 @@ struct Proxy<W> {
     can_answer: AtomicBool,
     /// The client set a log level: ask the session for its log messages.
     verbose: AtomicBool,
-    /// The `clientInfo` of the client's `initialize`, once it came.
+    /// Who the session is told calls, once the client's `initialize` came ([`relayed_client`]).
     client: Mutex<Option<Value>>,
     /// Questions asked of the client, by the id we gave them; `None` once the
     /// input ended, when no answer can come (a question asked then gets none).
@@ -180,11 +180,9 @@ impl<W: Write + Send + 'static> Proxy<W> {
                 if method == "initialize" {
                     let asks = params.is_some_and(|p| p["capabilities"]["elicitation"].is_object());
                     self.can_answer.store(asks, Ordering::SeqCst);
-                    let info = params
-                        .and_then(|p| p.get("clientInfo"))
-                        .filter(|i| i.is_object());
+                    let info = relayed_client(params.and_then(|p| p.get("clientInfo")));
                     if let Ok(mut client) = self.client.lock() {
-                        *client = info.cloned();
+                        *client = Some(info);
                     }
                 }
                 let proxy = self.clone();
@@ -232,7 +230,7 @@ impl<W: Write + Send + 'static> Proxy<W> {
             token,
         };
         let verbose = self.verbose.load(Ordering::SeqCst);
-        // A client that gave no `clientInfo` is still not mur: the session is told
+        // A client that has not initialized is still not mur: the session is told
         // the call came through mur's proxy.
         let client = self.client.lock().ok().and_then(|client| client.clone());
         let client = client.unwrap_or_else(proxy_info);
@@ -390,6 +388,23 @@ fn discovered_as_told(mut found: Value) -> Value {
         *capabilities = without_notifications(capabilities.take());
     }
     found
+}
+
+/// Who the session is told calls: the client's `clientInfo` — its name and version
+/// alone, each cut as a usage record cuts them ([`mur_server::client_info_field`]), a
+/// missing version made empty (a session of the 2025-11-25 revision refuses a
+/// `clientInfo` without one, and so every request) — or, when it gave no name, or a
+/// name or version that is no string, the proxy's own ([`proxy_info`]).
+fn relayed_client(info: Option<&Value>) -> Value {
+    let usable = |info: &Value| {
+        let name = mur_server::client_info_field(info["name"].as_str()?);
+        let version = match &info["version"] {
+            Value::Null => String::new(),
+            version => mur_server::client_info_field(version.as_str()?),
+        };
+        (!name.is_empty()).then(|| json!({ "name": name, "version": version }))
+    };
+    info.and_then(usable).unwrap_or_else(proxy_info)
 }
 
 /// The proxy's own name and version: who calls, for a client that said nothing usable

@@ -373,6 +373,57 @@ fn the_session_is_told_the_agent_host_behind_the_proxy_is_who_calls() {
     }
 }
 
+/// What a client says of itself is vetted before the session is told it, in either
+/// revision: a `clientInfo` with no version is relayed (a 2025-11-25 session refused it,
+/// and so every request), one whose name is no string is not (the session recorded
+/// rmcp's own name), and a name of 1.5 MB is cut (its records were longer than a usage
+/// report reads, so the client was never counted).
+#[test]
+fn a_clients_info_is_vetted_and_bounded_before_the_session_records_it() {
+    let long = "B".repeat(1_500_000);
+    let clients = [
+        json!({ "name": "noversion" }),
+        json!({ "name": 12345, "version": ["x"] }),
+        json!({ "name": long, "version": "1" }),
+    ];
+    for protocol in [None, Some("2025-11-25")] {
+        let sb = Sandbox::new();
+        let served = sb.root().join("served.jsonl");
+        let log = served.to_str().expect("utf-8 path");
+        let _app = sb.start_sample_with(&sb.project("app"), &["--usage-log", log]);
+        let host: Vec<&str> = protocol.map_or(vec![], |p| vec!["--protocol", p]);
+        for (n, client) in clients.iter().enumerate() {
+            let mut opening = initialize();
+            opening["params"]["clientInfo"] = client.clone();
+            let out = proxy_at(&sb, &host, &[opening, tool_call(2, "version", json!({}))]);
+            out.assert_code(0);
+            let called = answer(&out, 2);
+            assert!(
+                called["result"].is_object(),
+                "{protocol:?}, client {n}: {called}"
+            );
+        }
+        let text = std::fs::read_to_string(&served).expect("the usage log");
+        assert!(
+            text.lines().all(|line| line.len() < 4096),
+            "{protocol:?}: a record of {} bytes",
+            text.lines().map(str::len).max().unwrap_or_default()
+        );
+        let records = crate::usage::records(&served);
+        let seen: Vec<&str> = records
+            .iter()
+            .map(|r| r["client"].as_str().unwrap_or("-"))
+            .collect();
+        let cut = format!("{}… 1", "B".repeat(200));
+        let proxy = format!("mur-proxy {}", env!("CARGO_PKG_VERSION"));
+        assert_eq!(
+            seen,
+            ["noversion", proxy.as_str(), cut.as_str()],
+            "{protocol:?}"
+        );
+    }
+}
+
 /// `initialize` from an agent's client that answers questions (form elicitation).
 fn initialize_answering() -> Value {
     json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {

@@ -878,6 +878,40 @@ fn a_request_a_session_would_take_is_taken_by_the_bridge_too() {
     bridge.stop();
 }
 
+/// A client that talks to the bridge itself is recorded by a bounded label: its name and
+/// version, or its name alone with no trailing space, each cut to 200 characters (a
+/// name of 1.5 MB made records longer than a usage report reads, never counted).
+#[test]
+fn the_bridge_records_a_clients_name_bounded_and_without_a_trailing_space() {
+    let sb = Sandbox::new();
+    let served = sb.root().join("served.jsonl");
+    let log = served.to_str().expect("utf-8 path");
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
+    let command = ["python3".into(), "-u".into(), script.into()];
+    let bridge = Bridge::start(&sb, "hostile", &["--usage-log", log], &command);
+    let endpoint = bridge.endpoint();
+    let long = "B".repeat(1_500_000);
+    for (id, client) in [
+        (1, json!({ "name": "noversion" })),
+        (2, json!({ "name": long, "version": "1" })),
+    ] {
+        post_json(
+            &endpoint,
+            &json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "count", "arguments": {},
+                "_meta": { "io.modelcontextprotocol/clientInfo": client } } }),
+        );
+    }
+    bridge.stop();
+    let records = crate::usage::records(&served);
+    let seen: Vec<&str> = records
+        .iter()
+        .map(|r| r["client"].as_str().unwrap_or("-"))
+        .collect();
+    let cut = format!("{}… 1", "B".repeat(200));
+    assert_eq!(seen, ["noversion", cut.as_str()]);
+}
+
 /// Opens a connection to the bridge at `endpoint` and POSTs to it a call of the tool
 /// `name` with `arguments` (id 1, as every `mur` call's), reading nothing.
 fn call_unread(endpoint: &str, name: &str, arguments: Value) -> std::net::TcpStream {
