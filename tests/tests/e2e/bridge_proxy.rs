@@ -330,9 +330,7 @@ fn over_2025_11_25_initialize_tells_the_sessions_capabilities_whatever_discover_
 fn the_session_is_told_the_agent_host_behind_the_proxy_is_who_calls() {
     for protocol in [None, Some("2025-11-25")] {
         let sb = Sandbox::new();
-        let served = sb.root().join("served.jsonl");
-        let log = served.to_str().expect("utf-8 path");
-        let _app = sb.start_sample_with(&sb.project("app"), &["--usage-log", log]);
+        let (_app, served) = sample_recording(&sb);
         let host: Vec<&str> = protocol.map_or(vec![], |p| vec!["--protocol", p]);
         // The second call labels itself a verb of mur's: the proxy's calls are MCP.
         let labelled = json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call",
@@ -388,9 +386,7 @@ fn a_clients_info_is_vetted_and_bounded_before_the_session_records_it() {
     ];
     for protocol in [None, Some("2025-11-25")] {
         let sb = Sandbox::new();
-        let served = sb.root().join("served.jsonl");
-        let log = served.to_str().expect("utf-8 path");
-        let _app = sb.start_sample_with(&sb.project("app"), &["--usage-log", log]);
+        let (_app, served) = sample_recording(&sb);
         let host: Vec<&str> = protocol.map_or(vec![], |p| vec!["--protocol", p]);
         for (n, client) in clients.iter().enumerate() {
             let mut opening = initialize();
@@ -409,11 +405,7 @@ fn a_clients_info_is_vetted_and_bounded_before_the_session_records_it() {
             "{protocol:?}: a record of {} bytes",
             text.lines().map(str::len).max().unwrap_or_default()
         );
-        let records = crate::usage::records(&served);
-        let seen: Vec<&str> = records
-            .iter()
-            .map(|r| r["client"].as_str().unwrap_or("-"))
-            .collect();
+        let seen = crate::usage::clients(&served);
         let cut = format!("{}… 1", "B".repeat(200));
         let proxy = format!("mur-proxy {}", env!("CARGO_PKG_VERSION"));
         assert_eq!(
@@ -422,6 +414,14 @@ fn a_clients_info_is_vetted_and_bounded_before_the_session_records_it() {
             "{protocol:?}"
         );
     }
+}
+
+/// A sample session recording the calls it serves, and the path of its usage log.
+fn sample_recording(sb: &Sandbox) -> (mur_e2e::Session, std::path::PathBuf) {
+    let served = sb.root().join("served.jsonl");
+    let log = served.to_str().expect("utf-8 path");
+    let app = sb.start_sample_with(&sb.project("app"), &["--usage-log", log]);
+    (app, served)
 }
 
 /// `initialize` from an agent's client that answers questions (form elicitation).

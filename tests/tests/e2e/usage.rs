@@ -44,8 +44,16 @@ pub(crate) fn records(path: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The `client` of each record of the usage log at `path` (`null` where it has none).
+pub(crate) fn clients(path: &Path) -> Vec<String> {
+    fields(&records(path), ["client"])
+        .into_iter()
+        .map(|[client]| client)
+        .collect()
+}
+
 /// The fields `keys` of each record, as text (a string as it is, `1` for a number).
-fn fields<const N: usize>(records: &[Value], keys: [&str; N]) -> Vec<[String; N]> {
+pub(crate) fn fields<const N: usize>(records: &[Value], keys: [&str; N]) -> Vec<[String; N]> {
     let text = |value: &Value| {
         value
             .as_str()
