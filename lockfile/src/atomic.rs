@@ -1,9 +1,9 @@
 //! Atomic writes, the one place for them: mur's own state ([`write_atomic`], private)
 //! and a file a user named on a command line ([`write_named`]: an image, a report page,
-//! a verb's output), which must also write through what the name stands for.
+//! a verb's output), which is written as the user expects of the name they typed.
 
 use std::{
-    fs,
+    fs::{self, File},
     io::{self, Write},
     path::{Path, PathBuf},
     sync::atomic::{AtomicU64, Ordering},
@@ -16,106 +16,211 @@ use crate::open;
 /// to a temporary file of this writer's own in the same directory (0600),
 /// are fsynced, renamed over `path`, and the directory is fsynced.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_atomic_mode(path, bytes, 0o600)
+    write_atomic_mode(path, bytes, Mode::Private)
 }
 
-/// Writes `bytes` to the file a user named (`--out FILE`, `--html FILE`), as what the
-/// name stands for wants it written:
-/// - a new or regular file: atomically, as [`write_atomic`] does, but readable as any
-///   new file of the user's is (0666 less the umask), not private as mur's own state;
-/// - a symbolic link: its target, the same way, so the link stays a link (a link is how
-///   a user points a fixed name at a file elsewhere; renaming over it would cut it);
-/// - a FIFO, a character device (`/dev/null`, a terminal) or a descriptor
-///   (`/dev/stdout`, `/proc/self/fd/N`): opened and written through, as a shell's `>`
-///   would, since a rename would replace the node (and its readers would get nothing).
-///   A FIFO with no reader waits for one, as `>` does.
+/// Writes `bytes` to the file a user named (`--out FILE`, `--html FILE`, a verb's output):
+/// - none there yet: made whole, atomically as [`write_atomic`] does, readable as any new
+///   file of the user's is (0666 less the umask);
+/// - a regular file: replaced whole the same way, with its permission bits; one marked
+///   read-only is refused, as a shell's `>` refuses it, and one in a directory no
+///   temporary file can be made in is rewritten in place;
+/// - anything else — a symbolic link, a FIFO, a character device: opened and written
+///   through, as `>` would, the kernel following the link, so `fs.protected_symlinks`
+///   and `protected_fifos` guard a shared directory (`/tmp`) as they guard `>`. A FIFO
+///   no one reads is refused at once: waiting for a reader would outlast `--timeout`.
 ///
-/// Anything else (a directory, a socket, a block device) is refused, saying what it is.
+/// A directory, a socket or a block device is refused, saying what it is. Whether the
+/// name is mur's own stdout is the caller's to ask first ([`is_stdout`]): written here,
+/// its bytes and mur's own output would overwrite each other.
 pub fn write_named(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    match named(path)? {
-        Named::File(target) => write_atomic_mode(&target, bytes, 0o666),
-        Named::Stream => write_through(path, bytes),
+    match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => write_atomic_mode(path, bytes, Mode::New),
+        Err(e) => Err(e),
+        Ok(meta) if meta.file_type().is_file() => replace_file(path, &meta, bytes),
+        Ok(_) => write_through(path, bytes),
     }
 }
 
-/// What a path a user named stands for, its links followed.
-enum Named {
-    /// A regular file, or none yet: the path to write atomically.
-    File(PathBuf),
-    /// A FIFO, a character device or a descriptor: written through.
-    Stream,
+/// Whether [`write_named`] can write `path`, asked before the call whose output it is to
+/// hold, so that a bad name is refused before anything ran: a directory, a socket, a
+/// block device, a loop of links, or a link into a directory that does not exist.
+pub fn check_named(path: &Path) -> io::Result<()> {
+    match fs::metadata(path) {
+        Ok(meta) => writable_kind(&meta),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            // None yet, or a link to none: the file is made in the directory it names.
+            let made = link_end(path)?;
+            match made.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+                Some(dir) if !dir.is_dir() => Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!("the directory `{}` does not exist", dir.display()),
+                )),
+                _ => Ok(()),
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether `path` is this process's own stdout — `/dev/stdout`, `/proc/self/fd/1`, or the
+/// very file stdout is redirected to — which a caller takes as `-`.
+#[cfg(unix)]
+pub fn is_stdout(path: &Path) -> bool {
+    use std::os::fd::AsFd as _;
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(named) = fs::metadata(path) else {
+        return false;
+    };
+    let own = std::io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(File::from)
+        .and_then(|stdout| stdout.metadata());
+    own.is_ok_and(|own| (own.dev(), own.ino()) == (named.dev(), named.ino()))
+}
+
+/// Whether `path` is this process's own stdout (only `/dev/stdout` is known here).
+#[cfg(not(unix))]
+pub fn is_stdout(path: &Path) -> bool {
+    path == Path::new("/dev/stdout")
 }
 
 /// More links in a row than this is a loop (Linux's own limit is 40).
 const MAX_LINKS: usize = 40;
 
-fn named(path: &Path) -> io::Result<Named> {
+/// The path a chain of links starting at `path` ends at (`path` itself when it is none).
+fn link_end(path: &Path) -> io::Result<PathBuf> {
     let mut at = path.to_owned();
     for _ in 0..MAX_LINKS {
-        let meta = match fs::symlink_metadata(&at) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Named::File(at)),
-            other => other?,
-        };
-        let kind = meta.file_type();
-        if kind.is_file() {
-            return Ok(Named::File(at));
+        match fs::read_link(&at) {
+            // A relative target is read from the link's own directory.
+            Ok(target) => at = at.parent().unwrap_or_else(|| Path::new("")).join(target),
+            Err(_) => return Ok(at),
         }
-        if is_stream(&meta) {
-            return Ok(Named::Stream);
-        }
-        if !kind.is_symlink() {
-            return Err(io::Error::other(format!(
-                "it is {}, not a file to write",
-                open::describe_type(&meta)
-            )));
-        }
-        // A descriptor's link names no path to rename onto (`pipe:[…]`, or the file
-        // mur's own stdout writes, which a rename would cut it off from).
-        if is_descriptor(&at) {
-            return Ok(Named::Stream);
-        }
-        let target = fs::read_link(&at)?;
-        // A relative target is read from the link's own directory.
-        at = at.parent().unwrap_or_else(|| Path::new("")).join(target);
     }
     Err(io::Error::other("too many levels of symbolic links"))
 }
 
-/// A FIFO or a character device: what is written through rather than replaced.
-fn is_stream(meta: &fs::Metadata) -> bool {
+/// A regular file, a FIFO or a character device (`/dev/null`, a terminal): what a
+/// name may stand for; anything else is said.
+fn writable_kind(meta: &fs::Metadata) -> io::Result<()> {
+    let kind = meta.file_type();
     #[cfg(unix)]
-    {
+    let stream = {
         use std::os::unix::fs::FileTypeExt;
-        let kind = meta.file_type();
         kind.is_fifo() || kind.is_char_device()
-    }
+    };
     #[cfg(not(unix))]
-    {
-        let _ = meta;
-        false
+    let stream = false;
+    if kind.is_file() || stream {
+        return Ok(());
     }
+    let what = match open::describe_type(meta) {
+        "a device" => "a block device",
+        other => other,
+    };
+    Err(io::Error::other(format!(
+        "it is {what}, not a file to write"
+    )))
 }
 
-/// `/proc/<pid>/fd/N` or `/dev/fd/N`: a link to an open descriptor.
-fn is_descriptor(path: &Path) -> bool {
-    let in_fd = path.parent().and_then(Path::file_name) == Some("fd".as_ref());
-    in_fd && (path.starts_with("/proc") || path.starts_with("/dev/fd"))
+/// A regular file replaced whole, keeping its permission bits (a private 0600 file stays
+/// private). Its hard links and owner are not kept: the file is a new one.
+fn replace_file(path: &Path, meta: &fs::Metadata, bytes: &[u8]) -> io::Result<()> {
+    if meta.permissions().readonly() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "it is read-only",
+        ));
+    }
+    #[cfg(unix)]
+    let mode = {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o777
+    };
+    #[cfg(not(unix))]
+    let mode = 0o666;
+    match write_atomic_mode(path, bytes, Mode::Kept(mode)) {
+        // A directory the user may not write in, holding a file they may: no temporary
+        // file can be made beside it, so it is rewritten in place, as `>` would.
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => write_through(path, bytes),
+        other => other,
+    }
 }
 
 /// Opens `path`, following links, and writes `bytes` to it: no temporary file, no
-/// fsync (a pipe or a terminal has nothing to sync). `O_NOCTTY`: a terminal named
-/// must not become mur's controlling one.
+/// fsync (a pipe or a terminal has nothing to sync). `O_NOCTTY`: a terminal named must
+/// not become mur's controlling one; `O_NONBLOCK` for the open only: a FIFO with no
+/// reader fails it at once (ENXIO) instead of waiting for ever.
 fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut options = fs::OpenOptions::new();
-    // `truncate` is ignored by FIFOs and devices; a descriptor of a regular file is
+    // `truncate` is ignored by FIFOs and devices; a regular file behind a link is
     // rewritten as `>` would.
-    options.write(true).truncate(true);
+    options.write(true).create(true).truncate(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOCTTY);
-    options.open(path)?.write_all(bytes)
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NOCTTY | libc::O_NONBLOCK,
+    );
+    let mut file = options.open(path).map_err(|e| unopened(path, e))?;
+    writable_kind(&file.metadata()?)?;
+    #[cfg(unix)]
+    blocking(&file)?;
+    file.write_all(bytes)
 }
 
-fn write_atomic_mode(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+/// Why `path` could not be opened to write, in words: ENXIO is a FIFO no one reads or a
+/// socket, which the OS calls "No such device or address".
+fn unopened(path: &Path, e: io::Error) -> io::Error {
+    #[cfg(unix)]
+    if e.raw_os_error() == Some(libc::ENXIO)
+        && let Ok(meta) = fs::metadata(path)
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if meta.file_type().is_fifo() {
+            return io::Error::other("it is a FIFO no one is reading");
+        }
+        if let Err(kind) = writable_kind(&meta) {
+            return kind;
+        }
+    }
+    let _ = path;
+    e
+}
+
+/// Clears `O_NONBLOCK` (set for the open alone): the write waits for a slow reader, as
+/// a write to any pipe does.
+#[cfg(unix)]
+fn blocking(file: &File) -> io::Result<()> {
+    use std::os::fd::AsRawFd as _;
+    let fd = file.as_raw_fd();
+    // SAFETY: `fd` is this open file's own descriptor for the calls' duration; F_GETFL
+    // and F_SETFL read and set its status flags only.
+    #[allow(unsafe_code)]
+    let done = unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
+    };
+    if done {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// The permission bits of a file written atomically.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// mur's own state: 0600.
+    Private,
+    /// A new file of the user's: 0666 less the umask.
+    New,
+    /// A file replaced: exactly its bits.
+    Kept(u32),
+}
+
+fn write_atomic_mode(path: &Path, bytes: &[u8], mode: Mode) -> io::Result<()> {
     let tmp = temp_name(path);
     let result = write_synced(&tmp, bytes, mode).and_then(|()| fs::rename(&tmp, path));
     if result.is_err() {
@@ -128,25 +233,44 @@ fn write_atomic_mode(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     Ok(())
 }
 
-/// `<name>.<pid>.<n>.tmp`: two writers (two processes, or two threads of one)
-/// never share a temporary file, and none ends in `.json`, so scans skip them.
+/// `.<name>.<pid>.<n>.tmp`, the name cut to 32 bytes (a name near the 255-byte limit
+/// must still have one): two writers (two processes, or two threads of one) never share
+/// a temporary file, and none ends in `.json`, so scans skip them.
 fn temp_name(path: &Path) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}.{n}.tmp", std::process::id()));
-    path.with_file_name(name)
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let cut = name
+        .char_indices()
+        .map(|(at, c)| at + c.len_utf8())
+        .take_while(|end| *end <= 32)
+        .last()
+        .unwrap_or(0);
+    path.with_file_name(format!(".{}.{}.{n}.tmp", &name[..cut], std::process::id()))
 }
 
-fn write_synced(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+fn write_synced(path: &Path, bytes: &[u8], mode: Mode) -> io::Result<()> {
     let mut options = fs::OpenOptions::new();
     // create_new: a file already there (planted, or a FIFO) is never written through.
     options.write(true).create_new(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(match mode {
+            Mode::Private => 0o600,
+            Mode::New => 0o666,
+            // Made private, then given its bits below (the umask would narrow them).
+            Mode::Kept(_) => 0o600,
+        });
+    }
+    let mut file = open::guarded(&mut options, path)?;
+    #[cfg(unix)]
+    if let Mode::Kept(bits) = mode {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(fs::Permissions::from_mode(bits))?;
+    }
     #[cfg(not(unix))]
     let _ = mode;
-    let mut file = open::guarded(&mut options, path)?;
     file.write_all(bytes)?;
     file.sync_all()
 }
@@ -177,6 +301,42 @@ mod tests {
         assert_eq!(left.len(), 1, "no temporary file left: {left:?}");
     }
 
+    /// A file replaced keeps its permission bits (a private one stays private), one
+    /// marked read-only is refused as `>` refuses it, and a name near the length limit
+    /// still has a temporary file beside it.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_replaced_keeps_its_mode_and_a_read_only_one_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = dir();
+        let mode = |p: &Path| fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+        let private = dir.path().join("private.png");
+        fs::write(&private, "old").expect("private");
+        fs::set_permissions(&private, fs::Permissions::from_mode(0o600)).expect("chmod");
+        write_named(&private, b"new").expect("private");
+        assert_eq!(
+            (mode(&private), fs::read(&private).expect("read")),
+            (0o600, b"new".to_vec())
+        );
+
+        let shared = dir.path().join("shared.png");
+        fs::write(&shared, "old").expect("shared");
+        fs::set_permissions(&shared, fs::Permissions::from_mode(0o664)).expect("chmod");
+        write_named(&shared, b"new").expect("shared");
+        assert_eq!(mode(&shared), 0o664, "kept whatever the umask");
+
+        let kept = dir.path().join("kept.png");
+        fs::write(&kept, "old").expect("kept");
+        fs::set_permissions(&kept, fs::Permissions::from_mode(0o444)).expect("chmod");
+        let refused = write_named(&kept, b"new").expect_err("read-only");
+        assert_eq!(refused.to_string(), "it is read-only");
+        assert_eq!(fs::read(&kept).expect("read"), b"old");
+
+        let long = dir.path().join(format!("{}.png", "x".repeat(250)));
+        write_named(&long, b"long").expect("a 254-byte name");
+        assert_eq!(fs::read(&long).expect("read"), b"long");
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_link_is_kept_and_its_target_written() {
@@ -196,18 +356,28 @@ mod tests {
         assert_eq!(fs::read(dir.path().join("made.png")).expect("made"), b"new");
     }
 
+    /// A FIFO is written through to its reader and kept; one no one reads is refused
+    /// at once (waiting for a reader outlasted every `--timeout`).
     #[cfg(unix)]
     #[test]
     fn a_fifo_or_a_device_is_written_through_not_replaced() {
+        use std::io::Read as _;
         let dir = dir();
         let fifo = dir.path().join("f.png");
         mkfifo(&fifo);
-        let reader = {
-            let fifo = fifo.clone();
-            std::thread::spawn(move || fs::read(fifo).expect("read the FIFO"))
-        };
+        let unread = write_named(&fifo, b"lost").expect_err("no reader");
+        assert_eq!(unread.to_string(), "it is a FIFO no one is reading");
+        // Read and write: the open does not wait for a writer, and holds the FIFO's
+        // read end while `write_named` writes.
+        let mut reader = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&fifo)
+            .expect("open the FIFO");
         write_named(&fifo, b"through").expect("FIFO");
-        assert_eq!(reader.join().expect("reader"), b"through");
+        let mut got = [0; 7];
+        reader.read_exact(&mut got).expect("read the FIFO");
+        assert_eq!(&got, b"through");
         assert!(is_fifo(&fifo), "still a FIFO");
         // Behind a link too.
         let link = dir.path().join("null.png");
@@ -217,6 +387,47 @@ mod tests {
         write_named(Path::new("/dev/null"), b"gone").expect("/dev/null itself");
     }
 
+    /// What cannot be written is known before a call: a directory, a link into a
+    /// directory that does not exist, a loop of links; a new name or a link to a new
+    /// file in a directory that exists can be.
+    #[cfg(unix)]
+    #[test]
+    fn a_name_that_cannot_be_written_is_known_before_the_call() {
+        use std::os::unix::fs::symlink;
+        let dir = dir();
+        let at = |name: &str| dir.path().join(name);
+        assert!(check_named(&at("new.png")).is_ok());
+        symlink("made.png", at("dangling.png")).expect("link");
+        assert!(check_named(&at("dangling.png")).is_ok());
+        symlink("nodir/x.png", at("nowhere.png")).expect("link");
+        let nowhere = check_named(&at("nowhere.png")).expect_err("no directory");
+        assert!(
+            nowhere.to_string().ends_with("/nodir` does not exist"),
+            "{nowhere}"
+        );
+        symlink("loop2.png", at("loop1.png")).expect("link");
+        symlink("loop1.png", at("loop2.png")).expect("link");
+        assert!(check_named(&at("loop1.png")).is_err());
+        let directory = check_named(dir.path()).expect_err("a directory");
+        assert_eq!(
+            directory.to_string(),
+            "it is a directory, not a file to write"
+        );
+    }
+
+    /// `/dev/stdout` is this process's stdout, whatever it is; another file is not.
+    #[cfg(unix)]
+    #[test]
+    fn stdout_is_known_by_what_it_is() {
+        assert!(is_stdout(Path::new("/dev/stdout")));
+        assert!(is_stdout(Path::new("/proc/self/fd/1")));
+        let dir = dir();
+        let file = dir.path().join("x");
+        fs::write(&file, "").expect("file");
+        assert!(!is_stdout(&file));
+        assert!(!is_stdout(&dir.path().join("none")));
+    }
+
     #[cfg(unix)]
     fn is_fifo(path: &Path) -> bool {
         use std::os::unix::fs::FileTypeExt;
@@ -224,14 +435,6 @@ mod tests {
             .expect("meta")
             .file_type()
             .is_fifo()
-    }
-
-    #[test]
-    fn a_descriptor_is_a_link_to_write_through() {
-        assert!(is_descriptor(Path::new("/proc/self/fd/1")));
-        assert!(is_descriptor(Path::new("/dev/fd/2")));
-        assert!(!is_descriptor(Path::new("/tmp/fd/1")));
-        assert!(!is_descriptor(Path::new("/proc/self/cwd")));
     }
 
     #[cfg(unix)]

@@ -5,7 +5,7 @@
 //! - [`paths`]: where lockfiles live and how a project maps to a file name.
 //! - [`Registry`]: writes, tolerant reads and scans of one directory.
 //! - [`write_atomic`], [`write_named`]: atomic writes, of mur's own files and of the
-//!   files a user names.
+//!   files a user names ([`check_named`] before, [`is_stdout`] for `/dev/stdout`).
 //! - [`SlotLock`]: the advisory lock a session holds on its project's slot.
 //! - [`liveness`]: whether the process behind a lockfile is really serving.
 //! - [`endpoint`]: which endpoints may be contacted at all (loopback only).
@@ -21,7 +21,7 @@ mod schema;
 mod slot;
 mod trust;
 
-pub use atomic::{write_atomic, write_named};
+pub use atomic::{check_named, is_stdout, write_atomic, write_named};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
 pub use registry::{Entry, ReadOutcome, Registry};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport, now_rfc3339};

@@ -21,7 +21,8 @@ pub struct Shaped {
 }
 
 /// Check, before the call, the paths a verb declared it will write: each must
-/// be on its command line (see [`on_command_line`]).
+/// be on its command line (see [`on_command_line`]) and name a file that can be
+/// written ([`writable`]).
 pub fn check_declared(verb: &str, writes: &[String], argv: &[String]) -> Result<(), VerbError> {
     for path in writes {
         on_command_line(verb, path, argv).map_err(|e| match e {
@@ -31,8 +32,35 @@ pub fn check_declared(verb: &str, writes: &[String], argv: &[String]) -> Result<
             },
             other => other,
         })?;
+        writable(path).map_err(|e| match e {
+            VerbError::Refused { message, hint } => VerbError::Refused {
+                message: format!("{message} (nothing was sent)"),
+                hint,
+            },
+            other => other,
+        })?;
     }
     Ok(())
+}
+
+/// A path the user typed for a verb's file, refused when no file can be written there
+/// (a directory, a link into a directory that does not exist: as `call --out`
+/// refuses it) or when it is mur's own stdout (`/dev/stdout`), where the file and the
+/// verb's output would overwrite each other: `-` is how a verb is asked for stdout.
+fn writable(path: &str) -> Result<(), VerbError> {
+    let at = Path::new(path);
+    if mur_lockfile::is_stdout(at) {
+        return Err(VerbError::refused(
+            format!("`{path}` is mur's own stdout, where the verb's output goes"),
+            "give `-` for the file's bytes on stdout, or name a file",
+        ));
+    }
+    mur_lockfile::check_named(at).map_err(|e| {
+        VerbError::refused(
+            format!("cannot write `{path}`: {e}"),
+            "name a file in a directory that exists",
+        )
+    })
 }
 
 impl Shaped {
@@ -57,6 +85,7 @@ impl Shaped {
                 }
                 _ => on_command_line(&self.verb, path, argv)?,
             }
+            writable(path)?;
         }
         for (path, contents) in &self.files {
             // Written as `call --out` writes its files: whole or not at all, through

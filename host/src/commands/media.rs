@@ -20,8 +20,15 @@ pub struct Target {
 
 /// The target of `--out` for `method` with `params`, checked before anything is sent:
 /// only a tool call and `resources/read` return media; stdout must not be a terminal
-/// for raw bytes; the directory must exist.
+/// for raw bytes; the directory must exist, and the name be one a file can be written
+/// at. A name that is mur's own stdout (`/dev/stdout`) is `-`: written as a file, the
+/// media and the result printed after it would overwrite each other.
 pub fn target(method: &str, params: Option<&Value>, out: &Path) -> Result<Target> {
+    let out = if mur_lockfile::is_stdout(out) {
+        Path::new("-")
+    } else {
+        out
+    };
     let field = |key: &str| params.and_then(|p| p[key].as_str()).unwrap_or_default();
     let source = match method {
         "tools/call" => format!("tool `{}`", field("name")),
@@ -50,6 +57,11 @@ pub fn target(method: &str, params: Option<&Value>, out: &Path) -> Result<Target
         return Err(Error::usage(format!(
             "`--out`: the directory `{}` does not exist (nothing was sent)",
             dir.display()
+        )));
+    } else if let Err(e) = mur_lockfile::check_named(out) {
+        return Err(Error::usage(format!(
+            "`--out {}`: {e} (nothing was sent)",
+            out.display()
         )));
     }
     Ok(Target {

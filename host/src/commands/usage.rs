@@ -140,8 +140,12 @@ fn read(dir: &UsageDir, server: &[PathBuf]) -> Result<(Vec<mur_usage::Record>, u
 /// The report: a table for people, one JSON object with `--json` (indented with
 /// `--pretty`, as every JSON mur prints).
 fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
-    // `-` is stdout, as for `screenshot --out -`: the page is then the output.
-    let page_on_stdout = args.html.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    // `-` is stdout, as for `screenshot --out -`: the page is then the output. So is a
+    // name that is mur's own stdout (`/dev/stdout`), as `--out` takes it.
+    let page_on_stdout = args
+        .html
+        .as_ref()
+        .is_some_and(|p| p.as_os_str() == "-" || mur_lockfile::is_stdout(p));
     if args.json && page_on_stdout {
         return Err(Error::usage("`--json` and `--html -` both print on stdout")
             .with_hint("write the page to a file (`--html report.html`), or drop one"));

@@ -816,18 +816,34 @@ fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
     );
 }
 
+/// A screenshot that cannot be written once taken (a file marked read-only) is mur's own
+/// failure, exit 7, saying the call ran; a directory that is not there is known before
+/// the call, the user's to fix (exit 1), and nothing is sent.
 #[test]
 fn a_failed_screenshot_write_is_mur_s_own_failure_exit_7() {
+    use std::os::unix::fs::PermissionsExt as _;
     let sb = mur_e2e::plugins::sandbox_with(&[mur_e2e::plugins::standard("screenshot")]);
     let _sample = sb.start_app();
-    let missing = sb.root().join("no-such-dir/shot.png");
-    let path = missing.to_str().expect("utf-8 path");
+    let kept = sb.root().join("kept.png");
+    std::fs::write(&kept, "old").expect("kept");
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let path = kept.to_str().expect("utf-8 path");
     let out = sb.mur(&["devtools", "screenshot", "--out", path]);
     out.assert_code(7).assert_stdout_is("");
     out.assert_stderr_starts_with(&format!(
-        "error: could not write `{path}`: No such file or directory"
+        "error: could not write `{path}`: it is read-only; the `screenshot` call itself \
+         already ran\n"
     ));
-    out.assert_stderr_contains("already ran");
+    assert_eq!(std::fs::read(&kept).expect("kept"), b"old");
+
+    let missing = sb.root().join("no-such-dir/shot.png");
+    let path = missing.to_str().expect("utf-8 path");
+    let out = sb.mur(&["devtools", "screenshot", "--out", path]);
+    out.assert_code(1).assert_stdout_is("");
+    out.assert_stderr_starts_with(&format!(
+        "error: cannot write `{path}`: the directory `{}` does not exist (nothing was sent)\n",
+        sb.root().join("no-such-dir").display()
+    ));
     assert!(!missing.exists());
 }
 
@@ -1112,19 +1128,94 @@ fn call_out_writes_through_a_link_a_fifo_and_a_device_keeping_them() {
     let fifo = sb.root().join("pipe.png");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     assert!(made.expect("mkfifo").success());
-    let (sent, read) = std::sync::mpsc::channel();
-    let reading = fifo.clone();
-    // A thread, not a join: a FIFO replaced by a file would leave it waiting for ever.
-    std::thread::spawn(move || sent.send(std::fs::read(reading).expect("read the FIFO")));
+    // No one reads it: refused at once, not waited on past every `--timeout`.
+    let unread = call_out(&sb, &server, &fifo);
+    unread.assert_code(7);
+    assert!(
+        unread.stderr.starts_with(&format!(
+            "error: could not write `{}`: it is a FIFO no one is reading; the call itself \
+             already ran\n",
+            fifo.display()
+        )),
+        "{unread}"
+    );
+    // Opened to read and write, it has a reader before mur runs (a reader's open
+    // alone would wait for a writer).
+    let mut reader = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&fifo)
+        .expect("open the FIFO");
     call_out(&sb, &server, &fifo).assert_code(0);
-    let got = read.recv_timeout(Duration::from_secs(30));
-    assert_eq!(got.as_deref(), Ok(PNG), "the FIFO's reader got the image");
+    let (sent, read) = std::sync::mpsc::channel();
+    // A thread, not a join: a FIFO replaced by a file would leave it waiting for ever.
+    std::thread::spawn(move || {
+        let mut got = [0; PNG.len()];
+        let _ = sent.send(std::io::Read::read_exact(&mut reader, &mut got).map(|()| got));
+    });
+    let got = read
+        .recv_timeout(Duration::from_secs(30))
+        .expect("read in time");
+    assert_eq!(
+        got.ok().as_ref().map(|g| &g[..]),
+        Some(PNG),
+        "the FIFO's reader got the image"
+    );
     assert!(kind(&fifo).is_fifo(), "the FIFO is kept");
 
     let null = sb.root().join("null.png");
     symlink("/dev/null", &null).expect("link");
     call_out(&sb, &server, &null).assert_code(0);
     assert!(kind(&null).is_symlink(), "the link to /dev/null is kept");
+}
+
+/// `--out` naming mur's own stdout (`/dev/stdout`) is `--out -`: the media alone, whole,
+/// where the result printed after it overwrote the image's start (stdout a file) or
+/// followed it (a pipe); a name no file can be written at — a link into a directory
+/// that does not exist, a loop of links — is refused before the call, not after it.
+#[test]
+fn call_out_to_its_own_stdout_is_out_dash_and_an_unwritable_name_sends_nothing() {
+    use std::os::unix::fs::symlink;
+    let sb = Sandbox::new();
+    let server = images(2);
+    let endpoint = server.endpoint();
+    let mut piped = sb.shell_command(&format!(
+        "mur devtools --endpoint {endpoint} call shot --out /dev/stdout > got.png"
+    ));
+    let piped = mur_e2e::run(piped.current_dir(sb.root()));
+    piped.assert_code(0);
+    assert_eq!(std::fs::read(sb.root().join("got.png")).expect("got"), PNG);
+    assert!(
+        piped.stderr.contains("1 more media blocks not written"),
+        "{piped}"
+    );
+    let calls = server.requests().len();
+
+    symlink("nodir/x.png", sb.root().join("nowhere.png")).expect("link");
+    symlink("loop2.png", sb.root().join("loop1.png")).expect("link");
+    symlink("loop1.png", sb.root().join("loop2.png")).expect("link");
+    for (name, why) in [
+        (
+            "nowhere.png",
+            format!(
+                "the directory `{}/nodir` does not exist",
+                sb.root().display()
+            ),
+        ),
+        (
+            "loop1.png",
+            "Too many levels of symbolic links (os error 40)".to_owned(),
+        ),
+    ] {
+        let path = sb.root().join(name);
+        call_out(&sb, &server, &path)
+            .assert_code(1)
+            .assert_stderr_is(format!(
+                "error: `--out {}`: {why} (nothing was sent)\n",
+                path.display()
+            ));
+    }
+    assert_eq!(server.requests().len(), calls, "no call was made");
 }
 
 /// A result with more media than `--out` writes (100) is printed as it came, exit 5,

@@ -366,6 +366,30 @@ fn screenshot_writes_the_png_where_asked_and_nowhere_else() {
         ["counter.png"],
         "`-` is stdout, never a file"
     );
+
+    // mur's own stdout by another name, and a link into no directory, are refused
+    // before the call: the file and the verb's output would overwrite each other, and
+    // the second could not be written once the call had run.
+    std::os::unix::fs::symlink("nodir/x.png", sandbox.root().join("nowhere.png")).expect("link");
+    for (path, said) in [
+        (
+            "/dev/stdout",
+            "error: `/dev/stdout` is mur's own stdout, where the verb's output goes \
+             (nothing was sent)\nhint: give `-` for the file's bytes on stdout, or name a file\n"
+                .to_owned(),
+        ),
+        (
+            "nowhere.png",
+            "error: cannot write `nowhere.png`: the directory `nodir` does not exist \
+             (nothing was sent)\nhint: name a file in a directory that exists\n"
+                .to_owned(),
+        ),
+    ] {
+        let out = sandbox.mur(&["devtools", "screenshot", "--out", path]);
+        out.assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(&said);
+    }
 }
 
 #[test]
