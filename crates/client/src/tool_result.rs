@@ -33,32 +33,49 @@ pub fn missing_tool<'a>(reply: &Reply, method: &str, params: Option<&'a Value>) 
     says_missing(&failure_text(reply)?, name).then_some(name)
 }
 
-/// Whether a failure's `text` says the tool `name` does not exist ([`missing_tool`]):
-/// "unknown tool", or "not found" with the name as a word of its own, bare or quoted (the
-/// TypeScript SDK's `Tool NAME not found`). The name inside a longer word is not it: a
-/// tool `read` that failed with `File not found: readme.md` ran.
+/// Whether a failure's `text` says the tool `name` does not exist ([`missing_tool`]), in
+/// the words the SDKs use: "unknown tool", or "not found" with the name as a word of
+/// its own right after "tool" (`Tool NAME not found`, `tool 'NAME' not found`) or after
+/// "tool not found" (`Tool not found: NAME`). A tool that ran and failed with its own
+/// "not found" is not missing, even when its name is a word of the text: `read` failing
+/// `File not found: readme.md`, or `file` failing the same.
 pub fn says_missing(text: &str, name: &str) -> bool {
     let text = text.to_lowercase();
-    text.contains("unknown tool")
-        || (text.contains("not found") && has_word(&text, &name.to_lowercase()))
-}
-
-/// Whether `word` stands in `text` with no character of a tool name (letters, digits,
-/// `_`, `-`, `.`, `/`) right before or after it; a `.` that ends a sentence is no part
-/// of a name.
-fn has_word(text: &str, word: &str) -> bool {
-    if word.is_empty() {
+    let name = name.to_lowercase();
+    if text.contains("unknown tool") {
+        return true;
+    }
+    if !text.contains("not found") {
         return false;
     }
-    text.match_indices(word).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = &text[at + word.len()..];
-        let sentence_end = after
-            .strip_prefix('.')
-            .is_some_and(|rest| !rest.chars().next().is_some_and(in_tool_name));
-        !before.is_some_and(in_tool_name)
-            && (sentence_end || !after.chars().next().is_some_and(in_tool_name))
-    })
+    let after_not_found = text
+        .find("tool not found")
+        .is_some_and(|at| word_at(&text[at..], &name).next().is_some());
+    after_not_found
+        || word_at(&text, &name).any(|at| {
+            let before = text[..at].trim_end_matches(|c: char| {
+                c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '‘' | '’' | '“' | '”')
+            });
+            before.ends_with("tool")
+        })
+}
+
+/// Where `word` stands in `text` with no character of a tool name (letters, digits, `_`,
+/// `-`, `.`, `/`) right before or after it; a `.` that ends a sentence is no part of a
+/// name.
+fn word_at<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    text.match_indices(word)
+        .filter(move |_| !word.is_empty())
+        .filter(move |(at, _)| {
+            let before = text[..*at].chars().next_back();
+            let after = &text[at + word.len()..];
+            let sentence_end = after
+                .strip_prefix('.')
+                .is_some_and(|rest| !rest.chars().next().is_some_and(in_tool_name));
+            !before.is_some_and(in_tool_name)
+                && (sentence_end || !after.chars().next().is_some_and(in_tool_name))
+        })
+        .map(|(at, _)| at)
 }
 
 /// A character a tool name may hold (MCP: letters, digits, `_`, `-`, `.`; some servers
@@ -246,6 +263,9 @@ mod tests {
         assert!(!says_missing("not found: read.txt", "read"));
         assert!(!says_missing("key `x` not found", "lookup"));
         assert!(!says_missing("Tool echo2 not found", "echo"));
+        assert!(says_missing("Tool not found: lookup", "lookup"));
+        assert!(!says_missing("File not found: readme.md", "file"));
+        assert!(!says_missing("user not found", "user"));
         assert!(!says_missing("the text is empty", "echo"));
     }
 

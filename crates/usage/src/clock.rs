@@ -63,6 +63,17 @@ fn is_date_and_time(text: &str) -> bool {
     date.is_ok() && field(11, 2) < 24 && field(14, 2) < 60 && field(17, 2) <= 60
 }
 
+/// The latest time a record may bear: a day from now, the slack for the clocks of the
+/// machines a log was gathered from. A record from further ahead (`9999-12-31T…`) would
+/// be in every window that ends now, for ever: it is no record. Taken once a process.
+pub fn latest_record_time() -> &'static str {
+    static LATEST: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let ahead = OffsetDateTime::now_utc() + time::Duration::days(1);
+        format_millis(ahead)
+    });
+    &LATEST
+}
+
 /// The start of a window that ends now.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Since(pub String);

@@ -209,11 +209,14 @@ const MAX_MS: f64 = 365.0 * 86_400_000.0;
 
 impl Record {
     /// Whether the record can be counted: its `time` compares with a window
-    /// ([`crate::clock::is_record_time`]) and its `ms` is a call's duration
-    /// (`0 ≤ ms ≤` a year). Any other line of a log, whoever wrote it, is no
-    /// record: counted with the lines skipped, never in a figure.
+    /// ([`crate::clock::is_record_time`]) and is not ahead of now (but for a day of
+    /// clock skew), and its `ms` is a call's duration (`0 ≤ ms ≤` a year). Any other
+    /// line of a log, whoever wrote it, is no record: counted with the lines skipped,
+    /// never in a figure.
     pub fn is_sound(&self) -> bool {
-        crate::clock::is_record_time(&self.time) && (0.0..=MAX_MS).contains(&self.ms)
+        crate::clock::is_record_time(&self.time)
+            && self.time.as_str() <= crate::clock::latest_record_time()
+            && (0.0..=MAX_MS).contains(&self.ms)
     }
 
     /// A record of `side`/`surface` stamped now; the rest filled in by the writer.
@@ -274,6 +277,10 @@ mod tests {
         assert!(at("2026-01-01T10:00:00.000Z", 2.5));
         assert!(Record::new(Side::Cli, Surface::Cli, Outcome::Ok, 1.0).is_sound());
         assert!(!at("zzzz", 1.0));
+        assert!(
+            !at("9999-12-31T23:59:59.999Z", 1.0),
+            "in every window, for ever"
+        );
         for ms in [-1.0, f64::NAN, f64::INFINITY, 1e308, MAX_MS * 2.0] {
             assert!(!at("2026-01-01T10:00:00.000Z", ms), "{ms}");
         }

@@ -151,11 +151,7 @@ fn make_dir(dir: &Path, root: &Path) -> Result<(), VerbError> {
 /// fails (a full disk) leaves no half-made project, which a retry would find
 /// "already exists"; the errors name the files under `root`, where they were meant.
 fn write_project(root: &Path, files: &[File]) -> Result<(), VerbError> {
-    let mut name = std::ffi::OsString::from(".");
-    name.push(root.file_name().unwrap_or_default());
-    name.push(format!(".new-{}", std::process::id()));
-    let staging = root.with_file_name(name);
-    std::fs::create_dir(&staging).map_err(|e| io_error("make the directory", root, e))?;
+    let staging = make_staging(root)?;
     let written = files
         .iter()
         .try_for_each(|file| write(&staging, root, file))
@@ -166,6 +162,25 @@ fn write_project(root: &Path, files: &[File]) -> Result<(), VerbError> {
         let _ = std::fs::remove_dir_all(&staging);
     }
     written
+}
+
+/// Makes the hidden sibling `.NAME.new-<pid>-<n>` that [`write_project`] fills: the first
+/// `n` not taken, since a run killed midway leaves its own behind, and in a container
+/// every run may have the same pid (one such leftover refused every retry).
+fn make_staging(root: &Path) -> Result<PathBuf, VerbError> {
+    let mut failure = std::io::ErrorKind::AlreadyExists.into();
+    for n in 0..100 {
+        let mut name = std::ffi::OsString::from(".");
+        name.push(root.file_name().unwrap_or_default());
+        name.push(format!(".new-{}-{n}", std::process::id()));
+        let staging = root.with_file_name(name);
+        match std::fs::create_dir(&staging) {
+            Ok(()) => return Ok(staging),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => failure = e,
+            Err(e) => return Err(io_error("make the directory", root, e)),
+        }
+    }
+    Err(io_error("make the directory", root, failure))
 }
 
 /// A warning when a verb `name` is installed already: the next steps end in
@@ -414,6 +429,20 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, ["bump", "fine"]);
+    }
+
+    /// A staging directory a killed run left, under this very pid (in a container every
+    /// run may be pid 1), is stepped over, not an error every retry meets.
+    #[test]
+    fn a_staging_directory_left_behind_does_not_block_the_next_run() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let pid = std::process::id();
+        // What this mur leaves, and what the one before it left (no number).
+        for left in [format!(".bump.new-{pid}-0"), format!(".bump.new-{pid}")] {
+            std::fs::create_dir(tmp.path().join(left)).expect("left behind");
+        }
+        let made = new_verb("bump", Lang::Rust, Some(tmp.path()), &[]).expect("made");
+        assert!(made.root.join("wit/verb.wit").is_file());
     }
 
     #[test]
