@@ -131,7 +131,8 @@ pub const CLIENT_INFO_CHARS: usize = 200;
 pub fn client_info_field(text: &str) -> String {
     let text = text.trim();
     match text.char_indices().nth(CLIENT_INFO_CHARS) {
-        Some((at, _)) => format!("{}…", &text[..at]),
+        // Trimmed again: a cut after a space would leave `name …`.
+        Some((at, _)) => format!("{}…", text[..at].trim_end()),
         None => text.to_owned(),
     }
 }
@@ -212,6 +213,9 @@ mod tests {
             "9".repeat(CLIENT_INFO_CHARS)
         );
         assert_eq!(long, expected);
+        // A cut just after a space leaves none before the `…`.
+        let spaced = format!("{} tail", "x".repeat(CLIENT_INFO_CHARS - 1));
+        assert_eq!(client_info_field(&spaced), format!("{}…", "x".repeat(199)));
         // Cut once is cut for good: the proxy cuts, the session cuts again.
         assert_eq!(
             client_info_field(&client_info_field(&"x".repeat(500))),
