@@ -98,7 +98,7 @@ impl Shaped {
                         "could not write `{path}`: {e}; the `{}` call itself already ran",
                         self.verb
                     ),
-                    "check that the directory exists and is writable, then run the verb again",
+                    "check that the file and its directory can be written, then run the verb again",
                 )
             })?;
         }

@@ -501,13 +501,17 @@ fn exit_6_verb_plugin_failed() {
 
 #[test]
 fn exit_7_mur_itself_failed() {
+    use std::os::unix::fs::PermissionsExt as _;
     let (sb, sample) = with_session();
+    // A file marked read-only: refused once the screenshot is taken (a directory that
+    // is not there is known before the call, exit 1).
+    let kept = sb.root().join("kept.png");
+    std::fs::write(&kept, "old").expect("kept");
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o444)).expect("chmod");
     let mut t = Transcript::default();
-    t.mur(
-        &sb,
-        &["devtools", "screenshot", "--out", "/nonexistent/dir/x.png"],
-    )
-    .assert_code(7);
+    let path = kept.to_str().expect("utf-8 path");
+    t.mur(&sb, &["devtools", "screenshot", "--out", path])
+        .assert_code(7);
     t.assert_matches(
         "exit_7_mur_itself_failed",
         &Redactions::new(&sb).session(&sample),
