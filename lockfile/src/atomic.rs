@@ -43,10 +43,18 @@ pub fn write_named(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Whether [`write_named`] can write `path`, asked before the call whose output it is to
-/// hold, so that a bad name is refused before anything ran: a directory, a socket, a
-/// block device, a loop of links, or a link into a directory that does not exist.
+/// hold, so that a bad name is refused before anything ran: a directory (or a name
+/// ending in `/`), a socket, a block device, a file that may not be written, a loop of
+/// links, or a link into a directory that does not exist.
 pub fn check_named(path: &Path) -> io::Result<()> {
+    if path.as_os_str().to_string_lossy().ends_with('/') {
+        return Err(io::Error::other(
+            "it names a directory, not a file to write",
+        ));
+    }
     match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => may_write(path, &meta),
+        Ok(meta) if stream_kind(&meta) && is_terminal_at(path) => Err(terminal()),
         Ok(meta) => writable_kind(&meta),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             // None yet, or a link to none: the file is made in the directory it names.
@@ -64,14 +72,19 @@ pub fn check_named(path: &Path) -> io::Result<()> {
 }
 
 /// Whether `path` is this process's own stdout — `/dev/stdout`, `/proc/self/fd/1`, or the
-/// very file stdout is redirected to — which a caller takes as `-`.
+/// very file or pipe stdout is redirected to — which a caller takes as `-`. Not a
+/// device: `/dev/null` is no one's own, and a terminal is refused as one
+/// ([`write_named`]) by whatever name.
 #[cfg(unix)]
 pub fn is_stdout(path: &Path) -> bool {
     use std::os::fd::AsFd as _;
-    use std::os::unix::fs::MetadataExt as _;
+    use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
     let Ok(named) = fs::metadata(path) else {
         return false;
     };
+    if named.file_type().is_char_device() {
+        return false;
+    }
     let own = std::io::stdout()
         .as_fd()
         .try_clone_to_owned()
@@ -84,6 +97,56 @@ pub fn is_stdout(path: &Path) -> bool {
 #[cfg(not(unix))]
 pub fn is_stdout(path: &Path) -> bool {
     path == Path::new("/dev/stdout")
+}
+
+/// Whether `path` is a FIFO or a character device (its links followed): a stream that
+/// takes one file's bytes, beside which no numbered files are made (`/dev/null-2`).
+pub fn is_stream(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|meta| stream_kind(&meta))
+}
+
+fn stream_kind(meta: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        kind.is_fifo() || kind.is_char_device()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
+/// A regular file `path` that this process may write: not marked read-only (which even
+/// root's `>` is refused by here), and writable by this user (`access`): replacing
+/// it by a rename would otherwise take another user's file in a directory of ours.
+fn may_write(path: &Path, meta: &fs::Metadata) -> io::Result<()> {
+    let refused = |why: &str| {
+        Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            why.to_owned(),
+        ))
+    };
+    if meta.permissions().readonly() {
+        return refused("it is read-only");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        let Ok(name) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return Ok(());
+        };
+        // SAFETY: `name` is a NUL-terminated path that lives through the call;
+        // `access` only reads it.
+        #[allow(unsafe_code)]
+        let denied = unsafe { libc::access(name.as_ptr(), libc::W_OK) } != 0;
+        if denied {
+            return refused("this user may not write it");
+        }
+    }
+    Ok(())
 }
 
 /// More links in a row than this is a loop (Linux's own limit is 40).
@@ -105,15 +168,7 @@ fn link_end(path: &Path) -> io::Result<PathBuf> {
 /// A regular file, a FIFO or a character device (`/dev/null`, a terminal): what a
 /// name may stand for; anything else is said.
 fn writable_kind(meta: &fs::Metadata) -> io::Result<()> {
-    let kind = meta.file_type();
-    #[cfg(unix)]
-    let stream = {
-        use std::os::unix::fs::FileTypeExt;
-        kind.is_fifo() || kind.is_char_device()
-    };
-    #[cfg(not(unix))]
-    let stream = false;
-    if kind.is_file() || stream {
+    if meta.file_type().is_file() || stream_kind(meta) {
         return Ok(());
     }
     let what = match open::describe_type(meta) {
@@ -128,12 +183,7 @@ fn writable_kind(meta: &fs::Metadata) -> io::Result<()> {
 /// A regular file replaced whole, keeping its permission bits (a private 0600 file stays
 /// private). Its hard links and owner are not kept: the file is a new one.
 fn replace_file(path: &Path, meta: &fs::Metadata, bytes: &[u8]) -> io::Result<()> {
-    if meta.permissions().readonly() {
-        return Err(io::Error::new(
-            io::ErrorKind::PermissionDenied,
-            "it is read-only",
-        ));
-    }
+    may_write(path, meta)?;
     #[cfg(unix)]
     let mode = {
         use std::os::unix::fs::PermissionsExt;
@@ -147,6 +197,25 @@ fn replace_file(path: &Path, meta: &fs::Metadata, bytes: &[u8]) -> io::Result<()
         Err(e) if e.kind() == io::ErrorKind::PermissionDenied => write_through(path, bytes),
         other => other,
     }
+}
+
+fn terminal() -> io::Error {
+    io::Error::other("it is a terminal, which raw bytes would garble")
+}
+
+/// Whether the device `path` is a terminal: opened to ask (not to become mur's
+/// controlling terminal, not waiting), and closed.
+fn is_terminal_at(path: &Path) -> bool {
+    let mut options = fs::OpenOptions::new();
+    options.write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NOCTTY | libc::O_NONBLOCK,
+    );
+    options
+        .open(path)
+        .is_ok_and(|file| std::io::IsTerminal::is_terminal(&file))
 }
 
 /// Opens `path`, following links, and writes `bytes` to it: no temporary file, no
@@ -163,8 +232,16 @@ fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
         &mut options,
         libc::O_NOCTTY | libc::O_NONBLOCK,
     );
+    // Judged before the open too: opening a block device to write has effects of its own.
+    if let Ok(meta) = fs::metadata(path) {
+        writable_kind(&meta)?;
+    }
     let mut file = options.open(path).map_err(|e| unopened(path, e))?;
     writable_kind(&file.metadata()?)?;
+    if std::io::IsTerminal::is_terminal(&file) {
+        // By whatever name (`/dev/tty`, `/dev/stderr`): as `--out -` is refused there.
+        return Err(terminal());
+    }
     #[cfg(unix)]
     blocking(&file)?;
     file.write_all(bytes)
@@ -221,8 +298,8 @@ enum Mode {
 }
 
 fn write_atomic_mode(path: &Path, bytes: &[u8], mode: Mode) -> io::Result<()> {
-    let tmp = temp_name(path);
-    let result = write_synced(&tmp, bytes, mode).and_then(|()| fs::rename(&tmp, path));
+    let (tmp, file) = create_temp(path, mode)?;
+    let result = fill(file, bytes).and_then(|()| fs::rename(&tmp, path));
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
@@ -233,12 +310,35 @@ fn write_atomic_mode(path: &Path, bytes: &[u8], mode: Mode) -> io::Result<()> {
     Ok(())
 }
 
+/// Names tried for a temporary file before giving up.
+const TEMP_TRIES: usize = 100;
+
+/// A new temporary file beside `path` and its name: the next name when one is taken —
+/// by a file a run killed midway left (under this pid: in a container every run may
+/// have it) or a link planted there — which is left alone, not ours to remove.
+fn create_temp(path: &Path, mode: Mode) -> io::Result<(PathBuf, File)> {
+    let mut taken = io::Error::from(io::ErrorKind::AlreadyExists);
+    for _ in 0..TEMP_TRIES {
+        let tmp = temp_name(path);
+        match open_temp(&tmp, mode) {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists || open::is_symlink_refusal(&e) => {
+                taken = e;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(taken)
+}
+
+/// The `n` of the next temporary name this process makes.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
 /// `.<name>.<pid>.<n>.tmp`, the name cut to 32 bytes (a name near the 255-byte limit
 /// must still have one): two writers (two processes, or two threads of one) never share
 /// a temporary file, and none ends in `.json`, so scans skip them.
 fn temp_name(path: &Path) -> PathBuf {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let cut = name
         .char_indices()
@@ -249,9 +349,10 @@ fn temp_name(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{}.{}.{n}.tmp", &name[..cut], std::process::id()))
 }
 
-fn write_synced(path: &Path, bytes: &[u8], mode: Mode) -> io::Result<()> {
+/// Creates the temporary file `path`, never one already there (planted, or a FIFO:
+/// `create_new`, and no link followed), with `mode`'s bits.
+fn open_temp(path: &Path, mode: Mode) -> io::Result<File> {
     let mut options = fs::OpenOptions::new();
-    // create_new: a file already there (planted, or a FIFO) is never written through.
     options.write(true).create_new(true);
     #[cfg(unix)]
     {
@@ -263,7 +364,7 @@ fn write_synced(path: &Path, bytes: &[u8], mode: Mode) -> io::Result<()> {
             Mode::Kept(_) => 0o600,
         });
     }
-    let mut file = open::guarded(&mut options, path)?;
+    let file = open::guarded(&mut options, path)?;
     #[cfg(unix)]
     if let Mode::Kept(bits) = mode {
         use std::os::unix::fs::PermissionsExt;
@@ -271,6 +372,10 @@ fn write_synced(path: &Path, bytes: &[u8], mode: Mode) -> io::Result<()> {
     }
     #[cfg(not(unix))]
     let _ = mode;
+    Ok(file)
+}
+
+fn fill(mut file: File, bytes: &[u8]) -> io::Result<()> {
     file.write_all(bytes)?;
     file.sync_all()
 }
@@ -365,8 +470,14 @@ mod tests {
         let dir = dir();
         let fifo = dir.path().join("f.png");
         mkfifo(&fifo);
-        let unread = write_named(&fifo, b"lost").expect_err("no reader");
-        assert_eq!(unread.to_string(), "it is a FIFO no one is reading");
+        // In a thread: a FIFO waited on for a reader would hang the test, not fail it.
+        let (said, unread) = std::sync::mpsc::channel();
+        let waited = fifo.clone();
+        std::thread::spawn(move || {
+            said.send(write_named(&waited, b"lost").map_err(|e| e.to_string()))
+        });
+        let unread = unread.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(unread, Ok(Err("it is a FIFO no one is reading".to_owned())));
         // Read and write: the open does not wait for a writer, and holds the FIFO's
         // read end while `write_named` writes.
         let mut reader = fs::OpenOptions::new()
@@ -374,10 +485,15 @@ mod tests {
             .write(true)
             .open(&fifo)
             .expect("open the FIFO");
-        write_named(&fifo, b"through").expect("FIFO");
-        let mut got = [0; 7];
-        reader.read_exact(&mut got).expect("read the FIFO");
-        assert_eq!(&got, b"through");
+        // More than a pipe holds (64 KiB), read meanwhile: the write waits for the
+        // reader, as a blocking one does (left non-blocking, it failed at the full pipe).
+        let big = vec![7_u8; 1 << 20];
+        let read = std::thread::spawn(move || {
+            let mut got = vec![0; 1 << 20];
+            reader.read_exact(&mut got).map(|()| got)
+        });
+        write_named(&fifo, &big).expect("FIFO");
+        assert!(read.join().expect("reader").expect("read") == big);
         assert!(is_fifo(&fifo), "still a FIFO");
         // Behind a link too.
         let link = dir.path().join("null.png");
@@ -426,6 +542,79 @@ mod tests {
         fs::write(&file, "").expect("file");
         assert!(!is_stdout(&file));
         assert!(!is_stdout(&dir.path().join("none")));
+    }
+
+    /// A name ending in `/`, and a file this process may not write, are known before
+    /// the call, not once its output is in hand.
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_name_or_a_read_only_file_is_refused_before_the_call() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = dir();
+        let slash = check_named(Path::new("shots/")).expect_err("a directory's name");
+        assert_eq!(
+            slash.to_string(),
+            "it names a directory, not a file to write"
+        );
+        let kept = dir.path().join("kept.png");
+        fs::write(&kept, "old").expect("kept");
+        fs::set_permissions(&kept, fs::Permissions::from_mode(0o444)).expect("chmod");
+        let refused = check_named(&kept).expect_err("read-only");
+        assert_eq!(refused.to_string(), "it is read-only");
+    }
+
+    /// A temporary file a run killed midway left under this pid (in a container every
+    /// run may have it) is stepped over, and left alone.
+    #[test]
+    fn a_temporary_file_left_behind_is_stepped_over() {
+        let dir = dir();
+        let path = dir.path().join("shot.png");
+        let next = TEMP_COUNTER.load(Ordering::Relaxed);
+        let left: Vec<PathBuf> = (next..next + 20)
+            .map(|n| {
+                dir.path()
+                    .join(format!(".shot.png.{}.{n}.tmp", std::process::id()))
+            })
+            .collect();
+        for leftover in &left {
+            fs::write(leftover, "left").expect("left behind");
+        }
+        write_named(&path, b"image").expect("written beside them");
+        assert_eq!(fs::read(&path).expect("read"), b"image");
+        assert!(left.iter().all(|l| l.exists()), "not ours to remove");
+    }
+
+    /// A terminal, by any name (`/dev/tty`, `/dev/stderr`), is not written raw bytes.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_terminal_is_refused_whatever_its_name() {
+        // SAFETY: a pseudo-terminal pair opened, granted, unlocked and named by the
+        // documented calls; the name is copied before the master is closed.
+        #[allow(unsafe_code)]
+        let (master, name) = unsafe {
+            let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+            assert!(master >= 0, "posix_openpt");
+            assert_eq!(libc::grantpt(master), 0);
+            assert_eq!(libc::unlockpt(master), 0);
+            let mut name = [0 as libc::c_char; 128];
+            assert_eq!(libc::ptsname_r(master, name.as_mut_ptr(), name.len()), 0);
+            let name = std::ffi::CStr::from_ptr(name.as_ptr())
+                .to_string_lossy()
+                .into_owned();
+            (master, name)
+        };
+        let refused = write_named(Path::new(&name), b"\x89PNG").expect_err("a terminal");
+        assert_eq!(
+            refused.to_string(),
+            "it is a terminal, which raw bytes would garble"
+        );
+        let known = check_named(Path::new(&name)).expect_err("known before");
+        assert_eq!(known.to_string(), refused.to_string());
+        #[allow(unsafe_code)]
+        // SAFETY: `master` is the descriptor opened above, closed once.
+        unsafe {
+            libc::close(master);
+        }
     }
 
     #[cfg(unix)]

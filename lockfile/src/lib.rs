@@ -21,7 +21,7 @@ mod schema;
 mod slot;
 mod trust;
 
-pub use atomic::{check_named, is_stdout, write_atomic, write_named};
+pub use atomic::{check_named, is_stdout, is_stream, write_atomic, write_named};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
 pub use registry::{Entry, ReadOutcome, Registry};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport, now_rfc3339};

@@ -51,12 +51,15 @@ pub fn says_missing(text: &str, name: &str) -> bool {
     let after_not_found = text
         .find("tool not found")
         .is_some_and(|at| word_at(&text[at..], &name).next().is_some());
+    // `tool NAME not found` whole: the Python SDK says `Error executing tool NAME: …` of
+    // every tool that ran and failed, whatever its own words (`File not found`).
+    let quote =
+        |c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '‘' | '’' | '“' | '”');
     after_not_found
         || word_at(&text, &name).any(|at| {
-            let before = text[..at].trim_end_matches(|c: char| {
-                c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '‘' | '’' | '“' | '”')
-            });
-            before.ends_with("tool")
+            let before = text[..at].trim_end_matches(quote);
+            let after = text[at + name.len()..].trim_start_matches(quote);
+            before.ends_with("tool") && after.starts_with("not found")
         })
 }
 
@@ -266,6 +269,15 @@ mod tests {
         assert!(says_missing("Tool not found: lookup", "lookup"));
         assert!(!says_missing("File not found: readme.md", "file"));
         assert!(!says_missing("user not found", "user"));
+        // The Python SDK's words for any tool that ran and failed.
+        assert!(!says_missing(
+            "Error executing tool read: File not found: readme.md",
+            "read"
+        ));
+        assert!(!says_missing(
+            "Error executing tool click: Element not found",
+            "click"
+        ));
         assert!(!says_missing("the text is empty", "echo"));
     }
 

@@ -32,13 +32,7 @@ pub fn check_declared(verb: &str, writes: &[String], argv: &[String]) -> Result<
             },
             other => other,
         })?;
-        writable(path).map_err(|e| match e {
-            VerbError::Refused { message, hint } => VerbError::Refused {
-                message: format!("{message} (nothing was sent)"),
-                hint,
-            },
-            other => other,
-        })?;
+        writable(path, " (nothing was sent)")?;
     }
     Ok(())
 }
@@ -47,18 +41,19 @@ pub fn check_declared(verb: &str, writes: &[String], argv: &[String]) -> Result<
 /// (a directory, a link into a directory that does not exist: as `call --out`
 /// refuses it) or when it is mur's own stdout (`/dev/stdout`), where the file and the
 /// verb's output would overwrite each other: `-` is how a verb is asked for stdout.
-fn writable(path: &str) -> Result<(), VerbError> {
+/// `then` says what became of the call (` (nothing was sent)`, or that it ran).
+fn writable(path: &str, then: &str) -> Result<(), VerbError> {
     let at = Path::new(path);
     if mur_lockfile::is_stdout(at) {
         return Err(VerbError::refused(
-            format!("`{path}` is mur's own stdout, where the verb's output goes"),
+            format!("`{path}` is mur's own stdout, where the verb's output goes{then}"),
             "give `-` for the file's bytes on stdout, or name a file",
         ));
     }
     mur_lockfile::check_named(at).map_err(|e| {
         VerbError::refused(
-            format!("cannot write `{path}`: {e}"),
-            "name a file in a directory that exists",
+            format!("cannot write `{path}`: {e}{then}"),
+            "name a file that can be written, in a directory that exists",
         )
     })
 }
@@ -85,7 +80,10 @@ impl Shaped {
                 }
                 _ => on_command_line(&self.verb, path, argv)?,
             }
-            writable(path)?;
+            writable(
+                path,
+                &format!("; the `{}` call itself already ran", self.verb),
+            )?;
         }
         for (path, contents) in &self.files {
             // Written as `call --out` writes its files: whole or not at all, through

@@ -124,6 +124,25 @@ pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<(
         ))
         .with_hint("its result is printed as it came"));
     }
+    // A FIFO or a device takes one medium, as stdout does: none is written beside it
+    // (`--out /dev/null` made `/dev/null-2`).
+    let media = if mur_lockfile::is_stream(out) {
+        let (first, rest) = media.split_at(1);
+        if !rest.is_empty() {
+            output::notes(
+                &[format!(
+                    "note: {} more media blocks not written: `{}` takes one; `--out FILE` \
+                     writes each",
+                    rest.len(),
+                    out.display()
+                )],
+                settings.quiet,
+            );
+        }
+        first
+    } else {
+        &media[..]
+    };
     for (n, part) in media.iter().enumerate() {
         let path = numbered(
             out,

@@ -159,6 +159,12 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
             "pipe it (`| w3m -T text/html`, `> usage.html`) or write a file: `--html FILE`",
         ));
     }
+    // A page that could not be written is said now, as `--out` says it: before the
+    // logs are read, in the user's terms (exit 1), not the OS's after (exit 7).
+    if let Some(path) = args.html.as_ref().filter(|_| !page_on_stdout) {
+        mur_lockfile::check_named(path)
+            .map_err(|e| Error::usage(format!("`--html {}`: {e}", path.display())))?;
+    }
     if !dir.enabled() {
         output::notice("usage recording is off: this report covers what was recorded before");
     }

@@ -816,34 +816,43 @@ fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
     );
 }
 
-/// A screenshot that cannot be written once taken (a file marked read-only) is mur's own
-/// failure, exit 7, saying the call ran; a directory that is not there is known before
-/// the call, the user's to fix (exit 1), and nothing is sent.
+/// A screenshot that cannot be written once taken (a full device) is mur's own failure,
+/// exit 7, saying the call ran; a file that may not be written, or a directory that is
+/// not there, is known before the call, the user's to fix (exit 1), and nothing is sent.
 #[test]
 fn a_failed_screenshot_write_is_mur_s_own_failure_exit_7() {
     use std::os::unix::fs::PermissionsExt as _;
     let sb = mur_e2e::plugins::sandbox_with(&[mur_e2e::plugins::standard("screenshot")]);
     let _sample = sb.start_app();
+    let out = sb.mur(&["devtools", "screenshot", "--out", "/dev/full"]);
+    out.assert_code(7).assert_stdout_is("");
+    out.assert_stderr_starts_with(
+        "error: could not write `/dev/full`: No space left on device (os error 28); the \
+         `screenshot` call itself already ran\n",
+    );
+
     let kept = sb.root().join("kept.png");
     std::fs::write(&kept, "old").expect("kept");
     std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o444)).expect("chmod");
-    let path = kept.to_str().expect("utf-8 path");
-    let out = sb.mur(&["devtools", "screenshot", "--out", path]);
-    out.assert_code(7).assert_stdout_is("");
-    out.assert_stderr_starts_with(&format!(
-        "error: could not write `{path}`: it is read-only; the `screenshot` call itself \
-         already ran\n"
-    ));
-    assert_eq!(std::fs::read(&kept).expect("kept"), b"old");
-
     let missing = sb.root().join("no-such-dir/shot.png");
-    let path = missing.to_str().expect("utf-8 path");
-    let out = sb.mur(&["devtools", "screenshot", "--out", path]);
-    out.assert_code(1).assert_stdout_is("");
-    out.assert_stderr_starts_with(&format!(
-        "error: cannot write `{path}`: the directory `{}` does not exist (nothing was sent)\n",
-        sb.root().join("no-such-dir").display()
-    ));
+    for (path, why) in [
+        (&kept, "it is read-only".to_owned()),
+        (
+            &missing,
+            format!(
+                "the directory `{}` does not exist",
+                sb.root().join("no-such-dir").display()
+            ),
+        ),
+    ] {
+        let path = path.to_str().expect("utf-8 path");
+        let out = sb.mur(&["devtools", "screenshot", "--out", path]);
+        out.assert_code(1).assert_stdout_is("");
+        out.assert_stderr_starts_with(&format!(
+            "error: cannot write `{path}`: {why} (nothing was sent)\n"
+        ));
+    }
+    assert_eq!(std::fs::read(&kept).expect("kept"), b"old");
     assert!(!missing.exists());
 }
 
@@ -1146,7 +1155,16 @@ fn call_out_writes_through_a_link_a_fifo_and_a_device_keeping_them() {
         .write(true)
         .open(&fifo)
         .expect("open the FIFO");
-    call_out(&sb, &server, &fifo).assert_code(0);
+    // Two media: the FIFO takes the first, and no `pipe-2.png` is made beside it.
+    let two = call_out(&sb, &images(2), &fifo);
+    two.assert_code(0).assert_stderr_is(format!(
+        "note: 1 more media blocks not written: `{}` takes one; `--out FILE` writes each\n",
+        fifo.display()
+    ));
+    assert!(
+        !sb.root().join("pipe-2.png").exists(),
+        "nothing beside the FIFO"
+    );
     let (sent, read) = std::sync::mpsc::channel();
     // A thread, not a join: a FIFO replaced by a file would leave it waiting for ever.
     std::thread::spawn(move || {

@@ -501,16 +501,11 @@ fn exit_6_verb_plugin_failed() {
 
 #[test]
 fn exit_7_mur_itself_failed() {
-    use std::os::unix::fs::PermissionsExt as _;
     let (sb, sample) = with_session();
-    // A file marked read-only: refused once the screenshot is taken (a directory that
-    // is not there is known before the call, exit 1).
-    let kept = sb.root().join("kept.png");
-    std::fs::write(&kept, "old").expect("kept");
-    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    // A full device: the write fails once the screenshot is taken (a directory that is
+    // not there, or a file that may not be written, is known before the call, exit 1).
     let mut t = Transcript::default();
-    let path = kept.to_str().expect("utf-8 path");
-    t.mur(&sb, &["devtools", "screenshot", "--out", path])
+    t.mur(&sb, &["devtools", "screenshot", "--out", "/dev/full"])
         .assert_code(7);
     t.assert_matches(
         "exit_7_mur_itself_failed",

@@ -883,6 +883,13 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
     page.assert_code(0)
         .assert_stdout_starts_with("<!DOCTYPE html>");
     assert!(!sandbox.root().join("-").exists());
+    // A page that could not be written is said before the logs are read (exit 1).
+    sandbox
+        .devtools(&["usage", "report", "--html", "nodir/page.html"])
+        .assert_code(1)
+        .assert_stderr_is(
+            "error: `--html nodir/page.html`: the directory `nodir` does not exist\n",
+        );
     // mur's own stdout by another name is `-` (its page and the JSON mixed, before).
     for page in ["-", "/dev/stdout"] {
         let both = sandbox.devtools(&["usage", "report", "--html", page, "--json"]);

@@ -381,7 +381,7 @@ fn screenshot_writes_the_png_where_asked_and_nowhere_else() {
         (
             "nowhere.png",
             "error: cannot write `nowhere.png`: the directory `nodir` does not exist \
-             (nothing was sent)\nhint: name a file in a directory that exists\n"
+             (nothing was sent)\nhint: name a file that can be written, in a directory that exists\n"
                 .to_owned(),
         ),
     ] {
@@ -390,6 +390,10 @@ fn screenshot_writes_the_png_where_asked_and_nowhere_else() {
             .assert_stdout_is("")
             .assert_stderr_is(&said);
     }
+    // `/dev/null` is no one's own stdout, even when stdout is `/dev/null` too.
+    let mut discarded =
+        sandbox.shell_command("mur devtools screenshot --out /dev/null > /dev/null");
+    mur_e2e::run(&mut discarded).assert_code(0);
 }
 
 #[test]
