@@ -469,7 +469,7 @@ mod tests {
         use std::io::Read as _;
         let dir = dir();
         let fifo = dir.path().join("f.png");
-        mkfifo(&fifo);
+        crate::open::tests::mkfifo(&fifo);
         // In a thread: a FIFO waited on for a reader would hang the test, not fail it.
         let (said, unread) = std::sync::mpsc::channel();
         let waited = fifo.clone();
@@ -624,11 +624,5 @@ mod tests {
             .expect("meta")
             .file_type()
             .is_fifo()
-    }
-
-    #[cfg(unix)]
-    fn mkfifo(path: &Path) {
-        let made = std::process::Command::new("mkfifo").arg(path).status();
-        assert!(made.expect("mkfifo").success(), "mkfifo {}", path.display());
     }
 }

@@ -98,7 +98,7 @@ pub(crate) fn read_capped(mut file: &File, size_hint: u64, cap: u64) -> io::Resu
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[cfg(unix)]
@@ -112,8 +112,9 @@ mod tests {
         assert_eq!(err.to_string(), "it is a FIFO, not a regular file");
     }
 
+    /// Makes a FIFO at `path` (the tests of every module that meets one).
     #[cfg(unix)]
-    fn mkfifo(path: &Path) {
+    pub(crate) fn mkfifo(path: &Path) {
         let made = std::process::Command::new("mkfifo").arg(path).status();
         assert!(made.expect("mkfifo").success(), "mkfifo {}", path.display());
     }
