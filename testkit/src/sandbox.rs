@@ -124,17 +124,29 @@ impl Sandbox {
     /// `bash -eo pipefail -c script` in the sandbox, this `mur` first on PATH: a
     /// command line as a person pastes it (a hint, a documented example).
     pub fn shell_command(&self, script: &str) -> Command {
-        let bin_dir = self.artifacts().mur.parent().expect("mur's directory");
-        let path = std::env::join_paths(std::iter::once(bin_dir.to_owned()).chain(
-            std::env::split_paths(
-                &std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
-            ),
-        ))
-        .expect("PATH");
         let mut cmd = self.command(Path::new("bash"));
         cmd.args(["-eo", "pipefail", "-c", script])
-            .env("PATH", path);
+            .env("PATH", self.path_with(&[]));
         cmd
+    }
+
+    /// `script -qec LINE`: the command line run as `shell_command` runs it, but with
+    /// stdin, stdout and stderr on a pseudo-terminal, as a person at a terminal runs it.
+    /// Its stdout is what the terminal showed (stdout and stderr together, lines ending
+    /// `\r\n`); its exit code is LINE's.
+    pub fn on_a_terminal(&self, line: &str) -> Command {
+        let mut cmd = self.command(Path::new("script"));
+        cmd.args(["-qec", line, "/dev/null"])
+            .env("PATH", self.path_with(&[]));
+        cmd
+    }
+
+    /// A PATH of these directories, then this `mur`'s, then the test's own PATH.
+    pub fn path_with(&self, dirs: &[&Path]) -> OsString {
+        let bin_dir = self.artifacts().mur.parent().expect("mur's directory");
+        let own = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
+        let dirs = dirs.iter().copied().chain([bin_dir]).map(Path::to_owned);
+        std::env::join_paths(dirs.chain(std::env::split_paths(&own))).expect("PATH")
     }
 
     /// Runs `mur` to completion (failing the test if it runs past two minutes).

@@ -420,32 +420,29 @@ mod tests {
         crash_reason(stderr, Some(&trap), &wasmtime::Error::new(trap))
     }
 
-    /// The lines a verb wrote before it crashed are not its reason: the panic's are.
+    /// The lines a verb wrote before it crashed are not its reason: a Rust panic's are,
+    /// or a JavaScript error's message and frame.
     #[test]
-    fn a_rust_panic_is_told_by_its_own_lines_whatever_the_verb_wrote_before() {
-        let panic = "thread '<unnamed>' (1) panicked at src/lib.rs:30:75:\nprobe panicked on purpose\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n";
-        let told = "panicked at src/lib.rs:30:75: probe panicked on purpose";
-        assert_eq!(reason(panic), told);
-        assert_eq!(
-            reason(&format!(
-                "probe: checking the selector\nprobe: found 3\n{panic}"
-            )),
-            told
-        );
+    fn a_crash_is_told_by_its_own_lines_whatever_the_verb_wrote_before() {
+        let crashes = [
+            (
+                "thread '<unnamed>' (1) panicked at src/lib.rs:30:75:\nprobe panicked on purpose\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
+                "panicked at src/lib.rs:30:75: probe panicked on purpose",
+            ),
+            (
+                "Error: boom\nat arguments (jsfail/verb.js:12:45)\n",
+                "Error: boom at arguments (jsfail/verb.js:12:45)",
+            ),
+        ];
+        for (crash, told) in crashes {
+            assert_eq!(reason(crash), told);
+            let after_lines_of_its_own =
+                format!("probe: checking the selector\nprobe: found 3\n{crash}");
+            assert_eq!(reason(&after_lines_of_its_own), told);
+        }
         assert_eq!(
             reason("thread 'main' panicked at src/lib.rs:1:1:\n"),
             "panicked at src/lib.rs:1:1:"
-        );
-    }
-
-    #[test]
-    fn a_javascript_error_is_told_by_its_message_and_frame_whatever_the_verb_wrote_before() {
-        let thrown = "Error: boom\nat arguments (jsfail/verb.js:12:45)\n";
-        let told = "Error: boom at arguments (jsfail/verb.js:12:45)";
-        assert_eq!(reason(thrown), told);
-        assert_eq!(
-            reason(&format!("jsfail: checking\nand more\n{thrown}")),
-            told
         );
         assert_eq!(
             reason("jsfail: checking\nthrew 42\nin `shape`\n"),

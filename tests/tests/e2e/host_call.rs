@@ -996,22 +996,10 @@ fn call_out_writes_a_resources_blob_and_not_into_a_terminal() {
     assert!(bytes.starts_with(b"\x89PNG"), "{:?}", &bytes[..4]);
     assert_eq!(out.json()["contents"][0]["path"], path, "{out}");
     // Raw bytes are not written on a terminal (`script` gives mur one).
-    let script = sb.root().join("tty.out");
-    let command = format!(
-        "{} devtools call resources/read --args '{args}' --out -",
-        mur_e2e::mur_bin().display()
-    );
-    let status = sb
-        .command(std::path::Path::new("script"))
-        .args(["-qec", &command])
-        .arg(&script)
-        .status()
-        .expect("script");
-    assert_eq!(status.code(), Some(1));
-    let typed = std::fs::read_to_string(&script).expect("script output");
-    assert!(
-        typed.contains("error: `--out -` writes the bytes of an image or a sound to stdout, which is a terminal"),
-        "{typed}"
+    let line = format!("mur devtools call resources/read --args '{args}' --out -");
+    let typed = mur_e2e::process::run(&mut sb.on_a_terminal(&line));
+    typed.assert_code(1).assert_stdout_starts_with(
+        "error: `--out -` writes the bytes of an image or a sound to stdout, which is a terminal\r\n",
     );
 }
 

@@ -245,10 +245,10 @@ fn an_authorization_page_that_wants_a_person_fails_without_a_terminal() {
 
 #[test]
 fn on_a_terminal_the_page_is_shown_and_the_browser_comes_back_to_mur() {
-    let Some(script) = which("script") else {
+    if which("script").is_none() {
         eprintln!("skipped: `script` (util-linux) is not installed to give mur a terminal");
         return;
-    };
+    }
     let sb = Sandbox::new();
     let server = Protected::start(Server::Approving);
     // The "browser" xdg-open starts: follows the authorization page's redirect to mur's listener.
@@ -260,19 +260,12 @@ fn on_a_terminal_the_page_is_shown_and_the_browser_comes_back_to_mur() {
         use std::os::unix::fs::PermissionsExt as _;
         std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into())
-    );
     let line = format!(
-        "{} devtools --endpoint {} --protocol 2026-07-28 call version",
-        sb.artifacts().mur.display(),
+        "mur devtools --endpoint {} --protocol 2026-07-28 call version",
         server.stub.endpoint()
     );
-    // `script` runs mur with stdin, stdout and stderr on a pseudo-terminal.
-    let mut command = sb.command(&script);
-    command.args(["-qec", &line, "/dev/null"]).env("PATH", path);
+    let mut command = sb.on_a_terminal(&line);
+    command.env("PATH", sb.path_with(&[&bin]));
     let out = mur_e2e::process::run(&mut command);
     out.assert_code(0);
     assert!(

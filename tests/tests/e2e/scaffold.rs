@@ -44,6 +44,16 @@ pub fn new_project(sb: &Sandbox, name: &str, lang: &str) -> PathBuf {
     dir
 }
 
+/// A new Rust verb project NAME in a new sandbox, with what its offline build needs: the
+/// crate cache (filled by building the standard verbs) and the guest target.
+fn new_rust_project(name: &str) -> (Sandbox, PathBuf) {
+    plugins::standard_dir();
+    plugins::add_guest_target();
+    let sb = Sandbox::new();
+    let dir = new_project(&sb, name, "rust");
+    (sb, dir)
+}
+
 /// Runs `command` in `dir` to completion, which must succeed.
 pub fn run_ok(dir: &Path, command: &mut Command) -> Output {
     command
@@ -341,10 +351,7 @@ pub fn run_as_user(sb: &Sandbox, dir: &Path, script: &str) -> Output {
 /// verb's help and a click work against a running `mur-sample`.
 #[test]
 fn a_scaffolded_rust_verb_tests_builds_installs_and_clicks() {
-    plugins::standard_dir(); // fills the crate cache the offline build reads
-    plugins::add_guest_target();
-    let sb = Sandbox::new();
-    let dir = new_project(&sb, "bump", "rust");
+    let (sb, dir) = new_rust_project("bump");
     assert!(dir.join("vendor/mur-verb-kit/src/lib.rs").is_file());
     let lib = std::fs::read_to_string(dir.join("src/lib.rs")).expect("lib.rs");
     assert!(lib.contains("selector_verb!") && lib.contains("#[cfg(test)]"));
@@ -419,10 +426,7 @@ mur_verb_kit::export_verb!(Probe);
 /// stderr on a crash too, each line once, though `parse` and `shape` share a store.
 #[test]
 fn a_rust_verb_s_panic_is_told_by_its_message_whatever_it_wrote_before() {
-    plugins::standard_dir(); // fills the crate cache the offline build reads
-    plugins::add_guest_target();
-    let sb = Sandbox::new();
-    let dir = new_project(&sb, "probe", "rust");
+    let (sb, dir) = new_rust_project("probe");
     std::fs::write(dir.join("src/lib.rs"), PROBE).expect("lib.rs");
     let wasm = component(&dir, |out| {
         let script = format!(

@@ -1221,26 +1221,13 @@ losers: none
         "{out}"
     );
     // `--html -` on a terminal is refused as `call --out -` is (`script` gives mur one).
-    let typed = sandbox.root().join("tty.out");
-    let command = format!(
-        "{} devtools usage report --server-log {log} --html -",
-        mur_e2e::mur_bin().display()
-    );
-    let status = sandbox
-        .command(Path::new("script"))
-        .args(["-qec", &command])
-        .arg(&typed)
-        .status()
-        .expect("script");
-    assert_eq!(status.code(), Some(1));
-    let typed = std::fs::read_to_string(&typed).expect("script output");
-    assert!(
-        typed.contains(
+    let line = format!("mur devtools usage report --server-log {log} --html -");
+    mur_e2e::process::run(&mut sandbox.on_a_terminal(&line))
+        .assert_code(1)
+        .assert_stdout_is(
             "error: `--html -` writes the report's page (HTML) to stdout, which is a terminal\r\n\
-             hint: pipe it (`| w3m -T text/html`, `> usage.html`) or write a file: `--html FILE`\r\n"
-        ),
-        "{typed}"
-    );
+             hint: pipe it (`| w3m -T text/html`, `> usage.html`) or write a file: `--html FILE`\r\n",
+        );
 }
 
 #[test]
