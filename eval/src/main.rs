@@ -39,6 +39,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser as _;
+use mur_core::text::escape_controls;
 use mur_core::{Error, Result};
 use serde_json::json;
 
@@ -71,7 +72,7 @@ fn execute(cli: Cli) -> Result<u8> {
         Command::Run(args) => {
             let json = args.json;
             let plan = args.plan()?;
-            let report = run::run(&plan, &mut |line| eprintln!("{}", escape(line)))?;
+            let report = run::run(&plan, &mut |line| eprintln!("{}", escape_controls(line)))?;
             if json {
                 print(&pretty(&report)?)?;
             } else {
@@ -88,7 +89,7 @@ fn execute(cli: Cli) -> Result<u8> {
         Command::Study(args) => {
             let html = args.html.clone();
             let study = args.study()?;
-            let outcome = study::run(&study, &|line| eprintln!("{}", escape(line)))?;
+            let outcome = study::run(&study, &|line| eprintln!("{}", escape_controls(line)))?;
             if let Some(path) = html {
                 let title = study::title(outcome.results.len(), outcome.seed);
                 study::write(&path, &study::report::page(&outcome.rows, &title))?;
@@ -97,7 +98,7 @@ fn execute(cli: Cli) -> Result<u8> {
                 "study: {} made now, {} recorded in all: {}",
                 study::report::plural(outcome.ran, "run"),
                 outcome.results.len(),
-                escape(&outcome.out.join(study::RESULTS).display().to_string())
+                escape_controls(&outcome.out.join(study::RESULTS).display().to_string())
             );
             print(&outcome.markdown)?;
             Ok(0)
@@ -170,36 +171,14 @@ fn print(text: &str) -> Result<()> {
 
 /// The only place an error is printed: one line, its list and detail, then its hints.
 fn report(error: &Error) {
-    eprintln!("error: {}", escape(error.message()));
+    eprintln!("error: {}", escape_controls(error.message()));
     for row in error.list() {
-        eprintln!("  {}", escape(row));
+        eprintln!("  {}", escape_controls(row));
     }
     if let Some(detail) = error.detail() {
-        eprintln!("\n{}\n", escape(detail.trim_end()));
+        eprintln!("\n{}\n", escape_controls(detail.trim_end()));
     }
     for hint in error.hints() {
-        eprintln!("hint: {}", escape(hint));
-    }
-}
-
-/// Text for stderr with its control characters escaped (`\x1b`): a session's log or a
-/// path must not be able to drive the terminal.
-fn escape(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() && c != '\n' {
-                format!("\\x{:02x}", u32::from(c))
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn control_characters_are_escaped_on_stderr() {
-        assert_eq!(super::escape("a\u{1b}[2Jb\nc"), "a\\x1b[2Jb\nc");
+        eprintln!("hint: {}", escape_controls(hint));
     }
 }

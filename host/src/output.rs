@@ -21,6 +21,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Map, Value};
 
 use mur_client::{Events, Field, LogMessage, Progress, Question, Response, TaskStatus};
+use mur_core::text::{escape_controls, escaped, push_escape, unprintable};
 use mur_core::{Error, Result, Settings};
 
 /// Prints one JSON value and a newline on stdout.
@@ -49,10 +50,10 @@ pub fn text(text: &str) -> Result<()> {
 
 /// `text` as [`text`] prints it. A tab lays text out and a CRLF ends a line as
 /// an LF does (a .NET server's descriptions): neither is a command to the
-/// terminal; every other control character is escaped.
+/// terminal; every other [`unprintable`] character is escaped.
 fn for_people(text: &str) -> String {
     let text = text.replace("\r\n", "\n");
-    escaped(&text, |c| c.is_control() && c != '\n' && c != '\t').into_owned()
+    escaped(&text, |c| unprintable(c) && c != '\n' && c != '\t').into_owned()
 }
 
 /// Writes bytes to stdout as they are.
@@ -452,45 +453,10 @@ pub fn diagnostic(message: &str) {
     let _ = writeln!(err, "{}", escape_controls(message));
 }
 
-/// `text` as one line: every control character escaped, the newline too
+/// `text` as one line: every [`unprintable`] character escaped, the newline too
 /// (an error's or a hint's line, whatever a name quoted in it holds).
 pub fn line(text: &str) -> Cow<'_, str> {
-    escaped(text, char::is_control)
-}
-
-/// `text` with every control character but the newline written as an escape
-/// (`\x1b`, `\u{9b}`), so it prints as text and never as a terminal command.
-pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    escaped(text, is_escaped)
-}
-
-/// `text` with the characters `escape` picks written as escapes.
-fn escaped(text: &str, escape: fn(char) -> bool) -> Cow<'_, str> {
-    if !text.chars().any(escape) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if escape(c) {
-            push_escape(&mut out, c);
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
-
-fn is_escaped(c: char) -> bool {
-    c.is_control() && c != '\n'
-}
-
-/// A control character as its escape: `\x1b`, `\u{9b}`.
-fn push_escape(out: &mut String, c: char) {
-    if u32::from(c) < 0x80 {
-        out.push_str(&format!("\\x{:02x}", u32::from(c)));
-    } else {
-        out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-    }
+    escaped(text, unprintable)
 }
 
 /// The most characters of a server's message shown on one status line.
@@ -506,15 +472,15 @@ pub fn one_line(text: &str) -> String {
     clipped(text, LINE_CHARS)
 }
 
-/// `text` as one line of at most `max` characters: every control character
-/// escaped, the newline too, and the rest cut with an ellipsis (a server may
-/// say a megabyte; only the start of it is read).
+/// `text` as one line of at most `max` characters: every [`unprintable`]
+/// character escaped, the newline too, and the rest cut with an ellipsis (a
+/// server may say a megabyte; only the start of it is read).
 fn clipped(text: &str, max: usize) -> String {
     let mut out = String::new();
     let mut shown = 0;
     for c in text.chars() {
         let mark = out.len();
-        if c.is_control() {
+        if unprintable(c) {
             push_escape(&mut out, c);
         } else {
             out.push(c);
@@ -530,14 +496,14 @@ fn clipped(text: &str, max: usize) -> String {
 }
 
 /// A file name as a shell reads it back: as it is, byte for byte, when it
-/// holds no control character and is UTF-8; otherwise quoted as bash's
+/// holds no [`unprintable`] character and is UTF-8; otherwise quoted as bash's
 /// `$'…'` with `\xHH` escapes, so it can be pasted into a shell and names
 /// the same file (never lossy, never raw control bytes on a terminal).
 pub fn shell_word(name: &OsStr) -> Vec<u8> {
     let bytes = name.as_encoded_bytes();
     let plain = name
         .to_str()
-        .is_some_and(|text| !text.chars().any(char::is_control));
+        .is_some_and(|text| !text.chars().any(unprintable));
     if plain {
         return bytes.to_vec();
     }
@@ -558,8 +524,8 @@ pub fn shell_word(name: &OsStr) -> Vec<u8> {
 const CELL_CHARS: usize = 1_000;
 
 /// Rows as a left-aligned table with a header, for `--pretty` listings;
-/// each cell one line of at most [`CELL_CHARS`], its control characters
-/// (the newline too) escaped, as a terminal shows tables.
+/// each cell one line of at most [`CELL_CHARS`], its [`unprintable`]
+/// characters (the newline too) escaped, as a terminal shows tables.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     let cell = |text: &str| {
         let text = clipped(text, CELL_CHARS);
@@ -667,13 +633,22 @@ mod tests {
         assert_eq!(progress, "progress: 1 a\\x0aerror: fake");
     }
 
+    /// A right-to-left override in a tool's name would show the rest of a hint, a
+    /// table row or an error reversed: every way text reaches a person escapes it.
     #[test]
-    fn control_characters_are_escaped_but_newlines_kept() {
-        assert_eq!(escape_controls("plain"), "plain");
+    fn bidirectional_overrides_are_escaped_wherever_text_reaches_a_person() {
+        let name = "list\u{202e}txt.exe\u{2066}\u{200f}";
+        let shown = "list\\u{202e}txt.exe\\u{2066}\\u{200f}";
+        assert_eq!(line(name), shown);
+        assert_eq!(escape_controls(name), shown);
+        assert_eq!(for_people(name), shown);
+        assert_eq!(one_line(name), shown);
         assert_eq!(
-            escape_controls("a\x1b[2Jb\n\tc\u{9b}"),
-            "a\\x1b[2Jb\n\\x09c\\u{9b}"
+            table(&["NAME"], &[vec![name.into()]]),
+            format!("NAME\n{shown}\n")
         );
+        // Right-to-left text itself is words, not a command: kept.
+        assert_eq!(line("שלום مرحبا"), "שלום مرحبا");
     }
 
     #[cfg(unix)]
@@ -686,6 +661,10 @@ mod tests {
         assert_eq!(
             word(b"/tmp/r/\xff\x1b'.json"),
             "$'/tmp/r/\\xff\\x1b\\'.json'"
+        );
+        assert_eq!(
+            word("/tmp/r/a\u{202e}b".as_bytes()),
+            "$'/tmp/r/a\\xe2\\x80\\xaeb'"
         );
     }
 }

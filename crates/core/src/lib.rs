@@ -2,11 +2,13 @@
 //! [`Kind`] alone decides the exit code), the validated [`settings`] a
 //! command line becomes, the one duration syntax its options take
 //! ([`parse_duration`]), and the words its messages suggest: the one "did you
-//! mean" rule ([`nearest`]) and a word as a shell reads it back ([`shell_word`]).
+//! mean" rule ([`nearest`]) and a word as a shell reads it back ([`shell_word`]);
+//! and others' text made safe to show a person ([`text`]).
 
 mod duration;
 mod error;
 pub mod settings;
+pub mod text;
 mod words;
 
 pub use duration::{parse_duration, parse_window};

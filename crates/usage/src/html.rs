@@ -107,12 +107,29 @@ pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
     svg
 }
 
-/// `text` safe inside HTML text and attribute values.
+/// `text` safe inside HTML text and attribute values, and shown as it is: a
+/// bidirectional formatting character (a right-to-left override in a tool's
+/// name) is written as its escape, `\u{202e}`, as mur's terminal output writes
+/// it, instead of reordering the rest of the cell.
 pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    let mut html = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => html.push_str("&amp;"),
+            '<' => html.push_str("&lt;"),
+            '>' => html.push_str("&gt;"),
+            '"' => html.push_str("&quot;"),
+            '\u{061c}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}' => {
+                let _ = write!(html, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => html.push(c),
+        }
+    }
+    html
 }
 
 /// `text` escaped, its `quoted` spans as `<code>`, as the page writes a command.
@@ -368,6 +385,16 @@ mod tests {
     use super::*;
     use crate::report::{Criteria, report};
     use crate::{Kind, Outcome, Record, Side, Surface};
+
+    #[test]
+    fn text_is_escaped_and_a_bidirectional_override_shown_not_obeyed() {
+        assert_eq!(
+            escape("<a href=\"x\">&</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
+        );
+        assert_eq!(escape("list\u{202e}txt.exe"), "list\\u{202e}txt.exe");
+        assert_eq!(escape("שלום"), "שלום");
+    }
 
     fn cli(verb: &str, kind: Kind, tool: &str, outcome: Outcome) -> Record {
         let mut r = Record::new(Side::Cli, Surface::Cli, outcome, 1.0);

@@ -1184,9 +1184,11 @@ fn served_record(tool: &str) -> Value {
 
 #[test]
 fn record_text_reaches_the_terminal_escaped_and_the_page_not_at_all() {
-    // A hostile server's tool name, as a session (or a bridge) recorded it.
+    // A hostile server's tool name, as a session (or a bridge) recorded it: terminal
+    // commands, a line of its own, and a right-to-left override that would show the
+    // rest of the line reversed.
     let sandbox = Sandbox::new();
-    let evil = "evil\x1b[31mname\r\0\nerror: forged";
+    let evil = "evil\u{202e}\x1b[31mname\r\0\nerror: forged";
     let log = sandbox.file("served.jsonl", format!("{}\n", served_record(evil)));
     let log = log.display().to_string();
     let out = sandbox.devtools(&["usage", "report", "--server-log", &log]);
@@ -1207,14 +1209,14 @@ SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P9
 server/mcp  1      1   0          0          0            0           2       2       2026-01-01T10:00:00.000Z
 
 tools served by the session:
-TOOL                                       CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
-evil\\x1b[31mname\\x0d\\x00\\x0aerror: forged  1      1   0          0          0            0           2       2       2026-01-01T10:00:00.000Z
+TOOL                                               CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged  1      1   0          0          0            0           2       2       2026-01-01T10:00:00.000Z
 
 clients the sessions served:
 CLIENT   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
 agent 1  1      1   0          0          0            0           2       2       2026-01-01T10:00:00.000Z
 
-tools no named verb reached: evil\\x1b[31mname\\x0d\\x00\\x0aerror: forged
+tools no named verb reached: evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged
 
 losers: none
 ",

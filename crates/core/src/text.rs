@@ -1,0 +1,68 @@
+//! Others' text (a server's message, a tool's name, a log's line) made safe to
+//! show a person: what could drive the terminal or reorder a line is written as
+//! an escape, so a transcript reads as what happened.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// Whether `c` may change how a terminal shows what follows it, and so is
+/// written as an escape: a control character (a command to the terminal), or a
+/// bidirectional formatting character, which reorders the text around it so
+/// that a line reads other than it is ("Trojan Source", CVE-2021-42574): a
+/// tool's name or a server's message must not make a hint or a report lie.
+/// Right-to-left text itself is words, and kept.
+pub fn unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` with every [`unprintable`] character but the newline written as an
+/// escape (`\x1b`, `\u{9b}`, `\u{202e}`): it prints as text, never as a
+/// terminal command, and keeps its lines.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    escaped(text, |c| unprintable(c) && c != '\n')
+}
+
+/// `text` with the characters `escape` picks written as escapes.
+pub fn escaped(text: &str, escape: fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if escape(c) {
+            push_escape(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `c` as its escape: `\x1b` below 0x80, else `\u{9b}`, `\u{202e}`.
+pub fn push_escape(out: &mut String, c: char) {
+    let code = u32::from(c);
+    let _ = if code < 0x80 {
+        write!(out, "\\x{code:02x}")
+    } else {
+        write!(out, "\\u{{{code:x}}}")
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_controls;
+
+    #[test]
+    fn what_drives_or_reorders_a_terminal_is_escaped_and_lines_kept() {
+        assert_eq!(escape_controls("plain"), "plain");
+        assert_eq!(
+            escape_controls("a\x1b[2Jb\n\tc\u{9b}d\u{202e}e\u{2067}"),
+            "a\\x1b[2Jb\n\\x09c\\u{9b}d\\u{202e}e\\u{2067}"
+        );
+        assert_eq!(escape_controls("שלום مرحبا"), "שלום مرحبا");
+    }
+}
