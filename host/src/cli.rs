@@ -664,8 +664,9 @@ it prints `{}` and exits 0 when the session answers.
 `--out PATH` writes what the tool (or `resources/read`) returned as base64 (images, \
 audio, blobs) to files (`shot.png`, then `shot-2.png`…; one of another type gets its \
 own extension), and prints the result with each one's data replaced by its `path` \
-and `bytes`; a result with none to write is exit 5, printed as it came. A \
-directory that does not exist, or `--out -` on a terminal, is refused before the call.
+and `bytes`; a result with none to write, or with more than 100, is exit 5, printed \
+as it came. A directory that does not exist, or `--out -` on a terminal, is refused \
+before the call.
 
 `--method METHOD` sends any method as it is, with or without a `/`, and nothing \
 else (`--method ping` sends `ping` alone). A tool that is itself named `ping` is \
