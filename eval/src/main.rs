@@ -10,9 +10,9 @@
 //! agent did for people to read (`trace.md`, `transcripts.md`); `mur-eval report` prints
 //! a study's report from its results.jsonl and writes its files anew.
 //!
-//! Exit codes: 0 every task completed (a study: every run recorded); 1 usage (bad flags, a bad task file, an unknown
+//! Exit codes: 0 every task completed (a study: every run made and recorded); 1 usage (bad flags, a bad task file, an unknown
 //! task); 2 not every task was completed; 7 the harness itself failed (for a task, whose
-//! record then says why, or for the whole run).
+//! record then says why, or for the whole run; a study: some run could not be made).
 
 mod adapters;
 mod agent;
@@ -100,8 +100,15 @@ fn execute(cli: Cli) -> Result<u8> {
                 outcome.results.len(),
                 escape_controls(&outcome.out.join(study::RESULTS).display().to_string())
             );
+            let errors = outcome.results.iter().filter(|r| r.error.is_some()).count();
+            if errors > 0 {
+                eprintln!(
+                    "study: {} the harness could not make (the report counts them apart; each result's `error` says why)",
+                    study::report::plural(errors, "run")
+                );
+            }
             print(&outcome.markdown)?;
-            Ok(0)
+            Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
         }
         Command::Conditions(args) => {
             let mut text = String::new();

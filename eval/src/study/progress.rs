@@ -27,14 +27,7 @@ impl Bar {
     }
 
     pub fn finished(&self, result: &RunResult, progress: &(dyn Fn(&str) + Sync)) {
-        let verdict = if result.success { "pass" } else { "FAIL" };
-        let line = format!(
-            "{}: {verdict} ({}, {}, {:.2} s)",
-            result.id,
-            plural(result.calls.total as usize, "call"),
-            plural(result.context.total.tokens as usize, "context token"),
-            result.wall_ms / 1000.0
-        );
+        let line = line(result);
         let done = self.2.lock().map(|mut n| {
             *n += 1;
             *n
@@ -53,4 +46,24 @@ impl Bar {
             bar.finish_and_clear();
         }
     }
+}
+
+/// What a finished run's progress line says: `pass` or `FAIL` with its figures, or
+/// `ERROR` and why for a run the harness could not make (no agent ran, so no figures).
+pub fn line(result: &RunResult) -> String {
+    if let Some(error) = &result.error {
+        return format!(
+            "{}: ERROR, not run: {}",
+            result.id,
+            error.lines().next().unwrap_or_default()
+        );
+    }
+    let verdict = if result.success { "pass" } else { "FAIL" };
+    format!(
+        "{}: {verdict} ({}, {}, {:.2} s)",
+        result.id,
+        plural(result.calls.total as usize, "call"),
+        plural(result.context.total.tokens as usize, "context token"),
+        result.wall_ms / 1000.0
+    )
 }

@@ -19,7 +19,13 @@ pub struct Row {
     pub condition: String,
     /// `None` for a whole condition.
     pub task: Option<String>,
+    /// Runs the agent made: every figure but `errors` is over these.
     pub runs: u32,
+    /// Runs the harness could not make (a session that never started, a setup call that
+    /// failed): left out of the success rate and the medians, counted here.
+    pub errors: u32,
+    /// The first such run's error, its first line.
+    pub first_error: Option<String>,
     pub successes: u32,
     pub low: f64,
     pub high: f64,
@@ -130,7 +136,10 @@ pub fn median(mut values: Vec<f64>) -> Option<f64> {
     })
 }
 
-fn row(condition: &str, task: Option<&str>, runs: &[&RunResult]) -> Row {
+fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
+    let errored: Vec<&str> = all.iter().filter_map(|r| r.error.as_deref()).collect();
+    let runs: Vec<&RunResult> = all.iter().copied().filter(|r| r.error.is_none()).collect();
+    let runs = runs.as_slice();
     let of =
         |f: &dyn Fn(&RunResult) -> Option<f64>| median(runs.iter().filter_map(|r| f(r)).collect());
     let successes = runs.iter().filter(|r| r.success).count() as u32;
@@ -139,6 +148,10 @@ fn row(condition: &str, task: Option<&str>, runs: &[&RunResult]) -> Row {
         condition: condition.to_owned(),
         task: task.map(str::to_owned),
         runs: runs.len() as u32,
+        errors: errored.len() as u32,
+        first_error: errored
+            .first()
+            .map(|e| e.lines().next().unwrap_or_default().to_owned()),
         successes,
         low,
         high,
@@ -198,6 +211,7 @@ impl Categories {
             results
                 .iter()
                 .filter(|r| &r.condition == condition && r.categories.contains(name))
+                .filter(|r| r.error.is_none())
                 .fold((0, 0), |(ok, all), r| (ok + u32::from(r.success), all + 1))
         };
         let by_condition = conditions
@@ -322,8 +336,14 @@ const HEADER: &str = "| runs | success | 95% CI | calls | turns | input tokens |
 fn figures(row: &Row) -> [String; 10] {
     [
         row.runs.to_string(),
-        format!("{}/{} ({})", row.successes, row.runs, percent(row.rate())),
-        format!("{}–{}", percent(row.low), percent(row.high)),
+        match row.runs {
+            0 => "0/0 (–)".to_owned(),
+            runs => format!("{}/{runs} ({})", row.successes, percent(row.rate())),
+        },
+        match row.runs {
+            0 => "–".to_owned(),
+            _ => format!("{}–{}", percent(row.low), percent(row.high)),
+        },
         number(row.calls),
         number(row.turns),
         number(row.input_tokens),
@@ -360,6 +380,7 @@ pub fn condition_table(rows: &Rows) -> String {
         let _ = writeln!(text, "| {} {}", row.condition, cells(row));
     }
     let lines = [
+        errors_line(rows),
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
@@ -369,6 +390,39 @@ pub fn condition_table(rows: &Rows) -> String {
         let _ = write!(text, "\n{line}\n");
     }
     text
+}
+
+/// The runs the harness could not make, per condition with the first one's error
+/// (`None` when it made every run): they are in no figure of the tables.
+pub fn errors_line(rows: &Rows) -> Option<String> {
+    let clauses: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| r.errors > 0)
+        .map(|r| {
+            let why = r
+                .first_error
+                .as_deref()
+                .map(|e| format!(" (first: {})", cut(e, 200)))
+                .unwrap_or_default();
+            format!("`{}` {}{why}", r.condition, r.errors)
+        })
+        .collect();
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "Errors: runs the harness could not make (the agent never ran), left out of \
+             every figure above: {}.",
+            clauses.join("; ")
+        )
+    })
+}
+
+/// `text`, at most `max` characters (`…` when cut).
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
 }
 
 /// One line when the conditions did not run the same tasks the same number of times
@@ -598,13 +652,13 @@ fn quote(field: &str) -> String {
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
 pub fn csv(rows: &Rows) -> String {
     let mut text = String::from(
-        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first\n",
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors\n",
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
         let _ = writeln!(
             text,
-            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
@@ -627,6 +681,7 @@ pub fn csv(rows: &Rows) -> String {
             row.reach.first_mcp,
             row.reach.order_varied,
             row.reach.first_as_listed,
+            row.errors,
         );
     }
     text
@@ -724,6 +779,7 @@ pub fn page(rows: &Rows, title: &str) -> String {
     ));
     body.push_str(&html_table(&conditions, false));
     let lines = [
+        errors_line(rows),
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
@@ -847,6 +903,49 @@ mod tests {
             page.contains(">settings-screenshot · cli-compact</text>"),
             "{page}"
         );
+    }
+
+    #[test]
+    fn runs_the_harness_could_not_make_are_counted_apart_not_as_failures() {
+        let errored = |task: &str| RunResult {
+            error: Some(
+                "mur-sample exited (exit status: 1) before announcing itself\nmore".to_owned(),
+            ),
+            wall_ms: 0.0,
+            ..result("cli-derived", task, false, 0, 0)
+        };
+        let results = vec![
+            result("cli-derived", "a", true, 3, 100),
+            result("cli-derived", "a", true, 3, 100),
+            errored("a"),
+            errored("b"),
+        ];
+        let rows = rows(&results, &[]);
+        let row = &rows.conditions[0];
+        assert_eq!((row.runs, row.successes, row.errors), (2, 2, 2));
+        assert_eq!((row.calls, row.context_tokens), (Some(3.0), Some(100.0)));
+        let line = "Errors: runs the harness could not make (the agent never ran), left out of \
+                    every figure above: `cli-derived` 2 (first: mur-sample exited (exit status: \
+                    1) before announcing itself).";
+        assert_eq!(errors_line(&rows).as_deref(), Some(line));
+        let md = markdown(&rows, "study");
+        assert!(
+            md.contains("| cli-derived | 2 | 2/2 (100%) | 34%–100% | 3 |"),
+            "{md}"
+        );
+        assert!(md.contains(&format!("\n{line}\n")), "{md}");
+        // A task no run of which was made: no rate, no interval.
+        assert!(
+            md.contains("| b | cli-derived | 0 | 0/0 (–) | – | – |"),
+            "{md}"
+        );
+        assert!(
+            csv_row(&rows, "cli-derived").ends_with(",2"),
+            "{}",
+            csv(&rows)
+        );
+        // Without errors, no line.
+        assert_eq!(errors_line(&super::rows(&results[..2], &[])), None);
     }
 
     #[test]
@@ -975,11 +1074,11 @@ mod tests {
             csv.lines()
                 .next()
                 .unwrap_or_default()
-                .ends_with(",cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first")
+                .ends_with(",cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors")
         );
         assert!(csv.contains("\ncli-named,,2,2,1.0000,"), "{csv}");
         let named = csv_row(&rows, "cli-named");
-        assert!(named.ends_with(",0,4,0,0,0,0,0,0"), "{named}");
+        assert!(named.ends_with(",0,4,0,0,0,0,0,0,0"), "{named}");
         // Read back from results.jsonl as written.
         let line = serde_json::to_string(&results[0]).expect("serialize");
         let back: RunResult = serde_json::from_str(&line).expect("deserialize");
@@ -1021,7 +1120,7 @@ mod tests {
         let md = markdown(&rows, "study");
         assert!(md.contains(&format!("\n{line}\n")), "{md}");
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",5,3,2,1,0,0"), "{both}");
+        assert!(both.ends_with(",5,3,2,1,0,0,0"), "{both}");
         assert!(page(&rows, "study").contains("the agent's own choice: both first called"));
         // A condition that offers one surface has no preference to report.
         let one = super::rows(&results[3..], &["cli-named".to_owned()]);
@@ -1050,7 +1149,7 @@ mod tests {
             named first was reached first in 3 of 4; 50% of calls via the CLI (4 CLI, 4 MCP).";
         assert_eq!(preference_line(&rows).as_deref(), Some(line));
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",4,4,2,2,4,3"), "{both}");
+        assert!(both.ends_with(",4,4,2,2,4,3,0"), "{both}");
         let line = serde_json::to_string(&results[2]).expect("serialize");
         assert!(line.contains(r#""listedFirst":"mcp""#), "{line}");
     }

@@ -790,3 +790,57 @@ fn dumped_dom(
     assert_eq!(dom.code, 0, "{}: {}", browser.display(), dom.stderr);
     dom
 }
+
+#[test]
+fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
+    // A session that never starts (`--sample /bin/false`): no agent ran, so no run is a
+    // failure of the agent's; the report counts them apart and the study exits 7.
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let args = [
+        "--conditions",
+        "cli-derived",
+        "--tasks",
+        "count-to-three",
+        "--repeats",
+        "2",
+        "--seed",
+        "3",
+        "--agent",
+        "true",
+        "--sample",
+        "/bin/false",
+    ];
+    let output = study_into(&sandbox, &out, &args);
+    output.assert_code(7);
+    let error = "mur-sample exited (exit status: 1) before announcing itself, saying nothing";
+    for repeat in 1..=2 {
+        let line = format!("cli-derived/count-to-three/{repeat}: ERROR, not run: {error}\n");
+        assert!(output.stderr.contains(&line), "{line}\n{output}");
+    }
+    assert!(!output.stderr.contains("FAIL"), "{output}");
+    assert!(
+        output.stderr.contains(
+            "study: 2 runs the harness could not make (the report counts them apart; each \
+             result's `error` says why)\n"
+        ),
+        "{output}"
+    );
+    let row = "| cli-derived | 0 | 0/0 (–) | – | – | – | – | – (–) | – | – |\n";
+    assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
+    let line = format!(
+        "\nErrors: runs the harness could not make (the agent never ran), left out of every \
+         figure above: `cli-derived` 2 (first: {error}).\n"
+    );
+    assert!(output.stdout.contains(&line), "{line}\n{}", output.stdout);
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(report.contains(&line), "{report}");
+    let csv = std::fs::read_to_string(out.join("report.csv")).expect("report.csv");
+    let header = csv.lines().next().unwrap_or_default();
+    assert!(header.ends_with(",errors"), "{csv}");
+    assert!(csv.contains("\ncli-derived,,0,0,"), "{csv}");
+    assert!(
+        csv.lines().nth(1).is_some_and(|l| l.ends_with(",2")),
+        "{csv}"
+    );
+}
