@@ -7,6 +7,7 @@ use std::{
     io::{self, Write},
     path::{Path, PathBuf},
     sync::atomic::{AtomicU64, Ordering},
+    time::Duration,
 };
 
 use crate::open;
@@ -28,17 +29,19 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// - anything else — a symbolic link, a FIFO, a character device: opened and written
 ///   through, as `>` would, the kernel following the link, so `fs.protected_symlinks`
 ///   and `protected_fifos` guard a shared directory (`/tmp`) as they guard `>`. A FIFO
-///   no one reads is refused at once: waiting for a reader would outlast `--timeout`.
+///   no one reads is refused at once: waiting for a reader would outlast `--timeout`;
+///   one whose reader takes nothing for `patience` (a reader that opened it and stopped)
+///   fails the write then, instead of holding mur for ever.
 ///
 /// A directory, a socket or a block device is refused, saying what it is. Whether the
 /// name is mur's own stdout is the caller's to ask first ([`is_stdout`]): written here,
 /// its bytes and mur's own output would overwrite each other.
-pub fn write_named(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub fn write_named(path: &Path, bytes: &[u8], patience: Duration) -> io::Result<()> {
     match fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => write_atomic_mode(path, bytes, Mode::New),
         Err(e) => Err(e),
-        Ok(meta) if meta.file_type().is_file() => replace_file(path, &meta, bytes),
-        Ok(_) => write_through(path, bytes),
+        Ok(meta) if meta.file_type().is_file() => replace_file(path, &meta, bytes, patience),
+        Ok(_) => write_through(path, bytes, patience),
     }
 }
 
@@ -182,7 +185,12 @@ fn writable_kind(meta: &fs::Metadata) -> io::Result<()> {
 
 /// A regular file replaced whole, keeping its permission bits (a private 0600 file stays
 /// private). Its hard links and owner are not kept: the file is a new one.
-fn replace_file(path: &Path, meta: &fs::Metadata, bytes: &[u8]) -> io::Result<()> {
+fn replace_file(
+    path: &Path,
+    meta: &fs::Metadata,
+    bytes: &[u8],
+    patience: Duration,
+) -> io::Result<()> {
     may_write(path, meta)?;
     #[cfg(unix)]
     let mode = {
@@ -194,7 +202,9 @@ fn replace_file(path: &Path, meta: &fs::Metadata, bytes: &[u8]) -> io::Result<()
     match write_atomic_mode(path, bytes, Mode::Kept(mode)) {
         // A directory the user may not write in, holding a file they may: no temporary
         // file can be made beside it, so it is rewritten in place, as `>` would.
-        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => write_through(path, bytes),
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+            write_through(path, bytes, patience)
+        }
         other => other,
     }
 }
@@ -220,9 +230,10 @@ fn is_terminal_at(path: &Path) -> bool {
 
 /// Opens `path`, following links, and writes `bytes` to it: no temporary file, no
 /// fsync (a pipe or a terminal has nothing to sync). `O_NOCTTY`: a terminal named must
-/// not become mur's controlling one; `O_NONBLOCK` for the open only: a FIFO with no
-/// reader fails it at once (ENXIO) instead of waiting for ever.
-fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// not become mur's controlling one; `O_NONBLOCK`: a FIFO with no reader fails the
+/// open at once (ENXIO) instead of waiting for ever, and a reader that stops reading
+/// fails the write after `patience` ([`write_patiently`]).
+fn write_through(path: &Path, bytes: &[u8], patience: Duration) -> io::Result<()> {
     let mut options = fs::OpenOptions::new();
     // `truncate` is ignored by FIFOs and devices; a regular file behind a link is
     // rewritten as `>` would.
@@ -243,8 +254,12 @@ fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
         return Err(terminal());
     }
     #[cfg(unix)]
-    blocking(&file)?;
-    file.write_all(bytes)
+    return write_patiently(&mut file, bytes, patience);
+    #[cfg(not(unix))]
+    {
+        let _ = patience;
+        file.write_all(bytes)
+    }
 }
 
 /// Why `path` could not be opened to write, in words: ENXIO is a FIFO no one reads or a
@@ -266,23 +281,53 @@ fn unopened(path: &Path, e: io::Error) -> io::Error {
     e
 }
 
-/// Clears `O_NONBLOCK` (set for the open alone): the write waits for a slow reader, as
-/// a write to any pipe does.
+/// Writes `bytes` to a pipe or a device opened with `O_NONBLOCK`, as a blocking write
+/// would, but waiting at most `patience` each time the reader takes nothing: a slow
+/// reader gets every byte, one that stopped reading fails the write. By hand: std has
+/// no write with a deadline, and a thread left blocked in `write` would hold the file.
 #[cfg(unix)]
-fn blocking(file: &File) -> io::Result<()> {
+fn write_patiently(file: &mut File, mut bytes: &[u8], patience: Duration) -> io::Result<()> {
+    while !bytes.is_empty() {
+        match file.write(bytes) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                if !writable_within(file, patience)? {
+                    return Err(io::Error::other(format!(
+                        "its reader took nothing for {} ms",
+                        patience.as_millis()
+                    )));
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Whether `file` can take more bytes within `patience` (`poll` for `POLLOUT`; a reader
+/// gone counts as ready, and the write then says so).
+#[cfg(unix)]
+fn writable_within(file: &File, patience: Duration) -> io::Result<bool> {
     use std::os::fd::AsRawFd as _;
-    let fd = file.as_raw_fd();
-    // SAFETY: `fd` is this open file's own descriptor for the calls' duration; F_GETFL
-    // and F_SETFL read and set its status flags only.
-    #[allow(unsafe_code)]
-    let done = unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
+    let mut ready = libc::pollfd {
+        fd: file.as_raw_fd(),
+        events: libc::POLLOUT,
+        revents: 0,
     };
-    if done {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
+    let ms = libc::c_int::try_from(patience.as_millis()).unwrap_or(libc::c_int::MAX);
+    loop {
+        // SAFETY: `ready` is one valid pollfd of this open file, for the call's duration.
+        #[allow(unsafe_code)]
+        let n = unsafe { libc::poll(&mut ready, 1, ms) };
+        if n >= 0 {
+            return Ok(n > 0);
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
     }
 }
 
@@ -391,6 +436,9 @@ fn sync_dir(dir: &Path) {
 mod tests {
     use super::*;
 
+    /// How long a test's write waits for a reader that takes nothing.
+    const PATIENCE: Duration = Duration::from_secs(10);
+
     fn dir() -> tempfile::TempDir {
         tempfile::tempdir().expect("temp dir")
     }
@@ -399,8 +447,8 @@ mod tests {
     fn a_new_or_regular_file_is_written_whole() {
         let dir = dir();
         let path = dir.path().join("shot.png");
-        write_named(&path, b"first").expect("new");
-        write_named(&path, b"second").expect("over");
+        write_named(&path, b"first", PATIENCE).expect("new");
+        write_named(&path, b"second", PATIENCE).expect("over");
         assert_eq!(fs::read(&path).expect("read"), b"second");
         let left: Vec<_> = fs::read_dir(dir.path()).expect("dir").collect();
         assert_eq!(left.len(), 1, "no temporary file left: {left:?}");
@@ -418,7 +466,7 @@ mod tests {
         let private = dir.path().join("private.png");
         fs::write(&private, "old").expect("private");
         fs::set_permissions(&private, fs::Permissions::from_mode(0o600)).expect("chmod");
-        write_named(&private, b"new").expect("private");
+        write_named(&private, b"new", PATIENCE).expect("private");
         assert_eq!(
             (mode(&private), fs::read(&private).expect("read")),
             (0o600, b"new".to_vec())
@@ -427,18 +475,18 @@ mod tests {
         let shared = dir.path().join("shared.png");
         fs::write(&shared, "old").expect("shared");
         fs::set_permissions(&shared, fs::Permissions::from_mode(0o664)).expect("chmod");
-        write_named(&shared, b"new").expect("shared");
+        write_named(&shared, b"new", PATIENCE).expect("shared");
         assert_eq!(mode(&shared), 0o664, "kept whatever the umask");
 
         let kept = dir.path().join("kept.png");
         fs::write(&kept, "old").expect("kept");
         fs::set_permissions(&kept, fs::Permissions::from_mode(0o444)).expect("chmod");
-        let refused = write_named(&kept, b"new").expect_err("read-only");
+        let refused = write_named(&kept, b"new", PATIENCE).expect_err("read-only");
         assert_eq!(refused.to_string(), "it is read-only");
         assert_eq!(fs::read(&kept).expect("read"), b"old");
 
         let long = dir.path().join(format!("{}.png", "x".repeat(250)));
-        write_named(&long, b"long").expect("a 254-byte name");
+        write_named(&long, b"long", PATIENCE).expect("a 254-byte name");
         assert_eq!(fs::read(&long).expect("read"), b"long");
     }
 
@@ -450,13 +498,13 @@ mod tests {
         fs::write(&real, "original").expect("real");
         let link = dir.path().join("link.png");
         std::os::unix::fs::symlink("real.png", &link).expect("link");
-        write_named(&link, b"image").expect("through the link");
+        write_named(&link, b"image", PATIENCE).expect("through the link");
         assert!(fs::symlink_metadata(&link).expect("link").is_symlink());
         assert_eq!(fs::read(&real).expect("real"), b"image");
         // A dangling link: its target is made.
         let dangling = dir.path().join("dangling.png");
         std::os::unix::fs::symlink("made.png", &dangling).expect("link");
-        write_named(&dangling, b"new").expect("dangling");
+        write_named(&dangling, b"new", PATIENCE).expect("dangling");
         assert!(fs::symlink_metadata(&dangling).expect("link").is_symlink());
         assert_eq!(fs::read(dir.path().join("made.png")).expect("made"), b"new");
     }
@@ -474,7 +522,7 @@ mod tests {
         let (said, unread) = std::sync::mpsc::channel();
         let waited = fifo.clone();
         std::thread::spawn(move || {
-            said.send(write_named(&waited, b"lost").map_err(|e| e.to_string()))
+            said.send(write_named(&waited, b"lost", PATIENCE).map_err(|e| e.to_string()))
         });
         let unread = unread.recv_timeout(std::time::Duration::from_secs(10));
         assert_eq!(unread, Ok(Err("it is a FIFO no one is reading".to_owned())));
@@ -492,15 +540,33 @@ mod tests {
             let mut got = vec![0; 1 << 20];
             reader.read_exact(&mut got).map(|()| got)
         });
-        write_named(&fifo, &big).expect("FIFO");
+        write_named(&fifo, &big, PATIENCE).expect("FIFO");
         assert!(read.join().expect("reader").expect("read") == big);
         assert!(is_fifo(&fifo), "still a FIFO");
+        // A reader that opened it and reads nothing: the write fails after its patience
+        // (a blocking write waited for ever, past every `--timeout`).
+        let _idle = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&fifo)
+            .expect("open the FIFO");
+        let (said, stalled) = std::sync::mpsc::channel();
+        let waited = fifo.clone();
+        std::thread::spawn(move || {
+            let patience = Duration::from_millis(200);
+            said.send(write_named(&waited, &[7; 1 << 20], patience).map_err(|e| e.to_string()))
+        });
+        let stalled = stalled.recv_timeout(Duration::from_secs(60));
+        assert_eq!(
+            stalled,
+            Ok(Err("its reader took nothing for 200 ms".to_owned()))
+        );
         // Behind a link too.
         let link = dir.path().join("null.png");
         std::os::unix::fs::symlink("/dev/null", &link).expect("link");
-        write_named(&link, b"gone").expect("/dev/null");
+        write_named(&link, b"gone", PATIENCE).expect("/dev/null");
         assert!(fs::symlink_metadata(&link).expect("link").is_symlink());
-        write_named(Path::new("/dev/null"), b"gone").expect("/dev/null itself");
+        write_named(Path::new("/dev/null"), b"gone", PATIENCE).expect("/dev/null itself");
     }
 
     /// What cannot be written is known before a call: a directory, a link into a
@@ -579,7 +645,7 @@ mod tests {
         for leftover in &left {
             fs::write(leftover, "left").expect("left behind");
         }
-        write_named(&path, b"image").expect("written beside them");
+        write_named(&path, b"image", PATIENCE).expect("written beside them");
         assert_eq!(fs::read(&path).expect("read"), b"image");
         assert!(left.iter().all(|l| l.exists()), "not ours to remove");
     }
@@ -603,7 +669,7 @@ mod tests {
                 .into_owned();
             (master, name)
         };
-        let refused = write_named(Path::new(&name), b"\x89PNG").expect_err("a terminal");
+        let refused = write_named(Path::new(&name), b"\x89PNG", PATIENCE).expect_err("a terminal");
         assert_eq!(
             refused.to_string(),
             "it is a terminal, which raw bytes would garble"

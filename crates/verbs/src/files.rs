@@ -5,6 +5,7 @@
 //! known only after `shape`.
 
 use std::path::Path;
+use std::time::Duration;
 
 use super::error::VerbError;
 
@@ -62,11 +63,13 @@ impl Shaped {
     /// Write the requested files. Every path is checked before any is written, so
     /// a refused request leaves the disk untouched: a 0.2 verb may write only the
     /// paths it declared (`declared`), which were checked against argv before the
-    /// call; a 0.1 verb's paths are checked against argv here.
+    /// call; a 0.1 verb's paths are checked against argv here. A FIFO's reader that
+    /// takes nothing for `patience` fails the write (see [`mur_lockfile::write_named`]).
     pub fn write_files(
         &self,
         argv: &[String],
         declared: Option<&[String]>,
+        patience: Duration,
     ) -> Result<(), VerbError> {
         for (path, _) in &self.files {
             match declared {
@@ -90,7 +93,7 @@ impl Shaped {
             // a link, a FIFO or a device ([`mur_lockfile::write_named`]). Not a usage
             // error when it fails: the command line was fine and the tool has already
             // run (its effect on the app stands); mur failed at its own part (exit 7).
-            mur_lockfile::write_named(Path::new(path), contents).map_err(|e| {
+            mur_lockfile::write_named(Path::new(path), contents, patience).map_err(|e| {
                 VerbError::internal_with_hint(
                     format!(
                         "could not write `{path}`: {e}; the `{}` call itself already ran",
@@ -177,7 +180,11 @@ mod tests {
         };
         let argv = vec!["a.png".to_owned(), "b.png".to_owned()];
         let err = shaped
-            .write_files(&argv, Some(&["a.png".to_owned()]))
+            .write_files(
+                &argv,
+                Some(&["a.png".to_owned()]),
+                std::time::Duration::from_secs(10),
+            )
             .expect_err("undeclared");
         assert!(err.to_string().contains("did not declare"), "{err}");
     }

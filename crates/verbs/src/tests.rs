@@ -142,7 +142,11 @@ fn files_are_written_only_at_paths_in_argv() {
     let shaped = host
         .shape("scribble", &planned, &serde_json::json!({}), false)
         .expect("shape");
-    let message = plugin_message(shaped.write_files(&argv, None).expect_err("sneak refused"));
+    let message = plugin_message(
+        shaped
+            .write_files(&argv, None, std::time::Duration::from_secs(10))
+            .expect_err("sneak refused"),
+    );
     assert!(
         message.contains("`sneaked.txt`, a path not on its command line"),
         "{message}"
@@ -161,7 +165,9 @@ fn files_are_written_only_at_paths_in_argv() {
             false,
         )
         .expect("shape");
-    shaped.write_files(&argv, None).expect("write");
+    shaped
+        .write_files(&argv, None, std::time::Duration::from_secs(10))
+        .expect("write");
     assert_eq!(
         std::fs::read_to_string(&inside).expect("written"),
         "{\"ok\":true}"

@@ -150,7 +150,7 @@ pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<(
             part.mime_type.as_deref(),
             first.mime_type.as_deref(),
         );
-        if let Err(e) = mur_lockfile::write_named(&path, &part.bytes) {
+        if let Err(e) = mur_lockfile::write_named(&path, &part.bytes, settings.timeout) {
             output::json(&result, settings.pretty)?;
             return Err(Error::internal(format!(
                 "could not write `{}`: {e}; the call itself already ran",

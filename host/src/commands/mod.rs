@@ -14,6 +14,7 @@ mod verb;
 mod verbs;
 
 use std::ffi::OsString;
+use std::time::Duration;
 
 use clap::FromArgMatches as _;
 
@@ -36,7 +37,7 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     };
     begin_record(&verb);
     match verb {
-        Verb::Usage(cmd) => usage::run(&cmd, host.pretty),
+        Verb::Usage(cmd) => usage::run(&cmd, host.pretty, Duration::from_millis(host.timeout)),
         Verb::Guide => guide::run(),
         Verb::Catalog { json } => invoke::block_on(catalog::catalog(&started(&host), json))?,
         Verb::Parity { json } => invoke::block_on(catalog::parity(&started(&host), json))?,

@@ -3,6 +3,7 @@
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use mur_core::{Error, Result};
 use mur_usage::{Criteria, Installed, Kind, LogReader, Report, Row, Since, UsageDir, UsageLog};
@@ -12,10 +13,12 @@ use mur_verbs::{VerbDirs, VerbHost};
 use crate::cli::{ReportArgs, UsageCommand};
 use crate::output;
 
-pub fn run(cmd: &UsageCommand, pretty: bool) -> Result<()> {
+/// Runs a `usage` command; `patience` bounds how long `--html` waits for a FIFO's
+/// reader that takes nothing (`--timeout`).
+pub fn run(cmd: &UsageCommand, pretty: bool, patience: Duration) -> Result<()> {
     let dir = usage_dir()?;
     match cmd {
-        UsageCommand::Report(args) => report(&dir, args, pretty),
+        UsageCommand::Report(args) => report(&dir, args, pretty, patience),
         UsageCommand::On { with_values } => switch(&dir, true, *with_values),
         UsageCommand::Off => switch(&dir, false, false),
         UsageCommand::Path => {
@@ -139,7 +142,7 @@ fn read(dir: &UsageDir, server: &[PathBuf]) -> Result<(Vec<mur_usage::Record>, u
 
 /// The report: a table for people, one JSON object with `--json` (indented with
 /// `--pretty`, as every JSON mur prints).
-fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
+fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -> Result<()> {
     // `-` is stdout, as for `screenshot --out -`: the page is then the output. So is a
     // name that is mur's own stdout (`/dev/stdout`), as `--out` takes it.
     let page_on_stdout = args
@@ -199,7 +202,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool) -> Result<()> {
         if page_on_stdout {
             return output::stdout(page.as_bytes());
         }
-        mur_lockfile::write_named(path, page.as_bytes())
+        mur_lockfile::write_named(path, page.as_bytes(), patience)
             .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))?;
     }
     if args.json {

@@ -59,7 +59,7 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
             .map_err(|e| after_the_call(e, &tool, &result, &settings))?;
         // A refused path is the verb's failure after its call, as a failed `shape` is.
         shaped
-            .write_files(&argv, plan.writes.as_deref())
+            .write_files(&argv, plan.writes.as_deref(), settings.timeout)
             .map_err(|e| match e {
                 refused @ VerbError::Plugin { .. } => {
                     after_the_call(refused, &tool, &result, &settings)

@@ -856,6 +856,52 @@ fn a_failed_screenshot_write_is_mur_s_own_failure_exit_7() {
     assert!(!missing.exists());
 }
 
+/// A FIFO whose reader opened it and stopped reading does not hold mur for ever: the
+/// write fails once it has taken nothing for `--timeout`, exit 7, for a verb's file and
+/// `call --out` alike (a blocking write waited past every bound).
+#[test]
+fn a_fifo_whose_reader_stopped_fails_the_write_after_the_timeout() {
+    let sb = mur_e2e::plugins::sandbox_with(&[mur_e2e::plugins::standard("screenshot")]);
+    let _sample = sb.start_app();
+    let fifo = sb.root().join("shot.png");
+    mur_e2e::mkfifo(&fifo);
+    // A reader that holds the FIFO open (read and write: its open does not wait), fills
+    // it until it takes no more, and reads nothing.
+    let mut stalled = mur_e2e::process::Process::spawn(&mut sb.shell_command(
+        "exec 3<>shot.png; dd if=/dev/zero bs=4096 count=4096 oflag=nonblock >&3 2>/dev/null \
+         || true; touch full; exec sleep 600",
+    ));
+    mur_e2e::process::wait_until("the FIFO is full", || {
+        sb.root().join("full").exists().then_some(())
+    });
+    let path = fifo.to_str().expect("utf-8 path");
+    let verb = sb.mur(&["devtools", "screenshot", "--out", path, "--timeout", "1500"]);
+    verb.assert_code(7).assert_stdout_is("");
+    // The verb's own `--timeout`, with the grace mur gives a verb's bound.
+    verb.assert_stderr_starts_with(&format!(
+        "error: could not write `{path}`: its reader took nothing for 2250 ms; the \
+         `screenshot` call itself already ran\n"
+    ));
+    let call = sb.mur(&[
+        "devtools",
+        "call",
+        "screenshot",
+        "--out",
+        path,
+        "--timeout",
+        "1500",
+    ]);
+    call.assert_code(7).assert_stderr_starts_with(&format!(
+        "error: could not write `{path}`: its reader took nothing for 1500 ms; the call itself \
+         already ran\n"
+    ));
+    assert!(
+        call.stdout.contains("\"mimeType\":\"image/png\""),
+        "printed as it came: {call}"
+    );
+    stalled.kill();
+}
+
 #[test]
 fn a_verb_that_asks_for_longer_than_the_host_timeout_gets_it() {
     // `wait --timeout 800` outlasts the host's `--timeout 300`: the call is
