@@ -115,11 +115,13 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     if let Some((path, leader)) = recorded {
         leader.record(path);
     }
-    let deadline = started + invocation.limit;
+    // A limit past what the clock can count (`--time-limit 18446744073709551615`) is no
+    // limit at all.
+    let deadline = started.checked_add(invocation.limit);
     let (status, timed_out) = loop {
         match child.try_wait() {
             Ok(Some(status)) => break (status, false),
-            Ok(None) if Instant::now() >= deadline => {
+            Ok(None) if deadline.is_some_and(|d| Instant::now() >= d) => {
                 kill_group(group);
                 let status = child
                     .wait()
@@ -213,6 +215,15 @@ mod tests {
         assert_eq!(ended.signal, Some(9));
         let out = std::fs::read_to_string(dir.path().join("out")).expect("stdout kept");
         assert_eq!(out, "");
+    }
+
+    #[test]
+    fn a_limit_past_what_the_clock_counts_is_no_limit() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut run = invocation("echo done", dir.path());
+        run.limit = Duration::from_secs(u64::MAX);
+        let ended = super::run(&run).expect("runs, no overflow");
+        assert_eq!((ended.exit, ended.timed_out), (Some(0), false));
     }
 
     #[test]
