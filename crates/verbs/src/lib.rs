@@ -40,7 +40,7 @@ pub use files::Shaped;
 pub use index::Entry;
 pub use instance::{CallPlan, ShapeState};
 pub use names::{VERB_NAME_RULE, valid_verb_name};
-pub use spec::{Param, ValueKind, VerbSpec};
+pub use spec::{Param, ValueKind, VerbSpec, usable_name};
 
 use index::Index;
 use instance::{Instance, Parsed};

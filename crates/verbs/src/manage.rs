@@ -13,6 +13,7 @@ use super::instance::{Described, Instance};
 use super::name_section;
 use super::names::{self, Unusable};
 use super::runtime::{Runtime, sha256_hex};
+use super::spec::VerbSpec;
 
 /// What `verbs add` did with one verb.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -521,7 +522,10 @@ fn check_info(file: &Path, info: &Described) -> Result<(), VerbError> {
             info.tool
         )));
     }
-    if let Some(why) = oversized(info) {
+    // Refused here as a data verb's are when read: help would print the param as
+    // declared (`----clear`), no argv could reach it, and completion would trip on it.
+    let unusable = info.spec.as_ref().and_then(VerbSpec::unusable);
+    if let Some(why) = oversized(info).or(unusable) {
         return Err(VerbError::Registry(format!(
             "verb `{name}` in `{}` declares {why}",
             file.display()
@@ -662,6 +666,37 @@ fn not_installed(name: &str, index: &Index) -> VerbError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A component whose `info` declares a param no argv could give is refused at
+    /// `verbs add`, naming it, as a data verb with one is.
+    #[test]
+    fn a_verb_declaring_an_unusable_option_is_refused() {
+        use crate::spec::{Param, ValueKind};
+        let spec = VerbSpec {
+            options: vec![Param::new(
+                "--clear",
+                "",
+                ValueKind::Flag,
+                "dashes in the name",
+            )],
+            ..VerbSpec::default()
+        };
+        let info = Described {
+            name: "jot".into(),
+            tool: "type".into(),
+            summary: "Type".into(),
+            usage: String::new(),
+            spec: Some(spec),
+            interface: "mur:verb@0.3.0",
+        };
+        let refused = check_info(Path::new("jot.wasm"), &info).expect_err("refused");
+        assert_eq!(
+            refused.to_string(),
+            "verb `jot` in `jot.wasm` declares option named `--clear`, which no command line \
+             can give: a name starts with a letter or a digit and holds only letters, digits, \
+             `-`, `_` and `.`"
+        );
+    }
 
     /// A core module is what `cargo build --target wasm32-unknown-unknown` makes
     /// without the component linker: the fix named is the one docs/verbs.md gives.

@@ -84,6 +84,30 @@ pub struct VerbSpec {
 }
 
 impl VerbSpec {
+    /// What it declares that no command line could use, if anything: a param whose
+    /// name is not [`usable_name`], two params of one name, or an option `help` (the
+    /// host's own `-h, --help`). A data verb's options are checked as they are made.
+    pub fn unusable(&self) -> Option<String> {
+        for (kind, params) in [("positional", &self.positionals), ("option", &self.options)] {
+            let mut seen = std::collections::HashSet::new();
+            for param in params {
+                let name = &param.name;
+                if !usable_name(name) {
+                    return Some(format!(
+                        "{kind} {}, which no command line can give: a name starts with a \
+                         letter or a digit and holds only letters, digits, `-`, `_` and `.`",
+                        named(name)
+                    ));
+                }
+                if !seen.insert(name.as_str()) {
+                    return Some(format!("two {kind}s named `{name}`"));
+                }
+            }
+        }
+        self.option("help")
+            .map(|_| "option `help`, which is the host's own `-h, --help`".to_owned())
+    }
+
     /// The declared option named `name` (without `--`).
     pub fn option(&self, name: &str) -> Option<&Param> {
         self.options.iter().find(|o| o.name == name)
@@ -169,6 +193,24 @@ impl VerbSpec {
             });
         }
         words.join(" ")
+    }
+}
+
+/// Whether `name` can name a param on a command line (`--name`, `<name>`): a letter
+/// or a digit first, then letters, digits, `-`, `_` or `.` (`item-selector`, `dx`).
+/// No dash first, no space, no `=`: the shell and `--name=value` would split it.
+pub fn usable_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(char::is_alphanumeric)
+        && chars.all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// `named `x`` or `with an empty name`, for a message about a param.
+fn named(name: &str) -> String {
+    if name.is_empty() {
+        "with an empty name".to_owned()
+    } else {
+        format!("named `{name}`")
     }
 }
 
@@ -274,6 +316,58 @@ from_wit!(v2, v3);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What an author's typo declares is named, whichever param it is in.
+    #[test]
+    fn params_no_command_line_could_use_are_named() {
+        let option = |name: &str| Param::new(name, "", ValueKind::Flag, "");
+        let with = |positionals: Vec<Param>, options: Vec<Param>| VerbSpec {
+            positionals,
+            options,
+            ..VerbSpec::default()
+        };
+        let rule = "which no command line can give: a name starts with a letter or a digit and \
+                    holds only letters, digits, `-`, `_` and `.`";
+        for (spec, why) in [
+            (
+                with(vec![], vec![option("--clear")]),
+                format!("option named `--clear`, {rule}"),
+            ),
+            (
+                with(vec![], vec![option("")]),
+                format!("option with an empty name, {rule}"),
+            ),
+            (
+                with(vec![option("the text")], vec![]),
+                format!("positional named `the text`, {rule}"),
+            ),
+            (
+                with(vec![], vec![option("x=1")]),
+                format!("option named `x=1`, {rule}"),
+            ),
+            (
+                with(vec![], vec![option("clear"), option("clear")]),
+                "two options named `clear`".to_owned(),
+            ),
+            (
+                with(vec![option("a"), option("a")], vec![]),
+                "two positionals named `a`".to_owned(),
+            ),
+            (
+                with(vec![], vec![option("help")]),
+                "option `help`, which is the host's own `-h, --help`".to_owned(),
+            ),
+        ] {
+            assert_eq!(spec.unusable(), Some(why));
+        }
+        // What the standard verbs and derived verbs declare is fine; a positional and
+        // an option may share a name (`<selector>` and `--selector` never meet).
+        let fine = with(
+            vec![option("item-selector"), option("ünï")],
+            vec![option("dx_2.5"), option("timeout"), option("item-selector")],
+        );
+        assert_eq!(fine.unusable(), None);
+    }
 
     #[test]
     fn a_repeatable_param_without_help_stays_in_its_column() {

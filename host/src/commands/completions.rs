@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use mur_core::Settings;
 use mur_verbs::derived::Derived;
-use mur_verbs::{ValueKind, VerbHost, VerbSpec};
+use mur_verbs::{ValueKind, VerbHost, VerbSpec, usable_name};
 
 use super::derived::ToolList;
 use crate::invoke::Session;
@@ -224,18 +224,24 @@ fn verb_command(verb: &Completable) -> clap::Command {
             .allow_hyphen_values(true);
         return cmd.disable_help_flag(true).arg(words);
     };
-    let positionals = spec.positionals.iter().map(|p| {
-        let arg = clap::Arg::new(leak(&p.name)).help(p.help.clone());
-        let arg = if p.repeatable { arg.num_args(1..) } else { arg };
-        with_values(arg, p.kind, &p.choices)
-    });
-    // A name clap would refuse twice (or `help`, clap's own) is left out:
-    // completion must never fail on what a server declared.
+    // A name no command line could give, one given twice (or `help`, clap's own) is
+    // left out: completion must never fail on what a server declared, or on a verb
+    // installed before `verbs add` refused such names (clap panics on them).
+    let mut seen_positional = std::collections::HashSet::new();
+    let positionals = spec
+        .positionals
+        .iter()
+        .filter(move |p| usable_name(&p.name) && seen_positional.insert(p.name.as_str()))
+        .map(|p| {
+            let arg = clap::Arg::new(leak(&p.name)).help(p.help.clone());
+            let arg = if p.repeatable { arg.num_args(1..) } else { arg };
+            with_values(arg, p.kind, &p.choices)
+        });
     let mut seen = std::collections::HashSet::from(["help"]);
     let options = spec
         .options
         .iter()
-        .filter(move |o| seen.insert(o.name.as_str()))
+        .filter(move |o| usable_name(&o.name) && seen.insert(o.name.as_str()))
         .map(|o| {
             let arg = clap::Arg::new(leak(&o.name))
                 .long(leak(&o.name))
@@ -290,6 +296,39 @@ mod tests {
             .iter()
             .map(|c| c.get_value().to_string_lossy().into_owned())
             .collect()
+    }
+
+    /// A verb declaring names clap refuses (installed before `verbs add` refused them,
+    /// or a server's) is completed without them, and completion of anything else
+    /// still works: clap's checks panicked on `--clear` as a long name.
+    #[test]
+    fn names_no_command_line_could_give_are_left_out_of_completion() {
+        let flag = |name: &str| Param::new(name, "", ValueKind::Flag, "");
+        let spec = VerbSpec {
+            positionals: vec![flag("text"), flag("text"), flag("a b")],
+            options: vec![
+                flag("--clear"),
+                flag(""),
+                flag("keep"),
+                flag("keep"),
+                flag("help"),
+            ],
+            ..VerbSpec::default()
+        };
+        let verbs = [entry("jot", Some(spec))];
+        let cmd = built(with_verbs(cli::command(), &verbs));
+        cmd.clone().debug_assert();
+        // The verb's usable option and help, then the host's options.
+        let options = completed(cmd.clone(), &["mur", "devtools", "jot", "x", "--"]);
+        assert_eq!(
+            options[..3],
+            ["--keep", "--help", "--endpoint"],
+            "{options:?}"
+        );
+        assert_eq!(
+            candidates(&verbs, &["mur", "devtools", "verbs", "remove", "j"]),
+            ["jot"]
+        );
     }
 
     #[test]
