@@ -294,16 +294,21 @@ pub fn component_file(name: &str, lang: Lang) -> String {
     }
 }
 
-/// The Rust type of verb `name`: `click-twice` → `ClickTwice`.
+/// The Rust type of verb `name`: `click-twice` → `ClickTwiceVerb`. The suffix keeps it
+/// clear of Rust's keywords (`self` made `Self`), of what the template imports
+/// (`about` made `About`) and of std's types (`string` made `String`), which every
+/// name `verbs new` accepts turned into a project that did not build.
 fn type_name(name: &str) -> String {
-    name.split('-')
+    let words: String = name
+        .split('-')
         .map(|word| {
             let mut letters = word.chars();
             letters.next().map_or_else(String::new, |first| {
                 first.to_ascii_uppercase().to_string() + letters.as_str()
             })
         })
-        .collect()
+        .collect();
+    words + "Verb"
 }
 
 /// The one name rule ([`crate::names::judge`]), said of the name the user typed.
@@ -454,7 +459,7 @@ mod tests {
             .take_while(|line| !line.starts_with("/// `cargo test`"))
             .collect();
         assert!(verb.len() <= 20, "the verb is {} lines:\n{lib}", verb.len());
-        assert!(lib.contains("name: \"bump-it\"") && lib.contains("BumpIt"));
+        assert!(lib.contains("name: \"bump-it\"") && lib.contains("BumpItVerb"));
         assert!(lib.contains("#[cfg(test)]"), "no test module:\n{lib}");
         for file in files.iter().filter(|f| !f.path.starts_with("vendor/")) {
             for placeholder in ["{name}", "{Type}", "{file}"] {
@@ -578,8 +583,30 @@ mod tests {
         for bad in ["", "Bump", "-x", "x-", "two words", "../up", "x_y"] {
             assert!(check_name(bad, &[]).is_err(), "{bad:?}");
         }
-        assert_eq!(type_name("click-twice"), "ClickTwice");
-        assert_eq!(type_name("a2"), "A2");
+        assert_eq!(type_name("click-twice"), "ClickTwiceVerb");
+        assert_eq!(type_name("a2"), "A2Verb");
+    }
+
+    /// Every name `verbs new` accepts makes a type no Rust keyword, import of the
+    /// template or type of std's prelude is: `component`, `string`, `vec`, `result`,
+    /// `self` and `about` made projects that failed at the build for wasm32-wasip2.
+    #[test]
+    fn the_verb_type_collides_with_nothing_the_project_names() {
+        let taken: Vec<&str> =
+            "About Self String Vec Result Option Box Ok Err Some None Component Verb Spec Args Value Map"
+                .split(' ')
+                .collect();
+        let names =
+            "component string vec result self about option box ok verb spec crate super type fn";
+        for name in names.split(' ') {
+            assert!(check_name(name, &[]).is_ok(), "{name}");
+            let made = type_name(name);
+            assert!(!taken.contains(&made.as_str()), "{name} → {made}");
+            assert!(
+                made.starts_with(|c: char| c.is_ascii_uppercase()) && made.ends_with("Verb"),
+                "{name} → {made}"
+            );
+        }
     }
 
     #[test]

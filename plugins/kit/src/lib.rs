@@ -58,6 +58,10 @@ pub use verb::{Call, Parsed, Verb, info, parse, shape};
 /// bytes), where `mur devtools verbs add` reads it before compiling: a name `mur`
 /// refuses is refused at once, with nothing compiled. Expands to nothing outside
 /// WebAssembly, so native unit tests link as usual.
+///
+/// Hygienic for any verb type: what it expands names std's types by their full paths
+/// and its own items by names no verb takes (a verb type `Component`, `String` or
+/// `Result` was shadowed by them, and did not build).
 #[macro_export]
 macro_rules! export_verb {
     ($verb:ty) => {
@@ -69,30 +73,34 @@ macro_rules! export_verb {
             #[used]
             #[allow(unsafe_code)]
             #[unsafe(link_section = "mur:verb-name")]
-            static NAME: [u8; <$verb as $crate::Verb>::ABOUT.name.len()] =
+            static __MUR_VERB_KIT_NAME: [u8; <$verb as $crate::Verb>::ABOUT.name.len()] =
                 $crate::wit::name_section(<$verb as $crate::Verb>::ABOUT.name);
 
-            struct Component;
+            struct __MurVerbKitGuest;
 
-            impl $crate::bindings::Guest for Component {
+            impl $crate::bindings::Guest for __MurVerbKitGuest {
                 fn info() -> $crate::bindings::VerbInfo {
                     $crate::info::<$verb>()
                 }
 
-                fn parse(argv: Vec<String>) -> Result<$crate::bindings::Parsed, String> {
+                fn parse(
+                    argv: ::std::vec::Vec<::std::string::String>,
+                ) -> ::core::result::Result<$crate::bindings::Parsed, ::std::string::String>
+                {
                     $crate::wit::parse::<$verb>(&argv)
                 }
 
                 fn shape(
-                    result: String,
-                    state: String,
+                    result: ::std::string::String,
+                    state: ::std::string::String,
                     options: $crate::bindings::OutputOptions,
-                ) -> Result<$crate::bindings::Shaped, String> {
+                ) -> ::core::result::Result<$crate::bindings::Shaped, ::std::string::String>
+                {
                     $crate::wit::shape::<$verb>(&result, &state, options)
                 }
             }
 
-    $crate::bindings::export_bindings!(Component with_types_in $crate::bindings);
+    $crate::bindings::export_bindings!(__MurVerbKitGuest with_types_in $crate::bindings);
         };
     };
 }

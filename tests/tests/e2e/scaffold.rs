@@ -391,12 +391,14 @@ fn a_scaffolded_rust_verb_tests_builds_installs_and_clicks() {
 }
 
 /// A Rust verb (the template's crate) that writes on stderr in `parse` and again in
-/// `shape`, then panics there.
+/// `shape`, then panics there. Its type is `Component`, the name `export_verb!` once
+/// gave its own struct: the verb was shadowed by it and did not build (as `verbs new
+/// component` did not).
 const PROBE: &str = r#"use mur_verb_kit::{About, Args, Map, Shaped, Spec, Value, Verb};
 
-pub struct Probe;
+pub struct Component;
 
-impl Verb for Probe {
+impl Verb for Component {
     const ABOUT: About = About {
         name: "probe",
         tool: "version",
@@ -418,7 +420,7 @@ impl Verb for Probe {
     }
 }
 
-mur_verb_kit::export_verb!(Probe);
+mur_verb_kit::export_verb!(Component);
 "#;
 
 /// A crash is told by the panic, not by what the verb wrote before it (that was
