@@ -8,6 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::error::VerbError;
+use super::spec::{ValueKind, VerbSpec};
 
 /// What `shape` produced: bytes for stdout and files to write first.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,17 +23,35 @@ pub struct Shaped {
 }
 
 /// Check, before the call, the paths a verb declared it will write: each must
-/// be on its command line (see [`on_command_line`]) and name a file that can be
-/// written ([`writable`]).
-pub fn check_declared(verb: &str, writes: &[String], argv: &[String]) -> Result<(), VerbError> {
+/// be on its command line (see [`on_command_line`]), given there as the value of
+/// a param the verb declares an output path ([`as_output_path`]: a word typed as
+/// text to type, or as a selector, is never a file to write), and name a file that
+/// can be written ([`writable`]).
+pub fn check_declared(
+    verb: &str,
+    writes: &[String],
+    argv: &[String],
+    spec: Option<&VerbSpec>,
+) -> Result<(), VerbError> {
     for path in writes {
-        on_command_line(verb, path, argv).map_err(|e| match e {
-            VerbError::Plugin { verb, message } => VerbError::Plugin {
-                verb,
-                message: format!("{message} before the call (nothing was sent)"),
-            },
-            other => other,
-        })?;
+        on_command_line(verb, path, argv)
+            .and_then(|()| match spec {
+                Some(spec) if !as_output_path(spec, path, argv) => Err(VerbError::plugin(
+                    verb,
+                    format!(
+                        "asked to write `{path}`, which its command line does not give as an \
+                         output path (the value of a param it declares `output-path`); refused"
+                    ),
+                )),
+                _ => Ok(()),
+            })
+            .map_err(|e| match e {
+                VerbError::Plugin { verb, message } => VerbError::Plugin {
+                    verb,
+                    message: format!("{message} before the call (nothing was sent)"),
+                },
+                other => other,
+            })?;
         writable(path, " (nothing was sent)")?;
     }
     Ok(())
@@ -130,6 +149,51 @@ fn on_command_line(verb: &str, path: &str, argv: &[String]) -> Result<(), VerbEr
     Ok(())
 }
 
+/// Whether `argv` gives `path` as the value of a param `spec` declares an output
+/// path: `--name PATH` or `--name=PATH` of such an option, or the word in the place of
+/// such a positional. Read as the kits read argv: long options, a value after one that
+/// takes it, words in order for the positionals (the last one repeatable), all words
+/// after `--` positional.
+fn as_output_path(spec: &VerbSpec, path: &str, argv: &[String]) -> bool {
+    let mut words = argv.iter().map(String::as_str);
+    let mut positional = 0;
+    let mut options_ended = false;
+    while let Some(word) = words.next() {
+        let long = word.strip_prefix("--").filter(|_| !options_ended);
+        match long {
+            Some("") => options_ended = true,
+            Some(long) => {
+                let (name, inline) = match long.split_once('=') {
+                    Some((name, value)) => (name, Some(value)),
+                    None => (long, None),
+                };
+                let Some(option) = spec.option(name) else {
+                    continue;
+                };
+                let value = match inline {
+                    Some(value) => Some(value),
+                    None if option.takes_value() => words.next(),
+                    None => None,
+                };
+                if option.kind == ValueKind::OutputPath && value == Some(path) {
+                    return true;
+                }
+            }
+            None => {
+                let param = spec
+                    .positionals
+                    .get(positional)
+                    .or_else(|| spec.positionals.last().filter(|last| last.repeatable));
+                positional += 1;
+                if param.is_some_and(|p| p.kind == ValueKind::OutputPath) && word == path {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 /// `PATH` of an argv word `--name=PATH`.
 fn option_value(word: &str) -> Option<&str> {
     word.strip_prefix("--")
@@ -162,12 +226,64 @@ mod tests {
     #[test]
     fn a_declared_path_not_typed_is_refused_before_the_call() {
         let argv = vec!["--out".to_owned(), "a.png".to_owned()];
-        assert!(check_declared("v", &["a.png".to_owned()], &argv).is_ok());
-        let err = check_declared("v", &["/etc/passwd".to_owned()], &argv).expect_err("refused");
+        assert!(check_declared("v", &["a.png".to_owned()], &argv, None).is_ok());
+        let err =
+            check_declared("v", &["/etc/passwd".to_owned()], &argv, None).expect_err("refused");
         assert_eq!(
             err.to_string(),
             "verb `v` asked to write `/etc/passwd`, a path not on its command line; refused before the call (nothing was sent)"
         );
+    }
+
+    /// A path typed as text to type, or as a selector, is not a file the verb may
+    /// write, though it is on the command line: only an output path's value is.
+    #[test]
+    fn a_declared_path_must_be_given_as_an_output_path() {
+        use crate::spec::Param;
+        let spec = VerbSpec {
+            positionals: vec![
+                Param::new("text", "", ValueKind::Text, "the text"),
+                Param {
+                    repeatable: true,
+                    ..Param::new("save", "", ValueKind::OutputPath, "files")
+                },
+            ],
+            options: vec![
+                Param::new("out", "PATH", ValueKind::OutputPath, "where"),
+                Param::new("into", "S", ValueKind::Selector, "the element"),
+                Param::new("clear", "", ValueKind::Flag, "clear first"),
+            ],
+            ..VerbSpec::default()
+        };
+        let argv = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        let check = |path: &str, words: &[&str]| {
+            check_declared("v", &[path.to_owned()], &argv(words), Some(&spec))
+                .map_err(|e| e.to_string())
+        };
+        for (path, words) in [
+            ("a.png", &["t", "--out", "a.png"][..]),
+            ("a.png", &["t", "--out=a.png"]),
+            ("b.png", &["t", "--clear", "b.png"]),
+            ("c.png", &["t", "b.png", "c.png"]),
+            ("--x", &["--", "t", "--x"]),
+        ] {
+            assert_eq!(check(path, words), Ok(()), "{words:?}");
+        }
+        for (path, words) in [
+            ("config.json", &["config.json", "--clear"][..]),
+            ("a.png", &["t", "--into", "a.png"]),
+            ("a.png", &["t", "--into=a.png", "--out", "b.png"]),
+        ] {
+            assert_eq!(
+                check(path, words),
+                Err(format!(
+                    "verb `v` asked to write `{path}`, which its command line does not give as \
+                     an output path (the value of a param it declares `output-path`); refused \
+                     before the call (nothing was sent)"
+                )),
+                "{words:?}"
+            );
+        }
     }
 
     #[test]

@@ -221,7 +221,7 @@ impl VerbHost {
             Ok(Parsed::Call(plan)) => {
                 let arguments = arguments_object(verb, &plan.arguments)?;
                 if let Some(writes) = &plan.writes {
-                    files::check_declared(verb, writes, argv)?;
+                    files::check_declared(verb, writes, argv, self.spec(verb))?;
                 }
                 Ok(ParseOutcome::Call { arguments, plan })
             }

@@ -693,8 +693,8 @@ mod tests {
         assert_eq!(
             refused.to_string(),
             "verb `jot` in `jot.wasm` declares option named `--clear`, which no command line \
-             can give: a name starts with a letter or a digit and holds only letters, digits, \
-             `-`, `_` and `.`"
+             can give: an option's name starts with a letter or a digit and holds only \
+             letters, digits, `-`, `_` and `.`"
         );
     }
 

@@ -84,20 +84,24 @@ pub struct VerbSpec {
 }
 
 impl VerbSpec {
-    /// What it declares that no command line could use, if anything: a param whose
-    /// name is not [`usable_name`], two params of one name, or an option `help` (the
-    /// host's own `-h, --help`). A data verb's options are checked as they are made.
+    /// What it declares that no command line could use, if anything: an option whose
+    /// name is not [`usable_name`], a positional with no name (its name is only shown,
+    /// `<Component>.<event>`), two params of one name, or an option `help` (the host's
+    /// own `-h, --help`). A data verb's options are checked as they are made.
     pub fn unusable(&self) -> Option<String> {
         for (kind, params) in [("positional", &self.positionals), ("option", &self.options)] {
             let mut seen = std::collections::HashSet::new();
             for param in params {
                 let name = &param.name;
-                if !usable_name(name) {
+                if kind == "option" && !usable_name(name) {
                     return Some(format!(
-                        "{kind} {}, which no command line can give: a name starts with a \
-                         letter or a digit and holds only letters, digits, `-`, `_` and `.`",
+                        "option {}, which no command line can give: an option's name starts \
+                         with a letter or a digit and holds only letters, digits, `-`, `_` and `.`",
                         named(name)
                     ));
+                }
+                if name.trim().is_empty() {
+                    return Some("a positional with no name for its usage to show".to_owned());
                 }
                 if !seen.insert(name.as_str()) {
                     return Some(format!("two {kind}s named `{name}`"));
@@ -326,8 +330,8 @@ mod tests {
             options,
             ..VerbSpec::default()
         };
-        let rule = "which no command line can give: a name starts with a letter or a digit and \
-                    holds only letters, digits, `-`, `_` and `.`";
+        let rule = "which no command line can give: an option's name starts with a letter or a \
+                    digit and holds only letters, digits, `-`, `_` and `.`";
         for (spec, why) in [
             (
                 with(vec![], vec![option("--clear")]),
@@ -338,8 +342,8 @@ mod tests {
                 format!("option with an empty name, {rule}"),
             ),
             (
-                with(vec![option("the text")], vec![]),
-                format!("positional named `the text`, {rule}"),
+                with(vec![option(" ")], vec![]),
+                "a positional with no name for its usage to show".to_owned(),
             ),
             (
                 with(vec![], vec![option("x=1")]),
@@ -363,7 +367,11 @@ mod tests {
         // What the standard verbs and derived verbs declare is fine; a positional and
         // an option may share a name (`<selector>` and `--selector` never meet).
         let fine = with(
-            vec![option("item-selector"), option("ünï")],
+            vec![
+                option("item-selector"),
+                option("ünï"),
+                option("Component>.<event"),
+            ],
             vec![option("dx_2.5"), option("timeout"), option("item-selector")],
         );
         assert_eq!(fine.unusable(), None);

@@ -231,7 +231,7 @@ fn verb_command(verb: &Completable) -> clap::Command {
     let positionals = spec
         .positionals
         .iter()
-        .filter(move |p| usable_name(&p.name) && seen_positional.insert(p.name.as_str()))
+        .filter(move |p| !p.name.is_empty() && seen_positional.insert(p.name.as_str()))
         .map(|p| {
             let arg = clap::Arg::new(leak(&p.name)).help(p.help.clone());
             let arg = if p.repeatable { arg.num_args(1..) } else { arg };
