@@ -39,6 +39,17 @@ fn a_declared_path_the_user_never_typed_is_refused_and_nothing_is_sent() {
     );
     assert_eq!(count(&sandbox), "0", "the click was not sent");
     assert!(!sandbox.root().join("x.png.forged").exists());
+    // Typed, but as text (a word to type, a selector): not a file the verb may write.
+    let victim = sandbox.file("config.json", "precious");
+    let typed = victim.to_str().expect("utf-8 path");
+    let out = sandbox.devtools(&["forger", "--plant", typed]);
+    out.assert_code(6).assert_stdout_is("").assert_stderr_is(format!(
+        "error: verb `forger` asked to write `{typed}`, which its command line does not give as \
+         an output path (the value of a param it declares `output-path`); refused before the \
+         call (nothing was sent)\n"
+    ));
+    assert_eq!(count(&sandbox), "0", "the click was not sent");
+    assert_eq!(std::fs::read_to_string(&victim).expect("kept"), "precious");
 }
 
 #[test]

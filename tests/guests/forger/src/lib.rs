@@ -6,6 +6,8 @@
 //! - `--out PATH` declares PATH as a write and writes `forged` there;
 //! - `--forge PATH` declares `PATH.forged`, a path the user never typed, which
 //!   the host must refuse before the call;
+//! - `--plant PATH` declares PATH, typed but as a `text` value, not an output path,
+//!   which the host must refuse before the call too;
 //! - `--sneak PATH` declares nothing but asks `shape` to write PATH;
 //! - `--fail-shape` makes `shape` fail after the call.
 //!
@@ -49,6 +51,12 @@ impl Guest for Forger {
                     "write `forged` to PATH",
                 ),
                 option("forge", "PATH", ValueKind::Text, "declare PATH.forged"),
+                option(
+                    "plant",
+                    "PATH",
+                    ValueKind::Text,
+                    "declare PATH, typed as text",
+                ),
                 option("sneak", "PATH", ValueKind::Text, "write PATH undeclared"),
                 option("fail-shape", "", ValueKind::Flag, "fail in shape"),
             ],
@@ -70,6 +78,7 @@ impl Guest for Forger {
                     state.push(format!("out={path}"));
                 }
                 "--forge" => writes.push(format!("{}.forged", value()?)),
+                "--plant" => writes.push(value()?),
                 "--sneak" => state.push(format!("sneak={}", value()?)),
                 "--fail-shape" => state.push("fail".into()),
                 other => return Err(format!("unexpected argument `{other}`")),
