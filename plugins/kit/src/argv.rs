@@ -147,6 +147,78 @@ impl Spec {
         options: &[],
         exclusive: &[],
     };
+
+    /// What this spec declares that no command line could use, if anything, by the
+    /// rules `mur devtools verbs add` refuses a verb by: an option name that is not
+    /// [`usable_name`] (empty, `--clear` with its dashes, `a b`, `x=1`), a positional
+    /// name that is empty, starts with `-` or holds a space (it is shown as `<name>`;
+    /// `Component>.<event` is fine), two positionals or two options of one name, an
+    /// option `help` (the host's `-h, --help`) or `timeout` (the kit's own `--timeout
+    /// MS`, declared for every verb), and an [`exclusive`](Self::exclusive) group naming
+    /// an option not declared. The kit's [`testing`](crate::testing) helpers check it
+    /// first, so a verb's `cargo test` says so.
+    pub fn unusable(&self) -> Option<String> {
+        let named = |name: &str| match name.is_empty() {
+            true => "with an empty name".to_owned(),
+            false => format!("named `{name}`"),
+        };
+        for (at, pos) in self.positionals.iter().enumerate() {
+            let name = pos.name;
+            if name.is_empty() || name.starts_with('-') || name.contains(char::is_whitespace) {
+                return Some(format!(
+                    "positional {}, which no usage can show: a positional's name is not \
+                     empty, does not start with `-` and holds no space",
+                    named(name)
+                ));
+            }
+            if self.positionals[..at].iter().any(|p| p.name == name) {
+                return Some(format!("two positionals named `{name}`"));
+            }
+        }
+        for (at, opt) in self.options.iter().enumerate() {
+            let name = opt.name;
+            if !usable_name(name) {
+                return Some(format!(
+                    "option {}, which no command line can give: a name starts with a \
+                     letter or a digit and holds only letters, digits, `-`, `_` and `.`",
+                    named(name)
+                ));
+            }
+            if self.options[..at].iter().any(|o| o.name == name) {
+                return Some(format!("two options named `{name}`"));
+            }
+            match name {
+                "help" => {
+                    return Some("option `help`, which is the host's own `-h, --help`".into());
+                }
+                "timeout" => {
+                    return Some(
+                        "option `timeout`, which the kit declares for every verb (`--timeout MS`)"
+                            .into(),
+                    );
+                }
+                _ => {}
+            }
+        }
+        let undeclared = self
+            .exclusive
+            .iter()
+            .flat_map(|group| group.iter())
+            .find(|name| !self.options.iter().any(|opt| opt.name == **name))?;
+        Some(format!(
+            "an exclusive group naming `--{undeclared}`, which is not one of its options"
+        ))
+    }
+}
+
+/// Whether `name` can name a positional or an option on a command line (`<name>`,
+/// `--name`), by the host's rule: a letter or a digit first, then letters, digits,
+/// `-`, `_` or `.`. No dash first, no space, no `=`: the shell and `--name=value`
+/// would split it.
+pub fn usable_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(char::is_alphanumeric)
+        && chars.all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 /// `--timeout MS`, which every verb accepts.

@@ -9,6 +9,28 @@ fn owned(words: &[&str]) -> Vec<String> {
     words.iter().map(|word| (*word).to_owned()).collect()
 }
 
+/// Asserts that verb `V` declares nothing `mur devtools verbs add` would refuse
+/// ([`Spec::unusable`](crate::Spec::unusable)): an option `--clear` written with its
+/// dashes, `the text` with a space, two options of one name, an option `help` or
+/// `timeout`. Every helper here checks it first, so a verb's `cargo test` says so
+/// before it is built and added.
+#[track_caller]
+pub fn check_declarations<V: Verb>() {
+    if let Some(why) = V::SPEC.unusable() {
+        panic!(
+            "verb `{}` declares {why}; `mur devtools verbs add` would refuse it",
+            V::ABOUT.name
+        );
+    }
+}
+
+/// [`parse`] of `words` by verb `V`, its declarations checked first.
+#[track_caller]
+fn parsed<V: Verb>(words: &[&str]) -> Result<Parsed, String> {
+    check_declarations::<V>();
+    parse::<V>(&owned(words))
+}
+
 /// The `arguments` object verb `V` builds from `words`.
 pub fn arguments<V: Verb>(words: &[&str]) -> Value {
     Value::Object(call::<V>(words).arguments)
@@ -21,12 +43,12 @@ pub fn timeout_ms<V: Verb>(words: &[&str]) -> Option<u32> {
 
 /// Whether verb `V` reads `words` as a help request.
 pub fn asks_for_help<V: Verb>(words: &[&str]) -> bool {
-    parse::<V>(&owned(words)) == Ok(Parsed::Help)
+    parsed::<V>(words) == Ok(Parsed::Help)
 }
 
 /// The usage error verb `V` gives for `words`, checked to be one line.
 pub fn usage_error<V: Verb>(words: &[&str]) -> String {
-    match parse::<V>(&owned(words)) {
+    match parsed::<V>(words) {
         Err(message) if !message.contains('\n') => message,
         other => panic!("expected a one-line usage error for {words:?}, got {other:?}"),
     }
@@ -56,7 +78,7 @@ pub fn assert_usage_errors<V: Verb>(rows: &[(&[&str], &str)]) {
 
 /// The whole call verb `V` makes of `words`.
 pub fn call<V: Verb>(words: &[&str]) -> Call {
-    match parse::<V>(&owned(words)) {
+    match parsed::<V>(words) {
         Ok(Parsed::Call(call)) => call,
         other => panic!("expected a call for {words:?}, got {other:?}"),
     }

@@ -648,3 +648,104 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
         assert_eq!(error(spec, words), *expected, "{words:?}");
     }
 }
+
+/// What `mur devtools verbs add` refuses a verb for (an option `--clear` with its
+/// dashes: help printed `----clear` and completion panicked) is named by the kit, so
+/// `cargo test` says so before the verb is built and added.
+#[test]
+fn a_spec_no_command_line_could_use_is_named() {
+    const fn options(options: &'static [Opt]) -> Spec {
+        Spec {
+            options,
+            ..Spec::NONE
+        }
+    }
+    const SPECS: [Spec; 11] = [
+        options(&[Opt::flag("--clear", "")]),
+        options(&[Opt::flag("", "")]),
+        options(&[Opt::value("a b", "X", Kind::Text, "")]),
+        options(&[Opt::flag("x=1", "")]),
+        Spec {
+            positionals: &[Pos::new("the text", "text", Kind::Text, "")],
+            ..Spec::NONE
+        },
+        Spec {
+            positionals: &[Pos::new("-x", "x", Kind::Text, "")],
+            ..Spec::NONE
+        },
+        options(&[Opt::flag("clear", ""), Opt::flag("clear", "")]),
+        Spec {
+            positionals: &[Pos::selector(""), Pos::selector("")],
+            ..Spec::NONE
+        },
+        options(&[Opt::flag("help", "")]),
+        options(&[Opt::value("timeout", "S", Kind::Count, "")]),
+        Spec {
+            options: &[Opt::flag("a", "")],
+            exclusive: &[&["a", "b"]],
+            ..Spec::NONE
+        },
+    ];
+    let rule = "which no command line can give: a name starts with a letter or a digit and \
+                holds only letters, digits, `-`, `_` and `.`";
+    let shown = "which no usage can show: a positional's name is not empty, does not start \
+                 with `-` and holds no space";
+    let expected = [
+        format!("option named `--clear`, {rule}"),
+        format!("option with an empty name, {rule}"),
+        format!("option named `a b`, {rule}"),
+        format!("option named `x=1`, {rule}"),
+        format!("positional named `the text`, {shown}"),
+        format!("positional named `-x`, {shown}"),
+        "two options named `clear`".to_owned(),
+        "two positionals named `selector`".to_owned(),
+        "option `help`, which is the host's own `-h, --help`".to_owned(),
+        "option `timeout`, which the kit declares for every verb (`--timeout MS`)".to_owned(),
+        "an exclusive group naming `--b`, which is not one of its options".to_owned(),
+    ];
+    for (spec, why) in SPECS.iter().zip(expected) {
+        assert_eq!(spec.unusable(), Some(why));
+    }
+    // What the sample and the standard verbs declare is fine; a positional and an
+    // option may share a name.
+    const FINE: Spec = Spec {
+        positionals: &[
+            Pos::selector(""),
+            Pos::new("ünï", "u", Kind::Text, ""),
+            Pos::new("Component>.<event", "target", Kind::Name, ""),
+        ],
+        options: &[Opt::selector(""), Opt::flag("dx_2.5", "")],
+        exclusive: &[&["selector", "dx_2.5"]],
+    };
+    assert_eq!(Sample::SPEC.unusable(), None);
+    assert_eq!(FINE.unusable(), None);
+}
+
+/// A verb declaring `--clear` with its dashes, as an author may write it.
+struct Dashed;
+
+impl Verb for Dashed {
+    const ABOUT: About = About {
+        name: "jot",
+        tool: "type",
+        summary: "Type",
+        synopsis: "",
+        details: "",
+        examples: &[],
+    };
+    const SPEC: Spec = Spec {
+        options: &[Opt::flag("--clear", "clear the field first")],
+        ..Spec::NONE
+    };
+}
+
+/// The kit's test helpers, which a verb's `cargo test` (and `verb_tables!`) runs,
+/// fail on such a verb naming what is wrong, whatever the argv tried.
+#[test]
+#[should_panic(
+    expected = "verb `jot` declares option named `--clear`, which no command line \
+                           can give"
+)]
+fn the_test_helpers_refuse_a_verb_mur_would_refuse() {
+    crate::testing::assert_arguments::<Dashed>(&[(&["--clear"], json!({"clear": true}))]);
+}

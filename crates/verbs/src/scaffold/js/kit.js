@@ -76,6 +76,44 @@ export function option(name, valueName, help, { kind = "text", choices = [], key
 /** `--timeout MS`, which every verb accepts: the call's time bound, never sent. */
 export const TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", { kind: "milliseconds" });
 
+/**
+ * What these params declare that no command line could use, or undefined, by the
+ * rules `mur devtools verbs add` refuses a verb by: an option name that is not a
+ * letter or a digit, then letters, digits, `-`, `_` or `.` (empty, `--clear` with
+ * its dashes, `a b`), a positional name that is empty, starts with `-` or holds a
+ * space (it is shown as `<name>`), two positionals or two options of one name, an
+ * option `help` (the host's `-h, --help`) or `timeout` (the kit's own `--timeout
+ * MS`). `new Verb` checks it, so `node --test` says so.
+ */
+export function unusable(positionals, options) {
+  const named = (name) => (name ? `named \`${name}\`` : "with an empty name");
+  const seenPositionals = new Set();
+  for (const { name } of positionals) {
+    if (typeof name !== "string" || name === "" || name.startsWith("-") || /\s/u.test(name)) {
+      return `positional ${named(name)}, which no usage can show: a positional's name is ` +
+        "not empty, does not start with `-` and holds no space";
+    }
+    if (seenPositionals.has(name)) return `two positionals named \`${name}\``;
+    seenPositionals.add(name);
+  }
+  const seenOptions = new Set();
+  for (const { name } of options) {
+    if (!usableName(name)) {
+      return `option ${named(name)}, which no command line can give: a name starts with a ` +
+        "letter or a digit and holds only letters, digits, `-`, `_` and `.`";
+    }
+    if (seenOptions.has(name)) return `two options named \`${name}\``;
+    seenOptions.add(name);
+    if (name === "help") return "option `help`, which is the host's own `-h, --help`";
+    if (name === TIMEOUT.name) return "option `timeout`, which the kit declares for every verb (`--timeout MS`)";
+  }
+  return undefined;
+}
+
+function usableName(name) {
+  return typeof name === "string" && /^[\p{L}\p{N}][\p{L}\p{N}._-]*$/u.test(name);
+}
+
 /** `include-source` → `includeSource`. */
 export function camelCase(name) {
   return name.replace(/-(.)/g, (_, letter) => letter.toUpperCase());
@@ -345,6 +383,10 @@ export class Verb {
       if (typeof this[required] !== "string" || this[required] === "") {
         throw new TypeError(`a verb needs a \`${required}\``);
       }
+    }
+    const why = unusable(this.positionals, this.options);
+    if (why !== undefined) {
+      throw new TypeError(`verb \`${this.name}\` declares ${why}; \`mur devtools verbs add\` would refuse it`);
     }
   }
 

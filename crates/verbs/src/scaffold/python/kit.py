@@ -101,6 +101,56 @@ TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", "mi
 """`--timeout MS`, which every verb accepts: the call's time bound, never sent."""
 
 
+def unusable(positionals, options):
+    """What these params declare that no command line could use, or None, by the
+    rules `mur devtools verbs add` refuses a verb by: an option name that is not a
+    letter or a digit, then letters, digits, `-`, `_` or `.` (empty, `--clear` with
+    its dashes, `a b`), a positional name that is empty, starts with `-` or holds a
+    space (it is shown as `<name>`), two positionals or two options of one name, an
+    option `help` (the host's `-h, --help`) or `timeout` (the kit's own `--timeout
+    MS`). A `Verb` subclass is checked when it is defined, so `python3 -m unittest`
+    says so."""
+
+    def named(name):
+        return f"named `{name}`" if name else "with an empty name"
+
+    seen = set()
+    for param in positionals:
+        name = param.name
+        if not isinstance(name, str) or not name or name.startswith("-") or any(c.isspace() for c in name):
+            return (
+                f"positional {named(name)}, which no usage can show: a positional's name is "
+                "not empty, does not start with `-` and holds no space"
+            )
+        if name in seen:
+            return f"two positionals named `{name}`"
+        seen.add(name)
+    seen = set()
+    for param in options:
+        name = param.name
+        if not _usable_name(name):
+            return (
+                f"option {named(name)}, which no command line can give: a name starts with a "
+                "letter or a digit and holds only letters, digits, `-`, `_` and `.`"
+            )
+        if name in seen:
+            return f"two options named `{name}`"
+        seen.add(name)
+        if name == "help":
+            return "option `help`, which is the host's own `-h, --help`"
+        if name == TIMEOUT.name:
+            return "option `timeout`, which the kit declares for every verb (`--timeout MS`)"
+    return None
+
+
+def _usable_name(name):
+    return (
+        isinstance(name, str)
+        and name[:1].isalnum()
+        and all(c.isalnum() or c in "-_." for c in name)
+    )
+
+
 @dataclass
 class Call:
     """What `parse` makes of argv: a call of the verb's tool."""
@@ -158,6 +208,12 @@ class Verb:
     examples = ()
     positionals = ()
     options = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        why = unusable(cls.positionals, cls.options)
+        if why is not None:
+            raise TypeError(f"verb `{cls.name}` declares {why}; `mur devtools verbs add` would refuse it")
 
     def arguments(self, args):
         """The tool's arguments object; by default each param under its key."""
