@@ -11,6 +11,11 @@ use serde_json::{Map, Value};
 pub enum Kind {
     /// An option without a value; sent as `true` when given.
     Flag,
+    /// An option without a value that the verb reads itself ([`Args::flag`], in its own
+    /// [`Verb::arguments`](crate::Verb::arguments) or [`Verb::shape`](crate::Verb::shape));
+    /// never sent: a display switch such as `--brief`, which a strict tool would refuse
+    /// as an unknown argument. Declared to the host as a flag. See [`Opt::local_flag`].
+    LocalFlag,
     /// Any text, possibly empty; sent as a string.
     Text,
     /// A selector: text that must not be empty; sent as a string.
@@ -67,6 +72,17 @@ impl Opt {
         }
     }
 
+    /// An option without a value that is never sent ([`Kind::LocalFlag`]): the verb
+    /// reads it with [`Args::flag`].
+    pub const fn local_flag(name: &'static str, help: &'static str) -> Self {
+        Opt {
+            name,
+            value: "",
+            kind: Kind::LocalFlag,
+            help,
+        }
+    }
+
     /// An option taking a value of `kind`; `value` is its placeholder in the usage.
     pub const fn value(
         name: &'static str,
@@ -93,7 +109,7 @@ impl Opt {
     }
 
     fn takes_value(&self) -> bool {
-        self.kind != Kind::Flag
+        !matches!(self.kind, Kind::Flag | Kind::LocalFlag)
     }
 }
 
@@ -415,7 +431,8 @@ impl Args {
 
     /// The tool's `arguments` object as the spec describes it: each positional under its
     /// key, each given option under its name in camelCase ([`Kind::Json`] parsed), except
-    /// the ones never sent ([`Kind::Local`], [`Kind::OutPath`], [`Kind::Millis`]).
+    /// the ones never sent ([`Kind::Local`], [`Kind::LocalFlag`], [`Kind::OutPath`],
+    /// [`Kind::Millis`]).
     pub fn arguments(&self) -> Map<String, Value> {
         let mut arguments = Map::new();
         for (pos, word) in &self.positionals {
@@ -698,7 +715,7 @@ fn shell_word(word: &str) -> String {
 fn option_json(opt: &Opt, value: Option<&str>) -> Option<Value> {
     match (opt.kind, value) {
         (Kind::Flag, _) => Some(Value::Bool(true)),
-        (Kind::Local | Kind::OutPath | Kind::Millis, _) | (_, None) => None,
+        (Kind::Local | Kind::LocalFlag | Kind::OutPath | Kind::Millis, _) | (_, None) => None,
         (Kind::Count, Some(text)) => text.parse::<u64>().ok().map(Value::from),
         // Checked to parse in `check_value`.
         (Kind::Json, Some(text)) => serde_json::from_str(text).ok(),

@@ -62,7 +62,7 @@ fn option(opt: &Opt) -> Param {
 
 fn param(kind: Kind, help: &str) -> Param {
     let (kind, choices) = match kind {
-        Kind::Flag => (ValueKind::Flag, Vec::new()),
+        Kind::Flag | Kind::LocalFlag => (ValueKind::Flag, Vec::new()),
         Kind::Text | Kind::Local => (ValueKind::Text, Vec::new()),
         Kind::Selector => (ValueKind::Selector, Vec::new()),
         Kind::Name => (ValueKind::Name, Vec::new()),

@@ -749,3 +749,65 @@ impl Verb for Dashed {
 fn the_test_helpers_refuse_a_verb_mur_would_refuse() {
     crate::testing::assert_arguments::<Dashed>(&[(&["--clear"], json!({"clear": true}))]);
 }
+
+/// A verb whose `--brief` only changes what it prints: a strict tool refused the
+/// `brief: true` a plain flag sends (`unknown field `brief``).
+struct Brief;
+
+impl Verb for Brief {
+    const ABOUT: About = About {
+        name: "brief",
+        tool: "state",
+        summary: "Print the state, briefly if asked",
+        synopsis: "",
+        details: "",
+        examples: &[],
+    };
+    const SPEC: Spec = Spec {
+        options: &[
+            Opt::selector("the element"),
+            Opt::local_flag("brief", "print only the text"),
+        ],
+        ..Spec::NONE
+    };
+
+    fn shape(
+        args: &crate::argv::Args,
+        result: &crate::serde_json::Value,
+        pretty: bool,
+    ) -> Result<Shaped, String> {
+        let payload = shape::payload(result);
+        match args.flag("brief") {
+            true => Ok(Shaped::json(&payload["text"], pretty)),
+            false => Ok(Shaped::json(&payload, pretty)),
+        }
+    }
+}
+
+#[test]
+fn a_local_flag_is_declared_as_a_flag_read_by_the_verb_and_never_sent() {
+    use crate::testing::{arguments, stdout, usage_error};
+    assert_eq!(
+        arguments::<Brief>(&["--selector", "#count", "--brief"]),
+        json!({"selector": "#count"})
+    );
+    let result = json!({"structuredContent": {"text": "2", "tag": "span"}});
+    assert_eq!(stdout::<Brief>(&["--brief"], &result, false), "\"2\"\n");
+    assert_eq!(
+        stdout::<Brief>(&[], &result, false),
+        "{\"text\":\"2\",\"tag\":\"span\"}\n"
+    );
+    assert_eq!(
+        usage_error::<Brief>(&["--brief=yes"]),
+        "`--brief` takes no value, got `yes`"
+    );
+    assert_eq!(
+        usage_error::<Brief>(&["--brief", "--brief"]),
+        "`--brief` given more than once"
+    );
+    let brief = info::<Brief>().options.remove(1);
+    assert_eq!(
+        (brief.name.as_str(), brief.kind, brief.value_name.as_str()),
+        ("brief", ValueKind::Flag, "")
+    );
+}

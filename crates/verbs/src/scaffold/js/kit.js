@@ -58,9 +58,12 @@ export function selector(help) {
   return positional("selector", help, { kind: "selector" });
 }
 
-/** `--name`, sent as `true` when given. */
-export function flag(name, help, { key = "" } = {}) {
-  return param(name, help, "flag", { key });
+/**
+ * `--name`, sent as `true` when given; `send: false` keeps it out of the arguments
+ * (a switch of what `shape` prints; `args.get(name)` is still `true`).
+ */
+export function flag(name, help, { key = "", send = true } = {}) {
+  return param(name, help, "flag", { key, send });
 }
 
 /**

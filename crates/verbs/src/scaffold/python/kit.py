@@ -85,9 +85,10 @@ def selector(help):
     return positional("selector", help, kind="selector")
 
 
-def flag(name, help, key=""):
-    """`--name`, sent as `true` when given."""
-    return Param(name, help, "flag", key=key)
+def flag(name, help, key="", send=True):
+    """`--name`, sent as `true` when given; `send=False` keeps it out of the
+    arguments (a switch of what `shape` prints, `args["name"]` is still True)."""
+    return Param(name, help, "flag", key=key, send=send)
 
 
 def option(name, value_name, help, kind="text", choices=(), key="", send=True):
