@@ -163,7 +163,7 @@ impl VerbSpec {
         let arguments: Vec<(String, String)> = self
             .positionals
             .iter()
-            .map(|p| (positional_label(p), param_help(p)))
+            .map(|p| (positional_label(p), param_help(p, false)))
             .collect();
         if !arguments.is_empty() {
             text += &section("Arguments", &arguments);
@@ -171,7 +171,7 @@ impl VerbSpec {
         let options: Vec<(String, String)> = self
             .options
             .iter()
-            .map(|o| (option_label(o), param_help(o)))
+            .map(|o| (option_label(o), param_help(o, choices_label(o).is_some())))
             .chain([("-h, --help".to_owned(), "print this help".to_owned())])
             .collect();
         text += &section("Options", &options);
@@ -241,23 +241,43 @@ fn positional_label(p: &Param) -> String {
 }
 
 fn option_label(o: &Param) -> String {
-    let value = match (o.takes_value(), o.value_name.as_str()) {
-        (false, _) => String::new(),
-        (true, "") => " VALUE".to_owned(),
-        (true, placeholder) => format!(" {placeholder}"),
+    let value = match (o.takes_value(), o.value_name.as_str(), choices_label(o)) {
+        (false, _, _) => String::new(),
+        (true, _, Some(choices)) => format!(" {choices}"),
+        (true, "", None) => " VALUE".to_owned(),
+        (true, placeholder, None) => format!(" {placeholder}"),
     };
     format!("--{}{value}", o.name)
 }
 
-/// The param's help, with what a reader needs that the help may not say.
-fn param_help(p: &Param) -> String {
-    let help = p.help.trim();
-    match (p.repeatable, help) {
-        (false, _) => help.to_owned(),
-        // No leading space for a param without help: it would stand out of the column.
-        (true, "") => "(repeatable)".to_owned(),
-        (true, help) => format!("{help} (repeatable)"),
+/// The longest `a|b|c` an option's label shows its choices as (a derived verb's
+/// `--component counter|todo|settings`); more go in the help column.
+const CHOICES_LABEL_CHARS: usize = 40;
+
+/// An option's choices as its value's label (`json|text`), when it declares a few
+/// (or its placeholder is already all of them, as a derived verb's is).
+fn choices_label(p: &Param) -> Option<String> {
+    let joined = p.choices.join("|");
+    let fits = joined.chars().count() <= CHOICES_LABEL_CHARS || p.value_name == joined;
+    (p.kind == ValueKind::Choice && !p.choices.is_empty() && fits).then_some(joined)
+}
+
+/// The param's help, with what a reader needs that the help may not say: the
+/// choices a label does not show, whether it repeats.
+fn param_help(p: &Param, label_shows_choices: bool) -> String {
+    let mut notes = Vec::new();
+    if p.kind == ValueKind::Choice && !p.choices.is_empty() && !label_shows_choices {
+        notes.push(format!("(one of: {})", p.choices.join(", ")));
     }
+    if p.repeatable {
+        notes.push("(repeatable)".to_owned());
+    }
+    // No leading space for a param without help: it would stand out of the column.
+    std::iter::once(p.help.trim())
+        .chain(notes.iter().map(String::as_str))
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A titled two-column list, the help column aligned.
@@ -402,6 +422,43 @@ mod tests {
             .collect();
         assert!(columns.windows(2).all(|w| w[0] == w[1]), "{help}");
         assert!(help.contains("(repeatable)"), "{help}");
+    }
+
+    /// The choices a verb declares are shown whatever its placeholder says: a few as
+    /// the value's label (as a derived verb's), many in the help column, and a
+    /// positional's in its help.
+    #[test]
+    fn declared_choices_are_shown_in_help() {
+        let choice = |name: &str, value_name: &str, choices: &[&str]| Param {
+            choices: choices.iter().map(|c| (*c).to_owned()).collect(),
+            ..Param::new(name, value_name, ValueKind::Choice, "what to print")
+        };
+        let colours: Vec<String> = (1..=12).map(|n| format!("colour-{n}")).collect();
+        let colours: Vec<&str> = colours.iter().map(String::as_str).collect();
+        let spec = VerbSpec {
+            positionals: vec![Param {
+                required: true,
+                ..choice("mode", "", &["fast", "slow"])
+            }],
+            options: vec![
+                choice("format", "F", &["json", "text"]),
+                choice("colour", "C", &colours),
+            ],
+            ..VerbSpec::default()
+        };
+        assert_eq!(
+            spec.render_brief("jot"),
+            "Usage: mur devtools jot <mode> [--format json|text] [--colour C]
+
+Arguments:
+  <mode>  what to print (one of: fast, slow)
+
+Options:
+  --format json|text  what to print
+  --colour C          what to print (one of: colour-1, colour-2, colour-3, colour-4, colour-5, colour-6, colour-7, colour-8, colour-9, colour-10, colour-11, colour-12)
+  -h, --help          print this help
+"
+        );
     }
 
     #[test]
