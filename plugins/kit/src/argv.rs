@@ -310,6 +310,16 @@ impl Args {
                         args.take_option(spec, &name, &mut parser)?;
                         continue;
                     }
+                    // A host option by its very name reaches a verb only with a value
+                    // the host does not take it with: `--pretty=false`.
+                    if host_options().any(|option| option == name)
+                        && let Some(value) = parser.optional_value()
+                    {
+                        return Err(format!(
+                            "`--{name}` takes no value, got `{}`",
+                            value.to_string_lossy()
+                        ));
+                    }
                     match option_meant(spec, &name) {
                         Some(meant) => return Err(format!("unknown option `--{name}`; {meant}")),
                         None => format!("unknown option `--{name}`"),
@@ -321,6 +331,16 @@ impl Args {
                         Some("-h") => return Ok(Request::Help),
                         // Only `-h` alone is help: `-hello` is no cluster of `-h`.
                         Some(word) if word.starts_with("-h") => format!("unknown option `{word}`"),
+                        Some(word) if host_short_cluster(word) => {
+                            let apart: Vec<String> = word[1..]
+                                .chars()
+                                .map(|letter| format!("-{letter}"))
+                                .collect();
+                            return Err(format!(
+                                "unknown option `{word}`; write mur's `-v` and `-q` apart: `{}`",
+                                apart.join(" ")
+                            ));
+                        }
                         _ => format!("unknown option `-{letter}`"),
                     }
                 }
@@ -626,8 +646,10 @@ fn option_meant(spec: &Spec, name: &str) -> Option<String> {
         return Some(format!("write `<{name}>` without `--{name}`"));
     }
     let own = spec.options.iter().chain([&TIMEOUT]).map(|opt| opt.name);
-    let host = host_options()
-        .filter(|option| find_option(spec, option).is_none() && typo_of(name, option));
+    // Not the host option of this very name, which is no typo of it.
+    let host = host_options().filter(|option| {
+        *option != name && find_option(spec, option).is_none() && typo_of(name, option)
+    });
     // The verb's own option where a host option is no nearer.
     let meant = match (nearest(name, own), nearest(name, host)) {
         (Some(own), Some(host)) if host.0 > own.0 => host.1,
@@ -664,6 +686,16 @@ fn typo_of(typed: &str, option: &str) -> bool {
 /// JavaScript kits.
 pub fn host_options() -> impl Iterator<Item = &'static str> {
     include_str!("host-options.txt").lines()
+}
+
+/// Whether `word` is a cluster of the host's short options (`-vq`, `-qv`), which the
+/// host takes after a verb's name only one by one (`-v -q`), so the whole word
+/// reaches the verb.
+fn host_short_cluster(word: &str) -> bool {
+    word.len() > 2
+        && word
+            .strip_prefix('-')
+            .is_some_and(|letters| letters.chars().all(|letter| matches!(letter, 'v' | 'q')))
 }
 
 /// `unknown` (an unknown option's message) with, where the positional still to fill

@@ -210,6 +210,27 @@ fn a_misspelt_host_option_is_named_after_the_verb_too() {
             &["#x", "t", "--timout", "5"],
             "unknown option `--timout`; did you mean `--timeout`?",
         ),
+        // A host flag with a value, which the host leaves to the verb: no value, not
+        // "did you mean `--pretty`?" of `--pretty` itself.
+        (
+            &["#x", "t", "--pretty=false"],
+            "`--pretty` takes no value, got `false`",
+        ),
+        (
+            &["#x", "t", "--quiet=1"],
+            "`--quiet` takes no value, got `1`",
+        ),
+        (&["#x", "t", "--pretty"], "unknown option `--pretty`"),
+        // The host takes `-v` and `-q` after a verb's name only alone.
+        (
+            &["#x", "t", "-vq"],
+            "unknown option `-vq`; write mur's `-v` and `-q` apart: `-v -q`",
+        ),
+        (
+            &["#x", "-qv", "t"],
+            "unknown option `-qv`; write mur's `-v` and `-q` apart: `-q -v`",
+        ),
+        (&["#x", "t", "-vx"], "unknown option `-v`"),
     ];
     for (words, expected) in cases {
         assert_eq!(error(words), *expected, "{words:?}");

@@ -206,7 +206,8 @@ function sent(param, value) {
 function optionMeant(name, positionals, optionNames) {
   if (positionals.some((p) => p.name === name)) return `write \`<${name}>\` without \`--${name}\``;
   const own = nearest(name, optionNames);
-  const host = nearest(name, HOST_OPTIONS.filter((o) => !optionNames.includes(o) && typoOf(name, o)));
+  // Not the host option of this very name, which is no typo of it.
+  const host = nearest(name, HOST_OPTIONS.filter((o) => o !== name && !optionNames.includes(o) && typoOf(name, o)));
   // The verb's own option where a host option is no nearer.
   const meant = host !== undefined && (own === undefined || host[0] > own[0]) ? host : own;
   return meant === undefined ? undefined : `did you mean \`--${meant[1]}\`?`;
@@ -522,6 +523,11 @@ export class Verb {
         continue;
       }
       if (!word.startsWith("--")) {
+        if (/^-[vq]{2,}$/.test(word)) {
+          // The host takes its `-v` and `-q` after a verb's name only alone.
+          const apart = [...word.slice(1)].map((letter) => `-${letter}`).join(" ");
+          throw new VerbError(`unknown option \`${word}\`; write mur's \`-v\` and \`-q\` apart: \`${apart}\``);
+        }
         // Only `-h` alone is help: `-hello` is an unknown option, named whole.
         const unknown = `unknown option \`${word.startsWith("-h") ? word : word.slice(0, 2)}\``;
         throw new VerbError(this.#afterDashes(argv, i, words.length, unknown));
@@ -529,6 +535,11 @@ export class Verb {
       const eq = word.indexOf("=");
       const name = eq < 0 ? word.slice(2) : word.slice(2, eq);
       const p = options.get(name);
+      if (p === undefined && eq >= 0 && HOST_OPTIONS.includes(name)) {
+        // A host option by its very name reaches a verb only with a value the host
+        // does not take it with: `--pretty=false`.
+        throw new VerbError(`\`--${name}\` takes no value, got \`${word.slice(eq + 1)}\``);
+      }
       if (p === undefined) {
         const meant = optionMeant(name, this.positionals, [...options.keys()]);
         if (meant !== undefined) throw new VerbError(`unknown option \`--${name}\`; ${meant}`);

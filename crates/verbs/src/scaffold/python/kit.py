@@ -335,11 +335,19 @@ class Verb:
                 words.append(word)
                 continue
             if not word.startswith("--"):
+                if len(word) > 2 and all(letter in "vq" for letter in word[1:]):
+                    # The host takes its `-v` and `-q` after a verb's name only alone.
+                    apart = " ".join(f"-{letter}" for letter in word[1:])
+                    raise Error(f"unknown option `{word}`; write mur's `-v` and `-q` apart: `{apart}`")
                 # Only `-h` alone is help: `-hello` is an unknown option, named whole.
                 unknown = f"unknown option `{word if word.startswith('-h') else word[:2]}`"
                 raise Error(self._after_dashes(argv, at - 1, len(words), unknown))
             name, has_value, value = word[2:].partition("=")
             param = options.get(name)
+            if param is None and has_value and name in HOST_OPTIONS:
+                # A host option by its very name reaches a verb only with a value the
+                # host does not take it with: `--pretty=false`.
+                raise Error(f"`--{name}` takes no value, got `{value}`")
             if param is None:
                 meant = _option_meant(name, self.positionals, options)
                 if meant is not None:
@@ -475,7 +483,10 @@ def _option_meant(name, positionals, options):
     if any(p.name == name for p in positionals):
         return f"write `<{name}>` without `--{name}`"
     own = _nearest(name, options)
-    host = _nearest(name, [o for o in HOST_OPTIONS if o not in options and _typo_of(name, o)])
+    # Not the host option of this very name, which is no typo of it.
+    host = _nearest(
+        name, [o for o in HOST_OPTIONS if o != name and o not in options and _typo_of(name, o)]
+    )
     # The verb's own option where a host option is no nearer.
     meant = host if host and (not own or host[0] > own[0]) else own
     return None if meant is None else f"did you mean `--{meant[1]}`?"
