@@ -44,8 +44,16 @@ pub enum VerbError {
 impl VerbError {
     /// The verb refused `message` to its argv; `spec` is what it declared, which
     /// tells whether the missing value was a selector.
+    /// A verb's `parse` refused its argv with `message` (an empty one is said to be:
+    /// `error: jot: ` with nothing after it told the user nothing).
     pub fn usage(verb: &str, message: String, usage: String, spec: Option<&VerbSpec>) -> Self {
         let unquoted = spec.is_some_and(|spec| missing_selector(&message, spec));
+        let message = match message.trim() {
+            "" => {
+                "refused these arguments without saying why (the verb gave no message)".to_owned()
+            }
+            _ => message,
+        };
         Self::Usage {
             verb: verb.to_owned(),
             message,

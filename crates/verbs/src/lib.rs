@@ -220,6 +220,14 @@ impl VerbHost {
             Ok(Parsed::Help) => Ok(ParseOutcome::Help(usage(self))),
             Ok(Parsed::Call(plan)) => {
                 let arguments = arguments_object(verb, &plan.arguments)?;
+                // The host refuses `--timeout 0` typed to it; from a verb it is a bad
+                // answer (exit 6), not a call to give up on at once (a transport error).
+                if plan.timeout_ms == Some(0) {
+                    return Err(VerbError::plugin(
+                        verb,
+                        "asked for a call of 0 ms from `parse`; a bound is at least 1 ms",
+                    ));
+                }
                 if let Some(writes) = &plan.writes {
                     files::check_declared(verb, writes, argv, self.spec(verb))?;
                 }

@@ -131,6 +131,18 @@ fn malformed_arguments_are_refused() {
         array,
         "verb `liar` returned tool arguments that are not a JSON object"
     );
+    // A bound of 0 ms is the verb's bad answer, not a call to give up on at once.
+    let zero = plugin_message(host.parse("liar", &["zero".into()]).expect_err("0 ms"));
+    assert_eq!(
+        zero,
+        "verb `liar` asked for a call of 0 ms from `parse`; a bound is at least 1 ms"
+    );
+    // A refusal without a message says so, instead of `error: liar: ` and nothing.
+    let mute = host.parse("liar", &["mute".into()]).expect_err("refused");
+    assert_eq!(
+        mute.to_string(),
+        "liar: refused these arguments without saying why (the verb gave no message)"
+    );
 }
 
 #[test]
