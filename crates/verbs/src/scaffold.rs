@@ -352,7 +352,9 @@ fn write(staging: &Path, root: &Path, file: &File) -> Result<(), VerbError> {
 
 fn next_steps(name: &str, lang: Lang, root: &Path) -> String {
     let build = match lang {
-        Lang::Rust => "cargo test\n  cargo build --release --target wasm32-wasip2",
+        Lang::Rust => {
+            "cargo test\n  rustup target add wasm32-wasip2\n  cargo build --release --target wasm32-wasip2"
+        }
         Lang::Python => {
             "python3 -m unittest\n  python3 -m venv .venv && .venv/bin/pip install -r requirements.txt\n  ./build.sh"
         }
@@ -506,6 +508,24 @@ mod tests {
                 "the vendored kit's {dependency}… differs from plugins/Cargo.toml's"
             );
         }
+        // Named wherever the kit's dependencies are listed: the template's Cargo.toml
+        // and docs/verbs.md (both once left `strsim` out).
+        let docs = read("../../docs/verbs.md");
+        let listed = docs
+            .lines()
+            .find(|line| line.starts_with("| `vendor/mur-verb-kit/` |"))
+            .expect("docs/verbs.md lists the vendored kit");
+        for dependency in &dependencies {
+            let name = dependency.trim_end_matches(" = ");
+            assert!(
+                rust::CARGO_TOML.contains(name),
+                "the template's Cargo.toml does not name {name}"
+            );
+            assert!(
+                listed.contains(&format!("`{name}`")),
+                "docs/verbs.md does not name {name}: {listed}"
+            );
+        }
         let (_, lib) = rust::KIT_SOURCES
             .iter()
             .find(|(path, _)| *path == "lib.rs")
@@ -647,7 +667,7 @@ mod tests {
             (
                 Lang::Rust,
                 "r",
-                "cargo build --release --target wasm32-wasip2",
+                "rustup target add wasm32-wasip2\n  cargo build --release --target wasm32-wasip2",
             ),
             (Lang::Python, "p", "./build.sh"),
             (Lang::JavaScript, "j", "node build.mjs"),

@@ -19,7 +19,9 @@ pub struct About {
     pub tool: &'static str,
     /// One line for `mur devtools --help`.
     pub summary: &'static str,
-    /// The command line after `mur devtools`, e.g. `click <selector>`.
+    /// The command line after `mur devtools`, e.g. `click <selector>`. Empty: `mur`
+    /// composes it from the verb's name and [`Spec`] (`click <selector> [--timeout
+    /// MS]`), so it never names another verb or misses an option.
     pub synopsis: &'static str,
     /// More about the verb, printed after the summary; may be empty.
     pub details: &'static str,

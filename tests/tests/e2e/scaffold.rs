@@ -579,6 +579,7 @@ fn verbs_new_warns_when_the_name_is_an_installed_verb() {
     let steps = |name: &str, root: &Path| {
         format!(
             "created verb `{name}`; next:\n  cd {}\n  cargo test\n  \
+             rustup target add wasm32-wasip2\n  \
              cargo build --release --target wasm32-wasip2\n  \
              mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_{name}.wasm\n  \
              mur devtools {name} --help\n",
