@@ -55,11 +55,15 @@ pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
     // Index first: once it is saved the verb is gone from help and dispatch,
     // even if deleting the file below fails.
     index.save()?;
-    let path = dirs.verbs.join(&entry.file);
-    if let Err(e) = std::fs::remove_file(&path)
-        && e.kind() != std::io::ErrorKind::NotFound
-    {
-        return Err(io_error("delete", &path, e));
+    // Its file, and one of the other kind an earlier replacement left (`NAME.wasm`
+    // beside `NAME.json`): files are named after their verb, so no other verb's.
+    for file in [entry.file, format!("{name}.wasm"), format!("{name}.json")] {
+        let path = dirs.verbs.join(&file);
+        if let Err(e) = std::fs::remove_file(&path)
+            && e.kind() != std::io::ErrorKind::NotFound
+        {
+            return Err(io_error("delete", &path, e));
+        }
     }
     collect_orphans(dirs, &index);
     Ok(())
@@ -581,9 +585,9 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
     let is_data = c.info.interface == data::INTERFACE;
     let file = format!("{}.{}", c.info.name, if is_data { "json" } else { "wasm" });
     let path = dirs.verbs.join(&file);
-    let replaced = index
-        .get(&c.info.name)
-        .map(|old| old.source.clone().unwrap_or_else(|| "unknown".to_owned()));
+    let old = index.get(&c.info.name);
+    let replaced = old.map(|old| old.source.clone().unwrap_or_else(|| "unknown".to_owned()));
+    let old_file = old.map(|old| old.file.clone()).filter(|old| *old != file);
     write_atomic(&path, &c.bytes)?;
     let (size, mtime_ns) = stamp(&path).map_err(|e| io_error("read", &path, e))?;
     let Described {
@@ -616,6 +620,12 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         added_at,
     });
     index.save()?;
+    // A component replaced by a data verb (or back) leaves a file of the other
+    // extension, which no entry names any more: it goes, as the replaced entry did.
+    // What stops that (a read-only file) leaves a harmless file `remove` retries.
+    if let Some(old_file) = old_file {
+        let _ = std::fs::remove_file(dirs.verbs.join(old_file));
+    }
     Ok(Added::Installed {
         name,
         tool,

@@ -274,3 +274,33 @@ fn a_verb_runs_when_its_code_cannot_be_cached() {
     assert!(String::from_utf8_lossy(&shaped.stdout).contains("\"pong\":true"));
     assert_eq!(cache_entries(&dirs), Vec::<String>::new());
 }
+
+/// A component replaced by a data verb of its name (or back) leaves no file of the
+/// other kind behind, and `verbs remove` takes every file of the verb.
+#[test]
+fn a_verb_replaced_by_one_of_another_kind_leaves_no_file_behind() {
+    let (tmp, dirs) = temp_dirs();
+    manage::add(&dirs, &[guest("ping")], false, &[]).expect("component");
+    let data = tmp.path().join("ping.json");
+    let verb = serde_json::json!({
+        "schema": "mur-verb/1", "name": "ping", "tool": "version", "summary": "Ask the version",
+    });
+    std::fs::write(&data, verb.to_string()).expect("data verb");
+    manage::add(&dirs, std::slice::from_ref(&data), true, &[]).expect("replaced by data");
+    let files = || {
+        let mut names: Vec<String> = std::fs::read_dir(&dirs.verbs)
+            .expect("verb dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with("ping."))
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(files(), ["ping.json"]);
+    manage::add(&dirs, &[guest("ping")], true, &[]).expect("replaced by a component");
+    assert_eq!(files(), ["ping.wasm"]);
+    // One an earlier mur left beside it goes with `remove`.
+    std::fs::write(dirs.verbs.join("ping.json"), "{}").expect("left behind");
+    manage::remove(&dirs, "ping").expect("remove");
+    assert!(files().is_empty(), "{:?}", files());
+}
