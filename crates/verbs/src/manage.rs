@@ -143,8 +143,8 @@ fn judge_all(
     let mut runtime: Option<Runtime> = None;
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut outcomes = Vec::new();
-    // The verb and the sha256 of every file judged so far.
-    let mut seen: Vec<(String, String)> = Vec::new();
+    // The verb, the sha256 and the path of every file judged so far.
+    let mut seen: Vec<(String, String, &Path)> = Vec::new();
     for file in files {
         let content = sniff(file);
         let is_data = content == Content::Data;
@@ -165,7 +165,7 @@ fn judge_all(
                 if verdict == Verdict::Unchanged {
                     outcomes.push(Added::Unchanged { name: name.clone() });
                 }
-                seen.push((name, sha256));
+                seen.push((name, sha256, file));
                 continue;
             }
         };
@@ -179,7 +179,7 @@ fn judge_all(
             reserved,
             is_data,
         )?;
-        seen.push((candidate.info.name.clone(), candidate.sha256.clone()));
+        seen.push((candidate.info.name.clone(), candidate.sha256.clone(), file));
         match verdict {
             Verdict::Install => candidates.push(candidate),
             Verdict::Unchanged => outcomes.push(Added::Unchanged {
@@ -360,7 +360,7 @@ fn same_name(file: &Path, declared: &str, info: &str) -> Result<(), VerbError> {
 #[allow(clippy::too_many_arguments)]
 fn verdict(
     index: &Index,
-    seen: &[(String, String)],
+    seen: &[(String, String, &Path)],
     file: &Path,
     name: &str,
     sha256: &str,
@@ -369,15 +369,17 @@ fn verdict(
     is_data: bool,
 ) -> Result<Verdict, VerbError> {
     check_name(file, name, reserved, is_data)?;
-    if let Some((_, before)) = seen.iter().find(|(verb, _)| verb == name) {
+    if let Some((_, before, first)) = seen.iter().find(|(verb, ..)| verb == name) {
         if before == sha256 {
             return Ok(Verdict::Again);
         }
         return Err(VerbError::Registry(format!(
-            "two of the files given are verb `{name}`"
+            "two of the files given are verb `{name}`: `{}` and `{}`",
+            first.display(),
+            file.display()
         )));
     }
-    Ok(match admit(index, name, sha256, force)? {
+    Ok(match admit(index, name, sha256, force, file)? {
         true => Verdict::Install,
         false => Verdict::Unchanged,
     })
@@ -566,16 +568,35 @@ fn oversized(info: &Described) -> Option<String> {
     })
 }
 
-/// Whether to install verb `name` from bytes hashing to `sha256`: refuse a
-/// clash with an installed verb unless forced; skip a verb that is already
-/// installed from identical bytes.
-fn admit(index: &Index, name: &str, sha256: &str, force: bool) -> Result<bool, VerbError> {
+/// Whether to install verb `name` from `file`, whose bytes hash to `sha256`:
+/// refuse a clash with an installed verb unless forced, saying where that one
+/// came from (an earlier build of this very path, in the edit-build-add loop);
+/// skip a verb that is already installed from identical bytes.
+fn admit(
+    index: &Index,
+    name: &str,
+    sha256: &str,
+    force: bool,
+    file: &Path,
+) -> Result<bool, VerbError> {
     match index.get(name) {
         Some(existing) if existing.sha256 == sha256 => Ok(false),
-        Some(_) if !force => Err(VerbError::refused(
-            format!("verb `{name}` is already installed from a different file"),
-            "pass `--force` to replace it",
-        )),
+        Some(existing) if !force => {
+            let from = match existing.source.as_deref() {
+                Some(source) if Path::new(source) == canonical(file) => {
+                    format!(
+                        "from an earlier build of this file (added {})",
+                        existing.added_at
+                    )
+                }
+                Some(source) => format!("from `{source}`"),
+                None => "from a different file".to_owned(),
+            };
+            Err(VerbError::refused(
+                format!("verb `{name}` is already installed, {from}"),
+                "pass `--force` to replace it",
+            ))
+        }
         _ => Ok(true),
     }
 }

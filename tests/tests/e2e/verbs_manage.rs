@@ -147,13 +147,23 @@ fn replacing_an_installed_verb_needs_force() {
         mur_e2e::plugins::with_custom_section(&bytes, "v2"),
     );
     let refused = try_add(&sandbox, std::slice::from_ref(&changed), &[]);
-    refused.assert_code(1).assert_stderr_is(
-        "error: verb `ping` is already installed from a different file\nhint: pass `--force` to replace it\n",
-    );
+    // Where the installed one came from is said: another file, or this one's earlier build.
+    let was = std::fs::canonicalize(guest("ping")).expect("canonical");
+    refused.assert_code(1).assert_stderr_is(format!(
+        "error: verb `ping` is already installed, from `{}`\nhint: pass `--force` to replace it\n",
+        was.display()
+    ));
     let replaced = try_add(&sandbox, std::slice::from_ref(&changed), &["--force"]);
     replaced.assert_code(0);
-    // Before, "added verb": nothing said that another verb was replaced.
-    let was = std::fs::canonicalize(guest("ping")).expect("canonical");
+    let rebuilt = mur_e2e::plugins::with_custom_section(&bytes, "v3");
+    std::fs::write(&changed, rebuilt).expect("rebuilt");
+    let again = try_add(&sandbox, std::slice::from_ref(&changed), &[]);
+    again
+        .assert_code(1)
+        .assert_stderr_starts_with(
+            "error: verb `ping` is already installed, from an earlier build of this file (added 20",
+        )
+        .assert_stderr_contains(")\nhint: pass `--force` to replace it\n");
     assert_eq!(
         replaced.stdout,
         format!(
@@ -546,7 +556,7 @@ fn the_same_file_twice_is_added_once_and_two_files_of_one_verb_are_refused() {
         "count",
         r#"[{"field": "selector"}]"#,
     );
-    let refused = try_add(&sandbox, &[count, other], &["--force"]);
+    let refused = try_add(&sandbox, &[count.clone(), other.clone()], &["--force"]);
     assert_eq!(
         (
             refused.code,
@@ -556,7 +566,13 @@ fn the_same_file_twice_is_added_once_and_two_files_of_one_verb_are_refused() {
         (
             1,
             "",
-            "error: two of the files given are verb `count`; none of the 2 files given was added\n"
+            format!(
+                "error: two of the files given are verb `count`: `{}` and `{}`; none of the 2 \
+                 files given was added\n",
+                count.display(),
+                other.display()
+            )
+            .as_str()
         )
     );
 }

@@ -202,7 +202,10 @@ fn a_kit_built_verb_is_judged_by_its_declared_name_without_compiling_again() {
     let out = refused(&sandbox, &changed, &[]);
     assert_eq!(
         out.stderr,
-        "error: verb `click` is already installed from a different file\nhint: pass `--force` to replace it\n"
+        format!(
+            "error: verb `click` is already installed, from `{}`\nhint: pass `--force` to replace it\n",
+            std::fs::canonicalize(&click).expect("canonical").display()
+        )
     );
     assert_eq!(cache_entries(&sandbox), [entry]);
 }
