@@ -47,6 +47,12 @@ pub fn settings(args: &HostArgs) -> Settings {
     }
 }
 
+/// `-v`, `-q`, or a cluster of them (`-vq`, `-qv`): the host's own short flags.
+fn is_verbosity_cluster(word: &str) -> bool {
+    word.strip_prefix('-')
+        .is_some_and(|letters| !letters.is_empty() && letters.chars().all(|c| c == 'v' || c == 'q'))
+}
+
 /// Removes host options from a plugin verb's argv, applying them to `host`.
 ///
 /// The rule: after a verb's name, a host option is taken only where the verb
@@ -106,8 +112,19 @@ pub fn extract_host_options(
             "--auto-full" if inline.is_none() => host.auto_full = true,
             "--pretty" if inline.is_none() => host.pretty = true,
             "--refresh" if inline.is_none() => host.refresh = true,
-            "--verbose" | "-v" if inline.is_none() => host.verbose = true,
-            "--quiet" | "-q" if inline.is_none() => host.quiet = true,
+            "--verbose" if inline.is_none() => host.verbose = true,
+            "--quiet" if inline.is_none() => host.quiet = true,
+            // `-v`, `-q` and their clusters (`-vq`), as clap takes them before the verb.
+            short if is_verbosity_cluster(short) => {
+                host.verbose |= short.contains('v');
+                host.quiet |= short.contains('q');
+            }
+            "--auto" | "--auto-full" | "--pretty" | "--refresh" | "--verbose" | "--quiet" => {
+                return Err(Error::usage(format!(
+                    "`{flag}` takes no value, got `{}`",
+                    inline.unwrap_or_default()
+                )));
+            }
             "--protocol" => {
                 let text = value("--protocol <REVISION>")?;
                 host.protocol =
@@ -274,6 +291,33 @@ mod tests {
         assert_eq!(rest, ["#x", "--timeout", "8000"]);
         assert!(host.pretty && host.verbose);
         assert_eq!(host.endpoint.as_deref(), Some("http://127.0.0.1:9/mcp"));
+    }
+
+    /// After a verb's name as before it: `-vq` is `-v -q`, and a flag given a value
+    /// says so (the kit answered `--pretty=false` with "did you mean `--pretty`?").
+    #[test]
+    fn short_flag_clusters_are_taken_and_a_flag_with_a_value_is_refused() {
+        let mut host = HostArgs::default();
+        let rest = extract("#x -vq", &mut host, None).expect("valid");
+        assert_eq!(rest, ["#x"]);
+        assert!(host.verbose && host.quiet);
+        let mut host = HostArgs::default();
+        assert_eq!(
+            extract("#x -qq -vx", &mut host, None).expect("valid"),
+            ["#x", "-vx"]
+        );
+        assert!(host.quiet && !host.verbose);
+        for (line, flag, value) in [
+            ("#x --pretty=false", "--pretty", "false"),
+            ("#x --quiet=", "--quiet", ""),
+            ("#x --auto=yes", "--auto", "yes"),
+        ] {
+            let refused = extract(line, &mut HostArgs::default(), None).expect_err(line);
+            assert_eq!(
+                refused.message(),
+                format!("`{flag}` takes no value, got `{value}`")
+            );
+        }
     }
 
     #[test]
