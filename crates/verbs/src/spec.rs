@@ -171,7 +171,7 @@ impl VerbSpec {
         let options: Vec<(String, String)> = self
             .options
             .iter()
-            .map(|o| (option_label(o), param_help(o, choices_label(o).is_some())))
+            .map(|o| (option_label(o), param_help(o, label_shows_choices(o))))
             .chain([("-h, --help".to_owned(), "print this help".to_owned())])
             .collect();
         text += &section("Options", &options);
@@ -254,20 +254,36 @@ fn option_label(o: &Param) -> String {
 /// `--component counter|todo|settings`); more go in the help column.
 const CHOICES_LABEL_CHARS: usize = 40;
 
-/// An option's choices as its value's label (`json|text`), when it declares a few
-/// (or its placeholder is already all of them, as a derived verb's is).
+/// An option's choices as its value's label (`json|text`, each as a shell reads it
+/// back: `'New York'`), when it declares a few; `None` when its placeholder already
+/// lists them (`summary|full`, a derived verb's) or they are too many for a label.
 fn choices_label(p: &Param) -> Option<String> {
-    let joined = p.choices.join("|");
-    let fits = joined.chars().count() <= CHOICES_LABEL_CHARS || p.value_name == joined;
-    (p.kind == ValueKind::Choice && !p.choices.is_empty() && fits).then_some(joined)
+    if !has_choices(p) || p.value_name.contains('|') {
+        return None;
+    }
+    let words: Vec<String> = p.choices.iter().map(|c| mur_core::shell_word(c)).collect();
+    let joined = words.join("|");
+    (joined.chars().count() <= CHOICES_LABEL_CHARS).then_some(joined)
+}
+
+/// Whether the help must show `p`'s choices: it declares them.
+fn has_choices(p: &Param) -> bool {
+    p.kind == ValueKind::Choice && !p.choices.is_empty()
+}
+
+/// Whether an option's label shows its choices: as [`choices_label`] makes it, or
+/// in a placeholder that lists them.
+fn label_shows_choices(o: &Param) -> bool {
+    o.value_name.contains('|') || choices_label(o).is_some()
 }
 
 /// The param's help, with what a reader needs that the help may not say: the
 /// choices a label does not show, whether it repeats.
 fn param_help(p: &Param, label_shows_choices: bool) -> String {
     let mut notes = Vec::new();
-    if p.kind == ValueKind::Choice && !p.choices.is_empty() && !label_shows_choices {
-        notes.push(format!("(one of: {})", p.choices.join(", ")));
+    if has_choices(p) && !label_shows_choices {
+        let words: Vec<String> = p.choices.iter().map(|c| mur_core::shell_word(c)).collect();
+        notes.push(format!("(one of: {})", words.join(", ")));
     }
     if p.repeatable {
         notes.push("(repeatable)".to_owned());
@@ -443,20 +459,24 @@ mod tests {
             options: vec![
                 choice("format", "F", &["json", "text"]),
                 choice("colour", "C", &colours),
+                choice("city", "", &["New York", "Chicago"]),
+                choice("view", "summary|full", &["summary", "full"]),
             ],
             ..VerbSpec::default()
         };
         assert_eq!(
             spec.render_brief("jot"),
-            "Usage: mur devtools jot <mode> [--format json|text] [--colour C]
+            "Usage: mur devtools jot <mode> [--format json|text] [--colour C] [--city 'New York'|Chicago] [--view summary|full]
 
 Arguments:
   <mode>  what to print (one of: fast, slow)
 
 Options:
-  --format json|text  what to print
-  --colour C          what to print (one of: colour-1, colour-2, colour-3, colour-4, colour-5, colour-6, colour-7, colour-8, colour-9, colour-10, colour-11, colour-12)
-  -h, --help          print this help
+  --format json|text         what to print
+  --colour C                 what to print (one of: colour-1, colour-2, colour-3, colour-4, colour-5, colour-6, colour-7, colour-8, colour-9, colour-10, colour-11, colour-12)
+  --city 'New York'|Chicago  what to print
+  --view summary|full        what to print
+  -h, --help                 print this help
 "
         );
     }

@@ -108,7 +108,7 @@ fn help_is_rendered_from_what_the_verb_declares() {
     let sandbox = sandbox_with(&[guest("forger")]);
     let out = sandbox.devtools(&["forger", "--help"]);
     out.assert_code(0).assert_stdout_is(
-        "Usage: mur devtools forger [--project NAME] [--out PATH] [--forge PATH] [--sneak PATH] [--fail-shape]\n\
+        "Usage: mur devtools forger [--project NAME] [--out PATH] [--forge PATH] [--plant PATH] [--sneak PATH] [--fail-shape]\n\
          \n\
          Click #btn-inc, declaring writes as told (test verb)\n\
          \n\
@@ -118,6 +118,7 @@ fn help_is_rendered_from_what_the_verb_declares() {
          --project NAME  a project of its own\n  \
          --out PATH      write `forged` to PATH\n  \
          --forge PATH    declare PATH.forged\n  \
+         --plant PATH    declare PATH, typed as text\n  \
          --sneak PATH    write PATH undeclared\n  \
          --fail-shape    fail in shape\n  \
          -h, --help      print this help\n\
