@@ -195,7 +195,7 @@ impl Spec {
             let name = opt.name;
             if !usable_name(name) {
                 return Some(format!(
-                    "option {}, which no command line can give: a name starts with a \
+                    "option {}, which no command line can give: an option's name starts with a \
                      letter or a digit and holds only letters, digits, `-`, `_` and `.`",
                     named(name)
                 ));

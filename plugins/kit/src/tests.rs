@@ -707,7 +707,7 @@ fn a_spec_no_command_line_could_use_is_named() {
             ..Spec::NONE
         },
     ];
-    let rule = "which no command line can give: a name starts with a letter or a digit and \
+    let rule = "which no command line can give: an option's name starts with a letter or a digit and \
                 holds only letters, digits, `-`, `_` and `.`";
     let shown = "which no usage can show: a positional's name is not empty, does not start \
                  with `-` and holds no space";

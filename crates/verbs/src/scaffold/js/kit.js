@@ -102,7 +102,7 @@ export function unusable(positionals, options) {
   const seenOptions = new Set();
   for (const { name } of options) {
     if (!usableName(name)) {
-      return `option ${named(name)}, which no command line can give: a name starts with a ` +
+      return `option ${named(name)}, which no command line can give: an option's name starts with a ` +
         "letter or a digit and holds only letters, digits, `-`, `_` and `.`";
     }
     if (seenOptions.has(name)) return `two options named \`${name}\``;

@@ -131,7 +131,7 @@ def unusable(positionals, options):
         name = param.name
         if not _usable_name(name):
             return (
-                f"option {named(name)}, which no command line can give: a name starts with a "
+                f"option {named(name)}, which no command line can give: an option's name starts with a "
                 "letter or a digit and holds only letters, digits, `-`, `_` and `.`"
             )
         if name in seen:
