@@ -137,13 +137,13 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Condition>> {
 }
 
 /// The conditions of `dir` named in `names` (all of them when `names` is empty or `all`),
-/// in the order named.
+/// in the order named, each once (a name given twice is the one condition).
 pub fn select(all: Vec<Condition>, names: &[String]) -> Result<Vec<Condition>> {
     if names.is_empty() || names.iter().any(|n| n == "all") {
         return Ok(all);
     }
-    names
-        .iter()
+    crate::task::once(names)
+        .into_iter()
         .map(|name| {
             all.iter()
                 .find(|c| &c.name == name)
@@ -404,8 +404,9 @@ mod tests {
     #[test]
     fn select_keeps_the_order_named_and_refuses_an_unknown_name() {
         let all = load_dir(Path::new(CONDITION_DIR)).expect("shipped");
-        let picked =
-            select(all.clone(), &["mcp".to_owned(), "cli-named".to_owned()]).expect("known names");
+        let names = ["mcp", "cli-named", "mcp"].map(str::to_owned);
+        let picked = select(all.clone(), &names).expect("known names");
+        assert_eq!(picked.len(), 2, "each once");
         assert_eq!(picked[0].name, "mcp");
         assert_eq!(picked[1].name, "cli-named");
         let error = select(all, &["nope".to_owned()]).expect_err("unknown");

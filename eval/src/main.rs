@@ -127,6 +127,9 @@ fn execute(cli: Cli) -> Result<u8> {
         }
         Command::Report(args) => {
             let report = study::Reread::from(&args.dir)?;
+            for warning in &report.warnings {
+                eprintln!("warning: {}", escape_controls(warning));
+            }
             report.write_reports(&args.dir)?;
             if let Some(path) = &args.html {
                 study::write(path, &report.page())?;

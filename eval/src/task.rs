@@ -234,14 +234,14 @@ fn pointer(text: String) -> std::result::Result<String, String> {
     }
 }
 
-/// The tasks named in `wanted` (all when empty), in the order given; an unknown name is a
-/// usage error listing the known ones.
+/// The tasks named in `wanted` (all when empty), in the order given, each once (a name
+/// given twice is the one task); an unknown name is a usage error listing the known ones.
 pub fn select(tasks: Vec<Task>, wanted: &[String]) -> Result<Vec<Task>> {
     if wanted.is_empty() {
         return Ok(tasks);
     }
-    wanted
-        .iter()
+    once(wanted)
+        .into_iter()
         .map(|id| {
             tasks
                 .iter()
@@ -253,6 +253,17 @@ pub fn select(tasks: Vec<Task>, wanted: &[String]) -> Result<Vec<Task>> {
                 })
         })
         .collect()
+}
+
+/// `names` without repeats, each where first given.
+pub fn once(names: &[String]) -> Vec<&String> {
+    let mut seen = Vec::new();
+    for name in names {
+        if !seen.contains(&name) {
+            seen.push(name);
+        }
+    }
+    seen
 }
 
 #[cfg(test)]
@@ -325,7 +336,7 @@ equals = 3
         let tasks: Vec<Task> = ["a", "b", "c"]
             .map(|id| parse(id, COUNTER).expect("valid"))
             .into();
-        let picked = select(tasks.clone(), &["c".into(), "a".into()]).expect("known");
+        let picked = select(tasks.clone(), &["c".into(), "a".into(), "c".into()]).expect("known");
         assert_eq!(
             picked.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(),
             ["c", "a"]

@@ -137,6 +137,17 @@ impl Meta {
         Ok(meta)
     }
 
+    /// Whether some command asked for `result`'s run: its condition, task and repeat in
+    /// one matrix, and its id theirs.
+    pub fn asked_for(&self, result: &RunResult) -> bool {
+        result.id == format!("{}/{}/{}", result.condition, result.task, result.repeat)
+            && self.matrices.iter().any(|m| {
+                m.conditions.contains(&result.condition)
+                    && m.tasks.contains(&result.task)
+                    && (1..=m.repeats).contains(&result.repeat)
+            })
+    }
+
     /// `asked` added to the matrices (unless there already) and its conditions and tasks
     /// to the unions.
     fn add(&mut self, asked: Matrix) {
@@ -164,11 +175,29 @@ fn fresh_seed() -> u64 {
     nanos ^ u64::from(std::process::id()).rotate_left(32)
 }
 
-/// Every whole run recorded in `path` (none when it does not exist).
-pub fn read(path: &Path) -> Result<Vec<RunResult>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+/// What `results.jsonl` holds for a study: one record per run, and what was left out.
+pub struct Journal {
+    /// One record per run id, the last recorded (a run the harness could not make is
+    /// recorded again when a resumed study makes it), in the order first recorded.
+    pub results: Vec<RunResult>,
+    /// What was left out, one line each, for stderr.
+    pub warnings: Vec<String>,
+}
+
+/// Every whole run recorded in `path` (none when it does not exist) that `meta` asked
+/// for — a condition, task and repeat of one of its matrices — one per run id, the last.
+/// Lines that are not a run's record, records of runs no command asked for and runs
+/// recorded more than once (but for a run that could not be made, recorded again once
+/// made) are each said in a warning.
+pub fn read(path: &Path, meta: &Meta) -> Result<Journal> {
+    let text = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Journal {
+                results: Vec::new(),
+                warnings: Vec::new(),
+            });
+        }
         Err(e) => {
             return Err(Error::usage(format!(
                 "cannot read `{}`: {e}",
@@ -176,15 +205,93 @@ pub fn read(path: &Path) -> Result<Vec<RunResult>> {
             )));
         }
     };
-    Ok(text
-        .lines()
-        .filter_map(|line| serde_json::from_str::<RunResult>(line).ok())
-        .collect())
+    let mut results: Vec<RunResult> = Vec::new();
+    let mut unreadable = Vec::new();
+    let mut outside = Vec::new();
+    let mut again = BTreeSet::new();
+    let mut index: std::collections::BTreeMap<String, usize> = Default::default();
+    for (number, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let Ok(result) = serde_json::from_str::<RunResult>(line) else {
+            unreadable.push(number + 1);
+            continue;
+        };
+        if !meta.asked_for(&result) {
+            outside.push(result.id);
+            continue;
+        }
+        match index.get(&result.id) {
+            Some(&at) => {
+                if results[at].error.is_none() {
+                    again.insert(result.id.clone());
+                }
+                results[at] = result;
+            }
+            None => {
+                index.insert(result.id.clone(), results.len());
+                results.push(result);
+            }
+        }
+    }
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut warnings = Vec::new();
+    if !unreadable.is_empty() {
+        warnings.push(format!(
+            "{name}: {} not a run's record, left out (line {})",
+            lines_count(unreadable.len()),
+            listed(unreadable.iter().map(ToString::to_string))
+        ));
+    }
+    if !outside.is_empty() {
+        warnings.push(format!(
+            "{name}: {} of runs study.json never asked for (a condition, task or repeat outside its matrices), left out: {}",
+            super::report::plural(outside.len(), "record"),
+            listed(outside.into_iter())
+        ));
+    }
+    if !again.is_empty() {
+        warnings.push(format!(
+            "{name}: {} recorded more than once, the last record of each kept: {}",
+            super::report::plural(again.len(), "run"),
+            listed(again.into_iter())
+        ));
+    }
+    Ok(Journal { results, warnings })
 }
 
-/// The ids of the runs recorded in `path`.
-pub fn done(path: &Path) -> Result<BTreeSet<String>> {
-    Ok(read(path)?.into_iter().map(|r| r.id).collect())
+fn lines_count(n: usize) -> String {
+    if n == 1 {
+        "1 line is".to_owned()
+    } else {
+        format!("{n} lines are")
+    }
+}
+
+/// The first few of `items`, comma-separated, `…` after them when there are more.
+fn listed(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    let shown = items.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    if items.len() > 5 {
+        format!("{shown}, … ({} in all)", items.len())
+    } else {
+        shown
+    }
+}
+
+/// The ids of the runs recorded in `path` as made: a run the harness could not make is
+/// made again.
+pub fn done(path: &Path, meta: &Meta) -> Result<BTreeSet<String>> {
+    Ok(read(path, meta)?
+        .results
+        .into_iter()
+        .filter(|r| r.error.is_none())
+        .map(|r| r.id)
+        .collect())
 }
 
 /// Appends `result` as one line, in one write, flushed: a kill leaves at most a partial
@@ -270,5 +377,78 @@ mod tests {
         .expect("added");
         assert_eq!(added.tasks, ["a", "b"]);
         assert_eq!(added.matrices.len(), 2);
+    }
+
+    #[test]
+    fn one_record_per_run_of_the_matrices_and_a_warning_for_what_is_left_out() {
+        use crate::study::result::{Checks, Context, RunCalls};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let meta = Meta::open(
+            dir.path(),
+            matrix(&["cli-derived"], &["a"], 2, "agent"),
+            "o200k_base",
+            Some(1),
+        )
+        .expect("new");
+        let run = |repeat: u32, success: bool, error: Option<&str>| RunResult {
+            schema: super::super::result::SCHEMA.to_owned(),
+            id: format!("cli-derived/a/{repeat}"),
+            condition: "cli-derived".to_owned(),
+            surface: "cli".to_owned(),
+            task: "a".to_owned(),
+            categories: Vec::new(),
+            repeat,
+            listed_first: None,
+            order: 0,
+            success,
+            checks: Checks::default(),
+            calls: RunCalls::default(),
+            invocations: None,
+            wall_ms: 0.0,
+            agent_exit: None,
+            timed_out: false,
+            context: Context::default(),
+            agent: None,
+            transcript: "t".into(),
+            error: error.map(str::to_owned),
+        };
+        let path = dir.path().join("results.jsonl");
+        for result in [
+            run(1, false, Some("no session")),
+            run(1, true, None),
+            run(2, false, None),
+            run(2, true, None),
+            run(11, true, None),
+        ] {
+            append(&path, &result).expect("append");
+        }
+        let mut text = std::fs::read_to_string(&path).expect("read");
+        text.push_str("{\"schema\": \"cut sho\n");
+        std::fs::write(&path, text).expect("write");
+        let journal = read(&path, &meta).expect("read");
+        // The run made after it could not be made replaces it, unsaid; the run recorded
+        // twice is kept once, its last record, said; repeat 11 was never asked for.
+        assert_eq!(journal.results, [run(1, true, None), run(2, true, None)]);
+        assert_eq!(
+            journal.warnings,
+            [
+                "results.jsonl: 1 line is not a run's record, left out (line 6)",
+                "results.jsonl: 1 record of runs study.json never asked for (a condition, task or \
+                 repeat outside its matrices), left out: cli-derived/a/11",
+                "results.jsonl: 1 run recorded more than once, the last record of each kept: \
+                 cli-derived/a/2",
+            ]
+        );
+        // A run that could not be made is made again on resume.
+        std::fs::write(&path, "").expect("empty");
+        append(&path, &run(1, false, Some("no session"))).expect("append");
+        append(&path, &run(2, false, None)).expect("append");
+        assert_eq!(
+            done(&path, &meta)
+                .expect("done")
+                .into_iter()
+                .collect::<Vec<_>>(),
+            ["cli-derived/a/2"]
+        );
     }
 }

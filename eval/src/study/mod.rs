@@ -61,6 +61,8 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     profile::create_dir(&study.out)?;
     let out = std::path::absolute(&study.out)
         .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", study.out.display())))?;
+    // Held until the study ends: a second study into this directory is refused.
+    let _in_use = claim(&out)?;
     let meta = Meta::open(
         &out,
         Matrix {
@@ -74,7 +76,7 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         study.seed,
     )?;
     let results_path = out.join(RESULTS);
-    let done = journal::done(&results_path)?;
+    let done = journal::done(&results_path, &meta)?;
     let pending: VecDeque<Planned> = order(study, meta.seed)
         .into_iter()
         .filter(|p| !done.contains(&id(study, p)))
@@ -129,7 +131,11 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     if let Some(error) = failure.into_inner().ok().flatten() {
         return Err(error);
     }
-    let results = journal::read(&results_path)?;
+    let recorded = journal::read(&results_path, &meta)?;
+    for warning in &recorded.warnings {
+        progress(&format!("warning: {warning}"));
+    }
+    let results = recorded.results;
     let rows = report::rows(&results, &meta.conditions);
     let markdown = write_reports(&out, &rows, &results, meta.seed)?;
     Ok(Outcome {
@@ -141,6 +147,34 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         seed: meta.seed,
     })
 }
+
+/// The study's lock file (`study.lock`), locked for as long as the study runs; a usage
+/// error when another study holds it: two studies into one directory would make the
+/// same runs at once, in the same run directories, and record each twice.
+fn claim(out: &std::path::Path) -> Result<std::fs::File> {
+    let path = out.join(LOCK);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::internal(format!("cannot open `{}`: {e}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::usage(format!(
+            "`{}` is in use by another study (it holds `{LOCK}`)",
+            out.display()
+        ))
+        .with_hint("wait for it to end, then run this command again to add what it lacks")),
+        Err(std::fs::TryLockError::Error(e)) => Err(Error::internal(format!(
+            "cannot lock `{}`: {e}",
+            path.display()
+        ))),
+    }
+}
+
+/// The lock file a running study holds in its directory.
+const LOCK: &str = "study.lock";
 
 fn record_failure(failure: &Mutex<Option<Error>>, error: Error) {
     if let Ok(mut slot) = failure.lock() {

@@ -411,7 +411,7 @@ pub fn errors_line(rows: &Rows) -> Option<String> {
     (!clauses.is_empty()).then(|| {
         format!(
             "Errors: runs the harness could not make (the agent never ran), left out of \
-             every figure above: {}.",
+             every figure above: {}. The same command again (the same `--out`) makes them.",
             clauses.join("; ")
         )
     })
@@ -926,7 +926,7 @@ mod tests {
         assert_eq!((row.calls, row.context_tokens), (Some(3.0), Some(100.0)));
         let line = "Errors: runs the harness could not make (the agent never ran), left out of \
                     every figure above: `cli-derived` 2 (first: mur-sample exited (exit status: \
-                    1) before announcing itself).";
+                    1) before announcing itself). The same command again (the same `--out`) makes them.";
         assert_eq!(errors_line(&rows).as_deref(), Some(line));
         let md = markdown(&rows, "study");
         assert!(

@@ -19,6 +19,8 @@ pub struct Reread {
     title: String,
     results: Vec<RunResult>,
     seed: u64,
+    /// What reading `results.jsonl` left out, for stderr.
+    pub warnings: Vec<String>,
 }
 
 /// The lines around the generated table in a README.
@@ -32,7 +34,8 @@ impl Reread {
         let meta = Meta::read(&meta_path).map_err(|why| {
             Error::usage(format!("`{}` is not a study: {why}", meta_path.display()))
         })?;
-        let results = journal::read(&dir.join(RESULTS))?;
+        let recorded = journal::read(&dir.join(RESULTS), &meta)?;
+        let results = recorded.results;
         if results.is_empty() {
             return Err(Error::usage(format!(
                 "`{}` records no run yet",
@@ -47,6 +50,7 @@ impl Reread {
             title,
             results,
             seed: meta.seed,
+            warnings: recorded.warnings,
         })
     }
 

@@ -830,7 +830,8 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
     assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
     let line = format!(
         "\nErrors: runs the harness could not make (the agent never ran), left out of every \
-         figure above: `cli-derived` 2 (first: {error}).\n"
+         figure above: `cli-derived` 2 (first: {error}). The same command again (the same \
+         `--out`) makes them.\n"
     );
     assert!(output.stdout.contains(&line), "{line}\n{}", output.stdout);
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
@@ -843,4 +844,132 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
         csv.lines().nth(1).is_some_and(|l| l.ends_with(",2")),
         "{csv}"
     );
+    // The same command with a session that starts makes them, and replaces their records.
+    let output = study_into(&sandbox, &out, &args[..args.len() - 2]);
+    output.assert_code(0);
+    assert!(
+        output.stderr.contains("; 2 to run, 0 recorded\n"),
+        "{output}"
+    );
+    assert!(!output.stderr.contains("warning"), "{output}");
+    assert!(!output.stdout.contains("Errors"), "{}", output.stdout);
+    let row = "| cli-derived | 2 | 0/2 (0%) | 0%–66% | 0 |";
+    assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
+}
+
+#[test]
+fn a_name_given_twice_is_one_condition_and_a_directory_in_use_is_refused() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let twice = [
+        "--conditions",
+        "cli-derived,cli-derived",
+        "--tasks",
+        "count-to-three,count-to-three",
+        "--repeats",
+        "1",
+        "--seed",
+        "3",
+        "--agent",
+        "true",
+    ];
+    let output = study_into(&sandbox, &out, &twice);
+    output.assert_code(0);
+    assert!(
+        output
+            .stderr
+            .starts_with("study: 1 condition × 1 task × 1 repeat, seed 3; 1 to run, 0 recorded\n"),
+        "{output}"
+    );
+    assert_eq!(results(&out).len(), 1, "one run made once");
+    let recorded: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).expect("study.json"))
+            .expect("json");
+    assert_eq!(
+        recorded["matrices"][0]["conditions"],
+        serde_json::json!(["cli-derived"])
+    );
+    assert_eq!(
+        recorded["matrices"][0]["tasks"],
+        serde_json::json!(["count-to-three"])
+    );
+
+    // Another study holds the directory (its lock file, as a running study does).
+    let lock = std::fs::OpenOptions::new()
+        .write(true)
+        .open(out.join("study.lock"))
+        .expect("the study's lock file");
+    lock.try_lock().expect("no study holds it now");
+    let more = [
+        "--conditions",
+        "mcp",
+        "--tasks",
+        "count-to-three",
+        "--repeats",
+        "1",
+        "--agent",
+        "true",
+    ];
+    let output = study_into(&sandbox, &out, &more);
+    output.assert_code(1).assert_stderr_is(&format!(
+        "error: `{}` is in use by another study (it holds `study.lock`)\n\
+         hint: wait for it to end, then run this command again to add what it lacks\n",
+        out.display()
+    ));
+    assert_eq!(results(&out).len(), 1, "nothing ran");
+    drop(lock);
+    study_into(&sandbox, &out, &more).assert_code(0);
+    assert_eq!(results(&out).len(), 2);
+}
+
+#[test]
+fn report_keeps_one_record_per_run_asked_for_and_says_what_it_left_out() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let one = [
+        "--conditions",
+        "cli-derived",
+        "--tasks",
+        "count-to-three",
+        "--repeats",
+        "1",
+        "--seed",
+        "3",
+        "--agent",
+        "true",
+    ];
+    study_into(&sandbox, &out, &one).assert_code(0);
+    // What an agent with write access to the study could add: the run again, as a pass,
+    // six times under repeats no command asked for, and a line that is no record.
+    let path = out.join("results.jsonl");
+    let line = std::fs::read_to_string(&path).expect("results.jsonl");
+    let pass = line.replace("\"success\":false", "\"success\":true");
+    let mut forged = line.clone() + &pass;
+    for repeat in 11..=16 {
+        forged.push_str(
+            &pass
+                .replace("count-to-three/1", &format!("count-to-three/{repeat}"))
+                .replace("\"repeat\":1,", &format!("\"repeat\":{repeat},")),
+        );
+    }
+    forged.push_str("{\"schema\":\"mur-eval-run/1\",\"id\":\n");
+    std::fs::write(&path, forged).expect("write");
+    let mut command = sandbox.command(eval_bin());
+    command
+        .arg("report")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let output = run_within(&mut command, STUDY_LIMIT).0;
+    output.assert_code(0).assert_stderr_is(
+        "warning: results.jsonl: 1 line is not a run's record, left out (line 9)\n\
+         warning: results.jsonl: 6 records of runs study.json never asked for (a condition, task \
+         or repeat outside its matrices), left out: cli-derived/count-to-three/11, \
+         cli-derived/count-to-three/12, cli-derived/count-to-three/13, \
+         cli-derived/count-to-three/14, cli-derived/count-to-three/15, … (6 in all)\n\
+         warning: results.jsonl: 1 run recorded more than once, the last record of each kept: \
+         cli-derived/count-to-three/1\n",
+    );
+    let row = "| cli-derived | 1 | 1/1 (100%) |";
+    assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
 }
