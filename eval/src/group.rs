@@ -44,9 +44,10 @@ impl Group {
     /// Kills every process of the group recorded in `path`, if it is still the one
     /// recorded; no file, nothing to do.
     pub fn stop_recorded(path: &Path) {
-        let recorded = std::fs::read_to_string(path)
+        // In the agent's reach: a FIFO there is refused, not waited on.
+        let recorded = crate::bounded::read(path, 4096)
             .ok()
-            .and_then(|text| serde_json::from_str::<Self>(&text).ok());
+            .and_then(|read| serde_json::from_slice::<Self>(&read.bytes).ok());
         if let Some(group) = recorded.filter(|g| g.still_ours()) {
             group.kill();
         }

@@ -16,6 +16,7 @@
 
 mod adapters;
 mod agent;
+mod bounded;
 mod checker;
 mod cli;
 mod condition;

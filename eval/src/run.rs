@@ -338,14 +338,25 @@ impl Judged<'_> {
         file: &Path,
         args: &Value,
     ) -> std::result::Result<(), String> {
-        let bytes =
-            std::fs::read(file).map_err(|e| format!("cannot read `{}`: {e}", file.display()))?;
-        let saved = oracle::decode_png(&bytes)?;
+        // The agent's file: a FIFO is refused, not waited on, and a file past the cap is
+        // no screenshot of the app's.
+        let read = crate::bounded::read(file, SCREENSHOT_CAP)?;
+        if read.cut {
+            return Err(format!(
+                "`{}` is larger than {}: not a screenshot of the app",
+                file.display(),
+                crate::bounded::size(SCREENSHOT_CAP)
+            ));
+        }
+        let saved = oracle::decode_png(&read.bytes)?;
         let result = self.checker.call(&lock.endpoint, "screenshot", args)?;
         let now = oracle::decode_png(&checker::image_of(&result)?)?;
         oracle::same_picture(&saved, &now)
     }
 }
+
+/// The largest screenshot file the checks read.
+const SCREENSHOT_CAP: u64 = 64 << 20;
 
 fn absolute(path: &Path) -> Result<PathBuf> {
     std::path::absolute(path)

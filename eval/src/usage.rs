@@ -12,11 +12,28 @@ use serde::{Deserialize, Serialize};
 /// The records of the log at `path` in the order served (none when it does not exist:
 /// nothing was called yet).
 pub fn read(path: &Path) -> Result<Vec<Record>, String> {
-    if !path.exists() {
-        return Ok(Vec::new());
+    // The logs are in the agent's reach: anything but a regular file of a sane size
+    // (a FIFO, `/dev/zero` behind a link) is refused, never waited on or read whole.
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read `{}`: {e}", path.display())),
+        Ok(meta) if !meta.is_file() => {
+            return Err(format!("`{}` is not a regular file", path.display()));
+        }
+        Ok(meta) if meta.len() > LOG_CAP => {
+            return Err(format!(
+                "`{}` is larger than {}",
+                path.display(),
+                crate::bounded::size(LOG_CAP)
+            ));
+        }
+        Ok(_) => {}
     }
     mur_usage::read_logs(&[UsageLog::at(path.to_owned())]).map(|(records, _skipped)| records)
 }
+
+/// The largest usage log read.
+const LOG_CAP: u64 = 256 << 20;
 
 /// What the agent called, by surface.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

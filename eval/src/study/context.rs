@@ -74,24 +74,55 @@ pub struct Logged {
     pub time: Option<f64>,
 }
 
+/// The most of a file of the agent's that is read (`captured.jsonl`, the transcript).
+pub const LINES_CAP: u64 = 8 << 20;
+
+/// The records of the JSON Lines file at `path` (what of its first [`LINES_CAP`] bytes
+/// parses; none when it is missing or not a regular file).
 pub fn lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Vec<T> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|line| serde_json::from_str(line).ok())
-        .collect()
+    read_lines(path).0
 }
 
-/// The context of the run in `dir`. `schemas` is the `tools/list` result an MCP client
-/// loads (mcp conditions); `agent` what the agent's event stream reported.
+/// As [`lines`], with a note when the file was not read whole: not a regular file (a
+/// FIFO the agent left there is never waited on), or past the cap.
+pub fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> (Vec<T>, Option<String>) {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (bytes, note) = match crate::bounded::read_or_none(path, LINES_CAP) {
+        Ok(None) => (Vec::new(), None),
+        Ok(Some(read)) => {
+            let note = read.cut.then(|| {
+                format!(
+                    "`{name}` is larger than {}: only its first {} were read",
+                    crate::bounded::size(LINES_CAP),
+                    crate::bounded::size(LINES_CAP)
+                )
+            });
+            (read.bytes, note)
+        }
+        Err(why) => (Vec::new(), Some(format!("`{name}` not read: {why}"))),
+    };
+    let records = String::from_utf8_lossy(&bytes)
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect();
+    (records, note)
+}
+
+/// The context of the run in `dir`, and a note for each file not read whole. `schemas`
+/// is the `tools/list` result an MCP client loads (mcp conditions); `agent` what the
+/// agent's event stream reported.
 pub fn measure(
     dir: &Path,
     instructions: &str,
     schemas: Option<&str>,
     agent: Option<&AgentReport>,
-) -> Context {
-    let captured: Vec<Captured> = lines(&dir.join(CAPTURE_FILE));
-    let logged: Vec<Logged> = lines(&dir.join(TRANSCRIPT_FILE));
+) -> (Context, Vec<String>) {
+    let (captured, captured_note): (Vec<Captured>, _) = read_lines(&dir.join(CAPTURE_FILE));
+    let (logged, logged_note): (Vec<Logged>, _) = read_lines(&dir.join(TRANSCRIPT_FILE));
+    let notes = captured_note.into_iter().chain(logged_note).collect();
     let mut before = vec![instructions.to_owned()];
     before.extend(schemas.map(str::to_owned));
     let mut results = Vec::new();
@@ -121,12 +152,13 @@ pub fn measure(
     }
     let before: Size = before.iter().map(|t| Size::of(t)).sum();
     let result_size: Size = results.iter().map(|t| Size::of(t)).sum();
-    Context {
+    let context = Context {
         before,
         results: result_size,
         result_count: results.len() as u32,
         total: before.add(result_size),
-    }
+    };
+    (context, notes)
 }
 
 #[cfg(test)]
@@ -150,7 +182,7 @@ mod tests {
         ]
         .join("\n");
         std::fs::write(dir.path().join(CAPTURE_FILE), log + "\n").expect("write");
-        let context = measure(dir.path(), "Use mur.", None, None);
+        let (context, _) = measure(dir.path(), "Use mur.", None, None);
         let before = ["Use mur.", "the guide", "click's help", "{\"tools\":[]}"];
         assert_eq!(
             context.before.bytes,
@@ -178,7 +210,7 @@ mod tests {
             "{\"kind\":\"result\",\"what\":\"state\",\"text\":\"{\\\"count\\\":3}\"}\nnot json\n";
         std::fs::write(dir.path().join(TRANSCRIPT_FILE), logged).expect("write");
         let schemas = "{\"tools\":[{\"name\":\"state\"}]}";
-        let context = measure(dir.path(), "Use the MCP server.", Some(schemas), None);
+        let (context, _) = measure(dir.path(), "Use the MCP server.", Some(schemas), None);
         assert_eq!(
             context.before,
             Size::of("Use the MCP server.").add(Size::of(schemas))
@@ -194,7 +226,7 @@ mod tests {
             tool_results: vec!["one".to_owned(), "two".to_owned()],
             ..AgentReport::default()
         };
-        let context = measure(dir.path(), "", None, Some(&agent));
+        let (context, _) = measure(dir.path(), "", None, Some(&agent));
         assert_eq!(context.result_count, 2);
         assert_eq!(context.results, Size::of("one").add(Size::of("two")));
     }

@@ -411,6 +411,7 @@ mod tests {
             agent: None,
             transcript: "t".into(),
             error: error.map(str::to_owned),
+            notes: Vec::new(),
         };
         let path = dir.path().join("results.jsonl");
         for result in [

@@ -18,6 +18,9 @@ use crate::profile;
 use crate::run::{self, Extras};
 use crate::usage;
 
+/// The most of the agent's stdout that is read for its event stream.
+const STDOUT_CAP: u64 = 64 << 20;
+
 /// One run, measured; a failure of the harness is recorded in the result.
 pub fn run_one(
     study: &Study,
@@ -53,6 +56,7 @@ pub fn run_one(
         agent: None,
         transcript: dir.clone(),
         error: None,
+        notes: Vec::new(),
     };
     let Some(ready) = ready.get(planned.condition).and_then(Option::as_ref) else {
         result.error = Some("the condition was not prepared".to_owned());
@@ -91,18 +95,42 @@ pub fn run_one(
     result.error = record.error.clone();
     let format = study.agent_format.or(condition.agent_format);
     result.agent = format.map(|format| {
-        let stdout = std::fs::read_to_string(dir.join("agent.stdout")).unwrap_or_default();
+        // Read lossily: one byte that is not UTF-8 (a stream cut mid-character at the
+        // time limit) must not lose the rest of it.
+        let stdout = match crate::bounded::read(&dir.join("agent.stdout"), STDOUT_CAP) {
+            Ok(read) => {
+                if read.cut {
+                    result.notes.push(format!(
+                        "`agent.stdout` is larger than {}: only its first {} were read",
+                        crate::bounded::size(STDOUT_CAP),
+                        crate::bounded::size(STDOUT_CAP)
+                    ));
+                }
+                String::from_utf8_lossy(&read.bytes).into_owned()
+            }
+            Err(why) => {
+                result.notes.push(format!("`agent.stdout` not read: {why}"));
+                String::new()
+            }
+        };
         adapters::read(format, &stdout)
     });
+    // The agent may have left anything under these names (a FIFO would hold the write):
+    // each is made anew.
+    for name in ["record.json", traces::TRACE_FILE] {
+        let _ = std::fs::remove_file(dir.join(name));
+    }
     if let Ok(text) = serde_json::to_string_pretty(&record) {
         let _ = write(&dir.join("record.json"), &(text + "\n"));
     }
-    result.context = context::measure(
+    let (context, notes) = context::measure(
         &dir,
         &instructions,
         ready.schemas.as_deref(),
         result.agent.as_ref(),
     );
+    result.context = context;
+    result.notes.extend(notes);
     // For the people reading it; a trace that cannot be written costs the run nothing.
     let _ = traces::write_trace(&result, &traces::steps(&dir, result.agent.as_ref()));
     result

@@ -862,6 +862,7 @@ mod tests {
             agent: None,
             transcript: "t".into(),
             error: None,
+            notes: Vec::new(),
         }
     }
 

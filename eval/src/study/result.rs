@@ -56,6 +56,10 @@ pub struct RunResult {
     /// Why the harness could not run it (then `success` is false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What of the agent's files was not read whole (a FIFO refused, a file past its
+    /// cap), so the figures from it are partial.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

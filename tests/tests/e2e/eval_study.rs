@@ -973,3 +973,75 @@ fn report_keeps_one_record_per_run_asked_for_and_says_what_it_left_out() {
     let row = "| cli-derived | 1 | 1/1 (100%) |";
     assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
 }
+
+#[test]
+fn files_the_agent_leaves_are_read_without_waiting_and_its_stream_lossily() {
+    // FIFOs no one writes where the screenshot and the transcript go (once the harness
+    // waited on them for ever), and a stream whose last byte is not UTF-8 (a multi-byte
+    // character cut by the time limit): the run is recorded, its turns kept.
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let fixture = repo_root().join("eval/fixtures/claude-stream.jsonl");
+    let agent = format!(
+        "mkfifo settings.png \"$MUR_EVAL_TRANSCRIPT\" \"$MUR_EVAL_CAPTURE\"; cat {}; printf '\\303'",
+        fixture.display()
+    );
+    let mut command = sandbox.command(eval_bin());
+    command
+        .args([
+            "study",
+            "--conditions",
+            "cli-derived",
+            "--tasks",
+            "settings-screenshot",
+            "--repeats",
+            "1",
+            "--agent-format",
+            "stream-json",
+            "--agent",
+            &agent,
+        ])
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let output = run_within(&mut command, Duration::from_secs(180)).0;
+    output.assert_code(0);
+    let only = &results(&out)[0];
+    assert_eq!(only["agent"]["turns"], 4, "{only}");
+    assert_eq!(only["agent"]["inputTokens"], 12 + 2_300 + 49_100, "{only}");
+    let dir = out.join("runs/cli-derived/settings-screenshot/1");
+    let notes = serde_json::json!([
+        format!(
+            "`captured.jsonl` not read: `{}` is not a regular file",
+            dir.join("captured.jsonl").display()
+        ),
+        format!(
+            "`transcript.jsonl` not read: `{}` is not a regular file",
+            dir.join("transcript.jsonl").display()
+        ),
+    ]);
+    assert_eq!(only["notes"], notes, "{only}");
+    let record: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("record.json")).expect("record.json"),
+    )
+    .expect("json");
+    let screenshot = record["checks"]
+        .as_array()
+        .and_then(|checks| {
+            checks.iter().find(|c| {
+                c["what"]
+                    .as_str()
+                    .is_some_and(|w| w.starts_with("settings.png"))
+            })
+        })
+        .expect("the screenshot's check");
+    assert_eq!(
+        screenshot["seen"],
+        format!(
+            "`{}` is not a regular file",
+            dir.join("work/settings.png").display()
+        ),
+        "{record}"
+    );
+}

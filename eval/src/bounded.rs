@@ -1,0 +1,92 @@
+//! Reading a file the agent could have written — its stdout, its transcript, the
+//! capture, a screenshot it saved, the usage logs in its reach — without trusting what
+//! it is: a FIFO, a socket or a device (`/dev/zero` behind a link) is refused, opened
+//! non-blocking so that opening never waits for a writer, and no more than a cap is read
+//! (what lies past it is left out, and the caller says so).
+
+use std::fs::OpenOptions;
+use std::io::Read as _;
+use std::os::unix::fs::OpenOptionsExt as _;
+use std::path::Path;
+
+/// A file's first bytes, at most the cap.
+pub struct Bytes {
+    pub bytes: Vec<u8>,
+    /// The file held more than the cap.
+    pub cut: bool,
+}
+
+/// The regular file at `path`, its first `cap` bytes; why not, in words, otherwise (a
+/// file that does not exist: `NotFound` in [`read_or_none`]).
+pub fn read(path: &Path, cap: u64) -> Result<Bytes, String> {
+    read_or_none(path, cap)?.ok_or_else(|| format!("`{}` does not exist", path.display()))
+}
+
+/// As [`read`], but a file that does not exist is `None`.
+pub fn read_or_none(path: &Path, cap: u64) -> Result<Option<Bytes>, String> {
+    let file = match OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read `{}`: {e}", path.display())),
+    };
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("`{}` is not a regular file", path.display()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(cap) as usize);
+    file.take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let cut = bytes.len() as u64 > cap;
+    bytes.truncate(cap as usize);
+    Ok(Some(Bytes { bytes, cut }))
+}
+
+/// `cap` bytes in words (`64 MiB`).
+pub fn size(cap: u64) -> String {
+    format!("{} MiB", cap >> 20)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fifo_or_a_device_is_refused_at_once_and_a_big_file_is_cut() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("settings.png");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        // No writer ever comes: reading must not wait for one.
+        assert_eq!(
+            read(&fifo, 10).err(),
+            Some(format!("`{}` is not a regular file", fifo.display()))
+        );
+        let link = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &link).expect("symlink");
+        assert!(read(&link, 10).is_err());
+        let big = dir.path().join("big");
+        std::fs::write(&big, "0123456789abc").expect("write");
+        let read = read(&big, 10).expect("regular");
+        assert_eq!(
+            (read.bytes.as_slice(), read.cut),
+            (&b"0123456789"[..], true)
+        );
+        let whole = super::read(&big, 13).expect("regular");
+        assert!(!whole.cut);
+        assert!(
+            read_or_none(&dir.path().join("none"), 10)
+                .expect("fine")
+                .is_none()
+        );
+    }
+}
