@@ -22,4 +22,9 @@ pub mod v2 {
 /// `mur:verb@0.1.0`: a usage text for info; `shape` gets argv again.
 pub mod v1 {
     wasmtime::component::bindgen!({ path: "../../wit/deps/verb-0.1.0/verb.wit", world: "verb" });
+
+    pub const VERSION: &str = "0.1.0";
 }
+
+/// The versions of `mur:verb` this host loads, newest first.
+pub const VERSIONS: [&str; 3] = [v3::VERSION, v2::VERSION, v1::VERSION];

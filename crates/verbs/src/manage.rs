@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::bindings::VERSIONS;
 use super::bounded::{self, Links, Refusal};
 use super::cache::CodeCache;
 use super::data::{self, DataVerb};
@@ -271,6 +272,7 @@ fn judge_component(
     judge: impl Fn(&str, &str) -> Result<Verdict, VerbError>,
 ) -> Result<Judged, VerbError> {
     let bytes = read_candidate(file)?;
+    known_version(file, &bytes)?;
     let sha256 = sha256_hex(&bytes);
     let declared = declared_name(file, &bytes)?;
     if let Some(name) = declared.as_deref() {
@@ -333,6 +335,28 @@ fn declared_name(file: &Path, bytes: &[u8]) -> Result<Option<String>, VerbError>
             WHAT_A_VERB_IS,
         )
     })
+}
+
+/// A component built against a `mur:verb` newer than this host's is refused before
+/// compiling, saying so: its shapes may match an older world's (then it would be
+/// installed as that version) or fail the type check with a message that names none.
+fn known_version(file: &Path, bytes: &[u8]) -> Result<(), VerbError> {
+    match name_section::interface_version(bytes) {
+        Some(version) if !VERSIONS.contains(&version.as_str()) => Err(VerbError::refused(
+            format!(
+                "`{}` was built against mur:verb@{version}; this mur loads mur:verb@{}, {} and {}",
+                file.display(),
+                VERSIONS[0],
+                VERSIONS[1],
+                VERSIONS[2]
+            ),
+            format!(
+                "build it against this mur's wit/verb.wit (mur:verb@{}), or use a mur that knows {version}",
+                VERSIONS[0]
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A component's `info` must name the verb its `mur:verb-name` section did:

@@ -1,5 +1,6 @@
-//! The name a verb component declares in its `mur:verb-name` custom section,
-//! read without compiling it: `verbs add` judges the name before spending
+//! What a verb component says of itself before it is compiled: the name it
+//! declares in its `mur:verb-name` custom section, and the version of
+//! `mur:verb` it was built against. `verbs add` judges both before spending
 //! seconds (and, for a Python or JavaScript verb, tens of MB of cache) on a
 //! compile. The kits write the section (the Rust kit's `export_verb!`, the
 //! Python and JavaScript build scripts); a component without it (a 0.1 verb, one
@@ -35,6 +36,29 @@ pub fn declared(bytes: &[u8]) -> Result<Option<String>, String> {
         }
     }
     Ok(found)
+}
+
+/// The version of `mur:verb` the component imports its types from (`0.3.0` of
+/// `mur:verb/types@0.3.0`), if it imports any: every kit's verb does. A component
+/// that does not parse is left to the compile, which explains what is wrong.
+pub fn interface_version(bytes: &[u8]) -> Option<String> {
+    for payload in Parser::new(0).parse_all(bytes) {
+        let Ok(Payload::ComponentImportSection(imports)) = payload else {
+            continue;
+        };
+        for import in imports.into_iter().flatten() {
+            if let Some(version) = import
+                .name
+                .name
+                .strip_prefix("mur:verb/")
+                .and_then(|rest| rest.split_once('@'))
+                .map(|(_, version)| version)
+            {
+                return Some(version.to_owned());
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -304,3 +304,30 @@ fn a_verb_replaced_by_one_of_another_kind_leaves_no_file_behind() {
     manage::remove(&dirs, "ping").expect("remove");
     assert!(files().is_empty(), "{:?}", files());
 }
+
+/// A component built against a newer `mur:verb` is refused before compiling,
+/// naming its version, instead of being installed as an older one whose shapes
+/// it happens to match (or failing a type check that names no version).
+#[test]
+fn a_verb_built_against_a_newer_interface_is_refused_naming_it() {
+    let (tmp, dirs) = temp_dirs();
+    let bytes = std::fs::read(guest("noisy")).expect("noisy");
+    let (from, to) = (b"mur:verb/types@0.3.0", b"mur:verb/types@0.4.0");
+    let mut newer = bytes.clone();
+    let at = newer
+        .windows(from.len())
+        .position(|w| w == from)
+        .expect("noisy imports mur:verb/types@0.3.0");
+    newer[at..at + to.len()].copy_from_slice(to);
+    let file = tmp.path().join("newer.wasm");
+    std::fs::write(&file, &newer).expect("newer");
+    let refused = manage::add(&dirs, std::slice::from_ref(&file), false, &[]).expect_err("newer");
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "`{}` was built against mur:verb@0.4.0; this mur loads mur:verb@0.3.0, 0.2.0 and 0.1.0",
+            file.display()
+        )
+    );
+    assert!(!dirs.cache.exists(), "nothing was compiled");
+}
