@@ -1,5 +1,7 @@
 //! `mur devtools verbs list|add|remove|info|new`: the verb store, printed.
 
+use std::path::Path;
+
 use mur_core::Result;
 use mur_verbs::manage::{self, Added};
 use mur_verbs::{VerbDirs, scaffold};
@@ -23,7 +25,8 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
         }
         VerbsCommand::List { json, .. } => list(&dirs, *json),
         VerbsCommand::Add { files, force } => {
-            let added = manage::add(&dirs, files, *force, &cli::host_verbs())?;
+            let added =
+                manage::add_observed(&dirs, files, *force, &cli::host_verbs(), &say_compiling)?;
             output::text(&added_lines(&added))
         }
         VerbsCommand::Remove { name } => {
@@ -109,6 +112,21 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
         text.push('\n');
     }
     output::text(&text)
+}
+
+/// A component this big (a Python or JavaScript verb carries its interpreter:
+/// 12–20 MB) takes tens of seconds to compile, once: said on stderr, so the wait
+/// is not mistaken for a hang. A Rust verb (a few hundred KB) compiles in a second.
+const SLOW_COMPILE_BYTES: usize = 4 << 20;
+
+fn say_compiling(file: &Path, bytes: usize) {
+    if bytes >= SLOW_COMPILE_BYTES {
+        output::diagnostic(&format!(
+            "compiling `{}` ({}) for this machine, once: this takes tens of seconds",
+            file.display(),
+            mur_core::settings::human_bytes(bytes as u64)
+        ));
+    }
 }
 
 /// The size of a verb's cached native code; none is cached before its first
