@@ -113,8 +113,13 @@ export function unusable(positionals, options) {
   return undefined;
 }
 
+// No `\p{L}` here: componentize-js's engine has no Unicode property escapes (a
+// SyntaxError at build time). A letter beyond ASCII is taken as the host takes it;
+// only a space among them is refused.
 function usableName(name) {
-  return typeof name === "string" && /^[\p{L}\p{N}][\p{L}\p{N}._-]*$/u.test(name);
+  const alphanumeric = (c) => /[A-Za-z0-9]/.test(c) || (c > "\x7f" && !/\s/u.test(c));
+  const chars = typeof name === "string" ? [...name] : [];
+  return chars.length > 0 && alphanumeric(chars[0]) && chars.every((c) => alphanumeric(c) || "-_.".includes(c));
 }
 
 /** `include-source` → `includeSource`. */
