@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mur_core::{Error, Result};
-use mur_lockfile::Lockfile;
 use serde_json::Value;
 
 use crate::agent::{self, Invocation};
@@ -22,7 +21,7 @@ use crate::oracle;
 use crate::outdir;
 use crate::profile::{self, MCP_CONFIG, Prepared, Profile};
 use crate::record::{CheckResult, Report, RunRecord};
-use crate::session::Session;
+use crate::session::{Serving, Session};
 use crate::task::{Check, CheckKind, Task};
 use crate::usage::{self, Calls, Invocations};
 use mur_usage::round2;
@@ -161,7 +160,7 @@ fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -
     write(&prompt_file, task.prompt.as_bytes())?;
     let usage_log = dir.join("usage.jsonl");
     let session = Session::start(&plan.runner.sample, dir, &runtime, &usage_log)?;
-    let endpoint = session.serving()?.endpoint;
+    let endpoint = session.endpoint().to_owned();
     set_up(checker, &endpoint, task)?;
     let before = usage::read(&usage_log).map_err(Error::internal)?.len();
     let (file, server) = extras
@@ -284,7 +283,7 @@ fn time_limit(plan: &Plan, task: &Task) -> Duration {
 /// announced itself), looked up once; or why there is none, which fails every check.
 struct Judged<'a> {
     checker: &'a Checker,
-    serving: std::result::Result<Lockfile, String>,
+    serving: std::result::Result<Serving, String>,
     first_pid: u32,
     work: &'a Path,
 }
@@ -316,7 +315,7 @@ impl Judged<'_> {
         }
     }
 
-    fn reloaded(&self, lock: &Lockfile, wanted: bool) -> std::result::Result<(), String> {
+    fn reloaded(&self, lock: &Serving, wanted: bool) -> std::result::Result<(), String> {
         let reloaded = lock.pid != self.first_pid;
         match (reloaded, wanted) {
             (true, true) | (false, false) => Ok(()),
@@ -334,7 +333,7 @@ impl Judged<'_> {
     /// The file is a PNG of what `screenshot` with `args` shows now.
     fn same_screenshot(
         &self,
-        lock: &Lockfile,
+        lock: &Serving,
         file: &Path,
         args: &Value,
     ) -> std::result::Result<(), String> {

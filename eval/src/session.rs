@@ -2,6 +2,13 @@
 //! loopback port (so a reload's successor answers at the same endpoint the MCP
 //! configuration names), recording every call it serves; stopped afterwards together
 //! with any successor a reload started.
+//!
+//! The lockfile is in the agent's reach (its `XDG_RUNTIME_DIR`), so nothing it says after
+//! the agent ran is taken on trust. The session runs in a process session of its own
+//! (`setsid`): its id is the first pid, a reload's successor inherits it, and no process
+//! outside can join it. The checks go to the endpoint the session announced before the
+//! agent started, once a lockfile names a process of that session serving there; and
+//! stopping signals that session's process group, never a pid a lockfile names.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -10,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use mur_core::{Error, Result};
 use mur_lockfile::{Lockfile, ReadOutcome, Registry, paths};
-use nix::sys::signal::{Signal, kill};
+use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 
 /// How long a session may take to announce itself (a bound against hangs).
@@ -31,11 +38,27 @@ enum NotAnnounced {
 }
 use NotAnnounced::{Exited, Silent};
 
+/// The file, in the task's directory, naming the session's process group while it runs
+/// (as `agent.group` does the agent's), so that a study killed mid-run stops it when it
+/// resumes.
+pub const GROUP_FILE: &str = "session.group";
+
+/// The session serving now, as far as the harness can tell: a process of the session it
+/// started, at the endpoint that session announced before the agent ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Serving {
+    pub pid: u32,
+    pub endpoint: String,
+}
+
 /// The task's session.
 pub struct Session {
     child: Child,
-    /// The pid that announced itself first; a reload replaces it.
+    /// The pid that announced itself first; a reload replaces it. Also the id of the
+    /// process session (and group) it leads, which a successor inherits.
     pub first_pid: u32,
+    /// The endpoint it announced, before any agent ran.
+    endpoint: String,
     registry: Registry,
     lockfile: PathBuf,
     log: PathBuf,
@@ -57,7 +80,19 @@ impl Session {
         let mut attempts = 1;
         loop {
             let stderr = File::create(&log).map_err(|e| write_error(&log, e))?;
-            let child = Command::new(sample)
+            let mut command = Command::new(sample);
+            // A session of its own: what it and its successors are, and what is signalled.
+            #[allow(unsafe_code)]
+            // SAFETY: `setsid` is async-signal-safe and touches no memory of ours.
+            unsafe {
+                use std::os::unix::process::CommandExt as _;
+                command.pre_exec(|| {
+                    nix::unistd::setsid()
+                        .map(drop)
+                        .map_err(std::io::Error::from)
+                });
+            }
+            let child = command
                 .arg("--project")
                 .arg(&project)
                 .args(["--port", &free_port()?.to_string()])
@@ -73,8 +108,14 @@ impl Session {
                 .map_err(|e| {
                     Error::internal(format!("cannot start `{}`: {e}", sample.display()))
                 })?;
+            // Recorded at once (the new session is made before `spawn` returns): a study
+            // killed from here on stops it when it resumes.
+            if let Some(group) = crate::group::Group::of(child.id()) {
+                group.record(&dir.join(GROUP_FILE));
+            }
             let mut session = Self {
                 first_pid: child.id(),
+                endpoint: String::new(),
                 child,
                 registry: registry.clone(),
                 lockfile: lockfile.clone(),
@@ -91,10 +132,8 @@ impl Session {
     fn wait_announced(&mut self) -> std::result::Result<(), NotAnnounced> {
         let deadline = Instant::now() + STARTUP_LIMIT;
         loop {
-            if self
-                .current()
-                .is_some_and(|lock| lock.pid == self.first_pid)
-            {
+            if let Some(lock) = self.current().filter(|lock| lock.pid == self.first_pid) {
+                self.endpoint = lock.endpoint;
                 return Ok(());
             }
             if let Ok(Some(status)) = self.child.try_wait() {
@@ -128,17 +167,45 @@ impl Session {
         }
     }
 
-    /// The lockfile of the session serving now, waiting a while for a reload's
-    /// successor to announce itself.
-    pub fn serving(&self) -> Result<Lockfile> {
+    /// The endpoint the session announced when it started, before any agent ran.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// The session serving now — the first process, or a reload's successor once it has
+    /// announced itself — waiting a while for the successor. A lockfile is believed only
+    /// when it names a running process of the session the harness started, serving at
+    /// the endpoint it announced first: the agent can rewrite it.
+    pub fn serving(&self) -> Result<Serving> {
         let deadline = Instant::now() + SUCCESSOR_LIMIT;
+        let mut untrusted = None;
         loop {
-            if let Some(lock) = self.current().filter(|lock| running(lock.pid)) {
-                return Ok(lock);
+            if let Some(lock) = self.current() {
+                if lock.endpoint == self.endpoint
+                    && running(lock.pid)
+                    && in_session(lock.pid, self.first_pid)
+                {
+                    return Ok(Serving {
+                        pid: lock.pid,
+                        endpoint: self.endpoint.clone(),
+                    });
+                }
+                untrusted = Some(lock);
             }
             if Instant::now() > deadline {
+                let why = match untrusted {
+                    Some(lock) if lock.endpoint != self.endpoint => format!(
+                        "; its lockfile names the endpoint `{}`, not the session's `{}`",
+                        lock.endpoint, self.endpoint
+                    ),
+                    Some(lock) => format!(
+                        "; its lockfile names pid {}, no process of the session the harness started (pid {})",
+                        lock.pid, self.first_pid
+                    ),
+                    None => String::new(),
+                };
                 return Err(Error::no_session(format!(
-                    "no session announced itself in `{}` within {} s",
+                    "no session announced itself in `{}` within {} s{why}",
                     self.registry.dir().display(),
                     SUCCESSOR_LIMIT.as_secs()
                 )));
@@ -147,34 +214,30 @@ impl Session {
         }
     }
 
-    /// Stops the session (SIGTERM, so it removes its lockfile) and any successor a
-    /// reload started; kills what has not exited after a few seconds.
+    /// Stops the session (SIGTERM to its process group, so each removes its lockfile) and
+    /// with it any successor a reload started; kills what has not exited after a few
+    /// seconds.
     pub fn stop(mut self) {
         self.shut_down();
     }
 
     fn shut_down(&mut self) {
-        let successor = self
-            .current()
-            .map(|lock| lock.pid)
-            .filter(|&pid| pid != self.first_pid);
-        let pids: Vec<u32> = std::iter::once(self.first_pid).chain(successor).collect();
-        for &pid in &pids {
-            signal(pid, Signal::SIGTERM);
-        }
+        let Ok(group) = i32::try_from(self.first_pid).map(Pid::from_raw) else {
+            return;
+        };
+        let _ = killpg(group, Signal::SIGTERM);
         let deadline = Instant::now() + STOP_LIMIT;
-        while Instant::now() < deadline && !self.all_gone(&pids) {
+        while Instant::now() < deadline && !self.all_gone(group) {
             std::thread::sleep(POLL);
         }
-        for &pid in &pids {
-            signal(pid, Signal::SIGKILL);
-        }
+        let _ = killpg(group, Signal::SIGKILL);
         let _ = self.child.wait();
     }
 
-    fn all_gone(&mut self, pids: &[u32]) -> bool {
+    /// The first process has exited (and is reaped) and no process is left in its group.
+    fn all_gone(&mut self, group: Pid) -> bool {
         let first_exited = !matches!(self.child.try_wait(), Ok(None));
-        first_exited && pids[1..].iter().all(|&pid| !running(pid))
+        first_exited && killpg(group, None).is_err()
     }
 }
 
@@ -186,28 +249,21 @@ impl Drop for Session {
     }
 }
 
-/// Stops any session still announced in `runtime` (a study killed mid-run leaves its
-/// sessions running; resuming stops them before the run is made again).
-pub fn stop_leftovers(runtime: &Path) {
-    let pids: Vec<u32> = runtime_registry(runtime)
-        .scan()
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|entry| match entry.outcome {
-            ReadOutcome::Valid(lock) => Some(lock.pid).filter(|&pid| running(pid)),
-            _ => None,
-        })
-        .collect();
-    for &pid in &pids {
-        signal(pid, Signal::SIGTERM);
-    }
-    let deadline = Instant::now() + STOP_LIMIT;
-    while Instant::now() < deadline && pids.iter().any(|&pid| running(pid)) {
-        std::thread::sleep(POLL);
-    }
-    for &pid in &pids {
-        signal(pid, Signal::SIGKILL);
-    }
+/// Whether `pid` belongs to the process session `session` leads (a pid is not reused
+/// while it names a session with members, so no stranger can be in it).
+#[cfg(target_os = "linux")]
+fn in_session(pid: u32, session: u32) -> bool {
+    use procfs::FromRead as _;
+    std::fs::read(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|bytes| procfs::process::Stat::from_read(bytes.as_slice()).ok())
+        .is_some_and(|stat| u32::try_from(stat.session).is_ok_and(|s| s == session))
+}
+
+/// Without `/proc`: only the process the harness started itself.
+#[cfg(not(target_os = "linux"))]
+fn in_session(pid: u32, session: u32) -> bool {
+    pid == session
 }
 
 /// The lockfile registry of a sandbox whose `XDG_RUNTIME_DIR` is `runtime`.
@@ -217,13 +273,6 @@ fn runtime_registry(runtime: &Path) -> Registry {
         |name| (name == "XDG_RUNTIME_DIR").then(|| runtime.clone()),
         0,
     ))
-}
-
-/// Sends `signal` to `pid`; a process already gone is fine.
-fn signal(pid: u32, signal: Signal) {
-    if let Ok(pid) = i32::try_from(pid) {
-        let _ = kill(Pid::from_raw(pid), signal);
-    }
 }
 
 /// Whether `pid` is a running process (signal 0 reaches it).

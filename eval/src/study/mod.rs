@@ -86,7 +86,7 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     for planned in &pending {
         let dir = run_dir(study, &out, planned);
         crate::group::Group::stop_recorded(&dir.join(crate::group::FILE));
-        crate::session::stop_leftovers(&dir.join("run"));
+        crate::group::Group::stop_recorded(&dir.join(crate::session::GROUP_FILE));
     }
     let ran = pending.len();
     progress(&format!(

@@ -143,7 +143,7 @@ fn tool_schemas(study: &Study, out: &Path) -> Result<String> {
         &runtime,
         &dir.join("usage.jsonl"),
     )?;
-    let endpoint = session.serving()?.endpoint;
+    let endpoint = session.endpoint().to_owned();
     let listed = Checker::new()?
         .request(&endpoint, "tools/list", None)
         .map_err(|why| Error::internal(format!("cannot list the session's tools: {why}")))?;

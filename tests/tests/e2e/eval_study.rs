@@ -1045,3 +1045,52 @@ fn files_the_agent_leaves_are_read_without_waiting_and_its_stream_lossily() {
         "{record}"
     );
 }
+
+#[test]
+fn a_lockfile_the_agent_rewrites_neither_names_what_is_killed_nor_what_is_checked() {
+    // An unrelated process of the operator's, and an agent that points the session's
+    // lockfile at it: the harness used to SIGTERM it as "a reload's successor".
+    let mut decoy = Command::new("sleep")
+        .arg("300")
+        .spawn()
+        .expect("sleep runs");
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let agent = format!(
+        "f=$(find \"$XDG_RUNTIME_DIR\" -name '*.json' | head -1); \
+         sed -E 's/\"pid\": [0-9]+/\"pid\": {}/' \"$f\" > \"$f.new\"; chmod 600 \"$f.new\"; \
+         mv \"$f.new\" \"$f\"",
+        decoy.id()
+    );
+    let args = [
+        "--conditions",
+        "cli-derived",
+        "--tasks",
+        "count-to-three",
+        "--repeats",
+        "1",
+        "--agent",
+        &agent,
+    ];
+    let output = study_into(&sandbox, &out, &args);
+    let alive = decoy.try_wait().expect("try_wait").is_none();
+    let _ = decoy.kill();
+    let _ = decoy.wait();
+    output.assert_code(0);
+    assert!(
+        alive,
+        "mur-eval signalled a pid the lockfile named\n{output}"
+    );
+    let dir = out.join("runs/cli-derived/count-to-three/1");
+    let record: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("record.json")).expect("record.json"),
+    )
+    .expect("json");
+    let seen = record["checks"][0]["seen"].as_str().unwrap_or_default();
+    let untrusted = format!(
+        "; its lockfile names pid {}, no process of the session the harness started (pid ",
+        decoy.id()
+    );
+    assert!(seen.contains(&untrusted), "{record}");
+    assert!(left_under(&out).is_empty(), "the session was stopped");
+}
