@@ -32,6 +32,10 @@ pub struct Row {
     pub calls: Option<f64>,
     pub turns: Option<f64>,
     pub input_tokens: Option<f64>,
+    /// How many of the runs reported their turns, their input tokens: the medians are
+    /// over those alone.
+    pub turns_runs: u32,
+    pub input_runs: u32,
     pub context_before: Option<f64>,
     pub context_tokens: Option<f64>,
     pub context_bytes: Option<f64>,
@@ -156,8 +160,10 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
         low,
         high,
         calls: of(&|r| Some(f64::from(r.calls.total))),
-        turns: of(&|r| r.agent.as_ref()?.turns.map(|t| t as f64)),
-        input_tokens: of(&|r| r.agent.as_ref()?.input_tokens.map(|t| t as f64)),
+        turns: of(&turns),
+        input_tokens: of(&input_tokens),
+        turns_runs: runs.iter().filter(|r| turns(r).is_some()).count() as u32,
+        input_runs: runs.iter().filter(|r| input_tokens(r).is_some()).count() as u32,
         context_before: of(&|r| Some(r.context.before.tokens as f64)),
         context_tokens: of(&|r| Some(r.context.total.tokens as f64)),
         context_bytes: of(&|r| Some(r.context.total.bytes as f64)),
@@ -165,6 +171,24 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
         off_condition: runs.iter().map(|r| r.calls.off_condition).sum(),
         refused: refused(runs),
         reach: Reach::of(runs),
+    }
+}
+
+/// The turns a run's agent reported.
+fn turns(r: &RunResult) -> Option<f64> {
+    r.agent.as_ref()?.turns.map(|t| t as f64)
+}
+
+/// The input tokens a run's agent reported.
+fn input_tokens(r: &RunResult) -> Option<f64> {
+    r.agent.as_ref()?.input_tokens.map(|t| t as f64)
+}
+
+/// A median over `of` of `runs` runs, and how many when not all (`4 (1 of 2)`).
+fn counted(value: Option<f64>, of: u32, runs: u32) -> String {
+    match value {
+        Some(_) if of < runs => format!("{} ({of} of {runs})", number(value)),
+        _ => number(value),
     }
 }
 
@@ -345,8 +369,8 @@ fn figures(row: &Row) -> [String; 10] {
             _ => format!("{}–{}", percent(row.low), percent(row.high)),
         },
         number(row.calls),
-        number(row.turns),
-        number(row.input_tokens),
+        counted(row.turns, row.turns_runs, row.runs),
+        counted(row.input_tokens, row.input_runs, row.runs),
         number(row.context_tokens),
         number(row.context_before),
         number(row.context_bytes),
@@ -635,7 +659,7 @@ pub fn legend() -> String {
         "Success is the task's oracle on the app's state; the interval is the 95% Wilson \
          score interval. Other columns are medians per run: calls the session served for \
          the agent, the agent's turns and input tokens (when its event stream reports \
-         them, `–` otherwise), context tokens (`{ENCODING}`: an estimate for models with \
+         them, `–` otherwise; `4 (1 of 2)` when only some runs reported them), context tokens (`{ENCODING}`: an estimate for models with \
          other tokenizers) of everything the surface put before the agent — the part before \
          its first call in parentheses — and its bytes, and the agent's wall time.\n"
     )
@@ -652,13 +676,13 @@ fn quote(field: &str) -> String {
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
 pub fn csv(rows: &Rows) -> String {
     let mut text = String::from(
-        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors\n",
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs\n",
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
         let _ = writeln!(
             text,
-            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
@@ -682,6 +706,8 @@ pub fn csv(rows: &Rows) -> String {
             row.reach.order_varied,
             row.reach.first_as_listed,
             row.errors,
+            row.turns_runs,
+            row.input_runs,
         );
     }
     text
@@ -941,12 +967,43 @@ mod tests {
             "{md}"
         );
         assert!(
-            csv_row(&rows, "cli-derived").ends_with(",2"),
+            csv_row(&rows, "cli-derived").ends_with(",2,0,0"),
             "{}",
             csv(&rows)
         );
         // Without errors, no line.
         assert_eq!(errors_line(&super::rows(&results[..2], &[])), None);
+    }
+
+    #[test]
+    fn medians_of_what_only_some_runs_reported_say_how_many() {
+        let reported = |turns: Option<u64>, input: Option<u64>| RunResult {
+            agent: Some(crate::adapters::AgentReport {
+                turns,
+                input_tokens: input,
+                ..crate::adapters::AgentReport::default()
+            }),
+            ..result("cli-derived", "a", true, 3, 100)
+        };
+        let results = vec![
+            reported(Some(4), Some(51412)),
+            reported(None, None),
+            reported(Some(6), Some(100)),
+        ];
+        let rows = rows(&results, &[]);
+        let md = markdown(&rows, "study");
+        assert!(
+            md.contains("| 3/3 (100%) | 44%–100% | 3 | 5 (2 of 3) | 25756 (2 of 3) | 100 (50) |"),
+            "{md}"
+        );
+        assert!(
+            csv_row(&rows, "cli-derived").ends_with(",0,2,2"),
+            "{}",
+            csv(&rows)
+        );
+        // All reported: no count.
+        let all = super::rows(&[reported(Some(4), Some(10))], &[]);
+        assert!(markdown(&all, "s").contains("| 3 | 4 | 10 |"));
     }
 
     #[test]
@@ -1075,11 +1132,11 @@ mod tests {
             csv.lines()
                 .next()
                 .unwrap_or_default()
-                .ends_with(",cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors")
+                .ends_with(",cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs")
         );
         assert!(csv.contains("\ncli-named,,2,2,1.0000,"), "{csv}");
         let named = csv_row(&rows, "cli-named");
-        assert!(named.ends_with(",0,4,0,0,0,0,0,0,0"), "{named}");
+        assert!(named.ends_with(",0,4,0,0,0,0,0,0,0,0,0"), "{named}");
         // Read back from results.jsonl as written.
         let line = serde_json::to_string(&results[0]).expect("serialize");
         let back: RunResult = serde_json::from_str(&line).expect("deserialize");
@@ -1121,7 +1178,7 @@ mod tests {
         let md = markdown(&rows, "study");
         assert!(md.contains(&format!("\n{line}\n")), "{md}");
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",5,3,2,1,0,0,0"), "{both}");
+        assert!(both.ends_with(",5,3,2,1,0,0,0,0,0"), "{both}");
         assert!(page(&rows, "study").contains("the agent's own choice: both first called"));
         // A condition that offers one surface has no preference to report.
         let one = super::rows(&results[3..], &["cli-named".to_owned()]);
@@ -1150,7 +1207,7 @@ mod tests {
             named first was reached first in 3 of 4; 50% of calls via the CLI (4 CLI, 4 MCP).";
         assert_eq!(preference_line(&rows).as_deref(), Some(line));
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",4,4,2,2,4,3,0"), "{both}");
+        assert!(both.ends_with(",4,4,2,2,4,3,0,0,0"), "{both}");
         let line = serde_json::to_string(&results[2]).expect("serialize");
         assert!(line.contains(r#""listedFirst":"mcp""#), "{line}");
     }
