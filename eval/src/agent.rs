@@ -64,6 +64,16 @@ pub fn check_command(command: &str, profile: Profile) -> Result<Option<String>> 
     }
 }
 
+/// What an exit code of `sh -c` says when it says the agent never started: 127, a
+/// command not found; 126, one that could not be run (`None` for any other).
+pub fn could_not_start(exit: Option<i32>) -> Option<String> {
+    match exit? {
+        127 => Some("agent exit 127: its command was not found".to_owned()),
+        126 => Some("agent exit 126: its command could not be run".to_owned()),
+        _ => None,
+    }
+}
+
 /// `command` with its placeholders replaced, each value shell-quoted.
 pub fn substitute(invocation: &Invocation) -> Result<String> {
     let path = |p: &Path| p.to_string_lossy().into_owned();

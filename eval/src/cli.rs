@@ -264,6 +264,18 @@ impl RunnerArgs {
         task_dir(self.task_dir.clone())
     }
 
+    /// A warning for each `--pass-env` name that is not set here: the agent will not get
+    /// it (an API key forgotten gives every run an agent that fails at once).
+    pub fn unset_pass_env(&self) -> Vec<String> {
+        self.pass_env
+            .iter()
+            .filter(|name| std::env::var_os(name).is_none())
+            .map(|name| {
+                format!("--pass-env {name}: `{name}` is not set here, so the agent does not get it")
+            })
+            .collect()
+    }
+
     /// The binaries found, the time limit and the variables to pass on.
     fn runner(&self) -> Result<Runner> {
         let pass_env = self

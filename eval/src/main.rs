@@ -71,6 +71,7 @@ fn main() -> ExitCode {
 fn execute(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Run(args) => {
+            warn(&args.runner.unset_pass_env());
             let json = args.json;
             let plan = args.plan()?;
             let report = run::run(&plan, &mut |line| eprintln!("{}", escape_controls(line)))?;
@@ -88,6 +89,7 @@ fn execute(cli: Cli) -> Result<u8> {
             })
         }
         Command::Study(args) => {
+            warn(&args.runner.unset_pass_env());
             let html = args.html.clone();
             let study = args.study()?;
             let outcome = study::run(&study, &|line| eprintln!("{}", escape_controls(line)))?;
@@ -160,6 +162,13 @@ fn execute(cli: Cli) -> Result<u8> {
             print(&text)?;
             Ok(0)
         }
+    }
+}
+
+/// Warnings, one line each on stderr.
+fn warn(warnings: &[String]) {
+    for warning in warnings {
+        eprintln!("warning: {}", escape_controls(warning));
     }
 }
 

@@ -89,8 +89,11 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         };
         let record = run_task(&harness, task, &dir);
         write_json(&dir.join("record.json"), &record)?;
+        let start = agent::could_not_start(record.agent_exit)
+            .map(|why| format!("{why}; "))
+            .unwrap_or_default();
         progress(&format!(
-            "[{}/{}] {}: {} ({} call{}, {:.2} s)",
+            "[{}/{}] {}: {} ({start}{} call{}, {:.2} s)",
             index + 1,
             plan.tasks.len(),
             task.id,

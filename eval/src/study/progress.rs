@@ -59,8 +59,11 @@ pub fn line(result: &RunResult) -> String {
         );
     }
     let verdict = if result.success { "pass" } else { "FAIL" };
+    let start = crate::agent::could_not_start(result.agent_exit)
+        .map(|why| format!("{why}; "))
+        .unwrap_or_default();
     format!(
-        "{}: {verdict} ({}, {}, {:.2} s)",
+        "{}: {verdict} ({start}{}, {}, {:.2} s)",
         result.id,
         plural(result.calls.total as usize, "call"),
         plural(result.context.total.tokens as usize, "context token"),

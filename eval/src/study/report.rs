@@ -26,6 +26,8 @@ pub struct Row {
     pub errors: u32,
     /// The first such run's error, its first line.
     pub first_error: Option<String>,
+    /// Runs whose agent never started: `sh` exited 127 (not found) or 126 (not runnable).
+    pub not_started: u32,
     pub successes: u32,
     pub low: f64,
     pub high: f64,
@@ -156,6 +158,10 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
         first_error: errored
             .first()
             .map(|e| e.lines().next().unwrap_or_default().to_owned()),
+        not_started: runs
+            .iter()
+            .filter(|r| matches!(r.agent_exit, Some(126 | 127)))
+            .count() as u32,
         successes,
         low,
         high,
@@ -405,6 +411,7 @@ pub fn condition_table(rows: &Rows) -> String {
     }
     let lines = [
         errors_line(rows),
+        not_started_line(rows),
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
@@ -436,6 +443,31 @@ pub fn errors_line(rows: &Rows) -> Option<String> {
         format!(
             "Errors: runs the harness could not make (the agent never ran), left out of \
              every figure above: {}. The same command again (the same `--out`) makes them.",
+            clauses.join("; ")
+        )
+    })
+}
+
+/// The runs whose agent never started (`sh` exited 127 or 126), per condition (`None`
+/// when every agent started): their failures say nothing of a surface.
+pub fn not_started_line(rows: &Rows) -> Option<String> {
+    let clauses: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| r.not_started > 0)
+        .map(|r| {
+            format!(
+                "`{}` {} of {}",
+                r.condition,
+                r.not_started,
+                plural(r.runs as usize, "run")
+            )
+        })
+        .collect();
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "The agent never started (its command exited 127, not found, or 126, not \
+             runnable) in {}: each run's `agent.stderr` says why.",
             clauses.join("; ")
         )
     })
@@ -806,6 +838,7 @@ pub fn page(rows: &Rows, title: &str) -> String {
     body.push_str(&html_table(&conditions, false));
     let lines = [
         errors_line(rows),
+        not_started_line(rows),
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),

@@ -1094,3 +1094,45 @@ fn a_lockfile_the_agent_rewrites_neither_names_what_is_killed_nor_what_is_checke
     assert!(seen.contains(&untrusted), "{record}");
     assert!(left_under(&out).is_empty(), "the session was stopped");
 }
+
+#[test]
+fn an_unset_pass_env_and_an_agent_that_never_started_are_said() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let args = [
+        "--conditions",
+        "cli-derived",
+        "--tasks",
+        "count-to-three",
+        "--repeats",
+        "1",
+        "--seed",
+        "5",
+        "--pass-env",
+        "MUR_EVAL_NOT_SET_HERE",
+        "--agent",
+        "no-such-agent --task {task}",
+    ];
+    let output = study_into(&sandbox, &out, &args);
+    output.assert_code(0);
+    let lines: Vec<&str> = output.stderr.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "warning: --pass-env MUR_EVAL_NOT_SET_HERE: `MUR_EVAL_NOT_SET_HERE` is not set \
+             here, so the agent does not get it",
+            "study: 1 condition × 1 task × 1 repeat, seed 5; 1 to run, 0 recorded",
+        ],
+        "{output}"
+    );
+    assert!(
+        lines[2].starts_with(
+            "[1/1] cli-derived/count-to-three/1: FAIL (agent exit 127: its command was not \
+             found; 0 calls, "
+        ),
+        "{output}"
+    );
+    let line = "\nThe agent never started (its command exited 127, not found, or 126, not \
+                runnable) in `cli-derived` 1 of 1 run: each run's `agent.stderr` says why.\n";
+    assert!(output.stdout.contains(line), "{line}\n{}", output.stdout);
+}
