@@ -256,8 +256,9 @@ impl Question {
             .collect()
     }
 
-    /// The `--answer` options that would answer this question, e.g.
-    /// `--answer confirm=true|false`.
+    /// The `--answer` options that would answer this question, each as it can be
+    /// pasted into a shell, e.g. `--answer confirm=true` (or `false`): a placeholder
+    /// `true|false` pasted is a pipe, which ran the tool with `true` and hid its output.
     pub fn answer_options(&self) -> String {
         if self.fields.is_empty() {
             return "`--answer` with any KEY=VALUE (the question has no fields)".to_owned();
@@ -265,8 +266,14 @@ impl Question {
         self.fields
             .iter()
             .map(|f| {
+                let pair = mur_core::shell_word(&format!("{}={}", f.name, f.kind.example()));
+                let others = f
+                    .kind
+                    .others()
+                    .map(|o| format!(" ({o})"))
+                    .unwrap_or_default();
                 let optional = if f.required { "" } else { " (optional)" };
-                format!("`--answer {}={}`{optional}", f.name, f.kind.placeholder())
+                format!("`--answer {pair}`{others}{optional}")
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -340,7 +347,40 @@ impl FieldKind {
         }
     }
 
-    /// What a value looks like, for hints and prompts.
+    /// A value to show in a hint that can be pasted as it is: the first choice, `true`,
+    /// or a placeholder word (`TEXT`) that is a mistake, never a shell command.
+    pub fn example(&self) -> String {
+        match self {
+            Self::Text => "TEXT".to_owned(),
+            Self::Integer => "INTEGER".to_owned(),
+            Self::Number => "NUMBER".to_owned(),
+            Self::Boolean => "true".to_owned(),
+            Self::Choice(choices) | Self::Choices(choices) => {
+                choices.first().cloned().unwrap_or_default()
+            }
+        }
+    }
+
+    /// The other values [`FieldKind::example`] stands for, in words.
+    pub fn others(&self) -> Option<String> {
+        let quoted = |choices: &[String]| {
+            choices
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Self::Boolean => Some("or `false`".to_owned()),
+            Self::Choice(choices) if choices.len() > 1 => {
+                Some(format!("one of {}", quoted(choices)))
+            }
+            Self::Choices(choices) => Some(format!("any of {}, joined by commas", quoted(choices))),
+            _ => None,
+        }
+    }
+
+    /// What a value looks like, for a prompt on a terminal.
     pub fn placeholder(&self) -> String {
         match self {
             Self::Text => "TEXT".to_owned(),
@@ -465,9 +505,10 @@ mod tests {
     fn the_options_that_answer_a_question_are_named() {
         assert_eq!(
             question().answer_options(),
-            "`--answer age=INTEGER` (optional), `--answer confirm=true|false`, \
-             `--answer note=TEXT` (optional), `--answer status=active|inactive` (optional), \
-             `--answer tags=a|b[,…]` (optional)"
+            "`--answer age=INTEGER` (optional), `--answer confirm=true` (or `false`), \
+             `--answer note=TEXT` (optional), `--answer status=active` (one of `active`, \
+             `inactive`) (optional), `--answer tags=a` (any of `a`, `b`, joined by commas) \
+             (optional)"
         );
     }
 }

@@ -5,7 +5,7 @@
 //! `--method`, a connection cut mid-body, a failed `--out` write (exit 7), and
 //! `call --out` writing a tool's images.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mur_e2e::stub::{self, Reply};
 use mur_e2e::{Output, Sandbox, Stub, each_str, mcp};
@@ -613,12 +613,11 @@ fn a_question_nobody_can_answer_ends_the_call_at_once_with_exit_5_naming_it() {
             question(json!("srv-1")),
         ])
     });
-    let started = Instant::now();
+    // The stream stays open 30 s: a mur that waited on it would end at its 10 s
+    // `--timeout` (exit 2), not with the question's exit 5 (no timing asserted).
     let out = sb.call_version_at(&server.endpoint(), &[]);
-    let took = started.elapsed();
     let hint = out.unanswered_hint(&server.endpoint(), "Clear all 2 todo(s)?");
-    assert_eq!(hint, "`--answer confirm=true|false`\n");
-    assert!(took < Duration::from_secs(5), "took {took:?}: {out}");
+    assert_eq!(hint, "`--answer confirm=true` (or `false`)\n");
     assert_eq!(
         seen(&server),
         ["POST tools/call", "POST error for \"srv-1\""]

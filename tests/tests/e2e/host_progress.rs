@@ -113,7 +113,7 @@ fn a_question_nobody_can_answer_fails_at_once_naming_it_and_its_answer_options()
             format!(
                 "error: `{}` asks \"Clear all 2 todo(s)? This cannot be undone.\" and mur has no \
                  answer: no `--answer` answers it, and stdin and stderr are not both a terminal to \
-                 ask on\n{typo}hint: answer it with `--answer confirm=true|false`\n",
+                 ask on\n{typo}hint: answer it with `--answer confirm=true` (or `false`)\n",
                 app.endpoint()
             )
         );

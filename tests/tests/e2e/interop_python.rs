@@ -248,7 +248,7 @@ fn a_stateless_python_sdk_servers_question_is_answered_through_input_required_ro
     let out = server.mur(&["call", "wipe"]);
     let question = "Wipe all 3 records? This cannot be undone.";
     let hint = out.unanswered_hint(&server.endpoint, question);
-    assert_eq!(hint, "`--answer confirm=true|false`\n");
+    assert_eq!(hint, "`--answer confirm=true` (or `false`)\n");
     server.assert_lines("interop-modern: wipe answered ", &[]);
 
     let out = server.mur(&["call", "wipe", "--answer", "confirm=no"]);
