@@ -25,5 +25,5 @@ pub use atomic::{check_named, is_stdout, is_stream, write_atomic, write_named};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
 pub use registry::{Entry, ReadOutcome, Registry};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport, now_rfc3339};
-pub use slot::{SlotLock, lock_path};
+pub use slot::{HANDED_FD, SlotLock, is_held, lock_path};
 pub use trust::ensure_private_dir;

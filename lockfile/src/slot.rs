@@ -10,6 +10,11 @@
 //! Lock files are never removed: unlinking a lock file another process has
 //! open would let a third process lock a fresh file of the same name while the
 //! second still locks the old one. They are empty and one per project.
+//!
+//! A session that reloads hands its lock to its successor ([`SlotLock::hand_to`],
+//! [`SlotLock::inherited`]): the slot stays locked from the one's last moment to
+//! the other's first, so a reader that finds no lockfile but a held slot knows a
+//! session is on its way ([`is_held`]) and waits for it instead of saying none runs.
 
 use std::{
     fs::{self, File, TryLockError},
@@ -43,6 +48,95 @@ impl SlotLock {
     /// The lock file's path, `<hash>.lock`.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Hands this lock to the process `command` starts (a reload's successor): its
+    /// descriptor is left open across `exec` and named in [`HANDED_FD`], so the lock
+    /// is never released in between (this process exits right after). By hand: std
+    /// closes every descriptor it opens on `exec` and has no way to pass one.
+    #[cfg(unix)]
+    pub fn hand_to(&self, command: &mut std::process::Command) -> io::Result<()> {
+        use std::os::fd::AsRawFd as _;
+        let fd = self._file.as_raw_fd();
+        set_close_on_exec(fd, false)?;
+        command.env(HANDED_FD, fd.to_string());
+        Ok(())
+    }
+
+    /// The lock on `lockfile`'s slot a predecessor handed this process
+    /// ([`SlotLock::hand_to`]), if it did: the descriptor named in [`HANDED_FD`], taken
+    /// only when it is open on this very lock file (a stale variable, or one meant
+    /// for another project, names none). It is closed on `exec` again, so what the
+    /// app starts later does not hold the slot.
+    #[cfg(unix)]
+    pub fn inherited(lockfile: &Path) -> Option<Self> {
+        use std::os::fd::FromRawFd as _;
+        use std::os::unix::fs::MetadataExt as _;
+        let fd: std::os::fd::RawFd = std::env::var(HANDED_FD).ok()?.parse().ok()?;
+        let path = lock_path(lockfile);
+        let on_disk = fs::symlink_metadata(&path).ok()?;
+        let (dev, ino) = open_file_id(fd)?;
+        if (dev, ino) != (on_disk.dev(), on_disk.ino()) {
+            return None;
+        }
+        // SAFETY: `fd` is open on this slot's lock file (checked just above) and was
+        // left open for this process alone to take: nothing else here owns it.
+        #[allow(unsafe_code)]
+        let file = unsafe { File::from_raw_fd(fd) };
+        // The same open file: the lock is already its own, which this confirms.
+        file.try_lock().ok()?;
+        set_close_on_exec(fd, true).ok()?;
+        Some(Self { _file: file, path })
+    }
+}
+
+/// The environment variable that names the descriptor of a handed slot lock.
+pub const HANDED_FD: &str = "MUR_SLOT_FD";
+
+/// Whether another process holds the slot of `lockfile` right now: a session, one
+/// starting, or a reloading session's successor not yet announced. Taking the
+/// lock to find out holds it for an instant only (a session starting then waits
+/// and retries, as it does for a reader clearing a stale file); a slot with no
+/// lock file was never taken, and none is made to ask.
+pub fn is_held(lockfile: &Path) -> bool {
+    lock_path(lockfile).exists() && matches!(SlotLock::try_acquire(lockfile), Ok(None))
+}
+
+/// The device and inode `fd` is open on, if it is open.
+#[cfg(unix)]
+fn open_file_id(fd: std::os::fd::RawFd) -> Option<(u64, u64)> {
+    let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: fstat writes one `stat` into the buffer given; a number that is not an
+    // open descriptor fails with EBADF and writes nothing.
+    #[allow(unsafe_code)]
+    let stat = unsafe {
+        if libc::fstat(fd, stat.as_mut_ptr()) != 0 {
+            return None;
+        }
+        stat.assume_init()
+    };
+    #[allow(clippy::useless_conversion)]
+    Some((u64::from(stat.st_dev), u64::from(stat.st_ino)))
+}
+
+/// Sets or clears `FD_CLOEXEC` on `fd`.
+#[cfg(unix)]
+fn set_close_on_exec(fd: std::os::fd::RawFd, on: bool) -> io::Result<()> {
+    // SAFETY: F_GETFD and F_SETFD read and set the descriptor flags of `fd` only.
+    #[allow(unsafe_code)]
+    let done = unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFD);
+        let flags = if on {
+            flags | libc::FD_CLOEXEC
+        } else {
+            flags & !libc::FD_CLOEXEC
+        };
+        flags >= 0 && libc::fcntl(fd, libc::F_SETFD, flags) >= 0
+    };
+    if done {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
     }
 }
 

@@ -14,8 +14,9 @@ pub(crate) struct Announcement {
     path: PathBuf,
     pid: u32,
     released: bool,
-    /// Released after the lockfile is removed (fields drop after `drop` runs).
-    _slot: SlotLock,
+    /// Released after the lockfile is removed (fields drop after `drop` runs), or
+    /// taken to hand to a reload's successor ([`Announcement::withdraw_for_reload`]).
+    slot: Option<SlotLock>,
 }
 
 impl Announcement {
@@ -39,13 +40,20 @@ impl Announcement {
             path,
             pid: lock.pid,
             released: false,
-            _slot: slot,
+            slot: Some(slot),
         })
     }
 
     /// Removes the lockfile now.
     pub(crate) fn withdraw(mut self) {
         self.remove_if_ours();
+    }
+
+    /// Removes the lockfile and keeps the slot locked, for the successor to take
+    /// over: the project never looks as if no session were on its way.
+    pub(crate) fn withdraw_for_reload(mut self) -> Option<SlotLock> {
+        self.remove_if_ours();
+        self.slot.take()
     }
 
     fn remove_if_ours(&mut self) {

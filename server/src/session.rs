@@ -50,7 +50,7 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
         &options.server_version,
     )
     .with_usage(recorder(&options.usage, &lock_path, &options.build_tag));
-    let reason = match options.transport {
+    let (reason, announcement) = match options.transport {
         SessionTransport::Http => {
             serve_http(&options, registry, slot, identity, handler, control).await?
         }
@@ -58,8 +58,9 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
             stdio::serve_stdio(registry, slot, &identity, handler, control).await?
         }
     };
-    if reason == StopReason::Reload {
-        hand_over()?;
+    match reason {
+        StopReason::Reload => match hand_over(announcement.withdraw_for_reload())? {},
+        _ => announcement.withdraw(),
     }
     Ok(())
 }
@@ -78,7 +79,7 @@ async fn serve_http(
     identity: Arc<SessionIdentity>,
     handler: DevtoolsHandler,
     control: SessionControl,
-) -> Result<StopReason, ServeError> {
+) -> Result<(StopReason, Announcement), ServeError> {
     let listener = http::bind(options.port.unwrap_or(0)).await?;
     let port = listener
         .local_addr()
@@ -94,8 +95,10 @@ async fn serve_http(
     let limits = options.http_limits;
     let handler = handler.with_task_limits(limits.max_tasks, limits.max_kept_tasks);
     http::serve_until(listener, handler, identity, options.http_limits, stop).await?;
-    announcement.withdraw();
-    Ok(reason_rx.await.unwrap_or(StopReason::Finished))
+    Ok((
+        reason_rx.await.unwrap_or(StopReason::Finished),
+        announcement,
+    ))
 }
 
 fn http_lockfile(port: u16, identity: &SessionIdentity) -> Lockfile {
@@ -109,10 +112,11 @@ fn http_lockfile(port: u16, identity: &SessionIdentity) -> Lockfile {
     lock
 }
 
-/// The lockfile is already gone and the transport closed: start the successor
-/// and leave. Only a failed start returns, as an error, so the app exits 1.
-fn hand_over() -> Result<std::convert::Infallible, ServeError> {
-    let pid = reload::respawn_self()?;
+/// The lockfile is already gone and the transport closed: start the successor,
+/// handing it the slot's lock, and leave. Only a failed start returns, as an
+/// error, so the app exits 1.
+fn hand_over(slot: Option<SlotLock>) -> Result<std::convert::Infallible, ServeError> {
+    let pid = reload::respawn_self(slot.as_ref())?;
     tracing::info!("reloading: started pid {pid}");
     std::process::exit(0)
 }

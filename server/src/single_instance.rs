@@ -25,6 +25,11 @@ const SLOT_POLL: Duration = Duration::from_millis(20);
 /// Claims the slot at `path`: `Err(AlreadyActive)` if a session holds it,
 /// otherwise the lock, with whatever stale file was there removed.
 pub(crate) async fn claim_slot(registry: &Registry, path: &Path) -> Result<SlotLock, ServeError> {
+    // A reload's successor: its predecessor handed it the lock, held throughout.
+    if let Some(slot) = SlotLock::inherited(path) {
+        judge_leftover(registry, path).await?;
+        return Ok(slot);
+    }
     let deadline = tokio::time::Instant::now() + SLOT_WAIT;
     loop {
         let slot = SlotLock::try_acquire(path).map_err(ServeError::io(format!(

@@ -25,7 +25,7 @@ pub(crate) async fn serve_stdio(
     identity: &SessionIdentity,
     handler: DevtoolsHandler,
     control: SessionControl,
-) -> Result<StopReason, ServeError> {
+) -> Result<(StopReason, Announcement), ServeError> {
     let mut lock = Lockfile::stdio(
         identity.pid,
         identity.project.clone(),
@@ -53,8 +53,7 @@ pub(crate) async fn serve_stdio(
         cancel.cancel();
         let _ = tokio::time::timeout(REPLY_FLUSH, service).await;
     }
-    announcement.withdraw();
-    Ok(reason)
+    Ok((reason, announcement))
 }
 
 /// Serves until the client closes stdin or `cancel` fires.

@@ -95,7 +95,77 @@ fn checked_endpoint(url: &str) -> Result<String> {
         })
 }
 
+/// How long discovery waits for a session on its way (its slot held, no lockfile
+/// yet: a reload's successor, an app starting) before it says none runs: as long
+/// as a starting session itself waits for a slot, within `--timeout`.
+const STARTING_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+const STARTING_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// [`find`], again while it finds no session but one is on its way: right after
+/// `reload` the old session has withdrawn its lockfile and the new one has not
+/// announced itself yet; saying "no session, start the app" then sent agents to
+/// start a second one.
 async fn resolve_unbounded(
+    settings: &Settings,
+    http: &mur_http::Http,
+    report: &mut dyn Report,
+) -> Result<Resolved> {
+    let deadline = tokio::time::Instant::now() + STARTING_WAIT;
+    loop {
+        let found = find(settings, http, report).await;
+        match found {
+            Err(e) if e.kind() == mur_core::Kind::NoSession => {
+                let project = settings
+                    .project
+                    .as_deref()
+                    .map(ProjectFilter::new)
+                    .transpose()?;
+                if !starting(&registry(), project.as_ref()) {
+                    return Err(e);
+                }
+                if tokio::time::Instant::now() >= deadline {
+                    return Err(e.with_first_hint(
+                        "a session holds its project's slot but has not announced itself: it is \
+                         starting, or stuck starting (`mur devtools session list` shows the rest)",
+                    ));
+                }
+                tracing::debug!("a session is on its way (its slot is held): waiting for it");
+                tokio::time::sleep(STARTING_POLL).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Whether a session is on its way: a slot held (by a starting session, or handed
+/// from a reloading one to its successor) with no lockfile beside it yet, or with
+/// the lockfile of an HTTP session that did not answer (found when none answered:
+/// a reloading session between closing its endpoint and withdrawing its file); of
+/// `project` only, when it is given. A stdio session's slot is held for good.
+fn starting(registry: &mur_lockfile::Registry, project: Option<&ProjectFilter>) -> bool {
+    let lockfiles: Vec<std::path::PathBuf> = match project {
+        Some(project) => vec![registry.path_for(project.canonical())],
+        None => std::fs::read_dir(registry.dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| path.extension().is_some_and(|e| e == "lock"))
+            .map(|lock| lock.with_extension("json"))
+            .collect(),
+    };
+    let in_transition = |lockfile: &std::path::PathBuf| match registry.read(lockfile) {
+        mur_lockfile::ReadOutcome::Gone => true,
+        mur_lockfile::ReadOutcome::Valid(lock) => lock.transport == mur_lockfile::Transport::Http,
+        _ => false,
+    };
+    lockfiles
+        .iter()
+        .any(|lockfile| in_transition(lockfile) && mur_lockfile::is_held(lockfile))
+}
+
+/// One look at the lockfiles (and `--auto`'s ports) for the session to call.
+async fn find(
     settings: &Settings,
     http: &mur_http::Http,
     report: &mut dyn Report,

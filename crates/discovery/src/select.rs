@@ -61,6 +61,11 @@ impl ProjectFilter {
         })
     }
 
+    /// The project's canonical path, as its lockfile's name is made from it.
+    pub fn canonical(&self) -> &str {
+        &self.canonical
+    }
+
     pub fn matches(&self, c: &Candidate) -> bool {
         self.matches_parts(&c.project, c.lockfile.as_deref())
     }

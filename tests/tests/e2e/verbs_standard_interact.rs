@@ -246,6 +246,22 @@ fn scroll_moves_the_log_by_an_offset_or_to_an_element() {
     assert_eq!(prop(&sandbox, "#log-1", "visible"), true);
 }
 
+/// The call right after `reload` reaches the new session: the old one hands its
+/// slot over held, and discovery waits for the successor to announce itself (half
+/// the time it said "no session: start the app", and agents started a second one).
+#[test]
+fn the_call_right_after_reload_reaches_the_new_session() {
+    let (sandbox, sample) = session();
+    let _successors = Successors::new(&sandbox, sample.pid());
+    let mut pid = u64::from(sample.pid());
+    for _ in 0..6 {
+        ok(&sandbox, &["reload"]);
+        let answered = ok(&sandbox, &["version"])["pid"].as_u64().expect("a pid");
+        assert_ne!(answered, pid, "the new process answers");
+        pid = answered;
+    }
+}
+
 #[test]
 fn reload_is_acknowledged_and_a_new_session_takes_over() {
     let (sandbox, sample) = session();
