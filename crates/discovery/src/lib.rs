@@ -56,8 +56,14 @@ pub async fn resolve(
     let work = resolve_unbounded(settings, http, report);
     match tokio::time::timeout(settings.timeout, work).await {
         Ok(resolved) => resolved,
-        Err(_) => Err(too_long(settings.timeout, "finding the session")
-            .with_hint("`-v` shows what discovery was waiting for; `--endpoint URL` skips it")),
+        Err(_) => Err(
+            too_long(settings.timeout, "finding the session").with_hint(format!(
+                "give it longer: `{} --timeout {} …`; `-v` shows what discovery was waiting for, \
+             `--endpoint URL` skips it",
+                settings.devtools_command(),
+                longer(settings.timeout)
+            )),
+        ),
     }
 }
 
@@ -72,6 +78,12 @@ pub async fn within<T>(
     tokio::time::timeout(timeout, work)
         .await
         .unwrap_or_else(|_| Err(too_long(timeout, what)))
+}
+
+/// A bound worth trying after `timeout` ran out: ten times it, at least the
+/// default 10 s (a bound of 1 ms suggests 10000, not 10).
+fn longer(timeout: std::time::Duration) -> u128 {
+    (timeout.as_millis() * 10).max(10_000)
 }
 
 fn too_long(timeout: std::time::Duration, what: &str) -> Error {

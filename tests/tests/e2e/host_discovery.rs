@@ -516,8 +516,12 @@ fn timeout_bounds_discovery_too() {
     let (listener, port) = silent_listener();
     sb.plant_http_lockfile("/slow/App.csproj", std::process::id(), port);
     let out = sb.mur(&["devtools", "--timeout", "200", "call", "version"]);
-    out.assert_code(2);
-    out.assert_stderr_starts_with("error: finding the session took longer than 200 ms");
+    // The hint's first word is the fix: a longer bound, which it writes out.
+    out.assert_code(2).assert_stderr_is(
+        "error: finding the session took longer than 200 ms\n\
+         hint: give it longer: `mur devtools --timeout 10000 …`; `-v` shows what discovery was \
+         waiting for, `--endpoint URL` skips it\n",
+    );
     drop(listener);
 }
 
