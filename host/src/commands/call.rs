@@ -17,7 +17,11 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
         let name = args.name.as_deref().unwrap_or("NAME");
         return Err(stray_words(name, &args.stray, &settings.devtools_command()));
     }
-    let params = args.args.as_deref().map(parse_args).transpose()?;
+    let params = args
+        .args
+        .as_deref()
+        .map(|text| parse_args(text, args_example(args)))
+        .transpose()?;
     let request = request(args, params)?;
     let target = match (&args.out, &request) {
         (None, _) => None,
@@ -203,8 +207,24 @@ fn tool_arguments(params: Option<Value>) -> Result<Value> {
             "`--args` must be a JSON object of the tool's arguments by name, not {}",
             kind(&other)
         ))
-        .with_hint(r##"e.g. `--args '{"selector":"#btn-inc"}'`"##)),
+        .with_hint(format!("e.g. `--args {TOOL_ARGS}`"))),
     }
+}
+
+/// `--args` of a tool, for a hint: an object of the tool's arguments by name.
+const TOOL_ARGS: &str = r##"'{"selector":"#btn-inc"}'"##;
+/// `--args` of a method, for a hint: `resources/read`'s params.
+const METHOD_PARAMS: &str = r##"'{"uri":"app://log"}'"##;
+
+/// The `--args` a hint shows for what `args` calls: a tool's arguments, or a
+/// method's params (a tool's example for `resources/read` misled).
+fn args_example(args: &CallArgs) -> &'static str {
+    let method = args.method.is_some()
+        || args
+            .name
+            .as_deref()
+            .is_some_and(|name| name == PING || name.contains('/'));
+    if method { METHOD_PARAMS } else { TOOL_ARGS }
 }
 
 /// A method's `params`: `--args` as given when it is a JSON object (MCP's params
@@ -219,7 +239,7 @@ fn method_params(params: Option<Value>) -> Result<Option<Value>> {
             "`--args` must be a JSON object of the method's params by name, not {}",
             kind(&other)
         ))
-        .with_hint(r##"e.g. `--args '{"uri":"app://log"}'`"##)),
+        .with_hint(format!("e.g. `--args {METHOD_PARAMS}`"))),
     }
 }
 
@@ -256,11 +276,12 @@ async fn ping(settings: &Settings, params: Option<&Value>) -> Result<Value> {
     }
 }
 
-/// `--args` as JSON; a mistake is reported with its line and column.
-fn parse_args(text: &str) -> Result<Value> {
+/// `--args` as JSON; a mistake is reported with its line and column, and an
+/// `example` of what the call takes.
+fn parse_args(text: &str, example: &str) -> Result<Value> {
     serde_json::from_str(text).map_err(|e| {
         Error::usage(format!("`--args` is not valid JSON: {e}"))
-            .with_hint(r##"pass one JSON value, e.g. `--args '{"selector":"#btn-inc"}'`"##)
+            .with_hint(format!("pass one JSON value, e.g. `--args {example}`"))
     })
 }
 
@@ -270,7 +291,7 @@ mod tests {
 
     #[test]
     fn bad_args_say_where_they_are_wrong() {
-        let err = parse_args("{\"a\": 1,\n \"b\": }").expect_err("invalid");
+        let err = parse_args("{\"a\": 1,\n \"b\": }", TOOL_ARGS).expect_err("invalid");
         assert_eq!(err.exit_code(), 1);
         assert!(err.message().contains("line 2 column"), "{}", err.message());
     }

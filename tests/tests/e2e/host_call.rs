@@ -75,9 +75,15 @@ fn a_tool_result_with_is_error_exits_5_with_the_result_on_stdout() {
 fn bad_args_json_exits_1_saying_where() {
     let sb = Sandbox::new();
     let out = sb.call_tool("click", "{\"selector\": }");
-    out.assert_code(1).assert_stdout_is("");
-    out.assert_stderr_starts_with(
-        "error: `--args` is not valid JSON: expected value at line 1 column 14\n",
+    out.assert_code(1).assert_stdout_is("").assert_stderr_is(
+        "error: `--args` is not valid JSON: expected value at line 1 column 14\n\
+         hint: pass one JSON value, e.g. `--args '{\"selector\":\"#btn-inc\"}'`\n",
+    );
+    // A method's example is a method's params, not a tool's arguments.
+    let out = sb.mur(&["devtools", "call", "resources/read", "--args", "{uri: 1}"]);
+    out.assert_code(1).assert_stderr_is(
+        "error: `--args` is not valid JSON: key must be a string at line 1 column 2\n\
+         hint: pass one JSON value, e.g. `--args '{\"uri\":\"app://log\"}'`\n",
     );
 }
 
