@@ -88,18 +88,33 @@ pub fn substitute(invocation: &Invocation) -> Result<String> {
         ),
         ("{profile}", invocation.profile.name().to_owned()),
     ];
-    let mut command = invocation.command.to_owned();
-    for (placeholder, value) in values {
-        if command.contains(placeholder) {
-            let quoted = shlex::try_quote(&value).map_err(|_| {
-                Error::usage(format!(
-                    "cannot quote the value of `{placeholder}` for the shell (a NUL byte)"
-                ))
-            })?;
-            command = command.replace(placeholder, &quoted);
+    replace_once(invocation.command, &values)
+}
+
+/// `command` with each of `values`' placeholders replaced by its value shell-quoted, in
+/// one pass: a value's text is never read for placeholders again (a prompt that says
+/// `{workdir}` reaches the agent as it was written).
+pub fn replace_once(command: &str, values: &[(&str, String)]) -> Result<String> {
+    let mut out = String::with_capacity(command.len());
+    let mut rest = command;
+    'scan: while !rest.is_empty() {
+        for (placeholder, value) in values {
+            if let Some(after) = rest.strip_prefix(placeholder) {
+                let quoted = shlex::try_quote(value).map_err(|_| {
+                    Error::usage(format!(
+                        "cannot quote the value of `{placeholder}` for the shell (a NUL byte)"
+                    ))
+                })?;
+                out.push_str(&quoted);
+                rest = after;
+                continue 'scan;
+            }
         }
+        let next = rest.chars().next().map_or(1, char::len_utf8);
+        out.push_str(&rest[..next]);
+        rest = &rest[next..];
     }
-    Ok(command)
+    Ok(out)
 }
 
 /// Runs the agent to its end or its time limit.
@@ -197,6 +212,18 @@ mod tests {
         assert_eq!(
             substitute(&run).expect("quotable"),
             "agent --task counter --file '/tmp/my prompt.md' --config /tmp/.mcp.json mcp 'Say \"hi\"; then $(stop)'"
+        );
+    }
+
+    #[test]
+    fn a_placeholder_in_a_value_is_not_replaced_again() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut run = invocation("printf '<%s>' {prompt}", dir.path());
+        run.prompt = "Save it under {workdir} and {prompt_file} now";
+        run.workdir = Path::new("/tmp/s P");
+        assert_eq!(
+            substitute(&run).expect("quotable"),
+            "printf '<%s>' 'Save it under {workdir} and {prompt_file} now'"
         );
     }
 

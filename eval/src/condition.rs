@@ -173,6 +173,14 @@ pub fn load(path: &Path) -> Result<Condition> {
         .and_then(|stem| stem.to_str())
         .unwrap_or_default()
         .to_owned();
+    // As a task id: a name that is one word in a table, a path, a `--conditions` list
+    // and the agent command.
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        return Err(Error::usage(format!(
+            "`{}`: `{name}` is not a condition name: use letters, digits and `-` in the file name",
+            path.display()
+        )));
+    }
     let base = path.parent().unwrap_or(Path::new("."));
     let instructions_path = base.join(&file.instructions);
     let instructions = std::fs::read_to_string(&instructions_path).map_err(|e| {
@@ -411,5 +419,28 @@ mod tests {
         assert_eq!(picked[1].name, "cli-named");
         let error = select(all, &["nope".to_owned()]).expect_err("unknown");
         assert_eq!(error.message(), "no condition `nope`");
+    }
+
+    #[test]
+    fn a_condition_name_is_letters_digits_and_dashes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("x.md"), "Use the tools.\n").expect("write");
+        let path = dir.path().join("derived | fast.toml");
+        std::fs::write(
+            &path,
+            "description = \"x\"\nsurface = \"cli\"\nverbs = \"derived\"\ninstructions = \"x.md\"\n",
+        )
+        .expect("write");
+        let error = load(&path).expect_err("refused");
+        assert_eq!(
+            error.message(),
+            format!(
+                "`{}`: `derived | fast` is not a condition name: use letters, digits and `-` in the file name",
+                path.display()
+            )
+        );
+        let fine = dir.path().join("derived-fast.toml");
+        std::fs::rename(&path, &fine).expect("rename");
+        assert_eq!(load(&fine).expect("loads").name, "derived-fast");
     }
 }

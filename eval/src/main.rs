@@ -91,6 +91,7 @@ fn execute(cli: Cli) -> Result<u8> {
         Command::Study(args) => {
             warn(&args.runner.unset_pass_env());
             let html = args.html.clone();
+            check_html(html.as_deref())?;
             let study = args.study()?;
             let outcome = study::run(&study, &|line| eprintln!("{}", escape_controls(line)))?;
             if let Some(path) = html {
@@ -129,6 +130,7 @@ fn execute(cli: Cli) -> Result<u8> {
             Ok(0)
         }
         Command::Report(args) => {
+            check_html(args.html.as_deref())?;
             let report = study::Reread::from(&args.dir)?;
             for warning in &report.warnings {
                 eprintln!("warning: {}", escape_controls(warning));
@@ -162,6 +164,16 @@ fn execute(cli: Cli) -> Result<u8> {
             print(&text)?;
             Ok(0)
         }
+    }
+}
+
+/// A page that could not be written is said now, before any run, in the user's terms
+/// (exit 1) — not after the whole study, in the OS's.
+fn check_html(path: Option<&std::path::Path>) -> Result<()> {
+    match path {
+        Some(path) => mur_lockfile::check_named(path)
+            .map_err(|e| Error::usage(format!("`--html {}`: {e}", path.display()))),
+        None => Ok(()),
     }
 }
 

@@ -100,7 +100,16 @@ impl Meta {
     /// The study in `out` with the matrix `asked` added: the one recorded there (its
     /// seed kept, unless `seed` names another; `asked` added unless recorded already),
     /// else a new one. Written back at once.
+    #[cfg(test)]
     pub fn open(out: &Path, asked: Matrix, tokenizer: &str, seed: Option<u64>) -> Result<Meta> {
+        let meta = Meta::load(out, asked, tokenizer, seed)?;
+        meta.save(out)?;
+        Ok(meta)
+    }
+
+    /// As [`Meta::open`], nothing written yet: a study that fails before it can start
+    /// pins no seed or matrix ([`Meta::save`] writes it once it can).
+    pub fn load(out: &Path, asked: Matrix, tokenizer: &str, seed: Option<u64>) -> Result<Meta> {
         let path = out.join("study.json");
         let mut meta = if path.exists() {
             let recorded = Meta::read(&path).map_err(|why| {
@@ -130,11 +139,16 @@ impl Meta {
             }
         };
         meta.add(asked);
-        let text = serde_json::to_string_pretty(&meta)
+        Ok(meta)
+    }
+
+    /// `study.json` in `out`.
+    pub fn save(&self, out: &Path) -> Result<()> {
+        let path = out.join("study.json");
+        let text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::internal(format!("cannot serialize the study: {e}")))?;
         std::fs::write(&path, text + "\n")
-            .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))?;
-        Ok(meta)
+            .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
     }
 
     /// Whether some command asked for `result`'s run: its condition, task and repeat in

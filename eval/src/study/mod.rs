@@ -63,7 +63,7 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", study.out.display())))?;
     // Held until the study ends: a second study into this directory is refused.
     let _in_use = claim(&out)?;
-    let meta = Meta::open(
+    let meta = Meta::load(
         &out,
         Matrix {
             conditions: study.conditions.iter().map(|c| c.name.clone()).collect(),
@@ -99,6 +99,9 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         done.len()
     ));
     let ready = prepare::prepare_conditions(study, &out, &pending, progress)?;
+    // Recorded once the study can start: one that failed before (no verbs installed)
+    // pins no seed, and the corrected command may name its own.
+    meta.save(&out)?;
     let bar = Bar::new(pending.len());
     let queue = Mutex::new(pending);
     let journal_lock = Mutex::new(());

@@ -97,9 +97,23 @@ fn substitute(command: &str, condition: &Condition) -> Result<String> {
             .map(|q| q.into_owned())
             .map_err(|_| Error::usage("cannot quote a condition's name for the shell"))
     };
-    Ok(command
-        .replace("{condition}", &quote(&condition.name)?)
-        .replace("{surface}", condition.surface.name()))
+    let quoted = quote(&condition.name)?;
+    let mut out = String::with_capacity(command.len());
+    let mut rest = command;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("{condition}") {
+            out.push_str(&quoted);
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("{surface}") {
+            out.push_str(condition.surface.name());
+            rest = after;
+        } else {
+            let next = rest.chars().next().map_or(1, char::len_utf8);
+            out.push_str(&rest[..next]);
+            rest = &rest[next..];
+        }
+    }
+    Ok(out)
 }
 
 /// Replaces the condition's `bin/mur` by a script that runs `mur` through

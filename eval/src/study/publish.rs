@@ -34,7 +34,7 @@ pub fn write_reports(
         .iter()
         .map(|r| r.condition.clone())
         .collect();
-    let transcripts = traces::transcripts(results, &conditions, &title);
+    let transcripts = traces::transcripts(out, results, &conditions, &title);
     write(&out.join(traces::TRANSCRIPTS_FILE), &transcripts)?;
     Ok(markdown)
 }

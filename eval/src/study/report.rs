@@ -355,8 +355,14 @@ fn seconds(value: Option<f64>) -> String {
     value.map_or_else(|| "–".to_owned(), |v| format!("{v:.2} s"))
 }
 
+/// A rate as a whole percentage; 100% and 0% only when exact (299 of 300 is 99%, not
+/// 100%).
 fn percent(value: f64) -> String {
-    format!("{:.0}%", value * 100.0)
+    match format!("{:.0}", value * 100.0).as_str() {
+        "100" if value < 1.0 => "99%".to_owned(),
+        "0" if value > 0.0 => "1%".to_owned(),
+        shown => format!("{shown}%"),
+    }
 }
 
 const HEADER: &str = "| runs | success | 95% CI | calls | turns | input tokens | context tokens (before) | context bytes | time |";
@@ -1037,6 +1043,20 @@ mod tests {
         // All reported: no count.
         let all = super::rows(&[reported(Some(4), Some(10))], &[]);
         assert!(markdown(&all, "s").contains("| 3 | 4 | 10 |"));
+    }
+
+    #[test]
+    fn a_rate_is_100_or_0_percent_only_when_exact() {
+        assert_eq!(percent(299.0 / 300.0), "99%");
+        assert_eq!(percent(1.0 / 300.0), "1%");
+        assert_eq!(
+            (percent(1.0), percent(0.0), percent(0.5)),
+            ("100%".to_owned(), "0%".to_owned(), "50%".to_owned())
+        );
+        let mut results = vec![result("cli-derived", "a", false, 1, 10)];
+        results.extend((0..299).map(|_| result("cli-derived", "a", true, 1, 10)));
+        let md = markdown(&rows(&results, &[]), "t");
+        assert!(md.contains("| 300 | 299/300 (99%) | 98%–99% |"), "{md}");
     }
 
     #[test]

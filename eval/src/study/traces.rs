@@ -94,7 +94,15 @@ fn block(steps: &[Step]) -> String {
 
 /// `transcripts.md`: per task, the first recorded repeat of each condition (in the
 /// study's order), read from its `trace.md`.
-pub fn transcripts(results: &[RunResult], conditions: &[String], title: &str) -> String {
+/// Each run's trace is read from `out` — its directory, `runs/<condition>/<task>/<repeat>`,
+/// in the study's directory as it is now — never from the path the run recorded, so a
+/// study copied or moved elsewhere reads its own traces.
+pub fn transcripts(
+    out: &Path,
+    results: &[RunResult],
+    conditions: &[String],
+    title: &str,
+) -> String {
     let mut text = format!(
         "# Transcripts: {title}\n\n\
          One run per task and condition (its first recorded repeat), the same job through \
@@ -115,7 +123,13 @@ pub fn transcripts(results: &[RunResult], conditions: &[String], title: &str) ->
                 .filter(|r| r.task == task && &r.condition == condition)
                 .min_by_key(|r| r.repeat);
             if let Some(run) = first {
-                let trace = std::fs::read_to_string(run.transcript.join(TRACE_FILE));
+                let dir = out
+                    .join("runs")
+                    .join(&run.condition)
+                    .join(&run.task)
+                    .join(run.repeat.to_string());
+                let trace = crate::bounded::read(&dir.join(TRACE_FILE), 16 << 20)
+                    .map(|read| String::from_utf8_lossy(&read.bytes).into_owned());
                 let body = trace
                     .ok()
                     .and_then(|t| t.split_once("\n\n").map(|(_, body)| body.to_owned()))

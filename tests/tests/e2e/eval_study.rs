@@ -1136,3 +1136,72 @@ fn an_unset_pass_env_and_an_agent_that_never_started_are_said() {
                 runnable) in `cli-derived` 1 of 1 run: each run's `agent.stderr` says why.\n";
     assert!(output.stdout.contains(line), "{line}\n{}", output.stdout);
 }
+
+#[test]
+fn a_bad_html_path_or_a_study_that_cannot_start_leaves_nothing_pinned() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let mut base = vec![
+        "--tasks",
+        "count-to-three",
+        "--repeats",
+        "1",
+        "--agent",
+        "true",
+    ];
+    // The page's path is checked before any run, as a usage error.
+    let html = [
+        &base[..],
+        &[
+            "--conditions",
+            "cli-derived",
+            "--html",
+            "/nonexistent/dir/x.html",
+        ],
+    ]
+    .concat();
+    study_into(&sandbox, &out, &html).assert_code(1).assert_stderr_is(
+        "error: `--html /nonexistent/dir/x.html`: the directory `/nonexistent/dir` does not exist\n",
+    );
+    assert!(!out.exists(), "nothing ran");
+    // A study whose condition cannot be prepared (no verbs) pins no seed: the corrected
+    // command may name its own.
+    let no_verbs = [
+        &base[..],
+        &["--conditions", "cli-named", "--verbs", "/nonexistent-verbs"],
+    ]
+    .concat();
+    study_into(&sandbox, &out, &no_verbs).assert_code(1);
+    assert!(!out.join("study.json").exists());
+    base.extend(["--conditions", "cli-derived", "--seed", "2026"]);
+    study_into(&sandbox, &out, &base).assert_code(0);
+    let recorded: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).expect("study.json"))
+            .expect("json");
+    assert_eq!(recorded["seed"], 2026);
+    assert_eq!(recorded["conditions"], serde_json::json!(["cli-derived"]));
+
+    // A copy of the study reads its own traces, wherever the original is.
+    let copy = sandbox.root().join("published");
+    let copied = Command::new("cp")
+        .arg("-r")
+        .arg(&out)
+        .arg(&copy)
+        .status()
+        .expect("cp runs");
+    assert!(copied.success());
+    std::fs::remove_dir_all(&out).expect("remove the original");
+    let mut command = sandbox.command(eval_bin());
+    command
+        .arg("report")
+        .arg(&copy)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    run_within(&mut command, STUDY_LIMIT).0.assert_code(0);
+    let transcripts = std::fs::read_to_string(copy.join("transcripts.md")).expect("transcripts.md");
+    assert!(!transcripts.contains("No `trace.md`"), "{transcripts}");
+    assert!(
+        transcripts.contains("### cli-derived/count-to-three/1"),
+        "{transcripts}"
+    );
+}
