@@ -51,6 +51,9 @@ pub struct Matrix {
     /// `--agent-format`, when given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_format: Option<Format>,
+    /// `--time-limit`, when given (else each task's own, or 120 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limit_secs: Option<u64>,
 }
 
 /// `study.json` as either schema wrote it.
@@ -84,6 +87,7 @@ impl Meta {
                 repeats: recorded.repeats.unwrap_or_default(),
                 agent: recorded.agent.unwrap_or_default(),
                 agent_format: None,
+                time_limit_secs: None,
             }],
             other => return Err(format!("unknown schema `{other}`")),
         };
@@ -351,6 +355,7 @@ mod tests {
             repeats,
             agent: agent.to_owned(),
             agent_format: None,
+            time_limit_secs: None,
         }
     }
 

@@ -71,6 +71,10 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
             repeats: study.repeats,
             agent: study.agent.clone(),
             agent_format: study.agent_format,
+            time_limit_secs: study
+                .runner
+                .time_limit_forced
+                .then(|| study.runner.time_limit.as_secs()),
         },
         ENCODING,
         study.seed,

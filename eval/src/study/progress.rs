@@ -62,6 +62,11 @@ pub fn line(result: &RunResult) -> String {
     let start = crate::agent::could_not_start(result.agent_exit)
         .map(|why| format!("{why}; "))
         .unwrap_or_default();
+    let start = if result.timed_out {
+        format!("{start}timed out; ")
+    } else {
+        start
+    };
     format!(
         "{}: {verdict} ({start}{}, {}, {:.2} s)",
         result.id,

@@ -28,6 +28,8 @@ pub struct Row {
     pub first_error: Option<String>,
     /// Runs whose agent never started: `sh` exited 127 (not found) or 126 (not runnable).
     pub not_started: u32,
+    /// Runs the time limit ended (their time is the limit: a lower bound).
+    pub timed_out: u32,
     pub successes: u32,
     pub low: f64,
     pub high: f64,
@@ -158,6 +160,7 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
         first_error: errored
             .first()
             .map(|e| e.lines().next().unwrap_or_default().to_owned()),
+        timed_out: runs.iter().filter(|r| r.timed_out).count() as u32,
         not_started: runs
             .iter()
             .filter(|r| matches!(r.agent_exit, Some(126 | 127)))
@@ -418,6 +421,7 @@ pub fn condition_table(rows: &Rows) -> String {
     let lines = [
         errors_line(rows),
         not_started_line(rows),
+        timed_out_line(rows),
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
@@ -474,6 +478,31 @@ pub fn not_started_line(rows: &Rows) -> Option<String> {
         format!(
             "The agent never started (its command exited 127, not found, or 126, not \
              runnable) in {}: each run's `agent.stderr` says why.",
+            clauses.join("; ")
+        )
+    })
+}
+
+/// The runs the time limit ended, per condition (`None` when none): their time is the
+/// limit, so a median time over them is a lower bound, and their other figures partial.
+pub fn timed_out_line(rows: &Rows) -> Option<String> {
+    let clauses: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| r.timed_out > 0)
+        .map(|r| {
+            format!(
+                "`{}` {} of {}",
+                r.condition,
+                r.timed_out,
+                plural(r.runs as usize, "run")
+            )
+        })
+        .collect();
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "Timed out (the time limit ended the agent; its time is the limit, so the medians \
+             are lower bounds): {}.",
             clauses.join("; ")
         )
     })
@@ -714,13 +743,13 @@ fn quote(field: &str) -> String {
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
 pub fn csv(rows: &Rows) -> String {
     let mut text = String::from(
-        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs\n",
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out\n",
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
         let _ = writeln!(
             text,
-            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
@@ -746,6 +775,7 @@ pub fn csv(rows: &Rows) -> String {
             row.errors,
             row.turns_runs,
             row.input_runs,
+            row.timed_out,
         );
     }
     text
@@ -845,6 +875,7 @@ pub fn page(rows: &Rows, title: &str) -> String {
     let lines = [
         errors_line(rows),
         not_started_line(rows),
+        timed_out_line(rows),
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
@@ -1006,7 +1037,7 @@ mod tests {
             "{md}"
         );
         assert!(
-            csv_row(&rows, "cli-derived").ends_with(",2,0,0"),
+            csv_row(&rows, "cli-derived").ends_with(",2,0,0,0"),
             "{}",
             csv(&rows)
         );
@@ -1036,7 +1067,7 @@ mod tests {
             "{md}"
         );
         assert!(
-            csv_row(&rows, "cli-derived").ends_with(",0,2,2"),
+            csv_row(&rows, "cli-derived").ends_with(",0,2,2,0"),
             "{}",
             csv(&rows)
         );
@@ -1057,6 +1088,24 @@ mod tests {
         results.extend((0..299).map(|_| result("cli-derived", "a", true, 1, 10)));
         let md = markdown(&rows(&results, &[]), "t");
         assert!(md.contains("| 300 | 299/300 (99%) | 98%–99% |"), "{md}");
+    }
+
+    #[test]
+    fn runs_the_time_limit_ended_are_counted() {
+        let mut cut = result("cli-derived", "a", true, 3, 100);
+        cut.timed_out = true;
+        let results = vec![cut, result("cli-derived", "a", true, 3, 100)];
+        let rows = rows(&results, &[]);
+        let line = "Timed out (the time limit ended the agent; its time is the limit, so the \
+                    medians are lower bounds): `cli-derived` 1 of 2 runs.";
+        assert_eq!(timed_out_line(&rows).as_deref(), Some(line));
+        assert!(markdown(&rows, "t").contains(&format!("\n{line}\n")));
+        assert!(
+            csv_row(&rows, "cli-derived").ends_with(",0,0,0,1"),
+            "{}",
+            csv(&rows)
+        );
+        assert!(crate::study::progress::line(&results[0]).contains(": pass (timed out; 3 calls,"));
     }
 
     #[test]
@@ -1185,11 +1234,11 @@ mod tests {
             csv.lines()
                 .next()
                 .unwrap_or_default()
-                .ends_with(",cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs")
+                .ends_with(",cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out")
         );
         assert!(csv.contains("\ncli-named,,2,2,1.0000,"), "{csv}");
         let named = csv_row(&rows, "cli-named");
-        assert!(named.ends_with(",0,4,0,0,0,0,0,0,0,0,0"), "{named}");
+        assert!(named.ends_with(",0,4,0,0,0,0,0,0,0,0,0,0"), "{named}");
         // Read back from results.jsonl as written.
         let line = serde_json::to_string(&results[0]).expect("serialize");
         let back: RunResult = serde_json::from_str(&line).expect("deserialize");
@@ -1231,7 +1280,7 @@ mod tests {
         let md = markdown(&rows, "study");
         assert!(md.contains(&format!("\n{line}\n")), "{md}");
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",5,3,2,1,0,0,0,0,0"), "{both}");
+        assert!(both.ends_with(",5,3,2,1,0,0,0,0,0,0"), "{both}");
         assert!(page(&rows, "study").contains("the agent's own choice: both first called"));
         // A condition that offers one surface has no preference to report.
         let one = super::rows(&results[3..], &["cli-named".to_owned()]);
@@ -1260,7 +1309,7 @@ mod tests {
             named first was reached first in 3 of 4; 50% of calls via the CLI (4 CLI, 4 MCP).";
         assert_eq!(preference_line(&rows).as_deref(), Some(line));
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",4,4,2,2,4,3,0,0,0"), "{both}");
+        assert!(both.ends_with(",4,4,2,2,4,3,0,0,0,0"), "{both}");
         let line = serde_json::to_string(&results[2]).expect("serialize");
         assert!(line.contains(r#""listedFirst":"mcp""#), "{line}");
     }

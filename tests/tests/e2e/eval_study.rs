@@ -837,13 +837,16 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(report.contains(&line), "{report}");
     let csv = std::fs::read_to_string(out.join("report.csv")).expect("report.csv");
-    let header = csv.lines().next().unwrap_or_default();
-    assert!(header.ends_with(",errors"), "{csv}");
+    let column = |name: &str| {
+        let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
+        let row: Vec<&str> = csv.lines().nth(1).unwrap_or_default().split(',').collect();
+        header
+            .iter()
+            .position(|h| *h == name)
+            .and_then(|i| row.get(i).map(|v| (*v).to_owned()))
+    };
     assert!(csv.contains("\ncli-derived,,0,0,"), "{csv}");
-    assert!(
-        csv.lines().nth(1).is_some_and(|l| l.ends_with(",2,0,0")),
-        "{csv}"
-    );
+    assert_eq!(column("errors").as_deref(), Some("2"), "{csv}");
     // The same command with a session that starts makes them, and replaces their records.
     let output = study_into(&sandbox, &out, &args[..args.len() - 2]);
     output.assert_code(0);
@@ -1204,4 +1207,37 @@ fn a_bad_html_path_or_a_study_that_cannot_start_leaves_nothing_pinned() {
         transcripts.contains("### cli-derived/count-to-three/1"),
         "{transcripts}"
     );
+}
+
+#[test]
+fn time_outs_are_counted_and_the_limit_recorded() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let args = [
+        "--conditions",
+        "cli-derived",
+        "--tasks",
+        "count-to-three",
+        "--repeats",
+        "1",
+        "--time-limit",
+        "1",
+        "--agent",
+        "sleep 30",
+    ];
+    let output = study_into(&sandbox, &out, &args);
+    output.assert_code(0);
+    assert!(
+        output
+            .stderr
+            .contains("cli-derived/count-to-three/1: FAIL (timed out; 0 calls, "),
+        "{output}"
+    );
+    let line = "\nTimed out (the time limit ended the agent; its time is the limit, so the \
+                medians are lower bounds): `cli-derived` 1 of 1 run.\n";
+    assert!(output.stdout.contains(line), "{line}\n{}", output.stdout);
+    let recorded: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).expect("study.json"))
+            .expect("json");
+    assert_eq!(recorded["matrices"][0]["timeLimitSecs"], 1, "{recorded}");
 }
