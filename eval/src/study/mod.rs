@@ -74,7 +74,7 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
             time_limit_secs: study
                 .runner
                 .time_limit_forced
-                .then(|| study.runner.time_limit.as_secs()),
+                .then_some(study.runner.time_limit.as_secs()),
         },
         ENCODING,
         study.seed,
