@@ -42,10 +42,13 @@ pub enum VerbError {
 }
 
 impl VerbError {
-    /// The verb refused `message` to its argv; `spec` is what it declared, which
-    /// tells whether the missing value was a selector.
-    /// A verb's `parse` refused its argv with `message` (an empty one is said to be:
-    /// `error: jot: ` with nothing after it told the user nothing).
+    /// A verb's `parse` refused its argv with `message`, to be followed by `usage`
+    /// (its brief usage); `spec` is what it declared, which tells whether the missing
+    /// value was a selector. An empty message is said to be one (`error: jot: ` with
+    /// nothing after it told the user nothing). A message that names the fix (`did
+    /// you mean `--selector`?`) goes without the usage, which would only repeat what
+    /// the user must type into every agent's context (hundreds of bytes a slip): a
+    /// hint names `--help` instead.
     pub fn usage(verb: &str, message: String, usage: String, spec: Option<&VerbSpec>) -> Self {
         let unquoted = spec.is_some_and(|spec| missing_selector(&message, spec));
         let message = match message.trim() {
@@ -53,6 +56,11 @@ impl VerbError {
                 "refused these arguments without saying why (the verb gave no message)".to_owned()
             }
             _ => message,
+        };
+        let usage = if message.contains("did you mean") {
+            String::new()
+        } else {
+            usage
         };
         Self::Usage {
             verb: verb.to_owned(),
@@ -152,7 +160,9 @@ impl From<VerbError> for Error {
             VerbError::Usage {
                 usage, unquoted, ..
             } => {
-                error = error.with_detail(usage.clone());
+                if !usage.trim().is_empty() {
+                    error = error.with_detail(usage.clone());
+                }
                 if *unquoted {
                     error = error.with_hint(UNQUOTED);
                 }

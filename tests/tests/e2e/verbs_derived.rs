@@ -216,7 +216,16 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
         let out = sandbox.devtools(words);
         out.assert_code(1);
         assert!(out.stderr.starts_with(message), "{words:?}\n{out}");
-        assert!(out.stderr.contains("\nUsage: mur devtools "), "{out}");
+        // The usage follows, unless the message names the fix itself: then a hint
+        // names `--help` (the usage would only cost an agent's context).
+        if message.contains("did you mean") {
+            out.assert_stderr_is(format!(
+                "{message}hint: `mur devtools {} --help` shows its usage\n",
+                words[0]
+            ));
+        } else {
+            assert!(out.stderr.contains("\nUsage: mur devtools "), "{out}");
+        }
         assert_eq!(out.stdout, "");
     }
     let count = ok(&sandbox, &["state", "--selector", "#count"]);

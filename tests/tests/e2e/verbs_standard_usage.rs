@@ -262,6 +262,16 @@ fn bad_argv_is_a_usage_error_for_every_standard_verb() {
             format!("error: {verb}: {message}"),
             "for {argv:?}\n{out}"
         );
+        // A message that names the fix goes without the usage, which would only cost
+        // an agent's context: a hint names `--help` instead.
+        if message.contains("did you mean") {
+            assert_eq!(
+                rest,
+                format!("hint: `mur devtools {verb} --help` shows its usage\n"),
+                "for {argv:?}\n{out}"
+            );
+            continue;
+        }
         // The verb's usage: its help without the prose (the summary and details,
         // which may be a tool's pages) and without the host options it ends with.
         let help = help(&sandbox, verb);
