@@ -39,7 +39,11 @@ impl Verb for Screenshot {
 
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         match args.value("out") {
-            None => Ok(Shaped::json(&metadata(result)?, pretty)),
+            // Said, so an agent that wanted the picture does not think it has it.
+            None => Ok(Shaped {
+                notes: vec![NOT_SAVED.to_owned()],
+                ..Shaped::json(&metadata(result)?, pretty)
+            }),
             Some("-") => Ok(Shaped {
                 stdout: png::from_result(result)?,
                 ..Shaped::default()
@@ -48,6 +52,9 @@ impl Verb for Screenshot {
         }
     }
 }
+
+/// The note without `--out`: the picture was taken, and not kept.
+const NOT_SAVED: &str = "note: the image was not saved: `--out shot.png` writes it to a file, `--out -` its PNG bytes to stdout";
 
 /// Write the PNG to `path` (exactly as typed, so the host allows it) and describe it.
 fn save(path: &str, result: &Value, pretty: bool) -> Result<Shaped, String> {

@@ -73,6 +73,14 @@ fn without_out_prints_metadata_never_the_image_data() {
     let bare = result_with(None);
     let expected = format!("{{\"width\":3,\"height\":2,\"bytes\":{}}}\n", png().len());
     assert_eq!(testing::stdout::<Screenshot>(&[], &bare, false), expected);
+    // A note says the picture was not kept, and how to keep it; none with `--out`.
+    assert_eq!(
+        testing::notes::<Screenshot>(&[], &bare),
+        [
+            "note: the image was not saved: `--out shot.png` writes it to a file, `--out -` its PNG bytes to stdout"
+        ]
+    );
+    assert!(testing::notes::<Screenshot>(&["--out", "-"], &bare).is_empty());
 }
 
 #[test]

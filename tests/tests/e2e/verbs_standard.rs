@@ -301,8 +301,14 @@ fn pngs_in(dir: &std::path::Path) -> Vec<String> {
 #[test]
 fn screenshot_writes_the_png_where_asked_and_nowhere_else() {
     let (sandbox, _sample) = session();
-    // Without --out only the metadata is printed, and no file appears.
-    let meta = ok(&sandbox, &["screenshot"]);
+    // Without --out only the metadata is printed, and no file appears; a note says
+    // the picture was not kept, and how to keep it.
+    let shot = sandbox.devtools(&["screenshot"]);
+    shot.assert_code(0).assert_stderr_is(
+        "note: the image was not saved: `--out shot.png` writes it to a file, `--out -` its PNG \
+         bytes to stdout\n",
+    );
+    let meta = shot.json();
     assert_eq!(
         (
             meta["width"].clone(),
