@@ -155,6 +155,9 @@ fn devtools_after_help(plugin_verbs: &[(String, String, &str)]) -> String {
             .unwrap_or(0);
         let mut list = String::from("Installed verbs (`mur devtools <verb> --help` for each):\n");
         for (name, summary, kind) in plugin_verbs {
+            // A verb's words, as every text of others': one line, nothing a terminal
+            // obeys (clap prints this as it is, on a terminal with its escapes too).
+            let summary = mur_core::text::escaped(summary, mur_core::text::unprintable);
             list.push_str(&format!("  {name:<width$}  {summary} [{kind}]\n"));
         }
         list

@@ -576,3 +576,28 @@ fn the_same_file_twice_is_added_once_and_two_files_of_one_verb_are_refused() {
         )
     );
 }
+
+/// An installed verb's summary reaches `mur devtools --help` and completion as every
+/// text of others' does: a terminal command or a right-to-left override in it is
+/// shown as its escape, on a pipe and on a terminal alike (clap printed it raw).
+#[test]
+fn a_verbs_summary_in_the_help_list_is_escaped() {
+    let sandbox = Sandbox::new();
+    let summary = "red \u{1b}[31mtext\u{7} and \u{202e}txt.exe";
+    let verb = serde_json::json!({
+        "schema": "mur-verb/1", "name": "evil", "tool": "version", "summary": summary,
+    });
+    let file = sandbox.file("evil.json", verb.to_string());
+    sandbox
+        .devtools(&["verbs", "add", path(&file)])
+        .assert_code(0);
+    let shown = r"evil  red \x1b[31mtext\x07 and \u{202e}txt.exe [data]";
+    let help = sandbox.devtools(&["--help"]);
+    help.assert_code(0);
+    assert!(help.stdout.contains(shown), "{help}");
+    let typed = mur_e2e::process::run(&mut sandbox.on_a_terminal("mur devtools --help"));
+    assert!(typed.stdout.contains(shown), "{typed}");
+    // (clap styles the help on a terminal with escapes of its own; the verb's are not.)
+    assert!(!typed.stdout.contains("\u{1b}[31mtext"), "{typed}");
+    assert!(!typed.stdout.contains('\u{202e}'), "{typed}");
+}
