@@ -228,14 +228,25 @@ fn verb_command(verb: &Completable) -> clap::Command {
     // A name no command line could give, one given twice (or `help`, clap's own) is
     // left out: completion must never fail on what a server declared, or on a verb
     // installed before `verbs add` refused such names (clap panics on them).
+    // A positional's id is its `<name>`, which no option's id (its name) or clap's own
+    // (`help`) can be: `<selector>` beside `--selector` is fine. Only the last may
+    // take many words, as clap requires.
     let mut seen_positional = std::collections::HashSet::new();
+    let last = spec.positionals.len().saturating_sub(1);
     let positionals = spec
         .positionals
         .iter()
-        .filter(move |p| !p.name.is_empty() && seen_positional.insert(p.name.as_str()))
-        .map(|p| {
-            let arg = clap::Arg::new(leak(&p.name)).help(p.help.clone());
-            let arg = if p.repeatable { arg.num_args(1..) } else { arg };
+        .enumerate()
+        .filter(move |(_, p)| !p.name.is_empty() && seen_positional.insert(p.name.as_str()))
+        .map(move |(at, p)| {
+            let arg = clap::Arg::new(leak(&format!("<{}>", p.name)))
+                .value_name(leak(&p.name))
+                .help(p.help.clone());
+            let arg = if p.repeatable && at == last {
+                arg.num_args(1..)
+            } else {
+                arg
+            };
             with_values(arg, p.kind, &p.choices)
         });
     let mut seen = std::collections::HashSet::from(["help"]);
@@ -305,8 +316,19 @@ mod tests {
     #[test]
     fn names_no_command_line_could_give_are_left_out_of_completion() {
         let flag = |name: &str| Param::new(name, "", ValueKind::Flag, "");
+        let many = |name: &str| Param {
+            repeatable: true,
+            ..flag(name)
+        };
         let spec = VerbSpec {
-            positionals: vec![flag("text"), flag("text"), flag("a b")],
+            positionals: vec![
+                many("files"),
+                flag("text"),
+                flag("text"),
+                flag("a b"),
+                flag("keep"),
+                flag("help"),
+            ],
             options: vec![
                 flag("--clear"),
                 flag(""),
