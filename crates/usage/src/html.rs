@@ -19,7 +19,7 @@ pub struct Bar {
 /// The room a label takes in the charts' 12 px sans-serif, generously: most
 /// characters are narrower than 7 px, a capital than 9, a wide one (CJK) 12.
 fn label_room(label: &str) -> f64 {
-    label
+    shown(label)
         .chars()
         .map(|c| match c {
             c if c.is_ascii_uppercase() => 9.0,
@@ -113,23 +113,40 @@ pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
 /// it, instead of reordering the rest of the cell.
 pub fn escape(text: &str) -> String {
     let mut html = String::with_capacity(text.len());
-    for c in text.chars() {
+    for c in shown(text).chars() {
         match c {
             '&' => html.push_str("&amp;"),
             '<' => html.push_str("&lt;"),
             '>' => html.push_str("&gt;"),
             '"' => html.push_str("&quot;"),
-            '\u{061c}'
-            | '\u{200e}'
-            | '\u{200f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2066}'..='\u{2069}' => {
-                let _ = write!(html, "\\u{{{:x}}}", u32::from(c));
-            }
             c => html.push(c),
         }
     }
     html
+}
+
+/// `text` as the page shows it: each bidirectional formatting character written
+/// as its escape (`\u{202e}`), as mur's terminal output writes it.
+fn shown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if is_bidi_control(c) {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Unicode's Bidi_Control characters, which reorder the text around them. The
+/// same set as `mur_core::text::unprintable`'s (mur-usage, which a session embeds,
+/// does not depend on mur-core): a test holds the two together.
+fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
 }
 
 /// `text` escaped, its `quoted` spans as `<code>`, as the page writes a command.
@@ -385,6 +402,29 @@ mod tests {
     use super::*;
     use crate::report::{Criteria, report};
     use crate::{Kind, Outcome, Record, Side, Surface};
+
+    /// The page escapes what mur's terminal output escapes, control characters aside
+    /// (a page shows them as nothing).
+    #[test]
+    fn the_bidi_set_is_mur_cores() {
+        for c in (0..0x3_0000)
+            .filter_map(char::from_u32)
+            .filter(|c| !c.is_control())
+        {
+            assert_eq!(
+                is_bidi_control(c),
+                mur_core::text::unprintable(c),
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+    }
+
+    /// A label is as wide as it is drawn, its escapes included.
+    #[test]
+    fn a_label_is_measured_as_shown() {
+        assert_eq!(label_room("a\u{202e}b"), label_room("a\\u{202e}b"));
+    }
 
     #[test]
     fn text_is_escaped_and_a_bidirectional_override_shown_not_obeyed() {
