@@ -164,48 +164,56 @@ impl Spec {
         exclusive: &[],
     };
 
-    /// What this spec declares that no command line could use, if anything, by the
-    /// rules `mur devtools verbs add` refuses a verb by: an option name that is not
-    /// [`usable_name`] (empty, `--clear` with its dashes, `a b`, `x=1`), a positional
-    /// name that is empty, starts with `-` or holds a space (it is shown as `<name>`;
-    /// `Component>.<event` is fine), two positionals or two options of one name, an
-    /// option `help` (the host's `-h, --help`) or `timeout` (the kit's own `--timeout
-    /// MS`, declared for every verb), and an [`exclusive`](Self::exclusive) group naming
-    /// an option not declared. The kit's [`testing`](crate::testing) helpers check it
-    /// first, so a verb's `cargo test` says so.
+    /// What this spec declares that a command line could not use or the kit refuses,
+    /// if anything, saying whose rule it breaks. `mur devtools verbs add` refuses an
+    /// option name that is not [`usable_name`] (empty, `--clear` with its dashes, `a
+    /// b`, `x=1`), a positional with no name (only spaces), two positionals or two
+    /// options of one name, and an option `help` (the host's `-h, --help`). The kit
+    /// refuses more, as its own rules, which `verbs add` would let through: a
+    /// positional name that starts with `-` or holds a space (shown as `<name>`, it
+    /// would read as an option or as two words in a usage line; `Component>.<event`
+    /// is fine), an option `timeout` (the kit's own `--timeout MS`, declared for
+    /// every verb), and an [`exclusive`](Self::exclusive) group naming an option not
+    /// declared. The kit's [`testing`](crate::testing) helpers check it first, so a
+    /// verb's `cargo test` says so.
     pub fn unusable(&self) -> Option<String> {
         let named = |name: &str| match name.is_empty() {
             true => "with an empty name".to_owned(),
             false => format!("named `{name}`"),
         };
+        let host = |why: String| Some(format!("{why}; `mur devtools verbs add` would refuse it"));
         for (at, pos) in self.positionals.iter().enumerate() {
             let name = pos.name;
-            if name.is_empty() || name.starts_with('-') || name.contains(char::is_whitespace) {
+            if name.trim().is_empty() {
+                return host("a positional with no name for its usage to show".to_owned());
+            }
+            if name.starts_with('-') || name.contains(char::is_whitespace) {
                 return Some(format!(
-                    "positional {}, which no usage can show: a positional's name is not \
-                     empty, does not start with `-` and holds no space",
+                    "positional {}, which the kit refuses (`mur devtools verbs add` would \
+                     not): shown as `<{name}>`, it reads as an option or as two words in a \
+                     usage line; a positional's name does not start with `-` and holds no space",
                     named(name)
                 ));
             }
             if self.positionals[..at].iter().any(|p| p.name == name) {
-                return Some(format!("two positionals named `{name}`"));
+                return host(format!("two positionals named `{name}`"));
             }
         }
         for (at, opt) in self.options.iter().enumerate() {
             let name = opt.name;
             if !usable_name(name) {
-                return Some(format!(
+                return host(format!(
                     "option {}, which no command line can give: an option's name starts with a \
                      letter or a digit and holds only letters, digits, `-`, `_` and `.`",
                     named(name)
                 ));
             }
             if self.options[..at].iter().any(|o| o.name == name) {
-                return Some(format!("two options named `{name}`"));
+                return host(format!("two options named `{name}`"));
             }
             match name {
                 "help" => {
-                    return Some("option `help`, which is the host's own `-h, --help`".into());
+                    return host("option `help`, which is the host's own `-h, --help`".into());
                 }
                 "timeout" => {
                     return Some(
@@ -227,10 +235,11 @@ impl Spec {
     }
 }
 
-/// Whether `name` can name a positional or an option on a command line (`<name>`,
-/// `--name`), by the host's rule: a letter or a digit first, then letters, digits,
-/// `-`, `_` or `.`. No dash first, no space, no `=`: the shell and `--name=value`
-/// would split it.
+/// Whether `name` can name an option on a command line (`--name`), by the host's
+/// rule (`mur_verbs::usable_name`, which `verbs add` holds a verb's options to): a
+/// letter or a digit first (`char::is_alphanumeric`), then letters, digits, `-`,
+/// `_` or `.`. No dash first, no space, no `=`: the shell and `--name=value` would
+/// split it.
 pub fn usable_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(char::is_alphanumeric)

@@ -9,18 +9,16 @@ fn owned(words: &[&str]) -> Vec<String> {
     words.iter().map(|word| (*word).to_owned()).collect()
 }
 
-/// Asserts that verb `V` declares nothing `mur devtools verbs add` would refuse
-/// ([`Spec::unusable`](crate::Spec::unusable)): an option `--clear` written with its
-/// dashes, `the text` with a space, two options of one name, an option `help` or
-/// `timeout`. Every helper here checks it first, so a verb's `cargo test` says so
-/// before it is built and added.
+/// Asserts that verb `V` declares nothing `mur devtools verbs add` or the kit would
+/// refuse ([`Spec::unusable`](crate::Spec::unusable), which says whose rule it is):
+/// an option `--clear` written with its dashes, two options of one name, an option
+/// `help` (`verbs add`'s rules); a positional `<the text>` with a space, an option
+/// `timeout` (the kit's). Every helper here checks it first, so a verb's `cargo test`
+/// says so before it is built and added.
 #[track_caller]
 pub fn check_declarations<V: Verb>() {
     if let Some(why) = V::SPEC.unusable() {
-        panic!(
-            "verb `{}` declares {why}; `mur devtools verbs add` would refuse it",
-            V::ABOUT.name
-        );
+        panic!("verb `{}` declares {why}", V::ABOUT.name);
     }
 }
 

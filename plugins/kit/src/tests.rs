@@ -672,7 +672,8 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
 
 /// What `mur devtools verbs add` refuses a verb for (an option `--clear` with its
 /// dashes: help printed `----clear` and completion panicked) is named by the kit, so
-/// `cargo test` says so before the verb is built and added.
+/// `cargo test` says so before the verb is built and added; what only the kit refuses
+/// says so, never that `verbs add` would (it takes `<the text>` and `<-x>`).
 #[test]
 fn a_spec_no_command_line_could_use_is_named() {
     const fn options(options: &'static [Opt]) -> Spec {
@@ -681,11 +682,15 @@ fn a_spec_no_command_line_could_use_is_named() {
             ..Spec::NONE
         }
     }
-    const SPECS: [Spec; 11] = [
+    const SPECS: [Spec; 12] = [
         options(&[Opt::flag("--clear", "")]),
         options(&[Opt::flag("", "")]),
         options(&[Opt::value("a b", "X", Kind::Text, "")]),
         options(&[Opt::flag("x=1", "")]),
+        Spec {
+            positionals: &[Pos::new(" ", "text", Kind::Text, "")],
+            ..Spec::NONE
+        },
         Spec {
             positionals: &[Pos::new("the text", "text", Kind::Text, "")],
             ..Spec::NONE
@@ -709,18 +714,25 @@ fn a_spec_no_command_line_could_use_is_named() {
     ];
     let rule = "which no command line can give: an option's name starts with a letter or a digit and \
                 holds only letters, digits, `-`, `_` and `.`";
-    let shown = "which no usage can show: a positional's name is not empty, does not start \
-                 with `-` and holds no space";
+    let host = "; `mur devtools verbs add` would refuse it";
+    let kits = |name: &str| {
+        format!(
+            "positional named `{name}`, which the kit refuses (`mur devtools verbs add` would \
+             not): shown as `<{name}>`, it reads as an option or as two words in a usage line; \
+             a positional's name does not start with `-` and holds no space"
+        )
+    };
     let expected = [
-        format!("option named `--clear`, {rule}"),
-        format!("option with an empty name, {rule}"),
-        format!("option named `a b`, {rule}"),
-        format!("option named `x=1`, {rule}"),
-        format!("positional named `the text`, {shown}"),
-        format!("positional named `-x`, {shown}"),
-        "two options named `clear`".to_owned(),
-        "two positionals named `selector`".to_owned(),
-        "option `help`, which is the host's own `-h, --help`".to_owned(),
+        format!("option named `--clear`, {rule}{host}"),
+        format!("option with an empty name, {rule}{host}"),
+        format!("option named `a b`, {rule}{host}"),
+        format!("option named `x=1`, {rule}{host}"),
+        format!("a positional with no name for its usage to show{host}"),
+        kits("the text"),
+        kits("-x"),
+        format!("two options named `clear`{host}"),
+        format!("two positionals named `selector`{host}"),
+        format!("option `help`, which is the host's own `-h, --help`{host}"),
         "option `timeout`, which the kit declares for every verb (`--timeout MS`)".to_owned(),
         "an exclusive group naming `--b`, which is not one of its options".to_owned(),
     ];

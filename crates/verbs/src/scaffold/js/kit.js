@@ -80,34 +80,40 @@ export function option(name, valueName, help, { kind = "text", choices = [], key
 export const TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", { kind: "milliseconds" });
 
 /**
- * What these params declare that no command line could use, or undefined, by the
- * rules `mur devtools verbs add` refuses a verb by: an option name that is not a
- * letter or a digit, then letters, digits, `-`, `_` or `.` (empty, `--clear` with
- * its dashes, `a b`), a positional name that is empty, starts with `-` or holds a
- * space (it is shown as `<name>`), two positionals or two options of one name, an
- * option `help` (the host's `-h, --help`) or `timeout` (the kit's own `--timeout
- * MS`). `new Verb` checks it, so `node --test` says so.
+ * What these params declare that a command line could not use or the kit refuses,
+ * or undefined, saying whose rule it breaks. `mur devtools verbs add` refuses an
+ * option name that is not a letter or a digit, then letters, digits, `-`, `_` or
+ * `.` (empty, `--clear` with its dashes, `a b`), a positional with no name (only
+ * spaces), two positionals or two options of one name, and an option `help` (the
+ * host's `-h, --help`). The kit refuses more, as its own rules, which `verbs add`
+ * would let through: a positional name that starts with `-` or holds a space
+ * (shown as `<name>`, it would read as an option or as two words in a usage line),
+ * an option `timeout` (the kit's own `--timeout MS`). `new Verb` checks it, so
+ * `node --test` says so.
  */
 export function unusable(positionals, options) {
   const named = (name) => (name ? `named \`${name}\`` : "with an empty name");
+  const host = (why) => `${why}; \`mur devtools verbs add\` would refuse it`;
   const seenPositionals = new Set();
   for (const { name } of positionals) {
-    if (typeof name !== "string" || name === "" || name.startsWith("-") || /\s/u.test(name)) {
-      return `positional ${named(name)}, which no usage can show: a positional's name is ` +
-        "not empty, does not start with `-` and holds no space";
+    if (typeof name !== "string" || name.trim() === "") return host("a positional with no name for its usage to show");
+    if (name.startsWith("-") || /\s/u.test(name)) {
+      return `positional ${named(name)}, which the kit refuses (\`mur devtools verbs add\` would ` +
+        `not): shown as \`<${name}>\`, it reads as an option or as two words in a usage line; ` +
+        "a positional's name does not start with `-` and holds no space";
     }
-    if (seenPositionals.has(name)) return `two positionals named \`${name}\``;
+    if (seenPositionals.has(name)) return host(`two positionals named \`${name}\``);
     seenPositionals.add(name);
   }
   const seenOptions = new Set();
   for (const { name } of options) {
     if (!usableName(name)) {
-      return `option ${named(name)}, which no command line can give: an option's name starts with a ` +
-        "letter or a digit and holds only letters, digits, `-`, `_` and `.`";
+      return host(`option ${named(name)}, which no command line can give: an option's name starts with a ` +
+        "letter or a digit and holds only letters, digits, `-`, `_` and `.`");
     }
-    if (seenOptions.has(name)) return `two options named \`${name}\``;
+    if (seenOptions.has(name)) return host(`two options named \`${name}\``);
     seenOptions.add(name);
-    if (name === "help") return "option `help`, which is the host's own `-h, --help`";
+    if (name === "help") return host("option `help`, which is the host's own `-h, --help`");
     if (name === TIMEOUT.name) return "option `timeout`, which the kit declares for every verb (`--timeout MS`)";
   }
   return undefined;
@@ -395,7 +401,7 @@ export class Verb {
     }
     const why = unusable(this.positionals, this.options);
     if (why !== undefined) {
-      throw new TypeError(`verb \`${this.name}\` declares ${why}; \`mur devtools verbs add\` would refuse it`);
+      throw new TypeError(`verb \`${this.name}\` declares ${why}`);
     }
   }
 

@@ -103,42 +103,51 @@ TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", "mi
 
 
 def unusable(positionals, options):
-    """What these params declare that no command line could use, or None, by the
-    rules `mur devtools verbs add` refuses a verb by: an option name that is not a
-    letter or a digit, then letters, digits, `-`, `_` or `.` (empty, `--clear` with
-    its dashes, `a b`), a positional name that is empty, starts with `-` or holds a
-    space (it is shown as `<name>`), two positionals or two options of one name, an
-    option `help` (the host's `-h, --help`) or `timeout` (the kit's own `--timeout
-    MS`). A `Verb` subclass is checked when it is defined, so `python3 -m unittest`
-    says so."""
+    """What these params declare that a command line could not use or the kit
+    refuses, or None, saying whose rule it breaks. `mur devtools verbs add`
+    refuses an option name that is not a letter or a digit, then letters,
+    digits, `-`, `_` or `.` (empty, `--clear` with its dashes, `a b`), a
+    positional with no name (only spaces), two positionals or two options of one
+    name, and an option `help` (the host's `-h, --help`). The kit refuses more,
+    as its own rules, which `verbs add` would let through: a positional name that
+    starts with `-` or holds a space (shown as `<name>`, it would read as an
+    option or as two words in a usage line), an option `timeout` (the kit's own
+    `--timeout MS`). A `Verb` subclass is checked when it is defined, so
+    `python3 -m unittest` says so."""
 
     def named(name):
         return f"named `{name}`" if name else "with an empty name"
 
+    def host(why):
+        return f"{why}; `mur devtools verbs add` would refuse it"
+
     seen = set()
     for param in positionals:
         name = param.name
-        if not isinstance(name, str) or not name or name.startswith("-") or any(c.isspace() for c in name):
+        if not isinstance(name, str) or not name.strip():
+            return host("a positional with no name for its usage to show")
+        if name.startswith("-") or any(c.isspace() for c in name):
             return (
-                f"positional {named(name)}, which no usage can show: a positional's name is "
-                "not empty, does not start with `-` and holds no space"
+                f"positional {named(name)}, which the kit refuses (`mur devtools verbs add` would "
+                f"not): shown as `<{name}>`, it reads as an option or as two words in a usage line; "
+                "a positional's name does not start with `-` and holds no space"
             )
         if name in seen:
-            return f"two positionals named `{name}`"
+            return host(f"two positionals named `{name}`")
         seen.add(name)
     seen = set()
     for param in options:
         name = param.name
         if not _usable_name(name):
-            return (
+            return host(
                 f"option {named(name)}, which no command line can give: an option's name starts with a "
                 "letter or a digit and holds only letters, digits, `-`, `_` and `.`"
             )
         if name in seen:
-            return f"two options named `{name}`"
+            return host(f"two options named `{name}`")
         seen.add(name)
         if name == "help":
-            return "option `help`, which is the host's own `-h, --help`"
+            return host("option `help`, which is the host's own `-h, --help`")
         if name == TIMEOUT.name:
             return "option `timeout`, which the kit declares for every verb (`--timeout MS`)"
     return None
@@ -214,7 +223,7 @@ class Verb:
         super().__init_subclass__(**kwargs)
         why = unusable(cls.positionals, cls.options)
         if why is not None:
-            raise TypeError(f"verb `{cls.name}` declares {why}; `mur devtools verbs add` would refuse it")
+            raise TypeError(f"verb `{cls.name}` declares {why}")
 
     def arguments(self, args):
         """The tool's arguments object; by default each param under its key."""
