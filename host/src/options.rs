@@ -47,10 +47,11 @@ pub fn settings(args: &HostArgs) -> Settings {
     }
 }
 
-/// `-v`, `-q`, or a cluster of them (`-vq`, `-qv`): the host's own short flags.
+/// `-v`, `-q`, or both in one word (`-vq`, `-qv`): the host's own short flags, each
+/// once, as clap takes them before the verb (`-qq` is refused there, so here it is
+/// left to the verb, which refuses it too).
 fn is_verbosity_cluster(word: &str) -> bool {
-    word.strip_prefix('-')
-        .is_some_and(|letters| !letters.is_empty() && letters.chars().all(|c| c == 'v' || c == 'q'))
+    matches!(word, "-v" | "-q" | "-vq" | "-qv")
 }
 
 /// Removes host options from a plugin verb's argv, applying them to `host`.
@@ -302,11 +303,12 @@ mod tests {
         assert_eq!(rest, ["#x"]);
         assert!(host.verbose && host.quiet);
         let mut host = HostArgs::default();
+        // Each once, as before the verb (clap refuses `-qq` there): `-qq` is the verb's.
         assert_eq!(
-            extract("#x -qq -vx", &mut host, None).expect("valid"),
-            ["#x", "-vx"]
+            extract("#x -qv -qq -vx", &mut host, None).expect("valid"),
+            ["#x", "-qq", "-vx"]
         );
-        assert!(host.quiet && !host.verbose);
+        assert!(host.quiet && host.verbose);
         for (line, flag, value) in [
             ("#x --pretty=false", "--pretty", "false"),
             ("#x --quiet=", "--quiet", ""),

@@ -25,8 +25,9 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
         }
         VerbsCommand::List { json, .. } => list(&dirs, *json),
         VerbsCommand::Add { files, force } => {
-            let added =
-                manage::add_observed(&dirs, files, *force, &cli::host_verbs(), &say_compiling)?;
+            let quiet = host.quiet;
+            let say = |file: &Path, bytes: usize| say_compiling(file, bytes, quiet);
+            let added = manage::add_observed(&dirs, files, *force, &cli::host_verbs(), &say)?;
             output::text(&added_lines(&added))
         }
         VerbsCommand::Remove { name } => {
@@ -116,17 +117,25 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
 
 /// A component this big (a Python or JavaScript verb carries its interpreter:
 /// 12–20 MB) takes tens of seconds to compile, once: said on stderr, so the wait
-/// is not mistaken for a hang. A Rust verb (a few hundred KB) compiles in a second.
+/// is not mistaken for a hang (`-q` hides it, as progress). A Rust verb (a few
+/// hundred KB) compiles in a second.
 const SLOW_COMPILE_BYTES: usize = 4 << 20;
 
-fn say_compiling(file: &Path, bytes: usize) {
-    if bytes >= SLOW_COMPILE_BYTES {
-        output::diagnostic(&format!(
-            "compiling `{}` ({}) for this machine, once: this takes tens of seconds",
+fn say_compiling(file: &Path, bytes: usize, quiet: bool) {
+    if let Some(note) = compile_note(file, bytes, quiet) {
+        output::diagnostic(&note);
+    }
+}
+
+/// What [`say_compiling`] says of compiling `file` (`bytes` long), if anything.
+fn compile_note(file: &Path, bytes: usize, quiet: bool) -> Option<String> {
+    (bytes >= SLOW_COMPILE_BYTES && !quiet).then(|| {
+        format!(
+            "note: compiling `{}` ({}) for this machine, once: this takes tens of seconds",
             file.display(),
             mur_core::settings::human_bytes(bytes as u64)
-        ));
-    }
+        )
+    })
 }
 
 /// The size of a verb's cached native code; none is cached before its first
@@ -172,4 +181,24 @@ fn added_lines(added: &[Added]) -> String {
 fn to_json(value: &impl serde::Serialize) -> Result<serde_json::Value> {
     serde_json::to_value(value)
         .map_err(|e| mur_core::Error::internal(format!("cannot print the index: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A big component's compile is said (a note, as progress is), unless `-q`; a
+    /// small one's, which takes a second, is not.
+    #[test]
+    fn only_a_big_components_compile_is_said_and_q_hides_it() {
+        let file = Path::new("shout.wasm");
+        assert_eq!(
+            compile_note(file, 12 << 20, false).as_deref(),
+            Some(
+                "note: compiling `shout.wasm` (12 MiB) for this machine, once: this takes tens of seconds"
+            )
+        );
+        assert_eq!(compile_note(file, 12 << 20, true), None);
+        assert_eq!(compile_note(file, 200 << 10, false), None);
+    }
 }

@@ -13,7 +13,7 @@ fn a_javascript_verb_installs_parses_and_shapes() {
     let out = add(&sandbox, &[js_verb().to_path_buf()]);
     assert_eq!(out.stdout, "added verb `shout` (tool `version`)\n");
     // Its tens of seconds of compiling are said, not left to look like a hang.
-    let said = format!("compiling `{}` (", js_verb().display());
+    let said = format!("note: compiling `{}` (", js_verb().display());
     assert!(out.stderr.starts_with(&said), "{out}");
     assert!(
         out.stderr
