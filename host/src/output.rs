@@ -507,16 +507,7 @@ pub fn shell_word(name: &OsStr) -> Vec<u8> {
     if plain {
         return bytes.to_vec();
     }
-    let mut out = b"$'".to_vec();
-    for &byte in bytes {
-        match byte {
-            b'\\' | b'\'' => out.extend([b'\\', byte]),
-            0x20..=0x7e => out.push(byte),
-            _ => out.extend(format!("\\x{byte:02x}").into_bytes()),
-        }
-    }
-    out.push(b'\'');
-    out
+    mur_core::text::ansi_c_quoted(bytes).into_bytes()
 }
 
 /// The most characters of one cell of a table: a word typed ten thousand

@@ -52,9 +52,39 @@ pub fn push_escape(out: &mut String, c: char) {
     };
 }
 
+/// `bytes` quoted as bash's `$'…'`, every byte outside printable ASCII as `\xHH`
+/// and `\` and `'` escaped: a word a shell reads back byte for byte (a file name that
+/// is not UTF-8, a choice holding a control or a bidi override), which prints as
+/// plain ASCII.
+pub fn ansi_c_quoted(bytes: &[u8]) -> String {
+    let mut out = String::from("$'");
+    for &byte in bytes {
+        match byte {
+            b'\\' | b'\'' => {
+                out.push('\\');
+                out.push(char::from(byte));
+            }
+            0x20..=0x7e => out.push(char::from(byte)),
+            _ => {
+                let _ = write!(out, "\\x{byte:02x}");
+            }
+        }
+    }
+    out.push('\'');
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::escape_controls;
+    use super::{ansi_c_quoted, escape_controls};
+
+    #[test]
+    fn ansi_c_quoting_reads_back_byte_for_byte() {
+        assert_eq!(
+            ansi_c_quoted(b"a\xe2\x80\xaeb'\\"),
+            r"$'a\xe2\x80\xaeb\'\\'"
+        );
+    }
 
     #[test]
     fn what_drives_or_reorders_a_terminal_is_escaped_and_lines_kept() {

@@ -261,9 +261,20 @@ fn choices_label(p: &Param) -> Option<String> {
     if !has_choices(p) || p.value_name.contains('|') {
         return None;
     }
-    let words: Vec<String> = p.choices.iter().map(|c| mur_core::shell_word(c)).collect();
+    let words: Vec<String> = p.choices.iter().map(|c| choice_word(c)).collect();
     let joined = words.join("|");
     (joined.chars().count() <= CHOICES_LABEL_CHARS).then_some(joined)
+}
+
+/// A choice as a shell reads it back: quoted when it must be (`'New York'`), as
+/// `$'…'` when it holds what a terminal would obey (the escape inside single quotes
+/// would be typed as a backslash and a `u`).
+fn choice_word(choice: &str) -> String {
+    if choice.chars().any(mur_core::text::unprintable) {
+        mur_core::text::ansi_c_quoted(choice.as_bytes())
+    } else {
+        mur_core::shell_word(choice)
+    }
 }
 
 /// Whether the help must show `p`'s choices: it declares them.
@@ -282,7 +293,7 @@ fn label_shows_choices(o: &Param) -> bool {
 fn param_help(p: &Param, label_shows_choices: bool) -> String {
     let mut notes = Vec::new();
     if has_choices(p) && !label_shows_choices {
-        let words: Vec<String> = p.choices.iter().map(|c| mur_core::shell_word(c)).collect();
+        let words: Vec<String> = p.choices.iter().map(|c| choice_word(c)).collect();
         notes.push(format!("(one of: {})", words.join(", ")));
     }
     if p.repeatable {
@@ -296,8 +307,15 @@ fn param_help(p: &Param, label_shows_choices: bool) -> String {
         .join(" ")
 }
 
-/// A titled two-column list, the help column aligned.
+/// A titled two-column list, the help column aligned: as shown, each label's and
+/// help's [`unprintable`](mur_core::text::unprintable) characters written as their
+/// escapes before the label is measured (escaped later, a label with one pushed its
+/// help out of the column).
 fn section(title: &str, rows: &[(String, String)]) -> String {
+    let shown =
+        |text: &str| mur_core::text::escaped(text, mur_core::text::unprintable).into_owned();
+    let rows: Vec<(String, String)> = rows.iter().map(|(l, h)| (shown(l), shown(h))).collect();
+    let rows = rows.as_slice();
     // In characters, as `format!` pads: a choice may be written in any script.
     let width = rows
         .iter()
@@ -477,6 +495,32 @@ Options:
   --city 'New York'|Chicago  what to print
   --view summary|full        what to print
   -h, --help                 print this help
+"
+        );
+    }
+
+    /// A hostile verb's choice or help with a bidi override keeps the help column
+    /// aligned (measured as shown, escaped), and its choice reads back in a shell.
+    #[test]
+    fn an_escaped_label_keeps_the_column_and_reads_back() {
+        let spec = VerbSpec {
+            options: vec![
+                Param {
+                    choices: vec!["a\u{202e}b".to_owned(), "c".to_owned()],
+                    ..Param::new("mode", "", ValueKind::Choice, "h \u{202e} x")
+                },
+                Param::new("args", "JSON", ValueKind::Json, "the whole"),
+            ],
+            ..VerbSpec::default()
+        };
+        assert_eq!(
+            spec.render_brief("evil"),
+            "Usage: mur devtools evil [--mode $'a\\xe2\\x80\\xaeb'|c] [--args JSON]
+
+Options:
+  --mode $'a\\xe2\\x80\\xaeb'|c  h \\u{202e} x
+  --args JSON                 the whole
+  -h, --help                  print this help
 "
         );
     }
