@@ -91,8 +91,9 @@ fn execute(cli: Cli) -> Result<u8> {
         Command::Study(args) => {
             warn(&args.runner.unset_pass_env());
             let html = args.html.clone();
-            check_html(html.as_deref())?;
             let study = args.study()?;
+            // A page inside the study's directory is written once the study made it.
+            check_html(html.as_deref().filter(|page| !inside(page, &study.out)))?;
             let outcome = study::run(&study, &|line| eprintln!("{}", escape_controls(line)))?;
             if let Some(path) = html {
                 let title = study::title(outcome.results.len(), outcome.seed);
@@ -174,6 +175,14 @@ fn check_html(path: Option<&std::path::Path>) -> Result<()> {
         Some(path) => mur_lockfile::check_named(path)
             .map_err(|e| Error::usage(format!("`--html {}`: {e}", path.display()))),
         None => Ok(()),
+    }
+}
+
+/// Whether `path` lies in `dir` (as named, both made absolute).
+fn inside(path: &std::path::Path, dir: &std::path::Path) -> bool {
+    match (std::path::absolute(path), std::path::absolute(dir)) {
+        (Ok(path), Ok(dir)) => path.starts_with(dir),
+        _ => false,
     }
 }
 

@@ -155,6 +155,23 @@ impl Meta {
             .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
     }
 
+    /// Each condition's agent commands, as the commands that asked for it named them,
+    /// each once, in the order first named.
+    pub fn agents(&self) -> Vec<(String, Vec<String>)> {
+        self.conditions
+            .iter()
+            .map(|c| {
+                let mut agents: Vec<String> = Vec::new();
+                for m in self.matrices.iter().filter(|m| m.conditions.contains(c)) {
+                    if !agents.contains(&m.agent) {
+                        agents.push(m.agent.clone());
+                    }
+                }
+                (c.clone(), agents)
+            })
+            .collect()
+    }
+
     /// Whether some command asked for `result`'s run: its condition, task and repeat in
     /// one matrix, and its id theirs.
     pub fn asked_for(&self, result: &RunResult) -> bool {

@@ -143,7 +143,8 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         progress(&format!("warning: {warning}"));
     }
     let results = recorded.results;
-    let rows = report::rows(&results, &meta.conditions);
+    let mut rows = report::rows(&results, &meta.conditions);
+    rows.agents = meta.agents();
     let markdown = write_reports(&out, &rows, &results, meta.seed)?;
     Ok(Outcome {
         out,

@@ -220,6 +220,9 @@ pub struct Rows {
     pub conditions: Vec<Row>,
     pub tasks: Vec<Row>,
     pub categories: Categories,
+    /// Each condition's agent commands, as the study's commands named them
+    /// (`study.json`); empty when not known.
+    pub agents: Vec<(String, Vec<String>)>,
 }
 
 /// Per condition, per task category: successful runs and runs (seed 000 §13: a surface
@@ -343,6 +346,7 @@ pub fn rows(results: &[RunResult], conditions: &[String]) -> Rows {
         categories: Categories::of(results, &names),
         conditions: condition_rows,
         tasks: task_rows,
+        agents: Vec::new(),
     }
 }
 
@@ -419,6 +423,7 @@ pub fn condition_table(rows: &Rows) -> String {
         let _ = writeln!(text, "| {} {}", row.condition, cells(row));
     }
     let lines = [
+        agents_line(rows),
         errors_line(rows),
         not_started_line(rows),
         timed_out_line(rows),
@@ -431,6 +436,37 @@ pub fn condition_table(rows: &Rows) -> String {
         let _ = write!(text, "\n{line}\n");
     }
     text
+}
+
+/// Which agent ran the conditions in the table: one line naming it when every condition
+/// had the same; else a warning naming each condition's, as the rows then compare agents
+/// as much as surfaces (`None` when not known).
+pub fn agents_line(rows: &Rows) -> Option<String> {
+    let shown: Vec<&(String, Vec<String>)> = rows
+        .agents
+        .iter()
+        .filter(|(c, _)| rows.conditions.iter().any(|r| &r.condition == c))
+        .collect();
+    let first = shown.first()?;
+    let named = |agents: &[String]| {
+        agents
+            .iter()
+            .map(|a| format!("`{a}`"))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
+    if shown.iter().all(|(_, agents)| agents == &first.1) {
+        return Some(format!("Agent: {}.", named(&first.1)));
+    }
+    let clauses: Vec<String> = shown
+        .iter()
+        .map(|(c, agents)| format!("`{c}` by {}", named(agents)))
+        .collect();
+    Some(format!(
+        "Warning: the conditions were run by different agents, so their rows compare the \
+         agents as much as the surfaces — {}.",
+        clauses.join("; ")
+    ))
 }
 
 /// The runs the harness could not make, per condition with the first one's error
@@ -873,6 +909,7 @@ pub fn page(rows: &Rows, title: &str) -> String {
     ));
     body.push_str(&html_table(&conditions, false));
     let lines = [
+        agents_line(rows),
         errors_line(rows),
         not_started_line(rows),
         timed_out_line(rows),
@@ -1106,6 +1143,29 @@ mod tests {
             csv(&rows)
         );
         assert!(crate::study::progress::line(&results[0]).contains(": pass (timed out; 3 calls,"));
+    }
+
+    #[test]
+    fn each_conditions_agent_is_named_and_a_difference_is_warned() {
+        let results = vec![
+            result("cli-derived", "a", true, 3, 100),
+            result("cli-named", "a", false, 0, 100),
+        ];
+        let mut rows = rows(&results, &[]);
+        rows.agents = vec![
+            ("cli-derived".to_owned(), vec!["bash agent.sh".to_owned()]),
+            ("cli-named".to_owned(), vec!["true".to_owned()]),
+        ];
+        let line = "Warning: the conditions were run by different agents, so their rows compare \
+                    the agents as much as the surfaces — `cli-derived` by `bash agent.sh`; \
+                    `cli-named` by `true`.";
+        assert_eq!(agents_line(&rows).as_deref(), Some(line));
+        assert!(condition_table(&rows).contains(&format!("\n{line}\n")));
+        rows.agents[1].1 = vec!["bash agent.sh".to_owned()];
+        assert_eq!(
+            agents_line(&rows).as_deref(),
+            Some("Agent: `bash agent.sh`.")
+        );
     }
 
     #[test]

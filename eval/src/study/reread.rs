@@ -42,7 +42,8 @@ impl Reread {
                 dir.join(RESULTS).display()
             )));
         }
-        let rows = report::rows(&results, &meta.conditions);
+        let mut rows = report::rows(&results, &meta.conditions);
+        rows.agents = meta.agents();
         let title = title(results.len(), meta.seed);
         Ok(Self {
             markdown: report::markdown(&rows, &title),

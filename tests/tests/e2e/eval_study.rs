@@ -627,6 +627,10 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
     assert!(output.stdout.contains(warning), "{}", output.stdout);
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(report.contains(warning), "{report}");
+    let agents = "\nWarning: the conditions were run by different agents, so their rows compare \
+                  the agents as much as the surfaces — `cli-derived` by `true derived`; `mcp` \
+                  by `true mcp`.\n";
+    assert!(report.contains(agents), "{report}");
 }
 
 #[test]
@@ -1167,6 +1171,12 @@ fn a_bad_html_path_or_a_study_that_cannot_start_leaves_nothing_pinned() {
         "error: `--html /nonexistent/dir/x.html`: the directory `/nonexistent/dir` does not exist\n",
     );
     assert!(!out.exists(), "nothing ran");
+    // A page in the study's own directory, which the study makes, is fine.
+    let other = sandbox.root().join("other");
+    let page = other.join("report.html").to_string_lossy().into_owned();
+    let html = [&base[..], &["--conditions", "cli-derived", "--html", &page]].concat();
+    study_into(&sandbox, &other, &html).assert_code(0);
+    assert!(other.join("report.html").is_file());
     // A study whose condition cannot be prepared (no verbs) pins no seed: the corrected
     // command may name its own.
     let no_verbs = [
