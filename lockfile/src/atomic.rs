@@ -286,19 +286,31 @@ fn unopened(path: &Path, e: io::Error) -> io::Error {
 /// reader gets every byte, one that stopped reading fails the write. By hand: std has
 /// no write with a deadline, and a thread left blocked in `write` would hold the file.
 #[cfg(unix)]
-fn write_patiently(file: &mut File, mut bytes: &[u8], patience: Duration) -> io::Result<()> {
-    while !bytes.is_empty() {
-        match file.write(bytes) {
+fn write_patiently(file: &mut File, bytes: &[u8], patience: Duration) -> io::Result<()> {
+    let mut written = 0;
+    while written < bytes.len() {
+        match file.write(&bytes[written..]) {
             Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(n) => bytes = &bytes[n..],
+            Ok(n) => written += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                 if !writable_within(file, patience)? {
                     return Err(io::Error::other(format!(
-                        "its reader took nothing for {} ms",
-                        patience.as_millis()
+                        "its reader took nothing for {} ms, after {written} of {} bytes",
+                        patience.as_millis(),
+                        bytes.len()
                     )));
                 }
+            }
+            // "Broken pipe (os error 32)" says nothing of what happened.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                return Err(io::Error::new(
+                    io::ErrorKind::BrokenPipe,
+                    format!(
+                        "its reader closed it after {written} of {} bytes",
+                        bytes.len()
+                    ),
+                ));
             }
             Err(e) => return Err(e),
         }
@@ -556,10 +568,47 @@ mod tests {
             let patience = Duration::from_millis(200);
             said.send(write_named(&waited, &[7; 1 << 20], patience).map_err(|e| e.to_string()))
         });
-        let stalled = stalled.recv_timeout(Duration::from_secs(60));
-        assert_eq!(
-            stalled,
-            Ok(Err("its reader took nothing for 200 ms".to_owned()))
+        // (How much a pipe holds is the system's: 64 KiB here.)
+        let stalled = stalled
+            .recv_timeout(Duration::from_secs(60))
+            .expect("no hang");
+        let message = stalled.expect_err("the reader stopped");
+        assert!(
+            message.starts_with("its reader took nothing for 200 ms, after ")
+                && message.ends_with(" of 1048576 bytes"),
+            "{message}"
+        );
+        drop(_idle);
+        // A reader that reads a little and closes it: said so, with how far it got.
+        use std::os::unix::fs::OpenOptionsExt as _;
+        let mut closing = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .expect("open the FIFO to read");
+        let (said, closed) = std::sync::mpsc::channel();
+        let waited = fifo.clone();
+        std::thread::spawn(move || {
+            said.send(write_named(&waited, &[7; 1 << 20], PATIENCE).map_err(|e| e.to_string()))
+        });
+        let mut first = vec![0; 4096];
+        let read_some = (0..6000).any(|_| {
+            let got = closing.read(&mut first).is_ok_and(|n| n > 0);
+            if !got {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            got
+        });
+        assert!(read_some, "the writer wrote");
+        drop(closing);
+        let closed = closed
+            .recv_timeout(Duration::from_secs(60))
+            .expect("no hang");
+        let message = closed.expect_err("the reader went away");
+        assert!(
+            message.starts_with("its reader closed it after ")
+                && message.ends_with(" of 1048576 bytes"),
+            "{message}"
         );
         // Behind a link too.
         let link = dir.path().join("null.png");

@@ -113,12 +113,17 @@ impl Shaped {
             // error when it fails: the command line was fine and the tool has already
             // run (its effect on the app stands); mur failed at its own part (exit 7).
             mur_lockfile::write_named(Path::new(path), contents, patience).map_err(|e| {
+                let hint = if mur_lockfile::is_stream(Path::new(path)) {
+                    "a pipe or a device takes only what its reader reads: check that one reads it"
+                } else {
+                    "check that the file and its directory can be written, then run the verb again"
+                };
                 VerbError::internal_with_hint(
                     format!(
                         "could not write `{path}`: {e}; the `{}` call itself already ran",
                         self.verb
                     ),
-                    "check that the file and its directory can be written, then run the verb again",
+                    hint,
                 )
             })?;
         }

@@ -882,11 +882,15 @@ fn a_fifo_whose_reader_stopped_fails_the_write_after_the_timeout() {
     let path = fifo.to_str().expect("utf-8 path");
     let verb = sb.mur(&["devtools", "screenshot", "--out", path, "--timeout", "1500"]);
     verb.assert_code(7).assert_stdout_is("");
-    // The verb's own `--timeout`, with the grace mur gives a verb's bound.
+    // The verb's own `--timeout`, with the grace mur gives a verb's bound; nothing of
+    // the image fitted.
     verb.assert_stderr_starts_with(&format!(
-        "error: could not write `{path}`: its reader took nothing for 2250 ms; the \
-         `screenshot` call itself already ran\n"
-    ));
+        "error: could not write `{path}`: its reader took nothing for 2250 ms, after 0 of "
+    ))
+    .assert_stderr_contains(
+        " bytes; the `screenshot` call itself already ran\n\
+         hint: a pipe or a device takes only what its reader reads: check that one reads it\n",
+    );
     let call = sb.mur(&[
         "devtools",
         "call",
@@ -896,10 +900,11 @@ fn a_fifo_whose_reader_stopped_fails_the_write_after_the_timeout() {
         "--timeout",
         "1500",
     ]);
-    call.assert_code(7).assert_stderr_starts_with(&format!(
-        "error: could not write `{path}`: its reader took nothing for 1500 ms; the call itself \
-         already ran\n"
-    ));
+    call.assert_code(7)
+        .assert_stderr_starts_with(&format!(
+            "error: could not write `{path}`: its reader took nothing for 1500 ms, after 0 of "
+        ))
+        .assert_stderr_contains(" bytes; the call itself already ran\n");
     assert!(
         call.stdout.contains("\"mimeType\":\"image/png\""),
         "printed as it came: {call}"
