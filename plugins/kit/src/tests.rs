@@ -754,6 +754,67 @@ fn a_spec_no_command_line_could_use_is_named() {
     assert_eq!(FINE.unusable(), None);
 }
 
+/// mur's verdict on option names (`mur_verbs::usable_name`, which `verbs add` holds a
+/// verb's options to: Rust's `char::is_alphanumeric` first, then that or `-`, `_`,
+/// `.`): one table, which this test, the Python kit's `test_app.py.tmpl` and the
+/// JavaScript kit's `verb.test.js.tmpl` all run, held identical by the scaffold e2e
+/// test (tests/tests/e2e/scaffold.rs).
+// names: begin (the same rows in the Python and JavaScript kits' tests)
+const OPTION_NAMES: [(&str, bool); 28] = [
+    ("clear", true),
+    ("dx_2.5", true),
+    ("item-selector", true),
+    ("2x", true),
+    ("a.b", true),
+    ("é", true),
+    ("café", true),
+    ("Ünï", true),
+    ("хост", true),
+    ("日本", true),
+    ("हिंदी", true),
+    ("٣", true),
+    ("Ⅻ", true),
+    ("", false),
+    ("--clear", false),
+    ("-x", false),
+    (".a", false),
+    ("_a", false),
+    ("a b", false),
+    ("x=1", false),
+    ("a/b", false),
+    ("a→b", false),
+    ("✓", false),
+    ("x\u{202e}y", false),
+    ("a\u{200b}b", false),
+    ("a\u{0085}b", false),
+    ("e\u{0301}", false),
+    ("a\u{00a0}b", false),
+];
+// names: end
+
+/// The Rust kit judges an option's name as the host does, and says `verbs add` would
+/// refuse what it refuses.
+#[test]
+fn option_names_are_judged_as_the_host_judges_them() {
+    for (name, host) in OPTION_NAMES {
+        assert_eq!(crate::argv::usable_name(name), host, "{name:?}");
+        let spec = Spec {
+            options: Vec::leak(vec![Opt::flag(name, "")]),
+            ..Spec::NONE
+        };
+        match spec.unusable() {
+            None => assert!(host, "{name:?} taken"),
+            Some(why) => {
+                assert!(!host, "{name:?} refused: {why}");
+                assert!(
+                    why.ends_with("; `mur devtools verbs add` would refuse it"),
+                    "{why}"
+                );
+            }
+        }
+    }
+}
+
 /// A verb declaring `--clear` with its dashes, as an author may write it.
 struct Dashed;
 

@@ -599,3 +599,56 @@ fn verbs_new_warns_when_the_name_is_an_installed_verb() {
     let root = std::fs::canonicalize(src.join("pong")).expect("project");
     assert_eq!(fresh.stderr, steps("pong", &root));
 }
+
+/// The rows of the table of option names between `names: begin` and `names: end`
+/// in a kit's test source, each as `("name", verdict)` with the escapes `\u{XXXX}`
+/// written `\uXXXX`: the same text whatever the language wrote it in.
+fn option_name_rows(source: &str) -> Vec<String> {
+    let begin = source
+        .find("names: begin")
+        .expect("a table of option names");
+    let end = source.find("names: end").expect("its end");
+    source[begin..end]
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .filter(|line| {
+            line.starts_with(['(', '[']) && (line.ends_with("),") || line.ends_with("],"))
+        })
+        .map(|line| {
+            let row = format!("({})", &line[1..line.len() - 2]);
+            let row = row.replace("True)", "true)").replace("False)", "false)");
+            let mut out = String::new();
+            let mut rest = row.as_str();
+            while let Some(at) = rest.find("\\u{") {
+                let close = rest[at..].find('}').expect("a closed escape") + at;
+                out += &format!("{}\\u{:0>4}", &rest[..at], &rest[at + 3..close]);
+                rest = &rest[close + 1..];
+            }
+            out + rest
+        })
+        .collect()
+}
+
+/// The Rust, Python and JavaScript kits' tests run one table of option names and
+/// mur's verdict on each, which the Rust kit's test holds to the host's rule: so a
+/// kit cannot drift from it unseen (the JavaScript kit took `→` and U+202E).
+#[test]
+fn the_three_kits_test_one_table_of_option_names() {
+    let root = repo_root();
+    let read = |path: &str| {
+        std::fs::read_to_string(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    let rust = option_name_rows(&read("plugins/kit/src/tests.rs"));
+    assert!(rust.len() > 20, "{rust:?}");
+    assert!(
+        rust.contains(&r#"("x\u202ey", false)"#.to_owned()),
+        "{rust:?}"
+    );
+    for kit in [
+        "crates/verbs/src/scaffold/python/test_app.py.tmpl",
+        "crates/verbs/src/scaffold/js/verb.test.js.tmpl",
+    ] {
+        assert_eq!(option_name_rows(&read(kit)), rust, "{kit}");
+    }
+}

@@ -107,9 +107,16 @@ export function unusable(positionals, options) {
   }
   const seenOptions = new Set();
   for (const { name } of options) {
-    if (!usableName(name)) {
+    const refusal = nameRefusal(name);
+    if (refusal === "host") {
       return host(`option ${named(name)}, which no command line can give: an option's name starts with a ` +
         "letter or a digit and holds only letters, digits, `-`, `_` and `.`");
+    }
+    if (refusal !== undefined) {
+      const code = refusal.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+      return `option ${named(name)}, which the kit refuses (\`mur devtools verbs add\` may take it): ` +
+        `beyond ASCII it cannot tell whether U+${code} is a letter or a digit as mur does (its engine ` +
+        "has no Unicode tables); an option's name here holds only ASCII letters, digits, `-`, `_` and `.`";
     }
     if (seenOptions.has(name)) return host(`two options named \`${name}\``);
     seenOptions.add(name);
@@ -119,13 +126,22 @@ export function unusable(positionals, options) {
   return undefined;
 }
 
-// No `\p{L}` here: componentize-js's engine has no Unicode property escapes (a
-// SyntaxError at build time). A letter beyond ASCII is taken as the host takes it;
-// only a space among them is refused.
-function usableName(name) {
-  const alphanumeric = (c) => /[A-Za-z0-9]/.test(c) || (c > "\x7f" && !/\s/u.test(c));
+// Undefined where `name` can name an option, by mur's rule (Rust's
+// `char::is_alphanumeric`: a letter or a digit first, then letters, digits, `-`, `_`
+// or `.`); "host" where mur refuses it too; else the first character beyond ASCII,
+// which the kit cannot judge: componentize-js's engine has no Unicode tables (no
+// `\p{L}`: a SyntaxError there), so it takes only ASCII letters and digits, though
+// mur takes `é` and `हिंदी` too. A space or a control beyond ASCII mur refuses.
+function nameRefusal(name) {
   const chars = typeof name === "string" ? [...name] : [];
-  return chars.length > 0 && alphanumeric(chars[0]) && chars.every((c) => alphanumeric(c) || "-_.".includes(c));
+  if (chars.length === 0) return "host";
+  let unsure;
+  for (const [at, c] of chars.entries()) {
+    if (/^[A-Za-z0-9]$/.test(c) || (at > 0 && "-_.".includes(c))) continue;
+    if (c < "\xa0" || /\s/u.test(c)) return "host";
+    unsure ??= c;
+  }
+  return unsure;
 }
 
 /** `include-source` → `includeSource`. */

@@ -138,10 +138,18 @@ def unusable(positionals, options):
     seen = set()
     for param in options:
         name = param.name
-        if not _usable_name(name):
+        refusal = _name_refusal(name)
+        if refusal == "host":
             return host(
                 f"option {named(name)}, which no command line can give: an option's name starts with a "
                 "letter or a digit and holds only letters, digits, `-`, `_` and `.`"
+            )
+        if refusal is not None:
+            return (
+                f"option {named(name)}, which the kit refuses (`mur devtools verbs add` may take it): "
+                f"it cannot tell whether U+{ord(refusal):04X} is a letter or a digit as mur does (a mark "
+                "or a symbol Python's Unicode tables leave open); an option's name starts with a letter "
+                "or a digit and holds only letters, digits, `-`, `_` and `.`"
             )
         if name in seen:
             return host(f"two options named `{name}`")
@@ -153,12 +161,46 @@ def unusable(positionals, options):
     return None
 
 
-def _usable_name(name):
-    return (
-        isinstance(name, str)
-        and name[:1].isalnum()
-        and all(c.isalnum() or c in "-_." for c in name)
+def _name_refusal(name):
+    """None where `name` can name an option, by mur's rule (Rust's
+    `char::is_alphanumeric`: a letter or a digit first, then letters, digits, `-`,
+    `_` or `.`); `"host"` where mur refuses it too; else the first character the
+    kit cannot judge. Python's `str.isalnum` takes no character mur refuses, but
+    leaves out the marks Unicode counts as letters (`ि` and `ं` in `हिंदी`): the
+    kit takes those its names say are (a vowel sign, an anusvara, …), and cannot
+    judge other marks and symbols (`Ⓐ` is a letter to mur), nor a character newer
+    than Python's Unicode tables."""
+    if not isinstance(name, str) or not name:
+        return "host"
+    unsure = None
+    for at, c in enumerate(name):
+        if c.isalnum() or (at > 0 and c in "-_.") or _alphabetic_mark(c):
+            continue
+        if c.isascii() or _category(c) not in ("Mn", "Mc", "So", "Cn"):
+            return "host"
+        unsure = unsure or c
+    return unsure
+
+
+_ALPHABETIC_MARKS = ("VOWEL SIGN", "ANUSVARA", "SUBJOINED", "CONSONANT SIGN", "MEDIAL", "AU LENGTH")
+"""Words in the names of marks that Unicode counts as letters (Other_Alphabetic),
+and mur with it: every mark so named is one, whatever its script."""
+
+
+def _alphabetic_mark(c):
+    if c.isascii():
+        return False
+    import unicodedata  # only for a name beyond ASCII
+
+    return unicodedata.category(c) in ("Mn", "Mc") and any(
+        word in unicodedata.name(c, "") for word in _ALPHABETIC_MARKS
     )
+
+
+def _category(c):
+    import unicodedata
+
+    return unicodedata.category(c)
 
 
 @dataclass
