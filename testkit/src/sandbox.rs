@@ -130,8 +130,10 @@ impl Sandbox {
         cmd
     }
 
-    /// `script -qec LINE`: the command line run as `shell_command` runs it, but with
-    /// stdin, stdout and stderr on a pseudo-terminal, as a person at a terminal runs it.
+    /// `script -qec LINE`: the command line run with this `mur` first on PATH, as
+    /// `shell_command` runs it, but by `sh` (what `script` runs with no `SHELL` set:
+    /// keep LINE POSIX) and with stdin, stdout and stderr on a pseudo-terminal, as a
+    /// person at a terminal runs it.
     /// Its stdout is what the terminal showed (stdout and stderr together, lines ending
     /// `\r\n`); its exit code is LINE's.
     pub fn on_a_terminal(&self, line: &str) -> Command {

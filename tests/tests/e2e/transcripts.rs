@@ -44,7 +44,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use mur_e2e::plugins::{self, repo_root};
-use mur_e2e::{Output, Sample, Sandbox, Stub, mur_bin, refusing_port};
+use mur_e2e::{Output, Sample, Sandbox, Stub, refusing_port};
 use mur_lockfile::ReadOutcome;
 
 // ---------------------------------------------------------------------------
@@ -631,14 +631,6 @@ fn expected_exit(script: &str) -> i32 {
         .unwrap_or(0)
 }
 
-/// PATH with the built `mur` and `mur-sample` first.
-fn path_with_mur() -> OsString {
-    let bin_dir = mur_bin().parent().expect("bin dir").to_owned();
-    let rest = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
-    std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(&rest)))
-        .expect("PATH")
-}
-
 /// Where a sandboxed shell finds the Rust toolchain (its HOME is the
 /// sandbox's), and the verb builds' intermediate directory (as scaffold.rs
 /// builds with), so the template's dependencies are the ones the standard verbs
@@ -660,11 +652,8 @@ fn toolchain_env() -> Vec<(&'static str, OsString)> {
 
 /// Runs `script` with `bash -eo pipefail` in `dir`, as a user of the sandbox.
 fn bash(sb: &Sandbox, dir: &Path, script: &str) -> Output {
-    let mut cmd = sb.command(Path::new("bash"));
-    cmd.args(["-eo", "pipefail", "-c", script])
-        .env("PATH", path_with_mur())
-        .envs(toolchain_env())
-        .current_dir(dir);
+    let mut cmd = sb.shell_command(script);
+    cmd.envs(toolchain_env()).current_dir(dir);
     output(cmd)
 }
 
