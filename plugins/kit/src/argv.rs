@@ -319,15 +319,20 @@ impl Args {
                         args.take_option(spec, &name, &mut parser)?;
                         continue;
                     }
-                    // A host option by its very name reaches a verb only with a value
-                    // the host does not take it with: `--pretty=false`.
+                    // A host option by its very name reaches a verb with a value only
+                    // where the host did not take it: a flag the host takes no value
+                    // for (`--pretty=false`), or any of them in a native test or from
+                    // an older `mur` (`--project=App.csproj`).
                     if host_options().any(|option| option == name)
                         && let Some(value) = parser.optional_value()
                     {
-                        return Err(format!(
-                            "`--{name}` takes no value, got `{}`",
-                            value.to_string_lossy()
-                        ));
+                        return Err(match HOST_FLAGS.contains(&name.as_str()) {
+                            true => format!(
+                                "`--{name}` takes no value, got `{}`",
+                                value.to_string_lossy()
+                            ),
+                            false => format!("`--{name}` is mur's: give it before the verb's name"),
+                        });
                     }
                     match option_meant(spec, &name) {
                         Some(meant) => return Err(format!("unknown option `--{name}`; {meant}")),
@@ -696,6 +701,11 @@ fn typo_of(typed: &str, option: &str) -> bool {
 pub fn host_options() -> impl Iterator<Item = &'static str> {
     include_str!("host-options.txt").lines()
 }
+
+/// The host options of [`host_options`] that take no value (`mur devtools --help`):
+/// only these are told they take none when given one (`--pretty=false`).
+pub(crate) const HOST_FLAGS: [&str; 6] =
+    ["auto", "auto-full", "pretty", "verbose", "quiet", "refresh"];
 
 /// Whether `word` is a cluster of the host's short options (`-vq`, `-qv`), which the
 /// host takes after a verb's name only one by one (`-v -q`), so the whole word

@@ -221,6 +221,16 @@ fn a_misspelt_host_option_is_named_after_the_verb_too() {
             "`--quiet` takes no value, got `1`",
         ),
         (&["#x", "t", "--pretty"], "unknown option `--pretty`"),
+        // A host option that takes a value, given one: it is mur's, never "takes no
+        // value" (the host takes it after the verb's name; the kit sees it natively).
+        (
+            &["#x", "t", "--project=/a/App.csproj"],
+            "`--project` is mur's: give it before the verb's name",
+        ),
+        (
+            &["#x", "t", "--answer=k=v"],
+            "`--answer` is mur's: give it before the verb's name",
+        ),
         // The host takes `-v` and `-q` after a verb's name only alone.
         (
             &["#x", "t", "-vq"],
@@ -812,6 +822,14 @@ fn option_names_are_judged_as_the_host_judges_them() {
                 );
             }
         }
+    }
+}
+
+/// The host's flags, which alone are told they take no value, are host options.
+#[test]
+fn the_host_flags_are_host_options() {
+    for flag in crate::argv::HOST_FLAGS {
+        assert!(crate::argv::host_options().any(|o| o == flag), "{flag}");
     }
 }
 

@@ -269,6 +269,9 @@ function typoOf(typed, option) {
  */
 export const HOST_OPTIONS = ["@host-options@"];
 
+/** The host options that take no value: only these are told they take none when given one (`--pretty=false`). */
+export const HOST_FLAGS = ["auto", "auto-full", "pretty", "verbose", "quiet", "refresh"];
+
 // The kinds whose value is a word of the app's: what a stray word may have been meant as.
 const THINGS = ["text", "selector", "name", "choice", "integer", "number"];
 
@@ -563,9 +566,13 @@ export class Verb {
       const name = eq < 0 ? word.slice(2) : word.slice(2, eq);
       const p = options.get(name);
       if (p === undefined && eq >= 0 && HOST_OPTIONS.includes(name)) {
-        // A host option by its very name reaches a verb only with a value the host
-        // does not take it with: `--pretty=false`.
-        throw new VerbError(`\`--${name}\` takes no value, got \`${word.slice(eq + 1)}\``);
+        // A host option by its very name reaches a verb with a value only where the
+        // host did not take it: a flag the host takes no value for (`--pretty=false`),
+        // or any of them in a native test or from an older `mur` (`--project=App.csproj`).
+        if (HOST_FLAGS.includes(name)) {
+          throw new VerbError(`\`--${name}\` takes no value, got \`${word.slice(eq + 1)}\``);
+        }
+        throw new VerbError(`\`--${name}\` is mur's: give it before the verb's name`);
       }
       if (p === undefined) {
         const meant = optionMeant(name, this.positionals, [...options.keys()]);

@@ -396,9 +396,13 @@ class Verb:
             name, has_value, value = word[2:].partition("=")
             param = options.get(name)
             if param is None and has_value and name in HOST_OPTIONS:
-                # A host option by its very name reaches a verb only with a value the
-                # host does not take it with: `--pretty=false`.
-                raise Error(f"`--{name}` takes no value, got `{value}`")
+                # A host option by its very name reaches a verb with a value only where
+                # the host did not take it: a flag the host takes no value for
+                # (`--pretty=false`), or any of them in a native test or from an older
+                # `mur` (`--project=App.csproj`).
+                if name in HOST_FLAGS:
+                    raise Error(f"`--{name}` takes no value, got `{value}`")
+                raise Error(f"`--{name}` is mur's: give it before the verb's name")
             if param is None:
                 meant = _option_meant(name, self.positionals, options)
                 if meant is not None:
@@ -568,6 +572,11 @@ HOST_OPTIONS = ("@host-options@",)
 """The host's long options (`mur devtools --help`), which the host takes after a
 verb's name where the verb declares no option of that name: `mur devtools verbs
 new` wrote in the list of the `mur` that made this project."""
+
+
+HOST_FLAGS = ("auto", "auto-full", "pretty", "verbose", "quiet", "refresh")
+"""The host options that take no value: only these are told they take none when
+given one (`--pretty=false`)."""
 
 
 _THINGS = ("text", "selector", "name", "choice", "integer", "number")
