@@ -707,9 +707,10 @@ pub fn host_options() -> impl Iterator<Item = &'static str> {
 pub(crate) const HOST_FLAGS: [&str; 6] =
     ["auto", "auto-full", "pretty", "verbose", "quiet", "refresh"];
 
-/// Whether `word` is a cluster of the host's short options (`-vq`, `-qv`), which the
-/// host takes after a verb's name only one by one (`-v -q`), so the whole word
-/// reaches the verb.
+/// Whether `word` is a cluster of the host's short options (`-vq`, `-qv`). The host
+/// takes one after a verb's name too, so the word reaches a verb only in a native
+/// test or from an older `mur`, which took `-v` and `-q` there only one by one: the
+/// kit's message (`-v -q`) suits both.
 fn host_short_cluster(word: &str) -> bool {
     word.len() > 2
         && word

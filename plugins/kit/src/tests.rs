@@ -231,7 +231,8 @@ fn a_misspelt_host_option_is_named_after_the_verb_too() {
             &["#x", "t", "--answer=k=v"],
             "`--answer` is mur's: give it before the verb's name",
         ),
-        // The host takes `-v` and `-q` after a verb's name only alone.
+        // `-v` and `-q` together, which reach a verb natively or from an older `mur`
+        // (which took them after a verb's name only apart; this one takes `-vq`).
         (
             &["#x", "t", "-vq"],
             "unknown option `-vq`; write mur's `-v` and `-q` apart: `-v -q`",

@@ -554,7 +554,8 @@ export class Verb {
       }
       if (!word.startsWith("--")) {
         if (/^-[vq]{2,}$/.test(word)) {
-          // The host takes its `-v` and `-q` after a verb's name only alone.
+          // The host takes `-vq` after a verb's name too: this reaches a verb natively,
+          // or from an older `mur`, which took `-v` and `-q` only apart.
           const apart = [...word.slice(1)].map((letter) => `-${letter}`).join(" ");
           throw new VerbError(`unknown option \`${word}\`; write mur's \`-v\` and \`-q\` apart: \`${apart}\``);
         }

@@ -387,7 +387,8 @@ class Verb:
                 continue
             if not word.startswith("--"):
                 if len(word) > 2 and all(letter in "vq" for letter in word[1:]):
-                    # The host takes its `-v` and `-q` after a verb's name only alone.
+                    # The host takes `-vq` after a verb's name too: this reaches a verb
+                    # natively, or from an older `mur`, which took `-v` and `-q` only apart.
                     apart = " ".join(f"-{letter}" for letter in word[1:])
                     raise Error(f"unknown option `{word}`; write mur's `-v` and `-q` apart: `{apart}`")
                 # Only `-h` alone is help: `-hello` is an unknown option, named whole.
