@@ -295,11 +295,14 @@ fn write_patiently(file: &mut File, bytes: &[u8], patience: Duration) -> io::Res
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                 if !writable_within(file, patience)? {
-                    return Err(io::Error::other(format!(
-                        "its reader took nothing for {} ms, after {written} of {} bytes",
-                        patience.as_millis(),
-                        bytes.len()
-                    )));
+                    return Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        format!(
+                            "its reader took nothing for {} ms, after {written} of {} bytes",
+                            patience.as_millis(),
+                            bytes.len()
+                        ),
+                    ));
                 }
             }
             // "Broken pipe (os error 32)" says nothing of what happened.

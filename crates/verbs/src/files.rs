@@ -113,7 +113,12 @@ impl Shaped {
             // error when it fails: the command line was fine and the tool has already
             // run (its effect on the app stands); mur failed at its own part (exit 7).
             mur_lockfile::write_named(Path::new(path), contents, patience).map_err(|e| {
-                let hint = if mur_lockfile::is_stream(Path::new(path)) {
+                // Its reader stopped or went away (a full device is the file's own fault).
+                let reader = matches!(
+                    e.kind(),
+                    std::io::ErrorKind::TimedOut | std::io::ErrorKind::BrokenPipe
+                );
+                let hint = if reader {
                     "a pipe or a device takes only what its reader reads: check that one reads it"
                 } else {
                     "check that the file and its directory can be written, then run the verb again"
