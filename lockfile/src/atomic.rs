@@ -454,6 +454,22 @@ mod tests {
     /// How long a test's write waits for a reader that takes nothing.
     const PATIENCE: Duration = Duration::from_secs(10);
 
+    /// `write_named` of `bytes` to `path` in a thread of its own, its outcome (the
+    /// error's words) sent when it ends: a write that waited for ever would hang the
+    /// test instead of failing it.
+    fn writing(
+        path: &Path,
+        bytes: Vec<u8>,
+        patience: Duration,
+    ) -> std::sync::mpsc::Receiver<Result<(), String>> {
+        let (said, outcome) = std::sync::mpsc::channel();
+        let path = path.to_owned();
+        std::thread::spawn(move || {
+            said.send(write_named(&path, &bytes, patience).map_err(|e| e.to_string()))
+        });
+        outcome
+    }
+
     fn dir() -> tempfile::TempDir {
         tempfile::tempdir().expect("temp dir")
     }
@@ -533,14 +549,11 @@ mod tests {
         let dir = dir();
         let fifo = dir.path().join("f.png");
         crate::open::tests::mkfifo(&fifo);
-        // In a thread: a FIFO waited on for a reader would hang the test, not fail it.
-        let (said, unread) = std::sync::mpsc::channel();
-        let waited = fifo.clone();
-        std::thread::spawn(move || {
-            said.send(write_named(&waited, b"lost", PATIENCE).map_err(|e| e.to_string()))
-        });
-        let unread = unread.recv_timeout(std::time::Duration::from_secs(10));
-        assert_eq!(unread, Ok(Err("it is a FIFO no one is reading".to_owned())));
+        let unread = writing(&fifo, b"lost".to_vec(), PATIENCE);
+        assert_eq!(
+            unread.recv_timeout(Duration::from_secs(60)),
+            Ok(Err("it is a FIFO no one is reading".to_owned()))
+        );
         // Read and write: the open does not wait for a writer, and holds the FIFO's
         // read end while `write_named` writes.
         let mut reader = fs::OpenOptions::new()
@@ -565,12 +578,7 @@ mod tests {
             .write(true)
             .open(&fifo)
             .expect("open the FIFO");
-        let (said, stalled) = std::sync::mpsc::channel();
-        let waited = fifo.clone();
-        std::thread::spawn(move || {
-            let patience = Duration::from_millis(200);
-            said.send(write_named(&waited, &[7; 1 << 20], patience).map_err(|e| e.to_string()))
-        });
+        let stalled = writing(&fifo, vec![7; 1 << 20], Duration::from_millis(200));
         // (How much a pipe holds is the system's: 64 KiB here.)
         let stalled = stalled
             .recv_timeout(Duration::from_secs(60))
@@ -589,11 +597,7 @@ mod tests {
             .custom_flags(libc::O_NONBLOCK)
             .open(&fifo)
             .expect("open the FIFO to read");
-        let (said, closed) = std::sync::mpsc::channel();
-        let waited = fifo.clone();
-        std::thread::spawn(move || {
-            said.send(write_named(&waited, &[7; 1 << 20], PATIENCE).map_err(|e| e.to_string()))
-        });
+        let closed = writing(&fifo, vec![7; 1 << 20], PATIENCE);
         let mut first = vec![0; 4096];
         let read_some = (0..6000).any(|_| {
             let got = closing.read(&mut first).is_ok_and(|n| n > 0);
