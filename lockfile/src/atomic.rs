@@ -470,6 +470,19 @@ mod tests {
         outcome
     }
 
+    /// Asserts the write of 1 MiB that `outcome` tells of failed, saying `why` and how
+    /// far it got (how much a pipe holds is the system's: 64 KiB here).
+    fn failed_after_part(outcome: &std::sync::mpsc::Receiver<Result<(), String>>, why: &str) {
+        let ended = outcome
+            .recv_timeout(Duration::from_secs(60))
+            .expect("no hang");
+        let message = ended.expect_err("the write failed");
+        assert!(
+            message.starts_with(why) && message.ends_with(" of 1048576 bytes"),
+            "{message}"
+        );
+    }
+
     fn dir() -> tempfile::TempDir {
         tempfile::tempdir().expect("temp dir")
     }
@@ -579,16 +592,7 @@ mod tests {
             .open(&fifo)
             .expect("open the FIFO");
         let stalled = writing(&fifo, vec![7; 1 << 20], Duration::from_millis(200));
-        // (How much a pipe holds is the system's: 64 KiB here.)
-        let stalled = stalled
-            .recv_timeout(Duration::from_secs(60))
-            .expect("no hang");
-        let message = stalled.expect_err("the reader stopped");
-        assert!(
-            message.starts_with("its reader took nothing for 200 ms, after ")
-                && message.ends_with(" of 1048576 bytes"),
-            "{message}"
-        );
+        failed_after_part(&stalled, "its reader took nothing for 200 ms, after ");
         drop(_idle);
         // A reader that reads a little and closes it: said so, with how far it got.
         use std::os::unix::fs::OpenOptionsExt as _;
@@ -608,15 +612,7 @@ mod tests {
         });
         assert!(read_some, "the writer wrote");
         drop(closing);
-        let closed = closed
-            .recv_timeout(Duration::from_secs(60))
-            .expect("no hang");
-        let message = closed.expect_err("the reader went away");
-        assert!(
-            message.starts_with("its reader closed it after ")
-                && message.ends_with(" of 1048576 bytes"),
-            "{message}"
-        );
+        failed_after_part(&closed, "its reader closed it after ");
         // Behind a link too.
         let link = dir.path().join("null.png");
         std::os::unix::fs::symlink("/dev/null", &link).expect("link");
