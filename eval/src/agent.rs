@@ -123,7 +123,7 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     let stdout = create(&invocation.stdout)?;
     let stderr = create(&invocation.stderr)?;
     let started = Instant::now();
-    let mut child = Command::new("sh")
+    let mut child = crate::stop::unblocked(&mut Command::new("sh"))
         .arg("-c")
         .arg(&command)
         .current_dir(invocation.workdir)
@@ -136,6 +136,7 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
         .spawn()
         .map_err(|e| Error::internal(format!("cannot run the agent command with `sh`: {e}")))?;
     let group = i32::try_from(child.id()).map(Pid::from_raw).ok();
+    crate::stop::register(child.id(), Signal::SIGKILL);
     let recorded = invocation.group.as_deref().zip(Group::of(child.id()));
     if let Some((path, leader)) = recorded {
         leader.record(path);
@@ -160,6 +161,7 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     let wall = started.elapsed();
     // Nothing the agent started may outlive its task (or call the next task's session).
     kill_group(group);
+    crate::stop::unregister(child.id());
     if let Some((path, _)) = recorded {
         let _ = std::fs::remove_file(path);
     }

@@ -30,6 +30,7 @@ mod programs;
 mod record;
 mod run;
 mod session;
+mod stop;
 mod study;
 mod task;
 mod tokens;
@@ -52,6 +53,7 @@ const NOT_COMPLETED: u8 = 2;
 const HARNESS_FAILED: u8 = 7;
 
 fn main() -> ExitCode {
+    stop::on_signals();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {

@@ -154,7 +154,7 @@ fn install_verbs(
     let files = verb_files(verbs)?;
     let home = run_dir.join("home");
     create_dir(&home)?;
-    let output = Command::new(mur)
+    let output = crate::stop::unblocked(&mut Command::new(mur))
         .args(["devtools", "verbs", "add"])
         .args(replace.then_some("--force"))
         .args(&files)

@@ -81,6 +81,7 @@ impl Session {
         loop {
             let stderr = File::create(&log).map_err(|e| write_error(&log, e))?;
             let mut command = Command::new(sample);
+            crate::stop::unblocked(&mut command);
             // A session of its own: what it and its successors are, and what is signalled.
             #[allow(unsafe_code)]
             // SAFETY: `setsid` is async-signal-safe and touches no memory of ours.
@@ -108,6 +109,7 @@ impl Session {
                 .map_err(|e| {
                     Error::internal(format!("cannot start `{}`: {e}", sample.display()))
                 })?;
+            crate::stop::register(child.id(), Signal::SIGTERM);
             // Recorded at once (the new session is made before `spawn` returns): a study
             // killed from here on stops it when it resumes.
             if let Some(group) = crate::group::Group::of(child.id()) {
@@ -232,6 +234,7 @@ impl Session {
         }
         let _ = killpg(group, Signal::SIGKILL);
         let _ = self.child.wait();
+        crate::stop::unregister(self.first_pid);
     }
 
     /// The first process has exited (and is reaped) and no process is left in its group.
@@ -246,6 +249,7 @@ impl Drop for Session {
         if matches!(self.child.try_wait(), Ok(None)) {
             self.shut_down();
         }
+        crate::stop::unregister(self.first_pid);
     }
 }
 

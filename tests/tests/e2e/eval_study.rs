@@ -1251,3 +1251,51 @@ fn time_outs_are_counted_and_the_limit_recorded() {
             .expect("json");
     assert_eq!(recorded["matrices"][0]["timeLimitSecs"], 1, "{recorded}");
 }
+
+#[test]
+fn ctrl_c_stops_the_running_agent_and_session_before_mur_eval_exits() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    let marker = sandbox.root().join("marker");
+    let agent = format!(
+        "echo started >> {m}; sleep 30; echo finished >> {m}",
+        m = marker.display()
+    );
+    let mut command = sandbox.command(eval_bin());
+    command
+        .args([
+            "study",
+            "--conditions",
+            "cli-derived",
+            "--tasks",
+            "count-to-three",
+            "--repeats",
+            "1",
+            "--agent",
+            &agent,
+        ])
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut study = Process::spawn(&mut command);
+    wait_until_within("the agent started", STUDY_LIMIT, || {
+        marker.exists().then_some(())
+    });
+    // The agent and the session are in groups of their own: a terminal's Ctrl-C reaches
+    // mur-eval alone, as this SIGINT does.
+    study.signal("INT");
+    let status = study.wait_status();
+    assert_eq!(status.code(), Some(130), "{status}");
+    // Bounds against a hang, well under the agent's 30 s: left running, it outlives them.
+    wait_until_within(
+        "the agent and session stopped",
+        Duration::from_secs(20),
+        || left_under(&out).is_empty().then_some(()),
+    );
+    assert_eq!(
+        std::fs::read_to_string(&marker).expect("marker"),
+        "started\n",
+        "the agent ran on"
+    );
+}
