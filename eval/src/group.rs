@@ -3,7 +3,8 @@
 //! time), so that a study killed mid-run stops what its agents left when it resumes.
 //! A recorded group is signalled only while its leader is still that process (same
 //! start time), or gone: a pid is never reused while it still names a process group,
-//! so a group whose leader exited is still the agent's — never a stranger's.
+//! so a group whose leader exited is still the agent's — never a stranger's. The
+//! session's process group is recorded the same way (`session.group`).
 
 use std::path::Path;
 

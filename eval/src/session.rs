@@ -253,6 +253,49 @@ impl Drop for Session {
     }
 }
 
+/// Stops what a study killed mid-run left of the session of the task in `dir`: its
+/// recorded process group ([`GROUP_FILE`]), and — for a kill that came between starting
+/// it and recording it — any process that leads a process session of its own and runs
+/// `sample` with this task's usage log: one mur-eval started, never a pid a file names.
+pub fn stop_leftovers(sample: &Path, dir: &Path) {
+    crate::group::Group::stop_recorded(&dir.join(GROUP_FILE));
+    #[cfg(target_os = "linux")]
+    {
+        use procfs::FromRead as _;
+        let sample = std::fs::canonicalize(sample).unwrap_or_else(|_| sample.to_owned());
+        let log = dir.join("usage.jsonl");
+        let wanted: Vec<u8> = [
+            b"--usage-log\0".as_slice(),
+            log.as_os_str().as_encoded_bytes(),
+            b"\0",
+        ]
+        .concat();
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|p| p.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let leader = std::fs::read(entry.path().join("stat"))
+                .ok()
+                .and_then(|bytes| procfs::process::Stat::from_read(bytes.as_slice()).ok())
+                .is_some_and(|stat| u32::try_from(stat.session).is_ok_and(|s| s == pid));
+            let ours = leader
+                && std::fs::read_link(entry.path().join("exe")).is_ok_and(|exe| exe == sample)
+                && std::fs::read(entry.path().join("cmdline"))
+                    .is_ok_and(|cmdline| cmdline.windows(wanted.len()).any(|w| w == wanted));
+            if let (true, Ok(group)) = (ours, i32::try_from(pid)) {
+                let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+            }
+        }
+    }
+}
+
 /// Whether `pid` belongs to the process session `session` leads (a pid is not reused
 /// while it names a session with members, so no stranger can be in it).
 #[cfg(target_os = "linux")]

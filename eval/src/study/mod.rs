@@ -90,7 +90,7 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     for planned in &pending {
         let dir = run_dir(study, &out, planned);
         crate::group::Group::stop_recorded(&dir.join(crate::group::FILE));
-        crate::group::Group::stop_recorded(&dir.join(crate::session::GROUP_FILE));
+        crate::session::stop_leftovers(&study.runner.sample, &dir);
     }
     let ran = pending.len();
     progress(&format!(
