@@ -417,7 +417,6 @@ mod tests {
 
     #[test]
     fn one_record_per_run_of_the_matrices_and_a_warning_for_what_is_left_out() {
-        use crate::study::result::{Checks, Context, RunCalls};
         let dir = tempfile::tempdir().expect("tempdir");
         let meta = Meta::open(
             dir.path(),
@@ -427,27 +426,16 @@ mod tests {
         )
         .expect("new");
         let run = |repeat: u32, success: bool, error: Option<&str>| RunResult {
-            schema: super::super::result::SCHEMA.to_owned(),
-            id: format!("cli-derived/a/{repeat}"),
-            condition: "cli-derived".to_owned(),
-            surface: "cli".to_owned(),
-            task: "a".to_owned(),
-            categories: Vec::new(),
-            repeat,
-            listed_first: None,
-            order: 0,
             success,
-            checks: Checks::default(),
-            calls: RunCalls::default(),
-            invocations: None,
-            wall_ms: 0.0,
-            agent_exit: None,
-            timed_out: false,
-            context: Context::default(),
-            agent: None,
-            transcript: "t".into(),
             error: error.map(str::to_owned),
-            notes: Vec::new(),
+            ..RunResult::unmade(
+                format!("cli-derived/a/{repeat}"),
+                "cli-derived".to_owned(),
+                "cli".to_owned(),
+                "a".to_owned(),
+                repeat,
+                "t".into(),
+            )
         };
         let path = dir.path().join("results.jsonl");
         for result in [

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::files::write;
 use super::plan::{Planned, Study, id, run_dir};
 use super::prepare::Ready;
-use super::result::{self, Checks, RunCalls, RunResult};
+use super::result::{Checks, RunCalls, RunResult};
 use super::{context, traces};
 use crate::adapters;
 use crate::checker::Checker;
@@ -36,27 +36,16 @@ pub fn run_one(
     // study started again): it is made again from nothing.
     let _ = std::fs::remove_dir_all(&dir);
     let mut result = RunResult {
-        schema: result::SCHEMA.to_owned(),
-        id: id(study, planned),
-        condition: condition.name.clone(),
-        surface: condition.surface.name().to_owned(),
-        task: task.id.clone(),
         categories: task.categories.clone(),
-        repeat: planned.repeat,
-        listed_first: None,
         order: planned.order,
-        success: false,
-        checks: Checks::default(),
-        calls: RunCalls::default(),
-        invocations: None,
-        wall_ms: 0.0,
-        agent_exit: None,
-        timed_out: false,
-        context: result::Context::default(),
-        agent: None,
-        transcript: dir.clone(),
-        error: None,
-        notes: Vec::new(),
+        ..RunResult::unmade(
+            id(study, planned),
+            condition.name.clone(),
+            condition.surface.name().to_owned(),
+            task.id.clone(),
+            planned.repeat,
+            dir.clone(),
+        )
     };
     let Some(ready) = ready.get(planned.condition).and_then(Option::as_ref) else {
         result.error = Some("the condition was not prepared".to_owned());

@@ -62,6 +62,44 @@ pub struct RunResult {
     pub notes: Vec<String>,
 }
 
+impl RunResult {
+    /// A run of `task` under `condition` (its `surface`), repeat `repeat`, as it stands
+    /// before anything is made: no success, no calls, no figures; `transcript` its
+    /// directory.
+    pub fn unmade(
+        id: String,
+        condition: String,
+        surface: String,
+        task: String,
+        repeat: u32,
+        transcript: PathBuf,
+    ) -> Self {
+        Self {
+            schema: SCHEMA.to_owned(),
+            id,
+            condition,
+            surface,
+            task,
+            categories: Vec::new(),
+            repeat,
+            listed_first: None,
+            order: 0,
+            success: false,
+            checks: Checks::default(),
+            calls: RunCalls::default(),
+            invocations: None,
+            wall_ms: 0.0,
+            agent_exit: None,
+            timed_out: false,
+            context: Context::default(),
+            agent: None,
+            transcript,
+            error: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Checks {
     pub passed: u32,

@@ -111,8 +111,7 @@ fn a_small_study_resumes_after_a_kill_and_reports_every_condition() {
         return;
     };
     compact_verbs();
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
+    let (sandbox, out) = sandbox_and_study();
     let expected = conditions().len() * 3 * REPEATS;
 
     // Killed once a few runs are recorded.
@@ -518,25 +517,15 @@ fn a_condition_that_leaks_the_other_surface_is_refused_before_any_run() {
 fn an_agents_event_stream_gives_its_turns_tokens_and_cost() {
     // An "agent" that only prints Claude Code's recorded stream: it calls nothing, so
     // the task fails, and its own figures and tool results are what the study reads.
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
+    let (sandbox, out) = sandbox_and_study();
     let fixture = repo_root().join("eval/fixtures/claude-stream.jsonl");
-    let mut command = sandbox.command(eval_bin());
-    command
-        .args([
-            "study",
-            "--conditions",
-            "cli-derived",
-            "--tasks",
-            "count-to-three",
-        ])
-        .args(["--repeats", "1", "--agent-format", "stream-json", "--agent"])
-        .arg(format!("cat {}", fixture.display()))
-        .arg("--out")
-        .arg(&out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let output = run_within(&mut command, STUDY_LIMIT).0;
+    let agent = format!("cat {}", fixture.display());
+    let args = cli_derived(
+        "count-to-three",
+        "1",
+        &["--agent-format", "stream-json", "--agent", &agent],
+    );
+    let output = study_into(&sandbox, &out, &args);
     output.assert_code(0);
     let only = &results(&out)[0];
     assert_eq!(only["success"], false, "{only}");
@@ -554,8 +543,29 @@ fn an_agents_event_stream_gives_its_turns_tokens_and_cost() {
     assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
 }
 
-/// `mur-eval study ARGS… --out OUT` in `sandbox`, to the end.
-fn study_into(sandbox: &Sandbox, out: &Path, args: &[&str]) -> Output {
+/// A new sandbox and the study directory in it (not made yet).
+fn sandbox_and_study() -> (Sandbox, PathBuf) {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("study");
+    (sandbox, out)
+}
+
+/// The arguments of a study of `cli-derived` × `task` × `repeats`, then `extra`.
+fn cli_derived<'a>(task: &'a str, repeats: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "--conditions",
+        "cli-derived",
+        "--tasks",
+        task,
+        "--repeats",
+        repeats,
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// `mur-eval study ARGS… --out OUT` in `sandbox`, its output piped.
+fn study_command(sandbox: &Sandbox, out: &Path, args: &[&str]) -> Command {
     let mut command = sandbox.command(eval_bin());
     command
         .arg("study")
@@ -564,26 +574,23 @@ fn study_into(sandbox: &Sandbox, out: &Path, args: &[&str]) -> Output {
         .arg(out)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    run_within(&mut command, STUDY_LIMIT).0
+    command
+}
+
+/// [`study_command`], to the end.
+fn study_into(sandbox: &Sandbox, out: &Path, args: &[&str]) -> Output {
+    run_within(&mut study_command(sandbox, out, args), STUDY_LIMIT).0
 }
 
 #[test]
 fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal() {
     // Agents that call nothing: what is checked is what the study records and says.
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
-    let first = [
-        "--conditions",
-        "cli-derived",
-        "--tasks",
+    let (sandbox, out) = sandbox_and_study();
+    let first = cli_derived(
         "count-to-three",
-        "--repeats",
         "2",
-        "--seed",
-        "7",
-        "--agent",
-        "true derived",
-    ];
+        &["--seed", "7", "--agent", "true derived"],
+    );
     study_into(&sandbox, &out, &first).assert_code(0);
     let second = [
         "--conditions",
@@ -635,20 +642,12 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
 
 #[test]
 fn a_study_of_one_run_says_so_in_the_singular() {
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
-    let one = [
-        "--conditions",
-        "cli-derived",
-        "--tasks",
+    let (sandbox, out) = sandbox_and_study();
+    let one = cli_derived(
         "count-to-three",
-        "--repeats",
         "1",
-        "--seed",
-        "5",
-        "--agent",
-        "mur devtools state > /dev/null",
-    ];
+        &["--seed", "5", "--agent", "mur devtools state > /dev/null"],
+    );
     let output = study_into(&sandbox, &out, &one);
     output.assert_code(0);
     let root = sandbox.root().display().to_string();
@@ -695,21 +694,14 @@ fn regex_escape(text: &str) -> String {
 /// every label is laid out inside its chart; else the column is checked on the file.
 #[test]
 fn the_study_page_shows_each_chart_label_whole() {
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
+    let (sandbox, out) = sandbox_and_study();
     let html = sandbox.root().join("study.html");
-    let args = [
-        "--conditions",
-        "cli-derived",
-        "--tasks",
+    let page = html.display().to_string();
+    let args = cli_derived(
         "settings-screenshot",
-        "--repeats",
         "1",
-        "--agent",
-        "true",
-        "--html",
-        &html.display().to_string(),
-    ];
+        &["--agent", "true", "--html", &page],
+    );
     study_into(&sandbox, &out, &args).assert_code(0);
     let page = std::fs::read_to_string(&html).expect("the page");
     let label = "settings-screenshot · cli-derived";
@@ -799,22 +791,12 @@ fn dumped_dom(
 fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
     // A session that never starts (`--sample /bin/false`): no agent ran, so no run is a
     // failure of the agent's; the report counts them apart and the study exits 7.
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
-    let args = [
-        "--conditions",
-        "cli-derived",
-        "--tasks",
+    let (sandbox, out) = sandbox_and_study();
+    let args = cli_derived(
         "count-to-three",
-        "--repeats",
         "2",
-        "--seed",
-        "3",
-        "--agent",
-        "true",
-        "--sample",
-        "/bin/false",
-    ];
+        &["--seed", "3", "--agent", "true", "--sample", "/bin/false"],
+    );
     let output = study_into(&sandbox, &out, &args);
     output.assert_code(7);
     let error = "mur-sample exited (exit status: 1) before announcing itself, saying nothing";
@@ -866,8 +848,7 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
 
 #[test]
 fn a_name_given_twice_is_one_condition_and_a_directory_in_use_is_refused() {
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
+    let (sandbox, out) = sandbox_and_study();
     let twice = [
         "--conditions",
         "cli-derived,cli-derived",
@@ -931,20 +912,8 @@ fn a_name_given_twice_is_one_condition_and_a_directory_in_use_is_refused() {
 
 #[test]
 fn report_keeps_one_record_per_run_asked_for_and_says_what_it_left_out() {
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
-    let one = [
-        "--conditions",
-        "cli-derived",
-        "--tasks",
-        "count-to-three",
-        "--repeats",
-        "1",
-        "--seed",
-        "3",
-        "--agent",
-        "true",
-    ];
+    let (sandbox, out) = sandbox_and_study();
+    let one = cli_derived("count-to-three", "1", &["--seed", "3", "--agent", "true"]);
     study_into(&sandbox, &out, &one).assert_code(0);
     // What an agent with write access to the study could add: the run again, as a pass,
     // six times under repeats no command asked for, and a line that is no record.
@@ -986,33 +955,22 @@ fn files_the_agent_leaves_are_read_without_waiting_and_its_stream_lossily() {
     // FIFOs no one writes where the screenshot and the transcript go (once the harness
     // waited on them for ever), and a stream whose last byte is not UTF-8 (a multi-byte
     // character cut by the time limit): the run is recorded, its turns kept.
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
+    let (sandbox, out) = sandbox_and_study();
     let fixture = repo_root().join("eval/fixtures/claude-stream.jsonl");
     let agent = format!(
         "mkfifo settings.png \"$MUR_EVAL_TRANSCRIPT\" \"$MUR_EVAL_CAPTURE\"; cat {}; printf '\\303'",
         fixture.display()
     );
-    let mut command = sandbox.command(eval_bin());
-    command
-        .args([
-            "study",
-            "--conditions",
-            "cli-derived",
-            "--tasks",
-            "settings-screenshot",
-            "--repeats",
-            "1",
-            "--agent-format",
-            "stream-json",
-            "--agent",
-            &agent,
-        ])
-        .arg("--out")
-        .arg(&out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let output = run_within(&mut command, Duration::from_secs(180)).0;
+    let args = cli_derived(
+        "settings-screenshot",
+        "1",
+        &["--agent-format", "stream-json", "--agent", &agent],
+    );
+    let output = run_within(
+        &mut study_command(&sandbox, &out, &args),
+        Duration::from_secs(180),
+    )
+    .0;
     output.assert_code(0);
     let only = &results(&out)[0];
     assert_eq!(only["agent"]["turns"], 4, "{only}");
@@ -1061,24 +1019,14 @@ fn a_lockfile_the_agent_rewrites_neither_names_what_is_killed_nor_what_is_checke
         .arg("300")
         .spawn()
         .expect("sleep runs");
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
+    let (sandbox, out) = sandbox_and_study();
     let agent = format!(
         "f=$(find \"$XDG_RUNTIME_DIR\" -name '*.json' | head -1); \
          sed -E 's/\"pid\": [0-9]+/\"pid\": {}/' \"$f\" > \"$f.new\"; chmod 600 \"$f.new\"; \
          mv \"$f.new\" \"$f\"",
         decoy.id()
     );
-    let args = [
-        "--conditions",
-        "cli-derived",
-        "--tasks",
-        "count-to-three",
-        "--repeats",
-        "1",
-        "--agent",
-        &agent,
-    ];
+    let args = cli_derived("count-to-three", "1", &["--agent", &agent]);
     let output = study_into(&sandbox, &out, &args);
     let alive = decoy.try_wait().expect("try_wait").is_none();
     let _ = decoy.kill();
@@ -1104,22 +1052,19 @@ fn a_lockfile_the_agent_rewrites_neither_names_what_is_killed_nor_what_is_checke
 
 #[test]
 fn an_unset_pass_env_and_an_agent_that_never_started_are_said() {
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
-    let args = [
-        "--conditions",
-        "cli-derived",
-        "--tasks",
+    let (sandbox, out) = sandbox_and_study();
+    let args = cli_derived(
         "count-to-three",
-        "--repeats",
         "1",
-        "--seed",
-        "5",
-        "--pass-env",
-        "MUR_EVAL_NOT_SET_HERE",
-        "--agent",
-        "no-such-agent --task {task}",
-    ];
+        &[
+            "--seed",
+            "5",
+            "--pass-env",
+            "MUR_EVAL_NOT_SET_HERE",
+            "--agent",
+            "no-such-agent --task {task}",
+        ],
+    );
     let output = study_into(&sandbox, &out, &args);
     output.assert_code(0);
     let lines: Vec<&str> = output.stderr.lines().collect();
@@ -1146,8 +1091,7 @@ fn an_unset_pass_env_and_an_agent_that_never_started_are_said() {
 
 #[test]
 fn a_bad_html_path_or_a_study_that_cannot_start_leaves_nothing_pinned() {
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
+    let (sandbox, out) = sandbox_and_study();
     let mut base = vec![
         "--tasks",
         "count-to-three",
@@ -1221,20 +1165,12 @@ fn a_bad_html_path_or_a_study_that_cannot_start_leaves_nothing_pinned() {
 
 #[test]
 fn time_outs_are_counted_and_the_limit_recorded() {
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
-    let args = [
-        "--conditions",
-        "cli-derived",
-        "--tasks",
+    let (sandbox, out) = sandbox_and_study();
+    let args = cli_derived(
         "count-to-three",
-        "--repeats",
         "1",
-        "--time-limit",
-        "1",
-        "--agent",
-        "sleep 30",
-    ];
+        &["--time-limit", "1", "--agent", "sleep 30"],
+    );
     let output = study_into(&sandbox, &out, &args);
     output.assert_code(0);
     assert!(
@@ -1254,31 +1190,14 @@ fn time_outs_are_counted_and_the_limit_recorded() {
 
 #[test]
 fn ctrl_c_stops_the_running_agent_and_session_before_mur_eval_exits() {
-    let sandbox = Sandbox::new();
-    let out = sandbox.root().join("study");
+    let (sandbox, out) = sandbox_and_study();
     let marker = sandbox.root().join("marker");
     let agent = format!(
         "echo started >> {m}; sleep 30; echo finished >> {m}",
         m = marker.display()
     );
-    let mut command = sandbox.command(eval_bin());
-    command
-        .args([
-            "study",
-            "--conditions",
-            "cli-derived",
-            "--tasks",
-            "count-to-three",
-            "--repeats",
-            "1",
-            "--agent",
-            &agent,
-        ])
-        .arg("--out")
-        .arg(&out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut study = Process::spawn(&mut command);
+    let args = cli_derived("count-to-three", "1", &["--agent", &agent]);
+    let study = Process::spawn(&mut study_command(&sandbox, &out, &args));
     wait_until_within("the agent started", STUDY_LIMIT, || {
         marker.exists().then_some(())
     });
