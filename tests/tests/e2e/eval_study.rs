@@ -899,7 +899,7 @@ fn a_name_given_twice_is_one_condition_and_a_directory_in_use_is_refused() {
         "true",
     ];
     let output = study_into(&sandbox, &out, &more);
-    output.assert_code(1).assert_stderr_is(&format!(
+    output.assert_code(1).assert_stderr_is(format!(
         "error: `{}` is in use by another study (it holds `study.lock`)\n\
          hint: wait for it to end, then run this command again to add what it lacks\n",
         out.display()
