@@ -363,11 +363,13 @@ fn seconds(value: Option<f64>) -> String {
 }
 
 /// A rate as a whole percentage; 100% and 0% only when exact (299 of 300 is 99%, not
-/// 100%).
+/// 100%). Exact within what floating point computes: the Wilson interval's upper bound
+/// of 42 of 42 is 1 less a rounding error, and printed 99%.
 fn percent(value: f64) -> String {
+    const ROUNDING: f64 = 1e-9;
     match format!("{:.0}", value * 100.0).as_str() {
-        "100" if value < 1.0 => "99%".to_owned(),
-        "0" if value > 0.0 => "1%".to_owned(),
+        "100" if value < 1.0 - ROUNDING => "99%".to_owned(),
+        "0" if value > ROUNDING => "1%".to_owned(),
         shown => format!("{shown}%"),
     }
 }
@@ -1117,6 +1119,13 @@ mod tests {
     fn a_rate_is_100_or_0_percent_only_when_exact() {
         assert_eq!(percent(299.0 / 300.0), "99%");
         assert_eq!(percent(1.0 / 300.0), "1%");
+        // A bound that is 1 but for a rounding error (42 of 42's Wilson upper bound).
+        assert_eq!(percent(1.0 - 1e-15), "100%");
+        let all: Vec<_> = (0..42)
+            .map(|_| result("cli-derived", "a", true, 1, 10))
+            .collect();
+        let md = markdown(&rows(&all, &[]), "t");
+        assert!(md.contains("| 42 | 42/42 (100%) | 92%–100% |"), "{md}");
         assert_eq!(
             (percent(1.0), percent(0.0), percent(0.5)),
             ("100%".to_owned(), "0%".to_owned(), "50%".to_owned())
