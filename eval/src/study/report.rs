@@ -496,22 +496,26 @@ pub fn errors_line(rows: &Rows) -> Option<String> {
     })
 }
 
-/// The runs whose agent never started (`sh` exited 127 or 126), per condition (`None`
-/// when every agent started): their failures say nothing of a surface.
-pub fn not_started_line(rows: &Rows) -> Option<String> {
-    let clauses: Vec<String> = rows
-        .conditions
+/// "`cli-derived` 2 of 4 runs" for each condition with runs that `count` counts.
+fn runs_of_each_condition(rows: &Rows, count: fn(&Row) -> u32) -> Vec<String> {
+    rows.conditions
         .iter()
-        .filter(|r| r.not_started > 0)
+        .filter(|r| count(r) > 0)
         .map(|r| {
             format!(
                 "`{}` {} of {}",
                 r.condition,
-                r.not_started,
+                count(r),
                 plural(r.runs as usize, "run")
             )
         })
-        .collect();
+        .collect()
+}
+
+/// The runs whose agent never started (`sh` exited 127 or 126), per condition (`None`
+/// when every agent started): their failures say nothing of a surface.
+pub fn not_started_line(rows: &Rows) -> Option<String> {
+    let clauses = runs_of_each_condition(rows, |r| r.not_started);
     (!clauses.is_empty()).then(|| {
         format!(
             "The agent never started (its command exited 127, not found, or 126, not \
@@ -524,19 +528,7 @@ pub fn not_started_line(rows: &Rows) -> Option<String> {
 /// The runs the time limit ended, per condition (`None` when none): their time is the
 /// limit, so a median time over them is a lower bound, and their other figures partial.
 pub fn timed_out_line(rows: &Rows) -> Option<String> {
-    let clauses: Vec<String> = rows
-        .conditions
-        .iter()
-        .filter(|r| r.timed_out > 0)
-        .map(|r| {
-            format!(
-                "`{}` {} of {}",
-                r.condition,
-                r.timed_out,
-                plural(r.runs as usize, "run")
-            )
-        })
-        .collect();
+    let clauses = runs_of_each_condition(rows, |r| r.timed_out);
     (!clauses.is_empty()).then(|| {
         format!(
             "Timed out (the time limit ended the agent; its time is the limit, so the medians \
