@@ -120,21 +120,20 @@ pub fn add_observed(
     compiling: &dyn Fn(&Path, usize),
 ) -> Result<Vec<Added>, VerbError> {
     let mut index = Index::load(&dirs.verbs)?;
-    let outcome = add_to(&mut index, dirs, files, force, reserved, compiling);
+    let outcome = judge_all(&index, dirs, files, force, reserved, compiling)
+        .map_err(|e| nothing_added(e, files.len()))
+        .and_then(|(candidates, said)| install_all(&mut index, dirs, candidates, said));
     collect_orphans(dirs, &index);
     outcome
 }
 
-fn add_to(
+/// Installs every judged candidate, after what was said of the rest of the batch.
+fn install_all(
     index: &mut Index,
     dirs: &VerbDirs,
-    files: &[PathBuf],
-    force: bool,
-    reserved: &[String],
-    compiling: &dyn Fn(&Path, usize),
+    candidates: Vec<Candidate>,
+    mut outcomes: Vec<Added>,
 ) -> Result<Vec<Added>, VerbError> {
-    let (candidates, mut outcomes) = judge_all(index, dirs, files, force, reserved, compiling)
-        .map_err(|e| nothing_added(e, files.len()))?;
     std::fs::create_dir_all(&dirs.verbs).map_err(|e| io_error("create", &dirs.verbs, e))?;
     for candidate in candidates {
         outcomes.push(install(index, dirs, candidate)?);

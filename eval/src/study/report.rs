@@ -424,7 +424,16 @@ pub fn condition_table(rows: &Rows) -> String {
     for row in &rows.conditions {
         let _ = writeln!(text, "| {} {}", row.condition, cells(row));
     }
-    let lines = [
+    for line in table_lines(rows, false) {
+        let _ = write!(text, "\n{line}\n");
+    }
+    text
+}
+
+/// What follows the per-condition table, in order: who ran it, what was left out or cut
+/// short, how the conditions compare, and (`refused`, on the page) the usage errors.
+fn table_lines(rows: &Rows, refused: bool) -> Vec<String> {
+    [
         agents_line(rows),
         errors_line(rows),
         not_started_line(rows),
@@ -432,12 +441,12 @@ pub fn condition_table(rows: &Rows) -> String {
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
+        refused.then(|| refused_line(rows)).flatten(),
         preference_line(rows),
-    ];
-    for line in lines.into_iter().flatten() {
-        let _ = write!(text, "\n{line}\n");
-    }
-    text
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// Which agent ran the conditions in the table: one line naming it when every condition
@@ -902,18 +911,7 @@ pub fn page(rows: &Rows, title: &str) -> String {
         ],
     ));
     body.push_str(&html_table(&conditions, false));
-    let lines = [
-        agents_line(rows),
-        errors_line(rows),
-        not_started_line(rows),
-        timed_out_line(rows),
-        unequal_line(rows),
-        against(rows, REFERENCE),
-        rows.categories.never_completed(),
-        refused_line(rows),
-        preference_line(rows),
-    ];
-    for line in lines.into_iter().flatten() {
+    for line in table_lines(rows, true) {
         let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
     }
     if let Some((header, cells)) = rows.categories.table() {
