@@ -1,12 +1,12 @@
 //! Reading a file the agent could have written — its stdout, its transcript, the
 //! capture, a screenshot it saved, the usage logs in its reach — without trusting what
 //! it is: a FIFO, a socket or a device (`/dev/zero` behind a link) is refused, opened
-//! non-blocking so that opening never waits for a writer, and no more than a cap is read
+//! non-blocking (`mur_lockfile::open_regular`) so that opening never waits for a
+//! writer, and no more than a cap is read
 //! (what lies past it is left out, and the caller says so).
 
 use std::fs::OpenOptions;
 use std::io::Read as _;
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 
 /// A file's first bytes, at most the cap.
@@ -24,21 +24,19 @@ pub fn read(path: &Path, cap: u64) -> Result<Bytes, String> {
 
 /// As [`read`], but a file that does not exist is `None`.
 pub fn read_or_none(path: &Path, cap: u64) -> Result<Option<Bytes>, String> {
-    let file = match OpenOptions::new()
-        .read(true)
-        .custom_flags(nix::libc::O_NONBLOCK)
-        .open(path)
-    {
+    // The project's one non-blocking open of a regular file (a FIFO or a device is
+    // refused by what it is, never waited on).
+    let file = match mur_lockfile::open_regular(OpenOptions::new().read(true), path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(_) if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) => {
+            return Err(format!("`{}` is not a regular file", path.display()));
+        }
         Err(e) => return Err(format!("cannot read `{}`: {e}", path.display())),
     };
     let meta = file
         .metadata()
         .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    if !meta.is_file() {
-        return Err(format!("`{}` is not a regular file", path.display()));
-    }
     let mut bytes = Vec::with_capacity(meta.len().min(cap) as usize);
     file.take(cap.saturating_add(1))
         .read_to_end(&mut bytes)
