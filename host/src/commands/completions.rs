@@ -3,8 +3,10 @@
 //! -- <words>`) for candidates; [`answer`] replies from the command tree with
 //! every installed verb and each verb's own options, read from the verb index
 //! then and there — so a verb added after the script was installed completes
-//! at once. The protocol is clap_complete's (`unstable-dynamic`).
+//! at once. The protocol is clap_complete's (`unstable-dynamic`). An option the
+//! command line already gives is left out unless it may be given again ([`given_once`]).
 
+use std::collections::HashSet;
 use std::ffi::OsString;
 
 use clap_complete::env::Shells;
@@ -59,14 +61,14 @@ fn complete(shell: &str, argv: &[OsString]) -> Result<()> {
     let names: Vec<String> = verbs.iter().map(|v| v.name.clone()).collect();
     let tools = session_tools();
     verbs.extend(derived(&tools, &verbs));
-    let cmd = with_installed_names(built(with_verbs(cli::command(), &verbs)), &names);
-    let mut cmd = with_tool_names(cmd, &tools);
+    let mut cmd = tree(&verbs, &names, &tools);
+    let drop = given_once(&cmd, &words, current_word(shell, &words));
     let cwd = std::env::current_dir().ok();
     let mut candidates = Vec::new();
     completer
         .write_complete(&mut cmd, words, cwd.as_deref(), &mut candidates)
         .map_err(|e| Error::internal(format!("cannot complete: {e}")))?;
-    output::stdout(&candidates)
+    output::stdout(&without(shell, &candidates, &drop))
 }
 
 fn run_registration(completer: &dyn clap_complete::env::EnvCompleter) -> Result<()> {
@@ -157,6 +159,160 @@ fn with_verbs(cmd: clap::Command, verbs: &[Completable]) -> clap::Command {
         }
         devtools
     })
+}
+
+/// The completion-only tree: every verb with its params, `verbs remove` and `info`
+/// taking the `installed` names, `call` the session's tools.
+fn tree(verbs: &[Completable], installed: &[String], tools: &[serde_json::Value]) -> clap::Command {
+    let cmd = with_installed_names(built(with_verbs(cli::command(), verbs)), installed);
+    with_tool_names(cmd, tools)
+}
+
+/// Which of `words` is being completed: the one bash's, zsh's and elvish's scripts
+/// name (`_CLAP_COMPLETE_INDEX`, as clap_complete reads it), else the last (fish's and
+/// PowerShell's complete the last).
+fn current_word(shell: &str, words: &[OsString]) -> usize {
+    let last = words.len().saturating_sub(1);
+    let named = std::env::var("_CLAP_COMPLETE_INDEX").ok();
+    match named.and_then(|i| i.parse::<usize>().ok()) {
+        Some(at) if !matches!(shell, "fish" | "powershell") => at.min(last),
+        _ => last,
+    }
+}
+
+/// `candidates` as the shell's script reads them (each a value, then for fish and
+/// PowerShell a tab and its help; separated by `_CLAP_IFS` where the script sets it,
+/// else by newlines) without those whose value is in `drop`.
+fn without(shell: &str, candidates: &[u8], drop: &HashSet<String>) -> Vec<u8> {
+    if drop.is_empty() {
+        return candidates.to_vec();
+    }
+    let text = String::from_utf8_lossy(candidates);
+    let ifs = std::env::var("_CLAP_IFS").ok();
+    let separator = match ifs.as_deref() {
+        Some(ifs) if !ifs.is_empty() && !matches!(shell, "fish" | "powershell") => ifs,
+        _ => "\n",
+    };
+    let value = |entry: &str| entry.split('\t').next().unwrap_or_default().to_owned();
+    // fish's and PowerShell's end each entry with a newline: the last piece is empty,
+    // and kept, so what is left ends as it did.
+    let kept: Vec<&str> = text
+        .split(separator)
+        .filter(|entry| entry.is_empty() || !drop.contains(&value(entry)))
+        .collect();
+    kept.join(separator).into_bytes()
+}
+
+/// The options the command line already gives (all but the word being completed,
+/// `current`) that may not be given again, as completion would offer them (`--name`,
+/// its visible aliases, `-n`): clap_complete offers every option at every <Tab>, so
+/// `tree --selector '#x' --<Tab>` offered `--selector` again. A repeatable option
+/// (`--answer`, a verb's own) may be given again, and is offered. An option of the
+/// command being completed counts when given to it, or, global (a host option), to a
+/// command above it; a verb's own option of the same name as a host option given
+/// before the verb (`--timeout`) is another option, and still offered.
+fn given_once(cmd: &clap::Command, words: &[OsString], current: usize) -> HashSet<String> {
+    let typed: Vec<OsString> = words
+        .iter()
+        .enumerate()
+        .filter(|(at, _)| *at != current)
+        .map(|(_, word)| word.clone())
+        .collect();
+    let (path, given) = given_options(cmd, &typed);
+    let mut completed = cmd;
+    for name in &path {
+        match completed.find_subcommand(name) {
+            Some(sub) => completed = sub,
+            None => break,
+        }
+    }
+    let depth = path.len();
+    let once = |a: &clap::Arg| {
+        !matches!(
+            a.get_action(),
+            clap::ArgAction::Append | clap::ArgAction::Count
+        )
+    };
+    completed
+        .get_arguments()
+        .filter(|&a| once(a))
+        .filter(|a| {
+            given.iter().any(|(at, id, global)| {
+                id == a.get_id() && (*at == depth || (*global && *at < depth && a.is_global_set()))
+            })
+        })
+        .flat_map(|a| {
+            let longs = a.get_long_and_visible_aliases().unwrap_or_default();
+            let shorts = a.get_short_and_visible_aliases().unwrap_or_default();
+            longs
+                .into_iter()
+                .map(|long| format!("--{long}"))
+                .chain(shorts.into_iter().map(|short| format!("-{short}")))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// An option given on the command line: the depth of the (sub)command it was given
+/// to, its id, and whether it is global (so given to every subcommand below too).
+type Given = (usize, clap::Id, bool);
+
+/// The subcommands `words` (the binary's name first) walk into, and the options they
+/// give on the way, read as clap_complete reads them: a long option (`--name`,
+/// `--name=value`) or a cluster of short ones (`-vq`), the next word its value when it
+/// takes one; no option after `--`.
+fn given_options(cmd: &clap::Command, words: &[OsString]) -> (Vec<String>, Vec<Given>) {
+    let mut current = cmd;
+    let mut path = Vec::new();
+    let mut given = Vec::new();
+    let mut words = words.iter().skip(1).map(|w| w.to_str());
+    while let Some(word) = words.next() {
+        let Some(word) = word else { continue };
+        let depth = path.len();
+        if word == "--" {
+            break;
+        } else if let Some(long) = word.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((name, _)) => (name, true),
+                None => (long, false),
+            };
+            let named = |a: &&clap::Arg| {
+                a.get_long_and_visible_aliases()
+                    .is_some_and(|longs| longs.contains(&name))
+            };
+            if let Some(arg) = current.get_arguments().find(named) {
+                if takes_value(arg) && !inline {
+                    words.next();
+                }
+                given.push((depth, arg.get_id().clone(), arg.is_global_set()));
+            }
+        } else if let Some(shorts) = word.strip_prefix('-').filter(|s| !s.is_empty()) {
+            for (at, short) in shorts.char_indices() {
+                let named = |a: &&clap::Arg| {
+                    a.get_short_and_visible_aliases()
+                        .is_some_and(|s| s.contains(&short))
+                };
+                let Some(arg) = current.get_arguments().find(named) else {
+                    break;
+                };
+                given.push((depth, arg.get_id().clone(), arg.is_global_set()));
+                if takes_value(arg) {
+                    if at + short.len_utf8() == shorts.len() {
+                        words.next();
+                    }
+                    break;
+                }
+            }
+        } else if let Some(sub) = current.find_subcommand(word) {
+            path.push(sub.get_name().to_owned());
+            current = sub;
+        }
+    }
+    (path, given)
+}
+
+fn takes_value(arg: &clap::Arg) -> bool {
+    arg.get_num_args().is_some_and(|n| n.takes_values())
 }
 
 /// `cmd` built: every subcommand defined (some are defined only when built).
@@ -258,8 +414,16 @@ fn verb_command(verb: &Completable) -> clap::Command {
             let arg = clap::Arg::new(leak(&o.name))
                 .long(leak(&o.name))
                 .help(o.help.clone());
+            // A repeatable option is offered again once given; any other is not.
             if o.takes_value() {
-                with_values(arg.num_args(1), o.kind, &o.choices)
+                let action = if o.repeatable {
+                    clap::ArgAction::Append
+                } else {
+                    clap::ArgAction::Set
+                };
+                with_values(arg.num_args(1).action(action), o.kind, &o.choices)
+            } else if o.repeatable {
+                arg.num_args(0).action(clap::ArgAction::Count)
             } else {
                 arg.num_args(0).action(clap::ArgAction::SetTrue)
             }
@@ -293,10 +457,15 @@ mod tests {
         }
     }
 
+    /// What completion offers for the last of `words`, the options given once left out.
     fn candidates(verbs: &[Completable], words: &[&str]) -> Vec<String> {
         let names: Vec<String> = verbs.iter().map(|v| v.name.clone()).collect();
-        let cmd = with_installed_names(built(with_verbs(cli::command(), verbs)), &names);
-        completed(cmd, words)
+        let cmd = tree(verbs, &names, &[]);
+        let typed: Vec<OsString> = words.iter().map(OsString::from).collect();
+        let drop = given_once(&cmd, &typed, typed.len() - 1);
+        let mut offered = completed(cmd, words);
+        offered.retain(|o| !drop.contains(o));
+        offered
     }
 
     /// What `cmd` completes the last of `words` to.
@@ -391,6 +560,121 @@ mod tests {
             ["summary", "full"]
         );
         assert!(candidates(&verbs, &["mur", "devtools", "o"]).contains(&"old".to_owned()));
+    }
+
+    /// An option the command line already gives is not offered again, wherever it was
+    /// given (`--selector X`, `--selector=X`, `-v`, a host option before the verb); a
+    /// repeatable one is (`--answer`, a verb's own); and what follows a given option
+    /// still completes as before.
+    #[test]
+    fn an_option_given_once_is_not_offered_again_a_repeatable_one_is() {
+        let option = |name: &str, kind| Param::new(name, "V", kind, "");
+        let view = Param {
+            choices: vec!["summary".into(), "full".into()],
+            ..option("view", ValueKind::Choice)
+        };
+        let tag = Param {
+            repeatable: true,
+            ..option("tag", ValueKind::Text)
+        };
+        let spec = VerbSpec {
+            options: vec![
+                option("selector", ValueKind::Selector),
+                view,
+                tag,
+                option("timeout", ValueKind::Milliseconds),
+            ],
+            ..VerbSpec::default()
+        };
+        let verbs = [entry("tree", Some(spec))];
+        let offered = |words: &[&str]| {
+            let words = [&["mur", "devtools", "tree"][..], words, &["--"]].concat();
+            candidates(&verbs, &words)
+        };
+        let all = offered(&[]);
+        for option in [
+            "--selector",
+            "--view",
+            "--tag",
+            "--pretty",
+            "--verbose",
+            "--answer",
+        ] {
+            assert!(all.contains(&option.to_owned()), "{option}: {all:?}");
+        }
+        let left_out = |words: &[&str], gone: &[&str]| {
+            let now = offered(words);
+            let expected: Vec<&String> =
+                all.iter().filter(|o| !gone.contains(&o.as_str())).collect();
+            assert_eq!(now.iter().collect::<Vec<_>>(), expected, "{words:?}");
+        };
+        left_out(&["--selector", "#x"], &["--selector"]);
+        left_out(
+            &["--selector=#x", "--view", "full"],
+            &["--selector", "--view"],
+        );
+        left_out(
+            &["-v", "--pretty", "--tag", "a"],
+            &["--verbose", "--pretty"],
+        );
+        left_out(&["--answer", "k=v", "--tag", "a", "--tag", "b"], &[]);
+        left_out(&["--timeout", "5"], &["--timeout"]);
+        // A host option given before the verb is given to it too; the host's `--timeout`
+        // there is not the verb's own, which is still to give.
+        let before = candidates(
+            &verbs,
+            &[
+                "mur",
+                "devtools",
+                "--pretty",
+                "--timeout",
+                "5",
+                "tree",
+                "--",
+            ],
+        );
+        assert!(!before.contains(&"--pretty".to_owned()), "{before:?}");
+        assert!(before.contains(&"--timeout".to_owned()), "{before:?}");
+        // Not even when what is typed matches it alone; the word itself is no given one.
+        let typed = |words: &[&str]| {
+            candidates(&verbs, &[&["mur", "devtools", "tree"][..], words].concat())
+        };
+        assert_eq!(typed(&["--pretty", "--pre"]), Vec::<String>::new());
+        assert_eq!(typed(&["--pre"]), ["--pretty"]);
+        assert_eq!(typed(&["--pretty"]), ["--pretty"]);
+        // The value of an option after a given one still completes.
+        assert_eq!(
+            candidates(
+                &verbs,
+                &["mur", "devtools", "tree", "--selector", "#x", "--view", ""]
+            ),
+            ["summary", "full"]
+        );
+        // A host command's own: `call --args` once, `--out` still to give.
+        let call = candidates(
+            &[],
+            &["mur", "devtools", "call", "ping", "--args", "{}", "--"],
+        );
+        assert!(!call.contains(&"--args".to_owned()), "{call:?}");
+        assert!(call.contains(&"--out".to_owned()), "{call:?}");
+    }
+
+    /// The options left out are taken out of what the shell's script reads, in its
+    /// format: values alone, or with a tab and help, one a line or between `_CLAP_IFS`.
+    #[test]
+    fn left_out_options_are_taken_out_of_each_shells_answer() {
+        let drop = HashSet::from(["--args".to_owned()]);
+        assert_eq!(
+            without("bash", b"--out\n--args\n--help", &drop),
+            b"--out\n--help"
+        );
+        assert_eq!(
+            without("fish", b"--args\tArguments\n--out\tWrite\n", &drop),
+            b"--out\tWrite\n"
+        );
+        assert_eq!(without("fish", b"--args\tArguments\n", &drop), b"");
+        assert_eq!(without("bash", b"--args", &drop), b"");
+        assert_eq!(without("bash", b"--out", &HashSet::new()), b"--out");
     }
 
     #[test]

@@ -244,3 +244,24 @@ fn a_word_quoted_in_an_error_cannot_forge_a_line_of_murs() {
     );
     assert_eq!(out.stderr_lines("error:").len(), 1, "{out}");
 }
+
+/// At a <Tab>, an option the command line already gives is not offered again unless it
+/// may be given again: after `call ping --args '{}' --answer a=b --pretty`, `--args`
+/// and `--pretty` are gone, `--answer` (repeatable) and the rest are offered.
+#[test]
+fn completion_leaves_out_the_options_already_given_once() {
+    let sb = Sandbox::new();
+    let words = [
+        "devtools", "call", "ping", "--args", "{}", "--answer", "a=b", "--pretty", "--",
+    ];
+    sb.complete("bash", &words).assert_code(0).assert_stdout_is(
+        "--endpoint\n--project\n--auto\n--auto-full\n--auto-range\n--timeout\n\
+         --max-response\n--verbose\n--quiet\n--answer\n--protocol\n--refresh\n--method\n\
+         --out\n--help\n--version",
+    );
+    let fish = sb.complete(
+        "fish",
+        &["devtools", "call", "ping", "--out", "a.png", "--o"],
+    );
+    fish.assert_code(0).assert_stdout_is("");
+}
