@@ -285,7 +285,7 @@ fn outcome_of(outcome: &std::result::Result<(), Error>) -> Outcome {
         ErrorKind::ToolFailed => Outcome::ToolError,
         ErrorKind::Plugin => Outcome::PluginError,
         ErrorKind::Internal => Outcome::InternalError,
-        ErrorKind::BrokenPipe => Outcome::Ok,
+        ErrorKind::BrokenPipe | ErrorKind::Help => Outcome::Ok,
     }
 }
 
@@ -300,6 +300,7 @@ fn class(e: &Error) -> &'static str {
         ErrorKind::Plugin => "plugin",
         ErrorKind::Internal => "internal",
         ErrorKind::BrokenPipe => "broken-pipe",
+        ErrorKind::Help => "help",
     }
 }
 

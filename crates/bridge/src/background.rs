@@ -159,12 +159,11 @@ fn failed(code: Option<i32>, log: &Path) -> Error {
         .iter()
         .map_while(|l| l.strip_prefix("hint: "))
         .collect();
-    let kind = match code {
-        Some(1) => Kind::Usage,
-        Some(2) => Kind::Transport,
-        Some(3) => Kind::SessionActive,
-        _ => Kind::Internal,
-    };
+    // The background bridge is `mur` too: its exit code names the kind, except a
+    // signal's or a panic's, which are mur's own failure.
+    let kind = code
+        .and_then(Kind::from_exit_code)
+        .unwrap_or(Kind::Internal);
     let message = match (kind, last) {
         (_, Some(line)) => line.trim_start_matches("error: ").to_owned(),
         (_, None) => format!(

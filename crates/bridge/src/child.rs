@@ -139,7 +139,20 @@ fn spawn(command: &[OsString]) -> Result<std::process::Child> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| Error::usage(format!("cannot start `{}`: {e}", program.to_string_lossy())))
+        .map_err(|e| not_started(program, &e))
+}
+
+/// Why the server command did not start: the command line's fault (not there, not
+/// runnable, not a program: exit 1), or this machine's (out of processes, descriptors or
+/// memory: exit 7).
+fn not_started(program: &OsString, e: &std::io::Error) -> Error {
+    use rustix::io::Errno;
+    let message = format!("cannot start `{}`: {e}", program.to_string_lossy());
+    let machine = [Errno::AGAIN, Errno::NOMEM, Errno::MFILE, Errno::NFILE];
+    match Errno::from_io_error(e) {
+        Some(errno) if machine.contains(&errno) => Error::internal(message),
+        _ => Error::usage(message),
+    }
 }
 
 /// The message for a server that exited before it answered `initialize`.
@@ -237,3 +250,28 @@ async fn read_messages(stdout: pipe::Receiver, relay: Relay, broken: mpsc::Sende
 
 /// A line buffer kept between lines up to this capacity.
 const SMALL_LINE: usize = 1 << 20;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mur_core::Kind;
+
+    #[test]
+    fn a_server_that_cannot_start_is_the_command_lines_fault_unless_the_machine_ran_out() {
+        let program = OsString::from("srv");
+        let kind = |errno: rustix::io::Errno| {
+            not_started(
+                &program,
+                &std::io::Error::from_raw_os_error(errno.raw_os_error()),
+            )
+            .kind()
+        };
+        use rustix::io::Errno;
+        assert_eq!(kind(Errno::NOENT), Kind::Usage);
+        assert_eq!(kind(Errno::ACCESS), Kind::Usage);
+        assert_eq!(kind(Errno::NOEXEC), Kind::Usage);
+        assert_eq!(kind(Errno::MFILE), Kind::Internal);
+        assert_eq!(kind(Errno::AGAIN), Kind::Internal);
+        assert_eq!(kind(Errno::NOMEM), Kind::Internal);
+    }
+}

@@ -23,6 +23,25 @@ pub enum Kind {
     Internal,
     /// stdout was closed by the reader (`mur … | head`): exit quietly.
     BrokenPipe,
+    /// Help or the version was asked for (`--help`, `-V`): clap's text on stdout, exit 0.
+    Help,
+}
+
+impl Kind {
+    /// The kind whose exit code is `code`, for a `mur` child's exit status (a bridge
+    /// starting in the background): [`Error::exit_code`] read backwards. 0 is no failure.
+    pub fn from_exit_code(code: i32) -> Option<Self> {
+        Some(match code {
+            1 => Kind::Usage,
+            2 => Kind::Transport,
+            3 => Kind::SessionActive,
+            4 => Kind::NoSession,
+            5 => Kind::ToolFailed,
+            6 => Kind::Plugin,
+            7 => Kind::Internal,
+            _ => return None,
+        })
+    }
 }
 
 /// Every exit code `mur` uses and what it means, for the catalog and docs.
@@ -195,11 +214,8 @@ impl Error {
 
     /// The process exit code; the only mapping from failures to codes.
     pub fn exit_code(&self) -> u8 {
-        if let Some(e) = self.clap_error() {
-            return if e.use_stderr() { 1 } else { 0 };
-        }
         match self.kind {
-            Kind::BrokenPipe => 0,
+            Kind::BrokenPipe | Kind::Help => 0,
             Kind::Usage => 1,
             Kind::Transport => 2,
             Kind::SessionActive => 3,
@@ -220,7 +236,14 @@ impl From<clap::Error> for Error {
         if e.use_stderr() && !help {
             return usage_from_clap(&e);
         }
-        let mut error = Self::usage("");
+        // What is left is clap's to print: help or the version (exit 0), or the help of a
+        // command typed without its subcommand, on stderr (exit 1).
+        let kind = if e.use_stderr() {
+            Kind::Usage
+        } else {
+            Kind::Help
+        };
+        let mut error = Self::new(kind, "");
         error.more().clap = Some(e);
         error
     }
@@ -326,7 +349,7 @@ mod tests {
         // Help is clap's to print.
         let help = refused(&["mur", "--help"]);
         assert!(help.clap_error().is_some());
-        assert_eq!(help.exit_code(), 0);
+        assert_eq!((help.kind(), help.exit_code()), (Kind::Help, 0));
     }
 
     #[test]
@@ -340,10 +363,21 @@ mod tests {
             Kind::Plugin,
             Kind::Internal,
             Kind::BrokenPipe,
+            Kind::Help,
         ]
         .into_iter()
         .map(|k| Error::new(k, "x").exit_code())
         .collect();
-        assert_eq!(codes, [1, 2, 3, 4, 5, 6, 7, 0]);
+        assert_eq!(codes, [1, 2, 3, 4, 5, 6, 7, 0, 0]);
+    }
+
+    #[test]
+    fn a_failures_exit_code_reads_back_as_its_kind() {
+        for code in 1..=7 {
+            let kind = Kind::from_exit_code(code).expect("a failure's code");
+            assert_eq!(i32::from(Error::new(kind, "x").exit_code()), code);
+        }
+        assert_eq!(Kind::from_exit_code(0), None);
+        assert_eq!(Kind::from_exit_code(101), None);
     }
 }

@@ -143,8 +143,9 @@ impl Auth {
                 return Ok(response);
             };
             // The OAuth flow's requests go through rmcp and oauth2, written
-            // for a reqwest client: the first challenge builds it.
-            let client = http.client().map_err(Error::transport)?;
+            // for a reqwest client: the first challenge builds it. Failing to build
+            // it is this machine's trouble (TLS set-up), not the endpoint's.
+            let client = http.client().map_err(Error::internal)?;
             // Boxed: the authorization flow's state is tens of KB, and every
             // call's future (and the stack frames that hold it) would carry it.
             Box::pin(self.respond(client, person, &challenge, response.status())).await?;
