@@ -9,6 +9,9 @@
 //! - [`SlotLock`]: the advisory lock a session holds on its project's slot.
 //! - [`liveness`]: whether the process behind a lockfile is really serving.
 //! - [`endpoint`]: which endpoints may be contacted at all (loopback only).
+//! - [`ensure_private_dir`]: mur's private directories, made 0700 and checked for their
+//!   owner; [`open_regular`]: a file opened only if it is a regular one, without blocking.
+//! - [`now_rfc3339`], [`rfc3339_millis`]: every timestamp mur and its sessions write.
 
 mod atomic;
 mod batch;
@@ -19,11 +22,13 @@ pub mod paths;
 mod registry;
 mod schema;
 mod slot;
+mod stamp;
 mod trust;
 
 pub use atomic::{check_named, is_stdout, is_stream, write_atomic, write_named};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
 pub use registry::{Entry, ReadOutcome, Registry};
-pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport, now_rfc3339};
+pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};
 pub use slot::{HANDED_FD, SlotLock, is_held, lock_path};
+pub use stamp::{now_rfc3339, now_rfc3339_millis, rfc3339_millis};
 pub use trust::ensure_private_dir;

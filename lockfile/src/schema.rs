@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::stamp::now_rfc3339;
+
 /// The `schema` value of every lockfile this crate understands.
 pub const LOCKFILE_SCHEMA: &str = "reactor-devtools-lockfile/1";
 /// The `schema` value a devtools endpoint answers `GET /mcp` with.
@@ -71,15 +73,6 @@ impl Lockfile {
     }
 }
 
-/// The current UTC time as RFC 3339 with whole seconds, e.g. `2026-04-19T14:22:11Z`.
-pub fn now_rfc3339() -> String {
-    let now = time::OffsetDateTime::now_utc();
-    let format =
-        time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
-    now.format(&format)
-        .unwrap_or_else(|_| now.unix_timestamp().to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,12 +93,5 @@ mod tests {
         let text = r#"{"schema":"reactor-devtools-lockfile/1","endpoint":"stdio","transport":"stdio","port":0,"pid":1,"buildTag":"b","project":"p","startedAt":"s","future":true}"#;
         let lock: Lockfile = serde_json::from_str(text).expect("parse");
         assert_eq!(lock.transport, Transport::Stdio);
-    }
-
-    #[test]
-    fn timestamps_look_like_the_seed() {
-        let stamp = now_rfc3339();
-        assert_eq!(stamp.len(), 20, "{stamp}");
-        assert!(stamp.ends_with('Z'));
     }
 }

@@ -7,27 +7,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use time::{Date, Month, OffsetDateTime};
 
-/// Now, e.g. `2026-11-22T21:50:00.123Z`.
-pub fn now_millis() -> String {
-    format_millis(OffsetDateTime::now_utc())
-}
-
-fn format_millis(at: OffsetDateTime) -> String {
-    // Field by field rather than through a `time` format description, which
-    // walks its component list twice (to size the output, then to write it):
-    // cold code worth ~10 µs of every call that records its usage.
-    let (date, time) = (at.date(), at.time());
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
-        date.year(),
-        u8::from(date.month()),
-        date.day(),
-        time.hour(),
-        time.minute(),
-        time.second(),
-        time.millisecond()
-    )
-}
+pub use mur_lockfile::now_rfc3339_millis as now_millis;
+use mur_lockfile::rfc3339_millis as format_millis;
 
 /// Whether `text` is a UTC RFC 3339 time (`2026-11-22T21:50:00.123Z`, any
 /// fraction of a second or none) of a real date: only such a time compares
@@ -98,16 +79,6 @@ impl Since {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_time_is_utc_rfc_3339_with_milliseconds_cut_not_rounded() {
-        let at = |nanos: i128| {
-            format_millis(OffsetDateTime::from_unix_timestamp_nanos(nanos).expect("in range"))
-        };
-        assert_eq!(at(1_790_000_000_123_456_789), "2026-09-21T14:13:20.123Z");
-        assert_eq!(at(946_684_799_999_999_999), "1999-12-31T23:59:59.999Z");
-        assert_eq!(at(0), "1970-01-01T00:00:00.000Z");
-    }
 
     #[test]
     fn only_a_utc_rfc_3339_time_is_a_records() {
