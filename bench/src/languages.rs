@@ -243,7 +243,7 @@ fn python_component(project: &Path) -> std::result::Result<PathBuf, String> {
     if built.exists() {
         return Ok(built);
     }
-    eprintln!("building a Python verb with componentize-py (about a minute)…");
+    crate::output::note("building a Python verb with componentize-py (about a minute)…");
     let bin = componentize_py()?;
     std::fs::create_dir_all(&cache).map_err(io)?;
     let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(

@@ -11,6 +11,7 @@
 mod languages;
 mod latency;
 mod measure;
+mod output;
 mod peers;
 mod runs;
 mod scenarios;
@@ -190,7 +191,7 @@ fn main() -> ExitCode {
     match run(Plan::from(Args::parse())) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("mur-bench: {message}");
+            output::note(&format!("mur-bench: {message}"));
             ExitCode::FAILURE
         }
     }
@@ -205,12 +206,12 @@ fn run(plan: Plan) -> setup::Result<()> {
     let session = sandbox.start_sample();
     let live = session.lock.clone();
     let _ = wire::split_endpoint(&live.endpoint).map_err(|err| err.to_string())?;
-    println!(
-        "# mur benchmarks\n\nmachine: {} cores; session {} (pid {})",
+    output::out(&format!(
+        "# mur benchmarks\n\nmachine: {} cores; session {} (pid {})\n",
         cores(),
         live.endpoint,
         live.pid
-    );
+    ));
 
     let world = World {
         sandbox: &sandbox,
@@ -219,8 +220,8 @@ fn run(plan: Plan) -> setup::Result<()> {
     };
     for section in Section::value_variants() {
         if plan.runs(*section) {
-            eprintln!("{}…", section.progress());
-            stats::print_table(section.title(), &world.measure(*section, &plan)?);
+            output::note(&format!("{}…", section.progress()));
+            output::out(&stats::table(section.title(), &world.measure(*section, &plan)?));
         }
     }
     drop(session);

@@ -35,7 +35,7 @@ impl Bench {
     /// every standard verb (for wasm32-unknown-unknown), and makes a fresh sandbox for them; with a
     /// `target`, builds them once more for it ([`OtherBuild`]).
     pub fn build(target: Option<&str>) -> Result<Self> {
-        eprintln!("building release binaries…");
+        crate::output::note("building release binaries…");
         // Leaked: the one build of this process, used until it exits.
         let artifacts: &'static Artifacts =
             Box::leak(Box::new(mur_testkit::build(true, &["mur-bench"])?));
@@ -109,7 +109,7 @@ impl Bench {
 
     /// Installs the standard verbs (built by `plugins/build.sh`); returns their files.
     pub fn install_standard_verbs(&self) -> Result<Vec<PathBuf>> {
-        eprintln!("building standard verbs…");
+        crate::output::note("building standard verbs…");
         let wasm = plugins::standard_files();
         let status = self
             .mur(&["verbs", "add", "--force"])
@@ -133,7 +133,7 @@ impl OtherBuild {
     /// `mur` alone, as `cargo install --path host --target TRIPLE` resolves its features
     /// (so a link order made for the install matches it), then the floors.
     fn build(target: &str) -> Result<Self> {
-        eprintln!("building release binaries for {target}…");
+        crate::output::note(&format!("building release binaries for {target}…"));
         let mur = mur_testkit::cargo_build(&["--release", "--target", target, "-p", "mur"])?;
         let floors = mur_testkit::cargo_build(&[
             "--release",

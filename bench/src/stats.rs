@@ -67,9 +67,9 @@ pub fn ms(duration: Duration) -> String {
     format!("{:.2}", duration.as_secs_f64() * 1000.0)
 }
 
-/// Print rows as an aligned text table on stdout.
-pub fn print_table(title: &str, rows: &[Row]) {
-    println!("\n## {title}\n");
+/// Rows as an aligned text table under a `##` title, each line ended.
+pub fn table(title: &str, rows: &[Row]) -> String {
+    let mut text = format!("\n## {title}\n\n");
     let header = [
         "measurement",
         "n",
@@ -97,14 +97,15 @@ pub fn print_table(title: &str, rows: &[Row]) {
             .zip(&widths)
             .map(|(v, w)| format!("{v:<w$}"))
             .collect();
-        println!("| {} |", padded.join(" | "));
+        format!("| {} |\n", padded.join(" | "))
     };
-    line(&header);
+    text.push_str(&line(&header));
     let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-    println!("|-{}-|", rule.join("-|-"));
+    text.push_str(&format!("|-{}-|\n", rule.join("-|-")));
     for row in &cells {
-        line(&row.iter().map(String::as_str).collect::<Vec<_>>());
+        text.push_str(&line(&row.iter().map(String::as_str).collect::<Vec<_>>()));
     }
+    text
 }
 
 fn cells_of(row: &Row) -> [String; 8] {
@@ -135,5 +136,23 @@ mod tests {
         assert_eq!(percentile(&samples, 90.0), Duration::from_millis(9));
         assert_eq!(percentile(&samples, 100.0), Duration::from_millis(10));
         assert_eq!(percentile(&[], 50.0), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_table_is_aligned_markdown_under_its_title() {
+        let rows = [Row {
+            name: "mur devtools state".into(),
+            samples: [2, 3, 4].map(Duration::from_millis).to_vec(),
+            peak_rss_kib: Some(2765),
+            note: "0.95x".into(),
+        }];
+        let expected = "
+## latency
+
+| measurement        | n | median ms | p90 ms | min ms | max ms | peak RSS | notes |
+|--------------------|---|-----------|--------|--------|--------|----------|-------|
+| mur devtools state | 3 | 3.00      | 4.00   | 2.00   | 4.00   | 2.7 MiB  | 0.95x |
+";
+        assert_eq!(table("latency", &rows), expected);
     }
 }

@@ -23,7 +23,8 @@ fn main() -> ExitCode {
     };
     match call(tool, arguments, server) {
         Ok(answer) => {
-            println!("{answer}");
+            // Not `println!`: it panics on a stdout pipe its reader closed.
+            let _ = writeln!(std::io::stdout().lock(), "{answer}");
             ExitCode::SUCCESS
         }
         Err(error) => {
