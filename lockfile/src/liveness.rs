@@ -16,6 +16,8 @@ use std::time::Duration;
 use futures_util::StreamExt as _;
 use mur_http::{Http, Request, innermost};
 use serde::Deserialize;
+#[cfg(not(target_os = "linux"))]
+use sysinfo::{Pid, ProcessRefreshKind, ProcessStatus, ProcessesToUpdate, System};
 
 use crate::endpoint;
 use crate::schema::{Lockfile, PROBE_SCHEMA, Transport};
