@@ -51,18 +51,20 @@ pub fn run(options: SessionOptions, tools: ToolSet) -> ExitCode {
     }
 }
 
-/// One line on stderr (plus a `hint:` line when there is advice), then the documented exit code.
+/// One line on stderr (plus a `hint:` line when there is advice), then the documented exit
+/// code. Written as log lines are, through [`LossyStderr`]: `eprintln!` panicked when
+/// stderr was a pipe its reader had closed, and the exit code became 101.
 fn report(error: &ServeError) -> ExitCode {
-    match error {
+    use std::io::Write as _;
+    let line = match error {
         // Seed 000 §6 fixes this line word for word; scripts may match it.
         ServeError::AlreadyActive { .. } | ServeError::SlotBusy { .. } => {
-            eprintln!("[devtools] {error}")
+            format!("[devtools] {error}\n")
         }
-        _ => eprintln!("[devtools] error: {error}"),
-    }
-    if let Some(hint) = error.hint() {
-        eprintln!("hint: {hint}");
-    }
+        _ => format!("[devtools] error: {error}\n"),
+    };
+    let hint = error.hint().map(|hint| format!("hint: {hint}\n"));
+    let _ = LossyStderr.write_all(format!("{line}{}", hint.unwrap_or_default()).as_bytes());
     ExitCode::from(error.exit_code())
 }
 

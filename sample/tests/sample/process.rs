@@ -101,3 +101,23 @@ fn usage_errors_exit_1_with_a_message() {
         "{stderr}"
     );
 }
+
+/// A second session for a project that has one exits 3 even when its stderr is a pipe
+/// nobody reads any more (an agent host that closed it): the line is dropped, not a
+/// panic's exit 101.
+#[test]
+fn a_second_session_exits_3_when_its_stderr_reader_is_gone() {
+    let sandbox = Sandbox::new();
+    let project = sandbox.project("app");
+    let _first = sandbox.start_sample(&project);
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let mut second = sandbox.command(&sandbox.artifacts().sample);
+    second
+        .arg("--project")
+        .arg(&project)
+        .stdout(std::process::Stdio::null())
+        .stderr(writer);
+    let status = mur_testkit::Process::spawn(&mut second).wait_status();
+    assert_eq!(status.code(), Some(3), "{status:?}");
+}
