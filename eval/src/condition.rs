@@ -165,7 +165,7 @@ pub fn load(path: &Path) -> Result<Condition> {
         Error::usage(format!(
             "`{}` is not a valid condition: {}",
             path.display(),
-            e.message()
+            crate::task::located(&text, &e)
         ))
     })?;
     let name = path
@@ -392,7 +392,11 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         write(dir.path(), "cli.md", "Use mur.");
         let cases = [
-            ("typo.toml", "verb = \"named\"", "unknown field `verb`"),
+            (
+                "typo.toml",
+                "verb = \"named\"",
+                "is not a valid condition: line 4, column 1: unknown field `verb`",
+            ),
             ("odd.toml", "verbs = \"nowhere\"", "neither `named`"),
             (
                 "one.toml",

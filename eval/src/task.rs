@@ -141,7 +141,7 @@ pub fn parse(id: &str, text: &str) -> std::result::Result<Task, String> {
             "`{id}` is not a task id: use letters, digits and `-` in the file name"
         ));
     }
-    let file: TaskFile = toml::from_str(text).map_err(|e| e.message().to_owned())?;
+    let file: TaskFile = toml::from_str(text).map_err(|e| located(text, &e))?;
     for category in &file.categories {
         if !CATEGORIES.contains(&category.as_str()) {
             return Err(format!(
@@ -167,6 +167,35 @@ pub fn parse(id: &str, text: &str) -> std::result::Result<Task, String> {
         setup: file.setup,
         checks,
     })
+}
+
+/// A TOML error as one line: where it is in `text` (line and column, from the error's
+/// span, both counted from 1, the column in characters) and what is wrong there — the
+/// `toml` crate's own rendering takes several lines, its message alone says no place.
+pub fn located(text: &str, error: &toml::de::Error) -> String {
+    let message = error
+        .message()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let Some(start) = error.span().map(|span| span.start.min(text.len())) else {
+        return message;
+    };
+    // A span never starts inside a character; should one, the place is the character's.
+    let before = text
+        .char_indices()
+        .take_while(|(at, _)| *at < start)
+        .map(|(_, c)| c);
+    let (mut line, mut column) = (1, 1);
+    for c in before {
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    format!("line {line}, column {column}: {message}")
 }
 
 /// A check as written, validated: exactly one of a value check (`pointer` with one of
@@ -329,6 +358,35 @@ equals = 3
         }
         let error = parse("Counter Task", COUNTER).expect_err("bad id");
         assert!(error.contains("not a task id"), "{error}");
+    }
+
+    #[test]
+    fn a_syntax_or_type_error_names_the_file_line_and_column_in_one_line() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cases = [
+            // A string never closed, on the title's line.
+            (
+                "syntax",
+                COUNTER.replace("\"Count to three\"", "\"Count to three"),
+                "line 2, column 24: invalid basic string, expected `\"`",
+            ),
+            // A number where a list of categories goes.
+            (
+                "types",
+                COUNTER.replace("[\"interact\"]", "7"),
+                "line 3, column 14: invalid type: integer `7`, expected a sequence",
+            ),
+        ];
+        for (id, text, place) in cases {
+            let path = dir.path().join(format!("{id}.toml"));
+            std::fs::write(&path, text).expect("write");
+            let error = load(&path).expect_err(id);
+            assert_eq!(error.exit_code(), 1);
+            assert_eq!(
+                error.message(),
+                format!("task file `{}`: {place}", path.display())
+            );
+        }
     }
 
     #[test]
