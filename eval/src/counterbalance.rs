@@ -93,11 +93,29 @@ fn other(surface: Surface) -> Surface {
     }
 }
 
-/// Whether run `repeat` of task number `task` reads the list swapped: alternating by
-/// repeat, and by task too, so that each order falls to half the runs of a condition
-/// (to one more or one fewer when the count is odd) whatever the number of repeats.
-pub fn swapped(task: usize, repeat: u32) -> bool {
-    (task + repeat as usize).is_multiple_of(2)
+/// Whether run `repeat` of task `task` (its id) in a study of `seed` reads the list
+/// swapped: a function of those three alone, so the same study orders a task's runs the
+/// same whatever else `--tasks` names or in what order. A task's repeats alternate, so
+/// each order falls to half its runs; which order its odd repeats take is drawn from the
+/// seed and its id. With an even number of repeats each order falls to exactly half a
+/// condition's runs; with an odd number, each task's one extra run falls to either order
+/// as its draw says — no function of one task alone can balance those across tasks.
+pub fn swapped(seed: u64, task: &str, repeat: u32) -> bool {
+    (draw(seed, task) + u64::from(repeat)).is_multiple_of(2)
+}
+
+/// A bit from `seed` and `task`: FNV-1a over both, then SplitMix64's finalizer (so the
+/// low bit depends on every input byte). Written out rather than a library's hasher, whose
+/// output may change between releases: a recorded seed must give the same orders later.
+fn draw(seed: u64, task: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in seed.to_le_bytes().iter().chain(task.as_bytes()) {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash = (hash ^ (hash >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    hash = (hash ^ (hash >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (hash ^ (hash >> 31)) & 1
 }
 
 #[cfg(test)]
@@ -155,21 +173,67 @@ mod tests {
         );
     }
 
+    const TASKS: [&str; 14] = [
+        "about-title",
+        "add-todo",
+        "advanced-settings",
+        "clear-todos",
+        "count-to-three",
+        "finish-todo",
+        "first-warning",
+        "focus-cache",
+        "forest-theme",
+        "restart",
+        "scroll-log",
+        "select-todo",
+        "settings-screenshot",
+        "updates-off",
+    ];
+
     #[test]
-    fn each_order_falls_to_half_the_runs_whatever_the_repeats() {
-        for repeats in 1..=4u32 {
-            let tasks = 14;
-            let swapped_runs = (0..tasks)
-                .flat_map(|task| (1..=repeats).map(move |repeat| swapped(task, repeat)))
-                .filter(|&s| s)
-                .count();
-            assert_eq!(
-                swapped_runs * 2,
-                tasks * repeats as usize,
-                "{repeats} repeats"
-            );
+    fn a_tasks_order_is_its_own_whatever_the_task_list() {
+        // What `--tasks` names, in what order, or with what else, changes nothing: the
+        // order is the seed's, the task's and the repeat's.
+        let orders = |seed: u64, task: &str| -> Vec<bool> {
+            (1..=4).map(|repeat| swapped(seed, task, repeat)).collect()
+        };
+        let pinned: Vec<Vec<bool>> = TASKS.iter().map(|t| orders(2026, t)).collect();
+        let mut reversed = TASKS;
+        reversed.reverse();
+        for (task, order) in TASKS.iter().zip(&pinned) {
+            assert_eq!(&orders(2026, task), order, "{task}");
         }
-        // Within a task, the repeats alternate.
-        assert_ne!(swapped(3, 1), swapped(3, 2));
+        for task in reversed {
+            let at = TASKS.iter().position(|t| *t == task).unwrap_or_default();
+            assert_eq!(orders(2026, task), pinned[at], "{task}");
+        }
+        // The seed draws them: another seed swaps some tasks' orders, not all, and the
+        // seed 2026 gives these (pinned, so a change of the draw is seen).
+        let other: Vec<Vec<bool>> = TASKS.iter().map(|t| orders(7, t)).collect();
+        assert_ne!(other, pinned);
+        let first_swapped: String = pinned
+            .iter()
+            .map(|order| if order[0] { 's' } else { '-' })
+            .collect();
+        assert_eq!(first_swapped, "--s-s-s-sssss-");
+    }
+
+    #[test]
+    fn each_order_falls_to_half_a_tasks_runs() {
+        for seed in [0, 1, 2026] {
+            for task in TASKS {
+                // A task's repeats alternate: half of an even number each way.
+                for repeat in 1..=5u32 {
+                    assert_ne!(
+                        swapped(seed, task, repeat),
+                        swapped(seed, task, repeat + 1),
+                        "{seed} {task} {repeat}"
+                    );
+                }
+            }
+            // The first repeats are drawn both ways across the tasks.
+            let first: Vec<bool> = TASKS.iter().map(|t| swapped(seed, t, 1)).collect();
+            assert!(first.contains(&true) && first.contains(&false), "{seed}");
+        }
     }
 }

@@ -13,7 +13,6 @@ use super::{context, traces};
 use crate::adapters;
 use crate::checker::Checker;
 use crate::condition::Condition;
-use crate::counterbalance;
 use crate::profile;
 use crate::run::{self, Extras};
 use crate::usage;
@@ -57,7 +56,7 @@ pub fn run_one(
     }
     let instructions = match &condition.counterbalanced {
         Some(order) => {
-            let (text, first) = order.text(counterbalance::swapped(planned.task, planned.repeat));
+            let (text, first) = order.text(planned.swapped);
             result.listed_first = Some(first);
             text
         }

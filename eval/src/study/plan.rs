@@ -33,6 +33,8 @@ pub(super) struct Planned {
     pub task: usize,
     pub repeat: u32,
     pub order: usize,
+    /// Whether a counterbalanced condition names its surfaces swapped in this run.
+    pub swapped: bool,
 }
 
 /// Every run of the matrix, shuffled by `seed` (the same seed, the same order).
@@ -46,6 +48,7 @@ pub(super) fn order(study: &Study, seed: u64) -> Vec<Planned> {
                     task,
                     repeat,
                     order: 0,
+                    swapped: crate::counterbalance::swapped(seed, &study.tasks[task].id, repeat),
                 });
             }
         }
@@ -70,4 +73,62 @@ pub(super) fn id(study: &Study, planned: &Planned) -> String {
         "{}/{}/{}",
         study.conditions[planned.condition].name, study.tasks[planned.task].id, planned.repeat
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+    use std::time::Duration;
+
+    use super::*;
+
+    /// A study of the shipped `both` condition (counterbalanced) × `tasks` × 3 repeats.
+    fn study(tasks: &[&str]) -> Study {
+        let conditions = crate::condition::load_dir(Path::new(crate::condition::CONDITION_DIR))
+            .expect("the shipped conditions");
+        let all = crate::task::load_dir(Path::new(crate::cli::TASK_DIR)).expect("the tasks");
+        let names: Vec<String> = tasks.iter().map(|t| (*t).to_owned()).collect();
+        Study {
+            conditions: crate::condition::select(conditions, &["both".to_owned()]).expect("both"),
+            tasks: crate::task::select(all, &names).expect("known tasks"),
+            repeats: 3,
+            agent: "true".to_owned(),
+            agent_format: None,
+            jobs: 1,
+            out: PathBuf::new(),
+            seed: None,
+            verbs: PathBuf::new(),
+            runner: Runner {
+                time_limit: Duration::from_secs(1),
+                time_limit_forced: false,
+                mur: PathBuf::new(),
+                sample: PathBuf::new(),
+                pass_env: Vec::new(),
+            },
+        }
+    }
+
+    /// Each run's order of the surfaces, by task id and repeat.
+    fn orders(study: &Study, seed: u64) -> BTreeMap<(String, u32), bool> {
+        order(study, seed)
+            .into_iter()
+            .map(|p| ((study.tasks[p.task].id.clone(), p.repeat), p.swapped))
+            .collect()
+    }
+
+    #[test]
+    fn a_tasks_surface_order_is_the_same_whatever_else_tasks_names() {
+        let everything = orders(&study(&["about-title", "add-todo", "count-to-three"]), 2026);
+        // Reordered and filtered: the runs of each task keep their orders.
+        let some = orders(&study(&["count-to-three", "about-title"]), 2026);
+        assert_eq!(some.len(), 6);
+        for (run, swapped) in &some {
+            assert_eq!(everything.get(run), Some(swapped), "{run:?}");
+        }
+        let one = orders(&study(&["add-todo"]), 2026);
+        for (run, swapped) in &one {
+            assert_eq!(everything.get(run), Some(swapped), "{run:?}");
+        }
+    }
 }
