@@ -624,7 +624,9 @@ pub fn plural(n: usize, thing: &str) -> String {
 pub const REFERENCE: &str = "cli-named";
 
 /// Each other condition's success and median context tokens against `reference`'s, as
-/// one line (`None` without the reference or another condition).
+/// one line (`None` without the reference or another condition). The difference in
+/// success carries its 95% interval ([`newcombe`]); the change in context tokens is
+/// between two medians and carries none (see [`legend`]).
 pub fn against(rows: &Rows, reference: &str) -> Option<String> {
     let base = rows.conditions.iter().find(|r| r.condition == reference)?;
     let base_tokens = base.context_tokens.filter(|t| *t > 0.0)?;
@@ -638,13 +640,48 @@ pub fn against(rows: &Rows, reference: &str) -> Option<String> {
                 |t| format!("{:+.0}%", (t / base_tokens - 1.0) * 100.0),
             );
             let points = (r.rate() - base.rate()) * 100.0;
+            // Without runs on one side there is no difference to bound.
+            let interval = if r.runs > 0 && base.runs > 0 {
+                let (low, high) = newcombe((r.successes, r.runs), (base.successes, base.runs));
+                format!(" ({} to {})", signed_points(low), signed_points(high))
+            } else {
+                String::new()
+            };
             format!(
-                "`{}` {change} context tokens, {points:+.0} points of success",
+                "`{}` {change} context tokens, {points:+.0} points of success{interval}",
                 r.condition
             )
         })
         .collect();
     (!others.is_empty()).then(|| format!("Against `{reference}`: {}.", others.join("; ")))
+}
+
+/// The 95% interval of the difference of two independent proportions, `one` less
+/// `two` (each `(successes, runs)`), by Newcombe's hybrid score method (Newcombe 1998,
+/// method 10): each proportion's Wilson interval, its two distances from its
+/// proportion combined in quadrature. Neither Wilson interval alone bounds a
+/// difference (it has both proportions' variances), and the simple Wald interval
+/// collapses at 0% and 100% — where small studies of agents often are.
+pub fn newcombe(one: (u32, u32), two: (u32, u32)) -> (f64, f64) {
+    let rate = |(successes, runs): (u32, u32)| f64::from(successes) / f64::from(runs.max(1));
+    let (p1, p2) = (rate(one), rate(two));
+    let (l1, u1) = wilson(one.0, one.1);
+    let (l2, u2) = wilson(two.0, two.1);
+    let d = p1 - p2;
+    (
+        d - ((p1 - l1).powi(2) + (u2 - p2).powi(2)).sqrt(),
+        d + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt(),
+    )
+}
+
+/// A difference of proportions (-1 to 1) in points, signed, rounded (never `-0`).
+fn signed_points(value: f64) -> String {
+    let points = (value * 100.0).round();
+    if points == 0.0 {
+        "+0".to_owned()
+    } else {
+        format!("{points:+.0}")
+    }
 }
 
 /// `report.md`: the conditions, then the tasks, then how to read them.
@@ -763,7 +800,10 @@ pub fn preference_line(rows: &Rows) -> Option<String> {
 pub fn legend() -> String {
     format!(
         "Success is the task's oracle on the app's state; the interval is the 95% Wilson \
-         score interval. Other columns are medians per run: calls the session served for \
+         score interval. Against the reference condition, the points of success carry the \
+         95% interval of a difference of two proportions (Newcombe's hybrid score interval, \
+         from the two Wilson intervals); the change in context tokens is between two \
+         medians and carries none. Other columns are medians per run: calls the session served for \
          the agent, the agent's turns and input tokens (when its event stream reports \
          them, `–` otherwise; `4 (1 of 2)` when only some runs reported them), context tokens (`{ENCODING}`: an estimate for models with \
          other tokenizers) of everything the surface put before the agent — the part before \
@@ -1003,6 +1043,32 @@ mod tests {
     }
 
     #[test]
+    fn the_difference_of_two_rates_has_newcombes_interval() {
+        // Newcombe (1998), table II: 56/70 against 48/80, method 10: 0.0524 to 0.3339.
+        let (low, high) = newcombe((56, 70), (48, 80));
+        assert!((low - 0.0524).abs() < 5e-5, "{low}");
+        assert!((high - 0.3339).abs() < 5e-5, "{high}");
+        // 9/10 against 3/10: 0.1705 to 0.8090 (method 10 of the same table).
+        let (low, high) = newcombe((9, 10), (3, 10));
+        assert!((low - 0.1705).abs() < 5e-5, "{low}");
+        assert!((high - 0.8090).abs() < 5e-5, "{high}");
+        // Both at 100%, as the README's baseline: the interval says how far apart two
+        // perfect scores of 42 could still be, as the line prints it.
+        let all = |condition: &str| {
+            (1..=42)
+                .map(|n| result(condition, &format!("t{n}"), true, 2, 100))
+                .collect::<Vec<_>>()
+        };
+        let results = [all("cli-named"), all("mcp")].concat();
+        let rows = rows(&results, &["cli-named".to_owned(), "mcp".to_owned()]);
+        assert_eq!(
+            against(&rows, "cli-named").as_deref(),
+            Some("Against `cli-named`: `mcp` +0% context tokens, +0 points of success (-8 to +8).")
+        );
+        assert!(legend().contains("Newcombe's hybrid score interval"));
+    }
+
+    #[test]
     fn the_charts_show_the_medians_as_the_tables_print_them() {
         // Medians of 4552.5 context tokens, 2.5 calls, 0.6675 s.
         let run = |calls, tokens, wall_ms| RunResult {
@@ -1227,7 +1293,10 @@ mod tests {
         assert_eq!(rows.tasks.len(), 3);
         assert_eq!(
             against(&rows, "cli-named").as_deref(),
-            Some("Against `cli-named`: `mcp` +350% context tokens, +50 points of success.")
+            Some(
+                "Against `cli-named`: `mcp` +350% context tokens, +50 points of success \
+                 (-39 to +91)."
+            )
         );
         let md = markdown(&rows, "study");
         assert!(
