@@ -117,8 +117,8 @@ fn none_found(project: Option<&ProjectFilter>) -> Error {
 }
 
 /// `e`, no session of `project`, with the live sessions of other projects listed
-/// (`--project` may well have named the wrong file), the one of the same file name
-/// first as the likely meant; `e` as it is when there are none.
+/// (`--project` may well have named the wrong file), and the one likely meant first
+/// ([`nearest`]); `e` as it is when there are none.
 pub fn with_other_projects(e: Error, project: &ProjectFilter, live: &[Candidate]) -> Error {
     let mut others: Vec<&Candidate> = live
         .iter()
@@ -131,17 +131,57 @@ pub fn with_other_projects(e: Error, project: &ProjectFilter, live: &[Candidate]
     let error = e
         .with_list(rows(&others))
         .with_hint("these sessions are of other projects: choose one with `--project PATH`");
-    let name = Path::new(&project.canonical).file_name();
-    match others
-        .iter()
-        .find(|c| name.is_some() && Path::new(&c.project).file_name() == name)
-    {
+    match nearest(&project.canonical, &others) {
         Some(c) => error.with_first_hint(format!(
             "did you mean `--project {}`?",
             mur_core::shell_word(&c.project)
         )),
         None => error,
     }
+}
+
+/// The session of `others` that `--project typed` most likely meant, when one stands
+/// out: of the same file name (`Other.csproj` in another directory); else in the
+/// directory typed, the nearest below it (`--project App` for `App/App.csproj`); else
+/// beside the file typed (`App/App.sln` for `App/App.csproj`). Two alike are no answer.
+fn nearest<'a>(typed: &str, others: &[&'a Candidate]) -> Option<&'a Candidate> {
+    let typed = Path::new(typed);
+    let only = |found: Vec<&'a Candidate>| match found[..] {
+        [one] => Some(one),
+        _ => None,
+    };
+    let same_name = others
+        .iter()
+        .copied()
+        .filter(|c| {
+            typed.file_name().is_some() && Path::new(&c.project).file_name() == typed.file_name()
+        })
+        .collect();
+    if let Some(c) = only(same_name) {
+        return Some(c);
+    }
+    let depth = |c: &Candidate| {
+        Path::new(&c.project)
+            .strip_prefix(typed)
+            .ok()
+            .map(|below| below.components().count())
+    };
+    let closest = others.iter().filter_map(|&c| depth(c)).min();
+    if let Some(closest) = closest {
+        return only(
+            others
+                .iter()
+                .copied()
+                .filter(|&c| depth(c) == Some(closest))
+                .collect(),
+        );
+    }
+    let beside = others
+        .iter()
+        .copied()
+        .filter(|c| typed.parent().is_some() && Path::new(&c.project).parent() == typed.parent())
+        .collect();
+    only(beside)
 }
 
 /// One line a session: project, endpoint and pid, the projects in one column.
@@ -289,6 +329,24 @@ mod tests {
             ]
         );
         assert!(err.is_about_session());
+    }
+
+    #[test]
+    fn the_project_likely_meant_has_the_name_typed_or_is_in_the_directory_or_beside_the_file() {
+        let all = [
+            candidate("/w/a/App.csproj", 1, Transport::Http),
+            candidate("/w/b/Other.csproj", 2, Transport::Http),
+            candidate("/w/b/deep/x/Deep.csproj", 3, Transport::Http),
+        ];
+        let others: Vec<&Candidate> = all.iter().collect();
+        let meant = |typed: &str| nearest(typed, &others).map(|c| c.project.as_str());
+        assert_eq!(meant("/elsewhere/Other.csproj"), Some("/w/b/Other.csproj"));
+        assert_eq!(meant("/w/a"), Some("/w/a/App.csproj"));
+        // The nearest below the directory; two as near are no answer.
+        assert_eq!(meant("/w/b"), Some("/w/b/Other.csproj"));
+        assert_eq!(meant("/w"), None);
+        assert_eq!(meant("/w/a/App.sln"), Some("/w/a/App.csproj"));
+        assert_eq!(meant("/nowhere/X.csproj"), None);
     }
 
     #[test]

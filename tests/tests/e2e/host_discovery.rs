@@ -191,6 +191,42 @@ fn a_project_without_a_session_lists_the_live_ones_and_the_likely_one() {
     ));
 }
 
+/// `--project` naming the directory a session's project file is in: that project is
+/// the likely one meant.
+#[test]
+fn a_project_directory_without_a_session_names_the_project_in_it() {
+    let sb = Sandbox::new();
+    let a = sb.start_sample(&sb.project("a"));
+    let b = sb.start_sample(&sb.file("b/Other.csproj", ""));
+    let dir = sb.dir("a");
+    let out = sb.mur(&[
+        "devtools",
+        "--project",
+        dir.to_str().expect("utf-8"),
+        "call",
+        "version",
+    ]);
+    out.assert_code(4).assert_stdout_is("");
+    let width = a.lock.project.len().max(b.lock.project.len());
+    let row = |s: &mur_e2e::Session| {
+        format!(
+            "  {:width$}  {}  (pid {})\n",
+            s.lock.project,
+            s.endpoint(),
+            s.pid()
+        )
+    };
+    out.assert_stderr_is(format!(
+        "error: no live devtools session for project `{}`\n{}{}\
+         hint: did you mean `--project {}`?\n\
+         hint: these sessions are of other projects: choose one with `--project PATH`\n",
+        sb.canonical_project(&dir),
+        row(&a),
+        row(&b),
+        a.lock.project,
+    ));
+}
+
 #[test]
 fn project_without_a_session_exits_4() {
     let sb = Sandbox::new();
