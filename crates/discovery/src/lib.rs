@@ -136,10 +136,7 @@ async fn resolve_unbounded(
                     return Err(e);
                 }
                 if tokio::time::Instant::now() >= deadline {
-                    return Err(e.with_first_hint(
-                        "a session holds its project's slot but has not announced itself: it is \
-                         starting, or stuck starting (`mur devtools session list` shows the rest)",
-                    ));
+                    return Err(stuck_starting(&e));
                 }
                 tracing::debug!("a session is on its way (its slot is held): waiting for it");
                 tokio::time::sleep(STARTING_POLL).await;
@@ -147,6 +144,19 @@ async fn resolve_unbounded(
             other => return other,
         }
     }
+}
+
+/// No session announced itself while one held its project's slot for all of
+/// [`STARTING_WAIT`]: `e` (no session) with that alone to say, not the hints for when
+/// none runs, which contradicted it: "start the app" (one is starting, and a second
+/// would be refused), `--endpoint` or `--auto`, the sessions of other projects.
+fn stuck_starting(e: &Error) -> Error {
+    Error::no_session(e.message()).with_hint(format!(
+        "a session holds its project's slot but has not announced itself within {} s: it is \
+         starting, or stuck starting; run the command again once it has (`mur devtools \
+         session list` shows the sessions that have)",
+        STARTING_WAIT.as_secs()
+    ))
 }
 
 /// Whether a session is on its way: a slot held (by a starting session, or handed

@@ -227,6 +227,27 @@ fn a_project_directory_without_a_session_names_the_project_in_it() {
     ));
 }
 
+/// A session that holds its project's slot and never announces itself: discovery waits
+/// for it, then says so, and nothing that contradicts it (start the app, `--endpoint`).
+#[test]
+fn a_session_stuck_starting_is_said_alone() {
+    let sb = Sandbox::new();
+    let project = sb.project("a");
+    sb.registry().ensure_dir().expect("lockfile directory");
+    let _slot = mur_lockfile::SlotLock::try_acquire(&sb.lockfile_path(&project))
+        .expect("lock")
+        .expect("a free slot");
+    let out = call_version_for(&sb, &project);
+    out.assert_code(4).assert_stdout_is("");
+    out.assert_stderr_is(format!(
+        "error: no live devtools session for project `{}`\n\
+         hint: a session holds its project's slot but has not announced itself within 5 s: it \
+         is starting, or stuck starting; run the command again once it has (`mur devtools \
+         session list` shows the sessions that have)\n",
+        sb.canonical_project(&project)
+    ));
+}
+
 #[test]
 fn project_without_a_session_exits_4() {
     let sb = Sandbox::new();
