@@ -906,12 +906,27 @@ pub(crate) fn fenced_blocks(markdown: &str) -> Vec<Block> {
 }
 
 /// Doc blocks that need a state first: (file, a line of the block, commands, why).
-const DOC_SETUP: &[(&str, &str, &[&str], &str)] = &[(
-    "docs/verbs.md",
-    "mur devtools verbs add --force bump.wasm",
-    &["cp ~/src/bump/target/wasm32-wasip2/release/mur_verb_bump.wasm bump.wasm"],
-    "`bump.wasm` is the verb built from the template earlier on the page (in ~/src/bump)",
-)];
+/// `{repo}` in a command stands for this checkout of mur.
+const DOC_SETUP: &[(&str, &str, &[&str], &str)] = &[
+    (
+        "docs/verbs.md",
+        "mur devtools verbs add --force bump.wasm",
+        &["cp ~/src/bump/target/wasm32-wasip2/release/mur_verb_bump.wasm bump.wasm"],
+        "`bump.wasm` is the verb built from the template earlier on the page (in ~/src/bump)",
+    ),
+    (
+        "docs/verbs.md",
+        "mur devtools verbs add docs/examples/count.json",
+        &["mkdir -p docs/examples && cp {repo}/docs/examples/count.json docs/examples/"],
+        "the path is relative to a checkout of mur",
+    ),
+    (
+        "docs/usage.md",
+        "--server-log ~/.cache/myapp/usage.jsonl",
+        &["mkdir -p ~/.cache/myapp && : > ~/.cache/myapp/usage.jsonl"],
+        "the session's log is wherever its app keeps it; an empty one reads as no calls",
+    ),
+];
 
 /// Runs the ```sh blocks of one markdown file in order, against one session.
 fn run_doc(file: &str) -> Vec<String> {
@@ -946,7 +961,8 @@ fn run_doc(file: &str) -> Vec<String> {
             .filter(|(f, line, _, _)| *f == file && block.script.lines().any(|l| l.contains(line)))
         {
             for command in *commands {
-                let out = bash(&sb, &dir, command);
+                let command = command.replace("{repo}", &repo_root().to_string_lossy());
+                let out = bash(&sb, &dir, &command);
                 if out.code != 0 {
                     failures.push(format!("{at}: setup `{command}` failed\n{out}"));
                 }
