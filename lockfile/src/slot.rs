@@ -66,8 +66,8 @@ impl SlotLock {
     /// The lock on `lockfile`'s slot a predecessor handed this process
     /// ([`SlotLock::hand_to`]), if it did: the descriptor named in [`HANDED_FD`], taken
     /// only when it is open on this very lock file (a stale variable, or one meant
-    /// for another project, names none). It is closed on `exec` again, so what the
-    /// app starts later does not hold the slot.
+    /// for another project, names none). It is closed on `exec` again, and the variable
+    /// removed, so what the app starts later neither holds the slot nor is told of it.
     #[cfg(unix)]
     pub fn inherited(lockfile: &Path) -> Option<Self> {
         use std::os::fd::FromRawFd as _;
@@ -86,6 +86,13 @@ impl SlotLock {
         // The same open file: the lock is already its own, which this confirms.
         file.try_lock().ok()?;
         set_close_on_exec(fd, true).ok()?;
+        // SAFETY: std's own reads and writes of the environment take its lock; what this
+        // may race with is a read through libc on another thread. A session adopts its
+        // slot once, as it starts: before it serves a request or starts a process.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::env::remove_var(HANDED_FD);
+        }
         Some(Self { _file: file, path })
     }
 }
@@ -180,6 +187,62 @@ mod tests {
         );
         drop(first);
         assert!(SlotLock::try_acquire(&lockfile).expect("lock").is_some());
+    }
+
+    /// The lockfile a handed lock is for, in the test process [`handed_over`] starts.
+    const HANDED_TEST: &str = "MUR_SLOT_TEST_LOCKFILE";
+
+    /// A reload's successor adopts the lock handed to it, and what it starts afterwards
+    /// is not told of it: `MUR_SLOT_FD` is gone from its environment. The successor is
+    /// this test binary again, running [`successor`].
+    #[cfg(unix)]
+    #[test]
+    fn a_handed_lock_is_adopted_and_its_variable_removed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lockfile = dir.path().join("0123456789abcdef.json");
+        let slot = SlotLock::try_acquire(&lockfile)
+            .expect("lock")
+            .expect("free slot");
+        let mut successor = std::process::Command::new(std::env::current_exe().expect("exe"));
+        successor
+            .args([
+                "--exact",
+                "slot::tests::successor",
+                "--ignored",
+                "--nocapture",
+            ])
+            .args(["--test-threads", "1"])
+            .env(HANDED_TEST, &lockfile);
+        slot.hand_to(&mut successor).expect("hand over");
+        let out = successor.output().expect("run the successor");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{said}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            said.contains("adopted; a child sees MUR_SLOT_FD unset"),
+            "{said}"
+        );
+    }
+
+    /// The successor's side of [`a_handed_lock_is_adopted_and_its_variable_removed`].
+    #[cfg(unix)]
+    #[test]
+    #[ignore = "run by a_handed_lock_is_adopted_and_its_variable_removed"]
+    fn successor() {
+        let lockfile = PathBuf::from(std::env::var_os(HANDED_TEST).expect("started by the test"));
+        assert!(std::env::var_os(HANDED_FD).is_some(), "handed");
+        let _slot = SlotLock::inherited(&lockfile).expect("adopted");
+        let child = std::process::Command::new("sh")
+            .args(["-c", "printf %s \"${MUR_SLOT_FD-unset}\""])
+            .output()
+            .expect("sh");
+        println!(
+            "adopted; a child sees MUR_SLOT_FD {}",
+            String::from_utf8_lossy(&child.stdout)
+        );
     }
 
     #[cfg(unix)]
