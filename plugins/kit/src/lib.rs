@@ -168,8 +168,10 @@ macro_rules! checked_verb {
 
         $crate::export_verb!($verb);
 
+        // Named for the kit, not `tests`, so an author's own `mod tests` beside the
+        // macro does not clash with it.
         #[cfg(test)]
-        mod tests {
+        mod mur_verb_kit_checks {
             #[test]
             fn $test() {
                 $crate::testing::$check::<super::$verb>();
@@ -187,8 +189,10 @@ macro_rules! verb_tables {
         arguments: [$($arguments:tt)*],
         usage_errors: [$($errors:tt)*] $(,)?
     }) => {
+        // Named for the kit, not `tables`, so that an author's module of that name
+        // beside the macro does not clash with it.
         #[cfg(test)]
-        mod tables {
+        mod mur_verb_kit_tables {
             #[allow(unused_imports)]
             use $crate::json;
 
