@@ -34,6 +34,8 @@ const OFFERED_VERSION: &str = mur_client::LEGACY_VERSION;
 pub const INITIALIZE_LIMIT: Duration = Duration::from_secs(60);
 /// How long a server gets to exit on its own after its stdin closes.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
+/// How long a server's processes get to exit after SIGTERM before SIGKILL.
+const TERM_GRACE: Duration = Duration::from_secs(2);
 /// The largest message (one line of its stdout) the bridge reads from the
 /// server: what a `mur` call reads of one answer by default (`--max-response`,
 /// 64 MiB — a 4K screenshot in Base64 is well under 40). A message past it
@@ -96,35 +98,34 @@ impl Server {
                 })
             }
             Err(e) => {
-                let _ = process.start_kill();
+                let _ = process.end(TERM_GRACE).await;
                 Err(e)
             }
         }
     }
 
     /// Resolves when the server exits, or has written what the bridge cannot
-    /// read (it is killed then).
+    /// read (it is ended then). Either way nothing of it is left running: what
+    /// it started (a wrapper's real server) is ended with it.
     pub(crate) async fn ended(&mut self) -> Ended {
         let status = tokio::select! {
             status = self.process.wait() => status,
             Some(why) = self.broken.recv() => {
-                let _ = self.process.kill().await;
+                let _ = self.process.end(TERM_GRACE).await;
                 return Ended::Broken(why);
             }
         };
+        let _ = self.process.end(TERM_GRACE).await;
         Ended::Exited(status.map_or_else(|e| e.to_string(), |s| s.to_string()))
     }
 
     /// Closes its stdin (a stdio server exits when its input ends), waits a
-    /// little, then kills it.
+    /// little for its processes to go, then ends them (SIGTERM, then SIGKILL).
     pub(crate) async fn stop(mut self, relay: &Relay) {
         relay.attach(None);
-        if tokio::time::timeout(EXIT_GRACE, self.process.wait())
-            .await
-            .is_err()
-        {
-            tracing::info!("the server did not exit when its input closed; killing it");
-            let _ = self.process.kill().await;
+        if !self.process.group_gone_within(EXIT_GRACE).await {
+            tracing::info!("the server did not exit when its input closed; ending it");
+            let _ = self.process.end(TERM_GRACE).await;
         }
     }
 }
@@ -133,7 +134,8 @@ fn spawn(command: &[OsString]) -> Result<std::process::Child> {
     let Some((program, args)) = command.split_first() else {
         return Err(Error::usage("no server command given after `--`"));
     };
-    Command::new(program)
+    let mut command = Command::new(program);
+    crate::process::in_own_group(&mut command)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

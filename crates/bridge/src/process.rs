@@ -12,6 +12,11 @@
 //! 5.3) a poll of `try_wait`. The `std::process::Child` stays the one owner of
 //! the pid: it knows whether it has reaped the child, so a kill never reaches
 //! a recycled pid.
+//!
+//! The child leads a process group of its own, and the group is what is ended:
+//! a server started through a wrapper (`npx` runs `npm exec`, which runs
+//! `sh -c`, which runs `node`; `sh -c 'server; cleanup'`) has its real process
+//! as a grandchild, which a signal to the child alone leaves running, orphaned.
 
 use std::io;
 use std::process::{Child, ExitStatus};
@@ -21,18 +26,30 @@ use tokio::net::unix::pipe;
 
 /// How often a child's exit is checked where there is no pidfd to wait on.
 const EXIT_POLL: Duration = Duration::from_millis(50);
+/// How often a group being ended is looked at (nothing tells when its last
+/// process is gone).
+const GROUP_POLL: Duration = Duration::from_millis(20);
+/// How long the group gets to go after SIGKILL (a process in uninterruptible
+/// sleep dies only when it wakes): past it the bridge goes on without it.
+const KILL_WAIT: Duration = Duration::from_secs(2);
 
-/// A started child with piped stdin and stdout; killed (and reaped) when dropped.
+/// A started child with piped stdin and stdout, leading a process group of its
+/// own; its group is killed (and the child reaped) when dropped.
 pub(crate) struct Process {
     /// `None` only while being dropped.
     child: Option<Child>,
+    /// The child's process group (its pid), until it is known to be empty: a
+    /// group's number is not given to a new process while any member lives,
+    /// but once the group is empty it may be, so it is not signalled again.
+    group: Option<rustix::process::Pid>,
     #[cfg(target_os = "linux")]
     exit: Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>>,
 }
 
 impl Process {
-    /// Takes over `child` (spawned with piped stdin and stdout); returns it
-    /// with those two pipes as async ends. Called inside the runtime.
+    /// Takes over `child` (spawned with piped stdin and stdout, in a process
+    /// group of its own: [`in_own_group`]); returns it with those two pipes as
+    /// async ends. Called inside the runtime.
     pub(crate) fn adopt(mut child: Child) -> io::Result<(Self, pipe::Sender, pipe::Receiver)> {
         let pipes = match (child.stdin.take(), child.stdout.take()) {
             (Some(stdin), Some(stdout)) => pipe::Sender::from_owned_fd(stdin.into())
@@ -44,6 +61,7 @@ impl Process {
         let process = Self {
             #[cfg(target_os = "linux")]
             exit: exit_fd(&child),
+            group: Some(rustix::process::Pid::from_child(&child)),
             child: Some(child),
         };
         let (stdin, stdout) = pipes?;
@@ -66,15 +84,73 @@ impl Process {
         }
     }
 
-    /// Sends SIGKILL (nothing, once the child has been reaped).
-    pub(crate) fn start_kill(&mut self) -> io::Result<()> {
-        self.child_mut()?.kill()
+    /// Ends the child's whole group: SIGTERM to every process in it (a server
+    /// that saves its state on SIGTERM gets to), `grace` for them to go, then
+    /// SIGKILL; returns once the child is reaped and the group gone (or after
+    /// [`KILL_WAIT`] past the SIGKILL). At once if the group is already empty.
+    pub(crate) async fn end(&mut self, grace: Duration) -> io::Result<ExitStatus> {
+        if !self.group_gone() {
+            self.signal_group(rustix::process::Signal::TERM);
+            if !self.group_gone_within(grace).await {
+                tracing::info!(
+                    "the server's processes did not exit within {} s of SIGTERM; killing them",
+                    grace.as_secs()
+                );
+                self.signal_group(rustix::process::Signal::KILL);
+                self.group_gone_within(KILL_WAIT).await;
+            }
+        }
+        self.wait().await
     }
 
-    /// Kills the child and waits for it to be gone.
-    pub(crate) async fn kill(&mut self) -> io::Result<ExitStatus> {
-        self.start_kill()?;
-        self.wait().await
+    /// Whether the child has exited (it is reaped then) and no other process
+    /// of its group is left. Polled: waits for up to `limit`.
+    pub(crate) async fn group_gone_within(&mut self, limit: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            if self.group_gone() {
+                return true;
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(GROUP_POLL).await;
+        }
+    }
+
+    /// Reaps the child if it has exited, then asks the kernel whether its
+    /// group still has a process (an exited one not yet reaped counts).
+    fn group_gone(&mut self) -> bool {
+        if let Some(child) = self.child.as_mut() {
+            let _ = child.try_wait();
+        }
+        let Some(group) = self.group else {
+            return true;
+        };
+        // ESRCH: no process is in the group any more. Any other answer
+        // (EPERM: a member changed user) means there is one — or only
+        // processes that have exited and wait for their new parent to reap
+        // them, which hold nothing (an init that reaps late keeps them for
+        // seconds).
+        let gone = rustix::process::test_kill_process_group(group)
+            .is_err_and(|e| e == rustix::io::Errno::SRCH)
+            || only_exited(group);
+        if gone {
+            self.group = None;
+        }
+        gone
+    }
+
+    fn signal_group(&mut self, signal: rustix::process::Signal) {
+        if let Some(group) = self.group
+            && let Err(e) = rustix::process::kill_process_group(group, signal)
+        {
+            if e == rustix::io::Errno::SRCH {
+                self.group = None;
+            } else {
+                tracing::debug!("cannot signal the server's processes: {e}");
+            }
+        }
     }
 
     fn child_mut(&mut self) -> io::Result<&mut Child> {
@@ -85,10 +161,14 @@ impl Process {
 }
 
 impl Drop for Process {
-    /// As `kill_on_drop`: a bridge that stops or fails leaves no server behind.
+    /// As `kill_on_drop`, for the whole group: a bridge that stops or fails
+    /// leaves no server behind.
     /// The reaping happens on a thread of its own, so a child slow to die
     /// (in uninterruptible sleep) does not hold up the runtime.
     fn drop(&mut self) {
+        if !self.group_gone() {
+            self.signal_group(rustix::process::Signal::KILL);
+        }
         let Some(mut child) = self.child.take() else {
             return;
         };
@@ -100,6 +180,41 @@ impl Drop for Process {
             .name("reap-server".into())
             .spawn(move || child.wait());
     }
+}
+
+/// Whether every process of `group` has exited (is a zombie), by
+/// `/proc/<pid>/stat`; `false` where that cannot be read.
+fn only_exited(group: rustix::process::Pid) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    let group = group.as_raw_nonzero().get().to_string();
+    !entries.filter_map(Result::ok).any(|entry| {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            .map(str::to_owned)
+        else {
+            return false;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            return false;
+        };
+        // `pid (comm) state ppid pgrp …`; comm may hold spaces and parens.
+        let Some(rest) = stat.rfind(')').and_then(|at| stat.get(at + 2..)) else {
+            return false;
+        };
+        let mut fields = rest.split(' ');
+        let state = fields.next();
+        state != Some("Z") && fields.nth(1) == Some(group.as_str())
+    })
+}
+
+/// `command`, set to start in a process group of its own (led by the child),
+/// which [`Process`] ends as a whole.
+pub(crate) fn in_own_group(command: &mut std::process::Command) -> &mut std::process::Command {
+    std::os::unix::process::CommandExt::process_group(command, 0)
 }
 
 /// A pidfd for `child`: readable once it has exited. `None` where the kernel
@@ -128,12 +243,15 @@ fn exit_fd(child: &Child) -> Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedF
 mod tests {
     use std::process::{Command, Stdio};
 
+    use std::os::unix::process::ExitStatusExt as _;
+
     use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
 
     use super::*;
 
     fn start(script: &str) -> (Process, pipe::Sender, pipe::Receiver) {
-        let child = Command::new("sh")
+        let mut command = Command::new("sh");
+        let child = in_own_group(&mut command)
             .args(["-c", script])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -201,23 +319,71 @@ mod tests {
         assert_eq!(status.code(), Some(4));
     }
 
-    #[tokio::test]
-    async fn a_killed_process_is_reaped_and_a_dropped_one_is_killed() {
-        let (mut process, _stdin, _stdout) = start("sleep 60");
-        let status = process.kill().await.expect("killed");
-        assert_eq!(
-            std::os::unix::process::ExitStatusExt::signal(&status),
-            Some(9)
-        );
-        // Killing what has been reaped is no error and signals nothing.
-        process.start_kill().expect("no-op");
+    /// The live processes of group `pgid` (an exited one not yet reaped by
+    /// its new parent does not count: it holds nothing).
+    fn members(pgid: u32) -> Vec<u32> {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(|entry| {
+                let pid: u32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+                // `pid (comm) state ppid pgrp …`: comm may hold spaces and parens.
+                let rest = &stat[stat.rfind(')')? + 2..];
+                let fields: Vec<&str> = rest.split(' ').collect();
+                (fields.first() != Some(&"Z") && fields.get(2)?.parse() == Ok(pgid)).then_some(pid)
+            })
+            .collect()
+    }
 
-        let (process, _stdin, _stdout) = start("sleep 60");
+    /// A server behind a wrapper: `sh` runs it as a child and waits, as
+    /// `npx` or `sh -c 'server; cleanup'` do; the server ignores SIGTERM.
+    const WRAPPED: &str = "sh -c 'trap \"\" TERM; sleep 60'; true";
+
+    #[tokio::test]
+    async fn ending_a_process_ends_its_group_sigterm_first() {
+        // One that exits on SIGTERM is not killed.
+        let (mut process, _stdin, _stdout) = start("sleep 60");
+        let status = process.end(Duration::from_secs(10)).await.expect("ended");
+        assert_eq!(status.signal(), Some(15));
+        // Ending what has been reaped is no error and signals nothing.
+        process.end(Duration::ZERO).await.expect("no-op");
+
+        // A grandchild that ignores SIGTERM is killed with the group.
+        let (mut process, _stdin, _stdout) = start(WRAPPED);
+        let pgid = process.child.as_ref().map(Child::id).expect("a child");
+        let two = async {
+            while members(pgid).len() < 2 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), two)
+            .await
+            .expect("the wrapper starts its server");
+        process
+            .end(Duration::from_millis(200))
+            .await
+            .expect("ended");
+        assert_eq!(members(pgid), Vec::<u32>::new());
+    }
+
+    #[tokio::test]
+    async fn a_dropped_process_is_killed_with_its_group_and_reaped() {
+        let (process, _stdin, _stdout) = start(WRAPPED);
         let pid = process.child.as_ref().map(Child::id).expect("a child");
         assert!(exists(pid));
+        let two = async {
+            while members(pid).len() < 2 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), two)
+            .await
+            .expect("the wrapper starts its server");
         drop(process);
         let gone = async {
-            while exists(pid) {
+            while exists(pid) || !members(pid).is_empty() {
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
         };

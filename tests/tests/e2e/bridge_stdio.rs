@@ -1294,3 +1294,116 @@ fn assert_refused_greet(out: &Output, bridge: &Bridge<'_>) {
         "{out}"
     );
 }
+
+/// A stdio server (Python, standard library only) that outlives its input, as a
+/// server with a timer does (node's event loop): it keeps running after its stdin
+/// ends. `argv[1]` says what it does on SIGTERM: `cleanup` (says so on stderr,
+/// then exits) or `ignore`. It writes its process group to stderr first; its one
+/// tool, `crash`, exits 3.
+const LINGERING_SERVER: &str = r#"
+import json, os, signal, sys, time
+def term(*_):
+    sys.stderr.write("lingering: SIGTERM, cleaning up\n"); sys.stderr.flush(); os._exit(0)
+signal.signal(signal.SIGTERM, signal.SIG_IGN if sys.argv[1] == "ignore" else term)
+sys.stderr.write("lingering: group %d\n" % os.getpgid(0)); sys.stderr.flush()
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+for raw in sys.stdin:
+    msg = json.loads(raw)
+    mid, method = msg.get("id"), msg.get("method")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
+              "capabilities": {"tools": {}}, "serverInfo": {"name": "lingering", "version": "1"}}})
+    elif method == "tools/call" and msg["params"]["name"] == "crash":
+        os._exit(3)
+    elif mid is not None:
+        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": []} if method == "tools/list" else {}})
+while True:
+    time.sleep(1)
+"#;
+
+/// [`LINGERING_SERVER`] behind a wrapper that is no `exec`: `sh` runs it as a
+/// child and waits for it, as `npx` (`npm exec` → `sh -c` → `node`) does.
+fn wrapped_lingering(sb: &Sandbox, on_term: &str) -> Vec<OsString> {
+    let script = sb.file("lingering_server.py", LINGERING_SERVER);
+    let mut command: Vec<OsString> = ["sh", "-c", "python3 -u \"$0\" \"$1\"; true"]
+        .map(OsString::from)
+        .to_vec();
+    command.extend([script.into(), on_term.into()]);
+    command
+}
+
+/// The process group a [`LINGERING_SERVER`] wrote to `log` (waiting for the line);
+/// killed on drop, so a failing test leaves nothing running.
+struct Group(u32);
+
+impl Group {
+    fn of(log: &Path) -> Self {
+        Self(wait_until("the server to say its process group", || {
+            let text = std::fs::read_to_string(log).unwrap_or_default();
+            let line = text
+                .lines()
+                .find_map(|l| l.strip_prefix("lingering: group "))?;
+            line.trim().parse().ok()
+        }))
+    }
+
+    /// Its live processes' command lines (one that has exited and waits to be
+    /// reaped holds nothing).
+    fn members(&self) -> Vec<String> {
+        let entries = std::fs::read_dir("/proc").expect("/proc");
+        entries
+            .filter_map(|entry| {
+                let pid: u32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+                // `pid (comm) state ppid pgrp …`: comm may hold spaces and parens.
+                let fields: Vec<&str> = stat[stat.rfind(')')? + 2..].split(' ').collect();
+                (fields.first() != Some(&"Z") && fields.get(2)?.parse() == Ok(self.0)).then(|| {
+                    let line = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                    format!(
+                        "{pid}: {}",
+                        String::from_utf8_lossy(&line).replace('\0', " ")
+                    )
+                })
+            })
+            .collect()
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0)])
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+}
+
+#[test]
+fn bridge_stop_and_the_idle_stop_leave_nothing_of_a_wrapped_server_running() {
+    let sb = Sandbox::new();
+    // `bridge stop`: the server ignores the end of its input, so it is sent
+    // SIGTERM, to its whole group — the wrapper and the server under it.
+    let bridge = Bridge::start(&sb, "stop", &[], &wrapped_lingering(&sb, "cleanup"));
+    let log = PathBuf::from(bridge.line["log"].as_str().expect("log"));
+    let group = Group::of(&log);
+    // The wrapper and its server (and whatever is between: a pyenv shim).
+    assert!(group.members().len() >= 2, "{:?}", group.members());
+    bridge.stop();
+    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+    let log = std::fs::read_to_string(&log).expect("log");
+    assert!(log.contains("lingering: SIGTERM, cleaning up"), "{log}");
+
+    // The idle stop, of a server that ignores SIGTERM too: SIGKILL ends it.
+    let bridge = Bridge::start(
+        &sb,
+        "idle",
+        &["--idle", "1s"],
+        &wrapped_lingering(&sb, "ignore"),
+    );
+    let group = Group::of(Path::new(bridge.line["log"].as_str().expect("log")));
+    wait_until("the idle bridge to remove its lockfile", || {
+        bridge.lockfile().is_none().then_some(())
+    });
+    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+}
