@@ -27,8 +27,13 @@ pub enum VerbError {
         /// the shell read it as a comment ([`VerbError::usage`]).
         unquoted: bool,
     },
-    /// The verb itself failed: trap, time or memory limit, malformed output (exit 6).
-    Plugin { verb: String, message: String },
+    /// The verb itself failed: trap, time or memory limit, malformed output (exit 6);
+    /// with what the user can do about it, when there is something.
+    Plugin {
+        verb: String,
+        message: String,
+        hint: Option<String>,
+    },
     /// A `verbs` request that cannot be done as asked (exit 1).
     Registry(String),
     /// A management request was refused, with the way to get past it (exit 1).
@@ -74,6 +79,19 @@ impl VerbError {
         Self::Plugin {
             verb: verb.to_owned(),
             message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub(crate) fn plugin_with_hint(
+        verb: &str,
+        message: impl Into<String>,
+        hint: impl Into<String>,
+    ) -> Self {
+        Self::Plugin {
+            verb: verb.to_owned(),
+            message: message.into(),
+            hint: Some(hint.into()),
         }
     }
 
@@ -113,8 +131,8 @@ impl VerbError {
             }
             Self::Usage { .. } => None,
             Self::Refused { hint, .. } => Some(hint.clone()),
-            Self::Internal { hint, .. } => hint.clone(),
-            Self::Plugin { .. } | Self::Registry(_) => None,
+            Self::Internal { hint, .. } | Self::Plugin { hint, .. } => hint.clone(),
+            Self::Registry(_) => None,
         }
     }
 }
@@ -124,7 +142,7 @@ impl fmt::Display for VerbError {
         match self {
             Self::UnknownVerb(name) => write!(f, "unknown verb `{name}`"),
             Self::Usage { verb, message, .. } => write!(f, "{verb}: {message}"),
-            Self::Plugin { verb, message } => write!(f, "verb `{verb}` {message}"),
+            Self::Plugin { verb, message, .. } => write!(f, "verb `{verb}` {message}"),
             Self::Registry(message)
             | Self::Refused { message, .. }
             | Self::Internal { message, .. } => f.write_str(message),

@@ -46,9 +46,14 @@ pub fn check_declared(
                 _ => Ok(()),
             })
             .map_err(|e| match e {
-                VerbError::Plugin { verb, message } => VerbError::Plugin {
+                VerbError::Plugin {
+                    verb,
+                    message,
+                    hint,
+                } => VerbError::Plugin {
                     verb,
                     message: format!("{message} before the call (nothing was sent)"),
+                    hint,
                 },
                 other => other,
             })?;
@@ -91,6 +96,11 @@ impl Shaped {
         patience: Duration,
     ) -> Result<(), VerbError> {
         for (path, _) in &self.files {
+            // Before the declared paths: a kit leaves `-` out of them, so a verb that
+            // writes what `--out -` names was told it had not declared `-`.
+            if path == "-" {
+                return Err(stdout_is_no_file(&self.verb));
+            }
             match declared {
                 Some(declared) if !declared.contains(path) => {
                     return Err(VerbError::plugin(
@@ -141,10 +151,7 @@ impl Shaped {
 /// means stdout, which a verb fills through `stdout`, never as a file.
 fn on_command_line(verb: &str, path: &str, argv: &[String]) -> Result<(), VerbError> {
     if path == "-" {
-        return Err(VerbError::plugin(
-            verb,
-            "asked to write a file named `-`, which means stdout",
-        ));
+        return Err(stdout_is_no_file(verb));
     }
     if path.is_empty()
         || !argv
@@ -157,6 +164,20 @@ fn on_command_line(verb: &str, path: &str, argv: &[String]) -> Result<(), VerbEr
         ));
     }
     Ok(())
+}
+
+/// A verb asked to write a file named `-`: the user typed `-` (`--out -`) for stdout,
+/// and this verb does not print the file there. Nothing is written, at `-` or to stdout:
+/// a verb's stdout is what `shape` returns, and the verb's own output would be mixed
+/// into the file's bytes. The user can name a file; the author can return the bytes.
+fn stdout_is_no_file(verb: &str) -> VerbError {
+    VerbError::plugin_with_hint(
+        verb,
+        "asked to write a file named `-`, but `-` means stdout, which a verb fills with \
+         what its `shape` returns, never as a file; refused",
+        "this verb does not print the file on stdout: name a file to write instead of `-` \
+         (to its author: return the bytes as `shape`'s stdout when the path is `-`)",
+    )
 }
 
 /// Whether `argv` gives `path` as the value of a param `spec` declares an output
@@ -313,5 +334,49 @@ mod tests {
             )
             .expect_err("undeclared");
         assert!(err.to_string().contains("did not declare"), "{err}");
+    }
+
+    /// `--out -` given to a verb that writes what it names as a file: the one message
+    /// saying what `-` is and what to do, whether `parse` declared `-` (refused before
+    /// the call) or left it out as the kits do (refused after; it was said to be a path
+    /// not declared), or declares nothing (a 0.1 verb).
+    #[test]
+    fn a_file_named_dash_is_refused_saying_it_means_stdout() {
+        let said = "this verb does not print the file on stdout: name a file to write instead \
+                    of `-` (to its author: return the bytes as `shape`'s stdout when the path is `-`)";
+        let argv = vec!["--out".to_owned(), "-".to_owned()];
+        let before = check_declared("v", &["-".to_owned()], &argv, None).expect_err("refused");
+        assert_eq!(
+            (before.to_string(), before.hint()),
+            (
+                "verb `v` asked to write a file named `-`, but `-` means stdout, which a verb \
+                 fills with what its `shape` returns, never as a file; refused before the call \
+                 (nothing was sent)"
+                    .to_owned(),
+                Some(said.to_owned())
+            )
+        );
+        let shaped = Shaped {
+            verb: "v".into(),
+            stdout: Vec::new(),
+            files: vec![("-".into(), b"png".to_vec())],
+            notes: Vec::new(),
+        };
+        for declared in [Some(&[][..]), None] {
+            let after = shaped
+                .write_files(&argv, declared, std::time::Duration::from_secs(10))
+                .expect_err("refused");
+            assert_eq!(
+                (after.to_string(), after.hint()),
+                (
+                    "verb `v` asked to write a file named `-`, but `-` means stdout, which a \
+                     verb fills with what its `shape` returns, never as a file; refused"
+                        .to_owned(),
+                    Some(said.to_owned())
+                ),
+                "{declared:?}"
+            );
+            assert_eq!(after.kind(), mur_core::Kind::Plugin);
+        }
     }
 }
