@@ -133,6 +133,31 @@ fn removing_a_verb_that_is_not_installed_says_how_to_see_them() {
     }
 }
 
+/// Two letters swapped is one slip, not two: `tere` is taken for `tree`, `cilck` for
+/// `click`, wherever a verb's name is looked up (`verbs remove`, `verbs info`, a call).
+#[test]
+fn a_verb_name_with_two_letters_swapped_is_answered_with_the_verb() {
+    let sandbox = sandbox_with(&[standard("tree"), standard("click")]);
+    for (typed, meant) in [("tere", "tree"), ("cilck", "click")] {
+        for command in ["remove", "info"] {
+            let out = sandbox.mur(&["devtools", "verbs", command, typed]);
+            out.assert_code(1).assert_stderr_is(format!(
+                "error: no verb named `{typed}` is installed\n\
+                 hint: did you mean `{meant}`? (`mur devtools verbs list` shows them all)\n"
+            ));
+        }
+        let call = sandbox.mur(&["devtools", typed, "#x"]);
+        call.assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: unknown verb `{typed}`\n\
+             hint: did you mean `{meant}`?\n\
+             hint: `mur devtools verbs list` shows the installed verbs\n\
+             hint: no devtools session is running to look for a tool of that name\n"
+            ));
+    }
+}
+
 #[test]
 fn replacing_an_installed_verb_needs_force() {
     let sandbox = sandbox_with(&[guest("ping")]);
