@@ -67,7 +67,8 @@ fn the_checker_sees_what_it_must_and_nothing_else() {
         ),
         (
             "quiet.rs",
-            "pub fn q() -> crate::a::F {}\n#[cfg(test)]\nmod tests { use crate::Shared; }\n",
+            "pub fn q() -> crate::a::F {}\n#[cfg(test)]\nmod tests { use crate::Shared; }\n\
+             #[cfg(all(unix, test))]\nmod unix_tests { use crate::b::g; }\n",
         ),
     ];
     for (name, text) in files {
@@ -81,8 +82,11 @@ fn the_checker_sees_what_it_must_and_nothing_else() {
             "parent -> parent::child; parent::child -> parent"
         ]
     );
-    // `parent::child` imports no root item, `quiet`'s test does: no cycle with the root.
+    // `parent::child` imports no root item, `quiet`'s test does: no cycle with the root;
+    // what its tests under `all(unix, test)` import of `b` is no edge either.
     assert_eq!(graph.edges["quiet"], BTreeSet::from(["a".to_owned()]));
+    let test_modules: Vec<&String> = graph.edges.keys().filter(|m| m.contains("tests")).collect();
+    assert!(test_modules.is_empty(), "read as code: {test_modules:?}");
 }
 
 /// Folders never walked: build output, vendored third-party code, npm packages.
@@ -274,7 +278,7 @@ fn read_items(
     out.push(Module { path, items: kept });
 }
 
-/// `#[cfg(test)]` on an item.
+/// `#[cfg(test)]` on an item, or a `cfg` that holds only under test (`all(test, unix)`).
 fn is_test_only(item: &syn::Item) -> bool {
     let attrs: &[syn::Attribute] = match item {
         syn::Item::Mod(m) => &m.attrs,
@@ -287,9 +291,22 @@ fn is_test_only(item: &syn::Item) -> bool {
         syn::Item::Macro(m) => &m.attrs,
         _ => &[],
     };
-    attrs
-        .iter()
-        .any(|a| a.path().is_ident("cfg") && a.meta.to_token_stream().to_string() == "cfg (test)")
+    attrs.iter().any(|a| {
+        a.path().is_ident("cfg") && a.parse_args::<syn::Meta>().is_ok_and(|m| requires_test(&m))
+    })
+}
+
+/// Whether a `cfg` predicate is false outside tests: `test`, or `all(…)` of which one is.
+fn requires_test(predicate: &syn::Meta) -> bool {
+    match predicate {
+        syn::Meta::Path(path) => path.is_ident("test"),
+        syn::Meta::List(list) if list.path.is_ident("all") => list
+            .parse_args_with(
+                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+            )
+            .is_ok_and(|all| all.iter().any(requires_test)),
+        _ => false,
+    }
 }
 
 /// `#[path = "…"]`.
