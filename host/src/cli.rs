@@ -648,7 +648,8 @@ const PROXY_ABOUT: &str = "Serve MCP on stdin and stdout, forwarding each reques
 For agent hosts that can only launch stdio MCP servers: configure `mur devtools proxy` \
 (with `--project PATH` or `--endpoint URL` when there are several sessions) as the \
 server's command. It answers `initialize` with the session's capabilities, forwards \
-every request to the session (found for each request, as every command finds it), and \
+every request to the session (found for each request, as every command finds it, among \
+the sessions of the project the first request found: it never turns to another project's), and \
 relays the session's progress, log messages and questions. It ends when stdin ends.";
 
 /// `mur devtools call --help`: exactly what is sent for each form.

@@ -61,6 +61,9 @@ pub struct Session {
     pub endpoint: String,
     /// Pid, start time and build tag (see [`mur_discovery::Resolved`]).
     pub identity: Option<String>,
+    /// Its canonical project path; `None` for `--endpoint` (the stdio proxy
+    /// keeps to the project it first found).
+    pub project: Option<String>,
     /// Its process, to tell what became of it when a call fails midway.
     process: Option<(u32, Option<i64>)>,
     deadline: Instant,
@@ -90,6 +93,7 @@ impl Session {
             http,
             endpoint: resolved.endpoint,
             identity: resolved.identity,
+            project: resolved.project,
             process: resolved.process,
             deadline,
         })

@@ -7,9 +7,10 @@
 //! `logging/setLevel` are answered here too (the level asks the session for
 //! its log messages from then on). Every other request is sent to the
 //! session by the [`Upstream`] — a `mur` call, so in either revision the
-//! session speaks, found afresh each time as every command finds it — on a
-//! thread of its own, so slow calls do not hold up the others. What the
-//! session reports meanwhile is relayed: progress (under the client's own
+//! session speaks, found afresh each time as every command finds it (among
+//! the sessions of the project the first request found) — on a thread of its
+//! own, so slow calls do not hold up the others. What the session reports
+//! meanwhile is relayed: progress (under the client's own
 //! progress token), log messages, and questions, which are asked of the
 //! client as `elicitation/create` when it declared it can answer them.
 //!

@@ -507,3 +507,117 @@ fn a_question_asked_after_the_input_ended_fails_its_call_and_the_proxy_ends() {
         "{out}"
     );
 }
+
+/// A proxy an agent host keeps open: requests written one at a time as a
+/// conversation goes, each answer waited for; what it writes goes to a file.
+struct Live {
+    process: Process,
+    stdin: Option<std::process::ChildStdin>,
+    stdout: std::path::PathBuf,
+}
+
+impl Live {
+    /// `mur devtools ARGS…` (`proxy`, with its options), stdin open.
+    fn start(sb: &Sandbox, args: &[&str]) -> Self {
+        let stdout = sb.root().join(format!(
+            "proxy-{}.out",
+            sb.root().read_dir().map_or(0, Iterator::count)
+        ));
+        let mut command = sb.mur_command(&[&["devtools"][..], args].concat());
+        command
+            .stdin(Stdio::piped())
+            .stdout(std::fs::File::create(&stdout).expect("stdout file"))
+            .stderr(Stdio::piped());
+        let mut process = Process::spawn(&mut command);
+        let stdin = process.child_mut().stdin.take();
+        Self {
+            process,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn send(&mut self, message: &Value) {
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        writeln!(stdin, "{message}").expect("write a line");
+    }
+
+    /// Every line written so far.
+    fn lines(&self) -> Vec<Value> {
+        let text = std::fs::read_to_string(&self.stdout).unwrap_or_default();
+        text.lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    }
+
+    /// The answer with `id`, once it is written.
+    fn answer(&self, id: u64) -> Value {
+        mur_e2e::wait_until(&format!("the answer to request {id}"), || {
+            self.lines().into_iter().find(|m| m["id"] == id)
+        })
+    }
+
+    /// Closes stdin and waits for the proxy to exit: its output (stdout as written).
+    fn end(mut self) -> Output {
+        drop(self.stdin.take());
+        let mut out = self.process.wait_output();
+        out.stdout = std::fs::read_to_string(&self.stdout).unwrap_or_default();
+        out
+    }
+}
+
+/// The pid of the session that answered `version` (request `id`).
+fn answered_by(proxy: &Live, id: u64) -> Value {
+    let answer = proxy.answer(id);
+    assert!(answer["result"].is_object(), "{answer}");
+    answer["result"]["structuredContent"]["pid"].clone()
+}
+
+/// One proxy, one project: a second session that starts mid-conversation does not
+/// make the next request ambiguous, as it did when the proxy looked afresh each time.
+#[test]
+fn a_session_that_starts_mid_conversation_leaves_the_proxy_with_its_first() {
+    let (sb, first) = Sandbox::with_app();
+    let mut proxy = Live::start(&sb, &["proxy"]);
+    proxy.send(&initialize());
+    proxy.answer(1);
+    proxy.send(&tool_call(2, "version", json!({})));
+    assert_eq!(answered_by(&proxy, 2), first.pid());
+    let _second = sb.start_sample(&sb.project("other"));
+    proxy.send(&tool_call(3, "version", json!({})));
+    assert_eq!(answered_by(&proxy, 3), first.pid());
+    proxy.end().assert_code(0);
+}
+
+/// When the first session's project has no session, the proxy says so, naming that
+/// project, rather than forwarding to another project's server (whose tools the agent
+/// host was never told); it follows its project to that project's next session.
+#[test]
+fn the_proxy_keeps_to_its_project_never_turning_to_another_ones_session() {
+    let (sb, first) = Sandbox::with_app();
+    let app = sb.project("app");
+    let mut proxy = Live::start(&sb, &["proxy"]);
+    proxy.send(&initialize());
+    proxy.answer(1);
+    proxy.send(&tool_call(2, "version", json!({})));
+    assert_eq!(answered_by(&proxy, 2), first.pid());
+    first.kill();
+    let _other = sb.start_sample(&sb.project("other"));
+    proxy.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }));
+    let project = sb.canonical_project(&app);
+    assert_eq!(
+        proxy.answer(3)["error"],
+        json!({ "code": -32603, "message": format!(
+            "no live devtools session for project `{project}`, the one this proxy forwards to\n\
+             hint: start its app again (or its bridge: `mur devtools bridge --project {project} -- COMMAND…`): \
+             the proxy forwards to the project's next session, whatever its port\n\
+             hint: the proxy keeps to the project of the first session it found, as the agent host \
+             was told that session's tools; for another project's, configure another proxy with \
+             `mur devtools --project PATH proxy`") })
+    );
+    // The project's next session (a restart: another port and pid) is the proxy's.
+    let again = sb.start_sample(&app);
+    proxy.send(&tool_call(4, "version", json!({})));
+    assert_eq!(answered_by(&proxy, 4), again.pid());
+    proxy.end().assert_code(0);
+}
