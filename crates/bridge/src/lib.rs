@@ -32,7 +32,7 @@ pub use child::INITIALIZE_LIMIT;
 pub use files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar, bridge_of, session_line};
 /// Where a bridge records the tool calls it serves ([`Options::usage`]), as a session does.
 pub use mur_server::UsageLogging;
-pub use serve::{MAX_RESTARTS, Options, run};
+pub use serve::{MAX_RESTARTS, Options, RESTART_WINDOW, run};
 pub use stop::{Stopped, stop};
 
 /// How long a bridge waits without a request before it stops, by default.

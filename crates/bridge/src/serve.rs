@@ -1,7 +1,7 @@
 //! The bridge process itself (`bridge --foreground`): claim the project's
 //! slot as any session does, start and initialize the stdio server, announce
-//! the endpoint, and keep the server running — restarted when it dies, a
-//! bounded number of times — until the bridge is stopped or idle.
+//! the endpoint, and keep the server running — restarted when it dies, at
+//! most 5 times a minute — until the bridge is stopped or idle.
 
 use std::{
     ffi::OsString,
@@ -23,10 +23,16 @@ use crate::{
     relay::Relay,
 };
 
-/// How many times a server that dies is started again before the bridge gives up.
-pub const MAX_RESTARTS: u32 = 5;
-/// Pause before a restart, times the restarts so far: a server that dies at
-/// once does not spin.
+/// How many times a server that dies is started again within
+/// [`RESTART_WINDOW`] before the bridge gives up: a rate, not a lifetime's
+/// budget, so crashes spread over hours (a tool that dies on one bad input)
+/// never end a bridge, while a server that cannot stay up is not restarted
+/// forever. Restarts that fail to start it count too.
+pub const MAX_RESTARTS: usize = 5;
+/// The window [`MAX_RESTARTS`] counts restarts in.
+pub const RESTART_WINDOW: Duration = Duration::from_secs(60);
+/// Pause before a restart, times the restarts in the window: a server that
+/// dies at once does not spin.
 const RESTART_PAUSE: Duration = Duration::from_millis(250);
 
 /// What a bridge runs, for which project, and when it gives up idling.
@@ -41,7 +47,7 @@ pub struct Options {
 }
 
 /// Runs the bridge until it is stopped (SIGTERM, Ctrl+C), has had no request
-/// for `idle`, or its server died more than [`MAX_RESTARTS`] times.
+/// for `idle`, or its server died more than [`MAX_RESTARTS`] times in [`RESTART_WINDOW`].
 /// `announced` gets the lockfile once clients can connect. A live session
 /// for the project is [`Kind::SessionActive`] (exit 3), before anything starts.
 pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result<()> {
@@ -159,15 +165,40 @@ struct Supervised {
     bridge: Arc<Bridge>,
 }
 
-/// Waits for the server to exit and starts it again, up to [`MAX_RESTARTS`]
-/// times; stops it when the bridge shuts down.
+/// The restarts of the last [`RESTART_WINDOW`].
+#[derive(Default)]
+struct Restarts(std::collections::VecDeque<Instant>);
+
+impl Restarts {
+    /// Counts a restart at `now` and returns how many the window holds with
+    /// it — or `None`, counting nothing, when it already holds [`MAX_RESTARTS`].
+    fn allow(&mut self, now: Instant) -> Option<usize> {
+        while self
+            .0
+            .front()
+            .is_some_and(|at| now.duration_since(*at) >= RESTART_WINDOW)
+        {
+            self.0.pop_front();
+        }
+        (self.0.len() < MAX_RESTARTS).then(|| {
+            self.0.push_back(now);
+            self.0.len()
+        })
+    }
+}
+
+/// Waits for the server to exit and starts it again, at most [`MAX_RESTARTS`]
+/// times in [`RESTART_WINDOW`]; stops it when the bridge shuts down. What a
+/// client is told of a crash names the log: the server's own words on why
+/// are there, and the bridge that gives up leaves no session line to find it by.
 async fn supervise(
     mut server: Server,
     how: Supervised,
     shutdown: CancellationToken,
     gave_up: CancellationToken,
 ) {
-    let mut restarts = 0;
+    let mut restarts = Restarts::default();
+    let log = format!("its stderr is in `{}`", how.log.path().display());
     loop {
         let ended = tokio::select! {
             () = shutdown.cancelled() => {
@@ -177,34 +208,37 @@ async fn supervise(
             ended = server.ended() => ended,
         };
         how.relay.attach(None);
-        // As in "the server {what}".
-        let what = match ended {
-            Ended::Exited(status) => {
-                how.relay.fail_all(&format!(
-                    "the stdio server exited ({status}) before it answered"
-                ));
-                format!("exited ({status})")
-            }
-            Ended::Broken(why) => {
-                how.relay.fail_all(&format!(
-                    "the stdio server {why}; the bridge stopped it before it answered"
-                ));
-                why
-            }
+        // As in "the server {what}", and what the requests in flight are told.
+        let (what, failed) = match ended {
+            Ended::Exited(status) => (
+                format!("exited ({status})"),
+                format!("the stdio server exited ({status}) before it answered"),
+            ),
+            Ended::Broken(why) => (
+                why.clone(),
+                format!("the stdio server {why}; the bridge stopped it before it answered"),
+            ),
         };
         loop {
-            if restarts >= MAX_RESTARTS {
+            let Some(count) = restarts.allow(Instant::now()) else {
                 tracing::error!(
-                    "the server {what}; it was restarted {MAX_RESTARTS} times already, so the bridge gives up"
+                    "the server {what}; it was restarted {MAX_RESTARTS} times within a minute, so the bridge gives up"
                 );
+                how.relay.fail_all(&format!(
+                    "{failed}; it was restarted {MAX_RESTARTS} times within a minute, so the bridge gave up and stopped; {log}"
+                ));
                 gave_up.cancel();
                 return;
-            }
-            restarts += 1;
-            tracing::warn!("the server {what}; restarting it ({restarts} of {MAX_RESTARTS})");
+            };
+            how.relay.fail_all(&format!(
+                "{failed}; the bridge is starting it again ({count} of at most {MAX_RESTARTS} restarts a minute); {log}"
+            ));
+            tracing::warn!(
+                "the server {what}; restarting it ({count} of {MAX_RESTARTS} within a minute)"
+            );
             tokio::select! {
                 () = shutdown.cancelled() => return,
-                () = tokio::time::sleep(RESTART_PAUSE * restarts) => {}
+                () = tokio::time::sleep(RESTART_PAUSE * count as u32) => {}
             }
             match Server::start(&how.command, &how.log, &how.relay).await {
                 Ok(started) => {
@@ -217,7 +251,7 @@ async fn supervise(
                     // Whatever waits for it fails now, as at any crash, and
                     // is not held for the next attempt.
                     let why = format!(
-                        "the stdio server {what}, and the bridge could not start it again: {}",
+                        "the stdio server {what}, and the bridge could not start it again: {}; {log}",
                         e.message()
                     );
                     how.relay.fail_all(&why);
@@ -308,5 +342,30 @@ fn is_bridge(project: &Path, pid: u32) -> bool {
             lock.pid == pid && crate::files::bridge_of(&path, &lock).is_some()
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restarts_are_a_rate_not_a_lifetimes_budget() {
+        let mut restarts = Restarts::default();
+        let start = Instant::now();
+        let at = |secs: u64| start + Duration::from_secs(secs);
+        // Five in a minute, the sixth refused (and not counted)…
+        for (n, secs) in [0, 1, 2, 3, 4].into_iter().enumerate() {
+            assert_eq!(restarts.allow(at(secs)), Some(n + 1));
+        }
+        assert_eq!(restarts.allow(at(5)), None);
+        assert_eq!(restarts.allow(at(59)), None);
+        // …until the first is a minute old.
+        assert_eq!(restarts.allow(at(60)), Some(5));
+        // A crash an hour apart is the first of its minute.
+        let mut restarts = Restarts::default();
+        for hour in 0..10 {
+            assert_eq!(restarts.allow(at(hour * 3600)), Some(1));
+        }
     }
 }

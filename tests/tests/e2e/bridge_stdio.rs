@@ -574,7 +574,7 @@ fn a_python_sdk_server_stays_warm_and_is_restarted_when_it_dies() {
         assert_eq!(out.json(), json!({ "result": 1 }), "mcp {major}.x: {out}");
         let log = bridge.log();
         assert!(
-            log.contains("restarting it (1 of 5)"),
+            log.contains("restarting it (1 of 5 within a minute)"),
             "mcp {major}.x: {log}"
         );
         assert_eq!(log.matches("stdio-server: started").count(), 2, "{log}");
@@ -730,13 +730,22 @@ fn in_the_foreground_the_bridge_prints_its_line_and_ends_on_sigterm() {
 }
 
 #[test]
-fn a_server_that_keeps_dying_is_restarted_5_times_then_the_bridge_gives_up() {
+fn a_server_that_keeps_dying_is_restarted_5_times_a_minute_then_the_bridge_gives_up() {
     let sb = Sandbox::new();
     let Some(bridge) = python_bridge(&sb) else {
         return;
     };
+    let log = bridge.line["log"].as_str().expect("log").to_owned();
+    // Each crash says what became of the server and where its stderr is.
     for restart in 1..=5 {
-        bridge.mur(&["call", "crash"]).assert_code(5);
+        bridge
+            .mur(&["call", "crash"])
+            .assert_code(5)
+            .assert_stderr_is(format!(
+                "error: tool `crash` failed: the stdio server exited (exit status: 3) before it \
+             answered; the bridge is starting it again ({restart} of at most 5 restarts a \
+             minute); its stderr is in `{log}` (JSON-RPC error -32603)\n"
+            ));
         // The next request waits for the restarted server.
         let out = bridge.mur(&["count"]);
         assert_eq!(
@@ -745,14 +754,25 @@ fn a_server_that_keeps_dying_is_restarted_5_times_then_the_bridge_gives_up() {
             "restart {restart}: {out}"
         );
     }
-    bridge.mur(&["call", "crash"]).assert_code(5);
+    // The sixth within the minute: the bridge gives up, saying so.
+    bridge
+        .mur(&["call", "crash"])
+        .assert_code(5)
+        .assert_stderr_is(format!(
+            "error: tool `crash` failed: the stdio server exited (exit status: 3) before it \
+         answered; it was restarted 5 times within a minute, so the bridge gave up and \
+         stopped; its stderr is in `{log}` (JSON-RPC error -32603)\n"
+        ));
     wait_until("the bridge to give up and remove its lockfile", || {
         bridge.lockfile().is_none().then_some(())
     });
     let log = bridge.log();
-    assert!(log.contains("restarting it (5 of 5)"), "{log}");
     assert!(
-        log.contains("it was restarted 5 times already, so the bridge gives up"),
+        log.contains("restarting it (5 of 5 within a minute)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("it was restarted 5 times within a minute, so the bridge gives up"),
         "{log}"
     );
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
@@ -851,7 +871,10 @@ fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are
     let out = bridge.mur(&["call", "junk"]);
     assert_eq!(out.tool_text(0), "after junk", "{out}");
     let log = bridge.log();
-    assert!(log.contains("restarting it (1 of 5)"), "{log}");
+    assert!(
+        log.contains("restarting it (1 of 5 within a minute)"),
+        "{log}"
+    );
     assert!(
         log.contains(&format!("{}… (5000000 bytes in all)", "z".repeat(100))),
         "{log}"
@@ -1243,7 +1266,7 @@ fn a_request_that_arrives_while_the_server_restarts_waits_for_it_and_fails_as_an
     wait_until("the bridge to restart the server", || {
         bridge
             .log()
-            .contains("restarting it (1 of 5)")
+            .contains("restarting it (1 of 5 within a minute)")
             .then_some(())
     });
     let out = bridge.mur(&["--timeout", "30000", "call", "crash"]);
@@ -1254,8 +1277,14 @@ fn a_request_that_arrives_while_the_server_restarts_waits_for_it_and_fails_as_an
     // Each crash was restarted from, the second by a server the request waited for.
     let log = bridge.log();
     assert!(!log.contains("did not start again"), "{log}");
-    assert!(log.contains("restarting it (2 of 5)"), "{log}");
-    assert!(!log.contains("restarting it (3 of 5)"), "{log}");
+    assert!(
+        log.contains("restarting it (2 of 5 within a minute)"),
+        "{log}"
+    );
+    assert!(
+        !log.contains("restarting it (3 of 5 within a minute)"),
+        "{log}"
+    );
     bridge.stop();
 }
 
