@@ -28,6 +28,7 @@ use mur_core::{Error, Result};
 use crate::checker::Checker;
 use crate::profile;
 use crate::tokens::ENCODING;
+use files::LOCK;
 pub use files::{RESULTS, write};
 use journal::{Matrix, Meta};
 pub use plan::Study;
@@ -58,6 +59,9 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
             ));
         }
     }
+    // Before anything is made or written there: a directory with someone's files in it
+    // is refused, not overwritten.
+    files::check_out(&study.out)?;
     profile::create_dir(&study.out)?;
     let out = std::path::absolute(&study.out)
         .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", study.out.display())))?;
@@ -180,9 +184,6 @@ fn claim(out: &std::path::Path) -> Result<std::fs::File> {
         ))),
     }
 }
-
-/// The lock file a running study holds in its directory.
-const LOCK: &str = "study.lock";
 
 fn record_failure(failure: &Mutex<Option<Error>>, error: Error) {
     if let Ok(mut slot) = failure.lock() {

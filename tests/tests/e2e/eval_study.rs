@@ -911,6 +911,34 @@ fn a_name_given_twice_is_one_condition_and_a_directory_in_use_is_refused() {
 }
 
 #[test]
+fn a_directory_holding_someone_elses_files_is_refused_and_left_untouched() {
+    let (sandbox, _) = sandbox_and_study();
+    // The user's own notes, one of them named as a study's report is.
+    let mine = sandbox.root().join("mine");
+    std::fs::create_dir(&mine).expect("dir");
+    std::fs::write(mine.join("report.md"), "my notes\n").expect("write");
+    let args = cli_derived("count-to-three", "1", &["--agent", "true"]);
+    study_into(&sandbox, &mine, &args)
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: `{}` is not empty and holds no study (no readable `study.json`): a study \
+             writes into a new or empty directory, or an earlier study's\n\
+             hint: name a new directory with `--out`; nothing in this one was touched\n",
+            mine.display()
+        ));
+    let left: Vec<String> = std::fs::read_dir(&mine)
+        .expect("read")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["report.md"]);
+    assert_eq!(
+        std::fs::read_to_string(mine.join("report.md")).expect("report.md"),
+        "my notes\n"
+    );
+}
+
+#[test]
 fn report_keeps_one_record_per_run_asked_for_and_says_what_it_left_out() {
     let (sandbox, out) = sandbox_and_study();
     let one = cli_derived("count-to-three", "1", &["--seed", "3", "--agent", "true"]);
