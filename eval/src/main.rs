@@ -12,7 +12,8 @@
 //!
 //! Exit codes: 0 every task completed (a study: every run made and recorded); 1 usage (bad flags, a bad task file, an unknown
 //! task); 2 not every task was completed; 7 the harness itself failed (for a task, whose
-//! record then says why, or for the whole run; a study: some run could not be made).
+//! record then says why, or for the whole run; a study, and the report of one: some run
+//! could not be made).
 
 mod adapters;
 mod agent;
@@ -108,12 +109,7 @@ fn execute(cli: Cli) -> Result<u8> {
                 escape_controls(&outcome.out.join(study::RESULTS).display().to_string())
             );
             let errors = outcome.results.iter().filter(|r| r.error.is_some()).count();
-            if errors > 0 {
-                eprintln!(
-                    "study: {} the harness could not make (the report counts them apart; each result's `error` says why)",
-                    study::report::plural(errors, "run")
-                );
-            }
+            unmade("study", errors);
             print(&outcome.markdown)?;
             Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
         }
@@ -145,8 +141,12 @@ fn execute(cli: Cli) -> Result<u8> {
             if let Some(path) = &args.readme {
                 report.write_readme(path, &args.dir)?;
             }
+            // As the study that recorded them: a report missing runs the harness could
+            // not make is printed and written, but `report && publish` stops there.
+            let errors = report.errors();
+            unmade("report", errors);
             print(&report.markdown)?;
-            Ok(0)
+            Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
         }
         Command::Tasks(args) => {
             let tasks = task::load_dir(&cli::task_dir(args.task_dir)?)?;
@@ -185,6 +185,17 @@ fn inside(path: &std::path::Path, dir: &std::path::Path) -> bool {
     match (std::path::absolute(path), std::path::absolute(dir)) {
         (Ok(path), Ok(dir)) => path.starts_with(dir),
         _ => false,
+    }
+}
+
+/// The runs of a study the harness could not make, said on stderr by `command` (none:
+/// nothing said).
+fn unmade(command: &str, errors: usize) {
+    if errors > 0 {
+        eprintln!(
+            "{command}: {} the harness could not make (the report counts them apart; each result's `error` says why)",
+            study::report::plural(errors, "run")
+        );
     }
 }
 

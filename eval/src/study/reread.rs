@@ -62,6 +62,12 @@ impl Reread {
         write_reports(dir, &self.rows, &self.results, self.seed).map(|_| ())
     }
 
+    /// The runs the harness could not make: the report leaves them out of every figure,
+    /// so it is not the study asked for until they are made.
+    pub fn errors(&self) -> usize {
+        self.results.iter().filter(|r| r.error.is_some()).count()
+    }
+
     pub fn page(&self) -> String {
         report::page(&self.rows, &self.title)
     }

@@ -833,9 +833,27 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
     };
     assert!(csv.contains("\ncli-derived,,0,0,"), "{csv}");
     assert_eq!(column("errors").as_deref(), Some("2"), "{csv}");
+    // Its report, made again, says the same and exits as the study did: a script that
+    // runs `report && publish` publishes no study with runs missing.
+    let report = || {
+        let mut command = sandbox.command(eval_bin());
+        command
+            .arg("report")
+            .arg(&out)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        run_within(&mut command, STUDY_LIMIT).0
+    };
+    let reported = report();
+    reported.assert_code(7).assert_stderr_is(
+        "report: 2 runs the harness could not make (the report counts them apart; each \
+         result's `error` says why)\n",
+    );
+    assert!(reported.stdout.contains(&line), "{line}\n{}", reported.stdout);
     // The same command with a session that starts makes them, and replaces their records.
     let output = study_into(&sandbox, &out, &args[..args.len() - 2]);
     output.assert_code(0);
+    report().assert_code(0).assert_stderr_is("");
     assert!(
         output.stderr.contains("; 2 to run, 0 recorded\n"),
         "{output}"
