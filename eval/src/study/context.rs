@@ -113,12 +113,13 @@ pub fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> (Vec<T>, Option<
 
 /// The context of the run in `dir`, and a note for each file not read whole. `schemas`
 /// is the `tools/list` result an MCP client loads (mcp conditions); `agent` what the
-/// agent's event stream reported.
+/// agent's event stream reported; `mcp_calls` the MCP calls the session served it.
 pub fn measure(
     dir: &Path,
     instructions: &str,
     schemas: Option<&str>,
     agent: Option<&AgentReport>,
+    mcp_calls: u32,
 ) -> (Context, Vec<String>) {
     let (captured, captured_note): (Vec<Captured>, _) = read_lines(&dir.join(CAPTURE_FILE));
     let (logged, logged_note): (Vec<Logged>, _) = read_lines(&dir.join(TRANSCRIPT_FILE));
@@ -147,9 +148,16 @@ pub fn measure(
     }
     // An agent that neither ran the recorded `mur` nor logged its results (a real MCP
     // client): the tool results of its own event stream.
-    if captured.is_empty() && logged.is_empty() {
-        results.extend(agent.map(|a| a.tool_results.clone()).unwrap_or_default());
-    }
+    let streamed = if captured.is_empty() && logged.is_empty() {
+        agent.map(|a| a.tool_results.clone()).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    // The results of MCP calls reach the count only from the transcript or the stream:
+    // without either, the session served calls whose results nothing here saw.
+    let mcp_results_unseen =
+        mcp_calls > 0 && streamed.is_empty() && !logged.iter().any(|l| l.kind == "result");
+    results.extend(streamed);
     let before: Size = before.iter().map(|t| Size::of(t)).sum();
     let result_size: Size = results.iter().map(|t| Size::of(t)).sum();
     let context = Context {
@@ -157,6 +165,7 @@ pub fn measure(
         results: result_size,
         result_count: results.len() as u32,
         total: before.add(result_size),
+        mcp_results_unseen,
     };
     (context, notes)
 }
@@ -182,7 +191,7 @@ mod tests {
         ]
         .join("\n");
         std::fs::write(dir.path().join(CAPTURE_FILE), log + "\n").expect("write");
-        let (context, _) = measure(dir.path(), "Use mur.", None, None);
+        let (context, _) = measure(dir.path(), "Use mur.", None, None, 0);
         let before = ["Use mur.", "the guide", "click's help", "{\"tools\":[]}"];
         assert_eq!(
             context.before.bytes,
@@ -210,7 +219,7 @@ mod tests {
             "{\"kind\":\"result\",\"what\":\"state\",\"text\":\"{\\\"count\\\":3}\"}\nnot json\n";
         std::fs::write(dir.path().join(TRANSCRIPT_FILE), logged).expect("write");
         let schemas = "{\"tools\":[{\"name\":\"state\"}]}";
-        let (context, _) = measure(dir.path(), "Use the MCP server.", Some(schemas), None);
+        let (context, _) = measure(dir.path(), "Use the MCP server.", Some(schemas), None, 1);
         assert_eq!(
             context.before,
             Size::of("Use the MCP server.").add(Size::of(schemas))
@@ -226,8 +235,35 @@ mod tests {
             tool_results: vec!["one".to_owned(), "two".to_owned()],
             ..AgentReport::default()
         };
-        let (context, _) = measure(dir.path(), "", None, Some(&agent));
+        let (context, _) = measure(dir.path(), "", None, Some(&agent), 2);
         assert_eq!(context.result_count, 2);
         assert_eq!(context.results, Size::of("one").add(Size::of("two")));
+        assert!(!context.mcp_results_unseen);
+    }
+
+    #[test]
+    fn mcp_calls_whose_results_nothing_logged_are_said_unseen() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        // No transcript, no event stream: the schemas alone are counted, and said so.
+        let (context, _) = measure(dir.path(), "", Some("{\"tools\":[]}"), None, 3);
+        assert_eq!(context.result_count, 0);
+        assert!(context.mcp_results_unseen);
+        // Under `both`, what `mur` printed is counted but not the MCP results.
+        let capture = serde_json::json!({ "argv": ["devtools", "click", "#b"], "stdout": "{}" });
+        std::fs::write(dir.path().join(CAPTURE_FILE), format!("{capture}\n")).expect("write");
+        let (context, _) = measure(dir.path(), "", None, None, 1);
+        assert_eq!(context.result_count, 1);
+        assert!(context.mcp_results_unseen);
+        // Without MCP calls nothing is missing.
+        let (context, _) = measure(dir.path(), "", None, None, 0);
+        assert!(!context.mcp_results_unseen);
+        // A transcript that logs the results: counted.
+        std::fs::write(
+            dir.path().join(TRANSCRIPT_FILE),
+            "{\"kind\":\"result\",\"text\":\"3\"}\n",
+        )
+        .expect("write");
+        let (context, _) = measure(dir.path(), "", None, None, 1);
+        assert!(!context.mcp_results_unseen);
     }
 }

@@ -116,6 +116,7 @@ pub fn run_one(
         &instructions,
         ready.schemas.as_deref(),
         result.agent.as_ref(),
+        result.calls.mcp,
     );
     result.context = context;
     result.notes.extend(notes);

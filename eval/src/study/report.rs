@@ -30,6 +30,9 @@ pub struct Row {
     pub not_started: u32,
     /// Runs the time limit ended (their time is the limit: a lower bound).
     pub timed_out: u32,
+    /// Runs with MCP calls whose results nothing counted ([`mcp_results_unseen`]): their
+    /// context is a lower bound.
+    pub mcp_unseen: u32,
     pub successes: u32,
     pub low: f64,
     pub high: f64,
@@ -161,6 +164,7 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
             .first()
             .map(|e| e.lines().next().unwrap_or_default().to_owned()),
         timed_out: runs.iter().filter(|r| r.timed_out).count() as u32,
+        mcp_unseen: runs.iter().filter(|r| mcp_results_unseen(r)).count() as u32,
         not_started: runs
             .iter()
             .filter(|r| matches!(r.agent_exit, Some(126 | 127)))
@@ -181,6 +185,14 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
         refused: refused(runs),
         reach: Reach::of(runs),
     }
+}
+
+/// Whether the run made MCP calls whose results no transcript or event stream gave the
+/// context count, so its context figures leave them out. A record written before runs
+/// said so is judged by what it has: an mcp run with calls and no result counted.
+fn mcp_results_unseen(r: &RunResult) -> bool {
+    r.context.mcp_results_unseen
+        || (r.surface == "mcp" && r.calls.mcp > 0 && r.context.result_count == 0)
 }
 
 /// The turns a run's agent reported.
@@ -392,11 +404,21 @@ fn figures(row: &Row) -> [String; 10] {
         number(row.calls),
         counted(row.turns, row.turns_runs, row.runs),
         counted(row.input_tokens, row.input_runs, row.runs),
-        number(row.context_tokens),
+        at_least(row, number(row.context_tokens)),
         number(row.context_before),
-        number(row.context_bytes),
+        at_least(row, number(row.context_bytes)),
         seconds(row.seconds),
     ]
+}
+
+/// A context figure, marked `≥` when some of the row's runs made MCP calls whose results
+/// were not counted: it is then a lower bound (the line under the table says why).
+fn at_least(row: &Row, figure: String) -> String {
+    if row.mcp_unseen > 0 && figure != "–" {
+        format!("≥{figure}")
+    } else {
+        figure
+    }
 }
 
 fn cells(row: &Row) -> String {
@@ -438,6 +460,7 @@ fn table_lines(rows: &Rows, refused: bool) -> Vec<String> {
         errors_line(rows),
         not_started_line(rows),
         timed_out_line(rows),
+        unseen_line(rows),
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
@@ -542,6 +565,21 @@ pub fn timed_out_line(rows: &Rows) -> Option<String> {
         format!(
             "Timed out (the time limit ended the agent; its time is the limit, so the medians \
              are lower bounds): {}.",
+            clauses.join("; ")
+        )
+    })
+}
+
+/// The runs whose MCP results nothing counted, per condition (`None` when none): an
+/// agent that logs no transcript and has no event stream mur-eval reads, whose context
+/// then holds the tool schemas but none of the results it received.
+pub fn unseen_line(rows: &Rows) -> Option<String> {
+    let clauses = runs_of_each_condition(rows, |r| r.mcp_unseen);
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "Warning: context under-counted (`≥`): the agent made MCP calls but neither logged \
+             their results (`MUR_EVAL_TRANSCRIPT`) nor gave an event stream that carries them \
+             (`--agent-format`), so its context leaves them out, in {}.",
             clauses.join("; ")
         )
     })
@@ -822,13 +860,13 @@ fn quote(field: &str) -> String {
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
 pub fn csv(rows: &Rows) -> String {
     let mut text = String::from(
-        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out\n",
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs\n",
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
         let _ = writeln!(
             text,
-            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
@@ -855,6 +893,7 @@ pub fn csv(rows: &Rows) -> String {
             row.turns_runs,
             row.input_runs,
             row.timed_out,
+            row.mcp_unseen,
         );
     }
     text
@@ -1023,6 +1062,7 @@ mod tests {
                     bytes: tokens * 4,
                     tokens,
                 },
+                mcp_results_unseen: false,
             },
             agent: None,
             transcript: "t".into(),
@@ -1066,6 +1106,57 @@ mod tests {
             Some("Against `cli-named`: `mcp` +0% context tokens, +0 points of success (-8 to +8).")
         );
         assert!(legend().contains("Newcombe's hybrid score interval"));
+    }
+
+    #[test]
+    fn runs_whose_mcp_results_nothing_counted_are_marked_and_said() {
+        let mcp = |task: &str, mcp_calls: u32, counted: u32| {
+            let mut run = result("mcp", task, true, mcp_calls, 100);
+            run.surface = "mcp".to_owned();
+            run.calls.mcp = mcp_calls;
+            run.context.result_count = counted;
+            run
+        };
+        // Two runs logged no result of their calls (one recorded before runs said so,
+        // one that says so); one logged its results; one made no call.
+        let mut said = mcp("b", 2, 0);
+        said.context.mcp_results_unseen = true;
+        let results = vec![
+            mcp("a", 3, 0),
+            said,
+            mcp("c", 2, 2),
+            mcp("d", 0, 0),
+            result("cli-named", "a", true, 2, 100),
+        ];
+        let rows = rows(&results, &["cli-named".to_owned(), "mcp".to_owned()]);
+        let md = markdown(&rows, "study");
+        assert!(
+            md.contains("| mcp | 4 | 4/4 (100%) | 51%–100% | 2 | – | – | ≥100 (50) | ≥400 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| cli-named | 1 | 1/1 (100%) | 21%–100% | 2 | – | – | 100 (50) | 400 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "\nWarning: context under-counted (`≥`): the agent made MCP calls but neither \
+                 logged their results (`MUR_EVAL_TRANSCRIPT`) nor gave an event stream that \
+                 carries them (`--agent-format`), so its context leaves them out, in `mcp` 2 \
+                 of 4 runs.\n"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("| a | mcp | 1 | 1/1 (100%) | 21%–100% | 3 | – | – | ≥100 (50) |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| c | mcp | 1 | 1/1 (100%) | 21%–100% | 2 | – | – | 100 (50) |"),
+            "{md}"
+        );
+        let mcp_row = csv_row(&rows, "mcp");
+        assert!(mcp_row.ends_with(",0,0,0,2"), "{mcp_row}");
     }
 
     #[test]
@@ -1132,7 +1223,7 @@ mod tests {
             "{md}"
         );
         assert!(
-            csv_row(&rows, "cli-derived").ends_with(",2,0,0,0"),
+            csv_row(&rows, "cli-derived").ends_with(",2,0,0,0,0"),
             "{}",
             csv(&rows)
         );
@@ -1162,7 +1253,7 @@ mod tests {
             "{md}"
         );
         assert!(
-            csv_row(&rows, "cli-derived").ends_with(",0,2,2,0"),
+            csv_row(&rows, "cli-derived").ends_with(",0,2,2,0,0"),
             "{}",
             csv(&rows)
         );
@@ -1203,7 +1294,7 @@ mod tests {
         assert_eq!(timed_out_line(&rows).as_deref(), Some(line));
         assert!(markdown(&rows, "t").contains(&format!("\n{line}\n")));
         assert!(
-            csv_row(&rows, "cli-derived").ends_with(",0,0,0,1"),
+            csv_row(&rows, "cli-derived").ends_with(",0,0,0,1,0"),
             "{}",
             csv(&rows)
         );
@@ -1362,11 +1453,11 @@ mod tests {
             csv.lines()
                 .next()
                 .unwrap_or_default()
-                .ends_with(",cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out")
+                .ends_with(",cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs")
         );
         assert!(csv.contains("\ncli-named,,2,2,1.0000,"), "{csv}");
         let named = csv_row(&rows, "cli-named");
-        assert!(named.ends_with(",0,4,0,0,0,0,0,0,0,0,0,0"), "{named}");
+        assert!(named.ends_with(",0,4,0,0,0,0,0,0,0,0,0,0,0"), "{named}");
         // Read back from results.jsonl as written.
         let line = serde_json::to_string(&results[0]).expect("serialize");
         let back: RunResult = serde_json::from_str(&line).expect("deserialize");
@@ -1408,7 +1499,7 @@ mod tests {
         let md = markdown(&rows, "study");
         assert!(md.contains(&format!("\n{line}\n")), "{md}");
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",5,3,2,1,0,0,0,0,0,0"), "{both}");
+        assert!(both.ends_with(",5,3,2,1,0,0,0,0,0,0,0"), "{both}");
         assert!(page(&rows, "study").contains("the agent's own choice: both first called"));
         // A condition that offers one surface has no preference to report.
         let one = super::rows(&results[3..], &["cli-named".to_owned()]);
@@ -1437,7 +1528,7 @@ mod tests {
             named first was reached first in 3 of 4; 50% of calls via the CLI (4 CLI, 4 MCP).";
         assert_eq!(preference_line(&rows).as_deref(), Some(line));
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",4,4,2,2,4,3,0,0,0,0"), "{both}");
+        assert!(both.ends_with(",4,4,2,2,4,3,0,0,0,0,0"), "{both}");
         let line = serde_json::to_string(&results[2]).expect("serialize");
         assert!(line.contains(r#""listedFirst":"mcp""#), "{line}");
     }

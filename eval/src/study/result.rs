@@ -139,4 +139,13 @@ pub struct Context {
     /// How many results.
     pub result_count: u32,
     pub total: Size,
+    /// The agent made MCP calls and none of their results were counted: it logged none
+    /// in its transcript (`MUR_EVAL_TRANSCRIPT`) and no event stream of its carried
+    /// them — so `results` and `total` leave them out (lower bounds). Absent when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub mcp_results_unseen: bool,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
