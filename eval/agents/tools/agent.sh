@@ -84,10 +84,7 @@ case $task in
         ;;
     restart)
         tool reload '{}' || true
-        for _ in $(seq 50); do
-            tool version '{}' >/dev/null 2>&1 && break
-            sleep 0.1
-        done
+        # No wait between: the call after a reload finds the new session.
         tool fire '{"target":"counter.set","args":{"value":1}}'
         ;;
     clear-todos) tool clearTodos '{}' --answer confirm=true ;;
