@@ -122,8 +122,10 @@ fn open_file_id(fd: std::os::fd::RawFd) -> Option<(u64, u64)> {
         }
         stat.assume_init()
     };
-    #[allow(clippy::useless_conversion)]
-    Some((u64::from(stat.st_dev), u64::from(stat.st_ino)))
+    // As std's `MetadataExt::dev` does: `dev_t` is u64 on Linux, i32 on macOS (a
+    // device number, compared for equality only, never negative in practice).
+    #[allow(clippy::unnecessary_cast)]
+    Some((stat.st_dev as u64, stat.st_ino as u64))
 }
 
 /// Sets or clears `FD_CLOEXEC` on `fd`.
