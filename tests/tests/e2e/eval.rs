@@ -134,6 +134,19 @@ fn the_scripted_cli_agent_completes_every_task_through_mur() {
         (count["total"].as_u64(), count["tools"]["click"].as_u64()),
         (Some(3), Some(3))
     );
+    // The call after a reload finds the new session: `restart` is `reload` then `fire`,
+    // with no call in between to look for it.
+    let restart = &report["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .find(|r| r["task"] == "restart")
+        .expect("restart ran")["calls"];
+    assert_eq!(
+        restart["tools"],
+        json!({ "reload": 1, "fire": 1 }),
+        "{restart}"
+    );
     // Its first `click --selector …`, refused before any call, is in mur's own record.
     let run = report["runs"]
         .as_array()
