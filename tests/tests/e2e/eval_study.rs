@@ -849,7 +849,11 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
         "report: 2 runs the harness could not make (the report counts them apart; each \
          result's `error` says why)\n",
     );
-    assert!(reported.stdout.contains(&line), "{line}\n{}", reported.stdout);
+    assert!(
+        reported.stdout.contains(&line),
+        "{line}\n{}",
+        reported.stdout
+    );
     // The same command with a session that starts makes them, and replaces their records.
     let output = study_into(&sandbox, &out, &args[..args.len() - 2]);
     output.assert_code(0);
