@@ -1,8 +1,9 @@
 //! The order a `both` condition names its two surfaces in, varied across runs
 //! (`counterbalance = true`): an agent may favour whichever its instructions list first,
 //! and a study measuring which surface it reaches for on its own must not mistake that
-//! for a preference. Half the runs read the instructions' list of surfaces as written,
-//! half reversed, and each run records which surface stood first.
+//! for a preference. A task's repeats read the instructions' list of surfaces as written
+//! and reversed in turn (which comes first drawn from the seed and the task's id, never
+//! its place in `--tasks`), and each run records which surface stood first.
 
 use mur_core::{Error, Result};
 use mur_usage::Surface;
