@@ -440,8 +440,10 @@ fn fill(mut file: File, bytes: &[u8]) -> io::Result<()> {
     file.sync_all()
 }
 
-/// Best effort: not every platform lets a directory be opened for syncing.
-fn sync_dir(dir: &Path) {
+/// Makes what was renamed or created in `dir` durable (the last step of every atomic
+/// write, and of `verbs new`'s whole-directory one). Best effort: not every platform lets a
+/// directory be opened for syncing.
+pub fn sync_dir(dir: &Path) {
     if let Ok(handle) = fs::File::open(dir) {
         let _ = handle.sync_all();
     }

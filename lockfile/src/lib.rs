@@ -25,7 +25,7 @@ mod slot;
 mod stamp;
 mod trust;
 
-pub use atomic::{check_named, is_stdout, is_stream, write_atomic, write_named};
+pub use atomic::{check_named, is_stdout, is_stream, sync_dir, write_atomic, write_named};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
 pub use registry::{Entry, ReadOutcome, Registry};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};

@@ -71,8 +71,9 @@ pub(crate) fn check_metadata(
 
 /// Creates `dir` (and its parents) mode 0700 if needed, then refuses it if it
 /// belongs to another user or others can write to it. The one check for every
-/// private directory of mur's: the lockfile directory, the verb and cache
-/// directories. `what` names it in the message.
+/// private directory of mur's: the lockfile directory, the compile and tool-list
+/// caches, the usage and OAuth token directories. (The verb directory is the user's
+/// data, made as any directory is.) `what` names it in the message.
 pub fn ensure_private_dir(dir: &Path, what: &str) -> Result<(), String> {
     create_private_dir(dir)
         .map_err(|err| format!("cannot create {what} `{}`: {err}", dir.display()))?;

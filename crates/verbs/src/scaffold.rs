@@ -150,13 +150,26 @@ fn make_dir(dir: &Path, root: &Path) -> Result<(), VerbError> {
 /// directory first, renamed into place once every file is written. A write that
 /// fails (a full disk) leaves no half-made project, which a retry would find
 /// "already exists"; the errors name the files under `root`, where they were meant.
+/// Every file and directory is synced before the rename and the parent after it, as an
+/// atomic write of one file is: a crash just after must not leave a project of empty or
+/// missing files.
 fn write_project(root: &Path, files: &[File]) -> Result<(), VerbError> {
     let staging = make_staging(root)?;
     let written = files
         .iter()
         .try_for_each(|file| write(&staging, root, file))
         .and_then(|()| {
+            let dirs: std::collections::BTreeSet<PathBuf> = files
+                .iter()
+                .filter_map(|file| staging.join(&file.path).parent().map(Path::to_owned))
+                .collect();
+            dirs.iter().for_each(|dir| mur_lockfile::sync_dir(dir));
             std::fs::rename(&staging, root).map_err(|e| io_error("make the directory", root, e))
+        })
+        .inspect(|()| {
+            if let Some(parent) = root.parent() {
+                mur_lockfile::sync_dir(parent);
+            }
         });
     if written.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
@@ -341,7 +354,10 @@ fn write(staging: &Path, root: &Path, file: &File) -> Result<(), VerbError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(fail)?;
     }
-    std::fs::write(&path, &file.text).map_err(fail)?;
+    let mut out = std::fs::File::create(&path).map_err(fail)?;
+    std::io::Write::write_all(&mut out, file.text.as_bytes())
+        .and_then(|()| out.sync_all())
+        .map_err(fail)?;
     #[cfg(unix)]
     if file.executable {
         use std::os::unix::fs::PermissionsExt;
