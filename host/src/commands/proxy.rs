@@ -51,7 +51,7 @@ impl Discovered {
         if let Some(project) = self.pinned() {
             return pinned_session(settings, &project).await;
         }
-        let session = Session::resolve_unnamed(settings).await?;
+        let session = Session::resolve(settings).await?;
         let Some(found) = session.project.clone() else {
             return Ok(session);
         };
@@ -79,7 +79,7 @@ impl Discovered {
 /// go to them).
 async fn pinned_session(settings: &mut Settings, project: &str) -> Result<Session> {
     settings.project = Some(project.into());
-    Session::resolve_unnamed(settings)
+    Session::resolve(settings)
         .await
         .map_err(|e| match e.kind() {
             Kind::NoSession => pinned_gone(project),
