@@ -650,7 +650,9 @@ For agent hosts that can only launch stdio MCP servers: configure `mur devtools 
 server's command. It answers `initialize` with the session's capabilities, forwards \
 every request to the session (found for each request, as every command finds it, among \
 the sessions of the project the first request found: it never turns to another project's), and \
-relays the session's progress, log messages and questions. It ends when stdin ends.";
+relays the session's progress, log messages and questions. A request has no bound of \
+mur's own unless `--timeout MS` is given (the agent host's own timeouts and cancels bound \
+it). It ends when stdin ends.";
 
 /// `mur devtools call --help`: exactly what is sent for each form.
 const CALL_ABOUT: &str = "Call a tool, or send any JSON-RPC method

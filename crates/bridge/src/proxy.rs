@@ -418,13 +418,23 @@ fn result(id: &Value, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
 }
 
+/// The hint under a request out of time: the bound is the proxy's option, given
+/// where the agent host's configuration starts the proxy, not before a verb.
+const SLOW_TOOL_HINT: &str = "a slow tool may need a longer bound: start the proxy with a longer \
+     `--timeout MS` (`mur devtools proxy --timeout MS`), or with none, to leave the bound to the \
+     agent host";
+
 /// An error's message, its list (the sessions to choose from) and its `hint:`
 /// lines, as mur prints them: the agent behind the proxy reads the fix too
-/// (`choose one with `--project PATH``).
+/// (`choose one with `--project PATH``), worded for the proxy ([`SLOW_TOOL_HINT`]).
 fn with_hints(e: &mur_core::Error) -> String {
+    let hint = |hint: &String| match hint.as_str() {
+        mur_client::SLOW_TOOL_HINT => SLOW_TOOL_HINT.to_owned(),
+        hint => hint.to_owned(),
+    };
     std::iter::once(e.message().to_owned())
         .chain(e.list().iter().map(|row| format!("  {row}")))
-        .chain(e.hints().iter().map(|hint| format!("hint: {hint}")))
+        .chain(e.hints().iter().map(|h| format!("hint: {}", hint(h))))
         .collect::<Vec<_>>()
         .join("\n")
 }

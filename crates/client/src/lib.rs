@@ -78,6 +78,9 @@ const CALL_ID: u64 = 1;
 /// refuses it has it passed to the next ([`Client`] then waits on for its
 /// own result).
 pub const SHARED_QUESTION: &str = "mur/shared";
+/// The hint under a call out of time, for a command line; the stdio proxy, whose
+/// bound is its own option, words it for its own command instead.
+pub const SLOW_TOOL_HINT: &str = "a slow tool may need a longer `--timeout MS` before the verb name";
 /// The progress token of every request mur sends.
 pub const PROGRESS_TOKEN: &str = "mur";
 /// The most input-required rounds one call follows.
@@ -274,7 +277,7 @@ impl<'a> Client<'a> {
             None => format!("`{}` did not answer within {ms} ms", self.endpoint),
         };
         Error::transport(message)
-            .with_hint("a slow tool may need a longer `--timeout MS` before the verb name")
+            .with_hint(SLOW_TOOL_HINT)
     }
 
     /// `future`, or `None` once `timeout` has passed; time spent asking the

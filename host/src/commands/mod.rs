@@ -47,7 +47,7 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
         }
         Verb::Call(args) => invoke::block_on(call::run(&args, &started(&host)))?,
         Verb::Bridge(args) => bridge::run(&args, &started(&host)),
-        Verb::Proxy => proxy::run(&started(&host)),
+        Verb::Proxy => proxy::run(&started(&host), host.timeout_given),
         Verb::Verbs(cmd) => {
             started(&host);
             verbs::run(&cmd, &host)

@@ -4,8 +4,13 @@
 //! project's session, found afresh as every command finds it (an app that
 //! reloads or restarts moves to a new port and pid), and never to another
 //! project's — the agent host was told one server's capabilities and tools.
+//!
+//! A request has no bound of mur's own unless `--timeout` is given: the
+//! agent host has its own timeouts and cancels what it gives up on, and the
+//! 10 s a command line waits by default cut off tools an agent host waits for.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use mur_bridge::proxy::{Request, Upstream};
 use mur_client::{Events, Reply};
@@ -13,9 +18,18 @@ use mur_core::{Error, Kind, Result, Settings};
 
 use crate::invoke::{self, Session};
 
-pub fn run(settings: &Settings) -> Result<()> {
+/// A request's bound when `--timeout` is not given: none of mur's own, in effect
+/// (a bound is a time: a day is longer than any agent host waits).
+const UNBOUNDED: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// `timeout_given`: `--timeout` was typed, bounding each request; else none is.
+pub fn run(settings: &Settings, timeout_given: bool) -> Result<()> {
+    let mut settings = settings.clone();
+    if !timeout_given {
+        settings.timeout = UNBOUNDED;
+    }
     let upstream = Arc::new(Discovered {
-        settings: settings.clone(),
+        settings,
         pinned: Mutex::default(),
     });
     mur_bridge::proxy::serve(upstream, std::io::stdin().lock(), std::io::stdout())

@@ -621,3 +621,56 @@ fn the_proxy_keeps_to_its_project_never_turning_to_another_ones_session() {
     assert_eq!(answered_by(&proxy, 4), again.pid());
     proxy.end().assert_code(0);
 }
+
+/// A request has no bound of mur's own unless the proxy is started with one: a tool
+/// that takes longer than a command line's 10 s gets its own answer. With `--timeout`,
+/// a request out of time says how to change the bound where the proxy is started
+/// (a command line's hint, "before the verb name", meant nothing to an agent host).
+#[test]
+fn a_request_is_bounded_only_by_the_proxys_own_timeout_which_its_hint_names() {
+    let (sb, app) = Sandbox::with_app();
+    // The sample gives up on its own after 11 s: its answer, not mur's 10 s cut.
+    let slow = tool_call(
+        2,
+        "waitFor",
+        json!({ "selector": "#nope", "timeoutMs": 11000 }),
+    );
+    let out = proxy(&sb, &[slow]);
+    out.assert_code(0);
+    let answered = answer(&out, 2);
+    assert_eq!(answered["result"]["isError"], true, "{out}");
+    let bounded = tool_call(
+        3,
+        "waitFor",
+        json!({ "selector": "#nope", "timeoutMs": 5000 }),
+    );
+    let out = proxy_after(&sb, &["--timeout", "300"], &[bounded]);
+    assert_eq!(
+        answer(&out, 3)["error"]["message"],
+        format!(
+            "`{}` did not answer within 300 ms\n\
+             hint: a slow tool may need a longer bound: start the proxy with a longer \
+             `--timeout MS` (`mur devtools proxy --timeout MS`), or with none, to leave the \
+             bound to the agent host",
+            app.endpoint()
+        ),
+        "{out}"
+    );
+}
+
+/// [`proxy`] with the proxy's own options after `proxy` (`--timeout MS`).
+fn proxy_after(sb: &Sandbox, options: &[&str], lines: &[Value]) -> Output {
+    let argv = [&["devtools", "proxy"][..], options].concat();
+    let mut command = sb.mur_command(&argv);
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut process = Process::spawn(&mut command);
+    let mut stdin = process.child_mut().stdin.take().expect("stdin");
+    for line in lines {
+        writeln!(stdin, "{line}").expect("write a line");
+    }
+    drop(stdin);
+    process.wait_output()
+}
