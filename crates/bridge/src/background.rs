@@ -2,7 +2,9 @@
 //! again (`--foreground`) in a process group of its own with its stdin
 //! closed and its output in the log, so it outlives the command and the
 //! terminal; the command returns once the bridge's lockfile is written, or
-//! with the bridge's own error (and exit code) if it stops first.
+//! with the bridge's own error (and exit code) if it stops first. Ctrl+C
+//! while it waits stops the bridge (and so its server) before the command
+//! ends as interrupted: nothing comes up later, detached.
 
 use std::{
     ffi::OsString,
@@ -23,12 +25,16 @@ use crate::{
     child::INITIALIZE_LIMIT,
     files::BridgeFiles,
     serve::{Options, serve_error},
+    signals::Interrupts,
 };
 
 /// How often the lockfile is looked for.
 const POLL: Duration = Duration::from_millis(20);
 /// Beyond the server's own `initialize` bound: the bridge's start and claim.
 const START_SLACK: Duration = Duration::from_secs(10);
+/// How long a bridge gets to stop (its server first: up to 2 s for its input
+/// to end, 2 s after SIGTERM) before it is killed.
+const END_LIMIT: Duration = Duration::from_secs(10);
 /// How long a start may take before the caller hears what it waits for: a
 /// server fetched by `npx` takes seconds, one that never answers a minute.
 pub const SLOW_START: Duration = Duration::from_secs(2);
@@ -83,11 +89,19 @@ pub async fn start(
         ));
     }
     let log = BridgeFiles::beside(&path).log;
+    // Before the bridge exists: Ctrl+C from now on stops it rather than
+    // leaving it to come up detached, out of the terminal's reach.
+    let interrupts = Interrupts::install()
+        .map_err(|e| Error::internal(format!("cannot install signal handlers: {e}")))?;
     let mut child = spawn(exe, options, &log)?;
     let began = Instant::now();
     let deadline = began + INITIALIZE_LIMIT + START_SLACK;
     let mut waiting = Some(waiting);
     loop {
+        if let Some(signal) = interrupts.arrived() {
+            end(&mut child).await;
+            interrupts.end_process(signal);
+        }
         if let ReadOutcome::Valid(lock) = registry.read(&path)
             && lock.pid == child.id()
         {
@@ -105,8 +119,7 @@ pub async fn start(
             tell(&log);
         }
         if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
+            end(&mut child).await;
             return Err(Error::transport(format!(
                 "the bridge did not announce itself within {} s; stopped it",
                 (INITIALIZE_LIMIT + START_SLACK).as_secs()
@@ -115,6 +128,25 @@ pub async fn start(
         }
         tokio::time::sleep(POLL).await;
     }
+}
+
+/// Stops the bridge `child` as `bridge stop` does — SIGTERM, so that it stops
+/// its server (a group of its own, which a SIGKILL of the bridge would leave
+/// running) — and reaps it; SIGKILL only if it has not exited within
+/// [`END_LIMIT`].
+async fn end(child: &mut Child) {
+    if let Ok(None) = child.try_wait() {
+        let pid = rustix::process::Pid::from_child(child);
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+        let until = Instant::now() + END_LIMIT;
+        while matches!(child.try_wait(), Ok(None)) && Instant::now() < until {
+            tokio::time::sleep(POLL).await;
+        }
+    }
+    if let Ok(None) = child.try_wait() {
+        let _ = child.kill();
+    }
+    let _ = child.wait();
 }
 
 /// `mur devtools bridge --project P --idle D [--usage…] --foreground -- COMMAND…` in a

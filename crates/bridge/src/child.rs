@@ -68,7 +68,14 @@ pub(crate) enum Ended {
 impl Server {
     /// Starts `command`, its stderr appended to `log`, initializes it and
     /// attaches it to `relay` (requests waiting for a server go to it then).
-    pub(crate) async fn start(command: &[OsString], log: &Arc<Log>, relay: &Relay) -> Result<Self> {
+    /// Once `stopped` resolves (the bridge is stopped meanwhile), the start
+    /// is given up and the server ended.
+    pub(crate) async fn start(
+        command: &[OsString],
+        log: &Arc<Log>,
+        relay: &Relay,
+        stopped: impl Future<Output = ()>,
+    ) -> Result<Self> {
         let mut child = spawn(command)?;
         if let Some(stderr) = child.stderr.take() {
             pump(stderr, log.clone());
@@ -86,6 +93,10 @@ impl Server {
             Some(why) = broken.recv() => Err(Error::transport(format!(
                 "the server {why} before it answered `initialize`"
             ))
+            .with_hint(format!("its stderr is in `{}`", log.display()))),
+            () = stopped => Err(Error::transport(
+                "the bridge was stopped before the server answered `initialize`",
+            )
             .with_hint(format!("its stderr is in `{}`", log.display()))),
         };
         match initialized {

@@ -73,6 +73,20 @@ pub fn bridge_of(path: &Path, lock: &Lockfile) -> Option<Sidecar> {
     sidecar.describes(lock).then_some(sidecar)
 }
 
+/// The bridge of the lockfile at `path` that is still starting (it holds the
+/// project's slot, its sidecar is written and its process runs, but it has
+/// no lockfile yet): its sidecar. `None` for a sidecar a bridge that died
+/// left behind, or whose pid is now another process's.
+pub(crate) fn starting(path: &Path) -> Option<Sidecar> {
+    use mur_lockfile::liveness::{Fate, fate, rfc3339_secs};
+    if !mur_lockfile::is_held(path) {
+        return None;
+    }
+    let sidecar = read(&BridgeFiles::beside(path).sidecar)?;
+    let running = fate(sidecar.pid, rfc3339_secs(&sidecar.started_at)) != Fate::Gone;
+    (sidecar.schema == SIDECAR_SCHEMA && running).then_some(sidecar)
+}
+
 /// The session line of `session list` and `bridge` for the lockfile at
 /// `path`: the lockfile's fields in their order, then a bridge's `log`, and its
 /// `usageLog` when it records the calls it serves.

@@ -23,6 +23,7 @@ mod process;
 pub mod proxy;
 mod relay;
 mod serve;
+mod signals;
 mod stop;
 
 use std::time::Duration;

@@ -21,6 +21,7 @@ use crate::{
     http::{self, Bridge},
     log::Log,
     relay::Relay,
+    signals::StopSignal,
 };
 
 /// How many times a server that dies is started again within
@@ -51,6 +52,10 @@ pub struct Options {
 /// `announced` gets the lockfile once clients can connect. A live session
 /// for the project is [`Kind::SessionActive`] (exit 3), before anything starts.
 pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result<()> {
+    // From the first moment: a signal while the server starts stops it too
+    // (`mur-server`'s handlers come only once the endpoint is served).
+    let mut signals = StopSignal::install()
+        .map_err(|e| Error::internal(format!("cannot install signal handlers: {e}")))?;
     let build_tag = mur_lockfile::now_rfc3339();
     let claimed = mur_server::endpoint::claim(&options.project, build_tag.as_str())
         .await
@@ -92,9 +97,6 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         words(&options.command).join(" ")
     );
     let relay = Relay::new();
-    let server = Server::start(&options.command, &log, &relay).await;
-    let server = server.inspect_err(|_| keeper.abort())?;
-    let bridge = Bridge::new(relay.clone(), server.initialized.clone(), usage);
     let sidecar = Sidecar {
         schema: SIDECAR_SCHEMA.to_owned(),
         pid: claimed.pid(),
@@ -103,9 +105,24 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         command: words(&options.command),
         usage_log,
     };
-    sidecar
+    // Before the server starts: while it does, the sidecar (with the held
+    // slot) is how `bridge stop` finds a bridge that has no lockfile yet.
+    let written = sidecar
         .write(&files.sidecar)
-        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", files.sidecar.display())))?;
+        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", files.sidecar.display())));
+    let started = match written {
+        Ok(()) => Server::start(&options.command, &log, &relay, signals.arrived()).await,
+        Err(e) => Err(e),
+    };
+    let server = match started {
+        Ok(server) => server,
+        Err(e) => {
+            keeper.abort();
+            crate::files::withdraw(&files.sidecar, sidecar.pid);
+            return Err(e);
+        }
+    };
+    let bridge = Bridge::new(relay.clone(), server.initialized.clone(), usage);
 
     let shutdown = CancellationToken::new();
     let gave_up = CancellationToken::new();
@@ -127,6 +144,9 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
             tokio::select! {
                 () = idle_for(&relay, idle) => tracing::info!("no request for {}; stopping", humantime::format_duration(idle)),
                 () = gave_up.cancelled() => {}
+                // `mur-server`'s handlers see it too once it serves (and log
+                // it); this is for one that came before they were installed.
+                () = signals.arrived() => {}
             }
         }
     };
@@ -240,7 +260,12 @@ async fn supervise(
                 () = shutdown.cancelled() => return,
                 () = tokio::time::sleep(RESTART_PAUSE * count as u32) => {}
             }
-            match Server::start(&how.command, &how.log, &how.relay).await {
+            let started =
+                Server::start(&how.command, &how.log, &how.relay, shutdown.cancelled()).await;
+            if shutdown.is_cancelled() {
+                return;
+            }
+            match started {
                 Ok(started) => {
                     how.bridge.restarted(started.initialized.clone()).await;
                     server = started;

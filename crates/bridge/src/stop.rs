@@ -1,10 +1,11 @@
 //! `bridge stop`: find the bridge (of `--project`, or the only one running),
 //! make sure the process is the one that wrote the lockfile, send it SIGTERM
-//! and wait for its lockfile to go. Only a bridge is ever signalled: an app's
-//! own session is the user's to stop.
+//! and wait for its lockfile to go — or, for a bridge of `--project` still
+//! starting its server (no lockfile yet), for its slot to be let go. Only a
+//! bridge is ever signalled: an app's own session is the user's to stop.
 
 use std::{
-    path::Path,
+    path::{Path, PathBuf},
     time::{Duration, Instant},
 };
 
@@ -16,7 +17,7 @@ use mur_lockfile::{
 };
 use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, Signal, System};
 
-use crate::files::bridge_of;
+use crate::files::{Sidecar, bridge_of, starting};
 
 /// How long a bridge gets to remove its lockfile after SIGTERM (it stops its
 /// server first, which gets 2 s to exit).
@@ -33,9 +34,15 @@ pub struct Stopped {
 /// Stops the bridge of `project`, or the only bridge running.
 pub async fn stop(project: Option<&Path>, http: &mur_http::Http) -> Result<Stopped> {
     let registry = Registry::default_location();
-    let (path, lock) = match project {
+    let found = match project {
         Some(project) => of_project(&registry, project)?,
         None => only_bridge(&registry)?,
+    };
+    let (path, lock) = match found {
+        Found::Announced(path, lock) => (path, lock),
+        Found::Starting(path, project, bridge) => {
+            return stop_starting(&path, project, bridge.pid).await;
+        }
     };
     match liveness::check(http, &lock).await {
         // Unresponsive: the process that wrote the lockfile, busy; SIGTERM
@@ -68,26 +75,59 @@ pub async fn stop(project: Option<&Path>, http: &mur_http::Http) -> Result<Stopp
     })
 }
 
-/// The lockfile of `project`, if a bridge wrote it.
-fn of_project(registry: &Registry, project: &Path) -> Result<(std::path::PathBuf, Lockfile)> {
+/// A bridge to stop.
+enum Found {
+    /// Serving: its lockfile (at this path).
+    Announced(PathBuf, Lockfile),
+    /// Still starting its server: where its lockfile will be, its project and
+    /// its sidecar.
+    Starting(PathBuf, String, Sidecar),
+}
+
+/// A bridge still starting its server: SIGTERM, then wait for it to let go
+/// of the project's slot (it stops the server first).
+async fn stop_starting(path: &Path, project: String, pid: u32) -> Result<Stopped> {
+    terminate(pid)?;
+    let deadline = Instant::now() + STOP_LIMIT;
+    while mur_lockfile::is_held(path) {
+        if Instant::now() >= deadline {
+            return Err(Error::transport(format!(
+                "the bridge of `{project}` (pid {pid}) did not stop within {} s",
+                STOP_LIMIT.as_secs()
+            )));
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    Ok(Stopped { project, pid })
+}
+
+/// The lockfile of `project`, if a bridge wrote it, or the bridge of
+/// `project` still starting.
+fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
     let canonical = paths::canonical_project(project)
         .map_err(|e| Error::usage(format!("cannot use project `{}`: {e}", project.display())))?;
     let path = registry.path_for(&canonical);
     match registry.read(&path) {
-        ReadOutcome::Valid(lock) if bridge_of(&path, &lock).is_some() => Ok((path, lock)),
+        ReadOutcome::Valid(lock) if bridge_of(&path, &lock).is_some() => {
+            Ok(Found::Announced(path, lock))
+        }
         ReadOutcome::Valid(lock) => Err(Error::usage(format!(
             "the session of `{canonical}` (pid {}) is not a bridge; `bridge stop` stops only bridges",
             lock.pid
         ))
         .with_hint("stop an app's session in the app (Ctrl+C where it runs)")),
-        _ => Err(Error::no_session(format!(
-            "no bridge is running for `{canonical}`"
-        ))),
+        _ => match starting(&path) {
+            Some(bridge) => Ok(Found::Starting(path, canonical, bridge)),
+            None => Err(Error::no_session(format!(
+                "no bridge is running for `{canonical}`"
+            ))),
+        },
     }
 }
 
-/// The one bridge whose lockfile is in the directory.
-fn only_bridge(registry: &Registry) -> Result<(std::path::PathBuf, Lockfile)> {
+/// The one bridge whose lockfile is in the directory (one still starting is
+/// found only by its project: its sidecar does not name it).
+fn only_bridge(registry: &Registry) -> Result<Found> {
     let entries = registry.scan().map_err(|e| {
         Error::internal(format!(
             "cannot read the lockfile directory `{}`: {e}",
@@ -105,7 +145,10 @@ fn only_bridge(registry: &Registry) -> Result<(std::path::PathBuf, Lockfile)> {
         .collect();
     match bridges.len() {
         0 => Err(Error::no_session("no bridge is running")),
-        1 => Ok(bridges.remove(0)),
+        1 => {
+            let (path, lock) = bridges.remove(0);
+            Ok(Found::Announced(path, lock))
+        }
         n => Err(Error::usage(format!(
             "{n} bridges are running: {}",
             bridges

@@ -1327,8 +1327,9 @@ fn assert_refused_greet(out: &Output, bridge: &Bridge<'_>) {
 /// A stdio server (Python, standard library only) that outlives its input, as a
 /// server with a timer does (node's event loop): it keeps running after its stdin
 /// ends. `argv[1]` says what it does on SIGTERM: `cleanup` (says so on stderr,
-/// then exits) or `ignore`. It writes its process group to stderr first; its one
-/// tool, `crash`, exits 3.
+/// then exits) or `ignore`; with `argv[2]` `mute` it never answers `initialize`
+/// (a server still being fetched, say). It writes its process group to stderr
+/// first; its one tool, `crash`, exits 3.
 const LINGERING_SERVER: &str = r#"
 import json, os, signal, sys, time
 def term(*_):
@@ -1340,9 +1341,11 @@ def send(m):
 for raw in sys.stdin:
     msg = json.loads(raw)
     mid, method = msg.get("id"), msg.get("method")
-    if method == "initialize":
+    if method == "initialize" and sys.argv[2:] != ["mute"]:
         send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
               "capabilities": {"tools": {}}, "serverInfo": {"name": "lingering", "version": "1"}}})
+    elif method == "initialize":
+        pass
     elif method == "tools/call" and msg["params"]["name"] == "crash":
         os._exit(3)
     elif mid is not None:
@@ -1353,12 +1356,13 @@ while True:
 
 /// [`LINGERING_SERVER`] behind a wrapper that is no `exec`: `sh` runs it as a
 /// child and waits for it, as `npx` (`npm exec` → `sh -c` → `node`) does.
-fn wrapped_lingering(sb: &Sandbox, on_term: &str) -> Vec<OsString> {
+fn wrapped_lingering(sb: &Sandbox, args: &[&str]) -> Vec<OsString> {
     let script = sb.file("lingering_server.py", LINGERING_SERVER);
-    let mut command: Vec<OsString> = ["sh", "-c", "python3 -u \"$0\" \"$1\"; true"]
+    let mut command: Vec<OsString> = ["sh", "-c", "python3 -u \"$0\" \"$@\"; true"]
         .map(OsString::from)
         .to_vec();
-    command.extend([script.into(), on_term.into()]);
+    command.push(script.into());
+    command.extend(args.iter().map(OsString::from));
     command
 }
 
@@ -1413,7 +1417,7 @@ fn bridge_stop_and_the_idle_stop_leave_nothing_of_a_wrapped_server_running() {
     let sb = Sandbox::new();
     // `bridge stop`: the server ignores the end of its input, so it is sent
     // SIGTERM, to its whole group — the wrapper and the server under it.
-    let bridge = Bridge::start(&sb, "stop", &[], &wrapped_lingering(&sb, "cleanup"));
+    let bridge = Bridge::start(&sb, "stop", &[], &wrapped_lingering(&sb, &["cleanup"]));
     let log = PathBuf::from(bridge.line["log"].as_str().expect("log"));
     let group = Group::of(&log);
     // The wrapper and its server (and whatever is between: a pyenv shim).
@@ -1428,11 +1432,88 @@ fn bridge_stop_and_the_idle_stop_leave_nothing_of_a_wrapped_server_running() {
         &sb,
         "idle",
         &["--idle", "1s"],
-        &wrapped_lingering(&sb, "ignore"),
+        &wrapped_lingering(&sb, &["ignore"]),
     );
     let group = Group::of(Path::new(bridge.line["log"].as_str().expect("log")));
     wait_until("the idle bridge to remove its lockfile", || {
         bridge.lockfile().is_none().then_some(())
     });
     assert_eq!(group.members(), Vec::<String>::new(), "left running");
+}
+
+/// `mur devtools bridge --project <sandbox>/<name>/App.csproj -- [LINGERING_SERVER]
+/// cleanup mute`, started, and returned once its server runs (and will never
+/// answer `initialize`): the command, the project, the server's group and the log.
+fn starting_bridge(sb: &Sandbox, name: &str) -> (mur_e2e::Process, PathBuf, Group, PathBuf) {
+    let project = sb.project(name);
+    let mut command = sb.mur_command(&["devtools", "bridge", "--project"]);
+    command
+        .arg(&project)
+        .arg("--")
+        .args(wrapped_lingering(sb, &["cleanup", "mute"]))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let starting = mur_e2e::Process::spawn(&mut command);
+    let log = sb.lockfile_path(&project).with_extension("bridge.log");
+    let group = Group::of(&log);
+    (starting, project, group, log)
+}
+
+#[test]
+fn ctrl_c_while_a_bridge_starts_stops_it_and_its_server() {
+    let sb = Sandbox::new();
+    let (starting, project, group, _log) = starting_bridge(&sb, "interrupted");
+    starting.signal("INT");
+    let status = starting.wait_status();
+    // Ended as an interrupted command is…
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(2),
+        "{status:?}"
+    );
+    // …with nothing left: no bridge holds the project or will come up later,
+    // and its server is gone.
+    assert!(sb.read_lockfile(&project).is_none());
+    assert!(
+        !mur_lockfile::is_held(&sb.lockfile_path(&project)),
+        "a bridge still holds the project"
+    );
+    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+}
+
+#[test]
+fn bridge_stop_stops_a_bridge_still_starting() {
+    let sb = Sandbox::new();
+    let (starting, project, group, log) = starting_bridge(&sb, "stopped");
+    let project_arg = project.to_str().expect("utf-8");
+    let stop = sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"]);
+    stop.assert_code(0);
+    assert!(
+        stop.stderr.starts_with(&format!(
+            "stopped the bridge of `{}` (pid ",
+            sb.canonical_project(&project)
+        )),
+        "{stop}"
+    );
+    let out = starting.wait_output();
+    out.assert_code(2);
+    // Past 2 s (a loaded machine) the command first says what it waits for.
+    let waiting = format!(
+        "waiting for the server to answer `initialize` (at most 60 s); its log is `{}`\n",
+        log.display()
+    );
+    assert_eq!(
+        out.stderr.strip_prefix(&waiting).unwrap_or(&out.stderr),
+        format!(
+            "error: the bridge was stopped before the server answered `initialize`\n\
+             hint: its log is `{}`\n",
+            log.display()
+        ),
+        "{out}"
+    );
+    assert!(sb.read_lockfile(&project).is_none());
+    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+    let log = std::fs::read_to_string(&log).expect("log");
+    assert!(log.contains("lingering: SIGTERM, cleaning up"), "{log}");
 }
