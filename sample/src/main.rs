@@ -17,8 +17,12 @@ use mur_server::{HttpLimits, SessionOptions, UsageLogging};
     about = "A headless sample app exposing the devtools tools over MCP"
 )]
 struct Args {
-    /// Project file the session is for (names the lockfile)
-    #[arg(long, value_name = "PATH", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))]
+    /// Project file the session is for (names the lockfile; default: the Cargo.toml of the
+    /// source tree mur-sample was built from)
+    // Its default not shown: an absolute path of the machine that built it, different on
+    // each (and the help's snapshot with it).
+    #[arg(long, value_name = "PATH", hide_default_value = true,
+          default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))]
     project: PathBuf,
     /// Port to listen on at 127.0.0.1 (default: a free one)
     #[arg(long, value_name = "N")]

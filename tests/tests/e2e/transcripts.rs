@@ -314,6 +314,16 @@ fn every_help_matches_its_snapshot_whole() {
         "help__mur_devtools__no_verbs".into(),
         section("mur", &["devtools", "--help"], &bare_out),
     ));
+    // The sample app's own: what a tour reader or a test author starts it with.
+    let mut sample = bare.command(&bare.artifacts().sample);
+    sample
+        .arg("--help")
+        .env("COLUMNS", "100")
+        .env("NO_COLOR", "1");
+    checks.push((
+        "help__mur_sample".into(),
+        section("mur-sample", &["--help"], &output(sample)),
+    ));
 
     // Every snapshot is compared (and a `.snap.new` written for each
     // mismatch) before the test fails, so one run shows every change.
@@ -702,14 +712,13 @@ fn bump_crate() -> &'static Path {
         )
         .assert_code(0);
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let status = Command::new(cargo)
+        let mut build = Command::new(cargo);
+        build
             .args(["build", "--release", "--target", "wasm32-wasip2"])
             .env_remove("CARGO_TARGET_DIR")
-            .envs(toolchain_env())
-            .current_dir(&dir)
-            .status()
-            .expect("run cargo build");
-        assert!(status.success(), "the scaffolded bump crate does not build");
+            .envs(toolchain_env());
+        // As the scaffold tests build theirs: within their bound, failing with the output.
+        crate::scaffold::run_ok(&dir, &mut build);
         dir
     })
 }
