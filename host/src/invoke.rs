@@ -40,17 +40,40 @@ pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
     Ok(runtime.block_on(Box::pin(future)))
 }
 
+/// This process's command line as the words after `mur devtools`, the host options
+/// typed before `devtools` (`mur --pretty devtools …`) moved after it, where they are
+/// taken too; none when there is no `devtools` or a word is not UTF-8, and none for
+/// `proxy` (the first of mur's commands among the words), whose errors go to the agent
+/// host that runs it, not to a shell.
+fn command_line() -> Vec<String> {
+    let words: Option<Vec<String>> = std::env::args_os()
+        .skip(1)
+        .map(|word| word.into_string().ok())
+        .collect();
+    let words = words.unwrap_or_default();
+    let Some(at) = words.iter().position(|word| word == "devtools") else {
+        return Vec::new();
+    };
+    let words = [&words[..at], &words[at + 1..]].concat();
+    let commands = crate::cli::host_verbs();
+    match words.iter().find(|word| commands.contains(word)) {
+        Some(command) if command == "proxy" => Vec::new(),
+        _ => words,
+    }
+}
+
 /// Who a call is made for.
 #[derive(Clone, Copy)]
 enum Caller<'a> {
     /// mur's own invocation: its progress goes to the terminal, and its verb
     /// labels the call for the session's usage record.
     Mur,
-    /// An MCP client the stdio proxy relays: where its events go, and its
-    /// `clientInfo`, in whose name the call is made.
+    /// An MCP client the stdio proxy relays: where its events go, its
+    /// `clientInfo`, in whose name the call is made, and whether it cancelled.
     Relay {
         events: &'a dyn mur_client::Events,
         client: Option<&'a Value>,
+        cancel: &'a tokio::sync::watch::Receiver<bool>,
     },
 }
 
@@ -70,22 +93,26 @@ pub struct Session {
 }
 
 impl Session {
-    /// Finds the session (notices go to stderr as they come).
+    /// Finds the session (notices go to stderr as they come); among several, the
+    /// error names this command line again with `--project` of one, to paste.
     pub async fn resolve(settings: &Settings) -> Result<Self> {
-        Self::resolve_reporting(settings, &mut output::Notices).await
+        Self::resolve_reporting(settings, &mut output::Notices, &command_line()).await
     }
 
-    /// [`Session::resolve`], telling `report` what discovery has to say
-    /// (shell completion tells nothing: it must not write on the terminal).
+    /// [`Session::resolve`], telling `report` what discovery has to say (shell
+    /// completion tells nothing: it must not write on the terminal), and naming
+    /// `command` (the words after `mur devtools`) again among several sessions: none
+    /// for a command whose line is no command to run again (completion).
     pub async fn resolve_reporting(
         settings: &Settings,
         report: &mut dyn mur_discovery::Report,
+        command: &[String],
     ) -> Result<Self> {
         let deadline = Instant::now() + settings.timeout;
         let http = mur_http::Http::new();
         let resolved = usage::measure_async(
             usage::Phase::Discovery,
-            mur_discovery::resolve(settings, &http, report),
+            mur_discovery::resolve(settings, &http, report, command),
         )
         .await?;
         usage::session(&resolved);
@@ -151,6 +178,7 @@ impl Session {
         let caller = Caller::Relay {
             events,
             client: request.client,
+            cancel: request.cancel,
         };
         self.unlisted(settings, request.method, request.params, caller)
             .await
@@ -202,10 +230,15 @@ impl Session {
             client = client.with_tool(tool);
         }
         if let Caller::Relay {
-            client: relayed, ..
+            client: relayed,
+            cancel,
+            ..
         } = caller
         {
-            let client = client.discovering_from_initialize().relaying_for(relayed);
+            let client = client
+                .discovering_from_initialize()
+                .relaying_for(relayed)
+                .cancelled_by(cancel.clone());
             let call = Box::pin(client.call(method, params, left));
             return call.await.map_err(|e| self.after_failure(e));
         }

@@ -37,11 +37,14 @@ pub struct Resolved {
 
 /// The session for this invocation. Bounded by `--timeout`: a directory full
 /// of lockfiles whose endpoints never answer cannot hold a call up for longer
-/// than the user allowed.
+/// than the user allowed. `command` is the command line to run again with
+/// `--project` when several sessions run: the words after `mur devtools`, which
+/// only the binary knows (none: the hint says `--project PATH` without it).
 pub async fn resolve(
     settings: &Settings,
     http: &mur_http::Http,
     report: &mut dyn Report,
+    command: &[String],
 ) -> Result<Resolved> {
     if let Source::Endpoint(url) = &settings.source {
         return checked_endpoint(url).map(|endpoint| Resolved {
@@ -53,7 +56,7 @@ pub async fn resolve(
             process: None,
         });
     }
-    let work = resolve_unbounded(settings, http, report);
+    let work = resolve_unbounded(settings, http, report, command);
     match tokio::time::timeout(settings.timeout, work).await {
         Ok(resolved) => resolved,
         Err(_) => Err(
@@ -121,10 +124,11 @@ async fn resolve_unbounded(
     settings: &Settings,
     http: &mur_http::Http,
     report: &mut dyn Report,
+    command: &[String],
 ) -> Result<Resolved> {
     let deadline = tokio::time::Instant::now() + STARTING_WAIT;
     loop {
-        let found = find(settings, http, report).await;
+        let found = find(settings, http, report, command).await;
         match found {
             Err(e) if e.kind() == mur_core::Kind::NoSession => {
                 let project = settings
@@ -191,6 +195,7 @@ async fn find(
     settings: &Settings,
     http: &mur_http::Http,
     report: &mut dyn Report,
+    command: &[String],
 ) -> Result<Resolved> {
     let project = settings
         .project
@@ -213,7 +218,7 @@ async fn find(
         .iter()
         .map(|(found, why)| (Candidate::from_lockfile(found), why.clone()))
         .collect();
-    let chosen = select::unique(candidates, &silent, project.as_ref())
+    let chosen = select::unique(candidates, &silent, project.as_ref(), command)
         .map_err(|e| unresponsive_instead(e, &survey, project.as_ref()));
     match (chosen, range) {
         (Err(e), Some(range)) if e.kind() == mur_core::Kind::NoSession => {
@@ -223,7 +228,7 @@ async fn find(
                 range.last
             );
             let found = scan::scan(http, range, report).await;
-            let chosen = select::unique(found, &[], project.as_ref()).map_err(|e| {
+            let chosen = select::unique(found, &[], project.as_ref(), command).map_err(|e| {
                 e.with_hint(format!(
                     "`--auto` scanned 127.0.0.1 ports {}-{}",
                     range.first, range.last

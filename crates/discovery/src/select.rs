@@ -86,10 +86,12 @@ impl ProjectFilter {
 /// The unique usable session among `candidates`. `silent` are sessions whose process
 /// runs but did not answer the probe (with why): beside one that answered, which one
 /// is meant is not known (the user's own app may be the one stopped in a debugger).
+/// `command`: the words after `mur devtools` to run again with `--project`, if known.
 pub fn unique(
     candidates: Vec<Candidate>,
     silent: &[(Candidate, String)],
     project: Option<&ProjectFilter>,
+    command: &[String],
 ) -> Result<Candidate> {
     let meant = |c: &Candidate| project.is_none_or(|filter| filter.matches(c));
     let (http, stdio): (Vec<_>, Vec<_>) = candidates
@@ -102,7 +104,7 @@ pub fn unique(
         (1, _) if silent.is_empty() => Ok(http.into_iter().next().expect("one element")),
         (0, Some(s)) => Err(stdio_refused(s)),
         (0, None) => Err(none_found(project)),
-        _ => Err(ambiguous(&http, &silent)),
+        _ => Err(ambiguous(&http, &silent, command)),
     }
 }
 
@@ -213,8 +215,9 @@ fn stdio_refused(s: &Candidate) -> Error {
 /// Several sessions and no word on which one is meant; `silent` are those whose
 /// process runs but did not answer the probe (with why), which are meant no less than
 /// the ones that answered: a call must not go to another app while the user's own is
-/// stopped in a debugger.
-fn ambiguous(http: &[Candidate], silent: &[(Candidate, String)]) -> Error {
+/// stopped in a debugger. The hint is `command` again with `--project` of the first
+/// listed, whole, to paste (when `command` is known).
+fn ambiguous(http: &[Candidate], silent: &[(Candidate, String)], command: &[String]) -> Error {
     let message = if silent.is_empty() {
         format!(
             "{} live devtools sessions found; which one is meant?",
@@ -241,7 +244,20 @@ fn ambiguous(http: &[Candidate], silent: &[(Candidate, String)]) -> Error {
         .map(|c| c.project.chars().count())
         .max()
         .unwrap_or(0);
+    let rows: Vec<(&Candidate, String)> = rows.collect();
+    let choose = "choose one with `--project PATH` or `--endpoint URL`";
+    let choose = match rows.first() {
+        Some((first, _)) if !command.is_empty() => {
+            let words = ["mur", "devtools", "--project", first.project.as_str()]
+                .into_iter()
+                .chain(command.iter().map(String::as_str));
+            let again: Vec<String> = words.map(mur_core::shell_word).collect();
+            format!("{choose}; for the first: `{}`", again.join(" "))
+        }
+        _ => choose.to_owned(),
+    };
     let list = rows
+        .into_iter()
         .map(|(c, note)| {
             format!(
                 "{:width$}  {}  (pid {}{note})",
@@ -251,7 +267,7 @@ fn ambiguous(http: &[Candidate], silent: &[(Candidate, String)]) -> Error {
         .collect();
     let error = Error::usage(message)
         .with_list(list)
-        .with_hint("choose one with `--project PATH` or `--endpoint URL`")
+        .with_hint(choose)
         .about_session();
     match silent.first() {
         Some((c, _)) => error.with_hint(format!(
@@ -284,7 +300,7 @@ mod tests {
             candidate("/a", 1, Transport::Stdio),
             candidate("/b", 2, Transport::Http),
         ];
-        assert_eq!(unique(all, &[], None).expect("one").project, "/b");
+        assert_eq!(unique(all, &[], None, &[]).expect("one").project, "/b");
     }
 
     #[test]
@@ -293,7 +309,7 @@ mod tests {
             candidate("/a", 1, Transport::Http),
             candidate("/b/cd", 2, Transport::Http),
         ];
-        let err = unique(all, &[], None).expect_err("ambiguous");
+        let err = unique(all, &[], None, &[]).expect_err("ambiguous");
         assert_eq!(err.exit_code(), 1);
         assert_eq!(
             err.message(),
@@ -308,6 +324,34 @@ mod tests {
         );
     }
 
+    /// The command the user ran, known to the binary, comes back whole to paste, with
+    /// `--project` of the first session listed.
+    #[test]
+    fn several_sessions_are_told_the_command_again_with_the_first_ones_project() {
+        let all = || {
+            vec![
+                candidate("/b/App.csproj", 2, Transport::Http),
+                candidate("/a dir/App.csproj", 1, Transport::Http),
+            ]
+        };
+        let command: Vec<String> = ["--pretty", "state", "--selector", "#count"]
+            .map(String::from)
+            .to_vec();
+        let err = unique(all(), &[], None, &command).expect_err("ambiguous");
+        assert_eq!(
+            err.hints(),
+            [
+                "choose one with `--project PATH` or `--endpoint URL`; for the first: \
+                 `mur devtools --project '/a dir/App.csproj' --pretty state --selector '#count'`"
+            ]
+        );
+        let unknown = unique(all(), &[], None, &[]).expect_err("ambiguous");
+        assert_eq!(
+            unknown.hints(),
+            ["choose one with `--project PATH` or `--endpoint URL`"]
+        );
+    }
+
     #[test]
     fn a_session_that_did_not_answer_is_among_those_to_choose_from() {
         let live = [candidate("/a", 1, Transport::Http)];
@@ -315,7 +359,7 @@ mod tests {
             candidate("/b", 2, Transport::Http),
             "did not answer the probe within 1500 ms".to_owned(),
         )];
-        let err = unique(live.to_vec(), &silent, None).expect_err("ambiguous");
+        let err = unique(live.to_vec(), &silent, None, &[]).expect_err("ambiguous");
         assert_eq!(err.exit_code(), 1);
         assert_eq!(
             err.message(),
@@ -351,7 +395,8 @@ mod tests {
 
     #[test]
     fn a_lone_stdio_session_is_refused() {
-        let err = unique(vec![candidate("/a", 0, Transport::Stdio)], &[], None).expect_err("stdio");
+        let err =
+            unique(vec![candidate("/a", 0, Transport::Stdio)], &[], None, &[]).expect_err("stdio");
         assert_eq!(err.exit_code(), 4);
         assert!(err.message().contains("stdio"));
     }
@@ -368,13 +413,16 @@ mod tests {
             candidate(&canonical, 2, Transport::Http),
         ];
         assert_eq!(
-            unique(all, &[], Some(&filter)).expect("match").endpoint,
+            unique(all, &[], Some(&filter), &[])
+                .expect("match")
+                .endpoint,
             "http://127.0.0.1:2/mcp"
         );
         let err = unique(
             vec![candidate("/other", 1, Transport::Http)],
             &[],
             Some(&filter),
+            &[],
         )
         .expect_err("none");
         assert_eq!(err.exit_code(), 4);

@@ -118,7 +118,8 @@ fn session_tools() -> Vec<serde_json::Value> {
         ..crate::options::settings(&crate::cli::HostArgs::default())
     };
     let tools = crate::invoke::block_on(async {
-        let session = Session::resolve_reporting(&settings, &mut mur_discovery::Silent).await?;
+        let session =
+            Session::resolve_reporting(&settings, &mut mur_discovery::Silent, &[]).await?;
         ToolList::open(&session).all(&session, &settings).await
     });
     match tools {

@@ -41,6 +41,44 @@ fn several_sessions_are_ambiguous_exit_1_listing_each() {
     out.assert_stderr_contains("hint: choose one with `--project PATH` or `--endpoint URL`");
 }
 
+/// Among several sessions the hint is the command again, whole, to paste, with
+/// `--project` of the first listed (host options typed before `devtools` after it, where
+/// they work too), and pasted it reaches that session.
+#[test]
+fn several_sessions_are_told_the_command_again_to_paste() {
+    let (sb, [a, b]) = Sandbox::with_apps(["a", "b"]);
+    let out = sb.mur(&["--pretty", "devtools", "call", "version", "--args", "{}"]);
+    out.assert_code(1).assert_stdout_is("");
+    let width = a.lock.project.len().max(b.lock.project.len());
+    let row = |s: &mur_e2e::Session| {
+        format!(
+            "  {:width$}  {}  (pid {})\n",
+            s.lock.project,
+            s.endpoint(),
+            s.pid()
+        )
+    };
+    out.assert_stderr_is(format!(
+        "error: 2 live devtools sessions found; which one is meant?\n{}{}\
+         hint: choose one with `--project PATH` or `--endpoint URL`; for the first: \
+         `mur devtools --project {} --pretty call version --args '{{}}'`\n",
+        row(&a),
+        row(&b),
+        a.lock.project
+    ));
+    let pasted = sb.mur(&[
+        "devtools",
+        "--project",
+        a.lock.project.as_str(),
+        "--pretty",
+        "call",
+        "version",
+        "--args",
+        "{}",
+    ]);
+    pasted.assert_answered_by(a.pid());
+}
+
 #[test]
 fn project_picks_one_of_several_sessions() {
     let (sb, [_a, b]) = Sandbox::with_apps(["a", "b"]);
@@ -92,7 +130,7 @@ fn a_stopped_session_beside_a_live_one_is_not_passed_over_and_project_does_not_w
 
 #[test]
 fn a_word_that_is_no_installed_verb_among_several_sessions_asks_which_session() {
-    let (sb, _sessions) = Sandbox::with_apps(["a", "b"]);
+    let (sb, [a, _b]) = Sandbox::with_apps(["a", "b"]);
     let out = sb.mur(&["devtools", "export-todos"]);
     out.assert_code(1);
     out.assert_stderr_starts_with("error: 2 live devtools sessions found; which one is meant?\n");
@@ -100,8 +138,12 @@ fn a_word_that_is_no_installed_verb_among_several_sessions_asks_which_session() 
     assert_eq!(
         hints,
         [
-            "hint: `export-todos` is no installed verb: a tool's verb is looked up in the session chosen",
-            "hint: choose one with `--project PATH` or `--endpoint URL`",
+            "hint: `export-todos` is no installed verb: a tool's verb is looked up in the session chosen".to_owned(),
+            format!(
+                "hint: choose one with `--project PATH` or `--endpoint URL`; for the first: \
+                 `mur devtools --project {} export-todos`",
+                a.lock.project
+            ),
         ],
         "{out}"
     );
