@@ -39,12 +39,18 @@ pub use stop::{Stopped, stop};
 /// How long a bridge waits without a request before it stops, by default.
 pub const DEFAULT_IDLE: &str = "10m";
 
+/// The longest idle time a bridge waits: a longer one (`--idle 100y`, what
+/// someone writes for "never") is taken as this, a year — in effect never —
+/// rather than refused. Bounded so that the bridge started in the background
+/// reads its `--idle <ms>ms` back as any duration mur takes.
+pub const MAX_IDLE: Duration = Duration::from_secs(365 * 86_400);
+
 /// `--idle DURATION`, in the syntax of every duration mur takes
-/// ([`mur_core::parse_duration`]); never zero.
+/// ([`mur_core::parse_duration`]); never zero, at most [`MAX_IDLE`].
 pub fn parse_idle(text: &str) -> Result<Duration, String> {
     match mur_core::parse_duration(text)? {
         d if d.is_zero() => Err("the idle time must be more than zero".to_owned()),
-        d => Ok(d),
+        d => Ok(d.min(MAX_IDLE)),
     }
 }
 
@@ -59,5 +65,9 @@ mod tests {
         assert_eq!(parse_idle("500ms"), Ok(Duration::from_millis(500)));
         assert!(parse_idle("0s").is_err());
         assert!(parse_idle("soon").is_err_and(|e| e.contains("`soon` is not a duration")));
+        // "Never", as people write it: a year, which the background bridge reads back.
+        assert_eq!(parse_idle("999999999h"), Ok(MAX_IDLE));
+        assert_eq!(parse_idle("100y"), Ok(MAX_IDLE));
+        assert_eq!(parse_idle(&format!("{}ms", MAX_IDLE.as_millis())), Ok(MAX_IDLE));
     }
 }

@@ -1517,3 +1517,20 @@ fn bridge_stop_stops_a_bridge_still_starting() {
     let log = std::fs::read_to_string(&log).expect("log");
     assert!(log.contains("lingering: SIGTERM, cleaning up"), "{log}");
 }
+
+/// An idle time past any a bridge waits (what someone writes for "never") is taken
+/// as a year, not refused by the bridge it starts in a unit they never wrote.
+#[test]
+fn a_huge_idle_time_is_taken_as_a_year() {
+    let sb = Sandbox::new();
+    let script = sb.file("lingering_server.py", LINGERING_SERVER);
+    let server: Vec<OsString> = vec![
+        "python3".into(),
+        "-u".into(),
+        script.into(),
+        "cleanup".into(),
+    ];
+    let bridge = Bridge::start(&sb, "never-idle", &["--idle", "999999999h"], &server);
+    assert!(bridge.lockfile().is_some());
+    bridge.stop();
+}
