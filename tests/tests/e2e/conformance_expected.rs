@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -212,18 +213,16 @@ impl Listing {
     }
 }
 
-/// Runs the conformance CLI and returns what it printed. Its exit status only says whether
-/// any required scenario failed; the verdicts that matter are compared scenario by scenario.
+/// Runs the conformance CLI (killed, failing the test, after ten minutes) and returns what
+/// it printed. Its exit status only says whether any required scenario failed; the
+/// verdicts that matter are compared scenario by scenario.
 pub fn run_cli(command: &mut Command) -> String {
-    let output = command
+    command
         .stdin(Stdio::null())
-        .output()
-        .expect("run the conformance CLI");
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let (output, _) = mur_e2e::run_within(command, Duration::from_secs(600));
+    format!("{}{}", output.stdout, output.stderr)
 }
 
 /// `<scenario>-<ISO timestamp with - for : and .>` → `<scenario>`.

@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
-use mur_e2e::Sandbox;
 use mur_e2e::mcp;
 use mur_e2e::plugins::{add, standard};
+use mur_e2e::{Process, Sandbox};
 use serde_json::{Value, json};
 
 /// Days back to 2025-07-01, whatever today is: a window over the known log that reaches
@@ -101,11 +101,11 @@ fn fifty_concurrent_invocations_leave_fifty_whole_records() {
             // Small files, so the log also rotates while they write.
             cmd.env("MUR_USAGE_MAX_BYTES", "8000")
                 .stdout(std::process::Stdio::null());
-            cmd.spawn().expect("spawn mur")
+            Process::spawn(&mut cmd)
         })
         .collect();
-    for mut child in children {
-        assert!(child.wait().expect("wait").success());
+    for child in children {
+        assert!(child.wait_status().success());
     }
     let records = all_cli_records(&sandbox);
     assert_eq!(records.len(), 50, "one record per invocation");

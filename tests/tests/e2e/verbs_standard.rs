@@ -6,7 +6,7 @@
 //! usage errors and help in `verbs_standard_usage.rs`.
 
 use mur_e2e::plugins::{STANDARD_VERBS, standard_files, standard_session as session};
-use mur_e2e::{Output, Sandbox, each_str};
+use mur_e2e::{Output, Process, Sandbox, each_str};
 use serde_json::{Value, json};
 
 /// Runs `mur devtools <args>`, which must succeed quietly, and returns its JSON.
@@ -352,21 +352,20 @@ fn screenshot_writes_the_png_where_asked_and_nowhere_else() {
         (counter["width"].clone(), counter["height"].clone())
     );
 
-    let raw = sandbox
-        .mur_command(&["devtools", "screenshot", "--window", "about", "--out", "-"])
-        .output()
-        .expect("run mur");
-    assert_eq!(
-        raw.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&raw.stderr)
-    );
+    // stdout's bytes as they are, in a file beside the sandbox's root (the kit keeps
+    // output as text).
+    let captured = sandbox.dir("captured").join("stdout.bin");
+    let mut raw =
+        sandbox.mur_command(&["devtools", "screenshot", "--window", "about", "--out", "-"]);
+    raw.stdout(std::fs::File::create(&captured).expect("capture file"));
+    let status = Process::spawn(&mut raw).wait_status();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let raw = std::fs::read(&captured).expect("captured stdout");
     assert!(
-        raw.stdout.starts_with(b"\x89PNG\r\n\x1a\n"),
+        raw.starts_with(b"\x89PNG\r\n\x1a\n"),
         "stdout is the PNG itself"
     );
-    assert_eq!(png_size(&raw.stdout), (400, 160));
+    assert_eq!(png_size(&raw), (400, 160));
     assert_eq!(
         pngs_in(sandbox.root()),
         ["counter.png"],
