@@ -68,11 +68,12 @@ enum Caller<'a> {
     /// mur's own invocation: its progress goes to the terminal, and its verb
     /// labels the call for the session's usage record.
     Mur,
-    /// An MCP client the stdio proxy relays: where its events go, and its
-    /// `clientInfo`, in whose name the call is made.
+    /// An MCP client the stdio proxy relays: where its events go, its
+    /// `clientInfo`, in whose name the call is made, and whether it cancelled.
     Relay {
         events: &'a dyn mur_client::Events,
         client: Option<&'a Value>,
+        cancel: &'a tokio::sync::watch::Receiver<bool>,
     },
 }
 
@@ -177,6 +178,7 @@ impl Session {
         let caller = Caller::Relay {
             events,
             client: request.client,
+            cancel: request.cancel,
         };
         self.unlisted(settings, request.method, request.params, caller)
             .await
@@ -228,10 +230,15 @@ impl Session {
             client = client.with_tool(tool);
         }
         if let Caller::Relay {
-            client: relayed, ..
+            client: relayed,
+            cancel,
+            ..
         } = caller
         {
-            let client = client.discovering_from_initialize().relaying_for(relayed);
+            let client = client
+                .discovering_from_initialize()
+                .relaying_for(relayed)
+                .cancelled_by(cancel.clone());
             let call = Box::pin(client.call(method, params, left));
             return call.await.map_err(|e| self.after_failure(e));
         }

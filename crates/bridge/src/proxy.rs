@@ -19,6 +19,13 @@
 //! [`MAX_LINE_BYTES`] gets one too and is skipped to its newline (never held
 //! whole), and when stdin ends — or fails — the requests in flight are
 //! answered before the proxy returns.
+//!
+//! A request the client cancels (`notifications/cancelled`) is given up: its
+//! call to the session ends as at a timeout (the HTTP request dropped, which
+//! the session — a bridge too — takes as its cancel; a task cancelled, a
+//! legacy session ended), a question it asked waits no longer, and nothing
+//! more is written for it, its answer neither, as MCP asks. So a cancelled
+//! request does not hold the proxy open after stdin ends either.
 
 use std::{
     collections::HashMap,
@@ -50,13 +57,15 @@ pub const MAX_LINE_BYTES: usize = 4 << 20;
 /// One request for the session: `method` with `params`; `verbose` asks for the
 /// session's log messages; `client` is the `clientInfo` the proxy's client gave
 /// in `initialize` (its name and version, vetted), which the session is told is
-/// who calls (its usage records name the agent host, not mur).
+/// who calls (its usage records name the agent host, not mur); `cancel` becomes
+/// `true` when the client cancels the request, and the call should end then.
 #[derive(Debug, Clone, Copy)]
 pub struct Request<'a> {
     pub method: &'a str,
     pub params: Option<&'a Value>,
     pub verbose: bool,
     pub client: Option<&'a Value>,
+    pub cancel: &'a tokio::sync::watch::Receiver<bool>,
 }
 
 /// Where requests go: the session.
@@ -75,12 +84,24 @@ struct Proxy<W> {
     verbose: AtomicBool,
     /// Who the session is told calls, once the client's `initialize` came ([`relayed_client`]).
     client: Mutex<Option<Value>>,
-    /// Questions asked of the client, by the id we gave them; `None` once the
-    /// input ended, when no answer can come (a question asked then gets none).
-    asked: Mutex<Option<HashMap<String, mpsc::Sender<Value>>>>,
+    /// Questions asked of the client, by the id we gave them, with the id of
+    /// the request that asks; `None` once the input ended, when no answer can
+    /// come (a question asked then gets none).
+    asked: Mutex<Option<HashMap<String, Asked>>>,
     next_question: AtomicU64,
     /// Requests in flight, each on its thread.
-    running: Mutex<Vec<std::thread::JoinHandle<()>>>,
+    running: Mutex<Vec<Running>>,
+}
+
+/// A question asked of the client: the id of the request that asks, and
+/// where its answer goes.
+type Asked = (Value, mpsc::Sender<Value>);
+
+/// A request in flight: the client's id, how to cancel it, its thread.
+struct Running {
+    id: Value,
+    cancel: tokio::sync::watch::Sender<bool>,
+    thread: std::thread::JoinHandle<()>,
 }
 
 /// Serves `input` until it ends, writing to `output`; the requests in flight
@@ -157,9 +178,12 @@ impl<W: Write + Send + 'static> Proxy<W> {
                 "Invalid Request: `id` must be a string or a number",
             )),
             (Some(method), Some(id)) => self.request(method, id.clone(), message.get("params")),
+            (Some("notifications/cancelled"), None) => {
+                self.cancel(&message["params"]["requestId"]);
+            }
             (Some(method), None) => {
-                // `initialized`, `cancelled`, list changes: nothing for a
-                // stateless session to act on (a call in flight runs to its end).
+                // `initialized`, list changes: nothing for a stateless session
+                // to act on.
                 tracing::debug!("notification `{method}` from the client: not forwarded");
             }
             (None, Some(id)) => {
@@ -189,30 +213,70 @@ impl<W: Write + Send + 'static> Proxy<W> {
                 let proxy = self.clone();
                 let method = method.to_owned();
                 let params = params.cloned();
-                let thread =
-                    std::thread::spawn(move || proxy.forward(&method, &id, params.as_ref()));
+                let (cancel, cancelled) = tokio::sync::watch::channel(false);
+                let key = id.clone();
+                let thread = std::thread::spawn(move || {
+                    proxy.forward(&method, &id, params.as_ref(), &cancelled);
+                });
                 if let Ok(mut running) = self.running.lock() {
-                    running.retain(|t| !t.is_finished());
-                    running.push(thread);
+                    running.retain(|r| !r.thread.is_finished());
+                    running.push(Running {
+                        id: key,
+                        cancel,
+                        thread,
+                    });
                 }
             }
         }
     }
 
+    /// The client cancelled its request `id`: its call ends, its questions
+    /// wait no more (the client will not answer them), and nothing more is
+    /// written for it. An id of no request in flight (one answered already)
+    /// is nothing to cancel.
+    fn cancel(&self, id: &Value) {
+        let mut found = false;
+        if let Ok(running) = self.running.lock() {
+            for request in running.iter().filter(|r| r.id == *id) {
+                found = true;
+                request.cancel.send_replace(true);
+            }
+        }
+        if !found {
+            tracing::debug!("the client cancelled request {id}, which is not in flight");
+            return;
+        }
+        tracing::debug!("the client cancelled request {id}: ending its call");
+        if let Ok(mut asked) = self.asked.lock()
+            && let Some(asked) = asked.as_mut()
+        {
+            // Dropping a question's sender ends its wait, unanswered.
+            asked.retain(|_, (asking, _)| asking != id);
+        }
+    }
+
     /// The input ended: questions can no longer be answered (those waiting
-    /// get none), and the requests in flight are answered before we go.
+    /// get none), and the requests in flight are answered before we go (a
+    /// cancelled one ends at once).
     fn finish(&self) {
         if let Ok(mut asked) = self.asked.lock() {
             *asked = None;
         }
         let running = self.running.lock().map(|mut r| std::mem::take(&mut *r));
-        for thread in running.unwrap_or_default() {
-            let _ = thread.join();
+        for request in running.unwrap_or_default() {
+            let _ = request.thread.join();
         }
     }
 
-    /// Runs one request against the session and writes its answer.
-    fn forward(self: &Arc<Self>, method: &str, id: &Value, params: Option<&Value>) {
+    /// Runs one request against the session and writes its answer, unless the
+    /// client cancelled it (`cancelled` then holds `true`).
+    fn forward(
+        self: &Arc<Self>,
+        method: &str,
+        id: &Value,
+        params: Option<&Value>,
+        cancelled: &tokio::sync::watch::Receiver<bool>,
+    ) {
         // mur's client sends its own token and reports what comes for it;
         // the client's token goes back on the relayed notifications. A verb's
         // label is mur's alone to give: the client's call is MCP, however labelled.
@@ -229,6 +293,8 @@ impl<W: Write + Send + 'static> Proxy<W> {
         let events = Relayed {
             proxy: self.clone(),
             token,
+            id: id.clone(),
+            cancelled: cancelled.clone(),
         };
         let verbose = self.verbose.load(Ordering::SeqCst);
         // A client that has not initialized is still not mur: the session is told
@@ -242,6 +308,7 @@ impl<W: Write + Send + 'static> Proxy<W> {
                 params: None,
                 verbose,
                 client,
+                cancel: cancelled,
             };
             self.upstream
                 .call(discover, &events)
@@ -252,9 +319,14 @@ impl<W: Write + Send + 'static> Proxy<W> {
                 params,
                 verbose,
                 client,
+                cancel: cancelled,
             };
             self.upstream.call(request, &events)
         };
+        if *cancelled.borrow() {
+            tracing::debug!("request {id} was cancelled: its outcome is not written");
+            return;
+        }
         let message = match answer {
             Ok(Reply::Result(found)) if method == "server/discover" => {
                 result(id, discovered_as_told(found))
@@ -273,13 +345,13 @@ impl<W: Write + Send + 'static> Proxy<W> {
             .lock()
             .ok()
             .and_then(|mut a| a.as_mut()?.remove(key));
-        if let Some(waiting) = waiting {
+        if let Some((_, waiting)) = waiting {
             let _ = waiting.send(message);
         }
     }
 
-    /// Asks the client `question` and waits for its answer.
-    fn ask(&self, question: &Question) -> Option<Response> {
+    /// Asks the client `question` for its request `id` and waits for its answer.
+    fn ask(&self, id: &Value, question: &Question) -> Option<Response> {
         if !self.can_answer.load(Ordering::SeqCst) {
             return None;
         }
@@ -288,7 +360,11 @@ impl<W: Write + Send + 'static> Proxy<W> {
         let (tx, rx) = mpsc::channel();
         // After the input ended, nobody can answer: none, rather than a wait
         // that would hold the proxy open for ever.
-        self.asked.lock().ok()?.as_mut()?.insert(key.clone(), tx);
+        self.asked
+            .lock()
+            .ok()?
+            .as_mut()?
+            .insert(key.clone(), (id.clone(), tx));
         self.write(&json!({
             "jsonrpc": "2.0", "id": key, "method": "elicitation/create",
             "params": { "message": question.message, "requestedSchema": question.schema },
@@ -317,11 +393,21 @@ struct Relayed<W: Write + Send + 'static> {
     proxy: Arc<Proxy<W>>,
     /// The client's progress token for this request, if it gave one.
     token: Option<Value>,
+    /// The client's id of the request, and whether it cancelled it: then
+    /// nothing more is written for it.
+    id: Value,
+    cancelled: tokio::sync::watch::Receiver<bool>,
+}
+
+impl<W: Write + Send + 'static> Relayed<W> {
+    fn cancelled(&self) -> bool {
+        *self.cancelled.borrow()
+    }
 }
 
 impl<W: Write + Send + 'static> Events for Relayed<W> {
     fn progress(&self, progress: &Progress) {
-        let Some(token) = &self.token else {
+        let Some(token) = self.token.as_ref().filter(|_| !self.cancelled()) else {
             return;
         };
         let mut params = json!({ "progressToken": token, "progress": progress.progress });
@@ -336,6 +422,9 @@ impl<W: Write + Send + 'static> Events for Relayed<W> {
     }
 
     fn log(&self, message: &LogMessage) {
+        if self.cancelled() {
+            return;
+        }
         let mut params = json!({ "level": message.level, "data": message.data });
         if let Some(logger) = &message.logger {
             params["logger"] = json!(logger);
@@ -345,7 +434,10 @@ impl<W: Write + Send + 'static> Events for Relayed<W> {
     }
 
     fn ask(&self, question: &Question) -> Option<Response> {
-        self.proxy.ask(question)
+        if self.cancelled() {
+            return None;
+        }
+        self.proxy.ask(&self.id, question)
     }
 
     fn finish(&self) {}
@@ -584,6 +676,44 @@ mod tests {
                 "{id}: {lines:?}"
             );
         }
+    }
+
+    /// An upstream whose call ends when it is cancelled (or after 10 s, saying it
+    /// was not), and whose `ping`-like calls answer at once.
+    struct Cancellable;
+
+    impl Upstream for Cancellable {
+        fn call(&self, request: Request<'_>, _events: &dyn Events) -> Result<Reply> {
+            let mut cancel = request.cancel.clone();
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+                .expect("a runtime");
+            let cancelled = runtime.block_on(async {
+                let wait = cancel.wait_for(|c| *c);
+                tokio::time::timeout(std::time::Duration::from_secs(10), wait)
+                    .await
+                    .is_ok()
+            });
+            Ok(Reply::Result(json!({ "cancelled": cancelled })))
+        }
+    }
+
+    /// A request the client cancels ends, and no answer is written for it.
+    #[test]
+    fn a_cancelled_request_ends_unanswered() {
+        let out = Captured::default();
+        let input = [
+            r#"{"jsonrpc":"2.0","id":"call","method":"tools/call"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"call"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+        ]
+        .join("\n");
+        serve(Arc::new(Cancellable), input.as_bytes(), out.clone()).expect("served");
+        assert_eq!(
+            lines_of(&out),
+            [json!({ "jsonrpc": "2.0", "id": 2, "result": {} })]
+        );
     }
 
     /// Input that fails after its first bytes.

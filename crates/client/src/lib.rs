@@ -80,7 +80,8 @@ const CALL_ID: u64 = 1;
 pub const SHARED_QUESTION: &str = "mur/shared";
 /// The hint under a call out of time, for a command line; the stdio proxy, whose
 /// bound is its own option, words it for its own command instead.
-pub const SLOW_TOOL_HINT: &str = "a slow tool may need a longer `--timeout MS` before the verb name";
+pub const SLOW_TOOL_HINT: &str =
+    "a slow tool may need a longer `--timeout MS` before the verb name";
 /// The progress token of every request mur sends.
 pub const PROGRESS_TOKEN: &str = "mur";
 /// The most input-required rounds one call follows.
@@ -90,6 +91,17 @@ const LOG_LEVEL: &str = "info";
 /// Bound on the `DELETE` that ends a legacy session, sent on the way out: it
 /// goes to loopback and needs milliseconds; it must not hold up an exit.
 const FAREWELL_LIMIT: Duration = Duration::from_millis(500);
+
+/// Resolves once `cancel` holds `true`; never without one, or once its sender is
+/// gone without cancelling.
+async fn cancelled(cancel: Option<tokio::sync::watch::Receiver<bool>>) {
+    if let Some(mut cancel) = cancel
+        && cancel.wait_for(|cancelled| *cancelled).await.is_ok()
+    {
+        return;
+    }
+    std::future::pending().await
+}
 
 /// A client for one endpoint.
 pub struct Client<'a> {
@@ -139,6 +151,10 @@ pub struct Client<'a> {
     /// The `clientInfo` of the client whose requests this one relays (the proxy's),
     /// sent in place of mur's ([`Client::relaying_for`]).
     relayed_for: Option<&'a Value>,
+    /// Becomes `true` when whoever the call is made for gives up on it (the
+    /// proxy's client cancels its request): the call ends as at its timeout
+    /// ([`Client::cancelled_by`]).
+    cancel: Option<tokio::sync::watch::Receiver<bool>>,
     /// The endpoint's OAuth token, and the flow that gets one on a 401.
     auth: auth::Auth,
 }
@@ -182,6 +198,7 @@ impl<'a> Client<'a> {
             refused: Mutex::new(None),
             discover_from_initialize: false,
             relayed_for: None,
+            cancel: None,
             auth: auth::Auth::new(endpoint, settings.max_response),
         }
     }
@@ -216,6 +233,14 @@ impl<'a> Client<'a> {
             .unwrap_or_else(request::client_info)
     }
 
+    /// Ends the call once `cancel` holds `true`, as its timeout does: the request
+    /// in flight is dropped (a server hears of that as its client closing the
+    /// response), a task still running is cancelled and a legacy session ended.
+    pub fn cancelled_by(mut self, cancel: tokio::sync::watch::Receiver<bool>) -> Self {
+        self.cancel = Some(cancel);
+        self
+    }
+
     /// The tool a `tools/call` calls, as `tools/list` described it.
     pub fn with_tool(mut self, tool: &'a Value) -> Self {
         self.tool = Some(tool);
@@ -247,6 +272,12 @@ impl<'a> Client<'a> {
         self.events.finish();
         match outcome {
             Some(outcome) => outcome,
+            None if self.cancel.as_ref().is_some_and(|c| *c.borrow()) => {
+                Err(Error::transport(format!(
+                    "the call to `{}` was cancelled by its client",
+                    self.endpoint
+                )))
+            }
             None => Err(self.timed_out(unfinished)),
         }
     }
@@ -276,21 +307,22 @@ impl<'a> Client<'a> {
             ),
             None => format!("`{}` did not answer within {ms} ms", self.endpoint),
         };
-        Error::transport(message)
-            .with_hint(SLOW_TOOL_HINT)
+        Error::transport(message).with_hint(SLOW_TOOL_HINT)
     }
 
-    /// `future`, or `None` once `timeout` has passed; time spent asking the
-    /// user moves the bound out by as much.
+    /// `future`, or `None` once `timeout` has passed or the call is cancelled;
+    /// time spent asking the user moves the bound out by as much.
     async fn bounded<T>(
         &self,
         mut future: std::pin::Pin<&mut impl Future<Output = T>>,
         timeout: Duration,
     ) -> Option<T> {
         let mut sleep = std::pin::pin!(tokio::time::sleep(timeout));
+        let mut cancelled = std::pin::pin!(cancelled(self.cancel.clone()));
         loop {
             tokio::select! {
                 out = &mut future => return Some(out),
+                () = &mut cancelled => return None,
                 () = &mut sleep => {
                     let asked = self
                         .asking

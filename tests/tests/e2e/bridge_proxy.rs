@@ -674,3 +674,86 @@ fn proxy_after(sb: &Sandbox, options: &[&str], lines: &[Value]) -> Output {
     drop(stdin);
     process.wait_output()
 }
+
+/// A stdio server (Python, standard library only) for a bridge: `hang` reports
+/// progress once and never answers; `cancels` answers with how many
+/// `notifications/cancelled` it was sent.
+const CANCELLABLE_SERVER: &str = r#"
+import json, sys
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+cancels = 0
+for raw in sys.stdin:
+    msg = json.loads(raw)
+    mid, method, params = msg.get("id"), msg.get("method"), msg.get("params") or {}
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
+              "capabilities": {"tools": {}}, "serverInfo": {"name": "cancellable", "version": "1"}}})
+    elif method == "notifications/cancelled":
+        cancels += 1
+    elif method == "tools/call" and params.get("name") == "hang":
+        token = (params.get("_meta") or {}).get("progressToken")
+        send({"jsonrpc": "2.0", "method": "notifications/progress",
+              "params": {"progressToken": token, "progress": 1}})
+    elif method == "tools/call":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": str(cancels)}]}})
+    elif mid is not None:
+        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": []}})
+"#;
+
+/// A bridge over [`CANCELLABLE_SERVER`] for the project `name`: its project file,
+/// and its pid (killed on the way out).
+fn cancellable_bridge(sb: &Sandbox, name: &str) -> (std::path::PathBuf, mur_e2e::Adopted) {
+    let script = sb.file(&format!("{name}.py"), CANCELLABLE_SERVER);
+    let project = sb.project(name);
+    let mut command = sb.mur_command(&["devtools", "bridge", "--project"]);
+    command
+        .arg(&project)
+        .args(["--", "python3", "-u"])
+        .arg(script);
+    let out = mur_e2e::run(&mut command);
+    out.assert_code(0);
+    let pid = out.json()["pid"].as_u64().expect("pid") as u32;
+    (project, mur_e2e::Adopted(pid))
+}
+
+/// A request the agent host cancels is given up: the server behind the session (a
+/// bridge) is told, no answer comes for it, and the proxy ends with its stdin rather
+/// than waiting for the cancelled call (it waited out `--timeout`).
+#[test]
+fn a_cancelled_request_is_cancelled_at_the_server_and_the_proxy_ends_with_stdin() {
+    let sb = Sandbox::new();
+    let (project, _bridge) = cancellable_bridge(&sb, "cancellable");
+    let project = project.to_str().expect("utf-8 path");
+    let mut proxy = Live::start(&sb, &["--project", project, "proxy"]);
+    proxy.send(&initialize());
+    proxy.answer(1);
+    proxy.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "hang", "arguments": {}, "_meta": { "progressToken": "h" } } }));
+    // Its progress: the call has reached the server.
+    mur_e2e::wait_until("the hanging call's progress", || {
+        proxy
+            .lines()
+            .into_iter()
+            .find(|m| m["method"] == "notifications/progress")
+    });
+    proxy.send(
+        &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": 2, "reason": "the user pressed Esc" } }),
+    );
+    mur_e2e::wait_until("the server to be told of the cancel", || {
+        let out = sb.mur(&["devtools", "--project", project, "call", "count"]);
+        (out.tool_text(0) == "1").then_some(())
+    });
+    proxy.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "ping" }));
+    proxy.answer(3);
+    let out = proxy.end();
+    out.assert_code(0);
+    let answered: Vec<Value> = out
+        .json_lines()
+        .into_iter()
+        .filter(|m| m.get("id").is_some())
+        .map(|m| m["id"].clone())
+        .collect();
+    assert_eq!(answered, [json!(1), json!(3)], "{out}");
+}
