@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use mur_core::settings::{Settings, Source};
 use mur_core::{Error, Result};
-use mur_discovery::{self as discovery, Candidate, Survey};
+use mur_discovery::{self as discovery, Candidate, Found, ProjectFilter, Survey};
 use mur_lockfile::{LOCKFILE_SCHEMA, Lockfile};
 
 use crate::cli::SessionCommand;
@@ -27,31 +27,57 @@ pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
 /// One JSON line of lockfile fields per live session (a table with
 /// `--pretty`); exit 4 when there is none, 2 when the only sessions there
 /// are did not answer. Stale lockfiles are skipped silently and removed on
-/// the way. `--auto` adds sessions found by a loopback port scan.
+/// the way. `--auto` adds sessions found by a loopback port scan. With
+/// `--project`, only that project's sessions count, for the listing and the
+/// exit code alike: `session list --project P` is how a script asks whether
+/// P's session (a bridge that may have stopped when idle) is still up.
 async fn list(settings: &Settings) -> Result<()> {
     let http = mur_http::Http::new();
     let registry = discovery::registry();
+    let project = settings
+        .project
+        .as_deref()
+        .map(ProjectFilter::new)
+        .transpose()?;
+    let meant = |c: &Candidate| project.as_ref().is_none_or(|p| p.matches(c));
     // One `--timeout` for the survey and the scan together.
-    let (survey, sessions) = discovery::within(settings.timeout, "reading the sessions", async {
-        let survey = discovery::survey(&registry, &http, &mut Notices).await?;
-        let mut sessions: Vec<Lockfile> = survey.live.iter().map(|f| f.lock.clone()).collect();
-        // By project, as every list of sessions is: the directory's order (of hashes)
-        // means nothing to a reader.
-        sessions.sort_by(|a, b| a.project.cmp(&b.project));
-        if let Source::Auto(range) = settings.source {
-            let scanned = discovery::scan(&http, range, &Notices).await;
-            sessions.extend(unlisted(scanned, &sessions));
-        }
-        Ok((survey, sessions))
-    })
-    .await?;
+    let (survey, others, sessions) =
+        discovery::within(settings.timeout, "reading the sessions", async {
+            let mut survey = discovery::survey(&registry, &http, &mut Notices).await?;
+            // Every live session is probed, not only the project's: when the project
+            // has none, the error lists the others (`--project` may name the wrong file).
+            let (live, others): (Vec<Found>, Vec<Found>) = std::mem::take(&mut survey.live)
+                .into_iter()
+                .partition(|f| meant(&Candidate::from_lockfile(f)));
+            survey.live = live;
+            survey
+                .unresponsive
+                .retain(|(f, _)| meant(&Candidate::from_lockfile(f)));
+            let mut sessions: Vec<Lockfile> = survey.live.iter().map(|f| f.lock.clone()).collect();
+            // By project, as every list of sessions is: the directory's order (of hashes)
+            // means nothing to a reader.
+            sessions.sort_by(|a, b| a.project.cmp(&b.project));
+            if let Source::Auto(range) = settings.source {
+                let scanned = discovery::scan(&http, range, &Notices).await;
+                let scanned = scanned.into_iter().filter(|c| meant(c)).collect();
+                sessions.extend(unlisted(scanned, &sessions));
+            }
+            Ok((survey, others, sessions))
+        })
+        .await?;
     survey.collect_garbage(&registry, &mut Notices);
     if settings.verbose {
         survey.report_impostors(&mut Notices);
     }
     if sessions.is_empty() {
         // The error names the sessions that did not answer: no warning says it first.
-        return Err(nothing_live(&survey, &registry));
+        let error = nothing_live(&survey, &registry);
+        return Err(match &project {
+            Some(project) if survey.unresponsive.is_empty() => {
+                none_of_project(project, &others, &registry)
+            }
+            _ => error,
+        });
     }
     survey.report_unresponsive(&mut Notices);
     let logs: Vec<Option<String>> = sessions.iter().map(|l| bridge_log(&survey, l)).collect();
@@ -121,6 +147,39 @@ fn nothing_live(survey: &Survey, registry: &mur_lockfile::Registry) -> Error {
         "sessions announce themselves in `{}`",
         registry.dir().display()
     ))
+}
+
+/// `--project` named a project with no live session: exit 4, as with no session at
+/// all, naming the sessions of other projects (the path may be the wrong file).
+fn none_of_project(
+    project: &ProjectFilter,
+    others: &[Found],
+    registry: &mur_lockfile::Registry,
+) -> Error {
+    let error = Error::no_session(format!(
+        "no live devtools session for project `{}`",
+        project.canonical()
+    ));
+    if others.is_empty() {
+        return error.with_hint(format!(
+            "sessions announce themselves in `{}`",
+            registry.dir().display()
+        ));
+    }
+    let mut others: Vec<&Lockfile> = others.iter().map(|f| &f.lock).collect();
+    others.sort_by(|a, b| a.project.cmp(&b.project));
+    let width = others
+        .iter()
+        .map(|l| l.project.chars().count())
+        .max()
+        .unwrap_or(0);
+    let rows = others
+        .iter()
+        .map(|l| format!("{:width$}  {}  (pid {})", l.project, l.endpoint, l.pid))
+        .collect();
+    error.with_list(rows).with_hint(
+        "these sessions are of other projects: `mur devtools session list` lists them all",
+    )
 }
 
 /// The sessions for people; a LOG column when a bridge is among them.

@@ -61,6 +61,41 @@ fn list_with_no_live_session_exits_4() {
     out.assert_code(4).assert_stdout_is("");
 }
 
+/// `--project` narrows the list to that project's session, and its exit code too: a
+/// script asking whether P's session is up gets 4 when only other projects' run. Before,
+/// `--project` was ignored: every session was listed and the exit was 0.
+#[test]
+fn list_with_project_lists_only_that_projects_session() {
+    let (sb, [a, b]) = Sandbox::with_apps(["a", "b"]);
+    let out = sb.mur(&["devtools", "session", "list", "--project", &a.lock.project]);
+    out.assert_quiet_success().assert_stdout_is(format!(
+        "{}\n",
+        serde_json::to_string(&a.lock).expect("lock json")
+    ));
+
+    let idle = sb.project("idle");
+    let idle_arg = idle.to_str().expect("utf-8 path");
+    let out = sb.mur(&["devtools", "session", "list", "--project", idle_arg]);
+    out.assert_code(4).assert_stdout_is("");
+    let width = a.lock.project.len().max(b.lock.project.len());
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: no live devtools session for project `{}`\n  \
+             {:width$}  {}  (pid {})\n  \
+             {:width$}  {}  (pid {})\n\
+             hint: these sessions are of other projects: `mur devtools session list` lists them all\n",
+            sb.canonical_project(&idle),
+            a.lock.project,
+            a.endpoint(),
+            a.pid(),
+            b.lock.project,
+            b.endpoint(),
+            b.pid(),
+        )
+    );
+}
+
 /// A lone session that runs but does not answer: exit 2, said once, with the sessions
 /// listed and how to resume a stopped one. Before, a warning and the error said the same.
 #[test]
