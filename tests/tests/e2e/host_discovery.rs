@@ -114,7 +114,8 @@ fn a_stopped_session_beside_a_live_one_is_not_passed_over_and_project_does_not_w
             "error: 2 devtools sessions found, 1 of them not answering; which one is meant?\n\
              \x20 {:width$}  {}  (pid {})\n\
              \x20 {:width$}  {}  (pid {}; runs but did not answer the probe within 1500 ms)\n\
-             hint: choose one with `--project PATH` or `--endpoint URL`\n\
+             hint: choose one with `--project PATH` or `--endpoint URL`; for the first: \
+             `mur devtools --project {} call version`\n\
              hint: is it stopped in a debugger or overloaded? `kill -CONT {}` resumes a stopped process\n",
             a.lock.project,
             a.endpoint(),
@@ -122,6 +123,7 @@ fn a_stopped_session_beside_a_live_one_is_not_passed_over_and_project_does_not_w
             b.lock.project,
             b.endpoint(),
             b.pid(),
+            a.lock.project,
             b.pid(),
         )
     );
