@@ -178,8 +178,7 @@ fn spawn(exe: &Path, options: &Options, log: &Path) -> Result<Child> {
 }
 
 /// The bridge stopped before announcing itself: its own last word (its last
-/// `error:` line, and for another session the `hint:` lines after it), with
-/// its exit code.
+/// `error:` line and the `hint:` lines after it), with its exit code.
 fn failed(code: Option<i32>, log: &Path) -> Error {
     let text = std::fs::read_to_string(log).unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();
@@ -203,9 +202,16 @@ fn failed(code: Option<i32>, log: &Path) -> Error {
             code.map_or_else(|| "none".to_owned(), |c| c.to_string())
         ),
     };
-    let error = Error::new(kind, message);
-    if kind == Kind::SessionActive {
-        hints.into_iter().fold(error, |e, hint| e.with_hint(hint))
+    // Its hints too (how to stop the session there, what the server wrote on
+    // its way out); the log named once, whoever names it.
+    let named = hints
+        .iter()
+        .any(|hint| hint.contains(&log.display().to_string()));
+    let error = hints
+        .into_iter()
+        .fold(Error::new(kind, message), |e, hint| e.with_hint(hint));
+    if kind == Kind::SessionActive || named {
+        error
     } else {
         error.with_hint(format!("its log is `{}`", log.display()))
     }

@@ -7,7 +7,6 @@
 
 use std::{
     ffi::OsString,
-    path::Path,
     process::{Command, ExitStatus, Stdio},
     sync::Arc,
     time::Duration,
@@ -36,6 +35,10 @@ pub const INITIALIZE_LIMIT: Duration = Duration::from_secs(60);
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 /// How long a server's processes get to exit after SIGTERM before SIGKILL.
 const TERM_GRACE: Duration = Duration::from_secs(2);
+/// How long a start that failed waits for the last of its server's stderr
+/// (the server is ended by then, so the pipe closes at once unless a process
+/// it left, in a group of its own, holds it).
+const STDERR_WAIT: Duration = Duration::from_secs(1);
 /// The largest message (one line of its stdout) the bridge reads from the
 /// server: what a `mur` call reads of one answer by default (`--max-response`,
 /// 64 MiB — a 4K screenshot in Base64 is well under 40). A message past it
@@ -77,9 +80,7 @@ impl Server {
         stopped: impl Future<Output = ()>,
     ) -> Result<Self> {
         let mut child = spawn(command)?;
-        if let Some(stderr) = child.stderr.take() {
-            pump(stderr, log.clone());
-        }
+        let tail = child.stderr.take().map(|stderr| pump(stderr, log.clone()));
         let log = log.path();
         let (mut process, stdin, stdout) = Process::adopt(child)
             .map_err(|e| Error::internal(format!("cannot attach to the server: {e}")))?;
@@ -87,17 +88,20 @@ impl Server {
         let (broke, mut broken) = mpsc::channel(1);
         tokio::spawn(write_lines(stdin, lines));
         tokio::spawn(read_messages(stdout, relay.clone(), broke));
+        // Stopped by the bridge's user: not the server's failure to explain.
+        let mut stopped_first = false;
         let initialized = tokio::select! {
             answer = initialize(relay, &writer) => answer,
-            status = process.wait() => Err(exited_early(status, log)),
+            status = process.wait() => Err(exited_early(status)),
             Some(why) = broken.recv() => Err(Error::transport(format!(
                 "the server {why} before it answered `initialize`"
-            ))
-            .with_hint(format!("its stderr is in `{}`", log.display()))),
-            () = stopped => Err(Error::transport(
-                "the bridge was stopped before the server answered `initialize`",
-            )
-            .with_hint(format!("its stderr is in `{}`", log.display()))),
+            ))),
+            () = stopped => {
+                stopped_first = true;
+                Err(Error::transport(
+                    "the bridge was stopped before the server answered `initialize`",
+                ))
+            }
         };
         match initialized {
             Ok(initialized) => {
@@ -108,9 +112,24 @@ impl Server {
                     initialized,
                 })
             }
-            Err(e) => {
+            Err(e) if stopped_first => {
                 let _ = process.end(TERM_GRACE).await;
                 Err(e)
+            }
+            Err(e) => {
+                // Ended first, so its stderr closes and its last words are in.
+                let _ = process.end(TERM_GRACE).await;
+                let said = match &tail {
+                    Some(tail) => tail.lines(STDERR_WAIT).await,
+                    None => Vec::new(),
+                };
+                let e = said.iter().fold(e, |e, line| {
+                    e.with_hint(format!(
+                        "stderr: {}",
+                        mur_core::text::escaped(line, mur_core::text::unprintable)
+                    ))
+                });
+                Err(e.with_hint(format!("its stderr is in `{}`", log.display())))
             }
         }
     }
@@ -169,12 +188,11 @@ fn not_started(program: &OsString, e: &std::io::Error) -> Error {
 }
 
 /// The message for a server that exited before it answered `initialize`.
-fn exited_early(status: std::io::Result<ExitStatus>, log: &Path) -> Error {
+fn exited_early(status: std::io::Result<ExitStatus>) -> Error {
     let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
     Error::transport(format!(
         "the server exited ({status}) before it answered `initialize`"
     ))
-    .with_hint(format!("its stderr is in `{}`", log.display()))
 }
 
 /// `initialize`, then `notifications/initialized`: the one session the

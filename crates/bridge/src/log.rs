@@ -113,9 +113,65 @@ fn keep_bounded(file: &mut File) -> std::io::Result<()> {
     file.write_all(&tail[start..])
 }
 
+/// How many of the last lines of a server's stderr [`Tail`] keeps: enough for
+/// npm's account of a package it cannot find (its "404 Not Found" is the sixth
+/// line from the end) or the end of a Python traceback.
+const TAIL_LINES: usize = 8;
+/// The most characters of one line [`Tail`] keeps.
+const TAIL_CHARS: usize = 300;
+
+/// The last lines of one start's stderr (blank ones skipped, each clipped),
+/// for the message of a start that fails: what the server said on its way
+/// out (npm's 404 for a mistyped package) without opening the log.
+pub(crate) struct Tail {
+    lines: Mutex<std::collections::VecDeque<String>>,
+    /// Set once the server's stderr is closed: every line of it is in.
+    ended: tokio::sync::watch::Sender<bool>,
+}
+
+impl Tail {
+    fn new() -> Self {
+        Self {
+            lines: Mutex::new(std::collections::VecDeque::new()),
+            ended: tokio::sync::watch::Sender::new(false),
+        }
+    }
+
+    fn push(&self, line: &str) {
+        if line.trim().is_empty() {
+            return;
+        }
+        let line = match line.char_indices().nth(TAIL_CHARS) {
+            Some((end, _)) => format!("{}…", &line[..end]),
+            None => line.to_owned(),
+        };
+        if let Ok(mut lines) = self.lines.lock() {
+            if lines.len() == TAIL_LINES {
+                lines.pop_front();
+            }
+            lines.push_back(line);
+        }
+    }
+
+    /// The lines, once the stderr is closed or `limit` has passed (whoever
+    /// holds it open — a process of the server's that outlived it — has
+    /// had its chance), as they were written: escape them to print them.
+    pub(crate) async fn lines(&self, limit: std::time::Duration) -> Vec<String> {
+        let mut ended = self.ended.subscribe();
+        let _ = tokio::time::timeout(limit, ended.wait_for(|ended| *ended)).await;
+        self.lines
+            .lock()
+            .map(|lines| lines.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+}
+
 /// Writes each line of the server's stderr to `log`, clipped, on a thread of
-/// its own, until the server closes its stderr.
-pub(crate) fn pump(stderr: std::process::ChildStderr, log: Arc<Log>) {
+/// its own, until the server closes its stderr; the last lines are kept in
+/// the [`Tail`] it returns.
+pub(crate) fn pump(stderr: std::process::ChildStderr, log: Arc<Log>) -> Arc<Tail> {
+    let tail = Arc::new(Tail::new());
+    let kept = tail.clone();
     let run = move || {
         let mut reader = BufReader::with_capacity(64 * 1024, stderr);
         let mut line = Vec::new();
@@ -140,14 +196,18 @@ pub(crate) fn pump(stderr: std::process::ChildStderr, log: Arc<Log>) {
                 Ok(Line::End) | Err(_) => break,
             };
             log.write_line(&clipped_of(&text, total));
+            kept.push(&text);
         }
+        kept.ended.send_replace(true);
     };
     if let Err(e) = std::thread::Builder::new()
         .name("server-stderr".into())
         .spawn(run)
     {
         tracing::warn!("cannot read the server's stderr: {e}");
+        tail.ended.send_replace(true);
     }
+    tail
 }
 
 #[cfg(test)]

@@ -1534,3 +1534,41 @@ fn a_huge_idle_time_is_taken_as_a_year() {
     assert!(bridge.lockfile().is_some());
     bridge.stop();
 }
+
+/// A server that exits before `initialize` (a mistyped npm package: npm says why
+/// on stderr and exits 1) is quoted from the end of its stderr, escaped, under the
+/// error: the user sees why without opening the log.
+#[test]
+fn a_server_that_exits_before_initialize_is_quoted_from_its_stderr() {
+    let sb = Sandbox::new();
+    let project = sb.project("typo");
+    let script = "echo 'npm error code E404' >&2; echo >&2; \
+                  echo 'npm error 404 Not Found - GET https://registry.npmjs.org/nope' >&2; \
+                  printf 'npm error \\033[31mgone\\033[0m\\n' >&2; exit 1";
+    let out = start(
+        &sb,
+        &project,
+        &[],
+        &["sh".into(), "-c".into(), script.into()],
+    );
+    out.assert_code(2);
+    let log = sb.lockfile_path(&project).with_extension("bridge.log");
+    // Past 2 s (a loaded machine) the command first says what it waits for.
+    let waiting = format!(
+        "waiting for the server to answer `initialize` (at most 60 s); its log is `{}`\n",
+        log.display()
+    );
+    assert_eq!(
+        out.stderr.strip_prefix(&waiting).unwrap_or(&out.stderr),
+        format!(
+            "error: the server exited (exit status: 1) before it answered `initialize`\n\
+             hint: stderr: npm error code E404\n\
+             hint: stderr: npm error 404 Not Found - GET https://registry.npmjs.org/nope\n\
+             hint: stderr: npm error \\x1b[31mgone\\x1b[0m\n\
+             hint: its stderr is in `{}`\n",
+            log.display()
+        ),
+        "{out}"
+    );
+    assert!(sb.read_lockfile(&project).is_none());
+}
