@@ -84,9 +84,11 @@ pub struct Session {
     pub endpoint: String,
     /// Pid, start time and build tag (see [`mur_discovery::Resolved`]).
     pub identity: Option<String>,
-    /// Its canonical project path; `None` for `--endpoint` (the stdio proxy
-    /// keeps to the project it first found).
+    /// Its canonical project path and the lockfile it was found by; `None` for
+    /// `--endpoint` (the stdio proxy keeps to the project it first found, and
+    /// tells what the session was when it is gone: a bridge has a sidecar).
     pub project: Option<String>,
+    pub lockfile: Option<std::path::PathBuf>,
     /// Its process, to tell what became of it when a call fails midway.
     process: Option<(u32, Option<i64>)>,
     deadline: Instant,
@@ -121,6 +123,7 @@ impl Session {
             endpoint: resolved.endpoint,
             identity: resolved.identity,
             project: resolved.project,
+            lockfile: resolved.lockfile,
             process: resolved.process,
             deadline,
         })

@@ -4,6 +4,9 @@
 //! project's session, found afresh as every command finds it (an app that
 //! reloads or restarts moves to a new port and pid), and never to another
 //! project's — the agent host was told one server's capabilities and tools.
+//! When that project has no session the request fails saying so; when its
+//! session was a bridge (which stops after its idle time), saying the bridge
+//! stopped, where its log is, and the command that starts it again.
 //!
 //! A request has no bound of mur's own unless `--timeout` is given: the
 //! agent host has its own timeouts and cancels what it gives up on, and the
@@ -40,9 +43,19 @@ pub fn run(settings: &Settings, timeout_given: bool) -> Result<()> {
 /// of the project the first one found.
 struct Discovered {
     settings: Settings,
-    /// The canonical project of the first session found; `None` until then,
-    /// and for `--endpoint` (one server, used as given).
-    pinned: Mutex<Option<String>>,
+    /// The project of the first session found; `None` until then, and for
+    /// `--endpoint` (one server, used as given).
+    pinned: Mutex<Option<Pinned>>,
+}
+
+/// The project the proxy forwards to, and what its session was when last found.
+#[derive(Clone)]
+struct Pinned {
+    /// Its canonical path.
+    project: String,
+    /// The bridge that was its session, if it was one (its sidecar goes with
+    /// it: what it ran, and its log, are known only while it runs).
+    bridge: Option<mur_bridge::Sidecar>,
 }
 
 impl Upstream for Discovered {
@@ -62,43 +75,91 @@ impl Discovered {
     /// may find different sessions (one went, another came): the first to pin
     /// wins and the other looks again, for the pinned project's.
     async fn session(&self, settings: &mut Settings) -> Result<Session> {
-        if let Some(project) = self.pinned() {
-            return pinned_session(settings, &project).await;
+        if let Some(pinned) = self.pinned() {
+            return self.pinned_session(settings, &pinned).await;
         }
         let session = Session::resolve(settings).await?;
         let Some(found) = session.project.clone() else {
             return Ok(session);
         };
-        let project = {
+        let pinned = {
             let mut pinned = self.pinned.lock().unwrap_or_else(|e| e.into_inner());
-            pinned.get_or_insert(found.clone()).clone()
+            pinned
+                .get_or_insert_with(|| Pinned {
+                    project: found.clone(),
+                    bridge: bridge_of(&session),
+                })
+                .clone()
         };
-        if project == found {
-            tracing::debug!("the proxy forwards to the sessions of `{project}` from now on");
+        if pinned.project == found {
+            tracing::debug!("the proxy forwards to the sessions of `{found}` from now on");
             return Ok(session);
         }
-        pinned_session(settings, &project).await
+        self.pinned_session(settings, &pinned).await
     }
 
-    fn pinned(&self) -> Option<String> {
+    fn pinned(&self) -> Option<Pinned> {
         self.pinned
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
     }
+
+    /// The session of the project the proxy is pinned to; when it has none, an
+    /// error naming it (and not the sessions of other projects: the proxy does
+    /// not go to them), or the bridge it was.
+    async fn pinned_session(&self, settings: &mut Settings, pinned: &Pinned) -> Result<Session> {
+        settings.project = Some(pinned.project.clone().into());
+        let session =
+            Session::resolve(settings)
+                .await
+                .map_err(|e| match (e.kind(), &pinned.bridge) {
+                    (Kind::NoSession, Some(bridge)) => bridge_gone(&pinned.project, bridge),
+                    (Kind::NoSession, None) => pinned_gone(&pinned.project),
+                    _ => e,
+                })?;
+        // The project's session now may be a bridge where an app was, or the
+        // other way round: what it is now is what a later failure names.
+        let bridge = bridge_of(&session);
+        if let Ok(mut pinned) = self.pinned.lock()
+            && let Some(pinned) = pinned.as_mut()
+        {
+            pinned.bridge = bridge;
+        }
+        Ok(session)
+    }
 }
 
-/// The session of `project`, the one the proxy is pinned to; when it has none,
-/// an error naming it (and not the sessions of other projects: the proxy does not
-/// go to them).
-async fn pinned_session(settings: &mut Settings, project: &str) -> Result<Session> {
-    settings.project = Some(project.into());
-    Session::resolve(settings)
-        .await
-        .map_err(|e| match e.kind() {
-            Kind::NoSession => pinned_gone(project),
-            _ => e,
-        })
+/// The bridge that is `session`, if it is one (its lockfile has a sidecar
+/// naming its process).
+fn bridge_of(session: &Session) -> Option<mur_bridge::Sidecar> {
+    let path = session.lockfile.as_deref()?;
+    match mur_discovery::registry().read(path) {
+        mur_lockfile::ReadOutcome::Valid(lock) => mur_bridge::bridge_of(path, &lock),
+        _ => None,
+    }
+}
+
+/// The pinned `project`'s session was a bridge, and it runs no more.
+fn bridge_gone(project: &str, bridge: &mur_bridge::Sidecar) -> Error {
+    let command: Vec<String> = bridge
+        .command
+        .iter()
+        .map(|word| mur_core::shell_word(word))
+        .collect();
+    Error::no_session(format!(
+        "the bridge of project `{project}`, whose server this proxy forwards to, has stopped: \
+         a bridge stops after its `--idle` time without a request ({} unless given), on \
+         `bridge stop`, or when its server keeps failing; its log says which: `{}`",
+        mur_bridge::DEFAULT_IDLE,
+        bridge.log.display()
+    ))
+    .with_hint(format!(
+        "start it again: `mur devtools bridge --project {} -- {}` (with `--idle 1d` it waits \
+         a day for a request); the proxy forwards to it once it runs",
+        mur_core::shell_word(project),
+        command.join(" ")
+    ))
 }
 
 /// No session of the pinned `project` runs (now).

@@ -701,20 +701,27 @@ for raw in sys.stdin:
         send({"jsonrpc": "2.0", "id": mid, "result": {"tools": []}})
 "#;
 
-/// A bridge over [`CANCELLABLE_SERVER`] for the project `name`: its project file,
-/// and its pid (killed on the way out).
-fn cancellable_bridge(sb: &Sandbox, name: &str) -> (std::path::PathBuf, mur_e2e::Adopted) {
+/// A bridge over [`CANCELLABLE_SERVER`] for the project `name`, with `extra`
+/// options (`--idle 2s`): its project file, its start line, and its pid (killed
+/// on the way out).
+fn cancellable_bridge(
+    sb: &Sandbox,
+    name: &str,
+    extra: &[&str],
+) -> (std::path::PathBuf, Value, mur_e2e::Adopted) {
     let script = sb.file(&format!("{name}.py"), CANCELLABLE_SERVER);
     let project = sb.project(name);
     let mut command = sb.mur_command(&["devtools", "bridge", "--project"]);
     command
         .arg(&project)
+        .args(extra)
         .args(["--", "python3", "-u"])
         .arg(script);
     let out = mur_e2e::run(&mut command);
     out.assert_code(0);
-    let pid = out.json()["pid"].as_u64().expect("pid") as u32;
-    (project, mur_e2e::Adopted(pid))
+    let line = out.json();
+    let pid = line["pid"].as_u64().expect("pid") as u32;
+    (project, line, mur_e2e::Adopted(pid))
 }
 
 /// A request the agent host cancels is given up: the server behind the session (a
@@ -723,7 +730,7 @@ fn cancellable_bridge(sb: &Sandbox, name: &str) -> (std::path::PathBuf, mur_e2e:
 #[test]
 fn a_cancelled_request_is_cancelled_at_the_server_and_the_proxy_ends_with_stdin() {
     let sb = Sandbox::new();
-    let (project, _bridge) = cancellable_bridge(&sb, "cancellable");
+    let (project, _, _bridge) = cancellable_bridge(&sb, "cancellable", &[]);
     let project = project.to_str().expect("utf-8 path");
     let mut proxy = Live::start(&sb, &["--project", project, "proxy"]);
     proxy.send(&initialize());
@@ -756,4 +763,44 @@ fn a_cancelled_request_is_cancelled_at_the_server_and_the_proxy_ends_with_stdin(
         .map(|m| m["id"].clone())
         .collect();
     assert_eq!(answered, [json!(1), json!(3)], "{out}");
+}
+
+/// A proxy in front of a bridge that stopped after its idle time says that bridge
+/// stopped, where its log is and how to start it again (it said "no live devtools
+/// session" and listed every other project's); started again, it is the proxy's.
+#[test]
+fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
+    let sb = Sandbox::new();
+    let (project, line, _bridge) = cancellable_bridge(&sb, "idle", &["--idle", "2s"]);
+    let mut proxy = Live::start(&sb, &["proxy"]);
+    proxy.send(&initialize());
+    assert_eq!(
+        proxy.answer(1)["result"]["serverInfo"]["name"],
+        "cancellable"
+    );
+    proxy.send(&tool_call(2, "count", json!({})));
+    assert!(proxy.answer(2)["result"].is_object());
+    mur_e2e::wait_until("the bridge to stop, idle", || {
+        sb.read_lockfile(&project).is_none().then_some(())
+    });
+    proxy.send(&tool_call(3, "count", json!({})));
+    let canonical = sb.canonical_project(&project);
+    let script = sb.root().join("idle.py");
+    assert_eq!(
+        proxy.answer(3)["error"]["message"],
+        format!(
+            "the bridge of project `{canonical}`, whose server this proxy forwards to, has \
+             stopped: a bridge stops after its `--idle` time without a request (10m unless \
+             given), on `bridge stop`, or when its server keeps failing; its log says which: \
+             `{}`\n\
+             hint: start it again: `mur devtools bridge --project {canonical} -- python3 -u {}` \
+             (with `--idle 1d` it waits a day for a request); the proxy forwards to it once it runs",
+            line["log"].as_str().expect("log"),
+            script.display()
+        )
+    );
+    let (_, _, _again) = cancellable_bridge(&sb, "idle", &[]);
+    proxy.send(&tool_call(4, "count", json!({})));
+    assert!(proxy.answer(4)["result"].is_object());
+    proxy.end().assert_code(0);
 }
