@@ -1,13 +1,15 @@
-//! `call --out PATH`: what a result carries as base64 (images, audio, blobs) written
-//! to files, or the first one's bytes to stdout; the result printed with each written
-//! block's data replaced by its `path` and `bytes`.
+//! `call --out PATH` (and a derived verb's): what a result carries as base64 (images,
+//! audio, blobs) written to files, or the first one's bytes to stdout; the result
+//! printed with each written block's data replaced by its `path` and `bytes`, and so
+//! is any copy of that data in `structuredContent`: the file holds the bytes, stdout
+//! does not repeat them.
 
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use mur_client::tool_result;
 use mur_core::{Error, Result, Settings};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::output;
 
@@ -143,6 +145,8 @@ pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<(
     } else {
         &media[..]
     };
+    // The base64 of each medium written, to find it again in `structuredContent`.
+    let mut written: Vec<(String, Value)> = Vec::new();
     for (n, part) in media.iter().enumerate() {
         let path = numbered(
             out,
@@ -161,12 +165,73 @@ pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<(
             ));
         }
         if let Some(Value::Object(holder)) = result.pointer_mut(&part.at) {
-            holder.remove(part.field);
-            holder.insert("path".to_owned(), Value::from(path.to_string_lossy()));
-            holder.insert("bytes".to_owned(), Value::from(part.bytes.len()));
+            let Some(Value::String(data)) = holder.remove(part.field) else {
+                continue;
+            };
+            let (path, bytes) = (Value::from(path.to_string_lossy()), part.bytes.len());
+            holder.insert("path".to_owned(), path.clone());
+            holder.insert("bytes".to_owned(), Value::from(bytes));
+            written.push((data, json!({ "path": path, "bytes": bytes })));
         }
     }
+    if let Some(structured) = result.get_mut("structuredContent") {
+        replace_copies(structured, &written);
+    }
     output::json(&result, settings.pretty)
+}
+
+/// Replaces, inside `structured`, each copy of a medium `--out` wrote (`written`: its
+/// base64 and `{path, bytes}`), so stdout does not carry the bytes the file holds: a
+/// tool may return its image both as a content block and in `structuredContent`
+/// (server-filesystem's `read_media_file` does). An object holding the copy is written
+/// as the content block is, the field replaced by `path` and `bytes`; one with a `path`
+/// or `bytes` of its own (the server's, not to be overwritten), or an array, gets the
+/// string `written to FILE (N bytes)` in place of the base64.
+fn replace_copies(structured: &mut Value, written: &[(String, Value)]) {
+    let find = |value: &Value| {
+        let text = value.as_str()?;
+        written
+            .iter()
+            .find(|(data, _)| data == text)
+            .map(|(_, w)| w)
+    };
+    let marker = |w: &Value| {
+        Value::from(format!(
+            "written to {} ({} bytes)",
+            w["path"].as_str().unwrap_or_default(),
+            w["bytes"]
+        ))
+    };
+    match structured {
+        Value::Object(object) => {
+            let copies: Vec<(String, Value)> = object
+                .iter()
+                .filter_map(|(key, value)| Some((key.clone(), find(value)?.clone())))
+                .collect();
+            let own = object.contains_key("path") || object.contains_key("bytes");
+            for (key, w) in &copies {
+                if own || copies.len() > 1 {
+                    object.insert(key.clone(), marker(w));
+                } else {
+                    object.remove(key);
+                    object.insert("path".to_owned(), w["path"].clone());
+                    object.insert("bytes".to_owned(), w["bytes"].clone());
+                }
+            }
+            for value in object.values_mut() {
+                replace_copies(value, written);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                match find(item) {
+                    Some(w) => *item = marker(w),
+                    None => replace_copies(item, written),
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// `out` for the first medium, then `shot-2.png`, `shot-3.png`… (the number before
@@ -221,7 +286,6 @@ fn extension_of(mime_type: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn out_goes_with_a_tool_call_or_a_resource_read() {
@@ -251,6 +315,33 @@ mod tests {
             assert_eq!(err.exit_code(), 1, "{out}");
             assert!(err.message().contains(said), "{out}: {}", err.message());
         }
+    }
+
+    /// A copy of a written medium in `structuredContent` is replaced as its content block
+    /// is (server-filesystem's `read_media_file` sends both); an object with a `path` of
+    /// its own, or an array, gets a string saying where the bytes went.
+    #[test]
+    fn copies_of_a_written_medium_in_structured_content_are_replaced() {
+        let written = [(
+            "iVBORw0KGgo=".to_owned(),
+            json!({ "path": "got.png", "bytes": 8 }),
+        )];
+        let mut structured = json!({
+            "content": [{ "type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png" }],
+            "file": { "path": "/srv/img.png", "data": "iVBORw0KGgo=" },
+            "all": ["iVBORw0KGgo=", "other"],
+            "note": "iVBORw0KGgo is not the whole"
+        });
+        replace_copies(&mut structured, &written);
+        assert_eq!(
+            structured,
+            json!({
+                "content": [{ "type": "image", "path": "got.png", "bytes": 8, "mimeType": "image/png" }],
+                "file": { "path": "/srv/img.png", "data": "written to got.png (8 bytes)" },
+                "all": ["written to got.png (8 bytes)", "other"],
+                "note": "iVBORw0KGgo is not the whole"
+            })
+        );
     }
 
     #[test]

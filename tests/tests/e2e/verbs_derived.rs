@@ -1112,3 +1112,46 @@ fn an_empty_out_is_refused_before_the_call_and_a_tools_own_out_is_its_own() {
         "the tool's argument, no file of mur's"
     );
 }
+
+/// `--out` writes the media, and stdout does not carry its bytes a second time: a copy
+/// of the image in `structuredContent` — server-filesystem's `read_media_file` returns
+/// it both as a content block and there — is replaced by its `path` and `bytes` as the
+/// block is, after a derived verb and `call` alike. Before, the whole base64 was printed.
+#[test]
+fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
+    let sb = Sandbox::new();
+    let tools = json!([
+        { "name": "read_media_file", "inputSchema": { "type": "object",
+          "properties": { "path": { "type": "string" } }, "required": ["path"] } }
+    ]);
+    let server = Stub::with_tools(tools, |_| {
+        let image = json!({ "type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png" });
+        Ok(json!({ "content": [image], "structuredContent": { "content": [image] } }))
+    });
+    let endpoint = server.endpoint();
+    let got = sb.root().join("got.png");
+    let got = got.display().to_string();
+    let block = format!(r#"{{"bytes":8,"mimeType":"image/png","path":"{got}","type":"image"}}"#);
+    let printed = format!(r#"{{"content":[{block}],"structuredContent":{{"content":[{block}]}}}}"#);
+    let derived = ["read-media-file", "--path", "/srv/img.png", "--out", &got];
+    let call = [
+        "call",
+        "read_media_file",
+        "--args",
+        r#"{"path":"/srv/img.png"}"#,
+        "--out",
+        &got,
+    ];
+    for words in [&derived[..], &call[..]] {
+        let mut argv = vec!["devtools", "--endpoint", &endpoint];
+        argv.extend_from_slice(words);
+        let out = sb.mur(&argv);
+        out.assert_quiet_success()
+            .assert_stdout_is(format!("{printed}\n"));
+        assert_eq!(
+            std::fs::read(&got).expect("the image written"),
+            b"\x89PNG\r\n\x1a\n",
+            "{out}"
+        );
+    }
+}
