@@ -49,6 +49,10 @@ fn clipped_of(text: &str, total: usize) -> String {
 pub(crate) struct Log {
     path: PathBuf,
     file: Mutex<File>,
+    /// Whether the server's stderr is shown among the bridge's own messages
+    /// too: when those are not the log (`--foreground`, in a terminal), so
+    /// someone watching a server that will not start sees why there.
+    echo: bool,
 }
 
 impl Log {
@@ -60,6 +64,7 @@ impl Log {
             .open(path)?;
         Ok(Arc::new(Self {
             path: path.to_owned(),
+            echo: !stderr_is(&file),
             file: Mutex::new(file),
         }))
     }
@@ -84,6 +89,22 @@ impl Log {
         if let Ok(mut file) = self.file.lock() {
             let _ = keep_bounded(&mut file);
         }
+    }
+}
+
+/// Whether this process's stderr is `file`: a bridge started in the
+/// background writes its own messages to its log. When that cannot be told,
+/// taken as so (a line shown twice in the log is worse than one not shown
+/// on a terminal).
+fn stderr_is(file: &File) -> bool {
+    use std::os::{fd::AsFd as _, unix::fs::MetadataExt as _};
+    let stderr = std::io::stderr()
+        .as_fd()
+        .try_clone_to_owned()
+        .and_then(|fd| File::from(fd).metadata());
+    match (stderr, file.metadata()) {
+        (Ok(stderr), Ok(log)) => stderr.dev() == log.dev() && stderr.ino() == log.ino(),
+        _ => true,
     }
 }
 
@@ -195,7 +216,12 @@ pub(crate) fn pump(stderr: std::process::ChildStderr, log: Arc<Log>) -> Arc<Tail
                 }
                 Ok(Line::End) | Err(_) => break,
             };
-            log.write_line(&clipped_of(&text, total));
+            let line = clipped_of(&text, total);
+            if log.echo {
+                // Escaped where it is printed, as every message of the bridge.
+                tracing::info!("server: {line}");
+            }
+            log.write_line(&line);
             kept.push(&text);
         }
         kept.ended.send_replace(true);

@@ -1572,3 +1572,35 @@ fn a_server_that_exits_before_initialize_is_quoted_from_its_stderr() {
     );
     assert!(sb.read_lockfile(&project).is_none());
 }
+
+/// In the foreground the server's stderr is shown among the bridge's messages,
+/// for someone watching a server start; in the background it is in the log once.
+#[test]
+fn in_the_foreground_the_servers_stderr_is_on_the_terminal_too() {
+    let sb = Sandbox::new();
+    let script = sb.file("lingering_server.py", LINGERING_SERVER);
+    let server: Vec<OsString> = vec![
+        "python3".into(),
+        "-u".into(),
+        script.into(),
+        "cleanup".into(),
+    ];
+    let project = sb.project("fg-stderr");
+    let mut command = sb.mur_command(&["devtools", "bridge", "--foreground", "--project"]);
+    command.arg(&project).arg("--").args(&server);
+    let session = sb.start(command, &project);
+    wait_until("the server's stderr among the bridge's messages", || {
+        session
+            .log()
+            .contains("INFO server: lingering: group ")
+            .then_some(())
+    });
+    session.signal("TERM");
+    assert!(session.wait_status().success());
+
+    let bridge = Bridge::start(&sb, "bg-stderr", &[], &server);
+    Group::of(Path::new(bridge.line["log"].as_str().expect("log")));
+    let log = bridge.log();
+    assert_eq!(log.matches("lingering: group ").count(), 1, "{log}");
+    bridge.stop();
+}
