@@ -26,6 +26,7 @@ mod group;
 mod listing;
 mod oracle;
 mod outdir;
+mod output;
 mod profile;
 mod programs;
 mod record;
@@ -38,7 +39,6 @@ mod tokens;
 mod trace;
 mod usage;
 
-use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser as _;
@@ -57,15 +57,12 @@ fn main() -> ExitCode {
     stop::on_signals();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => {
-            let _ = error.print();
-            return ExitCode::from(u8::from(error.use_stderr()));
-        }
+        Err(error) => return ExitCode::from(output::clap(&error)),
     };
     match execute(cli) {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            report(&error);
+            output::report(&error);
             ExitCode::from(error.exit_code())
         }
     }
@@ -74,14 +71,14 @@ fn main() -> ExitCode {
 fn execute(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Run(args) => {
-            warn(&args.runner.unset_pass_env());
+            output::warn(&args.runner.unset_pass_env());
             let json = args.json;
             let plan = args.plan()?;
-            let report = run::run(&plan, &mut |line| eprintln!("{}", escape_controls(line)))?;
+            let report = run::run(&plan, &mut |line| output::line(&escape_controls(line)))?;
             if json {
-                print(&pretty(&report)?)?;
+                output::print(&pretty(&report)?)?;
             } else {
-                print(&record::render(&report))?;
+                output::print(&record::render(&report))?;
             }
             Ok(if report.summary.errors > 0 {
                 HARNESS_FAILED
@@ -92,25 +89,25 @@ fn execute(cli: Cli) -> Result<u8> {
             })
         }
         Command::Study(args) => {
-            warn(&args.runner.unset_pass_env());
+            output::warn(&args.runner.unset_pass_env());
             let html = args.html.clone();
             let study = args.study()?;
             // A page inside the study's directory is written once the study made it.
             check_html(html.as_deref().filter(|page| !inside(page, &study.out)))?;
-            let outcome = study::run(&study, &|line| eprintln!("{}", escape_controls(line)))?;
+            let outcome = study::run(&study, &|line| output::line(&escape_controls(line)))?;
             if let Some(path) = html {
                 let title = study::title(outcome.results.len(), outcome.seed);
                 study::write(&path, &study::report::page(&outcome.rows, &title))?;
             }
-            eprintln!(
+            output::line(&format!(
                 "study: {} made now, {} recorded in all: {}",
                 study::report::plural(outcome.ran, "run"),
                 outcome.results.len(),
                 escape_controls(&outcome.out.join(study::RESULTS).display().to_string())
-            );
+            ));
             let errors = outcome.results.iter().filter(|r| r.error.is_some()).count();
             unmade("study", errors);
-            print(&outcome.markdown)?;
+            output::print(&outcome.markdown)?;
             Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
         }
         Command::Conditions(args) => {
@@ -125,15 +122,13 @@ fn execute(cli: Cli) -> Result<u8> {
                     c.description
                 ));
             }
-            print(&text)?;
+            output::print(&text)?;
             Ok(0)
         }
         Command::Report(args) => {
             check_html(args.html.as_deref())?;
             let report = study::Reread::from(&args.dir)?;
-            for warning in &report.warnings {
-                eprintln!("warning: {}", escape_controls(warning));
-            }
+            output::warn(&report.warnings);
             report.write_reports(&args.dir)?;
             if let Some(path) = &args.html {
                 study::write(path, &report.page())?;
@@ -145,7 +140,7 @@ fn execute(cli: Cli) -> Result<u8> {
             // not make is printed and written, but `report && publish` stops there.
             let errors = report.errors();
             unmade("report", errors);
-            print(&report.markdown)?;
+            output::print(&report.markdown)?;
             Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
         }
         Command::Tasks(args) => {
@@ -164,7 +159,7 @@ fn execute(cli: Cli) -> Result<u8> {
                     ));
                 }
             }
-            print(&text)?;
+            output::print(&text)?;
             Ok(0)
         }
     }
@@ -192,17 +187,10 @@ fn inside(path: &std::path::Path, dir: &std::path::Path) -> bool {
 /// nothing said).
 fn unmade(command: &str, errors: usize) {
     if errors > 0 {
-        eprintln!(
+        output::line(&format!(
             "{command}: {} the harness could not make (the report counts them apart; each result's `error` says why)",
             study::report::plural(errors, "run")
-        );
-    }
-}
-
-/// Warnings, one line each on stderr.
-fn warn(warnings: &[String]) {
-    for warning in warnings {
-        eprintln!("warning: {}", escape_controls(warning));
+        ));
     }
 }
 
@@ -210,29 +198,4 @@ fn pretty(value: &impl serde::Serialize) -> Result<String> {
     serde_json::to_string_pretty(value)
         .map(|text| text + "\n")
         .map_err(|e| Error::internal(format!("cannot print the report: {e}")))
-}
-
-/// Results on stdout; a closed pipe ends quietly.
-fn print(text: &str) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(Error::internal(format!("cannot write to stdout: {e}")))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// The only place an error is printed: one line, its list and detail, then its hints.
-fn report(error: &Error) {
-    eprintln!("error: {}", escape_controls(error.message()));
-    for row in error.list() {
-        eprintln!("  {}", escape_controls(row));
-    }
-    if let Some(detail) = error.detail() {
-        eprintln!("\n{}\n", escape_controls(detail.trim_end()));
-    }
-    for hint in error.hints() {
-        eprintln!("hint: {}", escape_controls(hint));
-    }
 }

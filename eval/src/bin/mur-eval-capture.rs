@@ -24,10 +24,18 @@ fn tee(mut from: impl Read, mut to: impl Write) -> Vec<u8> {
     }
 }
 
+/// A line on stderr, dropped if stderr is gone: `eprintln!` panics on a closed pipe, and
+/// this stands between an agent and `mur`, whose exit code it must pass on.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1);
     let Some(mur) = args.next() else {
-        eprintln!("error: usage: mur-eval-capture MUR [ARGS…]");
+        say!("error: usage: mur-eval-capture MUR [ARGS…]");
         return ExitCode::from(1);
     };
     let argv: Vec<_> = args.collect();
@@ -44,12 +52,12 @@ fn main() -> ExitCode {
     let mut child = match child {
         Ok(child) => child,
         Err(e) => {
-            eprintln!("error: cannot run `{}`: {e}", mur.to_string_lossy());
+            say!("error: cannot run `{}`: {e}", mur.to_string_lossy());
             return ExitCode::from(7);
         }
     };
     let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
-        eprintln!("error: no pipes to `{}`", mur.to_string_lossy());
+        say!("error: no pipes to `{}`", mur.to_string_lossy());
         return ExitCode::from(7);
     };
     let err = thread::spawn(move || tee(stderr, std::io::stderr()));
@@ -72,7 +80,7 @@ fn main() -> ExitCode {
             .open(&path)
             .and_then(|mut file| file.write_all(format!("{line}\n").as_bytes()));
         if let Err(e) = written {
-            eprintln!(
+            say!(
                 "mur-eval-capture: cannot record in `{}`: {e}",
                 path.to_string_lossy()
             );

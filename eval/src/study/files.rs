@@ -1,6 +1,6 @@
-//! The files of a study's output directory: the results file's name, each file written
-//! whole, and which directories a study may write into — a new or empty one, or a
-//! study's own; never one holding someone's files, which its reports would overwrite.
+//! The files of a study's output directory: their names, how each is written, and which
+//! directories a study may write into — a new or empty one, or a study's own; never one
+//! holding someone's files, which its reports would overwrite.
 
 use std::path::Path;
 
@@ -15,6 +15,9 @@ pub const META: &str = "study.json";
 /// The lock file a running study holds in its directory.
 pub const LOCK: &str = "study.lock";
 
+/// The study's side-by-side transcripts, beside `report.md`.
+pub const TRANSCRIPTS_FILE: &str = "transcripts.md";
+
 /// Everything a study writes at the top of its output directory. A study that failed
 /// before it could record `study.json` (a condition whose verbs would not install) has
 /// left some of these, its lock among them: the corrected command takes the directory.
@@ -28,10 +31,11 @@ const OWN: [&str; 10] = [
     "tools-list.json",
     "report.md",
     "report.csv",
-    super::traces::TRANSCRIPTS_FILE,
+    TRANSCRIPTS_FILE,
 ];
 
-/// Writes `text` to `path`; an internal error naming the file when it cannot.
+/// Writes `text` to `path` (a report or record `mur-eval report` makes again from
+/// `results.jsonl`, so a plain write); an internal error naming the file when it cannot.
 pub fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text)
         .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use mur_core::Result;
 
-use super::files::write;
+use super::files::{TRANSCRIPTS_FILE, write};
 use super::report;
 use super::result::RunResult;
 use super::traces;
@@ -35,6 +35,6 @@ pub fn write_reports(
         .map(|r| r.condition.clone())
         .collect();
     let transcripts = traces::transcripts(out, results, &conditions, &title);
-    write(&out.join(traces::TRANSCRIPTS_FILE), &transcripts)?;
+    write(&out.join(TRANSCRIPTS_FILE), &transcripts)?;
     Ok(markdown)
 }

@@ -17,8 +17,6 @@ use mur_usage::Surface;
 
 /// The file, in a run's directory, with what the agent did as a person reads it.
 pub const TRACE_FILE: &str = "trace.md";
-/// The study's side-by-side transcripts, beside `report.md`.
-pub const TRANSCRIPTS_FILE: &str = "transcripts.md";
 
 /// What the agent of the run in `dir` did: its event stream's steps when it has them,
 /// else the `mur` invocations the capture kept and the tool calls it logged, by time.

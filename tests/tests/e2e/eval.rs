@@ -21,10 +21,15 @@ use crate::interop_python::python_or_skip;
 /// Bound on one whole run of the suite: against hangs, not a performance expectation.
 const RUN_LIMIT: Duration = Duration::from_secs(15 * 60);
 
-/// `mur-eval`, built beside `mur` and `mur-sample` (which it finds there).
+/// `mur-eval`, built beside `mur` and `mur-sample` (which it finds there): by the kit's one
+/// build of the workspace, or a build of its own where the kit built in release (which
+/// builds only what the benchmark needs).
 pub(crate) fn eval_bin() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
+        if let Some(built) = mur_e2e::artifacts().bin("mur-eval") {
+            return built.to_owned();
+        }
         let built = mur_e2e::build(false, &["mur-eval"]).unwrap_or_else(|e| panic!("{e}"));
         built
             .bin("mur-eval")
@@ -468,15 +473,35 @@ fn the_help_says_what_each_option_takes_and_where_its_default_comes_from() {
     // `--profile` names all three profiles it takes; `--task-dir` and `--condition-dir`
     // say where their default is read from, not a path of the machine that built it.
     let sandbox = Sandbox::new();
-    for command in ["run", "study", "tasks"] {
+    for command in ["", "run", "study", "tasks", "report", "conditions"] {
         let mut help = sandbox.command(eval_bin());
-        help.args([command, "--help"])
+        help.args([command, "--help"].into_iter().filter(|a| !a.is_empty()))
             .env("COLUMNS", "100")
             .env("NO_COLOR", "1")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         let output = run_within(&mut help, RUN_LIMIT).0;
         output.assert_code(0).assert_stderr_is("");
-        assert_eval_snapshot(&format!("help_{command}"), &output.stdout, &[]);
+        let name = match command {
+            "" => "help".to_owned(),
+            _ => format!("help_{command}"),
+        };
+        assert_eval_snapshot(&name, &output.stdout, &[]);
     }
+}
+
+/// An error said on a stderr nobody reads any more (the agent host closed it) still ends
+/// with the command's own exit code: it was a panic's 101.
+#[test]
+fn an_error_on_a_closed_stderr_exits_with_its_own_code() {
+    let sandbox = Sandbox::new();
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let mut tasks = sandbox.command(eval_bin());
+    tasks
+        .args(["tasks", "--task-dir", "/no/such/dir"])
+        .stdout(Stdio::null())
+        .stderr(writer);
+    let status = mur_e2e::Process::spawn(&mut tasks).wait_status();
+    assert_eq!(status.code(), Some(1), "{status:?}");
 }
