@@ -152,10 +152,10 @@ fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -
     } = *harness;
     let work = dir.join("work");
     let runtime = dir.join("run");
-    for d in [&work, &runtime, &dir.join("home"), &dir.join("state")] {
+    for d in [&work, &dir.join("home"), &dir.join("state")] {
         profile::create_dir(d)?;
     }
-    private(&runtime)?;
+    ensure_private(&runtime)?;
     for (name, text) in &extras.files {
         write(&work.join(name), text.as_bytes())?;
     }
@@ -365,16 +365,11 @@ fn absolute(path: &Path) -> Result<PathBuf> {
         .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", path.display())))
 }
 
-/// The session's lockfile directory lives here: private, as the lockfile contract wants.
-fn private(dir: &Path) -> Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(|e| {
-            Error::internal(format!("cannot make `{}` private: {e}", dir.display()))
-        })?;
-    }
-    Ok(())
+/// The session's lockfile directory lives here: private and this user's, as the lockfile
+/// contract wants (the project's one check of a private directory).
+pub fn ensure_private(dir: &Path) -> Result<()> {
+    mur_lockfile::ensure_private_dir(dir, "the session's lockfile directory")
+        .map_err(Error::internal)
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<()> {

@@ -39,7 +39,10 @@ pub struct Captured {
 }
 
 impl Captured {
-    /// Whether the invocation reads documentation or schemas rather than calling a tool.
+    /// Whether the invocation reads documentation or schemas rather than calling a tool:
+    /// help, and mur's own commands that call no tool of the session (`call tools/list`
+    /// aside). Not the host's list of its commands, which this crate cannot see: kept by
+    /// hand, `bridge` and `proxy` left out as what starts a surface, not what reads one.
     pub fn is_read(&self) -> bool {
         let words: Vec<&str> = self
             .argv
@@ -51,7 +54,9 @@ impl Captured {
         words.iter().any(|w| matches!(*w, "--help" | "-h"))
             || matches!(
                 first,
-                None | Some("guide" | "catalog" | "help" | "verbs" | "session")
+                None | Some(
+                    "guide" | "catalog" | "parity" | "usage" | "help" | "verbs" | "session"
+                )
             )
             || (first == Some("call") && words.contains(&"tools/list"))
     }

@@ -150,7 +150,7 @@ fn tool_schemas(study: &Study, out: &Path) -> Result<String> {
     }
     let dir = out.join("schemas");
     let runtime = dir.join("run");
-    profile::create_dir(&runtime)?;
+    crate::run::ensure_private(&runtime)?;
     let session = crate::session::Session::start(
         &study.runner.sample,
         &dir,
