@@ -7,20 +7,23 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 
-use crate::{Output, Sandbox, Session};
+use crate::{BUILD_LIMIT, Output, Sandbox, Session, run_within};
 
 /// The repository root.
 pub fn repo_root() -> PathBuf {
     crate::artifacts::workspace_root()
 }
 
-fn run_ok(mut cmd: Command, what: &str) {
+/// Runs a build step (`what` names it) to completion within [`BUILD_LIMIT`]; fails the
+/// test, showing its output, unless it succeeds.
+fn build_step(mut cmd: Command, what: &str) {
     // Each workspace builds into its own target dir, never one inherited from the run.
-    cmd.env_remove("CARGO_TARGET_DIR");
-    let status = cmd
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
-    assert!(status.success(), "{what} failed: {status}");
+    cmd.env_remove("CARGO_TARGET_DIR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let (out, _) = run_within(&mut cmd, BUILD_LIMIT);
+    assert!(out.code == 0, "{what} failed\n{out}");
 }
 
 /// The verb builds' shared intermediate directory (`CARGO_BUILD_BUILD_DIR`), as
@@ -64,7 +67,7 @@ fn add_target(target: &'static str) {
     if !installed {
         let mut cmd = Command::new("rustup");
         cmd.args(["target", "add", target]);
-        run_ok(cmd, &format!("rustup target add {target}"));
+        build_step(cmd, &format!("rustup target add {target}"));
     }
     added.push(target);
 }
@@ -86,7 +89,7 @@ pub fn guests_dir() -> &'static Path {
     DIR.get_or_init(|| {
         add_guest_target();
         let (cmd, dir) = guests_build(GUEST_TARGET);
-        run_ok(cmd, "building tests/guests");
+        build_step(cmd, "building tests/guests");
         dir
     })
 }
@@ -101,7 +104,7 @@ pub fn bare_guest(name: &str) -> PathBuf {
         // Cargo reads plugins/.cargo/config.toml from there: the component
         // linker, named in that one place.
         .current_dir(repo_root().join("plugins"));
-    run_ok(cmd, "building a test guest for wasm32-unknown-unknown");
+    build_step(cmd, "building a test guest for wasm32-unknown-unknown");
     dir.join(format!("mur_test_verb_{}.wasm", name.replace('-', "_")))
 }
 
@@ -117,9 +120,24 @@ pub fn standard_dir() -> &'static Path {
         let mut cmd = Command::new("bash");
         cmd.arg(repo_root().join("plugins/build.sh"))
             .stdout(Stdio::null());
-        run_ok(cmd, "plugins/build.sh");
+        build_step(cmd, "plugins/build.sh");
         repo_root()
             .join("plugins/target")
+            .join(STANDARD_TARGET)
+            .join("release")
+    })
+}
+
+/// Build the `cli-compact` condition's reshaped verbs with plugins/compact/build.sh once per
+/// test process; where they are.
+pub fn compact_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let mut cmd = Command::new("bash");
+        cmd.arg(repo_root().join("plugins/compact/build.sh"));
+        build_step(cmd, "plugins/compact/build.sh");
+        repo_root()
+            .join("plugins/compact/target")
             .join(STANDARD_TARGET)
             .join("release")
     })
@@ -288,7 +306,7 @@ pub fn js_verb() -> &'static Path {
             npm.current_dir(&dir)
                 .args(["install", "--no-audit", "--no-fund"])
                 .stdout(Stdio::null());
-            run_ok(npm, "npm install in tests/guests/js");
+            build_step(npm, "npm install in tests/guests/js");
         }
         let out = repo_root().join("tests/guests/target/js/shout.wasm");
         let sources = [
@@ -300,7 +318,7 @@ pub fn js_verb() -> &'static Path {
             std::fs::create_dir_all(out.parent().expect("has a parent")).expect("output dir");
             let mut node = Command::new("node");
             node.current_dir(&dir).arg("build.mjs").arg(&out);
-            run_ok(node, "componentizing tests/guests/js/shout.js");
+            build_step(node, "componentizing tests/guests/js/shout.js");
         }
         out
     })

@@ -346,6 +346,27 @@ pub fn run(command: &mut Command) -> Output {
     run_within(command, RUN_LIMIT).0
 }
 
+/// A guard for toolchain runs (cargo, componentize-py, npm), not a timing.
+pub const BUILD_LIMIT: Duration = Duration::from_secs(900);
+
+/// Runs `command` (a build) in `dir` to completion within [`BUILD_LIMIT`], stdin empty,
+/// its output captured; fails the test, showing the output, unless it succeeds.
+pub fn run_ok(dir: &std::path::Path, command: &mut Command) -> Output {
+    command
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let (out, _) = run_within(command, BUILD_LIMIT);
+    assert_eq!(
+        out.code,
+        0,
+        "{command:?} failed in {}\n{out}",
+        dir.display()
+    );
+    out
+}
+
 /// Runs `command` to completion with its output captured (set its stdout and stderr to
 /// piped first); fails the test if it still runs after `limit`. Also returns how long it ran.
 pub fn run_within(command: &mut Command, limit: Duration) -> (Output, Duration) {

@@ -14,12 +14,11 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::Value;
 
-use mur_e2e::plugins::{repo_root, standard_dir};
+use mur_e2e::plugins::{self, repo_root, standard_dir};
 use mur_e2e::process::{Process, wait_until_within};
 use mur_e2e::{Output, Sandbox, run_within};
 
@@ -30,19 +29,6 @@ use crate::interop_python::python_or_skip;
 const STUDY_LIMIT: Duration = Duration::from_secs(15 * 60);
 const TASKS: &str = "count-to-three,first-warning,add-todo";
 const REPEATS: usize = 2;
-
-/// The reshaped verbs of the `cli-compact` condition, built once (plugins/compact).
-pub(crate) fn compact_verbs() {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let built = Command::new("bash")
-            .arg(repo_root().join("plugins/compact/build.sh"))
-            .stdout(Stdio::null())
-            .status()
-            .expect("bash runs");
-        assert!(built.success(), "plugins/compact/build.sh failed");
-    });
-}
 
 /// The shipped conditions' names.
 fn conditions() -> Vec<String> {
@@ -110,7 +96,7 @@ fn a_small_study_resumes_after_a_kill_and_reports_every_condition() {
     let Some(python) = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt") else {
         return;
     };
-    compact_verbs();
+    plugins::compact_dir();
     let (sandbox, out) = sandbox_and_study();
     let expected = conditions().len() * 3 * REPEATS;
 

@@ -5,16 +5,13 @@
 
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::Stdio;
 
 use mur_e2e::plugins::{self, repo_root};
+pub use mur_e2e::{BUILD_LIMIT, run_ok};
 use mur_e2e::{Output, Sandbox, Session, run_within};
 
 use crate::transcripts::fenced_blocks;
-
-/// A guard for toolchain runs (cargo, componentize-py, npm), not a timing.
-pub const BUILD_LIMIT: Duration = Duration::from_secs(900);
 
 /// Where built scaffolds are kept between runs, keyed by their content.
 pub fn cache_dir() -> PathBuf {
@@ -52,23 +49,6 @@ fn new_rust_project(name: &str) -> (Sandbox, PathBuf) {
     let sb = Sandbox::new();
     let dir = new_project(&sb, name, "rust");
     (sb, dir)
-}
-
-/// Runs `command` in `dir` to completion, which must succeed.
-pub fn run_ok(dir: &Path, command: &mut Command) -> Output {
-    command
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let (out, _) = run_within(command, BUILD_LIMIT);
-    assert_eq!(
-        out.code,
-        0,
-        "{command:?} failed in {}\n{out}",
-        dir.display()
-    );
-    out
 }
 
 /// The component `build` makes of the project at `dir` (it is given the path to

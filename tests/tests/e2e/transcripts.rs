@@ -718,7 +718,7 @@ fn bump_crate() -> &'static Path {
             .env_remove("CARGO_TARGET_DIR")
             .envs(toolchain_env());
         // As the scaffold tests build theirs: within their bound, failing with the output.
-        crate::scaffold::run_ok(&dir, &mut build);
+        mur_e2e::run_ok(&dir, &mut build);
         dir
     })
 }

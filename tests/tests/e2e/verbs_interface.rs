@@ -182,7 +182,7 @@ fn completion_asks_mur_so_a_verb_added_later_completes_with_its_options() {
 
 #[test]
 fn a_compact_verbs_hint_is_on_stderr_after_stdout_and_quiet_hides_it() {
-    crate::eval_study::compact_verbs();
+    mur_e2e::plugins::compact_dir();
     let (sandbox, _app) = session();
     let compact = repo_root()
         .join("plugins/compact/target")
