@@ -819,13 +819,27 @@ impl From<Lang> for mur_verbs::scaffold::Lang {
     }
 }
 
+/// Whether `word` after `mur devtools` is one of mur's own commands (or `help`), without
+/// building the command tree: for what runs on every call.
+pub fn is_host_command(word: &str) -> bool {
+    HOST_COMMANDS.contains(&word)
+}
+
 /// The words `mur devtools` answers itself (`session`, `call`, `verbs`,
-/// `guide`, and clap's `help`): no verb may take one (`verbs new` and `verbs add`
-/// refuse it), since the host's command would always win the word. The same list
-/// the fast path leaves to clap, held to the command tree by
-/// `tests::the_fast_path_knows_every_host_command`.
+/// `guide`, …, and clap's `help`): no verb may take one (`verbs new` and `verbs add`
+/// refuse it), since the host's command would always win the word. Read off the command
+/// tree (none of its callers is on a call's path: they add, make or list verbs, or
+/// explain an unknown word); the fast path's own [`HOST_COMMANDS`] is held to the same tree
+/// by `tests::the_fast_path_knows_every_host_command`.
 pub fn host_verbs() -> Vec<String> {
-    HOST_COMMANDS.iter().map(|&word| word.to_owned()).collect()
+    let tree = command();
+    let devtools = tree.find_subcommand("devtools");
+    devtools
+        .into_iter()
+        .flat_map(clap::Command::get_subcommands)
+        .map(|c| c.get_name().to_owned())
+        .chain(std::iter::once("help".to_owned()))
+        .collect()
 }
 
 #[cfg(test)]

@@ -55,8 +55,8 @@ fn command_line() -> Vec<String> {
         return Vec::new();
     };
     let words = [&words[..at], &words[at + 1..]].concat();
-    let commands = crate::cli::host_verbs();
-    match words.iter().find(|word| commands.contains(word)) {
+    // Every call comes here: the fast path's list, not the command tree.
+    match words.iter().find(|word| crate::cli::is_host_command(word)) {
         Some(command) if command == "proxy" => Vec::new(),
         _ => words,
     }

@@ -48,8 +48,7 @@ fn report(e: &Error) {
             let _ = output::stdout(format!("mur {}\n", env!("CARGO_PKG_VERSION")).as_bytes());
             return;
         }
-        // Help goes to stdout, usage errors to stderr, as clap renders them.
-        let _ = clap_error.print();
+        output::clap(clap_error);
         return;
     }
     if e.kind() == Kind::BrokenPipe {

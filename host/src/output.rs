@@ -70,15 +70,21 @@ pub fn stdout(bytes: &[u8]) -> Result<()> {
         })
 }
 
+/// Help (on stdout) or a command's help typed without its subcommand (on stderr), as clap
+/// renders them, in its colors; a closed pipe is dropped.
+pub fn clap(error: &clap::Error) {
+    let _ = error.print();
+}
+
 /// `-v`: mur's and its libraries' debug log on stderr, through [`LogLine`]
-/// (control characters escaped, a closed stderr ignored).
+/// (control characters escaped, a closed stderr ignored). A directive's target is a
+/// prefix: `mur` covers every `mur_*` library too — the bridge's messages and its server's
+/// stderr in a foreground bridge, whose log this is once set.
 pub fn start_verbose_log(color: bool) {
     let ansi = color && io::stderr().is_terminal();
     tracing_subscriber::fmt()
         .with_writer(move || LogLine { escape: !ansi })
-        .with_env_filter(tracing_subscriber::EnvFilter::new(
-            "mur=debug,mur_core=debug,mur_client=debug,mur_discovery=debug,mur_verbs=debug,mur_lockfile=debug",
-        ))
+        .with_env_filter(tracing_subscriber::EnvFilter::new("mur=debug"))
         .with_ansi(ansi)
         .with_target(false)
         .without_time()

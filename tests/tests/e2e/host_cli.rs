@@ -265,3 +265,27 @@ fn completion_leaves_out_the_options_already_given_once() {
     );
     fish.assert_code(0).assert_stdout_is("");
 }
+
+/// `-v` shows a foreground bridge's own messages and its server's stderr, as the bridge
+/// shows them without `-v` (the verbose log, set first, is the bridge's log then).
+#[test]
+fn verbose_shows_a_foreground_bridges_server_stderr() {
+    let sb = Sandbox::new();
+    let project = sb.project("verbose-bridge");
+    let server = format!(
+        "echo hello-from-the-server >&2; exec '{}' --stdio --project '{}'",
+        sb.artifacts().sample.display(),
+        sb.project("served").display()
+    );
+    let mut command = sb.mur_command(&["-v", "devtools", "bridge", "--foreground", "--project"]);
+    command.arg(&project).args(["--", "sh", "-c", &server]);
+    let session = sb.start(command, &project);
+    mur_e2e::wait_until("the server's stderr in the -v log", || {
+        session
+            .log()
+            .contains("server: hello-from-the-server")
+            .then_some(())
+    });
+    session.signal("TERM");
+    assert!(session.wait_status().success());
+}
