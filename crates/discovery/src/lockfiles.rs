@@ -65,11 +65,15 @@ pub async fn survey_wanted(
             )
         })?;
     }
+    // Not "no session" (exit 4, where a script starts the app): whether one runs is
+    // unknown, and the app could not announce itself there either. mur's own directory
+    // failing is mur's failure (exit 7).
     let entries = registry.scan().map_err(|e| {
-        Error::no_session(format!(
+        Error::internal(format!(
             "cannot read lockfile directory `{}`: {e}",
             registry.dir().display()
         ))
+        .with_hint("sessions announce themselves there: it must be a directory mur can read")
     })?;
     let mut malformed = Vec::new();
     let valid: Vec<Found> = entries

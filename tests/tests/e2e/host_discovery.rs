@@ -718,3 +718,26 @@ fn a_verb_may_wait_longer_than_the_host_timeout() {
         "error: tool `waitFor` failed: timed out after 800 ms waiting for `#nope` to exist",
     );
 }
+
+/// A lockfile directory mur cannot read is mur's own failure (exit 7), not "no session"
+/// (exit 4, on which a script would start the app, which could not announce itself there).
+#[test]
+fn an_unreadable_lockfile_directory_is_mur_failing_not_no_session() {
+    let sb = Sandbox::new();
+    let dir = sb.lockfile_dir();
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::write(&dir, "not a directory").expect("a file in its place");
+    // Private, as a trusted lockfile directory is: only the read fails.
+    let private = <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o600);
+    std::fs::set_permissions(&dir, private).expect("chmod");
+    let out = sb.devtools(&["session", "list"]);
+    out.assert_code(7);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: cannot read lockfile directory `{}`: Not a directory (os error 20)\n\
+             hint: sessions announce themselves there: it must be a directory mur can read\n",
+            dir.display()
+        )
+    );
+}
