@@ -221,7 +221,10 @@ fn run(plan: Plan) -> setup::Result<()> {
     for section in Section::value_variants() {
         if plan.runs(*section) {
             output::note(&format!("{}…", section.progress()));
-            output::out(&stats::table(section.title(), &world.measure(*section, &plan)?));
+            output::out(&stats::table(
+                section.title(),
+                &world.measure(*section, &plan)?,
+            ));
         }
     }
     drop(session);
@@ -291,6 +294,29 @@ Examples:
   mur-bench --only latency --target x86_64-unknown-linux-musl
 "
         );
+    }
+
+    /// Each example of the help is a command line `mur-bench` takes, as it would run it (a
+    /// run builds in release mode and takes minutes: the test stops at the plan).
+    #[test]
+    fn every_example_of_the_help_is_a_command_line_it_takes() {
+        let help = refused(&["--help"]);
+        let examples: Vec<&str> = help
+            .split_once("Examples:\n")
+            .map(|(_, rest)| {
+                rest.lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(examples.len(), 3, "{help}");
+        for example in examples {
+            let words: Vec<&str> = example.split_whitespace().collect();
+            assert_eq!(words[0], "mur-bench");
+            let plan = Args::try_parse_from(&words).map(Plan::from);
+            assert!(plan.is_ok(), "`{example}`: {:?}", plan.err());
+        }
     }
 
     #[test]
