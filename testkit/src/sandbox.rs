@@ -427,6 +427,28 @@ pub fn another_session_line(endpoint: &str, pid: impl std::fmt::Display) -> Stri
     )
 }
 
+/// The rows under a mur error that lists sessions (none for `--project`, several found),
+/// whole: each session's project padded to the longest, its endpoint and pid, in the order
+/// given (mur's: by project).
+pub fn session_rows(sessions: &[&Session]) -> String {
+    let width = sessions
+        .iter()
+        .map(|s| s.lock.project.len())
+        .max()
+        .unwrap_or(0);
+    sessions
+        .iter()
+        .map(|s| {
+            format!(
+                "  {:width$}  {}  (pid {})\n",
+                s.lock.project,
+                s.endpoint(),
+                s.pid()
+            )
+        })
+        .collect()
+}
+
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
 }

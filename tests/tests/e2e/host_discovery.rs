@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use mur_e2e::{
-    Output, Sandbox, Stub, dead_pid, free_port, mkfifo, refusing_port, signal, silent_listener,
+    Output, Sandbox, Stub, dead_pid, free_port, mkfifo, refusing_port, session_rows, signal,
+    silent_listener,
 };
 
 /// `mur devtools --project PROJECT call version`.
@@ -202,37 +203,23 @@ fn a_project_without_a_session_lists_the_live_ones_and_the_likely_one() {
     let other = sb.file("b/Other.csproj", "");
     let b = sb.start_sample(&other);
     let typed = sb.file("Other.csproj", "");
-    let out = sb.mur(&[
-        "devtools",
-        "--project",
-        typed.to_str().expect("utf-8"),
-        "call",
-        "version",
-    ]);
+    let out = call_version_for(&sb, &typed);
     out.assert_code(4).assert_stdout_is("");
-    let width = a.lock.project.len().max(b.lock.project.len());
-    let row = |s: &mur_e2e::Session| {
-        format!(
-            "  {:width$}  {}  (pid {})\n",
-            s.lock.project,
-            s.endpoint(),
-            s.pid()
-        )
-    };
-    let (first, second) = if a.lock.project < b.lock.project {
-        (&a, &b)
-    } else {
-        (&b, &a)
-    };
-    out.assert_stderr_is(format!(
-        "error: no live devtools session for project `{}`\n{}{}\
+    let mut listed = [&a, &b];
+    listed.sort_by(|x, y| x.lock.project.cmp(&y.lock.project));
+    out.assert_stderr_is(other_projects(&typed.display().to_string(), &listed, &b));
+}
+
+/// The error for `--project TYPED` while only `sessions` run (in mur's order), `meant`
+/// the one a hint names.
+fn other_projects(typed: &str, sessions: &[&mur_e2e::Session], meant: &mur_e2e::Session) -> String {
+    format!(
+        "error: no live devtools session for project `{typed}`\n{}\
          hint: did you mean `--project {}`?\n\
          hint: these sessions are of other projects: choose one with `--project PATH`\n",
-        typed.display(),
-        row(first),
-        row(second),
-        b.lock.project,
-    ));
+        session_rows(sessions),
+        meant.lock.project,
+    )
 }
 
 /// `--project` naming the directory a session's project file is in: that project is
@@ -243,32 +230,9 @@ fn a_project_directory_without_a_session_names_the_project_in_it() {
     let a = sb.start_sample(&sb.project("a"));
     let b = sb.start_sample(&sb.file("b/Other.csproj", ""));
     let dir = sb.dir("a");
-    let out = sb.mur(&[
-        "devtools",
-        "--project",
-        dir.to_str().expect("utf-8"),
-        "call",
-        "version",
-    ]);
+    let out = call_version_for(&sb, &dir);
     out.assert_code(4).assert_stdout_is("");
-    let width = a.lock.project.len().max(b.lock.project.len());
-    let row = |s: &mur_e2e::Session| {
-        format!(
-            "  {:width$}  {}  (pid {})\n",
-            s.lock.project,
-            s.endpoint(),
-            s.pid()
-        )
-    };
-    out.assert_stderr_is(format!(
-        "error: no live devtools session for project `{}`\n{}{}\
-         hint: did you mean `--project {}`?\n\
-         hint: these sessions are of other projects: choose one with `--project PATH`\n",
-        sb.canonical_project(&dir),
-        row(&a),
-        row(&b),
-        a.lock.project,
-    ));
+    out.assert_stderr_is(other_projects(&sb.canonical_project(&dir), &[&a, &b], &a));
 }
 
 /// A session that holds its project's slot and never announces itself: discovery waits
