@@ -409,13 +409,7 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         })
         .collect();
     let sandbox = Sandbox::new();
-    let mut again = sandbox.command(eval_bin());
-    again
-        .arg("report")
-        .arg(out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let rebuilt = run_within(&mut again, STUDY_LIMIT).0;
+    let rebuilt = report_of(&sandbox, out, &[]);
     rebuilt.assert_code(0).assert_stdout_is(&report);
     for (path, text) in &written {
         let again = std::fs::read_to_string(path).unwrap_or_default();
@@ -427,14 +421,7 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
     let before =
         "# App\n\n<!-- study-baseline -->\nold table\n<!-- /study-baseline -->\n\nThe end.\n";
     let readme = sandbox.file("README.md", before);
-    let mut into = sandbox.command(eval_bin());
-    into.arg("report")
-        .arg(out)
-        .arg("--readme")
-        .arg(&readme)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    run_within(&mut into, STUDY_LIMIT).0.assert_code(0);
+    report_of(&sandbox, out, &["--readme".as_ref(), readme.as_os_str()]).assert_code(0);
     let written = std::fs::read_to_string(&readme).expect("read");
     assert!(
         written.starts_with("# App\n\n<!-- study-baseline -->\n| condition |"),
@@ -561,6 +548,18 @@ fn study_command(sandbox: &Sandbox, out: &Path, args: &[&str]) -> Command {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     command
+}
+
+/// `mur-eval report OUT EXTRA…`, run to its end.
+fn report_of(sandbox: &Sandbox, out: &Path, extra: &[&std::ffi::OsStr]) -> Output {
+    let mut command = sandbox.command(eval_bin());
+    command
+        .arg("report")
+        .arg(out)
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    run_within(&mut command, STUDY_LIMIT).0
 }
 
 /// [`study_command`], to the end.
@@ -821,15 +820,7 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
     assert_eq!(column("errors").as_deref(), Some("2"), "{csv}");
     // Its report, made again, says the same and exits as the study did: a script that
     // runs `report && publish` publishes no study with runs missing.
-    let report = || {
-        let mut command = sandbox.command(eval_bin());
-        command
-            .arg("report")
-            .arg(&out)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        run_within(&mut command, STUDY_LIMIT).0
-    };
+    let report = || report_of(&sandbox, &out, &[]);
     let reported = report();
     reported.assert_code(7).assert_stderr_is(
         "report: 2 runs the harness could not make (the report counts them apart; each \
@@ -966,13 +957,7 @@ fn report_keeps_one_record_per_run_asked_for_and_says_what_it_left_out() {
     }
     forged.push_str("{\"schema\":\"mur-eval-run/1\",\"id\":\n");
     std::fs::write(&path, forged).expect("write");
-    let mut command = sandbox.command(eval_bin());
-    command
-        .arg("report")
-        .arg(&out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let output = run_within(&mut command, STUDY_LIMIT).0;
+    let output = report_of(&sandbox, &out, &[]);
     output.assert_code(0).assert_stderr_is(
         "warning: results.jsonl: 1 line is not a run's record, left out (line 9)\n\
          warning: results.jsonl: 6 records of runs study.json never asked for (a condition, task \
@@ -1184,13 +1169,7 @@ fn a_bad_html_path_or_a_study_that_cannot_start_leaves_nothing_pinned() {
         .expect("cp runs");
     assert!(copied.success());
     std::fs::remove_dir_all(&out).expect("remove the original");
-    let mut command = sandbox.command(eval_bin());
-    command
-        .arg("report")
-        .arg(&copy)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    run_within(&mut command, STUDY_LIMIT).0.assert_code(0);
+    report_of(&sandbox, &copy, &[]).assert_code(0);
     let transcripts = std::fs::read_to_string(copy.join("transcripts.md")).expect("transcripts.md");
     assert!(!transcripts.contains("No `trace.md`"), "{transcripts}");
     assert!(
