@@ -118,6 +118,16 @@ fn assert_all_completed(output: &Output, report: &Value, surface: &str) {
     );
 }
 
+/// The run of `task` in a `mur-eval run --json` report.
+fn run_of<'a>(report: &'a Value, task: &str) -> &'a Value {
+    report["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .find(|r| r["task"] == task)
+        .unwrap_or_else(|| panic!("{task} ran"))
+}
+
 #[test]
 fn the_scripted_cli_agent_completes_every_task_through_mur() {
     let sandbox = Sandbox::new();
@@ -129,36 +139,21 @@ fn the_scripted_cli_agent_completes_every_task_through_mur() {
     let (output, report) = run(&sandbox, "cli", &agent, &["--verbs", &verbs]);
     assert_all_completed(&output, &report, "cli");
     // The counter took three clicks, and the session recorded each through its verb.
-    let count = &report["runs"]
-        .as_array()
-        .expect("runs")
-        .iter()
-        .find(|r| r["task"] == "count-to-three")
-        .expect("count-to-three ran")["calls"];
+    let count = &run_of(&report, "count-to-three")["calls"];
     assert_eq!(
         (count["total"].as_u64(), count["tools"]["click"].as_u64()),
         (Some(3), Some(3))
     );
     // The call after a reload finds the new session: `restart` is `reload` then `fire`,
     // with no call in between to look for it.
-    let restart = &report["runs"]
-        .as_array()
-        .expect("runs")
-        .iter()
-        .find(|r| r["task"] == "restart")
-        .expect("restart ran")["calls"];
+    let restart = &run_of(&report, "restart")["calls"];
     assert_eq!(
         restart["tools"],
         json!({ "reload": 1, "fire": 1 }),
         "{restart}"
     );
     // Its first `click --selector …`, refused before any call, is in mur's own record.
-    let run = report["runs"]
-        .as_array()
-        .expect("runs")
-        .iter()
-        .find(|r| r["task"] == "count-to-three")
-        .expect("count-to-three ran");
+    let run = run_of(&report, "count-to-three");
     let invocations = &run["invocations"];
     assert_eq!(
         (&invocations["total"], &invocations["failed"]),
