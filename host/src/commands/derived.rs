@@ -51,7 +51,7 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
         Error::new(Kind::Plugin, format!("verb `{}`: {message}", verb.name)).with_hint(format!(
             "the `{}` call itself already ran; `{}` shows its whole result",
             verb.tool,
-            call_command(&settings.devtools_command(), &verb.tool, &arguments)
+            call_command(&settings, &verb.tool, &arguments)
         ))
     })?;
     output::json(&picked, settings.pretty)
@@ -160,12 +160,13 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     if let Some(target) = target {
         return media::save(result, &target, settings);
     }
-    output::json(&payload(&result), settings.pretty)?;
-    let devtools = settings.devtools_command();
+    let shown = Shown::of(&result);
+    output::json(&shown.value, settings.pretty)?;
     output::notes(
         &unprinted(
             &result,
-            &devtools,
+            &shown,
+            settings,
             &verb.tool,
             &arguments,
             verb.takes_out().is_some(),
@@ -175,28 +176,117 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     Ok(())
 }
 
+/// What a derived verb prints of a tool's result, and what it leaves out.
+///
+/// `structuredContent` when there is one (the tool's own data), else the content: one
+/// text block is printed as it reads (JSON when it is JSON, else the string), as a named
+/// verb's is; several blocks — a caption and the resource links it introduces, prose
+/// around an embedded resource, a question's answer in a few lines — are printed as an
+/// array of them in order, each text as its one block would be and any other block
+/// (`resource_link`, an embedded text `resource`) as it came, so the data is printed,
+/// not only the line introducing it. Media (images, audio, blobs) are never printed:
+/// their base64 is no reading, and the note names them with `--out`.
+struct Shown {
+    value: Value,
+    /// The kinds of the content blocks not printed (`image`), for the note.
+    left_out: Vec<String>,
+    /// What was printed, for the note: "the structured content", "the text", "the 2
+    /// blocks".
+    printed: String,
+}
+
+impl Shown {
+    fn of(result: &Value) -> Self {
+        let blocks = result["content"].as_array().map_or(&[][..], Vec::as_slice);
+        if let Some(structured) = result.get("structuredContent") {
+            // Each block as `left_out` judges it beside the structured content (a text
+            // that repeats it is no news), but a medium the structured content holds
+            // too (server-filesystem's `read_media_file` returns its image both ways)
+            // was printed there.
+            let left_out = blocks
+                .iter()
+                .filter(|block| {
+                    let alone = json!({ "content": [block], "structuredContent": structured });
+                    !left_out(&alone).is_empty()
+                        && !media_data(block).is_some_and(|data| holds(structured, data))
+                })
+                .map(kind)
+                .collect();
+            return Self {
+                value: structured.clone(),
+                left_out,
+                printed: "the structured content".to_owned(),
+            };
+        }
+        let (media, shown): (Vec<&Value>, Vec<&Value>) =
+            blocks.iter().partition(|b| media_data(b).is_some());
+        if shown.len() < 2 {
+            return Self {
+                value: payload(result),
+                left_out: left_out(result).into_iter().map(str::to_owned).collect(),
+                printed: "the text".to_owned(),
+            };
+        }
+        let value = shown
+            .iter()
+            .map(|block| match block["text"].as_str() {
+                Some(text) if block["type"] == "text" => {
+                    serde_json::from_str(text).unwrap_or_else(|_| Value::from(text))
+                }
+                _ => (*block).clone(),
+            })
+            .collect();
+        Self {
+            value,
+            left_out: media.into_iter().map(kind).collect(),
+            printed: format!("the {} blocks", shown.len()),
+        }
+    }
+}
+
+fn kind(block: &Value) -> String {
+    block["type"].as_str().unwrap_or("unknown").to_owned()
+}
+
+/// The base64 of a medium: an `image` or `audio` block's `data`, an embedded
+/// resource's `blob`.
+fn media_data(block: &Value) -> Option<&str> {
+    match block["type"].as_str()? {
+        "image" | "audio" => block["data"].as_str(),
+        "resource" => block["resource"]["blob"].as_str(),
+        _ => None,
+    }
+}
+
+/// Whether `value` holds the string `text` anywhere.
+fn holds(value: &Value, text: &str) -> bool {
+    match value {
+        Value::String(s) => s == text,
+        Value::Array(items) => items.iter().any(|v| holds(v, text)),
+        Value::Object(object) => object.values().any(|v| holds(v, text)),
+        _ => false,
+    }
+}
+
 /// A note naming the content blocks the verb did not print (an image beside a
 /// caption), and the command that prints them: nothing the tool returned is
 /// dropped without a word. `takes_out`: the verb's own `--out FILE` writes media
 /// (else `--out` is the tool's argument, and only `call`'s writes them).
 fn unprinted(
     result: &Value,
-    devtools: &str,
+    shown: &Shown,
+    settings: &Settings,
     tool: &str,
     arguments: &Map<String, Value>,
     takes_out: bool,
 ) -> Vec<String> {
-    let kinds = left_out(result);
+    let kinds = &shown.left_out;
     if kinds.is_empty() {
         return Vec::new();
     }
     let blocks = if kinds.len() == 1 { "block" } else { "blocks" };
-    let printed = if result.get("structuredContent").is_some() {
-        "the structured content"
-    } else {
-        "the text"
-    };
-    let call = call_command(devtools, tool, arguments);
+    let printed = &shown.printed;
+    let call = call_command(settings, tool, arguments);
     // An image, audio, or a resource's blob; a text resource is no medium.
     let media = mur_client::tool_result::media(result).is_ok_and(|media| !media.is_empty());
     // Said once, after the command: the note is read into every agent's context.
@@ -217,19 +307,31 @@ fn unprinted(
 const MAX_HINT_ARGUMENTS: usize = 200;
 
 /// The `call` that makes the same tool call as a verb did and prints its whole result,
-/// ready to paste: `mur devtools call get-sum --args '{"a":1,"b":2}'` (`devtools`: the
-/// start, [`Settings::devtools_command`]).
-fn call_command(devtools: &str, tool: &str, arguments: &Map<String, Value>) -> String {
+/// ready to paste: `mur devtools call get-sum --args '{"a":1,"b":2}'`, from the same
+/// session ([`Settings::devtools_command`]), with the `--answer`s given: a tool that
+/// asked a question asks it again, and without them the call would end unanswered.
+fn call_command(settings: &Settings, tool: &str, arguments: &Map<String, Value>) -> String {
+    let devtools = settings.devtools_command();
     let tool = mur_core::shell_word(tool);
+    let answers: String = settings
+        .answers
+        .iter()
+        .map(|(key, value)| {
+            format!(
+                " --answer {}",
+                mur_core::shell_word(&format!("{key}={value}"))
+            )
+        })
+        .collect();
     if arguments.is_empty() {
-        return format!("{devtools} call {tool}");
+        return format!("{devtools} call {tool}{answers}");
     }
     let json = Value::Object(arguments.clone()).to_string();
     if json.len() > MAX_HINT_ARGUMENTS {
-        return format!("{devtools} call {tool} --args JSON");
+        return format!("{devtools} call {tool} --args JSON{answers}");
     }
     format!(
-        "{devtools} call {tool} --args {}",
+        "{devtools} call {tool} --args {}{answers}",
         mur_core::shell_word(&json)
     )
 }
@@ -439,21 +541,90 @@ fn pick(tools: &[Value], name: &str) -> Option<(Derived, Value)> {
 mod tests {
     use super::*;
 
+    fn settings() -> Settings {
+        crate::options::settings(&HostArgs::default())
+    }
+
     #[test]
     fn the_call_in_a_hint_is_the_same_call_ready_to_paste() {
         let args = |value: Value| value.as_object().cloned().unwrap_or_default();
+        let settings = settings();
         assert_eq!(
-            call_command("mur devtools", "get-tiny-image", &Map::new()),
+            call_command(&settings, "get-tiny-image", &Map::new()),
             "mur devtools call get-tiny-image"
         );
         assert_eq!(
-            call_command("mur devtools", "say it", &args(json!({"text": "it's"}))),
+            call_command(&settings, "say it", &args(json!({"text": "it's"}))),
             r#"mur devtools call 'say it' --args '{"text":"it'\''s"}'"#
         );
         let long = "x".repeat(MAX_HINT_ARGUMENTS);
         assert_eq!(
-            call_command("mur devtools", "echo", &args(json!({ "message": long }))),
+            call_command(&settings, "echo", &args(json!({ "message": long }))),
             "mur devtools call echo --args JSON"
+        );
+        // The answers given go with it: the tool asks its question again.
+        let answered = Settings {
+            answers: vec![
+                ("name".into(), "Ada Lovelace".into()),
+                ("check".into(), "yes".into()),
+            ],
+            ..settings
+        };
+        assert_eq!(
+            call_command(&answered, "ask", &Map::new()),
+            "mur devtools call ask --answer 'name=Ada Lovelace' --answer check=yes"
+        );
+    }
+
+    /// One text is printed as it reads; several blocks as an array of them (each text as
+    /// it reads, a link or an embedded text resource as it came), media left out for the
+    /// note; beside `structuredContent`, a medium it holds too was printed.
+    #[test]
+    fn a_result_of_several_blocks_prints_each_but_its_media() {
+        let shown = |result: Value| {
+            let shown = Shown::of(&result);
+            (shown.value, shown.left_out, shown.printed)
+        };
+        let text = |t: &str| json!({ "type": "text", "text": t });
+        let image = json!({ "type": "image", "data": "iVBORw==", "mimeType": "image/png" });
+        let link = json!({ "type": "resource_link", "uri": "demo://1", "name": "One" });
+        assert_eq!(
+            shown(json!({ "content": [text("{\"a\":1}")] })),
+            (json!({ "a": 1 }), vec![], "the text".to_owned())
+        );
+        assert_eq!(
+            shown(json!({ "content": [text("A caption"), image.clone()] })),
+            (
+                json!("A caption"),
+                vec!["image".to_owned()],
+                "the text".to_owned()
+            )
+        );
+        assert_eq!(
+            shown(json!({ "content": [text("Here are 2 links:"), link.clone(), link.clone()] })),
+            (
+                json!(["Here are 2 links:", link, link]),
+                vec![],
+                "the 3 blocks".to_owned()
+            )
+        );
+        assert_eq!(
+            shown(json!({ "content": [text("Here:"), image.clone(), text("[1, 2]")] })),
+            (
+                json!(["Here:", [1, 2]]),
+                vec!["image".to_owned()],
+                "the 2 blocks".to_owned()
+            )
+        );
+        let copied =
+            json!({ "content": [image.clone()], "structuredContent": { "content": [image] } });
+        assert_eq!(
+            shown(copied.clone()),
+            (
+                copied["structuredContent"].clone(),
+                vec![],
+                "the structured content".to_owned()
+            )
         );
     }
 
@@ -463,7 +634,15 @@ mod tests {
     fn the_note_offers_out_only_for_media() {
         let note = |content: Value| {
             let result = json!({ "content": content, "structuredContent": {} });
-            unprinted(&result, "mur devtools", "t", &Map::new(), true).join("\n")
+            unprinted(
+                &result,
+                &Shown::of(&result),
+                &settings(),
+                "t",
+                &Map::new(),
+                true,
+            )
+            .join("\n")
         };
         let text_resource = note(json!([
             { "type": "resource", "resource": { "uri": "app://t", "text": "plain" } }
@@ -488,7 +667,15 @@ mod tests {
         // A tool with its own `out`: the verb's `--out` is the tool's; `call`'s writes.
         let image = json!([{ "type": "image", "data": "iVBORw==", "mimeType": "image/png" }]);
         let result = json!({ "content": image, "structuredContent": {} });
-        let said = unprinted(&result, "mur devtools", "t", &Map::new(), false).join("\n");
+        let said = unprinted(
+            &result,
+            &Shown::of(&result),
+            &settings(),
+            "t",
+            &Map::new(),
+            false,
+        )
+        .join("\n");
         assert!(
             said.ends_with(
                 "`mur devtools call t` prints the whole result (`call … --out FILE` writes its media)"

@@ -187,17 +187,17 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
         .devtools(&["echo"])
         .assert_code(1)
         .assert_stderr_starts_with("error: echo: missing option `--message`\n");
-    // An image beside the caption: the caption is printed, and the image is not
+    // An image between two captions: the captions are printed, and the image is not
     // dropped without a word.
     let image = server.devtools(&["get-tiny-image"]);
-    image
-        .assert_code(0)
-        .assert_stdout_is("\"Here's the image you requested:\"\n");
+    image.assert_code(0).assert_stdout_is(
+        "[\"Here's the image you requested:\",\"The image above is the MCP logo.\"]\n",
+    );
     // The command it names reaches this server too (`--endpoint`, as typed).
     assert_eq!(
         image.stderr,
         format!(
-            "note: the result has 2 more content blocks (image, text) than the text printed; \
+            "note: the result has 1 more content block (image) than the 2 blocks printed; \
              `mur devtools --endpoint {} call get-tiny-image` prints the whole result (`--out \
              FILE` writes its media)\n",
             server.endpoint
@@ -246,6 +246,54 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
             &json!(png.len())
         ),
         "{saved}"
+    );
+}
+
+/// A tool whose caption introduces its data (resource links, an embedded resource) is
+/// printed whole by its derived verb: every block in order, a text as it reads, a link
+/// or resource as it came. Before, only the caption was printed, with a note to run
+/// `call` for the rest.
+#[test]
+fn a_derived_verb_prints_the_blocks_after_a_caption() {
+    let server = Everything::start();
+    let links = server.devtools(&["get-resource-links", "--count", "2"]);
+    links.assert_quiet_success().assert_stdout_is(concat!(
+        r#"["Here are 2 resource links to resources available in this server:","#,
+        r#"{"description":"Resource 1: plaintext resource","mimeType":"text/plain","#,
+        r#""name":"Blob Resource 1","type":"resource_link","uri":"demo://resource/dynamic/blob/1"},"#,
+        r#"{"description":"Resource 2: plaintext resource","mimeType":"text/plain","#,
+        r#""name":"Text Resource 2","type":"resource_link","uri":"demo://resource/dynamic/text/2"}]"#,
+        "\n"
+    ));
+    let reference = server.devtools(&[
+        "get-resource-reference",
+        "--resource-type",
+        "Text",
+        "--resource-id",
+        "2",
+    ]);
+    reference.assert_quiet_success();
+    let printed = reference.json();
+    assert_eq!(
+        (
+            &printed[0],
+            &printed[1]["type"],
+            &printed[1]["resource"]["uri"],
+            &printed[2]
+        ),
+        (
+            &json!("Returning resource reference for Resource 2:"),
+            &json!("resource"),
+            &json!("demo://resource/dynamic/text/2"),
+            &json!("You can access this resource using the URI: demo://resource/dynamic/text/2")
+        ),
+        "{reference}"
+    );
+    assert!(
+        printed[1]["resource"]["text"]
+            .as_str()
+            .is_some_and(|text| text.starts_with("Resource 2: This is a plaintext resource")),
+        "{reference}"
     );
 }
 

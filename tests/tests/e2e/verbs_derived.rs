@@ -1154,4 +1154,18 @@ fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
             "{out}"
         );
     }
+    // Without `--out` the structured content printed holds the image: no note says one
+    // was left out (it said "1 more content block (image)").
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "read-media-file",
+        "--path",
+        "/srv/img.png",
+    ]);
+    out.assert_quiet_success().assert_stdout_is(
+        r#"{"content":[{"data":"iVBORw0KGgo=","mimeType":"image/png","type":"image"}]}"#.to_owned()
+            + "\n",
+    );
 }
