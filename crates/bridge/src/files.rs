@@ -51,6 +51,11 @@ pub struct Sidecar {
     /// `--usage-log`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage_log: Option<PathBuf>,
+    /// The canonical project, as its lockfile will name it: what names a
+    /// bridge still starting, which has no lockfile yet (absent in a sidecar
+    /// of an older bridge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
 }
 
 impl Sidecar {
@@ -140,6 +145,7 @@ mod tests {
             log: files.log.clone(),
             command: vec!["server".into()],
             usage_log: None,
+            project: None,
         };
         sidecar.write(&files.sidecar).expect("write");
         let line: Value = serde_json::from_str(&session_line(&lockfile, &lock)).expect("json");

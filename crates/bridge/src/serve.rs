@@ -104,6 +104,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         log: files.log.clone(),
         command: words(&options.command),
         usage_log,
+        project: Some(claimed.project().to_owned()),
     };
     // Before the server starts: while it does, the sidecar (with the held
     // slot) is how `bridge stop` finds a bridge that has no lockfile yet.

@@ -1,7 +1,7 @@
 //! `bridge stop`: find the bridge (of `--project`, or the only one running),
 //! make sure the process is the one that wrote the lockfile, send it SIGTERM
-//! and wait for its lockfile to go — or, for a bridge of `--project` still
-//! starting its server (no lockfile yet), for its slot to be let go. Only a
+//! and wait for its lockfile to go — or, for a bridge still starting its
+//! server (no lockfile yet), for its slot to be let go. Only a
 //! bridge is ever signalled: an app's own session is the user's to stop.
 
 use std::{
@@ -20,7 +20,7 @@ use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, Signal, System};
 use crate::files::{Sidecar, bridge_of, starting};
 
 /// How long a bridge gets to remove its lockfile after SIGTERM (it stops its
-/// server first, which gets 2 s to exit).
+/// server first: 2 s for it to exit when its input ends, 2 s after SIGTERM).
 const STOP_LIMIT: Duration = Duration::from_secs(10);
 const POLL: Duration = Duration::from_millis(20);
 
@@ -125,8 +125,8 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
     }
 }
 
-/// The one bridge whose lockfile is in the directory (one still starting is
-/// found only by its project: its sidecar does not name it).
+/// The one bridge whose lockfile is in the directory, or with none, the one
+/// still starting.
 fn only_bridge(registry: &Registry) -> Result<Found> {
     let entries = registry.scan().map_err(|e| {
         Error::internal(format!(
@@ -144,7 +144,15 @@ fn only_bridge(registry: &Registry) -> Result<Found> {
         })
         .collect();
     match bridges.len() {
-        0 => Err(Error::no_session("no bridge is running")),
+        0 => {
+            let mut starting = starting_bridges(registry);
+            match starting.len() {
+                0 => Err(Error::no_session("no bridge is running")),
+                1 => Ok(starting.remove(0)),
+                n => Err(Error::usage(format!("{n} bridges are starting"))
+                    .with_hint("pick one with `--project PATH`")),
+            }
+        }
         1 => {
             let (path, lock) = bridges.remove(0);
             Ok(Found::Announced(path, lock))
@@ -159,6 +167,29 @@ fn only_bridge(registry: &Registry) -> Result<Found> {
         ))
         .with_hint("pick one with `--project PATH`")),
     }
+}
+
+/// The bridges still starting (see [`starting`]) whose sidecar names their
+/// project, by the sidecars in the directory.
+fn starting_bridges(registry: &Registry) -> Vec<Found> {
+    let Ok(entries) = std::fs::read_dir(registry.dir()) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| {
+            let sidecar = entry.ok()?.path();
+            if sidecar.extension()? != "bridge" {
+                return None;
+            }
+            let lockfile = sidecar.with_extension("json");
+            if matches!(registry.read(&lockfile), ReadOutcome::Valid(_)) {
+                return None;
+            }
+            let bridge = starting(&lockfile)?;
+            let project = bridge.project.clone()?;
+            Some(Found::Starting(lockfile, project, bridge))
+        })
+        .collect()
 }
 
 fn terminate(pid: u32) -> Result<()> {

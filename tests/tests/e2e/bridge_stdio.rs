@@ -1516,6 +1516,20 @@ fn bridge_stop_stops_a_bridge_still_starting() {
     assert_eq!(group.members(), Vec::<String>::new(), "left running");
     let log = std::fs::read_to_string(&log).expect("log");
     assert!(log.contains("lingering: SIGTERM, cleaning up"), "{log}");
+
+    // Without `--project`: the one bridge there is, though still starting.
+    let (starting, project, group, _log) = starting_bridge(&sb, "only");
+    let stop = sb.mur(&["devtools", "bridge", "stop"]);
+    stop.assert_code(0);
+    assert!(
+        stop.stderr.starts_with(&format!(
+            "stopped the bridge of `{}` (pid ",
+            sb.canonical_project(&project)
+        )),
+        "{stop}"
+    );
+    starting.wait_output().assert_code(2);
+    assert_eq!(group.members(), Vec::<String>::new(), "left running");
 }
 
 /// An idle time past any a bridge waits (what someone writes for "never") is taken
