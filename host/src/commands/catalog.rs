@@ -238,7 +238,9 @@ fn call_only(installed: &[Entry], offered: Option<&Offered>) -> Vec<String> {
 /// lists what is installed, and says so with `"session": null`); stderr says why,
 /// so that a list without derived verbs is never taken for all there is. A session
 /// named (`--endpoint`, `--project`) that cannot be read is an error: its verbs were
-/// what was asked for.
+/// what was asked for. So are several live sessions (exit 1, as for any command, the
+/// hint naming `--project`): a catalog of none of them, `"session": null` and exit 0,
+/// read to a script exactly as "no session runs".
 async fn offered(settings: &Settings) -> Result<Option<Offered>> {
     let found = async {
         let session = Session::resolve(settings).await?;
@@ -251,14 +253,10 @@ async fn offered(settings: &Settings) -> Result<Option<Offered>> {
     let named = matches!(settings.source, Source::Endpoint(_)) || settings.project.is_some();
     match found.await {
         Ok(offered) => Ok(Some(offered)),
-        Err(e) if named => Err(e),
+        Err(e) if named || e.kind() == Kind::Usage => Err(e),
         Err(e) => {
             let why = e.message().lines().next().unwrap_or_default();
-            let fix = match e.kind() {
-                Kind::Usage => " (choose one with `--project PATH`)",
-                _ => "",
-            };
-            output::notice(&format!("derived verbs are not listed: {why}{fix}"));
+            output::notice(&format!("derived verbs are not listed: {why}"));
             Ok(None)
         }
     }

@@ -654,6 +654,40 @@ fn a_catalog_of_a_named_session_that_cannot_be_reached_is_an_error() {
     absent.assert_code(4).assert_stdout_is("");
 }
 
+/// With several live sessions the catalog is exit 1 naming them, as any command that
+/// needs one session: before, it was exit 0 with `"session": null`, the JSON of "no
+/// session runs", and a script could not tell the two apart.
+#[test]
+fn a_catalog_with_several_sessions_asks_which_one() {
+    let (sandbox, [a, b]) = Sandbox::with_apps(["a", "b"]);
+    let width = a.lock.project.len().max(b.lock.project.len());
+    for words in [&["catalog", "--json"][..], &["verbs", "list", "--all"]] {
+        let out = sandbox.devtools(words);
+        out.assert_code(1).assert_stdout_is("");
+        assert_eq!(
+            out.stderr,
+            format!(
+                "error: 2 live devtools sessions found; which one is meant?\n  \
+                 {:width$}  {}  (pid {})\n  \
+                 {:width$}  {}  (pid {})\n\
+                 hint: choose one with `--project PATH` or `--endpoint URL`; for the first: \
+                 `mur devtools --project {} {}`\n",
+                a.lock.project,
+                a.endpoint(),
+                a.pid(),
+                b.lock.project,
+                b.endpoint(),
+                b.pid(),
+                a.lock.project,
+                words.join(" "),
+            )
+        );
+    }
+    let chosen = sandbox.devtools(&["--project", &a.lock.project, "catalog", "--json"]);
+    chosen.assert_quiet_success();
+    assert_eq!(chosen.json()["session"], a.endpoint(), "{chosen}");
+}
+
 #[test]
 fn a_catalog_over_a_broken_verb_index_is_mur_failing_not_an_empty_list() {
     let sandbox = Sandbox::new();
