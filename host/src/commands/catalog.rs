@@ -1,11 +1,13 @@
 //! `mur devtools catalog [--json]`: every verb an agent can use — the host's
 //! own, installed plugins, and (when a session answers) one derived verb per
 //! tool no installed verb covers — with its kind, tool, usage, options,
-//! the tool's hints and the exit codes; and `mur devtools parity`: each tool
+//! the tool's hints and the exit codes, and the instructions the session's
+//! server gives; and `mur devtools parity`: each tool
 //! of the session and the verb that reaches it.
 //!
 //! The catalog's JSON schema (`mur-catalog/1`) is documented in docs/agents.md.
 
+use mur_client::{Client, Reply};
 use mur_core::settings::Source;
 use mur_core::{EXIT_CODES, Error, Kind, Result, Settings};
 use mur_verbs::derived::{self, Derived};
@@ -32,17 +34,20 @@ struct Item {
     offered: Option<bool>,
 }
 
-/// What the session offers, when one answers: its endpoint and tools.
+/// What the session offers, when one answers: its endpoint and tools, and the
+/// instructions its server gives (for the catalog only).
 struct Offered {
     endpoint: String,
     tools: Vec<Value>,
+    instructions: Option<String>,
 }
 
 pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
     // A verb index mur cannot read is its own failure (exit 7), not an empty list.
     let installed = VerbHost::open()?.entries().to_vec();
-    let offered = offered(settings).await?;
+    let offered = offered(settings, true).await?;
     let items = items(&installed, offered.as_ref());
+    let instructions = offered.as_ref().and_then(|o| o.instructions.clone());
     let call_only = call_only(&installed, offered.as_ref());
     if !call_only.is_empty() {
         output::notice(&format!(
@@ -59,6 +64,7 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
         let catalog = json!({
             "schema": "mur-catalog/1",
             "session": offered.as_ref().map(|o| o.endpoint.clone()),
+            "instructions": instructions,
             "verbs": verbs,
             "callOnly": call_only,
             "exitCodes": exit_codes,
@@ -85,14 +91,23 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
             ]
         })
         .collect();
-    output::stdout(output::table(&["NAME", "KIND", "TOOL", "HINTS", "SUMMARY"], &rows).as_bytes())
+    output::stdout(output::table(&["NAME", "KIND", "TOOL", "HINTS", "SUMMARY"], &rows).as_bytes())?;
+    match instructions {
+        // Whole, after the verbs: the server wrote them for whoever drives it, and an
+        // agent reading the catalog is that reader.
+        Some(instructions) => output::text(&format!(
+            "\nInstructions of the session's server:\n{}\n",
+            instructions.trim_end()
+        )),
+        None => Ok(()),
+    }
 }
 
 /// `mur devtools verbs list --all`: installed verbs and the session's derived
 /// ones (when a session answers), with their kinds.
 pub async fn installed_and_derived(settings: &Settings) -> Result<()> {
     let installed = VerbHost::open()?.entries().to_vec();
-    let offered = offered(settings).await?;
+    let offered = offered(settings, false).await?;
     let rows: Vec<Vec<String>> = items(&installed, offered.as_ref())
         .into_iter()
         .filter(|i| i.kind != "host")
@@ -241,13 +256,19 @@ fn call_only(installed: &[Entry], offered: Option<&Offered>) -> Vec<String> {
 /// what was asked for. So are several live sessions (exit 1, as for any command, the
 /// hint naming `--project`): a catalog of none of them, `"session": null` and exit 0,
 /// read to a script exactly as "no session runs".
-async fn offered(settings: &Settings) -> Result<Option<Offered>> {
+/// `with_instructions`: the server's instructions are read too ([`instructions`]).
+async fn offered(settings: &Settings, with_instructions: bool) -> Result<Option<Offered>> {
     let found = async {
         let session = Session::resolve(settings).await?;
         let tools = ToolList::open(&session).all(&session, settings).await?;
+        let instructions = match with_instructions {
+            true => instructions(&session, settings).await,
+            false => None,
+        };
         Ok::<_, Error>(Offered {
             endpoint: session.endpoint.clone(),
             tools,
+            instructions,
         })
     };
     let named = matches!(settings.source, Source::Endpoint(_)) || settings.project.is_some();
@@ -258,6 +279,30 @@ async fn offered(settings: &Settings) -> Result<Option<Offered>> {
             let why = e.message().lines().next().unwrap_or_default();
             output::notice(&format!("derived verbs are not listed: {why}"));
             Ok(None)
+        }
+    }
+}
+
+/// The instructions the session's server gives for whoever drives it: its
+/// `server/discover`'s, or for a server of the 2025-11-25 revision, which has no such
+/// method, its `initialize`'s (a bridge answers `server/discover` with its server's).
+/// `None` when it gives none, or cannot say: the catalog is of the verbs, and does not
+/// fail for want of them.
+async fn instructions(session: &Session, settings: &Settings) -> Option<String> {
+    let http = mur_http::Http::new();
+    let report = output::CallReport::new(settings);
+    let client = Client::new(&http, &session.endpoint, settings)
+        .with_events(&report)
+        .discovering_from_initialize();
+    match client.call("server/discover", None, settings.timeout).await {
+        Ok(Reply::Result(found)) => found["instructions"]
+            .as_str()
+            .filter(|text| !text.trim().is_empty())
+            .map(str::to_owned),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::debug!("the server's instructions could not be read: {e}");
+            None
         }
     }
 }

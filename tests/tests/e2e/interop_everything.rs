@@ -297,6 +297,35 @@ fn a_derived_verb_prints_the_blocks_after_a_caption() {
     );
 }
 
+/// The instructions the server gives in `initialize` (it speaks 2025-11-25: no
+/// `server/discover`) are in the catalog: a field of its JSON, and after the verbs in
+/// its table, whole. Before, only an agent host behind `mur devtools proxy` got them.
+#[test]
+fn the_catalog_carries_the_servers_instructions() {
+    let server = Everything::start();
+    let docs = node::tools()
+        .everything_server
+        .parent()
+        .expect("dist")
+        .join("docs/instructions.md");
+    let instructions = std::fs::read_to_string(&docs).expect("the server's instructions file");
+    assert!(
+        instructions.starts_with("# Everything Server"),
+        "{instructions}"
+    );
+    let json = server.devtools(&["catalog", "--json"]);
+    json.assert_quiet_success();
+    assert_eq!(json.json()["instructions"], instructions.as_str(), "{json}");
+    let table = server.devtools(&["catalog"]);
+    table.assert_quiet_success();
+    let after = format!(
+        "\nInstructions of the session's server:\n{}\n",
+        instructions.trim_end()
+    );
+    assert!(table.stdout.starts_with("NAME "), "{table}");
+    assert!(table.stdout.ends_with(&after), "{table}");
+}
+
 #[test]
 fn a_failing_tool_exits_5_with_the_result() {
     let server = Everything::start();
