@@ -68,6 +68,9 @@ mod tests {
         // "Never", as people write it: a year, which the background bridge reads back.
         assert_eq!(parse_idle("999999999h"), Ok(MAX_IDLE));
         assert_eq!(parse_idle("100y"), Ok(MAX_IDLE));
-        assert_eq!(parse_idle(&format!("{}ms", MAX_IDLE.as_millis())), Ok(MAX_IDLE));
+        assert_eq!(
+            parse_idle(&format!("{}ms", MAX_IDLE.as_millis())),
+            Ok(MAX_IDLE)
+        );
     }
 }
