@@ -26,6 +26,9 @@ pub use process::{
     Adopted, BUILD_LIMIT, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, free_port, mkfifo,
     refusing_port, run, run_ok, run_within, signal, silent_listener, wait_until, wait_until_within,
 };
-pub use sandbox::{Sample, Sandbox, Session, Successors, another_session_line, session_rows};
+pub use sandbox::{
+    Sample, Sandbox, Session, Successors, another_session_line, session_rows,
+    several_sessions_error,
+};
 pub use stub::Stub;
 pub use values::{Captured, each_str, text_x};

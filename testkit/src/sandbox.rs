@@ -449,6 +449,19 @@ pub fn session_rows(sessions: &[&Session]) -> String {
         .collect()
 }
 
+/// mur's error, whole, when `sessions` (in its order) all answer and none was chosen, for
+/// the command `command` (the words after `mur devtools`, as the hint repeats them).
+pub fn several_sessions_error(sessions: &[&Session], command: &str) -> String {
+    format!(
+        "error: {} live devtools sessions found; which one is meant?\n{}\
+         hint: choose one with `--project PATH` or `--endpoint URL`; for the first: \
+         `mur devtools --project {} {command}`\n",
+        sessions.len(),
+        session_rows(sessions),
+        sessions.first().map_or("", |s| s.lock.project.as_str()),
+    )
+}
+
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
 }

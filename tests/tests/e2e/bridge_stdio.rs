@@ -1354,6 +1354,14 @@ while True:
     time.sleep(1)
 "#;
 
+/// [`LINGERING_SERVER`] with these arguments, run as it is.
+fn lingering(sb: &Sandbox, args: &[&str]) -> Vec<OsString> {
+    let script = sb.file("lingering_server.py", LINGERING_SERVER);
+    let mut command: Vec<OsString> = vec!["python3".into(), "-u".into(), script.into()];
+    command.extend(args.iter().map(OsString::from));
+    command
+}
+
 /// [`LINGERING_SERVER`] behind a wrapper that is no `exec`: `sh` runs it as a
 /// child and waits for it, as `npx` (`npm exec` → `sh -c` → `node`) does.
 fn wrapped_lingering(sb: &Sandbox, args: &[&str]) -> Vec<OsString> {
@@ -1537,13 +1545,7 @@ fn bridge_stop_stops_a_bridge_still_starting() {
 #[test]
 fn a_huge_idle_time_is_taken_as_a_year() {
     let sb = Sandbox::new();
-    let script = sb.file("lingering_server.py", LINGERING_SERVER);
-    let server: Vec<OsString> = vec![
-        "python3".into(),
-        "-u".into(),
-        script.into(),
-        "cleanup".into(),
-    ];
+    let server = lingering(&sb, &["cleanup"]);
     let bridge = Bridge::start(&sb, "never-idle", &["--idle", "999999999h"], &server);
     assert!(bridge.lockfile().is_some());
     bridge.stop();
@@ -1592,13 +1594,7 @@ fn a_server_that_exits_before_initialize_is_quoted_from_its_stderr() {
 #[test]
 fn in_the_foreground_the_servers_stderr_is_on_the_terminal_too() {
     let sb = Sandbox::new();
-    let script = sb.file("lingering_server.py", LINGERING_SERVER);
-    let server: Vec<OsString> = vec![
-        "python3".into(),
-        "-u".into(),
-        script.into(),
-        "cleanup".into(),
-    ];
+    let server = lingering(&sb, &["cleanup"]);
     let project = sb.project("fg-stderr");
     let mut command = sb.mur_command(&["devtools", "bridge", "--foreground", "--project"]);
     command.arg(&project).arg("--").args(&server);

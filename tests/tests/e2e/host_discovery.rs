@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use mur_e2e::{
-    Output, Sandbox, Stub, dead_pid, free_port, mkfifo, refusing_port, session_rows, signal,
-    silent_listener,
+    Output, Sandbox, Stub, dead_pid, free_port, mkfifo, refusing_port, session_rows,
+    several_sessions_error, signal, silent_listener,
 };
 
 /// `mur devtools --project PROJECT call version`.
@@ -50,22 +50,9 @@ fn several_sessions_are_told_the_command_again_to_paste() {
     let (sb, [a, b]) = Sandbox::with_apps(["a", "b"]);
     let out = sb.mur(&["--pretty", "devtools", "call", "version", "--args", "{}"]);
     out.assert_code(1).assert_stdout_is("");
-    let width = a.lock.project.len().max(b.lock.project.len());
-    let row = |s: &mur_e2e::Session| {
-        format!(
-            "  {:width$}  {}  (pid {})\n",
-            s.lock.project,
-            s.endpoint(),
-            s.pid()
-        )
-    };
-    out.assert_stderr_is(format!(
-        "error: 2 live devtools sessions found; which one is meant?\n{}{}\
-         hint: choose one with `--project PATH` or `--endpoint URL`; for the first: \
-         `mur devtools --project {} --pretty call version --args '{{}}'`\n",
-        row(&a),
-        row(&b),
-        a.lock.project
+    out.assert_stderr_is(several_sessions_error(
+        &[&a, &b],
+        "--pretty call version --args '{}'",
     ));
     let pasted = sb.mur(&[
         "devtools",

@@ -660,28 +660,10 @@ fn a_catalog_of_a_named_session_that_cannot_be_reached_is_an_error() {
 #[test]
 fn a_catalog_with_several_sessions_asks_which_one() {
     let (sandbox, [a, b]) = Sandbox::with_apps(["a", "b"]);
-    let width = a.lock.project.len().max(b.lock.project.len());
     for words in [&["catalog", "--json"][..], &["verbs", "list", "--all"]] {
         let out = sandbox.devtools(words);
         out.assert_code(1).assert_stdout_is("");
-        assert_eq!(
-            out.stderr,
-            format!(
-                "error: 2 live devtools sessions found; which one is meant?\n  \
-                 {:width$}  {}  (pid {})\n  \
-                 {:width$}  {}  (pid {})\n\
-                 hint: choose one with `--project PATH` or `--endpoint URL`; for the first: \
-                 `mur devtools --project {} {}`\n",
-                a.lock.project,
-                a.endpoint(),
-                a.pid(),
-                b.lock.project,
-                b.endpoint(),
-                b.pid(),
-                a.lock.project,
-                words.join(" "),
-            )
-        );
+        out.assert_stderr_is(mur_e2e::several_sessions_error(&[&a, &b], &words.join(" ")));
     }
     let chosen = sandbox.devtools(&["--project", &a.lock.project, "catalog", "--json"]);
     chosen.assert_quiet_success();
