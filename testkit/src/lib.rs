@@ -23,8 +23,9 @@ pub mod values;
 
 pub use artifacts::{Artifacts, artifacts, build, cargo_build, example_bin, mur_bin, sample_bin};
 pub use process::{
-    Adopted, BUILD_LIMIT, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, free_port, mkfifo,
-    refusing_port, run, run_ok, run_within, signal, silent_listener, wait_until, wait_until_within,
+    Adopted, BUILD_LIMIT, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, exit_with_stderr_gone,
+    free_port, mkfifo, refusing_port, run, run_ok, run_within, signal, silent_listener, wait_until,
+    wait_until_within,
 };
 pub use sandbox::{
     Sample, Sandbox, Session, Successors, another_session_line, session_rows,

@@ -346,6 +346,15 @@ pub fn run(command: &mut Command) -> Output {
     run_within(command, RUN_LIMIT).0
 }
 
+/// Runs `command` to its end with stdout discarded and stderr a pipe whose reader is
+/// already gone (an agent host that closed it): how it exits, within [`PATIENCE`].
+pub fn exit_with_stderr_gone(command: &mut Command) -> ExitStatus {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    command.stdout(Stdio::null()).stderr(writer);
+    Process::spawn(command).wait_status()
+}
+
 /// A guard for toolchain runs (cargo, componentize-py, npm), not a timing.
 pub const BUILD_LIMIT: Duration = Duration::from_secs(900);
 
