@@ -603,7 +603,9 @@ pub enum SessionCommand {
     #[command(
         long_about = "Print one JSON line per live session: the fields of its lockfile (exit 4 when there is none).\n\n\
             A session whose process runs but does not answer its probe is named on stderr, and \
-            when no session answers that is exit 2, not 4. With `--auto`, sessions that left no \
+            when no session answers that is exit 2, not 4. With `--project PATH`, only that \
+            project's session is listed, and the exit code is about it alone (4 when it has none, \
+            the other projects' sessions named on stderr). With `--auto`, sessions that left no \
             lockfile are found by a loopback port scan and listed the same way.",
         after_help = examples(&[
             "mur devtools session list",
