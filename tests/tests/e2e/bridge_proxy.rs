@@ -573,16 +573,23 @@ fn answered_by(proxy: &Live, id: u64) -> Value {
     answer["result"]["structuredContent"]["pid"].clone()
 }
 
+/// A proxy that has answered request 2 (`version`) from `session`, after `initialize`:
+/// pinned to its project.
+fn pinned_to(sb: &Sandbox, session: &mur_e2e::Session) -> Live {
+    let mut proxy = Live::start(sb, &["proxy"]);
+    proxy.send(&initialize());
+    proxy.answer(1);
+    proxy.send(&tool_call(2, "version", json!({})));
+    assert_eq!(answered_by(&proxy, 2), session.pid());
+    proxy
+}
+
 /// One proxy, one project: a second session that starts mid-conversation does not
 /// make the next request ambiguous, as it did when the proxy looked afresh each time.
 #[test]
 fn a_session_that_starts_mid_conversation_leaves_the_proxy_with_its_first() {
     let (sb, first) = Sandbox::with_app();
-    let mut proxy = Live::start(&sb, &["proxy"]);
-    proxy.send(&initialize());
-    proxy.answer(1);
-    proxy.send(&tool_call(2, "version", json!({})));
-    assert_eq!(answered_by(&proxy, 2), first.pid());
+    let mut proxy = pinned_to(&sb, &first);
     let _second = sb.start_sample(&sb.project("other"));
     proxy.send(&tool_call(3, "version", json!({})));
     assert_eq!(answered_by(&proxy, 3), first.pid());
@@ -596,11 +603,7 @@ fn a_session_that_starts_mid_conversation_leaves_the_proxy_with_its_first() {
 fn the_proxy_keeps_to_its_project_never_turning_to_another_ones_session() {
     let (sb, first) = Sandbox::with_app();
     let app = sb.project("app");
-    let mut proxy = Live::start(&sb, &["proxy"]);
-    proxy.send(&initialize());
-    proxy.answer(1);
-    proxy.send(&tool_call(2, "version", json!({})));
-    assert_eq!(answered_by(&proxy, 2), first.pid());
+    let mut proxy = pinned_to(&sb, &first);
     first.kill();
     let _other = sb.start_sample(&sb.project("other"));
     proxy.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }));
