@@ -1490,29 +1490,37 @@ fn ctrl_c_while_a_bridge_starts_stops_it_and_its_server() {
     assert_eq!(group.members(), Vec::<String>::new(), "left running");
 }
 
+/// stderr of a start that failed, without the line said first past 2 s of waiting (on a
+/// loaded machine).
+fn after_waiting<'a>(stderr: &'a str, log: &Path) -> &'a str {
+    let waiting = format!(
+        "waiting for the server to answer `initialize` (at most 60 s); its log is `{}`\n",
+        log.display()
+    );
+    stderr.strip_prefix(&waiting).unwrap_or(stderr)
+}
+
+/// `bridge stop` exited 0 saying it stopped the bridge of `project`.
+fn assert_stopped_the_bridge_of(sb: &Sandbox, stop: &Output, project: &Path) {
+    stop.assert_code(0);
+    let said = format!(
+        "stopped the bridge of `{}` (pid ",
+        sb.canonical_project(project)
+    );
+    assert!(stop.stderr.starts_with(&said), "{stop}");
+}
+
 #[test]
 fn bridge_stop_stops_a_bridge_still_starting() {
     let sb = Sandbox::new();
     let (starting, project, group, log) = starting_bridge(&sb, "stopped");
     let project_arg = project.to_str().expect("utf-8");
     let stop = sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"]);
-    stop.assert_code(0);
-    assert!(
-        stop.stderr.starts_with(&format!(
-            "stopped the bridge of `{}` (pid ",
-            sb.canonical_project(&project)
-        )),
-        "{stop}"
-    );
+    assert_stopped_the_bridge_of(&sb, &stop, &project);
     let out = starting.wait_output();
     out.assert_code(2);
-    // Past 2 s (a loaded machine) the command first says what it waits for.
-    let waiting = format!(
-        "waiting for the server to answer `initialize` (at most 60 s); its log is `{}`\n",
-        log.display()
-    );
     assert_eq!(
-        out.stderr.strip_prefix(&waiting).unwrap_or(&out.stderr),
+        after_waiting(&out.stderr, &log),
         format!(
             "error: the bridge was stopped before the server answered `initialize`\n\
              hint: its log is `{}`\n",
@@ -1528,14 +1536,7 @@ fn bridge_stop_stops_a_bridge_still_starting() {
     // Without `--project`: the one bridge there is, though still starting.
     let (starting, project, group, _log) = starting_bridge(&sb, "only");
     let stop = sb.mur(&["devtools", "bridge", "stop"]);
-    stop.assert_code(0);
-    assert!(
-        stop.stderr.starts_with(&format!(
-            "stopped the bridge of `{}` (pid ",
-            sb.canonical_project(&project)
-        )),
-        "{stop}"
-    );
+    assert_stopped_the_bridge_of(&sb, &stop, &project);
     starting.wait_output().assert_code(2);
     assert_eq!(group.members(), Vec::<String>::new(), "left running");
 }
@@ -1569,13 +1570,8 @@ fn a_server_that_exits_before_initialize_is_quoted_from_its_stderr() {
     );
     out.assert_code(2);
     let log = sb.lockfile_path(&project).with_extension("bridge.log");
-    // Past 2 s (a loaded machine) the command first says what it waits for.
-    let waiting = format!(
-        "waiting for the server to answer `initialize` (at most 60 s); its log is `{}`\n",
-        log.display()
-    );
     assert_eq!(
-        out.stderr.strip_prefix(&waiting).unwrap_or(&out.stderr),
+        after_waiting(&out.stderr, &log),
         format!(
             "error: the server exited (exit status: 1) before it answered `initialize`\n\
              hint: stderr: npm error code E404\n\
