@@ -3,8 +3,10 @@
 mod cli;
 mod commands;
 mod invoke;
+mod media;
 mod options;
 mod output;
+mod tools;
 mod usage;
 
 use std::process::ExitCode;

@@ -6,10 +6,11 @@ use mur_core::{Error, Result, Settings};
 use mur_verbs::derived::Derived;
 use serde_json::{Value, json};
 
-use super::{derived, media};
 use crate::cli::CallArgs;
 use crate::invoke::{Session, settle};
+use crate::media;
 use crate::output;
+use crate::tools::ToolList;
 use mur_client::tool_result::missing_tool;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
@@ -58,10 +59,7 @@ async fn method_call(settings: &Settings, method: &str, params: Option<&Value>) 
 /// afresh (the call just failed; nothing else is spent on the way to a success), and a
 /// list that cannot be read leaves the error as it was.
 async fn nearest_tool(e: Error, name: &str, session: &Session, settings: &Settings) -> Error {
-    let Ok(tools) = derived::ToolList::open(session)
-        .fresh(session, settings)
-        .await
-    else {
+    let Ok(tools) = ToolList::open(session).fresh(session, settings).await else {
         return e;
     };
     let answers = Derived::pick(&tools, name);

@@ -14,10 +14,10 @@ use mur_verbs::derived::{self, Derived};
 use mur_verbs::{Entry, VerbHost, VerbSpec};
 use serde_json::{Value, json};
 
-use super::derived::ToolList;
 use crate::cli;
 use crate::invoke::Session;
 use crate::output;
+use crate::tools::ToolList;
 
 /// One verb of the catalog.
 struct Item {

@@ -20,8 +20,8 @@ use mur_core::Settings;
 use mur_verbs::derived::Derived;
 use mur_verbs::{ValueKind, VerbHost, VerbSpec, usable_name};
 
-use super::derived::ToolList;
 use crate::invoke::Session;
+use crate::tools::ToolList;
 
 /// The environment variable the completion script sets when it asks.
 const VAR: &str = "COMPLETE";

@@ -12,15 +12,15 @@ use mur_client::tool_result::{self, left_out, payload};
 use mur_core::{Error, Kind, Result, Settings};
 use mur_verbs::data::DataVerb;
 use mur_verbs::derived::{Derived, Request};
-use mur_verbs::tools::ToolCache;
-use mur_verbs::{VerbDirs, VerbError, VerbHost, VerbSpec};
+use mur_verbs::{VerbError, VerbHost, VerbSpec};
 use serde_json::{Map, Value, json};
 
-use super::media;
 use crate::cli::HostArgs;
 use crate::invoke::{self, Session, block_on};
+use crate::media;
 use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
+use crate::tools::{ToolList, pick};
 use crate::usage::{self, Phase};
 
 /// Runs derived verb `name` (not an installed verb) with `argv`.
@@ -460,81 +460,6 @@ fn nearest_word(name: &str, listed: &[Value]) -> Option<String> {
     let tools = mur_verbs::derived::verb_names(listed).into_iter().flatten();
     let words = installed.chain(crate::cli::host_verbs()).chain(tools);
     mur_core::nearest(name, words)
-}
-
-/// The session's tool list, through the cache.
-pub struct ToolList {
-    cache: Option<ToolCache>,
-    key: String,
-}
-
-impl ToolList {
-    pub fn open(session: &Session) -> Self {
-        let cache = VerbDirs::from_env().ok().map(|dirs| ToolCache::open(&dirs));
-        let key = ToolCache::key(&session.endpoint, session.identity.as_deref());
-        Self { cache, key }
-    }
-
-    /// The verb derived from the tool named `name` (or whose kebab-case name
-    /// is `name`), and whether the list it came from was the cached one: from the
-    /// cached list, else — or when it has no such tool, or with `refresh` — from a
-    /// fresh `tools/list`; or, when no tool is called that, the fresh list it was
-    /// looked for in.
-    async fn find(
-        &self,
-        session: &Session,
-        settings: &Settings,
-        name: &str,
-        refresh: bool,
-    ) -> Result<std::result::Result<(Derived, Value, bool), Vec<Value>>> {
-        let cached = self
-            .cache
-            .as_ref()
-            .filter(|_| !refresh)
-            .and_then(|c| c.load(&self.key));
-        if let Some(tools) = &cached
-            && let Some(verb) = pick(tools, name)
-        {
-            tracing::debug!("tool list from the cache");
-            return Ok(Ok((verb.0, verb.1, true)));
-        }
-        let tools = self.fresh(session, settings).await?;
-        Ok(pick(&tools, name)
-            .map(|(verb, tool)| (verb, tool, false))
-            .ok_or(tools))
-    }
-
-    /// Every tool: the cached list, else a fresh one (then cached).
-    pub async fn all(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
-        if let Some(tools) = self.cache.as_ref().and_then(|c| c.load(&self.key)) {
-            return Ok(tools);
-        }
-        self.fresh(session, settings).await
-    }
-
-    /// A fresh list: cached, and the installed verbs' hints learned from it.
-    pub async fn fresh(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
-        let tools = session.list_tools(settings).await?;
-        if let Some(cache) = &self.cache {
-            cache.store(&self.key, &tools);
-        }
-        if let Ok(mut verbs) = VerbHost::open() {
-            verbs.learn_hints(&tools);
-        }
-        Ok(tools)
-    }
-
-    fn forget(&self) {
-        if let Some(cache) = &self.cache {
-            cache.forget(&self.key);
-        }
-    }
-}
-
-/// The verb derived from the tool named `name` (or whose verb is called
-/// `name`), and that tool's `tools/list` entry.
-fn pick(tools: &[Value], name: &str) -> Option<(Derived, Value)> {
-    Derived::pick(tools, name).map(|(verb, tool)| (verb, tool.clone()))
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@ mod catalog;
 mod completions;
 mod derived;
 mod guide;
-mod media;
 mod proxy;
 mod session;
 mod usage;
