@@ -353,6 +353,16 @@ mod tests {
         // A grandchild that ignores SIGTERM is killed with the group.
         let (mut process, _stdin, _stdout) = start(WRAPPED);
         let pgid = process.child.as_ref().map(Child::id).expect("a child");
+        server_started(pgid).await;
+        process
+            .end(Duration::from_millis(200))
+            .await
+            .expect("ended");
+        assert_eq!(members(pgid), Vec::<u32>::new());
+    }
+
+    /// Waits until the wrapper of group `pgid` has started its server (two members).
+    async fn server_started(pgid: u32) {
         let two = async {
             while members(pgid).len() < 2 {
                 tokio::time::sleep(Duration::from_millis(10)).await;
@@ -361,11 +371,6 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(10), two)
             .await
             .expect("the wrapper starts its server");
-        process
-            .end(Duration::from_millis(200))
-            .await
-            .expect("ended");
-        assert_eq!(members(pgid), Vec::<u32>::new());
     }
 
     #[tokio::test]
@@ -373,14 +378,7 @@ mod tests {
         let (process, _stdin, _stdout) = start(WRAPPED);
         let pid = process.child.as_ref().map(Child::id).expect("a child");
         assert!(exists(pid));
-        let two = async {
-            while members(pid).len() < 2 {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(10), two)
-            .await
-            .expect("the wrapper starts its server");
+        server_started(pid).await;
         drop(process);
         let gone = async {
             while exists(pid) || !members(pid).is_empty() {

@@ -553,22 +553,19 @@ mod tests {
         );
     }
 
+    /// The note under a result of these content blocks (and empty structured content)
+    /// from tool `t`; `takes_out` as `unprinted` takes it.
+    fn note_on(content: Value, takes_out: bool) -> String {
+        let result = json!({ "content": content, "structuredContent": {} });
+        let shown = Shown::of(&result);
+        unprinted(&result, &shown, &settings(), "t", &Map::new(), takes_out).join("\n")
+    }
+
     /// `--out` is offered for what it writes: an image, audio or a blob, never a text
     /// resource.
     #[test]
     fn the_note_offers_out_only_for_media() {
-        let note = |content: Value| {
-            let result = json!({ "content": content, "structuredContent": {} });
-            unprinted(
-                &result,
-                &Shown::of(&result),
-                &settings(),
-                "t",
-                &Map::new(),
-                true,
-            )
-            .join("\n")
-        };
+        let note = |content: Value| note_on(content, true);
         let text_resource = note(json!([
             { "type": "resource", "resource": { "uri": "app://t", "text": "plain" } }
         ]));
@@ -591,16 +588,7 @@ mod tests {
         }
         // A tool with its own `out`: the verb's `--out` is the tool's; `call`'s writes.
         let image = json!([{ "type": "image", "data": "iVBORw==", "mimeType": "image/png" }]);
-        let result = json!({ "content": image, "structuredContent": {} });
-        let said = unprinted(
-            &result,
-            &Shown::of(&result),
-            &settings(),
-            "t",
-            &Map::new(),
-            false,
-        )
-        .join("\n");
+        let said = note_on(image, false);
         assert!(
             said.ends_with(
                 "`mur devtools call t` prints the whole result (`call … --out FILE` writes its media)"
