@@ -44,7 +44,7 @@ pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
 /// typed before `devtools` (`mur --pretty devtools …`) moved after it, where they are
 /// taken too; none when there is no `devtools` or a word is not UTF-8, and none for
 /// `proxy` (the first of mur's commands among the words), whose errors go to the agent
-/// host that runs it, not to a shell.
+/// host that runs it, not to a shell. Read only for the several-sessions error.
 fn command_line() -> Vec<String> {
     let words: Option<Vec<String>> = std::env::args_os()
         .skip(1)
@@ -55,7 +55,7 @@ fn command_line() -> Vec<String> {
         return Vec::new();
     };
     let words = [&words[..at], &words[at + 1..]].concat();
-    // Every call comes here: the fast path's list, not the command tree.
+    // The fast path's list: no command tree is built for a hint.
     match words.iter().find(|word| crate::cli::is_host_command(word)) {
         Some(command) if command == "proxy" => Vec::new(),
         _ => words,
@@ -98,7 +98,7 @@ impl Session {
     /// Finds the session (notices go to stderr as they come); among several, the
     /// error names this command line again with `--project` of one, to paste.
     pub async fn resolve(settings: &Settings) -> Result<Self> {
-        Self::resolve_reporting(settings, &mut output::Notices, &command_line()).await
+        Self::resolve_reporting(settings, &mut output::Notices, &command_line).await
     }
 
     /// [`Session::resolve`], telling `report` what discovery has to say (shell
@@ -108,7 +108,7 @@ impl Session {
     pub async fn resolve_reporting(
         settings: &Settings,
         report: &mut dyn mur_discovery::Report,
-        command: &[String],
+        command: &dyn Fn() -> Vec<String>,
     ) -> Result<Self> {
         let deadline = Instant::now() + settings.timeout;
         let http = mur_http::Http::new();

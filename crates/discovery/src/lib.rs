@@ -44,7 +44,7 @@ pub async fn resolve(
     settings: &Settings,
     http: &mur_http::Http,
     report: &mut dyn Report,
-    command: &[String],
+    command: &dyn Fn() -> Vec<String>,
 ) -> Result<Resolved> {
     if let Source::Endpoint(url) = &settings.source {
         return checked_endpoint(url).map(|endpoint| Resolved {
@@ -124,7 +124,7 @@ async fn resolve_unbounded(
     settings: &Settings,
     http: &mur_http::Http,
     report: &mut dyn Report,
-    command: &[String],
+    command: &dyn Fn() -> Vec<String>,
 ) -> Result<Resolved> {
     let deadline = tokio::time::Instant::now() + STARTING_WAIT;
     loop {
@@ -195,7 +195,7 @@ async fn find(
     settings: &Settings,
     http: &mur_http::Http,
     report: &mut dyn Report,
-    command: &[String],
+    command: &dyn Fn() -> Vec<String>,
 ) -> Result<Resolved> {
     let project = settings
         .project

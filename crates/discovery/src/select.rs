@@ -86,12 +86,13 @@ impl ProjectFilter {
 /// The unique usable session among `candidates`. `silent` are sessions whose process
 /// runs but did not answer the probe (with why): beside one that answered, which one
 /// is meant is not known (the user's own app may be the one stopped in a debugger).
-/// `command`: the words after `mur devtools` to run again with `--project`, if known.
+/// `command`: the words after `mur devtools` to run again with `--project`, if known,
+/// asked only when they are said (several sessions): not work for every call.
 pub fn unique(
     candidates: Vec<Candidate>,
     silent: &[(Candidate, String)],
     project: Option<&ProjectFilter>,
-    command: &[String],
+    command: &dyn Fn() -> Vec<String>,
 ) -> Result<Candidate> {
     let meant = |c: &Candidate| project.is_none_or(|filter| filter.matches(c));
     let (http, stdio): (Vec<_>, Vec<_>) = candidates
@@ -217,7 +218,11 @@ fn stdio_refused(s: &Candidate) -> Error {
 /// the ones that answered: a call must not go to another app while the user's own is
 /// stopped in a debugger. The hint is `command` again with `--project` of the first
 /// listed, whole, to paste (when `command` is known).
-fn ambiguous(http: &[Candidate], silent: &[(Candidate, String)], command: &[String]) -> Error {
+fn ambiguous(
+    http: &[Candidate],
+    silent: &[(Candidate, String)],
+    command: &dyn Fn() -> Vec<String>,
+) -> Error {
     let message = if silent.is_empty() {
         format!(
             "{} live devtools sessions found; which one is meant?",
@@ -246,6 +251,7 @@ fn ambiguous(http: &[Candidate], silent: &[(Candidate, String)], command: &[Stri
         .unwrap_or(0);
     let rows: Vec<(&Candidate, String)> = rows.collect();
     let choose = "choose one with `--project PATH` or `--endpoint URL`";
+    let command = command();
     let choose = match rows.first() {
         Some((first, _)) if !command.is_empty() => {
             let words = ["mur", "devtools", "--project", first.project.as_str()]
@@ -300,7 +306,10 @@ mod tests {
             candidate("/a", 1, Transport::Stdio),
             candidate("/b", 2, Transport::Http),
         ];
-        assert_eq!(unique(all, &[], None, &[]).expect("one").project, "/b");
+        assert_eq!(
+            unique(all, &[], None, &Vec::new).expect("one").project,
+            "/b"
+        );
     }
 
     #[test]
@@ -309,7 +318,7 @@ mod tests {
             candidate("/a", 1, Transport::Http),
             candidate("/b/cd", 2, Transport::Http),
         ];
-        let err = unique(all, &[], None, &[]).expect_err("ambiguous");
+        let err = unique(all, &[], None, &Vec::new).expect_err("ambiguous");
         assert_eq!(err.exit_code(), 1);
         assert_eq!(
             err.message(),
@@ -337,7 +346,7 @@ mod tests {
         let command: Vec<String> = ["--pretty", "state", "--selector", "#count"]
             .map(String::from)
             .to_vec();
-        let err = unique(all(), &[], None, &command).expect_err("ambiguous");
+        let err = unique(all(), &[], None, &|| command.clone()).expect_err("ambiguous");
         assert_eq!(
             err.hints(),
             [
@@ -345,7 +354,7 @@ mod tests {
                  `mur devtools --project '/a dir/App.csproj' --pretty state --selector '#count'`"
             ]
         );
-        let unknown = unique(all(), &[], None, &[]).expect_err("ambiguous");
+        let unknown = unique(all(), &[], None, &Vec::new).expect_err("ambiguous");
         assert_eq!(
             unknown.hints(),
             ["choose one with `--project PATH` or `--endpoint URL`"]
@@ -359,7 +368,7 @@ mod tests {
             candidate("/b", 2, Transport::Http),
             "did not answer the probe within 1500 ms".to_owned(),
         )];
-        let err = unique(live.to_vec(), &silent, None, &[]).expect_err("ambiguous");
+        let err = unique(live.to_vec(), &silent, None, &Vec::new).expect_err("ambiguous");
         assert_eq!(err.exit_code(), 1);
         assert_eq!(
             err.message(),
@@ -395,8 +404,13 @@ mod tests {
 
     #[test]
     fn a_lone_stdio_session_is_refused() {
-        let err =
-            unique(vec![candidate("/a", 0, Transport::Stdio)], &[], None, &[]).expect_err("stdio");
+        let err = unique(
+            vec![candidate("/a", 0, Transport::Stdio)],
+            &[],
+            None,
+            &Vec::new,
+        )
+        .expect_err("stdio");
         assert_eq!(err.exit_code(), 4);
         assert!(err.message().contains("stdio"));
     }
@@ -413,7 +427,7 @@ mod tests {
             candidate(&canonical, 2, Transport::Http),
         ];
         assert_eq!(
-            unique(all, &[], Some(&filter), &[])
+            unique(all, &[], Some(&filter), &Vec::new)
                 .expect("match")
                 .endpoint,
             "http://127.0.0.1:2/mcp"
@@ -422,7 +436,7 @@ mod tests {
             vec![candidate("/other", 1, Transport::Http)],
             &[],
             Some(&filter),
-            &[],
+            &Vec::new,
         )
         .expect_err("none");
         assert_eq!(err.exit_code(), 4);

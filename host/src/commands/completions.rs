@@ -119,7 +119,7 @@ fn session_tools() -> Vec<serde_json::Value> {
     };
     let tools = crate::invoke::block_on(async {
         let session =
-            Session::resolve_reporting(&settings, &mut mur_discovery::Silent, &[]).await?;
+            Session::resolve_reporting(&settings, &mut mur_discovery::Silent, &Vec::new).await?;
         ToolList::open(&session).all(&session, &settings).await
     });
     match tools {
