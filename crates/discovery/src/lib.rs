@@ -11,7 +11,7 @@ mod select;
 pub use lockfiles::{Found, Survey, registry, survey};
 pub use report::{Report, Silent};
 pub use scan::scan;
-pub use select::{Candidate, ProjectFilter};
+pub use select::{Candidate, ProjectFilter, rows as session_rows};
 
 use mur_core::settings::{Settings, Source};
 use mur_core::{Error, Result};

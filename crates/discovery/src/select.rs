@@ -187,8 +187,9 @@ fn nearest<'a>(typed: &str, others: &[&'a Candidate]) -> Option<&'a Candidate> {
     only(beside)
 }
 
-/// One line a session: project, endpoint and pid, the projects in one column.
-fn rows(sessions: &[&Candidate]) -> Vec<String> {
+/// One line a session: project, endpoint and pid, the projects in one column (every list
+/// of sessions under an error, `session list`'s among them).
+pub fn rows(sessions: &[&Candidate]) -> Vec<String> {
     let width = sessions
         .iter()
         .map(|c| c.project.chars().count())

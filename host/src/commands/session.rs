@@ -166,18 +166,10 @@ fn none_of_project(
             registry.dir().display()
         ));
     }
-    let mut others: Vec<&Lockfile> = others.iter().map(|f| &f.lock).collect();
+    let mut others: Vec<Candidate> = others.iter().map(Candidate::from_lockfile).collect();
     others.sort_by(|a, b| a.project.cmp(&b.project));
-    let width = others
-        .iter()
-        .map(|l| l.project.chars().count())
-        .max()
-        .unwrap_or(0);
-    let rows = others
-        .iter()
-        .map(|l| format!("{:width$}  {}  (pid {})", l.project, l.endpoint, l.pid))
-        .collect();
-    error.with_list(rows).with_hint(
+    let others: Vec<&Candidate> = others.iter().collect();
+    error.with_list(discovery::session_rows(&others)).with_hint(
         "these sessions are of other projects: `mur devtools session list` lists them all",
     )
 }
