@@ -380,4 +380,68 @@ mod tests {
         assert_eq!(Kind::from_exit_code(0), None);
         assert_eq!(Kind::from_exit_code(101), None);
     }
+
+    /// The phrase every description of code N opens its class with, in the order of the codes.
+    const CLASSES: [&str; 8] = [
+        "success",
+        "usage",
+        "transport",
+        "another session is",
+        "no live session",
+        "the tool failed",
+        "a verb plugin failed",
+        "mur itself failed",
+    ];
+
+    /// The rows `| N | meaning |` of the first table under `## Exit codes` or
+    /// `### Exit codes` in a document of the repository.
+    fn documented(path: &str) -> Vec<(u8, String)> {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(path);
+        let text = std::fs::read_to_string(&file).expect("the document");
+        let section = text
+            .split_once("# Exit codes\n")
+            .unwrap_or_else(|| panic!("{path} has an `Exit codes` section"))
+            .1;
+        section
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .filter_map(|row| {
+                let mut cells = row.split('|').skip(1);
+                let code = cells.next()?.trim().parse().ok()?;
+                Some((code, cells.next()?.trim().to_owned()))
+            })
+            .collect()
+    }
+
+    /// README, host/README and the agents' guide each keep a table of the exit codes
+    /// for their readers, and `catalog` serves `EXIT_CODES`: worded apart, they must
+    /// name the same codes in the same order, each of the same class.
+    #[test]
+    fn every_exit_code_table_names_the_same_codes_and_classes() {
+        let tables = [
+            (
+                "EXIT_CODES",
+                EXIT_CODES
+                    .iter()
+                    .map(|(c, m)| (*c, m.to_string()))
+                    .collect(),
+            ),
+            ("README.md", documented("README.md")),
+            ("host/README.md", documented("host/README.md")),
+            ("docs/agents.md", documented("docs/agents.md")),
+        ];
+        for (name, rows) in tables {
+            let codes: Vec<u8> = rows.iter().map(|(code, _)| *code).collect();
+            assert_eq!(codes, [0, 1, 2, 3, 4, 5, 6, 7], "the codes of {name}");
+            for ((code, meaning), class) in rows.iter().zip(CLASSES) {
+                assert!(
+                    meaning.contains(class),
+                    "{name}: code {code} is `{class}`, but its row says `{meaning}`"
+                );
+            }
+        }
+    }
 }
