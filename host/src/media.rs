@@ -4,7 +4,6 @@
 //! is any copy of that data in `structuredContent`: the file holds the bytes, stdout
 //! does not repeat them.
 
-use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use mur_client::tool_result;
@@ -43,7 +42,7 @@ pub fn target(method: &str, params: Option<&Value>, out: &Path) -> Result<Target
         }
     };
     if out == Path::new("-") {
-        if std::io::stdout().is_terminal() {
+        if crate::output::stdout_is_terminal() {
             return Err(Error::usage(
                 "`--out -` writes the bytes of an image or a sound to stdout, which is a terminal",
             )

@@ -56,6 +56,12 @@ fn for_people(text: &str) -> String {
     escaped(&text, |c| unprintable(c) && c != '\n' && c != '\t').into_owned()
 }
 
+/// Whether stdout is a terminal: where bytes that are no text (an image, a page of
+/// HTML) must not go unasked.
+pub fn stdout_is_terminal() -> bool {
+    io::stdout().is_terminal()
+}
+
 /// Writes bytes to stdout as they are.
 pub fn stdout(bytes: &[u8]) -> Result<()> {
     let mut out = io::stdout().lock();
