@@ -62,6 +62,9 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
                         let text = result_text(&block["content"]);
                         let id = block["tool_use_id"].as_str().unwrap_or_default();
                         if let Some(call) = calls.remove(id) {
+                            if is_mcp(&call) {
+                                report.mcp_results.push(text.clone());
+                            }
                             report
                                 .steps
                                 .push(step(&call, &text, block["is_error"] == true));
@@ -100,6 +103,14 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
 
 /// A `tool_use` and its result as a step: `Bash` a shell command, `mcp__SERVER__TOOL` an
 /// MCP tool call, any other tool (Read, Write, …) a call by its own name.
+/// Whether a `tool_use` called a tool of an MCP server (Claude Code names those
+/// `mcp__<server>__<tool>`), not one of its own (`Bash`, `Read`, …).
+fn is_mcp(call: &Value) -> bool {
+    call["name"]
+        .as_str()
+        .is_some_and(|n| n.starts_with("mcp__"))
+}
+
 fn step(call: &Value, result: &str, failed: bool) -> Step {
     let name = call["name"].as_str().unwrap_or_default();
     let input = &call["input"];

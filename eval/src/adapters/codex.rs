@@ -45,6 +45,7 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
                             arguments: trace::arguments(&item["arguments"]),
                             result: text.clone(),
                         });
+                        report.mcp_results.push(text.clone());
                         report.tool_results.push(text);
                     }
                     Some("agent_message") => {

@@ -107,6 +107,19 @@ mod tests {
         assert!(report.tool_results[0].starts_with("# Driving an app"));
         assert_eq!(report.tool_results[1], "{\"text\":\"0\"}\n");
         assert_eq!(report.tool_results[2], "clicked #btn-inc");
+        assert_eq!(report.mcp_results, ["clicked #btn-inc"]);
+    }
+
+    #[test]
+    fn claude_codes_mcp_results_are_told_from_its_own_tools() {
+        let stream = [
+            r##"{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"mur devtools state"}},{"type":"tool_use","id":"t2","name":"mcp__devtools__click","input":{"selector":"#b"}}]}}"##,
+            r##"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"{\"count\":0}"},{"type":"tool_result","tool_use_id":"t2","content":[{"type":"text","text":"clicked"}]}]}}"##,
+        ]
+        .join("\n");
+        let report = read(Format::StreamJson, &stream);
+        assert_eq!(report.tool_results, ["{\"count\":0}", "clicked"]);
+        assert_eq!(report.mcp_results, ["clicked"]);
     }
 
     #[test]

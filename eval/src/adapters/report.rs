@@ -21,6 +21,10 @@ pub struct AgentReport {
     /// study measures it).
     #[serde(skip)]
     pub tool_results: Vec<String>,
+    /// The text of each MCP tool result among them, in order: what the stream adds to a
+    /// run whose `mur` output is counted from the capture (condition `both`).
+    #[serde(skip)]
+    pub mcp_results: Vec<String>,
     /// What it did and said, in order, for its trace (not serialized: `trace.md` shows it).
     #[serde(skip)]
     pub steps: Vec<Step>,

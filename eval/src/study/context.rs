@@ -3,8 +3,9 @@
 //! schemas an MCP client loads (`tools/list`), or what a CLI agent read of `guide`,
 //! `catalog`, `--help` and `call tools/list`; (b) every result it received — what `mur`
 //! printed (stdout and stderr, kept by the `mur` the cli conditions put on PATH, see
-//! `mur-eval-capture`), or the MCP tool results the agent logged in its transcript
-//! (`MUR_EVAL_TRANSCRIPT`), else those its event stream carries.
+//! `mur-eval-capture`), and the MCP tool results the agent logged in its transcript
+//! (`MUR_EVAL_TRANSCRIPT`), else those its event stream carries (all of the stream's
+//! results for an agent that ran no `mur`; its MCP results alone for one that did).
 
 use std::path::Path;
 
@@ -152,16 +153,18 @@ pub fn measure(
         }
     }
     // An agent that neither ran the recorded `mur` nor logged its results (a real MCP
-    // client): the tool results of its own event stream.
-    let streamed = if captured.is_empty() && logged.is_empty() {
-        agent.map(|a| a.tool_results.clone()).unwrap_or_default()
-    } else {
-        Vec::new()
+    // client): the tool results of its own event stream. One that ran `mur` and logged
+    // no results (condition `both`): its stream's MCP results beside what the capture
+    // holds — not the whole stream, whose shell results repeat `mur`'s output.
+    let logged_results = logged.iter().any(|l| l.kind == "result");
+    let streamed = match agent {
+        Some(a) if captured.is_empty() && logged.is_empty() => a.tool_results.clone(),
+        Some(a) if !logged_results => a.mcp_results.clone(),
+        _ => Vec::new(),
     };
     // The results of MCP calls reach the count only from the transcript or the stream:
     // without either, the session served calls whose results nothing here saw.
-    let mcp_results_unseen =
-        mcp_calls > 0 && streamed.is_empty() && !logged.iter().any(|l| l.kind == "result");
+    let mcp_results_unseen = mcp_calls > 0 && streamed.is_empty() && !logged_results;
     results.extend(streamed);
     let before: Size = before.iter().map(|t| Size::of(t)).sum();
     let result_size: Size = results.iter().map(|t| Size::of(t)).sum();
@@ -259,6 +262,20 @@ mod tests {
         let (context, _) = measure(dir.path(), "", None, None, 1);
         assert_eq!(context.result_count, 1);
         assert!(context.mcp_results_unseen);
+        // ... unless the agent's event stream carries them: its MCP results are added,
+        // its shell results (`mur`'s output again) are not.
+        let agent = AgentReport {
+            tool_results: vec!["{}".to_owned(), "{\"count\":3}".to_owned()],
+            mcp_results: vec!["{\"count\":3}".to_owned()],
+            ..AgentReport::default()
+        };
+        let (context, _) = measure(dir.path(), "", None, Some(&agent), 1);
+        assert_eq!(context.result_count, 2);
+        assert_eq!(
+            context.results,
+            Size::of("{}").add(Size::of("{\"count\":3}"))
+        );
+        assert!(!context.mcp_results_unseen);
         // Without MCP calls nothing is missing.
         let (context, _) = measure(dir.path(), "", None, None, 0);
         assert!(!context.mcp_results_unseen);
