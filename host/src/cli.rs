@@ -660,7 +660,9 @@ it). It ends when stdin ends.";
 const CALL_ABOUT: &str = "Call a tool, or send any JSON-RPC method
 
 `call NAME` sends `tools/call` for the tool NAME, with `--args` as its arguments: \
-a JSON object, by name (`{}` without `--args` or with `--args null`).
+a JSON object, by name (`{}` without `--args` or with `--args null`). \
+`--args @FILE` reads it from FILE and `--args -` from stdin (at most 64 MiB), for \
+arguments longer than a command line takes (a word of 128 KiB on Linux).
 
 A NAME with a `/` (`tools/list`, `resources/read`) is a JSON-RPC method instead, \
 sent as it is with `--args` as its params (a JSON object).
@@ -688,7 +690,8 @@ pub struct CallArgs {
     /// Send this JSON-RPC method as it is, with `--args` as its params
     #[arg(long, value_name = "METHOD")]
     pub method: Option<String>,
-    /// Tool arguments, or the method's params, as a JSON value
+    /// Tool arguments, or the method's params, as a JSON value; `@FILE` reads it from
+    /// FILE, `-` from stdin (for one too long for a command line)
     #[arg(long, value_name = "JSON")]
     pub args: Option<String>,
     /// Write the tool's images, audio and blobs to PATH (`-`: the first one's bytes to

@@ -50,6 +50,8 @@ pub enum Refusal {
     NotRegular(&'static str),
     /// Larger than the cap for this kind of file.
     TooBig { size: u64, cap: u64 },
+    /// A pipe or stream that held more than the cap (its size is not known).
+    Overflowed { cap: u64 },
     /// The first bytes are not those of a WebAssembly component.
     NotComponent(&'static str),
 }
@@ -70,6 +72,9 @@ impl fmt::Display for Refusal {
             Self::NotRegular(kind) => write!(f, "is {kind}, not a regular file"),
             Self::TooBig { size, cap } => {
                 write!(f, "is {size} bytes, over the {} limit", human_bytes(*cap))
+            }
+            Self::Overflowed { cap } => {
+                write!(f, "holds more than the {} limit", human_bytes(*cap))
             }
             Self::NotComponent(why) => write!(f, "is not a WebAssembly component ({why})"),
         }
@@ -161,6 +166,60 @@ pub fn read_capped(path: &Path, links: Links, cap: u64) -> Result<Vec<u8>, Refus
 /// A verb component from `path`: see [`Regular::read_component`].
 pub fn read_component(path: &Path, links: Links) -> Result<Vec<u8>, Refusal> {
     Regular::open(path, links)?.read_component()
+}
+
+/// A file the user names for a value (`--text @notes.md`, `--args @<(jq …)`): a
+/// regular file of at most `cap` bytes (refused from its size alone), or a pipe — a
+/// FIFO, a shell's process substitution — read up to `cap`; a device, a directory or a
+/// socket is refused unread. A symbolic link is followed: the path was typed. A FIFO
+/// nobody writes to reads as empty at once (its open did not wait, and a read with no
+/// writer is the end), never a wait.
+pub fn read_value(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
+    let file = open_nonblocking(path, Links::Follow).map_err(Refusal::Io)?;
+    let meta = file.metadata().map_err(Refusal::Io)?;
+    if meta.is_file() {
+        return Regular { file, meta }.read_all(cap);
+    }
+    #[cfg(unix)]
+    if std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type()) {
+        blocking(&file).map_err(Refusal::Io)?;
+        return read_stream(file, cap);
+    }
+    Err(Refusal::NotRegular(mur_lockfile::describe_file_type(&meta)))
+}
+
+/// At most `cap` bytes of a stream (stdin, a pipe): [`Refusal::Overflowed`] when it
+/// holds more, found by reading one byte past the cap and no further.
+pub fn read_stream(reader: impl io::Read, cap: u64) -> Result<Vec<u8>, Refusal> {
+    let mut bytes = Vec::new();
+    reader
+        .take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Refusal::Io)?;
+    if bytes.len() as u64 > cap {
+        return Err(Refusal::Overflowed { cap });
+    }
+    Ok(bytes)
+}
+
+/// Clears `O_NONBLOCK` on a pipe opened without waiting ([`open_nonblocking`]), so
+/// its reads wait for the writer's bytes rather than fail with `EAGAIN`.
+#[cfg(unix)]
+fn blocking(file: &File) -> io::Result<()> {
+    use std::os::fd::AsRawFd as _;
+    let fd = file.as_raw_fd();
+    #[allow(unsafe_code)]
+    // SAFETY: `fd` is the open descriptor `file` owns for this whole call; F_GETFL and
+    // F_SETFL read and set its status flags and touch no memory.
+    let done = unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
+    };
+    if done {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
 }
 
 /// The magic number and layer of a component; its version is left to wasmtime,
@@ -270,6 +329,27 @@ mod tests {
     }
 
     #[test]
+    fn a_value_file_is_read_to_its_cap_and_a_device_or_directory_refused() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let path = write(tmp.path(), "v", b"12345");
+        assert_eq!(read_value(&path, 5).expect("at cap"), b"12345");
+        assert!(matches!(
+            read_value(&path, 4),
+            Err(Refusal::TooBig { size: 5, cap: 4 })
+        ));
+        let dir = read_value(tmp.path(), 10).expect_err("directory");
+        assert_eq!(dir.to_string(), "is a directory, not a regular file");
+        #[cfg(unix)]
+        {
+            let zero = read_value(Path::new("/dev/zero"), 10).expect_err("device");
+            assert_eq!(zero.to_string(), "is a device, not a regular file");
+        }
+        assert_eq!(read_stream(&b"1234"[..], 4).expect("at cap"), b"1234");
+        let over = read_stream(io::repeat(b'x'), 4).expect_err("endless");
+        assert_eq!(over.to_string(), "holds more than the 4 bytes limit");
+    }
+
+    #[test]
     fn a_directory_is_not_read() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let err = read_capped(tmp.path(), Links::Follow, 10).expect_err("directory");
@@ -288,6 +368,8 @@ mod tests {
         assert_eq!(made, 0, "mkfifo");
         let err = read_capped(&fifo, Links::Refuse, 10).expect_err("fifo");
         assert_eq!(err.to_string(), "is a FIFO, not a regular file");
+        // A value may come from a pipe; one nobody writes to is empty, not a wait.
+        assert_eq!(read_value(&fifo, 10).expect("a pipe"), b"");
 
         let zero = read_component(Path::new("/dev/zero"), Links::Follow).expect_err("device");
         assert_eq!(zero.to_string(), "is a device, not a regular file");

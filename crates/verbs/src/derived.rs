@@ -11,8 +11,10 @@
 //! be one line naming the option, in the same words as the verb kits', and it
 //! must type each value by the schema (integer, number, boolean, JSON).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::path::Path;
+use std::sync::{LazyLock, OnceLock};
 
 use serde_json::{Map, Value};
 
@@ -66,6 +68,37 @@ struct Field {
     choices: Vec<Value>,
 }
 
+impl Field {
+    /// Whether `@FILE` reads this option's value from a file ([`Source`]): a text or
+    /// JSON option, or a list of them, and not a choice.
+    fn reads_files(&self) -> bool {
+        let ty = match &self.ty {
+            Type::Array(item) => item,
+            ty => ty,
+        };
+        self.choices.is_empty() && matches!(ty, Type::String | Type::Json)
+    }
+}
+
+/// The option whose value is stdin, in one argv: stdin can be read only once.
+#[derive(Default)]
+struct StdinUse(Option<String>);
+
+impl StdinUse {
+    fn take(&mut self, source: Source, option: &str) -> Result<(), String> {
+        if source != Source::Stdin {
+            return Ok(());
+        }
+        match self.0.replace(option.to_owned()) {
+            Some(first) => Err(format!(
+                "`--{option}` reads stdin, which `--{first}` reads already: stdin can be read \
+                 once (give one of them `@FILE`)"
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
 /// How an option's words become a JSON value.
 #[derive(Debug, Clone, PartialEq)]
 enum Type {
@@ -84,6 +117,115 @@ enum Type {
 pub enum Request {
     Call(Map<String, Value>),
     Help,
+}
+
+/// The most bytes one value read from a file or stdin (`@FILE`, `@-`) may hold: far
+/// beyond what a session takes in one request (mur's own take 4 MiB), still a bound
+/// on what is read into memory.
+pub const MAX_VALUE_BYTES: u64 = 64 << 20;
+
+/// Where the value of an option comes from: as typed, or read from a file or stdin.
+///
+/// The rule, for a text or JSON option of a derived verb: `@FILE` is FILE's contents
+/// as they are (no line end dropped), `@-` is stdin's, and `@@…` is the value typed
+/// less its first `@` (`--handle @@bob` sends `@bob`). For the whole arguments object
+/// (`--args`, and `call --args`), `-` is stdin too: no JSON value is `-` or begins
+/// with `@`, so nothing typed there is read differently than before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source<'a> {
+    Typed(&'a str),
+    File(&'a str),
+    Stdin,
+}
+
+impl<'a> Source<'a> {
+    /// A text or JSON option's word.
+    pub fn of_value(word: &'a str) -> Self {
+        match word.strip_prefix('@') {
+            Some("-") => Self::Stdin,
+            Some(rest) if rest.starts_with('@') => Self::Typed(rest),
+            Some(path) => Self::File(path),
+            None => Self::Typed(word),
+        }
+    }
+
+    /// The whole arguments object's word: [`Source::of_value`], and `-` is stdin.
+    pub fn of_whole(word: &'a str) -> Self {
+        if word == "-" {
+            Self::Stdin
+        } else {
+            Self::of_value(word)
+        }
+    }
+
+    /// The text of option `--{option}`'s value; an error is one line naming the
+    /// option and the file. A file or stdin is read through `bounded` (at most
+    /// [`MAX_VALUE_BYTES`]; a regular file or a pipe, never a device); stdin is read
+    /// once per process and kept, so a verb's argv read again (against a fresh tool
+    /// list) gets the same value.
+    pub fn read(self, option: &str) -> Result<Cow<'a, str>, String> {
+        let path = match self {
+            Self::Typed(text) => return Ok(Cow::Borrowed(text)),
+            Self::Stdin => {
+                return stdin_text()
+                    .map(|text| Cow::Owned(text.clone()))
+                    .map_err(|why| format!("`--{option}`: stdin {why}"));
+            }
+            Self::File(path) => path,
+        };
+        if path.is_empty() {
+            return Err(format!(
+                "`--{option}`: `@` names no file (`@FILE` reads one; a value `@` is written `@@`)"
+            ));
+        }
+        let bytes = super::bounded::read_value(Path::new(path), MAX_VALUE_BYTES).map_err(|why| {
+            let told = format!("`--{option}`: `{path}` {why}");
+            if why.is_not_found() {
+                format!("{told} (`@FILE` reads a file; a value that begins with `@` is written `@@…`)")
+            } else {
+                told
+            }
+        })?;
+        String::from_utf8(bytes)
+            .map(Cow::Owned)
+            .map_err(|_| format!("`--{option}`: `{path}` is not UTF-8 text"))
+    }
+
+    /// How the value was given, after the option's name in a message: `--by @f.json`,
+    /// `--args -`; nothing when typed.
+    fn shown(self, word: &str) -> String {
+        match self {
+            Self::Typed(_) => String::new(),
+            _ => format!(" {word}"),
+        }
+    }
+}
+
+/// Stdin as text, read once (bounded) and kept for the process.
+fn stdin_text() -> Result<&'static String, String> {
+    static STDIN: OnceLock<Result<String, String>> = OnceLock::new();
+    STDIN
+        .get_or_init(|| {
+            let bytes = super::bounded::read_stream(std::io::stdin().lock(), MAX_VALUE_BYTES)
+                .map_err(|why| why.to_string())?;
+            String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned())
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// What a derived verb's help says of `@FILE`, when it has an option that takes it.
+pub const FILE_VALUES: &str = "A TEXT or JSON option's value `@FILE` is that file's contents, as they are \
+     (`@-`: stdin's); a value that begins with `@` is written `@@…`.";
+
+/// Whether a verb made by this parser (a derived or data verb's `spec`) has an option
+/// that reads `@FILE` ([`Field::reads_files`]), its last, the whole object's (which
+/// says so in its own help), aside.
+pub fn reads_files(spec: &VerbSpec) -> bool {
+    let options = spec.options.split_last().map_or(&[][..], |(_, rest)| rest);
+    options
+        .iter()
+        .any(|o| matches!(o.kind, ValueKind::Text | ValueKind::Json) && o.choices.is_empty())
 }
 
 /// `waitFor` → `wait-for`, `switchComponent` → `switch-component`,
@@ -230,7 +372,10 @@ impl Derived {
 
     /// `--help`: the usage ([`VerbSpec::render`]) and what `--out FILE` does.
     pub fn help(&self) -> String {
-        let text = self.spec.render(&self.name, &self.summary);
+        let mut text = self.spec.render(&self.name, &self.summary);
+        if reads_files(&self.spec) {
+            text = format!("{text}\n{FILE_VALUES}\n");
+        }
         match self.media {
             Some(out) => format!(
                 "{text}\nWith `--{out} FILE` the verb writes the result's images, audio and blobs to \
@@ -384,6 +529,7 @@ impl Derived {
         let mut arguments = Map::new();
         let mut given: Vec<(&Field, Value)> = Vec::new();
         let mut base = None;
+        let mut stdin = StdinUse::default();
         let mut words = argv.iter();
         while let Some(word) = words.next() {
             if word == "--help" || word == "-h" {
@@ -403,8 +549,14 @@ impl Derived {
                 None => (option, None),
             };
             if name == self.whole {
-                let text = self.value_of(name, inline, &mut words)?;
-                base = Some(parse_whole(name, &text)?);
+                let word = self.value_of(name, inline, &mut words)?;
+                let source = Source::of_whole(&word);
+                stdin.take(source, name)?;
+                let text = source.read(name)?;
+                base = Some(parse_whole(
+                    &format!("{name}{}", source.shown(&word)),
+                    &text,
+                )?);
                 continue;
             }
             let field = self
@@ -414,7 +566,17 @@ impl Derived {
                 .ok_or_else(|| self.unknown_option(name))?;
             let value = match (&field.ty, inline) {
                 (Type::Boolean, None) => Value::Bool(true),
-                (ty, inline) => convert(name, ty, &self.value_of(name, inline, &mut words)?)?,
+                (ty, inline) => {
+                    let word = self.value_of(name, inline, &mut words)?;
+                    let source = if field.reads_files() {
+                        Source::of_value(&word)
+                    } else {
+                        Source::Typed(&word)
+                    };
+                    stdin.take(source, name)?;
+                    let text = source.read(name)?;
+                    convert(&format!("{name}{}", source.shown(&word)), ty, &text)?
+                }
             };
             check_choice(field, &value)?;
             let repeatable = matches!(field.ty, Type::Array(_));
@@ -759,8 +921,8 @@ fn param(field: &Field, schema: &Value) -> Param {
 }
 
 /// The help of the option giving the whole arguments object.
-const WHOLE: &str =
-    "the whole arguments object, as JSON; options given beside it override its fields";
+const WHOLE: &str = "the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin); \
+     options given beside it override its fields";
 
 fn whole_param(name: &str) -> Param {
     Param::new(name, "JSON", ValueKind::Json, WHOLE)
@@ -1209,6 +1371,102 @@ mod tests {
             );
         }
         assert_eq!(verb.parse(&argv(&["--bogus", "-h"])), Ok(Request::Help));
+    }
+
+    #[test]
+    fn at_file_is_a_text_or_json_value_read_from_the_file_and_at_at_a_literal_at() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let file = |name: &str, text: &str| {
+            let path = tmp.path().join(name);
+            std::fs::write(&path, text).expect("write");
+            path.to_str().expect("utf-8").to_owned()
+        };
+        let text = file("text", "#a\n");
+        let by = file("by.json", r#"{"dy": 2}"#);
+        let whole = file("args.json", r##"{"selector": "#w", "count": 1}"##);
+        let verb = wait_for();
+        let at = |path: &str| format!("@{path}");
+        let parse = |words: &[&str]| verb.parse(&argv(words));
+        assert_eq!(
+            parse(&[
+                "--selector",
+                &at(&text),
+                "--by",
+                &at(&by),
+                "--tags",
+                &at(&text)
+            ]),
+            Ok(call(
+                json!({"selector": "#a\n", "by": {"dy": 2}, "tags": ["#a\n"]})
+            ))
+        );
+        // The whole object from a file, the options over it; `@@` is a value's `@`.
+        assert_eq!(
+            parse(&[&format!("--args={}", at(&whole)), "--selector", "@@home"]),
+            Ok(call(json!({"selector": "@home", "count": 1})))
+        );
+        // Not a text or JSON option: `@` is no file there.
+        assert_eq!(
+            parse(&["--selector", "s", "--count", &at(&text)]),
+            Err(format!("`--count` needs an integer, got `@{text}`"))
+        );
+        let missing = tmp.path().join("nope");
+        let missing = missing.to_str().expect("utf-8");
+        assert_eq!(
+            parse(&["--selector", &at(missing)]),
+            Err(format!(
+                "`--selector`: `{missing}` cannot be read: No such file or directory (os error 2) \
+                 (`@FILE` reads a file; a value that begins with `@` is written `@@…`)"
+            ))
+        );
+        assert_eq!(
+            parse(&["--selector", "@"]),
+            Err(
+                "`--selector`: `@` names no file (`@FILE` reads one; a value `@` is written `@@`)"
+                    .to_owned()
+            )
+        );
+        let bad = file("bad.json", "{");
+        assert_eq!(
+            parse(&["--selector", "s", "--by", &at(&bad)]),
+            Err(format!(
+                "`--by @{bad}` is not valid JSON: EOF while parsing an object at line 1 column 1"
+            ))
+        );
+        assert_eq!(
+            parse(&["--args", &at(&text)]),
+            Err(format!(
+                "`--args @{text}` is not valid JSON: expected value at line 1 column 1"
+            ))
+        );
+        let dir = tmp.path().to_str().expect("utf-8");
+        assert_eq!(
+            parse(&["--selector", &at(dir)]),
+            Err(format!(
+                "`--selector`: `{dir}` is a directory, not a regular file"
+            ))
+        );
+    }
+
+    #[test]
+    fn stdin_is_the_value_of_one_option_only() {
+        let mut stdin = StdinUse::default();
+        assert_eq!(stdin.take(Source::Typed("-"), "a"), Ok(()));
+        assert_eq!(stdin.take(Source::File("x"), "a"), Ok(()));
+        assert_eq!(stdin.take(Source::Stdin, "args"), Ok(()));
+        assert_eq!(
+            stdin.take(Source::Stdin, "text"),
+            Err(
+                "`--text` reads stdin, which `--args` reads already: stdin can be read once \
+                 (give one of them `@FILE`)"
+                    .to_owned()
+            )
+        );
+        assert_eq!(Source::of_whole("-"), Source::Stdin);
+        assert_eq!(Source::of_value("-"), Source::Typed("-"));
+        assert_eq!(Source::of_value("@-"), Source::Stdin);
+        assert_eq!(Source::of_value("@@-"), Source::Typed("@-"));
+        assert_eq!(Source::of_whole("-1"), Source::Typed("-1"));
     }
 
     #[test]

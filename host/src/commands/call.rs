@@ -3,7 +3,7 @@
 
 use mur_client::Reply;
 use mur_core::{Error, Result, Settings};
-use mur_verbs::derived::Derived;
+use mur_verbs::derived::{Derived, Source};
 use serde_json::{Value, json};
 
 use crate::cli::CallArgs;
@@ -21,7 +21,7 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     let params = args
         .args
         .as_deref()
-        .map(|text| parse_args(text, args_example(args)))
+        .map(|word| read_args(word, args_example(args)))
         .transpose()?;
     let request = request(args, params)?;
     let target = match (&args.out, &request) {
@@ -274,11 +274,23 @@ async fn ping(settings: &Settings, params: Option<&Value>) -> Result<Value> {
     }
 }
 
-/// `--args` as JSON; a mistake is reported with its line and column, and an
-/// `example` of what the call takes.
-fn parse_args(text: &str, example: &str) -> Result<Value> {
+/// `--args`: the JSON typed, or read from `@FILE` or stdin (`-`, `@-`), as
+/// [`Source::of_whole`] says; a file that cannot be read is a one-line usage error.
+fn read_args(word: &str, example: &str) -> Result<Value> {
+    let source = Source::of_whole(word);
+    let text = source.read("args").map_err(Error::usage)?;
+    let given = match source {
+        Source::Typed(_) => "`--args`".to_owned(),
+        _ => format!("`--args {word}`"),
+    };
+    parse_args(&given, &text, example)
+}
+
+/// `--args` as JSON (`given` names it as typed: `` `--args @a.json` ``); a mistake is
+/// reported with its line and column, and an `example` of what the call takes.
+fn parse_args(given: &str, text: &str, example: &str) -> Result<Value> {
     serde_json::from_str(text).map_err(|e| {
-        Error::usage(format!("`--args` is not valid JSON: {e}"))
+        Error::usage(format!("{given} is not valid JSON: {e}"))
             .with_hint(format!("pass one JSON value, e.g. `--args {example}`"))
     })
 }
@@ -289,7 +301,7 @@ mod tests {
 
     #[test]
     fn bad_args_say_where_they_are_wrong() {
-        let err = parse_args("{\"a\": 1,\n \"b\": }", TOOL_ARGS).expect_err("invalid");
+        let err = parse_args("`--args`", "{\"a\": 1,\n \"b\": }", TOOL_ARGS).expect_err("invalid");
         assert_eq!(err.exit_code(), 1);
         assert!(err.message().contains("line 2 column"), "{}", err.message());
     }

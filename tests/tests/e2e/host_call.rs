@@ -87,6 +87,108 @@ fn bad_args_json_exits_1_saying_where() {
     );
 }
 
+/// A server whose one tool, `echo`, answers each call with its arguments as JSON text.
+fn echoing() -> Stub {
+    let tools = json!([{ "name": "echo", "description": "Says it back",
+        "inputSchema": { "type": "object", "properties": { "text": { "type": "string" } } } }]);
+    Stub::with_tools(tools, |params| {
+        let text = params["arguments"].to_string();
+        Ok(json!({ "content": [{ "type": "text", "text": text }] }))
+    })
+}
+
+/// Arguments longer than Linux takes as one word of a command line (128 KiB, past
+/// which `exec` fails with "Argument list too long"): `--args @FILE` and `--args -`
+/// read them; a file that cannot be read, or that is no JSON, is exit 1 in one line,
+/// with nothing sent.
+#[test]
+fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
+    let sb = Sandbox::new();
+    let server = echoing();
+    let endpoint = server.endpoint();
+    let text = "a".repeat(200_000);
+    let file = sb.file("args.json", json!({ "text": text }).to_string());
+    let file = file.to_str().expect("utf-8");
+    let echoed = |out: &Output| -> serde_json::Value {
+        serde_json::from_str(&out.tool_text(0)).expect("the arguments, as JSON")
+    };
+    let from_file = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "call",
+        "echo",
+        "--args",
+        &format!("@{file}"),
+    ]);
+    assert_eq!(echoed(&from_file), json!({ "text": text }));
+    for dash in ["-", "@-"] {
+        let piped = mur_e2e::run(&mut sb.shell_command(&format!(
+            "mur devtools --endpoint {endpoint} call echo --args {dash} < {file}"
+        )));
+        assert_eq!(echoed(&piped), json!({ "text": text }), "--args {dash}");
+    }
+    let sent = server.requests().len();
+    let missing = sb.root().join("missing.json");
+    let missing = missing.to_str().expect("utf-8");
+    for (args, stderr) in [
+        (
+            format!("@{missing}"),
+            format!(
+                "error: `--args`: `{missing}` cannot be read: No such file or directory (os error 2) \
+                     (`@FILE` reads a file; a value that begins with `@` is written `@@…`)\n"
+            ),
+        ),
+        (
+            "@/dev/zero".to_owned(),
+            "error: `--args`: `/dev/zero` is a device, not a regular file\n".to_owned(),
+        ),
+        (
+            format!("@{}", sb.root().display()),
+            format!(
+                "error: `--args`: `{}` is a directory, not a regular file\n",
+                sb.root().display()
+            ),
+        ),
+    ] {
+        let out = sb.mur(&[
+            "devtools",
+            "--endpoint",
+            &endpoint,
+            "call",
+            "echo",
+            "--args",
+            &args,
+        ]);
+        out.assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(stderr);
+    }
+    let prose = sb.file("prose.txt", "not json");
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "call",
+        "echo",
+        "--args",
+        &format!("@{}", prose.display()),
+    ]);
+    out.assert_code(1).assert_stderr_is(format!(
+        "error: `--args @{}` is not valid JSON: expected ident at line 1 column 2\n\
+         hint: pass one JSON value, e.g. `--args '{{\"selector\":\"#btn-inc\"}}'`\n",
+        prose.display()
+    ));
+    // Stdin is read to a bound, not to the end of an endless stream.
+    let endless = mur_e2e::run(&mut sb.shell_command(&format!(
+        "mur devtools --endpoint {endpoint} call echo --args - < /dev/zero"
+    )));
+    endless
+        .assert_code(1)
+        .assert_stderr_is("error: `--args`: stdin holds more than the 64 MiB limit\n");
+    assert_eq!(server.requests().len(), sent, "nothing was sent");
+}
+
 /// `call TOOL '{…}'`, the arguments as a word: refused (nothing is sent) with the
 /// command that passes them, or where the verb's own words are.
 #[test]

@@ -247,8 +247,11 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          \n\
          Options:\n  \
          --component TEXT  component being reloaded (informational: the whole app restarts)\n  \
-         --args JSON       the whole arguments object, as JSON; options given beside it override its fields\n  \
+         --args JSON       the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin); options given beside it override its fields\n  \
          -h, --help        print this help\n\
+         \n\
+         A TEXT or JSON option's value `@FILE` is that file's contents, as they are (`@-`: \
+         stdin's); a value that begins with `@` is written `@@…`.\n\
          \n\
          With `--out FILE` the verb writes the result's images, audio and blobs to files \
          (`shot.png`, then `shot-2.png`…) and prints the whole result with each one's path, as \
@@ -516,12 +519,15 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
          \n\
          Options:\n  \
          --selector TEXT  read another element's text (default: #count)\n  \
-         --args JSON      the whole arguments object, as JSON; options given beside it override its fields\n  \
+         --args JSON      the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin); options given beside it override its fields\n  \
          -h, --help       print this help\n\
          \n\
          Examples:\n  \
          mur devtools count\n  \
          mur devtools count --selector '#todo-input'\n\
+         \n\
+         A TEXT or JSON option's value `@FILE` is that file's contents, as they are (`@-`: \
+         stdin's); a value that begins with `@` is written `@@…`.\n\
          \n\
          Host options (`mur devtools --help` says what each does):\n  \
          --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
@@ -822,6 +828,95 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
     let zero = devtools(&["get_sum", "--timeout", "0"]);
     zero.assert_code(1)
         .assert_stderr_starts_with("error: invalid value for `--timeout`");
+}
+
+/// A server with one tool, `note`, of a text option and a JSON one, that answers each
+/// call with the arguments it got, as JSON text.
+fn noting() -> Stub {
+    let tools = json!([{ "name": "note", "description": "Keeps a note",
+        "inputSchema": { "type": "object", "required": ["text"], "properties": {
+            "text": { "type": "string" }, "meta": { "type": "object" } } } }]);
+    Stub::with_tools(tools, |params| {
+        let text = params["arguments"].to_string();
+        Ok(json!({ "content": [{ "type": "text", "text": text }] }))
+    })
+}
+
+/// A value longer than a command line takes (Linux: 128 KiB a word) is `--text @FILE`
+/// or `--text @-`; the whole object is `--args @FILE` or `--args -`, with the options
+/// over it. `@@` is a value's own `@`; stdin is one option's only; a file that cannot
+/// be read is exit 1 naming the option, nothing sent.
+#[test]
+fn a_derived_verbs_values_are_read_from_files_and_stdin() {
+    let sb = Sandbox::new();
+    let server = noting();
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| {
+        let mut argv = vec!["devtools", "--endpoint", &endpoint];
+        argv.extend_from_slice(words);
+        sb.mur(&argv)
+    };
+    let shell = |line: &str| {
+        mur_e2e::run(&mut sb.shell_command(&format!("mur devtools --endpoint {endpoint} {line}")))
+    };
+    let text = "a".repeat(200_000);
+    let big = sb.file("big.txt", &text);
+    let big = big.to_str().expect("utf-8");
+    let meta = sb.file("meta.json", r#"{"tags": ["x"]}"#);
+    let meta = meta.to_str().expect("utf-8");
+    let whole = sb.file("args.json", r#"{"text": "from the file", "meta": {}}"#);
+    let whole = whole.to_str().expect("utf-8");
+    let from_file = devtools(&[
+        "note",
+        "--text",
+        &format!("@{big}"),
+        "--meta",
+        &format!("@{meta}"),
+    ]);
+    from_file.assert_code(0);
+    assert_eq!(
+        from_file.json(),
+        json!({ "text": text, "meta": { "tags": ["x"] } })
+    );
+    let piped = shell(&format!("note --text @- < {big}"));
+    piped.assert_code(0);
+    assert_eq!(piped.json(), json!({ "text": text }));
+    let over = shell(&format!("note --args - --text over < {whole}"));
+    over.assert_code(0);
+    assert_eq!(over.json(), json!({ "text": "over", "meta": {} }));
+    let at = devtools(&["note", "--args", &format!("@{whole}"), "--text", "@@home"]);
+    at.assert_code(0);
+    assert_eq!(at.json(), json!({ "text": "@home", "meta": {} }));
+    let calls = || {
+        let requests = server.requests();
+        requests
+            .iter()
+            .filter(|r| r.json()["method"] == "tools/call")
+            .count()
+    };
+    let sent = calls();
+    let twice = shell(&format!("note --args - --text @- < {whole}"));
+    twice.assert_code(1).assert_stdout_is("");
+    twice.assert_stderr_starts_with(
+        "error: note: `--text` reads stdin, which `--args` reads already: stdin can be read once \
+         (give one of them `@FILE`)\n",
+    );
+    let missing = devtools(&["note", "--text", "@bob"]);
+    missing.assert_code(1).assert_stdout_is("");
+    missing.assert_stderr_starts_with(
+        "error: note: `--text`: `bob` cannot be read: No such file or directory (os error 2) \
+         (`@FILE` reads a file; a value that begins with `@` is written `@@…`)\n",
+    );
+    assert_eq!(calls(), sent, "no call was made");
+    let help = devtools(&["note", "--help"]);
+    help.assert_code(0);
+    assert!(
+        help.stdout.contains(
+            "\nA TEXT or JSON option's value `@FILE` is that file's contents, as they are \
+             (`@-`: stdin's); a value that begins with `@` is written `@@…`.\n"
+        ),
+        "{help}"
+    );
 }
 
 #[test]
