@@ -46,6 +46,9 @@ pub struct Derived {
     /// The tool's hints, in words (`read-only`, `destructive`, …).
     pub annotations: Vec<String>,
     fields: Vec<Field>,
+    /// Whether the tool has a property named `""`, which no option can be (`--` ends
+    /// the options), and so is given in the whole object alone; `Some(true)` when required.
+    unnamed: Option<bool>,
     /// The option that gives the whole arguments object: `args`, or
     /// `all-args` when a property of the tool is itself `--args`.
     whole: &'static str,
@@ -64,8 +67,10 @@ struct Field {
     property: String,
     ty: Type,
     required: bool,
-    /// The schema's `enum`, if any: the only values accepted.
+    /// The schema's `enum`, if any (an array's: its items'): the only values accepted.
     choices: Vec<Value>,
+    /// The schema admits `null`: the word `null` sends it ([`nullable`]).
+    nullable: bool,
 }
 
 impl Field {
@@ -76,7 +81,7 @@ impl Field {
             Type::Array(item) => item,
             ty => ty,
         };
-        self.choices.is_empty() && matches!(ty, Type::String | Type::Json)
+        self.choices.is_empty() && matches!(ty, Type::String | Type::Json(_))
     }
 }
 
@@ -108,8 +113,108 @@ enum Type {
     Boolean,
     /// A repeatable option, one item per use.
     Array(Box<Type>),
-    /// Anything else (objects, unions, references): the value is JSON.
-    Json,
+    /// Anything else (objects, unions, references): the value is JSON, of these kinds.
+    Json(Kinds),
+}
+
+/// The kinds of JSON value a schema admits (`type`, `enum`, `const`, the members of
+/// `anyOf`/`oneOf`), or any when it does not say ([`kinds_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Kinds(Option<u8>);
+
+impl Kinds {
+    const NULL: u8 = 1;
+    const BOOLEAN: u8 = 2;
+    const INTEGER: u8 = 4;
+    const NUMBER: u8 = 8;
+    const STRING: u8 = 16;
+    const ARRAY: u8 = 32;
+    const OBJECT: u8 = 64;
+    const ANY: Self = Self(None);
+
+    fn of_type(name: &str) -> Self {
+        Self(Some(match name {
+            "null" => Self::NULL,
+            "boolean" => Self::BOOLEAN,
+            "integer" => Self::INTEGER,
+            "number" => Self::NUMBER,
+            "string" => Self::STRING,
+            "array" => Self::ARRAY,
+            "object" => Self::OBJECT,
+            _ => return Self::ANY,
+        }))
+    }
+
+    fn of_value(value: &Value) -> Self {
+        Self(Some(match value {
+            Value::Null => Self::NULL,
+            Value::Bool(_) => Self::BOOLEAN,
+            Value::Number(n) if n.is_f64() => Self::NUMBER,
+            Value::Number(_) => Self::INTEGER,
+            Value::String(_) => Self::STRING,
+            Value::Array(_) => Self::ARRAY,
+            Value::Object(_) => Self::OBJECT,
+        }))
+    }
+
+    fn or(self, other: Self) -> Self {
+        match (self.0, other.0) {
+            (Some(a), Some(b)) => Self(Some(a | b)),
+            _ => Self::ANY,
+        }
+    }
+
+    fn has(self, kind: u8) -> bool {
+        self.0.is_none_or(|bits| bits & kind != 0)
+    }
+
+    /// Whether `value` is of one of these kinds (a whole number is a number too).
+    fn admits(self, value: &Value) -> bool {
+        let Some(bits) = self.0 else { return true };
+        let of = Self::of_value(value).0.unwrap_or(0);
+        bits & of != 0 || (of == Self::INTEGER && bits & Self::NUMBER != 0)
+    }
+
+    /// "a JSON object or an array", for an error.
+    fn words(self) -> String {
+        let Some(bits) = self.0 else {
+            return "JSON".to_owned();
+        };
+        let words: Vec<&str> = [
+            (Self::OBJECT, "a JSON object"),
+            (Self::ARRAY, "a JSON array"),
+            (Self::STRING, "text"),
+            (Self::INTEGER, "an integer"),
+            (Self::NUMBER, "a number"),
+            (Self::BOOLEAN, "`true` or `false`"),
+            (Self::NULL, "`null`"),
+        ]
+        .into_iter()
+        .filter(|(kind, _)| bits & kind != 0)
+        .map(|(_, word)| word)
+        .collect();
+        words.join(" or ")
+    }
+
+    /// The value name of a union of plain values (`N|TEXT`); `None` when it may be an
+    /// object or an array, or is not known.
+    fn value_name(self) -> Option<String> {
+        let bits = self.0?;
+        if bits & (Self::OBJECT | Self::ARRAY) != 0 {
+            return None;
+        }
+        let words: Vec<&str> = [
+            (Self::INTEGER, "N"),
+            (Self::NUMBER, "NUMBER"),
+            (Self::STRING, "TEXT"),
+            (Self::BOOLEAN, "true|false"),
+        ]
+        .into_iter()
+        .filter(|(kind, _)| bits & kind != 0)
+        .map(|(_, word)| word)
+        .collect();
+        (!words.is_empty()).then(|| words.join("|"))
+    }
 }
 
 /// What a derived verb's argv asks for.
@@ -445,24 +550,38 @@ impl Derived {
             .collect();
         let mut fields = Vec::new();
         let mut options = Vec::new();
+        let mut unnamed = None;
         if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
             let names: Vec<&str> = properties.keys().map(String::as_str).collect();
             for ((property, prop_schema), option) in
                 properties.iter().zip(option_names(&names, taken))
             {
+                if property.is_empty() {
+                    // `--` ends the options: no option can be named so.
+                    unnamed = Some(required.contains(&""));
+                    continue;
+                }
+                let nullable = nullable(prop_schema, schema);
                 let prop_schema = &resolved(prop_schema, schema);
+                let ty = type_of(prop_schema, schema);
+                // An array's choices are its items' (`list[Literal["a", "b"]]`).
+                let listed = match ty {
+                    Type::Array(_) => &prop_schema["items"],
+                    _ => prop_schema,
+                };
                 let field = Field {
                     option,
                     property: property.clone(),
-                    ty: type_of(prop_schema),
                     required: required.contains(&property.as_str()),
-                    choices: prop_schema
+                    choices: listed
                         .get("enum")
                         .and_then(Value::as_array)
                         .cloned()
                         .unwrap_or_default(),
+                    nullable,
+                    ty,
                 };
-                options.push(param(&field, prop_schema));
+                options.push(param(&field, prop_schema, schema));
                 fields.push(field);
             }
         }
@@ -474,7 +593,7 @@ impl Derived {
         } else {
             "args"
         };
-        options.push(whole_param(whole));
+        options.push(whole_param(whole, unnamed.is_some()));
         let description = tool
             .get("description")
             .and_then(Value::as_str)
@@ -503,6 +622,7 @@ impl Derived {
             },
             annotations,
             fields,
+            unnamed,
             whole,
             media: None,
         })
@@ -566,8 +686,16 @@ impl Derived {
                 .ok_or_else(|| self.unknown_option(name))?;
             let value = match (&field.ty, inline) {
                 (Type::Boolean, None) => Value::Bool(true),
+                // Where the schema admits null, the word `null` is null (not the text
+                // "null", nor a choice refused).
+                (_, Some(null)) if field.nullable && null == "null" => Value::Null,
+                (Type::Boolean, Some(inline)) => convert(name, &field.ty, &inline)?,
                 (ty, inline) => {
                     let word = self.value_of(name, inline, &mut words)?;
+                    if field.nullable && word == "null" {
+                        given.push(self.once(field, Value::Null, &given)?);
+                        continue;
+                    }
                     let source = if field.reads_files() {
                         Source::of_value(&word)
                     } else {
@@ -578,12 +706,10 @@ impl Derived {
                     convert(&format!("{name}{}", source.shown(&word)), ty, &text)?
                 }
             };
-            check_choice(field, &value)?;
-            let repeatable = matches!(field.ty, Type::Array(_));
-            if !repeatable && given.iter().any(|(f, _)| f.option == field.option) {
-                return Err(format!("`--{name}` given more than once"));
+            if !value.is_null() {
+                check_choice(field, &value)?;
             }
-            given.push((field, value));
+            given.push(self.once(field, value, &given)?);
         }
         if let Some(base) = base {
             arguments = base;
@@ -595,13 +721,18 @@ impl Derived {
                     .or_insert_with(|| Value::Array(Vec::new()));
                 // Objects one per use, or all at once as the JSON array they make
                 // (`--points '[{"x":1},{"x":2}]'` is two points, not one list of them).
-                let values = match value {
-                    Value::Array(all)
-                        if **item == Type::Json && all.iter().all(Value::is_object) =>
+                if value.is_null() && field.nullable {
+                    // `--tags null`: the list itself is null (`Optional[list[str]]`).
+                    arguments.insert(field.property.clone(), Value::Null);
+                    continue;
+                }
+                let values = match (&**item, value) {
+                    (Type::Json(kinds), Value::Array(all))
+                        if all.iter().all(Value::is_object) || at_once(*kinds, &all) =>
                     {
                         all
                     }
-                    one => vec![one],
+                    (_, one) => vec![one],
                 };
                 match slot {
                     Value::Array(items) => items.extend(values),
@@ -617,7 +748,27 @@ impl Derived {
                 return Err(format!("missing option `--{}`", field.option));
             }
         }
+        if self.unnamed == Some(true) && !arguments.contains_key("") {
+            return Err(format!(
+                "missing the property `\"\"`, which no option can give: `--{} '{{\"\": …}}'` does",
+                self.whole
+            ));
+        }
         Ok(Request::Call(arguments))
+    }
+
+    /// `field`'s value, unless the field is given already and is not repeatable.
+    fn once<'f>(
+        &self,
+        field: &'f Field,
+        value: Value,
+        given: &[(&Field, Value)],
+    ) -> Result<(&'f Field, Value), String> {
+        let repeatable = matches!(field.ty, Type::Array(_));
+        if !repeatable && given.iter().any(|(f, _)| f.option == field.option) {
+            return Err(format!("`--{}` given more than once", field.option));
+        }
+        Ok((field, value))
     }
 
     /// `unknown option`, with the nearest option when one is close (`--comp`).
@@ -760,11 +911,29 @@ fn convert(name: &str, ty: &Type, text: &str) -> Result<Value, String> {
             "false" => Ok(Value::Bool(false)),
             _ => Err(format!("`--{name}` is `true` or `false`, got `{text}`")),
         },
-        Type::Array(item) => convert(name, item, text),
-        Type::Json => {
-            serde_json::from_str(text).map_err(|e| format!("`--{name}` is not valid JSON: {e}"))
-        }
+        // A list's items all at once (`--points '[{"x":1},{"x":2}]'`), where the
+        // items themselves are no lists.
+        Type::Array(item) => match (&**item, serde_json::from_str::<Value>(text)) {
+            (Type::Json(kinds), Ok(Value::Array(all))) if at_once(*kinds, &all) => {
+                Ok(Value::Array(all))
+            }
+            _ => convert(name, item, text),
+        },
+        // A word that is no JSON of a kind the schema admits is text where text is one
+        // of them (`Union[int, str]`: `--key 5` is 5, `--key abc` "abc").
+        Type::Json(kinds) => match serde_json::from_str::<Value>(text) {
+            Ok(value) if kinds.admits(&value) => Ok(value),
+            _ if kinds.has(Kinds::STRING) => Ok(Value::from(text)),
+            Ok(_) => Err(format!("`--{name}` needs {}, got `{text}`", kinds.words())),
+            Err(e) => Err(format!("`--{name}` is not valid JSON: {e}")),
+        },
     }
+}
+
+/// Whether an array given to a list whose items are JSON of `kinds` is all its items
+/// at once: the items are no arrays, and each of `all` is one.
+fn at_once(kinds: Kinds, all: &[Value]) -> bool {
+    kinds.0.is_some() && !kinds.has(Kinds::ARRAY) && all.iter().all(|v| kinds.admits(v))
 }
 
 /// The most `$ref`s and one-member unions followed for one property.
@@ -824,9 +993,85 @@ fn standing_for<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
     }
 }
 
+/// Whether a property's schema admits `null`: a `type` that is or lists `null`, a
+/// member of its `anyOf`/`oneOf` that is `null` (pydantic's `Optional[T]`), `null`
+/// among its `enum`, or OpenAPI's `nullable: true`, through local `$ref`s.
+fn nullable(schema: &Value, root: &Value) -> bool {
+    nullable_within(schema, root, MAX_HOPS)
+}
+
+fn nullable_within(schema: &Value, root: &Value, hops: usize) -> bool {
+    let is_null = |ty: &Value| ty == "null";
+    let typed = match schema.get("type") {
+        Some(Value::Array(types)) => types.iter().any(is_null),
+        Some(ty) => is_null(ty),
+        None => false,
+    };
+    let listed = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|values| values.contains(&Value::Null));
+    if typed || listed || schema.get("nullable") == Some(&Value::Bool(true)) {
+        return true;
+    }
+    if hops == 0 {
+        return false;
+    }
+    if let Some(target) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| root.pointer(r.strip_prefix('#')?))
+    {
+        return nullable_within(target, root, hops - 1);
+    }
+    ["anyOf", "oneOf"]
+        .iter()
+        .filter_map(|key| schema.get(*key)?.as_array())
+        .flatten()
+        .any(|member| nullable_within(member, root, hops - 1))
+}
+
+/// The kinds of JSON value a schema admits ([`Kinds`]), through local `$ref`s and the
+/// members of `anyOf`/`oneOf`; any, where it does not say or says in other words.
+fn kinds_of(schema: &Value, root: &Value, hops: usize) -> Kinds {
+    let schema = followed(schema, root);
+    match schema.get("type") {
+        Some(Value::String(ty)) => return Kinds::of_type(ty),
+        Some(Value::Array(types)) => {
+            return types
+                .iter()
+                .map(|ty| ty.as_str().map_or(Kinds::ANY, Kinds::of_type))
+                .reduce(Kinds::or)
+                .unwrap_or(Kinds::ANY);
+        }
+        _ => {}
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return values
+            .iter()
+            .map(Kinds::of_value)
+            .reduce(Kinds::or)
+            .unwrap_or(Kinds::ANY);
+    }
+    if let Some(value) = schema.get("const") {
+        return Kinds::of_value(value);
+    }
+    let members = ["anyOf", "oneOf"]
+        .iter()
+        .find_map(|key| schema.get(*key)?.as_array());
+    match members {
+        Some(members) if hops > 0 => members
+            .iter()
+            .map(|member| kinds_of(member, root, hops - 1))
+            .reduce(Kinds::or)
+            .unwrap_or(Kinds::ANY),
+        _ => Kinds::ANY,
+    }
+}
+
 /// The type of a property's schema: its `type` (the first that is not
-/// `null` when it lists several), else JSON.
-fn type_of(schema: &Value) -> Type {
+/// `null` when it lists several), else JSON of the kinds it admits.
+fn type_of(schema: &Value, root: &Value) -> Type {
     let ty = match schema.get("type") {
         Some(Value::String(ty)) => Some(ty.as_str()),
         Some(Value::Array(types)) => types
@@ -841,24 +1086,147 @@ fn type_of(schema: &Value) -> Type {
         Some("number") => Type::Number,
         Some("boolean") => Type::Boolean,
         Some("array") => {
-            let item = schema.get("items").map_or(Type::Json, type_of);
+            let item = schema
+                .get("items")
+                .map_or(Type::Json(Kinds::ANY), |items| type_of(items, root));
             match item {
-                Type::Array(_) | Type::Boolean => Type::Array(Box::new(Type::Json)),
+                Type::Array(_) | Type::Boolean => {
+                    let items = schema.get("items").unwrap_or(&Value::Null);
+                    Type::Array(Box::new(Type::Json(kinds_of(items, root, MAX_HOPS))))
+                }
                 item => Type::Array(Box::new(item)),
             }
         }
         _ if schema.get("enum").is_some() => Type::String,
-        _ => Type::Json,
+        _ => Type::Json(kinds_of(schema, root, MAX_HOPS)),
     }
 }
 
-/// The option a field is, for help and completion.
-fn param(field: &Field, schema: &Value) -> Param {
-    let choices: Vec<String> = schema
-        .get("enum")
-        .and_then(Value::as_array)
+/// The deepest a shape nests objects and lists before it writes `{…}` or `[…]`.
+const SHAPE_DEPTH: usize = 3;
+/// The most fields of one object a shape names before `…`.
+const SHAPE_FIELDS: usize = 12;
+/// The most characters of a shape in an option's help.
+const SHAPE_CHARS: usize = 240;
+
+/// What a JSON option's value looks like, for its help: `{name: TEXT, tags?: [TEXT],
+/// color?: red|green}` — each field with its type, `?` after one that is optional, a
+/// list in `[…]`, choices joined by `|`; `$ref`s into `$defs` followed; nested at most
+/// [`SHAPE_DEPTH`] deep and cut at [`SHAPE_CHARS`]. `None` when the schema says nothing
+/// a value name does not.
+fn shape(schema: &Value, root: &Value) -> Option<String> {
+    let text = shape_within(schema, root, SHAPE_DEPTH);
+    if !text.contains(['{', '[']) || text == "{…}" {
+        return None;
+    }
+    match text.char_indices().nth(SHAPE_CHARS) {
+        Some((at, _)) => Some(format!("{}…", &text[..at])),
+        None => Some(text),
+    }
+}
+
+fn shape_within(schema: &Value, root: &Value, depth: usize) -> String {
+    let schema = followed(schema, root);
+    let word = |v: &Value| {
+        v.as_str()
+            .map_or_else(|| v.to_string(), mur_core::shell_word)
+    };
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return values.iter().map(word).collect::<Vec<_>>().join("|");
+    }
+    if let Some(value) = schema.get("const") {
+        return word(value);
+    }
+    let members = ["anyOf", "oneOf"]
+        .iter()
+        .find_map(|key| schema.get(*key)?.as_array());
+    if let Some(members) = members {
+        if depth == 0 {
+            return "…".to_owned();
+        }
+        let mut shown: Vec<String> = Vec::new();
+        for member in members {
+            let text = shape_within(member, root, depth - 1);
+            if text != "null" && !shown.contains(&text) {
+                shown.push(text);
+            }
+        }
+        return shown.join("|");
+    }
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(ty)) => vec![ty.as_str()],
+        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).collect(),
+        _ if schema.get("properties").is_some() => vec!["object"],
+        _ => Vec::new(),
+    };
+    let shown: Vec<String> = types
+        .iter()
+        .filter(|ty| **ty != "null" || types.len() == 1)
+        .map(|ty| match *ty {
+            "string" => "TEXT".to_owned(),
+            "integer" => "N".to_owned(),
+            "number" => "NUMBER".to_owned(),
+            "boolean" => "true|false".to_owned(),
+            "null" => "null".to_owned(),
+            "array" => match schema.get("items") {
+                Some(items) if depth > 0 => format!("[{}]", shape_within(items, root, depth - 1)),
+                _ => "[…]".to_owned(),
+            },
+            "object" => object_shape(&schema, root, depth),
+            _ => "JSON".to_owned(),
+        })
+        .collect();
+    if shown.is_empty() {
+        "JSON".to_owned()
+    } else {
+        shown.join("|")
+    }
+}
+
+/// An object's shape: `{name: TEXT, tags?: [TEXT]}`, or `{TEXT: N}` for a map.
+fn object_shape(schema: &Value, root: &Value, depth: usize) -> String {
+    if depth == 0 {
+        return "{…}".to_owned();
+    }
+    let required: Vec<&str> = schema["required"]
+        .as_array()
         .into_iter()
         .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        let mut fields: Vec<String> = properties
+            .iter()
+            .take(SHAPE_FIELDS)
+            .map(|(name, field)| {
+                let optional = if required.contains(&name.as_str()) {
+                    ""
+                } else {
+                    "?"
+                };
+                let name = mur_core::text::escaped(name, mur_core::text::unprintable);
+                format!("{name}{optional}: {}", shape_within(field, root, depth - 1))
+            })
+            .collect();
+        if properties.len() > SHAPE_FIELDS {
+            fields.push("…".to_owned());
+        }
+        return format!("{{{}}}", fields.join(", "));
+    }
+    match schema.get("additionalProperties") {
+        Some(values @ Value::Object(_)) => {
+            format!("{{TEXT: {}}}", shape_within(values, root, depth - 1))
+        }
+        _ => "{…}".to_owned(),
+    }
+}
+
+/// The option a field is, for help and completion (`root`: the input schema, which
+/// holds the `$defs` its `$ref`s name).
+fn param(field: &Field, schema: &Value, root: &Value) -> Param {
+    let choices: Vec<String> = field
+        .choices
+        .iter()
         .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
         .collect();
     let (kind, value_name) = match (&field.ty, choices.is_empty()) {
@@ -871,13 +1239,14 @@ fn param(field: &Field, schema: &Value) -> Param {
         (Type::String, _) => (ValueKind::Text, "TEXT".to_owned()),
         (Type::Integer, _) => (ValueKind::Integer, "N".to_owned()),
         (Type::Number, _) => (ValueKind::Number, "NUMBER".to_owned()),
-        (Type::Array(item), _) => match **item {
+        (Type::Array(item), _) => match &**item {
             Type::Integer => (ValueKind::Integer, "N".to_owned()),
             Type::Number => (ValueKind::Number, "NUMBER".to_owned()),
             Type::String => (ValueKind::Text, "TEXT".to_owned()),
+            Type::Json(kinds) => (ValueKind::Json, kinds.value_name().unwrap_or("JSON".into())),
             _ => (ValueKind::Json, "JSON".to_owned()),
         },
-        (Type::Json, _) => (ValueKind::Json, "JSON".to_owned()),
+        (Type::Json(kinds), _) => (ValueKind::Json, kinds.value_name().unwrap_or("JSON".into())),
     };
     let mut help = schema
         .get("description")
@@ -886,6 +1255,21 @@ fn param(field: &Field, schema: &Value) -> Param {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
+    // A JSON value's fields: what `--entities JSON` alone never said.
+    let shaped = match &field.ty {
+        Type::Json(_) => shape(schema, root),
+        Type::Array(item) if matches!(**item, Type::Json(_)) => {
+            schema.get("items").and_then(|items| shape(items, root))
+        }
+        _ => None,
+    };
+    if let Some(shaped) = shaped {
+        help = if help.is_empty() {
+            shaped
+        } else {
+            format!("{help}; {shaped}")
+        };
+    }
     // A `null` default (`Optional[T] = None`) says only that the option may be left out.
     if let Some(default) = schema.get("default").filter(|d| !d.is_null()) {
         // A flag on by default is turned off only by `--NAME=false`: said where it shows.
@@ -924,8 +1308,16 @@ fn param(field: &Field, schema: &Value) -> Param {
 const WHOLE: &str = "the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin); \
      options given beside it override its fields";
 
-fn whole_param(name: &str) -> Param {
-    Param::new(name, "JSON", ValueKind::Json, WHOLE)
+/// Said of the whole object's option when a property is named `""`.
+const UNNAMED: &str = "; the property `\"\"` (a name no option can have) is given only here";
+
+fn whole_param(name: &str, unnamed: bool) -> Param {
+    let help = if unnamed {
+        format!("{WHOLE}{UNNAMED}")
+    } else {
+        WHOLE.to_owned()
+    };
+    Param::new(name, "JSON", ValueKind::Json, &help)
 }
 
 /// The first sentence of a description as the summary (the title when
@@ -1157,9 +1549,9 @@ mod tests {
             options,
             [
                 ("away", "JSON", ""),
-                ("either", "JSON", ""),
+                ("either", "N|TEXT", ""),
                 ("limit", "N", ""),
-                ("loop", "JSON", ""),
+                ("loop", "JSON", "[[[[…]]]]"),
                 ("mode", "fast|slow", "how hard to look"),
                 ("ping", "JSON", ""),
                 ("size", "NUMBER", "(default: 2)"),
@@ -1178,6 +1570,163 @@ mod tests {
         assert_eq!(
             verb.parse(&argv(&["--mode", "medium"])),
             Err("`--mode` must be `fast` or `slow`, got `medium`".to_owned())
+        );
+    }
+
+    /// A pydantic server's schema (models in `$defs`, `Union[int, str]`, `Optional[T]`,
+    /// `list[Literal[…]]`, `dict[str, int]`): each JSON option's help shows its fields,
+    /// a union with text takes a plain word, a list's choices are shown and checked, and
+    /// `null` is null where the schema admits it.
+    #[test]
+    fn nested_schemas_show_their_shape_and_unions_take_plain_words() {
+        let verb = Derived::from_tool(&json!({
+            "name": "draw",
+            "inputSchema": {
+                "type": "object",
+                "required": ["shape"],
+                "$defs": {
+                    "Point": {"type": "object", "required": ["x", "y"], "properties": {
+                        "x": {"type": "integer"}, "y": {"type": "integer"},
+                        "label": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null}
+                    }},
+                    "Color": {"enum": ["red", "green"], "type": "string"},
+                    "Shape": {"type": "object", "required": ["name"], "properties": {
+                        "name": {"type": "string"},
+                        "points": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
+                        "color": {"$ref": "#/$defs/Color"}
+                    }}
+                },
+                "properties": {
+                    "shape": {"$ref": "#/$defs/Shape", "description": "what to draw"},
+                    "key": {"anyOf": [{"type": "integer"}, {"type": "string"}], "default": 0},
+                    "points": {"type": "array", "items": {"$ref": "#/$defs/Point"}, "default": []},
+                    "tags": {"type": "array", "items": {"enum": ["a", "b"], "type": "string"}},
+                    "maybe": {"type": ["string", "null"]},
+                    "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                    "mode": {"anyOf": [{"$ref": "#/$defs/Color"}, {"type": "null"}]},
+                    "counts": {"type": "object", "additionalProperties": {"type": "integer"}}
+                }
+            }
+        }))
+        .expect("a tool");
+        let options: Vec<(&str, &str, &str, bool)> = verb
+            .spec
+            .options
+            .iter()
+            .map(|o| {
+                (
+                    o.name.as_str(),
+                    o.value_name.as_str(),
+                    o.help.as_str(),
+                    o.repeatable,
+                )
+            })
+            .collect();
+        assert_eq!(
+            options,
+            [
+                (
+                    "shape",
+                    "JSON",
+                    "what to draw; {color?: red|green, name: TEXT, points?: [{label?: TEXT, x: N, y: N}]} (required)",
+                    false
+                ),
+                ("counts", "JSON", "{TEXT: N}", false),
+                ("key", "N|TEXT", "(default: 0)", false),
+                ("limit", "N", "", false),
+                ("maybe", "TEXT", "", false),
+                ("mode", "red|green", "", false),
+                (
+                    "points",
+                    "JSON",
+                    "{label?: TEXT, x: N, y: N} (default: [])",
+                    true
+                ),
+                ("tags", "a|b", "", true),
+                ("args", "JSON", WHOLE, false),
+            ]
+        );
+        let parse = |words: &[&str]| {
+            verb.parse(&argv(&[&["--shape", r#"{"name":"tri"}"#], words].concat()))
+        };
+        let sent = |words: &[&str]| match parse(words) {
+            Ok(Request::Call(mut arguments)) => {
+                arguments.remove("shape");
+                Value::Object(arguments)
+            }
+            other => panic!("{words:?}: {other:?}"),
+        };
+        assert_eq!(sent(&["--key", "abc"]), json!({"key": "abc"}));
+        assert_eq!(sent(&["--key", "5"]), json!({"key": 5}));
+        assert_eq!(sent(&["--key", r#""5""#]), json!({"key": "5"}));
+        assert_eq!(sent(&["--key", "true"]), json!({"key": "true"}));
+        assert_eq!(
+            sent(&["--maybe", "null", "--limit", "null", "--mode", "null"]),
+            json!({"maybe": null, "limit": null, "mode": null})
+        );
+        // Not where the schema has no null: `null` is a word like any other.
+        assert_eq!(
+            parse(&["--tags", "null"]),
+            Err("`--tags` must be `a` or `b`, got `null`".to_owned())
+        );
+        assert_eq!(sent(&["--mode=null"]), json!({"mode": null}));
+        assert_eq!(
+            sent(&[
+                "--points",
+                r#"[{"x":1,"y":2}]"#,
+                "--tags",
+                "a",
+                "--tags",
+                "b"
+            ]),
+            json!({"points": [{"x": 1, "y": 2}], "tags": ["a", "b"]})
+        );
+        assert_eq!(
+            parse(&["--points", "1"]),
+            Err("`--points` needs a JSON object, got `1`".to_owned())
+        );
+        assert_eq!(
+            parse(&["--tags", "c"]),
+            Err("`--tags` must be `a` or `b`, got `c`".to_owned())
+        );
+        assert_eq!(
+            parse(&["--counts", "{"]),
+            Err(
+                "`--counts` is not valid JSON: EOF while parsing an object at line 1 column 1"
+                    .to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn a_property_named_empty_is_no_option_and_is_given_in_args() {
+        let verb = Derived::from_tool(&json!({
+            "name": "odd",
+            "inputSchema": {"type": "object", "required": [""], "properties": {
+                "": {"type": "string"}, "a": {"type": "string"}
+            }}
+        }))
+        .expect("a tool");
+        let options: Vec<(&str, &str)> = verb
+            .spec
+            .options
+            .iter()
+            .map(|o| (o.name.as_str(), o.help.as_str()))
+            .collect();
+        let whole = format!("{WHOLE}{UNNAMED}");
+        assert_eq!(options, [("a", ""), ("args", whole.as_str())]);
+        assert!(
+            verb.spec
+                .render(&verb.name, &verb.summary)
+                .starts_with("Usage: mur devtools odd [--a TEXT] [--args JSON]\n"),
+        );
+        assert_eq!(
+            verb.parse(&argv(&["--a", "x"])),
+            Err("missing the property `\"\"`, which no option can give: `--args \'{\"\": …}\'` does".to_owned())
+        );
+        assert_eq!(
+            verb.parse(&argv(&["--args", r#"{"": "v"}"#, "--a", "x"])),
+            Ok(call(json!({"": "v", "a": "x"})))
         );
     }
 

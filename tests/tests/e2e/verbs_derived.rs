@@ -919,6 +919,148 @@ fn a_derived_verbs_values_are_read_from_files_and_stdin() {
     );
 }
 
+/// The schema the Python SDK (pydantic) writes for `draw(shape: Shape, key: Union[int,
+/// str] = 0, points: list[Point] = [], tags: list[Literal["a", "b"]] = [], maybe:
+/// Optional[str] = None)`: the help shows each model's fields, a plain word is text for
+/// the union, the list's choices are shown and checked, and `null` is null where the
+/// schema admits it (before: `--shape JSON  (required)`, `--key abc` refused as no
+/// JSON, `--tags c` sent, `--maybe null` the text "null").
+#[test]
+fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
+    let sb = Sandbox::new();
+    let tools = json!([{ "name": "draw", "description": "Draws a shape",
+        "inputSchema": { "type": "object", "required": ["shape"],
+            "$defs": {
+                "Point": { "type": "object", "required": ["x", "y"], "properties": {
+                    "x": { "type": "integer" }, "y": { "type": "integer" },
+                    "label": { "anyOf": [{ "type": "string" }, { "type": "null" }], "default": null } } },
+                "Color": { "enum": ["red", "green"], "type": "string" },
+                "Shape": { "type": "object", "required": ["name"], "properties": {
+                    "name": { "type": "string" },
+                    "points": { "type": "array", "items": { "$ref": "#/$defs/Point" } },
+                    "color": { "$ref": "#/$defs/Color" } } } },
+            "properties": {
+                "shape": { "$ref": "#/$defs/Shape" },
+                "key": { "anyOf": [{ "type": "integer" }, { "type": "string" }], "default": 0 },
+                "points": { "type": "array", "items": { "$ref": "#/$defs/Point" }, "default": [] },
+                "tags": { "type": "array", "items": { "enum": ["a", "b"], "type": "string" }, "default": [] },
+                "maybe": { "anyOf": [{ "type": "string" }, { "type": "null" }], "default": null } } } }]);
+    let server = Stub::with_tools(tools, |params| {
+        let text = params["arguments"].to_string();
+        Ok(json!({ "content": [{ "type": "text", "text": text }] }))
+    });
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| {
+        let mut argv = vec!["devtools", "--endpoint", &endpoint];
+        argv.extend_from_slice(words);
+        sb.mur(&argv)
+    };
+    let help = devtools(&["draw", "--help"]);
+    help.assert_code(0);
+    assert_eq!(
+        help.stdout_lines("  --")[..6],
+        [
+            "  --shape JSON   {color?: red|green, name: TEXT, points?: [{label?: TEXT, x: N, y: N}]} (required)",
+            "  --key N|TEXT   (default: 0)",
+            "  --maybe TEXT",
+            "  --points JSON  {label?: TEXT, x: N, y: N} (default: []) (repeatable)",
+            "  --tags a|b     (default: []) (repeatable)",
+            "  --args JSON    the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin); options given beside it override its fields",
+        ],
+        "{help}"
+    );
+    let shape = r#"{"name":"tri"}"#;
+    let drawn = devtools(&[
+        "draw",
+        "--shape",
+        shape,
+        "--key",
+        "abc",
+        "--maybe",
+        "null",
+        "--tags",
+        "b",
+        "--points",
+        r#"{"x":1,"y":2}"#,
+    ]);
+    drawn.assert_code(0);
+    assert_eq!(
+        drawn.json(),
+        json!({ "shape": { "name": "tri" }, "key": "abc", "maybe": null, "tags": ["b"],
+                "points": [{ "x": 1, "y": 2 }] })
+    );
+    let number = devtools(&["draw", "--shape", shape, "--key", "7"]);
+    assert_eq!(
+        number.json(),
+        json!({ "shape": { "name": "tri" }, "key": 7 })
+    );
+    for (words, error) in [
+        (&["--tags", "c"][..], "`--tags` must be `a` or `b`, got `c`"),
+        (
+            &["--points", "1"],
+            "`--points` needs a JSON object, got `1`",
+        ),
+    ] {
+        let out = devtools(&[&["draw", "--shape", shape], words].concat());
+        out.assert_code(1).assert_stdout_is("");
+        out.assert_stderr_starts_with(&format!("error: draw: {error}\n"));
+    }
+    // The catalog an agent reads says the same.
+    let catalog = devtools(&["catalog", "--json"]);
+    let verbs = catalog.json()["verbs"].clone();
+    let draw = verbs
+        .as_array()
+        .expect("verbs")
+        .iter()
+        .find(|v| v["name"] == "draw")
+        .cloned();
+    let shape_help = draw.expect("draw")["options"][0]["help"].clone();
+    assert_eq!(
+        shape_help,
+        "{color?: red|green, name: TEXT, points?: [{label?: TEXT, x: N, y: N}]} (required)"
+    );
+}
+
+/// A property named `""` would be the option `--`, which ends the options and so can
+/// never be typed: it has no option, its verb's help says `--args` gives it, a missing
+/// required one says how, and `call` reaches it as any other.
+#[test]
+fn a_property_named_empty_is_given_in_args_not_an_untypable_option() {
+    let sb = Sandbox::new();
+    let tools = json!([{ "name": "odd", "inputSchema": { "type": "object", "required": [""],
+        "properties": { "": { "type": "string" }, "a": { "type": "string" } } } }]);
+    let server = Stub::with_tools(tools, |params| {
+        let text = params["arguments"].to_string();
+        Ok(json!({ "content": [{ "type": "text", "text": text }] }))
+    });
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| {
+        let mut argv = vec!["devtools", "--endpoint", &endpoint];
+        argv.extend_from_slice(words);
+        sb.mur(&argv)
+    };
+    let help = devtools(&["odd", "--help"]);
+    help.assert_code(0);
+    help.assert_stdout_starts_with("Usage: mur devtools odd [--a TEXT] [--args JSON]\n");
+    assert_eq!(
+        help.stdout_lines("  --")[..2],
+        [
+            "  --a TEXT",
+            "  --args JSON  the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin); options given beside it override its fields; the property `\"\"` (a name no option can have) is given only here",
+        ],
+        "{help}"
+    );
+    let missing = devtools(&["odd", "--a", "x"]);
+    missing.assert_code(1).assert_stderr_starts_with(
+        "error: odd: missing the property `\"\"`, which no option can give: `--args \'{\"\": …}\'` does\n",
+    );
+    let given = devtools(&["odd", "--args", r#"{"": "v"}"#, "--a", "x"]);
+    given.assert_code(0);
+    assert_eq!(given.json(), json!({ "": "v", "a": "x" }));
+    let called = devtools(&["call", "odd", "--args", r#"{"": "v"}"#]);
+    assert_eq!(called.tool_text(0), r#"{"":"v"}"#);
+}
+
 #[test]
 fn a_tool_that_failed_keeps_the_tool_list_and_one_the_server_lacks_drops_it() {
     let sb = Sandbox::new();
