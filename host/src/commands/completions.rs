@@ -59,10 +59,11 @@ fn complete(shell: &str, argv: &[OsString]) -> Result<()> {
     }
     let mut verbs = installed();
     let names: Vec<String> = verbs.iter().map(|v| v.name.clone()).collect();
-    let tools = session_tools();
+    let current = current_word(shell, &words);
+    let tools = session_tools(&host_args(&words, current));
     verbs.extend(derived(&tools, &verbs));
     let mut cmd = tree(&verbs, &names, &tools);
-    let drop = given_once(&cmd, &words, current_word(shell, &words));
+    let drop = given_once(&cmd, &words, current);
     let cwd = std::env::current_dir().ok();
     let mut candidates = Vec::new();
     completer
@@ -110,12 +111,33 @@ fn installed() -> Vec<Completable> {
         .collect()
 }
 
-/// The tools of the session found by discovery (quietly, briefly), from its
-/// cached tool list when warm; none without a session.
-fn session_tools() -> Vec<serde_json::Value> {
+/// The host options the command line gives already (`--project PATH`, `--endpoint
+/// URL`, …), as a verb's run would take them, the word being completed (`current`)
+/// aside: the session they choose is the one whose tools complete, so that with several
+/// sessions running, `mur devtools --project P <Tab>` offers P's. None where they do not
+/// read (a `--project` whose value is the word being completed).
+fn host_args(words: &[OsString], current: usize) -> crate::cli::HostArgs {
+    let typed: Vec<String> = words
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(at, _)| *at != current)
+        .filter_map(|(_, word)| word.to_str().map(str::to_owned))
+        .collect();
+    let mut host = crate::cli::HostArgs::default();
+    match crate::options::extract_host_options(&typed, &mut host, Some(&VerbSpec::default())) {
+        Ok(_) => host,
+        Err(_) => crate::cli::HostArgs::default(),
+    }
+}
+
+/// The tools of the session the `host` options choose, found by discovery (quietly,
+/// briefly), from its cached tool list when warm; none without a session, or with
+/// several and none chosen.
+fn session_tools(host: &crate::cli::HostArgs) -> Vec<serde_json::Value> {
     let settings = Settings {
         timeout: SESSION_WAIT,
-        ..crate::options::settings(&crate::cli::HostArgs::default())
+        ..crate::options::settings(host)
     };
     let tools = crate::invoke::block_on(async {
         let session =

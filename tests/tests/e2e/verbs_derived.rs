@@ -639,6 +639,47 @@ fn derived_verbs_and_their_options_complete_while_a_session_runs() {
     assert!(!verbs.stdout.contains("wait-for"), "{verbs}");
 }
 
+/// With several sessions, completion asks the one the command line chooses already
+/// (`--project`, `--endpoint`), as the verb's run will: before, it asked discovery with
+/// no options, which found several sessions and offered no derived verb at all.
+#[test]
+fn completion_offers_the_derived_verbs_of_the_session_the_line_chooses() {
+    let (sandbox, [a, _b]) = Sandbox::with_apps(["a", "b"]);
+    let complete = |words: &[&str]| sandbox.complete("fish", words).stdout;
+    assert_eq!(
+        complete(&["devtools", "wait-"]),
+        "",
+        "which session is not said"
+    );
+    for chosen in [
+        &["--project", a.lock.project.as_str()][..],
+        &["--endpoint", a.endpoint()],
+        &[&format!("--project={}", a.lock.project)],
+    ] {
+        let verbs = complete(&[&["devtools"], chosen, &["wait-"]].concat());
+        assert!(verbs.starts_with("wait-for\t"), "{chosen:?}: {verbs}");
+        let options = complete(
+            &[
+                &["devtools"],
+                chosen,
+                &["switch-component", "--component", ""],
+            ]
+            .concat(),
+        );
+        assert_eq!(options, "counter\ntodo\nsettings\n", "{chosen:?}");
+    }
+    // After the verb's name too, where the verb's run takes it.
+    let after = complete(&[
+        "devtools",
+        "switch-component",
+        "--project",
+        &a.lock.project,
+        "--component",
+        "",
+    ]);
+    assert_eq!(after, "counter\ntodo\nsettings\n");
+}
+
 /// Without a session the catalog is what is installed (exit 0, said on stderr); a
 /// session named that cannot be reached is an error, as for any command.
 #[test]
