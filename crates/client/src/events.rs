@@ -146,9 +146,46 @@ pub enum FieldKind {
     Number,
     Boolean,
     /// One of these values.
-    Choice(Vec<String>),
+    Choice(Vec<Choice>),
     /// Any of these values (an array), given comma-separated.
-    Choices(Vec<String>),
+    Choices(Vec<Choice>),
+}
+
+/// One value of an enum field, and the title the server gives it for people
+/// (`enumNames`, or a `oneOf`/`anyOf` member's `title`): `pet-2` is "Dogs".
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    pub value: String,
+    pub title: Option<String>,
+}
+
+impl Choice {
+    /// `pet-2 (Dogs)`, or `pet-2` when it has no title other than itself.
+    pub fn shown(&self) -> String {
+        match &self.title {
+            Some(title) if *title != self.value => format!("{} ({title})", self.value),
+            _ => self.value.clone(),
+        }
+    }
+
+    /// The choice `text` names: the one whose value it is, else the one whose title it
+    /// is (a person answers with what they read: `Dogs`, or `dogs`).
+    fn named<'a>(choices: &'a [Choice], text: &str) -> Option<&'a Choice> {
+        let text = text.trim();
+        choices.iter().find(|c| c.value == text).or_else(|| {
+            let titled = |c: &&Choice| {
+                c.title
+                    .as_deref()
+                    .is_some_and(|t| t.eq_ignore_ascii_case(text))
+            };
+            let mut matches = choices.iter().filter(titled);
+            // Two titles alike (but for case) name neither.
+            match (matches.next(), matches.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
+            }
+        })
+    }
 }
 
 /// The user's answer to a question (an `ElicitResult`).
@@ -301,21 +338,17 @@ impl Field {
                 "false" | "no" | "n" | "0" => Ok(Value::Bool(false)),
                 _ => Err(format!("`{text}` is not true or false (yes or no)")),
             },
-            FieldKind::Choice(choices) => choices
-                .iter()
-                .find(|c| *c == text.trim())
-                .map(|c| Value::String(c.clone()))
-                .ok_or_else(|| format!("`{text}` is not one of {}", choices.join(", "))),
+            FieldKind::Choice(choices) => Choice::named(choices, text)
+                .map(|c| Value::String(c.value.clone()))
+                .ok_or_else(|| format!("`{text}` is not one of {}", listed(choices))),
             FieldKind::Choices(choices) => text
                 .split(',')
                 .map(str::trim)
                 .filter(|t| !t.is_empty())
                 .map(|t| {
-                    choices
-                        .iter()
-                        .find(|c| *c == t)
-                        .map(|c| Value::String(c.clone()))
-                        .ok_or_else(|| format!("`{t}` is not one of {}", choices.join(", ")))
+                    Choice::named(choices, t)
+                        .map(|c| Value::String(c.value.clone()))
+                        .ok_or_else(|| format!("`{t}` is not one of {}", listed(choices)))
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map(Value::Array),
@@ -325,15 +358,33 @@ impl Field {
 
 impl FieldKind {
     fn of(spec: &Value) -> Self {
-        let values = |spec: &Value| -> Option<Vec<String>> {
+        let values = |spec: &Value| -> Option<Vec<Choice>> {
             if let Some(values) = spec["enum"].as_array() {
-                return Some(values.iter().filter_map(json_text).collect());
+                // `enumNames`: the titles of the 2025-06-18 revision, one per value.
+                let names = spec["enumNames"].as_array();
+                return Some(
+                    values
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(at, v)| {
+                            Some(Choice {
+                                value: json_text(v)?,
+                                title: names.and_then(|n| json_text(n.get(at)?)),
+                            })
+                        })
+                        .collect(),
+                );
             }
             let options = spec["oneOf"].as_array().or(spec["anyOf"].as_array())?;
             Some(
                 options
                     .iter()
-                    .filter_map(|o| json_text(&o["const"]))
+                    .filter_map(|o| {
+                        Some(Choice {
+                            value: json_text(&o["const"])?,
+                            title: json_text(&o["title"]),
+                        })
+                    })
                     .collect(),
             )
         };
@@ -356,19 +407,22 @@ impl FieldKind {
             Self::Number => "NUMBER".to_owned(),
             Self::Boolean => "true".to_owned(),
             Self::Choice(choices) | Self::Choices(choices) => {
-                choices.first().cloned().unwrap_or_default()
+                choices.first().map(|c| c.value.clone()).unwrap_or_default()
             }
         }
     }
 
     /// The other values [`FieldKind::example`] stands for, in words.
     pub fn others(&self) -> Option<String> {
-        let quoted = |choices: &[String]| {
-            choices
-                .iter()
-                .map(|c| format!("`{c}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+        // `pet-2` (Dogs): the value to paste, and what it means to a person.
+        let quoted = |choices: &[Choice]| {
+            let each = choices.iter().map(|c| match &c.title {
+                Some(title) if *title != c.value => format!("`{}` ({title})", c.value),
+                _ => format!("`{}`", c.value),
+            });
+            let titled = choices.iter().any(|c| c.shown() != c.value);
+            let or_title = if titled { ", or a title" } else { "" };
+            format!("{}{or_title}", each.collect::<Vec<_>>().join(", "))
         };
         match self {
             Self::Boolean => Some("or `false`".to_owned()),
@@ -387,10 +441,28 @@ impl FieldKind {
             Self::Integer => "INTEGER".to_owned(),
             Self::Number => "NUMBER".to_owned(),
             Self::Boolean => "true|false".to_owned(),
-            Self::Choice(choices) => choices.join("|"),
-            Self::Choices(choices) => format!("{}[,…]", choices.join("|")),
+            Self::Choice(choices) => shown(choices),
+            Self::Choices(choices) => format!("{}[,…]", shown(choices)),
         }
     }
+}
+
+/// `pet-1 (Cats)|pet-2 (Dogs)`, for a prompt.
+fn shown(choices: &[Choice]) -> String {
+    choices
+        .iter()
+        .map(Choice::shown)
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// `pet-1 (Cats), pet-2 (Dogs)`, for an error.
+fn listed(choices: &[Choice]) -> String {
+    choices
+        .iter()
+        .map(Choice::shown)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn json_text(value: &Value) -> Option<String> {
@@ -499,6 +571,61 @@ mod tests {
         // A question without fields is answered by any `--answer`.
         let bare = Question::from_params(&json!({ "message": "Go on?" }));
         assert!(bare.answer_from(&mistyped).expect("valid").is_some());
+    }
+
+    /// server-everything's three ways of titling choices (`enumNames`, `oneOf` of
+    /// `const`s with a `title`, the same for an array's items): the prompt and the hint
+    /// show each id with its title, and either answers.
+    #[test]
+    fn titled_choices_are_shown_with_their_titles_and_answered_by_either() {
+        let q = Question::from_params(&json!({
+            "message": "Pick",
+            "requestedSchema": { "type": "object", "properties": {
+                "pet": { "type": "string", "enum": ["pet-1", "pet-2"], "enumNames": ["Cats", "Dogs"] },
+                "hero": { "type": "string", "oneOf": [
+                    { "const": "hero-1", "title": "Superman" },
+                    { "const": "hero-2", "title": "Green Lantern" } ] },
+                "fish": { "type": "array", "items": { "anyOf": [
+                    { "const": "fish-1", "title": "Tuna" }, { "const": "fish-2", "title": "Salmon" } ] } }
+            }, "required": ["pet", "hero"] }
+        }));
+        let kinds: Vec<String> = q.fields.iter().map(|f| f.kind.placeholder()).collect();
+        assert_eq!(
+            kinds,
+            [
+                "fish-1 (Tuna)|fish-2 (Salmon)[,…]",
+                "hero-1 (Superman)|hero-2 (Green Lantern)",
+                "pet-1 (Cats)|pet-2 (Dogs)",
+            ]
+        );
+        assert_eq!(
+            q.answer_options(),
+            "`--answer fish=fish-1` (any of `fish-1` (Tuna), `fish-2` (Salmon), or a title, \
+             joined by commas) (optional), `--answer hero=hero-1` (one of `hero-1` (Superman), \
+             `hero-2` (Green Lantern), or a title), `--answer pet=pet-1` (one of `pet-1` \
+             (Cats), `pet-2` (Dogs), or a title)"
+        );
+        let Some(Response::Accept(content)) = q
+            .answer_from(&answers(&[
+                ("pet", "Dogs"),
+                ("hero", "green lantern"),
+                ("fish", "Tuna, fish-2"),
+            ]))
+            .expect("valid")
+        else {
+            panic!("answered");
+        };
+        assert_eq!(
+            Value::Object(content),
+            json!({ "pet": "pet-2", "hero": "hero-2", "fish": ["fish-1", "fish-2"] })
+        );
+        let err = q
+            .answer_from(&answers(&[("pet", "Cows"), ("hero", "hero-1")]))
+            .expect_err("no such pet");
+        assert_eq!(
+            err.message(),
+            "`--answer pet=Cows`: `Cows` is not one of pet-1 (Cats), pet-2 (Dogs)"
+        );
     }
 
     #[test]

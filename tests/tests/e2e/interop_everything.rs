@@ -420,5 +420,51 @@ fn its_elicitation_tool_is_answered_from_answer_options_and_defaults() {
         "Please provide inputs for the following fields:",
     );
     assert!(hint.contains("`--answer name=TEXT`, "), "{out}");
+    // Its choices carry titles for people (`enumNames`, `oneOf` of titled `const`s): the
+    // hint names each id with its title.
+    assert!(
+        hint.contains(
+            "`--answer legacyTitledEnum=pet-1` (one of `pet-1` (Cats), `pet-2` (Dogs), \
+             `pet-3` (Birds), `pet-4` (Fish), `pet-5` (Reptiles), or a title) (optional)"
+        ),
+        "{out}"
+    );
+    assert!(
+        hint.contains(
+            "`--answer titledMultipleSelectEnum=fish-1` (any of `fish-1` (Tuna), `fish-2` \
+             (Salmon), `fish-3` (Trout), or a title, joined by commas) (optional)"
+        ),
+        "{out}"
+    );
     server.assert_each_session_deleted(2);
+}
+
+/// A titled choice is answered by its id or by the title a person reads (`Dogs` for
+/// `pet-2`); the server gets the id.
+#[test]
+fn its_titled_choices_are_answered_by_title() {
+    let server = Everything::start();
+    let out = server.devtools(&[
+        "call",
+        "trigger-elicitation-request",
+        "--answer",
+        "name=Ada",
+        "--answer",
+        "legacyTitledEnum=Dogs",
+        "--answer",
+        "titledSingleSelectEnum=Green Lantern",
+        "--answer",
+        "titledMultipleSelectEnum=Tuna,fish-3",
+    ]);
+    let raw = out.tool_text(2);
+    let raw = raw.split_once("Raw result: ").expect("the raw result").1;
+    let content = serde_json::from_str::<Value>(raw).expect("JSON")["content"].clone();
+    assert_eq!(content["legacyTitledEnum"], "pet-2", "{out}");
+    assert_eq!(content["titledSingleSelectEnum"], "hero-2", "{out}");
+    assert_eq!(
+        content["titledMultipleSelectEnum"],
+        json!(["fish-1", "fish-3"]),
+        "{out}"
+    );
+    server.assert_each_session_deleted(1);
 }
