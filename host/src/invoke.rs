@@ -91,6 +91,9 @@ pub struct Session {
     pub lockfile: Option<std::path::PathBuf>,
     /// Its process, to tell what became of it when a call fails midway.
     process: Option<(u32, Option<i64>)>,
+    /// How it lets mur in (a bridge's secret), and what to say when it refuses.
+    access: mur_discovery::Access,
+    refused: String,
     deadline: Instant,
 }
 
@@ -118,8 +121,14 @@ impl Session {
         )
         .await?;
         usage::session(&resolved);
+        let refused = match resolved.access {
+            mur_discovery::Access::AsGiven => String::new(),
+            ref access => access.refused_hint(resolved.project.as_deref()),
+        };
         Ok(Self {
             http,
+            access: resolved.access,
+            refused,
             endpoint: resolved.endpoint,
             identity: resolved.identity,
             project: resolved.project,
@@ -127,6 +136,19 @@ impl Session {
             process: resolved.process,
             deadline,
         })
+    }
+
+    /// A client of the session, let in as it asks (a bridge's secret, from its
+    /// sidecar; OAuth only at an `--endpoint` of no bridge mur knows).
+    pub fn client<'a>(&'a self, settings: &'a Settings) -> Client<'a> {
+        let access = match self.access.takes_oauth() {
+            true => mur_client::Access::OAuth,
+            false => mur_client::Access::Session {
+                secret: self.access.secret(),
+                refused: &self.refused,
+            },
+        };
+        Client::new(&self.http, &self.endpoint, settings).with_access(access)
     }
 
     /// Sends `method` with `params` within what is left of the `--timeout`.
@@ -228,7 +250,7 @@ impl Session {
             }
             Caller::Relay { events, .. } => events,
         };
-        let mut client = Client::new(&self.http, &self.endpoint, settings).with_events(events);
+        let mut client = self.client(settings).with_events(events);
         if let Some(tool) = tool {
             client = client.with_tool(tool);
         }

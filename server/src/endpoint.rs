@@ -1,7 +1,8 @@
 //! A devtools endpoint around an MCP handler of the caller's own (the stdio
 //! bridge): the same single-instance claim, loopback listener, Host/Origin
 //! guard, body limits, probe and lockfile as [`serve`](crate::serve), so a
-//! reader cannot tell it from any other session.
+//! reader cannot tell it from any other session — and, for the bridge, a
+//! secret every request but the probe must carry ([`Claimed::admitting_only`]).
 
 use std::{path::Path, sync::Arc};
 
@@ -22,6 +23,8 @@ pub struct Claimed {
     lock_path: std::path::PathBuf,
     slot: SlotLock,
     identity: Arc<SessionIdentity>,
+    /// The secret every request but the probe must carry ([`Claimed::admitting_only`]).
+    secret: Option<Arc<str>>,
 }
 
 /// Claims the slot of `project` as [`serve`](crate::serve) does (seed 000 §6):
@@ -43,6 +46,7 @@ pub async fn claim(project: &Path, build_tag: impl Into<String>) -> Result<Claim
         lock_path,
         slot,
         identity: Arc::new(SessionIdentity::new(canonical, build_tag.into())),
+        secret: None,
     })
 }
 
@@ -60,6 +64,15 @@ impl Claimed {
     /// The lockfile's `startedAt`.
     pub fn started_at(&self) -> &str {
         &self.identity.started_at
+    }
+
+    /// Serves only requests that carry `Authorization: Bearer <secret>` (any
+    /// other is answered 401 before its body is read), the probe excepted: the
+    /// stdio bridge's endpoint, whose server trusts its parent alone. The
+    /// lockfile is the seed's as ever; the secret is the caller's to keep.
+    pub fn admitting_only(mut self, secret: &str) -> Self {
+        self.secret = Some(Arc::from(secret));
+        self
     }
 
     /// The canonical project path, the lockfile's `project`.
@@ -104,7 +117,7 @@ impl Claimed {
             }
             stopping();
         };
-        let app = http::endpoint_router(self.identity, limits, post);
+        let app = http::endpoint_router(self.identity, limits, post, self.secret);
         http::serve_app_until(listener, app, limits, stopped).await;
         Ok(Announced(announcement))
     }

@@ -244,6 +244,18 @@ impl Sandbox {
         }
     }
 
+    /// The `Authorization` value a request to the bridge of `project` needs: its
+    /// secret, from its sidecar `<hash>.bridge` beside the lockfile, as `mur`
+    /// sends it. For a test's own requests to a bridge (an app's session needs none).
+    pub fn bridge_authorization(&self, project: &Path) -> String {
+        let sidecar = self.lockfile_path(project).with_extension("bridge");
+        let text = std::fs::read_to_string(&sidecar)
+            .unwrap_or_else(|e| panic!("no sidecar `{}`: {e}", sidecar.display()));
+        let fields: serde_json::Value = serde_json::from_str(&text).expect("a JSON sidecar");
+        let secret = fields["secret"].as_str().expect("a secret in the sidecar");
+        format!("Bearer {secret}")
+    }
+
     /// Polls (up to a minute) until the lockfile of `project` is valid and satisfies `accept`.
     pub fn wait_for_lockfile(
         &self,

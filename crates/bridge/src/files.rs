@@ -1,9 +1,14 @@
 //! A bridge's own files beside its lockfile. The lockfile keeps the seed's
 //! fields exactly (`schema`, `endpoint`, … `startedAt`), so what only a bridge
-//! has — its log and the server it runs — is in `<hash>.bridge`, which names
-//! the lockfile's pid and `startedAt` and counts only while they match; the
-//! server's stderr and the bridge's own messages go to `<hash>.bridge.log`.
-//! Neither name ends in `.json`, so no lockfile reader takes them for one.
+//! has — its log, the server it runs and the secret every request to it must
+//! carry — is in `<hash>.bridge`, which names the lockfile's pid and
+//! `startedAt` and counts only while they match; the server's stderr and the
+//! bridge's own messages go to `<hash>.bridge.log`. Both are 0600 in the 0700
+//! lockfile directory (the sidecar written whole, atomically: a reader never
+//! sees it without its secret). Neither name ends in `.json`, so no lockfile
+//! reader takes them for one; mur reads the secret through
+//! [`mur_discovery::Access`], which trusts only a sidecar of the user's own
+//! that no one else can read.
 
 use std::{
     io,
@@ -14,10 +19,9 @@ use mur_lockfile::Lockfile;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use mur_discovery::MAX_SIDECAR_BYTES;
 /// The `schema` of a `<hash>.bridge` file.
-pub const SIDECAR_SCHEMA: &str = "mur-bridge/1";
-/// No sidecar is anywhere near this size.
-const MAX_SIDECAR_BYTES: u64 = 64 * 1024;
+pub use mur_discovery::SIDECAR_SCHEMA;
 
 /// The two file names for the lockfile `<hash>.json`.
 #[derive(Debug, Clone)]
@@ -29,7 +33,7 @@ pub struct BridgeFiles {
 impl BridgeFiles {
     pub fn beside(lockfile: &Path) -> Self {
         Self {
-            sidecar: lockfile.with_extension("bridge"),
+            sidecar: mur_discovery::sidecar_path(lockfile),
             log: lockfile.with_extension("bridge.log"),
         }
     }
@@ -56,6 +60,12 @@ pub struct Sidecar {
     /// of an older bridge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
+    /// What every request to the bridge but the probe must carry as
+    /// `Authorization: Bearer <secret>`: 256 random bits in hex, made at its
+    /// start (absent in a sidecar of a bridge from before secrets, which asks
+    /// for none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
 }
 
 impl Sidecar {
@@ -146,9 +156,19 @@ mod tests {
             command: vec!["server".into()],
             usage_log: None,
             project: None,
+            secret: Some("00ff".into()),
         };
         sidecar.write(&files.sidecar).expect("write");
-        let line: Value = serde_json::from_str(&session_line(&lockfile, &lock)).expect("json");
+        // Its secret is the user's alone.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let meta = std::fs::metadata(&files.sidecar).expect("written");
+            assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        }
+        let line = session_line(&lockfile, &lock);
+        assert!(!line.contains("00ff"), "the secret is shown: {line}");
+        let line: Value = serde_json::from_str(&line).expect("json");
         assert_eq!(line["log"], files.log.to_string_lossy().as_ref());
         assert_eq!(line["schema"], mur_lockfile::LOCKFILE_SCHEMA);
         lock.pid = 43;

@@ -3,7 +3,9 @@
 //!
 //! - [`run`] (`mur devtools bridge --foreground`): one stdio server kept warm
 //!   behind a loopback endpoint that announces itself exactly as `mur-server`
-//!   does (lockfile, probe, single instance), so every verb works against it.
+//!   does (lockfile, probe, single instance), so every verb works against it;
+//!   it takes requests only with the secret in its private sidecar
+//!   ([`Sidecar::secret`], which `mur` sends), as the server trusts its parent alone.
 //! - [`start`]: the same in the background, returning once it is announced.
 //! - [`stop`] (`bridge stop`): SIGTERM to a bridge, and wait for its lockfile to go.
 //! - [`session_line`]: a session as `session list` prints it, a bridge's log included.

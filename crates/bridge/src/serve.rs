@@ -96,6 +96,14 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         claimed.project(),
         words(&options.command).join(" ")
     );
+    let secret = match new_secret() {
+        Ok(secret) => secret,
+        Err(e) => {
+            keeper.abort();
+            return Err(e);
+        }
+    };
+    let claimed = claimed.admitting_only(&secret);
     let relay = Relay::new();
     let sidecar = Sidecar {
         schema: SIDECAR_SCHEMA.to_owned(),
@@ -105,6 +113,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         command: words(&options.command),
         usage_log,
         project: Some(claimed.project().to_owned()),
+        secret: Some(secret),
     };
     // Before the server starts: while it does, the sidecar (with the held
     // slot) is how `bridge stop` finds a bridge that has no lockfile yet.
@@ -318,6 +327,19 @@ fn start_log(files: &BridgeFiles) -> Result<()> {
             files.log.display()
         ))
     })
+}
+
+/// The secret every request to the bridge but the probe carries: 256 bits of the
+/// OS's randomness, in hex. None to be had is the bridge's failure (exit 7): a
+/// guessable secret would let in what it is there to keep out.
+fn new_secret() -> Result<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        Error::internal(format!(
+            "no randomness for the bridge's secret from the operating system: {e}"
+        ))
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 fn words(command: &[OsString]) -> Vec<String> {

@@ -169,10 +169,9 @@ impl Client<'_> {
     async fn open_stream(&self, session: &Session) -> Option<reqwest::Response> {
         let mut headers = session.headers();
         headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
-        let get = self.http.send(
-            self.auth
-                .authorize(Request::get(self.endpoint).headers(headers)),
-        );
+        let get = self
+            .http
+            .send(self.authorize(Request::get(self.endpoint).headers(headers)));
         match tokio::time::timeout(STREAM_LIMIT, get).await {
             Ok(Ok(response)) if response.status().is_success() => Some(response),
             Ok(Ok(response)) => {
@@ -324,10 +323,9 @@ impl Client<'_> {
             return;
         };
         tracing::debug!("DELETE {} (ending session {:?})", self.endpoint, session.id);
-        let delete = self.http.send(
-            self.auth
-                .authorize(Request::delete(self.endpoint).headers(session.headers())),
-        );
+        let delete = self
+            .http
+            .send(self.authorize(Request::delete(self.endpoint).headers(session.headers())));
         match tokio::time::timeout_at(deadline, delete).await {
             Ok(Ok(_)) => {}
             Ok(Err(e)) => tracing::debug!("ending the session failed: {e}"),

@@ -33,7 +33,10 @@
 //! `Location`) and never looks up a host name.
 //!
 //! A server that answers 401 gets the OAuth flow (module `auth`), and every
-//! request then carries the token.
+//! request then carries the token — an endpoint given as is ([`Access::OAuth`]).
+//! A devtools session found by its lockfile asks for no authorization (seed
+//! 000), but a bridge for its secret ([`Access::Session`]): mur sends it, does
+//! no OAuth there, and a 401 ends the call with a transport error.
 
 mod auth;
 mod events;
@@ -91,6 +94,22 @@ const LOG_LEVEL: &str = "info";
 /// Bound on the `DELETE` that ends a legacy session, sent on the way out: it
 /// goes to loopback and needs milliseconds; it must not hold up an exit.
 const FAREWELL_LIMIT: Duration = Duration::from_millis(500);
+
+/// How the client is let in at its endpoint.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum Access<'a> {
+    /// An endpoint given as is, any MCP server: one that answers 401 gets the
+    /// OAuth flow, and mur's token for it is sent once it holds one.
+    #[default]
+    OAuth,
+    /// A devtools session found by its lockfile: it is sent `secret` (a bridge's,
+    /// from its sidecar) as a Bearer token, or nothing. No OAuth: a 401 ends the
+    /// call (exit 2), with `refused` — what mur knows of the secret — as its hint.
+    Session {
+        secret: Option<&'a str>,
+        refused: &'a str,
+    },
+}
 
 /// Resolves once `cancel` holds `true`; never without one, or once its sender is
 /// gone without cancelling.
@@ -157,6 +176,8 @@ pub struct Client<'a> {
     cancel: Option<tokio::sync::watch::Receiver<bool>>,
     /// The endpoint's OAuth token, and the flow that gets one on a 401.
     auth: auth::Auth,
+    /// How the endpoint lets mur in: OAuth, or a session's own terms.
+    access: Access<'a>,
 }
 
 /// What one HTTP response held, once the server's requests were answered
@@ -200,7 +221,14 @@ impl<'a> Client<'a> {
             relayed_for: None,
             cancel: None,
             auth: auth::Auth::new(endpoint, settings.max_response),
+            access: Access::OAuth,
         }
+    }
+
+    /// Lets the client in at its endpoint as `access` says (by default, OAuth).
+    pub fn with_access(mut self, access: Access<'a>) -> Self {
+        self.access = access;
+        self
     }
 
     /// Reports progress and log messages to `events`, and asks questions there.
@@ -676,7 +704,7 @@ impl<'a> Client<'a> {
         let post = Request::post(self.endpoint)
             .headers(headers.clone())
             .body(body.to_string());
-        match self.http.send(self.auth.authorize(post)).await {
+        match self.http.send(self.authorize(post)).await {
             Ok(r) => tracing::debug!("the answer to `{method}` got HTTP {}", r.status()),
             Err(e) => tracing::debug!("sending the answer to `{method}` failed: {e}"),
         }
@@ -702,15 +730,50 @@ impl<'a> Client<'a> {
         hint
     }
 
-    /// Sends a request (with the OAuth token, authorizing on a 401); a
-    /// redirect is an error, never followed.
+    /// `request` with what lets it in: the session's secret, or the OAuth token.
+    fn authorize(&self, request: Request) -> Request {
+        match self.access {
+            Access::OAuth => self.auth.authorize(request),
+            Access::Session {
+                secret: Some(secret),
+                ..
+            } => request.bearer(secret),
+            Access::Session { secret: None, .. } => request,
+        }
+    }
+
+    /// Sends a request (with the OAuth token, authorizing on a 401; or with the
+    /// session's secret); a redirect is an error, never followed.
     async fn send(&self, request: Request) -> Result<reqwest::Response> {
-        let person = auth::Person {
-            events: self.events,
-            budget: self.budget,
-            waited: &self.asking,
+        let response = match self.access {
+            Access::OAuth => {
+                let person = auth::Person {
+                    events: self.events,
+                    budget: self.budget,
+                    waited: &self.asking,
+                };
+                self.auth.send(self.http, &person, request).await?
+            }
+            Access::Session { secret, refused } => {
+                let response = self
+                    .http
+                    .send(self.authorize(request))
+                    .await
+                    .map_err(|e| Error::transport(format!("`{}`: {e}", self.endpoint)))?;
+                if response.status() == StatusCode::UNAUTHORIZED {
+                    let what = match secret {
+                        Some(_) => "the bridge did not take the secret mur sent",
+                        None => "it takes requests only with a secret, and mur has none for it",
+                    };
+                    return Err(Error::transport(format!(
+                        "`{}` refused mur's request (HTTP 401): {what}",
+                        self.endpoint
+                    ))
+                    .with_hint(refused));
+                }
+                response
+            }
         };
-        let response = self.auth.send(self.http, &person, request).await?;
         let status = response.status();
         if status.is_redirection() {
             let location = response

@@ -1,13 +1,16 @@
 //! Finding the devtools session, the one entry point every call goes
 //! through: `--endpoint` (as-is, loopback only) > lockfile discovery (survey,
-//! liveness, selection) > `--auto` loopback scan. Returns values and errors;
+//! liveness, selection) > `--auto` loopback scan — and how mur is let in there
+//! ([`Access`]: a bridge's secret, from its sidecar). Returns values and errors;
 //! what it has to say along the way goes to a [`Report`], never to stderr.
 
+mod access;
 mod lockfiles;
 mod report;
 mod scan;
 mod select;
 
+pub use access::{Access, MAX_SIDECAR_BYTES, SIDECAR_SCHEMA, Secret, sidecar_path};
 pub use lockfiles::{Found, Survey, registry, survey};
 pub use report::{Report, Silent};
 pub use scan::scan;
@@ -33,6 +36,8 @@ pub struct Resolved {
     /// The session's process (pid, and its `startedAt` in seconds since the epoch),
     /// to tell what became of it when a call fails midway; `None` for `--endpoint`.
     pub process: Option<(u32, Option<i64>)>,
+    /// How mur is let in: a bridge's secret, from its sidecar.
+    pub access: Access,
 }
 
 /// The session for this invocation. Bounded by `--timeout`: a directory full
@@ -48,6 +53,7 @@ pub async fn resolve(
 ) -> Result<Resolved> {
     if let Source::Endpoint(url) = &settings.source {
         return checked_endpoint(url).map(|endpoint| Resolved {
+            access: Access::of_endpoint(&registry(), &endpoint),
             endpoint,
             identity: None,
             project: None,
@@ -255,7 +261,12 @@ impl From<Candidate> for Resolved {
     fn from(chosen: Candidate) -> Self {
         let identity = format!("{} {} {}", chosen.pid, chosen.started_at, chosen.build_tag);
         let started_at = mur_lockfile::liveness::rfc3339_secs(&chosen.started_at);
+        let access = match &chosen.lockfile {
+            Some(lockfile) => Access::of(lockfile, chosen.pid, &chosen.started_at),
+            None => Access::Scanned,
+        };
         Self {
+            access,
             endpoint: chosen.endpoint,
             identity: Some(identity),
             project: Some(chosen.project),

@@ -7,7 +7,7 @@
 //!
 //! The catalog's JSON schema (`mur-catalog/1`) is documented in docs/agents.md.
 
-use mur_client::{Client, Reply};
+use mur_client::Reply;
 use mur_core::settings::Source;
 use mur_core::{EXIT_CODES, Error, Kind, Result, Settings};
 use mur_verbs::derived::{self, Derived};
@@ -289,9 +289,9 @@ async fn offered(settings: &Settings, with_instructions: bool) -> Result<Option<
 /// `None` when it gives none, or cannot say: the catalog is of the verbs, and does not
 /// fail for want of them.
 async fn instructions(session: &Session, settings: &Settings) -> Option<String> {
-    let http = mur_http::Http::new();
     let report = output::CallReport::new(settings);
-    let client = Client::new(&http, &session.endpoint, settings)
+    let client = session
+        .client(settings)
         .with_events(&report)
         .discovering_from_initialize();
     match client.call("server/discover", None, settings.timeout).await {

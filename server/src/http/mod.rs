@@ -1,11 +1,13 @@
 //! The loopback HTTP endpoint: `/mcp` for MCP (POST, DELETE) and the probe (GET),
-//! all behind the Host/Origin guard, served with timeouts and a connection cap.
+//! all behind the Host/Origin guard (and, for the stdio bridge's, its secret),
+//! served with timeouts and a connection cap.
 
 mod body;
 mod connections;
 mod guard;
 mod limits;
 mod probe;
+mod secret;
 mod serve;
 
 use std::{net::SocketAddr, sync::Arc};
@@ -83,29 +85,37 @@ fn router(
     .post_service(mcp.clone())
     .delete_service(mcp)
     .with_state(identity);
-    guarded(Router::new().route("/mcp", mcp_route), limits)
+    guarded(Router::new().route("/mcp", mcp_route), limits, None)
 }
 
 /// `/mcp` answering the probe on GET and `post` on its other methods, behind
-/// the same guard and body limits as a session's (the stdio bridge's endpoint).
+/// the same guard and body limits as a session's (the stdio bridge's endpoint),
+/// and with `secret`, only for requests that carry it (the probe excepted).
 pub(crate) fn endpoint_router(
     identity: Arc<SessionIdentity>,
     limits: HttpLimits,
     post: axum::routing::MethodRouter,
+    secret: Option<Arc<str>>,
 ) -> Router {
     let probe =
         get(move |request: Request| async move { probe::probe(&identity, request.headers()) });
-    guarded(Router::new().route("/mcp", probe.merge(post)), limits)
+    guarded(
+        Router::new().route("/mcp", probe.merge(post)),
+        limits,
+        secret,
+    )
 }
 
 /// `routes` behind what every endpoint applies, a session's and the bridge's alike:
-/// the Host/Origin guard and the body's deadline and size cap.
-fn guarded(routes: Router, limits: HttpLimits) -> Router {
+/// the Host/Origin guard and the body's deadline and size cap; with `secret` (the
+/// bridge's), the check for it between the two, so that a request without it is
+/// refused before its body is read.
+fn guarded(routes: Router, limits: HttpLimits, secret: Option<Arc<str>>) -> Router {
     let body_limits = body::BodyLimits {
         read_timeout: limits.body_read_timeout,
         max_bytes: limits::MAX_BODY_BYTES,
     };
-    routes
+    let routes = routes
         // axum's own body extractors (the bridge's `Bytes`) stop at 2 MB unless told,
         // with a plain-text 413: they take what `check_post_body` let through.
         .layer(DefaultBodyLimit::max(limits::MAX_BODY_BYTES))
@@ -114,8 +124,15 @@ fn guarded(routes: Router, limits: HttpLimits) -> Router {
         .layer(middleware::from_fn_with_state(
             body_limits,
             body::check_post_body,
-        ))
-        .layer(middleware::from_fn(guard::loopback_only))
+        ));
+    let routes = match secret {
+        Some(secret) => routes.layer(middleware::from_fn_with_state(
+            secret::Secret(secret),
+            secret::required,
+        )),
+        None => routes,
+    };
+    routes.layer(middleware::from_fn(guard::loopback_only))
 }
 
 /// Serves any `app` with the accept loop's timeouts and connection cap until `stop`.

@@ -40,7 +40,7 @@ fn probe_body(identity: &SessionIdentity) -> serde_json::Value {
     })
 }
 
-fn wants_event_stream(headers: &HeaderMap) -> bool {
+pub(crate) fn wants_event_stream(headers: &HeaderMap) -> bool {
     headers
         .get_all(header::ACCEPT)
         .iter()

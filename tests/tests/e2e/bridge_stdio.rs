@@ -54,6 +54,11 @@ impl<'a> Bridge<'a> {
         }
     }
 
+    /// The `Authorization` its own requests carry: the secret in its sidecar.
+    fn authorization(&self) -> String {
+        self.sb.bridge_authorization(&self.project)
+    }
+
     fn project_arg(&self) -> &str {
         self.project.to_str().expect("utf-8 project")
     }
@@ -853,6 +858,156 @@ fn hostile_bridge(sb: &Sandbox) -> Bridge<'_> {
     )
 }
 
+/// A stdio server trusts its parent alone, and the bridge's loopback port is every
+/// local user's to reach: the bridge runs a request only with the secret in its
+/// private sidecar. A POST (or DELETE) without it, with a wrong one or in another
+/// scheme is refused 401 before anything runs — the server's count of calls shows
+/// none reached it — while the probe stays open (discovery reads it), and mur's
+/// own ways in (a call by lockfile, `--endpoint`, `--auto`, `catalog`, the proxy)
+/// all carry it. An app's own session still answers a plain POST (seed 000).
+#[test]
+fn a_bridge_runs_nothing_for_a_client_without_its_secret() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    let endpoint = bridge.endpoint();
+    let secret = bridge.authorization();
+    let mut wrong = secret.clone();
+    let last = if wrong.pop() == Some('0') { '1' } else { '0' };
+    wrong.push(last);
+    let bare = secret.trim_start_matches("Bearer ").to_owned();
+    let refusals: [(&str, Vec<(&str, String)>); 6] = [
+        ("POST", vec![]),
+        ("POST", vec![("Authorization", wrong.clone())]),
+        ("POST", vec![("Authorization", format!("Basic {bare}"))]),
+        ("POST", vec![("Authorization", bare.clone())]),
+        ("POST", vec![("Authorization", format!("{secret}0"))]),
+        ("DELETE", vec![]),
+    ];
+    for (method, headers) in refusals {
+        let mut request = reqwest::blocking::Client::new()
+            .request(method.parse().expect("a method"), &endpoint)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .body(tool_call(1, "count", json!({})).to_string());
+        for (name, value) in &headers {
+            request = request.header(*name, value);
+        }
+        let response = request.send().expect("an answer");
+        assert_eq!(response.status(), 401, "{method} {headers:?}");
+        assert_eq!(
+            response.json::<Value>().expect("a JSON body"),
+            json!({ "error": "unauthorized: this endpoint takes requests only with its secret \
+                (`Authorization: Bearer …`), which `mur` reads from the bridge's private sidecar file" }),
+        );
+    }
+    // The probe needs none: it is how a lockfile is told live.
+    let probe: Value = reqwest::blocking::get(&endpoint)
+        .and_then(|r| r.json())
+        .expect("probe");
+    assert_eq!(probe["pid"], bridge.line["pid"]);
+    // Not one of the refused calls reached the server: mur's is its first.
+    let out = bridge.mur(&["call", "count"]);
+    assert_eq!(out.assert_code(0).tool_text(0), "1", "{out}");
+    let by_endpoint = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "count"]);
+    assert_eq!(
+        by_endpoint.assert_code(0).tool_text(0),
+        "2",
+        "{by_endpoint}"
+    );
+    let auto = sb.mur(&["devtools", "--auto", "call", "count"]);
+    assert_eq!(auto.assert_code(0).tool_text(0), "3", "{auto}");
+    let catalog = bridge.mur(&["catalog", "--json"]);
+    assert_eq!(catalog.assert_code(0).json()["session"], endpoint.as_str());
+    let proxied = proxy_initialized(&sb, &[tool_call(2, "count", json!({}))]);
+    let answered = answer(proxied.assert_code(0), 2);
+    assert_eq!(answered["result"]["content"][0]["text"], "4", "{answered}");
+    // The secret is in the 0600 sidecar alone: not in the lockfile, nor any line mur prints.
+    let sidecar = sb.lockfile_path(&bridge.project).with_extension("bridge");
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(&sidecar)
+            .expect("the sidecar")
+            .permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o600);
+    let lockfile = std::fs::read_to_string(sb.lockfile_path(&bridge.project)).expect("lockfile");
+    let list = sb.mur(&["devtools", "session", "list"]);
+    for shown in [&lockfile, &list.stdout, &bridge.line.to_string()] {
+        assert!(!shown.contains(&bare), "the secret is out: {shown}");
+    }
+    bridge.stop();
+
+    // An app's own session asks for nothing.
+    let sample = sb.start_sample(&sb.project("app"));
+    let plain = mur_e2e::mcp::call_tool(sample.endpoint(), "version", json!({}));
+    assert!(plain["result"].is_object(), "{plain}");
+}
+
+/// When mur has no secret a bridge takes — its sidecar open to others (not trusted,
+/// so not read), tampered with, or gone — the call ends with one line saying the
+/// bridge refused it, exit 2, and a hint naming the sidecar and how to get a bridge
+/// whose secret mur reads; nothing ran.
+#[test]
+fn mur_refused_by_a_bridge_says_why_in_one_line_and_exits_2() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    let sidecar = sb.lockfile_path(&bridge.project).with_extension("bridge");
+    let kept = std::fs::read(&sidecar).expect("the sidecar");
+    let shown = sidecar.display().to_string();
+    let refused = |what: &str, hint: &str| {
+        let out = bridge.mur(&["call", "count"]);
+        out.assert_code(2).assert_stderr_is(format!(
+            "error: `{}` refused mur's request (HTTP 401): {what}\n\
+             hint: {hint}; stop the bridge (`mur devtools bridge stop --project {}`) and start it again\n",
+            bridge.endpoint(),
+            sb.canonical_project(&bridge.project),
+        ));
+        assert_eq!(out.stdout, "");
+    };
+    let chmod = |mode: u32| {
+        let permissions = std::os::unix::fs::PermissionsExt::from_mode(mode);
+        std::fs::set_permissions(&sidecar, permissions).expect("chmod");
+    };
+    chmod(0o644);
+    refused(
+        "it takes requests only with a secret, and mur has none for it",
+        &format!(
+            "mur did not read the bridge's secret: `{shown}` is open to group or others \
+             (mode 644), so its secret is no secret"
+        ),
+    );
+    chmod(0o600);
+    let text = String::from_utf8(kept.clone()).expect("utf-8");
+    let fields: Value = serde_json::from_str(&text).expect("json");
+    let secret = fields["secret"].as_str().expect("a secret");
+    let flipped = format!(
+        "{}{}",
+        &secret[..secret.len() - 1],
+        if secret.ends_with('0') { '1' } else { '0' }
+    );
+    std::fs::write(&sidecar, text.replace(secret, &flipped)).expect("tamper");
+    refused(
+        "the bridge did not take the secret mur sent",
+        &format!("the secret in `{shown}` is not the one the bridge holds"),
+    );
+    std::fs::remove_file(&sidecar).expect("remove the sidecar");
+    refused(
+        "it takes requests only with a secret, and mur has none for it",
+        &format!(
+            "a bridge takes requests only with the secret in its sidecar `{shown}`, which is \
+             gone or names no secret"
+        ),
+    );
+    std::fs::write(&sidecar, &kept).expect("restore");
+    chmod(0o600);
+    let out = bridge.mur(&["call", "count"]);
+    assert_eq!(
+        out.assert_code(0).tool_text(0),
+        "1",
+        "nothing ran before: {out}"
+    );
+    bridge.stop();
+}
+
 #[test]
 fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are_clipped() {
     let sb = Sandbox::new();
@@ -912,14 +1067,13 @@ fn the_bridge_records_a_clients_name_bounded_and_without_a_trailing_space() {
     let script = sb.file("hostile_server.py", HOSTILE_SERVER);
     let command = ["python3".into(), "-u".into(), script.into()];
     let bridge = Bridge::start(&sb, "hostile", &["--usage-log", log], &command);
-    let endpoint = bridge.endpoint();
     let long = "B".repeat(1_500_000);
     for (id, client) in [
         (1, json!({ "name": "noversion" })),
         (2, json!({ "name": long, "version": "1" })),
     ] {
         post_json(
-            &endpoint,
+            &bridge,
             &json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
                 "name": "count", "arguments": {},
                 "_meta": { "io.modelcontextprotocol/clientInfo": client } } }),
@@ -930,10 +1084,11 @@ fn the_bridge_records_a_clients_name_bounded_and_without_a_trailing_space() {
     assert_eq!(crate::usage::clients(&served), ["noversion", cut.as_str()]);
 }
 
-/// Opens a connection to the bridge at `endpoint` and POSTs to it a call of the tool
-/// `name` with `arguments` (id 1, as every `mur` call's), reading nothing.
-fn call_unread(endpoint: &str, name: &str, arguments: Value) -> std::net::TcpStream {
+/// Opens a connection to `bridge` and POSTs to it a call of the tool `name` with
+/// `arguments` (id 1, as every `mur` call's, with the bridge's secret), reading nothing.
+fn call_unread(bridge: &Bridge<'_>, name: &str, arguments: Value) -> std::net::TcpStream {
     use std::io::Write as _;
+    let endpoint = bridge.endpoint();
     let authority = endpoint
         .trim_start_matches("http://")
         .trim_end_matches("/mcp");
@@ -941,8 +1096,10 @@ fn call_unread(endpoint: &str, name: &str, arguments: Value) -> std::net::TcpStr
     let body = tool_call(1, name, arguments).to_string();
     write!(
         socket,
-        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nAuthorization: {}\r\n\
+         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        bridge.authorization(),
         body.len()
     )
     .expect("send the request");
@@ -970,10 +1127,9 @@ fn read_until(socket: &mut std::net::TcpStream, needle: &str) -> String {
 fn a_client_that_stops_reading_loses_notifications_past_a_bound_but_gets_its_answer() {
     let sb = Sandbox::new();
     let bridge = hostile_bridge(&sb);
-    let endpoint = bridge.endpoint();
     // 30,000 log messages of 1 KB for a client that reads none of them: the
     // bridge holds a bounded backlog for it, drops the rest and says so.
-    let mut stalled = call_unread(&endpoint, "flood", json!({ "n": 30000 }));
+    let mut stalled = call_unread(&bridge, "flood", json!({ "n": 30000 }));
     wait_until(
         "the bridge to drop what the stalled client does not read",
         || {
@@ -1004,10 +1160,11 @@ fn a_client_that_stops_reading_loses_notifications_past_a_bound_but_gets_its_ans
     bridge.stop();
 }
 
-/// POSTs `message` to the bridge at `endpoint` as another client would.
-fn post_json(endpoint: &str, message: &Value) {
+/// POSTs `message` to `bridge` as another client of its user's would (with its secret).
+fn post_json(bridge: &Bridge<'_>, message: &Value) {
     reqwest::blocking::Client::new()
-        .post(endpoint)
+        .post(bridge.endpoint())
+        .header("Authorization", bridge.authorization())
         .header("Content-Type", "application/json")
         .header("Accept", "application/json, text/event-stream")
         .body(message.to_string())
@@ -1019,9 +1176,8 @@ fn post_json(endpoint: &str, message: &Value) {
 fn one_client_can_neither_cancel_nor_answer_for_another() {
     let sb = Sandbox::new();
     let bridge = hostile_bridge(&sb);
-    let endpoint = bridge.endpoint();
     // Alice's call (id 1, as every `mur` call's) asks her a question.
-    let mut alice = call_unread(&endpoint, "ask", json!({}));
+    let mut alice = call_unread(&bridge, "ask", json!({}));
     let read = read_until(&mut alice, "elicitation/create");
     let question: Value = read
         .lines()
@@ -1031,18 +1187,18 @@ fn one_client_can_neither_cancel_nor_answer_for_another() {
         .unwrap_or_else(|| panic!("no question in {read}"));
     // Mallory, another client, cancels "request 1" and answers every id she guesses.
     post_json(
-        &endpoint,
+        &bridge,
         &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 1 } }),
     );
     for n in 0..50 {
         let guess = json!({ "jsonrpc": "2.0", "id": format!("bridge-q{n}"),
                             "result": { "action": "accept", "content": { "who": "mallory" } } });
-        post_json(&endpoint, &guess);
+        post_json(&bridge, &guess);
     }
     // Alice's answer is the one the server gets, and her call was never cancelled.
     let mine = json!({ "jsonrpc": "2.0", "id": question["id"],
                        "result": { "action": "accept", "content": { "who": "alice" } } });
-    post_json(&endpoint, &mine);
+    post_json(&bridge, &mine);
     let read = read_until(&mut alice, "who");
     let tail = read.rsplit("data: ").next().unwrap_or_default();
     assert!(tail.contains(r#"\"who\": \"alice\""#), "{read}");
@@ -1094,11 +1250,10 @@ fn a_server_that_floods_its_stderr_leaves_a_bounded_log_with_its_newest_lines() 
 fn requests_the_server_never_answers_do_not_lock_out_the_probe() {
     let sb = Sandbox::new();
     let bridge = hostile_bridge(&sb);
-    let endpoint = bridge.endpoint();
     // 300 calls the server never answers, more than the 256 connections the
     // endpoint takes: past 128 in flight the bridge refuses them at once.
     let mut hung: Vec<_> = (0..300)
-        .map(|_| call_unread(&endpoint, "hang", json!({})))
+        .map(|_| call_unread(&bridge, "hang", json!({})))
         .collect();
     let refused = read_until(
         hung.last_mut().expect("a connection"),

@@ -1,0 +1,335 @@
+//! How a session lets mur in. An app's own devtools session asks for nothing
+//! (seed 000: loopback, the `Host`/`Origin` checks). A bridge (`mur devtools
+//! bridge`) puts a stdio server — which trusts its parent alone — on a loopback
+//! port every local user can reach, so it takes requests only with a secret of
+//! its own, kept in its sidecar `<hash>.bridge` beside its lockfile (whose
+//! fields are the seed's, with no secret among them). mur reads the secret
+//! there for the bridge the sidecar names (its pid and start, as in the
+//! lockfile), from a file of the user's own that no one else can read, and
+//! sends it only to the endpoint of that bridge's lockfile.
+
+use std::path::{Path, PathBuf};
+
+use mur_lockfile::{ReadOutcome, Registry};
+use serde_json::Value;
+
+/// The `schema` of a bridge's sidecar.
+pub const SIDECAR_SCHEMA: &str = "mur-bridge/1";
+/// No sidecar is anywhere near this size.
+pub const MAX_SIDECAR_BYTES: u64 = 64 * 1024;
+
+/// The sidecar of the session whose lockfile is `lockfile`: `<hash>.bridge`.
+pub fn sidecar_path(lockfile: &Path) -> PathBuf {
+    lockfile.with_extension("bridge")
+}
+
+/// A bridge's secret. Its `Debug` hides it: a resolved session is logged with `-v`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(text: impl Into<String>) -> Self {
+        Self(text.into())
+    }
+
+    /// The secret itself, for the `Authorization` header.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(…)")
+    }
+}
+
+/// How mur is let in at the session it resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Access {
+    /// `--endpoint` naming no bridge mur knows: used as given, any MCP server
+    /// (one that answers 401 gets the OAuth flow).
+    #[default]
+    AsGiven,
+    /// A devtools session that asks for nothing: an app's own, or a bridge of a
+    /// mur from before secrets. The sidecar of a bridge — `sidecar`, gone if the
+    /// session is a bridge and answers 401.
+    Open { sidecar: PathBuf },
+    /// A bridge, and the secret its sidecar holds.
+    Bridge { sidecar: PathBuf, secret: Secret },
+    /// A bridge whose sidecar mur did not read the secret from, and why: not
+    /// the user's own, readable by others, not a regular file.
+    Refused { sidecar: PathBuf, why: String },
+    /// A session `--auto`'s scan found, no lockfile naming it: nothing is sent,
+    /// as a port's probe can be anyone's (a bridge's secret goes only to the
+    /// endpoint its lockfile names).
+    Scanned,
+}
+
+impl Access {
+    /// The access to the session announced by the lockfile at `lockfile` (one the
+    /// registry read as the user's own), of process `pid` started at `started_at`.
+    pub fn of(lockfile: &Path, pid: u32, started_at: &str) -> Self {
+        let sidecar = sidecar_path(lockfile);
+        match read(&sidecar, lockfile) {
+            Ok(Some(fields)) if fields["pid"] == pid && fields["startedAt"] == started_at => {
+                match fields["secret"].as_str() {
+                    Some(secret) => Self::Bridge {
+                        sidecar,
+                        secret: Secret::new(secret),
+                    },
+                    None => Self::Open { sidecar },
+                }
+            }
+            // None, or another process's (a bridge that died without removing it).
+            Ok(_) => Self::Open { sidecar },
+            Err(why) => Self::Refused { sidecar, why },
+        }
+    }
+
+    /// The access to `--endpoint URL`: a bridge's when a live bridge's lockfile in
+    /// `registry` names that endpoint, else as given. Only sidecars are looked at
+    /// (a directory listing when no bridge runs): an endpoint given is used at once.
+    pub fn of_endpoint(registry: &Registry, url: &str) -> Self {
+        if registry.check_dir_trusted().is_err() {
+            return Self::AsGiven;
+        }
+        let Ok(listing) = std::fs::read_dir(registry.dir()) else {
+            return Self::AsGiven;
+        };
+        let wanted = same_endpoint_key(url);
+        for sidecar in listing.flatten().map(|entry| entry.path()) {
+            if sidecar.extension().is_none_or(|e| e != "bridge") {
+                continue;
+            }
+            let lockfile = sidecar.with_extension("json");
+            let ReadOutcome::Valid(lock) = registry.read(&lockfile) else {
+                continue;
+            };
+            let started = mur_lockfile::liveness::started_at_secs(&lock);
+            let live = mur_lockfile::liveness::fate(lock.pid, started)
+                != mur_lockfile::liveness::Fate::Gone;
+            if live && same_endpoint_key(&lock.endpoint) == wanted {
+                return Self::of(&lockfile, lock.pid, &lock.started_at);
+            }
+        }
+        Self::AsGiven
+    }
+
+    /// The secret to send, for a bridge that has one.
+    pub fn secret(&self) -> Option<&str> {
+        match self {
+            Self::Bridge { secret, .. } => Some(secret.expose()),
+            _ => None,
+        }
+    }
+
+    /// Whether a 401 asks for the OAuth flow: only at an endpoint given as is. A
+    /// devtools session found by its lockfile asks for no authorization (seed 000);
+    /// a 401 from one is a bridge refusing a request without its secret.
+    pub fn takes_oauth(&self) -> bool {
+        matches!(self, Self::AsGiven)
+    }
+
+    /// What to say under a 401 from the session (`project`, when known): what mur
+    /// knows of the secret, and how to get a bridge whose secret mur reads.
+    pub fn refused_hint(&self, project: Option<&str>) -> String {
+        let restart = match project {
+            Some(project) => {
+                let project = mur_core::shell_word(project);
+                format!(
+                    "stop the bridge (`mur devtools bridge stop --project {project}`) and start it again"
+                )
+            }
+            None => "stop the bridge (`mur devtools bridge stop`) and start it again".to_owned(),
+        };
+        match self {
+            Self::AsGiven => format!(
+                "a bridge takes requests only with its secret, which mur reads from the bridge's \
+                 sidecar beside its lockfile: call it by `--project`, or {restart}"
+            ),
+            Self::Open { sidecar } => format!(
+                "a bridge takes requests only with the secret in its sidecar `{}`, which is gone \
+                 or names no secret; {restart}",
+                sidecar.display()
+            ),
+            Self::Bridge { sidecar, .. } => format!(
+                "the secret in `{}` is not the one the bridge holds; {restart}",
+                sidecar.display()
+            ),
+            Self::Refused { why, .. } => {
+                format!("mur did not read the bridge's secret: {why}; {restart}")
+            }
+            Self::Scanned => format!(
+                "`--auto` found the session with no lockfile naming it, and mur sends a bridge's \
+                 secret only to the endpoint its lockfile names; {restart}"
+            ),
+        }
+    }
+}
+
+/// The sidecar's fields, `None` when there is none; `Err` (why) for a file mur
+/// must not take a secret from: not a regular file, not the owner of `lockfile`'s
+/// (the user, as the registry checked), open to group or others, too large, not
+/// a sidecar.
+fn read(sidecar: &Path, lockfile: &Path) -> Result<Option<Value>, String> {
+    let shown = sidecar.display();
+    let meta = match std::fs::symlink_metadata(sidecar) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot inspect `{shown}`: {e}")),
+    };
+    if meta.file_type().is_symlink() {
+        return Err(format!("`{shown}` is a symbolic link"));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    let file = mur_lockfile::open_regular(&mut options, sidecar)
+        .map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot inspect `{shown}`: {e}"))?;
+    private(&meta, lockfile).map_err(|why| format!("`{shown}` {why}"))?;
+    if meta.len() > MAX_SIDECAR_BYTES {
+        return Err(format!(
+            "`{shown}` has {} bytes, no sidecar's size",
+            meta.len()
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(&file, MAX_SIDECAR_BYTES),
+        &mut bytes,
+    )
+    .map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    let fields: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("`{shown}` is not a bridge's sidecar: {e}"))?;
+    if fields["schema"] != SIDECAR_SCHEMA {
+        return Err(format!(
+            "`{shown}` is not of schema `{SIDECAR_SCHEMA}`, the one this mur reads"
+        ));
+    }
+    Ok(Some(fields))
+}
+
+/// Whether the open sidecar is the user's own (the owner of the lockfile the
+/// registry accepted) and no one else's to read or write.
+#[cfg(unix)]
+fn private(meta: &std::fs::Metadata, lockfile: &Path) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let owner = std::fs::symlink_metadata(lockfile)
+        .map_err(|e| format!("has no lockfile beside it to compare with ({e})"))?
+        .uid();
+    if meta.uid() != owner {
+        return Err(format!(
+            "is owned by uid {}, not by you (uid {owner})",
+            meta.uid()
+        ));
+    }
+    if meta.mode() & 0o077 != 0 {
+        return Err(format!(
+            "is open to group or others (mode {:o}), so its secret is no secret",
+            meta.mode() & 0o777
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn private(_meta: &std::fs::Metadata, _lockfile: &Path) -> Result<(), String> {
+    // %TEMP% is per user on Windows; its ACLs already keep other users out.
+    Ok(())
+}
+
+/// An endpoint as compared with a lockfile's: `localhost` is 127.0.0.1, case and a
+/// trailing `/` do not count.
+fn same_endpoint_key(url: &str) -> String {
+    url.trim_end_matches('/')
+        .to_ascii_lowercase()
+        .replacen("://localhost:", "://127.0.0.1:", 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lockfile and a sidecar written by the test, 0600 unless `mode` says.
+    fn planted(dir: &Path, sidecar: &str, mode: u32) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let lockfile = dir.join("0123456789abcdef.json");
+        std::fs::write(&lockfile, "{}").expect("lockfile");
+        let path = sidecar_path(&lockfile);
+        std::fs::write(&path, sidecar).expect("sidecar");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+        lockfile
+    }
+
+    fn sidecar(pid: u32, secret: Option<&str>) -> String {
+        let mut fields = serde_json::json!({
+            "schema": SIDECAR_SCHEMA, "pid": pid, "startedAt": "2026-01-01T00:00:00Z",
+        });
+        if let Some(secret) = secret {
+            fields["secret"] = secret.into();
+        }
+        fields.to_string()
+    }
+
+    #[test]
+    fn a_private_sidecar_naming_the_process_gives_its_secret() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lockfile = planted(dir.path(), &sidecar(42, Some("s3cret")), 0o600);
+        let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z");
+        assert_eq!(access.secret(), Some("s3cret"));
+        assert!(!access.takes_oauth());
+        assert!(!format!("{access:?}").contains("s3cret"), "{access:?}");
+        // Another process's sidecar, or none: nothing to send.
+        let other = Access::of(&lockfile, 43, "2026-01-01T00:00:00Z");
+        assert_eq!(
+            other,
+            Access::Open {
+                sidecar: sidecar_path(&lockfile)
+            }
+        );
+        std::fs::remove_file(sidecar_path(&lockfile)).expect("remove");
+        assert_eq!(
+            Access::of(&lockfile, 42, "2026-01-01T00:00:00Z").secret(),
+            None
+        );
+    }
+
+    #[test]
+    fn a_sidecar_others_can_read_or_a_link_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lockfile = planted(dir.path(), &sidecar(42, Some("s3cret")), 0o644);
+        let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z");
+        let Access::Refused { why, .. } = &access else {
+            panic!("taken: {access:?}");
+        };
+        assert!(
+            why.ends_with("is open to group or others (mode 644), so its secret is no secret"),
+            "{why}"
+        );
+        assert_eq!(access.secret(), None);
+
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::rename(sidecar_path(&lockfile), &elsewhere).expect("move");
+        std::os::unix::fs::symlink(&elsewhere, sidecar_path(&lockfile)).expect("link");
+        let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z");
+        assert!(
+            matches!(&access, Access::Refused { why, .. } if why.ends_with("is a symbolic link")),
+            "{access:?}"
+        );
+    }
+
+    #[test]
+    fn endpoints_compare_as_the_same_address() {
+        assert_eq!(
+            same_endpoint_key("http://localhost:4000/mcp/"),
+            same_endpoint_key("http://127.0.0.1:4000/mcp")
+        );
+        assert_ne!(
+            same_endpoint_key("http://127.0.0.1:4001/mcp"),
+            same_endpoint_key("http://127.0.0.1:4000/mcp")
+        );
+    }
+}
