@@ -615,10 +615,18 @@ pub enum SessionCommand {
         ])
     )]
     List,
-    /// Remove lockfiles of sessions whose process is gone
-    #[command(after_help = examples(&["mur devtools session clean --dry-run", "mur devtools session clean"]))]
+    /// Remove lockfiles of sessions whose process is gone, and the files ended sessions left
+    #[command(
+        long_about = "Remove lockfiles of sessions whose process is gone, and the files ended sessions left.\n\n\
+            Beside its lockfile `<hash>.json` a session leaves its slot lock `<hash>.lock`, and a \
+            bridge its sidecar `<hash>.bridge` and its log `<hash>.bridge.log` (up to 4 MiB, often \
+            in memory): they are removed once the project has no lockfile and no process holds \
+            its slot (a session or a bridge starting holds it before it writes anything). A live \
+            session's lockfile is never touched, even when it does not answer, nor its files.",
+        after_help = examples(&["mur devtools session clean --dry-run", "mur devtools session clean"])
+    )]
     Clean {
-        /// Print the lockfiles that would be removed, one per line, and remove nothing
+        /// Print the files that would be removed, one per line, and remove nothing
         /// (a name with control characters or bytes that are not UTF-8 is printed
         /// quoted as `$'…'`, ready to paste into a shell)
         #[arg(long)]

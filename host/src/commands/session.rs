@@ -1,12 +1,14 @@
 //! `mur devtools session list` and `session clean`: the lockfile directory
 //! as the user sees it. Neither ever stops a process.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
+use mur_bridge::{BridgeFiles, Sidecar};
 use mur_core::settings::{Settings, Source};
 use mur_core::{Error, Result};
 use mur_discovery::{self as discovery, Candidate, Found, ProjectFilter, Survey};
-use mur_lockfile::{LOCKFILE_SCHEMA, Lockfile};
+use mur_lockfile::{LOCKFILE_SCHEMA, Lockfile, SlotLock};
 
 use crate::cli::SessionCommand;
 use crate::output::{self, Notices};
@@ -80,9 +82,9 @@ async fn list(settings: &Settings) -> Result<()> {
         });
     }
     survey.report_unresponsive(&mut Notices);
-    let logs: Vec<Option<String>> = sessions.iter().map(|l| bridge_log(&survey, l)).collect();
+    let bridges: Vec<Option<Sidecar>> = sessions.iter().map(|l| bridge(&survey, l)).collect();
     if settings.pretty {
-        output::stdout(table(&sessions, &logs).as_bytes())
+        output::stdout(table(&sessions, &bridges).as_bytes())
     } else {
         let mut text = String::new();
         for lock in &sessions {
@@ -101,11 +103,19 @@ fn line(survey: &Survey, lock: &Lockfile) -> String {
     }
 }
 
-/// The log of a session that is a bridge (`mur devtools bridge`).
-fn bridge_log(survey: &Survey, lock: &Lockfile) -> Option<String> {
+/// What a session that is a bridge (`mur devtools bridge`) says of itself: its
+/// server's command and its log.
+fn bridge(survey: &Survey, lock: &Lockfile) -> Option<Sidecar> {
     let found = survey.live.iter().find(|f| f.lock == *lock)?;
-    let bridge = mur_bridge::bridge_of(&found.path, lock)?;
-    Some(bridge.log.to_string_lossy().into_owned())
+    mur_bridge::bridge_of(&found.path, lock)
+}
+
+/// A bridged server's command line as a shell reads it back, each word quoted when
+/// it needs to be, as one bounded line: the command is the server's to choose (a
+/// word may hold anything), and it is what tells one bridge from another.
+fn command_line(command: &[String]) -> String {
+    let words: Vec<String> = command.iter().map(|w| mur_core::shell_word(w)).collect();
+    output::one_line(&words.join(" "))
 }
 
 /// Sessions the port scan found that no lockfile names, in the lockfile's
@@ -174,38 +184,54 @@ fn none_of_project(
     )
 }
 
-/// The sessions for people; a LOG column when a bridge is among them.
-fn table(live: &[Lockfile], logs: &[Option<String>]) -> String {
-    let with_logs = logs.iter().any(Option::is_some);
+/// The sessions for people; when a bridge is among them, a COMMAND column (the
+/// server it runs, next to the project: what tells two bridges apart) and a LOG
+/// column.
+fn table(live: &[Lockfile], bridges: &[Option<Sidecar>]) -> String {
+    let with_bridges = bridges.iter().any(Option::is_some);
     let rows: Vec<Vec<String>> = live
         .iter()
-        .zip(logs)
-        .map(|(lock, log)| {
-            let mut row = vec![
-                lock.project.clone(),
+        .zip(bridges)
+        .map(|(lock, bridge)| {
+            let mut row = vec![lock.project.clone()];
+            if with_bridges {
+                row.push(
+                    bridge
+                        .as_ref()
+                        .map_or_else(String::new, |b| command_line(&b.command)),
+                );
+            }
+            row.extend([
                 lock.transport.as_str().to_owned(),
                 lock.endpoint.clone(),
                 lock.pid.to_string(),
                 lock.started_at.clone(),
-            ];
-            if with_logs {
-                row.push(log.clone().unwrap_or_default());
+            ]);
+            if with_bridges {
+                let log = bridge
+                    .as_ref()
+                    .map(|b| b.log.to_string_lossy().into_owned());
+                row.push(log.unwrap_or_default());
             }
             row
         })
         .collect();
-    let header: &[&str] = if with_logs {
-        &["PROJECT", "TRANSPORT", "ENDPOINT", "PID", "STARTED", "LOG"]
+    let header: &[&str] = if with_bridges {
+        &[
+            "PROJECT",
+            "COMMAND",
+            "TRANSPORT",
+            "ENDPOINT",
+            "PID",
+            "STARTED",
+            "LOG",
+        ]
     } else {
         &["PROJECT", "TRANSPORT", "ENDPOINT", "PID", "STARTED"]
     };
     output::table(header, &rows)
 }
 
-/// Removes lockfiles whose process is gone, and files named like lockfiles that
-/// are none (malformed). A lockfile whose process runs is never touched, even when
-/// its endpoint does not answer: the session may be busy, and a wrong removal
-/// would hide a live session from discovery.
 /// What `session clean` says while it reads the directory: every notice but that a
 /// malformed lockfile is skipped and `session clean` removes it — it is removing it,
 /// and says how many in its last line.
@@ -219,9 +245,18 @@ impl discovery::Report for Cleaning {
     fn malformed(&mut self, _path: &std::path::Path, _why: &str) {}
 }
 
+/// Removes lockfiles whose process is gone, files named like lockfiles that are
+/// none (malformed), and what ended sessions left beside their lockfiles: slot
+/// locks, and bridges' sidecars and logs (up to 4 MiB each, in a directory that is
+/// often in memory). A lockfile whose process runs is never touched, even when its
+/// endpoint does not answer: the session may be busy, and a wrong removal would hide
+/// a live session from discovery; nor are the files of its project.
 async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
     let http = mur_http::Http::new();
     let registry = discovery::registry();
+    // Before the survey: the slot locks it takes to remove stale lockfiles are made
+    // (and removed) by this command, none the user had.
+    let found = leftovers(&registry);
     let survey = discovery::within(
         settings.timeout,
         "reading the sessions",
@@ -231,16 +266,31 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
     if dry_run {
         let mut names = Vec::new();
         let stale = survey.stale.iter().map(|found| found.path.as_path());
-        for path in stale.chain(survey.malformed.iter().map(PathBuf::as_path)) {
+        let going: Vec<&Path> = stale
+            .chain(survey.malformed.iter().map(PathBuf::as_path))
+            .collect();
+        for path in &going {
             names.extend(output::shell_word(path.as_os_str()));
             names.push(b'\n');
         }
+        let mut left = 0;
+        for (lockfile, files) in &found {
+            let gone_with = going.contains(&lockfile.as_path());
+            if (gone_with || !exists(lockfile)) && !mur_lockfile::is_held(lockfile) {
+                for file in files {
+                    names.extend(output::shell_word(file.as_os_str()));
+                    names.push(b'\n');
+                    left += 1;
+                }
+            }
+        }
         output::stdout(&names)?;
         output::diagnostic(&format!(
-            "would remove {} stale {}{}",
+            "would remove {} stale {}{}{}",
             survey.stale.len(),
             entries(survey.stale.len()),
-            malformed_count(survey.malformed.len())
+            malformed_count(survey.malformed.len()),
+            leftover_count(left)
         ));
         return Ok(());
     }
@@ -253,12 +303,107 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
             Err(e) => output::notice(&format!("cannot remove `{}`: {e}", path.display())),
         }
     }
+    let left: usize = found
+        .iter()
+        .map(|(lockfile, files)| clear(lockfile, files))
+        .sum();
     output::diagnostic(&format!(
-        "removed {removed} stale {}{}",
+        "removed {removed} stale {}{}{}",
         entries(removed),
-        malformed_count(cleared)
+        malformed_count(cleared),
+        leftover_count(left)
     ));
     Ok(())
+}
+
+/// The files a session leaves beside its lockfile `<hash>.json` once it has ended,
+/// by lockfile (which need not exist): its slot lock `<hash>.lock` (mur-lockfile's
+/// name), and a bridge's sidecar and log (mur-bridge's names, [`BridgeFiles`]). One
+/// named otherwise is no session's, and left alone; so is what is not a file.
+fn leftovers(registry: &mur_lockfile::Registry) -> BTreeMap<PathBuf, Vec<PathBuf>> {
+    let mut found: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    let Ok(listing) = std::fs::read_dir(registry.dir()) else {
+        return found;
+    };
+    for entry in listing.flatten() {
+        let name = entry.file_name();
+        let Some(hash) = name.to_str().and_then(|n| n.split('.').next()) else {
+            continue;
+        };
+        // A lockfile's name is 16 hex digits of a hash, then `.json`.
+        if hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            continue;
+        }
+        let lockfile = registry.dir().join(format!("{hash}.json"));
+        let path = entry.path();
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if is_file && session_files(&lockfile).contains(&path) {
+            found.entry(lockfile).or_default().push(path);
+        }
+    }
+    found
+}
+
+/// What a session of the lockfile `lockfile` may leave beside it, the slot lock
+/// last: it is removed last, under its own lock.
+fn session_files(lockfile: &Path) -> [PathBuf; 3] {
+    let bridge = BridgeFiles::beside(lockfile);
+    [
+        bridge.sidecar,
+        bridge.log,
+        mur_lockfile::lock_path(lockfile),
+    ]
+}
+
+fn exists(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+/// Removes what a session of `lockfile` left (`files`, found before the survey), if
+/// no session or bridge is its now: no lockfile, and the slot taken here, the way
+/// every session and reader takes it ([`SlotLock::try_acquire`]), so that a session
+/// or a bridge starting (which holds the slot before it writes anything) or running
+/// keeps its files, whatever their age. Under the lock, the lock file goes last.
+/// Returns how many of `files` it removed.
+fn clear(lockfile: &Path, files: &[PathBuf]) -> usize {
+    if exists(lockfile) {
+        return 0;
+    }
+    let slot = match SlotLock::try_acquire(lockfile) {
+        Ok(Some(slot)) => slot,
+        Ok(None) => return 0,
+        Err(e) => {
+            output::notice(&format!(
+                "cannot take the slot of `{}` to clear its files: {e}",
+                lockfile.display()
+            ));
+            return 0;
+        }
+    };
+    // A session writes its lockfile only while it holds the slot: none since.
+    if exists(lockfile) {
+        return 0;
+    }
+    let mut removed = 0;
+    for path in session_files(lockfile) {
+        match std::fs::remove_file(&path) {
+            Ok(()) => removed += usize::from(files.contains(&path)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => output::notice(&format!("cannot remove `{}`: {e}", path.display())),
+        }
+    }
+    drop(slot);
+    removed
+}
+
+/// `" and N file(s) of ended sessions"` (slot locks, bridges' sidecars and logs), or
+/// nothing for none.
+fn leftover_count(n: usize) -> String {
+    match n {
+        0 => String::new(),
+        1 => " and 1 file of an ended session".to_owned(),
+        n => format!(" and {n} files of ended sessions"),
+    }
 }
 
 /// `" and N malformed lockfile(s)"`, or nothing for none.

@@ -1,6 +1,9 @@
 //! `mur devtools session list` and `session clean`.
 
-use mur_e2e::{Sandbox, Stub, dead_pid, free_port};
+use std::path::{Path, PathBuf};
+
+use mur_e2e::{Adopted, Output, Sandbox, Stub, dead_pid, free_port};
+use serde_json::Value;
 
 #[test]
 fn list_prints_one_json_line_per_live_session() {
@@ -166,10 +169,13 @@ fn clean_after_a_crash_leaves_no_entry() {
         lockfile.exists(),
         "a killed session leaves its lockfile behind"
     );
+    // Its slot lock too: the kernel let go of the lock, the file stays.
+    let slot_lock = mur_lockfile::lock_path(&lockfile);
+    assert!(slot_lock.exists());
     let out = sb.mur(&["devtools", "session", "clean"]);
     out.assert_code(0)
-        .assert_stderr_is("removed 1 stale entry\n");
-    assert!(!lockfile.exists());
+        .assert_stderr_is("removed 1 stale entry and 1 file of an ended session\n");
+    assert!(!lockfile.exists() && !slot_lock.exists());
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
 }
 
@@ -226,4 +232,197 @@ fn list_auto_adds_sessions_found_by_the_port_scan() {
         [serde_json::to_value(&sample.lock).expect("lock json")],
         "the probe's facts, in the lockfile's shape"
     );
+}
+
+/// A stdio MCP server of a few lines: it answers `initialize`, lists one tool
+/// (`hello`) and answers every call of it; it ends when its input does.
+const MINI_SERVER: &str = r#"
+import json, sys
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+for raw in sys.stdin:
+    msg = json.loads(raw)
+    mid, method = msg.get("id"), msg.get("method")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
+              "capabilities": {"tools": {}}, "serverInfo": {"name": "mini", "version": "1"}}})
+    elif method == "tools/list":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": [{"name": "hello",
+              "inputSchema": {"type": "object", "properties": {}}}]}})
+    elif method == "tools/call":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "hi"}]}})
+    elif mid is not None:
+        send({"jsonrpc": "2.0", "id": mid, "result": {}})
+"#;
+
+/// The command of a bridge over [`MINI_SERVER`] (written into the sandbox), with
+/// `args` after the script (which it ignores).
+pub(crate) fn mini_server(sb: &Sandbox, args: &[&str]) -> Vec<String> {
+    let script = sb.file("mini_server.py", MINI_SERVER);
+    let mut command = vec!["python3".to_owned(), "-u".to_owned()];
+    command.push(script.to_str().expect("utf-8 path").to_owned());
+    command.extend(args.iter().map(|a| (*a).to_owned()));
+    command
+}
+
+/// `mur devtools bridge --project PROJECT [extra…] -- command…`, as a user starts one.
+pub(crate) fn bridge(sb: &Sandbox, project: &Path, extra: &[&str], command: &[String]) -> Output {
+    let mut cmd = sb.mur_command(&["devtools", "bridge", "--project"]);
+    cmd.arg(project).args(extra).arg("--").args(command);
+    mur_e2e::run(&mut cmd)
+}
+
+/// A bridge over [`MINI_SERVER`] for `project`, started (its pid killed on drop, if
+/// it still runs then).
+pub(crate) fn mini_bridge(
+    sb: &Sandbox,
+    project: &Path,
+    extra: &[&str],
+    args: &[&str],
+) -> (Value, Adopted) {
+    let out = bridge(sb, project, extra, &mini_server(sb, args));
+    let line = out.assert_code(0).json();
+    let pid = line["pid"].as_u64().expect("pid") as u32;
+    (line, Adopted(pid))
+}
+
+/// Which of the files a session may leave beside the lockfile of `project` are there.
+fn files_beside(sb: &Sandbox, project: &Path) -> Vec<PathBuf> {
+    let lockfile = sb.lockfile_path(project);
+    // As mur-bridge names a bridge's sidecar and log.
+    ["bridge", "bridge.log", "lock"]
+        .map(|ext| lockfile.with_extension(ext))
+        .into_iter()
+        .filter(|p| p.exists())
+        .collect()
+}
+
+#[test]
+fn clean_removes_what_ended_sessions_left_and_never_a_live_or_starting_ones() {
+    let sb = Sandbox::new();
+    // A bridge that runs, one stopped, and a start that failed.
+    let live = sb.project("live");
+    let (_line, _pid) = mini_bridge(&sb, &live, &[], &[]);
+    let stopped = sb.project("stopped");
+    let (_, _stopped_pid) = mini_bridge(&sb, &stopped, &[], &[]);
+    let stopped_arg = stopped.to_str().expect("utf-8");
+    sb.mur(&["devtools", "--project", stopped_arg, "bridge", "stop"])
+        .assert_code(0);
+    let failed = sb.project("failed");
+    bridge(&sb, &failed, &[], &["/nonexistent/mcp-server".to_owned()]).assert_code(1);
+    // A session still starting: it holds its slot (this test process does) and has
+    // written its log, but no lockfile yet.
+    let starting = sb.project("starting");
+    let starting_lockfile = sb.lockfile_path(&starting);
+    let slot = mur_lockfile::SlotLock::try_acquire(&starting_lockfile)
+        .expect("lock")
+        .expect("a free slot");
+    std::fs::write(starting_lockfile.with_extension("bridge.log"), "starting\n").expect("log");
+
+    let mut leftovers: Vec<PathBuf> = [&stopped, &failed]
+        .into_iter()
+        .flat_map(|p| files_beside(&sb, p))
+        .collect();
+    leftovers.sort();
+    for (project, at_least) in [(&stopped, 2), (&failed, 2), (&live, 3), (&starting, 2)] {
+        let there = files_beside(&sb, project);
+        assert!(there.len() >= at_least, "{project:?}: {there:?}");
+    }
+    let kept: Vec<PathBuf> = [&live, &starting]
+        .into_iter()
+        .flat_map(|p| files_beside(&sb, p))
+        .collect();
+
+    let dry = sb.mur(&["devtools", "session", "clean", "--dry-run"]);
+    dry.assert_code(0);
+    let mut listed: Vec<PathBuf> = dry.stdout.lines().map(PathBuf::from).collect();
+    listed.sort();
+    assert_eq!(listed, leftovers, "{dry}");
+    assert_eq!(
+        dry.stderr,
+        format!(
+            "would remove 0 stale entries and {} files of ended sessions\n",
+            leftovers.len()
+        )
+    );
+    assert!(
+        leftovers.iter().all(|p| p.exists()),
+        "--dry-run touches nothing"
+    );
+
+    let out = sb.mur(&["devtools", "session", "clean"]);
+    out.assert_code(0)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "removed 0 stale entries and {} files of ended sessions\n",
+            leftovers.len()
+        ));
+    let left: Vec<&PathBuf> = leftovers.iter().filter(|p| p.exists()).collect();
+    assert!(left.is_empty(), "{left:?}");
+    let gone: Vec<&PathBuf> = kept.iter().filter(|p| !p.exists()).collect();
+    assert!(
+        gone.is_empty(),
+        "a live or starting session's files: {gone:?}"
+    );
+    let live_arg = live.to_str().expect("utf-8");
+    sb.mur(&["devtools", "--project", live_arg, "call", "hello"])
+        .assert_code(0);
+    // Once the slot is free, what the start left is an ended session's.
+    drop(slot);
+    sb.mur(&["devtools", "session", "clean"])
+        .assert_code(0)
+        .assert_stderr_is("removed 0 stale entries and 2 files of ended sessions\n");
+    assert_eq!(files_beside(&sb, &starting), Vec::<PathBuf>::new());
+    // Nothing left to clear: nothing said of it.
+    sb.mur(&["devtools", "session", "clean"])
+        .assert_code(0)
+        .assert_stderr_is("removed 0 stale entries\n");
+}
+
+#[test]
+fn list_pretty_names_the_server_each_bridge_runs_escaped() {
+    let sb = Sandbox::new();
+    let project = sb.project("bridged");
+    let (line, _pid) = mini_bridge(&sb, &project, &[], &["--name", "red\u{1b}[31m text"]);
+    let app = sb.start_sample(&sb.project("app"));
+    let table = sb.mur(&["devtools", "session", "list", "--pretty"]);
+    table.assert_code(0);
+    let mut lines = table.stdout.lines();
+    let header: Vec<&str> = lines
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        header,
+        [
+            "PROJECT",
+            "COMMAND",
+            "TRANSPORT",
+            "ENDPOINT",
+            "PID",
+            "STARTED",
+            "LOG"
+        ],
+        "{table}"
+    );
+    let script = sb.root().join("mini_server.py");
+    let command = format!("python3 -u {} --name 'red\\x1b[31m text'", script.display());
+    let rows: Vec<&str> = lines.collect();
+    let bridged = rows
+        .iter()
+        .find(|r| r.starts_with(&sb.canonical_project(&project)))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(bridged.contains(&command), "{table}");
+    assert!(
+        bridged.contains(line["log"].as_str().expect("log")),
+        "{table}"
+    );
+    assert!(!table.stdout.contains('\u{1b}'), "{table}");
+    // The app's session runs no bridged server: its cells are empty.
+    let app_row = rows
+        .iter()
+        .find(|r| r.starts_with(&app.lock.project))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(!app_row.contains("python3"), "{table}");
 }
