@@ -564,17 +564,18 @@ impl Derived {
                 let nullable = nullable(prop_schema, schema);
                 let prop_schema = &resolved(prop_schema, schema);
                 let ty = type_of(prop_schema, schema);
-                // An array's choices are its items' (`list[Literal["a", "b"]]`).
+                // An array's choices are its items' (`list[Literal["a", "b"]]`), or,
+                // as a data verb writes them, its own `enum`, each use one of them.
                 let listed = match ty {
-                    Type::Array(_) => &prop_schema["items"],
-                    _ => prop_schema,
+                    Type::Array(_) => prop_schema["items"].get("enum"),
+                    _ => None,
                 };
                 let field = Field {
                     option,
                     property: property.clone(),
                     required: required.contains(&property.as_str()),
                     choices: listed
-                        .get("enum")
+                        .or_else(|| prop_schema.get("enum"))
                         .and_then(Value::as_array)
                         .cloned()
                         .unwrap_or_default(),
@@ -1663,6 +1664,15 @@ mod tests {
         assert_eq!(
             sent(&["--maybe", "null", "--limit", "null", "--mode", "null"]),
             json!({"maybe": null, "limit": null, "mode": null})
+        );
+        // A list's own `enum` (a data verb's choices) is each use's, as before.
+        let listed = Derived::from_tool(&json!({"name": "t", "inputSchema": {"properties": {
+            "tags": {"type": "array", "items": {"type": "string"}, "enum": ["x", "y"]}
+        }}}))
+        .expect("a tool");
+        assert_eq!(
+            listed.parse(&argv(&["--tags", "z"])),
+            Err("`--tags` must be `x` or `y`, got `z`".to_owned())
         );
         // Not where the schema has no null: `null` is a word like any other.
         assert_eq!(
