@@ -585,6 +585,11 @@ pub struct BridgeArgs {
     /// Record every tool call served to this file instead
     #[arg(long, value_name = "PATH", conflicts_with = "usage")]
     pub usage_log: Option<std::path::PathBuf>,
+    /// Largest message the bridge reads from the server, in bytes (`K`, `M`, `G`: KiB, MiB,
+    /// GiB); a larger one fails the calls in flight and restarts the server. A call needs
+    /// `--max-response` as large to read such an answer
+    #[arg(long, value_name = "BYTES", default_value_t = ByteSize(mur_bridge::MAX_MESSAGE_BYTES))]
+    pub max_message: ByteSize,
     /// The stdio MCP server to run: its command and arguments, after `--`
     #[arg(last = true, required = true, value_name = "SERVER")]
     pub command: Vec<std::ffi::OsString>,

@@ -227,6 +227,12 @@ fn argv(options: &Options) -> Vec<OsString> {
         "--idle".into(),
         format!("{}ms", options.idle.as_millis()).into(),
     ]);
+    if options.max_message != crate::MAX_MESSAGE_BYTES {
+        argv.extend([
+            "--max-message".into(),
+            options.max_message.to_string().into(),
+        ]);
+    }
     match &options.usage {
         UsageLogging::Off => {}
         UsageLogging::BesideLockfile => argv.push("--usage".into()),
@@ -273,18 +279,20 @@ mod tests {
 
     #[test]
     fn the_bridge_runs_in_the_foreground_with_the_same_options() {
-        let with = |usage: UsageLogging| -> Vec<String> {
+        let with_limit = |usage: UsageLogging, max_message: u64| -> Vec<String> {
             let options = Options {
                 project: "/p/App.csproj".into(),
                 idle: Duration::from_secs(600),
                 command: vec!["npx".into(), "server".into()],
                 usage,
+                max_message,
             };
             argv(&options)
                 .into_iter()
                 .map(|w| w.to_string_lossy().into_owned())
                 .collect()
         };
+        let with = |usage| with_limit(usage, crate::MAX_MESSAGE_BYTES);
         let start = [
             "devtools",
             "bridge",
@@ -303,6 +311,10 @@ mod tests {
         assert_eq!(
             with(UsageLogging::At("/u/served.jsonl".into())),
             [&start[..], &["--usage-log", "/u/served.jsonl"], &server].concat()
+        );
+        assert_eq!(
+            with_limit(UsageLogging::Off, 256 << 20),
+            [&start[..], &["--max-message", "268435456"], &server].concat()
         );
     }
 }

@@ -40,20 +40,20 @@ const TERM_GRACE: Duration = Duration::from_secs(2);
 /// it left, in a group of its own, holds it).
 const STDERR_WAIT: Duration = Duration::from_secs(1);
 /// The largest message (one line of its stdout) the bridge reads from the
-/// server: what a `mur` call reads of one answer by default (`--max-response`,
-/// 64 MiB — a 4K screenshot in Base64 is well under 40). A message past it
-/// could not reach a client anyway, and reading it would cost the bridge
-/// memory in proportion (a server that writes without a newline, forever):
-/// past it the bridge stops reading, fails the requests in flight and starts
-/// the server again, as when it dies mid-call.
-pub(crate) const MAX_MESSAGE_BYTES: usize =
-    mur_core::settings::ByteSize::DEFAULT_MAX_RESPONSE.0 as usize;
+/// server by default (`bridge --max-message BYTES` sets another): what a `mur`
+/// call reads of one answer by default (`--max-response`, 64 MiB — a 4K
+/// screenshot in Base64 is well under 40). A message past it could not reach
+/// such a client anyway, and reading it would cost the bridge memory in
+/// proportion (a server that writes without a newline, forever): past it the
+/// bridge stops reading, fails the requests in flight and starts the server
+/// again, as when it dies mid-call.
+pub const MAX_MESSAGE_BYTES: u64 = mur_core::settings::ByteSize::DEFAULT_MAX_RESPONSE.0;
 
 /// One start of the server.
 pub(crate) struct Server {
     process: Process,
-    /// Why the server's output can no longer be read (a message past
-    /// [`MAX_MESSAGE_BYTES`]), from its reader.
+    /// Why the server's output can no longer be read (a message past the
+    /// bridge's limit, [`MAX_MESSAGE_BYTES`] by default), from its reader.
     broken: mpsc::Receiver<String>,
     /// What its `initialize` answered: protocol version, capabilities, server info.
     pub(crate) initialized: Value,
@@ -73,8 +73,11 @@ impl Server {
     /// attaches it to `relay` (requests waiting for a server go to it then).
     /// Once `stopped` resolves (the bridge is stopped meanwhile), the start
     /// is given up and the server ended.
+    /// Starts `command` and initializes it; a message of it past `max_message`
+    /// bytes breaks it.
     pub(crate) async fn start(
         command: &[OsString],
+        max_message: u64,
         log: &Arc<Log>,
         relay: &Relay,
         stopped: impl Future<Output = ()>,
@@ -87,7 +90,7 @@ impl Server {
         let (writer, lines) = mpsc::unbounded_channel();
         let (broke, mut broken) = mpsc::channel(1);
         tokio::spawn(write_lines(stdin, lines));
-        tokio::spawn(read_messages(stdout, relay.clone(), broke));
+        tokio::spawn(read_messages(stdout, relay.clone(), broke, max_message));
         // Stopped by the bridge's user: not the server's failure to explain.
         let mut stopped_first = false;
         let initialized = tokio::select! {
@@ -242,18 +245,27 @@ async fn write_lines(mut stdin: pipe::Sender, mut lines: mpsc::UnboundedReceiver
 
 /// Hands every line of the server's stdout to the relay; a line that is not
 /// JSON (a banner printed to stdout by mistake) goes to the log, clipped. A
-/// line past [`MAX_MESSAGE_BYTES`] ends the reading: `broken` says why.
-async fn read_messages(stdout: pipe::Receiver, relay: Relay, broken: mpsc::Sender<String>) {
+/// line past `max_message` bytes ends the reading: `broken` says why, naming
+/// the limit as the bridge's and how to raise it (mur's own `--max-response`
+/// bounds what a call reads of an answer, not what the bridge reads).
+async fn read_messages(
+    stdout: pipe::Receiver,
+    relay: Relay,
+    broken: mpsc::Sender<String>,
+    max_message: u64,
+) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
+    let limit = usize::try_from(max_message).unwrap_or(usize::MAX);
     loop {
         line.clear();
-        match read_line(&mut reader, &mut line, MAX_MESSAGE_BYTES).await {
+        match read_line(&mut reader, &mut line, limit).await {
             Ok(Line::Read) => {}
             Ok(Line::TooLong) => {
                 let why = format!(
-                    "wrote a message of more than {} MiB (the most the bridge reads)",
-                    MAX_MESSAGE_BYTES >> 20
+                    "wrote a message larger than {}, the bridge's message limit (a bridge started \
+                     with `--max-message BYTES` reads larger ones)",
+                    mur_core::settings::human_bytes(max_message)
                 );
                 tracing::warn!("the server {why}; stopping it");
                 let _ = broken.send(why).await;

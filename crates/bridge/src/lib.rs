@@ -31,7 +31,7 @@ mod stop;
 use std::time::Duration;
 
 pub use background::{SLOW_START, Started, start};
-pub use child::INITIALIZE_LIMIT;
+pub use child::{INITIALIZE_LIMIT, MAX_MESSAGE_BYTES};
 pub use files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar, bridge_of, session_line};
 /// Where a bridge records the tool calls it serves ([`Options::usage`]), as a session does.
 pub use mur_server::UsageLogging;

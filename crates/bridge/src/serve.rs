@@ -45,6 +45,9 @@ pub struct Options {
     pub command: Vec<OsString>,
     /// Where the tool calls it serves are recorded (`--usage`, `--usage-log PATH`).
     pub usage: UsageLogging,
+    /// The largest message of the server it reads, in bytes (`--max-message`;
+    /// [`MAX_MESSAGE_BYTES`](crate::MAX_MESSAGE_BYTES) by default).
+    pub max_message: u64,
 }
 
 /// Runs the bridge until it is stopped (SIGTERM, Ctrl+C), has had no request
@@ -121,7 +124,10 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         .write(&files.sidecar)
         .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", files.sidecar.display())));
     let started = match written {
-        Ok(()) => Server::start(&options.command, &log, &relay, signals.arrived()).await,
+        Ok(()) => {
+            let stopped = signals.arrived();
+            Server::start(&options.command, options.max_message, &log, &relay, stopped).await
+        }
         Err(e) => Err(e),
     };
     let server = match started {
@@ -140,6 +146,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         server,
         Supervised {
             command: options.command.clone(),
+            max_message: options.max_message,
             log,
             relay: relay.clone(),
             bridge: bridge.clone(),
@@ -190,6 +197,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
 /// What the supervisor needs to start the server again.
 struct Supervised {
     command: Vec<OsString>,
+    max_message: u64,
     log: Arc<Log>,
     relay: Relay,
     bridge: Arc<Bridge>,
@@ -270,8 +278,9 @@ async fn supervise(
                 () = shutdown.cancelled() => return,
                 () = tokio::time::sleep(RESTART_PAUSE * count as u32) => {}
             }
+            let stopped = shutdown.cancelled();
             let started =
-                Server::start(&how.command, &how.log, &how.relay, shutdown.cancelled()).await;
+                Server::start(&how.command, how.max_message, &how.log, &how.relay, stopped).await;
             if shutdown.is_cancelled() {
                 return;
             }

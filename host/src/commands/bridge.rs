@@ -15,6 +15,7 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
         Error::usage("`bridge` needs `--project PATH`: the project its session is for")
             .with_hint("mur devtools bridge --project ./App.csproj -- SERVER ARGS…")
     })?;
+    crate::usage::check_usage_log(args.usage_log.as_deref())?;
     let usage = match (&args.usage_log, args.usage) {
         (Some(path), _) => UsageLogging::At(std::path::absolute(path).unwrap_or(path.clone())),
         (None, true) => UsageLogging::BesideLockfile,
@@ -25,6 +26,7 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
         idle: args.idle,
         command: args.command.clone(),
         usage,
+        max_message: args.max_message.0,
     };
     if args.foreground {
         return foreground(&options);

@@ -843,6 +843,8 @@ for raw in sys.stdin.buffer:
             text(mid, json.dumps(cancels))
         elif name == "hang":
             pass
+        elif name == "big":
+            text(mid, "b" * (args.get("kib", 1) * 1024))
     elif mid is not None:
         send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "nope"}})
 "#;
@@ -1017,7 +1019,8 @@ fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are
     // flight fails, saying why, and the server is started again.
     let out = bridge.mur(&["--timeout", "60000", "call", "noeol"]);
     out.assert_code(5).assert_stderr_contains(
-        "the stdio server wrote a message of more than 64 MiB (the most the bridge reads)",
+        "the stdio server wrote a message larger than 64 MiB, the bridge's message limit (a \
+         bridge started with `--max-message BYTES` reads larger ones)",
     );
     let out = bridge.mur(&["call", "count"]);
     out.assert_code(0);
@@ -1038,6 +1041,40 @@ fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are
         log.len() < 100_000,
         "the log holds the whole line: {} bytes",
         log.len()
+    );
+    bridge.stop();
+}
+
+/// `bridge --max-message BYTES` sets the largest message the bridge reads of its
+/// server (64 MiB by default, what a `mur` call reads of one answer): raised, an
+/// answer past the default goes through to a call that reads as much
+/// (`--max-response`); past the new limit, the error names it as the bridge's.
+#[test]
+fn max_message_raises_the_bridges_limit_and_the_error_names_it() {
+    let sb = Sandbox::new();
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
+    let command = ["python3".into(), "-u".into(), script.into()];
+    let bridge = Bridge::start(&sb, "hostile", &["--max-message", "65M"], &command);
+    // 64.5 MiB of text: past the default limit, within this bridge's.
+    let kib = 66_048;
+    let args = format!(r#"{{"kib":{kib}}}"#);
+    let call = [
+        "--max-response",
+        "65M",
+        "--timeout",
+        "120000",
+        "call",
+        "big",
+        "--args",
+    ];
+    let out = bridge.mur(&[&call[..], &[args.as_str()]].concat());
+    out.assert_code(0);
+    assert_eq!(out.tool_text(0).len(), kib * 1024);
+    let past = format!(r#"{{"kib":{}}}"#, 65 * 1024 + 1);
+    let out = bridge.mur(&[&call[..], &[past.as_str()]].concat());
+    out.assert_code(5).assert_stderr_contains(
+        "the stdio server wrote a message larger than 65 MiB, the bridge's message limit (a \
+         bridge started with `--max-message BYTES` reads larger ones)",
     );
     bridge.stop();
 }
