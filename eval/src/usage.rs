@@ -29,7 +29,9 @@ pub fn read(path: &Path) -> Result<Vec<Record>, String> {
         }
         Ok(_) => {}
     }
-    mur_usage::read_logs(&[UsageLog::at(path.to_owned())]).map(|(records, _skipped)| records)
+    mur_usage::read_logs(&[UsageLog::at(path.to_owned())])
+        .map(|(records, _skipped)| records)
+        .map_err(|e| e.to_string())
 }
 
 /// The largest usage log read.

@@ -543,7 +543,9 @@ pub struct ReportArgs {
     /// Only the records of this agent (`MUR_AGENT`, else the parent process's name)
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
-    /// Also read a session's usage log (`mur-sample --usage-log PATH`); repeatable
+    /// Also read a session's usage log kept elsewhere (`--usage-log PATH` of a bridge or an
+    /// app); repeatable. Those beside the lockfiles (`<lockfile dir>/usage/*.jsonl`, as
+    /// `--usage` keeps them) are read without it
     #[arg(long = "server-log", value_name = "PATH")]
     pub server_logs: Vec<PathBuf>,
     /// A verb is a loser when more than this share of its calls are usage errors

@@ -228,7 +228,33 @@ pub fn finish(outcome: &std::result::Result<(), Error>, exit: u8) -> Option<Stri
         return None;
     }
     let record = record(invocation, outcome, exit, dir.with_values());
-    dir.log().append(&record).err()
+    dir.log().append(&record).err().map(|e| e.to_string())
+}
+
+/// A usage log's failure as mur's error: the one place where the class a log's
+/// error carries becomes the kind that decides the exit code.
+pub fn error(e: mur_usage::Error) -> Error {
+    let kind = match e.class() {
+        mur_usage::Class::Usage => ErrorKind::Usage,
+        mur_usage::Class::Internal => ErrorKind::Internal,
+    };
+    Error::new(kind, e.message())
+}
+
+/// `--usage-log PATH` (of `bridge`), when given, asked before anything starts, as
+/// `--out` is: a path in a directory that does not exist is a mistyped one, refused
+/// (exit 1), not made, unless it is mur's own usage directory.
+pub fn check_usage_log(path: Option<&std::path::Path>) -> Result<(), Error> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    mur_usage::check_log_path(path).map_err(|e| {
+        let e = error(e);
+        Error::new(
+            e.kind(),
+            format!("`--usage-log`: {} (nothing was started)", e.message()),
+        )
+    })
 }
 
 fn record(

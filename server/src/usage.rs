@@ -61,7 +61,7 @@ impl Recorder {
     /// Makes the log, so that a path that cannot be one is known before any call
     /// (and a reader finds the file before the first record); `Err` says why.
     pub fn ready(&self) -> Result<(), String> {
-        self.log.ready()
+        self.log.ready().map_err(|e| e.to_string())
     }
 
     /// Where the records go.

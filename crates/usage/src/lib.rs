@@ -11,7 +11,10 @@ mod record;
 mod report;
 
 pub use clock::{Since, now_millis};
-pub use log::{LogReader, UsageDir, UsageLog, read_logs};
+pub use log::{
+    Class, Error, LogReader, UsageDir, UsageLog, check_log_path, read_logs, session_logs,
+    sessions_dir,
+};
 pub use record::{
     ArgvShape, Kind, Outcome, Phases, Record, SCHEMA, Side, Surface, VERB_META, argv_shape,
 };

@@ -16,6 +16,172 @@ use std::path::{Path, PathBuf};
 
 use crate::record::Record;
 
+/// Why a usage log could not be used, and whose that failure is: its [`Class`] decides
+/// how a program reports it (for `mur`, the exit code). mur-usage, which a session
+/// embeds, does not depend on mur-core (its `Error`, with clap): the host maps the
+/// class to mur's kind in one place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    class: Class,
+    message: String,
+}
+
+/// Whose failure an [`Error`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// A log the caller named cannot be used: a `--server-log` that is no file or
+    /// cannot be read, a `--usage-log` in a directory that does not exist (mur: exit 1).
+    Usage,
+    /// mur's own log or directory cannot be written or read (mur: exit 7).
+    Internal,
+}
+
+impl Error {
+    fn new(class: Class, message: impl Into<String>) -> Self {
+        Self {
+            class,
+            message: message.into(),
+        }
+    }
+
+    pub fn class(&self) -> Class {
+        self.class
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Where the sessions record the tool calls they serve when told to record them
+/// beside their lockfiles (a bridge's `--usage`, an app's default): `usage/` in the
+/// lockfile directory, one `<hash>.jsonl` per project.
+pub fn sessions_dir() -> PathBuf {
+    mur_lockfile::paths::lockfile_dir().join("usage")
+}
+
+/// The logs in `dir` ([`sessions_dir`]) of the tool calls sessions served: each
+/// `<hash>.jsonl`, with its rotated files. A log is read only when each of its files
+/// is a regular file (never a link, a FIFO or a device) of the owner of the
+/// directory it is in, and that directory is its owner's alone (mur made it so):
+/// the others are returned apart, each with why it is not read. A directory that is
+/// not there holds none.
+pub fn session_logs(dir: &Path) -> (Vec<UsageLog>, Vec<String>) {
+    let mut logs = Vec::new();
+    let mut refused = Vec::new();
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return (logs, refused);
+    };
+    let owner = match private_dir_owner(dir) {
+        Ok(owner) => owner,
+        Err(why) => return (logs, vec![why]),
+    };
+    let mut paths: Vec<PathBuf> = listing
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let log = UsageLog::at(path);
+        let mut files = log.files();
+        // A live file that is no file at all (a dangling link) is not among `files()`.
+        files.push(log.path.clone());
+        match files.iter().find_map(|file| foreign(file, owner)) {
+            Some(why) => refused.push(why),
+            None => logs.push(log),
+        }
+    }
+    (logs, refused)
+}
+
+/// The owner of `dir` when it is a directory (not a link to one) that only its owner
+/// may write to; else why it is not read.
+fn private_dir_owner(dir: &Path) -> Result<Option<u32>, String> {
+    let meta = std::fs::symlink_metadata(dir)
+        .map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+    if !meta.is_dir() {
+        return Err(format!("`{}` is not a directory", dir.display()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        if meta.mode() & 0o022 != 0 {
+            return Err(format!(
+                "`{}` may be written by others: its logs are not read",
+                dir.display()
+            ));
+        }
+        Ok(Some(meta.uid()))
+    }
+    #[cfg(not(unix))]
+    Ok(None)
+}
+
+/// Why the file at `path` is not read as a session's log: not a regular file, or
+/// not `owner`'s. `None` when it is fine, or gone.
+fn foreign(path: &Path, owner: Option<u32>) -> Option<String> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
+        Err(e) => return Some(format!("cannot read `{}`: {e}", path.display())),
+        Ok(meta) => meta,
+    };
+    if !meta.is_file() {
+        let what = mur_lockfile::describe_file_type(&meta);
+        return Some(format!(
+            "`{}` is {what}, not a regular file",
+            path.display()
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        if owner.is_some_and(|owner| owner != meta.uid()) {
+            return Some(format!(
+                "`{}` belongs to another user (uid {})",
+                path.display(),
+                meta.uid()
+            ));
+        }
+    }
+    let _ = owner;
+    None
+}
+
+/// Whether nothing is at `dir` (a link to nothing neither): something there that is
+/// no directory is for the open to refuse, saying what it is.
+fn missing(dir: &Path) -> bool {
+    std::fs::metadata(dir).is_err_and(|e| e.kind() == io::ErrorKind::NotFound)
+}
+
+/// Whether `dir` is one of mur's own usage directories (the CLI's, the sessions'),
+/// which a log makes when it is missing; any other directory must exist already,
+/// as for every file the user names: a mistyped path is refused, not made.
+fn is_own_dir(dir: &Path) -> bool {
+    dir == sessions_dir() || UsageDir::from_env().is_some_and(|own| own.path() == dir)
+}
+
+/// Whether a log at `path` can be made where it is named: its directory is there, or
+/// is one of mur's own usage directories (made private with the log). Asked before
+/// anything starts that records to it (`--usage-log PATH`).
+pub fn check_log_path(path: &Path) -> Result<(), Error> {
+    match path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        Some(dir) if missing(dir) && !is_own_dir(dir) => Err(Error::new(
+            Class::Usage,
+            format!("the directory `{}` does not exist", dir.display()),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A log grows to this size before it is rotated (`MUR_USAGE_MAX_BYTES` overrides).
 const DEFAULT_MAX_BYTES: u64 = 16 << 20;
 /// Rotated logs kept beside the live one: `usage.jsonl.1` (newest) … `.4`.
@@ -57,14 +223,15 @@ impl UsageDir {
     }
 
     /// `usage on [--with-values]` / `usage off`.
-    pub fn switch(&self, on: bool, with_values: bool) -> Result<(), String> {
-        mur_lockfile::ensure_private_dir(&self.dir, "the usage directory")?;
+    pub fn switch(&self, on: bool, with_values: bool) -> Result<(), Error> {
+        mur_lockfile::ensure_private_dir(&self.dir, "the usage directory")
+            .map_err(|why| Error::new(Class::Internal, why))?;
         set_marker(&self.dir.join("off"), !on)?;
         set_marker(&self.dir.join("values"), on && with_values)
     }
 }
 
-fn set_marker(path: &Path, present: bool) -> Result<(), String> {
+fn set_marker(path: &Path, present: bool) -> Result<(), Error> {
     let outcome = if present {
         File::create(path).map(drop)
     } else {
@@ -73,7 +240,12 @@ fn set_marker(path: &Path, present: bool) -> Result<(), String> {
             other => other,
         }
     };
-    outcome.map_err(|e| format!("cannot update `{}`: {e}", path.display()))
+    outcome.map_err(|e| {
+        Error::new(
+            Class::Internal,
+            format!("cannot update `{}`: {e}", path.display()),
+        )
+    })
 }
 
 /// One log file (and its rotated predecessors beside it).
@@ -81,15 +253,31 @@ fn set_marker(path: &Path, present: bool) -> Result<(), String> {
 pub struct UsageLog {
     path: PathBuf,
     max_bytes: u64,
+    /// Whose a failure to read it is: the caller's, for a log it named.
+    reading: Class,
 }
 
 impl UsageLog {
+    /// A log of mur's own (the CLI's, a session's): a failure to read it is mur's.
     pub fn at(path: PathBuf) -> Self {
         let max_bytes = std::env::var("MUR_USAGE_MAX_BYTES")
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(DEFAULT_MAX_BYTES);
-        Self { path, max_bytes }
+        Self {
+            path,
+            max_bytes,
+            reading: Class::Internal,
+        }
+    }
+
+    /// A log the caller named to be read (`--server-log PATH`): one that is not
+    /// there, is no file or cannot be read is a [`Class::Usage`] error.
+    pub fn named(path: PathBuf) -> Self {
+        Self {
+            reading: Class::Usage,
+            ..Self::at(path)
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -100,8 +288,8 @@ impl UsageLog {
     /// the kernel places each write at the end as a whole, so records of
     /// concurrent processes never interleave. The directory is created
     /// private on first use.
-    pub fn append(&self, record: &Record) -> Result<(), String> {
-        let mut line = serde_json::to_vec(record).map_err(|e| e.to_string())?;
+    pub fn append(&self, record: &Record) -> Result<(), Error> {
+        let mut line = serde_json::to_vec(record).map_err(|e| self.describe(e))?;
         line.push(b'\n');
         let mut file = self.opened()?;
         file.write_all(&line).map_err(|e| self.describe(e))?;
@@ -112,19 +300,27 @@ impl UsageLog {
         Ok(())
     }
 
-    /// Makes the log (its directory private, the file 0600, nothing written), so that
-    /// one who records to it learns at once that it cannot be written, and a reader
-    /// finds it before the first record: a path that cannot be one fails here.
-    pub fn ready(&self) -> Result<(), String> {
+    /// Makes the log (the file 0600, nothing written; mur's own usage directory made
+    /// private if missing), so that one who records to it learns at once that it
+    /// cannot be written, and a reader finds it before the first record: a path that
+    /// cannot be one fails here, and so does one in a directory that does not exist
+    /// but mur's own ([`check_log_path`]): a mistyped path is not made.
+    pub fn ready(&self) -> Result<(), Error> {
         self.opened().map(drop)
     }
 
-    /// The file opened for appending, its directory made private first if missing.
-    fn opened(&self) -> Result<File, String> {
+    /// The file opened for appending; mur's own usage directory made private first
+    /// if missing, no other.
+    fn opened(&self) -> Result<File, Error> {
         match self.open() {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                check_log_path(&self.path).map_err(|e| Error {
+                    message: self.describe(&e).message,
+                    class: e.class,
+                })?;
                 if let Some(dir) = self.path.parent() {
-                    mur_lockfile::ensure_private_dir(dir, "the usage directory")?;
+                    mur_lockfile::ensure_private_dir(dir, "the usage directory")
+                        .map_err(|why| Error::new(Class::Internal, why))?;
                 }
                 self.open()
             }
@@ -176,8 +372,11 @@ impl UsageLog {
         files.into_iter().filter(|p| p.exists()).collect()
     }
 
-    fn describe(&self, e: impl std::fmt::Display) -> String {
-        format!("cannot write the usage log `{}`: {e}", self.path.display())
+    /// A failure to write this log: mur's own, whoever named the log (an operator
+    /// asked for it, and it cannot be kept).
+    fn describe(&self, e: impl std::fmt::Display) -> Error {
+        let message = format!("cannot write the usage log `{}`: {e}", self.path.display());
+        Error::new(Class::Internal, message)
     }
 }
 
@@ -192,7 +391,7 @@ const MAX_LINE: usize = 1 << 20;
 /// no call has: [`Record::is_sound`]): those are skipped, never fatal.
 /// Only regular files are read: a FIFO or a device is refused, not waited on.
 /// A file met twice (a log named twice) is read once.
-pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), String> {
+pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), Error> {
     let mut reader = LogReader::default();
     reader.read(logs)?;
     Ok((reader.records, reader.skipped))
@@ -235,20 +434,22 @@ impl FileId {
 impl LogReader {
     /// Reads the records of `logs` (each with its rotated files) not read yet.
     /// A log with no file at all is an error; so is one that cannot be read.
-    pub fn read(&mut self, logs: &[UsageLog]) -> Result<(), String> {
+    pub fn read(&mut self, logs: &[UsageLog]) -> Result<(), Error> {
         for log in logs {
             if !log.path.exists() && log.files().is_empty() {
-                return Err(format!("no usage log at `{}`", log.path.display()));
+                let message = format!("no usage log at `{}`", log.path.display());
+                return Err(Error::new(log.reading, message));
             }
             for path in log.files() {
-                self.read_file(&path)?;
+                self.read_file(&path, log.reading)?;
             }
         }
         Ok(())
     }
 
-    fn read_file(&mut self, path: &Path) -> Result<(), String> {
-        let cannot = |e: io::Error| format!("cannot read `{}`: {e}", path.display());
+    fn read_file(&mut self, path: &Path, class: Class) -> Result<(), Error> {
+        let cannot =
+            |e: io::Error| Error::new(class, format!("cannot read `{}`: {e}", path.display()));
         let file =
             mur_lockfile::open_regular(OpenOptions::new().read(true), path).map_err(cannot)?;
         let id = FileId::of(path, &file);
@@ -369,7 +570,7 @@ mod tests {
         let read = read_logs(&[log]);
         assert!(
             read.as_ref()
-                .is_err_and(|e| e.ends_with("it is a FIFO, not a regular file")),
+                .is_err_and(|e| e.message().ends_with("it is a FIFO, not a regular file")),
             "{read:?}"
         );
     }
@@ -429,5 +630,79 @@ mod tests {
         assert_eq!(firsts, [&path, &path]);
         let (records, _) = read_logs(&[log.clone(), log]).unwrap_or_default();
         assert_eq!(records.len(), 1);
+    }
+
+    #[test]
+    fn a_log_in_a_directory_that_does_not_exist_is_refused_not_made() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let missing = dir.path().join("no").join("such");
+        let log = UsageLog::at(missing.join("served.jsonl"));
+        let refused = log.ready().expect_err("refused");
+        assert_eq!(refused.class(), Class::Usage);
+        assert_eq!(
+            refused.message(),
+            format!(
+                "cannot write the usage log `{}`: the directory `{}` does not exist",
+                log.path().display(),
+                missing.display()
+            )
+        );
+        assert!(!dir.path().join("no").exists(), "made");
+        assert_eq!(
+            check_log_path(log.path()).map_err(|e| e.class()),
+            Err(Class::Usage)
+        );
+        // In a directory that exists: made, as it always was.
+        let log = UsageLog::at(dir.path().join("served.jsonl"));
+        log.ready().unwrap_or_else(|e| panic!("{e}"));
+        assert!(log.path().is_file());
+    }
+
+    #[test]
+    fn a_read_failure_is_the_callers_for_a_named_log_and_murs_for_its_own() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("none.jsonl");
+        let class = |log: UsageLog| read_logs(&[log]).map(drop).map_err(|e| e.class());
+        assert_eq!(class(UsageLog::named(path.clone())), Err(Class::Usage));
+        assert_eq!(class(UsageLog::at(path)), Err(Class::Internal));
+        // A directory in a marker's place: the switch cannot be made, mur's own failure.
+        let usage = UsageDir::at(dir.path().join("usage"));
+        std::fs::create_dir_all(usage.path().join("off")).unwrap_or_else(|e| panic!("{e}"));
+        let switched = usage.switch(true, false).map_err(|e| e.class());
+        assert_eq!(switched, Err(Class::Internal));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_sessions_log_that_is_no_regular_file_is_set_apart_with_why() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let usage = dir.path().join("usage");
+        std::fs::create_dir(&usage).unwrap_or_else(|e| panic!("{e}"));
+        let fine = UsageLog::at(usage.join("0123456789abcdef.jsonl"));
+        fine.append(&record(1)).unwrap_or_else(|e| panic!("{e}"));
+        let made = std::process::Command::new("mkfifo")
+            .arg(usage.join("fedcba9876543210.jsonl"))
+            .status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        std::os::unix::fs::symlink(fine.path(), usage.join("1111111111111111.jsonl"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (logs, refused) = session_logs(&usage);
+        let paths: Vec<&Path> = logs.iter().map(UsageLog::path).collect();
+        assert_eq!(paths, [fine.path()]);
+        assert_eq!(refused.len(), 2, "{refused:?}");
+        assert!(
+            refused[0].ends_with("is a symbolic link, not a regular file"),
+            "{refused:?}"
+        );
+        assert!(
+            refused[1].ends_with("is a FIFO, not a regular file"),
+            "{refused:?}"
+        );
+        // A directory others may write to is not read at all.
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&usage, std::fs::Permissions::from_mode(0o777))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (logs, refused) = session_logs(&usage);
+        assert!(logs.is_empty() && refused.len() == 1, "{refused:?}");
     }
 }

@@ -38,7 +38,7 @@ fn usage_dir() -> Result<UsageDir> {
 }
 
 fn switch(dir: &UsageDir, on: bool, with_values: bool) -> Result<()> {
-    dir.switch(on, with_values).map_err(Error::internal)?;
+    dir.switch(on, with_values).map_err(crate::usage::error)?;
     let state = match (on, with_values) {
         (false, _) => "usage recording is off".to_owned(),
         (true, false) => format!("usage is recorded to `{}`", dir.log().path().display()),
@@ -94,26 +94,48 @@ fn criteria(
     })
 }
 
-/// The report over the CLI's log and the `server` logs.
-fn build(dir: &UsageDir, server: &[PathBuf], criteria: &Criteria) -> Result<Report> {
-    let (records, skipped) = read(dir, server)?;
-    Ok(mur_usage::report(&records, skipped, criteria))
+/// The report over the CLI's log, the `server` logs, and (`sessions`) the logs the
+/// sessions keep of the calls they served; with what was read of the sessions' own.
+fn build(
+    dir: &UsageDir,
+    server: &[PathBuf],
+    sessions: bool,
+    criteria: &Criteria,
+) -> Result<(Report, Read)> {
+    let (records, skipped, read) = read(dir, server, sessions)?;
+    Ok((mur_usage::report(&records, skipped, criteria), read))
 }
 
-/// The records of the CLI's log and the `server` logs, and how many lines
-/// were not records (said on stderr). mur's own log that cannot be read is
-/// mur's failure (exit 7); a `--server-log` that cannot, the caller's word (exit 1).
-/// Each file is read once: a `--server-log` given twice, or naming mur's own log
-/// (or a file of it), adds nothing the second time, and stderr says so.
-fn read(dir: &UsageDir, server: &[PathBuf]) -> Result<(Vec<mur_usage::Record>, usize)> {
+/// Which logs of the sessions' own (in [`mur_usage::sessions_dir`]) a report read.
+#[derive(Debug, Default)]
+struct Read {
+    /// How many, and where.
+    session_logs: usize,
+    dir: PathBuf,
+}
+
+/// The records of the CLI's log, the `server` logs and (`sessions`) the sessions'
+/// own logs, and how many lines were not records (said on stderr). mur's own log
+/// that cannot be read is mur's failure (exit 7); a `--server-log` that cannot, the
+/// caller's word (exit 1): each log's error carries its class. A log of the sessions'
+/// that is not the user's own regular file, or cannot be read, is skipped with a
+/// warning: no one named it. Each file is read once: a `--server-log` given twice,
+/// or naming mur's own log (or a file of it), adds nothing the second time, and
+/// stderr says so; a session's log named with `--server-log` too is read once,
+/// silently.
+fn read(
+    dir: &UsageDir,
+    server: &[PathBuf],
+    sessions: bool,
+) -> Result<(Vec<mur_usage::Record>, usize, Read)> {
     let own = dir.log();
     let own_files = own.files();
     let mut reader = LogReader::default();
     if !own_files.is_empty() {
-        reader.read(&[own]).map_err(Error::internal)?;
+        reader.read(&[own]).map_err(crate::usage::error)?;
     }
-    let server: Vec<UsageLog> = server.iter().cloned().map(UsageLog::at).collect();
-    reader.read(&server).map_err(Error::usage)?;
+    let server: Vec<UsageLog> = server.iter().cloned().map(UsageLog::named).collect();
+    reader.read(&server).map_err(crate::usage::error)?;
     for (path, first) in &reader.repeated {
         let what = match (
             own_files.contains(first),
@@ -129,6 +151,13 @@ fn read(dir: &UsageDir, server: &[PathBuf]) -> Result<(Vec<mur_usage::Record>, u
             path.display()
         ));
     }
+    let mut read = Read {
+        session_logs: 0,
+        dir: mur_usage::sessions_dir(),
+    };
+    if sessions {
+        read.session_logs = read_sessions(&mut reader, &read.dir);
+    }
     let LogReader {
         records, skipped, ..
     } = reader;
@@ -137,7 +166,40 @@ fn read(dir: &UsageDir, server: &[PathBuf]) -> Result<(Vec<mur_usage::Record>, u
             "{skipped} line(s) of the usage logs are not records and were skipped"
         ));
     }
-    Ok((records, skipped))
+    Ok((records, skipped, read))
+}
+
+/// Reads the sessions' own logs in `dir` into `reader`, each one not read already;
+/// returns how many logs it read. One that is not the user's own regular file, or
+/// cannot be read, is skipped with a warning.
+fn read_sessions(reader: &mut LogReader, dir: &std::path::Path) -> usize {
+    // In the lockfile directory, whose trust every session relies on.
+    if dir.exists()
+        && let Err(why) = discovery_dir_trusted()
+    {
+        output::notice(&format!("the sessions' usage logs are not read: {why}"));
+        return 0;
+    }
+    let (logs, refused) = mur_usage::session_logs(dir);
+    for why in refused {
+        output::notice(&format!("a session's usage log is skipped: {why}"));
+    }
+    let mut read = 0;
+    for log in logs {
+        let repeated = reader.repeated.len();
+        match reader.read(std::slice::from_ref(&log)) {
+            Ok(()) => read += 1,
+            Err(e) => output::notice(&format!("a session's usage log is skipped: {e}")),
+        }
+        // Named with `--server-log` too: read once, nothing to say.
+        reader.repeated.truncate(repeated);
+    }
+    read
+}
+
+/// Whether the lockfile directory is the user's own and private, as discovery asks.
+fn discovery_dir_trusted() -> std::result::Result<(), String> {
+    mur_lockfile::Registry::default_location().check_dir_trusted()
 }
 
 /// The report: a table for people, one JSON object with `--json` (indented with
@@ -177,8 +239,11 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
         args.agent.clone(),
         args.max_usage_error_rate,
     )?;
-    let mut report = build(dir, &args.server_logs, &criteria)?;
-    not_covered_notice(&report, criteria.agent.as_deref());
+    let (mut report, read) = build(dir, &args.server_logs, true, &criteria)?;
+    // Who installed no named verb (a user of bridged stdio servers) has none to judge
+    // unused: that the log is too young to judge one is no news to them.
+    let judging = !criteria.installed.is_empty();
+    not_covered_notice(&report, criteria.agent.as_deref(), judging);
     if let Some(left_out) = report.server_records_not_counted() {
         output::notice(&left_out);
     }
@@ -212,13 +277,15 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     }
     // Record text (a server's tool name) is escaped as a help's is: the report's
     // lines and tabs stay, no ESC or CR reaches the terminal.
-    output::text(&text(&report))
+    output::text(&text(&report, &read, !criteria.installed.is_empty()))
 }
 
-/// Says on stderr when the log (of `agent`) is too young to call any verb unused,
-/// or holds no record of `agent` at all.
-fn not_covered_notice(report: &Report, agent: Option<&str>) {
-    if report.window_covered {
+/// Says on stderr when the log (of `agent`) is too young to call any verb unused
+/// (when there are verbs to `judge`: named ones installed), or holds no record of
+/// `agent` at all.
+fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool) {
+    let unknown_agent = agent.is_some_and(|agent| !report.agents.iter().any(|a| a == agent));
+    if report.window_covered || !(judging || unknown_agent) {
         return;
     }
     let reach = match (agent, &report.unused_since) {
@@ -254,8 +321,11 @@ fn one_line_each(names: &[String]) -> String {
 }
 
 /// The report for people: tables, then the losers with their commands. What a
-/// record says (a time, a tool's name) is one line each, as in the tables.
-fn text(report: &Report) -> String {
+/// record says (a time, a tool's name) is one line each, as in the tables. `read`
+/// says which logs of the sessions' own were read, in a line under the first; with
+/// no named verb installed (`named`), no line lists the tools none reached: all of
+/// them.
+fn text(report: &Report, read: &Read, named: bool) -> String {
     // Whose calls, and by what rule losers are named: a saved table of one agent's
     // calls never reads as every agent's.
     let whose = match &report.agent {
@@ -274,6 +344,18 @@ fn text(report: &Report) -> String {
         mur_usage::round2(report.max_usage_error_rate * 100.0),
         report.min_calls,
     );
+    if read.session_logs > 0 {
+        out.push_str(&format!(
+            "(with the tool calls the sessions served, as {} {} in `{}` record them)\n",
+            read.session_logs,
+            if read.session_logs == 1 {
+                "log"
+            } else {
+                "logs"
+            },
+            output::line(&read.dir.to_string_lossy())
+        ));
+    }
     section(&mut out, "VERB", "verbs (as mur ran them)", &report.verbs);
     section(&mut out, "SURFACE", "surfaces", &report.surfaces);
     if let Some(sides) = report.sides_explained() {
@@ -305,7 +387,7 @@ fn text(report: &Report) -> String {
         &["ARGV", "TIMES", "LAST", "NEAREST"],
         &asked,
     );
-    if !report.tools_without_named_calls.is_empty() {
+    if named && !report.tools_without_named_calls.is_empty() {
         out.push_str(&format!(
             "\ntools no named verb reached: {}\n",
             one_line_each(&report.tools_without_named_calls)
@@ -401,9 +483,9 @@ pub fn prune(
     let criteria = criteria(None, unused_for, agent, max_usage_error_rate)?;
     // One read serves both the report and whether the log reaches back past
     // the window: only then can a verb be called unused over all of it.
-    let (records, skipped) = read(&dir, &[])?;
+    let (records, skipped, _) = read(&dir, &[], false)?;
     let report = mur_usage::report(&records, skipped, &criteria);
-    not_covered_notice(&report, criteria.agent.as_deref());
+    not_covered_notice(&report, criteria.agent.as_deref(), true);
     // The verbs too recent to be judged unused, as the report says under its losers.
     if let (true, Some(why)) = (report.window_covered, report.unused_not_judged()) {
         output::diagnostic(&why);

@@ -1188,6 +1188,9 @@ fn record_text_reaches_the_terminal_escaped_and_the_page_not_at_all() {
     // commands, a line of its own, and a right-to-left override that would show the
     // rest of the line reversed.
     let sandbox = Sandbox::new();
+    // A named verb installed: the report lists the tools none reached, the hostile
+    // one among them.
+    add_data_verb(&sandbox, "greet", "zzz");
     let evil = "evil\u{202e}\x1b[31mname\r\0\nerror: forged";
     let log = sandbox.file("served.jsonl", format!("{}\n", served_record(evil)));
     let log = log.display().to_string();
@@ -1216,7 +1219,7 @@ clients the sessions served:
 CLIENT   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
 agent 1  1      1   0          0          0            0           2       2       2026-01-01T10:00:00.000Z
 
-tools no named verb reached: evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged
+tools no named verb reached: evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged, zzz
 
 losers: none
 ",
@@ -1328,4 +1331,139 @@ losers: none
     for figure in ["NaN", "inf"] {
         assert!(!page.contains(figure), "{figure} in {page}");
     }
+}
+
+/// What `bridge --usage` records, `usage report` reads where the bridge wrote it
+/// (`<lockfile dir>/usage/<hash>.jsonl`), with no `--server-log`; a file there that
+/// is not the user's regular file is skipped with a warning; for someone who runs
+/// only bridged servers (no named verb installed), the report says nothing of verbs
+/// it could never judge.
+#[test]
+fn the_report_reads_what_bridges_record_where_they_record_it() {
+    let sandbox = Sandbox::new();
+    let project = sandbox.project("bridged");
+    let (line, _pid) = crate::host_session::mini_bridge(&sandbox, &project, &["--usage"], &[]);
+    let served = Path::new(line["usageLog"].as_str().expect("usageLog")).to_owned();
+    let dir = served.parent().expect("the usage directory");
+    assert_eq!(dir, sandbox.lockfile_dir().join("usage"));
+    let project_arg = project.to_str().expect("utf-8");
+    for _ in 0..2 {
+        sandbox
+            .devtools(&["--project", project_arg, "hello"])
+            .assert_code(0);
+    }
+    let report = sandbox.devtools(&["usage", "report"]);
+    report.assert_code(0).assert_stderr_is("");
+    let header = format!(
+        "(with the tool calls the sessions served, as 1 log in `{}` record them)\n",
+        dir.display()
+    );
+    assert!(
+        report.stdout.contains(&format!(")\n{header}\n")),
+        "{report}"
+    );
+    assert!(
+        report.stdout.contains("\ntools served by the session:\n"),
+        "{report}"
+    );
+    assert!(!report.stdout.contains("no named verb reached"), "{report}");
+    let served_calls = |report: &Value| {
+        items(&report["toolsServed"])
+            .map(|row| (row["name"].clone(), row["calls"].clone()))
+            .collect::<Vec<_>>()
+    };
+    let json = sandbox.devtools(&["usage", "report", "--json"]);
+    assert_eq!(
+        served_calls(&json.assert_code(0).json()),
+        [(json!("hello"), json!(2))]
+    );
+    // Named with `--server-log` too: read once, without a word about it.
+    let served_arg = served.to_str().expect("utf-8");
+    let named = sandbox.devtools(&["usage", "report", "--json", "--server-log", served_arg]);
+    named.assert_code(0).assert_stderr_is("");
+    assert_eq!(served_calls(&named.json()), [(json!("hello"), json!(2))]);
+    // A FIFO, and a link to another file, in a log's place: skipped, each said once.
+    let fifo = dir.join("0000000000000000.jsonl");
+    mur_e2e::mkfifo(&fifo);
+    let elsewhere = sandbox.file("elsewhere.jsonl", "");
+    let link = dir.join("1111111111111111.jsonl");
+    std::os::unix::fs::symlink(&elsewhere, &link).expect("symlink");
+    let skipped = sandbox.devtools(&["usage", "report", "--json"]);
+    skipped.assert_code(0).assert_stderr_is(format!(
+        "warning: a session's usage log is skipped: `{}` is a FIFO, not a regular file\n\
+         warning: a session's usage log is skipped: `{}` is a symbolic link, not a regular file\n",
+        fifo.display(),
+        link.display()
+    ));
+    assert_eq!(served_calls(&skipped.json()), [(json!("hello"), json!(2))]);
+    // With a named verb installed, the report judges verbs again, and says what it
+    // cannot judge.
+    add_data_verb(&sandbox, "greet", "hello");
+    std::fs::remove_file(&fifo).expect("rm");
+    std::fs::remove_file(&link).expect("rm");
+    let judging = sandbox.devtools(&["usage", "report"]);
+    judging
+        .assert_code(0)
+        .assert_stderr_starts_with("warning: the usage log does not go back to ");
+    assert!(
+        judging
+            .stdout
+            .contains("\ntools no named verb reached: hello\n"),
+        "{judging}"
+    );
+}
+
+/// `--usage-log` in a directory that does not exist is refused as `--out` is: exit 1,
+/// one line, nothing started and no directory made; in mur's own usage directory
+/// it is made, as `--usage` makes it. A session (`mur-sample --usage-log`) makes no
+/// directory either: it runs on, unrecorded, saying why.
+#[test]
+fn a_usage_log_in_a_directory_that_does_not_exist_is_refused_not_made() {
+    let sandbox = Sandbox::new();
+    let project = sandbox.project("bridged");
+    let missing = sandbox.root().join("no").join("such");
+    let log = missing.join("served.jsonl");
+    let log_arg = log.to_str().expect("utf-8");
+    let command = crate::host_session::mini_server(&sandbox, &[]);
+    let refused =
+        crate::host_session::bridge(&sandbox, &project, &["--usage-log", log_arg], &command);
+    refused
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `--usage-log`: the directory `{}` does not exist (nothing was started)\n",
+            missing.display()
+        ));
+    assert!(!sandbox.root().join("no").exists(), "a directory was made");
+    assert!(sandbox.read_lockfile(&project).is_none());
+    assert!(
+        !sandbox.lockfile_dir().join("usage").exists()
+            && !sandbox
+                .lockfile_path(&project)
+                .with_extension("bridge.log")
+                .exists(),
+        "something was started"
+    );
+    // mur's own usage directory, not there yet: made.
+    let own = sandbox.lockfile_dir().join("usage").join("mine.jsonl");
+    let own_arg = own.to_str().expect("utf-8");
+    let (line, _pid) =
+        crate::host_session::mini_bridge(&sandbox, &project, &["--usage-log", own_arg], &[]);
+    assert_eq!(line["usageLog"], own_arg);
+    assert!(own.is_file());
+    // A session's own `--usage-log`: no directory made, the app runs on.
+    let app = sandbox.start_sample_with(&sandbox.project("app"), &["--usage-log", log_arg]);
+    sandbox
+        .devtools(&["--project", &app.lock.project, "call", "version"])
+        .assert_code(0);
+    assert!(!sandbox.root().join("no").exists(), "a directory was made");
+    assert!(
+        app.log().contains(&format!(
+            "usage will not be recorded: cannot write the usage log `{}`: the directory `{}` does not exist",
+            log.display(),
+            missing.display()
+        )),
+        "{}",
+        app.log()
+    );
 }
