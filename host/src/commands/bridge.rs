@@ -16,7 +16,6 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
             .with_hint("mur devtools bridge --project ./App.csproj -- SERVER ARGS…")
     })?;
     crate::usage::check_usage_log(args.usage_log.as_deref())?;
-    crate::usage::check_usage_log(args.usage_log.as_deref())?;
     let usage = match (&args.usage_log, args.usage) {
         (Some(path), _) => UsageLogging::At(std::path::absolute(path).unwrap_or(path.clone())),
         (None, true) => UsageLogging::BesideLockfile,
