@@ -481,6 +481,9 @@ impl Derived {
         if reads_files(&self.spec) {
             text = format!("{text}\n{FILE_VALUES}\n");
         }
+        if let Some(null) = self.nulls() {
+            text = format!("{text}\n{null}\n");
+        }
         match self.media {
             Some(out) => format!(
                 "{text}\nWith `--{out} FILE` the verb writes the result's images, audio and blobs to \
@@ -489,6 +492,25 @@ impl Derived {
             ),
             None => text,
         }
+    }
+
+    /// Which options take the word `null` as JSON null (their schema admits it), in a
+    /// line of help: elsewhere `null` is a word like any other (a text option's text).
+    fn nulls(&self) -> Option<String> {
+        let named: Vec<String> = self
+            .fields
+            .iter()
+            .filter(|f| f.nullable)
+            .map(|f| format!("`--{}`", f.option))
+            .collect();
+        let (last, rest) = named.split_last()?;
+        let (options, their) = match rest {
+            [] => (last.clone(), "its"),
+            _ => (format!("{} and {last}", rest.join(", ")), "their"),
+        };
+        Some(format!(
+            "`null` is JSON null for {options} ({their} schema admits it), and a word elsewhere."
+        ))
     }
 
     /// `argv` less `--out FILE` (or `--out=FILE`), and FILE, when the verb has that
@@ -1664,6 +1686,14 @@ mod tests {
         assert_eq!(
             sent(&["--maybe", "null", "--limit", "null", "--mode", "null"]),
             json!({"maybe": null, "limit": null, "mode": null})
+        );
+        assert!(
+            verb.help().contains(
+                "\n`null` is JSON null for `--limit`, `--maybe` and `--mode` (their schema \
+                 admits it), and a word elsewhere.\n"
+            ),
+            "{}",
+            verb.help()
         );
         // A list's own `enum` (a data verb's choices) is each use's, as before.
         let listed = Derived::from_tool(&json!({"name": "t", "inputSchema": {"properties": {

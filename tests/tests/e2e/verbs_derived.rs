@@ -1010,6 +1010,12 @@ fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
         ],
         "{help}"
     );
+    assert!(
+        help.stdout.contains(
+            "\n`null` is JSON null for `--maybe` (its schema admits it), and a word elsewhere.\n"
+        ),
+        "{help}"
+    );
     let shape = r#"{"name":"tri"}"#;
     let drawn = devtools(&[
         "draw",
