@@ -960,6 +960,37 @@ fn a_derived_verbs_values_are_read_from_files_and_stdin() {
     );
 }
 
+/// The case that was impossible: a third-party stdio server behind `bridge`
+/// (server-everything's `echo`, on the pinned Node) sent a 200 KB message, past what
+/// Linux takes as one word of a command line, from a file through its derived verb.
+#[test]
+fn a_bridged_servers_tool_takes_a_value_longer_than_a_command_line_from_a_file() {
+    let sb = Sandbox::new();
+    let project = sb.project("everything");
+    let project = project.to_str().expect("utf-8");
+    let tools = crate::node::tools();
+    let mut bridge = sb.mur_command(&["devtools", "bridge", "--project", project, "--"]);
+    bridge
+        .arg(&tools.node)
+        .arg(&tools.everything_server)
+        .arg("stdio");
+    mur_e2e::run(&mut bridge).assert_code(0);
+    // Stopped however the test ends: it runs detached, past this process.
+    struct Stop<'a>(&'a Sandbox, &'a str);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            self.0.devtools(&["--project", self.1, "bridge", "stop"]);
+        }
+    }
+    let _stop = Stop(&sb, project);
+    let message = "m".repeat(200_000);
+    let file = sb.file("message.txt", &message);
+    let at = format!("@{}", file.display());
+    let echoed = sb.devtools(&["--project", project, "echo", "--message", &at]);
+    echoed.assert_code(0);
+    assert_eq!(echoed.json(), json!(format!("Echo: {message}")));
+}
+
 /// The schema the Python SDK (pydantic) writes for `draw(shape: Shape, key: Union[int,
 /// str] = 0, points: list[Point] = [], tags: list[Literal["a", "b"]] = [], maybe:
 /// Optional[str] = None)`: the help shows each model's fields, a plain word is text for
