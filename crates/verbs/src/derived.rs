@@ -1139,7 +1139,8 @@ const SHAPE_CHARS: usize = 240;
 /// a value name does not.
 fn shape(schema: &Value, root: &Value) -> Option<String> {
     let text = shape_within(schema, root, SHAPE_DEPTH);
-    if !text.contains(['{', '[']) || text == "{…}" {
+    // An object that names no field says no more than `JSON`.
+    if !text.contains(['{', '[']) || text == "{…}" || text == "{}" {
         return None;
     }
     match text.char_indices().nth(SHAPE_CHARS) {
@@ -1694,6 +1695,17 @@ mod tests {
             ),
             "{}",
             verb.help()
+        );
+        // An object that names no field gets no shape.
+        let bare = Derived::from_tool(&json!({"name": "t", "inputSchema": {"properties": {
+            "a": {"type": "object", "properties": {}}, "b": {"type": "object"}
+        }}}))
+        .expect("a tool");
+        assert!(
+            bare.spec
+                .options
+                .iter()
+                .all(|o| o.name == "args" || o.help.is_empty())
         );
         // A list's own `enum` (a data verb's choices) is each use's, as before.
         let listed = Derived::from_tool(&json!({"name": "t", "inputSchema": {"properties": {
