@@ -89,6 +89,9 @@ pub async fn start(
         ));
     }
     let log = BridgeFiles::beside(&path).log;
+    // What the log already holds (the last bridge's lines, kept): not this
+    // bridge's word on why it stopped.
+    let before = std::fs::metadata(&log).map_or(0, |m| m.len());
     // Before the bridge exists: Ctrl+C from now on stops it rather than
     // leaving it to come up detached, out of the terminal's reach.
     let interrupts = Interrupts::install()
@@ -111,7 +114,7 @@ pub async fn start(
             });
         }
         if let Ok(Some(status)) = child.try_wait() {
-            return Err(failed(status.code(), &log));
+            return Err(failed(status.code(), &log, before));
         }
         if began.elapsed() >= SLOW_START
             && let Some(tell) = waiting.take()
@@ -178,9 +181,11 @@ fn spawn(exe: &Path, options: &Options, log: &Path) -> Result<Child> {
 }
 
 /// The bridge stopped before announcing itself: its own last word (its last
-/// `error:` line and the `hint:` lines after it), with its exit code.
-fn failed(code: Option<i32>, log: &Path) -> Error {
-    let text = std::fs::read_to_string(log).unwrap_or_default();
+/// `error:` line and the `hint:` lines after it, in what it wrote to the log
+/// past its first `before` bytes — the last bridge's lines are kept above), with
+/// its exit code.
+fn failed(code: Option<i32>, log: &Path, before: u64) -> Error {
+    let text = written_since(log, before);
     let lines: Vec<&str> = text.lines().collect();
     let at = lines.iter().rposition(|l| l.starts_with("error: "));
     let last = at.map(|at| lines[at]);
@@ -215,6 +220,17 @@ fn failed(code: Option<i32>, log: &Path) -> Error {
     } else {
         error.with_hint(format!("its log is `{}`", log.display()))
     }
+}
+
+/// The text of `log` past its first `before` bytes: what was written since. All
+/// of it if it is shorter now (its oldest part dropped to keep it bounded).
+fn written_since(log: &Path, before: u64) -> String {
+    let bytes = std::fs::read(log).unwrap_or_default();
+    let from = usize::try_from(before)
+        .ok()
+        .filter(|&from| from <= bytes.len())
+        .unwrap_or(0);
+    String::from_utf8_lossy(&bytes[from..]).into_owned()
 }
 
 /// The bridge's own command line (after `mur`).
@@ -257,7 +273,7 @@ mod tests {
              hint: stop it first with `mur devtools bridge stop --project /p/App.csproj`\n",
         )
         .expect("log");
-        let e = failed(Some(3), &log);
+        let e = failed(Some(3), &log, 0);
         assert_eq!(e.exit_code(), 3);
         assert_eq!(
             (e.message(), e.hints()),
@@ -270,10 +286,25 @@ mod tests {
             )
         );
         std::fs::write(&log, "error: cannot start `nope`: No such file\n").expect("log");
-        let e = failed(Some(1), &log);
+        let e = failed(Some(1), &log, 0);
         assert_eq!(
             (e.exit_code(), e.message()),
             (1, "cannot start `nope`: No such file")
+        );
+        // The last bridge's word, kept above, is not this one's: it died saying nothing.
+        let before = std::fs::metadata(&log).expect("log").len();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&log)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, b"INFO starting\n"))
+            .expect("append");
+        let e = failed(None, &log, before);
+        assert_eq!(
+            (e.exit_code(), e.message()),
+            (
+                7,
+                "the bridge exited (code none) before it announced itself"
+            )
         );
     }
 

@@ -323,19 +323,38 @@ async fn idle_for(relay: &Relay, idle: Duration) {
     }
 }
 
-/// Empties the log for this bridge (we hold the slot: no other bridge of
-/// this project writes it) and makes it private.
+/// Starts this bridge's part of the log (we hold the slot: no other bridge of
+/// this project writes it), made private. What the last bridge of the project
+/// wrote is kept above a line saying where this one starts: the log is where a
+/// user reads why the last one ended (it gave up restarting its server, it was
+/// stopped), which starting it again must not erase. The log stays bounded
+/// as ever ([`crate::log::LOG_CAP`]), its oldest lines going first.
 fn start_log(files: &BridgeFiles) -> Result<()> {
+    use std::io::Write as _;
     let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
+    options.append(true).create(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(&files.log).map(drop).map_err(|e| {
+    let cannot = |e: std::io::Error| {
         Error::internal(format!(
             "cannot write the log `{}`: {e}",
             files.log.display()
         ))
-    })
+    };
+    let mut file = options.open(&files.log).map_err(cannot)?;
+    if file.metadata().map_err(cannot)?.len() > 0 {
+        let line = format!("{}\n", restarted_line(&mur_lockfile::now_rfc3339()));
+        file.write_all(line.as_bytes()).map_err(cannot)?;
+    }
+    Ok(())
+}
+
+/// The line between the last bridge's lines of the log and those of the one
+/// starting at `at`.
+fn restarted_line(at: &str) -> String {
+    format!(
+        "----- {at}: a bridge for this project starts; the lines above are the last one's -----"
+    )
 }
 
 /// The secret every request to the bridge but the probe carries: 256 bits of the

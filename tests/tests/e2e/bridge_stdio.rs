@@ -1079,6 +1079,35 @@ fn max_message_raises_the_bridges_limit_and_the_error_names_it() {
     bridge.stop();
 }
 
+/// A bridge started again appends to its project's log, below a line saying where
+/// it starts: the last bridge's lines — why it ended — stay where `session list`
+/// points, rather than being emptied by the next start.
+#[test]
+fn a_bridge_started_again_keeps_the_last_ones_log_above_its_own() {
+    let sb = Sandbox::new();
+    let first = hostile_bridge(&sb);
+    let out = first.mur(&["call", "stderr", "--args", r#"{"n":1}"#]);
+    assert_eq!(out.tool_text(0), "wrote stderr", "{out}");
+    wait_until("the server's stderr in the log", || {
+        first.log().contains("END-OF-FLOOD").then_some(())
+    });
+    let path = first.line["log"].clone();
+    first.stop();
+    let again = hostile_bridge(&sb);
+    assert_eq!(again.line["log"], path, "one log for the project");
+    let log = again.log();
+    let (before, after) = log
+        .split_once(
+            ": a bridge for this project starts; the lines above are the last one's -----\n",
+        )
+        .unwrap_or_else(|| panic!("no line where the new bridge starts: {log}"));
+    assert!(before.contains("END-OF-FLOOD"), "{before}");
+    assert!(before.contains("bridge stopped"), "{before}");
+    assert!(!after.contains("END-OF-FLOOD"), "{after}");
+    assert!(after.contains("bridge for `"), "{after}");
+    again.stop();
+}
+
 /// A request of 3 MiB — under the 4 MiB a session takes, and the proxy reads — reaches
 /// the server (axum's own 2 MB cap refused it with a plain-text 413 before).
 #[test]
