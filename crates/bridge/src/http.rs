@@ -1,8 +1,10 @@
-//! The POST of the bridge's `/mcp`: each JSON-RPC message of an HTTP client
-//! goes to the stdio server, and what the server writes for it comes back —
-//! as one JSON answer, or, once the server reports progress, logs or asks a
-//! question before answering, as an SSE stream of those messages ending with
-//! the answer. The client answers a question with a POST of its own.
+//! The POST of the bridge's `/mcp` (reached only with the bridge's secret:
+//! `mur-server`'s endpoint refuses any other request first): each JSON-RPC
+//! message of an HTTP client goes to the stdio server, and what the server
+//! writes for it comes back — as one JSON answer, or, once the server reports
+//! progress, logs or asks a question before answering, as an SSE stream of
+//! those messages ending with the answer. The client answers a question with
+//! a POST of its own.
 //!
 //! The server was initialized once, by the bridge: `initialize` and
 //! `server/discover` are answered from what it said then, and requests of

@@ -1,7 +1,9 @@
 //! The bridge process itself (`bridge --foreground`): claim the project's
-//! slot as any session does, start and initialize the stdio server, announce
-//! the endpoint, and keep the server running — restarted when it dies, at
-//! most 5 times a minute — until the bridge is stopped or idle.
+//! slot as any session does, make the secret every request to it must carry
+//! (kept in its sidecar, for its user's `mur` alone to read), start and
+//! initialize the stdio server, announce the endpoint, and keep the server
+//! running — restarted when it dies, at most 5 times a minute — until the
+//! bridge is stopped or idle.
 
 use std::{
     ffi::OsString,
