@@ -20,7 +20,7 @@ use std::io::{self, BufRead as _, IsTerminal as _, Write as _};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Map, Value};
 
-use mur_client::{Events, Field, LogMessage, Progress, Question, Response, TaskStatus};
+use mur_client::{Events, Field, FieldKind, LogMessage, Progress, Question, Response, TaskStatus};
 use mur_core::text::{escape_controls, escaped, push_escape, unprintable};
 use mur_core::{Error, Result, Settings};
 
@@ -418,9 +418,24 @@ fn field_prompt(field: &Field) -> String {
         .or(field.title.as_deref())
         .map(|d| format!(" ({d})"))
         .unwrap_or_default();
+    // A choice's default is shown as its choices are, with the title the person reads.
+    let choices = match &field.kind {
+        FieldKind::Choice(choices) | FieldKind::Choices(choices) => choices.as_slice(),
+        _ => &[],
+    };
+    let shown = |value: &Value| match value {
+        Value::String(text) => choices
+            .iter()
+            .find(|c| c.value == *text)
+            .map_or_else(|| text.clone(), |c| c.shown()),
+        other => other.to_string(),
+    };
     let default = match &field.default {
-        Some(Value::String(text)) => format!(", default {text}"),
-        Some(other) => format!(", default {other}"),
+        Some(Value::Array(items)) if !choices.is_empty() => {
+            let items: Vec<String> = items.iter().map(shown).collect();
+            format!(", default {}", items.join(","))
+        }
+        Some(value) => format!(", default {}", shown(value)),
         None if !field.required => ", optional".to_owned(),
         None => String::new(),
     };
@@ -569,6 +584,29 @@ mod tests {
     #[test]
     fn text_for_people_keeps_its_layout_and_loses_its_commands() {
         assert_eq!(for_people("a\tb\r\nc\x1b[2J\rd"), "a\tb\nc\\x1b[2J\\x0dd");
+    }
+
+    #[test]
+    fn a_titled_choices_default_is_shown_with_its_title() {
+        let question = mur_client::Question::from_params(&serde_json::json!({
+            "message": "Pick",
+            "requestedSchema": {"type": "object", "properties": {
+                "pet": {"type": "string", "enum": ["pet-1", "pet-2"],
+                        "enumNames": ["Cats", "Dogs"], "default": "pet-2"},
+                "fish": {"type": "array", "default": ["fish-1"], "items": {"anyOf": [
+                    {"const": "fish-1", "title": "Salmon"}, {"const": "fish-2", "title": "Tuna"}]}},
+                "n": {"type": "integer", "default": 3}
+            }}
+        }));
+        let prompts: Vec<String> = question.fields.iter().map(field_prompt).collect();
+        assert_eq!(
+            prompts,
+            [
+                "  fish [fish-1 (Salmon)|fish-2 (Tuna)[,…], default fish-1 (Salmon)]: ",
+                "  n [INTEGER, default 3]: ",
+                "  pet [pet-1 (Cats)|pet-2 (Dogs), default pet-2 (Dogs)]: ",
+            ]
+        );
     }
 
     #[test]
