@@ -249,7 +249,7 @@ fn same_endpoint_key(url: &str) -> String {
         .replacen("://localhost:", "://127.0.0.1:", 1)
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
