@@ -7,9 +7,11 @@
 //! in between. The kernel drops the lock when its holder dies, however it dies:
 //! a lock file left behind means nothing and is never a reason to refuse.
 //!
-//! Lock files are never removed: unlinking a lock file another process has
-//! open would let a third process lock a fresh file of the same name while the
-//! second still locks the old one. They are empty and one per project.
+//! A lock file is removed only under its own lock (`session clean` removes those
+//! of ended sessions). Unlinked while another process had it open, it would let
+//! that process lock the old file while a third locks a fresh one of the same
+//! name: so a lock counts only while its file is still the one at the path, and
+//! a process that locked a file since removed lets it go and takes the one there.
 //!
 //! A session that reloads hands its lock to its successor ([`SlotLock::hand_to`],
 //! [`SlotLock::inherited`]): the slot stays locked from the one's last moment to
@@ -37,12 +39,19 @@ impl SlotLock {
     /// `Ok(None)`: another process holds it right now.
     pub fn try_acquire(lockfile: &Path) -> io::Result<Option<Self>> {
         let path = lock_path(lockfile);
-        let file = open_lock_file(&path)?;
-        match file.try_lock() {
-            Ok(()) => Ok(Some(Self { _file: file, path })),
-            Err(TryLockError::WouldBlock) => Ok(None),
-            Err(TryLockError::Error(err)) => Err(err),
+        // Each retry means the file was removed between this open and its lock: a
+        // `session clean` of an ended session, which does so once.
+        for _ in 0..RETRIES {
+            match take(open_lock_file(&path)?, &path)? {
+                Taken::Held(file) => return Ok(Some(Self { _file: file, path })),
+                Taken::Busy => return Ok(None),
+                Taken::Removed => {}
+            }
         }
+        Err(io::Error::other(format!(
+            "slot lock `{}` was removed {RETRIES} times while it was being taken",
+            path.display()
+        )))
     }
 
     /// The lock file's path, `<hash>.lock`.
@@ -95,6 +104,49 @@ impl SlotLock {
         }
         Some(Self { _file: file, path })
     }
+}
+
+/// How many times a lock file removed under [`SlotLock::try_acquire`] is opened again.
+const RETRIES: u32 = 8;
+
+/// What locking one open lock file came to.
+#[derive(Debug)]
+enum Taken {
+    /// Locked, and still the file at the path: the slot is this process's.
+    Held(File),
+    /// Another process holds it.
+    Busy,
+    /// Locked, but removed (or replaced) since it was opened: the lock guards nothing.
+    Removed,
+}
+
+/// Locks `file`, opened at `path`, if no one holds it, and checks that it is still
+/// the file there.
+fn take(file: File, path: &Path) -> io::Result<Taken> {
+    match file.try_lock() {
+        Ok(()) if still_at(&file, path)? => Ok(Taken::Held(file)),
+        Ok(()) => Ok(Taken::Removed),
+        Err(TryLockError::WouldBlock) => Ok(Taken::Busy),
+        Err(TryLockError::Error(err)) => Err(err),
+    }
+}
+
+/// Whether `path` names the very file `file` is open on.
+#[cfg(unix)]
+fn still_at(file: &File, path: &Path) -> io::Result<bool> {
+    use std::os::unix::fs::MetadataExt as _;
+    let open = file.metadata()?;
+    match fs::symlink_metadata(path) {
+        Ok(there) => Ok((open.dev(), open.ino()) == (there.dev(), there.ino())),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(err) => Err(err),
+    }
+}
+
+/// Windows removes no file another process has open: the one locked is the one there.
+#[cfg(not(unix))]
+fn still_at(_file: &File, _path: &Path) -> io::Result<bool> {
+    Ok(true)
 }
 
 /// The environment variable that names the descriptor of a handed slot lock.
@@ -174,6 +226,32 @@ fn open_lock_file(path: &Path) -> io::Result<File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg(unix)]
+    fn a_lock_file_removed_under_its_lock_is_never_held_by_two() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lockfile = dir.path().join("0123456789abcdef.json");
+        let path = lock_path(&lockfile);
+        // A session ended; `session clean` holds its slot, while another process has
+        // just opened the lock file to take it.
+        let clean = SlotLock::try_acquire(&lockfile)
+            .expect("lock")
+            .expect("free");
+        let late = open_lock_file(&path).expect("opened");
+        fs::remove_file(&path).expect("removed under its lock");
+        drop(clean);
+        // The late one's lock is on a file no longer there: it guards nothing.
+        assert!(matches!(take(late, &path), Ok(Taken::Removed)));
+        // Taking the slot anew locks the file at the path, which only one can hold.
+        let first = SlotLock::try_acquire(&lockfile)
+            .expect("lock")
+            .expect("free");
+        assert!(SlotLock::try_acquire(&lockfile).expect("lock").is_none());
+        assert!(is_held(&lockfile));
+        drop(first);
+        assert!(!is_held(&lockfile));
+    }
 
     #[test]
     fn a_held_slot_cannot_be_taken_until_released() {
