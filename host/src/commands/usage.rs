@@ -1,7 +1,6 @@
 //! `mur devtools usage report|on|off|path` and `verbs prune`: the usage log,
 //! read into the operator's report, and the losers it names removed.
 
-use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -216,7 +215,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
             .with_hint("write the page to a file (`--html report.html`), or drop one"));
     }
     // As `--out -` of `call`: a page of markup is no text for a terminal.
-    if page_on_stdout && std::io::stdout().is_terminal() {
+    if page_on_stdout && output::stdout_is_terminal() {
         return Err(Error::usage(
             "`--html -` writes the report's page (HTML) to stdout, which is a terminal",
         )
