@@ -62,6 +62,13 @@ pub fn stdout_is_terminal() -> bool {
     io::stdout().is_terminal()
 }
 
+/// stdout for a command that speaks a protocol on it for its whole life (the proxy's
+/// MCP messages, one a line): the one writer of it then, which ends when its reader
+/// closes the pipe.
+pub fn protocol_stdout() -> io::Stdout {
+    io::stdout()
+}
+
 /// Writes bytes to stdout as they are.
 pub fn stdout(bytes: &[u8]) -> Result<()> {
     let mut out = io::stdout().lock();

@@ -20,6 +20,7 @@ use mur_client::{Events, Reply};
 use mur_core::{Error, Kind, Result, Settings};
 
 use crate::invoke::{self, Session};
+use crate::output;
 
 /// A request's bound when `--timeout` is not given: none of mur's own, in effect
 /// (a bound is a time: a day is longer than any agent host waits).
@@ -35,7 +36,7 @@ pub fn run(settings: &Settings, timeout_given: bool) -> Result<()> {
         settings,
         pinned: Mutex::default(),
     });
-    mur_bridge::proxy::serve(upstream, std::io::stdin().lock(), std::io::stdout())
+    mur_bridge::proxy::serve(upstream, std::io::stdin().lock(), output::protocol_stdout())
         .map_err(|e| Error::internal(format!("cannot read stdin: {e}")))
 }
 
