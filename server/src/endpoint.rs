@@ -83,10 +83,15 @@ impl Claimed {
     /// Binds 127.0.0.1 on a free port, announces the session (then tells
     /// `announced` its lockfile), and serves `post` (the POST and DELETE of
     /// `/mcp`) beside the probe until `stop` resolves or Ctrl+C / SIGTERM
-    /// arrives; then `stopping` is called, before the responses in flight
-    /// are given their last moments to finish (it can answer them). The
-    /// lockfile stays until the returned [`Announced`] is withdrawn or
-    /// dropped, so the caller can stop what it serves first.
+    /// arrives. Then, while the listener still holds the port, the lockfile
+    /// is removed and `stopping` is called (it can answer the responses in
+    /// flight, and withdraw what else names the port), before those responses
+    /// are given their last moments to finish and the port is let go: a
+    /// lockfile naming a port this process no longer holds would send its
+    /// readers (and the bridge's secret) to whoever binds it next. The slot
+    /// stays held until the returned [`Announced`] is withdrawn or dropped,
+    /// so the caller can stop what it serves before another session of the
+    /// project can start.
     pub async fn serve(
         self,
         post: MethodRouter,
@@ -110,25 +115,30 @@ impl Claimed {
         lock.started_at.clone_from(&self.identity.started_at);
         let announcement = Announcement::publish(self.registry, self.slot, &lock)?;
         announced(&lock);
-        let stopped = async move {
+        let mut slot = None;
+        let stopped = async {
             tokio::select! {
                 _ = signals.stop_requested(SessionControl::default()) => {}
                 () = stop => {}
             }
+            // The accept loop still holds the listener (it closes it once this
+            // resolves): the lockfile goes first, the slot is kept.
+            slot = announcement.withdraw_for_reload();
             stopping();
         };
         let app = http::endpoint_router(self.identity, limits, post, self.secret);
         http::serve_app_until(listener, app, limits, stopped).await;
-        Ok(Announced(announcement))
+        Ok(Announced(slot))
     }
 }
 
-/// A served session's lockfile (and slot), until withdrawn or dropped.
-pub struct Announced(Announcement);
+/// A served session's slot, its lockfile already removed, until withdrawn or
+/// dropped.
+pub struct Announced(Option<SlotLock>);
 
 impl Announced {
-    /// Removes the lockfile and releases the slot.
+    /// Releases the slot: another session of the project can start.
     pub fn withdraw(self) {
-        self.0.withdraw();
+        drop(self.0);
     }
 }

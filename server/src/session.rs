@@ -50,17 +50,26 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
         &options.server_version,
     )
     .with_usage(recorder(&options.usage, &lock_path, &options.build_tag));
-    let (reason, announcement) = match options.transport {
+    let (reason, slot) = match options.transport {
         SessionTransport::Http => {
             serve_http(&options, registry, slot, identity, handler, control).await?
         }
         SessionTransport::Stdio => {
-            stdio::serve_stdio(registry, slot, &identity, handler, control).await?
+            let (reason, announcement) =
+                stdio::serve_stdio(registry, slot, &identity, handler, control).await?;
+            match reason {
+                StopReason::Reload => (reason, announcement.withdraw_for_reload()),
+                _ => {
+                    announcement.withdraw();
+                    (reason, None)
+                }
+            }
         }
     };
+    // The lockfile is gone; the slot is released here, or handed to the successor.
     match reason {
-        StopReason::Reload => match hand_over(announcement.withdraw_for_reload())? {},
-        _ => announcement.withdraw(),
+        StopReason::Reload => match hand_over(slot)? {},
+        _ => drop(slot),
     }
     Ok(())
 }
@@ -79,7 +88,7 @@ async fn serve_http(
     identity: Arc<SessionIdentity>,
     handler: DevtoolsHandler,
     control: SessionControl,
-) -> Result<(StopReason, Announcement), ServeError> {
+) -> Result<(StopReason, Option<SlotLock>), ServeError> {
     let listener = http::bind(options.port.unwrap_or(0)).await?;
     let port = listener
         .local_addr()
@@ -88,17 +97,19 @@ async fn serve_http(
     let signals = StopSignals::install()?;
     let announcement = Announcement::publish(registry, slot, &http_lockfile(port, &identity))?;
 
-    let (reason_tx, reason_rx) = tokio::sync::oneshot::channel();
-    let stop = async move {
-        let _ = reason_tx.send(signals.stop_requested(control).await);
+    let mut stopped = None;
+    let stop = async {
+        let reason = signals.stop_requested(control).await;
+        // Removed while the accept loop still holds the listener (it closes it
+        // once this resolves, then gives the responses in flight up to 3 s):
+        // a lockfile naming a port let go would send mur to whoever binds it
+        // next. The slot is kept, for the rest of the stop or a reload's successor.
+        stopped = Some((reason, announcement.withdraw_for_reload()));
     };
     let limits = options.http_limits;
     let handler = handler.with_task_limits(limits.max_tasks, limits.max_kept_tasks);
     http::serve_until(listener, handler, identity, options.http_limits, stop).await?;
-    Ok((
-        reason_rx.await.unwrap_or(StopReason::Finished),
-        announcement,
-    ))
+    Ok(stopped.unwrap_or((StopReason::Finished, None)))
 }
 
 fn http_lockfile(port: u16, identity: &SessionIdentity) -> Lockfile {

@@ -169,10 +169,18 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
             }
         }
     };
-    // Stopped (SIGTERM, Ctrl+C, idle, gave up): the requests in flight are
-    // answered with an error before the endpoint closes their connections.
-    let stopping = move || {
-        relay.fail_all("the bridge was stopped before the stdio server answered");
+    // Stopped (SIGTERM, Ctrl+C, idle, gave up): the endpoint has removed the
+    // lockfile and still holds the port. The sidecar goes too, now, while no one
+    // else can bind the port it leads to: a reader that found it would send the
+    // secret and the call to whoever took the port next. The requests in flight
+    // are answered with an error before the endpoint closes their connections.
+    let stopping = {
+        let sidecar = files.sidecar.clone();
+        let pid = claimed.pid();
+        move || {
+            crate::files::withdraw(&sidecar, pid);
+            relay.fail_all("the bridge was stopped before the stdio server answered");
+        }
     };
     let served = claimed
         .serve(
@@ -183,11 +191,13 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
             stopping,
         )
         .await;
-    // The server goes first, so that when the lockfile is gone (what
-    // `bridge stop` waits for) the server is gone too.
+    // The lockfile and sidecar are gone; the slot is held until the server is
+    // gone too (`bridge stop` waits for this process to end): no bridge of the
+    // project starts beside a server still stopping.
     shutdown.cancel();
     let _ = supervisor.await;
     keeper.abort();
+    // Already withdrawn when it served; not when serving failed.
     crate::files::withdraw(&files.sidecar, sidecar.pid);
     let served = served
         .map(Announced::withdraw)

@@ -1,8 +1,9 @@
-//! `bridge stop`: find the bridge (of `--project`, or the only one running),
-//! make sure the process is the one that wrote the lockfile, send it SIGTERM
-//! and wait for its lockfile to go — or, for a bridge still starting its
-//! server (no lockfile yet), for its slot to be let go. Only a
-//! bridge is ever signalled: an app's own session is the user's to stop.
+//! `bridge stop`: find the bridge (of `--project`, or the only one running,
+//! or one still starting its server, which has no lockfile yet), make sure the
+//! process is the one that wrote the lockfile, send it SIGTERM and wait for the
+//! process to end. Not for its lockfile to go: a bridge removes that (and its
+//! sidecar) first, while it still holds its port, then stops its server (up to
+//! 4 s). Only a bridge is ever signalled: an app's own session is the user's to stop.
 
 use std::{
     path::{Path, PathBuf},
@@ -19,8 +20,9 @@ use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, Signal, System};
 
 use crate::files::{Sidecar, bridge_of, starting};
 
-/// How long a bridge gets to remove its lockfile after SIGTERM (it stops its
-/// server first: 2 s for it to exit when its input ends, 2 s after SIGTERM).
+/// How long a bridge gets to end after SIGTERM (it stops its server: 2 s for
+/// it to exit when its input ends, 2 s after SIGTERM; and gives the responses in
+/// flight up to 3 s).
 const STOP_LIMIT: Duration = Duration::from_secs(10);
 const POLL: Duration = Duration::from_millis(20);
 
@@ -40,8 +42,14 @@ pub async fn stop(project: Option<&Path>, http: &mur_http::Http) -> Result<Stopp
     };
     let (path, lock) = match found {
         Found::Announced(path, lock) => (path, lock),
-        Found::Starting(path, project, bridge) => {
-            return stop_starting(&path, project, bridge.pid).await;
+        Found::Starting(project, bridge) => {
+            terminate(bridge.pid)?;
+            let started_at = liveness::rfc3339_secs(&bridge.started_at);
+            until_ended(&project, bridge.pid, started_at).await?;
+            return Ok(Stopped {
+                project,
+                pid: bridge.pid,
+            });
         }
     };
     match liveness::check(http, &lock).await {
@@ -57,17 +65,10 @@ pub async fn stop(project: Option<&Path>, http: &mur_http::Http) -> Result<Stopp
         }
     }
     terminate(lock.pid)?;
-    let deadline = Instant::now() + STOP_LIMIT;
-    while still_there(&registry, &path, &lock) {
-        if Instant::now() >= deadline {
-            return Err(Error::transport(format!(
-                "the bridge of `{}` (pid {}) did not stop within {} s",
-                lock.project,
-                lock.pid,
-                STOP_LIMIT.as_secs()
-            )));
-        }
-        tokio::time::sleep(POLL).await;
+    until_ended(&lock.project, lock.pid, liveness::started_at_secs(&lock)).await?;
+    if still_there(&registry, &path, &lock) {
+        // Killed before it could remove it (SIGKILL from elsewhere, a crash).
+        let _ = registry.remove_if_unchanged(&path, &lock);
     }
     Ok(Stopped {
         project: lock.project,
@@ -75,21 +76,12 @@ pub async fn stop(project: Option<&Path>, http: &mur_http::Http) -> Result<Stopp
     })
 }
 
-/// A bridge to stop.
-enum Found {
-    /// Serving: its lockfile (at this path).
-    Announced(PathBuf, Lockfile),
-    /// Still starting its server: where its lockfile will be, its project and
-    /// its sidecar.
-    Starting(PathBuf, String, Sidecar),
-}
-
-/// A bridge still starting its server: SIGTERM, then wait for it to let go
-/// of the project's slot (it stops the server first).
-async fn stop_starting(path: &Path, project: String, pid: u32) -> Result<Stopped> {
-    terminate(pid)?;
+/// Waits for the signalled bridge (`pid`, started at `started_at`) to end: when
+/// it has, its server has been stopped, and its lockfile, sidecar and slot are
+/// let go.
+async fn until_ended(project: &str, pid: u32, started_at: Option<i64>) -> Result<()> {
     let deadline = Instant::now() + STOP_LIMIT;
-    while mur_lockfile::is_held(path) {
+    while liveness::fate(pid, started_at) != liveness::Fate::Gone {
         if Instant::now() >= deadline {
             return Err(Error::transport(format!(
                 "the bridge of `{project}` (pid {pid}) did not stop within {} s",
@@ -98,7 +90,15 @@ async fn stop_starting(path: &Path, project: String, pid: u32) -> Result<Stopped
         }
         tokio::time::sleep(POLL).await;
     }
-    Ok(Stopped { project, pid })
+    Ok(())
+}
+
+/// A bridge to stop.
+enum Found {
+    /// Serving: its lockfile (at this path).
+    Announced(PathBuf, Lockfile),
+    /// Still starting its server: its project and its sidecar.
+    Starting(String, Sidecar),
 }
 
 /// The lockfile of `project`, if a bridge wrote it, or the bridge of
@@ -117,7 +117,7 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
         ))
         .with_hint("stop an app's session in the app (Ctrl+C where it runs)")),
         _ => match starting(&path) {
-            Some(bridge) => Ok(Found::Starting(path, canonical, bridge)),
+            Some(bridge) => Ok(Found::Starting(canonical, bridge)),
             None => Err(Error::no_session(format!(
                 "no bridge is running for `{canonical}`"
             ))),
@@ -187,7 +187,7 @@ fn starting_bridges(registry: &Registry) -> Vec<Found> {
             }
             let bridge = starting(&lockfile)?;
             let project = bridge.project.clone()?;
-            Some(Found::Starting(lockfile, project, bridge))
+            Some(Found::Starting(project, bridge))
         })
         .collect()
 }

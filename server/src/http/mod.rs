@@ -152,7 +152,7 @@ pub(crate) async fn serve_until(
     handler: DevtoolsHandler,
     identity: Arc<SessionIdentity>,
     limits: HttpLimits,
-    stop: impl Future<Output = ()> + Send + 'static,
+    stop: impl Future<Output = ()>,
 ) -> Result<(), ServeError> {
     let mcp_cancel = CancellationToken::new();
     let app = router(handler, identity, limits, mcp_cancel.child_token());

@@ -27,6 +27,9 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
 /// Serves `app` on `listener` until `stop` resolves, then stops accepting, lets
 /// in-flight responses finish (at most [`DRAIN_TIMEOUT`]) and closes the rest.
+/// The port is let go only once `stop` has resolved: what names it to clients
+/// (a session's lockfile, a bridge's sidecar) is removed in `stop`, while the
+/// port is still this process's, never after another process could bind it.
 pub(crate) async fn serve_until(
     listener: TcpListener,
     app: Router,

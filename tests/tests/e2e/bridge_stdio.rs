@@ -1664,9 +1664,14 @@ fn bridge_stop_and_the_idle_stop_leave_nothing_of_a_wrapped_server_running() {
         &wrapped_lingering(&sb, &["ignore"]),
     );
     let group = Group::of(Path::new(bridge.line["log"].as_str().expect("log")));
-    wait_until("the idle bridge to remove its lockfile", || {
-        bridge.lockfile().is_none().then_some(())
+    // Its lockfile goes first (while it still holds its port), its process
+    // once its server is gone.
+    let pid = bridge.line["pid"].as_u64().expect("pid") as u32;
+    wait_until("the idle bridge to end", || {
+        let gone = mur_lockfile::liveness::fate(pid, None) == mur_lockfile::liveness::Fate::Gone;
+        gone.then_some(())
     });
+    assert!(bridge.lockfile().is_none());
     assert_eq!(group.members(), Vec::<String>::new(), "left running");
 }
 
@@ -1830,4 +1835,104 @@ fn in_the_foreground_the_servers_stderr_is_on_the_terminal_too() {
     let log = bridge.log();
     assert_eq!(log.matches("lingering: group ").count(), 1, "{log}");
     bridge.stop();
+}
+
+/// A bridge that is stopping never leaves its lockfile or sidecar naming a port
+/// it has let go: another local user could bind it, answer the probe as the
+/// bridge, and get mur's secret and call and answer them. The server here ignores
+/// the end of its input and SIGTERM, so the bridge takes its longest to stop it
+/// (SIGKILL at last); all the while, whenever the port can be bound, nothing
+/// names it — and `bridge stop` says it stopped the bridge only once its server
+/// is gone.
+#[test]
+fn a_stopping_bridge_never_names_a_port_it_has_let_go() {
+    let sb = Sandbox::new();
+    let bridge = Bridge::start(&sb, "stopping", &[], &wrapped_lingering(&sb, &["ignore"]));
+    let group = Group::of(Path::new(bridge.line["log"].as_str().expect("log")));
+    let endpoint = bridge.endpoint();
+    let port: u16 = endpoint
+        .strip_prefix("http://127.0.0.1:")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .and_then(|port| port.parse().ok())
+        .unwrap_or_else(|| panic!("not a loopback endpoint: {endpoint}"));
+    let lockfile = sb.lockfile_path(&bridge.project);
+    let sidecar = lockfile.with_extension("bridge");
+    assert!(sidecar.exists());
+    let mut command = sb.mur_command(&["devtools", "bridge", "stop", "--project"]);
+    command
+        .arg(&bridge.project)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut stop = mur_e2e::Process::spawn(&mut command);
+    wait_until("`bridge stop` to end", || {
+        // Read while the test holds the port: a lockfile that names it then
+        // names a port the bridge has let go.
+        if let Ok(_taken) = std::net::TcpListener::bind(("127.0.0.1", port)) {
+            if let Some(lock) = bridge.lockfile() {
+                assert_ne!(lock.endpoint, endpoint, "the lockfile names a port let go");
+            }
+            assert!(
+                !sidecar.exists(),
+                "the sidecar (and its secret) outlived the port"
+            );
+        }
+        stop.try_wait()
+    });
+    let out = stop.wait_output();
+    out.assert_code(0).assert_stderr_is(format!(
+        "stopped the bridge of `{}` (pid {})\n",
+        sb.canonical_project(&bridge.project),
+        bridge.line["pid"]
+    ));
+    // When it says so, the server is gone.
+    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+    assert!(bridge.lockfile().is_none() && !sidecar.exists());
+}
+
+/// An app's own session (mur-server) stopping with a call in flight, which it
+/// gives up to 3 s to be answered after it stops accepting: its lockfile is
+/// gone before its port is let go, as a bridge's is.
+#[test]
+fn an_app_session_stopping_with_a_call_in_flight_never_names_a_port_it_has_let_go() {
+    let (sb, sample) = Sandbox::with_app();
+    let port = sample.lock.port;
+    let project = sample.lock.project.clone();
+    let mut command = sb.mur_command(&[
+        "devtools",
+        "--project",
+        &project,
+        "call",
+        "waitFor",
+        "--args",
+        r##"{"selector": "#never-there", "timeoutMs": 60000}"##,
+    ]);
+    command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let waiting = mur_e2e::Process::spawn(&mut command);
+    // A round trip after it: the app has read the waitFor call by now.
+    sb.mur(&["devtools", "--project", &project, "call", "version"])
+        .assert_code(0);
+    sample.signal("TERM");
+    let lockfile = sample.lockfile.clone();
+    let read = || match sb.registry().read(&lockfile) {
+        ReadOutcome::Valid(lock) => Some(lock),
+        _ => None,
+    };
+    let pid = sample.pid();
+    wait_until("the app to end", || {
+        if let Ok(_taken) = std::net::TcpListener::bind(("127.0.0.1", port))
+            && let Some(lock) = read()
+        {
+            assert_ne!(lock.port, port, "the lockfile names a port let go");
+        }
+        let ended = mur_lockfile::liveness::fate(pid, None) == mur_lockfile::liveness::Fate::Gone;
+        ended.then_some(())
+    });
+    let status = sample.wait_status();
+    assert_eq!(status.code(), Some(0), "SIGTERM is a clean stop");
+    assert!(read().is_none());
+    drop(waiting);
 }
