@@ -172,6 +172,15 @@ impl Stub {
         Self::with_tool_list(Arc::new(Mutex::new(tools)), call)
     }
 
+    /// An MCP server with these `tools` that answers each call with the arguments it
+    /// got, as JSON text: what mur sent, for a test to read back.
+    pub fn echoing_arguments(tools: Value) -> Self {
+        Self::with_tools(tools, |params| {
+            let text = params["arguments"].to_string();
+            Ok(serde_json::json!({ "content": [{ "type": "text", "text": text }] }))
+        })
+    }
+
     /// [`Stub::with_tools`] with a list the test may change while it serves (a server
     /// restarted on new code behind the same endpoint).
     pub fn with_tool_list(

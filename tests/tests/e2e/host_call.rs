@@ -91,10 +91,7 @@ fn bad_args_json_exits_1_saying_where() {
 fn echoing() -> Stub {
     let tools = json!([{ "name": "echo", "description": "Says it back",
         "inputSchema": { "type": "object", "properties": { "text": { "type": "string" } } } }]);
-    Stub::with_tools(tools, |params| {
-        let text = params["arguments"].to_string();
-        Ok(json!({ "content": [{ "type": "text", "text": text }] }))
-    })
+    Stub::echoing_arguments(tools)
 }
 
 /// Arguments longer than Linux takes as one word of a command line (128 KiB, past

@@ -745,11 +745,7 @@ fn a_tool_changed_behind_a_cached_list_is_read_afresh_when_its_words_are_refused
         Ok(json!({ "content": [{ "type": "text", "text": params["arguments"].to_string() }] }))
     });
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| {
-        let mut argv = vec!["devtools", "--endpoint", &endpoint];
-        argv.extend_from_slice(words);
-        sb.mur(&argv)
-    };
+    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
     devtools(&["ids", "--values", "1"]).assert_code(0);
     *tools.lock().expect("tool list") =
         tool(json!({ "values": { "type": "string" }, "sep": { "type": "string" } }));
@@ -789,11 +785,7 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
         Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
     });
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| {
-        let mut argv = vec!["devtools", "--endpoint", &endpoint];
-        argv.extend_from_slice(words);
-        sb.mur(&argv)
-    };
+    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
     let catalog = devtools(&["catalog", "--json"]);
     catalog.assert_code(0);
     let derived: Vec<(String, String)> = catalog.json()["verbs"]
@@ -877,10 +869,7 @@ fn noting() -> Stub {
     let tools = json!([{ "name": "note", "description": "Keeps a note",
         "inputSchema": { "type": "object", "required": ["text"], "properties": {
             "text": { "type": "string" }, "meta": { "type": "object" } } } }]);
-    Stub::with_tools(tools, |params| {
-        let text = params["arguments"].to_string();
-        Ok(json!({ "content": [{ "type": "text", "text": text }] }))
-    })
+    Stub::echoing_arguments(tools)
 }
 
 /// A value longer than a command line takes (Linux: 128 KiB a word) is `--text @FILE`
@@ -892,11 +881,7 @@ fn a_derived_verbs_values_are_read_from_files_and_stdin() {
     let sb = Sandbox::new();
     let server = noting();
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| {
-        let mut argv = vec!["devtools", "--endpoint", &endpoint];
-        argv.extend_from_slice(words);
-        sb.mur(&argv)
-    };
+    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
     let shell = |line: &str| {
         mur_e2e::run(&mut sb.shell_command(&format!("mur devtools --endpoint {endpoint} {line}")))
     };
@@ -1017,16 +1002,9 @@ fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
                 "points": { "type": "array", "items": { "$ref": "#/$defs/Point" }, "default": [] },
                 "tags": { "type": "array", "items": { "enum": ["a", "b"], "type": "string" }, "default": [] },
                 "maybe": { "anyOf": [{ "type": "string" }, { "type": "null" }], "default": null } } } }]);
-    let server = Stub::with_tools(tools, |params| {
-        let text = params["arguments"].to_string();
-        Ok(json!({ "content": [{ "type": "text", "text": text }] }))
-    });
+    let server = Stub::echoing_arguments(tools);
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| {
-        let mut argv = vec!["devtools", "--endpoint", &endpoint];
-        argv.extend_from_slice(words);
-        sb.mur(&argv)
-    };
+    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
     let help = devtools(&["draw", "--help"]);
     help.assert_code(0);
     assert_eq!(
@@ -1107,16 +1085,9 @@ fn a_property_named_empty_is_given_in_args_not_an_untypable_option() {
     let sb = Sandbox::new();
     let tools = json!([{ "name": "odd", "inputSchema": { "type": "object", "required": [""],
         "properties": { "": { "type": "string" }, "a": { "type": "string" } } } }]);
-    let server = Stub::with_tools(tools, |params| {
-        let text = params["arguments"].to_string();
-        Ok(json!({ "content": [{ "type": "text", "text": text }] }))
-    });
+    let server = Stub::echoing_arguments(tools);
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| {
-        let mut argv = vec!["devtools", "--endpoint", &endpoint];
-        argv.extend_from_slice(words);
-        sb.mur(&argv)
-    };
+    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
     let help = devtools(&["odd", "--help"]);
     help.assert_code(0);
     help.assert_stdout_starts_with("Usage: mur devtools odd [--a TEXT] [--args JSON]\n");
@@ -1408,11 +1379,7 @@ fn an_empty_out_is_refused_before_the_call_and_a_tools_own_out_is_its_own() {
         Ok(json!({ "content": [image.clone()], "structuredContent": got }))
     });
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| {
-        let mut argv = vec!["devtools", "--endpoint", &endpoint];
-        argv.extend_from_slice(words);
-        sb.mur(&argv)
-    };
+    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
     let calls = || {
         server
             .requests()
@@ -1474,9 +1441,7 @@ fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
         &got,
     ];
     for words in [&derived[..], &call[..]] {
-        let mut argv = vec!["devtools", "--endpoint", &endpoint];
-        argv.extend_from_slice(words);
-        let out = sb.mur(&argv);
+        let out = at_endpoint(&sb, &endpoint, words);
         out.assert_quiet_success()
             .assert_stdout_is(format!("{printed}\n"));
         assert_eq!(
@@ -1499,4 +1464,11 @@ fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
         r#"{"content":[{"data":"iVBORw0KGgo=","mimeType":"image/png","type":"image"}]}"#.to_owned()
             + "\n",
     );
+}
+
+/// `mur devtools --endpoint ENDPOINT WORDS…` in `sb`.
+fn at_endpoint(sb: &Sandbox, endpoint: &str, words: &[&str]) -> Output {
+    let mut argv = vec!["devtools", "--endpoint", endpoint];
+    argv.extend_from_slice(words);
+    sb.mur(&argv)
 }
