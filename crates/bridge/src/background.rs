@@ -22,7 +22,7 @@ use mur_lockfile::{
 use mur_server::{ServeError, UsageLogging};
 
 use crate::{
-    child::INITIALIZE_LIMIT,
+    child::{INITIALIZE_LIMIT, MAX_MESSAGE_BYTES},
     files::BridgeFiles,
     serve::{Options, serve_error},
     signals::Interrupts,
@@ -243,7 +243,7 @@ fn argv(options: &Options) -> Vec<OsString> {
         "--idle".into(),
         format!("{}ms", options.idle.as_millis()).into(),
     ]);
-    if options.max_message != crate::MAX_MESSAGE_BYTES {
+    if options.max_message != MAX_MESSAGE_BYTES {
         argv.extend([
             "--max-message".into(),
             options.max_message.to_string().into(),
@@ -323,7 +323,7 @@ mod tests {
                 .map(|w| w.to_string_lossy().into_owned())
                 .collect()
         };
-        let with = |usage| with_limit(usage, crate::MAX_MESSAGE_BYTES);
+        let with = |usage| with_limit(usage, MAX_MESSAGE_BYTES);
         let start = [
             "devtools",
             "bridge",
