@@ -121,10 +121,9 @@ impl Session {
         )
         .await?;
         usage::session(&resolved);
-        let refused = match resolved.access {
-            mur_discovery::Access::AsGiven => String::new(),
-            ref access => access.refused_hint(resolved.project.as_deref()),
-        };
+        // For `--endpoint` of no bridge mur knows too: one whose sidecar is gone
+        // answers with a bridge's 401, which ends the call with this hint.
+        let refused = resolved.access.refused_hint(resolved.project.as_deref());
         Ok(Self {
             http,
             access: resolved.access,
@@ -142,7 +141,9 @@ impl Session {
     /// sidecar; OAuth only at an `--endpoint` of no bridge mur knows).
     pub fn client<'a>(&'a self, settings: &'a Settings) -> Client<'a> {
         let access = match self.access.takes_oauth() {
-            true => mur_client::Access::OAuth,
+            true => mur_client::Access::OAuth {
+                bridge: &self.refused,
+            },
             false => mur_client::Access::Session {
                 secret: self.access.secret(),
                 refused: &self.refused,

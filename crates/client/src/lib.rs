@@ -33,10 +33,12 @@
 //! `Location`) and never looks up a host name.
 //!
 //! A server that answers 401 gets the OAuth flow (module `auth`), and every
-//! request then carries the token — an endpoint given as is ([`Access::OAuth`]).
-//! A devtools session found by its lockfile asks for no authorization (seed
-//! 000), but a bridge for its secret ([`Access::Session`]): mur sends it, does
-//! no OAuth there, and a 401 ends the call with a transport error.
+//! request then carries the token — an endpoint given as is ([`Access::OAuth`]),
+//! unless its 401 is a bridge's ([`BRIDGE_REALM`]): a bridge does no OAuth, and
+//! the call ends with a transport error saying so. A devtools session found by
+//! its lockfile asks for no authorization (seed 000), but a bridge for its
+//! secret ([`Access::Session`]): mur sends it, does no OAuth there, and a 401
+//! ends the call with a transport error.
 
 mod auth;
 mod events;
@@ -57,7 +59,7 @@ use serde_json::{Map, Value, json};
 use mur_http::{Http, Request};
 
 pub use events::{
-    Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent, TaskStatus,
+    Choice, Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent, TaskStatus,
 };
 pub use request::{LEGACY_VERSION, MODERN_VERSION};
 pub use response::{Reply, describe};
@@ -95,13 +97,19 @@ const LOG_LEVEL: &str = "info";
 /// goes to loopback and needs milliseconds; it must not hold up an exit.
 const FAREWELL_LIMIT: Duration = Duration::from_millis(500);
 
+/// The realm of the `WWW-Authenticate: Bearer` challenge with which a bridge
+/// (`mur devtools bridge`) refuses a request without its secret: no OAuth
+/// server stands behind it.
+pub const BRIDGE_REALM: &str = "mur-bridge";
+
 /// How the client is let in at its endpoint.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub enum Access<'a> {
     /// An endpoint given as is, any MCP server: one that answers 401 gets the
-    /// OAuth flow, and mur's token for it is sent once it holds one.
-    #[default]
-    OAuth,
+    /// OAuth flow, and mur's token for it is sent once it holds one — but a
+    /// bridge's 401 ([`BRIDGE_REALM`]) ends the call (exit 2), with `bridge`
+    /// as its hint: mur holds no secret for it.
+    OAuth { bridge: &'a str },
     /// A devtools session found by its lockfile: it is sent `secret` (a bridge's,
     /// from its sidecar) as a Bearer token, or nothing. No OAuth: a 401 ends the
     /// call (exit 2), with `refused` — what mur knows of the secret — as its hint.
@@ -109,6 +117,53 @@ pub enum Access<'a> {
         secret: Option<&'a str>,
         refused: &'a str,
     },
+}
+
+impl Default for Access<'_> {
+    fn default() -> Self {
+        Self::OAuth { bridge: "" }
+    }
+}
+
+/// Shows whether a secret is held, never the secret: a client may be logged.
+impl std::fmt::Debug for Access<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::OAuth { bridge } => f.debug_struct("OAuth").field("bridge", bridge).finish(),
+            Self::Session { secret, refused } => f
+                .debug_struct("Session")
+                .field("secret", &secret.map(|_| "…"))
+                .field("refused", refused)
+                .finish(),
+        }
+    }
+}
+
+/// Whether `response` is a bridge refusing a request without its secret: a 401
+/// whose challenge is `Bearer realm="mur-bridge"`.
+pub(crate) fn refused_by_a_bridge(response: &reqwest::Response) -> bool {
+    response.status() == StatusCode::UNAUTHORIZED
+        && response
+            .headers()
+            .get_all(reqwest::header::WWW_AUTHENTICATE)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .any(names_the_bridge_realm)
+}
+
+/// Whether a `WWW-Authenticate` value is a Bearer challenge of [`BRIDGE_REALM`].
+fn names_the_bridge_realm(challenge: &str) -> bool {
+    let challenge = challenge.trim();
+    let Some((scheme, params)) = challenge.split_once(' ') else {
+        return false;
+    };
+    scheme.eq_ignore_ascii_case("bearer")
+        && params.split(',').any(|param| {
+            param.trim().split_once('=').is_some_and(|(name, value)| {
+                name.trim().eq_ignore_ascii_case("realm")
+                    && value.trim().trim_matches('"') == BRIDGE_REALM
+            })
+        })
 }
 
 /// Resolves once `cancel` holds `true`; never without one, or once its sender is
@@ -221,7 +276,7 @@ impl<'a> Client<'a> {
             relayed_for: None,
             cancel: None,
             auth: auth::Auth::new(endpoint, settings.max_response),
-            access: Access::OAuth,
+            access: Access::default(),
         }
     }
 
@@ -733,7 +788,7 @@ impl<'a> Client<'a> {
     /// `request` with what lets it in: the session's secret, or the OAuth token.
     fn authorize(&self, request: Request) -> Request {
         match self.access {
-            Access::OAuth => self.auth.authorize(request),
+            Access::OAuth { .. } => self.auth.authorize(request),
             Access::Session {
                 secret: Some(secret),
                 ..
@@ -746,13 +801,23 @@ impl<'a> Client<'a> {
     /// session's secret); a redirect is an error, never followed.
     async fn send(&self, request: Request) -> Result<reqwest::Response> {
         let response = match self.access {
-            Access::OAuth => {
+            Access::OAuth { bridge } => {
                 let person = auth::Person {
                     events: self.events,
                     budget: self.budget,
                     waited: &self.asking,
                 };
-                self.auth.send(self.http, &person, request).await?
+                let response = self.auth.send(self.http, &person, request).await?;
+                if refused_by_a_bridge(&response) {
+                    return Err(Error::transport(format!(
+                        "`{}` refused mur's request (HTTP 401): it is a bridge (`mur devtools \
+                         bridge`), which takes requests only with its secret, and mur has none \
+                         for it",
+                        self.endpoint
+                    ))
+                    .with_hint(bridge));
+                }
+                response
             }
             Access::Session { secret, refused } => {
                 let response = self
@@ -762,6 +827,16 @@ impl<'a> Client<'a> {
                     .map_err(|e| Error::transport(format!("`{}`: {e}", self.endpoint)))?;
                 if response.status() == StatusCode::UNAUTHORIZED {
                     let what = match secret {
+                        // Not sent at all (`Request::bearer` leaves it out).
+                        Some(secret)
+                            if reqwest::header::HeaderValue::from_str(&format!(
+                                "Bearer {secret}"
+                            ))
+                            .is_err() =>
+                        {
+                            "the secret mur has for it holds bytes no HTTP header can carry, so \
+                             mur sent none"
+                        }
                         Some(_) => "the bridge did not take the secret mur sent",
                         None => "it takes requests only with a secret, and mur has none for it",
                     };
@@ -884,6 +959,52 @@ mod tests {
         let mut body = vec![0u8; length];
         stream.read_exact(&mut body).expect("a request's body");
         String::from_utf8(body).expect("utf-8 body")
+    }
+
+    /// A client (and so its access) can be logged: its `Debug` says whether it
+    /// holds a secret, never the secret.
+    #[test]
+    fn the_debug_of_an_access_hides_the_secret() {
+        let access = Access::Session {
+            secret: Some("35b9c0ffee"),
+            refused: "the hint",
+        };
+        let shown = format!("{access:?}");
+        assert!(!shown.contains("35b9c0ffee"), "{shown}");
+        assert_eq!(
+            shown,
+            r#"Session { secret: Some("…"), refused: "the hint" }"#
+        );
+        let none = Access::Session {
+            secret: None,
+            refused: "",
+        };
+        assert_eq!(
+            format!("{none:?}"),
+            r#"Session { secret: None, refused: "" }"#
+        );
+    }
+
+    /// Only a Bearer challenge of the bridge's realm is a bridge's 401: any other
+    /// (an OAuth server's) still gets the OAuth flow.
+    #[test]
+    fn a_bridges_challenge_is_told_by_its_realm() {
+        for bridge in [
+            r#"Bearer realm="mur-bridge""#,
+            r#"bearer realm=mur-bridge"#,
+            r#"Bearer error="invalid_token", realm="mur-bridge""#,
+        ] {
+            assert!(names_the_bridge_realm(bridge), "{bridge}");
+        }
+        for other in [
+            r#"Bearer realm="mcp""#,
+            r#"Bearer resource_metadata="http://127.0.0.1:1/.well-known/oauth-protected-resource""#,
+            r#"Basic realm="mur-bridge""#,
+            "Bearer",
+            r#"Bearer realm="mur-bridge-x""#,
+        ] {
+            assert!(!names_the_bridge_realm(other), "{other}");
+        }
     }
 
     /// A call that refused a question a bridge marked shared, then got a

@@ -48,7 +48,8 @@ impl std::fmt::Debug for Secret {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Access {
     /// `--endpoint` naming no bridge mur knows: used as given, any MCP server
-    /// (one that answers 401 gets the OAuth flow).
+    /// (one that answers 401 gets the OAuth flow — unless the 401 is a bridge's,
+    /// whose sidecar mur did not find: that ends the call).
     #[default]
     AsGiven,
     /// A devtools session that asks for nothing: an app's own, or a bridge of a
@@ -74,6 +75,14 @@ impl Access {
         match read(&sidecar, lockfile) {
             Ok(Some(fields)) if fields["pid"] == pid && fields["startedAt"] == started_at => {
                 match fields["secret"].as_str() {
+                    Some(secret) if !sendable(secret) => Self::Refused {
+                        why: format!(
+                            "`{}` holds a secret no `Authorization` header can carry (a bridge's \
+                             is letters and digits)",
+                            sidecar.display()
+                        ),
+                        sidecar,
+                    },
                     Some(secret) => Self::Bridge {
                         sidecar,
                         secret: Secret::new(secret),
@@ -145,8 +154,9 @@ impl Access {
         };
         match self {
             Self::AsGiven => format!(
-                "a bridge takes requests only with its secret, which mur reads from the bridge's \
-                 sidecar beside its lockfile: call it by `--project`, or {restart}"
+                "mur reads a bridge's secret from its sidecar beside its lockfile, and no sidecar \
+                 of yours names this endpoint: it is gone or unreadable, or the bridge is another \
+                 user's; if it is yours, {restart}"
             ),
             Self::Open { sidecar } => format!(
                 "a bridge takes requests only with the secret in its sidecar `{}`, which is gone \
@@ -241,6 +251,17 @@ fn private(_meta: &std::fs::Metadata, _lockfile: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether `secret` can be sent as `Authorization: Bearer <secret>`: a token68
+/// (RFC 6750's `b64token`), as the bridge's hex is. Any other would be left out
+/// of the request, and the bridge's 401 then blamed on a secret never sent.
+fn sendable(secret: &str) -> bool {
+    let body = secret.trim_end_matches('=');
+    !body.is_empty()
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+}
+
 /// An endpoint as compared with a lockfile's: `localhost` is 127.0.0.1, case and a
 /// trailing `/` do not count.
 fn same_endpoint_key(url: &str) -> String {
@@ -272,6 +293,33 @@ mod tests {
             fields["secret"] = secret.into();
         }
         fields.to_string()
+    }
+
+    /// A secret no header can carry is refused where it is read, saying so, not
+    /// left out of the request with the bridge's 401 then blamed on it.
+    #[test]
+    fn a_secret_no_header_can_carry_is_refused_saying_so() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for secret in ["abc\r\nX-Injected: 1", "two words", "", "ünï", "=="] {
+            let lockfile = planted(dir.path(), &sidecar(42, Some(secret)), 0o600);
+            let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z");
+            assert_eq!(access.secret(), None, "{secret:?}");
+            let Access::Refused { why, .. } = &access else {
+                panic!("{secret:?} taken: {access:?}");
+            };
+            assert!(
+                why.ends_with(
+                    "holds a secret no `Authorization` header can carry (a bridge's is letters \
+                     and digits)"
+                ),
+                "{why}"
+            );
+        }
+        for secret in ["35b9c0ffee", "a-b.c_d~e+f/g==", "Zm9v"] {
+            let lockfile = planted(dir.path(), &sidecar(42, Some(secret)), 0o600);
+            let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z");
+            assert_eq!(access.secret(), Some(secret));
+        }
     }
 
     #[test]

@@ -945,9 +945,10 @@ fn a_bridge_runs_nothing_for_a_client_without_its_secret() {
 }
 
 /// When mur has no secret a bridge takes — its sidecar open to others (not trusted,
-/// so not read), tampered with, or gone — the call ends with one line saying the
-/// bridge refused it, exit 2, and a hint naming the sidecar and how to get a bridge
-/// whose secret mur reads; nothing ran.
+/// so not read), tampered with, holding a secret no header can carry, or gone —
+/// the call ends with one line saying the bridge refused it, exit 2, and a hint
+/// naming the sidecar and how to get a bridge whose secret mur reads; by
+/// `--endpoint` too, with no OAuth flow; nothing ran.
 #[test]
 fn mur_refused_by_a_bridge_says_why_in_one_line_and_exits_2() {
     let sb = Sandbox::new();
@@ -991,6 +992,16 @@ fn mur_refused_by_a_bridge_says_why_in_one_line_and_exits_2() {
         "the bridge did not take the secret mur sent",
         &format!("the secret in `{shown}` is not the one the bridge holds"),
     );
+    // A secret no header can carry is not read (it would not be sent).
+    let crooked = text.replace(secret, "abc\\r\\nX-Injected: 1");
+    std::fs::write(&sidecar, crooked).expect("crook");
+    refused(
+        "it takes requests only with a secret, and mur has none for it",
+        &format!(
+            "mur did not read the bridge's secret: `{shown}` holds a secret no `Authorization` \
+             header can carry (a bridge's is letters and digits)"
+        ),
+    );
     std::fs::remove_file(&sidecar).expect("remove the sidecar");
     refused(
         "it takes requests only with a secret, and mur has none for it",
@@ -999,6 +1010,24 @@ fn mur_refused_by_a_bridge_says_why_in_one_line_and_exits_2() {
              gone or names no secret"
         ),
     );
+    // `--endpoint` of it: no bridge mur knows names that endpoint now, but its
+    // 401 says it is a bridge: no OAuth flow (it has no authorization server).
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &bridge.endpoint(),
+        "call",
+        "count",
+    ]);
+    out.assert_code(2).assert_stderr_is(format!(
+        "error: `{}` refused mur's request (HTTP 401): it is a bridge (`mur devtools bridge`), \
+         which takes requests only with its secret, and mur has none for it\n\
+         hint: mur reads a bridge's secret from its sidecar beside its lockfile, and no sidecar \
+         of yours names this endpoint: it is gone or unreadable, or the bridge is another \
+         user's; if it is yours, stop the bridge (`mur devtools bridge stop`) and start it again\n",
+        bridge.endpoint()
+    ));
+    assert_eq!(out.stdout, "");
     std::fs::write(&sidecar, &kept).expect("restore");
     chmod(0o600);
     let out = bridge.mur(&["call", "count"]);

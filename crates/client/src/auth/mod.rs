@@ -131,6 +131,10 @@ impl Auth {
                 .send(self.authorize(request.clone()))
                 .await
                 .map_err(|e| Error::transport(format!("`{}`: {e}", self.endpoint)))?;
+            // A bridge's: it has no authorization server; the caller says so.
+            if crate::refused_by_a_bridge(&response) {
+                return Ok(response);
+            }
             if let Some(scheme) = other_scheme(&response) {
                 return Err(Error::transport(format!(
                     "`{}` answered HTTP {} asking for `{scheme}` authorization, which mur does \
