@@ -580,8 +580,8 @@ pub struct BridgeArgs {
     /// Run the bridge in this terminal instead of in the background
     #[arg(long)]
     pub foreground: bool,
-    /// Record every tool call served, from mur or any MCP client, beside the lockfile
-    /// (`<lockfile dir>/usage/<project hash>.jsonl`)
+    /// Record every tool call served (mur's, and an MCP client's through `mur devtools proxy`)
+    /// beside the lockfile (`<lockfile dir>/usage/<project hash>.jsonl`)
     #[arg(long)]
     pub usage: bool,
     /// Record every tool call served to this file instead
