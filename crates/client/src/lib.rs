@@ -62,7 +62,7 @@ pub use events::{
     Choice, Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent, TaskStatus,
 };
 pub use request::{LEGACY_VERSION, MODERN_VERSION};
-pub use response::{Reply, describe};
+pub use response::{BRIDGE_REALM, Reply, describe};
 
 use mur_core::Settings;
 use mur_core::{Error, Result};
@@ -96,11 +96,6 @@ const LOG_LEVEL: &str = "info";
 /// Bound on the `DELETE` that ends a legacy session, sent on the way out: it
 /// goes to loopback and needs milliseconds; it must not hold up an exit.
 const FAREWELL_LIMIT: Duration = Duration::from_millis(500);
-
-/// The realm of the `WWW-Authenticate: Bearer` challenge with which a bridge
-/// (`mur devtools bridge`) refuses a request without its secret: no OAuth
-/// server stands behind it.
-pub const BRIDGE_REALM: &str = "mur-bridge";
 
 /// How the client is let in at its endpoint.
 #[derive(Clone, Copy)]
@@ -137,33 +132,6 @@ impl std::fmt::Debug for Access<'_> {
                 .finish(),
         }
     }
-}
-
-/// Whether `response` is a bridge refusing a request without its secret: a 401
-/// whose challenge is `Bearer realm="mur-bridge"`.
-pub(crate) fn refused_by_a_bridge(response: &reqwest::Response) -> bool {
-    response.status() == StatusCode::UNAUTHORIZED
-        && response
-            .headers()
-            .get_all(reqwest::header::WWW_AUTHENTICATE)
-            .iter()
-            .filter_map(|value| value.to_str().ok())
-            .any(names_the_bridge_realm)
-}
-
-/// Whether a `WWW-Authenticate` value is a Bearer challenge of [`BRIDGE_REALM`].
-fn names_the_bridge_realm(challenge: &str) -> bool {
-    let challenge = challenge.trim();
-    let Some((scheme, params)) = challenge.split_once(' ') else {
-        return false;
-    };
-    scheme.eq_ignore_ascii_case("bearer")
-        && params.split(',').any(|param| {
-            param.trim().split_once('=').is_some_and(|(name, value)| {
-                name.trim().eq_ignore_ascii_case("realm")
-                    && value.trim().trim_matches('"') == BRIDGE_REALM
-            })
-        })
 }
 
 /// Resolves once `cancel` holds `true`; never without one, or once its sender is
@@ -808,7 +776,7 @@ impl<'a> Client<'a> {
                     waited: &self.asking,
                 };
                 let response = self.auth.send(self.http, &person, request).await?;
-                if refused_by_a_bridge(&response) {
+                if response::refused_by_a_bridge(&response) {
                     return Err(Error::transport(format!(
                         "`{}` refused mur's request (HTTP 401): it is a bridge (`mur devtools \
                          bridge`), which takes requests only with its secret, and mur has none \
@@ -994,7 +962,7 @@ mod tests {
             r#"bearer realm=mur-bridge"#,
             r#"Bearer error="invalid_token", realm="mur-bridge""#,
         ] {
-            assert!(names_the_bridge_realm(bridge), "{bridge}");
+            assert!(response::names_the_bridge_realm(bridge), "{bridge}");
         }
         for other in [
             r#"Bearer realm="mcp""#,
@@ -1003,7 +971,7 @@ mod tests {
             "Bearer",
             r#"Bearer realm="mur-bridge-x""#,
         ] {
-            assert!(!names_the_bridge_realm(other), "{other}");
+            assert!(!response::names_the_bridge_realm(other), "{other}");
         }
     }
 

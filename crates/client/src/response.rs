@@ -339,6 +339,38 @@ fn root_cause(e: &reqwest::Error) -> Option<String> {
     std::error::Error::source(e).map(mur_http::innermost)
 }
 
+/// The realm of the `WWW-Authenticate: Bearer` challenge with which a bridge
+/// (`mur devtools bridge`) refuses a request without its secret: no OAuth
+/// server stands behind it.
+pub const BRIDGE_REALM: &str = "mur-bridge";
+
+/// Whether `response` is a bridge refusing a request without its secret: a 401
+/// whose challenge is `Bearer realm="mur-bridge"`.
+pub(crate) fn refused_by_a_bridge(response: &reqwest::Response) -> bool {
+    response.status() == reqwest::StatusCode::UNAUTHORIZED
+        && response
+            .headers()
+            .get_all(reqwest::header::WWW_AUTHENTICATE)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .any(names_the_bridge_realm)
+}
+
+/// Whether a `WWW-Authenticate` value is a Bearer challenge of [`BRIDGE_REALM`].
+pub(crate) fn names_the_bridge_realm(challenge: &str) -> bool {
+    let challenge = challenge.trim();
+    let Some((scheme, params)) = challenge.split_once(' ') else {
+        return false;
+    };
+    scheme.eq_ignore_ascii_case("bearer")
+        && params.split(',').any(|param| {
+            param.trim().split_once('=').is_some_and(|(name, value)| {
+                name.trim().eq_ignore_ascii_case("realm")
+                    && value.trim().trim_matches('"') == BRIDGE_REALM
+            })
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -132,7 +132,7 @@ impl Auth {
                 .await
                 .map_err(|e| Error::transport(format!("`{}`: {e}", self.endpoint)))?;
             // A bridge's: it has no authorization server; the caller says so.
-            if crate::refused_by_a_bridge(&response) {
+            if crate::response::refused_by_a_bridge(&response) {
                 return Ok(response);
             }
             if let Some(scheme) = other_scheme(&response) {
