@@ -103,8 +103,9 @@ pub(crate) fn starting(path: &Path) -> Option<Sidecar> {
 }
 
 /// The session line of `session list` and `bridge` for the lockfile at
-/// `path`: the lockfile's fields in their order, then a bridge's `log`, and its
-/// `usageLog` when it records the calls it serves.
+/// `path`: the lockfile's fields in their order, then a bridge's `log`, its
+/// `usageLog` when it records the calls it serves, and its server's `command`
+/// (its words, as `--pretty` shows them quoted): what tells bridges apart.
 pub fn session_line(path: &Path, lock: &Lockfile) -> String {
     let mut line = serde_json::to_string(lock).unwrap_or_default();
     if let Some(bridge) = bridge_of(path, lock)
@@ -116,6 +117,8 @@ pub fn session_line(path: &Path, lock: &Lockfile) -> String {
         if let Some(usage) = &bridge.usage_log {
             line.push_str(&format!(",\"usageLog\":{}", text(usage)));
         }
+        let command = serde_json::to_string(&bridge.command).unwrap_or_default();
+        line.push_str(&format!(",\"command\":{command}"));
         line.push('}');
     }
     line
@@ -170,6 +173,7 @@ mod tests {
         assert!(!line.contains("00ff"), "the secret is shown: {line}");
         let line: Value = serde_json::from_str(&line).expect("json");
         assert_eq!(line["log"], files.log.to_string_lossy().as_ref());
+        assert_eq!(line["command"], serde_json::json!(["server"]));
         assert_eq!(line["schema"], mur_lockfile::LOCKFILE_SCHEMA);
         lock.pid = 43;
         assert_eq!(bridge_of(&lockfile, &lock), None);

@@ -142,6 +142,15 @@ fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list()
     );
     assert_eq!(bridge.line["transport"], "http");
     assert!(Path::new(bridge.line["log"].as_str().expect("log")).is_file());
+    // Its server's command, which tells one bridge from another.
+    let command = bridge.line["command"]
+        .as_array()
+        .expect("its command's words");
+    assert!(
+        command.last() == Some(&Value::from("stdio")),
+        "{}",
+        bridge.line
+    );
     // The probe answers with the bridge's pid, as any session's does.
     let probe: Value = reqwest::blocking::get(&lock.endpoint)
         .and_then(|r| r.json())
