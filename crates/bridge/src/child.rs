@@ -278,10 +278,18 @@ async fn read_messages(
         if !text.is_empty() {
             match serde_json::from_str::<Value>(text) {
                 Ok(message) => relay.route(message, line.len()),
-                Err(_) => tracing::warn!(
-                    "the server wrote a line that is not JSON-RPC: {}",
-                    clipped(text)
-                ),
+                Err(error) => match unreadable_answer(text, &error) {
+                    Some(answer) => {
+                        tracing::warn!(
+                            "the server answered with JSON the bridge cannot read: {error}"
+                        );
+                        relay.route(answer, line.len());
+                    }
+                    None => tracing::warn!(
+                        "the server wrote a line that is not JSON-RPC: {}",
+                        clipped(text)
+                    ),
+                },
             }
         }
         if line.capacity() > SMALL_LINE {
@@ -291,6 +299,30 @@ async fn read_messages(
     }
 }
 
+/// The error that answers in place of an answer the bridge cannot hold as a value (JSON
+/// nested past serde_json's 128 levels): its id read alone, the rest skipped — serde_json
+/// skips an ignored value without recursing — so the call it answers fails at once
+/// rather than waiting out its time. `None` for a line with no id, or a request.
+fn unreadable_answer(text: &str, error: &serde_json::Error) -> Option<Value> {
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        #[serde(default)]
+        id: Option<Value>,
+        #[serde(default)]
+        method: Option<serde::de::IgnoredAny>,
+    }
+    let envelope: Envelope = serde_json::from_str(text).ok()?;
+    if envelope.method.is_some() {
+        return None;
+    }
+    let message = format!("the stdio server answered with JSON the bridge cannot read: {error}");
+    Some(serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": envelope.id?,
+        "error": { "code": -32603, "message": message },
+    }))
+}
+
 /// A line buffer kept between lines up to this capacity.
 const SMALL_LINE: usize = 1 << 20;
 
@@ -298,6 +330,23 @@ const SMALL_LINE: usize = 1 << 20;
 mod tests {
     use super::*;
     use mur_core::Kind;
+
+    #[test]
+    fn an_answer_too_deep_to_hold_is_answered_by_an_error_of_its_id() {
+        let deep = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}1{}}}",
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let error = serde_json::from_str::<Value>(&deep).expect_err("too deep");
+        let answer = unreadable_answer(&deep, &error).expect("an answer");
+        assert_eq!(answer["id"], 7);
+        assert_eq!(answer["error"]["code"], -32603);
+        // A request or a notification that deep is not answered for the server.
+        let asks = deep.replace("\"result\"", "\"method\":\"x\",\"params\"");
+        assert!(unreadable_answer(&asks, &error).is_none());
+        assert!(unreadable_answer("not json", &error).is_none());
+    }
 
     #[test]
     fn a_server_that_cannot_start_is_the_command_lines_fault_unless_the_machine_ran_out() {

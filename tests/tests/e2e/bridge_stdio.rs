@@ -799,7 +799,8 @@ fn a_server_that_keeps_dying_is_restarted_5_times_a_minute_then_the_bridge_gives
 /// 1 KB, then answers; `stderr` writes `n` lines to stderr, a last line naming
 /// `END-OF-FLOOD`, then answers; `ask` asks a question and answers with what the
 /// client said; `hang` never answers; `cancels` answers the request ids of the
-/// `notifications/cancelled` it was sent.
+/// `notifications/cancelled` it was sent; `deep` answers with `structuredContent`
+/// nested 200 levels deep.
 const HOSTILE_SERVER: &str = r#"
 import json, sys
 out = sys.stdout.buffer
@@ -854,6 +855,11 @@ for raw in sys.stdin.buffer:
             pass
         elif name == "big":
             text(mid, "b" * (args.get("kib", 1) * 1024))
+        elif name == "deep":
+            nested = {}
+            for _ in range(200):
+                nested = {"a": nested}
+            send({"jsonrpc": "2.0", "id": mid, "result": {"content": [], "structuredContent": nested}})
     elif mid is not None:
         send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "nope"}})
 "#;
@@ -1080,6 +1086,21 @@ fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are
         "the log holds the whole line: {} bytes",
         log.len()
     );
+    bridge.stop();
+}
+
+/// An answer nested deeper than the bridge reads JSON (128 levels) still ends its
+/// call at once, with an error saying so, instead of leaving it to time out; the
+/// server goes on serving.
+#[test]
+fn an_answer_too_deep_to_read_fails_its_call_at_once() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    let out = bridge.mur(&["--timeout", "20000", "call", "deep"]);
+    out.assert_code(5).assert_stderr_contains(
+        "the stdio server answered with JSON the bridge cannot read: recursion limit exceeded",
+    );
+    bridge.mur(&["call", "count"]).assert_code(0);
     bridge.stop();
 }
 
