@@ -575,6 +575,9 @@ impl Derived {
         let mut unnamed = None;
         if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
             let names: Vec<&str> = properties.keys().map(String::as_str).collect();
+            // The nodes the walks of this tool's schema may visit ([`Walk`]).
+            let mut tool_nodes =
+                TOOL_NODES.saturating_add(properties.len().saturating_mul(TOOL_NODES_PER_PROPERTY));
             for ((property, prop_schema), option) in
                 properties.iter().zip(option_names(&names, taken))
             {
@@ -583,13 +586,17 @@ impl Derived {
                     unnamed = Some(required.contains(&""));
                     continue;
                 }
-                let nullable = nullable(prop_schema, schema);
-                let prop_schema = &resolved(prop_schema, schema);
-                let ty = type_of(prop_schema, schema);
+                let nodes = PROPERTY_NODES.min(tool_nodes);
+                let walk = Walk::new(schema, nodes);
+                let nullable = nullable(prop_schema, &walk);
+                let prop_schema = walk.follow(prop_schema);
+                let ty = type_of(&prop_schema, &walk);
                 // An array's choices are its items' (`list[Literal["a", "b"]]`), or,
                 // as a data verb writes them, its own `enum`, each use one of them.
                 let listed = match ty {
-                    Type::Array(_) => prop_schema["items"].get("enum"),
+                    Type::Array(_) => prop_schema
+                        .get("items")
+                        .and_then(|items| walk.follow(items).get("enum")),
                     _ => None,
                 };
                 let field = Field {
@@ -604,8 +611,9 @@ impl Derived {
                     nullable,
                     ty,
                 };
-                options.push(param(&field, prop_schema, schema));
+                options.push(param(&field, &prop_schema, &walk));
                 fields.push(field);
+                tool_nodes -= nodes - walk.left.get();
             }
         }
         // Required options first; serde_json keeps properties sorted by name.
@@ -959,45 +967,91 @@ fn at_once(kinds: Kinds, all: &[Value]) -> bool {
     kinds.0.is_some() && !kinds.has(Kinds::ARRAY) && all.iter().all(|v| kinds.admits(v))
 }
 
-/// The most `$ref`s and one-member unions followed for one property.
+/// The most `$ref`s and one-member unions followed for one property, and the
+/// deepest a walk goes into the members of `anyOf`/`oneOf`.
 const MAX_HOPS: usize = 8;
+
+/// The most schema nodes the walks of one property visit ([`Walk`]): far more than
+/// a shape of [`SHAPE_CHARS`] characters can show.
+const PROPERTY_NODES: usize = 2_048;
+/// The most schema nodes the walks of one tool visit, and as many more per property.
+const TOOL_NODES: usize = 65_536;
+const TOOL_NODES_PER_PROPERTY: usize = 16;
+
+/// Walks over one tool's input schema (what a property admits, whether `null`, its
+/// shape): the schema its `$ref`s point into, and how many nodes they may still
+/// visit. A schema is a graph, not a tree — `$ref`s loop, and an `anyOf` of `$ref`s
+/// to itself branches at each hop (one such tool made `--help`, `catalog` and every
+/// <Tab> in its session take minutes) — so the count, not the hops, bounds the time:
+/// at most linear in the number of properties. A walk that runs out answers as for
+/// a schema that says nothing more (any JSON, no `null`, `…`).
+struct Walk<'a> {
+    root: &'a Value,
+    left: std::cell::Cell<usize>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(root: &'a Value, nodes: usize) -> Self {
+        Self {
+            root,
+            left: std::cell::Cell::new(nodes),
+        }
+    }
+
+    /// Count one node; `false` once the walk may visit no more.
+    fn visit(&self) -> bool {
+        let left = self.left.get();
+        self.left.set(left.saturating_sub(1));
+        left > 0
+    }
+
+    /// `schema` with its `$ref`s and one-member unions followed ([`View`]), each hop
+    /// a node: borrowed from the schema, never copied (a copy of the root at each
+    /// hop made N properties `{"$ref": "#"}` cost N² copies of N).
+    fn follow(&self, schema: &'a Value) -> View<'a> {
+        let mut chain = vec![schema];
+        for _ in 0..MAX_HOPS {
+            let last = chain[chain.len() - 1];
+            match standing_for(last, self.root) {
+                Some(inner @ Value::Object(_)) if self.visit() => chain.push(inner),
+                _ => break,
+            }
+        }
+        View(chain)
+    }
+}
 
 /// A property's schema as its option needs it, the way Python's MCP servers
 /// (pydantic) write schemas: `anyOf`/`oneOf` of one schema and `null` (an
 /// `Optional[T]`), `allOf` of one schema, and `$ref` into the input schema's own
-/// `$defs` (an enum, a model) are each replaced by the one schema they stand for;
-/// the property's own words (`description`, `default`) stay over it. A union of
-/// several schemas, or a `$ref` elsewhere, stays as it is (a JSON value).
-fn resolved(schema: &Value, root: &Value) -> Value {
-    let mut schema = followed(schema, root);
-    // One level: an item that is itself an array is sent as JSON anyway, and a
-    // `$ref` cycle through `items` must not recurse without end.
-    if let Some(items) = schema.get("items").map(|items| followed(items, root)) {
-        schema["items"] = items;
-    }
-    schema
-}
+/// `$defs` (an enum, a model) each stand for the one schema they name, and the
+/// property's own words (`description`, `default`) stay over it: the chain from the
+/// schema to the one it stands for, each word read from the first that has it. A
+/// union of several schemas, or a `$ref` elsewhere, stays as it is (a JSON value).
+struct View<'a>(Vec<&'a Value>);
 
-/// `schema` with its `$ref`s and one-member unions replaced ([`resolved`]).
-fn followed(schema: &Value, root: &Value) -> Value {
-    let mut schema = schema.clone();
-    for _ in 0..MAX_HOPS {
-        let Some(inner) = standing_for(&schema, root) else {
-            break;
-        };
-        let Value::Object(mut merged) = inner.clone() else {
-            break;
-        };
-        if let Value::Object(own) = &schema {
-            for (key, value) in own {
-                if !matches!(key.as_str(), "$ref" | "anyOf" | "oneOf" | "allOf") {
-                    merged.insert(key.clone(), value.clone());
-                }
-            }
+impl<'a> View<'a> {
+    /// The schema's `key`: a union or `$ref` is the last schema's (those before it
+    /// stand for it); any other word the first one's that says it.
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        if matches!(key, "$ref" | "anyOf" | "oneOf" | "allOf") {
+            self.0[self.0.len() - 1].get(key)
+        } else {
+            self.0.iter().find_map(|schema| schema.get(key))
         }
-        schema = Value::Object(merged);
     }
-    schema
+
+    /// The schema as it was written, before anything was followed.
+    fn written(&self) -> &'a Value {
+        self.0[0]
+    }
+
+    /// The members of its `anyOf` (else `oneOf`), if it is such a union.
+    fn members(&self) -> Option<&'a Vec<Value>> {
+        ["anyOf", "oneOf"]
+            .iter()
+            .find_map(|key| self.get(key)?.as_array())
+    }
 }
 
 /// The one schema `schema` stands for: its local `$ref`'s target, or the one
@@ -1010,8 +1064,9 @@ fn standing_for<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
     let union = ["anyOf", "oneOf", "allOf"]
         .iter()
         .find_map(|key| schema.get(*key)?.as_array())?;
-    match union.iter().filter(|m| !is_null(m)).collect::<Vec<_>>()[..] {
-        [one] => Some(one),
+    let mut members = union.iter().filter(|m| !is_null(m));
+    match (members.next(), members.next()) {
+        (Some(one), None) => Some(one),
         _ => None,
     }
 }
@@ -1019,11 +1074,14 @@ fn standing_for<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
 /// Whether a property's schema admits `null`: a `type` that is or lists `null`, a
 /// member of its `anyOf`/`oneOf` that is `null` (pydantic's `Optional[T]`), `null`
 /// among its `enum`, or OpenAPI's `nullable: true`, through local `$ref`s.
-fn nullable(schema: &Value, root: &Value) -> bool {
-    nullable_within(schema, root, MAX_HOPS)
+fn nullable(schema: &Value, walk: &Walk) -> bool {
+    nullable_within(schema, walk, MAX_HOPS)
 }
 
-fn nullable_within(schema: &Value, root: &Value, hops: usize) -> bool {
+fn nullable_within(schema: &Value, walk: &Walk, hops: usize) -> bool {
+    if !walk.visit() {
+        return false;
+    }
     let is_null = |ty: &Value| ty == "null";
     let typed = match schema.get("type") {
         Some(Value::Array(types)) => types.iter().any(is_null),
@@ -1043,21 +1101,20 @@ fn nullable_within(schema: &Value, root: &Value, hops: usize) -> bool {
     if let Some(target) = schema
         .get("$ref")
         .and_then(Value::as_str)
-        .and_then(|r| root.pointer(r.strip_prefix('#')?))
+        .and_then(|r| walk.root.pointer(r.strip_prefix('#')?))
     {
-        return nullable_within(target, root, hops - 1);
+        return nullable_within(target, walk, hops - 1);
     }
     ["anyOf", "oneOf"]
         .iter()
         .filter_map(|key| schema.get(*key)?.as_array())
         .flatten()
-        .any(|member| nullable_within(member, root, hops - 1))
+        .any(|member| nullable_within(member, walk, hops - 1))
 }
 
 /// The kinds of JSON value a schema admits ([`Kinds`]), through local `$ref`s and the
 /// members of `anyOf`/`oneOf`; any, where it does not say or says in other words.
-fn kinds_of(schema: &Value, root: &Value, hops: usize) -> Kinds {
-    let schema = followed(schema, root);
+fn kinds_of(schema: &View, walk: &Walk, hops: usize) -> Kinds {
     match schema.get("type") {
         Some(Value::String(ty)) => return Kinds::of_type(ty),
         Some(Value::Array(types)) => {
@@ -1079,22 +1136,25 @@ fn kinds_of(schema: &Value, root: &Value, hops: usize) -> Kinds {
     if let Some(value) = schema.get("const") {
         return Kinds::of_value(value);
     }
-    let members = ["anyOf", "oneOf"]
-        .iter()
-        .find_map(|key| schema.get(*key)?.as_array());
-    match members {
-        Some(members) if hops > 0 => members
-            .iter()
-            .map(|member| kinds_of(member, root, hops - 1))
-            .reduce(Kinds::or)
-            .unwrap_or(Kinds::ANY),
+    match schema.members() {
+        Some(members) if hops > 0 && !members.is_empty() => {
+            let mut kinds = Kinds(Some(0));
+            for member in members {
+                // Any JSON already, or out of nodes: no member can say more.
+                if kinds == Kinds::ANY || !walk.visit() {
+                    return Kinds::ANY;
+                }
+                kinds = kinds.or(kinds_of(&walk.follow(member), walk, hops - 1));
+            }
+            kinds
+        }
         _ => Kinds::ANY,
     }
 }
 
 /// The type of a property's schema: its `type` (the first that is not
 /// `null` when it lists several), else JSON of the kinds it admits.
-fn type_of(schema: &Value, root: &Value) -> Type {
+fn type_of(schema: &View, walk: &Walk) -> Type {
     let ty = match schema.get("type") {
         Some(Value::String(ty)) => Some(ty.as_str()),
         Some(Value::Array(types)) => types
@@ -1109,19 +1169,38 @@ fn type_of(schema: &Value, root: &Value) -> Type {
         Some("number") => Type::Number,
         Some("boolean") => Type::Boolean,
         Some("array") => {
-            let item = schema
-                .get("items")
-                .map_or(Type::Json(Kinds::ANY), |items| type_of(items, root));
-            match item {
-                Type::Array(_) | Type::Boolean => {
-                    let items = schema.get("items").unwrap_or(&Value::Null);
-                    Type::Array(Box::new(Type::Json(kinds_of(items, root, MAX_HOPS))))
-                }
-                item => Type::Array(Box::new(item)),
+            let items = schema.get("items").map(|items| walk.follow(items));
+            let Some(items) = items else {
+                return Type::Array(Box::new(Type::Json(Kinds::ANY)));
+            };
+            // An item that is itself a list, or a flag (which takes no word), is JSON.
+            match item_type(&items) {
+                Some(item) => Type::Array(Box::new(item)),
+                None => Type::Array(Box::new(Type::Json(kinds_of(&items, walk, MAX_HOPS)))),
             }
         }
         _ if schema.get("enum").is_some() => Type::String,
-        _ => Type::Json(kinds_of(schema, root, MAX_HOPS)),
+        _ => Type::Json(kinds_of(schema, walk, MAX_HOPS)),
+    }
+}
+
+/// The type of a list's item, when it is one an option's word gives (not itself a list).
+fn item_type(items: &View) -> Option<Type> {
+    let ty = match items.get("type") {
+        Some(Value::String(ty)) => Some(ty.as_str()),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null"),
+        _ => None,
+    };
+    match ty {
+        Some("string") => Some(Type::String),
+        Some("integer") => Some(Type::Integer),
+        Some("number") => Some(Type::Number),
+        Some("array" | "boolean") => None,
+        _ if items.get("enum").is_some() => Some(Type::String),
+        _ => None,
     }
 }
 
@@ -1137,40 +1216,61 @@ const SHAPE_CHARS: usize = 240;
 /// list in `[…]`, choices joined by `|`; `$ref`s into `$defs` followed; nested at most
 /// [`SHAPE_DEPTH`] deep and cut at [`SHAPE_CHARS`]. `None` when the schema says nothing
 /// a value name does not.
-fn shape(schema: &Value, root: &Value) -> Option<String> {
-    let text = shape_within(schema, root, SHAPE_DEPTH);
+fn shape(schema: &Value, walk: &Walk) -> Option<String> {
+    let text = shape_within(schema, walk, SHAPE_DEPTH);
     // An object that names no field says no more than `JSON`.
     if !text.contains(['{', '[']) || text == "{…}" || text == "{}" {
         return None;
     }
-    match text.char_indices().nth(SHAPE_CHARS) {
-        Some((at, _)) => Some(format!("{}…", &text[..at])),
-        None => Some(text),
+    Some(cut(&text, SHAPE_CHARS))
+}
+
+/// `text`, cut with `…` after `chars` characters.
+fn cut(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
     }
 }
 
-fn shape_within(schema: &Value, root: &Value, depth: usize) -> String {
-    let schema = followed(schema, root);
+fn shape_within(schema: &Value, walk: &Walk, depth: usize) -> String {
+    if !walk.visit() {
+        return "…".to_owned();
+    }
+    let schema = walk.follow(schema);
     let word = |v: &Value| {
         v.as_str()
             .map_or_else(|| v.to_string(), mur_core::shell_word)
     };
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-        return values.iter().map(word).collect::<Vec<_>>().join("|");
+        // No more than a shape shows (a schema may list 100,000 of them).
+        let mut text = String::new();
+        for value in values {
+            if text.len() > SHAPE_CHARS {
+                text.push_str("|…");
+                break;
+            }
+            if !text.is_empty() {
+                text.push('|');
+            }
+            text.push_str(&word(value));
+        }
+        return text;
     }
     if let Some(value) = schema.get("const") {
-        return word(value);
+        return cut(&word(value), SHAPE_CHARS);
     }
-    let members = ["anyOf", "oneOf"]
-        .iter()
-        .find_map(|key| schema.get(*key)?.as_array());
-    if let Some(members) = members {
+    if let Some(members) = schema.members() {
         if depth == 0 {
             return "…".to_owned();
         }
         let mut shown: Vec<String> = Vec::new();
         for member in members {
-            let text = shape_within(member, root, depth - 1);
+            if shown.iter().map(String::len).sum::<usize>() > SHAPE_CHARS {
+                shown.push("…".to_owned());
+                break;
+            }
+            let text = shape_within(member, walk, depth - 1);
             if text != "null" && !shown.contains(&text) {
                 shown.push(text);
             }
@@ -1193,10 +1293,10 @@ fn shape_within(schema: &Value, root: &Value, depth: usize) -> String {
             "boolean" => "true|false".to_owned(),
             "null" => "null".to_owned(),
             "array" => match schema.get("items") {
-                Some(items) if depth > 0 => format!("[{}]", shape_within(items, root, depth - 1)),
+                Some(items) if depth > 0 => format!("[{}]", shape_within(items, walk, depth - 1)),
                 _ => "[…]".to_owned(),
             },
-            "object" => object_shape(&schema, root, depth),
+            "object" => object_shape(&schema, walk, depth),
             _ => "JSON".to_owned(),
         })
         .collect();
@@ -1208,12 +1308,13 @@ fn shape_within(schema: &Value, root: &Value, depth: usize) -> String {
 }
 
 /// An object's shape: `{name: TEXT, tags?: [TEXT]}`, or `{TEXT: N}` for a map.
-fn object_shape(schema: &Value, root: &Value, depth: usize) -> String {
+fn object_shape(schema: &View, walk: &Walk, depth: usize) -> String {
     if depth == 0 {
         return "{…}".to_owned();
     }
-    let required: Vec<&str> = schema["required"]
-        .as_array()
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
@@ -1229,7 +1330,8 @@ fn object_shape(schema: &Value, root: &Value, depth: usize) -> String {
                     "?"
                 };
                 let name = mur_core::text::escaped(name, mur_core::text::unprintable);
-                format!("{name}{optional}: {}", shape_within(field, root, depth - 1))
+                let name = cut(&name, SHAPE_CHARS);
+                format!("{name}{optional}: {}", shape_within(field, walk, depth - 1))
             })
             .collect();
         if properties.len() > SHAPE_FIELDS {
@@ -1239,15 +1341,15 @@ fn object_shape(schema: &Value, root: &Value, depth: usize) -> String {
     }
     match schema.get("additionalProperties") {
         Some(values @ Value::Object(_)) => {
-            format!("{{TEXT: {}}}", shape_within(values, root, depth - 1))
+            format!("{{TEXT: {}}}", shape_within(values, walk, depth - 1))
         }
         _ => "{…}".to_owned(),
     }
 }
 
-/// The option a field is, for help and completion (`root`: the input schema, which
+/// The option a field is, for help and completion (`walk`: over the input schema, which
 /// holds the `$defs` its `$ref`s name).
-fn param(field: &Field, schema: &Value, root: &Value) -> Param {
+fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
     let choices: Vec<String> = field
         .choices
         .iter()
@@ -1281,9 +1383,9 @@ fn param(field: &Field, schema: &Value, root: &Value) -> Param {
         .join(" ");
     // A JSON value's fields: what `--entities JSON` alone never said.
     let shaped = match &field.ty {
-        Type::Json(_) => shape(schema, root),
+        Type::Json(_) => shape(schema.written(), walk),
         Type::Array(item) if matches!(**item, Type::Json(_)) => {
-            schema.get("items").and_then(|items| shape(items, root))
+            schema.get("items").and_then(|items| shape(items, walk))
         }
         _ => None,
     };

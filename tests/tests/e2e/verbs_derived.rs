@@ -1472,3 +1472,72 @@ fn at_endpoint(sb: &Sandbox, endpoint: &str, words: &[&str]) -> Output {
     argv.extend_from_slice(words);
     sb.mur(&argv)
 }
+
+/// A schema that is a graph, not a tree, served for real: an `anyOf` of ten `$ref`s to
+/// itself, each hop branched ten ways (`--help`, `catalog` and every <Tab> of its
+/// session took minutes, exponential in the hops). It costs at most what its size
+/// does: this test ends, and the verb still takes JSON.
+#[test]
+fn a_union_of_references_to_itself_costs_no_more_than_its_size() {
+    let sb = Sandbox::new();
+    let blow: Vec<serde_json::Value> = (0..10).map(|_| json!({ "$ref": "#/$defs/A" })).collect();
+    let tools = json!([
+        { "name": "blow", "inputSchema": { "type": "object",
+            "$defs": { "A": { "anyOf": blow } }, "properties": { "a": { "$ref": "#/$defs/A" } } } },
+        { "name": "plain", "inputSchema": { "type": "object",
+            "properties": { "s": { "type": "string" } } } }
+    ]);
+    let server = Stub::echoing_arguments(tools);
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let help = devtools(&["blow", "--help"]);
+    help.assert_code(0);
+    assert_eq!(help.stdout_lines("  --a "), ["  --a JSON"]);
+    let catalog = devtools(&["catalog", "--json"]);
+    catalog.assert_code(0);
+    let derived = catalog.json()["verbs"]
+        .as_array()
+        .expect("verbs")
+        .iter()
+        .filter(|v| v["kind"] == "derived")
+        .count();
+    assert_eq!(derived, 2);
+    devtools(&["catalog"]).assert_code(0);
+    let called = devtools(&["blow", "--a", "[1]"]);
+    called.assert_code(0);
+    assert_eq!(called.json(), json!({ "a": [1] }));
+    // Completion builds every verb of the session, at every <Tab>.
+    let options = sb.complete(
+        "fish",
+        &["devtools", "--endpoint", &endpoint, "plain", "--"],
+    );
+    assert!(options.stdout.contains("--s\t"), "{options}");
+}
+
+/// 2,000 properties each `{"$ref": "#"}` (a recursive schema), served for real: the
+/// root was copied at every hop of every property's walks, quadratic in the
+/// properties (300 took `catalog` two minutes). Now each costs at most what its size
+/// does: this test ends, and the first options still show their shape.
+#[test]
+fn properties_that_refer_to_the_root_cost_no_more_than_their_size() {
+    let sb = Sandbox::new();
+    let roots: serde_json::Map<String, serde_json::Value> = (0..2000)
+        .map(|i| (format!("p{i}"), json!({ "$ref": "#" })))
+        .collect();
+    let tools =
+        json!([{ "name": "rootref", "inputSchema": { "type": "object", "properties": roots } }]);
+    let server = Stub::echoing_arguments(tools);
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let help = devtools(&["rootref", "--help"]);
+    help.assert_code(0);
+    let p0 = help.stdout_lines("  --p0 ");
+    assert!(
+        p0.len() == 1 && p0[0].contains(" {p0?: {p0?: {"),
+        "the shape of the root, as deep as shapes go: {p0:?}"
+    );
+    devtools(&["catalog", "--json"]).assert_code(0);
+    let called = devtools(&["rootref", "--p7", r#"{"p1":{}}"#]);
+    called.assert_code(0);
+    assert_eq!(called.json(), json!({ "p7": { "p1": {} } }));
+}
