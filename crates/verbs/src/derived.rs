@@ -1347,6 +1347,9 @@ fn object_shape(schema: &View, walk: &Walk, depth: usize) -> String {
     }
 }
 
+/// The most characters of the choices an option's value name lists (`red|green`).
+const CHOICES_NAME_CHARS: usize = 40;
+
 /// The option a field is, for help and completion (`walk`: over the input schema, which
 /// holds the `$defs` its `$ref`s name).
 fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
@@ -1357,10 +1360,17 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
         .collect();
     let (kind, value_name) = match (&field.ty, choices.is_empty()) {
         (Type::Boolean, _) => (ValueKind::Flag, String::new()),
-        // Quoted where a shell would split it, as it must be typed: `'New York'|Chicago`.
+        // Quoted where a shell would split it, as it must be typed: `'New York'|Chicago`;
+        // too many for a usage line (an `enum` may hold 100,000), `CHOICE`, and the help
+        // names the first few.
         (_, false) => {
             let typed: Vec<String> = choices.iter().map(|c| mur_core::shell_word(c)).collect();
-            (ValueKind::Choice, typed.join("|"))
+            let typed = typed.join("|");
+            if typed.chars().count() <= CHOICES_NAME_CHARS {
+                (ValueKind::Choice, typed)
+            } else {
+                (ValueKind::Choice, "CHOICE".to_owned())
+            }
         }
         (Type::String, _) => (ValueKind::Text, "TEXT".to_owned()),
         (Type::Integer, _) => (ValueKind::Integer, "N".to_owned()),

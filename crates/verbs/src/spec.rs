@@ -184,12 +184,17 @@ impl VerbSpec {
         text
     }
 
-    /// `name <a> <b> [--x V] [--flag]` for a verb that gave no usage line.
+    /// `name <a> <b> [--x V] [--flag]` for a verb that gave no usage line; each label
+    /// as the sections show it ([`shown_label`]), on one line.
     fn composed_synopsis(&self, name: &str) -> String {
         let mut words = vec![name.to_owned()];
-        words.extend(self.positionals.iter().map(positional_label));
+        words.extend(
+            self.positionals
+                .iter()
+                .map(|p| shown_label(&positional_label(p))),
+        );
         for option in &self.options {
-            let label = option_label(option);
+            let label = shown_label(&option_label(option));
             words.push(if option.required {
                 label
             } else {
@@ -288,13 +293,38 @@ fn label_shows_choices(o: &Param) -> bool {
     o.value_name.contains('|') || choices_label(o).is_some()
 }
 
+/// The most choices a help names; past them it says how many there are and where
+/// they are all listed (a tool's `enum` may hold 100,000).
+const CHOICES_SHOWN: usize = 12;
+/// The most characters of the choices a help names.
+const CHOICES_CHARS: usize = 200;
+
 /// The param's help, with what a reader needs that the help may not say: the
-/// choices a label does not show, whether it repeats.
+/// choices a label does not show (the first few, when they are many), whether it
+/// repeats.
 fn param_help(p: &Param, label_shows_choices: bool) -> String {
     let mut notes = Vec::new();
     if has_choices(p) && !label_shows_choices {
-        let words: Vec<String> = p.choices.iter().map(|c| choice_word(c)).collect();
-        notes.push(format!("(one of: {})", words.join(", ")));
+        let mut words: Vec<String> = Vec::new();
+        for choice in p.choices.iter().take(CHOICES_SHOWN) {
+            let word = choice_word(choice);
+            if words.iter().map(|w| w.chars().count() + 2).sum::<usize>() + word.chars().count()
+                > CHOICES_CHARS
+            {
+                break;
+            }
+            words.push(word);
+        }
+        let note = if words.len() == p.choices.len() {
+            format!("(one of: {})", words.join(", "))
+        } else {
+            format!(
+                "(one of: {}, … {} choices; `catalog --json` lists them)",
+                words.join(", "),
+                p.choices.len()
+            )
+        };
+        notes.push(note);
     }
     if p.repeatable {
         notes.push("(repeatable)".to_owned());
@@ -314,12 +344,18 @@ fn param_help(p: &Param, label_shows_choices: bool) -> String {
 fn section(title: &str, rows: &[(String, String)]) -> String {
     let shown =
         |text: &str| mur_core::text::escaped(text, mur_core::text::unprintable).into_owned();
-    let rows: Vec<(String, String)> = rows.iter().map(|(l, h)| (shown(l), shown(h))).collect();
+    let rows: Vec<(String, String)> = rows
+        .iter()
+        .map(|(l, h)| (shown_label(l), shown(h)))
+        .collect();
     let rows = rows.as_slice();
     // In characters, as `format!` pads: a choice may be written in any script.
+    // A label too long for the column (many choices, a long name) is followed by its
+    // help where it ends, and does not push every other row's help out with it.
     let width = rows
         .iter()
         .map(|(label, _)| label.chars().count())
+        .filter(|chars| *chars <= COLUMN_CHARS)
         .max()
         .unwrap_or(0);
     let mut text = format!("\n{title}:\n");
@@ -328,6 +364,23 @@ fn section(title: &str, rows: &[(String, String)]) -> String {
         text += "\n";
     }
     text
+}
+
+/// The most characters of a label (`--name VALUE`) a help shows: a schema may name a
+/// property with 100,000 characters, which once made the help's padding panic.
+const LABEL_CHARS: usize = 80;
+/// The widest the label column of a help grows.
+const COLUMN_CHARS: usize = 40;
+
+/// A label as a help shows it: its [`unprintable`](mur_core::text::unprintable)
+/// characters written as their escapes (a newline in a property's name would break
+/// the usage line), and cut with `…` past [`LABEL_CHARS`].
+fn shown_label(label: &str) -> String {
+    let label = mur_core::text::escaped(label, mur_core::text::unprintable);
+    match label.char_indices().nth(LABEL_CHARS) {
+        Some((at, _)) => format!("{}…", &label[..at]),
+        None => label.into_owned(),
+    }
 }
 
 /// `VerbSpec::from(&info)` for the `verb-info` of each world that declares

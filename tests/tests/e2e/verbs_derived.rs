@@ -1541,3 +1541,68 @@ fn properties_that_refer_to_the_root_cost_no_more_than_their_size() {
     called.assert_code(0);
     assert_eq!(called.json(), json!({ "p7": { "p1": {} } }));
 }
+
+/// A schema's words are data, not a layout: an `enum` of 100,000 choices (a list's
+/// items' too) and a property named with 100,000 characters once panicked the help's
+/// padding (exit 101), taking `--help` and `catalog` away from every tool of the
+/// session, and put every choice on the usage line. Now the help names a few choices
+/// and how many there are, cuts a long label, and `catalog --json` lists them all.
+#[test]
+fn a_tool_of_100000_choices_or_a_100000_character_name_has_a_bounded_help() {
+    let sb = Sandbox::new();
+    let choices: Vec<String> = (0..100_000).map(|i| format!("v{i}")).collect();
+    let long = "n".repeat(100_000);
+    let tools = json!([
+        { "name": "big", "inputSchema": { "type": "object", "properties": {
+            "e": { "enum": choices },
+            "le": { "type": "array", "items": { "enum": (0..100_000).collect::<Vec<u32>>() } },
+            long.clone(): { "type": "string" } } } },
+        { "name": "plain", "inputSchema": { "type": "object",
+            "properties": { "s": { "type": "string" } } } }
+    ]);
+    let server = Stub::echoing_arguments(tools);
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let help = devtools(&["big", "--help"]);
+    help.assert_code(0);
+    assert!(help.stdout.len() < 4_000, "{}", help.stdout.len());
+    assert_eq!(
+        help.stdout.lines().next(),
+        Some(
+            format!(
+                "Usage: mur devtools big [--e CHOICE] [--le CHOICE] [--{}…] [--args JSON]",
+                &long[..78]
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(
+        help.stdout_lines("  --e "),
+        [
+            "  --e CHOICE   (one of: v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, … 100000 choices; `catalog --json` lists them)"
+        ]
+    );
+    let catalog = devtools(&["catalog", "--json"]);
+    catalog.assert_code(0);
+    let verbs = catalog.json()["verbs"].clone();
+    let big = verbs
+        .as_array()
+        .expect("verbs")
+        .iter()
+        .find(|v| v["name"] == "big")
+        .expect("big")
+        .clone();
+    assert_eq!(
+        big["options"][0]["choices"].as_array().map(Vec::len),
+        Some(100_000)
+    );
+    assert!(
+        big["usage"].as_str().is_some_and(|u| u.len() < 200),
+        "{}",
+        big["usage"]
+    );
+    devtools(&["catalog"]).assert_code(0);
+    let called = devtools(&["big", "--e", "v99999"]);
+    called.assert_code(0);
+    assert_eq!(called.json(), json!({ "e": "v99999" }));
+}
