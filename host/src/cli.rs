@@ -676,8 +676,9 @@ const CALL_ABOUT: &str = "Call a tool, or send any JSON-RPC method
 
 `call NAME` sends `tools/call` for the tool NAME, with `--args` as its arguments: \
 a JSON object, by name (`{}` without `--args` or with `--args null`). \
-`--args @FILE` reads it from FILE and `--args -` from stdin (at most 64 MiB), for \
-arguments longer than a command line takes (a word of 128 KiB on Linux).
+`--args @FILE` reads it from FILE and `--args -` from stdin, for arguments longer \
+than a command line takes (a word of 128 KiB on Linux); at most 4 MiB, what a session \
+takes in one request (the whole request: the arguments, escaped as JSON, and the call).
 
 A NAME with a `/` (`tools/list`, `resources/read`) is a JSON-RPC method instead, \
 sent as it is with `--args` as its params (a JSON object).

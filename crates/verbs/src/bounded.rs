@@ -149,10 +149,8 @@ impl Regular {
             .read_to_end(&mut bytes)
             .map_err(Refusal::Io)?;
         if bytes.len() as u64 > cap {
-            return Err(Refusal::TooBig {
-                size: bytes.len() as u64,
-                cap,
-            });
+            // It grew while read: its size is not known (what was read is the cap + 1).
+            return Err(Refusal::Overflowed { cap });
         }
         Ok(bytes)
     }
@@ -336,6 +334,13 @@ mod tests {
         assert!(matches!(
             read_value(&path, 4),
             Err(Refusal::TooBig { size: 5, cap: 4 })
+        ));
+        // A file that says it is smaller than it reads (it grew while read; a /proc
+        // file says 0) is refused without a size it does not have (was "is 5 bytes").
+        #[cfg(target_os = "linux")]
+        assert!(matches!(
+            read_value(Path::new("/proc/self/status"), 4),
+            Err(Refusal::Overflowed { cap: 4 })
         ));
         let dir = read_value(tmp.path(), 10).expect_err("directory");
         assert_eq!(dir.to_string(), "is a directory, not a regular file");

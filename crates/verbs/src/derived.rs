@@ -11,10 +11,9 @@
 //! be one line naming the option, in the same words as the verb kits', and it
 //! must type each value by the schema (integer, number, boolean, JSON).
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{LazyLock, OnceLock};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use serde_json::{Map, Value};
 
@@ -101,6 +100,24 @@ impl StdinUse {
             )),
             None => Ok(()),
         }
+    }
+}
+
+/// The bytes the values of one argv read from files and stdin, against
+/// [`MAX_VALUE_BYTES`]: a repeated option may name a file again and again.
+#[derive(Default)]
+struct ReadBytes(u64);
+
+impl ReadBytes {
+    fn add<'t>(&mut self, text: Text<'t>, option: &str) -> Result<Text<'t>, String> {
+        self.0 += text.read_bytes();
+        if self.0 > MAX_VALUE_BYTES {
+            return Err(format!(
+                "`--{option}`: the values read from files and stdin come to more than \
+                 {VALUE_BYTES_SAID}"
+            ));
+        }
+        Ok(text)
     }
 }
 
@@ -224,10 +241,15 @@ pub enum Request {
     Help,
 }
 
-/// The most bytes one value read from a file or stdin (`@FILE`, `@-`) may hold: far
-/// beyond what a session takes in one request (mur's own take 4 MiB), still a bound
-/// on what is read into memory.
-pub const MAX_VALUE_BYTES: u64 = 64 << 20;
+/// The most bytes the values of one command read from files and stdin (`@FILE`, `@-`,
+/// `--args @FILE|-`) come to, all of them together: what a session takes in one
+/// request (mur's sessions refuse a body over 4 MiB; the body holds the values, escaped
+/// as JSON, and the request around them), and so a bound on what one command reads
+/// into memory however many values name files.
+pub const MAX_VALUE_BYTES: u64 = 4 << 20;
+
+/// What a message says of [`MAX_VALUE_BYTES`].
+const VALUE_BYTES_SAID: &str = "4 MiB, what a session takes in one request";
 
 /// Where the value of an option comes from: as typed, or read from a file or stdin.
 ///
@@ -265,35 +287,34 @@ impl<'a> Source<'a> {
 
     /// The text of option `--{option}`'s value; an error is one line naming the
     /// option and the file. A file or stdin is read through `bounded` (at most
-    /// [`MAX_VALUE_BYTES`]; a regular file or a pipe, never a device); stdin is read
-    /// once per process and kept, so a verb's argv read again (against a fresh tool
-    /// list) gets the same value.
-    pub fn read(self, option: &str) -> Result<Cow<'a, str>, String> {
-        let path = match self {
-            Self::Typed(text) => return Ok(Cow::Borrowed(text)),
-            Self::Stdin => {
-                return stdin_text()
-                    .map(|text| Cow::Owned(text.clone()))
-                    .map_err(|why| format!("`--{option}`: stdin {why}"));
+    /// [`MAX_VALUE_BYTES`]; a regular file or a pipe, never a device), once a process
+    /// ([`read_once`]), so a verb's argv read again (against a fresh tool list) gets
+    /// the same value, and one read before the session was asked ([`prefetch`]) is
+    /// not read again.
+    pub fn read(self, option: &str) -> Result<Text<'a>, String> {
+        let origin = match self {
+            Self::Typed(text) => return Ok(Text::Typed(text)),
+            Self::Stdin => Origin::Stdin,
+            Self::File("") => {
+                return Err(format!(
+                    "`--{option}`: `@` names no file (`@FILE` reads one; a value `@` is written `@@`)"
+                ));
             }
-            Self::File(path) => path,
+            Self::File(path) => Origin::File(path.to_owned()),
         };
-        if path.is_empty() {
-            return Err(format!(
-                "`--{option}`: `@` names no file (`@FILE` reads one; a value `@` is written `@@`)"
-            ));
-        }
-        let bytes = super::bounded::read_value(Path::new(path), MAX_VALUE_BYTES).map_err(|why| {
-            let told = format!("`--{option}`: `{path}` {why}");
-            if why.is_not_found() {
-                format!("{told} (`@FILE` reads a file; a value that begins with `@` is written `@@…`)")
+        read_once(&origin).map(Text::Read).map_err(|failure| {
+            let told = match &origin {
+                Origin::Stdin => format!("`--{option}`: stdin {}", failure.why),
+                Origin::File(path) => format!("`--{option}`: `{path}` {}", failure.why),
+            };
+            if failure.not_found {
+                format!(
+                    "{told} (`@FILE` reads a file; a value that begins with `@` is written `@@…`)"
+                )
             } else {
                 told
             }
-        })?;
-        String::from_utf8(bytes)
-            .map(Cow::Owned)
-            .map_err(|_| format!("`--{option}`: `{path}` is not UTF-8 text"))
+        })
     }
 
     /// How the value was given, after the option's name in a message: `--by @f.json`,
@@ -306,22 +327,130 @@ impl<'a> Source<'a> {
     }
 }
 
-/// Stdin as text, read once (bounded) and kept for the process.
-fn stdin_text() -> Result<&'static String, String> {
-    static STDIN: OnceLock<Result<String, String>> = OnceLock::new();
-    STDIN
-        .get_or_init(|| {
-            let bytes = super::bounded::read_stream(std::io::stdin().lock(), MAX_VALUE_BYTES)
-                .map_err(|why| why.to_string())?;
-            String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned())
-        })
-        .as_ref()
-        .map_err(Clone::clone)
+/// A value's text: as typed, or as read from a file or stdin (kept for the process).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Text<'a> {
+    Typed(&'a str),
+    Read(Arc<str>),
+}
+
+impl std::ops::Deref for Text<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Self::Typed(text) => text,
+            Self::Read(text) => text,
+        }
+    }
+}
+
+impl Text<'_> {
+    /// The bytes read from a file or stdin; 0 when typed.
+    fn read_bytes(&self) -> u64 {
+        match self {
+            Self::Typed(_) => 0,
+            Self::Read(text) => text.len() as u64,
+        }
+    }
+}
+
+/// Where a value is read from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Origin {
+    Stdin,
+    File(String),
+}
+
+/// Why a file or stdin gave no value: the end of "`path` …", and whether nothing is there.
+#[derive(Debug, Clone)]
+struct Failure {
+    why: String,
+    not_found: bool,
+}
+
+/// The text at `origin`, read at most once a process and kept: stdin and a pipe can
+/// be read only once, and a command that parses its argv twice (a stale cached tool
+/// list) must send what it read the first time (it sent `""` the second). Bounded by
+/// [`MAX_VALUE_BYTES`].
+fn read_once(origin: &Origin) -> Result<Arc<str>, Failure> {
+    type Reads = HashMap<Origin, Result<Arc<str>, Failure>>;
+    static READS: LazyLock<Mutex<Reads>> = LazyLock::new(Mutex::default);
+    let mut reads = READS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(read) = reads.get(origin) {
+        return read.clone();
+    }
+    let bytes = match origin {
+        Origin::Stdin => super::bounded::read_stream(std::io::stdin().lock(), MAX_VALUE_BYTES),
+        Origin::File(path) => super::bounded::read_value(Path::new(path), MAX_VALUE_BYTES),
+    };
+    let read = match bytes {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map(Arc::from)
+            .map_err(|_| Failure {
+                why: "is not UTF-8 text".to_owned(),
+                not_found: false,
+            }),
+        Err(
+            super::bounded::Refusal::Overflowed { .. } | super::bounded::Refusal::TooBig { .. },
+        ) => Err(Failure {
+            why: format!("holds more than {VALUE_BYTES_SAID}"),
+            not_found: false,
+        }),
+        Err(why) => Err(Failure {
+            not_found: why.is_not_found(),
+            why: why.to_string(),
+        }),
+    };
+    reads.insert(origin.clone(), read.clone());
+    read
+}
+
+/// Reads now every file and stdin that the words of a derived verb's `argv` may name as
+/// values (`@FILE`, `@-`, `--args -`), before the session is asked anything: read after
+/// the tool list came, a slow pipe (or a person typing at `@-`) left a pooled connection
+/// idle past what a session waits, and the call failed as a transport error. What could
+/// not be read is said, naming the option, only if the parse uses it; reading stops
+/// once [`MAX_VALUE_BYTES`] are read.
+pub fn prefetch(argv: &[String]) {
+    let (options, _) = mur_core::until_end_of_options(argv);
+    let mut whole_next = false;
+    let mut read = 0;
+    for word in options {
+        let whole = std::mem::take(&mut whole_next);
+        let (value, whole) = match word.strip_prefix("--").map(|o| o.split_once('=')) {
+            Some(Some((name, value))) => (value, matches!(name, "args" | "all-args")),
+            Some(None) => {
+                whole_next = matches!(&word[2..], "args" | "all-args");
+                continue;
+            }
+            None => (word.as_str(), whole),
+        };
+        let source = if whole {
+            Source::of_whole(value)
+        } else {
+            Source::of_value(value)
+        };
+        let origin = match source {
+            Source::Typed(_) | Source::File("") => continue,
+            Source::Stdin => Origin::Stdin,
+            Source::File(path) => Origin::File(path.to_owned()),
+        };
+        if let Ok(text) = read_once(&origin) {
+            read += text.len() as u64;
+        }
+        if read > MAX_VALUE_BYTES {
+            break;
+        }
+    }
 }
 
 /// What a derived verb's help says of `@FILE`, when it has an option that takes it.
 pub const FILE_VALUES: &str = "A TEXT or JSON option's value `@FILE` is that file's contents, as they are \
-     (`@-`: stdin's); a value that begins with `@` is written `@@…`.";
+     (`@-`: stdin's); a value that begins with `@` is written `@@…`. What is read comes to 4 MiB \
+     at most in all, what a session takes in one request.";
 
 /// Whether a verb made by this parser (a derived or data verb's `spec`) has an option
 /// that reads `@FILE` ([`Field::reads_files`]), its last, the whole object's (which
@@ -596,7 +725,7 @@ impl Derived {
                 let listed = match ty {
                     Type::Array(_) => prop_schema
                         .get("items")
-                        .and_then(|items| walk.follow(items).get("enum")),
+                        .and_then(|items| choices_of(&walk.follow(items))),
                     _ => None,
                 };
                 let field = Field {
@@ -604,9 +733,7 @@ impl Derived {
                     property: property.clone(),
                     required: required.contains(&property.as_str()),
                     choices: listed
-                        .or_else(|| prop_schema.get("enum"))
-                        .and_then(Value::as_array)
-                        .cloned()
+                        .or_else(|| choices_of(&prop_schema))
                         .unwrap_or_default(),
                     nullable,
                     ty,
@@ -681,6 +808,7 @@ impl Derived {
         let mut given: Vec<(&Field, Value)> = Vec::new();
         let mut base = None;
         let mut stdin = StdinUse::default();
+        let mut read = ReadBytes::default();
         let mut words = argv.iter();
         while let Some(word) = words.next() {
             if word == "--help" || word == "-h" {
@@ -703,7 +831,7 @@ impl Derived {
                 let word = self.value_of(name, inline, &mut words)?;
                 let source = Source::of_whole(&word);
                 stdin.take(source, name)?;
-                let text = source.read(name)?;
+                let text = read.add(source.read(name)?, name)?;
                 base = Some(parse_whole(
                     &format!("{name}{}", source.shown(&word)),
                     &text,
@@ -733,7 +861,7 @@ impl Derived {
                         Source::Typed(&word)
                     };
                     stdin.take(source, name)?;
-                    let text = source.read(name)?;
+                    let text = read.add(source.read(name)?, name)?;
                     convert(&format!("{name}{}", source.shown(&word)), ty, &text)?
                 }
             };
@@ -745,8 +873,14 @@ impl Derived {
         if let Some(base) = base {
             arguments = base;
         }
+        // The lists given by options: their first use replaces what `--args` gave.
+        let mut listed: Vec<&str> = Vec::new();
         for (field, value) in given {
             if let Type::Array(item) = &field.ty {
+                if !listed.contains(&field.property.as_str()) {
+                    listed.push(&field.property);
+                    arguments.remove(&field.property);
+                }
                 let slot = arguments
                     .entry(field.property.clone())
                     .or_insert_with(|| Value::Array(Vec::new()));
@@ -955,6 +1089,10 @@ fn convert(name: &str, ty: &Type, text: &str) -> Result<Value, String> {
         Type::Json(kinds) => match serde_json::from_str::<Value>(text) {
             Ok(value) if kinds.admits(&value) => Ok(value),
             _ if kinds.has(Kinds::STRING) => Ok(Value::from(text)),
+            // Plain values (`N|true|false`): what it takes, not a JSON parser's words.
+            Ok(_) | Err(_) if kinds.value_name().is_some() => {
+                Err(format!("`--{name}` needs {}, got `{text}`", kinds.words()))
+            }
             Ok(_) => Err(format!("`--{name}` needs {}, got `{text}`", kinds.words())),
             Err(e) => Err(format!("`--{name}` is not valid JSON: {e}")),
         },
@@ -1152,23 +1290,47 @@ fn kinds_of(schema: &View, walk: &Walk, hops: usize) -> Kinds {
     }
 }
 
-/// The type of a property's schema: its `type` (the first that is not
-/// `null` when it lists several), else JSON of the kinds it admits.
-fn type_of(schema: &View, walk: &Walk) -> Type {
-    let ty = match schema.get("type") {
-        Some(Value::String(ty)) => Some(ty.as_str()),
+/// The types a schema names other than `null` (`"string"`, `["integer", "null"]`).
+fn types_of<'a>(schema: &View<'a>) -> Vec<&'a str> {
+    match schema.get("type") {
+        Some(Value::String(ty)) => vec![ty.as_str()],
         Some(Value::Array(types)) => types
             .iter()
             .filter_map(Value::as_str)
-            .find(|t| *t != "null"),
+            .filter(|t| *t != "null")
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A schema's choices: its `enum`, or its `const` as the one choice (`Literal["x"]`).
+fn choices_of(schema: &View) -> Option<Vec<Value>> {
+    match (schema.get("enum"), schema.get("const")) {
+        (Some(Value::Array(values)), _) => Some(values.clone()),
+        (_, Some(value)) => Some(vec![value.clone()]),
         _ => None,
-    };
-    match ty {
-        Some("string") => Type::String,
-        Some("integer") => Type::Integer,
-        Some("number") => Type::Number,
-        Some("boolean") => Type::Boolean,
-        Some("array") => {
+    }
+}
+
+/// Whether choices are all text (`null` aside, which the word `null` gives).
+fn all_text(choices: &[Value]) -> bool {
+    choices
+        .iter()
+        .filter(|c| !c.is_null())
+        .all(Value::is_string)
+}
+
+/// The type of a property's schema: its `type` (the one that is not `null`), else the
+/// type of its choices (text, or JSON of the kinds they are: `[1, 2.5, true]`), else
+/// JSON of the kinds it admits, as also where it names several types
+/// (`["integer", "boolean"]`).
+fn type_of(schema: &View, walk: &Walk) -> Type {
+    match types_of(schema)[..] {
+        ["string"] => Type::String,
+        ["integer"] => Type::Integer,
+        ["number"] => Type::Number,
+        ["boolean"] => Type::Boolean,
+        ["array"] => {
             let items = schema.get("items").map(|items| walk.follow(items));
             let Some(items) = items else {
                 return Type::Array(Box::new(Type::Json(Kinds::ANY)));
@@ -1179,27 +1341,23 @@ fn type_of(schema: &View, walk: &Walk) -> Type {
                 None => Type::Array(Box::new(Type::Json(kinds_of(&items, walk, MAX_HOPS)))),
             }
         }
-        _ if schema.get("enum").is_some() => Type::String,
+        [] if choices_of(schema).is_some_and(|c| all_text(&c)) => Type::String,
         _ => Type::Json(kinds_of(schema, walk, MAX_HOPS)),
     }
 }
 
-/// The type of a list's item, when it is one an option's word gives (not itself a list).
+/// The type of a list's item, when it is one an option's word gives: not itself a list
+/// or a flag, nor one that may be `null` (a JSON item, where `null` is one).
 fn item_type(items: &View) -> Option<Type> {
-    let ty = match items.get("type") {
-        Some(Value::String(ty)) => Some(ty.as_str()),
-        Some(Value::Array(types)) => types
-            .iter()
-            .filter_map(Value::as_str)
-            .find(|t| *t != "null"),
-        _ => None,
-    };
-    match ty {
-        Some("string") => Some(Type::String),
-        Some("integer") => Some(Type::Integer),
-        Some("number") => Some(Type::Number),
-        Some("array" | "boolean") => None,
-        _ if items.get("enum").is_some() => Some(Type::String),
+    let nullable = matches!(items.get("type"), Some(Value::Array(types)) if types.contains(&Value::from("null")));
+    if nullable {
+        return None;
+    }
+    match types_of(items)[..] {
+        ["string"] => Some(Type::String),
+        ["integer"] => Some(Type::Integer),
+        ["number"] => Some(Type::Number),
+        [] if choices_of(items).is_some_and(|c| all_text(&c)) => Some(Type::String),
         _ => None,
     }
 }
@@ -1441,8 +1599,9 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
 }
 
 /// The help of the option giving the whole arguments object.
-const WHOLE: &str = "the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin); \
-     options given beside it override its fields";
+const WHOLE: &str = "the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin; \
+     4 MiB at most, what a session takes in one request); options given beside it override its \
+     fields";
 
 /// Said of the whole object's option when a property is named `""`.
 const UNNAMED: &str = "; the property `\"\"` (a name no option can have) is given only here";
@@ -2029,6 +2188,112 @@ mod tests {
             "2",
         ]);
         assert_eq!(request, call(json!({"selector": "#a", "count": 2})));
+    }
+
+    #[test]
+    fn a_list_option_beside_args_replaces_its_list() {
+        let verb = Derived::from_tool(&json!({"name": "tree", "inputSchema": {"type": "object",
+            "properties": {"children": {"type": "array", "items": {"type": "object"}}}}}))
+        .expect("a tool");
+        assert_eq!(
+            verb.parse(&argv(&[
+                "--args",
+                r#"{"children": [{"name": "x"}], "k": 1}"#,
+                "--children",
+                r#"{"name": "y"}"#,
+                "--children",
+                r#"{"name": "z"}"#,
+            ])),
+            Ok(call(
+                json!({"children": [{"name": "y"}, {"name": "z"}], "k": 1})
+            ))
+        );
+    }
+
+    /// Choices that are not text (`enum` or `const` without a `type`), and a `type`
+    /// that lists several, are typed as JSON of their kinds and compared as JSON: before,
+    /// they were text (the first type), so `1` was never the choice `1`.
+    #[test]
+    fn choices_and_type_lists_take_each_of_their_kinds() {
+        let verb = Derived::from_tool(&json!({"name": "mix", "inputSchema": {"type": "object",
+        "properties": {
+            "any": {"enum": [1, 2.5, true, null, "x"]},
+            "ints": {"type": "array", "items": {"enum": [1, 2, 3]}},
+            "either": {"type": ["integer", "boolean"]},
+            "maybe": {"type": "array", "items": {"type": ["integer", "null"]}},
+            "meaning": {"const": 42},
+            "word": {"type": "string", "const": "yes"}
+        }}}))
+        .expect("a tool");
+        let parsed = |words: &[&str]| verb.parse(&argv(words));
+        for (word, sent) in [
+            ("1", json!(1)),
+            ("2.5", json!(2.5)),
+            ("true", json!(true)),
+            ("null", json!(null)),
+            ("x", json!("x")),
+        ] {
+            assert_eq!(
+                parsed(&["--any", word]),
+                Ok(call(json!({"any": sent}))),
+                "{word}"
+            );
+        }
+        assert_eq!(
+            parsed(&["--any", "3"]),
+            Err("`--any` must be `1`, `2.5`, `true`, `null` or `x`, got `3`".to_owned())
+        );
+        assert_eq!(
+            parsed(&["--ints", "1", "--ints", "3"]),
+            Ok(call(json!({"ints": [1, 3]})))
+        );
+        assert_eq!(
+            parsed(&["--ints", "4"]),
+            Err("`--ints` must be `1`, `2` or `3`, got `4`".to_owned())
+        );
+        assert_eq!(
+            parsed(&["--either", "true"]),
+            Ok(call(json!({"either": true})))
+        );
+        assert_eq!(parsed(&["--either", "5"]), Ok(call(json!({"either": 5}))));
+        assert_eq!(
+            parsed(&["--either", "x"]),
+            Err("`--either` needs an integer or `true` or `false`, got `x`".to_owned())
+        );
+        assert_eq!(
+            parsed(&["--maybe", "null", "--maybe", "2"]),
+            Ok(call(json!({"maybe": [null, 2]})))
+        );
+        assert_eq!(
+            parsed(&["--meaning", "42"]),
+            Ok(call(json!({"meaning": 42})))
+        );
+        assert_eq!(
+            parsed(&["--meaning", "7"]),
+            Err("`--meaning` must be `42`, got `7`".to_owned())
+        );
+        assert_eq!(
+            parsed(&["--word", "no"]),
+            Err("`--word` must be `yes`, got `no`".to_owned())
+        );
+        let names: Vec<(&str, &str)> = verb
+            .spec
+            .options
+            .iter()
+            .map(|o| (o.name.as_str(), o.value_name.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("any", "1|2.5|true|null|x"),
+                ("either", "N|true|false"),
+                ("ints", "1|2|3"),
+                ("maybe", "N"),
+                ("meaning", "42"),
+                ("word", "yes"),
+                ("args", "JSON")
+            ]
+        );
     }
 
     #[test]

@@ -180,9 +180,9 @@ fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
     let endless = mur_e2e::run(&mut sb.shell_command(&format!(
         "mur devtools --endpoint {endpoint} call echo --args - < /dev/zero"
     )));
-    endless
-        .assert_code(1)
-        .assert_stderr_is("error: `--args`: stdin holds more than the 64 MiB limit\n");
+    endless.assert_code(1).assert_stderr_is(
+        "error: `--args`: stdin holds more than 4 MiB, what a session takes in one request\n",
+    );
     assert_eq!(server.requests().len(), sent, "nothing was sent");
 }
 

@@ -247,11 +247,11 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          \n\
          Options:\n  \
          --component TEXT  component being reloaded (informational: the whole app restarts)\n  \
-         --args JSON       the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin); options given beside it override its fields\n  \
+         --args JSON       the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin; 4 MiB at most, what a session takes in one request); options given beside it override its fields\n  \
          -h, --help        print this help\n\
          \n\
          A TEXT or JSON option's value `@FILE` is that file's contents, as they are (`@-`: \
-         stdin's); a value that begins with `@` is written `@@…`.\n\
+         stdin's); a value that begins with `@` is written `@@…`. What is read comes to 4 MiB at most in all, what a session takes in one request.\n\
          \n\
          With `--out FILE` the verb writes the result's images, audio and blobs to files \
          (`shot.png`, then `shot-2.png`…) and prints the whole result with each one's path, as \
@@ -519,7 +519,7 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
          \n\
          Options:\n  \
          --selector TEXT  read another element's text (default: #count)\n  \
-         --args JSON      the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin); options given beside it override its fields\n  \
+         --args JSON      the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin; 4 MiB at most, what a session takes in one request); options given beside it override its fields\n  \
          -h, --help       print this help\n\
          \n\
          Examples:\n  \
@@ -527,7 +527,7 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
          mur devtools count --selector '#todo-input'\n\
          \n\
          A TEXT or JSON option's value `@FILE` is that file's contents, as they are (`@-`: \
-         stdin's); a value that begins with `@` is written `@@…`.\n\
+         stdin's); a value that begins with `@` is written `@@…`. What is read comes to 4 MiB at most in all, what a session takes in one request.\n\
          \n\
          Host options (`mur devtools --help` says what each does):\n  \
          --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
@@ -939,7 +939,7 @@ fn a_derived_verbs_values_are_read_from_files_and_stdin() {
     assert!(
         help.stdout.contains(
             "\nA TEXT or JSON option's value `@FILE` is that file's contents, as they are \
-             (`@-`: stdin's); a value that begins with `@` is written `@@…`.\n"
+             (`@-`: stdin's); a value that begins with `@` is written `@@…`. What is read comes to 4 MiB at most in all, what a session takes in one request.\n"
         ),
         "{help}"
     );
@@ -1015,7 +1015,7 @@ fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
             "  --maybe TEXT",
             "  --points JSON  {label?: TEXT, x: N, y: N} (default: []) (repeatable)",
             "  --tags a|b     (default: []) (repeatable)",
-            "  --args JSON    the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin); options given beside it override its fields",
+            "  --args JSON    the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin; 4 MiB at most, what a session takes in one request); options given beside it override its fields",
         ],
         "{help}"
     );
@@ -1095,7 +1095,7 @@ fn a_property_named_empty_is_given_in_args_not_an_untypable_option() {
         help.stdout_lines("  --")[..2],
         [
             "  --a TEXT",
-            "  --args JSON  the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin); options given beside it override its fields; the property `\"\"` (a name no option can have) is given only here",
+            "  --args JSON  the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin; 4 MiB at most, what a session takes in one request); options given beside it override its fields; the property `\"\"` (a name no option can have) is given only here",
         ],
         "{help}"
     );
@@ -1605,4 +1605,82 @@ fn a_tool_of_100000_choices_or_a_100000_character_name_has_a_bounded_help() {
     let called = devtools(&["big", "--e", "v99999"]);
     called.assert_code(0);
     assert_eq!(called.json(), json!({ "e": "v99999" }));
+}
+
+/// A value from a slow pipe (`@-`, or a person typing at it) is read before the session
+/// is asked anything: read once the tool list was in, the pooled connection idled past
+/// the 10 s a session keeps one, and the call failed as a transport error (exit 2).
+#[test]
+fn a_slow_pipe_is_read_before_the_session_is_asked() {
+    let (sb, _app) = Sandbox::with_app();
+    let out = mur_e2e::run(&mut sb.shell_command(
+        "(sleep 12; printf '#count') | mur devtools state --selector @- --timeout 30000",
+    ));
+    out.assert_code(0);
+    assert!(out.stdout.contains("count"), "{out}");
+}
+
+/// A pipe is read once: a cached schema that refuses the words has them parsed again
+/// against the list as it is now, which sent `""` for a pipe read the first time. And
+/// the values of one command read from files and stdin come to 4 MiB at most in all,
+/// what a session takes in one request: a list option naming a file again and again,
+/// or one file larger, is refused in one line, with nothing sent.
+#[test]
+fn values_read_from_files_are_read_once_and_bounded_in_all() {
+    let sb = Sandbox::new();
+    let tool = |properties: serde_json::Value| {
+        json!([{ "name": "ids", "description": "Joins ids",
+                 "inputSchema": { "type": "object", "properties": properties } }])
+    };
+    let tools = std::sync::Arc::new(std::sync::Mutex::new(tool(json!({
+        "values": { "type": "string" },
+        "items": { "type": "array", "items": { "type": "object" } } }))));
+    let server = Stub::with_tool_list(tools.clone(), |params| {
+        Ok(json!({ "content": [{ "type": "text", "text": params["arguments"].to_string() }] }))
+    });
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    devtools(&["ids", "--values", "1"]).assert_code(0);
+    *tools.lock().expect("tool list") =
+        tool(json!({ "values": { "type": "string" }, "sep": { "type": "string" } }));
+    let changed = mur_e2e::run(&mut sb.shell_command(&format!(
+        "mur devtools --endpoint {endpoint} ids --values @<(printf hello) --sep y"
+    )));
+    changed.assert_code(0);
+    assert_eq!(changed.json(), json!({ "values": "hello", "sep": "y" }));
+    *tools.lock().expect("tool list") = tool(json!({
+        "values": { "type": "string" },
+        "items": { "type": "array", "items": { "type": "object" } } }));
+    devtools(&["ids", "--refresh", "--values", "1"]).assert_code(0);
+    let calls = || {
+        let requests = server.requests();
+        requests
+            .iter()
+            .filter(|r| r.json()["method"] == "tools/call")
+            .count()
+    };
+    let sent = calls();
+    let item = sb.file("item.json", json!({ "k": "x".repeat(1 << 20) }).to_string());
+    let item = format!("@{}", item.display());
+    let mut words = vec!["ids"];
+    for _ in 0..5 {
+        words.extend(["--items", &item]);
+    }
+    devtools(&words).assert_code(1).assert_stderr_starts_with(
+        "error: ids: `--items`: the values read from files and stdin come to more than \
+         4 MiB, what a session takes in one request\n",
+    );
+    let big = sb.file("big.txt", "x".repeat((4 << 20) + 1));
+    devtools(&["ids", "--values", &format!("@{}", big.display())])
+        .assert_code(1)
+        .assert_stderr_starts_with(&format!(
+            "error: ids: `--values`: `{}` holds more than 4 MiB, what a session takes in one \
+             request\n",
+            big.display()
+        ));
+    assert_eq!(calls(), sent, "nothing was sent");
+    // Three of them are no more than a session takes.
+    let three = devtools(&words[..7]);
+    three.assert_code(0);
+    assert_eq!(three.json()["items"].as_array().map(Vec::len), Some(3));
 }
