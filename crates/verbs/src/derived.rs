@@ -47,10 +47,10 @@ pub struct Derived {
     fields: Vec<Field>,
     /// Whether the tool has a property named `""`, which no option can be (`--` ends
     /// the options), and so is given in the whole object alone; `Some(true)` when required.
-    unnamed: Option<bool>,
+    unnamed: Vec<(String, bool)>,
     /// The option that gives the whole arguments object: `args`, or
     /// `all-args` when a property of the tool is itself `--args`.
-    whole: &'static str,
+    whole: String,
     /// `out` when the verb takes `--out FILE` ([`Derived::take_out`]): a derived
     /// verb whose tool has no property of its own called so; not a data verb.
     media: Option<&'static str>,
@@ -701,7 +701,7 @@ impl Derived {
             .collect();
         let mut fields = Vec::new();
         let mut options = Vec::new();
-        let mut unnamed = None;
+        let mut unnamed = Vec::new();
         if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
             let names: Vec<&str> = properties.keys().map(String::as_str).collect();
             // The nodes the walks of this tool's schema may visit ([`Walk`]).
@@ -710,9 +710,10 @@ impl Derived {
             for ((property, prop_schema), option) in
                 properties.iter().zip(option_names(&names, taken))
             {
-                if property.is_empty() {
-                    // `--` ends the options: no option can be named so.
-                    unnamed = Some(required.contains(&""));
+                // `--` ends the options, and `--p=q` is `--p` given `q`: no option can be
+                // named `""`, nor with a `=` (kept as it is, as `p=q` beside `p_q` is).
+                if property.is_empty() || option.contains('=') {
+                    unnamed.push((property.clone(), required.contains(&property.as_str())));
                     continue;
                 }
                 let nodes = PROPERTY_NODES.min(tool_nodes);
@@ -746,12 +747,13 @@ impl Derived {
         // Required options first; serde_json keeps properties sorted by name.
         options.sort_by_key(|o: &Param| !o.required);
         fields.sort_by_key(|f| !f.required);
-        let whole = if fields.iter().any(|f| f.option == "args") {
-            "all-args"
-        } else {
-            "args"
-        };
-        options.push(whole_param(whole, unnamed.is_some()));
+        // `args`, or `all-args` when a property of the tool is `--args` (`all-all-args`
+        // when one is `--all-args` too: no two options of one name).
+        let mut whole = "args".to_owned();
+        while fields.iter().any(|f| f.option == whole) {
+            whole = format!("all-{whole}");
+        }
+        options.push(whole_param(&whole, &unnamed));
         let description = tool
             .get("description")
             .and_then(Value::as_str)
@@ -913,11 +915,14 @@ impl Derived {
                 return Err(format!("missing option `--{}`", field.option));
             }
         }
-        if self.unnamed == Some(true) && !arguments.contains_key("") {
-            return Err(format!(
-                "missing the property `\"\"`, which no option can give: `--{} '{{\"\": …}}'` does",
-                self.whole
-            ));
+        for (property, _) in self.unnamed.iter().filter(|(_, required)| *required) {
+            if !arguments.contains_key(property) {
+                let json = Value::from(property.as_str());
+                return Err(format!(
+                    "missing the property `{json}`, which no option can give: `--{} '{{{json}: …}}'` does",
+                    self.whole
+                ));
+            }
         }
         Ok(Request::Call(arguments))
     }
@@ -940,7 +945,7 @@ impl Derived {
     fn unknown_option(&self, name: &str) -> String {
         let options = self.fields.iter().map(|f| f.option.as_str());
         let told = format!("unknown option `--{name}`");
-        match mur_core::nearest(name, options.chain([self.whole]).chain(self.media)) {
+        match mur_core::nearest(name, options.chain([self.whole.as_str()]).chain(self.media)) {
             Some(near) => format!("{told}; did you mean `--{near}`?"),
             None => told,
         }
@@ -1604,13 +1609,25 @@ const WHOLE: &str = "the whole arguments object, as JSON (`@FILE`, `-`: read fro
      fields";
 
 /// Said of the whole object's option when a property is named `""`.
+#[cfg(test)]
 const UNNAMED: &str = "; the property `\"\"` (a name no option can have) is given only here";
 
-fn whole_param(name: &str, unnamed: bool) -> Param {
-    let help = if unnamed {
-        format!("{WHOLE}{UNNAMED}")
-    } else {
-        WHOLE.to_owned()
+/// The whole object's option, and what it alone gives: the properties no option can
+/// name ([`Derived::named`]), each as JSON writes its name (`""`, `"p=q"`).
+fn whole_param(name: &str, unnamed: &[(String, bool)]) -> Param {
+    let names: Vec<String> = unnamed
+        .iter()
+        .map(|(property, _)| format!("`{}`", Value::from(property.as_str())))
+        .collect();
+    let help = match names.split_last() {
+        None => WHOLE.to_owned(),
+        Some((one, [])) => {
+            format!("{WHOLE}; the property {one} (a name no option can have) is given only here")
+        }
+        Some((last, rest)) => format!(
+            "{WHOLE}; the properties {} and {last} (names no option can have) are given only here",
+            rest.join(", ")
+        ),
     };
     Param::new(name, "JSON", ValueKind::Json, &help)
 }
@@ -2293,6 +2310,42 @@ mod tests {
                 ("word", "yes"),
                 ("args", "JSON")
             ]
+        );
+    }
+
+    /// Options no one could type: `all-args` beside `args` made two `--all-args`, and
+    /// `p=q` beside `p_q` (one kebab-case name, so each kept as it is) an option
+    /// `--p=q`, which reads as `--p` given `q`. Every property is reachable, or the
+    /// help says where it is given.
+    #[test]
+    fn every_property_has_an_option_of_its_own_or_is_said_to_be_in_args() {
+        let verb = Derived::from_tool(&json!({"name": "odd", "inputSchema": {"type": "object",
+        "required": ["p=q"], "properties": {
+            "args": {"type": "string"}, "all-args": {"type": "string"},
+            "p=q": {"type": "string"}, "p_q": {"type": "string"}
+        }}}))
+        .expect("a tool");
+        let options: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(options, ["all-args", "args", "p_q", "all-all-args"]);
+        assert!(
+            verb.spec.options[3].help.ends_with(
+                "; the property `\"p=q\"` (a name no option can have) is given only here"
+            ),
+            "{}",
+            verb.spec.options[3].help
+        );
+        assert_eq!(
+            verb.parse(&argv(&["--all-args", "x", "--args", "y", "--p_q", "z"])),
+            Err("missing the property `\"p=q\"`, which no option can give: `--all-all-args '{\"p=q\": …}'` does".to_owned())
+        );
+        assert_eq!(
+            verb.parse(&argv(&[
+                "--all-all-args",
+                r#"{"p=q": "w"}"#,
+                "--all-args",
+                "x"
+            ])),
+            Ok(call(json!({"p=q": "w", "all-args": "x"})))
         );
     }
 

@@ -554,6 +554,33 @@ Options:
 
     /// A hostile verb's choice or help with a bidi override keeps the help column
     /// aligned (measured as shown, escaped), and its choice reads back in a shell.
+    /// A property's name is data: a newline in it broke the usage line (the sections
+    /// escaped it), and 100,000 characters of it panicked the padding.
+    #[test]
+    fn a_label_is_escaped_on_the_usage_line_and_cut_in_the_sections() {
+        let long = "n".repeat(100_000);
+        let spec = VerbSpec {
+            options: vec![
+                Param::new("new\nline", "TEXT", ValueKind::Text, "x"),
+                Param::new(long.as_str(), "TEXT", ValueKind::Text, "y"),
+            ],
+            ..VerbSpec::default()
+        };
+        let cut = format!("--{}…", &long[..78]);
+        assert_eq!(
+            spec.render_brief("odd"),
+            format!(
+                "Usage: mur devtools odd [--new\\x0aline TEXT] [{cut}]
+
+Options:
+  --new\\x0aline TEXT  x
+  {cut}  y
+  -h, --help          print this help
+"
+            )
+        );
+    }
+
     #[test]
     fn an_escaped_label_keeps_the_column_and_reads_back() {
         let spec = VerbSpec {

@@ -1602,9 +1602,10 @@ fn a_tool_of_100000_choices_or_a_100000_character_name_has_a_bounded_help() {
         big["usage"]
     );
     devtools(&["catalog"]).assert_code(0);
-    let called = devtools(&["big", "--e", "v99999"]);
+    // The list's choices are numbers (no `type` says so): `7` is the choice 7.
+    let called = devtools(&["big", "--e", "v99999", "--le", "7"]);
     called.assert_code(0);
-    assert_eq!(called.json(), json!({ "e": "v99999" }));
+    assert_eq!(called.json(), json!({ "e": "v99999", "le": [7] }));
 }
 
 /// A value from a slow pipe (`@-`, or a person typing at it) is read before the session
