@@ -169,22 +169,61 @@ impl Choice {
     }
 
     /// The choice `text` names: the one whose value it is, else the one whose title it
-    /// is (a person answers with what they read: `Dogs`, or `dogs`).
+    /// is as written, else the one whose title it is but for case (a person answers with
+    /// what they read: `Dogs`, or `dogs`); titles alike but for case (`Dogs`, `dogs`)
+    /// are each named by their own spelling, and by no other.
     fn named<'a>(choices: &'a [Choice], text: &str) -> Option<&'a Choice> {
         let text = text.trim();
-        choices.iter().find(|c| c.value == text).or_else(|| {
-            let titled = |c: &&Choice| {
-                c.title
-                    .as_deref()
-                    .is_some_and(|t| t.eq_ignore_ascii_case(text))
-            };
-            let mut matches = choices.iter().filter(titled);
-            // Two titles alike (but for case) name neither.
+        let only = |same: &dyn Fn(&str) -> bool| {
+            let mut matches = choices
+                .iter()
+                .filter(|c| c.title.as_deref().is_some_and(same));
             match (matches.next(), matches.next()) {
                 (Some(one), None) => Some(one),
                 _ => None,
             }
-        })
+        };
+        choices
+            .iter()
+            .find(|c| c.value == text)
+            .or_else(|| only(&|t| t == text))
+            .or_else(|| only(&|t| t.eq_ignore_ascii_case(text)))
+    }
+
+    /// The choices a comma-separated answer names, in order: each part a value or a
+    /// title, the longest run of parts that names one first, so that a title with a
+    /// comma in it (`Green, Lantern`) is one choice, not two words; `Err` with the
+    /// first part that names none.
+    fn all_named<'a>(choices: &'a [Choice], text: &'a str) -> Result<Vec<&'a Choice>, &'a str> {
+        let parts: Vec<&str> = text.split(',').collect();
+        // A run is at most as many parts as the title (or value) with the most commas.
+        let widest = choices
+            .iter()
+            .flat_map(|c| c.title.iter().chain([&c.value]))
+            .map(|t| t.matches(',').count() + 1)
+            .max()
+            .unwrap_or(1);
+        let mut named = Vec::new();
+        let mut at = 0;
+        while at < parts.len() {
+            if parts[at].trim().is_empty() {
+                at += 1;
+                continue;
+            }
+            let last = parts.len().min(at + widest);
+            let longest = (at + 1..=last).rev().find_map(|end| {
+                let run = parts[at..end].join(",");
+                Self::named(choices, &run).map(|choice| (choice, end))
+            });
+            match longest {
+                Some((choice, end)) => {
+                    named.push(choice);
+                    at = end;
+                }
+                None => return Err(parts[at].trim()),
+            }
+        }
+        Ok(named)
     }
 }
 
@@ -341,17 +380,12 @@ impl Field {
             FieldKind::Choice(choices) => Choice::named(choices, text)
                 .map(|c| Value::String(c.value.clone()))
                 .ok_or_else(|| format!("`{text}` is not one of {}", listed(choices))),
-            FieldKind::Choices(choices) => text
-                .split(',')
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-                .map(|t| {
-                    Choice::named(choices, t)
-                        .map(|c| Value::String(c.value.clone()))
-                        .ok_or_else(|| format!("`{t}` is not one of {}", listed(choices)))
+            FieldKind::Choices(choices) => Choice::all_named(choices, text)
+                .map(|named| {
+                    let values = named.iter().map(|c| Value::String(c.value.clone()));
+                    Value::Array(values.collect())
                 })
-                .collect::<Result<Vec<_>, _>>()
-                .map(Value::Array),
+                .map_err(|t| format!("`{t}` is not one of {}", listed(choices))),
         }
     }
 }
@@ -369,7 +403,7 @@ impl FieldKind {
                         .filter_map(|(at, v)| {
                             Some(Choice {
                                 value: json_text(v)?,
-                                title: names.and_then(|n| json_text(n.get(at)?)),
+                                title: names.and_then(|n| title(n.get(at)?)),
                             })
                         })
                         .collect(),
@@ -382,7 +416,7 @@ impl FieldKind {
                     .filter_map(|o| {
                         Some(Choice {
                             value: json_text(&o["const"])?,
-                            title: json_text(&o["title"]),
+                            title: title(&o["title"]),
                         })
                     })
                     .collect(),
@@ -463,6 +497,12 @@ fn listed(choices: &[Choice]) -> String {
         .map(Choice::shown)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A choice's title, when it says something: an empty one is none (shown `e2`, not
+/// `e2 ()`).
+fn title(value: &Value) -> Option<String> {
+    json_text(value).filter(|t| !t.trim().is_empty())
 }
 
 fn json_text(value: &Value) -> Option<String> {
@@ -576,6 +616,47 @@ mod tests {
     /// server-everything's three ways of titling choices (`enumNames`, `oneOf` of
     /// `const`s with a `title`, the same for an array's items): the prompt and the hint
     /// show each id with its title, and either answers.
+    #[test]
+    fn titles_alike_but_for_case_with_a_comma_or_empty_are_each_answered() {
+        let q = Question::from_params(&json!({
+            "message": "Pick",
+            "requestedSchema": { "type": "object", "properties": {
+                "pet": { "type": "string", "enum": ["pet-1", "pet-2", "pet-3"],
+                         "enumNames": ["Dogs", "dogs", ""] },
+                "hero": { "type": "array", "items": { "anyOf": [
+                    { "const": "h1", "title": "Green, Lantern" },
+                    { "const": "h2", "title": "Green" },
+                    { "const": "h3", "title": "Flash" } ] } }
+            } }
+        }));
+        let kinds: Vec<String> = q.fields.iter().map(|f| f.kind.placeholder()).collect();
+        assert_eq!(
+            kinds,
+            [
+                "h1 (Green, Lantern)|h2 (Green)|h3 (Flash)[,…]",
+                "pet-1 (Dogs)|pet-2 (dogs)|pet-3",
+            ]
+        );
+        let answered = |pet: &str, hero: &str| match q
+            .answer_from(&answers(&[("pet", pet), ("hero", hero)]))
+        {
+            Ok(Some(Response::Accept(content))) => Ok(Value::Object(content)),
+            other => Err(format!("{other:?}")),
+        };
+        assert_eq!(
+            answered("dogs", "Green, Lantern, Flash"),
+            Ok(json!({ "pet": "pet-2", "hero": ["h1", "h3"] }))
+        );
+        assert_eq!(
+            answered("Dogs", "Flash,Green"),
+            Ok(json!({ "pet": "pet-1", "hero": ["h3", "h2"] }))
+        );
+        assert!(
+            answered("DOGS", "Flash").is_err(),
+            "two titles but for case"
+        );
+    }
+
     #[test]
     fn titled_choices_are_shown_with_their_titles_and_answered_by_either() {
         let q = Question::from_params(&json!({

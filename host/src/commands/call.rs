@@ -171,6 +171,8 @@ enum Request {
 /// `call tools/call --args '{"name":"ping",…}'`. The exception is fixed and
 /// written in `--help`, never guessed from what the server offers.
 fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
+    let named = args_named(args.args.as_deref());
+    let method_params = |params| method_params(params, &named);
     match (&args.method, &args.name) {
         (Some(method), _) if method.trim().is_empty() => Err(Error::usage(
             "`--method` needs a method name, e.g. `--method ping`",
@@ -181,7 +183,7 @@ fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
             Ok(Request::Method(name.clone(), method_params(params)?))
         }
         (None, Some(name)) => {
-            let arguments = tool_arguments(params)?;
+            let arguments = tool_arguments(params, &named)?;
             Ok(Request::Method(
                 "tools/call".to_owned(),
                 Some(json!({ "name": name, "arguments": arguments })),
@@ -197,12 +199,12 @@ fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
 /// (`{}`) when it is absent or `null`. Anything else is refused here, as MCP
 /// takes arguments by name only: sent, an array reads to a server as a request
 /// it cannot parse, and comes back as "method not found".
-fn tool_arguments(params: Option<Value>) -> Result<Value> {
+fn tool_arguments(params: Option<Value>, named: &str) -> Result<Value> {
     match params {
         None | Some(Value::Null) => Ok(json!({})),
         Some(arguments @ Value::Object(_)) => Ok(arguments),
         Some(other) => Err(Error::usage(format!(
-            "`--args` must be a JSON object of the tool's arguments by name, not {}",
+            "{named} must be a JSON object of the tool's arguments by name, not {}",
             kind(&other)
         ))
         .with_hint(format!("e.g. `--args {TOOL_ARGS}`"))),
@@ -229,12 +231,12 @@ fn args_example(args: &CallArgs) -> &'static str {
 /// are always one, named), none when it is absent or `null`. Anything else is
 /// refused here: sent, it is answered as no request the server can read (HTTP
 /// 400), which reads as the server failing rather than the command.
-fn method_params(params: Option<Value>) -> Result<Option<Value>> {
+fn method_params(params: Option<Value>, named: &str) -> Result<Option<Value>> {
     match params {
         None | Some(Value::Null) => Ok(None),
         Some(params @ Value::Object(_)) => Ok(Some(params)),
         Some(other) => Err(Error::usage(format!(
-            "`--args` must be a JSON object of the method's params by name, not {}",
+            "{named} must be a JSON object of the method's params by name, not {}",
             kind(&other)
         ))
         .with_hint(format!("e.g. `--args {METHOD_PARAMS}`"))),
@@ -277,13 +279,19 @@ async fn ping(settings: &Settings, params: Option<&Value>) -> Result<Value> {
 /// `--args`: the JSON typed, or read from `@FILE` or stdin (`-`, `@-`), as
 /// [`Source::of_whole`] says; a file that cannot be read is a one-line usage error.
 fn read_args(word: &str, example: &str) -> Result<Value> {
-    let source = Source::of_whole(word);
-    let text = source.read("args").map_err(Error::usage)?;
-    let given = match source {
-        Source::Typed(_) => "`--args`".to_owned(),
-        _ => format!("`--args {word}`"),
-    };
-    parse_args(&given, &text, example)
+    let text = Source::of_whole(word).read("args").map_err(Error::usage)?;
+    parse_args(&args_named(Some(word)), &text, example)
+}
+
+/// `--args` as a message names it: `` `--args` `` as typed, `` `--args @a.json` `` (the
+/// file or stdin it was read from) when read.
+fn args_named(word: Option<&str>) -> String {
+    match word {
+        Some(word) if !matches!(Source::of_whole(word), Source::Typed(_)) => {
+            format!("`--args {word}`")
+        }
+        _ => "`--args`".to_owned(),
+    }
 }
 
 /// `--args` as JSON (`given` names it as typed: `` `--args @a.json` ``); a mistake is

@@ -176,6 +176,21 @@ fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
          hint: pass one JSON value, e.g. `--args '{{\"selector\":\"#btn-inc\"}}'`\n",
         prose.display()
     ));
+    // JSON that is no object names the file it came from, as a bad one does.
+    let array = sb.file("arr.json", "[1, 2]");
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "call",
+        "echo",
+        "--args",
+        &format!("@{}", array.display()),
+    ]);
+    out.assert_code(1).assert_stderr_starts_with(&format!(
+        "error: `--args @{}` must be a JSON object of the tool's arguments by name, not an array\n",
+        array.display()
+    ));
     // Stdin is read to a bound, not to the end of an endless stream.
     let endless = mur_e2e::run(&mut sb.shell_command(&format!(
         "mur devtools --endpoint {endpoint} call echo --args - < /dev/zero"
