@@ -1554,8 +1554,10 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    // A JSON value's fields: what `--entities JSON` alone never said.
+    // A JSON value's fields: what `--entities JSON` alone never said (a choice's value
+    // name lists its choices already).
     let shaped = match &field.ty {
+        _ if !field.choices.is_empty() => None,
         Type::Json(_) => shape(schema.written(), walk),
         Type::Array(item) if matches!(**item, Type::Json(_)) => {
             schema.get("items").and_then(|items| shape(items, walk))
@@ -2239,7 +2241,8 @@ mod tests {
             "either": {"type": ["integer", "boolean"]},
             "maybe": {"type": "array", "items": {"type": ["integer", "null"]}},
             "meaning": {"const": 42},
-            "word": {"type": "string", "const": "yes"}
+            "word": {"type": "string", "const": "yes"},
+            "pair": {"enum": [[1, 2], [3]]}
         }}}))
         .expect("a tool");
         let parsed = |words: &[&str]| verb.parse(&argv(words));
@@ -2299,6 +2302,8 @@ mod tests {
             .iter()
             .map(|o| (o.name.as_str(), o.value_name.as_str()))
             .collect();
+        // The choices are the value's name; its help does not repeat them as a shape.
+        assert_eq!(verb.spec.options[5].help, "");
         assert_eq!(
             names,
             [
@@ -2307,6 +2312,7 @@ mod tests {
                 ("ints", "1|2|3"),
                 ("maybe", "N"),
                 ("meaning", "42"),
+                ("pair", "'[1,2]'|'[3]'"),
                 ("word", "yes"),
                 ("args", "JSON")
             ]

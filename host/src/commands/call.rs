@@ -45,7 +45,10 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
 /// one likely meant as a hint ([`nearest_tool`]).
 async fn method_call(settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
     let session = Session::resolve(settings).await?;
-    let reply = session.call_unlisted(settings, method, params).await?;
+    let reply = session
+        .call_unlisted(settings, method, params)
+        .await
+        .map_err(|e| super::derived::too_large(e, params))?;
     let missing = missing_tool(&reply, method, params);
     match (settle(reply, settings, method, params), missing) {
         (Err(e), Some(tool)) => Err(nearest_tool(e, tool, &session, settings).await),

@@ -1685,3 +1685,18 @@ fn values_read_from_files_are_read_once_and_bounded_in_all() {
     three.assert_code(0);
     assert_eq!(three.json()["items"].as_array().map(Vec::len), Some(3));
 }
+
+/// A value under the 4 MiB mur reads may still make a request larger than a session
+/// takes once escaped as JSON (each `"` is sent as two bytes): the session refuses it
+/// (413, or it closes the connection while the body is sent, "Broken pipe"), and the
+/// error says why rather than reading as a transport fault alone.
+#[test]
+fn a_request_larger_than_a_session_takes_says_so() {
+    let (sb, _app) = Sandbox::with_app();
+    let quotes = sb.file("quotes.txt", "\"".repeat(3 << 20));
+    let out = sb.devtools(&["state", "--selector", &format!("@{}", quotes.display())]);
+    out.assert_code(2).assert_stderr_contains(
+        "hint: the request's params were 6291500 bytes as JSON, and a session takes at most \
+         4 MiB (4194304 bytes) in one request\n",
+    );
+}
