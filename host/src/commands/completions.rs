@@ -125,10 +125,51 @@ fn host_args(words: &[OsString], current: usize) -> crate::cli::HostArgs {
         .filter_map(|(_, word)| word.to_str().map(str::to_owned))
         .collect();
     let mut host = crate::cli::HostArgs::default();
+    if chosen_twice(&typed) {
+        return host;
+    }
     match crate::options::extract_host_options(&typed, &mut host, Some(&VerbSpec::default())) {
         Ok(_) => host,
         Err(_) => crate::cli::HostArgs::default(),
     }
+}
+
+/// Whether `--project` or `--endpoint` is given twice before the verb's name, which a
+/// run refuses ("cannot be used multiple times"): the line chooses no session then
+/// (completion took the last, so offered what the run would never reach).
+fn chosen_twice(typed: &[String]) -> bool {
+    // The host options that take a value as the next word.
+    const VALUED: [&str; 7] = [
+        "endpoint",
+        "project",
+        "auto-range",
+        "timeout",
+        "max-response",
+        "protocol",
+        "answer",
+    ];
+    let mut seen: Vec<&str> = Vec::new();
+    let mut words = typed.iter().skip_while(|w| *w != "devtools").skip(1);
+    while let Some(word) = words.next() {
+        // The first word that is no option is the verb's name.
+        let Some(option) = word.strip_prefix("--") else {
+            break;
+        };
+        let (name, inline) = match option.split_once('=') {
+            Some((name, _)) => (name, true),
+            None => (option, false),
+        };
+        if matches!(name, "project" | "endpoint") {
+            if seen.contains(&name) {
+                return true;
+            }
+            seen.push(name);
+        }
+        if !inline && VALUED.contains(&name) {
+            words.next();
+        }
+    }
+    false
 }
 
 /// The tools of the session the `host` options choose, found by discovery (quietly,
@@ -500,6 +541,45 @@ mod tests {
             .iter()
             .map(|c| c.get_value().to_string_lossy().into_owned())
             .collect()
+    }
+
+    /// The session a line chooses is the one its run would reach: none where the run
+    /// refuses two `--project`s before the verb (completion took the last), the one
+    /// after the verb where one is there too (the run takes that).
+    #[test]
+    fn two_projects_before_the_verb_choose_no_session() {
+        let chosen = |line: &[&str]| {
+            let words: Vec<OsString> = line.iter().map(OsString::from).collect();
+            host_args(&words, words.len()).project
+        };
+        assert_eq!(
+            chosen(&["mur", "devtools", "--project", "a", "--project=b", "tree"]),
+            None
+        );
+        assert_eq!(
+            chosen(&[
+                "mur",
+                "devtools",
+                "--timeout",
+                "9",
+                "--project",
+                "a",
+                "tree"
+            ]),
+            Some("a".into())
+        );
+        assert_eq!(
+            chosen(&[
+                "mur",
+                "devtools",
+                "--project",
+                "a",
+                "tree",
+                "--project",
+                "b"
+            ]),
+            Some("b".into())
+        );
     }
 
     /// A verb declaring names clap refuses (installed before `verbs add` refused them,
