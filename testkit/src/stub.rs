@@ -279,6 +279,14 @@ impl Stub {
     pub fn requests(&self) -> Vec<Request> {
         self.seen.lock().map(|s| s.clone()).unwrap_or_default()
     }
+
+    /// How many `tools/call` requests it has been sent.
+    pub fn tool_calls(&self) -> usize {
+        self.requests()
+            .iter()
+            .filter(|r| r.json()["method"] == "tools/call")
+            .count()
+    }
 }
 
 impl Drop for Stub {

@@ -143,16 +143,8 @@ impl Regular {
             return Err(Refusal::TooBig { size, cap });
         }
         self.file.rewind().map_err(Refusal::Io)?;
-        let mut bytes = Vec::with_capacity(size as usize);
-        (&mut self.file)
-            .take(cap + 1)
-            .read_to_end(&mut bytes)
-            .map_err(Refusal::Io)?;
-        if bytes.len() as u64 > cap {
-            // It grew while read: its size is not known (what was read is the cap + 1).
-            return Err(Refusal::Overflowed { cap });
-        }
-        Ok(bytes)
+        // One that grew while read has no size known: it overflowed the cap.
+        read_stream(&mut self.file, cap)
     }
 }
 

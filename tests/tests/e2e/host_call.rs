@@ -106,18 +106,21 @@ fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
     let text = "a".repeat(200_000);
     let file = sb.file("args.json", json!({ "text": text }).to_string());
     let file = file.to_str().expect("utf-8");
+    let echo = |args: &str| {
+        sb.mur(&[
+            "devtools",
+            "--endpoint",
+            &endpoint,
+            "call",
+            "echo",
+            "--args",
+            args,
+        ])
+    };
     let echoed = |out: &Output| -> serde_json::Value {
         serde_json::from_str(&out.tool_text(0)).expect("the arguments, as JSON")
     };
-    let from_file = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "call",
-        "echo",
-        "--args",
-        &format!("@{file}"),
-    ]);
+    let from_file = echo(&format!("@{file}"));
     assert_eq!(echoed(&from_file), json!({ "text": text }));
     for dash in ["-", "@-"] {
         let piped = mur_e2e::run(&mut sb.shell_command(&format!(
@@ -148,29 +151,13 @@ fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
             ),
         ),
     ] {
-        let out = sb.mur(&[
-            "devtools",
-            "--endpoint",
-            &endpoint,
-            "call",
-            "echo",
-            "--args",
-            &args,
-        ]);
+        let out = echo(&args);
         out.assert_code(1)
             .assert_stdout_is("")
             .assert_stderr_is(stderr);
     }
     let prose = sb.file("prose.txt", "not json");
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "call",
-        "echo",
-        "--args",
-        &format!("@{}", prose.display()),
-    ]);
+    let out = echo(&format!("@{}", prose.display()));
     out.assert_code(1).assert_stderr_is(format!(
         "error: `--args @{}` is not valid JSON: expected ident at line 1 column 2\n\
          hint: pass one JSON value, e.g. `--args '{{\"selector\":\"#btn-inc\"}}'`\n",
@@ -178,15 +165,7 @@ fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
     ));
     // JSON that is no object names the file it came from, as a bad one does.
     let array = sb.file("arr.json", "[1, 2]");
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "call",
-        "echo",
-        "--args",
-        &format!("@{}", array.display()),
-    ]);
+    let out = echo(&format!("@{}", array.display()));
     out.assert_code(1).assert_stderr_starts_with(&format!(
         "error: `--args @{}` must be a JSON object of the tool's arguments by name, not an array\n",
         array.display()

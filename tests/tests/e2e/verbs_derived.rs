@@ -913,13 +913,7 @@ fn a_derived_verbs_values_are_read_from_files_and_stdin() {
     let at = devtools(&["note", "--args", &format!("@{whole}"), "--text", "@@home"]);
     at.assert_code(0);
     assert_eq!(at.json(), json!({ "text": "@home", "meta": {} }));
-    let calls = || {
-        let requests = server.requests();
-        requests
-            .iter()
-            .filter(|r| r.json()["method"] == "tools/call")
-            .count()
-    };
+    let calls = || server.tool_calls();
     let sent = calls();
     let twice = shell(&format!("note --args - --text @- < {whole}"));
     twice.assert_code(1).assert_stdout_is("");
@@ -1380,13 +1374,7 @@ fn an_empty_out_is_refused_before_the_call_and_a_tools_own_out_is_its_own() {
     });
     let endpoint = server.endpoint();
     let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
-    let calls = || {
-        server
-            .requests()
-            .iter()
-            .filter(|r| r.json()["method"] == "tools/call")
-            .count()
-    };
+    let calls = || server.tool_calls();
     for empty in [&["shot", "--out="][..], &["shot", "--out", ""]] {
         devtools(empty)
             .assert_code(1)
@@ -1653,13 +1641,7 @@ fn values_read_from_files_are_read_once_and_bounded_in_all() {
         "values": { "type": "string" },
         "items": { "type": "array", "items": { "type": "object" } } }));
     devtools(&["ids", "--refresh", "--values", "1"]).assert_code(0);
-    let calls = || {
-        let requests = server.requests();
-        requests
-            .iter()
-            .filter(|r| r.json()["method"] == "tools/call")
-            .count()
-    };
+    let calls = || server.tool_calls();
     let sent = calls();
     let item = sb.file("item.json", json!({ "k": "x".repeat(1 << 20) }).to_string());
     let item = format!("@{}", item.display());
