@@ -574,7 +574,7 @@ pub fn rate(text: &str) -> Result<f64, String> {
 pub struct BridgeArgs {
     #[command(subcommand)]
     pub stop: Option<BridgeCommand>,
-    /// Stop after this long without a request (`30s`, `10m`, `1h`)
+    /// Stop after this long without a request (`30s`, `10m`, `1h`, or `never`)
     #[arg(long, value_name = "DURATION", default_value = mur_bridge::DEFAULT_IDLE, value_parser = mur_bridge::parse_idle)]
     pub idle: std::time::Duration,
     /// Run the bridge in this terminal instead of in the background

@@ -48,10 +48,17 @@ pub const DEFAULT_IDLE: &str = "10m";
 pub const MAX_IDLE: Duration = Duration::from_secs(365 * 86_400);
 
 /// `--idle DURATION`, in the syntax of every duration mur takes
-/// ([`mur_core::parse_duration`]); never zero, at most [`MAX_IDLE`].
+/// ([`mur_core::parse_duration`]), or `never` ([`MAX_IDLE`]: an agent host's proxy
+/// in front of the bridge must not find it gone); never zero, at most [`MAX_IDLE`].
 pub fn parse_idle(text: &str) -> Result<Duration, String> {
+    if text.trim().eq_ignore_ascii_case("never") {
+        return Ok(MAX_IDLE);
+    }
     match mur_core::parse_duration(text)? {
-        d if d.is_zero() => Err("the idle time must be more than zero".to_owned()),
+        d if d.is_zero() => Err(
+            "the idle time must be more than zero (`never` keeps the bridge until `bridge stop`)"
+                .to_owned(),
+        ),
         d => Ok(d.min(MAX_IDLE)),
     }
 }
@@ -65,7 +72,9 @@ mod tests {
         assert_eq!(parse_idle("10m"), Ok(Duration::from_secs(600)));
         assert_eq!(parse_idle("1h 30m"), Ok(Duration::from_secs(5400)));
         assert_eq!(parse_idle("500ms"), Ok(Duration::from_millis(500)));
-        assert!(parse_idle("0s").is_err());
+        assert!(parse_idle("0s").is_err_and(|e| e.contains("`never` keeps the bridge")));
+        assert_eq!(parse_idle("never"), Ok(MAX_IDLE));
+        assert_eq!(parse_idle("Never"), Ok(MAX_IDLE));
         assert!(parse_idle("soon").is_err_and(|e| e.contains("`soon` is not a duration")));
         // "Never", as people write it: a year, which the background bridge reads back.
         assert_eq!(parse_idle("999999999h"), Ok(MAX_IDLE));
