@@ -851,6 +851,14 @@ enum Step {
 fn classify(status: StatusCode, answer: Answer, endpoint: &str) -> Result<Step> {
     match answer {
         Answer::Reply(reply) => Ok(Step::Done(reply)),
+        // A session's cap on a request's body (4 MiB), said as such: its own words
+        // ("Invalid Request") read as a fault of mur's.
+        Answer::Other { .. } if status == StatusCode::PAYLOAD_TOO_LARGE => {
+            Err(Error::transport(format!(
+                "`{endpoint}` refused the request as larger than it takes (HTTP 413; a session \
+                 of mur's takes at most 4 MiB in one)"
+            )))
+        }
         Answer::Other { .. }
             if matches!(status, StatusCode::BAD_REQUEST | StatusCode::NOT_FOUND) =>
         {

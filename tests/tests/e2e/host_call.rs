@@ -1444,3 +1444,25 @@ fn a_screenshot_write_cut_short_leaves_the_old_file_whole() {
         .collect();
     assert!(left.is_empty(), "no temporary file left: {left:?}");
 }
+
+/// A session refuses a request body past its cap (4 MiB) with HTTP 413 and its own
+/// words, a JSON-RPC "Invalid Request" under no id: said as a request too large, not as
+/// an error "for no request of ours", and for every path through the client (the
+/// proxy's too, which has no hint of a command's own).
+#[test]
+fn a_request_refused_as_too_large_is_said_so() {
+    let sb = Sandbox::new();
+    let server = Stub::serve(|_| {
+        Reply::json(
+            413,
+            &json!({ "jsonrpc": "2.0", "id": null,
+                     "error": { "code": -32600, "message": "Invalid Request" } }),
+        )
+    });
+    let endpoint = server.endpoint();
+    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "ping"]);
+    out.assert_code(2).assert_stderr_is(format!(
+        "error: `{endpoint}` refused the request as larger than it takes (HTTP 413; a session \
+         of mur's takes at most 4 MiB in one)\n"
+    ));
+}
