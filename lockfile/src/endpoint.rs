@@ -2,6 +2,12 @@
 //! written by another process; one naming `http://example.com/mcp` must not
 //! make a reader resolve a name or open a connection off this machine.
 
+/// The largest request body a devtools session reads (rmcp's own default): tool
+/// arguments are a selector, some text, a timeout, so 4 MiB is generous and still
+/// bounds a session's memory. Sessions refuse a larger one (HTTP 413); mur bounds
+/// what it reads from files for one request by it, and says it when refused.
+pub const MAX_REQUEST_BYTES: usize = 4 << 20;
+
 /// Checks that `endpoint` is an `http://` URL whose host is a loopback
 /// literal (127.0.0.0/8, `::1`) or `localhost`. Pure: no name is resolved.
 ///

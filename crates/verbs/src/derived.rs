@@ -197,20 +197,19 @@ impl Kinds {
         let Some(bits) = self.0 else {
             return "JSON".to_owned();
         };
-        let words: Vec<&str> = [
-            (Self::OBJECT, "a JSON object"),
-            (Self::ARRAY, "a JSON array"),
-            (Self::STRING, "text"),
-            (Self::INTEGER, "an integer"),
-            (Self::NUMBER, "a number"),
-            (Self::BOOLEAN, "`true` or `false`"),
-            (Self::NULL, "`null`"),
-        ]
-        .into_iter()
-        .filter(|(kind, _)| bits & kind != 0)
-        .map(|(_, word)| word)
-        .collect();
-        words.join(" or ")
+        named(
+            bits,
+            &[
+                (Self::OBJECT, "a JSON object"),
+                (Self::ARRAY, "a JSON array"),
+                (Self::STRING, "text"),
+                (Self::INTEGER, "an integer"),
+                (Self::NUMBER, "a number"),
+                (Self::BOOLEAN, "`true` or `false`"),
+                (Self::NULL, "`null`"),
+            ],
+        )
+        .join(" or ")
     }
 
     /// The value name of a union of plain values (`N|TEXT`); `None` when it may be an
@@ -220,18 +219,26 @@ impl Kinds {
         if bits & (Self::OBJECT | Self::ARRAY) != 0 {
             return None;
         }
-        let words: Vec<&str> = [
-            (Self::INTEGER, "N"),
-            (Self::NUMBER, "NUMBER"),
-            (Self::STRING, "TEXT"),
-            (Self::BOOLEAN, "true|false"),
-        ]
-        .into_iter()
-        .filter(|(kind, _)| bits & kind != 0)
-        .map(|(_, word)| word)
-        .collect();
+        let words = named(
+            bits,
+            &[
+                (Self::INTEGER, "N"),
+                (Self::NUMBER, "NUMBER"),
+                (Self::STRING, "TEXT"),
+                (Self::BOOLEAN, "true|false"),
+            ],
+        );
         (!words.is_empty()).then(|| words.join("|"))
     }
+}
+
+/// The words of `table` whose kind is among `bits`, in the table's order.
+fn named(bits: u8, table: &[(u8, &'static str)]) -> Vec<&'static str> {
+    table
+        .iter()
+        .filter(|(kind, _)| bits & kind != 0)
+        .map(|(_, word)| *word)
+        .collect()
 }
 
 /// What a derived verb's argv asks for.
@@ -246,7 +253,7 @@ pub enum Request {
 /// request (mur's sessions refuse a body over 4 MiB; the body holds the values, escaped
 /// as JSON, and the request around them), and so a bound on what one command reads
 /// into memory however many values name files.
-pub const MAX_VALUE_BYTES: u64 = 4 << 20;
+pub const MAX_VALUE_BYTES: u64 = mur_lockfile::endpoint::MAX_REQUEST_BYTES as u64;
 
 /// What a message says of [`MAX_VALUE_BYTES`].
 const VALUE_BYTES_SAID: &str = "4 MiB, what a session takes in one request";

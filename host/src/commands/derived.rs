@@ -190,8 +190,8 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     Ok(())
 }
 
-/// What a session takes in one request: mur's sessions refuse a body over 4 MiB.
-const SESSION_BODY_BYTES: usize = 4 << 20;
+/// What a session takes in one request: mur's sessions refuse a larger body.
+const SESSION_BODY_BYTES: usize = mur_lockfile::endpoint::MAX_REQUEST_BYTES;
 
 /// `error`, with a hint saying why when the request it failed was larger than a session
 /// takes: a session refuses it (HTTP 413, or it closes the connection while the body is

@@ -33,9 +33,9 @@ pub(crate) const MAX_CONNECTIONS: usize = 256;
 /// streams header bytes can make us buffer (hyper's own bound is about 400 KiB).
 pub(crate) const MAX_HEADER_BYTES: usize = 64 * 1024;
 
-/// Largest request body read, in bytes: rmcp's own default. Tool arguments are a
-/// selector, some text, a timeout; 4 MiB is generous and still bounds memory.
-pub(crate) const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+/// Largest request body read, in bytes: the sessions' one bound
+/// ([`mur_lockfile::endpoint::MAX_REQUEST_BYTES`]), which mur reads too.
+pub(crate) const MAX_BODY_BYTES: usize = mur_lockfile::endpoint::MAX_REQUEST_BYTES;
 
 /// The HTTP endpoint's timeouts and connection cap. The defaults suit any app;
 /// tests shorten them to see them act.
