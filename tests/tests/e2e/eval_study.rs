@@ -490,15 +490,13 @@ fn a_condition_that_leaks_the_other_surface_is_refused_before_any_run() {
 fn an_agents_event_stream_gives_its_turns_tokens_and_cost() {
     // An "agent" that only prints Claude Code's recorded stream: it calls nothing, so
     // the task fails, and its own figures and tool results are what the study reads.
-    let (sandbox, out) = sandbox_and_study();
     let fixture = repo_root().join("eval/fixtures/claude-stream.jsonl");
     let agent = format!("cat {}", fixture.display());
-    let args = cli_derived(
+    let (_sandbox, out, output) = derived_study(
         "count-to-three",
         "1",
         &["--agent-format", "stream-json", "--agent", &agent],
     );
-    let output = study_into(&sandbox, &out, &args);
     output.assert_code(0);
     let only = &results(&out)[0];
     assert_eq!(only["success"], false, "{only}");
@@ -523,18 +521,42 @@ fn sandbox_and_study() -> (Sandbox, PathBuf) {
     (sandbox, out)
 }
 
-/// The arguments of a study of `cli-derived` × `task` × `repeats`, then `extra`.
-fn cli_derived<'a>(task: &'a str, repeats: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+/// The arguments of a study of `conditions` × `tasks` × `repeats`, then `extra`.
+fn matrix<'a>(
+    conditions: &'a str,
+    tasks: &'a str,
+    repeats: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
     let mut args = vec![
         "--conditions",
-        "cli-derived",
+        conditions,
         "--tasks",
-        task,
+        tasks,
         "--repeats",
         repeats,
     ];
     args.extend_from_slice(extra);
     args
+}
+
+/// The arguments of a study of `cli-derived` × `task` × `repeats`, then `extra`.
+fn cli_derived<'a>(task: &'a str, repeats: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    matrix("cli-derived", task, repeats, extra)
+}
+
+/// A study of `cli-derived` × `task` × `repeats` (then `extra`) in a new sandbox, run
+/// to its end: the sandbox, the study's directory and what the study printed.
+fn derived_study(task: &str, repeats: &str, extra: &[&str]) -> (Sandbox, PathBuf, Output) {
+    let (sandbox, out) = sandbox_and_study();
+    let output = study_into(&sandbox, &out, &cli_derived(task, repeats, extra));
+    (sandbox, out, output)
+}
+
+/// The JSON file at `path` (a study's `study.json`, a run's `record.json`).
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()))
 }
 
 /// `mur-eval study ARGS… --out OUT` in `sandbox`, its output piped.
@@ -577,24 +599,18 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
         &["--seed", "7", "--agent", "true derived"],
     );
     study_into(&sandbox, &out, &first).assert_code(0);
-    let second = [
-        "--conditions",
+    let second = matrix(
         "mcp",
-        "--tasks",
         "count-to-three,updates-off",
-        "--repeats",
         "1",
-        "--agent",
-        "true mcp",
-    ];
+        &["--agent", "true mcp"],
+    );
     let output = study_into(&sandbox, &out, &second);
     output.assert_code(0);
     // The first command again: a resume, nothing new to record.
     study_into(&sandbox, &out, &first).assert_code(0);
 
-    let recorded: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).expect("study.json"))
-            .expect("json");
+    let recorded = read_json(&out.join("study.json"));
     assert_eq!(
         recorded,
         serde_json::json!({
@@ -627,13 +643,11 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
 
 #[test]
 fn a_study_of_one_run_says_so_in_the_singular() {
-    let (sandbox, out) = sandbox_and_study();
-    let one = cli_derived(
+    let (sandbox, out, output) = derived_study(
         "count-to-three",
         "1",
         &["--seed", "5", "--agent", "mur devtools state > /dev/null"],
     );
-    let output = study_into(&sandbox, &out, &one);
     output.assert_code(0);
     let root = sandbox.root().display().to_string();
     assert_eval_snapshot(
@@ -848,18 +862,12 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
 #[test]
 fn a_name_given_twice_is_one_condition_and_a_directory_in_use_is_refused() {
     let (sandbox, out) = sandbox_and_study();
-    let twice = [
-        "--conditions",
+    let twice = matrix(
         "cli-derived,cli-derived",
-        "--tasks",
         "count-to-three,count-to-three",
-        "--repeats",
         "1",
-        "--seed",
-        "3",
-        "--agent",
-        "true",
-    ];
+        &["--seed", "3", "--agent", "true"],
+    );
     let output = study_into(&sandbox, &out, &twice);
     output.assert_code(0);
     assert!(
@@ -869,9 +877,7 @@ fn a_name_given_twice_is_one_condition_and_a_directory_in_use_is_refused() {
         "{output}"
     );
     assert_eq!(results(&out).len(), 1, "one run made once");
-    let recorded: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).expect("study.json"))
-            .expect("json");
+    let recorded = read_json(&out.join("study.json"));
     assert_eq!(
         recorded["matrices"][0]["conditions"],
         serde_json::json!(["cli-derived"])
@@ -887,16 +893,7 @@ fn a_name_given_twice_is_one_condition_and_a_directory_in_use_is_refused() {
         .open(out.join("study.lock"))
         .expect("the study's lock file");
     lock.try_lock().expect("no study holds it now");
-    let more = [
-        "--conditions",
-        "mcp",
-        "--tasks",
-        "count-to-three",
-        "--repeats",
-        "1",
-        "--agent",
-        "true",
-    ];
+    let more = matrix("mcp", "count-to-three", "1", &["--agent", "true"]);
     let output = study_into(&sandbox, &out, &more);
     output.assert_code(1).assert_stderr_is(format!(
         "error: `{}` is in use by another study (it holds `study.lock`)\n\
@@ -939,9 +936,9 @@ fn a_directory_holding_someone_elses_files_is_refused_and_left_untouched() {
 
 #[test]
 fn report_keeps_one_record_per_run_asked_for_and_says_what_it_left_out() {
-    let (sandbox, out) = sandbox_and_study();
-    let one = cli_derived("count-to-three", "1", &["--seed", "3", "--agent", "true"]);
-    study_into(&sandbox, &out, &one).assert_code(0);
+    let (sandbox, out, output) =
+        derived_study("count-to-three", "1", &["--seed", "3", "--agent", "true"]);
+    output.assert_code(0);
     // What an agent with write access to the study could add: the run again, as a pass,
     // six times under repeats no command asked for, and a line that is no record.
     let path = out.join("results.jsonl");
@@ -1008,10 +1005,7 @@ fn files_the_agent_leaves_are_read_without_waiting_and_its_stream_lossily() {
         ),
     ]);
     assert_eq!(only["notes"], notes, "{only}");
-    let record: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("record.json")).expect("record.json"),
-    )
-    .expect("json");
+    let record = read_json(&dir.join("record.json"));
     let screenshot = record["checks"]
         .as_array()
         .and_then(|checks| {
@@ -1040,15 +1034,13 @@ fn a_lockfile_the_agent_rewrites_neither_names_what_is_killed_nor_what_is_checke
         .arg("300")
         .spawn()
         .expect("sleep runs");
-    let (sandbox, out) = sandbox_and_study();
     let agent = format!(
         "f=$(find \"$XDG_RUNTIME_DIR\" -name '*.json' | head -1); \
          sed -E 's/\"pid\": [0-9]+/\"pid\": {}/' \"$f\" > \"$f.new\"; chmod 600 \"$f.new\"; \
          mv \"$f.new\" \"$f\"",
         decoy.id()
     );
-    let args = cli_derived("count-to-three", "1", &["--agent", &agent]);
-    let output = study_into(&sandbox, &out, &args);
+    let (_sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", &agent]);
     let alive = decoy.try_wait().expect("try_wait").is_none();
     let _ = decoy.kill();
     let _ = decoy.wait();
@@ -1058,10 +1050,7 @@ fn a_lockfile_the_agent_rewrites_neither_names_what_is_killed_nor_what_is_checke
         "mur-eval signalled a pid the lockfile named\n{output}"
     );
     let dir = out.join("runs/cli-derived/count-to-three/1");
-    let record: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("record.json")).expect("record.json"),
-    )
-    .expect("json");
+    let record = read_json(&dir.join("record.json"));
     let seen = record["checks"][0]["seen"].as_str().unwrap_or_default();
     let untrusted = format!(
         "; its lockfile names pid {}, no process of the session the harness started (pid ",
@@ -1073,8 +1062,7 @@ fn a_lockfile_the_agent_rewrites_neither_names_what_is_killed_nor_what_is_checke
 
 #[test]
 fn an_unset_pass_env_and_an_agent_that_never_started_are_said() {
-    let (sandbox, out) = sandbox_and_study();
-    let args = cli_derived(
+    let (_sandbox, _out, output) = derived_study(
         "count-to-three",
         "1",
         &[
@@ -1086,7 +1074,6 @@ fn an_unset_pass_env_and_an_agent_that_never_started_are_said() {
             "no-such-agent --task {task}",
         ],
     );
-    let output = study_into(&sandbox, &out, &args);
     output.assert_code(0);
     let lines: Vec<&str> = output.stderr.lines().collect();
     assert_eq!(
@@ -1113,25 +1100,12 @@ fn an_unset_pass_env_and_an_agent_that_never_started_are_said() {
 #[test]
 fn a_bad_html_path_or_a_study_that_cannot_start_leaves_nothing_pinned() {
     let (sandbox, out) = sandbox_and_study();
-    let mut base = vec![
-        "--tasks",
-        "count-to-three",
-        "--repeats",
-        "1",
-        "--agent",
-        "true",
-    ];
     // The page's path is checked before any run, as a usage error.
-    let html = [
-        &base[..],
-        &[
-            "--conditions",
-            "cli-derived",
-            "--html",
-            "/nonexistent/dir/x.html",
-        ],
-    ]
-    .concat();
+    let html = cli_derived(
+        "count-to-three",
+        "1",
+        &["--agent", "true", "--html", "/nonexistent/dir/x.html"],
+    );
     study_into(&sandbox, &out, &html).assert_code(1).assert_stderr_is(
         "error: `--html /nonexistent/dir/x.html`: the directory `/nonexistent/dir` does not exist\n",
     );
@@ -1139,23 +1113,26 @@ fn a_bad_html_path_or_a_study_that_cannot_start_leaves_nothing_pinned() {
     // A page in the study's own directory, which the study makes, is fine.
     let other = sandbox.root().join("other");
     let page = other.join("report.html").to_string_lossy().into_owned();
-    let html = [&base[..], &["--conditions", "cli-derived", "--html", &page]].concat();
+    let html = cli_derived("count-to-three", "1", &["--agent", "true", "--html", &page]);
     study_into(&sandbox, &other, &html).assert_code(0);
     assert!(other.join("report.html").is_file());
     // A study whose condition cannot be prepared (no verbs) pins no seed: the corrected
     // command may name its own.
-    let no_verbs = [
-        &base[..],
-        &["--conditions", "cli-named", "--verbs", "/nonexistent-verbs"],
-    ]
-    .concat();
+    let no_verbs = matrix(
+        "cli-named",
+        "count-to-three",
+        "1",
+        &["--agent", "true", "--verbs", "/nonexistent-verbs"],
+    );
     study_into(&sandbox, &out, &no_verbs).assert_code(1);
     assert!(!out.join("study.json").exists());
-    base.extend(["--conditions", "cli-derived", "--seed", "2026"]);
-    study_into(&sandbox, &out, &base).assert_code(0);
-    let recorded: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).expect("study.json"))
-            .expect("json");
+    let seeded = cli_derived(
+        "count-to-three",
+        "1",
+        &["--agent", "true", "--seed", "2026"],
+    );
+    study_into(&sandbox, &out, &seeded).assert_code(0);
+    let recorded = read_json(&out.join("study.json"));
     assert_eq!(recorded["seed"], 2026);
     assert_eq!(recorded["conditions"], serde_json::json!(["cli-derived"]));
 
@@ -1180,13 +1157,11 @@ fn a_bad_html_path_or_a_study_that_cannot_start_leaves_nothing_pinned() {
 
 #[test]
 fn time_outs_are_counted_and_the_limit_recorded() {
-    let (sandbox, out) = sandbox_and_study();
-    let args = cli_derived(
+    let (_sandbox, out, output) = derived_study(
         "count-to-three",
         "1",
         &["--time-limit", "1", "--agent", "sleep 30"],
     );
-    let output = study_into(&sandbox, &out, &args);
     output.assert_code(0);
     assert!(
         output
@@ -1197,9 +1172,7 @@ fn time_outs_are_counted_and_the_limit_recorded() {
     let line = "\nTimed out (the time limit ended the agent; its time is the limit, so the \
                 medians are lower bounds): `cli-derived` 1 of 1 run.\n";
     assert!(output.stdout.contains(line), "{line}\n{}", output.stdout);
-    let recorded: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).expect("study.json"))
-            .expect("json");
+    let recorded = read_json(&out.join("study.json"));
     assert_eq!(recorded["matrices"][0]["timeLimitSecs"], 1, "{recorded}");
 }
 
