@@ -9,8 +9,9 @@
 //! - [`SlotLock`]: the advisory lock a session holds on its project's slot.
 //! - [`liveness`]: whether the process behind a lockfile is really serving.
 //! - [`endpoint`]: which endpoints may be contacted at all (loopback only).
-//! - [`ensure_private_dir`]: mur's private directories, made 0700 and checked for their
-//!   owner; [`open_regular`]: a file opened only if it is a regular one, without blocking.
+//! - [`check_own`]: the one rule for a file or directory trusted as the user's own (no
+//!   link, their own, [`Keep`] others out); [`ensure_private_dir`]: mur's private
+//!   directories, made 0700 and checked by it; [`open_regular`]: a file opened only if it is a regular one, without blocking.
 //! - [`now_rfc3339`], [`rfc3339_millis`]: every timestamp mur and its sessions write.
 
 mod atomic;
@@ -31,4 +32,4 @@ pub use registry::{Entry, ReadOutcome, Registry};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};
 pub use slot::{HANDED_FD, SlotLock, is_held, lock_path};
 pub use stamp::{now_rfc3339, now_rfc3339_millis, rfc3339_millis};
-pub use trust::ensure_private_dir;
+pub use trust::{Keep, Untrusted, check_own, ensure_private_dir};

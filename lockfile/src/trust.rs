@@ -1,5 +1,7 @@
 //! Ownership and permission checks: another local user must not be able to
-//! point `mur` at their server by planting a lockfile.
+//! point `mur` at their server by planting a lockfile, feed it records, or read
+//! a bridge's secret. [`check_own`] is the one rule for every file and directory
+//! mur trusts as the user's own.
 
 use std::path::Path;
 
@@ -19,39 +21,105 @@ pub(crate) fn current_uid() -> u32 {
     0
 }
 
-/// Refuse a file or directory owned by another user, or writable by group or
-/// others. `what` names it in the message ("lockfile directory", "lockfile").
+/// What others, beside not owning it, must not be able to do to a file or
+/// directory mur trusts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Write to it (a lockfile, a log, a directory of mur's): its text is no secret,
+    /// what it says must be the user's.
+    Writes,
+    /// Read or write it: it holds a secret (a bridge's sidecar).
+    Secret,
+}
+
+/// Why a file or directory is not trusted as the user's own. It reads after the
+/// path (``"`{path}` is {why}"``, [`Untrusted::of`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Untrusted {
+    /// A symbolic link: what it names can change under the check.
+    Link,
+    /// Another user's (`uid`), not this process's effective user (`you`).
+    Owner { uid: u32, you: u32 },
+    /// Open to group or others as `keep` forbids; `mode` is its permission bits.
+    Open { mode: u32, keep: Keep },
+}
+
+impl Untrusted {
+    /// "`{path}` is {why}", as readers of files in mur's directories say it.
+    pub fn of(&self, path: &Path) -> String {
+        format!("`{}` is {self}", path.display())
+    }
+}
+
+impl std::fmt::Display for Untrusted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Link => f.write_str("a symbolic link"),
+            Self::Owner { uid, you } => write!(f, "owned by uid {uid}, not by you (uid {you})"),
+            Self::Open {
+                mode,
+                keep: Keep::Writes,
+            } => write!(f, "writable by group or others (mode {mode:o})"),
+            Self::Open {
+                mode,
+                keep: Keep::Secret,
+            } => write!(
+                f,
+                "open to group or others (mode {mode:o}), so its secret is no secret"
+            ),
+        }
+    }
+}
+
+/// The one rule for what mur trusts as the user's own: `meta`, of the file or
+/// directory itself (from `symlink_metadata` or an open handle, never through a
+/// link), is no symbolic link, is owned by this process's effective user (the
+/// owner of every file mur makes), and group and others cannot do what `keep`
+/// keeps from them. What kind of file it must be is the caller's to say.
+pub fn check_own(meta: &std::fs::Metadata, keep: Keep) -> Result<(), Untrusted> {
+    if meta.file_type().is_symlink() {
+        return Err(Untrusted::Link);
+    }
+    check_owner_and_mode(meta, keep)
+}
+
+#[cfg(unix)]
+fn check_owner_and_mode(meta: &std::fs::Metadata, keep: Keep) -> Result<(), Untrusted> {
+    use std::os::unix::fs::MetadataExt;
+    let you = current_uid();
+    if meta.uid() != you {
+        return Err(Untrusted::Owner {
+            uid: meta.uid(),
+            you,
+        });
+    }
+    let forbidden = match keep {
+        Keep::Writes => 0o022,
+        Keep::Secret => 0o077,
+    };
+    if meta.mode() & forbidden != 0 {
+        return Err(Untrusted::Open {
+            mode: meta.mode() & 0o777,
+            keep,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_owner_and_mode(_meta: &std::fs::Metadata, _keep: Keep) -> Result<(), Untrusted> {
+    // %TEMP% is per user on Windows; its ACLs already keep other users out.
+    Ok(())
+}
+
+/// Refuse a file or directory that is a link, owned by another user, or writable
+/// by group or others ([`check_own`]). `what` names it in the message ("lockfile
+/// directory", "lockfile").
 #[cfg(unix)]
 pub(crate) fn check_trusted(path: &Path, what: &str) -> Result<(), String> {
     let meta = std::fs::symlink_metadata(path)
         .map_err(|err| format!("cannot inspect {what} `{}`: {err}", path.display()))?;
     check_metadata(&meta, path, what)
-}
-
-/// [`check_trusted`] on metadata already in hand (e.g. of an open file).
-#[cfg(unix)]
-pub(crate) fn check_metadata(
-    meta: &std::fs::Metadata,
-    path: &Path,
-    what: &str,
-) -> Result<(), String> {
-    use std::os::unix::fs::MetadataExt;
-    let uid = current_uid();
-    if meta.uid() != uid {
-        return Err(format!(
-            "refusing {what} `{}`: owned by uid {}, not by you (uid {uid})",
-            path.display(),
-            meta.uid()
-        ));
-    }
-    if meta.mode() & 0o022 != 0 {
-        return Err(format!(
-            "refusing {what} `{}`: writable by group or others (mode {:o})",
-            path.display(),
-            meta.mode() & 0o777
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(not(unix))]
@@ -60,13 +128,16 @@ pub(crate) fn check_trusted(_path: &Path, _what: &str) -> Result<(), String> {
     Ok(())
 }
 
-#[cfg(not(unix))]
+/// [`check_trusted`] on metadata already in hand (e.g. of an open file).
 pub(crate) fn check_metadata(
-    _meta: &std::fs::Metadata,
-    _path: &Path,
-    _what: &str,
+    meta: &std::fs::Metadata,
+    path: &Path,
+    what: &str,
 ) -> Result<(), String> {
-    Ok(())
+    check_own(meta, Keep::Writes).map_err(|why| {
+        let it = if why == Untrusted::Link { "it is " } else { "" };
+        format!("refusing {what} `{}`: {it}{why}", path.display())
+    })
 }
 
 /// Creates `dir` (and its parents) mode 0700 if needed, then refuses it if it
@@ -96,4 +167,58 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 #[cfg(not(unix))]
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn chmod(path: &Path, mode: u32) {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+
+    #[test]
+    fn a_secret_is_kept_from_reads_and_anything_else_from_writes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("file");
+        std::fs::write(&path, "").expect("write");
+        let judged = |keep| check_own(&std::fs::symlink_metadata(&path).expect("stat"), keep);
+        chmod(&path, 0o644);
+        assert_eq!(judged(Keep::Writes), Ok(()));
+        let open = judged(Keep::Secret).expect_err("readable");
+        assert_eq!(
+            open.of(&path),
+            format!(
+                "`{}` is open to group or others (mode 644), so its secret is no secret",
+                path.display()
+            )
+        );
+        chmod(&path, 0o620);
+        let writable = judged(Keep::Writes).expect_err("writable");
+        assert_eq!(
+            writable.to_string(),
+            "writable by group or others (mode 620)"
+        );
+        chmod(&path, 0o600);
+        assert_eq!(judged(Keep::Secret), Ok(()));
+    }
+
+    /// A link to a private directory is refused as a link (it was refused as one
+    /// of mode 777, what Linux gives every link), whatever it names.
+    #[test]
+    fn a_link_is_refused_as_one() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let private = dir.path().join("private");
+        ensure_private_dir(&private, "cache").expect("private");
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&private, &link).expect("symlink");
+        assert_eq!(
+            ensure_private_dir(&link, "cache"),
+            Err(format!(
+                "refusing cache `{}`: it is a symbolic link",
+                link.display()
+            ))
+        );
+    }
 }

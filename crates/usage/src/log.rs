@@ -70,20 +70,20 @@ pub fn sessions_dir() -> PathBuf {
 
 /// The logs in `dir` ([`sessions_dir`]) of the tool calls sessions served: each
 /// `<hash>.jsonl`, with its rotated files. A log is read only when each of its files
-/// is a regular file (never a link, a FIFO or a device) of the owner of the
-/// directory it is in, and that directory is its owner's alone (mur made it so):
-/// the others are returned apart, each with why it is not read. A directory that is
-/// not there holds none.
+/// is a regular file (never a link, a FIFO or a device) the user may trust as their
+/// own, in a directory they may trust so (mur made it so): the rule every file in
+/// the lockfile directory is held to ([`mur_lockfile::check_own`]: theirs, and no
+/// one else's to write). The others are returned apart, each with why it is not
+/// read. A directory that is not there holds none.
 pub fn session_logs(dir: &Path) -> (Vec<UsageLog>, Vec<String>) {
     let mut logs = Vec::new();
     let mut refused = Vec::new();
     let Ok(listing) = std::fs::read_dir(dir) else {
         return (logs, refused);
     };
-    let owner = match private_dir_owner(dir) {
-        Ok(owner) => owner,
-        Err(why) => return (logs, vec![why]),
-    };
+    if let Err(why) = private_dir(dir) {
+        return (logs, vec![why]);
+    }
     let mut paths: Vec<PathBuf> = listing
         .flatten()
         .map(|entry| entry.path())
@@ -95,7 +95,7 @@ pub fn session_logs(dir: &Path) -> (Vec<UsageLog>, Vec<String>) {
         let mut files = log.files();
         // A live file that is no file at all (a dangling link) is not among `files()`.
         files.push(log.path.clone());
-        match files.iter().find_map(|file| foreign(file, owner)) {
+        match files.iter().find_map(|file| foreign(file)) {
             Some(why) => refused.push(why),
             None => logs.push(log),
         }
@@ -103,32 +103,21 @@ pub fn session_logs(dir: &Path) -> (Vec<UsageLog>, Vec<String>) {
     (logs, refused)
 }
 
-/// The owner of `dir` when it is a directory (not a link to one) that only its owner
-/// may write to; else why it is not read.
-fn private_dir_owner(dir: &Path) -> Result<Option<u32>, String> {
+/// Why `dir` is not read: no directory (a link to one neither), or not one the
+/// user may trust as their own.
+fn private_dir(dir: &Path) -> Result<(), String> {
     let meta = std::fs::symlink_metadata(dir)
         .map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
     if !meta.is_dir() {
         return Err(format!("`{}` is not a directory", dir.display()));
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        if meta.mode() & 0o022 != 0 {
-            return Err(format!(
-                "`{}` may be written by others: its logs are not read",
-                dir.display()
-            ));
-        }
-        Ok(Some(meta.uid()))
-    }
-    #[cfg(not(unix))]
-    Ok(None)
+    mur_lockfile::check_own(&meta, mur_lockfile::Keep::Writes)
+        .map_err(|why| format!("{}: its logs are not read", why.of(dir)))
 }
 
 /// Why the file at `path` is not read as a session's log: not a regular file, or
-/// not `owner`'s. `None` when it is fine, or gone.
-fn foreign(path: &Path, owner: Option<u32>) -> Option<String> {
+/// not one the user may trust as their own. `None` when it is fine, or gone.
+fn foreign(path: &Path) -> Option<String> {
     let meta = match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
         Err(e) => return Some(format!("cannot read `{}`: {e}", path.display())),
@@ -141,19 +130,8 @@ fn foreign(path: &Path, owner: Option<u32>) -> Option<String> {
             path.display()
         ));
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        if owner.is_some_and(|owner| owner != meta.uid()) {
-            return Some(format!(
-                "`{}` belongs to another user (uid {})",
-                path.display(),
-                meta.uid()
-            ));
-        }
-    }
-    let _ = owner;
-    None
+    let trusted = mur_lockfile::check_own(&meta, mur_lockfile::Keep::Writes);
+    trusted.err().map(|why| why.of(path))
 }
 
 /// Whether nothing is at `dir` (a link to nothing neither): something there that is
@@ -704,5 +682,65 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let (logs, refused) = session_logs(&usage);
         assert!(logs.is_empty() && refused.len() == 1, "{refused:?}");
+    }
+
+    /// A session's log is held to the rule of every file in the lockfile directory
+    /// (mur_lockfile::check_own): the user's own, and no one else's to write. One
+    /// others may write to was read before, and a directory and logs all of another
+    /// user's (the directory's owner was what the logs were compared with).
+    #[cfg(unix)]
+    #[test]
+    fn a_sessions_log_others_may_write_or_another_users_is_set_apart_with_why() {
+        use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let usage = dir.path().join("usage");
+        mur_lockfile::ensure_private_dir(&usage, "usage").unwrap_or_else(|e| panic!("{e}"));
+        let fine = UsageLog::at(usage.join("0123456789abcdef.jsonl"));
+        let open = UsageLog::at(usage.join("fedcba9876543210.jsonl"));
+        for log in [&fine, &open] {
+            log.append(&record(1)).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let mode = |path: &Path, mode| {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+                .unwrap_or_else(|e| panic!("{e}"));
+        };
+        mode(open.path(), 0o666);
+        let (logs, refused) = session_logs(&usage);
+        let paths: Vec<&Path> = logs.iter().map(UsageLog::path).collect();
+        assert_eq!(paths, [fine.path()]);
+        let open_shown = open.path().display();
+        assert_eq!(
+            refused,
+            [format!(
+                "`{open_shown}` is writable by group or others (mode 666)"
+            )]
+        );
+        // Another user's: only root can give a file away to make one.
+        let you = std::fs::metadata(&usage).map_or(1, |m| m.uid());
+        if you != 0 {
+            return;
+        }
+        mode(open.path(), 0o600);
+        let nobody = Some(65534);
+        std::os::unix::fs::chown(open.path(), nobody, None).unwrap_or_else(|e| panic!("{e}"));
+        let (_, refused) = session_logs(&usage);
+        assert_eq!(
+            refused,
+            [format!(
+                "`{open_shown}` is owned by uid 65534, not by you (uid 0)"
+            )]
+        );
+        for path in [&usage, fine.path()] {
+            std::os::unix::fs::chown(path, nobody, None).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let (logs, refused) = session_logs(&usage);
+        assert!(logs.is_empty(), "{logs:?}");
+        assert_eq!(
+            refused,
+            [format!(
+                "`{}` is owned by uid 65534, not by you (uid 0): its logs are not read",
+                usage.display()
+            )]
+        );
     }
 }
