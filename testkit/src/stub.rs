@@ -175,7 +175,12 @@ impl Stub {
     /// An MCP server with these `tools` that answers each call with the arguments it
     /// got, as JSON text: what mur sent, for a test to read back.
     pub fn echoing_arguments(tools: Value) -> Self {
-        Self::with_tools(tools, |params| {
+        Self::echoing_arguments_of(Arc::new(Mutex::new(tools)))
+    }
+
+    /// [`Stub::echoing_arguments`] with a list the test may change while it serves.
+    pub fn echoing_arguments_of(tools: Arc<Mutex<Value>>) -> Self {
+        Self::with_tool_list(tools, |params| {
             let text = params["arguments"].to_string();
             Ok(serde_json::json!({ "content": [{ "type": "text", "text": text }] }))
         })

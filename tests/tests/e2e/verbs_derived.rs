@@ -3,6 +3,7 @@
 //! its tools is called through its derived verb and its effect checked.
 
 use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
 
 use mur_e2e::plugins::{sandbox_with, standard, standard_session};
 use mur_e2e::{Output, Sandbox, Stub, Successors};
@@ -734,21 +735,9 @@ fn a_catalog_over_a_broken_verb_index_is_mur_failing_not_an_empty_list() {
 #[test]
 fn a_tool_changed_behind_a_cached_list_is_read_afresh_when_its_words_are_refused() {
     let sb = Sandbox::new();
-    let tool = |properties: serde_json::Value| {
-        json!([{ "name": "ids", "description": "Joins ids",
-                 "inputSchema": { "type": "object", "properties": properties } }])
-    };
-    let tools = std::sync::Arc::new(std::sync::Mutex::new(tool(
-        json!({ "values": { "type": "string" } }),
-    )));
-    let server = Stub::with_tool_list(tools.clone(), |params| {
-        Ok(json!({ "content": [{ "type": "text", "text": params["arguments"].to_string() }] }))
-    });
+    let (server, _) = ids_changed_behind_the_cache(&sb, json!({ "values": { "type": "string" } }));
     let endpoint = server.endpoint();
     let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
-    devtools(&["ids", "--values", "1"]).assert_code(0);
-    *tools.lock().expect("tool list") =
-        tool(json!({ "values": { "type": "string" }, "sep": { "type": "string" } }));
     let changed = devtools(&["ids", "--values", "1", "--sep", "x"]);
     changed.assert_code(0);
     assert_eq!(
@@ -760,6 +749,28 @@ fn a_tool_changed_behind_a_cached_list_is_read_afresh_when_its_words_are_refused
     let typo = devtools(&["ids", "--sepp", "x"]);
     typo.assert_code(1);
     typo.assert_stderr_starts_with("error: ids: unknown option `--sepp`; did you mean `--sep`?\n");
+}
+
+/// The tool list of one tool, `ids`, whose input has these `properties`.
+fn ids(properties: serde_json::Value) -> serde_json::Value {
+    json!([{ "name": "ids", "description": "Joins ids",
+             "inputSchema": { "type": "object", "properties": properties } }])
+}
+
+/// A server of `ids` (answering each call with its arguments) whose list changed
+/// behind mur's cache: called once with `ids --values 1` while its input had these
+/// `properties`, so that mur cached that list, then given `values` and `sep`. The
+/// list, for the test to change again.
+fn ids_changed_behind_the_cache(
+    sb: &Sandbox,
+    properties: serde_json::Value,
+) -> (Stub, Arc<Mutex<serde_json::Value>>) {
+    let tools = Arc::new(Mutex::new(ids(properties)));
+    let server = Stub::echoing_arguments_of(tools.clone());
+    at_endpoint(sb, &server.endpoint(), &["ids", "--values", "1"]).assert_code(0);
+    *tools.lock().expect("tool list") =
+        ids(json!({ "values": { "type": "string" }, "sep": { "type": "string" } }));
+    (server, tools)
 }
 
 /// A server whose tool names, and one tool's property names, are the same in kebab
@@ -1056,15 +1067,8 @@ fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
         out.assert_stderr_starts_with(&format!("error: draw: {error}\n"));
     }
     // The catalog an agent reads says the same.
-    let catalog = devtools(&["catalog", "--json"]);
-    let verbs = catalog.json()["verbs"].clone();
-    let draw = verbs
-        .as_array()
-        .expect("verbs")
-        .iter()
-        .find(|v| v["name"] == "draw")
-        .cloned();
-    let shape_help = draw.expect("draw")["options"][0]["help"].clone();
+    let draw = catalog_verb(&devtools(&["catalog", "--json"]), "draw");
+    let shape_help = draw["options"][0]["help"].clone();
     assert_eq!(
         shape_help,
         "{color?: red|green, name: TEXT, points?: [{label?: TEXT, x: N, y: N}]} (required)"
@@ -1461,6 +1465,15 @@ fn at_endpoint(sb: &Sandbox, endpoint: &str, words: &[&str]) -> Output {
     sb.mur(&argv)
 }
 
+/// The verb `name` that a `catalog --json` output lists (panics, showing the output,
+/// when it lists none).
+fn catalog_verb(catalog: &Output, name: &str) -> serde_json::Value {
+    catalog.json()["verbs"]
+        .as_array()
+        .and_then(|verbs| verbs.iter().find(|v| v["name"] == name).cloned())
+        .unwrap_or_else(|| panic!("no verb `{name}` in the catalog\n{catalog}"))
+}
+
 /// A schema that is a graph, not a tree, served for real: an `anyOf` of ten `$ref`s to
 /// itself, each hop branched ten ways (`--help`, `catalog` and every <Tab> of its
 /// session took minutes, exponential in the hops). It costs at most what its size
@@ -1572,14 +1585,7 @@ fn a_tool_of_100000_choices_or_a_100000_character_name_has_a_bounded_help() {
     );
     let catalog = devtools(&["catalog", "--json"]);
     catalog.assert_code(0);
-    let verbs = catalog.json()["verbs"].clone();
-    let big = verbs
-        .as_array()
-        .expect("verbs")
-        .iter()
-        .find(|v| v["name"] == "big")
-        .expect("big")
-        .clone();
+    let big = catalog_verb(&catalog, "big");
     assert_eq!(
         big["options"][0]["choices"].as_array().map(Vec::len),
         Some(100_000)
@@ -1617,27 +1623,20 @@ fn a_slow_pipe_is_read_before_the_session_is_asked() {
 #[test]
 fn values_read_from_files_are_read_once_and_bounded_in_all() {
     let sb = Sandbox::new();
-    let tool = |properties: serde_json::Value| {
-        json!([{ "name": "ids", "description": "Joins ids",
-                 "inputSchema": { "type": "object", "properties": properties } }])
-    };
-    let tools = std::sync::Arc::new(std::sync::Mutex::new(tool(json!({
-        "values": { "type": "string" },
-        "items": { "type": "array", "items": { "type": "object" } } }))));
-    let server = Stub::with_tool_list(tools.clone(), |params| {
-        Ok(json!({ "content": [{ "type": "text", "text": params["arguments"].to_string() }] }))
-    });
+    let (server, tools) = ids_changed_behind_the_cache(
+        &sb,
+        json!({
+            "values": { "type": "string" },
+            "items": { "type": "array", "items": { "type": "object" } } }),
+    );
     let endpoint = server.endpoint();
     let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
-    devtools(&["ids", "--values", "1"]).assert_code(0);
-    *tools.lock().expect("tool list") =
-        tool(json!({ "values": { "type": "string" }, "sep": { "type": "string" } }));
     let changed = mur_e2e::run(&mut sb.shell_command(&format!(
         "mur devtools --endpoint {endpoint} ids --values @<(printf hello) --sep y"
     )));
     changed.assert_code(0);
     assert_eq!(changed.json(), json!({ "values": "hello", "sep": "y" }));
-    *tools.lock().expect("tool list") = tool(json!({
+    *tools.lock().expect("tool list") = ids(json!({
         "values": { "type": "string" },
         "items": { "type": "array", "items": { "type": "object" } } }));
     devtools(&["ids", "--refresh", "--values", "1"]).assert_code(0);
