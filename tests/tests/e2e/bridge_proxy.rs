@@ -26,11 +26,20 @@ fn proxy(sb: &Sandbox, lines: &[Value]) -> Output {
 
 /// [`proxy`] with host options (`--endpoint URL`) before `proxy`.
 fn proxy_at(sb: &Sandbox, host: &[&str], lines: &[Value]) -> Output {
-    proxy_fed_at(sb, host, |stdin| {
-        for line in lines {
-            writeln!(stdin, "{line}").expect("write a line");
-        }
-    })
+    proxy_fed_at(sb, host, |stdin| write_lines(stdin, lines))
+}
+
+/// [`proxy`] with the proxy's own options after `proxy` (`--timeout MS`).
+fn proxy_after(sb: &Sandbox, options: &[&str], lines: &[Value]) -> Output {
+    let argv = [&["devtools", "proxy"][..], options].concat();
+    mur_fed(sb, &argv, |stdin| write_lines(stdin, lines))
+}
+
+/// Writes `lines` on `stdin`, one a line.
+fn write_lines(stdin: &mut std::process::ChildStdin, lines: &[Value]) {
+    for line in lines {
+        writeln!(stdin, "{line}").expect("write a line");
+    }
 }
 
 /// Runs `mur devtools proxy` with what `feed` writes on its stdin, then its end.
@@ -45,7 +54,16 @@ fn proxy_fed_at(
     feed: impl FnOnce(&mut std::process::ChildStdin),
 ) -> Output {
     let argv = [&["devtools"][..], host, &["proxy"]].concat();
-    let mut command = sb.mur_command(&argv);
+    mur_fed(sb, &argv, feed)
+}
+
+/// Runs `mur ARGV…` with what `feed` writes on its stdin, then its end.
+fn mur_fed(
+    sb: &Sandbox,
+    argv: &[&str],
+    feed: impl FnOnce(&mut std::process::ChildStdin),
+) -> Output {
+    let mut command = sb.mur_command(argv);
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -78,6 +96,16 @@ fn initialize() -> Value {
 pub(crate) fn tool_call(id: u64, name: &str, arguments: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": { "name": name, "arguments": arguments } })
+}
+
+/// A `waitFor` call (request `id`) for a selector nothing on the sample matches: the
+/// sample answers it, as a tool's error, after `timeout_ms`.
+fn waiting_for_nothing(id: u64, timeout_ms: u64) -> Value {
+    tool_call(
+        id,
+        "waitFor",
+        json!({ "selector": "#nope", "timeoutMs": timeout_ms }),
+    )
 }
 
 /// The answer with `id` among the lines the proxy wrote.
@@ -242,11 +270,7 @@ fn with_no_session_each_request_gets_an_error_naming_why() {
 fn a_line_that_is_no_utf8_is_answered_and_the_call_in_flight_still_gets_its_answer() {
     let (sb, _sample) = Sandbox::with_app();
     // A call that takes a while, then a line that is no UTF-8, then the end.
-    let slow = tool_call(
-        1,
-        "waitFor",
-        json!({ "selector": "#nope", "timeoutMs": 1000 }),
-    );
+    let slow = waiting_for_nothing(1, 1000);
     let out = proxy_fed(&sb, |stdin| {
         writeln!(stdin, "{slow}").expect("write a line");
         stdin.write_all(b"\xff\xfe\n").expect("write a line");
@@ -437,22 +461,13 @@ fn initialize_answering() -> Value {
 fn a_question_reaches_the_client_with_its_schema_whole_and_its_answer_goes_back() {
     let sb = Sandbox::new();
     let _app = sb.start_sample_with(&sb.project("app"), &["--conformance-fixtures"]);
-    let stdout = sb.root().join("proxy.out");
-    let mut command = sb.mur_command(&["devtools", "proxy"]);
-    command
-        .stdin(Stdio::piped())
-        .stdout(std::fs::File::create(&stdout).expect("stdout file"))
-        .stderr(Stdio::piped());
-    let mut process = Process::spawn(&mut command);
-    let mut stdin = process.child_mut().stdin.take().expect("stdin");
-    let call = tool_call(2, "test_elicitation_sep1330_enums", json!({}));
-    for line in [initialize_answering(), call] {
-        writeln!(stdin, "{line}").expect("write a line");
-    }
-    let question: Value = mur_e2e::wait_until("the question", || {
-        let text = std::fs::read_to_string(&stdout).ok()?;
-        text.lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    let mut proxy = Live::start(&sb, &["proxy"]);
+    proxy.send(&initialize_answering());
+    proxy.send(&tool_call(2, "test_elicitation_sep1330_enums", json!({})));
+    let question = mur_e2e::wait_until("the question", || {
+        let lines = proxy.lines();
+        lines
+            .into_iter()
             .find(|m| m["method"] == "elicitation/create")
     });
     let schema = &question["params"]["requestedSchema"];
@@ -468,19 +483,9 @@ fn a_question_reaches_the_client_with_its_schema_whole_and_its_answer_goes_back(
     );
     let chosen = json!({ "jsonrpc": "2.0", "id": question["id"], "result": {
         "action": "accept", "content": { "untitledSingle": "option2" } } });
-    writeln!(stdin, "{chosen}").expect("write a line");
-    mur_e2e::wait_until("the call's answer", || {
-        let text = std::fs::read_to_string(&stdout).ok()?;
-        text.contains(r#""id":2"#).then_some(())
-    });
-    drop(stdin);
-    process.wait_output().assert_code(0);
-    let text = std::fs::read_to_string(&stdout).expect("stdout");
-    let answered = text
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .find(|m| m["id"] == 2)
-        .expect("the call's answer");
+    proxy.send(&chosen);
+    let answered = proxy.answer(2);
+    proxy.end().assert_code(0);
     let said = answered["result"]["content"][0]["text"]
         .as_str()
         .unwrap_or_default();
@@ -633,20 +638,12 @@ fn the_proxy_keeps_to_its_project_never_turning_to_another_ones_session() {
 fn a_request_is_bounded_only_by_the_proxys_own_timeout_which_its_hint_names() {
     let (sb, app) = Sandbox::with_app();
     // The sample gives up on its own after 11 s: its answer, not mur's 10 s cut.
-    let slow = tool_call(
-        2,
-        "waitFor",
-        json!({ "selector": "#nope", "timeoutMs": 11000 }),
-    );
+    let slow = waiting_for_nothing(2, 11000);
     let out = proxy(&sb, &[slow]);
     out.assert_code(0);
     let answered = answer(&out, 2);
     assert_eq!(answered["result"]["isError"], true, "{out}");
-    let bounded = tool_call(
-        3,
-        "waitFor",
-        json!({ "selector": "#nope", "timeoutMs": 5000 }),
-    );
+    let bounded = waiting_for_nothing(3, 5000);
     let out = proxy_after(&sb, &["--timeout", "300"], &[bounded]);
     assert_eq!(
         answer(&out, 3)["error"]["message"],
@@ -659,23 +656,6 @@ fn a_request_is_bounded_only_by_the_proxys_own_timeout_which_its_hint_names() {
         ),
         "{out}"
     );
-}
-
-/// [`proxy`] with the proxy's own options after `proxy` (`--timeout MS`).
-fn proxy_after(sb: &Sandbox, options: &[&str], lines: &[Value]) -> Output {
-    let argv = [&["devtools", "proxy"][..], options].concat();
-    let mut command = sb.mur_command(&argv);
-    command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut process = Process::spawn(&mut command);
-    let mut stdin = process.child_mut().stdin.take().expect("stdin");
-    for line in lines {
-        writeln!(stdin, "{line}").expect("write a line");
-    }
-    drop(stdin);
-    process.wait_output()
 }
 
 /// A stdio server (Python, standard library only) for a bridge: `hang` reports
