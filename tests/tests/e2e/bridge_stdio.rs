@@ -866,13 +866,14 @@ for raw in sys.stdin.buffer:
 
 /// A bridge over [`HOSTILE_SERVER`], written into the sandbox.
 fn hostile_bridge(sb: &Sandbox) -> Bridge<'_> {
+    hostile_bridge_with(sb, &[])
+}
+
+/// [`hostile_bridge`] with the bridge's options `extra`.
+fn hostile_bridge_with<'a>(sb: &'a Sandbox, extra: &[&str]) -> Bridge<'a> {
     let script = sb.file("hostile_server.py", HOSTILE_SERVER);
-    Bridge::start(
-        sb,
-        "hostile",
-        &[],
-        &["python3".into(), "-u".into(), script.into()],
-    )
+    let command = ["python3".into(), "-u".into(), script.into()];
+    Bridge::start(sb, "hostile", extra, &command)
 }
 
 /// A stdio server trusts its parent alone, and the bridge's loopback port is every
@@ -1111,9 +1112,7 @@ fn an_answer_too_deep_to_read_fails_its_call_at_once() {
 #[test]
 fn max_message_raises_the_bridges_limit_and_the_error_names_it() {
     let sb = Sandbox::new();
-    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
-    let command = ["python3".into(), "-u".into(), script.into()];
-    let bridge = Bridge::start(&sb, "hostile", &["--max-message", "65M"], &command);
+    let bridge = hostile_bridge_with(&sb, &["--max-message", "65M"]);
     // 64.5 MiB of text: past the default limit, within this bridge's.
     let kib = 66_048;
     let args = format!(r#"{{"kib":{kib}}}"#);
@@ -1189,9 +1188,7 @@ fn the_bridge_records_a_clients_name_bounded_and_without_a_trailing_space() {
     let sb = Sandbox::new();
     let served = sb.root().join("served.jsonl");
     let log = served.to_str().expect("utf-8 path");
-    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
-    let command = ["python3".into(), "-u".into(), script.into()];
-    let bridge = Bridge::start(&sb, "hostile", &["--usage-log", log], &command);
+    let bridge = hostile_bridge_with(&sb, &["--usage-log", log]);
     let long = "B".repeat(1_500_000);
     for (id, client) in [
         (1, json!({ "name": "noversion" })),
