@@ -1695,6 +1695,11 @@ mod tests {
         wait_for().parse(&argv(words)).expect("parses")
     }
 
+    /// The verb of a tool `name` whose input schema is `schema`.
+    fn verb_of(name: &str, schema: serde_json::Value) -> Derived {
+        Derived::from_tool(&json!({"name": name, "inputSchema": schema})).expect("a tool")
+    }
+
     /// A call with these arguments (a JSON object).
     fn call(arguments: serde_json::Value) -> Request {
         Request::Call(arguments.as_object().expect("an object").clone())
@@ -1759,16 +1764,15 @@ mod tests {
 
     #[test]
     fn properties_whose_options_would_be_the_same_keep_their_own_names() {
-        let verb = Derived::from_tool(&json!({
-            "name": "tune",
-            "inputSchema": {"type": "object", "properties": {
+        let verb = verb_of(
+            "tune",
+            json!({"type": "object", "properties": {
                 "fooBar": {"type": "string"},
                 "foo_bar": {"type": "integer"},
                 "__": {"type": "boolean"},
                 "level": {"type": "integer"}
-            }}
-        }))
-        .expect("a tool");
+            }}),
+        );
         let names: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(names, ["__", "fooBar", "foo_bar", "level", "args"]);
         assert_eq!(
@@ -1834,9 +1838,9 @@ mod tests {
 
     #[test]
     fn optional_unions_and_local_refs_are_the_option_they_stand_for() {
-        let verb = Derived::from_tool(&json!({
-            "name": "search",
-            "inputSchema": {
+        let verb = verb_of(
+            "search",
+            json!({
                 "type": "object",
                 "$defs": {
                     "Mode": {"enum": ["fast", "slow"], "type": "string"},
@@ -1857,9 +1861,8 @@ mod tests {
                     "ping": {"$ref": "#/$defs/Ping"},
                     "away": {"$ref": "https://example.com/schema"}
                 }
-            }
-        }))
-        .expect("a tool");
+            }),
+        );
         let options: Vec<(&str, &str, &str)> = verb
             .spec
             .options
@@ -1900,9 +1903,9 @@ mod tests {
     /// `null` is null where the schema admits it.
     #[test]
     fn nested_schemas_show_their_shape_and_unions_take_plain_words() {
-        let verb = Derived::from_tool(&json!({
-            "name": "draw",
-            "inputSchema": {
+        let verb = verb_of(
+            "draw",
+            json!({
                 "type": "object",
                 "required": ["shape"],
                 "$defs": {
@@ -1927,9 +1930,8 @@ mod tests {
                     "mode": {"anyOf": [{"$ref": "#/$defs/Color"}, {"type": "null"}]},
                     "counts": {"type": "object", "additionalProperties": {"type": "integer"}}
                 }
-            }
-        }))
-        .expect("a tool");
+            }),
+        );
         let options: Vec<(&str, &str, &str, bool)> = verb
             .spec
             .options
@@ -1994,10 +1996,12 @@ mod tests {
             verb.help()
         );
         // An object that names no field gets no shape.
-        let bare = Derived::from_tool(&json!({"name": "t", "inputSchema": {"properties": {
-            "a": {"type": "object", "properties": {}}, "b": {"type": "object"}
-        }}}))
-        .expect("a tool");
+        let bare = verb_of(
+            "t",
+            json!({"properties": {
+                "a": {"type": "object", "properties": {}}, "b": {"type": "object"}
+            }}),
+        );
         assert!(
             bare.spec
                 .options
@@ -2005,10 +2009,12 @@ mod tests {
                 .all(|o| o.name == "args" || o.help.is_empty())
         );
         // A list's own `enum` (a data verb's choices) is each use's, as before.
-        let listed = Derived::from_tool(&json!({"name": "t", "inputSchema": {"properties": {
-            "tags": {"type": "array", "items": {"type": "string"}, "enum": ["x", "y"]}
-        }}}))
-        .expect("a tool");
+        let listed = verb_of(
+            "t",
+            json!({"properties": {
+                "tags": {"type": "array", "items": {"type": "string"}, "enum": ["x", "y"]}
+            }}),
+        );
         assert_eq!(
             listed.parse(&argv(&["--tags", "z"])),
             Err("`--tags` must be `x` or `y`, got `z`".to_owned())
@@ -2049,13 +2055,12 @@ mod tests {
 
     #[test]
     fn a_property_named_empty_is_no_option_and_is_given_in_args() {
-        let verb = Derived::from_tool(&json!({
-            "name": "odd",
-            "inputSchema": {"type": "object", "required": [""], "properties": {
+        let verb = verb_of(
+            "odd",
+            json!({"type": "object", "required": [""], "properties": {
                 "": {"type": "string"}, "a": {"type": "string"}
-            }}
-        }))
-        .expect("a tool");
+            }}),
+        );
         let options: Vec<(&str, &str)> = verb
             .spec
             .options
@@ -2081,14 +2086,13 @@ mod tests {
 
     #[test]
     fn a_number_choice_matches_by_value_and_a_whole_number_is_sent_whole() {
-        let verb = Derived::from_tool(&json!({
-            "name": "zoom",
-            "inputSchema": {"type": "object", "properties": {
+        let verb = verb_of(
+            "zoom",
+            json!({"type": "object", "properties": {
                 "level": {"type": "number", "enum": [1, 2, 2.5]},
                 "ratio": {"type": "number"}
-            }}
-        }))
-        .expect("a tool");
+            }}),
+        );
         let parse = |words: &[&str]| verb.parse(&argv(words));
         assert_eq!(parse(&["--level", "1"]), Ok(call(json!({"level": 1}))));
         assert_eq!(parse(&["--level", "2.5"]), Ok(call(json!({"level": 2.5}))));
@@ -2125,13 +2129,12 @@ mod tests {
 
     #[test]
     fn a_property_named_args_keeps_its_option_and_the_whole_object_moves() {
-        let fire = Derived::from_tool(&json!({
-            "name": "fire",
-            "inputSchema": {"type": "object", "required": ["target"], "properties": {
+        let fire = verb_of(
+            "fire",
+            json!({"type": "object", "required": ["target"], "properties": {
                 "target": {"type": "string"}, "args": {"type": "object"}
-            }}
-        }))
-        .expect("a tool");
+            }}),
+        );
         let names: Vec<&str> = fire.spec.options.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(names, ["target", "args", "all-args"]);
         assert_eq!(
@@ -2218,9 +2221,11 @@ mod tests {
 
     #[test]
     fn a_list_option_beside_args_replaces_its_list() {
-        let verb = Derived::from_tool(&json!({"name": "tree", "inputSchema": {"type": "object",
-            "properties": {"children": {"type": "array", "items": {"type": "object"}}}}}))
-        .expect("a tool");
+        let verb = verb_of(
+            "tree",
+            json!({"type": "object",
+            "properties": {"children": {"type": "array", "items": {"type": "object"}}}}),
+        );
         assert_eq!(
             verb.parse(&argv(&[
                 "--args",
@@ -2241,17 +2246,19 @@ mod tests {
     /// they were text (the first type), so `1` was never the choice `1`.
     #[test]
     fn choices_and_type_lists_take_each_of_their_kinds() {
-        let verb = Derived::from_tool(&json!({"name": "mix", "inputSchema": {"type": "object",
-        "properties": {
-            "any": {"enum": [1, 2.5, true, null, "x"]},
-            "ints": {"type": "array", "items": {"enum": [1, 2, 3]}},
-            "either": {"type": ["integer", "boolean"]},
-            "maybe": {"type": "array", "items": {"type": ["integer", "null"]}},
-            "meaning": {"const": 42},
-            "word": {"type": "string", "const": "yes"},
-            "pair": {"enum": [[1, 2], [3]]}
-        }}}))
-        .expect("a tool");
+        let verb = verb_of(
+            "mix",
+            json!({"type": "object",
+            "properties": {
+                "any": {"enum": [1, 2.5, true, null, "x"]},
+                "ints": {"type": "array", "items": {"enum": [1, 2, 3]}},
+                "either": {"type": ["integer", "boolean"]},
+                "maybe": {"type": "array", "items": {"type": ["integer", "null"]}},
+                "meaning": {"const": 42},
+                "word": {"type": "string", "const": "yes"},
+                "pair": {"enum": [[1, 2], [3]]}
+            }}),
+        );
         let parsed = |words: &[&str]| verb.parse(&argv(words));
         for (word, sent) in [
             ("1", json!(1)),
@@ -2332,12 +2339,14 @@ mod tests {
     /// help says where it is given.
     #[test]
     fn every_property_has_an_option_of_its_own_or_is_said_to_be_in_args() {
-        let verb = Derived::from_tool(&json!({"name": "odd", "inputSchema": {"type": "object",
-        "required": ["p=q"], "properties": {
-            "args": {"type": "string"}, "all-args": {"type": "string"},
-            "p=q": {"type": "string"}, "p_q": {"type": "string"}
-        }}}))
-        .expect("a tool");
+        let verb = verb_of(
+            "odd",
+            json!({"type": "object",
+            "required": ["p=q"], "properties": {
+                "args": {"type": "string"}, "all-args": {"type": "string"},
+                "p=q": {"type": "string"}, "p_q": {"type": "string"}
+            }}),
+        );
         let options: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(options, ["all-args", "args", "p_q", "all-all-args"]);
         assert!(
@@ -2515,11 +2524,10 @@ mod tests {
 
     #[test]
     fn a_stray_word_is_pointed_only_at_an_option_that_would_take_it() {
-        let export = Derived::from_tool(&json!({
-            "name": "exportTodos",
-            "inputSchema": {"type": "object", "properties": {"delayMs": {"type": "integer"}}}
-        }))
-        .expect("a tool");
+        let export = verb_of(
+            "exportTodos",
+            json!({"type": "object", "properties": {"delayMs": {"type": "integer"}}}),
+        );
         assert_eq!(
             export.parse(&argv(&["250"])),
             Err("unexpected argument `250`; did you mean `--delay-ms 250`?".to_owned())
@@ -2558,14 +2566,13 @@ mod tests {
 
     #[test]
     fn objects_of_a_list_come_one_a_use_or_all_at_once() {
-        let draw = Derived::from_tool(&json!({
-            "name": "draw",
-            "inputSchema": {"type": "object", "properties": {
+        let draw = verb_of(
+            "draw",
+            json!({"type": "object", "properties": {
                 "points": {"type": "array", "items": {"type": "object"}},
                 "rows": {"type": "array", "items": {"type": "array"}}
-            }}
-        }))
-        .expect("a tool");
+            }}),
+        );
         let sent = |words: &[&str]| match draw.parse(&argv(words)) {
             Ok(Request::Call(arguments)) => Value::Object(arguments),
             other => panic!("{words:?}: {other:?}"),
@@ -2582,14 +2589,13 @@ mod tests {
 
     #[test]
     fn a_flag_on_by_default_says_how_to_turn_it_off() {
-        let list = Derived::from_tool(&json!({
-            "name": "list",
-            "inputSchema": {"type": "object", "properties": {
+        let list = verb_of(
+            "list",
+            json!({"type": "object", "properties": {
                 "closed": {"type": "boolean", "description": "include closed ones", "default": true},
                 "deep": {"type": "boolean", "default": false}
-            }}
-        }))
-        .expect("a tool");
+            }}),
+        );
         let help = list.spec.render(&list.name, &list.summary);
         assert!(
             help.contains("include closed ones (default: true; `--closed=false` turns it off)"),
