@@ -6,9 +6,10 @@
 //! bridge's own messages go to `<hash>.bridge.log`. Both are 0600 in the 0700
 //! lockfile directory (the sidecar written whole, atomically: a reader never
 //! sees it without its secret). Neither name ends in `.json`, so no lockfile
-//! reader takes them for one; mur reads the secret through
-//! [`mur_discovery::Access`], which trusts only a sidecar of the user's own
-//! that no one else can read.
+//! reader takes them for one. Every reader of a sidecar — mur for the secret
+//! ([`mur_discovery::Access`]), `session list` and `bridge stop` for the rest —
+//! reads it through [`mur_discovery::read_sidecar`], which trusts only a sidecar
+//! of the user's own that no one else can read.
 
 use std::{
     io,
@@ -19,7 +20,6 @@ use mur_lockfile::Lockfile;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use mur_discovery::MAX_SIDECAR_BYTES;
 /// The `schema` of a `<hash>.bridge` file.
 pub use mur_discovery::SIDECAR_SCHEMA;
 
@@ -74,18 +74,13 @@ impl Sidecar {
         bytes.push(b'\n');
         mur_lockfile::write_atomic(path, &bytes)
     }
-
-    /// Whether this sidecar belongs to the process of `lock`.
-    fn describes(&self, lock: &Lockfile) -> bool {
-        self.schema == SIDECAR_SCHEMA && self.pid == lock.pid && self.started_at == lock.started_at
-    }
 }
 
 /// The bridge behind the lockfile at `path`, if it is one: its sidecar,
-/// when that names the same process.
+/// when that names the same process and mur trusts it
+/// ([`mur_discovery::sidecar_of`]).
 pub fn bridge_of(path: &Path, lock: &Lockfile) -> Option<Sidecar> {
-    let sidecar = read(&BridgeFiles::beside(path).sidecar)?;
-    sidecar.describes(lock).then_some(sidecar)
+    parsed(mur_discovery::sidecar_of(path, lock.pid, &lock.started_at))
 }
 
 /// The bridge of the lockfile at `path` that is still starting (it holds the
@@ -99,7 +94,7 @@ pub(crate) fn starting(path: &Path) -> Option<Sidecar> {
     }
     let sidecar = read(&BridgeFiles::beside(path).sidecar)?;
     let running = fate(sidecar.pid, rfc3339_secs(&sidecar.started_at)) != Fate::Gone;
-    (sidecar.schema == SIDECAR_SCHEMA && running).then_some(sidecar)
+    running.then_some(sidecar)
 }
 
 /// The session line of `session list` and `bridge` for the lockfile at
@@ -124,13 +119,15 @@ pub fn session_line(path: &Path, lock: &Lockfile) -> String {
     line
 }
 
-/// A regular file only (never through a link, never a FIFO), of sane size.
+/// The sidecar at `path`, if mur trusts it ([`mur_discovery::read_sidecar`]: a
+/// regular file of the user's own that no one else can read, of a sidecar's size
+/// and schema) and it holds a bridge's fields.
 fn read(path: &Path) -> Option<Sidecar> {
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_SIDECAR_BYTES {
-        return None;
-    }
-    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+    parsed(mur_discovery::read_sidecar(path))
+}
+
+fn parsed(read: Result<Option<Value>, String>) -> Option<Sidecar> {
+    serde_json::from_value(read.ok()??).ok()
 }
 
 /// Removes the sidecar if it is still ours.
@@ -181,5 +178,46 @@ mod tests {
             session_line(&lockfile, &lock),
             serde_json::to_string(&lock).expect("json")
         );
+    }
+
+    /// What `session list` and `bridge stop` take a bridge from is read as mur reads
+    /// the secret: a sidecar others may read is no bridge's (it was).
+    #[cfg(unix)]
+    #[test]
+    fn a_sidecar_others_may_read_names_no_bridge() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lockfile = dir.path().join("0123456789abcdef.json");
+        let files = BridgeFiles::beside(&lockfile);
+        let lock = Lockfile::http(1, 42, "/p/App.csproj".into(), "tag".into());
+        let sidecar = Sidecar {
+            schema: SIDECAR_SCHEMA.into(),
+            pid: 42,
+            started_at: lock.started_at.clone(),
+            log: files.log.clone(),
+            command: vec!["server".into()],
+            usage_log: None,
+            project: None,
+            secret: None,
+        };
+        sidecar.write(&files.sidecar).expect("write");
+        assert_eq!(bridge_of(&lockfile, &lock), Some(sidecar.clone()));
+        let chmod = |mode| {
+            std::fs::set_permissions(&files.sidecar, std::fs::Permissions::from_mode(mode))
+                .expect("chmod")
+        };
+        chmod(0o644);
+        assert_eq!(bridge_of(&lockfile, &lock), None);
+        assert_eq!(
+            session_line(&lockfile, &lock),
+            serde_json::to_string(&lock).expect("json")
+        );
+        // Nor is it withdrawn as the bridge's own: `session clean` clears it once the
+        // bridge has ended.
+        withdraw(&files.sidecar, 42);
+        assert!(files.sidecar.exists());
+        chmod(0o600);
+        withdraw(&files.sidecar, 42);
+        assert!(!files.sidecar.exists());
     }
 }

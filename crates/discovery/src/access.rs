@@ -6,11 +6,13 @@
 //! fields are the seed's, with no secret among them). mur reads the secret
 //! there for the bridge the sidecar names (its pid and start, as in the
 //! lockfile), from a file of the user's own that no one else can read, and
-//! sends it only to the endpoint of that bridge's lockfile.
+//! sends it only to the endpoint of that bridge's lockfile. [`read_sidecar`] is
+//! the one reader of sidecars: what `session list` and `bridge stop` learn of a
+//! bridge comes from a sidecar mur would take its secret from.
 
 use std::path::{Path, PathBuf};
 
-use mur_lockfile::{ReadOutcome, Registry};
+use mur_lockfile::{Keep, ReadOutcome, Registry, Untrusted};
 use serde_json::Value;
 
 /// The `schema` of a bridge's sidecar.
@@ -72,26 +74,24 @@ impl Access {
     /// registry read as the user's own), of process `pid` started at `started_at`.
     pub fn of(lockfile: &Path, pid: u32, started_at: &str) -> Self {
         let sidecar = sidecar_path(lockfile);
-        match read(&sidecar, lockfile) {
-            Ok(Some(fields)) if fields["pid"] == pid && fields["startedAt"] == started_at => {
-                match fields["secret"].as_str() {
-                    Some(secret) if !sendable(secret) => Self::Refused {
-                        why: format!(
-                            "`{}` holds a secret no `Authorization` header can carry (a bridge's \
+        match sidecar_of(lockfile, pid, started_at) {
+            Ok(Some(fields)) => match fields["secret"].as_str() {
+                Some(secret) if !sendable(secret) => Self::Refused {
+                    why: format!(
+                        "`{}` holds a secret no `Authorization` header can carry (a bridge's \
                              is letters and digits)",
-                            sidecar.display()
-                        ),
-                        sidecar,
-                    },
-                    Some(secret) => Self::Bridge {
-                        sidecar,
-                        secret: Secret::new(secret),
-                    },
-                    None => Self::Open { sidecar },
-                }
-            }
+                        sidecar.display()
+                    ),
+                    sidecar,
+                },
+                Some(secret) => Self::Bridge {
+                    sidecar,
+                    secret: Secret::new(secret),
+                },
+                None => Self::Open { sidecar },
+            },
             // None, or another process's (a bridge that died without removing it).
-            Ok(_) => Self::Open { sidecar },
+            Ok(None) => Self::Open { sidecar },
             Err(why) => Self::Refused { sidecar, why },
         }
     }
@@ -178,11 +178,22 @@ impl Access {
     }
 }
 
-/// The sidecar's fields, `None` when there is none; `Err` (why) for a file mur
-/// must not take a secret from: not a regular file, not the owner of `lockfile`'s
-/// (the user, as the registry checked), open to group or others, too large, not
-/// a sidecar.
-fn read(sidecar: &Path, lockfile: &Path) -> Result<Option<Value>, String> {
+/// The fields of the sidecar of the lockfile `lockfile` when it names the process
+/// `pid` started at `started_at` (as that lockfile does), read as [`read_sidecar`]
+/// reads it; `None` when there is none, or it is another process's (a bridge that
+/// died without removing it).
+pub fn sidecar_of(lockfile: &Path, pid: u32, started_at: &str) -> Result<Option<Value>, String> {
+    let fields = read_sidecar(&sidecar_path(lockfile))?;
+    Ok(fields.filter(|fields| fields["pid"] == pid && fields["startedAt"] == started_at))
+}
+
+/// The fields of the bridge's sidecar at `sidecar`, `None` when there is none: the
+/// one reader of sidecars, for the secret as for what `session list` and `bridge
+/// stop` show and signal. `Err` (why) for a file mur must not trust: a link, not a
+/// regular file, not the user's own or open to group or others
+/// ([`mur_lockfile::check_own`], [`Keep::Secret`]: another user could have planted
+/// it, or read its secret), too large, not a sidecar.
+pub fn read_sidecar(sidecar: &Path) -> Result<Option<Value>, String> {
     let shown = sidecar.display();
     let meta = match std::fs::symlink_metadata(sidecar) {
         Ok(meta) => meta,
@@ -190,7 +201,7 @@ fn read(sidecar: &Path, lockfile: &Path) -> Result<Option<Value>, String> {
         Err(e) => return Err(format!("cannot inspect `{shown}`: {e}")),
     };
     if meta.file_type().is_symlink() {
-        return Err(format!("`{shown}` is a symbolic link"));
+        return Err(Untrusted::Link.of(sidecar));
     }
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -199,7 +210,7 @@ fn read(sidecar: &Path, lockfile: &Path) -> Result<Option<Value>, String> {
     let meta = file
         .metadata()
         .map_err(|e| format!("cannot inspect `{shown}`: {e}"))?;
-    private(&meta, lockfile).map_err(|why| format!("`{shown}` {why}"))?;
+    mur_lockfile::check_own(&meta, Keep::Secret).map_err(|why| why.of(sidecar))?;
     if meta.len() > MAX_SIDECAR_BYTES {
         return Err(format!(
             "`{shown}` has {} bytes, no sidecar's size",
@@ -220,35 +231,6 @@ fn read(sidecar: &Path, lockfile: &Path) -> Result<Option<Value>, String> {
         ));
     }
     Ok(Some(fields))
-}
-
-/// Whether the open sidecar is the user's own (the owner of the lockfile the
-/// registry accepted) and no one else's to read or write.
-#[cfg(unix)]
-fn private(meta: &std::fs::Metadata, lockfile: &Path) -> Result<(), String> {
-    use std::os::unix::fs::MetadataExt;
-    let owner = std::fs::symlink_metadata(lockfile)
-        .map_err(|e| format!("has no lockfile beside it to compare with ({e})"))?
-        .uid();
-    if meta.uid() != owner {
-        return Err(format!(
-            "is owned by uid {}, not by you (uid {owner})",
-            meta.uid()
-        ));
-    }
-    if meta.mode() & 0o077 != 0 {
-        return Err(format!(
-            "is open to group or others (mode {:o}), so its secret is no secret",
-            meta.mode() & 0o777
-        ));
-    }
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn private(_meta: &std::fs::Metadata, _lockfile: &Path) -> Result<(), String> {
-    // %TEMP% is per user on Windows; its ACLs already keep other users out.
-    Ok(())
 }
 
 /// Whether `secret` can be sent as `Authorization: Bearer <secret>`: a token68

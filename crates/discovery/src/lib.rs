@@ -10,7 +10,9 @@ mod report;
 mod scan;
 mod select;
 
-pub use access::{Access, MAX_SIDECAR_BYTES, SIDECAR_SCHEMA, Secret, sidecar_path};
+pub use access::{
+    Access, MAX_SIDECAR_BYTES, SIDECAR_SCHEMA, Secret, read_sidecar, sidecar_of, sidecar_path,
+};
 pub use lockfiles::{Found, Survey, registry, survey};
 pub use report::{Report, Silent};
 pub use scan::scan;

@@ -426,3 +426,53 @@ fn list_pretty_names_the_server_each_bridge_runs_escaped() {
         .unwrap_or_else(|| panic!("{table}"));
     assert!(!app_row.contains("python3"), "{table}");
 }
+
+/// What `session list` shows of a bridge and what `bridge stop` signals come from its
+/// sidecar only as mur trusts it for the bridge's secret (mur_discovery::read_sidecar):
+/// the user's own, open to no one else. One others may read, or another user's, was
+/// taken as the bridge's (its log and command listed, its pid signalled).
+#[test]
+fn a_sidecar_others_may_read_or_another_users_names_no_bridge_to_list_or_stop() {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    let sb = Sandbox::new();
+    let project = sb.project("bridged");
+    let (started, _pid) = mini_bridge(&sb, &project, &[], &[]);
+    let sidecar = sb.lockfile_path(&project).with_extension("bridge");
+    let project_arg = project.to_str().expect("utf-8");
+    let chmod = |mode| {
+        std::fs::set_permissions(&sidecar, std::fs::Permissions::from_mode(mode)).expect("chmod")
+    };
+    let refused = format!(
+        "error: the session of `{}` (pid {}) is not a bridge; `bridge stop` stops only bridges\n",
+        sb.canonical_project(&project),
+        started["pid"]
+    );
+    let assert_no_bridge = |how: &str| {
+        let list = sb.mur(&["devtools", "session", "list"]);
+        let line = list.assert_code(0).json();
+        assert_eq!(
+            (&line["log"], &line["command"]),
+            (&Value::Null, &Value::Null),
+            "{how}: {list}"
+        );
+        assert_eq!(line["pid"], started["pid"], "{how}: {list}");
+        sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"])
+            .assert_code(1)
+            .assert_stderr_starts_with(&refused);
+    };
+    chmod(0o644);
+    assert_no_bridge("readable by others");
+    // Another user's: only root can give a file away to make one.
+    if sidecar.metadata().is_ok_and(|m| m.uid() == 0) {
+        chmod(0o600);
+        std::os::unix::fs::chown(&sidecar, Some(65534), None).expect("chown");
+        assert_no_bridge("another user's");
+        std::os::unix::fs::chown(&sidecar, Some(0), None).expect("chown");
+    }
+    // The user's own again, open to no one else: the bridge's, listed and stopped.
+    chmod(0o600);
+    let list = sb.mur(&["devtools", "session", "list"]);
+    assert_eq!(list.assert_code(0).json()["log"], started["log"], "{list}");
+    sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"])
+        .assert_code(0);
+}
