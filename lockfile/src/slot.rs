@@ -227,26 +227,35 @@ fn open_lock_file(path: &Path) -> io::Result<File> {
 mod tests {
     use super::*;
 
+    /// A new directory, and the path of a lockfile in it (not made).
+    fn a_lockfile() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lockfile = dir.path().join("0123456789abcdef.json");
+        (dir, lockfile)
+    }
+
+    /// The slot of `lockfile`, which must be free.
+    fn acquired(lockfile: &Path) -> SlotLock {
+        SlotLock::try_acquire(lockfile)
+            .expect("lock")
+            .expect("a free slot")
+    }
+
     #[test]
     #[cfg(unix)]
     fn a_lock_file_removed_under_its_lock_is_never_held_by_two() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let lockfile = dir.path().join("0123456789abcdef.json");
+        let (_dir, lockfile) = a_lockfile();
         let path = lock_path(&lockfile);
         // A session ended; `session clean` holds its slot, while another process has
         // just opened the lock file to take it.
-        let clean = SlotLock::try_acquire(&lockfile)
-            .expect("lock")
-            .expect("free");
+        let clean = acquired(&lockfile);
         let late = open_lock_file(&path).expect("opened");
         fs::remove_file(&path).expect("removed under its lock");
         drop(clean);
         // The late one's lock is on a file no longer there: it guards nothing.
         assert!(matches!(take(late, &path), Ok(Taken::Removed)));
         // Taking the slot anew locks the file at the path, which only one can hold.
-        let first = SlotLock::try_acquire(&lockfile)
-            .expect("lock")
-            .expect("free");
+        let first = acquired(&lockfile);
         assert!(SlotLock::try_acquire(&lockfile).expect("lock").is_none());
         assert!(is_held(&lockfile));
         drop(first);
@@ -255,11 +264,8 @@ mod tests {
 
     #[test]
     fn a_held_slot_cannot_be_taken_until_released() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let lockfile = dir.path().join("0123456789abcdef.json");
-        let first = SlotLock::try_acquire(&lockfile)
-            .expect("lock")
-            .expect("free slot");
+        let (dir, lockfile) = a_lockfile();
+        let first = acquired(&lockfile);
         assert_eq!(first.path(), dir.path().join("0123456789abcdef.lock"));
         assert!(
             SlotLock::try_acquire(&lockfile).expect("lock").is_none(),
@@ -278,11 +284,8 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_handed_lock_is_adopted_and_its_variable_removed() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let lockfile = dir.path().join("0123456789abcdef.json");
-        let slot = SlotLock::try_acquire(&lockfile)
-            .expect("lock")
-            .expect("free slot");
+        let (_dir, lockfile) = a_lockfile();
+        let slot = acquired(&lockfile);
         let mut successor = std::process::Command::new(std::env::current_exe().expect("exe"));
         successor
             .args([
@@ -328,8 +331,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_fifo_in_place_of_the_lock_file_is_refused_without_blocking() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let lockfile = dir.path().join("0123456789abcdef.json");
+        let (_dir, lockfile) = a_lockfile();
         let status = std::process::Command::new("mkfifo")
             .arg(lock_path(&lockfile))
             .status()
