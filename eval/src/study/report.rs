@@ -1222,11 +1222,7 @@ mod tests {
             md.contains("| b | cli-derived | 0 | 0/0 (–) | – | – |"),
             "{md}"
         );
-        assert!(
-            csv_row(&rows, "cli-derived").ends_with(",2,0,0,0,0"),
-            "{}",
-            csv(&rows)
-        );
+        assert_csv_row_ends(&rows, "cli-derived", ",2,0,0,0,0");
         // Without errors, no line.
         assert_eq!(errors_line(&super::rows(&results[..2], &[])), None);
     }
@@ -1252,11 +1248,7 @@ mod tests {
             md.contains("| 3/3 (100%) | 44%–100% | 3 | 5 (2 of 3) | 25756 (2 of 3) | 100 (50) |"),
             "{md}"
         );
-        assert!(
-            csv_row(&rows, "cli-derived").ends_with(",0,2,2,0,0"),
-            "{}",
-            csv(&rows)
-        );
+        assert_csv_row_ends(&rows, "cli-derived", ",0,2,2,0,0");
         // All reported: no count.
         let all = super::rows(&[reported(Some(4), Some(10))], &[]);
         assert!(markdown(&all, "s").contains("| 3 | 4 | 10 |"));
@@ -1293,11 +1285,7 @@ mod tests {
                     medians are lower bounds): `cli-derived` 1 of 2 runs.";
         assert_eq!(timed_out_line(&rows).as_deref(), Some(line));
         assert!(markdown(&rows, "t").contains(&format!("\n{line}\n")));
-        assert!(
-            csv_row(&rows, "cli-derived").ends_with(",0,0,0,1,0"),
-            "{}",
-            csv(&rows)
-        );
+        assert_csv_row_ends(&rows, "cli-derived", ",0,0,0,1,0");
         assert!(crate::study::progress::line(&results[0]).contains(": pass (timed out; 3 calls,"));
     }
 
@@ -1471,6 +1459,12 @@ mod tests {
             .find(|l| l.starts_with(&format!("{condition},,")))
             .map(str::to_owned)
             .unwrap_or_default()
+    }
+
+    /// Asserts that the CSV row of `condition` ends with `tail`, its last columns.
+    #[track_caller]
+    fn assert_csv_row_ends(rows: &Rows, condition: &str, tail: &str) {
+        assert!(csv_row(rows, condition).ends_with(tail), "{}", csv(rows));
     }
 
     /// A run under a `both` condition: its calls by surface and where it reached first.
