@@ -571,8 +571,9 @@ impl Live {
     }
 }
 
-/// The pid of the session that answered `version` (request `id`).
-fn answered_by(proxy: &Live, id: u64) -> Value {
+/// Sends `version` as request `id`: the pid of the session that answered it.
+fn version_answered_by(proxy: &mut Live, id: u64) -> Value {
+    proxy.send(&tool_call(id, "version", json!({})));
     let answer = proxy.answer(id);
     assert!(answer["result"].is_object(), "{answer}");
     answer["result"]["structuredContent"]["pid"].clone()
@@ -584,8 +585,7 @@ fn pinned_to(sb: &Sandbox, session: &mur_e2e::Session) -> Live {
     let mut proxy = Live::start(sb, &["proxy"]);
     proxy.send(&initialize());
     proxy.answer(1);
-    proxy.send(&tool_call(2, "version", json!({})));
-    assert_eq!(answered_by(&proxy, 2), session.pid());
+    assert_eq!(version_answered_by(&mut proxy, 2), session.pid());
     proxy
 }
 
@@ -596,8 +596,7 @@ fn a_session_that_starts_mid_conversation_leaves_the_proxy_with_its_first() {
     let (sb, first) = Sandbox::with_app();
     let mut proxy = pinned_to(&sb, &first);
     let _second = sb.start_sample(&sb.project("other"));
-    proxy.send(&tool_call(3, "version", json!({})));
-    assert_eq!(answered_by(&proxy, 3), first.pid());
+    assert_eq!(version_answered_by(&mut proxy, 3), first.pid());
     proxy.end().assert_code(0);
 }
 
@@ -625,8 +624,7 @@ fn the_proxy_keeps_to_its_project_never_turning_to_another_ones_session() {
     );
     // The project's next session (a restart: another port and pid) is the proxy's.
     let again = sb.start_sample(&app);
-    proxy.send(&tool_call(4, "version", json!({})));
-    assert_eq!(answered_by(&proxy, 4), again.pid());
+    assert_eq!(version_answered_by(&mut proxy, 4), again.pid());
     proxy.end().assert_code(0);
 }
 
