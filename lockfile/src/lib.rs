@@ -3,7 +3,8 @@
 //!
 //! - [`Lockfile`]: the schema, field for field.
 //! - [`paths`]: where lockfiles live and how a project maps to a file name.
-//! - [`Registry`]: writes, tolerant reads and scans of one directory.
+//! - [`Registry`]: writes, tolerant reads and scans of one directory; [`Leftovers`]:
+//!   what ended sessions left there, and when it may go (`session clean`).
 //! - [`write_atomic`], [`write_named`]: atomic writes, of mur's own files and of the
 //!   files a user names ([`check_named`] before, [`is_stdout`] for `/dev/stdout`).
 //! - [`SlotLock`]: the advisory lock a session holds on its project's slot.
@@ -11,12 +12,14 @@
 //! - [`endpoint`]: which endpoints may be contacted at all (loopback only).
 //! - [`check_own`]: the one rule for a file or directory trusted as the user's own (no
 //!   link, their own, [`Keep`] others out); [`ensure_private_dir`]: mur's private
-//!   directories, made 0700 and checked by it; [`open_regular`]: a file opened only if it is a regular one, without blocking.
+//!   directories, made 0700 and checked by it; [`open_regular`]: a file opened only if
+//!   it is a regular one, without blocking.
 //! - [`now_rfc3339`], [`rfc3339_millis`]: every timestamp mur and its sessions write.
 
 mod atomic;
 mod batch;
 pub mod endpoint;
+mod leftovers;
 pub mod liveness;
 mod open;
 pub mod paths;
@@ -27,6 +30,7 @@ mod stamp;
 mod trust;
 
 pub use atomic::{check_named, is_stdout, is_stream, sync_dir, write_atomic, write_named};
+pub use leftovers::{Cleared, Leftovers, Unremoved};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
 pub use registry::{Entry, ReadOutcome, Registry};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};

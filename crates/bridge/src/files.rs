@@ -37,6 +37,13 @@ impl BridgeFiles {
             log: lockfile.with_extension("bridge.log"),
         }
     }
+
+    /// Both, for the lockfile `<hash>.json`: what an ended bridge leaves beside it
+    /// ([`mur_lockfile::Registry::leftovers`] clears it with its slot lock).
+    pub fn all_beside(lockfile: &Path) -> Vec<PathBuf> {
+        let Self { sidecar, log } = Self::beside(lockfile);
+        vec![sidecar, log]
+    }
 }
 
 /// What `<hash>.bridge` says about the bridge.

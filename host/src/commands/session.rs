@@ -1,14 +1,13 @@
 //! `mur devtools session list` and `session clean`: the lockfile directory
 //! as the user sees it. Neither ever stops a process.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use mur_bridge::{BridgeFiles, Sidecar};
 use mur_core::settings::{Settings, Source};
 use mur_core::{Error, Result};
 use mur_discovery::{self as discovery, Candidate, Found, ProjectFilter, Survey};
-use mur_lockfile::{LOCKFILE_SCHEMA, Lockfile, SlotLock};
+use mur_lockfile::{LOCKFILE_SCHEMA, Lockfile};
 
 use crate::cli::SessionCommand;
 use crate::output::{self, Notices};
@@ -248,15 +247,16 @@ impl discovery::Report for Cleaning {
 /// Removes lockfiles whose process is gone, files named like lockfiles that are
 /// none (malformed), and what ended sessions left beside their lockfiles: slot
 /// locks, and bridges' sidecars and logs (up to 4 MiB each, in a directory that is
-/// often in memory). A lockfile whose process runs is never touched, even when its
-/// endpoint does not answer: the session may be busy, and a wrong removal would hide
-/// a live session from discovery; nor are the files of its project.
+/// often in memory; [`mur_lockfile::Leftovers`] says which and when). A lockfile
+/// whose process runs is never touched, even when its endpoint does not answer: the
+/// session may be busy, and a wrong removal would hide a live session from
+/// discovery; nor are the files of its project.
 async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
     let http = mur_http::Http::new();
     let registry = discovery::registry();
     // Before the survey: the slot locks it takes to remove stale lockfiles are made
     // (and removed) by this command, none the user had.
-    let found = leftovers(&registry);
+    let leftovers = registry.leftovers(BridgeFiles::all_beside);
     let survey = discovery::within(
         settings.timeout,
         "reading the sessions",
@@ -269,20 +269,14 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
         let going: Vec<&Path> = stale
             .chain(survey.malformed.iter().map(PathBuf::as_path))
             .collect();
-        for path in &going {
+        let left = leftovers.removable(&going);
+        for path in going
+            .iter()
+            .copied()
+            .chain(left.iter().map(PathBuf::as_path))
+        {
             names.extend(output::shell_word(path.as_os_str()));
             names.push(b'\n');
-        }
-        let mut left = 0;
-        for (lockfile, files) in &found {
-            let gone_with = going.contains(&lockfile.as_path());
-            if (gone_with || !exists(lockfile)) && !mur_lockfile::is_held(lockfile) {
-                for file in files {
-                    names.extend(output::shell_word(file.as_os_str()));
-                    names.push(b'\n');
-                    left += 1;
-                }
-            }
         }
         output::stdout(&names)?;
         output::diagnostic(&format!(
@@ -290,7 +284,7 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
             survey.stale.len(),
             entries(survey.stale.len()),
             malformed_count(survey.malformed.len()),
-            leftover_count(left)
+            leftover_count(left.len())
         ));
         return Ok(());
     }
@@ -303,97 +297,17 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
             Err(e) => output::notice(&format!("cannot remove `{}`: {e}", path.display())),
         }
     }
-    let left: usize = found
-        .iter()
-        .map(|(lockfile, files)| clear(lockfile, files))
-        .sum();
+    let left = leftovers.clear();
+    for failure in &left.failed {
+        output::notice(&failure.to_string());
+    }
     output::diagnostic(&format!(
         "removed {removed} stale {}{}{}",
         entries(removed),
         malformed_count(cleared),
-        leftover_count(left)
+        leftover_count(left.removed.len())
     ));
     Ok(())
-}
-
-/// The files a session leaves beside its lockfile `<hash>.json` once it has ended,
-/// by lockfile (which need not exist): its slot lock `<hash>.lock` (mur-lockfile's
-/// name), and a bridge's sidecar and log (mur-bridge's names, [`BridgeFiles`]). One
-/// named otherwise is no session's, and left alone; so is what is not a file.
-fn leftovers(registry: &mur_lockfile::Registry) -> BTreeMap<PathBuf, Vec<PathBuf>> {
-    let mut found: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
-    let Ok(listing) = std::fs::read_dir(registry.dir()) else {
-        return found;
-    };
-    for entry in listing.flatten() {
-        let name = entry.file_name();
-        let Some(hash) = name.to_str().and_then(|n| n.split('.').next()) else {
-            continue;
-        };
-        // A lockfile's name is 16 hex digits of a hash, then `.json`.
-        if hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-            continue;
-        }
-        let lockfile = registry.dir().join(format!("{hash}.json"));
-        let path = entry.path();
-        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
-        if is_file && session_files(&lockfile).contains(&path) {
-            found.entry(lockfile).or_default().push(path);
-        }
-    }
-    found
-}
-
-/// What a session of the lockfile `lockfile` may leave beside it, the slot lock
-/// last: it is removed last, under its own lock.
-fn session_files(lockfile: &Path) -> [PathBuf; 3] {
-    let bridge = BridgeFiles::beside(lockfile);
-    [
-        bridge.sidecar,
-        bridge.log,
-        mur_lockfile::lock_path(lockfile),
-    ]
-}
-
-fn exists(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok()
-}
-
-/// Removes what a session of `lockfile` left (`files`, found before the survey), if
-/// no session or bridge is its now: no lockfile, and the slot taken here, the way
-/// every session and reader takes it ([`SlotLock::try_acquire`]), so that a session
-/// or a bridge starting (which holds the slot before it writes anything) or running
-/// keeps its files, whatever their age. Under the lock, the lock file goes last.
-/// Returns how many of `files` it removed.
-fn clear(lockfile: &Path, files: &[PathBuf]) -> usize {
-    if exists(lockfile) {
-        return 0;
-    }
-    let slot = match SlotLock::try_acquire(lockfile) {
-        Ok(Some(slot)) => slot,
-        Ok(None) => return 0,
-        Err(e) => {
-            output::notice(&format!(
-                "cannot take the slot of `{}` to clear its files: {e}",
-                lockfile.display()
-            ));
-            return 0;
-        }
-    };
-    // A session writes its lockfile only while it holds the slot: none since.
-    if exists(lockfile) {
-        return 0;
-    }
-    let mut removed = 0;
-    for path in session_files(lockfile) {
-        match std::fs::remove_file(&path) {
-            Ok(()) => removed += usize::from(files.contains(&path)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => output::notice(&format!("cannot remove `{}`: {e}", path.display())),
-        }
-    }
-    drop(slot);
-    removed
 }
 
 /// `" and N file(s) of ended sessions"` (slot locks, bridges' sidecars and logs), or

@@ -1,0 +1,242 @@
+//! What ended sessions leave beside their lockfiles, and when it may go: the
+//! policy of `session clean`. A session's files are named after its lockfile
+//! `<hash>.json` — its slot lock `<hash>.lock`, and whatever its kind writes beside
+//! it (a bridge's sidecar and log, named by mur-bridge, which passes them in). They
+//! go only when no session is the lockfile's: none is there, and the slot is taken
+//! here, the way every session and reader takes it, so that one starting (which
+//! holds the slot before it writes anything) or running keeps its files, whatever
+//! their age.
+
+use std::{
+    collections::BTreeMap,
+    fs, io,
+    path::{Path, PathBuf},
+};
+
+use crate::{registry::Registry, slot};
+
+/// The files ended sessions may have left in a lockfile directory, as one listing
+/// found them ([`Registry::leftovers`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Leftovers {
+    sessions: Vec<Session>,
+}
+
+/// The files of the sessions of one lockfile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Session {
+    /// `<hash>.json`, which need not exist.
+    lockfile: PathBuf,
+    /// Every file a session of it may leave, the slot lock last: it is removed
+    /// last, under its own lock.
+    names: Vec<PathBuf>,
+    /// Those of `names` the listing found (regular files), in their order.
+    found: Vec<PathBuf>,
+}
+
+/// What [`Leftovers::clear`] did.
+#[derive(Debug, Default)]
+pub struct Cleared {
+    /// The files found that it removed.
+    pub removed: Vec<PathBuf>,
+    /// What it could not do.
+    pub failed: Vec<Unremoved>,
+}
+
+/// A failure to clear a session's files; its `Display` is the line to show.
+#[derive(Debug)]
+pub enum Unremoved {
+    /// The slot of `lockfile` could not be taken (nor then asked whether it is held).
+    Slot { lockfile: PathBuf, error: io::Error },
+    /// The file at `path` could not be removed.
+    File { path: PathBuf, error: io::Error },
+}
+
+impl std::fmt::Display for Unremoved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Slot { lockfile, error } => write!(
+                f,
+                "cannot take the slot of `{}` to clear its files: {error}",
+                lockfile.display()
+            ),
+            Self::File { path, error } => write!(f, "cannot remove `{}`: {error}", path.display()),
+        }
+    }
+}
+
+impl Registry {
+    /// The files ended sessions may have left in the directory, by lockfile: its
+    /// slot lock, and what `beside` names for a lockfile (a bridge's sidecar and log).
+    /// A file named otherwise is no session's, and left alone; so is what is not a
+    /// regular file. Found before anything in the directory is judged: the slot locks
+    /// a reader takes to remove stale lockfiles are its own, none a session left.
+    pub fn leftovers(&self, beside: impl Fn(&Path) -> Vec<PathBuf>) -> Leftovers {
+        let names = |lockfile: &Path| {
+            let mut names = beside(lockfile);
+            names.push(slot::lock_path(lockfile));
+            names
+        };
+        let mut found: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+        let Ok(listing) = fs::read_dir(self.dir()) else {
+            return Leftovers::default();
+        };
+        for entry in listing.flatten() {
+            let name = entry.file_name();
+            let Some(hash) = name.to_str().and_then(|n| n.split('.').next()) else {
+                continue;
+            };
+            // A lockfile's name is 16 hex digits of a hash, then `.json`.
+            if hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+                continue;
+            }
+            let lockfile = self.dir().join(format!("{hash}.json"));
+            let path = entry.path();
+            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+            if is_file && names(&lockfile).contains(&path) {
+                found.entry(lockfile).or_default().push(path);
+            }
+        }
+        let sessions = found
+            .into_iter()
+            .map(|(lockfile, mut found)| {
+                let names = names(&lockfile);
+                // In the order they are removed in, not the listing's.
+                found.sort_by_key(|path| names.iter().position(|name| name == path));
+                Session {
+                    lockfile,
+                    names,
+                    found,
+                }
+            })
+            .collect();
+        Leftovers { sessions }
+    }
+}
+
+impl Leftovers {
+    /// The files [`Leftovers::clear`] would remove once the lockfiles in `going` are
+    /// gone (what a clean removes before it: stale and malformed ones): those of a
+    /// lockfile going or not there, whose slot no one holds now. Nothing is taken or
+    /// removed.
+    pub fn removable(&self, going: &[&Path]) -> Vec<PathBuf> {
+        self.sessions
+            .iter()
+            .filter(|s| {
+                (going.contains(&s.lockfile.as_path()) || !exists(&s.lockfile))
+                    && !slot::is_held(&s.lockfile)
+            })
+            .flat_map(|s| s.found.iter().cloned())
+            .collect()
+    }
+
+    /// Removes what each session left, if no session is its lockfile's now: no
+    /// lockfile, and the slot taken here ([`slot::SlotLock::try_acquire`]), under
+    /// which the lockfile is looked for again (a session writes it only while it
+    /// holds the slot) and the lock file goes last. A file that went meanwhile is
+    /// no failure.
+    pub fn clear(&self) -> Cleared {
+        let mut cleared = Cleared::default();
+        for session in &self.sessions {
+            session.clear(&mut cleared);
+        }
+        cleared
+    }
+}
+
+impl Session {
+    fn clear(&self, cleared: &mut Cleared) {
+        if exists(&self.lockfile) {
+            return;
+        }
+        let slot = match slot::SlotLock::try_acquire(&self.lockfile) {
+            Ok(Some(slot)) => slot,
+            Ok(None) => return,
+            Err(error) => {
+                let lockfile = self.lockfile.clone();
+                cleared.failed.push(Unremoved::Slot { lockfile, error });
+                return;
+            }
+        };
+        if exists(&self.lockfile) {
+            return;
+        }
+        for path in &self.names {
+            match fs::remove_file(path) {
+                Ok(()) if self.found.contains(path) => cleared.removed.push(path.clone()),
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(error) => cleared.failed.push(Unremoved::File {
+                    path: path.clone(),
+                    error,
+                }),
+            }
+        }
+        drop(slot);
+    }
+}
+
+fn exists(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::slot::SlotLock;
+
+    /// What a session of each lockfile leaves besides its slot lock (a bridge's
+    /// sidecar, as mur-bridge names it).
+    fn sidecar(lockfile: &Path) -> Vec<PathBuf> {
+        vec![lockfile.with_extension("bridge")]
+    }
+
+    #[test]
+    fn an_ended_sessions_files_go_and_a_running_or_starting_ones_stay() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let registry = Registry::at(dir.path().to_owned());
+        let touch = |name: &str| {
+            let path = dir.path().join(name);
+            fs::write(&path, "").expect("write");
+            path
+        };
+        // Ended: files and no lockfile. Running: a lockfile. Starting: its slot held.
+        let ended = [
+            touch("00000000000000aa.bridge"),
+            touch("00000000000000aa.lock"),
+        ];
+        touch("00000000000000bb.json");
+        let running = touch("00000000000000bb.bridge");
+        let starting = touch("00000000000000cc.bridge");
+        let slot = SlotLock::try_acquire(&dir.path().join("00000000000000cc.json"))
+            .expect("lock")
+            .expect("free");
+        // Named otherwise, or no file: no session's.
+        let others = [
+            touch("00000000000000aa.txt"),
+            touch("notahash00000000.bridge"),
+        ];
+        fs::create_dir(dir.path().join("00000000000000dd.bridge")).expect("dir");
+
+        let leftovers = registry.leftovers(sidecar);
+        assert_eq!(leftovers.removable(&[]), ended);
+        // A lockfile a clean removes first (stale) leaves its session's files to go.
+        let stale = dir.path().join("00000000000000bb.json");
+        assert_eq!(
+            leftovers.removable(&[&stale]),
+            [ended.to_vec(), vec![running.clone()]].concat()
+        );
+        let cleared = leftovers.clear();
+        assert!(cleared.failed.is_empty(), "{:?}", cleared.failed);
+        assert_eq!(cleared.removed, ended);
+        for path in [&running, &starting].into_iter().chain(&others) {
+            assert!(path.exists(), "{path:?}");
+        }
+        // Once the slot is free, the start's file is an ended session's.
+        drop(slot);
+        let cleared = registry.leftovers(sidecar).clear();
+        let lock = dir.path().join("00000000000000cc.lock");
+        assert_eq!(cleared.removed, [starting.clone(), lock.clone()]);
+        assert!(!starting.exists() && !lock.exists());
+    }
+}
