@@ -148,13 +148,12 @@ pub(crate) fn withdraw(path: &Path, pid: u32) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_sidecar_counts_only_for_the_process_it_names() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let lockfile = dir.path().join("0123456789abcdef.json");
+    /// A bridge's lockfile in `dir` (pid 42), its files and its sidecar (of the
+    /// command `server`, holding `secret`), written.
+    fn written(dir: &Path, secret: Option<&str>) -> (PathBuf, BridgeFiles, Lockfile, Sidecar) {
+        let lockfile = dir.join("0123456789abcdef.json");
         let files = BridgeFiles::beside(&lockfile);
-        assert_eq!(files.log, dir.path().join("0123456789abcdef.bridge.log"));
-        let mut lock = Lockfile::http(1, 42, "/p/App.csproj".into(), "tag".into());
+        let lock = Lockfile::http(1, 42, "/p/App.csproj".into(), "tag".into());
         let sidecar = Sidecar {
             schema: SIDECAR_SCHEMA.into(),
             pid: 42,
@@ -163,9 +162,17 @@ mod tests {
             command: vec!["server".into()],
             usage_log: None,
             project: None,
-            secret: Some("00ff".into()),
+            secret: secret.map(str::to_owned),
         };
         sidecar.write(&files.sidecar).expect("write");
+        (lockfile, files, lock, sidecar)
+    }
+
+    #[test]
+    fn a_sidecar_counts_only_for_the_process_it_names() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (lockfile, files, mut lock, _) = written(dir.path(), Some("00ff"));
+        assert_eq!(files.log, dir.path().join("0123456789abcdef.bridge.log"));
         // Its secret is the user's alone.
         #[cfg(unix)]
         {
@@ -194,21 +201,8 @@ mod tests {
     fn a_sidecar_others_may_read_names_no_bridge() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().expect("tempdir");
-        let lockfile = dir.path().join("0123456789abcdef.json");
-        let files = BridgeFiles::beside(&lockfile);
-        let lock = Lockfile::http(1, 42, "/p/App.csproj".into(), "tag".into());
-        let sidecar = Sidecar {
-            schema: SIDECAR_SCHEMA.into(),
-            pid: 42,
-            started_at: lock.started_at.clone(),
-            log: files.log.clone(),
-            command: vec!["server".into()],
-            usage_log: None,
-            project: None,
-            secret: None,
-        };
-        sidecar.write(&files.sidecar).expect("write");
-        assert_eq!(bridge_of(&lockfile, &lock), Some(sidecar.clone()));
+        let (lockfile, files, lock, sidecar) = written(dir.path(), None);
+        assert_eq!(bridge_of(&lockfile, &lock), Some(sidecar));
         let chmod = |mode| {
             std::fs::set_permissions(&files.sidecar, std::fs::Permissions::from_mode(mode))
                 .expect("chmod")
