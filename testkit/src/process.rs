@@ -124,6 +124,16 @@ impl Output {
         self.assert_stderr(self.stderr.starts_with(prefix), "start with", prefix)
     }
 
+    /// Asserts stdout contains `part`, showing the whole output when it does not.
+    #[track_caller]
+    pub fn assert_stdout_contains(&self, part: &str) -> &Self {
+        assert!(
+            self.stdout.contains(part),
+            "stdout should contain {part:?}\n{self}"
+        );
+        self
+    }
+
     /// Asserts stderr contains `part`, showing the whole output when it does not.
     #[track_caller]
     pub fn assert_stderr_contains(&self, part: &str) -> &Self {

@@ -511,7 +511,7 @@ fn an_agents_event_stream_gives_its_turns_tokens_and_cost() {
     // No `mur` ran and no transcript was logged: the stream's tool results count.
     assert_eq!(only["context"]["resultCount"], 3, "{only}");
     let row = "| cli-derived | 1 | 0/1 (0%) | 0%–79% | 0 | 4 | 51412 |";
-    assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
+    output.assert_stdout_contains(row);
 }
 
 /// A new sandbox and the study directory in it (not made yet).
@@ -632,7 +632,7 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
                    rows are not like for like — `cli-derived` 1 task × 2 repeats, without \
                    `updates-off`; `mcp` 2 tasks × 1 repeat. Compare them task by task, on the \
                    tasks they share.\n";
-    assert!(output.stdout.contains(warning), "{}", output.stdout);
+    output.assert_stdout_contains(warning);
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(report.contains(warning), "{report}");
     let agents = "\nWarning: the conditions were run by different agents, so their rows compare \
@@ -801,24 +801,21 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
     let error = "mur-sample exited (exit status: 1) before announcing itself, saying nothing";
     for repeat in 1..=2 {
         let line = format!("cli-derived/count-to-three/{repeat}: ERROR, not run: {error}\n");
-        assert!(output.stderr.contains(&line), "{line}\n{output}");
+        output.assert_stderr_contains(&line);
     }
     assert!(!output.stderr.contains("FAIL"), "{output}");
-    assert!(
-        output.stderr.contains(
-            "study: 2 runs the harness could not make (the report counts them apart; each \
-             result's `error` says why)\n"
-        ),
-        "{output}"
+    output.assert_stderr_contains(
+        "study: 2 runs the harness could not make (the report counts them apart; each \
+         result's `error` says why)\n",
     );
     let row = "| cli-derived | 0 | 0/0 (–) | – | – | – | – | – (–) | – | – |\n";
-    assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
+    output.assert_stdout_contains(row);
     let line = format!(
         "\nErrors: runs the harness could not make (the agent never ran), left out of every \
          figure above: `cli-derived` 2 (first: {error}). The same command again (the same \
          `--out`) makes them.\n"
     );
-    assert!(output.stdout.contains(&line), "{line}\n{}", output.stdout);
+    output.assert_stdout_contains(&line);
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(report.contains(&line), "{report}");
     let csv = std::fs::read_to_string(out.join("report.csv")).expect("report.csv");
@@ -840,23 +837,16 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
         "report: 2 runs the harness could not make (the report counts them apart; each \
          result's `error` says why)\n",
     );
-    assert!(
-        reported.stdout.contains(&line),
-        "{line}\n{}",
-        reported.stdout
-    );
+    reported.assert_stdout_contains(&line);
     // The same command with a session that starts makes them, and replaces their records.
     let output = study_into(&sandbox, &out, &args[..args.len() - 2]);
     output.assert_code(0);
     report().assert_code(0).assert_stderr_is("");
-    assert!(
-        output.stderr.contains("; 2 to run, 0 recorded\n"),
-        "{output}"
-    );
+    output.assert_stderr_contains("; 2 to run, 0 recorded\n");
     assert!(!output.stderr.contains("warning"), "{output}");
     assert!(!output.stdout.contains("Errors"), "{}", output.stdout);
     let row = "| cli-derived | 2 | 0/2 (0%) | 0%–66% | 0 |";
-    assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
+    output.assert_stdout_contains(row);
 }
 
 #[test]
@@ -870,11 +860,8 @@ fn a_name_given_twice_is_one_condition_and_a_directory_in_use_is_refused() {
     );
     let output = study_into(&sandbox, &out, &twice);
     output.assert_code(0);
-    assert!(
-        output
-            .stderr
-            .starts_with("study: 1 condition × 1 task × 1 repeat, seed 3; 1 to run, 0 recorded\n"),
-        "{output}"
+    output.assert_stderr_starts_with(
+        "study: 1 condition × 1 task × 1 repeat, seed 3; 1 to run, 0 recorded\n",
     );
     assert_eq!(results(&out).len(), 1, "one run made once");
     let recorded = read_json(&out.join("study.json"));
@@ -965,7 +952,7 @@ fn report_keeps_one_record_per_run_asked_for_and_says_what_it_left_out() {
          cli-derived/count-to-three/1\n",
     );
     let row = "| cli-derived | 1 | 1/1 (100%) |";
-    assert!(output.stdout.contains(row), "{row}\n{}", output.stdout);
+    output.assert_stdout_contains(row);
 }
 
 #[test]
@@ -1094,7 +1081,7 @@ fn an_unset_pass_env_and_an_agent_that_never_started_are_said() {
     );
     let line = "\nThe agent never started (its command exited 127, not found, or 126, not \
                 runnable) in `cli-derived` 1 of 1 run: each run's `agent.stderr` says why.\n";
-    assert!(output.stdout.contains(line), "{line}\n{}", output.stdout);
+    output.assert_stdout_contains(line);
 }
 
 #[test]
@@ -1162,16 +1149,12 @@ fn time_outs_are_counted_and_the_limit_recorded() {
         "1",
         &["--time-limit", "1", "--agent", "sleep 30"],
     );
-    output.assert_code(0);
-    assert!(
-        output
-            .stderr
-            .contains("cli-derived/count-to-three/1: FAIL (timed out; 0 calls, "),
-        "{output}"
-    );
+    output
+        .assert_code(0)
+        .assert_stderr_contains("cli-derived/count-to-three/1: FAIL (timed out; 0 calls, ");
     let line = "\nTimed out (the time limit ended the agent; its time is the limit, so the \
                 medians are lower bounds): `cli-derived` 1 of 1 run.\n";
-    assert!(output.stdout.contains(line), "{line}\n{}", output.stdout);
+    output.assert_stdout_contains(line);
     let recorded = read_json(&out.join("study.json"));
     assert_eq!(recorded["matrices"][0]["timeLimitSecs"], 1, "{recorded}");
 }
