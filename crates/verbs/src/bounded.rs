@@ -15,6 +15,7 @@ use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Read as _, Seek as _};
 use std::path::Path;
+use std::time::Duration;
 
 use mur_core::settings::human_bytes;
 
@@ -54,6 +55,8 @@ pub enum Refusal {
     Overflowed { cap: u64 },
     /// The first bytes are not those of a WebAssembly component.
     NotComponent(&'static str),
+    /// A FIFO no writer opened within the time given.
+    NoWriter(Duration),
 }
 
 impl Refusal {
@@ -77,6 +80,16 @@ impl fmt::Display for Refusal {
                 write!(f, "holds more than the {} limit", human_bytes(*cap))
             }
             Self::NotComponent(why) => write!(f, "is not a WebAssembly component ({why})"),
+            Self::NoWriter(patience) if patience.subsec_millis() == 0 => write!(
+                f,
+                "is a FIFO nothing wrote to within {} s",
+                patience.as_secs()
+            ),
+            Self::NoWriter(patience) => write!(
+                f,
+                "is a FIFO nothing wrote to within {} ms",
+                patience.as_millis()
+            ),
         }
     }
 }
@@ -162,9 +175,11 @@ pub fn read_component(path: &Path, links: Links) -> Result<Vec<u8>, Refusal> {
 /// regular file of at most `cap` bytes (refused from its size alone), or a pipe — a
 /// FIFO, a shell's process substitution — read up to `cap`; a device, a directory or a
 /// socket is refused unread. A symbolic link is followed: the path was typed. A FIFO
-/// nobody writes to reads as empty at once (its open did not wait, and a read with no
-/// writer is the end), never a wait.
-pub fn read_value(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
+/// is waited on for its writer at most `patience` ([`Refusal::NoWriter`] after), as
+/// its open did not wait: read at once, a FIFO whose writer had not opened it yet
+/// (`mkfifo f; producer > f & mur … @f`) read as empty, the value sent was `""` and
+/// the writer then blocked forever.
+pub fn read_value(path: &Path, cap: u64, patience: Duration) -> Result<Vec<u8>, Refusal> {
     let file = open_nonblocking(path, Links::Follow).map_err(Refusal::Io)?;
     let meta = file.metadata().map_err(Refusal::Io)?;
     if meta.is_file() {
@@ -172,6 +187,9 @@ pub fn read_value(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
     }
     #[cfg(unix)]
     if std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type()) {
+        if !wait_for_writer(&file, patience).map_err(Refusal::Io)? {
+            return Err(Refusal::NoWriter(patience));
+        }
         blocking(&file).map_err(Refusal::Io)?;
         return read_stream(file, cap);
     }
@@ -190,6 +208,39 @@ pub fn read_stream(reader: impl io::Read, cap: u64) -> Result<Vec<u8>, Refusal> 
         return Err(Refusal::Overflowed { cap });
     }
     Ok(bytes)
+}
+
+/// Waits until the FIFO `file` has something to read or its writer has come and gone
+/// (its end: an empty value), at most `patience`; false when no writer came. Linux
+/// and the BSDs report neither before a writer opens the FIFO, so this is a wait for
+/// one, where a read would see "no writer" as the end at once.
+#[cfg(unix)]
+fn wait_for_writer(file: &File, patience: Duration) -> io::Result<bool> {
+    use std::os::fd::AsRawFd as _;
+    let deadline = std::time::Instant::now() + patience;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let mut poll = libc::pollfd {
+            fd: file.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let millis = libc::c_int::try_from(left.as_millis()).unwrap_or(libc::c_int::MAX);
+        #[allow(unsafe_code)]
+        // SAFETY: `poll` points at one initialized pollfd for the length given, and
+        // its descriptor is open (`file` owns it) for the whole call.
+        let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+        match ready {
+            0 => return Ok(false),
+            n if n > 0 => return Ok(true),
+            _ => {
+                let err = io::Error::last_os_error();
+                if err.kind() != io::ErrorKind::Interrupted {
+                    return Err(err);
+                }
+            }
+        }
+    }
 }
 
 /// Clears `O_NONBLOCK` on a pipe opened without waiting ([`open_nonblocking`]), so
@@ -322,23 +373,26 @@ mod tests {
     fn a_value_file_is_read_to_its_cap_and_a_device_or_directory_refused() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let path = write(tmp.path(), "v", b"12345");
-        assert_eq!(read_value(&path, 5).expect("at cap"), b"12345");
+        assert_eq!(
+            read_value(&path, 5, Duration::ZERO).expect("at cap"),
+            b"12345"
+        );
         assert!(matches!(
-            read_value(&path, 4),
+            read_value(&path, 4, Duration::ZERO),
             Err(Refusal::TooBig { size: 5, cap: 4 })
         ));
         // A file that says it is smaller than it reads (it grew while read; a /proc
         // file says 0) is refused without a size it does not have (was "is 5 bytes").
         #[cfg(target_os = "linux")]
         assert!(matches!(
-            read_value(Path::new("/proc/self/status"), 4),
+            read_value(Path::new("/proc/self/status"), 4, Duration::ZERO),
             Err(Refusal::Overflowed { cap: 4 })
         ));
-        let dir = read_value(tmp.path(), 10).expect_err("directory");
+        let dir = read_value(tmp.path(), 10, Duration::ZERO).expect_err("directory");
         assert_eq!(dir.to_string(), "is a directory, not a regular file");
         #[cfg(unix)]
         {
-            let zero = read_value(Path::new("/dev/zero"), 10).expect_err("device");
+            let zero = read_value(Path::new("/dev/zero"), 10, Duration::ZERO).expect_err("device");
             assert_eq!(zero.to_string(), "is a device, not a regular file");
         }
         assert_eq!(read_stream(&b"1234"[..], 4).expect("at cap"), b"1234");
@@ -365,8 +419,24 @@ mod tests {
         assert_eq!(made, 0, "mkfifo");
         let err = read_capped(&fifo, Links::Refuse, 10).expect_err("fifo");
         assert_eq!(err.to_string(), "is a FIFO, not a regular file");
-        // A value may come from a pipe; one nobody writes to is empty, not a wait.
-        assert_eq!(read_value(&fifo, 10).expect("a pipe"), b"");
+        // A value may come from a pipe; one nobody writes to is refused once the
+        // writer's time is out, not read as empty.
+        let none = read_value(&fifo, 10, Duration::from_millis(50)).expect_err("no writer");
+        assert_eq!(none.to_string(), "is a FIFO nothing wrote to within 50 ms");
+        // A writer that opens it later is waited for; one that opens and closes it
+        // without writing gives the empty value it meant.
+        for sent in [&b"late"[..], b""] {
+            let writer = {
+                let fifo = fifo.clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(200));
+                    fs::write(&fifo, sent).expect("write the fifo");
+                })
+            };
+            let read = read_value(&fifo, 10, Duration::from_secs(30)).expect("the writer's");
+            assert_eq!(read, sent);
+            writer.join().expect("writer");
+        }
 
         let zero = read_component(Path::new("/dev/zero"), Links::Follow).expect_err("device");
         assert_eq!(zero.to_string(), "is a device, not a regular file");

@@ -362,6 +362,11 @@ impl Text<'_> {
     }
 }
 
+/// How long a FIFO named for a value (`@f` after `mkfifo f`) is waited on for its
+/// writer: a producer started beside mur opens it within moments; a FIFO nobody writes
+/// to is then refused rather than waited on for ever.
+const WRITER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Where a value is read from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Origin {
@@ -391,7 +396,9 @@ fn read_once(origin: &Origin) -> Result<Arc<str>, Failure> {
     }
     let bytes = match origin {
         Origin::Stdin => super::bounded::read_stream(std::io::stdin().lock(), MAX_VALUE_BYTES),
-        Origin::File(path) => super::bounded::read_value(Path::new(path), MAX_VALUE_BYTES),
+        Origin::File(path) => {
+            super::bounded::read_value(Path::new(path), MAX_VALUE_BYTES, WRITER_PATIENCE)
+        }
     };
     let read = match bytes {
         Ok(bytes) => String::from_utf8(bytes)
