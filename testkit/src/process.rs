@@ -111,11 +111,7 @@ impl Output {
     /// Asserts stdout begins with `prefix`, showing the whole output when it does not.
     #[track_caller]
     pub fn assert_stdout_starts_with(&self, prefix: &str) -> &Self {
-        assert!(
-            self.stdout.starts_with(prefix),
-            "stdout should start with {prefix:?}\n{self}"
-        );
-        self
+        self.assert_stdout(self.stdout.starts_with(prefix), "start with", prefix)
     }
 
     /// Asserts stderr begins with `prefix`, showing the whole output when it does not.
@@ -127,11 +123,7 @@ impl Output {
     /// Asserts stdout contains `part`, showing the whole output when it does not.
     #[track_caller]
     pub fn assert_stdout_contains(&self, part: &str) -> &Self {
-        assert!(
-            self.stdout.contains(part),
-            "stdout should contain {part:?}\n{self}"
-        );
-        self
+        self.assert_stdout(self.stdout.contains(part), "contain", part)
     }
 
     /// Asserts stderr contains `part`, showing the whole output when it does not.
@@ -185,6 +177,12 @@ impl Output {
     /// The lines of stderr that begin with `prefix`, in order.
     pub fn stderr_lines(&self, prefix: &str) -> Vec<&str> {
         lines_starting(&self.stderr, prefix)
+    }
+
+    #[track_caller]
+    fn assert_stdout(&self, holds: bool, how: &str, text: &str) -> &Self {
+        assert!(holds, "stdout should {how} {text:?}\n{self}");
+        self
     }
 
     #[track_caller]
