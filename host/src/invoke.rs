@@ -97,6 +97,15 @@ pub struct Session {
     deadline: Instant,
 }
 
+/// `e`, when it is no session of `--project`'s, with what that project's bridge said
+/// as it stopped (idle, its server kept dying) and its command to start it again.
+fn stopped_bridge(e: Error, settings: &Settings) -> Error {
+    match settings.project.as_deref() {
+        Some(project) if e.kind() == Kind::NoSession => mur_bridge::with_last_stop(e, project),
+        _ => e,
+    }
+}
+
 impl Session {
     /// Finds the session (notices go to stderr as they come); among several, the
     /// error names this command line again with `--project` of one, to paste.
@@ -119,7 +128,8 @@ impl Session {
             usage::Phase::Discovery,
             mur_discovery::resolve(settings, &http, report, command),
         )
-        .await?;
+        .await
+        .map_err(|e| stopped_bridge(e, settings))?;
         usage::session(&resolved);
         // For `--endpoint` of no bridge mur knows too: one whose sidecar is gone
         // answers with a bridge's 401, which ends the call with this hint.

@@ -19,12 +19,10 @@ use mur_lockfile::{
     liveness::{self, Liveness},
     paths,
 };
-use mur_server::{ServeError, UsageLogging};
+use mur_server::ServeError;
 
 use crate::{
-    child::{INITIALIZE_LIMIT, MAX_MESSAGE_BYTES},
-    files::BridgeFiles,
-    serve::{Options, serve_error},
+    child::INITIALIZE_LIMIT, files::BridgeFiles, options::Options, serve::serve_error,
     signals::Interrupts,
 };
 
@@ -233,35 +231,18 @@ fn written_since(log: &Path, before: u64) -> String {
     String::from_utf8_lossy(&bytes[from..]).into_owned()
 }
 
-/// The bridge's own command line (after `mur`).
+/// The bridge's own command line (after `mur`): [`Options::command_line`], in the foreground.
 fn argv(options: &Options) -> Vec<OsString> {
-    let mut argv: Vec<OsString> = ["devtools", "bridge", "--foreground", "--project"]
-        .map(OsString::from)
-        .to_vec();
-    argv.push(options.project.clone().into());
-    argv.extend([
-        "--idle".into(),
-        format!("{}ms", options.idle.as_millis()).into(),
-    ]);
-    if options.max_message != MAX_MESSAGE_BYTES {
-        argv.extend([
-            "--max-message".into(),
-            options.max_message.to_string().into(),
-        ]);
-    }
-    match &options.usage {
-        UsageLogging::Off => {}
-        UsageLogging::BesideLockfile => argv.push("--usage".into()),
-        UsageLogging::At(path) => argv.extend(["--usage-log".into(), path.clone().into()]),
-    }
-    argv.push("--".into());
-    argv.extend(options.command.iter().cloned());
+    let mut argv = options.command_line();
+    argv.insert(2, "--foreground".into());
     argv
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::child::MAX_MESSAGE_BYTES;
+    use mur_server::UsageLogging;
 
     #[test]
     fn the_last_error_line_of_the_log_is_the_bridges_word() {
@@ -330,8 +311,6 @@ mod tests {
             "--foreground",
             "--project",
             "/p/App.csproj",
-            "--idle",
-            "600000ms",
         ];
         let server = ["--", "npx", "server"];
         assert_eq!(with(UsageLogging::Off), [&start[..], &server].concat());

@@ -7,14 +7,14 @@
 
 use std::{
     ffi::OsString,
-    path::{Path, PathBuf},
+    path::Path,
     sync::Arc,
     time::{Duration, Instant},
 };
 
 use mur_core::{Error, Kind, Result};
 use mur_lockfile::Lockfile;
-use mur_server::{HttpLimits, Recorder, ServeError, UsageLogging, endpoint::Announced};
+use mur_server::{HttpLimits, Recorder, ServeError, endpoint::Announced};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
@@ -22,6 +22,7 @@ use crate::{
     files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar},
     http::{self, Bridge},
     log::Log,
+    options::Options,
     relay::Relay,
     signals::StopSignal,
 };
@@ -37,20 +38,6 @@ pub const RESTART_WINDOW: Duration = Duration::from_secs(60);
 /// Pause before a restart, times the restarts in the window: a server that
 /// dies at once does not spin.
 const RESTART_PAUSE: Duration = Duration::from_millis(250);
-
-/// What a bridge runs, for which project, and when it gives up idling.
-#[derive(Debug, Clone)]
-pub struct Options {
-    pub project: PathBuf,
-    pub idle: Duration,
-    /// The server's program and arguments.
-    pub command: Vec<OsString>,
-    /// Where the tool calls it serves are recorded (`--usage`, `--usage-log PATH`).
-    pub usage: UsageLogging,
-    /// The largest message of the server it reads, in bytes (`--max-message`;
-    /// [`MAX_MESSAGE_BYTES`](crate::MAX_MESSAGE_BYTES) by default).
-    pub max_message: u64,
-}
 
 /// Runs the bridge until it is stopped (SIGTERM, Ctrl+C), has had no request
 /// for `idle`, or its server died more than [`MAX_RESTARTS`] times in [`RESTART_WINDOW`].
@@ -96,10 +83,12 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
             }
         }
     });
+    // The command as a shell reads it back: `last_stop` gives it to whoever finds
+    // the bridge gone, to start it again.
     tracing::info!(
         "bridge for `{}` starting `{}`",
         claimed.project(),
-        words(&options.command).join(" ")
+        shell_line(&words(&options.command))
     );
     let secret = match new_secret() {
         Ok(secret) => secret,
@@ -157,15 +146,27 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         gave_up.clone(),
     ));
     let idle = options.idle;
+    // Why it stopped, for its last line (`bridge stopped: …`), which tells whoever
+    // later finds no session why and how to start it again ([`crate::last_stop`]).
+    let why = Arc::new(std::sync::Mutex::new(None::<String>));
     let stop = {
         let relay = relay.clone();
+        let why = why.clone();
         async move {
-            tokio::select! {
-                () = idle_for(&relay, idle) => tracing::info!("no request for {}; stopping", humantime::format_duration(idle)),
-                () = gave_up.cancelled() => {}
+            let reason = tokio::select! {
+                () = idle_for(&relay, idle) => {
+                    tracing::info!("no request for {}; stopping", humantime::format_duration(idle));
+                    format!("no request for {}", humantime::format_duration(idle))
+                }
+                () = gave_up.cancelled() => format!(
+                    "its server kept exiting (restarted {MAX_RESTARTS} times within a minute)"
+                ),
                 // `mur-server`'s handlers see it too once it serves (and log
                 // it); this is for one that came before they were installed.
-                () = signals.arrived() => {}
+                () = signals.arrived() => STOPPED_ON_SIGNAL.to_owned(),
+            };
+            if let Ok(mut why) = why.lock() {
+                why.get_or_insert(reason);
             }
         }
     };
@@ -182,6 +183,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
             relay.fail_all("the bridge was stopped before the stdio server answered");
         }
     };
+    let project = claimed.project().to_owned();
     let served = claimed
         .serve(
             http::routes(bridge),
@@ -202,8 +204,35 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     let served = served
         .map(Announced::withdraw)
         .map_err(|e| serve_error(e, &options.project));
-    tracing::info!("bridge stopped");
+    let why = why.lock().ok().and_then(|mut why| why.take());
+    let why = match &served {
+        Ok(()) => why.unwrap_or_else(|| STOPPED_ON_SIGNAL.to_owned()),
+        Err(e) => e.message().to_owned(),
+    };
+    let again = (Options {
+        project: project.into(),
+        ..options.clone()
+    })
+    .command_line();
+    tracing::info!(
+        "bridge stopped: {why}{AGAIN}mur {}`",
+        shell_line(&words(&again))
+    );
     served
+}
+
+/// Between why a bridge stopped and the command that starts it again, on its last
+/// line: [`crate::last_stop`] reads the line back by it.
+pub(crate) const AGAIN: &str = "; to start it again: `";
+
+/// Why a bridge stopped when nothing of its own ended it: a signal, which
+/// `mur-server`'s handlers took once it served.
+const STOPPED_ON_SIGNAL: &str = "stopped by a signal (`bridge stop`, Ctrl+C)";
+
+/// `words` as one line a shell reads back as them.
+fn shell_line(words: &[String]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| mur_core::shell_word(w)).collect();
+    quoted.join(" ")
 }
 
 /// What the supervisor needs to start the server again.

@@ -5,8 +5,8 @@
 //! reloads or restarts moves to a new port and pid), and never to another
 //! project's — the agent host was told one server's capabilities and tools.
 //! When that project has no session the request fails saying so; when its
-//! session was a bridge (which stops after its idle time), saying the bridge
-//! stopped, where its log is, and the command that starts it again.
+//! session was a bridge (which stops after its idle time), saying when and why the
+//! bridge stopped, and the command that starts it again, as its log ends.
 //!
 //! A request has no bound of mur's own unless `--timeout` is given: the
 //! agent host has its own timeouts and cancels what it gives up on, and the
@@ -141,8 +141,22 @@ fn bridge_of(session: &Session) -> Option<mur_bridge::Sidecar> {
     }
 }
 
-/// The pinned `project`'s session was a bridge, and it runs no more.
+/// The pinned `project`'s session was a bridge, and it runs no more: when, why and
+/// the command that starts it again (its options too), as its log's last line says;
+/// else what stops a bridge, and its server's command.
 fn bridge_gone(project: &str, bridge: &mur_bridge::Sidecar) -> Error {
+    let lockfile = mur_discovery::registry().path_for(project);
+    if let Some(stop) = mur_bridge::last_stop(&lockfile) {
+        return Error::no_session(format!(
+            "the bridge of project `{project}`, whose server this proxy forwards to, \
+             stopped at {}: {}",
+            stop.at, stop.why
+        ))
+        .with_hint(format!(
+            "{}; the proxy forwards to it once it runs",
+            stop.again()
+        ));
+    }
     let command: Vec<String> = bridge
         .command
         .iter()

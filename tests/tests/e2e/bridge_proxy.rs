@@ -746,13 +746,14 @@ fn a_cancelled_request_is_cancelled_at_the_server_and_the_proxy_ends_with_stdin(
     assert_eq!(answered, [json!(1), json!(3)], "{out}");
 }
 
-/// A proxy in front of a bridge that stopped after its idle time says that bridge
-/// stopped, where its log is and how to start it again (it said "no live devtools
-/// session" and listed every other project's); started again, it is the proxy's.
+/// A proxy in front of a bridge that stopped after its idle time says when and why that
+/// bridge stopped and the command that starts it again, with the options it had (it
+/// said "no live devtools session" and listed every other project's; then it guessed
+/// at why and left its options out); started again, it is the proxy's.
 #[test]
 fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
     let sb = Sandbox::new();
-    let (project, line, _bridge) = cancellable_bridge(&sb, "idle", &["--idle", "2s"]);
+    let (project, _, _bridge) = cancellable_bridge(&sb, "idle", &["--idle", "2s"]);
     let mut proxy = Live::start(&sb, &["proxy"]);
     proxy.send(&initialize());
     assert_eq!(
@@ -767,16 +768,22 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
     proxy.send(&tool_call(3, "count", json!({})));
     let canonical = sb.canonical_project(&project);
     let script = sb.root().join("idle.py");
+    let answer = proxy.answer(3);
+    let message = answer["error"]["message"].as_str().expect("an error");
+    let prefix = format!(
+        "the bridge of project `{canonical}`, whose server this proxy forwards to, stopped at "
+    );
+    let (at, said) = message
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.split_once("Z: "))
+        .unwrap_or_else(|| panic!("{message}"));
+    assert_eq!(at.len(), "2026-11-29T11:23:38".len(), "{message}");
     assert_eq!(
-        proxy.answer(3)["error"]["message"],
+        said,
         format!(
-            "the bridge of project `{canonical}`, whose server this proxy forwards to, has \
-             stopped: a bridge stops after its `--idle` time without a request (10m unless \
-             given), on `bridge stop`, or when its server keeps failing; its log says which: \
-             `{}`\n\
-             hint: start it again: `mur devtools bridge --project {canonical} -- python3 -u {}` \
-             (with `--idle 1d` it waits a day for a request); the proxy forwards to it once it runs",
-            line["log"].as_str().expect("log"),
+            "no request for 2s\n\
+             hint: start it again: `mur devtools bridge --project {canonical} --idle 2s -- python3 -u {}`; \
+             the proxy forwards to it once it runs",
             script.display()
         )
     );

@@ -613,6 +613,27 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
         bridge.log()
     );
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
+    // The project's next call says why no session is there, and how to start it
+    // again, with the options it had: a command that, pasted, does.
+    let out = bridge.mur(&["echo", "--message", "again"]);
+    out.assert_code(4);
+    let hint = out
+        .stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("hint: this project's bridge stopped at "))
+        .unwrap_or_else(|| panic!("no hint of the bridge's stop: {out}"));
+    let (_, said) = hint.split_once("Z: ").expect("its time");
+    let command = said
+        .strip_prefix("no request for 1s; start it again: `")
+        .and_then(|command| command.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("{said}"));
+    let line = mur_e2e::run(&mut sb.shell_command(command));
+    line.assert_code(0);
+    let _again = Adopted(line.json()["pid"].as_u64().expect("pid") as u32);
+    bridge
+        .mur(&["echo", "--message", "again"])
+        .assert_code(0)
+        .assert_stdout_contains("Echo: again");
 }
 
 #[test]

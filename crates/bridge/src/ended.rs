@@ -1,0 +1,177 @@
+//! What a project's bridge said as it stopped, read from its log once its session is
+//! gone: why it stopped (idle, its server kept dying, `bridge stop`) and the command
+//! that starts it again. "No live session for project X" alone sent an agent looking
+//! for an app to start, when the fix was to run the bridge's command once more.
+
+use std::io::{Read as _, Seek as _, SeekFrom};
+use std::path::Path;
+
+use mur_core::Error;
+
+use crate::files::BridgeFiles;
+
+/// The most of a log's end read: the last bridge's start and stop lines are near it
+/// (the log is cut to its newest part past its cap anyway).
+const TAIL_BYTES: u64 = 64 << 10;
+
+/// The stop of a project's last bridge, as its log tells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LastStop {
+    /// When, to the second (RFC 3339).
+    pub at: String,
+    /// Why: "no request for 10m", "its server kept exiting (…)", "stopped by a signal …".
+    pub why: String,
+    /// The server's command as a shell reads it back, when the log still holds it.
+    pub command: Option<String>,
+    /// The log itself.
+    pub log: std::path::PathBuf,
+}
+
+/// The last stop of the bridge whose lockfile would be `lockfile`, if its log (the
+/// user's own, private) ends with one: none while a bridge runs or starts there, nor
+/// when the log is gone, another's or unreadable.
+pub fn last_stop(lockfile: &Path) -> Option<LastStop> {
+    let log = BridgeFiles::beside(lockfile).log;
+    let tail = read_tail(&log)?;
+    let (at, why, command) = parse(&tail)?;
+    Some(LastStop {
+        at,
+        why,
+        command,
+        log,
+    })
+}
+
+/// `e`, no live session of `project`, with what its bridge said as it stopped and
+/// how to start it again, first; `e` as it is when no bridge of it stopped.
+pub fn with_last_stop(e: Error, project: &Path) -> Error {
+    let Ok(canonical) = mur_lockfile::paths::canonical_project(project) else {
+        return e;
+    };
+    let lockfile = mur_lockfile::Registry::default_location().path_for(&canonical);
+    let Some(stop) = last_stop(&lockfile) else {
+        return e;
+    };
+    e.with_first_hint(format!(
+        "this project's bridge stopped at {}: {}; {}",
+        stop.at,
+        stop.why,
+        stop.again()
+    ))
+}
+
+impl LastStop {
+    /// What to do: "start it again: `mur devtools bridge …`", else where its log is.
+    pub fn again(&self) -> String {
+        match &self.command {
+            Some(command) => format!("start it again: `{command}`"),
+            None => format!("its log is `{}`", self.log.display()),
+        }
+    }
+}
+
+/// The newest [`TAIL_BYTES`] of the log, when it is the user's own regular file
+/// kept from others (a log another user planted says nothing of ours).
+fn read_tail(log: &Path) -> Option<String> {
+    let mut file = mur_lockfile::open_regular(std::fs::OpenOptions::new().read(true), log).ok()?;
+    let meta = file.metadata().ok()?;
+    mur_lockfile::check_own(&meta, mur_lockfile::Keep::Writes).ok()?;
+    let from = meta.len().saturating_sub(TAIL_BYTES);
+    file.seek(SeekFrom::Start(from)).ok()?;
+    let mut bytes = Vec::new();
+    file.take(TAIL_BYTES).read_to_end(&mut bytes).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// From a log's text: the last bridge's stop (when, why, the command that starts it
+/// again), if its last line of its own says it stopped (a bridge that runs, or was
+/// killed, has no such line last).
+fn parse(text: &str) -> Option<(String, String, Option<String>)> {
+    let (stamp, message) = text.lines().rev().find_map(own)?;
+    let stopped = message.strip_prefix("bridge stopped: ")?;
+    let (why, command) = match stopped.rsplit_once(crate::serve::AGAIN) {
+        Some((why, command)) => (why, command.strip_suffix('`')),
+        None => (stopped, None),
+    };
+    Some((
+        to_the_second(stamp),
+        why.to_owned(),
+        command.map(str::to_owned),
+    ))
+}
+
+/// A line of the bridge's own (`<time> <LEVEL> <message>`): its time and message; none
+/// for the server's stderr, which the log holds too.
+fn own(line: &str) -> Option<(&str, &str)> {
+    let (stamp, rest) = line.split_once(' ')?;
+    let (level, message) = rest.trim_start().split_once(' ')?;
+    matches!(level, "INFO" | "WARN" | "ERROR").then_some((stamp, message))
+}
+
+/// `2026-11-29T11:23:38.810867Z` as `2026-11-29T11:23:38Z`.
+fn to_the_second(stamp: &str) -> String {
+    match stamp.split_once('.') {
+        Some((seconds, _)) => format!("{seconds}Z"),
+        None => stamp.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAVE_UP: &str = "\
+2026-11-29T11:23:28.983780Z  INFO bridge for `/p/d.toml` starting `python 'my server.py'`
+Processing request of type CallToolRequest
+2026-11-29T11:23:38.806766Z ERROR the server exited (exit status: 3); it was restarted 5 times within a minute, so the bridge gives up
+2026-11-29T11:23:38.810867Z  INFO bridge stopped: its server kept exiting (restarted 5 times within a minute); to start it again: `mur devtools bridge --project /p/d.toml --usage -- python 'my server.py'`
+";
+
+    #[test]
+    fn the_last_stop_says_when_why_and_the_command_to_run_again() {
+        assert_eq!(
+            parse(GAVE_UP),
+            Some((
+                "2026-11-29T11:23:38Z".to_owned(),
+                "its server kept exiting (restarted 5 times within a minute)".to_owned(),
+                Some(
+                    "mur devtools bridge --project /p/d.toml --usage -- python 'my server.py'"
+                        .to_owned()
+                ),
+            ))
+        );
+    }
+
+    #[test]
+    fn a_bridge_that_runs_or_was_killed_has_no_last_stop() {
+        let running = GAVE_UP.lines().take(3).collect::<Vec<_>>().join("\n");
+        assert_eq!(parse(&running), None);
+        // Started again after that stop: the new bridge's lines come last.
+        let again = format!(
+            "{GAVE_UP}----- 2026-11-29T11:30:00Z: a bridge for this project starts; the lines above are the last one's -----\n\
+             2026-11-29T11:30:00.1Z  INFO bridge for `/p/d.toml` starting `python x.py`\n"
+        );
+        assert_eq!(parse(&again), None);
+        // The server's own lines after the stop do not hide it.
+        let noisy = format!("{GAVE_UP}Traceback (most recent call last):\n");
+        assert!(parse(&noisy).is_some());
+    }
+
+    #[test]
+    fn a_log_that_is_not_the_users_own_private_file_says_nothing() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lockfile = dir.path().join("0123456789abcdef.json");
+        let log = BridgeFiles::beside(&lockfile).log;
+        std::fs::write(&log, GAVE_UP).expect("log");
+        std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o600)).expect("0600");
+        let stop = last_stop(&lockfile).expect("a stop");
+        assert!(
+            stop.command
+                .expect("its command")
+                .ends_with("-- python 'my server.py'")
+        );
+        std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o666)).expect("0666");
+        assert_eq!(last_stop(&lockfile), None);
+    }
+}
