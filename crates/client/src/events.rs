@@ -483,20 +483,20 @@ impl FieldKind {
 
 /// `pet-1 (Cats)|pet-2 (Dogs)`, for a prompt.
 fn shown(choices: &[Choice]) -> String {
-    choices
-        .iter()
-        .map(Choice::shown)
-        .collect::<Vec<_>>()
-        .join("|")
+    joined(choices, "|")
 }
 
 /// `pet-1 (Cats), pet-2 (Dogs)`, for an error.
 fn listed(choices: &[Choice]) -> String {
+    joined(choices, ", ")
+}
+
+fn joined(choices: &[Choice], separator: &str) -> String {
     choices
         .iter()
         .map(Choice::shown)
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(separator)
 }
 
 /// A choice's title, when it says something: an empty one is none (shown `e2`, not

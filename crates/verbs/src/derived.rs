@@ -706,13 +706,7 @@ impl Derived {
     fn named(tool: &Value, verb: String, taken: &[&str]) -> Option<Self> {
         let name = tool.get("name")?.as_str()?;
         let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
-        let required: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
+        let required = required_names(schema.get("required"));
         let mut fields = Vec::new();
         let mut options = Vec::new();
         let mut unnamed = Vec::new();
@@ -1489,13 +1483,7 @@ fn object_shape(schema: &View, walk: &Walk, depth: usize) -> String {
     if depth == 0 {
         return "{…}".to_owned();
     }
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let required = required_names(schema.get("required"));
     if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
         let mut fields: Vec<String> = properties
             .iter()
@@ -1686,6 +1674,16 @@ pub fn annotations(annotations: Option<&Value>) -> Vec<String> {
         words.push("open-world");
     }
     words.into_iter().map(str::to_owned).collect()
+}
+
+/// The names an object schema's `required` lists (what is not a string ignored).
+fn required_names(required: Option<&Value>) -> Vec<&str> {
+    required
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
 }
 
 #[cfg(test)]
