@@ -544,8 +544,8 @@ pub struct ReportArgs {
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
     /// Also read a session's usage log kept elsewhere (`--usage-log PATH` of a bridge or an
-    /// app); repeatable. Those beside the lockfiles (`<lockfile dir>/usage/*.jsonl`, as
-    /// `--usage` keeps them) are read without it
+    /// app); repeatable. Those `--usage` keeps (`$XDG_STATE_HOME/mur/usage/sessions/*.jsonl`,
+    /// an older mur's `<lockfile dir>/usage/*.jsonl`) are read without it
     #[arg(long = "server-log", value_name = "PATH")]
     pub server_logs: Vec<PathBuf>,
     /// A verb is a loser when more than this share of its calls are usage errors
@@ -581,7 +581,7 @@ pub struct BridgeArgs {
     #[arg(long)]
     pub foreground: bool,
     /// Record every tool call served (mur's, and an MCP client's through `mur devtools proxy`)
-    /// beside the lockfile (`<lockfile dir>/usage/<project hash>.jsonl`)
+    /// beside mur's own usage log (`$XDG_STATE_HOME/mur/usage/sessions/<project hash>.jsonl`)
     #[arg(long)]
     pub usage: bool,
     /// Record every tool call served to this file instead

@@ -30,8 +30,8 @@ struct Args {
     /// Speak MCP over stdin/stdout instead of HTTP
     #[arg(long, conflicts_with = "port")]
     stdio: bool,
-    /// Record every tool call served, from any client, beside the lockfile
-    /// (`<lockfile dir>/usage/<project hash>.jsonl`)
+    /// Record every tool call served, from any client, beside mur's own usage log
+    /// (`$XDG_STATE_HOME/mur/usage/sessions/<project hash>.jsonl`)
     #[arg(long)]
     usage: bool,
     /// Record every tool call served to this file instead

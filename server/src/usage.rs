@@ -20,7 +20,11 @@ pub enum UsageLogging {
     /// Nothing is recorded (the default).
     #[default]
     Off,
-    /// `<lockfile directory>/usage/<project hash>.jsonl`.
+    /// `<hash>.jsonl` (the project hash, the lockfile's name) in the sessions' usage
+    /// directory beside mur's own log ([`mur_usage::sessions_dir`]:
+    /// `$XDG_STATE_HOME/mur/usage/sessions/`), which outlives a logout and a reboot;
+    /// the name is kept from when it was `<lockfile directory>/usage/`, wiped with
+    /// `$XDG_RUNTIME_DIR`.
     BesideLockfile,
     /// This file.
     At(PathBuf),
@@ -46,10 +50,9 @@ impl Recorder {
         let path = match logging {
             UsageLogging::Off => return None,
             UsageLogging::At(path) => path.clone(),
-            UsageLogging::BesideLockfile => lockfile
-                .parent()?
-                .join("usage")
-                .join(format!("{project}.jsonl")),
+            UsageLogging::BesideLockfile => {
+                mur_usage::sessions_dir().join(format!("{project}.jsonl"))
+            }
         };
         Some(Self {
             log: UsageLog::at(path),

@@ -61,10 +61,21 @@ impl std::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Where the sessions record the tool calls they serve when told to record them
-/// beside their lockfiles (a bridge's `--usage`, an app's default): `usage/` in the
-/// lockfile directory, one `<hash>.jsonl` per project.
+/// Where the sessions record the tool calls they serve by default (a bridge's
+/// `--usage`, an app's `UsageLogging::BesideLockfile`): `sessions/` in mur's own
+/// usage directory, one `<hash>.jsonl` per project. Beside mur's own log, and kept
+/// as long: the lockfile directory (`$XDG_RUNTIME_DIR`, a tmpfs emptied at logout
+/// and reboot) would lose the MCP side of a two-week experiment at its first reboot
+/// while mur's side stayed. Without a home (no state directory), the older place,
+/// [`lockfile_sessions_dir`].
 pub fn sessions_dir() -> PathBuf {
+    UsageDir::from_env().map_or_else(lockfile_sessions_dir, |own| own.path().join("sessions"))
+}
+
+/// Where sessions of an older mur recorded by default, and where they still do
+/// without a home: `usage/` in the lockfile directory. The report reads it too, so
+/// logs written there are not lost.
+pub fn lockfile_sessions_dir() -> PathBuf {
     mur_lockfile::paths::lockfile_dir().join("usage")
 }
 

@@ -105,12 +105,12 @@ fn build(
     Ok((mur_usage::report(&records, skipped, criteria), read))
 }
 
-/// Which logs of the sessions' own (in [`mur_usage::sessions_dir`]) a report read.
+/// Which logs of the sessions' own a report read: how many in each directory they
+/// are kept in ([`mur_usage::sessions_dir`], then the older place,
+/// [`mur_usage::lockfile_sessions_dir`]), where it read any.
 #[derive(Debug, Default)]
 struct Read {
-    /// How many, and where.
-    session_logs: usize,
-    dir: PathBuf,
+    session_logs: Vec<(usize, PathBuf)>,
 }
 
 /// The records of the CLI's log, the `server` logs and (`sessions`) the sessions'
@@ -150,12 +150,18 @@ fn read(
             path.display()
         ));
     }
-    let mut read = Read {
-        session_logs: 0,
-        dir: mur_usage::sessions_dir(),
-    };
+    let mut read = Read::default();
     if sessions {
-        read.session_logs = read_sessions(&mut reader, &read.dir);
+        // Where sessions record now, and where an older mur's did (in the lockfile
+        // directory, until a logout or reboot empties it): logs there are still read.
+        let now = mur_usage::sessions_dir();
+        let older = mur_usage::lockfile_sessions_dir();
+        for dir in std::iter::once(now.clone()).chain((older != now).then_some(older)) {
+            let count = read_sessions(&mut reader, &dir);
+            if count > 0 {
+                read.session_logs.push((count, dir));
+            }
+        }
     }
     let LogReader {
         records, skipped, ..
@@ -174,6 +180,7 @@ fn read(
 fn read_sessions(reader: &mut LogReader, dir: &std::path::Path) -> usize {
     // In the lockfile directory, whose trust every session relies on.
     if dir.exists()
+        && dir.starts_with(mur_lockfile::paths::lockfile_dir())
         && let Err(why) = discovery_dir_trusted()
     {
         output::notice(&format!("the sessions' usage logs are not read: {why}"));
@@ -343,16 +350,28 @@ fn text(report: &Report, read: &Read, named: bool) -> String {
         mur_usage::round2(report.max_usage_error_rate * 100.0),
         report.min_calls,
     );
-    if read.session_logs > 0 {
+    if !read.session_logs.is_empty() {
+        let places: Vec<String> = read
+            .session_logs
+            .iter()
+            .enumerate()
+            .map(|(n, (count, dir))| {
+                let what = match (n, count) {
+                    (0, 1) => "log",
+                    (0, _) => "logs",
+                    _ => "",
+                };
+                let count = if what.is_empty() {
+                    count.to_string()
+                } else {
+                    format!("{count} {what}")
+                };
+                format!("{count} in `{}`", output::line(&dir.to_string_lossy()))
+            })
+            .collect();
         out.push_str(&format!(
-            "(with the tool calls the sessions served, as {} {} in `{}` record them)\n",
-            read.session_logs,
-            if read.session_logs == 1 {
-                "log"
-            } else {
-                "logs"
-            },
-            output::line(&read.dir.to_string_lossy())
+            "(with the tool calls the sessions served, as {} record them)\n",
+            places.join(" and ")
         ));
     }
     section(&mut out, "VERB", "verbs (as mur ran them)", &report.verbs);

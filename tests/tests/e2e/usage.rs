@@ -1334,10 +1334,12 @@ losers: none
 }
 
 /// What `bridge --usage` records, `usage report` reads where the bridge wrote it
-/// (`<lockfile dir>/usage/<hash>.jsonl`), with no `--server-log`; a file there that
-/// is not the user's regular file is skipped with a warning; for someone who runs
-/// only bridged servers (no named verb installed), the report says nothing of verbs
-/// it could never judge.
+/// (`$XDG_STATE_HOME/mur/usage/sessions/<hash>.jsonl`, beside mur's own log and as
+/// lasting: the lockfile directory is emptied at logout and reboot), with no
+/// `--server-log`, and what an older mur's session wrote in the lockfile directory
+/// too; a file there that is not the user's regular file is skipped with a warning;
+/// for someone who runs only bridged servers (no named verb installed), the report
+/// says nothing of verbs it could never judge.
 #[test]
 fn the_report_reads_what_bridges_record_where_they_record_it() {
     let sandbox = Sandbox::new();
@@ -1345,7 +1347,13 @@ fn the_report_reads_what_bridges_record_where_they_record_it() {
     let (line, _pid) = crate::host_session::mini_bridge(&sandbox, &project, &["--usage"], &[]);
     let served = Path::new(line["usageLog"].as_str().expect("usageLog")).to_owned();
     let dir = served.parent().expect("the usage directory");
-    assert_eq!(dir, sandbox.lockfile_dir().join("usage"));
+    let sessions = sandbox
+        .state_dir()
+        .join("mur")
+        .join("usage")
+        .join("sessions");
+    assert_eq!(dir, sessions);
+    assert!(!sandbox.lockfile_dir().join("usage").exists());
     let project_arg = project.to_str().expect("utf-8");
     for _ in 0..2 {
         sandbox
@@ -1377,6 +1385,25 @@ fn the_report_reads_what_bridges_record_where_they_record_it() {
         served_calls(&json.assert_code(0).json()),
         [(json!("hello"), json!(2))]
     );
+    // An older mur's session recorded in the lockfile directory: still read.
+    let older = sandbox.lockfile_dir().join("usage");
+    mur_lockfile::ensure_private_dir(&older, "usage").expect("the older directory");
+    let old_log = older.join("2222222222222222.jsonl");
+    std::fs::copy(&served, &old_log).expect("copy");
+    let both = sandbox.devtools(&["usage", "report"]);
+    both.assert_code(0).assert_stderr_is("");
+    let header_both = format!(
+        "(with the tool calls the sessions served, as 1 log in `{}` and 1 in `{}` record them)\n",
+        dir.display(),
+        older.display()
+    );
+    assert!(both.stdout.contains(&header_both), "{both}");
+    let json = sandbox.devtools(&["usage", "report", "--json"]);
+    assert_eq!(
+        served_calls(&json.assert_code(0).json()),
+        [(json!("hello"), json!(4))]
+    );
+    std::fs::remove_file(&old_log).expect("rm");
     // Named with `--server-log` too: read once, without a word about it.
     let served_arg = served.to_str().expect("utf-8");
     let named = sandbox.devtools(&["usage", "report", "--json", "--server-log", served_arg]);
@@ -1445,7 +1472,12 @@ fn a_usage_log_in_a_directory_that_does_not_exist_is_refused_not_made() {
         "something was started"
     );
     // mur's own usage directory, not there yet: made.
-    let own = sandbox.lockfile_dir().join("usage").join("mine.jsonl");
+    let own = sandbox
+        .state_dir()
+        .join("mur")
+        .join("usage")
+        .join("sessions")
+        .join("mine.jsonl");
     let own_arg = own.to_str().expect("utf-8");
     let (line, _pid) =
         crate::host_session::mini_bridge(&sandbox, &project, &["--usage-log", own_arg], &[]);
