@@ -15,6 +15,8 @@ use crate::cli::HostArgs;
 /// every command starts from.
 pub fn started(args: &HostArgs) -> Settings {
     let settings = settings(args);
+    // `--timeout` bounds the whole command: reading a value from a pipe too.
+    mur_verbs::derived::read_values_within(settings.timeout);
     if settings.verbose {
         crate::output::start_verbose_log(!crate::cli::color_disabled());
     }

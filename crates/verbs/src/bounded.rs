@@ -57,6 +57,8 @@ pub enum Refusal {
     NotComponent(&'static str),
     /// A FIFO no writer opened within the time given.
     NoWriter(Duration),
+    /// A pipe its writer had not closed within the time given.
+    Unfinished(Duration),
 }
 
 impl Refusal {
@@ -80,17 +82,24 @@ impl fmt::Display for Refusal {
                 write!(f, "holds more than the {} limit", human_bytes(*cap))
             }
             Self::NotComponent(why) => write!(f, "is not a WebAssembly component ({why})"),
-            Self::NoWriter(patience) if patience.subsec_millis() == 0 => write!(
+            Self::NoWriter(patience) => {
+                write!(f, "is a FIFO nothing wrote to within {}", said(*patience))
+            }
+            Self::Unfinished(patience) => write!(
                 f,
-                "is a FIFO nothing wrote to within {} s",
-                patience.as_secs()
-            ),
-            Self::NoWriter(patience) => write!(
-                f,
-                "is a FIFO nothing wrote to within {} ms",
-                patience.as_millis()
+                "was not closed by its writer within {} (the bound `--timeout` sets)",
+                said(*patience)
             ),
         }
+    }
+}
+
+/// `10 s`, `500 ms`: a wait as a message says it.
+fn said(wait: Duration) -> String {
+    if wait.subsec_millis() == 0 {
+        format!("{} s", wait.as_secs())
+    } else {
+        format!("{} ms", wait.as_millis())
     }
 }
 
@@ -187,13 +196,90 @@ pub fn read_value(path: &Path, cap: u64, patience: Duration) -> Result<Vec<u8>, 
     }
     #[cfg(unix)]
     if std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type()) {
-        if !wait_for_writer(&file, patience).map_err(Refusal::Io)? {
-            return Err(Refusal::NoWriter(patience));
-        }
-        blocking(&file).map_err(Refusal::Io)?;
-        return read_stream(file, cap);
+        return read_pipe(&file, cap, patience);
     }
     Err(Refusal::NotRegular(mur_lockfile::describe_file_type(&meta)))
+}
+
+/// Standard input for a value (`@-`, `--args -`), at most `cap` bytes: a pipe or a
+/// socket within `patience` ([`read_pipe`]: an agent's harness that leaves mur's stdin
+/// an open pipe, or a producer that stalls, must not hold the command past its
+/// `--timeout`); a terminal (a person typing) and a file as long as they take.
+pub fn read_stdin(cap: u64, patience: Duration) -> Result<Vec<u8>, Refusal> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd as _;
+        use std::os::unix::fs::FileTypeExt as _;
+        let stdin = io::stdin();
+        if let Ok(fd) = stdin.as_fd().try_clone_to_owned() {
+            let file = File::from(fd);
+            let kind = file.metadata().map(|meta| meta.file_type());
+            if kind.is_ok_and(|kind| kind.is_fifo() || kind.is_socket()) {
+                // A pipe has its writer from the start: silence is an unfinished value.
+                return read_pipe(&file, cap, patience).map_err(|refusal| match refusal {
+                    Refusal::NoWriter(patience) => Refusal::Unfinished(patience),
+                    other => other,
+                });
+            }
+        }
+    }
+    read_stream(io::stdin().lock(), cap)
+}
+
+/// At most `cap` bytes of a pipe (a FIFO, stdin), all of it within `patience`: a FIFO
+/// no writer opened in that time is [`Refusal::NoWriter`] (opened without waiting, a
+/// FIFO whose writer had not come yet read as empty, and the value sent was `""`), one
+/// still open then [`Refusal::Unfinished`]. Each read waits (`poll`) at most the time
+/// left, so a writer that stalls mid-way cannot hold the read past it either.
+#[cfg(unix)]
+fn read_pipe(file: &File, cap: u64, patience: Duration) -> Result<Vec<u8>, Refusal> {
+    use std::os::fd::AsRawFd as _;
+    let deadline = std::time::Instant::now() + patience;
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 64 << 10];
+    // Whether a writer was seen: Linux and the BSDs report nothing on a FIFO before
+    // a writer opens it, so a wait that ends with nothing heard means none came.
+    let mut heard = false;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let mut poll = libc::pollfd {
+            fd: file.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let millis = libc::c_int::try_from(left.as_millis()).unwrap_or(libc::c_int::MAX);
+        #[allow(unsafe_code)]
+        // SAFETY: `poll` points at one initialized pollfd for the length given, and
+        // its descriptor is open (`file` owns it) for the whole call.
+        let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+        match ready {
+            0 if heard => return Err(Refusal::Unfinished(patience)),
+            0 => return Err(Refusal::NoWriter(patience)),
+            n if n < 0 => {
+                let err = io::Error::last_os_error();
+                if err.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(Refusal::Io(err));
+            }
+            _ => heard = true,
+        }
+        match (&*file).read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => {
+                bytes.extend_from_slice(&chunk[..n]);
+                if bytes.len() as u64 > cap {
+                    return Err(Refusal::Overflowed { cap });
+                }
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                ) => {}
+            Err(e) => return Err(Refusal::Io(e)),
+        }
+    }
 }
 
 /// At most `cap` bytes of a stream (stdin, a pipe): [`Refusal::Overflowed`] when it
@@ -208,59 +294,6 @@ pub fn read_stream(reader: impl io::Read, cap: u64) -> Result<Vec<u8>, Refusal> 
         return Err(Refusal::Overflowed { cap });
     }
     Ok(bytes)
-}
-
-/// Waits until the FIFO `file` has something to read or its writer has come and gone
-/// (its end: an empty value), at most `patience`; false when no writer came. Linux
-/// and the BSDs report neither before a writer opens the FIFO, so this is a wait for
-/// one, where a read would see "no writer" as the end at once.
-#[cfg(unix)]
-fn wait_for_writer(file: &File, patience: Duration) -> io::Result<bool> {
-    use std::os::fd::AsRawFd as _;
-    let deadline = std::time::Instant::now() + patience;
-    loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        let mut poll = libc::pollfd {
-            fd: file.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let millis = libc::c_int::try_from(left.as_millis()).unwrap_or(libc::c_int::MAX);
-        #[allow(unsafe_code)]
-        // SAFETY: `poll` points at one initialized pollfd for the length given, and
-        // its descriptor is open (`file` owns it) for the whole call.
-        let ready = unsafe { libc::poll(&mut poll, 1, millis) };
-        match ready {
-            0 => return Ok(false),
-            n if n > 0 => return Ok(true),
-            _ => {
-                let err = io::Error::last_os_error();
-                if err.kind() != io::ErrorKind::Interrupted {
-                    return Err(err);
-                }
-            }
-        }
-    }
-}
-
-/// Clears `O_NONBLOCK` on a pipe opened without waiting ([`open_nonblocking`]), so
-/// its reads wait for the writer's bytes rather than fail with `EAGAIN`.
-#[cfg(unix)]
-fn blocking(file: &File) -> io::Result<()> {
-    use std::os::fd::AsRawFd as _;
-    let fd = file.as_raw_fd();
-    #[allow(unsafe_code)]
-    // SAFETY: `fd` is the open descriptor `file` owns for this whole call; F_GETFL and
-    // F_SETFL read and set its status flags and touch no memory.
-    let done = unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
-    };
-    if done {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
 }
 
 /// The magic number and layer of a component; its version is left to wasmtime,
@@ -437,6 +470,27 @@ mod tests {
             assert_eq!(read, sent);
             writer.join().expect("writer");
         }
+        // A writer that writes a part and then stalls, its end open, is cut off at the
+        // bound, whatever it wrote: it blocked the read until it closed.
+        let (done, stalled) = std::sync::mpsc::channel::<()>();
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut open = fs::OpenOptions::new()
+                    .write(true)
+                    .open(&fifo)
+                    .expect("open");
+                io::Write::write_all(&mut open, b"{").expect("a part");
+                let _ = stalled.recv();
+            })
+        };
+        let cut = read_value(&fifo, 10, Duration::from_millis(300)).expect_err("stalled");
+        assert_eq!(
+            cut.to_string(),
+            "was not closed by its writer within 300 ms (the bound `--timeout` sets)"
+        );
+        drop(done);
+        writer.join().expect("writer");
 
         let zero = read_component(Path::new("/dev/zero"), Links::Follow).expect_err("device");
         assert_eq!(zero.to_string(), "is a device, not a regular file");

@@ -362,10 +362,24 @@ impl Text<'_> {
     }
 }
 
-/// How long a FIFO named for a value (`@f` after `mkfifo f`) is waited on for its
-/// writer: a producer started beside mur opens it within moments; a FIFO nobody writes
-/// to is then refused rather than waited on for ever.
-const WRITER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long reading a value from a pipe (`@-`, `--args -`, `@FIFO`) may take: the
+/// command's `--timeout` ([`read_values_within`]), else 10 s. A FIFO nobody writes to,
+/// or a pipe its writer never closes (an agent's harness that leaves mur's stdin open),
+/// is then refused rather than waited on for ever.
+static PATIENCE: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::new();
+
+/// Bounds reading values from pipes by `timeout` (the command's `--timeout`), for
+/// the rest of the process.
+pub fn read_values_within(timeout: std::time::Duration) {
+    let _ = PATIENCE.set(timeout);
+}
+
+fn patience() -> std::time::Duration {
+    PATIENCE
+        .get()
+        .copied()
+        .unwrap_or(std::time::Duration::from_secs(10))
+}
 
 /// Where a value is read from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -395,9 +409,9 @@ fn read_once(origin: &Origin) -> Result<Arc<str>, Failure> {
         return read.clone();
     }
     let bytes = match origin {
-        Origin::Stdin => super::bounded::read_stream(std::io::stdin().lock(), MAX_VALUE_BYTES),
+        Origin::Stdin => super::bounded::read_stdin(MAX_VALUE_BYTES, patience()),
         Origin::File(path) => {
-            super::bounded::read_value(Path::new(path), MAX_VALUE_BYTES, WRITER_PATIENCE)
+            super::bounded::read_value(Path::new(path), MAX_VALUE_BYTES, patience())
         }
     };
     let read = match bytes {

@@ -32,9 +32,9 @@ pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     // once the tool list was in, a slow pipe (or a person typing at `@-`) left the
     // pooled connection idle past what a session waits, and the call failed as a
     // transport error; a second parse (a stale cached list) reuses what was read.
+    let settings = started(&host);
     mur_verbs::derived::prefetch(&argv);
     let refresh = host.refresh;
-    let settings = started(&host);
     block_on(run_async(name, &argv, &settings, refresh))?
 }
 

@@ -5,6 +5,7 @@
 //! `--method`, a connection cut mid-body, a failed `--out` write (exit 7), and
 //! `call --out` writing a tool's images.
 
+use std::process::Stdio;
 use std::time::Duration;
 
 use mur_e2e::stub::{self, Reply};
@@ -176,6 +177,29 @@ fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
     )));
     endless.assert_code(1).assert_stderr_is(
         "error: `--args`: stdin holds more than 4 MiB, what a session takes in one request\n",
+    );
+    // A pipe its writer keeps open (an agent's harness that never closes mur's stdin)
+    // is read within the command's `--timeout`, not waited on for ever.
+    let mut held = sb.mur_command(&[
+        "devtools",
+        "--timeout",
+        "500",
+        "--endpoint",
+        &endpoint,
+        "call",
+        "echo",
+        "--args",
+        "-",
+    ]);
+    held.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut mur = mur_e2e::Process::spawn(&mut held);
+    let writer = mur.child_mut().stdin.take();
+    let out = mur.wait_output();
+    drop(writer);
+    out.assert_code(1).assert_stderr_is(
+        "error: `--args`: stdin was not closed by its writer within 500 ms (the bound `--timeout` sets)\n",
     );
     assert_eq!(server.requests().len(), sent, "nothing was sent");
 }
