@@ -43,10 +43,7 @@ pub fn target(method: &str, params: Option<&Value>, out: &Path) -> Result<Target
     };
     if out == Path::new("-") {
         if crate::output::stdout_is_terminal() {
-            return Err(Error::usage(
-                "`--out -` writes the bytes of an image or a sound to stdout, which is a terminal",
-            )
-            .with_hint("pipe it (`| display`, `> shot.png`) or write a file: `--out FILE`"));
+            return Err(bytes_to_terminal("out"));
         }
     } else if out.is_dir() || out.as_os_str().to_string_lossy().ends_with('/') {
         return Err(Error::usage(format!(
@@ -280,6 +277,17 @@ fn extension_of(mime_type: &str) -> Option<&'static str> {
         .iter()
         .find(|(known, _)| known.eq_ignore_ascii_case(essence))
         .map(|&(_, extension)| extension)
+}
+
+/// `--{option} -` with stdout a terminal: the bytes of an image or a sound would
+/// garble it (and may carry sequences a terminal obeys), so nothing is sent.
+pub fn bytes_to_terminal(option: &str) -> Error {
+    Error::usage(format!(
+        "`--{option} -` writes the bytes of an image or a sound to stdout, which is a terminal"
+    ))
+    .with_hint(format!(
+        "pipe it (`| display`, `> shot.png`) or write a file: `--{option} FILE`"
+    ))
 }
 
 #[cfg(test)]

@@ -40,6 +40,11 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
         return super::derived::run(name, argv, host);
     };
     let argv = extract_host_options(argv, &mut host, verbs.spec(name))?;
+    if let Some(option) = verbs.spec(name).and_then(|spec| stdout_output(spec, &argv))
+        && output::stdout_is_terminal()
+    {
+        return Err(crate::media::bytes_to_terminal(&option));
+    }
     let mut settings = started(&host);
     let parsed = usage::measure(Phase::Parse, || verbs.parse(name, &argv))?;
     let (arguments, plan) = match parsed {
@@ -74,6 +79,23 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     output::stdout(&shaped.stdout)?;
     output::notes(&shaped.notes, settings.quiet);
     Ok(())
+}
+
+/// The output-path option of `spec` that `argv` gives `-` (stdout), if one does
+/// (`--out -`, `--out=-`; words after `--` are no options).
+fn stdout_output(spec: &mur_verbs::spec::VerbSpec, argv: &[String]) -> Option<String> {
+    let (options, _) = mur_core::until_end_of_options(argv);
+    spec.options
+        .iter()
+        .filter(|param| param.kind == mur_verbs::spec::ValueKind::OutputPath)
+        .find(|param| {
+            let flag = format!("--{}", param.name);
+            options.iter().enumerate().any(|(at, word)| {
+                word.strip_prefix(&flag) == Some("=-")
+                    || (*word == flag && options.get(at + 1).is_some_and(|next| next == "-"))
+            })
+        })
+        .map(|param| param.name.clone())
 }
 
 /// Tells the usage record what `name` is: an installed verb's tool, file

@@ -1176,6 +1176,29 @@ fn call_out_writes_a_resources_blob_and_not_into_a_terminal() {
     );
 }
 
+/// A plugin verb's output path given `-` on a terminal is refused as `call --out -` is,
+/// before the call: the standard `screenshot` wrote a PNG's bytes onto the terminal
+/// (exit 0), where `call screenshot --out -` refused them.
+#[test]
+fn a_verbs_output_path_as_stdout_on_a_terminal_is_refused_before_the_call() {
+    let (sb, _session) = mur_e2e::plugins::standard_session();
+    for line in [
+        "mur devtools screenshot --out -",
+        "mur devtools screenshot --window about --out=-",
+    ] {
+        let typed = mur_e2e::process::run(&mut sb.on_a_terminal(line));
+        typed.assert_code(1).assert_stdout_is(
+            "error: `--out -` writes the bytes of an image or a sound to stdout, which is a terminal\r\n\
+             hint: pipe it (`| display`, `> shot.png`) or write a file: `--out FILE`\r\n",
+        );
+    }
+    // Not on a terminal, the bytes go where they are sent.
+    let piped = mur_e2e::run(&mut sb.shell_command("mur devtools screenshot --out - | head -c 4"));
+    piped.assert_code(0);
+    // (The kit keeps output as text: `\x89` reads as U+FFFD.)
+    assert!(piped.stdout.ends_with("PNG"), "{piped}");
+}
+
 /// A call cut off because the session's process stopped (a debugger, SIGSTOP) or exited
 /// (a reload, a crash) says so, naming the pid, beside the transport error (exit 2).
 #[test]
