@@ -93,11 +93,13 @@ pub struct SessionControl {
 
 impl SessionControl {
     /// Ask the server to restart the app once the current response is sent:
-    /// the lockfile is removed, the same executable is started again with the
-    /// same arguments (and the same stdin, stdout and stderr), and this process
+    /// the lockfile is removed, the program is started again from the path it
+    /// was started from (after a rebuild, the new build) with the same
+    /// arguments (and the same stdin, stdout and stderr), and this process
     /// exits with code 0 from inside [`serve`](crate::serve), which does not
-    /// return; code after `run` or `serve` in `main` does not run then. Only
-    /// when the new process cannot be started does `serve` return that error.
+    /// return; code after `run` or `serve` in `main` does not run then. When
+    /// the new process cannot be started, the reload fails: it is logged, the
+    /// lockfile written again, and the session serves on.
     pub fn request_reload(&self) {
         self.reload.store(true, std::sync::atomic::Ordering::SeqCst);
         self.reload_signal.notify_one();
@@ -105,7 +107,9 @@ impl SessionControl {
 
     /// Resolves once [`request_reload`](Self::request_reload) has been called.
     pub async fn reload_wanted(&self) {
-        if !self.reload_requested() {
+        // A loop: a wake-up kept from a request a failed reload already served
+        // does not count again.
+        while !self.reload_requested() {
             self.reload_signal.notified().await;
         }
     }
@@ -113,6 +117,13 @@ impl SessionControl {
     /// Whether a reload was asked for.
     pub fn reload_requested(&self) -> bool {
         self.reload.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The reload asked for could not start the new process: the session serves
+    /// on, and a later request asks again.
+    pub(crate) fn reload_failed(&self) {
+        self.reload
+            .store(false, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// The same session handle for one call.

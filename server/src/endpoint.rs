@@ -105,7 +105,7 @@ impl Claimed {
             .local_addr()
             .map_err(ServeError::io("cannot read the bound address"))?
             .port();
-        let signals = StopSignals::install()?;
+        let mut signals = StopSignals::install()?;
         let mut lock = Lockfile::http(
             port,
             self.identity.pid,
@@ -127,7 +127,8 @@ impl Claimed {
             stopping();
         };
         let app = http::endpoint_router(self.identity, limits, post, self.secret);
-        http::serve_app_until(listener, app, limits, stopped).await;
+        // The port is let go here, its sidecar and lockfile gone.
+        drop(http::serve_app_until(listener, app, limits, stopped).await);
         Ok(Announced(slot))
     }
 }

@@ -1,38 +1,237 @@
 //! Reload: start this same program again, with the same arguments, and let it take over.
+//!
+//! The program started is the one at the path this one was started from, as it is
+//! now: after a rebuild, the new build. An HTTP session hands its successor the
+//! project's slot lock and its listening socket, so the slot is never free and the
+//! port never closed in between: a client's request that arrives meanwhile waits in
+//! the socket's queue for the successor instead of being refused.
 
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 
 use mur_lockfile::SlotLock;
 
 use crate::error::ServeError;
 
-/// Starts `current_exe` with this process's arguments and inherited stdio; returns its pid.
+/// The environment variable that names the descriptor of the listening socket a
+/// reloading HTTP session hands its successor.
+const HANDED_LISTENER: &str = "MUR_LISTEN_FD";
+
+/// The path the running program was started from, noted as the first session
+/// started ([`remember_program`]), before a rebuild can replace the file.
+static PROGRAM: OnceLock<Option<PathBuf>> = OnceLock::new();
+
+/// Notes the path of the running program while it is still the one at that path:
+/// once a rebuild has replaced the file, Linux names the running one
+/// `PATH (deleted)` (and a file moved aside, by its new name).
+pub(crate) fn remember_program() {
+    PROGRAM.get_or_init(|| std::env::current_exe().ok());
+}
+
+/// The program to start again: the file at the path this one was started from.
+fn program() -> Result<PathBuf, ServeError> {
+    let remembered = PROGRAM.get_or_init(|| std::env::current_exe().ok()).clone();
+    let path = match remembered {
+        Some(path) => path,
+        None => std::env::current_exe()
+            .map_err(ServeError::io("cannot locate the running executable"))?,
+    };
+    Ok(undeleted(path))
+}
+
+/// `path` without the ` (deleted)` Linux appends to the path of a running program
+/// whose file was replaced or removed (noted too late, by a session that started
+/// after the rebuild): the file there now is the one to start.
+fn undeleted(path: PathBuf) -> PathBuf {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        const DELETED: &[u8] = b" (deleted)";
+        let bytes = path.as_os_str().as_bytes();
+        if !path.exists()
+            && let Some(stem) = bytes.strip_suffix(DELETED)
+        {
+            return PathBuf::from(std::ffi::OsStr::from_bytes(stem));
+        }
+    }
+    path
+}
+
+/// Starts the program again ([`program`]) with this process's arguments and
+/// inherited stdio, handing it `slot` (the project's slot lock, which it takes
+/// over instead of claiming the slot anew) and `listener` (the HTTP session's
+/// socket, which it serves instead of binding one); returns its pid. When it
+/// cannot be started nothing is handed and this process may go on serving.
 ///
-/// Called after the lockfile is gone and the listener is closed, so the new
-/// process can even reuse a fixed port; it is handed `slot`, the project's slot
-/// lock, which it takes over instead of claiming the slot anew: the slot is never
-/// free in between, so discovery waits for the successor instead of saying no
-/// session runs. The child stays in our process group on purpose: Ctrl+C in the
-/// terminal that started the app must still reach the app after a reload.
-pub(crate) fn respawn_self(slot: Option<&SlotLock>) -> Result<u32, ServeError> {
-    let exe =
-        std::env::current_exe().map_err(ServeError::io("cannot locate the running executable"))?;
+/// The child stays in our process group, which is all that can be kept of the
+/// terminal the app was started in: a job-control shell takes the terminal back
+/// once this process exits, so Ctrl+C there no longer reaches the successor
+/// (README, "The sample app by hand").
+pub(crate) fn respawn_self(
+    slot: Option<&SlotLock>,
+    listener: Option<&tokio::net::TcpListener>,
+) -> Result<u32, ServeError> {
+    let exe = program()?;
     let mut command = Command::new(&exe);
     if let Some(slot) = slot {
         slot.hand_to(&mut command).map_err(ServeError::io(
             "cannot hand the slot's lock to the new process",
         ))?;
     }
-    let child = command
+    #[cfg(unix)]
+    if let Some(listener) = listener {
+        use std::os::fd::AsFd as _;
+        hand_listener(&mut command, listener.as_fd());
+    }
+    #[cfg(not(unix))]
+    let _ = listener;
+    let spawned = command
         .args(std::env::args_os().skip(1))
         .stdin(Stdio::inherit())
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(ServeError::io(format!(
-            "cannot restart `{}`",
-            exe.display()
-        )))?;
-    // The child is deliberately not waited for: it outlives us and is reparented.
-    Ok(child.id())
+        .spawn();
+    match spawned {
+        // The child is deliberately not waited for: it outlives us and is reparented.
+        Ok(child) => Ok(child.id()),
+        Err(error) => {
+            #[cfg(unix)]
+            keep_slot_to_ourselves(&command);
+            Err(ServeError::io(format!(
+                "cannot restart `{}`",
+                exe.display()
+            ))(error))
+        }
+    }
+}
+
+/// Leaves `listener` open across the `exec` of `command`'s process alone (this
+/// process's descriptor stays close-on-exec, for what the app starts if the start
+/// fails), and names it in [`HANDED_LISTENER`].
+#[cfg(unix)]
+fn hand_listener(command: &mut Command, listener: std::os::fd::BorrowedFd<'_>) {
+    use std::os::fd::AsRawFd as _;
+    use std::os::unix::process::CommandExt as _;
+    let fd = listener.as_raw_fd();
+    command.env(HANDED_LISTENER, fd.to_string());
+    // SAFETY: runs in the forked child before `exec`, where only async-signal-safe
+    // calls are allowed: fcntl is one, and nothing is allocated.
+    #[allow(unsafe_code)]
+    unsafe {
+        command.pre_exec(move || {
+            if set_close_on_exec(fd, false) {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+}
+
+/// After a failed start: the slot's descriptor, left open across `exec` for the
+/// successor by [`SlotLock::hand_to`], is closed on `exec` again, so what the app
+/// starts later does not hold its slot.
+#[cfg(unix)]
+fn keep_slot_to_ourselves(command: &Command) {
+    let handed = command
+        .get_envs()
+        .find(|(name, _)| *name == mur_lockfile::HANDED_FD)
+        .and_then(|(_, value)| value?.to_str()?.parse().ok());
+    if let Some(fd) = handed {
+        set_close_on_exec(fd, true);
+    }
+}
+
+/// The listening socket a reloading predecessor handed this process, if it did
+/// and it is one: a TCP socket listening on loopback (on `port`, when one was
+/// asked for). It is closed on `exec` again, and the variable removed, so what
+/// the app starts later is neither handed it nor told of it.
+#[cfg(unix)]
+pub(crate) fn inherited_listener(port: Option<u16>) -> Option<std::net::TcpListener> {
+    use std::os::fd::FromRawFd as _;
+    let named = std::env::var_os(HANDED_LISTENER)?;
+    // SAFETY: as for the slot's variable (mur_lockfile::SlotLock::inherited): a session
+    // adopts what its predecessor handed it once, as it starts, before it serves a
+    // request or starts a process.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::env::remove_var(HANDED_LISTENER);
+    }
+    let fd: std::os::fd::RawFd = named.to_str()?.parse().ok()?;
+    if !is_listening_socket(fd) {
+        return None;
+    }
+    // SAFETY: `fd` is an open listening socket (checked just above), left open by the
+    // predecessor for this process alone to take: nothing else here owns it.
+    #[allow(unsafe_code)]
+    let listener = unsafe { std::net::TcpListener::from_raw_fd(fd) };
+    let addr = listener.local_addr().ok()?;
+    let wanted_port = port.is_none_or(|port| port == 0 || port == addr.port());
+    if !addr.ip().is_loopback() || !wanted_port {
+        return None;
+    }
+    set_close_on_exec(fd, true);
+    listener.set_nonblocking(true).ok()?;
+    Some(listener)
+}
+
+/// Whether `fd` is an open socket that listens for connections.
+#[cfg(unix)]
+fn is_listening_socket(fd: std::os::fd::RawFd) -> bool {
+    let mut listening: libc::c_int = 0;
+    let mut size = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+    // SAFETY: getsockopt writes at most `size` bytes into `listening`; a number that is
+    // not an open socket fails (EBADF, ENOTSOCK) and writes nothing.
+    #[allow(unsafe_code)]
+    let read = unsafe {
+        libc::getsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_ACCEPTCONN,
+            (&raw mut listening).cast(),
+            &raw mut size,
+        )
+    };
+    read == 0 && listening != 0
+}
+
+/// Sets or clears `FD_CLOEXEC` on `fd`; whether it could. Async-signal-safe.
+#[cfg(unix)]
+fn set_close_on_exec(fd: std::os::fd::RawFd, on: bool) -> bool {
+    // SAFETY: F_GETFD and F_SETFD read and set the descriptor flags of `fd` only.
+    #[allow(unsafe_code)]
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFD);
+        let flags = if on {
+            flags | libc::FD_CLOEXEC
+        } else {
+            flags & !libc::FD_CLOEXEC
+        };
+        flags >= 0 && libc::fcntl(fd, libc::F_SETFD, flags) >= 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_replaced_program_is_started_from_its_path() {
+        let dir = std::env::temp_dir();
+        let gone = dir.join("mur-reload-test-no-such-program (deleted)");
+        assert_eq!(undeleted(gone), dir.join("mur-reload-test-no-such-program"));
+        // A file really named so is taken as it is.
+        let named = tempfile_named("program (deleted)");
+        assert_eq!(undeleted(named.clone()), named);
+        let _ = std::fs::remove_file(named);
+    }
+
+    #[cfg(target_os = "linux")]
+    fn tempfile_named(name: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("mur-reload-{}-{name}", std::process::id()));
+        std::fs::write(&path, b"").expect("temp file");
+        path
+    }
 }

@@ -25,12 +25,18 @@ use crate::{
 /// a stale lockfile is removed. Once the endpoint is reachable the lockfile is
 /// written; it is removed again on every way out of this function.
 ///
-/// When a tool calls [`SessionControl::request_reload`], the answer is sent,
-/// the lockfile removed, the same executable started again with the same
-/// arguments, and this process **exits with code 0** — this function does not
-/// return in that case, so no caller can keep a second session alive by accident.
+/// When a tool calls [`SessionControl::request_reload`], the answer is sent and
+/// the lockfile removed. An HTTP session then starts the same program again (the
+/// file at the path it was started from: after a rebuild, the new build) with the
+/// same arguments, hands it the project's slot and its listening socket, and this
+/// process **exits with code 0** — this function does not return in that case, so
+/// no caller can keep a second session alive by accident. When the new process
+/// cannot be started the reload fails: the error is logged, the lockfile written
+/// again, and this session serves on. A stdio session's successor gets its stdin
+/// and stdout.
 pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeError> {
     crate::tools::warn_about_tool_names(&tools);
+    reload::remember_program();
     let project =
         paths::canonical_project(&options.project).map_err(|source| ServeError::Project {
             path: options.project.clone(),
@@ -50,28 +56,23 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
         &options.server_version,
     )
     .with_usage(recorder(&options.usage, &lock_path, &options.build_tag));
-    let (reason, slot) = match options.transport {
+    match options.transport {
         SessionTransport::Http => {
-            serve_http(&options, registry, slot, identity, handler, control).await?
+            serve_http(&options, registry, slot, identity, handler, control).await
         }
         SessionTransport::Stdio => {
             let (reason, announcement) =
                 stdio::serve_stdio(registry, slot, &identity, handler, control).await?;
-            match reason {
-                StopReason::Reload => (reason, announcement.withdraw_for_reload()),
-                _ => {
-                    announcement.withdraw();
-                    (reason, None)
-                }
+            if reason != StopReason::Reload {
+                announcement.withdraw();
+                return Ok(());
             }
+            let slot = announcement.withdraw_for_reload();
+            let pid = reload::respawn_self(slot.as_ref(), None)?;
+            tracing::info!("reloading: started pid {pid}");
+            std::process::exit(0)
         }
-    };
-    // The lockfile is gone; the slot is released here, or handed to the successor.
-    match reason {
-        StopReason::Reload => match hand_over(slot)? {},
-        _ => drop(slot),
     }
-    Ok(())
 }
 
 fn prepare_registry(registry: &Registry) -> Result<(), ServeError> {
@@ -88,28 +89,74 @@ async fn serve_http(
     identity: Arc<SessionIdentity>,
     handler: DevtoolsHandler,
     control: SessionControl,
-) -> Result<(StopReason, Option<SlotLock>), ServeError> {
-    let listener = http::bind(options.port.unwrap_or(0)).await?;
+) -> Result<(), ServeError> {
+    let mut listener = match inherited_listener(options.port) {
+        Some(listener) => http::adopt(listener)?,
+        None => http::bind(options.port.unwrap_or(0)).await?,
+    };
     let port = listener
         .local_addr()
         .map_err(ServeError::io("cannot read the bound address"))?
         .port();
-    let signals = StopSignals::install()?;
-    let announcement = Announcement::publish(registry, slot, &http_lockfile(port, &identity))?;
-
-    let mut stopped = None;
-    let stop = async {
-        let reason = signals.stop_requested(control).await;
-        // Removed while the accept loop still holds the listener (it closes it
-        // once this resolves, then gives the responses in flight up to 3 s):
-        // a lockfile naming a port let go would send mur to whoever binds it
-        // next. The slot is kept, for the rest of the stop or a reload's successor.
-        stopped = Some((reason, announcement.withdraw_for_reload()));
-    };
+    let mut signals = StopSignals::install()?;
+    let lockfile = http_lockfile(port, &identity);
     let limits = options.http_limits;
     let handler = handler.with_task_limits(limits.max_tasks, limits.max_kept_tasks);
-    http::serve_until(listener, handler, identity, options.http_limits, stop).await?;
-    Ok(stopped.unwrap_or((StopReason::Finished, None)))
+    let (app, mcp_cancel) = http::session_app(handler, identity, limits);
+    let _end_mcp = mcp_cancel.drop_guard();
+    let mut slot = slot;
+    loop {
+        let announcement = Announcement::publish(registry.clone(), slot, &lockfile)?;
+        let mut stopped = None;
+        let stop = async {
+            let reason = signals.stop_requested(control.clone()).await;
+            // Removed while the accept loop still holds the listener (it stops
+            // accepting once this resolves, then gives the responses in flight up
+            // to 3 s): a lockfile naming a port let go would send mur to whoever
+            // binds it next. The slot is kept, for the rest of the stop or a
+            // reload's successor.
+            stopped = Some((reason, announcement.withdraw_for_reload()));
+        };
+        listener = http::serve_app_until(listener, app.clone(), limits, stop).await;
+        let (reason, held) = stopped.unwrap_or((StopReason::Finished, None));
+        if reason != StopReason::Reload {
+            // The port is let go, then the slot.
+            drop(listener);
+            return Ok(());
+        }
+        match hand_over(held.as_ref(), listener) {
+            Ok(never) => match never {},
+            Err((error, kept)) => {
+                tracing::error!(
+                    "the reload failed, this process serves on: {}",
+                    error_line(&error)
+                );
+                control.reload_failed();
+                listener = kept.ok_or(error)?;
+                slot =
+                    held.ok_or_else(|| ServeError::Registry("the slot's lock was lost".into()))?;
+            }
+        }
+    }
+}
+
+/// The listener a reloading predecessor handed this process, if any.
+fn inherited_listener(port: Option<u16>) -> Option<std::net::TcpListener> {
+    #[cfg(unix)]
+    return reload::inherited_listener(port);
+    #[cfg(not(unix))]
+    {
+        let _ = port;
+        None
+    }
+}
+
+/// `error` on one line, with its hint.
+fn error_line(error: &ServeError) -> String {
+    match error.hint() {
+        Some(hint) => format!("{error} ({hint})"),
+        None => error.to_string(),
+    }
 }
 
 fn http_lockfile(port: u16, identity: &SessionIdentity) -> Lockfile {
@@ -123,11 +170,22 @@ fn http_lockfile(port: u16, identity: &SessionIdentity) -> Lockfile {
     lock
 }
 
-/// The lockfile is already gone and the transport closed: start the successor,
-/// handing it the slot's lock, and leave. Only a failed start returns, as an
-/// error, so the app exits 1.
-fn hand_over(slot: Option<SlotLock>) -> Result<std::convert::Infallible, ServeError> {
-    let pid = reload::respawn_self(slot.as_ref())?;
+/// The lockfile is already gone and the listener no longer accepts: start the
+/// successor, handing it the slot's lock and the listener, and leave. Only a
+/// failed start returns: why, and the listener to serve on with (where the
+/// successor could not be handed it, it was closed for the successor to bind).
+fn hand_over(
+    slot: Option<&SlotLock>,
+    listener: tokio::net::TcpListener,
+) -> Result<std::convert::Infallible, (ServeError, Option<tokio::net::TcpListener>)> {
+    #[cfg(unix)]
+    let started = reload::respawn_self(slot, Some(&listener)).map_err(|e| (e, Some(listener)));
+    #[cfg(not(unix))]
+    let started = {
+        drop(listener);
+        reload::respawn_self(slot, None).map_err(|e| (e, None))
+    };
+    let pid = started?;
     tracing::info!("reloading: started pid {pid}");
     std::process::exit(0)
 }

@@ -55,8 +55,9 @@ impl StopSignals {
         Ok(Self {})
     }
 
-    /// Resolves on the first of Ctrl+C, SIGTERM or a reload request.
-    pub(crate) async fn stop_requested(mut self, control: SessionControl) -> StopReason {
+    /// Resolves on the first of Ctrl+C, SIGTERM or a reload request; again, for a
+    /// session that serves on after a reload that failed.
+    pub(crate) async fn stop_requested(&mut self, control: SessionControl) -> StopReason {
         tokio::select! {
             () = self.termination() => StopReason::Signal,
             () = control.reload_wanted() => StopReason::Reload,

@@ -32,7 +32,7 @@ pub(crate) async fn serve_stdio(
         identity.build_tag.clone(),
     );
     lock.started_at.clone_from(&identity.started_at);
-    let signals = StopSignals::install()?;
+    let mut signals = StopSignals::install()?;
     // stdin/stdout exist from the start, so the session is reachable right away.
     let announcement = Announcement::publish(registry, slot, &lock)?;
     let cancel = CancellationToken::new();

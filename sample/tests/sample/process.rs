@@ -115,3 +115,79 @@ fn a_second_session_exits_3_when_its_stderr_reader_is_gone() {
     let status = mur_testkit::exit_with_stderr_gone(&mut second);
     assert_eq!(status.code(), Some(3), "{status:?}");
 }
+
+/// A copy of `mur-sample` at `bin/mur-sample` in the sandbox, which a test may replace
+/// ("rebuild") or remove under the session it runs.
+fn a_copy_of_the_sample(sandbox: &Sandbox) -> std::path::PathBuf {
+    let copy = sandbox.dir("bin").join("mur-sample");
+    std::fs::copy(&sandbox.artifacts().sample, &copy).expect("copy mur-sample");
+    copy
+}
+
+/// The dev loop: edit, rebuild, reload. A rebuild replaces the program's file (a new
+/// one at the same path), and Linux names the running program `PATH (deleted)` from
+/// then on: the reload starts the new file at PATH, and the app goes on.
+#[test]
+fn reload_after_a_rebuild_starts_the_new_build() {
+    let sandbox = Sandbox::new();
+    let project = sandbox.project("app");
+    let program = a_copy_of_the_sample(&sandbox);
+    let session = sandbox.start_session(&program, &project, &[]);
+    let before = session.lock.clone();
+    std::fs::remove_file(&program).expect("remove the old build");
+    a_copy_of_the_sample(&sandbox);
+
+    let answer = mcp::call_tool(&before.endpoint, "reload", json!({}));
+    assert_eq!(
+        answer["result"]["structuredContent"]["reloading"], true,
+        "{answer}"
+    );
+    let old_pid = session.pid();
+    let log = session.log();
+    assert_eq!(session.wait_status().code(), Some(0), "{log}");
+    let after = sandbox.wait_for_lockfile(&project, |lock| lock.pid != old_pid);
+    let _successor = Adopted(after.pid);
+    let running = std::fs::read_link(format!("/proc/{}/exe", after.pid)).expect("its program");
+    assert_eq!(running, program, "the successor runs the new build");
+    let version = mcp::call_tool(&after.endpoint, "version", json!({}));
+    assert_eq!(version["result"]["structuredContent"]["pid"], after.pid);
+}
+
+/// A reload whose new process cannot be started (the program's file is gone) fails,
+/// and the app does not go with it: it says why on stderr, announces itself again and
+/// serves on, on its port, its state kept.
+#[test]
+fn a_reload_that_cannot_start_the_program_leaves_the_app_serving() {
+    let sandbox = Sandbox::new();
+    let project = sandbox.project("app");
+    let program = a_copy_of_the_sample(&sandbox);
+    let session = sandbox.start_session(&program, &project, &[]);
+    let before = session.lock.clone();
+    mcp::call_tool(
+        &before.endpoint,
+        "fire",
+        json!({ "target": "counter.set", "args": { "value": 9 } }),
+    );
+    std::fs::remove_file(&program).expect("remove the program");
+
+    let answer = mcp::call_tool(&before.endpoint, "reload", json!({}));
+    assert_eq!(
+        answer["result"]["structuredContent"]["reloading"], true,
+        "{answer}"
+    );
+    let said = format!(
+        "ERROR mur_server::session: the reload failed, this process serves on: cannot restart \
+         `{}`: No such file or directory (os error 2)",
+        program.display()
+    );
+    mur_testkit::wait_until("the failed reload in the app's log", || {
+        session.log().contains(&said).then_some(())
+    });
+    let again = sandbox.wait_for_lockfile(&project, |lock| lock.pid == before.pid);
+    assert_eq!(again.endpoint, before.endpoint);
+    let state = mcp::call_tool(&again.endpoint, "state", json!({}));
+    assert_eq!(
+        state["result"]["structuredContent"]["counter"]["count"], 9,
+        "{state}"
+    );
+}

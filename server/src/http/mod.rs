@@ -135,28 +135,32 @@ fn guarded(routes: Router, limits: HttpLimits, secret: Option<Arc<str>>) -> Rout
     routes.layer(middleware::from_fn(guard::loopback_only))
 }
 
-/// Serves any `app` with the accept loop's timeouts and connection cap until `stop`.
+/// Serves any `app` with the accept loop's timeouts and connection cap until
+/// `stop`; returns the listener, still open (see [`serve::serve_until`]).
 pub(crate) async fn serve_app_until(
     listener: TcpListener,
     app: Router,
     limits: HttpLimits,
     stop: impl Future<Output = ()>,
-) {
-    serve::serve_until(listener, app, limits, stop).await;
+) -> TcpListener {
+    serve::serve_until(listener, app, limits, stop).await
 }
 
-/// Serves until `stop` resolves, then lets in-flight responses finish (bounded)
-/// so a tool that asked for a reload still gets its answer to the client.
-pub(crate) async fn serve_until(
-    listener: TcpListener,
+/// A session's app: MCP on `/mcp` through `handler`, and the probe. Serve it with
+/// [`serve_app_until`], as often as the session resumes serving (a reload that
+/// failed), and cancel the returned token once it is served no more: it ends
+/// the MCP sessions' tasks.
+pub(crate) fn session_app(
     handler: DevtoolsHandler,
     identity: Arc<SessionIdentity>,
     limits: HttpLimits,
-    stop: impl Future<Output = ()>,
-) -> Result<(), ServeError> {
+) -> (Router, CancellationToken) {
     let mcp_cancel = CancellationToken::new();
     let app = router(handler, identity, limits, mcp_cancel.child_token());
-    serve::serve_until(listener, app, limits, stop).await;
-    mcp_cancel.cancel();
-    Ok(())
+    (app, mcp_cancel)
+}
+
+/// A listening socket handed over by a reload's predecessor, for tokio.
+pub(crate) fn adopt(listener: std::net::TcpListener) -> Result<TcpListener, ServeError> {
+    TcpListener::from_std(listener).map_err(ServeError::io("cannot serve the inherited socket"))
 }

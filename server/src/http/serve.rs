@@ -27,15 +27,18 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
 /// Serves `app` on `listener` until `stop` resolves, then stops accepting, lets
 /// in-flight responses finish (at most [`DRAIN_TIMEOUT`]) and closes the rest.
-/// The port is let go only once `stop` has resolved: what names it to clients
-/// (a session's lockfile, a bridge's sidecar) is removed in `stop`, while the
-/// port is still this process's, never after another process could bind it.
+/// The listener is returned, still open: the caller lets the port go (only once
+/// `stop` has resolved: what names it to clients, a session's lockfile or a
+/// bridge's sidecar, is removed in `stop`, while the port is still this
+/// process's, never after another process could bind it), or hands it to a
+/// reload's successor, or serves on. Connections that arrive meanwhile wait in
+/// its queue, unanswered but not refused.
 pub(crate) async fn serve_until(
     listener: TcpListener,
     app: Router,
     limits: HttpLimits,
     stop: impl Future<Output = ()>,
-) {
+) -> TcpListener {
     let connections = Connections::new(limits.max_connections);
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -67,7 +70,6 @@ pub(crate) async fn serve_until(
         let connection = http.serve_connection(TokioIo::new(stream), service);
         tasks.spawn(run_connection(connection, admission, stopping.clone()));
     }
-    drop(listener);
     stopping.cancel();
     let drained = tokio::time::timeout(DRAIN_TIMEOUT, async {
         while tasks.join_next().await.is_some() {}
@@ -79,6 +81,7 @@ pub(crate) async fn serve_until(
         );
     }
     // Dropping `tasks` aborts whatever is left, closing those sockets.
+    listener
 }
 
 /// Each request carries its connection's handle, so the body check can mark it in flight.
