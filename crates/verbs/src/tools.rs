@@ -19,6 +19,14 @@ use super::runtime::sha256_hex;
 /// The largest tool list kept: far beyond any real server's.
 const MAX_ENTRY_BYTES: u64 = 16 << 20;
 
+/// How many lists are kept: a list serves one session (an app's run, a reload, a
+/// bridge), so older ones are of sessions long gone; each new one sweeps past this.
+/// Without a sweep the directory grew by a list per session for ever (100–200 KB
+/// each for a large server, reloaded many times a day).
+const KEEP_ENTRIES: usize = 64;
+/// Lists not written for this long are swept too, however few.
+const KEEP_FOR: std::time::Duration = std::time::Duration::from_secs(7 * 86_400);
+
 /// The on-disk tool lists; disabled when its directory is unsafe.
 pub struct ToolCache {
     dir: Option<PathBuf>,
@@ -63,12 +71,37 @@ impl ToolCache {
         if let Err(e) = mur_lockfile::write_atomic(&dir.join(format!("{key}.json")), &bytes) {
             tracing::debug!("could not cache the tool list: {e}");
         }
+        sweep(dir, KEEP_ENTRIES, KEEP_FOR);
     }
 
     /// Drop the entry for `key` (the server said a tool is unknown).
     pub fn forget(&self, key: &str) {
         if let Some(dir) = &self.dir {
             let _ = std::fs::remove_file(dir.join(format!("{key}.json")));
+        }
+    }
+}
+
+/// Removes the lists in `dir` past the newest `keep`, and any not written for `age`:
+/// only files that are lists (`<key>.json`, regular), newest by modification time.
+fn sweep(dir: &std::path::Path, keep: usize, age: std::time::Duration) {
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut lists: Vec<(std::time::SystemTime, PathBuf)> = listing
+        .flatten()
+        .filter(|entry| entry.path().extension().is_some_and(|ext| ext == "json"))
+        .filter_map(|entry| {
+            let meta = entry.metadata().ok().filter(std::fs::Metadata::is_file)?;
+            Some((meta.modified().ok()?, entry.path()))
+        })
+        .collect();
+    lists.sort_by_key(|(written, _)| std::cmp::Reverse(*written));
+    let now = std::time::SystemTime::now();
+    for (at, (written, path)) in lists.iter().enumerate() {
+        let old = now.duration_since(*written).is_ok_and(|since| since > age);
+        if at >= keep || old {
+            let _ = std::fs::remove_file(path);
         }
     }
 }
@@ -94,5 +127,33 @@ mod tests {
         cache.store(&one, &[]);
         cache.forget(&one);
         assert_eq!(cache.load(&one), None);
+    }
+
+    #[test]
+    fn lists_past_the_newest_kept_or_not_written_for_a_week_are_swept() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let at = |name: &str, days_ago: u64| {
+            let path = tmp.path().join(name);
+            std::fs::write(&path, "[]").expect("list");
+            let written = std::time::SystemTime::now()
+                - std::time::Duration::from_secs(days_ago * 86_400 + 60);
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .and_then(|file| file.set_modified(written))
+                .expect("mtime");
+        };
+        for (name, days_ago) in [("a.json", 0), ("b.json", 1), ("c.json", 2), ("d.json", 8)] {
+            at(name, days_ago);
+        }
+        at("notes.txt", 30);
+        sweep(tmp.path(), 2, KEEP_FOR);
+        let mut left: Vec<String> = std::fs::read_dir(tmp.path())
+            .expect("dir")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["a.json", "b.json", "notes.txt"]);
     }
 }
