@@ -795,8 +795,8 @@ pub enum VerbsCommand {
         /// Remove them (without it, print the commands and remove nothing)
         #[arg(long)]
         yes: bool,
-        /// With --yes: remove them even while usage recording is off, when a verb used
-        /// meanwhile looks unused
+        /// With --yes: remove them even while usage recording is off (the calls since are
+        /// in no record)
         #[arg(long, requires = "yes")]
         while_off: bool,
         /// Print the commands and remove nothing (what happens without --yes)

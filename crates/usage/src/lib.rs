@@ -19,5 +19,6 @@ pub use record::{
     ArgvShape, Kind, Outcome, Phases, Record, SCHEMA, Side, Surface, VERB_META, argv_shape,
 };
 pub use report::{
-    Criteria, Installed, Loser, REPORT_SCHEMA, Refused, Report, Row, refused, report, round2,
+    Criteria, Installed, Loser, OffPeriod, REPORT_SCHEMA, Refused, Report, Row, refused, report,
+    round2,
 };

@@ -211,12 +211,75 @@ impl UsageDir {
         self.dir.join("values").exists()
     }
 
-    /// `usage on [--with-values]` / `usage off`.
+    /// `usage on [--with-values]` / `usage off`. The time recording went off is kept
+    /// in the `off` marker, and each whole period, once `usage on` ends it, as a line
+    /// `FROM TO` of `off-periods`: a verb used meanwhile is in no record, so a window
+    /// that overlaps one is not one a verb can be judged unused over
+    /// ([`UsageDir::off_periods`]).
     pub fn switch(&self, on: bool, with_values: bool) -> Result<(), Error> {
         mur_lockfile::ensure_private_dir(&self.dir, "the usage directory")
             .map_err(|why| Error::new(Class::Internal, why))?;
-        set_marker(&self.dir.join("off"), !on)?;
+        let off = self.dir.join("off");
+        match (on, self.went_off()) {
+            (true, Some(from)) => {
+                let line = format!("{from} {}\n", crate::clock::now_millis());
+                let mut options = OpenOptions::new();
+                options.append(true).create(true);
+                #[cfg(unix)]
+                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+                let path = self.dir.join("off-periods");
+                mur_lockfile::open_regular(&mut options, &path)
+                    .and_then(|mut file| file.write_all(line.as_bytes()))
+                    .map_err(|e| {
+                        Error::new(
+                            Class::Internal,
+                            format!("cannot update `{}`: {e}", path.display()),
+                        )
+                    })?;
+                set_marker(&off, false)?;
+            }
+            // Off already: it went off then, not now.
+            (false, Some(_)) => {}
+            (false, None) => std::fs::write(&off, crate::clock::now_millis()).map_err(|e| {
+                Error::new(
+                    Class::Internal,
+                    format!("cannot update `{}`: {e}", off.display()),
+                )
+            })?,
+            (true, None) => {}
+        }
         set_marker(&self.dir.join("values"), on && with_values)
+    }
+
+    /// When recording went off, while it is: the time the `off` marker holds (an
+    /// older mur's empty marker: the time it was made).
+    fn went_off(&self) -> Option<String> {
+        let off = self.dir.join("off");
+        let meta = std::fs::metadata(&off).ok()?;
+        let text = std::fs::read_to_string(&off).unwrap_or_default();
+        let text = text.trim();
+        if crate::clock::is_record_time(text) {
+            return Some(text.to_owned());
+        }
+        let made = meta.modified().unwrap_or(std::time::SystemTime::UNIX_EPOCH);
+        Some(mur_lockfile::rfc3339_millis(made.into()))
+    }
+
+    /// The periods recording was off (`usage off` to `usage on`), oldest first; the
+    /// last one has no end while it still is. A line that is not two record times is
+    /// passed over.
+    pub fn off_periods(&self) -> Vec<(String, Option<String>)> {
+        let text = std::fs::read_to_string(self.dir.join("off-periods")).unwrap_or_default();
+        let mut periods: Vec<(String, Option<String>)> = text
+            .lines()
+            .filter_map(|line| line.split_once(' '))
+            .filter(|(from, to)| {
+                crate::clock::is_record_time(from) && crate::clock::is_record_time(to)
+            })
+            .map(|(from, to)| (from.to_owned(), Some(to.to_owned())))
+            .collect();
+        periods.extend(self.went_off().map(|from| (from, None)));
+        periods
     }
 }
 

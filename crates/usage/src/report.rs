@@ -53,6 +53,10 @@ pub struct Criteria {
     pub min_calls: u64,
     /// The verbs installed now (losers are among them).
     pub installed: Vec<Installed>,
+    /// When recording was off (`usage off` to `usage on`; no end while it still is):
+    /// the calls then are in no record, so a window that overlaps one is not one a
+    /// verb can be judged unused over ([`crate::UsageDir::off_periods`]).
+    pub off_periods: Vec<(String, Option<String>)>,
 }
 
 impl Default for Criteria {
@@ -64,8 +68,17 @@ impl Default for Criteria {
             max_usage_error_rate: 0.5,
             min_calls: 3,
             installed: Vec::new(),
+            off_periods: Vec::new(),
         }
     }
+}
+
+/// A period recording was off, as a report names it: from `usage off` to `usage on`
+/// (`to`: none while it still is).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OffPeriod {
+    pub from: String,
+    pub to: Option<String>,
 }
 
 /// Counts and latencies of one verb, tool or surface.
@@ -275,6 +288,10 @@ pub struct Report {
     /// (without one: holds any record): only then is a verb with no call since
     /// unused, and a loser for it.
     pub window_covered: bool,
+    /// The latest period recording was off (`usage off`) that overlaps the window a
+    /// verb goes unused in: the calls then are in no record, so no verb is judged
+    /// unused over it (`window_covered` is false).
+    pub recording_off: Option<OffPeriod>,
     /// Installed named verbs with no call in the unused window that were added
     /// after it began: too recent to be judged unused, so no losers for it.
     pub added_in_window: Vec<String>,
@@ -328,6 +345,20 @@ impl Report {
     /// it. Said beside the losers by every rendering, so a page or a saved table
     /// never reads as "no verb is unused".
     pub fn unused_not_judged(&self) -> Option<String> {
+        if let Some(off) = &self.recording_off {
+            return Some(match &off.to {
+                Some(to) => format!(
+                    "no verb was judged unused: recording was off (`usage off`) from {} to {to}, \
+                     in the window: the calls then are in no record",
+                    off.from
+                ),
+                None => format!(
+                    "no verb was judged unused: recording is off (`usage off`) since {}: \
+                     the calls since are in no record",
+                    off.from
+                ),
+            });
+        }
         if !self.window_covered {
             let reach = match &self.unused_since {
                 Some(since) => format!("do not go back to {since}"),
@@ -361,7 +392,9 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         r.verb.clone().map(|v| (v, r.kind))
     });
     let unused_since = criteria.unused_since.as_ref().or(criteria.since.as_ref());
-    let covered = window_covered(records, criteria.agent.as_deref(), unused_since);
+    let recording_off = off_in(&criteria.off_periods, unused_since);
+    let covered =
+        recording_off.is_none() && window_covered(records, criteria.agent.as_deref(), unused_since);
     let Judged {
         losers,
         added_in_window,
@@ -401,6 +434,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         tools_without_named_calls: without_named_calls(&chosen, criteria),
         verbs,
         window_covered: covered,
+        recording_off,
         added_in_window,
         server_records_left_out,
         agents: agents(records),
@@ -426,6 +460,22 @@ fn window_covered(records: &[Record], agent: Option<&str>, since: Option<&Since>
         Some(since) => mine.any(|r| !since.admits(&r.time)),
         None => mine.next().is_some(),
     }
+}
+
+/// The latest of the `periods` recording was off that overlaps the window begun at
+/// `since` (without one, the whole log: any period).
+fn off_in(periods: &[(String, Option<String>)], since: Option<&Since>) -> Option<OffPeriod> {
+    periods
+        .iter()
+        .filter(|(_, to)| match (since, to) {
+            (Some(since), Some(to)) => since.admits(to),
+            _ => true,
+        })
+        .max_by(|a, b| a.0.cmp(&b.0))
+        .map(|(from, to)| OffPeriod {
+            from: from.clone(),
+            to: to.clone(),
+        })
 }
 
 fn of_agent(record: &Record, agent: Option<&str>) -> bool {
@@ -528,6 +578,17 @@ fn losers(
     let in_window = |r: &&Record| {
         r.side == Side::Cli && of_agent(r, agent) && unused_since.is_none_or(|s| s.admits(&r.time))
     };
+    // A session's record of mur's call names the verb and its kind too (side
+    // `server`, surface `cli`): a use, whichever log holds it (mur's own may be
+    // elsewhere: another home, a container, a run of mur-eval). It names no agent,
+    // so it counts only for every agent's report; the rate stays mur's records',
+    // which alone see a refused argv.
+    let served_in_window = |r: &&Record| {
+        r.side == Side::Server
+            && r.surface == Surface::Cli
+            && agent.is_none()
+            && unused_since.is_none_or(|s| s.admits(&r.time))
+    };
     let began = match unused_since {
         Some(since) => Some(since.0.as_str()),
         None => records
@@ -543,7 +604,7 @@ fn losers(
             |r: &Record| r.verb.as_deref() == Some(verb.name.as_str()) && r.kind == Some(verb.kind);
         let of_verb = records.iter().filter(in_window).filter(|r| is_verb(r));
         let calls = of_verb.clone().count() as u64;
-        let used = calls > 0;
+        let used = calls > 0 || records.iter().filter(served_in_window).any(is_verb);
         // Added after the window began: not there for all of it. (`addedAt` is
         // to the second, `…:05Z`, which sorts after every `…:05.mmmZ`: a verb
         // added in the second the window began counts as added after it.)
@@ -715,6 +776,71 @@ mod tests {
         };
         let report = report(records, 0, &criteria);
         report.losers.iter().map(|l| l.reason.clone()).collect()
+    }
+
+    /// A session's record of mur's call (side `server`, surface `cli`) names the verb:
+    /// a use, for every agent's report (it names no agent); not one of an MCP client.
+    #[test]
+    fn a_sessions_record_of_murs_call_is_a_use_of_the_verb() {
+        let since = Since("2026-01-01T00:00:00.000Z".to_owned());
+        let mut old = cli("guide", Kind::Host, "guide", Outcome::Ok, 1.0);
+        old.time = "2025-12-01T00:00:00.000Z".to_owned();
+        let mut served = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
+        served.side = Side::Server;
+        served.time = "2026-01-02T00:00:00.000Z".to_owned();
+        let mut mcp = served.clone();
+        mcp.surface = Surface::Mcp;
+        mcp.verb = None;
+        mcp.kind = None;
+        let judged = |records: &[Record], agent: Option<&str>| {
+            let criteria = Criteria {
+                unused_since: Some(since.clone()),
+                agent: agent.map(str::to_owned),
+                installed: vec![installed("click", None)],
+                ..Criteria::default()
+            };
+            let mut old = old.clone();
+            old.agent = Some("claude".to_owned());
+            let records: Vec<Record> = std::iter::once(old).chain(records.to_vec()).collect();
+            let report = report(&records, 0, &criteria);
+            report.losers.len()
+        };
+        assert_eq!(judged(&[served.clone()], None), 0);
+        assert_eq!(judged(&[mcp], None), 1);
+        assert_eq!(judged(&[served], Some("claude")), 1);
+    }
+
+    /// A window that overlaps a time recording was off is not one a verb is judged
+    /// unused over; one begun after it is.
+    #[test]
+    fn a_window_overlapping_a_time_recording_was_off_judges_no_verb_unused() {
+        let mut old = cli("guide", Kind::Host, "guide", Outcome::Ok, 1.0);
+        old.time = "2025-12-01T00:00:00.000Z".to_owned();
+        let period = |from: &str, to: Option<&str>| (from.to_owned(), to.map(str::to_owned));
+        let off_since = |periods: Vec<(String, Option<String>)>, since: &str| {
+            let criteria = Criteria {
+                unused_since: Some(Since(since.to_owned())),
+                installed: vec![installed("click", None)],
+                off_periods: periods,
+                ..Criteria::default()
+            };
+            let report = report(std::slice::from_ref(&old), 0, &criteria);
+            (report.losers.len(), report.recording_off.map(|p| p.from))
+        };
+        let ended = period("2026-01-02T00:00:00.000Z", Some("2026-01-03T00:00:00.000Z"));
+        assert_eq!(
+            off_since(vec![ended.clone()], "2026-01-01T00:00:00.000Z"),
+            (0, Some(ended.0.clone()))
+        );
+        assert_eq!(
+            off_since(vec![ended.clone()], "2026-01-04T00:00:00.000Z"),
+            (1, None)
+        );
+        let still = period("2026-01-05T00:00:00.000Z", None);
+        assert_eq!(
+            off_since(vec![ended, still.clone()], "2026-01-04T00:00:00.000Z"),
+            (0, Some(still.0))
+        );
     }
 
     #[test]

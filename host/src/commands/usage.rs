@@ -75,6 +75,7 @@ fn installed() -> Result<Vec<Installed>> {
 /// the same losers: both verdicts (unused, refused too often) over the last
 /// `unused_for`, or over `--since`'s window when the report is given one.
 fn criteria(
+    dir: &UsageDir,
     since: Option<std::time::Duration>,
     unused_for: std::time::Duration,
     agent: Option<String>,
@@ -89,6 +90,7 @@ fn criteria(
         agent,
         max_usage_error_rate,
         installed: installed()?,
+        off_periods: dir.off_periods(),
         ..Criteria::default()
     })
 }
@@ -240,6 +242,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
         output::notice("usage recording is off: this report covers what was recorded before");
     }
     let criteria = criteria(
+        dir,
         args.since,
         args.unused_for,
         args.agent.clone(),
@@ -292,6 +295,13 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
 fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool) {
     let unknown_agent = agent.is_some_and(|agent| !report.agents.iter().any(|a| a == agent));
     if report.window_covered || !(judging || unknown_agent) {
+        return;
+    }
+    if let (Some(off), Some(why)) = (&report.recording_off, report.unused_not_judged()) {
+        output::notice(&why);
+        if off.to.is_none() {
+            output::diagnostic("hint: `mur devtools usage on` turns it on");
+        }
         return;
     }
     let reach = match (agent, &report.unused_since) {
@@ -473,8 +483,9 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
 /// `verbs prune`: the losers of `usage report --unused-for UNUSED_FOR` (the
 /// same criteria, so the same list), removed with `yes`, else listed as the
 /// commands that would remove them. While recording is off, calls made since
-/// are not in the log, so a verb used meanwhile looks unused: stderr says so,
-/// and `yes` is refused unless `while_off` insists.
+/// are in no record: no verb is judged unused (stderr says why, as for any
+/// window a time recording was off overlaps), and `yes` is refused unless
+/// `while_off` insists.
 pub fn prune(
     unused_for: std::time::Duration,
     max_usage_error_rate: f64,
@@ -483,25 +494,21 @@ pub fn prune(
     while_off: bool,
 ) -> Result<()> {
     let dir = usage_dir()?;
-    if !dir.enabled() {
-        if yes && !while_off {
-            return Err(Error::usage(
-                "usage recording is off: a verb used since it went off looks unused, so nothing is removed",
-            )
-            .with_hint(
-                "`mur devtools usage on` turns it on (prune once calls are recorded again), \
-                 or `--while-off` removes them all the same",
-            ));
-        }
-        output::notice(
-            "usage recording is off: a verb used since it went off looks unused here \
-             (`mur devtools usage on` turns it on)",
-        );
+    if !dir.enabled() && yes && !while_off {
+        return Err(Error::usage(
+            "usage recording is off: the calls since it went off are in no record, so nothing is removed",
+        )
+        .with_hint(
+            "`mur devtools usage on` turns it on (prune once calls are recorded again), \
+             or `--while-off` removes them all the same",
+        ));
     }
-    let criteria = criteria(None, unused_for, agent, max_usage_error_rate)?;
+    let criteria = criteria(&dir, None, unused_for, agent, max_usage_error_rate)?;
     // One read serves both the report and whether the log reaches back past
-    // the window: only then can a verb be called unused over all of it.
-    let (records, skipped, _) = read(&dir, &[], false)?;
+    // the window: only then can a verb be called unused over all of it. The
+    // sessions' logs too, as the report reads them: their records of mur's calls
+    // name the verb, and save it.
+    let (records, skipped, _) = read(&dir, &[], true)?;
     let report = mur_usage::report(&records, skipped, &criteria);
     not_covered_notice(&report, criteria.agent.as_deref(), true);
     // The verbs too recent to be judged unused, as the report says under its losers.

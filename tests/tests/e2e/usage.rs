@@ -1015,14 +1015,20 @@ fn prune_while_recording_is_off_says_so_and_removes_only_when_told_to_all_the_sa
     let sandbox = with_known_verbs_and_log();
     sandbox.devtools(&["usage", "off"]).assert_code(0);
     let dry = sandbox.devtools(&["verbs", "prune", "--unused-for", WINDOW.as_str()]);
-    dry.assert_code(0).assert_stderr_contains(
-        "warning: usage recording is off: a verb used since it went off looks unused here \
-         (`mur devtools usage on` turns it on)\n",
+    dry.assert_code(0);
+    assert!(
+        untimed(&dry.stderr).contains(
+            "\nwarning: no verb was judged unused: recording is off (`usage off`) since TIME: \
+             the calls since are in no record\n\
+             hint: `mur devtools usage on` turns it on\n"
+        ),
+        "{dry}"
     );
-    assert_eq!(dry.stdout.lines().count(), 2, "{dry}");
+    // `idle` is not judged unused: only `bump`, refused too often, is a loser.
+    assert_eq!(dry.stdout.lines().count(), 1, "{dry}");
     let refused = sandbox.devtools(&["verbs", "prune", "--unused-for", WINDOW.as_str(), "--yes"]);
     refused.assert_code(1).assert_stderr_is(
-        "error: usage recording is off: a verb used since it went off looks unused, so nothing is removed\n\
+        "error: usage recording is off: the calls since it went off are in no record, so nothing is removed\n\
          hint: `mur devtools usage on` turns it on (prune once calls are recorded again), \
          or `--while-off` removes them all the same\n",
     );
@@ -1036,11 +1042,101 @@ fn prune_while_recording_is_off_says_so_and_removes_only_when_told_to_all_the_sa
         "--while-off",
     ]);
     anyway.assert_code(0);
-    assert_eq!(installed(&sandbox), ["count"]);
+    assert_eq!(installed(&sandbox), ["count", "idle"]);
     // It insists on a removal: with no `--yes`, it is a usage error.
     sandbox
         .devtools(&["verbs", "prune", "--while-off"])
         .assert_code(1);
+}
+
+/// A verb is used when any log read holds a call of it: a session's record of mur's
+/// call names the verb and its kind (side `server`, surface `cli`), and saves it
+/// though mur's own record is elsewhere (another home: a container, a run of
+/// mur-eval). A window that overlaps a time recording was off (`usage off` …
+/// `usage on`) holds calls no record has: no verb is judged unused over it.
+#[test]
+fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
+    let sandbox = Sandbox::new();
+    for (name, tool) in [("bump", "click"), ("idle", "scroll")] {
+        add_data_verb(&sandbox, name, tool);
+        added_on(&sandbox, name, "2020-01-01T00:00:00Z");
+    }
+    write_log(&sandbox, &[cli_record(60, "guide", "host", "ok")]);
+    let sessions = sandbox
+        .state_dir()
+        .join("mur")
+        .join("usage")
+        .join("sessions");
+    mur_lockfile::ensure_private_dir(&sessions, "sessions").expect("mkdir");
+    let served = json!({
+        "schema": "mur-usage/1", "time": days_ago(1), "side": "server", "surface": "cli",
+        "client": "mur 0.1.0", "verb": "bump", "kind": "data", "tool": "click",
+        "outcome": "ok", "ms": 1.0,
+    });
+    std::fs::write(
+        sessions.join("0123456789abcdef.jsonl"),
+        format!("{served}\n"),
+    )
+    .expect("write");
+    let report = sandbox.devtools(&["usage", "report", "--json"]);
+    let losers: Vec<String> = losers_of(&report.assert_code(0).json())
+        .into_iter()
+        .map(|(verb, _)| verb)
+        .collect();
+    assert_eq!(losers, ["idle"], "{report}");
+    let prune = sandbox.devtools(&["verbs", "prune"]);
+    prune.assert_code(0);
+    assert_eq!(
+        prune.stdout.lines().map(|l| &l[..30]).collect::<Vec<_>>(),
+        ["mur devtools verbs remove idle"],
+        "{prune}"
+    );
+    // Off, then on again: `idle` may have been used meanwhile.
+    sandbox.devtools(&["usage", "off"]).assert_code(0);
+    sandbox.devtools(&["usage", "on"]).assert_code(0);
+    let prune = sandbox.devtools(&["verbs", "prune", "--yes"]);
+    prune.assert_code(0).assert_stdout_is("");
+    assert!(
+        untimed(&prune.stderr).starts_with(
+            "warning: no verb was judged unused: recording was off (`usage off`) from TIME to TIME, \
+             in the window: the calls then are in no record\n"
+        ),
+        "{prune}"
+    );
+    assert_eq!(installed(&sandbox), ["bump", "idle"]);
+    let text = sandbox.devtools(&["usage", "report"]);
+    let (_, losers) = text.stdout.split_once("\nlosers:").unwrap_or_default();
+    assert_eq!(
+        untimed(losers),
+        " none\n  (no verb was judged unused: recording was off (`usage off`) from TIME to TIME, \
+         in the window: the calls then are in no record)\n",
+        "{text}"
+    );
+}
+
+/// `text` with each time as records write it (`2026-11-29T11:12:47.789Z`) as `TIME`.
+fn untimed(text: &str) -> String {
+    const SHAPE: &[u8] = b"0000-00-00T00:00:00.000Z";
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let here = bytes.get(at..at + SHAPE.len()).is_some_and(|b| {
+            b.iter().zip(SHAPE).all(|(c, s)| match s {
+                b'0' => c.is_ascii_digit(),
+                _ => c == s,
+            })
+        });
+        if here {
+            out.push_str("TIME");
+            at += SHAPE.len();
+        } else {
+            let c = text[at..].chars().next().unwrap_or_default();
+            out.push(c);
+            at += c.len_utf8();
+        }
+    }
+    out
 }
 
 #[test]
