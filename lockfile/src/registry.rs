@@ -169,9 +169,9 @@ impl Registry {
     /// first, so no session can be writing a fresh file meanwhile, and reads
     /// the file again under it. Returns whether it removed the file; `false`
     /// when the slot is held (a session is starting or running) or the file
-    /// changed.
+    /// changed. The slot's lock file goes with it: the session it was is over.
     pub fn remove_if_unchanged(&self, path: &Path, judged: &Lockfile) -> io::Result<bool> {
-        let Some(_slot) = SlotLock::try_acquire(path)? else {
+        let Some(slot) = SlotLock::try_acquire(path)? else {
             return Ok(false);
         };
         match self.read(path) {
@@ -179,6 +179,7 @@ impl Registry {
                 if now.pid == judged.pid && now.started_at == judged.started_at =>
             {
                 self.remove(path)?;
+                slot.release_removing();
                 Ok(true)
             }
             _ => Ok(false),
@@ -190,12 +191,13 @@ impl Registry {
     /// rename), so a malformed one is no session's, and one that a session has since
     /// written anew is left. Returns whether it removed the file.
     pub fn remove_if_malformed(&self, path: &Path) -> io::Result<bool> {
-        let Some(_slot) = SlotLock::try_acquire(path)? else {
+        let Some(slot) = SlotLock::try_acquire(path)? else {
             return Ok(false);
         };
         match self.read(path) {
             ReadOutcome::Malformed(_) => {
                 self.remove(path)?;
+                slot.release_removing();
                 Ok(true)
             }
             _ => Ok(false),

@@ -59,6 +59,14 @@ impl SlotLock {
         &self.path
     }
 
+    /// Removes the lock's file, then releases the lock: for whoever removed the slot's
+    /// lockfile under it (a stale or malformed one), so nothing of the ended session is
+    /// left for `session clean`. A process that opened the file meanwhile finds it gone
+    /// once it has the lock, and takes a new one ([`SlotLock::try_acquire`]).
+    pub fn release_removing(self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+
     /// Hands this lock to the process `command` starts (a reload's successor): its
     /// descriptor is left open across `exec` and named in [`HANDED_FD`], so the lock
     /// is never released in between (this process exits right after). By hand: std

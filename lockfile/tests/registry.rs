@@ -280,9 +280,23 @@ fn a_reader_removes_a_stale_file_only_if_unchanged_and_the_slot_is_free() {
     assert!(!registry.remove_if_unchanged(&path, &judged).expect("try"));
     assert_eq!(registry.read(&path), ReadOutcome::Valid(fresh.clone()));
 
-    // Unchanged and unheld: removed.
+    // Unchanged and unheld: removed, with the slot's lock file (a `session clean`
+    // had to come twice: the removal had made the lock, and left it).
     assert!(registry.remove_if_unchanged(&path, &fresh).expect("try"));
     assert!(!path.exists());
+    assert!(
+        !mur_lockfile::lock_path(&path).exists(),
+        "the lock file was left"
+    );
+    // So is a malformed file's; a slot free again is taken as before.
+    write_private(&path, b"{not json");
+    assert!(registry.remove_if_malformed(&path).expect("try"));
+    assert!(!path.exists());
+    assert!(
+        !mur_lockfile::lock_path(&path).exists(),
+        "the lock file was left"
+    );
+    assert!(SlotLock::try_acquire(&path).expect("lock").is_some());
 }
 
 fn write_private(path: &std::path::Path, bytes: &[u8]) {

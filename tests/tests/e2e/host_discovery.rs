@@ -545,9 +545,10 @@ fn a_fifo_in_the_lockfile_directory_blocks_nothing() {
         fifo.display()
     );
     // Before, each of these waited forever for a writer on the FIFO. `session clean`
-    // counts it among what it removes, rather than saying it skips it (and the slot
-    // lock the dead session left, once `session list` removed its stale lockfile).
-    let cleaned = "0 stale entries and 1 malformed lockfile and 1 file of an ended session\n";
+    // counts it among what it removes, rather than saying it skips it; `session list`
+    // removed the dead session's stale lockfile, and its slot lock with it (it was left
+    // for `session clean` as "1 file of an ended session").
+    let cleaned = "0 stale entries and 1 malformed lockfile\n";
     for (args, code, said) in [
         (&["devtools", "session", "list"][..], 4, skipped.as_str()),
         (&["devtools", "session", "clean", "--dry-run"], 0, cleaned),
