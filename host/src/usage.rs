@@ -28,6 +28,9 @@ struct Invocation {
     build_tag: Option<String>,
     /// The server answered with a JSON-RPC error, not a result (outcome `rpc-error`).
     rpc_error: bool,
+    /// `verb` is a derived verb's name, as its tool gave it ([`verb_name`]), not a
+    /// word as typed.
+    renamed: bool,
     /// The command's failing exit is its answer (`parity`: a tool without a named
     /// verb), not a refusal of what was typed (outcome `ok`).
     answered: bool,
@@ -77,8 +80,29 @@ impl Invocation {
             project: None,
             build_tag: None,
             rpc_error: false,
+            renamed: false,
             answered: false,
             phases: [None; 4],
+        }
+    }
+}
+
+/// What stands for a word typed in a verb's place that no verb could be named: a
+/// value given where the verb goes (`mur devtools '#email'`, `mur devtools "$TEXT"`),
+/// which a record never keeps, as it keeps no other word typed.
+pub const NOT_A_VERB_NAME: &str = "WORD";
+
+impl Invocation {
+    /// The verb a record names: the word typed in the verb's place when a verb could
+    /// be named so ([`mur_verbs::valid_verb_name`], the one rule verbs are named by),
+    /// or when it is the name of the verb it found (a derived verb's, from its tool),
+    /// or `with_values` (`usage on --with-values`: every word is kept); else
+    /// [`NOT_A_VERB_NAME`]. The report's "verbs callers expect" never needs `#email`.
+    fn recorded_verb(&self, with_values: bool) -> String {
+        if with_values || self.renamed || mur_verbs::valid_verb_name(&self.verb) {
+            self.verb.clone()
+        } else {
+            NOT_A_VERB_NAME.to_owned()
         }
     }
 }
@@ -104,6 +128,7 @@ pub fn verb_name(name: &str) {
     with(|i| {
         if i.kind != Kind::Unknown {
             name.clone_into(&mut i.verb);
+            i.renamed = true;
         }
     });
 }
@@ -211,7 +236,7 @@ fn add(phase: Phase, spent: Duration) {
 
 /// `params` of a `tools/call` with the verb named in `_meta`.
 pub fn with_verb_meta(method: &str, params: Option<&Value>) -> Option<Value> {
-    let label = with(|i| json!({ "name": i.verb, "kind": i.kind.as_str() }))?;
+    let label = with(|i| json!({ "name": i.recorded_verb(false), "kind": i.kind.as_str() }))?;
     let mut params = params.filter(|_| method == "tools/call")?.clone();
     let object = params.as_object_mut()?;
     let meta = object.entry("_meta").or_insert_with(|| json!({}));
@@ -269,13 +294,14 @@ fn record(
         Outcome::UsageError if i.answered => Outcome::Ok,
         other => other,
     };
+    let verb = i.recorded_verb(with_values);
     let mut record = Record::new(Side::Cli, Surface::Cli, outcome_kind, ms);
     record.client = Some(concat!("mur ", env!("CARGO_PKG_VERSION")).to_owned());
     record.agent = i.agent.or_else(parent_name);
     let takes_value =
         |o: &str| HOST_VALUE_OPTIONS.contains(&o) || i.value_options.iter().any(|v| v == o);
     record.argv = Some(mur_usage::argv_shape(&i.argv, takes_value, with_values));
-    record.verb = Some(i.verb);
+    record.verb = Some(verb);
     record.kind = Some(i.kind);
     record.verb_hash = i.verb_hash;
     record.tool = i.tool;
@@ -372,6 +398,26 @@ mod tests {
             record(answered, &none, 4, false).outcome,
             Outcome::SessionError
         );
+    }
+
+    /// A word in the verb's place that no verb could be named (a value typed where the
+    /// verb goes) is not recorded, unless values are.
+    #[test]
+    fn a_word_no_verb_could_be_named_is_recorded_as_word_unless_values_are() {
+        let recorded = |typed: &str, with_values: bool| {
+            let i = Invocation::new(typed, Kind::Unknown, &[], Some("claude"));
+            record(i, &Ok(()), 0, with_values).verb
+        };
+        for secret in [
+            "sk-live-SECRET123",
+            "#email",
+            "hello world typed text",
+            "getText",
+        ] {
+            assert_eq!(recorded(secret, false).as_deref(), Some("WORD"), "{secret}");
+            assert_eq!(recorded(secret, true).as_deref(), Some(secret));
+        }
+        assert_eq!(recorded("get-text", false).as_deref(), Some("get-text"));
     }
 
     #[test]

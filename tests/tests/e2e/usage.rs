@@ -272,6 +272,39 @@ fn a_verb_that_does_not_exist_is_recorded_as_asked_for_and_an_unknown_tool_as_re
     assert_eq!(report["toolsWithoutNamedCalls"], json!([]));
 }
 
+/// A word in the verb's place that no verb could be named — a value typed where the
+/// verb goes — is recorded as `WORD`, never as typed, nor printed by the report;
+/// with `usage on --with-values`, as typed.
+#[test]
+fn a_value_typed_in_the_verbs_place_is_never_recorded() {
+    let (sandbox, _app) = Sandbox::with_app();
+    for word in ["sk-live-SECRET123", "#email", "hello world typed text"] {
+        sandbox.devtools(&[word]).assert_code(1);
+    }
+    let log = std::fs::read_to_string(sandbox.usage_log()).expect("the log");
+    for word in ["SECRET", "email", "hello"] {
+        assert!(!log.contains(word), "{word} recorded: {log}");
+    }
+    let recorded = records(&sandbox.usage_log());
+    assert_eq!(
+        fields(&recorded, ["verb", "kind"]),
+        [
+            ["WORD", "unknown"],
+            ["WORD", "unknown"],
+            ["WORD", "unknown"]
+        ]
+    );
+    let report = sandbox.devtools(&["usage", "report"]);
+    report.assert_code(0);
+    assert!(!report.stdout.contains("SECRET"), "{report}");
+    sandbox
+        .devtools(&["usage", "on", "--with-values"])
+        .assert_code(0);
+    sandbox.devtools(&["#email"]).assert_code(1);
+    let last = records(&sandbox.usage_log()).pop();
+    assert_eq!(last.map(|r| r["verb"].clone()), Some(json!("#email")));
+}
+
 #[test]
 fn usage_off_records_nothing_and_a_log_that_cannot_be_written_changes_nothing() {
     let (sandbox, _app) = Sandbox::with_app();
