@@ -59,6 +59,9 @@ pub struct Opt {
     pub kind: Kind,
     /// One line for the usage.
     pub help: &'static str,
+    /// Whether it may also be given as a lone word, without `--name`, where that
+    /// word can be meant for no other option (see [`Opt::or_word`]).
+    pub word: bool,
 }
 
 impl Opt {
@@ -69,6 +72,7 @@ impl Opt {
             value: "",
             kind: Kind::Flag,
             help,
+            word: false,
         }
     }
 
@@ -80,6 +84,7 @@ impl Opt {
             value: "",
             kind: Kind::LocalFlag,
             help,
+            word: false,
         }
     }
 
@@ -95,7 +100,19 @@ impl Opt {
             value,
             kind,
             help,
+            word: false,
         }
+    }
+
+    /// This option, also taken as a lone word: `state '#count'` for `state --selector
+    /// '#count'`. Only for a verb without positionals, only when the option is not
+    /// given already, and only for the word a usage error would otherwise answer with
+    /// "did you mean `--name WORD`?" (one its option would take, and no other option
+    /// could be meant for: `tree '#count'` is `--selector`, but `tree main` may be
+    /// `--window`, and stays refused). Declared to the host as an optional positional
+    /// `[<name>]`, so its help and completion show it.
+    pub const fn or_word(self) -> Self {
+        Opt { word: true, ..self }
     }
 
     /// `--selector S`: the option of the verbs that can narrow to what a selector matches.
@@ -123,6 +140,9 @@ pub struct Pos {
     /// [`Kind::Selector`] or [`Kind::Name`] (not empty), or [`Kind::Text`] (anything).
     pub kind: Kind,
     pub help: &'static str,
+    /// The placeholder of `--name VALUE`, which may give it instead of its word (see
+    /// [`Pos::or_option`]); empty: only as a word.
+    pub option: &'static str,
 }
 
 impl Pos {
@@ -137,6 +157,18 @@ impl Pos {
             key,
             kind,
             help,
+            option: "",
+        }
+    }
+
+    /// This positional, also taken as the option `--name VALUE` (`value` is its
+    /// placeholder): `click --selector '#btn-inc'` for `click '#btn-inc'`, the form a
+    /// verb whose selector is an option takes. Given both ways, it is refused as given
+    /// twice. Declared to the host as an option too, so its help and completion show it.
+    pub const fn or_option(self, value: &'static str) -> Self {
+        Pos {
+            option: value,
+            ..self
         }
     }
 
@@ -224,6 +256,9 @@ impl Spec {
                 _ => {}
             }
         }
+        if let Some(why) = self.alternatives_unusable() {
+            return Some(format!("{why}, which the kit refuses"));
+        }
         let undeclared = self
             .exclusive
             .iter()
@@ -232,6 +267,43 @@ impl Spec {
         Some(format!(
             "an exclusive group naming `--{undeclared}`, which is not one of its options"
         ))
+    }
+}
+
+impl Spec {
+    /// What is wrong with the second forms it declares ([`Pos::or_option`],
+    /// [`Opt::or_word`]), if anything: a positional's option that no command line
+    /// could give, that is the kit's own (`timeout`) or the host's (`help`), or that
+    /// is an option of the verb's besides; a lone word for a flag, or beside
+    /// positionals (the word would fill them).
+    fn alternatives_unusable(&self) -> Option<String> {
+        for pos in self.positionals.iter().filter(|pos| !pos.option.is_empty()) {
+            let name = pos.name;
+            if !usable_name(name) || matches!(name, "timeout" | "help") {
+                return Some(format!(
+                    "positional `<{name}>` also given as `--{name}`, an option no verb can take"
+                ));
+            }
+            if self.options.iter().any(|opt| opt.name == name) {
+                return Some(format!(
+                    "positional `<{name}>` also given as `--{name}`, an option of its own besides"
+                ));
+            }
+        }
+        for opt in self.options.iter().filter(|opt| opt.word) {
+            let name = opt.name;
+            if !opt.takes_value() {
+                return Some(format!(
+                    "flag `--{name}` also given as a word, which a flag has no value for"
+                ));
+            }
+            if !self.positionals.is_empty() {
+                return Some(format!(
+                    "option `--{name}` also given as a word beside positionals, which the word would fill"
+                ));
+            }
+        }
+        None
     }
 }
 
@@ -516,31 +588,61 @@ impl Args {
         spec: &Spec,
         words: Vec<String>,
     ) -> Result<(), String> {
-        let mut words = words.into_iter();
-        for pos in spec.positionals {
+        let mut words = std::collections::VecDeque::from(words);
+        for (at, pos) in spec.positionals.iter().enumerate() {
+            if let Some(value) = self.take_given(pos) {
+                // A word more than the positionals after this one take: the same
+                // argument typed both ways, unless it is more words of a text.
+                let later = spec.positionals.len() - at - 1;
+                if let Some(word) = words.front().filter(|_| words.len() > later)
+                    && given_twice(spec, pos, word)
+                {
+                    return Err(format!(
+                        "`<{name}>` given twice: as `{word}` and as `--{name} {}`",
+                        shell_word(&value),
+                        name = pos.name
+                    ));
+                }
+                self.positionals.push((*pos, value));
+                continue;
+            }
             let word = words
-                .next()
+                .pop_front()
                 .ok_or_else(|| format!("missing argument `<{}>`", pos.name))?;
             if must_not_be_empty(pos.kind) && word.trim().is_empty() {
                 return Err(format!("`<{}>` must not be empty", pos.name));
             }
             self.positionals.push((*pos, word));
         }
-        let extra: Vec<String> = words.collect();
+        let extra: Vec<String> = words.into();
+        if let [word] = extra.as_slice()
+            && let Some(opt) = self.meant(spec, word).filter(|opt| opt.word)
+        {
+            self.given.push((opt, Some(word.clone())));
+            return Ok(());
+        }
         match extra.is_empty() {
             true => Ok(()),
             false => Err(self.unexpected(verb, spec, &extra)),
         }
     }
 
+    /// The value of `--name` given for positional `<name>` ([`Pos::or_option`]), taken
+    /// out of the options given, so it is the positional's alone.
+    fn take_given(&mut self, pos: &Pos) -> Option<String> {
+        if pos.option.is_empty() {
+            return None;
+        }
+        let at = self
+            .given
+            .iter()
+            .position(|(opt, _)| opt.name == pos.name)?;
+        self.given.remove(at).1
+    }
+
     /// `unexpected argument` (the first of `extra`, the words past the positionals),
     /// with what was likely meant: the words quoted as one where the last positional
-    /// is text (`type '#x' 'buy milk'`); for a JSON object, the verb's JSON option
-    /// (`--args`); and when the verb takes no positionals, the option the word was
-    /// likely meant for — one whose choices hold it, else its `--selector` for a word
-    /// that starts like one (`#id`, `[attr]`), else its one option (not a choice)
-    /// that names a thing of the app ([`Kind::names_a_thing`]). Never an option given
-    /// already or one that would refuse the word.
+    /// is text (`type '#x' 'buy milk'`), else the option of [`meant`](Self::meant).
     fn unexpected(&self, verb: Option<&str>, spec: &Spec, extra: &[String]) -> String {
         let word = extra[0].as_str();
         let told = format!("unexpected argument `{word}`");
@@ -561,6 +663,23 @@ impl Args {
             }
             return format!("{told}: `{}`", quoted.command(verb));
         }
+        match self.meant(spec, word) {
+            Some(opt) => format!(
+                "{told}; did you mean `--{} {}`?",
+                opt.name,
+                shell_word(word)
+            ),
+            None => told,
+        }
+    }
+
+    /// The option a stray `word` was likely meant for: for a JSON object, the verb's
+    /// JSON option (`--args`); and when the verb takes no positionals, one whose
+    /// choices hold it, else its `--selector` for a word that starts like one (`#id`,
+    /// `[attr]`), else its one option (not a choice) that names a thing of
+    /// the app ([`Kind::names_a_thing`]). Never an option given already or one that
+    /// would refuse the word.
+    fn meant(&self, spec: &Spec, word: &str) -> Option<Opt> {
         let fits = |opt: &Opt| !self.flag(opt.name) && check_value(opt, word.to_owned()).is_ok();
         let object = matches!(serde_json::from_str(word), Ok(Value::Object(_)));
         let json: Vec<&Opt> = spec
@@ -576,14 +695,11 @@ impl Args {
                 _ => None,
             });
         match json {
-            Some(opt) if object && fits(opt) => {
-                return format!(
-                    "{told}; did you mean `--{} {}`?",
-                    opt.name,
-                    shell_word(word)
-                );
-            }
+            Some(opt) if object && fits(opt) => return Some(**opt),
             _ => {}
+        }
+        if !spec.positionals.is_empty() {
+            return None;
         }
         let things: Vec<&Opt> = spec
             .options
@@ -605,16 +721,11 @@ impl Args {
             [only] => Some(only),
             _ => None,
         };
-        match listed.or(selector).or(only) {
-            Some(opt) if spec.positionals.is_empty() && fits(opt) => {
-                format!(
-                    "{told}; did you mean `--{} {}`?",
-                    opt.name,
-                    shell_word(word)
-                )
-            }
-            _ => told,
-        }
+        listed
+            .or(selector)
+            .or(only)
+            .filter(|opt| fits(opt))
+            .map(|opt| **opt)
     }
 
     /// These arguments as a command line for verb `verb`, each word as a shell reads it
@@ -755,6 +866,29 @@ fn text_after_dashes(
     }
 }
 
+/// Whether option `opt`, also taken as a lone word, takes any word it would take as a
+/// value ([`Args::meant`]): it is the verb's one option, not a choice, that names a
+/// thing of the app. Otherwise it takes only a word that starts like a selector.
+pub(crate) fn takes_any_word(spec: &Spec, opt: &Opt) -> bool {
+    let mut unlisted = spec
+        .options
+        .iter()
+        .filter(|o| o.kind.names_a_thing() && !matches!(o.kind, Kind::Choice(_)));
+    unlisted.next().is_some_and(|o| o.name == opt.name) && unlisted.next().is_none()
+}
+
+/// Whether `word`, typed for `<pos>` given as an option already, is the same argument
+/// typed again rather than a word of the positionals after it: always, unless the last
+/// positional is text (`type --selector '#x' buy milk`, whose words are the text);
+/// then for a selector only a word that starts like one (`#id`, `[attr]`).
+fn given_twice(spec: &Spec, pos: &Pos, word: &str) -> bool {
+    let text_last = spec
+        .positionals
+        .last()
+        .is_some_and(|last| last.kind == Kind::Text);
+    !text_last || (pos.kind == Kind::Selector && word.starts_with(['#', '[']))
+}
+
 /// `word` as a shell reads it back: bare when plain, else in single quotes.
 fn shell_word(word: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_.,/:=@%+-".contains(c);
@@ -782,12 +916,21 @@ fn asks_for_help(argv: &[String]) -> bool {
         .any(|word| word == "--help" || word == "-h")
 }
 
+/// The option `--name` of `spec`: one it declares, `--timeout`, or the option form of
+/// a positional ([`Pos::or_option`]), which [`Args::take_positionals`] moves into its
+/// place.
 fn find_option(spec: &Spec, name: &str) -> Option<Opt> {
     spec.options
         .iter()
         .chain([&TIMEOUT])
         .find(|opt| opt.name == name)
         .copied()
+        .or_else(|| {
+            spec.positionals
+                .iter()
+                .find(|pos| pos.name == name && !pos.option.is_empty())
+                .map(|pos| Opt::value(pos.name, pos.option, pos.kind, pos.help))
+        })
 }
 
 fn check_value(opt: &Opt, word: String) -> Result<String, String> {

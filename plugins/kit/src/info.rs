@@ -2,7 +2,7 @@
 //! [`About`] and [`Spec`], so every option a verb accepts is declared to the host,
 //! which renders `--help`, completions and catalogs from it.
 
-use crate::argv::{Kind, Opt, Pos, Spec, TIMEOUT};
+use crate::argv::{self, Kind, Opt, Pos, Spec, TIMEOUT};
 
 /// `value-kind`, `param` and `verb-info` of `mur:verb@0.3.0`: what the words of a
 /// value are, one positional or option as declared to the host, and a verb's `info`.
@@ -29,9 +29,21 @@ pub struct About {
     pub examples: &'static [&'static str],
 }
 
-/// Describe a verb from its [`About`] and [`Spec`]: every option it declares, then
+/// Describe a verb from its [`About`] and [`Spec`]: every positional it declares, then
+/// the optional positional of an option also taken as a word ([`Opt::or_word`]); every
+/// option it declares, then the option form of a positional ([`Pos::or_option`]), then
 /// `--timeout` (`--help` is the host's).
 pub fn describe(about: &About, spec: &Spec) -> Info {
+    let words = spec
+        .options
+        .iter()
+        .filter(|opt| opt.word)
+        .map(|opt| lone_word(spec, opt));
+    let option_forms = spec
+        .positionals
+        .iter()
+        .filter(|pos| !pos.option.is_empty())
+        .map(option_form);
     Info {
         name: about.name.to_owned(),
         tool: about.tool.to_owned(),
@@ -39,8 +51,48 @@ pub fn describe(about: &About, spec: &Spec) -> Info {
         usage: about.synopsis.to_owned(),
         details: about.details.trim_end().to_owned(),
         examples: about.examples.iter().map(|e| (*e).to_owned()).collect(),
-        positionals: spec.positionals.iter().map(positional).collect(),
-        options: spec.options.iter().chain([&TIMEOUT]).map(option).collect(),
+        positionals: spec
+            .positionals
+            .iter()
+            .map(positional)
+            .chain(words)
+            .collect(),
+        options: spec
+            .options
+            .iter()
+            .map(option)
+            .chain(option_forms)
+            .chain([option(&TIMEOUT)])
+            .collect(),
+    }
+}
+
+/// `[<name>]` for option `--name V` also taken as a lone word, saying which words it
+/// takes: any, or (beside other options a word could be meant for) only a selector
+/// that starts like one.
+fn lone_word(spec: &Spec, opt: &Opt) -> Param {
+    let which = match argv::takes_any_word(spec, opt) {
+        true => String::new(),
+        false => format!(", where {} starts with `#` or `[`", opt.value),
+    };
+    Param {
+        name: opt.name.to_owned(),
+        value_name: String::new(),
+        required: false,
+        ..param(
+            opt.kind,
+            &format!("the same as `--{} {}`{which}", opt.name, opt.value),
+        )
+    }
+}
+
+/// `--name V` for positional `<name>` also given as an option.
+fn option_form(pos: &Pos) -> Param {
+    Param {
+        name: pos.name.to_owned(),
+        value_name: pos.option.to_owned(),
+        required: false,
+        ..param(pos.kind, &format!("the same as `<{}>`", pos.name))
     }
 }
 

@@ -109,13 +109,14 @@ macro_rules! export_verb {
 mod tests;
 
 /// The [`Spec`] of a verb whose only argument is the `<selector>` of the
-/// element it acts on, sent as `{"selector": …}`; the text says what the
+/// element it acts on, sent as `{"selector": …}`, also taken as `--selector S`
+/// (the form of the verbs whose selector is an option); the text says what the
 /// element is for. A macro rather than a `const fn` so the spec stays `'static`.
 #[macro_export]
 macro_rules! selector_spec {
     ($help:literal) => {
         $crate::Spec {
-            positionals: &[$crate::Pos::selector($help)],
+            positionals: &[$crate::Pos::selector($help).or_option("S")],
             options: &[],
             exclusive: &[],
         }

@@ -120,12 +120,27 @@ pub fn check_no_argument_verb<V: Verb>() {
 }
 
 /// The checks every `<verb> <selector>` verb must pass: the selector sent as
-/// given, exactly one non-empty selector, no unknown options, help, and
-/// printing the structured result.
+/// given, as a word or as `--selector S`, exactly one non-empty selector, no
+/// unknown options, help, and printing the structured result.
 pub fn check_selector_verb<V: Verb>() {
+    for words in [
+        &["#btn-inc"][..],
+        &["--selector", "#btn-inc"],
+        &["--selector=#btn-inc"],
+    ] {
+        assert_eq!(
+            arguments::<V>(words),
+            json!({"selector": "#btn-inc"}),
+            "{words:?}"
+        );
+    }
     assert_eq!(
-        arguments::<V>(&["#btn-inc"]),
-        json!({"selector": "#btn-inc"})
+        usage_error::<V>(&["#a", "--selector", "#b"]),
+        "`<selector>` given twice: as `#a` and as `--selector '#b'`"
+    );
+    assert_eq!(
+        usage_error::<V>(&["--selector", ""]),
+        "`--selector` must not be empty"
     );
     assert_eq!(usage_error::<V>(&[]), "missing argument `<selector>`");
     assert_eq!(usage_error::<V>(&[" "]), "`<selector>` must not be empty");

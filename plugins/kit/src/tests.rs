@@ -924,3 +924,190 @@ fn a_local_flag_is_declared_as_a_flag_read_by_the_verb_and_never_sent() {
         ("brief", ValueKind::Flag, "")
     );
 }
+
+/// A positional also taken as an option ([`Pos::or_option`]) and an option also taken
+/// as a lone word ([`Opt::or_word`]): the other form is read as the same argument (what
+/// a usage error named as the fix before), given both ways is refused, and both forms
+/// are declared to the host, so help and completion show them.
+#[test]
+fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
+    struct Act;
+    impl Verb for Act {
+        const ABOUT: About = About {
+            name: "act",
+            tool: "act",
+            summary: "",
+            synopsis: "",
+            details: "",
+            examples: &[],
+        };
+        const SPEC: Spec = Spec {
+            positionals: &[
+                Pos::selector("the element").or_option("S"),
+                Pos::new("text", "text", Kind::Text, "the text"),
+            ],
+            options: &[Opt::flag("clear", "first")],
+            exclusive: &[],
+        };
+    }
+    struct Query;
+    impl Verb for Query {
+        const ABOUT: About = Act::ABOUT;
+        const SPEC: Spec = Spec {
+            options: &[Opt::selector("only S").or_word(), VIEW],
+            ..Spec::NONE
+        };
+    }
+    struct Listing;
+    impl Verb for Listing {
+        const ABOUT: About = Act::ABOUT;
+        const SPEC: Spec = Spec {
+            options: &[Opt::selector("only S").or_word(), Opt::window("only W")],
+            ..Spec::NONE
+        };
+    }
+    use crate::testing::{assert_arguments, assert_usage_errors};
+    assert_arguments::<Act>(&[
+        (&["#x", "hi"], json!({"selector": "#x", "text": "hi"})),
+        (
+            &["--selector", "#x", "hi"],
+            json!({"selector": "#x", "text": "hi"}),
+        ),
+        (
+            &["hi", "--clear", "--selector=#x"],
+            json!({"selector": "#x", "text": "hi", "clear": true}),
+        ),
+        (
+            &["--selector", "#x", "--", "-5"],
+            json!({"selector": "#x", "text": "-5"}),
+        ),
+    ]);
+    assert_usage_errors::<Act>(&[
+        (
+            &["#x", "--selector", "#y", "hi"],
+            "`<selector>` given twice: as `#x` and as `--selector '#y'`",
+        ),
+        (
+            &["--selector", "#x", "--selector", "#y", "hi"],
+            "`--selector` given more than once",
+        ),
+        (&["--selector", "", "hi"], "`--selector` must not be empty"),
+        (&["--selector", "#x"], "missing argument `<text>`"),
+        (&["--selector"], "`--selector` needs a value (S)"),
+    ]);
+    assert_arguments::<Query>(&[
+        (&[], json!({})),
+        (&["#x"], json!({"selector": "#x"})),
+        (
+            &["Button", "--view", "full"],
+            json!({"selector": "Button", "view": "full"}),
+        ),
+    ]);
+    assert_usage_errors::<Query>(&[
+        // A choice's word is the choice's.
+        (
+            &["full"],
+            "unexpected argument `full`; did you mean `--view full`?",
+        ),
+        (&["#x", "--selector", "#y"], "unexpected argument `#x`"),
+    ]);
+    assert_arguments::<Listing>(&[(&["[a=b]"], json!({"selector": "[a=b]"}))]);
+    // A plain word may be meant for `--window` as well.
+    assert_usage_errors::<Listing>(&[(&["main"], "unexpected argument `main`")]);
+
+    let described = |info: crate::Info| {
+        let params = |params: &[crate::Param]| -> Vec<(String, String, bool, String)> {
+            params
+                .iter()
+                .map(|p| {
+                    (
+                        p.name.clone(),
+                        p.value_name.clone(),
+                        p.required,
+                        p.help.clone(),
+                    )
+                })
+                .collect()
+        };
+        (params(&info.positionals), params(&info.options))
+    };
+    let param = |name: &str, value: &str, required: bool, help: &str| {
+        (name.to_owned(), value.to_owned(), required, help.to_owned())
+    };
+    let timeout = param(
+        "timeout",
+        "MS",
+        false,
+        "let the call take up to MS milliseconds",
+    );
+    assert_eq!(
+        described(info::<Act>()),
+        (
+            vec![
+                param("selector", "", true, "the element"),
+                param("text", "", true, "the text"),
+            ],
+            vec![
+                param("clear", "", false, "first"),
+                param("selector", "S", false, "the same as `<selector>`"),
+                timeout.clone(),
+            ]
+        )
+    );
+    assert_eq!(
+        described(info::<Query>()).0,
+        [param("selector", "", false, "the same as `--selector S`")]
+    );
+    assert_eq!(
+        described(info::<Listing>()).0,
+        [param(
+            "selector",
+            "",
+            false,
+            "the same as `--selector S`, where S starts with `#` or `[`"
+        )]
+    );
+}
+
+/// A second form that could not work is named, as the kit's own rule.
+#[test]
+fn a_second_form_that_cannot_work_is_named() {
+    const CASES: [(Spec, &str); 4] = [
+        (
+            Spec {
+                positionals: &[Pos::selector("").or_option("S")],
+                options: &[Opt::selector("")],
+                exclusive: &[],
+            },
+            "positional `<selector>` also given as `--selector`, an option of its own besides",
+        ),
+        (
+            Spec {
+                positionals: &[Pos::new("timeout", "t", Kind::Text, "").or_option("T")],
+                ..Spec::NONE
+            },
+            "positional `<timeout>` also given as `--timeout`, an option no verb can take",
+        ),
+        (
+            Spec {
+                options: &[Opt::flag("all", "").or_word()],
+                ..Spec::NONE
+            },
+            "flag `--all` also given as a word, which a flag has no value for",
+        ),
+        (
+            Spec {
+                positionals: &[Pos::selector("")],
+                options: &[Opt::window("").or_word()],
+                exclusive: &[],
+            },
+            "option `--window` also given as a word beside positionals, which the word would fill",
+        ),
+    ];
+    for (spec, why) in CASES {
+        assert_eq!(
+            spec.unusable(),
+            Some(format!("{why}, which the kit refuses"))
+        );
+    }
+}

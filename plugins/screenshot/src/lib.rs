@@ -23,7 +23,7 @@ impl Verb for Screenshot {
     const SPEC: Spec = Spec {
         positionals: &[],
         options: &[
-            Opt::selector("only the element the selector S matches"),
+            Opt::selector("only the element the selector S matches").or_word(),
             Opt::window("the window to capture (default: the main window)"),
             Opt::value(
                 "out",
@@ -109,6 +109,7 @@ mur_verb_kit::verb_tables!(Screenshot {
             ],
             json!({"selector": "#c", "window": "main", "waitIdle": true, "includeChrome": true}),
         ),
+        (&["#c", "--out", "c.png"], json!({"selector": "#c"})),
     ],
     usage_errors: [
         (

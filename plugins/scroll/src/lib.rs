@@ -15,7 +15,7 @@ impl Verb for Scroll {
         examples: &["mur devtools scroll '#log' --by 0,-120"],
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::selector("the element to scroll")],
+        positionals: &[Pos::selector("the element to scroll").or_option("S")],
         options: &[
             Opt::value(
                 "by",
@@ -65,6 +65,10 @@ mur_verb_kit::verb_tables!(Scroll {
             json!({"selector": "#log", "to": "#last"}),
         ),
         (&["#log"], json!({"selector": "#log"})),
+        (
+            &["--selector", "#log", "--to", "#last"],
+            json!({"selector": "#log", "to": "#last"}),
+        ),
         // An offset is sent as integers.
         (
             &["#log", "--by", "0,-120"],

@@ -16,7 +16,7 @@ impl Verb for Select {
     };
     const SPEC: Spec = Spec {
         positionals: &[
-            Pos::selector("the list, combo box or tab view"),
+            Pos::selector("the list, combo box or tab view").or_option("S"),
             Pos::new(
                 "item-selector",
                 "item",
@@ -32,11 +32,25 @@ impl Verb for Select {
 mur_verb_kit::export_verb!(Select);
 
 mur_verb_kit::verb_tables!(Select {
-    arguments: [(
-        &["#list", "#blue"],
-        json!({"selector": "#list", "item": "#blue"})
-    )],
+    arguments: [
+        (
+            &["#list", "#blue"],
+            json!({"selector": "#list", "item": "#blue"}),
+        ),
+        (
+            &["--selector", "#list", "#blue"],
+            json!({"selector": "#list", "item": "#blue"}),
+        ),
+    ],
     usage_errors: [
+        (
+            &["#list", "#blue", "--selector", "#other"],
+            "`<selector>` given twice: as `#list` and as `--selector '#other'`",
+        ),
+        (
+            &["--item-selector", "#blue", "#list"],
+            "unknown option `--item-selector`; write `<item-selector>` without `--item-selector`",
+        ),
         (&["#list"], "missing argument `<item-selector>`"),
         (&["#list", ""], "`<item-selector>` must not be empty"),
         (&["#a", "#b", "#c"], "unexpected argument `#c`"),

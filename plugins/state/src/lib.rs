@@ -16,7 +16,7 @@ impl Verb for State {
     };
     const SPEC: Spec = Spec {
         positionals: &[],
-        options: &[Opt::selector("only the element the selector S matches")],
+        options: &[Opt::selector("only the element the selector S matches").or_word()],
         exclusive: &[],
     };
 }
@@ -27,12 +27,18 @@ mur_verb_kit::verb_tables!(State {
     arguments: [
         (&[], json!({})),
         (&["--selector", "#count"], json!({"selector": "#count"})),
+        // The selector alone, as the action verbs take theirs: any word, the verb's
+        // only option being the selector.
+        (&["#count"], json!({"selector": "#count"})),
+        (&["Button"], json!({"selector": "Button"})),
     ],
     usage_errors: [
+        (&["#a", "--selector", "#b"], "unexpected argument `#a`"),
         (
-            &["#count"],
-            "unexpected argument `#count`; did you mean `--selector '#count'`?",
+            &["#a", "#b"],
+            "unexpected argument `#a`; did you mean `--selector '#a'`?",
         ),
+        (&[""], "unexpected argument ``"),
         (&["--window", "main"], "unknown option `--window`"),
     ],
 });

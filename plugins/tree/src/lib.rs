@@ -17,7 +17,7 @@ impl Verb for Tree {
     const SPEC: Spec = Spec {
         positionals: &[],
         options: &[
-            Opt::selector("only the subtree the selector S matches"),
+            Opt::selector("only the subtree the selector S matches").or_word(),
             Opt::window("only this window (default: every window)"),
             Opt::value(
                 "view",
@@ -51,6 +51,12 @@ mur_verb_kit::verb_tables!(Tree {
             ],
             json!({"selector": "#root", "window": "main", "view": "full", "includeReactorSource": true}),
         ),
+        // A selector alone, where it starts like one.
+        (&["#root"], json!({"selector": "#root"})),
+        (
+            &["[name=x]", "--view", "full"],
+            json!({"selector": "[name=x]", "view": "full"}),
+        ),
     ],
     usage_errors: [
         (
@@ -59,9 +65,11 @@ mur_verb_kit::verb_tables!(Tree {
         ),
         (&["--selector"], "`--selector` needs a value (S)"),
         (&["--selector", ""], "`--selector` must not be empty"),
+        // A plain word may be a window's name as well: refused.
+        (&["main"], "unexpected argument `main`"),
         (
-            &["#root"],
-            "unexpected argument `#root`; did you mean `--selector '#root'`?",
+            &["full"],
+            "unexpected argument `full`; did you mean `--view full`?",
         ),
         (
             &["--include-reactor-source=yes"],

@@ -16,7 +16,7 @@ impl Verb for Type {
     };
     const SPEC: Spec = Spec {
         positionals: &[
-            Pos::selector("the element to type into"),
+            Pos::selector("the element to type into").or_option("S"),
             Pos::new(
                 "text",
                 "text",
@@ -41,11 +41,30 @@ mur_verb_kit::verb_tables!(Type {
             &["--clear", "#name", ""],
             json!({"selector": "#name", "text": "", "clear": true}),
         ),
+        // The selector as an option, as the query verbs take theirs.
+        (
+            &["--selector", "#name", "Ada"],
+            json!({"selector": "#name", "text": "Ada"}),
+        ),
+        (
+            &["Ada", "--selector=#name"],
+            json!({"selector": "#name", "text": "Ada"}),
+        ),
         // Text starting with a dash follows `--`.
         (&["#n", "--", "-5"], json!({"selector": "#n", "text": "-5"})),
     ],
     usage_errors: [
         (&["#name"], "missing argument `<text>`"),
+        (&["--selector", "#name"], "missing argument `<text>`"),
+        (
+            &["#a", "--selector", "#b", "x"],
+            "`<selector>` given twice: as `#a` and as `--selector '#b'`",
+        ),
+        (
+            &["--selector", "#todo-input", "buy", "milk"],
+            "unexpected argument `milk`; quote the words of `<text>` as one: \
+             `mur devtools type '#todo-input' 'buy milk'`",
+        ),
         (
             &["#todo-input", "buy", "milk"],
             "unexpected argument `milk`; quote the words of `<text>` as one: \

@@ -17,7 +17,7 @@ impl Verb for Wait {
         examples: &["mur devtools wait '#todo-list > ListItem' --text 'buy milk' --timeout 5000"],
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::selector("the element to wait for")],
+        positionals: &[Pos::selector("the element to wait for").or_option("S")],
         options: &[
             Opt::value("text", "X", Kind::Text, "until its text is exactly X"),
             Opt::value(
@@ -46,6 +46,10 @@ mur_verb_kit::export_verb!(Wait);
 mur_verb_kit::verb_tables!(Wait {
     arguments: [
         (&["#s"], json!({"selector": "#s"})),
+        (
+            &["--selector", "#s", "--visible"],
+            json!({"selector": "#s", "visible": true}),
+        ),
         (
             &["#s", "--text", "Saved"],
             json!({"selector": "#s", "text": "Saved"}),

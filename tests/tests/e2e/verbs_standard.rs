@@ -223,6 +223,40 @@ fn click_counts_and_a_disabled_button_fails_with_the_result_on_stdout() {
     assert_eq!(count(&sandbox), 2);
 }
 
+/// Every standard verb takes its selector in either form, as a word or as `--selector
+/// S`: an agent that learnt one form from one verb is right with every other. Each
+/// slip was refused (exit 1) and counted as a usage error, until `verbs prune`
+/// proposed removing the standard `click`.
+#[test]
+fn the_selector_is_taken_as_a_word_or_as_an_option_by_every_verb() {
+    let (sandbox, _sample) = session();
+    ok(&sandbox, &["click", "--selector", "#btn-inc"]);
+    ok(&sandbox, &["click", "--selector=#btn-inc"]);
+    assert_eq!(count(&sandbox), 2);
+    assert_eq!(ok(&sandbox, &["state", "#count"])["text"], "2");
+    assert_eq!(
+        ok(&sandbox, &["tree", "#count"]),
+        ok(&sandbox, &["tree", "--selector", "#count"])
+    );
+    let shot = |args: &[&str]| sandbox.devtools(args).assert_code(0).json();
+    assert_eq!(
+        shot(&["screenshot", "#count"]),
+        shot(&["screenshot", "--selector", "#count"])
+    );
+    assert_eq!(
+        ok(&sandbox, &["wait", "--selector", "#count", "--text", "2"])["matched"],
+        true
+    );
+    // Given both ways, it is refused before anything is sent.
+    sandbox
+        .devtools(&["click", "#btn-inc", "--selector", "#btn-inc"])
+        .assert_code(1)
+        .assert_stderr_starts_with(
+            "error: click: `<selector>` given twice: as `#btn-inc` and as `--selector '#btn-inc'`\n",
+        );
+    assert_eq!(count(&sandbox), 2);
+}
+
 #[test]
 fn fire_raises_component_events() {
     let (sandbox, _sample) = session();
