@@ -12,7 +12,6 @@
 //! task status messages are shown as one bounded line each ([`one_line`]):
 //! a newline in one must not start a line that reads as mur's own `error:`.
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ffi::OsStr;
 use std::io::{self, BufRead as _, IsTerminal as _, Write as _};
@@ -487,11 +486,21 @@ pub fn diagnostic(message: &str) {
     let _ = writeln!(err, "{}", escape_controls(message));
 }
 
-/// `text` as one line: every [`unprintable`] character escaped, the newline too
-/// (an error's or a hint's line, whatever a name quoted in it holds).
-pub fn line(text: &str) -> Cow<'_, str> {
-    escaped(text, unprintable)
+/// `text` as one line of at most [`ERROR_CHARS`]: every [`unprintable`] character
+/// escaped, the newline too, the rest cut (an error's or a hint's line, whatever a
+/// name quoted in it holds: a 4 MB selector or tool message was printed whole, beside
+/// the same text on stdout).
+pub fn line(text: &str) -> String {
+    let line = escaped(text, unprintable);
+    match line.char_indices().nth(ERROR_CHARS) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.into_owned(),
+    }
 }
+
+/// The most characters of an `error:` or `hint:` line: room for any message and
+/// command mur writes, and for the start of whatever it quotes.
+const ERROR_CHARS: usize = 2_000;
 
 /// The most characters of a server's message shown on one status line.
 const LINE_CHARS: usize = 200;
@@ -683,6 +692,17 @@ mod tests {
 
     /// A right-to-left override in a tool's name would show the rest of a hint, a
     /// table row or an error reversed: every way text reaches a person escapes it.
+    #[test]
+    fn an_error_line_is_cut_at_its_bound_and_short_ones_kept_whole() {
+        assert_eq!(
+            line("no tool `x`\nerror: forged"),
+            "no tool `x`\\x0aerror: forged"
+        );
+        let long = line(&"b".repeat(5_000));
+        assert_eq!(long.chars().count(), ERROR_CHARS + 1);
+        assert!(long.ends_with('…'));
+    }
+
     #[test]
     fn bidirectional_overrides_are_escaped_wherever_text_reaches_a_person() {
         let name = "list\u{202e}txt.exe\u{2066}\u{200f}";

@@ -88,6 +88,25 @@ fn a_mistyped_verb_exits_1_pointing_at_verbs_list() {
     assert!(!out.stderr.contains("devtools call"), "{out}");
 }
 
+/// An `error:` or `hint:` line quoting a huge word (a value typed in the verb's place)
+/// is cut to 2,000 characters: it was printed whole, 120 KB on one line.
+#[test]
+fn an_error_line_is_cut_whatever_it_quotes() {
+    let word = "a".repeat(120_000);
+    let out = Sandbox::new().mur(&["devtools", &word]);
+    out.assert_code(4);
+    let quoting: Vec<&str> = out.stderr.lines().filter(|l| l.contains("aaaa")).collect();
+    assert!(!quoting.is_empty(), "{out}");
+    for line in quoting {
+        assert!(
+            line.starts_with("error: ") || line.starts_with("hint: "),
+            "{line}"
+        );
+        assert!(line.chars().count() <= "error: ".len() + 2_001, "{line}");
+        assert!(line.ends_with('…'), "{line}");
+    }
+}
+
 /// Without a session, a word one slip from a command of mur's is a typo (exit 1); one
 /// further off may be a tool of the app (`version`, two letters from `session`): no
 /// session (exit 4), the command named second.
