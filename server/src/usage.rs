@@ -83,7 +83,12 @@ impl Recorder {
     /// A call of `tool` starting now, from `client` ([`client_label`]); `meta` is the
     /// request's `_meta`, which names the verb when the call is mur's.
     pub fn call(&self, tool: &str, client: Option<String>, meta: &Value) -> Served {
-        self.served(tool, client, meta.get(VERB_META))
+        // Only a bridge serves calls outside rmcp: its records say so, so a report
+        // that reads them leaves out its server's own records of the same calls.
+        Served {
+            bridge: true,
+            ..self.served(tool, client, meta.get(VERB_META))
+        }
     }
 
     fn served(&self, tool: &str, client: Option<String>, verb: Option<&Value>) -> Served {
@@ -98,6 +103,7 @@ impl Recorder {
             },
             verb: verb.and_then(|v| v["name"].as_str()).map(str::to_owned),
             kind: verb.and_then(|v| v["kind"].as_str()).and_then(Kind::parse),
+            bridge: false,
         }
     }
 
@@ -117,6 +123,7 @@ impl Recorder {
         record.tool = Some(served.tool);
         record.project = Some(self.project.clone());
         record.build_tag = Some(self.build_tag.clone());
+        record.bridge = served.bridge;
         if let Err(why) = self.log.append(&record) {
             tracing::warn!("usage not recorded: {why}");
         }
@@ -189,6 +196,8 @@ pub struct Served {
     surface: Surface,
     verb: Option<String>,
     kind: Option<Kind>,
+    /// Served by a bridge ([`Recorder::call`]).
+    bridge: bool,
 }
 
 impl Served {

@@ -293,6 +293,9 @@ fn criteria(report: &Report) -> String {
     if let Some(left_out) = report.server_records_not_counted() {
         let _ = write!(html, "<li>{}.</li>", code_spans(&left_out));
     }
+    if let Some(left_out) = report.forwarded_not_counted() {
+        let _ = write!(html, "<li>{}.</li>", code_spans(&left_out));
+    }
     if report.skipped_lines > 0 {
         let _ = write!(
             html,

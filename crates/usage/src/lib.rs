@@ -16,7 +16,8 @@ pub use log::{
     session_logs, sessions_dir,
 };
 pub use record::{
-    ArgvShape, Kind, Outcome, Phases, Record, SCHEMA, Side, Surface, VERB_META, argv_shape,
+    ArgvShape, BRIDGE_CLIENT, Kind, Outcome, Phases, Record, SCHEMA, Side, Surface, VERB_META,
+    argv_shape,
 };
 pub use report::{
     Criteria, Installed, Loser, OffPeriod, REPORT_SCHEMA, Refused, Report, Row, refused, report,

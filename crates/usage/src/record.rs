@@ -200,7 +200,15 @@ pub struct Record {
     pub build_tag: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub argv: Option<ArgvShape>,
+    /// Side `server`: `true` when a bridge (`mur devtools bridge --usage`) wrote it, the
+    /// call it forwarded to its stdio server; absent for a session's own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bridge: bool,
 }
+
+/// The name a bridge gives itself as the client of its stdio server (`clientInfo`):
+/// a server record of that client is a call a bridge forwarded.
+pub const BRIDGE_CLIENT: &str = "mur-bridge";
 
 /// The longest call a record is believed to time (a year, in milliseconds): a
 /// longer `ms` is no call's, and with every `ms` under it, no sum or scale of a
@@ -217,6 +225,17 @@ impl Record {
         crate::clock::is_record_time(&self.time)
             && self.time.as_str() <= crate::clock::latest_record_time()
             && (0.0..=MAX_MS).contains(&self.ms)
+    }
+
+    /// Whether it is a stdio server's record of a call a bridge forwarded to it (its
+    /// client `mur-bridge …`): the same call as the bridge's own record of it.
+    pub fn forwarded_by_bridge(&self) -> bool {
+        self.side == Side::Server
+            && self.client.as_deref().is_some_and(|c| {
+                c == BRIDGE_CLIENT
+                    || c.strip_prefix(BRIDGE_CLIENT)
+                        .is_some_and(|rest| rest.starts_with(' '))
+            })
     }
 
     /// A record of `side`/`surface` stamped now; the rest filled in by the writer.
@@ -240,6 +259,7 @@ impl Record {
             project: None,
             build_tag: None,
             argv: None,
+            bridge: false,
         }
     }
 }

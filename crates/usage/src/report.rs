@@ -298,6 +298,10 @@ pub struct Report {
     /// With `--agent`: the sessions' records in the window, left out because a
     /// session's record names no agent (0 without `--agent`).
     pub server_records_left_out: u64,
+    /// When a bridge's own records were read (`bridge --usage`): the records its stdio
+    /// server kept of the calls the bridge forwarded (client `mur-bridge …`), left out
+    /// of every figure, as the bridge's records count those calls (0 otherwise).
+    pub forwarded_left_out: u64,
     /// Every agent that drove mur in the logs, at any time: the names `--agent` takes.
     pub agents: Vec<String>,
     pub losers: Vec<Loser>,
@@ -322,6 +326,18 @@ impl Report {
             format!(
                 "`--agent` leaves out the sessions' {} record(s): a session's record names no agent",
                 self.server_records_left_out
+            )
+        })
+    }
+
+    /// What was left out as a bridged server's records of the calls its bridge
+    /// forwarded, said by every rendering (`None`: nothing).
+    pub fn forwarded_not_counted(&self) -> Option<String> {
+        (self.forwarded_left_out > 0).then(|| {
+            format!(
+                "{} record(s) a bridged server kept of calls its bridge forwarded (client \
+                 `mur-bridge`) are left out: the bridge's own records count those calls",
+                self.forwarded_left_out
             )
         })
     }
@@ -384,7 +400,19 @@ impl Report {
 
 /// The report over `records` (`skipped` lines could not be read).
 pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report {
-    let chosen: Vec<&Record> = records.iter().filter(|r| admitted(r, criteria)).collect();
+    // A stdio server behind a bridge that records too keeps its own record of each
+    // call the bridge forwarded (its client `mur-bridge …`): the same call as the
+    // bridge's record, counted once, as the bridge's.
+    let bridged = records.iter().any(|r| r.side == Side::Server && r.bridge);
+    let forwarded = |r: &Record| bridged && r.forwarded_by_bridge();
+    let chosen: Vec<&Record> = records
+        .iter()
+        .filter(|r| admitted(r, criteria) && !forwarded(r))
+        .collect();
+    let forwarded_left_out = records
+        .iter()
+        .filter(|r| admitted(r, criteria) && forwarded(r))
+        .count() as u64;
     let cli = || chosen.iter().copied().filter(|r| r.side == Side::Cli);
     let served = || chosen.iter().copied().filter(|r| r.side == Side::Server);
     // An unknown verb ran nothing: it has its own list, not a row among the verbs.
@@ -437,6 +465,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         recording_off,
         added_in_window,
         server_records_left_out,
+        forwarded_left_out,
         agents: agents(records),
         losers,
     }
@@ -808,6 +837,37 @@ mod tests {
         assert_eq!(judged(&[served.clone()], None), 0);
         assert_eq!(judged(&[mcp], None), 1);
         assert_eq!(judged(&[served], Some("claude")), 1);
+    }
+
+    /// A bridge's record and its stdio server's of the one forwarded call: counted
+    /// once, as the bridge's, when the bridge's records are read; the server's alone
+    /// are counted.
+    #[test]
+    fn a_call_a_bridge_forwarded_is_counted_once_as_the_bridges() {
+        let mut outer = cli("version", Kind::Call, "version", Outcome::Ok, 1.0);
+        outer.side = Side::Server;
+        outer.client = Some("mur 0.1.0".to_owned());
+        outer.bridge = true;
+        let mut inner = outer.clone();
+        inner.client = Some("mur-bridge 0.1.0".to_owned());
+        inner.bridge = false;
+        let served = |records: &[Record]| {
+            let report = report(records, 0, &Criteria::default());
+            let calls: Vec<(String, u64)> = report
+                .clients_served
+                .iter()
+                .map(|r| (r.name.clone(), r.calls))
+                .collect();
+            (calls, report.forwarded_left_out)
+        };
+        assert_eq!(
+            served(&[inner.clone(), outer]),
+            (vec![("mur 0.1.0".to_owned(), 1)], 1)
+        );
+        assert_eq!(
+            served(&[inner]),
+            (vec![("mur-bridge 0.1.0".to_owned(), 1)], 0)
+        );
     }
 
     /// A window that overlaps a time recording was off is not one a verb is judged

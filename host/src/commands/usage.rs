@@ -256,6 +256,9 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     if let Some(left_out) = report.server_records_not_counted() {
         output::notice(&left_out);
     }
+    if let Some(left_out) = report.forwarded_not_counted() {
+        output::diagnostic(&format!("note: {left_out}"));
+    }
     // What only mur knows: its own commands, beside the installed verbs.
     let words: Vec<String> = criteria
         .installed

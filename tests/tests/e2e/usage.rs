@@ -1569,6 +1569,51 @@ fn the_report_reads_what_bridges_record_where_they_record_it() {
     );
 }
 
+/// A bridge that records (`--usage`) in front of a stdio server that records too
+/// (`mur-sample --stdio --usage`): each call is in both logs, the server's with
+/// client `mur-bridge …`; the report counts it once, as the bridge's, and says what
+/// it left out.
+#[test]
+fn a_call_through_a_bridge_to_a_server_that_records_too_is_counted_once() {
+    let sandbox = Sandbox::new();
+    let project = sandbox.project("bridged");
+    let inner = sandbox.project("inner");
+    let command: Vec<String> = [
+        mur_e2e::sample_bin().to_str().expect("utf-8"),
+        "--stdio",
+        "--usage",
+        "--project",
+        inner.to_str().expect("utf-8"),
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let started = crate::host_session::bridge(&sandbox, &project, &["--usage"], &command);
+    let line = started.assert_code(0).json();
+    let _pid = mur_e2e::Adopted(line["pid"].as_u64().expect("pid") as u32);
+    let project_arg = project.to_str().expect("utf-8");
+    sandbox
+        .devtools(&["--project", project_arg, "call", "version"])
+        .assert_code(0);
+    let report = sandbox.devtools(&["usage", "report", "--json"]);
+    report.assert_code(0).assert_stderr_is(
+        "note: 1 record(s) a bridged server kept of calls its bridge forwarded (client \
+         `mur-bridge`) are left out: the bridge's own records count those calls\n",
+    );
+    let json = report.json();
+    let served: Vec<(Value, Value)> = items(&json["clientsServed"])
+        .map(|row| (row["name"].clone(), row["calls"].clone()))
+        .collect();
+    let mur = format!("mur {}", env!("CARGO_PKG_VERSION"));
+    assert_eq!(served, [(json!(mur), json!(1))], "{json}");
+    assert_eq!(json["forwardedLeftOut"], json!(1));
+    let server_cli = items(&json["surfaces"]).find(|row| row["name"] == "server/cli");
+    assert_eq!(
+        server_cli.map(|row| &row["calls"]),
+        Some(&json!(1)),
+        "{json}"
+    );
+}
+
 /// `--usage-log` in a directory that does not exist is refused as `--out` is: exit 1,
 /// one line, nothing started and no directory made; in mur's own usage directory
 /// it is made, as `--usage` makes it. A session (`mur-sample --usage-log`) makes no
