@@ -5,6 +5,11 @@
 //! figures come from that run alone; anything else in the directory is left as it was.
 //! A directory that holds anything but no earlier run is refused: mur-eval never
 //! deletes what it did not write.
+//!
+//! An earlier run killed mid-task (kill -9, a crash) left its agent and session
+//! running, with that task's directory as their home: they are stopped first, through
+//! the process groups the directory records (as a resumed study does), or the orphaned
+//! agent would go on driving the new run's session there.
 
 use std::path::Path;
 
@@ -33,17 +38,21 @@ struct Wrote {
 }
 
 /// Makes `out` ready for a run of `tasks`: created when missing; when an earlier run
-/// wrote it, cleared of what that run wrote; refused (a usage error) when it holds
-/// anything else and no earlier run. Then records what this run will write, before it
-/// writes anything, so that a run cut short is cleared all the same.
-pub fn claim(out: &Path, tasks: &[Task]) -> Result<()> {
-    match earlier(out)? {
-        Some(wrote) => {
-            for name in wrote.iter().filter(|name| is_one_name(name)) {
-                remove(&out.join(name))?;
+/// wrote it, its agents and sessions stopped (`sample` is the `mur-sample` they run) and
+/// it cleared of what that run wrote; refused (a usage error) when it holds anything
+/// else and no earlier run. Then records what this run will write, before it writes
+/// anything, so that a run cut short is cleared all the same.
+pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<()> {
+    if let Some(wrote) = earlier(out)? {
+        for name in wrote.iter().filter(|name| is_one_name(name)) {
+            let path = out.join(name);
+            if path.is_dir() {
+                stop_left_running(&path, sample);
             }
+            remove(&path)?;
         }
-        None => crate::profile::create_dir(out)?,
+    } else {
+        crate::profile::create_dir(out)?;
     }
     let wrote = Wrote {
         schema: SCHEMA.to_owned(),
@@ -58,6 +67,14 @@ pub fn claim(out: &Path, tasks: &[Task]) -> Result<()> {
     let path = out.join(FILE);
     std::fs::write(&path, text + "\n")
         .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
+}
+
+/// Stops what a run killed mid-task left running in the task's directory `dir`: its
+/// agent's process group and its session (as a resumed study does). Only the groups
+/// the directory records, while their leaders are those recorded (or gone).
+fn stop_left_running(dir: &Path, sample: &Path) {
+    crate::group::Group::stop_recorded(&dir.join(crate::group::FILE));
+    crate::session::stop_leftovers(sample, dir);
 }
 
 /// What an earlier run wrote in `out` (`None`: `out` is missing or empty, nothing to
@@ -123,6 +140,9 @@ fn remove(path: &Path) -> Result<()> {
 mod tests {
     use super::*;
 
+    /// No session of these tests runs it.
+    const SAMPLE: &str = "/nonexistent/mur-sample";
+
     fn task(id: &str) -> Task {
         let text = "title = \"t\"\ncategories = [\"interact\"]\nprompt = \"p\"\n\
                     [[check]]\nwhat = \"w\"\npointer = \"/a\"\nequals = 1\n";
@@ -133,7 +153,7 @@ mod tests {
     fn an_earlier_runs_entries_are_removed_and_nothing_else() {
         let dir = tempfile::tempdir().expect("tempdir");
         let out = dir.path().join("out");
-        claim(&out, &[task("a"), task("b")]).expect("a new directory");
+        claim(&out, &[task("a"), task("b")], SAMPLE.as_ref()).expect("a new directory");
         for d in ["a/work", "b", "bin", "data"] {
             std::fs::create_dir_all(out.join(d)).expect("dir");
         }
@@ -142,7 +162,7 @@ mod tests {
         std::fs::write(out.join("notes.txt"), "mine").expect("write");
         std::fs::create_dir(out.join("mine")).expect("dir");
 
-        claim(&out, &[task("a")]).expect("an earlier run's directory");
+        claim(&out, &[task("a")], SAMPLE.as_ref()).expect("an earlier run's directory");
         let mut left: Vec<String> = std::fs::read_dir(&out)
             .expect("read")
             .flatten()
@@ -160,13 +180,13 @@ mod tests {
     fn a_directory_no_run_wrote_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("notes.txt"), "mine").expect("write");
-        let error = claim(dir.path(), &[task("a")]).expect_err("refused");
+        let error = claim(dir.path(), &[task("a")], SAMPLE.as_ref()).expect_err("refused");
         assert_eq!(error.exit_code(), 1);
         assert!(!dir.path().join(FILE).exists());
         // An empty one is taken.
         let empty = dir.path().join("empty");
         std::fs::create_dir(&empty).expect("dir");
-        claim(&empty, &[task("a")]).expect("an empty directory");
+        claim(&empty, &[task("a")], SAMPLE.as_ref()).expect("an empty directory");
     }
 
     #[test]

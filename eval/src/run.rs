@@ -66,7 +66,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         progress(&format!("warning: {warning}"));
     }
     let out = absolute(&plan.out)?;
-    outdir::claim(&out, &plan.tasks)?;
+    outdir::claim(&out, &plan.tasks, &plan.runner.sample)?;
     let prepared = profile::prepare(
         plan.profile,
         &out,

@@ -1,9 +1,10 @@
-//! Ctrl-C and SIGTERM: what mur-eval started is stopped before it exits. The agents run
-//! in process groups of their own and the sessions in process sessions of their own, so
-//! the terminal's SIGINT reaches neither; each is registered here while it runs, and a
-//! thread that waits for SIGINT or SIGTERM (blocked in every other thread) kills the
-//! agents' groups, stops the sessions' (SIGTERM, so each removes its lockfile), then
-//! exits 130 or 143 as the signal would have.
+//! Ctrl-C, SIGTERM and SIGHUP (the terminal or SSH connection closed — the usual end of
+//! a long study): what mur-eval started is stopped before it exits. The agents run in
+//! process groups of their own and the sessions in process sessions of their own, so
+//! the terminal's SIGINT or SIGHUP reaches neither; each is registered here while it
+//! runs, and a thread that waits for those signals (blocked in every other thread) kills
+//! the agents' groups, stops the sessions' (SIGTERM, so each removes its lockfile), then
+//! exits 130, 143 or 129 as the signal would have.
 
 use std::sync::Mutex;
 
@@ -13,13 +14,23 @@ use nix::unistd::Pid;
 /// The process groups running now, each with the signal that stops it.
 static RUNNING: Mutex<Vec<(i32, Signal)>> = Mutex::new(Vec::new());
 
-/// Watches for SIGINT and SIGTERM. Called first in `main`, before any thread starts, so
+/// The signals that stop mur-eval and what it started.
+const STOPPING: [Signal; 3] = [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP];
+
+/// The set of [`STOPPING`].
+fn stopping() -> SigSet {
+    let mut set = SigSet::empty();
+    for signal in STOPPING {
+        set.add(signal);
+    }
+    set
+}
+
+/// Watches for [`STOPPING`]. Called first in `main`, before any thread starts, so
 /// that every thread inherits the signals blocked; each child is spawned with them
 /// unblocked again ([`unblocked`]).
 pub fn on_signals() {
-    let mut set = SigSet::empty();
-    set.add(Signal::SIGINT);
-    set.add(Signal::SIGTERM);
+    let set = stopping();
     if set.thread_block().is_err() {
         return;
     }
@@ -32,19 +43,14 @@ pub fn on_signals() {
     });
 }
 
-/// `command`'s process starts with SIGINT and SIGTERM unblocked: the mask
+/// `command`'s process starts with [`STOPPING`] unblocked: the mask
 /// [`on_signals`] sets is inherited across `exec`, and a child must take them as usual.
 pub fn unblocked(command: &mut std::process::Command) -> &mut std::process::Command {
     use std::os::unix::process::CommandExt as _;
     #[allow(unsafe_code)]
     // SAFETY: `pthread_sigmask` is async-signal-safe and touches no memory of ours.
     unsafe {
-        command.pre_exec(|| {
-            let mut set = SigSet::empty();
-            set.add(Signal::SIGINT);
-            set.add(Signal::SIGTERM);
-            set.thread_unblock().map_err(std::io::Error::from)
-        });
+        command.pre_exec(|| stopping().thread_unblock().map_err(std::io::Error::from));
     }
     command
 }

@@ -14,6 +14,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use mur_e2e::plugins::{repo_root, standard, standard_dir};
+use mur_e2e::process::{Process, wait_until_within};
 use mur_e2e::{Output, Sandbox, run_within};
 
 use crate::interop_python::python_or_skip;
@@ -116,6 +117,45 @@ fn assert_all_completed(output: &Output, report: &Value, surface: &str) {
         summary[format!("{surface}CallsPerTask")].as_f64() > Some(1.0),
         "{summary}"
     );
+}
+
+/// The sessions (their command line names a path under `dir`) and the agents' processes
+/// (their environment does: the prompt file, which `run` and `study` both set) still
+/// running: pid and command line.
+pub(crate) fn left_under(dir: &Path) -> Vec<(u32, String)> {
+    let dir = dir.to_string_lossy().into_owned();
+    let text = |raw: Vec<u8>| String::from_utf8_lossy(&raw).replace('\0', " ");
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_str()?.parse::<u32>().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            let zombie = stat.rsplit(')').next()?.split_whitespace().next() == Some("Z");
+            let cmdline = text(std::fs::read(entry.path().join("cmdline")).ok()?);
+            let environ = text(std::fs::read(entry.path().join("environ")).unwrap_or_default());
+            let session = cmdline.contains("mur-sample") && cmdline.contains(&dir);
+            let agent = environ.contains(&format!("MUR_EVAL_PROMPT_FILE={dir}"));
+            (!zombie && (session || agent)).then_some((pid, cmdline))
+        })
+        .collect()
+}
+
+/// Nothing of [`left_under`] `dir` runs, once what was signalled has had a moment to
+/// exit (a bound against a hang, not a timing expectation); what still runs is killed.
+#[track_caller]
+pub(crate) fn assert_none_left(dir: &Path) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let mut left = left_under(dir);
+    while !left.is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        left = left_under(dir);
+    }
+    for (pid, _) in &left {
+        mur_e2e::process::signal(*pid, "KILL");
+    }
+    assert!(left.is_empty(), "still running: {left:?}");
 }
 
 /// The run of `task` in a `mur-eval run --json` report.
@@ -420,6 +460,86 @@ fn a_run_into_an_earlier_runs_directory_counts_only_its_own() {
         std::fs::read_to_string(&mine).expect("kept"),
         "the user's own\n"
     );
+}
+
+/// `mur-eval run --profile cli` of count-to-three into the sandbox's `out`, the `click`
+/// verb installed, as a command to spawn.
+fn click_run(sandbox: &Sandbox, agent: &str) -> std::process::Command {
+    let verbs = sandbox.root().join("verbs");
+    if !verbs.exists() {
+        std::fs::create_dir(&verbs).expect("dir");
+        std::fs::copy(standard("click"), verbs.join("click.wasm")).expect("copy");
+    }
+    let mut command = sandbox.command(eval_bin());
+    command
+        .args([
+            "run",
+            "--profile",
+            "cli",
+            "--tasks",
+            "count-to-three",
+            "--json",
+        ])
+        .args(["--agent", agent, "--verbs"])
+        .arg(&verbs)
+        .arg("--out")
+        .arg(sandbox.root().join("out"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// An agent that says it started (a file `started` in the sandbox), then clicks + for
+/// as long as it runs.
+fn clicking_agent(sandbox: &Sandbox) -> (String, PathBuf) {
+    let marker = sandbox.root().join("started");
+    let agent = format!(
+        "touch {}; while true; do mur devtools click '#btn-inc' >/dev/null 2>&1; sleep 0.2; done",
+        marker.display()
+    );
+    (agent, marker)
+}
+
+#[test]
+fn a_run_killed_mid_task_leaves_nothing_that_drives_the_next_run() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("out");
+    let (agent, marker) = clicking_agent(&sandbox);
+    let mut first = Process::spawn(&mut click_run(&sandbox, &agent));
+    wait_until_within("the agent started", RUN_LIMIT, || {
+        if let Some(status) = first.try_wait() {
+            panic!("the run ended ({status}) before it was killed");
+        }
+        // Once the run has recorded the agent's group, as it does right after starting it.
+        (marker.exists() && out.join("count-to-three/agent.group").exists()).then_some(())
+    });
+    // SIGKILL: nothing of mur-eval's runs to stop what it started.
+    first.kill();
+    assert!(!left_under(&out).is_empty(), "the kill left them running");
+
+    // The next run into the same directory, with an agent that does nothing: its task's
+    // directory is the one the orphaned agent finds sessions in.
+    let (second, _) = run_within(&mut click_run(&sandbox, "sleep 2"), RUN_LIMIT);
+    second.assert_code(2);
+    let report = second.json();
+    assert_eq!(report["runs"][0]["calls"]["total"], 0, "{second}");
+    assert_none_left(&out);
+}
+
+#[test]
+fn a_hangup_stops_the_running_agent_and_session_before_mur_eval_exits() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("out");
+    let (agent, marker) = clicking_agent(&sandbox);
+    let run = Process::spawn(&mut click_run(&sandbox, &agent));
+    wait_until_within("the agent started", RUN_LIMIT, || {
+        marker.exists().then_some(())
+    });
+    // The terminal (or SSH connection) closed: SIGHUP, as for a study.
+    run.signal("HUP");
+    let status = run.wait_status();
+    assert_eq!(status.code(), Some(129), "{status}");
+    assert_none_left(&out);
 }
 
 #[test]

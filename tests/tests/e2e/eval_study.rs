@@ -22,7 +22,7 @@ use mur_e2e::plugins::{self, repo_root, standard_dir};
 use mur_e2e::process::{Process, wait_until_within};
 use mur_e2e::{Output, Sandbox, run_within};
 
-use crate::eval::{assert_eval_snapshot, eval_bin};
+use crate::eval::{assert_eval_snapshot, eval_bin, left_under};
 use crate::interop_python::python_or_skip;
 
 /// Bound on one study: against hangs, not a performance expectation.
@@ -129,28 +129,6 @@ fn a_small_study_resumes_after_a_kill_and_reports_every_condition() {
         mur_e2e::process::signal(*pid, "KILL");
     }
     assert!(left.is_empty(), "still running: {left:?}");
-}
-
-/// The sessions (their command line names a path under `dir`) and the agents' processes
-/// (their environment does) still running: pid and command line.
-fn left_under(dir: &Path) -> Vec<(u32, String)> {
-    let dir = dir.to_string_lossy().into_owned();
-    let text = |raw: Vec<u8>| String::from_utf8_lossy(&raw).replace('\0', " ");
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| {
-            let pid = entry.file_name().to_str()?.parse::<u32>().ok()?;
-            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
-            let zombie = stat.rsplit(')').next()?.split_whitespace().next() == Some("Z");
-            let cmdline = text(std::fs::read(entry.path().join("cmdline")).ok()?);
-            let environ = text(std::fs::read(entry.path().join("environ")).unwrap_or_default());
-            let session = cmdline.contains("mur-sample") && cmdline.contains(&dir);
-            let agent = environ.contains(&format!("MUR_EVAL_TRANSCRIPT={dir}"));
-            (!zombie && (session || agent)).then_some((pid, cmdline))
-        })
-        .collect()
 }
 
 #[track_caller]
