@@ -164,6 +164,14 @@ impl Error {
         self
     }
 
+    /// Puts `new` in the place of the hint `old`, if the error has it.
+    pub fn replacing_hint(mut self, old: &str, new: impl Into<String>) -> Self {
+        if let Some(hint) = self.hints.iter_mut().find(|hint| *hint == old) {
+            *hint = new.into();
+        }
+        self
+    }
+
     /// Adds what stdout still carries for this failure (seed 000 §9: a failed
     /// tool's `{"error":{…}}` object or its result), printed before the message.
     pub fn with_stdout(mut self, bytes: Vec<u8>) -> Self {

@@ -57,7 +57,8 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     };
     settings.verb_timeout(plan.timeout_ms, host.timeout_given);
     let params = json!({ "name": tool, "arguments": arguments });
-    let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))??;
+    let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))?
+        .map_err(|e| bound_given_after(e, plan.timeout_ms))?;
     let shaped = usage::measure(Phase::Shape, || {
         let shaped = verbs
             .shape(name, &plan, &result, settings.pretty)
@@ -79,6 +80,21 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     output::stdout(&shaped.stdout)?;
     output::notes(&shaped.notes, settings.quiet);
     Ok(())
+}
+
+/// A call out of time whose bound was the verb's own `--timeout MS` (after its name):
+/// the hint names that one, not the host's before the name, which it overrode.
+fn bound_given_after(e: Error, verb_ms: Option<u32>) -> Error {
+    match verb_ms {
+        Some(ms) => e.replacing_hint(
+            mur_client::SLOW_TOOL_HINT,
+            format!(
+                "the bound was the verb's own `--timeout {ms}` (after its name, with 2 s of \
+                 grace at most): a slow tool may need a longer one"
+            ),
+        ),
+        None => e,
+    }
 }
 
 /// The output-path option of `spec` that `argv` gives `-` (stdout), if one does

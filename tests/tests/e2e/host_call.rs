@@ -345,6 +345,43 @@ fn a_server_that_never_answers_times_out_with_exit_2() {
     assert_eq!(out.stdout, "");
 }
 
+/// A verb's own `--timeout MS` (after its name) sets the bound: a call out of it says
+/// so, where the hint said to lengthen the host's `--timeout` before the verb's name,
+/// which that one overrode.
+#[test]
+fn a_verbs_own_timeout_is_the_bound_its_hint_names() {
+    let sb = Sandbox::new();
+    mur_e2e::plugins::install_standard(&sb);
+    let hung = Stub::silent();
+    let endpoint = hung.endpoint();
+    let after = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "state",
+        "--timeout",
+        "300",
+    ]);
+    // The call has half as long again (2 s at most) for the answer to come back.
+    after.assert_code(2).assert_stderr_is(format!(
+        "error: `{endpoint}` did not answer within 450 ms\n\
+         hint: the bound was the verb's own `--timeout 300` (after its name, with 2 s of grace \
+         at most): a slow tool may need a longer one\n"
+    ));
+    let before = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "--timeout",
+        "300",
+        "state",
+    ]);
+    before.assert_code(2).assert_stderr_is(format!(
+        "error: `{endpoint}` did not answer within 300 ms\n\
+         hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
+    ));
+}
+
 /// A call that ran out of time while the server was sending progress was running, not
 /// unanswered: it says so (before, "did not answer within …" though lines of progress
 /// were on the screen).
