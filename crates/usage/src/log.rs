@@ -341,9 +341,17 @@ impl UsageLog {
     /// concurrent processes never interleave. The directory is created
     /// private on first use.
     pub fn append(&self, record: &Record) -> Result<(), Error> {
-        let mut line = serde_json::to_vec(record).map_err(|e| self.describe(e))?;
-        line.push(b'\n');
         let mut file = self.opened()?;
+        // A file that does not end in a newline ends in a torn line (a writer that
+        // crashed mid-write, another program's text): a record appended to it would
+        // be on that line, and skipped with it. It starts a line of its own.
+        let mut line = if ends_in_a_line(&file) {
+            Vec::new()
+        } else {
+            vec![b'\n']
+        };
+        serde_json::to_writer(&mut line, record).map_err(|e| self.describe(e))?;
+        line.push(b'\n');
         file.write_all(&line).map_err(|e| self.describe(e))?;
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
         if size > self.max_bytes {
@@ -383,7 +391,8 @@ impl UsageLog {
 
     fn open(&self) -> io::Result<File> {
         let mut options = OpenOptions::new();
-        options.append(true).create(true);
+        // Read too: whether the file ends in a whole line is read from it.
+        options.read(true).append(true).create(true);
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
         mur_lockfile::open_regular(&mut options, &self.path)
@@ -411,10 +420,50 @@ impl UsageLog {
         Ok(())
     }
 
+    /// Rotates whatever the size (a test's rotation at a chosen moment).
+    #[cfg(test)]
+    fn rotate_now(&self) {
+        let forced = Self {
+            max_bytes: 0,
+            ..self.clone()
+        };
+        forced.rotate().unwrap_or_else(|e| panic!("{e}"));
+    }
+
     fn rotated(&self, n: u32) -> PathBuf {
         let mut name = self.path.as_os_str().to_owned();
         name.push(format!(".{n}"));
         PathBuf::from(name)
+    }
+
+    /// The files of this log, each opened, oldest first. They are opened newest
+    /// first — the live one, then `.1` … `.4`, the way a rotation moves them — so a
+    /// rotation while they are opened moves no file past the walk: the live file
+    /// renamed `.1` is met again there (the same file, taken once), and a live file
+    /// gone for the instant of the rename is found as `.1`. Read from these handles,
+    /// not the names, a rotation while they are read moves nothing out of reach.
+    fn opened_files(&self) -> Result<Vec<(PathBuf, File)>, Error> {
+        let names = std::iter::once(self.path.clone()).chain((1..=KEPT).map(|n| self.rotated(n)));
+        let mut opened: Vec<(PathBuf, File)> = Vec::new();
+        let mut seen: Vec<FileId> = Vec::new();
+        for path in names {
+            match mur_lockfile::open_regular(OpenOptions::new().read(true), &path) {
+                Ok(file) => {
+                    let id = FileId::of(&path, &file);
+                    if !seen.contains(&id) {
+                        seen.push(id);
+                        opened.push((path, file));
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    let message = format!("cannot read `{}`: {e}", path.display());
+                    return Err(Error::new(self.reading, message));
+                }
+            }
+        }
+        opened.reverse();
+        Ok(opened)
     }
 
     /// The files of this log, oldest first: rotated ones, then the live one.
@@ -429,6 +478,26 @@ impl UsageLog {
     fn describe(&self, e: impl std::fmt::Display) -> Error {
         let message = format!("cannot write the usage log `{}`: {e}", self.path.display());
         Error::new(Class::Internal, message)
+    }
+}
+
+/// Whether `file` is empty or ends in a newline: a record appended to it starts a
+/// line. (A file that cannot be asked is taken to: the record is written as before.)
+fn ends_in_a_line(file: &File) -> bool {
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if len == 0 {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        let mut last = [0u8; 1];
+        use std::os::unix::fs::FileExt as _;
+        file.read_at(&mut last, len - 1)
+            .map_or(true, |n| n == 0 || last[0] == b'\n')
+    }
+    #[cfg(not(unix))]
+    {
+        true
     }
 }
 
@@ -488,22 +557,23 @@ impl LogReader {
     /// A log with no file at all is an error; so is one that cannot be read.
     pub fn read(&mut self, logs: &[UsageLog]) -> Result<(), Error> {
         for log in logs {
-            if !log.path.exists() && log.files().is_empty() {
+            // Every file opened before any is read: a writer rotating the log
+            // meanwhile moves no record out of reach ([`UsageLog::opened_files`]).
+            let opened = log.opened_files()?;
+            if opened.is_empty() {
                 let message = format!("no usage log at `{}`", log.path.display());
                 return Err(Error::new(log.reading, message));
             }
-            for path in log.files() {
-                self.read_file(&path, log.reading)?;
+            for (path, file) in opened {
+                self.read_file(&path, file, log.reading)?;
             }
         }
         Ok(())
     }
 
-    fn read_file(&mut self, path: &Path, class: Class) -> Result<(), Error> {
+    fn read_file(&mut self, path: &Path, file: File, class: Class) -> Result<(), Error> {
         let cannot =
             |e: io::Error| Error::new(class, format!("cannot read `{}`: {e}", path.display()));
-        let file =
-            mur_lockfile::open_regular(OpenOptions::new().read(true), path).map_err(cannot)?;
         let id = FileId::of(path, &file);
         if let Some(first) = self.read.get(&id) {
             self.repeated.push((path.to_owned(), first.clone()));
@@ -637,6 +707,72 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let (records, skipped) = read_logs(&[log]).unwrap_or_default();
         assert_eq!((records.len(), skipped), (1, 1));
+    }
+
+    /// A record appended after a torn last line starts a line of its own: only the
+    /// torn line is skipped, not the record after it.
+    #[test]
+    fn a_record_after_a_torn_line_is_kept() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let log = UsageLog::at(dir.path().join("usage.jsonl"));
+        log.append(&record(1)).unwrap_or_else(|e| panic!("{e}"));
+        let mut file = log.open().unwrap_or_else(|e| panic!("{e}"));
+        file.write_all(b"{\"schema\":\"mur-usage/1\",\"time\":\"2026-11-29T11:1")
+            .unwrap_or_else(|e| panic!("{e}"));
+        log.append(&record(2)).unwrap_or_else(|e| panic!("{e}"));
+        log.append(&record(3)).unwrap_or_else(|e| panic!("{e}"));
+        let (records, skipped) = read_logs(&[log]).unwrap_or_default();
+        let names: Vec<_> = records.iter().filter_map(|r| r.verb.clone()).collect();
+        assert_eq!(
+            (names, skipped),
+            (
+                vec![
+                    "verb-1".to_owned(),
+                    "verb-2".to_owned(),
+                    "verb-3".to_owned()
+                ],
+                1
+            )
+        );
+    }
+
+    /// A rotation between opening a log's files and reading them (a writer crossing
+    /// the limit while a report reads) moves no record out of reach: the files are
+    /// read from the handles opened, wherever the rotation moved them. Read by name
+    /// after the rotation, the records of the live file, renamed `.1`, would be read
+    /// where `.1`'s were, and `.1`'s (now `.2`) never.
+    #[test]
+    fn a_rotation_while_a_log_is_read_loses_no_record() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let mut log = UsageLog::at(dir.path().join("usage.jsonl"));
+        log.max_bytes = 250;
+        // A rotated file and a live one, with records in each.
+        let mut n = 0;
+        while !log.path.exists() || log.files().len() < 2 {
+            log.append(&record(n)).unwrap_or_else(|e| panic!("{e}"));
+            n += 1;
+        }
+        let written: Vec<String> = (0..n).map(|n| format!("verb-{n}")).collect();
+        let opened = log.opened_files().unwrap_or_else(|e| panic!("{e}"));
+        // A writer rotates now: the live file becomes `.1`, `.1` becomes `.2`.
+        log.rotate_now();
+        let mut reader = LogReader::default();
+        for (path, file) in opened {
+            reader
+                .read_file(&path, file, Class::Internal)
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let names: Vec<String> = reader
+            .records
+            .iter()
+            .filter_map(|r| r.verb.clone())
+            .collect();
+        assert_eq!(names, written);
+        assert!(reader.repeated.is_empty(), "{:?}", reader.repeated);
+        // Opened after the rotation, the same records, once each.
+        let (records, _) = read_logs(std::slice::from_ref(&log)).unwrap_or_default();
+        let names: Vec<String> = records.iter().filter_map(|r| r.verb.clone()).collect();
+        assert_eq!(names, written);
     }
 
     #[test]
