@@ -466,7 +466,7 @@ pub enum Verb {
         "mur devtools parity --json     # exit 1 while some tool has no named verb",
     ]))]
     Parity {
-        /// Print a JSON array of {tool, verb, kind}
+        /// Print a JSON array of {tool, verb, verbs, kind} (`verbs`: each verb that reaches the tool)
         #[arg(long)]
         json: bool,
     },

@@ -138,30 +138,39 @@ pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
             continue;
         };
         let (verbs, kind) = match reach(name, verb, &installed) {
-            Reach::Named(named) => (Some(named.join(", ")), "named"),
+            Reach::Named(named) => (named, "named"),
             Reach::Derived(verb) => {
                 missing.push(name.to_owned());
-                (Some(verb), "derived")
+                (vec![verb], "derived")
             }
             Reach::CallOnly => {
                 missing.push(name.to_owned());
                 only_call.push(name.to_owned());
-                (None, "call-only")
+                (Vec::new(), "call-only")
             }
         };
         rows.push((name.to_owned(), verbs, kind));
     }
     if as_json {
+        // `verbs` lists each verb that reaches the tool; `verb` says them as the table
+        // does (null for none), for readers of the first form.
         let list: Vec<Value> = rows
             .iter()
-            .map(|(tool, verb, kind)| json!({"tool": tool, "verb": verb, "kind": kind}))
+            .map(|(tool, verbs, kind)| {
+                let verb = (!verbs.is_empty()).then(|| verbs.join(", "));
+                json!({"tool": tool, "verb": verb, "verbs": verbs, "kind": kind})
+            })
             .collect();
         output::json(&Value::Array(list), settings.pretty)?;
     } else {
         let table: Vec<Vec<String>> = rows
             .iter()
-            .map(|(tool, verb, kind)| {
-                let verb = verb.clone().unwrap_or_else(|| "–".to_owned());
+            .map(|(tool, verbs, kind)| {
+                let verb = if verbs.is_empty() {
+                    "–".to_owned()
+                } else {
+                    verbs.join(", ")
+                };
                 vec![tool.clone(), verb, (*kind).to_owned()]
             })
             .collect();

@@ -471,11 +471,29 @@ fn parity_names_the_tools_without_a_named_verb() {
     };
     assert_eq!(
         row("waitFor"),
-        serde_json::json!({"tool": "waitFor", "verb": "wait", "kind": "named"})
+        serde_json::json!({"tool": "waitFor", "verb": "wait", "verbs": ["wait"], "kind": "named"})
     );
     assert_eq!(
         row("exportTodos"),
-        serde_json::json!({"tool": "exportTodos", "verb": "export-todos", "kind": "derived"})
+        serde_json::json!({"tool": "exportTodos", "verb": "export-todos", "verbs": ["export-todos"], "kind": "derived"})
+    );
+    // A tool two installed verbs reach lists both, each a word of its own (`verb` says
+    // them as the table does).
+    let count = mur_e2e::plugins::repo_root().join("docs/examples/count.json");
+    sandbox
+        .devtools(&["verbs", "add", count.to_str().expect("utf-8")])
+        .assert_code(0);
+    let rows = sandbox.devtools(&["parity", "--json"]).json();
+    let state = rows
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["tool"] == "state")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        state,
+        serde_json::json!({"tool": "state", "verb": "count, state", "verbs": ["count", "state"], "kind": "named"})
     );
 }
 
