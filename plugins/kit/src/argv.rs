@@ -407,7 +407,13 @@ impl Args {
                         });
                     }
                     match option_meant(spec, &name) {
-                        Some(meant) => return Err(format!("unknown option `--{name}`; {meant}")),
+                        Some(meant) => {
+                            let meant = match positional_meant(verb, spec, argv, at, &name) {
+                                Some(command) => format!("{meant}: did you mean `{command}`?"),
+                                None => meant,
+                            };
+                            return Err(format!("unknown option `--{name}`; {meant}"));
+                        }
                         None => format!("unknown option `--{name}`"),
                     }
                 }
@@ -426,6 +432,21 @@ impl Args {
                                 "unknown option `{word}`; write mur's `-v` and `-q` apart: `{}`",
                                 apart.join(" ")
                             ));
+                        }
+                        // `-s` for the one option that starts with `s` (`--selector`),
+                        // where no text still to fill may start with a dash.
+                        Some(word) if word == format!("-{letter}") => {
+                            let told = format!("unknown option `{word}`");
+                            let text = spec
+                                .positionals
+                                .get(words.len())
+                                .is_some_and(|pos| pos.kind == Kind::Text);
+                            match short_meant(spec, letter) {
+                                Some(meant) if !text => {
+                                    return Err(format!("{told}; did you mean `--{meant}`?"));
+                                }
+                                _ => told,
+                            }
                         }
                         _ => format!("unknown option `-{letter}`"),
                     }
@@ -643,6 +664,8 @@ impl Args {
     /// `unexpected argument` (the first of `extra`, the words past the positionals),
     /// with what was likely meant: the words quoted as one where the last positional
     /// is text (`type '#x' 'buy milk'`), else the option of [`meant`](Self::meant).
+    /// Each names the fix as "did you mean …?", so the host prints it without the
+    /// verb's usage.
     fn unexpected(&self, verb: Option<&str>, spec: &Spec, extra: &[String]) -> String {
         let word = extra[0].as_str();
         let told = format!("unexpected argument `{word}`");
@@ -661,7 +684,7 @@ impl Args {
                     .collect::<Vec<_>>()
                     .join(" ");
             }
-            return format!("{told}: `{}`", quoted.command(verb));
+            return format!("{told}: did you mean `{}`?", quoted.command(verb));
         }
         match self.meant(spec, word) {
             Some(opt) => format!(
@@ -676,7 +699,8 @@ impl Args {
     /// The option a stray `word` was likely meant for: for a JSON object, the verb's
     /// JSON option (`--args`); and when the verb takes no positionals, one whose
     /// choices hold it, else its `--selector` for a word that starts like one (`#id`,
-    /// `[attr]`), else its one option (not a choice) that names a thing of
+    /// `[attr]`), else its output path for a word that looks like a path
+    /// (`shot.png`, `out/x`), else its one option (not a choice) that names a thing of
     /// the app ([`Kind::names_a_thing`]). Never an option given already or one that
     /// would refuse the word.
     fn meant(&self, spec: &Spec, word: &str) -> Option<Opt> {
@@ -712,6 +736,10 @@ impl Args {
         let selector = things
             .iter()
             .find(|opt| opt.kind == Kind::Selector && word.starts_with(['#', '[']));
+        let path = spec
+            .options
+            .iter()
+            .find(|opt| opt.kind == Kind::OutPath && looks_like_path(word));
         let unlisted: Vec<&Opt> = things
             .iter()
             .copied()
@@ -723,9 +751,11 @@ impl Args {
         };
         listed
             .or(selector)
-            .or(only)
+            .copied()
+            .or(path)
+            .or(only.copied())
             .filter(|opt| fits(opt))
-            .map(|opt| **opt)
+            .copied()
     }
 
     /// These arguments as a command line for verb `verb`, each word as a shell reads it
@@ -860,9 +890,63 @@ fn text_after_dashes(
     moved.extend(["--".to_owned(), word.clone()]);
     match (verb, Args::parse_strictly(None, spec, &moved)) {
         (Some(verb), Ok(Request::Run(args))) if args.positional(pos.name) == word => {
-            format!("{told}: `{}`", args.command(verb))
+            format!("{told}: did you mean `{}`?", args.command(verb))
         }
         _ => told,
+    }
+}
+
+/// For `--name VALUE` (or `--name=VALUE`) at `at` in `argv`, where the verb takes
+/// `<name>` only as a word: the command with `VALUE` written as that word, when the
+/// rest of argv is right (`mur devtools switch todo` for `switch --component todo`).
+fn positional_meant(
+    verb: Option<&str>,
+    spec: &Spec,
+    argv: &[String],
+    at: Option<usize>,
+    name: &str,
+) -> Option<String> {
+    let (verb, at) = (verb?, at?);
+    spec.positionals.iter().find(|pos| pos.name == name)?;
+    let word = argv.get(at)?;
+    let mut moved: Vec<String> = argv[..at].to_vec();
+    let value = match word.split_once('=') {
+        Some((_, value)) => {
+            moved.push(value.to_owned());
+            value
+        }
+        None => argv.get(at + 1)?,
+    };
+    moved.extend(argv[at + 1..].iter().cloned());
+    match Args::parse_strictly(None, spec, &moved) {
+        Ok(Request::Run(args)) if args.positional(name) == value => Some(args.command(verb)),
+        _ => None,
+    }
+}
+
+/// The option `-letter` likely stands for: the one of the verb's options (and the
+/// option forms of its positionals) whose name starts with that letter, if only one
+/// does. Not `-h` (help), `-v` or `-q` (mur's own, which the host takes).
+fn short_meant(spec: &Spec, letter: char) -> Option<&'static str> {
+    if matches!(letter, 'h' | 'v' | 'q') {
+        return None;
+    }
+    let positional_options = spec
+        .positionals
+        .iter()
+        .filter(|pos| !pos.option.is_empty())
+        .map(|pos| pos.name);
+    let names: Vec<&'static str> = spec
+        .options
+        .iter()
+        .chain([&TIMEOUT])
+        .map(|opt| opt.name)
+        .chain(positional_options)
+        .filter(|name| name.starts_with(letter))
+        .collect();
+    match names.as_slice() {
+        [only] => Some(only),
+        _ => None,
     }
 }
 
@@ -887,6 +971,21 @@ fn given_twice(spec: &Spec, pos: &Pos, word: &str) -> bool {
         .last()
         .is_some_and(|last| last.kind == Kind::Text);
     !text_last || (pos.kind == Kind::Selector && word.starts_with(['#', '[']))
+}
+
+/// Whether `word` looks like a file path rather than a selector or a name: it holds a
+/// `/`, or ends in an extension of one to four letters or digits (`shot.png`), and
+/// does not start like a selector (`#id`, `[attr]`, `.class`).
+fn looks_like_path(word: &str) -> bool {
+    if word.starts_with(['#', '[', '.']) {
+        return false;
+    }
+    let extension = word.rsplit_once('.').is_some_and(|(stem, extension)| {
+        !stem.is_empty()
+            && (1..=4).contains(&extension.len())
+            && extension.bytes().all(|b| b.is_ascii_alphanumeric())
+    });
+    word.contains('/') || extension
 }
 
 /// `word` as a shell reads it back: bare when plain, else in single quotes.
@@ -939,10 +1038,13 @@ fn check_value(opt: &Opt, word: String) -> Result<String, String> {
         kind if must_not_be_empty(kind) && word.trim().is_empty() => {
             Err(format!("`--{name}` must not be empty"))
         }
-        Kind::Choice(choices) if !choices.contains(&word.as_str()) => Err(format!(
-            "`--{name}` must be {}, got `{word}`",
-            one_of(choices)
-        )),
+        Kind::Choice(choices) if !choices.contains(&word.as_str()) => {
+            let told = format!("`--{name}` must be {}, got `{word}`", one_of(choices));
+            Err(match nearest(&word, choices.iter().copied()) {
+                Some((_, meant)) => format!("{told}; did you mean `{meant}`?"),
+                None => told,
+            })
+        }
         Kind::Count if word.parse::<u64>().is_err() => Err(format!(
             "`--{name}` needs a non-negative integer, got `{word}`"
         )),

@@ -148,21 +148,21 @@ fn a_text_that_starts_with_a_dash_is_told_to_follow_double_dashes() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["#x", "-5"],
-            "unknown option `-5`; to give it as `<text>`, put it after `--`: `mur devtools sample '#x' -- -5`",
+            "unknown option `-5`; to give it as `<text>`, put it after `--`: did you mean `mur devtools sample '#x' -- -5`?",
         ),
         (
             &["#x", "-hi there"],
-            "unknown option `-hi there`; to give it as `<text>`, put it after `--`: `mur devtools sample '#x' -- '-hi there'`",
+            "unknown option `-hi there`; to give it as `<text>`, put it after `--`: did you mean `mur devtools sample '#x' -- '-hi there'`?",
         ),
         // The options around it are kept, before `--`.
         (
             &["--a", "#x", "-5", "--count", "3"],
-            "unknown option `-5`; to give it as `<text>`, put it after `--`: `mur devtools sample '#x' --a --count 3 -- -5`",
+            "unknown option `-5`; to give it as `<text>`, put it after `--`: did you mean `mur devtools sample '#x' --a --count 3 -- -5`?",
         ),
         // An unknown long option near none of the verb's.
         (
             &["#x", "--zebra"],
-            "unknown option `--zebra`; to give it as `<text>`, put it after `--`: `mur devtools sample '#x' -- --zebra`",
+            "unknown option `--zebra`; to give it as `<text>`, put it after `--`: did you mean `mur devtools sample '#x' -- --zebra`?",
         ),
         // No command where the rest of argv is wrong too.
         (
@@ -253,15 +253,15 @@ fn several_words_of_text_are_told_to_be_quoted_as_one() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["#x", "buy", "milk", "now"],
-            "unexpected argument `milk`; quote the words of `<text>` as one: `mur devtools sample '#x' 'buy milk now'`",
+            "unexpected argument `milk`; quote the words of `<text>` as one: did you mean `mur devtools sample '#x' 'buy milk now'`?",
         ),
         (
             &["#x", "buy", "--count", "2", "milk"],
-            "unexpected argument `milk`; quote the words of `<text>` as one: `mur devtools sample '#x' 'buy milk' --count 2`",
+            "unexpected argument `milk`; quote the words of `<text>` as one: did you mean `mur devtools sample '#x' 'buy milk' --count 2`?",
         ),
         (
             &["#x", "--a", "--", "-5", "more"],
-            "unexpected argument `more`; quote the words of `<text>` as one: `mur devtools sample '#x' --a -- '-5 more'`",
+            "unexpected argument `more`; quote the words of `<text>` as one: did you mean `mur devtools sample '#x' --a -- '-5 more'`?",
         ),
     ];
     for (words, expected) in cases {
@@ -289,14 +289,15 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
         ),
         (
             &["--selector", "#x", "t"],
-            "unknown option `--selector`; write `<selector>` without `--selector`",
+            "unknown option `--selector`; write `<selector>` without `--selector`: did you \
+             mean `mur devtools sample '#x' t`?",
         ),
         (&["#x", "t", "-q"], "unknown option `-q`"),
         (&[], "missing argument `<selector>`"),
         (&["#x"], "missing argument `<text>`"),
         (
             &["#x", "t", "extra"],
-            "unexpected argument `extra`; quote the words of `<text>` as one: `mur devtools sample '#x' 't extra'`",
+            "unexpected argument `extra`; quote the words of `<text>` as one: did you mean `mur devtools sample '#x' 't extra'`?",
         ),
         (&["", "t"], "`<selector>` must not be empty"),
         (&["#x", "t", "--window"], "`--window` needs a value (W)"),
@@ -308,6 +309,10 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
         (
             &["#x", "t", "--view", "tiny"],
             "`--view` must be `summary` or `full`, got `tiny`",
+        ),
+        (
+            &["#x", "t", "--view=fll"],
+            "`--view` must be `summary` or `full`, got `fll`; did you mean `full`?",
         ),
         (
             &["#x", "t", "--count", "-1"],
@@ -1110,4 +1115,101 @@ fn a_second_form_that_cannot_work_is_named() {
             Some(format!("{why}, which the kit refuses"))
         );
     }
+}
+
+/// A usage error that can name the fix does, as "did you mean …?", which the host
+/// prints without the verb's usage (R1 F8, F11): a word that looks like a path for the
+/// verb's output path, a short option for the one option that starts with its letter,
+/// a choice's nearest word, and `--name VALUE` for `<name>` as the command to type.
+#[test]
+fn a_usage_error_names_the_fix_where_it_can() {
+    const SHOT: Spec = Spec {
+        options: &[
+            Opt::selector("only S"),
+            Opt::window("only W"),
+            Opt::value("out", "path|-", Kind::OutPath, "where"),
+        ],
+        ..Spec::NONE
+    };
+    const SWITCH: Spec = Spec {
+        positionals: &[Pos::new("component", "name", Kind::Name, "which")],
+        options: &[Opt::flag("force", "f")],
+        ..Spec::NONE
+    };
+    let error =
+        |spec: &Spec, words: &[&str]| match crate::argv::Args::parse_as("v", spec, &argv(words)) {
+            Err(message) => message,
+            other => panic!("expected an error for {words:?}, got {other:?}"),
+        };
+    let cases: &[(&Spec, &[&str], &str)] = &[
+        (
+            &SHOT,
+            &["shot.png"],
+            "unexpected argument `shot.png`; did you mean `--out shot.png`?",
+        ),
+        (
+            &SHOT,
+            &["out/shot"],
+            "unexpected argument `out/shot`; did you mean `--out out/shot`?",
+        ),
+        // Not a selector (`.done`, `#a.b`), a name without an extension, or once given.
+        (&SHOT, &["main"], "unexpected argument `main`"),
+        (&SHOT, &[".done"], "unexpected argument `.done`"),
+        (
+            &SHOT,
+            &["#a.png"],
+            "unexpected argument `#a.png`; did you mean `--selector '#a.png'`?",
+        ),
+        (
+            &SHOT,
+            &["--out", "a.png", "b.png"],
+            "unexpected argument `b.png`",
+        ),
+        (
+            &SHOT,
+            &["-s", "#x"],
+            "unknown option `-s`; did you mean `--selector`?",
+        ),
+        (
+            &SHOT,
+            &["-o", "a.png"],
+            "unknown option `-o`; did you mean `--out`?",
+        ),
+        (
+            &SHOT,
+            &["-t", "5"],
+            "unknown option `-t`; did you mean `--timeout`?",
+        ),
+        // Not `-v` or `-q` (mur's), not a letter no option or several start with.
+        (&SHOT, &["-v"], "unknown option `-v`"),
+        (&SHOT, &["-z"], "unknown option `-z`"),
+        (&Spec::NONE, &["-s"], "unknown option `-s`"),
+        (
+            &SWITCH,
+            &["--component", "todo"],
+            "unknown option `--component`; write `<component>` without `--component`: did \
+             you mean `mur devtools v todo`?",
+        ),
+        (
+            &SWITCH,
+            &["--force", "--component=todo"],
+            "unknown option `--component`; write `<component>` without `--component`: did \
+             you mean `mur devtools v todo --force`?",
+        ),
+        // No command where the rest of argv is wrong too.
+        (
+            &SWITCH,
+            &["--component", "todo", "more"],
+            "unknown option `--component`; write `<component>` without `--component`",
+        ),
+    ];
+    for (spec, words, expected) in cases {
+        assert_eq!(error(spec, words), *expected, "{words:?}");
+    }
+    // A short option of a positional's option form; `-s` to a text still to fill is
+    // told to follow `--` instead.
+    assert_eq!(
+        error(&Sample::SPEC, &["#x", "t", "-c", "1"]),
+        "unknown option `-c`; did you mean `--count`?"
+    );
 }

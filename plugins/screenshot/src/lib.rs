@@ -117,7 +117,16 @@ mur_verb_kit::verb_tables!(Screenshot {
             "`--out` needs a file path, or `-` for stdout",
         ),
         (&["--out"], "`--out` needs a value (path|-)"),
-        (&["shot.png"], "unexpected argument `shot.png`"),
+        // A word that looks like a path, for `--out`.
+        (
+            &["shot.png"],
+            "unexpected argument `shot.png`; did you mean `--out shot.png`?",
+        ),
+        (
+            &["shots/a"],
+            "unexpected argument `shots/a`; did you mean `--out shots/a`?",
+        ),
+        (&["-s"], "unknown option `-s`; did you mean `--selector`?"),
     ],
 });
 

@@ -48,8 +48,14 @@ mur_verb_kit::verb_tables!(Select {
             "`<selector>` given twice: as `#list` and as `--selector '#other'`",
         ),
         (
-            &["--item-selector", "#blue", "#list"],
-            "unknown option `--item-selector`; write `<item-selector>` without `--item-selector`",
+            &["#list", "--item-selector", "#blue"],
+            "unknown option `--item-selector`; write `<item-selector>` without \
+             `--item-selector`: did you mean `mur devtools select '#list' '#blue'`?",
+        ),
+        (
+            &["--item-selector=#blue", "#list"],
+            "unknown option `--item-selector`; write `<item-selector>` without \
+             `--item-selector`",
         ),
         (&["#list"], "missing argument `<item-selector>`"),
         (&["#list", ""], "`<item-selector>` must not be empty"),

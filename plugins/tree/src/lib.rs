@@ -63,6 +63,20 @@ mur_verb_kit::verb_tables!(Tree {
             &["--view", "brief"],
             "`--view` must be `summary` or `full`, got `brief`",
         ),
+        (
+            &["--view", "fll"],
+            "`--view` must be `summary` or `full`, got `fll`; did you mean `full`?",
+        ),
+        (
+            &["-s", "#root"],
+            "unknown option `-s`; did you mean `--selector`?",
+        ),
+        // `-i`: `--include-reactor-source`; `-w`: `--window`; none starts with `x`.
+        (
+            &["-w", "main"],
+            "unknown option `-w`; did you mean `--window`?",
+        ),
+        (&["-x"], "unknown option `-x`"),
         (&["--selector"], "`--selector` needs a value (S)"),
         (&["--selector", ""], "`--selector` must not be empty"),
         // A plain word may be a window's name as well: refused.

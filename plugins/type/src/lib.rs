@@ -63,27 +63,27 @@ mur_verb_kit::verb_tables!(Type {
         (
             &["--selector", "#todo-input", "buy", "milk"],
             "unexpected argument `milk`; quote the words of `<text>` as one: \
-             `mur devtools type '#todo-input' 'buy milk'`",
+             did you mean `mur devtools type '#todo-input' 'buy milk'`?",
         ),
         (
             &["#todo-input", "buy", "milk"],
             "unexpected argument `milk`; quote the words of `<text>` as one: \
-             `mur devtools type '#todo-input' 'buy milk'`",
+             did you mean `mur devtools type '#todo-input' 'buy milk'`?",
         ),
         (
             &["#n", "-5"],
             "unknown option `-5`; to give it as `<text>`, put it after `--`: \
-             `mur devtools type '#n' -- -5`",
+             did you mean `mur devtools type '#n' -- -5`?",
         ),
         (
             &["#todo-input", "-hello"],
             "unknown option `-hello`; to give it as `<text>`, put it after `--`: \
-             `mur devtools type '#todo-input' -- -hello`",
+             did you mean `mur devtools type '#todo-input' -- -hello`?",
         ),
         (
             &["#n", "-hi there", "--clear"],
             "unknown option `-hi there`; to give it as `<text>`, put it after `--`: \
-             `mur devtools type '#n' --clear -- '-hi there'`",
+             did you mean `mur devtools type '#n' --clear -- '-hi there'`?",
         ),
         (&["#n", "x", "-hx"], "unknown option `-hx`"),
         (

@@ -5,7 +5,9 @@
 //! settings components and `reload` are in `verbs_standard_interact.rs`,
 //! usage errors and help in `verbs_standard_usage.rs`.
 
-use mur_e2e::plugins::{STANDARD_VERBS, standard_files, standard_session as session};
+use mur_e2e::plugins::{
+    STANDARD_VERBS, standard_files, standard_sandbox, standard_session as session,
+};
 use mur_e2e::{Output, Process, Sandbox, each_str};
 use serde_json::{Value, json};
 
@@ -255,6 +257,62 @@ fn the_selector_is_taken_as_a_word_or_as_an_option_by_every_verb() {
             "error: click: `<selector>` given twice: as `#btn-inc` and as `--selector '#btn-inc'`\n",
         );
     assert_eq!(count(&sandbox), 2);
+}
+
+/// A usage error that names the fix is that one line and a hint naming `--help`, not
+/// the verb's whole usage again (12–16 lines an agent's context paid per slip): words
+/// of a text to quote, a text to put after `--`, a path for `--out`, a short option, a
+/// choice's typo, `--name` for `<name>` (R1 F8, F11). Refused before any session is
+/// looked for.
+#[test]
+fn a_usage_error_that_names_the_fix_is_one_line_and_a_hint() {
+    let sandbox = standard_sandbox();
+    let cases: [(&str, &[&str], &str); 6] = [
+        (
+            "type",
+            &["#todo-input", "buy", "milk"],
+            "unexpected argument `milk`; quote the words of `<text>` as one: did you mean \
+             `mur devtools type '#todo-input' 'buy milk'`?",
+        ),
+        (
+            "type",
+            &["#x", "-5"],
+            "unknown option `-5`; to give it as `<text>`, put it after `--`: did you mean \
+             `mur devtools type '#x' -- -5`?",
+        ),
+        (
+            "screenshot",
+            &["shot.png"],
+            "unexpected argument `shot.png`; did you mean `--out shot.png`?",
+        ),
+        (
+            "tree",
+            &["-s", "#count"],
+            "unknown option `-s`; did you mean `--selector`?",
+        ),
+        (
+            "tree",
+            &["--view", "fll"],
+            "`--view` must be `summary` or `full`, got `fll`; did you mean `full`?",
+        ),
+        (
+            "switch",
+            &["--component", "todo"],
+            "unknown option `--component`; write `<component>` without `--component`: did \
+             you mean `mur devtools switch todo`?",
+        ),
+    ];
+    for (verb, args, message) in cases {
+        let mut argv = vec!["devtools", verb];
+        argv.extend(args);
+        sandbox
+            .mur(&argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: {verb}: {message}\nhint: `mur devtools {verb} --help` shows its usage\n"
+            ));
+    }
 }
 
 #[test]
