@@ -187,7 +187,7 @@ pub fn document(title: &str, body: &str) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>\
 body{{font:14px system-ui,sans-serif;margin:2em;max-width:60em}}\
 table{{border-collapse:collapse}}td,th{{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}}\
-td:first-child,th:first-child{{text-align:left}}svg text{{font:12px system-ui,sans-serif}}\
+td:first-child,th:first-child{{text-align:left;white-space:normal;overflow-wrap:anywhere}}svg text{{font:12px system-ui,sans-serif}}\
 svg{{max-width:100%;height:auto}}\
 figcaption{{font-weight:bold;margin:1em 0 .3em}}code{{background:#f4f4f4}}</style></head><body>\
 <h1>{}</h1>\n{body}\n</body></html>\n",
@@ -446,6 +446,30 @@ mod tests {
         r.tool = Some(tool.to_owned());
         r.agent = Some("claude".to_owned());
         r
+    }
+
+    /// A word of 120,000 characters asked for as a verb: its cell is cut, and the
+    /// page's first column wraps, so neither widens the page past its screen.
+    #[test]
+    fn a_long_word_is_cut_and_the_page_wraps() {
+        let mut r = cli(
+            &"a".repeat(120_000),
+            Kind::Unknown,
+            "x",
+            Outcome::UsageError,
+        );
+        r.argv = Some(crate::record::argv_shape(&[], |_| false, false));
+        let report = crate::report(&[r], 0, &crate::Criteria::default());
+        let page = page(&report);
+        assert!(page.len() < 20_000, "{} bytes", page.len());
+        let cut = format!("{}…", "a".repeat(crate::report::ARGV_CELL_CHARS - 1));
+        assert!(page.contains(&format!("<td>{cut}</td>")), "{page}");
+        assert!(
+            page.contains(
+                "th:first-child{text-align:left;white-space:normal;overflow-wrap:anywhere}"
+            ),
+            "{page}"
+        );
     }
 
     /// The rows of the first table after `heading`, each as its cells' text.

@@ -211,6 +211,20 @@ pub struct Refused {
 /// The most other words a refused argv spells out as `WORD`s.
 const WORDS_SPELLED: u32 = 8;
 
+/// The most characters of an argv a table's cell shows (the terminal's and the
+/// page's): a shape is a verb and a few options, well under it; a word from an
+/// older log or `--with-values` (120,000 `a`s) would widen every row of its table to
+/// its length. The JSON keeps it whole.
+pub const ARGV_CELL_CHARS: usize = 80;
+
+/// `text` cut to [`ARGV_CELL_CHARS`] characters, `…` marking the cut.
+fn cell(text: String) -> String {
+    match text.char_indices().nth(ARGV_CELL_CHARS - 1) {
+        Some((at, _)) if text.chars().count() > ARGV_CELL_CHARS => format!("{}…", &text[..at]),
+        _ => text,
+    }
+}
+
 impl Refused {
     /// The shape as a command line: `click --selector WORD`, a `WORD` for each other word,
     /// and `WORD ×N` past [`WORDS_SPELLED`] of them (a count read from a log is
@@ -228,15 +242,16 @@ impl Refused {
         line
     }
 
-    /// The cells of its row in the report's tables: the argv, how often, the last time.
+    /// The cells of its row in the report's tables: the argv (cut to
+    /// [`ARGV_CELL_CHARS`]), how often, the last time.
     pub fn cells(&self) -> Vec<String> {
-        vec![self.argv(), self.times.to_string(), self.last.clone()]
+        vec![cell(self.argv()), self.times.to_string(), self.last.clone()]
     }
 
     /// [`Refused::cells`] and the nearest verb (`–` for none): a verb asked for's row.
     pub fn cells_with_nearest(&self) -> Vec<String> {
         let mut cells = self.cells();
-        cells.push(self.nearest.clone().unwrap_or_else(|| "–".to_owned()));
+        cells.push(cell(self.nearest.clone().unwrap_or_else(|| "–".to_owned())));
         cells
     }
 }
@@ -1166,6 +1181,23 @@ mod tests {
                 ("tree --view".to_owned(), 1, "2026-01-01T00:00:04.000Z"),
             ]
         );
+    }
+
+    /// A word of 120,000 characters in the verb's place (an older log's, or one kept
+    /// `--with-values`) is cut in the tables' cell, whole in the JSON.
+    #[test]
+    fn a_long_word_is_cut_in_a_cell_not_in_the_json() {
+        let word = "a".repeat(120_000);
+        let mut r = cli(&word, Kind::Unknown, "x", Outcome::UsageError, 1.0);
+        r.argv = Some(crate::record::argv_shape(&[], |_| false, false));
+        let report = report(&[r], 0, &Criteria::default());
+        let (_, asked) = report.argv_rows();
+        assert_eq!(asked[0][0], format!("{}…", "a".repeat(ARGV_CELL_CHARS - 1)));
+        assert_eq!(asked[0][0].chars().count(), ARGV_CELL_CHARS);
+        assert_eq!(report.unknown_verbs[0].verb, word);
+        // A short one is whole.
+        assert_eq!(cell("get-text WORD".to_owned()), "get-text WORD");
+        assert_eq!(cell("é".repeat(80)), "é".repeat(80));
     }
 
     #[test]
