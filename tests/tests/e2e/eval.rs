@@ -192,7 +192,7 @@ fn the_scripted_cli_agent_completes_every_task_through_mur() {
         json!({ "reload": 1, "fire": 1 }),
         "{restart}"
     );
-    // Its first `click --selector …`, refused before any call, is in mur's own record.
+    // Its first `click --element …`, refused before any call, is in mur's own record.
     let run = run_of(&report, "count-to-three");
     let invocations = &run["invocations"];
     assert_eq!(
@@ -202,7 +202,7 @@ fn the_scripted_cli_agent_completes_every_task_through_mur() {
     );
     assert_eq!(
         invocations["refused"],
-        json!([{ "verb": "click", "kind": "plugin", "options": ["--selector"],
+        json!([{ "verb": "click", "kind": "plugin", "options": ["--element"],
                  "positionals": 1, "times": 1, "last": invocations["refused"][0]["last"] }])
     );
     assert_eq!(
@@ -420,7 +420,7 @@ fn a_run_into_an_earlier_runs_directory_counts_only_its_own() {
     let verbs = verbs.to_str().expect("utf-8").to_owned();
     let out = sandbox.root().join("out");
     // The first run's agent makes an invocation mur refuses and leaves a file, per task.
-    let refused = "mur devtools click --selector x; echo earlier > left.txt";
+    let refused = "mur devtools click --element x; echo earlier > left.txt";
     let (first, report) = run(
         &sandbox,
         "cli",

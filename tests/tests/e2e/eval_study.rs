@@ -241,10 +241,10 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         report.contains("o200k_base"),
         "tokens are labelled estimates\n{report}"
     );
-    // The scripted agent's `click --selector …` (count-to-three), refused before any call
+    // The scripted agent's `click --element …` (count-to-three), refused before any call
     // under the named-verb conditions, is counted per condition by its argv.
     for condition in ["cli-named", "cli-compact"] {
-        let refused = format!("{condition} {REPEATS} (`click --selector WORD` ×{REPEATS})");
+        let refused = format!("{condition} {REPEATS} (`click --element WORD` ×{REPEATS})");
         assert!(report.contains(&refused), "{refused}\n{report}");
     }
     // Under `both` the scripted agent takes the CLI on odd repeats and MCP on even ones:
@@ -348,7 +348,7 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
     let shell = section("cli-named");
     assert!(
         shell.contains(
-            "$ mur devtools click --selector '#btn-inc'\nerror: click: unknown option `--selector`"
+            "$ mur devtools click --element '#btn-inc'\nerror: click: unknown option `--element`"
         ) && shell.contains("[exit 1]\n$ mur devtools click '#btn-inc'\n"),
         "{shell}"
     );
