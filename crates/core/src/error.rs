@@ -62,7 +62,8 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
     (4, "no live session"),
     (
         5,
-        "the tool failed: JSON-RPC error or isError (the answer is on stdout)",
+        "the tool failed: JSON-RPC error or isError (the answer is on stdout); or the \
+         server asked a question no `--answer` answered (stdout empty)",
     ),
     (
         6,
