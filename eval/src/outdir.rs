@@ -9,7 +9,9 @@
 //! An earlier run killed mid-task (kill -9, a crash) left its agent and session
 //! running, with that task's directory as their home: they are stopped first, through
 //! the process groups the directory records (as a resumed study does), or the orphaned
-//! agent would go on driving the new run's session there.
+//! agent would go on driving the new run's session there. And a run holds
+//! `mur-eval-run.lock` while it runs: a second run into the same directory is refused
+//! instead of removing the first one's live tasks.
 
 use std::path::Path;
 
@@ -20,6 +22,9 @@ use crate::task::Task;
 
 /// The record of what a run wrote, in its output directory.
 pub const FILE: &str = "mur-eval-run.json";
+
+/// The lock file a running run holds in its output directory.
+pub const LOCK: &str = "mur-eval-run.lock";
 
 /// Its `schema`.
 const SCHEMA: &str = "mur-eval-run-out/1";
@@ -40,9 +45,15 @@ struct Wrote {
 /// Makes `out` ready for a run of `tasks`: created when missing; when an earlier run
 /// wrote it, its agents and sessions stopped (`sample` is the `mur-sample` they run) and
 /// it cleared of what that run wrote; refused (a usage error) when it holds anything
-/// else and no earlier run. Then records what this run will write, before it writes
-/// anything, so that a run cut short is cleared all the same.
-pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<()> {
+/// else and no earlier run, or when another run holds it. Then records what this run
+/// will write, before it writes anything, so that a run cut short is cleared all the
+/// same. The lock returned is held until the run ends.
+pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<std::fs::File> {
+    // Checked before anything is written: a directory no run wrote is left untouched.
+    earlier(out)?;
+    crate::profile::create_dir(out)?;
+    let lock = lock(out)?;
+    // Again under the lock: another run may have written it in the meantime.
     if let Some(wrote) = earlier(out)? {
         for name in wrote.iter().filter(|name| is_one_name(name)) {
             let path = out.join(name);
@@ -51,8 +62,6 @@ pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<()> {
             }
             remove(&path)?;
         }
-    } else {
-        crate::profile::create_dir(out)?;
     }
     let wrote = Wrote {
         schema: SCHEMA.to_owned(),
@@ -66,7 +75,8 @@ pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<()> {
         .map_err(|e| Error::internal(format!("cannot serialize `{FILE}`: {e}")))?;
     let path = out.join(FILE);
     std::fs::write(&path, text + "\n")
-        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
+        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))?;
+    Ok(lock)
 }
 
 /// Stops what a run killed mid-task left running in the task's directory `dir`: its
@@ -77,10 +87,33 @@ fn stop_left_running(dir: &Path, sample: &Path) {
     crate::session::stop_leftovers(sample, dir);
 }
 
+/// The run's lock file ([`LOCK`]), locked; a usage error when another run holds it.
+fn lock(out: &Path) -> Result<std::fs::File> {
+    let path = out.join(LOCK);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::internal(format!("cannot open `{}`: {e}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::usage(format!(
+            "`{}` is in use by another run (it holds `{LOCK}`)",
+            out.display()
+        ))
+        .with_hint("wait for it to end, or name another directory with `--out`")),
+        Err(std::fs::TryLockError::Error(e)) => Err(Error::internal(format!(
+            "cannot lock `{}`: {e}",
+            path.display()
+        ))),
+    }
+}
+
 /// What an earlier run wrote in `out` (`None`: `out` is missing or empty, nothing to
 /// clear); a usage error when `out` holds something but no earlier run.
 fn earlier(out: &Path) -> Result<Option<Vec<String>>> {
-    let mut entries = match std::fs::read_dir(out) {
+    let entries = match std::fs::read_dir(out) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
@@ -90,7 +123,8 @@ fn earlier(out: &Path) -> Result<Option<Vec<String>>> {
             )));
         }
     };
-    if entries.next().is_none() {
+    // The lock alone is what a run left that died before it recorded anything.
+    if entries.flatten().all(|entry| entry.file_name() == LOCK) {
         return Ok(None);
     }
     if let Some(record) = std::fs::read_to_string(out.join(FILE))
@@ -169,7 +203,7 @@ mod tests {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         left.sort();
-        assert_eq!(left, ["mine", "mur-eval-run.json", "notes.txt"]);
+        assert_eq!(left, ["mine", "mur-eval-run.json", LOCK, "notes.txt"]);
         let record: Wrote =
             serde_json::from_str(&std::fs::read_to_string(out.join(FILE)).expect("record"))
                 .expect("json");
@@ -187,6 +221,24 @@ mod tests {
         let empty = dir.path().join("empty");
         std::fs::create_dir(&empty).expect("dir");
         claim(&empty, &[task("a")], SAMPLE.as_ref()).expect("an empty directory");
+    }
+
+    #[test]
+    fn a_directory_another_run_holds_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out");
+        let held = claim(&out, &[task("a")], SAMPLE.as_ref()).expect("a new directory");
+        let error = claim(&out, &[task("a")], SAMPLE.as_ref()).expect_err("in use");
+        assert_eq!(error.exit_code(), 1);
+        assert_eq!(
+            error.message(),
+            format!(
+                "`{}` is in use by another run (it holds `{LOCK}`)",
+                out.display()
+            )
+        );
+        drop(held);
+        claim(&out, &[task("a")], SAMPLE.as_ref()).expect("free again");
     }
 
     #[test]

@@ -66,7 +66,8 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         progress(&format!("warning: {warning}"));
     }
     let out = absolute(&plan.out)?;
-    outdir::claim(&out, &plan.tasks, &plan.runner.sample)?;
+    // Held until the run ends: a second run into this directory is refused.
+    let _in_use = outdir::claim(&out, &plan.tasks, &plan.runner.sample)?;
     let prepared = profile::prepare(
         plan.profile,
         &out,

@@ -527,6 +527,30 @@ fn a_run_killed_mid_task_leaves_nothing_that_drives_the_next_run() {
 }
 
 #[test]
+fn a_second_run_into_a_directory_a_run_holds_is_refused() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("out");
+    let (agent, marker) = clicking_agent(&sandbox);
+    let first = Process::spawn(&mut click_run(&sandbox, &agent));
+    wait_until_within("the agent started", RUN_LIMIT, || {
+        marker.exists().then_some(())
+    });
+    let (second, _) = run_within(&mut click_run(&sandbox, "true"), RUN_LIMIT);
+    second.assert_code(1).assert_stderr_is(format!(
+        "error: `{}` is in use by another run (it holds `mur-eval-run.lock`)\n\
+         hint: wait for it to end, or name another directory with `--out`\n",
+        out.display()
+    ));
+    assert_eq!(second.stdout, "");
+    // The first run's live task was left alone.
+    assert!(out.join("count-to-three/agent.group").is_file());
+    first.signal("TERM");
+    let status = first.wait_status();
+    assert_eq!(status.code(), Some(143), "{status}");
+    assert_none_left(&out);
+}
+
+#[test]
 fn a_hangup_stops_the_running_agent_and_session_before_mur_eval_exits() {
     let sandbox = Sandbox::new();
     let out = sandbox.root().join("out");
