@@ -512,7 +512,8 @@ mod tests {
                 "click derived 2 2 0 0 0 0 1 1",
                 "call call 1 1 0 0 0 0 1 1",
                 "click plugin 1 1 0 0 0 0 1 1",
-                "state plugin 1 0 0 0 0 1 1 1",
+                // No session: the tool was not reached, no latency of it.
+                "state plugin 1 0 0 0 0 1 0 0",
             ],
             "{page}"
         );

@@ -136,7 +136,11 @@ impl Row {
             Outcome::PluginError => self.plugin_failures += 1,
             Outcome::SessionError | Outcome::InternalError => self.other_failures += 1,
         }
-        self.durations.push(record.ms);
+        // A refused argv, no session: a few milliseconds that say nothing of the
+        // verb's calls. Latency is of the calls that reached the tool.
+        if reached(record.outcome) {
+            self.durations.push(record.ms);
+        }
         if record.time > self.last_used {
             self.last_used.clone_from(&record.time);
         }
@@ -465,7 +469,10 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         last: chosen.iter().map(|r| &r.time).max().cloned(),
         records: chosen.len() as u64,
         skipped_lines: skipped as u64,
-        tools_cli: rows(cli(), |r| r.tool.clone().map(|t| (t, None))),
+        // The tools mur called: an invocation refused before any call called none.
+        tools_cli: rows(cli().filter(|r| reached(r.outcome)), |r| {
+            r.tool.clone().map(|t| (t, None))
+        }),
         tools_served: rows(served(), |r| r.tool.clone().map(|t| (t, None))),
         clients_served: rows(served(), |r| {
             let client = r.client.clone().unwrap_or_else(|| "(unnamed)".to_owned());
@@ -1181,6 +1188,29 @@ mod tests {
                 ("tree --view".to_owned(), 1, "2026-01-01T00:00:04.000Z"),
             ]
         );
+    }
+
+    /// "Tools called by mur" are the calls that reached a tool, and latency is theirs:
+    /// a refused argv called nothing, in a few milliseconds that say nothing of the verb.
+    #[test]
+    fn a_refusal_is_no_call_of_the_tool_nor_a_latency() {
+        let records = [
+            cli("click", Kind::Plugin, "click", Outcome::UsageError, 3.0),
+            cli("click", Kind::Plugin, "click", Outcome::UsageError, 3.0),
+            cli("click", Kind::Plugin, "click", Outcome::SessionError, 2.0),
+            cli("click", Kind::Plugin, "click", Outcome::Ok, 10.0),
+            cli("click", Kind::Plugin, "click", Outcome::ToolError, 20.0),
+        ];
+        let report = report(&records, 0, &Criteria::default());
+        let tools: Vec<(&str, u64)> = report
+            .tools_cli
+            .iter()
+            .map(|r| (r.name.as_str(), r.calls))
+            .collect();
+        assert_eq!(tools, [("click", 2)]);
+        let verb = &report.verbs[0];
+        assert_eq!((verb.calls, verb.usage_errors), (5, 2));
+        assert_eq!((verb.p50_ms, verb.p90_ms), (10.0, 20.0));
     }
 
     /// A word of 120,000 characters in the verb's place (an older log's, or one kept

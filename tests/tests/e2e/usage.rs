@@ -422,21 +422,21 @@ const KNOWN_REPORT: &str = "\
 
 verbs (as mur ran them):
 VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
-bump (data)     4      1   3          0          0            0           1       5       2026-01-08T10:00:00.000Z
-count (data)    4      2   0          1          0            1           3       10      2026-01-04T10:00:00.000Z
+bump (data)     4      1   3          0          0            0           5       5       2026-01-08T10:00:00.000Z
+count (data)    4      2   0          1          0            1           4       10      2026-01-04T10:00:00.000Z
 call (call)     1      0   0          1          0            0           2       2       2026-01-11T10:00:00.000Z
 retired (data)  1      1   0          0          0            0           7       7       2025-01-01T10:00:00.000Z
 
 surfaces:
 SURFACE      CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
-cli/data     9      4   3          1          0            1           3       10      2026-01-08T10:00:00.000Z
-cli/unknown  3      0   3          0          0            0           9       9       2026-01-12T10:00:00.000Z
+cli/data     9      4   3          1          0            1           5       10      2026-01-08T10:00:00.000Z
+cli/unknown  3      0   3          0          0            0           0       0       2026-01-12T10:00:00.000Z
 cli/call     1      0   0          1          0            0           2       2       2026-01-11T10:00:00.000Z
 
 tools called by mur:
 TOOL        CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
-click       4      1   3          0          0            0           1       5       2026-01-08T10:00:00.000Z
-state       4      2   0          1          0            1           3       10      2026-01-04T10:00:00.000Z
+state       3      2   0          1          0            0           4       10      2026-01-04T10:00:00.000Z
+click       1      1   0          0          0            0           5       5       2026-01-07T10:00:00.000Z
 nosuchtool  1      0   0          1          0            0           2       2       2026-01-11T10:00:00.000Z
 windows     1      1   0          0          0            0           7       7       2025-01-01T10:00:00.000Z
 
@@ -571,7 +571,7 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
             &json!(2),
             &json!(1),
             &json!(1),
-            &json!(3.0),
+            &json!(4.0),
             &json!(10.0),
             &json!("2026-01-04T10:00:00.000Z")
         ]
@@ -579,7 +579,8 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     let bump = row("bump");
     assert_eq!(
         [&bump["calls"], &bump["usageErrors"], &bump["p50Ms"]],
-        [&json!(4), &json!(3), &json!(1.0)]
+        // Latency of its one call that reached the tool: a refusal's says nothing.
+        [&json!(4), &json!(3), &json!(5.0)]
     );
     let losers: Vec<(&str, &str)> = items(&report["losers"])
         .map(|l| {
