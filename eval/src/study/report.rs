@@ -109,12 +109,15 @@ impl Row {
         self.refused.values().sum()
     }
 
-    pub fn rate(&self) -> f64 {
-        if self.runs == 0 {
-            0.0
-        } else {
-            f64::from(self.successes) / f64::from(self.runs)
-        }
+    /// The success rate, 0 to 1; `None` without runs: a task none of whose runs was
+    /// made has no rate, not 0%.
+    pub fn rate(&self) -> Option<f64> {
+        (self.runs > 0).then(|| f64::from(self.successes) / f64::from(self.runs))
+    }
+
+    /// The rate and its 95% interval, `None` without runs.
+    fn rate_and_interval(&self) -> Option<(f64, f64, f64)> {
+        Some((self.rate()?, self.low, self.high))
     }
 }
 
@@ -393,13 +396,13 @@ const HEADER: &str = "| runs | success | 95% CI | calls | turns | input tokens |
 fn figures(row: &Row) -> [String; 10] {
     [
         row.runs.to_string(),
-        match row.runs {
-            0 => "0/0 (–)".to_owned(),
-            runs => format!("{}/{runs} ({})", row.successes, percent(row.rate())),
+        match row.rate() {
+            None => "0/0 (–)".to_owned(),
+            Some(rate) => format!("{}/{} ({})", row.successes, row.runs, percent(rate)),
         },
-        match row.runs {
-            0 => "–".to_owned(),
-            _ => format!("{}–{}", percent(row.low), percent(row.high)),
+        match row.rate() {
+            None => "–".to_owned(),
+            Some(_) => format!("{}–{}", percent(row.low), percent(row.high)),
         },
         number(row.calls),
         counted(row.turns, row.turns_runs, row.runs),
@@ -677,18 +680,20 @@ pub fn against(rows: &Rows, reference: &str) -> Option<String> {
                 || "–".to_owned(),
                 |t| format!("{:+.0}%", (t / base_tokens - 1.0) * 100.0),
             );
-            let points = (r.rate() - base.rate()) * 100.0;
-            // Without runs on one side there is no difference to bound.
-            let interval = if r.runs > 0 && base.runs > 0 {
-                let (low, high) = newcombe((r.successes, r.runs), (base.successes, base.runs));
-                format!(" ({} to {})", signed_points(low), signed_points(high))
-            } else {
-                String::new()
+            // Without runs on one side there is no difference of success.
+            let success = match (r.rate(), base.rate()) {
+                (Some(rate), Some(base_rate)) => {
+                    let points = (rate - base_rate) * 100.0;
+                    let (low, high) = newcombe((r.successes, r.runs), (base.successes, base.runs));
+                    format!(
+                        "{points:+.0} points of success ({} to {})",
+                        signed_points(low),
+                        signed_points(high)
+                    )
+                }
+                _ => "no runs to compare success by".to_owned(),
             };
-            format!(
-                "`{}` {change} context tokens, {points:+.0} points of success{interval}",
-                r.condition
-            )
+            format!("`{}` {change} context tokens, {success}", r.condition)
         })
         .collect();
     (!others.is_empty()).then(|| format!("Against `{reference}`: {}.", others.join("; ")))
@@ -864,16 +869,28 @@ pub fn csv(rows: &Rows) -> String {
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
+        // A row with no runs has no rate and no interval: empty, as its medians are,
+        // never 0% within 0–0.
+        let (rate, low, high) = row.rate_and_interval().map_or_else(
+            || (String::new(), String::new(), String::new()),
+            |(rate, low, high)| {
+                (
+                    format!("{rate:.4}"),
+                    format!("{low:.4}"),
+                    format!("{high:.4}"),
+                )
+            },
+        );
         let _ = writeln!(
             text,
-            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
             row.successes,
-            row.rate(),
-            row.low,
-            row.high,
+            rate,
+            low,
+            high,
             opt(row.calls),
             opt(row.turns),
             opt(row.input_tokens),
@@ -935,11 +952,17 @@ fn html_table(rows: &[&Row], with_task: bool) -> String {
 /// What a chart shows of a row: its bar's segments, named.
 type Segments<'a> = &'a dyn Fn(&Row) -> Vec<(String, f64)>;
 
-/// One bar chart per `(title, segments)`, a bar per row labelled by `label`.
+/// One bar chart per `(title, segments)`, a bar per row with runs labelled by `label`;
+/// the rows without runs are drawn in none (a bar would end in a 0 no run measured) and
+/// named under the charts.
 fn charts(rows: &[&Row], label: &dyn Fn(&Row) -> String, charts: &[(&str, Segments)]) -> String {
     let mut out = String::new();
+    let (drawn, none): (Vec<&Row>, Vec<&Row>) = rows.iter().partition(|row| row.runs > 0);
+    if drawn.is_empty() {
+        return out;
+    }
     for (title, segments) in charts {
-        let bars: Vec<Bar> = rows
+        let bars: Vec<Bar> = drawn
             .iter()
             .map(|row| Bar {
                 label: label(row),
@@ -947,6 +970,14 @@ fn charts(rows: &[&Row], label: &dyn Fn(&Row) -> String, charts: &[(&str, Segmen
             })
             .collect();
         out.push_str(&html::bar_chart(title, &bars));
+    }
+    if !none.is_empty() {
+        let named: Vec<String> = none.iter().map(|row| label(row)).collect();
+        let _ = write!(
+            out,
+            "<p>No runs made (not drawn): {}.</p>",
+            html::escape(&named.join(", "))
+        );
     }
     out
 }
@@ -965,7 +996,11 @@ pub fn page(rows: &Rows, title: &str) -> String {
     let by_condition = |row: &Row| row.condition.clone();
     let by_task = |row: &Row| format!("{} · {}", row.task.as_deref().unwrap_or(""), row.condition);
     // Every figure as the tables print it.
-    let success = |row: &Row| vec![("success %".to_owned(), as_printed(&percent(row.rate())))];
+    // (Only rows with runs are drawn: they have a rate.)
+    let success = |row: &Row| {
+        let rate = row.rate().map_or(0.0, |rate| as_printed(&percent(rate)));
+        vec![("success %".to_owned(), rate)]
+    };
     let context = |row: &Row| {
         let before = as_printed(&number(row.context_before));
         vec![
@@ -1223,6 +1258,21 @@ mod tests {
             "{md}"
         );
         assert_csv_row_ends(&rows, "cli-derived", ",2,0,0,0,0");
+        // In the CSV too: an empty rate and interval, as its medians are — not 0% in 0–0.
+        let csv = csv(&rows);
+        let task_b = csv
+            .lines()
+            .find(|l| l.starts_with("cli-derived,b,"))
+            .unwrap_or_default();
+        assert!(task_b.starts_with("cli-derived,b,0,0,,,,,,,,,,,"), "{csv}");
+        // And on the page: no bar ending in 0 for it, but said.
+        let page = page(&rows, "study");
+        assert!(!page.contains(">b · cli-derived</text>"), "{page}");
+        assert!(page.contains(">a · cli-derived</text>"), "{page}");
+        assert!(
+            page.contains("<p>No runs made (not drawn): b · cli-derived.</p>"),
+            "{page}"
+        );
         // Without errors, no line.
         assert_eq!(errors_line(&super::rows(&results[..2], &[])), None);
     }
