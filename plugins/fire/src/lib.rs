@@ -1,4 +1,4 @@
-//! `mur devtools fire <Component>.<event>`: fire an event on a component, with optional
+//! `mur devtools fire <component>.<event>`: fire an event on a component, with optional
 //! JSON arguments (MCP tool `fire`).
 
 use mur_verb_kit::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb};
@@ -6,15 +6,15 @@ use mur_verb_kit::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb};
 pub struct Fire;
 
 /// The positional's name; usage and errors show it in angle brackets, which spells the
-/// form `<Component>.<event>` the target must have.
-const TARGET: &str = "Component>.<event";
+/// form `<component>.<event>` the target must have.
+const TARGET: &str = "component>.<event";
 
 impl Verb for Fire {
     const ABOUT: About = About {
         name: "fire",
         tool: "fire",
         summary: "Fire an event on a component, with optional JSON arguments",
-        synopsis: "fire <Component>.<event> [--args JSON]",
+        synopsis: "fire <component>.<event> [--args JSON]",
         details: "",
         examples: &[r#"mur devtools fire counter.set --args '{"value": 5}'"#],
     };
@@ -44,7 +44,7 @@ fn check_target(target: &str) -> Result<(), String> {
     match target.rsplit_once('.') {
         Some((component, event)) if !component.is_empty() && !event.is_empty() => Ok(()),
         _ => Err(format!(
-            "the target must be `<Component>.<event>`, got `{target}`"
+            "the target must be `<component>.<event>`, got `{target}`"
         )),
     }
 }
@@ -53,40 +53,40 @@ mur_verb_kit::export_verb!(Fire);
 
 mur_verb_kit::verb_tables!(Fire {
     arguments: [
-        (&["Counter.reset"], json!({"target": "Counter.reset"})),
+        (&["counter.reset"], json!({"target": "counter.reset"})),
         (
-            &["Counter.incremented", "--args", r#"{"by": 2}"#],
-            json!({"target": "Counter.incremented", "args": {"by": 2}}),
+            &["counter.incremented", "--args", r#"{"by": 2}"#],
+            json!({"target": "counter.incremented", "args": {"by": 2}}),
         ),
         (
-            &["App.Main.closed", "--args=[1]"],
-            json!({"target": "App.Main.closed", "args": [1]})
+            &["app.main.closed", "--args=[1]"],
+            json!({"target": "app.main.closed", "args": [1]})
         ),
     ],
     usage_errors: [
-        (&[], "missing argument `<Component>.<event>`"),
+        (&[], "missing argument `<component>.<event>`"),
         (
-            &["Counter"],
-            "the target must be `<Component>.<event>`, got `Counter`",
+            &["counter"],
+            "the target must be `<component>.<event>`, got `counter`",
         ),
         (
-            &["Counter."],
-            "the target must be `<Component>.<event>`, got `Counter.`",
+            &["counter."],
+            "the target must be `<component>.<event>`, got `counter.`",
         ),
         (
             &[".reset"],
-            "the target must be `<Component>.<event>`, got `.reset`",
+            "the target must be `<component>.<event>`, got `.reset`",
         ),
         (
             &["counter.set", r#"{"value": 10}"#],
             r#"unexpected argument `{"value": 10}`; did you mean `--args '{"value": 10}'`?"#,
         ),
         (
-            &["Counter.set", "--args", r#"{"by": }"#],
+            &["counter.set", "--args", r#"{"by": }"#],
             "`--args` is not valid JSON: expected value at line 1 column 8",
         ),
         (
-            &["Counter.set", "--args", "{\"a\":1,\n\"b\" 2}"],
+            &["counter.set", "--args", "{\"a\":1,\n\"b\" 2}"],
             "`--args` is not valid JSON: expected `:` at line 2 column 5",
         ),
     ],

@@ -203,7 +203,7 @@ impl Spec {
     /// options of one name, and an option `help` (the host's `-h, --help`). The kit
     /// refuses more, as its own rules, which `verbs add` would let through: a
     /// positional name that starts with `-` or holds a space (shown as `<name>`, it
-    /// would read as an option or as two words in a usage line; `Component>.<event`
+    /// would read as an option or as two words in a usage line; `component>.<event`
     /// is fine), an option `timeout` (the kit's own `--timeout MS`, declared for
     /// every verb), and an [`exclusive`](Self::exclusive) group naming an option not
     /// declared. The kit's [`testing`](crate::testing) helpers check it first, so a

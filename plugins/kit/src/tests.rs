@@ -761,7 +761,7 @@ fn a_spec_no_command_line_could_use_is_named() {
         positionals: &[
             Pos::selector(""),
             Pos::new("ünï", "u", Kind::Text, ""),
-            Pos::new("Component>.<event", "target", Kind::Name, ""),
+            Pos::new("component>.<event", "target", Kind::Name, ""),
         ],
         options: &[Opt::selector(""), Opt::flag("dx_2.5", "")],
         exclusive: &[&["selector", "dx_2.5"]],

@@ -10,7 +10,7 @@ impl Verb for Scroll {
         name: "scroll",
         tool: "scroll",
         summary: "Scroll an element by an offset, or until another element is in view",
-        synopsis: "scroll <selector> [--by DX,DY | --to <selector>]",
+        synopsis: "scroll <selector> [--by DX,DY | --to S]",
         details: "With neither option, the element itself is scrolled into view.",
         examples: &["mur devtools scroll '#log' --by 0,-120"],
     };
@@ -25,9 +25,9 @@ impl Verb for Scroll {
             ),
             Opt::value(
                 "to",
-                "<selector>",
+                "S",
                 Kind::Selector,
-                "scroll until the element this selector matches is in view",
+                "scroll until the element the selector S matches is in view",
             ),
         ],
         exclusive: &[&["by", "to"]],

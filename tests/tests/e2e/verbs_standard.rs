@@ -315,6 +315,37 @@ fn a_usage_error_that_names_the_fix_is_one_line_and_a_hint() {
     }
 }
 
+/// Every standard verb's help writes its placeholders one way (R1 F24): a positional
+/// in lowercase within angle brackets (`<selector>`, `<component>.<event>`), an option's
+/// value as a bare capital (`--selector S`, `--to S`), as the examples type them.
+#[test]
+fn every_standard_verb_writes_its_placeholders_one_way() {
+    let sandbox = standard_sandbox();
+    for verb in STANDARD_VERBS {
+        let help = sandbox.mur(&["devtools", verb, "--help"]);
+        help.assert_code(0);
+        let (usage, _) = help
+            .stdout
+            .split_once("\n\nHost options")
+            .expect("help names host options");
+        for line in usage.lines() {
+            let label = line.trim_start().split("  ").next().unwrap_or_default();
+            let positional = label.starts_with('<') || label.starts_with("[<");
+            let option = label.starts_with("--");
+            assert!(
+                !(positional && label.chars().any(char::is_uppercase))
+                    && !(option && label.contains('<')),
+                "`{verb} --help`: {line:?}\n{help}"
+            );
+        }
+        let synopsis = usage.lines().next().expect("a usage line");
+        assert!(
+            !synopsis.contains("<C") && !synopsis.contains(" <selector>]"),
+            "`{verb} --help`: {synopsis:?}"
+        );
+    }
+}
+
 #[test]
 fn fire_raises_component_events() {
     let (sandbox, _sample) = session();
