@@ -103,18 +103,19 @@ pub fn answer(text: &str) -> Result<(String, String), String> {
     }
 }
 
-/// `--protocol REVISION`: a revision date, `YYYY-MM-DD`.
+/// `--protocol REVISION`: one of the MCP revisions mur speaks ([`mur_client::REVISIONS`]);
+/// any other date was sent as it was and the server's own revision taken instead, so a
+/// typo (`2025-11-52`) went unnoticed.
 pub fn revision(text: &str) -> Result<String, String> {
-    let digits = text.bytes().enumerate().all(|(i, b)| match i {
-        4 | 7 => b == b'-',
-        _ => b.is_ascii_digit(),
-    });
-    if text.len() == 10 && digits {
-        Ok(text.to_owned())
-    } else {
-        Err(format!(
-            "`{text}` is not a revision date such as 2025-11-25"
-        ))
+    if mur_client::REVISIONS.contains(&text) {
+        return Ok(text.to_owned());
+    }
+    let known = mur_client::REVISIONS.join(", ");
+    match mur_core::nearest(text, mur_client::REVISIONS.iter().copied()) {
+        Some(near) => Err(format!(
+            "no MCP revision mur speaks ({known}); did you mean `{near}`?"
+        )),
+        None => Err(format!("no MCP revision mur speaks ({known})")),
     }
 }
 

@@ -125,6 +125,16 @@ impl Client<'_> {
                     .unwrap_or(version)
                     .to_owned();
                 tracing::debug!("legacy session {id:?}, protocol {version}");
+                // `--protocol` asks for this revision only: one the server put in its
+                // place is not it (a server may answer any it prefers).
+                if self.protocol.is_some_and(|only| only != version) {
+                    return Err(Error::transport(format!(
+                        "`{}` answered `initialize` in revision {version}, not the {} \
+                         `--protocol` asks for",
+                        self.endpoint,
+                        self.protocol.unwrap_or_default()
+                    )));
+                }
                 let logs = result["capabilities"]["logging"].is_object();
                 let session = Session {
                     id,

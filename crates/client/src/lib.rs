@@ -61,7 +61,7 @@ use mur_http::{Http, Request};
 pub use events::{
     Choice, Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent, TaskStatus,
 };
-pub use request::{LEGACY_VERSION, MODERN_VERSION};
+pub use request::{LEGACY_VERSION, MODERN_VERSION, REVISIONS};
 pub use response::{BRIDGE_REALM, Reply, describe};
 
 use mur_core::Settings;

@@ -9,6 +9,15 @@ use serde_json::{Map, Value, json};
 pub const MODERN_VERSION: &str = "2026-07-28";
 /// The revision offered to servers that need `initialize` and a session.
 pub const LEGACY_VERSION: &str = "2025-11-25";
+/// Every revision mur speaks, newest first: the modern form, then the session form
+/// (`initialize`) of each earlier one.
+pub const REVISIONS: &[&str] = &[
+    MODERN_VERSION,
+    LEGACY_VERSION,
+    "2025-06-18",
+    "2025-03-26",
+    "2024-11-05",
+];
 
 pub const HEADER_PROTOCOL_VERSION: &str = "mcp-protocol-version";
 pub const HEADER_METHOD: &str = "mcp-method";

@@ -629,6 +629,47 @@ fn open_sse(messages: &[serde_json::Value]) -> Reply {
     Reply::sse_open(messages, Duration::from_secs(30))
 }
 
+/// `--protocol` takes the revisions mur speaks, a typo with the one meant, and holds a
+/// session server to the one asked: it took any date, sent it, and went on in whatever
+/// revision the server answered.
+#[test]
+fn protocol_is_a_revision_mur_speaks_and_the_only_one_spoken() {
+    let sb = Sandbox::new();
+    let server = legacy_server(|req| {
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": req.json()["id"], "result": {} }),
+        )
+    });
+    let endpoint = server.endpoint();
+    let at = |protocol: &str| {
+        sb.mur(&[
+            "devtools",
+            "--endpoint",
+            &endpoint,
+            "--protocol",
+            protocol,
+            "call",
+            "ping",
+        ])
+    };
+    at("2025-11-25").assert_code(0).assert_stdout_is("{}\n");
+    at("2025-06-18").assert_code(2).assert_stderr_is(format!(
+        "error: `{endpoint}` answered `initialize` in revision 2025-11-25, not the 2025-06-18 \
+         `--protocol` asks for\n"
+    ));
+    let typo = at("2025-11-52");
+    typo.assert_code(1);
+    assert!(
+        typo.stderr.starts_with(
+            "error: invalid value '2025-11-52' for '--protocol <REVISION>': no MCP revision mur \
+             speaks (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05); did you mean \
+             `2025-11-25`?\n"
+        ),
+        "{typo}"
+    );
+}
+
 #[test]
 fn a_redirect_is_an_error_naming_the_location_and_is_never_followed() {
     let sb = Sandbox::new();
