@@ -68,11 +68,12 @@ pub struct Report {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
+    /// The tasks the agent ran: every figure but `errors` is over these.
     pub tasks: usize,
     pub completed: usize,
-    /// `completed / tasks`, 0 to 1.
+    /// `completed / tasks`, 0 to 1 (0 when no task was run).
     pub completion_rate: f64,
-    /// Mean calls per task, all surfaces, then each.
+    /// Mean calls per task run, all surfaces, then each.
     pub calls_per_task: f64,
     pub cli_calls_per_task: f64,
     pub mcp_calls_per_task: f64,
@@ -83,7 +84,8 @@ pub struct Summary {
     /// spent on argv that never reached the session.
     pub refused_invocations: u32,
     pub wall_ms: f64,
-    /// Tasks the harness could not run.
+    /// Tasks the harness could not run (a session that would not start, a setup call that
+    /// failed): no agent ran, so they are in no other figure — not the agent's failures.
     pub errors: usize,
 }
 
@@ -106,7 +108,8 @@ impl Report {
 }
 
 impl Summary {
-    fn of(profile: Profile, runs: &[RunRecord]) -> Self {
+    fn of(profile: Profile, all: &[RunRecord]) -> Self {
+        let runs: Vec<&RunRecord> = all.iter().filter(|run| run.error.is_none()).collect();
         let tasks = runs.len();
         let mean = |f: &dyn Fn(&RunRecord) -> u32| {
             if tasks == 0 {
@@ -139,7 +142,7 @@ impl Summary {
                 .map(|refused| refused.times as u32)
                 .sum(),
             wall_ms: round2(runs.iter().map(|run| run.wall_ms).sum()),
-            errors: runs.iter().filter(|run| run.error.is_some()).count(),
+            errors: all.len() - tasks,
         }
     }
 }
@@ -160,13 +163,17 @@ pub fn render(report: &Report) -> String {
         "task"
     );
     for run in &report.runs {
-        let result = if run.completed { "pass" } else { "FAIL" };
+        let result = match (&run.error, run.completed) {
+            (Some(_), _) => "ERROR",
+            (None, true) => "pass",
+            (None, false) => "FAIL",
+        };
         let calls = format!(
             "{} ({}/{}, {})",
             run.calls.total, run.calls.cli, run.calls.mcp, run.calls.failed
         );
         text.push_str(&format!(
-            "{:width$}  {result}    {calls:24}  {:.2} s\n",
+            "{:width$}  {result:6}  {calls:24}  {:.2} s\n",
             run.task,
             run.wall_ms / 1000.0
         ));
@@ -179,14 +186,21 @@ pub fn render(report: &Report) -> String {
         }
     }
     let s = &report.summary;
+    let rate = match s.tasks {
+        0 => "–".to_owned(),
+        _ => format!("{:.0}%", s.completion_rate * 100.0),
+    };
+    let not_run = match s.errors {
+        0 => String::new(),
+        n => format!(", {n} not run"),
+    };
     text.push_str(&format!(
-        "completed {}/{} ({:.0}%); calls per task {:.2} (cli {:.2}, mcp {:.2}); \
+        "completed {}/{} ({rate}{not_run}); calls per task {:.2} (cli {:.2}, mcp {:.2}); \
          calls through the other surface {}; failed calls {}; refused invocations {}; \
          agent time {:.2} s\n\
          transcripts: {}\n",
         s.completed,
         s.tasks,
-        s.completion_rate * 100.0,
         s.calls_per_task,
         s.cli_calls_per_task,
         s.mcp_calls_per_task,
@@ -256,6 +270,43 @@ mod tests {
         assert!(text.contains("✗ the count is 3: saw 2"), "{text}");
         assert!(text.contains("completed 2/3 (67%)"), "{text}");
         assert!(text.contains("; refused invocations 0; "), "{text}");
+    }
+
+    #[test]
+    fn a_task_the_harness_could_not_run_is_no_failure_of_the_agent() {
+        let mut broken = run("broken", false, 0, 0);
+        broken.error = Some("task `broken`: setup call failed: no tool".to_owned());
+        broken.checks.clear();
+        broken.wall_ms = 0.0;
+        let report = Report::new(
+            Profile::Cli,
+            "agent",
+            PathBuf::from("out"),
+            vec![broken, run("a", true, 3, 0)],
+        );
+        let s = &report.summary;
+        assert_eq!((s.tasks, s.completed, s.completion_rate), (1, 1, 1.0));
+        assert_eq!((s.calls_per_task, s.errors), (3.0, 1));
+        let text = render(&report);
+        assert!(text.contains("broken  ERROR   0 (0/0, 0)"), "{text}");
+        assert!(
+            text.contains("✗ not run: task `broken`: setup call failed: no tool"),
+            "{text}"
+        );
+        assert!(
+            text.contains("completed 1/1 (100%, 1 not run); calls per task 3.00"),
+            "{text}"
+        );
+        // Nothing run at all: no rate.
+        let mut only = run("broken", false, 0, 0);
+        only.error = Some("no session".to_owned());
+        let text = render(&Report::new(
+            Profile::Cli,
+            "agent",
+            PathBuf::from("out"),
+            vec![only],
+        ));
+        assert!(text.contains("completed 0/0 (–, 1 not run)"), "{text}");
     }
 
     #[test]

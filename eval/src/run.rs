@@ -90,24 +90,40 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         };
         let record = run_task(&harness, task, &dir);
         write_json(&dir.join("record.json"), &record)?;
-        let start = agent::could_not_start(record.agent_exit)
-            .map(|why| format!("{why}; "))
-            .unwrap_or_default();
         progress(&format!(
-            "[{}/{}] {}: {} ({start}{} call{}, {:.2} s)",
+            "[{}/{}] {}: {}",
             index + 1,
             plan.tasks.len(),
             task.id,
-            if record.completed { "pass" } else { "FAIL" },
-            record.calls.total,
-            if record.calls.total == 1 { "" } else { "s" },
-            record.wall_ms / 1000.0
+            outcome(&record)
         ));
         runs.push(record);
     }
     let report = Report::new(plan.profile, &plan.agent, out.clone(), runs);
     write_json(&out.join("report.json"), &report)?;
     Ok(report)
+}
+
+/// What a task's progress line says of it: `pass` or `FAIL` with its figures, or, for a
+/// task the harness could not run (no agent ran, so no figures), `ERROR, not run` and why
+/// — as a study's progress says it.
+fn outcome(record: &RunRecord) -> String {
+    if let Some(error) = &record.error {
+        return format!(
+            "ERROR, not run: {}",
+            error.lines().next().unwrap_or_default()
+        );
+    }
+    let start = agent::could_not_start(record.agent_exit)
+        .map(|why| format!("{why}; "))
+        .unwrap_or_default();
+    format!(
+        "{} ({start}{} call{}, {:.2} s)",
+        if record.completed { "pass" } else { "FAIL" },
+        record.calls.total,
+        if record.calls.total == 1 { "" } else { "s" },
+        record.wall_ms / 1000.0
+    )
 }
 
 /// What every task of one profile shares: the plan, the prepared profile, the checker

@@ -387,6 +387,16 @@ fn a_session_that_will_not_start_is_the_harness_failing_not_the_agent() {
         "{only}"
     );
     assert_eq!(report["summary"]["errors"], 1);
+    // Not the agent's failure: in no figure, said as such.
+    assert_eq!(
+        (&report["summary"]["tasks"], &report["summary"]["completed"]),
+        (&json!(0), &json!(0)),
+        "{report}"
+    );
+    output.assert_stderr_contains(
+        "[1/1] updates-off: ERROR, not run: mur-sample exited (exit status: 1) before announcing \
+         itself, saying nothing\n",
+    );
 }
 
 #[test]
