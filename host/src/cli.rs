@@ -793,6 +793,10 @@ pub enum VerbsCommand {
         /// Judge by this agent's calls only (`usage report --agent`)
         #[arg(long, value_name = "NAME")]
         agent: Option<String>,
+        /// Also read this usage log, as `usage report --server-log` (repeatable): a
+        /// session's kept elsewhere, or another home's mur log; a call in it saves a verb
+        #[arg(long = "server-log", value_name = "PATH")]
+        server_logs: Vec<PathBuf>,
         /// Remove them (without it, print the commands and remove nothing)
         #[arg(long)]
         yes: bool,

@@ -483,8 +483,8 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
     out.push_str(&output::table(&header, &rows));
 }
 
-/// `verbs prune`: the losers of `usage report --unused-for UNUSED_FOR` (the
-/// same criteria, so the same list), removed with `yes`, else listed as the
+/// `verbs prune`: the losers of `usage report --unused-for UNUSED_FOR` over the
+/// same logs, `server_logs` among them (the same criteria, so the same list), removed with `yes`, else listed as the
 /// commands that would remove them. While recording is off, calls made since
 /// are in no record: no verb is judged unused (stderr says why, as for any
 /// window a time recording was off overlaps), and `yes` is refused unless
@@ -493,6 +493,7 @@ pub fn prune(
     unused_for: std::time::Duration,
     max_usage_error_rate: f64,
     agent: Option<String>,
+    server_logs: &[PathBuf],
     yes: bool,
     while_off: bool,
 ) -> Result<()> {
@@ -511,7 +512,9 @@ pub fn prune(
     // the window: only then can a verb be called unused over all of it. The
     // sessions' logs too, as the report reads them: their records of mur's calls
     // name the verb, and save it.
-    let (records, skipped, _) = read(&dir, &[], true)?;
+    // And the logs named (`--server-log`), as the report takes them: the same
+    // records, so the same losers.
+    let (records, skipped, _) = read(&dir, server_logs, true)?;
     let report = mur_usage::report(&records, skipped, &criteria);
     not_covered_notice(&report, criteria.agent.as_deref(), true);
     // The verbs too recent to be judged unused, as the report says under its losers.

@@ -1148,6 +1148,45 @@ fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
     );
 }
 
+/// `verbs prune --server-log PATH` reads that log too, as `usage report --server-log`
+/// does: a verb another home's mur log shows used (a study's run) is no loser of
+/// either.
+#[test]
+fn prune_reads_the_logs_the_report_is_given() {
+    let sandbox = Sandbox::new();
+    for (name, tool) in [("bump", "click"), ("idle", "scroll")] {
+        add_data_verb(&sandbox, name, tool);
+        added_on(&sandbox, name, "2020-01-01T00:00:00Z");
+    }
+    write_log(&sandbox, &[cli_record(60, "guide", "host", "ok")]);
+    let elsewhere = sandbox.file(
+        "run-state-usage.jsonl",
+        format!("{}\n", cli_record(1, "bump", "data", "ok")),
+    );
+    let elsewhere = elsewhere.to_str().expect("utf-8");
+    let removed = |out: mur_e2e::Output| -> Vec<String> {
+        out.assert_code(0);
+        out.stdout.lines().map(|l| l[..30].to_owned()).collect()
+    };
+    assert_eq!(
+        removed(sandbox.devtools(&["verbs", "prune"])),
+        [
+            "mur devtools verbs remove bump",
+            "mur devtools verbs remove idle"
+        ]
+    );
+    let report = sandbox.devtools(&["usage", "report", "--json", "--server-log", elsewhere]);
+    let named: Vec<String> = losers_of(&report.json())
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect();
+    assert_eq!(named, ["idle"]);
+    assert_eq!(
+        removed(sandbox.devtools(&["verbs", "prune", "--server-log", elsewhere])),
+        ["mur devtools verbs remove idle"]
+    );
+}
+
 /// `text` with each time as records write it (`2026-11-29T11:12:47.789Z`) as `TIME`.
 fn untimed(text: &str) -> String {
     const SHAPE: &[u8] = b"0000-00-00T00:00:00.000Z";
