@@ -31,7 +31,8 @@ impl VerbDirs {
             .map(|d| d.join("mur").join("verbs"));
         match (verbs, cache) {
             (Some(verbs), Some(cache)) => Ok(Self { verbs, cache }),
-            _ => Err(VerbError::refused(
+            // Its own directory, as for the usage log: mur's failure to place it (exit 7).
+            _ => Err(VerbError::internal_with_hint(
                 "cannot find a home directory for the verb directory",
                 "set `XDG_DATA_HOME` and `XDG_CACHE_HOME` (or `HOME`)",
             )),

@@ -88,6 +88,34 @@ fn a_mistyped_verb_exits_1_pointing_at_verbs_list() {
     assert!(!out.stderr.contains("devtools call"), "{out}");
 }
 
+/// With no home directory to place its own directories in, mur says so as its own
+/// failure (exit 7), for the verb directory as for the usage log (it was exit 1, a
+/// usage error, for the verbs).
+#[test]
+fn no_home_directory_is_murs_own_failure_for_verbs_and_usage_alike() {
+    let sb = Sandbox::new();
+    for (args, said) in [
+        (
+            &["devtools", "version"][..],
+            "error: cannot find a home directory for the verb directory\n\
+             hint: set `XDG_DATA_HOME` and `XDG_CACHE_HOME` (or `HOME`)\n",
+        ),
+        (
+            &["devtools", "usage", "path"][..],
+            "error: cannot find a home directory for the usage log\n\
+             hint: set `XDG_STATE_HOME` (or `HOME`)\n",
+        ),
+    ] {
+        let mut homeless = sb.mur_command(args);
+        for var in ["HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"] {
+            homeless.env_remove(var);
+        }
+        mur_e2e::run(&mut homeless)
+            .assert_code(7)
+            .assert_stderr_is(said);
+    }
+}
+
 /// An `error:` or `hint:` line quoting a huge word (a value typed in the verb's place)
 /// is cut to 2,000 characters: it was printed whole, 120 KB on one line.
 #[test]
