@@ -103,6 +103,9 @@ async fn serve_http(
     let limits = options.http_limits;
     let handler = handler.with_task_limits(limits.max_tasks, limits.max_kept_tasks);
     let (app, mcp_cancel) = http::session_app(handler, identity, limits);
+    let app = app.layer(axum::middleware::map_response(closing_once_reloading(
+        control.clone(),
+    )));
     let _end_mcp = mcp_cancel.drop_guard();
     let mut slot = slot;
     loop {
@@ -137,6 +140,25 @@ async fn serve_http(
                     held.ok_or_else(|| ServeError::Registry("the slot's lock was lost".into()))?;
             }
         }
+    }
+}
+
+/// Marks every response given once a reload is asked for (the reload's own
+/// answer first) `Connection: close`: the client's next request then opens a
+/// new connection, which waits in the handed-over socket's queue for the
+/// successor, instead of going down one this process is about to close with it
+/// unanswered.
+fn closing_once_reloading(
+    control: SessionControl,
+) -> impl Fn(axum::response::Response) -> std::future::Ready<axum::response::Response> + Clone {
+    move |mut response| {
+        if control.reload_requested() {
+            response.headers_mut().insert(
+                axum::http::header::CONNECTION,
+                axum::http::HeaderValue::from_static("close"),
+            );
+        }
+        std::future::ready(response)
     }
 }
 

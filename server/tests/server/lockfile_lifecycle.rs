@@ -129,12 +129,26 @@ fn sigkill_leaves_the_lockfile_behind() {
     );
 }
 
+/// The successor gets the slot and the listening socket: the same endpoint, which
+/// never refused a connection in between. The reload's answer closes its connection,
+/// so the client's next request comes on a new one, for the successor.
 #[test]
 fn reload_hands_over_to_a_new_process_with_a_new_lockfile() {
     let (world, session) = World::started();
     let before = world.read_lockfile().expect("lockfile");
 
-    let answer = mcp::call_tool(&before.endpoint, "reload", json!({}));
+    let params = json!({ "name": "reload", "arguments": {} });
+    let response = mcp::modern_request(&before.endpoint, "tools/call", params)
+        .send()
+        .expect("POST reload");
+    let connection = response.headers().get("connection").cloned();
+    assert_eq!(
+        connection.as_ref().and_then(|value| value.to_str().ok()),
+        Some("close"),
+        "{:?}",
+        response.headers()
+    );
+    let answer: serde_json::Value = response.json().expect("the reload's answer");
     assert_eq!(
         answer["result"]["structuredContent"],
         json!({ "reloading": true }),
@@ -147,6 +161,7 @@ fn reload_hands_over_to_a_new_process_with_a_new_lockfile() {
     let after = world.wait_for_lockfile(|lock| lock.pid != old_pid);
     let _successor = Adopted(after.pid);
     assert_eq!(after.transport, Transport::Http);
+    assert_eq!(after.endpoint, before.endpoint);
     let probe: serde_json::Value = mcp::client()
         .get(&after.endpoint)
         .send()

@@ -259,3 +259,42 @@ fn a_stateless_python_sdk_servers_question_is_answered_through_input_required_ro
     // The question and its answer: two POSTs per answered call, the first one asking.
     server.assert_count("interop-modern: request tools/call 2026-07-28", 5);
 }
+
+/// An MCP client that sends its next request right after `reload` answered (the 2.x
+/// SDK's own `Client` does: it lists the tools to check the call's output) gets it
+/// answered, by the new process: the session hands its listening socket over, so the
+/// request waits for the successor instead of being refused (it was, in most tries,
+/// and the SDK then lost the reload's answer too). Three reloads in a row, each
+/// answered by the process the one before started.
+#[test]
+fn a_python_sdk_client_s_request_right_after_reload_is_answered_by_the_new_process() {
+    let Some(python) = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt") else {
+        return;
+    };
+    let (sandbox, app) = mur_e2e::Sandbox::with_app();
+    let successors = mur_e2e::Successors::new(&sandbox, app.pid());
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/reload_client.py");
+    let mut client = sandbox.command(&python);
+    client.arg("-B").arg(&script).args([app.endpoint(), "3"]);
+    let out = mur_e2e::run(&mut client);
+    let lines: Vec<(u32, String)> = out
+        .stdout_lines("reload: ")
+        .iter()
+        .map(|line| {
+            let line = line.trim_start_matches("reload: ");
+            let (pid, tools) = line.split_once(" tools: ").expect("reload: PID tools: N");
+            (pid.parse().expect("a pid"), tools.to_owned())
+        })
+        .collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0].0, app.pid(), "{out}");
+    let pids: std::collections::BTreeSet<u32> = lines.iter().map(|(pid, _)| *pid).collect();
+    assert_eq!(
+        pids.len(),
+        3,
+        "each reload answered by a new process: {out}"
+    );
+    assert!(lines.iter().all(|(_, tools)| tools == "22"), "{out}");
+    out.assert_code(0);
+    successors.wait();
+}
