@@ -237,6 +237,16 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     if let Some(path) = args.html.as_ref().filter(|_| !page_on_stdout) {
         mur_lockfile::check_named(path)
             .map_err(|e| Error::usage(format!("`--html {}`: {e}", path.display())))?;
+        // One slip of tab-completion would replace the records with their page.
+        if let Some(log) = input_named(dir, &args.server_logs, path) {
+            return Err(Error::usage(format!(
+                "`--html {}`: that is the usage log `{}`, which this report reads; \
+                 the page would replace its records",
+                path.display(),
+                log.display()
+            ))
+            .with_hint("write the page to another file (`--html usage.html`)"));
+        }
     }
     if !dir.enabled() {
         output::notice("usage recording is off: this report covers what was recorded before");
@@ -290,6 +300,37 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     // Record text (a server's tool name) is escaped as a help's is: the report's
     // lines and tabs stay, no ESC or CR reaches the terminal.
     output::text(&text(&report, &read, !criteria.installed.is_empty()))
+}
+
+/// Which file of the logs a report reads — mur's own, each `--server-log`, the
+/// sessions' — `path` is (the same file, whatever name), if any.
+fn input_named(dir: &UsageDir, server: &[PathBuf], path: &std::path::Path) -> Option<PathBuf> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let id = |p: &std::path::Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+        let page = id(path)?;
+        let sessions = [
+            mur_usage::sessions_dir(),
+            mur_usage::lockfile_sessions_dir(),
+        ]
+        .into_iter()
+        .flat_map(|dir| mur_usage::session_logs(&dir).0);
+        let logs = std::iter::once(dir.log())
+            .chain(server.iter().cloned().map(UsageLog::named))
+            .chain(sessions);
+        logs.flat_map(|log| log.files())
+            .find(|file| id(file) == Some(page))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (dir, server);
+        let path = std::fs::canonicalize(path).ok()?;
+        let mine = dir.log().files();
+        mine.into_iter()
+            .chain(server.iter().cloned())
+            .find(|file| std::fs::canonicalize(file).ok().as_ref() == Some(&path))
+    }
 }
 
 /// Says on stderr when the log (of `agent`) is too young to call any verb unused

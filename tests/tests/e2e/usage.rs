@@ -1187,6 +1187,49 @@ fn prune_reads_the_logs_the_report_is_given() {
     );
 }
 
+/// `--html FILE` naming a log the report reads (mur's own, a `--server-log`, a
+/// session's) is refused, exit 1, the log untouched: the page would replace it.
+#[test]
+fn a_page_is_never_written_over_a_log_the_report_reads() {
+    let sandbox = with_known_verbs_and_log();
+    let own = sandbox.usage_log();
+    let before = std::fs::read(&own).expect("the log");
+    let served = sandbox.file("served.jsonl", format!("{}\n", served_record("state")));
+    let served_arg = served.to_str().expect("utf-8");
+    // mur's own log, also by another name; a `--server-log`.
+    let dotted = own.parent().expect("dir").join(".").join("usage.jsonl");
+    for (page, extra) in [(&own, None), (&dotted, None), (&served, Some(served_arg))] {
+        let page_arg = page.to_str().expect("utf-8");
+        let mut args = vec!["usage", "report", "--html", page_arg];
+        if let Some(log) = extra {
+            args.extend(["--server-log", log]);
+        }
+        let refused = sandbox.devtools(&args);
+        refused.assert_code(1).assert_stdout_is("");
+        assert!(
+            refused.stderr.starts_with(&format!(
+                "error: `--html {page_arg}`: that is the usage log `"
+            )),
+            "{refused}"
+        );
+        assert!(
+            refused.stderr.ends_with(
+                "`, which this report reads; the page would replace its records\n\
+                 hint: write the page to another file (`--html usage.html`)\n"
+            ),
+            "{refused}"
+        );
+    }
+    assert_eq!(std::fs::read(&own).expect("the log"), before);
+    assert_eq!(records(&served).len(), 1);
+    // Another file is written as ever.
+    let page = sandbox.root().join("usage.html");
+    sandbox
+        .devtools(&["usage", "report", "--html", page.to_str().expect("utf-8")])
+        .assert_code(0);
+    assert!(page.is_file());
+}
+
 /// `text` with each time as records write it (`2026-11-29T11:12:47.789Z`) as `TIME`.
 fn untimed(text: &str) -> String {
     const SHAPE: &[u8] = b"0000-00-00T00:00:00.000Z";
