@@ -104,10 +104,11 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["--selector", "#a", "--selector", "#b"],
         "`--selector` given more than once",
     ),
+    // `state '#count'` is `state --selector '#count'`, but not given both ways.
     (
         "state",
-        &["#count"],
-        "unexpected argument `#count`; did you mean `--selector '#count'`?",
+        &["#a", "--selector", "#b"],
+        "unexpected argument `#a`",
     ),
     ("click", &[], "missing argument `<selector>`"),
     (
@@ -115,10 +116,11 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["#btn-inc", "--twice"],
         "unknown option `--twice`",
     ),
+    // `click --selector '#btn-inc'` is `click '#btn-inc'`, but not given both ways.
     (
         "click",
-        &["--selector", "#btn-inc"],
-        "unknown option `--selector`; write `<selector>` without `--selector`",
+        &["#btn-inc", "--selector", "#btn-inc"],
+        "`<selector>` given twice: as `#btn-inc` and as `--selector '#btn-inc'`",
     ),
     ("type", &["#todo-input"], "missing argument `<text>`"),
     (
@@ -178,11 +180,11 @@ const BAD: &[(&str, &[&str], &str)] = &[
         "`--timeout` needs a positive number of milliseconds, got `0`",
     ),
     ("wait", &[], "missing argument `<selector>`"),
-    ("fire", &[], "missing argument `<Component>.<event>`"),
+    ("fire", &[], "missing argument `<component>.<event>`"),
     (
         "fire",
         &["counter"],
-        "the target must be `<Component>.<event>`, got `counter`",
+        "the target must be `<component>.<event>`, got `counter`",
     ),
     (
         "fire",
@@ -205,25 +207,25 @@ const BAD: &[(&str, &[&str], &str)] = &[
         "type",
         &["#todo-input", "-hello"],
         "unknown option `-hello`; to give it as `<text>`, put it after `--`: \
-         `mur devtools type '#todo-input' -- -hello`",
+         did you mean `mur devtools type '#todo-input' -- -hello`?",
     ),
     (
         "type",
         &["#todo-input", "-hi there"],
         "unknown option `-hi there`; to give it as `<text>`, put it after `--`: \
-         `mur devtools type '#todo-input' -- '-hi there'`",
+         did you mean `mur devtools type '#todo-input' -- '-hi there'`?",
     ),
     (
         "type",
         &["#x", "-5"],
         "unknown option `-5`; to give it as `<text>`, put it after `--`: \
-         `mur devtools type '#x' -- -5`",
+         did you mean `mur devtools type '#x' -- -5`?",
     ),
     (
         "type",
         &["#todo-input", "buy", "milk"],
         "unexpected argument `milk`; quote the words of `<text>` as one: \
-         `mur devtools type '#todo-input' 'buy milk'`",
+         did you mean `mur devtools type '#todo-input' 'buy milk'`?",
     ),
     ("components", &["-hx"], "unknown option `-hx`"),
     (
