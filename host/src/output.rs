@@ -28,6 +28,24 @@ pub fn json(value: &Value, pretty: bool) -> Result<()> {
     stdout(render_json(value, pretty)?.as_bytes())
 }
 
+/// A tool's result as a verb prints it: JSON, except that with `--pretty` (for people)
+/// prose — the result a string, or the `{"result": "…"}` the Python SDK wraps a
+/// returned string in — is printed as its text, its lines as lines, not one JSON string
+/// of `\n` escapes; control characters are escaped as in [`text`].
+pub fn result(value: &Value, pretty: bool) -> Result<()> {
+    let prose = match value {
+        Value::String(text) => Some(text.as_str()),
+        Value::Object(wrapped) if wrapped.len() == 1 => {
+            wrapped.get("result").and_then(Value::as_str)
+        }
+        _ => None,
+    };
+    match prose {
+        Some(text) if pretty => self::text(&format!("{}\n", text.trim_end_matches('\n'))),
+        _ => json(value, pretty),
+    }
+}
+
 /// One JSON value and a newline, compact or `--pretty`, as [`json`] prints it.
 pub fn render_json(value: &Value, pretty: bool) -> Result<String> {
     let mut text = if pretty {

@@ -67,7 +67,7 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
             call_command(&settings, &verb.tool, &arguments)
         ))
     })?;
-    output::json(&picked, settings.pretty)
+    output::result(&picked, settings.pretty)
 }
 
 /// The tool's arguments from argv (parsed by `parse`), or `None` once `--help` has
@@ -175,7 +175,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         return media::save(result, &target, settings);
     }
     let shown = Shown::of(&result);
-    output::json(&shown.value, settings.pretty)?;
+    output::result(&shown.value, settings.pretty)?;
     output::notes(
         &unprinted(
             &result,

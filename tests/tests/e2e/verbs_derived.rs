@@ -1477,6 +1477,41 @@ fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
 }
 
 /// `mur devtools --endpoint ENDPOINT WORDS…` in `sb`.
+/// With `--pretty` (for people), a derived verb's prose result — a text that is no JSON,
+/// or the `{"result": "…"}` the Python SDK wraps a returned string in — prints as its
+/// lines, its control characters escaped; without it, as the JSON string it is. It was
+/// one JSON string of `\n` escapes either way.
+#[test]
+fn a_prose_result_reads_as_text_with_pretty_and_as_json_without() {
+    let sb = Sandbox::new();
+    let tools = serde_json::json!([
+        { "name": "poem", "inputSchema": { "type": "object" } },
+        { "name": "wrapped", "inputSchema": { "type": "object" } },
+    ]);
+    let server = Stub::with_tools(tools, |params| {
+        let text = "line \"one\"\nline two \u{1b}[31m\n";
+        Ok(match params["name"].as_str() {
+            Some("poem") => serde_json::json!({ "content": [{ "type": "text", "text": text }] }),
+            _ => serde_json::json!({
+                "content": [{ "type": "text", "text": text }],
+                "structuredContent": { "result": text },
+            }),
+        })
+    });
+    let endpoint = server.endpoint();
+    for verb in ["poem", "wrapped"] {
+        at_endpoint(&sb, &endpoint, &["--pretty", verb])
+            .assert_code(0)
+            .assert_stdout_is("line \"one\"\nline two \\x1b[31m\n");
+    }
+    at_endpoint(&sb, &endpoint, &["poem"])
+        .assert_code(0)
+        .assert_stdout_is("\"line \\\"one\\\"\\nline two \\u001b[31m\\n\"\n");
+    at_endpoint(&sb, &endpoint, &["wrapped"])
+        .assert_code(0)
+        .assert_stdout_is("{\"result\":\"line \\\"one\\\"\\nline two \\u001b[31m\\n\"}\n");
+}
+
 fn at_endpoint(sb: &Sandbox, endpoint: &str, words: &[&str]) -> Output {
     let mut argv = vec!["devtools", "--endpoint", endpoint];
     argv.extend_from_slice(words);
