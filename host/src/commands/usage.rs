@@ -262,7 +262,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     // Who installed no named verb (a user of bridged stdio servers) has none to judge
     // unused: that the log is too young to judge one is no news to them.
     let judging = !criteria.installed.is_empty();
-    not_covered_notice(&report, criteria.agent.as_deref(), judging);
+    not_covered_notice(&report, criteria.agent.as_deref(), judging, true);
     if let Some(left_out) = report.server_records_not_counted() {
         output::notice(&left_out);
     }
@@ -333,10 +333,12 @@ fn input_named(dir: &UsageDir, server: &[PathBuf], path: &std::path::Path) -> Op
     }
 }
 
-/// Says on stderr when the log (of `agent`) is too young to call any verb unused
-/// (when there are verbs to `judge`: named ones installed), or holds no record of
-/// `agent` at all.
-fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool) {
+/// Says on stderr when the log (of `agent`) holds no record of `agent` at all, or
+/// recording was off in the window; and, for `verbs prune` (not `in_report`), as a
+/// `note:`, when it is too young to call any verb unused (when there are verbs to
+/// `judge`: named ones installed). A report says that last under its losers, once:
+/// it is every new user's state for a month, no warning.
+fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool, in_report: bool) {
     let unknown_agent = agent.is_some_and(|agent| !report.agents.iter().any(|a| a == agent));
     if report.window_covered || !(judging || unknown_agent) {
         return;
@@ -346,6 +348,9 @@ fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool) {
         if off.to.is_none() {
             output::diagnostic("hint: `mur devtools usage on` turns it on");
         }
+        return;
+    }
+    if !unknown_agent && in_report {
         return;
     }
     let reach = match (agent, &report.unused_since) {
@@ -368,9 +373,12 @@ fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool) {
         (None, Some(since)) => format!("does not go back to {since}"),
         (_, None) => "holds no record of mur's".to_owned(),
     };
-    output::notice(&format!(
-        "the usage log {reach}: no verb is judged unused over that window"
-    ));
+    let line = format!("the usage log {reach}: no verb is judged unused over that window");
+    if unknown_agent {
+        output::notice(&line);
+    } else {
+        output::diagnostic(&format!("note: {line}"));
+    }
 }
 
 /// `names` (a log's, whoever wrote it) joined by commas, each one bounded line:
@@ -557,7 +565,7 @@ pub fn prune(
     // records, so the same losers.
     let (records, skipped, _) = read(&dir, server_logs, true)?;
     let report = mur_usage::report(&records, skipped, &criteria);
-    not_covered_notice(&report, criteria.agent.as_deref(), true);
+    not_covered_notice(&report, criteria.agent.as_deref(), true, false);
     // The verbs too recent to be judged unused, as the report says under its losers.
     if let (true, Some(why)) = (report.window_covered, report.unused_not_judged()) {
         output::diagnostic(&why);
