@@ -577,11 +577,25 @@ pub fn prune(
     }
     let dirs = VerbDirs::from_env()?;
     let mut out = String::new();
+    // Where each came from, as `verbs add` was given it: the file that brings it back.
+    let sources: std::collections::HashMap<String, String> = if yes {
+        VerbHost::open()?
+            .entries()
+            .iter()
+            .filter_map(|e| Some((e.name.clone(), e.source.clone()?)))
+            .collect()
+    } else {
+        Default::default()
+    };
     for loser in losers {
         if yes {
             manage::remove(&dirs, &loser.verb)?;
+            let from = sources
+                .get(&loser.verb)
+                .map(|source| format!("; it was from {}", output::line(source)))
+                .unwrap_or_default();
             out.push_str(&format!(
-                "removed verb `{}` ({})\n",
+                "removed verb `{}` ({}{from})\n",
                 loser.verb, loser.reason
             ));
         } else {

@@ -779,6 +779,18 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
     let pruned = sandbox.devtools(&["verbs", "prune", "--unused-for", WINDOW.as_str(), "--yes"]);
     pruned.assert_code(0);
     assert_eq!(installed(&sandbox), ["count"]);
+    // Each removal names the file that brings the verb back (`verbs add FILE`).
+    let from: Vec<String> = pruned
+        .stdout
+        .lines()
+        .map(|l| {
+            l.rsplit_once("; it was from ")
+                .map_or("", |(_, f)| f)
+                .to_owned()
+        })
+        .collect();
+    let file = |name: &str| format!("{})", sandbox.root().join(format!("{name}.json")).display());
+    assert_eq!(from, [file("bump"), file("idle")], "{pruned}");
     // A bad rate is a usage error.
     sandbox
         .devtools(&["verbs", "prune", "--max-usage-error-rate", "2"])
