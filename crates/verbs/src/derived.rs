@@ -845,7 +845,11 @@ impl Derived {
                 break;
             }
             let Some(option) = word.strip_prefix("--") else {
-                return Err(self.unexpected(word, &given));
+                let Some(field) = self.positional(word, &given) else {
+                    return Err(self.unexpected(word, &given));
+                };
+                given.push(self.once(field, Value::String(word.clone()), &given)?);
+                continue;
             };
             let (name, inline) = match option.split_once('=') {
                 Some((name, value)) => (name, Some(value.to_owned())),
@@ -973,6 +977,34 @@ impl Derived {
         }
     }
 
+    /// The option a word typed without one stands for: [`Self::the_one`], when it is
+    /// text (a selector, a name, a path) and not given yet — `click '#btn-inc'` and
+    /// `state '#count'` as the named verbs take them, where the word was refused with
+    /// "did you mean `--selector '#btn-inc'`?". A word that could be read as something
+    /// else (`-…`, `@FILE`) is not taken.
+    fn positional(&self, word: &str, given: &[(&Field, Value)]) -> Option<&Field> {
+        let field = self.the_one()?;
+        let plain = !word.starts_with('-') && !word.starts_with('@');
+        let text = field.ty == Type::String && !field.nullable;
+        let free = !given.iter().any(|(g, _)| g.option == field.option);
+        (plain && text && free).then_some(field)
+    }
+
+    /// The option a word without one is most likely for, when it has no fixed
+    /// choices: the one required such option, else (none required) the only one.
+    fn the_one(&self) -> Option<&Field> {
+        let unlisted: Vec<&Field> = self
+            .fields
+            .iter()
+            .filter(|f| f.choices.is_empty())
+            .collect();
+        let required: Vec<&Field> = unlisted.iter().copied().filter(|f| f.required).collect();
+        match (required.as_slice(), unlisted.as_slice()) {
+            ([only], _) | ([], [only]) => Some(*only),
+            _ => None,
+        }
+    }
+
     /// `unexpected argument`, with the option the word was likely meant for: one
     /// whose `enum` holds it, else the one required option (not an `enum`), else
     /// the one option (not an `enum`) — unless that option is given already or its
@@ -983,16 +1015,7 @@ impl Derived {
             .fields
             .iter()
             .find(|f| f.choices.iter().any(|c| c.as_str() == Some(word)));
-        let unlisted: Vec<&Field> = self
-            .fields
-            .iter()
-            .filter(|f| f.choices.is_empty())
-            .collect();
-        let required: Vec<&Field> = unlisted.iter().copied().filter(|f| f.required).collect();
-        let only = match (required.as_slice(), unlisted.as_slice()) {
-            ([only], _) | ([], [only]) => Some(*only),
-            _ => None,
-        };
+        let only = self.the_one();
         let fits = |field: &Field| convert(&field.option, &field.ty, word).is_ok();
         match listed.or(only) {
             Some(field) if !given.iter().any(|(g, _)| g.option == field.option) && fits(field) => {
@@ -2426,9 +2449,16 @@ mod tests {
                 &["--selector", "#s", "full"],
                 "unexpected argument `full`; did you mean `--view full`?",
             ),
+            // A word for the one required text option is taken as it (below), but
+            // not once the option is given, nor when it reads as something else.
+            (&["#s", "#t"], "unexpected argument `#t`"),
             (
-                &["#s"],
-                "unexpected argument `#s`; did you mean `--selector '#s'`?",
+                &["@s.txt"],
+                "unexpected argument `@s.txt`; did you mean `--selector @s.txt`?",
+            ),
+            (
+                &["#s", "--selector", "#t"],
+                "`--selector` given more than once",
             ),
             (
                 &["--selector", "#s", "--by", "{"],
@@ -2443,6 +2473,11 @@ mod tests {
             );
         }
         assert_eq!(verb.parse(&argv(&["--bogus", "-h"])), Ok(Request::Help));
+        // The one required text option also as a word, as the named verbs take it.
+        assert_eq!(
+            verb.parse(&argv(&["#s", "--count", "2"])),
+            Ok(call(json!({"selector": "#s", "count": 2})))
+        );
     }
 
     #[test]
