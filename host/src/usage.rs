@@ -99,12 +99,23 @@ impl Invocation {
     /// or `with_values` (`usage on --with-values`: every word is kept); else
     /// [`NOT_A_VERB_NAME`]. The report's "verbs callers expect" never needs `#email`.
     fn recorded_verb(&self, with_values: bool) -> String {
-        if with_values || self.renamed || mur_verbs::valid_verb_name(&self.verb) {
+        let named = mur_verbs::valid_verb_name(&self.verb) || tool_like(&self.verb);
+        if with_values || self.renamed || named {
             self.verb.clone()
         } else {
             NOT_A_VERB_NAME.to_owned()
         }
     }
+}
+
+/// A word a tool could be named, as an agent used to MCP types one in the verb's place
+/// (`getText`, `take_screenshot`): letters and `_` alone, at most 64. What the report
+/// shows as a verb callers expected; a value (`#email`, a sentence, a key with digits
+/// such as `ghp_…`, `sk-live-…`) is none.
+fn tool_like(word: &str) -> bool {
+    (1..=64).contains(&word.len())
+        && word.starts_with(|c: char| c.is_ascii_alphabetic())
+        && word.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
 }
 
 /// Not a call after all (`--help`): nothing is recorded.
@@ -400,8 +411,8 @@ mod tests {
         );
     }
 
-    /// A word in the verb's place that no verb could be named (a value typed where the
-    /// verb goes) is not recorded, unless values are.
+    /// A word in the verb's place that no verb or tool could be named (a value typed
+    /// where the verb goes) is not recorded, unless values are.
     #[test]
     fn a_word_no_verb_could_be_named_is_recorded_as_word_unless_values_are() {
         let recorded = |typed: &str, with_values: bool| {
@@ -412,12 +423,16 @@ mod tests {
             "sk-live-SECRET123",
             "#email",
             "hello world typed text",
-            "getText",
+            "ghp_abc123XYZ",
         ] {
             assert_eq!(recorded(secret, false).as_deref(), Some("WORD"), "{secret}");
             assert_eq!(recorded(secret, true).as_deref(), Some(secret));
         }
-        assert_eq!(recorded("get-text", false).as_deref(), Some("get-text"));
+        // A verb's name, or a tool's as an agent used to MCP types it: what callers
+        // expected, kept.
+        for expected in ["get-text", "getText", "take_screenshot"] {
+            assert_eq!(recorded(expected, false).as_deref(), Some(expected));
+        }
     }
 
     #[test]
