@@ -95,11 +95,13 @@ impl SessionControl {
     /// Ask the server to restart the app once the current response is sent:
     /// the lockfile is removed, the program is started again from the path it
     /// was started from (after a rebuild, the new build) with the same
-    /// arguments (and the same stdin, stdout and stderr), and this process
+    /// arguments (and the same stderr), and this process
     /// exits with code 0 from inside [`serve`](crate::serve), which does not
     /// return; code after `run` or `serve` in `main` does not run then. When
     /// the new process cannot be started, the reload fails: it is logged, the
-    /// lockfile written again, and the session serves on.
+    /// lockfile written again, and the session serves on. A stdio session is
+    /// not started again by itself: it exits with
+    /// [`STDIO_RELOAD_EXIT`](crate::STDIO_RELOAD_EXIT), for its client to.
     pub fn request_reload(&self) {
         self.reload.store(true, std::sync::atomic::Ordering::SeqCst);
         self.reload_signal.notify_one();

@@ -14,7 +14,8 @@
 //! with a JSON-RPC internal error (-32603, "the tool's handler panicked: …"), and
 //! the session goes on. A tool
 //! may ask for a restart ([`SessionControl::request_reload`]): the session then
-//! starts the same program again and exits the process from inside [`serve`].
+//! starts the same program again and exits the process from inside [`serve`]
+//! (a stdio session exits with [`STDIO_RELOAD_EXIT`], for its client to start it).
 //!
 //! docs/server.md in the repository is the guide: the tool names and arguments
 //! the standard verbs call, and the wire contract (lockfile, probe, MCP revisions).
@@ -50,6 +51,7 @@ pub use http::HttpLimits;
 #[doc(hidden)]
 pub use http::is_json;
 pub use options::{SessionOptions, SessionTransport};
+pub use reload::STDIO_RELOAD_EXIT;
 pub use session::serve;
 pub use tools::*;
 pub use usage::UsageLogging;

@@ -4,7 +4,10 @@
 //! now: after a rebuild, the new build. An HTTP session hands its successor the
 //! project's slot lock and its listening socket, so the slot is never free and the
 //! port never closed in between: a client's request that arrives meanwhile waits in
-//! the socket's queue for the successor instead of being refused.
+//! the socket's queue for the successor instead of being refused. A stdio session
+//! is not started again by itself: its client, which holds its stdin and stdout, is
+//! the only one that can start it (and a new process would expect the client's
+//! `initialize` first), so it exits with [`STDIO_RELOAD_EXIT`].
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -13,6 +16,11 @@ use std::sync::OnceLock;
 use mur_lockfile::SlotLock;
 
 use crate::error::ServeError;
+
+/// The exit status of a stdio session that ends because a tool asked for a reload
+/// (sysexits' `EX_TEMPFAIL`, "try again"): its client should start it again at once.
+/// The stdio bridge (`mur devtools bridge`) does, without counting it as a crash.
+pub const STDIO_RELOAD_EXIT: i32 = 75;
 
 /// The environment variable that names the descriptor of the listening socket a
 /// reloading HTTP session hands its successor.

@@ -32,8 +32,11 @@ use crate::{
 /// process **exits with code 0** — this function does not return in that case, so
 /// no caller can keep a second session alive by accident. When the new process
 /// cannot be started the reload fails: the error is logged, the lockfile written
-/// again, and this session serves on. A stdio session's successor gets its stdin
-/// and stdout.
+/// again, and this session serves on. A stdio session is not started again by
+/// itself (its client holds its stdin and stdout, and a new process would expect
+/// the client's `initialize`): once the answer is written it exits with
+/// [`STDIO_RELOAD_EXIT`](crate::STDIO_RELOAD_EXIT), for its client to start it
+/// again, as the stdio bridge does.
 pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeError> {
     crate::tools::warn_about_tool_names(&tools);
     reload::remember_program();
@@ -63,14 +66,17 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
         SessionTransport::Stdio => {
             let (reason, announcement) =
                 stdio::serve_stdio(registry, slot, &identity, handler, control).await?;
-            if reason != StopReason::Reload {
-                announcement.withdraw();
-                return Ok(());
+            // The lockfile goes and the slot is released: the client that starts
+            // this program again claims it anew.
+            announcement.withdraw();
+            if reason == StopReason::Reload {
+                tracing::info!(
+                    "reloading: exiting with status {} for the client to start this program again",
+                    reload::STDIO_RELOAD_EXIT
+                );
+                std::process::exit(reload::STDIO_RELOAD_EXIT);
             }
-            let slot = announcement.withdraw_for_reload();
-            let pid = reload::respawn_self(slot.as_ref(), None)?;
-            tracing::info!("reloading: started pid {pid}");
-            std::process::exit(0)
+            Ok(())
         }
     }
 }

@@ -61,6 +61,10 @@ pub(crate) struct Server {
 
 /// How a start of the server ended.
 pub(crate) enum Ended {
+    /// It exited for a reload a tool asked for, with
+    /// [`STDIO_RELOAD_EXIT`](mur_server::STDIO_RELOAD_EXIT): it wants to be started
+    /// again, which is no crash.
+    Reloaded,
     /// It exited, with this status.
     Exited(String),
     /// It wrote what the bridge cannot read (and was killed): why, as in
@@ -149,7 +153,11 @@ impl Server {
             }
         };
         let _ = self.process.end(TERM_GRACE).await;
-        Ended::Exited(status.map_or_else(|e| e.to_string(), |s| s.to_string()))
+        match status {
+            Ok(status) if status.code() == Some(mur_server::STDIO_RELOAD_EXIT) => Ended::Reloaded,
+            Ok(status) => Ended::Exited(status.to_string()),
+            Err(e) => Ended::Exited(e.to_string()),
+        }
     }
 
     /// Closes its stdin (a stdio server exits when its input ends), waits a

@@ -38,6 +38,12 @@ pub const RESTART_WINDOW: Duration = Duration::from_secs(60);
 /// Pause before a restart, times the restarts in the window: a server that
 /// dies at once does not spin.
 const RESTART_PAUSE: Duration = Duration::from_millis(250);
+/// How many times a server that exits for a reload (a tool asked for one:
+/// [`mur_server::STDIO_RELOAD_EXIT`]) is started again within
+/// [`RESTART_WINDOW`] without counting as a crash: far more than anyone
+/// reloads, so only a server that exits with that status on its own, over and
+/// over, is counted as crashing past it.
+const MAX_RELOADS: usize = 60;
 
 /// Runs the bridge until it is stopped (SIGTERM, Ctrl+C), has had no request
 /// for `idle`, or its server died more than [`MAX_RESTARTS`] times in [`RESTART_WINDOW`].
@@ -252,6 +258,11 @@ impl Restarts {
     /// Counts a restart at `now` and returns how many the window holds with
     /// it — or `None`, counting nothing, when it already holds [`MAX_RESTARTS`].
     fn allow(&mut self, now: Instant) -> Option<usize> {
+        self.allow_up_to(now, MAX_RESTARTS)
+    }
+
+    /// [`Restarts::allow`], `max` in the window.
+    fn allow_up_to(&mut self, now: Instant, max: usize) -> Option<usize> {
         while self
             .0
             .front()
@@ -259,7 +270,7 @@ impl Restarts {
         {
             self.0.pop_front();
         }
-        (self.0.len() < MAX_RESTARTS).then(|| {
+        (self.0.len() < max).then(|| {
             self.0.push_back(now);
             self.0.len()
         })
@@ -270,6 +281,8 @@ impl Restarts {
 /// times in [`RESTART_WINDOW`]; stops it when the bridge shuts down. What a
 /// client is told of a crash names the log: the server's own words on why
 /// are there, and the bridge that gives up leaves no session line to find it by.
+/// A server that exits for a reload a tool asked for is started again at once,
+/// and that is no crash ([`MAX_RELOADS`]).
 async fn supervise(
     mut server: Server,
     how: Supervised,
@@ -277,6 +290,7 @@ async fn supervise(
     gave_up: CancellationToken,
 ) {
     let mut restarts = Restarts::default();
+    let mut reloads = Restarts::default();
     let log = format!("its stderr is in `{}`", how.log.path().display());
     loop {
         let ended = tokio::select! {
@@ -289,6 +303,23 @@ async fn supervise(
         how.relay.attach(None);
         // As in "the server {what}", and what the requests in flight are told.
         let (what, failed) = match ended {
+            Ended::Reloaded if reloads.allow_up_to(Instant::now(), MAX_RELOADS).is_some() => {
+                match reload(&how, &shutdown).await {
+                    None => return,
+                    Some(Ok(started)) => {
+                        server = started;
+                        continue;
+                    }
+                    Some(Err(why)) => (why.clone(), format!("the stdio server {why}")),
+                }
+            }
+            Ended::Reloaded => (
+                format!(
+                    "exited for a reload (status {}) {MAX_RELOADS} times within a minute",
+                    mur_server::STDIO_RELOAD_EXIT
+                ),
+                "the stdio server exited for a reload before it answered".to_owned(),
+            ),
             Ended::Exited(status) => (
                 format!("exited ({status})"),
                 format!("the stdio server exited ({status}) before it answered"),
@@ -345,6 +376,39 @@ async fn supervise(
             }
         }
     }
+}
+
+/// Starts the server again at once after it exited for a reload; the requests
+/// in flight (another client's) fail, as at any exit. `None`: the bridge was
+/// stopped meanwhile; an error: why the new start failed, as in "the server
+/// {why}", for the supervisor to handle as a crash.
+async fn reload(how: &Supervised, shutdown: &CancellationToken) -> Option<Result<Server, String>> {
+    tracing::info!("the server exited for a reload; starting it again");
+    how.relay.fail_all(
+        "the stdio server exited for a reload (a tool asked for one) before it answered; \
+         the bridge is starting it again",
+    );
+    let started = Server::start(
+        &how.command,
+        how.max_message,
+        &how.log,
+        &how.relay,
+        shutdown.cancelled(),
+    )
+    .await;
+    if shutdown.is_cancelled() {
+        return None;
+    }
+    Some(match started {
+        Ok(started) => {
+            how.bridge.restarted(started.initialized.clone()).await;
+            Ok(started)
+        }
+        Err(e) => Err(format!(
+            "exited for a reload and did not start again ({})",
+            e.message()
+        )),
+    })
 }
 
 /// Resolves once no request has been in flight for `idle`.

@@ -2013,3 +2013,46 @@ fn an_app_session_stopping_with_a_call_in_flight_never_names_a_port_it_has_let_g
     assert!(read().is_none());
     drop(waiting);
 }
+
+/// `reload` of a bridged stdio server (mur-sample `--stdio`, as in the README) is no
+/// crash: the server exits with status 75 once it has answered, and the bridge starts
+/// it again at once without counting it against its 5 restarts a minute. Six reloads
+/// in a row (one past that budget): each answered, each followed by a new process,
+/// and the bridge serves on (it gave up at the sixth, and every call was exit 4 since).
+#[test]
+fn reloads_of_a_bridged_server_are_no_crashes_and_never_stop_the_bridge() {
+    let sb = Sandbox::new();
+    let server_project = sb.project("server");
+    let server: Vec<OsString> = vec![
+        sb.artifacts().sample.clone().into(),
+        "--stdio".into(),
+        "--project".into(),
+        server_project.into(),
+    ];
+    let bridge = Bridge::start(&sb, "app", &[], &server);
+    let first = bridge.mur(&["version"]);
+    let mut pids = vec![first.json()["pid"].as_u64().expect("a pid")];
+    for reload in 1..=6 {
+        let out = bridge.mur(&["reload"]);
+        out.assert_quiet_success();
+        assert_eq!(out.json()["reloading"], true, "reload {reload}: {out}");
+        // The reload's answer comes before the server exits: the next call once the
+        // server started again has announced itself (its stderr is in the bridge's log).
+        wait_until("the server to start again", || {
+            (bridge
+                .log()
+                .matches("INFO mur_server::announce: session for")
+                .count()
+                > reload)
+                .then_some(())
+        });
+        let out = bridge.mur(&["version"]);
+        out.assert_quiet_success();
+        pids.push(out.json()["pid"].as_u64().expect("a pid"));
+    }
+    pids.dedup();
+    assert_eq!(pids.len(), 7, "a new process after each reload: {pids:?}");
+    let log = bridge.log();
+    assert!(!log.contains("restarting it"), "{log}");
+    bridge.stop();
+}
