@@ -114,6 +114,29 @@ pub(crate) fn respawn_self(
     }
 }
 
+/// Whether this process runs in the foreground of a terminal (the app started
+/// from a person's shell): once it exits after a reload, a job-control shell
+/// takes the terminal back, and Ctrl+C there no longer reaches the successor.
+#[cfg(unix)]
+pub(crate) fn in_a_terminals_foreground() -> bool {
+    [libc::STDIN_FILENO, libc::STDOUT_FILENO, libc::STDERR_FILENO]
+        .into_iter()
+        .any(|fd| {
+            // SAFETY: tcgetpgrp and getpgrp only read: the foreground process group of
+            // the terminal `fd` is open on (-1 when it is none), and our own.
+            #[allow(unsafe_code)]
+            unsafe {
+                let foreground = libc::tcgetpgrp(fd);
+                foreground > 0 && foreground == libc::getpgrp()
+            }
+        })
+}
+
+#[cfg(not(unix))]
+pub(crate) fn in_a_terminals_foreground() -> bool {
+    false
+}
+
 /// Leaves `listener` open across the `exec` of `command`'s process alone (this
 /// process's descriptor stays close-on-exec, for what the app starts if the start
 /// fails), and names it in [`HANDED_LISTENER`].

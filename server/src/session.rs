@@ -215,6 +215,14 @@ fn hand_over(
     };
     let pid = started?;
     tracing::info!("reloading: started pid {pid}");
+    if reload::in_a_terminals_foreground() {
+        // The terminal goes back to the shell as this process exits; the
+        // successor runs on where Ctrl+C does not reach it (README).
+        tracing::warn!(
+            "pid {pid} runs on once this process exits, where Ctrl+C in this terminal no \
+             longer reaches it: stop it with `kill {pid}`"
+        );
+    }
     std::process::exit(0)
 }
 

@@ -191,3 +191,40 @@ fn a_reload_that_cannot_start_the_program_leaves_the_app_serving() {
         "{state}"
     );
 }
+
+/// Started from a terminal, in its foreground (as a person runs the app), a reload says
+/// what a person there needs: Ctrl+C no longer reaches the new process once this one
+/// exits (the shell takes the terminal back; README), and how to stop it instead.
+#[test]
+fn a_reload_in_a_terminals_foreground_says_how_to_stop_the_new_process() {
+    let sandbox = Sandbox::new();
+    let project = sandbox.project("app");
+    let log = sandbox.root().join("app.log");
+    let line = format!(
+        "'{}' --project '{}' --port 0 2>'{}'",
+        sandbox.artifacts().sample.display(),
+        project.display(),
+        log.display()
+    );
+    let mut terminal = sandbox.on_a_terminal(&line);
+    terminal
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let _terminal = mur_testkit::Process::spawn(&mut terminal);
+    let before = sandbox.wait_for_lockfile(&project, |_| true);
+
+    mcp::call_tool(&before.endpoint, "reload", json!({}));
+    let read = || std::fs::read_to_string(&log).unwrap_or_default();
+    let started = "INFO mur_server::session: reloading: started pid ";
+    let pid: u32 = mur_testkit::wait_until("the reload's log line", || {
+        let log = read();
+        let rest = &log[log.find(started)? + started.len()..];
+        rest.lines().next()?.trim().parse().ok()
+    });
+    let _successor = Adopted(pid);
+    let warning = format!(
+        "WARN mur_server::session: pid {pid} runs on once this process exits, where Ctrl+C in \
+         this terminal no longer reaches it: stop it with `kill {pid}`\n"
+    );
+    mur_testkit::wait_until("the warning", || read().contains(&warning).then_some(()));
+}
