@@ -130,7 +130,11 @@ impl FromStr for PortRange {
         let (a, b) = s
             .split_once('-')
             .ok_or("expected `LO-HI`, e.g. `40000-41000`")?;
-        let port = |p: &str| p.trim().parse::<u16>().map_err(|e| format!("`{p}`: {e}"));
+        let port = |p: &str| {
+            p.trim()
+                .parse::<u16>()
+                .map_err(|_| format!("`{p}` is no port: a port is a whole number from 1 to 65535"))
+        };
         let (first, last) = (port(a)?, port(b)?);
         if first == 0 || first > last {
             return Err(format!("`{s}` is not a range of ports from low to high"));
@@ -251,6 +255,11 @@ mod tests {
             })
         );
         assert!("5-1".parse::<PortRange>().is_err());
+        // Said in the words of ports, not of Rust's integer parsing.
+        assert_eq!(
+            "90000-5".parse::<PortRange>(),
+            Err("`90000` is no port: a port is a whole number from 1 to 65535".to_owned())
+        );
         assert!("80".parse::<PortRange>().is_err());
         let eph = PortRange::ephemeral();
         assert!(eph.first >= 1024 && eph.first <= eph.last);

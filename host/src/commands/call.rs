@@ -108,10 +108,15 @@ fn stray_words(name: &str, words: &[String], devtools: &str) -> Error {
             mur_core::shell_word(&json)
         )),
         _ if is_method => error,
-        _ => error.with_hint(format!(
-            "`{devtools} {} --help` shows the verb's own words",
-            mur_core::shell_word(name)
-        )),
+        // The tool's verb takes words (`click '#btn-inc'`): the same line without `call`.
+        _ => {
+            let typed: Vec<String> = words.iter().map(|w| mur_core::shell_word(w)).collect();
+            error.with_hint(format!(
+                "the verb takes words: {devtools} {} {} (`--help` shows which)",
+                mur_core::shell_word(name),
+                typed.join(" ")
+            ))
+        }
     }
 }
 

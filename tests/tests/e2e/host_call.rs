@@ -256,7 +256,7 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
     let word = sb.mur(&["devtools", "call", "click", "#btn-inc"]);
     word.assert_code(1).assert_stderr_is(concat!(
         "error: unexpected argument `#btn-inc`: `call` takes the arguments in `--args`, as JSON\n",
-        "hint: `mur devtools click --help` shows the verb's own words\n",
+        "hint: the verb takes words: mur devtools click '#btn-inc' (`--help` shows which)\n",
     ));
     // A verb's options after the tool's name: the same arguments as `--args`.
     let options = sb.mur(&["devtools", "call", "click", "--selector", "#btn-inc"]);
@@ -292,6 +292,9 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
         "hint: e.g. `--args '{\"uri\":\"app://log\"}'`\n",
     ));
     assert_eq!(counter(&sb), "0", "no click was sent");
+    // The words' hint, pasted, makes the call.
+    sb.mur(&["devtools", "click", "#btn-inc"]).assert_code(0);
+    assert_eq!(counter(&sb), "1");
 }
 
 /// Among several sessions, `call`'s hint carries the options that chose one: pasted,
