@@ -46,10 +46,12 @@ pub fn run_one(
             dir.clone(),
         )
     };
+    result.agent_command = Some(study.agent.clone());
     let Some(ready) = ready.get(planned.condition).and_then(Option::as_ref) else {
         result.error = Some("the condition was not prepared".to_owned());
         return result;
     };
+    result.verbs = ready.verbs.clone();
     if let Err(e) = profile::create_dir(&dir) {
         result.error = Some(e.message().to_owned());
         return result;

@@ -2,7 +2,7 @@
 //! and verbs installed (cli), the tool schemas its MCP client loads (mcp), and the plan
 //! the run machinery of `mur-eval run` takes.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 
 use mur_core::{Error, Result};
@@ -20,6 +20,8 @@ pub struct Ready {
     pub prepared: Prepared,
     /// The `tools/list` result an MCP client loads (mcp conditions).
     pub schemas: Option<String>,
+    /// The verbs installed, name → sha256 (conditions that install some).
+    pub verbs: Option<BTreeMap<String, String>>,
 }
 
 /// Each condition a pending run needs: its `mur` and verbs installed once (cli), or the
@@ -73,6 +75,8 @@ pub fn prepare_conditions(
         } else {
             None
         };
+        let installed =
+            (!dirs.is_empty()).then(|| installed_verbs(&study.runner.mur, &dir, &prepared));
         let plan = Plan {
             profile: condition.surface,
             agent: substitute(&study.agent, condition)?,
@@ -85,9 +89,39 @@ pub fn prepare_conditions(
             plan,
             prepared,
             schemas: condition_schemas,
+            verbs: installed,
         }));
     }
     Ok(ready)
+}
+
+/// The verbs installed for the condition, name → sha256, as `mur devtools verbs list
+/// --json` lists them in its data directory (`dir`'s; empty when it cannot say).
+fn installed_verbs(mur: &Path, dir: &Path, prepared: &Prepared) -> BTreeMap<String, String> {
+    let listed = crate::stop::unblocked(&mut std::process::Command::new(mur))
+        .args(["devtools", "verbs", "list", "--json"])
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", dir.join("home"))
+        .env("XDG_DATA_HOME", &prepared.data_home)
+        .env("XDG_CACHE_HOME", &prepared.cache_home)
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    let Ok(listed) = listed else {
+        return BTreeMap::new();
+    };
+    let verbs: Vec<serde_json::Value> = serde_json::from_slice(&listed.stdout).unwrap_or_default();
+    verbs
+        .iter()
+        .filter_map(|verb| {
+            Some((
+                verb["name"].as_str()?.to_owned(),
+                verb["sha256"].as_str()?.to_owned(),
+            ))
+        })
+        .collect()
 }
 
 /// `{condition}` and `{surface}` in the agent command, shell-quoted.

@@ -52,6 +52,14 @@ pub struct Row {
     /// over the runs.
     pub refused: BTreeMap<String, u64>,
     pub reach: Reach,
+    /// The agent commands the runs recorded, in the order first seen.
+    pub agents: Vec<String>,
+    /// Some run's record names no agent command (an older `mur-eval` wrote it): the
+    /// study's record of the commands then says whose it may be.
+    pub agent_unrecorded: bool,
+    /// The verb sets the runs had installed (name → sha256), each with its runs, most
+    /// runs first.
+    pub verb_sets: Vec<(BTreeMap<String, String>, u32)>,
 }
 
 /// Which surface the agent used, summed over the runs: what a condition that offers
@@ -187,7 +195,30 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
         off_condition: runs.iter().map(|r| r.calls.off_condition).sum(),
         refused: refused(runs),
         reach: Reach::of(runs),
+        agents: runs.iter().fold(Vec::new(), |mut agents, r| {
+            if let Some(agent) = &r.agent_command
+                && !agents.contains(agent)
+            {
+                agents.push(agent.clone());
+            }
+            agents
+        }),
+        agent_unrecorded: runs.iter().any(|r| r.agent_command.is_none()),
+        verb_sets: verb_sets(runs),
     }
+}
+
+/// The distinct verb sets of `runs`, each with how many runs had it, most first.
+fn verb_sets(runs: &[&RunResult]) -> Vec<(BTreeMap<String, String>, u32)> {
+    let mut sets: Vec<(BTreeMap<String, String>, u32)> = Vec::new();
+    for verbs in runs.iter().filter_map(|r| r.verbs.as_ref()) {
+        match sets.iter_mut().find(|(set, _)| set == verbs) {
+            Some((_, n)) => *n += 1,
+            None => sets.push((verbs.clone(), 1)),
+        }
+    }
+    sets.sort_by_key(|(_, runs)| std::cmp::Reverse(*runs));
+    sets
 }
 
 /// Whether the run made MCP calls whose results no transcript or event stream gave the
@@ -460,6 +491,7 @@ pub fn condition_table(rows: &Rows) -> String {
 fn table_lines(rows: &Rows, refused: bool) -> Vec<String> {
     [
         agents_line(rows),
+        verb_sets_line(rows),
         errors_line(rows),
         not_started_line(rows),
         timed_out_line(rows),
@@ -475,35 +507,116 @@ fn table_lines(rows: &Rows, refused: bool) -> Vec<String> {
     .collect()
 }
 
-/// Which agent ran the conditions in the table: one line naming it when every condition
-/// had the same; else a warning naming each condition's, as the rows then compare agents
-/// as much as surfaces (`None` when not known).
+/// The agents that made `row`'s runs: those its runs recorded, and for runs recorded
+/// without one, those the study's commands named for its condition.
+fn agents_of<'a>(row: &'a Row, rows: &'a Rows) -> Vec<&'a str> {
+    let mut agents: Vec<&str> = row.agents.iter().map(String::as_str).collect();
+    if row.agent_unrecorded {
+        let named = rows.agents.iter().filter(|(c, _)| c == &row.condition);
+        for agent in named.flat_map(|(_, agents)| agents) {
+            if !agents.contains(&agent.as_str()) {
+                agents.push(agent);
+            }
+        }
+    }
+    agents
+}
+
+/// Which agent made the runs in the table: one line naming it when every condition's
+/// runs had the same; else a warning naming each condition's — a row whose runs were
+/// made by more than one agent mixes them, and rows made by different agents compare
+/// the agents as much as the surfaces (`None` when not known).
 pub fn agents_line(rows: &Rows) -> Option<String> {
-    let shown: Vec<&(String, Vec<String>)> = rows
-        .agents
+    let shown: Vec<(&str, Vec<&str>)> = rows
+        .conditions
         .iter()
-        .filter(|(c, _)| rows.conditions.iter().any(|r| &r.condition == c))
+        .filter(|r| r.runs > 0)
+        .map(|r| (r.condition.as_str(), agents_of(r, rows)))
+        .filter(|(_, agents)| !agents.is_empty())
         .collect();
     let first = shown.first()?;
-    let named = |agents: &[String]| {
+    let named = |agents: &[&str]| {
         agents
             .iter()
             .map(|a| format!("`{a}`"))
             .collect::<Vec<_>>()
             .join(" and ")
     };
-    if shown.iter().all(|(_, agents)| agents == &first.1) {
+    let mixed = shown.iter().any(|(_, agents)| agents.len() > 1);
+    if !mixed && shown.iter().all(|(_, agents)| agents == &first.1) {
         return Some(format!("Agent: {}.", named(&first.1)));
     }
     let clauses: Vec<String> = shown
         .iter()
         .map(|(c, agents)| format!("`{c}` by {}", named(agents)))
         .collect();
-    Some(format!(
-        "Warning: the conditions were run by different agents, so their rows compare the \
-         agents as much as the surfaces — {}.",
-        clauses.join("; ")
-    ))
+    let why = if mixed {
+        "a condition's runs were made by different agents, so its row mixes them"
+    } else {
+        "the conditions were run by different agents, so their rows compare the agents as \
+         much as the surfaces"
+    };
+    Some(format!("Warning: {why} — {}.", clauses.join("; ")))
+}
+
+/// A warning for the conditions whose runs had different verb sets installed (`None`
+/// when none did): `verbs prune` or a rebuild between two commands into one study, whose
+/// row then mixes them. Each set is said against the row's most common one.
+pub fn verb_sets_line(rows: &Rows) -> Option<String> {
+    let clauses: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| r.verb_sets.len() > 1)
+        .map(|r| {
+            let common = &r.verb_sets[0].0;
+            let sets: Vec<String> = r
+                .verb_sets
+                .iter()
+                .map(|(set, runs)| {
+                    let names = |f: &dyn Fn(&String) -> bool, of: &BTreeMap<String, String>| {
+                        of.keys()
+                            .filter(|n| f(n))
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                    };
+                    let mut how = Vec::new();
+                    let without = names(&|n| !set.contains_key(n), common);
+                    if !without.is_empty() {
+                        how.push(format!("without {}", without.join(", ")));
+                    }
+                    let with = names(&|n| !common.contains_key(n), set);
+                    if !with.is_empty() {
+                        how.push(format!("with {}", with.join(", ")));
+                    }
+                    let other = names(
+                        &|n| common.get(n).is_some_and(|sha| Some(sha) != set.get(n)),
+                        set,
+                    );
+                    if !other.is_empty() {
+                        how.push(format!("another build of {}", other.join(", ")));
+                    }
+                    let how = if how.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", how.join("; "))
+                    };
+                    format!(
+                        "{}{how} in {}",
+                        plural(set.len(), "verb"),
+                        plural(*runs as usize, "run")
+                    )
+                })
+                .collect();
+            format!("`{}` {}", r.condition, sets.join(", "))
+        })
+        .collect();
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "Warning: a condition's runs had different verbs installed (`verbs prune` or a \
+             rebuild between two commands into this study), so its row mixes them — {}.",
+            clauses.join("; ")
+        )
+    })
 }
 
 /// The runs the harness could not make, per condition with the first one's error
@@ -1103,6 +1216,8 @@ mod tests {
             transcript: "t".into(),
             error: None,
             notes: Vec::new(),
+            agent_command: None,
+            verbs: None,
         }
     }
 
@@ -1360,6 +1475,72 @@ mod tests {
             agents_line(&rows).as_deref(),
             Some("Agent: `bash agent.sh`.")
         );
+    }
+
+    #[test]
+    fn the_agents_named_are_those_whose_runs_are_in_the_table() {
+        let by = |agent: &str, task: &str| RunResult {
+            agent_command: Some(agent.to_owned()),
+            ..result("mcp", task, true, 3, 100)
+        };
+        // Resumed with another agent: `sleep 300` was named by a command and made no run.
+        let mut rows = rows(&[by("true", "a"), by("true", "b")], &[]);
+        rows.agents = vec![(
+            "mcp".to_owned(),
+            vec!["sleep 300".to_owned(), "true".to_owned()],
+        )];
+        assert_eq!(agents_line(&rows).as_deref(), Some("Agent: `true`."));
+        // One row made by two agents is said to mix them.
+        let mut rows = super::rows(&[by("true", "a"), by("false", "b")], &[]);
+        rows.agents = vec![("mcp".to_owned(), vec!["true".to_owned()])];
+        assert_eq!(
+            agents_line(&rows).as_deref(),
+            Some(
+                "Warning: a condition's runs were made by different agents, so its row mixes \
+                 them — `mcp` by `true` and `false`."
+            )
+        );
+        // Records of an older mur-eval name no agent: the study's commands say whose.
+        let mut old = super::rows(&[result("mcp", "a", true, 3, 100)], &[]);
+        old.agents = vec![("mcp".to_owned(), vec!["bash agent.sh".to_owned()])];
+        assert_eq!(
+            agents_line(&old).as_deref(),
+            Some("Agent: `bash agent.sh`.")
+        );
+    }
+
+    #[test]
+    fn a_condition_whose_runs_had_different_verbs_is_warned() {
+        let with = |verbs: &[(&str, &str)], repeat: u32| RunResult {
+            verbs: Some(
+                verbs
+                    .iter()
+                    .map(|(n, sha)| ((*n).to_owned(), (*sha).to_owned()))
+                    .collect(),
+            ),
+            repeat,
+            ..result("cli-named", "add-todo", true, 3, 100)
+        };
+        let all = [("click", "c1"), ("type", "t1"), ("wait", "w1")];
+        let pruned = [("click", "c1"), ("type", "t1")];
+        let rebuilt = [("click", "c2"), ("type", "t1"), ("wait", "w1")];
+        let same = rows(&[with(&all, 1), with(&all, 2)], &[]);
+        assert_eq!(verb_sets_line(&same), None);
+        let mixed = rows(
+            &[
+                with(&all, 1),
+                with(&all, 2),
+                with(&pruned, 3),
+                with(&rebuilt, 4),
+            ],
+            &[],
+        );
+        let line = "Warning: a condition's runs had different verbs installed (`verbs prune` or \
+                    a rebuild between two commands into this study), so its row mixes them — \
+                    `cli-named` 3 verbs in 2 runs, 2 verbs (without `wait`) in 1 run, 3 verbs \
+                    (another build of `click`) in 1 run.";
+        assert_eq!(verb_sets_line(&mixed).as_deref(), Some(line));
+        assert!(markdown(&mixed, "study").contains(&format!("\n{line}\n")));
     }
 
     #[test]

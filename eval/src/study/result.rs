@@ -60,6 +60,16 @@ pub struct RunResult {
     /// cap), so the figures from it are partial.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The agent command that made the run (`--agent`, as given): a study extended or
+    /// resumed by another command says whose runs each row holds. Absent in records of
+    /// an older `mur-eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_command: Option<String>,
+    /// The verbs installed for the run's agent, name → sha256 of the file installed
+    /// (conditions that install verbs): a study extended after `verbs prune`, or with
+    /// rebuilt verbs, says which runs had which set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verbs: Option<BTreeMap<String, String>>,
 }
 
 impl RunResult {
@@ -96,6 +106,8 @@ impl RunResult {
             transcript,
             error: None,
             notes: Vec::new(),
+            agent_command: None,
+            verbs: None,
         }
     }
 }

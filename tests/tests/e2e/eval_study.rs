@@ -162,6 +162,15 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
             context["results"]["bytes"].as_u64() > context["results"]["tokens"].as_u64(),
             "{id}"
         );
+        // The verbs installed for the run, name → sha256, where the condition installs
+        // them (not the derived verbs or `call`).
+        if ["cli-named", "cli-compact", "both"].contains(&run["condition"].as_str().unwrap_or("")) {
+            let click = run["verbs"]["click"].as_str().unwrap_or_default();
+            assert!(
+                click.len() == 64 && click.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{id}: {run}"
+            );
+        }
         let transcript = Path::new(run["transcript"].as_str().expect("transcript"));
         for kept in ["agent.stdout", "calls.jsonl", "record.json"] {
             assert!(transcript.join(kept).is_file(), "{id}: no {kept}");
@@ -617,6 +626,20 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
                   the agents as much as the surfaces — `cli-derived` by `true derived`; `mcp` \
                   by `true mcp`.\n";
     assert!(report.contains(agents), "{report}");
+    // Each run records the agent command that made it.
+    for run in results(&out) {
+        let agent = format!("true {}", run["surface"].as_str().unwrap_or_default());
+        let agent = agent.replace("true cli", "true derived");
+        assert_eq!(run["agentCommand"], agent.as_str(), "{run}");
+    }
+    // A third command adds a repeat to `cli-derived` with another agent: its row now
+    // mixes two, and says so; the agent named by no run in the table is not named.
+    let third = cli_derived("count-to-three", "3", &["--agent", "true third"]);
+    let output = study_into(&sandbox, &out, &third);
+    output.assert_code(0);
+    let mixed = "\nWarning: a condition's runs were made by different agents, so its row mixes \
+                 them — `cli-derived` by `true derived` and `true third`; `mcp` by `true mcp`.\n";
+    output.assert_stdout_contains(mixed);
 }
 
 #[test]
