@@ -175,11 +175,16 @@ fn keep_slot_to_ourselves(command: &Command) {
 }
 
 /// The listening socket a reloading predecessor handed this process, if it did
-/// and it is one: a TCP socket listening on loopback (on `port`, when one was
-/// asked for). It is closed on `exec` again, and the variable removed, so what
+/// (`successor`: it handed this process the project's slot too, so the socket is
+/// this project's, not one a process of another project passed down) and it is
+/// one: a TCP socket listening on loopback (on `port`, when one was asked for).
+/// It is closed on `exec` again, and the variable removed in any case, so what
 /// the app starts later is neither handed it nor told of it.
 #[cfg(unix)]
-pub(crate) fn inherited_listener(port: Option<u16>) -> Option<std::net::TcpListener> {
+pub(crate) fn inherited_listener(
+    port: Option<u16>,
+    successor: bool,
+) -> Option<std::net::TcpListener> {
     use std::os::fd::FromRawFd as _;
     let named = std::env::var_os(HANDED_LISTENER)?;
     // SAFETY: as for the slot's variable (mur_lockfile::SlotLock::inherited): a session
@@ -190,7 +195,7 @@ pub(crate) fn inherited_listener(port: Option<u16>) -> Option<std::net::TcpListe
         std::env::remove_var(HANDED_LISTENER);
     }
     let fd: std::os::fd::RawFd = named.to_str()?.parse().ok()?;
-    if !is_listening_socket(fd) {
+    if !successor || !is_listening_socket(fd) {
         return None;
     }
     // SAFETY: `fd` is an open listening socket (checked just above), left open by the

@@ -48,7 +48,11 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
     let registry = Registry::default_location();
     prepare_registry(&registry)?;
     let lock_path = registry.path_for(&project);
+    // A reload's successor takes over the slot its predecessor handed it (the
+    // variable naming it is gone then), and only then the listening socket.
+    let handed_slot = std::env::var_os(mur_lockfile::HANDED_FD).is_some();
     let slot = crate::single_instance::claim_slot(&registry, &lock_path).await?;
+    let successor = handed_slot && std::env::var_os(mur_lockfile::HANDED_FD).is_none();
 
     let identity = Arc::new(SessionIdentity::new(project, options.build_tag.clone()));
     let control = SessionControl::default();
@@ -61,7 +65,11 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
     .with_usage(recorder(&options.usage, &lock_path, &options.build_tag));
     match options.transport {
         SessionTransport::Http => {
-            serve_http(&options, registry, slot, identity, handler, control).await
+            let listener = inherited_listener(options.port, successor);
+            serve_http(
+                &options, registry, slot, listener, identity, handler, control,
+            )
+            .await
         }
         SessionTransport::Stdio => {
             let (reason, announcement) =
@@ -92,11 +100,12 @@ async fn serve_http(
     options: &SessionOptions,
     registry: Registry,
     slot: SlotLock,
+    inherited: Option<std::net::TcpListener>,
     identity: Arc<SessionIdentity>,
     handler: DevtoolsHandler,
     control: SessionControl,
 ) -> Result<(), ServeError> {
-    let mut listener = match inherited_listener(options.port) {
+    let mut listener = match inherited {
         Some(listener) => http::adopt(listener)?,
         None => http::bind(options.port.unwrap_or(0)).await?,
     };
@@ -168,13 +177,14 @@ fn closing_once_reloading(
     }
 }
 
-/// The listener a reloading predecessor handed this process, if any.
-fn inherited_listener(port: Option<u16>) -> Option<std::net::TcpListener> {
+/// The listener a reloading predecessor handed this process, if it is that
+/// predecessor's `successor` (it handed it the slot too).
+fn inherited_listener(port: Option<u16>, successor: bool) -> Option<std::net::TcpListener> {
     #[cfg(unix)]
-    return reload::inherited_listener(port);
+    return reload::inherited_listener(port, successor);
     #[cfg(not(unix))]
     {
-        let _ = port;
+        let _ = (port, successor);
         None
     }
 }

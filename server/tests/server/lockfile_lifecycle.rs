@@ -172,6 +172,33 @@ fn reload_hands_over_to_a_new_process_with_a_new_lockfile() {
     assert_eq!(probe["project"], before.project);
 }
 
+/// A listening socket some other process passed down, named in `MUR_LISTEN_FD` (an
+/// app's parent that is itself a session reloading, say), is not served: only a
+/// reload's successor, handed the project's slot with it, takes a socket over.
+#[test]
+fn a_socket_passed_down_without_the_projects_slot_is_not_taken_over() {
+    use std::os::fd::AsRawFd as _;
+    use std::os::unix::process::CommandExt as _;
+    let world = World::new();
+    let foreign = std::net::TcpListener::bind("127.0.0.1:0").expect("a listener");
+    let foreign_port = foreign.local_addr().expect("its address").port();
+    let fd = foreign.as_raw_fd();
+    let mut command = world.command(&[]);
+    command.env("MUR_LISTEN_FD", fd.to_string());
+    // SAFETY: in the forked child before exec: fcntl only, async-signal-safe.
+    #[allow(unsafe_code)]
+    unsafe {
+        command.pre_exec(move || {
+            let flags = libc::fcntl(fd, libc::F_GETFD);
+            libc::fcntl(fd, libc::F_SETFD, flags & !libc::FD_CLOEXEC);
+            Ok(())
+        });
+    }
+    let session = Process::spawn(&mut command);
+    let lock = world.wait_for_lockfile(|lock| lock.pid == session.pid());
+    assert_ne!(lock.port, foreign_port, "{lock:?}");
+}
+
 #[test]
 fn clean_stop_of_a_reloaded_session_still_removes_its_lockfile() {
     let world = World::new();
