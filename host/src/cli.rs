@@ -622,7 +622,11 @@ pub enum SessionCommand {
             "mur devtools session list --auto",
         ])
     )]
-    List,
+    List {
+        /// JSON lines, as without it, even with `--pretty` (as the other listings' `--json`)
+        #[arg(long)]
+        json: bool,
+    },
     /// Remove lockfiles of sessions whose process is gone, and the files ended sessions left
     #[command(
         long_about = "Remove lockfiles of sessions whose process is gone, and the files ended sessions left.\n\n\

@@ -80,7 +80,7 @@ fn begin_record(verb: &Verb) {
             crate::usage::begin("call", Kind::Call, &call_argv(args), agent);
             crate::usage::command_value_options(&["--out"]);
         }
-        Verb::Session(Lazy(SessionCommand::List)) => {
+        Verb::Session(Lazy(SessionCommand::List { .. })) => {
             crate::usage::begin("session list", Kind::Host, &[], agent)
         }
         Verb::Session(Lazy(SessionCommand::Clean { .. })) => {

@@ -20,7 +20,7 @@ pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
         .with_hint("`mur devtools --endpoint URL call ping` checks one endpoint"));
     }
     match cmd {
-        SessionCommand::List => list(settings).await,
+        SessionCommand::List { json } => list(settings, *json).await,
         SessionCommand::Clean { dry_run } => clean(*dry_run, settings).await,
     }
 }
@@ -32,7 +32,7 @@ pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
 /// `--project`, only that project's sessions count, for the listing and the
 /// exit code alike: `session list --project P` is how a script asks whether
 /// P's session (a bridge that may have stopped when idle) is still up.
-async fn list(settings: &Settings) -> Result<()> {
+async fn list(settings: &Settings, json: bool) -> Result<()> {
     let http = mur_http::Http::new();
     let registry = discovery::registry();
     let project = settings
@@ -82,7 +82,7 @@ async fn list(settings: &Settings) -> Result<()> {
     }
     survey.report_unresponsive(&mut Notices);
     let bridges: Vec<Option<Sidecar>> = sessions.iter().map(|l| bridge(&survey, l)).collect();
-    if settings.pretty {
+    if settings.pretty && !json {
         output::stdout(table(&sessions, &bridges).as_bytes())
     } else {
         let mut text = String::new();

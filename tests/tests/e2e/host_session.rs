@@ -56,6 +56,19 @@ fn list_pretty_prints_a_table() {
     );
 }
 
+/// `session list --json` is taken, as the other listings' `--json` is (it was refused:
+/// "unexpected argument"): the JSON lines it prints anyway, even beside `--pretty`.
+#[test]
+fn list_json_prints_the_json_lines_even_with_pretty() {
+    let (sb, _sample) = Sandbox::with_app();
+    let lines = sb.mur(&["devtools", "session", "list"]);
+    lines.assert_code(0);
+    for args in [&["--json"][..], &["--json", "--pretty"]] {
+        let out = sb.mur(&[&["devtools", "session", "list"][..], args].concat());
+        out.assert_code(0).assert_stdout_is(&lines.stdout);
+    }
+}
+
 #[test]
 fn list_with_no_live_session_exits_4() {
     let sb = Sandbox::new();
