@@ -52,6 +52,9 @@ pub use http::HttpLimits;
 pub use http::is_json;
 pub use options::{SessionOptions, SessionTransport};
 pub use reload::STDIO_RELOAD_EXIT;
+// The stdio bridge reads it in a stdio session's answers; no part of the embedding API.
+#[doc(hidden)]
+pub use reload::RELOADING_META;
 pub use session::serve;
 pub use tools::*;
 pub use usage::UsageLogging;

@@ -65,6 +65,9 @@ pub(crate) struct DevtoolsHandler {
     usage: Option<Arc<Recorder>>,
     /// The calls that became tasks, shared by every request and session.
     tasks: task::Tasks,
+    /// Marks the answer of a call that asked for a reload (a stdio session's,
+    /// for the bridge: [`crate::reload::RELOADING_META`]).
+    marks_reloads: bool,
 }
 
 impl DevtoolsHandler {
@@ -81,6 +84,7 @@ impl DevtoolsHandler {
             session: Arc::default(),
             usage: None,
             tasks: task::Tasks::new(task::MAX_TASKS, task::MAX_KEPT_TASKS),
+            marks_reloads: false,
         }
     }
 
@@ -88,6 +92,15 @@ impl DevtoolsHandler {
     /// the first call, as it starts a new store.
     pub(crate) fn with_task_limits(mut self, max_running: usize, max_kept: usize) -> Self {
         self.tasks = task::Tasks::new(max_running, max_kept);
+        self
+    }
+
+    /// Marks each call's answer given once a reload is asked for (the reload's
+    /// own first) `_meta` `mur/reloading`: the stdio bridge then sends the
+    /// requests that follow to the process started next, not to this one, which
+    /// exits once its answers are out.
+    pub(crate) fn marking_reloads(mut self) -> Self {
+        self.marks_reloads = true;
         self
     }
 
@@ -415,9 +428,17 @@ impl ServerHandler for DevtoolsHandler {
             .usage
             .as_ref()
             .map(|usage| Finish::start(usage, &request.name, &context));
-        let response = self.serve_call(request, context, &mut finish).await;
+        let mut response = self.serve_call(request, context, &mut finish).await;
         if let (Some(finish), Some(outcome)) = (finish, outcome_of(&response)) {
             finish.done(outcome);
+        }
+        if self.marks_reloads
+            && self.control.reload_requested()
+            && let Ok(CallToolResponse::Complete(result)) = &mut response
+        {
+            let meta = result.meta.get_or_insert_with(rmcp::model::MetaObject::new);
+            meta.0
+                .insert(crate::reload::RELOADING_META.to_owned(), Value::Bool(true));
         }
         response
     }

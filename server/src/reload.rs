@@ -22,6 +22,12 @@ use crate::error::ServeError;
 /// The stdio bridge (`mur devtools bridge`) does, without counting it as a crash.
 pub const STDIO_RELOAD_EXIT: i32 = 75;
 
+/// The `_meta` key, `true` in the answer of a stdio session's call that asked for a
+/// reload (and any given after it): the process that answers is about to exit with
+/// [`STDIO_RELOAD_EXIT`], so the stdio bridge holds the requests that follow for
+/// the one it starts next.
+pub const RELOADING_META: &str = "mur/reloading";
+
 /// The environment variable that names the descriptor of the listening socket a
 /// reloading HTTP session hands its successor.
 const HANDED_LISTENER: &str = "MUR_LISTEN_FD";

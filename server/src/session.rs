@@ -72,6 +72,7 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
             .await
         }
         SessionTransport::Stdio => {
+            let handler = handler.marking_reloads();
             let (reason, announcement) =
                 stdio::serve_stdio(registry, slot, &identity, handler, control).await?;
             // The lockfile goes and the slot is released: the client that starts

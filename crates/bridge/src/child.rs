@@ -285,7 +285,16 @@ async fn read_messages(
         let text = text.trim();
         if !text.is_empty() {
             match serde_json::from_str::<Value>(text) {
-                Ok(message) => relay.route(message, line.len()),
+                Ok(message) => {
+                    if message["result"]["_meta"][mur_server::RELOADING_META] == true {
+                        // A mur-server stdio session answered a call that asked for a
+                        // reload, and exits once its answers are out: the requests from
+                        // now on (the next call after the reload's answer) wait for the
+                        // process started next instead of reaching this one.
+                        relay.attach(None);
+                    }
+                    relay.route(message, line.len());
+                }
                 Err(error) => match unreadable_answer(text, &error) {
                     Some(answer) => {
                         tracing::warn!(
