@@ -75,8 +75,8 @@ fn undeleted(path: PathBuf) -> PathBuf {
 /// Starts the program again ([`program`]) with this process's arguments and
 /// inherited stdio, handing it `slot` (the project's slot lock, which it takes
 /// over instead of claiming the slot anew) and `listener` (the HTTP session's
-/// socket, which it serves instead of binding one); returns its pid. When it
-/// cannot be started nothing is handed and this process may go on serving.
+/// socket, which it serves instead of binding one); returns it. When it cannot
+/// be started nothing is handed and this process may go on serving.
 ///
 /// The child stays in our process group, which is all that can be kept of the
 /// terminal the app was started in: a job-control shell takes the terminal back
@@ -85,7 +85,7 @@ fn undeleted(path: PathBuf) -> PathBuf {
 pub(crate) fn respawn_self(
     slot: Option<&SlotLock>,
     listener: Option<&tokio::net::TcpListener>,
-) -> Result<u32, ServeError> {
+) -> Result<std::process::Child, ServeError> {
     let exe = program()?;
     let mut command = Command::new(&exe);
     if let Some(slot) = slot {
@@ -106,17 +106,17 @@ pub(crate) fn respawn_self(
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit())
         .spawn();
+    // The child has its descriptors now (spawn returns once it has exec'd), or
+    // none: ours are closed on exec again either way.
+    #[cfg(unix)]
+    keep_slot_to_ourselves(&command);
     match spawned {
-        // The child is deliberately not waited for: it outlives us and is reparented.
-        Ok(child) => Ok(child.id()),
-        Err(error) => {
-            #[cfg(unix)]
-            keep_slot_to_ourselves(&command);
-            Err(ServeError::io(format!(
-                "cannot restart `{}`",
-                exe.display()
-            ))(error))
-        }
+        // Waited for only until it announces itself: it outlives us and is reparented.
+        Ok(child) => Ok(child),
+        Err(error) => Err(ServeError::io(format!(
+            "cannot restart `{}`",
+            exe.display()
+        ))(error)),
     }
 }
 
@@ -166,9 +166,10 @@ fn hand_listener(command: &mut Command, listener: std::os::fd::BorrowedFd<'_>) {
     }
 }
 
-/// After a failed start: the slot's descriptor, left open across `exec` for the
-/// successor by [`SlotLock::hand_to`], is closed on `exec` again, so what the app
-/// starts later does not hold its slot.
+/// Once the successor is started (or could not be): the slot's descriptor, left
+/// open across `exec` for it by [`SlotLock::hand_to`], is closed on `exec` again,
+/// so what the app starts later, should this process serve on, does not hold its
+/// slot.
 #[cfg(unix)]
 fn keep_slot_to_ourselves(command: &Command) {
     let handed = command

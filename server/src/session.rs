@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use mur_lockfile::{Lockfile, Registry, SlotLock, paths};
+use mur_lockfile::{Lockfile, ReadOutcome, Registry, SlotLock, paths};
 
 use crate::error::ServeError;
 use crate::options::{SessionOptions, SessionTransport};
@@ -116,6 +116,7 @@ async fn serve_http(
         .port();
     let mut signals = StopSignals::install()?;
     let lockfile = http_lockfile(port, &identity);
+    let lock_path = registry.path_for(&identity.project);
     let limits = options.http_limits;
     let handler = handler.with_task_limits(limits.max_tasks, limits.max_kept_tasks);
     let (app, mcp_cancel) = http::session_app(handler, identity, limits);
@@ -143,7 +144,11 @@ async fn serve_http(
             drop(listener);
             return Ok(());
         }
-        match hand_over(held.as_ref(), listener) {
+        let successor = Successor {
+            registry: &registry,
+            lock_path: &lock_path,
+        };
+        match hand_over(held.as_ref(), listener, successor, &mut signals).await {
             Ok(never) => match never {},
             Err((error, kept)) => {
                 tracing::error!(
@@ -209,23 +214,59 @@ fn http_lockfile(port: u16, identity: &SessionIdentity) -> Lockfile {
     lock
 }
 
+/// Where the successor announces itself: the project's lockfile.
+struct Successor<'a> {
+    registry: &'a Registry,
+    lock_path: &'a std::path::Path,
+}
+
+/// How often a reloading session looks whether its successor has announced itself.
+const SUCCESSOR_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// The lockfile is already gone and the listener no longer accepts: start the
-/// successor, handing it the slot's lock and the listener, and leave. Only a
-/// failed start returns: why, and the listener to serve on with (where the
-/// successor could not be handed it, it was closed for the successor to bind).
-fn hand_over(
+/// successor, handing it the slot's lock and the listener, wait until it has
+/// announced itself, and leave (at once on Ctrl+C or SIGTERM meanwhile). Only a
+/// reload that failed returns: the new process could not be started, or it
+/// exited before it announced itself (a new build that fails as it starts);
+/// why, and the listener to serve on with (where the successor could not be
+/// handed it, it was closed for the successor to bind).
+async fn hand_over(
     slot: Option<&SlotLock>,
     listener: tokio::net::TcpListener,
+    successor: Successor<'_>,
+    signals: &mut StopSignals,
 ) -> Result<std::convert::Infallible, (ServeError, Option<tokio::net::TcpListener>)> {
     #[cfg(unix)]
-    let started = reload::respawn_self(slot, Some(&listener)).map_err(|e| (e, Some(listener)));
+    let (started, listener) = (reload::respawn_self(slot, Some(&listener)), Some(listener));
     #[cfg(not(unix))]
-    let started = {
+    let (started, listener) = {
         drop(listener);
-        reload::respawn_self(slot, None).map_err(|e| (e, None))
+        (reload::respawn_self(slot, None), None)
     };
-    let pid = started?;
+    let mut child = match started {
+        Ok(child) => child,
+        Err(error) => return Err((error, listener)),
+    };
+    let pid = child.id();
     tracing::info!("reloading: started pid {pid}");
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            let why =
+                format!("the new process (pid {pid}) exited ({status}) before it announced itself");
+            return Err((ServeError::Io(std::io::Error::other(why)), listener));
+        }
+        let announced = matches!(
+            successor.registry.read(successor.lock_path),
+            ReadOutcome::Valid(lock) if lock.pid == pid
+        );
+        if announced {
+            break;
+        }
+        tokio::select! {
+            () = signals.termination() => std::process::exit(0),
+            () = tokio::time::sleep(SUCCESSOR_POLL) => {}
+        }
+    }
     if reload::in_a_terminals_foreground() {
         // The terminal goes back to the shell as this process exits; the
         // successor runs on where Ctrl+C does not reach it (README).

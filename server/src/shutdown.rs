@@ -64,8 +64,9 @@ impl StopSignals {
         }
     }
 
+    /// Resolves on Ctrl+C or SIGTERM.
     #[cfg(unix)]
-    async fn termination(&mut self) {
+    pub(crate) async fn termination(&mut self) {
         tokio::select! {
             () = self.interrupt.arrived() => tracing::info!("interrupted; shutting down"),
             () = self.terminate.arrived() => tracing::info!("terminated; shutting down"),
@@ -73,7 +74,7 @@ impl StopSignals {
     }
 
     #[cfg(not(unix))]
-    async fn termination(&mut self) {
+    pub(crate) async fn termination(&mut self) {
         if tokio::signal::ctrl_c().await.is_err() {
             // No handler means the default action (exit) still applies.
             std::future::pending::<()>().await;

@@ -228,3 +228,55 @@ fn a_reload_in_a_terminals_foreground_says_how_to_stop_the_new_process() {
     );
     mur_testkit::wait_until("the warning", || read().contains(&warning).then_some(()));
 }
+
+/// A new build that fails as it starts (a panic in the new code, say: here a program
+/// that exits 1 at once) does not take the app down: the reloading process waits for
+/// its successor to announce itself and, when it exits first, serves on, saying so.
+#[test]
+fn a_new_build_that_exits_as_it_starts_leaves_the_old_app_serving() {
+    let sandbox = Sandbox::new();
+    let project = sandbox.project("app");
+    let program = a_copy_of_the_sample(&sandbox);
+    let session = sandbox.start_session(&program, &project, &[]);
+    let before = session.lock.clone();
+    mcp::call_tool(
+        &before.endpoint,
+        "fire",
+        json!({ "target": "counter.set", "args": { "value": 9 } }),
+    );
+    std::fs::remove_file(&program).expect("remove the old build");
+    std::fs::write(
+        &program,
+        "#!/bin/sh\necho 'the new build broke' >&2\nexit 1\n",
+    )
+    .expect("write the broken build");
+    std::fs::set_permissions(
+        &program,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("make it runnable");
+
+    let answer = mcp::call_tool(&before.endpoint, "reload", json!({}));
+    assert_eq!(
+        answer["result"]["structuredContent"]["reloading"], true,
+        "{answer}"
+    );
+    let said = "ERROR mur_server::session: the reload failed, this process serves on: the new \
+                process (pid ";
+    let line = mur_testkit::wait_until("the failed reload in the app's log", || {
+        let log = session.log();
+        Some(log[log.find(said)?..].lines().next()?.to_owned())
+    });
+    assert!(
+        line.ends_with(") exited (exit status: 1) before it announced itself"),
+        "{line}"
+    );
+    assert!(session.log().contains("the new build broke\n"));
+    let again = sandbox.wait_for_lockfile(&project, |lock| lock.pid == before.pid);
+    assert_eq!(again.endpoint, before.endpoint);
+    let state = mcp::call_tool(&again.endpoint, "state", json!({}));
+    assert_eq!(
+        state["result"]["structuredContent"]["counter"]["count"], 9,
+        "{state}"
+    );
+}
