@@ -1,7 +1,8 @@
 //! `mur-eval-capture MUR ARGS…`: runs `MUR ARGS…` as if it were `mur` itself (stdin,
 //! stdout, stderr and the exit code passed through, output forwarded as it comes) and
 //! appends one line to the file `MUR_EVAL_CAPTURE` names: the argv, when it started,
-//! everything `mur` printed and its exit code (schema `mur-eval-capture/1`). The study's cli conditions put it on the
+//! everything `mur` printed and its exit code (schema `mur-eval-capture/1`; output that
+//! is not UTF-8, such as a PNG, by its size alone: `stdoutBinary`, `stderrBinary`). The study's cli conditions put it on the
 //! agent's PATH as `mur`, so the context an agent received is measured for any agent.
 
 use std::io::{Read, Write};
@@ -65,14 +66,23 @@ fn main() -> ExitCode {
     let err = err.join().unwrap_or_default();
     let code = child.wait().ok().and_then(|s| s.code()).unwrap_or(7);
     if let Some(path) = std::env::var_os("MUR_EVAL_CAPTURE") {
-        let line = serde_json::json!({
+        let mut line = serde_json::json!({
             "schema": "mur-eval-capture/1",
             "argv": argv.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
             "exit": code,
             "time": started,
-            "stdout": String::from_utf8_lossy(&out),
-            "stderr": String::from_utf8_lossy(&err),
         });
+        // Text as it is; binary output (a PNG the agent sent to a file) by its size
+        // alone: decoded, its bytes would count as thousands of replacement characters.
+        for (name, bytes) in [("stdout", &out), ("stderr", &err)] {
+            match std::str::from_utf8(bytes) {
+                Ok(text) => line[name] = text.into(),
+                Err(_) => {
+                    line[name] = "".into();
+                    line[format!("{name}Binary")] = bytes.len().into();
+                }
+            }
+        }
         // One write per line, appended: concurrent invocations do not interleave lines.
         let written = std::fs::OpenOptions::new()
             .create(true)

@@ -1,11 +1,16 @@
 //! Context bytes and tokens of one run, for any agent: (a) what the surface put before
 //! the agent before its first call — the condition's instructions, then the tool
 //! schemas an MCP client loads (`tools/list`), or what a CLI agent read of `guide`,
-//! `catalog`, `--help` and `call tools/list`; (b) every result it received — what `mur`
-//! printed (stdout and stderr, kept by the `mur` the cli conditions put on PATH, see
-//! `mur-eval-capture`), and the MCP tool results the agent logged in its transcript
-//! (`MUR_EVAL_TRANSCRIPT`), else those its event stream carries (all of the stream's
-//! results for an agent that ran no `mur`; its MCP results alone for one that did).
+//! `catalog`, `--help` and `call tools/list`; (b) every result it received.
+//!
+//! When the agent's event stream was read and carries its tool results, those are what
+//! the model received, for every surface: a shell command's output after the agent's own
+//! pipes (`mur … | jq`, `> file`), an MCP tool's result. Only an agent that gives no
+//! stream is measured from what the surfaces recorded: what `mur` printed (stdout and
+//! stderr, kept by the `mur` the cli conditions put on PATH, see `mur-eval-capture`) —
+//! an upper bound, since output the agent piped away is counted whole — and the MCP tool
+//! results it logged in its transcript (`MUR_EVAL_TRANSCRIPT`). Binary output (a PNG
+//! sent to a file) is no text the agent read and counts nothing.
 
 use std::path::Path;
 
@@ -14,6 +19,7 @@ use serde::Deserialize;
 use super::result::Context;
 use crate::adapters::AgentReport;
 use crate::tokens::Size;
+use crate::trace::Step;
 
 /// The file, in a run's directory, where the `mur` of a cli condition records each
 /// invocation (schema `mur-eval-capture/1`).
@@ -37,9 +43,35 @@ pub struct Captured {
     /// When it started, milliseconds since the Unix epoch.
     #[serde(default)]
     pub time: Option<f64>,
+    /// The size of its stdout, stderr when that was not text (then `stdout`, `stderr`
+    /// is empty).
+    #[serde(default, rename = "stdoutBinary")]
+    pub stdout_binary: Option<u64>,
+    #[serde(default, rename = "stderrBinary")]
+    pub stderr_binary: Option<u64>,
 }
 
 impl Captured {
+    /// What it printed as text (binary output is none).
+    pub fn text(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+
+    /// What it printed, for people: binary output said by its size.
+    pub fn shown(&self) -> String {
+        let binary = |size: Option<u64>| {
+            size.map(|n| format!("[{n} bytes of binary output]\n"))
+                .unwrap_or_default()
+        };
+        format!(
+            "{}{}{}{}",
+            self.stdout,
+            binary(self.stdout_binary),
+            self.stderr,
+            binary(self.stderr_binary)
+        )
+    }
+
     /// Whether the invocation reads documentation or schemas rather than calling a tool:
     /// help, and mur's own commands that call no tool of the session (`call tools/list`
     /// aside). Not the host's list of its commands, which this crate cannot see: kept by
@@ -133,39 +165,14 @@ pub fn measure(
     let mut before = vec![instructions.to_owned()];
     before.extend(schemas.map(str::to_owned));
     let mut results = Vec::new();
-    // Reads count before the first call only while no call has been made: the guide read
-    // later is a result like any other.
-    let mut called = false;
-    for call in &captured {
-        let text = format!("{}{}", call.stdout, call.stderr);
-        called |= !call.is_read();
-        if called {
-            results.push(text);
-        } else {
-            before.push(text);
-        }
-    }
-    for line in &logged {
-        match line.kind.as_str() {
-            "read" => before.push(line.text.clone()),
-            "result" => results.push(line.text.clone()),
-            _ => {}
-        }
-    }
-    // An agent that neither ran the recorded `mur` nor logged its results (a real MCP
-    // client): the tool results of its own event stream. One that ran `mur` and logged
-    // no results (condition `both`): its stream's MCP results beside what the capture
-    // holds — not the whole stream, whose shell results repeat `mur`'s output.
-    let logged_results = logged.iter().any(|l| l.kind == "result");
-    let streamed = match agent {
-        Some(a) if captured.is_empty() && logged.is_empty() => a.tool_results.clone(),
-        Some(a) if !logged_results => a.mcp_results.clone(),
-        _ => Vec::new(),
+    let streamed = agent.filter(|a| a.steps.iter().any(|s| !matches!(s, Step::Said(_))));
+    let (mcp_seen, captured_output) = match streamed {
+        Some(agent) => (from_stream(agent, &mut before, &mut results), false),
+        None => from_records(&captured, &logged, &mut before, &mut results),
     };
-    // The results of MCP calls reach the count only from the transcript or the stream:
+    // The results of MCP calls reach the count only from the stream or the transcript:
     // without either, the session served calls whose results nothing here saw.
-    let mcp_results_unseen = mcp_calls > 0 && streamed.is_empty() && !logged_results;
-    results.extend(streamed);
+    let mcp_results_unseen = mcp_calls > 0 && !mcp_seen;
     let before: Size = before.iter().map(|t| Size::of(t)).sum();
     let result_size: Size = results.iter().map(|t| Size::of(t)).sum();
     let context = Context {
@@ -174,8 +181,105 @@ pub fn measure(
         result_count: results.len() as u32,
         total: before.add(result_size),
         mcp_results_unseen,
+        captured_output,
     };
     (context, notes)
+}
+
+/// What the agent's event stream says it received, in order: a shell command's output
+/// (as the model got it, after the agent's pipes) and a tool's result. Before its first
+/// call: the output of commands that only read (`mur devtools guide`, `--help`, or no
+/// `mur` at all) and of the agent's own tools (a file read); its first MCP call, or
+/// `mur` command that calls a tool, ends that. Whether it carried an MCP result.
+fn from_stream(agent: &AgentReport, before: &mut Vec<String>, results: &mut Vec<String>) -> bool {
+    // The stream's MCP results, in order: the tool steps they answer are MCP calls (the
+    // agent's own tools, Read or Write, are not).
+    let mut mcp = agent.mcp_results.iter().peekable();
+    let mut called = false;
+    for step in &agent.steps {
+        let text = match step {
+            Step::Shell {
+                command, output, ..
+            } => {
+                called |= calls_mur(command);
+                output
+            }
+            Step::Tool { result, .. } => {
+                if mcp.peek().is_some_and(|next| *next == result) {
+                    mcp.next();
+                    called = true;
+                }
+                result
+            }
+            Step::Said(_) => continue,
+        };
+        if called {
+            results.push(text.clone());
+        } else {
+            before.push(text.clone());
+        }
+    }
+    !agent.mcp_results.is_empty()
+}
+
+/// Whether a shell command line runs `mur` for something other than reading its
+/// documentation: a word `mur` (or a path ending in `/mur`) followed by a verb or
+/// command that calls a tool ([`Captured::is_read`] on the words after it).
+fn calls_mur(command: &str) -> bool {
+    let words: Vec<String> = shlex::split(command)
+        .unwrap_or_else(|| command.split_whitespace().map(str::to_owned).collect());
+    words.iter().enumerate().any(|(at, word)| {
+        (word == "mur" || word.ends_with("/mur")) && {
+            let argv: Vec<String> = words[at + 1..]
+                .iter()
+                .take_while(|w| !matches!(w.as_str(), "|" | "&&" | "||" | ";" | ">" | "2>"))
+                .cloned()
+                .collect();
+            let invocation = Captured {
+                argv,
+                stdout: String::new(),
+                stderr: String::new(),
+                exit: None,
+                time: None,
+                stdout_binary: None,
+                stderr_binary: None,
+            };
+            !invocation.is_read()
+        }
+    })
+}
+
+/// Without an event stream: what `mur` printed, as the capture kept it (counted whole,
+/// whatever the agent did with it), and the results the agent logged in its transcript.
+/// Whether an MCP result was seen, and whether `mur`'s output was counted.
+fn from_records(
+    captured: &[Captured],
+    logged: &[Logged],
+    before: &mut Vec<String>,
+    results: &mut Vec<String>,
+) -> (bool, bool) {
+    // Reads count before the first call only while no call has been made: the guide read
+    // later is a result like any other.
+    let mut called = false;
+    for call in captured {
+        called |= !call.is_read();
+        if called {
+            results.push(call.text());
+        } else {
+            before.push(call.text());
+        }
+    }
+    for line in logged {
+        match line.kind.as_str() {
+            "read" => before.push(line.text.clone()),
+            "result" => results.push(line.text.clone()),
+            _ => {}
+        }
+    }
+    (
+        logged.iter().any(|l| l.kind == "result"),
+        captured.iter().any(|c| !c.is_read()),
+    )
 }
 
 #[cfg(test)]
@@ -236,17 +340,101 @@ mod tests {
         assert_eq!(context.result_count, 1);
     }
 
+    /// A stream's shell command and what the model got of it.
+    fn shell(command: &str, output: &str) -> Step {
+        Step::Shell {
+            command: command.to_owned(),
+            output: output.to_owned(),
+            exit: None,
+        }
+    }
+
+    /// A stream's tool call (an MCP tool's, or the agent's own) and its result.
+    fn tool(name: &str, result: &str) -> Step {
+        Step::Tool {
+            tool: name.to_owned(),
+            arguments: String::new(),
+            result: result.to_owned(),
+        }
+    }
+
+    /// A capture line of `mur ARGV` that printed `stdout`.
+    fn captured(argv: &[&str], stdout: &str) -> String {
+        serde_json::json!({ "schema": "mur-eval-capture/1", "argv": argv, "exit": 0, "stdout": stdout, "stderr": "" })
+            .to_string()
+    }
+
     #[test]
     fn without_a_capture_or_a_transcript_the_event_streams_results_count() {
         let dir = tempfile::tempdir().expect("tempdir");
         let agent = AgentReport {
-            tool_results: vec!["one".to_owned(), "two".to_owned()],
+            mcp_results: vec!["one".to_owned(), "two".to_owned()],
+            steps: vec![tool("click", "one"), tool("state", "two")],
             ..AgentReport::default()
         };
         let (context, _) = measure(dir.path(), "", None, Some(&agent), 2);
         assert_eq!(context.result_count, 2);
         assert_eq!(context.results, Size::of("one").add(Size::of("two")));
-        assert!(!context.mcp_results_unseen);
+        assert!(!context.mcp_results_unseen && !context.captured_output);
+    }
+
+    #[test]
+    fn with_an_event_stream_what_the_agent_received_counts_not_what_mur_printed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        // mur printed a whole tree and state, and three clicks' results ...
+        let tree = "{\"nodes\":[{\"id\":\"a\"},{\"id\":\"b\"}],\"more\":\"x\"}";
+        let log = [
+            captured(&["devtools", "guide"], "the guide, long"),
+            captured(&["devtools", "tree"], tree),
+            captured(&["devtools", "state"], "{\"counter\":{\"count\":0}}"),
+            captured(&["devtools", "click", "#btn-inc"], "{\"clicked\":true}\n"),
+        ]
+        .join("\n");
+        std::fs::write(dir.path().join(CAPTURE_FILE), log + "\n").expect("write");
+        // ... which went into jq and /dev/null: the model got "2" and "0", and nothing.
+        let agent = AgentReport {
+            steps: vec![
+                Step::Said("Let me look.".to_owned()),
+                shell("mur devtools guide | head -3", "the guide"),
+                tool("Read", "my notes"),
+                shell("mur devtools tree | jq -c '.nodes|length'", "2\n"),
+                shell("mur devtools state | jq .counter.count", "0\n"),
+                shell("mur devtools click '#btn-inc' > /dev/null", ""),
+            ],
+            ..AgentReport::default()
+        };
+        let (context, _) = measure(dir.path(), "Use mur.", None, Some(&agent), 0);
+        assert_eq!(
+            context.before,
+            Size::of("Use mur.")
+                .add(Size::of("the guide"))
+                .add(Size::of("my notes"))
+        );
+        assert_eq!(context.result_count, 3);
+        assert_eq!(context.results, Size::of("2\n").add(Size::of("0\n")));
+        assert!(!context.captured_output);
+        // Without the stream: what mur printed, whole, and said to be so.
+        let (context, _) = measure(dir.path(), "Use mur.", None, None, 0);
+        assert_eq!(context.result_count, 3);
+        assert!(context.results.bytes > 60, "{:?}", context.results);
+        assert!(context.captured_output);
+    }
+
+    #[test]
+    fn binary_output_counts_nothing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        // `mur devtools screenshot --out - > shot.png`: the capture keeps its size.
+        let line = serde_json::json!({ "schema": "mur-eval-capture/1",
+            "argv": ["devtools", "screenshot", "--out", "-"], "exit": 0,
+            "stdout": "", "stdoutBinary": 2388, "stderr": "" });
+        std::fs::write(dir.path().join(CAPTURE_FILE), format!("{line}\n")).expect("write");
+        let (context, _) = measure(dir.path(), "", None, None, 0);
+        assert_eq!(
+            (context.result_count, context.results),
+            (1, Size::default())
+        );
+        let call: Captured = serde_json::from_value(line).expect("a capture line");
+        assert_eq!(call.shown(), "[2388 bytes of binary output]\n");
     }
 
     #[test]
@@ -257,16 +445,22 @@ mod tests {
         assert_eq!(context.result_count, 0);
         assert!(context.mcp_results_unseen);
         // Under `both`, what `mur` printed is counted but not the MCP results.
-        let capture = serde_json::json!({ "argv": ["devtools", "click", "#b"], "stdout": "{}" });
-        std::fs::write(dir.path().join(CAPTURE_FILE), format!("{capture}\n")).expect("write");
+        std::fs::write(
+            dir.path().join(CAPTURE_FILE),
+            captured(&["devtools", "click", "#b"], "{}") + "\n",
+        )
+        .expect("write");
         let (context, _) = measure(dir.path(), "", None, None, 1);
         assert_eq!(context.result_count, 1);
         assert!(context.mcp_results_unseen);
-        // ... unless the agent's event stream carries them: its MCP results are added,
-        // its shell results (`mur`'s output again) are not.
+        // ... unless the agent's event stream carries them: then the stream says all it
+        // received, through either surface.
         let agent = AgentReport {
-            tool_results: vec!["{}".to_owned(), "{\"count\":3}".to_owned()],
             mcp_results: vec!["{\"count\":3}".to_owned()],
+            steps: vec![
+                shell("mur devtools click '#b'", "{}"),
+                tool("state", "{\"count\":3}"),
+            ],
             ..AgentReport::default()
         };
         let (context, _) = measure(dir.path(), "", None, Some(&agent), 1);

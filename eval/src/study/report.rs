@@ -33,6 +33,9 @@ pub struct Row {
     /// Runs with MCP calls whose results nothing counted ([`mcp_results_unseen`]): their
     /// context is a lower bound.
     pub mcp_unseen: u32,
+    /// Runs whose results hold what `mur` printed, counted whole (no event stream said
+    /// what the agent received): their context is an upper bound.
+    pub captured: u32,
     pub successes: u32,
     pub low: f64,
     pub high: f64,
@@ -176,6 +179,7 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
             .map(|e| e.lines().next().unwrap_or_default().to_owned()),
         timed_out: runs.iter().filter(|r| r.timed_out).count() as u32,
         mcp_unseen: runs.iter().filter(|r| mcp_results_unseen(r)).count() as u32,
+        captured: runs.iter().filter(|r| r.context.captured_output).count() as u32,
         not_started: runs
             .iter()
             .filter(|r| matches!(r.agent_exit, Some(126 | 127)))
@@ -496,6 +500,7 @@ fn table_lines(rows: &Rows, refused: bool) -> Vec<String> {
         not_started_line(rows),
         timed_out_line(rows),
         unseen_line(rows),
+        captured_line(rows),
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
@@ -696,6 +701,21 @@ pub fn unseen_line(rows: &Rows) -> Option<String> {
             "Warning: context under-counted (`≥`): the agent made MCP calls but neither logged \
              their results (`MUR_EVAL_TRANSCRIPT`) nor gave an event stream that carries them \
              (`--agent-format`), so its context leaves them out, in {}.",
+            clauses.join("; ")
+        )
+    })
+}
+
+/// The runs whose CLI results were counted from what `mur` printed, per condition
+/// (`None` when none): no event stream said what the agent received, so output it piped
+/// away (`| jq`, `> file`) is counted whole and the figures are upper bounds.
+pub fn captured_line(rows: &Rows) -> Option<String> {
+    let clauses = runs_of_each_condition(rows, |r| r.captured);
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "CLI context counted from everything `mur` printed, as no event stream \
+             (`--agent-format`) said what the agent received: output it piped away or sent \
+             to a file is counted whole, so these figures are upper bounds, in {}.",
             clauses.join("; ")
         )
     })
@@ -962,8 +982,11 @@ pub fn legend() -> String {
          medians and carries none. Other columns are medians per run: calls the session served for \
          the agent, the agent's turns and input tokens (when its event stream reports \
          them, `–` otherwise; `4 (1 of 2)` when only some runs reported them), context tokens (`{ENCODING}`: an estimate for models with \
-         other tokenizers) of everything the surface put before the agent — the part before \
-         its first call in parentheses — and its bytes, and the agent's wall time.\n"
+         other tokenizers) of everything the agent received — the tool results its event \
+         stream carries when one is read, through either surface; else what `mur` printed \
+         (an upper bound: output the agent piped away is counted whole) and the MCP results \
+         it logged — the part before its first call in parentheses — and its bytes, and the \
+         agent's wall time.\n"
     )
 }
 
@@ -1211,6 +1234,7 @@ mod tests {
                     tokens,
                 },
                 mcp_results_unseen: false,
+                captured_output: false,
             },
             agent: None,
             transcript: "t".into(),
@@ -1541,6 +1565,20 @@ mod tests {
                     (another build of `click`) in 1 run.";
         assert_eq!(verb_sets_line(&mixed).as_deref(), Some(line));
         assert!(markdown(&mixed, "study").contains(&format!("\n{line}\n")));
+    }
+
+    #[test]
+    fn cli_context_counted_from_what_mur_printed_is_said_an_upper_bound() {
+        let mut captured = result("cli-named", "a", true, 3, 100);
+        captured.context.captured_output = true;
+        let streamed = result("cli-named", "b", true, 3, 100);
+        let rows = rows(&[captured, streamed], &[]);
+        let line = "CLI context counted from everything `mur` printed, as no event stream \
+                    (`--agent-format`) said what the agent received: output it piped away or \
+                    sent to a file is counted whole, so these figures are upper bounds, in \
+                    `cli-named` 1 of 2 runs.";
+        assert_eq!(captured_line(&rows).as_deref(), Some(line));
+        assert!(condition_table(&rows).contains(&format!("\n{line}\n")));
     }
 
     #[test]

@@ -156,6 +156,11 @@ pub struct Context {
     /// them — so `results` and `total` leave them out (lower bounds). Absent when false.
     #[serde(default, skip_serializing_if = "is_false")]
     pub mcp_results_unseen: bool,
+    /// The results hold what `mur` printed as the capture kept it, counted whole (no
+    /// event stream said what the agent received): output the agent piped away or sent
+    /// to a file is in it, so the figures are an upper bound. Absent when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub captured_output: bool,
 }
 
 fn is_false(value: &bool) -> bool {

@@ -29,7 +29,7 @@ pub fn steps(dir: &Path, agent: Option<&AgentReport>) -> Vec<Step> {
     let shell = captured.into_iter().map(|call| {
         let step = Step::Shell {
             command: trace::command_line(&call.argv),
-            output: format!("{}{}", call.stdout, call.stderr),
+            output: call.shown(),
             exit: call.exit,
         };
         (call.time, step)

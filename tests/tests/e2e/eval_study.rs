@@ -495,8 +495,10 @@ fn an_agents_event_stream_gives_its_turns_tokens_and_cost() {
     assert_eq!(agent["cachedTokens"], 49_100);
     assert_eq!(agent["outputTokens"], 160);
     assert_eq!(agent["costUsd"], 0.0421);
-    // No `mur` ran and no transcript was logged: the stream's tool results count.
-    assert_eq!(only["context"]["resultCount"], 3, "{only}");
+    // The stream's tool results count, as the model received them: the guide it read
+    // before its first call, then the clicks' and the state's output.
+    assert_eq!(only["context"]["resultCount"], 2, "{only}");
+    assert_eq!(only["context"]["capturedOutput"], Value::Null, "{only}");
     let row = "| cli-derived | 1 | 0/1 (0%) | 0%–79% | 0 | 4 | 51412 |";
     output.assert_stdout_contains(row);
 }
@@ -640,6 +642,43 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
     let mixed = "\nWarning: a condition's runs were made by different agents, so its row mixes \
                  them — `cli-derived` by `true derived` and `true third`; `mcp` by `true mcp`.\n";
     output.assert_stdout_contains(mixed);
+}
+
+#[test]
+fn binary_output_the_agent_sent_to_a_file_is_no_context() {
+    // A screenshot's PNG, written to a file: the agent read none of it.
+    let (sandbox, out) = sandbox_and_study();
+    let verbs = standard_dir().to_str().expect("utf-8").to_owned();
+    let args = matrix(
+        "cli-named",
+        "count-to-three",
+        "1",
+        &[
+            "--verbs",
+            &verbs,
+            "--agent",
+            "mur devtools screenshot --out - > shot.png",
+        ],
+    );
+    study_into(&sandbox, &out, &args).assert_code(0);
+    let only = &results(&out)[0];
+    assert_eq!(only["context"]["resultCount"], 1, "{only}");
+    assert_eq!(only["context"]["results"]["tokens"], 0, "{only}");
+    assert_eq!(only["context"]["capturedOutput"], true, "{only}");
+    let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
+    let captured = read_json_line(&transcript.join("captured.jsonl"));
+    let png = std::fs::metadata(transcript.join("work/shot.png"))
+        .expect("the PNG")
+        .len();
+    assert_eq!(captured["stdoutBinary"], png, "{captured}");
+    assert_eq!(captured["stdout"], "", "{captured}");
+}
+
+/// The first line of the JSON Lines file at `path`.
+fn read_json_line(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(text.lines().next().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()))
 }
 
 #[test]
