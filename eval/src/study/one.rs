@@ -164,11 +164,12 @@ fn calls(dir: &Path, counted: &usage::Calls, condition: &Condition) -> RunCalls 
         .filter(|r| r.surface == mur_usage::Surface::Cli)
         .filter(|r| !condition.verbs.as_ref().is_none_or(|v| v.allows(r.kind)))
         .count() as u32;
+    let captured: Vec<context::Captured> = context::lines(&dir.join(context::CAPTURE_FILE));
     RunCalls {
         total: counted.total,
         cli: counted.cli,
         mcp: counted.mcp,
-        first_surface: first_surface(&records),
+        first_surface: first_surface(&records, &captured),
         failed: counted.failed,
         other_surface: counted.on_other_surface(condition.surface),
         off_condition,
@@ -176,11 +177,67 @@ fn calls(dir: &Path, counted: &usage::Calls, condition: &Condition) -> RunCalls 
     }
 }
 
-/// The surface of the agent's first call (records are appended as the calls are served):
-/// where it reached first when the condition offered both.
-fn first_surface(records: &[mur_usage::Record]) -> Option<mur_usage::Surface> {
-    records
+/// The surface the agent reached for first, where the condition offered both: its first
+/// `mur` command as the capture recorded it — whatever it was, the guide, `--help`, argv a
+/// verb refused or a call — or its first call the session served, whichever came first.
+/// (Its first call alone would miss every `mur` command that never reached the session.)
+fn first_surface(
+    records: &[mur_usage::Record],
+    captured: &[context::Captured],
+) -> Option<mur_usage::Surface> {
+    // Record times are UTC RFC 3339 with milliseconds, which compare as strings.
+    let served = records
         .iter()
         .min_by(|a, b| a.time.cmp(&b.time))
-        .map(|r| r.surface)
+        .map(|r| (r.time.clone(), r.surface));
+    let ran = captured
+        .iter()
+        .filter_map(|c| c.time)
+        .min_by(f64::total_cmp)
+        .and_then(|ms| time::OffsetDateTime::from_unix_timestamp_nanos((ms * 1e6) as i128).ok())
+        .map(|at| (mur_lockfile::rfc3339_millis(at), mur_usage::Surface::Cli));
+    match (served, ran) {
+        // The command starts before the session records its call: a tie is the CLI's.
+        (Some(served), Some(ran)) if served.0 < ran.0 => Some(served.1),
+        (_, Some(ran)) => Some(ran.1),
+        (served, None) => served.map(|s| s.1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mur_usage::Surface;
+
+    fn served(time: &str, surface: Surface) -> mur_usage::Record {
+        let line = serde_json::json!({ "schema": "mur-usage/1", "time": time,
+            "side": "server", "surface": surface, "client": "c", "outcome": "ok",
+            "tool": "click", "ms": 1.0 });
+        serde_json::from_value(line).expect("a record")
+    }
+
+    fn ran(argv: &[&str], ms: f64) -> context::Captured {
+        serde_json::from_value(serde_json::json!({ "argv": argv, "time": ms }))
+            .expect("a capture line")
+    }
+
+    #[test]
+    fn the_first_reach_is_the_earliest_mur_command_or_served_call() {
+        // 2026-11-29T11:00:00.000Z
+        let at = 1_795_950_000_000.0;
+        let mcp = [served("2026-11-29T11:00:05.000Z", Surface::Mcp)];
+        // The guide read and a refused click before the first MCP call: the CLI first.
+        let refused = [
+            ran(&["devtools", "guide"], at + 1000.0),
+            ran(&["devtools", "click", "--element", "#b"], at + 2000.0),
+        ];
+        assert_eq!(first_surface(&mcp, &refused), Some(Surface::Cli));
+        // A mur command after the first MCP call: MCP first.
+        let later = [ran(&["devtools", "guide"], at + 9000.0)];
+        assert_eq!(first_surface(&mcp, &later), Some(Surface::Mcp));
+        // Either alone.
+        assert_eq!(first_surface(&mcp, &[]), Some(Surface::Mcp));
+        assert_eq!(first_surface(&[], &later), Some(Surface::Cli));
+        assert_eq!(first_surface(&[], &[]), None);
+    }
 }

@@ -959,7 +959,7 @@ pub fn preference_line(rows: &Rows) -> Option<String> {
                 ),
             };
             format!(
-                "{} first called through the CLI in {} of {}, through MCP in {}{listed}; {share} ({} CLI, {} MCP)",
+                "{} first reached for the CLI in {} of {}, for MCP in {}{listed}; {share} ({} CLI, {} MCP)",
                 r.condition, reach.first_cli, plural(r.runs as usize, "run"), reach.first_mcp, reach.cli_calls, reach.mcp_calls
             )
         })
@@ -1755,15 +1755,15 @@ mod tests {
             result("cli-named", "a", true, 2, 100),
         ];
         let rows = rows(&results, &["cli-named".to_owned(), "both".to_owned()]);
-        let line = "Where both surfaces were offered, the agent's own choice: both first called \
-            through the CLI in 2 of 3 runs, through MCP in 1; 62% of calls via the CLI \
+        let line = "Where both surfaces were offered, the agent's own choice: both first reached \
+            for the CLI in 2 of 3 runs, for MCP in 1; 62% of calls via the CLI \
             (5 CLI, 3 MCP).";
         assert_eq!(preference_line(&rows).as_deref(), Some(line));
         let md = markdown(&rows, "study");
         assert!(md.contains(&format!("\n{line}\n")), "{md}");
         let both = csv_row(&rows, "both");
         assert!(both.ends_with(",5,3,2,1,0,0,0,0,0,0,0"), "{both}");
-        assert!(page(&rows, "study").contains("the agent's own choice: both first called"));
+        assert!(page(&rows, "study").contains("the agent's own choice: both first reached"));
         // A condition that offers one surface has no preference to report.
         let one = super::rows(&results[3..], &["cli-named".to_owned()]);
         assert_eq!(preference_line(&one), None);
@@ -1786,8 +1786,8 @@ mod tests {
             listed(Surface::Mcp, Surface::Mcp),
         ];
         let rows = rows(&results, &["both".to_owned()]);
-        let line = "Where both surfaces were offered, the agent's own choice: both first called \
-            through the CLI in 2 of 4 runs, through MCP in 2; the surface its instructions \
+        let line = "Where both surfaces were offered, the agent's own choice: both first reached \
+            for the CLI in 2 of 4 runs, for MCP in 2; the surface its instructions \
             named first was reached first in 3 of 4; 50% of calls via the CLI (4 CLI, 4 MCP).";
         assert_eq!(preference_line(&rows).as_deref(), Some(line));
         let both = csv_row(&rows, "both");

@@ -125,8 +125,9 @@ pub struct RunCalls {
     pub total: u32,
     pub cli: u32,
     pub mcp: u32,
-    /// The surface of the agent's first call: which it reached for first (what a `both`
-    /// condition measures).
+    /// The surface the agent reached for first (what a `both` condition measures): its
+    /// first `mur` command (any: the guide, `--help`, argv a verb refused) or its first
+    /// call the session served, whichever came first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_surface: Option<Surface>,
     pub failed: u32,

@@ -273,7 +273,7 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
             });
     let runs = 3 * REPEATS;
     let preference = format!(
-        "both first called through the CLI in {} of {runs} runs, through MCP in {}",
+        "both first reached for the CLI in {} of {runs} runs, for MCP in {}",
         runs / 2,
         runs / 2
     );
