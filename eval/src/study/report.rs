@@ -40,6 +40,10 @@ pub struct Row {
     pub low: f64,
     pub high: f64,
     pub calls: Option<f64>,
+    /// Median attempts per run: calls the session served and invocations mur refused
+    /// before any call — an MCP agent's wrong tool name reaches the session (a call), a
+    /// CLI agent's wrong verb or option does not, so calls alone favour the CLI.
+    pub attempts: Option<f64>,
     pub turns: Option<f64>,
     pub input_tokens: Option<f64>,
     /// How many of the runs reported their turns, their input tokens: the medians are
@@ -188,6 +192,7 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
         low,
         high,
         calls: of(&|r| Some(f64::from(r.calls.total))),
+        attempts: of(&|r| Some(attempts(r) as f64)),
         turns: of(&turns),
         input_tokens: of(&input_tokens),
         turns_runs: runs.iter().filter(|r| turns(r).is_some()).count() as u32,
@@ -231,6 +236,17 @@ fn verb_sets(runs: &[&RunResult]) -> Vec<(BTreeMap<String, String>, u32)> {
 fn mcp_results_unseen(r: &RunResult) -> bool {
     r.context.mcp_results_unseen
         || (r.surface == "mcp" && r.calls.mcp > 0 && r.context.result_count == 0)
+}
+
+/// A run's calls the session served and invocations mur refused before any call.
+fn attempts(r: &RunResult) -> u64 {
+    let refused: u64 = r
+        .invocations
+        .iter()
+        .flat_map(|i| &i.refused)
+        .map(|shape| shape.times)
+        .sum();
+    u64::from(r.calls.total) + refused
 }
 
 /// The turns a run's agent reported.
@@ -501,6 +517,7 @@ fn table_lines(rows: &Rows, refused: bool) -> Vec<String> {
         timed_out_line(rows),
         unseen_line(rows),
         captured_line(rows),
+        attempts_line(rows),
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
@@ -719,6 +736,28 @@ pub fn captured_line(rows: &Rows) -> Option<String> {
             clauses.join("; ")
         )
     })
+}
+
+/// The median attempts per run of each condition (`None` when they equal the calls in
+/// every condition: no invocation was refused): calls and the invocations mur refused,
+/// which compare the two surfaces alike — the calls column counts an MCP agent's wrong
+/// tool name (the session answers it) and not a CLI agent's refused verb.
+pub fn attempts_line(rows: &Rows) -> Option<String> {
+    if rows.conditions.iter().all(|r| r.attempts == r.calls) {
+        return None;
+    }
+    let clauses: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| r.runs > 0)
+        .map(|r| format!("`{}` {}", r.condition, number(r.attempts)))
+        .collect();
+    Some(format!(
+        "Attempts per run (median: calls, and invocations mur refused before any call — an \
+         MCP agent's wrong tool name is a call, a CLI agent's wrong verb or option is not, so \
+         compare the surfaces by these): {}.",
+        clauses.join("; ")
+    ))
 }
 
 /// `text`, at most `max` characters (`…` when cut).
@@ -980,7 +1019,8 @@ pub fn legend() -> String {
          95% interval of a difference of two proportions (Newcombe's hybrid score interval, \
          from the two Wilson intervals); the change in context tokens is between two \
          medians and carries none. Other columns are medians per run: calls the session served for \
-         the agent, the agent's turns and input tokens (when its event stream reports \
+         the agent (not the invocations mur refused before any call: the line on attempts \
+         adds those, to compare the surfaces alike), the agent's turns and input tokens (when its event stream reports \
          them, `–` otherwise; `4 (1 of 2)` when only some runs reported them), context tokens (`{ENCODING}`: an estimate for models with \
          other tokenizers) of everything the agent received — the tool results its event \
          stream carries when one is read, through either surface; else what `mur` printed \
@@ -1001,7 +1041,7 @@ fn quote(field: &str) -> String {
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
 pub fn csv(rows: &Rows) -> String {
     let mut text = String::from(
-        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs\n",
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_attempts,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs\n",
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
@@ -1019,7 +1059,7 @@ pub fn csv(rows: &Rows) -> String {
         );
         let _ = writeln!(
             text,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
@@ -1028,6 +1068,7 @@ pub fn csv(rows: &Rows) -> String {
             low,
             high,
             opt(row.calls),
+            opt(row.attempts),
             opt(row.turns),
             opt(row.input_tokens),
             opt(row.context_tokens),
@@ -1668,6 +1709,34 @@ mod tests {
     }
 
     /// A cli run's invocations as mur recorded them, `refused` among them.
+    #[test]
+    fn the_same_wrong_guesses_are_as_many_attempts_on_either_surface() {
+        // Three wrong names, then three clicks: under MCP the session answered all six
+        // (calls 6); under the CLI mur refused the three before any call (calls 3).
+        let mut cli = refusing("cli-named", &[("press", &[], 1, 2), ("tap", &[], 1, 1)]);
+        cli.calls.total = 3;
+        let mcp = result("mcp", "a", true, 6, 900);
+        let rows = rows(&[cli, mcp], &["cli-named".to_owned(), "mcp".to_owned()]);
+        let calls: Vec<Option<f64>> = rows.conditions.iter().map(|r| r.calls).collect();
+        assert_eq!(calls, [Some(3.0), Some(6.0)]);
+        let attempts: Vec<Option<f64>> = rows.conditions.iter().map(|r| r.attempts).collect();
+        assert_eq!(attempts, [Some(6.0), Some(6.0)]);
+        let line = "Attempts per run (median: calls, and invocations mur refused before any call \
+                    — an MCP agent's wrong tool name is a call, a CLI agent's wrong verb or \
+                    option is not, so compare the surfaces by these): `cli-named` 6; `mcp` 6.";
+        assert_eq!(attempts_line(&rows).as_deref(), Some(line));
+        assert!(condition_table(&rows).contains(&format!("\n{line}\n")));
+        let csv = csv(&rows);
+        assert!(csv.starts_with("condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_attempts,"), "{csv}");
+        assert!(
+            csv.contains("\ncli-named,,1,1,1.0000,0.2065,1.0000,3,6,"),
+            "{csv}"
+        );
+        // Without refusals attempts are the calls: no line.
+        let plain = super::rows(&[result("mcp", "a", true, 6, 900)], &[]);
+        assert_eq!(attempts_line(&plain), None);
+    }
+
     fn refusing(condition: &str, refused: &[(&str, &[&str], u32, u64)]) -> RunResult {
         let mut run = result(condition, "a", true, 2, 100);
         let refused = refused
@@ -1691,6 +1760,7 @@ mod tests {
 
     #[test]
     fn refused_invocations_are_summed_per_condition_by_argv_shape() {
+        // (Attempts: see the_same_wrong_guesses_are_as_many_attempts_on_either_surface.)
         let results = vec![
             refusing("cli-named", &[("state", &[], 1, 2), ("call", &[], 2, 1)]),
             refusing("cli-named", &[("state", &[], 1, 1)]),
