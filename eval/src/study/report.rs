@@ -46,6 +46,10 @@ pub struct Row {
     pub attempts: Option<f64>,
     pub turns: Option<f64>,
     pub input_tokens: Option<f64>,
+    /// Medians of the output tokens and the cost (US dollars) the agents reported, over
+    /// the runs that reported them (report.csv).
+    pub output_tokens: Option<f64>,
+    pub cost_usd: Option<f64>,
     /// How many of the runs reported their turns, their input tokens: the medians are
     /// over those alone.
     pub turns_runs: u32,
@@ -195,6 +199,8 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
         attempts: of(&|r| Some(attempts(r) as f64)),
         turns: of(&turns),
         input_tokens: of(&input_tokens),
+        output_tokens: of(&|r| r.agent.as_ref()?.output_tokens.map(|t| t as f64)),
+        cost_usd: of(&|r| r.agent.as_ref()?.cost_usd),
         turns_runs: runs.iter().filter(|r| turns(r).is_some()).count() as u32,
         input_runs: runs.iter().filter(|r| input_tokens(r).is_some()).count() as u32,
         context_before: of(&|r| Some(r.context.before.tokens as f64)),
@@ -1041,7 +1047,7 @@ fn quote(field: &str) -> String {
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
 pub fn csv(rows: &Rows) -> String {
     let mut text = String::from(
-        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_attempts,median_turns,median_input_tokens,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs\n",
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_attempts,median_turns,median_input_tokens,median_output_tokens,median_cost_usd,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs\n",
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
@@ -1059,7 +1065,7 @@ pub fn csv(rows: &Rows) -> String {
         );
         let _ = writeln!(
             text,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
@@ -1071,6 +1077,8 @@ pub fn csv(rows: &Rows) -> String {
             opt(row.attempts),
             opt(row.turns),
             opt(row.input_tokens),
+            opt(row.output_tokens),
+            opt(row.cost_usd),
             opt(row.context_tokens),
             opt(row.context_before),
             opt(row.context_bytes),
@@ -1709,6 +1717,28 @@ mod tests {
     }
 
     /// A cli run's invocations as mur recorded them, `refused` among them.
+    #[test]
+    fn output_tokens_and_cost_the_agents_reported_are_in_the_csv() {
+        let reported = |output, cost| RunResult {
+            agent: Some(crate::adapters::AgentReport {
+                output_tokens: Some(output),
+                cost_usd: Some(cost),
+                ..Default::default()
+            }),
+            ..result("mcp", "a", true, 3, 100)
+        };
+        let rows = rows(&[reported(100, 0.02), reported(300, 0.04)], &[]);
+        let csv = csv(&rows);
+        let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
+        let row: Vec<&str> = csv.lines().nth(1).unwrap_or_default().split(',').collect();
+        let column = |name: &str| header.iter().position(|h| *h == name).map(|i| row[i]);
+        assert_eq!(column("median_output_tokens"), Some("200"), "{csv}");
+        assert_eq!(column("median_cost_usd"), Some("0.03"), "{csv}");
+        // Not reported: empty.
+        let none = super::csv(&super::rows(&[result("mcp", "a", true, 3, 100)], &[]));
+        assert!(none.contains(",3,3,,,,,"), "{none}");
+    }
+
     #[test]
     fn the_same_wrong_guesses_are_as_many_attempts_on_either_surface() {
         // Three wrong names, then three clicks: under MCP the session answered all six
