@@ -156,7 +156,9 @@ pub struct RunnerArgs {
     pub task_dir: Option<PathBuf>,
     /// The agent's time limit per run, in seconds, over the tasks' own
     /// [default: the task's, else 120]
-    #[arg(long, value_name = "SECS")]
+    // 0 would end every agent at once, and record every run as a timed-out failure that
+    // a resumed study then skips.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
     pub time_limit: Option<u64>,
     /// The `mur` to put on PATH (cli) [default: beside mur-eval, else on PATH]
     #[arg(long, value_name = "PATH")]

@@ -423,6 +423,23 @@ fn an_agent_past_its_time_limit_is_stopped_and_the_task_not_completed() {
 }
 
 #[test]
+fn a_time_limit_of_zero_is_refused() {
+    let sandbox = Sandbox::new();
+    for command in ["run", "study"] {
+        let output = eval(
+            &sandbox,
+            &[command, "--agent", "true", "--time-limit", "0"],
+            None,
+        );
+        output.assert_code(1).assert_stderr_is(
+            "error: invalid value '0' for '--time-limit <SECS>': 0 is not in \
+             1..18446744073709551615\n\nFor more information, try '--help'.\n",
+        );
+        assert_eq!(output.stdout, "");
+    }
+}
+
+#[test]
 fn a_run_into_an_earlier_runs_directory_counts_only_its_own() {
     let sandbox = Sandbox::new();
     let verbs = sandbox.dir("verbs");
