@@ -94,6 +94,9 @@ fn execute(cli: Cli) -> Result<u8> {
             let study = args.study()?;
             // A page inside the study's directory is written once the study made it.
             check_html(html.as_deref().filter(|page| !inside(page, &study.out)))?;
+            if let Some(html) = &html {
+                not_the_record(html, &study.out)?;
+            }
             let outcome = study::run(&study, &|line| output::line(&escape_controls(line)))?;
             if let Some(path) = html {
                 let title = study::title(outcome.results.len(), outcome.seed);
@@ -127,6 +130,9 @@ fn execute(cli: Cli) -> Result<u8> {
         }
         Command::Report(args) => {
             check_html(args.html.as_deref())?;
+            if let Some(html) = &args.html {
+                not_the_record(html, &args.dir)?;
+            }
             let report = study::Reread::from(&args.dir)?;
             output::warn(&report.warnings);
             report.write_reports(&args.dir)?;
@@ -172,6 +178,36 @@ fn check_html(path: Option<&std::path::Path>) -> Result<()> {
         Some(path) => mur_lockfile::check_named(path)
             .map_err(|e| Error::usage(format!("`--html {}`: {e}", path.display()))),
         None => Ok(()),
+    }
+}
+
+/// A usage error when the page `html` would overwrite the record a study's report is
+/// made from (`results.jsonl`, `study.json` in `dir`): one slip of tab completion and the
+/// runs a published study rests on were gone.
+fn not_the_record(html: &std::path::Path, dir: &std::path::Path) -> Result<()> {
+    for name in [study::RESULTS, study::META] {
+        let record = dir.join(name);
+        if same_file(html, &record) {
+            return Err(Error::usage(format!(
+                "`--html {}` is the study's `{name}`, which the page would overwrite",
+                html.display()
+            ))
+            .with_hint("name another file for the page, such as `report.html`"));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name one file: the same file on disk when both exist, else the
+/// same path made absolute.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => match (std::path::absolute(a), std::path::absolute(b)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        },
     }
 }
 

@@ -962,6 +962,23 @@ fn a_directory_holding_someone_elses_files_is_refused_and_left_untouched() {
 }
 
 #[test]
+fn a_page_that_would_overwrite_the_studys_record_is_refused() {
+    let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", "true"]);
+    output.assert_code(0);
+    for name in ["results.jsonl", "study.json"] {
+        let record = out.join(name);
+        let before = std::fs::read_to_string(&record).expect("the record");
+        let output = report_of(&sandbox, &out, &["--html".as_ref(), record.as_os_str()]);
+        output.assert_code(1).assert_stderr_is(format!(
+            "error: `--html {}` is the study's `{name}`, which the page would overwrite\n\
+             hint: name another file for the page, such as `report.html`\n",
+            record.display()
+        ));
+        assert_eq!(std::fs::read_to_string(&record).expect("kept"), before);
+    }
+}
+
+#[test]
 fn report_keeps_one_record_per_run_asked_for_and_says_what_it_left_out() {
     let (sandbox, out, output) =
         derived_study("count-to-three", "1", &["--seed", "3", "--agent", "true"]);
