@@ -97,7 +97,9 @@ impl SessionControl {
     /// was started from (after a rebuild, the new build) with the same
     /// arguments (and the same stderr), and this process
     /// exits with code 0 from inside [`serve`](crate::serve), which does not
-    /// return; code after `run` or `serve` in `main` does not run then. When
+    /// return; code after `run` or `serve` in `main` does not run then. In the
+    /// foreground of a terminal the program replaces this process in place (the
+    /// same pid, so Ctrl+C there still stops it). When
     /// the new process cannot be started, the reload fails: it is logged, the
     /// lockfile written again, and the session serves on. A stdio session is
     /// not started again by itself: it exits with

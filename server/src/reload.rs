@@ -1,7 +1,9 @@
 //! Reload: start this same program again, with the same arguments, and let it take over.
 //!
 //! The program started is the one at the path this one was started from, as it is
-//! now: after a rebuild, the new build. An HTTP session hands its successor the
+//! now: after a rebuild, the new build. It is a new process, or — for an app in the
+//! foreground of a terminal, so that Ctrl+C there still stops it — this process
+//! replaced in place (the same pid). An HTTP session hands its successor the
 //! project's slot lock and its listening socket, so the slot is never free and the
 //! port never closed in between: a client's request that arrives meanwhile waits in
 //! the socket's queue for the successor instead of being refused. A stdio session
@@ -72,20 +74,14 @@ fn undeleted(path: PathBuf) -> PathBuf {
     path
 }
 
-/// Starts the program again ([`program`]) with this process's arguments and
-/// inherited stdio, handing it `slot` (the project's slot lock, which it takes
-/// over instead of claiming the slot anew) and `listener` (the HTTP session's
-/// socket, which it serves instead of binding one); returns it. When it cannot
-/// be started nothing is handed and this process may go on serving.
-///
-/// The child stays in our process group, which is all that can be kept of the
-/// terminal the app was started in: a job-control shell takes the terminal back
-/// once this process exits, so Ctrl+C there no longer reaches the successor
-/// (README, "The sample app by hand").
-pub(crate) fn respawn_self(
+/// The program started again ([`program`]) with this process's arguments and
+/// inherited stdio, handed `slot` (the project's slot lock, which it takes over
+/// instead of claiming the slot anew) and `listener` (the HTTP session's socket,
+/// which it serves instead of binding one); and the program's path.
+fn successor(
     slot: Option<&SlotLock>,
     listener: Option<&tokio::net::TcpListener>,
-) -> Result<std::process::Child, ServeError> {
+) -> Result<(Command, PathBuf), ServeError> {
     let exe = program()?;
     let mut command = Command::new(&exe);
     if let Some(slot) = slot {
@@ -100,29 +96,57 @@ pub(crate) fn respawn_self(
     }
     #[cfg(not(unix))]
     let _ = listener;
-    let spawned = command
+    command
         .args(std::env::args_os().skip(1))
         .stdin(Stdio::inherit())
         .stdout(Stdio::inherit())
-        .stderr(Stdio::inherit())
-        .spawn();
+        .stderr(Stdio::inherit());
+    Ok((command, exe))
+}
+
+/// Starts the [`successor`] as a new process, in our process group, and returns
+/// it. When it cannot be started nothing is handed and this process may go on
+/// serving.
+pub(crate) fn respawn_self(
+    slot: Option<&SlotLock>,
+    listener: Option<&tokio::net::TcpListener>,
+) -> Result<std::process::Child, ServeError> {
+    let (mut command, exe) = successor(slot, listener)?;
+    let spawned = command.spawn();
     // The child has its descriptors now (spawn returns once it has exec'd), or
     // none: ours are closed on exec again either way.
     #[cfg(unix)]
     keep_slot_to_ourselves(&command);
-    match spawned {
-        // Waited for only until it announces itself: it outlives us and is reparented.
-        Ok(child) => Ok(child),
-        Err(error) => Err(ServeError::io(format!(
-            "cannot restart `{}`",
-            exe.display()
-        ))(error)),
-    }
+    spawned.map_err(ServeError::io(format!(
+        "cannot restart `{}`",
+        exe.display()
+    )))
+}
+
+/// Replaces this process by the [`successor`], in place: the same pid, so the
+/// same job of the terminal it runs in the foreground of, which Ctrl+C there
+/// still stops (a new process would be left in the terminal's background once
+/// this one exits: [`in_a_terminals_foreground`]). Returns only when the program
+/// cannot be run; what was left open for it is then closed on exec again, and
+/// this process may go on serving.
+#[cfg(unix)]
+pub(crate) fn exec_self(slot: Option<&SlotLock>, listener: &tokio::net::TcpListener) -> ServeError {
+    use std::os::fd::AsRawFd as _;
+    use std::os::unix::process::CommandExt as _;
+    let (mut command, exe) = match successor(slot, Some(listener)) {
+        Ok(successor) => successor,
+        Err(error) => return error,
+    };
+    let error = command.exec();
+    keep_slot_to_ourselves(&command);
+    set_close_on_exec(listener.as_raw_fd(), true);
+    ServeError::io(format!("cannot restart `{}`", exe.display()))(error)
 }
 
 /// Whether this process runs in the foreground of a terminal (the app started
-/// from a person's shell): once it exits after a reload, a job-control shell
-/// takes the terminal back, and Ctrl+C there no longer reaches the successor.
+/// from a person's shell): were it to exit after a reload, a job-control shell
+/// would take the terminal back, and Ctrl+C there would no longer reach a
+/// successor started as a new process; so it restarts in place ([`exec_self`]).
 #[cfg(unix)]
 pub(crate) fn in_a_terminals_foreground() -> bool {
     [libc::STDIN_FILENO, libc::STDOUT_FILENO, libc::STDERR_FILENO]
@@ -138,14 +162,9 @@ pub(crate) fn in_a_terminals_foreground() -> bool {
         })
 }
 
-#[cfg(not(unix))]
-pub(crate) fn in_a_terminals_foreground() -> bool {
-    false
-}
-
-/// Leaves `listener` open across the `exec` of `command`'s process alone (this
-/// process's descriptor stays close-on-exec, for what the app starts if the start
-/// fails), and names it in [`HANDED_LISTENER`].
+/// Leaves `listener` open across the `exec` of `command` (a spawned process's
+/// alone: this process's descriptor stays close-on-exec, for what the app starts
+/// if the start fails), and names it in [`HANDED_LISTENER`].
 #[cfg(unix)]
 fn hand_listener(command: &mut Command, listener: std::os::fd::BorrowedFd<'_>) {
     use std::os::fd::AsRawFd as _;

@@ -237,6 +237,15 @@ async fn hand_over(
     signals: &mut StopSignals,
 ) -> Result<std::convert::Infallible, (ServeError, Option<tokio::net::TcpListener>)> {
     #[cfg(unix)]
+    if reload::in_a_terminals_foreground() {
+        tracing::info!(
+            "reloading: restarting in place (pid {}), this terminal's foreground job",
+            std::process::id()
+        );
+        let error = reload::exec_self(slot, &listener);
+        return Err((error, Some(listener)));
+    }
+    #[cfg(unix)]
     let (started, listener) = (reload::respawn_self(slot, Some(&listener)), Some(listener));
     #[cfg(not(unix))]
     let (started, listener) = {
@@ -266,14 +275,6 @@ async fn hand_over(
             () = signals.termination() => std::process::exit(0),
             () = tokio::time::sleep(SUCCESSOR_POLL) => {}
         }
-    }
-    if reload::in_a_terminals_foreground() {
-        // The terminal goes back to the shell as this process exits; the
-        // successor runs on where Ctrl+C does not reach it (README).
-        tracing::warn!(
-            "pid {pid} runs on once this process exits, where Ctrl+C in this terminal no \
-             longer reaches it: stop it with `kill {pid}`"
-        );
     }
     std::process::exit(0)
 }

@@ -88,7 +88,7 @@ fn register_reload(tools: &mut ToolSet, app: &SampleApp) {
         json!({ "component": { "type": "string", "description": "component being reloaded (informational: the whole app restarts)" } }),
         &[],
     );
-    let description = "Restart the app: answers first, then the process is replaced by a new one (new pid and lockfile, the same port). All state is lost.";
+    let description = "Restart the app: answers first, then the app starts again (the same port, a new lockfile; a new pid, unless it runs in the foreground of a terminal). All state is lost.";
     let hints = ToolHints {
         destructive: true,
         ..ToolHints::ACTION

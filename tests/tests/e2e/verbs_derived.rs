@@ -245,7 +245,7 @@ fn help_shows_the_tool_its_hints_and_every_option() {
     out.assert_code(0).assert_stdout_is(
         "Usage: mur devtools reload [--component TEXT] [--args JSON]\n\
          \n\
-         Restart the app: answers first, then the process is replaced by a new one (new pid and lockfile, the same port)\n\
+         Restart the app: answers first, then the app starts again (the same port, a new lockfile; a new pid, unless it runs in the foreground of a terminal)\n\
          \n\
          All state is lost.\n\
          \n\
