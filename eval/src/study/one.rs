@@ -64,7 +64,10 @@ pub fn run_one(
         }
         None => condition.instructions.clone(),
     };
-    let extras = extras(condition, &instructions, planned.repeat, &dir);
+    let mut extras = extras(condition, &instructions, planned.repeat, &dir);
+    extras
+        .env
+        .push(("MUR_AGENT".into(), agent_name(&study.agent).into()));
     let harness = run::Harness {
         plan: &ready.plan,
         prepared: &ready.prepared,
@@ -125,6 +128,22 @@ pub fn run_one(
     // For the people reading it; a trace that cannot be written costs the run nothing.
     let _ = traces::write_trace(&result, &traces::steps(&dir, result.agent.as_ref()));
     result
+}
+
+/// The name mur's records give the agent (`MUR_AGENT`): its command's program, as the
+/// command names it (`claude`, `codex`, `bash`). Without it mur would name its parent,
+/// the capture wrapper, cut by the kernel to `mur-eval-captur`. A `--pass-env
+/// MUR_AGENT` of the operator's own comes later in the environment and wins.
+fn agent_name(command: &str) -> String {
+    shlex::split(command)
+        .and_then(|words| words.into_iter().find(|w| !w.contains('=')))
+        .and_then(|program| {
+            Path::new(&program)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "mur-eval-agent".to_owned())
 }
 
 /// What a study adds to the run: the instructions file (`instructions`, the condition's
@@ -219,6 +238,14 @@ mod tests {
     fn ran(argv: &[&str], ms: f64) -> context::Captured {
         serde_json::from_value(serde_json::json!({ "argv": argv, "time": ms }))
             .expect("a capture line")
+    }
+
+    #[test]
+    fn the_agent_is_named_by_its_commands_program() {
+        assert_eq!(agent_name("claude -p \"$(cat {prompt_file})\""), "claude");
+        assert_eq!(agent_name("/usr/bin/python3 -B agent.py"), "python3");
+        assert_eq!(agent_name("FOO=1 bash /x/scripted.sh {task}"), "bash");
+        assert_eq!(agent_name(""), "mur-eval-agent");
     }
 
     #[test]

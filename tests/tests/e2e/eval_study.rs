@@ -657,7 +657,7 @@ fn binary_output_the_agent_sent_to_a_file_is_no_context() {
             "--verbs",
             &verbs,
             "--agent",
-            "mur devtools screenshot --out - > shot.png",
+            "sh -c 'mur devtools screenshot --out - > shot.png'",
         ],
     );
     study_into(&sandbox, &out, &args).assert_code(0);
@@ -672,6 +672,10 @@ fn binary_output_the_agent_sent_to_a_file_is_no_context() {
         .len();
     assert_eq!(captured["stdoutBinary"], png, "{captured}");
     assert_eq!(captured["stdout"], "", "{captured}");
+    // mur's own record names the agent by its command's program, not the capture
+    // wrapper that is mur's parent (`mur-eval-captur`, cut by the kernel).
+    let recorded = read_json_line(&transcript.join("state/mur/usage/usage.jsonl"));
+    assert_eq!(recorded["agent"], "sh", "{recorded}");
 }
 
 /// The first line of the JSON Lines file at `path`.
