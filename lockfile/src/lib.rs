@@ -34,6 +34,8 @@ pub use leftovers::{Cleared, Leftovers, Unremoved};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
 pub use registry::{Entry, ReadOutcome, Registry};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};
+#[cfg(unix)]
+pub use slot::set_close_on_exec;
 pub use slot::{HANDED_FD, SlotLock, is_held, lock_path};
 pub use stamp::{now_rfc3339, now_rfc3339_millis, rfc3339_millis};
 pub use trust::{Keep, Untrusted, check_own, ensure_private_dir};

@@ -188,9 +188,10 @@ fn open_file_id(fd: std::os::fd::RawFd) -> Option<(u64, u64)> {
     Some((stat.st_dev as u64, stat.st_ino as u64))
 }
 
-/// Sets or clears `FD_CLOEXEC` on `fd`.
+/// Sets or clears `FD_CLOEXEC` on `fd`. Async-signal-safe (two `fcntl`s and `errno`;
+/// nothing allocated): a session's reload calls it between `fork` and `exec` too.
 #[cfg(unix)]
-fn set_close_on_exec(fd: std::os::fd::RawFd, on: bool) -> io::Result<()> {
+pub fn set_close_on_exec(fd: std::os::fd::RawFd, on: bool) -> io::Result<()> {
     // SAFETY: F_GETFD and F_SETFD read and set the descriptor flags of `fd` only.
     #[allow(unsafe_code)]
     let done = unsafe {

@@ -261,17 +261,7 @@ fn is_listening_socket(fd: std::os::fd::RawFd) -> bool {
 /// Sets or clears `FD_CLOEXEC` on `fd`; whether it could. Async-signal-safe.
 #[cfg(unix)]
 fn set_close_on_exec(fd: std::os::fd::RawFd, on: bool) -> bool {
-    // SAFETY: F_GETFD and F_SETFD read and set the descriptor flags of `fd` only.
-    #[allow(unsafe_code)]
-    unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFD);
-        let flags = if on {
-            flags | libc::FD_CLOEXEC
-        } else {
-            flags & !libc::FD_CLOEXEC
-        };
-        flags >= 0 && libc::fcntl(fd, libc::F_SETFD, flags) >= 0
-    }
+    mur_lockfile::set_close_on_exec(fd, on).is_ok()
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! (crate `mur-bridge`). The first request that finds a session pins the
 //! proxy to that session's project: every later request goes to that
 //! project's session, found afresh as every command finds it (an app that
-//! reloads or restarts moves to a new port and pid), and never to another
+//! restarts moves to a new port and pid, one that reloads to a new pid or none), and never to another
 //! project's — the agent host was told one server's capabilities and tools.
 //! When that project has no session the request fails saying so; when its
 //! session was a bridge (which stops after its idle time), saying when and why the

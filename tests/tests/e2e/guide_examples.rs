@@ -80,8 +80,17 @@ fn session() -> (Sandbox, Sample, PathBuf) {
 
 /// `reload` replaces the sample with a new process of ours: stop it by its pid.
 fn stop_reloaded(sb: &Sandbox, sample: &Sample) {
-    let ReadOutcome::Valid(lock) = sb.registry().read(&sample.lockfile) else {
-        return;
+    // Mid-hand-over the successor holds the slot and has not written the lockfile yet:
+    // wait for it (returning then left it running, an orphan of the test run).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let lock = loop {
+        match sb.registry().read(&sample.lockfile) {
+            ReadOutcome::Valid(lock) => break lock,
+            _ if !mur_lockfile::is_held(&sample.lockfile) || Instant::now() >= deadline => {
+                return;
+            }
+            _ => std::thread::sleep(Duration::from_millis(50)),
+        }
     };
     if lock.pid == sample.pid() {
         return;
@@ -89,7 +98,6 @@ fn stop_reloaded(sb: &Sandbox, sample: &Sample) {
     let _ = std::process::Command::new("kill")
         .args(["-INT", &lock.pid.to_string()])
         .status();
-    let deadline = Instant::now() + Duration::from_secs(30);
     while sample.lockfile.exists() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
