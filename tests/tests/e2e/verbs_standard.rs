@@ -332,9 +332,10 @@ fn every_standard_verb_writes_its_placeholders_one_way() {
             let label = line.trim_start().split("  ").next().unwrap_or_default();
             let positional = label.starts_with('<') || label.starts_with("[<");
             let option = label.starts_with("--");
+            let capital_positional = positional && label.chars().any(char::is_uppercase);
+            let bracketed_value = option && label.contains('<');
             assert!(
-                !(positional && label.chars().any(char::is_uppercase))
-                    && !(option && label.contains('<')),
+                !capital_positional && !bracketed_value,
                 "`{verb} --help`: {line:?}\n{help}"
             );
         }
