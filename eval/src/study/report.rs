@@ -295,6 +295,9 @@ pub struct Rows {
     /// Each condition's agent commands, as the study's commands named them
     /// (`study.json`); empty when not known.
     pub agents: Vec<(String, Vec<String>)>,
+    /// The runs the rows were made from: a comparison of two conditions is made again
+    /// over the (task, repeat) cells both have.
+    pub results: Vec<RunResult>,
 }
 
 /// Per condition, per task category: successful runs and runs (seed 000 §13: a surface
@@ -419,6 +422,7 @@ pub fn rows(results: &[RunResult], conditions: &[String]) -> Rows {
         conditions: condition_rows,
         tasks: task_rows,
         agents: Vec::new(),
+        results: results.to_vec(),
     }
 }
 
@@ -847,34 +851,73 @@ pub const REFERENCE: &str = "cli-named";
 /// success carries its 95% interval ([`newcombe`]); the change in context tokens is
 /// between two medians and carries none (see [`legend`]).
 pub fn against(rows: &Rows, reference: &str) -> Option<String> {
-    let base = rows.conditions.iter().find(|r| r.condition == reference)?;
-    let base_tokens = base.context_tokens.filter(|t| *t > 0.0)?;
+    rows.conditions.iter().find(|r| r.condition == reference)?;
     let others: Vec<String> = rows
         .conditions
         .iter()
         .filter(|r| r.condition != reference)
-        .map(|r| {
-            let change = r.context_tokens.map_or_else(
-                || "–".to_owned(),
-                |t| format!("{:+.0}%", (t / base_tokens - 1.0) * 100.0),
-            );
-            // Without runs on one side there is no difference of success.
-            let success = match (r.rate(), base.rate()) {
-                (Some(rate), Some(base_rate)) => {
-                    let points = (rate - base_rate) * 100.0;
-                    let (low, high) = newcombe((r.successes, r.runs), (base.successes, base.runs));
-                    format!(
-                        "{points:+.0} points of success ({} to {})",
-                        signed_points(low),
-                        signed_points(high)
-                    )
-                }
-                _ => "no runs to compare success by".to_owned(),
-            };
-            format!("`{}` {change} context tokens, {success}", r.condition)
-        })
+        .filter_map(|r| compared(rows, reference, &r.condition))
         .collect();
     (!others.is_empty()).then(|| format!("Against `{reference}`: {}.", others.join("; ")))
+}
+
+/// `condition` against `reference`, over the (task, repeat) cells both made — like for
+/// like even where their commands ran other tasks or repeats (the medians over all runs
+/// would compare two task mixes) — saying so when that leaves some runs out. `None`
+/// when the reference's context tokens are none to compare with.
+fn compared(rows: &Rows, reference: &str, condition: &str) -> Option<String> {
+    let made = |c: &str| -> Vec<&RunResult> {
+        rows.results
+            .iter()
+            .filter(|r| r.condition == c && r.error.is_none())
+            .collect()
+    };
+    let (base_runs, other_runs) = (made(reference), made(condition));
+    let cell = |r: &&RunResult| (r.task.clone(), r.repeat);
+    let base_cells: BTreeSet<(String, u32)> = base_runs.iter().map(cell).collect();
+    let other_cells: BTreeSet<(String, u32)> = other_runs.iter().map(cell).collect();
+    let shared: BTreeSet<&(String, u32)> = base_cells.intersection(&other_cells).collect();
+    if shared.is_empty() && !(base_runs.is_empty() && other_runs.is_empty()) {
+        return Some(format!(
+            "`{condition}` made no run of a task and repeat `{reference}` made"
+        ));
+    }
+    let in_shared = |r: &&&RunResult| shared.contains(&(r.task.clone(), r.repeat));
+    let base_kept: Vec<&RunResult> = base_runs.iter().filter(in_shared).copied().collect();
+    let other_kept: Vec<&RunResult> = other_runs.iter().filter(in_shared).copied().collect();
+    let (base, other) = (
+        row(reference, None, &base_kept),
+        row(condition, None, &other_kept),
+    );
+    let base_tokens = base.context_tokens.filter(|t| *t > 0.0)?;
+    let change = other.context_tokens.map_or_else(
+        || "–".to_owned(),
+        |t| format!("{:+.0}%", (t / base_tokens - 1.0) * 100.0),
+    );
+    // Without runs on one side there is no difference of success.
+    let success = match (other.rate(), base.rate()) {
+        (Some(rate), Some(base_rate)) => {
+            let points = (rate - base_rate) * 100.0;
+            let (low, high) = newcombe((other.successes, other.runs), (base.successes, base.runs));
+            format!(
+                "{points:+.0} points of success ({} to {})",
+                signed_points(low),
+                signed_points(high)
+            )
+        }
+        _ => "no runs to compare success by".to_owned(),
+    };
+    let over = if base_cells == other_cells {
+        String::new()
+    } else {
+        format!(
+            ", over the {} of the same task and repeat both made",
+            plural(shared.len(), "run")
+        )
+    };
+    Some(format!(
+        "`{condition}` {change} context tokens, {success}{over}"
+    ))
 }
 
 /// The 95% interval of the difference of two independent proportions, `one` less
@@ -1688,11 +1731,12 @@ mod tests {
         assert_eq!(named.context_tokens, Some(200.0));
         assert_eq!(named.turns, None);
         assert_eq!(rows.tasks.len(), 3);
+        // Compared on the task both ran (`a`), not cli-named's mix of `a` and `b`.
         assert_eq!(
             against(&rows, "cli-named").as_deref(),
             Some(
-                "Against `cli-named`: `mcp` +350% context tokens, +50 points of success \
-                 (-39 to +91)."
+                "Against `cli-named`: `mcp` +800% context tokens, +0 points of success \
+                 (-79 to +79), over the 1 run of the same task and repeat both made."
             )
         );
         let md = markdown(&rows, "study");
