@@ -1,7 +1,8 @@
 //! The harness's own calls to the session — a task's setup before the agent starts and
 //! its checks after the agent has finished — through `mur-client`, over loopback HTTP.
-//! They are recorded in the session's usage log like any call; the run counts only the
-//! lines written while the agent ran.
+//! They are recorded in the session's usage log like any call, under the harness's own
+//! name (clientInfo `mur-eval <version>`, not mur's, so a session's log tells them from
+//! an agent's `mur`); the run counts only the lines written while the agent ran.
 
 use std::time::Duration;
 
@@ -18,6 +19,8 @@ const CALL_LIMIT: Duration = Duration::from_secs(10);
 /// A client for the harness's calls.
 pub struct Checker {
     runtime: tokio::runtime::Runtime,
+    /// The clientInfo its requests are made in.
+    info: Value,
 }
 
 impl Checker {
@@ -26,7 +29,10 @@ impl Checker {
             .enable_all()
             .build()
             .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
-        Ok(Self { runtime })
+        Ok(Self {
+            runtime,
+            info: json!({ "name": "mur-eval", "version": env!("CARGO_PKG_VERSION") }),
+        })
     }
 
     /// Calls `tool` with `args` at `endpoint`; the tool's result, or why there is none
@@ -45,7 +51,7 @@ impl Checker {
             .runtime
             .block_on(async {
                 let http = mur_http::Http::new();
-                let client = Client::new(&http, endpoint, &settings);
+                let client = Client::new(&http, endpoint, &settings).relaying_for(Some(&self.info));
                 client.call("tools/call", Some(&params), CALL_LIMIT).await
             })
             .map_err(|e| format!("`{tool}` could not be called: {}", e.message()))?;
@@ -77,7 +83,7 @@ impl Checker {
             .runtime
             .block_on(async {
                 let http = mur_http::Http::new();
-                let client = Client::new(&http, endpoint, &settings);
+                let client = Client::new(&http, endpoint, &settings).relaying_for(Some(&self.info));
                 client.call(method, params, CALL_LIMIT).await
             })
             .map_err(|e| format!("`{method}` could not be sent: {}", e.message()))?;

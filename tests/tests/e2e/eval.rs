@@ -420,6 +420,18 @@ fn an_agent_past_its_time_limit_is_stopped_and_the_task_not_completed() {
     let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
     let said = std::fs::read_to_string(transcript.join("agent.stdout")).expect("kept");
     assert_eq!(said, "started\n");
+    // The harness's own check calls are in the session's log under its own name.
+    let served = std::fs::read_to_string(transcript.join("usage.jsonl")).expect("usage.jsonl");
+    let clients: Vec<String> = served
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .map(|r| r["client"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    let harness = format!("mur-eval {}", env!("CARGO_PKG_VERSION"));
+    assert!(
+        !clients.is_empty() && clients.iter().all(|c| *c == harness),
+        "{served}"
+    );
 }
 
 #[test]
