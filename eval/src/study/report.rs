@@ -1277,7 +1277,15 @@ pub fn page(rows: &Rows, title: &str) -> String {
         ],
     ));
     body.push_str(&html_table(&tasks, true));
-    let _ = write!(body, "<p>{}</p>", html::escape(&legend()));
+    // The page's tables give the part before the first call a column of its own, and
+    // show no Markdown.
+    let legend = legend()
+        .replace(
+            "the part before its first call in parentheses",
+            "the part before its first call in a column of its own",
+        )
+        .replace('`', "");
+    let _ = write!(body, "<p>{}</p>", html::escape(&legend));
     html::document(title, &body)
 }
 
@@ -1423,6 +1431,19 @@ mod tests {
         );
         let mcp_row = csv_row(&rows, "mcp");
         assert!(mcp_row.ends_with(",0,0,0,2"), "{mcp_row}");
+    }
+
+    #[test]
+    fn the_pages_legend_describes_its_own_tables_without_markdown() {
+        let rows = rows(&[result("mcp", "a", true, 3, 100)], &[]);
+        let page = page(&rows, "study");
+        let shown = page.rsplit("<p>").next().unwrap_or_default();
+        assert!(
+            shown.contains("before its first call in a column of its own"),
+            "{shown}"
+        );
+        assert!(!shown.contains('`'), "{shown}");
+        assert!(legend().contains("before its first call in parentheses"));
     }
 
     #[test]
