@@ -62,6 +62,8 @@ pub struct Session {
     registry: Registry,
     lockfile: PathBuf,
     log: PathBuf,
+    /// Where its process group is recorded while it runs ([`GROUP_FILE`]).
+    group_file: PathBuf,
 }
 
 impl Session {
@@ -122,6 +124,7 @@ impl Session {
                 registry: registry.clone(),
                 lockfile: lockfile.clone(),
                 log: log.clone(),
+                group_file: dir.join(GROUP_FILE),
             };
             match session.wait_announced() {
                 Ok(()) => return Ok(session),
@@ -235,6 +238,8 @@ impl Session {
         let _ = killpg(group, Signal::SIGKILL);
         let _ = self.child.wait();
         crate::stop::unregister(self.first_pid);
+        // Stopped: nothing is left for a resumed study to stop (as `agent.group`).
+        let _ = std::fs::remove_file(&self.group_file);
     }
 
     /// The first process has exited (and is reaped) and no process is left in its group.

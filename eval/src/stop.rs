@@ -6,6 +6,7 @@
 //! the agents' groups, stops the sessions' (SIGTERM, so each removes its lockfile), then
 //! exits 130, 143 or 129 as the signal would have.
 
+use std::io::Write as _;
 use std::sync::Mutex;
 
 use nix::sys::signal::{SigSet, Signal, killpg};
@@ -39,6 +40,14 @@ pub fn on_signals() {
             return;
         };
         stop_all();
+        // Said, not silent: an operator back at the terminal (or reading a log) learns
+        // why it ended. Dropped when stderr is gone with the terminal.
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "mur-eval: stopped by {}: the agents and sessions it started were stopped too; \
+             runs not finished were not recorded",
+            signal.as_str()
+        );
         std::process::exit(128 + signal as i32);
     });
 }

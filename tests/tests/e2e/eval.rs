@@ -420,6 +420,10 @@ fn an_agent_past_its_time_limit_is_stopped_and_the_task_not_completed() {
     let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
     let said = std::fs::read_to_string(transcript.join("agent.stdout")).expect("kept");
     assert_eq!(said, "started\n");
+    // The session stopped, its process group is no longer recorded (as the agent's).
+    for group in ["session.group", "agent.group"] {
+        assert!(!transcript.join(group).exists(), "{group} left");
+    }
     // The harness's own check calls are in the session's log under its own name.
     let served = std::fs::read_to_string(transcript.join("usage.jsonl")).expect("usage.jsonl");
     let clients: Vec<String> = served
@@ -600,8 +604,11 @@ fn a_hangup_stops_the_running_agent_and_session_before_mur_eval_exits() {
     });
     // The terminal (or SSH connection) closed: SIGHUP, as for a study.
     run.signal("HUP");
-    let status = run.wait_status();
-    assert_eq!(status.code(), Some(129), "{status}");
+    let output = run.wait_output();
+    output.assert_code(129).assert_stderr_contains(
+        "mur-eval: stopped by SIGHUP: the agents and sessions it started were stopped too; \
+         runs not finished were not recorded\n",
+    );
     assert_none_left(&out);
 }
 
