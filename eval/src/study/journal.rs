@@ -207,8 +207,12 @@ fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    nanos ^ u64::from(std::process::id()).rotate_left(32)
+    (nanos ^ u64::from(std::process::id()).rotate_left(32)) & SEED_MASK
 }
+
+/// A fresh seed keeps below 2^53, which every JSON reader holds exactly: `jq .seed`
+/// (a double) printed a larger one rounded, which `--seed` then took as another study's.
+const SEED_MASK: u64 = (1 << 53) - 1;
 
 /// What `results.jsonl` holds for a study: one record per run, and what was left out.
 pub struct Journal {
@@ -363,6 +367,15 @@ fn ends_with_newline(path: &Path) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_fresh_seed_is_exact_as_a_json_number() {
+        for _ in 0..100 {
+            let seed = fresh_seed();
+            assert!(seed < 1 << 53, "{seed}");
+            assert_eq!(seed as f64 as u64, seed);
+        }
+    }
+
     use super::*;
 
     fn matrix(conditions: &[&str], tasks: &[&str], repeats: u32, agent: &str) -> Matrix {
