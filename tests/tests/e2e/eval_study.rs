@@ -686,6 +686,43 @@ fn read_json_line(path: &Path) -> Value {
 }
 
 #[test]
+fn the_scripted_mcp_agent_logs_what_a_host_gives_the_model_once() {
+    let Some(python) = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt") else {
+        return;
+    };
+    let (sandbox, out) = sandbox_and_study();
+    let agent = format!(
+        "bash {} {{task}}",
+        repo_root().join("eval/agents/scripted.sh").display()
+    );
+    let args = matrix(
+        "mcp",
+        "count-to-three",
+        "1",
+        &["--agent", &agent, "--pass-env", "MUR_EVAL_PYTHON"],
+    );
+    let mut command = study_command(&sandbox, &out, &args);
+    command.env("MUR_EVAL_PYTHON", &python);
+    run_within(&mut command, STUDY_LIMIT).0.assert_code(0);
+    let only = &results(&out)[0];
+    assert_eq!(only["success"], true, "{only}");
+    let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
+    let logged = std::fs::read_to_string(transcript.join("transcript.jsonl")).expect("logged");
+    assert!(logged.lines().count() >= 3, "{logged}");
+    // Each click's result as a host gives it to the model: the text block's JSON, not
+    // the whole CallToolResult with structuredContent repeating it.
+    for line in logged.lines() {
+        let line: Value = serde_json::from_str(line).expect("a transcript line");
+        let text = line["text"].as_str().unwrap_or_default();
+        let result: Value = serde_json::from_str(text).expect("a tool's JSON result");
+        assert!(
+            result.get("structuredContent").is_none() && result.get("content").is_none(),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn a_study_of_one_run_says_so_in_the_singular() {
     let (sandbox, out, output) = derived_study(
         "count-to-three",
