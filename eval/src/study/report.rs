@@ -450,7 +450,9 @@ fn percent(value: f64) -> String {
     }
 }
 
-const HEADER: &str = "| runs | success | 95% CI | calls | turns | input tokens | context tokens (before) | context bytes | time |";
+/// The figures' headers: the medians say so, or a condition's `calls 3` over 14 tasks
+/// reads as a total.
+const HEADER: &str = "| runs | success | 95% CI | median calls | median turns | median input tokens | median context tokens (before) | median context bytes | median time |";
 
 /// A row's figures as the tables print them: runs, success, 95% CI, calls, turns, input
 /// tokens, context tokens, before the first call, context bytes, time.
@@ -1154,13 +1156,13 @@ fn html_table(rows: &[&Row], with_task: bool) -> String {
         "runs",
         "success",
         "95% CI",
-        "calls",
-        "turns",
-        "input tokens",
-        "context tokens",
+        "median calls",
+        "median turns",
+        "median input tokens",
+        "median context tokens",
         "before first call",
-        "context bytes",
-        "time",
+        "median context bytes",
+        "median time",
     ]);
     let body: Vec<Vec<String>> = rows
         .iter()
@@ -1431,6 +1433,21 @@ mod tests {
         );
         let mcp_row = csv_row(&rows, "mcp");
         assert!(mcp_row.ends_with(",0,0,0,2"), "{mcp_row}");
+    }
+
+    #[test]
+    fn the_tables_say_their_figures_are_medians() {
+        let rows = rows(&[result("mcp", "a", true, 3, 100)], &[]);
+        let md = markdown(&rows, "study");
+        assert!(
+            md.contains("| condition | runs | success | 95% CI | median calls | median turns | median input tokens | median context tokens (before) | median context bytes | median time |\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| task | condition | runs | success | 95% CI | median calls |"),
+            "{md}"
+        );
+        assert!(page(&rows, "study").contains("<th>median calls</th>"));
     }
 
     #[test]
