@@ -89,7 +89,19 @@ fn stop_left_running(dir: &Path, sample: &Path) {
 
 /// The run's lock file ([`LOCK`]), locked; a usage error when another run holds it.
 fn lock(out: &Path) -> Result<std::fs::File> {
-    let path = out.join(LOCK);
+    hold(
+        out,
+        LOCK,
+        "another run",
+        "wait for it to end, or name another directory with `--out`",
+    )
+}
+
+/// The lock file `name` in `out`, locked for as long as the file is kept; a usage error
+/// naming `holder` (`another run`) and `hint` when another process holds it. A run and
+/// a study each hold their own (`mur-eval-run.lock`, `study.lock`).
+pub fn hold(out: &Path, name: &str, holder: &str, hint: &str) -> Result<std::fs::File> {
+    let path = out.join(name);
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -99,10 +111,10 @@ fn lock(out: &Path) -> Result<std::fs::File> {
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(Error::usage(format!(
-            "`{}` is in use by another run (it holds `{LOCK}`)",
+            "`{}` is in use by {holder} (it holds `{name}`)",
             out.display()
         ))
-        .with_hint("wait for it to end, or name another directory with `--out`")),
+        .with_hint(hint)),
         Err(std::fs::TryLockError::Error(e)) => Err(Error::internal(format!(
             "cannot lock `{}`: {e}",
             path.display()

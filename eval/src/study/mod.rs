@@ -164,25 +164,12 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
 /// error when another study holds it: two studies into one directory would make the
 /// same runs at once, in the same run directories, and record each twice.
 fn claim(out: &std::path::Path) -> Result<std::fs::File> {
-    let path = out.join(LOCK);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| Error::internal(format!("cannot open `{}`: {e}", path.display())))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(Error::usage(format!(
-            "`{}` is in use by another study (it holds `{LOCK}`)",
-            out.display()
-        ))
-        .with_hint("wait for it to end, then run this command again to add what it lacks")),
-        Err(std::fs::TryLockError::Error(e)) => Err(Error::internal(format!(
-            "cannot lock `{}`: {e}",
-            path.display()
-        ))),
-    }
+    crate::outdir::hold(
+        out,
+        LOCK,
+        "another study",
+        "wait for it to end, then run this command again to add what it lacks",
+    )
 }
 
 fn record_failure(failure: &Mutex<Option<Error>>, error: Error) {
