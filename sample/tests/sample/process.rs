@@ -132,6 +132,47 @@ fn a_copy_of_the_sample(sandbox: &Sandbox) -> std::path::PathBuf {
     copy
 }
 
+/// A session of [`a_copy_of_the_sample`] in a new sandbox, its counter set to 9: a test
+/// tells the state it kept from a fresh app's.
+fn a_session_of_a_copy() -> (
+    Sandbox,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    mur_testkit::Session,
+) {
+    let sandbox = Sandbox::new();
+    let project = sandbox.project("app");
+    let program = a_copy_of_the_sample(&sandbox);
+    let session = sandbox.start_session(&program, &project, &[]);
+    mcp::call_tool(
+        &session.lock.endpoint,
+        "fire",
+        json!({ "target": "counter.set", "args": { "value": 9 } }),
+    );
+    (sandbox, project, program, session)
+}
+
+/// `reload` asked at `endpoint`, which answers that it reloads.
+fn reload_asked(endpoint: &str) {
+    let answer = mcp::call_tool(endpoint, "reload", json!({}));
+    assert_eq!(
+        answer["result"]["structuredContent"]["reloading"], true,
+        "{answer}"
+    );
+}
+
+/// The app of `before` announced again, by the same process on the same endpoint, its
+/// state kept (the counter [`a_session_of_a_copy`] set).
+fn serving_on(sandbox: &Sandbox, project: &std::path::Path, pid: u32, endpoint: &str) {
+    let again = sandbox.wait_for_lockfile(project, |lock| lock.pid == pid);
+    assert_eq!(again.endpoint, endpoint);
+    let state = mcp::call_tool(&again.endpoint, "state", json!({}));
+    assert_eq!(
+        state["result"]["structuredContent"]["counter"]["count"], 9,
+        "{state}"
+    );
+}
+
 /// The dev loop: edit, rebuild, reload. A rebuild replaces the program's file (a new
 /// one at the same path), and Linux names the running program `PATH (deleted)` from
 /// then on: the reload starts the new file at PATH, and the app goes on.
@@ -145,11 +186,7 @@ fn reload_after_a_rebuild_starts_the_new_build() {
     std::fs::remove_file(&program).expect("remove the old build");
     a_copy_of_the_sample(&sandbox);
 
-    let answer = mcp::call_tool(&before.endpoint, "reload", json!({}));
-    assert_eq!(
-        answer["result"]["structuredContent"]["reloading"], true,
-        "{answer}"
-    );
+    reload_asked(&before.endpoint);
     let old_pid = session.pid();
     let log = session.log();
     assert_eq!(session.wait_status().code(), Some(0), "{log}");
@@ -166,23 +203,11 @@ fn reload_after_a_rebuild_starts_the_new_build() {
 /// serves on, on its port, its state kept.
 #[test]
 fn a_reload_that_cannot_start_the_program_leaves_the_app_serving() {
-    let sandbox = Sandbox::new();
-    let project = sandbox.project("app");
-    let program = a_copy_of_the_sample(&sandbox);
-    let session = sandbox.start_session(&program, &project, &[]);
+    let (sandbox, project, program, session) = a_session_of_a_copy();
     let before = session.lock.clone();
-    mcp::call_tool(
-        &before.endpoint,
-        "fire",
-        json!({ "target": "counter.set", "args": { "value": 9 } }),
-    );
     std::fs::remove_file(&program).expect("remove the program");
 
-    let answer = mcp::call_tool(&before.endpoint, "reload", json!({}));
-    assert_eq!(
-        answer["result"]["structuredContent"]["reloading"], true,
-        "{answer}"
-    );
+    reload_asked(&before.endpoint);
     let said = format!(
         "ERROR mur_server::session: the reload failed, this process serves on: cannot restart \
          `{}`: No such file or directory (os error 2)",
@@ -191,13 +216,7 @@ fn a_reload_that_cannot_start_the_program_leaves_the_app_serving() {
     mur_testkit::wait_until("the failed reload in the app's log", || {
         session.log().contains(&said).then_some(())
     });
-    let again = sandbox.wait_for_lockfile(&project, |lock| lock.pid == before.pid);
-    assert_eq!(again.endpoint, before.endpoint);
-    let state = mcp::call_tool(&again.endpoint, "state", json!({}));
-    assert_eq!(
-        state["result"]["structuredContent"]["counter"]["count"], 9,
-        "{state}"
-    );
+    serving_on(&sandbox, &project, before.pid, &before.endpoint);
 }
 
 /// Started from a terminal, in its foreground (as a person runs the app), the app
@@ -280,16 +299,8 @@ fn an_app_in_a_terminals_foreground_reloads_in_place_and_ctrl_c_still_stops_it()
 /// its successor to announce itself and, when it exits first, serves on, saying so.
 #[test]
 fn a_new_build_that_exits_as_it_starts_leaves_the_old_app_serving() {
-    let sandbox = Sandbox::new();
-    let project = sandbox.project("app");
-    let program = a_copy_of_the_sample(&sandbox);
-    let session = sandbox.start_session(&program, &project, &[]);
+    let (sandbox, project, program, session) = a_session_of_a_copy();
     let before = session.lock.clone();
-    mcp::call_tool(
-        &before.endpoint,
-        "fire",
-        json!({ "target": "counter.set", "args": { "value": 9 } }),
-    );
     std::fs::remove_file(&program).expect("remove the old build");
     std::fs::write(
         &program,
@@ -302,11 +313,7 @@ fn a_new_build_that_exits_as_it_starts_leaves_the_old_app_serving() {
     )
     .expect("make it runnable");
 
-    let answer = mcp::call_tool(&before.endpoint, "reload", json!({}));
-    assert_eq!(
-        answer["result"]["structuredContent"]["reloading"], true,
-        "{answer}"
-    );
+    reload_asked(&before.endpoint);
     let said = "ERROR mur_server::session: the reload failed, this process serves on: the new \
                 process (pid ";
     let line = mur_testkit::wait_until("the failed reload in the app's log", || {
@@ -318,11 +325,5 @@ fn a_new_build_that_exits_as_it_starts_leaves_the_old_app_serving() {
         "{line}"
     );
     assert!(session.log().contains("the new build broke\n"));
-    let again = sandbox.wait_for_lockfile(&project, |lock| lock.pid == before.pid);
-    assert_eq!(again.endpoint, before.endpoint);
-    let state = mcp::call_tool(&again.endpoint, "state", json!({}));
-    assert_eq!(
-        state["result"]["structuredContent"]["counter"]["count"], 9,
-        "{state}"
-    );
+    serving_on(&sandbox, &project, before.pid, &before.endpoint);
 }
