@@ -111,17 +111,31 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
         ReadOutcome::Valid(lock) if bridge_of(&path, &lock).is_some() => {
             Ok(Found::Announced(path, lock))
         }
-        ReadOutcome::Valid(lock) => Err(Error::usage(format!(
-            "the session of `{canonical}` (pid {}) is not a bridge; `bridge stop` stops only bridges",
-            lock.pid
-        ))
-        .with_hint("stop an app's session in the app (Ctrl+C where it runs)")),
+        ReadOutcome::Valid(lock) => Err(not_a_bridge(&path, &canonical, lock.pid)),
         _ => match starting(&path) {
             Some(bridge) => Ok(Found::Starting(canonical, bridge)),
             None => Err(Error::no_session(format!(
                 "no bridge is running for `{canonical}`"
             ))),
         },
+    }
+}
+
+/// The session of `canonical` (pid `pid`, lockfile `path`) names no bridge `bridge stop`
+/// may signal: an app's, or one whose sidecar mur does not trust (another user's, or
+/// readable by others: whoever wrote it could name any pid), which it says, with why.
+fn not_a_bridge(path: &Path, canonical: &str, pid: u32) -> Error {
+    let sidecar = mur_discovery::sidecar_path(path);
+    let not_a_bridge = Error::usage(format!(
+        "the session of `{canonical}` (pid {pid}) is not a bridge; `bridge stop` stops only bridges"
+    ));
+    match mur_discovery::read_sidecar(&sidecar) {
+        Err(why) => not_a_bridge
+            .with_hint(format!("its sidecar is not trusted, so nothing is signalled: {why}"))
+            .with_hint(format!(
+                "if the bridge is yours, stop it with `kill {pid}`; `session clean` then removes the sidecar"
+            )),
+        Ok(_) => not_a_bridge.with_hint("stop an app's session in the app (Ctrl+C where it runs)"),
     }
 }
 

@@ -469,9 +469,17 @@ fn a_sidecar_others_may_read_or_another_users_names_no_bridge_to_list_or_stop() 
             "{how}: {list}"
         );
         assert_eq!(line["pid"], started["pid"], "{how}: {list}");
+        // Saying why nothing was signalled, and how to stop one's own bridge.
         sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"])
             .assert_code(1)
-            .assert_stderr_starts_with(&refused);
+            .assert_stderr_starts_with(&refused)
+            .assert_stderr_contains(
+                "\nhint: its sidecar is not trusted, so nothing is signalled: `",
+            )
+            .assert_stderr_contains(&format!(
+                "\nhint: if the bridge is yours, stop it with `kill {}`",
+                started["pid"]
+            ));
     };
     chmod(0o644);
     assert_no_bridge("readable by others");
