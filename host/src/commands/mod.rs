@@ -128,6 +128,7 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
     if let Some(cli) = cli::plain_verb_call(&argv) {
         return Ok(cli);
     }
+    not_text(&argv)?;
     match cli::command().try_get_matches_from(argv.clone()) {
         Ok(matches) => {
             let mut cli = Cli::from_arg_matches(&matches)?;
@@ -142,6 +143,19 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
             .unwrap_or(e)
             .into()),
         Err(e) => Err(without_devtools(&argv, e)),
+    }
+}
+
+/// The first argument that is no UTF-8 text, named as a shell reads it back (`$'\xc3('`):
+/// clap said only "invalid UTF-8 was detected in one or more arguments", which left the
+/// word to be found by hand in a long command line.
+fn not_text(argv: &[OsString]) -> Result<()> {
+    match argv.iter().skip(1).find(|word| word.to_str().is_none()) {
+        Some(word) => Err(Error::usage(format!(
+            "`{}` is not UTF-8 text: mur takes its arguments as text",
+            String::from_utf8_lossy(&crate::output::shell_word(word))
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -116,6 +116,19 @@ fn no_home_directory_is_murs_own_failure_for_verbs_and_usage_alike() {
     }
 }
 
+/// An argument that is no UTF-8 text is named, as a shell reads it back (clap said
+/// only "invalid UTF-8 was detected in one or more arguments").
+#[test]
+fn an_argument_that_is_no_text_is_named() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let sb = Sandbox::new();
+    let mut command = sb.mur_command(&["devtools", "type", "#todo-input"]);
+    command.arg(std::ffi::OsStr::from_bytes(b"\xc3\x28"));
+    mur_e2e::run(&mut command).assert_code(1).assert_stderr_is(
+        "error: `$'\\xc3('` is not UTF-8 text: mur takes its arguments as text\n",
+    );
+}
+
 /// An `error:` or `hint:` line quoting a huge word (a value typed in the verb's place)
 /// is cut to 2,000 characters: it was printed whole, 120 KB on one line.
 #[test]
