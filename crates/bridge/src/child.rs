@@ -214,7 +214,7 @@ async fn initialize(relay: &Relay, writer: &Writer) -> Result<Value> {
         "protocolVersion": OFFERED_VERSION,
         // Questions are relayed to the client of the request that asks them.
         "capabilities": { "elicitation": { "form": {} } },
-        "clientInfo": { "name": "mur-bridge", "version": env!("CARGO_PKG_VERSION") },
+        "clientInfo": { "name": mur_usage::BRIDGE_CLIENT, "version": env!("CARGO_PKG_VERSION") },
     });
     let (request, mut sent) = relay.register(Value::Null, "initialize", Some(params), true);
     let _ = writer.send(request.to_string());
