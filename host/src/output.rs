@@ -509,11 +509,7 @@ pub fn diagnostic(message: &str) {
 /// name quoted in it holds: a 4 MB selector or tool message was printed whole, beside
 /// the same text on stdout).
 pub fn line(text: &str) -> String {
-    let line = escaped(text, unprintable);
-    match line.char_indices().nth(ERROR_CHARS) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.into_owned(),
-    }
+    clipped(text, ERROR_CHARS)
 }
 
 /// The most characters of an `error:` or `hint:` line: room for any message and
@@ -708,8 +704,6 @@ mod tests {
         assert_eq!(progress, "progress: 1 a\\x0aerror: fake");
     }
 
-    /// A right-to-left override in a tool's name would show the rest of a hint, a
-    /// table row or an error reversed: every way text reaches a person escapes it.
     #[test]
     fn an_error_line_is_cut_at_its_bound_and_short_ones_kept_whole() {
         assert_eq!(
@@ -721,6 +715,8 @@ mod tests {
         assert!(long.ends_with('…'));
     }
 
+    /// A right-to-left override in a tool's name would show the rest of a hint, a
+    /// table row or an error reversed: every way text reaches a person escapes it.
     #[test]
     fn bidirectional_overrides_are_escaped_wherever_text_reaches_a_person() {
         let name = "list\u{202e}txt.exe\u{2066}\u{200f}";

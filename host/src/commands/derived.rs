@@ -28,11 +28,12 @@ pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     // Host options are taken wherever they appear: the verb's own options
     // are known only once the tool list is read, after discovery needed them.
     let argv = extract_host_options(argv, &mut host, Some(&VerbSpec::default()))?;
+    // First: `--timeout` bounds reading values from pipes too.
+    let settings = started(&host);
     // Every `@FILE` and stdin is read now, before the session is asked anything: read
     // once the tool list was in, a slow pipe (or a person typing at `@-`) left the
     // pooled connection idle past what a session waits, and the call failed as a
     // transport error; a second parse (a stale cached list) reuses what was read.
-    let settings = started(&host);
     mur_verbs::derived::prefetch(&argv);
     let refresh = host.refresh;
     block_on(run_async(name, &argv, &settings, refresh))?

@@ -357,32 +357,21 @@ fn a_verbs_own_timeout_is_the_bound_its_hint_names() {
     mur_e2e::plugins::install_standard(&sb);
     let hung = Stub::silent();
     let endpoint = hung.endpoint();
-    let after = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "state",
-        "--timeout",
-        "300",
-    ]);
+    let at = |words: &[&str]| sb.mur(&[&["devtools", "--endpoint", &endpoint][..], words].concat());
     // The call has half as long again (2 s at most) for the answer to come back.
-    after.assert_code(2).assert_stderr_is(format!(
-        "error: `{endpoint}` did not answer within 450 ms\n\
+    at(&["state", "--timeout", "300"])
+        .assert_code(2)
+        .assert_stderr_is(format!(
+            "error: `{endpoint}` did not answer within 450 ms\n\
          hint: the bound was the verb's own `--timeout 300` (after its name, with 2 s of grace \
          at most): a slow tool may need a longer one\n"
-    ));
-    let before = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "--timeout",
-        "300",
-        "state",
-    ]);
-    before.assert_code(2).assert_stderr_is(format!(
-        "error: `{endpoint}` did not answer within 300 ms\n\
+        ));
+    at(&["--timeout", "300", "state"])
+        .assert_code(2)
+        .assert_stderr_is(format!(
+            "error: `{endpoint}` did not answer within 300 ms\n\
          hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
-    ));
+        ));
 }
 
 /// A call that ran out of time while the server was sending progress was running, not
