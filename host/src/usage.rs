@@ -90,17 +90,19 @@ impl Invocation {
 /// What stands for a word typed in a verb's place that no verb could be named: a
 /// value given where the verb goes (`mur devtools '#email'`, `mur devtools "$TEXT"`),
 /// which a record never keeps, as it keeps no other word typed.
-pub const NOT_A_VERB_NAME: &str = "WORD";
+const NOT_A_VERB_NAME: &str = "WORD";
 
 impl Invocation {
-    /// The verb a record names: the word typed in the verb's place when a verb could
-    /// be named so ([`mur_verbs::valid_verb_name`], the one rule verbs are named by),
-    /// or when it is the name of the verb it found (a derived verb's, from its tool),
-    /// or `with_values` (`usage on --with-values`: every word is kept); else
-    /// [`NOT_A_VERB_NAME`]. The report's "verbs callers expect" never needs `#email`.
+    /// The verb a record names: a verb, command or tool mur found by it (`session
+    /// list`, an installed verb, a derived verb renamed from its tool); for a word that
+    /// named none (`unknown`), the word when a verb or a tool could be named so
+    /// ([`mur_verbs::valid_verb_name`], [`tool_like`]), or `with_values` (`usage on
+    /// --with-values`: every word is kept); else [`NOT_A_VERB_NAME`]. The report's
+    /// "verbs callers expect" never needs `#email`.
     fn recorded_verb(&self, with_values: bool) -> String {
+        let found = self.kind != Kind::Unknown || self.renamed;
         let named = mur_verbs::valid_verb_name(&self.verb) || tool_like(&self.verb);
-        if with_values || self.renamed || named {
+        if with_values || found || named {
             self.verb.clone()
         } else {
             NOT_A_VERB_NAME.to_owned()
@@ -433,6 +435,12 @@ mod tests {
         for expected in ["get-text", "getText", "take_screenshot"] {
             assert_eq!(recorded(expected, false).as_deref(), Some(expected));
         }
+        // A command of mur's is recorded by its name, spaces and all (it was `WORD`).
+        let command = Invocation::new("session list", Kind::Host, &[], Some("claude"));
+        assert_eq!(
+            record(command, &Ok(()), 0, false).verb.as_deref(),
+            Some("session list")
+        );
     }
 
     #[test]
