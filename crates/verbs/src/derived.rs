@@ -984,7 +984,13 @@ impl Derived {
     /// else (`-…`, `@FILE`) is not taken.
     fn positional(&self, word: &str, given: &[(&Field, Value)]) -> Option<&Field> {
         let field = self.the_one()?;
-        let plain = !word.starts_with('-') && !word.starts_with('@');
+        // A word one of the options offers as a choice (`full` of `--view`) is that
+        // option's, as the refusal says; never the text of another.
+        let offered = self
+            .fields
+            .iter()
+            .any(|f| f.choices.iter().any(|c| c.as_str() == Some(word)));
+        let plain = !offered && !word.starts_with('-') && !word.starts_with('@');
         let text = field.ty == Type::String && !field.nullable;
         let free = !given.iter().any(|(g, _)| g.option == field.option);
         (plain && text && free).then_some(field)
@@ -2452,6 +2458,10 @@ mod tests {
             // A word for the one required text option is taken as it (below), but
             // not once the option is given, nor when it reads as something else.
             (&["#s", "#t"], "unexpected argument `#t`"),
+            (
+                &["full"],
+                "unexpected argument `full`; did you mean `--view full`?",
+            ),
             (
                 &["@s.txt"],
                 "unexpected argument `@s.txt`; did you mean `--selector @s.txt`?",
