@@ -80,9 +80,9 @@ pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<std::fs::File>
 }
 
 /// Stops what a run killed mid-task left running in the task's directory `dir`: its
-/// agent's process group and its session (as a resumed study does). Only the groups
+/// agent's process group and its session (a resumed study's runs too). Only the groups
 /// the directory records, while their leaders are those recorded (or gone).
-fn stop_left_running(dir: &Path, sample: &Path) {
+pub fn stop_left_running(dir: &Path, sample: &Path) {
     crate::group::Group::stop_recorded(&dir.join(crate::group::FILE));
     crate::session::stop_leftovers(sample, dir);
 }

@@ -88,7 +88,7 @@ fn read_tail(log: &Path) -> Option<String> {
 /// killed, has no such line last).
 fn parse(text: &str) -> Option<(String, String, Option<String>)> {
     let (stamp, message) = text.lines().rev().find_map(own)?;
-    let stopped = message.strip_prefix("bridge stopped: ")?;
+    let stopped = message.strip_prefix(crate::serve::STOPPED)?;
     let (why, command) = match stopped.rsplit_once(crate::serve::AGAIN) {
         Some((why, command)) => (why, command.strip_suffix('`')),
         None => (stopped, None),

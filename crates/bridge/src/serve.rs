@@ -154,7 +154,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     let idle = options.idle;
     // Why it stopped, for its last line (`bridge stopped: …`), which tells whoever
     // later finds no session why and how to start it again ([`crate::last_stop`]).
-    let why = Arc::new(std::sync::Mutex::new(None::<String>));
+    let why = Arc::new(std::sync::OnceLock::<String>::new());
     let stop = {
         let relay = relay.clone();
         let why = why.clone();
@@ -171,9 +171,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
                 // it); this is for one that came before they were installed.
                 () = signals.arrived() => STOPPED_ON_SIGNAL.to_owned(),
             };
-            if let Ok(mut why) = why.lock() {
-                why.get_or_insert(reason);
-            }
+            let _ = why.set(reason);
         }
     };
     // Stopped (SIGTERM, Ctrl+C, idle, gave up): the endpoint has removed the
@@ -210,22 +208,22 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     let served = served
         .map(Announced::withdraw)
         .map_err(|e| serve_error(e, &options.project));
-    let why = why.lock().ok().and_then(|mut why| why.take());
     let why = match &served {
-        Ok(()) => why.unwrap_or_else(|| STOPPED_ON_SIGNAL.to_owned()),
-        Err(e) => e.message().to_owned(),
+        Ok(()) => why.get().map_or(STOPPED_ON_SIGNAL, String::as_str),
+        Err(e) => e.message(),
     };
     let again = (Options {
         project: project.into(),
         ..options.clone()
     })
     .command_line();
-    tracing::info!(
-        "bridge stopped: {why}{AGAIN}mur {}`",
-        shell_line(&words(&again))
-    );
+    tracing::info!("{STOPPED}{why}{AGAIN}mur {}`", shell_line(&words(&again)));
     served
 }
+
+/// What a bridge's last line of its log begins with, then why it stopped:
+/// [`crate::last_stop`] reads the line back by it.
+pub(crate) const STOPPED: &str = "bridge stopped: ";
 
 /// Between why a bridge stopped and the command that starts it again, on its last
 /// line: [`crate::last_stop`] reads the line back by it.

@@ -18,7 +18,7 @@ use serde_json::Value;
 /// The `schema` of a bridge's sidecar.
 pub const SIDECAR_SCHEMA: &str = "mur-bridge/1";
 /// No sidecar is anywhere near this size.
-pub const MAX_SIDECAR_BYTES: u64 = 64 * 1024;
+const MAX_SIDECAR_BYTES: u64 = 64 * 1024;
 
 /// The sidecar of the session whose lockfile is `lockfile`: `<hash>.bridge`.
 pub fn sidecar_path(lockfile: &Path) -> PathBuf {

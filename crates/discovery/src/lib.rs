@@ -10,9 +10,7 @@ mod report;
 mod scan;
 mod select;
 
-pub use access::{
-    Access, MAX_SIDECAR_BYTES, SIDECAR_SCHEMA, Secret, read_sidecar, sidecar_of, sidecar_path,
-};
+pub use access::{Access, SIDECAR_SCHEMA, Secret, read_sidecar, sidecar_of, sidecar_path};
 pub use lockfiles::{Found, Survey, registry, survey};
 pub use report::{Report, Silent};
 pub use scan::scan;

@@ -345,16 +345,14 @@ impl UsageLog {
         // A file that does not end in a newline ends in a torn line (a writer that
         // crashed mid-write, another program's text): a record appended to it would
         // be on that line, and skipped with it. It starts a line of its own.
-        let mut line = if ends_in_a_line(&file) {
-            Vec::new()
-        } else {
-            vec![b'\n']
-        };
+        let (len, whole) = last_line(&file);
+        let mut line = if whole { Vec::new() } else { vec![b'\n'] };
         serde_json::to_writer(&mut line, record).map_err(|e| self.describe(e))?;
         line.push(b'\n');
         file.write_all(&line).map_err(|e| self.describe(e))?;
-        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-        if size > self.max_bytes {
+        // The size it has now, as far as this writer knows (another's record since is
+        // counted by the next append): no second `fstat` on every call's path.
+        if len + line.len() as u64 > self.max_bytes {
             self.rotate().map_err(|e| self.describe(e))?;
         }
         Ok(())
@@ -481,23 +479,26 @@ impl UsageLog {
     }
 }
 
-/// Whether `file` is empty or ends in a newline: a record appended to it starts a
-/// line. (A file that cannot be asked is taken to: the record is written as before.)
-fn ends_in_a_line(file: &File) -> bool {
+/// The length of `file`, and whether it is empty or ends in a newline: a record
+/// appended to it starts a line. (A file that cannot be asked is taken to: the record
+/// is written as before.)
+fn last_line(file: &File) -> (u64, bool) {
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     if len == 0 {
-        return true;
+        return (0, true);
     }
     #[cfg(unix)]
     {
         let mut last = [0u8; 1];
         use std::os::unix::fs::FileExt as _;
-        file.read_at(&mut last, len - 1)
-            .map_or(true, |n| n == 0 || last[0] == b'\n')
+        let whole = file
+            .read_at(&mut last, len - 1)
+            .map_or(true, |n| n == 0 || last[0] == b'\n');
+        (len, whole)
     }
     #[cfg(not(unix))]
     {
-        true
+        (len, true)
     }
 }
 

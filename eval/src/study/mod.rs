@@ -92,9 +92,7 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     // A study killed mid-run left those runs' agents (their process groups) and sessions
     // running: stop them first, even if preparing a condition fails below.
     for planned in &pending {
-        let dir = run_dir(study, &out, planned);
-        crate::group::Group::stop_recorded(&dir.join(crate::group::FILE));
-        crate::session::stop_leftovers(&study.runner.sample, &dir);
+        crate::outdir::stop_left_running(&run_dir(study, &out, planned), &study.runner.sample);
     }
     let ran = pending.len();
     progress(&format!(
