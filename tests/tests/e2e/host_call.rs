@@ -9,7 +9,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use mur_e2e::stub::{self, Reply};
-use mur_e2e::{Output, Sandbox, Stub, each_str, mcp};
+use mur_e2e::{Output, Sandbox, Session, Stub, each_str, mcp};
 use serde_json::json;
 
 #[test]
@@ -1008,14 +1008,20 @@ fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
     );
 }
 
+/// A sandbox with the standard `screenshot` verb added (alone) and `mur-sample` running.
+fn with_the_screenshot_verb() -> (Sandbox, Session) {
+    let sb = mur_e2e::plugins::sandbox_with(&[mur_e2e::plugins::standard("screenshot")]);
+    let sample = sb.start_app();
+    (sb, sample)
+}
+
 /// A screenshot that cannot be written once taken (a full device) is mur's own failure,
 /// exit 7, saying the call ran; a file that may not be written, or a directory that is
 /// not there, is known before the call, the user's to fix (exit 1), and nothing is sent.
 #[test]
 fn a_failed_screenshot_write_is_mur_s_own_failure_exit_7() {
     use std::os::unix::fs::PermissionsExt as _;
-    let sb = mur_e2e::plugins::sandbox_with(&[mur_e2e::plugins::standard("screenshot")]);
-    let _sample = sb.start_app();
+    let (sb, _sample) = with_the_screenshot_verb();
     let out = sb.mur(&["devtools", "screenshot", "--out", "/dev/full"]);
     out.assert_code(7).assert_stdout_is("");
     out.assert_stderr_starts_with(
@@ -1053,8 +1059,7 @@ fn a_failed_screenshot_write_is_mur_s_own_failure_exit_7() {
 /// `call --out` alike (a blocking write waited past every bound).
 #[test]
 fn a_fifo_whose_reader_stopped_fails_the_write_after_the_timeout() {
-    let sb = mur_e2e::plugins::sandbox_with(&[mur_e2e::plugins::standard("screenshot")]);
-    let _sample = sb.start_app();
+    let (sb, _sample) = with_the_screenshot_verb();
     let fifo = sb.root().join("shot.png");
     mur_e2e::mkfifo(&fifo);
     // A reader that holds the FIFO open (read and write: its open does not wait), fills
@@ -1536,8 +1541,7 @@ fn a_method_not_found_hint_names_the_catalog_of_the_session_called() {
 /// the file size limit) leaves the file that was there as it was.
 #[test]
 fn a_screenshot_write_cut_short_leaves_the_old_file_whole() {
-    let sb = mur_e2e::plugins::sandbox_with(&[mur_e2e::plugins::standard("screenshot")]);
-    let _sample = sb.start_app();
+    let (sb, _sample) = with_the_screenshot_verb();
     // Once without the limit: the verb is compiled and cached, the image is big enough.
     sb.mur(&["devtools", "screenshot", "--out", "first.png"])
         .assert_code(0);
