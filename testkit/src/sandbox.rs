@@ -45,10 +45,9 @@ impl Sandbox {
 
     /// A sandbox that runs these binaries (a benchmark's release build).
     pub fn with_artifacts(artifacts: &'static Artifacts) -> Self {
-        Self {
-            artifacts: Some(artifacts),
-            ..Self::new()
-        }
+        let mut sandbox = Self::new();
+        sandbox.artifacts = Some(artifacts);
+        sandbox
     }
 
     /// The binaries this sandbox runs (built on first use).
@@ -58,6 +57,11 @@ impl Sandbox {
 
     pub fn root(&self) -> &Path {
         self.root.path()
+    }
+
+    /// Whether `text` (a command line, an environment) names a path in this sandbox.
+    fn names(&self, text: &str) -> bool {
+        text.contains(&format!("{}/", self.root().display()))
     }
 
     /// `XDG_RUNTIME_DIR` of this sandbox (0700, as tempdirs are).
@@ -518,9 +522,9 @@ fn write_private(path: &Path, bytes: &[u8]) {
     std::fs::write(path, bytes).expect("write lockfile");
 }
 
-/// Kills, on drop, the sessions of a sandbox that `reload` started: every
-/// lockfile pid but the original session's, if it runs `mur-sample` for a
-/// project in this sandbox (so nothing else is ever signalled).
+/// The sessions of a sandbox that `reload` started: every lockfile pid but the
+/// original session's, if it runs `mur-sample` for a project in this sandbox. The
+/// sandbox ends them on drop, as every process of its own.
 pub struct Successors<'a> {
     sandbox: &'a Sandbox,
     original: u32,
@@ -535,7 +539,6 @@ impl<'a> Successors<'a> {
         let Ok(entries) = std::fs::read_dir(self.sandbox.lockfile_dir()) else {
             return Vec::new();
         };
-        let root = self.sandbox.root().to_string_lossy().into_owned();
         entries
             .flatten()
             .filter_map(|e| {
@@ -543,10 +546,9 @@ impl<'a> Successors<'a> {
             })
             .filter_map(|lock| u32::try_from(lock["pid"].as_u64()?).ok())
             .filter(|&pid| pid != self.original)
-            .filter(|pid| {
-                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-                let cmdline = String::from_utf8_lossy(&cmdline);
-                cmdline.contains("mur-sample") && cmdline.contains(&root)
+            .filter(|&pid| {
+                let cmdline = proc_text(pid, "cmdline");
+                cmdline.contains("mur-sample") && self.sandbox.names(&cmdline)
             })
             .collect()
     }
@@ -559,20 +561,43 @@ impl<'a> Successors<'a> {
     }
 }
 
-impl Drop for Successors<'_> {
+/// A process's `/proc/PID/<file>` (`cmdline`, `environ`, `stat`) as text; empty once it is gone.
+fn proc_text(pid: u32, file: &str) -> String {
+    let bytes = std::fs::read(format!("/proc/{pid}/{file}")).unwrap_or_default();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+impl Drop for Sandbox {
+    /// Ends every process the test left running in the sandbox: a session a `reload`
+    /// replaced (its successor is no child of the test, and a test that stopped before
+    /// it announced itself left it running for ever, one orphan a test run), a bridge
+    /// started `--background`, an agent a harness started. A process is the sandbox's
+    /// when its command line or its environment names the sandbox's directory, a fresh
+    /// temporary one no process outside the test can name: nothing else is signalled.
     fn drop(&mut self) {
-        for pid in self.pids() {
+        let me = std::process::id();
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        let ours: Vec<u32> = entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|&pid| pid != me)
+            .filter(|&pid| {
+                self.names(&proc_text(pid, "cmdline")) || self.names(&proc_text(pid, "environ"))
+            })
+            .collect();
+        for &pid in &ours {
             crate::process::signal(pid, "KILL");
-            // Not our child: its new parent reaps it; wait until it is gone.
+        }
+        for pid in ours {
+            // Not always our child: its new parent reaps it; wait until it is gone (a
+            // zombie of ours is gone enough: its `Process` reaps it).
             let deadline = std::time::Instant::now() + Duration::from_secs(10);
             while Path::new(&format!("/proc/{pid}")).exists()
                 && std::time::Instant::now() < deadline
+                && proc_text(pid, "stat").split_whitespace().nth(2) != Some("Z")
             {
-                let status =
-                    std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-                if status.split_whitespace().nth(2) == Some("Z") {
-                    break;
-                }
                 std::thread::sleep(Duration::from_millis(20));
             }
         }

@@ -4,11 +4,9 @@
 //! `mur devtools guide` prints that same file.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use mur_e2e::plugins::{self, repo_root};
 use mur_e2e::{Output, Sample, Sandbox};
-use mur_lockfile::ReadOutcome;
 
 /// One runnable example of the guide.
 struct Example {
@@ -78,31 +76,6 @@ fn session() -> (Sandbox, Sample, PathBuf) {
     (sb, sample, dir)
 }
 
-/// `reload` replaces the sample with a new process of ours: stop it by its pid.
-fn stop_reloaded(sb: &Sandbox, sample: &Sample) {
-    // Mid-hand-over the successor holds the slot and has not written the lockfile yet:
-    // wait for it (returning then left it running, an orphan of the test run).
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let lock = loop {
-        match sb.registry().read(&sample.lockfile) {
-            ReadOutcome::Valid(lock) => break lock,
-            _ if !mur_lockfile::is_held(&sample.lockfile) || Instant::now() >= deadline => {
-                return;
-            }
-            _ => std::thread::sleep(Duration::from_millis(50)),
-        }
-    };
-    if lock.pid == sample.pid() {
-        return;
-    }
-    let _ = std::process::Command::new("kill")
-        .args(["-INT", &lock.pid.to_string()])
-        .status();
-    while sample.lockfile.exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 #[test]
 fn every_sh_example_in_the_agent_guide_exits_as_annotated() {
     let jq = std::process::Command::new("jq").arg("--version").output();
@@ -117,7 +90,7 @@ fn every_sh_example_in_the_agent_guide_exits_as_annotated() {
         examples.len()
     );
     assert!(examples.iter().any(|e| e.exit == 5) && examples.iter().any(|e| e.exit == 4));
-    let (sb, sample, dir) = session();
+    let (sb, _sample, dir) = session();
     let mut failures = Vec::new();
     for example in &examples {
         let out = run(&sb, &dir, example);
@@ -128,7 +101,6 @@ fn every_sh_example_in_the_agent_guide_exits_as_annotated() {
             ));
         }
     }
-    stop_reloaded(&sb, &sample);
     assert!(
         failures.is_empty(),
         "{} example(s) failed:\n\n{}",

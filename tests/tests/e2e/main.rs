@@ -30,6 +30,7 @@ mod layering;
 #[path = "../../conformance/node.rs"]
 mod node;
 mod oauth_client;
+mod sandbox;
 mod scaffold;
 mod scaffold_js;
 mod scaffold_python;

@@ -41,11 +41,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use mur_e2e::plugins::{self, repo_root};
 use mur_e2e::{Output, Sample, Sandbox, Stub, refusing_port};
-use mur_lockfile::ReadOutcome;
 
 // ---------------------------------------------------------------------------
 // Running and rendering
@@ -538,8 +536,6 @@ enum Need {
     InBuiltBumpCrate,
     /// The `bump` verb is installed.
     BumpInstalled,
-    /// The example restarts the app; the new process is stopped afterwards.
-    Restarts,
     /// These commands afterwards, in the example's directory, whatever the
     /// example did (it leaves something running, such as a bridge).
     Then(&'static [&'static str]),
@@ -599,11 +595,6 @@ const HELP_SETUP: &[(&[&str], Need, &str)] = &[
         &["mur devtools verbs remove bump"],
         Need::BumpInstalled,
         "removes the verb `verbs new bump` scaffolds, so that one is installed first",
-    ),
-    (
-        &["mur devtools reload --component counter"],
-        Need::Restarts,
-        "reload starts a new app process, which the test stops afterwards",
     ),
     (
         &[
@@ -727,26 +718,6 @@ fn bump_component() -> PathBuf {
     bump_crate().join("target/wasm32-wasip2/release/mur_verb_bump.wasm")
 }
 
-/// Stops the process a `reload` started in place of `sample`.
-fn stop_reloaded(sb: &Sandbox, sample: &Sample) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        if let ReadOutcome::Valid(lock) = sb.registry().read(&sample.lockfile)
-            && lock.pid != sample.pid()
-        {
-            let _ = Command::new("kill")
-                .args(["-INT", &lock.pid.to_string()])
-                .status();
-            while sample.lockfile.exists() && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("no new session appeared after `reload`");
-}
-
 /// Runs one help example as its setup says; `Err` describes a failure.
 fn run_help_example(example: &str, needs: &[&Need]) -> Result<(), String> {
     let checkout = needs
@@ -759,7 +730,7 @@ fn run_help_example(example: &str, needs: &[&Need]) -> Result<(), String> {
     };
     completion_dirs(&sb);
     let project = sb.project("app");
-    let sample = sb.start_sample(&project);
+    let _sample = sb.start_sample(&project);
     let mut dir = project.parent().expect("project dir").to_owned();
     for need in needs {
         match need {
@@ -776,7 +747,7 @@ fn run_help_example(example: &str, needs: &[&Need]) -> Result<(), String> {
             Need::BumpInstalled => {
                 plugins::add(&sb, &[bump_component()]);
             }
-            Need::Restarts | Need::Then(_) => {}
+            Need::Then(_) => {}
         }
     }
     let out = bash(&sb, &dir, example);
@@ -789,9 +760,6 @@ fn run_help_example(example: &str, needs: &[&Need]) -> Result<(), String> {
                 }
             }
         }
-    }
-    if needs.iter().any(|n| matches!(n, Need::Restarts)) {
-        stop_reloaded(&sb, &sample);
     }
     let expected = expected_exit(example);
     if out.code == expected {
@@ -943,7 +911,7 @@ fn run_doc(file: &str) -> Vec<String> {
     let sb = plugins::standard_sandbox();
     completion_dirs(&sb);
     let project = sb.project("work");
-    let sample = sb.start_sample(&project);
+    let _sample = sb.start_sample(&project);
     let dir = project.parent().expect("project dir").to_owned();
     let mut failures = Vec::new();
     for block in fenced_blocks(&markdown) {
@@ -986,11 +954,6 @@ fn run_doc(file: &str) -> Vec<String> {
                 block.script
             ));
         }
-    }
-    if let ReadOutcome::Valid(lock) = sb.registry().read(&sample.lockfile)
-        && lock.pid != sample.pid()
-    {
-        stop_reloaded(&sb, &sample);
     }
     failures
 }
