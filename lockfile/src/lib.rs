@@ -7,7 +7,9 @@
 //!   what ended sessions left there, and when it may go (`session clean`).
 //! - [`write_atomic`], [`write_named`]: atomic writes, of mur's own files and of the
 //!   files a user names ([`check_named`] before, [`is_stdout`] for `/dev/stdout`).
-//! - [`SlotLock`]: the advisory lock a session holds on its project's slot.
+//! - [`SlotLock`]: the advisory lock a session holds on its project's slot;
+//!   [`handed`]: a descriptor handed to the program a process starts (the slot's lock,
+//!   a reloading session's listening socket).
 //! - [`liveness`]: whether the process behind a lockfile is really serving.
 //! - [`endpoint`]: which endpoints may be contacted at all (loopback only).
 //! - [`check_own`]: the one rule for a file or directory trusted as the user's own (no
@@ -19,6 +21,8 @@
 mod atomic;
 mod batch;
 pub mod endpoint;
+#[cfg(unix)]
+pub mod handed;
 mod leftovers;
 pub mod liveness;
 mod open;
@@ -34,8 +38,6 @@ pub use leftovers::{Cleared, Leftovers, Unremoved};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
 pub use registry::{Entry, ReadOutcome, Registry};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};
-#[cfg(unix)]
-pub use slot::set_close_on_exec;
-pub use slot::{HANDED_FD, SlotLock, is_held, lock_path};
+pub use slot::{SlotLock, is_held, lock_path};
 pub use stamp::{now_rfc3339, now_rfc3339_millis, rfc3339_millis};
 pub use trust::{Keep, Untrusted, check_own, ensure_private_dir};

@@ -24,6 +24,8 @@ use std::{
     path::{Path, PathBuf},
 };
 
+#[cfg(unix)]
+use crate::handed;
 use crate::{open, trust};
 
 /// The lock on one project's slot, released when dropped (or when the
@@ -67,50 +69,42 @@ impl SlotLock {
         let _ = std::fs::remove_file(&self.path);
     }
 
-    /// Hands this lock to the process `command` starts (a reload's successor): its
-    /// descriptor is left open across `exec` and named in [`HANDED_FD`], so the lock
-    /// is never released in between (this process exits right after). By hand: std
-    /// closes every descriptor it opens on `exec` and has no way to pass one.
+    /// Hands this lock to the program `command` starts (a reload's successor): its
+    /// descriptor is left open across that program's `exec` alone ([`handed::hand`])
+    /// and named in [`HANDED_FD`], so the lock is never released in between, and
+    /// nothing else this process starts holds it.
     #[cfg(unix)]
-    pub fn hand_to(&self, command: &mut std::process::Command) -> io::Result<()> {
-        use std::os::fd::AsRawFd as _;
-        let fd = self._file.as_raw_fd();
-        set_close_on_exec(fd, false)?;
-        command.env(HANDED_FD, fd.to_string());
-        Ok(())
+    pub fn hand_to(&self, command: &mut std::process::Command) {
+        use std::os::fd::AsFd as _;
+        handed::hand(command, HANDED_FD, self.as_fd());
     }
 
-    /// The lock on `lockfile`'s slot a predecessor handed this process
+    /// The lock on `lockfile`'s slot the process that started this one handed it
     /// ([`SlotLock::hand_to`]), if it did: the descriptor named in [`HANDED_FD`], taken
     /// only when it is open on this very lock file (a stale variable, or one meant
     /// for another project, names none). It is closed on `exec` again, and the variable
-    /// removed, so what the app starts later neither holds the slot nor is told of it.
+    /// removed, so what this process starts later neither holds the slot nor is told of it.
     #[cfg(unix)]
     pub fn inherited(lockfile: &Path) -> Option<Self> {
-        use std::os::fd::FromRawFd as _;
         use std::os::unix::fs::MetadataExt as _;
-        let fd: std::os::fd::RawFd = std::env::var(HANDED_FD).ok()?.parse().ok()?;
         let path = lock_path(lockfile);
-        let on_disk = fs::symlink_metadata(&path).ok()?;
-        let (dev, ino) = open_file_id(fd)?;
-        if (dev, ino) != (on_disk.dev(), on_disk.ino()) {
-            return None;
-        }
-        // SAFETY: `fd` is open on this slot's lock file (checked just above) and was
-        // left open for this process alone to take: nothing else here owns it.
-        #[allow(unsafe_code)]
-        let file = unsafe { File::from_raw_fd(fd) };
+        let fd = handed::take(HANDED_FD, |fd| {
+            let on_disk = fs::symlink_metadata(&path).map(|meta| (meta.dev(), meta.ino()));
+            on_disk.is_ok_and(|on_disk| open_file_id(fd) == Some(on_disk))
+        })?;
+        let file = File::from(fd);
         // The same open file: the lock is already its own, which this confirms.
         file.try_lock().ok()?;
-        set_close_on_exec(fd, true).ok()?;
-        // SAFETY: std's own reads and writes of the environment take its lock; what this
-        // may race with is a read through libc on another thread. A session adopts its
-        // slot once, as it starts: before it serves a request or starts a process.
-        #[allow(unsafe_code)]
-        unsafe {
-            std::env::remove_var(HANDED_FD);
-        }
         Some(Self { _file: file, path })
+    }
+}
+
+/// The lock's descriptor: for a process that hands it on by hand, and closes it on
+/// `exec` again after an `exec` that failed ([`handed::keep`]).
+#[cfg(unix)]
+impl std::os::fd::AsFd for SlotLock {
+    fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        self._file.as_fd()
     }
 }
 
@@ -158,7 +152,7 @@ fn still_at(_file: &File, _path: &Path) -> io::Result<bool> {
 }
 
 /// The environment variable that names the descriptor of a handed slot lock.
-pub const HANDED_FD: &str = "MUR_SLOT_FD";
+const HANDED_FD: &str = "MUR_SLOT_FD";
 
 /// Whether another process holds the slot of `lockfile` right now: a session, one
 /// starting, or a reloading session's successor not yet announced. Taking the
@@ -186,28 +180,6 @@ fn open_file_id(fd: std::os::fd::RawFd) -> Option<(u64, u64)> {
     // device number, compared for equality only, never negative in practice).
     #[allow(clippy::unnecessary_cast)]
     Some((stat.st_dev as u64, stat.st_ino as u64))
-}
-
-/// Sets or clears `FD_CLOEXEC` on `fd`. Async-signal-safe (two `fcntl`s and `errno`;
-/// nothing allocated): a session's reload calls it between `fork` and `exec` too.
-#[cfg(unix)]
-pub fn set_close_on_exec(fd: std::os::fd::RawFd, on: bool) -> io::Result<()> {
-    // SAFETY: F_GETFD and F_SETFD read and set the descriptor flags of `fd` only.
-    #[allow(unsafe_code)]
-    let done = unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFD);
-        let flags = if on {
-            flags | libc::FD_CLOEXEC
-        } else {
-            flags & !libc::FD_CLOEXEC
-        };
-        flags >= 0 && libc::fcntl(fd, libc::F_SETFD, flags) >= 0
-    };
-    if done {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
 }
 
 /// `<hash>.lock` for `<hash>.json`.
@@ -305,7 +277,7 @@ mod tests {
             ])
             .args(["--test-threads", "1"])
             .env(HANDED_TEST, &lockfile);
-        slot.hand_to(&mut successor).expect("hand over");
+        slot.hand_to(&mut successor);
         let out = successor.output().expect("run the successor");
         let said = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -335,6 +307,29 @@ mod tests {
             "adopted; a child sees MUR_SLOT_FD {}",
             String::from_utf8_lossy(&child.stdout)
         );
+    }
+
+    /// A lock handed to a reload's successor is held by no other program this process
+    /// starts meanwhile: `hand_to` left it open across every `exec` of this process
+    /// until the successor was started, so whatever the app started then (a build, a
+    /// helper) held the project's slot for as long as it ran.
+    #[cfg(unix)]
+    #[test]
+    fn a_handed_lock_is_held_by_no_other_program_started_meanwhile() {
+        use std::os::fd::AsRawFd as _;
+        let (_dir, lockfile) = a_lockfile();
+        let slot = acquired(&lockfile);
+        let fd = slot._file.as_raw_fd();
+        let mut successor = std::process::Command::new("true");
+        slot.hand_to(&mut successor);
+        let other = std::process::Command::new("sh")
+            .args([
+                "-c",
+                &format!("[ -e /dev/fd/{fd} ] && printf open || printf closed"),
+            ])
+            .output()
+            .expect("sh");
+        assert_eq!(String::from_utf8_lossy(&other.stdout), "closed");
     }
 
     #[cfg(unix)]

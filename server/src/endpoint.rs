@@ -40,7 +40,9 @@ pub async fn claim(project: &Path, build_tag: impl Into<String>) -> Result<Claim
         ServeError::Registry(format!("`{}`: {error}", registry.dir().display()))
     })?;
     let lock_path = registry.path_for(&canonical);
-    let slot = crate::single_instance::claim_slot(&registry, &lock_path).await?;
+    let slot = crate::single_instance::claim_slot(&registry, &lock_path)
+        .await?
+        .lock;
     Ok(Claimed {
         registry,
         lock_path,

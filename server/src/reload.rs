@@ -84,18 +84,18 @@ fn successor(
 ) -> Result<(Command, PathBuf), ServeError> {
     let exe = program()?;
     let mut command = Command::new(&exe);
-    if let Some(slot) = slot {
-        slot.hand_to(&mut command).map_err(ServeError::io(
-            "cannot hand the slot's lock to the new process",
-        ))?;
-    }
     #[cfg(unix)]
-    if let Some(listener) = listener {
+    {
         use std::os::fd::AsFd as _;
-        hand_listener(&mut command, listener.as_fd());
+        if let Some(slot) = slot {
+            slot.hand_to(&mut command);
+        }
+        if let Some(listener) = listener {
+            mur_lockfile::handed::hand(&mut command, HANDED_LISTENER, listener.as_fd());
+        }
     }
     #[cfg(not(unix))]
-    let _ = listener;
+    let _ = (slot, listener);
     command
         .args(std::env::args_os().skip(1))
         .stdin(Stdio::inherit())
@@ -112,12 +112,7 @@ pub(crate) fn respawn_self(
     listener: Option<&tokio::net::TcpListener>,
 ) -> Result<std::process::Child, ServeError> {
     let (mut command, exe) = successor(slot, listener)?;
-    let spawned = command.spawn();
-    // The child has its descriptors now (spawn returns once it has exec'd), or
-    // none: ours are closed on exec again either way.
-    #[cfg(unix)]
-    keep_slot_to_ourselves(&command);
-    spawned.map_err(ServeError::io(format!(
+    command.spawn().map_err(ServeError::io(format!(
         "cannot restart `{}`",
         exe.display()
     )))
@@ -131,15 +126,19 @@ pub(crate) fn respawn_self(
 /// this process may go on serving.
 #[cfg(unix)]
 pub(crate) fn exec_self(slot: Option<&SlotLock>, listener: &tokio::net::TcpListener) -> ServeError {
-    use std::os::fd::AsRawFd as _;
+    use std::os::fd::AsFd as _;
     use std::os::unix::process::CommandExt as _;
     let (mut command, exe) = match successor(slot, Some(listener)) {
         Ok(successor) => successor,
         Err(error) => return error,
     };
     let error = command.exec();
-    keep_slot_to_ourselves(&command);
-    set_close_on_exec(listener.as_raw_fd(), true);
+    // `exec` ran the hand-over's step in this very process (no fork), then failed:
+    // what it left open for the program is closed on `exec` again.
+    let kept = slot.map(|slot| slot.as_fd()).into_iter();
+    for fd in kept.chain([listener.as_fd()]) {
+        let _ = mur_lockfile::handed::keep(fd);
+    }
     ServeError::io(format!("cannot restart `{}`", exe.display()))(error)
 }
 
@@ -162,44 +161,6 @@ pub(crate) fn in_a_terminals_foreground() -> bool {
         })
 }
 
-/// Leaves `listener` open across the `exec` of `command` (a spawned process's
-/// alone: this process's descriptor stays close-on-exec, for what the app starts
-/// if the start fails), and names it in [`HANDED_LISTENER`].
-#[cfg(unix)]
-fn hand_listener(command: &mut Command, listener: std::os::fd::BorrowedFd<'_>) {
-    use std::os::fd::AsRawFd as _;
-    use std::os::unix::process::CommandExt as _;
-    let fd = listener.as_raw_fd();
-    command.env(HANDED_LISTENER, fd.to_string());
-    // SAFETY: runs in the forked child before `exec`, where only async-signal-safe
-    // calls are allowed: fcntl is one, and nothing is allocated.
-    #[allow(unsafe_code)]
-    unsafe {
-        command.pre_exec(move || {
-            if set_close_on_exec(fd, false) {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
-    }
-}
-
-/// Once the successor is started (or could not be): the slot's descriptor, left
-/// open across `exec` for it by [`SlotLock::hand_to`], is closed on `exec` again,
-/// so what the app starts later, should this process serve on, does not hold its
-/// slot.
-#[cfg(unix)]
-fn keep_slot_to_ourselves(command: &Command) {
-    let handed = command
-        .get_envs()
-        .find(|(name, _)| *name == mur_lockfile::HANDED_FD)
-        .and_then(|(_, value)| value?.to_str()?.parse().ok());
-    if let Some(fd) = handed {
-        set_close_on_exec(fd, true);
-    }
-}
-
 /// The listening socket a reloading predecessor handed this process, if it did
 /// (`successor`: it handed this process the project's slot too, so the socket is
 /// this project's, not one a process of another project passed down) and it is
@@ -211,29 +172,14 @@ pub(crate) fn inherited_listener(
     port: Option<u16>,
     successor: bool,
 ) -> Option<std::net::TcpListener> {
-    use std::os::fd::FromRawFd as _;
-    let named = std::env::var_os(HANDED_LISTENER)?;
-    // SAFETY: as for the slot's variable (mur_lockfile::SlotLock::inherited): a session
-    // adopts what its predecessor handed it once, as it starts, before it serves a
-    // request or starts a process.
-    #[allow(unsafe_code)]
-    unsafe {
-        std::env::remove_var(HANDED_LISTENER);
-    }
-    let fd: std::os::fd::RawFd = named.to_str()?.parse().ok()?;
-    if !successor || !is_listening_socket(fd) {
-        return None;
-    }
-    // SAFETY: `fd` is an open listening socket (checked just above), left open by the
-    // predecessor for this process alone to take: nothing else here owns it.
-    #[allow(unsafe_code)]
-    let listener = unsafe { std::net::TcpListener::from_raw_fd(fd) };
+    let fd =
+        mur_lockfile::handed::take(HANDED_LISTENER, |fd| successor && is_listening_socket(fd))?;
+    let listener = std::net::TcpListener::from(fd);
     let addr = listener.local_addr().ok()?;
     let wanted_port = port.is_none_or(|port| port == 0 || port == addr.port());
     if !addr.ip().is_loopback() || !wanted_port {
         return None;
     }
-    set_close_on_exec(fd, true);
     listener.set_nonblocking(true).ok()?;
     Some(listener)
 }
@@ -256,12 +202,6 @@ fn is_listening_socket(fd: std::os::fd::RawFd) -> bool {
         )
     };
     read == 0 && listening != 0
-}
-
-/// Sets or clears `FD_CLOEXEC` on `fd`; whether it could. Async-signal-safe.
-#[cfg(unix)]
-fn set_close_on_exec(fd: std::os::fd::RawFd, on: bool) -> bool {
-    mur_lockfile::set_close_on_exec(fd, on).is_ok()
 }
 
 #[cfg(test)]

@@ -48,11 +48,9 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
     let registry = Registry::default_location();
     prepare_registry(&registry)?;
     let lock_path = registry.path_for(&project);
-    // A reload's successor takes over the slot its predecessor handed it (the
-    // variable naming it is gone then), and only then the listening socket.
-    let handed_slot = std::env::var_os(mur_lockfile::HANDED_FD).is_some();
+    // A reload's successor takes over the slot its predecessor handed it, and only
+    // then the listening socket.
     let slot = crate::single_instance::claim_slot(&registry, &lock_path).await?;
-    let successor = handed_slot && std::env::var_os(mur_lockfile::HANDED_FD).is_none();
 
     let identity = Arc::new(SessionIdentity::new(project, options.build_tag.clone()));
     let control = SessionControl::default();
@@ -65,16 +63,16 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
     .with_usage(recorder(&options.usage, &lock_path, &options.build_tag));
     match options.transport {
         SessionTransport::Http => {
-            let listener = inherited_listener(options.port, successor);
+            let listener = inherited_listener(options.port, slot.handed);
             serve_http(
-                &options, registry, slot, listener, identity, handler, control,
+                &options, registry, slot.lock, listener, identity, handler, control,
             )
             .await
         }
         SessionTransport::Stdio => {
             let handler = handler.marking_reloads();
             let (reason, announcement) =
-                stdio::serve_stdio(registry, slot, &identity, handler, control).await?;
+                stdio::serve_stdio(registry, slot.lock, &identity, handler, control).await?;
             // The lockfile goes and the slot is released: the client that starts
             // this program again claims it anew.
             announcement.withdraw();

@@ -22,13 +22,22 @@ use crate::error::ServeError;
 const SLOT_WAIT: Duration = Duration::from_secs(5);
 const SLOT_POLL: Duration = Duration::from_millis(20);
 
+/// A claimed slot: its lock, and whether the process that started this one handed
+/// it over ([`SlotLock::inherited`]) instead of this one taking it.
+pub(crate) struct Slot {
+    pub(crate) lock: SlotLock,
+    /// Handed over: this process is a reload's successor, and may take what else its
+    /// predecessor handed it (the listening socket).
+    pub(crate) handed: bool,
+}
+
 /// Claims the slot at `path`: `Err(AlreadyActive)` if a session holds it,
 /// otherwise the lock, with whatever stale file was there removed.
-pub(crate) async fn claim_slot(registry: &Registry, path: &Path) -> Result<SlotLock, ServeError> {
-    // A reload's successor: its predecessor handed it the lock, held throughout.
-    if let Some(slot) = SlotLock::inherited(path) {
+pub(crate) async fn claim_slot(registry: &Registry, path: &Path) -> Result<Slot, ServeError> {
+    // Handed over (a reload's successor): the lock was held throughout.
+    if let Some(lock) = SlotLock::inherited(path) {
         judge_leftover(registry, path).await?;
-        return Ok(slot);
+        return Ok(Slot { lock, handed: true });
     }
     let deadline = tokio::time::Instant::now() + SLOT_WAIT;
     loop {
@@ -37,9 +46,12 @@ pub(crate) async fn claim_slot(registry: &Registry, path: &Path) -> Result<SlotL
             mur_lockfile::lock_path(path).display()
         )))?;
         match slot {
-            Some(slot) => {
+            Some(lock) => {
                 judge_leftover(registry, path).await?;
-                return Ok(slot);
+                return Ok(Slot {
+                    lock,
+                    handed: false,
+                });
             }
             None => {
                 // Held: by a session, or for an instant by a starting one or a reader.
