@@ -302,13 +302,22 @@ async fn supervise(
         // As in "the server {what}", and what the requests in flight are told.
         let (what, failed) = match ended {
             Ended::Reloaded if reloads.allow_up_to(Instant::now(), MAX_RELOADS).is_some() => {
-                match reload(&how, &shutdown).await {
+                tracing::info!("the server exited for a reload; starting it again");
+                how.relay.fail_all(
+                    "the stdio server exited for a reload (a tool asked for one) before it answered; \
+                     the bridge is starting it again",
+                );
+                match restart(&how, &shutdown, "exited for a reload", &log).await {
                     None => return,
                     Some(Ok(started)) => {
                         server = started;
                         continue;
                     }
-                    Some(Err(why)) => (why.clone(), format!("the stdio server {why}")),
+                    Some(Err(why)) => {
+                        let what = format!("exited for a reload and did not start again ({why})");
+                        let failed = format!("the stdio server {what}");
+                        (what, failed)
+                    }
                 }
             }
             Ended::Reloaded => (
@@ -348,52 +357,32 @@ async fn supervise(
                 () = shutdown.cancelled() => return,
                 () = tokio::time::sleep(RESTART_PAUSE * count as u32) => {}
             }
-            let stopped = shutdown.cancelled();
-            let started =
-                Server::start(&how.command, how.max_message, &how.log, &how.relay, stopped).await;
-            if shutdown.is_cancelled() {
-                return;
-            }
-            match started {
-                Ok(started) => {
-                    how.bridge.restarted(started.initialized.clone()).await;
+            match restart(&how, &shutdown, &what, &log).await {
+                None => return,
+                Some(Ok(started)) => {
                     server = started;
                     break;
                 }
-                Err(e) => {
-                    tracing::error!("the server did not start again: {}", e.message());
-                    // Whatever waits for it fails now, as at any crash, and
-                    // is not held for the next attempt.
-                    let why = format!(
-                        "the stdio server {what}, and the bridge could not start it again: {}; {log}",
-                        e.message()
-                    );
-                    how.relay.fail_all(&why);
-                    how.relay.start_failed(&why);
-                }
+                Some(Err(_)) => {}
             }
         }
     }
 }
 
-/// Starts the server again at once after it exited for a reload; the requests
-/// in flight (another client's) fail, as at any exit. `None`: the bridge was
-/// stopped meanwhile; an error: why the new start failed, as in "the server
-/// {why}", for the supervisor to handle as a crash.
-async fn reload(how: &Supervised, shutdown: &CancellationToken) -> Option<Result<Server, String>> {
-    tracing::info!("the server exited for a reload; starting it again");
-    how.relay.fail_all(
-        "the stdio server exited for a reload (a tool asked for one) before it answered; \
-         the bridge is starting it again",
-    );
-    let started = Server::start(
-        &how.command,
-        how.max_message,
-        &how.log,
-        &how.relay,
-        shutdown.cancelled(),
-    )
-    .await;
+/// Starts the server again after it `what` (as in "the server {what}"): after a
+/// crash, or at once after it exited for a reload. When the start fails, whatever
+/// waits for it fails now — the requests in flight and those waiting for a server
+/// — saying why and where its stderr is (`log`), and is not held for the next
+/// attempt. `None`: the bridge was stopped meanwhile; an error: why the start
+/// failed, for the supervisor to count as a crash.
+async fn restart(
+    how: &Supervised,
+    shutdown: &CancellationToken,
+    what: &str,
+    log: &str,
+) -> Option<Result<Server, String>> {
+    let stopped = shutdown.cancelled();
+    let started = Server::start(&how.command, how.max_message, &how.log, &how.relay, stopped).await;
     if shutdown.is_cancelled() {
         return None;
     }
@@ -402,10 +391,16 @@ async fn reload(how: &Supervised, shutdown: &CancellationToken) -> Option<Result
             how.bridge.restarted(started.initialized.clone()).await;
             Ok(started)
         }
-        Err(e) => Err(format!(
-            "exited for a reload and did not start again ({})",
-            e.message()
-        )),
+        Err(e) => {
+            tracing::error!("the server did not start again: {}", e.message());
+            let why = format!(
+                "the stdio server {what}, and the bridge could not start it again: {}; {log}",
+                e.message()
+            );
+            how.relay.fail_all(&why);
+            how.relay.start_failed(&why);
+            Err(e.message().to_owned())
+        }
     })
 }
 
@@ -527,6 +522,83 @@ fn is_bridge(project: &Path, pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{child::MAX_MESSAGE_BYTES, relay::Waited};
+
+    /// A stdio server in `sh` that counts its starts in `dir/starts`: the first answers
+    /// `initialize`, then exits for a reload (status 75); the second exits (9) before
+    /// it answers, as a new build that does not start; any later one answers and runs
+    /// until its input ends.
+    fn reloading_then_broken(dir: &Path) -> Vec<OsString> {
+        let script = r#"
+            n=$(( $(cat "$1/starts" 2>/dev/null || echo 0) + 1 )); echo "$n" > "$1/starts"
+            if [ "$n" -eq 2 ]; then echo "a build that does not start" >&2; exit 9; fi
+            IFS= read -r line
+            id=${line#*\"id\":}; id=${id%%[,\}]*}
+            printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"sh","version":"1"}}}\n' "$id"
+            IFS= read -r initialized
+            if [ "$n" -eq 1 ]; then exit 75; fi
+            cat > /dev/null
+        "#;
+        ["sh", "-c", script, "sh"]
+            .into_iter()
+            .map(OsString::from)
+            .chain([dir.as_os_str().to_owned()])
+            .collect()
+    }
+
+    /// A request waiting for the server a reload starts fails when that start fails,
+    /// as one waiting for a crash's restart does, with why and where the server's
+    /// stderr is; it was held for the next attempt, and answered by it (the reload's
+    /// restart was a copy of the crash's that did not tell the waiting requests).
+    #[tokio::test]
+    async fn a_reload_whose_restart_fails_fails_what_waits_as_a_crashs_restart_does() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log_path = dir.path().join("bridge.log");
+        std::fs::write(&log_path, "").expect("log");
+        let log = Log::open(&log_path).expect("log");
+        let relay = Relay::new();
+        let command = reloading_then_broken(dir.path());
+        let never = std::future::pending::<()>();
+        let server = Server::start(&command, MAX_MESSAGE_BYTES, &log, &relay, never)
+            .await
+            .expect("the first start");
+        // The answer of the call that asked for the reload was read: the next request
+        // waits for the process started next. On this one thread nothing else runs
+        // until the request waits.
+        relay.attach(None);
+        let waiting = relay.writer_within(Duration::from_secs(600));
+        tokio::pin!(waiting);
+        assert!(futures_util::poll!(&mut waiting).is_pending());
+        let how = Supervised {
+            command,
+            max_message: MAX_MESSAGE_BYTES,
+            log,
+            relay: relay.clone(),
+            bridge: Bridge::new(relay.clone(), server.initialized.clone(), None),
+        };
+        let shutdown = CancellationToken::new();
+        let supervisor = tokio::spawn(supervise(
+            server,
+            how,
+            shutdown.clone(),
+            CancellationToken::new(),
+        ));
+        let why = match waiting.await {
+            Waited::Failed(why) => why,
+            Waited::Attached => panic!("the request was held for the next start"),
+            Waited::TimedOut => panic!("the request waited on"),
+        };
+        assert_eq!(
+            why,
+            format!(
+                "the stdio server exited for a reload, and the bridge could not start it again: \
+                 the server exited (exit status: 9) before it answered `initialize`; its stderr is in `{}`",
+                log_path.display()
+            )
+        );
+        shutdown.cancel();
+        supervisor.await.expect("the supervisor ends");
+    }
 
     #[test]
     fn restarts_are_a_rate_not_a_lifetimes_budget() {
