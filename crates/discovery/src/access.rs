@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 use mur_lockfile::{Keep, ReadOutcome, Registry, Untrusted};
 use serde_json::Value;
 
+use crate::sockets;
+
 /// The `schema` of a bridge's sidecar.
 pub const SIDECAR_SCHEMA: &str = "mur-bridge/1";
 /// No sidecar is anywhere near this size.
@@ -71,8 +73,27 @@ pub enum Access {
 
 impl Access {
     /// The access to the session announced by the lockfile at `lockfile` (one the
-    /// registry read as the user's own), of process `pid` started at `started_at`.
-    pub fn of(lockfile: &Path, pid: u32, started_at: &str) -> Self {
+    /// registry read as the user's own), of process `pid` started at `started_at`,
+    /// at `endpoint`: a bridge's secret is sent there only while no other user holds
+    /// its port ([`sockets::other_owner`]).
+    pub fn of(lockfile: &Path, pid: u32, started_at: &str, endpoint: &str) -> Self {
+        match Self::of_sidecar(lockfile, pid, started_at) {
+            Self::Bridge { sidecar, .. }
+                if let Some(uid) = port_of(endpoint).and_then(sockets::other_owner) =>
+            {
+                Self::Refused {
+                    why: format!(
+                        "the port of `{endpoint}` is held by another user (uid {uid}), not by the \
+                         bridge its lockfile names"
+                    ),
+                    sidecar,
+                }
+            }
+            access => access,
+        }
+    }
+
+    fn of_sidecar(lockfile: &Path, pid: u32, started_at: &str) -> Self {
         let sidecar = sidecar_path(lockfile);
         match sidecar_of(lockfile, pid, started_at) {
             Ok(Some(fields)) => match fields["secret"].as_str() {
@@ -119,7 +140,7 @@ impl Access {
             let live = mur_lockfile::liveness::fate(lock.pid, started)
                 != mur_lockfile::liveness::Fate::Gone;
             if live && same_endpoint_key(&lock.endpoint) == wanted {
-                return Self::of(&lockfile, lock.pid, &lock.started_at);
+                return Self::of(&lockfile, lock.pid, &lock.started_at, &lock.endpoint);
             }
         }
         Self::AsGiven
@@ -246,6 +267,14 @@ fn sendable(secret: &str) -> bool {
 
 /// An endpoint as compared with a lockfile's: `localhost` is 127.0.0.1, case and a
 /// trailing `/` do not count.
+/// The port an `http://` endpoint names (`http://127.0.0.1:41234/mcp`, `http://[::1]:80/`).
+/// A lockfile's endpoint is a loopback URL with a port, as sessions write it: the
+/// authority's last `:` field is enough, no URL parser (and its crate) needed here.
+fn port_of(endpoint: &str) -> Option<u16> {
+    let authority = endpoint.strip_prefix("http://")?.split('/').next()?;
+    authority.rsplit_once(':')?.1.parse().ok()
+}
+
 fn same_endpoint_key(url: &str) -> String {
     url.trim_end_matches('/')
         .to_ascii_lowercase()
@@ -255,6 +284,19 @@ fn same_endpoint_key(url: &str) -> String {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+
+    /// An endpoint no one listens at (port 1 needs privileges to bind).
+    const NOWHERE: &str = "http://127.0.0.1:1/mcp";
+
+    #[test]
+    fn an_endpoint_s_port_is_read_as_sessions_write_it() {
+        assert_eq!(port_of("http://127.0.0.1:41234/mcp"), Some(41234));
+        assert_eq!(port_of("http://[::1]:8080/mcp"), Some(8080));
+        assert_eq!(port_of("http://localhost:9/"), Some(9));
+        assert_eq!(port_of("http://127.0.0.1/mcp"), None);
+        assert_eq!(port_of("stdio"), None);
+        assert_eq!(port_of("http://127.0.0.1:99999/mcp"), None);
+    }
 
     /// A lockfile and a sidecar written by the test, 0600 unless `mode` says.
     fn planted(dir: &Path, sidecar: &str, mode: u32) -> PathBuf {
@@ -284,7 +326,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         for secret in ["abc\r\nX-Injected: 1", "two words", "", "ünï", "=="] {
             let lockfile = planted(dir.path(), &sidecar(42, Some(secret)), 0o600);
-            let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z");
+            let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z", NOWHERE);
             assert_eq!(access.secret(), None, "{secret:?}");
             let Access::Refused { why, .. } = &access else {
                 panic!("{secret:?} taken: {access:?}");
@@ -299,7 +341,7 @@ mod tests {
         }
         for secret in ["35b9c0ffee", "a-b.c_d~e+f/g==", "Zm9v"] {
             let lockfile = planted(dir.path(), &sidecar(42, Some(secret)), 0o600);
-            let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z");
+            let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z", NOWHERE);
             assert_eq!(access.secret(), Some(secret));
         }
     }
@@ -308,12 +350,12 @@ mod tests {
     fn a_private_sidecar_naming_the_process_gives_its_secret() {
         let dir = tempfile::tempdir().expect("tempdir");
         let lockfile = planted(dir.path(), &sidecar(42, Some("s3cret")), 0o600);
-        let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z");
+        let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z", NOWHERE);
         assert_eq!(access.secret(), Some("s3cret"));
         assert!(!access.takes_oauth());
         assert!(!format!("{access:?}").contains("s3cret"), "{access:?}");
         // Another process's sidecar, or none: nothing to send.
-        let other = Access::of(&lockfile, 43, "2026-01-01T00:00:00Z");
+        let other = Access::of(&lockfile, 43, "2026-01-01T00:00:00Z", NOWHERE);
         assert_eq!(
             other,
             Access::Open {
@@ -322,7 +364,7 @@ mod tests {
         );
         std::fs::remove_file(sidecar_path(&lockfile)).expect("remove");
         assert_eq!(
-            Access::of(&lockfile, 42, "2026-01-01T00:00:00Z").secret(),
+            Access::of(&lockfile, 42, "2026-01-01T00:00:00Z", NOWHERE).secret(),
             None
         );
     }
@@ -331,7 +373,7 @@ mod tests {
     fn a_sidecar_others_can_read_or_a_link_is_refused() {
         let dir = tempfile::tempdir().expect("tempdir");
         let lockfile = planted(dir.path(), &sidecar(42, Some("s3cret")), 0o644);
-        let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z");
+        let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z", NOWHERE);
         let Access::Refused { why, .. } = &access else {
             panic!("taken: {access:?}");
         };
@@ -344,7 +386,7 @@ mod tests {
         let elsewhere = dir.path().join("elsewhere");
         std::fs::rename(sidecar_path(&lockfile), &elsewhere).expect("move");
         std::os::unix::fs::symlink(&elsewhere, sidecar_path(&lockfile)).expect("link");
-        let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z");
+        let access = Access::of(&lockfile, 42, "2026-01-01T00:00:00Z", NOWHERE);
         assert!(
             matches!(&access, Access::Refused { why, .. } if why.ends_with("is a symbolic link")),
             "{access:?}"

@@ -9,6 +9,7 @@ mod lockfiles;
 mod report;
 mod scan;
 mod select;
+mod sockets;
 
 pub use access::{Access, SIDECAR_SCHEMA, Secret, read_sidecar, sidecar_of, sidecar_path};
 pub use lockfiles::{Found, Survey, registry, survey};
@@ -262,7 +263,9 @@ impl From<Candidate> for Resolved {
         let identity = format!("{} {} {}", chosen.pid, chosen.started_at, chosen.build_tag);
         let started_at = mur_lockfile::liveness::rfc3339_secs(&chosen.started_at);
         let access = match &chosen.lockfile {
-            Some(lockfile) => Access::of(lockfile, chosen.pid, &chosen.started_at),
+            Some(lockfile) => {
+                Access::of(lockfile, chosen.pid, &chosen.started_at, &chosen.endpoint)
+            }
             None => Access::Scanned,
         };
         Self {

@@ -23,6 +23,7 @@ use tokio::net::TcpStream;
 
 use crate::report::Report;
 use crate::select::Candidate;
+use crate::sockets;
 use mur_core::settings::PortRange;
 
 /// Connections in flight at once: high enough that closed loopback ports
@@ -57,20 +58,12 @@ pub async fn scan(http: &mur_http::Http, range: PortRange, report: &dyn Report) 
 
 /// The ports in `range` with a TCP listener on loopback or on every address,
 /// owned by this user; `None` when the socket table cannot be read.
-#[cfg(target_os = "linux")]
 fn listening_ports(range: PortRange) -> Option<Vec<u16>> {
-    let uid = std::fs::metadata("/proc/self")
-        .ok()
-        .map(|meta| std::os::unix::fs::MetadataExt::uid(&meta))?;
-    let mut entries = procfs::net::tcp().ok()?;
-    entries.extend(procfs::net::tcp6().unwrap_or_default());
-    let mut ports: Vec<u16> = entries
+    let uid = sockets::my_uid()?;
+    let mut ports: Vec<u16> = sockets::listeners()?
         .into_iter()
-        .filter(|entry| entry.state == procfs::net::TcpState::Listen && entry.uid == uid)
-        .filter(|entry| {
-            entry.local_address.ip().is_loopback() || entry.local_address.ip().is_unspecified()
-        })
-        .map(|entry| entry.local_address.port())
+        .filter(|listener| listener.uid == uid)
+        .map(|listener| listener.port)
         .filter(|port| (range.first..=range.last).contains(port))
         .collect();
     ports.sort_unstable();
@@ -82,11 +75,6 @@ fn listening_ports(range: PortRange) -> Option<Vec<u16>> {
         range.last
     );
     Some(ports)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn listening_ports(_range: PortRange) -> Option<Vec<u16>> {
-    None
 }
 
 async fn probe_port(http: &mur_http::Http, port: u16) -> Option<Candidate> {

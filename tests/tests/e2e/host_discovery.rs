@@ -694,3 +694,93 @@ fn an_unreadable_lockfile_directory_is_mur_failing_not_no_session() {
         )
     );
 }
+
+/// A devtools endpoint that another user runs: answers the probe as a session and
+/// records on stdout the `Authorization` header of every POST (then 401, as a bridge
+/// refusing). Python as uid 65534, as any local user could.
+const STRANGER: &str = r#"
+import http.server, json, os, sys
+class Stranger(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args): pass
+    def answer(self, code, body):
+        data = json.dumps(body).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+    def do_GET(self):
+        self.answer(200, {"schema": "reactor-devtools-mcp/1", "pid": os.getpid()})
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        print("authorization:", self.headers.get("Authorization"), flush=True)
+        self.answer(401, {"error": "unauthorized"})
+server = http.server.HTTPServer(("127.0.0.1", 0), Stranger)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"#;
+
+/// A bridge's secret goes only to a port of the user's own: its lockfile and sidecar
+/// are the user's, but the port they name is a number, and a port another user bound
+/// (the bridge died, or the lockfile was never right) took the secret before.
+#[test]
+fn a_bridge_s_secret_is_not_sent_to_a_port_another_user_holds() {
+    let python = Path::new("/usr/bin/python3");
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout == b"0\n");
+    if !python.exists() || !root {
+        eprintln!("skipped: needs root and /usr/bin/python3 to run a server as another user");
+        return;
+    }
+    let sb = Sandbox::new();
+    let mut stranger = std::process::Command::new("setpriv");
+    stranger
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(python)
+        .args(["-c", STRANGER])
+        .stdout(std::process::Stdio::piped());
+    let mut stranger = mur_e2e::Process::spawn(&mut stranger);
+    let mut said = std::io::BufReader::new(stranger.child_mut().stdout.take().expect("stdout"));
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut said, &mut line).expect("the stranger's port");
+    let port: u16 = line.trim().parse().expect("the stranger's port");
+    let project = "/work/app/App.csproj";
+    let lockfile = sb.plant_http_lockfile(project, stranger.pid(), port);
+    let lock: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&lockfile).expect("lockfile")).expect("json");
+    let secret = "00ff".repeat(16);
+    let sidecar = serde_json::json!({
+        "schema": "mur-bridge/1", "pid": stranger.pid(), "startedAt": lock["startedAt"],
+        "log": "/dev/null", "command": ["server"], "secret": secret,
+    });
+    let sidecar_path = lockfile.with_extension("bridge");
+    std::fs::write(&sidecar_path, sidecar.to_string()).expect("sidecar");
+    std::fs::set_permissions(
+        &sidecar_path,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .expect("chmod");
+
+    let out = sb.mur(&["devtools", "--project", project, "call", "version"]);
+    stranger.kill();
+    let mut seen = String::new();
+    std::io::Read::read_to_string(&mut said, &mut seen).expect("the stranger's record");
+    assert!(
+        seen.contains("authorization:"),
+        "mur reached the stranger: {seen}\n{out}"
+    );
+    assert!(
+        !seen.contains(&secret),
+        "the secret went to another user's port: {seen}"
+    );
+    out.assert_code(2);
+    assert!(
+        out.stderr.contains(&format!(
+            "mur did not read the bridge's secret: the port of `http://127.0.0.1:{port}/mcp` \
+             is held by another user (uid 65534), not by the bridge its lockfile names"
+        )),
+        "{out}"
+    );
+}
