@@ -42,6 +42,10 @@ pub enum ServeError {
         /// Why it could not be bound.
         source: io::Error,
     },
+    /// The usage log at the path the app was given cannot be written (its directory
+    /// does not exist, or is not writable): the session does not start.
+    #[error("{0}")]
+    UsageLog(String),
     /// The MCP service over stdio failed.
     #[error("mcp service failed: {0}")]
     Mcp(String),
@@ -67,6 +71,9 @@ impl ServeError {
             Self::Bind { .. } => {
                 Some("choose another port, or leave it unset to use any free port")
             }
+            Self::UsageLog(_) => Some(
+                "record usage to a file in a directory that exists and you can write, or leave it off",
+            ),
             Self::Registry(_) => Some(
                 "the lockfile directory must belong to you and be writable only by you (mode 0700)",
             ),

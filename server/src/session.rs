@@ -60,7 +60,7 @@ pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeE
         &options.server_name,
         &options.server_version,
     )
-    .with_usage(recorder(&options.usage, &lock_path, &options.build_tag));
+    .with_usage(recorder(&options.usage, &lock_path, &options.build_tag)?);
     match options.transport {
         SessionTransport::Http => {
             let listener = inherited_listener(options.port, slot.handed);
@@ -277,19 +277,29 @@ async fn hand_over(
     std::process::exit(0)
 }
 
-/// The session's usage recorder, its log made at once: a log that cannot be written
-/// is said in a warning at the start, not one per call the app serves (the app runs
-/// on; its usage goes unrecorded).
+/// The session's usage recorder, its log made at once. A log at a path the app was
+/// given ([`UsageLogging::At`](crate::usage::UsageLogging::At)) that cannot be written
+/// ends the start there ([`ServeError::UsageLog`]): whoever named it wants the calls
+/// recorded, and a session that ran on would record none of an experiment. Beside
+/// mur's own log, it is said in a warning at the start, not one per call the app
+/// serves (the app runs on; its usage goes unrecorded).
 fn recorder(
     logging: &crate::usage::UsageLogging,
     lockfile: &std::path::Path,
     build_tag: &str,
-) -> Option<crate::usage::Recorder> {
-    let recorder = crate::usage::Recorder::new(logging, lockfile, build_tag)?;
-    if let Err(why) = recorder.ready() {
-        // No recorder then: one kept would fail, and warn, again on every call.
-        tracing::warn!("usage will not be recorded: {why}");
-        return None;
+) -> Result<Option<crate::usage::Recorder>, ServeError> {
+    let Some(recorder) = crate::usage::Recorder::new(logging, lockfile, build_tag) else {
+        return Ok(None);
+    };
+    match recorder.ready() {
+        Ok(()) => Ok(Some(recorder)),
+        Err(why) if matches!(logging, crate::usage::UsageLogging::At(_)) => {
+            Err(ServeError::UsageLog(why))
+        }
+        Err(why) => {
+            // No recorder then: one kept would fail, and warn, again on every call.
+            tracing::warn!("usage will not be recorded: {why}");
+            Ok(None)
+        }
     }
-    Some(recorder)
 }

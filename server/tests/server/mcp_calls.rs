@@ -2,7 +2,7 @@
 //! clients still initialize and use a session; results carry the documented shapes.
 #![cfg(unix)]
 
-use crate::support::{World, mcp};
+use crate::support::{World, mcp, run_to_end};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
@@ -177,25 +177,30 @@ fn legacy_client_initializes_gets_a_session_and_calls_a_tool() {
     );
 }
 
-/// A usage log that cannot be written is said once, as the session starts: the calls
-/// it serves go unrecorded without a warning each (one per call before).
+/// A usage log at the path the app was given that cannot be written (its directory does
+/// not exist) refuses the start: one line saying why and how to fix it, exit 1, no
+/// session and no directory made. It warned and ran on, recording nothing of the calls
+/// it was started to record.
 #[test]
-fn a_usage_log_that_cannot_be_written_is_warned_of_once_not_per_call() {
+fn a_usage_log_that_cannot_be_written_refuses_the_start() {
     let world = World::new();
-    // The log's directory is a file: the log can never be made.
-    let file = world.sandbox.root().join("a-file");
-    std::fs::write(&file, "").expect("a file");
-    let log = file.join("served.jsonl");
-    let log = log.to_str().expect("utf-8 path");
-    let session = world
-        .sandbox
-        .start_sample_with(&world.project, &["--usage-log", log]);
-    for _ in 0..3 {
-        let answer = mcp::call_tool(session.endpoint(), "version", json!({}));
-        assert!(answer["result"].is_object(), "{answer}");
-    }
-    let said = session.log();
-    let warnings = said.matches("usage will not be recorded").count()
-        + said.matches("usage not recorded").count();
-    assert_eq!(warnings, 1, "{said}");
+    let missing = world.sandbox.root().join("no-such-dir");
+    let log = missing.join("served.jsonl");
+    let arg = log.to_str().expect("utf-8 path");
+    // On stdio with no input: a session that ran on would end at once, exit 0.
+    let mut command =
+        world.command_for(mur_testkit::sample_bin(), &["--stdio", "--usage-log", arg]);
+    command.stdin(std::process::Stdio::null());
+    let output = run_to_end(command);
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert_eq!(
+        output.stderr,
+        format!(
+            "[devtools] error: cannot write the usage log `{arg}`: the directory `{}` does not exist\n\
+             hint: record usage to a file in a directory that exists and you can write, or leave it off\n",
+            missing.display()
+        )
+    );
+    assert!(!missing.exists(), "a directory was made");
+    assert_eq!(world.read_lockfile(), None, "no session");
 }
