@@ -17,14 +17,27 @@ pub fn lockfile_dir() -> PathBuf {
     lockfile_dir_from(|name| std::env::var_os(name), crate::trust::current_uid())
 }
 
+/// Where a login's runtime directories are: systemd-logind makes `/run/user/<uid>`
+/// (0700, the user's) for every login and sets `XDG_RUNTIME_DIR` to it.
+const LOGIN_RUNTIME_BASE: &str = "/run/user";
+
 /// The lockfile directory given an environment lookup and a user id.
 ///
 /// - Windows: `%TEMP%\reactor-devtools`.
 /// - macOS: `$TMPDIR/reactor-devtools` (`$TMPDIR` is already per user there).
 /// - Linux and other Unix: `$XDG_RUNTIME_DIR/reactor-devtools` when set (a
-///   per-user 0700 directory by definition), else
+///   per-user 0700 directory by definition); unset, the login's runtime directory
+///   `/run/user/<uid>` when there is one of the user's own, 0700; else
 ///   `${TMPDIR:-/tmp}/reactor-devtools-<uid>`, because `/tmp` is shared.
 pub fn lockfile_dir_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> PathBuf {
+    lockfile_dir_with(env, uid, Path::new(LOGIN_RUNTIME_BASE))
+}
+
+fn lockfile_dir_with(
+    env: impl Fn(&str) -> Option<OsString>,
+    uid: u32,
+    login_base: &Path,
+) -> PathBuf {
     let non_empty = |name: &str| {
         env(name)
             .filter(|value| !value.is_empty())
@@ -40,11 +53,31 @@ pub fn lockfile_dir_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Pa
         let temp = non_empty("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
         return temp.join(DIR_NAME);
     }
-    if let Some(runtime) = non_empty("XDG_RUNTIME_DIR") {
+    if let Some(runtime) =
+        non_empty("XDG_RUNTIME_DIR").or_else(|| login_runtime_dir(login_base, uid))
+    {
         return runtime.join(DIR_NAME);
     }
     let temp = non_empty("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
     temp.join(format!("{DIR_NAME}-{uid}"))
+}
+
+/// The login's runtime directory `<base>/<uid>`, as `XDG_RUNTIME_DIR` would name it, for a
+/// process started without that variable: an MCP SDK starts a stdio server (`mur devtools
+/// proxy`) with HOME, LOGNAME, PATH, SHELL, TERM and USER alone, and a reader that fell
+/// back to `/tmp` found none of the sessions started from the user's shell. Only a
+/// directory of the user's own that no one else can enter.
+#[cfg(unix)]
+fn login_runtime_dir(base: &Path, uid: u32) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt as _;
+    let dir = base.join(uid.to_string());
+    let meta = std::fs::symlink_metadata(&dir).ok()?;
+    (meta.is_dir() && meta.uid() == uid && meta.mode() & 0o077 == 0).then_some(dir)
+}
+
+#[cfg(not(unix))]
+fn login_runtime_dir(_base: &Path, _uid: u32) -> Option<PathBuf> {
+    None
 }
 
 /// mur's per-user state directory, `<state>/mur` (OAuth grants, usage records):
@@ -195,6 +228,45 @@ mod tests {
         assert_eq!(
             lockfile_dir_from(env(&[("XDG_RUNTIME_DIR", "")]), 7),
             PathBuf::from("/tmp/reactor-devtools-7")
+        );
+    }
+
+    /// Without `XDG_RUNTIME_DIR` (an MCP SDK's stdio server), the login's runtime
+    /// directory, where sessions started from the user's shell announce themselves;
+    /// never one that is not the user's own and private.
+    #[cfg(all(unix, not(target_os = "macos")))]
+    #[test]
+    fn without_xdg_runtime_dir_the_login_s_runtime_directory_is_used() {
+        use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+        let base = tempfile::tempdir().expect("tempdir");
+        let uid = std::fs::metadata(base.path()).expect("meta").uid();
+        let login = base.path().join(uid.to_string());
+        std::fs::create_dir(&login).expect("mkdir");
+        let no_env = |_: &str| None;
+        let chmod = |mode| {
+            std::fs::set_permissions(&login, std::fs::Permissions::from_mode(mode)).expect("chmod")
+        };
+        chmod(0o700);
+        assert_eq!(
+            lockfile_dir_with(no_env, uid, base.path()),
+            login.join("reactor-devtools")
+        );
+        chmod(0o755);
+        assert_eq!(
+            lockfile_dir_with(no_env, uid, base.path()),
+            PathBuf::from(format!("/tmp/reactor-devtools-{uid}"))
+        );
+        chmod(0o700);
+        assert_eq!(
+            lockfile_dir_with(no_env, uid + 1, base.path()),
+            PathBuf::from(format!("/tmp/reactor-devtools-{}", uid + 1)),
+            "another uid's directory, or none"
+        );
+        let set = |name: &str| (name == "XDG_RUNTIME_DIR").then(|| OsString::from("/elsewhere"));
+        assert_eq!(
+            lockfile_dir_with(set, uid, base.path()),
+            PathBuf::from("/elsewhere/reactor-devtools"),
+            "the variable wins when set"
         );
     }
 
