@@ -271,6 +271,27 @@ impl Spec {
 }
 
 impl Spec {
+    /// Every option a command line may give this verb, as its help lists them: the
+    /// ones it declares, the option form of each positional that has one
+    /// ([`Pos::or_option`]; its help is the positional's) and `--timeout`. The one
+    /// list the parser finds an option in, the help declares and "did you mean"
+    /// looks through (`click --selectr` is told `--selector`).
+    pub(crate) fn every_option(&self) -> impl Iterator<Item = Opt> + '_ {
+        let forms = self
+            .positionals
+            .iter()
+            .filter(|pos| !pos.option.is_empty())
+            .map(|pos| Opt::value(pos.name, pos.option, pos.kind, pos.help));
+        self.options.iter().copied().chain(forms).chain([TIMEOUT])
+    }
+
+    /// The positional whose option form `opt` is ([`Pos::or_option`]), if it is one.
+    pub(crate) fn form_of(&self, opt: &Opt) -> Option<&Pos> {
+        self.positionals
+            .iter()
+            .find(|pos| pos.name == opt.name && !pos.option.is_empty())
+    }
+
     /// What is wrong with the second forms it declares ([`Pos::or_option`],
     /// [`Opt::or_word`]), if anything: a positional's option that no command line
     /// could give, that is the kit's own (`timeout`) or the host's (`help`), or that
@@ -800,7 +821,7 @@ fn option_meant(spec: &Spec, name: &str) -> Option<String> {
     if spec.positionals.iter().any(|pos| pos.name == name) {
         return Some(format!("write `<{name}>` without `--{name}`"));
     }
-    let own = spec.options.iter().chain([&TIMEOUT]).map(|opt| opt.name);
+    let own = spec.every_option().map(|opt| opt.name);
     // Not the host option of this very name, which is no typo of it.
     let host = host_options().filter(|option| {
         *option != name && find_option(spec, option).is_none() && typo_of(name, option)
@@ -931,17 +952,9 @@ fn short_meant(spec: &Spec, letter: char) -> Option<&'static str> {
     if matches!(letter, 'h' | 'v' | 'q') {
         return None;
     }
-    let positional_options = spec
-        .positionals
-        .iter()
-        .filter(|pos| !pos.option.is_empty())
-        .map(|pos| pos.name);
     let names: Vec<&'static str> = spec
-        .options
-        .iter()
-        .chain([&TIMEOUT])
+        .every_option()
         .map(|opt| opt.name)
-        .chain(positional_options)
         .filter(|name| name.starts_with(letter))
         .collect();
     match names.as_slice() {
@@ -1015,21 +1028,10 @@ fn asks_for_help(argv: &[String]) -> bool {
         .any(|word| word == "--help" || word == "-h")
 }
 
-/// The option `--name` of `spec`: one it declares, `--timeout`, or the option form of
-/// a positional ([`Pos::or_option`]), which [`Args::take_positionals`] moves into its
-/// place.
+/// The option `--name` of `spec` ([`Spec::every_option`]); the option form of a
+/// positional is moved into its place by [`Args::take_positionals`].
 fn find_option(spec: &Spec, name: &str) -> Option<Opt> {
-    spec.options
-        .iter()
-        .chain([&TIMEOUT])
-        .find(|opt| opt.name == name)
-        .copied()
-        .or_else(|| {
-            spec.positionals
-                .iter()
-                .find(|pos| pos.name == name && !pos.option.is_empty())
-                .map(|pos| Opt::value(pos.name, pos.option, pos.kind, pos.help))
-        })
+    spec.every_option().find(|opt| opt.name == name)
 }
 
 fn check_value(opt: &Opt, word: String) -> Result<String, String> {

@@ -2,7 +2,7 @@
 //! [`About`] and [`Spec`], so every option a verb accepts is declared to the host,
 //! which renders `--help`, completions and catalogs from it.
 
-use crate::argv::{self, Kind, Opt, Pos, Spec, TIMEOUT};
+use crate::argv::{self, Kind, Opt, Pos, Spec};
 
 /// `value-kind`, `param` and `verb-info` of `mur:verb@0.3.0`: what the words of a
 /// value are, one positional or option as declared to the host, and a verb's `info`.
@@ -31,19 +31,14 @@ pub struct About {
 
 /// Describe a verb from its [`About`] and [`Spec`]: every positional it declares, then
 /// the optional positional of an option also taken as a word ([`Opt::or_word`]); every
-/// option it declares, then the option form of a positional ([`Pos::or_option`]), then
-/// `--timeout` (`--help` is the host's).
+/// option a command line may give it ([`Spec::every_option`]: the parser's list; `--help`
+/// is the host's).
 pub fn describe(about: &About, spec: &Spec) -> Info {
     let words = spec
         .options
         .iter()
         .filter(|opt| opt.word)
         .map(|opt| lone_word(spec, opt));
-    let option_forms = spec
-        .positionals
-        .iter()
-        .filter(|pos| !pos.option.is_empty())
-        .map(option_form);
     Info {
         name: about.name.to_owned(),
         tool: about.tool.to_owned(),
@@ -58,11 +53,11 @@ pub fn describe(about: &About, spec: &Spec) -> Info {
             .chain(words)
             .collect(),
         options: spec
-            .options
-            .iter()
-            .map(option)
-            .chain(option_forms)
-            .chain([option(&TIMEOUT)])
+            .every_option()
+            .map(|opt| match spec.form_of(&opt) {
+                Some(pos) => option_form(pos),
+                None => option(&opt),
+            })
             .collect(),
     }
 }

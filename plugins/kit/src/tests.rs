@@ -999,6 +999,11 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
         (&["--selector", "", "hi"], "`--selector` must not be empty"),
         (&["--selector", "#x"], "missing argument `<text>`"),
         (&["--selector"], "`--selector` needs a value (S)"),
+        // The option form is one of the options "did you mean" looks through.
+        (
+            &["--selectr", "#x", "hi"],
+            "unknown option `--selectr`; did you mean `--selector`?",
+        ),
     ]);
     assert_arguments::<Query>(&[
         (&[], json!({})),

@@ -111,6 +111,12 @@ const BAD: &[(&str, &[&str], &str)] = &[
         "unexpected argument `#a`",
     ),
     ("click", &[], "missing argument `<selector>`"),
+    // The option form of `<selector>` is one "did you mean" names.
+    (
+        "click",
+        &["--selectr", "#x"],
+        "unknown option `--selectr`; did you mean `--selector`?",
+    ),
     (
         "click",
         &["#btn-inc", "--twice"],
