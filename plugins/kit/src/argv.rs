@@ -761,20 +761,11 @@ impl Args {
             .options
             .iter()
             .find(|opt| opt.kind == Kind::OutPath && looks_like_path(word));
-        let unlisted: Vec<&Opt> = things
-            .iter()
-            .copied()
-            .filter(|opt| !matches!(opt.kind, Kind::Choice(_)))
-            .collect();
-        let only = match unlisted.as_slice() {
-            [only] => Some(only),
-            _ => None,
-        };
         listed
             .or(selector)
             .copied()
             .or(path)
-            .or(only.copied())
+            .or(the_only_thing(spec))
             .filter(|opt| fits(opt))
             .copied()
     }
@@ -909,11 +900,9 @@ fn text_after_dashes(
     }
     let mut moved: Vec<String> = argv[..at].iter().chain(rest).cloned().collect();
     moved.extend(["--".to_owned(), word.clone()]);
-    match (verb, Args::parse_strictly(None, spec, &moved)) {
-        (Some(verb), Ok(Request::Run(args))) if args.positional(pos.name) == word => {
-            format!("{told}: did you mean `{}`?", args.command(verb))
-        }
-        _ => told,
+    match corrected(verb, spec, &moved, pos.name, word) {
+        Some(command) => format!("{told}: did you mean `{command}`?"),
+        None => told,
     }
 }
 
@@ -939,8 +928,21 @@ fn positional_meant(
         None => argv.get(at + 1)?,
     };
     moved.extend(argv[at + 1..].iter().cloned());
-    match Args::parse_strictly(None, spec, &moved) {
-        Ok(Request::Run(args)) if args.positional(name) == value => Some(args.command(verb)),
+    corrected(Some(verb), spec, &moved, name, value)
+}
+
+/// The command verb `verb` would run with `moved` (argv with a word moved where it
+/// belongs), when `moved` is right and gives positional `<name>` that `word`: the
+/// command a hint names, so it is one that works.
+fn corrected(
+    verb: Option<&str>,
+    spec: &Spec,
+    moved: &[String],
+    name: &str,
+    word: &str,
+) -> Option<String> {
+    match Args::parse_strictly(None, spec, moved) {
+        Ok(Request::Run(args)) if args.positional(name) == word => Some(args.command(verb?)),
         _ => None,
     }
 }
@@ -963,15 +965,25 @@ fn short_meant(spec: &Spec, letter: char) -> Option<&'static str> {
     }
 }
 
-/// Whether option `opt`, also taken as a lone word, takes any word it would take as a
-/// value ([`Args::meant`]): it is the verb's one option, not a choice, that names a
-/// thing of the app. Otherwise it takes only a word that starts like a selector.
-pub(crate) fn takes_any_word(spec: &Spec, opt: &Opt) -> bool {
+/// The verb's one option, not a choice, that names a thing of the app
+/// ([`Kind::names_a_thing`]), if it has only one: the option any stray word may have
+/// been meant for ([`Args::meant`]).
+fn the_only_thing(spec: &Spec) -> Option<&Opt> {
     let mut unlisted = spec
         .options
         .iter()
         .filter(|o| o.kind.names_a_thing() && !matches!(o.kind, Kind::Choice(_)));
-    unlisted.next().is_some_and(|o| o.name == opt.name) && unlisted.next().is_none()
+    match (unlisted.next(), unlisted.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}
+
+/// Whether option `opt`, also taken as a lone word, takes any word it would take as a
+/// value: it is [`the_only_thing`]. Otherwise it takes only a word that starts like a
+/// selector (see [`Args::meant`]).
+pub(crate) fn takes_any_word(spec: &Spec, opt: &Opt) -> bool {
+    the_only_thing(spec).is_some_and(|only| only.name == opt.name)
 }
 
 /// Whether `word`, typed for `<pos>` given as an option already, is the same argument
