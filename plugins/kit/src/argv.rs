@@ -656,12 +656,15 @@ impl Args {
             }
             self.positionals.push((*pos, word));
         }
-        let extra: Vec<String> = words.into();
-        if let [word] = extra.as_slice()
+        let mut extra: Vec<String> = words.into();
+        // An option's lone word (`state '#count'`), never one that reads as an option
+        // or stdin (`-`, `-x` after `--`); a word after it is one too many, as after a
+        // positional (`state '#a' '#b'`: `#b` is unexpected).
+        if let Some(word) = extra.first().filter(|word| !word.starts_with('-'))
             && let Some(opt) = self.meant(spec, word).filter(|opt| opt.word)
         {
             self.given.push((opt, Some(word.clone())));
-            return Ok(());
+            extra.remove(0);
         }
         match extra.is_empty() {
             true => Ok(()),

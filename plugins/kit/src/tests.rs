@@ -1020,6 +1020,22 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
             "unexpected argument `full`; did you mean `--view full`?",
         ),
         (&["#x", "--selector", "#y"], "unexpected argument `#x`"),
+        // The cases a derived verb's lone word agrees on (mur-verbs' derived.rs,
+        // `a_lone_word_is_taken_as_the_kit_takes_it`): a second word is one too
+        // many, and a word that reads as an option or stdin is never the option's.
+        (&["#x", "#y"], "unexpected argument `#y`"),
+        (
+            &["#x", "full"],
+            "unexpected argument `full`; did you mean `--view full`?",
+        ),
+        (
+            &["-"],
+            "unexpected argument `-`; did you mean `--selector -`?",
+        ),
+        (
+            &["--", "-x"],
+            "unexpected argument `-x`; did you mean `--selector -x`?",
+        ),
     ]);
     assert_arguments::<Listing>(&[(&["[a=b]"], json!({"selector": "[a=b]"}))]);
     // A plain word may be meant for `--window` as well.

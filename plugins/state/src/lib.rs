@@ -34,10 +34,8 @@ mur_verb_kit::verb_tables!(State {
     ],
     usage_errors: [
         (&["#a", "--selector", "#b"], "unexpected argument `#a`"),
-        (
-            &["#a", "#b"],
-            "unexpected argument `#a`; did you mean `--selector '#a'`?",
-        ),
+        // One selector: the second word is one too many, as after `click '#a'`.
+        (&["#a", "#b"], "unexpected argument `#b`"),
         (&[""], "unexpected argument ``"),
         (&["--window", "main"], "unknown option `--window`"),
     ],

@@ -110,6 +110,8 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["#a", "--selector", "#b"],
         "unexpected argument `#a`",
     ),
+    // One selector: a second word is one too many, as after `click '#a'`.
+    ("state", &["#a", "#b"], "unexpected argument `#b`"),
     ("click", &[], "missing argument `<selector>`"),
     // The option form of `<selector>` is one "did you mean" names.
     (
