@@ -76,14 +76,36 @@ fn declared_length(headers: &HeaderMap) -> Option<usize> {
         .map(|length| usize::try_from(length).unwrap_or(usize::MAX))
 }
 
-/// The whole body within the deadline and the cap, or the answer refusing it.
+/// How many times the cap a body refused as too large may be, and still be read to
+/// its end (and thrown away) before it is answered: a client answered while it
+/// still writes its body finds the connection closed under it (its write fails,
+/// "Broken pipe", and the refusal is never read). A request mur sends past the cap
+/// is at most a few times it (a value read from a 4 MiB file, escaped as JSON); a
+/// larger one is refused unread, its connection closed.
+const DRAINED_CAPS: usize = 4;
+
+/// The whole body within the deadline and the cap, or the answer refusing it. A body
+/// past the cap is read on to its end ([`DRAINED_CAPS`], within the same deadline)
+/// before it is refused, so that its client reads why: 413, the request too large.
 async fn read_body(headers: &HeaderMap, body: Body, limits: BodyLimits) -> Result<Bytes, Response> {
-    if declared_length(headers).is_some_and(|length| length > limits.max_bytes) {
-        return Err(too_large(limits.max_bytes));
-    }
-    match tokio::time::timeout(limits.read_timeout, read_bounded(body, limits.max_bytes)).await {
+    let deadline = tokio::time::Instant::now() + limits.read_timeout;
+    let declared = declared_length(headers);
+    let mut stream = body.into_data_stream();
+    let read = async {
+        if declared.is_some_and(|length| length > limits.max_bytes) {
+            return Err(BodyError::TooLarge);
+        }
+        read_bounded(&mut stream, limits.max_bytes).await
+    };
+    match tokio::time::timeout_at(deadline, read).await {
         Ok(Ok(bytes)) => Ok(bytes),
-        Ok(Err(BodyError::TooLarge)) => Err(too_large(limits.max_bytes)),
+        Ok(Err(BodyError::TooLarge)) => {
+            let drained = limits.max_bytes.saturating_mul(DRAINED_CAPS);
+            if declared.is_none_or(|length| length <= drained) {
+                let _ = tokio::time::timeout_at(deadline, drain(&mut stream, drained)).await;
+            }
+            Err(too_large(limits.max_bytes))
+        }
         Ok(Err(BodyError::Read(error))) => {
             let detail = format!("cannot read the request body: {error}");
             Err(json_rpc_error(
@@ -111,9 +133,11 @@ enum BodyError {
     Read(axum::Error),
 }
 
+/// The body's data, one chunk at a time.
+type DataStream = axum::body::BodyDataStream;
+
 /// The whole body, refused as soon as it passes `max_bytes` (also when it is chunked).
-async fn read_bounded(body: Body, max_bytes: usize) -> Result<Bytes, BodyError> {
-    let mut stream = body.into_data_stream();
+async fn read_bounded(stream: &mut DataStream, max_bytes: usize) -> Result<Bytes, BodyError> {
     let mut collected = Vec::new();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(BodyError::Read)?;
@@ -123,6 +147,18 @@ async fn read_bounded(body: Body, max_bytes: usize) -> Result<Bytes, BodyError> 
         collected.extend_from_slice(&chunk);
     }
     Ok(Bytes::from(collected))
+}
+
+/// Reads what is left of a refused body, holding none of it, until it ends, fails,
+/// or `max_bytes` more were read.
+async fn drain(stream: &mut DataStream, max_bytes: usize) {
+    let mut read = 0usize;
+    while let Some(Ok(chunk)) = stream.next().await {
+        read = read.saturating_add(chunk.len());
+        if read > max_bytes {
+            return;
+        }
+    }
 }
 
 /// What is wrong with a body that is not one JSON-RPC message rmcp can take:

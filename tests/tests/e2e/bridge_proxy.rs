@@ -227,6 +227,40 @@ fn the_proxy_answers_ping_itself_relays_progress_and_passes_errors_through() {
     assert_eq!(answers.count(), 7, "one answer per request\n{out}");
 }
 
+/// A request under the proxy's line limit (4 MiB) whose body, as mur sends it on, is past
+/// the session's cap is answered with an error saying so, in one line, and the proxy
+/// serves on: the session read the body on to its end before refusing it, where it
+/// closed the connection as the headers declared it, and the proxy's client read
+/// "Broken pipe".
+#[test]
+fn a_request_past_the_sessions_cap_is_answered_too_large_in_one_line() {
+    let (sb, sample) = Sandbox::with_app();
+    let text = "x".repeat((4 << 20) - 200);
+    let large = |id| tool_call(id, "state", json!({ "selector": text }));
+    let out = proxy_initialized(
+        &sb,
+        &[
+            large(2),
+            large(3),
+            large(4),
+            tool_call(5, "state", json!({ "selector": "#count" })),
+        ],
+    );
+    out.assert_code(0);
+    let refused = json!({ "code": -32603, "message": format!(
+        "`{}` refused the request as larger than it takes (HTTP 413; a session of mur's takes at most 4 MiB in one)",
+        sample.lock.endpoint
+    ) });
+    for id in 2..=4 {
+        assert_eq!(answer(&out, id)["error"], refused, "{out}");
+    }
+    assert_eq!(
+        answer(&out, 5)["result"]["structuredContent"]["text"],
+        "0",
+        "{out}"
+    );
+}
+
 #[test]
 fn with_no_session_each_request_gets_an_error_naming_why() {
     let sb = Sandbox::new();
