@@ -15,7 +15,7 @@ impl Verb for Screenshot {
         name: "screenshot",
         tool: "screenshot",
         summary: "Capture the running app, or the element a selector matches, as a PNG",
-        synopsis: "screenshot [--selector S] [--window W] [--out path|-] [--wait-idle] [--include-chrome]",
+        synopsis: "screenshot [<selector>] [--window W] [--out path|-] [--wait-idle] [--include-chrome]",
         details: "Without `--out` only the image's metadata is printed: use `--out file.png` to save\n\
                   the picture, or `--out -` to write the PNG bytes to stdout.",
         examples: &["mur devtools screenshot --selector '#counter' --out counter.png"],

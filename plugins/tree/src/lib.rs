@@ -10,7 +10,7 @@ impl Verb for Tree {
         name: "tree",
         tool: "tree",
         summary: "Print the running app's UI tree, or the part a selector matches",
-        synopsis: "tree [--selector S] [--window W] [--view summary|full] [--include-reactor-source]",
+        synopsis: "tree [<selector>] [--window W] [--view summary|full] [--include-reactor-source]",
         details: "",
         examples: &["mur devtools tree --selector '#btn-inc' --view full --pretty"],
     };

@@ -347,6 +347,31 @@ fn every_standard_verb_writes_its_placeholders_one_way() {
     }
 }
 
+/// A verb's usage line shows each argument its arguments section lists, in its word
+/// form (`state [<selector>]`, as `click <selector>`), not only as the option it also is.
+#[test]
+fn every_standard_verb_shows_its_arguments_on_its_usage_line() {
+    let sandbox = standard_sandbox();
+    for verb in STANDARD_VERBS {
+        let help = sandbox.mur(&["devtools", verb, "--help"]);
+        help.assert_code(0);
+        let synopsis = help.stdout.lines().next().expect("a usage line");
+        let arguments = help
+            .stdout
+            .split_once("\nArguments:\n")
+            .map_or("", |(_, rest)| {
+                rest.split("\n\n").next().unwrap_or_default()
+            });
+        for row in arguments.lines() {
+            let label = row.trim_start().split("  ").next().unwrap_or_default();
+            assert!(
+                synopsis.split(' ').any(|word| word == label),
+                "`{verb} --help` lists {label} but its usage line does not: {synopsis:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn fire_raises_component_events() {
     let (sandbox, _sample) = session();
