@@ -227,6 +227,9 @@ struct Shown {
     /// What was printed, for the note: "the structured content", "the text", "the 2
     /// blocks".
     printed: String,
+    /// The whole result was printed, its media's base64 taken out (a result with no
+    /// text: an image alone, a blob): the note says whose base64 it was.
+    elided: bool,
 }
 
 impl Shown {
@@ -250,15 +253,31 @@ impl Shown {
                 value: structured.clone(),
                 left_out,
                 printed: "the structured content".to_owned(),
+                elided: false,
             };
         }
         let (media, shown): (Vec<&Value>, Vec<&Value>) =
             blocks.iter().partition(|b| media_data(b).is_some());
-        if shown.len() < 2 {
+        if shown.len() < 2 && tool_result::first_text(result).is_some() {
             return Self {
                 value: payload(result),
                 left_out: left_out(result).into_iter().map(str::to_owned).collect(),
                 printed: "the text".to_owned(),
+                elided: false,
+            };
+        }
+        if shown.len() < 2 {
+            // No text to print in its place: the result as it came, but for its media's
+            // base64 (an image alone put 100 KB of it on stdout, into an agent's context).
+            let mut value = result.clone();
+            if let Some(blocks) = value["content"].as_array_mut() {
+                blocks.iter_mut().for_each(without_base64);
+            }
+            return Self {
+                value,
+                left_out: media.into_iter().map(kind).collect(),
+                printed: "the result".to_owned(),
+                elided: true,
             };
         }
         let value = shown
@@ -274,7 +293,23 @@ impl Shown {
             value,
             left_out: media.into_iter().map(kind).collect(),
             printed: format!("the {} blocks", shown.len()),
+            elided: false,
         }
+    }
+}
+
+/// A content block without its base64: an `image`'s or `audio`'s `data`, an embedded
+/// resource's `blob` (its type, MIME type and URI stay).
+fn without_base64(block: &mut Value) {
+    if media_data(block).is_none() {
+        return;
+    }
+    let Some(fields) = block.as_object_mut() else {
+        return;
+    };
+    fields.remove("data");
+    if let Some(resource) = fields.get_mut("resource").and_then(Value::as_object_mut) {
+        resource.remove("blob");
     }
 }
 
@@ -329,6 +364,13 @@ fn unprinted(
         (true, true) => " (`--out FILE` writes its media)",
         (true, false) => " (`call … --out FILE` writes its media)",
     };
+    if shown.elided {
+        return vec![format!(
+            "note: the result was printed without the base64 of its {} {blocks}; `{call}` \
+             prints the whole result{save}",
+            kinds.join(", "),
+        )];
+    }
     vec![format!(
         "note: the result has {} more content {blocks} ({}) than {printed} printed; \
          `{call}` prints the whole result{save}",
@@ -584,6 +626,49 @@ mod tests {
                 vec![],
                 "the structured content".to_owned()
             )
+        );
+    }
+
+    /// A result with no text — an image alone, an embedded blob — is printed as it came
+    /// but for the base64, which the note names (100 KB of it were printed).
+    #[test]
+    fn a_medium_without_text_is_printed_without_its_base64() {
+        let image = json!({ "type": "image", "data": "iVBORw==", "mimeType": "image/png" });
+        let blob = json!({ "type": "resource",
+            "resource": { "uri": "file:///a.gz", "mimeType": "application/gzip", "blob": "H4sI" } });
+        let result = json!({ "content": [image, blob] });
+        let shown = Shown::of(&result);
+        assert_eq!(
+            shown.value,
+            json!({ "content": [
+                { "type": "image", "mimeType": "image/png" },
+                { "type": "resource",
+                  "resource": { "uri": "file:///a.gz", "mimeType": "application/gzip" } },
+            ] })
+        );
+        assert_eq!(
+            unprinted(&result, &shown, &settings(), "t", &Map::new(), true),
+            [
+                "note: the result was printed without the base64 of its image, resource blocks; \
+              `mur devtools call t` prints the whole result (`--out FILE` writes its media)"
+            ]
+        );
+        let link = json!({ "content": [{ "type": "resource_link", "uri": "demo://1" }] });
+        assert_eq!(
+            Shown::of(&link).value,
+            link,
+            "no medium: the result as it came"
+        );
+        assert!(
+            unprinted(
+                &link,
+                &Shown::of(&link),
+                &settings(),
+                "t",
+                &Map::new(),
+                true
+            )
+            .is_empty()
         );
     }
 
