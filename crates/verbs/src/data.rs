@@ -331,7 +331,7 @@ mod tests {
         );
         let help = verb.spec.render(&verb.name, &verb.summary);
         assert!(
-            help.starts_with("Usage: mur devtools count [--selector TEXT] [--args JSON]\n\nPrint the counter's value\n\nTool `state`.\n"),
+            help.starts_with("Usage: mur devtools count [--selector S] [--args JSON]\n\nPrint the counter's value\n\nTool `state`.\n"),
             "{help}"
         );
         assert!(

@@ -632,8 +632,13 @@ impl Derived {
         self.media.map(|_| "--out")
     }
 
-    /// `--help`: the usage ([`VerbSpec::render`]) and what `--out FILE` does.
+    /// `--help`: the usage ([`VerbSpec::render`]) and what `--out FILE` does, wrapped
+    /// as the standard verbs' help is ([`wrapped`]).
     pub fn help(&self) -> String {
+        wrapped(&self.unwrapped_help())
+    }
+
+    fn unwrapped_help(&self) -> String {
         let mut text = self.spec.render(&self.name, &self.summary);
         if reads_files(&self.spec) {
             text = format!("{text}\n{FILE_VALUES}\n");
@@ -1603,7 +1608,7 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
                 (ValueKind::Choice, "CHOICE".to_owned())
             }
         }
-        (Type::String, _) => (ValueKind::Text, "TEXT".to_owned()),
+        (Type::String, _) => (ValueKind::Text, text_placeholder(&field.option).to_owned()),
         (Type::Integer, _) => (ValueKind::Integer, "N".to_owned()),
         (Type::Number, _) => (ValueKind::Number, "NUMBER".to_owned()),
         (Type::Array(item), _) => match &**item {
@@ -1671,6 +1676,100 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
         repeatable: matches!(field.ty, Type::Array(_)),
         choices,
     }
+}
+
+/// The placeholder of a text option: `TEXT`, but for the options every standard verb
+/// names alike (the verb kit's `Opt::selector` and `Opt::window`), which show theirs
+/// (`--selector S`), so that one tool's option reads the same in its named verb's
+/// help and in its derived verb's.
+fn text_placeholder(option: &str) -> &'static str {
+    match option {
+        "selector" => "S",
+        "window" => "W",
+        _ => "TEXT",
+    }
+}
+
+/// The widest a derived verb's help runs, as the standard verbs' is written (their
+/// details are wrapped to it; only their usage lines and examples, commands to copy
+/// whole, run past it).
+const HELP_COLUMNS: usize = 80;
+
+/// `help` with each line longer than [`HELP_COLUMNS`] broken between words: prose
+/// flush with where the line starts, an argument's or option's help under its
+/// section's help column. The usage line and the examples are commands, copied
+/// whole: they are left as they are, as is a word longer than a line.
+fn wrapped(help: &str) -> String {
+    let mut lines = Vec::new();
+    let mut section = "";
+    for line in help.lines() {
+        match line {
+            "" => section = "",
+            "Arguments:" | "Options:" | "Examples:" => section = line,
+            _ => {}
+        }
+        let command = line.starts_with("Usage: ") || section == "Examples:";
+        if command || line.chars().count() <= HELP_COLUMNS {
+            lines.push(line.to_owned());
+            continue;
+        }
+        let row = matches!(section, "Arguments:" | "Options:");
+        lines.extend(broken(line, hanging(line, row)));
+    }
+    let mut text = lines.join("\n");
+    if help.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// Where a long `line`'s words start, in characters (after its indent, or a section
+/// row's label and the spaces that pad it), and where the lines it is broken into
+/// continue: under those words, or under a label that runs past half a line.
+fn hanging(line: &str, row: bool) -> (usize, usize) {
+    let indent = line.len() - line.trim_start().len();
+    if !row {
+        return (indent, indent);
+    }
+    let label_end = line[indent..]
+        .find("  ")
+        .map_or(line.len(), |at| indent + at);
+    let words = line[label_end..]
+        .find(|c: char| c != ' ')
+        .map_or(line.len(), |at| label_end + at);
+    let words = line[..words].chars().count();
+    match words <= HELP_COLUMNS / 2 {
+        true => (words, words),
+        false => (words, indent + 4),
+    }
+}
+
+/// `line` broken between words into lines of at most [`HELP_COLUMNS`] characters (a
+/// longer word alone on its line): its first `words` characters kept as they are,
+/// the lines after it indented by `column`.
+fn broken(line: &str, (words, column): (usize, usize)) -> Vec<String> {
+    let head_end = line
+        .char_indices()
+        .nth(words)
+        .map_or(line.len(), |(at, _)| at);
+    let (head, rest) = line.split_at(head_end);
+    let mut lines = Vec::new();
+    let mut current = head.to_owned();
+    let mut filled = false;
+    for word in rest.split(' ').filter(|word| !word.is_empty()) {
+        let width = current.chars().count() + usize::from(filled) + word.chars().count();
+        if filled && width > HELP_COLUMNS {
+            lines.push(std::mem::replace(&mut current, " ".repeat(column)));
+            filled = false;
+        }
+        if filled {
+            current.push(' ');
+        }
+        current.push_str(word);
+        filled = true;
+    }
+    lines.push(current);
+    lines
 }
 
 /// The help of the option giving the whole arguments object.
@@ -2061,8 +2160,7 @@ mod tests {
         assert!(
             verb.help().contains(
                 "\n`null` is JSON null for `--limit`, `--maybe` and `--mode` (their schema \
-                 \
-                 admits it), and a word elsewhere.\n"
+                 admits\nit), and a word elsewhere.\n"
             ),
             "{}",
             verb.help()
@@ -2669,9 +2767,7 @@ mod tests {
         let verb = wait_for();
         let help = verb.spec.render(&verb.name, &verb.summary);
         assert!(
-            help.starts_with(
-                "Usage: mur devtools wait-for --selector TEXT [--by JSON] [--count N]"
-            ),
+            help.starts_with("Usage: mur devtools wait-for --selector S [--by JSON] [--count N]"),
             "{help}"
         );
         assert!(help.contains("\nWait until an element matches\n"), "{help}");
@@ -2684,10 +2780,53 @@ mod tests {
             "{help}"
         );
         assert!(
-            help.contains("--selector TEXT      the elements (required)"),
+            help.contains("--selector S         the elements (required)"),
             "{help}"
         );
         assert!(help.contains("--tags TEXT"), "{help}");
+    }
+
+    /// A derived verb's help keeps to the standard verbs' width: prose broken between
+    /// words, an option's help under its column, the usage line and examples whole.
+    #[test]
+    fn help_is_wrapped_as_the_standard_verbs_help_is() {
+        let long = "a word ".repeat(20);
+        let verb = verb_of(
+            "find",
+            json!({"type": "object", "required": ["selector"], "properties": {
+                "selector": {"type": "string", "description": long.trim()},
+                "window": {"type": "string"},
+                "an-option-whose-name-runs-past-the-column-of-every-other": {
+                    "type": "string", "description": long.trim()
+                }
+            }}),
+        );
+        let verb = Derived {
+            summary: format!("Find {long}"),
+            spec: VerbSpec {
+                details: format!("{}\n\n  - {long}", "x".repeat(90)),
+                ..verb.spec
+            },
+            ..verb
+        };
+        let help = verb.help();
+        let usage = "Usage: mur devtools find --selector S [--an-option-whose-name-runs-past-the-column-of-every-other TEXT] [--window W] [--args JSON]\n";
+        assert!(help.starts_with(usage), "{help}");
+        for expected in [
+            "\nFind a word a word a word a word a word a word a word a word a word a word a\nword a word",
+            // A word longer than a line stands alone; an indented line keeps its indent.
+            &format!("\n{}\n\n  - a word a word", "x".repeat(90)),
+            "\n  --selector S  a word a word a word a word a word a word a word a word a word a\n                word a word",
+            "\n  --an-option-whose-name-runs-past-the-column-of-every-other TEXT  a word a word\n      a word a word a word",
+            "\n  --window W",
+        ] {
+            assert!(help.contains(expected), "{expected:?} in\n{help}");
+        }
+        let wide = help
+            .lines()
+            .filter(|line| line.chars().count() > HELP_COLUMNS)
+            .collect::<Vec<_>>();
+        assert_eq!(wide, [usage.trim_end(), &"x".repeat(90)], "{help}");
     }
 
     #[test]
