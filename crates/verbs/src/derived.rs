@@ -2608,6 +2608,43 @@ mod tests {
         );
     }
 
+    /// `enumNames` (titles for people, one per `enum` value) never change what is sent:
+    /// a choice is typed and sent as its value, so names swapped against the values
+    /// (each name another value) cannot make a verb send the value it did not name.
+    /// Its help and completion offer the values alone; as does a `oneOf` of titled
+    /// `const`s, whose typed word is sent as it is.
+    #[test]
+    fn a_choice_is_its_value_whatever_enum_names_say() {
+        let pick = verb_of(
+            "pick",
+            json!({"type": "object", "properties": {
+                "pet": {"type": "string", "enum": ["cat", "dog"], "enumNames": ["dog", "cat"]},
+                "size": {"type": "string", "oneOf": [
+                    {"const": "s", "title": "l"}, {"const": "l", "title": "s"}
+                ]}
+            }}),
+        );
+        for (typed, sent) in [("cat", "cat"), ("dog", "dog")] {
+            assert_eq!(
+                pick.parse(&argv(&["--pet", typed])),
+                Ok(call(json!({"pet": sent})))
+            );
+        }
+        assert_eq!(
+            pick.parse(&argv(&["--size", "l"])),
+            Ok(call(json!({"size": "l"})))
+        );
+        assert_eq!(
+            pick.parse(&argv(&["--pet", "Cat"])),
+            Err("`--pet` must be `cat` or `dog`, got `Cat`".to_owned())
+        );
+        let pet = pick.spec.option("pet").expect("--pet");
+        assert_eq!(
+            (pet.value_name.as_str(), &pet.choices[..]),
+            ("cat|dog", &["cat".to_owned(), "dog".to_owned()][..])
+        );
+    }
+
     /// The cases the verb kit's lone word agrees on (plugins/kit/src/tests.rs,
     /// `a_second_form_of_an_argument_is_read_as_it_and_declared`), with its messages.
     #[test]
