@@ -294,11 +294,11 @@ mod tests {
         let chunks = (0..3).map(|_| Ok::<_, std::io::Error>(Bytes::from(vec![b' '; 4])));
         let streamed = Body::from_stream(futures_util::stream::iter(chunks));
         assert!(matches!(
-            read_bounded(streamed, 10).await,
+            read_bounded(&mut streamed.into_data_stream(), 10).await,
             Err(BodyError::TooLarge)
         ));
-        let fits = Body::from(vec![b' '; 10]);
-        assert!(matches!(read_bounded(fits, 10).await, Ok(bytes) if bytes.len() == 10));
+        let mut fits = Body::from(vec![b' '; 10]).into_data_stream();
+        assert!(matches!(read_bounded(&mut fits, 10).await, Ok(bytes) if bytes.len() == 10));
     }
 
     #[test]
