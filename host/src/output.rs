@@ -29,20 +29,26 @@ pub fn json(value: &Value, pretty: bool) -> Result<()> {
 }
 
 /// A tool's result as a verb prints it: JSON, except that with `--pretty` (for people)
-/// prose — the result a string, or the `{"result": "…"}` the Python SDK wraps a
-/// returned string in — is printed as its text, its lines as lines, not one JSON string
-/// of `\n` escapes; control characters are escaped as in [`text`].
+/// [`prose`] is printed as its text, its lines as lines, not one JSON string of `\n`
+/// escapes; control characters are escaped as in [`text`].
 pub fn result(value: &Value, pretty: bool) -> Result<()> {
-    let prose = match value {
-        Value::String(text) => Some(text.as_str()),
-        Value::Object(wrapped) if wrapped.len() == 1 => {
-            wrapped.get("result").and_then(Value::as_str)
-        }
-        _ => None,
-    };
-    match prose {
+    match prose(value) {
         Some(text) if pretty => self::text(&format!("{}\n", text.trim_end_matches('\n'))),
         _ => json(value, pretty),
+    }
+}
+
+/// The text of a result that is prose: a string, or a string wrapped as the SDKs wrap
+/// one in structured content — `{"result": "…"}` (the Python SDK's, for a returned
+/// string), `{"content": "…"}` (the reference servers', `read_text_file`'s).
+fn prose(value: &Value) -> Option<&str> {
+    match value {
+        Value::String(text) => Some(text),
+        Value::Object(wrapped) if wrapped.len() == 1 => ["result", "content"]
+            .iter()
+            .find_map(|key| wrapped.get(*key))
+            .and_then(Value::as_str),
+        _ => None,
     }
 }
 
@@ -610,6 +616,22 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    /// `--pretty` prints these as text: a string, and a string the SDKs wrapped.
+    #[test]
+    fn prose_is_a_string_or_one_an_sdk_wrapped() {
+        assert_eq!(prose(&json!("a\nb")), Some("a\nb"));
+        assert_eq!(prose(&json!({ "result": "2 steps" })), Some("2 steps"));
+        assert_eq!(prose(&json!({ "content": "x1\nx2\n" })), Some("x1\nx2\n"));
+        assert_eq!(prose(&json!({ "content": [] })), None);
+        assert_eq!(prose(&json!({ "content": "x", "isError": false })), None);
+        assert_eq!(
+            prose(&json!({ "selector": "#x" })),
+            None,
+            "a field is no prose"
+        );
+    }
 
     #[test]
     fn text_for_people_keeps_its_layout_and_loses_its_commands() {
