@@ -661,7 +661,7 @@ In the background (unless `--foreground`): this command prints the session's lin
 `initialize` within 60 s (time enough for `npx` to fetch it) is stopped, and this \
 command exits 2 naming its log. The server's stderr and the bridge's \
 messages go to the log named in that line (`log`). A server that dies is restarted, at \
-most 5 times. The bridge stops after `--idle` without a request, or with `bridge stop`, \
+most 5 times within any minute. The bridge stops after `--idle` without a request, or with `bridge stop`, \
 and removes its lockfile.";
 
 /// `mur devtools proxy --help`.

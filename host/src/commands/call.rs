@@ -219,8 +219,9 @@ fn tool_arguments(params: Option<Value>, named: &str) -> Result<Value> {
     }
 }
 
-/// `--args` of a tool, for a hint: an object of the tool's arguments by name.
-const TOOL_ARGS: &str = r##"'{"selector":"#btn-inc"}'"##;
+/// `--args` of a tool, for a hint: an object of the tool's arguments by name, named as
+/// no server's in particular (the sample's `#btn-inc` misled a team with its own server).
+const TOOL_ARGS: &str = r##"'{"name":"value"}'"##;
 /// `--args` of a method, for a hint: `resources/read`'s params.
 const METHOD_PARAMS: &str = r##"'{"uri":"app://log"}'"##;
 

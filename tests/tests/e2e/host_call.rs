@@ -78,7 +78,7 @@ fn bad_args_json_exits_1_saying_where() {
     let out = sb.call_tool("click", "{\"selector\": }");
     out.assert_code(1).assert_stdout_is("").assert_stderr_is(
         "error: `--args` is not valid JSON: expected value at line 1 column 14\n\
-         hint: pass one JSON value, e.g. `--args '{\"selector\":\"#btn-inc\"}'`\n",
+         hint: pass one JSON value, e.g. `--args '{\"name\":\"value\"}'`\n",
     );
     // A method's example is a method's params, not a tool's arguments.
     let out = sb.mur(&["devtools", "call", "resources/read", "--args", "{uri: 1}"]);
@@ -161,7 +161,7 @@ fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
     let out = echo(&format!("@{}", prose.display()));
     out.assert_code(1).assert_stderr_is(format!(
         "error: `--args @{}` is not valid JSON: expected ident at line 1 column 2\n\
-         hint: pass one JSON value, e.g. `--args '{{\"selector\":\"#btn-inc\"}}'`\n",
+         hint: pass one JSON value, e.g. `--args '{{\"name\":\"value\"}}'`\n",
         prose.display()
     ));
     // JSON that is no object names the file it came from, as a bad one does.
@@ -276,7 +276,7 @@ fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them()
         list.stderr,
         concat!(
             "error: `--args` must be a JSON object of the tool's arguments by name, not an array\n",
-            "hint: e.g. `--args '{\"selector\":\"#btn-inc\"}'`\n",
+            "hint: e.g. `--args '{\"name\":\"value\"}'`\n",
         )
     );
     // A method's params are named too, as MCP has them: a string is refused.
