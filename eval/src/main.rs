@@ -100,7 +100,7 @@ fn execute(cli: Cli) -> Result<u8> {
             let outcome = study::run(&study, &|line| output::line(&escape_controls(line)))?;
             if let Some(path) = html {
                 let title = study::title(outcome.results.len(), outcome.seed);
-                study::write(&path, &study::report::page(&outcome.rows, &title))?;
+                study::write(&path, &study::report::page(&outcome.rows(), &title))?;
             }
             output::line(&format!(
                 "study: {} made now, {} recorded in all: {}",
@@ -135,18 +135,19 @@ fn execute(cli: Cli) -> Result<u8> {
             }
             let report = study::Reread::from(&args.dir)?;
             output::warn(&report.warnings);
-            report.write_reports(&args.dir)?;
+            let rows = report.rows();
+            let markdown = report.write_reports(&rows, &args.dir)?;
             if let Some(path) = &args.html {
-                study::write(path, &report.page())?;
+                study::write(path, &report.page(&rows))?;
             }
             if let Some(path) = &args.readme {
-                report.write_readme(path, &args.dir)?;
+                report.write_readme(&rows, path, &args.dir)?;
             }
             // As the study that recorded them: a report missing runs the harness could
             // not make is printed and written, but `report && publish` stops there.
             let errors = report.errors();
             unmade("report", errors);
-            output::print(&report.markdown)?;
+            output::print(&markdown)?;
             Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
         }
         Command::Tasks(args) => {

@@ -152,19 +152,11 @@ fn install_verbs(
     run_dir: &Path,
 ) -> Result<()> {
     let files = verb_files(verbs)?;
-    let home = run_dir.join("home");
-    create_dir(&home)?;
-    let output = crate::stop::unblocked(&mut Command::new(mur))
-        .args(["devtools", "verbs", "add"])
+    create_dir(&run_dir.join("home"))?;
+    let output = verbs_command(mur, run_dir, data_home, cache_home)
+        .arg("add")
         .args(replace.then_some("--force"))
         .args(&files)
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("HOME", &home)
-        .env("XDG_DATA_HOME", data_home)
-        .env("XDG_CACHE_HOME", cache_home)
-        .env("XDG_STATE_HOME", run_dir.join("state"))
-        .stdin(Stdio::null())
         .output()
         .map_err(|e| Error::internal(format!("cannot run `{}`: {e}", mur.display())))?;
     if !output.status.success() {
@@ -176,6 +168,24 @@ fn install_verbs(
         )));
     }
     Ok(())
+}
+
+/// `mur devtools verbs` as the harness runs it on a run's verbs (`add` them, `list`
+/// them): in `run_dir`'s home and state, with the run's data and cache directories, and
+/// nothing else of the harness's environment. One place, so that what is listed is what
+/// was installed.
+pub fn verbs_command(mur: &Path, run_dir: &Path, data_home: &Path, cache_home: &Path) -> Command {
+    let mut command = Command::new(mur);
+    crate::stop::unblocked(&mut command)
+        .args(["devtools", "verbs"])
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", run_dir.join("home"))
+        .env("XDG_DATA_HOME", data_home)
+        .env("XDG_CACHE_HOME", cache_home)
+        .env("XDG_STATE_HOME", run_dir.join("state"))
+        .stdin(Stdio::null());
+    command
 }
 
 pub fn create_dir(dir: &Path) -> Result<()> {

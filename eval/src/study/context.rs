@@ -72,27 +72,27 @@ impl Captured {
         )
     }
 
-    /// Whether the invocation reads documentation or schemas rather than calling a tool:
-    /// help, and mur's own commands that call no tool of the session (`call tools/list`
-    /// aside). Not the host's list of its commands, which this crate cannot see: kept by
-    /// hand, `bridge` and `proxy` left out as what starts a surface, not what reads one.
+    /// Whether the invocation reads documentation or schemas rather than calling a tool
+    /// ([`reads_only`] of its words).
     pub fn is_read(&self) -> bool {
-        let words: Vec<&str> = self
-            .argv
-            .iter()
-            .map(String::as_str)
-            .filter(|w| *w != "devtools")
-            .collect();
-        let first = words.iter().find(|w| !w.starts_with('-')).copied();
-        words.iter().any(|w| matches!(*w, "--help" | "-h"))
-            || matches!(
-                first,
-                None | Some(
-                    "guide" | "catalog" | "parity" | "usage" | "help" | "verbs" | "session"
-                )
-            )
-            || (first == Some("call") && words.contains(&"tools/list"))
+        reads_only(self.argv.iter().map(String::as_str))
     }
+}
+
+/// Whether `mur` with the words `argv` reads documentation or schemas rather than calling
+/// a tool: help, and mur's own commands that call no tool of the session (`call
+/// tools/list` aside). Not the host's list of its commands, which this crate cannot see:
+/// kept by hand, `bridge` and `proxy` left out as what starts a surface, not what reads
+/// one.
+fn reads_only<'a>(argv: impl Iterator<Item = &'a str>) -> bool {
+    let words: Vec<&str> = argv.filter(|w| *w != "devtools").collect();
+    let first = words.iter().find(|w| !w.starts_with('-')).copied();
+    words.iter().any(|w| matches!(*w, "--help" | "-h"))
+        || matches!(
+            first,
+            None | Some("guide" | "catalog" | "parity" | "usage" | "help" | "verbs" | "session")
+        )
+        || (first == Some("call") && words.contains(&"tools/list"))
 }
 
 /// One line an agent logged of what it read (`read`) or received (`result`).
@@ -115,15 +115,33 @@ pub struct Logged {
 /// The most of a file of the agent's that is read (`captured.jsonl`, the transcript).
 pub const LINES_CAP: u64 = 8 << 20;
 
-/// The records of the JSON Lines file at `path` (what of its first [`LINES_CAP`] bytes
-/// parses; none when it is missing or not a regular file).
-pub fn lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Vec<T> {
-    read_lines(path).0
+/// What the surfaces recorded in a run's directory, read once for every figure and the
+/// trace: the `mur` invocations the capture kept (`captured.jsonl`) and what the agent
+/// logged (`transcript.jsonl`), with a note for each file not read whole.
+#[derive(Debug, Default)]
+pub struct Recorded {
+    pub captured: Vec<Captured>,
+    pub logged: Vec<Logged>,
+    pub notes: Vec<String>,
 }
 
-/// As [`lines`], with a note when the file was not read whole: not a regular file (a
-/// FIFO the agent left there is never waited on), or past the cap.
-pub fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> (Vec<T>, Option<String>) {
+impl Recorded {
+    pub fn read(dir: &Path) -> Self {
+        let (captured, captured_note) = read_lines(&dir.join(CAPTURE_FILE));
+        let (logged, logged_note) = read_lines(&dir.join(TRANSCRIPT_FILE));
+        Self {
+            captured,
+            logged,
+            notes: captured_note.into_iter().chain(logged_note).collect(),
+        }
+    }
+}
+
+/// The records of the JSON Lines file at `path` (what of its first [`LINES_CAP`] bytes
+/// parses; none when it is missing or not a regular file), with a note when the file was
+/// not read whole: not a regular file (a FIFO the agent left there is never waited on),
+/// or past the cap.
+fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> (Vec<T>, Option<String>) {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -149,41 +167,42 @@ pub fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> (Vec<T>, Option<
     (records, note)
 }
 
-/// The context of the run in `dir`, and a note for each file not read whole. `schemas`
-/// is the `tools/list` result an MCP client loads (mcp conditions); `agent` what the
-/// agent's event stream reported; `mcp_calls` the MCP calls the session served it.
+/// The context of the run whose directory held `recorded`. `schemas` is the
+/// `tools/list` result an MCP client loads (mcp conditions); `agent` what the agent's
+/// event stream reported; `mcp_calls` the MCP calls the session served it.
 pub fn measure(
-    dir: &Path,
+    recorded: &Recorded,
     instructions: &str,
     schemas: Option<&str>,
     agent: Option<&AgentReport>,
     mcp_calls: u32,
-) -> (Context, Vec<String>) {
-    let (captured, captured_note): (Vec<Captured>, _) = read_lines(&dir.join(CAPTURE_FILE));
-    let (logged, logged_note): (Vec<Logged>, _) = read_lines(&dir.join(TRANSCRIPT_FILE));
-    let notes = captured_note.into_iter().chain(logged_note).collect();
+) -> Context {
     let mut before = vec![instructions.to_owned()];
     before.extend(schemas.map(str::to_owned));
     let mut results = Vec::new();
     let streamed = agent.filter(|a| a.steps.iter().any(|s| !matches!(s, Step::Said(_))));
     let (mcp_seen, captured_output) = match streamed {
         Some(agent) => (from_stream(agent, &mut before, &mut results), false),
-        None => from_records(&captured, &logged, &mut before, &mut results),
+        None => from_records(
+            &recorded.captured,
+            &recorded.logged,
+            &mut before,
+            &mut results,
+        ),
     };
     // The results of MCP calls reach the count only from the stream or the transcript:
     // without either, the session served calls whose results nothing here saw.
     let mcp_results_unseen = mcp_calls > 0 && !mcp_seen;
     let before: Size = before.iter().map(|t| Size::of(t)).sum();
     let result_size: Size = results.iter().map(|t| Size::of(t)).sum();
-    let context = Context {
+    Context {
         before,
         results: result_size,
         result_count: results.len() as u32,
         total: before.add(result_size),
         mcp_results_unseen,
         captured_output,
-    };
-    (context, notes)
+    }
 }
 
 /// What the agent's event stream says it received, in order: a shell command's output
@@ -224,27 +243,14 @@ fn from_stream(agent: &AgentReport, before: &mut Vec<String>, results: &mut Vec<
 
 /// Whether a shell command line runs `mur` for something other than reading its
 /// documentation: a word `mur` (or a path ending in `/mur`) followed by a verb or
-/// command that calls a tool ([`Captured::is_read`] on the words after it).
+/// command that calls a tool ([`reads_only`] of the words after it).
 fn calls_mur(command: &str) -> bool {
     let words: Vec<String> = shlex::split(command)
         .unwrap_or_else(|| command.split_whitespace().map(str::to_owned).collect());
     words.iter().enumerate().any(|(at, word)| {
         (word == "mur" || word.ends_with("/mur")) && {
-            let argv: Vec<String> = words[at + 1..]
-                .iter()
-                .take_while(|w| !matches!(w.as_str(), "|" | "&&" | "||" | ";" | ">" | "2>"))
-                .cloned()
-                .collect();
-            let invocation = Captured {
-                argv,
-                stdout: String::new(),
-                stderr: String::new(),
-                exit: None,
-                time: None,
-                stdout_binary: None,
-                stderr_binary: None,
-            };
-            !invocation.is_read()
+            let argv = words[at + 1..].iter().map(String::as_str);
+            !reads_only(argv.take_while(|w| !matches!(*w, "|" | "&&" | "||" | ";" | ">" | "2>")))
         }
     })
 }
@@ -303,7 +309,7 @@ mod tests {
         ]
         .join("\n");
         std::fs::write(dir.path().join(CAPTURE_FILE), log + "\n").expect("write");
-        let (context, _) = measure(dir.path(), "Use mur.", None, None, 0);
+        let context = measure(&Recorded::read(dir.path()), "Use mur.", None, None, 0);
         let before = ["Use mur.", "the guide", "click's help", "{\"tools\":[]}"];
         assert_eq!(
             context.before.bytes,
@@ -331,7 +337,13 @@ mod tests {
             "{\"kind\":\"result\",\"what\":\"state\",\"text\":\"{\\\"count\\\":3}\"}\nnot json\n";
         std::fs::write(dir.path().join(TRANSCRIPT_FILE), logged).expect("write");
         let schemas = "{\"tools\":[{\"name\":\"state\"}]}";
-        let (context, _) = measure(dir.path(), "Use the MCP server.", Some(schemas), None, 1);
+        let context = measure(
+            &Recorded::read(dir.path()),
+            "Use the MCP server.",
+            Some(schemas),
+            None,
+            1,
+        );
         assert_eq!(
             context.before,
             Size::of("Use the MCP server.").add(Size::of(schemas))
@@ -372,7 +384,7 @@ mod tests {
             steps: vec![tool("click", "one"), tool("state", "two")],
             ..AgentReport::default()
         };
-        let (context, _) = measure(dir.path(), "", None, Some(&agent), 2);
+        let context = measure(&Recorded::read(dir.path()), "", None, Some(&agent), 2);
         assert_eq!(context.result_count, 2);
         assert_eq!(context.results, Size::of("one").add(Size::of("two")));
         assert!(!context.mcp_results_unseen && !context.captured_output);
@@ -403,7 +415,13 @@ mod tests {
             ],
             ..AgentReport::default()
         };
-        let (context, _) = measure(dir.path(), "Use mur.", None, Some(&agent), 0);
+        let context = measure(
+            &Recorded::read(dir.path()),
+            "Use mur.",
+            None,
+            Some(&agent),
+            0,
+        );
         assert_eq!(
             context.before,
             Size::of("Use mur.")
@@ -414,7 +432,7 @@ mod tests {
         assert_eq!(context.results, Size::of("2\n").add(Size::of("0\n")));
         assert!(!context.captured_output);
         // Without the stream: what mur printed, whole, and said to be so.
-        let (context, _) = measure(dir.path(), "Use mur.", None, None, 0);
+        let context = measure(&Recorded::read(dir.path()), "Use mur.", None, None, 0);
         assert_eq!(context.result_count, 3);
         assert!(context.results.bytes > 60, "{:?}", context.results);
         assert!(context.captured_output);
@@ -428,7 +446,7 @@ mod tests {
             "argv": ["devtools", "screenshot", "--out", "-"], "exit": 0,
             "stdout": "", "stdoutBinary": 2388, "stderr": "" });
         std::fs::write(dir.path().join(CAPTURE_FILE), format!("{line}\n")).expect("write");
-        let (context, _) = measure(dir.path(), "", None, None, 0);
+        let context = measure(&Recorded::read(dir.path()), "", None, None, 0);
         assert_eq!(
             (context.result_count, context.results),
             (1, Size::default())
@@ -441,7 +459,13 @@ mod tests {
     fn mcp_calls_whose_results_nothing_logged_are_said_unseen() {
         let dir = tempfile::tempdir().expect("tempdir");
         // No transcript, no event stream: the schemas alone are counted, and said so.
-        let (context, _) = measure(dir.path(), "", Some("{\"tools\":[]}"), None, 3);
+        let context = measure(
+            &Recorded::read(dir.path()),
+            "",
+            Some("{\"tools\":[]}"),
+            None,
+            3,
+        );
         assert_eq!(context.result_count, 0);
         assert!(context.mcp_results_unseen);
         // Under `both`, what `mur` printed is counted but not the MCP results.
@@ -450,7 +474,7 @@ mod tests {
             captured(&["devtools", "click", "#b"], "{}") + "\n",
         )
         .expect("write");
-        let (context, _) = measure(dir.path(), "", None, None, 1);
+        let context = measure(&Recorded::read(dir.path()), "", None, None, 1);
         assert_eq!(context.result_count, 1);
         assert!(context.mcp_results_unseen);
         // ... unless the agent's event stream carries them: then the stream says all it
@@ -463,7 +487,7 @@ mod tests {
             ],
             ..AgentReport::default()
         };
-        let (context, _) = measure(dir.path(), "", None, Some(&agent), 1);
+        let context = measure(&Recorded::read(dir.path()), "", None, Some(&agent), 1);
         assert_eq!(context.result_count, 2);
         assert_eq!(
             context.results,
@@ -471,7 +495,7 @@ mod tests {
         );
         assert!(!context.mcp_results_unseen);
         // Without MCP calls nothing is missing.
-        let (context, _) = measure(dir.path(), "", None, None, 0);
+        let context = measure(&Recorded::read(dir.path()), "", None, None, 0);
         assert!(!context.mcp_results_unseen);
         // A transcript that logs the results: counted.
         std::fs::write(
@@ -479,7 +503,7 @@ mod tests {
             "{\"kind\":\"result\",\"text\":\"3\"}\n",
         )
         .expect("write");
-        let (context, _) = measure(dir.path(), "", None, None, 1);
+        let context = measure(&Recorded::read(dir.path()), "", None, None, 1);
         assert!(!context.mcp_results_unseen);
     }
 }

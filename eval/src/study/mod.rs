@@ -42,7 +42,9 @@ use result::RunResult;
 pub struct Outcome {
     pub out: PathBuf,
     pub results: Vec<RunResult>,
-    pub rows: report::Rows,
+    /// The study's conditions, in its order, and their agent commands (`study.json`).
+    conditions: Vec<String>,
+    agents: Vec<(String, Vec<String>)>,
     pub markdown: String,
     /// Runs made now (the rest were recorded already).
     pub ran: usize,
@@ -144,18 +146,27 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     for warning in &recorded.warnings {
         progress(&format!("warning: {warning}"));
     }
-    let results = recorded.results;
-    let mut rows = report::rows(&results, &meta.conditions);
-    rows.agents = meta.agents();
-    let markdown = write_reports(&out, &rows, &results, meta.seed)?;
-    Ok(Outcome {
+    let mut outcome = Outcome {
         out,
-        results,
-        rows,
-        markdown,
+        results: recorded.results,
+        agents: meta.agents(),
+        conditions: meta.conditions,
+        markdown: String::new(),
         ran,
         seed: meta.seed,
-    })
+    };
+    let markdown = write_reports(&outcome.out, &outcome.rows(), outcome.seed)?;
+    outcome.markdown = markdown;
+    Ok(outcome)
+}
+
+impl Outcome {
+    /// The report's rows over the study's results (borrowed, not copied).
+    pub fn rows(&self) -> report::Rows<'_> {
+        let mut rows = report::rows(&self.results, &self.conditions);
+        rows.agents = self.agents.clone();
+        rows
+    }
 }
 
 /// The study's lock file (`study.lock`), locked for as long as the study runs; a usage

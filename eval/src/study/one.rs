@@ -80,7 +80,9 @@ pub fn run_one(
         passed: record.checks.iter().filter(|c| c.passed).count() as u32,
         total: record.checks.len() as u32,
     };
-    result.calls = calls(&dir, &record.calls, condition);
+    // Read once: the first surface, the context and the trace are each made from it.
+    let recorded = context::Recorded::read(&dir);
+    result.calls = calls(&dir, &record.calls, condition, &recorded.captured);
     result.invocations = record.invocations.clone();
     result.wall_ms = record.wall_ms;
     result.agent_exit = record.agent_exit;
@@ -116,17 +118,16 @@ pub fn run_one(
     if let Ok(text) = serde_json::to_string_pretty(&record) {
         let _ = write(&dir.join("record.json"), &(text + "\n"));
     }
-    let (context, notes) = context::measure(
-        &dir,
+    result.context = context::measure(
+        &recorded,
         &instructions,
         ready.schemas.as_deref(),
         result.agent.as_ref(),
         result.calls.mcp,
     );
-    result.context = context;
-    result.notes.extend(notes);
     // For the people reading it; a trace that cannot be written costs the run nothing.
-    let _ = traces::write_trace(&result, &traces::steps(&dir, result.agent.as_ref()));
+    let _ = traces::write_trace(&result, &traces::steps(&recorded, result.agent.as_ref()));
+    result.notes.extend(recorded.notes);
     result
 }
 
@@ -175,20 +176,25 @@ fn extras(condition: &Condition, instructions: &str, repeat: u32, dir: &Path) ->
 }
 
 /// The run's calls, with those outside the condition's verb set counted from the
-/// session's records of the agent's calls (mur names each call's verb kind).
-fn calls(dir: &Path, counted: &usage::Calls, condition: &Condition) -> RunCalls {
+/// session's records of the agent's calls (mur names each call's verb kind), and the
+/// surface first reached for, from those records and the `captured` invocations.
+fn calls(
+    dir: &Path,
+    counted: &usage::Calls,
+    condition: &Condition,
+    captured: &[context::Captured],
+) -> RunCalls {
     let records = usage::read(&dir.join("calls.jsonl")).unwrap_or_default();
     let off_condition = records
         .iter()
         .filter(|r| r.surface == mur_usage::Surface::Cli)
         .filter(|r| !condition.verbs.as_ref().is_none_or(|v| v.allows(r.kind)))
         .count() as u32;
-    let captured: Vec<context::Captured> = context::lines(&dir.join(context::CAPTURE_FILE));
     RunCalls {
         total: counted.total,
         cli: counted.cli,
         mcp: counted.mcp,
-        first_surface: first_surface(&records, &captured),
+        first_surface: first_surface(&records, captured),
         failed: counted.failed,
         other_surface: counted.on_other_surface(condition.surface),
         off_condition,

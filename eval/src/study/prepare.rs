@@ -98,15 +98,8 @@ pub fn prepare_conditions(
 /// The verbs installed for the condition, name → sha256, as `mur devtools verbs list
 /// --json` lists them in its data directory (`dir`'s; empty when it cannot say).
 fn installed_verbs(mur: &Path, dir: &Path, prepared: &Prepared) -> BTreeMap<String, String> {
-    let listed = crate::stop::unblocked(&mut std::process::Command::new(mur))
-        .args(["devtools", "verbs", "list", "--json"])
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("HOME", dir.join("home"))
-        .env("XDG_DATA_HOME", &prepared.data_home)
-        .env("XDG_CACHE_HOME", &prepared.cache_home)
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .stdin(std::process::Stdio::null())
+    let listed = crate::profile::verbs_command(mur, dir, &prepared.data_home, &prepared.cache_home)
+        .args(["list", "--json"])
         .stderr(std::process::Stdio::null())
         .output();
     let Ok(listed) = listed else {

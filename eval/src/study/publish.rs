@@ -7,7 +7,6 @@ use mur_core::Result;
 
 use super::files::{TRANSCRIPTS_FILE, write};
 use super::report;
-use super::result::RunResult;
 use super::traces;
 
 /// The title of a study's report.
@@ -19,13 +18,8 @@ pub fn title(results: usize, seed: u64) -> String {
 }
 
 /// `report.md`, `report.csv` and `transcripts.md` in `out`; the report's Markdown.
-pub fn write_reports(
-    out: &Path,
-    rows: &report::Rows,
-    results: &[RunResult],
-    seed: u64,
-) -> Result<String> {
-    let title = title(results.len(), seed);
+pub fn write_reports(out: &Path, rows: &report::Rows<'_>, seed: u64) -> Result<String> {
+    let title = title(rows.results.len(), seed);
     let markdown = report::markdown(rows, &title);
     write(&out.join("report.md"), &markdown)?;
     write(&out.join("report.csv"), &report::csv(rows))?;
@@ -34,7 +28,7 @@ pub fn write_reports(
         .iter()
         .map(|r| r.condition.clone())
         .collect();
-    let transcripts = traces::transcripts(out, results, &conditions, &title);
+    let transcripts = traces::transcripts(out, rows.results, &conditions, &title);
     write(&out.join(TRANSCRIPTS_FILE), &transcripts)?;
     Ok(markdown)
 }

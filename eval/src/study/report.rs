@@ -288,7 +288,7 @@ fn refused(runs: &[&RunResult]) -> BTreeMap<String, u64> {
 
 /// The report's rows: one per condition (in `order`), then one per task and condition;
 /// and each condition's successes per task category.
-pub struct Rows {
+pub struct Rows<'a> {
     pub conditions: Vec<Row>,
     pub tasks: Vec<Row>,
     pub categories: Categories,
@@ -297,7 +297,7 @@ pub struct Rows {
     pub agents: Vec<(String, Vec<String>)>,
     /// The runs the rows were made from: a comparison of two conditions is made again
     /// over the (task, repeat) cells both have.
-    pub results: Vec<RunResult>,
+    pub results: &'a [RunResult],
 }
 
 /// Per condition, per task category: successful runs and runs (seed 000 §13: a surface
@@ -387,7 +387,7 @@ impl Categories {
 
 /// Groups `results` by condition (in the order of `conditions`, then any other seen)
 /// and by task.
-pub fn rows(results: &[RunResult], conditions: &[String]) -> Rows {
+pub fn rows<'a>(results: &'a [RunResult], conditions: &[String]) -> Rows<'a> {
     let mut names: Vec<String> = conditions.to_vec();
     for r in results {
         if !names.contains(&r.condition) {
@@ -422,7 +422,7 @@ pub fn rows(results: &[RunResult], conditions: &[String]) -> Rows {
         conditions: condition_rows,
         tasks: task_rows,
         agents: Vec::new(),
-        results: results.to_vec(),
+        results,
     }
 }
 
@@ -507,7 +507,7 @@ fn cells(row: &Row) -> String {
 
 /// The per-condition table and what it is compared by: against the reference, and the
 /// agent's own choice where both surfaces were offered (the README's baseline is this).
-pub fn condition_table(rows: &Rows) -> String {
+pub fn condition_table(rows: &Rows<'_>) -> String {
     let mut text = format!("| condition {HEADER}\n|---|---|---|---|---|---|---|---|---|---|\n");
     for row in &rows.conditions {
         let _ = writeln!(text, "| {} {}", row.condition, cells(row));
@@ -520,7 +520,7 @@ pub fn condition_table(rows: &Rows) -> String {
 
 /// What follows the per-condition table, in order: who ran it, what was left out or cut
 /// short, how the conditions compare, and (`refused`, on the page) the usage errors.
-fn table_lines(rows: &Rows, refused: bool) -> Vec<String> {
+fn table_lines(rows: &Rows<'_>, refused: bool) -> Vec<String> {
     [
         agents_line(rows),
         verb_sets_line(rows),
@@ -543,7 +543,7 @@ fn table_lines(rows: &Rows, refused: bool) -> Vec<String> {
 
 /// The agents that made `row`'s runs: those its runs recorded, and for runs recorded
 /// without one, those the study's commands named for its condition.
-fn agents_of<'a>(row: &'a Row, rows: &'a Rows) -> Vec<&'a str> {
+fn agents_of<'a>(row: &'a Row, rows: &'a Rows<'_>) -> Vec<&'a str> {
     let mut agents: Vec<&str> = row.agents.iter().map(String::as_str).collect();
     if row.agent_unrecorded {
         let named = rows.agents.iter().filter(|(c, _)| c == &row.condition);
@@ -560,7 +560,7 @@ fn agents_of<'a>(row: &'a Row, rows: &'a Rows) -> Vec<&'a str> {
 /// runs had the same; else a warning naming each condition's — a row whose runs were
 /// made by more than one agent mixes them, and rows made by different agents compare
 /// the agents as much as the surfaces (`None` when not known).
-pub fn agents_line(rows: &Rows) -> Option<String> {
+pub fn agents_line(rows: &Rows<'_>) -> Option<String> {
     let shown: Vec<(&str, Vec<&str>)> = rows
         .conditions
         .iter()
@@ -596,7 +596,7 @@ pub fn agents_line(rows: &Rows) -> Option<String> {
 /// A warning for the conditions whose runs had different verb sets installed (`None`
 /// when none did): `verbs prune` or a rebuild between two commands into one study, whose
 /// row then mixes them. Each set is said against the row's most common one.
-pub fn verb_sets_line(rows: &Rows) -> Option<String> {
+pub fn verb_sets_line(rows: &Rows<'_>) -> Option<String> {
     let clauses: Vec<String> = rows
         .conditions
         .iter()
@@ -655,7 +655,7 @@ pub fn verb_sets_line(rows: &Rows) -> Option<String> {
 
 /// The runs the harness could not make, per condition with the first one's error
 /// (`None` when it made every run): they are in no figure of the tables.
-pub fn errors_line(rows: &Rows) -> Option<String> {
+pub fn errors_line(rows: &Rows<'_>) -> Option<String> {
     let clauses: Vec<String> = rows
         .conditions
         .iter()
@@ -679,7 +679,7 @@ pub fn errors_line(rows: &Rows) -> Option<String> {
 }
 
 /// "`cli-derived` 2 of 4 runs" for each condition with runs that `count` counts.
-fn runs_of_each_condition(rows: &Rows, count: fn(&Row) -> u32) -> Vec<String> {
+fn runs_of_each_condition(rows: &Rows<'_>, count: fn(&Row) -> u32) -> Vec<String> {
     rows.conditions
         .iter()
         .filter(|r| count(r) > 0)
@@ -696,7 +696,7 @@ fn runs_of_each_condition(rows: &Rows, count: fn(&Row) -> u32) -> Vec<String> {
 
 /// The runs whose agent never started (`sh` exited 127 or 126), per condition (`None`
 /// when every agent started): their failures say nothing of a surface.
-pub fn not_started_line(rows: &Rows) -> Option<String> {
+pub fn not_started_line(rows: &Rows<'_>) -> Option<String> {
     let clauses = runs_of_each_condition(rows, |r| r.not_started);
     (!clauses.is_empty()).then(|| {
         format!(
@@ -709,7 +709,7 @@ pub fn not_started_line(rows: &Rows) -> Option<String> {
 
 /// The runs the time limit ended, per condition (`None` when none): their time is the
 /// limit, so a median time over them is a lower bound, and their other figures partial.
-pub fn timed_out_line(rows: &Rows) -> Option<String> {
+pub fn timed_out_line(rows: &Rows<'_>) -> Option<String> {
     let clauses = runs_of_each_condition(rows, |r| r.timed_out);
     (!clauses.is_empty()).then(|| {
         format!(
@@ -723,7 +723,7 @@ pub fn timed_out_line(rows: &Rows) -> Option<String> {
 /// The runs whose MCP results nothing counted, per condition (`None` when none): an
 /// agent that logs no transcript and has no event stream mur-eval reads, whose context
 /// then holds the tool schemas but none of the results it received.
-pub fn unseen_line(rows: &Rows) -> Option<String> {
+pub fn unseen_line(rows: &Rows<'_>) -> Option<String> {
     let clauses = runs_of_each_condition(rows, |r| r.mcp_unseen);
     (!clauses.is_empty()).then(|| {
         format!(
@@ -738,7 +738,7 @@ pub fn unseen_line(rows: &Rows) -> Option<String> {
 /// The runs whose CLI results were counted from what `mur` printed, per condition
 /// (`None` when none): no event stream said what the agent received, so output it piped
 /// away (`| jq`, `> file`) is counted whole and the figures are upper bounds.
-pub fn captured_line(rows: &Rows) -> Option<String> {
+pub fn captured_line(rows: &Rows<'_>) -> Option<String> {
     let clauses = runs_of_each_condition(rows, |r| r.captured);
     (!clauses.is_empty()).then(|| {
         format!(
@@ -754,7 +754,7 @@ pub fn captured_line(rows: &Rows) -> Option<String> {
 /// every condition: no invocation was refused): calls and the invocations mur refused,
 /// which compare the two surfaces alike — the calls column counts an MCP agent's wrong
 /// tool name (the session answers it) and not a CLI agent's refused verb.
-pub fn attempts_line(rows: &Rows) -> Option<String> {
+pub fn attempts_line(rows: &Rows<'_>) -> Option<String> {
     if rows.conditions.iter().all(|r| r.attempts == r.calls) {
         return None;
     }
@@ -785,7 +785,7 @@ fn cut(text: &str, max: usize) -> String {
 /// the tasks it lacks. Its row then sums another set of runs than the others', so the
 /// rows do not compare like for like — as when commands with different `--tasks` or
 /// `--repeats` wrote into one study, or a study was stopped before its end.
-pub fn unequal_line(rows: &Rows) -> Option<String> {
+pub fn unequal_line(rows: &Rows<'_>) -> Option<String> {
     let ran: Vec<(&str, BTreeMap<&str, u32>)> = rows
         .conditions
         .iter()
@@ -852,7 +852,7 @@ pub const REFERENCE: &str = "cli-named";
 /// one line (`None` without the reference or another condition). The difference in
 /// success carries its 95% interval ([`newcombe`]); the change in context tokens is
 /// between two medians and carries none (see [`legend`]).
-pub fn against(rows: &Rows, reference: &str) -> Option<String> {
+pub fn against(rows: &Rows<'_>, reference: &str) -> Option<String> {
     rows.conditions.iter().find(|r| r.condition == reference)?;
     let others: Vec<String> = rows
         .conditions
@@ -867,7 +867,7 @@ pub fn against(rows: &Rows, reference: &str) -> Option<String> {
 /// like even where their commands ran other tasks or repeats (the medians over all runs
 /// would compare two task mixes) — saying so when that leaves some runs out. `None`
 /// when the reference's context tokens are none to compare with.
-fn compared(rows: &Rows, reference: &str, condition: &str) -> Option<String> {
+fn compared(rows: &Rows<'_>, reference: &str, condition: &str) -> Option<String> {
     let made = |c: &str| -> Vec<&RunResult> {
         rows.results
             .iter()
@@ -951,7 +951,7 @@ fn signed_points(value: f64) -> String {
 }
 
 /// `report.md`: the conditions, then the tasks, then how to read them.
-pub fn markdown(rows: &Rows, title: &str) -> String {
+pub fn markdown(rows: &Rows<'_>, title: &str) -> String {
     let mut text = format!("# {title}\n\n## Conditions\n\n");
     text.push_str(&condition_table(rows));
     let off: Vec<String> = rows
@@ -1000,7 +1000,7 @@ pub fn markdown(rows: &Rows, title: &str) -> String {
 /// The invocations mur refused, per condition with their argv shapes, most frequent
 /// first (`None` when there were none): the argv agents reached for that a verb did
 /// not take, which cost turns but never reached the session.
-pub fn refused_line(rows: &Rows) -> Option<String> {
+pub fn refused_line(rows: &Rows<'_>) -> Option<String> {
     let per_condition: Vec<String> = rows
         .conditions
         .iter()
@@ -1031,7 +1031,7 @@ pub fn refused_line(rows: &Rows) -> Option<String> {
 /// Where the conditions that offered both surfaces saw the agent reach, one clause per
 /// condition (`None` when no condition offered both): the run's first call, then every
 /// call.
-pub fn preference_line(rows: &Rows) -> Option<String> {
+pub fn preference_line(rows: &Rows<'_>) -> Option<String> {
     let per_condition: Vec<String> = rows
         .conditions
         .iter()
@@ -1090,7 +1090,7 @@ fn quote(field: &str) -> String {
 }
 
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
-pub fn csv(rows: &Rows) -> String {
+pub fn csv(rows: &Rows<'_>) -> String {
     let mut text = String::from(
         "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_attempts,median_turns,median_input_tokens,median_output_tokens,median_cost_usd,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs\n",
     );
@@ -1220,7 +1220,7 @@ fn as_printed(printed: &str) -> f64 {
 }
 
 /// The report as one self-contained page: charts per condition and per task, the tables.
-pub fn page(rows: &Rows, title: &str) -> String {
+pub fn page(rows: &Rows<'_>, title: &str) -> String {
     let conditions: Vec<&Row> = rows.conditions.iter().collect();
     let tasks: Vec<&Row> = rows.tasks.iter().collect();
     let by_condition = |row: &Row| row.condition.clone();
@@ -1437,7 +1437,8 @@ mod tests {
 
     #[test]
     fn the_tables_say_their_figures_are_medians() {
-        let rows = rows(&[result("mcp", "a", true, 3, 100)], &[]);
+        let made = [result("mcp", "a", true, 3, 100)];
+        let rows = rows(&made, &[]);
         let md = markdown(&rows, "study");
         assert!(
             md.contains("| condition | runs | success | 95% CI | median calls | median turns | median input tokens | median context tokens (before) | median context bytes | median time |\n"),
@@ -1452,7 +1453,8 @@ mod tests {
 
     #[test]
     fn the_pages_legend_describes_its_own_tables_without_markdown() {
-        let rows = rows(&[result("mcp", "a", true, 3, 100)], &[]);
+        let made = [result("mcp", "a", true, 3, 100)];
+        let rows = rows(&made, &[]);
         let page = page(&rows, "study");
         let shown = page.rsplit("<p>").next().unwrap_or_default();
         assert!(
@@ -1569,7 +1571,8 @@ mod tests {
         );
         assert_csv_row_ends(&rows, "cli-derived", ",0,2,2,0,0");
         // All reported: no count.
-        let all = super::rows(&[reported(Some(4), Some(10))], &[]);
+        let made = [reported(Some(4), Some(10))];
+        let all = super::rows(&made, &[]);
         assert!(markdown(&all, "s").contains("| 3 | 4 | 10 |"));
     }
 
@@ -1638,14 +1641,16 @@ mod tests {
             ..result("mcp", task, true, 3, 100)
         };
         // Resumed with another agent: `sleep 300` was named by a command and made no run.
-        let mut rows = rows(&[by("true", "a"), by("true", "b")], &[]);
+        let made = [by("true", "a"), by("true", "b")];
+        let mut rows = rows(&made, &[]);
         rows.agents = vec![(
             "mcp".to_owned(),
             vec!["sleep 300".to_owned(), "true".to_owned()],
         )];
         assert_eq!(agents_line(&rows).as_deref(), Some("Agent: `true`."));
         // One row made by two agents is said to mix them.
-        let mut rows = super::rows(&[by("true", "a"), by("false", "b")], &[]);
+        let made = [by("true", "a"), by("false", "b")];
+        let mut rows = super::rows(&made, &[]);
         rows.agents = vec![("mcp".to_owned(), vec!["true".to_owned()])];
         assert_eq!(
             agents_line(&rows).as_deref(),
@@ -1655,7 +1660,8 @@ mod tests {
             )
         );
         // Records of an older mur-eval name no agent: the study's commands say whose.
-        let mut old = super::rows(&[result("mcp", "a", true, 3, 100)], &[]);
+        let made = [result("mcp", "a", true, 3, 100)];
+        let mut old = super::rows(&made, &[]);
         old.agents = vec![("mcp".to_owned(), vec!["bash agent.sh".to_owned()])];
         assert_eq!(
             agents_line(&old).as_deref(),
@@ -1678,17 +1684,16 @@ mod tests {
         let all = [("click", "c1"), ("type", "t1"), ("wait", "w1")];
         let pruned = [("click", "c1"), ("type", "t1")];
         let rebuilt = [("click", "c2"), ("type", "t1"), ("wait", "w1")];
-        let same = rows(&[with(&all, 1), with(&all, 2)], &[]);
+        let made = [with(&all, 1), with(&all, 2)];
+        let same = rows(&made, &[]);
         assert_eq!(verb_sets_line(&same), None);
-        let mixed = rows(
-            &[
-                with(&all, 1),
-                with(&all, 2),
-                with(&pruned, 3),
-                with(&rebuilt, 4),
-            ],
-            &[],
-        );
+        let made = [
+            with(&all, 1),
+            with(&all, 2),
+            with(&pruned, 3),
+            with(&rebuilt, 4),
+        ];
+        let mixed = rows(&made, &[]);
         let line = "Warning: a condition's runs had different verbs installed (`verbs prune` or \
                     a rebuild between two commands into this study), so its row mixes them — \
                     `cli-named` 3 verbs in 2 runs, 2 verbs (without `wait`) in 1 run, 3 verbs \
@@ -1702,7 +1707,8 @@ mod tests {
         let mut captured = result("cli-named", "a", true, 3, 100);
         captured.context.captured_output = true;
         let streamed = result("cli-named", "b", true, 3, 100);
-        let rows = rows(&[captured, streamed], &[]);
+        let made = [captured, streamed];
+        let rows = rows(&made, &[]);
         let line = "CLI context counted from everything `mur` printed, as no event stream \
                     (`--agent-format`) said what the agent received: output it piped away or \
                     sent to a file is counted whole, so these figures are upper bounds, in \
@@ -1809,7 +1815,8 @@ mod tests {
             }),
             ..result("mcp", "a", true, 3, 100)
         };
-        let rows = rows(&[reported(100, 0.02), reported(300, 0.04)], &[]);
+        let made = [reported(100, 0.02), reported(300, 0.04)];
+        let rows = rows(&made, &[]);
         let csv = csv(&rows);
         let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
         let row: Vec<&str> = csv.lines().nth(1).unwrap_or_default().split(',').collect();
@@ -1828,7 +1835,8 @@ mod tests {
         let mut cli = refusing("cli-named", &[("press", &[], 1, 2), ("tap", &[], 1, 1)]);
         cli.calls.total = 3;
         let mcp = result("mcp", "a", true, 6, 900);
-        let rows = rows(&[cli, mcp], &["cli-named".to_owned(), "mcp".to_owned()]);
+        let made = [cli, mcp];
+        let rows = rows(&made, &["cli-named".to_owned(), "mcp".to_owned()]);
         let calls: Vec<Option<f64>> = rows.conditions.iter().map(|r| r.calls).collect();
         assert_eq!(calls, [Some(3.0), Some(6.0)]);
         let attempts: Vec<Option<f64>> = rows.conditions.iter().map(|r| r.attempts).collect();
@@ -1845,7 +1853,8 @@ mod tests {
             "{csv}"
         );
         // Without refusals attempts are the calls: no line.
-        let plain = super::rows(&[result("mcp", "a", true, 6, 900)], &[]);
+        let made = [result("mcp", "a", true, 6, 900)];
+        let plain = super::rows(&made, &[]);
         assert_eq!(attempts_line(&plain), None);
     }
 
@@ -1904,7 +1913,7 @@ mod tests {
     }
 
     /// The CSV row of `condition` as a whole (its `task` empty).
-    fn csv_row(rows: &Rows, condition: &str) -> String {
+    fn csv_row(rows: &Rows<'_>, condition: &str) -> String {
         csv(rows)
             .lines()
             .find(|l| l.starts_with(&format!("{condition},,")))
@@ -1914,7 +1923,7 @@ mod tests {
 
     /// Asserts that the CSV row of `condition` ends with `tail`, its last columns.
     #[track_caller]
-    fn assert_csv_row_ends(rows: &Rows, condition: &str, tail: &str) {
+    fn assert_csv_row_ends(rows: &Rows<'_>, condition: &str, tail: &str) {
         assert!(csv_row(rows, condition).ends_with(tail), "{}", csv(rows));
     }
 

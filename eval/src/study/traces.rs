@@ -8,7 +8,7 @@ use std::path::Path;
 
 use mur_core::Result;
 
-use super::context::{CAPTURE_FILE, Captured, Logged, TRANSCRIPT_FILE, lines};
+use super::context::Recorded;
 use super::files::write;
 use super::result::RunResult;
 use crate::adapters::AgentReport;
@@ -18,15 +18,13 @@ use mur_usage::Surface;
 /// The file, in a run's directory, with what the agent did as a person reads it.
 pub const TRACE_FILE: &str = "trace.md";
 
-/// What the agent of the run in `dir` did: its event stream's steps when it has them,
-/// else the `mur` invocations the capture kept and the tool calls it logged, by time.
-pub fn steps(dir: &Path, agent: Option<&AgentReport>) -> Vec<Step> {
+/// What the agent of a run did: its event stream's steps when it has them, else the
+/// `mur` invocations the capture kept and the tool calls it logged (`recorded`), by time.
+pub fn steps(recorded: &Recorded, agent: Option<&AgentReport>) -> Vec<Step> {
     if let Some(agent) = agent.filter(|a| !a.steps.is_empty()) {
         return agent.steps.clone();
     }
-    let captured: Vec<Captured> = lines(&dir.join(CAPTURE_FILE));
-    let logged: Vec<Logged> = lines(&dir.join(TRANSCRIPT_FILE));
-    let shell = captured.into_iter().map(|call| {
+    let shell = recorded.captured.iter().map(|call| {
         let step = Step::Shell {
             command: trace::command_line(&call.argv),
             output: call.shown(),
@@ -34,14 +32,15 @@ pub fn steps(dir: &Path, agent: Option<&AgentReport>) -> Vec<Step> {
         };
         (call.time, step)
     });
-    let tools = logged
-        .into_iter()
+    let tools = recorded
+        .logged
+        .iter()
         .filter(|line| line.kind == "result")
         .map(|line| {
             let step = Step::Tool {
-                tool: line.what,
+                tool: line.what.clone(),
                 arguments: trace::arguments(&line.arguments),
-                result: line.text,
+                result: line.text.clone(),
             };
             (line.time, step)
         });
@@ -142,6 +141,7 @@ pub fn transcripts(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::study::context::{CAPTURE_FILE, TRANSCRIPT_FILE};
 
     #[test]
     fn both_surfaces_recorded_make_one_trace_in_the_order_made() {
@@ -156,8 +156,9 @@ mod tests {
         ];
         std::fs::write(dir.path().join(CAPTURE_FILE), capture.join("\n")).expect("write");
         std::fs::write(dir.path().join(TRANSCRIPT_FILE), transcript.join("\n")).expect("write");
+        let recorded = Recorded::read(dir.path());
         assert_eq!(
-            trace::render(&steps(dir.path(), None)),
+            trace::render(&steps(&recorded, None)),
             "$ mur devtools click '#btn-inc'\n\
              {\"clicked\":true}\n\
              → state {\"selector\":\"#count\"}\n\
@@ -171,6 +172,6 @@ mod tests {
             steps: vec![Step::Said("hello".to_owned())],
             ..AgentReport::default()
         };
-        assert_eq!(trace::render(&steps(dir.path(), Some(&agent))), "» hello\n");
+        assert_eq!(trace::render(&steps(&recorded, Some(&agent))), "» hello\n");
     }
 }
