@@ -15,6 +15,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use crate::record::Record;
+use crate::report::OffPeriod;
 
 /// Why a usage log could not be used, and whose that failure is: its [`Class`] decides
 /// how a program reports it (for `mur`, the exit code). mur-usage, which a session
@@ -268,17 +269,20 @@ impl UsageDir {
     /// The periods recording was off (`usage off` to `usage on`), oldest first; the
     /// last one has no end while it still is. A line that is not two record times is
     /// passed over.
-    pub fn off_periods(&self) -> Vec<(String, Option<String>)> {
+    pub fn off_periods(&self) -> Vec<OffPeriod> {
         let text = std::fs::read_to_string(self.dir.join("off-periods")).unwrap_or_default();
-        let mut periods: Vec<(String, Option<String>)> = text
+        let mut periods: Vec<OffPeriod> = text
             .lines()
             .filter_map(|line| line.split_once(' '))
             .filter(|(from, to)| {
                 crate::clock::is_record_time(from) && crate::clock::is_record_time(to)
             })
-            .map(|(from, to)| (from.to_owned(), Some(to.to_owned())))
+            .map(|(from, to)| OffPeriod {
+                from: from.to_owned(),
+                to: Some(to.to_owned()),
+            })
             .collect();
-        periods.extend(self.went_off().map(|from| (from, None)));
+        periods.extend(self.went_off().map(|from| OffPeriod { from, to: None }));
         periods
     }
 }

@@ -56,7 +56,7 @@ pub struct Criteria {
     /// When recording was off (`usage off` to `usage on`; no end while it still is):
     /// the calls then are in no record, so a window that overlaps one is not one a
     /// verb can be judged unused over ([`crate::UsageDir::off_periods`]).
-    pub off_periods: Vec<(String, Option<String>)>,
+    pub off_periods: Vec<OffPeriod>,
 }
 
 impl Default for Criteria {
@@ -515,18 +515,15 @@ fn window_covered(records: &[Record], agent: Option<&str>, since: Option<&Since>
 
 /// The latest of the `periods` recording was off that overlaps the window begun at
 /// `since` (without one, the whole log: any period).
-fn off_in(periods: &[(String, Option<String>)], since: Option<&Since>) -> Option<OffPeriod> {
+fn off_in(periods: &[OffPeriod], since: Option<&Since>) -> Option<OffPeriod> {
     periods
         .iter()
-        .filter(|(_, to)| match (since, to) {
+        .filter(|period| match (since, &period.to) {
             (Some(since), Some(to)) => since.admits(to),
             _ => true,
         })
-        .max_by(|a, b| a.0.cmp(&b.0))
-        .map(|(from, to)| OffPeriod {
-            from: from.clone(),
-            to: to.clone(),
-        })
+        .max_by(|a, b| a.from.cmp(&b.from))
+        .cloned()
 }
 
 fn of_agent(record: &Record, agent: Option<&str>) -> bool {
@@ -898,8 +895,11 @@ mod tests {
     fn a_window_overlapping_a_time_recording_was_off_judges_no_verb_unused() {
         let mut old = cli("guide", Kind::Host, "guide", Outcome::Ok, 1.0);
         old.time = "2025-12-01T00:00:00.000Z".to_owned();
-        let period = |from: &str, to: Option<&str>| (from.to_owned(), to.map(str::to_owned));
-        let off_since = |periods: Vec<(String, Option<String>)>, since: &str| {
+        let period = |from: &str, to: Option<&str>| OffPeriod {
+            from: from.to_owned(),
+            to: to.map(str::to_owned),
+        };
+        let off_since = |periods: Vec<OffPeriod>, since: &str| {
             let criteria = Criteria {
                 unused_since: Some(Since(since.to_owned())),
                 installed: vec![installed("click", None)],
@@ -912,7 +912,7 @@ mod tests {
         let ended = period("2026-01-02T00:00:00.000Z", Some("2026-01-03T00:00:00.000Z"));
         assert_eq!(
             off_since(vec![ended.clone()], "2026-01-01T00:00:00.000Z"),
-            (0, Some(ended.0.clone()))
+            (0, Some(ended.from.clone()))
         );
         assert_eq!(
             off_since(vec![ended.clone()], "2026-01-04T00:00:00.000Z"),
@@ -921,7 +921,7 @@ mod tests {
         let still = period("2026-01-05T00:00:00.000Z", None);
         assert_eq!(
             off_since(vec![ended, still.clone()], "2026-01-04T00:00:00.000Z"),
-            (0, Some(still.0))
+            (0, Some(still.from))
         );
     }
 
