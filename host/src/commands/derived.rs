@@ -500,6 +500,16 @@ async fn lookup(
 /// `name` is no installed verb, host command, or tool of the session: the error says
 /// so, first naming the word the user most likely meant when one is close.
 fn unknown_verb(name: &str, unknown: &Unknown, devtools: &str) -> Error {
+    let error = unknown_word(name, unknown, devtools);
+    match mcp_method(name) {
+        Some(method) => error.with_first_hint(format!(
+            "an MCP method is made with `call`: `{devtools} call {method}`"
+        )),
+        None => error,
+    }
+}
+
+fn unknown_word(name: &str, unknown: &Unknown, devtools: &str) -> Error {
     let message = VerbError::UnknownVerb(name.to_owned());
     let (error, listed) = match unknown {
         // The session was asked: `call NAME` would only be refused in turn.
@@ -515,6 +525,10 @@ fn unknown_verb(name: &str, unknown: &Unknown, devtools: &str) -> Error {
                 .with_first_hint(format!("did you mean `{near}`?"));
         }
     };
+    if mcp_method(name).is_some() {
+        // No other word is nearer than the method `unknown_verb` names.
+        return error;
+    }
     let shared = mur_verbs::derived::sharing(listed, name);
     if !shared.is_empty() {
         let each = shared.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>();
@@ -530,6 +544,20 @@ fn unknown_verb(name: &str, unknown: &Unknown, devtools: &str) -> Error {
     }
 }
 
+/// The MCP method a word typed as a verb stands for: a method's own name
+/// (`tools/list`, `resources/read`), or what a server lists (`tools`, `list-tools`) —
+/// what someone who knows MCP types first.
+fn mcp_method(name: &str) -> Option<String> {
+    let listing = |what: &str| format!("{what}/list");
+    match name.to_ascii_lowercase().replace('_', "-").as_str() {
+        method if method.contains('/') => Some(name.to_owned()),
+        "tools" | "list-tools" => Some(listing("tools")),
+        "resources" | "list-resources" => Some(listing("resources")),
+        "prompts" | "list-prompts" => Some(listing("prompts")),
+        _ => None,
+    }
+}
+
 /// The installed verb, host command or verb of a tool in `listed` nearest to `name`.
 fn nearest_word(name: &str, listed: &[Value]) -> Option<String> {
     let installed = VerbHost::summaries().into_iter().map(|(word, _)| word);
@@ -541,6 +569,38 @@ fn nearest_word(name: &str, listed: &[Value]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What an MCP user types for a listing or a method is pointed at `call`.
+    #[test]
+    fn a_listing_or_a_method_typed_as_a_verb_is_called() {
+        let hint = |name| {
+            let unknown = Unknown::Unread {
+                why: "no session".to_owned(),
+                near: "tree".to_owned(),
+            };
+            let unread = unknown_verb(name, &unknown, "mur devtools").hints()[0].clone();
+            let listed = unknown_verb(name, &Unknown::Listed(Vec::new()), "mur devtools");
+            assert_eq!(listed.hints()[0], unread, "with a session or without");
+            unread
+        };
+        for (typed, method) in [
+            ("tools", "tools/list"),
+            ("list_tools", "tools/list"),
+            ("Resources", "resources/list"),
+            ("prompts", "prompts/list"),
+            ("resources/read", "resources/read"),
+        ] {
+            assert!(
+                hint(typed).contains(&format!(
+                    "an MCP method is made with `call`: `mur devtools call {method}`"
+                )),
+                "{typed}: {}",
+                hint(typed)
+            );
+        }
+        let other = unknown_verb("clikc", &Unknown::Listed(Vec::new()), "mur devtools");
+        assert!(!other.hints().concat().contains("MCP method"));
+    }
 
     fn settings() -> Settings {
         crate::options::settings(&HostArgs::default())
