@@ -1,7 +1,8 @@
 //! A descriptor handed to the program a process starts, named in an environment
 //! variable: how a reloading session hands its successor the project's slot lock
-//! ([`SlotLock::hand_to`](crate::SlotLock::hand_to)) and its listening socket, so
-//! neither is let go in between. std closes every descriptor it opens on `exec` and
+//! ([`SlotLock::hand_to`](crate::SlotLock::hand_to)) and its listening socket, and a
+//! background `bridge` the bridge it starts the slot it claimed, so neither is let go
+//! in between. std closes every descriptor it opens on `exec` and
 //! has no way to pass one: this leaves one open across the started program's `exec`
 //! alone, and the program takes it back ([`take`]).
 

@@ -69,7 +69,8 @@ impl SlotLock {
         let _ = std::fs::remove_file(&self.path);
     }
 
-    /// Hands this lock to the program `command` starts (a reload's successor): its
+    /// Hands this lock to the program `command` starts (a reload's successor, the
+    /// bridge a background `bridge` starts): its
     /// descriptor is left open across that program's `exec` alone ([`handed::hand`])
     /// and named in [`HANDED_FD`], so the lock is never released in between, and
     /// nothing else this process starts holds it.

@@ -53,6 +53,15 @@ pub async fn claim(project: &Path, build_tag: impl Into<String>) -> Result<Claim
 }
 
 impl Claimed {
+    /// Hands the slot to the program `command` starts, which claims it in turn
+    /// ([`claim`]) without waiting: the slot is never free in between, and this
+    /// process may let go of its claim once that program runs. A background bridge
+    /// claims the slot before it opens the log its bridge writes, and hands it over.
+    #[cfg(unix)]
+    pub fn hand_to(&self, command: &mut std::process::Command) {
+        self.slot.hand_to(command);
+    }
+
     /// Where the lockfile will be written.
     pub fn lockfile_path(&self) -> &Path {
         &self.lock_path

@@ -27,14 +27,15 @@ const SLOT_POLL: Duration = Duration::from_millis(20);
 pub(crate) struct Slot {
     pub(crate) lock: SlotLock,
     /// Handed over: this process is a reload's successor, and may take what else its
-    /// predecessor handed it (the listening socket).
+    /// predecessor handed it (the listening socket), or a bridge its background
+    /// command started ([`Claimed::hand_to`](crate::endpoint::Claimed::hand_to)).
     pub(crate) handed: bool,
 }
 
 /// Claims the slot at `path`: `Err(AlreadyActive)` if a session holds it,
 /// otherwise the lock, with whatever stale file was there removed.
 pub(crate) async fn claim_slot(registry: &Registry, path: &Path) -> Result<Slot, ServeError> {
-    // Handed over (a reload's successor): the lock was held throughout.
+    // Handed over (a reload's successor, a background bridge): held throughout.
     if let Some(lock) = SlotLock::inherited(path) {
         judge_leftover(registry, path).await?;
         return Ok(Slot { lock, handed: true });

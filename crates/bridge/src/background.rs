@@ -14,12 +14,8 @@ use std::{
 };
 
 use mur_core::{Error, Kind, Result};
-use mur_lockfile::{
-    Lockfile, ReadOutcome, Registry,
-    liveness::{self, Liveness},
-    paths,
-};
-use mur_server::ServeError;
+use mur_lockfile::{Lockfile, ReadOutcome, Registry};
+use mur_server::endpoint::Claimed;
 
 use crate::{
     child::INITIALIZE_LIMIT, files::BridgeFiles, options::Options, serve::serve_error,
@@ -46,46 +42,25 @@ pub struct Started {
 }
 
 /// Starts `exe` (this `mur`) as a detached bridge for `options` and waits
-/// for its lockfile. A project whose session is plainly live is refused
-/// here, with the line the bridge itself would print, before anything is
-/// started or written to the log of the bridge already there (the bridge's
-/// own claim of the slot stays the one that counts). `waiting` is called once,
-/// with the bridge's log, when the bridge has not announced itself after
-/// [`SLOW_START`].
+/// for its lockfile. The project's slot is claimed here first, as the bridge
+/// would claim it (a session there, live or starting, is refused with the line
+/// the bridge itself would print), and handed to the bridge: only then is its
+/// log opened, so a bridge refused writes nothing into the log of the one
+/// already there. `waiting` is called once, with the bridge's log, when the
+/// bridge has not announced itself after [`SLOW_START`]. `_http` is no longer
+/// used (the claim asks a session there itself); it goes with its caller's next change.
 pub async fn start(
     exe: &Path,
     options: &Options,
-    http: &mur_http::Http,
+    _http: &mur_http::Http,
     waiting: impl FnOnce(&Path),
 ) -> Result<Started> {
+    let build_tag = mur_lockfile::now_rfc3339();
+    let claimed = mur_server::endpoint::claim(&options.project, build_tag)
+        .await
+        .map_err(|e| serve_error(e, &options.project))?;
+    let path = claimed.lockfile_path().to_owned();
     let registry = Registry::default_location();
-    let project = paths::canonical_project(&options.project).map_err(|e| {
-        Error::usage(format!(
-            "cannot use project `{}`: {e}",
-            options.project.display()
-        ))
-    })?;
-    registry.ensure_dir().map_err(|e| {
-        Error::internal(format!(
-            "cannot use the lockfile directory `{}`: {e}",
-            registry.dir().display()
-        ))
-    })?;
-    let path = registry.path_for(&project);
-    if let ReadOutcome::Valid(lock) = registry.read(&path)
-        && matches!(
-            liveness::check(http, &lock).await,
-            Liveness::Live | Liveness::Unresponsive(_)
-        )
-    {
-        return Err(serve_error(
-            ServeError::AlreadyActive {
-                endpoint: lock.endpoint,
-                pid: lock.pid,
-            },
-            &options.project,
-        ));
-    }
     let log = BridgeFiles::beside(&path).log;
     // What the log already holds (the last bridge's lines, kept): not this
     // bridge's word on why it stopped.
@@ -94,7 +69,9 @@ pub async fn start(
     // leaving it to come up detached, out of the terminal's reach.
     let interrupts = Interrupts::install()
         .map_err(|e| Error::internal(format!("cannot install signal handlers: {e}")))?;
-    let mut child = spawn(exe, options, &log)?;
+    let mut child = spawn(exe, options, &log, &claimed)?;
+    // The bridge holds the slot now (or, not started, no one does).
+    drop(claimed);
     let began = Instant::now();
     let deadline = began + INITIALIZE_LIMIT + START_SLACK;
     let mut waiting = Some(waiting);
@@ -151,10 +128,10 @@ async fn end(child: &mut Child) {
 }
 
 /// `mur devtools bridge --project P --idle D [--usage…] --foreground -- COMMAND…` in a
-/// process group of its own (Ctrl+C in the terminal does not reach it),
-/// writing to the log (appended to: a live bridge of the project keeps its
-/// log until this one has the slot).
-fn spawn(exe: &Path, options: &Options, log: &Path) -> Result<Child> {
+/// process group of its own (Ctrl+C in the terminal does not reach it), handed the
+/// slot `claimed` and writing to the log (appended to: the last bridge's lines are
+/// kept above this one's).
+fn spawn(exe: &Path, options: &Options, log: &Path, claimed: &Claimed) -> Result<Child> {
     let mut open = std::fs::OpenOptions::new();
     open.append(true).create(true);
     #[cfg(unix)]
@@ -173,6 +150,8 @@ fn spawn(exe: &Path, options: &Options, log: &Path) -> Result<Child> {
         .stderr(err);
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    #[cfg(unix)]
+    claimed.hand_to(&mut command);
     command
         .spawn()
         .map_err(|e| Error::internal(format!("cannot start `{}`: {e}", exe.display())))

@@ -1844,6 +1844,33 @@ fn bridge_stop_stops_a_bridge_still_starting() {
     assert_eq!(group.members(), Vec::<String>::new(), "left running");
 }
 
+/// A second `bridge` for a project whose bridge is still starting is refused (exit 3)
+/// and writes nothing into that bridge's log: it opened the log before its bridge
+/// claimed the slot, and its refusal ("another session for this project is starting")
+/// landed among the starting bridge's lines, as if that bridge had failed.
+#[test]
+fn a_bridge_refused_while_another_starts_writes_nothing_in_its_log() {
+    let sb = Sandbox::new();
+    let (starting, project, group, log) = starting_bridge(&sb, "starting");
+    let before = std::fs::read_to_string(&log).expect("log");
+    let out = start(&sb, &project, &[], &lingering(&sb, &["cleanup"]));
+    assert_eq!(
+        std::fs::read_to_string(&log).expect("log"),
+        before,
+        "the starting bridge's log was written to"
+    );
+    out.assert_code(3).assert_stderr_is(format!(
+        "error: another session for this project is starting (it holds `{}`) and has not \
+         announced itself;\nhint: stop it first, or try again once it has announced itself\n",
+        sb.lockfile_path(&project).with_extension("lock").display()
+    ));
+    let project_arg = project.to_str().expect("utf-8");
+    let stop = sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"]);
+    assert_stopped_the_bridge_of(&sb, &stop, &project);
+    starting.wait_output().assert_code(2);
+    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+}
+
 /// An idle time past any a bridge waits (what someone writes for "never") is taken
 /// as a year, not refused by the bridge it starts in a unit they never wrote.
 #[test]
