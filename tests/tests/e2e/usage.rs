@@ -1722,7 +1722,7 @@ fn a_call_through_a_bridge_to_a_server_that_records_too_is_counted_once() {
 /// `--usage-log` in a directory that does not exist is refused as `--out` is: exit 1,
 /// one line, nothing started and no directory made; in mur's own usage directory
 /// it is made, as `--usage` makes it. A session (`mur-sample --usage-log`) makes no
-/// directory either: it runs on, unrecorded, saying why.
+/// directory either: it refuses to start, saying why.
 #[test]
 fn a_usage_log_in_a_directory_that_does_not_exist_is_refused_not_made() {
     let sandbox = Sandbox::new();
@@ -1762,19 +1762,17 @@ fn a_usage_log_in_a_directory_that_does_not_exist_is_refused_not_made() {
         crate::host_session::mini_bridge(&sandbox, &project, &["--usage-log", own_arg], &[]);
     assert_eq!(line["usageLog"], own_arg);
     assert!(own.is_file());
-    // A session's own `--usage-log`: no directory made, the app runs on.
-    let app = sandbox.start_sample_with(&sandbox.project("app"), &["--usage-log", log_arg]);
+    // A session's own `--usage-log`: no directory made, and the app refuses to start
+    // (it ran on unrecorded, the log asked for never written).
+    let app = sandbox.project("app");
+    let app = app.to_str().expect("utf-8");
     sandbox
-        .devtools(&["--project", &app.lock.project, "call", "version"])
-        .assert_code(0);
-    assert!(!sandbox.root().join("no").exists(), "a directory was made");
-    assert!(
-        app.log().contains(&format!(
-            "usage will not be recorded: cannot write the usage log `{}`: the directory `{}` does not exist",
+        .run_sample(&["--project", app, "--port", "0", "--usage-log", log_arg])
+        .assert_code(1)
+        .assert_stderr_starts_with(&format!(
+            "[devtools] error: cannot write the usage log `{}`: the directory `{}` does not exist\n",
             log.display(),
             missing.display()
-        )),
-        "{}",
-        app.log()
-    );
+        ));
+    assert!(!sandbox.root().join("no").exists(), "a directory was made");
 }
