@@ -21,7 +21,7 @@ use tokio::{
 };
 
 use crate::lines::{Line, read_line};
-use crate::log::{Log, clipped, pump};
+use crate::log::{Log, clipped, pump, said};
 use crate::process::Process;
 use crate::relay::{Relay, Writer};
 
@@ -165,7 +165,10 @@ impl Server {
     pub(crate) async fn stop(mut self, relay: &Relay) {
         relay.attach(None);
         if !self.process.group_gone_within(EXIT_GRACE).await {
-            tracing::info!("the server did not exit when its input closed; ending it");
+            said!(
+                info,
+                "the server did not exit when its input closed; ending it"
+            );
             let _ = self.process.end(TERM_GRACE).await;
         }
     }
@@ -275,7 +278,7 @@ async fn read_messages(
                      with `--max-message BYTES` reads larger ones)",
                     mur_core::settings::human_bytes(max_message)
                 );
-                tracing::warn!("the server {why}; stopping it");
+                said!(warn, "the server {why}; stopping it");
                 let _ = broken.send(why).await;
                 return;
             }
@@ -297,12 +300,14 @@ async fn read_messages(
                 }
                 Err(error) => match unreadable_answer(text, &error) {
                     Some(answer) => {
-                        tracing::warn!(
+                        said!(
+                            warn,
                             "the server answered with JSON the bridge cannot read: {error}"
                         );
                         relay.route(answer, line.len());
                     }
-                    None => tracing::warn!(
+                    None => said!(
+                        warn,
                         "the server wrote a line that is not JSON-RPC: {}",
                         clipped(text)
                     ),

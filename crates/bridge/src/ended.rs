@@ -85,9 +85,14 @@ fn read_tail(log: &Path) -> Option<String> {
 
 /// From a log's text: the last bridge's stop (when, why, the command that starts it
 /// again), if its last line of its own says it stopped (a bridge that runs, or was
-/// killed, has no such line last).
+/// killed, has no such line last). Only the last bridge's part of the log is read,
+/// after the line where it started: a bridge that wrote no line of its own (killed
+/// at once) says nothing, rather than the one before it.
 fn parse(text: &str) -> Option<(String, String, Option<String>)> {
-    let (stamp, message) = text.lines().rev().find_map(own)?;
+    let last = text
+        .rsplit_once(crate::serve::STARTS)
+        .map_or(text, |(_, last)| last);
+    let (stamp, message) = last.lines().rev().find_map(own)?;
     let stopped = message.strip_prefix(crate::serve::STOPPED)?;
     let (why, command) = match stopped.rsplit_once(crate::serve::AGAIN) {
         Some((why, command)) => (why, command.strip_suffix('`')),
@@ -155,6 +160,29 @@ Processing request of type CallToolRequest
         // The server's own lines after the stop do not hide it.
         let noisy = format!("{GAVE_UP}Traceback (most recent call last):\n");
         assert!(parse(&noisy).is_some());
+    }
+
+    /// A bridge that left no line of its own (killed, or one whose own lines went
+    /// elsewhere) is not taken for the one before it, whose stop is above its start.
+    #[test]
+    fn the_stop_of_the_bridge_before_the_last_is_not_the_last_ones() {
+        let silent = format!(
+            "{GAVE_UP}----- 2026-11-29T11:30:00Z{}\nProcessing request of type CallToolRequest\n",
+            crate::serve::STARTS
+        );
+        assert_eq!(parse(&silent), None);
+        // Its own stop is read, not the one before.
+        let idle = format!(
+            "{silent}2026-11-29T11:31:00.5Z  INFO bridge stopped: no request for 1s; to start it again: `mur devtools bridge --project /p/d.toml --idle 1s -- python x.py`\n"
+        );
+        assert_eq!(
+            parse(&idle),
+            Some((
+                "2026-11-29T11:31:00Z".to_owned(),
+                "no request for 1s".to_owned(),
+                Some("mur devtools bridge --project /p/d.toml --idle 1s -- python x.py".to_owned()),
+            ))
+        );
     }
 
     #[test]

@@ -46,6 +46,7 @@ use mur_server::{Recorder, Served, client_label};
 use mur_usage::Outcome;
 
 use crate::capabilities::without_notifications;
+use crate::log::said;
 use crate::relay::{INTERNAL_ERROR, Relay, Sent, Waited};
 
 /// JSON-RPC codes of a message that cannot be read.
@@ -360,7 +361,7 @@ impl Watched {
                     "the stdio server did not answer within {}, the longest the bridge waits; it was told to cancel the request",
                     humantime::format_duration(self.limit)
                 );
-                tracing::warn!("request {}: {why}", self.sent.id);
+                said!(warn, "request {}: {why}", self.sent.id);
                 Next::TimedOut(json!({
                     "jsonrpc": "2.0", "id": self.client_id,
                     "error": { "code": INTERNAL_ERROR, "message": why },
@@ -455,7 +456,7 @@ async fn set_level(bridge: &Bridge, level: &str) {
     bridge.relay.send(&message);
     match tokio::time::timeout(SET_LEVEL_LIMIT, sent.messages.recv()).await {
         Ok(Some(answer)) if answer.get("result").is_some() => *current = Some(level.to_owned()),
-        _ => tracing::info!("the server did not take log level `{level}`"),
+        _ => said!(info, "the server did not take log level `{level}`"),
     }
 }
 

@@ -9,6 +9,12 @@
 //! which reach the file through its stderr). The newest lines are what
 //! explains a failure; a log that only grows fills the disk of a bridge
 //! left running for days.
+//!
+//! The bridge's own messages are [`said!`]: to `tracing`, which is its stderr — the
+//! log itself in the background, a terminal in the foreground — and, in the
+//! foreground, written to the log too ([`Log::keeps_own_lines`]): its start, its
+//! restarts and its last line (why it stopped, how to start it again) are what
+//! [`crate::last_stop`] reads back for whoever later finds no session there.
 
 use std::{
     fs::File,
@@ -91,6 +97,61 @@ impl Log {
         }
     }
 }
+
+/// The log a bridge whose stderr is not its log writes its own messages to as well,
+/// while it runs ([`Log::keeps_own_lines`]). One for the process: a process runs one
+/// bridge, and the messages come from every part of it.
+static OWN_LINES: Mutex<Option<Arc<Log>>> = Mutex::new(None);
+
+/// While held, the bridge's own messages go to its log too; dropped, no more.
+pub(crate) struct OwnLines(());
+
+impl Drop for OwnLines {
+    fn drop(&mut self) {
+        if let Ok(mut own) = OWN_LINES.lock() {
+            *own = None;
+        }
+    }
+}
+
+impl Log {
+    /// Until the guard returned is dropped, every message [`said!`] is written to this
+    /// log too when the bridge's stderr is not the log (`--foreground`), as `tracing`
+    /// writes it there in the background: its time, its level, the message escaped.
+    pub(crate) fn keeps_own_lines(self: &Arc<Self>) -> OwnLines {
+        if self.echo
+            && let Ok(mut own) = OWN_LINES.lock()
+        {
+            *own = Some(self.clone());
+        }
+        OwnLines(())
+    }
+}
+
+/// A message of the bridge's own at `level` (`info`, `warn`, `error`), for
+/// [`said!`]: to its log too, when a bridge keeps its own lines there.
+pub(crate) fn own_line(level: &str, message: &str) {
+    let Some(log) = OWN_LINES.lock().ok().and_then(|own| own.clone()) else {
+        return;
+    };
+    log.write_line(&format!(
+        "{} {:>5} {}",
+        humantime::format_rfc3339_micros(std::time::SystemTime::now()),
+        level.to_ascii_uppercase(),
+        mur_core::text::escape_controls(message)
+    ));
+}
+
+/// A message of the bridge's own, as `tracing::info!` (`warn`, `error`) takes it: to
+/// `tracing`, and to the log too in the foreground ([`Log::keeps_own_lines`]).
+macro_rules! said {
+    ($level:ident, $($message:tt)+) => {{
+        let message = format!($($message)+);
+        tracing::$level!("{message}");
+        $crate::log::own_line(stringify!($level), &message);
+    }};
+}
+pub(crate) use said;
 
 /// Whether this process's stderr is `file`: a bridge started in the
 /// background writes its own messages to its log. When that cannot be told,
@@ -230,7 +291,7 @@ pub(crate) fn pump(stderr: std::process::ChildStderr, log: Arc<Log>) -> Arc<Tail
         .name("server-stderr".into())
         .spawn(run)
     {
-        tracing::warn!("cannot read the server's stderr: {e}");
+        said!(warn, "cannot read the server's stderr: {e}");
         tail.ended.send_replace(true);
     }
     tail

@@ -45,7 +45,7 @@ use std::{
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
-use crate::log::clipped;
+use crate::log::{clipped, said};
 
 pub(crate) use mur_client::SHARED_QUESTION;
 
@@ -105,7 +105,8 @@ impl Outbox {
             && (q.bytes.load(Ordering::SeqCst) + bytes > QUEUED_BYTES || waiting >= QUEUED_MESSAGES)
         {
             if q.dropped.fetch_add(1, Ordering::SeqCst) == 0 {
-                tracing::warn!(
+                said!(
+                    warn,
                     "request {}: its client has not read {} message(s) of the server; \
                      the server's notifications for it are dropped until it reads (its answer will still go)",
                     self.id,
@@ -132,7 +133,8 @@ impl Outbox {
     fn answer(&self, message: Value) {
         let dropped = self.queued.dropped.load(Ordering::SeqCst);
         if dropped > 0 {
-            tracing::warn!(
+            said!(
+                warn,
                 "request {}: {dropped} notification(s) of the server were dropped, its client not reading them",
                 self.id
             );
@@ -416,7 +418,8 @@ impl Relay {
     fn pass_on(&self, asked: Asked, error: Value) {
         let mut question = asked.question;
         question.tried.push(asked.during);
-        tracing::info!(
+        said!(
+            info,
             "request {}: its client did not answer the server's question; passing it on",
             asked.during
         );
@@ -436,7 +439,8 @@ impl Relay {
                 let method = method.to_owned();
                 self.server_notifies(&method, message, bytes);
             }
-            (None, None) => tracing::warn!(
+            (None, None) => said!(
+                warn,
                 "the server wrote a message that is no JSON-RPC: {}",
                 clipped(&message.to_string())
             ),
@@ -445,7 +449,8 @@ impl Relay {
 
     fn server_answered(&self, mut message: Value) {
         let Some(id) = message["id"].as_u64() else {
-            tracing::warn!(
+            said!(
+                warn,
                 "the server answered a request the bridge never sent: {}",
                 clipped(&message.to_string())
             );
@@ -500,7 +505,8 @@ impl Relay {
                 drop(state);
                 let error = refused.unwrap_or_else(|| {
                     let method = question.message["method"].as_str().unwrap_or_default();
-                    tracing::info!(
+                    said!(
+info,
                         "the server asked `{method}` with no client request in flight: declined"
                     );
                     json!({ "code": METHOD_NOT_FOUND, "message": format!("no client is waiting to answer `{method}`") })
@@ -574,7 +580,11 @@ impl Relay {
                 let _ = stream.offer(message, bytes);
             }
             None if method == "notifications/message" => {
-                tracing::info!("server log: {}", clipped(&message["params"].to_string()));
+                said!(
+                    info,
+                    "server log: {}",
+                    clipped(&message["params"].to_string())
+                );
             }
             None => tracing::debug!("no client for the server's `{method}`"),
         }

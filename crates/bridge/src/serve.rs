@@ -21,7 +21,7 @@ use crate::{
     child::{Ended, Server},
     files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar},
     http::{self, Bridge},
-    log::Log,
+    log::{Log, said},
     options::Options,
     relay::Relay,
     signals::StopSignal,
@@ -77,6 +77,10 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
             files.log.display()
         ))
     })?;
+    // In the foreground, the bridge's own messages go to the log too, as they do
+    // through its stderr in the background: its last line most of all, which says
+    // why it stopped to whoever finds its session gone (`last_stop`).
+    let _own_lines = log.keeps_own_lines();
     // The bridge's own messages reach the log through its stderr: the log is
     // kept bounded for them too.
     let keeper = tokio::spawn({
@@ -91,7 +95,8 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     });
     // The command as a shell reads it back: `last_stop` gives it to whoever finds
     // the bridge gone, to start it again.
-    tracing::info!(
+    said!(
+        info,
         "bridge for `{}` starting `{}`",
         claimed.project(),
         shell_line(&words(&options.command))
@@ -161,7 +166,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         async move {
             let reason = tokio::select! {
                 () = idle_for(&relay, idle) => {
-                    tracing::info!("no request for {}; stopping", humantime::format_duration(idle));
+                    said!(info, "no request for {}; stopping", humantime::format_duration(idle));
                     format!("no request for {}", humantime::format_duration(idle))
                 }
                 () = gave_up.cancelled() => format!(
@@ -217,7 +222,11 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         ..options.clone()
     })
     .command_line();
-    tracing::info!("{STOPPED}{why}{AGAIN}mur {}`", shell_line(&words(&again)));
+    said!(
+        info,
+        "{STOPPED}{why}{AGAIN}mur {}`",
+        shell_line(&words(&again))
+    );
     served
 }
 
@@ -302,7 +311,7 @@ async fn supervise(
         // As in "the server {what}", and what the requests in flight are told.
         let (what, failed) = match ended {
             Ended::Reloaded if reloads.allow_up_to(Instant::now(), MAX_RELOADS).is_some() => {
-                tracing::info!("the server exited for a reload; starting it again");
+                said!(info, "the server exited for a reload; starting it again");
                 how.relay.fail_all(
                     "the stdio server exited for a reload (a tool asked for one) before it answered; \
                      the bridge is starting it again",
@@ -338,7 +347,8 @@ async fn supervise(
         };
         loop {
             let Some(count) = restarts.allow(Instant::now()) else {
-                tracing::error!(
+                said!(
+                    error,
                     "the server {what}; it was restarted {MAX_RESTARTS} times within a minute, so the bridge gives up"
                 );
                 how.relay.fail_all(&format!(
@@ -350,7 +360,8 @@ async fn supervise(
             how.relay.fail_all(&format!(
                 "{failed}; the bridge is starting it again ({count} of at most {MAX_RESTARTS} restarts a minute); {log}"
             ));
-            tracing::warn!(
+            said!(
+                warn,
                 "the server {what}; restarting it ({count} of {MAX_RESTARTS} within a minute)"
             );
             tokio::select! {
@@ -392,7 +403,7 @@ async fn restart(
             Ok(started)
         }
         Err(e) => {
-            tracing::error!("the server did not start again: {}", e.message());
+            said!(error, "the server did not start again: {}", e.message());
             let why = format!(
                 "the stdio server {what}, and the bridge could not start it again: {}; {log}",
                 e.message()
@@ -450,10 +461,13 @@ fn start_log(files: &BridgeFiles) -> Result<()> {
 /// The line between the last bridge's lines of the log and those of the one
 /// starting at `at`.
 fn restarted_line(at: &str) -> String {
-    format!(
-        "----- {at}: a bridge for this project starts; the lines above are the last one's -----"
-    )
+    format!("----- {at}{STARTS}")
 }
+
+/// The end of the line between two bridges' lines of the log ([`restarted_line`]):
+/// [`crate::last_stop`] reads the last bridge's lines from after it.
+pub(crate) const STARTS: &str =
+    ": a bridge for this project starts; the lines above are the last one's -----";
 
 /// The secret every request to the bridge but the probe carries: 256 bits of the
 /// OS's randomness, in hex. None to be had is the bridge's failure (exit 7): a

@@ -636,6 +636,63 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
         .assert_stdout_contains("Echo: again");
 }
 
+/// The project's next call names the stop of the last bridge, one run in the
+/// foreground too: its own lines (its start, its stop and the command that starts it
+/// again) go to the log as well as to its terminal, and the hint reads the log only
+/// from where the last bridge started. It named the bridge before it (stopped by
+/// `bridge stop`, at another time, its command without `--idle`).
+#[test]
+fn after_a_foreground_bridge_the_stop_hint_is_its_own_not_the_last_ones() {
+    let sb = Sandbox::new();
+    let before = Bridge::start(&sb, "fg-after-bg", &[], &everything());
+    let project = before.project.clone();
+    let log = PathBuf::from(before.line["log"].as_str().expect("log"));
+    before.stop();
+    let mut foreground = sb.mur_command(&[
+        "devtools",
+        "bridge",
+        "--foreground",
+        "--idle",
+        "1s",
+        "--project",
+    ]);
+    foreground.arg(&project).arg("--").args(everything());
+    let out = mur_e2e::run(&mut foreground);
+    out.assert_code(0)
+        .assert_stderr_contains("INFO bridge stopped: no request for 1s; to start it again: `");
+    let out = sb.mur(&[
+        "devtools",
+        "--project",
+        project.to_str().expect("utf-8"),
+        "echo",
+        "--message",
+        "again",
+    ]);
+    out.assert_code(4);
+    let hint = out
+        .stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("hint: this project's bridge stopped at "))
+        .unwrap_or_else(|| panic!("no hint of the bridge's stop: {out}"));
+    let (_, said) = hint.split_once("Z: ").expect("its time");
+    let command = said
+        .strip_prefix("no request for 1s; start it again: `")
+        .and_then(|command| command.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        command.starts_with("mur devtools bridge --project ") && command.contains(" --idle 1s -- "),
+        "{command}"
+    );
+    // The bridge's own lines are in its part of the log.
+    let text = std::fs::read_to_string(&log).expect("the log");
+    let (_, last) = text
+        .rsplit_once(
+            ": a bridge for this project starts; the lines above are the last one's -----\n",
+        )
+        .unwrap_or_else(|| panic!("no line where the foreground bridge starts: {text}"));
+    assert!(last.contains("INFO bridge for `"), "{last}");
+}
+
 #[test]
 fn a_slow_start_says_what_the_bridge_waits_for() {
     let sb = Sandbox::new();
