@@ -156,12 +156,26 @@ pub fn clicks_like_the_template(sb: &Sandbox, verb: &str) {
     sb.mur(&["devtools", verb, "#btn-inc", "--pretty"])
         .assert_code(0);
     assert_eq!(count(sb), "2");
+    // The selector as an option too, as the standard verbs take theirs.
+    sb.mur(&["devtools", verb, "--selector", "#btn-inc"])
+        .assert_code(0);
+    assert_eq!(count(sb), "3");
+    // A misspelt option is told the one likely meant, in the Rust kit's words.
+    sb.mur(&["devtools", verb, "--selectr", "#btn-inc"])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: {verb}: unknown option `--selectr`; did you mean `--selector`?\n\
+             hint: `mur devtools {verb} --help` shows its usage\n"
+        ));
 
     let help = sb.mur(&["devtools", verb, "--help"]);
     help.assert_code(0);
     assert!(
         help.stdout.contains(&format!("{verb} <selector>"))
-            && help.stdout.contains("the element to click"),
+            && help.stdout.contains("the element to click")
+            && help
+                .stdout
+                .contains("\n  --selector S  the same as `<selector>`\n"),
         "{help}"
     );
     let extra = sb.mur(&["devtools", verb, "#a", "#b"]);
@@ -255,6 +269,11 @@ pub fn fails_like_every_verb(sb: &Sandbox, verb: &str) {
         (
             &["--fial", "text"],
             "unknown option `--fial`; did you mean `--fail`?",
+        ),
+        // A choice's nearest word, as the Rust kit names it.
+        (
+            &["--fail", "shap"],
+            "`--fail` must be `parse`, `shape`, `refuse`, `number` or `text`, got `shap`; did you mean `shape`?",
         ),
         // The one option that is no choice, only for a word it takes.
         (&["3"], "unexpected argument `3`; did you mean `--times 3`?"),

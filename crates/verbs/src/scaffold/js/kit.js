@@ -43,19 +43,25 @@ export const KINDS = [
   "output-path", "milliseconds",
 ];
 
-function param(name, help, kind, { valueName = "", choices = [], key = "", send = true } = {}) {
+// A second form: a positional's `option` is the placeholder of `--name VALUE`, which
+// gives it too; an option with `word: true` is also taken as a lone word.
+function param(name, help, kind, { valueName = "", choices = [], key = "", send = true, option = "", word = false } = {}) {
   if (!KINDS.includes(kind)) throw new TypeError(`kind \`${kind}\` is not one of ${KINDS.join(", ")}`);
-  return { name, help, kind, valueName, choices: [...choices], key, send };
+  return { name, help, kind, valueName, choices: [...choices], key, send, option, word };
 }
 
-/** A required positional, shown as `<name>`, sent under `key` (default: its name). */
-export function positional(name, help, { kind = "text", key = "" } = {}) {
-  return param(name, help, kind, { key });
+/**
+ * A required positional, shown as `<name>`, sent under `key` (default: its name);
+ * with `option` (its placeholder), also given as `--name VALUE` (`click --selector
+ * '#btn-inc'` for `click '#btn-inc'`). Given both ways, it is refused as given twice.
+ */
+export function positional(name, help, { kind = "text", key = "", option = "" } = {}) {
+  return param(name, help, kind, { key, option });
 }
 
-/** `<selector>`, sent as `selector`: the element a verb works on. */
+/** `<selector>`, sent as `selector`: the element a verb works on; also taken as `--selector S`, as the standard verbs take theirs. */
 export function selector(help) {
-  return positional("selector", help, { kind: "selector" });
+  return positional("selector", help, { kind: "selector", option: "S" });
 }
 
 /**
@@ -70,10 +76,14 @@ export function flag(name, help, { key = "", send = true } = {}) {
  * `--name VALUE`; `kind` says what the value is and how it is sent: `integer`
  * and `number` as numbers, `json` parsed, `output-path` (a file the verb writes,
  * `-` for stdout) and `milliseconds` never. `send: false` keeps a value out of
- * the arguments, for an `arguments` of your own to read.
+ * the arguments, for an `arguments` of your own to read. `word: true` takes it as a
+ * lone word too (`state '#count'` for `state --selector '#count'`): only for a verb
+ * without positionals, and only the word a usage error would otherwise answer with
+ * "did you mean `--name WORD`?" (`tree '#x'`, but not `tree main` where `--window`
+ * may be meant).
  */
-export function option(name, valueName, help, { kind = "text", choices = [], key = "", send = true } = {}) {
-  return param(name, help, kind, { valueName, choices, key, send });
+export function option(name, valueName, help, { kind = "text", choices = [], key = "", send = true, word = false } = {}) {
+  return param(name, help, kind, { valueName, choices, key, send, word });
 }
 
 /** `--timeout MS`, which every verb accepts: the call's time bound, never sent. */
@@ -122,6 +132,29 @@ export function unusable(positionals, options) {
     seenOptions.add(name);
     if (name === "help") return host("option `help`, which is the host's own `-h, --help`");
     if (name === TIMEOUT.name) return "option `timeout`, which the kit declares for every verb (`--timeout MS`)";
+  }
+  const why = alternativesUnusable(positionals, options);
+  return why === undefined ? undefined : `${why}, which the kit refuses`;
+}
+
+// What is wrong with the second forms declared (`positional(…, { option })`,
+// `option(…, { word: true })`), if anything, as the Rust kit says it.
+function alternativesUnusable(positionals, options) {
+  for (const { name, option } of positionals) {
+    if (!option) continue;
+    if (nameRefusal(name) !== undefined || name === "timeout" || name === "help") {
+      return `positional \`<${name}>\` also given as \`--${name}\`, an option no verb can take`;
+    }
+    if (options.some((o) => o.name === name)) {
+      return `positional \`<${name}>\` also given as \`--${name}\`, an option of its own besides`;
+    }
+  }
+  for (const { name, kind, word } of options) {
+    if (!word) continue;
+    if (kind === "flag") return `flag \`--${name}\` also given as a word, which a flag has no value for`;
+    if (positionals.length > 0) {
+      return `option \`--${name}\` also given as a word beside positionals, which the word would fill`;
+    }
   }
   return undefined;
 }
@@ -190,7 +223,9 @@ function check(param, shown, value) {
   if (kind === "choice" && !param.choices.includes(value)) {
     const names = param.choices.map((c) => `\`${c}\``);
     const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names.join("");
-    throw new VerbError(`${shown} must be ${listed}, got \`${value}\``);
+    const told = `${shown} must be ${listed}, got \`${value}\``;
+    const near = nearest(value, param.choices);
+    throw new VerbError(near === undefined ? told : `${told}; did you mean \`${near[1]}\`?`);
   }
   if (kind === "integer" && !/^[+-]?\d+$/.test(value)) {
     throw new VerbError(`${shown} needs an integer, got \`${value}\``);
@@ -275,23 +310,38 @@ export const HOST_FLAGS = ["auto", "auto-full", "pretty", "verbose", "quiet", "r
 // The kinds whose value is a word of the app's: what a stray word may have been meant as.
 const THINGS = ["text", "selector", "name", "choice", "integer", "number"];
 
-// `unexpected argument` (the first of `extra`, the words past the positionals), with
-// what was likely meant: the words quoted as one where the last positional is text
-// (`type '#x' 'buy milk'`); for a JSON object, the verb's JSON option (`--args`); and
-// when the verb takes no positionals, the option the word was likely meant for — one
-// whose choices hold it, else its selector option for a word that starts like one,
-// else its one option (not a choice) naming a thing of the app. Never an option given
-// already or one that would refuse the word. `read`: what `#read` made of argv so far.
-function unexpected(verb, extra, read) {
-  const word = extra[0];
-  const told = `unexpected argument \`${word}\``;
-  const last = read.positionals.at(-1);
-  if (last !== undefined && last[0].kind === "text") {
-    const quote = `${told}; quote the words of \`<${last[0].name}>\` as one`;
-    const quoted = [...read.positionals.slice(0, -1), [last[0], [last[1], ...extra].join(" ")]];
-    return verb.name ? `${quote}: \`${command(verb.name, quoted, read.given)}\`` : quote;
-  }
-  const fits = (p) => !read.given.some(([name]) => name === p.name) && takes(p, word);
+// The verb's one option, not a choice, that names a thing of the app, if it has only
+// one: the option any stray word may have been meant for.
+function theOnlyThing(options) {
+  const unlisted = options.filter((p) => p.send && THINGS.includes(p.kind) && p.kind !== "choice");
+  return unlisted.length === 1 ? unlisted[0] : undefined;
+}
+
+// The option `-letter` likely stands for: the one option whose name starts with that
+// letter, if only one does. Not `-h` (help), `-v` or `-q` (mur's own).
+function shortMeant(word, optionNames) {
+  const letter = word.slice(1);
+  if (["h", "v", "q"].includes(letter)) return undefined;
+  const names = optionNames.filter((name) => name.startsWith(letter));
+  return names.length === 1 ? names[0] : undefined;
+}
+
+// Whether `word` looks like a file path rather than a selector or a name: it holds a
+// `/`, or ends in an extension of one to four letters or digits (`shot.png`), and does
+// not start like a selector (`#id`, `[attr]`, `.class`).
+function looksLikePath(word) {
+  if (/^[#[.]/.test(word)) return false;
+  return word.includes("/") || /.\.[A-Za-z0-9]{1,4}$/.test(word);
+}
+
+// The option a stray `word` was likely meant for: for a JSON object, the verb's JSON
+// option (`--args`); and when the verb takes no positionals, one whose choices hold it,
+// else its selector option for a word that starts like one (`#id`, `[attr]`), else its
+// output path for a word that looks like a path (`shot.png`, `out/x`), else its one
+// option (not a choice) naming a thing of the app. Never an option given already
+// (`given`: `[name, value]`) or one that would refuse the word.
+function meant(verb, word, given) {
+  const fits = (p) => !given.some(([name]) => name === p.name) && takes(p, word);
   let object = false;
   try {
     const value = JSON.parse(word);
@@ -301,15 +351,32 @@ function unexpected(verb, extra, read) {
   }
   const jsons = verb.options.filter((p) => p.kind === "json");
   const json = jsons.find((p) => p.name === "args") ?? (jsons.length === 1 ? jsons[0] : undefined);
-  if (object && json !== undefined && fits(json)) return `${told}; did you mean \`--${json.name} ${shellWord(word)}\`?`;
+  if (object && json !== undefined && fits(json)) return json;
+  if (verb.positionals.length > 0) return undefined;
   const things = verb.options.filter((p) => p.send && THINGS.includes(p.kind));
-  const unlisted = things.filter((p) => p.kind !== "choice");
-  const meant =
+  const found =
     things.find((p) => p.choices.includes(word)) ??
     things.find((p) => p.kind === "selector" && (word.startsWith("#") || word.startsWith("["))) ??
-    (unlisted.length === 1 ? unlisted[0] : undefined);
-  if (verb.positionals.length > 0 || meant === undefined || !fits(meant)) return told;
-  return `${told}; did you mean \`--${meant.name} ${shellWord(word)}\`?`;
+    verb.options.find((p) => p.kind === "output-path" && looksLikePath(word)) ??
+    theOnlyThing(verb.options);
+  return found !== undefined && fits(found) ? found : undefined;
+}
+
+// `unexpected argument` (the first of `extra`, the words past the positionals), with
+// what was likely meant: the words quoted as one where the last positional is text
+// (`type '#x' 'buy milk'`), else the option of `meant`. `read`: what `#read` made of
+// argv so far.
+function unexpected(verb, extra, read) {
+  const word = extra[0];
+  const told = `unexpected argument \`${word}\``;
+  const last = read.positionals.at(-1);
+  if (last !== undefined && last[0].kind === "text") {
+    const quote = `${told}; quote the words of \`<${last[0].name}>\` as one`;
+    const quoted = [...read.positionals.slice(0, -1), [last[0], [last[1], ...extra].join(" ")]];
+    return verb.name ? `${quote}: did you mean \`${command(verb.name, quoted, read.given)}\`?` : quote;
+  }
+  const option = meant(verb, word, read.given);
+  return option === undefined ? told : `${told}; did you mean \`--${option.name} ${shellWord(word)}\`?`;
 }
 
 // A command line for verb `verb`, each word as a shell reads it back: the positionals
@@ -451,6 +518,14 @@ export class Verb {
       repeatable: false,
       choices: [...p.choices],
     });
+    const loneWord = (p) => {
+      const which = theOnlyThing(this.options)?.name === p.name ? "" : `, where ${p.valueName} starts with \`#\` or \`[\``;
+      return { ...described(p, false), valueName: "", help: `the same as \`--${p.name} ${p.valueName}\`${which}` };
+    };
+    const optionForm = (p) =>
+      this.positionals.some((pos) => pos.name === p.name && pos.option)
+        ? { ...described(p, false), help: `the same as \`<${p.name}>\`` }
+        : described(p, false);
     return {
       name: this.name,
       tool: this.tool,
@@ -458,9 +533,19 @@ export class Verb {
       usage: this.usage,
       details: this.details,
       examples: [...this.examples],
-      positionals: this.positionals.map((p) => described(p, true)),
-      options: [...this.options, TIMEOUT].map((p) => described(p, false)),
+      positionals: [...this.positionals.map((p) => described(p, true)), ...this.options.filter((p) => p.word).map(loneWord)],
+      options: this.#everyOption().map(optionForm),
     };
+  }
+
+  // Every option a command line may give: the ones declared, the option form of each
+  // positional that has one (`positional(…, { option })`) and `--timeout`. The one
+  // list the parser, the help and "did you mean" read.
+  #everyOption() {
+    const forms = this.positionals
+      .filter((p) => p.option)
+      .map((p) => param(p.name, p.help, p.kind, { valueName: p.option, choices: p.choices, key: p.key, send: p.send }));
+    return [...this.options, ...forms, TIMEOUT];
   }
 
   /** A call `{ arguments, timeoutMs, writes, state }`, or null for a help request; throws `VerbError`. */
@@ -536,7 +621,7 @@ export class Verb {
   // `{ values, timeoutMs, positionals, given }` (positionals as `[param, word]`, the
   // options given as `[name, value or undefined]`, in order), or null for help.
   #read(argv) {
-    const options = new Map([...this.options, TIMEOUT].map((p) => [p.name, p]));
+    const options = new Map(this.#everyOption().map((p) => [p.name, p]));
     const values = {};
     const given = [];
     const words = [];
@@ -561,6 +646,11 @@ export class Verb {
         }
         // Only `-h` alone is help: `-hello` is an unknown option, named whole.
         const unknown = `unknown option \`${word.startsWith("-h") ? word : word.slice(0, 2)}\``;
+        // `-s` for the one option that starts with `s` (`--selector`), where no text
+        // still to fill may start with a dash.
+        const text = this.positionals[words.length]?.kind === "text";
+        const short = word.length === 2 && !text ? shortMeant(word, [...options.keys()]) : undefined;
+        if (short !== undefined) throw new VerbError(`${unknown}; did you mean \`--${short}\`?`);
         throw new VerbError(this.#afterDashes(argv, i, words.length, unknown));
       }
       const eq = word.indexOf("=");
@@ -576,8 +666,11 @@ export class Verb {
         throw new VerbError(`\`--${name}\` is mur's: give it before the verb's name`);
       }
       if (p === undefined) {
-        const meant = optionMeant(name, this.positionals, [...options.keys()]);
-        if (meant !== undefined) throw new VerbError(`unknown option \`--${name}\`; ${meant}`);
+        const hint = optionMeant(name, this.positionals, [...options.keys()]);
+        if (hint !== undefined) {
+          const corrected = this.#positionalMeant(argv, i, name);
+          throw new VerbError(`unknown option \`--${name}\`; ${hint}${corrected === undefined ? "" : `: did you mean \`${corrected}\`?`}`);
+        }
         throw new VerbError(this.#afterDashes(argv, i, words.length, `unknown option \`--${name}\``));
       }
       if (name in values) throw new VerbError(`\`--${name}\` given more than once`);
@@ -594,15 +687,71 @@ export class Verb {
       if (name === TIMEOUT.name) timeoutMs = Number(value);
     }
     const positionals = [];
-    for (const p of this.positionals) {
+    const textLast = this.positionals.at(-1)?.kind === "text";
+    let taken = given;
+    for (const [index, p] of this.positionals.entries()) {
+      const asOption = p.option ? taken.find(([name]) => name === p.name) : undefined;
+      if (asOption !== undefined) {
+        // The option form: moved into its place. A word more than the positionals after
+        // it take is the same argument typed both ways, unless it is more words of a
+        // text (then only a selector that starts like one).
+        taken = taken.filter(([name]) => name !== p.name);
+        const later = this.positionals.length - index - 1;
+        const twice = !textLast || (p.kind === "selector" && words.length > 0 && /^[#[]/.test(words[0]));
+        if (words.length > later && twice) {
+          throw new VerbError(`\`<${p.name}>\` given twice: as \`${words[0]}\` and as \`--${p.name} ${shellWord(asOption[1])}\``);
+        }
+        positionals.push([p, asOption[1]]);
+        continue;
+      }
       if (words.length === 0) throw new VerbError(`missing argument \`<${p.name}>\``);
       const word = words.shift();
       values[p.name] = check(p, `\`<${p.name}>\``, word);
       positionals.push([p, word]);
     }
-    const read = { values, timeoutMs, positionals, given };
+    const read = { values, timeoutMs, positionals, given: taken };
+    // An option's lone word (`state '#count'`), never one that reads as an option or
+    // stdin; a word after it is one too many, as after a positional.
+    if (words.length > 0 && !words[0].startsWith("-")) {
+      const option = meant(this, words[0], taken);
+      if (option?.word) {
+        const word = words.shift();
+        values[option.name] = word;
+        taken.push([option.name, word]);
+      }
+    }
     if (words.length > 0) throw new VerbError(unexpected(this, words, read));
     return read;
+  }
+
+  // The command this verb would run with `moved` (argv with a word moved where it
+  // belongs), when `moved` is right and gives positional `<name>` that `word`: the
+  // command a hint names, so it is one that works.
+  #corrected(moved, name, word) {
+    if (!this.name) return undefined;
+    let read;
+    try {
+      read = this.#read(moved);
+    } catch (error) {
+      if (error instanceof VerbError) return undefined;
+      throw error;
+    }
+    const filled = read?.positionals.find(([p]) => p.name === name)?.[1] === word;
+    return filled ? command(this.name, read.positionals, read.given) : undefined;
+  }
+
+  // For `--name VALUE` (or `--name=VALUE`) at `at` in `argv`, where the verb takes
+  // `<name>` only as a word: the command with VALUE written as that word, when the rest
+  // of argv is right (`mur devtools switch todo` for `switch --component todo`).
+  #positionalMeant(argv, at, name) {
+    if (!this.positionals.some((p) => p.name === name)) return undefined;
+    const eq = argv[at].indexOf("=");
+    if (eq >= 0) {
+      const value = argv[at].slice(eq + 1);
+      return this.#corrected([...argv.slice(0, at), value, ...argv.slice(at + 1)], name, value);
+    }
+    if (at + 1 >= argv.length) return undefined;
+    return this.#corrected([...argv.slice(0, at), ...argv.slice(at + 1)], name, argv[at + 1]);
   }
 
   // `unknown` (an unknown option's message) with, where the positional still to fill
@@ -614,16 +763,9 @@ export class Verb {
     if (pos === undefined || pos.kind !== "text") return unknown;
     const told = `${unknown}; to give it as \`<${pos.name}>\`, put it after \`--\``;
     const [word, rest] = [argv[at], argv.slice(at + 1)];
-    if (rest.includes("--") || !this.name) return told;
-    let read;
-    try {
-      read = this.#read([...argv.slice(0, at), ...rest, "--", word]);
-    } catch (error) {
-      if (error instanceof VerbError) return told;
-      throw error;
-    }
-    const filledIt = read?.positionals.find(([p]) => p.name === pos.name)?.[1] === word;
-    return filledIt ? `${told}: \`${command(this.name, read.positionals, read.given)}\`` : told;
+    if (rest.includes("--")) return told;
+    const corrected = this.#corrected([...argv.slice(0, at), ...rest, "--", word], pos.name, word);
+    return corrected === undefined ? told : `${told}: did you mean \`${corrected}\`?`;
   }
 }
 

@@ -60,7 +60,9 @@ class Error(Exception):
 class Param:
     """One positional or option. `key` is the tool argument it is sent under
     (default: a positional's name, an option's name in camelCase); `send=False`
-    keeps it out of the arguments (for values `arguments` reads itself)."""
+    keeps it out of the arguments (for values `arguments` reads itself). A second
+    form: a positional's `option` is the placeholder of `--name VALUE`, which gives
+    it too; an option with `word=True` is also taken as a lone word."""
 
     name: str
     help: str
@@ -69,20 +71,25 @@ class Param:
     choices: tuple = ()
     key: str = ""
     send: bool = True
+    option: str = ""
+    word: bool = False
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"kind `{self.kind}` is not one of {', '.join(KINDS)}")
 
 
-def positional(name, help, kind="text", key=""):
-    """A required positional, shown as `<name>`."""
-    return Param(name, help, kind, key=key)
+def positional(name, help, kind="text", key="", option=""):
+    """A required positional, shown as `<name>`; with `option` (its placeholder),
+    also given as `--name VALUE` (`click --selector '#btn-inc'` for `click
+    '#btn-inc'`). Given both ways, it is refused as given twice."""
+    return Param(name, help, kind, key=key, option=option)
 
 
 def selector(help):
-    """`<selector>`, sent as `selector`: the element a verb works on."""
-    return positional("selector", help, kind="selector")
+    """`<selector>`, sent as `selector`: the element a verb works on; also taken
+    as `--selector S`, as the standard verbs take theirs."""
+    return positional("selector", help, kind="selector", option="S")
 
 
 def flag(name, help, key="", send=True):
@@ -91,11 +98,15 @@ def flag(name, help, key="", send=True):
     return Param(name, help, "flag", key=key, send=send)
 
 
-def option(name, value_name, help, kind="text", choices=(), key="", send=True):
+def option(name, value_name, help, kind="text", choices=(), key="", send=True, word=False):
     """`--name VALUE`; `kind` says what the value is and how it is sent:
     `integer`/`number` as numbers, `json` parsed, `output-path` (a file the verb
-    writes, `-` for stdout) and `milliseconds` never."""
-    return Param(name, help, kind, value_name, tuple(choices), key, send)
+    writes, `-` for stdout) and `milliseconds` never. `word=True` takes it as a
+    lone word too (`state '#count'` for `state --selector '#count'`): only for a
+    verb without positionals, and only the word a usage error would otherwise
+    answer with "did you mean `--name WORD`?" (`tree '#x'`, but not `tree main`
+    where `--window` may be meant)."""
+    return Param(name, help, kind, value_name, tuple(choices), key, send, word=word)
 
 
 TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", "milliseconds")
@@ -158,6 +169,29 @@ def unusable(positionals, options):
             return host("option `help`, which is the host's own `-h, --help`")
         if name == TIMEOUT.name:
             return "option `timeout`, which the kit declares for every verb (`--timeout MS`)"
+    why = _alternatives_unusable(positionals, options)
+    return None if why is None else f"{why}, which the kit refuses"
+
+
+def _alternatives_unusable(positionals, options):
+    """What is wrong with the second forms declared (`positional(option=…)`,
+    `option(word=True)`), if anything, as the Rust kit says it."""
+    names = {p.name for p in options}
+    for param in positionals:
+        if not param.option:
+            continue
+        name = param.name
+        if _name_refusal(name) is not None or name in ("timeout", "help"):
+            return f"positional `<{name}>` also given as `--{name}`, an option no verb can take"
+        if name in names:
+            return f"positional `<{name}>` also given as `--{name}`, an option of its own besides"
+    for param in options:
+        if not param.word:
+            continue
+        if param.kind == "flag":
+            return f"flag `--{param.name}` also given as a word, which a flag has no value for"
+        if positionals:
+            return f"option `--{param.name}` also given as a word beside positionals, which the word would fill"
     return None
 
 
@@ -298,6 +332,18 @@ class Verb:
                 "choices": list(param.choices),
             }
 
+        def lone_word(param):
+            which = "" if _takes_any_word(self.options, param) else (
+                f", where {param.value_name} starts with `#` or `[`"
+            )
+            help = f"the same as `--{param.name} {param.value_name}`{which}"
+            return {**described(param, False), "value_name": "", "help": help}
+
+        def option_form(param):
+            if any(p.name == param.name and p.option for p in self.positionals):
+                return {**described(param, False), "help": f"the same as `<{param.name}>`"}
+            return described(param, False)
+
         return {
             "name": self.name,
             "tool": self.tool,
@@ -305,8 +351,9 @@ class Verb:
             "usage": self.usage,
             "details": self.details,
             "examples": list(self.examples),
-            "positionals": [described(p, True) for p in self.positionals],
-            "options": [described(p, False) for p in [*self.options, TIMEOUT]],
+            "positionals": [described(p, True) for p in self.positionals]
+            + [lone_word(p) for p in self.options if p.word],
+            "options": [option_form(p) for p in self._every_option()],
         }
 
     def parse(self, argv):
@@ -364,6 +411,17 @@ class Verb:
     def _params(self):
         return [*self.positionals, *self.options]
 
+    def _every_option(self):
+        """Every option a command line may give: the ones declared, the option form
+        of each positional that has one (`positional(option=…)`) and `--timeout`.
+        The one list the parser, the help and "did you mean" read."""
+        forms = [
+            Param(p.name, p.help, p.kind, p.option, p.choices, p.key, p.send)
+            for p in self.positionals
+            if p.option
+        ]
+        return [*self.options, *forms, TIMEOUT]
+
     def _check(self, argv):
         """Args, or None for `--help`; raises `Error` for anything wrong."""
         read = self._read(argv)
@@ -371,7 +429,7 @@ class Verb:
 
     def _read(self, argv):
         """`_Read`, or None for `--help`; raises `Error` for anything wrong."""
-        options = {p.name: p for p in [*self.options, TIMEOUT]}
+        options = {p.name: p for p in self._every_option()}
         values, given, words, timeout_ms = {}, [], [], None
         at = 0
         while at < len(argv):
@@ -393,6 +451,12 @@ class Verb:
                     raise Error(f"unknown option `{word}`; write mur's `-v` and `-q` apart: `{apart}`")
                 # Only `-h` alone is help: `-hello` is an unknown option, named whole.
                 unknown = f"unknown option `{word if word.startswith('-h') else word[:2]}`"
+                # `-s` for the one option that starts with `s` (`--selector`), where no
+                # text still to fill may start with a dash.
+                text = len(words) < len(self.positionals) and self.positionals[len(words)].kind == "text"
+                meant = _short_meant(word, options) if len(word) == 2 and not text else None
+                if meant is not None:
+                    raise Error(f"{unknown}; did you mean `--{meant}`?")
                 raise Error(self._after_dashes(argv, at - 1, len(words), unknown))
             name, has_value, value = word[2:].partition("=")
             param = options.get(name)
@@ -407,6 +471,9 @@ class Verb:
             if param is None:
                 meant = _option_meant(name, self.positionals, options)
                 if meant is not None:
+                    command = self._positional_meant(argv, at - 1, name)
+                    if command is not None:
+                        meant = f"{meant}: did you mean `{command}`?"
                     raise Error(f"unknown option `--{name}`; {meant}")
                 unknown = f"unknown option `--{name}`"
                 raise Error(self._after_dashes(argv, at - 1, len(words), unknown))
@@ -428,15 +495,56 @@ class Verb:
             if name == TIMEOUT.name:
                 timeout_ms = int(value)
         positionals = []
-        for param in self.positionals:
+        text_last = bool(self.positionals) and self.positionals[-1].kind == "text"
+        for index, param in enumerate(self.positionals):
+            as_option = next((v for n, v in given if n == param.name and param.option), None)
+            if as_option is not None:
+                # The option form: moved into its place. A word more than the positionals
+                # after it take is the same argument typed both ways, unless it is more
+                # words of a text (then only a selector that starts like one).
+                given = [(n, v) for n, v in given if n != param.name]
+                later = len(self.positionals) - index - 1
+                twice = not text_last or (
+                    param.kind == "selector" and bool(words) and words[0].startswith(("#", "["))
+                )
+                if len(words) > later and twice:
+                    raise Error(
+                        f"`<{param.name}>` given twice: as `{words[0]}` and as "
+                        f"`--{param.name} {_shell_word(as_option)}`"
+                    )
+                positionals.append((param, as_option))
+                continue
             if not words:
                 raise Error(f"missing argument `<{param.name}>`")
             word = words.pop(0)
             values[param.name] = _checked(param, f"`<{param.name}>`", word)
             positionals.append((param, word))
+        read = _Read(values, timeout_ms, positionals, given)
+        # An option's lone word (`state '#count'`), never one that reads as an option
+        # or stdin; a word after it is one too many, as after a positional.
+        if words and not words[0].startswith("-"):
+            meant = self._meant(words[0], given)
+            if meant is not None and meant.word:
+                word = words.pop(0)
+                values[meant.name] = word
+                given.append((meant.name, word))
         if words:
             raise Error(self._unexpected(words, positionals, given))
-        return _Read(values, timeout_ms, positionals, given)
+        return read
+
+    def _corrected(self, moved, name, word):
+        """The command this verb would run with `moved` (argv with a word moved where
+        it belongs), when `moved` is right and gives positional `<name>` that `word`:
+        the command a hint names, so it is one that works."""
+        if not self.name:
+            return None
+        try:
+            read = self._read(moved)
+        except Error:
+            return None
+        if read is None or dict((p.name, w) for p, w in read.positionals).get(name) != word:
+            return None
+        return _command(self.name, read.positionals, read.given)
 
     def _after_dashes(self, argv, at, filled, unknown):
         """`unknown` (an unknown option's message) with, where the positional still to
@@ -448,33 +556,34 @@ class Verb:
         pos = self.positionals[filled]
         told = f"{unknown}; to give it as `<{pos.name}>`, put it after `--`"
         word, rest = argv[at], argv[at + 1:]
-        if "--" in rest or not self.name:
+        if "--" in rest:
             return told
-        try:
-            read = self._read([*argv[:at], *rest, "--", word])
-        except Error:
-            return told
-        if read is None or dict((p.name, w) for p, w in read.positionals).get(pos.name) != word:
-            return told
-        return f"{told}: `{_command(self.name, read.positionals, read.given)}`"
+        command = self._corrected([*argv[:at], *rest, "--", word], pos.name, word)
+        return told if command is None else f"{told}: did you mean `{command}`?"
 
-    def _unexpected(self, extra, positionals, given):
-        """`unexpected argument` (the first of `extra`, the words past the positionals),
-        with what was likely meant: the words quoted as one where the last positional
-        is text (`type '#x' 'buy milk'`); for a JSON object, the verb's JSON option
-        (`--args`); and when the verb takes no positionals, the option the word was
-        likely meant for — one whose choices hold it, else its selector option for a
-        word that starts like one, else its one option (not a choice) naming a thing of
-        the app. Never an option given already or one that would refuse the word."""
-        word = extra[0]
-        told = f"unexpected argument `{word}`"
-        if positionals and positionals[-1][0].kind == "text":
-            last, text = positionals[-1]
-            told = f"{told}; quote the words of `<{last.name}>` as one"
-            if not self.name:
-                return told
-            quoted = [*positionals[:-1], (last, " ".join([text, *extra]))]
-            return f"{told}: `{_command(self.name, quoted, given)}`"
+    def _positional_meant(self, argv, at, name):
+        """For `--name VALUE` (or `--name=VALUE`) at `at` in `argv`, where the verb takes
+        `<name>` only as a word: the command with VALUE written as that word, when the
+        rest of argv is right (`mur devtools switch todo` for `switch --component todo`)."""
+        if not any(p.name == name for p in self.positionals):
+            return None
+        _, has_value, value = argv[at].partition("=")
+        if has_value:
+            moved = [*argv[:at], value, *argv[at + 1:]]
+        elif at + 1 < len(argv):
+            value = argv[at + 1]
+            moved = [*argv[:at], *argv[at + 1:]]
+        else:
+            return None
+        return self._corrected(moved, name, value)
+
+    def _meant(self, word, given):
+        """The option a stray `word` was likely meant for: for a JSON object, the verb's
+        JSON option (`--args`); and when the verb takes no positionals, one whose
+        choices hold it, else its selector option for a word that starts like one
+        (`#id`, `[attr]`), else its output path for a word that looks like a path
+        (`shot.png`, `out/x`), else its one option (not a choice) naming a thing of the
+        app. Never an option given already or one that would refuse the word."""
         taken = {name for name, _ in given}
 
         def fits(param):
@@ -489,15 +598,33 @@ class Verb:
             jsons[0] if len(jsons) == 1 else None
         )
         if an_object and json_option is not None and fits(json_option):
-            return f"{told}; did you mean `--{json_option.name} {_shell_word(word)}`?"
+            return json_option
+        if self.positionals:
+            return None
         things = [p for p in self.options if p.send and p.kind in _THINGS]
-        unlisted = [p for p in things if p.kind != "choice"]
         meant = (
             next((p for p in things if word in p.choices), None)
             or next((p for p in things if p.kind == "selector" and word.startswith(("#", "["))), None)
-            or (unlisted[0] if len(unlisted) == 1 else None)
+            or next((p for p in self.options if p.kind == "output-path" and _looks_like_path(word)), None)
+            or _the_only_thing(self.options)
         )
-        if self.positionals or meant is None or not fits(meant):
+        return meant if meant is not None and fits(meant) else None
+
+    def _unexpected(self, extra, positionals, given):
+        """`unexpected argument` (the first of `extra`, the words past the positionals),
+        with what was likely meant: the words quoted as one where the last positional
+        is text (`type '#x' 'buy milk'`), else the option of `_meant`."""
+        word = extra[0]
+        told = f"unexpected argument `{word}`"
+        if positionals and positionals[-1][0].kind == "text":
+            last, text = positionals[-1]
+            told = f"{told}; quote the words of `<{last.name}>` as one"
+            if not self.name:
+                return told
+            quoted = [*positionals[:-1], (last, " ".join([text, *extra]))]
+            return f"{told}: did you mean `{_command(self.name, quoted, given)}`?"
+        meant = self._meant(word, given)
+        if meant is None:
             return told
         return f"{told}; did you mean `--{meant.name} {_shell_word(word)}`?"
 
@@ -529,6 +656,43 @@ def _command(verb, positionals, given):
         words.append("--")
         words += [_shell_word(word) for _, word in positionals[split:]]
     return " ".join(words)
+
+
+def _the_only_thing(options):
+    """The verb's one option, not a choice, that names a thing of the app, if it has
+    only one: the option any stray word may have been meant for."""
+    unlisted = [p for p in options if p.send and p.kind in _THINGS and p.kind != "choice"]
+    return unlisted[0] if len(unlisted) == 1 else None
+
+
+def _takes_any_word(options, param):
+    """Whether option `param`, also taken as a lone word, takes any word it would take
+    as a value: it is `_the_only_thing`. Otherwise only a word that starts like a
+    selector."""
+    only = _the_only_thing(options)
+    return only is not None and only.name == param.name
+
+
+def _short_meant(word, options):
+    """The option `-letter` likely stands for: the one option whose name starts with
+    that letter, if only one does. Not `-h` (help), `-v` or `-q` (mur's own)."""
+    letter = word[1:]
+    if letter in ("h", "v", "q"):
+        return None
+    names = [name for name in options if name.startswith(letter)]
+    return names[0] if len(names) == 1 else None
+
+
+def _looks_like_path(word):
+    """Whether `word` looks like a file path rather than a selector or a name: it
+    holds a `/`, or ends in an extension of one to four letters or digits
+    (`shot.png`), and does not start like a selector (`#id`, `[attr]`, `.class`)."""
+    if word.startswith(("#", "[", ".")):
+        return False
+    stem, dot, extension = word.rpartition(".")
+    extended = bool(dot) and bool(stem) and 1 <= len(extension) <= 4 and extension.isascii() \
+        and extension.isalnum()
+    return "/" in word or extended
 
 
 def _option_meant(name, positionals, options):
@@ -648,7 +812,9 @@ def _checked(param, shown, value):
     if kind == "choice" and value not in param.choices:
         names = [f"`{c}`" for c in param.choices]
         listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
-        raise Error(f"{shown} must be {listed}, got `{value}`")
+        told = f"{shown} must be {listed}, got `{value}`"
+        near = _nearest(value, param.choices)
+        raise Error(told if near is None else f"{told}; did you mean `{near[1]}`?")
     if kind == "integer":
         try:
             int(value)
