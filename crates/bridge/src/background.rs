@@ -47,14 +47,8 @@ pub struct Started {
 /// the bridge itself would print), and handed to the bridge: only then is its
 /// log opened, so a bridge refused writes nothing into the log of the one
 /// already there. `waiting` is called once, with the bridge's log, when the
-/// bridge has not announced itself after [`SLOW_START`]. `_http` is no longer
-/// used (the claim asks a session there itself); it goes with its caller's next change.
-pub async fn start(
-    exe: &Path,
-    options: &Options,
-    _http: &mur_http::Http,
-    waiting: impl FnOnce(&Path),
-) -> Result<Started> {
+/// bridge has not announced itself after [`SLOW_START`].
+pub async fn start(exe: &Path, options: &Options, waiting: impl FnOnce(&Path)) -> Result<Started> {
     let build_tag = mur_lockfile::now_rfc3339();
     let claimed = mur_server::endpoint::claim(&options.project, build_tag)
         .await

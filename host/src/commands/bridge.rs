@@ -33,7 +33,6 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
     }
     let exe = std::env::current_exe()
         .map_err(|e| Error::internal(format!("cannot find mur's own executable: {e}")))?;
-    let http = mur_http::Http::new();
     let quiet = settings.quiet;
     let waiting = |log: &std::path::Path| {
         if !quiet {
@@ -44,7 +43,7 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
             ));
         }
     };
-    let started = crate::invoke::block_on(mur_bridge::start(&exe, &options, &http, waiting))??;
+    let started = crate::invoke::block_on(mur_bridge::start(&exe, &options, waiting))??;
     session_line(&started.path, &started.lockfile)
 }
 

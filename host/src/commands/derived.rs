@@ -196,7 +196,7 @@ const SESSION_BODY_BYTES: usize = mur_lockfile::endpoint::MAX_REQUEST_BYTES;
 
 /// `error`, with a hint saying why when the request it failed was larger than a session
 /// takes: a session refuses it (HTTP 413, or it closes the connection while the body is
-/// still being sent, "Broken pipe"), which alone reads as a transport fault. Values read
+/// still being sent: a server not mur's, whose sessions read it whole first), which alone reads as a transport fault. Values read
 /// from files are bounded at 4 MiB, but escaped as JSON (a `"` is two bytes, a control
 /// character six) the request may still outgrow it.
 pub(crate) fn too_large(error: Error, params: Option<&Value>) -> Error {
