@@ -317,7 +317,8 @@ fn a_usage_error_that_names_the_fix_is_one_line_and_a_hint() {
 
 /// Every standard verb's help writes its placeholders one way (R1 F24): a positional
 /// in lowercase within angle brackets (`<selector>`, `<component>.<event>`), an option's
-/// value as a bare capital (`--selector S`, `--to S`), as the examples type them.
+/// value as a bare capital (`--selector S`, `--to S`), as the examples type them; and
+/// its usage line names its arguments as the arguments section does.
 #[test]
 fn every_standard_verb_writes_its_placeholders_one_way() {
     let sandbox = standard_sandbox();
@@ -344,24 +345,12 @@ fn every_standard_verb_writes_its_placeholders_one_way() {
             !synopsis.contains("<C") && !synopsis.contains(" <selector>]"),
             "`{verb} --help`: {synopsis:?}"
         );
-    }
-}
-
-/// A verb's usage line shows each argument its arguments section lists, in its word
-/// form (`state [<selector>]`, as `click <selector>`), not only as the option it also is.
-#[test]
-fn every_standard_verb_shows_its_arguments_on_its_usage_line() {
-    let sandbox = standard_sandbox();
-    for verb in STANDARD_VERBS {
-        let help = sandbox.mur(&["devtools", verb, "--help"]);
-        help.assert_code(0);
-        let synopsis = help.stdout.lines().next().expect("a usage line");
-        let arguments = help
-            .stdout
-            .split_once("\nArguments:\n")
-            .map_or("", |(_, rest)| {
-                rest.split("\n\n").next().unwrap_or_default()
-            });
+        // The usage line shows each argument the arguments section lists, in its word
+        // form (`state [<selector>]`, as `click <selector>`), not only as the option it
+        // also is.
+        let arguments = usage.split_once("\nArguments:\n").map_or("", |(_, rest)| {
+            rest.split("\n\n").next().unwrap_or_default()
+        });
         for row in arguments.lines() {
             let label = row.trim_start().split("  ").next().unwrap_or_default();
             assert!(
