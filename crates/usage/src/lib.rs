@@ -12,8 +12,8 @@ mod report;
 
 pub use clock::{Since, now_millis};
 pub use log::{
-    Class, Error, LogReader, UsageDir, UsageLog, check_log_path, lockfile_sessions_dir, read_logs,
-    session_logs, sessions_dir,
+    Class, Error, LogReader, ReadFiles, UsageDir, UsageLog, check_log_path, lockfile_sessions_dir,
+    read_logs, session_logs, sessions_dir,
 };
 pub use record::{
     ArgvShape, BRIDGE_CLIENT, Kind, Outcome, Phases, Record, SCHEMA, Side, Surface, VERB_META,

@@ -534,7 +534,21 @@ pub struct LogReader {
     pub skipped: usize,
     /// Each file met again: the path it was met by, and the one it was read by.
     pub repeated: Vec<(PathBuf, PathBuf)>,
-    read: HashMap<FileId, PathBuf>,
+    /// Every file read.
+    pub read: ReadFiles,
+}
+
+/// The files a [`LogReader`] read, each by the path it was read by.
+#[derive(Debug, Default)]
+pub struct ReadFiles(HashMap<FileId, PathBuf>);
+
+impl ReadFiles {
+    /// The path the file at `path` was read by, when it is one of them (the same file,
+    /// whatever name): a file the reader's caller must not write over, as a report's
+    /// page would replace the records it was made of.
+    pub fn read_as(&self, path: &Path) -> Option<&Path> {
+        self.0.get(&FileId::at(path)?).map(PathBuf::as_path)
+    }
 }
 
 /// What a file is, whatever path names it.
@@ -546,6 +560,20 @@ enum FileId {
 }
 
 impl FileId {
+    /// What the file at `path` is (a link followed), `None` when there is none.
+    fn at(path: &Path) -> Option<Self> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let meta = std::fs::metadata(path).ok()?;
+            Some(Self::Inode(meta.dev(), meta.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            std::fs::canonicalize(path).ok().map(Self::Path)
+        }
+    }
+
     fn of(path: &Path, file: &File) -> Self {
         #[cfg(unix)]
         if let Ok(meta) = file.metadata() {
@@ -580,11 +608,11 @@ impl LogReader {
         let cannot =
             |e: io::Error| Error::new(class, format!("cannot read `{}`: {e}", path.display()));
         let id = FileId::of(path, &file);
-        if let Some(first) = self.read.get(&id) {
+        if let Some(first) = self.read.0.get(&id) {
             self.repeated.push((path.to_owned(), first.clone()));
             return Ok(());
         }
-        self.read.insert(id, path.to_owned());
+        self.read.0.insert(id, path.to_owned());
         let mut reader = BufReader::new(file);
         let mut line = Vec::new();
         while let Some(whole) = next_line(&mut reader, &mut line, MAX_LINE).map_err(cannot)? {

@@ -5,9 +5,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use mur_core::{Error, Result};
-use mur_usage::{Criteria, Installed, Kind, LogReader, Report, Row, Since, UsageDir, UsageLog};
+use mur_usage::{
+    Criteria, Installed, Kind, LogReader, ReadFiles, Report, Row, Since, UsageDir, UsageLog,
+};
 use mur_verbs::manage;
-use mur_verbs::{VerbDirs, VerbHost};
+use mur_verbs::{Entry, VerbDirs, VerbHost};
 
 use crate::cli::{ReportArgs, UsageCommand};
 use crate::output;
@@ -50,11 +52,9 @@ fn switch(dir: &UsageDir, on: bool, with_values: bool) -> Result<()> {
     Ok(())
 }
 
-/// The installed verbs, as the report judges them.
-fn installed() -> Result<Vec<Installed>> {
-    let verbs = VerbHost::open()?;
-    Ok(verbs
-        .entries()
+/// The installed verbs (`entries`, the verb index's), as the report judges them.
+fn installed(entries: &[Entry]) -> Vec<Installed> {
+    entries
         .iter()
         .map(|e| Installed {
             name: e.name.clone(),
@@ -68,20 +68,22 @@ fn installed() -> Result<Vec<Installed>> {
             // An entry of an older mur may have none: added long ago, for all we know.
             added_at: (!e.added_at.is_empty()).then(|| e.added_at.clone()),
         })
-        .collect())
+        .collect()
 }
 
 /// What `usage report` and `verbs prune` judge by, built alike so that they name
 /// the same losers: both verdicts (unused, refused too often) over the last
-/// `unused_for`, or over `--since`'s window when the report is given one.
+/// `unused_for`, or over `--since`'s window when the report is given one; the verbs
+/// judged are those of `entries`, the verb index's.
 fn criteria(
     dir: &UsageDir,
     since: Option<std::time::Duration>,
     unused_for: std::time::Duration,
     agent: Option<String>,
     max_usage_error_rate: f64,
-) -> Result<Criteria> {
-    Ok(Criteria {
+    entries: &[Entry],
+) -> Criteria {
+    Criteria {
         since: since.map(Since::ago),
         unused_since: match since {
             Some(_) => None,
@@ -89,10 +91,10 @@ fn criteria(
         },
         agent,
         max_usage_error_rate,
-        installed: installed()?,
+        installed: installed(entries),
         off_periods: dir.off_periods(),
         ..Criteria::default()
-    })
+    }
 }
 
 /// The report over the CLI's log, the `server` logs, and (`sessions`) the logs the
@@ -107,16 +109,18 @@ fn build(
     Ok((mur_usage::report(&records, skipped, criteria), read))
 }
 
-/// Which logs of the sessions' own a report read: how many in each directory they
-/// are kept in ([`mur_usage::sessions_dir`], then the older place,
-/// [`mur_usage::lockfile_sessions_dir`]), where it read any.
+/// Which logs a report read: how many of the sessions' own in each directory they are
+/// kept in ([`mur_usage::sessions_dir`], then the older place,
+/// [`mur_usage::lockfile_sessions_dir`]), where it read any; and every file it read,
+/// which no page it writes may replace.
 #[derive(Debug, Default)]
 struct Read {
     session_logs: Vec<(usize, PathBuf)>,
+    files: ReadFiles,
 }
 
 /// The records of the CLI's log, the `server` logs and (`sessions`) the sessions'
-/// own logs, and how many lines were not records (said on stderr). mur's own log
+/// own logs, and how many lines were not records (for [`skipped_notice`]). mur's own log
 /// that cannot be read is mur's failure (exit 7); a `--server-log` that cannot, the
 /// caller's word (exit 1): each log's error carries its class. A log of the sessions'
 /// that is not the user's own regular file, or cannot be read, is skipped with a
@@ -166,14 +170,23 @@ fn read(
         }
     }
     let LogReader {
-        records, skipped, ..
+        records,
+        skipped,
+        read: files,
+        ..
     } = reader;
-    if skipped > 0 {
+    read.files = files;
+    Ok((records, skipped, read))
+}
+
+/// Says on stderr how many lines of the logs were not records, if any.
+fn skipped_notice(report: &Report) {
+    if report.skipped_lines > 0 {
         output::notice(&format!(
-            "{skipped} line(s) of the usage logs are not records and were skipped"
+            "{} line(s) of the usage logs are not records and were skipped",
+            report.skipped_lines
         ));
     }
-    Ok((records, skipped, read))
 }
 
 /// Reads the sessions' own logs in `dir` into `reader`, each one not read already;
@@ -234,31 +247,36 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     }
     // A page that could not be written is said now, as `--out` says it: before the
     // logs are read, in the user's terms (exit 1), not the OS's after (exit 7).
-    if let Some(path) = args.html.as_ref().filter(|_| !page_on_stdout) {
+    let page_file = args.html.as_ref().filter(|_| !page_on_stdout);
+    if let Some(path) = page_file {
         mur_lockfile::check_named(path)
             .map_err(|e| Error::usage(format!("`--html {}`: {e}", path.display())))?;
-        // One slip of tab-completion would replace the records with their page.
-        if let Some(log) = input_named(dir, &args.server_logs, path) {
-            return Err(Error::usage(format!(
-                "`--html {}`: that is the usage log `{}`, which this report reads; \
-                 the page would replace its records",
-                path.display(),
-                log.display()
-            ))
-            .with_hint("write the page to another file (`--html usage.html`)"));
-        }
     }
-    if !dir.enabled() {
-        output::notice("usage recording is off: this report covers what was recorded before");
-    }
+    let verbs = VerbHost::open()?;
     let criteria = criteria(
         dir,
         args.since,
         args.unused_for,
         args.agent.clone(),
         args.max_usage_error_rate,
-    )?;
+        verbs.entries(),
+    );
     let (mut report, read) = build(dir, &args.server_logs, true, &criteria)?;
+    // One slip of tab-completion would replace the records with their page: a file
+    // the report read (mur's own log, a `--server-log`, a session's) is refused.
+    if let Some((path, log)) = page_file.and_then(|path| Some((path, read.files.read_as(path)?))) {
+        return Err(Error::usage(format!(
+            "`--html {}`: that is the usage log `{}`, which this report reads; \
+             the page would replace its records",
+            path.display(),
+            log.display()
+        ))
+        .with_hint("write the page to another file (`--html usage.html`)"));
+    }
+    if !dir.enabled() {
+        output::notice("usage recording is off: this report covers what was recorded before");
+    }
+    skipped_notice(&report);
     // Who installed no named verb (a user of bridged stdio servers) has none to judge
     // unused: that the log is too young to judge one is no news to them.
     let judging = !criteria.installed.is_empty();
@@ -300,37 +318,6 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     // Record text (a server's tool name) is escaped as a help's is: the report's
     // lines and tabs stay, no ESC or CR reaches the terminal.
     output::text(&text(&report, &read, !criteria.installed.is_empty()))
-}
-
-/// Which file of the logs a report reads — mur's own, each `--server-log`, the
-/// sessions' — `path` is (the same file, whatever name), if any.
-fn input_named(dir: &UsageDir, server: &[PathBuf], path: &std::path::Path) -> Option<PathBuf> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        let id = |p: &std::path::Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
-        let page = id(path)?;
-        let sessions = [
-            mur_usage::sessions_dir(),
-            mur_usage::lockfile_sessions_dir(),
-        ]
-        .into_iter()
-        .flat_map(|dir| mur_usage::session_logs(&dir).0);
-        let logs = std::iter::once(dir.log())
-            .chain(server.iter().cloned().map(UsageLog::named))
-            .chain(sessions);
-        logs.flat_map(|log| log.files())
-            .find(|file| id(file) == Some(page))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (dir, server);
-        let path = std::fs::canonicalize(path).ok()?;
-        let mine = dir.log().files();
-        mine.into_iter()
-            .chain(server.iter().cloned())
-            .find(|file| std::fs::canonicalize(file).ok().as_ref() == Some(&path))
-    }
 }
 
 /// Says on stderr when the log (of `agent`) holds no record of `agent` at all, or
@@ -556,7 +543,10 @@ pub fn prune(
              or `--while-off` removes them all the same",
         ));
     }
-    let criteria = criteria(&dir, None, unused_for, agent, max_usage_error_rate)?;
+    // The verb index, read once: the verbs judged, and where each came from.
+    let verbs = VerbHost::open()?;
+    let entries = verbs.entries();
+    let criteria = criteria(&dir, None, unused_for, agent, max_usage_error_rate, entries);
     // One read serves both the report and whether the log reaches back past
     // the window: only then can a verb be called unused over all of it. The
     // sessions' logs too, as the report reads them: their records of mur's calls
@@ -565,6 +555,7 @@ pub fn prune(
     // records, so the same losers.
     let (records, skipped, _) = read(&dir, server_logs, true)?;
     let report = mur_usage::report(&records, skipped, &criteria);
+    skipped_notice(&report);
     not_covered_notice(&report, criteria.agent.as_deref(), true, false);
     // The verbs too recent to be judged unused, as the report says under its losers.
     if let (true, Some(why)) = (report.window_covered, report.unused_not_judged()) {
@@ -578,20 +569,15 @@ pub fn prune(
     let dirs = VerbDirs::from_env()?;
     let mut out = String::new();
     // Where each came from, as `verbs add` was given it: the file that brings it back.
-    let sources: std::collections::HashMap<String, String> = if yes {
-        VerbHost::open()?
-            .entries()
-            .iter()
-            .filter_map(|e| Some((e.name.clone(), e.source.clone()?)))
-            .collect()
-    } else {
-        Default::default()
-    };
+    let sources: std::collections::HashMap<&str, &str> = entries
+        .iter()
+        .filter_map(|e| Some((e.name.as_str(), e.source.as_deref()?)))
+        .collect();
     for loser in losers {
         if yes {
             manage::remove(&dirs, &loser.verb)?;
             let from = sources
-                .get(&loser.verb)
+                .get(loser.verb.as_str())
                 .map(|source| format!("; it was from {}", output::line(source)))
                 .unwrap_or_default();
             out.push_str(&format!(

@@ -1214,9 +1214,19 @@ fn a_page_is_never_written_over_a_log_the_report_reads() {
     let before = std::fs::read(&own).expect("the log");
     let served = sandbox.file("served.jsonl", format!("{}\n", served_record("state")));
     let served_arg = served.to_str().expect("utf-8");
-    // mur's own log, also by another name; a `--server-log`.
+    // mur's own log, also by another name; a `--server-log`; a session's own log.
     let dotted = own.parent().expect("dir").join(".").join("usage.jsonl");
-    for (page, extra) in [(&own, None), (&dotted, None), (&served, Some(served_arg))] {
+    let sessions = own.parent().expect("dir").join("sessions");
+    mur_lockfile::ensure_private_dir(&sessions, "sessions").expect("mkdir");
+    let session = sessions.join("0123456789abcdef.jsonl");
+    std::fs::write(&session, format!("{}\n", served_record("state"))).expect("write");
+    let pages = [
+        (&own, None),
+        (&dotted, None),
+        (&served, Some(served_arg)),
+        (&session, None),
+    ];
+    for (page, extra) in pages {
         let page_arg = page.to_str().expect("utf-8");
         let mut args = vec!["usage", "report", "--html", page_arg];
         if let Some(log) = extra {
@@ -1240,6 +1250,7 @@ fn a_page_is_never_written_over_a_log_the_report_reads() {
     }
     assert_eq!(std::fs::read(&own).expect("the log"), before);
     assert_eq!(records(&served).len(), 1);
+    assert_eq!(records(&session).len(), 1);
     // Another file is written as ever.
     let page = sandbox.root().join("usage.html");
     sandbox
