@@ -452,11 +452,11 @@ fn percent(value: f64) -> String {
 
 /// The figures' headers: the medians say so, or a condition's `calls 3` over 14 tasks
 /// reads as a total.
-const HEADER: &str = "| runs | success | 95% CI | median calls | median turns | median input tokens | median context tokens (before) | median context bytes | median time |";
+const HEADER: &str = "| runs | success | 95% CI | median calls | median attempts | median turns | median input tokens | median context tokens (before) | median context bytes | median time |";
 
-/// A row's figures as the tables print them: runs, success, 95% CI, calls, turns, input
-/// tokens, context tokens, before the first call, context bytes, time.
-fn figures(row: &Row) -> [String; 10] {
+/// A row's figures as the tables print them: runs, success, 95% CI, calls, attempts,
+/// turns, input tokens, context tokens, before the first call, context bytes, time.
+fn figures(row: &Row) -> [String; 11] {
     [
         row.runs.to_string(),
         match row.rate() {
@@ -468,6 +468,7 @@ fn figures(row: &Row) -> [String; 10] {
             Some(_) => format!("{}–{}", percent(row.low), percent(row.high)),
         },
         number(row.calls),
+        number(row.attempts),
         counted(row.turns, row.turns_runs, row.runs),
         counted(row.input_tokens, row.input_runs, row.runs),
         at_least(row, number(row.context_tokens)),
@@ -487,12 +488,18 @@ fn at_least(row: &Row, figure: String) -> String {
     }
 }
 
+/// A Markdown table's line under its header, of `columns` columns.
+fn separator(columns: usize) -> String {
+    format!("|{}", "---|".repeat(columns))
+}
+
 fn cells(row: &Row) -> String {
     let [
         runs,
         success,
         ci,
         calls,
+        attempts,
         turns,
         input,
         context,
@@ -501,14 +508,14 @@ fn cells(row: &Row) -> String {
         time,
     ] = figures(row);
     format!(
-        "| {runs} | {success} | {ci} | {calls} | {turns} | {input} | {context} ({before}) | {bytes} | {time} |"
+        "| {runs} | {success} | {ci} | {calls} | {attempts} | {turns} | {input} | {context} ({before}) | {bytes} | {time} |"
     )
 }
 
 /// The per-condition table and what it is compared by: against the reference, and the
 /// agent's own choice where both surfaces were offered (the README's baseline is this).
 pub fn condition_table(rows: &Rows<'_>) -> String {
-    let mut text = format!("| condition {HEADER}\n|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut text = format!("| condition {HEADER}\n{}\n", separator(11));
     for row in &rows.conditions {
         let _ = writeln!(text, "| {} {}", row.condition, cells(row));
     }
@@ -529,7 +536,6 @@ fn table_lines(rows: &Rows<'_>, refused: bool) -> Vec<String> {
         timed_out_line(rows),
         unseen_line(rows),
         captured_line(rows),
-        attempts_line(rows),
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
@@ -750,28 +756,6 @@ pub fn captured_line(rows: &Rows<'_>) -> Option<String> {
     })
 }
 
-/// The median attempts per run of each condition (`None` when they equal the calls in
-/// every condition: no invocation was refused): calls and the invocations mur refused,
-/// which compare the two surfaces alike — the calls column counts an MCP agent's wrong
-/// tool name (the session answers it) and not a CLI agent's refused verb.
-pub fn attempts_line(rows: &Rows<'_>) -> Option<String> {
-    if rows.conditions.iter().all(|r| r.attempts == r.calls) {
-        return None;
-    }
-    let clauses: Vec<String> = rows
-        .conditions
-        .iter()
-        .filter(|r| r.runs > 0)
-        .map(|r| format!("`{}` {}", r.condition, number(r.attempts)))
-        .collect();
-    Some(format!(
-        "Attempts per run (median: calls, and invocations mur refused before any call — an \
-         MCP agent's wrong tool name is a call, a CLI agent's wrong verb or option is not, so \
-         compare the surfaces by these): {}.",
-        clauses.join("; ")
-    ))
-}
-
 /// `text`, at most `max` characters (`…` when cut).
 fn cut(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
@@ -973,16 +957,17 @@ pub fn markdown(rows: &Rows<'_>, title: &str) -> String {
     if let Some((header, cells)) = rows.categories.table() {
         let _ = write!(
             text,
-            "\n## Task categories\n\nSuccessful runs of the tasks in each category.\n\n| {} |\n|{}\n",
+            "\n## Task categories\n\nSuccessful runs of the tasks in each category.\n\n| {} |\n{}\n",
             header.join(" | "),
-            "---|".repeat(header.len())
+            separator(header.len())
         );
         for row in cells {
             let _ = writeln!(text, "| {} |", row.join(" | "));
         }
     }
     text.push_str(&format!(
-        "\n## Tasks\n\n| task | condition {HEADER}\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "\n## Tasks\n\n| task | condition {HEADER}\n{}\n",
+        separator(12)
     ));
     for row in &rows.tasks {
         let _ = writeln!(
@@ -1070,8 +1055,9 @@ pub fn legend() -> String {
          95% interval of a difference of two proportions (Newcombe's hybrid score interval, \
          from the two Wilson intervals); the change in context tokens is between two \
          medians and carries none. Other columns are medians per run: calls the session served for \
-         the agent (not the invocations mur refused before any call: the line on attempts \
-         adds those, to compare the surfaces alike), the agent's turns and input tokens (when its event stream reports \
+         the agent, attempts (those calls and the invocations mur refused before any call: \
+         an MCP agent's wrong tool name is a call, a CLI agent's wrong verb or option is \
+         not, so compare the surfaces by attempts), the agent's turns and input tokens (when its event stream reports \
          them, `–` otherwise; `4 (1 of 2)` when only some runs reported them), context tokens (`{ENCODING}`: an estimate for models with \
          other tokenizers) of everything the agent received — the tool results its event \
          stream carries when one is read, through either surface; else what `mur` printed \
@@ -1157,6 +1143,7 @@ fn html_table(rows: &[&Row], with_task: bool) -> String {
         "success",
         "95% CI",
         "median calls",
+        "median attempts",
         "median turns",
         "median input tokens",
         "median context tokens",
@@ -1407,11 +1394,13 @@ mod tests {
         let rows = rows(&results, &["cli-named".to_owned(), "mcp".to_owned()]);
         let md = markdown(&rows, "study");
         assert!(
-            md.contains("| mcp | 4 | 4/4 (100%) | 51%–100% | 2 | – | – | ≥100 (50) | ≥400 |"),
+            md.contains("| mcp | 4 | 4/4 (100%) | 51%–100% | 2 | 2 | – | – | ≥100 (50) | ≥400 |"),
             "{md}"
         );
         assert!(
-            md.contains("| cli-named | 1 | 1/1 (100%) | 21%–100% | 2 | – | – | 100 (50) | 400 |"),
+            md.contains(
+                "| cli-named | 1 | 1/1 (100%) | 21%–100% | 2 | 2 | – | – | 100 (50) | 400 |"
+            ),
             "{md}"
         );
         assert!(
@@ -1424,11 +1413,11 @@ mod tests {
             "{md}"
         );
         assert!(
-            md.contains("| a | mcp | 1 | 1/1 (100%) | 21%–100% | 3 | – | – | ≥100 (50) |"),
+            md.contains("| a | mcp | 1 | 1/1 (100%) | 21%–100% | 3 | 3 | – | – | ≥100 (50) |"),
             "{md}"
         );
         assert!(
-            md.contains("| c | mcp | 1 | 1/1 (100%) | 21%–100% | 2 | – | – | 100 (50) |"),
+            md.contains("| c | mcp | 1 | 1/1 (100%) | 21%–100% | 2 | 2 | – | – | 100 (50) |"),
             "{md}"
         );
         let mcp_row = csv_row(&rows, "mcp");
@@ -1441,7 +1430,7 @@ mod tests {
         let rows = rows(&made, &[]);
         let md = markdown(&rows, "study");
         assert!(
-            md.contains("| condition | runs | success | 95% CI | median calls | median turns | median input tokens | median context tokens (before) | median context bytes | median time |\n"),
+            md.contains("| condition | runs | success | 95% CI | median calls | median attempts | median turns | median input tokens | median context tokens (before) | median context bytes | median time |\n"),
             "{md}"
         );
         assert!(
@@ -1566,7 +1555,9 @@ mod tests {
         let rows = rows(&results, &[]);
         let md = markdown(&rows, "study");
         assert!(
-            md.contains("| 3/3 (100%) | 44%–100% | 3 | 5 (2 of 3) | 25756 (2 of 3) | 100 (50) |"),
+            md.contains(
+                "| 3/3 (100%) | 44%–100% | 3 | 3 | 5 (2 of 3) | 25756 (2 of 3) | 100 (50) |"
+            ),
             "{md}"
         );
         assert_csv_row_ends(&rows, "cli-derived", ",0,2,2,0,0");
@@ -1786,7 +1777,7 @@ mod tests {
         let md = markdown(&rows, "study");
         assert!(
             md.contains(
-                "| cli-named | 2 | 1/2 (50%) | 9%–91% | 3 | – | – | 200 (100) | 800 | 0.50 s |"
+                "| cli-named | 2 | 1/2 (50%) | 9%–91% | 3 | 3 | – | – | 200 (100) | 800 | 0.50 s |"
             ),
             "{md}"
         );
@@ -1841,21 +1832,32 @@ mod tests {
         assert_eq!(calls, [Some(3.0), Some(6.0)]);
         let attempts: Vec<Option<f64>> = rows.conditions.iter().map(|r| r.attempts).collect();
         assert_eq!(attempts, [Some(6.0), Some(6.0)]);
-        let line = "Attempts per run (median: calls, and invocations mur refused before any call \
-                    — an MCP agent's wrong tool name is a call, a CLI agent's wrong verb or \
-                    option is not, so compare the surfaces by these): `cli-named` 6; `mcp` 6.";
-        assert_eq!(attempts_line(&rows).as_deref(), Some(line));
-        assert!(condition_table(&rows).contains(&format!("\n{line}\n")));
+        // Both in the table, text and page: calls 3 and 6, attempts 6 and 6.
+        let table = condition_table(&rows);
+        assert!(
+            table.contains("| median calls | median attempts | median turns |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("\n| cli-named | 1 | 1/1 (100%) | 21%–100% | 3 | 6 | – |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("\n| mcp | 1 | 1/1 (100%) | 21%–100% | 6 | 6 | – |"),
+            "{table}"
+        );
+        let page = page(&rows, "study");
+        assert!(
+            page.contains("<th>median calls</th><th>median attempts</th>"),
+            "{page}"
+        );
+        assert!(page.contains("<td>3</td><td>6</td>"), "{page}");
         let csv = csv(&rows);
         assert!(csv.starts_with("condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_attempts,"), "{csv}");
         assert!(
             csv.contains("\ncli-named,,1,1,1.0000,0.2065,1.0000,3,6,"),
             "{csv}"
         );
-        // Without refusals attempts are the calls: no line.
-        let made = [result("mcp", "a", true, 6, 900)];
-        let plain = super::rows(&made, &[]);
-        assert_eq!(attempts_line(&plain), None);
     }
 
     fn refusing(condition: &str, refused: &[(&str, &[&str], u32, u64)]) -> RunResult {

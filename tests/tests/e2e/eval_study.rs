@@ -499,7 +499,7 @@ fn an_agents_event_stream_gives_its_turns_tokens_and_cost() {
     // before its first call, then the clicks' and the state's output.
     assert_eq!(only["context"]["resultCount"], 2, "{only}");
     assert_eq!(only["context"]["capturedOutput"], Value::Null, "{only}");
-    let row = "| cli-derived | 1 | 0/1 (0%) | 0%–79% | 0 | 4 | 51412 |";
+    let row = "| cli-derived | 1 | 0/1 (0%) | 0%–79% | 0 | 0 | 4 | 51412 |";
     output.assert_stdout_contains(row);
 }
 
@@ -889,7 +889,7 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
         "study: 2 runs the harness could not make (the report counts them apart; each \
          result's `error` says why)\n",
     );
-    let row = "| cli-derived | 0 | 0/0 (–) | – | – | – | – | – (–) | – | – |\n";
+    let row = "| cli-derived | 0 | 0/0 (–) | – | – | – | – | – | – (–) | – | – |\n";
     output.assert_stdout_contains(row);
     let line = format!(
         "\nErrors: runs the harness could not make (the agent never ran), left out of every \
