@@ -292,6 +292,7 @@ impl Session {
         let call = Box::pin(client.call(method, params, left));
         let reply = usage::measure_async(usage::Phase::Call, call).await;
         let reply = reply.map_err(|e| self.after_failure(e))?;
+        output::notes(&mur_client::question_notes(&reply), settings.quiet);
         // A question a bridge said may be another call's, refused for want of an
         // answer: the call's own failure stands (its stdout, its message), and
         // the question is a hint under it, as it may have been this call's.

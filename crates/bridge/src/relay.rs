@@ -15,7 +15,11 @@
 //! error, having no answer) does not end it: it goes to the next request in
 //! flight not asked yet, and only when none is left does the server get the
 //! refusal. A client that goes away, or does not read, passes it on the same
-//! way. That id is
+//! way. A shared question a client answers is logged, and the answers of the
+//! requests it may concern say so in their `_meta`: the answering one's
+//! ([`ANSWERED_SHARED`]) and those of the others in flight when it was asked
+//! ([`ANSWERED_ELSEWHERE`]), which may go on with an answer their clients never
+//! gave; mur turns both into a note. That id is
 //! unguessable (128 random bits): the bridge cannot tell its HTTP clients
 //! apart (it hands out no sessions, and a client answers on a request of
 //! its own), so knowing the id is what makes an answer the asked client's.
@@ -47,7 +51,7 @@ use tokio::sync::{mpsc, watch};
 
 use crate::log::{clipped, said};
 
-pub(crate) use mur_client::SHARED_QUESTION;
+pub(crate) use mur_client::{ANSWERED_ELSEWHERE, ANSWERED_SHARED, SHARED_QUESTION};
 
 /// JSON-RPC "method not found".
 pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
@@ -179,12 +183,20 @@ struct Pending {
     stream: Outbox,
     /// A request of the bridge itself (`initialize`), not of a client.
     internal: bool,
+    /// Questions its client answered that other requests in flight may have
+    /// asked: its answer says so ([`ANSWERED_SHARED`]).
+    answered_shared: u64,
+    /// Questions asked while it was in flight that another request's client
+    /// answered, which it may have asked: its answer says so ([`ANSWERED_ELSEWHERE`]).
+    answered_elsewhere: u64,
 }
 
 /// A question of the server, relayed to a client.
 struct Asked {
     /// The request in whose stream it was asked.
     during: u64,
+    /// Whether it was asked as one that may be another request's ([`SHARED_QUESTION`]).
+    shared: bool,
     question: Question,
 }
 
@@ -197,6 +209,8 @@ struct Question {
     bytes: usize,
     /// The requests asked already (each refused it, or went away).
     tried: Vec<u64>,
+    /// The client requests in flight when the server asked it: one of them asked.
+    among: Vec<u64>,
 }
 
 #[derive(Default)]
@@ -342,6 +356,8 @@ impl Relay {
                 progress_token,
                 stream,
                 internal,
+                answered_shared: 0,
+                answered_elsewhere: 0,
             },
         );
         if !internal {
@@ -408,9 +424,49 @@ impl Relay {
             self.pass_on(asked, error);
             return true;
         }
+        if asked.shared {
+            self.answered_shared(&asked);
+        }
         message["id"] = asked.question.server_id;
         self.write(&message);
         true
+    }
+
+    /// `asked`, which may have been another request's, was answered by its
+    /// client: the log says so, and so do the answers of its request and of the
+    /// others in flight that may have asked it — one of them may go on with an
+    /// answer its own client never gave (another's `--answer`). None when none
+    /// of those is in flight any more: the one that asked waits for the answer,
+    /// so it was the answering request's own.
+    fn answered_shared(&self, asked: &Asked) {
+        let mut state = self.state();
+        let others: Vec<u64> = asked
+            .question
+            .among
+            .iter()
+            .copied()
+            .filter(|id| *id != asked.during && state.pending.contains_key(id))
+            .collect();
+        if others.is_empty() {
+            return;
+        }
+        for id in &others {
+            if let Some(pending) = state.pending.get_mut(id) {
+                pending.answered_elsewhere += 1;
+            }
+        }
+        if let Some(pending) = state.pending.get_mut(&asked.during) {
+            pending.answered_shared += 1;
+        }
+        drop(state);
+        let others: Vec<String> = others.iter().map(u64::to_string).collect();
+        said!(
+            info,
+            "request {}: its client answered a question the server asked while request(s) {} \
+             were in flight too; stdio does not say which asked it, so one of those may go on with this answer",
+            asked.during,
+            others.join(", ")
+        );
     }
 
     /// A question its client did not answer (`error` says why): to the next
@@ -468,6 +524,19 @@ impl Relay {
             pending
         };
         message["id"] = pending.client_id;
+        for (key, count) in [
+            (ANSWERED_SHARED, pending.answered_shared),
+            (ANSWERED_ELSEWHERE, pending.answered_elsewhere),
+        ] {
+            if count > 0
+                && let Some(result) = message.get_mut("result").and_then(Value::as_object_mut)
+            {
+                let meta = result.entry("_meta").or_insert_with(|| json!({}));
+                if let Some(meta) = meta.as_object_mut() {
+                    meta.insert(key.to_owned(), json!(count));
+                }
+            }
+        }
         pending.stream.answer(message);
     }
 
@@ -476,11 +545,19 @@ impl Relay {
             self.write(&json!({ "jsonrpc": "2.0", "id": server_id, "result": {} }));
             return;
         }
+        let among = self
+            .state()
+            .pending
+            .iter()
+            .filter(|(_, p)| !p.internal)
+            .map(|(id, _)| *id)
+            .collect();
         let question = Question {
             server_id,
             message,
             bytes,
             tried: Vec::new(),
+            among,
         };
         self.ask(question, None);
     }
@@ -517,7 +594,8 @@ info,
             let key = format!("bridge-q{}", unguessable());
             let mut message = question.message.clone();
             message["id"] = json!(key);
-            if clients.len() > 1 {
+            let shared = clients.len() > 1;
+            if shared {
                 // Another request may be the one asking: this client, if it
                 // has no answer, refuses it and waits on for its own result.
                 if !message["params"].is_object() {
@@ -529,7 +607,14 @@ info,
                 message["params"]["_meta"][SHARED_QUESTION] = json!(true);
             }
             let bytes = question.bytes;
-            state.asked.insert(key.clone(), Asked { during, question });
+            state.asked.insert(
+                key.clone(),
+                Asked {
+                    during,
+                    shared,
+                    question,
+                },
+            );
             drop(state);
             let (offered, why) = match stream.offer(message, bytes) {
                 Offered::Queued => return,
@@ -787,6 +872,48 @@ mod tests {
             [refusal(&json!(2), "mur has no answer: b")]
         );
         assert!(only.messages.try_recv().is_none() && other.messages.try_recv().is_none());
+    }
+
+    /// A shared question one client answers may have been another request's: the
+    /// answers of both say so, for mur to note (a call without `--answer` went on,
+    /// exit 0, with what another caller typed, and neither call was told).
+    #[test]
+    fn the_answers_of_the_requests_a_shared_question_may_concern_say_it_was_answered() {
+        let (relay, mut server) = attached();
+        let (_, mut first) = relay.register(json!(1), "tools/call", None, false);
+        let (_, mut second) = relay.register(json!(1), "tools/call", None, false);
+        let question =
+            json!({ "jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": {} });
+        relay.route(question.clone(), 70);
+        // Came after the question: not the one that asked it.
+        let (_, mut later) = relay.register(json!(1), "tools/call", None, false);
+        let asked = first.messages.try_recv().expect("question");
+        assert!(relay.answer(refusal(&asked["id"], "mur has no answer")));
+        let asked = second.messages.try_recv().expect("asked the second");
+        assert!(relay.answer(json!({ "jsonrpc": "2.0", "id": asked["id"],
+                                     "result": { "action": "accept", "content": { "name": "Ann" } } })));
+        assert_eq!(written(&mut server).len(), 1, "the answer");
+        let answer = |relay: &Relay, sent: &mut Sent| {
+            relay.route(
+                json!({ "jsonrpc": "2.0", "id": sent.id, "result": { "content": [] } }),
+                40,
+            );
+            sent.messages.try_recv().expect("its answer")["result"]["_meta"].clone()
+        };
+        assert_eq!(answer(&relay, &mut first), json!({ ANSWERED_ELSEWHERE: 1 }));
+        assert_eq!(answer(&relay, &mut second), json!({ ANSWERED_SHARED: 1 }));
+        assert_eq!(answer(&relay, &mut later), Value::Null);
+
+        // Answered once the other request has its answer: it was the answerer's own.
+        let (_, mut first) = relay.register(json!(1), "tools/call", None, false);
+        let (_, mut second) = relay.register(json!(1), "tools/call", None, false);
+        relay.route(question, 70);
+        let asked = first.messages.try_recv().expect("question");
+        assert_eq!(asked["params"]["_meta"][SHARED_QUESTION], true);
+        assert_eq!(answer(&relay, &mut second), Value::Null);
+        assert!(relay.answer(json!({ "jsonrpc": "2.0", "id": asked["id"],
+                                     "result": { "action": "decline" } })));
+        assert_eq!(answer(&relay, &mut first), Value::Null);
     }
 
     #[tokio::test]

@@ -83,6 +83,14 @@ const CALL_ID: u64 = 1;
 /// refuses it has it passed to the next ([`Client`] then waits on for its
 /// own result).
 pub const SHARED_QUESTION: &str = "mur/shared";
+/// The `_meta` key of a bridge's answer (a count): questions this request's client
+/// answered that other requests in flight may have asked ([`SHARED_QUESTION`]), so
+/// that another call may have gone on with this call's answers ([`question_notes`]).
+pub const ANSWERED_SHARED: &str = "mur/answeredShared";
+/// The `_meta` key of a bridge's answer (a count): questions asked while this request
+/// was in flight that another request's client answered, which this request may have
+/// asked: its result may carry another call's answers ([`question_notes`]).
+pub const ANSWERED_ELSEWHERE: &str = "mur/answeredElsewhere";
 /// The hint under a call out of time, for a command line; the stdio proxy, whose
 /// bound is its own option, words it for its own command instead.
 pub const SLOW_TOOL_HINT: &str =
@@ -893,6 +901,40 @@ fn classify(status: StatusCode, answer: Answer, endpoint: &str) -> Result<Step> 
     }
 }
 
+/// What a bridge's answer says of the questions shared between its requests in
+/// flight ([`ANSWERED_SHARED`], [`ANSWERED_ELSEWHERE`]), as `note:` lines for the
+/// caller's stderr: over stdio nothing says which request a question is for, so a
+/// call may have answered another's question with its `--answer`, or gone on with
+/// an answer another call gave — which its result alone does not show.
+pub fn question_notes(reply: &Reply) -> Vec<String> {
+    let Reply::Result(result) = reply else {
+        return Vec::new();
+    };
+    let count = |key: &str| result["_meta"][key].as_u64().filter(|n| *n > 0);
+    let questions = |n: u64| match n {
+        1 => "a question".to_owned(),
+        n => format!("{n} questions"),
+    };
+    let mut notes = Vec::new();
+    if let Some(n) = count(ANSWERED_SHARED) {
+        notes.push(format!(
+            "note: this call answered {} of the server that another call in flight on its \
+             bridge may have asked (stdio does not say which call asks); if so, that call \
+             went on with this call's answers",
+            questions(n)
+        ));
+    }
+    if let Some(n) = count(ANSWERED_ELSEWHERE) {
+        notes.push(format!(
+            "note: another call on this bridge answered {} of the server asked while this \
+             call was in flight (stdio does not say which call asks); if this call asked, \
+             its result carries that call's answers",
+            questions(n)
+        ));
+    }
+    notes
+}
+
 /// The version to retry with, when `reply` is a `-32022` naming supported
 /// ones: the newest (the one just refused too, if the server names it: the
 /// retry happens once, so a server that refuses it again gets no loop).
@@ -916,6 +958,28 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_bridges_word_on_shared_questions_is_a_note_each() {
+        let reply = |meta: Value| Reply::Result(json!({ "content": [], "_meta": meta }));
+        assert_eq!(
+            question_notes(&reply(json!({ ANSWERED_SHARED: 1, ANSWERED_ELSEWHERE: 2 }))),
+            [
+                "note: this call answered a question of the server that another call in flight \
+                 on its bridge may have asked (stdio does not say which call asks); if so, that \
+                 call went on with this call's answers",
+                "note: another call on this bridge answered 2 questions of the server asked while \
+                 this call was in flight (stdio does not say which call asks); if this call \
+                 asked, its result carries that call's answers",
+            ]
+        );
+        for quiet in [json!({}), json!({ ANSWERED_SHARED: 0 }), json!("x")] {
+            assert!(question_notes(&reply(quiet)).is_empty());
+        }
+        assert!(
+            question_notes(&Reply::Error(json!({ "_meta": { ANSWERED_SHARED: 1 } }))).is_empty()
+        );
+    }
 
     /// One HTTP request read from `stream`: its body.
     fn read_request(stream: &mut std::net::TcpStream) -> String {

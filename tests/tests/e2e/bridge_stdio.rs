@@ -616,17 +616,7 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
     // The project's next call says why no session is there, and how to start it
     // again, with the options it had: a command that, pasted, does.
     let out = bridge.mur(&["echo", "--message", "again"]);
-    out.assert_code(4);
-    let hint = out
-        .stderr
-        .lines()
-        .find_map(|line| line.strip_prefix("hint: this project's bridge stopped at "))
-        .unwrap_or_else(|| panic!("no hint of the bridge's stop: {out}"));
-    let (_, said) = hint.split_once("Z: ").expect("its time");
-    let command = said
-        .strip_prefix("no request for 1s; start it again: `")
-        .and_then(|command| command.strip_suffix('`'))
-        .unwrap_or_else(|| panic!("{said}"));
+    let command = idle_stop_command(&out, "1s");
     let line = mur_e2e::run(&mut sb.shell_command(command));
     line.assert_code(0);
     let _again = Adopted(line.json()["pid"].as_u64().expect("pid") as u32);
@@ -634,6 +624,22 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
         .mur(&["echo", "--message", "again"])
         .assert_code(0)
         .assert_stdout_contains("Echo: again");
+}
+
+/// The command a call (`out`, exit 4) says starts its project's bridge again, which
+/// stopped after no request for `idle`: "hint: this project's bridge stopped at TIME:
+/// no request for IDLE; start it again: `COMMAND`".
+fn idle_stop_command<'o>(out: &'o Output, idle: &str) -> &'o str {
+    out.assert_code(4);
+    let hint = out
+        .stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("hint: this project's bridge stopped at "))
+        .unwrap_or_else(|| panic!("no hint of the bridge's stop: {out}"));
+    let (_, said) = hint.split_once("Z: ").expect("its time");
+    said.strip_prefix(&format!("no request for {idle}; start it again: `"))
+        .and_then(|command| command.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("{said}"))
 }
 
 /// The project's next call names the stop of the last bridge, one run in the
@@ -668,17 +674,7 @@ fn after_a_foreground_bridge_the_stop_hint_is_its_own_not_the_last_ones() {
         "--message",
         "again",
     ]);
-    out.assert_code(4);
-    let hint = out
-        .stderr
-        .lines()
-        .find_map(|line| line.strip_prefix("hint: this project's bridge stopped at "))
-        .unwrap_or_else(|| panic!("no hint of the bridge's stop: {out}"));
-    let (_, said) = hint.split_once("Z: ").expect("its time");
-    let command = said
-        .strip_prefix("no request for 1s; start it again: `")
-        .and_then(|command| command.strip_suffix('`'))
-        .unwrap_or_else(|| panic!("{said}"));
+    let command = idle_stop_command(&out, "1s");
     assert!(
         command.starts_with("mur devtools bridge --project ") && command.contains(" --idle 1s -- "),
         "{command}"
@@ -1606,6 +1602,47 @@ fn a_call_that_refused_anothers_question_fails_with_its_own_result() {
         "{b}"
     );
     assert_refused_greet(&b, &bridge);
+    bridge.stop();
+}
+
+/// A question goes to the oldest call in flight, and a call with `--answer` answers
+/// it, though over stdio nothing says which call asked: the call that did goes on,
+/// exit 0, with what another caller typed (the relay README describes). Both calls
+/// say so in a note, and the bridge's log records it; neither said anything.
+#[test]
+fn a_call_that_got_anothers_answer_and_the_call_that_gave_it_say_so() {
+    let sb = Sandbox::new();
+    let Some(bridge) = python_bridge(&sb) else {
+        return;
+    };
+    // A (with an answer, slow) is the oldest in flight when B's tool asks: A is
+    // asked first, and answers with its own `--answer`.
+    let (a, b) = two_calls(
+        &bridge,
+        &["steps", "--n", "200", "--answer", "name=Ann"],
+        &["greet"],
+    );
+    a.assert_code(0);
+    assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
+    a.assert_stderr_contains(
+        "\nnote: this call answered a question of the server that another call in flight on its \
+         bridge may have asked (stdio does not say which call asks); if so, that call went on \
+         with this call's answers\n",
+    );
+    b.assert_code(0).assert_stderr_is(
+        "note: another call on this bridge answered a question of the server asked while this \
+         call was in flight (stdio does not say which call asks); if this call asked, its result \
+         carries that call's answers\n",
+    );
+    assert_eq!(b.json(), json!({ "result": "hello Ann" }), "{b}");
+    let log = bridge.log();
+    assert!(
+        log.contains("its client answered a question the server asked while request(s) "),
+        "{log}"
+    );
+    // Alone, a call answering its own question is told nothing.
+    let out = bridge.mur(&["greet", "--answer", "name=Ann"]);
+    out.assert_code(0).assert_stderr_is("");
     bridge.stop();
 }
 
