@@ -196,6 +196,13 @@ impl DataVerb {
         })
     }
 
+    /// `--help`: its usage, and what its options take, as a derived verb's says
+    /// ([`Derived::notes`]): the parser is a derived verb's.
+    pub fn help(&self) -> String {
+        self.spec
+            .render_with(&self.name, &self.summary, &self.parser.notes())
+    }
+
     /// What to print of the tool's answer (its payload): the `output` pointer,
     /// or all of it.
     pub fn pick(&self, payload: &Value) -> Result<Value, String> {

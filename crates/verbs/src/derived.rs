@@ -17,6 +17,8 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use serde_json::{Map, Value};
 
+#[cfg(test)]
+use crate::spec::HELP_COLUMNS;
 use crate::spec::{Param, ValueKind, VerbSpec, with_tool_line};
 
 /// The host's long options. `mur` takes them anywhere in a derived verb's argv,
@@ -476,14 +478,14 @@ pub fn prefetch(argv: &[String]) {
 }
 
 /// What a derived verb's help says of `@FILE`, when it has an option that takes it.
-pub const FILE_VALUES: &str = "A TEXT or JSON option's value `@FILE` is that file's contents, as they are \
+const FILE_VALUES: &str = "A TEXT or JSON option's value `@FILE` is that file's contents, as they are \
      (`@-`: stdin's); a value that begins with `@` is written `@@…`. What is read comes to 4 MiB \
      at most in all, what a session takes in one request.";
 
 /// Whether a verb made by this parser (a derived or data verb's `spec`) has an option
 /// that reads `@FILE` ([`Field::reads_files`]), its last, the whole object's (which
 /// says so in its own help), aside.
-pub fn reads_files(spec: &VerbSpec) -> bool {
+fn reads_files(spec: &VerbSpec) -> bool {
     let options = spec.options.split_last().map_or(&[][..], |(_, rest)| rest);
     options
         .iter()
@@ -632,28 +634,28 @@ impl Derived {
         self.media.map(|_| "--out")
     }
 
-    /// `--help`: the usage ([`VerbSpec::render`]) and what `--out FILE` does, wrapped
-    /// as the standard verbs' help is ([`wrapped`]).
+    /// `--help`: the usage ([`VerbSpec::render_with`]) and [`Self::notes`].
     pub fn help(&self) -> String {
-        wrapped(&self.unwrapped_help())
+        self.spec
+            .render_with(&self.name, &self.summary, &self.notes())
     }
 
-    fn unwrapped_help(&self) -> String {
-        let mut text = self.spec.render(&self.name, &self.summary);
+    /// What a help says under the options of a verb this parser reads (a derived or a
+    /// data verb's): what `@FILE` and `null` are for them, and what `--out FILE` does.
+    pub(crate) fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
         if reads_files(&self.spec) {
-            text = format!("{text}\n{FILE_VALUES}\n");
+            notes.push(FILE_VALUES.to_owned());
         }
-        if let Some(null) = self.nulls() {
-            text = format!("{text}\n{null}\n");
-        }
-        match self.media {
-            Some(out) => format!(
-                "{text}\nWith `--{out} FILE` the verb writes the result's images, audio and blobs to \
+        notes.extend(self.nulls());
+        if let Some(out) = self.media {
+            notes.push(format!(
+                "With `--{out} FILE` the verb writes the result's images, audio and blobs to \
                  files (`shot.png`, then `shot-2.png`…) and prints the whole result with each \
-                 one's path, as `call --out` does.\n"
-            ),
-            None => text,
+                 one's path, as `call --out` does."
+            ));
         }
+        notes
     }
 
     /// Which options take the word `null` as JSON null (their schema admits it), in a
@@ -1688,88 +1690,6 @@ fn text_placeholder(option: &str) -> &'static str {
         "window" => "W",
         _ => "TEXT",
     }
-}
-
-/// The widest a derived verb's help runs, as the standard verbs' is written (their
-/// details are wrapped to it; only their usage lines and examples, commands to copy
-/// whole, run past it).
-const HELP_COLUMNS: usize = 80;
-
-/// `help` with each line longer than [`HELP_COLUMNS`] broken between words: prose
-/// flush with where the line starts, an argument's or option's help under its
-/// section's help column. The usage line and the examples are commands, copied
-/// whole: they are left as they are, as is a word longer than a line.
-fn wrapped(help: &str) -> String {
-    let mut lines = Vec::new();
-    let mut section = "";
-    for line in help.lines() {
-        match line {
-            "" => section = "",
-            "Arguments:" | "Options:" | "Examples:" => section = line,
-            _ => {}
-        }
-        let command = line.starts_with("Usage: ") || section == "Examples:";
-        if command || line.chars().count() <= HELP_COLUMNS {
-            lines.push(line.to_owned());
-            continue;
-        }
-        let row = matches!(section, "Arguments:" | "Options:");
-        lines.extend(broken(line, hanging(line, row)));
-    }
-    let mut text = lines.join("\n");
-    if help.ends_with('\n') {
-        text.push('\n');
-    }
-    text
-}
-
-/// Where a long `line`'s words start, in characters (after its indent, or a section
-/// row's label and the spaces that pad it), and where the lines it is broken into
-/// continue: under those words, or under a label that runs past half a line.
-fn hanging(line: &str, row: bool) -> (usize, usize) {
-    let indent = line.len() - line.trim_start().len();
-    if !row {
-        return (indent, indent);
-    }
-    let label_end = line[indent..]
-        .find("  ")
-        .map_or(line.len(), |at| indent + at);
-    let words = line[label_end..]
-        .find(|c: char| c != ' ')
-        .map_or(line.len(), |at| label_end + at);
-    let words = line[..words].chars().count();
-    match words <= HELP_COLUMNS / 2 {
-        true => (words, words),
-        false => (words, indent + 4),
-    }
-}
-
-/// `line` broken between words into lines of at most [`HELP_COLUMNS`] characters (a
-/// longer word alone on its line): its first `words` characters kept as they are,
-/// the lines after it indented by `column`.
-fn broken(line: &str, (words, column): (usize, usize)) -> Vec<String> {
-    let head_end = line
-        .char_indices()
-        .nth(words)
-        .map_or(line.len(), |(at, _)| at);
-    let (head, rest) = line.split_at(head_end);
-    let mut lines = Vec::new();
-    let mut current = head.to_owned();
-    let mut filled = false;
-    for word in rest.split(' ').filter(|word| !word.is_empty()) {
-        let width = current.chars().count() + usize::from(filled) + word.chars().count();
-        if filled && width > HELP_COLUMNS {
-            lines.push(std::mem::replace(&mut current, " ".repeat(column)));
-            filled = false;
-        }
-        if filled {
-            current.push(' ');
-        }
-        current.push_str(word);
-        filled = true;
-    }
-    lines.push(current);
-    lines
 }
 
 /// The help of the option giving the whole arguments object.
@@ -2898,12 +2818,12 @@ mod tests {
                 "deep": {"type": "boolean", "default": false}
             }}),
         );
-        let help = list.spec.render(&list.name, &list.summary);
-        assert!(
-            help.contains("include closed ones (default: true; `--closed=false` turns it off)"),
-            "{help}"
+        let help = |option: &str| list.spec.option(option).map(|o| o.help.as_str());
+        assert_eq!(
+            help("closed"),
+            Some("include closed ones (default: true; `--closed=false` turns it off)")
         );
-        assert!(help.contains("(default: false)\n"), "{help}");
+        assert_eq!(help("deep"), Some("(default: false)"));
         assert_eq!(
             list.parse(&argv(&["--closed=false"])),
             Ok(Request::Call(

@@ -131,21 +131,32 @@ impl VerbSpec {
     }
 
     /// `mur devtools <name> --help`: usage line, summary, details, arguments,
-    /// options (with `-h, --help`, which the host answers) and examples.
+    /// options (with `-h, --help`, which the host answers) and examples, [`wrapped`].
     pub fn render(&self, name: &str, summary: &str) -> String {
+        self.render_with(name, summary, &[])
+    }
+
+    /// [`Self::render`] and, after it, `notes`: paragraphs the host adds to a verb's
+    /// help (a derived verb's `@FILE`, `null` and `--out`), wrapped with the rest,
+    /// so that every help mur renders is wrapped in one place and one way.
+    pub fn render_with(&self, name: &str, summary: &str, notes: &[String]) -> String {
         let mut text = format!("{}{}\n", self.usage_line(name), summary.trim_end());
         if !self.details.trim().is_empty() {
             text += &format!("\n{}\n", self.details.trim_end());
         }
-        text + &self.parameters()
+        text += &self.parameters();
+        for note in notes {
+            text += &format!("\n{}\n", note.trim_end());
+        }
+        wrapped(&text)
     }
 
     /// What a usage error shows under its message: the help without its prose
     /// (summary and details), which the caller has read or can ask for with
     /// `--help`: a tool's description may run to pages, and every slip would
-    /// repeat it into an agent's context.
+    /// repeat it into an agent's context. Wrapped as the help is.
     pub fn render_brief(&self, name: &str) -> String {
-        self.usage_line(name) + self.parameters().trim_start_matches('\n')
+        wrapped(&(self.usage_line(name) + self.parameters().trim_start_matches('\n')))
     }
 
     /// `Usage: mur devtools …` and a blank line.
@@ -383,6 +394,89 @@ fn shown_label(label: &str) -> String {
     }
 }
 
+/// The widest a verb's help runs, as the standard verbs' is written (their details
+/// are wrapped to it; only their usage lines and examples, commands to copy whole,
+/// run past it): a derived verb's description and options, a data verb's, and a
+/// usage error's list are wrapped to it when rendered.
+pub(crate) const HELP_COLUMNS: usize = 80;
+
+/// `help` with each line longer than [`HELP_COLUMNS`] broken between words: prose
+/// flush with where the line starts, an argument's or option's help under its
+/// section's help column. The usage line and the examples are commands, copied
+/// whole: they are left as they are, as is a word longer than a line.
+fn wrapped(help: &str) -> String {
+    let mut lines = Vec::new();
+    let mut section = "";
+    for line in help.lines() {
+        match line {
+            "" => section = "",
+            "Arguments:" | "Options:" | "Examples:" => section = line,
+            _ => {}
+        }
+        let command = line.starts_with("Usage: ") || section == "Examples:";
+        if command || line.chars().count() <= HELP_COLUMNS {
+            lines.push(line.to_owned());
+            continue;
+        }
+        let row = matches!(section, "Arguments:" | "Options:");
+        lines.extend(broken(line, hanging(line, row)));
+    }
+    let mut text = lines.join("\n");
+    if help.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// Where a long `line`'s words start, in characters (after its indent, or a section
+/// row's label and the spaces that pad it), and where the lines it is broken into
+/// continue: under those words, or under a label that runs past half a line.
+fn hanging(line: &str, row: bool) -> (usize, usize) {
+    let indent = line.len() - line.trim_start().len();
+    if !row {
+        return (indent, indent);
+    }
+    let label_end = line[indent..]
+        .find("  ")
+        .map_or(line.len(), |at| indent + at);
+    let words = line[label_end..]
+        .find(|c: char| c != ' ')
+        .map_or(line.len(), |at| label_end + at);
+    let words = line[..words].chars().count();
+    match words <= HELP_COLUMNS / 2 {
+        true => (words, words),
+        false => (words, indent + 4),
+    }
+}
+
+/// `line` broken between words into lines of at most [`HELP_COLUMNS`] characters (a
+/// longer word alone on its line): its first `words` characters kept as they are,
+/// the lines after it indented by `column`.
+fn broken(line: &str, (words, column): (usize, usize)) -> Vec<String> {
+    let head_end = line
+        .char_indices()
+        .nth(words)
+        .map_or(line.len(), |(at, _)| at);
+    let (head, rest) = line.split_at(head_end);
+    let mut lines = Vec::new();
+    let mut current = head.to_owned();
+    let mut filled = false;
+    for word in rest.split(' ').filter(|word| !word.is_empty()) {
+        let width = current.chars().count() + usize::from(filled) + word.chars().count();
+        if filled && width > HELP_COLUMNS {
+            lines.push(std::mem::replace(&mut current, " ".repeat(column)));
+            filled = false;
+        }
+        if filled {
+            current.push(' ');
+        }
+        current.push_str(word);
+        filled = true;
+    }
+    lines.push(current);
+    lines
+}
+
 /// `VerbSpec::from(&info)` for the `verb-info` of each world that declares
 /// one: 0.2.0 and 0.3.0 have the same record, each in types of its own.
 macro_rules! from_wit {
@@ -544,7 +638,10 @@ Arguments:
 
 Options:
   --format json|text         what to print
-  --colour C                 what to print (one of: colour-1, colour-2, colour-3, colour-4, colour-5, colour-6, colour-7, colour-8, colour-9, colour-10, colour-11, colour-12)
+  --colour C                 what to print (one of: colour-1, colour-2,
+                             colour-3, colour-4, colour-5, colour-6, colour-7,
+                             colour-8, colour-9, colour-10, colour-11,
+                             colour-12)
   --city 'New York'|Chicago  what to print
   --view summary|full        what to print
   -h, --help                 print this help
@@ -602,6 +699,56 @@ Options:
   --args JSON                 the whole
   -h, --help                  print this help
 "
+        );
+    }
+
+    /// Every help mur renders is wrapped by the renderer itself: a data verb's (its
+    /// notes after the options) and a usage error's list as a derived verb's help,
+    /// which alone was wrapped (by its own caller).
+    #[test]
+    fn the_help_its_notes_and_a_usage_errors_list_are_wrapped_alike() {
+        let long = "a word ".repeat(14);
+        let spec = VerbSpec {
+            details: long.trim().to_owned(),
+            examples: vec![format!(
+                "mur devtools count --selector '{}'",
+                "x".repeat(70)
+            )],
+            options: vec![Param::new(
+                "selector",
+                "S",
+                ValueKind::Selector,
+                long.trim(),
+            )],
+            ..VerbSpec::default()
+        };
+        let options = "Options:
+  --selector S  a word a word a word a word a word a word a word a word a word a
+                word a word a word a word a word
+  -h, --help    print this help
+
+Examples:
+  mur devtools count --selector 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'
+";
+        assert_eq!(
+            spec.render_with("count", "Count", &[format!("Note: {long}")]),
+            format!(
+                "Usage: mur devtools count [--selector S]
+
+Count
+
+a word a word a word a word a word a word a word a word a word a word a word a
+word a word a word
+
+{options}
+Note: a word a word a word a word a word a word a word a word a word a word a
+word a word a word a word
+"
+            )
+        );
+        assert_eq!(
+            spec.render_brief("count"),
+            format!("Usage: mur devtools count [--selector S]\n\n{options}")
         );
     }
 

@@ -44,18 +44,13 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
     let argv = extract_host_options(argv, &mut host, Some(&verb.spec))?;
     usage::value_options(&verb.spec, None);
     let settings = started(&host);
-    let help = || {
-        let text = verb.spec.render(&verb.name, &verb.summary);
-        // Its options are read by a derived verb's parser: `@FILE` is said as there.
-        if mur_verbs::derived::reads_files(&verb.spec) {
-            format!("{text}\n{}\n", mur_verbs::derived::FILE_VALUES)
-        } else {
-            text
-        }
-    };
-    let Some(arguments) = arguments(&verb.name, &verb.spec, help, &verb.spec, || {
-        verb.parse(&argv)
-    })?
+    let Some(arguments) = arguments(
+        &verb.name,
+        &verb.spec,
+        || verb.help(),
+        &verb.spec,
+        || verb.parse(&argv),
+    )?
     else {
         return Ok(());
     };

@@ -272,6 +272,21 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
          --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n",
     );
+    // A usage error's list is wrapped as the help is.
+    let bad = sandbox.devtools(&["reload", "--bogus"]);
+    bad.assert_code(1).assert_stdout_is("").assert_stderr_is(
+        "error: reload: unknown option `--bogus`\n\
+         \n\
+         Usage: mur devtools reload [--component TEXT] [--args JSON]\n\
+         \n\
+         Options:\n  \
+         --component TEXT  component being reloaded (informational: the whole app\n                    \
+         restarts)\n  \
+         --args JSON       the whole arguments object, as JSON (`@FILE`, `-`: read from\n                    \
+         FILE, stdin; 4 MiB at most, what a session takes in one\n                    \
+         request); options given beside it override its fields\n  \
+         -h, --help        print this help\n\n",
+    );
 }
 
 #[test]
@@ -548,23 +563,41 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
          \n\
          Options:\n  \
          --selector S  read another element's text (default: #count)\n  \
-         --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin; 4 MiB at most, what a session takes in one request); options given beside it override its fields\n  \
+         --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
+         FILE, stdin; 4 MiB at most, what a session takes in one\n                \
+         request); options given beside it override its fields\n  \
          -h, --help    print this help\n\
          \n\
          Examples:\n  \
          mur devtools count\n  \
          mur devtools count --selector '#todo-input'\n\
          \n\
-         A TEXT or JSON option's value `@FILE` is that file's contents, as they are (`@-`: \
-         stdin's); a value that begins with `@` is written `@@…`. What is read comes to 4 MiB at most in all, what a session takes in one request.\n\
+         A TEXT or JSON option's value `@FILE` is that file's contents, as they are\n\
+         (`@-`: stdin's); a value that begins with `@` is written `@@…`. What is read\n\
+         comes to 4 MiB at most in all, what a session takes in one request.\n\
          \n\
          Host options (`mur devtools --help` says what each does):\n  \
          --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
          --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n"
     );
+    // A usage error's list is wrapped as the help is.
     let bad = sandbox.devtools(&["count", "--bogus"]);
-    bad.assert_code(1)
-        .assert_stderr_starts_with("error: count: unknown option `--bogus`\n");
+    bad.assert_code(1).assert_stderr_is(
+        "error: count: unknown option `--bogus`\n\
+         \n\
+         Usage: mur devtools count [--selector S] [--args JSON]\n\
+         \n\
+         Options:\n  \
+         --selector S  read another element's text (default: #count)\n  \
+         --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
+         FILE, stdin; 4 MiB at most, what a session takes in one\n                \
+         request); options given beside it override its fields\n  \
+         -h, --help    print this help\n\
+         \n\
+         Examples:\n  \
+         mur devtools count\n  \
+         mur devtools count --selector '#todo-input'\n\n",
+    );
     let info = sandbox.devtools(&["verbs", "info", "count"]).stdout;
     assert!(info.contains("interface: data (mur-verb/1)\n"), "{info}");
     let catalog = ok(&sandbox, &["catalog", "--json"]);
