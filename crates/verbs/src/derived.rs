@@ -1109,16 +1109,12 @@ fn check_choice(field: &Field, value: &Value) -> Result<(), String> {
     if field.choices.is_empty() || field.choices.iter().any(same) {
         return Ok(());
     }
-    let quoted: Vec<String> = field
+    let words: Vec<String> = field
         .choices
         .iter()
-        .map(|c| {
-            format!(
-                "`{}`",
-                c.as_str().map_or_else(|| c.to_string(), str::to_owned)
-            )
-        })
+        .map(|c| c.as_str().map_or_else(|| c.to_string(), str::to_owned))
         .collect();
+    let quoted: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
     let choices = match quoted.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => quoted.concat(),
@@ -1126,10 +1122,20 @@ fn check_choice(field: &Field, value: &Value) -> Result<(), String> {
     let got = value
         .as_str()
         .map_or_else(|| value.to_string(), str::to_owned);
-    Err(format!(
-        "`--{}` must be {choices}, got `{got}`",
-        field.option
-    ))
+    let told = format!("`--{}` must be {choices}, got `{got}`", field.option);
+    // The choice meant, as the verb kits and the host name it: one that differs only
+    // in case (`Error`, `ERROR`), else the nearest by `mur_core::nearest` (`sucess`).
+    let case = words
+        .iter()
+        .filter(|w| w.to_lowercase() == got.to_lowercase());
+    let meant = match case.collect::<Vec<_>>().as_slice() {
+        [only] => Some(*only),
+        _ => mur_core::nearest(&got, &words),
+    };
+    Err(match meant {
+        Some(meant) => format!("{told}; did you mean `{meant}`?"),
+        None => told,
+    })
 }
 
 fn parse_whole(name: &str, text: &str) -> Result<Map<String, Value>, String> {
@@ -2528,6 +2534,46 @@ mod tests {
         );
     }
 
+    /// A choice's typo names the choice meant, as the verb kits' and the host's
+    /// do: the nearest (`mur_core::nearest`), or one that differs only in case,
+    /// however far (`ERROR`); nothing when none is near.
+    #[test]
+    fn a_choice_typo_names_the_choice_meant() {
+        let log = verb_of(
+            "log",
+            json!({"type": "object", "properties": {
+                "message-type": {"type": "string", "enum": ["error", "success", "debug"]},
+                "level": {"type": "integer", "enum": [1, 2, 10]}
+            }}),
+        );
+        let refused = |words: &[&str]| match log.parse(&argv(words)) {
+            Err(message) => message,
+            other => panic!("{words:?}: {other:?}"),
+        };
+        let told = "`--message-type` must be `error`, `success` or `debug`, got";
+        for (typed, meant) in [
+            ("sucess", Some("success")),
+            ("Error", Some("error")),
+            ("ERROR", Some("error")),
+            ("debgu", Some("debug")),
+            ("warning", None),
+        ] {
+            let said = match meant {
+                Some(meant) => format!("{told} `{typed}`; did you mean `{meant}`?"),
+                None => format!("{told} `{typed}`"),
+            };
+            assert_eq!(refused(&["--message-type", typed]), said);
+        }
+        assert_eq!(
+            refused(&["--level", "100"]),
+            "`--level` must be `1`, `2` or `10`, got `100`; did you mean `10`?"
+        );
+        assert_eq!(
+            refused(&["--level", "3"]),
+            "`--level` must be `1`, `2` or `10`, got `3`"
+        );
+    }
+
     /// `enumNames` (titles for people, one per `enum` value) never change what is sent:
     /// a choice is typed and sent as its value, so names swapped against the values
     /// (each name another value) cannot make a verb send the value it did not name.
@@ -2556,7 +2602,7 @@ mod tests {
         );
         assert_eq!(
             pick.parse(&argv(&["--pet", "Cat"])),
-            Err("`--pet` must be `cat` or `dog`, got `Cat`".to_owned())
+            Err("`--pet` must be `cat` or `dog`, got `Cat`; did you mean `cat`?".to_owned())
         );
         let pet = pick.spec.option("pet").expect("--pet");
         assert_eq!(

@@ -209,6 +209,15 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
             &["switch-component", "--component", "nope"],
             "error: switch-component: `--component` must be `counter`, `todo` or `settings`, got `nope`\n",
         ),
+        // A choice's typo, or its word in another case, names the choice meant.
+        (
+            &["switch-component", "--component", "setings"],
+            "error: switch-component: `--component` must be `counter`, `todo` or `settings`, got `setings`; did you mean `settings`?\n",
+        ),
+        (
+            &["switch-component", "--component", "TODO"],
+            "error: switch-component: `--component` must be `counter`, `todo` or `settings`, got `TODO`; did you mean `todo`?\n",
+        ),
         (
             &["export-todos", "--delay-ms", "soon"],
             "error: export-todos: `--delay-ms` needs an integer, got `soon`\n",
