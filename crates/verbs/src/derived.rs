@@ -1149,10 +1149,7 @@ fn parse_whole(name: &str, text: &str) -> Result<Map<String, Value>, String> {
 fn convert(name: &str, ty: &Type, text: &str) -> Result<Value, String> {
     match ty {
         Type::String => Ok(Value::from(text)),
-        Type::Integer => text
-            .parse::<i64>()
-            .map(Value::from)
-            .map_err(|_| format!("`--{name}` needs an integer, got `{text}`")),
+        Type::Integer => integer(name, text),
         // A whole number stays one (`--ratio 2` sends 2, not 2.0), as typed.
         Type::Number => text
             .parse::<i64>()
@@ -1189,6 +1186,26 @@ fn convert(name: &str, ty: &Type, text: &str) -> Result<Value, String> {
             Err(e) => Err(format!("`--{name}` is not valid JSON: {e}")),
         },
     }
+}
+
+/// An integer option's value: any whole number JSON holds exactly (`i64` or `u64`); one
+/// written in digits past them is said to be out of range, not to be no integer.
+fn integer(name: &str, text: &str) -> Result<Value, String> {
+    if let Ok(n) = text.parse::<i64>() {
+        return Ok(Value::from(n));
+    }
+    if let Ok(n) = text.parse::<u64>() {
+        return Ok(Value::from(n));
+    }
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "`--{name}` is out of range: an integer from {} to {}, got `{text}`",
+            i64::MIN,
+            u64::MAX
+        ));
+    }
+    Err(format!("`--{name}` needs an integer, got `{text}`"))
 }
 
 /// Whether an array given to a list whose items are JSON of `kinds` is all its items
@@ -2531,6 +2548,52 @@ mod tests {
         assert_eq!(
             verb.parse(&argv(&["#s", "--count", "2"])),
             Ok(call(json!({"selector": "#s", "count": 2})))
+        );
+    }
+
+    /// An integer past what JSON holds exactly is out of range, said with the range;
+    /// up to `u64::MAX` it is sent as typed.
+    #[test]
+    fn an_integer_past_its_range_is_said_to_be_out_of_range() {
+        let add = verb_of(
+            "add",
+            json!({"type": "object", "properties": {
+                "a": {"type": "integer"},
+                "ids": {"type": "array", "items": {"type": "integer"}}
+            }}),
+        );
+        let range = "an integer from -9223372036854775808 to 18446744073709551615";
+        for (words, said) in [
+            (
+                &["--a", "99999999999999999999"][..],
+                format!("`--a` is out of range: {range}, got `99999999999999999999`"),
+            ),
+            (
+                &["--a", "-9223372036854775809"],
+                format!("`--a` is out of range: {range}, got `-9223372036854775809`"),
+            ),
+            (
+                &["--ids", "1", "--ids", "18446744073709551616"],
+                format!("`--ids` is out of range: {range}, got `18446744073709551616`"),
+            ),
+            (
+                &["--a", "1e3"],
+                "`--a` needs an integer, got `1e3`".to_owned(),
+            ),
+            (&["--a", "-"], "`--a` needs an integer, got `-`".to_owned()),
+        ] {
+            assert_eq!(add.parse(&argv(words)), Err(said), "{words:?}");
+        }
+        assert_eq!(
+            add.parse(&argv(&[
+                "--a",
+                "18446744073709551615",
+                "--ids",
+                "-9223372036854775808"
+            ])),
+            Ok(call(
+                json!({"a": 18_446_744_073_709_551_615_u64, "ids": [i64::MIN]})
+            ))
         );
     }
 

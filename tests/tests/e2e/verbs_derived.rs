@@ -222,6 +222,11 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
             &["export-todos", "--delay-ms", "soon"],
             "error: export-todos: `--delay-ms` needs an integer, got `soon`\n",
         ),
+        (
+            &["export-todos", "--delay-ms", "99999999999999999999"],
+            "error: export-todos: `--delay-ms` is out of range: an integer from \
+             -9223372036854775808 to 18446744073709551615, got `99999999999999999999`\n",
+        ),
     ] {
         let out = sandbox.devtools(words);
         out.assert_code(1);
