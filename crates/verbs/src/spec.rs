@@ -195,8 +195,9 @@ impl VerbSpec {
         text
     }
 
-    /// `name <a> <b> [--x V] [--flag]` for a verb that gave no usage line; each label
-    /// as the sections show it ([`shown_label`]), on one line.
+    /// `name <a> <b> [--x V] [--flag] [--tag T...]` for a verb that gave no usage line;
+    /// each label as the sections show it ([`shown_label`]), on one line, a repeatable
+    /// one followed by `...` as a repeatable positional is (`<file>...`).
     fn composed_synopsis(&self, name: &str) -> String {
         let mut words = vec![name.to_owned()];
         words.extend(
@@ -205,7 +206,10 @@ impl VerbSpec {
                 .map(|p| shown_label(&positional_label(p))),
         );
         for option in &self.options {
-            let label = shown_label(&option_label(option));
+            let mut label = shown_label(&option_label(option));
+            if option.repeatable {
+                label.push_str("...");
+            }
             words.push(if option.required {
                 label
             } else {
@@ -800,12 +804,23 @@ word a word a word a word
                     required: true,
                     ..Param::new("to", "", ValueKind::Text, "where")
                 },
+                // A repeatable option is marked as a repeatable positional is.
+                Param {
+                    repeatable: true,
+                    ..Param::new("tag", "T", ValueKind::Text, "tags")
+                },
+                Param {
+                    repeatable: true,
+                    required: true,
+                    ..Param::new("via", "HOST", ValueKind::Text, "hosts")
+                },
             ],
             ..VerbSpec::default()
         };
         assert!(
-            spec.render("copy", "Copy")
-                .starts_with("Usage: mur devtools copy <file>... [--all] --to VALUE\n"),
+            spec.render("copy", "Copy").starts_with(
+                "Usage: mur devtools copy <file>... [--all] --to VALUE [--tag T...] --via HOST...\n"
+            ),
             "{}",
             spec.render("copy", "Copy")
         );

@@ -1088,6 +1088,15 @@ fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
     let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
     let help = devtools(&["draw", "--help"]);
     help.assert_code(0);
+    // A list's option is marked repeatable on the usage line too.
+    assert_eq!(
+        help.stdout.lines().next(),
+        Some(
+            "Usage: mur devtools draw --shape JSON [--key N|TEXT] [--maybe TEXT] \
+             [--points JSON...] [--tags a|b...] [--args JSON]"
+        ),
+        "{help}"
+    );
     assert_eq!(
         help.stdout_lines("  ")[..10],
         [
@@ -1690,7 +1699,7 @@ fn a_tool_of_100000_choices_or_a_100000_character_name_has_a_bounded_help() {
         help.stdout.lines().next(),
         Some(
             format!(
-                "Usage: mur devtools big [--e CHOICE] [--le CHOICE] [--{}…] [--args JSON]",
+                "Usage: mur devtools big [--e CHOICE] [--le CHOICE...] [--{}…] [--args JSON]",
                 &long[..78]
             )
             .as_str()
