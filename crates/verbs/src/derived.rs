@@ -58,6 +58,16 @@ pub struct Derived {
     media: Option<&'static str>,
 }
 
+/// What a derived verb's option is beside its [`Param`] ([`Derived::facts`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Facts {
+    /// The schema's `default`, when it gives one: what the tool takes the option
+    /// left out to be (`null` for `Optional[T] = None`).
+    pub default: Option<Value>,
+    /// The word `null` is JSON null (the schema admits it), not the text "null".
+    pub nullable: bool,
+}
+
 /// The option with which a derived verb writes its result's media to files.
 const OUT: &str = "out";
 
@@ -72,6 +82,8 @@ struct Field {
     choices: Vec<Value>,
     /// The schema admits `null`: the word `null` sends it ([`nullable`]).
     nullable: bool,
+    /// The schema's `default`, if it gives one (`null` for `Optional[T] = None`).
+    default: Option<Value>,
 }
 
 impl Field {
@@ -658,6 +670,17 @@ impl Derived {
         notes
     }
 
+    /// What the schema says of option `name` that its [`Param`] does not, for the
+    /// catalog an agent reads instead of the help: `None` for an option no property
+    /// fills (`--args`).
+    pub fn facts(&self, name: &str) -> Option<Facts> {
+        let field = self.fields.iter().find(|f| f.option == name)?;
+        Some(Facts {
+            default: field.default.clone(),
+            nullable: field.nullable,
+        })
+    }
+
     /// Which options take the word `null` as JSON null (their schema admits it), in a
     /// line of help: elsewhere `null` is a word like any other (a text option's text).
     fn nulls(&self) -> Option<String> {
@@ -766,6 +789,7 @@ impl Derived {
                         .or_else(|| choices_of(&prop_schema))
                         .unwrap_or_default(),
                     nullable,
+                    default: prop_schema.get("default").cloned(),
                     ty,
                 };
                 options.push(param(&field, &prop_schema, &walk));
@@ -1640,10 +1664,10 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
             Type::Integer => (ValueKind::Integer, "N".to_owned()),
             Type::Number => (ValueKind::Number, "NUMBER".to_owned()),
             Type::String => (ValueKind::Text, "TEXT".to_owned()),
-            Type::Json(kinds) => (ValueKind::Json, kinds.value_name().unwrap_or("JSON".into())),
+            Type::Json(kinds) => json_param(*kinds),
             _ => (ValueKind::Json, "JSON".to_owned()),
         },
-        (Type::Json(kinds), _) => (ValueKind::Json, kinds.value_name().unwrap_or("JSON".into())),
+        (Type::Json(kinds), _) => json_param(*kinds),
     };
     let mut help = schema
         .get("description")
@@ -1700,6 +1724,18 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
         required: field.required,
         repeatable: matches!(field.ty, Type::Array(_)),
         choices,
+    }
+}
+
+/// The kind and value name of an option whose value is JSON of `kinds`: a union of
+/// plain values that admits text takes any word as it is typed (`Union[int, str]`,
+/// `N|TEXT`: `--key 5` is 5, `--key abc` "abc", never `'"abc"'`), so it is text to
+/// whoever reads its kind (`catalog --json`); else JSON (`N|true|false`, `JSON`).
+fn json_param(kinds: Kinds) -> (ValueKind, String) {
+    match kinds.value_name() {
+        Some(name) if kinds.has(Kinds::STRING) => (ValueKind::Text, name),
+        Some(name) => (ValueKind::Json, name),
+        None => (ValueKind::Json, "JSON".to_owned()),
     }
 }
 

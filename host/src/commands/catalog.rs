@@ -32,6 +32,9 @@ struct Item {
     /// answered, or a host command): an installed verb of a tool the app lacks
     /// is listed, but not as one to call.
     offered: Option<bool>,
+    /// A derived verb's options' defaults and nullability, by option name, which
+    /// the schema says and a [`VerbSpec`] has no room for.
+    facts: Vec<(String, derived::Facts)>,
 }
 
 /// What the session offers, when one answers: its endpoint and tools, and the
@@ -339,6 +342,7 @@ fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {
             spec: entry.spec.clone(),
             annotations: annotations_of(&entry.tool),
             offered: offered.map(|o| o.tools.iter().any(|t| t["name"] == entry.tool.as_str())),
+            facts: Vec::new(),
         });
     }
     for (verb, tool) in Derived::all(offered.map(|o| o.tools.as_slice()).unwrap_or_default()) {
@@ -355,7 +359,14 @@ fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {
 
 fn derived_item(verb: Derived, tool: &Value) -> Item {
     let usage = usage_line(&verb.spec.render(&verb.name, &verb.summary));
+    let facts = verb
+        .spec
+        .options
+        .iter()
+        .filter_map(|o| Some((o.name.clone(), verb.facts(&o.name)?)))
+        .collect();
     Item {
+        facts,
         name: verb.name,
         kind: "derived",
         tool: Some(verb.tool),
@@ -387,6 +398,7 @@ fn host_items() -> Vec<Item> {
             spec: None,
             annotations: None,
             offered: None,
+            facts: Vec::new(),
         })
         .collect()
 }
@@ -406,7 +418,9 @@ fn item_json(item: &Item) -> Value {
         .iter()
         .flat_map(|s| s.positionals.iter().chain(&s.options))
         .map(|p| {
-            json!({
+            let facts = item.facts.iter().find(|(name, _)| *name == p.name);
+            let facts = facts.map(|(_, facts)| facts);
+            let mut option = json!({
                 "name": p.name,
                 "type": p.kind,
                 "positional": item.spec.as_ref().is_some_and(|s| s.positionals.contains(p)),
@@ -414,7 +428,15 @@ fn item_json(item: &Item) -> Value {
                 "repeatable": p.repeatable,
                 "choices": p.choices,
                 "help": p.help,
-            })
+                // The word `null` is JSON null (a derived verb's option whose schema
+                // admits it); elsewhere it is a word like any other.
+                "nullable": facts.is_some_and(|f| f.nullable),
+            });
+            // What the tool takes the option left out to be, where its schema says.
+            if let Some(default) = facts.and_then(|f| f.default.clone()) {
+                option["default"] = default;
+            }
+            option
         })
         .collect();
     let hints = item.annotations.as_ref().map(|a| {

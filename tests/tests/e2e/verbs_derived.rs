@@ -1162,6 +1162,30 @@ fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
         shape_help,
         "{color?: red|green, name: TEXT, points?: [{label?: TEXT, x: N, y: N}]} (required)"
     );
+    // Each option as the verb takes it: `--key` a bare word (it said `json`, and an agent
+    // reading it quoted `'"abc"'`), with the schema's default and whether `null` is null.
+    let option = |name: &str| {
+        let options = draw["options"].as_array().expect("options");
+        let option = options.iter().find(|o| o["name"] == name).expect(name);
+        let fact = |key: &str| option.get(key).cloned();
+        (fact("type"), fact("nullable"), fact("default"))
+    };
+    assert_eq!(
+        option("key"),
+        (Some(json!("text")), Some(json!(false)), Some(json!(0)))
+    );
+    assert_eq!(
+        option("maybe"),
+        (Some(json!("text")), Some(json!(true)), Some(json!(null)))
+    );
+    assert_eq!(
+        option("shape"),
+        (Some(json!("json")), Some(json!(false)), None)
+    );
+    assert_eq!(
+        option("args"),
+        (Some(json!("json")), Some(json!(false)), None)
+    );
 }
 
 /// A property named `""` would be the option `--`, which ends the options and so can
