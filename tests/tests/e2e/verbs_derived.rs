@@ -252,31 +252,35 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
     assert_eq!(count["text"], "1", "the click was sent");
 }
 
+/// What the help of a derived or data verb with a text option says of `@FILE`.
+const FILE_VALUES: &str = "A TEXT or JSON option's value `@FILE` is that file's contents, as they are\n\
+     (`@-`: stdin's); a value that begins with `@` is written `@@…`. What is read\n\
+     comes to 4 MiB at most in all, what a session takes in one request.\n";
+
 #[test]
 fn help_shows_the_tool_its_hints_and_every_option() {
     let (sandbox, _app) = Sandbox::with_app();
+    // The help, and a usage error's list (the help but its prose), wrapped alike.
+    let usage = "Usage: mur devtools reload [--component TEXT] [--args JSON]\n\n";
+    let list = "Options:\n  \
+         --component TEXT  component being reloaded (informational: the whole app\n                    \
+         restarts)\n  \
+         --args JSON       the whole arguments object, as JSON (`@FILE`, `-`: read from\n                    \
+         FILE, stdin; 4 MiB at most, what a session takes in one\n                    \
+         request); options given beside it override its fields\n  \
+         -h, --help        print this help\n";
     let out = sandbox.devtools(&["reload", "--help"]);
-    out.assert_code(0).assert_stdout_is(
-        "Usage: mur devtools reload [--component TEXT] [--args JSON]\n\
-         \n\
-         Restart the app: answers first, then the app starts again (the same port, a new\n\
+    out.assert_code(0).assert_stdout_is(format!(
+        "{usage}Restart the app: answers first, then the app starts again (the same port, a new\n\
          lockfile; a new pid, unless it runs in the foreground of a terminal)\n\
          \n\
          All state is lost.\n\
          \n\
          Tool `reload`: destructive.\n\
          \n\
-         Options:\n  \
-         --component TEXT  component being reloaded (informational: the whole app\n                    \
-         restarts)\n  \
-         --args JSON       the whole arguments object, as JSON (`@FILE`, `-`: read from\n                    \
-         FILE, stdin; 4 MiB at most, what a session takes in one\n                    \
-         request); options given beside it override its fields\n  \
-         -h, --help        print this help\n\
+         {list}\
          \n\
-         A TEXT or JSON option's value `@FILE` is that file's contents, as they are\n\
-         (`@-`: stdin's); a value that begins with `@` is written `@@…`. What is read\n\
-         comes to 4 MiB at most in all, what a session takes in one request.\n\
+         {FILE_VALUES}\
          \n\
          With `--out FILE` the verb writes the result's images, audio and blobs to files\n\
          (`shot.png`, then `shot-2.png`…) and prints the whole result with each one's\n\
@@ -285,22 +289,13 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          Host options (`mur devtools --help` says what each does):\n  \
          --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
          --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n",
-    );
-    // A usage error's list is wrapped as the help is.
+    ));
     let bad = sandbox.devtools(&["reload", "--bogus"]);
-    bad.assert_code(1).assert_stdout_is("").assert_stderr_is(
-        "error: reload: unknown option `--bogus`\n\
-         \n\
-         Usage: mur devtools reload [--component TEXT] [--args JSON]\n\
-         \n\
-         Options:\n  \
-         --component TEXT  component being reloaded (informational: the whole app\n                    \
-         restarts)\n  \
-         --args JSON       the whole arguments object, as JSON (`@FILE`, `-`: read from\n                    \
-         FILE, stdin; 4 MiB at most, what a session takes in one\n                    \
-         request); options given beside it override its fields\n  \
-         -h, --help        print this help\n\n",
-    );
+    bad.assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: reload: unknown option `--bogus`\n\n{usage}{list}\n"
+        ));
 }
 
 #[test]
@@ -566,52 +561,39 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
             .contains("Installed verbs (`mur devtools <verb> --help` for each):\n  count  Print the counter's value [data]\n"),
         "{listing}"
     );
+    // The help, and a usage error's list (the help but its prose), wrapped alike.
+    let usage = "Usage: mur devtools count [--selector S] [--args JSON]\n\n";
+    let list = "Options:\n  \
+         --selector S  read another element's text (default: #count)\n  \
+         --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
+         FILE, stdin; 4 MiB at most, what a session takes in one\n                \
+         request); options given beside it override its fields\n  \
+         -h, --help    print this help\n\
+         \n\
+         Examples:\n  \
+         mur devtools count\n  \
+         mur devtools count --selector '#todo-input'\n";
     let help = sandbox.devtools(&["count", "--help"]);
     assert_eq!(
         help.stdout,
-        "Usage: mur devtools count [--selector S] [--args JSON]\n\
-         \n\
-         Print the counter's value\n\
-         \n\
-         Tool `state`.\n\
-         \n\
-         Options:\n  \
-         --selector S  read another element's text (default: #count)\n  \
-         --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
-         FILE, stdin; 4 MiB at most, what a session takes in one\n                \
-         request); options given beside it override its fields\n  \
-         -h, --help    print this help\n\
-         \n\
-         Examples:\n  \
-         mur devtools count\n  \
-         mur devtools count --selector '#todo-input'\n\
-         \n\
-         A TEXT or JSON option's value `@FILE` is that file's contents, as they are\n\
-         (`@-`: stdin's); a value that begins with `@` is written `@@…`. What is read\n\
-         comes to 4 MiB at most in all, what a session takes in one request.\n\
-         \n\
-         Host options (`mur devtools --help` says what each does):\n  \
-         --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
-         --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n"
+        format!(
+            "{usage}Print the counter's value\n\
+             \n\
+             Tool `state`.\n\
+             \n\
+             {list}\
+             \n\
+             {FILE_VALUES}\
+             \n\
+             Host options (`mur devtools --help` says what each does):\n  \
+             --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
+             --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n"
+        )
     );
-    // A usage error's list is wrapped as the help is.
     let bad = sandbox.devtools(&["count", "--bogus"]);
-    bad.assert_code(1).assert_stderr_is(
-        "error: count: unknown option `--bogus`\n\
-         \n\
-         Usage: mur devtools count [--selector S] [--args JSON]\n\
-         \n\
-         Options:\n  \
-         --selector S  read another element's text (default: #count)\n  \
-         --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
-         FILE, stdin; 4 MiB at most, what a session takes in one\n                \
-         request); options given beside it override its fields\n  \
-         -h, --help    print this help\n\
-         \n\
-         Examples:\n  \
-         mur devtools count\n  \
-         mur devtools count --selector '#todo-input'\n\n",
-    );
+    bad.assert_code(1).assert_stderr_is(format!(
+        "error: count: unknown option `--bogus`\n\n{usage}{list}\n"
+    ));
     let info = sandbox.devtools(&["verbs", "info", "count"]).stdout;
     assert!(info.contains("interface: data (mur-verb/1)\n"), "{info}");
     let catalog = ok(&sandbox, &["catalog", "--json"]);
