@@ -1838,14 +1838,12 @@ mod tests {
             table.contains("| median calls | median attempts | median turns |"),
             "{table}"
         );
-        assert!(
-            table.contains("\n| cli-named | 1 | 1/1 (100%) | 21%–100% | 3 | 6 | – |"),
-            "{table}"
-        );
-        assert!(
-            table.contains("\n| mcp | 1 | 1/1 (100%) | 21%–100% | 6 | 6 | – |"),
-            "{table}"
-        );
+        for row in [
+            "\n| cli-named | 1 | 1/1 (100%) | 21%–100% | 3 | 6 | – |",
+            "\n| mcp | 1 | 1/1 (100%) | 21%–100% | 6 | 6 | – |",
+        ] {
+            assert!(table.contains(row), "{table}");
+        }
         let page = page(&rows, "study");
         assert!(
             page.contains("<th>median calls</th><th>median attempts</th>"),
