@@ -93,9 +93,22 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         .collect();
     // A study killed mid-run left those runs' agents (their process groups) and sessions
     // running: stop them first, even if preparing a condition fails below.
+    let mut killed_roots = std::collections::BTreeSet::new();
     for planned in &pending {
-        crate::outdir::stop_left_running(&run_dir(study, &out, planned), &study.runner.sample);
+        let dir = run_dir(study, &out, planned);
+        killed_roots.extend(one::stop_left_running(&dir, &study.runner.sample));
     }
+    // Where the killed study made its runs, once nothing runs there any more.
+    for root in killed_roots {
+        let _ = std::fs::remove_dir_all(root);
+    }
+    // Where the runs are made, outside `out` (`one::run_one`), and the conditions' `mur`
+    // and verbs, which the agents' environment names: no path an agent is given leads
+    // to another run's files. Removed when the study ends.
+    let live = tempfile::Builder::new()
+        .prefix(one::LIVE_ROOT_PREFIX)
+        .tempdir()
+        .map_err(|e| Error::internal(format!("cannot make a temporary directory: {e}")))?;
     let ran = pending.len();
     progress(&format!(
         "study: {} × {} × {}, seed {}; {} to run, {} recorded",
@@ -106,7 +119,7 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         pending.len(),
         done.len()
     ));
-    let ready = prepare::prepare_conditions(study, &out, &pending, progress)?;
+    let ready = prepare::prepare_conditions(study, &out, live.path(), &pending, progress)?;
     // Recorded once the study can start: one that failed before (no verbs installed)
     // pins no seed, and the corrected command may name its own.
     meta.save(&out)?;
@@ -128,7 +141,7 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
                     let Some(planned) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
                         return;
                     };
-                    let result = one::run_one(study, &ready, &checker, &out, &planned);
+                    let result = one::run_one(study, &ready, &checker, &out, live.path(), &planned);
                     let _guard = journal_lock.lock();
                     if let Err(e) = journal::append(&results_path, &result) {
                         return record_failure(&failure, e);

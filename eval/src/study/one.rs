@@ -3,7 +3,7 @@
 //! calls by surface and outside the verb set, the agent's own report, the context.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::files::write;
 use super::plan::{Planned, Study, id, run_dir};
@@ -20,12 +20,20 @@ use crate::usage;
 /// The most of the agent's stdout that is read for its event stream.
 const STDOUT_CAP: u64 = 64 << 20;
 
-/// One run, measured; a failure of the harness is recorded in the result.
+/// The file, in a run's directory in `out`, naming the directory the run is made in
+/// while it runs ([`run_one`]): what a resumed study stops a killed run's leftovers in.
+const LIVE_FILE: &str = "live";
+
+/// One run, measured; a failure of the harness is recorded in the result. It is made in
+/// a directory of its own under `live_root`, outside `out`, and moved into `out` once the
+/// agent and the checks are done: an agent that looks around (`ls ../..`) finds no other
+/// run's files, and no path its environment names leads into the study.
 pub fn run_one(
     study: &Study,
     ready: &[Option<Ready>],
     checker: &Checker,
     out: &Path,
+    live_root: &Path,
     planned: &Planned,
 ) -> RunResult {
     let condition = &study.conditions[planned.condition];
@@ -56,6 +64,13 @@ pub fn run_one(
         result.error = Some(e.message().to_owned());
         return result;
     }
+    let live = match made_live(live_root, &dir) {
+        Ok(live) => live,
+        Err(why) => {
+            result.error = Some(why);
+            return result;
+        }
+    };
     let instructions = match &condition.counterbalanced {
         Some(order) => {
             let (text, first) = order.text(planned.swapped);
@@ -64,7 +79,7 @@ pub fn run_one(
         }
         None => condition.instructions.clone(),
     };
-    let mut extras = extras(condition, &instructions, planned.repeat, &dir);
+    let mut extras = extras(condition, &instructions, planned.repeat, live.path());
     extras
         .env
         .push(("MUR_AGENT".into(), agent_name(&study.agent).into()));
@@ -74,7 +89,24 @@ pub fn run_one(
         checker,
         extras: &extras,
     };
-    let record = run::run_task(&harness, task, &dir);
+    let mut record = run::run_task(&harness, task, live.path());
+    // The session is stopped and the agent's group gone: its files join the study's, and
+    // what the record says of them names them there.
+    let made_in = live.path().to_string_lossy().into_owned();
+    if let Err(why) = move_in(live, &dir) {
+        result.error = Some(why);
+        return result;
+    }
+    let moved = |text: &mut String| *text = text.replace(&made_in, &dir.to_string_lossy());
+    record
+        .checks
+        .iter_mut()
+        .filter_map(|c| c.seen.as_mut())
+        .for_each(moved);
+    if let Some(error) = record.error.as_mut() {
+        moved(error);
+    }
+    record.transcript = dir.clone();
     result.success = record.completed;
     result.checks = Checks {
         passed: record.checks.iter().filter(|c| c.passed).count() as u32,
@@ -228,6 +260,82 @@ fn first_surface(
         (served, None) => served.map(|s| s.1),
     }
 }
+
+/// A fresh directory under `live_root` for the run whose directory in `out` is `dir`,
+/// named in `dir`'s [`LIVE_FILE`] before anything runs there.
+fn made_live(live_root: &Path, dir: &Path) -> Result<tempfile::TempDir, String> {
+    let live = tempfile::Builder::new()
+        .prefix("run-")
+        .tempdir_in(live_root)
+        .map_err(|e| {
+            format!(
+                "cannot make the run's directory in `{}`: {e}",
+                live_root.display()
+            )
+        })?;
+    write(&dir.join(LIVE_FILE), &live.path().to_string_lossy())
+        .map_err(|e| e.message().to_owned())?;
+    Ok(live)
+}
+
+/// The files of the run made in `live` moved into its directory `dir` (renamed, or
+/// copied where `live` is on another file system), `live` then removed.
+fn move_in(live: tempfile::TempDir, dir: &Path) -> Result<(), String> {
+    let _ = std::fs::remove_file(dir.join(LIVE_FILE));
+    let moving = live.keep();
+    let moved = std::fs::rename(&moving, dir).or_else(|_| {
+        copy_tree(&moving, dir)?;
+        std::fs::remove_dir_all(&moving)
+    });
+    moved.map_err(|e| {
+        format!(
+            "cannot move the run's files from `{}` to `{}`: {e}",
+            moving.display(),
+            dir.display()
+        )
+    })
+}
+
+/// `from`'s regular files, directories and links copied into `to`; anything else the
+/// agent may have left (a FIFO, a socket) is not: a FIFO would hold the copy.
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            copy_tree(&source, &target)?;
+        } else if kind.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(&source)?, &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(&source, &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// Stops what a run killed mid-way left running: in its directory `dir`, and in the one
+/// it was being made in, which [`LIVE_FILE`] names. Returns that one's study's temporary
+/// directory, for the caller to remove once every run's leftovers are stopped (the study
+/// that made it is gone, as this one holds `out`).
+pub fn stop_left_running(dir: &Path, sample: &Path) -> Option<PathBuf> {
+    crate::outdir::stop_left_running(dir, sample);
+    let named = crate::bounded::read(&dir.join(LIVE_FILE), 4096).ok()?;
+    let live = PathBuf::from(String::from_utf8_lossy(&named.bytes).into_owned());
+    crate::outdir::stop_left_running(&live, sample);
+    // Only what has the names a study gives them: the file is no order to delete anything.
+    let ours = |path: &Path, prefix: &str| {
+        path.file_name()
+            .is_some_and(|name| name.to_string_lossy().starts_with(prefix))
+    };
+    live.parent()
+        .filter(|root| ours(&live, "run-") && ours(root, LIVE_ROOT_PREFIX))
+        .map(Path::to_owned)
+}
+
+/// How the temporary directory a study makes its runs in is named.
+pub const LIVE_ROOT_PREFIX: &str = "mur-eval-study-";
 
 #[cfg(test)]
 mod tests {

@@ -24,11 +24,13 @@ pub struct Ready {
     pub verbs: Option<BTreeMap<String, String>>,
 }
 
-/// Each condition a pending run needs: its `mur` and verbs installed once (cli), or the
-/// tool schemas its client will load (mcp).
+/// Each condition a pending run needs: its `mur` and verbs installed once (cli), in
+/// `live_root` (outside the study's `out`, as the runs are), or the tool schemas its
+/// client will load (mcp), kept in `out`.
 pub fn prepare_conditions(
     study: &Study,
     out: &Path,
+    live_root: &Path,
     pending: &VecDeque<Planned>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Vec<Option<Ready>>> {
@@ -39,10 +41,7 @@ pub fn prepare_conditions(
             ready.push(None);
             continue;
         }
-        let dir = out.join("conditions").join(&condition.name);
-        // A resumed study installs the verbs afresh (an overlay replaced some); their
-        // compiled code, in `cache/`, is kept.
-        let _ = std::fs::remove_dir_all(dir.join("data"));
+        let dir = live_root.join("conditions").join(&condition.name);
         profile::create_dir(&dir)?;
         let verbs = match &condition.verbs {
             Some(VerbSet::Named) => Some(study.verbs.clone()),

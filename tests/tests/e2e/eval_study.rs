@@ -78,6 +78,7 @@ fn study(sandbox: &Sandbox, python: &Path, out: &Path) -> Command {
         .arg("--html")
         .arg(&html)
         .env("MUR_EVAL_PYTHON", python)
+        .env("TMPDIR", sandbox.dir("tmp"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     command
@@ -119,16 +120,26 @@ fn a_small_study_resumes_after_a_kill_and_reports_every_condition() {
         kept.len()
     );
 
+    // The kill left the runs it cut short running, where they were being made.
+    assert!(
+        !left_under(&sandbox.dir("tmp")).is_empty(),
+        "nothing was left"
+    );
     // Run again with the same --out: only what is missing runs.
     let (output, _) = run_within(&mut study(&sandbox, &python, &out), STUDY_LIMIT);
     check_study(&output, &out, &kept, expected);
     // The sessions and the agent (its `sleep 600`) the kill left running were stopped
-    // by the resumed study.
-    let left = left_under(&out);
+    // by the resumed study, and the directory they were made in removed.
+    let left = left_under(sandbox.root());
     for (pid, _) in &left {
         mur_e2e::process::signal(*pid, "KILL");
     }
     assert!(left.is_empty(), "still running: {left:?}");
+    let tmp: Vec<_> = std::fs::read_dir(sandbox.dir("tmp"))
+        .expect("tmp")
+        .flatten()
+        .collect();
+    assert!(tmp.is_empty(), "left in TMPDIR: {tmp:?}");
 }
 
 #[track_caller]
@@ -548,7 +559,8 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()))
 }
 
-/// `mur-eval study ARGS… --out OUT` in `sandbox`, its output piped.
+/// `mur-eval study ARGS… --out OUT` in `sandbox`, its output piped; its runs made in
+/// the sandbox's `tmp` (`TMPDIR`), where [`left_under`] the sandbox finds what they left.
 fn study_command(sandbox: &Sandbox, out: &Path, args: &[&str]) -> Command {
     let mut command = sandbox.command(eval_bin());
     command
@@ -556,6 +568,7 @@ fn study_command(sandbox: &Sandbox, out: &Path, args: &[&str]) -> Command {
         .args(args)
         .arg("--out")
         .arg(out)
+        .env("TMPDIR", sandbox.dir("tmp"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     command
@@ -1125,7 +1138,7 @@ fn a_lockfile_the_agent_rewrites_neither_names_what_is_killed_nor_what_is_checke
          mv \"$f.new\" \"$f\"",
         decoy.id()
     );
-    let (_sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", &agent]);
+    let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", &agent]);
     let alive = decoy.try_wait().expect("try_wait").is_none();
     let _ = decoy.kill();
     let _ = decoy.wait();
@@ -1142,7 +1155,10 @@ fn a_lockfile_the_agent_rewrites_neither_names_what_is_killed_nor_what_is_checke
         decoy.id()
     );
     assert!(seen.contains(&untrusted), "{record}");
-    assert!(left_under(&out).is_empty(), "the session was stopped");
+    assert!(
+        left_under(sandbox.root()).is_empty(),
+        "the session was stopped"
+    );
 }
 
 #[test]
@@ -1279,11 +1295,59 @@ fn ctrl_c_stops_the_running_agent_and_session_before_mur_eval_exits() {
     wait_until_within(
         "the agent and session stopped",
         Duration::from_secs(20),
-        || left_under(&out).is_empty().then_some(()),
+        || left_under(sandbox.root()).is_empty().then_some(()),
     );
     assert_eq!(
         std::fs::read_to_string(&marker).expect("marker"),
         "started\n",
         "the agent ran on"
     );
+}
+
+/// A run is made outside the study's directory and moved into it once it ended: an agent
+/// that looks around (`ls ..`, `ls ../..`) finds no other run's files — the repeat made
+/// before it is in the study by then — and no path its environment names leads into the
+/// study; the directory the runs were made in is gone when the study ends.
+#[test]
+fn an_agent_sees_no_other_run_nor_the_studys_directory() {
+    let agent = "echo \"== ..\"; ls -a ..; echo \"== ../..\"; ls -a ../..; echo \"== env\"; env";
+    let (sandbox, out, output) = derived_study("count-to-three", "2", &["--agent", agent]);
+    output.assert_code(0);
+    let study = out.to_string_lossy().into_owned();
+    for repeat in ["1", "2"] {
+        let dir = out.join("runs/cli-derived/count-to-three").join(repeat);
+        let seen = std::fs::read_to_string(dir.join("agent.stdout")).expect("agent.stdout");
+        assert!(
+            !seen.contains(&study),
+            "the study's directory was in reach:\n{seen}"
+        );
+        let listed = |from: &str, to: &str| -> Vec<String> {
+            let part = seen.split_once(from).map_or("", |(_, rest)| rest);
+            let part = part.split_once(to).map_or(part, |(part, _)| part);
+            part.lines()
+                .filter(|l| !l.is_empty() && *l != "." && *l != "..")
+                .map(str::to_owned)
+                .collect()
+        };
+        // `..`: the run's own files; `../..`: the conditions' and this run's directory.
+        let parent = listed("== ..\n", "== ../..\n");
+        assert!(parent.contains(&"prompt.md".to_owned()), "{seen}");
+        let grandparent = listed("== ../..\n", "== env\n");
+        assert_eq!(grandparent.len(), 2, "{seen}");
+        assert!(grandparent.contains(&"conditions".to_owned()), "{seen}");
+        // What the run made is in the study, and names no other place.
+        assert!(dir.join("work").join("AGENTS.md").is_file());
+        assert!(!dir.join("live").exists());
+        let record = read_json(&dir.join("record.json"));
+        assert_eq!(
+            record["transcript"],
+            dir.to_string_lossy().as_ref(),
+            "{record}"
+        );
+    }
+    let tmp: Vec<_> = std::fs::read_dir(sandbox.dir("tmp"))
+        .expect("tmp")
+        .flatten()
+        .collect();
+    assert!(tmp.is_empty(), "left in TMPDIR: {tmp:?}");
 }
