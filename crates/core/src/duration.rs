@@ -24,9 +24,17 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 /// A window of time back from now (`usage report --since`, `verbs prune
-/// --unused-for`): a duration, never zero. A window of none holds no call, so
-/// every verb would be unused in it.
+/// --unused-for`): a duration with its unit, never zero. A window of none holds no
+/// call, so every verb would be unused in it.
 pub fn parse_window(text: &str) -> Result<Duration, String> {
+    // A bare number names no unit: `--since 90` is as likely 90 days as 90 seconds, and
+    // read as seconds it reports a window of nothing without a word.
+    let bare = text.trim();
+    if !bare.is_empty() && bare.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "`{bare}` has no unit: did you mean {bare}s, {bare}m, {bare}h or {bare}d?"
+        ));
+    }
     match parse_duration(text)? {
         d if d.is_zero() => Err(format!(
             "`{}` is an empty window: no call falls in it",
@@ -70,13 +78,22 @@ mod tests {
                 "{text:?}"
             );
         }
-        for text in ["0s", "0", "0d"] {
+        for text in ["0s", "0m", "0d"] {
             assert_eq!(
                 parse_window(text),
                 Err(format!("`{text}` is an empty window: no call falls in it"))
             );
         }
         assert_eq!(parse_window("1s"), Ok(Duration::from_secs(1)));
+        for text in ["90", " 0 "] {
+            let bare = text.trim();
+            assert_eq!(
+                parse_window(text),
+                Err(format!(
+                    "`{bare}` has no unit: did you mean {bare}s, {bare}m, {bare}h or {bare}d?"
+                ))
+            );
+        }
         for text in ["99999999999999999999", "99999999999999999999w"] {
             assert_eq!(
                 parse_duration(text),

@@ -869,7 +869,7 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
     // A window of nothing holds no call: every verb would be unused in it.
     for args in [
         &["verbs", "prune", "--unused-for", "0s", "--yes"][..],
-        &["usage", "report", "--since", "0"],
+        &["usage", "report", "--since", "0d"],
     ] {
         let out = sandbox.devtools(args);
         out.assert_code(1);
@@ -882,6 +882,20 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
                     .contains(&format!("`{zero}` is an empty window: no call falls in it")),
             "{out}"
         );
+    }
+    // A bare number names no unit: refused, with the units it may mean.
+    for (args, option) in [
+        (&["usage", "report", "--since", "90"][..], "--since"),
+        (&["verbs", "prune", "--unused-for", "90"], "--unused-for"),
+    ] {
+        sandbox
+            .devtools(args)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: invalid value '90' for '{option} <DURATION>': `90` has no unit: \
+                 did you mean 90s, 90m, 90h or 90d?\n"
+            ));
     }
     // An agent with no record is named, with the agents there are.
     let nobody = sandbox.devtools(&["usage", "report", "--agent", "nobody"]);
