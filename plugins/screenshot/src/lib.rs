@@ -16,8 +16,8 @@ impl Verb for Screenshot {
         tool: "screenshot",
         summary: "Capture the running app, or the element a selector matches, as a PNG",
         synopsis: "screenshot [<selector>] [--window W] [--out path|-] [--wait-idle] [--include-chrome]",
-        details: "Without `--out` only the image's metadata is printed: use `--out file.png` to save\n\
-                  the picture, or `--out -` to write the PNG bytes to stdout.",
+        details: "Without `--out` only the image's metadata is printed: `--out file.png` saves the\n\
+                  picture, `--out -` writes the PNG bytes to stdout.",
         examples: &["mur devtools screenshot --selector '#counter' --out counter.png"],
     };
     const SPEC: Spec = Spec {
