@@ -552,6 +552,10 @@ pub struct ReportArgs {
     /// A verb is a loser when more than this share of its calls are usage errors
     #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate)]
     pub max_usage_error_rate: f64,
+    /// A verb is a loser when more than this share of its calls failed in the verb
+    /// itself (exit 6: a crash, its time or memory spent)
+    #[arg(long, value_name = "R", default_value_t = 0.2, value_parser = rate)]
+    pub max_plugin_failure_rate: f64,
     /// Print the report as JSON (schema `mur-usage-report/1`, see docs/usage.md)
     #[arg(long)]
     pub json: bool,
@@ -794,6 +798,10 @@ pub enum VerbsCommand {
         /// A verb is a loser when more than this share of its calls are usage errors
         #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate)]
         max_usage_error_rate: f64,
+        /// A verb is a loser when more than this share of its calls failed in the verb
+        /// itself (exit 6: a crash, its time or memory spent)
+        #[arg(long, value_name = "R", default_value_t = 0.2, value_parser = rate)]
+        max_plugin_failure_rate: f64,
         /// Judge by this agent's calls only (`usage report --agent`)
         #[arg(long, value_name = "NAME")]
         agent: Option<String>,

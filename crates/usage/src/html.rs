@@ -286,8 +286,10 @@ fn criteria(report: &Report) -> String {
     let mut html = format!(
         "<ul class=\"criteria\"><li>Calls of: {agent}.</li><li>Window: {window}.</li>\
          <li>Losers: installed named verbs with {unused}, or whose usage errors exceed \
-         {}% of at least {} calls of the version installed.</li>",
+         {}%, or failures of their own (exit 6) {}%, of at least {} calls of the version \
+         installed.</li>",
         crate::report::round2(report.max_usage_error_rate * 100.0),
+        crate::report::round2(report.max_plugin_failure_rate * 100.0),
         report.min_calls
     );
     if let Some(left_out) = report.server_records_not_counted() {

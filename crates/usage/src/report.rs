@@ -49,6 +49,10 @@ pub struct Criteria {
     pub agent: Option<String>,
     /// A verb whose share of usage errors is above this is a loser.
     pub max_usage_error_rate: f64,
+    /// A verb whose share of failures of its own (exit 6: it crashed, ran out of its
+    /// time or memory, wrote where it had not declared) is above this is a loser: its
+    /// tool ran, and the verb lost the result.
+    pub max_plugin_failure_rate: f64,
     /// ... once it has at least this many calls (one bad call says little).
     pub min_calls: u64,
     /// The verbs installed now (losers are among them).
@@ -66,6 +70,9 @@ impl Default for Criteria {
             unused_since: None,
             agent: None,
             max_usage_error_rate: 0.5,
+            // Lower: a usage error may be the caller's slip, a failure of the verb's
+            // own is always the verb's, and its tool had run.
+            max_plugin_failure_rate: 0.2,
             min_calls: 3,
             installed: Vec::new(),
             off_periods: Vec::new(),
@@ -184,10 +191,12 @@ pub struct Loser {
     pub kind: Kind,
     pub reason: String,
     /// Its calls in the window losers are judged over (`unused_since`): for a
-    /// verb refused too often, those of the version installed, which
-    /// `usage_error_rate` is the rate of; none for an unused one.
+    /// verb refused or failing too often, those of the version installed, which
+    /// the rates are of; none for an unused one.
     pub calls: u64,
     pub usage_error_rate: f64,
+    /// The share of those calls the verb itself failed (exit 6).
+    pub plugin_failure_rate: f64,
     /// The exact command that removes it.
     pub command: String,
 }
@@ -268,11 +277,13 @@ pub struct Report {
     /// The window's start (`--since`), if any; the first and last record in it.
     pub since: Option<String>,
     /// How the report was made, beside the window: the agent it is of (`--agent`;
-    /// `None`: every agent), and what makes a verb refused too often — usage errors
-    /// above `max_usage_error_rate` of at least `min_calls` calls — so a saved
-    /// report of one agent never reads as all agents'.
+    /// `None`: every agent), and what makes a verb refused or failing too often —
+    /// usage errors above `max_usage_error_rate`, or failures of its own above
+    /// `max_plugin_failure_rate`, of at least `min_calls` calls — so a saved report of
+    /// one agent never reads as all agents'.
     pub agent: Option<String>,
     pub max_usage_error_rate: f64,
+    pub max_plugin_failure_rate: f64,
     pub min_calls: u64,
     pub first: Option<String>,
     pub last: Option<String>,
@@ -463,6 +474,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         since: criteria.since.as_ref().map(|s| s.0.clone()),
         agent: criteria.agent.clone(),
         max_usage_error_rate: criteria.max_usage_error_rate,
+        max_plugin_failure_rate: criteria.max_plugin_failure_rate,
         min_calls: criteria.min_calls,
         unused_since: unused_since.map(|s| s.0.clone()),
         first: chosen.iter().map(|r| &r.time).min().cloned(),
@@ -668,15 +680,28 @@ fn losers(
             (Some(installed), Some(ran)) => installed == ran,
             _ => true,
         };
-        let (judged, errors) = of_verb
-            .filter(this_version)
-            .fold((0u64, 0u64), |(n, e), r| {
-                (n + 1, e + u64::from(r.outcome == Outcome::UsageError))
-            });
-        let rate = if judged == 0 {
-            0.0
+        let (judged, errors, failures) =
+            of_verb
+                .filter(this_version)
+                .fold((0u64, 0u64, 0u64), |(n, e, f), r| {
+                    (
+                        n + 1,
+                        e + u64::from(r.outcome == Outcome::UsageError),
+                        f + u64::from(r.outcome == Outcome::PluginError),
+                    )
+                });
+        let share = |count: u64| {
+            if judged == 0 {
+                0.0
+            } else {
+                count as f64 / judged as f64
+            }
+        };
+        let (rate, failure_rate) = (share(errors), share(failures));
+        let version = if judged < calls {
+            " (the version installed)"
         } else {
-            errors as f64 / judged as f64
+            ""
         };
         let unused = !used && covered && !added_late;
         let reason = if unused {
@@ -690,25 +715,31 @@ fn losers(
                 None => format!("never used{by} in the log"),
             }
         } else if judged >= criteria.min_calls && rate > criteria.max_usage_error_rate {
-            let version = if judged < calls {
-                " (the version installed)"
-            } else {
-                ""
-            };
             let (rate, max) = percents(rate, criteria.max_usage_error_rate);
             format!("{rate}% of its {judged} calls{version} were usage errors (above {max}%)")
+        } else if judged >= criteria.min_calls && failure_rate > criteria.max_plugin_failure_rate {
+            let (rate, max) = percents(failure_rate, criteria.max_plugin_failure_rate);
+            format!(
+                "{rate}% of its {judged} calls{version} failed in the verb itself, exit 6 \
+                 (above {max}%)"
+            )
         } else {
             continue;
         };
         // The calls the rate is of: for an unused verb none, for one refused
         // too often those of the version installed.
-        let (calls, rate) = if unused { (0, 0.0) } else { (judged, rate) };
+        let (calls, rate, failure_rate) = if unused {
+            (0, 0.0, 0.0)
+        } else {
+            (judged, rate, failure_rate)
+        };
         losers.push(Loser {
             verb: verb.name.clone(),
             kind: verb.kind,
             reason,
             calls,
             usage_error_rate: (rate * 1000.0).round() / 1000.0,
+            plugin_failure_rate: (failure_rate * 1000.0).round() / 1000.0,
             command: format!("mur devtools verbs remove {}", verb.name),
         });
     }
@@ -815,6 +846,43 @@ mod tests {
             sha256: sha256.map(str::to_owned),
             added_at: None,
         }
+    }
+
+    /// A verb that fails on its own (exit 6: it crashed, ran out of time or memory)
+    /// in more than a fifth of its calls is a loser, as one refused too often is: a
+    /// verb failing half its calls was pruned by no rule.
+    #[test]
+    fn a_verb_that_fails_itself_too_often_is_a_loser() {
+        let calls = |failures: usize, of: usize| -> Vec<Record> {
+            (0..of)
+                .map(|at| {
+                    let outcome = if at < failures {
+                        Outcome::PluginError
+                    } else {
+                        Outcome::Ok
+                    };
+                    cli("hog", Kind::Plugin, "hog", outcome, 1.0)
+                })
+                .collect()
+        };
+        assert_eq!(
+            losers_of(&calls(13, 26), installed("hog", None)),
+            ["50% of its 26 calls failed in the verb itself, exit 6 (above 20%)"]
+        );
+        assert!(
+            losers_of(&calls(1, 5), installed("hog", None)).is_empty(),
+            "20% is not above"
+        );
+        assert!(
+            losers_of(&calls(2, 2), installed("hog", None)).is_empty(),
+            "too few calls"
+        );
+        let criteria = Criteria {
+            installed: vec![installed("hog", None)],
+            ..Criteria::default()
+        };
+        let loser = &report(&calls(3, 4), 0, &criteria).losers[0];
+        assert_eq!((loser.calls, loser.plugin_failure_rate), (4, 0.75));
     }
 
     fn losers_of(records: &[Record], installed: Installed) -> Vec<String> {

@@ -75,12 +75,19 @@ fn installed(entries: &[Entry]) -> Vec<Installed> {
 /// the same losers: both verdicts (unused, refused too often) over the last
 /// `unused_for`, or over `--since`'s window when the report is given one; the verbs
 /// judged are those of `entries`, the verb index's.
+/// The shares of a verb's calls above which it is a loser: usage errors
+/// (`--max-usage-error-rate`), failures of its own (`--max-plugin-failure-rate`).
+pub struct LoserRates {
+    pub usage_errors: f64,
+    pub plugin_failures: f64,
+}
+
 fn criteria(
     dir: &UsageDir,
     since: Option<std::time::Duration>,
     unused_for: std::time::Duration,
     agent: Option<String>,
-    max_usage_error_rate: f64,
+    rates: LoserRates,
     entries: &[Entry],
 ) -> Criteria {
     Criteria {
@@ -90,7 +97,8 @@ fn criteria(
             None => Some(Since::ago(unused_for)),
         },
         agent,
-        max_usage_error_rate,
+        max_usage_error_rate: rates.usage_errors,
+        max_plugin_failure_rate: rates.plugin_failures,
         installed: installed(entries),
         off_periods: dir.off_periods(),
         ..Criteria::default()
@@ -258,7 +266,10 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
         args.since,
         args.unused_for,
         args.agent.clone(),
-        args.max_usage_error_rate,
+        LoserRates {
+            usage_errors: args.max_usage_error_rate,
+            plugin_failures: args.max_plugin_failure_rate,
+        },
         verbs.entries(),
     );
     let (mut report, read) = build(dir, &args.server_logs, true, &criteria)?;
@@ -388,7 +399,8 @@ fn text(report: &Report, read: &Read, named: bool) -> String {
         None => "every agent".to_owned(),
     };
     let mut out = format!(
-        "{} records{} ({whose}; usage errors above {}% of at least {} calls make a loser)\n",
+        "{} records{} ({whose}; usage errors above {}% or failures of the verb's own above \
+         {}% of at least {} calls make a loser)\n",
         report.records,
         match (&report.first, &report.last) {
             (Some(first), Some(last)) => {
@@ -397,6 +409,7 @@ fn text(report: &Report, read: &Read, named: bool) -> String {
             _ => String::new(),
         },
         mur_usage::round2(report.max_usage_error_rate * 100.0),
+        mur_usage::round2(report.max_plugin_failure_rate * 100.0),
         report.min_calls,
     );
     if !read.session_logs.is_empty() {
@@ -527,7 +540,7 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
 /// `while_off` insists.
 pub fn prune(
     unused_for: std::time::Duration,
-    max_usage_error_rate: f64,
+    rates: LoserRates,
     agent: Option<String>,
     server_logs: &[PathBuf],
     yes: bool,
@@ -546,7 +559,7 @@ pub fn prune(
     // The verb index, read once: the verbs judged, and where each came from.
     let verbs = VerbHost::open()?;
     let entries = verbs.entries();
-    let criteria = criteria(&dir, None, unused_for, agent, max_usage_error_rate, entries);
+    let criteria = criteria(&dir, None, unused_for, agent, rates, entries);
     // One read serves both the report and whether the log reaches back past
     // the window: only then can a verb be called unused over all of it. The
     // sessions' logs too, as the report reads them: their records of mur's calls

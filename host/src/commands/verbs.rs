@@ -38,6 +38,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
         VerbsCommand::Prune {
             unused_for,
             max_usage_error_rate,
+            max_plugin_failure_rate,
             agent,
             server_logs,
             yes,
@@ -45,7 +46,10 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             dry_run: _,
         } => super::usage::prune(
             *unused_for,
-            *max_usage_error_rate,
+            super::usage::LoserRates {
+                usage_errors: *max_usage_error_rate,
+                plugin_failures: *max_plugin_failure_rate,
+            },
             agent.clone(),
             server_logs,
             *yes,

@@ -418,7 +418,7 @@ fn known_log(sandbox: &Sandbox) {
 
 /// `usage report` over [`known_log`], as a person reads it.
 const KNOWN_REPORT: &str = "\
-13 records, 2025-01-01T10:00:00.000Z to 2026-01-12T10:00:00.000Z (every agent; usage errors above 50% of at least 3 calls make a loser)
+13 records, 2025-01-01T10:00:00.000Z to 2026-01-12T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 
 verbs (as mur ran them):
 VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
@@ -1032,6 +1032,38 @@ fn prune_and_the_report_rate_usage_errors_over_the_one_window() {
         .assert_stdout_is(format!("mur devtools verbs remove type    # {reason}\n"));
 }
 
+/// A verb that fails on its own (exit 6) in more than a fifth of its calls is a loser
+/// for the report and for `prune`, at the rate `--max-plugin-failure-rate` sets: a verb
+/// crashing on half its calls was pruned by no rule.
+#[test]
+fn a_verb_that_fails_itself_too_often_is_a_loser_for_both() {
+    let sandbox = Sandbox::new();
+    add_data_verb(&sandbox, "hog", "state");
+    added_on(&sandbox, "hog", "2020-01-01T00:00:00Z");
+    let mut lines = vec![cli_record(60, "guide", "host", "ok")];
+    lines.extend((0..2).map(|_| cli_record(1, "hog", "data", "plugin-error")));
+    lines.extend((0..2).map(|_| cli_record(1, "hog", "data", "ok")));
+    write_log(&sandbox, &lines);
+    let reason = "50% of its 4 calls failed in the verb itself, exit 6 (above 20%)";
+    let report = sandbox.devtools(&["usage", "report", "--json"]).json();
+    assert_eq!(losers_of(&report), [("hog".to_owned(), reason.to_owned())]);
+    assert_eq!(report["maxPluginFailureRate"], json!(0.2), "{report}");
+    sandbox
+        .devtools(&["verbs", "prune"])
+        .assert_code(0)
+        .assert_stdout_is(format!("mur devtools verbs remove hog    # {reason}\n"));
+    // Half its calls lost is within a limit of one half.
+    let limit = ["--max-plugin-failure-rate", "0.5"];
+    let report = sandbox
+        .devtools(&[&["usage", "report", "--json"][..], &limit].concat())
+        .json();
+    assert_eq!(losers_of(&report), [], "{report}");
+    sandbox
+        .devtools(&[&["verbs", "prune"][..], &limit].concat())
+        .assert_code(0)
+        .assert_stdout_is("");
+}
+
 #[test]
 fn a_verb_added_after_the_unused_window_began_is_not_judged_unused() {
     let sandbox = with_known_verbs_and_log();
@@ -1460,7 +1492,7 @@ fn record_text_reaches_the_terminal_escaped_and_the_page_not_at_all() {
     assert_eq!(
         shown,
         "\
-1 records, 2026-01-01T10:00:00.000Z to 2026-01-01T10:00:00.000Z (every agent; usage errors above 50% of at least 3 calls make a loser)
+1 records, 2026-01-01T10:00:00.000Z to 2026-01-01T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 
 surfaces:
 SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
@@ -1546,7 +1578,7 @@ fn a_record_of_no_real_time_or_duration_is_a_skipped_line_not_a_figure() {
         shown,
         format!(
             "\
-1 records, {now} to {now} (every agent; usage errors above 50% of at least 3 calls make a loser)
+1 records, {now} to {now} (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 
 verbs (as mur ran them):
 VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
