@@ -177,7 +177,7 @@ pub fn with_host_options(help: &str, verb: &str, spec: Option<&VerbSpec>) -> Str
     }
     let mut text = help.trim_end().to_owned();
     text.push_str("\n\nHost options (`mur devtools --help` says what each does):\n");
-    text.push_str(&listed(&taken, "  ", 100));
+    text.push_str(&listed(&taken, "  ", mur_verbs::spec::HELP_COLUMNS));
     for usage in shadowed {
         let name = usage.split(' ').next().unwrap_or_default();
         text.push_str(&format!(

@@ -402,7 +402,7 @@ fn shown_label(label: &str) -> String {
 /// are wrapped to it; only their usage lines and examples, commands to copy whole,
 /// run past it): a derived verb's description and options, a data verb's, and a
 /// usage error's list are wrapped to it when rendered.
-pub(crate) const HELP_COLUMNS: usize = 80;
+pub const HELP_COLUMNS: usize = 80;
 
 /// `help` with each line longer than [`HELP_COLUMNS`] broken between words: prose
 /// flush with where the line starts, an argument's or option's help under its

@@ -287,8 +287,9 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          path, as `call --out` does.\n\
          \n\
          Host options (`mur devtools --help` says what each does):\n  \
-         --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
-         --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n",
+         --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI,\n  \
+         --timeout MS, --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE,\n  \
+         --protocol REVISION, --refresh\n",
     ));
     let bad = sandbox.devtools(&["reload", "--bogus"]);
     bad.assert_code(1)
@@ -586,8 +587,9 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
              {FILE_VALUES}\
              \n\
              Host options (`mur devtools --help` says what each does):\n  \
-             --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
-             --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n"
+             --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI,\n  \
+             --timeout MS, --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE,\n  \
+             --protocol REVISION, --refresh\n"
         )
     );
     let bad = sandbox.devtools(&["count", "--bogus"]);

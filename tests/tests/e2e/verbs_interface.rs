@@ -127,8 +127,9 @@ fn help_is_rendered_from_what_the_verb_declares() {
          mur devtools forger --out note.txt\n\
          \n\
          Host options (`mur devtools --help` says what each does):\n  \
-         --endpoint URL, --auto, --auto-full, --auto-range LO-HI, --timeout MS, --max-response BYTES,\n  \
-         --pretty, -v, -q, --answer KEY=VALUE, --protocol REVISION, --refresh\n  \
+         --endpoint URL, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
+         --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE,\n  \
+         --protocol REVISION, --refresh\n  \
          --project is the verb's own here; the host's goes before it: mur devtools --project PATH forger\n",
     );
 }
