@@ -539,13 +539,26 @@ fn unknown_word(name: &str, unknown: &Unknown, devtools: &str) -> Error {
     }
 }
 
-/// The MCP method a word typed as a verb stands for: a method's own name
-/// (`tools/list`, `resources/read`), or what a server lists (`tools`, `list-tools`) —
-/// what someone who knows MCP types first.
+/// The families of MCP's methods a client calls (`tools/list`, `resources/read`,
+/// `completion/complete`, …): a word in one is a method, not a path (`./x.wasm`).
+const METHOD_FAMILIES: [&str; 6] = [
+    "tools/",
+    "resources/",
+    "prompts/",
+    "completion/",
+    "logging/",
+    "tasks/",
+];
+
+/// The MCP method a word typed as a verb stands for, as `call` takes it: a method's
+/// own name (`tools/list`, `resources/read`), or what a server lists (`tools`,
+/// `list-tools`) — what someone who knows MCP types first.
 fn mcp_method(name: &str) -> Option<String> {
     let listing = |what: &str| format!("{what}/list");
     match name.to_ascii_lowercase().replace('_', "-").as_str() {
-        method if method.contains('/') => Some(name.to_owned()),
+        method if METHOD_FAMILIES.iter().any(|f| method.starts_with(f)) => {
+            Some(mur_core::shell_word(name))
+        }
         "tools" | "list-tools" => Some(listing("tools")),
         "resources" | "list-resources" => Some(listing("resources")),
         "prompts" | "list-prompts" => Some(listing("prompts")),
@@ -593,8 +606,14 @@ mod tests {
                 hint(typed)
             );
         }
-        let other = unknown_verb("clikc", &Unknown::Listed(Vec::new()), "mur devtools");
-        assert!(!other.hints().concat().contains("MCP method"));
+        for other in ["clikc", "./x.wasm", "plugins/foo.wasm", "verbs/add"] {
+            let other = unknown_verb(other, &Unknown::Listed(Vec::new()), "mur devtools");
+            assert!(!other.hints().concat().contains("MCP method"), "{other}");
+        }
+        assert!(
+            hint("tools/call x").contains("`mur devtools call 'tools/call x'`"),
+            "a word pasted as one"
+        );
     }
 
     fn settings() -> Settings {
