@@ -18,11 +18,17 @@ pub const LOCK: &str = "study.lock";
 /// The study's side-by-side transcripts, beside `report.md`.
 pub const TRANSCRIPTS_FILE: &str = "transcripts.md";
 
+/// Names the temporary directory the running study makes its runs in, so that the
+/// next command over a study killed between runs removes it (no run's `live` file
+/// names it then).
+pub const LIVE_ROOT: &str = "live-root";
+
 /// Everything a study writes at the top of its output directory. A study that failed
 /// before it could record `study.json` (a condition whose verbs would not install) has
 /// left some of these, its lock among them: the corrected command takes the directory.
-const OWN: [&str; 10] = [
+const OWN: [&str; 11] = [
     LOCK,
+    LIVE_ROOT,
     META,
     RESULTS,
     "runs",

@@ -98,7 +98,9 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         let dir = run_dir(study, &out, planned);
         killed_roots.extend(one::stop_left_running(&dir, &study.runner.sample));
     }
-    // Where the killed study made its runs, once nothing runs there any more.
+    // Where the killed study made its runs, once nothing runs there any more: named by
+    // its runs in flight, and by the study itself (killed between runs, none is).
+    killed_roots.extend(one::recorded_live_root(&out));
     for root in killed_roots {
         let _ = std::fs::remove_dir_all(root);
     }
@@ -109,6 +111,9 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         .prefix(one::LIVE_ROOT_PREFIX)
         .tempdir()
         .map_err(|e| Error::internal(format!("cannot make a temporary directory: {e}")))?;
+    if !pending.is_empty() {
+        write(&out.join(files::LIVE_ROOT), &live.path().to_string_lossy())?;
+    }
     let ran = pending.len();
     progress(&format!(
         "study: {} × {} × {}, seed {}; {} to run, {} recorded",
@@ -152,6 +157,8 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         }
     });
     bar.done();
+    // The study ends here, its temporary directory with it (`live` is dropped).
+    let _ = std::fs::remove_file(out.join(files::LIVE_ROOT));
     if let Some(error) = failure.into_inner().ok().flatten() {
         return Err(error);
     }

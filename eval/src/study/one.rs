@@ -337,6 +337,17 @@ pub fn stop_left_running(dir: &Path, sample: &Path) -> Option<PathBuf> {
 /// How the temporary directory a study makes its runs in is named.
 pub const LIVE_ROOT_PREFIX: &str = "mur-eval-study-";
 
+/// The temporary directory a study killed in `out` made its runs in, as its
+/// [`LIVE_ROOT`](super::files::LIVE_ROOT) file names it: only one with the name a
+/// study gives it (the file is no order to delete anything).
+pub fn recorded_live_root(out: &Path) -> Option<PathBuf> {
+    let named = crate::bounded::read(&out.join(super::files::LIVE_ROOT), 4096).ok()?;
+    let root = PathBuf::from(String::from_utf8_lossy(&named.bytes).into_owned());
+    root.file_name()
+        .is_some_and(|name| name.to_string_lossy().starts_with(LIVE_ROOT_PREFIX))
+        .then_some(root)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1351,3 +1351,31 @@ fn an_agent_sees_no_other_run_nor_the_studys_directory() {
         .collect();
     assert!(tmp.is_empty(), "left in TMPDIR: {tmp:?}");
 }
+
+/// A study killed between runs (no run's `live` file names where runs were made) left
+/// its temporary directory, with the conditions' verbs and compiled code, in `TMPDIR`
+/// for good: the study names it in `live-root`, and the next command over it removes it
+/// — only a directory a study names so.
+#[test]
+fn the_next_command_removes_the_temporary_directory_a_killed_study_left() {
+    let args = ["--seed", "5", "--agent", "mur devtools state > /dev/null"];
+    let (sandbox, out, first) = derived_study("count-to-three", "1", &args);
+    first.assert_code(0);
+    assert!(
+        !out.join("live-root").exists(),
+        "a study that ended names none"
+    );
+    let tmp = sandbox.dir("tmp");
+    let left = tmp.join("mur-eval-study-killed");
+    std::fs::create_dir_all(left.join("conditions")).expect("a killed study's directory");
+    std::fs::write(out.join("live-root"), left.to_string_lossy().as_bytes()).expect("named");
+    study_into(&sandbox, &out, &cli_derived("count-to-three", "1", &args)).assert_code(0);
+    assert!(!left.exists(), "left in TMPDIR");
+    assert!(!out.join("live-root").exists());
+    // A name a study never gives is no order to delete anything.
+    let other = tmp.join("precious");
+    std::fs::create_dir_all(&other).expect("a directory of someone's");
+    std::fs::write(out.join("live-root"), other.to_string_lossy().as_bytes()).expect("named");
+    study_into(&sandbox, &out, &cli_derived("count-to-three", "1", &args)).assert_code(0);
+    assert!(other.exists(), "removed a directory no study made");
+}
