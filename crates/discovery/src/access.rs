@@ -10,6 +10,7 @@
 //! the one reader of sidecars: what `session list` and `bridge stop` learn of a
 //! bridge comes from a sidecar mur would take its secret from.
 
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 use mur_lockfile::{Keep, ReadOutcome, Registry, Untrusted};
@@ -79,7 +80,8 @@ impl Access {
     pub fn of(lockfile: &Path, pid: u32, started_at: &str, endpoint: &str) -> Self {
         match Self::of_sidecar(lockfile, pid, started_at) {
             Self::Bridge { sidecar, .. }
-                if let Some(uid) = port_of(endpoint).and_then(sockets::other_owner) =>
+                if let Some(uid) =
+                    address_of(endpoint).and_then(|(ip, port)| sockets::other_owner(ip, port)) =>
             {
                 Self::Refused {
                     why: format!(
@@ -265,16 +267,23 @@ fn sendable(secret: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
 }
 
-/// An endpoint as compared with a lockfile's: `localhost` is 127.0.0.1, case and a
-/// trailing `/` do not count.
-/// The port an `http://` endpoint names (`http://127.0.0.1:41234/mcp`, `http://[::1]:80/`).
-/// A lockfile's endpoint is a loopback URL with a port, as sessions write it: the
-/// authority's last `:` field is enough, no URL parser (and its crate) needed here.
-fn port_of(endpoint: &str) -> Option<u16> {
+/// The address and port an `http://` endpoint names (`http://127.0.0.1:41234/mcp`,
+/// `http://[::1]:80/`; `localhost` is 127.0.0.1, as mur dials it). A lockfile's endpoint
+/// is a loopback URL with an address and a port, as sessions write it: its authority
+/// split at the last `:` is enough, no URL parser (and its crate) needed here.
+fn address_of(endpoint: &str) -> Option<(IpAddr, u16)> {
     let authority = endpoint.strip_prefix("http://")?.split('/').next()?;
-    authority.rsplit_once(':')?.1.parse().ok()
+    let (host, port) = authority.rsplit_once(':')?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let ip = match host {
+        "localhost" => IpAddr::from([127, 0, 0, 1]),
+        host => host.parse().ok()?,
+    };
+    Some((ip, port.parse().ok()?))
 }
 
+/// An endpoint as compared with a lockfile's: `localhost` is 127.0.0.1, case and a
+/// trailing `/` do not count.
 fn same_endpoint_key(url: &str) -> String {
     url.trim_end_matches('/')
         .to_ascii_lowercase()
@@ -290,12 +299,16 @@ mod tests {
 
     #[test]
     fn an_endpoint_s_port_is_read_as_sessions_write_it() {
-        assert_eq!(port_of("http://127.0.0.1:41234/mcp"), Some(41234));
-        assert_eq!(port_of("http://[::1]:8080/mcp"), Some(8080));
-        assert_eq!(port_of("http://localhost:9/"), Some(9));
-        assert_eq!(port_of("http://127.0.0.1/mcp"), None);
-        assert_eq!(port_of("stdio"), None);
-        assert_eq!(port_of("http://127.0.0.1:99999/mcp"), None);
+        let at = |ip: &str, port| Some((ip.parse::<IpAddr>().expect("ip"), port));
+        assert_eq!(
+            address_of("http://127.0.0.1:41234/mcp"),
+            at("127.0.0.1", 41234)
+        );
+        assert_eq!(address_of("http://[::1]:8080/mcp"), at("::1", 8080));
+        assert_eq!(address_of("http://localhost:9/"), at("127.0.0.1", 9));
+        assert_eq!(address_of("http://127.0.0.1/mcp"), None);
+        assert_eq!(address_of("stdio"), None);
+        assert_eq!(address_of("http://127.0.0.1:99999/mcp"), None);
     }
 
     /// A lockfile and a sidecar written by the test, 0600 unless `mode` says.

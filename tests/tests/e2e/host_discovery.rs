@@ -699,7 +699,7 @@ fn an_unreadable_lockfile_directory_is_mur_failing_not_no_session() {
 /// records on stdout the `Authorization` header of every POST (then 401, as a bridge
 /// refusing). Python as uid 65534, as any local user could.
 const STRANGER: &str = r#"
-import http.server, json, os, sys
+import http.server, json, os, socket, sys
 class Stranger(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args): pass
     def answer(self, code, body):
@@ -715,7 +715,9 @@ class Stranger(http.server.BaseHTTPRequestHandler):
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         print("authorization:", self.headers.get("Authorization"), flush=True)
         self.answer(401, {"error": "unauthorized"})
-server = http.server.HTTPServer(("127.0.0.1", 0), Stranger)
+class Server(http.server.HTTPServer):
+    address_family = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+server = Server((sys.argv[1], 0), Stranger)
 print(server.server_address[1], flush=True)
 server.serve_forever()
 "#;
@@ -734,12 +736,19 @@ fn a_bridge_s_secret_is_not_sent_to_a_port_another_user_holds() {
         eprintln!("skipped: needs root and /usr/bin/python3 to run a server as another user");
         return;
     }
+    // Bound as 127.0.0.1, and the IPv6 way, which takes 127.0.0.1's connections too.
+    for bind in ["127.0.0.1", "::ffff:127.0.0.1"] {
+        secret_kept_from_a_stranger_at(python, bind);
+    }
+}
+
+fn secret_kept_from_a_stranger_at(python: &Path, bind: &str) {
     let sb = Sandbox::new();
     let mut stranger = std::process::Command::new("setpriv");
     stranger
         .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
         .arg(python)
-        .args(["-c", STRANGER])
+        .args(["-c", STRANGER, bind])
         .stdout(std::process::Stdio::piped());
     let mut stranger = mur_e2e::Process::spawn(&mut stranger);
     let mut said = std::io::BufReader::new(stranger.child_mut().stdout.take().expect("stdout"));
@@ -769,11 +778,11 @@ fn a_bridge_s_secret_is_not_sent_to_a_port_another_user_holds() {
     std::io::Read::read_to_string(&mut said, &mut seen).expect("the stranger's record");
     assert!(
         seen.contains("authorization:"),
-        "mur reached the stranger: {seen}\n{out}"
+        "{bind}: mur reached the stranger: {seen}\n{out}"
     );
     assert!(
         !seen.contains(&secret),
-        "the secret went to another user's port: {seen}"
+        "{bind}: the secret went to another user's port: {seen}"
     );
     out.assert_code(2);
     assert!(
