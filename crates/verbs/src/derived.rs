@@ -2673,6 +2673,44 @@ mod tests {
         );
     }
 
+    /// The cases the three verb kits pin too (plugins/kit/src/tests.rs,
+    /// tests/tests/e2e/scaffold_python.rs and scaffold_js.rs), so that a choice's
+    /// "did you mean" is one rule wherever a verb comes from: the case rule (`FULL`,
+    /// `Error`), `mur_core::nearest` (`sucess`), and nothing for a word Jaro alone
+    /// finds near (`fl`, `cntr`) or one far from every choice.
+    #[test]
+    fn a_choice_is_meant_as_the_verb_kits_mean_it() {
+        let verb = verb_of(
+            "pick",
+            json!({"type": "object", "properties": {
+                "view": {"type": "string", "enum": ["summary", "full"]},
+                "status": {"type": "string", "enum": ["success", "error"]},
+                "component": {"type": "string", "enum": ["counter", "todo"]}
+            }}),
+        );
+        for (option, word, meant) in [
+            ("view", "FULL", Some("full")),
+            ("status", "Error", Some("error")),
+            ("status", "sucess", Some("success")),
+            ("view", "fl", None),
+            ("component", "cntr", None),
+            ("component", "zebra", None),
+        ] {
+            let choices = match option {
+                "view" => "`summary` or `full`",
+                "status" => "`success` or `error`",
+                _ => "`counter` or `todo`",
+            };
+            let told = format!("`--{option}` must be {choices}, got `{word}`");
+            let said = match meant {
+                Some(meant) => format!("{told}; did you mean `{meant}`?"),
+                None => told,
+            };
+            let option = format!("--{option}");
+            assert_eq!(verb.parse(&argv(&[&option, word])), Err(said));
+        }
+    }
+
     /// `enumNames` (titles for people, one per `enum` value) never change what is sent:
     /// a choice is typed and sent as its value, so names swapped against the values
     /// (each name another value) cannot make a verb send the value it did not name.
