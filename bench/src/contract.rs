@@ -23,11 +23,20 @@ pub struct Live {
     pub stream: TcpStream,
 }
 
-/// The lockfile directory of this user: `$XDG_RUNTIME_DIR/reactor-devtools`,
-/// else `${TMPDIR:-/tmp}/reactor-devtools-<uid>` (the contract's Linux paths).
+/// The lockfile directory of this user: `$XDG_RUNTIME_DIR/reactor-devtools`, else
+/// the login's `/run/user/<uid>/reactor-devtools` when that directory is the user's
+/// own and private, else `${TMPDIR:-/tmp}/reactor-devtools-<uid>` (the contract's
+/// Linux paths).
 pub fn lockfile_dir() -> PathBuf {
+    use std::os::unix::fs::MetadataExt;
     if let Some(runtime) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
         return PathBuf::from(runtime).join("reactor-devtools");
+    }
+    let login = PathBuf::from(format!("/run/user/{}", uid()));
+    if std::fs::symlink_metadata(&login)
+        .is_ok_and(|m| m.is_dir() && m.uid() == uid() && m.mode() & 0o077 == 0)
+    {
+        return login.join("reactor-devtools");
     }
     let tmp = std::env::var_os("TMPDIR").map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
     tmp.join(format!("reactor-devtools-{}", uid()))

@@ -257,10 +257,22 @@ mod tests {
             PathBuf::from(format!("/tmp/reactor-devtools-{uid}"))
         );
         chmod(0o700);
+        // A directory named for another uid that this one owns: not that uid's.
+        let other = base.path().join((uid + 1).to_string());
+        std::fs::create_dir(&other).expect("mkdir");
+        std::fs::set_permissions(&other, std::fs::Permissions::from_mode(0o700)).expect("chmod");
         assert_eq!(
             lockfile_dir_with(no_env, uid + 1, base.path()),
             PathBuf::from(format!("/tmp/reactor-devtools-{}", uid + 1)),
-            "another uid's directory, or none"
+            "a directory another uid owns"
+        );
+        // A link in the directory's place, even to the user's own: not the login's.
+        std::fs::remove_dir(&login).expect("rmdir");
+        std::os::unix::fs::symlink(&other, &login).expect("symlink");
+        assert_eq!(
+            lockfile_dir_with(no_env, uid, base.path()),
+            PathBuf::from(format!("/tmp/reactor-devtools-{uid}")),
+            "a symbolic link"
         );
         let set = |name: &str| (name == "XDG_RUNTIME_DIR").then(|| OsString::from("/elsewhere"));
         assert_eq!(

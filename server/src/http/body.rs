@@ -101,8 +101,13 @@ async fn read_body(headers: &HeaderMap, body: Body, limits: BodyLimits) -> Resul
         Ok(Ok(bytes)) => Ok(bytes),
         Ok(Err(BodyError::TooLarge)) => {
             let drained = limits.max_bytes.saturating_mul(DRAINED_CAPS);
+            // A body of no declared length was read up to the cap already.
+            let left = match declared {
+                Some(_) => drained,
+                None => drained.saturating_sub(limits.max_bytes),
+            };
             if declared.is_none_or(|length| length <= drained) {
-                let _ = tokio::time::timeout_at(deadline, drain(&mut stream, drained)).await;
+                let _ = tokio::time::timeout_at(deadline, drain(&mut stream, left)).await;
             }
             Err(too_large(limits.max_bytes))
         }

@@ -252,7 +252,6 @@ fn scroll_moves_the_log_by_an_offset_or_to_an_element() {
 #[test]
 fn the_call_right_after_reload_reaches_the_new_session() {
     let (sandbox, sample) = session();
-    let _successors = Successors::new(&sandbox, sample.pid());
     let mut pid = u64::from(sample.pid());
     for _ in 0..6 {
         ok(&sandbox, &["reload"]);
@@ -266,7 +265,7 @@ fn the_call_right_after_reload_reaches_the_new_session() {
 fn reload_is_acknowledged_and_a_new_session_takes_over() {
     let (sandbox, sample) = session();
     let old = sample.pid();
-    let _successors = Successors::new(&sandbox, old);
+    let successors = Successors::new(&sandbox, old);
     ok(
         &sandbox,
         &["fire", "counter.set", "--args", r#"{"value":9}"#],
@@ -279,7 +278,7 @@ fn reload_is_acknowledged_and_a_new_session_takes_over() {
         "{ack}"
     );
 
-    let new = u64::from(_successors.wait());
+    let new = u64::from(successors.wait());
     // Announced is not yet answering on a loaded machine: `session list` is asked
     // again until it lists the new session alone (bounded, not a timing expectation).
     mur_e2e::wait_until("`session list` to show the new session alone", || {
