@@ -363,9 +363,11 @@ fn a_choice_is_meant_by_the_hosts_rule() {
         ],
         ..Spec::NONE
     };
-    let error = |option: &str, word: &str| {
-        crate::argv::Args::parse(&CHOICES, &argv(&[&format!("--{option}"), word])).unwrap_err()
+    let refused = |words: &[&str]| match crate::argv::Args::parse(&CHOICES, &argv(words)) {
+        Err(message) => message,
+        Ok(_) => panic!("{words:?} was taken"),
     };
+    let error = |option: &str, word: &str| refused(&[&format!("--{option}"), word]);
     let cases = [
         ("view", "FULL", Some("full")),
         ("status", "Error", Some("error")),
@@ -388,7 +390,7 @@ fn a_choice_is_meant_by_the_hosts_rule() {
         assert_eq!(error(option, word), expected);
     }
     // An option's too: `--vi` is no typo of `--view` by it, though Jaro alone likes it.
-    let unknown = |word: &str| crate::argv::Args::parse(&CHOICES, &argv(&[word])).unwrap_err();
+    let unknown = |word: &str| refused(&[word]);
     assert_eq!(unknown("--vi"), "unknown option `--vi`");
     assert_eq!(
         unknown("--sttus"),

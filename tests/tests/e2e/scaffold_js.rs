@@ -53,6 +53,10 @@ export const verb = new Verb({
   options: [
     option("fail", "HOW", "how to fail", { kind: "choice", choices: ["parse", "shape", "refuse", "number", "text"] }),
     option("times", "N", "how often (unused)", { kind: "integer" }),
+    // Unused: for `choices_are_meant_as_the_host_means_them`.
+    option("view", "V", "how much", { kind: "choice", choices: ["summary", "full"] }),
+    option("status", "S", "how it went", { kind: "choice", choices: ["success", "error"] }),
+    option("component", "C", "which", { kind: "choice", choices: ["counter", "todo"] }),
   ],
   arguments(args) {
     if (args.get("fail") === "parse") throw new Error("boom");
@@ -92,4 +96,5 @@ fn a_javascript_verb_s_throw_shows_its_message_and_pitfalls_are_not_silent() {
         "`shape` returned number for stdout; return a string or a Uint8Array",
     );
     fails_like_every_verb(&sb, "jsfail");
+    crate::scaffold_python::choices_are_meant_as_the_host_means_them(&sb, "jsfail");
 }

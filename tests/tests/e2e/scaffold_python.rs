@@ -76,7 +76,13 @@ class Verb(kit.Verb):
     summary = "Fail on purpose"
     options = [kit.option("fail", "HOW", "how to fail", kind="choice",
                           choices=["parse", "shape", "refuse", "number", "text"]),
-               kit.option("times", "N", "how often (unused)", kind="integer")]
+               kit.option("times", "N", "how often (unused)", kind="integer"),
+               # Unused: for `choices_are_meant_as_the_host_means_them`.
+               kit.option("view", "V", "how much", kind="choice", choices=["summary", "full"]),
+               kit.option("status", "S", "how it went", kind="choice",
+                          choices=["success", "error"]),
+               kit.option("component", "C", "which", kind="choice",
+                          choices=["counter", "todo"])]
 
     def arguments(self, args):
         if args["fail"] == "parse":
@@ -116,4 +122,46 @@ fn a_python_verb_s_exception_shows_its_message_and_pitfalls_are_not_silent() {
         .assert_stderr_contains("`shape` returned int for stdout; return str or bytes");
     // kit.Error from `shape` is the verb's own message; a usage error from the kit.
     fails_like_every_verb(&sb, "pyfail");
+    choices_are_meant_as_the_host_means_them(&sb, "pyfail");
+}
+
+/// A choice's "did you mean" in a verb made with the Python or JavaScript kit
+/// (`verb`, with the options `--view summary|full`, `--status success|error` and
+/// `--component counter|todo`) is the host's, as a derived verb's and the Rust
+/// kit's are: the cases crates/verbs/src/derived.rs and plugins/kit/src/tests.rs pin.
+pub fn choices_are_meant_as_the_host_means_them(sb: &mur_e2e::Sandbox, verb: &str) {
+    for (option, word, meant) in [
+        ("view", "FULL", Some("full")),
+        ("status", "Error", Some("error")),
+        ("status", "sucess", Some("success")),
+        ("view", "fl", None),
+        ("component", "cntr", None),
+        ("component", "zebra", None),
+    ] {
+        let choices = match option {
+            "view" => "`summary` or `full`",
+            "status" => "`success` or `error`",
+            _ => "`counter` or `todo`",
+        };
+        let told = format!("`--{option}` must be {choices}, got `{word}`");
+        let said = match meant {
+            Some(meant) => format!("{told}; did you mean `{meant}`?"),
+            None => told,
+        };
+        sb.devtools(&[verb, &format!("--{option}"), word])
+            .assert_code(1)
+            .assert_stderr_starts_with(&format!("error: {verb}: {said}\n"));
+    }
+    // An option's too: `--vi` is no typo of `--view` by it, though Jaro alone likes it.
+    for (word, said) in [
+        ("--vi", "unknown option `--vi`"),
+        (
+            "--sttus",
+            "unknown option `--sttus`; did you mean `--status`?",
+        ),
+    ] {
+        sb.devtools(&[verb, word])
+            .assert_code(1)
+            .assert_stderr_starts_with(&format!("error: {verb}: {said}\n"));
+    }
 }

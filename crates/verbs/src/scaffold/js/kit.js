@@ -224,8 +224,8 @@ function check(param, shown, value) {
     const names = param.choices.map((c) => `\`${c}\``);
     const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names.join("");
     const told = `${shown} must be ${listed}, got \`${value}\``;
-    const near = nearest(value, param.choices);
-    throw new VerbError(near === undefined ? told : `${told}; did you mean \`${near[1]}\`?`);
+    const meant = choiceMeant(value, param.choices);
+    throw new VerbError(meant === undefined ? told : `${told}; did you mean \`${meant}\`?`);
   }
   if (kind === "integer" && !/^[+-]?\d+$/.test(value)) {
     throw new VerbError(`${shown} needs an integer, got \`${value}\``);
@@ -263,38 +263,50 @@ function sent(param, value) {
 
 // What an unknown `--name` was likely meant as: the positional of that name
 // (`--selector S` for `<selector>`), else the nearest of the verb's options, else the
-// nearest host option (`--projct`; by the host's stricter rule, `typoOf`), which the
-// host takes after the verb's name too; undefined if nothing.
+// nearest host option (`--projct`), which the host takes after the verb's name too;
+// both by the host's rule (`nearest`); undefined if nothing.
 function optionMeant(name, positionals, optionNames) {
   if (positionals.some((p) => p.name === name)) return `write \`<${name}>\` without \`--${name}\``;
   const own = nearest(name, optionNames);
   // Not the host option of this very name, which is no typo of it.
-  const host = nearest(name, HOST_OPTIONS.filter((o) => o !== name && !optionNames.includes(o) && typoOf(name, o)));
+  const host = nearest(name, HOST_OPTIONS.filter((o) => o !== name && !optionNames.includes(o)));
   // The verb's own option where a host option is no nearer.
   const meant = host !== undefined && (own === undefined || host[0] > own[0]) ? host : own;
   return meant === undefined ? undefined : `did you mean \`--${meant[1]}\`?`;
 }
 
-// `[likeness, option]` of the option nearest to `name`, if near enough: the host's
-// measure and bound for "did you mean" (clap's); the last of equals.
-function nearest(name, options) {
+// `[likeness, word]` of the word of `words` nearest to `typed`, if near enough: the
+// host's rule for every "did you mean", `mur_core::nearest` in mur's
+// crates/core/src/words.rs, copied because this kit is one JavaScript file a verb
+// vendors, so that its hints agree with the host's and with derived verbs'. Jaro above
+// 0.7 (clap's bound), among the words at most a third of `typed`'s letters' edits away
+// (at least one) or, three letters or more, starting or ending with it: Jaro alone
+// finds short words alike that share a few letters (`fl` and `full`, `--to` and
+// `--auto-full`). The last of equals.
+function nearest(typed, words) {
+  const edits = Math.max(Math.ceil([...typed].length / 3), 1);
+  const core = typed.replace(/^-+/, "");
+  const longEnough = [...core].length >= 3;
+  const near = (word) =>
+    (longEnough && (word.startsWith(typed) || word.replace(/^-+/, "").endsWith(core))) ||
+    osaDistance(typed, word) <= edits;
   let best;
-  for (const option of options) {
-    const likeness = jaro(name, option);
-    if (likeness > 0.7 && (best === undefined || likeness >= best[0])) best = [likeness, option];
+  for (const word of words) {
+    if (word === typed || !near(word)) continue;
+    const likeness = jaro(typed, word);
+    if (likeness > 0.7 && (best === undefined || likeness >= best[0])) best = [likeness, word];
   }
   return best;
 }
 
-// Whether `typed` is near enough to `option` to be a typo of it, by the host's rule
-// beside Jaro: at most a third of its letters' edits away (at least one), or, three
-// letters or more, the start or end of it. Jaro alone finds short words alike that
-// share a few letters (`--to`, `--auto-full`).
-function typoOf(typed, option) {
-  const letters = [...typed].length;
-  const edits = Math.max(Math.ceil(letters / 3), 1);
-  const affix = letters >= 3 && (option.startsWith(typed) || option.endsWith(typed));
-  return affix || osaDistance(typed, option) <= edits;
+// The choice a refused `typed` was likely meant as: the one that differs from it only
+// in case (`FULL` for `full`), else the `nearest`. The host's rule for a derived verb's
+// choice (`check_choice` in mur's crates/verbs/src/derived.rs), copied for the reason
+// `nearest` is.
+function choiceMeant(typed, choices) {
+  const same = choices.filter((c) => c.toLowerCase() === typed.toLowerCase());
+  if (same.length === 1) return same[0];
+  return nearest(typed, choices)?.[1];
 }
 
 /**

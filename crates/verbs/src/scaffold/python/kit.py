@@ -698,39 +698,55 @@ def _looks_like_path(word):
 def _option_meant(name, positionals, options):
     """What an unknown `--name` was likely meant as: the positional of that name
     (`--selector S` for `<selector>`), else the nearest of the verb's `options`,
-    else the nearest host option (`--projct`; by the host's stricter rule,
-    `_typo_of`), which the host takes after the verb's name too; None if nothing."""
+    else the nearest host option (`--projct`), which the host takes after the verb's
+    name too; both by the host's rule (`_nearest`); None if nothing."""
     if any(p.name == name for p in positionals):
         return f"write `<{name}>` without `--{name}`"
     own = _nearest(name, options)
     # Not the host option of this very name, which is no typo of it.
-    host = _nearest(
-        name, [o for o in HOST_OPTIONS if o != name and o not in options and _typo_of(name, o)]
-    )
+    host = _nearest(name, [o for o in HOST_OPTIONS if o != name and o not in options])
     # The verb's own option where a host option is no nearer.
     meant = host if host and (not own or host[0] > own[0]) else own
     return None if meant is None else f"did you mean `--{meant[1]}`?"
 
 
-def _nearest(name, options):
-    """`(likeness, option)` of the option nearest to `name`, if near enough: the
-    host's measure and bound for "did you mean" (clap's); the last of equals."""
+def _nearest(typed, words):
+    """`(likeness, word)` of the word of `words` nearest to `typed`, if near enough:
+    the host's rule for every "did you mean", `mur_core::nearest` in mur's
+    crates/core/src/words.rs, copied because this kit is one Python file a verb
+    vendors, so that its hints agree with the host's and with derived verbs'. Jaro
+    above 0.7 (clap's bound), among the words at most a third of `typed`'s letters'
+    edits away (at least one) or, three letters or more, starting or ending with it:
+    Jaro alone finds short words alike that share a few letters (`fl` and `full`,
+    `--to` and `--auto-full`). The last of equals."""
+    edits = max(-(-len(typed) // 3), 1)
+    core = typed.lstrip("-")
+    long_enough = len(core) >= 3
+
+    def near(word):
+        affix = long_enough and (word.startswith(typed) or word.lstrip("-").endswith(core))
+        return affix or _osa_distance(typed, word) <= edits
+
     best = None
-    for option in options:
-        likeness = _jaro(name, option)
+    for word in words:
+        if word == typed or not near(word):
+            continue
+        likeness = _jaro(typed, word)
         if likeness > 0.7 and (best is None or likeness >= best[0]):
-            best = (likeness, option)
+            best = (likeness, word)
     return best
 
 
-def _typo_of(typed, option):
-    """Whether `typed` is near enough to `option` to be a typo of it, by the host's
-    rule beside Jaro: at most a third of its letters' edits away (at least one),
-    or, three letters or more, the start or end of it. Jaro alone finds short
-    words alike that share a few letters (`--to`, `--auto-full`)."""
-    edits = max(-(-len(typed) // 3), 1)
-    affix = len(typed) >= 3 and (option.startswith(typed) or option.endswith(typed))
-    return affix or _osa_distance(typed, option) <= edits
+def _choice_meant(typed, choices):
+    """The choice a refused `typed` was likely meant as: the one that differs from it
+    only in case (`FULL` for `full`), else the `_nearest`. The host's rule for a
+    derived verb's choice (`check_choice` in mur's crates/verbs/src/derived.rs),
+    copied for the reason `_nearest` is."""
+    same = [c for c in choices if c.lower() == typed.lower()]
+    if len(same) == 1:
+        return same[0]
+    near = _nearest(typed, choices)
+    return None if near is None else near[1]
 
 
 HOST_OPTIONS = ("@host-options@",)
@@ -813,8 +829,8 @@ def _checked(param, shown, value):
         names = [f"`{c}`" for c in param.choices]
         listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
         told = f"{shown} must be {listed}, got `{value}`"
-        near = _nearest(value, param.choices)
-        raise Error(told if near is None else f"{told}; did you mean `{near[1]}`?")
+        meant = _choice_meant(value, param.choices)
+        raise Error(told if meant is None else f"{told}; did you mean `{meant}`?")
     if kind == "integer":
         try:
             int(value)
