@@ -195,9 +195,13 @@ impl VerbSpec {
         text
     }
 
-    /// `name <a> <b> [--x V] [--flag] [--tag T...]` for a verb that gave no usage line;
-    /// each label as the sections show it ([`shown_label`]), on one line, a repeatable
-    /// one followed by `...` as a repeatable positional is (`<file>...`).
+    /// `name <a> <b> [--x V] [--flag] [--tag T]...` for a verb that gave no usage line;
+    /// each label as the sections show it ([`shown_label`]), on one line. A repeatable
+    /// option is followed by `...` outside its brackets, docopt's way (`[--tag T]...`,
+    /// a required one `(--via HOST)...`): one value per `--tag`, which is how mur
+    /// takes it. Inside them (`[--tag T...]`) it would read, as clap and argparse
+    /// write it, as several values after one `--tag` (`--tag a b`, refused), and
+    /// `[--tag a|b...]` as a choice named `b...`.
     fn composed_synopsis(&self, name: &str) -> String {
         let mut words = vec![name.to_owned()];
         words.extend(
@@ -206,14 +210,12 @@ impl VerbSpec {
                 .map(|p| shown_label(&positional_label(p))),
         );
         for option in &self.options {
-            let mut label = shown_label(&option_label(option));
-            if option.repeatable {
-                label.push_str("...");
-            }
-            words.push(if option.required {
-                label
-            } else {
-                format!("[{label}]")
+            let label = shown_label(&option_label(option));
+            words.push(match (option.required, option.repeatable) {
+                (true, false) => label,
+                (false, false) => format!("[{label}]"),
+                (true, true) => format!("({label})..."),
+                (false, true) => format!("[{label}]..."),
             });
         }
         words.join(" ")
@@ -819,7 +821,7 @@ word a word a word a word
         };
         assert!(
             spec.render("copy", "Copy").starts_with(
-                "Usage: mur devtools copy <file>... [--all] --to VALUE [--tag T...] --via HOST...\n"
+                "Usage: mur devtools copy <file>... [--all] --to VALUE [--tag T]... (--via HOST)...\n"
             ),
             "{}",
             spec.render("copy", "Copy")

@@ -1077,7 +1077,7 @@ fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
         help.stdout.lines().next(),
         Some(
             "Usage: mur devtools draw --shape JSON [--key N|TEXT] [--maybe TEXT] \
-             [--points JSON...] [--tags a|b...] [--args JSON]"
+             [--points JSON]... [--tags a|b]... [--args JSON]"
         ),
         "{help}"
     );
@@ -1707,7 +1707,7 @@ fn a_tool_of_100000_choices_or_a_100000_character_name_has_a_bounded_help() {
         help.stdout.lines().next(),
         Some(
             format!(
-                "Usage: mur devtools big [--e CHOICE] [--le CHOICE...] [--{}…] [--args JSON]",
+                "Usage: mur devtools big [--e CHOICE] [--le CHOICE]... [--{}…] [--args JSON]",
                 &long[..78]
             )
             .as_str()
