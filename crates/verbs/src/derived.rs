@@ -499,9 +499,15 @@ const FILE_VALUES: &str = "A TEXT or JSON option's value `@FILE` is that file's 
 /// says so in its own help), aside.
 fn reads_files(spec: &VerbSpec) -> bool {
     let options = spec.options.split_last().map_or(&[][..], |(_, rest)| rest);
-    options
-        .iter()
-        .any(|o| matches!(o.kind, ValueKind::Text | ValueKind::Json) && o.choices.is_empty())
+    options.iter().any(|o| {
+        let text = [
+            ValueKind::Text,
+            ValueKind::Selector,
+            ValueKind::Name,
+            ValueKind::Json,
+        ];
+        text.contains(&o.kind) && o.choices.is_empty()
+    })
 }
 
 /// `waitFor` → `wait-for`, `switchComponent` → `switch-component`,
@@ -1657,7 +1663,7 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
                 (ValueKind::Choice, "CHOICE".to_owned())
             }
         }
-        (Type::String, _) => (ValueKind::Text, text_placeholder(&field.option).to_owned()),
+        (Type::String, _) => text_param(&field.option),
         (Type::Integer, _) => (ValueKind::Integer, "N".to_owned()),
         (Type::Number, _) => (ValueKind::Number, "NUMBER".to_owned()),
         (Type::Array(item), _) => match &**item {
@@ -1739,16 +1745,17 @@ fn json_param(kinds: Kinds) -> (ValueKind, String) {
     }
 }
 
-/// The placeholder of a text option: `TEXT`, but for the options every standard verb
-/// names alike (the verb kit's `Opt::selector` and `Opt::window`), which show theirs
-/// (`--selector S`), so that one tool's option reads the same in its named verb's
-/// help and in its derived verb's.
-fn text_placeholder(option: &str) -> &'static str {
-    match option {
-        "selector" => "S",
-        "window" => "W",
-        _ => "TEXT",
-    }
+/// The kind and placeholder of a text option: text, `TEXT`, but for the options every
+/// standard verb names alike (the verb kit's `Opt::selector` and `Opt::window`), which
+/// are a selector `S` and a name `W` there, so that one tool's option reads the same
+/// in its named verb's help and `catalog --json` and in its derived verb's.
+fn text_param(option: &str) -> (ValueKind, String) {
+    let (kind, placeholder) = match option {
+        "selector" => (ValueKind::Selector, "S"),
+        "window" => (ValueKind::Name, "W"),
+        _ => (ValueKind::Text, "TEXT"),
+    };
+    (kind, placeholder.to_owned())
 }
 
 /// The help of the option giving the whole arguments object.
@@ -2900,6 +2907,42 @@ mod tests {
             export.parse(&argv(&["json"])),
             Err("unexpected argument `json`".to_owned())
         );
+    }
+
+    /// A tool's `selector` and `window` are a selector and a name, as the standard
+    /// verbs' `--selector S` and `--window W` are (the verb kit's `Opt::selector`
+    /// and `Opt::window`): `catalog --json` gives one tool's option one kind in its
+    /// named verb and its derived verb. They still read `@FILE`, as text does.
+    #[test]
+    fn a_selector_and_a_window_are_of_the_standard_verbs_kinds() {
+        let verb = verb_of(
+            "scroll",
+            json!({"type": "object", "properties": {
+                "selector": {"type": "string"},
+                "window": {"type": "string"},
+                "note": {"type": "string"}
+            }}),
+        );
+        let kinds: Vec<(&str, ValueKind, &str)> = verb
+            .spec
+            .options
+            .iter()
+            .map(|o| (o.name.as_str(), o.kind, o.value_name.as_str()))
+            .collect();
+        assert_eq!(
+            kinds[..3],
+            [
+                ("note", ValueKind::Text, "TEXT"),
+                ("selector", ValueKind::Selector, "S"),
+                ("window", ValueKind::Name, "W"),
+            ]
+        );
+        let point = verb_of(
+            "point",
+            json!({"type": "object", "properties": {"selector": {"type": "string"}}}),
+        );
+        let help = point.help();
+        assert!(help.contains("value `@FILE` is"), "{help}");
     }
 
     #[test]

@@ -442,6 +442,7 @@ fn the_catalog_lists_host_plugin_and_derived_verbs_with_hints() {
     let wait_for = verb("wait-for");
     assert_eq!(wait_for["kind"], "derived");
     assert_eq!(wait_for["annotations"]["readOnly"], true);
+    // A selector, as the named verbs' `--selector S` is, not text.
     let selector = &wait_for["options"][0];
     assert_eq!(
         (
@@ -449,7 +450,7 @@ fn the_catalog_lists_host_plugin_and_derived_verbs_with_hints() {
             selector["required"].as_bool(),
             selector["type"].as_str()
         ),
-        (Some("selector"), Some(true), Some("text"))
+        (Some("selector"), Some(true), Some("selector"))
     );
     assert_eq!(verb("reload")["annotations"]["destructive"], true);
     // Every usage is a command line as typed, the host's too.
