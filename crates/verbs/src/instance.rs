@@ -9,7 +9,7 @@ use wasmtime::{Engine, Store, Trap, WasmBacktrace};
 
 use super::bindings::{v1, v2, v3};
 use super::error::VerbError;
-use super::sandbox::{FUEL_PER_CALL, MEMORY_LIMIT_BYTES, Sandbox, linker_for};
+use super::sandbox::{Sandbox, linker_for};
 use super::spec::VerbSpec;
 
 /// A verb's `info`, in either world.
@@ -147,7 +147,7 @@ impl Instance {
         .map_err(|e| {
             let stderr = store.data().stderr();
             log_stderr(verb, &stderr);
-            classify(verb, &stderr, &store, &e)
+            classify(verb, "while starting", &stderr, &store, &e)
         })?;
         Ok(Self {
             verb: verb.to_owned(),
@@ -208,6 +208,8 @@ impl Instance {
         result: &str,
         pretty: bool,
     ) -> Result<Result<ShapedOutput, String>, VerbError> {
+        // The result is the verb's to shape, however large mur accepted it.
+        self.store.data_mut().hand(result.len());
         refuel(&mut self.store);
         let shaped = match (&self.exports, state) {
             (Exports::V3(verb), ShapeState::State(state)) => verb
@@ -234,12 +236,14 @@ impl Instance {
     /// translate its failure. What is logged is told: the next call of this
     /// instance neither logs it again nor takes its crash's reason from it.
     fn finish<T>(&mut self, export: &str, result: wasmtime::Result<T>) -> Result<T, VerbError> {
-        let used = FUEL_PER_CALL.saturating_sub(self.store.get_fuel().unwrap_or(0));
+        let fuel = self.store.data().fuel;
+        let used = fuel.saturating_sub(self.store.get_fuel().unwrap_or(0));
         tracing::debug!("verb `{}` {export} used {used} fuel", self.verb);
         let stderr = self.store.data().stderr();
         self.store.data_mut().stderr_told();
         log_stderr(&self.verb, &stderr);
-        result.map_err(|e| classify(&self.verb, &stderr, &self.store, &e))
+        let during = format!("in `{export}`");
+        result.map_err(|e| classify(&self.verb, &during, &stderr, &self.store, &e))
     }
 }
 
@@ -265,17 +269,29 @@ fn output(
 /// Every export call starts with a full budget, so the bound is per call.
 fn refuel(store: &mut Store<Sandbox>) {
     // Fuel is enabled on the engine (runtime.rs), so this cannot fail.
-    let _ = store.set_fuel(FUEL_PER_CALL);
+    let fuel = store.data().fuel;
+    let _ = store.set_fuel(fuel);
 }
 
-/// Name the limit a failed call hit, or describe its crash from what the verb
-/// wrote on stderr during the call (`stderr`).
-fn classify(verb: &str, stderr: &str, store: &Store<Sandbox>, err: &wasmtime::Error) -> VerbError {
+/// Name the limit a failed call hit (`during` says where: `` in `parse` ``,
+/// `while starting`), or describe its crash from what the verb wrote on stderr during
+/// the call (`stderr`). The time budget is named as what it is: computation,
+/// which `--timeout` (the tool call's bound) does not raise.
+fn classify(
+    verb: &str,
+    during: &str,
+    stderr: &str,
+    store: &Store<Sandbox>,
+    err: &wasmtime::Error,
+) -> VerbError {
     let trap = err.downcast_ref::<Trap>();
     let message = if trap == Some(&Trap::OutOfFuel) {
-        "ran out of its time budget".to_owned()
+        format!(
+            "ran out of its time budget {during} ({})",
+            store.data().time_budget()
+        )
     } else if store.data().limits.exceeded {
-        format!("exceeded its {} MiB memory limit", MEMORY_LIMIT_BYTES >> 20)
+        format!("exceeded its {}", store.data().limits.told())
     } else {
         format!("crashed: {}", crash_reason(stderr, trap, err))
     };

@@ -26,10 +26,20 @@ use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, Was
 
 use super::capture::Capture;
 
-/// Linear memory a verb may hold in total, across all its memories: 64 MiB is
-/// several times what the largest standard verb needs (`screenshot` decoding a
-/// full-window PNG) yet small enough that a runaway verb cannot hurt the machine.
+/// Linear memory a verb may hold in total, across all its memories, before it
+/// is handed a result: 64 MiB is several times what the largest standard verb
+/// needs (`screenshot` decoding a full-window PNG) yet small enough that a
+/// runaway verb cannot hurt the machine.
 pub const MEMORY_LIMIT_BYTES: usize = 64 << 20;
+
+/// What the bound grows by for each byte of the result handed to `shape`: the
+/// verb holds the result's text, its parse (a Python `str` and objects, a
+/// `serde_json::Value`), and the output it builds, each as large again, in
+/// allocations that double as they grow. A result `mur` accepted (up to
+/// `--max-response`) is the verb's to shape: with a fixed 64 MiB, Python verbs
+/// failed on results of 18 MB and Rust ones on 24 MB. A runaway is still
+/// stopped, at a bound set by what it was given.
+pub const MEMORY_PER_RESULT_BYTE: usize = 8;
 
 /// Table elements a verb may hold; far above what real components use.
 const TABLE_ELEMENTS_LIMIT: usize = 1 << 20;
@@ -39,6 +49,13 @@ const TABLE_ELEMENTS_LIMIT: usize = 1 << 20;
 /// `loop {}` burns 2e9 in about 0.2 s here, so 5e9 stops it within about half a
 /// second, while real verbs use a tiny fraction (`mur -v` logs each call's use).
 pub const FUEL_PER_CALL: u64 = 5_000_000_000;
+
+/// What the time bound of `shape` grows by for each byte of the result it is
+/// handed: parsing a result is work in proportion to it (a Python verb spends
+/// about 160 instructions a byte, and ran out of 5e9 on a 33 MB result). With
+/// three times that, a 64 MB result (`--max-response`'s default) gets about
+/// three seconds more, and a runaway is still stopped.
+pub const FUEL_PER_RESULT_BYTE: u64 = 500;
 
 /// Bytes of guest stderr kept to explain a crash; the rest is dropped.
 const STDERR_CAPTURE_BYTES: usize = 4096;
@@ -54,6 +71,9 @@ pub struct Sandbox {
     wasi: Option<WasiCtx>,
     table: ResourceTable,
     pub limits: MemoryBudget,
+    /// The fuel each export call starts with: [`FUEL_PER_CALL`], grown for the
+    /// result `shape` is handed ([`Sandbox::hand`]).
+    pub fuel: u64,
     stderr: Capture,
     /// What of `stderr` was reported already ([`Sandbox::stderr_told`]): `parse`
     /// and `shape` share a store, and each is told what it wrote itself.
@@ -66,6 +86,7 @@ impl Sandbox {
             wasi: None,
             table: ResourceTable::new(),
             limits: MemoryBudget::default(),
+            fuel: FUEL_PER_CALL,
             stderr: Capture::new(STDERR_CAPTURE_BYTES),
             told: String::new(),
         }
@@ -96,6 +117,34 @@ impl Sandbox {
             Some((_, newest)) => format!("\u{2026}\n{newest}"),
             None => text,
         }
+    }
+
+    /// A result of `bytes` is about to be handed to the verb: its memory and time
+    /// bounds grow with it ([`MEMORY_PER_RESULT_BYTE`], [`FUEL_PER_RESULT_BYTE`]),
+    /// so a verb can shape any result `mur` accepted.
+    pub fn hand(&mut self, bytes: usize) {
+        self.limits.allow_for(bytes);
+        let grown = FUEL_PER_RESULT_BYTE.saturating_mul(bytes as u64);
+        self.fuel = FUEL_PER_CALL.saturating_add(grown);
+    }
+
+    /// The time bound as an error says it: computation, which `--timeout` (the
+    /// tool call's bound) does not raise; `loop {}` burns 1e10 in about a second.
+    pub fn time_budget(&self) -> String {
+        let grown = match self.limits.result {
+            0 => String::new(),
+            bytes => format!(", grown for the {} MiB result it was handed", mib(bytes)),
+        };
+        let seconds = self.fuel as f64 / 1e10;
+        let about = match self.fuel == FUEL_PER_CALL {
+            true => "about half a second".to_owned(),
+            false => format!("about {seconds:.1} s"),
+        };
+        format!(
+            "{} billion instructions, {about} of computation{grown}; `--timeout` bounds only \
+             the tool call",
+            self.fuel.div_ceil(1_000_000_000)
+        )
     }
 
     /// Everything written to stderr so far has been reported: the next call's
@@ -316,13 +365,58 @@ fn fixed_rng() -> wasmtime_wasi::Deterministic {
     )
 }
 
+/// Bytes in MiB, rounded up, as the limits' messages say them.
+fn mib(bytes: usize) -> usize {
+    bytes.div_ceil(1 << 20)
+}
+
 /// Counts linear memory across the store and refuses growth past the limit,
 /// remembering that it did so: the guest then usually aborts, and the host
 /// reports the limit rather than the abort.
-#[derive(Default)]
 pub struct MemoryBudget {
     used: usize,
+    /// [`MEMORY_LIMIT_BYTES`], grown for the result `shape` is handed
+    /// ([`MemoryBudget::allow_for`]).
+    limit: usize,
+    /// The size of that result, for the message when the limit is hit.
+    result: usize,
     pub exceeded: bool,
+}
+
+impl Default for MemoryBudget {
+    fn default() -> Self {
+        Self {
+            used: 0,
+            limit: MEMORY_LIMIT_BYTES,
+            result: 0,
+            exceeded: false,
+        }
+    }
+}
+
+impl MemoryBudget {
+    /// Grow the bound for a result of `bytes` about to be handed to the verb
+    /// ([`MEMORY_PER_RESULT_BYTE`] for each), never below the base.
+    pub fn allow_for(&mut self, bytes: usize) {
+        self.result = bytes;
+        self.limit =
+            MEMORY_LIMIT_BYTES.saturating_add(bytes.saturating_mul(MEMORY_PER_RESULT_BYTE));
+    }
+
+    /// The limit as an error says it: `64 MiB`, or, grown for a result,
+    /// `288 MiB memory limit (64 MiB and 8 times the 28 MiB result it was handed)`.
+    pub fn told(&self) -> String {
+        match self.limit == MEMORY_LIMIT_BYTES {
+            true => format!("{} MiB memory limit", mib(self.limit)),
+            false => format!(
+                "{} MiB memory limit ({} MiB, and {MEMORY_PER_RESULT_BYTE} times the {} MiB \
+                 result it was handed)",
+                mib(self.limit),
+                mib(MEMORY_LIMIT_BYTES),
+                mib(self.result)
+            ),
+        }
+    }
 }
 
 impl ResourceLimiter for MemoryBudget {
@@ -333,7 +427,7 @@ impl ResourceLimiter for MemoryBudget {
         _max: Option<usize>,
     ) -> wasmtime::Result<bool> {
         let after = self.used.saturating_add(desired.saturating_sub(current));
-        if after > MEMORY_LIMIT_BYTES {
+        if after > self.limit {
             self.exceeded = true;
             return Ok(false);
         }
@@ -386,6 +480,39 @@ mod tests {
                 && newest.ends_with("xthe end\n"),
             "{newest}"
         );
+    }
+
+    /// The bounds grow with the result handed to `shape`, and the messages say
+    /// them: the base alone before, what it grew by after.
+    #[test]
+    fn the_bounds_grow_with_the_result_and_say_so() {
+        let mut sandbox = Sandbox::new();
+        assert_eq!(sandbox.limits.told(), "64 MiB memory limit");
+        assert_eq!(
+            sandbox.time_budget(),
+            "5 billion instructions, about half a second of computation; `--timeout` \
+             bounds only the tool call"
+        );
+        sandbox.hand(30 << 20);
+        assert_eq!(
+            sandbox.limits.told(),
+            "304 MiB memory limit (64 MiB, and 8 times the 30 MiB result it was handed)"
+        );
+        assert_eq!(
+            sandbox.time_budget(),
+            "21 billion instructions, about 2.1 s of computation, grown for the 30 MiB \
+             result it was handed; `--timeout` bounds only the tool call"
+        );
+        let mut limits = MemoryBudget::default();
+        limits.allow_for(30 << 20);
+        let grown = MEMORY_LIMIT_BYTES + (240 << 20);
+        assert!(limits.memory_growing(0, grown, None).expect("grow"));
+        assert!(
+            !limits
+                .memory_growing(grown, grown + 1, None)
+                .expect("refused")
+        );
+        assert!(limits.exceeded);
     }
 
     /// Every interface of the table links (no two define the same thing), and

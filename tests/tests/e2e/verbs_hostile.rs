@@ -3,7 +3,7 @@
 //! cleanly. Nothing they try to read is visible to them. Their notes on stderr
 //! are bounded and never drive the terminal.
 
-use mur_e2e::plugins::{add, bare_guest, guest, sandbox_with};
+use mur_e2e::plugins::{add, bare_guest, guest, sandbox_with, standard};
 use mur_e2e::{Output, Sandbox};
 
 /// A sandbox with these test guests installed.
@@ -28,7 +28,8 @@ fn stopped(name: &str) -> Output {
 fn an_endless_loop_is_stopped_by_its_time_budget() {
     let out = stopped("spin");
     assert_eq!(
-        out.stderr, "error: verb `spin` ran out of its time budget\n",
+        out.stderr,
+        "error: verb `spin` ran out of its time budget in `parse` (5 billion instructions, about half a second of computation; `--timeout` bounds only the tool call)\n",
         "{out}"
     );
     assert_eq!(out.stdout, "");
@@ -41,6 +42,38 @@ fn a_memory_bomb_is_stopped_at_the_memory_limit() {
         out.stderr, "error: verb `hog` exceeded its 64 MiB memory limit\n",
         "{out}"
     );
+}
+
+/// The bounds stop runaways, not honest results: a verb handed a result mur accepted
+/// (here a state of 30 MiB of text, under `--max-response`'s 64 MiB) can shape it, its memory and
+/// time bounds grown with it. With a fixed 64 MiB, `state` failed (exit 6) on a
+/// result the derived verb printed.
+#[test]
+fn a_large_result_mur_accepted_is_the_verbs_to_shape() {
+    let sandbox = sandbox_with(&[standard("state")]);
+    let project = sandbox.project("app");
+    let _sample = sandbox.start_sample(&project);
+    sandbox
+        .devtools(&["switch-component", "--component", "todo"])
+        .assert_code(0);
+    // A session takes 4 MiB a request: the text is typed 3 MiB at a time.
+    let chunk = "x".repeat(3 << 20);
+    let args = sandbox.file(
+        "type.json",
+        serde_json::json!({ "selector": "#todo-input", "text": chunk }).to_string(),
+    );
+    let args = format!("@{}", args.display());
+    for _ in 0..10 {
+        sandbox
+            .devtools(&["--max-response", "256M", "call", "type", "--args", &args])
+            .assert_code(0);
+    }
+    let text = chunk.repeat(10);
+
+    let out = sandbox.devtools(&["state"]);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""), "exit and stderr");
+    assert!(out.stdout.len() > 30 << 20, "{} bytes", out.stdout.len());
+    assert!(out.stdout.contains(&text), "the typed text is in the state");
 }
 
 #[test]
