@@ -95,11 +95,19 @@ impl Shaped {
         declared: Option<&[String]>,
         patience: Duration,
     ) -> Result<(), VerbError> {
-        for (path, _) in &self.files {
+        for (at, (path, _)) in self.files.iter().enumerate() {
             // Before the declared paths: a kit leaves `-` out of them, so a verb that
             // writes what `--out -` names was told it had not declared `-`.
             if path == "-" {
                 return Err(stdout_is_no_file(&self.verb));
+            }
+            // Which of two contents the user meant is not the host's to guess (the
+            // last one won, silently): a verb bug, refused as an undeclared path is.
+            if self.files[..at].iter().any(|(before, _)| before == path) {
+                return Err(VerbError::plugin(
+                    &self.verb,
+                    format!("asked to write `{path}` twice; refused"),
+                ));
             }
             match declared {
                 Some(declared) if !declared.contains(path) => {
@@ -112,10 +120,19 @@ impl Shaped {
                 }
                 _ => on_command_line(&self.verb, path, argv)?,
             }
+            // The command line was fine (a 0.2+ verb's paths passed before the
+            // call) and the tool has run: a path no file can be written at now is
+            // mur's own failure to finish (exit 7), as a failed write below is.
             writable(
                 path,
                 &format!("; the `{}` call itself already ran", self.verb),
-            )?;
+            )
+            .map_err(|e| match e {
+                VerbError::Refused { message, hint } => {
+                    VerbError::internal_with_hint(message, hint)
+                }
+                other => other,
+            })?;
         }
         for (path, contents) in &self.files {
             // Written as `call --out` writes its files: whole or not at all, through
@@ -334,6 +351,51 @@ mod tests {
             )
             .expect_err("undeclared");
         assert!(err.to_string().contains("did not declare"), "{err}");
+    }
+
+    /// Two files for one path: the verb's failure, nothing written; a path no file
+    /// can be written at once the call ran: mur's own (exit 7), not usage (exit 1).
+    #[test]
+    fn a_path_twice_is_the_verbs_failure_and_an_unwritable_one_mur_s() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let out = tmp.path().join("o.txt").display().to_string();
+        let shaped = Shaped {
+            verb: "v".into(),
+            stdout: Vec::new(),
+            files: vec![
+                (out.clone(), b"first".to_vec()),
+                (out.clone(), b"second".to_vec()),
+            ],
+            notes: Vec::new(),
+        };
+        let patience = std::time::Duration::from_secs(10);
+        let twice = shaped
+            .write_files(std::slice::from_ref(&out), None, patience)
+            .expect_err("twice");
+        assert_eq!(
+            (twice.to_string(), twice.kind()),
+            (
+                format!("verb `v` asked to write `{out}` twice; refused"),
+                mur_core::Kind::Plugin
+            )
+        );
+        assert!(!Path::new(&out).exists(), "nothing written");
+
+        let nowhere = tmp.path().join("nodir/o.txt").display().to_string();
+        let shaped = Shaped {
+            files: vec![(nowhere.clone(), b"x".to_vec())],
+            ..shaped
+        };
+        let after = shaped
+            .write_files(std::slice::from_ref(&nowhere), None, patience)
+            .expect_err("no directory");
+        assert_eq!(after.kind(), mur_core::Kind::Internal, "{after}");
+        assert!(
+            after
+                .to_string()
+                .ends_with("; the `v` call itself already ran"),
+            "{after}"
+        );
     }
 
     /// `--out -` given to a verb that writes what it names as a file: the one message

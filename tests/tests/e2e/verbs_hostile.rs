@@ -154,6 +154,32 @@ fn a_verb_may_write_only_where_the_user_said() {
     );
 }
 
+/// Two files for one path: which the user meant is not mur's to guess (the last one
+/// won, silently), so the verb's failure (exit 6), nothing written. A path that cannot
+/// be written once the call ran (a 0.1 verb's are known only then) is mur's own failure
+/// to finish (exit 7, as a failed write is), not a usage error: the call did happen.
+#[test]
+fn a_path_written_twice_is_the_verbs_failure_and_an_unwritable_one_after_the_call_mur_s() {
+    let sandbox = with_guests(&["scribble"]);
+    let project = sandbox.project("app");
+    let _sample = sandbox.start_sample(&project);
+    let twice = sandbox.mur(&["devtools", "scribble", "o.txt", "o.txt"]);
+    twice.assert_code(6);
+    twice.assert_stderr_starts_with(
+        "error: verb `scribble` asked to write `o.txt` twice; refused\n\
+         hint: the `version` call itself already ran; its result is printed as it is\n",
+    );
+    assert!(twice.json().is_object(), "the raw result: {twice}");
+    assert!(!sandbox.root().join("o.txt").exists());
+
+    let nowhere = sandbox.mur(&["devtools", "scribble", "nodir/o.txt"]);
+    nowhere.assert_code(7).assert_stderr_is(
+        "error: cannot write `nodir/o.txt`: the directory `nodir` does not exist; the \
+         `scribble` call itself already ran\n\
+         hint: name a file that can be written, in a directory that exists\n",
+    );
+}
+
 #[test]
 fn sleeping_traps_instead_of_blocking_the_host() {
     let out = stopped("nap");
