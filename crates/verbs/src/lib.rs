@@ -66,7 +66,11 @@ pub struct VerbHost {
     index: Index,
     runtime: Option<Runtime>,
     current: Option<Instance>,
+    compiling: Option<Compiling>,
 }
+
+/// What [`VerbHost::on_compile`] is given.
+type Compiling = Box<dyn Fn(&str, usize) + Send + Sync>;
 
 impl VerbHost {
     /// Open the verb directory of this user (see [`dirs`]); builds no engine.
@@ -86,7 +90,15 @@ impl VerbHost {
             index,
             runtime: None,
             current: None,
+            compiling: None,
         })
+    }
+
+    /// Call `say(verb, bytes)` before a verb that runs must be compiled first
+    /// (its cached code missing: a new `mur`, a cleared cache, a changed file):
+    /// a Python or JavaScript verb takes tens of seconds, before its call.
+    pub fn on_compile(&mut self, say: impl Fn(&str, usize) + Send + Sync + 'static) {
+        self.compiling = Some(Box::new(say));
     }
 
     pub fn open_in(dirs: VerbDirs) -> Result<Self, VerbError> {
@@ -96,6 +108,7 @@ impl VerbHost {
             index,
             runtime: None,
             current: None,
+            compiling: None,
         })
     }
 
@@ -306,7 +319,9 @@ impl VerbHost {
             .runtime
             .as_ref()
             .ok_or_else(|| VerbError::UnknownVerb(verb.to_owned()))?;
-        let loaded = runtime.load(&mut self.index, verb)?;
+        let compiling = self.compiling.as_deref();
+        let say = |name: &str, bytes: usize| compiling.iter().for_each(|say| say(name, bytes));
+        let loaded = runtime.load(&mut self.index, verb, &say)?;
         let mut instance = timings::measure(Phase::Instantiate, || {
             Instance::new(&runtime.engine, &loaded.component, verb)
         })?;

@@ -50,7 +50,7 @@ pub fn info(dirs: &VerbDirs, name: &str) -> Result<(Entry, PathBuf, u64), VerbEr
 pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
     let mut index = Index::load(&dirs.verbs)?;
     let Some(entry) = index.remove(name) else {
-        collect_orphans(dirs, &index);
+        collect_orphans(dirs);
         return Err(not_installed(name, &index));
     };
     // Index first: once it is saved the verb is gone from help and dispatch,
@@ -66,20 +66,72 @@ pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
             return Err(io_error("delete", &path, e));
         }
     }
-    collect_orphans(dirs, &index);
+    collect_orphans(dirs);
     Ok(())
 }
 
-/// Removes compiled code no installed verb needs any more. A cache directory
-/// that does not exist yet is not created for it.
-fn collect_orphans(dirs: &VerbDirs, index: &Index) {
+/// Removes compiled code no installed verb needs any more, judged by the index
+/// as it stands now (read again: another `verbs add` may have installed a verb
+/// since this one read it), and only while no `verbs add` is at work: one that
+/// has compiled a verb it has not installed yet holds [`Compiler`]'s lock
+/// shared, and the sweep is then left to it (it sweeps when it is done). A cache
+/// directory that does not exist yet is not created for it.
+fn collect_orphans(dirs: &VerbDirs) {
     if !dirs.cache.exists() {
         return;
     }
+    let Some(lock) = sweep_lock(&dirs.cache) else {
+        return;
+    };
+    if lock.try_lock().is_err() {
+        tracing::debug!("another `verbs add` is at work: it collects unused compiled code");
+        return;
+    }
+    let Ok(index) = Index::load(&dirs.verbs) else {
+        return;
+    };
     let installed: Vec<&str> = index.verbs.iter().map(|e| e.sha256.as_str()).collect();
     let removed = CodeCache::open(&dirs.cache).retain_only(&installed);
     if removed > 0 {
         tracing::debug!("removed {removed} compiled entries no installed verb uses");
+    }
+}
+
+/// The file in the cache directory whose lock orders `verbs add` and the sweep
+/// of compiled code ([`collect_orphans`]); `None` when it cannot be opened
+/// (then nothing is swept: unused code costs only disk).
+fn sweep_lock(cache: &Path) -> Option<std::fs::File> {
+    let path = cache.join("sweep.lock");
+    std::fs::File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| tracing::debug!("cannot open `{}`: {e}", path.display()))
+        .ok()
+}
+
+/// The engine a `verbs add` compiles with, and the lock it holds shared from
+/// its first compile until its verbs are in the index: no sweep by another
+/// `verbs add` or `verbs remove` takes the code it compiled before it is
+/// installed. Never waited for: a sweep that finds it held is skipped.
+struct Compiler {
+    runtime: Runtime,
+    /// Held, never read: dropping it (closing the file) releases the lock.
+    _working: Option<std::fs::File>,
+}
+
+impl Compiler {
+    fn new(dirs: &VerbDirs) -> Result<Self, VerbError> {
+        // The runtime makes the cache directory the lock lives in.
+        let runtime = Runtime::new(&dirs.cache)?;
+        let _working = sweep_lock(&dirs.cache).filter(|lock| {
+            lock.lock_shared()
+                .map_err(|e| tracing::debug!("cannot lock the compiled-code cache: {e}"))
+                .is_ok()
+        });
+        Ok(Self { runtime, _working })
     }
 }
 
@@ -120,10 +172,22 @@ pub fn add_observed(
     compiling: &dyn Fn(&Path, usize),
 ) -> Result<Vec<Added>, VerbError> {
     let mut index = Index::load(&dirs.verbs)?;
-    let outcome = judge_all(&index, dirs, files, force, reserved, compiling)
-        .map_err(|e| nothing_added(e, files.len()))
-        .and_then(|(candidates, said)| install_all(&mut index, dirs, candidates, said));
-    collect_orphans(dirs, &index);
+    // Built on the first compile: a batch refused or unchanged before any
+    // compile never touches the cache.
+    let mut compiler: Option<Compiler> = None;
+    let outcome = judge_all(
+        &index,
+        dirs,
+        files,
+        force,
+        reserved,
+        &mut compiler,
+        compiling,
+    )
+    .map_err(|e| nothing_added(e, files.len()))
+    .and_then(|(candidates, said)| install_all(&mut index, dirs, candidates, said));
+    drop(compiler);
+    collect_orphans(dirs);
     outcome
 }
 
@@ -151,24 +215,28 @@ fn judge_all(
     files: &[PathBuf],
     force: bool,
     reserved: &[String],
+    compiler: &mut Option<Compiler>,
     compiling: &dyn Fn(&Path, usize),
 ) -> Result<(Vec<Candidate>, Vec<Added>), VerbError> {
-    // Built on the first compile: a batch refused or unchanged before any
-    // compile never touches the cache.
-    let mut runtime: Option<Runtime> = None;
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut outcomes = Vec::new();
     // The verb, the sha256 and the path of every file judged so far.
     let mut seen: Vec<(String, String, &Path)> = Vec::new();
+    // Installed verbs the batch would replace without `--force`: every one is
+    // named, so one look tells whether `--force` is safe for the whole batch.
+    let mut clashes: Vec<Clash> = Vec::new();
     for file in files {
         let content = sniff(file);
         let is_data = content == Content::Data;
         let judge = |name: &str, sha256: &str| {
             verdict(index, &seen, file, name, sha256, force, reserved, is_data)
         };
+        // Once the batch is refused, a file is compiled no more (tens of seconds
+        // for a Python or JavaScript one) only to learn its name.
+        let compile = clashes.is_empty();
         let judged = match content {
             Content::Data => Judged::Read(Box::new(inspect_data(file)?)),
-            Content::Component => judge_component(&mut runtime, dirs, file, judge, compiling)?,
+            Content::Component => judge_component(compiler, dirs, file, judge, compile, compiling)?,
         };
         let candidate = match judged {
             Judged::Read(candidate) => *candidate,
@@ -177,12 +245,15 @@ fn judge_all(
                 sha256,
                 verdict,
             } => {
-                if verdict == Verdict::Unchanged {
-                    outcomes.push(Added::Unchanged { name: name.clone() });
+                match verdict {
+                    Verdict::Unchanged => outcomes.push(Added::Unchanged { name: name.clone() }),
+                    Verdict::Clash(clash) => clashes.push(clash),
+                    _ => {}
                 }
                 seen.push((name, sha256, file));
                 continue;
             }
+            Judged::Unread => continue,
         };
         let verdict = verdict(
             index,
@@ -200,10 +271,37 @@ fn judge_all(
             Verdict::Unchanged => outcomes.push(Added::Unchanged {
                 name: candidate.info.name,
             }),
+            Verdict::Clash(clash) => clashes.push(clash),
             Verdict::Again => {}
         }
     }
-    Ok((candidates, outcomes))
+    match clashes.as_slice() {
+        [] => Ok((candidates, outcomes)),
+        [one] => Err(VerbError::refused(
+            format!("verb `{}` is already installed, {}", one.name, one.from),
+            "pass `--force` to replace it",
+        )),
+        several => Err(VerbError::refused(
+            format!(
+                "{} verbs are already installed: {}",
+                several.len(),
+                several
+                    .iter()
+                    .map(|c| format!("`{}`, {}", c.name, c.from))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            "pass `--force` to replace them",
+        )),
+    }
+}
+
+/// An installed verb a file of the batch would replace: its name, and where it
+/// came from (`from an earlier build of this file (added …)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Clash {
+    name: String,
+    from: String,
 }
 
 /// A refusal of one file of a batch says that none of it was added: the batch
@@ -263,27 +361,33 @@ enum Judged {
         sha256: String,
         verdict: Verdict,
     },
+    /// Not compiled, the batch being refused already: its verb is not known.
+    Unread,
 }
 
 /// What to do with a file of a batch, its verb named.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Verdict {
     Install,
     /// Installed already from identical bytes.
     Unchanged,
+    /// Another verb of this name is installed, and `--force` was not given.
+    Clash(Clash),
     /// The same bytes as an earlier file of this batch.
     Again,
 }
 
 /// A component, judged by the name it declares (see [`name_section`]) before it
-/// is compiled with `runtime` (made on first use), then compiled and read; one
+/// is compiled with `compiler` (made on first use), then compiled and read; one
 /// that declares none is only compiled and read. `judge` is [`verdict`] for
-/// this file and batch.
+/// this file and batch; without `compile`, a file that must be compiled to be
+/// judged further is left [`Judged::Unread`].
 fn judge_component(
-    runtime: &mut Option<Runtime>,
+    compiler: &mut Option<Compiler>,
     dirs: &VerbDirs,
     file: &Path,
     judge: impl Fn(&str, &str) -> Result<Verdict, VerbError>,
+    compile: bool,
     compiling: &dyn Fn(&Path, usize),
 ) -> Result<Judged, VerbError> {
     let bytes = read_candidate(file)?;
@@ -300,12 +404,15 @@ fn judge_component(
             });
         }
     }
-    let runtime = match runtime {
-        Some(runtime) => runtime,
-        None => runtime.insert(Runtime::new(&dirs.cache)?),
+    if !compile {
+        return Ok(Judged::Unread);
+    }
+    let compiler = match compiler {
+        Some(compiler) => compiler,
+        None => compiler.insert(Compiler::new(dirs)?),
     };
     compiling(file, bytes.len());
-    let candidate = inspect(runtime, file, bytes, sha256)?;
+    let candidate = inspect(&compiler.runtime, file, bytes, sha256)?;
     if let Some(name) = declared {
         same_name(file, &name, &candidate.info.name)?;
     }
@@ -419,10 +526,7 @@ fn verdict(
             file.display()
         )));
     }
-    Ok(match admit(index, name, sha256, force, file)? {
-        true => Verdict::Install,
-        false => Verdict::Unchanged,
-    })
+    Ok(admit(index, name, sha256, force, file))
 }
 
 /// The one name rule ([`names::judge`]), said of the name a file declares; the
@@ -609,18 +713,12 @@ fn oversized(info: &Described) -> Option<String> {
 }
 
 /// Whether to install verb `name` from `file`, whose bytes hash to `sha256`:
-/// refuse a clash with an installed verb unless forced, saying where that one
-/// came from (an earlier build of this very path, in the edit-build-add loop);
-/// skip a verb that is already installed from identical bytes.
-fn admit(
-    index: &Index,
-    name: &str,
-    sha256: &str,
-    force: bool,
-    file: &Path,
-) -> Result<bool, VerbError> {
+/// a clash with an installed verb unless forced, saying where that one came
+/// from (an earlier build of this very path, in the edit-build-add loop); skip
+/// a verb that is already installed from identical bytes.
+fn admit(index: &Index, name: &str, sha256: &str, force: bool, file: &Path) -> Verdict {
     match index.get(name) {
-        Some(existing) if existing.sha256 == sha256 => Ok(false),
+        Some(existing) if existing.sha256 == sha256 => Verdict::Unchanged,
         Some(existing) if !force => {
             let from = match existing.source.as_deref() {
                 Some(source) if Path::new(source) == canonical(file) => {
@@ -632,12 +730,12 @@ fn admit(
                 Some(source) => format!("from `{source}`"),
                 None => "from a different file".to_owned(),
             };
-            Err(VerbError::refused(
-                format!("verb `{name}` is already installed, {from}"),
-                "pass `--force` to replace it",
-            ))
+            Verdict::Clash(Clash {
+                name: name.to_owned(),
+                from,
+            })
         }
-        _ => Ok(true),
+        _ => Verdict::Install,
     }
 }
 

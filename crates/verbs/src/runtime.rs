@@ -80,8 +80,15 @@ impl Runtime {
     }
 
     /// The compiled code for an installed verb: from the cache when its entry is
-    /// sound and its file unchanged, else compiled afresh (and the index updated).
-    pub fn load(&self, index: &mut Index, name: &str) -> Result<Loaded, VerbError> {
+    /// sound and its file unchanged, else compiled afresh (and the index updated),
+    /// calling `compiling(name, bytes)` first: tens of seconds for a Python or
+    /// JavaScript verb, which the caller may want to say it is waiting for.
+    pub fn load(
+        &self,
+        index: &mut Index,
+        name: &str,
+        compiling: &dyn Fn(&str, usize),
+    ) -> Result<Loaded, VerbError> {
         let entry = index
             .get(name)
             .ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?;
@@ -128,6 +135,7 @@ impl Runtime {
             // Best effort: a read-only verb directory only costs a rehash next time.
             let _ = index.save();
         }
+        compiling(name, bytes.len());
         let component = self.compile(name, &bytes, &sha256)?;
         Ok(Loaded { component, changed })
     }

@@ -128,17 +128,29 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
 const SLOW_COMPILE_BYTES: usize = 4 << 20;
 
 fn say_compiling(file: &Path, bytes: usize, quiet: bool) {
-    if let Some(note) = compile_note(file, bytes, quiet) {
+    let what = format!("`{}`", file.display());
+    if let Some(note) = compile_note(&what, bytes, quiet, "") {
         output::diagnostic(&note);
     }
 }
 
-/// What [`say_compiling`] says of compiling `file` (`bytes` long), if anything.
-fn compile_note(file: &Path, bytes: usize, quiet: bool) -> Option<String> {
+/// [`say_compiling`] for a verb about to run, whose compiled code is not cached
+/// (a new `mur` compiles each verb again; a cleared cache; a changed file): said
+/// as `verbs add` says it, with where the wait falls.
+pub(super) fn say_compiling_verb(verb: &str, bytes: usize) {
+    let what = format!("verb `{verb}`");
+    let when = " (before its call: `--timeout` bounds the call alone)";
+    if let Some(note) = compile_note(&what, bytes, false, when) {
+        output::diagnostic(&note);
+    }
+}
+
+/// What [`say_compiling`] says of compiling `what` (`bytes` long), if anything,
+/// ending with `when`.
+fn compile_note(what: &str, bytes: usize, quiet: bool, when: &str) -> Option<String> {
     (bytes >= SLOW_COMPILE_BYTES && !quiet).then(|| {
         format!(
-            "note: compiling `{}` ({}) for this machine, once: this takes tens of seconds",
-            file.display(),
+            "note: compiling {what} ({}) for this machine, once: this takes tens of seconds{when}",
             mur_core::settings::human_bytes(bytes as u64)
         )
     })
@@ -197,14 +209,14 @@ mod tests {
     /// small one's, which takes a second, is not.
     #[test]
     fn only_a_big_components_compile_is_said_and_q_hides_it() {
-        let file = Path::new("shout.wasm");
+        let file = "`shout.wasm`";
         assert_eq!(
-            compile_note(file, 12 << 20, false).as_deref(),
+            compile_note(file, 12 << 20, false, "").as_deref(),
             Some(
                 "note: compiling `shout.wasm` (12 MiB) for this machine, once: this takes tens of seconds"
             )
         );
-        assert_eq!(compile_note(file, 12 << 20, true), None);
-        assert_eq!(compile_note(file, 200 << 10, false), None);
+        assert_eq!(compile_note(file, 12 << 20, true, ""), None);
+        assert_eq!(compile_note(file, 200 << 10, false, ""), None);
     }
 }

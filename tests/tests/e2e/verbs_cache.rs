@@ -12,8 +12,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mur_e2e::plugins::{cache_entries, guest, sandbox_with, verb_dir, with_custom_section};
-use mur_e2e::{Output, Sandbox, mkfifo};
+use mur_e2e::plugins::{
+    add, cache_entries, guest, js_verb, sandbox_with, verb_dir, with_custom_section,
+};
+use mur_e2e::{Output, Process, RUN_LIMIT, Sandbox, mkfifo};
 
 const LOADED: &str = "loaded verb `ping` from cache";
 const COMPILING: &str = "compiling verb `ping`";
@@ -254,5 +256,63 @@ fn an_installed_verb_whose_file_became_a_fifo_fails_at_once_with_exit_7() {
     );
     out.assert_stderr_contains(
         "hint: reinstall it with `mur devtools verbs add --force <ping.wasm>`",
+    );
+}
+
+/// Two `verbs add` at once, of different verbs: the one that ends last swept the
+/// compiled code of the other (installed while it compiled) by the index it read
+/// before it compiled, and that verb's next call compiled again, silently, for
+/// tens of seconds. Now neither loses its code; and a call that must compile a
+/// big verb says so, as `verbs add` does, outside `--timeout`.
+#[test]
+fn concurrent_adds_keep_each_others_code_and_a_call_that_compiles_says_so() {
+    use std::io::{BufRead as _, Read as _};
+    let sandbox = Sandbox::new();
+    let shout = js_verb().display().to_string();
+    let mut slow = sandbox.mur_command(&["devtools", "verbs", "add", &shout]);
+    slow.stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut slow = Process::spawn(&mut slow);
+    let mut said = std::io::BufReader::new(slow.child_mut().stderr.take().expect("stderr"));
+    let mut first = String::new();
+    said.read_line(&mut first).expect("the compile note");
+    assert!(first.starts_with("note: compiling `"), "{first}");
+
+    // While `shout` compiles (tens of seconds), `ping` is added whole.
+    add(&sandbox, &[guest("ping")]);
+    assert!(slow.try_wait().is_none(), "`shout` still compiling");
+    let (out, _) = slow.wait_output_within(RUN_LIMIT);
+    let mut rest = String::new();
+    said.read_to_string(&mut rest).expect("stderr");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), rest.as_str()),
+        (0, "added verb `shout` (tool `version`)\n", "")
+    );
+
+    assert_eq!(cache_entries(&sandbox).len(), 2, "both verbs' code is kept");
+    for verb in ["ping", "shout"] {
+        let call = sandbox.mur(&["devtools", "-v", verb, "--bogus"]);
+        call.assert_code(1);
+        call.assert_stderr_contains(&format!("loaded verb `{verb}` from cache"));
+        assert!(
+            !call.stderr.contains(&format!("compiling verb `{verb}`")),
+            "{call}"
+        );
+    }
+
+    // Its code gone (a new mur compiles every verb again): the call says it compiles.
+    for entry in cache_entries(&sandbox) {
+        std::fs::remove_file(entry).expect("clear the cache");
+    }
+    let call = sandbox.mur(&["devtools", "shout", "--bogus"]);
+    call.assert_code(1);
+    let note = call.stderr.lines().next().unwrap_or_default();
+    assert!(
+        note.starts_with("note: compiling verb `shout` (")
+            && note.ends_with(
+                " MiB) for this machine, once: this takes tens of seconds (before its call: \
+                 `--timeout` bounds the call alone)"
+            ),
+        "{call}"
     );
 }

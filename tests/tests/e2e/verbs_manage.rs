@@ -627,3 +627,33 @@ fn a_verbs_summary_in_the_help_list_is_escaped() {
     assert!(!typed.stdout.contains("\u{1b}[31mtext"), "{typed}");
     assert!(!typed.stdout.contains('\u{202e}'), "{typed}");
 }
+
+/// A refused batch names every clash, so one look tells whether `--force` is safe
+/// for all of it: it named the first alone, and `--force` then replaced the others
+/// unseen.
+#[test]
+fn a_batch_that_clashes_twice_names_both_verbs() {
+    let sandbox = sandbox_with(&[guest("ping"), guest("scribble")]);
+    let changed = |name: &str| {
+        let bytes = std::fs::read(guest(name)).expect("guest");
+        let bytes = mur_e2e::plugins::with_custom_section(&bytes, "v2");
+        let declared = mur_e2e::plugins::with_verb_name(&bytes, name);
+        sandbox.file(&format!("{name}-v2.wasm"), declared)
+    };
+    let files = [changed("ping"), changed("scribble")];
+    let out = try_add(&sandbox, &files, &[]);
+    let from = |name: &str| std::fs::canonicalize(guest(name)).expect("canonical");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.clone()),
+        (
+            1,
+            "",
+            format!(
+                "error: 2 verbs are already installed: `ping`, from `{}`; `scribble`, from `{}`; \
+                 none of the 2 files given was added\nhint: pass `--force` to replace them\n",
+                from("ping").display(),
+                from("scribble").display()
+            )
+        )
+    );
+}
