@@ -764,12 +764,13 @@ pub enum VerbsCommand {
         #[arg(long)]
         force: bool,
     },
-    /// Uninstall a verb; it is gone from help and dispatch at once
+    /// Uninstall verbs; they are gone from help and dispatch at once
     #[command(defer(sessionless))]
     #[command(after_help = "Examples:\n  mur devtools verbs remove bump")]
     Remove {
-        /// The verb's name
-        name: String,
+        /// The verbs' names; if one is not installed, none is removed
+        #[arg(id = "name", required = true, value_name = "NAME")]
+        names: Vec<String>,
     },
     /// Show an installed verb's tool, usage, file, hash and size
     #[command(defer(sessionless))]

@@ -70,6 +70,36 @@ pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
     Ok(())
 }
 
+/// Uninstalls every verb of `names` (a name given twice, once), as [`remove`]
+/// does one, and returns them in order: all or none, as `verbs add` adds a
+/// batch, so a name mistyped among several removes nothing.
+pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, VerbError> {
+    let mut unique: Vec<String> = Vec::new();
+    for name in names {
+        if !unique.contains(name) {
+            unique.push(name.clone());
+        }
+    }
+    let index = Index::load(&dirs.verbs)?;
+    if let Some(missing) = unique.iter().find(|name| index.get(name).is_none()) {
+        let error = not_installed(missing, &index);
+        return Err(match (error, unique.len()) {
+            (VerbError::Refused { message, hint }, n) if n > 1 => VerbError::refused(
+                format!("{message}; none of the {n} verbs given was removed"),
+                hint,
+            ),
+            (error, _) => {
+                collect_orphans(dirs);
+                error
+            }
+        });
+    }
+    for name in &unique {
+        remove(dirs, name)?;
+    }
+    Ok(unique)
+}
+
 /// Removes compiled code no installed verb needs any more, judged by the index
 /// as it stands now (read again: another `verbs add` may have installed a verb
 /// since this one read it), and only while no `verbs add` is at work: one that

@@ -30,9 +30,13 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             let added = manage::add_observed(&dirs, files, *force, &cli::host_verbs(), &say)?;
             output::text(&added_lines(&added))
         }
-        VerbsCommand::Remove { name } => {
-            manage::remove(&dirs, name)?;
-            output::stdout(format!("removed verb `{name}`\n").as_bytes())
+        VerbsCommand::Remove { names } => {
+            let removed = manage::remove_all(&dirs, names)?;
+            let lines: String = removed
+                .iter()
+                .map(|name| format!("removed verb `{name}`\n"))
+                .collect();
+            output::stdout(lines.as_bytes())
         }
         VerbsCommand::Info { name, json } => info(&dirs, name, *json),
         VerbsCommand::Prune {

@@ -657,3 +657,27 @@ fn a_batch_that_clashes_twice_names_both_verbs() {
         )
     );
 }
+
+/// `verbs remove` takes several names, as `verbs add` takes several files: all are
+/// removed, or, one not installed, none.
+#[test]
+fn verbs_remove_takes_several_names_all_or_none() {
+    let sandbox = sandbox_with(&[guest("ping"), guest("scribble"), guest("crash")]);
+    let refused = sandbox.devtools(&["verbs", "remove", "ping", "nope"]);
+    refused.assert_code(1).assert_stderr_is(
+        "error: no verb named `nope` is installed; none of the 2 verbs given was removed\n\
+         hint: `mur devtools verbs list` shows the installed verbs\n",
+    );
+    let removed = sandbox.devtools(&["verbs", "remove", "ping", "scribble", "ping"]);
+    removed
+        .assert_code(0)
+        .assert_stdout_is("removed verb `ping`\nremoved verb `scribble`\n");
+    let left = sandbox.devtools(&["verbs", "list", "--json"]).json();
+    let names: Vec<&str> = left
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    assert_eq!(names, ["crash"]);
+}
