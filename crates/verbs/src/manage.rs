@@ -25,6 +25,10 @@ pub enum Added {
         name: String,
         tool: String,
         replaced: Option<String>,
+        /// The tool the replaced verb called, when it was another: its verb
+        /// now runs as the tool's derived one, and `tool`'s derived verb is
+        /// now this one.
+        was_tool: Option<String>,
     },
     /// The same bytes were installed already; nothing changed.
     Unchanged { name: String },
@@ -776,6 +780,9 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
     let path = dirs.verbs.join(&file);
     let old = index.get(&c.info.name);
     let replaced = old.map(|old| old.source.clone().unwrap_or_else(|| "unknown".to_owned()));
+    let was_tool = old
+        .map(|old| old.tool.clone())
+        .filter(|was| *was != c.info.tool);
     let old_file = old.map(|old| old.file.clone()).filter(|old| *old != file);
     write_atomic(&path, &c.bytes)?;
     let (size, mtime_ns) = stamp(&path).map_err(|e| io_error("read", &path, e))?;
@@ -819,6 +826,7 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         name,
         tool,
         replaced,
+        was_tool,
     })
 }
 

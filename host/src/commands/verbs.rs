@@ -187,12 +187,20 @@ fn added_lines(added: &[Added]) -> String {
                 name,
                 tool,
                 replaced: None,
+                ..
             } => format!("added verb `{name}` (tool `{tool}`)\n"),
+            // Another tool: the verb a teammate calls by this name now does something else.
             Added::Installed {
                 name,
                 tool,
                 replaced: Some(source),
-            } => format!("replaced verb `{name}` (tool `{tool}`; it was from {source})\n"),
+                was_tool,
+            } => {
+                let was = was_tool
+                    .as_ref()
+                    .map_or_else(String::new, |was| format!(", was `{was}`"));
+                format!("replaced verb `{name}` (tool `{tool}`{was}; it was from {source})\n")
+            }
             Added::Unchanged { name } => {
                 format!("verb `{name}` is already installed (unchanged)\n")
             }

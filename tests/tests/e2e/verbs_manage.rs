@@ -681,3 +681,17 @@ fn verbs_remove_takes_several_names_all_or_none() {
         .collect();
     assert_eq!(names, ["crash"]);
 }
+
+/// A verb replaced by one for another tool says so: its tool's derived verb, and
+/// the new tool's, change with it.
+#[test]
+fn replacing_a_verb_with_one_for_another_tool_says_the_tool_changed() {
+    let sandbox = sandbox_with(&[guest("ping")]);
+    let data = data_verb(&sandbox, "ping.json", "ping", "[]");
+    let replaced = try_add(&sandbox, std::slice::from_ref(&data), &["--force"]);
+    let was = std::fs::canonicalize(guest("ping")).expect("canonical");
+    replaced.assert_code(0).assert_stdout_is(format!(
+        "replaced verb `ping` (tool `state`, was `version`; it was from {})\n",
+        was.display()
+    ));
+}
