@@ -40,9 +40,13 @@ fn listing(dir: &Path) -> Vec<(String, u64, SystemTime)> {
     files
 }
 
-/// The verb directory and the compile cache, as `listing`s.
+/// The verb directory and the compile cache, as `listing`s. The cache's
+/// `sweep.lock` is no cached code: the lock `verbs add` holds while it compiles, an
+/// empty file made with the cache directory.
 fn store(sandbox: &Sandbox) -> [Vec<(String, u64, SystemTime)>; 2] {
-    [listing(&verb_dir(sandbox)), listing(&cache_dir(sandbox))]
+    let mut cache = listing(&cache_dir(sandbox));
+    cache.retain(|(name, ..)| name != "sweep.lock");
+    [listing(&verb_dir(sandbox)), cache]
 }
 
 /// A sandbox with `ping` installed: a verb directory and a cache with one entry.
