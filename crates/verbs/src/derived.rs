@@ -1840,6 +1840,9 @@ fn required_names(required: Option<&Value>) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The choice typos every kind of verb answers alike (one table for three builds).
+    include!("../../../tests/shared/choice_cases.rs");
     use serde_json::json;
 
     fn argv(words: &[&str]) -> Vec<String> {
@@ -2695,24 +2698,8 @@ mod tests {
                 "component": {"type": "string", "enum": ["counter", "todo"]}
             }}),
         );
-        for (option, word, meant) in [
-            ("view", "FULL", Some("full")),
-            ("status", "Error", Some("error")),
-            ("status", "sucess", Some("success")),
-            ("view", "fl", None),
-            ("component", "cntr", None),
-            ("component", "zebra", None),
-        ] {
-            let choices = match option {
-                "view" => "`summary` or `full`",
-                "status" => "`success` or `error`",
-                _ => "`counter` or `todo`",
-            };
-            let told = format!("`--{option}` must be {choices}, got `{word}`");
-            let said = match meant {
-                Some(meant) => format!("{told}; did you mean `{meant}`?"),
-                None => told,
-            };
+        for (option, word, meant) in CHOICE_CASES {
+            let said = choice_refusal(option, word, meant);
             let option = format!("--{option}");
             assert_eq!(verb.parse(&argv(&[&option, word])), Err(said));
         }

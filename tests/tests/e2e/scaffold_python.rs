@@ -9,6 +9,9 @@ use std::sync::OnceLock;
 
 use mur_e2e::plugins::repo_root;
 
+// The choice typos every kind of verb answers alike (one table for three builds).
+include!("../../shared/choice_cases.rs");
+
 use crate::scaffold::{
     component, fail, failing_verb_session, fails_like_every_verb, run_ok, scaffolded_verb_clicks,
 };
@@ -130,24 +133,8 @@ fn a_python_verb_s_exception_shows_its_message_and_pitfalls_are_not_silent() {
 /// `--component counter|todo`) is the host's, as a derived verb's and the Rust
 /// kit's are: the cases crates/verbs/src/derived.rs and plugins/kit/src/tests.rs pin.
 pub fn choices_are_meant_as_the_host_means_them(sb: &mur_e2e::Sandbox, verb: &str) {
-    for (option, word, meant) in [
-        ("view", "FULL", Some("full")),
-        ("status", "Error", Some("error")),
-        ("status", "sucess", Some("success")),
-        ("view", "fl", None),
-        ("component", "cntr", None),
-        ("component", "zebra", None),
-    ] {
-        let choices = match option {
-            "view" => "`summary` or `full`",
-            "status" => "`success` or `error`",
-            _ => "`counter` or `todo`",
-        };
-        let told = format!("`--{option}` must be {choices}, got `{word}`");
-        let said = match meant {
-            Some(meant) => format!("{told}; did you mean `{meant}`?"),
-            None => told,
-        };
+    for (option, word, meant) in CHOICE_CASES {
+        let said = choice_refusal(option, word, meant);
         sb.devtools(&[verb, &format!("--{option}"), word])
             .assert_code(1)
             .assert_stderr_starts_with(&format!("error: {verb}: {said}\n"));
