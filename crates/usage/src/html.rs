@@ -554,7 +554,8 @@ mod tests {
         for said in [
             "<li>Calls of: agent <code>claude</code>.</li>",
             "<li>Window: since 2026-01-01T00:00:00.000Z.</li>",
-            "no call since 2026-01-01T00:00:00.000Z, or whose usage errors exceed 30% of at least 3 calls",
+            "no call since 2026-01-01T00:00:00.000Z, or whose usage errors exceed 30%, or \
+             failures of their own (exit 6) 20%, of at least 3 calls",
             "<li>2 line(s) of the usage logs are not records and were skipped.</li>",
         ] {
             assert!(page.contains(said), "{said}\n{page}");
@@ -565,12 +566,14 @@ mod tests {
                 &json["agent"],
                 &json["since"],
                 &json["maxUsageErrorRate"],
+                &json["maxPluginFailureRate"],
                 &json["minCalls"]
             ),
             (
                 &serde_json::json!("claude"),
                 &serde_json::json!("2026-01-01T00:00:00.000Z"),
                 &serde_json::json!(0.3),
+                &serde_json::json!(0.2),
                 &serde_json::json!(3)
             )
         );

@@ -71,10 +71,6 @@ fn installed(entries: &[Entry]) -> Vec<Installed> {
         .collect()
 }
 
-/// What `usage report` and `verbs prune` judge by, built alike so that they name
-/// the same losers: both verdicts (unused, refused too often) over the last
-/// `unused_for`, or over `--since`'s window when the report is given one; the verbs
-/// judged are those of `entries`, the verb index's.
 /// The shares of a verb's calls above which it is a loser: usage errors
 /// (`--max-usage-error-rate`), failures of its own (`--max-plugin-failure-rate`).
 pub struct LoserRates {
@@ -82,6 +78,10 @@ pub struct LoserRates {
     pub plugin_failures: f64,
 }
 
+/// What `usage report` and `verbs prune` judge by, built alike so that they name
+/// the same losers: every verdict (unused, refused too often, failing too often) over
+/// the last `unused_for`, or over `--since`'s window when the report is given one; the
+/// verbs judged are those of `entries`, the verb index's.
 fn criteria(
     dir: &UsageDir,
     since: Option<std::time::Duration>,
