@@ -80,8 +80,8 @@ impl Access {
     pub fn of(lockfile: &Path, pid: u32, started_at: &str, endpoint: &str) -> Self {
         match Self::of_sidecar(lockfile, pid, started_at) {
             Self::Bridge { sidecar, .. }
-                if let Some(uid) =
-                    address_of(endpoint).and_then(|(ip, port)| sockets::other_owner(ip, port)) =>
+                if let Some(uid) = addresses_of(endpoint)
+                    .and_then(|(ips, port)| sockets::other_owner(&ips, port)) =>
             {
                 Self::Refused {
                     why: format!(
@@ -267,19 +267,27 @@ fn sendable(secret: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
 }
 
-/// The address and port an `http://` endpoint names (`http://127.0.0.1:41234/mcp`,
-/// `http://[::1]:80/`; `localhost` is 127.0.0.1, as mur dials it). A lockfile's endpoint
-/// is a loopback URL with an address and a port, as sessions write it: its authority
-/// split at the last `:` is enough, no URL parser (and its crate) needed here.
-fn address_of(endpoint: &str) -> Option<(IpAddr, u16)> {
+/// Where a connection to an `http://` endpoint may go, and its port: the address it
+/// names (`http://127.0.0.1:41234/mcp`, `http://[::1]:80/`), both loopback addresses for
+/// `localhost` (a resolver may give either first), and none — any address — for a host
+/// written another way (`127.1`, which the dialer reads as 127.0.0.1). A lockfile's
+/// endpoint is a loopback URL with a port, as sessions write it: its authority split at
+/// the last `:` is enough, no URL parser (and its crate) needed here.
+fn addresses_of(endpoint: &str) -> Option<(Vec<IpAddr>, u16)> {
     let authority = endpoint.strip_prefix("http://")?.split('/').next()?;
     let (host, port) = authority.rsplit_once(':')?;
     let host = host.trim_start_matches('[').trim_end_matches(']');
-    let ip = match host {
-        "localhost" => IpAddr::from([127, 0, 0, 1]),
-        host => host.parse().ok()?,
+    let addresses = match host.parse::<IpAddr>() {
+        Ok(ip) => vec![ip],
+        Err(_) if host.eq_ignore_ascii_case("localhost") => {
+            vec![
+                IpAddr::from([127, 0, 0, 1]),
+                IpAddr::from([0, 0, 0, 0, 0, 0, 0, 1]),
+            ]
+        }
+        Err(_) => Vec::new(),
     };
-    Some((ip, port.parse().ok()?))
+    Some((addresses, port.parse().ok()?))
 }
 
 /// An endpoint as compared with a lockfile's: `localhost` is 127.0.0.1, case and a
@@ -299,16 +307,26 @@ mod tests {
 
     #[test]
     fn an_endpoint_s_port_is_read_as_sessions_write_it() {
-        let at = |ip: &str, port| Some((ip.parse::<IpAddr>().expect("ip"), port));
+        let at = |ips: &[&str], port| {
+            let ips = ips
+                .iter()
+                .map(|ip| ip.parse::<IpAddr>().expect("ip"))
+                .collect();
+            Some((ips, port))
+        };
         assert_eq!(
-            address_of("http://127.0.0.1:41234/mcp"),
-            at("127.0.0.1", 41234)
+            addresses_of("http://127.0.0.1:41234/mcp"),
+            at(&["127.0.0.1"], 41234)
         );
-        assert_eq!(address_of("http://[::1]:8080/mcp"), at("::1", 8080));
-        assert_eq!(address_of("http://localhost:9/"), at("127.0.0.1", 9));
-        assert_eq!(address_of("http://127.0.0.1/mcp"), None);
-        assert_eq!(address_of("stdio"), None);
-        assert_eq!(address_of("http://127.0.0.1:99999/mcp"), None);
+        assert_eq!(addresses_of("http://[::1]:8080/mcp"), at(&["::1"], 8080));
+        assert_eq!(
+            addresses_of("http://LOCALHOST:9/"),
+            at(&["127.0.0.1", "::1"], 9)
+        );
+        assert_eq!(addresses_of("http://127.1:9/"), at(&[], 9), "any address");
+        assert_eq!(addresses_of("http://127.0.0.1/mcp"), None);
+        assert_eq!(addresses_of("stdio"), None);
+        assert_eq!(addresses_of("http://127.0.0.1:99999/mcp"), None);
     }
 
     /// A lockfile and a sidecar written by the test, 0600 unless `mode` says.

@@ -50,8 +50,8 @@ pub(crate) fn my_uid() -> Option<u32> {
     None
 }
 
-/// The user other than this one that holds a listener a connection to `ip`:`port`
-/// would reach, if one does. A lockfile and its sidecar are the user's own, but the
+/// The user other than this one that holds a listener a connection to one of `ips`
+/// (none: any address) on `port` would reach, if one does. A lockfile and its sidecar are the user's own, but the
 /// port they name is only a number: a session that died and a port another user
 /// bound since (or a lockfile naming a port its process never held) would take a
 /// bridge's secret to a stranger. Only a listener on that address (canonical: one
@@ -59,16 +59,19 @@ pub(crate) fn my_uid() -> Option<u32> {
 /// counts: another user's on `[::1]` or 127.0.0.2 beside the user's bridge receives
 /// none of its connections, and must not lock the user out of it. `None` also when
 /// the table cannot be read.
-pub(crate) fn other_owner(ip: IpAddr, port: u16) -> Option<u32> {
+pub(crate) fn other_owner(ips: &[IpAddr], port: u16) -> Option<u32> {
     let me = my_uid()?;
-    owner_among(&listeners()?, ip.to_canonical(), port, me)
+    let ips: Vec<IpAddr> = ips.iter().map(IpAddr::to_canonical).collect();
+    owner_among(&listeners()?, &ips, port, me)
 }
 
-fn owner_among(listeners: &[Listener], ip: IpAddr, port: u16, me: u32) -> Option<u32> {
+fn owner_among(listeners: &[Listener], ips: &[IpAddr], port: u16, me: u32) -> Option<u32> {
     listeners
         .iter()
         .filter(|listener| listener.port == port && listener.uid != me)
-        .find(|listener| listener.ip == ip || listener.ip.is_unspecified())
+        .find(|listener| {
+            ips.is_empty() || ips.contains(&listener.ip) || listener.ip.is_unspecified()
+        })
         .map(|listener| listener.uid)
 }
 
@@ -86,7 +89,7 @@ mod tests {
             uid,
         };
         let home: IpAddr = "127.0.0.1".parse().expect("ip");
-        let owner = |listeners: &[Listener]| owner_among(listeners, home, 4000, 1000);
+        let owner = |listeners: &[Listener]| owner_among(listeners, &[home], 4000, 1000);
         assert_eq!(owner(&[at("127.0.0.1", 1000)]), None, "the user's own");
         assert_eq!(owner(&[at("127.0.0.1", 7)]), Some(7));
         assert_eq!(
@@ -106,5 +109,7 @@ mod tests {
             ..at("127.0.0.1", 7)
         };
         assert_eq!(owner(&[other_port]), None);
+        // A host no address was read from: any listener on the port counts.
+        assert_eq!(owner_among(&[at("127.0.0.2", 8)], &[], 4000, 1000), Some(8));
     }
 }
