@@ -131,19 +131,20 @@ impl Sandbox {
     /// The time bound as an error says it: computation, which `--timeout` (the
     /// tool call's bound) does not raise; `loop {}` burns 1e10 in about a second.
     pub fn time_budget(&self) -> String {
-        let grown = match self.limits.result {
-            0 => String::new(),
-            bytes => format!(", grown for the {} MiB result it was handed", mib(bytes)),
-        };
-        let seconds = self.fuel as f64 / 1e10;
-        let about = match self.fuel == FUEL_PER_CALL {
-            true => "about half a second".to_owned(),
-            false => format!("about {seconds:.1} s"),
-        };
+        // A result under a MiB grows the bound by a tenth at most: the base is said.
+        if !self.limits.grown_worth_saying() {
+            return format!(
+                "{} billion instructions, about half a second of computation; `--timeout` \
+                 bounds only the tool call",
+                FUEL_PER_CALL / 1_000_000_000
+            );
+        }
         format!(
-            "{} billion instructions, {about} of computation{grown}; `--timeout` bounds only \
-             the tool call",
-            self.fuel.div_ceil(1_000_000_000)
+            "{:.0} billion instructions, about {:.1} s of computation, grown for the {} \
+             result it was handed; `--timeout` bounds only the tool call",
+            self.fuel as f64 / 1e9,
+            self.fuel as f64 / 1e10,
+            mib(self.limits.result)
         )
     }
 
@@ -366,8 +367,13 @@ fn fixed_rng() -> wasmtime_wasi::Deterministic {
 }
 
 /// Bytes in MiB, rounded up, as the limits' messages say them.
-fn mib(bytes: usize) -> usize {
-    bytes.div_ceil(1 << 20)
+/// `bytes` in MiB as a message says them: `30 MiB`, `30.4 MiB`.
+fn mib(bytes: usize) -> String {
+    let mib = bytes as f64 / f64::from(1 << 20);
+    match mib.fract() < 0.05 {
+        true => format!("{mib:.0} MiB"),
+        false => format!("{mib:.1} MiB"),
+    }
 }
 
 /// Counts linear memory across the store and refuses growth past the limit,
@@ -403,14 +409,20 @@ impl MemoryBudget {
             MEMORY_LIMIT_BYTES.saturating_add(bytes.saturating_mul(MEMORY_PER_RESULT_BYTE));
     }
 
-    /// The limit as an error says it: `64 MiB`, or, grown for a result,
-    /// `288 MiB memory limit (64 MiB and 8 times the 28 MiB result it was handed)`.
+    /// Whether the bounds grew enough for a message to say so: for a result of a
+    /// MiB or more (a smaller one adds under a tenth to either; the base is said).
+    fn grown_worth_saying(&self) -> bool {
+        self.result >= 1 << 20
+    }
+
+    /// The limit as an error says it: `64 MiB memory limit`, or, grown for a result,
+    /// `304 MiB memory limit (64 MiB, and 8 times the 30 MiB result it was handed)`.
     pub fn told(&self) -> String {
-        match self.limit == MEMORY_LIMIT_BYTES {
-            true => format!("{} MiB memory limit", mib(self.limit)),
-            false => format!(
-                "{} MiB memory limit ({} MiB, and {MEMORY_PER_RESULT_BYTE} times the {} MiB \
-                 result it was handed)",
+        match self.grown_worth_saying() {
+            false => format!("{} memory limit", mib(MEMORY_LIMIT_BYTES)),
+            true => format!(
+                "{} memory limit ({}, and {MEMORY_PER_RESULT_BYTE} times the {} result it \
+                 was handed)",
                 mib(self.limit),
                 mib(MEMORY_LIMIT_BYTES),
                 mib(self.result)
@@ -502,6 +514,19 @@ mod tests {
             sandbox.time_budget(),
             "21 billion instructions, about 2.1 s of computation, grown for the 30 MiB \
              result it was handed; `--timeout` bounds only the tool call"
+        );
+        // A result as most are, of a few bytes: the base is said, not "grown".
+        sandbox.hand(2);
+        assert_eq!(sandbox.limits.told(), "64 MiB memory limit");
+        assert!(
+            sandbox
+                .time_budget()
+                .starts_with("5 billion instructions, about half")
+        );
+        sandbox.hand((30 << 20) + (400 << 10));
+        assert_eq!(
+            sandbox.limits.told(),
+            "307.1 MiB memory limit (64 MiB, and 8 times the 30.4 MiB result it was handed)"
         );
         let mut limits = MemoryBudget::default();
         limits.allow_for(30 << 20);
