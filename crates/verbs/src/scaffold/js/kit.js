@@ -438,7 +438,8 @@ function jaro(a, b) {
   const m = aMatched.length;
   if (m === 0) return 0;
   const bMatched = b.filter((_, j) => taken[j]);
-  const halfTranspositions = aMatched.filter((c, k) => c !== bMatched[k]).length / 2;
+  // Halved as whole numbers, as strsim (the host's and the Rust kit's Jaro) does.
+  const halfTranspositions = Math.floor(aMatched.filter((c, k) => c !== bMatched[k]).length / 2);
   return (m / a.length + m / b.length + (m - halfTranspositions) / m) / 3;
 }
 

@@ -791,7 +791,8 @@ def _jaro(a, b):
     if m == 0:
         return 0.0
     b_matched = [c for c, hit in zip(b, taken) if hit]
-    half_transpositions = sum(x != y for x, y in zip(a_matched, b_matched)) / 2
+    # Halved as whole numbers, as strsim (the host's and the Rust kit's Jaro) does.
+    half_transpositions = sum(x != y for x, y in zip(a_matched, b_matched)) // 2
     return (m / len(a) + m / len(b) + (m - half_transpositions) / m) / 3
 
 
