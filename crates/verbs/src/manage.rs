@@ -149,7 +149,8 @@ fn sweep_lock(cache: &Path) -> Option<std::fs::File> {
 /// The engine a `verbs add` compiles with, and the lock it holds shared from
 /// its first compile until its verbs are in the index: no sweep by another
 /// `verbs add` or `verbs remove` takes the code it compiled before it is
-/// installed. Never waited for: a sweep that finds it held is skipped.
+/// installed. A sweep never waits for it (one that finds it held is skipped); taking
+/// it waits only for a sweep under way, which removes files and compiles nothing.
 struct Compiler {
     runtime: Runtime,
     /// Held, never read: dropping it (closing the file) releases the lock.
