@@ -730,14 +730,20 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_torn_line_is_skipped_and_counted() {
+    /// A log of one record, then `torn`: a last line a writer cut off (its directory
+    /// is kept while the log is used).
+    fn torn_log(torn: &[u8]) -> (tempfile::TempDir, UsageLog) {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let log = UsageLog::at(dir.path().join("usage.jsonl"));
         log.append(&record(1)).unwrap_or_else(|e| panic!("{e}"));
         let mut file = log.open().unwrap_or_else(|e| panic!("{e}"));
-        file.write_all(b"{\"schema\":\"mur-usage/1\",\"ti")
-            .unwrap_or_else(|e| panic!("{e}"));
+        file.write_all(torn).unwrap_or_else(|e| panic!("{e}"));
+        (dir, log)
+    }
+
+    #[test]
+    fn a_torn_line_is_skipped_and_counted() {
+        let (_dir, log) = torn_log(b"{\"schema\":\"mur-usage/1\",\"ti");
         let (records, skipped) = read_logs(&[log]).unwrap_or_default();
         assert_eq!((records.len(), skipped), (1, 1));
     }
@@ -746,12 +752,7 @@ mod tests {
     /// torn line is skipped, not the record after it.
     #[test]
     fn a_record_after_a_torn_line_is_kept() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let log = UsageLog::at(dir.path().join("usage.jsonl"));
-        log.append(&record(1)).unwrap_or_else(|e| panic!("{e}"));
-        let mut file = log.open().unwrap_or_else(|e| panic!("{e}"));
-        file.write_all(b"{\"schema\":\"mur-usage/1\",\"time\":\"2026-11-29T11:1")
-            .unwrap_or_else(|e| panic!("{e}"));
+        let (_dir, log) = torn_log(b"{\"schema\":\"mur-usage/1\",\"time\":\"2026-11-29T11:1");
         log.append(&record(2)).unwrap_or_else(|e| panic!("{e}"));
         log.append(&record(3)).unwrap_or_else(|e| panic!("{e}"));
         let (records, skipped) = read_logs(&[log]).unwrap_or_default();

@@ -56,9 +56,15 @@ fn call(words: &[&str]) -> Call {
 }
 
 fn error(words: &[&str]) -> String {
-    match parse::<Sample>(&argv(words)) {
+    refusal(parse::<Sample>(&argv(words)), words)
+}
+
+/// The message `parsed`, the parse of `words`, refused them with; the test fails if
+/// they were taken.
+fn refusal<T: std::fmt::Debug>(parsed: Result<T, String>, words: &[&str]) -> String {
+    match parsed {
         Err(message) => message,
-        other => panic!("expected an error for {words:?}, got {other:?}"),
+        Ok(taken) => panic!("expected an error for {words:?}, got {taken:?}"),
     }
 }
 
@@ -363,10 +369,7 @@ fn a_choice_is_meant_by_the_hosts_rule() {
         ],
         ..Spec::NONE
     };
-    let refused = |words: &[&str]| match crate::argv::Args::parse(&CHOICES, &argv(words)) {
-        Err(message) => message,
-        Ok(_) => panic!("{words:?} was taken"),
-    };
+    let refused = |words: &[&str]| refusal(crate::argv::Args::parse(&CHOICES, &argv(words)), words);
     let error = |option: &str, word: &str| refused(&[&format!("--{option}"), word]);
     let cases = [
         ("view", "FULL", Some("full")),
@@ -675,10 +678,8 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
         ],
         ..Spec::NONE
     };
-    let error = |spec: &Spec, words: &[&str]| match crate::argv::Args::parse(spec, &argv(words)) {
-        Err(message) => message,
-        other => panic!("expected an error for {words:?}, got {other:?}"),
-    };
+    let error =
+        |spec: &Spec, words: &[&str]| refusal(crate::argv::Args::parse(spec, &argv(words)), words);
     let cases: &[(&Spec, &[&str], &str)] = &[
         (
             &LISTING,
@@ -1211,11 +1212,9 @@ fn a_usage_error_names_the_fix_where_it_can() {
         options: &[Opt::flag("force", "f")],
         ..Spec::NONE
     };
-    let error =
-        |spec: &Spec, words: &[&str]| match crate::argv::Args::parse_as("v", spec, &argv(words)) {
-            Err(message) => message,
-            other => panic!("expected an error for {words:?}, got {other:?}"),
-        };
+    let error = |spec: &Spec, words: &[&str]| {
+        refusal(crate::argv::Args::parse_as("v", spec, &argv(words)), words)
+    };
     let cases: &[(&Spec, &[&str], &str)] = &[
         (
             &SHOT,

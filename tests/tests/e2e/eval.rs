@@ -543,19 +543,26 @@ fn clicking_agent(sandbox: &Sandbox) -> (String, PathBuf) {
     (agent, marker)
 }
 
+/// A run of [`clicking_agent`] into `<sandbox>/out`, started and past recording its
+/// agent's process group (which it does right after starting it): the run's
+/// directory and the run.
+fn clicking_run_started(sandbox: &Sandbox) -> (PathBuf, Process) {
+    let out = sandbox.root().join("out");
+    let (agent, marker) = clicking_agent(sandbox);
+    let mut run = Process::spawn(&mut click_run(sandbox, &agent));
+    wait_until_within("the agent started", RUN_LIMIT, || {
+        if let Some(status) = run.try_wait() {
+            panic!("the run ended ({status}) before its agent started");
+        }
+        (marker.exists() && out.join("count-to-three/agent.group").exists()).then_some(())
+    });
+    (out, run)
+}
+
 #[test]
 fn a_run_killed_mid_task_leaves_nothing_that_drives_the_next_run() {
     let sandbox = Sandbox::new();
-    let out = sandbox.root().join("out");
-    let (agent, marker) = clicking_agent(&sandbox);
-    let mut first = Process::spawn(&mut click_run(&sandbox, &agent));
-    wait_until_within("the agent started", RUN_LIMIT, || {
-        if let Some(status) = first.try_wait() {
-            panic!("the run ended ({status}) before it was killed");
-        }
-        // Once the run has recorded the agent's group, as it does right after starting it.
-        (marker.exists() && out.join("count-to-three/agent.group").exists()).then_some(())
-    });
+    let (out, mut first) = clicking_run_started(&sandbox);
     // SIGKILL: nothing of mur-eval's runs to stop what it started.
     first.kill();
     assert!(!left_under(&out).is_empty(), "the kill left them running");
@@ -572,12 +579,7 @@ fn a_run_killed_mid_task_leaves_nothing_that_drives_the_next_run() {
 #[test]
 fn a_second_run_into_a_directory_a_run_holds_is_refused() {
     let sandbox = Sandbox::new();
-    let out = sandbox.root().join("out");
-    let (agent, marker) = clicking_agent(&sandbox);
-    let first = Process::spawn(&mut click_run(&sandbox, &agent));
-    wait_until_within("the agent started", RUN_LIMIT, || {
-        marker.exists().then_some(())
-    });
+    let (out, first) = clicking_run_started(&sandbox);
     let (second, _) = run_within(&mut click_run(&sandbox, "true"), RUN_LIMIT);
     second.assert_code(1).assert_stderr_is(format!(
         "error: `{}` is in use by another run (it holds `mur-eval-run.lock`)\n\
@@ -596,12 +598,7 @@ fn a_second_run_into_a_directory_a_run_holds_is_refused() {
 #[test]
 fn a_hangup_stops_the_running_agent_and_session_before_mur_eval_exits() {
     let sandbox = Sandbox::new();
-    let out = sandbox.root().join("out");
-    let (agent, marker) = clicking_agent(&sandbox);
-    let run = Process::spawn(&mut click_run(&sandbox, &agent));
-    wait_until_within("the agent started", RUN_LIMIT, || {
-        marker.exists().then_some(())
-    });
+    let (out, run) = clicking_run_started(&sandbox);
     // The terminal (or SSH connection) closed: SIGHUP, as for a study.
     run.signal("HUP");
     let output = run.wait_output();

@@ -135,11 +135,7 @@ fn a_small_study_resumes_after_a_kill_and_reports_every_condition() {
         mur_e2e::process::signal(*pid, "KILL");
     }
     assert!(left.is_empty(), "still running: {left:?}");
-    let tmp: Vec<_> = std::fs::read_dir(sandbox.dir("tmp"))
-        .expect("tmp")
-        .flatten()
-        .collect();
-    assert!(tmp.is_empty(), "left in TMPDIR: {tmp:?}");
+    assert_nothing_in_tmp(&sandbox);
 }
 
 #[track_caller]
@@ -1345,6 +1341,12 @@ fn an_agent_sees_no_other_run_nor_the_studys_directory() {
             "{record}"
         );
     }
+    assert_nothing_in_tmp(&sandbox);
+}
+
+/// The sandbox's `TMPDIR`, where the study makes its runs, holds nothing.
+#[track_caller]
+fn assert_nothing_in_tmp(sandbox: &Sandbox) {
     let tmp: Vec<_> = std::fs::read_dir(sandbox.dir("tmp"))
         .expect("tmp")
         .flatten()

@@ -1152,14 +1152,21 @@ fn prune_while_recording_is_off_says_so_and_removes_only_when_told_to_all_the_sa
 /// though mur's own record is elsewhere (another home: a container, a run of
 /// mur-eval). A window that overlaps a time recording was off (`usage off` …
 /// `usage on`) holds calls no record has: no verb is judged unused over it.
-#[test]
-fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
+/// A sandbox with the data verbs `bump` (tool `click`) and `idle` (`scroll`), installed
+/// long ago, and mur's log reaching back 60 days with one call of neither.
+fn bump_and_idle_long_installed() -> Sandbox {
     let sandbox = Sandbox::new();
     for (name, tool) in [("bump", "click"), ("idle", "scroll")] {
         add_data_verb(&sandbox, name, tool);
         added_on(&sandbox, name, "2020-01-01T00:00:00Z");
     }
     write_log(&sandbox, &[cli_record(60, "guide", "host", "ok")]);
+    sandbox
+}
+
+#[test]
+fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
+    let sandbox = bump_and_idle_long_installed();
     let sessions = sandbox
         .state_dir()
         .join("mur")
@@ -1217,12 +1224,7 @@ fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
 /// either.
 #[test]
 fn prune_reads_the_logs_the_report_is_given() {
-    let sandbox = Sandbox::new();
-    for (name, tool) in [("bump", "click"), ("idle", "scroll")] {
-        add_data_verb(&sandbox, name, tool);
-        added_on(&sandbox, name, "2020-01-01T00:00:00Z");
-    }
-    write_log(&sandbox, &[cli_record(60, "guide", "host", "ok")]);
+    let sandbox = bump_and_idle_long_installed();
     let elsewhere = sandbox.file(
         "run-state-usage.jsonl",
         format!("{}\n", cli_record(1, "bump", "data", "ok")),
