@@ -52,31 +52,12 @@ pub fn info(dirs: &VerbDirs, name: &str) -> Result<(Entry, PathBuf, u64), VerbEr
 /// no installed verb uses goes too, even when `name` is not installed: what an
 /// interrupted `verbs add` of it compiled is collected either way.
 pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
-    let mut index = Index::load(&dirs.verbs)?;
-    let Some(entry) = index.remove(name) else {
-        collect_orphans(dirs);
-        return Err(not_installed(name, &index));
-    };
-    // Index first: once it is saved the verb is gone from help and dispatch,
-    // even if deleting the file below fails.
-    index.save()?;
-    // Its file, and one of the other kind an earlier replacement left (`NAME.wasm`
-    // beside `NAME.json`): files are named after their verb, so no other verb's.
-    for file in [entry.file, format!("{name}.wasm"), format!("{name}.json")] {
-        let path = dirs.verbs.join(&file);
-        if let Err(e) = std::fs::remove_file(&path)
-            && e.kind() != std::io::ErrorKind::NotFound
-        {
-            return Err(io_error("delete", &path, e));
-        }
-    }
-    collect_orphans(dirs);
-    Ok(())
+    remove_all(dirs, &[name.to_owned()]).map(|_| ())
 }
 
-/// Uninstalls every verb of `names` (a name given twice, once), as [`remove`]
-/// does one, and returns them in order: all or none, as `verbs add` adds a
-/// batch, so a name mistyped among several removes nothing.
+/// Uninstalls every verb of `names` (a name given twice, once) and returns them in
+/// order: all or none, as `verbs add` adds a batch, so a name mistyped among several
+/// removes nothing. One read and one save of the index, one sweep of compiled code.
 pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, VerbError> {
     let mut unique: Vec<String> = Vec::new();
     for name in names {
@@ -84,7 +65,7 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
             unique.push(name.clone());
         }
     }
-    let index = Index::load(&dirs.verbs)?;
+    let mut index = Index::load(&dirs.verbs)?;
     if let Some(missing) = unique.iter().find(|name| index.get(name).is_none()) {
         let error = not_installed(missing, &index);
         return Err(match (error, unique.len()) {
@@ -98,9 +79,23 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
             }
         });
     }
-    for name in &unique {
-        remove(dirs, name)?;
+    let entries: Vec<Entry> = unique.iter().filter_map(|name| index.remove(name)).collect();
+    // Index first: once it is saved the verbs are gone from help and dispatch,
+    // even if deleting a file below fails.
+    index.save()?;
+    for (name, entry) in unique.iter().zip(entries) {
+        // Its file, and one of the other kind an earlier replacement left (`NAME.wasm`
+        // beside `NAME.json`): files are named after their verb, so no other verb's.
+        for file in [entry.file, format!("{name}.wasm"), format!("{name}.json")] {
+            let path = dirs.verbs.join(&file);
+            if let Err(e) = std::fs::remove_file(&path)
+                && e.kind() != std::io::ErrorKind::NotFound
+            {
+                return Err(io_error("delete", &path, e));
+            }
+        }
     }
+    collect_orphans(dirs);
     Ok(unique)
 }
 

@@ -586,9 +586,12 @@ pub fn prune(
         .iter()
         .filter_map(|e| Some((e.name.as_str(), e.source.as_deref()?)))
         .collect();
+    if yes {
+        let names: Vec<String> = losers.iter().map(|l| l.verb.clone()).collect();
+        manage::remove_all(&dirs, &names)?;
+    }
     for loser in losers {
         if yes {
-            manage::remove(&dirs, &loser.verb)?;
             let from = sources
                 .get(loser.verb.as_str())
                 .map(|source| format!("; it was from {}", output::line(source)))
