@@ -79,7 +79,10 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
             }
         });
     }
-    let entries: Vec<Entry> = unique.iter().filter_map(|name| index.remove(name)).collect();
+    let entries: Vec<Entry> = unique
+        .iter()
+        .filter_map(|name| index.remove(name))
+        .collect();
     // Index first: once it is saved the verbs are gone from help and dispatch,
     // even if deleting a file below fails.
     index.save()?;
