@@ -40,4 +40,4 @@ pub use registry::{Entry, ReadOutcome, Registry};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};
 pub use slot::{SlotLock, is_held, lock_path};
 pub use stamp::{now_rfc3339, now_rfc3339_millis, rfc3339_millis};
-pub use trust::{Keep, Untrusted, check_own, ensure_private_dir};
+pub use trust::{Keep, Untrusted, check_own, current_uid, ensure_private_dir};

@@ -8,7 +8,7 @@ use std::path::Path;
 /// The effective user id of this process — the owner of every file it
 /// creates, so the one to compare owners with (0 where the notion does not apply).
 #[cfg(unix)]
-pub(crate) fn current_uid() -> u32 {
+pub fn current_uid() -> u32 {
     // SAFETY: geteuid has no preconditions, cannot fail and touches no memory.
     #[allow(unsafe_code)]
     unsafe {
@@ -17,7 +17,7 @@ pub(crate) fn current_uid() -> u32 {
 }
 
 #[cfg(not(unix))]
-pub(crate) fn current_uid() -> u32 {
+pub fn current_uid() -> u32 {
     0
 }
 

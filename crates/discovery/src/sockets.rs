@@ -41,8 +41,7 @@ pub(crate) fn listeners() -> Option<Vec<Listener>> {
 /// The user this process runs as, as the socket table names owners.
 #[cfg(target_os = "linux")]
 pub(crate) fn my_uid() -> Option<u32> {
-    let meta = std::fs::metadata("/proc/self").ok()?;
-    Some(std::os::unix::fs::MetadataExt::uid(&meta))
+    Some(mur_lockfile::current_uid())
 }
 
 #[cfg(not(target_os = "linux"))]

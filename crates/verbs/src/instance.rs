@@ -236,7 +236,7 @@ impl Instance {
     /// translate its failure. What is logged is told: the next call of this
     /// instance neither logs it again nor takes its crash's reason from it.
     fn finish<T>(&mut self, export: &str, result: wasmtime::Result<T>) -> Result<T, VerbError> {
-        let fuel = self.store.data().fuel;
+        let fuel = self.store.data().fuel();
         let used = fuel.saturating_sub(self.store.get_fuel().unwrap_or(0));
         tracing::debug!("verb `{}` {export} used {used} fuel", self.verb);
         let stderr = self.store.data().stderr();
@@ -269,7 +269,7 @@ fn output(
 /// Every export call starts with a full budget, so the bound is per call.
 fn refuel(store: &mut Store<Sandbox>) {
     // Fuel is enabled on the engine (runtime.rs), so this cannot fail.
-    let fuel = store.data().fuel;
+    let fuel = store.data().fuel();
     let _ = store.set_fuel(fuel);
 }
 

@@ -71,9 +71,6 @@ pub struct Sandbox {
     wasi: Option<WasiCtx>,
     table: ResourceTable,
     pub limits: MemoryBudget,
-    /// The fuel each export call starts with: [`FUEL_PER_CALL`], grown for the
-    /// result `shape` is handed ([`Sandbox::hand`]).
-    pub fuel: u64,
     stderr: Capture,
     /// What of `stderr` was reported already ([`Sandbox::stderr_told`]): `parse`
     /// and `shape` share a store, and each is told what it wrote itself.
@@ -86,7 +83,6 @@ impl Sandbox {
             wasi: None,
             table: ResourceTable::new(),
             limits: MemoryBudget::default(),
-            fuel: FUEL_PER_CALL,
             stderr: Capture::new(STDERR_CAPTURE_BYTES),
             told: String::new(),
         }
@@ -124,8 +120,13 @@ impl Sandbox {
     /// so a verb can shape any result `mur` accepted.
     pub fn hand(&mut self, bytes: usize) {
         self.limits.allow_for(bytes);
-        let grown = FUEL_PER_RESULT_BYTE.saturating_mul(bytes as u64);
-        self.fuel = FUEL_PER_CALL.saturating_add(grown);
+    }
+
+    /// The fuel each export call starts with: [`FUEL_PER_CALL`], grown for the
+    /// result `shape` is handed ([`Sandbox::hand`]).
+    pub fn fuel(&self) -> u64 {
+        let grown = FUEL_PER_RESULT_BYTE.saturating_mul(self.limits.result as u64);
+        FUEL_PER_CALL.saturating_add(grown)
     }
 
     /// The time bound as an error says it: computation, which `--timeout` (the
@@ -142,8 +143,8 @@ impl Sandbox {
         format!(
             "{:.0} billion instructions, about {:.1} s of computation, grown for the {} \
              result it was handed; `--timeout` bounds only the tool call",
-            self.fuel as f64 / 1e9,
-            self.fuel as f64 / 1e10,
+            self.fuel() as f64 / 1e9,
+            self.fuel() as f64 / 1e10,
             mib(self.limits.result)
         )
     }
@@ -379,25 +380,13 @@ fn mib(bytes: usize) -> String {
 /// Counts linear memory across the store and refuses growth past the limit,
 /// remembering that it did so: the guest then usually aborts, and the host
 /// reports the limit rather than the abort.
+#[derive(Default)]
 pub struct MemoryBudget {
     used: usize,
-    /// [`MEMORY_LIMIT_BYTES`], grown for the result `shape` is handed
-    /// ([`MemoryBudget::allow_for`]).
-    limit: usize,
-    /// The size of that result, for the message when the limit is hit.
+    /// The size of the result `shape` is handed ([`MemoryBudget::allow_for`]), which
+    /// grows the limit ([`MemoryBudget::limit`]).
     result: usize,
     pub exceeded: bool,
-}
-
-impl Default for MemoryBudget {
-    fn default() -> Self {
-        Self {
-            used: 0,
-            limit: MEMORY_LIMIT_BYTES,
-            result: 0,
-            exceeded: false,
-        }
-    }
 }
 
 impl MemoryBudget {
@@ -405,8 +394,11 @@ impl MemoryBudget {
     /// ([`MEMORY_PER_RESULT_BYTE`] for each), never below the base.
     pub fn allow_for(&mut self, bytes: usize) {
         self.result = bytes;
-        self.limit =
-            MEMORY_LIMIT_BYTES.saturating_add(bytes.saturating_mul(MEMORY_PER_RESULT_BYTE));
+    }
+
+    /// [`MEMORY_LIMIT_BYTES`], grown for the result `shape` is handed.
+    fn limit(&self) -> usize {
+        MEMORY_LIMIT_BYTES.saturating_add(self.result.saturating_mul(MEMORY_PER_RESULT_BYTE))
     }
 
     /// Whether the bounds grew enough for a message to say so: for a result of a
@@ -423,7 +415,7 @@ impl MemoryBudget {
             true => format!(
                 "{} memory limit ({}, and {MEMORY_PER_RESULT_BYTE} times the {} result it \
                  was handed)",
-                mib(self.limit),
+                mib(self.limit()),
                 mib(MEMORY_LIMIT_BYTES),
                 mib(self.result)
             ),
@@ -439,7 +431,7 @@ impl ResourceLimiter for MemoryBudget {
         _max: Option<usize>,
     ) -> wasmtime::Result<bool> {
         let after = self.used.saturating_add(desired.saturating_sub(current));
-        if after > self.limit {
+        if after > self.limit() {
             self.exceeded = true;
             return Ok(false);
         }

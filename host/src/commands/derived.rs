@@ -495,16 +495,17 @@ async fn lookup(
 /// `name` is no installed verb, host command, or tool of the session: the error says
 /// so, first naming the word the user most likely meant when one is close.
 fn unknown_verb(name: &str, unknown: &Unknown, devtools: &str) -> Error {
-    let error = unknown_word(name, unknown, devtools);
     match mcp_method(name) {
-        Some(method) => error.with_first_hint(format!(
+        // No other word is nearer than the method.
+        Some(method) => unknown_word(name, unknown, devtools, false).with_first_hint(format!(
             "an MCP method is made with `call`: `{devtools} call {method}`"
         )),
-        None => error,
+        None => unknown_word(name, unknown, devtools, true),
     }
 }
 
-fn unknown_word(name: &str, unknown: &Unknown, devtools: &str) -> Error {
+/// The error of `name`, no verb, with the nearest word when `guess` asks for one.
+fn unknown_word(name: &str, unknown: &Unknown, devtools: &str, guess: bool) -> Error {
     let message = VerbError::UnknownVerb(name.to_owned());
     let (error, listed) = match unknown {
         // The session was asked: `call NAME` would only be refused in turn.
@@ -520,8 +521,7 @@ fn unknown_word(name: &str, unknown: &Unknown, devtools: &str) -> Error {
                 .with_first_hint(format!("did you mean `{near}`?"));
         }
     };
-    if mcp_method(name).is_some() {
-        // No other word is nearer than the method `unknown_verb` names.
+    if !guess {
         return error;
     }
     let shared = mur_verbs::derived::sharing(listed, name);
