@@ -1,6 +1,7 @@
 //! How a duration is written on mur's command lines — one syntax for every
 //! option that takes one (`usage report --since`, `verbs prune --unused-for`,
-//! `bridge --idle`), so what works after one works after all.
+//! `bridge --idle`), so what works after one works after all; a window back from
+//! now takes it with its unit only.
 
 use std::time::Duration;
 
@@ -11,7 +12,7 @@ const LIKE: &str = "30s, 15m, 12h, 7d or 1h 30m";
 /// a bare number of seconds (`90`).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
-    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+    if let Some(text) = bare_number(text) {
         return text
             .parse()
             .map(Duration::from_secs)
@@ -29,8 +30,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 pub fn parse_window(text: &str) -> Result<Duration, String> {
     // A bare number names no unit: `--since 90` is as likely 90 days as 90 seconds, and
     // read as seconds it reports a window of nothing without a word.
-    let bare = text.trim();
-    if !bare.is_empty() && bare.bytes().all(|b| b.is_ascii_digit()) {
+    if let Some(bare) = bare_number(text) {
         return Err(format!(
             "`{bare}` has no unit: did you mean {bare}s, {bare}m, {bare}h or {bare}d?"
         ));
@@ -42,6 +42,12 @@ pub fn parse_window(text: &str) -> Result<Duration, String> {
         )),
         d => Ok(d),
     }
+}
+
+/// `text` (trimmed) when it is digits alone, a number with no unit.
+fn bare_number(text: &str) -> Option<&str> {
+    let text = text.trim();
+    (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())).then_some(text)
 }
 
 #[cfg(test)]

@@ -177,23 +177,12 @@ fn reload_hands_over_to_a_new_process_with_a_new_lockfile() {
 /// reload's successor, handed the project's slot with it, takes a socket over.
 #[test]
 fn a_socket_passed_down_without_the_projects_slot_is_not_taken_over() {
-    use std::os::fd::AsRawFd as _;
-    use std::os::unix::process::CommandExt as _;
+    use std::os::fd::AsFd as _;
     let world = World::new();
     let foreign = std::net::TcpListener::bind("127.0.0.1:0").expect("a listener");
     let foreign_port = foreign.local_addr().expect("its address").port();
-    let fd = foreign.as_raw_fd();
     let mut command = world.command(&[]);
-    command.env("MUR_LISTEN_FD", fd.to_string());
-    // SAFETY: in the forked child before exec: fcntl only, async-signal-safe.
-    #[allow(unsafe_code)]
-    unsafe {
-        command.pre_exec(move || {
-            let flags = libc::fcntl(fd, libc::F_GETFD);
-            libc::fcntl(fd, libc::F_SETFD, flags & !libc::FD_CLOEXEC);
-            Ok(())
-        });
-    }
+    mur_lockfile::handed::hand(&mut command, "MUR_LISTEN_FD", foreign.as_fd());
     let session = Process::spawn(&mut command);
     let lock = world.wait_for_lockfile(|lock| lock.pid == session.pid());
     assert_ne!(lock.port, foreign_port, "{lock:?}");
