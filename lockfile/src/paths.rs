@@ -72,7 +72,7 @@ fn login_runtime_dir(base: &Path, uid: u32) -> Option<PathBuf> {
     use std::os::unix::fs::MetadataExt as _;
     let dir = base.join(uid.to_string());
     let meta = std::fs::symlink_metadata(&dir).ok()?;
-    let private = crate::check_own(&meta, crate::Keep::Secret).is_ok();
+    let private = crate::trust::check_own(&meta, crate::trust::Keep::Secret).is_ok();
     (meta.is_dir() && meta.uid() == uid && private).then_some(dir)
 }
 
