@@ -31,10 +31,15 @@ pub fn ensure_usable(tree: &Tree, id: NodeId) -> Result<(), String> {
 }
 
 fn hidden_message(tree: &Tree, id: NodeId) -> String {
-    let label = tree.element(id).label();
-    let hidden_panel = tree
-        .ancestor_of_kind(id, Kind::Panel)
-        .filter(|&panel| !tree.element(panel).visible);
+    let element = tree.element(id);
+    let label = element.label();
+    // A component's own panel (`#todo`) is hidden for the same reason as its children: it
+    // is not the active one. Scrolling would not show it.
+    let panel = match element.kind {
+        Kind::Panel => Some(id),
+        _ => tree.ancestor_of_kind(id, Kind::Panel),
+    };
+    let hidden_panel = panel.filter(|&panel| !tree.element(panel).visible);
     match hidden_panel.and_then(|panel| Component::from_name(&tree.element(panel).id)) {
         Some(component) => format!(
             "{label} is not visible: component `{}` is not active; switch to it first",

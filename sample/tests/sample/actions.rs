@@ -35,6 +35,17 @@ fn elements_of_a_hidden_component_cannot_be_used() {
         message,
         "`#todo-add` is not visible: component `todo` is not active; switch to it first"
     );
+    // The component's own panel gives the same reason, not "scrolled out of view".
+    let message = app.err("click", json!({ "selector": "#todo" }));
+    assert_eq!(
+        message,
+        "`#todo` is not visible: component `todo` is not active; switch to it first"
+    );
+    let message = app.err("screenshot", json!({ "selector": "#todo" }));
+    assert_eq!(
+        message,
+        "`#todo` is not visible: component `todo` is not active; switch to it first"
+    );
     let message = app.err("click", json!({ "selector": "#missing" }));
     assert_eq!(message, "no element matches `#missing`");
 }
