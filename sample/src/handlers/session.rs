@@ -62,7 +62,7 @@ fn register_fire(tools: &mut ToolSet, app: &SampleApp) {
     let schema = object_schema(
         json!({
             "target": { "type": "string", "pattern": "^[A-Za-z]+\\.[A-Za-z]+$", "description": "`Component.event`, e.g. `counter.reset`" },
-            "args": { "type": "object", "description": "event arguments, e.g. {\"value\": 5} for counter.set" },
+            "args": { "type": "object", "description": "event arguments, e.g. {\"value\": 5} for counter.set; an event refuses arguments it does not take" },
         }),
         &["target"],
     );

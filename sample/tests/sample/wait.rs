@@ -127,6 +127,29 @@ fn fire_raises_known_events_and_lists_them_for_unknown_ones() {
         app.err("fire", json!({ "target": "counter.set" })),
         "`counter.set` needs args {\"value\": <integer>}"
     );
+    // An argument the event does not take is refused before anything changes, as every
+    // tool refuses a field its schema does not list.
+    assert_eq!(
+        app.err(
+            "fire",
+            json!({ "target": "counter.increment", "args": { "by": 3 } })
+        ),
+        "unknown arg `by`: `counter.increment` takes no args"
+    );
+    assert_eq!(
+        app.err(
+            "fire",
+            json!({ "target": "counter.set", "args": { "value": 2, "by": 3, "x": 1 } })
+        ),
+        "unknown args `by`, `x`: `counter.set` takes args {\"value\": <integer>}"
+    );
+    assert_eq!(
+        app.err("fire", json!({ "target": "todo.clear", "args": [1] })),
+        "args must be an object, got `[1]`: `todo.clear` takes no args"
+    );
+    assert_eq!(app.app_state()["counter"]["count"], 1);
+    app.ok("fire", json!({ "target": "counter.reset", "args": {} }));
+    app.ok("fire", json!({ "target": "counter.reset", "args": null }));
     assert!(
         app.err("fire", json!({ "target": "reset" }))
             .starts_with("target must look like `Component.event`")
