@@ -196,46 +196,109 @@ impl Index {
     /// atomically (a concurrent reader sees old or new, never half), and the
     /// files of entries taken out removed. Two `verbs add` of different verbs
     /// at once each write their own file, so neither loses the other's.
+    ///
+    /// All or nothing: the index is the one record of what is installed, so a
+    /// change of several entries (`verbs remove a b`) that fails part way puts
+    /// back the entries it had written or removed, and the index on disk is as
+    /// it was (best effort: what cannot be put back is logged).
     pub fn save(&mut self) -> Result<(), VerbError> {
         let entries = self.dir.join(ENTRY_DIR);
+        // A name that is no verb name now (an older `mur` allowed a trailing
+        // dash) cannot name a file: it stays in the legacy index.
         let changed: Vec<Entry> = self
             .verbs
             .iter()
-            .filter(|e| self.stored.get(&e.name) != Some(*e))
+            .filter(|e| self.stored.get(&e.name) != Some(*e) && valid_verb_name(&e.name))
             .cloned()
             .collect();
-        if !changed.is_empty() {
-            std::fs::create_dir_all(&entries).map_err(|e| io_error("create", &entries, e))?;
-        }
-        // A name that is no verb name now (an older `mur` allowed a trailing
-        // dash) cannot name a file: it stays in the legacy index.
-        for entry in changed.into_iter().filter(|e| valid_verb_name(&e.name)) {
-            let file = EntryFile {
-                schema: SCHEMA.into(),
-                verb: entry,
-            };
-            let mut bytes =
-                serde_json::to_vec(&file).map_err(|e| VerbError::internal(e.to_string()))?;
-            bytes.push(b'\n');
-            write_atomic(&entry_path(&self.dir, &file.verb.name), &bytes)?;
-            self.stored.insert(file.verb.name.clone(), file.verb);
-        }
         let gone: Vec<String> = self
             .stored
             .keys()
             .filter(|name| self.get(name).is_none() && valid_verb_name(name))
             .cloned()
             .collect();
+        // Each entry file as it stood before this save, for each one touched so far.
+        let mut touched: Vec<(&str, Option<&Entry>)> = Vec::new();
+        let legacy = self.legacy && self.verbs.iter().all(|e| valid_verb_name(&e.name));
+        let mut apply = || {
+            if !changed.is_empty() {
+                std::fs::create_dir_all(&entries).map_err(|e| io_error("create", &entries, e))?;
+            }
+            for entry in &changed {
+                touched.push((&entry.name, self.stored.get(&entry.name)));
+                write_entry(&self.dir, entry)?;
+            }
+            for name in &gone {
+                touched.push((name, self.stored.get(name)));
+                remove_if_there(&entry_path(&self.dir, name))?;
+            }
+            match legacy {
+                true => remove_if_there(&self.dir.join(LEGACY_FILE)),
+                false => Ok(()),
+            }
+        };
+        let outcome = apply();
+        if let Err(e) = outcome {
+            let mut stuck = Vec::new();
+            for (name, before) in touched.into_iter().rev() {
+                let undone = match before {
+                    Some(entry) => write_entry(&self.dir, entry),
+                    None => remove_if_there(&entry_path(&self.dir, name)),
+                };
+                if let Err(undo) = undone {
+                    stuck.push(format!("`{name}` ({undo})"));
+                }
+            }
+            // Said, never hidden: the index is then part changed.
+            return Err(match stuck.is_empty() {
+                true => e,
+                false => appended(
+                    e,
+                    &format!(
+                        "; nor could the index entry of {} be put back",
+                        stuck.join(", ")
+                    ),
+                ),
+            });
+        }
+        for entry in changed {
+            self.stored.insert(entry.name.clone(), entry);
+        }
         for name in gone {
-            remove_if_there(&entry_path(&self.dir, &name))?;
             self.stored.remove(&name);
         }
-        if self.legacy && self.verbs.iter().all(|e| valid_verb_name(&e.name)) {
-            remove_if_there(&self.dir.join(LEGACY_FILE))?;
+        if legacy {
             self.legacy = false;
         }
         Ok(())
     }
+}
+
+/// `error` with `more` after its message (`; none of the 2 verbs given was removed`).
+pub(crate) fn appended(error: VerbError, more: &str) -> VerbError {
+    match error {
+        VerbError::Registry(message) => VerbError::Registry(message + more),
+        VerbError::Refused { message, hint } => VerbError::Refused {
+            message: message + more,
+            hint,
+        },
+        VerbError::Internal { message, hint } => VerbError::Internal {
+            message: message + more,
+            hint,
+        },
+        other => other,
+    }
+}
+
+/// Write `entry`'s file atomically.
+fn write_entry(dir: &Path, entry: &Entry) -> Result<(), VerbError> {
+    let file = EntryFile {
+        schema: SCHEMA.into(),
+        verb: entry.clone(),
+    };
+    let mut bytes = serde_json::to_vec(&file).map_err(|e| VerbError::internal(e.to_string()))?;
+    bytes.push(b'\n');
+    write_atomic(&entry_path(dir, &entry.name), &bytes)
 }
 
 /// Entries by name (sorted, as [`Index::verbs`] is kept).
@@ -471,6 +534,52 @@ mod tests {
         both.remove("a");
         both.save().expect("save without a");
         assert_eq!(entry_files(tmp.path()), ["b.json"]);
+    }
+
+    /// A save of several changes that fails part way puts back what it had done:
+    /// the index on disk is as it was, every verb still installed. The failure is
+    /// real (an entry file that became a directory, which no one may unlink, root
+    /// or not) and comes after another entry's file was removed.
+    #[test]
+    fn a_save_that_fails_part_way_leaves_the_index_as_it_was() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let mut index = Index::load(tmp.path()).expect("empty");
+        for name in ["a", "b", "c"] {
+            index.put(entry(name));
+        }
+        index.save().expect("save");
+        let mut index = Index::load(tmp.path()).expect("load");
+        let b = entry_path(tmp.path(), "b");
+        std::fs::remove_file(&b).expect("b");
+        std::fs::create_dir_all(b.join("in-the-way")).expect("b as a directory");
+        index.remove("a");
+        index.remove("b");
+        index.put(Entry {
+            size: 9,
+            ..entry("c")
+        });
+        index.put(entry("d"));
+        let err = index.save().expect_err("b cannot be removed");
+        assert!(matches!(err, VerbError::Internal { .. }), "{err:?}");
+        assert!(
+            err.to_string()
+                .starts_with(&format!("could not remove `{}`: ", b.display())),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&b).expect("b's directory");
+        assert_eq!(
+            entry_files(tmp.path()),
+            ["a.json", "c.json"],
+            "a is back, d is not"
+        );
+        std::fs::write(
+            &b,
+            serde_json::json!({"schema": SCHEMA, "verb": entry("b")}).to_string(),
+        )
+        .expect("b again");
+        let again = Index::load(tmp.path()).expect("reload");
+        assert_eq!(names(&again), ["a", "b", "c"]);
+        assert_eq!(again.get("c").map(|e| e.size), Some(1), "c as it was");
     }
 
     #[test]

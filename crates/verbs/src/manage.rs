@@ -9,10 +9,10 @@ use super::cache::CodeCache;
 use super::data::{self, DataVerb};
 use super::dirs::VerbDirs;
 use super::error::{VerbError, io_error};
-use super::index::{Entry, Index, stamp, write_atomic};
+use super::index::{Entry, Index, appended, stamp, write_atomic};
 use super::instance::{Described, Instance};
 use super::name_section;
-use super::names::{self, Unusable};
+use super::names::{self, INDEX_NAME, Unusable, valid_verb_name};
 use super::runtime::{Runtime, sha256_hex};
 use super::spec::VerbSpec;
 
@@ -43,7 +43,9 @@ pub fn list(dirs: &VerbDirs) -> Result<Vec<Entry>, VerbError> {
 /// code in the cache (0 for a data verb, or before its first compile).
 pub fn info(dirs: &VerbDirs, name: &str) -> Result<(Entry, PathBuf, u64), VerbError> {
     let index = Index::load(&dirs.verbs)?;
-    let entry = index.get(name).ok_or_else(|| not_installed(name, &index))?;
+    let entry = index
+        .get(name)
+        .ok_or_else(|| not_installed(&[name], &index))?;
     let compiled = CodeCache::open(&dirs.cache).compiled_bytes(&entry.sha256);
     Ok((entry.clone(), index.file_path(entry), compiled))
 }
@@ -57,7 +59,11 @@ pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
 
 /// Uninstalls every verb of `names` (a name given twice, once) and returns them in
 /// order: all or none, as `verbs add` adds a batch, so a name mistyped among several
-/// removes nothing. One read and one save of the index, one sweep of compiled code.
+/// removes nothing (and every name not installed is named). The index is the
+/// transaction: its new state is saved once, all or nothing ([`Index::save`]), and
+/// only then are the verbs' files deleted; one that cannot be (it is gone from help
+/// and dispatch all the same) is left to the sweep ([`collect_orphans`]). One read
+/// of the index, one sweep.
 pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, VerbError> {
     let mut unique: Vec<String> = Vec::new();
     for name in names {
@@ -65,27 +71,27 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
             unique.push(name.clone());
         }
     }
+    let none_removed = |error: VerbError| match unique.len() {
+        1 => error,
+        n => appended(error, &format!("; none of the {n} verbs given was removed")),
+    };
     let mut index = Index::load(&dirs.verbs)?;
-    if let Some(missing) = unique.iter().find(|name| index.get(name).is_none()) {
-        let error = not_installed(missing, &index);
-        return Err(match (error, unique.len()) {
-            (VerbError::Refused { message, hint }, n) if n > 1 => VerbError::refused(
-                format!("{message}; none of the {n} verbs given was removed"),
-                hint,
-            ),
-            (error, _) => {
-                collect_orphans(dirs);
-                error
-            }
-        });
+    let missing: Vec<&str> = unique
+        .iter()
+        .map(String::as_str)
+        .filter(|name| index.get(name).is_none())
+        .collect();
+    if !missing.is_empty() {
+        if unique.len() == 1 {
+            collect_orphans(dirs);
+        }
+        return Err(none_removed(not_installed(&missing, &index)));
     }
     let entries: Vec<Entry> = unique
         .iter()
         .filter_map(|name| index.remove(name))
         .collect();
-    // Index first: once it is saved the verbs are gone from help and dispatch,
-    // even if deleting a file below fails.
-    index.save()?;
+    index.save().map_err(none_removed)?;
     for (name, entry) in unique.iter().zip(entries) {
         // Its file, and one of the other kind an earlier replacement left (`NAME.wasm`
         // beside `NAME.json`): files are named after their verb, so no other verb's.
@@ -94,7 +100,7 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
             if let Err(e) = std::fs::remove_file(&path)
                 && e.kind() != std::io::ErrorKind::NotFound
             {
-                return Err(io_error("delete", &path, e));
+                tracing::debug!("`{}` stays for the sweep: {e}", path.display());
             }
         }
     }
@@ -127,6 +133,44 @@ fn collect_orphans(dirs: &VerbDirs) {
     if removed > 0 {
         tracing::debug!("removed {removed} compiled entries no installed verb uses");
     }
+    let removed = remove_unused_files(&dirs.verbs, &index);
+    if removed > 0 {
+        tracing::debug!("removed {removed} files no installed verb uses");
+    }
+}
+
+/// Removes the files in the verb directory that no installed verb uses: one a
+/// `verbs remove` could not delete once its verb was out of the index, or the file
+/// of the other kind a replacement left (`NAME.json` beside `NAME.wasm`). Only a
+/// regular file named as a verb's file is (`NAME.wasm`, `NAME.json`): never the
+/// index, a legacy `index.json`, a link or anything else. Run under the sweep's
+/// lock, which a `verbs add` holds from before it copies a file in until its entry
+/// is saved. Returns how many were removed.
+fn remove_unused_files(verbs: &Path, index: &Index) -> usize {
+    let Ok(listing) = std::fs::read_dir(verbs) else {
+        return 0;
+    };
+    let used: Vec<&str> = index.verbs.iter().map(|e| e.file.as_str()).collect();
+    let mut removed = 0;
+    for item in listing.flatten() {
+        let file_name = item.file_name();
+        let Some(name) = file_name.to_str() else {
+            continue;
+        };
+        let verb = name
+            .strip_suffix(".wasm")
+            .or_else(|| name.strip_suffix(".json"));
+        let named_as_a_verbs = verb.is_some_and(|verb| verb != INDEX_NAME && valid_verb_name(verb));
+        let regular = item.file_type().is_ok_and(|kind| kind.is_file());
+        if named_as_a_verbs
+            && regular
+            && !used.contains(&name)
+            && std::fs::remove_file(item.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// The file in the cache directory whose lock orders `verbs add` and the sweep
@@ -159,13 +203,19 @@ impl Compiler {
     fn new(dirs: &VerbDirs) -> Result<Self, VerbError> {
         // The runtime makes the cache directory the lock lives in.
         let runtime = Runtime::new(&dirs.cache)?;
-        let _working = sweep_lock(&dirs.cache).filter(|lock| {
-            lock.lock_shared()
-                .map_err(|e| tracing::debug!("cannot lock the compiled-code cache: {e}"))
-                .is_ok()
-        });
+        let _working = at_work(&dirs.cache);
         Ok(Self { runtime, _working })
     }
+}
+
+/// The sweep's lock ([`sweep_lock`]) held shared, which a `verbs add` holds while
+/// its work is not in the index yet; `None` when it cannot be taken.
+fn at_work(cache: &Path) -> Option<std::fs::File> {
+    sweep_lock(cache).filter(|lock| {
+        lock.lock_shared()
+            .map_err(|e| tracing::debug!("cannot lock the compiled-code cache: {e}"))
+            .is_ok()
+    })
 }
 
 /// A component that passed every check, ready to be copied in.
@@ -232,6 +282,15 @@ fn install_all(
     mut outcomes: Vec<Added>,
 ) -> Result<Vec<Added>, VerbError> {
     std::fs::create_dir_all(&dirs.verbs).map_err(|e| io_error("create", &dirs.verbs, e))?;
+    // A verb's file is copied in before its entry is saved: until then the sweep,
+    // which removes files no entry names, must wait (a data verb compiles nothing,
+    // so no [`Compiler`] holds the lock for it). Best effort, as the sweep is.
+    let _installing = match candidates.is_empty() {
+        true => None,
+        false => std::fs::create_dir_all(&dirs.cache)
+            .ok()
+            .and_then(|()| at_work(&dirs.cache)),
+    };
     for candidate in candidates {
         outcomes.push(install(index, dirs, candidate)?);
     }
@@ -343,19 +402,10 @@ fn nothing_added(error: VerbError, files: usize) -> VerbError {
     if files < 2 {
         return error;
     }
-    let told = format!("; none of the {files} files given was added");
-    match error {
-        VerbError::Registry(message) => VerbError::Registry(message + &told),
-        VerbError::Refused { message, hint } => VerbError::Refused {
-            message: message + &told,
-            hint,
-        },
-        VerbError::Internal { message, hint } => VerbError::Internal {
-            message: message + &told,
-            hint,
-        },
-        other => other,
-    }
+    appended(
+        error,
+        &format!("; none of the {files} files given was added"),
+    )
 }
 
 /// What a file holds, by its first bytes: a component (the WebAssembly magic
@@ -628,6 +678,7 @@ fn inspect(
         .map_err(not_a_verb)?;
     let mut instance = Instance::new(&runtime.engine, &component, &label).map_err(not_a_verb)?;
     let info = instance.info().map_err(not_a_verb)?;
+    let info = name_section::with_waits(info, &bytes).map_err(not_a_verb)?;
     check_info(file, &info)?;
     Ok(Candidate {
         info,
@@ -859,14 +910,42 @@ pub(super) fn refresh_entry(index: &mut Index, verb: &str, info: Described) {
     }
 }
 
-/// `name` is not installed: the hint names the installed verb nearest to it, if one is.
-fn not_installed(name: &str, index: &Index) -> VerbError {
-    let installed = index.verbs.iter().map(|entry| entry.name.as_str());
-    let hint = match mur_core::nearest(name, installed) {
-        Some(near) => format!("did you mean `{near}`? (`mur devtools verbs list` shows them all)"),
-        None => "`mur devtools verbs list` shows the installed verbs".to_owned(),
+/// The verbs of `names` are not installed: one is named as `verbs info` names it,
+/// several all at once (`2 verbs are not installed: `nope1`, `nope2``); the hint
+/// names the installed verb nearest to each, where one is.
+fn not_installed(names: &[&str], index: &Index) -> VerbError {
+    let installed = || index.verbs.iter().map(|entry| entry.name.as_str());
+    let near: Vec<(&str, &str)> = names
+        .iter()
+        .filter_map(|name| Some((*name, mur_core::nearest(name, installed())?)))
+        .collect();
+    let message = match names {
+        [name] => format!("no verb named `{name}` is installed"),
+        several => format!(
+            "{} verbs are not installed: {}",
+            several.len(),
+            several
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     };
-    VerbError::refused(format!("no verb named `{name}` is installed"), hint)
+    let hint = match near.as_slice() {
+        [] => "`mur devtools verbs list` shows the installed verbs".to_owned(),
+        [(_, near)] if names.len() == 1 => {
+            format!("did you mean `{near}`? (`mur devtools verbs list` shows them all)")
+        }
+        several => format!(
+            "did you mean {}? (`mur devtools verbs list` shows them all)",
+            several
+                .iter()
+                .map(|(name, near)| format!("`{near}` for `{name}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    VerbError::refused(message, hint)
 }
 
 #[cfg(test)]

@@ -668,6 +668,18 @@ fn verbs_remove_takes_several_names_all_or_none() {
         "error: no verb named `nope` is installed; none of the 2 verbs given was removed\n\
          hint: `mur devtools verbs list` shows the installed verbs\n",
     );
+    // Every name not installed is named, each near miss answered with its verb.
+    let refused = sandbox.devtools(&["verbs", "remove", "nope1", "nope2"]);
+    refused.assert_code(1).assert_stderr_is(
+        "error: 2 verbs are not installed: `nope1`, `nope2`; none of the 2 verbs given was \
+         removed\nhint: `mur devtools verbs list` shows the installed verbs\n",
+    );
+    let refused = sandbox.devtools(&["verbs", "remove", "pnig", "crash", "nope", "scribel"]);
+    refused.assert_code(1).assert_stderr_is(
+        "error: 3 verbs are not installed: `pnig`, `nope`, `scribel`; none of the 4 verbs \
+         given was removed\nhint: did you mean `ping` for `pnig`, `scribble` for `scribel`? \
+         (`mur devtools verbs list` shows them all)\n",
+    );
     let removed = sandbox.devtools(&["verbs", "remove", "ping", "scribble", "ping"]);
     removed
         .assert_code(0)
@@ -694,4 +706,119 @@ fn replacing_a_verb_with_one_for_another_tool_says_the_tool_changed() {
         "replaced verb `ping` (tool `state`, was `version`; it was from {})\n",
         was.display()
     ));
+}
+
+/// The index is `verbs remove`'s transaction: a failure to change it (here its
+/// directory made read-only, immutable for root) removes none of the verbs given,
+/// which stay listed and callable, and says so in one line, exit 7 (mur's own
+/// failure). Once the index is changed, a verb's file that cannot be deleted (here a
+/// directory in its place) does not fail the removal: the verb is gone all the same.
+#[test]
+fn verbs_remove_is_all_or_none_when_the_index_cannot_be_changed() {
+    let sandbox = sandbox_with(&[guest("ping"), guest("scribble")]);
+    let index = verb_dir(&sandbox).join("index");
+    let locked = ReadOnly::new(&index);
+    let refused = sandbox.devtools(&["verbs", "remove", "ping", "scribble"]);
+    drop(locked);
+    refused.assert_code(7).assert_stdout_is("");
+    let first = path(&index.join("ping.json")).to_owned();
+    assert!(
+        refused
+            .stderr
+            .starts_with(&format!("error: could not remove `{first}`: "))
+            && refused
+                .stderr
+                .ends_with("; none of the 2 verbs given was removed\n")
+            && refused.stderr.lines().count() == 1,
+        "{refused}"
+    );
+    assert_eq!(installed(&sandbox), ["ping", "scribble"]);
+    let _sample = sandbox.start_sample(&sandbox.project("app"));
+    let pong = sandbox.devtools(&["ping"]);
+    pong.assert_code(0);
+    assert_eq!(pong.json()["pong"], true, "{pong}");
+
+    let in_the_way = verb_dir(&sandbox).join("ping.wasm");
+    std::fs::remove_file(&in_the_way).expect("ping.wasm");
+    std::fs::create_dir_all(in_the_way.join("kept")).expect("a directory in its place");
+    let removed = sandbox.devtools(&["verbs", "remove", "ping", "scribble"]);
+    removed
+        .assert_code(0)
+        .assert_stdout_is("removed verb `ping`\nremoved verb `scribble`\n");
+    assert_eq!(installed(&sandbox), Vec::<String>::new());
+    assert!(!verb_dir(&sandbox).join("scribble.wasm").exists());
+}
+
+/// A file in the verb directory that no installed verb uses (one `verbs remove`
+/// could not delete, the other kind's file a replacement left) is removed by the
+/// next sweep (`verbs add`, `verbs remove`); nothing not named as a verb's file is.
+#[test]
+fn files_no_installed_verb_uses_are_swept() {
+    let sandbox = sandbox_with(&[guest("ping"), guest("scribble")]);
+    let dir = verb_dir(&sandbox);
+    let planted = ["gone.wasm", "ping.json", "old.json"];
+    let kept = ["notes.txt", "Gone.wasm", "gone-.json", "gone.wasm.bak"];
+    for file in planted.iter().chain(&kept) {
+        std::fs::write(dir.join(file), "left").expect("plant");
+    }
+    std::os::unix::fs::symlink(guest("crash"), dir.join("link.wasm")).expect("link");
+    sandbox
+        .devtools(&["verbs", "remove", "scribble"])
+        .assert_code(0);
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .expect("verb dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    let mut expected: Vec<&str> = kept.to_vec();
+    expected.extend(["index", "link.wasm", "ping.wasm"]);
+    expected.sort_unstable();
+    assert_eq!(left, expected);
+}
+
+/// The names `verbs list --json` gives, in order.
+fn installed(sandbox: &Sandbox) -> Vec<String> {
+    let list = sandbox.devtools(&["verbs", "list", "--json"]).json();
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|e| e["name"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// A directory no one may change while this lives: read-only, and immutable too
+/// when the test runs as root (whom permissions do not stop).
+struct ReadOnly(std::path::PathBuf);
+
+impl ReadOnly {
+    fn new(dir: &std::path::Path) -> Self {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).expect("chmod");
+        let locked = Self(dir.to_owned());
+        if std::fs::write(dir.join("probe"), "").is_ok() {
+            std::fs::remove_file(dir.join("probe")).expect("probe");
+            let chattr = std::process::Command::new("chattr")
+                .arg("+i")
+                .arg(dir)
+                .status();
+            assert!(
+                chattr.is_ok_and(|s| s.success()),
+                "cannot make `{}` read-only: root, and no `chattr +i`",
+                dir.display()
+            );
+        }
+        locked
+    }
+}
+
+impl Drop for ReadOnly {
+    fn drop(&mut self) {
+        use std::os::unix::fs::PermissionsExt as _;
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&self.0)
+            .stderr(std::process::Stdio::null())
+            .status();
+        let _ = std::fs::set_permissions(&self.0, std::fs::Permissions::from_mode(0o755));
+    }
 }
