@@ -23,23 +23,30 @@ pub struct Live {
     pub stream: TcpStream,
 }
 
-/// The lockfile directory of this user: `$XDG_RUNTIME_DIR/reactor-devtools`, else
-/// the login's `/run/user/<uid>/reactor-devtools` when that directory is the user's
-/// own and private, else `${TMPDIR:-/tmp}/reactor-devtools-<uid>` (the contract's
-/// Linux paths).
-pub fn lockfile_dir() -> PathBuf {
+/// The lockfile directories of this user, as mur reads them:
+/// `$XDG_RUNTIME_DIR/reactor-devtools`; without that variable, the login's
+/// `/run/user/<uid>/reactor-devtools` when that directory is the user's own and private,
+/// and `${TMPDIR:-/tmp}/reactor-devtools-<uid>` (the contract's Linux paths; where a
+/// writer that knows no login's directory announces itself) when it is there, the
+/// user's and writable by no one else.
+pub fn lockfile_dirs() -> Vec<PathBuf> {
     use std::os::unix::fs::MetadataExt;
     if let Some(runtime) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
-        return PathBuf::from(runtime).join("reactor-devtools");
+        return vec![PathBuf::from(runtime).join("reactor-devtools")];
     }
-    let login = PathBuf::from(format!("/run/user/{}", uid()));
-    if std::fs::symlink_metadata(&login)
-        .is_ok_and(|m| m.is_dir() && m.uid() == uid() && m.mode() & 0o077 == 0)
-    {
-        return login.join("reactor-devtools");
-    }
+    let own = |dir: &Path, others: u32| {
+        std::fs::symlink_metadata(dir)
+            .is_ok_and(|m| m.is_dir() && m.uid() == uid() && m.mode() & others == 0)
+    };
     let tmp = std::env::var_os("TMPDIR").map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
-    tmp.join(format!("reactor-devtools-{}", uid()))
+    let shared = tmp.join(format!("reactor-devtools-{}", uid()));
+    let login = PathBuf::from(format!("/run/user/{}", uid()));
+    if !own(&login, 0o077) {
+        return vec![shared];
+    }
+    let mut dirs = vec![login.join("reactor-devtools")];
+    dirs.extend(Some(shared).filter(|shared| own(shared, 0o022)));
+    dirs
 }
 
 /// This process's uid, as the owner of its own `/proc` entry (std has no getuid).
@@ -48,14 +55,22 @@ fn uid() -> u32 {
     std::fs::metadata("/proc/self").map_or(0, |meta| meta.uid())
 }
 
-/// The first lockfile in `dir` whose pid runs and whose endpoint answers the
-/// probe as that pid.
-pub fn find_live(dir: &Path) -> io::Result<Live> {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-        .collect();
-    names.sort();
+/// The first lockfile in `dirs` (each in turn) whose pid runs and whose endpoint answers
+/// the probe as that pid.
+pub fn find_live(dirs: &[PathBuf]) -> io::Result<Live> {
+    let mut names = Vec::new();
+    for dir in dirs {
+        let listing = match std::fs::read_dir(dir) {
+            Err(err) if err.kind() == io::ErrorKind::NotFound => continue,
+            listing => listing?,
+        };
+        let mut listed: Vec<PathBuf> = listing
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+            .collect();
+        listed.sort();
+        names.extend(listed);
+    }
     for path in names {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
@@ -74,7 +89,13 @@ pub fn find_live(dir: &Path) -> io::Result<Live> {
     }
     Err(io::Error::new(
         io::ErrorKind::NotFound,
-        format!("no live session in {}", dir.display()),
+        format!(
+            "no live session in {}",
+            dirs.iter()
+                .map(|dir| dir.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
     ))
 }
 

@@ -66,7 +66,7 @@ impl std::fmt::Display for Unremoved {
 }
 
 impl Registry {
-    /// The files ended sessions may have left in the directory, by lockfile: its
+    /// The files ended sessions may have left in the directories searched, by lockfile: its
     /// slot lock, and what `beside` names for a lockfile (a bridge's sidecar and log).
     /// A file named otherwise is no session's, and left alone; so is what is not a
     /// regular file. Found before anything in the directory is judged: the slot locks
@@ -78,10 +78,12 @@ impl Registry {
             names
         };
         let mut found: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
-        let Ok(listing) = fs::read_dir(self.dir()) else {
-            return Leftovers::default();
-        };
-        for entry in listing.flatten() {
+        // Each directory searched: an ended session's files are beside its lockfile.
+        let entries = self.dirs().flat_map(|dir| {
+            let listing = fs::read_dir(dir).into_iter().flatten().flatten();
+            listing.map(move |entry| (dir, entry))
+        });
+        for (dir, entry) in entries {
             let name = entry.file_name();
             let Some(hash) = name.to_str().and_then(|n| n.split('.').next()) else {
                 continue;
@@ -90,7 +92,7 @@ impl Registry {
             if hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
                 continue;
             }
-            let lockfile = self.dir().join(format!("{hash}.json"));
+            let lockfile = dir.join(format!("{hash}.json"));
             let path = entry.path();
             let is_file = entry.file_type().is_ok_and(|t| t.is_file());
             if is_file && names(&lockfile).contains(&path) {

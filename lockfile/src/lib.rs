@@ -3,8 +3,9 @@
 //!
 //! - [`Lockfile`]: the schema, field for field.
 //! - [`paths`]: where lockfiles live and how a project maps to a file name.
-//! - [`Registry`]: writes, tolerant reads and scans of one directory; [`Leftovers`]:
-//!   what ended sessions left there, and when it may go (`session clean`).
+//! - [`Registry`]: writes to the lockfile directory, tolerant reads and scans of every
+//!   one a reader searches; [`Leftovers`]: what ended sessions left there, and when it
+//!   may go (`session clean`).
 //! - [`write_atomic`], [`write_named`]: atomic writes, of mur's own files and of the
 //!   files a user names ([`check_named`] before, [`is_stdout`] for `/dev/stdout`).
 //! - [`SlotLock`]: the advisory lock a session holds on its project's slot;
@@ -36,7 +37,7 @@ mod trust;
 pub use atomic::{check_named, is_stdout, is_stream, sync_dir, write_atomic, write_named};
 pub use leftovers::{Cleared, Leftovers, Unremoved};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
-pub use registry::{Entry, ReadOutcome, Registry};
+pub use registry::{Entry, ReadOutcome, Registry, Unlisted};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};
 pub use slot::{SlotLock, is_held, lock_path};
 pub use stamp::{now_rfc3339, now_rfc3339_millis, rfc3339_millis};

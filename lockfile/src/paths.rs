@@ -12,14 +12,26 @@ use sha2::{Digest, Sha256};
 /// temporary directory is shared between users).
 const DIR_NAME: &str = "reactor-devtools";
 
-/// The lockfile directory for this user, read from the real environment.
+/// The lockfile directory for this user, read from the real environment: where
+/// sessions write their lockfiles.
 pub fn lockfile_dir() -> PathBuf {
     lockfile_dir_from(|name| std::env::var_os(name), crate::trust::current_uid())
+}
+
+/// The lockfile directories a reader searches, read from the real environment: the one
+/// sessions write to ([`lockfile_dir`]) first, then any other where a session of the
+/// contract may have announced itself ([`lockfile_dirs_from`]).
+pub fn lockfile_dirs() -> Vec<PathBuf> {
+    lockfile_dirs_from(|name| std::env::var_os(name), crate::trust::current_uid())
 }
 
 /// Where a login's runtime directories are: systemd-logind makes `/run/user/<uid>`
 /// (0700, the user's) for every login and sets `XDG_RUNTIME_DIR` to it.
 const LOGIN_RUNTIME_BASE: &str = "/run/user";
+
+/// The variable that moves [`LOGIN_RUNTIME_BASE`] (an absolute path): how the tests
+/// give a process a login's runtime directory of its own without touching `/run`.
+const LOGIN_RUNTIME_BASE_VAR: &str = "MUR_LOGIN_RUNTIME_BASE";
 
 /// The lockfile directory given an environment lookup and a user id.
 ///
@@ -30,36 +42,72 @@ const LOGIN_RUNTIME_BASE: &str = "/run/user";
 ///   `/run/user/<uid>` when there is one of the user's own, 0700; else
 ///   `${TMPDIR:-/tmp}/reactor-devtools-<uid>`, because `/tmp` is shared.
 pub fn lockfile_dir_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> PathBuf {
-    lockfile_dir_with(env, uid, Path::new(LOGIN_RUNTIME_BASE))
+    layout(env, uid).write
 }
 
-fn lockfile_dir_with(
-    env: impl Fn(&str) -> Option<OsString>,
-    uid: u32,
-    login_base: &Path,
-) -> PathBuf {
+/// The lockfile directories a reader searches, given an environment lookup and a user
+/// id: [`lockfile_dir_from`]'s first; then, when that is the login's runtime directory
+/// because `XDG_RUNTIME_DIR` is unset, `${TMPDIR:-/tmp}/reactor-devtools-<uid>` too if
+/// it is there and trusted (a directory of the user's own that no one else can write
+/// to, [`check_own`](crate::check_own)). A writer that does not look for the login's
+/// directory — a mur-server from before it did, an app on another library of the
+/// contract — announces itself there when started without the variable, and readers
+/// started without it (an MCP SDK's stdio server) must find that session too.
+pub fn lockfile_dirs_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Vec<PathBuf> {
+    let Layout { write, also } = layout(env, uid);
+    let trusted = |dir: &PathBuf| {
+        std::fs::symlink_metadata(dir).is_ok_and(|meta| {
+            meta.is_dir() && crate::trust::check_own(&meta, crate::trust::Keep::Writes).is_ok()
+        })
+    };
+    let also = also.filter(|dir| *dir != write && trusted(dir));
+    std::iter::once(write).chain(also).collect()
+}
+
+/// Where lockfiles are written, and where else a reader may find them.
+struct Layout {
+    write: PathBuf,
+    /// The directory the contract names when the login's runtime directory is not
+    /// known: searched beside the login's, which was chosen instead of it.
+    also: Option<PathBuf>,
+}
+
+fn layout(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Layout {
     let non_empty = |name: &str| {
         env(name)
             .filter(|value| !value.is_empty())
             .map(PathBuf::from)
     };
+    let login_base = non_empty(LOGIN_RUNTIME_BASE_VAR)
+        .filter(|base| base.is_absolute())
+        .unwrap_or_else(|| PathBuf::from(LOGIN_RUNTIME_BASE));
+    layout_with(non_empty, uid, &login_base)
+}
+
+fn layout_with(non_empty: impl Fn(&str) -> Option<PathBuf>, uid: u32, login_base: &Path) -> Layout {
+    let only = |write| Layout { write, also: None };
     if cfg!(windows) {
         let temp = non_empty("TEMP")
             .or_else(|| non_empty("TMP"))
             .unwrap_or_else(std::env::temp_dir);
-        return temp.join(DIR_NAME);
+        return only(temp.join(DIR_NAME));
     }
     if cfg!(target_os = "macos") {
         let temp = non_empty("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
-        return temp.join(DIR_NAME);
+        return only(temp.join(DIR_NAME));
     }
-    if let Some(runtime) =
-        non_empty("XDG_RUNTIME_DIR").or_else(|| login_runtime_dir(login_base, uid))
-    {
-        return runtime.join(DIR_NAME);
+    if let Some(runtime) = non_empty("XDG_RUNTIME_DIR") {
+        return only(runtime.join(DIR_NAME));
     }
     let temp = non_empty("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
-    temp.join(format!("{DIR_NAME}-{uid}"))
+    let shared = temp.join(format!("{DIR_NAME}-{uid}"));
+    match login_runtime_dir(login_base, uid) {
+        Some(login) => Layout {
+            write: login.join(DIR_NAME),
+            also: Some(shared),
+        },
+        None => only(shared),
+    }
 }
 
 /// The login's runtime directory `<base>/<uid>`, as `XDG_RUNTIME_DIR` would name it, for a
@@ -232,6 +280,18 @@ mod tests {
         );
     }
 
+    /// An environment of these variables, the login's runtime directories under `base`.
+    #[cfg(all(unix, not(target_os = "macos")))]
+    fn env_at<'a>(base: &'a Path, vars: &'a [(&str, &str)]) -> impl Fn(&str) -> Option<OsString> {
+        move |name| match name {
+            LOGIN_RUNTIME_BASE_VAR => Some(base.as_os_str().to_owned()),
+            _ => vars
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| OsString::from(v)),
+        }
+    }
+
     /// Without `XDG_RUNTIME_DIR` (an MCP SDK's stdio server), the login's runtime
     /// directory, where sessions started from the user's shell announce themselves;
     /// never one that is not the user's own and private.
@@ -243,18 +303,18 @@ mod tests {
         let uid = std::fs::metadata(base.path()).expect("meta").uid();
         let login = base.path().join(uid.to_string());
         std::fs::create_dir(&login).expect("mkdir");
-        let no_env = |_: &str| None;
+        let no_env = env_at(base.path(), &[]);
         let chmod = |mode| {
             std::fs::set_permissions(&login, std::fs::Permissions::from_mode(mode)).expect("chmod")
         };
         chmod(0o700);
         assert_eq!(
-            lockfile_dir_with(no_env, uid, base.path()),
+            lockfile_dir_from(&no_env, uid),
             login.join("reactor-devtools")
         );
         chmod(0o755);
         assert_eq!(
-            lockfile_dir_with(no_env, uid, base.path()),
+            lockfile_dir_from(&no_env, uid),
             PathBuf::from(format!("/tmp/reactor-devtools-{uid}"))
         );
         chmod(0o700);
@@ -263,7 +323,7 @@ mod tests {
         std::fs::create_dir(&other).expect("mkdir");
         std::fs::set_permissions(&other, std::fs::Permissions::from_mode(0o700)).expect("chmod");
         assert_eq!(
-            lockfile_dir_with(no_env, uid + 1, base.path()),
+            lockfile_dir_from(&no_env, uid + 1),
             PathBuf::from(format!("/tmp/reactor-devtools-{}", uid + 1)),
             "a directory another uid owns"
         );
@@ -271,15 +331,87 @@ mod tests {
         std::fs::remove_dir(&login).expect("rmdir");
         std::os::unix::fs::symlink(&other, &login).expect("symlink");
         assert_eq!(
-            lockfile_dir_with(no_env, uid, base.path()),
+            lockfile_dir_from(&no_env, uid),
             PathBuf::from(format!("/tmp/reactor-devtools-{uid}")),
             "a symbolic link"
         );
-        let set = |name: &str| (name == "XDG_RUNTIME_DIR").then(|| OsString::from("/elsewhere"));
+        let set = env_at(base.path(), &[("XDG_RUNTIME_DIR", "/elsewhere")]);
         assert_eq!(
-            lockfile_dir_with(set, uid, base.path()),
+            lockfile_dir_from(set, uid),
             PathBuf::from("/elsewhere/reactor-devtools"),
             "the variable wins when set"
+        );
+        let relative = |name: &str| (name == LOGIN_RUNTIME_BASE_VAR).then(|| OsString::from("run"));
+        assert_eq!(
+            lockfile_dir_from(relative, uid + 1),
+            PathBuf::from(format!("/tmp/reactor-devtools-{}", uid + 1)),
+            "a relative base is no base"
+        );
+    }
+
+    /// A reader without `XDG_RUNTIME_DIR` searches the login's runtime directory and
+    /// `${TMPDIR:-/tmp}/reactor-devtools-<uid>`, where a writer that knows nothing of the
+    /// login's announces itself: both, when both are there and the user's own.
+    #[cfg(all(unix, not(target_os = "macos")))]
+    #[test]
+    fn without_xdg_runtime_dir_a_reader_searches_the_login_s_and_the_shared_directory() {
+        use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+        let base = tempfile::tempdir().expect("tempdir");
+        let uid = std::fs::metadata(base.path()).expect("meta").uid();
+        let login = base.path().join(uid.to_string());
+        let temp = base.path().join("tmp");
+        let shared = temp.join(format!("reactor-devtools-{uid}"));
+        let temp_text = temp.to_str().expect("utf-8").to_owned();
+        let vars = [("TMPDIR", temp_text.as_str())];
+        let env = env_at(base.path(), &vars);
+        let chmod = |dir: &Path, mode| {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode)).expect("chmod")
+        };
+        std::fs::create_dir_all(&shared).expect("mkdir");
+        chmod(&shared, 0o700);
+        assert_eq!(
+            lockfile_dirs_from(&env, uid),
+            std::slice::from_ref(&shared),
+            "no login's"
+        );
+        std::fs::create_dir(&login).expect("mkdir");
+        chmod(&login, 0o700);
+        assert_eq!(
+            lockfile_dirs_from(&env, uid),
+            [login.join("reactor-devtools"), shared.clone()]
+        );
+        assert_eq!(
+            lockfile_dir_from(&env, uid),
+            login.join("reactor-devtools"),
+            "written"
+        );
+        chmod(&shared, 0o777);
+        assert_eq!(
+            lockfile_dirs_from(&env, uid),
+            [login.join("reactor-devtools")],
+            "a shared directory others can write to"
+        );
+        std::fs::remove_dir(&shared).expect("rmdir");
+        assert_eq!(
+            lockfile_dirs_from(&env, uid),
+            [login.join("reactor-devtools")],
+            "none there"
+        );
+        std::os::unix::fs::symlink(&login, &shared).expect("symlink");
+        assert_eq!(
+            lockfile_dirs_from(&env, uid),
+            [login.join("reactor-devtools")],
+            "a symbolic link"
+        );
+        let both = [("XDG_RUNTIME_DIR", "/elsewhere"), vars[0]];
+        let set = env_at(base.path(), &both);
+        std::fs::remove_file(&shared).expect("rm");
+        std::fs::create_dir(&shared).expect("mkdir");
+        chmod(&shared, 0o700);
+        assert_eq!(
+            lockfile_dirs_from(set, uid),
+            [PathBuf::from("/elsewhere/reactor-devtools")],
+            "the variable names the one directory"
         );
     }
 

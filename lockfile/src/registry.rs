@@ -1,5 +1,5 @@
-//! One lockfile directory: its writes (atomic, [`crate::atomic`]), tolerant reads,
-//! scans and removal.
+//! The lockfile directories: the one sessions write to (atomically, [`crate::atomic`]),
+//! and every one a reader searches — tolerant reads, scans and removal.
 
 use std::{
     fs, io,
@@ -37,29 +37,85 @@ pub struct Entry {
     pub outcome: ReadOutcome,
 }
 
-/// A lockfile directory.
+/// A lockfile directory, and the others a reader searches beside it.
 #[derive(Debug, Clone)]
 pub struct Registry {
+    /// Where lockfiles are written, and looked for first.
     dir: PathBuf,
+    /// Where else lockfiles are looked for: where other writers of the contract may
+    /// have announced their sessions ([`paths::lockfile_dirs`]).
+    also: Vec<PathBuf>,
+}
+
+/// A lockfile directory that could not be listed, and why.
+#[derive(Debug)]
+pub struct Unlisted {
+    pub dir: PathBuf,
+    pub error: io::Error,
 }
 
 impl Registry {
+    /// The one directory `dir`.
     pub fn at(dir: PathBuf) -> Self {
-        Self { dir }
+        Self {
+            dir,
+            also: Vec::new(),
+        }
     }
 
-    /// The directory for this user on this OS (see [`paths::lockfile_dir`]).
+    /// The directories `dirs`, searched in this order; the first is where lockfiles are
+    /// written (none: [`Registry::default_location`]'s).
+    pub fn searching(dirs: Vec<PathBuf>) -> Self {
+        let mut dirs = dirs.into_iter();
+        match dirs.next() {
+            Some(dir) => Self {
+                dir,
+                also: dirs.collect(),
+            },
+            None => Self::default_location(),
+        }
+    }
+
+    /// The directory sessions of this user on this OS write to (see
+    /// [`paths::lockfile_dir`]): a writer's registry.
     pub fn default_location() -> Self {
         Self::at(paths::lockfile_dir())
     }
 
+    /// [`Registry::default_location`] and every other directory a reader searches for
+    /// the sessions of this user ([`paths::lockfile_dirs`]): a reader's registry.
+    pub fn for_readers() -> Self {
+        Self::searching(paths::lockfile_dirs())
+    }
+
+    /// Where lockfiles are written (the first directory searched).
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// The lockfile path for a canonical project path.
+    /// Every directory searched, the one written to first.
+    pub fn dirs(&self) -> impl Iterator<Item = &Path> {
+        std::iter::once(self.dir.as_path()).chain(self.also.iter().map(PathBuf::as_path))
+    }
+
+    /// The directories searched as a message names them: `` `A` `` or `` `A` or `B` ``.
+    pub fn searched(&self) -> String {
+        let dirs: Vec<String> = self
+            .dirs()
+            .map(|dir| format!("`{}`", dir.display()))
+            .collect();
+        dirs.join(" or ")
+    }
+
+    /// The lockfile path for a canonical project path, where it is written.
     pub fn path_for(&self, canonical_project: &str) -> PathBuf {
         self.dir.join(paths::lockfile_name(canonical_project))
+    }
+
+    /// The project's lockfile path in every directory searched.
+    pub fn paths_for(&self, canonical_project: &str) -> Vec<PathBuf> {
+        let name = paths::lockfile_name(canonical_project);
+        self.dirs().map(|dir| dir.join(&name)).collect()
     }
 
     /// Create the directory (0700 on Unix) if needed, and refuse one that
@@ -72,6 +128,13 @@ impl Registry {
     /// Refuse a directory owned by another user or writable by group/others.
     pub fn check_dir_trusted(&self) -> Result<(), String> {
         trust::check_trusted(&self.dir, "lockfile directory")
+    }
+
+    /// [`Registry::check_dir_trusted`] of every directory searched that is there.
+    pub fn check_searched_trusted(&self) -> Result<(), String> {
+        self.dirs()
+            .filter(|dir| dir.exists())
+            .try_for_each(|dir| trust::check_trusted(dir, "lockfile directory"))
     }
 
     /// Write `lock` for its project atomically: a reader sees the old file,
@@ -129,20 +192,16 @@ impl Registry {
         }
     }
 
-    /// Every `*.json` lockfile in the directory, sorted by path. A missing
-    /// directory has no lockfiles. Temporary `.json.tmp` files are not lockfiles,
-    /// and a file removed between the listing and its read is not there.
+    /// Every `*.json` lockfile in the directories searched, each directory's sorted by
+    /// path. A missing directory has no lockfiles. Temporary `.json.tmp` files are not
+    /// lockfiles, and a file removed between the listing and its read is not there.
     pub fn scan(&self) -> io::Result<Vec<Entry>> {
-        let listing = match fs::read_dir(&self.dir) {
-            Ok(listing) => listing,
-            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(err) => return Err(err),
-        };
-        let mut paths: Vec<PathBuf> = listing
-            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-            .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-            .collect();
-        paths.sort();
+        self.scan_naming().map_err(|unlisted| unlisted.error)
+    }
+
+    /// [`Registry::scan`], a failure naming the directory that could not be listed.
+    pub fn scan_naming(&self) -> Result<Vec<Entry>, Unlisted> {
+        let paths = self.listing("json")?;
         let outcomes = batch::map(&paths, |path| self.read(path));
         Ok(paths
             .into_iter()
@@ -152,6 +211,26 @@ impl Registry {
                 outcome => Some(Entry { path, outcome }),
             })
             .collect())
+    }
+
+    /// The files named `*.<extension>` in the directories searched (a bridge's
+    /// sidecars, slot locks), each directory's sorted; those of a directory that cannot
+    /// be listed are left out.
+    pub fn files(&self, extension: &str) -> Vec<PathBuf> {
+        self.dirs()
+            .flat_map(|dir| listed(dir, extension).unwrap_or_default())
+            .collect()
+    }
+
+    fn listing(&self, extension: &str) -> Result<Vec<PathBuf>, Unlisted> {
+        let mut paths = Vec::new();
+        for dir in self.dirs() {
+            paths.extend(listed(dir, extension).map_err(|error| Unlisted {
+                dir: dir.to_owned(),
+                error,
+            })?);
+        }
+        Ok(paths)
     }
 
     /// Remove a lockfile; one that is already gone is fine (another reader
@@ -211,6 +290,21 @@ impl Registry {
             self.remove_if_unchanged(path, judged)
         })
     }
+}
+
+/// The files named `*.<extension>` in `dir`, sorted; none in a directory not there.
+fn listed(dir: &Path, extension: &str) -> io::Result<Vec<PathBuf>> {
+    let listing = match fs::read_dir(dir) {
+        Ok(listing) => listing,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(err),
+    };
+    let mut paths: Vec<PathBuf> = listing
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == extension))
+        .collect();
+    paths.sort();
+    Ok(paths)
 }
 
 fn classify(bytes: &[u8]) -> ReadOutcome {

@@ -307,3 +307,57 @@ fn write_private(path: &std::path::Path, bytes: &[u8]) {
         fs::set_permissions(path, fs::Permissions::from_mode(0o600)).expect("chmod");
     }
 }
+
+/// A reader's registry searches several directories (the login's runtime directory and
+/// the shared one, `paths::lockfile_dirs`): it writes to the first, and its scans, file
+/// listings, a project's paths and an ended session's leftovers cover each.
+#[test]
+fn a_registry_of_several_directories_writes_to_the_first_and_reads_each() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let (first, second) = (root.path().join("login"), root.path().join("shared"));
+    let registry = Registry::searching(vec![first.clone(), second.clone()]);
+    let elsewhere = Registry::at(second.clone());
+    let here = registry
+        .write(&sample_lock("/a/App.csproj"))
+        .expect("write");
+    let there = elsewhere
+        .write(&sample_lock("/b/App.csproj"))
+        .expect("write");
+    assert!(here.starts_with(&first), "{}", here.display());
+    let scanned: Vec<_> = registry
+        .scan()
+        .expect("scan")
+        .into_iter()
+        .map(|entry| entry.path)
+        .collect();
+    assert_eq!(scanned, [here.clone(), there.clone()]);
+    assert_eq!(
+        registry.paths_for("/b/App.csproj"),
+        [first.join(there.file_name().expect("name")), there.clone()]
+    );
+    assert_eq!(
+        registry.searched(),
+        format!("`{}` or `{}`", first.display(), second.display())
+    );
+
+    // An ended session's slot lock in each; the lockfiles gone.
+    for lockfile in [&here, &there] {
+        fs::write(mur_lockfile::lock_path(lockfile), "").expect("slot lock");
+        fs::remove_file(lockfile).expect("rm");
+    }
+    assert_eq!(
+        registry.files("lock"),
+        [here.with_extension("lock"), there.with_extension("lock")]
+    );
+    let cleared = registry.leftovers(|_| Vec::new()).clear();
+    assert_eq!(
+        cleared.removed,
+        [here.with_extension("lock"), there.with_extension("lock")]
+    );
+
+    // A directory that cannot be listed is named.
+    fs::remove_dir_all(&second).expect("rm");
+    fs::write(&second, "not a directory").expect("a file in its place");
+    let unlisted = registry.scan_naming().expect_err("unlisted");
+    assert_eq!(unlisted.dir, second);
+}

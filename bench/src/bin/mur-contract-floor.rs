@@ -28,7 +28,7 @@ fn main() -> ExitCode {
 }
 
 fn call(tool: &str, arguments: &str) -> std::io::Result<Vec<u8>> {
-    let mut live = contract::find_live(&contract::lockfile_dir())?;
+    let mut live = contract::find_live(&contract::lockfile_dirs())?;
     let request = wire::tools_call_request(&live.host_port, &live.path, tool, arguments, false);
     let (status, body) = wire::exchange(&mut live.stream, &request)?;
     if status != 200 {

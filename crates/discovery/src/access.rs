@@ -120,20 +120,15 @@ impl Access {
     }
 
     /// The access to `--endpoint URL`: a bridge's when a live bridge's lockfile in
-    /// `registry` names that endpoint, else as given. Only sidecars are looked at
-    /// (a directory listing when no bridge runs): an endpoint given is used at once.
+    /// `registry` (any directory it searches) names that endpoint, else as given. Only
+    /// sidecars are looked at (a directory listing when no bridge runs): an endpoint
+    /// given is used at once.
     pub fn of_endpoint(registry: &Registry, url: &str) -> Self {
-        if registry.check_dir_trusted().is_err() {
+        if registry.check_searched_trusted().is_err() {
             return Self::AsGiven;
         }
-        let Ok(listing) = std::fs::read_dir(registry.dir()) else {
-            return Self::AsGiven;
-        };
         let wanted = same_endpoint_key(url);
-        for sidecar in listing.flatten().map(|entry| entry.path()) {
-            if sidecar.extension().is_none_or(|e| e != "bridge") {
-                continue;
-            }
+        for sidecar in registry.files("bridge") {
             let lockfile = sidecar.with_extension("json");
             let ReadOutcome::Valid(lock) = registry.read(&lockfile) else {
                 continue;

@@ -177,13 +177,10 @@ fn stuck_starting(e: &Error) -> Error {
 /// `project` only, when it is given. A stdio session's slot is held for good.
 fn starting(registry: &mur_lockfile::Registry, project: Option<&ProjectFilter>) -> bool {
     let lockfiles: Vec<std::path::PathBuf> = match project {
-        Some(project) => vec![registry.path_for(project.canonical())],
-        None => std::fs::read_dir(registry.dir())
+        Some(project) => registry.paths_for(project.canonical()),
+        None => registry
+            .files("lock")
             .into_iter()
-            .flatten()
-            .flatten()
-            .map(|entry| entry.path())
-            .filter(|path| path.extension().is_some_and(|e| e == "lock"))
             .map(|lock| lock.with_extension("json"))
             .collect(),
     };
@@ -329,8 +326,8 @@ fn no_session_hint(e: Error, registry: &mur_lockfile::Registry, scanned: bool) -
         return e;
     }
     e.with_hint(format!(
-        "start the app with its devtools session enabled, or a stdio MCP server with `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in `{}`",
-        registry.dir().display()
+        "start the app with its devtools session enabled, or a stdio MCP server with `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in {}",
+        registry.searched()
     ))
     .with_hint("a session started elsewhere can be reached with `--endpoint URL`, or found with `--auto`")
 }

@@ -1,4 +1,4 @@
-//! Reading the lockfile directory: every lockfile classified as live, stale
+//! Reading the lockfile directories: every lockfile classified as live, stale
 //! (process gone or pid reused), unresponsive (the session's process runs but
 //! did not answer) or not a devtools session, with one-line notices for files
 //! that are malformed, of an unknown schema, or untrusted.
@@ -18,7 +18,7 @@ pub struct Found {
     pub lock: Lockfile,
 }
 
-/// The state of the lockfile directory, after liveness checks.
+/// The state of the lockfile directories, after liveness checks.
 #[derive(Debug, Default)]
 pub struct Survey {
     /// Sessions that answered the probe (stdio ones: whose process runs).
@@ -35,9 +35,10 @@ pub struct Survey {
     pub malformed: Vec<PathBuf>,
 }
 
-/// The registry `mur` reads: the per-user default location.
+/// The registry `mur` reads: every directory where a session of this user may have
+/// announced itself ([`Registry::for_readers`]).
 pub fn registry() -> Registry {
-    Registry::default_location()
+    Registry::for_readers()
 }
 
 /// Scans `registry`, probing every valid lockfile in parallel; files that
@@ -58,20 +59,19 @@ pub async fn survey_wanted(
     wanted: impl Fn(&Found) -> bool,
     report: &mut dyn Report,
 ) -> Result<Survey> {
-    if registry.dir().exists() {
-        registry.check_dir_trusted().map_err(|reason| {
-            Error::no_session(reason).with_hint(
-                "the lockfile directory must be yours and private: `chmod 700` it, or remove it",
-            )
-        })?;
-    }
+    registry.check_searched_trusted().map_err(|reason| {
+        Error::no_session(reason).with_hint(
+            "the lockfile directory must be yours and private: `chmod 700` it, or remove it",
+        )
+    })?;
     // Not "no session" (exit 4, where a script starts the app): whether one runs is
     // unknown, and the app could not announce itself there either. mur's own directory
     // failing is mur's failure (exit 7).
-    let entries = registry.scan().map_err(|e| {
+    let entries = registry.scan_naming().map_err(|unlisted| {
         Error::internal(format!(
-            "cannot read lockfile directory `{}`: {e}",
-            registry.dir().display()
+            "cannot read lockfile directory `{}`: {}",
+            unlisted.dir.display(),
+            unlisted.error
         ))
         .with_hint("sessions announce themselves there: it must be a directory mur can read")
     })?;

@@ -255,8 +255,17 @@ fn ambiguous(
     let command = command();
     let choose = match rows.first() {
         Some((first, _)) if !command.is_empty() => {
-            let words = ["mur", "devtools", "--project", first.project.as_str()]
+            // Two sessions of one project (one announced where another writer of the
+            // contract does, [`mur_lockfile::paths::lockfile_dirs`]): `--project` picks
+            // neither, the endpoint does.
+            let shared = rows.iter().filter(|(c, _)| c.project == first.project);
+            let picked = match shared.count() {
+                1 => ["--project", first.project.as_str()],
+                _ => ["--endpoint", first.endpoint.as_str()],
+            };
+            let words = ["mur", "devtools"]
                 .into_iter()
+                .chain(picked)
                 .chain(command.iter().map(String::as_str));
             let again: Vec<String> = words.map(mur_core::shell_word).collect();
             format!("{choose}; for the first: `{}`", again.join(" "))
@@ -359,6 +368,27 @@ mod tests {
         assert_eq!(
             unknown.hints(),
             ["choose one with `--project PATH` or `--endpoint URL`"]
+        );
+    }
+
+    /// Two sessions of one project (an older writer's in the directory it knows, a newer
+    /// one's in the login's): the command again names the first one's endpoint, as its
+    /// project would pick neither.
+    #[test]
+    fn two_sessions_of_one_project_are_told_the_command_again_with_the_first_ones_endpoint() {
+        let all = vec![
+            candidate("/a/App.csproj", 2, Transport::Http),
+            candidate("/a/App.csproj", 1, Transport::Http),
+        ];
+        let command = || vec!["state".to_owned()];
+        let err = unique(all, &[], None, &command).expect_err("ambiguous");
+        assert_eq!(err.exit_code(), 1);
+        assert_eq!(
+            err.hints(),
+            [
+                "choose one with `--project PATH` or `--endpoint URL`; for the first: \
+                 `mur devtools --endpoint http://127.0.0.1:2/mcp state`"
+            ]
         );
     }
 

@@ -793,3 +793,119 @@ fn secret_kept_from_a_stranger_at(python: &Path, bind: &str) {
         "{out}"
     );
 }
+
+/// A sandbox's processes started as an MCP SDK starts a stdio server, without
+/// `XDG_RUNTIME_DIR`: `TMPDIR` is the sandbox's `tmp`, and the login's runtime
+/// directories (`/run/user`) are under the sandbox's `login`
+/// (`MUR_LOGIN_RUNTIME_BASE`), none of the user's own until [`NoRuntimeVar::log_in`].
+pub(crate) struct NoRuntimeVar<'a> {
+    sb: &'a Sandbox,
+    temp: std::path::PathBuf,
+    base: std::path::PathBuf,
+}
+
+impl<'a> NoRuntimeVar<'a> {
+    pub(crate) fn new(sb: &'a Sandbox) -> Self {
+        Self {
+            sb,
+            temp: sb.dir("tmp"),
+            base: sb.dir("login"),
+        }
+    }
+
+    /// `command` (of the sandbox) in this environment.
+    pub(crate) fn env(&self, mut command: std::process::Command) -> std::process::Command {
+        command
+            .env_remove("XDG_RUNTIME_DIR")
+            .env("TMPDIR", &self.temp)
+            .env("MUR_LOGIN_RUNTIME_BASE", &self.base);
+        command
+    }
+
+    pub(crate) fn mur(&self, args: &[&str]) -> Output {
+        mur_e2e::run(&mut self.env(self.sb.mur_command(args)))
+    }
+
+    /// `${TMPDIR}/reactor-devtools-<uid>`: where a writer that finds no login's runtime
+    /// directory (or looks for none, as a mur-server before 9184b33) announces itself.
+    pub(crate) fn shared(&self) -> mur_lockfile::Registry {
+        let uid = mur_lockfile::current_uid();
+        mur_lockfile::Registry::at(self.temp.join(format!("reactor-devtools-{uid}")))
+    }
+
+    /// The login's runtime directory comes to be (the user's own, 0700): the lockfile
+    /// directory in it is where sessions write theirs from now on.
+    pub(crate) fn log_in(&self) -> mur_lockfile::Registry {
+        use std::os::unix::fs::PermissionsExt as _;
+        let login = self.base.join(mur_lockfile::current_uid().to_string());
+        std::fs::create_dir(&login).expect("the login's runtime directory");
+        std::fs::set_permissions(&login, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+        mur_lockfile::Registry::at(login.join("reactor-devtools"))
+    }
+
+    /// `mur-sample` for `project`, started in this environment, once it has announced
+    /// itself in `registry`.
+    pub(crate) fn start_sample(
+        &self,
+        project: &Path,
+        registry: &mur_lockfile::Registry,
+    ) -> (mur_e2e::Process, mur_lockfile::Lockfile) {
+        let command = self
+            .sb
+            .session_command(&self.sb.artifacts().sample, project, &[]);
+        let process = mur_e2e::Process::spawn(&mut self.env(command));
+        let lockfile = registry.path_for(&self.sb.canonical_project(project));
+        let lock =
+            mur_e2e::wait_until("the sample's lockfile", || match registry.read(&lockfile) {
+                mur_lockfile::ReadOutcome::Valid(lock) if lock.pid == process.pid() => Some(lock),
+                _ => None,
+            });
+        (process, lock)
+    }
+}
+
+/// Without `XDG_RUNTIME_DIR`, a session announced in `${TMPDIR}/reactor-devtools-<uid>`
+/// (by a writer that knows nothing of the login's runtime directory) is found beside
+/// those in the login's `/run/user/<uid>`: by a call with `--project`, as one of two
+/// sessions, and over a stale lockfile of its project in the login's directory, which
+/// goes on the way. With none left, the hint names both directories.
+#[cfg(unix)]
+#[test]
+fn without_xdg_runtime_dir_sessions_in_the_shared_directory_are_found_beside_the_login_s() {
+    let sb = Sandbox::new();
+    let scrubbed = NoRuntimeVar::new(&sb);
+    let older = sb.project("older");
+    let (older_sample, older_lock) = scrubbed.start_sample(&older, &scrubbed.shared());
+    let login = scrubbed.log_in();
+    let (newer_sample, newer_lock) = scrubbed.start_sample(&sb.project("newer"), &login);
+    // A stale lockfile of the older session's project where sessions write now.
+    let stale = mur_lockfile::Lockfile::http(
+        free_port(),
+        dead_pid(),
+        older_lock.project.clone(),
+        "t".into(),
+    );
+    let stale = login.write(&stale).expect("a stale lockfile");
+
+    let older_path = older.to_str().expect("utf-8");
+    scrubbed
+        .mur(&["devtools", "--project", older_path, "call", "version"])
+        .assert_quiet_success()
+        .assert_answered_by(older_sample.pid());
+    assert!(!stale.exists(), "the stale lockfile goes on the way");
+    let out = scrubbed.mur(&["devtools", "call", "version"]);
+    out.assert_code(1);
+    out.assert_stderr_starts_with("error: 2 live devtools sessions found");
+    for lock in [&older_lock, &newer_lock] {
+        out.assert_stderr_contains(&format!("{}  {}", lock.project, lock.endpoint));
+    }
+
+    drop((older_sample, newer_sample));
+    let out = scrubbed.mur(&["devtools", "call", "version"]);
+    out.assert_code(4);
+    out.assert_stderr_contains(&format!(
+        "a session announces itself in `{}` or `{}`\n",
+        login.dir().display(),
+        scrubbed.shared().dir().display()
+    ));
+}

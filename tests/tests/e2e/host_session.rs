@@ -497,3 +497,65 @@ fn a_sidecar_others_may_read_or_another_users_names_no_bridge_to_list_or_stop() 
     sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"])
         .assert_code(0);
 }
+
+/// Without `XDG_RUNTIME_DIR`, `session list` lists the sessions announced in
+/// `${TMPDIR}/reactor-devtools-<uid>` (by a writer that knows nothing of the login's
+/// runtime directory) beside those in the login's, and `session clean` removes what
+/// ended sessions left in each.
+#[cfg(unix)]
+#[test]
+fn without_xdg_runtime_dir_list_and_clean_cover_the_shared_directory_and_the_login_s() {
+    let sb = Sandbox::new();
+    let scrubbed = crate::host_discovery::NoRuntimeVar::new(&sb);
+    let shared = scrubbed.shared();
+    let older = sb.project("older");
+    let (_older_sample, older_lock) = scrubbed.start_sample(&older, &shared);
+    let login = scrubbed.log_in();
+    let (_newer_sample, newer_lock) = scrubbed.start_sample(&sb.project("newer"), &login);
+
+    let out = scrubbed.mur(&["devtools", "session", "list"]);
+    out.assert_code(0);
+    let projects: Vec<&str> = out
+        .json_lines()
+        .iter()
+        .map(|line| line["project"].as_str().expect("a project"))
+        .map(|project| {
+            if project == older_lock.project {
+                "older"
+            } else {
+                "newer"
+            }
+        })
+        .collect();
+    assert_eq!(projects, ["newer", "older"], "by project\n{out}");
+    let older_path = older.to_str().expect("utf-8");
+    let out = scrubbed.mur(&["devtools", "session", "list", "--project", older_path]);
+    out.assert_code(0);
+    assert_eq!(out.json_lines()[0]["pid"], older_lock.pid, "{out}");
+
+    // An ended session in each: its lockfile and its slot lock.
+    let ended = |registry: &mur_lockfile::Registry, name: &str| {
+        let lock = mur_lockfile::Lockfile::http(
+            free_port(),
+            dead_pid(),
+            format!("/gone/{name}/App.csproj"),
+            "t".into(),
+        );
+        let lockfile = registry.write(&lock).expect("a stale lockfile");
+        let slot = mur_lockfile::lock_path(&lockfile);
+        std::fs::write(&slot, "").expect("its slot lock");
+        [lockfile, slot]
+    };
+    let left: Vec<PathBuf> = [ended(&shared, "a"), ended(&login, "b")].concat();
+    let out = scrubbed.mur(&["devtools", "session", "clean"]);
+    out.assert_code(0)
+        .assert_stderr_is("removed 2 stale entries and 2 files of ended sessions\n");
+    for path in &left {
+        assert!(!path.exists(), "`{}` is left\n{out}", path.display());
+    }
+    assert!(
+        shared.path_for(&older_lock.project).exists()
+            && login.path_for(&newer_lock.project).exists(),
+        "the live sessions' lockfiles stay"
+    );
+}
