@@ -8,6 +8,10 @@
 /// what it reads from files for one request by it, and says it when refused.
 pub const MAX_REQUEST_BYTES: usize = 4 << 20;
 
+/// The URL parser of every reader of an endpoint: the one the dialer (reqwest) reads it
+/// with, so what is checked of an endpoint is where the connection goes.
+pub use url::{Host, Url};
+
 /// Checks that `endpoint` is an `http://` URL whose host is a loopback
 /// literal (127.0.0.0/8, `::1`) or `localhost`. Pure: no name is resolved.
 ///

@@ -262,27 +262,27 @@ fn sendable(secret: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
 }
 
-/// Where a connection to an `http://` endpoint may go, and its port: the address it
-/// names (`http://127.0.0.1:41234/mcp`, `http://[::1]:80/`), both loopback addresses for
-/// `localhost` (a resolver may give either first), and none — any address — for a host
-/// written another way (`127.1`, which the dialer reads as 127.0.0.1). A lockfile's
-/// endpoint is a loopback URL with a port, as sessions write it: its authority split at
-/// the last `:` is enough, no URL parser (and its crate) needed here.
+/// Where a connection to an `http://` endpoint may go, and its port, as the dialer's URL
+/// parser reads them ([`mur_lockfile::endpoint::Url`]: `127.1`, `0x7f.1` and `HTTP://`
+/// normalised, userinfo, query and fragment set aside, no port meaning 80): the address
+/// it names, both loopback addresses for `localhost` (a resolver may give either first),
+/// and none — any address — for another name.
 fn addresses_of(endpoint: &str) -> Option<(Vec<IpAddr>, u16)> {
-    let authority = endpoint.strip_prefix("http://")?.split('/').next()?;
-    let (host, port) = authority.rsplit_once(':')?;
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    let addresses = match host.parse::<IpAddr>() {
-        Ok(ip) => vec![ip],
-        Err(_) if host.eq_ignore_ascii_case("localhost") => {
-            vec![
-                IpAddr::from([127, 0, 0, 1]),
-                IpAddr::from([0, 0, 0, 0, 0, 0, 0, 1]),
-            ]
-        }
-        Err(_) => Vec::new(),
+    use mur_lockfile::endpoint::{Host, Url};
+    let url = Url::parse(endpoint)
+        .ok()
+        .filter(|url| url.scheme() == "http")?;
+    let addresses = match url.host()? {
+        Host::Ipv4(ip) => vec![IpAddr::V4(ip)],
+        Host::Ipv6(ip) => vec![IpAddr::V6(ip)],
+        // The parser lowercases names: `LOCALHOST` arrives as `localhost`.
+        Host::Domain("localhost") => vec![
+            IpAddr::from([127, 0, 0, 1]),
+            IpAddr::from([0, 0, 0, 0, 0, 0, 0, 1]),
+        ],
+        Host::Domain(_) => Vec::new(),
     };
-    Some((addresses, port.parse().ok()?))
+    Some((addresses, url.port_or_known_default()?))
 }
 
 /// An endpoint as compared with a lockfile's: `localhost` is 127.0.0.1, case and a
@@ -300,15 +300,17 @@ mod tests {
     /// An endpoint no one listens at (port 1 needs privileges to bind).
     const NOWHERE: &str = "http://127.0.0.1:1/mcp";
 
+    /// What [`addresses_of`] answers for these addresses and port.
+    fn at(ips: &[&str], port: u16) -> Option<(Vec<IpAddr>, u16)> {
+        let ips = ips
+            .iter()
+            .map(|ip| ip.parse::<IpAddr>().expect("ip"))
+            .collect();
+        Some((ips, port))
+    }
+
     #[test]
     fn an_endpoint_s_port_is_read_as_sessions_write_it() {
-        let at = |ips: &[&str], port| {
-            let ips = ips
-                .iter()
-                .map(|ip| ip.parse::<IpAddr>().expect("ip"))
-                .collect();
-            Some((ips, port))
-        };
         assert_eq!(
             addresses_of("http://127.0.0.1:41234/mcp"),
             at(&["127.0.0.1"], 41234)
@@ -318,10 +320,64 @@ mod tests {
             addresses_of("http://LOCALHOST:9/"),
             at(&["127.0.0.1", "::1"], 9)
         );
-        assert_eq!(addresses_of("http://127.1:9/"), at(&[], 9), "any address");
-        assert_eq!(addresses_of("http://127.0.0.1/mcp"), None);
         assert_eq!(addresses_of("stdio"), None);
         assert_eq!(addresses_of("http://127.0.0.1:99999/mcp"), None);
+        assert_eq!(addresses_of("https://127.0.0.1:9/mcp"), None, "not http");
+    }
+
+    /// The forms the URL parser (the dialer's) normalises are read as it reads them: the
+    /// guard looks where the connection goes, not where a hand split of the text points.
+    #[test]
+    fn an_endpoint_is_read_as_the_dialer_reads_it() {
+        let home = |port| at(&["127.0.0.1"], port);
+        assert_eq!(
+            addresses_of("http://127.1:9/"),
+            home(9),
+            "a short IPv4 form"
+        );
+        assert_eq!(addresses_of("http://0x7f.1:9/"), home(9), "hexadecimal");
+        assert_eq!(addresses_of("http://2130706433:9/"), home(9), "one number");
+        assert_eq!(
+            addresses_of("http://[::ffff:127.0.0.1]:9/"),
+            at(&["::ffff:127.0.0.1"], 9),
+            "IPv4-mapped"
+        );
+        assert_eq!(
+            addresses_of("HTTP://127.0.0.1:9/mcp"),
+            home(9),
+            "the scheme in capitals"
+        );
+        assert_eq!(
+            addresses_of("http://me:pw@127.0.0.1:9/"),
+            home(9),
+            "userinfo"
+        );
+        assert_eq!(
+            addresses_of("http://127.0.0.1:9?at=:8"),
+            home(9),
+            "a `:` in the query"
+        );
+        assert_eq!(
+            addresses_of("http://127.0.0.1:9#:8"),
+            home(9),
+            "a `:` in the fragment"
+        );
+        assert_eq!(
+            addresses_of("http://127.0.0.1:9\\mcp"),
+            home(9),
+            "a backslash for `/`"
+        );
+        assert_eq!(
+            addresses_of("http://127.0.0.1/mcp"),
+            home(80),
+            "http's own port"
+        );
+        assert_eq!(addresses_of("http://127.0.0.1:80/mcp"), home(80));
+        assert_eq!(
+            addresses_of("http://devbox:9/"),
+            at(&[], 9),
+            "a name: any address"
+        );
     }
 
     /// A lockfile and a sidecar written by the test, 0600 unless `mode` says.
