@@ -12,6 +12,7 @@ use mur_client::{Client, Reply};
 use mur_core::{Error, Kind, Result, Settings};
 use mur_lockfile::liveness::Fate;
 use mur_verbs::VerbDirs;
+use mur_verbs::spec::VerbSpec;
 use mur_verbs::tools::ToolCache;
 use serde_json::{Value, json};
 
@@ -375,6 +376,59 @@ pub async fn invoke(settings: &Settings, method: &str, params: Option<&Value>) -
     settle(reply, settings, method, params)
 }
 
+/// `arguments` of a verb whose tool waits on a bound of its own (`spec.waits`: which
+/// argument sets it, and the tool's default), that bound lowered when it is longer
+/// than the call's `--timeout` leaves it: a tool that gives up in time answers what it
+/// last saw (exit 5, `timed out … last seen: …`), where a call the host gives up on
+/// says only that it timed out (exit 2). Only the verbs that declare it are touched:
+/// handing every verb the host's bound would lengthen every call by its grace. A value
+/// the verb sent (one the user gave) is lowered with a note saying so; the tool's own
+/// default, when the verb sent none, silently (the user asked for nothing).
+pub fn within_bound(mut arguments: Value, spec: Option<&VerbSpec>, settings: &Settings) -> Value {
+    let Some(waits) = spec.and_then(|spec| spec.waits.as_ref()) else {
+        return arguments;
+    };
+    let most = wait_within(settings.timeout);
+    let Some(object) = arguments.as_object_mut() else {
+        return arguments;
+    };
+    let asked = match object.get(&waits.argument) {
+        None => u64::from(waits.default_ms),
+        Some(given) => match given.as_u64() {
+            Some(ms) => {
+                if ms > most {
+                    output::notes(
+                        &[format!(
+                            "note: `{}` {ms} sent as {most}: the call's `--timeout` of {} ms \
+                             would end first, and the tool must answer within it",
+                            waits.argument,
+                            settings.timeout.as_millis()
+                        )],
+                        settings.quiet,
+                    );
+                }
+                ms
+            }
+            // Not a number of milliseconds: the tool's to refuse, as sent.
+            None => return arguments,
+        },
+    };
+    if asked > most {
+        object.insert(waits.argument.clone(), Value::from(most));
+    }
+    arguments
+}
+
+/// The longest a tool may wait within a call bound of `bound`: the inverse of the
+/// grace a verb's own `--timeout` gets past the wait it sets (`Settings::verb_timeout`:
+/// half as long again, at most 2 s more), so that the same margin is left for the round
+/// trip, the discovery before it and a loaded machine, and a wait lowered to it and
+/// asked for with `--timeout` after the verb's name give the call the same bound.
+fn wait_within(bound: std::time::Duration) -> u64 {
+    let ms = u64::try_from(bound.as_millis()).unwrap_or(u64::MAX);
+    (ms / 3 * 2).max(ms.saturating_sub(2000))
+}
+
 /// A successful result, or exit 5: a JSON-RPC error carries `{"error":{…}}` for
 /// stdout, a result with `isError: true` carries the result; the message goes
 /// to stderr.
@@ -551,6 +605,72 @@ mod tests {
             json!({ "code": -32602, "message": "x" })
         )));
         assert!(!method_not_found(&Reply::Result(json!({ "content": [] }))));
+    }
+
+    /// Settings whose call bound is `ms`, and a spec whose tool waits on `timeoutMs`
+    /// (5000 when not sent), as the standard `wait` declares.
+    fn bound_and_waits(ms: u64) -> (Settings, VerbSpec) {
+        let mut settings = crate::options::settings(&crate::cli::HostArgs::unset());
+        settings.timeout = std::time::Duration::from_millis(ms);
+        let waits = mur_verbs::spec::ToolWait {
+            argument: "timeoutMs".to_owned(),
+            default_ms: 5000,
+        };
+        let spec = VerbSpec {
+            waits: Some(waits),
+            ..VerbSpec::default()
+        };
+        (settings, spec)
+    }
+
+    #[test]
+    fn a_wait_longer_than_the_call_bound_is_lowered_to_answer_within_it() {
+        let (settings, spec) = bound_and_waits(2000);
+        let sent = |arguments: Value| within_bound(arguments, Some(&spec), &settings);
+        // The tool's default (5 s), not sent: sent, lowered.
+        assert_eq!(
+            sent(json!({"selector": "#s"})),
+            json!({"selector": "#s", "timeoutMs": 1332})
+        );
+        // A value given: lowered too (with a note); a shorter one as it is.
+        assert_eq!(sent(json!({"timeoutMs": 8000})), json!({"timeoutMs": 1332}));
+        assert_eq!(sent(json!({"timeoutMs": 1000})), json!({"timeoutMs": 1000}));
+        // Not a number of milliseconds: the tool's to refuse.
+        assert_eq!(
+            sent(json!({"timeoutMs": "soon"})),
+            json!({"timeoutMs": "soon"})
+        );
+    }
+
+    #[test]
+    fn a_wait_within_the_bound_and_an_undeclared_one_are_sent_as_they_are() {
+        // The default bound (10 s) leaves 8 s: the tool's 5 s default stands unsent.
+        let (settings, spec) = bound_and_waits(10_000);
+        let arguments = json!({"selector": "#s"});
+        assert_eq!(
+            within_bound(arguments.clone(), Some(&spec), &settings),
+            arguments
+        );
+        // A verb that declares nothing: untouched, whatever the bound.
+        let (settings, _) = bound_and_waits(1000);
+        let plain = VerbSpec::default();
+        assert_eq!(
+            within_bound(arguments.clone(), Some(&plain), &settings),
+            arguments
+        );
+        assert_eq!(within_bound(arguments.clone(), None, &settings), arguments);
+    }
+
+    /// A wait lowered to fit a bound, asked for with the verb's own `--timeout`, gets
+    /// the call no longer a bound than that: the margin is the verb timeout's grace.
+    #[test]
+    fn the_margin_left_is_the_grace_a_verbs_own_timeout_gets() {
+        for ms in [1, 3, 2000, 5999, 6000, 6001, 10_000, 600_000] {
+            let (mut settings, _) = bound_and_waits(ms);
+            let wait = u32::try_from(wait_within(settings.timeout)).expect("fits");
+            settings.verb_timeout(Some(wait), true);
+            assert_eq!(settings.timeout.as_millis(), u128::from(ms), "{ms} ms");
+        }
     }
 
     #[test]

@@ -838,6 +838,9 @@ impl Derived {
                 examples: Vec::new(),
                 positionals: Vec::new(),
                 options,
+                // Not guessed from the schema: an argument named like `timeoutMs` may
+                // bound a step inside the tool rather than the tool's answer.
+                waits: None,
             },
             annotations,
             fields,

@@ -4,9 +4,15 @@
 //! seconds (and, for a Python or JavaScript verb, tens of MB of cache) on a
 //! compile. The kits write the section (the Rust kit's `export_verb!`, the
 //! Python and JavaScript build scripts); a component without it (a 0.1 verb, one
-//! built by other tools) is judged by its `info` after compiling instead.
+//! built by other tools) is judged by its `info` after compiling instead. A
+//! `mur:verb-waits` section says which argument bounds its tool's own wait
+//! ([`ToolWait`]), kept in the verb index with the verb's spec.
 
 use wasmparser::{Parser, Payload};
+
+use crate::error::VerbError;
+use crate::instance::Described;
+use crate::spec::ToolWait;
 
 /// The custom section's name; its contents are the verb's name in UTF-8.
 pub const SECTION: &str = "mur:verb-name";
@@ -14,25 +20,53 @@ pub const SECTION: &str = "mur:verb-name";
 /// The name the component declares, if it has the section (in the component
 /// itself or in one of its core modules). Several sections must agree.
 pub fn declared(bytes: &[u8]) -> Result<Option<String>, String> {
-    let mut found: Option<String> = None;
+    match section(bytes, SECTION)? {
+        Some(data) => std::str::from_utf8(data)
+            .map(|name| Some(name.to_owned()))
+            .map_err(|_| format!("its `{SECTION}` section is not UTF-8")),
+        None => Ok(None),
+    }
+}
+
+/// What the component declares of a tool that waits on a bound of its own (section
+/// [`ToolWait::SECTION`], which the Rust kit writes for a verb that declares one).
+fn waits(bytes: &[u8]) -> Result<Option<ToolWait>, String> {
+    section(bytes, ToolWait::SECTION)?.map_or(Ok(None), ToolWait::from_section)
+}
+
+/// `info`, read from the component in `bytes`, with what its section says of a
+/// tool that waits ([`waits`]) in its spec (a 0.1 verb declares no spec: nothing).
+pub fn with_waits(mut info: Described, bytes: &[u8]) -> Result<Described, VerbError> {
+    if let Some(spec) = info.spec.as_mut() {
+        spec.waits = waits(bytes).map_err(VerbError::Registry)?;
+    }
+    Ok(info)
+}
+
+/// The contents of custom section `name`, wherever it is (the component or one
+/// of its core modules); several of that name must hold the same bytes.
+fn section<'a>(bytes: &'a [u8], name: &str) -> Result<Option<&'a [u8]>, String> {
+    let mut found: Option<&[u8]> = None;
     for payload in Parser::new(0).parse_all(bytes) {
         // A component that does not parse is left to the compile, which
         // explains what is wrong with it.
         let Ok(Payload::CustomSection(section)) = payload else {
             continue;
         };
-        if section.name() != SECTION {
+        if section.name() != name {
             continue;
         }
-        let name = std::str::from_utf8(section.data())
-            .map_err(|_| format!("its `{SECTION}` section is not UTF-8"))?;
-        match &found {
-            Some(earlier) if earlier != name => {
+        let data = section.data();
+        match found {
+            Some(earlier) if earlier != data => {
+                let shown = |data| String::from_utf8_lossy(data).into_owned();
                 return Err(format!(
-                    "its `{SECTION}` sections disagree: `{earlier}` and `{name}`"
+                    "its `{name}` sections disagree: `{}` and `{}`",
+                    shown(earlier),
+                    shown(data)
                 ));
             }
-            _ => found = Some(name.to_owned()),
+            _ => found = Some(data),
         }
     }
     Ok(found)
@@ -104,6 +138,33 @@ mod tests {
             declared(&binary),
             Err("its `mur:verb-name` section is not UTF-8".to_owned())
         );
+    }
+
+    #[test]
+    fn a_tool_that_waits_is_declared_as_its_argument_and_default() {
+        assert_eq!(waits(EMPTY_COMPONENT), Ok(None));
+        let empty = with_section(EMPTY_COMPONENT, ToolWait::SECTION, b"");
+        assert_eq!(waits(&empty), Ok(None));
+        let declared = with_section(EMPTY_COMPONENT, ToolWait::SECTION, b"timeoutMs=5000");
+        let expected = ToolWait {
+            argument: "timeoutMs".to_owned(),
+            default_ms: 5000,
+        };
+        assert_eq!(waits(&declared), Ok(Some(expected)));
+        for junk in [
+            &b"timeoutMs"[..],
+            b"=5000",
+            b"timeoutMs=-1",
+            b"time out=1",
+            b"\xff=1",
+        ] {
+            let junk = with_section(EMPTY_COMPONENT, ToolWait::SECTION, junk);
+            let refused = waits(&junk).expect_err("junk");
+            assert!(
+                refused.starts_with("its `mur:verb-waits` section "),
+                "{refused}"
+            );
+        }
     }
 
     #[test]

@@ -81,6 +81,61 @@ pub struct VerbSpec {
     pub positionals: Vec<Param>,
     #[serde(default)]
     pub options: Vec<Param>,
+    /// The tool waits on a bound of its own, set by this argument: the host lowers
+    /// it when its `--timeout` would end the call first. `None` for a verb that
+    /// declares nothing (every verb before the declaration, which runs as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waits: Option<ToolWait>,
+}
+
+/// What a verb declares of a tool that waits on a bound of its own (`waitFor`
+/// polls until its `timeoutMs` passes, then answers that it timed out): which
+/// argument sets that bound, in milliseconds, and what the tool waits when the
+/// argument is not sent. A component declares it in its custom section
+/// [`ToolWait::SECTION`], outside `mur:verb@0.3.0`'s `verb-info` (whose record a
+/// new field would make a new interface version), so every verb keeps loading.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolWait {
+    /// The tool's argument, as the tool names it (`timeoutMs`).
+    pub argument: String,
+    /// The tool's own default, when the argument is not sent.
+    pub default_ms: u32,
+}
+
+impl ToolWait {
+    /// The custom section a component declares it in: `ARGUMENT=MS` in UTF-8
+    /// (`timeoutMs=5000`); empty, or no section, declares nothing.
+    pub const SECTION: &str = "mur:verb-waits";
+
+    /// The declaration a section's contents hold, or what is wrong with them.
+    pub fn from_section(data: &[u8]) -> Result<Option<Self>, String> {
+        if data.is_empty() {
+            return Ok(None);
+        }
+        let section = Self::SECTION;
+        let text = std::str::from_utf8(data)
+            .map_err(|_| format!("its `{section}` section is not UTF-8"))?;
+        let declared = text.split_once('=').and_then(|(argument, ms)| {
+            let usable = !argument.is_empty()
+                && argument.len() <= 128
+                && !argument
+                    .chars()
+                    .any(|c| c.is_control() || c.is_whitespace());
+            let default_ms = ms.parse().ok()?;
+            usable.then(|| Self {
+                argument: argument.to_owned(),
+                default_ms,
+            })
+        });
+        match declared {
+            Some(waits) => Ok(Some(waits)),
+            None => Err(format!(
+                "its `{section}` section is not `ARGUMENT=MS` (a tool argument's name, \
+                 then a whole number of milliseconds): {text:?}"
+            )),
+        }
+    }
 }
 
 impl VerbSpec {
@@ -122,6 +177,7 @@ impl VerbSpec {
         let params = self.positionals.iter().chain(&self.options);
         [self.synopsis.as_str(), self.details.as_str()]
             .into_iter()
+            .chain(self.waits.iter().map(|w| w.argument.as_str()))
             .chain(self.examples.iter().map(String::as_str))
             .chain(params.flat_map(|p| {
                 [p.name.as_str(), p.value_name.as_str(), p.help.as_str()]
@@ -516,6 +572,8 @@ macro_rules! from_wit {
                     examples: info.examples.clone(),
                     positionals: info.positionals.iter().map(param).collect(),
                     options: info.options.iter().map(param).collect(),
+                    // Not in `verb-info`: read from the component's own section.
+                    waits: None,
                 }
             }
         }
@@ -758,6 +816,29 @@ word a word a word a word
         );
     }
 
+    /// An index entry written before the declaration reads as declaring nothing, and
+    /// a spec that declares nothing is written as before (no `waits` key).
+    #[test]
+    fn a_tool_wait_is_kept_in_the_index_only_where_declared() {
+        let old: VerbSpec = serde_json::from_str(r#"{"synopsis":"wait <s>"}"#).expect("old");
+        assert_eq!(old.waits, None);
+        assert!(!serde_json::to_string(&old).expect("json").contains("waits"));
+        let waits = ToolWait {
+            argument: "timeoutMs".into(),
+            default_ms: 5000,
+        };
+        let spec = VerbSpec {
+            waits: Some(waits),
+            ..old
+        };
+        let json = serde_json::to_string(&spec).expect("json");
+        assert!(
+            json.contains(r#""waits":{"argument":"timeoutMs","defaultMs":5000}"#),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<VerbSpec>(&json).expect("back"), spec);
+    }
+
     #[test]
     fn help_has_every_section_aligned_and_a_usage_error_all_but_the_prose() {
         let spec = VerbSpec {
@@ -772,6 +853,7 @@ word a word a word a word
                 Param::new("view", "summary|full", ValueKind::Choice, "how much"),
                 Param::new("timeout", "MS", ValueKind::Milliseconds, "let it take MS"),
             ],
+            waits: None,
         };
         assert_eq!(
             spec.render("tree", "Print the tree"),

@@ -29,6 +29,23 @@ pub struct About {
     pub examples: &'static [&'static str],
 }
 
+/// A tool that waits on a bound of its own (`waitFor` polls until its `timeoutMs`
+/// passes, then answers that it timed out): the argument that sets the bound, in
+/// milliseconds, and how long the tool waits when it is not sent. A verb declaring it
+/// ([`Verb::WAITS`](crate::Verb::WAITS)) sends its `--timeout MS` as that argument, and
+/// the host lowers the argument (sending it when the verb did not) when the call's
+/// own `--timeout` would end first, so the tool's answer that it gave up arrives in
+/// time. Declared in the component's custom section `mur:verb-waits`
+/// ([`export_verb!`](crate::export_verb)), outside `info`, whose record is
+/// `mur:verb@0.3.0`'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Waits {
+    /// The tool's argument, as the tool names it (`timeoutMs`).
+    pub argument: &'static str,
+    /// What the tool waits when the argument is not sent.
+    pub default_ms: u32,
+}
+
 /// Describe a verb from its [`About`] and [`Spec`]: every positional it declares, then
 /// the optional positional of an option also taken as a word ([`Opt::or_word`]); every
 /// option a command line may give it ([`Spec::every_option`]: the parser's list; `--help`

@@ -48,7 +48,7 @@ pub mod bindings {
 }
 
 pub use argv::{Args, Kind, Opt, Pos, Request, Spec};
-pub use info::{About, Info, Param, ValueKind};
+pub use info::{About, Info, Param, ValueKind, Waits};
 pub use serde_json::{self, Map, Value, json};
 pub use shape::{FileWrite, Shaped};
 pub use verb::{Call, Parsed, Verb, info, parse, shape};
@@ -56,7 +56,9 @@ pub use verb::{Call, Parsed, Verb, info, parse, shape};
 /// Export verb type `$verb` (which implements [`Verb`]) as this component's `mur:verb`
 /// world, and record its name in the custom section `mur:verb-name` (its UTF-8
 /// bytes), where `mur devtools verbs add` reads it before compiling: a name `mur`
-/// refuses is refused at once, with nothing compiled. Expands to nothing outside
+/// refuses is refused at once, with nothing compiled; and what its tool waits
+/// ([`Verb::WAITS`]) in `mur:verb-waits` (`ARGUMENT=MS`; empty when it does not wait),
+/// which `verbs add` keeps with the verb's spec. Expands to nothing outside
 /// WebAssembly, so native unit tests link as usual.
 ///
 /// Hygienic for any verb type: what it expands names std's types by their full paths
@@ -75,6 +77,13 @@ macro_rules! export_verb {
             #[unsafe(link_section = "mur:verb-name")]
             static __MUR_VERB_KIT_NAME: [u8; <$verb as $crate::Verb>::ABOUT.name.len()] =
                 $crate::wit::name_section(<$verb as $crate::Verb>::ABOUT.name);
+
+            #[used]
+            #[allow(unsafe_code)]
+            #[unsafe(link_section = "mur:verb-waits")]
+            static __MUR_VERB_KIT_WAITS: [u8; $crate::wit::waits_len(
+                <$verb as $crate::Verb>::WAITS,
+            )] = $crate::wit::waits_section(<$verb as $crate::Verb>::WAITS);
 
             struct __MurVerbKitGuest;
 

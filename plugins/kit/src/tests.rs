@@ -113,6 +113,63 @@ fn timeout_is_accepted_by_every_verb_as_a_hint() {
     assert_eq!(call(&["#x", "t", "--timeout=10"]).timeout_ms, Some(10));
 }
 
+/// A verb whose tool waits on `timeoutMs`: its `--timeout` is sent as that argument
+/// too (as a verb's own value of it wins), and the sample, which does not wait, sends
+/// none.
+#[test]
+fn a_tool_that_waits_gets_timeout_as_its_declared_argument() {
+    struct Waiting;
+    impl Verb for Waiting {
+        const ABOUT: About = About {
+            name: "waiting",
+            tool: "waitFor",
+            ..Sample::ABOUT
+        };
+        const SPEC: Spec = crate::selector_spec!("the element");
+        const WAITS: Option<crate::Waits> = Some(crate::Waits {
+            argument: "timeoutMs",
+            default_ms: 5000,
+        });
+    }
+    let call = |words: &[&str]| match parse::<Waiting>(&argv(words)) {
+        Ok(Parsed::Call(call)) => serde_json::Value::Object(call.arguments),
+        other => panic!("expected a call for {words:?}, got {other:?}"),
+    };
+    assert_eq!(
+        call(&["#s", "--timeout", "900"]),
+        json!({"selector": "#s", "timeoutMs": 900})
+    );
+    assert_eq!(call(&["#s"]), json!({"selector": "#s"}));
+    assert!(!call_has_key(&["#x", "t", "--timeout", "900"], "timeoutMs"));
+}
+
+fn call_has_key(words: &[&str], key: &str) -> bool {
+    call(words).arguments.contains_key(key)
+}
+
+/// The section `verbs add` reads: `ARGUMENT=MS`, nothing for a tool that does not wait.
+#[test]
+fn the_waits_section_is_argument_equals_milliseconds() {
+    use crate::wit::{waits_len, waits_section};
+    let waits = |argument, default_ms| {
+        Some(crate::Waits {
+            argument,
+            default_ms,
+        })
+    };
+    const FIVE: Option<crate::Waits> = Some(crate::Waits {
+        argument: "timeoutMs",
+        default_ms: 5000,
+    });
+    assert_eq!(waits_len(FIVE), 14);
+    assert_eq!(&waits_section::<14>(FIVE), b"timeoutMs=5000");
+    assert_eq!(&waits_section::<3>(waits("t", 0)), b"t=0");
+    assert_eq!(&waits_section::<12>(waits("t", u32::MAX)), b"t=4294967295");
+    assert_eq!(waits_len(waits("t", u32::MAX)), 12);
+    assert_eq!(waits_len(None), 0);
+    assert_eq!(waits_section::<0>(None), [0u8; 0]);
+}
+
 #[test]
 fn help_wins_wherever_it_appears() {
     for words in [

@@ -4,13 +4,18 @@
 use serde_json::{Map, Value};
 
 use crate::argv::{Args, Request, Spec};
-use crate::info::{self, About, Info};
+use crate::info::{self, About, Info, Waits};
 use crate::shape::{self as shaping, Shaped};
 
 /// A verb: its description, its argv, and how argv and results are turned around.
 pub trait Verb {
     const ABOUT: About;
     const SPEC: Spec;
+
+    /// Whether the tool waits on a bound of its own, and which argument sets it
+    /// ([`Waits`]): `--timeout MS` is then sent as that argument too. `None` (the
+    /// default) for a tool that answers when done.
+    const WAITS: Option<Waits> = None;
 
     /// The tool's `arguments` object; by default exactly what the [`Spec`] describes.
     fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
@@ -54,12 +59,27 @@ pub fn parse<V: Verb>(argv: &[String]) -> Result<Parsed, String> {
     match Args::parse_as(V::ABOUT.name, &V::SPEC, argv)? {
         Request::Help => Ok(Parsed::Help),
         Request::Run(args) => Ok(Parsed::Call(Call {
-            arguments: V::arguments(&args)?,
+            arguments: with_wait(V::WAITS, V::arguments(&args)?, args.timeout_ms()),
             timeout_ms: args.timeout_ms(),
             writes: args.writes(),
             state: args.to_state(),
         })),
     }
+}
+
+/// `arguments` with `--timeout MS` as the argument that bounds the tool's wait, when
+/// the tool waits and the verb did not set that argument itself.
+fn with_wait(
+    waits: Option<Waits>,
+    mut arguments: Map<String, Value>,
+    timeout_ms: Option<u32>,
+) -> Map<String, Value> {
+    if let (Some(waits), Some(ms)) = (waits, timeout_ms) {
+        arguments
+            .entry(waits.argument)
+            .or_insert_with(|| Value::from(ms));
+    }
+    arguments
 }
 
 /// Turn the JSON text of a tool result into verb `V`'s output; `state` is what

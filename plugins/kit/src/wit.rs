@@ -1,6 +1,7 @@
 //! The thin glue between [`Verb`] and the generated WIT types, used by [`export_verb!`](crate::export_verb).
 
 use crate::bindings::mur::verb::types as wit;
+use crate::info::Waits;
 use crate::verb::{self, Parsed, Verb};
 
 /// The contents of the `mur:verb-name` section [`export_verb!`] emits: `name`'s
@@ -9,6 +10,50 @@ use crate::verb::{self, Parsed, Verb};
 pub const fn name_section<const N: usize>(name: &str) -> [u8; N] {
     let mut bytes = [0; N];
     bytes.copy_from_slice(name.as_bytes());
+    bytes
+}
+
+/// The length of the `mur:verb-waits` section of a verb that declares `waits`:
+/// `ARGUMENT=MS`, empty for a tool that does not wait (which declares nothing).
+#[doc(hidden)]
+pub const fn waits_len(waits: Option<Waits>) -> usize {
+    match waits {
+        Some(waits) => {
+            let (mut ms, mut digits) = (waits.default_ms, 1);
+            while ms >= 10 {
+                ms /= 10;
+                digits += 1;
+            }
+            waits.argument.len() + 1 + digits
+        }
+        None => 0,
+    }
+}
+
+/// The contents of the `mur:verb-waits` section [`export_verb!`] emits (`N` must be
+/// [`waits_len`]`(waits)`): `timeoutMs=5000` for `waitFor`'s verb.
+#[doc(hidden)]
+pub const fn waits_section<const N: usize>(waits: Option<Waits>) -> [u8; N] {
+    let mut bytes = [0; N];
+    if let Some(waits) = waits {
+        let argument = waits.argument.as_bytes();
+        let mut at = 0;
+        while at < argument.len() {
+            bytes[at] = argument[at];
+            at += 1;
+        }
+        bytes[at] = b'=';
+        // The digits, last first, from the end.
+        let (mut ms, mut at) = (waits.default_ms, N);
+        loop {
+            at -= 1;
+            bytes[at] = b'0' + (ms % 10) as u8;
+            ms /= 10;
+            if ms == 0 {
+                break;
+            }
+        }
+    }
     bytes
 }
 

@@ -1,8 +1,10 @@
 //! `mur devtools wait <selector>`: wait until an element matches a condition (MCP tool
-//! `waitFor`). `--timeout MS` bounds the wait on the server and extends the host's own
-//! call timeout to match.
+//! `waitFor`). `--timeout MS` bounds the wait on the server (`timeoutMs`) and extends
+//! the host's own call timeout to match; the verb declares that `waitFor` waits (5 s
+//! when `timeoutMs` is not sent), so a shorter `--timeout` before the verb's name
+//! lowers the wait to end within the call, and the tool answers what it last saw.
 
-use mur_verb_kit::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb};
+use mur_verb_kit::{About, Kind, Opt, Pos, Spec, Verb, Waits};
 
 pub struct Wait;
 
@@ -12,8 +14,10 @@ impl Verb for Wait {
         tool: "waitFor",
         summary: "Wait until an element matches a condition",
         synopsis: "wait <selector> [--text X | --text-matches RE | --visible | --count N] [--timeout MS]",
-        details: "With no condition, waits until the selector matches an element. `--timeout MS`\n\
-                  bounds the wait and the call alike.",
+        details: "With no condition, waits until the selector matches an element; gives up\n\
+                  after 5 s, saying what it last saw (exit 5). `--timeout MS` bounds the wait\n\
+                  and the call alike; a shorter `--timeout` before `wait` shortens the wait to\n\
+                  end within it.",
         examples: &["mur devtools wait '#todo-list > ListItem' --text 'buy milk' --timeout 5000"],
     };
     const SPEC: Spec = Spec {
@@ -32,13 +36,12 @@ impl Verb for Wait {
         exclusive: &[&["text", "text-matches", "visible", "count"]],
     };
 
-    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
-        let mut arguments = args.arguments();
-        if let Some(ms) = args.timeout_ms() {
-            arguments.insert("timeoutMs".to_owned(), Value::from(ms));
-        }
-        Ok(arguments)
-    }
+    // `waitFor` polls until `timeoutMs` passes (5 s when not sent), then fails with
+    // what it last saw: `--timeout MS` is sent as `timeoutMs`.
+    const WAITS: Option<Waits> = Some(Waits {
+        argument: "timeoutMs",
+        default_ms: 5000,
+    });
 }
 
 mur_verb_kit::export_verb!(Wait);

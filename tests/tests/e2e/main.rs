@@ -49,3 +49,4 @@ mod verbs_names;
 mod verbs_standard;
 mod verbs_standard_interact;
 mod verbs_standard_usage;
+mod verbs_wait_bound;
