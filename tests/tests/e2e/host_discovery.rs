@@ -1,6 +1,7 @@
 //! Endpoint discovery end to end: real `mur` against real `mur-sample`
 //! sessions and planted lockfiles, each test in its own sandbox.
 
+use std::io::Write as _;
 use std::path::Path;
 
 use mur_e2e::{
@@ -893,6 +894,27 @@ fn without_xdg_runtime_dir_sessions_in_the_shared_directory_are_found_beside_the
         .assert_quiet_success()
         .assert_answered_by(older_sample.pid());
     assert!(!stale.exists(), "the stale lockfile goes on the way");
+    // The proxy an MCP SDK starts so, for that project.
+    let mut proxy = scrubbed.env(sb.mur_command(&["devtools", "--project", older_path, "proxy"]));
+    proxy
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut proxy = mur_e2e::Process::spawn(&mut proxy);
+    let mut stdin = proxy.child_mut().stdin.take().expect("stdin");
+    let requests = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"agent","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"version","arguments":{}}}"#,
+    ];
+    for line in requests {
+        writeln!(stdin, "{line}").expect("a request");
+    }
+    drop(stdin);
+    let out = proxy.wait_output();
+    let answer = out.json_lines().into_iter().find(|m| m["id"] == 2);
+    let pid = answer.map(|m| m["result"]["structuredContent"]["pid"].clone());
+    assert_eq!(pid, Some(older_sample.pid().into()), "{out}");
     let out = scrubbed.mur(&["devtools", "call", "version"]);
     out.assert_code(1);
     out.assert_stderr_starts_with("error: 2 live devtools sessions found");
