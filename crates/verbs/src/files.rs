@@ -24,19 +24,19 @@ pub struct Shaped {
 
 /// Check, before the call, the paths a verb declared it will write: each must
 /// be on its command line (see [`on_command_line`]), given there as the value of
-/// a param the verb declares an output path ([`as_output_path`]: a word typed as
-/// text to type, or as a selector, is never a file to write), and name a file that
-/// can be written ([`writable`]).
+/// a param the verb declares an output path (`outputs`, read from argv by its spec:
+/// a word typed as text to type, or as a selector, is never a file to write), and
+/// name a file that can be written ([`writable`]).
 pub fn check_declared(
     verb: &str,
     writes: &[String],
     argv: &[String],
-    spec: Option<&VerbSpec>,
+    outputs: Option<&OutputPaths>,
 ) -> Result<(), VerbError> {
     for path in writes {
         on_command_line(verb, path, argv)
-            .and_then(|()| match spec {
-                Some(spec) if !as_output_path(spec, path, argv) => Err(VerbError::plugin(
+            .and_then(|()| match outputs {
+                Some(outputs) if !outputs.gives(path) => Err(VerbError::plugin(
                     verb,
                     format!(
                         "asked to write `{path}`, which its command line does not give as an \
@@ -197,49 +197,92 @@ fn stdout_is_no_file(verb: &str) -> VerbError {
     )
 }
 
-/// Whether `argv` gives `path` as the value of a param `spec` declares an output
-/// path: `--name PATH` or `--name=PATH` of such an option, or the word in the place of
-/// such a positional. Read as the kits read argv: long options, a value after one that
-/// takes it, words in order for the positionals (the last one repeatable), all words
-/// after `--` positional.
-fn as_output_path(spec: &VerbSpec, path: &str, argv: &[String]) -> bool {
-    let mut words = argv.iter().map(String::as_str);
-    let mut positional = 0;
-    let mut options_ended = false;
-    while let Some(word) = words.next() {
-        let long = word.strip_prefix("--").filter(|_| !options_ended);
-        match long {
-            Some("") => options_ended = true,
-            Some(long) => {
-                let (name, inline) = match long.split_once('=') {
-                    Some((name, value)) => (name, Some(value)),
-                    None => (long, None),
-                };
-                let Some(option) = spec.option(name) else {
+/// The output paths a verb's command line gives: the value of each param its spec
+/// declares an output path, read once for every check of the call — the paths it
+/// declares in `parse` ([`check_declared`]) and `-`, stdout, which the host refuses
+/// to fill with a file's bytes on a terminal ([`OutputPaths::to_stdout`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OutputPaths(Vec<OutputPath>);
+
+/// One output path a command line gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputPath {
+    /// The param's name: an option's without `--`, or a positional's.
+    pub param: String,
+    /// Whether the param is an option (`--out PATH`) or a positional.
+    pub option: bool,
+    /// The path, as typed.
+    pub value: String,
+}
+
+impl OutputPaths {
+    /// Reads `argv` as the kits read it: long options, `--name=VALUE` or a value in
+    /// the word after an option that takes one (whatever that word is: `--window --out
+    /// -` gives the window `--out`, and `--window -- --out -` gives it `--`), words in
+    /// order for the positionals (the last one repeatable), all words after a `--`
+    /// that is no option's value positional.
+    pub fn read(spec: &VerbSpec, argv: &[String]) -> Self {
+        let mut found = Vec::new();
+        let mut words = argv.iter().map(String::as_str);
+        let mut positional = 0;
+        let mut options_ended = false;
+        while let Some(word) = words.next() {
+            let long = word.strip_prefix("--").filter(|_| !options_ended);
+            let (param, value) = match long {
+                Some("") => {
+                    options_ended = true;
                     continue;
-                };
-                let value = match inline {
-                    Some(value) => Some(value),
-                    None if option.takes_value() => words.next(),
-                    None => None,
-                };
-                if option.kind == ValueKind::OutputPath && value == Some(path) {
-                    return true;
                 }
-            }
-            None => {
-                let param = spec
-                    .positionals
-                    .get(positional)
-                    .or_else(|| spec.positionals.last().filter(|last| last.repeatable));
-                positional += 1;
-                if param.is_some_and(|p| p.kind == ValueKind::OutputPath) && word == path {
-                    return true;
+                Some(long) => {
+                    let (name, inline) = match long.split_once('=') {
+                        Some((name, value)) => (name, Some(value)),
+                        None => (long, None),
+                    };
+                    let Some(option) = spec.option(name) else {
+                        continue;
+                    };
+                    let value = match inline {
+                        Some(value) => Some(value),
+                        None if option.takes_value() => words.next(),
+                        None => None,
+                    };
+                    (Some(option), value)
                 }
+                None => {
+                    let param = spec
+                        .positionals
+                        .get(positional)
+                        .or_else(|| spec.positionals.last().filter(|last| last.repeatable));
+                    positional += 1;
+                    (param, Some(word))
+                }
+            };
+            if let (Some(param), Some(value)) = (param, value)
+                && param.kind == ValueKind::OutputPath
+            {
+                found.push(OutputPath {
+                    param: param.name.clone(),
+                    option: long.is_some(),
+                    value: value.to_owned(),
+                });
             }
         }
+        Self(found)
     }
-    false
+
+    /// The output-path option given `-` (stdout), if one is. Only an option's: the
+    /// kits (Rust, Python, JavaScript) print for `--out -` and hand every other
+    /// output path to `shape` as a file, a positional's `-` included.
+    pub fn to_stdout(&self) -> Option<&OutputPath> {
+        self.0
+            .iter()
+            .find(|output| output.option && output.value == "-")
+    }
+
+    /// Whether `path` is given as an output path's value.
+    fn gives(&self, path: &str) -> bool {
+        self.0.iter().any(|output| output.value == path)
+    }
 }
 
 /// `PATH` of an argv word `--name=PATH`.
@@ -305,7 +348,8 @@ mod tests {
         };
         let argv = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
         let check = |path: &str, words: &[&str]| {
-            check_declared("v", &[path.to_owned()], &argv(words), Some(&spec))
+            let outputs = OutputPaths::read(&spec, &argv(words));
+            check_declared("v", &[path.to_owned()], &argv(words), Some(&outputs))
                 .map_err(|e| e.to_string())
         };
         for (path, words) in [
@@ -332,6 +376,43 @@ mod tests {
                 "{words:?}"
             );
         }
+    }
+
+    /// `-` (stdout) is found where the kits read an output-path option's value: the
+    /// value of an option that takes one is the next word whatever it is (`--window
+    /// --out -` gives no option `-`; `--window -- --out -` gives `--out` stdout). A
+    /// positional's `-` is a path (the kits print only for an option's).
+    #[test]
+    fn stdout_is_found_as_the_kits_read_argv() {
+        use crate::spec::Param;
+        let spec = VerbSpec {
+            positionals: vec![Param::new("save", "", ValueKind::OutputPath, "file")],
+            options: vec![
+                Param::new("out", "PATH", ValueKind::OutputPath, "where"),
+                Param::new("window", "W", ValueKind::Name, "the window"),
+                Param::new("clear", "", ValueKind::Flag, "clear first"),
+            ],
+            ..VerbSpec::default()
+        };
+        let stdout = |words: &[&str]| {
+            let argv: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
+            OutputPaths::read(&spec, &argv)
+                .to_stdout()
+                .map(|o| (o.param.clone(), o.option))
+        };
+        let out = Some(("out".to_owned(), true));
+        assert_eq!(stdout(&["--out", "-"]), out);
+        assert_eq!(stdout(&["--clear", "--out=-"]), out);
+        assert_eq!(stdout(&["--window", "--", "--out", "-"]), out);
+        assert_eq!(stdout(&["--window", "--out", "-"]), None);
+        assert_eq!(stdout(&["--window", "--out", "a.png"]), None);
+        assert_eq!(
+            stdout(&["--", "--out", "-"]),
+            None,
+            "after `--`, words are positionals"
+        );
+        assert_eq!(stdout(&["-"]), None);
+        assert_eq!(stdout(&["--out", "a.png", "b.png"]), None);
     }
 
     #[test]

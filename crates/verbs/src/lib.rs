@@ -36,12 +36,13 @@ pub mod warnings;
 
 pub use dirs::VerbDirs;
 pub use error::VerbError;
-pub use files::Shaped;
+pub use files::{OutputPath, Shaped};
 pub use index::Entry;
 pub use instance::{CallPlan, ShapeState};
 pub use names::{VERB_NAME_RULE, valid_verb_name};
 pub use spec::{Param, ValueKind, VerbSpec, usable_name};
 
+use files::OutputPaths;
 use index::Index;
 use instance::{Instance, Parsed};
 use runtime::Runtime;
@@ -51,10 +52,13 @@ use timings::Phase;
 #[derive(Debug, Clone, PartialEq)]
 pub enum ParseOutcome {
     /// Call the verb's tool with these arguments (a JSON object); `plan` holds
-    /// the declared writes (already checked against argv) and what `shape` needs.
+    /// the declared writes (already checked against argv) and what `shape` needs;
+    /// `stdout` is the output-path option argv gives `-` (stdout), if one does, read with
+    /// the same reading of argv that checked the writes.
     Call {
         arguments: serde_json::Value,
         plan: CallPlan,
+        stdout: Option<OutputPath>,
     },
     /// Print this usage text and exit 0.
     Help(String),
@@ -241,10 +245,17 @@ impl VerbHost {
                         "asked for a call of 0 ms from `parse`; a bound is at least 1 ms",
                     ));
                 }
+                // What argv gives the verb's output paths, read once for both.
+                let outputs = self.spec(verb).map(|spec| OutputPaths::read(spec, argv));
                 if let Some(writes) = &plan.writes {
-                    files::check_declared(verb, writes, argv, self.spec(verb))?;
+                    files::check_declared(verb, writes, argv, outputs.as_ref())?;
                 }
-                Ok(ParseOutcome::Call { arguments, plan })
+                let stdout = outputs.as_ref().and_then(OutputPaths::to_stdout).cloned();
+                Ok(ParseOutcome::Call {
+                    arguments,
+                    plan,
+                    stdout,
+                })
             }
             Err(message) => {
                 let spec = self.index.get(verb).and_then(|entry| entry.spec.as_ref());

@@ -53,7 +53,9 @@ fn plugin_message(err: VerbError) -> String {
 /// What `parse` planned for a call, checking the arguments are `{}`.
 fn plan(host: &mut VerbHost, verb: &str, argv: &[String]) -> CallPlan {
     match host.parse(verb, argv).expect("parse") {
-        ParseOutcome::Call { arguments, plan } => {
+        ParseOutcome::Call {
+            arguments, plan, ..
+        } => {
             assert_eq!(arguments, serde_json::json!({}));
             plan
         }

@@ -40,11 +40,6 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
         return super::derived::run(name, argv, host);
     };
     let argv = extract_host_options(argv, &mut host, verbs.spec(name))?;
-    if let Some(option) = verbs.spec(name).and_then(|spec| stdout_output(spec, &argv))
-        && output::stdout_is_terminal()
-    {
-        return Err(crate::media::bytes_to_terminal(&option));
-    }
     let mut settings = started(&host);
     // A verb whose compiled code is not cached is compiled before its `parse`
     // (before the call, outside `--timeout`): tens of seconds for a big one.
@@ -58,7 +53,20 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
             let help = with_host_options(&text, name, verbs.spec(name));
             return output::text(&help);
         }
-        ParseOutcome::Call { arguments, plan } => (arguments, plan),
+        ParseOutcome::Call {
+            arguments,
+            plan,
+            stdout,
+        } => {
+            // A file's bytes are refused on a terminal, as `call --out -` refuses them:
+            // before the call, nothing sent.
+            if let Some(output) = stdout
+                && output::stdout_is_terminal()
+            {
+                return Err(crate::media::bytes_to_terminal(&output.param));
+            }
+            (arguments, plan)
+        }
     };
     settings.verb_timeout(plan.timeout_ms, host.timeout_given);
     let arguments = invoke::within_bound(arguments, verbs.spec(name), &settings);
@@ -101,23 +109,6 @@ fn bound_given_after(e: Error, verb_ms: Option<u32>) -> Error {
         ),
         None => e,
     }
-}
-
-/// The output-path option of `spec` that `argv` gives `-` (stdout), if one does
-/// (`--out -`, `--out=-`; words after `--` are no options).
-fn stdout_output(spec: &mur_verbs::spec::VerbSpec, argv: &[String]) -> Option<String> {
-    let (options, _) = mur_core::until_end_of_options(argv);
-    spec.options
-        .iter()
-        .filter(|param| param.kind == mur_verbs::spec::ValueKind::OutputPath)
-        .find(|param| {
-            let flag = format!("--{}", param.name);
-            options.iter().enumerate().any(|(at, word)| {
-                word.strip_prefix(&flag) == Some("=-")
-                    || (*word == flag && options.get(at + 1).is_some_and(|next| next == "-"))
-            })
-        })
-        .map(|param| param.name.clone())
 }
 
 /// Tells the usage record what `name` is: an installed verb's tool, file

@@ -567,3 +567,25 @@ fn pretty_output_is_indented_and_compact_output_is_one_line() {
         }
     }
 }
+
+/// `-` (stdout) is found where the verb finds it, reading argv as the kits do: the
+/// word after an option that takes a value is that value, whatever it is. So
+/// `--window -- --out -` is window `--` and the PNG to stdout, refused on a terminal
+/// before the call; `--window --out -` is window `--out` and no `--out` at all, which
+/// the verb refuses (a word it has no place for). mur read it otherwise: cut at the
+/// first `--`, and `--out -` anywhere, so it let the first through to the terminal and
+/// refused the second.
+#[test]
+fn stdout_on_a_terminal_is_found_as_the_verb_reads_its_argv() {
+    let (sandbox, _sample) = session();
+    let on_a_terminal = |line: &str| mur_e2e::process::run(&mut sandbox.on_a_terminal(line));
+    let refused = on_a_terminal("mur devtools screenshot --window -- --out -");
+    refused.assert_code(1).assert_stdout_is(
+        "error: `--out -` writes the bytes of an image or a sound to stdout, which is a terminal\r\n\
+         hint: pipe it (`| display`, `> shot.png`) or write a file: `--out FILE`\r\n",
+    );
+    let judged = on_a_terminal("mur devtools screenshot --window --out -");
+    judged
+        .assert_code(1)
+        .assert_stdout_starts_with("error: screenshot: unexpected argument `-`\r\n");
+}
