@@ -127,7 +127,9 @@ impl Access {
         if registry.check_searched_trusted().is_err() {
             return Self::AsGiven;
         }
-        let wanted = same_endpoint_key(url);
+        let Some(wanted) = same_endpoint_key(url) else {
+            return Self::AsGiven;
+        };
         for sidecar in registry.files("bridge") {
             let lockfile = sidecar.with_extension("json");
             let ReadOutcome::Valid(lock) = registry.read(&lockfile) else {
@@ -136,7 +138,7 @@ impl Access {
             let started = mur_lockfile::liveness::started_at_secs(&lock);
             let live = mur_lockfile::liveness::fate(lock.pid, started)
                 != mur_lockfile::liveness::Fate::Gone;
-            if live && same_endpoint_key(&lock.endpoint) == wanted {
+            if live && same_endpoint_key(&lock.endpoint).as_ref() == Some(&wanted) {
                 return Self::of(&lockfile, lock.pid, &lock.started_at, &lock.endpoint);
             }
         }
@@ -285,12 +287,19 @@ fn addresses_of(endpoint: &str) -> Option<(Vec<IpAddr>, u16)> {
     Some((addresses, url.port_or_known_default()?))
 }
 
-/// An endpoint as compared with a lockfile's: `localhost` is 127.0.0.1, case and a
-/// trailing `/` do not count.
-fn same_endpoint_key(url: &str) -> String {
-    url.trim_end_matches('/')
-        .to_ascii_lowercase()
-        .replacen("://localhost:", "://127.0.0.1:", 1)
+/// An endpoint as compared with a lockfile's, as the dialer's URL parser reads it
+/// (`127.1`, `HTTP://`, an explicit `:80` normalised; userinfo, query and fragment set
+/// aside): `localhost` is 127.0.0.1, a trailing `/` does not count. `None` for no URL.
+fn same_endpoint_key(url: &str) -> Option<String> {
+    use mur_lockfile::endpoint::{Host, Url};
+    let url = Url::parse(url).ok()?;
+    let host = match url.host()? {
+        Host::Domain("localhost") => "127.0.0.1".to_owned(),
+        host => host.to_string(),
+    };
+    let port = url.port_or_known_default()?;
+    let path = url.path().trim_end_matches('/');
+    Some(format!("{}://{host}:{port}{path}", url.scheme()))
 }
 
 #[cfg(all(test, unix))]
@@ -485,5 +494,27 @@ mod tests {
             same_endpoint_key("http://127.0.0.1:4001/mcp"),
             same_endpoint_key("http://127.0.0.1:4000/mcp")
         );
+        // As the dialer reads them: the same place, however written.
+        for same in [
+            "HTTP://127.1:4000/mcp",
+            "http://0x7f.0.0.1:4000/mcp/",
+            "http://me@127.0.0.1:4000/mcp",
+            "http://LOCALHOST:4000/mcp",
+        ] {
+            assert_eq!(
+                same_endpoint_key(same),
+                same_endpoint_key("http://127.0.0.1:4000/mcp"),
+                "{same}"
+            );
+        }
+        assert_eq!(
+            same_endpoint_key("http://127.0.0.1:80/mcp"),
+            same_endpoint_key("http://127.0.0.1/mcp")
+        );
+        assert_ne!(
+            same_endpoint_key("http://[::1]:4000/mcp"),
+            same_endpoint_key("http://127.0.0.1:4000/mcp")
+        );
+        assert_eq!(same_endpoint_key("not a url"), None);
     }
 }
