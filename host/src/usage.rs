@@ -20,8 +20,10 @@ struct Invocation {
     kind: Kind,
     agent: Option<String>,
     argv: Vec<String>,
-    /// The verb's options that take a value (host options' are known).
-    value_options: Vec<String>,
+    /// The verb's options that take a value (host options' are known); `None` while
+    /// nothing says which of its options do: an unknown word, a derived verb before its
+    /// tool list is read (no session), an installed verb indexed without its spec.
+    value_options: Option<Vec<String>>,
     verb_hash: Option<String>,
     tool: Option<String>,
     project: Option<String>,
@@ -74,7 +76,7 @@ impl Invocation {
             kind,
             agent: agent.map(str::to_owned),
             argv: argv.to_vec(),
-            value_options: Vec::new(),
+            value_options: None,
             verb_hash: None,
             tool: None,
             project: None,
@@ -156,14 +158,14 @@ pub fn value_options(spec: &mur_verbs::VerbSpec, more: Option<&str>) {
         .map(|p| format!("--{}", p.name))
         .chain(more.map(str::to_owned))
         .collect();
-    with(|i| i.value_options = names);
+    with(|i| i.value_options = Some(names));
 }
 
 /// The options of a command of mur's own that take a value (`call --out PATH`), for
 /// the shape of its argv.
 pub fn command_value_options(names: &[&str]) {
     let names: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
-    with(|i| i.value_options = names);
+    with(|i| i.value_options = Some(names));
 }
 
 /// Host options that take a value, wherever they are typed.
@@ -178,6 +180,38 @@ const HOST_VALUE_OPTIONS: [&str; 9] = [
     "--protocol",
     "--answer",
 ];
+
+/// Host options that take no value: after one, a verb whose options are not known
+/// has its next word counted as a positional, not as that option's value.
+const HOST_FLAGS: [&str; 8] = [
+    "--auto",
+    "--auto-full",
+    "--pretty",
+    "--verbose",
+    "-v",
+    "--quiet",
+    "-q",
+    "--refresh",
+];
+
+/// Whether option `name` takes the next word as its value: `None` when nothing says
+/// (a verb's own option, its spec not known); `mur_usage::argv_shape` then takes a
+/// next word that is no option as its value.
+fn takes_value(name: &str, value_options: Option<&[String]>) -> Option<bool> {
+    if HOST_VALUE_OPTIONS.contains(&name) {
+        return Some(true);
+    }
+    // `-vq`, as clap takes it.
+    let host_flags = name.len() > 1
+        && name
+            .strip_prefix('-')
+            .is_some_and(|s| s.chars().all(|c| c == 'v' || c == 'q'));
+    match value_options {
+        Some(names) => Some(names.iter().any(|v| v == name)),
+        None if host_flags || HOST_FLAGS.contains(&name) => Some(false),
+        None => None,
+    }
+}
 
 /// The tool the verb calls, and the SHA-256 of the verb's file.
 pub fn verb_file(tool: &str, sha256: Option<&str>) {
@@ -311,8 +345,8 @@ fn record(
     let mut record = Record::new(Side::Cli, Surface::Cli, outcome_kind, ms);
     record.client = Some(concat!("mur ", env!("CARGO_PKG_VERSION")).to_owned());
     record.agent = i.agent.or_else(parent_name);
-    let takes_value =
-        |o: &str| HOST_VALUE_OPTIONS.contains(&o) || i.value_options.iter().any(|v| v == o);
+    let value_options = i.value_options.as_deref();
+    let takes_value = |o: &str| takes_value(o, value_options);
     record.argv = Some(mur_usage::argv_shape(&i.argv, takes_value, with_values));
     record.verb = Some(verb);
     record.kind = Some(i.kind);
@@ -440,6 +474,63 @@ mod tests {
         assert_eq!(
             record(command, &Ok(()), 0, false).verb.as_deref(),
             Some("session list")
+        );
+    }
+
+    /// The lists of host options a record's shape knows are every host option of the
+    /// command line, each in the right one.
+    #[test]
+    fn the_host_options_a_record_knows_are_the_command_lines() {
+        let cmd = crate::cli::command();
+        for arg in cmd
+            .get_arguments()
+            .filter(|a| a.get_help_heading() == Some("Host options"))
+        {
+            let takes = arg.get_action().takes_values();
+            let names = arg.get_long().map(|l| format!("--{l}")).into_iter();
+            let names = names.chain(arg.get_short().map(|s| format!("-{s}")));
+            for name in names {
+                assert_eq!(takes_value(&name, None), Some(takes), "{name}");
+            }
+        }
+    }
+
+    /// An option of a verb nothing describes (no session told its tool's schema) keeps
+    /// its value out of the positionals; a host flag's next word is still one.
+    #[test]
+    fn a_value_after_an_unknown_verbs_option_is_no_positional() {
+        let shape = |typed: &str, kind: Kind| {
+            let argv: Vec<String> = typed.split(' ').map(str::to_owned).collect();
+            let i = Invocation::new("click", kind, &argv, Some("claude"));
+            let argv = record(i, &Ok(()), 0, false).argv.unwrap_or_default();
+            (argv.options, argv.positionals)
+        };
+        assert_eq!(
+            shape("--selector #x", Kind::Derived),
+            (vec!["--selector".to_owned()], 0)
+        );
+        assert_eq!(
+            shape("--pretty #x -vq #y --timeout 5", Kind::Unknown),
+            (
+                vec![
+                    "--pretty".to_owned(),
+                    "-vq".to_owned(),
+                    "--timeout".to_owned()
+                ],
+                2
+            )
+        );
+        // A spec that says `--selector` takes none is kept to.
+        let mut known = Invocation::new(
+            "click",
+            Kind::Plugin,
+            &["--selector".into(), "#x".into()],
+            None,
+        );
+        known.value_options = Some(Vec::new());
+        assert_eq!(
+            record(known, &Ok(()), 0, false).argv.map(|a| a.positionals),
+            Some(1)
         );
     }
 

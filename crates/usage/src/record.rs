@@ -124,28 +124,38 @@ pub struct ArgvShape {
 }
 
 /// `argv` as option names (`--selector`, `-v`; an inline `=value` cut off)
-/// and a count of the positionals. `takes_value` says which options take the
-/// next word as their value (it is skipped); a word after any other option
-/// counts as a positional. Values are never recorded unless `with_values`.
-pub fn argv_shape(
+/// and a count of the positionals. `takes_value` says of each option whether it takes
+/// the next word as its value (`true`: that word is skipped; `false`: a word after it
+/// counts as a positional), or `None` when nothing says (a verb whose options mur does
+/// not know: an unknown word, a derived verb with no session to read it from): then a
+/// next word that is no option is taken as its value, as `--name value` is most often
+/// meant, and never counted as a positional it perhaps was not (`click --selector '#x'`,
+/// no session, was one positional). Values are never recorded unless `with_values`.
+pub fn argv_shape<T: Into<Option<bool>>>(
     argv: &[String],
-    takes_value: impl Fn(&str) -> bool,
+    takes_value: impl Fn(&str) -> T,
     with_values: bool,
 ) -> ArgvShape {
     let mut shape = ArgvShape::default();
-    let mut words = argv.iter();
+    let mut words = argv.iter().peekable();
     while let Some(word) = words.next() {
         if word == "--" {
             shape.positionals += words.by_ref().count() as u32;
             break;
         }
-        if word.starts_with('-') && word.len() > 1 {
+        if is_option(word) {
             let (name, inline) = match word.split_once('=') {
                 Some((n, _)) => (n, true),
                 None => (word.as_str(), false),
             };
             shape.options.push(name.to_owned());
-            if !inline && takes_value(name) {
+            let value_follows = match takes_value(name).into() {
+                Some(takes) => takes,
+                None => words
+                    .peek()
+                    .is_some_and(|next| !is_option(next) && *next != "--"),
+            };
+            if !inline && value_follows {
                 words.next();
             }
         } else {
@@ -156,6 +166,12 @@ pub fn argv_shape(
         shape.words = Some(argv.to_vec());
     }
     shape
+}
+
+/// Whether `word` is an option's (`-v`, `--selector`, `--selector=#x`): a lone `-` is a
+/// word (stdin, most often).
+fn is_option(word: &str) -> bool {
+    word.starts_with('-') && word.len() > 1
 }
 
 /// One line of a usage log.
@@ -304,6 +320,23 @@ mod tests {
         for ms in [-1.0, f64::NAN, f64::INFINITY, 1e308, MAX_MS * 2.0] {
             assert!(!at("2026-01-01T10:00:00.000Z", ms), "{ms}");
         }
+    }
+
+    /// Of a verb whose options mur does not know, a word after an option is its value
+    /// (not counted), unless it is an option itself; what is known is kept to.
+    #[test]
+    fn a_word_after_an_option_nothing_describes_is_its_value() {
+        let unknown = |argv: &str| argv_shape(&words(argv), |_| None, false);
+        let shape = unknown("--selector #x --depth 3 #y");
+        assert_eq!(shape.options, ["--selector", "--depth"]);
+        assert_eq!(shape.positionals, 1, "`#y` alone");
+        let shape = unknown("--force --selector=#x #y - --raw");
+        assert_eq!(shape.options, ["--force", "--selector", "--raw"]);
+        assert_eq!(shape.positionals, 2, "`#y` after an inline value, and `-`");
+        assert_eq!(unknown("--raw -- #x").positionals, 1);
+        let known = |o: &str| (o == "--pretty").then_some(false);
+        let shape = argv_shape(&words("--pretty #x --selector #y"), known, false);
+        assert_eq!(shape.positionals, 1, "`#x` after a flag; `#y` a value");
     }
 
     #[test]

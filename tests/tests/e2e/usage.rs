@@ -261,7 +261,7 @@ fn a_verb_that_does_not_exist_is_recorded_as_asked_for_and_an_unknown_tool_as_re
     assert_eq!(
         report["unknownVerbs"],
         json!([{ "verb": "get-text", "kind": "unknown", "options": ["--selector"],
-                 "positionals": 1, "times": 1, "last": records[0]["time"] }])
+                 "positionals": 0, "times": 1, "last": records[0]["time"] }])
     );
     assert_eq!(report["refused"], json!([]));
     assert_eq!(
@@ -270,6 +270,29 @@ fn a_verb_that_does_not_exist_is_recorded_as_asked_for_and_an_unknown_tool_as_re
         "a verb that does not exist never ran"
     );
     assert_eq!(report["toolsWithoutNamedCalls"], json!([]));
+}
+
+/// A call that found no session never read its verb's options (a derived verb's come
+/// from the session's tool list): the word after an option is recorded as its value,
+/// not as a positional (`#x` was one), and a host flag's next word still as one.
+#[test]
+fn an_option_of_a_call_that_found_no_session_keeps_its_value() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .devtools(&["click", "--selector", "#x"])
+        .assert_code(4);
+    sandbox
+        .devtools(&["click", "--pretty", "#x", "--depth", "3", "--", "#y"])
+        .assert_code(4);
+    let records = records(&sandbox.usage_log());
+    let argv: Vec<&Value> = records.iter().map(|r| &r["argv"]).collect();
+    assert_eq!(
+        argv,
+        [
+            &json!({ "options": ["--selector"], "positionals": 0 }),
+            &json!({ "options": ["--pretty", "--depth"], "positionals": 2 }),
+        ]
+    );
 }
 
 /// A word in the verb's place that no verb could be named — a value typed where the
