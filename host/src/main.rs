@@ -64,7 +64,10 @@ fn report(e: &Error) {
     // One line each, whatever a name quoted in them holds: a verb's, a tool's or a
     // server's words must not forge a line of mur's (`error: …`). The detail is
     // the one part that is many lines.
-    output::diagnostic(&format!("error: {}", output::line(e.message())));
+    // An empty message: the command said its outcome itself (`parity`'s exit 1).
+    if !e.message().is_empty() {
+        output::diagnostic(&format!("error: {}", output::line(e.message())));
+    }
     for row in e.list() {
         output::diagnostic(&format!("  {}", output::line(row)));
     }

@@ -493,7 +493,7 @@ fn parity_names_the_tools_without_a_named_verb() {
     let (sandbox, _app) = standard_session();
     let out = sandbox.devtools(&["parity", "--json"]);
     out.assert_code(1).assert_stderr_is(
-        "error: 3 of 22 tools have no named verb: exportTodos, clearTodos, overview\n\
+        "note: 3 of 22 tools have no named verb: exportTodos, clearTodos, overview\n\
          hint: each is still reachable as a derived verb; `mur devtools verbs new` makes a named one\n",
     );
     let rows = out.json();
@@ -1287,7 +1287,7 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
     );
     assert_eq!(
         parity.stderr,
-        "error: 4 of 5 tools have no named verb: session, help, switch, getSum\n\
+        "note: 4 of 5 tools have no named verb: session, help, switch, getSum\n\
          hint: session, help, switch only as `mur devtools call NAME`, their verb names being taken; \
          the other as a derived verb; `mur devtools verbs new` makes a named one\n"
     );
