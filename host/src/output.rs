@@ -22,6 +22,10 @@ use serde_json::{Map, Value};
 use mur_client::{Events, Field, FieldKind, LogMessage, Progress, Question, Response, TaskStatus};
 use mur_core::text::{escape_controls, escaped, push_escape, unprintable};
 use mur_core::{Error, Result, Settings};
+use tracing::Subscriber;
+use tracing_subscriber::{
+    Layer, layer::SubscriberExt as _, registry::LookupSpan, util::SubscriberInitExt as _,
+};
 
 /// Prints one JSON value and a newline on stdout.
 pub fn json(value: &Value, pretty: bool) -> Result<()> {
@@ -115,30 +119,57 @@ pub fn clap(error: &clap::Error) {
 /// `-v`: mur's and its libraries' debug log on stderr, through [`LogLine`]
 /// (control characters escaped, a closed stderr ignored). A directive's target is a
 /// prefix: `mur` covers every `mur_*` library too — the bridge's messages and its server's
-/// stderr in a foreground bridge, whose log this is once set.
+/// stderr in a foreground bridge, whose log this is once set (its log file gets
+/// [`bridge_log`] as without `-v`).
 pub fn start_verbose_log(color: bool) {
     let ansi = color && io::stderr().is_terminal();
-    tracing_subscriber::fmt()
-        .with_writer(move || LogLine { escape: !ansi })
-        .with_env_filter(tracing_subscriber::EnvFilter::new("mur=debug"))
-        .with_ansi(ansi)
-        .with_target(false)
-        .without_time()
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(move || LogLine { escape: !ansi })
+                .with_ansi(ansi)
+                .with_target(false)
+                .without_time()
+                .with_filter(tracing_subscriber::EnvFilter::new("mur=debug")),
+        )
+        .with(bridge_log())
         .init();
 }
 
 /// The log of a long-running `mur` (the stdio bridge): its own and the
 /// session library's messages, timed, on stderr — the bridge's log file when
-/// it runs in the background. (With `-v` the verbose log is already set.)
+/// it runs in the background — and in its log file in the foreground
+/// ([`bridge_log`]). (With `-v` the verbose log is already set.)
 pub fn start_service_log() {
-    let _ = tracing_subscriber::fmt()
-        .with_writer(|| LogLine { escape: true })
-        .with_env_filter(tracing_subscriber::EnvFilter::new(
-            "mur_bridge=info,mur_server=info,warn",
-        ))
+    let _ = tracing_subscriber::registry()
+        .with(service_layer(|| LogLine { escape: true }).with_filter(service_filter()))
+        .with(bridge_log())
+        .try_init();
+}
+
+/// A foreground bridge's log file: the service log's lines, as a background bridge's
+/// log (its stderr) holds them, whatever stderr shows. It writes nothing unless a
+/// bridge runs in this process with a stderr that is not its log.
+fn bridge_log<S: Subscriber + for<'a> LookupSpan<'a>>() -> impl Layer<S> {
+    service_layer(mur_bridge::LogFile).with_filter(service_filter())
+}
+
+/// The service log's layout: time, level, message (no target, no colors).
+fn service_layer<S, W>(writer: W) -> impl Layer<S>
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+    W: for<'w> tracing_subscriber::fmt::MakeWriter<'w> + 'static,
+{
+    tracing_subscriber::fmt::layer()
+        .with_writer(writer)
         .with_ansi(false)
         .with_target(false)
-        .try_init();
+}
+
+/// What the service log keeps: the bridge's and the session library's messages, and
+/// everyone's warnings.
+fn service_filter() -> tracing_subscriber::EnvFilter {
+    tracing_subscriber::EnvFilter::new("mur_bridge=info,mur_server=info,warn")
 }
 
 /// One log event's bytes on their way to stderr. Without colors, control

@@ -21,7 +21,7 @@ use tokio::{
 };
 
 use crate::lines::{Line, read_line};
-use crate::log::{Log, clipped, pump, said};
+use crate::log::{Log, clipped, pump};
 use crate::process::Process;
 use crate::relay::{Relay, Writer};
 
@@ -165,10 +165,7 @@ impl Server {
     pub(crate) async fn stop(mut self, relay: &Relay) {
         relay.attach(None);
         if !self.process.group_gone_within(EXIT_GRACE).await {
-            said!(
-                info,
-                "the server did not exit when its input closed; ending it"
-            );
+            tracing::info!("the server did not exit when its input closed; ending it");
             let _ = self.process.end(TERM_GRACE).await;
         }
     }
@@ -278,7 +275,7 @@ async fn read_messages(
                      with `--max-message BYTES` reads larger ones)",
                     mur_core::settings::human_bytes(max_message)
                 );
-                said!(warn, "the server {why}; stopping it");
+                tracing::warn!("the server {why}; stopping it");
                 let _ = broken.send(why).await;
                 return;
             }
@@ -300,14 +297,12 @@ async fn read_messages(
                 }
                 Err(error) => match unreadable_answer(text, &error) {
                     Some(answer) => {
-                        said!(
-                            warn,
+                        tracing::warn!(
                             "the server answered with JSON the bridge cannot read: {error}"
                         );
                         relay.route(answer, line.len());
                     }
-                    None => said!(
-                        warn,
+                    None => tracing::warn!(
                         "the server wrote a line that is not JSON-RPC: {}",
                         clipped(text)
                     ),

@@ -105,8 +105,8 @@ fn parse(text: &str) -> Option<(String, String, Option<String>)> {
     ))
 }
 
-/// A line of the bridge's own (`<time> <LEVEL> <message>`): its time and message; none
-/// for the server's stderr, which the log holds too.
+/// A line of the bridge's own or its session library's (`<time> <LEVEL> <message>`):
+/// its time and message; none for the server's stderr, which the log holds too.
 fn own(line: &str) -> Option<(&str, &str)> {
     let (stamp, rest) = line.split_once(' ')?;
     let (level, message) = rest.trim_start().split_once(' ')?;

@@ -46,7 +46,6 @@ use mur_server::{Recorder, Served, client_label};
 use mur_usage::Outcome;
 
 use crate::capabilities::without_notifications;
-use crate::log::said;
 use crate::relay::{INTERNAL_ERROR, Relay, Sent, Waited};
 
 /// JSON-RPC codes of a message that cannot be read.
@@ -361,7 +360,7 @@ impl Watched {
                     "the stdio server did not answer within {}, the longest the bridge waits; it was told to cancel the request",
                     humantime::format_duration(self.limit)
                 );
-                said!(warn, "request {}: {why}", self.sent.id);
+                tracing::warn!("request {}: {why}", self.sent.id);
                 Next::TimedOut(json!({
                     "jsonrpc": "2.0", "id": self.client_id,
                     "error": { "code": INTERNAL_ERROR, "message": why },
@@ -456,7 +455,7 @@ async fn set_level(bridge: &Bridge, level: &str) {
     bridge.relay.send(&message);
     match tokio::time::timeout(SET_LEVEL_LIMIT, sent.messages.recv()).await {
         Ok(Some(answer)) if answer.get("result").is_some() => *current = Some(level.to_owned()),
-        _ => said!(info, "the server did not take log level `{level}`"),
+        _ => tracing::info!("the server did not take log level `{level}`"),
     }
 }
 

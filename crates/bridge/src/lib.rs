@@ -14,7 +14,8 @@
 //! - [`proxy`] (`mur devtools proxy`): a stdio MCP server forwarding to a session.
 //!
 //! Everything returns data and [`mur_core::Error`]s; the bridge's own
-//! messages go to `tracing` (its log).
+//! messages go to `tracing` (its log), and a foreground bridge's log takes
+//! them from the binary's log layer through [`LogFile`].
 
 mod background;
 mod capabilities;
@@ -36,6 +37,7 @@ pub use background::{SLOW_START, Started, start};
 pub use child::{INITIALIZE_LIMIT, MAX_MESSAGE_BYTES};
 pub use ended::{LastStop, last_stop, with_last_stop};
 pub use files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar, bridge_of, session_line};
+pub use log::LogFile;
 /// Where a bridge records the tool calls it serves ([`Options::usage`]), as a session does.
 pub use mur_server::UsageLogging;
 pub use options::{DEFAULT_IDLE, MAX_IDLE, Options, parse_idle};

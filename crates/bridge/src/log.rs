@@ -5,16 +5,15 @@
 //! file descriptor but a pipe the bridge reads ([`pump`]), line by line, and
 //! once the file passes the cap its oldest part goes, the newest
 //! [`LOG_KEEP`] bytes kept behind a line saying so (checked after every
-//! line of the server's and every second for the bridge's own messages,
-//! which reach the file through its stderr). The newest lines are what
-//! explains a failure; a log that only grows fills the disk of a bridge
+//! line written here, and every second for the bridge's own messages in the
+//! background, which reach the file through its stderr). The newest lines are
+//! what explains a failure; a log that only grows fills the disk of a bridge
 //! left running for days.
 //!
-//! The bridge's own messages are [`said!`]: to `tracing`, which is its stderr — the
-//! log itself in the background, a terminal in the foreground — and, in the
-//! foreground, written to the log too ([`Log::keeps_own_lines`]): its start, its
-//! restarts and its last line (why it stopped, how to start it again) are what
-//! [`crate::last_stop`] reads back for whoever later finds no session there.
+//! The bridge's own messages are `tracing` events, as `mur-server`'s are: the
+//! binary's log on stderr shows them — the log itself in the background, a terminal
+//! in the foreground — and, in the foreground, its log layer writes them to the log
+//! too, in the same layout, through [`LogFile`].
 
 use std::{
     fs::File,
@@ -84,10 +83,22 @@ impl Log {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
+        self.write(&bytes);
+    }
+
+    /// Appends `bytes` (whole lines) in one write, then keeps the log bounded.
+    fn write(&self, bytes: &[u8]) {
         if let Ok(mut file) = self.file.lock() {
-            let _ = file.write_all(&bytes);
+            let _ = file.write_all(bytes);
             let _ = keep_bounded(&mut file);
         }
+    }
+
+    /// A log made empty at `path`, for a test.
+    #[cfg(test)]
+    pub(crate) fn empty(path: &Path) -> Arc<Self> {
+        std::fs::write(path, "").expect("log");
+        Self::open(path).expect("open")
     }
 
     /// Drops the log's oldest part if it has passed [`LOG_CAP`].
@@ -98,60 +109,138 @@ impl Log {
     }
 }
 
-/// The log a bridge whose stderr is not its log writes its own messages to as well,
-/// while it runs ([`Log::keeps_own_lines`]). One for the process: a process runs one
-/// bridge, and the messages come from every part of it.
-static OWN_LINES: Mutex<Option<Arc<Log>>> = Mutex::new(None);
+/// Where the bridge's own messages are written as log lines ([`LogFile`]), besides
+/// its stderr. One for the process: a process runs one bridge, and the messages come
+/// from every part of it and from `mur-server`.
+enum Own {
+    /// No bridge runs here, or its stderr is its log already (in the background).
+    Nowhere,
+    /// A bridge starting, its log not made yet (it is made only once the bridge holds
+    /// the project's slot: one refused writes nothing into the log of the one there):
+    /// up to [`HELD_LINES`] lines, for the log once it is there.
+    Held(Vec<String>),
+    /// The log of a bridge whose stderr is not it (`--foreground`).
+    To(Arc<Log>),
+}
 
-/// While held, the bridge's own messages go to its log too; dropped, no more.
+static OWN: Mutex<Own> = Mutex::new(Own::Nowhere);
+
+/// The most lines held for a log not made yet: what a start says before then
+/// (a stale lockfile removed) is a line or two.
+const HELD_LINES: usize = 64;
+
+/// While held, the bridge's own messages go to its log too ([`OwnLines::to`]);
+/// dropped, no more.
 pub(crate) struct OwnLines(());
+
+impl OwnLines {
+    /// From now on the bridge's own messages are held for its log, which it makes
+    /// once it holds the project's slot ([`OwnLines::to`]).
+    pub(crate) fn hold() -> Self {
+        set_own(Own::Held(Vec::new()));
+        Self(())
+    }
+
+    /// The bridge's own messages, those held until now first, go to `log` too from
+    /// now on when the bridge's stderr is not the log (`--foreground`), as they reach
+    /// it through its stderr in the background.
+    pub(crate) fn to(&self, log: &Arc<Log>) {
+        let Ok(mut own) = OWN.lock() else {
+            return;
+        };
+        let held = std::mem::replace(&mut *own, Own::Nowhere);
+        if log.echo {
+            if let Own::Held(lines) = held {
+                log.write(lines.concat().as_bytes());
+            }
+            *own = Own::To(log.clone());
+        }
+    }
+}
 
 impl Drop for OwnLines {
     fn drop(&mut self) {
-        if let Ok(mut own) = OWN_LINES.lock() {
-            *own = None;
+        set_own(Own::Nowhere);
+    }
+}
+
+fn set_own(to: Own) {
+    if let Ok(mut own) = OWN.lock() {
+        *own = to;
+    }
+}
+
+/// The `tracing` target of the server's stderr shown among the bridge's messages
+/// ([`Log::echo`]): not the bridge's own, and in the log already as the server wrote it.
+const SERVER_STDERR: &str = "mur_bridge::server";
+
+/// The log of the bridge this process runs, as a writer of `tracing` events (every
+/// one the layer given it lets through: the bridge's and `mur-server`'s), for the
+/// binary's log layer beside the one on stderr. Its lines are escaped as every
+/// message of the bridge is, and go to the log while a bridge runs in the
+/// foreground ([`OwnLines`]): its start, its restarts and its last line (why it
+/// stopped, how to start it again) are what [`crate::last_stop`] reads back for
+/// whoever later finds no session there. Nowhere otherwise: no bridge runs, or its
+/// stderr is the log already.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LogFile;
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for LogFile {
+    type Writer = OwnLine;
+
+    fn make_writer(&'a self) -> OwnLine {
+        OwnLine {
+            keep: true,
+            bytes: Vec::new(),
+        }
+    }
+
+    fn make_writer_for(&'a self, meta: &tracing::Metadata<'_>) -> OwnLine {
+        OwnLine {
+            keep: meta.target() != SERVER_STDERR,
+            bytes: Vec::new(),
         }
     }
 }
 
-impl Log {
-    /// Until the guard returned is dropped, every message [`said!`] is written to this
-    /// log too when the bridge's stderr is not the log (`--foreground`), as `tracing`
-    /// writes it there in the background: its time, its level, the message escaped.
-    pub(crate) fn keeps_own_lines(self: &Arc<Self>) -> OwnLines {
-        if self.echo
-            && let Ok(mut own) = OWN_LINES.lock()
-        {
-            *own = Some(self.clone());
+/// One event's line(s), gathered, and written to the log in one write when dropped.
+#[derive(Debug)]
+pub struct OwnLine {
+    keep: bool,
+    bytes: Vec<u8>,
+}
+
+impl Write for OwnLine {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if self.keep {
+            self.bytes.extend_from_slice(bytes);
         }
-        OwnLines(())
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
-/// A message of the bridge's own at `level` (`info`, `warn`, `error`), for
-/// [`said!`]: to its log too, when a bridge keeps its own lines there.
-pub(crate) fn own_line(level: &str, message: &str) {
-    let Some(log) = OWN_LINES.lock().ok().and_then(|own| own.clone()) else {
-        return;
-    };
-    log.write_line(&format!(
-        "{} {:>5} {}",
-        humantime::format_rfc3339_micros(std::time::SystemTime::now()),
-        level.to_ascii_uppercase(),
-        mur_core::text::escape_controls(message)
-    ));
+impl Drop for OwnLine {
+    fn drop(&mut self) {
+        if self.bytes.is_empty() {
+            return;
+        }
+        let text = String::from_utf8_lossy(&self.bytes);
+        let text = mur_core::text::escape_controls(&text);
+        let log = match OWN.lock().as_deref_mut() {
+            Ok(Own::To(log)) => log.clone(),
+            Ok(Own::Held(lines)) if lines.len() < HELD_LINES => {
+                lines.push(text.into_owned());
+                return;
+            }
+            _ => return,
+        };
+        log.write(text.as_bytes());
+    }
 }
-
-/// A message of the bridge's own, as `tracing::info!` (`warn`, `error`) takes it: to
-/// `tracing`, and to the log too in the foreground ([`Log::keeps_own_lines`]).
-macro_rules! said {
-    ($level:ident, $($message:tt)+) => {{
-        let message = format!($($message)+);
-        tracing::$level!("{message}");
-        $crate::log::own_line(stringify!($level), &message);
-    }};
-}
-pub(crate) use said;
 
 /// Whether this process's stderr is `file`: a bridge started in the
 /// background writes its own messages to its log. When that cannot be told,
@@ -280,7 +369,7 @@ pub(crate) fn pump(stderr: std::process::ChildStderr, log: Arc<Log>) -> Arc<Tail
             let line = clipped_of(&text, total);
             if log.echo {
                 // Escaped where it is printed, as every message of the bridge.
-                tracing::info!("server: {line}");
+                tracing::info!(target: SERVER_STDERR, "server: {line}");
             }
             log.write_line(&line);
             kept.push(&text);
@@ -291,7 +380,7 @@ pub(crate) fn pump(stderr: std::process::ChildStderr, log: Arc<Log>) -> Arc<Tail
         .name("server-stderr".into())
         .spawn(run)
     {
-        said!(warn, "cannot read the server's stderr: {e}");
+        tracing::warn!("cannot read the server's stderr: {e}");
         tail.ended.send_replace(true);
     }
     tail
@@ -315,12 +404,41 @@ mod tests {
         assert_eq!(clipped_of("abc", 10), "abc… (10 bytes in all)");
     }
 
+    /// Events reach the log only while a bridge whose stderr is not the log runs: those
+    /// from before its log was made first, escaped; not the server's stderr shown among
+    /// them, which the log holds as the server wrote it.
+    #[test]
+    fn own_lines_are_held_until_the_log_is_made_then_written_to_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("x.bridge.log");
+        let log = Log::empty(&path);
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(LogFile)
+            .with_ansi(false)
+            .with_target(false)
+            .without_time()
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            tracing::info!("before the bridge");
+            let own = OwnLines::hold();
+            tracing::info!("held \x1b[31m");
+            tracing::info!(target: SERVER_STDERR, "server: shown");
+            own.to(&log);
+            tracing::warn!("written");
+            drop(own);
+            tracing::info!("after the bridge");
+        });
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            " INFO held \\x1b[31m\n WARN written\n"
+        );
+    }
+
     #[test]
     fn past_the_cap_the_log_keeps_its_newest_lines() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("x.bridge.log");
-        std::fs::write(&path, "").expect("log");
-        let log = Log::open(&path).expect("open");
+        let log = Log::empty(&path);
         let lines = (LOG_CAP / 20) * 2;
         for n in 0..lines {
             log.write_line(&format!("line {n:>13}"));

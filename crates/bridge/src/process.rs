@@ -22,7 +22,6 @@ use std::io;
 use std::process::{Child, ExitStatus};
 use std::time::Duration;
 
-use crate::log::said;
 use tokio::net::unix::pipe;
 
 /// How often a child's exit is checked where there is no pidfd to wait on.
@@ -93,8 +92,7 @@ impl Process {
         if !self.group_gone() {
             self.signal_group(rustix::process::Signal::TERM);
             if !self.group_gone_within(grace).await {
-                said!(
-                    info,
+                tracing::info!(
                     "the server's processes did not exit within {} s of SIGTERM; killing them",
                     grace.as_secs()
                 );

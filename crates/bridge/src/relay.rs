@@ -49,7 +49,7 @@ use std::{
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
-use crate::log::{clipped, said};
+use crate::log::clipped;
 
 pub(crate) use mur_client::{ANSWERED_ELSEWHERE, ANSWERED_SHARED, SHARED_QUESTION};
 
@@ -109,8 +109,7 @@ impl Outbox {
             && (q.bytes.load(Ordering::SeqCst) + bytes > QUEUED_BYTES || waiting >= QUEUED_MESSAGES)
         {
             if q.dropped.fetch_add(1, Ordering::SeqCst) == 0 {
-                said!(
-                    warn,
+                tracing::warn!(
                     "request {}: its client has not read {} message(s) of the server; \
                      the server's notifications for it are dropped until it reads (its answer will still go)",
                     self.id,
@@ -137,8 +136,7 @@ impl Outbox {
     fn answer(&self, message: Value) {
         let dropped = self.queued.dropped.load(Ordering::SeqCst);
         if dropped > 0 {
-            said!(
-                warn,
+            tracing::warn!(
                 "request {}: {dropped} notification(s) of the server were dropped, its client not reading them",
                 self.id
             );
@@ -460,8 +458,7 @@ impl Relay {
         }
         drop(state);
         let others: Vec<String> = others.iter().map(u64::to_string).collect();
-        said!(
-            info,
+        tracing::info!(
             "request {}: its client answered a question the server asked while request(s) {} \
              were in flight too; stdio does not say which asked it, so one of those may go on with this answer",
             asked.during,
@@ -474,8 +471,7 @@ impl Relay {
     fn pass_on(&self, asked: Asked, error: Value) {
         let mut question = asked.question;
         question.tried.push(asked.during);
-        said!(
-            info,
+        tracing::info!(
             "request {}: its client did not answer the server's question; passing it on",
             asked.during
         );
@@ -495,8 +491,7 @@ impl Relay {
                 let method = method.to_owned();
                 self.server_notifies(&method, message, bytes);
             }
-            (None, None) => said!(
-                warn,
+            (None, None) => tracing::warn!(
                 "the server wrote a message that is no JSON-RPC: {}",
                 clipped(&message.to_string())
             ),
@@ -505,8 +500,7 @@ impl Relay {
 
     fn server_answered(&self, mut message: Value) {
         let Some(id) = message["id"].as_u64() else {
-            said!(
-                warn,
+            tracing::warn!(
                 "the server answered a request the bridge never sent: {}",
                 clipped(&message.to_string())
             );
@@ -582,9 +576,7 @@ impl Relay {
                 drop(state);
                 let error = refused.unwrap_or_else(|| {
                     let method = question.message["method"].as_str().unwrap_or_default();
-                    said!(
-info,
-                        "the server asked `{method}` with no client request in flight: declined"
+                    tracing::info!("the server asked `{method}` with no client request in flight: declined"
                     );
                     json!({ "code": METHOD_NOT_FOUND, "message": format!("no client is waiting to answer `{method}`") })
                 });
@@ -665,11 +657,7 @@ info,
                 let _ = stream.offer(message, bytes);
             }
             None if method == "notifications/message" => {
-                said!(
-                    info,
-                    "server log: {}",
-                    clipped(&message["params"].to_string())
-                );
+                tracing::info!("server log: {}", clipped(&message["params"].to_string()));
             }
             None => tracing::debug!("no client for the server's `{method}`"),
         }

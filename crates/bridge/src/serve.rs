@@ -21,7 +21,7 @@ use crate::{
     child::{Ended, Server},
     files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar},
     http::{self, Bridge},
-    log::{Log, said},
+    log::{Log, OwnLines},
     options::Options,
     relay::Relay,
     signals::StopSignal,
@@ -54,6 +54,9 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     // (`mur-server`'s handlers come only once the endpoint is served).
     let mut signals = StopSignal::install()
         .map_err(|e| Error::internal(format!("cannot install signal handlers: {e}")))?;
+    // Its own messages (and `mur-server`'s) from the start, held until its log is
+    // made: in the foreground they go there too, as through its stderr in the background.
+    let own_lines = OwnLines::hold();
     let build_tag = mur_lockfile::now_rfc3339();
     let claimed = mur_server::endpoint::claim(&options.project, build_tag.as_str())
         .await
@@ -77,12 +80,11 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
             files.log.display()
         ))
     })?;
-    // In the foreground, the bridge's own messages go to the log too, as they do
-    // through its stderr in the background: its last line most of all, which says
-    // why it stopped to whoever finds its session gone (`last_stop`).
-    let _own_lines = log.keeps_own_lines();
-    // The bridge's own messages reach the log through its stderr: the log is
-    // kept bounded for them too.
+    // Its last line most of all, which says why it stopped to whoever finds its
+    // session gone (`last_stop`).
+    own_lines.to(&log);
+    // In the background the bridge's own messages reach the log through its
+    // stderr, not through `log`: the log is kept bounded for them too.
     let keeper = tokio::spawn({
         let log = log.clone();
         async move {
@@ -95,8 +97,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     });
     // The command as a shell reads it back: `last_stop` gives it to whoever finds
     // the bridge gone, to start it again.
-    said!(
-        info,
+    tracing::info!(
         "bridge for `{}` starting `{}`",
         claimed.project(),
         shell_line(&words(&options.command))
@@ -166,7 +167,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         async move {
             let reason = tokio::select! {
                 () = idle_for(&relay, idle) => {
-                    said!(info, "no request for {}; stopping", humantime::format_duration(idle));
+                    tracing::info!("no request for {}; stopping", humantime::format_duration(idle));
                     format!("no request for {}", humantime::format_duration(idle))
                 }
                 () = gave_up.cancelled() => format!(
@@ -222,11 +223,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         ..options.clone()
     })
     .command_line();
-    said!(
-        info,
-        "{STOPPED}{why}{AGAIN}mur {}`",
-        shell_line(&words(&again))
-    );
+    tracing::info!("{STOPPED}{why}{AGAIN}mur {}`", shell_line(&words(&again)));
     served
 }
 
@@ -311,7 +308,7 @@ async fn supervise(
         // As in "the server {what}", and what the requests in flight are told.
         let (what, failed) = match ended {
             Ended::Reloaded if reloads.allow_up_to(Instant::now(), MAX_RELOADS).is_some() => {
-                said!(info, "the server exited for a reload; starting it again");
+                tracing::info!("the server exited for a reload; starting it again");
                 how.relay.fail_all(
                     "the stdio server exited for a reload (a tool asked for one) before it answered; \
                      the bridge is starting it again",
@@ -347,8 +344,7 @@ async fn supervise(
         };
         loop {
             let Some(count) = restarts.allow(Instant::now()) else {
-                said!(
-                    error,
+                tracing::error!(
                     "the server {what}; it was restarted {MAX_RESTARTS} times within a minute, so the bridge gives up"
                 );
                 how.relay.fail_all(&format!(
@@ -360,8 +356,7 @@ async fn supervise(
             how.relay.fail_all(&format!(
                 "{failed}; the bridge is starting it again ({count} of at most {MAX_RESTARTS} restarts a minute); {log}"
             ));
-            said!(
-                warn,
+            tracing::warn!(
                 "the server {what}; restarting it ({count} of {MAX_RESTARTS} within a minute)"
             );
             tokio::select! {
@@ -403,7 +398,7 @@ async fn restart(
             Ok(started)
         }
         Err(e) => {
-            said!(error, "the server did not start again: {}", e.message());
+            tracing::error!("the server did not start again: {}", e.message());
             let why = format!(
                 "the stdio server {what}, and the bridge could not start it again: {}; {log}",
                 e.message()
@@ -568,8 +563,7 @@ mod tests {
     async fn a_reload_whose_restart_fails_fails_what_waits_as_a_crashs_restart_does() {
         let dir = tempfile::tempdir().expect("tempdir");
         let log_path = dir.path().join("bridge.log");
-        std::fs::write(&log_path, "").expect("log");
-        let log = Log::open(&log_path).expect("log");
+        let log = Log::empty(&log_path);
         let relay = Relay::new();
         let command = reloading_then_broken(dir.path());
         let never = std::future::pending::<()>();

@@ -654,18 +654,8 @@ fn after_a_foreground_bridge_the_stop_hint_is_its_own_not_the_last_ones() {
     let project = before.project.clone();
     let log = PathBuf::from(before.line["log"].as_str().expect("log"));
     before.stop();
-    let mut foreground = sb.mur_command(&[
-        "devtools",
-        "bridge",
-        "--foreground",
-        "--idle",
-        "1s",
-        "--project",
-    ]);
-    foreground.arg(&project).arg("--").args(everything());
-    let out = mur_e2e::run(&mut foreground);
-    out.assert_code(0)
-        .assert_stderr_contains("INFO bridge stopped: no request for 1s; to start it again: `");
+    let out = foreground_for_a_second(&sb, &project);
+    out.assert_stderr_contains("INFO bridge stopped: no request for 1s; to start it again: `");
     let out = sb.mur(&[
         "devtools",
         "--project",
@@ -687,6 +677,69 @@ fn after_a_foreground_bridge_the_stop_hint_is_its_own_not_the_last_ones() {
         )
         .unwrap_or_else(|| panic!("no line where the foreground bridge starts: {text}"));
     assert!(last.contains("INFO bridge for `"), "{last}");
+}
+
+/// A foreground bridge's log holds what its stderr shows, in the same layout, but for
+/// the server's stderr (there as the server wrote it): `mur-server`'s lines too — the
+/// stale lockfile it removed as the bridge claimed the slot, before the log was made,
+/// and the session it announced — which reached only the terminal when the bridge
+/// wrote its own lines to the log by hand.
+#[test]
+fn a_foreground_bridges_log_holds_what_its_stderr_shows() {
+    let sb = Sandbox::new();
+    let project = sb.project("fg-log");
+    let lockfile = sb.plant_http_lockfile(&sb.canonical_project(&project), mur_e2e::dead_pid(), 9);
+    let out = foreground_for_a_second(&sb, &project);
+    // `<time>  INFO message`, the time each layer's own; in the log, the server's
+    // stderr is the lines with no time and level.
+    let untimed = |line: &'_ str| line.split_once(' ').map(|(_, rest)| rest.to_owned());
+    let shown: Vec<String> = out
+        .stderr
+        .lines()
+        .filter(|line| !line.contains(" INFO server: "))
+        .filter_map(untimed)
+        .collect();
+    for said in [
+        format!(
+            "INFO removing stale lockfile `{}` (pid ",
+            lockfile.display()
+        ),
+        "INFO session for `".to_owned(),
+        "INFO bridge stopped: no request for 1s; ".to_owned(),
+    ] {
+        assert!(
+            shown.iter().any(|line| line.contains(&said)),
+            "{said}: {out}"
+        );
+    }
+    let log = std::fs::read_to_string(lockfile.with_extension("bridge.log")).expect("the log");
+    let logged: Vec<String> = log
+        .lines()
+        .filter_map(untimed)
+        .filter(|line| {
+            ["INFO ", "WARN ", "ERROR "]
+                .iter()
+                .any(|level| line.trim_start().starts_with(level))
+        })
+        .collect();
+    assert_eq!(logged, shown, "the log:\n{log}");
+}
+
+/// `mur devtools bridge --foreground --idle 1s --project PROJECT -- server-everything`,
+/// to its end (a second without a request), which must succeed.
+fn foreground_for_a_second(sb: &Sandbox, project: &Path) -> Output {
+    let mut foreground = sb.mur_command(&[
+        "devtools",
+        "bridge",
+        "--foreground",
+        "--idle",
+        "1s",
+        "--project",
+    ]);
+    foreground.arg(project).arg("--").args(everything());
+    let out = mur_e2e::run(&mut foreground);
+    out.assert_code(0);
+    out
 }
 
 #[test]
