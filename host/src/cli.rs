@@ -23,7 +23,9 @@ pub const DEFAULT_MAX_RESPONSE: ByteSize = ByteSize::DEFAULT_MAX_RESPONSE;
     version,
     about = "Drive running apps through their devtools MCP servers"
 )]
-#[command(propagate_version = true, disable_help_subcommand = true)]
+// `-V` is `mur`'s alone, as `cargo -V` and `git --version` are theirs: `mur devtools
+// version` is the running app's, and `-V` listed under every command read as that.
+#[command(disable_help_subcommand = true)]
 #[command(after_help = examples(&[
     "mur devtools session list --pretty",
     "mur devtools tree --selector '#btn-inc'",
@@ -213,7 +215,7 @@ pub struct HostArgs {
     #[arg(long, global = true, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS,
           value_parser = mur_core::settings::timeout_ms, allow_negative_numbers = true)]
     pub timeout: u64,
-    /// Largest response body mur reads, in bytes; `K`, `M`, `G` suffixes are KiB, MiB, GiB
+    /// Largest response body mur reads, in bytes (`K`, `M`, `G`: KiB, MiB, GiB)
     #[arg(long, global = true, value_name = "BYTES", default_value_t = DEFAULT_MAX_RESPONSE)]
     pub max_response: ByteSize,
     /// Indent JSON output; print tables for people
@@ -428,6 +430,9 @@ fn plain_tool_call(rest: &[std::ffi::OsString]) -> Option<Verb> {
 pub enum Verb {
     /// List or clean devtools sessions
     #[command(subcommand)]
+    // Without its command, a group is refused in one line naming its commands (exit 1),
+    // as it is with an option typed (`session --pretty`): not its whole help on stderr.
+    #[command(arg_required_else_help = false)]
     #[command(after_help = examples(&["mur devtools session list --pretty", "mur devtools session clean --dry-run"]))]
     Session(Lazy<SessionCommand>),
     /// Call a tool, or send any JSON-RPC method
@@ -440,8 +445,9 @@ pub enum Verb {
         "mur devtools call --method server/discover",
     ]))]
     Call(Lazy<CallArgs>),
-    /// Manage installed verb plugins
+    /// Install, list, inspect, prune, remove or create verbs
     #[command(subcommand)]
+    #[command(arg_required_else_help = false)]
     #[command(after_help = examples(&[
         "mur devtools verbs list",
         "mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm",
@@ -462,7 +468,7 @@ pub enum Verb {
         #[arg(long)]
         json: bool,
     },
-    /// Show which verb reaches each tool of the session (exit 1 if one has none named)
+    /// Show which verb reaches each tool of the session (exit 1 while one has no named verb)
     #[command(after_help = examples(&[
         "mur devtools parity --json     # exit 1 while some tool has no named verb",
     ]))]
@@ -471,8 +477,9 @@ pub enum Verb {
         #[arg(long)]
         json: bool,
     },
-    /// What agents called, how it ended, how long it took; which verbs lose
+    /// Report what agents called and which verbs lose; turn recording on or off
     #[command(subcommand)]
+    #[command(arg_required_else_help = false)]
     #[command(after_help = examples(&[
         "mur devtools usage report",
         "mur devtools usage report --since 7d --json | jq '.losers[].command'",
@@ -503,7 +510,7 @@ pub enum Verb {
 /// `mur devtools usage …`: the usage log (docs/usage.md).
 #[derive(Debug, Clone, Subcommand)]
 pub enum UsageCommand {
-    /// Per verb, tool and surface: calls, failures, latency; refused argv, unknown verbs; losers
+    /// Report calls, failures, latency per verb and tool; refused argv, unknown verbs, losers
     #[command(defer(sessionless))]
     #[command(after_help = examples(&[
         "mur devtools usage report",
@@ -545,14 +552,14 @@ pub struct ReportArgs {
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
     /// Also read a session's usage log kept elsewhere (`--usage-log PATH` of a bridge or an
-    /// app); repeatable. Those `--usage` keeps (`$XDG_STATE_HOME/mur/usage/sessions/*.jsonl`,
+    /// app); repeatable. The logs `--usage` keeps (`$XDG_STATE_HOME/mur/usage/sessions/*.jsonl`,
     /// an older mur's `<lockfile dir>/usage/*.jsonl`) are read without it
     #[arg(long = "server-log", value_name = "PATH")]
     pub server_logs: Vec<PathBuf>,
-    /// A verb is a loser when more than this share of its calls are usage errors
+    /// A verb is a loser when more than this share (0 to 1) of its calls are usage errors
     #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate)]
     pub max_usage_error_rate: f64,
-    /// A verb is a loser when more than this share of its calls failed in the verb
+    /// A verb is a loser when more than this share (0 to 1) of its calls failed in the verb
     /// itself (exit 6: a crash, its time or memory spent)
     #[arg(long, value_name = "R", default_value_t = 0.2, value_parser = rate)]
     pub max_plugin_failure_rate: f64,
@@ -593,7 +600,7 @@ pub struct BridgeArgs {
     #[arg(long, value_name = "PATH", conflicts_with = "usage")]
     pub usage_log: Option<std::path::PathBuf>,
     /// Largest message the bridge reads from the server, in bytes (`K`, `M`, `G`: KiB, MiB,
-    /// GiB); a larger one fails the calls in flight and restarts the server. A call needs
+    /// GiB); a larger one fails the calls in flight and restarts the server. A call needs a
     /// `--max-response` as large to read such an answer
     #[arg(long, value_name = "BYTES", default_value_t = ByteSize(mur_bridge::MAX_MESSAGE_BYTES))]
     pub max_message: ByteSize,
@@ -613,7 +620,7 @@ pub enum BridgeCommand {
 pub enum SessionCommand {
     /// Print one JSON line per live session (exit 4 when there is none)
     #[command(
-        long_about = "Print one JSON line per live session: the fields of its lockfile (exit 4 when there is none).\n\n\
+        long_about = "Print one JSON line per live session: the fields of its lockfile (exit 4 when there is none)\n\n\
             A session whose process runs but does not answer its probe is named on stderr, and \
             when no session answers that is exit 2, not 4. With `--project PATH`, only that \
             project's session is listed, and the exit code is about it alone (4 when it has none, \
@@ -627,13 +634,13 @@ pub enum SessionCommand {
         ])
     )]
     List {
-        /// JSON lines, as without it, even with `--pretty` (as the other listings' `--json`)
+        /// Print JSON lines also with `--pretty` (which prints a table instead)
         #[arg(long)]
         json: bool,
     },
     /// Remove lockfiles of sessions whose process is gone, and the files ended sessions left
     #[command(
-        long_about = "Remove lockfiles of sessions whose process is gone, and the files ended sessions left.\n\n\
+        long_about = "Remove lockfiles of sessions whose process is gone, and the files ended sessions left\n\n\
             Beside its lockfile `<hash>.json` a session leaves its slot lock `<hash>.lock`, and a \
             bridge its sidecar `<hash>.bridge` and its log `<hash>.bridge.log` (up to 4 MiB, often \
             in memory): they are removed once the project has no lockfile and no process holds \
@@ -764,7 +771,7 @@ pub enum VerbsCommand {
         #[arg(long)]
         force: bool,
     },
-    /// Uninstall verbs; they are gone from help and dispatch at once
+    /// Uninstall verbs, and their compiled code
     #[command(defer(sessionless))]
     #[command(after_help = "Examples:\n  mur devtools verbs remove bump")]
     Remove {
@@ -793,13 +800,14 @@ pub enum VerbsCommand {
         "mur devtools verbs prune --yes",
     ]))]
     Prune {
-        /// A verb with no call in this long is a loser, when the log goes back that far
+        /// A verb with no call in this long (`12h`, `14d`) is a loser, when the log goes back
+        /// that far
         #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window)]
         unused_for: std::time::Duration,
-        /// A verb is a loser when more than this share of its calls are usage errors
+        /// A verb is a loser when more than this share (0 to 1) of its calls are usage errors
         #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate)]
         max_usage_error_rate: f64,
-        /// A verb is a loser when more than this share of its calls failed in the verb
+        /// A verb is a loser when more than this share (0 to 1) of its calls failed in the verb
         /// itself (exit 6: a crash, its time or memory spent)
         #[arg(long, value_name = "R", default_value_t = 0.2, value_parser = rate)]
         max_plugin_failure_rate: f64,
@@ -807,7 +815,7 @@ pub enum VerbsCommand {
         #[arg(long, value_name = "NAME")]
         agent: Option<String>,
         /// Also read this usage log, as `usage report --server-log` (repeatable): a
-        /// session's kept elsewhere, or another home's mur log; a call in it saves a verb
+        /// session's kept elsewhere, or another home's mur log; a verb called in it is not unused
         #[arg(long = "server-log", value_name = "PATH")]
         server_logs: Vec<PathBuf>,
         /// Remove them (without it, print the commands and remove nothing)

@@ -433,11 +433,8 @@ fn leak(text: &str) -> &'static str {
 /// A completion-only command for a verb: a 0.2 verb's declared params, or
 /// free words for a 0.1 verb, which declares none.
 fn verb_command(verb: &Completable) -> clap::Command {
-    // A verb takes `--help`, never `--version` (the tree's own, propagated).
     let summary = mur_core::text::escaped(&verb.summary, mur_core::text::unprintable);
-    let cmd = clap::Command::new(leak(&verb.name))
-        .about(summary.into_owned())
-        .disable_version_flag(true);
+    let cmd = clap::Command::new(leak(&verb.name)).about(summary.into_owned());
     let Some(spec) = &verb.spec else {
         let words = clap::Arg::new("args")
             .num_args(0..)

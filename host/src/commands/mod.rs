@@ -142,8 +142,63 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
             .err()
             .unwrap_or(e)
             .into()),
+        Err(e) if e.kind() == clap::error::ErrorKind::MissingSubcommand => Err(no_command(e)),
+        Err(e) if asks_version(&e) => Err(version_of_mur(e)),
         Err(e) => Err(without_devtools(&argv, e)),
     }
+}
+
+/// `-V` or `--version` typed after a command: only `mur -V` takes it.
+fn asks_version(e: &clap::Error) -> bool {
+    use clap::error::{ContextKind, ContextValue};
+    e.kind() == clap::error::ErrorKind::UnknownArgument
+        && matches!(e.get(ContextKind::InvalidArg),
+            Some(ContextValue::String(arg)) if arg == "-V" || arg == "--version")
+}
+
+/// [`asks_version`]'s error, saying where each version is: clap offered `--verbose`
+/// for `--version`, and `mur devtools version` is the app's, not mur's.
+fn version_of_mur(e: clap::Error) -> Error {
+    Error::usage(Error::from(e).message()).with_hint(
+        "`mur --version` prints mur's version; `mur devtools version`, the running app's \
+         devtools server's",
+    )
+}
+
+/// A group typed without its command (`mur devtools session`, `verbs --pretty`): one line
+/// naming the group's commands, then clap's usage hint. clap said "'mur devtools session'
+/// requires a subcommand but one was not provided, [subcommands: list, clean]".
+fn no_command(e: clap::Error) -> Error {
+    use clap::error::{ContextKind, ContextValue};
+    let group = match e.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(group)) => group.clone(),
+        _ => return e.into(),
+    };
+    let commands = match e.get(ContextKind::ValidSubcommand) {
+        Some(ContextValue::Strings(names)) => names.clone(),
+        _ => Vec::new(),
+    };
+    let clap_said = Error::from(e);
+    // `mur devtools` takes a verb too, and its verbs are no subcommands of clap's.
+    let (needs, also) = match group.as_str() {
+        "mur devtools" => (
+            "a verb or a command",
+            Some("`mur devtools catalog` lists every verb"),
+        ),
+        _ => ("a command", None),
+    };
+    let message = match commands.split_last() {
+        Some((last, [])) => format!("`{group}` needs {needs}: {last}"),
+        Some((last, rest)) => format!("`{group}` needs {needs}: {} or {last}", rest.join(", ")),
+        None => format!("`{group}` needs {needs}"),
+    };
+    let error = also
+        .into_iter()
+        .fold(Error::usage(message), Error::with_hint);
+    clap_said
+        .hints()
+        .iter()
+        .fold(error, |error, hint| error.with_hint(hint))
 }
 
 /// The first argument that is no UTF-8 text, named as a shell reads it back (`$'\xc3('`):

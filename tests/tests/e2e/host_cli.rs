@@ -46,6 +46,77 @@ fn a_missing_verb_prints_help_on_stderr_exit_1() {
     out.assert_stderr_contains("Usage: mur devtools");
 }
 
+/// A group typed without its command (`session`, `verbs`, `usage`; with an option or
+/// none) is refused in one line naming its commands, exit 1, as any usage error: its
+/// whole help on stderr was 30 lines to read for the one word missing.
+#[test]
+fn a_group_without_its_command_is_refused_in_one_line() {
+    let sb = Sandbox::new();
+    for (argv, commands) in [
+        (&["devtools", "session"][..], "list or clean"),
+        (&["devtools", "session", "--pretty"], "list or clean"),
+        (
+            &["devtools", "verbs"],
+            "list, add, remove, info, prune or new",
+        ),
+        (&["devtools", "usage"], "report, on, off or path"),
+    ] {
+        let group = argv[..2].join(" ");
+        sb.mur(argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: `mur {group}` needs a command: {commands}\n\
+                 hint: usage: mur {group} [OPTIONS] <COMMAND> (`--help` shows more)\n"
+            ));
+    }
+    sb.mur(&["devtools", "--pretty"])
+        .assert_code(1)
+        .assert_stderr_is(
+            "error: `mur devtools` needs a verb or a command: session, call, verbs, guide, \
+             catalog, parity, usage, bridge or proxy\n\
+             hint: `mur devtools catalog` lists every verb\n\
+             hint: usage: mur devtools [OPTIONS] <COMMAND> (`--help` shows more)\n",
+        );
+}
+
+/// `-V` is `mur`'s alone, as `cargo -V`'s and `git --version`'s are: listed in every
+/// command's help it read as that command's version (`mur devtools version` is the
+/// app's). After a command it is refused, saying where each version is.
+#[test]
+fn only_mur_itself_takes_version() {
+    let sb = Sandbox::new();
+    sb.mur(&["-V"])
+        .assert_code(0)
+        .assert_stdout_is(format!("mur {}\n", env!("CARGO_PKG_VERSION")));
+    for argv in [
+        &["devtools", "-V"][..],
+        &["devtools", "--version"],
+        &["devtools", "session", "list", "--version"],
+        &["completions", "-V"],
+    ] {
+        let typed = argv.last().copied().unwrap_or_default();
+        sb.mur(argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: unexpected argument '{typed}' found\n\
+                 hint: `mur --version` prints mur's version; `mur devtools version`, the \
+                 running app's devtools server's\n"
+            ));
+    }
+    assert!(sb.mur(&["--help"]).stdout.contains("-V, --version"));
+    for argv in [
+        &["devtools", "--help"][..],
+        &["devtools", "session", "list", "--help"],
+        &["devtools", "usage", "--help"],
+    ] {
+        let help = sb.mur(argv);
+        help.assert_code(0);
+        assert!(!help.stdout.contains("--version"), "{argv:?}:\n{help}");
+    }
+}
+
 #[test]
 fn a_bad_timeout_is_a_usage_error() {
     let sb = Sandbox::new();
@@ -317,7 +388,7 @@ fn completion_leaves_out_the_options_already_given_once() {
     sb.complete("bash", &words).assert_code(0).assert_stdout_is(
         "--endpoint\n--project\n--auto\n--auto-full\n--auto-range\n--timeout\n\
          --max-response\n--verbose\n--quiet\n--answer\n--protocol\n--refresh\n--method\n\
-         --out\n--help\n--version",
+         --out\n--help",
     );
     let fish = sb.complete(
         "fish",
