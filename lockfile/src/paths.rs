@@ -292,36 +292,47 @@ mod tests {
         }
     }
 
+    /// A temporary base for the login's runtime directories, the uid that owns what
+    /// this process makes, and that uid's directory in the base (not made).
+    #[cfg(all(unix, not(target_os = "macos")))]
+    fn login_base() -> (tempfile::TempDir, u32, PathBuf) {
+        use std::os::unix::fs::MetadataExt as _;
+        let base = tempfile::tempdir().expect("tempdir");
+        let uid = std::fs::metadata(base.path()).expect("meta").uid();
+        let login = base.path().join(uid.to_string());
+        (base, uid, login)
+    }
+
+    #[cfg(all(unix, not(target_os = "macos")))]
+    fn chmod(path: &Path, mode: u32) {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+
     /// Without `XDG_RUNTIME_DIR` (an MCP SDK's stdio server), the login's runtime
     /// directory, where sessions started from the user's shell announce themselves;
     /// never one that is not the user's own and private.
     #[cfg(all(unix, not(target_os = "macos")))]
     #[test]
     fn without_xdg_runtime_dir_the_login_s_runtime_directory_is_used() {
-        use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
-        let base = tempfile::tempdir().expect("tempdir");
-        let uid = std::fs::metadata(base.path()).expect("meta").uid();
-        let login = base.path().join(uid.to_string());
+        let (base, uid, login) = login_base();
         std::fs::create_dir(&login).expect("mkdir");
         let no_env = env_at(base.path(), &[]);
-        let chmod = |mode| {
-            std::fs::set_permissions(&login, std::fs::Permissions::from_mode(mode)).expect("chmod")
-        };
-        chmod(0o700);
+        chmod(&login, 0o700);
         assert_eq!(
             lockfile_dir_from(&no_env, uid),
             login.join("reactor-devtools")
         );
-        chmod(0o755);
+        chmod(&login, 0o755);
         assert_eq!(
             lockfile_dir_from(&no_env, uid),
             PathBuf::from(format!("/tmp/reactor-devtools-{uid}"))
         );
-        chmod(0o700);
+        chmod(&login, 0o700);
         // A directory named for another uid that this one owns: not that uid's.
         let other = base.path().join((uid + 1).to_string());
         std::fs::create_dir(&other).expect("mkdir");
-        std::fs::set_permissions(&other, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+        chmod(&other, 0o700);
         assert_eq!(
             lockfile_dir_from(&no_env, uid + 1),
             PathBuf::from(format!("/tmp/reactor-devtools-{}", uid + 1)),
@@ -355,18 +366,12 @@ mod tests {
     #[cfg(all(unix, not(target_os = "macos")))]
     #[test]
     fn without_xdg_runtime_dir_a_reader_searches_the_login_s_and_the_shared_directory() {
-        use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
-        let base = tempfile::tempdir().expect("tempdir");
-        let uid = std::fs::metadata(base.path()).expect("meta").uid();
-        let login = base.path().join(uid.to_string());
+        let (base, uid, login) = login_base();
         let temp = base.path().join("tmp");
         let shared = temp.join(format!("reactor-devtools-{uid}"));
         let temp_text = temp.to_str().expect("utf-8").to_owned();
         let vars = [("TMPDIR", temp_text.as_str())];
         let env = env_at(base.path(), &vars);
-        let chmod = |dir: &Path, mode| {
-            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode)).expect("chmod")
-        };
         std::fs::create_dir_all(&shared).expect("mkdir");
         chmod(&shared, 0o700);
         assert_eq!(
