@@ -94,7 +94,7 @@ impl Client<'_> {
             "capabilities": request::client_capabilities(),
             "clientInfo": self.client_info(),
         });
-        let body = request::body(INIT_ID, "initialize", Some(&params));
+        let body = request::body(INIT_ID, "initialize", Some(params));
         tracing::debug!("POST {} initialize (protocol {version})", self.endpoint);
         let response = self
             .send(
@@ -306,7 +306,7 @@ impl Client<'_> {
     /// server that refuses is no reason to fail the call.
     async fn set_level(&self, session: &Session) {
         let params = json!({ "level": LOG_LEVEL });
-        let body = request::body(LEVEL_ID, "logging/setLevel", Some(&params));
+        let body = request::body(LEVEL_ID, "logging/setLevel", Some(params));
         let outcome = match self.post_in_session(session, &body).await {
             Ok(response) => self.read(response, LEVEL_ID, &session.headers()).await,
             Err(e) => Err(e),

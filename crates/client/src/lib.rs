@@ -497,12 +497,13 @@ impl<'a> Client<'a> {
     /// answers to its questions and its request state, until the server
     /// completes the request.
     async fn modern(&self, method: &str, params: Option<&Value>, version: &str) -> Result<Step> {
-        let mut sent = params.cloned();
+        // The caller's params, until a retry's answers replace them.
+        let mut sent = params.map(std::borrow::Cow::Borrowed);
         let mut id = CALL_ID;
         loop {
-            let body = request::modern_body(id, method, sent.as_ref(), version, &self.meta());
-            let mut headers = request::modern_headers(method, sent.as_ref(), version);
-            headers.extend(self.param_headers(method, sent.as_ref())?);
+            let body = request::modern_body(id, method, sent.as_deref(), version, &self.meta());
+            let mut headers = request::modern_headers(method, sent.as_deref(), version);
+            headers.extend(self.param_headers(method, sent.as_deref())?);
             tracing::debug!(
                 "POST {} {method} (protocol {version}, id {id})",
                 self.endpoint
@@ -530,7 +531,7 @@ impl<'a> Client<'a> {
                             self.endpoint
                         )));
                     }
-                    sent = Some(self.answered(params, &asked)?);
+                    sent = Some(std::borrow::Cow::Owned(self.answered(params, asked)?));
                     // A retry is a new request: a new id.
                     id += 1;
                 }
@@ -545,8 +546,9 @@ impl<'a> Client<'a> {
     }
 
     /// The original `params` again, with the answers to the input requests
-    /// of `asked` (`inputResponses`) and its `requestState`, echoed exactly.
-    fn answered(&self, params: Option<&Value>, asked: &Value) -> Result<Value> {
+    /// of `asked` (`inputResponses`) and its `requestState`, echoed exactly
+    /// (moved out of `asked`, not copied).
+    fn answered(&self, params: Option<&Value>, mut asked: Value) -> Result<Value> {
         let mut retry = match params {
             Some(Value::Object(map)) => map.clone(),
             _ => Map::new(),
@@ -557,8 +559,12 @@ impl<'a> Client<'a> {
                 Value::Object(self.responses(requests)?),
             );
         }
-        if let Some(state) = asked.get("requestState").filter(|s| !s.is_null()) {
-            retry.insert("requestState".into(), state.clone());
+        if let Some(state) = asked
+            .as_object_mut()
+            .and_then(|asked| asked.remove("requestState"))
+            .filter(|s| !s.is_null())
+        {
+            retry.insert("requestState".into(), state);
         }
         Ok(Value::Object(retry))
     }
@@ -1001,6 +1007,37 @@ mod tests {
         String::from_utf8(body).expect("utf-8 body")
     }
 
+    /// The settings of a test's call to `endpoint`: 20 s, 1 MiB, quiet.
+    fn settings(endpoint: &str) -> Settings {
+        Settings {
+            source: mur_core::settings::Source::Endpoint(endpoint.to_owned()),
+            project: None,
+            timeout: Duration::from_secs(20),
+            max_response: 1 << 20,
+            pretty: false,
+            verbose: false,
+            quiet: true,
+            answers: Vec::new(),
+            protocol: None,
+        }
+    }
+
+    /// An input-required result's `requestState` (opaque, any size) goes back
+    /// in the retry as the same allocation: moved, not copied.
+    #[test]
+    fn an_input_required_state_is_moved_into_the_retry_not_copied() {
+        let endpoint = "http://127.0.0.1:9/mcp";
+        let settings = settings(endpoint);
+        let http = Http::new();
+        let client = Client::new(&http, endpoint, &settings);
+        let asked = json!({ "resultType": "input_required", "requestState": "s".repeat(1 << 16) });
+        let before = asked["requestState"].as_str().map(str::as_ptr);
+        let params = json!({ "name": "t", "arguments": {} });
+        let retry = client.answered(Some(&params), asked).expect("a retry");
+        assert_eq!(retry["name"], "t");
+        assert_eq!(retry["requestState"].as_str().map(str::as_ptr), before);
+    }
+
     /// A client (and so its access) can be logged: its `Debug` says whether it
     /// holds a secret, never the secret.
     #[test]
@@ -1092,17 +1129,7 @@ mod tests {
             write!(call, "data: {failed}\n\n").expect("the result");
             refusal
         });
-        let settings = Settings {
-            source: mur_core::settings::Source::Endpoint(endpoint.clone()),
-            project: None,
-            timeout: Duration::from_secs(20),
-            max_response: 1 << 20,
-            pretty: false,
-            verbose: false,
-            quiet: true,
-            answers: Vec::new(),
-            protocol: None,
-        };
+        let settings = settings(&endpoint);
         let http = Http::new();
         let client = Client::new(&http, &endpoint, &settings);
         let params = json!({ "name": "slow", "arguments": {} });

@@ -88,7 +88,7 @@ pub fn modern_body(
     if let Some(level) = extra.log_level {
         meta["io.modelcontextprotocol/logLevel"] = level.into();
     }
-    body(id, method, with_meta(params, meta).as_ref())
+    body(id, method, with_meta(params, meta))
 }
 
 /// A request in the session form: only the progress token in `params._meta`.
@@ -97,14 +97,15 @@ pub fn session_body(id: u64, method: &str, params: Option<&Value>, extra: &CallM
         Some(token) => body(
             id,
             method,
-            with_meta(params, json!({ "progressToken": token })).as_ref(),
+            with_meta(params, json!({ "progressToken": token })),
         ),
-        None => body(id, method, params),
+        None => body(id, method, params.cloned()),
     }
 }
 
 /// `params` with our `_meta` keys merged in (keys the caller set are kept);
-/// positional params cannot carry `_meta` and are sent untouched.
+/// positional params cannot carry `_meta` and are sent untouched. The one
+/// copy of the caller's params a request makes: [`body`] takes it as it is.
 fn with_meta(params: Option<&Value>, meta: Value) -> Option<Value> {
     match params {
         None | Some(Value::Null) => Some(json!({ "_meta": meta })),
@@ -113,8 +114,9 @@ fn with_meta(params: Option<&Value>, meta: Value) -> Option<Value> {
     }
 }
 
-/// A plain JSON-RPC request (legacy form, or a notification when `id` is `None`).
-pub fn body(id: impl Into<Option<u64>>, method: &str, params: Option<&Value>) -> Value {
+/// A plain JSON-RPC request (legacy form, or a notification when `id` is `None`),
+/// `params` moved in, not copied.
+pub fn body(id: impl Into<Option<u64>>, method: &str, params: Option<Value>) -> Value {
     let mut msg = Map::new();
     msg.insert("jsonrpc".into(), "2.0".into());
     if let Some(id) = id.into() {
@@ -122,7 +124,7 @@ pub fn body(id: impl Into<Option<u64>>, method: &str, params: Option<&Value>) ->
     }
     msg.insert("method".into(), method.into());
     if let Some(p) = params.filter(|p| !p.is_null()) {
-        msg.insert("params".into(), p.clone());
+        msg.insert("params".into(), p);
     }
     Value::Object(msg)
 }

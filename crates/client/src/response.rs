@@ -55,14 +55,19 @@ pub enum Message {
 }
 
 impl Message {
-    /// What `msg` is to a request with id `id`.
+    /// What `msg` is to a request with id `id`. `msg` is taken apart, not
+    /// copied: a result may be most of a 64 MiB body, and as a `Value` many
+    /// times that.
     pub fn of(msg: Value, id: u64) -> Self {
-        if let Some(method) = msg.get("method") {
+        let Value::Object(mut msg) = msg else {
+            return Self::Other;
+        };
+        if let Some(method) = msg.remove("method") {
             let method = method.as_str().unwrap_or("(not a string)").to_owned();
-            let params = msg.get("params").cloned().unwrap_or(Value::Null);
-            return match msg.get("id").filter(|i| !i.is_null()) {
+            let params = msg.remove("params").unwrap_or(Value::Null);
+            return match msg.remove("id").filter(|i| !i.is_null()) {
                 Some(request_id) => Self::Request(ServerRequest {
-                    id: request_id.clone(),
+                    id: request_id,
                     method,
                     params,
                 }),
@@ -70,10 +75,10 @@ impl Message {
             };
         }
         let ours = msg.get("id").and_then(Value::as_u64) == Some(id);
-        match (msg.get("result"), msg.get("error")) {
-            (Some(result), _) if ours => Self::Reply(Reply::Result(result.clone())),
-            (_, Some(error)) if ours => Self::Reply(Reply::Error(error.clone())),
-            (_, Some(error)) => Self::StrayError(error.clone()),
+        match (msg.remove("result"), msg.remove("error")) {
+            (Some(result), _) if ours => Self::Reply(Reply::Result(result)),
+            (_, Some(error)) if ours => Self::Reply(Reply::Error(error)),
+            (_, Some(error)) => Self::StrayError(error),
             _ => Self::Other,
         }
     }
@@ -305,15 +310,39 @@ fn messages(value: Value) -> VecDeque<Value> {
     }
 }
 
-/// A short, single-line excerpt of a body, for error messages.
+/// The most characters of a [`snippet`].
+const SNIPPET_CHARS: usize = 120;
+
+/// A short, single-line excerpt of a body, for error messages: its first
+/// [`SNIPPET_CHARS`] characters, each run of white space one space, bytes that
+/// are not UTF-8 `�`. Read only as far as the excerpt goes: every JSON body
+/// gets one, up to 64 MiB of it.
 pub fn snippet(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.chars().count() > 120 {
-        format!("{}…", line.chars().take(120).collect::<String>())
-    } else {
-        line
+    let mut line = String::new();
+    let mut count = 0;
+    let mut space = false;
+    let chars = bytes.utf8_chunks().flat_map(|chunk| {
+        let bad = (!chunk.invalid().is_empty()).then_some(char::REPLACEMENT_CHARACTER);
+        chunk.valid().chars().chain(bad)
+    });
+    for c in chars {
+        if c.is_whitespace() {
+            space = count > 0;
+            continue;
+        }
+        for c in [' ', c]
+            .into_iter()
+            .skip(usize::from(!std::mem::take(&mut space)))
+        {
+            if count == SNIPPET_CHARS {
+                line.push('…');
+                return line;
+            }
+            line.push(c);
+            count += 1;
+        }
     }
+    line
 }
 
 /// A reqwest error in one line, without the URL noise reqwest adds.
@@ -412,9 +441,35 @@ mod tests {
         );
     }
 
+    /// A reply's result is moved out of the message, not copied: the same
+    /// allocation comes out that went in (a result may be most of a 64 MiB
+    /// body, many times that as a `Value`). So are a request's params.
+    #[test]
+    fn a_reply_is_taken_out_of_its_message_not_copied() {
+        let big = "x".repeat(1 << 16);
+        let reply = json!({ "jsonrpc": "2.0", "id": 1, "result": { "text": big } });
+        let before = reply["result"]["text"].as_str().map(str::as_ptr);
+        let Message::Reply(Reply::Result(result)) = Message::of(reply, 1) else {
+            panic!("not our reply");
+        };
+        assert_eq!(result["text"].as_str().map(str::as_ptr), before);
+        let asked = json!({ "jsonrpc": "2.0", "id": "q", "method": "m", "params": { "t": big } });
+        let before = asked["params"]["t"].as_str().map(str::as_ptr);
+        let Message::Request(request) = Message::of(asked, 1) else {
+            panic!("not a request");
+        };
+        assert_eq!(request.params["t"].as_str().map(str::as_ptr), before);
+    }
+
     #[test]
     fn snippets_are_one_short_line() {
         assert_eq!(snippet(b"<html>\n nope </html>"), "<html> nope </html>");
         assert_eq!(snippet("x".repeat(200).as_bytes()).chars().count(), 121);
+        assert_eq!(snippet(b"  a \xff\xfe b\t\n"), "a \u{fffd}\u{fffd} b");
+        assert_eq!(snippet(b""), "");
+        let words = "ab ".repeat(100);
+        let cut = snippet(words.as_bytes());
+        assert_eq!(cut.chars().count(), 121, "{cut}");
+        assert!(cut.ends_with("ab …"), "{cut}");
     }
 }
