@@ -27,8 +27,15 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
         VerbsCommand::Add { files, force } => {
             let quiet = host.quiet;
             let say = |file: &Path, bytes: usize| say_compiling(file, bytes, quiet);
-            let added = manage::add_observed(&dirs, files, *force, &cli::host_verbs(), &say)?;
-            output::text(&added_lines(&added))
+            let host_verbs = cli::host_verbs();
+            let added = manage::add_observed(&dirs, files, *force, &host_verbs, &say)?;
+            output::text(&added_lines(&added))?;
+            if !quiet {
+                for note in stands_for(&dirs, &added, &host_verbs) {
+                    output::diagnostic(&note);
+                }
+            }
+            Ok(())
         }
         VerbsCommand::Remove { names } => {
             let removed = manage::remove_all(&dirs, names)?;
@@ -204,6 +211,51 @@ fn added_lines(added: &[Added]) -> String {
             Added::Unchanged { name } => {
                 format!("verb `{name}` is already installed (unchanged)\n")
             }
+        })
+        .collect()
+}
+
+/// What a verb newly installed for a tool whose derived verb has another name did to
+/// the catalog (and `verbs list --all`): it lists this verb for the tool, and no
+/// longer the derived one (which still answers). Said once, when it becomes so: not
+/// for a verb unchanged or replaced by a build for the same tool; nor when the names
+/// are the same (the named verb plainly takes the word); nor when the derived verb
+/// was not listed anyway (its word is mur's, or an installed verb's; another
+/// installed verb calls the tool). `-q` hides it.
+fn stands_for(dirs: &VerbDirs, added: &[Added], host_verbs: &[String]) -> Vec<String> {
+    let news: Vec<(&str, &str, String)> = added
+        .iter()
+        .filter_map(|a| match a {
+            Added::Installed {
+                name,
+                tool,
+                replaced,
+                was_tool,
+            } if replaced.is_none() || was_tool.is_some() => {
+                let derived = mur_verbs::derived::kebab(tool);
+                let listed =
+                    !derived.is_empty() && derived != *name && !host_verbs.contains(&derived);
+                listed.then_some((name.as_str(), tool.as_str(), derived))
+            }
+            _ => None,
+        })
+        .collect();
+    if news.is_empty() {
+        return Vec::new();
+    }
+    // Read again only when there is something to say: a note is no reason to fail.
+    let installed = manage::list(dirs).unwrap_or_default();
+    news.into_iter()
+        .filter(|(name, tool, derived)| {
+            !installed
+                .iter()
+                .any(|e| e.name == *derived || (e.name != *name && e.tool == *tool))
+        })
+        .map(|(name, tool, derived)| {
+            format!(
+                "note: the catalog now lists `{name}` for tool `{tool}`, in place of its derived \
+                 verb `{derived}`, which still answers (`mur devtools {derived} --help`)"
+            )
         })
         .collect()
 }

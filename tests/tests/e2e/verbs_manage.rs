@@ -822,3 +822,44 @@ impl Drop for ReadOnly {
         let _ = std::fs::set_permissions(&self.0, std::fs::Permissions::from_mode(0o755));
     }
 }
+
+/// A verb added for a tool whose derived verb has another name says, once, that
+/// the catalog now lists it for that tool in place of the derived verb: a team's
+/// `count` for `state` hides `state`'s general form from agents reading the
+/// catalog. Not for a verb unchanged or rebuilt for the same tool, nor where the
+/// derived verb was not listed anyway (a verb named `state` is installed), nor with
+/// `-q`; nor for a verb named as its tool's derived verb (`version` for `version`).
+#[test]
+fn a_verb_that_hides_a_derived_verb_from_the_catalog_says_so_once() {
+    let sandbox = Sandbox::new();
+    let count = data_verb(&sandbox, "count.json", "count", "[]");
+    let said = "note: the catalog now lists `count` for tool `state`, in place of its derived \
+                verb `state`, which still answers (`mur devtools state --help`)\n";
+    let added = try_add(&sandbox, std::slice::from_ref(&count), &[]);
+    added.assert_code(0).assert_stderr_is(said);
+    let again = try_add(&sandbox, std::slice::from_ref(&count), &["--force"]);
+    again.assert_code(0).assert_stderr_is("");
+    let rebuilt = data_verb(&sandbox, "count2.json", "count", r#"[{"field": "x"}]"#);
+    let replaced = try_add(&sandbox, std::slice::from_ref(&rebuilt), &["--force"]);
+    replaced.assert_code(0).assert_stderr_is("");
+
+    sandbox
+        .devtools(&["verbs", "remove", "count"])
+        .assert_code(0);
+    let quiet = sandbox.mur(&["-q", "devtools", "verbs", "add", path(&count)]);
+    quiet.assert_code(0).assert_stderr_is("");
+    sandbox
+        .devtools(&["verbs", "remove", "count"])
+        .assert_code(0);
+    let state = data_verb(&sandbox, "state.json", "state", "[]");
+    add(&sandbox, &[state]).assert_stderr_is("");
+    try_add(&sandbox, &[count], &[])
+        .assert_code(0)
+        .assert_stderr_is("");
+
+    let version = sandbox.file(
+        "version.json",
+        r#"{"schema": "mur-verb/1", "name": "version", "tool": "version", "summary": "s"}"#,
+    );
+    add(&sandbox, &[version]).assert_stderr_is("");
+}
