@@ -66,6 +66,11 @@ pub struct Facts {
     pub default: Option<Value>,
     /// The word `null` is JSON null (the schema admits it), not the text "null".
     pub nullable: bool,
+    /// The bounds the verb holds the option's value (each value, for a list) to before
+    /// the call, by the names JSON Schema gives them (`minimum`, `exclusiveMaximum`,
+    /// `minLength`, …; the older `exclusiveMinimum: true` written as the bound); empty
+    /// when the schema sets none, or sets them so that no value fits ([`Range`]).
+    pub range: Map<String, Value>,
 }
 
 /// The option with which a derived verb writes its result's media to files.
@@ -84,6 +89,8 @@ struct Field {
     nullable: bool,
     /// The schema's `default`, if it gives one (`null` for `Optional[T] = None`).
     default: Option<Value>,
+    /// The schema's bounds of each value (`minimum`, `maxLength`, …), if it sets any.
+    range: Option<Range>,
 }
 
 impl Field {
@@ -684,6 +691,7 @@ impl Derived {
         Some(Facts {
             default: field.default.clone(),
             nullable: field.nullable,
+            range: field.range.as_ref().map(Range::named).unwrap_or_default(),
         })
     }
 
@@ -787,15 +795,25 @@ impl Derived {
                         .and_then(|items| choices_of(&walk.follow(items))),
                     _ => None,
                 };
+                let choices = listed
+                    .or_else(|| choices_of(&prop_schema))
+                    .unwrap_or_default();
+                // Choices name every value already.
+                let range = match &ty {
+                    _ if !choices.is_empty() => None,
+                    Type::Array(item) => prop_schema
+                        .get("items")
+                        .and_then(|items| Range::of(&walk.follow(items), item)),
+                    ty => Range::of(&prop_schema, ty),
+                };
                 let field = Field {
                     option,
                     property: property.clone(),
                     required: required.contains(&property.as_str()),
-                    choices: listed
-                        .or_else(|| choices_of(&prop_schema))
-                        .unwrap_or_default(),
+                    choices,
                     nullable,
                     default: prop_schema.get("default").cloned(),
+                    range,
                     ty,
                 };
                 options.push(param(&field, &prop_schema, &walk));
@@ -890,7 +908,9 @@ impl Derived {
                 let Some(field) = self.positional(word, &given) else {
                     return Err(self.unexpected(word, &given));
                 };
-                given.push(self.once(field, Value::String(word.clone()), &given)?);
+                let value = Value::String(word.clone());
+                check_range(field, &value)?;
+                given.push(self.once(field, value, &given)?);
                 lone = Some(word);
                 continue;
             };
@@ -938,6 +958,7 @@ impl Derived {
             };
             if !value.is_null() {
                 check_choice(field, &value)?;
+                check_range(field, &value)?;
             }
             // The option given after its lone word: the word is the one too many, as
             // it is when the option comes first.
@@ -1171,6 +1192,273 @@ fn check_choice(field: &Field, value: &Value) -> Result<(), String> {
     })
 }
 
+/// A value outside the schema's bounds ([`Range`]) is refused before the call, naming
+/// them: the tool would refuse it, after its session was found and asked.
+fn check_range(field: &Field, value: &Value) -> Result<(), String> {
+    let Some(range) = &field.range else {
+        return Ok(());
+    };
+    let option = &field.option;
+    match (range.measure, value) {
+        (Measure::Length, Value::String(text)) => {
+            let length = text.chars().count() as u64;
+            if range.admits(&length.into()) {
+                return Ok(());
+            }
+            if range.is_not_empty() {
+                return Err(format!("`--{option}` must not be empty"));
+            }
+            let short = range
+                .low
+                .as_ref()
+                .is_some_and(|low| low.below(&length.into()));
+            let how = if short { "too short" } else { "too long" };
+            Err(format!(
+                "`--{option}` is {how}: {}, got {}",
+                range.words(),
+                characters(length)
+            ))
+        }
+        (Measure::Integer | Measure::Number, Value::Number(n)) if !range.admits(n) => {
+            let what = match range.measure {
+                Measure::Integer => "an integer",
+                _ => "a number",
+            };
+            let admits = format!("{what} {}", range.words());
+            Err(out_of_range(option, &admits, &n.to_string()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// "`--delay-ms` is out of range: an integer from 0 to 2000, got `-5`": one wording for a
+/// schema's bounds and for the bounds of the integers JSON holds exactly.
+fn out_of_range(option: &str, admits: &str, got: &str) -> String {
+    format!("`--{option}` is out of range: {admits}, got `{got}`")
+}
+
+/// `1 character`, `3 characters`.
+fn characters(count: u64) -> String {
+    match count {
+        1 => "1 character".to_owned(),
+        n => format!("{n} characters"),
+    }
+}
+
+/// What a schema's bounds measure: an integer's or a number's value, or a text's length
+/// in characters (JSON Schema counts code points, as `chars` does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Measure {
+    Integer,
+    Number,
+    Length,
+}
+
+/// One end of a [`Range`]: the bound, and whether a value equal to it is out.
+#[derive(Debug, Clone, PartialEq)]
+struct End {
+    at: serde_json::Number,
+    open: bool,
+}
+
+impl End {
+    /// Whether `n` is past this end as a low one (below it, or at it when open).
+    fn below(&self, n: &serde_json::Number) -> bool {
+        match compare(n, &self.at) {
+            Some(std::cmp::Ordering::Less) => true,
+            Some(std::cmp::Ordering::Equal) => self.open,
+            _ => false,
+        }
+    }
+
+    /// Whether `n` is past this end as a high one.
+    fn above(&self, n: &serde_json::Number) -> bool {
+        match compare(n, &self.at) {
+            Some(std::cmp::Ordering::Greater) => true,
+            Some(std::cmp::Ordering::Equal) => self.open,
+            _ => false,
+        }
+    }
+}
+
+/// Two JSON numbers compared exactly where both are integers (`u64::MAX` and
+/// `u64::MAX - 1` are two values, as `f64`s they are one), else as `f64`s.
+fn compare(a: &serde_json::Number, b: &serde_json::Number) -> Option<std::cmp::Ordering> {
+    let whole = |n: &serde_json::Number| {
+        n.as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+    };
+    match (whole(a), whole(b)) {
+        (Some(a), Some(b)) => Some(a.cmp(&b)),
+        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
+    }
+}
+
+/// The bounds a schema sets each value of an option: `minimum`, `maximum`,
+/// `exclusiveMinimum`, `exclusiveMaximum` (a number, or the older `true` that makes
+/// `minimum`/`maximum` exclusive) of an integer or a number; `minLength`, `maxLength` of
+/// a text. A bound that is not a number (a length: not a whole number of 0 or more) is
+/// no bound, and bounds that no value fits (`minimum` over `maximum`) are none at all:
+/// a server's slip leaves the option as it would be without them, never unusable.
+#[derive(Debug, Clone, PartialEq)]
+struct Range {
+    measure: Measure,
+    low: Option<End>,
+    high: Option<End>,
+}
+
+impl Range {
+    /// The bounds `schema` sets a value of type `ty`, if any.
+    fn of(schema: &View, ty: &Type) -> Option<Self> {
+        let number = |key: &str| schema.get(key).and_then(Value::as_number).cloned();
+        let (measure, low, high) = match ty {
+            Type::Integer | Type::Number => {
+                let measure = match ty {
+                    Type::Integer => Measure::Integer,
+                    _ => Measure::Number,
+                };
+                // Both given, the one that admits less holds: the higher low end, the
+                // lower high one (`inward`: the way a bound moves to admit less).
+                let ends = |inclusive: &str, exclusive: &str, inward| {
+                    // Draft 4's `exclusiveMinimum: true`: `minimum` itself is out.
+                    let old = schema.get(exclusive) == Some(&Value::Bool(true));
+                    let ends = [
+                        number(inclusive).map(|at| End { at, open: old }),
+                        number(exclusive).map(|at| End { at, open: true }),
+                    ];
+                    ends.into_iter()
+                        .flatten()
+                        .reduce(|a, b| match compare(&b.at, &a.at) {
+                            Some(order) if order == inward => b,
+                            Some(std::cmp::Ordering::Equal) if b.open => b,
+                            _ => a,
+                        })
+                };
+                let low = ends("minimum", "exclusiveMinimum", std::cmp::Ordering::Greater);
+                let high = ends("maximum", "exclusiveMaximum", std::cmp::Ordering::Less);
+                (measure, low, high)
+            }
+            Type::String => {
+                let length = |key: &str| {
+                    let at = schema.get(key)?.as_u64()?;
+                    Some(End {
+                        at: at.into(),
+                        open: false,
+                    })
+                };
+                // `minLength: 0` says nothing.
+                let low = length("minLength").filter(|end| end.at.as_u64() != Some(0));
+                (Measure::Length, low, length("maxLength"))
+            }
+            _ => return None,
+        };
+        let empty = match (&low, &high) {
+            (Some(low), Some(high)) => match compare(&low.at, &high.at) {
+                Some(std::cmp::Ordering::Less) => false,
+                Some(std::cmp::Ordering::Equal) => low.open || high.open,
+                _ => true,
+            },
+            (None, None) => true,
+            _ => false,
+        };
+        (!empty).then_some(Self { measure, low, high })
+    }
+
+    fn admits(&self, n: &serde_json::Number) -> bool {
+        !self.low.as_ref().is_some_and(|low| low.below(n))
+            && !self.high.as_ref().is_some_and(|high| high.above(n))
+    }
+
+    /// `minLength: 1` alone: what the verb kits call "must not be empty".
+    fn is_not_empty(&self) -> bool {
+        let one = Some(End {
+            at: 1.into(),
+            open: false,
+        });
+        self.measure == Measure::Length && self.low == one && self.high.is_none()
+    }
+
+    /// Each end in words: `at least 0`, `below 10`.
+    fn ends(&self) -> Vec<String> {
+        let low = self.low.as_ref().map(|End { at, open }| {
+            let word = if *open { "above" } else { "at least" };
+            format!("{word} {at}")
+        });
+        let high = self.high.as_ref().map(|End { at, open }| {
+            let word = if *open { "below" } else { "at most" };
+            format!("{word} {at}")
+        });
+        low.into_iter().chain(high).collect()
+    }
+
+    /// Both ends when both are in the range (`0` and `2000`, the same number twice).
+    fn closed(&self) -> Option<(&serde_json::Number, &serde_json::Number)> {
+        match (&self.low, &self.high) {
+            (Some(low), Some(high)) if !low.open && !high.open => Some((&low.at, &high.at)),
+            _ => None,
+        }
+    }
+
+    /// The range in an error's words: `from 0 to 2000`, `above 0 and at most 1`;
+    /// `from 1 to 64 characters`, `at most 64 characters`.
+    fn words(&self) -> String {
+        let words = match self.closed() {
+            Some((low, high)) if low == high => format!("exactly {low}"),
+            Some((low, high)) => format!("from {low} to {high}"),
+            None => self.ends().join(" and "),
+        };
+        self.in_units(words)
+    }
+
+    /// The range in a help's parentheses: `0–2000`, `above 0, at most 1`,
+    /// `1–64 characters`, `not empty`.
+    fn help(&self) -> String {
+        if self.is_not_empty() {
+            return "not empty".to_owned();
+        }
+        let words = match self.closed() {
+            Some((low, high)) if low == high => format!("exactly {low}"),
+            Some((low, high)) => format!("{low}–{high}"),
+            None => self.ends().join(", "),
+        };
+        self.in_units(words)
+    }
+
+    /// `words` with the unit of a length after them: `characters` (`1 character`).
+    fn in_units(&self, words: String) -> String {
+        if self.measure != Measure::Length {
+            return words;
+        }
+        let last = self.high.as_ref().or(self.low.as_ref());
+        match last.and_then(|end| end.at.as_u64()) {
+            Some(1) => format!("{words} character"),
+            _ => format!("{words} characters"),
+        }
+    }
+
+    /// The bounds by their JSON Schema names, for the catalog ([`Facts::range`]).
+    fn named(&self) -> Map<String, Value> {
+        let (low, high) = match self.measure {
+            Measure::Length => (["minLength"; 2], ["maxLength"; 2]),
+            _ => (
+                ["minimum", "exclusiveMinimum"],
+                ["maximum", "exclusiveMaximum"],
+            ),
+        };
+        let mut named = Map::new();
+        for (end, names) in [(&self.low, low), (&self.high, high)] {
+            if let Some(End { at, open }) = end {
+                named.insert(
+                    names[usize::from(*open)].to_owned(),
+                    Value::Number(at.clone()),
+                );
+            }
+        }
+        named
+    }
+}
+
 fn parse_whole(name: &str, text: &str) -> Result<Map<String, Value>, String> {
     match serde_json::from_str(text) {
         Ok(Value::Object(map)) => Ok(map),
@@ -1232,11 +1520,8 @@ fn integer(name: &str, text: &str) -> Result<Value, String> {
     }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "`--{name}` is out of range: an integer from {} to {}, got `{text}`",
-            i64::MIN,
-            u64::MAX
-        ));
+        let admits = format!("an integer from {} to {}", i64::MIN, u64::MAX);
+        return Err(out_of_range(name, &admits, text));
     }
     Err(format!("`--{name}` needs an integer, got `{text}`"))
 }
@@ -1701,6 +1986,9 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
         } else {
             format!("{help}; {shaped}")
         };
+    }
+    if let Some(range) = &field.range {
+        help = format!("{help} ({})", range.help()).trim_start().to_owned();
     }
     // A `null` default (`Optional[T] = None`) says only that the option may be left out.
     if let Some(default) = schema.get("default").filter(|d| !d.is_null()) {
@@ -2598,6 +2886,220 @@ mod tests {
             verb.parse(&argv(&["#s", "--count", "2"])),
             Ok(call(json!({"selector": "#s", "count": 2})))
         );
+    }
+
+    /// A value outside the schema's `minimum`/`maximum` (exclusive too, in either draft's
+    /// form) or `minLength`/`maxLength` is refused before the call, saying the range in
+    /// the words an integer past JSON's range is; each value of a list alike.
+    #[test]
+    fn a_value_outside_the_schemas_bounds_is_refused_naming_them() {
+        let verb = verb_of(
+            "bounded",
+            json!({"type": "object", "properties": {
+                "delay": {"type": "integer", "minimum": 0, "maximum": 2000},
+                "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+                "old": {"type": "number", "minimum": 0, "exclusiveMinimum": true},
+                "both": {"type": "integer", "minimum": 1, "exclusiveMinimum": 5},
+                "big": {"type": "integer", "maximum": 18446744073709551614u64},
+                "maybe": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
+                "ids": {"type": "array", "items": {"type": "integer", "maximum": 9}},
+                "name": {"type": "string", "minLength": 1},
+                "code": {"type": "string", "minLength": 3, "maxLength": 8},
+                "one": {"type": "string", "maxLength": 1}
+            }}),
+        );
+        let refused = |words: &[&str]| verb.parse(&argv(words)).expect_err("refused");
+        for (words, said) in [
+            (
+                &["--delay", "-5"][..],
+                "`--delay` is out of range: an integer from 0 to 2000, got `-5`",
+            ),
+            (
+                &["--delay", "2001"],
+                "`--delay` is out of range: an integer from 0 to 2000, got `2001`",
+            ),
+            (
+                &["--ratio", "0"],
+                "`--ratio` is out of range: a number above 0 and at most 1, got `0`",
+            ),
+            (
+                &["--ratio", "1.5"],
+                "`--ratio` is out of range: a number above 0 and at most 1, got `1.5`",
+            ),
+            (
+                &["--old", "0"],
+                "`--old` is out of range: a number above 0, got `0`",
+            ),
+            (
+                &["--both", "5"],
+                "`--both` is out of range: an integer above 5, got `5`",
+            ),
+            (
+                &["--big", "18446744073709551615"],
+                "`--big` is out of range: an integer at most 18446744073709551614, \
+                 got `18446744073709551615`",
+            ),
+            (
+                &["--maybe", "0"],
+                "`--maybe` is out of range: an integer at least 1, got `0`",
+            ),
+            (
+                &["--ids", "1", "--ids", "10"],
+                "`--ids` is out of range: an integer at most 9, got `10`",
+            ),
+            (&["--name", ""], "`--name` must not be empty"),
+            (
+                &["--code", "ab"],
+                "`--code` is too short: from 3 to 8 characters, got 2 characters",
+            ),
+            (
+                &["--code", "ninechars"],
+                "`--code` is too long: from 3 to 8 characters, got 9 characters",
+            ),
+            (
+                &["--one", "éé"],
+                "`--one` is too long: at most 1 character, got 2 characters",
+            ),
+        ] {
+            assert_eq!(refused(words), said, "{words:?}");
+        }
+        assert_eq!(
+            verb.parse(&argv(&[
+                "--delay",
+                "2000",
+                "--ratio",
+                "1",
+                "--old",
+                "0.5",
+                "--both",
+                "6",
+                "--big",
+                "18446744073709551614",
+                "--maybe",
+                "null",
+                "--ids",
+                "9",
+                "--name",
+                "x",
+                "--code",
+                "abc",
+                "--one",
+                "é"
+            ])),
+            Ok(call(json!({
+                "delay": 2000, "ratio": 1, "old": 0.5, "both": 6, "big": 18446744073709551614u64,
+                "maybe": null, "ids": [9], "name": "x", "code": "abc", "one": "é"
+            })))
+        );
+        // The lone word of the one text option is held to its bounds too.
+        let click = verb_of(
+            "click",
+            json!({"type": "object", "required": ["selector"],
+                "properties": {"selector": {"type": "string", "minLength": 1}}}),
+        );
+        assert_eq!(
+            click.parse(&argv(&[""])),
+            Err("`--selector` must not be empty".to_owned())
+        );
+    }
+
+    /// The help says each option's bounds after its description, and the catalog's facts
+    /// name them as JSON Schema does.
+    #[test]
+    fn the_schemas_bounds_show_in_the_help_and_the_facts() {
+        let verb = verb_of(
+            "bounded",
+            json!({"type": "object", "properties": {
+                "delay": {"type": "integer", "minimum": 0, "maximum": 2000, "default": 100,
+                    "description": "ms per todo"},
+                "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+                "old": {"type": "number", "maximum": 3, "exclusiveMaximum": true},
+                "exact": {"type": "integer", "minimum": 2, "maximum": 2},
+                "name": {"type": "string", "minLength": 1},
+                "code": {"type": "string", "minLength": 3, "maxLength": 8},
+                "short": {"type": "string", "maxLength": 1},
+                "ids": {"type": "array", "items": {"type": "integer", "minimum": 1}}
+            }}),
+        );
+        let helps: Vec<(&str, &str)> = verb
+            .spec
+            .options
+            .iter()
+            .map(|o| (o.name.as_str(), o.help.as_str()))
+            .filter(|(name, _)| *name != "args")
+            .collect();
+        assert_eq!(
+            helps,
+            [
+                ("code", "(3–8 characters)"),
+                ("delay", "ms per todo (0–2000) (default: 100)"),
+                ("exact", "(exactly 2)"),
+                ("ids", "(at least 1)"),
+                ("name", "(not empty)"),
+                ("old", "(below 3)"),
+                ("ratio", "(above 0, at most 1)"),
+                ("short", "(at most 1 character)"),
+            ]
+        );
+        let range = |name: &str| Value::Object(verb.facts(name).expect("an option").range);
+        assert_eq!(range("delay"), json!({"minimum": 0, "maximum": 2000}));
+        assert_eq!(range("ratio"), json!({"exclusiveMinimum": 0, "maximum": 1}));
+        assert_eq!(range("old"), json!({"exclusiveMaximum": 3}));
+        assert_eq!(range("code"), json!({"minLength": 3, "maxLength": 8}));
+        assert_eq!(range("ids"), json!({"minimum": 1}));
+    }
+
+    /// Bounds no value fits, or that are no numbers, are a server's slip: the option is
+    /// as it would be without them (they were sent on, for the tool to judge).
+    #[test]
+    fn bounds_that_make_no_range_are_ignored() {
+        let verb = verb_of(
+            "odd",
+            json!({"type": "object", "properties": {
+                "crossed": {"type": "integer", "minimum": 10, "maximum": 1},
+                "shut": {"type": "number", "minimum": 1, "exclusiveMaximum": 1},
+                "words": {"type": "integer", "minimum": "0", "maximum": null},
+                "half": {"type": "string", "minLength": 1.5, "maxLength": -1},
+                "zero": {"type": "string", "minLength": 0},
+                "flag": {"type": "boolean", "minimum": 1},
+                "json": {"type": "object", "minLength": 1},
+                "pick": {"type": "integer", "enum": [1, 50], "maximum": 10}
+            }}),
+        );
+        assert_eq!(
+            verb.parse(&argv(&[
+                "--crossed",
+                "5",
+                "--shut",
+                "1",
+                "--words",
+                "-1",
+                "--half",
+                "",
+                "--zero",
+                "",
+                "--flag",
+                "--json",
+                "{}",
+                "--pick",
+                "50"
+            ])),
+            Ok(call(json!({
+                "crossed": 5, "shut": 1, "words": -1, "half": "", "zero": "", "flag": true,
+                "json": {}, "pick": 50
+            })))
+        );
+        for option in verb.spec.options.iter().filter(|o| o.name != "args") {
+            assert!(
+                !option.help.contains('('),
+                "{}: {}",
+                option.name,
+                option.help
+            );
+            if let Some(facts) = verb.facts(&option.name) {
+                assert!(facts.range.is_empty(), "{}", option.name);
+            }
+        }
     }
 
     /// An integer past what JSON holds exactly is out of range, said with the range;

@@ -446,6 +446,10 @@ fn item_json(item: &Item) -> Value {
             if let Some(default) = facts.and_then(|f| f.default.clone()) {
                 option["default"] = default;
             }
+            // The bounds held to before the call (`minimum`, `maxLength`, …), where set.
+            for (name, bound) in facts.map(|f| f.range.clone()).unwrap_or_default() {
+                option[name] = bound;
+            }
             option
         })
         .collect();

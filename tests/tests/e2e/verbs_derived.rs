@@ -227,6 +227,20 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
             "error: export-todos: `--delay-ms` is out of range: an integer from \
              -9223372036854775808 to 18446744073709551615, got `99999999999999999999`\n",
         ),
+        // The schema's `minimum`/`maximum` (0 and 2000), in the same words.
+        (
+            &["export-todos", "--delay-ms", "-5"],
+            "error: export-todos: `--delay-ms` is out of range: an integer from 0 to 2000, got `-5`\n",
+        ),
+        (
+            &["export-todos", "--delay-ms", "5000"],
+            "error: export-todos: `--delay-ms` is out of range: an integer from 0 to 2000, got `5000`\n",
+        ),
+        // A selector's `minLength: 1`.
+        (
+            &["click", "--selector", ""],
+            "error: click: `--selector` must not be empty\n",
+        ),
     ] {
         let out = sandbox.devtools(words);
         out.assert_code(1);
@@ -250,6 +264,51 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
     ok(&sandbox, &["click", "#btn-inc"]);
     let count = ok(&sandbox, &["state", "#count"]);
     assert_eq!(count["text"], "1", "the click was sent");
+}
+
+/// The bounds a tool's schema sets (`exportTodos`'s `delayMs`: `minimum` 0, `maximum`
+/// 2000) show in its derived verb's help and in the catalog, which names them as the
+/// schema does.
+#[test]
+fn the_schemas_bounds_show_in_the_help_and_the_catalog() {
+    let (sandbox, _app) = Sandbox::with_app();
+    let help = sandbox.devtools(&["export-todos", "--help"]);
+    help.assert_code(0);
+    assert!(
+        help.stdout.contains(
+            "\n  --delay-ms N  time each todo takes to export, in ms (0–2000) (default: 100)\n"
+        ),
+        "{help}"
+    );
+    let catalog = sandbox.devtools(&["catalog", "--json"]);
+    let options = catalog_verb(&catalog, "export-todos")["options"].clone();
+    assert_eq!(
+        (
+            &options[0]["name"],
+            &options[0]["minimum"],
+            &options[0]["maximum"]
+        ),
+        (&json!("delay-ms"), &json!(0), &json!(2000)),
+        "{options}"
+    );
+    assert_eq!(options[1]["name"], "args");
+    assert_eq!(
+        options[1].get("minimum"),
+        None,
+        "set only where the schema sets it"
+    );
+    let click = catalog_verb(&catalog, "click")["options"][0].clone();
+    assert_eq!(
+        (&click["name"], &click["minLength"], &click["help"]),
+        (
+            &json!("selector"),
+            &json!(1),
+            &json!("the element to act on (not empty) (required)")
+        ),
+        "{click}"
+    );
+    // Within them the call is made.
+    ok(&sandbox, &["export-todos", "--delay-ms", "0"]);
 }
 
 /// What the help of a derived or data verb with a text option says of `@FILE`.
