@@ -480,14 +480,20 @@ mod tests {
         files
     }
 
+    /// A verb directory with the entries of `names` saved.
+    fn saved(names: &[&str]) -> tempfile::TempDir {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let mut index = Index::load(tmp.path()).expect("empty");
+        for name in names {
+            index.put(entry(name));
+        }
+        index.save().expect("save");
+        tmp
+    }
+
     #[test]
     fn each_verb_has_its_own_entry_file_and_a_call_reads_only_its_own() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let mut full = Index::load(tmp.path()).expect("empty");
-        for name in ["a", "b", "c"] {
-            full.put(entry(name));
-        }
-        full.save().expect("save");
+        let tmp = saved(&["a", "b", "c"]);
         assert_eq!(entry_files(tmp.path()), ["a.json", "b.json", "c.json"]);
         let text = std::fs::read_to_string(entry_path(tmp.path(), "b")).expect("b");
         assert!(
@@ -542,12 +548,7 @@ mod tests {
     /// or not) and comes after another entry's file was removed.
     #[test]
     fn a_save_that_fails_part_way_leaves_the_index_as_it_was() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let mut index = Index::load(tmp.path()).expect("empty");
-        for name in ["a", "b", "c"] {
-            index.put(entry(name));
-        }
-        index.save().expect("save");
+        let tmp = saved(&["a", "b", "c"]);
         let mut index = Index::load(tmp.path()).expect("load");
         let b = entry_path(tmp.path(), "b");
         std::fs::remove_file(&b).expect("b");
