@@ -184,24 +184,27 @@ pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
     }
     // Exit 1 is parity's answer (CI branches on it), not a refusal of what was typed
     // nor a failure: the normal state of a third-party server's session. Said as the
-    // report's outcome, a `note:`; an `error:` line read as mur having failed.
+    // report's outcome, a `note:` (which `-q` hides, as every note); an `error:` line
+    // read as mur having failed.
     crate::usage::answered();
-    output::diagnostic(&format!(
-        "note: {}",
-        output::line(&format!(
-            "{} of {} tools have no named verb: {}",
-            missing.len(),
-            tools.len(),
-            missing.join(", ")
-        ))
-    ));
-    output::diagnostic(&format!(
-        "hint: {}",
-        output::line(&format!(
-            "{}; `mur devtools verbs new` makes a named one",
-            reachable(&only_call, missing.len() - only_call.len())
-        ))
-    ));
+    if !settings.quiet {
+        output::diagnostic(&format!(
+            "note: {}",
+            output::line(&format!(
+                "{} of {} tools have no named verb: {}",
+                missing.len(),
+                tools.len(),
+                missing.join(", ")
+            ))
+        ));
+        output::diagnostic(&format!(
+            "hint: {}",
+            output::line(&format!(
+                "{}; `mur devtools verbs new` makes a named one",
+                reachable(&only_call, missing.len() - only_call.len())
+            ))
+        ));
+    }
     // Said already: `main` prints no `error:` line for an empty message.
     Err(Error::usage(String::new()))
 }

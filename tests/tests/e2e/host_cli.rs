@@ -117,6 +117,30 @@ fn only_mur_itself_takes_version() {
     }
 }
 
+/// `parity`'s exit 1 (a tool without a named verb: every tool, with none installed) is its
+/// answer, said as a `note:` and its `hint:`, never an `error:`; `-q` hides the note as it
+/// hides every note, and the exit code still says it.
+#[test]
+fn parity_says_its_answer_as_a_note_that_quiet_hides() {
+    let (sb, _app) = Sandbox::with_app();
+    let out = sb.devtools(&["parity", "--json"]);
+    out.assert_code(1);
+    assert_eq!(
+        (
+            out.stderr_lines("note: 22 of 22 tools have no named verb: ")
+                .len(),
+            out.stderr.lines().count()
+        ),
+        (1, 2),
+        "{out}"
+    );
+    assert!(out.stderr_lines("error:").is_empty(), "{out}");
+    sb.devtools(&["-q", "parity", "--json"])
+        .assert_code(1)
+        .assert_stdout_is(&out.stdout)
+        .assert_stderr_is("");
+}
+
 #[test]
 fn a_bad_timeout_is_a_usage_error() {
     let sb = Sandbox::new();
