@@ -224,7 +224,7 @@ pub struct HostArgs {
     /// Print what mur does (endpoint, retries) and the server's log messages on stderr
     #[arg(short, long, global = true)]
     pub verbose: bool,
-    /// Show no progress, task status or verb notes on stderr
+    /// Show no progress, task status or notes on stderr
     #[arg(short, long, global = true)]
     pub quiet: bool,
     /// Answer the server's question: KEY is a field of the schema it asks for (repeatable)
