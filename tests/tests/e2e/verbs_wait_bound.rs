@@ -26,30 +26,45 @@ fn a_host_timeout_shorter_than_the_tools_wait_ends_with_the_tools_answer() {
         .assert_tool_failed("waitFor", "timed out after 400 ms waiting for `#never`");
 }
 
+/// The standard `wait` with every `from` in its bytes made `to` (of one length).
+fn wait_with(from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut bytes = std::fs::read(standard("wait")).expect("the standard wait");
+    let mut replaced = 0;
+    while let Some(at) = bytes.windows(from.len()).position(|w| w == from) {
+        bytes[at..at + to.len()].copy_from_slice(to);
+        replaced += 1;
+    }
+    assert!(replaced > 0, "the standard wait holds {from:?}");
+    bytes
+}
+
 /// The same `wait` with its declaration hidden (its `mur:verb-waits` section renamed,
 /// as a verb built before the declaration has none): the host's `--timeout` cuts the
 /// call off as before (exit 2), and is not lengthened to the tool's wait.
 #[test]
 fn a_verb_that_declares_nothing_is_called_as_before() {
     let (sandbox, _sample) = standard_session();
-    let declared = std::fs::read(standard("wait")).expect("the standard wait");
-    let (from, to) = (b"mur:verb-waits", b"mur-test-waits");
-    let mut undeclared = declared.clone();
-    let mut renamed = 0;
-    while let Some(at) = undeclared.windows(from.len()).position(|w| w == from) {
-        undeclared[at..at + to.len()].copy_from_slice(to);
-        renamed += 1;
-    }
-    assert!(
-        renamed > 0,
-        "the standard wait declares that its tool waits"
-    );
     let file = sandbox.root().join("mur_verb_wait.wasm");
-    std::fs::write(&file, &undeclared).expect("write");
+    std::fs::write(&file, wait_with(b"mur:verb-waits", b"mur-test-waits")).expect("write");
     plugins::try_add(&sandbox, &[file], &["--force"]).assert_code(0);
 
     sandbox
         .devtools(&["--timeout", "2000", "wait", "#never"])
         .assert_code(2)
         .assert_stderr_contains("did not answer within 2000 ms");
+}
+
+/// A declaration that is not `ARGUMENT=MS` is refused when the verb is added, saying
+/// what it should be: the host would not know what to lower.
+#[test]
+fn a_declaration_that_says_no_argument_and_wait_is_refused_at_add() {
+    let sandbox = plugins::standard_sandbox();
+    let file = sandbox.root().join("mur_verb_wait.wasm");
+    std::fs::write(&file, wait_with(b"timeoutMs=5000", b"timeoutMs~5000")).expect("write");
+    plugins::try_add(&sandbox, &[file], &["--force"])
+        .assert_code(1)
+        .assert_stderr_contains(
+            "is not a usable verb: its `mur:verb-waits` section is not `ARGUMENT=MS` (a tool \
+             argument's name, then a whole number of milliseconds): \"timeoutMs~5000\"",
+        );
 }
