@@ -240,13 +240,18 @@ async fn find(
             })?;
             Ok(chosen.into())
         }
-        (Err(e), None) if e.kind() == mur_core::Kind::NoSession => {
-            let e = match &project {
-                Some(project) => with_other_projects(e, project, &registry, http).await,
-                None => e,
-            };
-            Err(no_session_hint(e, &registry, false))
-        }
+        (Err(e), None) if e.kind() == mur_core::Kind::NoSession => Err(match &project {
+            Some(project) => {
+                let not_running = |e: Error| match ended(&survey, project) {
+                    Some(ended) if e.hints().is_empty() => {
+                        no_session_hint(e, &registry, false).with_first_hint(ended)
+                    }
+                    _ => no_session_hint(e, &registry, false),
+                };
+                with_other_projects(e, project, &registry, http, not_running).await
+            }
+            None => no_session_hint(e, &registry, false),
+        }),
         (chosen, _) => {
             let chosen = chosen.map_err(|e| no_session_hint(e, &registry, range.is_some()))?;
             tracing::debug!("using `{}` ({})", chosen.endpoint, chosen.project);
@@ -278,20 +283,33 @@ impl From<Candidate> for Resolved {
 }
 
 /// `e`, no session of `project`, with the live sessions of other projects (only the
-/// project's was probed; the error path probes the rest).
+/// project's was probed; the error path probes the rest), or `not_running`'s hints
+/// ([`select::with_other_projects`]).
 async fn with_other_projects(
     e: Error,
     project: &ProjectFilter,
     registry: &mur_lockfile::Registry,
     http: &mur_http::Http,
+    not_running: impl FnOnce(Error) -> Error,
 ) -> Error {
-    match lockfiles::survey_wanted(registry, http, |_| true, &mut Silent).await {
-        Ok(all) => {
-            let live: Vec<Candidate> = all.live.iter().map(Candidate::from_lockfile).collect();
-            select::with_other_projects(e, project, &live)
-        }
-        Err(_) => e,
-    }
+    let live = match lockfiles::survey_wanted(registry, http, |_| true, &mut Silent).await {
+        Ok(all) => all.live.iter().map(Candidate::from_lockfile).collect(),
+        Err(_) => Vec::new(),
+    };
+    select::with_other_projects(e, project, &live, not_running)
+}
+
+/// What the lockfile of `project`'s session says, when the session ended without
+/// withdrawing it (crashed, killed; the lockfile goes on this call's way): which
+/// process it was and when it started, so "start the app" reads as "again". A session
+/// that exited cleanly withdrew its lockfile and left nothing to tell.
+fn ended(survey: &Survey, project: &ProjectFilter) -> Option<String> {
+    let found = survey.stale.iter().find(|f| project.matches_lockfile(f))?;
+    Some(format!(
+        "this project's session (pid {}, started {}) has ended without withdrawing its \
+         lockfile: it crashed or was killed",
+        found.lock.pid, found.lock.started_at
+    ))
 }
 
 /// "No session" is wrong when a session's process runs but did not answer

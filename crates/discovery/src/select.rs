@@ -119,35 +119,49 @@ fn none_found(project: Option<&ProjectFilter>) -> Error {
     }
 }
 
-/// `e`, no session of `project`, with the live sessions of other projects listed
-/// (`--project` may well have named the wrong file), and the one likely meant first
-/// ([`nearest`]); `e` as it is when there are none.
-pub fn with_other_projects(e: Error, project: &ProjectFilter, live: &[Candidate]) -> Error {
+/// `e`, no session of `project`, with the live sessions of other projects listed.
+/// When `--project` looks like a slip for one of theirs ([`nearest`]), that one is
+/// offered first and the list is to choose from. A path that exists is no slip: it is
+/// the project meant, whose session is not running, so it gets `not_running`'s hints
+/// (start the app) and the list is only what else runs; "did you mean" the other
+/// project's session there sent an agent to drive another app. `not_running(e)`
+/// alone when no other session runs.
+pub fn with_other_projects(
+    e: Error,
+    project: &ProjectFilter,
+    live: &[Candidate],
+    not_running: impl FnOnce(Error) -> Error,
+) -> Error {
     let mut others: Vec<&Candidate> = live
         .iter()
         .filter(|c| c.transport == Transport::Http && !project.matches(c))
         .collect();
     if others.is_empty() {
-        return e;
+        return not_running(e);
     }
     others.sort_by(|a, b| a.project.cmp(&b.project));
-    let error = e
-        .with_list(rows(&others))
-        .with_hint("these sessions are of other projects: choose one with `--project PATH`");
-    match nearest(&project.canonical, &others) {
-        Some(c) => error.with_first_hint(format!(
+    let listed = e.with_list(rows(&others));
+    let exists = Path::new(&project.canonical).exists();
+    let choose = "these sessions are of other projects: choose one with `--project PATH`";
+    match nearest(&project.canonical, exists, &others) {
+        Some(c) => listed.with_hint(choose).with_first_hint(format!(
             "did you mean `--project {}`?",
             mur_core::shell_word(&c.project)
         )),
-        None => error,
+        None if exists => {
+            not_running(listed).with_hint("the sessions listed are of other projects, not this one")
+        }
+        None => listed.with_hint(choose),
     }
 }
 
 /// The session of `others` that `--project typed` most likely meant, when one stands
-/// out: of the same file name (`Other.csproj` in another directory); else in the
-/// directory typed, the nearest below it (`--project App` for `App/App.csproj`); else
-/// beside the file typed (`App/App.sln` for `App/App.csproj`). Two alike are no answer.
-fn nearest<'a>(typed: &str, others: &[&'a Candidate]) -> Option<&'a Candidate> {
+/// out: in the directory typed, the nearest below it (`--project App` for
+/// `App/App.csproj`); and when nothing is at `typed` (`exists` false: a slip), of the
+/// same file name (`Other.csproj` in another directory), else beside the file typed
+/// (`App/App.cproj` for `App/App.csproj`). A file that exists is a project of its own,
+/// whatever its name. Two alike are no answer.
+fn nearest<'a>(typed: &str, exists: bool, others: &[&'a Candidate]) -> Option<&'a Candidate> {
     let typed = Path::new(typed);
     let only = |found: Vec<&'a Candidate>| match found[..] {
         [one] => Some(one),
@@ -157,7 +171,9 @@ fn nearest<'a>(typed: &str, others: &[&'a Candidate]) -> Option<&'a Candidate> {
         .iter()
         .copied()
         .filter(|c| {
-            typed.file_name().is_some() && Path::new(&c.project).file_name() == typed.file_name()
+            !exists
+                && typed.file_name().is_some()
+                && Path::new(&c.project).file_name() == typed.file_name()
         })
         .collect();
     if let Some(c) = only(same_name) {
@@ -182,7 +198,9 @@ fn nearest<'a>(typed: &str, others: &[&'a Candidate]) -> Option<&'a Candidate> {
     let beside = others
         .iter()
         .copied()
-        .filter(|c| typed.parent().is_some() && Path::new(&c.project).parent() == typed.parent())
+        .filter(|c| {
+            !exists && typed.parent().is_some() && Path::new(&c.project).parent() == typed.parent()
+        })
         .collect();
     only(beside)
 }
@@ -423,7 +441,7 @@ mod tests {
             candidate("/w/b/deep/x/Deep.csproj", 3, Transport::Http),
         ];
         let others: Vec<&Candidate> = all.iter().collect();
-        let meant = |typed: &str| nearest(typed, &others).map(|c| c.project.as_str());
+        let meant = |typed: &str| nearest(typed, false, &others).map(|c| c.project.as_str());
         assert_eq!(meant("/elsewhere/Other.csproj"), Some("/w/b/Other.csproj"));
         assert_eq!(meant("/w/a"), Some("/w/a/App.csproj"));
         // The nearest below the directory; two as near are no answer.
@@ -431,6 +449,21 @@ mod tests {
         assert_eq!(meant("/w"), None);
         assert_eq!(meant("/w/a/App.sln"), Some("/w/a/App.csproj"));
         assert_eq!(meant("/nowhere/X.csproj"), None);
+    }
+
+    /// A path that exists is the project meant, not a slip for another of its name or
+    /// beside it; a directory still names the project in it.
+    #[test]
+    fn a_project_file_that_exists_is_no_slip_for_another() {
+        let all = [
+            candidate("/w/a/App.csproj", 1, Transport::Http),
+            candidate("/w/b/Other.csproj", 2, Transport::Http),
+        ];
+        let others: Vec<&Candidate> = all.iter().collect();
+        let meant = |typed: &str| nearest(typed, true, &others).map(|c| c.project.as_str());
+        assert_eq!(meant("/w/c/App.csproj"), None);
+        assert_eq!(meant("/w/a/App.sln"), None);
+        assert_eq!(meant("/w/a"), Some("/w/a/App.csproj"));
     }
 
     #[test]

@@ -190,7 +190,8 @@ fn a_project_without_a_session_lists_the_live_ones_and_the_likely_one() {
     let a = sb.start_sample(&sb.project("a"));
     let other = sb.file("b/Other.csproj", "");
     let b = sb.start_sample(&other);
-    let typed = sb.file("Other.csproj", "");
+    // No file there: a slip (a project file that exists is no slip for another).
+    let typed = sb.root().join("Other.csproj");
     let out = call_version_for(&sb, &typed);
     out.assert_code(4).assert_stdout_is("");
     let mut listed = [&a, &b];
@@ -930,4 +931,61 @@ fn without_xdg_runtime_dir_sessions_in_the_shared_directory_are_found_beside_the
         login.dir().display(),
         scrubbed.shared().dir().display()
     ));
+}
+
+/// The error for `--project TYPED`, a project that exists but whose session is not
+/// running, while only `others` run: start the app (again, when `ended` says how its
+/// session ended), the others listed only as what else runs, no "did you mean" one
+/// of them (R1 M1: an agent followed it into another project's app).
+fn not_running(sb: &Sandbox, typed: &str, others: &[&mur_e2e::Session], ended: &str) -> String {
+    format!(
+        "error: no live devtools session for project `{typed}`\n{}{ended}\
+         hint: start the app with its devtools session enabled, or a stdio MCP server with \
+         `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in {}\n\
+         hint: a session started elsewhere can be reached with `--endpoint URL`, or found with \
+         `--auto`\n\
+         hint: the sessions listed are of other projects, not this one\n",
+        session_rows(others),
+        sb.registry().searched(),
+    )
+}
+
+/// Of two apps with project files of one name (`a/App.csproj`, `b/App.csproj`), `b`'s
+/// exits: `--project b/App.csproj` is told to start it, not pointed at `a`'s session,
+/// whether `b` exited cleanly or was killed (then, once, what its lockfile said). A
+/// path that is no file stays a slip for `a`'s, beside it or of its name.
+#[test]
+fn a_project_whose_app_exited_is_told_to_start_it_not_pointed_at_another_of_its_name() {
+    let sb = Sandbox::new();
+    let a = sb.start_sample(&sb.project("a"));
+    let b_project = sb.project("b");
+    let b = sb.start_sample(&b_project);
+    let typed = sb.canonical_project(&b_project);
+    b.signal("TERM");
+    assert!(b.wait_status().success(), "a clean exit");
+    let out = sb.mur(&["devtools", "--project", "b/App.csproj", "call", "version"]);
+    out.assert_code(4).assert_stdout_is("");
+    out.assert_stderr_is(not_running(&sb, &typed, &[&a], ""));
+
+    let b = sb.start_sample(&b_project);
+    let (pid, started) = (b.pid(), b.lock.started_at.clone());
+    b.kill();
+    let out = sb.mur(&["devtools", "--project", "b/App.csproj", "call", "version"]);
+    out.assert_code(4).assert_stdout_is("");
+    let ended = format!(
+        "hint: this project's session (pid {pid}, started {started}) has ended without \
+         withdrawing its lockfile: it crashed or was killed\n"
+    );
+    out.assert_stderr_is(not_running(&sb, &typed, &[&a], &ended));
+    // The stale lockfile went on that call's way: the next is told to start the app.
+    let again = sb.mur(&["devtools", "--project", "b/App.csproj", "call", "version"]);
+    again.assert_code(4);
+    again.assert_stderr_is(not_running(&sb, &typed, &[&a], ""));
+
+    for slip in ["a/App.cproj", "c/App.csproj"] {
+        let out = sb.mur(&["devtools", "--project", slip, "call", "version"]);
+        out.assert_code(4).assert_stdout_is("");
+        let typed = sb.canonical_project(&sb.root().join(slip));
+        out.assert_stderr_is(other_projects(&typed, &[&a], &a));
+    }
 }
