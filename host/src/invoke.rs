@@ -22,6 +22,36 @@ use crate::usage;
 /// The most `tools/list` pages read; a server paging forever is cut off.
 const MAX_PAGES: usize = 100;
 
+/// How long a call cut off by a session that withdrew its lockfile waits to see
+/// its successor announce itself (a reload) or its process exit (a stop). A
+/// successor announces itself within tens of milliseconds of the cut.
+const RELOAD_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+const RELOAD_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// What became of a session's process after a call to it failed midway.
+#[derive(Debug)]
+enum After {
+    /// Its lockfile names another process now: the one it reloaded into.
+    Reloaded(u32),
+    /// It runs without a lockfile: it is reloading or stopping.
+    Withdrawn,
+    /// The process table's word, the lockfile its own (or none to compare).
+    Was(Fate),
+}
+
+/// What a session's lockfile names after a call to it failed.
+#[derive(Debug, PartialEq)]
+enum Names {
+    /// The session's own process.
+    It,
+    /// Another process: the session's successor.
+    Another(u32),
+    /// No session: the file is gone (or no longer a lockfile).
+    Nothing,
+    /// Not known: the session was found by no lockfile (`--endpoint`).
+    Unknown,
+}
+
 /// Runs one future on a single-threaded runtime: one call per process needs
 /// no more, and it starts in microseconds.
 pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
@@ -277,7 +307,10 @@ impl Session {
                 .relaying_for(relayed)
                 .cancelled_by(cancel.clone());
             let call = Box::pin(client.call(method, params, left));
-            return call.await.map_err(|e| self.after_failure(e));
+            return match call.await {
+                Ok(reply) => Ok(reply),
+                Err(e) => Err(self.after_failure(e).await),
+            };
         }
         let labelled = usage::with_verb_meta(method, params);
         let params = labelled.as_ref().or(params);
@@ -292,7 +325,10 @@ impl Session {
         // pass through) as large (see `block_on`).
         let call = Box::pin(client.call(method, params, left));
         let reply = usage::measure_async(usage::Phase::Call, call).await;
-        let reply = reply.map_err(|e| self.after_failure(e))?;
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(e) => return Err(self.after_failure(e).await),
+        };
         output::notes(&mur_client::question_notes(&reply), settings.quiet);
         // A question a bridge said may be another call's, refused for want of an
         // answer: the call's own failure stands (its stdout, its message), and
@@ -306,29 +342,84 @@ impl Session {
     }
 
     /// `e`, a call that broke off or went unanswered, with what became of the
-    /// session's process when that is why: it exited (a reload, a crash) or is
-    /// stopped (a debugger, SIGSTOP). Only a failure looks at the process table.
-    fn after_failure(&self, e: Error) -> Error {
+    /// session's process when that is why: it reloaded (its lockfile names its
+    /// successor), exited (a crash) or is stopped (a debugger, SIGSTOP). Only a
+    /// failure looks at the process table and the lockfile.
+    async fn after_failure(&self, e: Error) -> Error {
         let Some((pid, started_at)) = self.process.filter(|_| e.kind() == Kind::Transport) else {
             return e;
         };
-        let fate = match mur_lockfile::liveness::fate(pid, started_at) {
-            // A process killed closes its sockets before it is seen to exit: one whose
-            // endpoint no longer takes connections is going. One look, no wait.
-            Fate::Running if refuses_connections(&self.endpoint) => Fate::Gone,
-            fate => fate,
-        };
+        let fate = self.fate(pid, started_at).await;
         tracing::debug!("the session's process (pid {pid}) after the failure: {fate:?}");
         match fate {
-            Fate::Gone => e.with_first_hint(format!(
+            After::Reloaded(successor) => e.with_first_hint(format!(
+                "the session reloaded during the call (pid {pid}, now pid {successor}), which \
+                 cut it off: run the command again"
+            )),
+            After::Withdrawn => e.with_first_hint(format!(
+                "the session's process (pid {pid}) withdrew its lockfile during the call: it \
+                 is reloading or stopping; `mur devtools session list` shows the sessions now"
+            )),
+            After::Was(Fate::Gone) => e.with_first_hint(format!(
                 "the session's process (pid {pid}) is gone: it exited or restarted during the \
                  call (a reload, a crash); `mur devtools session list` shows the sessions now"
             )),
-            Fate::Stopped => e.with_first_hint(format!(
+            After::Was(Fate::Stopped) => e.with_first_hint(format!(
                 "the session's process (pid {pid}) is stopped (a debugger, SIGSTOP): \
                  `kill -CONT {pid}` resumes it"
             )),
-            Fate::Running => e,
+            After::Was(Fate::Running) => e,
+        }
+    }
+
+    /// What became of the session's process `pid`. A reloading session removes its
+    /// lockfile, closes what is still in flight (after up to 3 s) and keeps running
+    /// (holding the port for its successor) until the successor has announced itself:
+    /// a call it cut off finds it running, its lockfile gone. That is waited out, for
+    /// a little while ([`RELOAD_WAIT`], or the `--timeout` left): then a lockfile of
+    /// another process is a reload, the process gone with none an exit.
+    async fn fate(&self, pid: u32, started_at: Option<i64>) -> After {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        let waited = Instant::now() + RELOAD_WAIT.min(left);
+        loop {
+            let names = self.lockfile_names(pid, started_at);
+            if let Names::Another(successor) = names {
+                return After::Reloaded(successor);
+            }
+            let fate = match mur_lockfile::liveness::fate(pid, started_at) {
+                // A process killed closes its sockets before it is seen to exit: one
+                // whose endpoint no longer takes connections is going. One look.
+                Fate::Running if refuses_connections(&self.endpoint) => Fate::Gone,
+                fate => fate,
+            };
+            if fate != Fate::Running || names != Names::Nothing {
+                return After::Was(fate);
+            }
+            if Instant::now() >= waited {
+                return After::Withdrawn;
+            }
+            tokio::time::sleep(RELOAD_POLL).await;
+        }
+    }
+
+    /// What the lockfile the session was found by names now, of process `pid`
+    /// started at `started_at`.
+    fn lockfile_names(&self, pid: u32, started_at: Option<i64>) -> Names {
+        let Some(path) = self.lockfile.as_deref() else {
+            return Names::Unknown;
+        };
+        let Some(dir) = path.parent() else {
+            return Names::Unknown;
+        };
+        match mur_lockfile::Registry::at(dir.to_path_buf()).read(path) {
+            mur_lockfile::ReadOutcome::Valid(lock)
+                if lock.pid == pid
+                    && mur_lockfile::liveness::started_at_secs(&lock) == started_at =>
+            {
+                Names::It
+            }
+            mur_lockfile::ReadOutcome::Valid(lock) => Names::Another(lock.pid),
+            _ => Names::Nothing,
         }
     }
 

@@ -1587,3 +1587,56 @@ fn a_request_refused_as_too_large_is_said_so() {
          of mur's takes at most 4 MiB in one)\n"
     ));
 }
+
+/// A call cut off by a `reload` another command asked for (the session's old process
+/// runs on, holding the port for its successor, its lockfile withdrawn) says the
+/// session reloaded and to run it again, naming both pids (R1 M2: it was the bare
+/// transport error, no hint, where a `kill -9` got one).
+#[test]
+fn a_call_cut_off_by_a_reload_says_the_session_reloaded_and_to_run_it_again() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("app"));
+    let pid = sample.pid();
+    let successors = mur_e2e::Successors::new(&sb, pid);
+    // `-v` says when the call is sent: the reload is asked for after that.
+    let stderr = sb.root().join("wait.err");
+    let mut command = sb.mur_command(&[
+        "-v",
+        "devtools",
+        "--timeout",
+        "30000",
+        "call",
+        "waitFor",
+        "--args",
+        r##"{"selector": "#never", "timeoutMs": 20000}"##,
+    ]);
+    command.stderr(std::fs::File::create(&stderr).expect("stderr file"));
+    let mut mur = mur_e2e::Process::spawn(&mut command);
+    let read = || std::fs::read_to_string(&stderr).unwrap_or_default();
+    mur.wait_ready(
+        "mur",
+        "sending its call",
+        Duration::from_secs(30),
+        || read().contains("DEBUG POST").then_some(()),
+        read,
+    );
+    sb.mur(&["devtools", "call", "reload"]).assert_code(0);
+    let status = mur.wait_status();
+    let successor = successors.wait();
+    let said = read();
+    assert_eq!(status.code(), Some(2), "{said}");
+    let endpoint = sample.endpoint();
+    let said: String = said
+        .lines()
+        .filter(|line| !line.starts_with("DEBUG "))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert_eq!(
+        said,
+        format!(
+            "error: `{endpoint}`: request failed: connection closed before message completed\n\
+             hint: the session reloaded during the call (pid {pid}, now pid {successor}), which \
+             cut it off: run the command again\n"
+        )
+    );
+}
