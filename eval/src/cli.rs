@@ -230,11 +230,13 @@ impl RunArgs {
 impl StudyArgs {
     /// The validated study: conditions and tasks loaded and selected, binaries found.
     pub fn study(self) -> Result<crate::study::Study> {
+        let conditions_from = condition_dir(self.condition_dir.clone())?;
         let conditions = crate::condition::select(
-            crate::condition::load_dir(&condition_dir(self.condition_dir.clone())?)?,
+            crate::condition::load_dir(&conditions_from)?,
             &self.conditions,
         )?;
-        let tasks = task::select(task::load_dir(&self.runner.task_dir()?)?, &self.tasks)?;
+        let tasks_from = self.runner.task_dir()?;
+        let tasks = task::select(task::load_dir(&tasks_from)?, &self.tasks)?;
         let named = conditions
             .iter()
             .any(|c| c.verbs == Some(crate::condition::VerbSet::Named));
@@ -245,7 +247,18 @@ impl StudyArgs {
             Some(out) => out,
             None => default_out("study")?,
         };
+        let provenance =
+            crate::study::provenance::Provenance::now(&crate::study::provenance::Given {
+                mur: &runner.mur,
+                sample: &runner.sample,
+                task_dir: &tasks_from,
+                condition_dir: &conditions_from,
+                verbs: (!verbs.as_os_str().is_empty()).then_some(verbs.as_path()),
+                pass_env: &self.runner.pass_env,
+                jobs: self.jobs as usize,
+            });
         Ok(crate::study::Study {
+            provenance,
             conditions,
             tasks,
             repeats: self.repeats,

@@ -182,21 +182,46 @@ fn check_html(path: Option<&std::path::Path>) -> Result<()> {
     }
 }
 
-/// A usage error when the page `html` would overwrite the record a study's report is
-/// made from (`results.jsonl`, `study.json` in `dir`): one slip of tab completion and the
-/// runs a published study rests on were gone.
+/// A usage error when the page `html` would overwrite a file the study in `dir` wrote:
+/// its record (`results.jsonl`, `study.json`, also through another name for the same
+/// file), its reports, or anything under `runs/` (a run's `record.json`, the oracle's
+/// verdict) — one slip of tab completion and what a published study rests on was gone.
+/// A page of its own beside them (`report.html`) is the study's to hold.
 fn not_the_record(html: &std::path::Path, dir: &std::path::Path) -> Result<()> {
+    let refused = |name: &str| {
+        Error::usage(format!(
+            "`--html {}` is the study's `{name}`, which the page would overwrite",
+            html.display()
+        ))
+        .with_hint("name another file for the page, such as `report.html`")
+    };
     for name in [study::RESULTS, study::META] {
-        let record = dir.join(name);
-        if same_file(html, &record) {
-            return Err(Error::usage(format!(
-                "`--html {}` is the study's `{name}`, which the page would overwrite",
-                html.display()
-            ))
-            .with_hint("name another file for the page, such as `report.html`"));
+        if same_file(html, &dir.join(name)) {
+            return Err(refused(name));
         }
     }
+    let (page, dir) = (resolved(html), resolved(dir));
+    if let Ok(within) = page.strip_prefix(&dir)
+        && let Some(first) = within.components().next()
+        && study::OWN.contains(&first.as_os_str().to_string_lossy().as_ref())
+    {
+        return Err(refused(&within.to_string_lossy()));
+    }
     Ok(())
+}
+
+/// `path` absolute, its directory resolved (links, `..`) when it exists, so that
+/// `study/runs/../report.md` is known for the study's `report.md`.
+fn resolved(path: &std::path::Path) -> std::path::PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    if let Ok(whole) = std::fs::canonicalize(&absolute) {
+        return whole;
+    }
+    match (absolute.parent(), absolute.file_name()) {
+        (Some(parent), Some(name)) => std::fs::canonicalize(parent)
+            .map_or_else(|_| absolute.clone(), |parent| parent.join(name)),
+        _ => absolute,
+    }
 }
 
 /// Whether `a` and `b` name one file: the same file on disk when both exist, else the

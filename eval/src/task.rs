@@ -37,6 +37,9 @@ pub struct Task {
     pub setup: Vec<ToolCall>,
     /// What must hold afterwards; the task is completed when every check passes.
     pub checks: Vec<Check>,
+    /// The sha256 of the task's file, hex: a study records it per run, so runs judged by
+    /// two versions of one oracle are told apart.
+    pub sha256: String,
 }
 
 /// A tool and its arguments.
@@ -166,6 +169,7 @@ pub fn parse(id: &str, text: &str) -> std::result::Result<Task, String> {
         time_limit: file.time_limit_secs.map(Duration::from_secs),
         setup: file.setup,
         checks,
+        sha256: sha256_hex(text.as_bytes()),
     })
 }
 
@@ -246,10 +250,32 @@ fn no_call(tool: &Option<String>, args: &Option<Value>, pointer: &Option<String>
     tool.is_none() && args.is_none() && pointer.is_none()
 }
 
+/// `bytes`' sha256, in lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 fn regex(pattern: String) -> std::result::Result<Expect, String> {
     Regex::new(&pattern)
         .map(Expect::Matches)
-        .map_err(|e| format!("bad regular expression `{pattern}`: {e}"))
+        .map_err(|e| format!("bad regular expression `{pattern}`: {}", regex_reason(&e)))
+}
+
+/// What is wrong with a regular expression, in one line: the regex crate renders a
+/// syntax error over several (the pattern, a caret under the place, then `error: …`),
+/// which broke the one-line error a bad task file gets.
+fn regex_reason(error: &regex::Error) -> String {
+    let text = error.to_string();
+    text.lines()
+        .find_map(|line| line.trim().strip_prefix("error: "))
+        .map_or_else(
+            || text.split_whitespace().collect::<Vec<_>>().join(" "),
+            str::to_owned,
+        )
 }
 
 /// A JSON pointer (`/counter/count`; empty for the whole value).
@@ -335,6 +361,18 @@ equals = 3
     }
 
     #[test]
+    fn a_task_is_known_by_its_files_sha256() {
+        let task = parse("counter", COUNTER).expect("valid");
+        assert_eq!(task.sha256, sha256_hex(COUNTER.as_bytes()));
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        let changed = parse("counter", &COUNTER.replace("equals = 3", "equals = 4"));
+        assert_ne!(changed.expect("valid").sha256, task.sha256);
+    }
+
+    #[test]
     fn mistakes_in_a_task_file_are_named() {
         let cases = [
             ("equals = 3", "equal = 3", "unknown field `equal`"),
@@ -375,6 +413,13 @@ equals = 3
                 "types",
                 COUNTER.replace("[\"interact\"]", "7"),
                 "line 3, column 14: invalid type: integer `7`, expected a sequence",
+            ),
+            // A regular expression that does not parse: the regex crate's own layout
+            // is four lines.
+            (
+                "regex",
+                COUNTER.replace("equals = 3", "matches = \"(unclosed\""),
+                "bad regular expression `(unclosed`: unclosed group",
             ),
         ];
         for (id, text, place) in cases {

@@ -72,7 +72,20 @@ pub fn render(steps: &[Step]) -> String {
                 tool,
                 arguments,
                 result,
-            } => text.push_str(&format!("→ {tool} {arguments}\n← {}\n", cut(result))),
+            } => {
+                // A call logged without its arguments shows none, not `{}`, which
+                // would say it was made with none.
+                let tool = if tool.is_empty() {
+                    "(tool not named)"
+                } else {
+                    tool
+                };
+                let call = match arguments.as_str() {
+                    "" => tool.to_owned(),
+                    arguments => format!("{tool} {arguments}"),
+                };
+                text.push_str(&format!("→ {call}\n← {}\n", cut(result)));
+            }
             Step::Said(words) => text.push_str(&format!("» {}\n", cut(words))),
         }
     }
@@ -89,10 +102,10 @@ pub fn command_line(argv: &[String]) -> String {
         .join(" ")
 }
 
-/// Arguments as one line of JSON (`{}` when there are none).
+/// Arguments as one line of JSON (empty when none were logged: `null` or absent).
 pub fn arguments(value: &Value) -> String {
     match value {
-        Value::Null => "{}".to_owned(),
+        Value::Null => String::new(),
         other => other.to_string(),
     }
 }
@@ -131,6 +144,24 @@ mod tests {
              [exit 1]\n\
              → state {\"selector\":\"#count\"}\n\
              ← {\"text\":\"1\"}\n"
+        );
+    }
+
+    #[test]
+    fn a_call_logged_without_arguments_shows_none_and_one_with_empty_ones_shows_them() {
+        let step = |tool: &str, args: serde_json::Value| Step::Tool {
+            tool: tool.to_owned(),
+            arguments: arguments(&args),
+            result: "ok".to_owned(),
+        };
+        let steps = [
+            step("click", serde_json::Value::Null),
+            step("state", serde_json::json!({})),
+            step("", serde_json::Value::Null),
+        ];
+        assert_eq!(
+            render(&steps),
+            "→ click\n← ok\n→ state {}\n← ok\n→ (tool not named)\n← ok\n"
         );
     }
 

@@ -34,15 +34,18 @@ impl Format {
 /// Reads `output` (the agent's stdout) as `format`. Lines that are not JSON events of
 /// the format (a wrapper's own output) are skipped.
 pub fn read(format: Format, output: &str) -> AgentReport {
+    let seen = std::cell::Cell::new(0usize);
     let events = output
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line.trim()).ok())
-        .filter(serde_json::Value::is_object);
+        .filter(serde_json::Value::is_object)
+        .inspect(|_| seen.set(seen.get() + 1));
     let mut report = match format {
         Format::StreamJson => claude::read(events),
         Format::CodexJson => codex::read(events),
     };
     report.format = format.name().to_owned();
+    report.no_events = seen.get() == 0;
     report
 }
 
@@ -55,6 +58,21 @@ mod tests {
             .join("fixtures")
             .join(name);
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    #[test]
+    fn output_without_one_event_is_said_to_hold_none() {
+        for format in [Format::StreamJson, Format::CodexJson] {
+            let report = read(format, "Hello, I am an agent\n{not json\n[1,2]\n");
+            assert!(report.no_events, "{format:?}");
+            assert_eq!(report.turns, None);
+            let said = serde_json::to_value(&report).expect("json");
+            assert_eq!(said["noEvents"], true);
+        }
+        let report = read(Format::StreamJson, &fixture("claude-stream.jsonl"));
+        assert!(!report.no_events);
+        let said = serde_json::to_value(&report).expect("json");
+        assert_eq!(said.get("noEvents"), None, "absent when false");
     }
 
     #[test]

@@ -17,6 +17,12 @@ pub struct AgentReport {
     /// Input tokens served from the provider's prompt cache.
     pub cached_tokens: Option<u64>,
     pub cost_usd: Option<f64>,
+    /// The format was given but the agent's stdout held no event of it (Claude Code run
+    /// without `--output-format stream-json --verbose`, say): every figure above is
+    /// `None` because nothing was read, not because the agent reported nothing. Absent
+    /// when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub no_events: bool,
     /// The text of each tool result the agent received, in order (not serialized: the
     /// study measures it).
     #[serde(skip)]
@@ -28,6 +34,10 @@ pub struct AgentReport {
     /// What it did and said, in order, for its trace (not serialized: `trace.md` shows it).
     #[serde(skip)]
     pub steps: Vec<Step>,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// The text of a tool result given as a string, an array of content blocks (their

@@ -127,21 +127,28 @@ pub struct Recorded {
 
 impl Recorded {
     pub fn read(dir: &Path) -> Self {
-        let (captured, captured_note) = read_lines(&dir.join(CAPTURE_FILE));
-        let (logged, logged_note) = read_lines(&dir.join(TRANSCRIPT_FILE));
+        let (captured, captured_notes) = read_lines(&dir.join(CAPTURE_FILE), |_: &Captured| true);
+        // A line of another kind is no record of the transcript's schema: counted as
+        // neither, and said, as a line that is no JSON is.
+        let (logged, logged_notes) = read_lines(&dir.join(TRANSCRIPT_FILE), |l: &Logged| {
+            matches!(l.kind.as_str(), "read" | "result")
+        });
         Self {
             captured,
             logged,
-            notes: captured_note.into_iter().chain(logged_note).collect(),
+            notes: captured_notes.into_iter().chain(logged_notes).collect(),
         }
     }
 }
 
 /// The records of the JSON Lines file at `path` (what of its first [`LINES_CAP`] bytes
-/// parses; none when it is missing or not a regular file), with a note when the file was
-/// not read whole: not a regular file (a FIFO the agent left there is never waited on),
-/// or past the cap.
-fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> (Vec<T>, Option<String>) {
+/// parses and `keep` takes; none when it is missing or not a regular file), with a note
+/// when the file was not read whole: not a regular file (a FIFO the agent left there is
+/// never waited on), or past the cap; and one naming the lines left out as no record.
+fn read_lines<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    keep: impl Fn(&T) -> bool,
+) -> (Vec<T>, Vec<String>) {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -160,11 +167,35 @@ fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> (Vec<T>, Option<Stri
         }
         Err(why) => (Vec::new(), Some(format!("`{name}` not read: {why}"))),
     };
-    let records = String::from_utf8_lossy(&bytes)
-        .lines()
-        .filter_map(|line| serde_json::from_str(line).ok())
-        .collect();
-    (records, note)
+    let mut records = Vec::new();
+    let mut left_out = Vec::new();
+    for (number, line) in String::from_utf8_lossy(&bytes).lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<T>(line) {
+            Ok(record) if keep(&record) => records.push(record),
+            _ => left_out.push((number + 1).to_string()),
+        }
+    }
+    let mut notes: Vec<String> = note.into_iter().collect();
+    if !left_out.is_empty() {
+        let shown = left_out
+            .iter()
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = if left_out.len() > 5 { ", …" } else { "" };
+        notes.push(format!(
+            "`{name}`: {} no record of its schema, left out (line {shown}{more})",
+            match left_out.len() {
+                1 => "1 line is".to_owned(),
+                n => format!("{n} lines are"),
+            }
+        ));
+    }
+    (records, notes)
 }
 
 /// The context of the run whose directory held `recorded`. `schemas` is the
@@ -292,6 +323,20 @@ fn from_records(
 mod tests {
     use super::*;
     use crate::tokens::count;
+
+    #[test]
+    fn transcript_lines_that_are_no_record_are_left_out_and_said() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lines = "{\"kind\":\"result\",\"what\":\"state\",\"text\":\"3\"}\n\
+                     \u{fffd} garbage\n\n{\"kind\":\"weird\",\"text\":\"x\"}\n";
+        std::fs::write(dir.path().join(TRANSCRIPT_FILE), lines).expect("write");
+        let recorded = Recorded::read(dir.path());
+        assert_eq!(recorded.logged.len(), 1);
+        assert_eq!(
+            recorded.notes,
+            ["`transcript.jsonl`: 2 lines are no record of its schema, left out (line 2, 4)"]
+        );
+    }
 
     #[test]
     fn reads_go_before_the_first_call_and_results_after() {

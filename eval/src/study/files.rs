@@ -26,7 +26,7 @@ pub const LIVE_ROOT: &str = "live-root";
 /// Everything a study writes at the top of its output directory. A study that failed
 /// before it could record `study.json` (a condition whose verbs would not install) has
 /// left some of these, its lock among them: the corrected command takes the directory.
-const OWN: [&str; 11] = [
+pub const OWN: [&str; 11] = [
     LOCK,
     LIVE_ROOT,
     META,

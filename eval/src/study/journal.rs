@@ -12,6 +12,7 @@ use std::path::Path;
 use mur_core::{Error, Result};
 use serde::{Deserialize, Serialize};
 
+use super::provenance::Provenance;
 use super::result::RunResult;
 use crate::adapters::Format;
 
@@ -54,6 +55,10 @@ pub struct Matrix {
     /// `--time-limit`, when given (else each task's own, or 120 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_limit_secs: Option<u64>,
+    /// How the command ran (its command line, versions, machine, `--jobs`, where its
+    /// tasks and conditions came from): absent in a study an older `mur-eval` recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
 }
 
 /// `study.json` as either schema wrote it.
@@ -88,6 +93,7 @@ impl Meta {
                 agent: recorded.agent.unwrap_or_default(),
                 agent_format: None,
                 time_limit_secs: None,
+                provenance: None,
             }],
             other => return Err(format!("unknown schema `{other}`")),
         };
@@ -168,6 +174,31 @@ impl Meta {
                     }
                 }
                 (c.clone(), agents)
+            })
+            .collect()
+    }
+
+    /// Each command that wrote into the study, as a line to run it again with what it
+    /// ran on (`provenance`); a command an older `mur-eval` recorded without it is
+    /// rebuilt from its matrix and said so.
+    pub fn commands(&self) -> Vec<String> {
+        self.matrices
+            .iter()
+            .map(|m| match &m.provenance {
+                Some(p) => format!("`{}` ({})", p.command_line(), p.sentence()),
+                None => {
+                    let quoted = shlex::try_quote(&m.agent)
+                        .map_or_else(|_| m.agent.clone(), |q| q.into_owned());
+                    format!(
+                        "`mur-eval study --conditions {} --tasks {} --repeats {} --seed {} \
+                         --agent {quoted}` (rebuilt from study.json: an older mur-eval \
+                         recorded no command line, versions or machine)",
+                        m.conditions.join(","),
+                        m.tasks.join(","),
+                        m.repeats,
+                        self.seed
+                    )
+                }
             })
             .collect()
     }
@@ -386,6 +417,7 @@ mod tests {
             agent: agent.to_owned(),
             agent_format: None,
             time_limit_secs: None,
+            provenance: None,
         }
     }
 
@@ -405,6 +437,52 @@ mod tests {
         assert_eq!(
             Meta::read(&dir.path().join("study.json")).expect("read"),
             meta
+        );
+    }
+
+    #[test]
+    fn each_commands_provenance_is_kept_and_an_older_matrix_is_rebuilt() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut first = matrix(&["mcp"], &["a"], 1, "bash agent.sh {task}");
+        first.provenance = Some(Provenance {
+            command: ["/x/mur-eval", "study", "--jobs", "2"]
+                .map(str::to_owned)
+                .to_vec(),
+            ..Provenance::of_nothing(2)
+        });
+        let meta = Meta::open(dir.path(), first.clone(), "o200k_base", Some(9)).expect("new");
+        let read = Meta::read(&dir.path().join("study.json")).expect("read");
+        assert_eq!(read, meta);
+        assert_eq!(read.matrices[0].provenance, first.provenance);
+        let text = std::fs::read_to_string(dir.path().join("study.json")).expect("text");
+        for field in [
+            "\"command\"",
+            "\"taskDir\"",
+            "\"conditionDir\"",
+            "\"jobs\": 2",
+            "\"cpus\"",
+            "\"murEval\"",
+        ] {
+            assert!(text.contains(field), "{field}: {text}");
+        }
+        // A matrix an older mur-eval recorded has no provenance: rebuilt, said so.
+        let older = Meta::open(
+            dir.path(),
+            matrix(&["mcp"], &["b"], 2, "true"),
+            "o200k_base",
+            None,
+        )
+        .expect("added");
+        let commands = older.commands();
+        assert!(
+            commands[0].starts_with("`mur-eval study --jobs 2` (mur-eval "),
+            "{commands:?}"
+        );
+        assert_eq!(
+            commands[1],
+            "`mur-eval study --conditions mcp --tasks b --repeats 2 --seed 9 --agent true` \
+             (rebuilt from study.json: an older mur-eval recorded no command line, versions \
+             or machine)"
         );
     }
 

@@ -13,6 +13,7 @@ mod one;
 mod plan;
 mod prepare;
 mod progress;
+pub mod provenance;
 mod publish;
 pub mod report;
 mod reread;
@@ -29,7 +30,7 @@ use crate::checker::Checker;
 use crate::profile;
 use crate::tokens::ENCODING;
 use files::LOCK;
-pub use files::{META, RESULTS, write};
+pub use files::{META, OWN, RESULTS, write};
 use journal::{Matrix, Meta};
 pub use plan::Study;
 use plan::{Planned, id, order, run_dir};
@@ -45,6 +46,8 @@ pub struct Outcome {
     /// The study's conditions, in its order, and their agent commands (`study.json`).
     conditions: Vec<String>,
     agents: Vec<(String, Vec<String>)>,
+    /// The study's commands as `study.json` records them ([`journal::Meta::commands`]).
+    commands: Vec<String>,
     pub markdown: String,
     /// Runs made now (the rest were recorded already).
     pub ran: usize,
@@ -81,6 +84,7 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
                 .runner
                 .time_limit_forced
                 .then_some(study.runner.time_limit.as_secs()),
+            provenance: Some(study.provenance.clone()),
         },
         ENCODING,
         study.seed,
@@ -132,6 +136,7 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     let queue = Mutex::new(pending);
     let journal_lock = Mutex::new(());
     let failure: Mutex<Option<Error>> = Mutex::new(None);
+    let no_events = std::sync::Once::new();
     std::thread::scope(|scope| {
         for _ in 0..study.jobs.max(1) {
             scope.spawn(|| {
@@ -152,6 +157,15 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
                         return record_failure(&failure, e);
                     }
                     bar.finished(&result, progress);
+                    // Said at once, not only in the report at the end: a study of
+                    // hundreds of runs need not finish to learn its agent's flags are
+                    // wrong. Once: the report counts every such run.
+                    if let Some(agent) = result.agent.as_ref().filter(|a| a.no_events) {
+                        no_events.call_once(|| {
+                            let note = one::no_events_note(&agent.format);
+                            progress(&format!("warning: {}: {note}", result.id));
+                        });
+                    }
                 }
             });
         }
@@ -170,6 +184,7 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         out,
         results: recorded.results,
         agents: meta.agents(),
+        commands: meta.commands(),
         conditions: meta.conditions,
         markdown: String::new(),
         ran,
@@ -185,6 +200,7 @@ impl Outcome {
     pub fn rows(&self) -> report::Rows<'_> {
         let mut rows = report::rows(&self.results, &self.conditions);
         rows.agents = self.agents.clone();
+        rows.commands = self.commands.clone();
         rows
     }
 }

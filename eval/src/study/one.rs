@@ -55,6 +55,8 @@ pub fn run_one(
         )
     };
     result.agent_command = Some(study.agent.clone());
+    result.task_sha256 = Some(task.sha256.clone());
+    result.started_at = Some(mur_lockfile::rfc3339_millis(time::OffsetDateTime::now_utc()));
     let Some(ready) = ready.get(planned.condition).and_then(Option::as_ref) else {
         result.error = Some("the condition was not prepared".to_owned());
         return result;
@@ -140,7 +142,11 @@ pub fn run_one(
                 String::new()
             }
         };
-        adapters::read(format, &stdout)
+        let report = adapters::read(format, &stdout);
+        if report.no_events {
+            result.notes.push(no_events_note(format.name()));
+        }
+        report
     });
     // The agent may have left anything under these names (a FIFO would hold the write):
     // each is made anew.
@@ -161,6 +167,17 @@ pub fn run_one(
     let _ = traces::write_trace(&result, &traces::steps(&recorded, result.agent.as_ref()));
     result.notes.extend(recorded.notes);
     result
+}
+
+/// The note of a run whose stdout held no event of the `--agent-format` given: its
+/// turns, tokens and cost are unknown because nothing was read — most often an agent
+/// not told to write its stream.
+pub fn no_events_note(format: &str) -> String {
+    format!(
+        "`--agent-format {format}` was given, but `agent.stdout` held no event of it: check the \
+         agent's flags (Claude Code writes its stream with `--output-format stream-json \
+         --verbose`; Codex with `exec --json`)"
+    )
 }
 
 /// The name mur's records give the agent (`MUR_AGENT`): its command's program, as the

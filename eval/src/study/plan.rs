@@ -24,6 +24,8 @@ pub struct Study {
     /// The standard named verbs (`verbs = "named"`).
     pub verbs: PathBuf,
     pub runner: Runner,
+    /// How this command runs, for `study.json`.
+    pub provenance: super::provenance::Provenance,
 }
 
 /// One run of the matrix.
@@ -106,6 +108,7 @@ mod tests {
                 sample: PathBuf::new(),
                 pass_env: Vec::new(),
             },
+            provenance: crate::study::provenance::Provenance::of_nothing(1),
         }
     }
 

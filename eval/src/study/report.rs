@@ -28,6 +28,15 @@ pub struct Row {
     pub first_error: Option<String>,
     /// Runs whose agent never started: `sh` exited 127 (not found) or 126 (not runnable).
     pub not_started: u32,
+    /// Runs whose agent exited nonzero otherwise, by exit code: an agent that failed
+    /// (an API key refused, a crash) is no verdict on the surface.
+    pub agent_exits: BTreeMap<i32, u32>,
+    /// Runs whose agent exited nonzero (126 and 127 too) before any call the session
+    /// served and any `mur` command: it failed on its own, never having tried the
+    /// surface.
+    pub failed_at_once: u32,
+    /// Runs whose stdout held no event of the `--agent-format` given.
+    pub no_events: u32,
     /// Runs the time limit ended (their time is the limit: a lower bound).
     pub timed_out: u32,
     /// Runs with MCP calls whose results nothing counted ([`mcp_results_unseen`]): their
@@ -44,6 +53,10 @@ pub struct Row {
     /// before any call — an MCP agent's wrong tool name reaches the session (a call), a
     /// CLI agent's wrong verb or option does not, so calls alone favour the CLI.
     pub attempts: Option<f64>,
+    /// Median failed calls per run: calls the session served with an error (a tool that
+    /// failed, an unknown tool); and their sum.
+    pub failed: Option<f64>,
+    pub failed_total: u64,
     pub turns: Option<f64>,
     pub input_tokens: Option<f64>,
     /// Medians of the output tokens and the cost (US dollars) the agents reported, over
@@ -192,11 +205,26 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
             .iter()
             .filter(|r| matches!(r.agent_exit, Some(126 | 127)))
             .count() as u32,
+        agent_exits: runs
+            .iter()
+            .filter_map(|r| r.agent_exit)
+            .filter(|exit| !matches!(exit, 0 | 126 | 127))
+            .fold(BTreeMap::new(), |mut exits, exit| {
+                *exits.entry(exit).or_default() += 1;
+                exits
+            }),
+        failed_at_once: runs.iter().filter(|r| failed_at_once(r)).count() as u32,
+        no_events: runs
+            .iter()
+            .filter(|r| r.agent.as_ref().is_some_and(|a| a.no_events))
+            .count() as u32,
         successes,
         low,
         high,
         calls: of(&|r| Some(f64::from(r.calls.total))),
         attempts: of(&|r| Some(attempts(r) as f64)),
+        failed: of(&|r| Some(f64::from(r.calls.failed))),
+        failed_total: runs.iter().map(|r| u64::from(r.calls.failed)).sum(),
         turns: of(&turns),
         input_tokens: of(&input_tokens),
         output_tokens: of(&|r| r.agent.as_ref()?.output_tokens.map(|t| t as f64)),
@@ -255,6 +283,17 @@ fn attempts(r: &RunResult) -> u64 {
     u64::from(r.calls.total) + refused
 }
 
+/// Whether the run's agent exited nonzero before it tried the surface: no call the
+/// session served, no `mur` command mur recorded (not even a refused one). Such a run
+/// failed whatever the surface (a refused API key, a missing program), so it is no
+/// evidence against the surface.
+pub fn failed_at_once(r: &RunResult) -> bool {
+    r.agent_exit.is_some_and(|exit| exit != 0)
+        && !r.timed_out
+        && attempts(r) == 0
+        && r.invocations.as_ref().is_none_or(|i| i.total == 0)
+}
+
 /// The turns a run's agent reported.
 fn turns(r: &RunResult) -> Option<f64> {
     r.agent.as_ref()?.turns.map(|t| t as f64)
@@ -295,6 +334,9 @@ pub struct Rows<'a> {
     /// Each condition's agent commands, as the study's commands named them
     /// (`study.json`); empty when not known.
     pub agents: Vec<(String, Vec<String>)>,
+    /// The study's commands, each as a line to run it again with what it ran on
+    /// (`study.json`); empty when not known.
+    pub commands: Vec<String>,
     /// The runs the rows were made from: a comparison of two conditions is made again
     /// over the (task, repeat) cells both have.
     pub results: &'a [RunResult],
@@ -308,6 +350,9 @@ pub struct Categories {
     pub names: Vec<String>,
     /// `(condition, [(successes, runs)] in the order of names)`, in the conditions' order.
     pub by_condition: Vec<(String, Vec<(u32, u32)>)>,
+    /// Of each cell's runs, the ids of those whose agent exited nonzero before it tried
+    /// the surface ([`failed_at_once`]), in the same order.
+    pub at_once: Vec<Vec<BTreeSet<String>>>,
 }
 
 impl Categories {
@@ -325,14 +370,29 @@ impl Categories {
                 .filter(|r| r.error.is_none())
                 .fold((0, 0), |(ok, all), r| (ok + u32::from(r.success), all + 1))
         };
-        let by_condition = conditions
+        let by_condition: Vec<(String, Vec<(u32, u32)>)> = conditions
             .iter()
             .map(|c| (c.clone(), names.iter().map(|n| tally(c, n)).collect()))
             .filter(|(_, cells): &(String, Vec<(u32, u32)>)| cells.iter().any(|c| c.1 > 0))
             .collect();
+        let at_once = by_condition
+            .iter()
+            .map(|(condition, _)| {
+                let of = |name: &String| {
+                    results
+                        .iter()
+                        .filter(|r| &r.condition == condition && r.categories.contains(name))
+                        .filter(|r| r.error.is_none() && failed_at_once(r))
+                        .map(|r| r.id.clone())
+                        .collect()
+                };
+                names.iter().map(of).collect()
+            })
+            .collect();
         Self {
             names,
             by_condition,
+            at_once,
         }
     }
 
@@ -361,27 +421,52 @@ impl Categories {
 
     /// The categories a condition ran and never completed, one clause per condition
     /// (`None` when every condition completed some run of each).
+    ///
+    /// A run whose agent exited nonzero before it tried the surface (no call, no `mur`
+    /// command: a refused API key, a program not found) is left out of this evidence: the
+    /// same agent would have failed so under any condition, and counting it would pin
+    /// the agent's failure on the surface. The line says how many it left out, so a
+    /// study whose agent failed throughout does not read as one with nothing against
+    /// any surface.
     pub fn never_completed(&self) -> Option<String> {
+        let mut left_out = BTreeSet::new();
         let clauses: Vec<String> = self
             .by_condition
             .iter()
-            .filter_map(|(condition, cells)| {
-                let failed: Vec<String> = self
-                    .names
-                    .iter()
-                    .zip(cells)
-                    .filter(|(_, (ok, all))| *all > 0 && *ok == 0)
-                    .map(|(name, (_, all))| format!("`{name}` (0 of {all})"))
-                    .collect();
+            .zip(&self.at_once)
+            .filter_map(|((condition, cells), at_once)| {
+                let mut failed = Vec::new();
+                for ((name, (ok, all)), at_once) in self.names.iter().zip(cells).zip(at_once) {
+                    let tried = all - at_once.len() as u32;
+                    if *ok == 0 && *all > 0 {
+                        left_out.extend(at_once);
+                        if tried > 0 {
+                            failed.push(format!("`{name}` (0 of {tried})"));
+                        }
+                    }
+                }
                 (!failed.is_empty()).then(|| format!("`{condition}` {}", failed.join(", ")))
             })
             .collect();
-        (!clauses.is_empty()).then(|| {
+        let left_out = (!left_out.is_empty()).then(|| {
             format!(
-                "Task categories a condition never completed (evidence against it): {}.",
-                clauses.join("; ")
+                "{} whose agent exited nonzero before any call or `mur` command (it failed \
+                 on its own, whatever the surface) left out of the evidence",
+                plural(left_out.len(), "run")
             )
-        })
+        });
+        match (clauses.is_empty(), left_out) {
+            (true, None) => None,
+            (true, Some(left_out)) => Some(format!(
+                "Task categories a condition never completed: none counted as evidence \
+                 against a surface ({left_out})."
+            )),
+            (false, left_out) => Some(format!(
+                "Task categories a condition never completed (evidence against it): {}{}.",
+                clauses.join("; "),
+                left_out.map_or_else(String::new, |l| format!(" ({l})"))
+            )),
+        }
     }
 }
 
@@ -422,6 +507,7 @@ pub fn rows<'a>(results: &'a [RunResult], conditions: &[String]) -> Rows<'a> {
         conditions: condition_rows,
         tasks: task_rows,
         agents: Vec::new(),
+        commands: Vec::new(),
         results,
     }
 }
@@ -452,11 +538,12 @@ fn percent(value: f64) -> String {
 
 /// The figures' headers: the medians say so, or a condition's `calls 3` over 14 tasks
 /// reads as a total.
-const HEADER: &str = "| runs | success | 95% CI | median calls | median attempts | median turns | median input tokens | median context tokens (before) | median context bytes | median time |";
+const HEADER: &str = "| runs | success | 95% CI | median calls | median attempts | median failed calls | median turns | median input tokens | median context tokens (before) | median context bytes | median time |";
 
 /// A row's figures as the tables print them: runs, success, 95% CI, calls, attempts,
-/// turns, input tokens, context tokens, before the first call, context bytes, time.
-fn figures(row: &Row) -> [String; 11] {
+/// failed calls, turns, input tokens, context tokens, before the first call, context
+/// bytes, time.
+fn figures(row: &Row) -> [String; 12] {
     [
         row.runs.to_string(),
         match row.rate() {
@@ -469,6 +556,7 @@ fn figures(row: &Row) -> [String; 11] {
         },
         number(row.calls),
         number(row.attempts),
+        number(row.failed),
         counted(row.turns, row.turns_runs, row.runs),
         counted(row.input_tokens, row.input_runs, row.runs),
         at_least(row, number(row.context_tokens)),
@@ -500,6 +588,7 @@ fn cells(row: &Row) -> String {
         ci,
         calls,
         attempts,
+        failed,
         turns,
         input,
         context,
@@ -508,38 +597,43 @@ fn cells(row: &Row) -> String {
         time,
     ] = figures(row);
     format!(
-        "| {runs} | {success} | {ci} | {calls} | {attempts} | {turns} | {input} | {context} ({before}) | {bytes} | {time} |"
+        "| {runs} | {success} | {ci} | {calls} | {attempts} | {failed} | {turns} | {input} | {context} ({before}) | {bytes} | {time} |"
     )
 }
 
 /// The per-condition table and what it is compared by: against the reference, and the
 /// agent's own choice where both surfaces were offered (the README's baseline is this).
 pub fn condition_table(rows: &Rows<'_>) -> String {
-    let mut text = format!("| condition {HEADER}\n{}\n", separator(11));
+    let mut text = format!("| condition {HEADER}\n{}\n", separator(12));
     for row in &rows.conditions {
         let _ = writeln!(text, "| {} {}", row.condition, cells(row));
     }
-    for line in table_lines(rows, false) {
+    for line in table_lines(rows) {
         let _ = write!(text, "\n{line}\n");
     }
     text
 }
 
 /// What follows the per-condition table, in order: who ran it, what was left out or cut
-/// short, how the conditions compare, and (`refused`, on the page) the usage errors.
-fn table_lines(rows: &Rows<'_>, refused: bool) -> Vec<String> {
+/// short, how the conditions compare, and the usage errors — the same lines in the
+/// report, on the page and in the README's block (which once lacked the usage errors,
+/// so its attempts exceeded its calls with no word why).
+fn table_lines(rows: &Rows<'_>) -> Vec<String> {
     [
         agents_line(rows),
         verb_sets_line(rows),
+        task_versions_line(rows),
         errors_line(rows),
         not_started_line(rows),
+        agent_exits_line(rows),
+        no_events_line(rows),
         timed_out_line(rows),
         unseen_line(rows),
         captured_line(rows),
         unequal_line(rows),
         against(rows, REFERENCE),
         rows.categories.never_completed(),
-        refused.then(|| refused_line(rows)).flatten(),
+        refused_line(rows),
         preference_line(rows),
     ]
     .into_iter()
@@ -708,6 +802,106 @@ pub fn not_started_line(rows: &Rows<'_>) -> Option<String> {
         format!(
             "The agent never started (its command exited 127, not found, or 126, not \
              runnable) in {}: each run's `agent.stderr` says why.",
+            clauses.join("; ")
+        )
+    })
+}
+
+/// The runs whose agent exited nonzero (but for 126 and 127, which [`not_started_line`]
+/// says), per condition with the exit codes (`None` when none did): an agent that
+/// failed — a refused API key, a crash — fails its runs whatever the surface, which the
+/// success column alone would put on the surface. How many of them exited before trying
+/// the surface at all is said too.
+pub fn agent_exits_line(rows: &Rows<'_>) -> Option<String> {
+    let clauses: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| !r.agent_exits.is_empty())
+        .map(|r| {
+            let exited: u32 = r.agent_exits.values().sum();
+            let codes: Vec<String> = r
+                .agent_exits
+                .iter()
+                .map(|(code, n)| format!("exit {code} ×{n}"))
+                .collect();
+            format!(
+                "`{}` {exited} of {} ({})",
+                r.condition,
+                plural(r.runs as usize, "run"),
+                codes.join(", ")
+            )
+        })
+        .collect();
+    let at_once: u32 = rows.conditions.iter().map(|r| r.failed_at_once).sum();
+    let at_once = match at_once {
+        0 => String::new(),
+        n => format!(
+            "; {} before any call or `mur` command (126 and 127 too), which the task \
+             categories' evidence leaves out",
+            plural(n as usize, "run")
+        ),
+    };
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "The agent exited nonzero in {}{at_once}: each run's `agent.stderr` says why.",
+            clauses.join("; ")
+        )
+    })
+}
+
+/// The runs whose stdout held no event of the `--agent-format` given, per condition
+/// (`None` when none): their turns, tokens and cost are `–` because nothing was read —
+/// most often an agent not told to write its stream — not because it reported none.
+pub fn no_events_line(rows: &Rows<'_>) -> Option<String> {
+    let clauses = runs_of_each_condition(rows, |r| r.no_events);
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "Warning: `--agent-format` was given, but the agent's stdout held no event of it \
+             in {}: their turns, tokens and cost are unknown, and their context was counted \
+             as if no stream were read; check the agent's flags (Claude Code writes its \
+             stream with `--output-format stream-json --verbose`).",
+            clauses.join("; ")
+        )
+    })
+}
+
+/// A warning for the tasks whose runs were judged by different versions of their file
+/// (`None` when none were): a task edited, or `eval/tasks` pulled, between two commands
+/// into one study mixes two oracles in its rows. Runs an older `mur-eval` recorded,
+/// without the file's sha256, are no version of their own.
+pub fn task_versions_line(rows: &Rows<'_>) -> Option<String> {
+    let mut versions: BTreeMap<&str, Vec<(&str, u32)>> = BTreeMap::new();
+    for r in rows.results.iter().filter(|r| r.error.is_none()) {
+        let Some(sha) = r.task_sha256.as_deref() else {
+            continue;
+        };
+        let seen = versions.entry(r.task.as_str()).or_default();
+        match seen.iter_mut().find(|(s, _)| *s == sha) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((sha, 1)),
+        }
+    }
+    let clauses: Vec<String> = versions
+        .iter()
+        .filter(|(_, seen)| seen.len() > 1)
+        .map(|(task, seen)| {
+            let each: Vec<String> = seen
+                .iter()
+                .map(|(sha, n)| {
+                    format!(
+                        "{} in {}",
+                        &sha[..sha.len().min(12)],
+                        plural(*n as usize, "run")
+                    )
+                })
+                .collect();
+            format!("`{task}` {}", each.join(", "))
+        })
+        .collect();
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "Warning: a task's file changed between commands into this study, so its runs \
+             were judged by different oracles (by the sha256 of the file) — {}.",
             clauses.join("; ")
         )
     })
@@ -934,9 +1128,33 @@ fn signed_points(value: f64) -> String {
     }
 }
 
+/// How the study was made (`None` when not known): its commands, each with the
+/// versions and machine it ran on, and when its runs were made — wall times on a loaded
+/// 2-core machine with a debug build are not those of another, and a study is made
+/// again from these.
+pub fn made_line(rows: &Rows<'_>) -> Option<String> {
+    if rows.commands.is_empty() {
+        return None;
+    }
+    let started: Vec<&str> = rows
+        .results
+        .iter()
+        .filter_map(|r| r.started_at.as_deref())
+        .collect();
+    let when = match (started.iter().min(), started.iter().max()) {
+        (Some(first), Some(last)) => format!(" Its runs were made from {first} to {last}."),
+        _ => String::new(),
+    };
+    Some(format!("Made by {}.{when}", rows.commands.join("; then ")))
+}
+
 /// `report.md`: the conditions, then the tasks, then how to read them.
 pub fn markdown(rows: &Rows<'_>, title: &str) -> String {
-    let mut text = format!("# {title}\n\n## Conditions\n\n");
+    let mut text = format!("# {title}\n\n");
+    if let Some(line) = made_line(rows) {
+        let _ = write!(text, "{line}\n\n");
+    }
+    text.push_str("## Conditions\n\n");
     text.push_str(&condition_table(rows));
     let off: Vec<String> = rows
         .conditions
@@ -951,9 +1169,6 @@ pub fn markdown(rows: &Rows<'_>, title: &str) -> String {
             off.join(", ")
         );
     }
-    if let Some(line) = refused_line(rows) {
-        let _ = writeln!(text, "\n{line}");
-    }
     if let Some((header, cells)) = rows.categories.table() {
         let _ = write!(
             text,
@@ -967,7 +1182,7 @@ pub fn markdown(rows: &Rows<'_>, title: &str) -> String {
     }
     text.push_str(&format!(
         "\n## Tasks\n\n| task | condition {HEADER}\n{}\n",
-        separator(12)
+        separator(13)
     ));
     for row in &rows.tasks {
         let _ = writeln!(
@@ -1057,13 +1272,15 @@ pub fn legend() -> String {
          medians and carries none. Other columns are medians per run: calls the session served for \
          the agent, attempts (those calls and the invocations mur refused before any call: \
          an MCP agent's wrong tool name is a call, a CLI agent's wrong verb or option is \
-         not, so compare the surfaces by attempts), the agent's turns and input tokens (when its event stream reports \
+         not, so compare the surfaces by attempts), failed calls (calls the session \
+         answered with an error: a tool that failed, an unknown tool), the agent's turns and input tokens (when its event stream reports \
          them, `–` otherwise; `4 (1 of 2)` when only some runs reported them), context tokens (`{ENCODING}`: an estimate for models with \
          other tokenizers) of everything the agent received — the tool results its event \
          stream carries when one is read, through either surface; else what `mur` printed \
          (an upper bound: output the agent piped away is counted whole) and the MCP results \
          it logged — the part before its first call in parentheses — and its bytes, and the \
-         agent's wall time.\n"
+         agent's wall time. A run the harness could not make (no agent ran) is in no \
+         figure: it is counted apart (report.csv's `runs_not_made`), never as a failure.\n"
     )
 }
 
@@ -1078,7 +1295,7 @@ fn quote(field: &str) -> String {
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
 pub fn csv(rows: &Rows<'_>) -> String {
     let mut text = String::from(
-        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_attempts,median_turns,median_input_tokens,median_output_tokens,median_cost_usd,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs\n",
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_attempts,median_failed_calls,median_turns,median_input_tokens,median_output_tokens,median_cost_usd,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,failed_calls,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,runs_not_made,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs,agent_failed,agent_failed_at_once,no_events_runs\n",
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
@@ -1096,7 +1313,7 @@ pub fn csv(rows: &Rows<'_>) -> String {
         );
         let _ = writeln!(
             text,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
@@ -1106,6 +1323,7 @@ pub fn csv(rows: &Rows<'_>) -> String {
             high,
             opt(row.calls),
             opt(row.attempts),
+            opt(row.failed),
             opt(row.turns),
             opt(row.input_tokens),
             opt(row.output_tokens),
@@ -1116,6 +1334,7 @@ pub fn csv(rows: &Rows<'_>) -> String {
             row.seconds.map_or_else(String::new, |v| format!("{v:.3}")),
             row.off_condition,
             row.refused_total(),
+            row.failed_total,
             row.reach.cli_calls,
             row.reach.mcp_calls,
             row.reach.first_cli,
@@ -1127,6 +1346,9 @@ pub fn csv(rows: &Rows<'_>) -> String {
             row.input_runs,
             row.timed_out,
             row.mcp_unseen,
+            row.agent_exits.values().sum::<u32>() + row.not_started,
+            row.failed_at_once,
+            row.no_events,
         );
     }
     text
@@ -1144,6 +1366,7 @@ fn html_table(rows: &[&Row], with_task: bool) -> String {
         "95% CI",
         "median calls",
         "median attempts",
+        "median failed calls",
         "median turns",
         "median input tokens",
         "median context tokens",
@@ -1228,7 +1451,18 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
             ),
         ]
     };
-    let calls = |row: &Row| vec![("calls".to_owned(), as_printed(&number(row.calls)))];
+    // Attempts, not calls alone, are what the surfaces compare by (the legend): the bar
+    // is the calls, then the invocations mur refused, ending at the median attempts.
+    let attempts = |row: &Row| {
+        let calls = as_printed(&number(row.calls));
+        vec![
+            ("calls".to_owned(), calls),
+            (
+                "refused invocations".to_owned(),
+                (as_printed(&number(row.attempts)) - calls).max(0.0),
+            ),
+        ]
+    };
     let time = |row: &Row| vec![("seconds".to_owned(), as_printed(&seconds(row.seconds)))];
     let mut body = String::from("<h2>Conditions</h2>");
     body.push_str(&charts(
@@ -1237,12 +1471,15 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
         &[
             ("Success % per condition", &success),
             ("Context tokens per run (median, estimated)", &context),
-            ("Calls per run (median)", &calls),
+            (
+                "Attempts per run (median): calls, then invocations mur refused",
+                &attempts,
+            ),
             ("Wall time per run (median, s)", &time),
         ],
     ));
     body.push_str(&html_table(&conditions, false));
-    for line in table_lines(rows, true) {
+    for line in table_lines(rows) {
         let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
     }
     if let Some((header, cells)) = rows.categories.table() {
@@ -1262,7 +1499,10 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
                 "Context tokens per task and condition (median, estimated)",
                 &context,
             ),
-            ("Calls per task and condition (median)", &calls),
+            (
+                "Attempts per task and condition (median): calls, then invocations mur refused",
+                &attempts,
+            ),
         ],
     ));
     body.push_str(&html_table(&tasks, true));
@@ -1331,6 +1571,8 @@ mod tests {
             notes: Vec::new(),
             agent_command: None,
             verbs: None,
+            task_sha256: None,
+            started_at: None,
         }
     }
 
@@ -1394,12 +1636,14 @@ mod tests {
         let rows = rows(&results, &["cli-named".to_owned(), "mcp".to_owned()]);
         let md = markdown(&rows, "study");
         assert!(
-            md.contains("| mcp | 4 | 4/4 (100%) | 51%–100% | 2 | 2 | – | – | ≥100 (50) | ≥400 |"),
+            md.contains(
+                "| mcp | 4 | 4/4 (100%) | 51%–100% | 2 | 2 | 0 | – | – | ≥100 (50) | ≥400 |"
+            ),
             "{md}"
         );
         assert!(
             md.contains(
-                "| cli-named | 1 | 1/1 (100%) | 21%–100% | 2 | 2 | – | – | 100 (50) | 400 |"
+                "| cli-named | 1 | 1/1 (100%) | 21%–100% | 2 | 2 | 0 | – | – | 100 (50) | 400 |"
             ),
             "{md}"
         );
@@ -1413,15 +1657,15 @@ mod tests {
             "{md}"
         );
         assert!(
-            md.contains("| a | mcp | 1 | 1/1 (100%) | 21%–100% | 3 | 3 | – | – | ≥100 (50) |"),
+            md.contains("| a | mcp | 1 | 1/1 (100%) | 21%–100% | 3 | 3 | 0 | – | – | ≥100 (50) |"),
             "{md}"
         );
         assert!(
-            md.contains("| c | mcp | 1 | 1/1 (100%) | 21%–100% | 2 | 2 | – | – | 100 (50) |"),
+            md.contains("| c | mcp | 1 | 1/1 (100%) | 21%–100% | 2 | 2 | 0 | – | – | 100 (50) |"),
             "{md}"
         );
         let mcp_row = csv_row(&rows, "mcp");
-        assert!(mcp_row.ends_with(",0,0,0,2"), "{mcp_row}");
+        assert!(mcp_row.ends_with(",0,0,0,2,0,0,0"), "{mcp_row}");
     }
 
     #[test]
@@ -1430,7 +1674,7 @@ mod tests {
         let rows = rows(&made, &[]);
         let md = markdown(&rows, "study");
         assert!(
-            md.contains("| condition | runs | success | 95% CI | median calls | median attempts | median turns | median input tokens | median context tokens (before) | median context bytes | median time |\n"),
+            md.contains("| condition | runs | success | 95% CI | median calls | median attempts | median failed calls | median turns | median input tokens | median context tokens (before) | median context bytes | median time |\n"),
             "{md}"
         );
         assert!(
@@ -1469,7 +1713,10 @@ mod tests {
             (Some(4552.5), Some(2.5), Some(0.6675))
         );
         let table = condition_table(&rows);
-        assert!(table.contains("| 2.5 | – | – | 4552 (2276) |"), "{table}");
+        assert!(
+            table.contains("| 2.5 | 0 | – | – | 4552 (2276) |"),
+            "{table}"
+        );
         let page = page(&rows, "study");
         // Each chart's bar ends with the figure the table prints.
         for figure in [">4552</text>", ">2.5</text>", ">0.67</text>", ">100</text>"] {
@@ -1517,7 +1764,7 @@ mod tests {
             md.contains("| b | cli-derived | 0 | 0/0 (–) | – | – |"),
             "{md}"
         );
-        assert_csv_row_ends(&rows, "cli-derived", ",2,0,0,0,0");
+        assert_csv_row_ends(&rows, "cli-derived", ",2,0,0,0,0,0,0,0");
         // In the CSV too: an empty rate and interval, as its medians are — not 0% in 0–0.
         let csv = csv(&rows);
         let task_b = csv
@@ -1556,15 +1803,15 @@ mod tests {
         let md = markdown(&rows, "study");
         assert!(
             md.contains(
-                "| 3/3 (100%) | 44%–100% | 3 | 3 | 5 (2 of 3) | 25756 (2 of 3) | 100 (50) |"
+                "| 3/3 (100%) | 44%–100% | 3 | 3 | 0 | 5 (2 of 3) | 25756 (2 of 3) | 100 (50) |"
             ),
             "{md}"
         );
-        assert_csv_row_ends(&rows, "cli-derived", ",0,2,2,0,0");
+        assert_csv_row_ends(&rows, "cli-derived", ",0,2,2,0,0,0,0,0");
         // All reported: no count.
         let made = [reported(Some(4), Some(10))];
         let all = super::rows(&made, &[]);
-        assert!(markdown(&all, "s").contains("| 3 | 4 | 10 |"));
+        assert!(markdown(&all, "s").contains("| 3 | 0 | 4 | 10 |"));
     }
 
     #[test]
@@ -1598,7 +1845,7 @@ mod tests {
                     medians are lower bounds): `cli-derived` 1 of 2 runs.";
         assert_eq!(timed_out_line(&rows).as_deref(), Some(line));
         assert!(markdown(&rows, "t").contains(&format!("\n{line}\n")));
-        assert_csv_row_ends(&rows, "cli-derived", ",0,0,0,1,0");
+        assert_csv_row_ends(&rows, "cli-derived", ",0,0,0,1,0,0,0,0");
         assert!(crate::study::progress::line(&results[0]).contains(": pass (timed out; 3 calls,"));
     }
 
@@ -1777,7 +2024,7 @@ mod tests {
         let md = markdown(&rows, "study");
         assert!(
             md.contains(
-                "| cli-named | 2 | 1/2 (50%) | 9%–91% | 3 | 3 | – | – | 200 (100) | 800 | 0.50 s |"
+                "| cli-named | 2 | 1/2 (50%) | 9%–91% | 3 | 3 | 0 | – | – | 200 (100) | 800 | 0.50 s |"
             ),
             "{md}"
         );
@@ -1816,7 +2063,7 @@ mod tests {
         assert_eq!(column("median_cost_usd"), Some("0.03"), "{csv}");
         // Not reported: empty.
         let none = super::csv(&super::rows(&[result("mcp", "a", true, 3, 100)], &[]));
-        assert!(none.contains(",3,3,,,,,"), "{none}");
+        assert!(none.contains(",3,3,0,,,,,"), "{none}");
     }
 
     #[test]
@@ -1835,12 +2082,14 @@ mod tests {
         // Both in the table, text and page: calls 3 and 6, attempts 6 and 6.
         let table = condition_table(&rows);
         assert!(
-            table.contains("| median calls | median attempts | median turns |"),
+            table.contains(
+                "| median calls | median attempts | median failed calls | median turns |"
+            ),
             "{table}"
         );
         for row in [
-            "\n| cli-named | 1 | 1/1 (100%) | 21%–100% | 3 | 6 | – |",
-            "\n| mcp | 1 | 1/1 (100%) | 21%–100% | 6 | 6 | – |",
+            "\n| cli-named | 1 | 1/1 (100%) | 21%–100% | 3 | 6 | 0 | – |",
+            "\n| mcp | 1 | 1/1 (100%) | 21%–100% | 6 | 6 | 0 | – |",
         ] {
             assert!(table.contains(row), "{table}");
         }
@@ -1901,11 +2150,14 @@ mod tests {
             csv.lines()
                 .next()
                 .unwrap_or_default()
-                .ends_with(",cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,errors,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs")
+                .ends_with(",failed_calls,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,runs_not_made,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs,agent_failed,agent_failed_at_once,no_events_runs")
         );
         assert!(csv.contains("\ncli-named,,2,2,1.0000,"), "{csv}");
         let named = csv_row(&rows, "cli-named");
-        assert!(named.ends_with(",0,4,0,0,0,0,0,0,0,0,0,0,0"), "{named}");
+        assert!(
+            named.ends_with(",0,4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"),
+            "{named}"
+        );
         // Read back from results.jsonl as written.
         let line = serde_json::to_string(&results[0]).expect("serialize");
         let back: RunResult = serde_json::from_str(&line).expect("deserialize");
@@ -1953,7 +2205,7 @@ mod tests {
         let md = markdown(&rows, "study");
         assert!(md.contains(&format!("\n{line}\n")), "{md}");
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",5,3,2,1,0,0,0,0,0,0,0"), "{both}");
+        assert!(both.ends_with(",5,3,2,1,0,0,0,0,0,0,0,0,0,0"), "{both}");
         assert!(page(&rows, "study").contains("the agent's own choice: both first reached"));
         // A condition that offers one surface has no preference to report.
         let one = super::rows(&results[3..], &["cli-named".to_owned()]);
@@ -1982,9 +2234,170 @@ mod tests {
             named first was reached first in 3 of 4; 50% of calls via the CLI (4 CLI, 4 MCP).";
         assert_eq!(preference_line(&rows).as_deref(), Some(line));
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",4,4,2,2,4,3,0,0,0,0,0"), "{both}");
+        assert!(both.ends_with(",4,4,2,2,4,3,0,0,0,0,0,0,0,0"), "{both}");
         let line = serde_json::to_string(&results[2]).expect("serialize");
         assert!(line.contains(r#""listedFirst":"mcp""#), "{line}");
+    }
+
+    #[test]
+    fn failed_calls_have_a_column_and_runs_not_made_are_named_so() {
+        let failing = |failed: u32| {
+            let mut run = result("mcp", "a", false, 2, 100);
+            run.calls.failed = failed;
+            run
+        };
+        let made = [failing(1), failing(1), failing(0)];
+        let rows = rows(&made, &[]);
+        assert_eq!(rows.conditions[0].failed, Some(1.0));
+        assert_eq!(rows.conditions[0].failed_total, 2);
+        let table = condition_table(&rows);
+        assert!(
+            table.contains("| mcp | 3 | 0/3 (0%) | 0%–56% | 2 | 2 | 1 | – |"),
+            "{table}"
+        );
+        assert!(legend().contains("failed calls (calls the session answered with an error"));
+        assert!(legend().contains("report.csv's `runs_not_made`"));
+        let csv = csv(&rows);
+        let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
+        let row: Vec<&str> = csv.lines().nth(1).unwrap_or_default().split(',').collect();
+        let column = |name: &str| header.iter().position(|h| *h == name).map(|i| row[i]);
+        assert_eq!(column("median_failed_calls"), Some("1"), "{csv}");
+        assert_eq!(column("failed_calls"), Some("2"), "{csv}");
+        assert_eq!(column("runs_not_made"), Some("0"), "{csv}");
+        assert_eq!(column("errors"), None, "{csv}");
+        assert!(page(&rows, "study").contains("<th>median failed calls</th>"));
+    }
+
+    #[test]
+    fn an_agent_that_exited_nonzero_is_said_and_no_evidence_against_the_surface() {
+        let run = |condition: &str, repeat: u32, exit: i32, calls: u32| {
+            let mut run = result(condition, "count", false, calls, 100);
+            run.id = format!("{condition}/count/{repeat}");
+            run.repeat = repeat;
+            run.agent_exit = Some(exit);
+            run.categories = vec!["interact".to_owned()];
+            run
+        };
+        // `mcp`: the agent exited 1 at once, every run (an API key refused).
+        // `cli-named`: it tried (2 calls) and failed, exiting 3, then at once exit 127.
+        let results = vec![
+            run("mcp", 1, 1, 0),
+            run("mcp", 2, 1, 0),
+            run("cli-named", 1, 3, 2),
+            run("cli-named", 2, 127, 0),
+        ];
+        let names = ["cli-named", "mcp"].map(str::to_owned);
+        let rows = rows(&results, &names);
+        assert_eq!(
+            agent_exits_line(&rows).as_deref(),
+            Some(
+                "The agent exited nonzero in `cli-named` 1 of 2 runs (exit 3 ×1); `mcp` 2 of \
+                 2 runs (exit 1 ×2); 3 runs before any call or `mur` command (126 and 127 \
+                 too), which the task categories' evidence leaves out: each run's \
+                 `agent.stderr` says why."
+            )
+        );
+        // cli-named's one tried run is evidence; mcp's runs are none.
+        let line = "Task categories a condition never completed (evidence against it): \
+                    `cli-named` `interact` (0 of 1) (3 runs whose agent exited nonzero before \
+                    any call or `mur` command (it failed on its own, whatever the surface) left \
+                    out of the evidence).";
+        assert_eq!(rows.categories.never_completed().as_deref(), Some(line));
+        let md = markdown(&rows, "study");
+        assert!(md.contains(&format!("\n{line}\n")), "{md}");
+        // Only runs the agent failed at once: no evidence at all, and said so.
+        let at_once = super::rows(&results[..2], &names);
+        assert_eq!(
+            at_once.categories.never_completed().as_deref(),
+            Some(
+                "Task categories a condition never completed: none counted as evidence \
+                 against a surface (2 runs whose agent exited nonzero before any call or \
+                 `mur` command (it failed on its own, whatever the surface) left out of the \
+                 evidence)."
+            )
+        );
+        assert_csv_row_ends(&rows, "mcp", ",2,2,0");
+        assert!(
+            crate::study::progress::line(&results[0]).contains(": FAIL (agent exit 1; 0 calls,"),
+            "{}",
+            crate::study::progress::line(&results[0])
+        );
+    }
+
+    #[test]
+    fn a_task_judged_by_two_versions_of_its_file_and_a_stream_never_read_are_warned() {
+        let run = |repeat: u32, sha: &str| {
+            let mut run = result("cli-named", "count", true, 3, 100);
+            run.id = format!("cli-named/count/{repeat}");
+            run.repeat = repeat;
+            run.task_sha256 = Some(sha.repeat(64));
+            run
+        };
+        let mut unread = run(3, "a");
+        unread.agent = Some(crate::adapters::AgentReport {
+            format: "stream-json".to_owned(),
+            no_events: true,
+            ..Default::default()
+        });
+        let results = vec![run(1, "a"), run(2, "b"), unread];
+        let rows = rows(&results, &[]);
+        let versions = "Warning: a task's file changed between commands into this study, so \
+                        its runs were judged by different oracles (by the sha256 of the file) \
+                        — `count` aaaaaaaaaaaa in 2 runs, bbbbbbbbbbbb in 1 run.";
+        assert_eq!(task_versions_line(&rows).as_deref(), Some(versions));
+        let stream = "Warning: `--agent-format` was given, but the agent's stdout held no event \
+                      of it in `cli-named` 1 of 3 runs: their turns, tokens and cost are \
+                      unknown, and their context was counted as if no stream were read; check \
+                      the agent's flags (Claude Code writes its stream with `--output-format \
+                      stream-json --verbose`).";
+        assert_eq!(no_events_line(&rows).as_deref(), Some(stream));
+        let table = condition_table(&rows);
+        assert!(
+            table.contains(versions) && table.contains(stream),
+            "{table}"
+        );
+        // One version, or runs recorded before the file's sha256 was: nothing said.
+        let one = [run(1, "a"), result("cli-named", "count", true, 3, 100)];
+        assert_eq!(task_versions_line(&super::rows(&one, &[])), None);
+    }
+
+    #[test]
+    fn the_readme_block_keeps_the_refused_line_and_the_page_charts_attempts() {
+        let mut cli = refusing("cli-named", &[("press", &[], 1, 2)]);
+        cli.calls.total = 3;
+        let made = [cli];
+        let rows = rows(&made, &[]);
+        let line = refused_line(&rows).expect("a refused line");
+        // The README's block is the condition table and what follows it.
+        assert!(condition_table(&rows).contains(&line));
+        // Said once in report.md.
+        assert_eq!(markdown(&rows, "study").matches(&line).count(), 1);
+        let page = page(&rows, "study");
+        assert!(
+            page.contains("Attempts per run (median): calls, then invocations mur refused"),
+            "{page}"
+        );
+        assert!(!page.contains("Calls per run (median)"), "{page}");
+        // The bar ends at the median attempts: 3 calls, 2 refused.
+        assert!(page.contains(">5</text>"), "{page}");
+    }
+
+    #[test]
+    fn the_report_says_how_the_study_was_made() {
+        let mut early = result("mcp", "a", true, 3, 100);
+        early.started_at = Some("2026-11-29T10:00:00.000Z".to_owned());
+        let mut late = result("mcp", "b", true, 3, 100);
+        late.started_at = Some("2026-11-29T11:00:00.000Z".to_owned());
+        let made = [late, early];
+        let mut rows = rows(&made, &[]);
+        assert_eq!(made_line(&rows), None);
+        rows.commands = vec!["`mur-eval study --jobs 2` (mur-eval 0.1.0 (debug build))".to_owned()];
+        let line = "Made by `mur-eval study --jobs 2` (mur-eval 0.1.0 (debug build)). Its runs \
+                    were made from 2026-11-29T10:00:00.000Z to 2026-11-29T11:00:00.000Z.";
+        assert_eq!(made_line(&rows).as_deref(), Some(line));
+        assert!(
+            markdown(&rows, "study").starts_with(&format!("# study\n\n{line}\n\n## Conditions"))
+        );
     }
 
     #[test]

@@ -70,6 +70,15 @@ pub struct RunResult {
     /// rebuilt verbs, says which runs had which set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verbs: Option<BTreeMap<String, String>>,
+    /// The sha256 of the task's file the run was judged by: a task file changed between
+    /// two commands into one study (a `git pull` of `eval/tasks`) says which runs had
+    /// which oracle. Absent in records of an older `mur-eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_sha256: Option<String>,
+    /// When the run started, UTC (RFC 3339): what a published study's runs are dated by.
+    /// Absent in records of an older `mur-eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
 }
 
 impl RunResult {
@@ -108,6 +117,8 @@ impl RunResult {
             notes: Vec::new(),
             agent_command: None,
             verbs: None,
+            task_sha256: None,
+            started_at: None,
         }
     }
 }

@@ -1015,17 +1015,154 @@ fn a_directory_holding_someone_elses_files_is_refused_and_left_untouched() {
 fn a_page_that_would_overwrite_the_studys_record_is_refused() {
     let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", "true"]);
     output.assert_code(0);
-    for name in ["results.jsonl", "study.json"] {
-        let record = out.join(name);
-        let before = std::fs::read_to_string(&record).expect("the record");
-        let output = report_of(&sandbox, &out, &["--html".as_ref(), record.as_os_str()]);
+    let verdict = "runs/cli-derived/count-to-three/1/record.json";
+    // Its record, its reports, a run's verdict — also named through `..` — and a file
+    // the study has not written yet under a directory of its own: each the study's.
+    for (given, name) in [
+        ("results.jsonl", "results.jsonl"),
+        ("study.json", "study.json"),
+        ("report.md", "report.md"),
+        ("report.csv", "report.csv"),
+        (verdict, verdict),
+        ("runs/cli-derived/../../report.md", "report.md"),
+        ("runs/page.html", "runs/page.html"),
+    ] {
+        let page = out.join(given);
+        let before = std::fs::read(&page).ok();
+        let output = report_of(&sandbox, &out, &["--html".as_ref(), page.as_os_str()]);
         output.assert_code(1).assert_stderr_is(format!(
             "error: `--html {}` is the study's `{name}`, which the page would overwrite\n\
              hint: name another file for the page, such as `report.html`\n",
-            record.display()
+            page.display()
         ));
-        assert_eq!(std::fs::read_to_string(&record).expect("kept"), before);
+        assert_eq!(std::fs::read(&page).ok(), before, "{given}");
     }
+    // A page of its own beside them is the study's to hold.
+    let page = out.join("report.html");
+    report_of(&sandbox, &out, &["--html".as_ref(), page.as_os_str()]).assert_code(0);
+    assert!(
+        std::fs::read_to_string(page)
+            .expect("the page")
+            .starts_with("<!DOCTYPE html>")
+    );
+}
+
+#[test]
+fn an_agent_failing_a_changed_task_or_giving_no_stream_is_said_and_the_study_says_how_it_ran() {
+    let (sandbox, out) = sandbox_and_study();
+    let tasks = sandbox.dir("tasks");
+    let task = tasks.join("count-to-three.toml");
+    std::fs::copy(repo_root().join("eval/tasks/count-to-three.toml"), &task).expect("copy");
+    let task_dir = tasks.to_string_lossy().into_owned();
+    // An agent that fails at once, as one whose API key is refused.
+    let failing = "echo 'error: invalid API key' >&2; exit 1";
+    let first = cli_derived(
+        "count-to-three",
+        "1",
+        &[
+            "--seed",
+            "5",
+            "--jobs",
+            "1",
+            "--task-dir",
+            &task_dir,
+            "--pass-env",
+            "HOME",
+            "--agent",
+            failing,
+        ],
+    );
+    let output = study_into(&sandbox, &out, &first);
+    output.assert_code(0).assert_stderr_contains(
+        "[1/1] cli-derived/count-to-three/1: FAIL (agent exit 1; 0 calls, ",
+    );
+    output.assert_stdout_contains(
+        "\nThe agent exited nonzero in `cli-derived` 1 of 1 run (exit 1 ×1); 1 run before any \
+         call or `mur` command (126 and 127 too), which the task categories' evidence leaves \
+         out: each run's `agent.stderr` says why.\n",
+    );
+    output.assert_stdout_contains(
+        "\nTask categories a condition never completed: none counted as evidence against a \
+         surface (1 run whose agent exited nonzero before any call or `mur` command (it \
+         failed on its own, whatever the surface) left out of the evidence).\n",
+    );
+    // How it ran: the command, the versions, the machine, the directories, the names.
+    let meta = read_json(&out.join("study.json"));
+    let ran = &meta["matrices"][0]["provenance"];
+    assert_eq!(ran["command"][1], "study", "{meta}");
+    assert_eq!(ran["murVersion"], "mur 0.1.0", "{meta}");
+    assert_eq!(ran["sampleVersion"], "mur-sample 0.1.0", "{meta}");
+    assert_eq!(ran["jobs"], 1, "{meta}");
+    assert_eq!(ran["passEnv"], serde_json::json!(["HOME"]), "{meta}");
+    assert_eq!(ran["taskDir"], task_dir.as_str(), "{meta}");
+    assert_eq!(
+        ran["conditionDir"],
+        repo_root()
+            .join("eval/conditions")
+            .to_string_lossy()
+            .as_ref(),
+        "{meta}"
+    );
+    assert!(ran["cpus"].as_u64().is_some_and(|n| n > 0), "{meta}");
+    let run = &results(&out)[0];
+    assert!(
+        run["startedAt"].as_str().is_some_and(|t| t.ends_with('Z')),
+        "{run}"
+    );
+    let first_sha = run["taskSha256"]
+        .as_str()
+        .expect("the task's sha256")
+        .to_owned();
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(
+        report.contains("\nMade by `mur-eval study --conditions cli-derived "),
+        "{report}"
+    );
+    // The task's oracle changed, then a second command with a stream-json agent that
+    // prints no event: both said.
+    let text = std::fs::read_to_string(&task).expect("task");
+    std::fs::write(&task, text.replace("equals = 3", "equals = 4")).expect("edit");
+    let second = cli_derived(
+        "count-to-three",
+        "2",
+        &[
+            "--task-dir",
+            &task_dir,
+            "--agent-format",
+            "stream-json",
+            "--agent",
+            "echo '{not json'",
+        ],
+    );
+    let output = study_into(&sandbox, &out, &second);
+    output.assert_code(0).assert_stderr_contains(
+        "\nwarning: cli-derived/count-to-three/2: `--agent-format stream-json` was given, but \
+         `agent.stdout` held no event of it: check the agent's flags (Claude Code writes its \
+         stream with `--output-format stream-json --verbose`; Codex with `exec --json`)\n",
+    );
+    let second_sha = results(&out)[1]["taskSha256"]
+        .as_str()
+        .expect("sha")
+        .to_owned();
+    assert_ne!(first_sha, second_sha);
+    output.assert_stdout_contains(&format!(
+        "\nWarning: a task's file changed between commands into this study, so its runs were \
+         judged by different oracles (by the sha256 of the file) — `count-to-three` {} in 1 \
+         run, {} in 1 run.\n",
+        &first_sha[..12],
+        &second_sha[..12]
+    ));
+    output.assert_stdout_contains(
+        "\nWarning: `--agent-format` was given, but the agent's stdout held no event of it in \
+         `cli-derived` 1 of 2 runs: ",
+    );
+    let notes = &results(&out)[1]["notes"];
+    assert!(
+        notes[0]
+            .as_str()
+            .is_some_and(|n| n.contains("held no event")),
+        "{notes}"
+    );
 }
 
 #[test]
