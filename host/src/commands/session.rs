@@ -153,8 +153,8 @@ fn nothing_live(survey: &Survey, registry: &mur_lockfile::Registry) -> Error {
             ));
     }
     Error::no_session("no running devtools session found").with_hint(format!(
-        "sessions announce themselves in `{}`",
-        registry.dir().display()
+        "sessions announce themselves in {}",
+        registry.searched()
     ))
 }
 
@@ -171,8 +171,8 @@ fn none_of_project(
     ));
     if others.is_empty() {
         return error.with_hint(format!(
-            "sessions announce themselves in `{}`",
-            registry.dir().display()
+            "sessions announce themselves in {}",
+            registry.searched()
         ));
     }
     let mut others: Vec<Candidate> = others.iter().map(Candidate::from_lockfile).collect();

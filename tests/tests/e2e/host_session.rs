@@ -559,3 +559,39 @@ fn without_xdg_runtime_dir_list_and_clean_cover_the_shared_directory_and_the_log
         "the live sessions' lockfiles stay"
     );
 }
+
+/// Without `XDG_RUNTIME_DIR`, `session list` that finds no session names every
+/// directory it searched (the login's and the shared one, there), as a call's
+/// no-session hint does, with `--project` too: it named the login's alone.
+#[cfg(unix)]
+#[test]
+fn without_xdg_runtime_dir_list_finding_none_names_every_directory_searched() {
+    let sb = Sandbox::new();
+    let scrubbed = crate::host_discovery::NoRuntimeVar::new(&sb);
+    let login = scrubbed.log_in();
+    // The shared directory is searched once it is there (an older writer made it).
+    let shared = scrubbed.shared();
+    shared.ensure_dir().expect("the shared directory");
+    let searched = format!(
+        "`{}` or `{}`",
+        login.dir().display(),
+        shared.dir().display()
+    );
+    let out = scrubbed.mur(&["devtools", "session", "list"]);
+    out.assert_code(4)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: no running devtools session found\n\
+         hint: sessions announce themselves in {searched}\n"
+        ));
+    let project = sb.project("app");
+    let canonical = sb.canonical_project(&project);
+    let project = project.to_str().expect("utf-8");
+    let out = scrubbed.mur(&["devtools", "session", "list", "--project", project]);
+    out.assert_code(4)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: no live devtools session for project `{canonical}`\n\
+         hint: sessions announce themselves in {searched}\n"
+        ));
+}
