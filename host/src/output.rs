@@ -608,9 +608,16 @@ pub fn shell_word(name: &OsStr) -> Vec<u8> {
 /// times, or a tool named by a hostile server, is cut, not printed whole.
 const CELL_CHARS: usize = 1_000;
 
+/// The widest a column grows: a terminal's width. A longer cell (a tool named
+/// in 5,000 characters) would pad every other row of the table to its width.
+const COLUMN_CHARS: usize = 80;
+
 /// Rows as a left-aligned table with a header, for `--pretty` listings;
 /// each cell one line of at most [`CELL_CHARS`], its [`unprintable`]
 /// characters (the newline too) escaped, as a terminal shows tables.
+/// A column is as wide as its widest cell of at most [`COLUMN_CHARS`]: a wider
+/// cell is printed whole all the same, and the rest of its row goes on the next
+/// line, under its columns, so one long name leaves the other rows as they were.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     let cell = |text: &str| {
         let text = clipped(text, CELL_CHARS);
@@ -625,15 +632,38 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = header.iter().map(|(_, n)| *n).collect();
     for row in &rows {
         for (w, (_, n)) in widths.iter_mut().zip(row) {
-            *w = (*w).max(*n);
+            if *n <= COLUMN_CHARS {
+                *w = (*w).max(*n);
+            }
         }
     }
+    // Where each column starts, two spaces after the one before.
+    let starts: Vec<usize> = widths
+        .iter()
+        .scan(0, |at, w| {
+            let start = *at;
+            *at += w + 2;
+            Some(start)
+        })
+        .collect();
     // Padded by hand: `format!("{c:<w$}")` panics on a width past 65,535.
     let line = |cells: &[(String, usize)]| {
         let mut out = String::new();
-        for ((text, n), w) in cells.iter().zip(&widths) {
+        // How far the line being written reaches.
+        let mut at = 0;
+        for ((text, n), start) in cells.iter().zip(&starts) {
+            if text.is_empty() {
+                continue;
+            }
+            // A cell before reached into this column: this one starts a new line.
+            if at > 0 && at + 2 > *start {
+                out.truncate(out.trim_end().len());
+                out.push('\n');
+                at = 0;
+            }
+            out.extend(std::iter::repeat_n(' ', start - at));
             out.push_str(text);
-            out.extend(std::iter::repeat_n(' ', w - n + 2));
+            at = start + n;
         }
         format!("{}\n", out.trim_end())
     };
@@ -698,24 +728,41 @@ mod tests {
         assert_eq!(t, "A     BB\nlong  x\n");
     }
 
+    /// A cell wider than a column grows is printed on a line of its own, the rest of
+    /// its row under its columns on the next: it padded every row to its width.
     #[test]
-    fn a_cell_of_any_length_is_one_line_of_at_most_a_thousand_characters() {
+    fn a_cell_of_any_length_is_one_line_of_at_most_a_thousand_characters_that_widens_no_column() {
         // A width past 65,535 panicked in `format!`.
         let huge = "WORD ".repeat(14_000);
         let t = table(
-            &["ARGV", "N"],
+            &["ARGV", "N", "LAST"],
             &[
-                vec![huge.clone(), "1".into()],
-                vec!["a\nb".into(), "2".into()],
+                vec![huge.clone(), "1".into(), "x".into()],
+                vec!["a\nb".into(), "2".into(), "y".into()],
+                vec!["c".into(), huge.clone(), "z".into()],
+                vec![huge.clone(), String::new(), huge.clone()],
             ],
         );
-        let lines: Vec<&str> = t.lines().collect();
-        assert_eq!(lines.len(), 3, "{t}");
         let cut = format!("{}…", &huge[..CELL_CHARS]);
-        assert_eq!(lines[1], format!("{cut}  1"));
         assert_eq!(
-            lines[2],
-            format!("a\\x0ab{}2", " ".repeat(CELL_CHARS + 1 - 6 + 2))
+            t,
+            format!(
+                "ARGV    N  LAST\n\
+                 {cut}\n        1  x\n\
+                 a\\x0ab  2  y\n\
+                 c       {cut}\n           z\n\
+                 {cut}\n           {cut}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn a_column_grows_to_a_terminals_width() {
+        let wide = "w".repeat(COLUMN_CHARS);
+        let t = table(&["A", "B"], &[vec![wide.clone(), "1".into()]]);
+        assert_eq!(
+            t,
+            format!("A{}B\n{wide}  1\n", " ".repeat(COLUMN_CHARS + 1))
         );
     }
 

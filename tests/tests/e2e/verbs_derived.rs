@@ -1880,3 +1880,53 @@ fn a_request_larger_than_a_session_takes_says_so() {
          4 MiB (4194304 bytes) in one request\n",
     );
 }
+
+/// A tool named in 5,000 characters (a hostile server's) no longer pads every row of a
+/// table for people to its width (review R3 F12): its cell is printed whole (to the
+/// 1,000 characters a cell holds) and the rest of its row goes on the next line, under
+/// its columns; the other rows are as wide as their own cells. `--json` keeps it whole.
+#[test]
+fn a_very_long_tool_name_widens_no_column_of_a_table() {
+    let sb = Sandbox::new();
+    let long = "a".repeat(5_000);
+    let schema = json!({ "type": "object" });
+    let tools = json!([
+        { "name": long, "description": "the long one", "inputSchema": schema },
+        { "name": "getSum", "description": "adds", "inputSchema": schema },
+    ]);
+    let server = Stub::with_tools(tools, |_| Ok(json!({ "content": [] })));
+    let endpoint = server.endpoint();
+    let cut = format!("{}…", "a".repeat(1_000));
+    let parity = sb.devtools(&["--endpoint", &endpoint, "parity"]);
+    parity.assert_code(1).assert_stdout_is(format!(
+        "TOOL    VERB     KIND\n\
+         {cut}\n        {cut}\n                 derived\n\
+         getSum  get-sum  derived\n"
+    ));
+    let listed = sb.devtools(&["--endpoint", &endpoint, "verbs", "list", "--all"]);
+    listed.assert_code(0).assert_stdout_is(format!(
+        "NAME     KIND     TOOL    SUMMARY\n\
+         {cut}\n         derived  {cut}\n                          the long one\n\
+         get-sum  derived  getSum  adds\n"
+    ));
+    // The catalog's rows (the host's commands among them) are as wide as before.
+    let catalog = sb.devtools(&["--endpoint", &endpoint, "catalog"]);
+    catalog.assert_code(0);
+    let wide: Vec<&str> = catalog
+        .stdout
+        .lines()
+        .filter(|line| line.chars().count() > 200)
+        .collect();
+    let trimmed: Vec<&str> = wide.iter().map(|line| line.trim_start()).collect();
+    assert_eq!(trimmed, [cut.clone(), format!("derived  {cut}")]);
+    // The JSON has the whole name.
+    let json = sb.devtools(&["--endpoint", &endpoint, "catalog", "--json"]);
+    let verbs = json.assert_code(0).json()["verbs"].clone();
+    let tools: Vec<&str> = verbs
+        .as_array()
+        .expect("verbs")
+        .iter()
+        .filter_map(|v| v["tool"].as_str())
+        .collect();
+    assert!(tools.contains(&long.as_str()), "{tools:?}");
+}
