@@ -101,6 +101,14 @@ fn stray_words(name: &str, words: &[String], devtools: &str) -> Error {
             .map(|_| only.clone()),
         _ => None,
     };
+    if let Some(fixed) = args_misspelt(words) {
+        let fixed: Vec<String> = fixed.iter().map(|w| mur_core::shell_word(w)).collect();
+        return error.with_hint(format!(
+            "did you mean `--args`? {devtools} call {} {}",
+            mur_core::shell_word(name),
+            fixed.join(" ")
+        ));
+    }
     match object.or_else(|| as_options(words)) {
         Some(json) => error.with_hint(format!(
             "{devtools} call {} --args {}",
@@ -118,6 +126,35 @@ fn stray_words(name: &str, words: &[String], devtools: &str) -> Error {
             ))
         }
     }
+}
+
+/// `words` with the one that is `--args` misspelt (`--agrs`, `--arg`, `--arsg=…`:
+/// [`mur_core::nearest`]'s rule) written `--args`, when what it is given is what
+/// `--args` takes whole: a JSON object, `@FILE` or `-`. Folded into the arguments as
+/// a field of its own name ([`as_options`]), the hint sent `{"agrs":{…}}`, which the
+/// tool refused (or, allowing other fields, took without a word).
+fn args_misspelt(words: &[String]) -> Option<Vec<String>> {
+    let takes = |value: &str| {
+        value == "-"
+            || value.starts_with('@')
+            || serde_json::from_str::<Value>(value).is_ok_and(|v| v.is_object())
+    };
+    let at = (0..words.len()).find(|&at| {
+        let (option, value) = match words[at].split_once('=') {
+            Some((option, value)) => (option, Some(value)),
+            None => (words[at].as_str(), words.get(at + 1).map(String::as_str)),
+        };
+        option.starts_with("--")
+            && option != "--args"
+            && mur_core::nearest(option, ["--args"]).is_some()
+            && value.is_some_and(takes)
+    })?;
+    let mut fixed = words.to_vec();
+    fixed[at] = match words[at].split_once('=') {
+        Some((_, value)) => format!("--args={value}"),
+        None => "--args".to_owned(),
+    };
+    Some(fixed)
 }
 
 /// `--selector '#count' --all` as the JSON object `{"selector":"#count","all":true}`:
@@ -369,6 +406,22 @@ mod tests {
             Some(r##"{"a":1,"selector":"#x"}"##.to_owned())
         );
         assert_eq!(as_options(&words(&["--deep", "--args", "[1]"])), None);
+    }
+
+    #[test]
+    fn args_misspelt_before_what_args_takes_is_written_args() {
+        let words = |w: &[&str]| w.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        let fixed = |w: &[&str]| args_misspelt(&words(w));
+        assert_eq!(
+            fixed(&["--agrs", "{}", "--out", "f"]),
+            Some(words(&["--args", "{}", "--out", "f"]))
+        );
+        assert_eq!(fixed(&["--arg=@a.json"]), Some(words(&["--args=@a.json"])));
+        assert_eq!(fixed(&["--rags", "-"]), Some(words(&["--args", "-"])));
+        // A value `--args` does not take, or an option not near it: an argument.
+        assert_eq!(fixed(&["--arg", "5"]), None);
+        assert_eq!(fixed(&["--all", "{}"]), None);
+        assert_eq!(fixed(&["--agrs"]), None);
     }
 
     #[test]

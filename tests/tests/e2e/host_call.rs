@@ -1640,3 +1640,38 @@ fn a_call_cut_off_by_a_reload_says_the_session_reloaded_and_to_run_it_again() {
         )
     );
 }
+
+/// `--args` misspelt (`--agrs`, `--arg`) before a JSON object is "did you mean
+/// `--args`?" with the object as typed, and that command, pasted, makes the call (R1 M3:
+/// the hint folded it into the arguments, `--args '{"agrs":"{…}"}'`, which the tool
+/// refused, exit 5). An option of the tool's own name still reads as its argument.
+#[test]
+fn a_misspelt_args_is_pointed_at_args_with_its_object_as_typed() {
+    let (sb, _app) = Sandbox::with_app();
+    for typed in ["--agrs", "--arg"] {
+        let out = sb.mur(&[
+            "devtools",
+            "call",
+            "state",
+            typed,
+            r##"{"selector":"#count"}"##,
+        ]);
+        out.assert_code(1).assert_stdout_is("").assert_stderr_is(format!(
+            "error: unexpected argument `{typed}`: `call` takes the arguments in `--args`, as JSON\n\
+             hint: did you mean `--args`? mur devtools call state --args '{{\"selector\":\"#count\"}}'\n"
+        ));
+    }
+    let pasted = sb.mur(&[
+        "devtools",
+        "call",
+        "state",
+        "--args",
+        r##"{"selector":"#count"}"##,
+    ]);
+    pasted.assert_code(0);
+    let out = sb.mur(&["devtools", "call", "state", "--selector", "#count"]);
+    out.assert_code(1).assert_stderr_is(concat!(
+        "error: unexpected argument `--selector`: `call` takes the arguments in `--args`, as JSON\n",
+        "hint: mur devtools call state --args '{\"selector\":\"#count\"}'\n",
+    ));
+}
