@@ -18,7 +18,12 @@
 //! that is no JSON (or no UTF-8) gets a parse error, a line longer than
 //! [`MAX_LINE_BYTES`] gets one too and is skipped to its newline (never held
 //! whole), and when stdin ends — or fails — the requests in flight are
-//! answered before the proxy returns.
+//! answered before the proxy returns, for [`INPUT_END_GRACE`] at most: after
+//! that each is given up (its call cancelled, an error written for it). Once
+//! nobody can read the answers — stdout closed by its reader, seen when a
+//! write fails or as a hangup on stdout ([`ClientOutput::hung_up`]) — the
+//! requests in flight are given up at once: an agent host killed mid-call
+//! leaves no proxy behind waiting on a call that may never end.
 //!
 //! A request the client cancels (`notifications/cancelled`) is given up: its
 //! call to the session ends as at a timeout (the HTTP request dropped, which
@@ -35,6 +40,7 @@ use std::{
         atomic::{AtomicBool, AtomicU64, Ordering},
         mpsc,
     },
+    time::{Duration, Instant},
 };
 
 use mur_client::{Events, LogMessage, Progress, Question, Reply, Response};
@@ -53,6 +59,51 @@ const PARSE_ERROR: i64 = -32700;
 /// body (4 MiB), so a longer request could not be sent on anyway. Past it
 /// the line is answered with a parse error and skipped to its newline.
 pub const MAX_LINE_BYTES: usize = 4 << 20;
+
+/// How long the requests in flight may still be answered once stdin has ended
+/// while stdout is still read. MCP's stdio shutdown is the client closing the
+/// server's stdin, then waiting "a reasonable time" before SIGTERM: a host that
+/// does so reads no more answers, but a script that pipes its requests in and
+/// reads the answers does. A minute covers what such a script waits for (a
+/// tool of a few seconds, a sample's long `waitFor`) and bounds a proxy whose
+/// host left its stdout open (a terminal, a file, a pipe another process
+/// holds); a host that is gone with its stdout closed ends the proxy at once.
+pub const INPUT_END_GRACE: Duration = Duration::from_secs(60);
+/// How long requests given up may take to end (a session's task cancelled,
+/// a legacy session ended) before the proxy returns anyway.
+const GIVE_UP_GRACE: Duration = Duration::from_secs(5);
+/// How often the proxy looks whether its requests ended, or its client went.
+const LOOK_EVERY: Duration = Duration::from_millis(50);
+
+/// Where the proxy writes for its client: an output, and whether anyone can
+/// still read it.
+pub trait ClientOutput: Write + Send + 'static {
+    /// Whether what is written can no longer be read: the read end of a pipe
+    /// closed, a socket hung up. `false` when it cannot be told.
+    fn hung_up(&self) -> bool {
+        false
+    }
+}
+
+impl ClientOutput for std::io::Stdout {
+    fn hung_up(&self) -> bool {
+        use std::os::fd::AsFd as _;
+        hung_up(self.as_fd())
+    }
+}
+
+/// Whether `fd` reports an error or hangup when polled (no waiting): what a
+/// pipe whose reader closed it reports (`POLLERR`), or a socket shut down (`POLLHUP`).
+fn hung_up(fd: std::os::fd::BorrowedFd<'_>) -> bool {
+    use rustix::event::{PollFd, PollFlags, poll};
+    let mut fds = [PollFd::new(&fd, PollFlags::OUT)];
+    let zero = rustix::event::Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    matches!(poll(&mut fds, Some(&zero)), Ok(n) if n > 0)
+        && fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP)
+}
 
 /// One request for the session: `method` with `params`; `verbose` asks for the
 /// session's log messages; `client` is the `clientInfo` the proxy's client gave
@@ -91,26 +142,43 @@ struct Proxy<W> {
     next_question: AtomicU64,
     /// Requests in flight, each on its thread.
     running: Mutex<Vec<Running>>,
+    /// A write to the client failed: nobody reads the answers any more.
+    gone: AtomicBool,
+    /// How long the requests in flight may go on after the input ended ([`INPUT_END_GRACE`]).
+    grace: Duration,
 }
 
 /// A question asked of the client: the id of the request that asks, and
 /// where its answer goes.
 type Asked = (Value, mpsc::Sender<Value>);
 
-/// A request in flight: the client's id, how to cancel it, its thread.
+/// A request in flight: the client's id, how to cancel it, its thread, and
+/// whether its answer is written (or being written): by its thread, or by the
+/// proxy that gave it up — never both.
 struct Running {
     id: Value,
     cancel: tokio::sync::watch::Sender<bool>,
     thread: std::thread::JoinHandle<()>,
+    answered: Arc<AtomicBool>,
 }
 
 /// Serves `input` until it ends, writing to `output`; the requests in flight
 /// are answered before it returns, also when reading `input` fails (that
 /// error is returned then).
-pub fn serve<W: Write + Send + 'static>(
+pub fn serve<W: ClientOutput>(
+    upstream: Arc<dyn Upstream>,
+    input: impl BufRead,
+    output: W,
+) -> std::io::Result<()> {
+    serve_within(upstream, input, output, INPUT_END_GRACE)
+}
+
+/// [`serve`], the requests in flight given `grace` after the input ends.
+fn serve_within<W: ClientOutput>(
     upstream: Arc<dyn Upstream>,
     mut input: impl BufRead,
     output: W,
+    grace: Duration,
 ) -> std::io::Result<()> {
     let proxy = Arc::new(Proxy {
         out: Mutex::new(output),
@@ -121,6 +189,8 @@ pub fn serve<W: Write + Send + 'static>(
         asked: Mutex::new(Some(HashMap::new())),
         next_question: AtomicU64::new(0),
         running: Mutex::default(),
+        gone: AtomicBool::new(false),
+        grace,
     });
     let read = read_messages(&proxy, &mut input);
     proxy.finish();
@@ -128,7 +198,7 @@ pub fn serve<W: Write + Send + 'static>(
 }
 
 /// Hands each line of `input` to the proxy until it ends.
-fn read_messages<W: Write + Send + 'static>(
+fn read_messages<W: ClientOutput>(
     proxy: &Arc<Proxy<W>>,
     input: &mut impl BufRead,
 ) -> std::io::Result<()> {
@@ -165,7 +235,7 @@ fn read_messages<W: Write + Send + 'static>(
     }
 }
 
-impl<W: Write + Send + 'static> Proxy<W> {
+impl<W: ClientOutput> Proxy<W> {
     /// One message from the client.
     fn receive(self: &Arc<Self>, message: Value) {
         let method = message.get("method").and_then(Value::as_str);
@@ -215,8 +285,10 @@ impl<W: Write + Send + 'static> Proxy<W> {
                 let params = params.cloned();
                 let (cancel, cancelled) = tokio::sync::watch::channel(false);
                 let key = id.clone();
+                let answered = Arc::new(AtomicBool::new(false));
+                let answering = answered.clone();
                 let thread = std::thread::spawn(move || {
-                    proxy.forward(&method, &id, params.as_ref(), &cancelled);
+                    proxy.forward(&method, &id, params.as_ref(), &cancelled, &answering);
                 });
                 if let Ok(mut running) = self.running.lock() {
                     running.retain(|r| !r.thread.is_finished());
@@ -224,7 +296,11 @@ impl<W: Write + Send + 'static> Proxy<W> {
                         id: key,
                         cancel,
                         thread,
+                        answered,
                     });
+                }
+                if self.gone.load(Ordering::SeqCst) {
+                    self.give_up_all("its client is gone (a write to stdout failed)");
                 }
             }
         }
@@ -257,14 +333,90 @@ impl<W: Write + Send + 'static> Proxy<W> {
 
     /// The input ended: questions can no longer be answered (those waiting
     /// get none), and the requests in flight are answered before we go (a
-    /// cancelled one ends at once).
+    /// cancelled one ends at once) — within the grace, and only while the
+    /// client can read them: past the grace, or once the client is gone, they
+    /// are given up, and the proxy returns once they end ([`GIVE_UP_GRACE`]
+    /// at most: the process ends with it, and their connections with it).
     fn finish(&self) {
         if let Ok(mut asked) = self.asked.lock() {
             *asked = None;
         }
+        let until = Instant::now() + self.grace;
+        while !self.all_ended() {
+            if let Some(gone) = self.client_gone() {
+                self.give_up_all(gone);
+                break;
+            }
+            if Instant::now() >= until {
+                self.give_up_all(&format!(
+                    "the proxy's input ended {} s before it was answered",
+                    self.grace.as_secs()
+                ));
+                break;
+            }
+            std::thread::sleep(LOOK_EVERY);
+        }
+        let until = Instant::now() + GIVE_UP_GRACE;
+        while !self.all_ended() && Instant::now() < until {
+            std::thread::sleep(LOOK_EVERY);
+        }
         let running = self.running.lock().map(|mut r| std::mem::take(&mut *r));
         for request in running.unwrap_or_default() {
-            let _ = request.thread.join();
+            if request.thread.is_finished() {
+                let _ = request.thread.join();
+            } else {
+                tracing::warn!(
+                    "request {} did not end when given up; the proxy returns without it",
+                    request.id
+                );
+            }
+        }
+    }
+
+    /// Whether every request in flight has ended.
+    fn all_ended(&self) -> bool {
+        self.running
+            .lock()
+            .map_or(true, |r| r.iter().all(|r| r.thread.is_finished()))
+    }
+
+    /// Why nobody can read the answers any more, if so.
+    fn client_gone(&self) -> Option<&'static str> {
+        if self.gone.load(Ordering::SeqCst) {
+            return Some("its client is gone (a write to stdout failed)");
+        }
+        let hung_up = self.out.lock().is_ok_and(|out| out.hung_up());
+        hung_up.then_some("its client is gone (stdout closed)")
+    }
+
+    /// Gives up every request in flight (`why`): its call is cancelled, its
+    /// questions wait no more, and — while the client can still read — it is
+    /// answered with an error saying why, unless its own answer came first.
+    fn give_up_all(&self, why: &str) {
+        let gone = self.client_gone().is_some();
+        let mut given_up = Vec::new();
+        if let Ok(running) = self.running.lock() {
+            for request in running.iter().filter(|r| !r.thread.is_finished()) {
+                if !request.answered.swap(true, Ordering::SeqCst) {
+                    given_up.push(request.id.clone());
+                }
+                request.cancel.send_replace(true);
+            }
+        }
+        if let Ok(mut asked) = self.asked.lock()
+            && let Some(asked) = asked.as_mut()
+        {
+            asked.retain(|_, (asking, _)| !given_up.contains(asking));
+        }
+        for id in &given_up {
+            tracing::info!("request {id} given up: {why}");
+            if !gone {
+                self.write(&error(
+                    id,
+                    INTERNAL_ERROR,
+                    &format!("the request was given up, its call cancelled: {why}"),
+                ));
+            }
         }
     }
 
@@ -276,6 +428,7 @@ impl<W: Write + Send + 'static> Proxy<W> {
         id: &Value,
         params: Option<&Value>,
         cancelled: &tokio::sync::watch::Receiver<bool>,
+        answered: &AtomicBool,
     ) {
         // mur's client sends its own token and reports what comes for it;
         // the client's token goes back on the relayed notifications. A verb's
@@ -323,7 +476,7 @@ impl<W: Write + Send + 'static> Proxy<W> {
             };
             self.upstream.call(request, &events)
         };
-        if *cancelled.borrow() {
+        if *cancelled.borrow() || answered.swap(true, Ordering::SeqCst) {
             tracing::debug!("request {id} was cancelled: its outcome is not written");
             return;
         }
@@ -380,16 +533,25 @@ impl<W: Write + Send + 'static> Proxy<W> {
         }
     }
 
-    /// One message, one line, flushed at once.
+    /// One message, one line, flushed at once. A write that fails means the
+    /// client is gone: nobody reads the answers of the requests in flight,
+    /// which are given up then.
     fn write(&self, message: &Value) {
-        if let Ok(mut out) = self.out.lock() {
-            let _ = writeln!(out, "{message}").and_then(|()| out.flush());
+        let failed = match self.out.lock() {
+            Ok(mut out) => writeln!(out, "{message}")
+                .and_then(|()| out.flush())
+                .is_err(),
+            Err(_) => false,
+        };
+        if failed && !self.gone.swap(true, Ordering::SeqCst) {
+            tracing::info!("a write to stdout failed: the proxy's client is gone");
+            self.give_up_all("its client is gone (a write to stdout failed)");
         }
     }
 }
 
 /// The call's events, relayed to the client as notifications and questions.
-struct Relayed<W: Write + Send + 'static> {
+struct Relayed<W: ClientOutput> {
     proxy: Arc<Proxy<W>>,
     /// The client's progress token for this request, if it gave one.
     token: Option<Value>,
@@ -399,13 +561,13 @@ struct Relayed<W: Write + Send + 'static> {
     cancelled: tokio::sync::watch::Receiver<bool>,
 }
 
-impl<W: Write + Send + 'static> Relayed<W> {
+impl<W: ClientOutput> Relayed<W> {
     fn cancelled(&self) -> bool {
         *self.cancelled.borrow()
     }
 }
 
-impl<W: Write + Send + 'static> Events for Relayed<W> {
+impl<W: ClientOutput> Events for Relayed<W> {
     fn progress(&self, progress: &Progress) {
         let Some(token) = self.token.as_ref().filter(|_| !self.cancelled()) else {
             return;
@@ -544,6 +706,8 @@ mod tests {
     use super::*;
     use mur_testkit::Captured;
 
+    impl ClientOutput for Captured {}
+
     #[test]
     fn initialize_takes_the_sessions_capabilities_and_the_clients_version() {
         let discovered = Reply::Result(json!({
@@ -679,8 +843,9 @@ mod tests {
     }
 
     /// An upstream whose call ends when it is cancelled (or after 10 s, saying it
-    /// was not), and whose `ping`-like calls answer at once.
-    struct Cancellable;
+    /// was not), counting the calls cancelled.
+    #[derive(Default)]
+    struct Cancellable(AtomicU64);
 
     impl Upstream for Cancellable {
         fn call(&self, request: Request<'_>, _events: &dyn Events) -> Result<Reply> {
@@ -695,7 +860,65 @@ mod tests {
                     .await
                     .is_ok()
             });
+            if cancelled {
+                self.0.fetch_add(1, Ordering::SeqCst);
+            }
             Ok(Reply::Result(json!({ "cancelled": cancelled })))
+        }
+    }
+
+    /// Once the input ended, a request still in flight past the grace is given
+    /// up: its call cancelled, and an error written for it instead of its answer
+    /// (the proxy waited for it however long it took).
+    #[test]
+    fn past_the_grace_after_the_input_ends_a_request_is_given_up_with_an_error() {
+        let out = Captured::default();
+        let upstream = Arc::new(Cancellable::default());
+        let input = r#"{"jsonrpc":"2.0","id":"call","method":"tools/call"}"#;
+        let grace = Duration::from_millis(200);
+        serve_within(upstream.clone(), input.as_bytes(), out.clone(), grace).expect("served");
+        assert_eq!(
+            lines_of(&out),
+            [
+                json!({ "jsonrpc": "2.0", "id": "call", "error": { "code": INTERNAL_ERROR,
+                "message": "the request was given up, its call cancelled: the proxy's input ended 0 s before it was answered" } })
+            ]
+        );
+        assert_eq!(upstream.0.load(Ordering::SeqCst), 1);
+    }
+
+    /// An output whose reader is gone: every write fails, and it says it hung up
+    /// when `hung_up` is set.
+    struct Closed {
+        hung_up: bool,
+    }
+
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl ClientOutput for Closed {
+        fn hung_up(&self) -> bool {
+            self.hung_up
+        }
+    }
+
+    /// Once nobody reads the answers — a write failed, or stdout hung up — the
+    /// requests in flight are given up at once, not waited for (nor for the grace).
+    #[test]
+    fn with_its_client_gone_the_requests_in_flight_are_given_up() {
+        let slow = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#;
+        let ping = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+        for (hung_up, input) in [(true, slow.to_owned()), (false, format!("{slow}\n{ping}"))] {
+            let upstream = Arc::new(Cancellable::default());
+            let closed = Closed { hung_up };
+            serve(upstream.clone(), input.as_bytes(), closed).expect("served");
+            assert_eq!(upstream.0.load(Ordering::SeqCst), 1, "hung up: {hung_up}");
         }
     }
 
@@ -709,7 +932,12 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
         ]
         .join("\n");
-        serve(Arc::new(Cancellable), input.as_bytes(), out.clone()).expect("served");
+        serve(
+            Arc::new(Cancellable::default()),
+            input.as_bytes(),
+            out.clone(),
+        )
+        .expect("served");
         assert_eq!(
             lines_of(&out),
             [json!({ "jsonrpc": "2.0", "id": 2, "result": {} })]

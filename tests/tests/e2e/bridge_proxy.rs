@@ -826,3 +826,36 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
     assert!(proxy.answer(4)["result"].is_object());
     proxy.end().assert_code(0);
 }
+
+/// An agent host killed mid-call (its end of both pipes closed) leaves no proxy behind:
+/// with a call in flight that would go on for ten minutes, the proxy sees its stdout
+/// closed once its stdin ends, gives the call up and exits (it waited for the call
+/// for ever, an orphan per host killed).
+#[test]
+fn a_proxy_whose_host_is_gone_gives_up_its_calls_in_flight_and_exits() {
+    let (sb, _app) = Sandbox::with_app();
+    let mut command = sb.mur_command(&["devtools", "proxy"]);
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut process = Process::spawn(&mut command);
+    let mut stdin = process.child_mut().stdin.take().expect("stdin");
+    let stdout = process.child_mut().stdout.take().expect("stdout");
+    let mut stdout = std::io::BufReader::new(stdout);
+    write_lines(&mut stdin, &[initialize()]);
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut line).expect("the answer to initialize");
+    assert!(line.contains("\"id\":1"), "{line}");
+    write_lines(&mut stdin, &[waiting_for_nothing(2, 600_000)]);
+    drop(stdin);
+    drop(stdout);
+    // A hang guard, well under the minute a proxy whose stdout is still open
+    // gives its calls after its input ends.
+    let status = mur_e2e::wait_until_within(
+        "the proxy to exit with its host gone",
+        std::time::Duration::from_secs(30),
+        || process.try_wait(),
+    );
+    assert!(status.success(), "{status}");
+}
