@@ -16,7 +16,7 @@ use std::time::Duration;
 use reqwest::header::{ACCEPT, HeaderValue};
 use serde_json::{Value, json};
 
-use super::request::{self, HEADER_SESSION_ID};
+use super::request::{self, HEADER_SESSION_ID, REVISIONS};
 use super::response::{Message, Reply};
 use super::session::Session;
 use super::{Answer, Client, FAREWELL_LIMIT, LOG_LEVEL};
@@ -125,6 +125,17 @@ impl Client<'_> {
                     .unwrap_or(version)
                     .to_owned();
                 tracing::debug!("legacy session {id:?}, protocol {version}");
+                // A revision mur does not know it cannot speak (MCP: the client
+                // should disconnect), nor go on naming it in every request.
+                if !REVISIONS.contains(&version.as_str()) {
+                    return Err(Error::transport(format!(
+                        "`{}` answered `initialize` in protocol revision {}, which mur does not \
+                         speak",
+                        self.endpoint,
+                        super::response::snippet(version.as_bytes())
+                    ))
+                    .with_hint(format!("mur speaks {}", REVISIONS.join(", "))));
+                }
                 // `--protocol` asks for this revision only: one the server put in its
                 // place is not it (a server may answer any it prefers).
                 if self.protocol.is_some_and(|only| only != version) {
@@ -149,6 +160,13 @@ impl Client<'_> {
                 "`{}` refused `initialize`: {}",
                 self.endpoint,
                 e["message"].as_str().unwrap_or("(no message)")
+            ))),
+            Answer::Other {
+                instead: Some(instead),
+                ..
+            } if status.is_success() => Err(Error::transport(format!(
+                "`{}` {instead} (to `initialize`)",
+                self.endpoint
             ))),
             Answer::Other { text, .. } => {
                 let error = Error::transport(format!(
@@ -246,6 +264,13 @@ impl Client<'_> {
         }
         match answer {
             Answer::Reply(reply) => Ok(reply),
+            Answer::Other {
+                instead: Some(instead),
+                ..
+            } if status.is_success() => Err(Error::transport(format!(
+                "`{}` {instead} (to `{method}`)",
+                self.endpoint
+            ))),
             Answer::Other { text, .. } => Err(Error::transport(format!(
                 "`{}` answered HTTP {status} and no response to `{method}`{}",
                 self.endpoint,

@@ -1,9 +1,10 @@
 //! The MCP client: one POST in the modern stateless form; a retry when the
-//! server names the versions it supports (`-32022`); the legacy `initialize`
-//! session dance for servers that want one. The whole call is bounded by the
-//! caller's timeout (the time a user takes to answer a question excepted),
-//! every response body by the response limit (`--max-response`), and a legacy
-//! session is ended in every outcome.
+//! server names the versions it supports (`-32022`), with the newest of them mur
+//! speaks (none, or refused again: no revision agreed, exit 2); the legacy
+//! `initialize` session dance for servers that want one, in a revision mur
+//! speaks. The whole call is bounded by the caller's timeout (the time a user
+//! takes to answer a question excepted), every response body by the response
+//! limit (`--max-response`), and a legacy session is ended in every outcome.
 //!
 //! Every request carries a progress token; progress and the server's log
 //! messages go to the caller's [`Events`]. A question from the server (an
@@ -11,8 +12,10 @@
 //! input-required result, followed round after round to the end) is answered
 //! from `--answer KEY=VALUE`, else by asking through [`Events`], else the
 //! call ends (exit 5) naming the question and the `--answer` options that
-//! would answer it. Sampling, roots and any other request from the server
-//! are declined at once with a JSON-RPC error.
+//! would answer it; however they come, one call answers at most 1,000
+//! questions in at most 100 rounds, past which it ends (exit 5). Sampling,
+//! roots and any other request from the server are declined at once with a
+//! JSON-RPC error.
 //!
 //! One kind of question is not the call's for sure: one a bridge (`mur
 //! devtools bridge`) relays while other requests are in flight, marked
@@ -97,8 +100,37 @@ pub const SLOW_TOOL_HINT: &str =
     "a slow tool may need a longer `--timeout MS` before the verb name";
 /// The progress token of every request mur sends.
 pub const PROGRESS_TOKEN: &str = "mur";
-/// The most input-required rounds one call follows.
+/// The most rounds of questions one call follows (input-required results, a
+/// task waiting on its questions), and the most questions it answers, whichever
+/// way they come (those, and an `elicitation/create` in a response stream): a
+/// server that keeps asking must not hold mur, or its memory, without end. Past
+/// either the call ends (exit 5).
 const MAX_ROUNDS: u64 = 100;
+const MAX_QUESTIONS: usize = 1_000;
+
+/// The rounds and questions a call answered so far, against [`MAX_ROUNDS`] and
+/// [`MAX_QUESTIONS`].
+#[derive(Debug, Default)]
+struct Asked {
+    rounds: u64,
+    questions: usize,
+}
+
+impl Asked {
+    /// Counts `rounds` more rounds (0 or 1) of `questions` more questions; `Err`
+    /// names the bound they would pass, and counts nothing.
+    fn admit(&mut self, rounds: u64, questions: usize) -> std::result::Result<(), String> {
+        if self.rounds + rounds > MAX_ROUNDS {
+            return Err(format!("{MAX_ROUNDS} rounds"));
+        }
+        if self.questions.saturating_add(questions) > MAX_QUESTIONS {
+            return Err(format!("{MAX_QUESTIONS} questions"));
+        }
+        self.rounds += rounds;
+        self.questions += questions;
+        Ok(())
+    }
+}
 /// The log level mur asks the server for with `-v`.
 const LOG_LEVEL: &str = "info";
 /// Bound on the `DELETE` that ends a legacy session, sent on the way out: it
@@ -178,6 +210,8 @@ pub struct Client<'a> {
     /// Time spent waiting for the user to answer a question, not yet added
     /// to the call's bound: a person's thinking is not the server's slowness.
     asking: Mutex<Duration>,
+    /// The server's questions this call answered, and in how many rounds.
+    asked: Mutex<Asked>,
     /// Whether the server sent this call anything (progress, a log message):
     /// then a call out of time was running, not unanswered.
     heard: std::sync::atomic::AtomicBool,
@@ -226,6 +260,9 @@ enum Answer {
         stream: bool,
         /// The last event id of a stream that ended, and its `retry`.
         resume: Option<(String, Option<u64>)>,
+        /// What came in its place, as "answered …": a response to another id,
+        /// a batch, a body that is not JSON mur reads.
+        instead: Option<String>,
     },
 }
 
@@ -243,6 +280,7 @@ impl<'a> Client<'a> {
             limit: settings.max_response,
             budget: settings.timeout,
             asking: Mutex::new(Duration::ZERO),
+            asked: Mutex::new(Asked::default()),
             heard: std::sync::atomic::AtomicBool::new(false),
             session: Mutex::new(None),
             task: Mutex::new(None),
@@ -416,30 +454,70 @@ impl<'a> Client<'a> {
         self.param_headers(method, params)?;
         if let Some(version) = self.protocol {
             tracing::debug!("speaking protocol {version} only (--protocol)");
-            return if version >= MODERN_VERSION {
+            let reply = if version >= MODERN_VERSION {
                 match self.modern(method, params, version).await? {
                     // Refused, yet named as supported: asked once more.
-                    Step::Done(reply) if supported_instead(&reply).as_deref() == Some(version) => {
+                    Step::Done(reply) if matches!(supported_instead(&reply), Some(Ok(named)) if named == version) => {
                         match self.modern(method, params, version).await? {
-                            Step::Done(reply) => Ok(reply),
-                            Step::Legacy => Err(self.not_speaking(version)),
+                            Step::Done(reply) => reply,
+                            Step::Legacy => return Err(self.not_speaking(version)),
                         }
                     }
-                    Step::Done(reply) => Ok(reply),
-                    Step::Legacy => Err(self.not_speaking(version)),
+                    Step::Done(reply) => reply,
+                    Step::Legacy => return Err(self.not_speaking(version)),
                 }
             } else {
-                self.legacy(method, params, version).await
+                self.legacy(method, params, version).await?
             };
+            return self.agreed(reply, version);
         }
         let first = self.modern(method, params, MODERN_VERSION).await?;
-        match first {
+        let (reply, tried) = match first {
             Step::Done(reply) => match supported_instead(&reply) {
-                Some(version) => self.with_version(method, params, &version).await,
-                None => Ok(reply),
+                Some(Ok(version)) => (self.with_version(method, params, version).await?, version),
+                Some(Err(_)) => return Err(self.unagreed(&reply, MODERN_VERSION)),
+                None => (reply, MODERN_VERSION),
             },
-            Step::Legacy => self.legacy(method, params, LEGACY_VERSION).await,
+            Step::Legacy => (
+                self.legacy(method, params, LEGACY_VERSION).await?,
+                LEGACY_VERSION,
+            ),
+        };
+        self.agreed(reply, tried)
+    }
+
+    /// `reply`, unless it is still a `-32022` naming the revisions the server
+    /// supports (the one retry spent, or `--protocol`'s refused): then no
+    /// revision was agreed and nothing ran, a transport error (exit 2), not the
+    /// tool's failure. `tried` is the revision last offered.
+    fn agreed(&self, reply: Reply, tried: &str) -> Result<Reply> {
+        match supported_instead(&reply) {
+            Some(_) => Err(self.unagreed(&reply, tried)),
+            None => Ok(reply),
         }
+    }
+
+    /// The error for a `-32022` naming the revisions the server supports (to
+    /// revision `tried`, unless it says which it refused) that leaves none to
+    /// speak: none of them mur's, or the one retry spent.
+    fn unagreed(&self, reply: &Reply, tried: &str) -> Error {
+        let (Reply::Error(error) | Reply::Result(error)) = reply;
+        let named: Vec<&str> = error["data"]["supported"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let requested = error["data"]["requested"].as_str().unwrap_or(tried);
+        Error::transport(format!(
+            "`{}` refused protocol revision {} (JSON-RPC error {UNSUPPORTED_VERSION}: {}); it \
+             names as supported {}",
+            self.endpoint,
+            response::snippet(requested.as_bytes()),
+            response::snippet(error["message"].as_str().unwrap_or_default().as_bytes()),
+            revisions(&named)
+        ))
+        .with_hint(format!("mur speaks {}", REVISIONS.join(", ")))
     }
 
     /// The one retry after `-32022`: modern form if the server supports a
@@ -448,7 +526,7 @@ impl<'a> Client<'a> {
         &self,
         method: &str,
         params: Option<&Value>,
-        version: &str,
+        version: &'static str,
     ) -> Result<Reply> {
         tracing::debug!("retrying with protocol version {version}");
         if version >= MODERN_VERSION {
@@ -525,12 +603,8 @@ impl<'a> Client<'a> {
             let answer = self.read(response, id, &answer_headers).await?;
             match classify(status, answer, self.endpoint)? {
                 Step::Done(Reply::Result(asked)) if asked["resultType"] == "input_required" => {
-                    if id - CALL_ID >= MAX_ROUNDS {
-                        return Err(Error::tool_failed(format!(
-                            "`{}` was still asking for input after {MAX_ROUNDS} rounds of `{method}`",
-                            self.endpoint
-                        )));
-                    }
+                    let questions = asked["inputRequests"].as_object().map_or(0, Map::len);
+                    self.admit(1, questions, || format!("`{method}`"))?;
                     sent = Some(std::borrow::Cow::Owned(self.answered(params, asked)?));
                     // A retry is a new request: a new id.
                     id += 1;
@@ -569,9 +643,29 @@ impl<'a> Client<'a> {
         Ok(Value::Object(retry))
     }
 
+    /// Counts `rounds` rounds (0 or 1) of `questions` questions more of this
+    /// call, or ends it (exit 5) past [`MAX_ROUNDS`] or [`MAX_QUESTIONS`]; `of`
+    /// names what asks.
+    fn admit(&self, rounds: u64, questions: usize, of: impl FnOnce() -> String) -> Result<()> {
+        let admitted = match self.asked.lock() {
+            Ok(mut asked) => asked.admit(rounds, questions),
+            Err(_) => Err(format!("{MAX_QUESTIONS} questions")),
+        };
+        admitted.map_err(|bound| {
+            Error::tool_failed(format!(
+                "`{}` was still asking for input after {bound} of {}",
+                self.endpoint,
+                of()
+            ))
+        })
+    }
+
     /// The answers to `inputRequests` (an input-required result's, or a
     /// task's), by key: form questions only.
-    fn responses(&self, requests: &Map<String, Value>) -> Result<Map<String, Value>> {
+    fn responses<'v>(
+        &self,
+        requests: impl IntoIterator<Item = (&'v String, &'v Value)>,
+    ) -> Result<Map<String, Value>> {
         let mut responses = Map::new();
         for (key, input) in requests {
             let method = input["method"].as_str().unwrap_or("(no method)");
@@ -657,9 +751,19 @@ impl<'a> Client<'a> {
     ) -> Result<Answer> {
         let mut incoming = self.reader().open(response).await?;
         let mut stray = None;
+        let mut other = None;
         while let Some(message) = incoming.next().await? {
             match Message::of(message, id) {
                 Message::Reply(reply) => return Ok(Answer::Reply(reply)),
+                Message::Malformed(why) => {
+                    return Err(Error::transport(format!(
+                        "`{}` answered request {id} with a malformed JSON-RPC response: {why}",
+                        self.endpoint
+                    )));
+                }
+                Message::OtherReply(to) => {
+                    other.get_or_insert(to);
+                }
                 // Boxed, as the server's questions are rare: the call's
                 // future stays small without them.
                 Message::Request(request) => Box::pin(self.serve(&request, headers)).await?,
@@ -670,11 +774,16 @@ impl<'a> Client<'a> {
                 Message::Other => {}
             }
         }
+        let instead = incoming
+            .unreadable()
+            .map(str::to_owned)
+            .or_else(|| other.map(|to: Option<Value>| response::other_reply(to.as_ref(), id)));
         Ok(Answer::Other {
             error: stray,
             text: incoming.text().to_owned(),
             stream: incoming.was_stream(),
             resume: incoming.resume_point(),
+            instead,
         })
     }
 
@@ -702,23 +811,16 @@ impl<'a> Client<'a> {
         let method = request.method.as_str();
         tracing::debug!("the server asks `{method}` ({})", request.id);
         let (answer, outcome) = match method {
-            "elicitation/create" => match self.answer(&request.params) {
-                Ok(response) => (Ok(response.to_json()), Ok(())),
-                Err(e) => {
-                    let refusal = (NOT_ANSWERED, format!("mur has no answer: {}", e.message()));
-                    let shared = request.params["_meta"][SHARED_QUESTION] == true;
-                    if shared && e.kind() == mur_core::Kind::ToolFailed {
-                        tracing::debug!(
-                            "a question that may be another request's, and no answer: refused; waiting on"
-                        );
-                        if let Ok(mut refused) = self.refused.lock() {
-                            refused.get_or_insert_with(|| self.refusal_hint(&request.params, &e));
-                        }
-                        (Err(refusal), Ok(()))
-                    } else {
-                        (Err(refusal), Err(e))
-                    }
-                }
+            // Past the call's bound, refused and the call ends, shared or not.
+            "elicitation/create" => match self.admit(0, 1, || "the call".to_owned()) {
+                Err(e) => (
+                    Err((
+                        NOT_ANSWERED,
+                        format!("mur answers no more: {}", e.message()),
+                    )),
+                    Err(e),
+                ),
+                Ok(()) => self.answered_question(request),
             },
             "ping" => (Ok(json!({})), Ok(())),
             other => (
@@ -746,6 +848,31 @@ impl<'a> Client<'a> {
             Err(e) => tracing::debug!("sending the answer to `{method}` failed: {e}"),
         }
         outcome
+    }
+
+    /// A question's answer for the server, and what becomes of the call: an
+    /// answer goes back and the call goes on; without one the question is refused
+    /// and the call ends — unless it may be another request's ([`SHARED_QUESTION`]):
+    /// then the call waits on for its own result.
+    fn answered_question(&self, request: &ServerRequest) -> Served {
+        match self.answer(&request.params) {
+            Ok(response) => (Ok(response.to_json()), Ok(())),
+            Err(e) => {
+                let refusal = (NOT_ANSWERED, format!("mur has no answer: {}", e.message()));
+                let shared = request.params["_meta"][SHARED_QUESTION] == true;
+                if shared && e.kind() == mur_core::Kind::ToolFailed {
+                    tracing::debug!(
+                        "a question that may be another request's, and no answer: refused; waiting on"
+                    );
+                    if let Ok(mut refused) = self.refused.lock() {
+                        refused.get_or_insert_with(|| self.refusal_hint(&request.params, &e));
+                    }
+                    (Err(refusal), Ok(()))
+                } else {
+                    (Err(refusal), Err(e))
+                }
+            }
+        }
     }
 
     /// The hint naming a shared question refused for want of an answer
@@ -853,6 +980,10 @@ impl<'a> Client<'a> {
     }
 }
 
+/// What goes back to a request of the server's (a result, or an error's code and
+/// message), and what becomes of the call.
+type Served = (std::result::Result<Value, (i64, String)>, Result<()>);
+
 /// Where a modern POST leaves us.
 enum Step {
     Done(Reply),
@@ -885,6 +1016,10 @@ fn classify(status: StatusCode, answer: Answer, endpoint: &str) -> Result<Step> 
             "`{endpoint}` answered HTTP {status} with an error for no request of ours: {}",
             error["message"].as_str().unwrap_or("(no message)")
         ))),
+        Answer::Other {
+            instead: Some(instead),
+            ..
+        } if status.is_success() => Err(Error::transport(format!("`{endpoint}` {instead}"))),
         Answer::Other { stream: true, .. } => Err(Error::transport(format!(
             "`{endpoint}` ended the event stream without answering"
         ))),
@@ -942,21 +1077,47 @@ pub fn question_notes(reply: &Reply) -> Vec<String> {
 }
 
 /// The version to retry with, when `reply` is a `-32022` naming supported
-/// ones: the newest (the one just refused too, if the server names it: the
-/// retry happens once, so a server that refuses it again gets no loop).
-fn supported_instead(reply: &Reply) -> Option<String> {
+/// ones: the newest of them mur speaks ([`REVISIONS`]; the one just refused
+/// too, if the server names it: the retry happens once, so a server that
+/// refuses it again gets no loop). `Err` holds what it names when mur speaks
+/// none of it: a string a server names is never sent back unless it is one of
+/// mur's own.
+fn supported_instead(reply: &Reply) -> Option<std::result::Result<&'static str, Vec<&str>>> {
     let Reply::Error(error) = reply else {
         return None;
     };
     if error["code"].as_i64() != Some(UNSUPPORTED_VERSION) {
         return None;
     }
-    error["data"]["supported"]
+    let named: Vec<&str> = error["data"]["supported"]
         .as_array()?
         .iter()
         .filter_map(Value::as_str)
-        .max()
-        .map(str::to_owned)
+        .collect();
+    Some(
+        REVISIONS
+            .iter()
+            .copied()
+            .find(|known| named.contains(known))
+            .ok_or(named),
+    )
+}
+
+/// The revisions a server names, for an error: each one short line, at most 5.
+fn revisions(named: &[&str]) -> String {
+    const SHOWN: usize = 5;
+    if named.is_empty() {
+        return "no revision".to_owned();
+    }
+    let mut shown: Vec<String> = named
+        .iter()
+        .take(SHOWN)
+        .map(|name| format!("`{}`", response::snippet(name.as_bytes())))
+        .collect();
+    if named.len() > SHOWN {
+        shown.push(format!("{} more", named.len() - SHOWN));
+    }
+    shown.join(", ")
 }
 
 #[cfg(test)]
@@ -1020,6 +1181,31 @@ mod tests {
             answers: Vec::new(),
             protocol: None,
         }
+    }
+
+    /// One rule bounds a call's questions however they come: rounds (an
+    /// input-required result, a task waiting) up to [`MAX_ROUNDS`], questions (those
+    /// and a response stream's, round or not) up to [`MAX_QUESTIONS`].
+    #[test]
+    fn a_call_answers_within_its_rounds_and_questions() {
+        let mut asked = Asked::default();
+        for _ in 0..MAX_ROUNDS {
+            assert_eq!(asked.admit(1, 1), Ok(()));
+        }
+        assert_eq!(asked.admit(1, 0), Err(format!("{MAX_ROUNDS} rounds")));
+        assert_eq!(
+            asked.admit(0, 1),
+            Ok(()),
+            "a question in a stream is no round"
+        );
+        let mut asked = Asked::default();
+        assert_eq!(asked.admit(1, MAX_QUESTIONS - 1), Ok(()));
+        assert_eq!(asked.admit(0, 1), Ok(()));
+        assert_eq!(asked.admit(0, 1), Err(format!("{MAX_QUESTIONS} questions")));
+        assert_eq!(
+            asked.admit(1, usize::MAX),
+            Err(format!("{MAX_QUESTIONS} questions"))
+        );
     }
 
     /// An input-required result's `requestState` (opaque, any size) goes back
@@ -1162,15 +1348,27 @@ mod tests {
     }
 
     #[test]
-    fn the_newest_other_supported_version_is_chosen() {
-        let reply = Reply::Error(json!({
-            "code": -32022, "message": "Unsupported protocol version",
-            "data": { "requested": "2026-07-28", "supported": ["2025-06-18", "2025-11-25"] }
-        }));
-        assert_eq!(supported_instead(&reply).as_deref(), Some("2025-11-25"));
+    fn the_newest_other_supported_version_mur_speaks_is_chosen() {
+        let refused = |supported: Value| {
+            Reply::Error(json!({
+                "code": -32022, "message": "Unsupported protocol version",
+                "data": { "requested": "2026-07-28", "supported": supported }
+            }))
+        };
+        let reply = refused(json!(["2025-06-18", "2099-01-01", "2025-11-25"]));
+        assert_eq!(supported_instead(&reply), Some(Ok("2025-11-25")));
+        let reply = refused(json!(["1999-01-01", "\u{1b}[31mevil\nerror: x", 7]));
+        assert_eq!(
+            supported_instead(&reply),
+            Some(Err(vec!["1999-01-01", "\u{1b}[31mevil\nerror: x"]))
+        );
         assert_eq!(
             supported_instead(&Reply::Error(json!({ "code": -32601 }))),
             None
+        );
+        assert_eq!(
+            revisions(&["a", "b\nc", "d", "e", "f", "g", "h"]),
+            "`a`, `b c`, `d`, `e`, `f`, 2 more"
         );
     }
 
@@ -1189,6 +1387,7 @@ mod tests {
             text: String::new(),
             stream: false,
             resume: None,
+            instead: None,
         };
         assert!(matches!(
             classify(StatusCode::BAD_REQUEST, other, "e"),
@@ -1203,6 +1402,7 @@ mod tests {
             text: "boom".into(),
             stream: false,
             resume: None,
+            instead: None,
         };
         let err = classify(StatusCode::INTERNAL_SERVER_ERROR, other, "e")
             .err()

@@ -2,7 +2,17 @@
 //! ([`Incoming`]), each told apart ([`Message`]): the one JSON-RPC response
 //! that carries our id, notifications (the caller reports progress and log
 //! messages), requests from the server (the caller answers them and reads
-//! on), and responses to other ids (skipped).
+//! on), and responses to other ids (skipped, the first one's id kept to say
+//! what came instead).
+//!
+//! Our response must be one MCP allows: `"jsonrpc": "2.0"`, a `result` object
+//! or an `error` object, never both (MCP's base protocol, JSON-RPC 2.0); any
+//! other is a malformed answer ([`Message::Malformed`]), not a success. A JSON
+//! body is one message: a batch (a JSON array) answering mur's one request is
+//! refused as such — MCP has no batches since 2025-06-18, and 2025-03-26 let a
+//! server batch only the messages of an event stream, which mur still reads.
+//! A body the parser refuses is named with the parser's words and position, or
+//! as nesting past serde_json's 128 levels.
 //!
 //! Every body is read chunk by chunk and counted as it arrives, and reading
 //! stops with a transport error once it passes the response limit
@@ -50,7 +60,11 @@ pub enum Message {
     Notification { method: String, params: Value },
     /// An error response for another (usually null) id.
     StrayError(Value),
-    /// Anything else: a response to another id, garbage in a batch.
+    /// A result for another id (`None`: for none at all): that id.
+    OtherReply(Option<Value>),
+    /// A response with our id that MCP does not allow: why.
+    Malformed(String),
+    /// Anything else: garbage in a batch.
     Other,
 }
 
@@ -75,12 +89,68 @@ impl Message {
             };
         }
         let ours = msg.get("id").and_then(Value::as_u64) == Some(id);
-        match (msg.remove("result"), msg.remove("error")) {
-            (Some(result), _) if ours => Self::Reply(Reply::Result(result)),
-            (_, Some(error)) if ours => Self::Reply(Reply::Error(error)),
-            (_, Some(error)) => Self::StrayError(error),
-            _ => Self::Other,
+        let (result, error) = (msg.remove("result"), msg.remove("error"));
+        if !ours {
+            return match (result, error) {
+                (_, Some(error)) => Self::StrayError(error),
+                (Some(_), None) => Self::OtherReply(msg.remove("id")),
+                (None, None) => Self::Other,
+            };
         }
+        let version = msg.get("jsonrpc");
+        if version.and_then(Value::as_str) != Some("2.0") {
+            return Self::Malformed(match version {
+                None => "it has no `\"jsonrpc\": \"2.0\"`".to_owned(),
+                Some(other) => format!("its `jsonrpc` is {}, not \"2.0\"", kind(other)),
+            });
+        }
+        match (result, error) {
+            (Some(result @ Value::Object(_)), None) => Self::Reply(Reply::Result(result)),
+            (None, Some(error @ Value::Object(_))) => Self::Reply(Reply::Error(error)),
+            (Some(_), Some(_)) => Self::Malformed("it has both a `result` and an `error`".into()),
+            (None, None) => Self::Malformed("it has neither a `result` nor an `error`".into()),
+            (Some(other), None) => {
+                Self::Malformed(format!("its `result` is {}, not an object", kind(&other)))
+            }
+            (None, Some(other)) => {
+                Self::Malformed(format!("its `error` is {}, not an object", kind(&other)))
+            }
+        }
+    }
+}
+
+/// A value of the server's in an error message, in a few words: a scalar as
+/// it is (a string cut short), a container by its kind (it may be 64 MiB).
+fn kind(value: &Value) -> String {
+    match value {
+        Value::String(text) => format!("the string \"{}\"", snippet(text.as_bytes())),
+        Value::Array(_) => "an array".to_owned(),
+        Value::Object(_) => "an object".to_owned(),
+        scalar => scalar.to_string(),
+    }
+}
+
+/// What came instead of the response to request `ours`: a response to `other`.
+pub fn other_reply(other: Option<&Value>, ours: u64) -> String {
+    match other {
+        None => format!("answered with a response without an `id`, not one to request {ours}"),
+        Some(id) => format!(
+            "answered a response to id {}, not to the request's {ours}",
+            snippet(id.to_string().as_bytes())
+        ),
+    }
+}
+
+/// Why the parser refused a body or an event, for "answered with …": the
+/// nesting past serde_json's 128 levels said as such (it names it only in its
+/// message), anything else in the parser's words, with the position.
+fn unreadable(e: &serde_json::Error) -> String {
+    const DEPTH: usize = 128;
+    let said = e.to_string();
+    if said.starts_with("recursion limit exceeded") {
+        format!("JSON nested deeper than {DEPTH} levels, which mur does not read ({said})")
+    } else {
+        format!("no JSON mur can read: {said}")
     }
 }
 
@@ -102,6 +172,8 @@ pub struct Incoming<'a> {
     events: Option<EventStream>,
     /// A snippet of a JSON body, for errors.
     text: String,
+    /// Why a JSON body held no message (a batch, not JSON), for errors.
+    unreadable: Option<String>,
     /// Whether the body is an event stream.
     stream: bool,
     /// The id of the stream's last event that had one, and the `retry` the
@@ -136,20 +208,36 @@ impl<'a> Reader<'a> {
                 pending: VecDeque::new(),
                 events: Some(events),
                 text: String::new(),
+                unreadable: None,
                 stream: true,
                 last_id: None,
                 retry: None,
             });
         }
         let bytes = self.read_body(response).await?;
-        let pending = serde_json::from_slice::<Value>(&bytes)
-            .map(messages)
-            .unwrap_or_default();
+        let (pending, unreadable) = match serde_json::from_slice::<Value>(&bytes) {
+            Ok(Value::Array(_)) => (
+                VecDeque::new(),
+                Some(
+                    "answered with a batch (a JSON array), where one request takes one \
+                     response object"
+                        .to_owned(),
+                ),
+            ),
+            Ok(one) => (VecDeque::from([one]), None),
+            // Said as "(empty body)".
+            Err(_) if bytes.trim_ascii().is_empty() => (VecDeque::new(), None),
+            Err(e) => (
+                VecDeque::new(),
+                Some(format!("answered with {}", unreadable(&e))),
+            ),
+        };
         Ok(Incoming {
             reader: *self,
             pending,
             events: None,
             text: snippet(&bytes),
+            unreadable,
             stream: false,
             last_id: None,
             retry: None,
@@ -237,8 +325,9 @@ impl Incoming<'_> {
             };
             let value: Value = serde_json::from_str(&data).map_err(|e| {
                 Error::transport(format!(
-                    "`{}` sent a malformed event in the response stream: {e}",
-                    self.reader.endpoint
+                    "`{}` sent an event in the response stream with {}",
+                    self.reader.endpoint,
+                    unreadable(&e)
                 ))
             })?;
             self.pending = messages(value);
@@ -248,6 +337,11 @@ impl Incoming<'_> {
     /// A short excerpt of a JSON body (empty for an event stream).
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// Why a JSON body held no message, as "answered with …" (a batch, not JSON).
+    pub fn unreadable(&self) -> Option<&str> {
+        self.unreadable.as_deref()
     }
 
     /// Whether the body was an event stream.
@@ -429,7 +523,7 @@ mod tests {
                     method: "notifications/progress".into(),
                     params: json!({ "progress": 1 })
                 },
-                Message::Other,
+                Message::OtherReply(Some(json!(9))),
                 Message::Request(ServerRequest {
                     id: json!("e-1"),
                     method: "elicitation/create".into(),
@@ -438,6 +532,78 @@ mod tests {
                 Message::StrayError(json!({ "code": -32000, "message": "no session" })),
                 Message::Reply(Reply::Result(json!({ "ok": true }))),
             ]
+        );
+    }
+
+    /// A response with our id is one MCP allows, or it is malformed, saying why;
+    /// a result for another id is kept by that id.
+    #[test]
+    fn a_malformed_response_is_refused_saying_why() {
+        let why = |body: Value| match Message::of(body, 1) {
+            Message::Malformed(why) => why,
+            other => panic!("taken as {other:?}"),
+        };
+        assert_eq!(
+            why(json!({ "jsonrpc": "2.0", "id": 1, "result": {}, "error": { "code": 1 } })),
+            "it has both a `result` and an `error`"
+        );
+        assert_eq!(
+            why(json!({ "jsonrpc": "2.0", "id": 1, "result": 42 })),
+            "its `result` is 42, not an object"
+        );
+        assert_eq!(
+            why(json!({ "jsonrpc": "2.0", "id": 1, "result": [1] })),
+            "its `result` is an array, not an object"
+        );
+        assert_eq!(
+            why(json!({ "jsonrpc": "2.0", "id": 1, "error": "bad" })),
+            "its `error` is the string \"bad\", not an object"
+        );
+        assert_eq!(
+            why(json!({ "id": 1, "result": {} })),
+            "it has no `\"jsonrpc\": \"2.0\"`"
+        );
+        assert_eq!(
+            why(json!({ "jsonrpc": 2, "id": 1, "result": {} })),
+            "its `jsonrpc` is 2, not \"2.0\""
+        );
+        assert_eq!(
+            why(json!({ "jsonrpc": "2.0", "id": 1 })),
+            "it has neither a `result` nor an `error`"
+        );
+        assert_eq!(
+            Message::of(json!({ "jsonrpc": "2.0", "id": "1", "result": {} }), 1),
+            Message::OtherReply(Some(json!("1")))
+        );
+        assert_eq!(
+            Message::of(json!({ "jsonrpc": "2.0", "result": {} }), 1),
+            Message::OtherReply(None)
+        );
+        assert_eq!(
+            other_reply(Some(&json!("1")), 1),
+            "answered a response to id \"1\", not to the request's 1"
+        );
+    }
+
+    /// Why a body is no JSON mur reads: the parser's words and position, or the
+    /// nesting cap.
+    #[test]
+    fn an_unreadable_body_is_said_in_the_parsers_words() {
+        let why =
+            |text: &str| unreadable(&serde_json::from_str::<Value>(text).expect_err("refused"));
+        assert_eq!(
+            why(r#"{"a":"#),
+            "no JSON mur can read: EOF while parsing a value at line 1 column 5"
+        );
+        assert_eq!(
+            why(r#"{"n":1e999999999}"#),
+            "no JSON mur can read: number out of range at line 1 column 16"
+        );
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert!(
+            why(&deep).starts_with("JSON nested deeper than 128 levels, which mur does not read"),
+            "{}",
+            why(&deep)
         );
     }
 

@@ -19,13 +19,14 @@
 //! `tasks/get` every `pollIntervalMs` until the task ends, and takes the
 //! result (or error) inlined in it; a task that waits on a question shows it
 //! in `inputRequests`, and mur's answer (`--answer`, else the person at the
-//! terminal) goes back with `tasks/update`, for at most [`MAX_ROUNDS`] rounds
-//! and [`MAX_QUESTIONS`] questions, as a server that keeps asking must not
-//! hold mur (or its memory) without end. The task is let go only once
-//! `tasks/get` shows it ended: a refused `tasks/get` or `tasks/update` (exit
-//! 5, worded as the refusal it is, not as the tool's failure), a status the
-//! extension does not define or a question too many ends the call, and so
-//! cancels the task. A `resultType: "task"` that is no readable task is a
+//! terminal) goes back with `tasks/update`, within the call's bounds on the
+//! server's questions (100 rounds and 1,000 questions, however they come:
+//! `MAX_ROUNDS`, `MAX_QUESTIONS`), as a server that keeps asking must not hold
+//! mur (or its memory) without end. The task is let go only once `tasks/get`
+//! shows it ended: a refused `tasks/get` or `tasks/update` (exit 5, worded as
+//! the refusal it is, not as the tool's failure), a status the extension does
+//! not define or a question too many ends the call, and so cancels the task. A
+//! `resultType: "task"` that is no readable task is a
 //! malformed answer (exit 2), never printed as a result.
 
 use std::time::Duration;
@@ -35,7 +36,7 @@ use serde_json::{Value, json};
 use crate::request::MODERN_VERSION;
 use crate::response::{Reply, snippet};
 use crate::session::{Pending, Route};
-use crate::{Client, MAX_ROUNDS, Step, TaskStatus};
+use crate::{Client, Step, TaskStatus};
 use mur_core::Error;
 use mur_core::Result;
 
@@ -45,9 +46,6 @@ const RESULT_ID: u64 = 4;
 const DEFAULT_POLL: Duration = Duration::from_secs(1);
 /// Bounds on the server's `pollInterval`: not a busy loop, not blind for long.
 const POLL_BOUNDS: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(5));
-/// The most questions of one task mur answers, over all its rounds: each is
-/// remembered (a poll may show it again before the server took the answer).
-const MAX_QUESTIONS: usize = 1_000;
 /// The statuses the tasks extension defines; a task in any other is one mur
 /// cannot follow.
 const STATUSES: [&str; 5] = [
@@ -146,27 +144,9 @@ fn short(text: &str) -> String {
     snippet(text.as_bytes())
 }
 
-/// The questions of a task mur answered, and in how many rounds.
-#[derive(Default)]
-struct Asked {
-    keys: std::collections::BTreeSet<String>,
-    rounds: u64,
-}
-
-impl Asked {
-    /// Counts one more round, of `new` questions; past [`MAX_ROUNDS`] or
-    /// [`MAX_QUESTIONS`], the bound reached.
-    fn admit(&mut self, new: usize) -> Result<(), String> {
-        if self.rounds >= MAX_ROUNDS {
-            return Err(format!("{MAX_ROUNDS} rounds"));
-        }
-        if self.keys.len() + new > MAX_QUESTIONS {
-            return Err(format!("{MAX_QUESTIONS} questions"));
-        }
-        self.rounds += 1;
-        Ok(())
-    }
-}
+/// The keys of the questions of a task mur answered: each is remembered (a
+/// poll may show it again before the server took the answer).
+type Answered = std::collections::BTreeSet<String>;
 
 impl Client<'_> {
     /// `params` with a `task` asking for one, when `method` calls a tool that
@@ -245,7 +225,7 @@ impl Client<'_> {
     /// questions it shows, and ends with the outcome it inlines.
     async fn poll_extension(&self, route: &Route, task: &Created) -> Result<Reply> {
         let params = json!({ "taskId": task.id });
-        let mut asked = Asked::default();
+        let mut answered = Answered::new();
         let mut id = RESULT_ID;
         // A task that ends soon is read soon: the first look after the bound's
         // floor, each next one twice as late, up to the server's interval (a
@@ -259,7 +239,10 @@ impl Client<'_> {
             self.show(&now);
             match now["status"].as_str().unwrap_or_default() {
                 "working" => {}
-                "input_required" => self.answer_task(route, id, task, &now, &mut asked).await?,
+                "input_required" => {
+                    self.answer_task(route, id, task, &now, &mut answered)
+                        .await?;
+                }
                 status @ ("completed" | "failed" | "cancelled") => {
                     // Over as far as the server is concerned: nothing to cancel.
                     self.keep_task(None);
@@ -281,36 +264,28 @@ impl Client<'_> {
 
     /// Answers the questions a waiting task shows that were not answered
     /// yet (a poll read before the server took answers in shows them again),
-    /// with `tasks/update`, within [`MAX_ROUNDS`] and [`MAX_QUESTIONS`].
+    /// with `tasks/update`, within the call's bounds on questions (counted before
+    /// any is copied or answered: [`Client::admit`]).
     async fn answer_task(
         &self,
         route: &Route,
         id: u64,
         task: &Created,
         now: &Value,
-        asked: &mut Asked,
+        answered: &mut Answered,
     ) -> Result<()> {
-        let unanswered: serde_json::Map<String, Value> = now["inputRequests"]
+        let unanswered: Vec<(&String, &Value)> = now["inputRequests"]
             .as_object()
             .into_iter()
             .flatten()
-            .filter(|(key, _)| !asked.keys.contains(*key))
-            .map(|(key, request)| (key.clone(), request.clone()))
+            .filter(|(key, _)| !answered.contains(*key))
             .collect();
         if unanswered.is_empty() {
             return Ok(());
         }
-        asked.admit(unanswered.len()).map_err(|bound| {
-            Error::tool_failed(format!(
-                "`{}` was still asking for input after {bound} of task {}",
-                self.endpoint,
-                short(&task.id)
-            ))
-        })?;
-        let responses = self.responses(&unanswered)?;
-        asked
-            .keys
-            .extend(unanswered.into_iter().map(|(key, _)| key));
+        self.admit(1, unanswered.len(), || format!("task {}", short(&task.id)))?;
+        let responses = self.responses(unanswered.iter().copied())?;
+        answered.extend(unanswered.into_iter().map(|(key, _)| key.clone()));
         let update = json!({ "taskId": task.id, "inputResponses": responses });
         self.about_task(route, id, "tasks/update", &update)
             .await
@@ -581,22 +556,6 @@ mod tests {
             Err("its `status` is null, which the tasks extension does not define".into())
         );
         assert!(matches!(flat(json!({})), Ok(Some(_))));
-    }
-
-    #[test]
-    fn a_task_is_answered_within_its_rounds_and_questions() {
-        let mut asked = Asked::default();
-        for _ in 0..MAX_ROUNDS {
-            assert_eq!(asked.admit(1), Ok(()));
-        }
-        assert_eq!(asked.admit(1), Err(format!("{MAX_ROUNDS} rounds")));
-        let mut asked = Asked::default();
-        assert_eq!(asked.admit(MAX_QUESTIONS), Ok(()));
-        asked.keys.insert("k".into());
-        assert_eq!(
-            asked.admit(MAX_QUESTIONS),
-            Err(format!("{MAX_QUESTIONS} questions"))
-        );
     }
 
     #[test]

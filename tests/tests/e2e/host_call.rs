@@ -478,18 +478,21 @@ fn an_sse_answer_is_read_past_notifications_and_other_ids() {
     assert_eq!(out.stdout, "{\"ours\":true}\n");
 }
 
+/// The retry takes the newest revision named that mur speaks (a server naming only
+/// others ends the call: hostile_server.rs).
 #[test]
 fn unsupported_version_is_retried_once_with_a_supported_modern_one() {
     let sb = Sandbox::new();
-    let server = Stub::serve(|req| {
+    let refused = std::sync::atomic::AtomicBool::new(false);
+    let server = Stub::serve(move |req| {
         let body = req.json();
         let version = body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].clone();
-        if version == "2026-07-28" {
+        if !refused.swap(true, std::sync::atomic::Ordering::SeqCst) {
             return Reply::json(
                 400,
                 &json!({ "jsonrpc": "2.0", "id": body["id"], "error": {
                 "code": -32022, "message": "Unsupported protocol version",
-                "data": { "requested": version, "supported": ["2026-09-30"] } } }),
+                "data": { "requested": version, "supported": ["2026-09-30", "2026-07-28"] } } }),
             );
         }
         Reply::json(
@@ -499,12 +502,12 @@ fn unsupported_version_is_retried_once_with_a_supported_modern_one() {
     });
     let out = sb.call_version_at(&server.endpoint(), &[]);
     out.assert_code(0)
-        .assert_stdout_is("{\"version\":\"2026-09-30\"}\n");
+        .assert_stdout_is("{\"version\":\"2026-07-28\"}\n");
     let requests = server.requests();
     assert_eq!(requests.len(), 2);
     assert_eq!(
         requests[1].header("mcp-protocol-version"),
-        Some("2026-09-30")
+        Some("2026-07-28")
     );
 }
 

@@ -23,6 +23,7 @@ mod host_cli;
 mod host_discovery;
 mod host_progress;
 mod host_session;
+mod hostile_server;
 mod interop_everything;
 mod interop_python;
 mod layering;

@@ -251,11 +251,21 @@ impl Auth {
     /// The authorization server's metadata, from the challenge or the
     /// well-known paths; endpoints guessed from the server's URL (the
     /// 2025-03-26 fallback) are not used: newer revisions require discovery.
+    /// A challenge's `resource_metadata` off loopback ends the flow naming it,
+    /// before anything is sent: rmcp drops one at a private address silently and
+    /// goes on to the well-known paths, and the error said the server published
+    /// no metadata at all.
     async fn discover(
         &self,
         manager: &AuthorizationManager,
         challenge: &Challenge,
     ) -> Result<AuthorizationMetadata> {
+        if let Some(named) = challenge.header.as_deref().and_then(resource_metadata)
+            && let Ok(url) = reqwest::Url::parse(&self.endpoint).and_then(|at| at.join(&named))
+            && let Err(why) = mur_lockfile::endpoint::check_loopback(url.as_str())
+        {
+            return Err(off_loopback(url.as_str(), &why));
+        }
         let resolution = manager
             .resolve_metadata_from_challenge(challenge.header.as_deref())
             .await
@@ -486,6 +496,44 @@ fn challenge(response: &reqwest::Response, endpoint: &str) -> Option<Challenge> 
     }
 }
 
+/// The `resource_metadata` parameter of a `WWW-Authenticate` challenge, if it
+/// names one: a quoted string (RFC 9110, backslash escapes) or a token.
+fn resource_metadata(header: &str) -> Option<String> {
+    const NAME: &str = "resource_metadata";
+    let lower = header.to_ascii_lowercase();
+    let mut from = 0;
+    let rest = loop {
+        let at = from + lower[from..].find(NAME)?;
+        from = at + NAME.len();
+        // A parameter's own name, not the tail of another's.
+        let alone = header[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| c == ',' || c.is_whitespace());
+        if let Some(value) = header[from..].trim_start().strip_prefix('=')
+            && alone
+        {
+            break value.trim_start();
+        }
+    };
+    let Some(quoted) = rest.strip_prefix('"') else {
+        let end = rest
+            .find(|c: char| c == ',' || c.is_whitespace())
+            .unwrap_or(rest.len());
+        return Some(rest[..end].to_owned()).filter(|v| !v.is_empty());
+    };
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(value),
+            '\\' => value.push(chars.next()?),
+            c => value.push(c),
+        }
+    }
+    None
+}
+
 /// The scheme a 401 asks for when it is not Bearer (`DPoP`, `Basic`, …).
 fn other_scheme(response: &reqwest::Response) -> Option<String> {
     if response.status() != StatusCode::UNAUTHORIZED {
@@ -580,6 +628,31 @@ mod tests {
         );
         assert!(challenge_at(&response(403, Some(r#"Bearer error="invalid_token""#))).is_none());
         assert!(challenge_at(&response(403, None)).is_none());
+    }
+
+    #[test]
+    fn a_challenges_resource_metadata_is_read_quoted_or_not() {
+        let named = |header: &str| resource_metadata(header);
+        assert_eq!(
+            named(r#"Bearer resource_metadata="http://10.1.2.3/prm?a=1,b=2""#).as_deref(),
+            Some("http://10.1.2.3/prm?a=1,b=2")
+        );
+        assert_eq!(
+            named(r#"Bearer realm="x", RESOURCE_METADATA = http://127.0.0.1:9/p, scope="a""#)
+                .as_deref(),
+            Some("http://127.0.0.1:9/p")
+        );
+        assert_eq!(
+            named(r#"Bearer resource_metadata="/w\"x""#).as_deref(),
+            Some(r#"/w"x"#)
+        );
+        assert_eq!(
+            named(r#"Bearer x_resource_metadata="a", resource_metadata="b""#).as_deref(),
+            Some("b")
+        );
+        assert_eq!(named(r#"Bearer realm="resource_metadata""#), None);
+        assert_eq!(named(r#"Bearer resource_metadata="unterminated"#), None);
+        assert_eq!(named("Bearer"), None);
     }
 
     #[test]

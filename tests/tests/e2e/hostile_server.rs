@@ -1,0 +1,242 @@
+//! An MCP server that misbehaves, behind `mur devtools --endpoint` (review R3's
+//! servers, played by stubs on loopback): a response MCP does not allow is a
+//! malformed answer (exit 2) saying what is wrong, never a success; an answer that
+//! is no response to mur's request says what came instead; a server that keeps
+//! asking questions over its event stream is cut off at the call's bound on
+//! questions (exit 5); revisions mur does not speak are neither taken nor offered,
+//! and a negotiation that fails is a transport error, not the tool's (the tool
+//! never ran); a 401 pointing off loopback for its metadata ends the call naming
+//! the URL, with nothing sent there.
+
+use mur_e2e::stub::{Reply, Request};
+use mur_e2e::{Output, Sandbox, Stub};
+use serde_json::{Value, json};
+
+/// What mur prints for `call echo` against a server that answers every POST with
+/// `answer` of the request's body (status 200).
+fn answered_with(answer: impl Fn(&Value) -> Vec<u8> + Send + Sync + 'static) -> (Stub, Output) {
+    let server = Stub::serve(move |req| Reply::Respond {
+        status: 200,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: answer(&req.json()),
+    });
+    let out = Sandbox::new().devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    (server, out)
+}
+
+/// A response the server makes of the request's id.
+type Respond = fn(&Value) -> Value;
+
+#[test]
+fn a_response_mcp_does_not_allow_is_a_malformed_answer_saying_what_is_wrong() {
+    let cases: [(Respond, &str); 3] = [
+        (
+            |id| json!({ "jsonrpc": "2.0", "id": id, "result": {}, "error": { "code": 1 } }),
+            "it has both a `result` and an `error`",
+        ),
+        (
+            |id| json!({ "jsonrpc": "2.0", "id": id, "result": 42 }),
+            "its `result` is 42, not an object",
+        ),
+        (
+            |id| json!({ "id": id, "result": { "content": [] } }),
+            "it has no `\"jsonrpc\": \"2.0\"`",
+        ),
+    ];
+    for (response, why) in cases {
+        let (server, out) =
+            answered_with(move |body| response(&body["id"]).to_string().into_bytes());
+        out.assert_code(2)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: `{}` answered request 1 with a malformed JSON-RPC response: {why}\n",
+                server.endpoint()
+            ));
+    }
+    let (server, out) = answered_with(|body| {
+        json!([{ "jsonrpc": "2.0", "id": body["id"], "result": { "content": [] } }])
+            .to_string()
+            .into_bytes()
+    });
+    out.assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` answered with a batch (a JSON array), where one request takes one \
+         response object\n",
+            server.endpoint()
+        ));
+}
+
+#[test]
+fn an_answer_that_is_no_response_to_the_request_says_what_came_instead() {
+    let deep = format!("{}{}", "[".repeat(130), "]".repeat(130));
+    for (answer, why) in [
+        (
+            r#"{"jsonrpc":"2.0","id":987654,"result":{"content":[]}}"#.to_owned(),
+            "answered a response to id 987654, not to the request's 1",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"1","result":{"content":[]}}"#.to_owned(),
+            "answered a response to id \"1\", not to the request's 1",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"result":{"#.to_owned(),
+            "answered with no JSON mur can read: EOF while parsing an object at line 1 column 34",
+        ),
+        (
+            format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"n":1e999999999,"a":{deep}}}}}"#),
+            "answered with no JSON mur can read: number out of range at line 1 column 49",
+        ),
+        (
+            format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"a":{deep}}}}}"#),
+            "answered with JSON nested deeper than 128 levels, which mur does not read \
+             (recursion limit exceeded at line 1 column 164)",
+        ),
+    ] {
+        let (server, out) = answered_with(move |_| answer.clone().into_bytes());
+        out.assert_code(2)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!("error: `{}` {why}\n", server.endpoint()));
+    }
+}
+
+/// Whether the stub's request is mur's answer to one of the server's questions,
+/// and if so whether it answered (`true`) or refused it.
+fn answered(request: &Request) -> Option<bool> {
+    let body = request.json();
+    if body.get("method").is_some() {
+        return None;
+    }
+    Some(body.get("result").is_some())
+}
+
+#[test]
+fn questions_over_the_event_stream_stop_at_the_calls_bound() {
+    let question = json!({ "jsonrpc": "2.0", "id": "e", "method": "elicitation/create",
+        "params": { "message": "ok?", "requestedSchema": { "type": "object",
+            "properties": { "ok": { "type": "boolean" } } } } });
+    let event = format!("event: message\ndata: {question}\n\n").into_bytes();
+    let server = Stub::serve(move |req| match req.json()["method"].as_str() {
+        // An endless stream of the same question, never the answer.
+        Some("tools/call") => Reply::Endless {
+            headers: vec![("content-type".into(), "text/event-stream".into())],
+            prefix: Vec::new(),
+            chunk: event.clone(),
+        },
+        _ => Reply::empty(202),
+    });
+    let endpoint = server.endpoint();
+    let out = Sandbox::new().devtools(&[
+        "--endpoint",
+        &endpoint,
+        "--timeout",
+        "120000",
+        "--answer",
+        "ok=true",
+        "call",
+        "echo",
+    ]);
+    out.assert_code(5)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{endpoint}` was still asking for input after 1000 questions of the call\n"
+        ));
+    let answers: Vec<bool> = server.requests().iter().filter_map(answered).collect();
+    assert_eq!(answers.len(), 1001, "1000 answered, the next refused");
+    assert!(answers[..1000].iter().all(|a| *a));
+    assert!(!answers[1000]);
+}
+
+/// The hint under a negotiation that failed.
+const SPEAKS: &str =
+    "hint: mur speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05\n";
+
+#[test]
+fn a_revision_mur_does_not_speak_is_neither_taken_nor_offered() {
+    let sb = Sandbox::new();
+    // `initialize` answered in a revision of the server's own.
+    let initialized = json!({ "protocolVersion": "1999-01-01", "capabilities": { "tools": {} },
+                              "serverInfo": { "name": "stub", "version": "0" } });
+    let server = Stub::legacy("s1", initialized, |req| {
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": req.json()["id"], "result": {} }),
+        )
+    });
+    let out = sb.devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    out.assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` answered `initialize` in protocol revision 1999-01-01, which mur does not \
+         speak\n{SPEAKS}",
+            server.endpoint()
+        ));
+    // Never spoken: no request named it.
+    assert!(
+        server
+            .requests()
+            .iter()
+            .all(|r| r.header("mcp-protocol-version") != Some("1999-01-01"))
+    );
+
+    // A -32022 naming only revisions mur does not speak, one with escapes: nothing retried.
+    let refusing = |supported: Value| {
+        Stub::serve(move |req| {
+            Reply::json(
+                400,
+                &json!({ "jsonrpc": "2.0", "id": req.json()["id"], "error": {
+                "code": -32022, "message": "Unsupported protocol version",
+                "data": { "supported": supported } } }),
+            )
+        })
+    };
+    let server = refusing(json!(["\u{1b}[31mevil\nerror: x", "1999-01-01"]));
+    let out = sb.devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    out.assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` refused protocol revision 2026-07-28 (JSON-RPC error -32022: Unsupported \
+         protocol version); it names as supported `\\x1b[31mevil error: x`, `1999-01-01`\n\
+         {SPEAKS}",
+            server.endpoint()
+        ));
+    assert_eq!(server.requests().len(), 1, "nothing sent after the refusal");
+
+    // Refused again after the one retry: the tool never ran, so not exit 5.
+    let server = refusing(json!(["2026-07-28"]));
+    let out = sb.devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    out.assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` refused protocol revision 2026-07-28 (JSON-RPC error -32022: Unsupported \
+         protocol version); it names as supported `2026-07-28`\n{SPEAKS}",
+            server.endpoint()
+        ));
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[test]
+fn a_401_naming_metadata_off_loopback_ends_the_call_naming_it() {
+    let server = Stub::serve(|_| Reply::Respond {
+        status: 401,
+        headers: vec![(
+            "www-authenticate".into(),
+            r#"Bearer resource_metadata="http://10.1.2.3/.well-known/oauth-protected-resource?x=1""#
+                .into(),
+        )],
+        body: Vec::new(),
+    });
+    let out = Sandbox::new().devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    out.assert_code(2).assert_stdout_is("").assert_stderr_is(
+        "error: the OAuth flow leads to `http://10.1.2.3/.well-known/oauth-protected-resource`, \
+         which is not a loopback address (only 127.0.0.0/8, ::1 and localhost are contacted); \
+         mur reaches only loopback servers\n",
+    );
+    // The call's one POST: no well-known path was tried in its place.
+    let seen: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    assert_eq!(seen, ["POST /mcp"]);
+}
