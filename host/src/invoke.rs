@@ -214,7 +214,11 @@ impl Session {
         params: Option<&Value>,
         tool: Option<&Value>,
     ) -> Result<Reply> {
-        self.send(settings, method, params, tool, Caller::Mur).await
+        let reply = self.send(settings, method, params, tool, Caller::Mur).await;
+        match tool {
+            Some(_) => reply.map_err(|e| bound_anywhere(e, settings)),
+            None => reply,
+        }
     }
 
     /// [`Session::call`] of a tool whose `tools/list` entry nobody read (a named
@@ -613,6 +617,21 @@ fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> S
     } else {
         format!("tool `{tool}` failed: {text}")
     }
+}
+
+/// `e`, a derived verb's call out of time, whose hint names the bound it had: a
+/// derived verb has no `--timeout` of its own, so mur's is taken before or after
+/// its name, and "before the verb name" (an installed verb's own is after it) was
+/// no help to one who typed it after.
+fn bound_anywhere(e: Error, settings: &Settings) -> Error {
+    e.replacing_hint(
+        mur_client::SLOW_TOOL_HINT,
+        format!(
+            "a slow tool may need a longer `--timeout MS` than {} (mur's bound, before or \
+             after a derived verb's name)",
+            settings.timeout.as_millis()
+        ),
+    )
 }
 
 /// Whether nothing listens at `endpoint` any more (a connection refused), asked of a

@@ -74,3 +74,47 @@ fn help_shows_examples_and_errors_carry_hints() {
         "{none}"
     );
 }
+
+/// Every word mur starts a line of stderr with, as a run shows them (a warning, a
+/// tool's progress, an error and its hint), is one the guide explains: R1 L8 found
+/// `warning:` and `progress:` on stderr and not in its list.
+#[test]
+fn the_guide_names_every_prefix_a_run_puts_on_stderr() {
+    let sb = Sandbox::new();
+    // No session: the catalog warns that it lists no derived verb.
+    let mut stderr = sb.mur(&["devtools", "catalog"]).stderr;
+    let _app = sb.start_sample(&sb.project("app"));
+    // The export reports its progress, even of an empty list.
+    let export = sb.mur(&["devtools", "call", "exportTodos"]);
+    export.assert_code(0);
+    stderr.push_str(&export.stderr);
+    stderr.push_str(
+        &sb.mur(&["devtools", "call", "state", "--selector", "#x"])
+            .stderr,
+    );
+    let prefix = |line: &str| {
+        let (word, _) = line.split_once(": ")?;
+        word.chars()
+            .all(|c| c.is_ascii_lowercase())
+            .then(|| format!("`{word}:"))
+    };
+    let mut prefixes: Vec<String> = stderr.lines().filter_map(prefix).collect();
+    prefixes.sort();
+    prefixes.dedup();
+    assert_eq!(
+        prefixes,
+        ["`error:", "`hint:", "`progress:", "`warning:"],
+        "{stderr}"
+    );
+    let guide = sb.mur(&["devtools", "guide"]).stdout;
+    let told = guide
+        .split("\n\n")
+        .nth(1)
+        .expect("the guide's first paragraph");
+    for prefix in &prefixes {
+        assert!(
+            told.contains(prefix.as_str()),
+            "{prefix} is not in:\n{told}"
+        );
+    }
+}

@@ -1678,3 +1678,38 @@ fn a_misspelt_args_is_pointed_at_args_with_its_object_as_typed() {
         "hint: mur devtools call state --args '{\"selector\":\"#count\"}'\n",
     ));
 }
+
+/// A derived verb has no `--timeout` of its own: typed after its name it is mur's, and
+/// a call out of it is told to lengthen it wherever it goes (R1 L2: "before the verb
+/// name", though it had been typed and was the bound).
+#[test]
+fn a_derived_verbs_call_out_of_time_names_murs_bound_wherever_it_was_typed() {
+    let sb = Sandbox::new();
+    let slow = Stub::serve(|req| {
+        let body = req.json();
+        match body["method"].as_str() {
+            Some("tools/call") => Reply::sse_open(&[], Duration::from_secs(60)),
+            Some("tools/list") => Reply::json(
+                200,
+                &json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "tools": [
+                    { "name": "exportAll", "inputSchema": { "type": "object" } }] } }),
+            ),
+            _ => Reply::json(
+                200,
+                &json!({ "jsonrpc": "2.0", "id": body["id"], "result": {} }),
+            ),
+        }
+    });
+    let endpoint = slow.endpoint();
+    for words in [
+        &["export-all", "--timeout", "300"][..],
+        &["--timeout", "300", "export-all"],
+    ] {
+        let out = sb.mur(&[&["devtools", "--endpoint", &endpoint][..], words].concat());
+        out.assert_code(2).assert_stderr_is(format!(
+            "error: `{endpoint}` did not answer within 300 ms\n\
+             hint: a slow tool may need a longer `--timeout MS` than 300 (mur's bound, before \
+             or after a derived verb's name)\n"
+        ));
+    }
+}
