@@ -1,8 +1,10 @@
 //! `call --out PATH` (and a derived verb's): what a result carries as base64 (images,
-//! audio, blobs) written to files, or the first one's bytes to stdout; the result
-//! printed with each written block's data replaced by its `path` and `bytes`, and so
-//! is any copy of that data in `structuredContent`: the file holds the bytes, stdout
-//! does not repeat them.
+//! audio, blobs) written to files, or the first one's bytes to stdout; then printed
+//! what the command prints without `--out`, saying where the bytes went. `call`: the
+//! result, each written block's data replaced by its `path` and `bytes`, and so is any
+//! copy of that data in `structuredContent` (the file holds the bytes, stdout does not
+//! repeat them). A derived verb: what it prints (its structured content, its text…) with
+//! the file's `path` and `bytes` added ([`save_shown`]).
 
 use std::path::{Path, PathBuf};
 
@@ -81,8 +83,33 @@ fn missing_dir(out: &Path) -> Option<&Path> {
 const MAX_FILES: usize = 100;
 
 /// Writes the media of `result` as `target` says, then prints the result (see the
-/// module's line). Whatever fails, the result is printed: the call already ran.
-pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<()> {
+/// module's line), as `call` does. Whatever fails, the result is printed: the call
+/// already ran.
+pub fn save(result: Value, target: &Target, settings: &Settings) -> Result<()> {
+    save_as(result, target, settings, None)
+}
+
+/// What a verb prints of a result without `--out`, and the notes it gives: its
+/// value, and a note for each content block it leaves out.
+pub type Show<'a> = &'a dyn Fn(&Value) -> (Value, Vec<String>);
+
+/// [`save`] for a verb that prints a result its own way (`show`): what it prints
+/// without `--out`, with the file's `path` and `bytes` added, so `overview --out x.png |
+/// jq .active` reads what `overview | jq .active` does. Its notes are those of the
+/// result without the blocks written (they were not left out: they are in the file).
+/// When that cannot say where the bytes went — several files, a value that is no
+/// object, or one with a `path` or `bytes` of its own — the result is printed as
+/// `call --out` prints it, each file's `path` and `bytes` in its block.
+pub fn save_shown(result: Value, target: &Target, settings: &Settings, show: Show) -> Result<()> {
+    save_as(result, target, settings, Some(show))
+}
+
+fn save_as(
+    mut result: Value,
+    target: &Target,
+    settings: &Settings,
+    show: Option<Show>,
+) -> Result<()> {
     let Target { source, out } = target;
     let media = match tool_result::media(&result) {
         Ok(media) => media,
@@ -141,6 +168,8 @@ pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<(
     } else {
         &media[..]
     };
+    // As it came, for `show`: what the verb prints of it is what it would print.
+    let came = show.map(|_| result.clone());
     // The base64 of each medium written, to find it again in `structuredContent`.
     let mut written: Vec<(String, Value)> = Vec::new();
     for (n, part) in media.iter().enumerate() {
@@ -173,7 +202,75 @@ pub fn save(mut result: Value, target: &Target, settings: &Settings) -> Result<(
     if let Some(structured) = result.get_mut("structuredContent") {
         replace_copies(structured, &written);
     }
+    if let (Some(show), Some(came)) = (show, came) {
+        let (shown, _) = show(&came);
+        if let Some(shown) = with_files(shown, &written) {
+            output::result(&shown, settings.pretty)?;
+            let (_, notes) = show(&without(came, media));
+            output::notes(&notes, settings.quiet);
+            return Ok(());
+        }
+    }
     output::json(&result, settings.pretty)
+}
+
+/// `shown` (what a verb prints of a result) saying where the media `written` went: each
+/// copy of their base64 in it replaced as [`replace_copies`] does, and, unless that said
+/// it already, the one file's `path` and `bytes` added to the object. `None` when it
+/// cannot be said so: several files, no object, or one with a `path` or `bytes` of its own.
+fn with_files(mut shown: Value, written: &[(String, Value)]) -> Option<Value> {
+    replace_copies(&mut shown, written);
+    if written.iter().all(|(_, file)| says(&shown, file)) {
+        return Some(shown);
+    }
+    let [(_, file)] = written else {
+        return None;
+    };
+    let object = shown.as_object_mut()?;
+    if object.contains_key("path") || object.contains_key("bytes") {
+        return None;
+    }
+    object.insert("path".to_owned(), file["path"].clone());
+    object.insert("bytes".to_owned(), file["bytes"].clone());
+    Some(shown)
+}
+
+/// Whether `value` says where `file` (`{path, bytes}`) went, as [`replace_copies`] says it.
+fn says(value: &Value, file: &Value) -> bool {
+    match value {
+        Value::Object(object) => {
+            (object.get("path") == Some(&file["path"])
+                && object.get("bytes") == Some(&file["bytes"]))
+                || object.values().any(|v| says(v, file))
+        }
+        Value::Array(items) => items.iter().any(|v| says(v, file)),
+        Value::String(text) => *text == written_to(file),
+        _ => false,
+    }
+}
+
+/// The string that stands for a file's base64 where no `path` and `bytes` can.
+fn written_to(file: &Value) -> String {
+    format!(
+        "written to {} ({} bytes)",
+        file["path"].as_str().unwrap_or_default(),
+        file["bytes"]
+    )
+}
+
+/// `result` without the content blocks whose media were written.
+fn without(mut result: Value, written: &[tool_result::Media]) -> Value {
+    if let Some(blocks) = result["content"].as_array_mut() {
+        let mut n = 0;
+        blocks.retain(|_| {
+            let at = format!("/content/{n}");
+            n += 1;
+            !written
+                .iter()
+                .any(|m| m.at == at || m.at.starts_with(&format!("{at}/")))
+        });
+    }
+    result
 }
 
 /// Replaces, inside `structured`, each copy of a medium `--out` wrote (`written`: its
@@ -191,13 +288,7 @@ fn replace_copies(structured: &mut Value, written: &[(String, Value)]) {
             .find(|(data, _)| data == text)
             .map(|(_, w)| w)
     };
-    let marker = |w: &Value| {
-        Value::from(format!(
-            "written to {} ({} bytes)",
-            w["path"].as_str().unwrap_or_default(),
-            w["bytes"]
-        ))
-    };
+    let marker = |w: &Value| Value::from(written_to(w));
     match structured {
         Value::Object(object) => {
             let copies: Vec<(String, Value)> = object
@@ -348,6 +439,60 @@ mod tests {
                 "all": ["written to got.png (8 bytes)", "other"],
                 "note": "iVBORw0KGgo is not the whole"
             })
+        );
+    }
+
+    /// What a verb prints with `--out` is what it prints without, with the one file's
+    /// `path` and `bytes`; where that cannot say it, `None`: the whole result is printed.
+    #[test]
+    fn a_verbs_value_says_where_its_one_file_went_or_is_given_up() {
+        let file = |path: &str, bytes: u64| {
+            (
+                "iVBORw0KGgo=".to_owned(),
+                json!({ "path": path, "bytes": bytes }),
+            )
+        };
+        let one = [file("x.png", 8)];
+        assert_eq!(
+            with_files(json!({ "active": "counter" }), &one),
+            Some(json!({ "active": "counter", "path": "x.png", "bytes": 8 }))
+        );
+        // A copy of the base64 in it says it already: nothing added.
+        assert_eq!(
+            with_files(json!({ "image": "iVBORw0KGgo=", "w": 1 }), &one),
+            Some(json!({ "path": "x.png", "bytes": 8, "w": 1 }))
+        );
+        assert_eq!(
+            with_files(json!(["iVBORw0KGgo="]), &one),
+            Some(json!(["written to x.png (8 bytes)"]))
+        );
+        // Given up: a `path` of its own, no object, several files.
+        assert_eq!(with_files(json!({ "path": "/srv/a" }), &one), None);
+        assert_eq!(with_files(json!("a caption"), &one), None);
+        assert_eq!(with_files(json!([1, 2]), &one), None);
+        let two = [
+            file("x.png", 8),
+            ("AAAA".to_owned(), json!({ "path": "x-2.png", "bytes": 3 })),
+        ];
+        assert_eq!(with_files(json!({ "active": "counter" }), &two), None);
+    }
+
+    /// The notes are of the result without the blocks written: they were not left out.
+    #[test]
+    fn the_blocks_written_are_taken_out_of_the_result() {
+        let result = json!({ "content": [
+            { "type": "text", "text": "a caption" },
+            { "type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo=" },
+            { "type": "resource", "resource": { "uri": "a://b", "blob": "AAAA" } },
+            { "type": "audio", "mimeType": "audio/wav", "data": "AAAA" },
+        ]});
+        let media = tool_result::media(&result).expect("media");
+        assert_eq!(
+            without(result.clone(), &media[..2]),
+            json!({ "content": [
+                { "type": "text", "text": "a caption" },
+                { "type": "audio", "mimeType": "audio/wav", "data": "AAAA" },
+            ]})
         );
     }
 

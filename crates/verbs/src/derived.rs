@@ -676,8 +676,9 @@ impl Derived {
         if let Some(out) = self.media {
             notes.push(format!(
                 "With `--{out} FILE` the verb writes the result's images, audio and blobs to \
-                 files (`shot.png`, then `shot-2.png`…) and prints the whole result with each \
-                 one's path, as `call --out` does."
+                 files (`shot.png`, then `shot-2.png`…) and prints what it prints without \
+                 `--{out}`, with the file's `path` and `bytes` added (several files: the whole \
+                 result with each one's, as `call --out` prints it)."
             ));
         }
         notes

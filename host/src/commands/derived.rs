@@ -168,7 +168,13 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     }
     let result = invoke::settle(reply, settings, "tools/call", Some(&params))?;
     if let Some(target) = target {
-        return media::save(result, &target, settings);
+        // Printed as without `--out`, saying where the media went.
+        let show = |result: &Value| {
+            let shown = Shown::of(result);
+            let notes = unprinted(result, &shown, settings, &verb.tool, &arguments, true);
+            (shown.value, notes)
+        };
+        return media::save_shown(result, &target, settings, &show);
     }
     let shown = Shown::of(&result);
     output::result(&shown.value, settings.pretty)?;

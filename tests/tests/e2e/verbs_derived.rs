@@ -342,8 +342,9 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          {FILE_VALUES}\
          \n\
          With `--out FILE` the verb writes the result's images, audio and blobs to files\n\
-         (`shot.png`, then `shot-2.png`…) and prints the whole result with each one's\n\
-         path, as `call --out` does.\n\
+         (`shot.png`, then `shot-2.png`…) and prints what it prints without `--out`, with\n\
+         the file's `path` and `bytes` added (several files: the whole result with each\n\
+         one's, as `call --out` prints it).\n\
          \n\
          Host options (`mur devtools --help` says what each does):\n  \
          --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI,\n  \
@@ -1474,9 +1475,12 @@ fn a_derived_verb_is_recorded_under_its_verb_name_however_it_was_typed() {
     assert_eq!(report["unknownVerbs"][0]["verb"], "exportTodoz", "{report}");
 }
 
-/// `--out FILE` after a derived verb writes the result's media as `call --out` does,
-/// in the one call: the screenshot's PNG to the file, the result printed with its
-/// path; a directory that does not exist is refused before anything is sent.
+/// `--out FILE` after a derived verb writes the result's media, in the one call, and
+/// prints what the verb prints without it with the file's `path` and `bytes` added: the
+/// screenshot's PNG to the file, its structured content with where it went (review R1
+/// L6: it printed the whole result, so `overview --out x.png | jq .active` was null where
+/// `overview | jq .active` was not); a directory that does not exist is refused before
+/// anything is sent.
 #[test]
 fn a_derived_verb_writes_its_results_media_with_out() {
     let (sandbox, _app) = Sandbox::with_app();
@@ -1488,25 +1492,33 @@ fn a_derived_verb_writes_its_results_media_with_out() {
         "{help}"
     );
     let shot = sandbox.root().join("shot.png");
-    let out = sandbox.devtools(&[
-        "screenshot",
-        "--window",
-        "main",
-        "--out",
-        &shot.display().to_string(),
-    ]);
-    out.assert_code(0);
+    let path = shot.display().to_string();
+    let out = sandbox.devtools(&["screenshot", "--window", "main", "--out", &path]);
     let png = std::fs::read(&shot).expect("the screenshot written");
     assert!(png.starts_with(b"\x89PNG"), "not a PNG");
-    let written = out.json()["content"]
-        .as_array()
-        .and_then(|blocks| blocks.iter().find(|b| b["type"] == "image").cloned())
-        .unwrap_or_else(|| panic!("no image block\n{out}"));
-    assert_eq!(written["path"], shot.display().to_string(), "{out}");
-    assert_eq!(written["bytes"], png.len(), "{out}");
-    assert!(written.get("data").is_none(), "{out}");
-    // The note that pointed at `call … --out` is not printed: nothing was left out.
-    assert!(!out.stderr.contains("note:"), "{out}");
+    // Nothing was left out: the text block repeats the structured content, the image
+    // is in the file.
+    out.assert_quiet_success().assert_stdout_is(format!(
+        "{{\"bytes\":{},\"chrome\":false,\"height\":480,\"mimeType\":\"image/png\",\
+         \"path\":\"{path}\",\"selector\":null,\"width\":640,\"window\":\"main\"}}\n",
+        png.len()
+    ));
+    // `overview`'s text block is left out as it is without `--out`, and said so; its
+    // image is not: it is in the file.
+    let view = sandbox.root().join("view.png");
+    let path = view.display().to_string();
+    let without = sandbox.devtools(&["overview"]);
+    let with = sandbox.devtools(&["overview", "--out", &path]);
+    let png = std::fs::read(&view).expect("the overview's image written");
+    let mut expected = without.assert_code(0).json();
+    expected["path"] = json!(path);
+    expected["bytes"] = json!(png.len());
+    with.assert_code(0)
+        .assert_stdout_is(format!("{expected}\n"))
+        .assert_stderr_is(
+            "note: the result has 1 more content block (text) than the structured content \
+             printed; `mur devtools call overview` prints the whole result\n",
+        );
     let nowhere = sandbox.root().join("no/such/dir/shot.png");
     sandbox
         .devtools(&["screenshot", "--out", &nowhere.display().to_string()])
@@ -1568,6 +1580,8 @@ fn an_empty_out_is_refused_before_the_call_and_a_tools_own_out_is_its_own() {
 /// of the image in `structuredContent` — server-filesystem's `read_media_file` returns
 /// it both as a content block and there — is replaced by its `path` and `bytes` as the
 /// block is, after a derived verb and `call` alike. Before, the whole base64 was printed.
+/// The derived verb prints what it prints without `--out`, the structured content, and
+/// `call` the whole result.
 #[test]
 fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
     let sb = Sandbox::new();
@@ -1593,7 +1607,8 @@ fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
         "--out",
         &got,
     ];
-    for words in [&derived[..], &call[..]] {
+    let structured = format!(r#"{{"content":[{block}]}}"#);
+    for (words, printed) in [(&derived[..], &structured), (&call[..], &printed)] {
         let out = at_endpoint(&sb, &endpoint, words);
         out.assert_quiet_success()
             .assert_stdout_is(format!("{printed}\n"));
