@@ -216,58 +216,18 @@ pub struct OutputPath {
 }
 
 impl OutputPaths {
-    /// Reads `argv` as the kits read it: long options, `--name=VALUE` or a value in
-    /// the word after an option that takes one (whatever that word is: `--window --out
-    /// -` gives the window `--out`, and `--window -- --out -` gives it `--`), words in
-    /// order for the positionals (the last one repeatable), all words after a `--`
-    /// that is no option's value positional.
+    /// The output paths `argv` gives, read as the kits read it ([`VerbSpec::given`]).
     pub fn read(spec: &VerbSpec, argv: &[String]) -> Self {
-        let mut found = Vec::new();
-        let mut words = argv.iter().map(String::as_str);
-        let mut positional = 0;
-        let mut options_ended = false;
-        while let Some(word) = words.next() {
-            let long = word.strip_prefix("--").filter(|_| !options_ended);
-            let (param, value) = match long {
-                Some("") => {
-                    options_ended = true;
-                    continue;
-                }
-                Some(long) => {
-                    let (name, inline) = match long.split_once('=') {
-                        Some((name, value)) => (name, Some(value)),
-                        None => (long, None),
-                    };
-                    let Some(option) = spec.option(name) else {
-                        continue;
-                    };
-                    let value = match inline {
-                        Some(value) => Some(value),
-                        None if option.takes_value() => words.next(),
-                        None => None,
-                    };
-                    (Some(option), value)
-                }
-                None => {
-                    let param = spec
-                        .positionals
-                        .get(positional)
-                        .or_else(|| spec.positionals.last().filter(|last| last.repeatable));
-                    positional += 1;
-                    (param, Some(word))
-                }
-            };
-            if let (Some(param), Some(value)) = (param, value)
-                && param.kind == ValueKind::OutputPath
-            {
-                found.push(OutputPath {
-                    param: param.name.clone(),
-                    option: long.is_some(),
-                    value: value.to_owned(),
-                });
-            }
-        }
-        Self(found)
+        let found = spec
+            .given(argv)
+            .into_iter()
+            .filter(|given| given.param.kind == ValueKind::OutputPath)
+            .map(|given| OutputPath {
+                param: given.param.name.clone(),
+                option: given.option,
+                value: given.value.to_owned(),
+            });
+        Self(found.collect())
     }
 
     /// The output-path option given `-` (stdout), if one is. Only an option's: the

@@ -32,6 +32,7 @@ pub mod spec;
 mod tests;
 pub mod timings;
 pub mod tools;
+mod values;
 pub mod warnings;
 
 pub use dirs::VerbDirs;
@@ -41,6 +42,8 @@ pub use index::Entry;
 pub use instance::{CallPlan, ShapeState};
 pub use names::{VERB_NAME_RULE, valid_verb_name};
 pub use spec::{Param, ValueKind, VerbSpec, usable_name};
+
+use std::borrow::Cow;
 
 use files::OutputPaths;
 use index::Index;
@@ -206,10 +209,19 @@ impl VerbHost {
         self.index.get(verb).map(|e| e.tool.as_str())
     }
 
-    /// An installed verb's `--help` text: rendered from what it declared, or a
-    /// 0.1 verb's own usage text.
+    /// An installed verb's `--help` text: rendered from what it declared (each JSON
+    /// option saying what `@FILE` and `-` are for it: [`values::shown`]), or a 0.1
+    /// verb's own usage text.
     pub fn usage(&self, verb: &str) -> Option<String> {
-        self.index.get(verb).map(Entry::usage_text)
+        let entry = self.index.get(verb)?;
+        Some(match entry.spec.as_ref().map(values::shown) {
+            Some(Cow::Owned(spec)) => Entry {
+                spec: Some(spec),
+                ..entry.clone()
+            }
+            .usage_text(),
+            _ => entry.usage_text(),
+        })
     }
 
     /// What an installed 0.2-or-later verb declared (`None`: unknown verb, or 0.1).
@@ -230,8 +242,17 @@ impl VerbHost {
         if matches!(argv, [only] if only == "--help" || only == "-h") {
             return Ok(ParseOutcome::Help(usage(self)));
         }
+        // Each JSON option's `@FILE` and stdin, read for the verb by the host's rule;
+        // the paths it declares are checked against argv as typed.
+        let read = match self.spec(verb) {
+            Some(spec) => values::read(spec, argv).map_err(|message| {
+                let usage = values::shown(spec).render_brief(verb);
+                VerbError::usage(verb, message, usage, Some(spec))
+            })?,
+            None => Cow::Borrowed(argv),
+        };
         let answer = self.call(verb, |instance| {
-            timings::measure(Phase::Parse, || instance.parse(argv))
+            timings::measure(Phase::Parse, || instance.parse(&read))
         })?;
         match answer {
             Ok(Parsed::Help) => Ok(ParseOutcome::Help(usage(self))),
@@ -260,7 +281,7 @@ impl VerbHost {
             Err(message) => {
                 let spec = self.index.get(verb).and_then(|entry| entry.spec.as_ref());
                 let usage = match spec {
-                    Some(spec) => spec.render_brief(verb),
+                    Some(spec) => values::shown(spec).render_brief(verb),
                     None => usage(self),
                 };
                 Err(VerbError::usage(verb, message, usage, spec))

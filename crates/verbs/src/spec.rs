@@ -88,6 +88,20 @@ pub struct VerbSpec {
     pub waits: Option<ToolWait>,
 }
 
+/// One value a command line gives a param ([`VerbSpec::given`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Given<'s, 'a> {
+    pub param: &'s Param,
+    /// Whether it is an option's (`--out PATH`), not a positional's.
+    pub option: bool,
+    /// Where in argv the word that holds it is.
+    pub at: usize,
+    /// Whether that word is `--name=VALUE`, not the value alone.
+    pub inline: bool,
+    /// The value, as typed.
+    pub value: &'a str,
+}
+
 /// What a verb declares of a tool that waits on a bound of its own (`waitFor`
 /// polls until its `timeoutMs` passes, then answers that it timed out): which
 /// argument sets that bound, in milliseconds, and what the tool waits when the
@@ -170,6 +184,64 @@ impl VerbSpec {
     /// The declared option named `name` (without `--`).
     pub fn option(&self, name: &str) -> Option<&Param> {
         self.options.iter().find(|o| o.name == name)
+    }
+
+    /// Each value `argv` gives a param, read as the kits read argv: long options,
+    /// `--name=VALUE` or a value in the word after an option that takes one (whatever
+    /// that word is: `--window --out -` gives the window `--out`, and `--window -- --out
+    /// -` gives it `--`), words in order for the positionals (the last one
+    /// repeatable), all words after a `--` that is no option's value positional. An
+    /// option it does not declare is passed over (the verb refuses it).
+    pub fn given<'s, 'a>(&'s self, argv: &'a [String]) -> Vec<Given<'s, 'a>> {
+        let mut found = Vec::new();
+        let mut words = argv.iter().map(String::as_str).enumerate();
+        let mut positional = 0;
+        let mut options_ended = false;
+        while let Some((at, word)) = words.next() {
+            let long = word.strip_prefix("--").filter(|_| !options_ended);
+            let (param, value, inline) = match long {
+                Some("") => {
+                    options_ended = true;
+                    continue;
+                }
+                Some(long) => {
+                    let (name, inline) = match long.split_once('=') {
+                        Some((name, value)) => (name, Some(value)),
+                        None => (long, None),
+                    };
+                    let Some(option) = self.option(name) else {
+                        continue;
+                    };
+                    let value = match inline {
+                        Some(value) => Some((at, value)),
+                        None if option.takes_value() => words.next(),
+                        None => None,
+                    };
+                    (option, value, inline.is_some())
+                }
+                None => {
+                    let Some(param) = self
+                        .positionals
+                        .get(positional)
+                        .or_else(|| self.positionals.last().filter(|last| last.repeatable))
+                    else {
+                        continue;
+                    };
+                    positional += 1;
+                    (param, Some((at, word)), false)
+                }
+            };
+            if let Some((at, value)) = value {
+                found.push(Given {
+                    param,
+                    option: long.is_some(),
+                    at,
+                    inline,
+                    value,
+                });
+            }
+        }
+        found
     }
 
     /// Every text in it, for the index's size cap.

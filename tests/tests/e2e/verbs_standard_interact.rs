@@ -261,6 +261,44 @@ fn the_call_right_after_reload_reaches_the_new_session() {
     }
 }
 
+/// `fire --args @FILE`, `--args -` and `--args @-` read the event's arguments from a
+/// file or stdin, by the rule `call --args` and derived verbs keep (the host reads
+/// them for the verb, which cannot read a file); a file of no JSON is exit 1 naming
+/// it, with nothing sent.
+#[test]
+fn fire_reads_its_json_arguments_from_a_file_or_stdin() {
+    let (sandbox, _sample) = session();
+    let count = || ok(&sandbox, &["state"])["counter"]["count"].clone();
+    let three = sandbox.file("three.json", "{\"value\": 3}\n");
+    let at = format!("@{}", three.display());
+    ok(&sandbox, &["fire", "counter.set", "--args", &at]);
+    assert_eq!(count(), 3);
+    for (n, dash) in [(5, "-"), (7, "@-")] {
+        let file = sandbox.file("n.json", format!("{{\"value\": {n}}}"));
+        mur_e2e::run(&mut sandbox.shell_command(&format!(
+            "mur devtools fire counter.set --args {dash} < {}",
+            file.display()
+        )))
+        .assert_quiet_success();
+        assert_eq!(count(), n, "--args {dash}");
+    }
+
+    let prose = sandbox.file("prose.txt", "not json");
+    sandbox
+        .devtools(&[
+            "fire",
+            "counter.set",
+            &format!("--args=@{}", prose.display()),
+        ])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_starts_with(&format!(
+            "error: fire: `--args @{}` is not valid JSON: expected ident at line 1 column 2\n",
+            prose.display()
+        ));
+    assert_eq!(count(), 7, "nothing was sent");
+}
+
 #[test]
 fn reload_is_acknowledged_and_a_new_session_takes_over() {
     let (sandbox, sample) = session();
