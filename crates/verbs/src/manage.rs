@@ -891,13 +891,26 @@ fn canonical(file: &Path) -> PathBuf {
 }
 
 /// Update an entry's declared tool, summary and usage after its file changed
-/// (unless they are too long for the index: then the entry keeps the old ones).
-pub(super) fn refresh_entry(index: &mut Index, verb: &str, info: Described) {
+/// (unless they are too long for the index: then the entry keeps the old ones),
+/// and what the file's `mur:verb-waits` section declares, which `info` does not
+/// hold: read from the file again, as `verbs add` reads it
+/// ([`name_section::with_waits`]). A section that cannot be read declares nothing.
+pub(super) fn refresh_entry(index: &mut Index, verb: &str, mut info: Described) {
     if let Some(why) = oversized(&info) {
         tracing::debug!("not refreshing verb `{verb}` in the index: it declares {why}");
         return;
     }
     if let Some(entry) = index.get(verb).cloned() {
+        let path = index.file_path(&entry);
+        let waits = bounded::read_component(&path, Links::Refuse)
+            .map_err(|refusal| refusal.to_string())
+            .and_then(|bytes| name_section::waits(&bytes));
+        if let Some(spec) = info.spec.as_mut() {
+            spec.waits = waits.unwrap_or_else(|why| {
+                tracing::debug!("verb `{verb}` declares no wait: {why}");
+                None
+            });
+        }
         index.put(Entry {
             tool: info.tool,
             summary: info.summary,

@@ -30,7 +30,7 @@ pub fn declared(bytes: &[u8]) -> Result<Option<String>, String> {
 
 /// What the component declares of a tool that waits on a bound of its own (section
 /// [`ToolWait::SECTION`], which the Rust kit writes for a verb that declares one).
-fn waits(bytes: &[u8]) -> Result<Option<ToolWait>, String> {
+pub(crate) fn waits(bytes: &[u8]) -> Result<Option<ToolWait>, String> {
     section(bytes, ToolWait::SECTION)?.map_or(Ok(None), ToolWait::from_section)
 }
 

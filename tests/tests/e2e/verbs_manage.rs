@@ -863,3 +863,21 @@ fn a_verb_that_hides_a_derived_verb_from_the_catalog_says_so_once() {
     );
     add(&sandbox, &[version]).assert_stderr_is("");
 }
+
+/// A verb's file replaced behind the index (a rebuild copied over it) keeps what its
+/// `mur:verb-waits` section declares: the call that notices the change reads the
+/// section again with the new `info`, so `wait` still ends within the host's
+/// `--timeout` with the tool's own answer (exit 5), not a call cut off (exit 2).
+#[test]
+fn a_verb_replaced_behind_the_index_keeps_its_declared_wait() {
+    let (sandbox, _sample) = mur_e2e::plugins::standard_session();
+    let wait = std::fs::read(standard("wait")).expect("the standard wait");
+    let rebuilt = mur_e2e::plugins::with_custom_section(&wait, "rebuilt");
+    std::fs::write(verb_dir(&sandbox).join("wait.wasm"), rebuilt).expect("replace wait");
+
+    for _ in 0..2 {
+        sandbox
+            .devtools(&["--timeout", "2000", "wait", "#never"])
+            .assert_tool_failed("waitFor", "timed out after 1332 ms waiting for `#never`");
+    }
+}
