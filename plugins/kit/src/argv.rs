@@ -657,6 +657,20 @@ impl Args {
             self.positionals.push((*pos, word));
         }
         let mut extra: Vec<String> = words.into();
+        // An empty word where an option's lone word goes (`state "$sel"`, the variable
+        // unset) is refused as an empty positional is (`click ''`), not as a stray word.
+        if let Some(opt) = extra
+            .first()
+            .filter(|word| word.trim().is_empty())
+            .and_then(|_| {
+                spec.options
+                    .iter()
+                    .find(|opt| opt.word && !self.flag(opt.name))
+            })
+            .filter(|opt| must_not_be_empty(opt.kind))
+        {
+            return Err(format!("`<{}>` must not be empty", opt.name));
+        }
         // An option's lone word (`state '#count'`), never one that reads as an option
         // or stdin (`-`, `-x` after `--`); a word after it is one too many, as after a
         // positional (`state '#a' '#b'`: `#b` is unexpected).

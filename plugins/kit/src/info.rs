@@ -79,6 +79,22 @@ pub fn describe(about: &About, spec: &Spec) -> Info {
     }
 }
 
+/// `info` of a verb whose tool waits ([`Waits`]): its `--timeout MS` bounds the wait
+/// too, and says how long the tool waits when it is not given (`wait --help`: 5000 ms).
+pub(crate) fn waiting(mut info: Info, waits: Waits) -> Info {
+    let timeout = info
+        .options
+        .iter_mut()
+        .filter(|opt| opt.name == argv::TIMEOUT.name);
+    for opt in timeout {
+        opt.help = format!(
+            "let the wait and the call take up to MS milliseconds (default: {})",
+            waits.default_ms
+        );
+    }
+    info
+}
+
 /// `[<name>]` for option `--name V` also taken as a lone word, saying which words it
 /// takes: any, or (beside other options a word could be meant for) only a selector
 /// that starts like one.

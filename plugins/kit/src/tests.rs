@@ -141,6 +141,19 @@ fn a_tool_that_waits_gets_timeout_as_its_declared_argument() {
     );
     assert_eq!(call(&["#s"]), json!({"selector": "#s"}));
     assert!(!call_has_key(&["#x", "t", "--timeout", "900"], "timeoutMs"));
+    // Its help says `--timeout` bounds the wait too, and how long the tool waits without it.
+    let timeout_help = |info: crate::Info| {
+        let timeout = info.options.into_iter().find(|o| o.name == "timeout");
+        timeout.map(|o| o.help).unwrap_or_default()
+    };
+    assert_eq!(
+        timeout_help(crate::info::<Waiting>()),
+        "let the wait and the call take up to MS milliseconds (default: 5000)"
+    );
+    assert_eq!(
+        timeout_help(crate::info::<Sample>()),
+        "let the call take up to MS milliseconds"
+    );
 }
 
 fn call_has_key(words: &[&str], key: &str) -> bool {
@@ -1148,6 +1161,11 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
             &["--", "-x"],
             "unexpected argument `-x`; did you mean `--selector -x`?",
         ),
+        // An empty word (`state "$sel"`, the variable unset) is refused as an empty
+        // positional is (`click ''`), in the same words.
+        (&[""], "`<selector>` must not be empty"),
+        (&[" ", "--view", "full"], "`<selector>` must not be empty"),
+        (&["#x", ""], "unexpected argument ``"),
     ]);
     assert_arguments::<Listing>(&[(&["[a=b]"], json!({"selector": "[a=b]"}))]);
     // A plain word may be meant for `--window` as well.

@@ -51,7 +51,11 @@ pub enum Parsed {
 
 /// Describe verb `V`.
 pub fn info<V: Verb>() -> Info {
-    info::describe(&V::ABOUT, &V::SPEC)
+    let info = info::describe(&V::ABOUT, &V::SPEC);
+    match V::WAITS {
+        Some(waits) => info::waiting(info, waits),
+        None => info,
+    }
 }
 
 /// Turn argv into verb `V`'s call, a help request, or a one-line usage error.

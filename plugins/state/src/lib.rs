@@ -36,7 +36,7 @@ mur_verb_kit::verb_tables!(State {
         (&["#a", "--selector", "#b"], "unexpected argument `#a`"),
         // One selector: the second word is one too many, as after `click '#a'`.
         (&["#a", "#b"], "unexpected argument `#b`"),
-        (&[""], "unexpected argument ``"),
+        (&[""], "`<selector>` must not be empty"),
         (&["--window", "main"], "unknown option `--window`"),
     ],
 });
