@@ -21,7 +21,7 @@ use tokio::{
 };
 
 use crate::lines::{Line, read_line};
-use crate::log::{Log, clipped, pump};
+use crate::log::{Log, pump};
 use crate::process::Process;
 use crate::relay::{Relay, Writer};
 
@@ -52,11 +52,19 @@ pub const MAX_MESSAGE_BYTES: u64 = mur_core::settings::ByteSize::DEFAULT_MAX_RES
 /// One start of the server.
 pub(crate) struct Server {
     process: Process,
-    /// Why the server's output can no longer be read (a message past the
-    /// bridge's limit, [`MAX_MESSAGE_BYTES`] by default), from its reader.
-    broken: mpsc::Receiver<String>,
+    /// Why the server's output can no longer be read, from its reader.
+    broken: mpsc::Receiver<Unreadable>,
     /// What its `initialize` answered: protocol version, capabilities, server info.
     pub(crate) initialized: Value,
+}
+
+/// Why the server's output can no longer be read, as in "the server {why}".
+enum Unreadable {
+    /// A message past the bridge's limit ([`MAX_MESSAGE_BYTES`] by default).
+    TooLong(String),
+    /// Its stdout ended (or failed): as it exits, or closed by a server that
+    /// runs on, which can answer nothing more.
+    Closed(String),
 }
 
 /// How a start of the server ended.
@@ -100,9 +108,12 @@ impl Server {
         let initialized = tokio::select! {
             answer = initialize(relay, &writer) => answer,
             status = process.wait() => Err(exited_early(status)),
-            Some(why) = broken.recv() => Err(Error::transport(format!(
-                "the server {why} before it answered `initialize`"
-            ))),
+            Some(unreadable) = broken.recv() => match exit_or_why(&mut process, unreadable).await {
+                Ok(status) => Err(exited_early(status)),
+                Err(why) => Err(Error::transport(format!(
+                    "the server {why} before it answered `initialize`"
+                ))),
+            },
             () = stopped => {
                 stopped_first = true;
                 Err(Error::transport(
@@ -147,10 +158,13 @@ impl Server {
     pub(crate) async fn ended(&mut self) -> Ended {
         let status = tokio::select! {
             status = self.process.wait() => status,
-            Some(why) = self.broken.recv() => {
-                let _ = self.process.end(TERM_GRACE).await;
-                return Ended::Broken(why);
-            }
+            Some(unreadable) = self.broken.recv() => match exit_or_why(&mut self.process, unreadable).await {
+                Ok(status) => status,
+                Err(why) => {
+                    let _ = self.process.end(TERM_GRACE).await;
+                    return Ended::Broken(why);
+                }
+            },
         };
         let _ = self.process.end(TERM_GRACE).await;
         match status {
@@ -195,6 +209,22 @@ fn not_started(program: &OsString, e: &std::io::Error) -> Error {
     match Errno::from_io_error(e) {
         Some(errno) if machine.contains(&errno) => Error::internal(message),
         _ => Error::usage(message),
+    }
+}
+
+/// What `unreadable` comes to: the server's exit status when its stdout ended
+/// as it exited (within [`EXIT_GRACE`]: its exit says more than its output's
+/// end), else why its output can be read no more (the server still runs then).
+async fn exit_or_why(
+    process: &mut Process,
+    unreadable: Unreadable,
+) -> std::result::Result<std::io::Result<ExitStatus>, String> {
+    match unreadable {
+        Unreadable::TooLong(why) => Err(why),
+        Unreadable::Closed(why) => match tokio::time::timeout(EXIT_GRACE, process.wait()).await {
+            Ok(status) => Ok(status),
+            Err(_) => Err(why),
+        },
     }
 }
 
@@ -255,11 +285,13 @@ async fn write_lines(mut stdin: pipe::Sender, mut lines: mpsc::UnboundedReceiver
 /// JSON (a banner printed to stdout by mistake) goes to the log, clipped. A
 /// line past `max_message` bytes ends the reading: `broken` says why, naming
 /// the limit as the bridge's and how to raise it (mur's own `--max-response`
-/// bounds what a call reads of an answer, not what the bridge reads).
+/// bounds what a call reads of an answer, not what the bridge reads). So
+/// does the end of its stdout: a server that exits, or one that closed its
+/// stdout and runs on, which the bridge then stops and starts again as a crash.
 async fn read_messages(
     stdout: pipe::Receiver,
     relay: Relay,
-    broken: mpsc::Sender<String>,
+    broken: mpsc::Sender<Unreadable>,
     max_message: u64,
 ) {
     let mut reader = BufReader::new(stdout);
@@ -276,10 +308,21 @@ async fn read_messages(
                     mur_core::settings::human_bytes(max_message)
                 );
                 tracing::warn!("the server {why}; stopping it");
-                let _ = broken.send(why).await;
+                let _ = broken.send(Unreadable::TooLong(why)).await;
                 return;
             }
-            Ok(Line::End) | Err(_) => break,
+            // A server whose stdout ended answers nothing more, whether it exits
+            // or runs on: every request would wait out its time for nothing.
+            Ok(Line::End) => {
+                let why = "closed its stdout but kept running, so it could answer nothing more";
+                let _ = broken.send(Unreadable::Closed(why.to_owned())).await;
+                return;
+            }
+            Err(e) => {
+                let why = format!("has a stdout the bridge cannot read ({e}) and kept running");
+                let _ = broken.send(Unreadable::Closed(why)).await;
+                return;
+            }
         }
         let text = String::from_utf8_lossy(&line);
         let text = text.trim();
@@ -302,10 +345,7 @@ async fn read_messages(
                         );
                         relay.route(answer, line.len());
                     }
-                    None => tracing::warn!(
-                        "the server wrote a line that is not JSON-RPC: {}",
-                        clipped(text)
-                    ),
+                    None => relay.unmatched(&format!("a line that is not JSON ({error})"), text),
                 },
             }
         }

@@ -356,10 +356,17 @@ impl Watched {
             Ok(Some(message)) => Next::Message(message),
             Ok(None) => Next::Lost,
             Err(_) => {
-                let why = format!(
+                let mut why = format!(
                     "the stdio server did not answer within {}, the longest the bridge waits; it was told to cancel the request",
                     humantime::format_duration(self.limit)
                 );
+                let unmatched = self.relay.unmatched_during(self.sent.id);
+                if unmatched > 0 {
+                    why.push_str(&format!(
+                        "; meanwhile it wrote {unmatched} line(s) the bridge could not match to a \
+                         request (its log has them), one of which may have been the answer"
+                    ));
+                }
                 tracing::warn!("request {}: {why}", self.sent.id);
                 Next::TimedOut(json!({
                     "jsonrpc": "2.0", "id": self.client_id,

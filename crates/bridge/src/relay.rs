@@ -55,6 +55,8 @@ pub(crate) use mur_client::{ANSWERED_ELSEWHERE, ANSWERED_SHARED, SHARED_QUESTION
 
 /// JSON-RPC "method not found".
 pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+/// The logger of the log messages the bridge itself sends a client.
+pub(crate) const BRIDGE_LOGGER: &str = "mur-bridge";
 /// JSON-RPC "internal error": the server went away mid-request.
 pub(crate) const INTERNAL_ERROR: i64 = -32603;
 
@@ -187,6 +189,9 @@ struct Pending {
     /// Questions asked while it was in flight that another request's client
     /// answered, which it may have asked: its answer says so ([`ANSWERED_ELSEWHERE`]).
     answered_elsewhere: u64,
+    /// Lines the server wrote while it was in flight that the bridge could
+    /// not match to a request ([`Relay::unmatched`]): one may have been its answer.
+    unmatched: u64,
 }
 
 /// A question of the server, relayed to a client.
@@ -356,6 +361,7 @@ impl Relay {
                 internal,
                 answered_shared: 0,
                 answered_elsewhere: 0,
+                unmatched: 0,
             },
         );
         if !internal {
@@ -491,25 +497,88 @@ impl Relay {
                 let method = method.to_owned();
                 self.server_notifies(&method, message, bytes);
             }
-            (None, None) => tracing::warn!(
-                "the server wrote a message that is no JSON-RPC: {}",
-                clipped(&message.to_string())
+            // A batch (JSON-RPC 2.0, MCP 2025-03-26): each of its messages as if
+            // written alone.
+            (None, None) if message.is_array() => {
+                let Value::Array(messages) = message else {
+                    return;
+                };
+                tracing::debug!("the server wrote a batch of {} message(s)", messages.len());
+                if messages.is_empty() {
+                    self.unmatched("an empty batch", "[]");
+                }
+                for message in messages {
+                    self.route(message, 0);
+                }
+            }
+            (None, None) => self.unmatched(
+                "a message that is no JSON-RPC (neither a method nor an id)",
+                &message.to_string(),
             ),
         }
     }
 
+    /// The server wrote `line` (`what` it is), which the bridge can match to
+    /// no request: it goes to the log, and the clients of the requests in
+    /// flight are told in a log message of the bridge's (one of them may have
+    /// been meant, and would otherwise wait out its time with no word of why),
+    /// as is the bridge's own error of a request out of time.
+    pub(crate) fn unmatched(&self, what: &str, line: &str) {
+        tracing::warn!(
+            "the server wrote {what}, which the bridge cannot match to a request: {}",
+            clipped(line)
+        );
+        let streams: Vec<Outbox> = {
+            let mut state = self.state();
+            let pending = state.pending.values_mut().filter(|p| !p.internal);
+            pending
+                .map(|p| {
+                    p.unmatched += 1;
+                    p.stream.clone()
+                })
+                .collect()
+        };
+        let data = format!(
+            "the stdio server wrote {what}, which the bridge cannot match to a request (the \
+             bridge's log has it); if it was this request's answer, no other will come"
+        );
+        for stream in streams {
+            let note = json!({ "jsonrpc": "2.0", "method": "notifications/message",
+                "params": { "level": "warning", "logger": BRIDGE_LOGGER, "data": data } });
+            let _ = stream.offer(note, data.len());
+        }
+    }
+
+    /// How many lines the server wrote that the bridge could not match to a
+    /// request while request `id` was in flight.
+    pub(crate) fn unmatched_during(&self, id: u64) -> u64 {
+        self.state().pending.get(&id).map_or(0, |p| p.unmatched)
+    }
+
     fn server_answered(&self, mut message: Value) {
         let Some(id) = message["id"].as_u64() else {
-            tracing::warn!(
-                "the server answered a request the bridge never sent: {}",
-                clipped(&message.to_string())
+            let what = format!(
+                "an answer to id {}, an id the bridge never sent",
+                message["id"]
             );
+            self.unmatched(&what, &message.to_string());
             return;
         };
         let pending = {
             let mut state = self.state();
             let Some(pending) = state.pending.remove(&id) else {
-                return; // abandoned by its client meanwhile
+                let sent = (1..=state.next).contains(&id);
+                drop(state);
+                if sent {
+                    // Abandoned by its client meanwhile, or failed by the bridge.
+                    tracing::info!(
+                        "the server answered request {id}, which nobody waits for any more"
+                    );
+                } else {
+                    let what = format!("an answer to id {id}, an id the bridge never sent");
+                    self.unmatched(&what, &message.to_string());
+                }
+                return;
             };
             if !pending.internal {
                 // The idle time counts from the end of the last request.

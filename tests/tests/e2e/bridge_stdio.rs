@@ -927,9 +927,11 @@ fn a_server_that_keeps_dying_is_restarted_5_times_a_minute_then_the_bridge_gives
 /// `END-OF-FLOOD`, then answers; `ask` asks a question and answers with what the
 /// client said; `hang` never answers; `cancels` answers the request ids of the
 /// `notifications/cancelled` it was sent; `deep` answers with `structuredContent`
-/// nested 200 levels deep.
+/// nested 200 levels deep; `closeout` closes its stdout and sleeps; `wrongid`,
+/// `noid` and `badjson` answer with id 987654, with no id, with a line cut short;
+/// `batch` answers in a batch of one.
 const HOSTILE_SERVER: &str = r#"
-import json, sys
+import json, os, sys, time
 out = sys.stdout.buffer
 def send(m):
     out.write(json.dumps(m).encode() + b"\n"); out.flush()
@@ -987,6 +989,17 @@ for raw in sys.stdin.buffer:
             for _ in range(200):
                 nested = {"a": nested}
             send({"jsonrpc": "2.0", "id": mid, "result": {"content": [], "structuredContent": nested}})
+        elif name == "closeout":
+            os.close(1)
+            time.sleep(600)
+        elif name == "wrongid":
+            send({"jsonrpc": "2.0", "id": 987654, "result": {"content": []}})
+        elif name == "noid":
+            send({"jsonrpc": "2.0", "result": {"content": []}})
+        elif name == "badjson":
+            out.write(b'{"jsonrpc": "2.0", "id": ' + str(mid).encode() + b', "resu\n'); out.flush()
+        elif name == "batch":
+            out.write(json.dumps([{"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "batched"}]}}]).encode() + b"\n"); out.flush()
     elif mid is not None:
         send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "nope"}})
 "#;
@@ -1189,14 +1202,12 @@ fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are
     bridge.mur(&["call", "count"]).assert_code(0);
     // 80 MiB with no newline: past the 64 MiB a message may have, the call in
     // flight fails, saying why, and the server is started again.
-    let out = bridge.mur(&["--timeout", "60000", "call", "noeol"]);
-    out.assert_code(5).assert_stderr_contains(
+    fails_and_a_fresh_server_answers(
+        &bridge,
+        "noeol",
         "the stdio server wrote a message larger than 64 MiB, the bridge's message limit (a \
          bridge started with `--max-message BYTES` reads larger ones)",
     );
-    let out = bridge.mur(&["call", "count"]);
-    out.assert_code(0);
-    assert_eq!(out.tool_text(0), "1", "a fresh server answers: {out}");
     // A line of 5 MB that is no JSON goes to the log clipped, and the call goes on.
     let out = bridge.mur(&["call", "junk"]);
     assert_eq!(out.tool_text(0), "after junk", "{out}");
@@ -1214,6 +1225,86 @@ fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are
         "the log holds the whole line: {} bytes",
         log.len()
     );
+    bridge.stop();
+}
+
+/// Calls `tool`, which leaves the server unable to answer: the call fails (exit 5)
+/// saying `said`, and a server started afresh (its count at 1) answers the next.
+fn fails_and_a_fresh_server_answers(bridge: &Bridge<'_>, tool: &str, said: &str) {
+    let out = bridge.mur(&["--timeout", "60000", "call", tool]);
+    out.assert_code(5).assert_stderr_contains(said);
+    let out = bridge.mur(&["call", "count"]);
+    out.assert_code(0);
+    assert_eq!(out.tool_text(0), "1", "a fresh server answers: {out}");
+}
+
+/// A server that closes its stdout but runs on can answer nothing more: the call in
+/// flight fails at once saying so, and the server is stopped and started again as
+/// after a crash (the call, and every one after it, waited out its time, the bridge's
+/// log silent).
+#[test]
+fn a_server_that_closes_its_stdout_and_runs_on_is_restarted_as_after_a_crash() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    fails_and_a_fresh_server_answers(
+        &bridge,
+        "closeout",
+        "the stdio server closed its stdout but kept running, so it could answer nothing \
+         more; the bridge stopped it before it answered; the bridge is starting it again (1 of \
+         at most 5 restarts a minute)",
+    );
+    let log = bridge.log();
+    assert!(
+        log.contains(
+            "the server closed its stdout but kept running, so it could answer nothing more; \
+             restarting it (1 of 5 within a minute)"
+        ),
+        "{log}"
+    );
+    bridge.stop();
+}
+
+/// What the server writes that the bridge can match to no request — an answer to an
+/// id it never sent, an answer with no id, a line that is no JSON — is logged, and
+/// the call waiting is told so in a log message of the bridge's (`-v` shows it):
+/// it may have been its answer (a wrong id left no word anywhere, and every call
+/// ended as a timeout only). A batch is read message by message: its answer ends
+/// the call.
+#[test]
+fn what_the_bridge_cannot_match_is_logged_and_told_and_a_batch_is_read() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    for (tool, what) in [
+        (
+            "wrongid",
+            "an answer to id 987654, an id the bridge never sent",
+        ),
+        (
+            "noid",
+            "a message that is no JSON-RPC (neither a method nor an id)",
+        ),
+        (
+            "badjson",
+            "a line that is not JSON (EOF while parsing a string",
+        ),
+    ] {
+        let out = bridge.mur(&["-v", "--timeout", "3000", "call", tool]);
+        out.assert_code(2).assert_stderr_contains(&format!(
+            "server log (warning mur-bridge): the stdio server wrote {what}"
+        ));
+        out.assert_stderr_contains(
+            "which the bridge cannot match to a request (the bridge's log has it); if it was \
+             this request's answer, no other will come",
+        );
+        let log = bridge.log();
+        assert!(
+            log.contains(&format!("the server wrote {what}")),
+            "{tool}: {log}"
+        );
+    }
+    let out = bridge.mur(&["--timeout", "20000", "call", "batch"]);
+    out.assert_code(0);
+    assert_eq!(out.tool_text(0), "batched", "{out}");
     bridge.stop();
 }
 
