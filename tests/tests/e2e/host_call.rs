@@ -1284,32 +1284,7 @@ fn a_call_cut_off_by_the_session_stopping_or_exiting_says_what_became_of_it() {
     let sb = Sandbox::new();
     let sample = sb.start_sample(&sb.project("app"));
     let pid = sample.pid();
-    // `-v` says when the call is sent: the session is stopped or killed after that.
-    let in_flight = |name: &str, timeout: &str| {
-        let stderr = sb.root().join(format!("{name}.err"));
-        let mut command = sb.mur_command(&[
-            "-v",
-            "devtools",
-            "--timeout",
-            timeout,
-            "call",
-            "waitFor",
-            "--args",
-            r##"{"selector": "#never", "timeoutMs": 8000}"##,
-        ]);
-        command.stderr(std::fs::File::create(&stderr).expect("stderr file"));
-        let mut mur = mur_e2e::Process::spawn(&mut command);
-        let read = || std::fs::read_to_string(&stderr).unwrap_or_default();
-        mur.wait_ready(
-            "mur",
-            "sending its call",
-            Duration::from_secs(30),
-            || read().contains("DEBUG POST").then_some(()),
-            read,
-        );
-        (mur, stderr)
-    };
-    let (mur, stderr) = in_flight("stopped", "3000");
+    let (mur, stderr) = in_flight(&sb, "stopped", "3000");
     sample.signal("STOP");
     let status = mur.wait_status();
     sample.signal("CONT");
@@ -1323,7 +1298,7 @@ fn a_call_cut_off_by_the_session_stopping_or_exiting_says_what_became_of_it() {
         "{said}"
     );
 
-    let (mur, stderr) = in_flight("killed", "20000");
+    let (mur, stderr) = in_flight(&sb, "killed", "20000");
     sample.kill();
     let status = mur.wait_status();
     let said = std::fs::read_to_string(&stderr).expect("stderr");
@@ -1335,6 +1310,34 @@ fn a_call_cut_off_by_the_session_stopping_or_exiting_says_what_became_of_it() {
         )),
         "{said}"
     );
+}
+
+/// `mur -v devtools --timeout TIMEOUT call waitFor` of an element that never comes,
+/// once `-v` has said it sent the call (the session is stopped, killed or reloaded
+/// after that); and the file its stderr goes to.
+fn in_flight(sb: &Sandbox, name: &str, timeout: &str) -> (mur_e2e::Process, std::path::PathBuf) {
+    let stderr = sb.root().join(format!("{name}.err"));
+    let mut command = sb.mur_command(&[
+        "-v",
+        "devtools",
+        "--timeout",
+        timeout,
+        "call",
+        "waitFor",
+        "--args",
+        r##"{"selector": "#never", "timeoutMs": 20000}"##,
+    ]);
+    command.stderr(std::fs::File::create(&stderr).expect("stderr file"));
+    let mut mur = mur_e2e::Process::spawn(&mut command);
+    let read = || std::fs::read_to_string(&stderr).unwrap_or_default();
+    mur.wait_ready(
+        "mur",
+        "sending its call",
+        Duration::from_secs(30),
+        || read().contains("DEBUG POST").then_some(()),
+        read,
+    );
+    (mur, stderr)
 }
 
 /// What the sample's counter shows (`#count`'s text), read with `call state`.
@@ -1601,32 +1604,12 @@ fn a_call_cut_off_by_a_reload_says_the_session_reloaded_and_to_run_it_again() {
     let sample = sb.start_sample(&sb.project("app"));
     let pid = sample.pid();
     let successors = mur_e2e::Successors::new(&sb, pid);
-    // `-v` says when the call is sent: the reload is asked for after that.
-    let stderr = sb.root().join("wait.err");
-    let mut command = sb.mur_command(&[
-        "-v",
-        "devtools",
-        "--timeout",
-        "30000",
-        "call",
-        "waitFor",
-        "--args",
-        r##"{"selector": "#never", "timeoutMs": 20000}"##,
-    ]);
-    command.stderr(std::fs::File::create(&stderr).expect("stderr file"));
-    let mut mur = mur_e2e::Process::spawn(&mut command);
-    let read = || std::fs::read_to_string(&stderr).unwrap_or_default();
-    mur.wait_ready(
-        "mur",
-        "sending its call",
-        Duration::from_secs(30),
-        || read().contains("DEBUG POST").then_some(()),
-        read,
-    );
+    // Once it is sent, the reload is asked for.
+    let (mur, stderr) = in_flight(&sb, "reload", "30000");
     sb.mur(&["devtools", "call", "reload"]).assert_code(0);
     let status = mur.wait_status();
     let successor = successors.wait();
-    let said = read();
+    let said = std::fs::read_to_string(&stderr).expect("stderr");
     assert_eq!(status.code(), Some(2), "{said}");
     let endpoint = sample.endpoint();
     let said: String = said
@@ -1664,14 +1647,8 @@ fn a_misspelt_args_is_pointed_at_args_with_its_object_as_typed() {
              hint: did you mean `--args`? mur devtools call state --args '{{\"selector\":\"#count\"}}'\n"
         ));
     }
-    let pasted = sb.mur(&[
-        "devtools",
-        "call",
-        "state",
-        "--args",
-        r##"{"selector":"#count"}"##,
-    ]);
-    pasted.assert_code(0);
+    // The hint pasted makes the call (`counter` is that call).
+    assert_eq!(counter(&sb), "0");
     let out = sb.mur(&["devtools", "call", "state", "--selector", "#count"]);
     out.assert_code(1).assert_stderr_is(concat!(
         "error: unexpected argument `--selector`: `call` takes the arguments in `--args`, as JSON\n",
