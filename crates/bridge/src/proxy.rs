@@ -385,7 +385,9 @@ impl<W: ClientOutput> Proxy<W> {
         if self.gone.load(Ordering::SeqCst) {
             return Some("its client is gone (a write to stdout failed)");
         }
-        let hung_up = self.out.lock().is_ok_and(|out| out.hung_up());
+        // Not waiting for a write under way: one stuck on a client that reads
+        // nothing must not hold the proxy too.
+        let hung_up = self.out.try_lock().is_ok_and(|out| out.hung_up());
         hung_up.then_some("its client is gone (stdout closed)")
     }
 
@@ -411,11 +413,8 @@ impl<W: ClientOutput> Proxy<W> {
         for id in &given_up {
             tracing::info!("request {id} given up: {why}");
             if !gone {
-                self.write(&error(
-                    id,
-                    INTERNAL_ERROR,
-                    &format!("the request was given up, its call cancelled: {why}"),
-                ));
+                let message = format!("the request was given up, its call cancelled: {why}");
+                self.write_unless_stuck(&error(id, INTERNAL_ERROR, &message));
             }
         }
     }
@@ -530,6 +529,24 @@ impl<W: ClientOutput> Proxy<W> {
             )),
             "decline" => Some(Response::Decline),
             _ => Some(Response::Cancel),
+        }
+    }
+
+    /// [`Self::write`], unless another write holds the output for a second:
+    /// one stuck on a client that reads nothing, which this one would join.
+    fn write_unless_stuck(&self, message: &Value) {
+        let until = Instant::now() + Duration::from_secs(1);
+        loop {
+            match self.out.try_lock() {
+                Ok(mut out) => {
+                    let _ = writeln!(out, "{message}").and_then(|()| out.flush());
+                    return;
+                }
+                Err(std::sync::TryLockError::WouldBlock) if Instant::now() < until => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(_) => return,
+            }
         }
     }
 
@@ -843,12 +860,16 @@ mod tests {
     }
 
     /// An upstream whose call ends when it is cancelled (or after 10 s, saying it
-    /// was not), counting the calls cancelled.
+    /// was not), counting the calls cancelled; `server/discover` (`initialize`)
+    /// is answered at once.
     #[derive(Default)]
     struct Cancellable(AtomicU64);
 
     impl Upstream for Cancellable {
         fn call(&self, request: Request<'_>, _events: &dyn Events) -> Result<Reply> {
+            if request.method == "server/discover" {
+                return Ok(Reply::Result(json!({})));
+            }
             let mut cancel = request.cancel.clone();
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_time()
@@ -906,6 +927,52 @@ mod tests {
         fn hung_up(&self) -> bool {
             self.hung_up
         }
+    }
+
+    /// An output whose reader reads nothing: a write blocks (for ten minutes).
+    struct Unread;
+
+    impl Write for Unread {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            std::thread::sleep(Duration::from_secs(600));
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl ClientOutput for Unread {}
+
+    /// An answer stuck on a client that reads nothing holds neither the proxy's end
+    /// nor the giving up of its other requests (both waited for the stuck write).
+    #[test]
+    fn a_write_stuck_on_a_client_that_reads_nothing_does_not_hold_the_proxy() {
+        let input = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call"}"#,
+        ]
+        .join("\n");
+        let upstream = Arc::new(Cancellable::default());
+        let served = std::thread::spawn({
+            let upstream = upstream.clone();
+            move || {
+                serve_within(
+                    upstream,
+                    input.as_bytes(),
+                    Unread,
+                    Duration::from_millis(200),
+                )
+            }
+        });
+        // A hang guard, far past what the proxy takes (the grace, a second for the
+        // stuck output, GIVE_UP_GRACE).
+        let until = Instant::now() + Duration::from_secs(60);
+        while !served.is_finished() && Instant::now() < until {
+            std::thread::sleep(LOOK_EVERY);
+        }
+        assert!(served.is_finished(), "the proxy is held by the stuck write");
+        served.join().expect("no panic").expect("served");
     }
 
     /// Once nobody reads the answers — a write failed, or stdout hung up — the
