@@ -279,6 +279,7 @@ impl VerbHost {
                 })
             }
             Err(message) => {
+                let message = self.whose_option(verb, message);
                 let spec = self.index.get(verb).and_then(|entry| entry.spec.as_ref());
                 let usage = match spec {
                     Some(spec) => values::shown(spec).render_brief(verb),
@@ -287,6 +288,45 @@ impl VerbHost {
                 Err(VerbError::usage(verb, message, usage, spec))
             }
         }
+    }
+
+    /// A usage error `message` of `verb` that is only "unknown option `--NAME`" (no
+    /// option of its own is near), with the installed verbs that take `--NAME`: an
+    /// option of another verb (`state --view full`: `tree` takes it) is told where it
+    /// goes. The kit knows only its own verb's spec; the host knows every installed
+    /// verb's, read from the whole index only on this error's path.
+    fn whose_option(&self, verb: &str, message: String) -> String {
+        let Some(name) = message
+            .strip_prefix("unknown option `--")
+            .and_then(|rest| rest.strip_suffix('`'))
+            .filter(|name| !name.contains('`'))
+        else {
+            return message;
+        };
+        let Ok(index) = Index::load(&self.dirs.verbs) else {
+            return message;
+        };
+        let takers: Vec<&str> = index
+            .verbs
+            .iter()
+            .filter(|entry| entry.name != verb)
+            .filter(|entry| {
+                entry
+                    .spec
+                    .as_ref()
+                    .is_some_and(|s| s.option(name).is_some())
+            })
+            .map(|entry| entry.name.as_str())
+            .take(4)
+            .collect();
+        let said = match takers.as_slice() {
+            [] => return message,
+            [one] => format!("`{one}` takes it (`mur devtools {one} --help`)"),
+            [first, second] => format!("`{first}` and `{second}` take it"),
+            [first, second, third] => format!("`{first}`, `{second}` and `{third}` take it"),
+            [first, second, ..] => format!("`{first}`, `{second}` and others take it"),
+        };
+        format!("{message}; {said}")
     }
 
     /// Run the verb's `shape` on a tool result (reusing the instance `parse`

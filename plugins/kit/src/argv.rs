@@ -724,14 +724,33 @@ impl Args {
             }
             return format!("{told}: did you mean `{}`?", quoted.command(verb));
         }
-        match self.meant(spec, word) {
-            Some(opt) => format!(
-                "{told}; did you mean `--{} {}`?",
-                opt.name,
-                shell_word(word)
-            ),
-            None => told,
+        let word = shell_word(word);
+        match self.meant(spec, &extra[0]) {
+            Some(opt) => format!("{told}; did you mean `--{} {word}`?", opt.name),
+            // `tree main`: a window's name, or a selector of that type.
+            None => match self.readings(spec, &extra[0]).as_slice() {
+                [first, second] => {
+                    format!("{told}; did you mean `--{first} {word}` or `--{second} {word}`?")
+                }
+                _ => told,
+            },
         }
+    }
+
+    /// The options a stray `word` fits where nothing says which it is for (see
+    /// [`meant`](Self::meant)): of a verb without positionals, its options (not
+    /// choices) that name a thing of the app, not given already, that take the word;
+    /// none for a word that looks like a file path (`b.png`: a path given twice).
+    fn readings(&self, spec: &Spec, word: &str) -> Vec<&'static str> {
+        if !spec.positionals.is_empty() || looks_like_path(word) {
+            return Vec::new();
+        }
+        spec.options
+            .iter()
+            .filter(|opt| opt.kind.names_a_thing() && !matches!(opt.kind, Kind::Choice(_)))
+            .filter(|opt| !self.flag(opt.name) && check_value(opt, word.to_owned()).is_ok())
+            .map(|opt| opt.name)
+            .collect()
     }
 
     /// The option a stray `word` was likely meant for: for a JSON object, the verb's

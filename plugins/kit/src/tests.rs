@@ -761,8 +761,12 @@ fn a_stray_word_is_answered_with_the_option_it_was_likely_meant_for() {
             &["full"],
             "unexpected argument `full`; did you mean `--view full`?",
         ),
-        // Nothing says which of three options a plain word is for.
-        (&LISTING, &["main"], "unexpected argument `main`"),
+        // Nothing says which of two options a plain word is for: both are named.
+        (
+            &LISTING,
+            &["main"],
+            "unexpected argument `main`; did you mean `--selector main` or `--window main`?",
+        ),
         // Not an option given already.
         (
             &LISTING,
@@ -1168,8 +1172,11 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
         (&["#x", ""], "unexpected argument ``"),
     ]);
     assert_arguments::<Listing>(&[(&["[a=b]"], json!({"selector": "[a=b]"}))]);
-    // A plain word may be meant for `--window` as well.
-    assert_usage_errors::<Listing>(&[(&["main"], "unexpected argument `main`")]);
+    // A plain word may be meant for `--window` as well: both are named.
+    assert_usage_errors::<Listing>(&[(
+        &["main"],
+        "unexpected argument `main`; did you mean `--selector main` or `--window main`?",
+    )]);
 
     let described = |info: crate::Info| {
         let params = |params: &[crate::Param]| -> Vec<(String, String, bool, String)> {
@@ -1302,8 +1309,16 @@ fn a_usage_error_names_the_fix_where_it_can() {
             "unexpected argument `out/shot`; did you mean `--out out/shot`?",
         ),
         // Not a selector (`.done`, `#a.b`), a name without an extension, or once given.
-        (&SHOT, &["main"], "unexpected argument `main`"),
-        (&SHOT, &[".done"], "unexpected argument `.done`"),
+        (
+            &SHOT,
+            &["main"],
+            "unexpected argument `main`; did you mean `--selector main` or `--window main`?",
+        ),
+        (
+            &SHOT,
+            &[".done"],
+            "unexpected argument `.done`; did you mean `--selector .done` or `--window .done`?",
+        ),
         (
             &SHOT,
             &["#a.png"],

@@ -79,8 +79,11 @@ mur_verb_kit::verb_tables!(Tree {
         (&["-x"], "unknown option `-x`"),
         (&["--selector"], "`--selector` needs a value (S)"),
         (&["--selector", ""], "`--selector` must not be empty"),
-        // A plain word may be a window's name as well: refused.
-        (&["main"], "unexpected argument `main`"),
+        // A plain word may be a window's name as well: refused, naming both readings.
+        (
+            &["main"],
+            "unexpected argument `main`; did you mean `--selector main` or `--window main`?",
+        ),
         (
             &["full"],
             "unexpected argument `full`; did you mean `--view full`?",

@@ -58,7 +58,7 @@ const BAD: &[(&str, &[&str], &str)] = &[
     (
         "windows",
         &["--window", "main"],
-        "unknown option `--window`",
+        "unknown option `--window`; `screenshot` and `tree` take it",
     ),
     ("components", &["-x"], "unknown option `-x`"),
     ("switch", &[], "missing argument `<component>`"),
@@ -245,6 +245,26 @@ const BAD: &[(&str, &[&str], &str)] = &[
         "fire",
         &["counter.set", r#"{"value": 10}"#],
         r#"unexpected argument `{"value": 10}`; did you mean `--args '{"value": 10}'`?"#,
+    ),
+    // A plain word either of two options takes: both readings named.
+    (
+        "tree",
+        &["main"],
+        "unexpected argument `main`; did you mean `--selector main` or `--window main`?",
+    ),
+    // An empty word where the selector goes, worded as `click ''` words it.
+    ("state", &[""], "`<selector>` must not be empty"),
+    ("click", &[""], "`<selector>` must not be empty"),
+    // An option of another installed verb: the verbs that take it are named.
+    (
+        "state",
+        &["#count", "--view", "full"],
+        "unknown option `--view`; `tree` takes it (`mur devtools tree --help`)",
+    ),
+    (
+        "click",
+        &["#btn-inc", "--text", "x"],
+        "unknown option `--text`; `wait` takes it (`mur devtools wait --help`)",
     ),
 ];
 
