@@ -4,6 +4,8 @@
 //! MCP is), and initialized once per start. Clients' requests reach a start
 //! only once it has answered `initialize` (MCP's order: nothing before the
 //! handshake), so those that arrive while the server restarts wait for it.
+//! A server whose stdout ends can answer nothing more: unless it exits then,
+//! it is stopped, and started again as after a crash.
 
 use std::{
     ffi::OsString,

@@ -28,6 +28,12 @@
 //! cancel another client's request; a request is cancelled when its client
 //! closes the response instead ([`Relay::abandon`]).
 //!
+//! What the server writes that matches no request — an answer to an id the
+//! bridge never sent, one with no id, a line that is no JSON — is logged and
+//! told to the clients of the requests in flight ([`Relay::unmatched`]): one
+//! may have been meant, and would otherwise wait out its time with no word of
+//! why. A batch is taken as its messages, each routed as if written alone.
+//!
 //! What waits for a client to read it is bounded per request
 //! ([`QUEUED_BYTES`], [`QUEUED_MESSAGES`]): a client that stops reading its
 //! stream while the server goes on sending would otherwise grow the bridge
