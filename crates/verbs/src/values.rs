@@ -96,12 +96,19 @@ mod tests {
         words.iter().map(|w| (*w).to_owned()).collect()
     }
 
-    #[test]
-    fn a_json_options_file_is_read_and_nothing_else_is() {
+    /// A file `v.json` holding `contents` in a new directory (kept while it lives), and
+    /// `@` and its path.
+    fn at_file(contents: &str) -> (tempfile::TempDir, String) {
         let dir = tempfile::tempdir().expect("tempdir");
         let file = dir.path().join("v.json");
-        std::fs::write(&file, "{\"value\": 3}\n").expect("write");
+        std::fs::write(&file, contents).expect("write");
         let at = format!("@{}", file.display());
+        (dir, at)
+    }
+
+    #[test]
+    fn a_json_options_file_is_read_and_nothing_else_is() {
+        let (_dir, at) = at_file("{\"value\": 3}\n");
         let typed = argv(&["@x", "--text", &at, "--args", "{}"]);
         assert!(matches!(read(&spec(), &typed), Ok(Cow::Borrowed(_))));
         let inline = format!("--args={at}");
@@ -120,10 +127,7 @@ mod tests {
 
     #[test]
     fn a_file_that_holds_no_json_or_is_not_there_is_named() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let file = dir.path().join("v.json");
-        std::fs::write(&file, "{\"value\": }").expect("write");
-        let at = format!("@{}", file.display());
+        let (dir, at) = at_file("{\"value\": }");
         assert_eq!(
             read(&spec(), &argv(&["c.e", "--args", &at])),
             Err(format!(
