@@ -685,7 +685,8 @@ every request to the session (found for each request, as every command finds it,
 the sessions of the project the first request found: it never turns to another project's), and \
 relays the session's progress, log messages and questions. A request has no bound of \
 mur's own unless `--timeout MS` is given (the agent host's own timeouts and cancels bound \
-it). It ends when stdin ends.";
+it). It ends when stdin ends, once the requests in flight are answered (a minute at most), \
+and at once when stdout is closed: a killed agent host leaves no proxy behind.";
 
 /// `mur devtools call --help`: exactly what is sent for each form.
 const CALL_ABOUT: &str = "Call a tool, or send any JSON-RPC method
