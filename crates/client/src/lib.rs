@@ -98,6 +98,12 @@ pub const ANSWERED_ELSEWHERE: &str = "mur/answeredElsewhere";
 /// bound is its own option, words it for its own command instead.
 pub const SLOW_TOOL_HINT: &str =
     "a slow tool may need a longer `--timeout MS` before the verb name";
+/// The logger of the log messages a bridge (`mur devtools bridge`) sends of its
+/// own: a warning of one says what the bridge saw go wrong during the call (a line
+/// of the server's it could match to no request), quoted under a call out of time.
+pub const BRIDGE_LOGGER: &str = "mur-bridge";
+/// The most characters of a bridge's warning quoted in a hint: one line.
+const BRIDGE_SAID_CHARS: usize = 300;
 /// The progress token of every request mur sends.
 pub const PROGRESS_TOKEN: &str = "mur";
 /// The most rounds of questions one call follows (input-required results, a
@@ -215,6 +221,9 @@ pub struct Client<'a> {
     /// Whether the server sent this call anything (progress, a log message):
     /// then a call out of time was running, not unanswered.
     heard: std::sync::atomic::AtomicBool,
+    /// The first warning a bridge sent of its own ([`BRIDGE_LOGGER`]), as one
+    /// clipped line: a call out of time quotes it, as it may say why.
+    bridge_said: Mutex<Option<String>>,
     /// The legacy session this call opened and has not ended yet. It lives
     /// here, outside the call's future, so that the timeout, which drops that
     /// future wherever it is, cannot take the session with it: [`Client::call`]
@@ -282,6 +291,7 @@ impl<'a> Client<'a> {
             asking: Mutex::new(Duration::ZERO),
             asked: Mutex::new(Asked::default()),
             heard: std::sync::atomic::AtomicBool::new(false),
+            bridge_said: Mutex::new(None),
             session: Mutex::new(None),
             task: Mutex::new(None),
             spoken: Mutex::new(None),
@@ -388,7 +398,9 @@ impl<'a> Client<'a> {
     }
 
     /// The error of a call out of time: a task the server still runs says
-    /// so (the server answered every poll; the tool is what was slow).
+    /// so (the server answered every poll; the tool is what was slow), and
+    /// what a bridge warned of comes first among the hints (its answer may
+    /// have gone astray, which no longer timeout mends).
     fn timed_out(&self, unfinished: Option<(String, String)>) -> Error {
         let ms = self.budget.as_millis();
         let message = match unfinished {
@@ -404,7 +416,11 @@ impl<'a> Client<'a> {
             ),
             None => format!("`{}` did not answer within {ms} ms", self.endpoint),
         };
-        Error::transport(message).with_hint(SLOW_TOOL_HINT)
+        let error = Error::transport(message).with_hint(SLOW_TOOL_HINT);
+        match self.bridge_said.lock().ok().and_then(|said| said.clone()) {
+            Some(said) => error.with_first_hint(format!("the bridge said: {said}")),
+            None => error,
+        }
     }
 
     /// `future`, or `None` once `timeout` has passed or the call is cancelled;
@@ -789,7 +805,10 @@ impl<'a> Client<'a> {
 
     /// Reports a notification: our progress, a log message; skips the rest.
     fn notified(&self, method: &str, params: &Value) {
-        self.heard.store(true, std::sync::atomic::Ordering::Relaxed);
+        // A bridge's own warning is no word of the server's: the call was not heard.
+        if !(method == "notifications/message" && self.bridge_warned(params)) {
+            self.heard.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         match method {
             "notifications/progress" if params["progressToken"] == PROGRESS_TOKEN => {
                 if let Some(progress) = Progress::from_params(params) {
@@ -800,6 +819,27 @@ impl<'a> Client<'a> {
             "notifications/tasks/status" => self.notified_task(params),
             _ => tracing::debug!("skipped notification `{method}`"),
         }
+    }
+
+    /// Whether the log message `params` is a bridge's own warning
+    /// ([`BRIDGE_LOGGER`]); the first is kept, one clipped line, escaped, for
+    /// the error of a call out of time.
+    fn bridge_warned(&self, params: &Value) -> bool {
+        let warning = matches!(
+            params["level"].as_str(),
+            Some("warning" | "error" | "critical" | "alert" | "emergency")
+        );
+        if params["logger"] != BRIDGE_LOGGER || !warning {
+            return false;
+        }
+        if let Ok(mut said) = self.bridge_said.lock() {
+            said.get_or_insert_with(|| {
+                let text = LogMessage::from_params(params).text();
+                let line = response::clip(text.as_bytes(), BRIDGE_SAID_CHARS);
+                mur_core::text::escape_controls(&line).into_owned()
+            });
+        }
+        true
     }
 
     /// Answers a request from the server: a question with its answer (or,

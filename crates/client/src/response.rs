@@ -412,6 +412,11 @@ const SNIPPET_CHARS: usize = 120;
 /// are not UTF-8 `�`. Read only as far as the excerpt goes: every JSON body
 /// gets one, up to 64 MiB of it.
 pub fn snippet(bytes: &[u8]) -> String {
+    clip(bytes, SNIPPET_CHARS)
+}
+
+/// A [`snippet`] of at most `max` characters.
+pub(crate) fn clip(bytes: &[u8], max: usize) -> String {
     let mut line = String::new();
     let mut count = 0;
     let mut space = false;
@@ -428,7 +433,7 @@ pub fn snippet(bytes: &[u8]) -> String {
             .into_iter()
             .skip(usize::from(!std::mem::take(&mut space)))
         {
-            if count == SNIPPET_CHARS {
+            if count == max {
                 line.push('…');
                 return line;
             }

@@ -2314,3 +2314,25 @@ fn reloads_of_a_bridged_server_are_no_crashes_and_never_stop_the_bridge() {
     assert!(!log.contains("restarting it"), "{log}");
     bridge.stop();
 }
+
+/// A call out of time during which the bridge told it of a line the server wrote
+/// that it could match to no request quotes what the bridge said, without `-v`:
+/// the answer may have gone astray, which no longer `--timeout` mends. Before, the
+/// error said the server had sent progress or log messages and only hinted at a
+/// slow tool (the bridge's warning counted as the server's word, and `-v` alone
+/// showed it).
+#[test]
+fn a_call_out_of_time_quotes_what_the_bridge_could_not_match() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    let out = bridge.mur(&["--timeout", "3000", "call", "wrongid"]);
+    out.assert_code(2).assert_stderr_is(format!(
+        "error: `{}` did not answer within 3000 ms\n\
+         hint: the bridge said: the stdio server wrote an answer to id 987654, an id the \
+         bridge never sent, which the bridge cannot match to a request (the bridge's log has \
+         it); if it was this request's answer, no other will come\n\
+         hint: a slow tool may need a longer `--timeout MS` before the verb name\n",
+        bridge.endpoint()
+    ));
+    bridge.stop();
+}
