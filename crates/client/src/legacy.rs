@@ -9,7 +9,13 @@
 //! (the `initialize` response's headers), and [`Client::end_session`] sends
 //! the `DELETE` from there, after the call's future has finished or been
 //! dropped by the timeout: a server never holds a session of ours for its
-//! idle timeout (often 30 minutes) because a call failed or timed out.
+//! idle timeout (often 30 minutes) because a call failed or timed out. A
+//! call that ends before its answer (out of time, cancelled by the proxy's
+//! client, failed mid-stream) first tells the server so, as the 2025-11-25
+//! revision asks of a client that gives up a request: a
+//! `notifications/cancelled` naming the request, so that the tool stops
+//! working for nobody (the 2026-07-28 revision takes the closed response
+//! stream as the cancel).
 
 use std::time::Duration;
 
@@ -64,6 +70,7 @@ impl Client<'_> {
         // open it before the call (a server drops what it has no stream
         // for), and listen there while the call runs.
         let stream = self.open_stream(&session).await;
+        self.mark_unanswered(Some(CALL_ID));
         let call = std::pin::pin!(self.in_session(&session, CALL_ID, method, params));
         let listen = std::pin::pin!(self.listen(&session, stream));
         let reply = match futures_util::future::select(call, listen).await {
@@ -71,6 +78,7 @@ impl Client<'_> {
             futures_util::future::Either::Right((Ok(()), call)) => call.await,
             futures_util::future::Either::Right((Err(e), _)) => Err(e),
         }?;
+        self.mark_unanswered(None);
         Ok(match reply {
             // The 2026-07-28 question "what do you offer?", which a server of
             // an older revision answered in `initialize`, just now. Any error, not
@@ -115,6 +123,7 @@ impl Client<'_> {
             version: version.to_owned(),
             logs: false,
             initialized: Value::Null,
+            unanswered: None,
         };
         self.keep_session(offered.clone());
         let status = response.status();
@@ -152,6 +161,7 @@ impl Client<'_> {
                     version,
                     logs,
                     initialized: result,
+                    unanswered: None,
                 };
                 self.keep_session(session.clone());
                 Ok(session)
@@ -349,14 +359,31 @@ impl Client<'_> {
         }
     }
 
+    /// Notes in the session's slot the request the server has yet to answer.
+    fn mark_unanswered(&self, id: Option<u64>) {
+        if let Ok(mut slot) = self.session.lock()
+            && let Some(session) = slot.as_mut()
+        {
+            session.unanswered = id;
+        }
+    }
+
     /// Ends the session this call opened, if any, by `deadline` (what is left
     /// of the call's farewell allowance after a task's `tasks/cancel`); a
-    /// server that cannot (405), a failure or no answer in time is fine.
-    pub(super) async fn end_session(&self, deadline: tokio::time::Instant) {
+    /// server that cannot (405), a failure or no answer in time is fine. A
+    /// request it has not answered is first cancelled, for `reason`, within
+    /// the same allowance.
+    pub(super) async fn end_session(&self, deadline: tokio::time::Instant, reason: &str) {
         let session = self.session.lock().ok().and_then(|mut slot| slot.take());
-        let Some(session) = session.filter(|s| s.id.is_some()) else {
+        let Some(session) = session else {
             return;
         };
+        if let Some(id) = session.unanswered {
+            self.cancel_request(&session, id, reason, deadline).await;
+        }
+        if session.id.is_none() {
+            return;
+        }
         tracing::debug!("DELETE {} (ending session {:?})", self.endpoint, session.id);
         let delete = self
             .http
@@ -366,6 +393,41 @@ impl Client<'_> {
             Ok(Err(e)) => tracing::debug!("ending the session failed: {e}"),
             Err(_) => tracing::debug!(
                 "ending the session took past the call's {} ms to end; left to the server",
+                FAREWELL_LIMIT.as_millis()
+            ),
+        }
+    }
+
+    /// Tells the server, by `deadline`, that mur gave up request `id` of
+    /// `session` (`notifications/cancelled`, 2025-11-25), so that it stops
+    /// working on it; a server that ignores it, or takes too long, is fine.
+    async fn cancel_request(
+        &self,
+        session: &Session,
+        id: u64,
+        reason: &str,
+        deadline: tokio::time::Instant,
+    ) {
+        tracing::debug!(
+            "POST {} notifications/cancelled (request {id}: {reason})",
+            self.endpoint
+        );
+        let params = json!({ "requestId": id, "reason": reason });
+        let note = request::body(None, "notifications/cancelled", Some(params));
+        let post = self.http.send(
+            self.authorize(
+                Request::post(self.endpoint)
+                    .headers(session.headers())
+                    .body(note.to_string()),
+            ),
+        );
+        match tokio::time::timeout_at(deadline, post).await {
+            Ok(Ok(response)) => {
+                tracing::debug!("`notifications/cancelled` got HTTP {}", response.status())
+            }
+            Ok(Err(e)) => tracing::debug!("cancelling request {id} failed: {e}"),
+            Err(_) => tracing::debug!(
+                "cancelling request {id} took past the call's {} ms to end; left to the server",
                 FAREWELL_LIMIT.as_millis()
             ),
         }

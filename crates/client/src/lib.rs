@@ -139,8 +139,9 @@ impl Asked {
 }
 /// The log level mur asks the server for with `-v`.
 const LOG_LEVEL: &str = "info";
-/// Bound on the `DELETE` that ends a legacy session, sent on the way out: it
-/// goes to loopback and needs milliseconds; it must not hold up an exit.
+/// Bound on what a call sends on the way out (a task's `tasks/cancel`, a legacy
+/// session's `notifications/cancelled` and `DELETE`), together: it goes to
+/// loopback and needs milliseconds; it must not hold up an exit.
 const FAREWELL_LIMIT: Duration = Duration::from_millis(500);
 
 /// How the client is let in at its endpoint.
@@ -357,8 +358,9 @@ impl<'a> Client<'a> {
     /// Sends `method` with `params` and returns the server's reply; never
     /// takes longer than `timeout` (what is left of the `--timeout`) plus the
     /// time the user took to answer questions, plus `FAREWELL_LIMIT` (500 ms),
-    /// shared by the `tasks/cancel` of a task still running and the `DELETE`
-    /// that ends a legacy session.
+    /// shared by the `tasks/cancel` of a task still running, and the
+    /// `notifications/cancelled` of a request unanswered and the `DELETE`
+    /// that end a legacy session.
     pub async fn call(
         &self,
         method: &str,
@@ -374,17 +376,22 @@ impl<'a> Client<'a> {
         // opened on the way is ended now, both within one allowance.
         let farewell = tokio::time::Instant::now() + FAREWELL_LIMIT;
         let unfinished = self.pending_task();
+        let cancelled = self.cancel.as_ref().is_some_and(|c| *c.borrow());
+        // Said to a server whose answer the call no longer waits for.
+        let reason = match &outcome {
+            None if cancelled => "the client cancelled the request",
+            None => "the client's timeout passed",
+            Some(_) => "the client ended the call before its answer",
+        };
         self.cancel_task(farewell).await;
-        self.end_session(farewell).await;
+        self.end_session(farewell, reason).await;
         self.events.finish();
         match outcome {
             Some(outcome) => outcome,
-            None if self.cancel.as_ref().is_some_and(|c| *c.borrow()) => {
-                Err(Error::transport(format!(
-                    "the call to `{}` was cancelled by its client",
-                    self.endpoint
-                )))
-            }
+            None if cancelled => Err(Error::transport(format!(
+                "the call to `{}` was cancelled by its client",
+                self.endpoint
+            ))),
             None => Err(self.timed_out(unfinished)),
         }
     }

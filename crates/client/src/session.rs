@@ -17,6 +17,10 @@ pub(crate) struct Session {
     pub logs: bool,
     /// What its `initialize` answered (null until it has).
     pub initialized: serde_json::Value,
+    /// The id of the call's request while the server has not answered it: a
+    /// call that ends without its answer tells the server to stop
+    /// (`notifications/cancelled`) before the session is ended.
+    pub unanswered: Option<u64>,
 }
 
 impl Session {

@@ -859,3 +859,50 @@ fn a_proxy_whose_host_is_gone_gives_up_its_calls_in_flight_and_exits() {
     );
     assert!(status.success(), "{status}");
 }
+
+/// A request the agent host cancels, which the proxy relays to a server of the
+/// 2025-11-25 revision, is cancelled at that server too (`notifications/cancelled`
+/// naming the request in its session, then the session ended), as that revision asks
+/// of a client that gives up: before, only the `DELETE`.
+#[test]
+fn a_cancelled_request_is_cancelled_at_a_legacy_server_in_its_session() {
+    let sb = Sandbox::new();
+    let (_server, endpoint, record) = crate::host_call::legacy_py(&sb);
+    let mut proxy = Live::start(&sb, &["--endpoint", &endpoint, "proxy"]);
+    proxy.send(&initialize());
+    proxy.answer(1);
+    proxy.send(&tool_call(2, "slow", json!({})));
+    let seen = || crate::host_call::legacy_py_seen(&record);
+    mur_e2e::wait_until("the call to reach the server", || {
+        seen()
+            .contains(&"POST tools/call 2".to_owned())
+            .then_some(())
+    });
+    proxy.send(
+        &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": 2, "reason": "the user pressed Esc" } }),
+    );
+    mur_e2e::wait_until("the session to end", || {
+        seen().ends_with(&["DELETE".to_owned()]).then_some(())
+    });
+    let seen = seen();
+    assert_eq!(
+        seen[seen.len() - 3..],
+        [
+            "POST tools/call 2",
+            "POST notifications/cancelled 2",
+            "DELETE"
+        ],
+        "{seen:?}"
+    );
+    let text = std::fs::read_to_string(&record).expect("record");
+    let cancelled: Value =
+        serde_json::from_str(text.lines().nth_back(1).expect("the cancel")).expect("json");
+    assert_eq!(cancelled["session"], "py-1");
+    assert_eq!(
+        cancelled["message"]["params"]["reason"],
+        "the client cancelled the request"
+    );
+    let out = proxy.end();
+    out.assert_code(0);
+}

@@ -894,7 +894,11 @@ fn a_legacy_session_is_ended_when_the_call_times_out() {
         2,
         " did not answer within 500 ms\n",
     );
-    assert_eq!(seen(&server), through_a_session(&["DELETE"]));
+    // The call given up is cancelled first (a_legacy_call_out_of_time_is_cancelled_…).
+    assert_eq!(
+        seen(&server),
+        through_a_session(&["POST notifications/cancelled", "DELETE"])
+    );
     let delete = server.requests().pop().expect("DELETE");
     assert_eq!(delete.header("mcp-session-id"), Some(SESSION));
 }
@@ -1689,4 +1693,146 @@ fn a_derived_verbs_call_out_of_time_names_murs_bound_wherever_it_was_typed() {
              or after a derived verb's name)\n"
         ));
     }
+}
+
+/// A server of the 2025-11-25 revision (Python, standard library only): the modern
+/// request is refused (400, no session), `initialize` opens session `py-1`, the
+/// session's own stream is 405, `tools/call` opens its event stream and never
+/// answers (until the client goes away, a minute at most), other requests are
+/// -32601 and notifications accepted (202). Every request it is sent goes to the file `argv[1]` as one
+/// JSON line (`{"http": "POST", "message": …}`, `{"http": "DELETE"}`); its port goes
+/// to stdout.
+const LEGACY_PY: &str = r#"
+import http.server, json, sys, time
+record = open(sys.argv[1], "a")
+def note(entry):
+    record.write(json.dumps(entry) + "\n"); record.flush()
+class Legacy(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *args): pass
+    def reply(self, code, body=None, session=False):
+        data = json.dumps(body).encode() if body is not None else b""
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        if session:
+            self.send_header("Mcp-Session-Id", "py-1")
+        self.end_headers()
+        self.wfile.write(data)
+    def do_GET(self):
+        self.reply(405)
+    def do_DELETE(self):
+        note({"http": "DELETE", "session": self.headers.get("Mcp-Session-Id")})
+        self.reply(200)
+    def do_POST(self):
+        message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        note({"http": "POST", "session": self.headers.get("Mcp-Session-Id"), "message": message})
+        method = message.get("method")
+        if method == "initialize":
+            self.reply(200, {"jsonrpc": "2.0", "id": message["id"], "result": {
+                "protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                "serverInfo": {"name": "legacy-py", "version": "1"}}}, session=True)
+        elif self.headers.get("Mcp-Session-Id") != "py-1":
+            self.reply(400, {"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32000, "message": "Bad Request: No valid session ID provided"}})
+        elif method == "tools/call":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            try:
+                for _ in range(600):
+                    self.wfile.write(b": working\n\n"); self.wfile.flush()
+                    time.sleep(0.1)
+            except OSError:
+                pass
+            self.close_connection = True
+        elif "id" in message:
+            self.reply(200, {"jsonrpc": "2.0", "id": message["id"], "error": {
+                "code": -32601, "message": "no such method"}})
+        else:
+            self.reply(202)
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+server = Server(("127.0.0.1", 0), Legacy)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"#;
+
+/// [`LEGACY_PY`] running in `sb`: the process (killed on drop), its endpoint, and
+/// the file it records every request in.
+pub(crate) fn legacy_py(sb: &Sandbox) -> (mur_e2e::Process, String, std::path::PathBuf) {
+    let script = sb.file("legacy.py", LEGACY_PY);
+    let record = sb.root().join("legacy-requests.jsonl");
+    let mut command = std::process::Command::new("python3");
+    command
+        .arg("-u")
+        .arg(script)
+        .arg(&record)
+        .stdout(Stdio::piped());
+    let mut server = mur_e2e::Process::spawn(&mut command);
+    let stdout = server.child_mut().stdout.take().expect("stdout");
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
+        .expect("the server's port");
+    let port: u16 = line.trim().parse().expect("the server's port");
+    (server, format!("http://127.0.0.1:{port}/mcp"), record)
+}
+
+/// What [`LEGACY_PY`] was sent, in order: `POST <JSON-RPC method>` (with the
+/// request's id, or a notification's `requestId`, after it), `DELETE`.
+pub(crate) fn legacy_py_seen(record: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(record).unwrap_or_default();
+    text.lines()
+        .map(|line| {
+            let entry: serde_json::Value = serde_json::from_str(line).expect("a record");
+            let message = &entry["message"];
+            let id = message
+                .get("id")
+                .or_else(|| message["params"].get("requestId"))
+                .map(|id| format!(" {id}"))
+                .unwrap_or_default();
+            format!(
+                "{} {}{id}",
+                entry["http"].as_str().unwrap_or(""),
+                message["method"].as_str().unwrap_or("")
+            )
+            .trim()
+            .to_owned()
+        })
+        .collect()
+}
+
+/// A call to a server of the 2025-11-25 revision that runs out of time is cancelled
+/// there (`notifications/cancelled` naming the call's request, which that revision
+/// asks of a client that gives up) before the session is ended: the server's tool
+/// stops working for nobody. Before, the `DELETE` alone.
+#[test]
+fn a_legacy_call_out_of_time_is_cancelled_at_the_server_before_the_session_ends() {
+    let sb = Sandbox::new();
+    let (_server, endpoint, record) = legacy_py(&sb);
+    let out = sb.devtools(&["--endpoint", &endpoint, "--timeout", "1500", "call", "slow"]);
+    out.assert_code(2).assert_stderr_is(format!(
+        "error: `{endpoint}` did not answer within 1500 ms\n\
+         hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
+    ));
+    assert_eq!(
+        legacy_py_seen(&record),
+        [
+            "POST tools/call 1",
+            "POST initialize 1",
+            "POST notifications/initialized",
+            "POST tools/call 2",
+            "POST notifications/cancelled 2",
+            "DELETE",
+        ],
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&record).expect("record");
+    let cancelled: serde_json::Value =
+        serde_json::from_str(text.lines().nth(4).expect("the cancel")).expect("json");
+    assert_eq!(cancelled["session"], "py-1");
+    assert_eq!(
+        cancelled["message"]["params"],
+        json!({ "requestId": 2, "reason": "the client's timeout passed" })
+    );
 }
