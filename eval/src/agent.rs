@@ -5,6 +5,7 @@
 
 use std::ffi::OsString;
 use std::fs::File;
+use std::io::{Read, Write as _};
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -18,6 +19,17 @@ use crate::group::Group;
 use crate::profile::Profile;
 
 const POLL: Duration = Duration::from_millis(10);
+
+/// The most of the agent's stdout, and of its stderr, that is kept: what it prints past
+/// it is read and dropped (the agent is never blocked on a full pipe), so an agent that
+/// loops printing does not fill the disk. The cap of `agent.stdout` is also what a study
+/// reads of it for an event stream.
+pub const OUTPUT_CAP: u64 = 64 << 20;
+
+/// How long the output of an agent that has ended is waited for: a process that left its
+/// group (`setsid`) may hold the pipe open for ever; what it prints later is still kept
+/// up to the cap, but the run does not wait for it.
+const OUTPUT_WAIT: Duration = Duration::from_secs(2);
 
 /// What one task gives the agent command.
 pub struct Invocation<'a> {
@@ -35,6 +47,8 @@ pub struct Invocation<'a> {
     pub limit: Duration,
     /// Where the agent's process group is recorded while it runs ([`crate::group`]).
     pub group: Option<PathBuf>,
+    /// The most of each of stdout and stderr kept ([`OUTPUT_CAP`]).
+    pub output_cap: u64,
 }
 
 /// How the agent ended.
@@ -45,6 +59,8 @@ pub struct Ended {
     pub signal: Option<i32>,
     pub timed_out: bool,
     pub wall: Duration,
+    /// What of its output was not kept, one note per file cut at the cap.
+    pub notes: Vec<String>,
 }
 
 /// Refuses a command that reaches for the other profile's surface: `{mcp_config}` under
@@ -122,6 +138,8 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     let command = substitute(invocation)?;
     let stdout = create(&invocation.stdout)?;
     let stderr = create(&invocation.stderr)?;
+    // Through pipes, each drained into its file up to the cap: a file handed to the
+    // agent would grow as long as it printed.
     let started = Instant::now();
     let mut child = crate::stop::unblocked(&mut Command::new("sh"))
         .arg("-c")
@@ -130,13 +148,43 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
         .env_clear()
         .envs(invocation.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
-        .stdout(stdout)
-        .stderr(stderr)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .process_group(0)
         .spawn()
         .map_err(|e| Error::internal(format!("cannot run the agent command with `sh`: {e}")))?;
     let group = i32::try_from(child.id()).map(Pid::from_raw).ok();
     crate::stop::register(child.id(), Signal::SIGKILL);
+    // Registered first: a signal that comes while the pipes are set up still stops it.
+    let (kept_tx, kept_rx) = std::sync::mpsc::channel();
+    let drains = [
+        child.stdout.take().map(|pipe| {
+            (
+                Box::new(pipe) as Box<dyn Read + Send>,
+                stdout,
+                &invocation.stdout,
+            )
+        }),
+        child.stderr.take().map(|pipe| {
+            (
+                Box::new(pipe) as Box<dyn Read + Send>,
+                stderr,
+                &invocation.stderr,
+            )
+        }),
+    ];
+    let mut draining = 0;
+    for (pipe, file, path) in drains.into_iter().flatten() {
+        let (tx, cap) = (kept_tx.clone(), invocation.output_cap);
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        std::thread::spawn(move || {
+            let _ = tx.send((name, drain(pipe, file, cap)));
+        });
+        draining += 1;
+    }
     let recorded = invocation.group.as_deref().zip(Group::of(child.id()));
     if let Some((path, leader)) = recorded {
         leader.record(path);
@@ -165,12 +213,49 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     if let Some((path, _)) = recorded {
         let _ = std::fs::remove_file(path);
     }
+    let mut notes = Vec::new();
+    for _ in 0..draining {
+        let Ok((name, dropped)) = kept_rx.recv_timeout(OUTPUT_WAIT) else {
+            break;
+        };
+        if dropped > 0 {
+            notes.push(format!(
+                "`{name}` was cut at {}: the {dropped} bytes the agent printed past it were not kept",
+                crate::bounded::size(invocation.output_cap)
+            ));
+        }
+    }
+    notes.sort();
     Ok(Ended {
         exit: status.code(),
         signal: status.signal(),
         timed_out,
         wall,
+        notes,
     })
+}
+
+/// Copies `pipe` into `file` until the pipe ends, the first `cap` bytes kept and the
+/// rest read and dropped; returns how many were dropped.
+fn drain(mut pipe: Box<dyn Read + Send>, mut file: File, cap: u64) -> u64 {
+    let (mut kept, mut dropped) = (0u64, 0u64);
+    let mut buffer = vec![0u8; 64 << 10];
+    loop {
+        let n = match pipe.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let room = usize::try_from(cap.saturating_sub(kept))
+            .unwrap_or(usize::MAX)
+            .min(n);
+        if room > 0 && file.write_all(&buffer[..room]).is_ok() {
+            kept += room as u64;
+        }
+        dropped += (n - room) as u64;
+    }
+    dropped
 }
 
 fn kill_group(group: Option<Pid>) {
@@ -202,7 +287,30 @@ mod tests {
             stderr: dir.join("err"),
             limit: Duration::from_secs(30),
             group: None,
+            output_cap: OUTPUT_CAP,
         }
+    }
+
+    #[test]
+    fn output_past_the_cap_is_dropped_and_said() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut run = invocation(
+            "head -c 5000 /dev/zero; printf 'short' >&2; exit 0",
+            dir.path(),
+        );
+        run.output_cap = 1000;
+        let ended = super::run(&run).expect("runs");
+        assert_eq!(ended.exit, Some(0));
+        let out = std::fs::read(dir.path().join("out")).expect("stdout kept");
+        assert_eq!(out.len(), 1000);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("err")).expect("err"),
+            "short"
+        );
+        assert_eq!(
+            ended.notes,
+            ["`out` was cut at 0 MiB: the 4000 bytes the agent printed past it were not kept"]
+        );
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub struct RunRecord {
     /// Why the harness could not run the task (then `completed` is false).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What of the agent's output was not kept (`agent.stdout` past its cap).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// A profile's runs and their summary.
@@ -241,6 +244,7 @@ mod tests {
             wall_ms: 500.0,
             transcript: PathBuf::from("out").join(task),
             error: None,
+            notes: Vec::new(),
         }
     }
 

@@ -152,6 +152,7 @@ pub fn run_task(harness: &Harness, task: &Task, dir: &Path) -> RunRecord {
         wall_ms: 0.0,
         transcript: dir.to_owned(),
         error: None,
+        notes: Vec::new(),
     };
     if let Err(error) = attempt(harness, task, dir, &mut record) {
         record.error = Some(error.message().to_owned());
@@ -207,6 +208,7 @@ fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -
             mcp_config.as_deref(),
             &extras.env,
         ),
+        output_cap: agent::OUTPUT_CAP,
         stdout: dir.join("agent.stdout"),
         stderr: dir.join("agent.stderr"),
         limit: time_limit(plan, task),
@@ -216,6 +218,7 @@ fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -
     record.agent_exit = ended.exit;
     record.timed_out = ended.timed_out;
     record.wall_ms = round2(ended.wall.as_secs_f64() * 1000.0);
+    record.notes = ended.notes;
     count_calls(plan, dir, before, record)?;
     let judged = Judged {
         checker,

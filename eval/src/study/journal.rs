@@ -440,6 +440,11 @@ mod tests {
         );
     }
 
+    /// The study in `dir` with `asked` added, as a later command adds its matrix.
+    fn added(dir: &Path, asked: Matrix) -> Meta {
+        Meta::open(dir, asked, "o200k_base", None).expect("added")
+    }
+
     #[test]
     fn each_commands_provenance_is_kept_and_an_older_matrix_is_rebuilt() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -466,13 +471,7 @@ mod tests {
             assert!(text.contains(field), "{field}: {text}");
         }
         // A matrix an older mur-eval recorded has no provenance: rebuilt, said so.
-        let older = Meta::open(
-            dir.path(),
-            matrix(&["mcp"], &["b"], 2, "true"),
-            "o200k_base",
-            None,
-        )
-        .expect("added");
+        let older = added(dir.path(), matrix(&["mcp"], &["b"], 2, "true"));
         let commands = older.commands();
         assert!(
             commands[0].starts_with("`mur-eval study --jobs 2` (mur-eval "),
@@ -495,13 +494,7 @@ mod tests {
         let meta = Meta::read(&path).expect("read");
         assert_eq!(meta.schema, META_SCHEMA);
         assert_eq!(meta.matrices, [matrix(&["mcp"], &["a"], 2, "x")]);
-        let added = Meta::open(
-            dir.path(),
-            matrix(&["mcp"], &["b"], 1, "y"),
-            "o200k_base",
-            None,
-        )
-        .expect("added");
+        let added = added(dir.path(), matrix(&["mcp"], &["b"], 1, "y"));
         assert_eq!(added.tasks, ["a", "b"]);
         assert_eq!(added.matrices.len(), 2);
     }

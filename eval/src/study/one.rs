@@ -17,8 +17,8 @@ use crate::profile;
 use crate::run::{self, Extras};
 use crate::usage;
 
-/// The most of the agent's stdout that is read for its event stream.
-const STDOUT_CAP: u64 = 64 << 20;
+/// The most of the agent's stdout that is read for its event stream: all that is kept.
+const STDOUT_CAP: u64 = crate::agent::OUTPUT_CAP;
 
 /// The file, in a run's directory in `out`, naming the directory the run is made in
 /// while it runs ([`run_one`]): what a resumed study stops a killed run's leftovers in.
@@ -122,6 +122,7 @@ pub fn run_one(
     result.agent_exit = record.agent_exit;
     result.timed_out = record.timed_out;
     result.error = record.error.clone();
+    result.notes.extend(record.notes.iter().cloned());
     let format = study.agent_format.or(condition.agent_format);
     result.agent = format.map(|format| {
         // Read lossily: one byte that is not UTF-8 (a stream cut mid-character at the

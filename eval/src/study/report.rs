@@ -1429,6 +1429,22 @@ fn as_printed(printed: &str) -> f64 {
     figure.parse().unwrap_or(0.0)
 }
 
+/// A bar of two segments, as the tables print the figures: the `part`, then what the
+/// `whole` adds to it — so the bar ends at the whole (medians: the two are not summed).
+fn two_parts(
+    (part_name, part): (&str, Option<f64>),
+    (rest_name, whole): (&str, Option<f64>),
+) -> Vec<(String, f64)> {
+    let part = as_printed(&number(part));
+    vec![
+        (part_name.to_owned(), part),
+        (
+            rest_name.to_owned(),
+            (as_printed(&number(whole)) - part).max(0.0),
+        ),
+    ]
+}
+
 /// The report as one self-contained page: charts per condition and per task, the tables.
 pub fn page(rows: &Rows<'_>, title: &str) -> String {
     let conditions: Vec<&Row> = rows.conditions.iter().collect();
@@ -1442,27 +1458,15 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
         vec![("success %".to_owned(), rate)]
     };
     let context = |row: &Row| {
-        let before = as_printed(&number(row.context_before));
-        vec![
-            ("before the first call".to_owned(), before),
-            (
-                "results".to_owned(),
-                (as_printed(&number(row.context_tokens)) - before).max(0.0),
-            ),
-        ]
+        two_parts(
+            ("before the first call", row.context_before),
+            ("results", row.context_tokens),
+        )
     };
     // Attempts, not calls alone, are what the surfaces compare by (the legend): the bar
     // is the calls, then the invocations mur refused, ending at the median attempts.
-    let attempts = |row: &Row| {
-        let calls = as_printed(&number(row.calls));
-        vec![
-            ("calls".to_owned(), calls),
-            (
-                "refused invocations".to_owned(),
-                (as_printed(&number(row.attempts)) - calls).max(0.0),
-            ),
-        ]
-    };
+    let attempts =
+        |row: &Row| two_parts(("calls", row.calls), ("refused invocations", row.attempts));
     let time = |row: &Row| vec![("seconds".to_owned(), as_printed(&seconds(row.seconds)))];
     let mut body = String::from("<h2>Conditions</h2>");
     body.push_str(&charts(

@@ -426,6 +426,8 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         "{written}"
     );
     assert!(!written.contains("old table"), "{written}");
+    // The study's own command and what it ran on, not only the report's.
+    assert!(written.contains("Made by `mur-eval study "), "{written}");
     let table_row = report
         .lines()
         .find(|l| l.starts_with("| cli-named |"))
@@ -506,7 +508,7 @@ fn an_agents_event_stream_gives_its_turns_tokens_and_cost() {
     // before its first call, then the clicks' and the state's output.
     assert_eq!(only["context"]["resultCount"], 2, "{only}");
     assert_eq!(only["context"]["capturedOutput"], Value::Null, "{only}");
-    let row = "| cli-derived | 1 | 0/1 (0%) | 0%–79% | 0 | 0 | 4 | 51412 |";
+    let row = "| cli-derived | 1 | 0/1 (0%) | 0%–79% | 0 | 0 | 0 | 4 | 51412 |";
     output.assert_stdout_contains(row);
 }
 
@@ -608,7 +610,22 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
     // The first command again: a resume, nothing new to record.
     study_into(&sandbox, &out, &first).assert_code(0);
 
-    let recorded = read_json(&out.join("study.json"));
+    let mut recorded = read_json(&out.join("study.json"));
+    // Each command with how it ran (the resumed first one is the same: not again).
+    let mut ran = Vec::new();
+    for matrix in recorded["matrices"].as_array_mut().expect("matrices") {
+        let provenance = matrix
+            .as_object_mut()
+            .and_then(|m| m.remove("provenance"))
+            .expect("how the command ran");
+        let words = provenance["command"].as_array().expect("its words");
+        ran.push(serde_json::to_string(&words[1..]).expect("json"));
+    }
+    assert_eq!(ran.len(), 2, "{recorded}");
+    assert!(
+        ran[1].starts_with(r#"["study","--conditions","mcp","#),
+        "{ran:?}"
+    );
     assert_eq!(
         recorded,
         serde_json::json!({
@@ -633,6 +650,13 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
     output.assert_stdout_contains(warning);
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(report.contains(warning), "{report}");
+    assert!(
+        report.contains(
+            "\nMade by `mur-eval study --conditions cli-derived --tasks count-to-three \
+             --repeats 2 --seed 7 --agent 'true derived' --out "
+        ) && report.contains("; then `mur-eval study --conditions mcp "),
+        "{report}"
+    );
     let agents = "\nWarning: the conditions were run by different agents, so their rows compare \
                   the agents as much as the surfaces — `cli-derived` by `true derived`; `mcp` \
                   by `true mcp`.\n";
@@ -898,7 +922,7 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
         "study: 2 runs the harness could not make (the report counts them apart; each \
          result's `error` says why)\n",
     );
-    let row = "| cli-derived | 0 | 0/0 (–) | – | – | – | – | – | – (–) | – | – |\n";
+    let row = "| cli-derived | 0 | 0/0 (–) | – | – | – | – | – | – | – (–) | – | – |\n";
     output.assert_stdout_contains(row);
     let line = format!(
         "\nErrors: runs the harness could not make (the agent never ran), left out of every \
@@ -918,7 +942,7 @@ fn runs_the_harness_could_not_make_are_errors_not_failures_and_exit_7() {
             .and_then(|i| row.get(i).map(|v| (*v).to_owned()))
     };
     assert!(csv.contains("\ncli-derived,,0,0,"), "{csv}");
-    assert_eq!(column("errors").as_deref(), Some("2"), "{csv}");
+    assert_eq!(column("runs_not_made").as_deref(), Some("2"), "{csv}");
     // Its report, made again, says the same and exits as the study did: a script that
     // runs `report && publish` publishes no study with runs missing.
     let report = || report_of(&sandbox, &out, &[]);
