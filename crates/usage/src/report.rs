@@ -716,7 +716,8 @@ fn losers(
             }
         } else if judged >= criteria.min_calls && rate > criteria.max_usage_error_rate {
             let (rate, max) = percents(rate, criteria.max_usage_error_rate);
-            format!("{rate}% of its {judged} calls{version} were usage errors (above {max}%)")
+            // Invocations, not calls: a usage error is argv mur refused before any call.
+            format!("{rate}% of its {judged} invocations{version} were usage errors (above {max}%)")
         } else if judged >= criteria.min_calls && failure_rate > criteria.max_plugin_failure_rate {
             let (rate, max) = percents(failure_rate, criteria.max_plugin_failure_rate);
             format!(
@@ -1042,12 +1043,12 @@ mod tests {
         );
         assert_eq!(
             losers_of(&records, installed("click", None)),
-            ["75% of its 4 calls were usage errors (above 50%)"]
+            ["75% of its 4 invocations were usage errors (above 50%)"]
         );
         records.extend((0..3).map(|_| version("new", Outcome::UsageError)));
         assert_eq!(
             losers_of(&records, installed("click", Some("new"))),
-            ["75% of its 4 calls (the version installed) were usage errors (above 50%)"]
+            ["75% of its 4 invocations (the version installed) were usage errors (above 50%)"]
         );
         // The figures agree with the reason: 4 calls, 3 of them refused.
         let criteria = Criteria {
@@ -1153,7 +1154,7 @@ mod tests {
         // Over a window that holds the refusals, both call it a loser.
         let two_months = Since::ago(std::time::Duration::from_secs(60 * 86_400));
         let loser = vec![(
-            "75% of its 4 calls were usage errors (above 50%)".to_owned(),
+            "75% of its 4 invocations were usage errors (above 50%)".to_owned(),
             4,
         )];
         assert_eq!(judged(Some(two_months.clone()), None), (4, loser.clone()));

@@ -476,7 +476,7 @@ bmup --selector WORD      1      2026-01-12T10:00:00.000Z  bump
 tools no named verb reached: scroll
 
 losers:
-  bump: 75% of its 4 calls were usage errors (above 50%)
+  bump: 75% of its 4 invocations were usage errors (above 50%)
     mur devtools verbs remove bump
   idle: not used since TIME
     mur devtools verbs remove idle
@@ -751,11 +751,9 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
         .assert_stderr_contains("a dry run: nothing was removed");
     let lines: Vec<&str> = dry.stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{}", dry.stdout);
-    assert!(
-        lines[0].starts_with(
-            "mur devtools verbs remove bump    # 75% of its 4 calls were usage errors"
-        )
-    );
+    assert!(lines[0].starts_with(
+        "mur devtools verbs remove bump    # 75% of its 4 invocations were usage errors"
+    ));
     assert!(lines[1].starts_with("mur devtools verbs remove idle    # not used since"));
     assert_eq!(installed(&sandbox), ["bump", "count", "idle"]);
     // Every duration option reads one syntax (`bridge --idle` too): weeks and days.
@@ -1047,7 +1045,7 @@ fn prune_and_the_report_rate_usage_errors_over_the_one_window() {
     let report = sandbox
         .devtools(&["usage", "report", "--json", "--unused-for", "50d"])
         .json();
-    let reason = "75% of its 4 calls were usage errors (above 50%)";
+    let reason = "75% of its 4 invocations were usage errors (above 50%)";
     assert_eq!(losers_of(&report), [("type".to_owned(), reason.to_owned())]);
     let prune = sandbox.devtools(&["verbs", "prune", "--unused-for", "50d"]);
     prune
@@ -1098,7 +1096,7 @@ fn a_verb_added_after_the_unused_window_began_is_not_judged_unused() {
     let (_, losers) = text.stdout.split_once("\nlosers:").unwrap_or_default();
     assert_eq!(
         timeless(losers),
-        "\n  bump: 75% of its 4 calls were usage errors (above 50%)\n    \
+        "\n  bump: 75% of its 4 invocations were usage errors (above 50%)\n    \
          mur devtools verbs remove bump\n  idle: not used since TIME\n    \
          mur devtools verbs remove idle\n  \
          (not judged unused, added since TIME (after the window began): fresh)\n",
