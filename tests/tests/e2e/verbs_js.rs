@@ -13,11 +13,18 @@ fn a_javascript_verb_installs_parses_and_shapes() {
     let out = add(&sandbox, &[js_verb().to_path_buf()]);
     assert_eq!(out.stdout, "added verb `shout` (tool `version`)\n");
     // Its tens of seconds of compiling are said, not left to look like a hang.
+    // And that the catalog lists it in place of the derived verb of its tool.
     let said = format!("note: compiling `{}` (", js_verb().display());
-    assert!(out.stderr.starts_with(&said), "{out}");
+    let (compiling, rest) = out.stderr.split_once('\n').expect("two lines");
+    assert!(compiling.starts_with(&said), "{out}");
     assert!(
-        out.stderr
-            .ends_with(" MiB) for this machine, once: this takes tens of seconds\n"),
+        compiling.ends_with(" MiB) for this machine, once: this takes tens of seconds"),
+        "{out}"
+    );
+    assert_eq!(
+        rest,
+        "note: the catalog now lists `shout` for tool `version`, in place of its derived verb \
+         `version`, which still answers (`mur devtools version --help`)\n",
         "{out}"
     );
 
