@@ -217,7 +217,9 @@ impl Index {
             .filter(|name| self.get(name).is_none() && valid_verb_name(name))
             .cloned()
             .collect();
-        // Each entry file as it stood before this save, for each one touched so far.
+        // Each entry file as it stood before this save, for each one changed so far:
+        // pushed once its step succeeded, so a step that failed (and changed nothing)
+        // is never put back, nor said to be lost when putting it back fails too.
         let mut touched: Vec<(&str, Option<&Entry>)> = Vec::new();
         let legacy = self.legacy && self.verbs.iter().all(|e| valid_verb_name(&e.name));
         let mut apply = || {
@@ -225,12 +227,12 @@ impl Index {
                 std::fs::create_dir_all(&entries).map_err(|e| io_error("create", &entries, e))?;
             }
             for entry in &changed {
-                touched.push((&entry.name, self.stored.get(&entry.name)));
                 write_entry(&self.dir, entry)?;
+                touched.push((&entry.name, self.stored.get(&entry.name)));
             }
             for name in &gone {
-                touched.push((name, self.stored.get(name)));
                 remove_if_there(&entry_path(&self.dir, name))?;
+                touched.push((name, self.stored.get(name)));
             }
             match legacy {
                 true => remove_if_there(&self.dir.join(LEGACY_FILE)),
@@ -560,12 +562,13 @@ mod tests {
             ..entry("c")
         });
         index.put(entry("d"));
+        let why = std::fs::remove_file(&b).expect_err("a directory");
         let err = index.save().expect_err("b cannot be removed");
         assert!(matches!(err, VerbError::Internal { .. }), "{err:?}");
-        assert!(
-            err.to_string()
-                .starts_with(&format!("could not remove `{}`: ", b.display())),
-            "{err}"
+        // Whole: b was never changed, so nothing says it could not be put back.
+        assert_eq!(
+            err.to_string(),
+            format!("could not remove `{}`: {why}", b.display())
         );
         std::fs::remove_dir_all(&b).expect("b's directory");
         assert_eq!(
