@@ -490,7 +490,9 @@ impl Relay {
         self.ask(question, Some(error));
     }
 
-    /// Routes one message the server wrote (`bytes` long) to whoever waits for it.
+    /// Routes one message the server wrote to whoever waits for it; `bytes`
+    /// is what it counts against its client's backlog ([`QUEUED_BYTES`]): its
+    /// line's length, or its share of a batch's line.
     pub(crate) fn route(&self, message: Value, bytes: usize) {
         let method = message.get("method").and_then(Value::as_str);
         match (method, message.get("id")) {
@@ -513,8 +515,11 @@ impl Relay {
                 if messages.is_empty() {
                     self.unmatched("an empty batch", "[]");
                 }
+                // Each counts its share of the line against its client's backlog
+                // (re-serialising each to measure it would copy them all).
+                let share = bytes.div_ceil(messages.len().max(1));
                 for message in messages {
-                    self.route(message, 0);
+                    self.route(message, share);
                 }
             }
             (None, None) => self.unmatched(
@@ -1050,6 +1055,23 @@ mod tests {
         let (_, mut next) = relay.register(json!(2), "tools/call", None, false);
         relay.route(log, 10_000);
         assert!(next.messages.try_recv().is_some());
+    }
+
+    #[test]
+    fn a_batch_counts_its_line_against_the_backlog_bound() {
+        let (relay, _server) = attached();
+        let (_, mut sent) = relay.register(json!(1), "tools/call", None, false);
+        let log = json!({ "jsonrpc": "2.0", "method": "notifications/message",
+                          "params": { "level": "info", "data": "x" } });
+        // 64 messages in a line twice the bound, none read: each counts 1/32 of
+        // the bound, so 32 wait and the rest are dropped (before, a batch's
+        // messages counted nothing, and all 64 waited).
+        relay.route(Value::Array(vec![log; 64]), 2 * QUEUED_BYTES);
+        let mut held = 0;
+        while sent.messages.try_recv().is_some() {
+            held += 1;
+        }
+        assert_eq!(held, 32);
     }
 
     #[test]
