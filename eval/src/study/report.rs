@@ -57,6 +57,8 @@ pub struct Row {
     /// failed, an unknown tool); and their sum.
     pub failed: Option<f64>,
     pub failed_total: u64,
+    /// Runs with a failed call: a median of 0 may hide failures in a few runs.
+    pub failed_runs: u32,
     pub turns: Option<f64>,
     pub input_tokens: Option<f64>,
     /// Medians of the output tokens and the cost (US dollars) the agents reported, over
@@ -225,6 +227,7 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
         attempts: of(&|r| Some(attempts(r) as f64)),
         failed: of(&|r| Some(f64::from(r.calls.failed))),
         failed_total: runs.iter().map(|r| u64::from(r.calls.failed)).sum(),
+        failed_runs: runs.iter().filter(|r| r.calls.failed > 0).count() as u32,
         turns: of(&turns),
         input_tokens: of(&input_tokens),
         output_tokens: of(&|r| r.agent.as_ref()?.output_tokens.map(|t| t as f64)),
@@ -634,6 +637,7 @@ fn table_lines(rows: &Rows<'_>) -> Vec<String> {
         against(rows, REFERENCE),
         rows.categories.never_completed(),
         refused_line(rows),
+        failed_line(rows),
         preference_line(rows),
     ]
     .into_iter()
@@ -1224,6 +1228,32 @@ pub fn refused_line(rows: &Rows<'_>) -> Option<String> {
         format!(
             "Invocations mur refused (argv a verb did not take; WORD is any other word): {}.",
             per_condition.join("; ")
+        )
+    })
+}
+
+/// The failed calls, per condition with the runs that had one (`None` when no call
+/// failed): the column's median can be 0 while a few runs failed calls, and which
+/// surface leads an agent into failing calls is what a study compares.
+pub fn failed_line(rows: &Rows<'_>) -> Option<String> {
+    let clauses: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| r.failed_total > 0)
+        .map(|r| {
+            format!(
+                "`{}` {} in {} of {}",
+                r.condition,
+                r.failed_total,
+                r.failed_runs,
+                plural(r.runs as usize, "run")
+            )
+        })
+        .collect();
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "Failed calls (the session answered with an error): {}.",
+            clauses.join("; ")
         )
     })
 }
@@ -2254,6 +2284,9 @@ mod tests {
         let rows = rows(&made, &[]);
         assert_eq!(rows.conditions[0].failed, Some(1.0));
         assert_eq!(rows.conditions[0].failed_total, 2);
+        let line = "Failed calls (the session answered with an error): `mcp` 2 in 2 of 3 runs.";
+        assert_eq!(failed_line(&rows).as_deref(), Some(line));
+        assert!(condition_table(&rows).contains(&format!("\n{line}\n")));
         let table = condition_table(&rows);
         assert!(
             table.contains("| mcp | 3 | 0/3 (0%) | 0%–56% | 2 | 2 | 1 | – |"),
