@@ -242,6 +242,18 @@ impl VerbHost {
         if matches!(argv, [only] if only == "--help" || only == "-h") {
             return Ok(ParseOutcome::Help(usage(self)));
         }
+        // Help wins wherever it appears before `--` (every kit's rule), so the verb is
+        // asked before any JSON option's `@FILE` or stdin is read: a file not there
+        // would be the answer, or a terminal's stdin waited on. The verb judges, as
+        // `--help` may be an option's value.
+        if self.spec(verb).is_some() && asks_for_help(argv) {
+            let answer = self.call(verb, |instance| {
+                timings::measure(Phase::Parse, || instance.parse(argv))
+            })?;
+            if answer == Ok(Parsed::Help) {
+                return Ok(ParseOutcome::Help(usage(self)));
+            }
+        }
         // Each JSON option's `@FILE` and stdin, read for the verb by the host's rule;
         // the paths it declares are checked against argv as typed.
         let read = match self.spec(verb) {
@@ -403,6 +415,13 @@ impl VerbHost {
         }
         Ok(instance)
     }
+}
+
+/// Whether `--help` or `-h` appears before `--` in `argv`.
+fn asks_for_help(argv: &[String]) -> bool {
+    argv.iter()
+        .take_while(|word| *word != "--")
+        .any(|word| word == "--help" || word == "-h")
 }
 
 /// Arguments must be a JSON object: that is what MCP's `tools/call` takes.

@@ -694,6 +694,36 @@ fn verbs_remove_takes_several_names_all_or_none() {
     assert_eq!(names, ["crash"]);
 }
 
+/// Help wins wherever it appears before `--`, as the kits' rule is: a JSON option's
+/// `@FILE` or `-` is not read first (a file not there was the answer, exit 1, and a
+/// terminal's stdin was waited on). After `--` it is a word like any other.
+#[test]
+fn help_is_answered_before_a_json_option_reads_its_file_or_stdin() {
+    let sandbox = sandbox_with(&[standard("fire")]);
+    let help = sandbox.devtools(&["fire", "--help"]);
+    help.assert_code(0);
+    for argv in [
+        &["fire", "x", "--args", "@missing.json", "--help"][..],
+        &["fire", "--args=@missing.json", "-h", "x"],
+        &["fire", "x", "--args", "-", "--help"],
+    ] {
+        let asked = sandbox.devtools(argv);
+        asked
+            .assert_code(0)
+            .assert_stderr_is("")
+            .assert_stdout_is(&help.stdout);
+    }
+    let ended = sandbox.devtools(&["fire", "--args", "@missing.json", "--", "--help"]);
+    ended
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_starts_with(
+            "error: fire: `--args`: `missing.json` cannot be read: No such file or directory \
+             (os error 2) (`@FILE` reads a file; a value that begins with `@` is written \
+             `@@…`)\n\nUsage: mur devtools fire ",
+        );
+}
+
 /// A verb replaced by one for another tool says so: its tool's derived verb, and
 /// the new tool's, change with it.
 #[test]
