@@ -11,8 +11,9 @@
 //! body is one message: a batch (a JSON array) answering mur's one request is
 //! refused as such — MCP has no batches since 2025-06-18, and 2025-03-26 let a
 //! server batch only the messages of an event stream, which mur still reads.
-//! A body the parser refuses is named with the parser's words and position, or
-//! as nesting past serde_json's 128 levels.
+//! A body the parser refuses is named with the parser's words and position and
+//! what it starts with (a web page at the endpoint shows in it), or as nesting
+//! past serde_json's 128 levels.
 //!
 //! Every body is read chunk by chunk and counted as it arrives, and reading
 //! stops with a transport error once it passes the response limit
@@ -147,11 +148,17 @@ pub fn other_reply(other: Option<&Value>, ours: u64) -> String {
 fn unreadable(e: &serde_json::Error) -> String {
     const DEPTH: usize = 128;
     let said = e.to_string();
-    if said.starts_with("recursion limit exceeded") {
+    if too_deep(e) {
         format!("JSON nested deeper than {DEPTH} levels, which mur does not read ({said})")
     } else {
         format!("no JSON mur can read: {said}")
     }
+}
+
+/// Whether the parser refused JSON only for its nesting (serde_json says so
+/// only in its message).
+fn too_deep(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with("recursion limit exceeded")
 }
 
 /// How to read the responses of one endpoint.
@@ -227,6 +234,16 @@ impl<'a> Reader<'a> {
             Ok(one) => (VecDeque::from([one]), None),
             // Said as "(empty body)".
             Err(_) if bytes.trim_ascii().is_empty() => (VecDeque::new(), None),
+            // What the body starts with, too: what a web page at the endpoint
+            // is (a dev server's page answers any path 200 text/html) shows in it.
+            Err(e) if !too_deep(&e) => (
+                VecDeque::new(),
+                Some(format!(
+                    "answered with {}: {}",
+                    unreadable(&e),
+                    snippet(&bytes)
+                )),
+            ),
             Err(e) => (
                 VecDeque::new(),
                 Some(format!("answered with {}", unreadable(&e))),

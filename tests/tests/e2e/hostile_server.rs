@@ -70,6 +70,12 @@ fn a_response_mcp_does_not_allow_is_a_malformed_answer_saying_what_is_wrong() {
 #[test]
 fn an_answer_that_is_no_response_to_the_request_says_what_came_instead() {
     let deep = format!("{}{}", "[".repeat(130), "]".repeat(130));
+    // The body's first 120 characters follow the parser's words.
+    let start = r#"{"jsonrpc":"2.0","id":1,"result":{"n":1e999999999,"a":"#;
+    let out_of_range = format!(
+        "answered with no JSON mur can read: number out of range at line 1 column 49: {start}{}…",
+        "[".repeat(120 - start.len())
+    );
     for (answer, why) in [
         (
             r#"{"jsonrpc":"2.0","id":987654,"result":{"content":[]}}"#.to_owned(),
@@ -81,11 +87,12 @@ fn an_answer_that_is_no_response_to_the_request_says_what_came_instead() {
         ),
         (
             r#"{"jsonrpc":"2.0","id":1,"result":{"#.to_owned(),
-            "answered with no JSON mur can read: EOF while parsing an object at line 1 column 34",
+            "answered with no JSON mur can read: EOF while parsing an object at line 1 column 34: \
+             {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{",
         ),
         (
             format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"n":1e999999999,"a":{deep}}}}}"#),
-            "answered with no JSON mur can read: number out of range at line 1 column 49",
+            &out_of_range,
         ),
         (
             format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"a":{deep}}}}}"#),
@@ -98,6 +105,26 @@ fn an_answer_that_is_no_response_to_the_request_says_what_came_instead() {
             .assert_stdout_is("")
             .assert_stderr_is(format!("error: `{}` {why}\n", server.endpoint()));
     }
+}
+
+#[test]
+fn a_web_page_at_the_endpoint_is_told_by_what_it_starts_with() {
+    // A dev server's page fallback answers any path 200 text/html.
+    let page =
+        "<!doctype html>\n<html><head><title>\u{1b}[31mApp</title></head>\n<body></body></html>\n";
+    let server = Stub::serve(move |_| Reply::Respond {
+        status: 200,
+        headers: vec![("content-type".into(), "text/html".into())],
+        body: page.as_bytes().to_vec(),
+    });
+    let out = Sandbox::new().devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    out.assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` answered with no JSON mur can read: expected value at line 1 column 1: \
+             <!doctype html> <html><head><title>\\x1b[31mApp</title></head> <body></body></html>\n",
+            server.endpoint()
+        ));
 }
 
 /// Whether the stub's request is mur's answer to one of the server's questions,
