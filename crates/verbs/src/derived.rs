@@ -107,10 +107,10 @@ impl Field {
 
 /// The option whose value is stdin, in one argv: stdin can be read only once.
 #[derive(Default)]
-struct StdinUse(Option<String>);
+pub(crate) struct StdinUse(Option<String>);
 
 impl StdinUse {
-    fn take(&mut self, source: Source, option: &str) -> Result<(), String> {
+    pub(crate) fn take(&mut self, source: Source, option: &str) -> Result<(), String> {
         if source != Source::Stdin {
             return Ok(());
         }
@@ -127,10 +127,10 @@ impl StdinUse {
 /// The bytes the values of one argv read from files and stdin, against
 /// [`MAX_VALUE_BYTES`]: a repeated option may name a file again and again.
 #[derive(Default)]
-struct ReadBytes(u64);
+pub(crate) struct ReadBytes(u64);
 
 impl ReadBytes {
-    fn add<'t>(&mut self, text: Text<'t>, option: &str) -> Result<Text<'t>, String> {
+    pub(crate) fn add<'t>(&mut self, text: Text<'t>, option: &str) -> Result<Text<'t>, String> {
         self.0 += text.read_bytes();
         if self.0 > MAX_VALUE_BYTES {
             return Err(format!(

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use crate::derived::{MAX_VALUE_BYTES, Source};
+use crate::derived::{ReadBytes, Source, StdinUse};
 use crate::spec::{Param, ValueKind, VerbSpec};
 
 /// What a JSON option's help adds of the rule, in the words of a derived verb's `--args`.
@@ -34,8 +34,8 @@ pub fn shown(spec: &VerbSpec) -> Cow<'_, VerbSpec> {
 /// line naming the option and where it was read from.
 pub fn read<'a>(spec: &VerbSpec, argv: &'a [String]) -> Result<Cow<'a, [String]>, String> {
     let mut replaced: Option<Vec<String>> = None;
-    let mut bytes = 0;
-    let mut stdin: Option<&str> = None;
+    let mut stdin = StdinUse::default();
+    let mut read = ReadBytes::default();
     for given in spec.given(argv) {
         if !given.option || given.param.kind != ValueKind::Json {
             continue;
@@ -45,23 +45,8 @@ pub fn read<'a>(spec: &VerbSpec, argv: &'a [String]) -> Result<Cow<'a, [String]>
             continue;
         }
         let name = given.param.name.as_str();
-        // The same option twice is the verb's to refuse (`given more than once`).
-        if source == Source::Stdin
-            && let Some(first) = stdin.replace(name).filter(|first| *first != name)
-        {
-            return Err(format!(
-                "`--{name}` reads stdin, which `--{first}` reads already: stdin can be read \
-                 once (give one of them `@FILE`)"
-            ));
-        }
-        let text = source.read(name)?;
-        bytes += text.len() as u64;
-        if bytes > MAX_VALUE_BYTES {
-            return Err(format!(
-                "`--{name}`: the values read from files and stdin come to more than 4 MiB, \
-                 what a session takes in one request"
-            ));
-        }
+        stdin.take(source, name)?;
+        let text = read.add(source.read(name)?, name)?;
         if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(&text) {
             return Err(format!("`--{name} {}` is not valid JSON: {e}", given.value));
         }

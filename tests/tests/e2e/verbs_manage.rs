@@ -698,7 +698,7 @@ fn verbs_remove_takes_several_names_all_or_none() {
 /// `@FILE` or `-` is not read first (a file not there was the answer, exit 1, and a
 /// terminal's stdin was waited on). After `--` it is a word like any other.
 #[test]
-fn help_is_answered_before_a_json_option_reads_its_file_or_stdin() {
+fn a_json_option_s_file_or_stdin_is_read_after_help_and_by_the_one_rule() {
     let sandbox = sandbox_with(&[standard("fire")]);
     let help = sandbox.devtools(&["fire", "--help"]);
     help.assert_code(0);
@@ -713,6 +713,19 @@ fn help_is_answered_before_a_json_option_reads_its_file_or_stdin() {
             .assert_stderr_is("")
             .assert_stdout_is(&help.stdout);
     }
+    // Stdin is one option's value, once, by the rule a derived verb's options keep.
+    let file = sandbox.file("v.json", "{}");
+    let twice = mur_e2e::run(&mut sandbox.shell_command(&format!(
+        "mur devtools fire x.y --args - --args=@- < {}",
+        file.display()
+    )));
+    twice
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_starts_with(
+            "error: fire: `--args` reads stdin, which `--args` reads already: stdin can be \
+             read once (give one of them `@FILE`)\n\nUsage: mur devtools fire ",
+        );
     let ended = sandbox.devtools(&["fire", "--args", "@missing.json", "--", "--help"]);
     ended
         .assert_code(1)
