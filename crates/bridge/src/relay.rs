@@ -493,7 +493,13 @@ impl Relay {
     /// Routes one message the server wrote to whoever waits for it; `bytes`
     /// is what it counts against its client's backlog ([`QUEUED_BYTES`]): its
     /// line's length, or its share of a batch's line.
-    pub(crate) fn route(&self, message: Value, bytes: usize) {
+    pub(crate) fn route(&self, mut message: Value, bytes: usize) {
+        // What the bridge relays is JSON-RPC 2.0, as MCP clients (mur among
+        // them) require, whether or not the server said so: some stdio servers
+        // leave `"jsonrpc"` out, and their clients took it before.
+        if let Some(object) = message.as_object_mut() {
+            object.insert("jsonrpc".to_owned(), json!("2.0"));
+        }
         let method = message.get("method").and_then(Value::as_str);
         match (method, message.get("id")) {
             (None, Some(_)) => self.server_answered(message),

@@ -929,7 +929,7 @@ fn a_server_that_keeps_dying_is_restarted_5_times_a_minute_then_the_bridge_gives
 /// `notifications/cancelled` it was sent; `deep` answers with `structuredContent`
 /// nested 200 levels deep; `closeout` closes its stdout and sleeps; `wrongid`,
 /// `noid` and `badjson` answer with id 987654, with no id, with a line cut short;
-/// `batch` answers in a batch of one.
+/// `batch` answers in a batch of one; `nojsonrpc` answers without `"jsonrpc"`.
 const HOSTILE_SERVER: &str = r#"
 import json, os, sys, time
 out = sys.stdout.buffer
@@ -998,6 +998,8 @@ for raw in sys.stdin.buffer:
             send({"jsonrpc": "2.0", "result": {"content": []}})
         elif name == "badjson":
             out.write(b'{"jsonrpc": "2.0", "id": ' + str(mid).encode() + b', "resu\n'); out.flush()
+        elif name == "nojsonrpc":
+            send({"id": mid, "result": {"content": [{"type": "text", "text": "bare"}]}})
         elif name == "batch":
             out.write(json.dumps([{"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "batched"}]}}]).encode() + b"\n"); out.flush()
     elif mid is not None:
@@ -2334,5 +2336,18 @@ fn a_call_out_of_time_quotes_what_the_bridge_could_not_match() {
          hint: a slow tool may need a longer `--timeout MS` before the verb name\n",
         bridge.endpoint()
     ));
+    bridge.stop();
+}
+
+/// A stdio server that leaves `"jsonrpc"` out of its answer (as some do) still
+/// answers a call through the bridge, which relays JSON-RPC 2.0: mur refuses a
+/// response without it (exit 2, naming the bridge, not the server).
+#[test]
+fn an_answer_without_jsonrpc_reaches_the_call_as_json_rpc_2() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    let out = bridge.mur(&["--timeout", "20000", "call", "nojsonrpc"]);
+    out.assert_code(0);
+    assert_eq!(out.tool_text(0), "bare", "{out}");
     bridge.stop();
 }
