@@ -81,6 +81,7 @@ pub fn describe(about: &About, spec: &Spec) -> Info {
 
 /// `info` of a verb whose tool waits ([`Waits`]): its `--timeout MS` bounds the wait
 /// too, and says how long the tool waits when it is not given (`wait --help`: 5000 ms).
+/// The default is the wait's alone: without `--timeout` the call has mur's bound.
 pub(crate) fn waiting(mut info: Info, waits: Waits) -> Info {
     let timeout = info
         .options
@@ -88,7 +89,7 @@ pub(crate) fn waiting(mut info: Info, waits: Waits) -> Info {
         .filter(|opt| opt.name == argv::TIMEOUT.name);
     for opt in timeout {
         opt.help = format!(
-            "let the wait and the call take up to MS milliseconds (default: {})",
+            "let the wait (default: {}) and the call take up to MS milliseconds",
             waits.default_ms
         );
     }

@@ -148,7 +148,7 @@ fn a_tool_that_waits_gets_timeout_as_its_declared_argument() {
     };
     assert_eq!(
         timeout_help(crate::info::<Waiting>()),
-        "let the wait and the call take up to MS milliseconds (default: 5000)"
+        "let the wait (default: 5000) and the call take up to MS milliseconds"
     );
     assert_eq!(
         timeout_help(crate::info::<Sample>()),
