@@ -163,8 +163,9 @@ struct Running {
 }
 
 /// Serves `input` until it ends, writing to `output`; the requests in flight
-/// are answered before it returns, also when reading `input` fails (that
-/// error is returned then).
+/// are answered before it returns, or given up ([`INPUT_END_GRACE`] after
+/// `input` ended, or once the client is gone), also when reading `input`
+/// fails (that error is returned then).
 pub fn serve<W: ClientOutput>(
     upstream: Arc<dyn Upstream>,
     input: impl BufRead,
@@ -315,6 +316,8 @@ impl<W: ClientOutput> Proxy<W> {
         if let Ok(running) = self.running.lock() {
             for request in running.iter().filter(|r| r.id == *id) {
                 found = true;
+                // Nor is an error written for it if it is given up later.
+                request.answered.store(true, Ordering::SeqCst);
                 request.cancel.send_replace(true);
             }
         }
@@ -349,8 +352,8 @@ impl<W: ClientOutput> Proxy<W> {
             }
             if Instant::now() >= until {
                 self.give_up_all(&format!(
-                    "the proxy's input ended {} s before it was answered",
-                    self.grace.as_secs()
+                    "the proxy's input ended and {} passed without its answer",
+                    humantime::format_duration(self.grace)
                 ));
                 break;
             }
@@ -410,11 +413,14 @@ impl<W: ClientOutput> Proxy<W> {
         {
             asked.retain(|_, (asking, _)| !given_up.contains(asking));
         }
+        // One write stuck on a client that reads nothing would hold each of
+        // the others a second too: the first stops them all.
+        let mut writing = !gone;
         for id in &given_up {
             tracing::info!("request {id} given up: {why}");
-            if !gone {
+            if writing {
                 let message = format!("the request was given up, its call cancelled: {why}");
-                self.write_unless_stuck(&error(id, INTERNAL_ERROR, &message));
+                writing = self.write_unless_stuck(&error(id, INTERNAL_ERROR, &message));
             }
         }
     }
@@ -533,19 +539,21 @@ impl<W: ClientOutput> Proxy<W> {
     }
 
     /// [`Self::write`], unless another write holds the output for a second:
-    /// one stuck on a client that reads nothing, which this one would join.
-    fn write_unless_stuck(&self, message: &Value) {
+    /// one stuck on a client that reads nothing, which this one would join;
+    /// whether it was written.
+    fn write_unless_stuck(&self, message: &Value) -> bool {
         let until = Instant::now() + Duration::from_secs(1);
         loop {
             match self.out.try_lock() {
                 Ok(mut out) => {
-                    let _ = writeln!(out, "{message}").and_then(|()| out.flush());
-                    return;
+                    return writeln!(out, "{message}")
+                        .and_then(|()| out.flush())
+                        .is_ok();
                 }
                 Err(std::sync::TryLockError::WouldBlock) if Instant::now() < until => {
                     std::thread::sleep(Duration::from_millis(10));
                 }
-                Err(_) => return,
+                Err(_) => return false,
             }
         }
     }
@@ -902,7 +910,7 @@ mod tests {
             lines_of(&out),
             [
                 json!({ "jsonrpc": "2.0", "id": "call", "error": { "code": INTERNAL_ERROR,
-                "message": "the request was given up, its call cancelled: the proxy's input ended 0 s before it was answered" } })
+                "message": "the request was given up, its call cancelled: the proxy's input ended and 200ms passed without its answer" } })
             ]
         );
         assert_eq!(upstream.0.load(Ordering::SeqCst), 1);
@@ -973,6 +981,69 @@ mod tests {
         }
         assert!(served.is_finished(), "the proxy is held by the stuck write");
         served.join().expect("no panic").expect("served");
+    }
+
+    /// Requests given up behind a write stuck on a client that reads nothing
+    /// wait for it once, not a second each (100 took 100 s more to end).
+    #[test]
+    fn requests_given_up_behind_a_stuck_write_wait_for_it_once() {
+        let mut lines = vec![r#"{"jsonrpc":"2.0","id":"init","method":"initialize"}"#.to_owned()];
+        lines.extend(
+            (0..100).map(|id| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call"}}"#)),
+        );
+        let input = lines.join("\n");
+        let served = std::thread::spawn(move || {
+            serve_within(
+                Arc::new(Cancellable::default()),
+                input.as_bytes(),
+                Unread,
+                Duration::from_millis(200),
+            )
+        });
+        // A hang guard, far past what the proxy takes (the grace, a second for the
+        // stuck output, GIVE_UP_GRACE) and short of a second for each request.
+        let until = Instant::now() + Duration::from_secs(60);
+        while !served.is_finished() && Instant::now() < until {
+            std::thread::sleep(LOOK_EVERY);
+        }
+        assert!(
+            served.is_finished(),
+            "each given up request waited for the stuck write"
+        );
+        served.join().expect("no panic").expect("served");
+    }
+
+    /// An upstream whose call ends only once `release` is dropped, cancelled or not.
+    struct Stubborn(Mutex<std::sync::mpsc::Receiver<()>>);
+
+    impl Upstream for Stubborn {
+        fn call(&self, _request: Request<'_>, _events: &dyn Events) -> Result<Reply> {
+            let _ = self.0.lock().expect("lock").recv();
+            Ok(Reply::Result(json!({})))
+        }
+    }
+
+    /// A request the client cancelled that is still running when the grace ends
+    /// gets no error either: nothing more is written for it.
+    #[test]
+    fn a_cancelled_request_still_running_past_the_grace_gets_no_error() {
+        let out = Captured::default();
+        let (release, held) = std::sync::mpsc::channel();
+        let input = [
+            r#"{"jsonrpc":"2.0","id":"call","method":"tools/call"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"call"}}"#,
+        ]
+        .join("\n");
+        let upstream = Arc::new(Stubborn(Mutex::new(held)));
+        serve_within(
+            upstream,
+            input.as_bytes(),
+            out.clone(),
+            Duration::from_millis(100),
+        )
+        .expect("served");
+        drop(release);
+        assert_eq!(lines_of(&out), Vec::<Value>::new());
     }
 
     /// Once nobody reads the answers — a write failed, or stdout hung up — the
