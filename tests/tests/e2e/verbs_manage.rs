@@ -791,6 +791,37 @@ fn verbs_remove_is_all_or_none_when_the_index_cannot_be_changed() {
     assert!(!verb_dir(&sandbox).join("scribble.wasm").exists());
 }
 
+/// An `index.json` an older `mur` left is moved into entry files, and its removal is
+/// no part of that move: in a verb directory `mur` may not change (its `index/` it
+/// may), the entries are written and kept, and only the old file stays, to be removed
+/// later. The move was undone, entries and all, at every command that read the index.
+#[test]
+fn a_legacy_index_that_cannot_be_removed_is_moved_all_the_same() {
+    let sandbox = sandbox_with(&[guest("ping")]);
+    let dir = verb_dir(&sandbox);
+    let entry = dir.join("index").join("ping.json");
+    let verb = serde_json::from_str::<serde_json::Value>(
+        &std::fs::read_to_string(&entry).expect("ping's entry"),
+    )
+    .expect("an entry")["verb"]
+        .clone();
+    let legacy = dir.join("index.json");
+    let old = serde_json::json!({"schema": "mur-verbs/1", "verbs": [verb]});
+    std::fs::write(&legacy, old.to_string()).expect("legacy index");
+    std::fs::remove_file(&entry).expect("ping's entry");
+
+    let locked = ReadOnly::new(&dir);
+    assert_eq!(installed(&sandbox), ["ping"]);
+    let moved = std::fs::read_to_string(&entry);
+    assert!(legacy.exists(), "the directory may not change");
+    drop(locked);
+    let moved: serde_json::Value =
+        serde_json::from_str(&moved.expect("ping's entry kept")).expect("an entry");
+    assert_eq!(moved["verb"], verb);
+    assert_eq!(installed(&sandbox), ["ping"]);
+    assert!(!legacy.exists(), "removed once the directory may change");
+}
+
 /// A file in the verb directory that no installed verb uses (one `verbs remove`
 /// could not delete, the other kind's file a replacement left) is removed by the
 /// next sweep (`verbs add`, `verbs remove`); nothing not named as a verb's file is.
