@@ -57,12 +57,10 @@ use tokio::sync::{mpsc, watch};
 
 use crate::log::clipped;
 
-pub(crate) use mur_client::{ANSWERED_ELSEWHERE, ANSWERED_SHARED, SHARED_QUESTION};
+pub(crate) use mur_client::{ANSWERED_ELSEWHERE, ANSWERED_SHARED, BRIDGE_LOGGER, SHARED_QUESTION};
 
 /// JSON-RPC "method not found".
 pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
-/// The logger of the log messages the bridge itself sends a client.
-pub(crate) const BRIDGE_LOGGER: &str = "mur-bridge";
 /// JSON-RPC "internal error": the server went away mid-request.
 pub(crate) const INTERNAL_ERROR: i64 = -32603;
 

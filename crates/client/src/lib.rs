@@ -480,7 +480,7 @@ impl<'a> Client<'a> {
             let reply = if version >= MODERN_VERSION {
                 match self.modern(method, params, version).await? {
                     // Refused, yet named as supported: asked once more.
-                    Step::Done(reply) if matches!(supported_instead(&reply), Some(Ok(named)) if named == version) => {
+                    Step::Done(reply) if matches!(supported_instead(&reply), Some(Supported { newest: Some(named), .. }) if named == version) => {
                         match self.modern(method, params, version).await? {
                             Step::Done(reply) => reply,
                             Step::Legacy => return Err(self.not_speaking(version)),
@@ -497,8 +497,13 @@ impl<'a> Client<'a> {
         let first = self.modern(method, params, MODERN_VERSION).await?;
         let (reply, tried) = match first {
             Step::Done(reply) => match supported_instead(&reply) {
-                Some(Ok(version)) => (self.with_version(method, params, version).await?, version),
-                Some(Err(_)) => return Err(self.unagreed(&reply, MODERN_VERSION)),
+                Some(Supported {
+                    newest: Some(version),
+                    ..
+                }) => (self.with_version(method, params, version).await?, version),
+                Some(Supported { named, .. }) => {
+                    return Err(self.unagreed(&reply, &named, MODERN_VERSION));
+                }
                 None => (reply, MODERN_VERSION),
             },
             Step::Legacy => (
@@ -515,22 +520,17 @@ impl<'a> Client<'a> {
     /// tool's failure. `tried` is the revision last offered.
     fn agreed(&self, reply: Reply, tried: &str) -> Result<Reply> {
         match supported_instead(&reply) {
-            Some(_) => Err(self.unagreed(&reply, tried)),
+            Some(Supported { named, .. }) => Err(self.unagreed(&reply, &named, tried)),
             None => Ok(reply),
         }
     }
 
     /// The error for a `-32022` naming the revisions the server supports (to
     /// revision `tried`, unless it says which it refused) that leaves none to
-    /// speak: none of them mur's, or the one retry spent.
-    fn unagreed(&self, reply: &Reply, tried: &str) -> Error {
+    /// speak: none of them mur's, or the one retry spent. `named`: the
+    /// revisions it names.
+    fn unagreed(&self, reply: &Reply, named: &[&str], tried: &str) -> Error {
         let (Reply::Error(error) | Reply::Result(error)) = reply;
-        let named: Vec<&str> = error["data"]["supported"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
         let requested = error["data"]["requested"].as_str().unwrap_or(tried);
         Error::transport(format!(
             "`{}` refused protocol revision {} (JSON-RPC error {UNSUPPORTED_VERSION}: {}); it \
@@ -538,7 +538,7 @@ impl<'a> Client<'a> {
             self.endpoint,
             response::snippet(requested.as_bytes()),
             response::snippet(error["message"].as_str().unwrap_or_default().as_bytes()),
-            revisions(&named)
+            revisions(named)
         ))
         .with_hint(format!("mur speaks {}", REVISIONS.join(", ")))
     }
@@ -1123,13 +1123,21 @@ pub fn question_notes(reply: &Reply) -> Vec<String> {
     notes
 }
 
-/// The version to retry with, when `reply` is a `-32022` naming supported
-/// ones: the newest of them mur speaks ([`REVISIONS`]; the one just refused
-/// too, if the server names it: the retry happens once, so a server that
-/// refuses it again gets no loop). `Err` holds what it names when mur speaks
-/// none of it: a string a server names is never sent back unless it is one of
-/// mur's own.
-fn supported_instead(reply: &Reply) -> Option<std::result::Result<&'static str, Vec<&str>>> {
+/// What a `-32022` names as supported.
+#[derive(Debug, PartialEq)]
+struct Supported<'a> {
+    /// The newest revision it names that mur speaks, to retry with.
+    newest: Option<&'static str>,
+    /// All it names (strings only), for the error when none is left to speak.
+    named: Vec<&'a str>,
+}
+
+/// What `reply` names as supported, when it is a `-32022` naming some: the
+/// version to retry with is the newest of them mur speaks ([`REVISIONS`]; the
+/// one just refused too, if the server names it: the retry happens once, so
+/// a server that refuses it again gets no loop). A string a server names is
+/// never sent back unless it is one of mur's own.
+fn supported_instead(reply: &Reply) -> Option<Supported<'_>> {
     let Reply::Error(error) = reply else {
         return None;
     };
@@ -1141,13 +1149,11 @@ fn supported_instead(reply: &Reply) -> Option<std::result::Result<&'static str, 
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    Some(
-        REVISIONS
-            .iter()
-            .copied()
-            .find(|known| named.contains(known))
-            .ok_or(named),
-    )
+    let newest = REVISIONS
+        .iter()
+        .copied()
+        .find(|known| named.contains(known));
+    Some(Supported { newest, named })
 }
 
 /// The revisions a server names, for an error: each one short line, at most 5.
@@ -1403,11 +1409,17 @@ mod tests {
             }))
         };
         let reply = refused(json!(["2025-06-18", "2099-01-01", "2025-11-25"]));
-        assert_eq!(supported_instead(&reply), Some(Ok("2025-11-25")));
+        assert_eq!(
+            supported_instead(&reply).and_then(|s| s.newest),
+            Some("2025-11-25")
+        );
         let reply = refused(json!(["1999-01-01", "\u{1b}[31mevil\nerror: x", 7]));
         assert_eq!(
             supported_instead(&reply),
-            Some(Err(vec!["1999-01-01", "\u{1b}[31mevil\nerror: x"]))
+            Some(Supported {
+                newest: None,
+                named: vec!["1999-01-01", "\u{1b}[31mevil\nerror: x"]
+            })
         );
         assert_eq!(
             supported_instead(&Reply::Error(json!({ "code": -32601 }))),

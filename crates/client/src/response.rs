@@ -6,7 +6,8 @@
 //! what came instead).
 //!
 //! Our response must be one MCP allows: `"jsonrpc": "2.0"`, a `result` object
-//! or an `error` object, never both (MCP's base protocol, JSON-RPC 2.0); any
+//! or an `error` object, never both (MCP's base protocol, JSON-RPC 2.0; a null
+//! one beside the other, JSON-RPC 1.0's way, is taken as absent); any
 //! other is a malformed answer ([`Message::Malformed`]), not a success. A JSON
 //! body is one message: a batch (a JSON array) answering mur's one request is
 //! refused as such — MCP has no batches since 2025-06-18, and 2025-03-26 let a
@@ -90,7 +91,14 @@ impl Message {
             };
         }
         let ours = msg.get("id").and_then(Value::as_u64) == Some(id);
-        let (result, error) = (msg.remove("result"), msg.remove("error"));
+        let (mut result, mut error) = (msg.remove("result"), msg.remove("error"));
+        // The member not used, present as null beside the other (JSON-RPC 1.0's
+        // way, which some libraries keep), is as absent.
+        match (&result, &error) {
+            (Some(r), Some(Value::Null)) if !r.is_null() => error = None,
+            (Some(Value::Null), Some(e)) if !e.is_null() => result = None,
+            _ => {}
+        }
         if !ours {
             return match (result, error) {
                 (_, Some(error)) => Self::StrayError(error),
@@ -135,10 +143,16 @@ fn kind(value: &Value) -> String {
 pub fn other_reply(other: Option<&Value>, ours: u64) -> String {
     match other {
         None => format!("answered with a response without an `id`, not one to request {ours}"),
-        Some(id) => format!(
-            "answered a response to id {}, not to the request's {ours}",
-            snippet(id.to_string().as_bytes())
+        // A container is named by its kind: it may be most of a 64 MiB body.
+        Some(id @ (Value::Array(_) | Value::Object(_))) => format!(
+            "answered a response to an id that is {}, not to the request's {ours}",
+            kind(id)
         ),
+        Some(Value::String(id)) => format!(
+            "answered a response to id \"{}\", not to the request's {ours}",
+            snippet(id.as_bytes())
+        ),
+        Some(id) => format!("answered a response to id {id}, not to the request's {ours}"),
     }
 }
 
@@ -560,6 +574,53 @@ mod tests {
     /// A response with our id is one MCP allows, or it is malformed, saying why;
     /// a result for another id is kept by that id.
     #[test]
+    fn a_null_member_beside_the_other_is_as_absent() {
+        // Before, each was "it has both a `result` and an `error`".
+        assert_eq!(
+            Message::of(
+                json!({ "jsonrpc": "2.0", "id": 1, "result": {}, "error": null }),
+                1
+            ),
+            Message::Reply(Reply::Result(json!({})))
+        );
+        let error = json!({ "code": -32601, "message": "no" });
+        assert_eq!(
+            Message::of(
+                json!({ "jsonrpc": "2.0", "id": 1, "result": null, "error": error }),
+                1
+            ),
+            Message::Reply(Reply::Error(error.clone()))
+        );
+        assert_eq!(
+            Message::of(
+                json!({ "jsonrpc": "2.0", "id": 2, "result": {}, "error": null }),
+                1
+            ),
+            Message::OtherReply(Some(json!(2)))
+        );
+    }
+
+    /// What came instead names a foreign id, a container by its kind only.
+    #[test]
+    fn another_id_is_named_a_container_by_its_kind() {
+        assert_eq!(
+            other_reply(Some(&json!([1, 2])), 1),
+            "answered a response to an id that is an array, not to the request's 1"
+        );
+        assert_eq!(
+            other_reply(Some(&json!("x".repeat(200))), 1),
+            format!(
+                "answered a response to id \"{}…\", not to the request's 1",
+                "x".repeat(120)
+            )
+        );
+        assert_eq!(
+            other_reply(Some(&json!(7)), 1),
+            "answered a response to id 7, not to the request's 1"
+        );
+    }
+
+    #[test]
     fn a_malformed_response_is_refused_saying_why() {
         let why = |body: Value| match Message::of(body, 1) {
             Message::Malformed(why) => why,
@@ -592,6 +653,10 @@ mod tests {
         assert_eq!(
             why(json!({ "jsonrpc": "2.0", "id": 1 })),
             "it has neither a `result` nor an `error`"
+        );
+        assert_eq!(
+            why(json!({ "jsonrpc": "2.0", "id": 1, "result": null, "error": null })),
+            "it has both a `result` and an `error`"
         );
         assert_eq!(
             Message::of(json!({ "jsonrpc": "2.0", "id": "1", "result": {} }), 1),
