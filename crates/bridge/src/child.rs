@@ -347,7 +347,7 @@ async fn read_messages(
                         );
                         relay.route(answer, line.len());
                     }
-                    None => relay.unmatched(&format!("a line that is not JSON ({error})"), text),
+                    None => relay.unmatched(&unreadable_line(text, &error), text),
                 },
             }
         }
@@ -382,6 +382,18 @@ fn unreadable_answer(text: &str, error: &serde_json::Error) -> Option<Value> {
     }))
 }
 
+/// What a line the parser refused (`error`) is, for the log and the clients'
+/// warning: JSON the bridge cannot hold as a value (nested past 128 levels, a
+/// number past f64) is said as such, not as "not JSON" — skipped as ignored,
+/// which neither recurses nor converts numbers, it reads.
+fn unreadable_line(text: &str, error: &serde_json::Error) -> String {
+    if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+        format!("JSON the bridge cannot read ({error})")
+    } else {
+        format!("a line that is not JSON ({error})")
+    }
+}
+
 /// A line buffer kept between lines up to this capacity.
 const SMALL_LINE: usize = 1 << 20;
 
@@ -405,6 +417,33 @@ mod tests {
         let asks = deep.replace("\"result\"", "\"method\":\"x\",\"params\"");
         assert!(unreadable_answer(&asks, &error).is_none());
         assert!(unreadable_answer("not json", &error).is_none());
+    }
+
+    /// A valid JSON line the parser refuses is not called "not JSON".
+    #[test]
+    fn a_line_too_deep_to_hold_is_json_the_bridge_cannot_read() {
+        let what = |text: &str| {
+            let error = serde_json::from_str::<Value>(text).expect_err("refused");
+            unreadable_line(text, &error)
+        };
+        let deep = format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{}1{}}}",
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        assert!(
+            what(&deep).starts_with("JSON the bridge cannot read (recursion limit exceeded"),
+            "{}",
+            what(&deep)
+        );
+        assert!(
+            what(r#"{"jsonrpc":"2.0","method":"x","params":{"n":1e999999999}}"#)
+                .starts_with("JSON the bridge cannot read (number out of range"),
+        );
+        assert_eq!(
+            what(r#"{"jsonrpc": "2.0", "id": 1, "resu"#),
+            "a line that is not JSON (EOF while parsing a string at line 1 column 33)"
+        );
     }
 
     #[test]
