@@ -14,7 +14,7 @@ use super::instance::{Described, Instance};
 use super::name_section;
 use super::names::{self, INDEX_NAME, Unusable, valid_verb_name};
 use super::runtime::{Runtime, sha256_hex};
-use super::spec::VerbSpec;
+use super::spec::{ToolWait, VerbSpec};
 
 /// What `verbs add` did with one verb.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -268,10 +268,43 @@ pub fn add_observed(
         compiling,
     )
     .map_err(|e| nothing_added(e, files.len()))
-    .and_then(|(candidates, said)| install_all(&mut index, dirs, candidates, said));
+    .and_then(|judged| {
+        learn_waits(&mut index, judged.waits)?;
+        install_all(&mut index, dirs, judged.candidates, judged.said)
+    });
     drop(compiler);
     collect_orphans(dirs);
     outcome
+}
+
+/// Keeps in the entry of each verb the batch found unchanged what its
+/// `mur:verb-waits` section declares, where the entry lacks it: one an older `mur`
+/// wrote, which did not read the section. Else the host's `--timeout` cut off a call
+/// the tool would have answered within it, and `verbs add` of the same file, even with
+/// `--force`, never mended that (only a remove and an add did).
+fn learn_waits(index: &mut Index, waits: Vec<(String, ToolWait)>) -> Result<(), VerbError> {
+    let mut learned = false;
+    for (name, waits) in waits {
+        let Some(entry) = index.get(&name) else {
+            continue;
+        };
+        let Some(spec) = entry.spec.as_ref().filter(|spec| spec.waits.is_none()) else {
+            continue;
+        };
+        let spec = VerbSpec {
+            waits: Some(waits),
+            ..spec.clone()
+        };
+        index.put(Entry {
+            spec: Some(spec),
+            ..entry.clone()
+        });
+        learned = true;
+    }
+    match learned {
+        true => index.save(),
+        false => Ok(()),
+    }
 }
 
 /// Installs every judged candidate, after what was said of the rest of the batch.
@@ -297,10 +330,19 @@ fn install_all(
     Ok(outcomes)
 }
 
-/// Every file of a batch judged, none installed yet: the verbs to install, and
-/// what was said of the others. A file given twice (the same bytes, by one path
-/// or two) is judged once and reported once; two files of one verb that differ
-/// are refused.
+/// A batch judged, nothing installed yet.
+struct Batch {
+    /// The verbs to install.
+    candidates: Vec<Candidate>,
+    /// What was said of the others.
+    said: Vec<Added>,
+    /// What the verbs found unchanged declare of a tool that waits ([`learn_waits`]).
+    waits: Vec<(String, ToolWait)>,
+}
+
+/// Every file of a batch judged, none installed yet. A file given twice (the same
+/// bytes, by one path or two) is judged once and reported once; two files of one
+/// verb that differ are refused.
 fn judge_all(
     index: &Index,
     dirs: &VerbDirs,
@@ -309,9 +351,10 @@ fn judge_all(
     reserved: &[String],
     compiler: &mut Option<Compiler>,
     compiling: &dyn Fn(&Path, usize),
-) -> Result<(Vec<Candidate>, Vec<Added>), VerbError> {
+) -> Result<Batch, VerbError> {
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut outcomes = Vec::new();
+    let mut unchanged_waits = Vec::new();
     // The verb, the sha256 and the path of every file judged so far.
     let mut seen: Vec<(String, String, &Path)> = Vec::new();
     // Installed verbs the batch would replace without `--force`: every one is
@@ -336,9 +379,13 @@ fn judge_all(
                 name,
                 sha256,
                 verdict,
+                waits,
             } => {
                 match verdict {
-                    Verdict::Unchanged => outcomes.push(Added::Unchanged { name: name.clone() }),
+                    Verdict::Unchanged => {
+                        unchanged_waits.extend(waits.map(|waits| (name.clone(), waits)));
+                        outcomes.push(Added::Unchanged { name: name.clone() });
+                    }
                     Verdict::Clash(clash) => clashes.push(clash),
                     _ => {}
                 }
@@ -360,15 +407,23 @@ fn judge_all(
         seen.push((candidate.info.name.clone(), candidate.sha256.clone(), file));
         match verdict {
             Verdict::Install => candidates.push(candidate),
-            Verdict::Unchanged => outcomes.push(Added::Unchanged {
-                name: candidate.info.name,
-            }),
+            Verdict::Unchanged => {
+                let waits = candidate.info.spec.and_then(|spec| spec.waits);
+                unchanged_waits.extend(waits.map(|waits| (candidate.info.name.clone(), waits)));
+                outcomes.push(Added::Unchanged {
+                    name: candidate.info.name,
+                });
+            }
             Verdict::Clash(clash) => clashes.push(clash),
             Verdict::Again => {}
         }
     }
     match clashes.as_slice() {
-        [] => Ok((candidates, outcomes)),
+        [] => Ok(Batch {
+            candidates,
+            said: outcomes,
+            waits: unchanged_waits,
+        }),
         [one] => Err(VerbError::refused(
             format!("verb `{}` is already installed, {}", one.name, one.from),
             "pass `--force` to replace it",
@@ -443,6 +498,8 @@ enum Judged {
         name: String,
         sha256: String,
         verdict: Verdict,
+        /// Unchanged: what its `mur:verb-waits` section declares ([`learn_waits`]).
+        waits: Option<ToolWait>,
     },
     /// Not compiled, the batch being refused already: its verb is not known.
     Unread,
@@ -480,10 +537,20 @@ fn judge_component(
     if let Some(name) = declared.as_deref() {
         let verdict = judge(name, &sha256)?;
         if verdict != Verdict::Install {
+            // Read without a compile, as the name was: a section that cannot be read
+            // declares nothing, as when a call reads it again.
+            let waits = match verdict {
+                Verdict::Unchanged => name_section::waits(&bytes).unwrap_or_else(|why| {
+                    tracing::debug!("`{}` declares no wait: {why}", file.display());
+                    None
+                }),
+                _ => None,
+            };
             return Ok(Judged::Declared {
                 name: name.to_owned(),
                 sha256,
                 verdict,
+                waits,
             });
         }
     }

@@ -937,6 +937,31 @@ fn a_verb_that_hides_a_derived_verb_from_the_catalog_says_so_once() {
     add(&sandbox, &[version]).assert_stderr_is("");
 }
 
+/// An entry an older `mur` wrote, which did not read the `mur:verb-waits` section,
+/// learns what it declares when the same file is added again: `wait` then ends
+/// within the host's `--timeout` with the tool's own answer (exit 5). It stayed
+/// "unchanged" and cut off (exit 2), `--force` or not, until removed and added.
+#[test]
+fn a_verb_added_again_learns_the_wait_its_entry_lacks() {
+    let (sandbox, _sample) = mur_e2e::plugins::standard_session();
+    let entry = verb_dir(&sandbox).join("index").join("wait.json");
+    let mut older: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&entry).expect("wait's entry"))
+            .expect("an entry");
+    let spec = older["verb"]["spec"].as_object_mut().expect("a spec");
+    assert!(spec.remove("waits").is_some(), "{older}");
+    std::fs::write(&entry, older.to_string()).expect("an older mur's entry");
+    sandbox
+        .devtools(&["--timeout", "2000", "wait", "#never"])
+        .assert_code(2);
+
+    add(&sandbox, &[standard("wait")])
+        .assert_stdout_is("verb `wait` is already installed (unchanged)\n");
+    sandbox
+        .devtools(&["--timeout", "2000", "wait", "#never"])
+        .assert_tool_failed("waitFor", "timed out after 1332 ms waiting for `#never`");
+}
+
 /// A verb's file replaced behind the index (a rebuild copied over it) keeps what its
 /// `mur:verb-waits` section declares: the call that notices the change reads the
 /// section again with the new `info`, so `wait` still ends within the host's
