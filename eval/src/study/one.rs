@@ -118,6 +118,7 @@ pub fn run_one(
     let recorded = context::Recorded::read(&dir);
     result.calls = calls(&dir, &record.calls, condition, &recorded.captured);
     result.invocations = record.invocations.clone();
+    result.agent_lines = Some((recorded.captured.len() + recorded.logged.len()) as u32);
     result.wall_ms = record.wall_ms;
     result.agent_exit = record.agent_exit;
     result.timed_out = record.timed_out;

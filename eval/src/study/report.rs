@@ -32,8 +32,7 @@ pub struct Row {
     /// (an API key refused, a crash) is no verdict on the surface.
     pub agent_exits: BTreeMap<i32, u32>,
     /// Runs whose agent exited nonzero (126 and 127 too) before any call the session
-    /// served and any `mur` command: it failed on its own, never having tried the
-    /// surface.
+    /// served, any `mur` command and any line of its transcript ([`failed_at_once`]).
     pub failed_at_once: u32,
     /// Runs whose stdout held no event of the `--agent-format` given.
     pub no_events: u32,
@@ -286,15 +285,17 @@ fn attempts(r: &RunResult) -> u64 {
     u64::from(r.calls.total) + refused
 }
 
-/// Whether the run's agent exited nonzero before it tried the surface: no call the
-/// session served, no `mur` command mur recorded (not even a refused one). Such a run
-/// failed whatever the surface (a refused API key, a missing program), so it is no
-/// evidence against the surface.
+/// Whether the run's agent exited nonzero before it did anything the study can see: no
+/// call the session served, no `mur` command mur recorded (not even a refused one), no
+/// line in the capture or its transcript. That alone does not make it the agent's own
+/// failure: an MCP client can read the tool schemas and give up, and mur records no
+/// `--help` ([`Categories`] weighs it against the other conditions).
 pub fn failed_at_once(r: &RunResult) -> bool {
     r.agent_exit.is_some_and(|exit| exit != 0)
         && !r.timed_out
         && attempts(r) == 0
         && r.invocations.as_ref().is_none_or(|i| i.total == 0)
+        && r.agent_lines.unwrap_or(0) == 0
 }
 
 /// The turns a run's agent reported.
@@ -353,9 +354,13 @@ pub struct Categories {
     pub names: Vec<String>,
     /// `(condition, [(successes, runs)] in the order of names)`, in the conditions' order.
     pub by_condition: Vec<(String, Vec<(u32, u32)>)>,
-    /// Of each cell's runs, the ids of those whose agent exited nonzero before it tried
-    /// the surface ([`failed_at_once`]), in the same order.
+    /// Of each cell's runs, the ids of those left out of the evidence: the agent exited
+    /// nonzero at once ([`failed_at_once`]) and so did the same task and repeat under
+    /// every condition, in the same order.
     pub at_once: Vec<Vec<BTreeSet<String>>>,
+    /// Of each cell's runs, the ids of those whose agent exited nonzero and which are
+    /// counted all the same, in the same order.
+    pub exited: Vec<Vec<BTreeSet<String>>>,
 }
 
 impl Categories {
@@ -366,11 +371,10 @@ impl Categories {
             .collect();
         names.sort();
         names.dedup();
+        let made = || results.iter().filter(|r| r.error.is_none());
         let tally = |condition: &String, name: &String| {
-            results
-                .iter()
+            made()
                 .filter(|r| &r.condition == condition && r.categories.contains(name))
-                .filter(|r| r.error.is_none())
                 .fold((0, 0), |(ok, all), r| (ok + u32::from(r.success), all + 1))
         };
         let by_condition: Vec<(String, Vec<(u32, u32)>)> = conditions
@@ -378,24 +382,40 @@ impl Categories {
             .map(|c| (c.clone(), names.iter().map(|n| tally(c, n)).collect()))
             .filter(|(_, cells): &(String, Vec<(u32, u32)>)| cells.iter().any(|c| c.1 > 0))
             .collect();
-        let at_once = by_condition
-            .iter()
-            .map(|(condition, _)| {
-                let of = |name: &String| {
-                    results
-                        .iter()
-                        .filter(|r| &r.condition == condition && r.categories.contains(name))
-                        .filter(|r| r.error.is_none() && failed_at_once(r))
-                        .map(|r| r.id.clone())
-                        .collect()
-                };
-                names.iter().map(of).collect()
+        // The agent failed on its own only where it failed so whatever the surface: the
+        // same task and repeat exited at once under every condition.
+        let everywhere = |r: &RunResult| {
+            by_condition.iter().all(|(condition, _)| {
+                made().any(|o| {
+                    &o.condition == condition
+                        && o.task == r.task
+                        && o.repeat == r.repeat
+                        && failed_at_once(o)
+                })
             })
-            .collect();
+        };
+        let cells = |keep: &dyn Fn(&RunResult) -> bool| -> Vec<Vec<BTreeSet<String>>> {
+            by_condition
+                .iter()
+                .map(|(condition, _)| {
+                    let of = |name: &String| {
+                        made()
+                            .filter(|r| &r.condition == condition && r.categories.contains(name))
+                            .filter(|r| r.agent_exit.is_some_and(|exit| exit != 0) && keep(r))
+                            .map(|r| r.id.clone())
+                            .collect()
+                    };
+                    names.iter().map(of).collect()
+                })
+                .collect()
+        };
+        let at_once = cells(&|r| failed_at_once(r) && everywhere(r));
+        let exited = cells(&|r| !(failed_at_once(r) && everywhere(r)));
         Self {
             names,
             by_condition,
             at_once,
+            exited,
         }
     }
 
@@ -425,24 +445,30 @@ impl Categories {
     /// The categories a condition ran and never completed, one clause per condition
     /// (`None` when every condition completed some run of each).
     ///
-    /// A run whose agent exited nonzero before it tried the surface (no call, no `mur`
-    /// command: a refused API key, a program not found) is left out of this evidence: the
-    /// same agent would have failed so under any condition, and counting it would pin
-    /// the agent's failure on the surface. The line says how many it left out, so a
-    /// study whose agent failed throughout does not read as one with nothing against
-    /// any surface.
+    /// A run whose agent exited nonzero at once (no call, no `mur` command, no line of
+    /// its transcript: a refused API key, a program not found) is left out of this
+    /// evidence only when the same task and repeat failed so under every condition of
+    /// the study: then the agent failed whatever the surface. Anywhere else it counts —
+    /// an MCP client that read the tool schemas and gave up, or an agent that read
+    /// `mur --help` (which mur does not record), failed on the surface. The line says how
+    /// many it left out and how many runs whose agent exited nonzero it counted, so a
+    /// study whose agent failed throughout does not read as one with nothing against any
+    /// surface, nor as one whose surfaces failed.
     pub fn never_completed(&self) -> Option<String> {
         let mut left_out = BTreeSet::new();
+        let mut counted = BTreeSet::new();
         let clauses: Vec<String> = self
             .by_condition
             .iter()
-            .zip(&self.at_once)
-            .filter_map(|((condition, cells), at_once)| {
+            .zip(self.at_once.iter().zip(&self.exited))
+            .filter_map(|((condition, cells), (at_once, exited))| {
                 let mut failed = Vec::new();
-                for ((name, (ok, all)), at_once) in self.names.iter().zip(cells).zip(at_once) {
+                let each = self.names.iter().zip(cells).zip(at_once.iter().zip(exited));
+                for ((name, (ok, all)), (at_once, exited)) in each {
                     let tried = all - at_once.len() as u32;
                     if *ok == 0 && *all > 0 {
                         left_out.extend(at_once);
+                        counted.extend(exited);
                         if tried > 0 {
                             failed.push(format!("`{name}` (0 of {tried})"));
                         }
@@ -451,13 +477,26 @@ impl Categories {
                 (!failed.is_empty()).then(|| format!("`{condition}` {}", failed.join(", ")))
             })
             .collect();
-        let left_out = (!left_out.is_empty()).then(|| {
-            format!(
-                "{} whose agent exited nonzero before any call or `mur` command (it failed \
-                 on its own, whatever the surface) left out of the evidence",
-                plural(left_out.len(), "run")
-            )
-        });
+        let left_out = [
+            (!left_out.is_empty()).then(|| {
+                format!(
+                    "{} left out: the agent exited nonzero at once (no call, `mur` command or \
+                     transcript line) in the same task and repeat under every condition, so \
+                     it failed on its own",
+                    plural(left_out.len(), "run")
+                )
+            }),
+            (!counted.is_empty()).then(|| {
+                format!(
+                    "{} counted whose agent exited nonzero",
+                    plural(counted.len(), "run")
+                )
+            }),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
+        let left_out = (!left_out.is_empty()).then(|| left_out.join("; "));
         match (clauses.is_empty(), left_out) {
             (true, None) => None,
             (true, Some(left_out)) => Some(format!(
@@ -840,8 +879,7 @@ pub fn agent_exits_line(rows: &Rows<'_>) -> Option<String> {
     let at_once = match at_once {
         0 => String::new(),
         n => format!(
-            "; {} before any call or `mur` command (126 and 127 too), which the task \
-             categories' evidence leaves out",
+            "; {} before any call, `mur` command or transcript line (126 and 127 too)",
             plural(n as usize, "run")
         ),
     };
@@ -1607,6 +1645,7 @@ mod tests {
             verbs: None,
             task_sha256: None,
             started_at: None,
+            agent_lines: None,
         }
     }
 
@@ -2329,28 +2368,50 @@ mod tests {
             agent_exits_line(&rows).as_deref(),
             Some(
                 "The agent exited nonzero in `cli-named` 1 of 2 runs (exit 3 ×1); `mcp` 2 of \
-                 2 runs (exit 1 ×2); 3 runs before any call or `mur` command (126 and 127 \
-                 too), which the task categories' evidence leaves out: each run's \
-                 `agent.stderr` says why."
+                 2 runs (exit 1 ×2); 3 runs before any call, `mur` command or transcript \
+                 line (126 and 127 too): each run's `agent.stderr` says why."
             )
         );
-        // cli-named's one tried run is evidence; mcp's runs are none.
+        // Repeat 2 exited at once under both conditions: the agent's own failure, left
+        // out. mcp's repeat 1 exited at once where cli-named's tried the surface: it
+        // counts, as cli-named's does.
         let line = "Task categories a condition never completed (evidence against it): \
-                    `cli-named` `interact` (0 of 1) (3 runs whose agent exited nonzero before \
-                    any call or `mur` command (it failed on its own, whatever the surface) left \
-                    out of the evidence).";
+                    `cli-named` `interact` (0 of 1); `mcp` `interact` (0 of 1) (2 runs left \
+                    out: the agent exited nonzero at once (no call, `mur` command or \
+                    transcript line) in the same task and repeat under every condition, so it \
+                    failed on its own; 2 runs counted whose agent exited nonzero).";
         assert_eq!(rows.categories.never_completed().as_deref(), Some(line));
         let md = markdown(&rows, "study");
         assert!(md.contains(&format!("\n{line}\n")), "{md}");
-        // Only runs the agent failed at once: no evidence at all, and said so.
+        // Only runs the agent failed at once, under the study's one condition: no
+        // evidence at all, and said so.
         let at_once = super::rows(&results[..2], &names);
         assert_eq!(
             at_once.categories.never_completed().as_deref(),
             Some(
                 "Task categories a condition never completed: none counted as evidence \
-                 against a surface (2 runs whose agent exited nonzero before any call or \
-                 `mur` command (it failed on its own, whatever the surface) left out of the \
-                 evidence)."
+                 against a surface (2 runs left out: the agent exited nonzero at once (no \
+                 call, `mur` command or transcript line) in the same task and repeat under \
+                 every condition, so it failed on its own)."
+            )
+        );
+        // An agent that only had argv refused, or only logged a read, tried the surface:
+        // under every condition its exit is evidence.
+        let mut refused = run("mcp", 1, 1, 0);
+        refused.invocations = refusing("mcp", &[("press", &[], 1, 1)]).invocations;
+        let mut read = run("cli-named", 1, 1, 0);
+        read.agent_lines = Some(1);
+        let tried = [refused, read];
+        assert!(!failed_at_once(&tried[0]) && !failed_at_once(&tried[1]));
+        assert_eq!(
+            super::rows(&tried, &names)
+                .categories
+                .never_completed()
+                .as_deref(),
+            Some(
+                "Task categories a condition never completed (evidence against it): \
+                 `cli-named` `interact` (0 of 1); `mcp` `interact` (0 of 1) (2 runs counted \
+                 whose agent exited nonzero)."
             )
         );
         assert_csv_row_ends(&rows, "mcp", ",2,2,0");

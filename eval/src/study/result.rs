@@ -79,6 +79,12 @@ pub struct RunResult {
     /// Absent in records of an older `mur-eval`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_at: Option<String>,
+    /// How many lines the agent left in the capture (`captured.jsonl`: its `mur`
+    /// commands) and its transcript: none, with no call and no `mur` command, is an agent
+    /// that did nothing the study can see before it exited. Absent in records of an
+    /// older `mur-eval`, which are judged as if it were 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_lines: Option<u32>,
 }
 
 impl RunResult {
@@ -119,6 +125,7 @@ impl RunResult {
             verbs: None,
             task_sha256: None,
             started_at: None,
+            agent_lines: None,
         }
     }
 }

@@ -1102,13 +1102,14 @@ fn an_agent_failing_a_changed_task_or_giving_no_stream_is_said_and_the_study_say
     );
     output.assert_stdout_contains(
         "\nThe agent exited nonzero in `cli-derived` 1 of 1 run (exit 1 ×1); 1 run before any \
-         call or `mur` command (126 and 127 too), which the task categories' evidence leaves \
-         out: each run's `agent.stderr` says why.\n",
+         call, `mur` command or transcript line (126 and 127 too): each run's `agent.stderr` \
+         says why.\n",
     );
     output.assert_stdout_contains(
         "\nTask categories a condition never completed: none counted as evidence against a \
-         surface (1 run whose agent exited nonzero before any call or `mur` command (it \
-         failed on its own, whatever the surface) left out of the evidence).\n",
+         surface (1 run left out: the agent exited nonzero at once (no call, `mur` command or \
+         transcript line) in the same task and repeat under every condition, so it failed on \
+         its own).\n",
     );
     // How it ran: the command, the versions, the machine, the directories, the names.
     let meta = read_json(&out.join("study.json"));
