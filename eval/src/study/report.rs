@@ -930,11 +930,9 @@ pub fn task_versions_line(rows: &Rows<'_>) -> Option<String> {
             let each: Vec<String> = seen
                 .iter()
                 .map(|(sha, n)| {
-                    format!(
-                        "{} in {}",
-                        &sha[..sha.len().min(12)],
-                        plural(*n as usize, "run")
-                    )
+                    // As results.jsonl holds it: a hand-edited value may be no hex.
+                    let short = sha.get(..12).unwrap_or(sha);
+                    format!("{short} in {}", plural(*n as usize, "run"))
                 })
                 .collect();
             format!("`{task}` {}", each.join(", "))
@@ -2453,6 +2451,16 @@ mod tests {
         assert!(
             table.contains(versions) && table.contains(stream),
             "{table}"
+        );
+        // A value that is no hex (results.jsonl edited by hand) is shown, not cut
+        // inside a character.
+        let mut odd = [run(1, "a"), run(2, "b")];
+        let cut = format!("a{}", "é".repeat(20));
+        odd[1].task_sha256 = Some(cut.clone());
+        assert!(
+            task_versions_line(&super::rows(&odd, &[]))
+                .expect("two versions")
+                .contains(&format!("{cut} in 1 run.")),
         );
         // One version, or runs recorded before the file's sha256 was: nothing said.
         let one = [run(1, "a"), result("cli-named", "count", true, 3, 100)];
