@@ -113,10 +113,16 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
 /// since this one read it), and only while no `verbs add` is at work: one that
 /// has compiled a verb it has not installed yet holds [`Compiler`]'s lock
 /// shared, and the sweep is then left to it (it sweeps when it is done). A cache
-/// directory that does not exist yet is not created for it.
+/// directory that does not exist (yet, or any more: it is disposable) holds no code,
+/// and is made only when the verb directory holds files to sweep, for the lock.
 fn collect_orphans(dirs: &VerbDirs) {
     if !dirs.cache.exists() {
-        return;
+        let unused = Index::load(&dirs.verbs).map(|index| unused_files(&dirs.verbs, &index));
+        if !unused.is_ok_and(|files| !files.is_empty())
+            || std::fs::create_dir_all(&dirs.cache).is_err()
+        {
+            return;
+        }
     }
     let Some(lock) = sweep_lock(&dirs.cache) else {
         return;
@@ -133,25 +139,28 @@ fn collect_orphans(dirs: &VerbDirs) {
     if removed > 0 {
         tracing::debug!("removed {removed} compiled entries no installed verb uses");
     }
-    let removed = remove_unused_files(&dirs.verbs, &index);
+    let unused = unused_files(&dirs.verbs, &index);
+    let removed = unused
+        .iter()
+        .filter(|file| std::fs::remove_file(file).is_ok())
+        .count();
     if removed > 0 {
         tracing::debug!("removed {removed} files no installed verb uses");
     }
 }
 
-/// Removes the files in the verb directory that no installed verb uses: one a
-/// `verbs remove` could not delete once its verb was out of the index, or the file
-/// of the other kind a replacement left (`NAME.json` beside `NAME.wasm`). Only a
-/// regular file named as a verb's file is (`NAME.wasm`, `NAME.json`): never the
-/// index, a legacy `index.json`, a link or anything else. Run under the sweep's
-/// lock, which a `verbs add` holds from before it copies a file in until its entry
-/// is saved. Returns how many were removed.
-fn remove_unused_files(verbs: &Path, index: &Index) -> usize {
+/// The files in the verb directory that no installed verb uses: one a `verbs remove`
+/// could not delete once its verb was out of the index, or the file of the other kind
+/// a replacement left (`NAME.json` beside `NAME.wasm`). Only a regular file named as
+/// a verb's file is (`NAME.wasm`, `NAME.json`): never the index, a legacy
+/// `index.json`, a link or anything else. Removed under the sweep's lock, which a
+/// `verbs add` holds from before it copies a file in until its entry is saved.
+fn unused_files(verbs: &Path, index: &Index) -> Vec<PathBuf> {
     let Ok(listing) = std::fs::read_dir(verbs) else {
-        return 0;
+        return Vec::new();
     };
     let used: Vec<&str> = index.verbs.iter().map(|e| e.file.as_str()).collect();
-    let mut removed = 0;
+    let mut unused = Vec::new();
     for item in listing.flatten() {
         let file_name = item.file_name();
         let Some(name) = file_name.to_str() else {
@@ -162,15 +171,11 @@ fn remove_unused_files(verbs: &Path, index: &Index) -> usize {
             .or_else(|| name.strip_suffix(".json"));
         let named_as_a_verbs = verb.is_some_and(|verb| verb != INDEX_NAME && valid_verb_name(verb));
         let regular = item.file_type().is_ok_and(|kind| kind.is_file());
-        if named_as_a_verbs
-            && regular
-            && !used.contains(&name)
-            && std::fs::remove_file(item.path()).is_ok()
-        {
-            removed += 1;
+        if named_as_a_verbs && regular && !used.contains(&name) {
+            unused.push(item.path());
         }
     }
-    removed
+    unused
 }
 
 /// The file in the cache directory whose lock orders `verbs add` and the sweep

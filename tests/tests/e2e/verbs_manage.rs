@@ -847,6 +847,15 @@ fn files_no_installed_verb_uses_are_swept() {
     expected.extend(["index", "link.wasm", "ping.wasm"]);
     expected.sort_unstable();
     assert_eq!(left, expected);
+
+    // Without the compiled-code cache (disposable, and gone) all the same.
+    std::fs::remove_dir_all(mur_e2e::plugins::cache_dir(&sandbox)).expect("the cache");
+    std::fs::write(dir.join("gone.wasm"), "left").expect("plant");
+    sandbox
+        .devtools(&["verbs", "remove", "ping"])
+        .assert_code(0);
+    assert!(!dir.join("gone.wasm").exists(), "swept");
+    assert!(dir.join("notes.txt").exists(), "kept");
 }
 
 /// The names `verbs list --json` gives, in order.
