@@ -803,6 +803,19 @@ mod tests {
         (relay, server)
     }
 
+    /// [`attached`], with one call in flight.
+    fn one_call() -> (Relay, mpsc::UnboundedReceiver<String>, Sent) {
+        let (relay, server) = attached();
+        let (_, sent) = relay.register(json!(1), "tools/call", None, false);
+        (relay, server, sent)
+    }
+
+    /// A log message of the server's saying `data`.
+    fn log_message(data: &str) -> Value {
+        json!({ "jsonrpc": "2.0", "method": "notifications/message",
+                "params": { "level": "info", "data": data } })
+    }
+
     #[test]
     fn answers_and_progress_go_back_under_the_clients_own_id_and_token() {
         let relay = Relay::new();
@@ -1027,10 +1040,8 @@ mod tests {
 
     #[test]
     fn a_client_that_does_not_read_loses_notifications_past_the_bound_but_not_its_answer() {
-        let (relay, mut server) = attached();
-        let (_, mut sent) = relay.register(json!(1), "tools/call", None, false);
-        let log = json!({ "jsonrpc": "2.0", "method": "notifications/message",
-                          "params": { "level": "info", "data": "x" } });
+        let (relay, mut server, mut sent) = one_call();
+        let log = log_message("x");
         // Far more than the bound, in bytes and in messages, none read.
         for _ in 0..QUEUED_MESSAGES * 3 {
             relay.route(log.clone(), 10_000);
@@ -1063,10 +1074,8 @@ mod tests {
 
     #[test]
     fn a_batch_counts_its_line_against_the_backlog_bound() {
-        let (relay, _server) = attached();
-        let (_, mut sent) = relay.register(json!(1), "tools/call", None, false);
-        let log = json!({ "jsonrpc": "2.0", "method": "notifications/message",
-                          "params": { "level": "info", "data": "x" } });
+        let (relay, _server, mut sent) = one_call();
+        let log = log_message("x");
         // 64 messages in a line twice the bound, none read: each counts 1/32 of
         // the bound, so 32 wait and the rest are dropped (before, a batch's
         // messages counted nothing, and all 64 waited).
@@ -1080,10 +1089,8 @@ mod tests {
 
     #[test]
     fn a_message_larger_than_the_backlog_bound_goes_to_a_client_that_reads() {
-        let (relay, _server) = attached();
-        let (_, mut sent) = relay.register(json!(1), "tools/call", None, false);
-        let log = json!({ "jsonrpc": "2.0", "method": "notifications/message",
-                          "params": { "level": "info", "data": "big" } });
+        let (relay, _server, mut sent) = one_call();
+        let log = log_message("big");
         // Before, anything over the bound was dropped, though nothing waited.
         relay.route(log.clone(), QUEUED_BYTES + 1);
         assert!(sent.messages.try_recv().is_some(), "the large message went");
