@@ -4,8 +4,11 @@
 //! release build's), the machine (wall times on 2 loaded cores are not on 16), `--jobs`,
 //! the files the tasks and conditions were read from, and the names passed to the agent.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -18,8 +21,8 @@ pub struct Provenance {
     /// `mur-eval`'s version, and whether it was a debug or a release build.
     pub mur_eval: String,
     pub build: String,
-    /// What `mur --version` and `mur-sample --version` printed (`null` when they
-    /// printed nothing).
+    /// What `mur --version` and `mur-sample --version` printed, or `unknown (why)` (`null`
+    /// in records of an older `mur-eval` when they printed nothing).
     pub mur_version: Option<String>,
     pub sample_version: Option<String>,
     /// The programs run, as found.
@@ -66,8 +69,8 @@ impl Provenance {
                 "release"
             }
             .to_owned(),
-            mur_version: version_of(given.mur),
-            sample_version: version_of(given.sample),
+            mur_version: Some(version_of(given.mur, VERSION_WAIT)),
+            sample_version: Some(version_of(given.sample, VERSION_WAIT)),
             mur: absolute(given.mur),
             sample: absolute(given.sample),
             task_dir: absolute(given.task_dir),
@@ -114,9 +117,10 @@ impl Provenance {
 
     /// One sentence of what ran where: versions, build, machine, jobs.
     pub fn sentence(&self) -> String {
-        let version = |v: &Option<String>, name: &str| {
-            v.clone()
-                .unwrap_or_else(|| format!("{name} (version unknown)"))
+        let version = |v: &Option<String>, name: &str| match v {
+            Some(v) if !v.starts_with("unknown (") => v.clone(),
+            Some(why) => format!("{name} version {why}"),
+            None => format!("{name} (version unknown)"),
         };
         format!(
             "mur-eval {} ({} build), {}, {}; {} {}, {}; --jobs {}",
@@ -132,21 +136,62 @@ impl Provenance {
     }
 }
 
-/// The first line `program --version` printed, when it printed one (a few bytes, never
-/// waited on for more: `--version` of mur and mur-sample prints and exits).
-fn version_of(program: &Path) -> Option<String> {
-    let output = Command::new(program)
+/// How long `--version` may take: mur and mur-sample print and exit at once, so a
+/// program still running after this is no such program (a wrapper that ignores the
+/// flag and starts serving), killed rather than waited on before any run is made.
+const VERSION_WAIT: Duration = Duration::from_secs(5);
+
+/// The most of what `--version` prints that is read.
+const VERSION_BYTES: u64 = 4096;
+
+/// The first line `program --version` printed, or `unknown (why)`: the program could not
+/// be run, printed nothing, or did not exit within `wait` (then it is killed). At most
+/// [`VERSION_BYTES`] of its stdout are read.
+fn version_of(program: &Path, wait: Duration) -> String {
+    let unknown = |why: String| format!("unknown ({why})");
+    let mut child = match Command::new(program)
         .arg("--version")
         .stdin(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&output.stdout);
-    text.lines()
-        .next()
-        .map(str::trim)
-        .filter(|line| !line.is_empty())
-        .map(|line| line.chars().take(200).collect())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) => return unknown(format!("not run: {e}")),
+    };
+    let (sent, read) = mpsc::channel();
+    if let Some(stdout) = child.stdout.take() {
+        // Read apart: a program that keeps its stdout open must not hold the study.
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = stdout.take(VERSION_BYTES).read_to_end(&mut bytes);
+            let _ = sent.send(bytes);
+        });
+    }
+    let start = Instant::now();
+    let exited = loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break true,
+            Ok(None) if start.elapsed() < wait => std::thread::sleep(Duration::from_millis(10)),
+            _ => break false,
+        }
+    };
+    if !exited {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    // Whatever it printed before it exited or was killed; a child of its own still
+    // holding the pipe is not waited on for long.
+    let bytes = read
+        .recv_timeout(Duration::from_secs(1))
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let line = text.lines().next().map(str::trim).unwrap_or_default();
+    match (line.is_empty(), exited) {
+        (false, _) => line.chars().take(200).collect(),
+        (true, true) => unknown("`--version` printed nothing".to_owned()),
+        (true, false) => unknown(format!("`--version` did not exit within {wait:?}")),
+    }
 }
 
 #[cfg(test)]
@@ -171,14 +216,53 @@ mod tests {
             "mur-eval study --agent 'bash a.sh {task}'"
         );
         // A program that cannot be run has no version, said so.
-        assert_eq!(provenance.mur_version, None);
+        let unknown = "unknown (not run: No such file or directory (os error 2))";
+        assert_eq!(provenance.mur_version.as_deref(), Some(unknown));
         assert!(
-            provenance
-                .sentence()
-                .contains("mur (version unknown), mur-sample (version unknown);"),
+            provenance.sentence().contains(&format!(
+                "mur version {unknown}, mur-sample version {unknown};"
+            )),
             "{}",
             provenance.sentence()
         );
+        // Recorded by an older mur-eval, which wrote null.
+        let older = Provenance {
+            mur_version: None,
+            ..provenance.clone()
+        };
+        assert!(older.sentence().contains("mur (version unknown), "));
         assert!(provenance.sentence().ends_with("; --jobs 2"));
+    }
+
+    /// A `--mur` that ignores `--version` and runs on (a wrapper that starts serving),
+    /// or prints without end, holds the study no longer than the wait: it is killed, and
+    /// no more than 4 KiB of it read.
+    #[test]
+    fn a_version_that_never_ends_is_killed_and_said_unknown() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let script = |name: &str, body: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write");
+            let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+            std::fs::set_permissions(&path, mode).expect("chmod");
+            path
+        };
+        let wait = Duration::from_millis(300);
+        assert_eq!(
+            version_of(&script("serving", "exec sleep 600"), wait),
+            "unknown (`--version` did not exit within 300ms)"
+        );
+        assert_eq!(
+            version_of(&script("endless", "exec yes 'mur 9'"), wait),
+            "mur 9"
+        );
+        assert_eq!(
+            version_of(&script("silent", "exit 0"), wait),
+            "unknown (`--version` printed nothing)"
+        );
+        assert_eq!(
+            version_of(&script("one", "echo 'mur 1.2'"), VERSION_WAIT),
+            "mur 1.2"
+        );
     }
 }
