@@ -257,17 +257,25 @@ async fn hand_over(
     let pid = child.id();
     tracing::info!("reloading: started pid {pid}");
     loop {
-        if let Ok(Some(status)) = child.try_wait() {
-            let why =
-                format!("the new process (pid {pid}) exited ({status}) before it announced itself");
-            return Err((ServeError::Io(std::io::Error::other(why)), listener));
-        }
+        // Announced by the successor, or by a successor of its own: a reload asked of
+        // the new process between two looks here starts another and exits, and the
+        // lockfile then names that one (this process withdrew its own, and the slot
+        // is handed down the line, so no other writer names this project). Looked at
+        // after the exit is taken: a successor that announced itself and then exited
+        // handed over all the same (taken for a failed start, this process announced
+        // itself again over the newest one's lockfile, whose port it no longer served).
+        let exited = child.try_wait();
         let announced = matches!(
             successor.registry.read(successor.lock_path),
-            ReadOutcome::Valid(lock) if lock.pid == pid
+            ReadOutcome::Valid(lock) if lock.pid != std::process::id()
         );
         if announced {
             break;
+        }
+        if let Ok(Some(status)) = exited {
+            let why =
+                format!("the new process (pid {pid}) exited ({status}) before it announced itself");
+            return Err((ServeError::Io(std::io::Error::other(why)), listener));
         }
         tokio::select! {
             () = signals.termination() => std::process::exit(0),
