@@ -1,7 +1,7 @@
 //! `mur devtools screenshot`: capture the running app as a PNG (MCP tool `screenshot`).
 //!
 //! The result carries the picture as a base64 `image` content block. `--out file.png`
-//! asks the host to write it and prints `{path, width, height, bytes}`; `--out -` prints
+//! asks the host to write it and prints the metadata with its `path` and `bytes`; `--out -` prints
 //! the PNG itself; with no `--out` only the metadata is printed.
 
 mod png;
@@ -56,11 +56,26 @@ impl Verb for Screenshot {
 /// The note without `--out`: the picture was taken, and not kept.
 const NOT_SAVED: &str = "note: the image was not saved: `--out shot.png` writes it to a file, `--out -` its PNG bytes to stdout";
 
-/// Write the PNG to `path` (exactly as typed, so the host allows it) and describe it.
+/// Write the PNG to `path` (exactly as typed, so the host allows it) and print what
+/// the verb prints without `--out` with the file's `path` and `bytes` added, as a
+/// derived verb's `--out` does: `screenshot --out s.png | jq .window` reads the same
+/// field as without it. When the server's description is no object, or has a `path`
+/// or `bytes` of its own, the image's size stands in for it.
 fn save(path: &str, result: &Value, pretty: bool) -> Result<Shaped, String> {
     let image = png::from_result(result)?;
-    let (width, height) = size(result, &image)?;
-    let summary = json!({"path": path, "width": width, "height": height, "bytes": image.len()});
+    let mut summary = match metadata(result)? {
+        Value::Object(fields) if !fields.contains_key("path") && !fields.contains_key("bytes") => {
+            fields
+        }
+        _ => {
+            let (width, height) = size(result, &image)?;
+            let sized = json!({"width": width, "height": height});
+            sized.as_object().cloned().unwrap_or_default()
+        }
+    };
+    summary.insert("path".to_owned(), json!(path));
+    summary.insert("bytes".to_owned(), json!(image.len()));
+    let summary = Value::Object(summary);
     let file = FileWrite {
         path: path.to_owned(),
         contents: image,
