@@ -104,6 +104,9 @@ pub struct Condition {
     pub mcp: Option<McpClient>,
     /// How to read the agent's output, unless `--agent-format` says otherwise.
     pub agent_format: Option<Format>,
+    /// The sha256 of the condition's file followed by its instructions', hex: a study
+    /// records it per run, so runs given different instructions are told apart.
+    pub sha256: String,
 }
 
 #[derive(Deserialize)]
@@ -217,6 +220,7 @@ pub fn load(path: &Path) -> Result<Condition> {
             )));
         }
     };
+    let sha256 = crate::task::sha256_hex(&[text.as_bytes(), instructions.as_bytes()].concat());
     let condition = Condition {
         name,
         description: file.description,
@@ -228,6 +232,7 @@ pub fn load(path: &Path) -> Result<Condition> {
         counterbalanced,
         mcp: file.mcp,
         agent_format: file.agent_format,
+        sha256,
     };
     refuse_leaks(condition)
 }
@@ -344,6 +349,23 @@ mod tests {
         assert!(!VerbSet::Call.allows(Some(Kind::Derived)));
         assert!(VerbSet::Call.allows(Some(Kind::Call)));
         assert!(VerbSet::Named.allows(Some(Kind::Derived)));
+    }
+
+    /// The instructions are the treatment: a condition whose instructions or toml
+    /// changed is another version of it.
+    #[test]
+    fn a_condition_is_known_by_its_file_and_its_instructions() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let toml = "description = \"d\"\nsurface = \"cli\"\ninstructions = \"i.md\"\n";
+        let path = write(dir.path(), "c.toml", toml);
+        write(dir.path(), "i.md", "Use `mur devtools guide`.");
+        let first = load(&path).expect("valid").sha256;
+        assert_eq!(first.len(), 64);
+        write(dir.path(), "i.md", "Use `mur devtools guide` first.");
+        let edited = load(&path).expect("valid").sha256;
+        assert_ne!(edited, first);
+        write(dir.path(), "c.toml", &format!("{toml}verbs = \"call\"\n"));
+        assert_ne!(load(&path).expect("valid").sha256, edited);
     }
 
     #[test]

@@ -56,6 +56,7 @@ pub fn run_one(
     };
     result.agent_command = Some(study.agent.clone());
     result.task_sha256 = Some(task.sha256.clone());
+    result.condition_sha256 = Some(condition.sha256.clone());
     result.started_at = Some(mur_lockfile::rfc3339_millis(time::OffsetDateTime::now_utc()));
     let Some(ready) = ready.get(planned.condition).and_then(Option::as_ref) else {
         result.error = Some("the condition was not prepared".to_owned());

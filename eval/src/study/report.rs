@@ -665,6 +665,7 @@ fn table_lines(rows: &Rows<'_>) -> Vec<String> {
         agents_line(rows),
         verb_sets_line(rows),
         task_versions_line(rows),
+        condition_versions_line(rows),
         errors_line(rows),
         not_started_line(rows),
         agent_exits_line(rows),
@@ -912,12 +913,41 @@ pub fn no_events_line(rows: &Rows<'_>) -> Option<String> {
 /// into one study mixes two oracles in its rows. Runs an older `mur-eval` recorded,
 /// without the file's sha256, are no version of their own.
 pub fn task_versions_line(rows: &Rows<'_>) -> Option<String> {
+    versions_line(rows, |r| (&r.task, r.task_sha256.as_deref())).map(|clauses| {
+        format!(
+            "Warning: a task's file changed between commands into this study, so its runs \
+             were judged by different oracles (by the sha256 of the file) — {clauses}."
+        )
+    })
+}
+
+/// A warning for the conditions whose runs had different versions of their files, the
+/// condition's toml and its instructions (`None` when none did): the instructions are
+/// the treatment, so a condition edited between two commands into one study mixes two
+/// treatments in its row. Runs an older `mur-eval` recorded are no version of their own.
+pub fn condition_versions_line(rows: &Rows<'_>) -> Option<String> {
+    versions_line(rows, |r| (&r.condition, r.condition_sha256.as_deref())).map(|clauses| {
+        format!(
+            "Warning: a condition's files changed between commands into this study, so its \
+             runs had different instructions or settings (by the sha256 of its file and its \
+             instructions) — {clauses}."
+        )
+    })
+}
+
+/// Of what `of` names each made run by (a task, a condition) and the version it had,
+/// the names with more than one version, each with its versions and their runs
+/// (`` `count` aaaaaaaaaaaa in 2 runs, bbbbbbbbbbbb in 1 run``); `None` when none.
+fn versions_line(
+    rows: &Rows<'_>,
+    of: impl Fn(&RunResult) -> (&String, Option<&str>),
+) -> Option<String> {
     let mut versions: BTreeMap<&str, Vec<(&str, u32)>> = BTreeMap::new();
     for r in rows.results.iter().filter(|r| r.error.is_none()) {
-        let Some(sha) = r.task_sha256.as_deref() else {
+        let (name, Some(sha)) = of(r) else {
             continue;
         };
-        let seen = versions.entry(r.task.as_str()).or_default();
+        let seen = versions.entry(name.as_str()).or_default();
         match seen.iter_mut().find(|(s, _)| *s == sha) {
             Some((_, n)) => *n += 1,
             None => seen.push((sha, 1)),
@@ -926,7 +956,7 @@ pub fn task_versions_line(rows: &Rows<'_>) -> Option<String> {
     let clauses: Vec<String> = versions
         .iter()
         .filter(|(_, seen)| seen.len() > 1)
-        .map(|(task, seen)| {
+        .map(|(name, seen)| {
             let each: Vec<String> = seen
                 .iter()
                 .map(|(sha, n)| {
@@ -935,16 +965,10 @@ pub fn task_versions_line(rows: &Rows<'_>) -> Option<String> {
                     format!("{short} in {}", plural(*n as usize, "run"))
                 })
                 .collect();
-            format!("`{task}` {}", each.join(", "))
+            format!("`{name}` {}", each.join(", "))
         })
         .collect();
-    (!clauses.is_empty()).then(|| {
-        format!(
-            "Warning: a task's file changed between commands into this study, so its runs \
-             were judged by different oracles (by the sha256 of the file) — {}.",
-            clauses.join("; ")
-        )
-    })
+    (!clauses.is_empty()).then(|| clauses.join("; "))
 }
 
 /// The runs the time limit ended, per condition (`None` when none): their time is the
@@ -1644,6 +1668,7 @@ mod tests {
             task_sha256: None,
             started_at: None,
             agent_lines: None,
+            condition_sha256: None,
         }
     }
 
@@ -2462,6 +2487,19 @@ mod tests {
                 .expect("two versions")
                 .contains(&format!("{cut} in 1 run.")),
         );
+        // A condition's instructions edited between two commands: said the same way.
+        let mut edited = [run(1, "a"), run(2, "a"), run(3, "a")];
+        for (run, sha) in edited.iter_mut().zip(["c", "c", "d"]) {
+            run.condition_sha256 = Some(sha.repeat(64));
+        }
+        let rows = super::rows(&edited, &[]);
+        let conditions = "Warning: a condition's files changed between commands into this \
+                          study, so its runs had different instructions or settings (by the \
+                          sha256 of its file and its instructions) — `cli-named` cccccccccccc \
+                          in 2 runs, dddddddddddd in 1 run.";
+        assert_eq!(condition_versions_line(&rows).as_deref(), Some(conditions));
+        assert!(condition_table(&rows).contains(conditions));
+        assert_eq!(task_versions_line(&rows), None);
         // One version, or runs recorded before the file's sha256 was: nothing said.
         let one = [run(1, "a"), result("cli-named", "count", true, 3, 100)];
         assert_eq!(task_versions_line(&super::rows(&one, &[])), None);

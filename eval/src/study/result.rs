@@ -85,6 +85,11 @@ pub struct RunResult {
     /// older `mur-eval`, which are judged as if it were 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_lines: Option<u32>,
+    /// The sha256 of the condition's files the run had: its toml, then its instructions
+    /// (the treatment). A condition edited between two commands into one study says
+    /// which runs had which. Absent in records of an older `mur-eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition_sha256: Option<String>,
 }
 
 impl RunResult {
@@ -126,6 +131,7 @@ impl RunResult {
             task_sha256: None,
             started_at: None,
             agent_lines: None,
+            condition_sha256: None,
         }
     }
 }

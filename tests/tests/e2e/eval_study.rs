@@ -1078,6 +1078,15 @@ fn an_agent_failing_a_changed_task_or_giving_no_stream_is_said_and_the_study_say
     let task = tasks.join("count-to-three.toml");
     std::fs::copy(repo_root().join("eval/tasks/count-to-three.toml"), &task).expect("copy");
     let task_dir = tasks.to_string_lossy().into_owned();
+    let conditions = sandbox.dir("conditions");
+    for name in ["cli-derived.toml", "cli-derived.md"] {
+        std::fs::copy(
+            repo_root().join("eval/conditions").join(name),
+            conditions.join(name),
+        )
+        .expect("copy");
+    }
+    let condition_dir = conditions.to_string_lossy().into_owned();
     // An agent that fails at once, as one whose API key is refused.
     let failing = "echo 'error: invalid API key' >&2; exit 1";
     let first = cli_derived(
@@ -1090,6 +1099,8 @@ fn an_agent_failing_a_changed_task_or_giving_no_stream_is_said_and_the_study_say
             "1",
             "--task-dir",
             &task_dir,
+            "--condition-dir",
+            &condition_dir,
             "--pass-env",
             "HOME",
             "--agent",
@@ -1120,14 +1131,7 @@ fn an_agent_failing_a_changed_task_or_giving_no_stream_is_said_and_the_study_say
     assert_eq!(ran["jobs"], 1, "{meta}");
     assert_eq!(ran["passEnv"], serde_json::json!(["HOME"]), "{meta}");
     assert_eq!(ran["taskDir"], task_dir.as_str(), "{meta}");
-    assert_eq!(
-        ran["conditionDir"],
-        repo_root()
-            .join("eval/conditions")
-            .to_string_lossy()
-            .as_ref(),
-        "{meta}"
-    );
+    assert_eq!(ran["conditionDir"], condition_dir.as_str(), "{meta}");
     assert!(ran["cpus"].as_u64().is_some_and(|n| n > 0), "{meta}");
     let run = &results(&out)[0];
     assert!(
@@ -1138,6 +1142,13 @@ fn an_agent_failing_a_changed_task_or_giving_no_stream_is_said_and_the_study_say
         .as_str()
         .expect("the task's sha256")
         .to_owned();
+    let condition_sha = |run: &Value| {
+        run["conditionSha256"]
+            .as_str()
+            .expect("the condition's sha256")
+            .to_owned()
+    };
+    let first_condition = condition_sha(run);
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(
         report.contains("\nMade by `mur-eval study --conditions cli-derived "),
@@ -1147,12 +1158,18 @@ fn an_agent_failing_a_changed_task_or_giving_no_stream_is_said_and_the_study_say
     // prints no event: both said.
     let text = std::fs::read_to_string(&task).expect("task");
     std::fs::write(&task, text.replace("equals = 3", "equals = 4")).expect("edit");
+    // And the condition's instructions, the treatment.
+    let instructions = conditions.join("cli-derived.md");
+    let text = std::fs::read_to_string(&instructions).expect("instructions");
+    std::fs::write(&instructions, text + "Be quick.\n").expect("edit");
     let second = cli_derived(
         "count-to-three",
         "2",
         &[
             "--task-dir",
             &task_dir,
+            "--condition-dir",
+            &condition_dir,
             "--agent-format",
             "stream-json",
             "--agent",
@@ -1176,6 +1193,15 @@ fn an_agent_failing_a_changed_task_or_giving_no_stream_is_said_and_the_study_say
          run, {} in 1 run.\n",
         &first_sha[..12],
         &second_sha[..12]
+    ));
+    let second_condition = condition_sha(&results(&out)[1]);
+    assert_ne!(first_condition, second_condition);
+    output.assert_stdout_contains(&format!(
+        "\nWarning: a condition's files changed between commands into this study, so its runs \
+         had different instructions or settings (by the sha256 of its file and its \
+         instructions) — `cli-derived` {} in 1 run, {} in 1 run.\n",
+        &first_condition[..12],
+        &second_condition[..12]
     ));
     output.assert_stdout_contains(
         "\nWarning: `--agent-format` was given, but the agent's stdout held no event of it in \
