@@ -37,22 +37,22 @@ fn out_file_writes_the_png_at_the_path_typed_and_prints_its_size() {
         }]
     );
     let expected = format!(
-        "{{\"path\":\"./shots/a.png\",\"width\":3,\"height\":2,\"bytes\":{}}}\n",
+        "{{\"bytes\":{},\"height\":2,\"path\":\"./shots/a.png\",\"width\":3}}\n",
         png().len()
     );
     assert_eq!(String::from_utf8(shaped.stdout).expect("utf-8"), expected);
 }
 
 #[test]
-fn out_file_prefers_the_servers_size_and_honours_pretty() {
-    let result = result_with(Some(json!({"width": 640, "height": 480})));
+fn out_file_prints_the_servers_description_with_path_and_bytes_and_honours_pretty() {
+    let result = result_with(Some(json!({"width": 640, "height": 480, "window": "main"})));
     let shaped = testing::shaped::<Screenshot>(&["--out", "a.png"], &result, true).expect("shapes");
     let printed: Value = serde_json_from(&shaped.stdout);
     assert_eq!(
         printed,
-        json!({"path": "a.png", "width": 640, "height": 480, "bytes": png().len()})
+        json!({"bytes": png().len(), "height": 480, "path": "a.png", "width": 640, "window": "main"})
     );
-    assert!(shaped.stdout.starts_with(b"{\n  \"path\""));
+    assert!(shaped.stdout.starts_with(b"{\n  \"bytes\""));
 }
 
 #[test]
