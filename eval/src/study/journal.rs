@@ -189,10 +189,20 @@ impl Meta {
                 None => {
                     let quoted = shlex::try_quote(&m.agent)
                         .map_or_else(|_| m.agent.clone(), |q| q.into_owned());
+                    // What the matrix recorded of how its runs were made is all given
+                    // again: without it the line would run another study.
+                    let format = m
+                        .agent_format
+                        .map(|f| format!(" --agent-format {}", f.name()))
+                        .unwrap_or_default();
+                    let limit = m
+                        .time_limit_secs
+                        .map(|secs| format!(" --time-limit {secs}"))
+                        .unwrap_or_default();
                     format!(
-                        "`mur-eval study --conditions {} --tasks {} --repeats {} --seed {} \
-                         --agent {quoted}` (rebuilt from study.json: an older mur-eval \
-                         recorded no command line, versions or machine)",
+                        "`mur-eval study --conditions {} --tasks {} --repeats {} --seed {}\
+                         {format}{limit} --agent {quoted}` (rebuilt from study.json: an older \
+                         mur-eval recorded no command line, versions or machine)",
                         m.conditions.join(","),
                         m.tasks.join(","),
                         m.repeats,
@@ -482,6 +492,16 @@ mod tests {
             "`mur-eval study --conditions mcp --tasks b --repeats 2 --seed 9 --agent true` \
              (rebuilt from study.json: an older mur-eval recorded no command line, versions \
              or machine)"
+        );
+        // With the agent's format and the time limit it recorded, as they make its runs.
+        let mut timed = matrix(&["mcp"], &["c"], 1, "true");
+        timed.agent_format = Some(crate::adapters::Format::StreamJson);
+        timed.time_limit_secs = Some(30);
+        assert_eq!(
+            added(dir.path(), timed).commands()[2],
+            "`mur-eval study --conditions mcp --tasks c --repeats 1 --seed 9 --agent-format \
+             stream-json --time-limit 30 --agent true` (rebuilt from study.json: an older \
+             mur-eval recorded no command line, versions or machine)"
         );
     }
 

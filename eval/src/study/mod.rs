@@ -72,23 +72,21 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", study.out.display())))?;
     // Held until the study ends: a second study into this directory is refused.
     let _in_use = claim(&out)?;
-    let meta = Meta::load(
-        &out,
-        Matrix {
-            conditions: study.conditions.iter().map(|c| c.name.clone()).collect(),
-            tasks: study.tasks.iter().map(|t| t.id.clone()).collect(),
-            repeats: study.repeats,
-            agent: study.agent.clone(),
-            agent_format: study.agent_format,
-            time_limit_secs: study
-                .runner
-                .time_limit_forced
-                .then_some(study.runner.time_limit.as_secs()),
-            provenance: Some(study.provenance.clone()),
-        },
-        ENCODING,
-        study.seed,
-    )?;
+    let asked = Matrix {
+        conditions: study.conditions.iter().map(|c| c.name.clone()).collect(),
+        tasks: study.tasks.iter().map(|t| t.id.clone()).collect(),
+        repeats: study.repeats,
+        agent: study.agent.clone(),
+        agent_format: study.agent_format,
+        time_limit_secs: study
+            .runner
+            .time_limit_forced
+            .then_some(study.runner.time_limit.as_secs()),
+        provenance: Some(study.provenance.clone()),
+    };
+    let meta = Meta::load(&out, asked.clone(), ENCODING, study.seed)?;
+    // Each run says which command made it: a resume or an extension is its own.
+    let made_by = meta.matrices.iter().position(|m| *m == asked);
     let results_path = out.join(RESULTS);
     let done = journal::done(&results_path, &meta)?;
     let pending: VecDeque<Planned> = order(study, meta.seed)
@@ -151,7 +149,9 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
                     let Some(planned) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
                         return;
                     };
-                    let result = one::run_one(study, &ready, &checker, &out, live.path(), &planned);
+                    let mut result =
+                        one::run_one(study, &ready, &checker, &out, live.path(), &planned);
+                    result.made_by = made_by;
                     let _guard = journal_lock.lock();
                     if let Err(e) = journal::append(&results_path, &result) {
                         return record_failure(&failure, e);

@@ -1192,12 +1192,27 @@ fn signed_points(value: f64) -> String {
     }
 }
 
-/// How the study was made (`None` when not known): its commands, each with the
-/// versions and machine it ran on, and when its runs were made — wall times on a loaded
-/// 2-core machine with a debug build are not those of another, and a study is made
-/// again from these.
+/// How the study was made (`None` when not known): its commands that made runs in the
+/// results, each with the versions and machine it ran on and how many, and when its runs
+/// started — wall times on a loaded 2-core machine with a debug build are not those of
+/// another, and a study is made again from these. A command that made none (a resume
+/// with nothing left, run with another `--jobs`) is not named; where some run does not
+/// say which command made it (an older `mur-eval`), every command is, without counts.
 pub fn made_line(rows: &Rows<'_>) -> Option<String> {
-    if rows.commands.is_empty() {
+    let attributed = rows.results.iter().all(|r| r.made_by.is_some());
+    let commands: Vec<String> = rows
+        .commands
+        .iter()
+        .enumerate()
+        .filter_map(|(i, command)| {
+            if !attributed {
+                return Some(command.clone());
+            }
+            let made = rows.results.iter().filter(|r| r.made_by == Some(i)).count();
+            (made > 0).then(|| format!("{command}, {}", plural(made, "run")))
+        })
+        .collect();
+    if commands.is_empty() {
         return None;
     }
     let started: Vec<&str> = rows
@@ -1206,10 +1221,10 @@ pub fn made_line(rows: &Rows<'_>) -> Option<String> {
         .filter_map(|r| r.started_at.as_deref())
         .collect();
     let when = match (started.iter().min(), started.iter().max()) {
-        (Some(first), Some(last)) => format!(" Its runs were made from {first} to {last}."),
+        (Some(first), Some(last)) => format!(" Its runs started from {first} to {last}."),
         _ => String::new(),
     };
-    Some(format!("Made by {}.{when}", rows.commands.join("; then ")))
+    Some(format!("Made by {}.{when}", commands.join("; then ")))
 }
 
 /// `report.md`: the conditions, then the tasks, then how to read them.
@@ -1669,6 +1684,7 @@ mod tests {
             started_at: None,
             agent_lines: None,
             condition_sha256: None,
+            made_by: None,
         }
     }
 
@@ -2537,10 +2553,30 @@ mod tests {
         assert_eq!(made_line(&rows), None);
         rows.commands = vec!["`mur-eval study --jobs 2` (mur-eval 0.1.0 (debug build))".to_owned()];
         let line = "Made by `mur-eval study --jobs 2` (mur-eval 0.1.0 (debug build)). Its runs \
-                    were made from 2026-11-29T10:00:00.000Z to 2026-11-29T11:00:00.000Z.";
+                    started from 2026-11-29T10:00:00.000Z to 2026-11-29T11:00:00.000Z.";
         assert_eq!(made_line(&rows).as_deref(), Some(line));
         assert!(
             markdown(&rows, "study").starts_with(&format!("# study\n\n{line}\n\n## Conditions"))
+        );
+        // Runs that say which command made them: a command that made none (a resume
+        // with nothing left, another `--jobs`) is not named, the others with their runs.
+        let mut made = made.clone();
+        made[0].made_by = Some(2);
+        made[1].made_by = Some(0);
+        let mut rows = super::rows(&made, &[]);
+        rows.commands = [
+            "`mur-eval study --jobs 2`",
+            "`mur-eval study --jobs 1`",
+            "`b`",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_eq!(
+            made_line(&rows).as_deref(),
+            Some(
+                "Made by `mur-eval study --jobs 2`, 1 run; then `b`, 1 run. Its runs started \
+                 from 2026-11-29T10:00:00.000Z to 2026-11-29T11:00:00.000Z."
+            )
         );
     }
 

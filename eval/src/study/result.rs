@@ -90,6 +90,11 @@ pub struct RunResult {
     /// which runs had which. Absent in records of an older `mur-eval`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition_sha256: Option<String>,
+    /// The command that made the run: its place in `study.json`'s `matrices`, 0-based.
+    /// What the report's "Made by" line counts each command's runs by. Absent in records
+    /// of an older `mur-eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made_by: Option<usize>,
 }
 
 impl RunResult {
@@ -132,6 +137,7 @@ impl RunResult {
             started_at: None,
             agent_lines: None,
             condition_sha256: None,
+            made_by: None,
         }
     }
 }

@@ -1194,6 +1194,10 @@ fn an_agent_failing_a_changed_task_or_giving_no_stream_is_said_and_the_study_say
         &first_sha[..12],
         &second_sha[..12]
     ));
+    // Each run says which command made it, and the report names both with their runs.
+    assert_eq!(results(&out)[0]["madeBy"], 0);
+    assert_eq!(results(&out)[1]["madeBy"], 1);
+    output.assert_stdout_contains(", 1 run; then `mur-eval study --conditions cli-derived ");
     let second_condition = condition_sha(&results(&out)[1]);
     assert_ne!(first_condition, second_condition);
     output.assert_stdout_contains(&format!(
