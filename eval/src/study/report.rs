@@ -1573,7 +1573,12 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
     let attempts =
         |row: &Row| two_parts(("calls", row.calls), ("refused invocations", row.attempts));
     let time = |row: &Row| vec![("seconds".to_owned(), as_printed(&seconds(row.seconds)))];
-    let mut body = String::from("<h2>Conditions</h2>");
+    // How the study was made, as report.md and the README's block begin: a published
+    // page's figures are read for the build and machine they came from.
+    let mut body = made_line(rows).map_or_else(String::new, |line| {
+        format!("<p>{}</p>", html::escape(&line.replace('`', "")))
+    });
+    body.push_str("<h2>Conditions</h2>");
     body.push_str(&charts(
         &conditions,
         &by_condition,
@@ -2557,6 +2562,13 @@ mod tests {
         assert_eq!(made_line(&rows).as_deref(), Some(line));
         assert!(
             markdown(&rows, "study").starts_with(&format!("# study\n\n{line}\n\n## Conditions"))
+        );
+        // The page too, before its first heading.
+        let html = page(&rows, "study");
+        let said = html::escape(&line.replace('`', ""));
+        assert!(
+            html.contains(&format!("<p>{said}</p><h2>Conditions</h2>")),
+            "{html}"
         );
         // Runs that say which command made them: a command that made none (a resume
         // with nothing left, another `--jobs`) is not named, the others with their runs.
