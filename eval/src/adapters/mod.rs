@@ -12,6 +12,11 @@ use serde::{Deserialize, Serialize};
 
 pub use report::AgentReport;
 
+/// What to check when an agent's stdout held no event of the format given: the one
+/// advice a run's note and the report's warning both give.
+pub const NO_EVENTS_HINT: &str = "check the agent's flags (Claude Code writes its stream \
+     with `--output-format stream-json --verbose`; Codex with `exec --json`)";
+
 /// The event streams mur-eval reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]

@@ -177,9 +177,8 @@ pub fn run_one(
 /// not told to write its stream.
 pub fn no_events_note(format: &str) -> String {
     format!(
-        "`--agent-format {format}` was given, but `agent.stdout` held no event of it: check the \
-         agent's flags (Claude Code writes its stream with `--output-format stream-json \
-         --verbose`; Codex with `exec --json`)"
+        "`--agent-format {format}` was given, but `agent.stdout` held no event of it: {}",
+        adapters::NO_EVENTS_HINT
     )
 }
 

@@ -901,9 +901,9 @@ pub fn no_events_line(rows: &Rows<'_>) -> Option<String> {
         format!(
             "Warning: `--agent-format` was given, but the agent's stdout held no event of it \
              in {}: their turns, tokens and cost are unknown, and their context was counted \
-             as if no stream were read; check the agent's flags (Claude Code writes its \
-             stream with `--output-format stream-json --verbose`).",
-            clauses.join("; ")
+             as if no stream were read; {}.",
+            clauses.join("; "),
+            crate::adapters::NO_EVENTS_HINT
         )
     })
 }
@@ -2491,7 +2491,7 @@ mod tests {
                       of it in `cli-named` 1 of 3 runs: their turns, tokens and cost are \
                       unknown, and their context was counted as if no stream were read; check \
                       the agent's flags (Claude Code writes its stream with `--output-format \
-                      stream-json --verbose`).";
+                      stream-json --verbose`; Codex with `exec --json`).";
         assert_eq!(no_events_line(&rows).as_deref(), Some(stream));
         let table = condition_table(&rows);
         assert!(
