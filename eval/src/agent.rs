@@ -5,7 +5,7 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{Read, Write as _};
+use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -174,12 +174,14 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
         }),
     ];
     let mut draining = 0;
+    let mut names = Vec::new();
     for (pipe, file, path) in drains.into_iter().flatten() {
         let (tx, cap) = (kept_tx.clone(), invocation.output_cap);
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        names.push(name.clone());
         std::thread::spawn(move || {
             let _ = tx.send((name, drain(pipe, file, cap)));
         });
@@ -214,15 +216,37 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
         let _ = std::fs::remove_file(path);
     }
     let mut notes = Vec::new();
+    let mut open = names;
     for _ in 0..draining {
-        let Ok((name, dropped)) = kept_rx.recv_timeout(OUTPUT_WAIT) else {
+        let Ok((name, drained)) = kept_rx.recv_timeout(OUTPUT_WAIT) else {
+            // A process the agent left (its own session, out of the group) still holds
+            // the pipe: what it writes later is in no figure, and said so.
+            for name in &open {
+                notes.push(format!(
+                    "`{name}` still open after the agent ended; later output not counted"
+                ));
+            }
             break;
         };
-        if dropped > 0 {
-            notes.push(format!(
+        open.retain(|n| *n != name);
+        match drained {
+            Drained {
+                dropped: 0,
+                write_error: None,
+                ..
+            } => {}
+            Drained {
+                kept,
+                dropped,
+                write_error: Some(why),
+            } => notes.push(format!(
+                "`{name}` could not be written past {kept} bytes ({why}): the {dropped} bytes \
+                 the agent printed after were not kept"
+            )),
+            Drained { dropped, .. } => notes.push(format!(
                 "`{name}` was cut at {}: the {dropped} bytes the agent printed past it were not kept",
                 crate::bounded::size(invocation.output_cap)
-            ));
+            )),
         }
     }
     notes.sort();
@@ -235,10 +259,20 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     })
 }
 
+/// What [`drain`] made of a pipe: the bytes written, those read and dropped, and why
+/// writing stopped when it failed.
+#[derive(Debug, PartialEq)]
+struct Drained {
+    kept: u64,
+    dropped: u64,
+    write_error: Option<String>,
+}
+
 /// Copies `pipe` into `file` until the pipe ends, the first `cap` bytes kept and the
-/// rest read and dropped; returns how many were dropped.
-fn drain(mut pipe: Box<dyn Read + Send>, mut file: File, cap: u64) -> u64 {
-    let (mut kept, mut dropped) = (0u64, 0u64);
+/// rest read and dropped. A write that fails (a full disk, what the cap is for) ends
+/// the keeping: the rest is read and counted as dropped, never written again.
+fn drain(mut pipe: Box<dyn Read + Send>, mut file: impl Write, cap: u64) -> Drained {
+    let (mut kept, mut dropped, mut write_error) = (0u64, 0u64, None);
     let mut buffer = vec![0u8; 64 << 10];
     loop {
         let n = match pipe.read(&mut buffer) {
@@ -247,15 +281,27 @@ fn drain(mut pipe: Box<dyn Read + Send>, mut file: File, cap: u64) -> u64 {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
-        let room = usize::try_from(cap.saturating_sub(kept))
-            .unwrap_or(usize::MAX)
-            .min(n);
-        if room > 0 && file.write_all(&buffer[..room]).is_ok() {
-            kept += room as u64;
+        let room = match write_error {
+            Some(_) => 0,
+            None => usize::try_from(cap.saturating_sub(kept))
+                .unwrap_or(usize::MAX)
+                .min(n),
+        };
+        if room > 0 {
+            if let Err(e) = file.write_all(&buffer[..room]) {
+                write_error = Some(e.to_string());
+                dropped += room as u64;
+            } else {
+                kept += room as u64;
+            }
         }
         dropped += (n - room) as u64;
     }
-    dropped
+    Drained {
+        kept,
+        dropped,
+        write_error,
+    }
 }
 
 fn kill_group(group: Option<Pid>) {
@@ -309,8 +355,55 @@ mod tests {
         );
         assert_eq!(
             ended.notes,
-            ["`out` was cut at 0 MiB: the 4000 bytes the agent printed past it were not kept"]
+            ["`out` was cut at 1000 bytes: the 4000 bytes the agent printed past it were not kept"]
         );
+    }
+
+    /// A process the agent left in a session of its own still holds its stdout: the
+    /// run is not held for it, and the note says its later output is not counted.
+    #[test]
+    fn a_stream_still_open_after_the_agent_ended_is_said() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let run = invocation("setsid sleep 4 & echo started", dir.path());
+        let ended = super::run(&run).expect("runs");
+        assert_eq!(ended.exit, Some(0));
+        assert_eq!(
+            ended.notes,
+            [
+                "`err` still open after the agent ended; later output not counted",
+                "`out` still open after the agent ended; later output not counted"
+            ]
+        );
+    }
+
+    /// A file that cannot be written to (a full disk): the keeping ends at the first
+    /// failed write, and all the rest is counted as dropped, not retried.
+    #[test]
+    fn a_failed_write_ends_the_keeping_and_the_rest_is_dropped() {
+        struct Full(u64);
+        impl Write for Full {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                self.0 += 1;
+                Err(std::io::Error::other(format!(
+                    "disk full (write {})",
+                    self.0
+                )))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let pipe = Box::new(std::io::Cursor::new(vec![7u8; 200 << 10]));
+        let mut full = Full(0);
+        assert_eq!(
+            drain(pipe, &mut full, 1 << 30),
+            Drained {
+                kept: 0,
+                dropped: 200 << 10,
+                write_error: Some("disk full (write 1)".to_owned()),
+            }
+        );
+        assert_eq!(full.0, 1, "written once, never retried");
     }
 
     #[test]
