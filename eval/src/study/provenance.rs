@@ -248,21 +248,23 @@ mod tests {
             path
         };
         let wait = Duration::from_millis(300);
-        assert_eq!(
-            version_of(&script("serving", "exec sleep 600"), wait),
-            "unknown (`--version` did not exit within 300ms)"
-        );
-        assert_eq!(
-            version_of(&script("endless", "exec yes 'mur 9'"), wait),
-            "mur 9"
-        );
-        assert_eq!(
-            version_of(&script("silent", "exit 0"), wait),
-            "unknown (`--version` printed nothing)"
-        );
-        assert_eq!(
-            version_of(&script("one", "echo 'mur 1.2'"), VERSION_WAIT),
-            "mur 1.2"
-        );
+        for (name, body, wait, version) in [
+            (
+                "serving",
+                "exec sleep 600",
+                wait,
+                "unknown (`--version` did not exit within 300ms)",
+            ),
+            ("endless", "exec yes 'mur 9'", wait, "mur 9"),
+            (
+                "silent",
+                "exit 0",
+                wait,
+                "unknown (`--version` printed nothing)",
+            ),
+            ("one", "echo 'mur 1.2'", VERSION_WAIT, "mur 1.2"),
+        ] {
+            assert_eq!(version_of(&script(name, body), wait), version, "{name}");
+        }
     }
 }
