@@ -364,7 +364,13 @@ mod tests {
     #[test]
     fn a_stream_still_open_after_the_agent_ended_is_said() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let run = invocation("setsid sleep 4 & echo started", dir.path());
+        // The agent ends only once the process has left its group (`ready` is written
+        // after setsid): ended before, the group's kill could take it along.
+        let run = invocation(
+            "setsid sh -c ': > ready; exec sleep 4' & \
+             until [ -e ready ]; do sleep 0.01; done; echo started",
+            dir.path(),
+        );
         let ended = super::run(&run).expect("runs");
         assert_eq!(ended.exit, Some(0));
         assert_eq!(
