@@ -39,21 +39,34 @@ pub(crate) async fn serve_stdio(
     // A task of its own, so the service keeps running (and can flush a reply)
     // after the stop request wins the race below.
     let mut service = tokio::spawn(run_service(handler, cancel.clone()));
+    let asked = control.clone();
     let reason = tokio::select! {
         joined = &mut service => {
             joined.map_err(|error| ServeError::Mcp(error.to_string()))??;
-            StopReason::Finished
+            // A client may close stdin as soon as it has read a reload's answer (the
+            // bridge does): the service can end before this loop sees the request,
+            // and a reload answered is still a reload, not a plain end (exit 0,
+            // which the bridge takes for a crash).
+            return Ok((finished(&asked), announcement));
         }
         reason = signals.stop_requested(control) => reason,
     };
-    if reason != StopReason::Finished {
-        if reason == StopReason::Reload {
-            tokio::time::sleep(REPLY_FLUSH).await;
-        }
-        cancel.cancel();
-        let _ = tokio::time::timeout(REPLY_FLUSH, service).await;
+    if reason == StopReason::Reload {
+        tokio::time::sleep(REPLY_FLUSH).await;
     }
+    cancel.cancel();
+    let _ = tokio::time::timeout(REPLY_FLUSH, service).await;
     Ok((reason, announcement))
+}
+
+/// Why a session whose service ended on its own stops: a reload a tool asked
+/// for before it ended, else its client is done.
+fn finished(control: &SessionControl) -> StopReason {
+    if control.reload_requested() {
+        StopReason::Reload
+    } else {
+        StopReason::Finished
+    }
 }
 
 /// Serves until the client closes stdin or `cancel` fires.
