@@ -741,11 +741,8 @@ pub fn agents_line(rows: &Rows<'_>) -> Option<String> {
 /// when none did): `verbs prune` or a rebuild between two commands into one study, whose
 /// row then mixes them. Each set is said against the row's most common one.
 pub fn verb_sets_line(rows: &Rows<'_>) -> Option<String> {
-    let clauses: Vec<String> = rows
-        .conditions
-        .iter()
-        .filter(|r| r.verb_sets.len() > 1)
-        .map(|r| {
+    per_condition(rows, |r| {
+        (r.verb_sets.len() > 1).then(|| {
             let common = &r.verb_sets[0].0;
             let sets: Vec<String> = r
                 .verb_sets
@@ -787,12 +784,11 @@ pub fn verb_sets_line(rows: &Rows<'_>) -> Option<String> {
                 .collect();
             format!("`{}` {}", r.condition, sets.join(", "))
         })
-        .collect();
-    (!clauses.is_empty()).then(|| {
+    })
+    .map(|clauses| {
         format!(
             "Warning: a condition's runs had different verbs installed (`verbs prune` or a \
-             rebuild between two commands into this study), so its row mixes them — {}.",
-            clauses.join("; ")
+             rebuild between two commands into this study), so its row mixes them — {clauses}."
         )
     })
 }
@@ -800,11 +796,8 @@ pub fn verb_sets_line(rows: &Rows<'_>) -> Option<String> {
 /// The runs the harness could not make, per condition with the first one's error
 /// (`None` when it made every run): they are in no figure of the tables.
 pub fn errors_line(rows: &Rows<'_>) -> Option<String> {
-    let clauses: Vec<String> = rows
-        .conditions
-        .iter()
-        .filter(|r| r.errors > 0)
-        .map(|r| {
+    per_condition(rows, |r| {
+        (r.errors > 0).then(|| {
             let why = r
                 .first_error
                 .as_deref()
@@ -812,22 +805,28 @@ pub fn errors_line(rows: &Rows<'_>) -> Option<String> {
                 .unwrap_or_default();
             format!("`{}` {}{why}", r.condition, r.errors)
         })
-        .collect();
-    (!clauses.is_empty()).then(|| {
+    })
+    .map(|clauses| {
         format!(
             "Errors: runs the harness could not make (the agent never ran), left out of \
-             every figure above: {}. The same command again (the same `--out`) makes them.",
-            clauses.join("; ")
+             every figure above: {clauses}. The same command again (the same `--out`) makes \
+             them."
         )
     })
 }
 
-/// "`cli-derived` 2 of 4 runs" for each condition with runs that `count` counts.
-fn runs_of_each_condition(rows: &Rows<'_>, count: fn(&Row) -> u32) -> Vec<String> {
-    rows.conditions
-        .iter()
-        .filter(|r| count(r) > 0)
-        .map(|r| {
+/// The clauses `clause` gives the conditions that have one, in order and joined by `; `
+/// (`None` when none has): what each line after the per-condition table lists.
+fn per_condition(rows: &Rows<'_>, clause: impl Fn(&Row) -> Option<String>) -> Option<String> {
+    let clauses: Vec<String> = rows.conditions.iter().filter_map(clause).collect();
+    (!clauses.is_empty()).then(|| clauses.join("; "))
+}
+
+/// "`cli-derived` 2 of 4 runs" for each condition with runs that `count` counts, as
+/// [`per_condition`] joins them.
+fn runs_of_each_condition(rows: &Rows<'_>, count: fn(&Row) -> u32) -> Option<String> {
+    per_condition(rows, |r| {
+        (count(r) > 0).then(|| {
             format!(
                 "`{}` {} of {}",
                 r.condition,
@@ -835,18 +834,16 @@ fn runs_of_each_condition(rows: &Rows<'_>, count: fn(&Row) -> u32) -> Vec<String
                 plural(r.runs as usize, "run")
             )
         })
-        .collect()
+    })
 }
 
 /// The runs whose agent never started (`sh` exited 127 or 126), per condition (`None`
 /// when every agent started): their failures say nothing of a surface.
 pub fn not_started_line(rows: &Rows<'_>) -> Option<String> {
-    let clauses = runs_of_each_condition(rows, |r| r.not_started);
-    (!clauses.is_empty()).then(|| {
+    runs_of_each_condition(rows, |r| r.not_started).map(|clauses| {
         format!(
             "The agent never started (its command exited 127, not found, or 126, not \
-             runnable) in {}: each run's `agent.stderr` says why.",
-            clauses.join("; ")
+             runnable) in {clauses}: each run's `agent.stderr` says why."
         )
     })
 }
@@ -857,11 +854,8 @@ pub fn not_started_line(rows: &Rows<'_>) -> Option<String> {
 /// success column alone would put on the surface. How many of them exited before trying
 /// the surface at all is said too.
 pub fn agent_exits_line(rows: &Rows<'_>) -> Option<String> {
-    let clauses: Vec<String> = rows
-        .conditions
-        .iter()
-        .filter(|r| !r.agent_exits.is_empty())
-        .map(|r| {
+    let clauses = per_condition(rows, |r| {
+        (!r.agent_exits.is_empty()).then(|| {
             let exited: u32 = r.agent_exits.values().sum();
             let codes: Vec<String> = r
                 .agent_exits
@@ -875,7 +869,7 @@ pub fn agent_exits_line(rows: &Rows<'_>) -> Option<String> {
                 codes.join(", ")
             )
         })
-        .collect();
+    });
     let at_once: u32 = rows.conditions.iter().map(|r| r.failed_at_once).sum();
     let at_once = match at_once {
         0 => String::new(),
@@ -884,10 +878,9 @@ pub fn agent_exits_line(rows: &Rows<'_>) -> Option<String> {
             plural(n as usize, "run")
         ),
     };
-    (!clauses.is_empty()).then(|| {
+    clauses.map(|clauses| {
         format!(
-            "The agent exited nonzero in {}{at_once}: each run's `agent.stderr` says why.",
-            clauses.join("; ")
+            "The agent exited nonzero in {clauses}{at_once}: each run's `agent.stderr` says why."
         )
     })
 }
@@ -896,13 +889,11 @@ pub fn agent_exits_line(rows: &Rows<'_>) -> Option<String> {
 /// (`None` when none): their turns, tokens and cost are `–` because nothing was read —
 /// most often an agent not told to write its stream — not because it reported none.
 pub fn no_events_line(rows: &Rows<'_>) -> Option<String> {
-    let clauses = runs_of_each_condition(rows, |r| r.no_events);
-    (!clauses.is_empty()).then(|| {
+    runs_of_each_condition(rows, |r| r.no_events).map(|clauses| {
         format!(
             "Warning: `--agent-format` was given, but the agent's stdout held no event of it \
-             in {}: their turns, tokens and cost are unknown, and their context was counted \
+             in {clauses}: their turns, tokens and cost are unknown, and their context was counted \
              as if no stream were read; {}.",
-            clauses.join("; "),
             crate::adapters::NO_EVENTS_HINT
         )
     })
@@ -974,12 +965,10 @@ fn versions_line(
 /// The runs the time limit ended, per condition (`None` when none): their time is the
 /// limit, so a median time over them is a lower bound, and their other figures partial.
 pub fn timed_out_line(rows: &Rows<'_>) -> Option<String> {
-    let clauses = runs_of_each_condition(rows, |r| r.timed_out);
-    (!clauses.is_empty()).then(|| {
+    runs_of_each_condition(rows, |r| r.timed_out).map(|clauses| {
         format!(
             "Timed out (the time limit ended the agent; its time is the limit, so the medians \
-             are lower bounds): {}.",
-            clauses.join("; ")
+             are lower bounds): {clauses}."
         )
     })
 }
@@ -988,13 +977,11 @@ pub fn timed_out_line(rows: &Rows<'_>) -> Option<String> {
 /// agent that logs no transcript and has no event stream mur-eval reads, whose context
 /// then holds the tool schemas but none of the results it received.
 pub fn unseen_line(rows: &Rows<'_>) -> Option<String> {
-    let clauses = runs_of_each_condition(rows, |r| r.mcp_unseen);
-    (!clauses.is_empty()).then(|| {
+    runs_of_each_condition(rows, |r| r.mcp_unseen).map(|clauses| {
         format!(
             "Warning: context under-counted (`≥`): the agent made MCP calls but neither logged \
              their results (`MUR_EVAL_TRANSCRIPT`) nor gave an event stream that carries them \
-             (`--agent-format`), so its context leaves them out, in {}.",
-            clauses.join("; ")
+             (`--agent-format`), so its context leaves them out, in {clauses}."
         )
     })
 }
@@ -1003,13 +990,11 @@ pub fn unseen_line(rows: &Rows<'_>) -> Option<String> {
 /// (`None` when none): no event stream said what the agent received, so output it piped
 /// away (`| jq`, `> file`) is counted whole and the figures are upper bounds.
 pub fn captured_line(rows: &Rows<'_>) -> Option<String> {
-    let clauses = runs_of_each_condition(rows, |r| r.captured);
-    (!clauses.is_empty()).then(|| {
+    runs_of_each_condition(rows, |r| r.captured).map(|clauses| {
         format!(
             "CLI context counted from everything `mur` printed, as no event stream \
              (`--agent-format`) said what the agent received: output it piped away or sent \
-             to a file is counted whole, so these figures are upper bounds, in {}.",
-            clauses.join("; ")
+             to a file is counted whole, so these figures are upper bounds, in {clauses}."
         )
     })
 }
@@ -1280,11 +1265,8 @@ pub fn markdown(rows: &Rows<'_>, title: &str) -> String {
 /// first (`None` when there were none): the argv agents reached for that a verb did
 /// not take, which cost turns but never reached the session.
 pub fn refused_line(rows: &Rows<'_>) -> Option<String> {
-    let per_condition: Vec<String> = rows
-        .conditions
-        .iter()
-        .filter(|r| r.refused_total() > 0)
-        .map(|r| {
+    per_condition(rows, |r| {
+        (r.refused_total() > 0).then(|| {
             let mut shapes: Vec<(&String, &u64)> = r.refused.iter().collect();
             shapes.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
             let shapes: Vec<String> = shapes
@@ -1298,11 +1280,10 @@ pub fn refused_line(rows: &Rows<'_>) -> Option<String> {
                 shapes.join(", ")
             )
         })
-        .collect();
-    (!per_condition.is_empty()).then(|| {
+    })
+    .map(|clauses| {
         format!(
-            "Invocations mur refused (argv a verb did not take; WORD is any other word): {}.",
-            per_condition.join("; ")
+            "Invocations mur refused (argv a verb did not take; WORD is any other word): {clauses}."
         )
     })
 }
@@ -1311,11 +1292,8 @@ pub fn refused_line(rows: &Rows<'_>) -> Option<String> {
 /// failed): the column's median can be 0 while a few runs failed calls, and which
 /// surface leads an agent into failing calls is what a study compares.
 pub fn failed_line(rows: &Rows<'_>) -> Option<String> {
-    let clauses: Vec<String> = rows
-        .conditions
-        .iter()
-        .filter(|r| r.failed_total > 0)
-        .map(|r| {
+    per_condition(rows, |r| {
+        (r.failed_total > 0).then(|| {
             format!(
                 "`{}` {} in {} of {}",
                 r.condition,
@@ -1324,24 +1302,16 @@ pub fn failed_line(rows: &Rows<'_>) -> Option<String> {
                 plural(r.runs as usize, "run")
             )
         })
-        .collect();
-    (!clauses.is_empty()).then(|| {
-        format!(
-            "Failed calls (the session answered with an error): {}.",
-            clauses.join("; ")
-        )
     })
+    .map(|clauses| format!("Failed calls (the session answered with an error): {clauses}."))
 }
 
 /// Where the conditions that offered both surfaces saw the agent reach, one clause per
 /// condition (`None` when no condition offered both): the run's first call, then every
 /// call.
 pub fn preference_line(rows: &Rows<'_>) -> Option<String> {
-    let per_condition: Vec<String> = rows
-        .conditions
-        .iter()
-        .filter(|r| r.reach.offered_both > 0)
-        .map(|r| {
+    per_condition(rows, |r| {
+        (r.reach.offered_both > 0).then(|| {
             let reach = &r.reach;
             let share = reach
                 .cli_share()
@@ -1358,13 +1328,8 @@ pub fn preference_line(rows: &Rows<'_>) -> Option<String> {
                 r.condition, reach.first_cli, plural(r.runs as usize, "run"), reach.first_mcp, reach.cli_calls, reach.mcp_calls
             )
         })
-        .collect();
-    (!per_condition.is_empty()).then(|| {
-        format!(
-            "Where both surfaces were offered, the agent's own choice: {}.",
-            per_condition.join("; ")
-        )
     })
+    .map(|clauses| format!("Where both surfaces were offered, the agent's own choice: {clauses}."))
 }
 
 /// What the columns mean, under every table.
