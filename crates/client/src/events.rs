@@ -513,17 +513,24 @@ fn json_text(value: &Value) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn question() -> Question {
+    /// The question of an `elicitation/create` with this `message`, asking for an
+    /// object of these `properties`, the `required` ones required.
+    fn asking(message: &str, properties: Value, required: &[&str]) -> Question {
         Question::from_params(&json!({
-            "message": "Clear all 2 todo(s)?",
-            "requestedSchema": { "type": "object", "properties": {
-                "confirm": { "type": "boolean", "description": "Clear them?" },
-                "age": { "type": "integer", "default": 30 },
-                "status": { "type": "string", "enum": ["active", "inactive"], "default": "active" },
-                "tags": { "type": "array", "items": { "anyOf": [{ "const": "a" }, { "const": "b" }] } },
-                "note": { "type": "string" }
-            }, "required": ["confirm"] }
+            "message": message,
+            "requestedSchema": { "type": "object", "properties": properties, "required": required }
         }))
+    }
+
+    fn question() -> Question {
+        let properties = json!({
+            "confirm": { "type": "boolean", "description": "Clear them?" },
+            "age": { "type": "integer", "default": 30 },
+            "status": { "type": "string", "enum": ["active", "inactive"], "default": "active" },
+            "tags": { "type": "array", "items": { "anyOf": [{ "const": "a" }, { "const": "b" }] } },
+            "note": { "type": "string" }
+        });
+        asking("Clear all 2 todo(s)?", properties, &["confirm"])
     }
 
     fn answers(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -590,12 +597,8 @@ mod tests {
 
     #[test]
     fn answers_to_none_of_its_fields_leave_a_question_of_optional_fields_open() {
-        let optional = Question::from_params(&json!({
-            "message": "Clear all todos?",
-            "requestedSchema": { "type": "object", "properties": {
-                "confirm": { "type": "boolean", "default": false }
-            } }
-        }));
+        let properties = json!({ "confirm": { "type": "boolean", "default": false } });
+        let optional = asking("Clear all todos?", properties, &[]);
         // A mistyped key does not answer with the defaults.
         let mistyped = answers(&[("confirmed", "true")]);
         assert_eq!(optional.answer_from(&mistyped).expect("valid"), None);
@@ -611,17 +614,15 @@ mod tests {
     /// show each id with its title, and either answers.
     #[test]
     fn titles_alike_but_for_case_with_a_comma_or_empty_are_each_answered() {
-        let q = Question::from_params(&json!({
-            "message": "Pick",
-            "requestedSchema": { "type": "object", "properties": {
-                "pet": { "type": "string", "enum": ["pet-1", "pet-2", "pet-3"],
-                         "enumNames": ["Dogs", "dogs", ""] },
-                "hero": { "type": "array", "items": { "anyOf": [
-                    { "const": "h1", "title": "Green, Lantern" },
-                    { "const": "h2", "title": "Green" },
-                    { "const": "h3", "title": "Flash" } ] } }
-            } }
-        }));
+        let properties = json!({
+            "pet": { "type": "string", "enum": ["pet-1", "pet-2", "pet-3"],
+                     "enumNames": ["Dogs", "dogs", ""] },
+            "hero": { "type": "array", "items": { "anyOf": [
+                { "const": "h1", "title": "Green, Lantern" },
+                { "const": "h2", "title": "Green" },
+                { "const": "h3", "title": "Flash" } ] } }
+        });
+        let q = asking("Pick", properties, &[]);
         let kinds: Vec<String> = q.fields.iter().map(|f| f.kind.placeholder()).collect();
         assert_eq!(
             kinds,
@@ -647,17 +648,15 @@ mod tests {
 
     #[test]
     fn titled_choices_are_shown_with_their_titles_and_answered_by_either() {
-        let q = Question::from_params(&json!({
-            "message": "Pick",
-            "requestedSchema": { "type": "object", "properties": {
-                "pet": { "type": "string", "enum": ["pet-1", "pet-2"], "enumNames": ["Cats", "Dogs"] },
-                "hero": { "type": "string", "oneOf": [
-                    { "const": "hero-1", "title": "Superman" },
-                    { "const": "hero-2", "title": "Green Lantern" } ] },
-                "fish": { "type": "array", "items": { "anyOf": [
-                    { "const": "fish-1", "title": "Tuna" }, { "const": "fish-2", "title": "Salmon" } ] } }
-            }, "required": ["pet", "hero"] }
-        }));
+        let properties = json!({
+            "pet": { "type": "string", "enum": ["pet-1", "pet-2"], "enumNames": ["Cats", "Dogs"] },
+            "hero": { "type": "string", "oneOf": [
+                { "const": "hero-1", "title": "Superman" },
+                { "const": "hero-2", "title": "Green Lantern" } ] },
+            "fish": { "type": "array", "items": { "anyOf": [
+                { "const": "fish-1", "title": "Tuna" }, { "const": "fish-2", "title": "Salmon" } ] } }
+        });
+        let q = asking("Pick", properties, &["pet", "hero"]);
         let kinds: Vec<String> = q.fields.iter().map(|f| f.kind.placeholder()).collect();
         assert_eq!(
             kinds,
