@@ -3446,20 +3446,15 @@ mod tests {
             help.starts_with("Usage: mur devtools wait-for --selector S [--by JSON] [--count N]"),
             "{help}"
         );
-        assert!(help.contains("\nWait until an element matches\n"), "{help}");
-        assert!(
-            help.contains("Tool `waitFor`: read-only, idempotent."),
-            "{help}"
-        );
-        assert!(
-            help.contains("--view summary|full  (default: \"summary\")"),
-            "{help}"
-        );
-        assert!(
-            help.contains("--selector S         the elements (required)"),
-            "{help}"
-        );
-        assert!(help.contains("--tags TEXT"), "{help}");
+        for said in [
+            "\nWait until an element matches\n",
+            "Tool `waitFor`: read-only, idempotent.",
+            "--view summary|full  (default: \"summary\")",
+            "--selector S         the elements (required)",
+            "--tags TEXT",
+        ] {
+            assert!(help.contains(said), "{said:?} in {help}");
+        }
     }
 
     /// A derived verb's help keeps to the standard verbs' width: prose broken between

@@ -294,10 +294,7 @@ mod tests {
         let spec = VerbSpec {
             positionals: vec![
                 Param::new("text", "", ValueKind::Text, "the text"),
-                Param {
-                    repeatable: true,
-                    ..Param::new("save", "", ValueKind::OutputPath, "files")
-                },
+                Param::new("save", "", ValueKind::OutputPath, "files").repeatable(),
             ],
             options: vec![
                 Param::new("out", "PATH", ValueKind::OutputPath, "where"),

@@ -92,13 +92,7 @@ impl VerbHost {
     pub fn open_for(verb: &str) -> Result<Self, VerbError> {
         let dirs = VerbDirs::from_env()?;
         let index = Index::load_only(&dirs.verbs, verb)?;
-        Ok(Self {
-            dirs,
-            index,
-            runtime: None,
-            current: None,
-            compiling: None,
-        })
+        Ok(Self::with_index(dirs, index))
     }
 
     /// Call `say(verb, bytes)` before a verb that runs must be compiled first
@@ -110,13 +104,19 @@ impl VerbHost {
 
     pub fn open_in(dirs: VerbDirs) -> Result<Self, VerbError> {
         let index = Index::load(&dirs.verbs)?;
-        Ok(Self {
+        Ok(Self::with_index(dirs, index))
+    }
+
+    /// The host of `dirs` with the index read from it: no engine built, no verb
+    /// loaded yet.
+    fn with_index(dirs: VerbDirs, index: Index) -> Self {
+        Self {
             dirs,
             index,
             runtime: None,
             current: None,
             compiling: None,
-        })
+        }
     }
 
     /// Every installed verb's index entry (from the index alone).

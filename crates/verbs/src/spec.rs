@@ -66,6 +66,24 @@ impl Param {
     }
 }
 
+/// The marks a hand-made spec sets on a [`Param::new`] (in tests).
+#[cfg(test)]
+impl Param {
+    pub(crate) fn required(self) -> Self {
+        Self {
+            required: true,
+            ..self
+        }
+    }
+
+    pub(crate) fn repeatable(self) -> Self {
+        Self {
+            repeatable: true,
+            ..self
+        }
+    }
+}
+
 /// The structured part of the `info` of a `mur:verb@0.2.0`-or-later verb.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -718,10 +736,7 @@ mod tests {
     fn a_repeatable_param_without_help_stays_in_its_column() {
         let spec = VerbSpec {
             options: vec![
-                Param {
-                    repeatable: true,
-                    ..Param::new("tags", "TEXT", ValueKind::Text, "")
-                },
+                Param::new("tags", "TEXT", ValueKind::Text, "").repeatable(),
                 Param::new("mode", "fast|lent", ValueKind::Choice, "how fast"),
                 Param::new("ünï", "X", ValueKind::Text, "wide"),
             ],
@@ -917,10 +932,9 @@ word a word a word a word
             synopsis: "tree [--view summary|full]".into(),
             details: "More words.".into(),
             examples: vec!["mur devtools tree --view full".into()],
-            positionals: vec![Param {
-                required: true,
-                ..Param::new("selector", "", ValueKind::Selector, "the element")
-            }],
+            positionals: vec![
+                Param::new("selector", "", ValueKind::Selector, "the element").required(),
+            ],
             options: vec![
                 Param::new("view", "summary|full", ValueKind::Choice, "how much"),
                 Param::new("timeout", "MS", ValueKind::Milliseconds, "let it take MS"),
@@ -949,27 +963,19 @@ word a word a word a word
     #[test]
     fn a_missing_usage_line_is_composed_from_the_params() {
         let spec = VerbSpec {
-            positionals: vec![Param {
-                required: true,
-                repeatable: true,
-                ..Param::new("file", "", ValueKind::Text, "files")
-            }],
+            positionals: vec![
+                Param::new("file", "", ValueKind::Text, "files")
+                    .required()
+                    .repeatable(),
+            ],
             options: vec![
                 Param::new("all", "", ValueKind::Flag, "all"),
-                Param {
-                    required: true,
-                    ..Param::new("to", "", ValueKind::Text, "where")
-                },
+                Param::new("to", "", ValueKind::Text, "where").required(),
                 // A repeatable option is marked as a repeatable positional is.
-                Param {
-                    repeatable: true,
-                    ..Param::new("tag", "T", ValueKind::Text, "tags")
-                },
-                Param {
-                    repeatable: true,
-                    required: true,
-                    ..Param::new("via", "HOST", ValueKind::Text, "hosts")
-                },
+                Param::new("tag", "T", ValueKind::Text, "tags").repeatable(),
+                Param::new("via", "HOST", ValueKind::Text, "hosts")
+                    .repeatable()
+                    .required(),
             ],
             ..VerbSpec::default()
         };

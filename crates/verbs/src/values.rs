@@ -65,10 +65,7 @@ mod tests {
 
     fn spec() -> VerbSpec {
         VerbSpec {
-            positionals: vec![Param {
-                required: true,
-                ..Param::new("target", "", ValueKind::Name, "")
-            }],
+            positionals: vec![Param::new("target", "", ValueKind::Name, "").required()],
             options: vec![
                 Param::new("args", "JSON", ValueKind::Json, ""),
                 Param::new("text", "X", ValueKind::Text, ""),
