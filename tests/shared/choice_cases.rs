@@ -1,10 +1,9 @@
 // The choice typos a verb of every kind answers alike — derived verbs
-// (crates/verbs/src/derived.rs), and the Python and JavaScript kits
-// (tests/tests/e2e/scaffold_python.rs, scaffold_js.rs) — by the host's rule
-// (`mur_core::nearest`, and a choice that differs only in case): one table,
-// `include!`d by those tests, two builds. The Rust kit's tests (plugins/kit/src/tests.rs)
-// pin the same cases in a table of their own: the kit is vendored whole into the crates
-// `mur devtools verbs new` makes, where this file is not.
+// (crates/verbs/src/derived.rs), the Rust kit (plugins/kit/tests/choices.rs, outside
+// the src/ that `mur devtools verbs new` vendors, where this file is not), and the
+// Python and JavaScript kits (tests/tests/e2e/scaffold_python.rs, scaffold_js.rs) — by
+// the host's rule (`mur_core::nearest`, and a choice that differs only in case): one
+// table, `include!`d by those tests, three builds.
 
 /// A verb's choice options in these cases: `--view`, `--status`, `--component`.
 const CHOICE_OPTIONS: [(&str, [&str; 2]); 3] = [

@@ -420,57 +420,6 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
     }
 }
 
-/// A choice's "did you mean" is the host's (`mur_core::nearest` and a choice that
-/// differs only in case), so a verb made with the kit hints as a derived verb does:
-/// the same cases are pinned in crates/verbs/src/derived.rs and the Python and
-/// JavaScript kits' tests (tests/tests/e2e/scaffold_*.rs).
-#[test]
-fn a_choice_is_meant_by_the_hosts_rule() {
-    const CHOICES: Spec = Spec {
-        options: &[
-            VIEW,
-            Opt::value("status", "S", Kind::Choice(&["success", "error"]), "how"),
-            Opt::value(
-                "component",
-                "C",
-                Kind::Choice(&["counter", "todo"]),
-                "which",
-            ),
-        ],
-        ..Spec::NONE
-    };
-    let refused = |words: &[&str]| refusal(crate::argv::Args::parse(&CHOICES, &argv(words)), words);
-    let error = |option: &str, word: &str| refused(&[&format!("--{option}"), word]);
-    let cases = [
-        ("view", "FULL", Some("full")),
-        ("status", "Error", Some("error")),
-        ("status", "sucess", Some("success")),
-        ("view", "fl", None),
-        ("component", "cntr", None),
-        ("component", "zebra", None),
-    ];
-    for (option, word, meant) in cases {
-        let choices = match option {
-            "view" => "`summary` or `full`",
-            "status" => "`success` or `error`",
-            _ => "`counter` or `todo`",
-        };
-        let told = format!("`--{option}` must be {choices}, got `{word}`");
-        let expected = match meant {
-            Some(meant) => format!("{told}; did you mean `{meant}`?"),
-            None => told,
-        };
-        assert_eq!(error(option, word), expected);
-    }
-    // An option's too: `--vi` is no typo of `--view` by it, though Jaro alone likes it.
-    let unknown = |word: &str| refused(&[word]);
-    assert_eq!(unknown("--vi"), "unknown option `--vi`");
-    assert_eq!(
-        unknown("--sttus"),
-        "unknown option `--sttus`; did you mean `--status`?"
-    );
-}
-
 #[test]
 fn info_declares_every_argument_and_option_and_the_examples() {
     let info = info::<Sample>();
