@@ -30,22 +30,21 @@ fn decrement_is_disabled_at_zero() {
 #[test]
 fn elements_of_a_hidden_component_cannot_be_used() {
     let app = App::new();
-    let message = app.err("click", json!({ "selector": "#todo-add" }));
-    assert_eq!(
-        message,
-        "`#todo-add` is not visible: component `todo` is not active; switch to it first"
-    );
-    // The component's own panel gives the same reason, not "scrolled out of view".
-    let message = app.err("click", json!({ "selector": "#todo" }));
-    assert_eq!(
-        message,
-        "`#todo` is not visible: component `todo` is not active; switch to it first"
-    );
-    let message = app.err("screenshot", json!({ "selector": "#todo" }));
-    assert_eq!(
-        message,
-        "`#todo` is not visible: component `todo` is not active; switch to it first"
-    );
+    // A control of the component and its own panel (`#todo`) give one reason, not
+    // "scrolled out of view".
+    for (tool, selector) in [
+        ("click", "#todo-add"),
+        ("click", "#todo"),
+        ("screenshot", "#todo"),
+    ] {
+        assert_eq!(
+            app.err(tool, json!({ "selector": selector })),
+            format!(
+                "`{selector}` is not visible: component `todo` is not active; switch to it first"
+            ),
+            "{tool} {selector}"
+        );
+    }
     let message = app.err("click", json!({ "selector": "#missing" }));
     assert_eq!(message, "no element matches `#missing`");
 }

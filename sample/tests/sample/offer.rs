@@ -3,14 +3,8 @@
 //! mixes text and a screenshot, the app's log and todos are resources, and a prompt
 //! walks through a component.
 
-use mur_testkit::{Sandbox, Session, mcp};
+use mur_testkit::{Sandbox, mcp};
 use serde_json::{Value, json};
-
-fn started() -> (Sandbox, Session) {
-    let sandbox = Sandbox::new();
-    let session = sandbox.start_sample(&sandbox.project("app"));
-    (sandbox, session)
-}
 
 fn add_todos(endpoint: &str, texts: &[&str]) {
     for text in texts {
@@ -25,7 +19,7 @@ fn add_todos(endpoint: &str, texts: &[&str]) {
 
 #[test]
 fn export_todos_reports_progress_per_todo_and_embeds_the_json() {
-    let (_sandbox, session) = started();
+    let (_sandbox, session) = Sandbox::with_app();
     let endpoint = &session.lock.endpoint;
     add_todos(endpoint, &["milk", "eggs", "bread"]);
     let messages = mcp::tool_exchange(
@@ -65,7 +59,7 @@ fn export_todos_reports_progress_per_todo_and_embeds_the_json() {
 
 #[test]
 fn clear_todos_asks_first_and_clears_only_when_confirmed() {
-    let (_sandbox, session) = started();
+    let (_sandbox, session) = Sandbox::with_app();
     let endpoint = &session.lock.endpoint;
     add_todos(endpoint, &["milk", "eggs"]);
     let caps = json!({ "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } });
@@ -114,7 +108,7 @@ fn clear_todos_asks_first_and_clears_only_when_confirmed() {
 
 #[test]
 fn clear_todos_asks_again_when_the_list_changed_before_the_answer() {
-    let (_sandbox, session) = started();
+    let (_sandbox, session) = Sandbox::with_app();
     let endpoint = &session.lock.endpoint;
     add_todos(endpoint, &["milk"]);
     let caps = json!({ "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } });
@@ -136,7 +130,7 @@ fn clear_todos_asks_again_when_the_list_changed_before_the_answer() {
 
 #[test]
 fn overview_returns_a_description_and_a_screenshot_in_one_result() {
-    let (_sandbox, session) = started();
+    let (_sandbox, session) = Sandbox::with_app();
     let endpoint = &session.lock.endpoint;
     mcp::call_tool(endpoint, "click", json!({ "selector": "#btn-inc" }));
     let answer = mcp::call_tool(endpoint, "overview", json!({}));
@@ -153,7 +147,7 @@ fn overview_returns_a_description_and_a_screenshot_in_one_result() {
 
 #[test]
 fn the_app_log_and_the_todos_are_resources() {
-    let (_sandbox, session) = started();
+    let (_sandbox, session) = Sandbox::with_app();
     let endpoint = &session.lock.endpoint;
     mcp::call_tool(endpoint, "click", json!({ "selector": "#btn-inc" }));
     mcp::call_tool(endpoint, "click", json!({ "selector": "#nope" }));
@@ -183,7 +177,7 @@ fn the_app_log_and_the_todos_are_resources() {
 
 #[test]
 fn the_walkthrough_prompt_names_the_controls_of_a_component() {
-    let (_sandbox, session) = started();
+    let (_sandbox, session) = Sandbox::with_app();
     let endpoint = &session.lock.endpoint;
     let listed = mcp::modern(endpoint, "prompts/list", json!({}));
     assert_eq!(

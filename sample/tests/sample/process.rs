@@ -6,8 +6,7 @@ use serde_json::json;
 
 #[test]
 fn mur_sample_serves_its_tools_over_http() {
-    let sandbox = Sandbox::new();
-    let session = sandbox.start_sample(&sandbox.project("app"));
+    let (_sandbox, session) = Sandbox::with_app();
     let lock = &session.lock;
     assert_eq!(lock.transport.as_str(), "http");
 
@@ -107,11 +106,9 @@ fn usage_errors_exit_1_with_a_message() {
 /// panic's exit 101.
 #[test]
 fn a_second_session_exits_3_when_its_stderr_reader_is_gone() {
-    let sandbox = Sandbox::new();
-    let project = sandbox.project("app");
-    let _first = sandbox.start_sample(&project);
-    let mut second = sandbox.command(&sandbox.artifacts().sample);
-    second.arg("--project").arg(&project);
+    let (sandbox, first) = Sandbox::with_app();
+    let project = std::path::Path::new(&first.lock.project);
+    let mut second = sandbox.session_command(&sandbox.artifacts().sample, project, &[]);
     let status = mur_testkit::exit_with_stderr_gone(&mut second);
     assert_eq!(status.code(), Some(3), "{status:?}");
 }

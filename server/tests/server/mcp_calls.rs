@@ -2,7 +2,7 @@
 //! clients still initialize and use a session; results carry the documented shapes.
 #![cfg(unix)]
 
-use crate::support::{World, mcp, run_to_end};
+use crate::support::{World, assert_invalid_params_saying, mcp, run_to_end};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
@@ -58,8 +58,7 @@ fn tool_failure_is_a_result_with_is_error_and_the_message() {
 fn unknown_tool_is_an_invalid_params_error_naming_it() {
     let (world, _session) = World::started();
     let answer = mcp::call_tool(&world.endpoint(), "nosuchtool", json!({}));
-    let message = mcp::error_message(&answer, -32602);
-    assert!(message.contains("`nosuchtool`"), "{answer}");
+    assert_invalid_params_saying(&answer, "`nosuchtool`");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! `server/discover` declares; bad input gets a JSON-RPC error, never a crash.
 #![cfg(unix)]
 
-use crate::support::{World, mcp};
+use crate::support::{World, assert_invalid_params_saying, mcp};
 use serde_json::{Value, json};
 
 #[test]
@@ -211,8 +211,7 @@ fn resources_and_templates_are_listed_and_read() {
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
     assert_eq!(unknown["error"]["data"]["uri"], "example://nothing");
     let bad_id = read("example://items/seven");
-    let message = mcp::error_message(&bad_id, -32602);
-    assert!(message.contains("`seven`"), "{bad_id}");
+    assert_invalid_params_saying(&bad_id, "`seven`");
 }
 
 #[test]
@@ -250,8 +249,7 @@ fn prompts_are_listed_and_got_with_their_arguments_checked() {
         (json!({ "name": 3 }), "must be a string"),
     ] {
         let refused = get(arguments.clone());
-        assert_eq!(refused["error"]["code"], -32602, "{arguments}: {refused}");
-        let message = refused["error"]["message"].as_str().unwrap_or("");
+        let message = mcp::error_message(&refused, -32602);
         assert!(message.contains(says), "{arguments}: {refused}");
     }
     let unknown = mcp::exchange(

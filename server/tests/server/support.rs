@@ -108,6 +108,13 @@ impl World {
     }
 }
 
+/// Asserts that `answer` is an invalid-params error (-32602) whose message says `part`.
+#[track_caller]
+pub fn assert_invalid_params_saying(answer: &serde_json::Value, part: &str) {
+    let message = mcp::error_message(answer, -32602);
+    assert!(message.contains(part), "{answer}");
+}
+
 /// Runs a command to completion (bounded by the kit's patience).
 pub fn run_to_end(mut command: Command) -> Output {
     Process::spawn(&mut command).wait_output()
