@@ -17,23 +17,16 @@ pub const FIELDS: Opt = Opt::value(
     Kind::Local,
     "also print these fields (comma-separated), or `all`",
 );
-/// `--full`: every field, no value cut.
-pub const FULL: Opt = Opt::flag("full", "print every field and every value whole");
+/// `--full`: every field, no value cut; the verb's own (never sent), so a listing needs
+/// no `arguments` of its own.
+pub const FULL: Opt = Opt::local_flag("full", "print every field and every value whole");
 
 /// The spec of a verb whose only options are `--fields` and `--full`.
 #[allow(dead_code)] // not every verb is a bare listing
 pub const SPEC: Spec = Spec {
-    positionals: &[],
     options: &[FIELDS, FULL],
-    exclusive: &[],
+    ..Spec::NONE
 };
-
-/// The tool's arguments: argv's, without the options the verb keeps for itself.
-pub fn arguments(args: &Args) -> Map<String, Value> {
-    let mut arguments = args.arguments();
-    arguments.remove("full");
-    arguments
-}
 
 /// What to keep of an object: `default` fields, plus `--fields`; all with `--full` or
 /// `--fields all`.

@@ -23,12 +23,8 @@ impl Verb for Click {
     const SPEC: Spec = Spec {
         positionals: &[Pos::selector("the element to click")],
         options: &[shaping::FIELDS, shaping::FULL],
-        exclusive: &[],
+        ..Spec::NONE
     };
-
-    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
-        Ok(shaping::arguments(args))
-    }
 
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         let keep = Keep::of(args, &["type", "id", "text"]);

@@ -24,10 +24,6 @@ impl Verb for Components {
     };
     const SPEC: Spec = shaping::SPEC;
 
-    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
-        Ok(shaping::arguments(args))
-    }
-
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         let keep = Keep::of(args, &["name", "title"]);
         let payload = shape::payload(result);

@@ -3,7 +3,7 @@
 //! from the default (`--fields` adds others, `--full` keeps everything). On stderr: the
 //! likely next command (acting on the element, else `tree` to find one) and what was cut.
 
-use mur_verb_kit::{About, Args, Map, Opt, Shaped, Spec, Value, Verb, shape};
+use mur_verb_kit::{About, Args, Opt, Shaped, Spec, Value, Verb, shape};
 
 #[path = "../../shaping.rs"]
 mod shaping;
@@ -27,18 +27,13 @@ impl Verb for State {
         ],
     };
     const SPEC: Spec = Spec {
-        positionals: &[],
         options: &[
             Opt::selector("only the element the selector S matches"),
             shaping::FIELDS,
             shaping::FULL,
         ],
-        exclusive: &[],
+        ..Spec::NONE
     };
-
-    fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
-        Ok(shaping::arguments(args))
-    }
 
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         let keep = Keep::of(args, DEFAULT);

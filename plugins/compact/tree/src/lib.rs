@@ -30,18 +30,17 @@ impl Verb for Tree {
         ],
     };
     const SPEC: Spec = Spec {
-        positionals: &[],
         options: &[
             Opt::selector("only the subtree the selector S matches"),
             Opt::window("only this window (default: every window)"),
             shaping::FIELDS,
             shaping::FULL,
         ],
-        exclusive: &[],
+        ..Spec::NONE
     };
 
     fn arguments(args: &Args) -> Result<Map<String, Value>, String> {
-        let mut arguments = shaping::arguments(args);
+        let mut arguments = args.arguments();
         if args.flag("full") {
             arguments.insert("view".to_owned(), Value::from("full"));
         }
