@@ -41,17 +41,15 @@ pub fn register_tool(tools: &mut ToolSet, app: &SampleApp) {
     let description =
         format!("Render a window, or the area of one element, to a PNG image. {SELECTOR_HELP}");
     let spec = ToolSpec::new("screenshot", description, schema, ToolHints::READ_ONLY);
-    register(
-        tools,
-        app,
-        spec,
-        |app, args: ScreenshotArgs, _| async move {
-            if args.wait_idle {
-                wait_idle(&app).await;
-            }
-            capture(&app, &args)
-        },
-    );
+    register(tools, app, spec, |app, args, _| screenshot(app, args));
+}
+
+/// `screenshot`: the capture, after the background work if `waitIdle` asks to wait.
+async fn screenshot(app: SampleApp, args: ScreenshotArgs) -> ToolResult {
+    if args.wait_idle {
+        wait_idle(&app).await;
+    }
+    capture(&app, &args)
 }
 
 async fn wait_idle(app: &SampleApp) {

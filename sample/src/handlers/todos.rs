@@ -7,8 +7,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use mur_server::{
-    Asked, Content, InputRequired, LogLevel, Question, ResourceContents, ToolHints, ToolOutput,
-    ToolSet, ToolSpec,
+    Asked, Content, InputRequired, LogLevel, Question, ResourceContents, SessionControl, ToolHints,
+    ToolOutput, ToolResult, ToolSet, ToolSpec,
 };
 
 use super::registration::{NoArgs, object_schema, register};
@@ -43,62 +43,60 @@ fn register_export(tools: &mut ToolSet, app: &SampleApp) {
     let description = "Export the todo list, one todo at a time: reports progress (send a `progressToken`) \
 and logs as it goes; returns a Markdown list and the same todos as an embedded JSON document.";
     let spec = ToolSpec::new("exportTodos", description, schema, ToolHints::READ_ONLY);
-    register(
-        tools,
-        app,
-        spec,
-        |app, args: ExportArgs, control| async move {
-            if args.delay_ms > 2000 {
-                return Err(format!("delayMs {} is above the 2000 ms limit", args.delay_ms).into());
-            }
-            let todos = app.lock().todos.clone();
-            let total = todos.len();
-            control
-                .log(LogLevel::Info, format!("exporting {total} todo(s)"))
-                .await;
-            control
-                .progress(0.0, Some(total as f64), Some("starting the export"))
-                .await;
-            let mut lines = Vec::with_capacity(total);
-            for (done, todo) in todos.iter().enumerate() {
-                tokio::time::sleep(Duration::from_millis(args.delay_ms)).await;
-                lines.push(format!(
-                    "- [{}] {}",
-                    if todo.done { "x" } else { " " },
-                    todo.text
-                ));
-                let message = format!("exported {} of {total}", done + 1);
-                control
-                    .progress((done + 1) as f64, Some(total as f64), Some(&message))
-                    .await;
-                control.log(LogLevel::Debug, message).await;
-            }
-            let items: Vec<Value> = todos
-                .iter()
-                .map(|todo| json!({ "id": todo.id, "text": todo.text, "done": todo.done }))
-                .collect();
-            let document = json!({ "todos": items }).to_string();
-            let markdown = if lines.is_empty() {
-                "The todo list is empty.".to_owned()
-            } else {
-                lines.join("\n")
-            };
-            control
-                .log(LogLevel::Info, format!("exported {total} todo(s)"))
-                .await;
-            Ok(ToolOutput::Content {
-                blocks: vec![
-                    Content::text(markdown),
-                    Content::Resource(ResourceContents::text(
-                        EXPORT_URI,
-                        "application/json",
-                        document,
-                    )),
-                ],
-                structured: Some(json!({ "exported": total })),
-            })
-        },
-    );
+    register(tools, app, spec, export);
+}
+
+/// `exportTodos`: the todos one at a time, each reported as progress and in the log.
+async fn export(app: SampleApp, args: ExportArgs, control: SessionControl) -> ToolResult {
+    if args.delay_ms > 2000 {
+        return Err(format!("delayMs {} is above the 2000 ms limit", args.delay_ms).into());
+    }
+    let todos = app.lock().todos.clone();
+    let total = todos.len();
+    control
+        .log(LogLevel::Info, format!("exporting {total} todo(s)"))
+        .await;
+    control
+        .progress(0.0, Some(total as f64), Some("starting the export"))
+        .await;
+    let mut lines = Vec::with_capacity(total);
+    for (done, todo) in todos.iter().enumerate() {
+        tokio::time::sleep(Duration::from_millis(args.delay_ms)).await;
+        lines.push(format!(
+            "- [{}] {}",
+            if todo.done { "x" } else { " " },
+            todo.text
+        ));
+        let message = format!("exported {} of {total}", done + 1);
+        control
+            .progress((done + 1) as f64, Some(total as f64), Some(&message))
+            .await;
+        control.log(LogLevel::Debug, message).await;
+    }
+    let items: Vec<Value> = todos
+        .iter()
+        .map(|todo| json!({ "id": todo.id, "text": todo.text, "done": todo.done }))
+        .collect();
+    let document = json!({ "todos": items }).to_string();
+    let markdown = if lines.is_empty() {
+        "The todo list is empty.".to_owned()
+    } else {
+        lines.join("\n")
+    };
+    control
+        .log(LogLevel::Info, format!("exported {total} todo(s)"))
+        .await;
+    Ok(ToolOutput::Content {
+        blocks: vec![
+            Content::text(markdown),
+            Content::Resource(ResourceContents::text(
+                EXPORT_URI,
+                "application/json",
+                document,
+            )),
+        ],
+        structured: Some(json!({ "exported": total })),
+    })
 }
 
 fn register_clear(tools: &mut ToolSet, app: &SampleApp) {
