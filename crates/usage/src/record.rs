@@ -2,6 +2,7 @@
 //! how long it took. Never an argument value unless the user asked for them.
 
 use serde::{Deserialize, Serialize};
+use serde_with::skip_serializing_none;
 
 /// The `schema` field of every record.
 pub const SCHEMA: &str = "mur-usage/1";
@@ -101,15 +102,13 @@ pub enum Outcome {
 }
 
 /// Milliseconds spent in each phase of an invocation; absent phases did not run.
+// Each `None` is left out of the line, not written `null`.
+#[skip_serializing_none]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Phases {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub discovery: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parse: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<f64>,
 }
 
@@ -175,6 +174,8 @@ fn is_option(word: &str) -> bool {
 }
 
 /// One line of a usage log.
+// Each `None` is left out of the line, not written `null`.
+#[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Record {
@@ -184,37 +185,25 @@ pub struct Record {
     pub side: Side,
     pub surface: Surface,
     /// The MCP client's `clientInfo` (`name version`), side `server`; `mur` on side `cli`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
     /// Who drove mur: `--agent`, `MUR_AGENT`, else the parent process's name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verb: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<Kind>,
     /// SHA-256 of the verb's file (plugin and data verbs).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verb_hash: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
     pub outcome: Outcome,
     /// mur's exit code (side `cli`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit: Option<u8>,
     /// The error class behind a non-zero exit (side `cli`): `usage`, `transport`, …
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
     /// Total duration, milliseconds.
     pub ms: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phases: Option<Phases>,
     /// The session's project hash (its lockfile's name without `.json`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_tag: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub argv: Option<ArgvShape>,
     /// Side `server`: `true` when a bridge (`mur devtools bridge --usage`) wrote it, the
     /// call it forwarded to its stdio server; absent for a session's own.
@@ -320,6 +309,25 @@ mod tests {
         for ms in [-1.0, f64::NAN, f64::INFINITY, 1e308, MAX_MS * 2.0] {
             assert!(!at("2026-01-01T10:00:00.000Z", ms), "{ms}");
         }
+    }
+
+    /// A record's line, as every mur reads it: a field with nothing in it is left out
+    /// (never `null`), and a line without one reads back as `None`.
+    #[test]
+    fn a_records_empty_fields_are_left_out_of_its_line_and_read_back_as_none() {
+        let mut record = Record::new(Side::Cli, Surface::Cli, Outcome::Ok, 1.5);
+        record.time = "2026-01-01T10:00:00.000Z".to_owned();
+        let line = r#"{"schema":"mur-usage/1","time":"2026-01-01T10:00:00.000Z","side":"cli","surface":"cli","outcome":"ok","ms":1.5}"#;
+        assert_eq!(serde_json::to_string(&record).expect("json"), line);
+        assert_eq!(serde_json::from_str::<Record>(line).expect("back"), record);
+        record.phases = Some(Phases {
+            call: Some(1.0),
+            ..Phases::default()
+        });
+        record.exit = Some(0);
+        let line = r#"{"schema":"mur-usage/1","time":"2026-01-01T10:00:00.000Z","side":"cli","surface":"cli","outcome":"ok","exit":0,"ms":1.5,"phases":{"call":1.0}}"#;
+        assert_eq!(serde_json::to_string(&record).expect("json"), line);
+        assert_eq!(serde_json::from_str::<Record>(line).expect("back"), record);
     }
 
     /// Of a verb whose options mur does not know, a word after an option is its value

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
 use serde::{Deserialize, Serialize};
+use serde_with::skip_serializing_none;
 
 use super::bounded::{self, Links};
 use super::error::{VerbError, io_error};
@@ -38,6 +39,8 @@ const MAX_INDEX_BYTES: u64 = 64 << 20;
 pub(crate) const MAX_ENTRY_BYTES: u64 = 1 << 20;
 
 /// One installed verb.
+// Each `None` is left out of the entry file, not written `null`.
+#[skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
@@ -52,13 +55,10 @@ pub struct Entry {
     pub interface: String,
     /// What a 0.2-or-later verb declares: help, completion and the host-option rule
     /// are read from it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec: Option<VerbSpec>,
     /// The file it was installed from, as `verbs add` was given it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// The language it was written in, from its producers section.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
     /// Its tool's hints (`read-only`, `destructive`, …) as a session last
     /// listed them; learned whenever `mur` reads a tool list.

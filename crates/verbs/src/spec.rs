@@ -86,23 +86,19 @@ impl Param {
 
 /// The structured part of the `info` of a `mur:verb@0.2.0`-or-later verb.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+// Every field may be missing (a verb declares what it has): each is then its default.
+#[serde(rename_all = "camelCase", default)]
 pub struct VerbSpec {
     /// The command line after `mur devtools`; empty: composed from the params.
-    #[serde(default)]
     pub synopsis: String,
-    #[serde(default)]
     pub details: String,
-    #[serde(default)]
     pub examples: Vec<String>,
-    #[serde(default)]
     pub positionals: Vec<Param>,
-    #[serde(default)]
     pub options: Vec<Param>,
     /// The tool waits on a bound of its own, set by this argument: the host lowers
     /// it when its `--timeout` would end the call first. `None` for a verb that
     /// declares nothing (every verb before the declaration, which runs as before).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub waits: Option<ToolWait>,
 }
 
