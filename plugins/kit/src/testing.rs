@@ -123,17 +123,7 @@ pub fn check_no_argument_verb<V: Verb>() {
 /// given, as a word or as `--selector S`, exactly one non-empty selector, no
 /// unknown options, help, and printing the structured result.
 pub fn check_selector_verb<V: Verb>() {
-    for words in [
-        &["#btn-inc"][..],
-        &["--selector", "#btn-inc"],
-        &["--selector=#btn-inc"],
-    ] {
-        assert_eq!(
-            arguments::<V>(words),
-            json!({"selector": "#btn-inc"}),
-            "{words:?}"
-        );
-    }
+    check_selector_sent_as_given::<V>();
     assert_eq!(
         usage_error::<V>(&["#a", "--selector", "#b"]),
         "`<selector>` given twice: as `#a` and as `--selector '#b'`"
@@ -151,6 +141,38 @@ pub fn check_selector_verb<V: Verb>() {
     );
     assert!(asks_for_help::<V>(&["-h"]));
     check_prints_structured_result::<V>(&["#a"]);
+}
+
+/// The checks every verb whose selector is optional must pass (`tree`, `state`, …:
+/// `Opt::selector(help).or_word()`): nothing sent without one; the selector sent as
+/// given, as `--selector S` or as a word that starts like one; exactly one, not
+/// empty; help.
+pub fn check_optional_selector_verb<V: Verb>() {
+    assert_eq!(arguments::<V>(&[]), json!({}));
+    check_selector_sent_as_given::<V>();
+    assert_usage_errors::<V>(&[
+        (&["#a", "--selector", "#b"], "unexpected argument `#a`"),
+        (&["#a", "#b"], "unexpected argument `#b`"),
+        (&[""], "`<selector>` must not be empty"),
+        (&["--selector"], "`--selector` needs a value (S)"),
+        (&["--selector", ""], "`--selector` must not be empty"),
+    ]);
+    assert!(asks_for_help::<V>(&["-h"]));
+}
+
+/// The selector sent as given: as a word, as `--selector S` or as `--selector=S`.
+fn check_selector_sent_as_given<V: Verb>() {
+    for words in [
+        &["#btn-inc"][..],
+        &["--selector", "#btn-inc"],
+        &["--selector=#btn-inc"],
+    ] {
+        assert_eq!(
+            arguments::<V>(words),
+            json!({"selector": "#btn-inc"}),
+            "{words:?}"
+        );
+    }
 }
 
 /// `structuredContent` wins over text content, compact by default and

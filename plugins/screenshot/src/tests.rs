@@ -25,6 +25,11 @@ fn result_with(structured: Option<Value>) -> Value {
 }
 
 #[test]
+fn takes_its_selector_as_every_verb_with_an_optional_one_does() {
+    testing::check_optional_selector_verb::<Screenshot>();
+}
+
+#[test]
 fn out_file_writes_the_png_at_the_path_typed_and_prints_its_size() {
     let shaped =
         testing::shaped::<Screenshot>(&["--out", "./shots/a.png"], &result_with(None), false)

@@ -25,26 +25,23 @@ mur_verb_kit::export_verb!(State);
 
 mur_verb_kit::verb_tables!(State {
     arguments: [
-        (&[], json!({})),
-        (&["--selector", "#count"], json!({"selector": "#count"})),
         // The selector alone, as the action verbs take theirs: any word, the verb's
         // only option being the selector.
         (&["#count"], json!({"selector": "#count"})),
         (&["Button"], json!({"selector": "Button"})),
     ],
-    usage_errors: [
-        (&["#a", "--selector", "#b"], "unexpected argument `#a`"),
-        // One selector: the second word is one too many, as after `click '#a'`.
-        (&["#a", "#b"], "unexpected argument `#b`"),
-        (&[""], "`<selector>` must not be empty"),
-        (&["--window", "main"], "unknown option `--window`"),
-    ],
+    usage_errors: [(&["--window", "main"], "unknown option `--window`")],
 });
 
 #[cfg(test)]
 mod tests {
     use super::State;
     use mur_verb_kit::{json, testing};
+
+    #[test]
+    fn takes_its_selector_as_every_verb_with_an_optional_one_does() {
+        testing::check_optional_selector_verb::<State>();
+    }
 
     #[test]
     fn prints_the_state() {

@@ -38,8 +38,6 @@ mur_verb_kit::export_verb!(Tree);
 
 mur_verb_kit::verb_tables!(Tree {
     arguments: [
-        (&[], json!({})),
-        (&["--selector", "#btn-inc"], json!({"selector": "#btn-inc"})),
         (
             &[
                 "--selector=#root",
@@ -77,8 +75,6 @@ mur_verb_kit::verb_tables!(Tree {
             "unknown option `-w`; did you mean `--window`?",
         ),
         (&["-x"], "unknown option `-x`"),
-        (&["--selector"], "`--selector` needs a value (S)"),
-        (&["--selector", ""], "`--selector` must not be empty"),
         // A plain word may be a window's name as well: refused, naming both readings.
         (
             &["main"],
@@ -99,6 +95,11 @@ mur_verb_kit::verb_tables!(Tree {
 mod tests {
     use super::Tree;
     use mur_verb_kit::{json, testing};
+
+    #[test]
+    fn takes_its_selector_as_every_verb_with_an_optional_one_does() {
+        testing::check_optional_selector_verb::<Tree>();
+    }
 
     #[test]
     fn prints_the_tree_from_structured_or_text_content_in_the_servers_key_order() {
