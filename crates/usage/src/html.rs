@@ -288,9 +288,9 @@ fn criteria(report: &Report) -> String {
          <li>Losers: installed named verbs with {unused}, or whose usage errors exceed \
          {}%, or failures of their own (exit 6) {}%, of at least {} calls of the version \
          installed.</li>",
-        crate::report::round2(report.max_usage_error_rate * 100.0),
-        crate::report::round2(report.max_plugin_failure_rate * 100.0),
-        report.min_calls
+        crate::report::round2(report.rule.max_usage_error_rate * 100.0),
+        crate::report::round2(report.rule.max_plugin_failure_rate * 100.0),
+        report.rule.min_calls
     );
     if let Some(left_out) = report.server_records_not_counted() {
         let _ = write!(html, "<li>{}.</li>", code_spans(&left_out));
@@ -546,7 +546,10 @@ mod tests {
         let criteria = Criteria {
             agent: Some("claude".to_owned()),
             since: Some(since),
-            max_usage_error_rate: 0.3,
+            rule: crate::LoserRule {
+                max_usage_error_rate: 0.3,
+                ..crate::LoserRule::default()
+            },
             ..Criteria::default()
         };
         let report = report(&records, 2, &criteria);

@@ -34,7 +34,7 @@ pub struct Installed {
 }
 
 /// What to report on and what makes a loser.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Criteria {
     /// Only records at or after this time (`--since`); the window.
     pub since: Option<Since>,
@@ -47,14 +47,8 @@ pub struct Criteria {
     pub unused_since: Option<Since>,
     /// Only records of this agent (`--agent`).
     pub agent: Option<String>,
-    /// A verb whose share of usage errors is above this is a loser.
-    pub max_usage_error_rate: f64,
-    /// A verb whose share of failures of its own (exit 6: it crashed, ran out of its
-    /// time or memory, wrote where it had not declared) is above this is a loser: its
-    /// tool ran, and the verb lost the result.
-    pub max_plugin_failure_rate: f64,
-    /// ... once it has at least this many calls (one bad call says little).
-    pub min_calls: u64,
+    /// What makes a verb refused or failing too often a loser.
+    pub rule: LoserRule,
     /// The verbs installed now (losers are among them).
     pub installed: Vec<Installed>,
     /// When recording was off (`usage off` to `usage on`; no end while it still is):
@@ -63,19 +57,29 @@ pub struct Criteria {
     pub off_periods: Vec<OffPeriod>,
 }
 
-impl Default for Criteria {
+/// What makes a verb refused or failing too often a loser: the options of `usage
+/// report` and `verbs prune`, said again in the report.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoserRule {
+    /// A verb whose share of usage errors is above this is a loser.
+    pub max_usage_error_rate: f64,
+    /// A verb whose share of failures of its own (exit 6: it crashed, ran out of its
+    /// time or memory, wrote where it had not declared) is above this is a loser: its
+    /// tool ran, and the verb lost the result.
+    pub max_plugin_failure_rate: f64,
+    /// ... once it has at least this many calls (one bad call says little).
+    pub min_calls: u64,
+}
+
+impl Default for LoserRule {
     fn default() -> Self {
         Self {
-            since: None,
-            unused_since: None,
-            agent: None,
             max_usage_error_rate: 0.5,
             // Lower: a usage error may be the caller's slip, a failure of the verb's
             // own is always the verb's, and its tool had run.
             max_plugin_failure_rate: 0.2,
             min_calls: 3,
-            installed: Vec::new(),
-            off_periods: Vec::new(),
         }
     }
 }
@@ -282,9 +286,8 @@ pub struct Report {
     /// `max_plugin_failure_rate`, of at least `min_calls` calls — so a saved report of
     /// one agent never reads as all agents'.
     pub agent: Option<String>,
-    pub max_usage_error_rate: f64,
-    pub max_plugin_failure_rate: f64,
-    pub min_calls: u64,
+    #[serde(flatten)]
+    pub rule: LoserRule,
     pub first: Option<String>,
     pub last: Option<String>,
     pub records: u64,
@@ -473,9 +476,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         schema: REPORT_SCHEMA,
         since: criteria.since.as_ref().map(|s| s.0.clone()),
         agent: criteria.agent.clone(),
-        max_usage_error_rate: criteria.max_usage_error_rate,
-        max_plugin_failure_rate: criteria.max_plugin_failure_rate,
-        min_calls: criteria.min_calls,
+        rule: criteria.rule,
         unused_since: unused_since.map(|s| s.0.clone()),
         first: chosen.iter().map(|r| &r.time).min().cloned(),
         last: chosen.iter().map(|r| &r.time).max().cloned(),
@@ -714,12 +715,14 @@ fn losers(
                 Some(since) => format!("not used{by} since {}", since.0),
                 None => format!("never used{by} in the log"),
             }
-        } else if judged >= criteria.min_calls && rate > criteria.max_usage_error_rate {
-            let (rate, max) = percents(rate, criteria.max_usage_error_rate);
+        } else if judged >= criteria.rule.min_calls && rate > criteria.rule.max_usage_error_rate {
+            let (rate, max) = percents(rate, criteria.rule.max_usage_error_rate);
             // Invocations, not calls: a usage error is argv mur refused before any call.
             format!("{rate}% of its {judged} invocations{version} were usage errors (above {max}%)")
-        } else if judged >= criteria.min_calls && failure_rate > criteria.max_plugin_failure_rate {
-            let (rate, max) = percents(failure_rate, criteria.max_plugin_failure_rate);
+        } else if judged >= criteria.rule.min_calls
+            && failure_rate > criteria.rule.max_plugin_failure_rate
+        {
+            let (rate, max) = percents(failure_rate, criteria.rule.max_plugin_failure_rate);
             format!(
                 "{rate}% of its {judged} calls{version} failed in the verb itself, exit 6 \
                  (above {max}%)"

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use mur_core::{Error, Result};
 use mur_usage::{
-    Criteria, Installed, Kind, LogReader, ReadFiles, Report, Row, Since, UsageDir, UsageLog,
+    Criteria, Installed, Kind, LogReader, LoserRule, ReadFiles, Report, Row, Since, UsageDir,
+    UsageLog,
 };
 use mur_verbs::manage;
 use mur_verbs::{Entry, VerbDirs, VerbHost};
@@ -71,13 +72,6 @@ fn installed(entries: &[Entry]) -> Vec<Installed> {
         .collect()
 }
 
-/// The shares of a verb's calls above which it is a loser: usage errors
-/// (`--max-usage-error-rate`), failures of its own (`--max-plugin-failure-rate`).
-pub struct LoserRates {
-    pub usage_errors: f64,
-    pub plugin_failures: f64,
-}
-
 /// What `usage report` and `verbs prune` judge by, built alike so that they name
 /// the same losers: every verdict (unused, refused too often, failing too often) over
 /// the last `unused_for`, or over `--since`'s window when the report is given one; the
@@ -87,7 +81,7 @@ fn criteria(
     since: Option<std::time::Duration>,
     unused_for: std::time::Duration,
     agent: Option<String>,
-    rates: LoserRates,
+    rule: LoserRule,
     entries: &[Entry],
 ) -> Criteria {
     Criteria {
@@ -97,11 +91,9 @@ fn criteria(
             None => Some(Since::ago(unused_for)),
         },
         agent,
-        max_usage_error_rate: rates.usage_errors,
-        max_plugin_failure_rate: rates.plugin_failures,
+        rule,
         installed: installed(entries),
         off_periods: dir.off_periods(),
-        ..Criteria::default()
     }
 }
 
@@ -266,9 +258,10 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
         args.since,
         args.unused_for,
         args.agent.clone(),
-        LoserRates {
-            usage_errors: args.max_usage_error_rate,
-            plugin_failures: args.max_plugin_failure_rate,
+        LoserRule {
+            max_usage_error_rate: args.max_usage_error_rate,
+            max_plugin_failure_rate: args.max_plugin_failure_rate,
+            ..LoserRule::default()
         },
         verbs.entries(),
     );
@@ -408,9 +401,9 @@ fn text(report: &Report, read: &Read, named: bool) -> String {
             }
             _ => String::new(),
         },
-        mur_usage::round2(report.max_usage_error_rate * 100.0),
-        mur_usage::round2(report.max_plugin_failure_rate * 100.0),
-        report.min_calls,
+        mur_usage::round2(report.rule.max_usage_error_rate * 100.0),
+        mur_usage::round2(report.rule.max_plugin_failure_rate * 100.0),
+        report.rule.min_calls,
     );
     if !read.session_logs.is_empty() {
         let places: Vec<String> = read
@@ -540,7 +533,7 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
 /// `while_off` insists.
 pub fn prune(
     unused_for: std::time::Duration,
-    rates: LoserRates,
+    rule: LoserRule,
     agent: Option<String>,
     server_logs: &[PathBuf],
     yes: bool,
@@ -559,7 +552,7 @@ pub fn prune(
     // The verb index, read once: the verbs judged, and where each came from.
     let verbs = VerbHost::open()?;
     let entries = verbs.entries();
-    let criteria = criteria(&dir, None, unused_for, agent, rates, entries);
+    let criteria = criteria(&dir, None, unused_for, agent, rule, entries);
     // One read serves both the report and whether the log reaches back past
     // the window: only then can a verb be called unused over all of it. The
     // sessions' logs too, as the report reads them: their records of mur's calls

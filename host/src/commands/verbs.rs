@@ -57,9 +57,10 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             dry_run: _,
         } => super::usage::prune(
             *unused_for,
-            super::usage::LoserRates {
-                usage_errors: *max_usage_error_rate,
-                plugin_failures: *max_plugin_failure_rate,
+            mur_usage::LoserRule {
+                max_usage_error_rate: *max_usage_error_rate,
+                max_plugin_failure_rate: *max_plugin_failure_rate,
+                ..mur_usage::LoserRule::default()
             },
             agent.clone(),
             server_logs,
