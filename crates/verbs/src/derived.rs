@@ -2151,6 +2151,14 @@ mod tests {
         Derived::from_tool(&json!({"name": name, "inputSchema": schema})).expect("a tool")
     }
 
+    /// What `verb` says refusing `words`, which it must refuse.
+    fn refused(verb: &Derived, words: &[&str]) -> String {
+        match verb.parse(&argv(words)) {
+            Err(message) => message,
+            other => panic!("{words:?}: {other:?}"),
+        }
+    }
+
     /// A call with these arguments (a JSON object).
     fn call(arguments: serde_json::Value) -> Request {
         Request::Call(arguments.as_object().expect("an object").clone())
@@ -2231,8 +2239,8 @@ mod tests {
             Ok(call(json!({"foo_bar": 7, "fooBar": "x", "__": true})))
         );
         assert_eq!(
-            verb.parse(&argv(&["--foo-bar", "7"])),
-            Err("unknown option `--foo-bar`; did you mean `--foo_bar`?".to_owned())
+            refused(&verb, &["--foo-bar", "7"]),
+            "unknown option `--foo-bar`; did you mean `--foo_bar`?"
         );
     }
 
@@ -2343,8 +2351,8 @@ mod tests {
             ))
         );
         assert_eq!(
-            verb.parse(&argv(&["--mode", "medium"])),
-            Err("`--mode` must be `fast` or `slow`, got `medium`".to_owned())
+            refused(&verb, &["--mode", "medium"]),
+            "`--mode` must be `fast` or `slow`, got `medium`"
         );
     }
 
@@ -2467,8 +2475,8 @@ mod tests {
             }}),
         );
         assert_eq!(
-            listed.parse(&argv(&["--tags", "z"])),
-            Err("`--tags` must be `x` or `y`, got `z`".to_owned())
+            refused(&listed, &["--tags", "z"]),
+            "`--tags` must be `x` or `y`, got `z`"
         );
         // Not where the schema has no null: `null` is a word like any other.
         assert_eq!(
@@ -2526,8 +2534,8 @@ mod tests {
                 .starts_with("Usage: mur devtools odd [--a TEXT] [--args JSON]\n"),
         );
         assert_eq!(
-            verb.parse(&argv(&["--a", "x"])),
-            Err("missing the property `\"\"`, which no option can give: `--args \'{\"\": …}\'` does".to_owned())
+            refused(&verb, &["--a", "x"]),
+            "missing the property `\"\"`, which no option can give: `--args \'{\"\": …}\'` does"
         );
         assert_eq!(
             verb.parse(&argv(&["--args", r#"{"": "v"}"#, "--a", "x"])),
@@ -2808,8 +2816,8 @@ mod tests {
             verb.spec.options[3].help
         );
         assert_eq!(
-            verb.parse(&argv(&["--all-args", "x", "--args", "y", "--p_q", "z"])),
-            Err("missing the property `\"p=q\"`, which no option can give: `--all-all-args '{\"p=q\": …}'` does".to_owned())
+            refused(&verb, &["--all-args", "x", "--args", "y", "--p_q", "z"]),
+            "missing the property `\"p=q\"`, which no option can give: `--all-all-args '{\"p=q\": …}'` does"
         );
         assert_eq!(
             verb.parse(&argv(&[
@@ -2875,11 +2883,7 @@ mod tests {
             ),
             (&["--args", "[]"], "`--args` must be a JSON object"),
         ] {
-            assert_eq!(
-                verb.parse(&argv(words)),
-                Err(message.to_owned()),
-                "{words:?}"
-            );
+            assert_eq!(refused(&verb, words), message, "{words:?}");
         }
         assert_eq!(verb.parse(&argv(&["--bogus", "-h"])), Ok(Request::Help));
         // The one required text option also as a word, as the named verbs take it.
@@ -2909,7 +2913,6 @@ mod tests {
                 "one": {"type": "string", "maxLength": 1}
             }}),
         );
-        let refused = |words: &[&str]| verb.parse(&argv(words)).expect_err("refused");
         for (words, said) in [
             (
                 &["--delay", "-5"][..],
@@ -2962,7 +2965,7 @@ mod tests {
                 "`--one` is too long: at most 1 character, got 2 characters",
             ),
         ] {
-            assert_eq!(refused(words), said, "{words:?}");
+            assert_eq!(refused(&verb, words), said, "{words:?}");
         }
         assert_eq!(
             verb.parse(&argv(&[
@@ -2998,10 +3001,7 @@ mod tests {
             json!({"type": "object", "required": ["selector"],
                 "properties": {"selector": {"type": "string", "minLength": 1}}}),
         );
-        assert_eq!(
-            click.parse(&argv(&[""])),
-            Err("`--selector` must not be empty".to_owned())
-        );
+        assert_eq!(refused(&click, &[""]), "`--selector` must not be empty");
     }
 
     /// The help says each option's bounds after its description, and the catalog's facts
@@ -3134,7 +3134,7 @@ mod tests {
             ),
             (&["--a", "-"], "`--a` needs an integer, got `-`".to_owned()),
         ] {
-            assert_eq!(add.parse(&argv(words)), Err(said), "{words:?}");
+            assert_eq!(refused(&add, words), said, "{words:?}");
         }
         assert_eq!(
             add.parse(&argv(&[
@@ -3161,10 +3161,6 @@ mod tests {
                 "level": {"type": "integer", "enum": [1, 2, 10]}
             }}),
         );
-        let refused = |words: &[&str]| match log.parse(&argv(words)) {
-            Err(message) => message,
-            other => panic!("{words:?}: {other:?}"),
-        };
         let told = "`--message-type` must be `error`, `success` or `debug`, got";
         for (typed, meant) in [
             ("sucess", Some("success")),
@@ -3177,14 +3173,14 @@ mod tests {
                 Some(meant) => format!("{told} `{typed}`; did you mean `{meant}`?"),
                 None => format!("{told} `{typed}`"),
             };
-            assert_eq!(refused(&["--message-type", typed]), said);
+            assert_eq!(refused(&log, &["--message-type", typed]), said);
         }
         assert_eq!(
-            refused(&["--level", "100"]),
+            refused(&log, &["--level", "100"]),
             "`--level` must be `1`, `2` or `10`, got `100`; did you mean `10`?"
         );
         assert_eq!(
-            refused(&["--level", "3"]),
+            refused(&log, &["--level", "3"]),
             "`--level` must be `1`, `2` or `10`, got `3`"
         );
     }
@@ -3207,7 +3203,7 @@ mod tests {
         for (option, word, meant) in CHOICE_CASES {
             let said = choice_refusal(option, word, meant);
             let option = format!("--{option}");
-            assert_eq!(verb.parse(&argv(&[&option, word])), Err(said));
+            assert_eq!(refused(&verb, &[&option, word]), said);
         }
     }
 
@@ -3238,8 +3234,8 @@ mod tests {
             Ok(call(json!({"size": "l"})))
         );
         assert_eq!(
-            pick.parse(&argv(&["--pet", "Cat"])),
-            Err("`--pet` must be `cat` or `dog`, got `Cat`; did you mean `cat`?".to_owned())
+            refused(&pick, &["--pet", "Cat"]),
+            "`--pet` must be `cat` or `dog`, got `Cat`; did you mean `cat`?"
         );
         let pet = pick.spec.option("pet").expect("--pet");
         assert_eq!(
@@ -3278,11 +3274,7 @@ mod tests {
             (&["#s", "--selector", "#t"], "unexpected argument `#s`"),
             (&["--selector", "#t", "#s"], "unexpected argument `#s`"),
         ] {
-            assert_eq!(
-                verb.parse(&argv(words)),
-                Err(message.to_owned()),
-                "{words:?}"
-            );
+            assert_eq!(refused(&verb, words), message, "{words:?}");
         }
         assert_eq!(
             verb.parse(&argv(&["#s", "--view", "full"])),
@@ -3393,13 +3385,10 @@ mod tests {
             json!({"type": "object", "properties": {"delayMs": {"type": "integer"}}}),
         );
         assert_eq!(
-            export.parse(&argv(&["250"])),
-            Err("unexpected argument `250`; did you mean `--delay-ms 250`?".to_owned())
+            refused(&export, &["250"]),
+            "unexpected argument `250`; did you mean `--delay-ms 250`?"
         );
-        assert_eq!(
-            export.parse(&argv(&["json"])),
-            Err("unexpected argument `json`".to_owned())
-        );
+        assert_eq!(refused(&export, &["json"]), "unexpected argument `json`");
     }
 
     /// A tool's `selector` and `window` are a selector and a name, as the standard
