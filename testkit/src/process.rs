@@ -2,7 +2,7 @@
 //! drained while they run, and one watchdog for every wait — a process still running
 //! past its bound is killed and the test fails naming it, instead of hanging the suite.
 
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -169,6 +169,16 @@ impl Output {
             .unwrap_or_else(|| panic!("no stdout line starts with {prefix:?}\n{self}"))
     }
 
+    /// What follows `prefix` on the first line of stderr that begins with it (panics,
+    /// showing the whole output, when there is none).
+    #[track_caller]
+    pub fn stderr_after(&self, prefix: &str) -> &str {
+        self.stderr
+            .lines()
+            .find_map(|line| line.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no stderr line starts with {prefix:?}\n{self}"))
+    }
+
     /// The lines of stdout that begin with `prefix`, in order.
     pub fn stdout_lines(&self, prefix: &str) -> Vec<&str> {
         lines_starting(&self.stdout, prefix)
@@ -230,6 +240,15 @@ impl Process {
             child: Some(child),
             what,
         }
+    }
+
+    /// Spawns `command` with its stdin a pipe, and returns that pipe's writing end with
+    /// it: the child reads what the test writes there, and dropping it ends the input.
+    pub fn spawn_with_stdin(command: &mut Command) -> (Self, ChildStdin) {
+        command.stdin(Stdio::piped());
+        let mut process = Self::spawn(command);
+        let stdin = process.child_mut().stdin.take().expect("stdin");
+        (process, stdin)
     }
 
     pub fn pid(&self) -> u32 {

@@ -64,12 +64,8 @@ fn mur_fed(
     feed: impl FnOnce(&mut std::process::ChildStdin),
 ) -> Output {
     let mut command = sb.mur_command(argv);
-    command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut process = Process::spawn(&mut command);
-    let mut stdin = process.child_mut().stdin.take().expect("stdin");
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let (process, mut stdin) = Process::spawn_with_stdin(&mut command);
     feed(&mut stdin);
     drop(stdin);
     process.wait_output()
@@ -564,14 +560,12 @@ impl Live {
         ));
         let mut command = sb.mur_command(&[&["devtools"][..], args].concat());
         command
-            .stdin(Stdio::piped())
             .stdout(std::fs::File::create(&stdout).expect("stdout file"))
             .stderr(Stdio::piped());
-        let mut process = Process::spawn(&mut command);
-        let stdin = process.child_mut().stdin.take();
+        let (process, stdin) = Process::spawn_with_stdin(&mut command);
         Self {
             process,
-            stdin,
+            stdin: Some(stdin),
             stdout,
         }
     }
@@ -835,12 +829,8 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
 fn a_proxy_whose_host_is_gone_gives_up_its_calls_in_flight_and_exits() {
     let (sb, _app) = Sandbox::with_app();
     let mut command = sb.mur_command(&["devtools", "proxy"]);
-    command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    let mut process = Process::spawn(&mut command);
-    let mut stdin = process.child_mut().stdin.take().expect("stdin");
+    command.stdout(Stdio::piped()).stderr(Stdio::null());
+    let (mut process, mut stdin) = Process::spawn_with_stdin(&mut command);
     let stdout = process.child_mut().stdout.take().expect("stdout");
     let mut stdout = std::io::BufReader::new(stdout);
     write_lines(&mut stdin, &[initialize()]);

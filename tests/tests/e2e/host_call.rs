@@ -191,11 +191,8 @@ fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
         "--args",
         "-",
     ]);
-    held.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut mur = mur_e2e::Process::spawn(&mut held);
-    let writer = mur.child_mut().stdin.take();
+    held.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let (mur, writer) = mur_e2e::Process::spawn_with_stdin(&mut held);
     let out = mur.wait_output();
     drop(writer);
     out.assert_code(1).assert_stderr_is(
@@ -313,11 +310,7 @@ fn a_calls_hint_reaches_the_session_the_typed_options_chose() {
         "#btn-inc",
     ]);
     typed.assert_code(1);
-    let hint = typed
-        .stderr
-        .lines()
-        .find_map(|line| line.strip_prefix("hint: "))
-        .unwrap_or_else(|| panic!("a hint\n{typed}"));
+    let hint = typed.stderr_after("hint: ");
     assert_eq!(
         hint,
         format!(

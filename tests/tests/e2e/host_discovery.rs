@@ -523,17 +523,11 @@ fn lockfile_endpoints_off_loopback_are_never_contacted() {
 #[test]
 fn an_endpoint_flag_off_loopback_is_refused_before_any_request() {
     let sb = Sandbox::new();
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        "http://example.com/mcp",
-        "call",
-        "version",
-    ]);
-    out.assert_code(1);
-    out.assert_stderr_starts_with(
-        "error: `--endpoint http://example.com/mcp` is not a loopback address",
-    );
+    sb.call_version_at("http://example.com/mcp", &[])
+        .assert_code(1)
+        .assert_stderr_starts_with(
+            "error: `--endpoint http://example.com/mcp` is not a loopback address",
+        );
 }
 
 #[test]
@@ -898,11 +892,9 @@ fn without_xdg_runtime_dir_sessions_in_the_shared_directory_are_found_beside_the
     // The proxy an MCP SDK starts so, for that project.
     let mut proxy = scrubbed.env(sb.mur_command(&["devtools", "--project", older_path, "proxy"]));
     proxy
-        .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
-    let mut proxy = mur_e2e::Process::spawn(&mut proxy);
-    let mut stdin = proxy.child_mut().stdin.take().expect("stdin");
+    let (proxy, mut stdin) = mur_e2e::Process::spawn_with_stdin(&mut proxy);
     let requests = [
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"agent","version":"1"}}}"#,
         r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,

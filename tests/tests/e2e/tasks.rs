@@ -26,12 +26,8 @@ fn with_fixtures(sandbox: &Sandbox, extra: &[&str]) -> mur_e2e::Session {
 
 /// The id of the task `mur -v` said it cancelled on its way out.
 pub(crate) fn cancelled_task(out: &Output) -> String {
-    out.stderr
-        .lines()
-        .find_map(|line| line.strip_prefix("DEBUG cancelling task "))
-        .and_then(|rest| rest.split(':').next())
-        .unwrap_or_else(|| panic!("no task cancelled\n{out}"))
-        .to_owned()
+    let rest = out.stderr_after("DEBUG cancelling task ");
+    rest.split(':').next().unwrap_or(rest).to_owned()
 }
 
 /// `out` is a call whose request `method` about `task` the server refused with -32602
