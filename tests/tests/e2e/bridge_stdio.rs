@@ -130,6 +130,17 @@ fn python_bridge(sb: &Sandbox) -> Option<Bridge<'_>> {
     Some(Bridge::start(sb, "python", &[], &server))
 }
 
+/// Runs `test` on a [`python_bridge`] in a sandbox of its own, then stops the bridge;
+/// without the SDK, nothing (after saying why).
+fn with_python_bridge(test: impl FnOnce(&Bridge<'_>)) {
+    let sb = Sandbox::new();
+    let Some(bridge) = python_bridge(&sb) else {
+        return;
+    };
+    test(&bridge);
+    bridge.stop();
+}
+
 #[test]
 fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list() {
     let sb = Sandbox::new();
@@ -357,14 +368,10 @@ fn a_bridge_records_the_calls_it_serves_from_mur_and_from_mcp_clients() {
         &["--usage-log", inside.to_str().expect("utf-8 path")],
         &everything(),
     );
-    refused.assert_code(7);
-    assert!(
-        refused.stderr.starts_with(&format!(
-            "error: cannot write the usage log `{}`",
-            inside.display()
-        )),
-        "{refused}"
-    );
+    refused.assert_code(7).assert_stderr_starts_with(&format!(
+        "error: cannot write the usage log `{}`",
+        inside.display()
+    ));
     let bridge = Bridge::start(&sb, "everything", &["--usage-log", log], &everything());
     // Made at the start, before any call, and named in the session line.
     assert!(served.is_file(), "no log before the first call");
@@ -631,11 +638,7 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
 /// no request for IDLE; start it again: `COMMAND`".
 fn idle_stop_command<'o>(out: &'o Output, idle: &str) -> &'o str {
     out.assert_code(4);
-    let hint = out
-        .stderr
-        .lines()
-        .find_map(|line| line.strip_prefix("hint: this project's bridge stopped at "))
-        .unwrap_or_else(|| panic!("no hint of the bridge's stop: {out}"));
+    let hint = out.stderr_after("hint: this project's bridge stopped at ");
     let (_, said) = hint.split_once("Z: ").expect("its time");
     said.strip_prefix(&format!("no request for {idle}; start it again: `"))
         .and_then(|command| command.strip_suffix('`'))
@@ -825,28 +828,25 @@ fn bridge_stop_stops_only_bridges_and_bad_starts_are_usage_errors() {
 
 #[test]
 fn concurrent_calls_through_one_bridge_each_get_their_own_answer() {
-    let sb = Sandbox::new();
-    let Some(bridge) = python_bridge(&sb) else {
-        return;
-    };
-    // Every `mur` call is request 1 with progress token `mur`: the bridge
-    // tells them apart. Eight at once, each counted exactly once.
-    let mut counts: Vec<u64> = std::thread::scope(|scope| {
-        let calls: Vec<_> = (0..8)
-            .map(|_| scope.spawn(|| bridge.mur(&["count"])))
-            .collect();
-        calls
-            .into_iter()
-            .map(|call| {
-                let out = call.join().expect("a call");
-                out.assert_code(0);
-                out.json()["result"].as_u64().expect("a count")
-            })
-            .collect()
+    with_python_bridge(|bridge| {
+        // Every `mur` call is request 1 with progress token `mur`: the bridge
+        // tells them apart. Eight at once, each counted exactly once.
+        let mut counts: Vec<u64> = std::thread::scope(|scope| {
+            let calls: Vec<_> = (0..8)
+                .map(|_| scope.spawn(|| bridge.mur(&["count"])))
+                .collect();
+            calls
+                .into_iter()
+                .map(|call| {
+                    let out = call.join().expect("a call");
+                    out.assert_code(0);
+                    out.json()["result"].as_u64().expect("a count")
+                })
+                .collect()
+        });
+        counts.sort_unstable();
+        assert_eq!(counts, (1..=8).collect::<Vec<u64>>());
     });
-    counts.sort_unstable();
-    assert_eq!(counts, (1..=8).collect::<Vec<u64>>());
-    bridge.stop();
 }
 
 #[test]
@@ -1018,6 +1018,15 @@ fn hostile_bridge_with<'a>(sb: &'a Sandbox, extra: &[&str]) -> Bridge<'a> {
     Bridge::start(sb, "hostile", extra, &command)
 }
 
+/// Runs `test` on a [`hostile_bridge_with`] the options `extra`, in a sandbox of its
+/// own, then stops the bridge.
+fn with_hostile_bridge(extra: &[&str], test: impl FnOnce(&Bridge<'_>)) {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge_with(&sb, extra);
+    test(&bridge);
+    bridge.stop();
+}
+
 /// A stdio server trusts its parent alone, and the bridge's loopback port is every
 /// local user's to reach: the bridge runs a request only with the secret in its
 /// private sidecar. A POST (or DELETE) without it, with a wrong one or in another
@@ -1109,125 +1118,126 @@ fn a_bridge_runs_nothing_for_a_client_without_its_secret() {
 /// `--endpoint` too, with no OAuth flow; nothing ran.
 #[test]
 fn mur_refused_by_a_bridge_says_why_in_one_line_and_exits_2() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge(&sb);
-    let sidecar = sb.lockfile_path(&bridge.project).with_extension("bridge");
-    let kept = std::fs::read(&sidecar).expect("the sidecar");
-    let shown = sidecar.display().to_string();
-    let refused = |what: &str, hint: &str| {
-        let out = bridge.mur(&["call", "count"]);
+    with_hostile_bridge(&[], |bridge| {
+        let sidecar = bridge
+            .sb
+            .lockfile_path(&bridge.project)
+            .with_extension("bridge");
+        let kept = std::fs::read(&sidecar).expect("the sidecar");
+        let shown = sidecar.display().to_string();
+        let refused = |what: &str, hint: &str| {
+            let out = bridge.mur(&["call", "count"]);
+            out.assert_code(2).assert_stderr_is(format!(
+                "error: `{}` refused mur's request (HTTP 401): {what}\n\
+                 hint: {hint}; stop the bridge (`mur devtools bridge stop --project {}`) and start it again\n",
+                bridge.endpoint(),
+                bridge.sb.canonical_project(&bridge.project),
+            ));
+            assert_eq!(out.stdout, "");
+        };
+        let chmod = |mode: u32| {
+            let permissions = std::os::unix::fs::PermissionsExt::from_mode(mode);
+            std::fs::set_permissions(&sidecar, permissions).expect("chmod");
+        };
+        chmod(0o644);
+        refused(
+            "it takes requests only with a secret, and mur has none for it",
+            &format!(
+                "mur did not read the bridge's secret: `{shown}` is open to group or others \
+                 (mode 644), so its secret is no secret"
+            ),
+        );
+        chmod(0o600);
+        let text = String::from_utf8(kept.clone()).expect("utf-8");
+        let fields: Value = serde_json::from_str(&text).expect("json");
+        let secret = fields["secret"].as_str().expect("a secret");
+        let flipped = format!(
+            "{}{}",
+            &secret[..secret.len() - 1],
+            if secret.ends_with('0') { '1' } else { '0' }
+        );
+        std::fs::write(&sidecar, text.replace(secret, &flipped)).expect("tamper");
+        refused(
+            "the bridge did not take the secret mur sent",
+            &format!("the secret in `{shown}` is not the one the bridge holds"),
+        );
+        // A secret no header can carry is not read (it would not be sent).
+        let crooked = text.replace(secret, "abc\\r\\nX-Injected: 1");
+        std::fs::write(&sidecar, crooked).expect("crook");
+        refused(
+            "it takes requests only with a secret, and mur has none for it",
+            &format!(
+                "mur did not read the bridge's secret: `{shown}` holds a secret no `Authorization` \
+                 header can carry (a bridge's is letters and digits)"
+            ),
+        );
+        std::fs::remove_file(&sidecar).expect("remove the sidecar");
+        refused(
+            "it takes requests only with a secret, and mur has none for it",
+            &format!(
+                "a bridge takes requests only with the secret in its sidecar `{shown}`, which is \
+                 gone or names no secret"
+            ),
+        );
+        // `--endpoint` of it: no bridge mur knows names that endpoint now, but its
+        // 401 says it is a bridge: no OAuth flow (it has no authorization server).
+        let out = bridge.sb.mur(&[
+            "devtools",
+            "--endpoint",
+            &bridge.endpoint(),
+            "call",
+            "count",
+        ]);
         out.assert_code(2).assert_stderr_is(format!(
-            "error: `{}` refused mur's request (HTTP 401): {what}\n\
-             hint: {hint}; stop the bridge (`mur devtools bridge stop --project {}`) and start it again\n",
-            bridge.endpoint(),
-            sb.canonical_project(&bridge.project),
+            "error: `{}` refused mur's request (HTTP 401): it is a bridge (`mur devtools bridge`), \
+             which takes requests only with its secret, and mur has none for it\n\
+             hint: mur reads a bridge's secret from its sidecar beside its lockfile, and no sidecar \
+             of yours names this endpoint: it is gone or unreadable, or the bridge is another \
+             user's; if it is yours, stop the bridge (`mur devtools bridge stop`) and start it again\n",
+            bridge.endpoint()
         ));
         assert_eq!(out.stdout, "");
-    };
-    let chmod = |mode: u32| {
-        let permissions = std::os::unix::fs::PermissionsExt::from_mode(mode);
-        std::fs::set_permissions(&sidecar, permissions).expect("chmod");
-    };
-    chmod(0o644);
-    refused(
-        "it takes requests only with a secret, and mur has none for it",
-        &format!(
-            "mur did not read the bridge's secret: `{shown}` is open to group or others \
-             (mode 644), so its secret is no secret"
-        ),
-    );
-    chmod(0o600);
-    let text = String::from_utf8(kept.clone()).expect("utf-8");
-    let fields: Value = serde_json::from_str(&text).expect("json");
-    let secret = fields["secret"].as_str().expect("a secret");
-    let flipped = format!(
-        "{}{}",
-        &secret[..secret.len() - 1],
-        if secret.ends_with('0') { '1' } else { '0' }
-    );
-    std::fs::write(&sidecar, text.replace(secret, &flipped)).expect("tamper");
-    refused(
-        "the bridge did not take the secret mur sent",
-        &format!("the secret in `{shown}` is not the one the bridge holds"),
-    );
-    // A secret no header can carry is not read (it would not be sent).
-    let crooked = text.replace(secret, "abc\\r\\nX-Injected: 1");
-    std::fs::write(&sidecar, crooked).expect("crook");
-    refused(
-        "it takes requests only with a secret, and mur has none for it",
-        &format!(
-            "mur did not read the bridge's secret: `{shown}` holds a secret no `Authorization` \
-             header can carry (a bridge's is letters and digits)"
-        ),
-    );
-    std::fs::remove_file(&sidecar).expect("remove the sidecar");
-    refused(
-        "it takes requests only with a secret, and mur has none for it",
-        &format!(
-            "a bridge takes requests only with the secret in its sidecar `{shown}`, which is \
-             gone or names no secret"
-        ),
-    );
-    // `--endpoint` of it: no bridge mur knows names that endpoint now, but its
-    // 401 says it is a bridge: no OAuth flow (it has no authorization server).
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &bridge.endpoint(),
-        "call",
-        "count",
-    ]);
-    out.assert_code(2).assert_stderr_is(format!(
-        "error: `{}` refused mur's request (HTTP 401): it is a bridge (`mur devtools bridge`), \
-         which takes requests only with its secret, and mur has none for it\n\
-         hint: mur reads a bridge's secret from its sidecar beside its lockfile, and no sidecar \
-         of yours names this endpoint: it is gone or unreadable, or the bridge is another \
-         user's; if it is yours, stop the bridge (`mur devtools bridge stop`) and start it again\n",
-        bridge.endpoint()
-    ));
-    assert_eq!(out.stdout, "");
-    std::fs::write(&sidecar, &kept).expect("restore");
-    chmod(0o600);
-    let out = bridge.mur(&["call", "count"]);
-    assert_eq!(
-        out.assert_code(0).tool_text(0),
-        "1",
-        "nothing ran before: {out}"
-    );
-    bridge.stop();
+        std::fs::write(&sidecar, &kept).expect("restore");
+        chmod(0o600);
+        let out = bridge.mur(&["call", "count"]);
+        assert_eq!(
+            out.assert_code(0).tool_text(0),
+            "1",
+            "nothing ran before: {out}"
+        );
+    });
 }
 
 #[test]
 fn a_server_message_past_the_cap_fails_the_call_restarts_the_server_and_logs_are_clipped() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge(&sb);
-    bridge.mur(&["call", "count"]).assert_code(0);
-    // 80 MiB with no newline: past the 64 MiB a message may have, the call in
-    // flight fails, saying why, and the server is started again.
-    fails_and_a_fresh_server_answers(
-        &bridge,
-        "noeol",
-        "the stdio server wrote a message larger than 64 MiB, the bridge's message limit (a \
-         bridge started with `--max-message BYTES` reads larger ones)",
-    );
-    // A line of 5 MB that is no JSON goes to the log clipped, and the call goes on.
-    let out = bridge.mur(&["call", "junk"]);
-    assert_eq!(out.tool_text(0), "after junk", "{out}");
-    let log = bridge.log();
-    assert!(
-        log.contains("restarting it (1 of 5 within a minute)"),
-        "{log}"
-    );
-    assert!(
-        log.contains(&format!("{}… (5000000 bytes in all)", "z".repeat(100))),
-        "{log}"
-    );
-    assert!(
-        log.len() < 100_000,
-        "the log holds the whole line: {} bytes",
-        log.len()
-    );
-    bridge.stop();
+    with_hostile_bridge(&[], |bridge| {
+        bridge.mur(&["call", "count"]).assert_code(0);
+        // 80 MiB with no newline: past the 64 MiB a message may have, the call in
+        // flight fails, saying why, and the server is started again.
+        fails_and_a_fresh_server_answers(
+            bridge,
+            "noeol",
+            "the stdio server wrote a message larger than 64 MiB, the bridge's message limit (a \
+             bridge started with `--max-message BYTES` reads larger ones)",
+        );
+        // A line of 5 MB that is no JSON goes to the log clipped, and the call goes on.
+        let out = bridge.mur(&["call", "junk"]);
+        assert_eq!(out.tool_text(0), "after junk", "{out}");
+        let log = bridge.log();
+        assert!(
+            log.contains("restarting it (1 of 5 within a minute)"),
+            "{log}"
+        );
+        assert!(
+            log.contains(&format!("{}… (5000000 bytes in all)", "z".repeat(100))),
+            "{log}"
+        );
+        assert!(
+            log.len() < 100_000,
+            "the log holds the whole line: {} bytes",
+            log.len()
+        );
+    });
 }
 
 /// Calls `tool`, which leaves the server unable to answer: the call fails (exit 5)
@@ -1246,24 +1256,23 @@ fn fails_and_a_fresh_server_answers(bridge: &Bridge<'_>, tool: &str, said: &str)
 /// log silent).
 #[test]
 fn a_server_that_closes_its_stdout_and_runs_on_is_restarted_as_after_a_crash() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge(&sb);
-    fails_and_a_fresh_server_answers(
-        &bridge,
-        "closeout",
-        "the stdio server closed its stdout but kept running, so it could answer nothing \
-         more; the bridge stopped it before it answered; the bridge is starting it again (1 of \
-         at most 5 restarts a minute)",
-    );
-    let log = bridge.log();
-    assert!(
-        log.contains(
-            "the server closed its stdout but kept running, so it could answer nothing more; \
-             restarting it (1 of 5 within a minute)"
-        ),
-        "{log}"
-    );
-    bridge.stop();
+    with_hostile_bridge(&[], |bridge| {
+        fails_and_a_fresh_server_answers(
+            bridge,
+            "closeout",
+            "the stdio server closed its stdout but kept running, so it could answer nothing \
+             more; the bridge stopped it before it answered; the bridge is starting it again (1 of \
+             at most 5 restarts a minute)",
+        );
+        let log = bridge.log();
+        assert!(
+            log.contains(
+                "the server closed its stdout but kept running, so it could answer nothing more; \
+                 restarting it (1 of 5 within a minute)"
+            ),
+            "{log}"
+        );
+    });
 }
 
 /// What the server writes that the bridge can match to no request — an answer to an
@@ -1275,44 +1284,43 @@ fn a_server_that_closes_its_stdout_and_runs_on_is_restarted_as_after_a_crash() {
 /// as JSON-RPC 2.0.
 #[test]
 fn what_the_bridge_cannot_match_is_logged_and_told_and_a_batch_is_read() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge(&sb);
-    for (tool, what) in [
-        (
-            "wrongid",
-            "an answer to id 987654, an id the bridge never sent",
-        ),
-        (
-            "noid",
-            "a message that is no JSON-RPC (neither a method nor an id)",
-        ),
-        (
-            "badjson",
-            "a line that is not JSON (EOF while parsing a string",
-        ),
-    ] {
-        let out = bridge.mur(&["-v", "--timeout", "3000", "call", tool]);
-        out.assert_code(2).assert_stderr_contains(&format!(
-            "server log (warning mur-bridge): the stdio server wrote {what}"
-        ));
-        out.assert_stderr_contains(
-            "which the bridge cannot match to a request (the bridge's log has it); if it was \
-             this request's answer, no other will come",
-        );
-        let log = bridge.log();
-        assert!(
-            log.contains(&format!("the server wrote {what}")),
-            "{tool}: {log}"
-        );
-    }
-    let out = bridge.mur(&["--timeout", "20000", "call", "batch"]);
-    out.assert_code(0);
-    assert_eq!(out.tool_text(0), "batched", "{out}");
-    // Relayed as written, mur would refuse it (exit 2, naming the bridge).
-    let out = bridge.mur(&["--timeout", "20000", "call", "nojsonrpc"]);
-    out.assert_code(0);
-    assert_eq!(out.tool_text(0), "bare", "{out}");
-    bridge.stop();
+    with_hostile_bridge(&[], |bridge| {
+        for (tool, what) in [
+            (
+                "wrongid",
+                "an answer to id 987654, an id the bridge never sent",
+            ),
+            (
+                "noid",
+                "a message that is no JSON-RPC (neither a method nor an id)",
+            ),
+            (
+                "badjson",
+                "a line that is not JSON (EOF while parsing a string",
+            ),
+        ] {
+            let out = bridge.mur(&["-v", "--timeout", "3000", "call", tool]);
+            out.assert_code(2).assert_stderr_contains(&format!(
+                "server log (warning mur-bridge): the stdio server wrote {what}"
+            ));
+            out.assert_stderr_contains(
+                "which the bridge cannot match to a request (the bridge's log has it); if it was \
+                 this request's answer, no other will come",
+            );
+            let log = bridge.log();
+            assert!(
+                log.contains(&format!("the server wrote {what}")),
+                "{tool}: {log}"
+            );
+        }
+        let out = bridge.mur(&["--timeout", "20000", "call", "batch"]);
+        out.assert_code(0);
+        assert_eq!(out.tool_text(0), "batched", "{out}");
+        // Relayed as written, mur would refuse it (exit 2, naming the bridge).
+        let out = bridge.mur(&["--timeout", "20000", "call", "nojsonrpc"]);
+        out.assert_code(0);
+        assert_eq!(out.tool_text(0), "bare", "{out}");
+    });
 }
 
 /// An answer nested deeper than the bridge reads JSON (128 levels) still ends its
@@ -1320,14 +1328,13 @@ fn what_the_bridge_cannot_match_is_logged_and_told_and_a_batch_is_read() {
 /// server goes on serving.
 #[test]
 fn an_answer_too_deep_to_read_fails_its_call_at_once() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge(&sb);
-    let out = bridge.mur(&["--timeout", "20000", "call", "deep"]);
-    out.assert_code(5).assert_stderr_contains(
-        "the stdio server answered with JSON the bridge cannot read: recursion limit exceeded",
-    );
-    bridge.mur(&["call", "count"]).assert_code(0);
-    bridge.stop();
+    with_hostile_bridge(&[], |bridge| {
+        let out = bridge.mur(&["--timeout", "20000", "call", "deep"]);
+        out.assert_code(5).assert_stderr_contains(
+            "the stdio server answered with JSON the bridge cannot read: recursion limit exceeded",
+        );
+        bridge.mur(&["call", "count"]).assert_code(0);
+    });
 }
 
 /// `bridge --max-message BYTES` sets the largest message the bridge reads of its
@@ -1336,30 +1343,29 @@ fn an_answer_too_deep_to_read_fails_its_call_at_once() {
 /// (`--max-response`); past the new limit, the error names it as the bridge's.
 #[test]
 fn max_message_raises_the_bridges_limit_and_the_error_names_it() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge_with(&sb, &["--max-message", "65M"]);
-    // 64.5 MiB of text: past the default limit, within this bridge's.
-    let kib = 66_048;
-    let args = format!(r#"{{"kib":{kib}}}"#);
-    let call = [
-        "--max-response",
-        "65M",
-        "--timeout",
-        "120000",
-        "call",
-        "big",
-        "--args",
-    ];
-    let out = bridge.mur(&[&call[..], &[args.as_str()]].concat());
-    out.assert_code(0);
-    assert_eq!(out.tool_text(0).len(), kib * 1024);
-    let past = format!(r#"{{"kib":{}}}"#, 65 * 1024 + 1);
-    let out = bridge.mur(&[&call[..], &[past.as_str()]].concat());
-    out.assert_code(5).assert_stderr_contains(
-        "the stdio server wrote a message larger than 65 MiB, the bridge's message limit (a \
-         bridge started with `--max-message BYTES` reads larger ones)",
-    );
-    bridge.stop();
+    with_hostile_bridge(&["--max-message", "65M"], |bridge| {
+        // 64.5 MiB of text: past the default limit, within this bridge's.
+        let kib = 66_048;
+        let args = format!(r#"{{"kib":{kib}}}"#);
+        let call = [
+            "--max-response",
+            "65M",
+            "--timeout",
+            "120000",
+            "call",
+            "big",
+            "--args",
+        ];
+        let out = bridge.mur(&[&call[..], &[args.as_str()]].concat());
+        out.assert_code(0);
+        assert_eq!(out.tool_text(0).len(), kib * 1024);
+        let past = format!(r#"{{"kib":{}}}"#, 65 * 1024 + 1);
+        let out = bridge.mur(&[&call[..], &[past.as_str()]].concat());
+        out.assert_code(5).assert_stderr_contains(
+            "the stdio server wrote a message larger than 65 MiB, the bridge's message limit (a \
+             bridge started with `--max-message BYTES` reads larger ones)",
+        );
+    });
 }
 
 /// A bridge started again appends to its project's log, below a line saying where
@@ -1395,14 +1401,13 @@ fn a_bridge_started_again_keeps_the_last_ones_log_above_its_own() {
 /// the server (axum's own 2 MB cap refused it with a plain-text 413 before).
 #[test]
 fn a_request_a_session_would_take_is_taken_by_the_bridge_too() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge(&sb);
-    let padded = tool_call(2, "count", json!({ "pad": "x".repeat(3 << 20) }));
-    let out = proxy_initialized(&sb, &[padded]);
-    out.assert_code(0);
-    let answered = answer(&out, 2);
-    assert_eq!(answered["result"]["content"][0]["text"], "1", "{answered}");
-    bridge.stop();
+    with_hostile_bridge(&[], |bridge| {
+        let padded = tool_call(2, "count", json!({ "pad": "x".repeat(3 << 20) }));
+        let out = proxy_initialized(bridge.sb, &[padded]);
+        out.assert_code(0);
+        let answered = answer(&out, 2);
+        assert_eq!(answered["result"]["content"][0]["text"], "1", "{answered}");
+    });
 }
 
 /// A client that talks to the bridge itself is recorded by a bounded label: its name and
@@ -1472,39 +1477,38 @@ fn read_until(socket: &mut std::net::TcpStream, needle: &str) -> String {
 
 #[test]
 fn a_client_that_stops_reading_loses_notifications_past_a_bound_but_gets_its_answer() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge(&sb);
-    // 30,000 log messages of 1 KB for a client that reads none of them: the
-    // bridge holds a bounded backlog for it, drops the rest and says so.
-    let mut stalled = call_unread(&bridge, "flood", json!({ "n": 30000 }));
-    wait_until(
-        "the bridge to drop what the stalled client does not read",
-        || {
+    with_hostile_bridge(&[], |bridge| {
+        // 30,000 log messages of 1 KB for a client that reads none of them: the
+        // bridge holds a bounded backlog for it, drops the rest and says so.
+        let mut stalled = call_unread(bridge, "flood", json!({ "n": 30000 }));
+        wait_until(
+            "the bridge to drop what the stalled client does not read",
+            || {
+                bridge
+                    .log()
+                    .contains("the server's notifications for it are dropped until it reads")
+                    .then_some(())
+            },
+        );
+        // Everyone else is served meanwhile.
+        let out = bridge.mur(&["call", "count"]);
+        assert_eq!(out.tool_text(0), "1", "{out}");
+        // The stalled client reads at last: what was kept, then its answer.
+        let read = read_until(&mut stalled, "flooded");
+        assert!(
+            read.contains(r#""text":"flooded""#),
+            "no answer: …{}",
+            &read[read.len().saturating_sub(500)..]
+        );
+        let relayed = read.matches("notifications/message").count();
+        assert!(relayed > 0 && relayed < 30000, "{relayed} relayed");
+        wait_until("the bridge to log how many it dropped", || {
             bridge
                 .log()
-                .contains("the server's notifications for it are dropped until it reads")
+                .contains("notification(s) of the server were dropped, its client not reading them")
                 .then_some(())
-        },
-    );
-    // Everyone else is served meanwhile.
-    let out = bridge.mur(&["call", "count"]);
-    assert_eq!(out.tool_text(0), "1", "{out}");
-    // The stalled client reads at last: what was kept, then its answer.
-    let read = read_until(&mut stalled, "flooded");
-    assert!(
-        read.contains(r#""text":"flooded""#),
-        "no answer: …{}",
-        &read[read.len().saturating_sub(500)..]
-    );
-    let relayed = read.matches("notifications/message").count();
-    assert!(relayed > 0 && relayed < 30000, "{relayed} relayed");
-    wait_until("the bridge to log how many it dropped", || {
-        bridge
-            .log()
-            .contains("notification(s) of the server were dropped, its client not reading them")
-            .then_some(())
+        });
     });
-    bridge.stop();
 }
 
 /// POSTs `message` to `bridge` as another client of its user's would (with its secret).
@@ -1521,107 +1525,105 @@ fn post_json(bridge: &Bridge<'_>, message: &Value) {
 
 #[test]
 fn one_client_can_neither_cancel_nor_answer_for_another() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge(&sb);
-    // Alice's call (id 1, as every `mur` call's) asks her a question.
-    let mut alice = call_unread(&bridge, "ask", json!({}));
-    let read = read_until(&mut alice, "elicitation/create");
-    let question: Value = read
-        .lines()
-        .filter_map(|l| l.strip_prefix("data: "))
-        .find(|l| l.contains("elicitation/create"))
-        .and_then(|l| serde_json::from_str(l).ok())
-        .unwrap_or_else(|| panic!("no question in {read}"));
-    // Mallory, another client, cancels "request 1" and answers every id she guesses.
-    post_json(
-        &bridge,
-        &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 1 } }),
-    );
-    for n in 0..50 {
-        let guess = json!({ "jsonrpc": "2.0", "id": format!("bridge-q{n}"),
-                            "result": { "action": "accept", "content": { "who": "mallory" } } });
-        post_json(&bridge, &guess);
-    }
-    // Alice's answer is the one the server gets, and her call was never cancelled.
-    let mine = json!({ "jsonrpc": "2.0", "id": question["id"],
-                       "result": { "action": "accept", "content": { "who": "alice" } } });
-    post_json(&bridge, &mine);
-    let read = read_until(&mut alice, "who");
-    let tail = read.rsplit("data: ").next().unwrap_or_default();
-    assert!(tail.contains(r#"\"who\": \"alice\""#), "{read}");
-    let out = bridge.mur(&["call", "cancels"]);
-    assert_eq!(
-        out.tool_text(0),
-        "[]",
-        "the server was told to cancel: {out}"
-    );
-    bridge.stop();
+    with_hostile_bridge(&[], |bridge| {
+        // Alice's call (id 1, as every `mur` call's) asks her a question.
+        let mut alice = call_unread(bridge, "ask", json!({}));
+        let read = read_until(&mut alice, "elicitation/create");
+        let question: Value = read
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .find(|l| l.contains("elicitation/create"))
+            .and_then(|l| serde_json::from_str(l).ok())
+            .unwrap_or_else(|| panic!("no question in {read}"));
+        // Mallory, another client, cancels "request 1" and answers every id she guesses.
+        post_json(
+            bridge,
+            &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 1 } }),
+        );
+        for n in 0..50 {
+            let guess = json!({ "jsonrpc": "2.0", "id": format!("bridge-q{n}"),
+                                "result": { "action": "accept", "content": { "who": "mallory" } } });
+            post_json(bridge, &guess);
+        }
+        // Alice's answer is the one the server gets, and her call was never cancelled.
+        let mine = json!({ "jsonrpc": "2.0", "id": question["id"],
+                           "result": { "action": "accept", "content": { "who": "alice" } } });
+        post_json(bridge, &mine);
+        let read = read_until(&mut alice, "who");
+        let tail = read.rsplit("data: ").next().unwrap_or_default();
+        assert!(tail.contains(r#"\"who\": \"alice\""#), "{read}");
+        let out = bridge.mur(&["call", "cancels"]);
+        assert_eq!(
+            out.tool_text(0),
+            "[]",
+            "the server was told to cancel: {out}"
+        );
+    });
 }
 
 #[test]
 fn a_server_that_floods_its_stderr_leaves_a_bounded_log_with_its_newest_lines() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge(&sb);
-    // About 8 MB of stderr, then a line of 100,000 characters and a last line.
-    let out = bridge.mur(&[
-        "--timeout",
-        "60000",
-        "call",
-        "stderr",
-        "--args",
-        r#"{"n":150000}"#,
-    ]);
-    assert_eq!(out.tool_text(0), "wrote stderr", "{out}");
-    // The bridge reads the server's stderr on its own: the last line comes soon.
-    let log = wait_until("the server's last line in the log", || {
-        let log = bridge.log();
-        log.contains("END-OF-FLOOD").then_some(log)
+    with_hostile_bridge(&[], |bridge| {
+        // About 8 MB of stderr, then a line of 100,000 characters and a last line.
+        let out = bridge.mur(&[
+            "--timeout",
+            "60000",
+            "call",
+            "stderr",
+            "--args",
+            r#"{"n":150000}"#,
+        ]);
+        assert_eq!(out.tool_text(0), "wrote stderr", "{out}");
+        // The bridge reads the server's stderr on its own: the last line comes soon.
+        let log = wait_until("the server's last line in the log", || {
+            let log = bridge.log();
+            log.contains("END-OF-FLOOD").then_some(log)
+        });
+        assert!(log.len() <= 4 << 20, "the log has {} bytes", log.len());
+        assert!(
+            log.contains("[the log passed 4 MiB: its older lines were dropped, the newest kept]"),
+            "{}",
+            &log[..log.len().min(300)]
+        );
+        assert!(
+            log.contains(&format!(
+                "{}… (100000 bytes in all)\nEND-OF-FLOOD\n",
+                "x".repeat(100)
+            )),
+            "the newest lines, the long one clipped"
+        );
     });
-    assert!(log.len() <= 4 << 20, "the log has {} bytes", log.len());
-    assert!(
-        log.contains("[the log passed 4 MiB: its older lines were dropped, the newest kept]"),
-        "{}",
-        &log[..log.len().min(300)]
-    );
-    assert!(
-        log.contains(&format!(
-            "{}… (100000 bytes in all)\nEND-OF-FLOOD\n",
-            "x".repeat(100)
-        )),
-        "the newest lines, the long one clipped"
-    );
-    bridge.stop();
 }
 
 #[test]
 fn requests_the_server_never_answers_do_not_lock_out_the_probe() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge(&sb);
-    // 300 calls the server never answers, more than the 256 connections the
-    // endpoint takes: past 128 in flight the bridge refuses them at once.
-    let mut hung: Vec<_> = (0..300)
-        .map(|_| call_unread(&bridge, "hang", json!({})))
-        .collect();
-    let refused = read_until(
-        hung.last_mut().expect("a connection"),
-        "the most the bridge holds",
-    );
-    assert!(
-        refused.contains("the stdio server has 128 requests in flight, the most the bridge holds"),
-        "{refused}"
-    );
-    // The session still answers its probe: `session list` finds it live.
-    let list = wait_until("the probe to answer", || {
-        let list = sb.mur(&["devtools", "session", "list"]);
-        (list.code == 0 && list.stderr.is_empty()).then_some(list)
+    with_hostile_bridge(&[], |bridge| {
+        // 300 calls the server never answers, more than the 256 connections the
+        // endpoint takes: past 128 in flight the bridge refuses them at once.
+        let mut hung: Vec<_> = (0..300)
+            .map(|_| call_unread(bridge, "hang", json!({})))
+            .collect();
+        let refused = read_until(
+            hung.last_mut().expect("a connection"),
+            "the most the bridge holds",
+        );
+        assert!(
+            refused
+                .contains("the stdio server has 128 requests in flight, the most the bridge holds"),
+            "{refused}"
+        );
+        // The session still answers its probe: `session list` finds it live.
+        let list = wait_until("the probe to answer", || {
+            let list = bridge.sb.mur(&["devtools", "session", "list"]);
+            (list.code == 0 && list.stderr.is_empty()).then_some(list)
+        });
+        assert_eq!(
+            list.json_lines(),
+            std::slice::from_ref(&bridge.line),
+            "{list}"
+        );
+        drop(hung);
     });
-    assert_eq!(
-        list.json_lines(),
-        std::slice::from_ref(&bridge.line),
-        "{list}"
-    );
-    drop(hung);
-    bridge.stop();
 }
 
 /// `bridge.mur(args)` started in the background, returned once the server
@@ -1686,38 +1688,35 @@ const PASSED_ON: &str = "its client did not answer the server's question; passin
 
 #[test]
 fn a_question_goes_to_the_call_that_can_answer_it_and_the_other_call_goes_on() {
-    let sb = Sandbox::new();
-    let Some(bridge) = python_bridge(&sb) else {
-        return;
-    };
-    // A slow call (A) is the oldest in flight when B's tool asks: A has no
-    // answer, refuses it and waits on; B, which has one, is asked next.
-    let (a, b) = two_calls(
-        &bridge,
-        &["steps", "--n", "200"],
-        &["greet", "--answer", "name=Ada"],
-    );
-    a.assert_code(0);
-    assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
-    b.assert_code(0);
-    assert_eq!(b.json(), json!({ "result": "hello Ada" }), "{b}");
-    let log = bridge.log();
-    assert_eq!(log.matches(PASSED_ON).count(), 1, "{log}");
+    with_python_bridge(|bridge| {
+        // A slow call (A) is the oldest in flight when B's tool asks: A has no
+        // answer, refuses it and waits on; B, which has one, is asked next.
+        let (a, b) = two_calls(
+            bridge,
+            &["steps", "--n", "200"],
+            &["greet", "--answer", "name=Ada"],
+        );
+        a.assert_code(0);
+        assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
+        b.assert_code(0);
+        assert_eq!(b.json(), json!({ "result": "hello Ada" }), "{b}");
+        let log = bridge.log();
+        assert_eq!(log.matches(PASSED_ON).count(), 1, "{log}");
 
-    // Nobody has the answer: both refuse it, and the server's tool fails
-    // for want of one. B's failure is its own result (on stdout); the
-    // question, which may have been A's, is a hint under it. A goes on.
-    let (a, b) = two_calls(&bridge, &["steps", "--n", "200"], &["greet"]);
-    a.assert_code(0);
-    assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
-    b.assert_code(5)
-        .assert_stderr_starts_with("error: tool `greet` failed: ");
-    assert_eq!(b.json()["isError"], true, "{b}");
-    assert_refused_greet(&b, &bridge);
-    // Passed on twice more: from A to B, and from B (no request left) to the server.
-    let log = bridge.log();
-    assert_eq!(log.matches(PASSED_ON).count(), 3, "{log}");
-    bridge.stop();
+        // Nobody has the answer: both refuse it, and the server's tool fails
+        // for want of one. B's failure is its own result (on stdout); the
+        // question, which may have been A's, is a hint under it. A goes on.
+        let (a, b) = two_calls(bridge, &["steps", "--n", "200"], &["greet"]);
+        a.assert_code(0);
+        assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
+        b.assert_code(5)
+            .assert_stderr_starts_with("error: tool `greet` failed: ");
+        assert_eq!(b.json()["isError"], true, "{b}");
+        assert_refused_greet(&b, bridge);
+        // Passed on twice more: from A to B, and from B (no request left) to the server.
+        let log = bridge.log();
+        assert_eq!(log.matches(PASSED_ON).count(), 3, "{log}");
+    });
 }
 
 /// B refused a question that was A's (A then answered it) and B's own tool then
@@ -1725,35 +1724,32 @@ fn a_question_goes_to_the_call_that_can_answer_it_and_the_other_call_goes_on() {
 /// question a hint only.
 #[test]
 fn a_call_that_refused_anothers_question_fails_with_its_own_result() {
-    let sb = Sandbox::new();
-    let Some(bridge) = python_bridge(&sb) else {
-        return;
-    };
-    // B is the oldest in flight: A's question is offered to B first.
-    let (b, a) = two_calls(
-        &bridge,
-        &["fails_after_greet"],
-        &["greet", "--answer", "name=Ada"],
-    );
-    a.assert_code(0);
-    assert_eq!(a.json(), json!({ "result": "hello Ada" }), "{a}");
-    let log = bridge.log();
-    assert_eq!(log.matches(PASSED_ON).count(), 1, "{log}");
-    b.assert_code(5);
-    assert_eq!(b.json()["isError"], true, "{b}");
-    assert!(b.stdout.contains("failed for a reason of its own"), "{b}");
-    let error = b
-        .stderr
-        .lines()
-        .find(|line| line.starts_with("error: "))
-        .unwrap_or_default();
-    assert!(
-        error.starts_with("error: tool `fails_after_greet` failed: ")
-            && error.contains("failed for a reason of its own"),
-        "{b}"
-    );
-    assert_refused_greet(&b, &bridge);
-    bridge.stop();
+    with_python_bridge(|bridge| {
+        // B is the oldest in flight: A's question is offered to B first.
+        let (b, a) = two_calls(
+            bridge,
+            &["fails_after_greet"],
+            &["greet", "--answer", "name=Ada"],
+        );
+        a.assert_code(0);
+        assert_eq!(a.json(), json!({ "result": "hello Ada" }), "{a}");
+        let log = bridge.log();
+        assert_eq!(log.matches(PASSED_ON).count(), 1, "{log}");
+        b.assert_code(5);
+        assert_eq!(b.json()["isError"], true, "{b}");
+        assert!(b.stdout.contains("failed for a reason of its own"), "{b}");
+        let error = b
+            .stderr
+            .lines()
+            .find(|line| line.starts_with("error: "))
+            .unwrap_or_default();
+        assert!(
+            error.starts_with("error: tool `fails_after_greet` failed: ")
+                && error.contains("failed for a reason of its own"),
+            "{b}"
+        );
+        assert_refused_greet(&b, bridge);
+    });
 }
 
 /// A question goes to the oldest call in flight, and a call with `--answer` answers
@@ -1762,73 +1758,65 @@ fn a_call_that_refused_anothers_question_fails_with_its_own_result() {
 /// say so in a note, and the bridge's log records it; neither said anything.
 #[test]
 fn a_call_that_got_anothers_answer_and_the_call_that_gave_it_say_so() {
-    let sb = Sandbox::new();
-    let Some(bridge) = python_bridge(&sb) else {
-        return;
-    };
-    // A (with an answer, slow) is the oldest in flight when B's tool asks: A is
-    // asked first, and answers with its own `--answer`.
-    let (a, b) = two_calls(
-        &bridge,
-        &["steps", "--n", "200", "--answer", "name=Ann"],
-        &["greet"],
-    );
-    a.assert_code(0);
-    assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
-    a.assert_stderr_contains(
-        "\nnote: this call answered a question of the server that another call in flight on its \
-         bridge may have asked (stdio does not say which call asks); if so, that call went on \
-         with this call's answers\n",
-    );
-    b.assert_code(0).assert_stderr_is(
-        "note: another call on this bridge answered a question of the server asked while this \
-         call was in flight (stdio does not say which call asks); if this call asked, its result \
-         carries that call's answers\n",
-    );
-    assert_eq!(b.json(), json!({ "result": "hello Ann" }), "{b}");
-    let log = bridge.log();
-    assert!(
-        log.contains("its client answered a question the server asked while request(s) "),
-        "{log}"
-    );
-    // Alone, a call answering its own question is told nothing.
-    let out = bridge.mur(&["greet", "--answer", "name=Ann"]);
-    out.assert_code(0).assert_stderr_is("");
-    bridge.stop();
+    with_python_bridge(|bridge| {
+        // A (with an answer, slow) is the oldest in flight when B's tool asks: A is
+        // asked first, and answers with its own `--answer`.
+        let (a, b) = two_calls(
+            bridge,
+            &["steps", "--n", "200", "--answer", "name=Ann"],
+            &["greet"],
+        );
+        a.assert_code(0);
+        assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
+        a.assert_stderr_contains(
+            "\nnote: this call answered a question of the server that another call in flight on its \
+             bridge may have asked (stdio does not say which call asks); if so, that call went on \
+             with this call's answers\n",
+        );
+        b.assert_code(0).assert_stderr_is(
+            "note: another call on this bridge answered a question of the server asked while this \
+             call was in flight (stdio does not say which call asks); if this call asked, its result \
+             carries that call's answers\n",
+        );
+        assert_eq!(b.json(), json!({ "result": "hello Ann" }), "{b}");
+        let log = bridge.log();
+        assert!(
+            log.contains("its client answered a question the server asked while request(s) "),
+            "{log}"
+        );
+        // Alone, a call answering its own question is told nothing.
+        let out = bridge.mur(&["greet", "--answer", "name=Ann"]);
+        out.assert_code(0).assert_stderr_is("");
+    });
 }
 
 #[test]
 fn a_request_that_arrives_while_the_server_restarts_waits_for_it_and_fails_as_any_crash() {
-    let sb = Sandbox::new();
-    let Some(bridge) = python_bridge(&sb) else {
-        return;
-    };
-    bridge.mur(&["call", "crash"]).assert_code(5);
-    // The server is being started again (250 ms pause, then Python's start):
-    // this request waits for its `initialize`, then kills it as the first did.
-    wait_until("the bridge to restart the server", || {
-        bridge
-            .log()
-            .contains("restarting it (1 of 5 within a minute)")
-            .then_some(())
+    with_python_bridge(|bridge| {
+        bridge.mur(&["call", "crash"]).assert_code(5);
+        // The server is being started again (250 ms pause, then Python's start):
+        // this request waits for its `initialize`, then kills it as the first did.
+        wait_until("the bridge to restart the server", || {
+            bridge
+                .log()
+                .contains("restarting it (1 of 5 within a minute)")
+                .then_some(())
+        });
+        let out = bridge.mur(&["--timeout", "30000", "call", "crash"]);
+        out.assert_code(5)
+            .assert_stderr_contains("the stdio server exited (exit status: 3)");
+        let out = bridge.mur(&["count"]);
+        assert_eq!(out.json(), json!({ "result": 1 }), "{out}");
+        // Each crash was restarted from, the second by a server the request waited for.
+        let log = bridge.log();
+        for (line, said) in [
+            ("did not start again", false),
+            ("restarting it (2 of 5 within a minute)", true),
+            ("restarting it (3 of 5 within a minute)", false),
+        ] {
+            assert_eq!(log.contains(line), said, "{line}: {log}");
+        }
     });
-    let out = bridge.mur(&["--timeout", "30000", "call", "crash"]);
-    out.assert_code(5)
-        .assert_stderr_contains("the stdio server exited (exit status: 3)");
-    let out = bridge.mur(&["count"]);
-    assert_eq!(out.json(), json!({ "result": 1 }), "{out}");
-    // Each crash was restarted from, the second by a server the request waited for.
-    let log = bridge.log();
-    assert!(!log.contains("did not start again"), "{log}");
-    assert!(
-        log.contains("restarting it (2 of 5 within a minute)"),
-        "{log}"
-    );
-    assert!(
-        !log.contains("restarting it (3 of 5 within a minute)"),
-        "{log}"
-    );
-    bridge.stop();
 }
 
 #[test]
@@ -1932,6 +1920,12 @@ impl Group {
         }))
     }
 
+    /// Asserts that none of its processes is left running, naming any that is.
+    #[track_caller]
+    fn assert_none_left(&self) {
+        assert_eq!(self.members(), Vec::<String>::new(), "left running");
+    }
+
     /// Its live processes' command lines (one that has exited and waits to be
     /// reaped holds nothing).
     fn members(&self) -> Vec<String> {
@@ -1974,7 +1968,7 @@ fn bridge_stop_and_the_idle_stop_leave_nothing_of_a_wrapped_server_running() {
     // The wrapper and its server (and whatever is between: a pyenv shim).
     assert!(group.members().len() >= 2, "{:?}", group.members());
     bridge.stop();
-    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+    group.assert_none_left();
     let log = std::fs::read_to_string(&log).expect("log");
     assert!(log.contains("lingering: SIGTERM, cleaning up"), "{log}");
 
@@ -1994,7 +1988,7 @@ fn bridge_stop_and_the_idle_stop_leave_nothing_of_a_wrapped_server_running() {
         gone.then_some(())
     });
     assert!(bridge.lockfile().is_none());
-    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+    group.assert_none_left();
 }
 
 /// `mur devtools bridge --project <sandbox>/<name>/App.csproj -- [LINGERING_SERVER]
@@ -2035,7 +2029,7 @@ fn ctrl_c_while_a_bridge_starts_stops_it_and_its_server() {
         !mur_lockfile::is_held(&sb.lockfile_path(&project)),
         "a bridge still holds the project"
     );
-    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+    group.assert_none_left();
 }
 
 /// stderr of a start that failed, without the line said first past 2 s of waiting (on a
@@ -2048,14 +2042,25 @@ fn after_waiting<'a>(stderr: &'a str, log: &Path) -> &'a str {
     stderr.strip_prefix(&waiting).unwrap_or(stderr)
 }
 
-/// `bridge stop` exited 0 saying it stopped the bridge of `project`.
-fn assert_stopped_the_bridge_of(sb: &Sandbox, stop: &Output, project: &Path) {
-    stop.assert_code(0);
+/// `mur ARGS…`, a `bridge stop`, stops the bridge `starting` of `project`, still
+/// starting: it exits 0 saying so, and the bridge exits 2 leaving nothing of its
+/// server (`group`) running. The bridge's output.
+fn stop_while_starting(
+    sb: &Sandbox,
+    args: &[&str],
+    starting: mur_e2e::Process,
+    project: &Path,
+    group: &Group,
+) -> Output {
     let said = format!(
         "stopped the bridge of `{}` (pid ",
         sb.canonical_project(project)
     );
-    assert!(stop.stderr.starts_with(&said), "{stop}");
+    sb.mur(args).assert_code(0).assert_stderr_starts_with(&said);
+    let out = starting.wait_output();
+    out.assert_code(2);
+    group.assert_none_left();
+    out
 }
 
 #[test]
@@ -2063,10 +2068,8 @@ fn bridge_stop_stops_a_bridge_still_starting() {
     let sb = Sandbox::new();
     let (starting, project, group, log) = starting_bridge(&sb, "stopped");
     let project_arg = project.to_str().expect("utf-8");
-    let stop = sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"]);
-    assert_stopped_the_bridge_of(&sb, &stop, &project);
-    let out = starting.wait_output();
-    out.assert_code(2);
+    let stop = ["devtools", "--project", project_arg, "bridge", "stop"];
+    let out = stop_while_starting(&sb, &stop, starting, &project, &group);
     assert_eq!(
         after_waiting(&out.stderr, &log),
         format!(
@@ -2077,16 +2080,13 @@ fn bridge_stop_stops_a_bridge_still_starting() {
         "{out}"
     );
     assert!(sb.read_lockfile(&project).is_none());
-    assert_eq!(group.members(), Vec::<String>::new(), "left running");
     let log = std::fs::read_to_string(&log).expect("log");
     assert!(log.contains("lingering: SIGTERM, cleaning up"), "{log}");
 
     // Without `--project`: the one bridge there is, though still starting.
     let (starting, project, group, _log) = starting_bridge(&sb, "only");
-    let stop = sb.mur(&["devtools", "bridge", "stop"]);
-    assert_stopped_the_bridge_of(&sb, &stop, &project);
-    starting.wait_output().assert_code(2);
-    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+    let stop = ["devtools", "bridge", "stop"];
+    stop_while_starting(&sb, &stop, starting, &project, &group);
 }
 
 /// A second `bridge` for a project whose bridge is still starting is refused (exit 3)
@@ -2110,10 +2110,8 @@ fn a_bridge_refused_while_another_starts_writes_nothing_in_its_log() {
         sb.lockfile_path(&project).with_extension("lock").display()
     ));
     let project_arg = project.to_str().expect("utf-8");
-    let stop = sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"]);
-    assert_stopped_the_bridge_of(&sb, &stop, &project);
-    starting.wait_output().assert_code(2);
-    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+    let stop = ["devtools", "--project", project_arg, "bridge", "stop"];
+    stop_while_starting(&sb, &stop, starting, &project, &group);
 }
 
 /// An idle time past any a bridge waits (what someone writes for "never") is taken
@@ -2235,7 +2233,7 @@ fn a_stopping_bridge_never_names_a_port_it_has_let_go() {
         bridge.line["pid"]
     ));
     // When it says so, the server is gone.
-    assert_eq!(group.members(), Vec::<String>::new(), "left running");
+    group.assert_none_left();
     assert!(bridge.lockfile().is_none() && !sidecar.exists());
 }
 
@@ -2330,16 +2328,15 @@ fn reloads_of_a_bridged_server_are_no_crashes_and_never_stop_the_bridge() {
 /// showed it).
 #[test]
 fn a_call_out_of_time_quotes_what_the_bridge_could_not_match() {
-    let sb = Sandbox::new();
-    let bridge = hostile_bridge(&sb);
-    let out = bridge.mur(&["--timeout", "3000", "call", "wrongid"]);
-    out.assert_code(2).assert_stderr_is(format!(
-        "error: `{}` did not answer within 3000 ms\n\
-         hint: the bridge said: the stdio server wrote an answer to id 987654, an id the \
-         bridge never sent, which the bridge cannot match to a request (the bridge's log has \
-         it); if it was this request's answer, no other will come\n\
-         hint: a slow tool may need a longer `--timeout MS` before the verb name\n",
-        bridge.endpoint()
-    ));
-    bridge.stop();
+    with_hostile_bridge(&[], |bridge| {
+        let out = bridge.mur(&["--timeout", "3000", "call", "wrongid"]);
+        out.assert_code(2).assert_stderr_is(format!(
+            "error: `{}` did not answer within 3000 ms\n\
+             hint: the bridge said: the stdio server wrote an answer to id 987654, an id the \
+             bridge never sent, which the bridge cannot match to a request (the bridge's log has \
+             it); if it was this request's answer, no other will come\n\
+             hint: a slow tool may need a longer `--timeout MS` before the verb name\n",
+            bridge.endpoint()
+        ));
+    });
 }

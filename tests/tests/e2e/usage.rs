@@ -937,10 +937,7 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
     ]);
     by_claude.assert_code(0);
     assert_eq!(by_claude.stdout.lines().count(), 2, "{by_claude}");
-    assert!(
-        by_claude.stdout.contains("# not used by `claude` since"),
-        "{by_claude}"
-    );
+    by_claude.assert_stdout_contains("# not used by `claude` since");
     let by_nobody = sandbox.devtools(&[
         "verbs",
         "prune",
@@ -953,10 +950,7 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
     by_nobody.assert_code(nobody.code).assert_stdout_is("");
     let said = nobody.stderr.lines().last().unwrap_or_default();
     assert!(said.contains("(its agents: claude)"), "{nobody}");
-    assert!(
-        by_nobody.stderr.contains(&format!("{said}\n")),
-        "{by_nobody}"
-    );
+    by_nobody.assert_stderr_contains(&format!("{said}\n"));
     assert!(
         by_nobody.stderr.ends_with("no verb to prune\n"),
         "{by_nobody}"

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 use mur_e2e::plugins::{sandbox_with, standard, standard_session};
-use mur_e2e::{Output, Sandbox, Stub, Successors};
+use mur_e2e::{Output, Sandbox, Stub, Successors, each_str};
 use serde_json::json;
 
 #[track_caller]
@@ -104,12 +104,7 @@ fn every_tool_of_the_sample_is_reachable_as_a_derived_verb() {
     // `reload` (the last call) restarts the app: the successor is stopped at the end.
     let successors = Successors::new(&sandbox, app.pid());
     let listed = sandbox.devtools(&["call", "tools/list"]).json();
-    let tools: BTreeSet<&str> = listed["tools"]
-        .as_array()
-        .expect("tools")
-        .iter()
-        .filter_map(|t| t["name"].as_str())
-        .collect();
+    let tools: BTreeSet<&str> = each_str(&listed["tools"], "name").into_iter().collect();
     let called: BTreeSet<&str> = CALLS
         .iter()
         .flat_map(|(_, calls)| calls.iter().map(|(tool, _)| *tool))
@@ -272,14 +267,12 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
 #[test]
 fn the_schemas_bounds_show_in_the_help_and_the_catalog() {
     let (sandbox, _app) = Sandbox::with_app();
-    let help = sandbox.devtools(&["export-todos", "--help"]);
-    help.assert_code(0);
-    assert!(
-        help.stdout.contains(
-            "\n  --delay-ms N  time each todo takes to export, in ms (0–2000) (default: 100)\n"
-        ),
-        "{help}"
-    );
+    sandbox
+        .devtools(&["export-todos", "--help"])
+        .assert_code(0)
+        .assert_stdout_contains(
+            "\n  --delay-ms N  time each todo takes to export, in ms (0–2000) (default: 100)\n",
+        );
     let catalog = sandbox.devtools(&["catalog", "--json"]);
     let options = catalog_verb(&catalog, "export-todos")["options"].clone();
     assert_eq!(
@@ -362,21 +355,20 @@ fn help_shows_the_tool_its_hints_and_every_option() {
 #[test]
 fn the_tool_list_is_read_once_per_session_and_again_with_refresh() {
     let (sandbox, _app) = Sandbox::with_app();
-    let first = sandbox.devtools(&["-v", "version"]);
-    first.assert_code(0);
-    assert!(
-        !first.stderr.contains("tool list from the cache"),
-        "{first}"
-    );
-    let warm = sandbox.devtools(&["-v", "version"]);
-    warm.assert_code(0)
-        .assert_stderr_contains("tool list from the cache");
-    let refreshed = sandbox.devtools(&["-v", "--refresh", "version"]);
-    refreshed.assert_code(0);
-    assert!(
-        !refreshed.stderr.contains("tool list from the cache"),
-        "{refreshed}"
-    );
+    // Cold, warm, then refreshed: only the warm call reads the cache.
+    for (args, cached) in [
+        (&["-v", "version"][..], false),
+        (&["-v", "version"], true),
+        (&["-v", "--refresh", "version"], false),
+    ] {
+        let out = sandbox.devtools(args);
+        out.assert_code(0);
+        assert_eq!(
+            out.stderr.contains("tool list from the cache"),
+            cached,
+            "{args:?}: {out}"
+        );
+    }
 }
 
 #[test]
@@ -856,8 +848,7 @@ fn a_catalog_over_a_broken_verb_index_is_mur_failing_not_an_empty_list() {
 fn a_tool_changed_behind_a_cached_list_is_read_afresh_when_its_words_are_refused() {
     let sb = Sandbox::new();
     let (server, _) = ids_changed_behind_the_cache(&sb, json!({ "values": { "type": "string" } }));
-    let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let devtools = devtools_at(&sb, &server);
     let changed = devtools(&["ids", "--values", "1", "--sep", "x"]);
     changed.assert_code(0);
     assert_eq!(
@@ -916,7 +907,7 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
         Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
     });
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let devtools = devtools_at(&sb, &server);
     let catalog = devtools(&["catalog", "--json"]);
     catalog.assert_code(0);
     let derived: Vec<(String, String)> = catalog.json()["verbs"]
@@ -1012,7 +1003,7 @@ fn a_derived_verbs_values_are_read_from_files_and_stdin() {
     let sb = Sandbox::new();
     let server = noting();
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let devtools = devtools_at(&sb, &server);
     let shell = |line: &str| {
         mur_e2e::run(&mut sb.shell_command(&format!("mur devtools --endpoint {endpoint} {line}")))
     };
@@ -1129,8 +1120,7 @@ fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
                 "tags": { "type": "array", "items": { "enum": ["a", "b"], "type": "string" }, "default": [] },
                 "maybe": { "anyOf": [{ "type": "string" }, { "type": "null" }], "default": null } } } }]);
     let server = Stub::echoing_arguments(tools);
-    let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let devtools = devtools_at(&sb, &server);
     let help = devtools(&["draw", "--help"]);
     help.assert_code(0);
     // A list's option is marked repeatable on the usage line too.
@@ -1242,8 +1232,7 @@ fn a_property_named_empty_is_given_in_args_not_an_untypable_option() {
     let tools = json!([{ "name": "odd", "inputSchema": { "type": "object", "required": [""],
         "properties": { "": { "type": "string" }, "a": { "type": "string" } } } }]);
     let server = Stub::echoing_arguments(tools);
-    let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let devtools = devtools_at(&sb, &server);
     let help = devtools(&["odd", "--help"]);
     help.assert_code(0);
     help.assert_stdout_starts_with("Usage: mur devtools odd [--a TEXT] [--args JSON]\n");
@@ -1550,7 +1539,7 @@ fn an_empty_out_is_refused_before_the_call_and_a_tools_own_out_is_its_own() {
         Ok(json!({ "content": [image.clone()], "structuredContent": got }))
     });
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let devtools = devtools_at(&sb, &server);
     let calls = || server.tool_calls();
     for empty in [&["shot", "--out="][..], &["shot", "--out", ""]] {
         devtools(empty)
@@ -1676,6 +1665,12 @@ fn at_endpoint(sb: &Sandbox, endpoint: &str, words: &[&str]) -> Output {
     sb.mur(&argv)
 }
 
+/// [`at_endpoint`] of `server`, as a function of the words.
+fn devtools_at<'a>(sb: &'a Sandbox, server: &Stub) -> impl Fn(&[&str]) -> Output + 'a {
+    let endpoint = server.endpoint();
+    move |words| at_endpoint(sb, &endpoint, words)
+}
+
 /// The verb `name` that a `catalog --json` output lists (panics, showing the output,
 /// when it lists none).
 fn catalog_verb(catalog: &Output, name: &str) -> serde_json::Value {
@@ -1701,7 +1696,7 @@ fn a_union_of_references_to_itself_costs_no_more_than_its_size() {
     ]);
     let server = Stub::echoing_arguments(tools);
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let devtools = devtools_at(&sb, &server);
     let help = devtools(&["blow", "--help"]);
     help.assert_code(0);
     assert_eq!(help.stdout_lines("  --a "), ["  --a JSON"]);
@@ -1739,8 +1734,7 @@ fn properties_that_refer_to_the_root_cost_no_more_than_their_size() {
     let tools =
         json!([{ "name": "rootref", "inputSchema": { "type": "object", "properties": roots } }]);
     let server = Stub::echoing_arguments(tools);
-    let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let devtools = devtools_at(&sb, &server);
     let help = devtools(&["rootref", "--help"]);
     help.assert_code(0);
     let p0 = help.stdout_lines("  --p0 ");
@@ -1773,8 +1767,7 @@ fn a_tool_of_100000_choices_or_a_100000_character_name_has_a_bounded_help() {
             "properties": { "s": { "type": "string" } } } }
     ]);
     let server = Stub::echoing_arguments(tools);
-    let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let devtools = devtools_at(&sb, &server);
     let help = devtools(&["big", "--help"]);
     help.assert_code(0);
     assert!(help.stdout.len() < 4_000, "{}", help.stdout.len());
@@ -1844,7 +1837,7 @@ fn values_read_from_files_are_read_once_and_bounded_in_all() {
             "items": { "type": "array", "items": { "type": "object" } } }),
     );
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| at_endpoint(&sb, &endpoint, words);
+    let devtools = devtools_at(&sb, &server);
     let changed = mur_e2e::run(&mut sb.shell_command(&format!(
         "mur devtools --endpoint {endpoint} ids --values @<(printf hello) --sep y"
     )));

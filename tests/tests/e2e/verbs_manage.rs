@@ -8,7 +8,7 @@ use std::io::Write as _;
 use std::time::Duration;
 
 use mur_e2e::plugins::{add, guest, sandbox_with, standard, try_add, verb_dir};
-use mur_e2e::{Output, Sandbox};
+use mur_e2e::{Output, Sandbox, each_str};
 
 /// How long a run may take before it counts as hung: generous for a debug
 /// build on a loaded machine, and short enough that a regression fails the
@@ -685,13 +685,7 @@ fn verbs_remove_takes_several_names_all_or_none() {
         .assert_code(0)
         .assert_stdout_is("removed verb `ping`\nremoved verb `scribble`\n");
     let left = sandbox.devtools(&["verbs", "list", "--json"]).json();
-    let names: Vec<&str> = left
-        .as_array()
-        .expect("a list")
-        .iter()
-        .filter_map(|e| e["name"].as_str())
-        .collect();
-    assert_eq!(names, ["crash"]);
+    assert_eq!(each_str(&left, "name"), ["crash"]);
 }
 
 /// Help wins wherever it appears before `--`, as the kits' rule is: a JSON option's

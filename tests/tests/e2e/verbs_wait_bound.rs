@@ -5,6 +5,7 @@
 //! before. Real `mur`, real `mur-sample`, the real standard `wait`.
 
 use mur_e2e::plugins::{self, standard, standard_session};
+use mur_e2e::{Output, Sandbox};
 
 /// `mur devtools --timeout 2000 wait '#never'`: the host's 2 s end before `waitFor`'s
 /// own 5 s, so the wait is sent as 1332 ms (the bound less the grace a verb's own
@@ -26,8 +27,9 @@ fn a_host_timeout_shorter_than_the_tools_wait_ends_with_the_tools_answer() {
         .assert_tool_failed("waitFor", "timed out after 400 ms waiting for `#never`");
 }
 
-/// The standard `wait` with every `from` in its bytes made `to` (of one length).
-fn wait_with(from: &[u8], to: &[u8]) -> Vec<u8> {
+/// `verbs add --force` of the standard `wait` with every `from` in its bytes made `to`
+/// (of one length), as run.
+fn add_wait_with(sandbox: &Sandbox, from: &[u8], to: &[u8]) -> Output {
     let mut bytes = std::fs::read(standard("wait")).expect("the standard wait");
     let mut replaced = 0;
     while let Some(at) = bytes.windows(from.len()).position(|w| w == from) {
@@ -35,7 +37,9 @@ fn wait_with(from: &[u8], to: &[u8]) -> Vec<u8> {
         replaced += 1;
     }
     assert!(replaced > 0, "the standard wait holds {from:?}");
-    bytes
+    let file = sandbox.root().join("mur_verb_wait.wasm");
+    std::fs::write(&file, bytes).expect("write");
+    plugins::try_add(sandbox, &[file], &["--force"])
 }
 
 /// The same `wait` with its declaration hidden (its `mur:verb-waits` section renamed,
@@ -44,9 +48,7 @@ fn wait_with(from: &[u8], to: &[u8]) -> Vec<u8> {
 #[test]
 fn a_verb_that_declares_nothing_is_called_as_before() {
     let (sandbox, _sample) = standard_session();
-    let file = sandbox.root().join("mur_verb_wait.wasm");
-    std::fs::write(&file, wait_with(b"mur:verb-waits", b"mur-test-waits")).expect("write");
-    plugins::try_add(&sandbox, &[file], &["--force"]).assert_code(0);
+    add_wait_with(&sandbox, b"mur:verb-waits", b"mur-test-waits").assert_code(0);
 
     sandbox
         .devtools(&["--timeout", "2000", "wait", "#never"])
@@ -59,9 +61,7 @@ fn a_verb_that_declares_nothing_is_called_as_before() {
 #[test]
 fn a_declaration_that_says_no_argument_and_wait_is_refused_at_add() {
     let sandbox = plugins::standard_sandbox();
-    let file = sandbox.root().join("mur_verb_wait.wasm");
-    std::fs::write(&file, wait_with(b"timeoutMs=5000", b"timeoutMs~5000")).expect("write");
-    plugins::try_add(&sandbox, &[file], &["--force"])
+    add_wait_with(&sandbox, b"timeoutMs=5000", b"timeoutMs~5000")
         .assert_code(1)
         .assert_stderr_contains(
             "is not a usable verb: its `mur:verb-waits` section is not `ARGUMENT=MS` (a tool \
