@@ -163,20 +163,23 @@ impl Output {
     /// output, when there is none).
     #[track_caller]
     pub fn stdout_line(&self, prefix: &str) -> &str {
-        self.stdout
-            .lines()
-            .find(|line| line.starts_with(prefix))
-            .unwrap_or_else(|| panic!("no stdout line starts with {prefix:?}\n{self}"))
+        self.first_line(&self.stdout, "stdout", prefix)
     }
 
     /// What follows `prefix` on the first line of stderr that begins with it (panics,
     /// showing the whole output, when there is none).
     #[track_caller]
     pub fn stderr_after(&self, prefix: &str) -> &str {
-        self.stderr
-            .lines()
-            .find_map(|line| line.strip_prefix(prefix))
-            .unwrap_or_else(|| panic!("no stderr line starts with {prefix:?}\n{self}"))
+        &self.first_line(&self.stderr, "stderr", prefix)[prefix.len()..]
+    }
+
+    /// The first line of `text`, this output's `stream`, that begins with `prefix`
+    /// (panics, showing the whole output, when there is none).
+    #[track_caller]
+    fn first_line<'a>(&self, text: &'a str, stream: &str, prefix: &str) -> &'a str {
+        text.lines()
+            .find(|line| line.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {stream} line starts with {prefix:?}\n{self}"))
     }
 
     /// The lines of stdout that begin with `prefix`, in order.

@@ -304,6 +304,14 @@ impl Sandbox {
         (sandbox, sessions)
     }
 
+    /// A new sandbox whose one session speaks stdio (`/stdio/App.csproj`): its lockfile,
+    /// planted, names this test's own (live) process.
+    pub fn with_stdio_session() -> Self {
+        let sandbox = Self::new();
+        sandbox.plant_stdio_lockfile("/stdio/App.csproj", std::process::id());
+        sandbox
+    }
+
     /// Starts `mur-sample` for the project `app`, the one most tests need.
     pub fn start_app(&self) -> Session {
         self.start_sample(&self.project("app"))

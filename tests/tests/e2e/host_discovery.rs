@@ -348,8 +348,7 @@ fn a_live_pid_whose_endpoint_is_a_plain_web_server_is_rejected() {
 
 #[test]
 fn a_stdio_session_is_refused_for_calls() {
-    let sb = Sandbox::new();
-    sb.plant_stdio_lockfile("/stdio/App.csproj", std::process::id());
+    let sb = Sandbox::with_stdio_session();
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4);
     out.assert_stderr_contains("uses the stdio transport, and `mur` speaks HTTP only");

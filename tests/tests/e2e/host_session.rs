@@ -125,8 +125,7 @@ fn list_with_only_a_stopped_session_says_so_once_with_exit_2() {
 
 #[test]
 fn list_shows_stdio_sessions() {
-    let sb = Sandbox::new();
-    sb.plant_stdio_lockfile("/stdio/App.csproj", std::process::id());
+    let sb = Sandbox::with_stdio_session();
     let out = sb.mur(&["devtools", "session", "list"]);
     out.assert_code(0);
     assert_eq!(out.json_lines()[0]["transport"], "stdio");

@@ -126,6 +126,13 @@ impl Everything {
         argv.extend(args.iter().flat_map(|args| ["--args", args]));
         self.devtools(&argv)
     }
+
+    /// A server [`started`](Self::start), and [`call`](Self::call) made at it.
+    fn start_and_call(target: &str, args: Option<&str>) -> (Self, Output) {
+        let server = Self::start();
+        let out = server.call(target, args);
+        (server, out)
+    }
 }
 
 fn read(path: &Path) -> String {
@@ -134,8 +141,7 @@ fn read(path: &Path) -> String {
 
 #[test]
 fn tools_list_works_through_the_legacy_session_fallback() {
-    let server = Everything::start();
-    let out = server.call("tools/list", None);
+    let (server, out) = Everything::start_and_call("tools/list", None);
     out.assert_code(0);
     let tools = out.json()["tools"]
         .as_array()
@@ -151,8 +157,7 @@ fn tools_list_works_through_the_legacy_session_fallback() {
 
 #[test]
 fn a_tool_call_returns_the_servers_result() {
-    let server = Everything::start();
-    let out = server.call("echo", Some(r#"{"message":"hi"}"#));
+    let (server, out) = Everything::start_and_call("echo", Some(r#"{"message":"hi"}"#));
     out.assert_code(0);
     assert_eq!(
         out.json()["content"],
@@ -328,21 +333,17 @@ fn the_catalog_carries_the_servers_instructions() {
 
 #[test]
 fn a_failing_tool_exits_5_with_the_result() {
-    let server = Everything::start();
-    let out = server.call("echo", Some("{}"));
+    let (server, out) = Everything::start_and_call("echo", Some("{}"));
     out.assert_code(5);
     assert_eq!(out.json()["isError"], true, "{out}");
-    assert!(
-        out.stderr.contains("message"),
-        "stderr should carry the tool's error text:\n{out}"
-    );
+    // stderr carries the tool's error text.
+    out.assert_stderr_contains("message");
     server.assert_each_session_deleted(1);
 }
 
 #[test]
 fn a_tool_it_does_not_have_is_answered_with_the_one_likely_meant() {
-    let server = Everything::start();
-    let out = server.call("ecoh", Some(r#"{"message": "hi"}"#));
+    let (server, out) = Everything::start_and_call("ecoh", Some(r#"{"message": "hi"}"#));
     out.assert_code(5);
     // The TypeScript SDK answers with a failed result, not a JSON-RPC error.
     assert_eq!(out.json()["isError"], true, "{out}");
@@ -380,8 +381,7 @@ fn a_named_verb_whose_tool_it_lacks_is_refused_and_recorded_so() {
 
 #[test]
 fn an_unknown_method_exits_5_with_the_json_rpc_error() {
-    let server = Everything::start();
-    let out = server.call("nosuch/method", None);
+    let (server, out) = Everything::start_and_call("nosuch/method", None);
     out.assert_code(5);
     assert_eq!(out.json()["error"]["code"], -32601, "{out}");
     server.assert_each_session_deleted(1);

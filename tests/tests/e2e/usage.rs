@@ -494,7 +494,6 @@ fn timeless(text: &str) -> String {
         .collect()
 }
 
-/// Installs a data verb `name` calling `tool`.
 /// A sandbox with three data verbs installed (`count` → state, `bump` →
 /// click, `idle` → scroll) and the known log.
 /// The verbs are installed since before the log begins, so each can be judged
@@ -543,6 +542,7 @@ fn days_ago(days: u64) -> String {
     )
 }
 
+/// Installs a data verb `name` calling `tool`.
 fn add_data_verb(sandbox: &Sandbox, name: &str, tool: &str) {
     let verb = json!({ "schema": "mur-verb/1", "name": name, "tool": tool, "summary": format!("{name} test verb"), "arguments": {"selector": "#count"} });
     let file = sandbox.file(&format!("{name}.json"), verb.to_string());
@@ -995,6 +995,20 @@ fn cli_record(days: u64, verb: &str, kind: &str, outcome: &str) -> Value {
     })
 }
 
+/// A sandbox with the data verbs `verbs` (name, tool) installed long ago, and mur's log
+/// reaching back 60 days with one call of none of them, then `lines`.
+fn long_installed(verbs: &[(&str, &str)], lines: impl IntoIterator<Item = Value>) -> Sandbox {
+    let sandbox = Sandbox::new();
+    for (name, tool) in verbs {
+        add_data_verb(&sandbox, name, tool);
+        added_on(&sandbox, name, "2020-01-01T00:00:00Z");
+    }
+    let mut log = vec![cli_record(60, "guide", "host", "ok")];
+    log.extend(lines);
+    write_log(&sandbox, &log);
+    sandbox
+}
+
 fn write_log(sandbox: &Sandbox, lines: &[Value]) {
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let log = sandbox.usage_log();
@@ -1016,13 +1030,9 @@ fn losers_of(report: &Value) -> Vec<(String, String)> {
 fn prune_and_the_report_rate_usage_errors_over_the_one_window() {
     // `type` refused three times 40 days ago, and one failed call just now, in a
     // log reaching back 60 days.
-    let sandbox = Sandbox::new();
-    add_data_verb(&sandbox, "type", "type");
-    added_on(&sandbox, "type", "2020-01-01T00:00:00Z");
-    let mut lines = vec![cli_record(60, "guide", "host", "ok")];
-    lines.extend((0..3).map(|_| cli_record(40, "type", "data", "usage-error")));
-    lines.push(cli_record(0, "type", "data", "tool-error"));
-    write_log(&sandbox, &lines);
+    let refused = (0..3).map(|_| cli_record(40, "type", "data", "usage-error"));
+    let failed = cli_record(0, "type", "data", "tool-error");
+    let sandbox = long_installed(&[("type", "type")], refused.chain([failed]));
     // Over the last 30 days (the default of both): one call, no loser; the report's
     // table is still of the whole log.
     let report = sandbox.devtools(&["usage", "report", "--json"]);
@@ -1052,13 +1062,9 @@ fn prune_and_the_report_rate_usage_errors_over_the_one_window() {
 /// crashing on half its calls was pruned by no rule.
 #[test]
 fn a_verb_that_fails_itself_too_often_is_a_loser_for_both() {
-    let sandbox = Sandbox::new();
-    add_data_verb(&sandbox, "hog", "state");
-    added_on(&sandbox, "hog", "2020-01-01T00:00:00Z");
-    let mut lines = vec![cli_record(60, "guide", "host", "ok")];
-    lines.extend((0..2).map(|_| cli_record(1, "hog", "data", "plugin-error")));
-    lines.extend((0..2).map(|_| cli_record(1, "hog", "data", "ok")));
-    write_log(&sandbox, &lines);
+    let failed = (0..2).map(|_| cli_record(1, "hog", "data", "plugin-error"));
+    let ok = (0..2).map(|_| cli_record(1, "hog", "data", "ok"));
+    let sandbox = long_installed(&[("hog", "state")], failed.chain(ok));
     let reason = "50% of its 4 calls failed in the verb itself, exit 6 (above 20%)";
     let report = sandbox.devtools(&["usage", "report", "--json"]).json();
     assert_eq!(losers_of(&report), [("hog".to_owned(), reason.to_owned())]);
@@ -1162,23 +1168,17 @@ fn prune_while_recording_is_off_says_so_and_removes_only_when_told_to_all_the_sa
         .assert_code(1);
 }
 
+/// A sandbox with the data verbs `bump` (tool `click`) and `idle` (`scroll`), installed
+/// long ago, and mur's log reaching back 60 days with one call of neither.
+fn bump_and_idle_long_installed() -> Sandbox {
+    long_installed(&[("bump", "click"), ("idle", "scroll")], [])
+}
+
 /// A verb is used when any log read holds a call of it: a session's record of mur's
 /// call names the verb and its kind (side `server`, surface `cli`), and saves it
 /// though mur's own record is elsewhere (another home: a container, a run of
 /// mur-eval). A window that overlaps a time recording was off (`usage off` …
 /// `usage on`) holds calls no record has: no verb is judged unused over it.
-/// A sandbox with the data verbs `bump` (tool `click`) and `idle` (`scroll`), installed
-/// long ago, and mur's log reaching back 60 days with one call of neither.
-fn bump_and_idle_long_installed() -> Sandbox {
-    let sandbox = Sandbox::new();
-    for (name, tool) in [("bump", "click"), ("idle", "scroll")] {
-        add_data_verb(&sandbox, name, tool);
-        added_on(&sandbox, name, "2020-01-01T00:00:00Z");
-    }
-    write_log(&sandbox, &[cli_record(60, "guide", "host", "ok")]);
-    sandbox
-}
-
 #[test]
 fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
     let sandbox = bump_and_idle_long_installed();
