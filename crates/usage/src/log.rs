@@ -96,13 +96,7 @@ pub fn session_logs(dir: &Path) -> (Vec<UsageLog>, Vec<String>) {
     if let Err(why) = private_dir(dir) {
         return (logs, vec![why]);
     }
-    let mut paths: Vec<PathBuf> = listing
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    paths.sort();
-    for path in paths {
+    for path in mur_lockfile::with_extension(listing, "jsonl") {
         let log = UsageLog::at(path);
         let mut files = log.files();
         // A live file that is no file at all (a dangling link) is not among `files()`.
