@@ -19,7 +19,6 @@ use std::{
 use mur_lockfile::Lockfile;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use serde_with::skip_serializing_none;
 
 /// The `schema` of a `<hash>.bridge` file.
 pub use mur_discovery::SIDECAR_SCHEMA;
@@ -48,8 +47,6 @@ impl BridgeFiles {
 }
 
 /// What `<hash>.bridge` says about the bridge.
-// Each `None` is left out of the file, not written `null`.
-#[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Sidecar {
@@ -63,15 +60,18 @@ pub struct Sidecar {
     pub command: Vec<String>,
     /// Where the tool calls it serves are recorded, when they are (`--usage`,
     /// `--usage-log`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage_log: Option<PathBuf>,
     /// The canonical project, as its lockfile will name it: what names a
     /// bridge still starting, which has no lockfile yet (absent in a sidecar
     /// of an older bridge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
     /// What every request to the bridge but the probe must carry as
     /// `Authorization: Bearer <secret>`: 256 random bits in hex, made at its
     /// start (absent in a sidecar of a bridge from before secrets, which asks
     /// for none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
 }
 
