@@ -3185,7 +3185,7 @@ mod tests {
         );
     }
 
-    /// The cases the three verb kits pin too (plugins/kit/src/tests.rs,
+    /// The cases the three verb kits pin too (plugins/kit/tests/choices.rs,
     /// tests/tests/e2e/scaffold_python.rs and scaffold_js.rs), so that a choice's
     /// "did you mean" is one rule wherever a verb comes from: the case rule (`FULL`,
     /// `Error`), `mur_core::nearest` (`sucess`), and nothing for a word Jaro alone

@@ -131,7 +131,7 @@ fn a_python_verb_s_exception_shows_its_message_and_pitfalls_are_not_silent() {
 /// A choice's "did you mean" in a verb made with the Python or JavaScript kit
 /// (`verb`, with the options `--view summary|full`, `--status success|error` and
 /// `--component counter|todo`) is the host's, as a derived verb's and the Rust
-/// kit's are: the cases crates/verbs/src/derived.rs and plugins/kit/src/tests.rs pin.
+/// kit's are: the cases crates/verbs/src/derived.rs and plugins/kit/tests/choices.rs pin.
 pub fn choices_are_meant_as_the_host_means_them(sb: &mur_e2e::Sandbox, verb: &str) {
     for (option, word, meant) in CHOICE_CASES {
         let said = choice_refusal(option, word, meant);
