@@ -413,27 +413,26 @@ mod tests {
     }
 
     #[test]
-    fn placeholders_are_replaced_shell_quoted() {
+    fn placeholders_are_replaced_shell_quoted_and_one_in_a_value_is_not_replaced_again() {
         let dir = tempfile::tempdir().expect("tempdir");
         let command =
             "agent --task {task} --file {prompt_file} --config {mcp_config} {profile} {prompt}";
-        let run = invocation(command, dir.path());
-        assert_eq!(
-            substitute(&run).expect("quotable"),
-            "agent --task counter --file '/tmp/my prompt.md' --config /tmp/.mcp.json mcp 'Say \"hi\"; then $(stop)'"
-        );
-    }
-
-    #[test]
-    fn a_placeholder_in_a_value_is_not_replaced_again() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut run = invocation("printf '<%s>' {prompt}", dir.path());
-        run.prompt = "Save it under {workdir} and {prompt_file} now";
-        run.workdir = Path::new("/tmp/s P");
-        assert_eq!(
-            substitute(&run).expect("quotable"),
-            "printf '<%s>' 'Save it under {workdir} and {prompt_file} now'"
-        );
+        let mut in_a_value = invocation("printf '<%s>' {prompt}", dir.path());
+        in_a_value.prompt = "Save it under {workdir} and {prompt_file} now";
+        in_a_value.workdir = Path::new("/tmp/s P");
+        let cases = [
+            (
+                invocation(command, dir.path()),
+                "agent --task counter --file '/tmp/my prompt.md' --config /tmp/.mcp.json mcp 'Say \"hi\"; then $(stop)'",
+            ),
+            (
+                in_a_value,
+                "printf '<%s>' 'Save it under {workdir} and {prompt_file} now'",
+            ),
+        ];
+        for (run, substituted) in cases {
+            assert_eq!(substitute(&run).expect("quotable"), substituted);
+        }
     }
 
     #[test]

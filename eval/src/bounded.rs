@@ -64,11 +64,7 @@ mod tests {
     fn a_fifo_or_a_device_is_refused_at_once_and_a_big_file_is_cut() {
         let dir = tempfile::tempdir().expect("tempdir");
         let fifo = dir.path().join("settings.png");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .expect("mkfifo runs");
-        assert!(made.success());
+        mur_testkit::mkfifo(&fifo);
         // No writer ever comes: reading must not wait for one.
         assert_eq!(
             read(&fifo, 10).err(),

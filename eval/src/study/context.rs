@@ -30,6 +30,7 @@ pub const TRANSCRIPT_FILE: &str = "transcript.jsonl";
 
 /// One `mur` invocation as the capture recorded it.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Captured {
     /// The words after `mur`.
     pub argv: Vec<String>,
@@ -38,16 +39,12 @@ pub struct Captured {
     #[serde(default)]
     pub stderr: String,
     /// mur's exit code.
-    #[serde(default)]
     pub exit: Option<i64>,
     /// When it started, milliseconds since the Unix epoch.
-    #[serde(default)]
     pub time: Option<f64>,
     /// The size of its stdout, stderr when that was not text (then `stdout`, `stderr`
     /// is empty).
-    #[serde(default, rename = "stdoutBinary")]
     pub stdout_binary: Option<u64>,
-    #[serde(default, rename = "stderrBinary")]
     pub stderr_binary: Option<u64>,
 }
 
@@ -108,7 +105,6 @@ pub struct Logged {
     #[serde(default)]
     pub arguments: serde_json::Value,
     /// Milliseconds since the Unix epoch (for the trace's order beside the capture).
-    #[serde(default)]
     pub time: Option<f64>,
 }
 

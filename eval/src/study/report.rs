@@ -1605,15 +1605,6 @@ mod tests {
 
     fn result(condition: &str, task: &str, success: bool, calls: u32, tokens: u64) -> RunResult {
         RunResult {
-            schema: super::super::result::SCHEMA.to_owned(),
-            id: format!("{condition}/{task}/1"),
-            condition: condition.to_owned(),
-            surface: "cli".to_owned(),
-            task: task.to_owned(),
-            categories: Vec::new(),
-            repeat: 1,
-            listed_first: None,
-            order: 0,
             success,
             checks: Checks {
                 passed: u32::from(success),
@@ -1623,10 +1614,8 @@ mod tests {
                 total: calls,
                 ..RunCalls::default()
             },
-            invocations: None,
             wall_ms: 500.0,
             agent_exit: Some(0),
-            timed_out: false,
             context: Context {
                 before: Size {
                     bytes: tokens * 2,
@@ -1641,20 +1630,16 @@ mod tests {
                     bytes: tokens * 4,
                     tokens,
                 },
-                mcp_results_unseen: false,
-                captured_output: false,
+                ..Context::default()
             },
-            agent: None,
-            transcript: "t".into(),
-            error: None,
-            notes: Vec::new(),
-            agent_command: None,
-            verbs: None,
-            task_sha256: None,
-            started_at: None,
-            agent_lines: None,
-            condition_sha256: None,
-            made_by: None,
+            ..RunResult::unmade(
+                format!("{condition}/{task}/1"),
+                condition.to_owned(),
+                "cli".to_owned(),
+                task.to_owned(),
+                1,
+                "t".into(),
+            )
         }
     }
 

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+use serde_with::skip_serializing_none;
 
 use crate::adapters::AgentReport;
 use crate::tokens::Size;
@@ -14,6 +15,9 @@ use mur_usage::Surface;
 /// The `schema` of a result line.
 pub const SCHEMA: &str = "mur-eval-run/1";
 
+/// A line of `results.jsonl`. An optional field is left out when `None`, but for
+/// `agentExit` and `agent`, which are written `null`.
+#[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunResult {
@@ -32,7 +36,6 @@ pub struct RunResult {
     pub repeat: u32,
     /// The surface the instructions named first, under a condition that varies the
     /// order (`counterbalance`): what the first reach is weighed against.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub listed_first: Option<Surface>,
     /// The run's place in the study's shuffled order, 0-based.
     pub order: usize,
@@ -42,19 +45,19 @@ pub struct RunResult {
     pub calls: RunCalls,
     /// The agent's `mur` invocations as mur recorded them (cli conditions): also the
     /// argv a verb refused, which never reached the session.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invocations: Option<Invocations>,
     /// The agent's wall time, milliseconds.
     pub wall_ms: f64,
+    #[serialize_always]
     pub agent_exit: Option<i32>,
     pub timed_out: bool,
     pub context: Context,
     /// What the agent reported about itself (`--agent-format`), when it did.
+    #[serialize_always]
     pub agent: Option<AgentReport>,
     /// The run's directory: transcript, the session's call log, the oracle's verdict.
     pub transcript: PathBuf,
     /// Why the harness could not run it (then `success` is false).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// What of the agent's files was not read whole (a FIFO refused, a file past its
     /// cap), so the figures from it are partial.
@@ -63,37 +66,30 @@ pub struct RunResult {
     /// The agent command that made the run (`--agent`, as given): a study extended or
     /// resumed by another command says whose runs each row holds. Absent in records of
     /// an older `mur-eval`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_command: Option<String>,
     /// The verbs installed for the run's agent, name → sha256 of the file installed
     /// (conditions that install verbs): a study extended after `verbs prune`, or with
     /// rebuilt verbs, says which runs had which set.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verbs: Option<BTreeMap<String, String>>,
     /// The sha256 of the task's file the run was judged by: a task file changed between
     /// two commands into one study (a `git pull` of `eval/tasks`) says which runs had
     /// which oracle. Absent in records of an older `mur-eval`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_sha256: Option<String>,
     /// When the run started, UTC (RFC 3339): what a published study's runs are dated by.
     /// Absent in records of an older `mur-eval`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_at: Option<String>,
     /// How many lines the agent left in the capture (`captured.jsonl`: its `mur`
     /// commands) and its transcript: none, with no call and no `mur` command, is an agent
     /// that did nothing the study can see before it exited. Absent in records of an
     /// older `mur-eval`, which are judged as if it were 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_lines: Option<u32>,
     /// The sha256 of the condition's files the run had: its toml, then its instructions
     /// (the treatment). A condition edited between two commands into one study says
     /// which runs had which. Absent in records of an older `mur-eval`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition_sha256: Option<String>,
     /// The command that made the run: its place in `study.json`'s `matrices`, 0-based.
     /// What the report's "Made by" line counts each command's runs by. Absent in records
     /// of an older `mur-eval`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub made_by: Option<usize>,
 }
 
