@@ -153,6 +153,16 @@ pub fn read_resource(endpoint: &str, uri: &str) -> Value {
     response(&messages).clone()
 }
 
+/// What `resources/read` of `uri` holds: its first contents, after checking the
+/// answer is a result.
+#[track_caller]
+pub fn resource_contents(endpoint: &str, uri: &str) -> Value {
+    let read = read_resource(endpoint, uri);
+    let contents = &read["result"]["contents"][0];
+    assert!(contents.is_object(), "no contents for {uri}: {read}");
+    contents.clone()
+}
+
 /// The `text` of a content block or resource contents, parsed as JSON.
 pub fn text_as_json(block: &Value) -> Value {
     let text = block["text"]

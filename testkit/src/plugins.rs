@@ -221,16 +221,9 @@ pub fn cache_dir(sandbox: &Sandbox) -> PathBuf {
 
 /// The compiled-code entries in this sandbox's cache.
 pub fn cache_entries(sandbox: &Sandbox) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(cache_dir(sandbox)) else {
-        return Vec::new();
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cwasm"))
-        .collect();
-    paths.sort();
-    paths
+    std::fs::read_dir(cache_dir(sandbox))
+        .map(|entries| mur_lockfile::with_extension(entries, "cwasm"))
+        .unwrap_or_default()
 }
 
 /// `mur devtools verbs add <files>…` (plus `extra` flags), as run.

@@ -158,19 +158,17 @@ fn the_app_log_and_the_todos_are_resources() {
         listed["result"]["resources"][0]["uri"], "app://log",
         "{listed}"
     );
-    let read = |uri: &str| mcp::read_resource(endpoint, uri);
-    let log = read("app://log");
+    let contents = |uri: &str| mcp::resource_contents(endpoint, uri);
     assert_eq!(
-        log["result"]["contents"][0]["text"],
+        contents("app://log")["text"],
         "click: ok\nclick: failed: no element matches `#nope`\nfire: ok"
     );
-    let todo = read("app://todos/1");
     assert_eq!(
-        mcp::text_as_json(&todo["result"]["contents"][0]),
+        mcp::text_as_json(&contents("app://todos/1")),
         json!({ "id": 1, "text": "milk", "done": false })
     );
     for bad in ["app://todos/9", "app://todos/x", "app://nothing"] {
-        let refused = read(bad);
+        let refused = mcp::read_resource(endpoint, bad);
         assert_eq!(refused["error"]["code"], -32602, "{bad}: {refused}");
     }
 }

@@ -195,17 +195,14 @@ fn resources_and_templates_are_listed_and_read() {
     }
 
     let read = |uri: &str| mcp::read_resource(&endpoint, uri);
-    let readme = read("example://readme");
+    let contents = |uri: &str| mcp::resource_contents(&endpoint, uri);
     assert_eq!(
-        readme["result"]["contents"][0]["text"],
+        contents("example://readme")["text"],
         "The minimal session serves four tools and this text."
     );
-    let item = read("example://items/7");
-    assert_eq!(
-        mcp::text_as_json(&item["result"]["contents"][0]),
-        json!({ "id": 7, "square": 49 })
-    );
-    assert_eq!(item["result"]["contents"][0]["uri"], "example://items/7");
+    let item = contents("example://items/7");
+    assert_eq!(mcp::text_as_json(&item), json!({ "id": 7, "square": 49 }));
+    assert_eq!(item["uri"], "example://items/7");
 
     let unknown = read("example://nothing");
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
