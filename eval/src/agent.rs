@@ -337,22 +337,28 @@ mod tests {
         }
     }
 
+    /// How `command` ended, run as [`invocation`] says with `edit` made to it, and what
+    /// it left in `out` and `err` (its stdout and stderr, lossily).
+    fn ran(command: &str, edit: impl FnOnce(&mut Invocation<'_>)) -> (Ended, String, String) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut run = invocation(command, dir.path());
+        edit(&mut run);
+        let ended = super::run(&run).expect("runs");
+        let kept = |name: &str| {
+            let bytes = std::fs::read(dir.path().join(name)).expect("kept");
+            String::from_utf8_lossy(&bytes).into_owned()
+        };
+        (ended, kept("out"), kept("err"))
+    }
+
     #[test]
     fn output_past_the_cap_is_dropped_and_said() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut run = invocation(
+        let (ended, out, err) = ran(
             "head -c 5000 /dev/zero; printf 'short' >&2; exit 0",
-            dir.path(),
+            |run| run.output_cap = 1000,
         );
-        run.output_cap = 1000;
-        let ended = super::run(&run).expect("runs");
         assert_eq!(ended.exit, Some(0));
-        let out = std::fs::read(dir.path().join("out")).expect("stdout kept");
-        assert_eq!(out.len(), 1000);
-        assert_eq!(
-            std::fs::read_to_string(dir.path().join("err")).expect("err"),
-            "short"
-        );
+        assert_eq!((out.len(), err.as_str()), (1000, "short"));
         assert_eq!(
             ended.notes,
             ["`out` was cut at 1000 bytes: the 4000 bytes the agent printed past it were not kept"]
@@ -363,15 +369,13 @@ mod tests {
     /// run is not held for it, and the note says its later output is not counted.
     #[test]
     fn a_stream_still_open_after_the_agent_ended_is_said() {
-        let dir = tempfile::tempdir().expect("tempdir");
         // The agent ends only once the process has left its group (`ready` is written
         // after setsid): ended before, the group's kill could take it along.
-        let run = invocation(
+        let (ended, ..) = ran(
             "setsid sh -c ': > ready; exec sleep 4' & \
              until [ -e ready ]; do sleep 0.01; done; echo started",
-            dir.path(),
+            |_| {},
         );
-        let ended = super::run(&run).expect("runs");
         assert_eq!(ended.exit, Some(0));
         assert_eq!(
             ended.notes,
@@ -437,37 +441,28 @@ mod tests {
 
     #[test]
     fn the_prompt_reaches_the_agent_as_one_word_and_output_is_kept() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let run = invocation(
+        let (ended, out, err) = ran(
             "printf '%s|' {prompt} {task}; echo oops >&2; exit 3",
-            dir.path(),
+            |_| {},
         );
-        let ended = super::run(&run).expect("runs");
         assert_eq!((ended.exit, ended.timed_out), (Some(3), false));
-        let out = std::fs::read_to_string(dir.path().join("out")).expect("stdout kept");
         assert_eq!(out, "Say \"hi\"; then $(stop)|counter|");
-        let err = std::fs::read_to_string(dir.path().join("err")).expect("stderr kept");
         assert_eq!(err, "oops\n");
     }
 
     #[test]
     fn an_agent_past_its_limit_is_killed_with_its_children() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut run = invocation("sleep 30 & sleep 30; echo never", dir.path());
-        run.limit = Duration::from_millis(300);
-        let ended = super::run(&run).expect("runs");
+        let (ended, out, _) = ran("sleep 30 & sleep 30; echo never", |run| {
+            run.limit = Duration::from_millis(300);
+        });
         assert!(ended.timed_out, "{ended:?}");
         assert_eq!(ended.signal, Some(9));
-        let out = std::fs::read_to_string(dir.path().join("out")).expect("stdout kept");
         assert_eq!(out, "");
     }
 
     #[test]
     fn a_limit_past_what_the_clock_counts_is_no_limit() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut run = invocation("echo done", dir.path());
-        run.limit = Duration::from_secs(u64::MAX);
-        let ended = super::run(&run).expect("runs, no overflow");
+        let (ended, ..) = ran("echo done", |run| run.limit = Duration::from_secs(u64::MAX));
         assert_eq!((ended.exit, ended.timed_out), (Some(0), false));
     }
 
