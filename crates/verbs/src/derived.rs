@@ -462,8 +462,13 @@ fn read_once(origin: &Origin) -> Result<Arc<str>, Failure> {
 /// the tool list came, a slow pipe (or a person typing at `@-`) left a pooled connection
 /// idle past what a session waits, and the call failed as a transport error. What could
 /// not be read is said, naming the option, only if the parse uses it; reading stops
-/// once [`MAX_VALUE_BYTES`] are read.
+/// once [`MAX_VALUE_BYTES`] are read. Nothing is read when argv asks for help: the
+/// parse answers it unread ([`Derived::parse`]), and reads for itself the rare value
+/// that `--help` turns out to be.
 pub fn prefetch(argv: &[String]) {
+    if asks_for_help(argv) {
+        return;
+    }
     let (options, _) = mur_core::until_end_of_options(argv);
     let mut whole_next = false;
     let mut read = 0;
@@ -871,22 +876,26 @@ impl Derived {
 
     /// Check `argv` against the schema and build the tool's `arguments`:
     /// `--args JSON` first (the whole object), then each option over it.
-    /// `--help` or `-h` asks for help, even when the rest of argv is wrong.
+    /// `--help` or `-h` asks for help, even when the rest of argv is wrong, and
+    /// before any file or stdin is read: `--args - --help` at a terminal waited on
+    /// stdin. As an option's value (`--text --help`) it is just that value.
     pub fn parse(&self, argv: &[String]) -> Result<Request, String> {
-        self.parse_strictly(argv).or_else(|error| {
-            let asks_for_help = argv
-                .iter()
-                .take_while(|w| *w != "--")
-                .any(|w| w == "--help" || w == "-h");
-            if asks_for_help {
-                Ok(Request::Help)
-            } else {
-                Err(error)
-            }
-        })
+        if !asks_for_help(argv) {
+            return self.parse_strictly(argv, Reading::Values);
+        }
+        // A pass that reads nothing finds `--help` where it is a word of its own; it
+        // refuses no more than the reading one would, whose refusal is help here too.
+        if !matches!(
+            self.parse_strictly(argv, Reading::Nothing),
+            Ok(Request::Call(_))
+        ) {
+            return Ok(Request::Help);
+        }
+        self.parse_strictly(argv, Reading::Values)
+            .or(Ok(Request::Help))
     }
 
-    fn parse_strictly(&self, argv: &[String]) -> Result<Request, String> {
+    fn parse_strictly(&self, argv: &[String], reading: Reading) -> Result<Request, String> {
         let mut arguments = Map::new();
         let mut given: Vec<(&Field, Value)> = Vec::new();
         let mut base = None;
@@ -922,6 +931,9 @@ impl Derived {
             if name == self.whole {
                 let word = self.value_of(name, inline, &mut words)?;
                 let source = Source::of_whole(&word);
+                if reading.skips(source) {
+                    continue;
+                }
                 stdin.take(source, name)?;
                 let text = read.add(source.read(name)?, name)?;
                 base = Some(parse_whole(
@@ -952,6 +964,9 @@ impl Derived {
                     } else {
                         Source::Typed(&word)
                     };
+                    if reading.skips(source) {
+                        continue;
+                    }
                     stdin.take(source, name)?;
                     let text = read.add(source.read(name)?, name)?;
                     convert(&format!("{name}{}", source.shown(&word)), ty, &text)?
@@ -969,6 +984,10 @@ impl Derived {
                 return Err(format!("unexpected argument `{word}`"));
             }
             given.push(self.once(field, value, &given)?);
+        }
+        if reading == Reading::Nothing {
+            // What a value read would make of the arguments is not known.
+            return Ok(Request::Call(Map::new()));
         }
         if let Some(base) = base {
             arguments = base;
@@ -1152,6 +1171,28 @@ impl Derived {
             _ => Ok(next.clone()),
         }
     }
+}
+
+/// Whether a parse reads the files and stdin its values name ([`Derived::parse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    Values,
+    /// Only the words are checked; a value to read is left out.
+    Nothing,
+}
+
+impl Reading {
+    fn skips(self, source: Source) -> bool {
+        self == Self::Nothing && !matches!(source, Source::Typed(_))
+    }
+}
+
+/// Whether `--help` or `-h` appears before `--` in `argv`: help wins there (every
+/// kit's rule), unless the parse finds it an option's value.
+pub(crate) fn asks_for_help(argv: &[String]) -> bool {
+    argv.iter()
+        .take_while(|word| *word != "--")
+        .any(|word| word == "--help" || word == "-h")
 }
 
 /// A value outside the schema's `enum` is refused, naming the choices.
@@ -2886,6 +2927,20 @@ mod tests {
             assert_eq!(refused(&verb, words), message, "{words:?}");
         }
         assert_eq!(verb.parse(&argv(&["--bogus", "-h"])), Ok(Request::Help));
+        // Help before values to read, between them and after them (the e2e test
+        // `help_is_printed_before_any_value_is_read` sees that none is read); as an
+        // option's value, `--help` is a value.
+        for words in [
+            ["-h", "--args", "@/no/such/file", "--selector", "@-"],
+            ["--args", "@/no/such/file", "--help", "--selector", "@-"],
+            ["--args", "@/no/such/file", "--selector", "@-", "--help"],
+        ] {
+            assert_eq!(verb.parse(&argv(&words)), Ok(Request::Help), "{words:?}");
+        }
+        assert_eq!(
+            verb.parse(&argv(&["--selector", "--help"])),
+            Ok(call(json!({"selector": "--help"})))
+        );
         // The one required text option also as a word, as the named verbs take it.
         assert_eq!(
             verb.parse(&argv(&["#s", "--count", "2"])),

@@ -45,6 +45,7 @@ pub use spec::{Param, ValueKind, VerbSpec, usable_name};
 
 use std::borrow::Cow;
 
+use derived::asks_for_help;
 use files::OutputPaths;
 use index::Index;
 use instance::{Instance, Parsed};
@@ -415,13 +416,6 @@ impl VerbHost {
         }
         Ok(instance)
     }
-}
-
-/// Whether `--help` or `-h` appears before `--` in `argv`.
-fn asks_for_help(argv: &[String]) -> bool {
-    argv.iter()
-        .take_while(|word| *word != "--")
-        .any(|word| word == "--help" || word == "-h")
 }
 
 /// Arguments must be a JSON object: that is what MCP's `tools/call` takes.

@@ -1062,6 +1062,52 @@ fn a_derived_verbs_values_are_read_from_files_and_stdin() {
     );
 }
 
+/// `--help` wins before a value is read: `note --args - --help` at a terminal waited
+/// on stdin for the help, and `--args @FIFO --help` on the FIFO's writer. Here stdin
+/// is a pipe the test holds open and the FIFO has no writer, with a `--timeout` (the
+/// bound on reading them) past the kit's patience: the help is printed, nothing read.
+/// As an option's value, `--help` is that value.
+#[test]
+fn help_is_printed_before_any_value_is_read() {
+    let sb = Sandbox::new();
+    let server = noting();
+    let endpoint = server.endpoint();
+    let devtools = devtools_at(&sb, &server);
+    let help = devtools(&["note", "--help"]);
+    help.assert_code(0).assert_stderr_is("");
+    let mut held = sb.mur_command(&[
+        "devtools",
+        "--timeout",
+        "600000",
+        "--endpoint",
+        &endpoint,
+        "note",
+        "--args",
+        "-",
+        "--text",
+        "@-",
+        "--help",
+    ]);
+    held.stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let (mur, writer) = mur_e2e::Process::spawn_with_stdin(&mut held);
+    let out = mur.wait_output();
+    drop(writer);
+    out.assert_code(0)
+        .assert_stderr_is("")
+        .assert_stdout_is(&help.stdout);
+    let fifo = sb.root().join("unwritten");
+    mur_e2e::mkfifo(&fifo);
+    let at_fifo = format!("@{}", fifo.display());
+    let out = devtools(&["note", "-h", "--timeout", "600000", "--args", &at_fifo]);
+    out.assert_code(0)
+        .assert_stderr_is("")
+        .assert_stdout_is(&help.stdout);
+    let valued = devtools(&["note", "--text", "--help"]);
+    valued.assert_code(0).assert_stderr_is("");
+    assert_eq!(valued.json(), json!({ "text": "--help" }));
+}
+
 /// The case that was impossible: a third-party stdio server behind `bridge`
 /// (server-everything's `echo`, on the pinned Node) sent a 200 KB message, past what
 /// Linux takes as one word of a command line, from a file through its derived verb.
