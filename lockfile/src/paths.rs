@@ -19,9 +19,9 @@ pub fn lockfile_dir() -> PathBuf {
 }
 
 /// The lockfile directories a reader searches, read from the real environment: the one
-/// sessions write to ([`lockfile_dir`]) first, then any other where a session of the
-/// contract may have announced itself ([`lockfile_dirs_from`]).
-pub fn lockfile_dirs() -> Vec<PathBuf> {
+/// sessions write to ([`lockfile_dir`]) first, then any other where a session of this
+/// user may have announced itself ([`lockfile_dirs_from`]).
+pub fn lockfile_dirs() -> Searched {
     lockfile_dirs_from(|name| std::env::var_os(name), crate::trust::current_uid())
 }
 
@@ -46,29 +46,60 @@ pub fn lockfile_dir_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Pa
 }
 
 /// The lockfile directories a reader searches, given an environment lookup and a user
-/// id: [`lockfile_dir_from`]'s first; then, when that is the login's runtime directory
-/// because `XDG_RUNTIME_DIR` is unset, `${TMPDIR:-/tmp}/reactor-devtools-<uid>` too if
-/// it is there and trusted (a directory of the user's own that no one else can write
-/// to, [`check_own`](crate::check_own)). A writer that does not look for the login's
-/// directory — a mur-server from before it did, an app on another library of the
-/// contract — announces itself there when started without the variable, and readers
-/// started without it (an MCP SDK's stdio server) must find that session too.
-pub fn lockfile_dirs_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Vec<PathBuf> {
+/// id: [`lockfile_dir_from`]'s first; then, when that is not it,
+/// `${TMPDIR:-/tmp}/reactor-devtools-<uid>` too if it is there and trusted (a directory
+/// of the user's own that no one else can write to, [`check_own`](crate::check_own)).
+/// Whatever a reader's environment, a writer of this user may have announced itself
+/// there: one started without `XDG_RUNTIME_DIR` (a service, `sudo -u`, an IDE launched
+/// from a desktop file, `docker exec`) that finds no login's runtime directory, or looks
+/// for none (a mur-server from before it did, an app on another library of the contract).
+/// One there but not trusted is not searched, and [`Searched::refused`] says why.
+pub fn lockfile_dirs_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Searched {
     let Layout { write, also } = layout(env, uid);
-    let trusted = |dir: &PathBuf| {
-        std::fs::symlink_metadata(dir).is_ok_and(|meta| {
-            meta.is_dir() && crate::trust::check_own(&meta, crate::trust::Keep::Writes).is_ok()
-        })
+    let mut searched = Searched {
+        dirs: vec![write],
+        refused: Vec::new(),
     };
-    let also = also.filter(|dir| *dir != write && trusted(dir));
-    std::iter::once(write).chain(also).collect()
+    if let Some(dir) = also.filter(|dir| *dir != searched.dirs[0]) {
+        match judged(&dir) {
+            Some(Ok(())) => searched.dirs.push(dir),
+            Some(Err(why)) => searched.refused.push(why),
+            None => {}
+        }
+    }
+    searched
+}
+
+/// The lockfile directories a reader searches ([`lockfile_dirs_from`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Searched {
+    /// Where lockfiles are written first, then the others there and trusted.
+    pub dirs: Vec<PathBuf>,
+    /// One line each: a directory where sessions may announce themselves that is not
+    /// searched, as another user could have made it or can write to it, and why.
+    pub refused: Vec<String>,
+}
+
+/// Whether `dir`, where a writer of the contract may have announced a session, may be
+/// searched: `None` when nothing is there; else `Err` (one line, why) for one that is no
+/// directory, or that another user made (a squat in a shared `/tmp`) or can write to.
+fn judged(dir: &Path) -> Option<Result<(), String>> {
+    let meta = std::fs::symlink_metadata(dir).ok()?;
+    let trusted = crate::trust::check_metadata(&meta, dir, "lockfile directory");
+    if trusted.is_ok() && !meta.is_dir() {
+        return Some(Err(format!(
+            "refusing lockfile directory `{}`: it is not a directory",
+            dir.display()
+        )));
+    }
+    Some(trusted)
 }
 
 /// Where lockfiles are written, and where else a reader may find them.
 struct Layout {
     write: PathBuf,
-    /// The directory the contract names when the login's runtime directory is not
-    /// known: searched beside the login's, which was chosen instead of it.
+    /// The directory the contract names when `XDG_RUNTIME_DIR` is unset: searched
+    /// beside the one written to when that is another (the variable's, the login's).
     also: Option<PathBuf>,
 }
 
@@ -96,17 +127,18 @@ fn layout_with(non_empty: impl Fn(&str) -> Option<PathBuf>, uid: u32, login_base
         let temp = non_empty("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
         return only(temp.join(DIR_NAME));
     }
-    if let Some(runtime) = non_empty("XDG_RUNTIME_DIR") {
-        return only(runtime.join(DIR_NAME));
-    }
     let temp = non_empty("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
     let shared = temp.join(format!("{DIR_NAME}-{uid}"));
-    match login_runtime_dir(login_base, uid) {
-        Some(login) => Layout {
-            write: login.join(DIR_NAME),
-            also: Some(shared),
+    let write = match non_empty("XDG_RUNTIME_DIR") {
+        Some(runtime) => runtime,
+        None => match login_runtime_dir(login_base, uid) {
+            Some(login) => login,
+            None => return only(shared),
         },
-        None => only(shared),
+    };
+    Layout {
+        write: write.join(DIR_NAME),
+        also: Some(shared),
     }
 }
 
@@ -360,63 +392,143 @@ mod tests {
         );
     }
 
+    /// [`login_base`]'s, with a `TMPDIR` in the base (`tmp`, not made) and the shared
+    /// directory in it, `reactor-devtools-<uid>` (not made).
+    #[cfg(all(unix, not(target_os = "macos")))]
+    fn with_temp() -> (tempfile::TempDir, u32, PathBuf, String, PathBuf) {
+        let (base, uid, login) = login_base();
+        let temp = base.path().join("tmp");
+        let shared = temp.join(format!("reactor-devtools-{uid}"));
+        let temp = temp.to_str().expect("utf-8").to_owned();
+        (base, uid, login, temp, shared)
+    }
+
+    /// The directories [`lockfile_dirs_from`] searches, and what it says it refused.
+    #[cfg(all(unix, not(target_os = "macos")))]
+    fn searched(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> (Vec<PathBuf>, Vec<String>) {
+        let Searched { dirs, refused } = lockfile_dirs_from(env, uid);
+        (dirs, refused)
+    }
+
     /// A reader without `XDG_RUNTIME_DIR` searches the login's runtime directory and
     /// `${TMPDIR:-/tmp}/reactor-devtools-<uid>`, where a writer that knows nothing of the
     /// login's announces itself: both, when both are there and the user's own.
     #[cfg(all(unix, not(target_os = "macos")))]
     #[test]
     fn without_xdg_runtime_dir_a_reader_searches_the_login_s_and_the_shared_directory() {
-        let (base, uid, login) = login_base();
-        let temp = base.path().join("tmp");
-        let shared = temp.join(format!("reactor-devtools-{uid}"));
-        let temp_text = temp.to_str().expect("utf-8").to_owned();
-        let vars = [("TMPDIR", temp_text.as_str())];
+        let (base, uid, login, temp, shared) = with_temp();
+        let vars = [("TMPDIR", temp.as_str())];
         let env = env_at(base.path(), &vars);
         std::fs::create_dir_all(&shared).expect("mkdir");
         chmod(&shared, 0o700);
         assert_eq!(
-            lockfile_dirs_from(&env, uid),
-            std::slice::from_ref(&shared),
+            searched(&env, uid),
+            (vec![shared.clone()], vec![]),
             "no login's"
         );
         std::fs::create_dir(&login).expect("mkdir");
         chmod(&login, 0o700);
         assert_eq!(
-            lockfile_dirs_from(&env, uid),
-            [login.join("reactor-devtools"), shared.clone()]
+            searched(&env, uid),
+            (vec![login.join("reactor-devtools"), shared.clone()], vec![])
         );
         assert_eq!(
             lockfile_dir_from(&env, uid),
             login.join("reactor-devtools"),
             "written"
         );
-        chmod(&shared, 0o777);
-        assert_eq!(
-            lockfile_dirs_from(&env, uid),
-            [login.join("reactor-devtools")],
-            "a shared directory others can write to"
-        );
         std::fs::remove_dir(&shared).expect("rmdir");
         assert_eq!(
-            lockfile_dirs_from(&env, uid),
-            [login.join("reactor-devtools")],
+            searched(&env, uid),
+            (vec![login.join("reactor-devtools")], vec![]),
             "none there"
         );
-        std::os::unix::fs::symlink(&login, &shared).expect("symlink");
+    }
+
+    /// A reader with `XDG_RUNTIME_DIR` searches the variable's directory, where it and
+    /// every writer of its environment write, and `${TMPDIR:-/tmp}/reactor-devtools-<uid>`
+    /// when it is there and the user's own: a writer started without the variable (a
+    /// service, `sudo -u`, an IDE started from a desktop file) announces itself there.
+    #[cfg(all(unix, not(target_os = "macos")))]
+    #[test]
+    fn with_xdg_runtime_dir_a_reader_searches_its_directory_and_the_shared_one() {
+        let (base, uid, _, temp, shared) = with_temp();
+        let vars = [("XDG_RUNTIME_DIR", "/elsewhere"), ("TMPDIR", &temp)];
+        let env = env_at(base.path(), &vars);
+        let own = PathBuf::from("/elsewhere/reactor-devtools");
         assert_eq!(
-            lockfile_dirs_from(&env, uid),
-            [login.join("reactor-devtools")],
-            "a symbolic link"
+            searched(&env, uid),
+            (vec![own.clone()], vec![]),
+            "none there"
         );
-        let both = [("XDG_RUNTIME_DIR", "/elsewhere"), vars[0]];
-        let set = env_at(base.path(), &both);
-        std::fs::remove_file(&shared).expect("rm");
-        std::fs::create_dir(&shared).expect("mkdir");
+        std::fs::create_dir_all(&shared).expect("mkdir");
         chmod(&shared, 0o700);
         assert_eq!(
-            lockfile_dirs_from(set, uid),
-            [PathBuf::from("/elsewhere/reactor-devtools")],
-            "the variable names the one directory"
+            searched(&env, uid),
+            (vec![own.clone(), shared.clone()], vec![])
+        );
+        assert_eq!(lockfile_dir_from(&env, uid), own, "written");
+    }
+
+    /// The shared directory is searched only when it is the user's own and no one else
+    /// can write to it: in a shared `/tmp`, anyone can make it first. One that is not is
+    /// refused, in one line saying why, never followed.
+    #[cfg(all(unix, not(target_os = "macos")))]
+    #[test]
+    fn a_shared_directory_others_made_or_can_write_to_is_refused_saying_why() {
+        let (base, uid, _, temp, shared) = with_temp();
+        let vars = [("XDG_RUNTIME_DIR", "/elsewhere"), ("TMPDIR", &temp)];
+        let env = env_at(base.path(), &vars);
+        let own = vec![PathBuf::from("/elsewhere/reactor-devtools")];
+        let shown = shared.display();
+        std::fs::create_dir_all(&shared).expect("mkdir");
+        chmod(&shared, 0o777);
+        assert_eq!(
+            searched(&env, uid),
+            (
+                own.clone(),
+                vec![format!(
+                    "refusing lockfile directory `{shown}`: writable by group or others (mode 777)"
+                )]
+            )
+        );
+        chmod(&shared, 0o700);
+        // Another user's: only root can give a directory away to make one.
+        if crate::trust::current_uid() == 0 {
+            std::os::unix::fs::chown(&shared, Some(65534), None).expect("chown");
+            assert_eq!(
+                searched(&env, uid),
+                (
+                    own.clone(),
+                    vec![format!(
+                        "refusing lockfile directory `{shown}`: owned by uid 65534, not by you \
+                         (uid 0)"
+                    )]
+                )
+            );
+        }
+        std::fs::remove_dir(&shared).expect("rmdir");
+        std::os::unix::fs::symlink(base.path(), &shared).expect("symlink");
+        assert_eq!(
+            searched(&env, uid),
+            (
+                own.clone(),
+                vec![format!(
+                    "refusing lockfile directory `{shown}`: it is a symbolic link"
+                )]
+            )
+        );
+        std::fs::remove_file(&shared).expect("rm");
+        std::fs::write(&shared, "").expect("a file");
+        chmod(&shared, 0o600);
+        assert_eq!(
+            searched(&env, uid),
+            (
+                own,
+                vec![format!(
+                    "refusing lockfile directory `{shown}`: it is not a directory"
+                )]
+            )
         );
     }
 

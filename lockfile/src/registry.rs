@@ -45,6 +45,9 @@ pub struct Registry {
     /// Where else lockfiles are looked for: where other writers of the contract may
     /// have announced their sessions ([`paths::lockfile_dirs`]).
     also: Vec<PathBuf>,
+    /// Why directories where sessions may have announced themselves are not searched
+    /// ([`paths::Searched::refused`]).
+    refused: Vec<String>,
 }
 
 /// A lockfile directory that could not be listed, and why.
@@ -57,10 +60,7 @@ pub struct Unlisted {
 impl Registry {
     /// The one directory `dir`.
     pub fn at(dir: PathBuf) -> Self {
-        Self {
-            dir,
-            also: Vec::new(),
-        }
+        Self::searching(vec![dir])
     }
 
     /// The directories `dirs`, searched in this order; the first is where lockfiles are
@@ -71,6 +71,7 @@ impl Registry {
             Some(dir) => Self {
                 dir,
                 also: dirs.collect(),
+                refused: Vec::new(),
             },
             None => Self::default_location(),
         }
@@ -85,7 +86,18 @@ impl Registry {
     /// [`Registry::default_location`] and every other directory a reader searches for
     /// the sessions of this user ([`paths::lockfile_dirs`]): a reader's registry.
     pub fn for_readers() -> Self {
-        Self::searching(paths::lockfile_dirs())
+        let paths::Searched { dirs, refused } = paths::lockfile_dirs();
+        Self {
+            refused,
+            ..Self::searching(dirs)
+        }
+    }
+
+    /// One line each: a directory where a session of this user may have announced
+    /// itself that is not searched (another user's, or open to others' writes), and
+    /// why; for the reader to say, as sessions announced there are not found.
+    pub fn refused(&self) -> &[String] {
+        &self.refused
     }
 
     /// Where lockfiles are written (the first directory searched).

@@ -134,6 +134,7 @@ async fn resolve_unbounded(
     command: &dyn Fn() -> Vec<String>,
 ) -> Result<Resolved> {
     let deadline = tokio::time::Instant::now() + STARTING_WAIT;
+    let report = &mut report::Once::new(report);
     loop {
         let found = find(settings, http, report, command).await;
         match found {

@@ -1,7 +1,8 @@
 //! Reading the lockfile directories: every lockfile classified as live, stale
 //! (process gone or pid reused), unresponsive (the session's process runs but
 //! did not answer) or not a devtools session, with one-line notices for files
-//! that are malformed, of an unknown schema, or untrusted.
+//! that are malformed, of an unknown schema, or untrusted, and for directories not
+//! searched as untrusted.
 
 use std::path::PathBuf;
 
@@ -64,6 +65,11 @@ pub async fn survey_wanted(
             "the lockfile directory must be yours and private: `chmod 700` it, or remove it",
         )
     })?;
+    // A session announced in a directory another user made or can write to is not
+    // found: say so, or "no session" would send the user to start a second one.
+    for why in registry.refused() {
+        report.notice(why.clone());
+    }
     // Not "no session" (exit 4, where a script starts the app): whether one runs is
     // unknown, and the app could not announce itself there either. mur's own directory
     // failing is mur's failure (exit 7).
@@ -199,16 +205,8 @@ impl Survey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::tests::Said as Notices;
     use mur_lockfile::SlotLock;
-
-    #[derive(Default)]
-    struct Notices(Vec<String>);
-
-    impl Report for Notices {
-        fn notice(&mut self, message: String) {
-            self.0.push(message);
-        }
-    }
 
     #[test]
     fn a_large_batch_is_removed_on_threads_but_a_held_slot_and_a_rewritten_file_stay() {

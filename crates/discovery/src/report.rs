@@ -25,3 +25,77 @@ pub struct Silent;
 impl Report for Silent {
     fn notice(&mut self, _message: String) {}
 }
+
+/// `report`, each notice said once: discovery looks again and again while a session
+/// is on its way ([`crate::resolve`]), and what it skips is the same every time.
+pub(crate) struct Once<'a> {
+    report: &'a mut dyn Report,
+    said: std::collections::HashSet<String>,
+}
+
+impl<'a> Once<'a> {
+    pub(crate) fn new(report: &'a mut dyn Report) -> Self {
+        Self {
+            report,
+            said: std::collections::HashSet::new(),
+        }
+    }
+}
+
+impl Report for Once<'_> {
+    fn notice(&mut self, message: String) {
+        if self.said.insert(message.clone()) {
+            self.report.notice(message);
+        }
+    }
+
+    fn malformed(&mut self, path: &std::path::Path, why: &str) {
+        if self.said.insert(format!("{}\0{why}", path.display())) {
+            self.report.malformed(path, why);
+        }
+    }
+
+    fn scan_progress(&self, done: usize, total: usize) {
+        self.report.scan_progress(done, total);
+    }
+
+    fn scan_finished(&self) {
+        self.report.scan_finished();
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A [`Report`] that keeps what it is told (the tests of every module that reports).
+    #[derive(Default)]
+    pub(crate) struct Said(pub(crate) Vec<String>);
+
+    impl Report for Said {
+        fn notice(&mut self, message: String) {
+            self.0.push(message);
+        }
+    }
+
+    /// Each look while a session is on its way finds the same files to skip: said once.
+    #[test]
+    fn once_says_each_notice_once() {
+        let mut said = Said::default();
+        let mut once = Once::new(&mut said);
+        for _ in 0..3 {
+            once.notice("refusing lockfile directory `/tmp/x`".to_owned());
+            once.malformed(std::path::Path::new("/run/a.json"), "not JSON");
+        }
+        once.notice("another".to_owned());
+        assert_eq!(
+            said.0,
+            [
+                "refusing lockfile directory `/tmp/x`",
+                "skipping malformed lockfile `/run/a.json`: not JSON (`mur devtools session \
+                 clean` removes it)",
+                "another"
+            ]
+        );
+    }
+}

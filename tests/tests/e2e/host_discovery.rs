@@ -821,6 +821,12 @@ impl<'a> NoRuntimeVar<'a> {
         mur_e2e::run(&mut self.env(self.sb.mur_command(args)))
     }
 
+    /// `mur` as the user's shell runs it, `XDG_RUNTIME_DIR` set (the sandbox's), with
+    /// the same `TMPDIR` as the processes started without it.
+    pub(crate) fn mur_with_the_variable(&self, args: &[&str]) -> Output {
+        mur_e2e::run(self.sb.mur_command(args).env("TMPDIR", &self.temp))
+    }
+
     /// `${TMPDIR}/reactor-devtools-<uid>`: where a writer that finds no login's runtime
     /// directory (or looks for none, as a mur-server before 9184b33) announces itself.
     pub(crate) fn shared(&self) -> mur_lockfile::Registry {
@@ -922,6 +928,123 @@ fn without_xdg_runtime_dir_sessions_in_the_shared_directory_are_found_beside_the
         login.dir().display(),
         scrubbed.shared().dir().display()
     ));
+}
+
+/// With `XDG_RUNTIME_DIR` set, a session announced in `${TMPDIR}/reactor-devtools-<uid>`
+/// (by an app started without the variable: a service, `sudo -u`, an IDE started from a
+/// desktop file) is found: by a call and by `session list`. A second session of its
+/// project, in the variable's directory (each directory has a slot of its own), makes a
+/// call ambiguous (exit 1, both listed, the first one's endpoint to paste) as two live
+/// sessions are. With none left, the hint names both directories.
+#[cfg(unix)]
+#[test]
+fn with_xdg_runtime_dir_a_session_announced_without_it_is_found() {
+    let sb = Sandbox::new();
+    let scrubbed = NoRuntimeVar::new(&sb);
+    let project = sb.project("app");
+    let project_arg = project.to_str().expect("utf-8");
+    let (service, service_lock) = scrubbed.start_sample(&project, &scrubbed.shared());
+
+    scrubbed
+        .mur_with_the_variable(&["devtools", "call", "version"])
+        .assert_quiet_success()
+        .assert_answered_by(service.pid());
+    let listed = scrubbed.mur_with_the_variable(&["devtools", "session", "list"]);
+    listed.assert_code(0);
+    let pids: Vec<serde_json::Value> = listed
+        .json_lines()
+        .iter()
+        .map(|l| l["pid"].clone())
+        .collect();
+    assert_eq!(pids, [serde_json::Value::from(service.pid())], "{listed}");
+
+    let shell = sb.start_sample(&project);
+    let out =
+        scrubbed.mur_with_the_variable(&["devtools", "--project", project_arg, "call", "version"]);
+    out.assert_code(1).assert_stdout_is("");
+    out.assert_stderr_starts_with("error: 2 live devtools sessions found; which one is meant?\n");
+    for endpoint in [&service_lock.endpoint, &shell.lock.endpoint] {
+        out.assert_stderr_contains(&format!("{}  {endpoint}", service_lock.project));
+    }
+    out.assert_stderr_contains("; for the first: `mur devtools --endpoint http://127.0.0.1:");
+
+    drop((service, shell));
+    let searched = format!(
+        "`{}` or `{}`",
+        sb.lockfile_dir().display(),
+        scrubbed.shared().dir().display()
+    );
+    let out = scrubbed.mur_with_the_variable(&["devtools", "call", "version"]);
+    out.assert_code(4);
+    out.assert_stderr_contains(&format!("a session announces itself in {searched}\n"));
+    scrubbed
+        .mur_with_the_variable(&["devtools", "session", "list"])
+        .assert_code(4)
+        .assert_stderr_is(format!(
+            "error: no running devtools session found\n\
+             hint: sessions announce themselves in {searched}\n"
+        ));
+}
+
+/// `${TMPDIR}/reactor-devtools-<uid>` that others can write to, or that another user
+/// made (anyone can, first, in a shared `/tmp`), is not searched: the session announced
+/// there is not found, a one-line warning says why (once, however often discovery
+/// looks), and the hint names only the directory searched.
+#[cfg(unix)]
+#[test]
+fn a_shared_directory_others_can_write_to_or_another_user_made_is_refused_with_a_warning() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let sb = Sandbox::new();
+    let scrubbed = NoRuntimeVar::new(&sb);
+    let shared = scrubbed.shared();
+    let (_service, _) = scrubbed.start_sample(&sb.project("app"), &shared);
+    let refused = |why: &str| {
+        format!(
+            "warning: refusing lockfile directory `{}`: {why}\n\
+             error: no running devtools session found\n\
+             hint: start the app with its devtools session enabled, or a stdio MCP server with \
+             `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in \
+             `{}`\n\
+             hint: a session started elsewhere can be reached with `--endpoint URL`, or found \
+             with `--auto`\n",
+            shared.dir().display(),
+            sb.lockfile_dir().display()
+        )
+    };
+    let chmod = |mode| {
+        std::fs::set_permissions(shared.dir(), std::fs::Permissions::from_mode(mode))
+            .expect("chmod")
+    };
+    chmod(0o777);
+    scrubbed
+        .mur_with_the_variable(&["devtools", "call", "version"])
+        .assert_code(4)
+        .assert_stderr_is(refused("writable by group or others (mode 777)"));
+    // Said once, though discovery looks again and again while a session is on its way
+    // (its slot held, no lockfile yet).
+    let starting = sb.project("starting");
+    sb.registry().ensure_dir().expect("lockfile directory");
+    let slot = mur_lockfile::SlotLock::try_acquire(&sb.lockfile_path(&starting))
+        .expect("lock")
+        .expect("a free slot");
+    let out = scrubbed.mur_with_the_variable(&["devtools", "call", "version"]);
+    out.assert_code(4).assert_stderr_starts_with(&format!(
+        "warning: refusing lockfile directory `{}`: writable by group or others (mode 777)\n\
+         error: no running devtools session found\n\
+         hint: a session holds its project's slot",
+        shared.dir().display()
+    ));
+    drop(slot);
+    chmod(0o700);
+    // Another user's: only root can give a directory away to make one.
+    if mur_lockfile::current_uid() == 0 {
+        std::os::unix::fs::chown(shared.dir(), Some(65534), None).expect("chown");
+        scrubbed
+            .mur_with_the_variable(&["devtools", "call", "version"])
+            .assert_code(4)
+            .assert_stderr_is(refused("owned by uid 65534, not by you (uid 0)"));
+        std::os::unix::fs::chown(shared.dir(), Some(0), None).expect("chown");
+    }
 }
 
 /// The error for `--project TYPED`, a project that exists but whose session is not
