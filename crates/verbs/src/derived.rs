@@ -66,10 +66,11 @@ pub struct Facts {
     pub default: Option<Value>,
     /// The word `null` is JSON null (the schema admits it), not the text "null".
     pub nullable: bool,
-    /// The bounds the verb holds the option's value (each value, for a list) to before
-    /// the call, by the names JSON Schema gives them (`minimum`, `exclusiveMaximum`,
-    /// `minLength`, …; the older `exclusiveMinimum: true` written as the bound); empty
-    /// when the schema sets none, or sets them so that no value fits ([`Range`]).
+    /// The bounds the verb holds the option's value (each value, and a list's length) to
+    /// before the call, by the names JSON Schema gives them (`minimum`, `exclusiveMaximum`,
+    /// `minLength`, `maxItems`, …; the older `exclusiveMinimum: true` written as the
+    /// bound); empty when the schema sets none, or sets them so that no value fits
+    /// ([`Range`]).
     pub range: Map<String, Value>,
 }
 
@@ -91,6 +92,15 @@ struct Field {
     default: Option<Value>,
     /// The schema's bounds of each value (`minimum`, `maxLength`, …), if it sets any.
     range: Option<Range>,
+    /// A list's `minItems` and `maxItems`, if the schema sets them.
+    count: Option<Range>,
+}
+
+impl Field {
+    /// How an error names the option: `` `--delay` ``.
+    fn said(&self) -> String {
+        format!("`--{}`", self.option)
+    }
 }
 
 impl Field {
@@ -697,7 +707,11 @@ impl Derived {
         Some(Facts {
             default: field.default.clone(),
             nullable: field.nullable,
-            range: field.range.as_ref().map(Range::named).unwrap_or_default(),
+            range: [&field.range, &field.count]
+                .into_iter()
+                .flatten()
+                .flat_map(Range::named)
+                .collect(),
         })
     }
 
@@ -812,6 +826,10 @@ impl Derived {
                         .and_then(|items| Range::of(&walk.follow(items), item)),
                     ty => Range::of(&prop_schema, ty),
                 };
+                let count = match &ty {
+                    Type::Array(_) => Range::of(&prop_schema, &ty),
+                    _ => None,
+                };
                 let field = Field {
                     option,
                     property: property.clone(),
@@ -820,6 +838,7 @@ impl Derived {
                     nullable,
                     default: prop_schema.get("default").cloned(),
                     range,
+                    count,
                     ty,
                 };
                 options.push(param(&field, &prop_schema, &walk));
@@ -919,7 +938,7 @@ impl Derived {
                     return Err(self.unexpected(word, &given));
                 };
                 let value = Value::String(word.clone());
-                check_range(field, &value)?;
+                check_value(field.range.as_ref(), &field.said(), &value)?;
                 given.push(self.once(field, value, &given)?);
                 lone = Some(word);
                 continue;
@@ -973,8 +992,8 @@ impl Derived {
                 }
             };
             if !value.is_null() {
-                check_choice(field, &value)?;
-                check_range(field, &value)?;
+                check_choice(field, &field.said(), &value)?;
+                check_value(field.range.as_ref(), &field.said(), &value)?;
             }
             // The option given after its lone word: the word is the one too many, as
             // it is when the option comes first.
@@ -990,6 +1009,16 @@ impl Derived {
             return Ok(Request::Call(Map::new()));
         }
         if let Some(base) = base {
+            // What `--args` gives is held to the schema as an option's value is, unless
+            // an option gives it instead: the tool would refuse it, after its session
+            // was found and asked.
+            for field in &self.fields {
+                let overridden = given.iter().any(|(g, _)| g.option == field.option);
+                match base.get(&field.property) {
+                    Some(value) if !overridden => self.check_given(field, value)?,
+                    _ => {}
+                }
+            }
             arguments = base;
         }
         // The lists given by options: their first use replaces what `--args` gave.
@@ -1027,6 +1056,16 @@ impl Derived {
                 arguments.insert(field.property.clone(), value);
             }
         }
+        // A list's length, whether options, `--args` or both gave it.
+        for field in &self.fields {
+            if let (Some(count), Some(list)) = (&field.count, arguments.get(&field.property)) {
+                let said = match listed.contains(&field.property.as_str()) {
+                    true => field.said(),
+                    false => self.in_whole(field),
+                };
+                check_value(Some(count), &said, list)?;
+            }
+        }
         for field in self.fields.iter().filter(|f| f.required) {
             if !arguments.contains_key(&field.property) {
                 return Err(format!("missing option `--{}`", field.option));
@@ -1042,6 +1081,26 @@ impl Derived {
             }
         }
         Ok(Request::Call(arguments))
+    }
+
+    /// How an error names a property given in the whole object: `` `delayMs` in `--args` ``.
+    fn in_whole(&self, field: &Field) -> String {
+        format!("`{}` in `--{}`", field.property, self.whole)
+    }
+
+    /// `value`, given for `field` in the whole object, held to the field's choices and
+    /// bounds (each item's, for a list) as the option's value is.
+    fn check_given(&self, field: &Field, value: &Value) -> Result<(), String> {
+        let said = self.in_whole(field);
+        let items = match (&field.ty, value) {
+            (Type::Array(_), Value::Array(items)) => items.as_slice(),
+            _ => std::slice::from_ref(value),
+        };
+        for item in items.iter().filter(|item| !item.is_null()) {
+            check_choice(field, &said, item)?;
+            check_value(field.range.as_ref(), &said, item)?;
+        }
+        Ok(())
     }
 
     /// `field`'s value, unless the field is given already and is not repeatable.
@@ -1196,7 +1255,7 @@ pub(crate) fn asks_for_help(argv: &[String]) -> bool {
 }
 
 /// A value outside the schema's `enum` is refused, naming the choices.
-fn check_choice(field: &Field, value: &Value) -> Result<(), String> {
+fn check_choice(field: &Field, said: &str, value: &Value) -> Result<(), String> {
     // Numbers are compared by value: `1`, `1.0` and `1e0` are one choice.
     let same = |choice: &Value| match (choice.as_f64(), value.as_f64()) {
         (Some(a), Some(b)) => a == b,
@@ -1218,7 +1277,7 @@ fn check_choice(field: &Field, value: &Value) -> Result<(), String> {
     let got = value
         .as_str()
         .map_or_else(|| value.to_string(), str::to_owned);
-    let told = format!("`--{}` must be {choices}, got `{got}`", field.option);
+    let told = format!("{said} must be {choices}, got `{got}`");
     // The choice meant, as the verb kits and the host name it: one that differs only
     // in case (`Error`, `ERROR`), else the nearest by `mur_core::nearest` (`sucess`).
     let case = words
@@ -1235,56 +1294,47 @@ fn check_choice(field: &Field, value: &Value) -> Result<(), String> {
 }
 
 /// A value outside the schema's bounds ([`Range`]) is refused before the call, naming
-/// them: the tool would refuse it, after its session was found and asked.
-fn check_range(field: &Field, value: &Value) -> Result<(), String> {
-    let Some(range) = &field.range else {
+/// them (`said`: the option, or the property in `--args`): the tool would refuse it,
+/// after its session was found and asked.
+fn check_value(range: Option<&Range>, said: &str, value: &Value) -> Result<(), String> {
+    let Some(range) = range else {
         return Ok(());
     };
-    let option = &field.option;
-    match (range.measure, value) {
-        (Measure::Length, Value::String(text)) => {
-            let length = text.chars().count() as u64;
-            if range.admits(&length.into()) {
-                return Ok(());
-            }
-            if range.is_not_empty() {
-                return Err(format!("`--{option}` must not be empty"));
-            }
-            let short = range
-                .low
-                .as_ref()
-                .is_some_and(|low| low.below(&length.into()));
-            let how = if short { "too short" } else { "too long" };
-            Err(format!(
-                "`--{option}` is {how}: {}, got {}",
-                range.words(),
-                characters(length)
-            ))
-        }
+    let length = match (range.measure, value) {
+        (Measure::Length, Value::String(text)) => text.chars().count() as u64,
+        (Measure::Items, Value::Array(items)) => items.len() as u64,
         (Measure::Integer | Measure::Number, Value::Number(n)) if !range.admits(n) => {
             let what = match range.measure {
                 Measure::Integer => "an integer",
                 _ => "a number",
             };
             let admits = format!("{what} {}", range.words());
-            Err(out_of_range(option, &admits, &n.to_string()))
+            return Err(out_of_range(said, &admits, &n.to_string()));
         }
-        _ => Ok(()),
+        _ => return Ok(()),
+    };
+    if range.admits(&length.into()) {
+        return Ok(());
     }
+    if range.is_not_empty() {
+        return Err(format!("{said} must not be empty"));
+    }
+    let short = range
+        .low
+        .as_ref()
+        .is_some_and(|low| low.below(&length.into()));
+    let how = if short { "too short" } else { "too long" };
+    Err(format!(
+        "{said} is {how}: {}, got {}",
+        range.words(),
+        range.measure.counted(length)
+    ))
 }
 
 /// "`--delay-ms` is out of range: an integer from 0 to 2000, got `-5`": one wording for a
 /// schema's bounds and for the bounds of the integers JSON holds exactly.
-fn out_of_range(option: &str, admits: &str, got: &str) -> String {
-    format!("`--{option}` is out of range: {admits}, got `{got}`")
-}
-
-/// `1 character`, `3 characters`.
-fn characters(count: u64) -> String {
-    match count {
-        1 => "1 character".to_owned(),
-        n => format!("{n} characters"),
-    }
+fn out_of_range(said: &str, admits: &str, got: &str) -> String {
+    format!("{said} is out of range: {admits}, got `{got}`")
 }
 
 /// What a schema's bounds measure: an integer's or a number's value, or a text's length
@@ -1294,6 +1344,28 @@ enum Measure {
     Integer,
     Number,
     Length,
+    /// A list's, in items.
+    Items,
+}
+
+impl Measure {
+    /// The unit of a length, one and many: `character`, `characters`.
+    fn unit(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Self::Length => Some(("character", "characters")),
+            Self::Items => Some(("item", "items")),
+            Self::Integer | Self::Number => None,
+        }
+    }
+
+    /// `1 character`, `3 characters`, `2 items`.
+    fn counted(self, count: u64) -> String {
+        match (self.unit(), count) {
+            (Some((one, _)), 1) => format!("1 {one}"),
+            (Some((_, many)), n) => format!("{n} {many}"),
+            (None, n) => n.to_string(),
+        }
+    }
 }
 
 /// One end of a [`Range`]: the bound, and whether a value equal to it is out.
@@ -1381,7 +1453,11 @@ impl Range {
                 let high = ends("maximum", "exclusiveMaximum", std::cmp::Ordering::Less);
                 (measure, low, high)
             }
-            Type::String => {
+            Type::String | Type::Array(_) => {
+                let (measure, [min, max]) = match ty {
+                    Type::String => (Measure::Length, ["minLength", "maxLength"]),
+                    _ => (Measure::Items, ["minItems", "maxItems"]),
+                };
                 let length = |key: &str| {
                     let at = schema.get(key)?.as_u64()?;
                     Some(End {
@@ -1390,8 +1466,8 @@ impl Range {
                     })
                 };
                 // `minLength: 0` says nothing.
-                let low = length("minLength").filter(|end| end.at.as_u64() != Some(0));
-                (Measure::Length, low, length("maxLength"))
+                let low = length(min).filter(|end| end.at.as_u64() != Some(0));
+                (measure, low, length(max))
             }
             _ => return None,
         };
@@ -1418,7 +1494,7 @@ impl Range {
             at: 1.into(),
             open: false,
         });
-        self.measure == Measure::Length && self.low == one && self.high.is_none()
+        self.measure.unit().is_some() && self.low == one && self.high.is_none()
     }
 
     /// Each end in words: `at least 0`, `below 10`.
@@ -1469,13 +1545,13 @@ impl Range {
 
     /// `words` with the unit of a length after them: `characters` (`1 character`).
     fn in_units(&self, words: String) -> String {
-        if self.measure != Measure::Length {
+        let Some((one, many)) = self.measure.unit() else {
             return words;
-        }
+        };
         let last = self.high.as_ref().or(self.low.as_ref());
         match last.and_then(|end| end.at.as_u64()) {
-            Some(1) => format!("{words} character"),
-            _ => format!("{words} characters"),
+            Some(1) => format!("{words} {one}"),
+            _ => format!("{words} {many}"),
         }
     }
 
@@ -1483,6 +1559,7 @@ impl Range {
     fn named(&self) -> Map<String, Value> {
         let (low, high) = match self.measure {
             Measure::Length => (["minLength"; 2], ["maxLength"; 2]),
+            Measure::Items => (["minItems"; 2], ["maxItems"; 2]),
             _ => (
                 ["minimum", "exclusiveMinimum"],
                 ["maximum", "exclusiveMaximum"],
@@ -1563,7 +1640,7 @@ fn integer(name: &str, text: &str) -> Result<Value, String> {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         let admits = format!("an integer from {} to {}", i64::MIN, u64::MAX);
-        return Err(out_of_range(name, &admits, text));
+        return Err(out_of_range(&format!("`--{name}`"), &admits, text));
     }
     Err(format!("`--{name}` needs an integer, got `{text}`"))
 }
@@ -2029,7 +2106,7 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
             format!("{help}; {shaped}")
         };
     }
-    if let Some(range) = &field.range {
+    for range in [&field.range, &field.count].into_iter().flatten() {
         help = format!("{help} ({})", range.help()).trim_start().to_owned();
     }
     // A `null` default (`Optional[T] = None`) says only that the option may be left out.
@@ -3057,6 +3134,102 @@ mod tests {
                 "properties": {"selector": {"type": "string", "minLength": 1}}}),
         );
         assert_eq!(refused(&click, &[""]), "`--selector` must not be empty");
+    }
+
+    /// What `--args` gives is held to the schema's choices and bounds as an option's
+    /// value is, the error naming the property in `--args`, unless an option gives it
+    /// instead; a list's `minItems`/`maxItems` hold however it was given.
+    #[test]
+    fn a_value_in_args_is_held_to_the_schema_as_an_options_is() {
+        let verb = verb_of(
+            "bounded",
+            json!({"type": "object", "properties": {
+                "delayMs": {"type": "integer", "minimum": 0, "maximum": 2000},
+                "code": {"type": "string", "minLength": 3, "maxLength": 8},
+                "name": {"type": "string", "minLength": 1},
+                "view": {"enum": ["summary", "full"]},
+                "maybe": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
+                "ids": {"type": "array", "items": {"type": "integer", "maximum": 9},
+                    "minItems": 2, "maxItems": 3},
+                "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1}
+            }}),
+        );
+        for (words, said) in [
+            (
+                &["--args", r#"{"delayMs": 2001}"#][..],
+                "`delayMs` in `--args` is out of range: an integer from 0 to 2000, got `2001`",
+            ),
+            (
+                &["--args", r#"{"code": "ab"}"#],
+                "`code` in `--args` is too short: from 3 to 8 characters, got 2 characters",
+            ),
+            (
+                &["--args", r#"{"name": ""}"#],
+                "`name` in `--args` must not be empty",
+            ),
+            (
+                &["--args", r#"{"view": "ful"}"#],
+                "`view` in `--args` must be `summary` or `full`, got `ful`; did you mean `full`?",
+            ),
+            (
+                &["--args", r#"{"maybe": 0}"#],
+                "`maybe` in `--args` is out of range: an integer at least 1, got `0`",
+            ),
+            (
+                &["--args", r#"{"ids": [1, 10]}"#],
+                "`ids` in `--args` is out of range: an integer at most 9, got `10`",
+            ),
+            (
+                &["--args", r#"{"ids": [1]}"#],
+                "`ids` in `--args` is too short: from 2 to 3 items, got 1 item",
+            ),
+            (
+                &["--args", r#"{"tags": []}"#],
+                "`tags` in `--args` must not be empty",
+            ),
+            (
+                &["--ids", "1"],
+                "`--ids` is too short: from 2 to 3 items, got 1 item",
+            ),
+            (
+                &["--ids", "1", "--ids", "2", "--ids", "3", "--ids", "4"],
+                "`--ids` is too long: from 2 to 3 items, got 4 items",
+            ),
+            // Checked after the options: a typed value is refused first.
+            (
+                &["--args", r#"{"delayMs": -1}"#, "--code", "ab"],
+                "`--code` is too short: from 3 to 8 characters, got 2 characters",
+            ),
+        ] {
+            assert_eq!(refused(&verb, words), said, "{words:?}");
+        }
+        // An option over a value of `--args` replaces it, unchecked as it is not sent.
+        assert_eq!(
+            verb.parse(&argv(&[
+                "--args",
+                r#"{"delayMs": 5000, "ids": [10], "view": "full", "maybe": null}"#,
+                "--delay-ms",
+                "5",
+                "--ids",
+                "1",
+                "--ids",
+                "2"
+            ])),
+            Ok(call(json!({
+                "delayMs": 5, "ids": [1, 2], "view": "full", "maybe": null
+            })))
+        );
+        let facts = verb.facts("ids").expect("facts");
+        assert_eq!(
+            Value::Object(facts.range),
+            json!({"maximum": 9, "minItems": 2, "maxItems": 3})
+        );
+        let help = |name: &str| {
+            let option = verb.spec.options.iter().find(|o| o.name == name);
+            option.expect("the option").help.clone()
+        };
+        assert_eq!(help("ids"), "(at most 9) (2–3 items)");
+        assert_eq!(help("tags"), "(not empty)");
     }
 
     /// The help says each option's bounds after its description, and the catalog's facts

@@ -236,6 +236,19 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
             &["click", "--selector", ""],
             "error: click: `--selector` must not be empty\n",
         ),
+        // What `--args` gives is held to the schema alike, naming the property there.
+        (
+            &["click", "--args", r#"{"selector": ""}"#],
+            "error: click: `selector` in `--args` must not be empty\n",
+        ),
+        (
+            &["export-todos", "--args", r#"{"delayMs": 5000}"#],
+            "error: export-todos: `delayMs` in `--args` is out of range: an integer from 0 to 2000, got `5000`\n",
+        ),
+        (
+            &["switch-component", "--args", r#"{"component": "setings"}"#],
+            "error: switch-component: `component` in `--args` must be `counter`, `todo` or `settings`, got `setings`; did you mean `settings`?\n",
+        ),
     ] {
         let out = sandbox.devtools(words);
         out.assert_code(1);
@@ -252,6 +265,15 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
         }
         assert_eq!(out.stdout, "");
     }
+    // The usage that follows is the verb's, as after an option's value refused.
+    let typed = sandbox.devtools(&["export-todos", "--delay-ms", "5000"]);
+    let given = sandbox.devtools(&["export-todos", "--args", r#"{"delayMs": 5000}"#]);
+    given.assert_code(1).assert_stdout_is("");
+    given.assert_stderr_is(
+        typed
+            .stderr
+            .replacen("`--delay-ms` is", "`delayMs` in `--args` is", 1),
+    );
     let count = ok(&sandbox, &["state", "--selector", "#count"]);
     assert_eq!(count["text"], "0", "no click was sent");
     // The one required text option as a word, as the named `click` takes it (it was
