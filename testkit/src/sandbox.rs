@@ -34,7 +34,7 @@ impl Sandbox {
             .prefix("mur-e2e-")
             .tempdir()
             .expect("tempdir");
-        for dir in ["run", "data", "cache", "home"] {
+        for dir in ["run", "data", "cache", "home", "tmp"] {
             std::fs::create_dir(root.path().join(dir)).expect("sandbox dir");
         }
         Self {
@@ -100,6 +100,8 @@ impl Sandbox {
         let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
         vec![
             ("XDG_RUNTIME_DIR", self.runtime_dir().into()),
+            // mur reads `${TMPDIR}/reactor-devtools-<uid>` too: the sandbox's, not /tmp's.
+            ("TMPDIR", self.root().join("tmp").into()),
             ("XDG_DATA_HOME", self.root().join("data").into()),
             ("XDG_CACHE_HOME", self.root().join("cache").into()),
             ("XDG_STATE_HOME", self.state_dir().into()),
