@@ -1,8 +1,9 @@
 //! `mur devtools verbs new --lang js`: the scaffolded project passes its own
 //! tests (`node --test`), installs the componentize-js it pins with npm, builds
 //! with its build.mjs from another directory, and the verb installs and clicks
-//! in a real `mur-sample`; a thrown `Error` shows its message (exit 6), and a
-//! `shape` whose stdout is not bytes is never a silent exit 0.
+//! in a real `mur-sample`; a thrown `Error` shows its message (exit 6), a
+//! `shape` whose stdout is not bytes is never a silent exit 0, and a tool's wait
+//! it declares gives up within the host's `--timeout` (exit 5).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -43,14 +44,17 @@ fn a_scaffolded_javascript_verb_tests_builds_installs_and_clicks() {
     scaffolded_verb_clicks("jsclick", "js", &files, test_and_build);
 }
 
-/// A verb that fails on purpose, as `--fail HOW` says.
+/// A verb that fails on purpose, as `--fail HOW` says; its tool, `waitFor` (of
+/// `#count` unless a selector is given), waits on a bound it declares (`waits`).
 const FAILING_VERB: &str = r#"import { Verb, VerbError, option } from "./kit.js";
 
 export const verb = new Verb({
   name: "jsfail",
-  tool: "version",
+  tool: "waitFor",
   summary: "Fail on purpose",
+  waits: { argument: "timeoutMs", defaultMs: 5000 },
   options: [
+    option("selector", "S", "the element to wait for", { kind: "selector", send: false }),
     option("fail", "HOW", "how to fail", { kind: "choice", choices: ["parse", "shape", "refuse", "number", "text"] }),
     option("times", "N", "how often (unused)", { kind: "integer" }),
     // Unused: for `choices_are_meant_as_the_host_means_them`.
@@ -60,7 +64,7 @@ export const verb = new Verb({
   ],
   arguments(args) {
     if (args.get("fail") === "parse") throw new Error("boom");
-    return {};
+    return { selector: args.get("selector") ?? '#count' };
   },
   shape(result, args, pretty) {
     switch (args.get("fail")) {
@@ -97,4 +101,5 @@ fn a_javascript_verb_s_throw_shows_its_message_and_pitfalls_are_not_silent() {
     );
     fails_like_every_verb(&sb, "jsfail");
     crate::scaffold_python::choices_are_meant_as_the_host_means_them(&sb, "jsfail");
+    crate::scaffold_python::gives_up_within_the_host_s_timeout(&sb, "jsfail");
 }

@@ -1,7 +1,8 @@
 //! `mur devtools verbs new --lang python`: the scaffolded project passes its own
 //! tests (`python3 -m unittest`), builds with the componentize-py it pins, and
 //! the verb installs and clicks in a real `mur-sample`; a Python verb's crash
-//! shows its exception (exit 6), and the kit's pitfalls are reported, not silent.
+//! shows its exception (exit 6), and the kit's pitfalls are reported, not silent;
+//! a tool's wait it declares gives up within the host's `--timeout` (exit 5).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -69,15 +70,18 @@ fn a_scaffolded_python_verb_tests_builds_installs_and_clicks() {
     scaffolded_verb_clicks("pyclick", "python", &files, test_and_build);
 }
 
-/// A verb that fails on purpose, as `--fail HOW` says.
+/// A verb that fails on purpose, as `--fail HOW` says; its tool, `waitFor` (of
+/// `#count` unless a selector is given), waits on a bound it declares (`waits`).
 const FAILING_APP: &str = r#"import kit
 
 
 class Verb(kit.Verb):
     name = "pyfail"
-    tool = "version"
+    tool = "waitFor"
     summary = "Fail on purpose"
-    options = [kit.option("fail", "HOW", "how to fail", kind="choice",
+    waits = kit.Waits("timeoutMs", 5000)
+    options = [kit.option("selector", "S", "the element to wait for", kind="selector", send=False),
+               kit.option("fail", "HOW", "how to fail", kind="choice",
                           choices=["parse", "shape", "refuse", "number", "text"]),
                kit.option("times", "N", "how often (unused)", kind="integer"),
                # Unused: for `choices_are_meant_as_the_host_means_them`.
@@ -90,7 +94,7 @@ class Verb(kit.Verb):
     def arguments(self, args):
         if args["fail"] == "parse":
             raise ValueError("no selector given")
-        return {}
+        return {"selector": args["selector"] or '#count'}
 
     def shape(self, result, args, pretty):
         how = args["fail"]
@@ -126,6 +130,31 @@ fn a_python_verb_s_exception_shows_its_message_and_pitfalls_are_not_silent() {
     // kit.Error from `shape` is the verb's own message; a usage error from the kit.
     fails_like_every_verb(&sb, "pyfail");
     choices_are_meant_as_the_host_means_them(&sb, "pyfail");
+    gives_up_within_the_host_s_timeout(&sb, "pyfail");
+}
+
+/// A verb made with the Python or JavaScript kit whose tool is `waitFor` (of its
+/// `--selector S`) and which declares its wait (`timeoutMs`, 5000 ms): within the
+/// host's shorter `--timeout`, the host lowers the wait so the tool answers that it
+/// timed out (exit 5), as the Rust kit's `wait` does (verbs_wait_bound.rs), and the
+/// call is not cut off (exit 2, what a verb that declares nothing gets).
+pub fn gives_up_within_the_host_s_timeout(sb: &mur_e2e::Sandbox, verb: &str) {
+    sb.devtools(&["--timeout", "1500", verb, "--selector", "#never"])
+        .assert_tool_failed(
+            "waitFor",
+            "timed out after 1000 ms waiting for `#never` to exist; last seen: no element matched `#never`",
+        );
+    // The verb's own `--timeout`, sent as the tool's wait.
+    sb.devtools(&[
+        "--timeout",
+        "1500",
+        verb,
+        "--selector",
+        "#never",
+        "--timeout",
+        "400",
+    ])
+    .assert_tool_failed("waitFor", "timed out after 400 ms waiting for `#never`");
 }
 
 /// A choice's "did you mean" in a verb made with the Python or JavaScript kit

@@ -16,6 +16,14 @@
 // pretty)` when the defaults do not fit. It is plain JavaScript: `node --test`
 // tests a verb without componentize-js.
 //
+// A verb whose tool waits on a bound of its own (the sample's `waitFor` polls until
+// its `timeoutMs`, 5000 ms when not sent) says so, with the argument that sets the
+// bound and the tool's default: `waits: { argument: "timeoutMs", defaultMs: 5000 }`.
+// Its `--timeout MS` is then sent as that argument too, and build.mjs writes the
+// declaration in the component (section `mur:verb-waits`), so that when the call
+// would end first, `mur` lowers the wait and prints the tool's own answer that it
+// gave up (exit 5) instead of cutting the call off (exit 2).
+//
 // `shape` may return `{ stdout, files, notes }`: `notes` are lines `mur` prints on
 // stderr after stdout, for whoever reads the transcript (the likely next command,
 // what was cut) — never part of the result, hidden by `-q`; none by default.
@@ -88,6 +96,34 @@ export function option(name, valueName, help, { kind = "text", choices = [], key
 
 /** `--timeout MS`, which every verb accepts: the call's time bound, never sent. */
 export const TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", { kind: "milliseconds" });
+
+/** The longest wait a verb can declare, in ms: mur reads it as a 32-bit count. */
+export const WAITS_LIMIT = 2 ** 32 - 1;
+
+/**
+ * What is wrong with a verb's `waits` (`{ argument, defaultMs }`), which `mur devtools
+ * verbs add` would refuse (its section `mur:verb-waits` is `ARGUMENT=MS`), or undefined.
+ */
+export function unusableWaits(waits) {
+  if (waits === undefined || waits === null) return undefined;
+  if (typeof waits !== "object") return `\`waits\` as ${typeof waits}; declare \`{ argument, defaultMs }\``;
+  const { argument, defaultMs } = waits;
+  if (
+    typeof argument !== "string" ||
+    argument === "" ||
+    new TextEncoder().encode(argument).length > 128 ||
+    // Control characters as ranges: componentize-js's engine has no Unicode tables for `\p{Cc}`.
+    /[\s=\u0000-\u001f\u007f-\u009f]/u.test(argument)
+  ) {
+    return `a wait on the argument ${JSON.stringify(argument)}, which no tool argument is named: the ` +
+      "argument's name is 1 to 128 bytes, without spaces, control characters or `=`";
+  }
+  if (!Number.isInteger(defaultMs) || defaultMs < 0 || defaultMs > WAITS_LIMIT) {
+    return `a default wait of ${JSON.stringify(defaultMs) ?? String(defaultMs)} ms for \`${argument}\`: it is a ` +
+      `whole number of milliseconds, 0 to ${WAITS_LIMIT}`;
+  }
+  return undefined;
+}
 
 /**
  * What these params declare that a command line could not use or the kit refuses,
@@ -491,14 +527,15 @@ export class Args {
 /** A verb; see the top of this file. */
 export class Verb {
   constructor(spec) {
-    const defaults = { usage: "", details: "", examples: [], positionals: [], options: [] };
+    // `waits`: `{ argument, defaultMs }` when the tool waits on a bound of its own.
+    const defaults = { usage: "", details: "", examples: [], positionals: [], options: [], waits: undefined };
     Object.assign(this, defaults, spec);
     for (const required of ["name", "tool", "summary"]) {
       if (typeof this[required] !== "string" || this[required] === "") {
         throw new TypeError(`a verb needs a \`${required}\``);
       }
     }
-    const why = unusable(this.positionals, this.options);
+    const why = unusable(this.positionals, this.options) ?? unusableWaits(this.waits);
     if (why !== undefined) {
       throw new TypeError(`verb \`${this.name}\` declares ${why}`);
     }
@@ -535,10 +572,17 @@ export class Verb {
       const which = theOnlyThing(this.options)?.name === p.name ? "" : `, where ${p.valueName} starts with \`#\` or \`[\``;
       return { ...described(p, false), valueName: "", help: `the same as \`--${p.name} ${p.valueName}\`${which}` };
     };
-    const optionForm = (p) =>
-      this.positionals.some((pos) => pos.name === p.name && pos.option)
-        ? { ...described(p, false), help: `the same as \`<${p.name}>\`` }
-        : described(p, false);
+    const optionForm = (p) => {
+      if (this.positionals.some((pos) => pos.name === p.name && pos.option)) {
+        return { ...described(p, false), help: `the same as \`<${p.name}>\`` };
+      }
+      if (p === TIMEOUT && this.waits) {
+        // It bounds the tool's wait too (see `parse`), as the Rust kit says it.
+        const help = `let the wait (default: ${this.waits.defaultMs}) and the call take up to MS milliseconds`;
+        return { ...described(p, false), help };
+      }
+      return described(p, false);
+    };
     return {
       name: this.name,
       tool: this.tool,
@@ -575,6 +619,10 @@ export class Verb {
     const made = this.arguments(args);
     if (made === null || typeof made !== "object" || Array.isArray(made)) {
       throw new TypeError(`\`arguments\` must return an object, not ${Array.isArray(made) ? "an array" : typeof made}`);
+    }
+    if (this.waits && args.timeoutMs !== undefined && !Object.hasOwn(made, this.waits.argument)) {
+      // `--timeout MS` bounds the tool's wait too, unless `arguments` set it.
+      made[this.waits.argument] = args.timeoutMs;
     }
     const writes = this.options
       .filter((p) => p.kind === "output-path")

@@ -17,6 +17,14 @@ prints the result's `structuredContent` as JSON. Override `arguments` or
 `shape` when the defaults do not fit. Everything but `export` is plain Python,
 so `python3 -m unittest` tests a verb without componentize-py.
 
+A verb whose tool waits on a bound of its own (the sample's `waitFor` polls
+until its `timeoutMs`, 5000 ms when not sent) says so, with the argument that
+sets the bound and the tool's default: `waits = kit.Waits("timeoutMs", 5000)`.
+Its `--timeout MS` is then sent as that argument too, and build.sh writes the
+declaration in the component (section `mur:verb-waits`), so that when the call
+would end first, `mur` lowers the wait and prints the tool's own answer that it
+gave up (exit 5) instead of cutting the call off (exit 2).
+
 `shape` may return `kit.Output(stdout, notes=["next: mur devtools state"])`:
 notes are lines `mur` prints on stderr after stdout, for whoever reads the
 transcript (the likely next command, what was cut) — never part of the result,
@@ -40,7 +48,7 @@ import traceback
 from dataclasses import dataclass, field
 
 __all__ = [
-    "Args", "Call", "Error", "FileWrite", "Output", "Param", "Verb", "export",
+    "Args", "Call", "Error", "FileWrite", "Output", "Param", "Verb", "Waits", "export",
     "flag", "json_line", "option", "payload", "positional", "selector", "stamp",
 ]
 
@@ -77,6 +85,46 @@ class Param:
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"kind `{self.kind}` is not one of {', '.join(KINDS)}")
+
+
+@dataclass(frozen=True)
+class Waits:
+    """What a verb's tool waits on (`Verb.waits`): `argument`, the tool argument
+    that bounds its wait in milliseconds (`timeoutMs`), and `default_ms`, how long
+    it waits when the argument is not sent."""
+
+    argument: str
+    default_ms: int
+
+
+WAITS_LIMIT = 2**32 - 1
+"""The longest wait a verb can declare, in ms: mur reads it as a 32-bit count."""
+
+
+def unusable_waits(waits):
+    """What is wrong with a verb's `waits`, which `mur devtools verbs add` would
+    refuse (its section `mur:verb-waits` is `ARGUMENT=MS`), or None."""
+    if waits is None:
+        return None
+    if not isinstance(waits, Waits):
+        return f"`waits` as {type(waits).__name__}; declare `kit.Waits(argument, default_ms)`"
+    argument, ms = waits.argument, waits.default_ms
+    if (
+        not isinstance(argument, str)
+        or not argument
+        or len(argument.encode("utf-8")) > 128
+        or any(c.isspace() or c == "=" or _category(c) == "Cc" for c in argument)
+    ):
+        return (
+            f"a wait on the argument {argument!r}, which no tool argument is named: the argument's "
+            "name is 1 to 128 bytes, without spaces, control characters or `=`"
+        )
+    if isinstance(ms, bool) or not isinstance(ms, int) or not 0 <= ms <= WAITS_LIMIT:
+        return (
+            f"a default wait of {ms!r} ms for `{argument}`: it is a whole number of milliseconds, "
+            f"0 to {WAITS_LIMIT}"
+        )
+    return None
 
 
 def positional(name, help, kind="text", key="", option=""):
@@ -294,10 +342,12 @@ class Verb:
     examples = ()
     positionals = ()
     options = ()
+    waits = None
+    """A `Waits` when the tool waits on a bound of its own, else None."""
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        why = unusable(cls.positionals, cls.options)
+        why = unusable(cls.positionals, cls.options) or unusable_waits(cls.waits)
         if why is not None:
             raise TypeError(f"verb `{cls.name}` declares {why}")
 
@@ -342,6 +392,10 @@ class Verb:
         def option_form(param):
             if any(p.name == param.name and p.option for p in self.positionals):
                 return {**described(param, False), "help": f"the same as `<{param.name}>`"}
+            if param is TIMEOUT and self.waits is not None:
+                # It bounds the tool's wait too (see `parse`), as the Rust kit says it.
+                help = f"let the wait (default: {self.waits.default_ms}) and the call take up to MS milliseconds"
+                return {**described(param, False), "help": help}
             return described(param, False)
 
         return {
@@ -370,6 +424,9 @@ class Verb:
         arguments = self.arguments(args)
         if not isinstance(arguments, dict):
             raise TypeError(f"`arguments` must return a dict, not {type(arguments).__name__}")
+        if self.waits is not None and args.timeout_ms is not None:
+            # `--timeout MS` bounds the tool's wait too, unless `arguments` set it.
+            arguments.setdefault(self.waits.argument, args.timeout_ms)
         writes = [
             args[p.name]
             for p in self.options
@@ -955,18 +1012,31 @@ def export(verb_class):
 NAME_SECTION = "mur:verb-name"
 """The custom section that names the verb, read by `mur devtools verbs add`."""
 
+WAITS_SECTION = "mur:verb-waits"
+"""The custom section of a verb whose tool waits (`Verb.waits`): `ARGUMENT=MS`."""
+
 
 def stamp(component, world):
     """Append to the component file `component` the custom section
     `mur:verb-name` holding the name of `world`'s verb (`world`: the `WitWorld`
     of `export`), as `info` gives it: `mur devtools verbs add` reads it before
     compiling, so a name it refuses (`call`, `verbs`, …) is refused at once,
-    not after a compile of 10 s or more. build.sh runs this natively."""
-    name = verb_name(world).encode("utf-8")
-    section = NAME_SECTION.encode("utf-8")
-    body = _leb128(len(section)) + section + name
+    not after a compile of 10 s or more. A verb that declares `waits` gets the
+    section `mur:verb-waits` too (`timeoutMs=5000`), which `info` has no field
+    for. build.sh runs this natively."""
+    sections = custom_section(NAME_SECTION, verb_name(world))
+    waits = world.verb.waits
+    if waits is not None:
+        sections += custom_section(WAITS_SECTION, f"{waits.argument}={waits.default_ms}")
     with open(component, "ab") as out:
-        out.write(b"\x00" + _leb128(len(body)) + body)
+        out.write(sections)
+
+
+def custom_section(name, text):
+    """The bytes of a WebAssembly custom section `name` holding `text` (UTF-8)."""
+    name, data = name.encode("utf-8"), text.encode("utf-8")
+    body = _leb128(len(name)) + name + data
+    return b"\x00" + _leb128(len(body)) + body
 
 
 def verb_name(world):
