@@ -170,7 +170,12 @@ fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -
     } = *harness;
     let work = dir.join("work");
     let runtime = dir.join("run");
-    for d in [&work, &dir.join("home"), &dir.join("state")] {
+    for d in [
+        &work,
+        &dir.join("home"),
+        &dir.join("state"),
+        &dir.join("tmp"),
+    ] {
         profile::create_dir(d)?;
     }
     ensure_private(&runtime)?;
@@ -280,6 +285,10 @@ fn agent_env(
         ("PATH".into(), prepared.path.clone()),
         ("HOME".into(), dir.join("home").into()),
         ("XDG_RUNTIME_DIR".into(), dir.join("run").into()),
+        // The run's own: mur's readers search `$TMPDIR/reactor-devtools-<uid>` too, where
+        // a session of this machine started without `XDG_RUNTIME_DIR` announces itself,
+        // and the agent must find the run's session alone.
+        ("TMPDIR".into(), dir.join("tmp").into()),
         ("XDG_STATE_HOME".into(), dir.join("state").into()),
         ("XDG_DATA_HOME".into(), prepared.data_home.clone().into()),
         ("XDG_CACHE_HOME".into(), prepared.cache_home.clone().into()),

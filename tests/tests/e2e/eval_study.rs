@@ -1523,6 +1523,19 @@ fn an_agent_sees_no_other_run_nor_the_studys_directory() {
         let grandparent = listed("== ../..\n", "== env\n");
         assert_eq!(grandparent.len(), 2, "{seen}");
         assert!(grandparent.contains(&"conditions".to_owned()), "{seen}");
+        // Its TMPDIR is the run's own, beside its XDG_RUNTIME_DIR: mur searches
+        // `$TMPDIR/reactor-devtools-<uid>` for sessions too.
+        let var = |name: &str| {
+            let line = seen
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}=")));
+            Path::new(line.unwrap_or_else(|| panic!("no {name} in:\n{seen}"))).to_owned()
+        };
+        assert_eq!(
+            var("TMPDIR").parent(),
+            var("XDG_RUNTIME_DIR").parent(),
+            "{seen}"
+        );
         // What the run made is in the study, and names no other place.
         assert!(dir.join("work").join("AGENTS.md").is_file());
         assert!(!dir.join("live").exists());
