@@ -1072,7 +1072,18 @@ fn a_fifo_whose_reader_stopped_fails_the_write_after_the_timeout() {
         sb.root().join("full").exists().then_some(())
     });
     let path = fifo.to_str().expect("utf-8 path");
-    let verb = sb.mur(&["devtools", "screenshot", "--out", path, "--timeout", "1500"]);
+    // One button's area, not the window: the call itself must end within the bound the
+    // stalled write is held to, and a whole window took up to 2.5 s to render under load
+    // (an element's 0.4 s; the bound cut the call, exit 2, 2 runs in 16).
+    let verb = sb.mur(&[
+        "devtools",
+        "screenshot",
+        "#btn-inc",
+        "--out",
+        path,
+        "--timeout",
+        "1500",
+    ]);
     verb.assert_code(7).assert_stdout_is("");
     // The verb's own `--timeout`, with the grace mur gives a verb's bound; nothing of
     // the image fitted.
@@ -1087,6 +1098,8 @@ fn a_fifo_whose_reader_stopped_fails_the_write_after_the_timeout() {
         "devtools",
         "call",
         "screenshot",
+        "--args",
+        r##"{"selector":"#btn-inc"}"##,
         "--out",
         path,
         "--timeout",
