@@ -37,7 +37,7 @@ mod trust;
 pub use atomic::{check_named, is_stdout, is_stream, sync_dir, write_atomic, write_named};
 pub use leftovers::{Cleared, Leftovers, Unremoved};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
-pub use registry::{Entry, ReadOutcome, Registry, Unlisted, with_extension};
+pub use registry::{Entry, ReadOutcome, Registry, Unlisted, files_with_extension};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};
 pub use slot::{SlotLock, is_held, lock_path};
 pub use stamp::{now_rfc3339, now_rfc3339_millis, rfc3339_millis};

@@ -307,15 +307,15 @@ impl Registry {
 /// The files named `*.<extension>` in `dir`, sorted; none in a directory not there.
 fn listed(dir: &Path, extension: &str) -> io::Result<Vec<PathBuf>> {
     match fs::read_dir(dir) {
-        Ok(listing) => Ok(with_extension(listing, extension)),
+        Ok(listing) => Ok(files_with_extension(listing, extension)),
         Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(err) => Err(err),
     }
 }
 
 /// The paths of `listing` named `*.<extension>`, sorted; an entry that could not be
-/// read is left out.
-pub fn with_extension(listing: fs::ReadDir, extension: &str) -> Vec<PathBuf> {
+/// read is left out. The registry's listing rule, which the usage logs' listing shares.
+pub fn files_with_extension(listing: fs::ReadDir, extension: &str) -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = listing
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
         .filter(|path| path.extension().is_some_and(|ext| ext == extension))

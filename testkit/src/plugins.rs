@@ -222,7 +222,7 @@ pub fn cache_dir(sandbox: &Sandbox) -> PathBuf {
 /// The compiled-code entries in this sandbox's cache.
 pub fn cache_entries(sandbox: &Sandbox) -> Vec<PathBuf> {
     std::fs::read_dir(cache_dir(sandbox))
-        .map(|entries| mur_lockfile::with_extension(entries, "cwasm"))
+        .map(|entries| mur_lockfile::files_with_extension(entries, "cwasm"))
         .unwrap_or_default()
 }
 

@@ -515,11 +515,14 @@ mod tests {
 
     /// The question of an `elicitation/create` with this `message`, asking for an
     /// object of these `properties`, the `required` ones required.
+    /// A question of `properties`; `required` empty: a schema without the key, as a
+    /// server that requires nothing may send it.
     fn asking(message: &str, properties: Value, required: &[&str]) -> Question {
-        Question::from_params(&json!({
-            "message": message,
-            "requestedSchema": { "type": "object", "properties": properties, "required": required }
-        }))
+        let mut schema = json!({ "type": "object", "properties": properties });
+        if !required.is_empty() {
+            schema["required"] = json!(required);
+        }
+        Question::from_params(&json!({ "message": message, "requestedSchema": schema }))
     }
 
     fn question() -> Question {

@@ -96,7 +96,7 @@ pub fn session_logs(dir: &Path) -> (Vec<UsageLog>, Vec<String>) {
     if let Err(why) = private_dir(dir) {
         return (logs, vec![why]);
     }
-    for path in mur_lockfile::with_extension(listing, "jsonl") {
+    for path in mur_lockfile::files_with_extension(listing, "jsonl") {
         let log = UsageLog::at(path);
         let mut files = log.files();
         // A live file that is no file at all (a dangling link) is not among `files()`.

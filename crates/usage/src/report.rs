@@ -57,8 +57,9 @@ pub struct Criteria {
     pub off_periods: Vec<OffPeriod>,
 }
 
-/// What makes a verb refused or failing too often a loser: the options of `usage
-/// report` and `verbs prune`, said again in the report.
+/// What makes a verb refused or failing too often a loser: the rates are the options
+/// of `usage report` and `verbs prune`, the least number of calls is mur's own; said
+/// again in the report.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LoserRule {
@@ -282,9 +283,8 @@ pub struct Report {
     pub since: Option<String>,
     /// How the report was made, beside the window: the agent it is of (`--agent`;
     /// `None`: every agent), and what makes a verb refused or failing too often —
-    /// usage errors above `max_usage_error_rate`, or failures of its own above
-    /// `max_plugin_failure_rate`, of at least `min_calls` calls — so a saved report of
-    /// one agent never reads as all agents'.
+    /// its [`LoserRule`], whose fields stand at the report's top level — so a saved
+    /// report of one agent never reads as all agents'.
     pub agent: Option<String>,
     #[serde(flatten)]
     pub rule: LoserRule,

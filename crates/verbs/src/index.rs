@@ -467,6 +467,19 @@ mod tests {
         }
     }
 
+    /// An entry file as older `mur`s wrote it and this one writes it: no `null` for a
+    /// verb without a spec, source or language, and read back as `None`.
+    #[test]
+    fn an_entry_leaves_out_what_it_does_not_have() {
+        let entry = entry("tap");
+        let line = serde_json::to_string(&entry).expect("json");
+        assert_eq!(
+            line,
+            r#"{"name":"tap","tool":"tap-tool","summary":"","usage":"","interface":"0.2.0","file":"tap.wasm","sha256":"00","size":1,"mtimeNs":2,"addedAt":""}"#
+        );
+        assert_eq!(serde_json::from_str::<Entry>(&line).expect("back"), entry);
+    }
+
     fn names(index: &Index) -> Vec<&str> {
         index.verbs.iter().map(|e| e.name.as_str()).collect()
     }

@@ -193,3 +193,49 @@ pub struct Context {
 fn is_false(value: &bool) -> bool {
     !*value
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A result line as an older `mur-eval` wrote it and as this one writes it: its
+    /// optional fields left out when `None` — but for `agentExit` and `agent`, which a
+    /// reader of `results.jsonl` finds written as `null` — and read back as `None`.
+    #[test]
+    fn a_results_line_writes_null_only_for_the_agents_exit_and_report() {
+        let unmade = |id: &str| {
+            let [condition, task, repeat] = id.split('/').collect::<Vec<_>>()[..] else {
+                panic!("{id}");
+            };
+            let repeat = repeat.parse().expect("repeat");
+            let dir = PathBuf::from("/runs").join(id);
+            RunResult::unmade(
+                id.into(),
+                condition.into(),
+                "cli".into(),
+                task.into(),
+                repeat,
+                dir,
+            )
+        };
+        let result = unmade("c/t/1");
+        let line = serde_json::to_string(&result).expect("json");
+        let nulls: Vec<&str> = line
+            .split(',')
+            .filter(|field| field.ends_with(":null") || field.ends_with(":null}"))
+            .collect();
+        assert_eq!(nulls, [r#""agentExit":null"#, r#""agent":null"#], "{line}");
+        assert_eq!(
+            serde_json::from_str::<RunResult>(&line).expect("back"),
+            result
+        );
+        // Without the two: a line of a record that never had them reads as well.
+        let older = line
+            .replace(r#""agentExit":null,"#, "")
+            .replace(r#""agent":null,"#, "");
+        assert_eq!(
+            serde_json::from_str::<RunResult>(&older).expect("older"),
+            result
+        );
+    }
+}
