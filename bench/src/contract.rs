@@ -23,29 +23,32 @@ pub struct Live {
     pub stream: TcpStream,
 }
 
-/// The lockfile directories of this user, as mur reads them:
-/// `$XDG_RUNTIME_DIR/reactor-devtools`; without that variable, the login's
-/// `/run/user/<uid>/reactor-devtools` when that directory is the user's own and private,
-/// and `${TMPDIR:-/tmp}/reactor-devtools-<uid>` (the contract's Linux paths; where a
-/// writer that knows no login's directory announces itself) when it is there, the
-/// user's and writable by no one else.
+/// The lockfile directories of this user, as mur reads them
+/// (`mur_lockfile::paths::lockfile_dirs`, here in std alone, as the rest of the floor):
+/// where sessions of this environment write first — `$XDG_RUNTIME_DIR/reactor-devtools`,
+/// or without that variable the login's `/run/user/<uid>/reactor-devtools` when that
+/// directory is the user's own and private — then `${TMPDIR:-/tmp}/reactor-devtools-<uid>`
+/// (the contract's Linux path, where a writer started without the variable announces
+/// itself) when it is there, the user's and writable by no one else; that one alone when
+/// neither of the first is known.
 pub fn lockfile_dirs() -> Vec<PathBuf> {
     use std::os::unix::fs::MetadataExt;
-    if let Some(runtime) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
-        return vec![PathBuf::from(runtime).join("reactor-devtools")];
-    }
     let own = |dir: &Path, others: u32| {
         std::fs::symlink_metadata(dir)
             .is_ok_and(|m| m.is_dir() && m.uid() == uid() && m.mode() & others == 0)
     };
-    let tmp = std::env::var_os("TMPDIR").map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
+    let tmp = std::env::var_os("TMPDIR")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
     let shared = tmp.join(format!("reactor-devtools-{}", uid()));
     let login = PathBuf::from(format!("/run/user/{}", uid()));
-    if !own(&login, 0o077) {
-        return vec![shared];
-    }
-    let mut dirs = vec![login.join("reactor-devtools")];
-    dirs.extend(Some(shared).filter(|shared| own(shared, 0o022)));
+    let written = match std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+        Some(runtime) => PathBuf::from(runtime),
+        None if own(&login, 0o077) => login,
+        None => return vec![shared],
+    };
+    let mut dirs = vec![written.join("reactor-devtools")];
+    dirs.extend(Some(shared).filter(|shared| *shared != dirs[0] && own(shared, 0o022)));
     dirs
 }
 

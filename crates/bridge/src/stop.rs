@@ -1,5 +1,6 @@
 //! `bridge stop`: find the bridge (of `--project`, or the only one running,
-//! or one still starting its server, which has no lockfile yet), make sure the
+//! or one still starting its server, which has no lockfile yet) in every directory
+//! where a bridge of this user may have announced itself, make sure the
 //! process is the one that wrote the lockfile, send it SIGTERM and wait for the
 //! process to end. Not for its lockfile to go: a bridge removes that (and its
 //! sidecar) first, while it still holds its port, then stops its server (up to
@@ -33,16 +34,20 @@ pub struct Stopped {
     pub pid: u32,
 }
 
-/// Stops the bridge of `project`, or the only bridge running.
+/// Stops the bridge of `project`, or the only bridge running, looked for in every
+/// directory a reader searches ([`Registry::for_readers`]): a bridge started without
+/// `XDG_RUNTIME_DIR` (by a service, an IDE started from a desktop file) announced itself
+/// in `${TMPDIR:-/tmp}/reactor-devtools-<uid>`. A directory there that is not searched
+/// (another user's, or open to others' writes) is named when no bridge is found.
 pub async fn stop(project: Option<&Path>, http: &mur_http::Http) -> Result<Stopped> {
-    let registry = Registry::default_location();
+    let registry = Registry::for_readers();
     let found = match project {
         Some(project) => of_project(&registry, project)?,
         None => only_bridge(&registry)?,
     };
     let (path, lock) = match found {
         Found::Announced(path, lock) => (path, lock),
-        Found::Starting(project, bridge) => {
+        Found::Starting(_, project, bridge) => {
             terminate(bridge.pid)?;
             let started_at = liveness::rfc3339_secs(&bridge.started_at);
             until_ended(&project, bridge.pid, started_at).await?;
@@ -97,27 +102,108 @@ async fn until_ended(project: &str, pid: u32, started_at: Option<i64>) -> Result
 enum Found {
     /// Serving: its lockfile (at this path).
     Announced(PathBuf, Lockfile),
-    /// Still starting its server: its project and its sidecar.
-    Starting(String, Sidecar),
+    /// Still starting its server: the lockfile it will write, its project and its
+    /// sidecar.
+    Starting(PathBuf, String, Sidecar),
 }
 
-/// The lockfile of `project`, if a bridge wrote it, or the bridge of
-/// `project` still starting.
+impl Found {
+    fn project(&self) -> &str {
+        match self {
+            Found::Announced(_, lock) => &lock.project,
+            Found::Starting(_, project, _) => project,
+        }
+    }
+
+    fn pid(&self) -> u32 {
+        match self {
+            Found::Announced(_, lock) => lock.pid,
+            Found::Starting(_, _, bridge) => bridge.pid,
+        }
+    }
+
+    /// The lockfile directory it announced itself in.
+    fn dir(&self) -> &Path {
+        let (Found::Announced(path, _) | Found::Starting(path, _, _)) = self;
+        path.parent().unwrap_or(path)
+    }
+}
+
+/// The bridge of `project`, by its lockfile or, still starting, its sidecar, in every
+/// directory searched: an app's session of the project in one does not hide a bridge of
+/// it in another.
 fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
     let canonical = paths::canonical_project(project)
         .map_err(|e| Error::usage(format!("cannot use project `{}`: {e}", project.display())))?;
-    let path = registry.path_for(&canonical);
-    match registry.read(&path) {
-        ReadOutcome::Valid(lock) if bridge_of(&path, &lock).is_some() => {
-            Ok(Found::Announced(path, lock))
+    let mut bridges = Vec::new();
+    let mut app = None;
+    for path in registry.paths_for(&canonical) {
+        match registry.read(&path) {
+            ReadOutcome::Valid(lock) if bridge_of(&path, &lock).is_some() => {
+                bridges.push(Found::Announced(path, lock));
+            }
+            ReadOutcome::Valid(lock) => {
+                app.get_or_insert_with(|| not_a_bridge(&path, &canonical, lock.pid));
+            }
+            _ => {
+                if let Some(bridge) = starting(&path) {
+                    bridges.push(Found::Starting(path, canonical.clone(), bridge));
+                }
+            }
         }
-        ReadOutcome::Valid(lock) => Err(not_a_bridge(&path, &canonical, lock.pid)),
-        _ => match starting(&path) {
-            Some(bridge) => Ok(Found::Starting(canonical, bridge)),
-            None => Err(Error::no_session(format!(
-                "no bridge is running for `{canonical}`"
-            ))),
-        },
+    }
+    match (bridges.len(), app) {
+        (1, _) => Ok(bridges.remove(0)),
+        (0, Some(app)) => Err(app),
+        (0, None) => Err(no_bridge(
+            format!("no bridge is running for `{canonical}`"),
+            registry,
+        )),
+        _ => Err(several(&bridges, "running")),
+    }
+}
+
+/// No bridge found (`message`): where bridges announce themselves, each directory
+/// searched named, as the "no session" hints name them; and each directory where one
+/// may have that was not searched, and why.
+fn no_bridge(message: String, registry: &Registry) -> Error {
+    let error = Error::no_session(message).with_hint(format!(
+        "a bridge announces itself in {}",
+        registry.searched()
+    ));
+    registry.refused().iter().fold(error, |error, why| {
+        error.with_hint(format!("{why}: a bridge announced there is not stopped"))
+    })
+}
+
+/// Several `bridges` (`what`: running, starting) where one was meant, each named by its
+/// project; and when two are of one project (one announced in each directory searched),
+/// each by its pid and directory too, as `--project` cannot tell them apart.
+fn several(bridges: &[Found], what: &str) -> Error {
+    let projects: Vec<&str> = bridges.iter().map(Found::project).collect();
+    let repeated = (1..projects.len()).any(|n| projects[..n].contains(&projects[n]));
+    let named: Vec<String> = bridges
+        .iter()
+        .map(|bridge| match repeated {
+            false => format!("`{}`", bridge.project()),
+            true => format!(
+                "`{}` (pid {}, in `{}`)",
+                bridge.project(),
+                bridge.pid(),
+                bridge.dir().display()
+            ),
+        })
+        .collect();
+    let error = Error::usage(format!(
+        "{} bridges are {what}: {}",
+        bridges.len(),
+        named.join(", ")
+    ));
+    match repeated {
+        false => error.with_hint("pick one with `--project PATH`"),
+        true => error.with_hint(
+            "stop the one meant with `kill PID`: a bridge ends on SIGTERM as `bridge stop` ends it",
+        ),
     }
 }
 
@@ -139,20 +225,21 @@ fn not_a_bridge(path: &Path, canonical: &str, pid: u32) -> Error {
     }
 }
 
-/// The one bridge whose lockfile is in the directory, or with none, the one
-/// still starting.
+/// The one bridge whose lockfile is in the directories searched, or with none, the
+/// one still starting.
 fn only_bridge(registry: &Registry) -> Result<Found> {
-    let entries = registry.scan().map_err(|e| {
+    let entries = registry.scan_naming().map_err(|unlisted| {
         Error::internal(format!(
-            "cannot read the lockfile directory `{}`: {e}",
-            registry.dir().display()
+            "cannot read the lockfile directory `{}`: {}",
+            unlisted.dir.display(),
+            unlisted.error
         ))
     })?;
-    let mut bridges: Vec<(std::path::PathBuf, Lockfile)> = entries
+    let mut bridges: Vec<Found> = entries
         .into_iter()
         .filter_map(|entry| match entry.outcome {
             ReadOutcome::Valid(lock) if bridge_of(&entry.path, &lock).is_some() => {
-                Some((entry.path, lock))
+                Some(Found::Announced(entry.path, lock))
             }
             _ => None,
         })
@@ -161,47 +248,30 @@ fn only_bridge(registry: &Registry) -> Result<Found> {
         0 => {
             let mut starting = starting_bridges(registry);
             match starting.len() {
-                0 => Err(Error::no_session("no bridge is running")),
+                0 => Err(no_bridge("no bridge is running".to_owned(), registry)),
                 1 => Ok(starting.remove(0)),
-                n => Err(Error::usage(format!("{n} bridges are starting"))
-                    .with_hint("pick one with `--project PATH`")),
+                _ => Err(several(&starting, "starting")),
             }
         }
-        1 => {
-            let (path, lock) = bridges.remove(0);
-            Ok(Found::Announced(path, lock))
-        }
-        n => Err(Error::usage(format!(
-            "{n} bridges are running: {}",
-            bridges
-                .iter()
-                .map(|(_, l)| format!("`{}`", l.project))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-        .with_hint("pick one with `--project PATH`")),
+        1 => Ok(bridges.remove(0)),
+        _ => Err(several(&bridges, "running")),
     }
 }
 
 /// The bridges still starting (see [`starting`]) whose sidecar names their
-/// project, by the sidecars in the directory.
+/// project, by the sidecars in the directories searched.
 fn starting_bridges(registry: &Registry) -> Vec<Found> {
-    let Ok(entries) = std::fs::read_dir(registry.dir()) else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|entry| {
-            let sidecar = entry.ok()?.path();
-            if sidecar.extension()? != "bridge" {
-                return None;
-            }
+    registry
+        .files("bridge")
+        .into_iter()
+        .filter_map(|sidecar| {
             let lockfile = sidecar.with_extension("json");
             if matches!(registry.read(&lockfile), ReadOutcome::Valid(_)) {
                 return None;
             }
             let bridge = starting(&lockfile)?;
             let project = bridge.project.clone()?;
-            Some(Found::Starting(project, bridge))
+            Some(Found::Starting(lockfile, project, bridge))
         })
         .collect()
 }

@@ -74,8 +74,10 @@ pub fn sessions_dir() -> PathBuf {
 }
 
 /// Where sessions of an older mur recorded by default, and where they still do
-/// without a home: `usage/` in the lockfile directory. The report reads it too, so
-/// logs written there are not lost.
+/// without a home: `usage/` in the lockfile directory they write to. The report reads
+/// `usage/` in every lockfile directory a reader searches
+/// ([`mur_lockfile::Registry::for_readers`]: a session started without
+/// `XDG_RUNTIME_DIR` writes to another), so logs written there are not lost.
 pub fn lockfile_sessions_dir() -> PathBuf {
     mur_lockfile::paths::lockfile_dir().join("usage")
 }

@@ -110,9 +110,9 @@ fn build(
 }
 
 /// Which logs a report read: how many of the sessions' own in each directory they are
-/// kept in ([`mur_usage::sessions_dir`], then the older place,
-/// [`mur_usage::lockfile_sessions_dir`]), where it read any; and every file it read,
-/// which no page it writes may replace.
+/// kept in ([`mur_usage::sessions_dir`], then `usage/` in each lockfile directory
+/// searched, [`mur_usage::lockfile_sessions_dir`] first), where it read any; and every
+/// file it read, which no page it writes may replace.
 #[derive(Debug, Default)]
 struct Read {
     session_logs: Vec<(usize, PathBuf)>,
@@ -158,12 +158,23 @@ fn read(
     }
     let mut read = Read::default();
     if sessions {
-        // Where sessions record now, and where an older mur's did (in the lockfile
-        // directory, until a logout or reboot empties it): logs there are still read.
+        // Where sessions record now, and where sessions without a home and an older
+        // mur's record: `usage/` in their lockfile directory (until a logout or reboot
+        // empties it), in each directory a reader searches, as a session started
+        // without `XDG_RUNTIME_DIR` announced itself (and recorded) in
+        // `${TMPDIR:-/tmp}/reactor-devtools-<uid>`.
+        let lockfiles = mur_lockfile::Registry::for_readers();
+        for why in lockfiles.refused() {
+            output::notice(&format!("the sessions' usage logs are not read: {why}"));
+        }
+        let in_lockfile_dirs: Vec<(PathBuf, Option<&std::path::Path>)> = lockfiles
+            .dirs()
+            .map(|lockfile_dir| (lockfile_dir.join("usage"), Some(lockfile_dir)))
+            .collect();
         let now = mur_usage::sessions_dir();
-        let older = mur_usage::lockfile_sessions_dir();
-        for dir in std::iter::once(now.clone()).chain((older != now).then_some(older)) {
-            let count = read_sessions(&mut reader, &dir);
+        let now = (!in_lockfile_dirs.iter().any(|(dir, _)| *dir == now)).then_some((now, None));
+        for (dir, lockfile_dir) in now.into_iter().chain(in_lockfile_dirs) {
+            let count = read_sessions(&mut reader, &dir, lockfile_dir);
             if count > 0 {
                 read.session_logs.push((count, dir));
             }
@@ -191,12 +202,18 @@ fn skipped_notice(report: &Report) {
 
 /// Reads the sessions' own logs in `dir` into `reader`, each one not read already;
 /// returns how many logs it read. One that is not the user's own regular file, or
-/// cannot be read, is skipped with a warning.
-fn read_sessions(reader: &mut LogReader, dir: &std::path::Path) -> usize {
-    // In the lockfile directory, whose trust every session relies on.
+/// cannot be read, is skipped with a warning; so is `dir` in a lockfile directory
+/// (`lockfile_dir`) that is not the user's own and private.
+fn read_sessions(
+    reader: &mut LogReader,
+    dir: &std::path::Path,
+    lockfile_dir: Option<&std::path::Path>,
+) -> usize {
+    // In a lockfile directory, whose trust every session announced there relies on:
+    // each is judged by itself.
     if dir.exists()
-        && dir.starts_with(mur_lockfile::paths::lockfile_dir())
-        && let Err(why) = discovery_dir_trusted()
+        && let Some(lockfile_dir) = lockfile_dir
+        && let Err(why) = mur_lockfile::Registry::at(lockfile_dir.to_owned()).check_dir_trusted()
     {
         output::notice(&format!("the sessions' usage logs are not read: {why}"));
         return 0;
@@ -216,11 +233,6 @@ fn read_sessions(reader: &mut LogReader, dir: &std::path::Path) -> usize {
         reader.repeated.truncate(repeated);
     }
     read
-}
-
-/// Whether the lockfile directory is the user's own and private, as discovery asks.
-fn discovery_dir_trusted() -> std::result::Result<(), String> {
-    mur_lockfile::Registry::default_location().check_dir_trusted()
 }
 
 /// The report: a table for people, one JSON object with `--json` (indented with

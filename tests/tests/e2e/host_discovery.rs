@@ -834,6 +834,13 @@ impl<'a> NoRuntimeVar<'a> {
         mur_lockfile::Registry::at(self.temp.join(format!("reactor-devtools-{uid}")))
     }
 
+    /// `${TMPDIR}/reactor-devtools-<uid>` made `mode` (0777: open to others' writes).
+    pub(crate) fn chmod_shared(&self, mode: u32) {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = self.shared().dir().to_owned();
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+
     /// The login's runtime directory comes to be (the user's own, 0700): the lockfile
     /// directory in it is where sessions write theirs from now on.
     pub(crate) fn log_in(&self) -> mur_lockfile::Registry {
@@ -986,6 +993,160 @@ fn with_xdg_runtime_dir_a_session_announced_without_it_is_found() {
         ));
 }
 
+/// A bridge over `mur-sample --stdio` for `project`, started as an app is without
+/// `XDG_RUNTIME_DIR` (`scrubbed`), with `extra` options and `more` of its environment
+/// unset: its session line, and its pid (killed on drop, if it still runs then).
+#[cfg(unix)]
+fn bridge_without_the_variable(
+    scrubbed: &NoRuntimeVar,
+    sb: &Sandbox,
+    project: &Path,
+    extra: &[&str],
+    unset: &[&str],
+) -> (serde_json::Value, mur_e2e::Adopted) {
+    let mut command = scrubbed.env(sb.mur_command(&["devtools", "bridge", "--project"]));
+    command.arg(project).args(extra).arg("--");
+    let inner = sb.project("inner");
+    command
+        .arg(mur_e2e::sample_bin())
+        .args(["--stdio", "--project"])
+        .arg(inner);
+    for name in unset {
+        command.env_remove(name);
+    }
+    let line = mur_e2e::run(&mut command).assert_code(0).json();
+    let pid = line["pid"].as_u64().expect("pid") as u32;
+    (line, mur_e2e::Adopted(pid))
+}
+
+/// With `XDG_RUNTIME_DIR` set, `bridge stop` stops a bridge started without it (by a
+/// service, an IDE started from a desktop file), announced in
+/// `${TMPDIR}/reactor-devtools-<uid>`: the only one, or the one of `--project` (it said
+/// "no bridge is running"). With none left, "no bridge" names both directories
+/// searched; with that directory open to others' writes, why it was not searched.
+#[cfg(unix)]
+#[test]
+fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
+    let sb = Sandbox::new();
+    let scrubbed = NoRuntimeVar::new(&sb);
+    let shared = scrubbed.shared();
+    let project = sb.project("bridged");
+    let project_arg = project.to_str().expect("utf-8");
+    let canonical = sb.canonical_project(&project);
+    let lockfile = shared.path_for(&canonical);
+    for by_project in [&[][..], &["--project", project_arg][..]] {
+        let (_, bridge) = bridge_without_the_variable(&scrubbed, &sb, &project, &[], &[]);
+        assert!(lockfile.exists(), "announced in the shared directory");
+        scrubbed
+            .mur_with_the_variable(&[&["devtools"][..], by_project, &["bridge", "stop"]].concat())
+            .assert_code(0)
+            .assert_stderr_is(format!(
+                "stopped the bridge of `{canonical}` (pid {})\n",
+                bridge.0
+            ));
+        assert!(!lockfile.exists(), "{by_project:?}");
+    }
+    let searched = format!(
+        "`{}` or `{}`",
+        sb.lockfile_dir().display(),
+        shared.dir().display()
+    );
+    scrubbed
+        .mur_with_the_variable(&["devtools", "bridge", "stop"])
+        .assert_code(4)
+        .assert_stderr_is(format!(
+            "error: no bridge is running\nhint: a bridge announces itself in {searched}\n"
+        ));
+    scrubbed
+        .mur_with_the_variable(&["devtools", "--project", project_arg, "bridge", "stop"])
+        .assert_code(4)
+        .assert_stderr_is(format!(
+            "error: no bridge is running for `{canonical}`\n\
+             hint: a bridge announces itself in {searched}\n"
+        ));
+    let (_, _bridge) = bridge_without_the_variable(&scrubbed, &sb, &project, &[], &[]);
+    scrubbed.chmod_shared(0o777);
+    scrubbed
+        .mur_with_the_variable(&["devtools", "bridge", "stop"])
+        .assert_code(4)
+        .assert_stderr_is(format!(
+            "error: no bridge is running\n\
+             hint: a bridge announces itself in `{}`\n\
+             hint: refusing lockfile directory `{}`: writable by group or others (mode 777): \
+             a bridge announced there is not stopped\n",
+            sb.lockfile_dir().display(),
+            shared.dir().display()
+        ));
+    scrubbed.chmod_shared(0o700);
+}
+
+/// A bridge started without `XDG_RUNTIME_DIR` and without a home (a service) records the
+/// calls it serves (`--usage`) in `usage/` of its lockfile directory,
+/// `${TMPDIR}/reactor-devtools-<uid>`: `usage report` with the variable set reads them
+/// there (it read only its own lockfile directory's) and says where; with that directory
+/// open to others' writes, it says why they are not read.
+#[cfg(unix)]
+#[test]
+fn with_xdg_runtime_dir_usage_report_reads_what_a_session_recorded_in_the_shared_directory() {
+    let sb = Sandbox::new();
+    let scrubbed = NoRuntimeVar::new(&sb);
+    let shared = scrubbed.shared();
+    let project = sb.project("bridged");
+    let project_arg = project.to_str().expect("utf-8");
+    let unset = ["HOME", "XDG_STATE_HOME"];
+    let (line, _bridge) =
+        bridge_without_the_variable(&scrubbed, &sb, &project, &["--usage"], &unset);
+    let recorded = shared.dir().join("usage");
+    // `<hash>.jsonl`, the lockfile's name.
+    let lockfile = shared.path_for(&sb.canonical_project(&project));
+    let log = recorded.join(
+        lockfile
+            .with_extension("jsonl")
+            .file_name()
+            .expect("a name"),
+    );
+    assert_eq!(
+        line["usageLog"].as_str().map(Path::new),
+        Some(log.as_path()),
+        "{line}"
+    );
+    for _ in 0..2 {
+        scrubbed
+            .mur_with_the_variable(&["devtools", "--project", project_arg, "call", "version"])
+            .assert_code(0);
+    }
+    let served = |report: &Output| -> Vec<(serde_json::Value, serde_json::Value)> {
+        let report = report.json();
+        let rows = report["toolsServed"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        rows.iter()
+            .map(|row| (row["name"].clone(), row["calls"].clone()))
+            .collect()
+    };
+    let report = scrubbed.mur_with_the_variable(&["devtools", "usage", "report", "--json"]);
+    report.assert_code(0).assert_stderr_is("");
+    assert_eq!(served(&report), [("version".into(), 2.into())], "{report}");
+    let text = scrubbed.mur_with_the_variable(&["devtools", "usage", "report"]);
+    text.assert_code(0).assert_stderr_is("");
+    let header = format!(
+        "(with the tool calls the sessions served, as 1 log in `{}` record them)\n",
+        recorded.display()
+    );
+    assert!(text.stdout.contains(&header), "{text}");
+
+    scrubbed.chmod_shared(0o777);
+    let refused = scrubbed.mur_with_the_variable(&["devtools", "usage", "report", "--json"]);
+    refused.assert_code(0).assert_stderr_is(format!(
+        "warning: the sessions' usage logs are not read: refusing lockfile directory `{}`: \
+         writable by group or others (mode 777)\n",
+        shared.dir().display()
+    ));
+    assert_eq!(served(&refused), [], "{refused}");
+    scrubbed.chmod_shared(0o700);
+}
+
 /// `${TMPDIR}/reactor-devtools-<uid>` that others can write to, or that another user
 /// made (anyone can, first, in a shared `/tmp`), is not searched: the session announced
 /// there is not found, a one-line warning says why (once, however often discovery
@@ -993,7 +1154,6 @@ fn with_xdg_runtime_dir_a_session_announced_without_it_is_found() {
 #[cfg(unix)]
 #[test]
 fn a_shared_directory_others_can_write_to_or_another_user_made_is_refused_with_a_warning() {
-    use std::os::unix::fs::PermissionsExt as _;
     let sb = Sandbox::new();
     let scrubbed = NoRuntimeVar::new(&sb);
     let shared = scrubbed.shared();
@@ -1011,11 +1171,7 @@ fn a_shared_directory_others_can_write_to_or_another_user_made_is_refused_with_a
             sb.lockfile_dir().display()
         )
     };
-    let chmod = |mode| {
-        std::fs::set_permissions(shared.dir(), std::fs::Permissions::from_mode(mode))
-            .expect("chmod")
-    };
-    chmod(0o777);
+    scrubbed.chmod_shared(0o777);
     scrubbed
         .mur_with_the_variable(&["devtools", "call", "version"])
         .assert_code(4)
@@ -1035,7 +1191,7 @@ fn a_shared_directory_others_can_write_to_or_another_user_made_is_refused_with_a
         shared.dir().display()
     ));
     drop(slot);
-    chmod(0o700);
+    scrubbed.chmod_shared(0o700);
     // Another user's: only root can give a directory away to make one.
     if mur_lockfile::current_uid() == 0 {
         std::os::unix::fs::chown(shared.dir(), Some(65534), None).expect("chown");
