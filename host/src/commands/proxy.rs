@@ -54,9 +54,11 @@ struct Discovered {
 struct Pinned {
     /// Its canonical path.
     project: String,
-    /// The bridge that was its session, if it was one (its sidecar goes with
-    /// it: what it ran, and its log, are known only while it runs).
-    bridge: Option<mur_bridge::Sidecar>,
+    /// The bridge that was its session, if it was one: the lockfile it was found by
+    /// (its log, which says why it stopped, is beside it, in whichever directory it
+    /// announced itself) and its sidecar (which goes with it: what it ran is known
+    /// only while it runs).
+    bridge: Option<Bridge>,
 }
 
 impl Upstream for Discovered {
@@ -115,7 +117,9 @@ impl Discovered {
             Session::resolve(settings)
                 .await
                 .map_err(|e| match (e.kind(), &pinned.bridge) {
-                    (Kind::NoSession, Some(bridge)) => bridge_gone(&pinned.project, bridge),
+                    (Kind::NoSession, Some((lockfile, bridge))) => {
+                        bridge_gone(&pinned.project, lockfile, bridge)
+                    }
                     (Kind::NoSession, None) => pinned_gone(&pinned.project),
                     _ => e,
                 })?;
@@ -131,22 +135,26 @@ impl Discovered {
     }
 }
 
+/// A bridge: the lockfile it was found by, and its sidecar.
+type Bridge = (std::path::PathBuf, mur_bridge::Sidecar);
+
 /// The bridge that is `session`, if it is one (its lockfile has a sidecar
 /// naming its process).
-fn bridge_of(session: &Session) -> Option<mur_bridge::Sidecar> {
+fn bridge_of(session: &Session) -> Option<Bridge> {
     let path = session.lockfile.as_deref()?;
     match mur_discovery::registry().read(path) {
-        mur_lockfile::ReadOutcome::Valid(lock) => mur_bridge::bridge_of(path, &lock),
+        mur_lockfile::ReadOutcome::Valid(lock) => {
+            Some((path.to_owned(), mur_bridge::bridge_of(path, &lock)?))
+        }
         _ => None,
     }
 }
 
-/// The pinned `project`'s session was a bridge, and it runs no more: when, why and
-/// the command that starts it again (its options too), as its log's last line says;
-/// else what stops a bridge, and its server's command.
-fn bridge_gone(project: &str, bridge: &mur_bridge::Sidecar) -> Error {
-    let lockfile = mur_discovery::registry().path_for(project);
-    if let Some(stop) = mur_bridge::last_stop(&lockfile) {
+/// The pinned `project`'s session was a bridge (found by `lockfile`), and it runs no
+/// more: when, why and the command that starts it again (its options too), as its
+/// log's last line says; else what stops a bridge, and its server's command.
+fn bridge_gone(project: &str, lockfile: &std::path::Path, bridge: &mur_bridge::Sidecar) -> Error {
+    if let Some(stop) = mur_bridge::last_stop(lockfile) {
         return Error::no_session(format!(
             "the bridge of project `{project}`, whose server this proxy forwards to, \
              stopped at {}: {}",

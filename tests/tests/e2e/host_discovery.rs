@@ -994,17 +994,22 @@ fn with_xdg_runtime_dir_a_session_announced_without_it_is_found() {
 }
 
 /// A bridge over `mur-sample --stdio` for `project`, started as an app is without
-/// `XDG_RUNTIME_DIR` (`scrubbed`), with `extra` options and `more` of its environment
-/// unset: its session line, and its pid (killed on drop, if it still runs then).
+/// `XDG_RUNTIME_DIR` (`scrubbed`; `None`: with it, as the user's shell starts it), with
+/// `extra` options and `unset` variables of its environment unset: its session line,
+/// and its pid (killed on drop, if it still runs then).
 #[cfg(unix)]
-fn bridge_without_the_variable(
-    scrubbed: &NoRuntimeVar,
+fn sample_bridge(
+    scrubbed: Option<&NoRuntimeVar>,
     sb: &Sandbox,
     project: &Path,
     extra: &[&str],
     unset: &[&str],
 ) -> (serde_json::Value, mur_e2e::Adopted) {
-    let mut command = scrubbed.env(sb.mur_command(&["devtools", "bridge", "--project"]));
+    let command = sb.mur_command(&["devtools", "bridge", "--project"]);
+    let mut command = match scrubbed {
+        Some(scrubbed) => scrubbed.env(command),
+        None => command,
+    };
     command.arg(project).args(extra).arg("--");
     let inner = sb.project("inner");
     command
@@ -1035,7 +1040,7 @@ fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
     let canonical = sb.canonical_project(&project);
     let lockfile = shared.path_for(&canonical);
     for by_project in [&[][..], &["--project", project_arg][..]] {
-        let (_, bridge) = bridge_without_the_variable(&scrubbed, &sb, &project, &[], &[]);
+        let (_, bridge) = sample_bridge(Some(&scrubbed), &sb, &project, &[], &[]);
         assert!(lockfile.exists(), "announced in the shared directory");
         scrubbed
             .mur_with_the_variable(&[&["devtools"][..], by_project, &["bridge", "stop"]].concat())
@@ -1064,8 +1069,34 @@ fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
             "error: no bridge is running for `{canonical}`\n\
              hint: a bridge announces itself in {searched}\n"
         ));
-    let (_, _bridge) = bridge_without_the_variable(&scrubbed, &sb, &project, &[], &[]);
+    let (_, without) = sample_bridge(Some(&scrubbed), &sb, &project, &[], &[]);
+    // A second bridge of the project, in the variable's directory (each directory has a
+    // slot of its own): `--project` cannot tell them apart; each is named with its pid.
+    let (line, with) = sample_bridge(None, &sb, &project, &[], &[]);
+    scrubbed
+        .mur_with_the_variable(&["devtools", "--project", project_arg, "bridge", "stop"])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: 2 bridges are running: `{canonical}` (pid {}, in `{}`), `{canonical}` \
+             (pid {}, in `{}`)\n\
+             hint: stop the one meant with `kill PID`: a bridge ends on SIGTERM as `bridge stop` \
+             ends it\n",
+            with.0,
+            sb.lockfile_dir().display(),
+            without.0,
+            shared.dir().display()
+        ));
+    assert_eq!(line["pid"], with.0, "{line}");
+    // The shared directory open to others' writes is not searched: the bridge of the
+    // variable's directory is the only one, then none is, and the hint says why.
     scrubbed.chmod_shared(0o777);
+    scrubbed
+        .mur_with_the_variable(&["devtools", "--project", project_arg, "bridge", "stop"])
+        .assert_code(0)
+        .assert_stderr_is(format!(
+            "stopped the bridge of `{canonical}` (pid {})\n",
+            with.0
+        ));
     scrubbed
         .mur_with_the_variable(&["devtools", "bridge", "stop"])
         .assert_code(4)
@@ -1078,6 +1109,73 @@ fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
             shared.dir().display()
         ));
     scrubbed.chmod_shared(0o700);
+}
+
+/// A proxy (the agent host's, `XDG_RUNTIME_DIR` set) in front of a bridge started
+/// without the variable, announced in `${TMPDIR}/reactor-devtools-<uid>`: once the bridge
+/// is stopped, the proxy says when and why, from the bridge's log beside the lockfile it
+/// was found by, and the command that starts it again (it looked beside the lockfile
+/// path of its own directory, found no log, and guessed at why).
+#[cfg(unix)]
+#[test]
+fn a_proxy_whose_bridge_announced_without_the_variable_stopped_says_when_and_why() {
+    let sb = Sandbox::new();
+    let scrubbed = NoRuntimeVar::new(&sb);
+    let project = sb.project("bridged");
+    let (_, _bridge) = sample_bridge(Some(&scrubbed), &sb, &project, &[], &[]);
+    let stdout = sb.root().join("proxy.out");
+    let mut command = sb.mur_command(&["devtools", "proxy"]);
+    command
+        .stdout(std::fs::File::create(&stdout).expect("stdout file"))
+        .stderr(std::process::Stdio::piped());
+    let (proxy, mut stdin) = mur_e2e::Process::spawn_with_stdin(&mut command);
+    let answer = |id: u64| {
+        mur_e2e::wait_until(&format!("the answer to request {id}"), || {
+            let text = std::fs::read_to_string(&stdout).unwrap_or_default();
+            text.lines()
+                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                .find(|m| m["id"] == id)
+        })
+    };
+    let version = |id: u64| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"version","arguments":{{}}}}}}"#
+        )
+    };
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"agent","version":"1"}}}}}}"#
+    )
+    .expect("initialize");
+    writeln!(stdin, "{}", version(2)).expect("a call");
+    assert!(answer(2)["result"].is_object(), "{}", answer(2));
+    scrubbed
+        .mur_with_the_variable(&["devtools", "bridge", "stop"])
+        .assert_code(0);
+    writeln!(stdin, "{}", version(3)).expect("a call");
+    let answer = answer(3);
+    drop(stdin);
+    proxy.wait_output();
+    let message = answer["error"]["message"].as_str().expect("an error");
+    let canonical = sb.canonical_project(&project);
+    let prefix = format!(
+        "the bridge of project `{canonical}`, whose server this proxy forwards to, stopped at "
+    );
+    let said = message
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.split_once("Z: "))
+        .map(|(_, said)| said)
+        .unwrap_or_else(|| panic!("{message}"));
+    assert_eq!(
+        said,
+        format!(
+            "stopped by a signal (`bridge stop`, Ctrl+C)\n\
+             hint: start it again: `mur devtools bridge --project {canonical} -- {} --stdio \
+             --project {}`; the proxy forwards to it once it runs",
+            mur_e2e::sample_bin().display(),
+            sb.canonical_project(&sb.project("inner"))
+        )
+    );
 }
 
 /// A bridge started without `XDG_RUNTIME_DIR` and without a home (a service) records the
@@ -1094,8 +1192,7 @@ fn with_xdg_runtime_dir_usage_report_reads_what_a_session_recorded_in_the_shared
     let project = sb.project("bridged");
     let project_arg = project.to_str().expect("utf-8");
     let unset = ["HOME", "XDG_STATE_HOME"];
-    let (line, _bridge) =
-        bridge_without_the_variable(&scrubbed, &sb, &project, &["--usage"], &unset);
+    let (line, _bridge) = sample_bridge(Some(&scrubbed), &sb, &project, &["--usage"], &unset);
     let recorded = shared.dir().join("usage");
     // `<hash>.jsonl`, the lockfile's name.
     let lockfile = shared.path_for(&sb.canonical_project(&project));
