@@ -43,13 +43,18 @@ pub fn last_stop(lockfile: &Path) -> Option<LastStop> {
 }
 
 /// `e`, no live session of `project`, with what its bridge said as it stopped and
-/// how to start it again, first; `e` as it is when no bridge of it stopped.
+/// how to start it again, first; `e` as it is when no bridge of it stopped. Its log is
+/// beside its lockfile in whichever directory a reader searches it announced itself in
+/// (`${TMPDIR:-/tmp}/reactor-devtools-<uid>` for one started without `XDG_RUNTIME_DIR`):
+/// the newest stop among them is the project's last.
 pub fn with_last_stop(e: Error, project: &Path) -> Error {
     let Ok(canonical) = mur_lockfile::paths::canonical_project(project) else {
         return e;
     };
-    let lockfile = mur_lockfile::Registry::default_location().path_for(&canonical);
-    let Some(stop) = last_stop(&lockfile) else {
+    let stops = mur_lockfile::Registry::for_readers().paths_for(&canonical);
+    // RFC 3339 times to the second, all in UTC: in order as text.
+    let newest = stops.iter().filter_map(|lockfile| last_stop(lockfile));
+    let Some(stop) = newest.max_by(|a, b| a.at.cmp(&b.at)) else {
         return e;
     };
     e.with_first_hint(format!(

@@ -1027,8 +1027,9 @@ fn sample_bridge(
 /// With `XDG_RUNTIME_DIR` set, `bridge stop` stops a bridge started without it (by a
 /// service, an IDE started from a desktop file), announced in
 /// `${TMPDIR}/reactor-devtools-<uid>`: the only one, or the one of `--project` (it said
-/// "no bridge is running"). With none left, "no bridge" names both directories
-/// searched; with that directory open to others' writes, why it was not searched.
+/// "no bridge is running"); a call for its project then says when and why it stopped,
+/// from its log there (it said nothing of it). With none left, "no bridge" names both
+/// directories searched; with that directory open to others' writes, why it was not searched.
 #[cfg(unix)]
 #[test]
 fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
@@ -1055,6 +1056,36 @@ fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
         "`{}` or `{}`",
         sb.lockfile_dir().display(),
         shared.dir().display()
+    );
+    // A call for the project says when and why its bridge stopped, from the log beside
+    // its lockfile in the shared directory, and how to start it again.
+    let out =
+        scrubbed.mur_with_the_variable(&["devtools", "--project", project_arg, "call", "version"]);
+    out.assert_code(4);
+    let stopped = format!(
+        "error: no live devtools session for project `{canonical}`\n\
+         hint: this project's bridge stopped at "
+    );
+    let (at, rest) = out
+        .stderr
+        .strip_prefix(&stopped)
+        .and_then(|rest| rest.split_once("Z: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(at.len(), "2026-11-29T11:23:38".len(), "{out}");
+    assert_eq!(
+        rest,
+        format!(
+            "stopped by a signal (`bridge stop`, Ctrl+C); start it again: `mur devtools bridge \
+             --project {canonical} -- {} --stdio --project {}`\n\
+             hint: start the app with its devtools session enabled, or a stdio MCP server with \
+             `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in \
+             {searched}\n\
+             hint: a session started elsewhere can be reached with `--endpoint URL`, or found \
+             with `--auto`\n",
+            mur_e2e::sample_bin().display(),
+            sb.canonical_project(&sb.project("inner"))
+        ),
+        "{out}"
     );
     scrubbed
         .mur_with_the_variable(&["devtools", "bridge", "stop"])
