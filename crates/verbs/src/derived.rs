@@ -101,9 +101,7 @@ impl Field {
     fn said(&self) -> String {
         format!("`--{}`", self.option)
     }
-}
 
-impl Field {
     /// Whether `@FILE` reads this option's value from a file ([`Source`]): a text or
     /// JSON option, or a list of them, and not a choice.
     fn reads_files(&self) -> bool {
