@@ -283,6 +283,57 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
     assert_eq!(count["text"], "1", "the click was sent");
 }
 
+/// A value of a type the schema does not admit in `--args` (text for `exportTodos`'s
+/// integer `delayMs`, a number for `type`'s boolean `clear`) is refused before the call
+/// as a typed option's word is: exit 1, the property in `--args` named with the kinds
+/// it takes and the value as JSON, the verb's usage after it, nothing sent (the tool
+/// refused it, exit 5).
+#[test]
+fn a_value_of_the_wrong_type_in_args_is_exit_1_and_nothing_is_sent() {
+    let (sandbox, _app) = Sandbox::with_app();
+    ok(&sandbox, &["switch-component", "--component", "todo"]);
+    for (given, typed, told) in [
+        (
+            &["export-todos", "--args", r#"{"delayMs": "100"}"#][..],
+            &["export-todos", "--delay-ms", "soon"][..],
+            (
+                "`--delay-ms` needs an integer, got `soon`",
+                r#"`delayMs` in `--args` needs an integer, got `"100"`"#,
+            ),
+        ),
+        (
+            &[
+                "type",
+                "--args",
+                r##"{"selector": "#todo-input", "text": "milk", "clear": 1}"##,
+            ],
+            &[
+                "type",
+                "--selector",
+                "#todo-input",
+                "--text",
+                "milk",
+                "--clear=1",
+            ],
+            (
+                "`--clear` is `true` or `false`, got `1`",
+                "`clear` in `--args` needs `true` or `false`, got `1`",
+            ),
+        ),
+    ] {
+        let typed = sandbox.devtools(typed);
+        typed.assert_code(1).assert_stdout_is("");
+        assert!(typed.stderr.contains(told.0), "{typed}");
+        sandbox
+            .devtools(given)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(typed.stderr.replacen(told.0, told.1, 1));
+    }
+    let input = ok(&sandbox, &["state", "--selector", "#todo-input"]);
+    assert_eq!(input["value"], "", "no text was typed: {input}");
+}
+
 /// The bounds a tool's schema sets (`exportTodos`'s `delayMs`: `minimum` 0, `maximum`
 /// 2000) show in its derived verb's help and in the catalog, which names them as the
 /// schema does.
