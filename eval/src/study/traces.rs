@@ -57,7 +57,11 @@ pub fn steps(recorded: &Recorded, agent: Option<&AgentReport>) -> Vec<Step> {
 
 /// `trace.md` for the run `result` describes (its directory is `result.transcript`).
 pub fn write_trace(result: &RunResult, steps: &[Step]) -> Result<()> {
-    let text = format!("# {}\n\n{}", heading(result), block(steps));
+    let text = format!(
+        "# {}\n\n{}",
+        heading(result),
+        block(steps, result.calls.total)
+    );
     write(&result.transcript.join(TRACE_FILE), &text)
 }
 
@@ -82,8 +86,19 @@ fn heading(result: &RunResult) -> String {
     )
 }
 
-fn block(steps: &[Step]) -> String {
+/// The steps as a text block; without any, why not. An MCP agent that logs no
+/// transcript and gives no event stream still made the calls the session served, which
+/// the heading counts: the trace must not say there were none.
+fn block(steps: &[Step], calls: u32) -> String {
     if steps.is_empty() {
+        if calls > 0 {
+            return format!(
+                "Nothing recorded of what the agent did: it logged no transcript and gave no \
+                 event stream, so only the {} the session served are known (`calls.jsonl`, \
+                 without arguments or results).\n",
+                super::report::plural(calls as usize, "call")
+            );
+        }
         return "Nothing recorded: the agent made no call the harness could see.\n".to_owned();
     }
     format!("```text\n{}```\n", trace::render(steps))

@@ -1586,3 +1586,214 @@ fn the_next_command_removes_the_temporary_directory_a_killed_study_left() {
     study_into(&sandbox, &out, &cli_derived("count-to-three", "1", &args)).assert_code(0);
     assert!(other.exists(), "removed a directory no study made");
 }
+
+/// The MCP agent of [`failed_calls_and_refused_invocations_are_counted_in_every_figure`]:
+/// on the first repeat a tool the session does not have and a click on a selector that
+/// matches nothing, then (every repeat) the three clicks the task asks for.
+const FAILING_MCP_AGENT: &str = r##"import asyncio, json, os
+from mcp import Client
+
+async def main():
+    with open(os.environ["MUR_EVAL_MCP_CONFIG"]) as f:
+        url = json.load(f)["mcpServers"]["mur-sample"]["url"]
+    async with Client(url) as client:
+        if os.environ["MUR_EVAL_REPEAT"] == "1":
+            try:
+                await client.call_tool("noSuchTool", {})
+            except Exception as error:
+                print("noSuchTool:", error)
+            result = await client.call_tool("click", {"selector": "#nothing"})
+            print("click #nothing: isError", result.is_error)
+        for _ in range(3):
+            await client.call_tool("click", {"selector": "#btn-inc"})
+
+asyncio.run(main())
+"##;
+
+/// The CLI half: on the first repeat a verb mur does not have, an option `click` does
+/// not take (both refused before any call) and a click that matches nothing (a failed
+/// call), then the three clicks.
+const FAILING_CLI_AGENT: &str = r##"if [ "$MUR_EVAL_REPEAT" = 1 ]; then
+    mur devtools frobnicate
+    mur devtools click --element '#btn-inc'
+    mur devtools click --args '{"selector":"#nothing"}'
+fi
+for _ in 1 2 3; do mur devtools click --args '{"selector":"#btn-inc"}' > /dev/null; done
+"##;
+
+#[test]
+fn failed_calls_and_refused_invocations_are_counted_in_every_figure() {
+    let Some(python) = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt") else {
+        return;
+    };
+    let (sandbox, out) = sandbox_and_study();
+    // (Not `mcp.py`: Python would import it as the SDK, its own directory first.)
+    let mcp = sandbox.file("agents/failing_agent.py", FAILING_MCP_AGENT);
+    let cli = sandbox.file("agents/cli.sh", FAILING_CLI_AGENT);
+    let agent = format!(
+        "if [ \"$MUR_EVAL_CONDITION\" = mcp ]; then exec \"$MUR_EVAL_PYTHON\" -B {}; fi; bash {}",
+        mcp.display(),
+        cli.display()
+    );
+    let args = matrix(
+        "cli-derived,mcp",
+        "count-to-three",
+        "2",
+        &[
+            "--seed",
+            "11",
+            "--jobs",
+            "1",
+            "--pass-env",
+            "MUR_EVAL_PYTHON",
+            "--agent",
+            &agent,
+        ],
+    );
+    let mut command = study_command(&sandbox, &out, &args);
+    command.env("MUR_EVAL_PYTHON", &python);
+    let output = run_within(&mut command, STUDY_LIMIT).0;
+    output.assert_code(0);
+
+    // Each run's calls as the session served them, and the invocations mur refused.
+    let mut runs: Vec<Value> = results(&out);
+    runs.sort_by_key(|run| run["id"].as_str().unwrap_or_default().to_owned());
+    let figures: Vec<Value> = runs
+        .iter()
+        .map(|run| {
+            // When each refusal was last made is the clock's.
+            let mut invocations = run["invocations"].clone();
+            let refused = invocations.get_mut("refused").and_then(Value::as_array_mut);
+            for shape in refused.into_iter().flatten() {
+                shape.as_object_mut().map(|r| r.remove("last"));
+            }
+            serde_json::json!({
+                "id": run["id"], "success": run["success"], "calls": run["calls"],
+                "invocations": invocations, "agentExit": run["agentExit"],
+            })
+        })
+        .collect();
+    let calls = |total: u32, cli: u32, failed: u32, tools: Value| {
+        let surface = if cli > 0 { "cli" } else { "mcp" };
+        serde_json::json!({
+            "total": total, "cli": cli, "mcp": total - cli, "firstSurface": surface,
+            "failed": failed, "otherSurface": 0, "offCondition": 0, "tools": tools,
+        })
+    };
+    let refused = serde_json::json!([
+        { "verb": "click", "kind": "derived", "options": ["--element"], "positionals": 1,
+          "times": 1 },
+        { "verb": "frobnicate", "kind": "unknown", "options": [], "positionals": 0,
+          "times": 1 },
+    ]);
+    assert_eq!(
+        figures,
+        [
+            serde_json::json!({
+                "id": "cli-derived/count-to-three/1", "success": true,
+                "calls": calls(4, 4, 1, serde_json::json!({ "click": 4 })),
+                "invocations": { "total": 6,
+                    "failed": { "tool-error": 1, "usage-error": 2 }, "refused": refused },
+                "agentExit": 0,
+            }),
+            serde_json::json!({
+                "id": "cli-derived/count-to-three/2", "success": true,
+                "calls": calls(3, 3, 0, serde_json::json!({ "click": 3 })),
+                "invocations": { "total": 3, "failed": {} }, "agentExit": 0,
+            }),
+            serde_json::json!({
+                "id": "mcp/count-to-three/1", "success": true,
+                "calls": calls(5, 0, 2, serde_json::json!({ "click": 4, "noSuchTool": 1 })),
+                "invocations": null, "agentExit": 0,
+            }),
+            serde_json::json!({
+                "id": "mcp/count-to-three/2", "success": true,
+                "calls": calls(3, 0, 0, serde_json::json!({ "click": 3 })),
+                "invocations": null, "agentExit": 0,
+            }),
+        ]
+    );
+
+    // The report whole: calls 3.5 and 4 (medians of 4, 3 and 5, 3), attempts with the
+    // two refused 4.5 and 4, failed calls 0.5 and 1, and the sums under the table. Only
+    // what the machine decides is filtered: times, context (the tools' schemas and the
+    // instructions are other files' business), the machine and the sandbox's path.
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert_eq!(
+        output.stdout, report,
+        "the report printed is the one written"
+    );
+    let root = sandbox.root().display().to_string();
+    assert_eval_snapshot(
+        "study_with_failed_calls_report",
+        &report,
+        &[
+            (&regex_escape(&root), "[SANDBOX]"),
+            (&regex_escape(&python.display().to_string()), "[PYTHON]"),
+            (r"\d+\.\d\d s\b", "[SECONDS] s"),
+            (r"≥?\d+ \(\d+\) \| ≥?\d+ \|", "[CONTEXT] | [BYTES] |"),
+            (r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", "[TIME]"),
+            (r"\((debug|release) build\)", "([BUILD] build)"),
+            (r"; [a-z0-9_]+ [a-z0-9_]+, \d+ CPUs?;", "; [MACHINE];"),
+        ],
+    );
+    // The MCP agent logged no transcript: its trace says the calls the session served
+    // are all that is known, not that it made none.
+    let trace =
+        std::fs::read_to_string(out.join("runs/mcp/count-to-three/1/trace.md")).expect("trace.md");
+    assert_eq!(
+        trace,
+        "# mcp/count-to-three/1 — pass, 5 calls\n\n\
+         Nothing recorded of what the agent did: it logged no transcript and gave no event \
+         stream, so only the 5 calls the session served are known (`calls.jsonl`, without \
+         arguments or results).\n"
+    );
+    // The same figures, unrounded, in report.csv: median calls, attempts and failed
+    // calls, then refused invocations and failed calls summed.
+    let csv = std::fs::read_to_string(out.join("report.csv")).expect("report.csv");
+    let columns: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
+    let rows: Vec<Vec<String>> = csv
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            [
+                "condition",
+                "task",
+                "median_calls",
+                "median_attempts",
+                "median_failed_calls",
+                "refused_invocations",
+                "failed_calls",
+                "cli_calls",
+                "mcp_calls",
+            ]
+            .iter()
+            .map(|name| {
+                let at = columns.iter().position(|c| c == name).expect(name);
+                cells[at].to_owned()
+            })
+            .collect()
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ["cli-derived", "", "3.5", "4.5", "0.5", "2", "1", "7", "0"],
+            ["mcp", "", "4", "4", "1", "0", "2", "0", "8"],
+            [
+                "cli-derived",
+                "count-to-three",
+                "3.5",
+                "4.5",
+                "0.5",
+                "2",
+                "1",
+                "7",
+                "0"
+            ],
+            ["mcp", "count-to-three", "4", "4", "1", "0", "2", "0", "8"],
+        ],
+        "{csv}"
+    );
+}
