@@ -128,15 +128,6 @@ pub struct Session {
     deadline: Instant,
 }
 
-/// `e`, when it is no session of `--project`'s, with what that project's bridge said
-/// as it stopped (idle, its server kept dying) and its command to start it again.
-fn stopped_bridge(e: Error, settings: &Settings) -> Error {
-    match settings.project.as_deref() {
-        Some(project) if e.kind() == Kind::NoSession => mur_bridge::with_last_stop(e, project),
-        _ => e,
-    }
-}
-
 impl Session {
     /// Finds the session (notices go to stderr as they come); among several, the
     /// error names this command line again with `--project` of one, to paste.
@@ -157,10 +148,17 @@ impl Session {
         let http = mur_http::Http::new();
         let resolved = usage::measure_async(
             usage::Phase::Discovery,
-            mur_discovery::resolve(settings, &http, report, command),
+            // No session of `--project`: what its bridge said as it stopped (idle, its
+            // server kept dying) and its command to start it again, from its log.
+            mur_discovery::resolve(
+                settings,
+                &http,
+                report,
+                command,
+                &mur_bridge::with_last_stop,
+            ),
         )
-        .await
-        .map_err(|e| stopped_bridge(e, settings))?;
+        .await?;
         usage::session(&resolved);
         // For `--endpoint` of no bridge mur knows too: one whose sidecar is gone
         // answers with a bridge's 401, which ends the call with this hint.

@@ -4,7 +4,7 @@
 //! for an app to start, when the fix was to run the bridge's command once more.
 
 use std::io::{Read as _, Seek as _, SeekFrom};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use mur_core::Error;
 
@@ -24,7 +24,7 @@ pub struct LastStop {
     /// The server's command as a shell reads it back, when the log still holds it.
     pub command: Option<String>,
     /// The log itself.
-    pub log: std::path::PathBuf,
+    pub log: PathBuf,
 }
 
 /// The last stop of the bridge whose lockfile would be `lockfile`, if its log (the
@@ -42,18 +42,15 @@ pub fn last_stop(lockfile: &Path) -> Option<LastStop> {
     })
 }
 
-/// `e`, no live session of `project`, with what its bridge said as it stopped and
+/// `e`, no live session of a project, with what its bridge said as it stopped and
 /// how to start it again, first; `e` as it is when no bridge of it stopped. Its log is
 /// beside its lockfile in whichever directory a reader searches it announced itself in
 /// (`${TMPDIR:-/tmp}/reactor-devtools-<uid>` for one started without `XDG_RUNTIME_DIR`):
-/// the newest stop among them is the project's last.
-pub fn with_last_stop(e: Error, project: &Path) -> Error {
-    let Ok(canonical) = mur_lockfile::paths::canonical_project(project) else {
-        return e;
-    };
-    let stops = mur_lockfile::Registry::for_readers().paths_for(&canonical);
+/// `lockfiles`, the project's lockfile path in each directory discovery searched. The
+/// newest stop among them is the project's last.
+pub fn with_last_stop(e: Error, lockfiles: &[PathBuf]) -> Error {
     // RFC 3339 times to the second, all in UTC: in order as text.
-    let newest = stops.iter().filter_map(|lockfile| last_stop(lockfile));
+    let newest = lockfiles.iter().filter_map(|lockfile| last_stop(lockfile));
     let Some(stop) = newest.max_by(|a, b| a.at.cmp(&b.at)) else {
         return e;
     };

@@ -87,7 +87,14 @@ impl Sidecar {
 /// when that names the same process and mur trusts it
 /// ([`mur_discovery::sidecar_of`]).
 pub fn bridge_of(path: &Path, lock: &Lockfile) -> Option<Sidecar> {
-    parsed(mur_discovery::sidecar_of(path, lock.pid, &lock.started_at))
+    trusted_bridge_of(path, lock).ok().flatten()
+}
+
+/// [`bridge_of`], with why mur does not trust the sidecar there when it does not
+/// (`bridge stop` says why it signals nothing).
+pub(crate) fn trusted_bridge_of(path: &Path, lock: &Lockfile) -> Result<Option<Sidecar>, String> {
+    mur_discovery::sidecar_of(path, lock.pid, &lock.started_at)
+        .map(|fields| serde_json::from_value(fields?).ok())
 }
 
 /// The bridge of the lockfile at `path` that is still starting (it holds the

@@ -19,7 +19,7 @@ use mur_lockfile::{
 };
 use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, Signal, System};
 
-use crate::files::{Sidecar, bridge_of, starting};
+use crate::files::{Sidecar, bridge_of, starting, trusted_bridge_of};
 
 /// How long a bridge gets to end after SIGTERM (it stops its server: 2 s for
 /// it to exit when its input ends, 2 s after SIGTERM; and gives the responses in
@@ -139,12 +139,12 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
     let mut app = None;
     for path in registry.paths_for(&canonical) {
         match registry.read(&path) {
-            ReadOutcome::Valid(lock) if bridge_of(&path, &lock).is_some() => {
-                bridges.push(Found::Announced(path, lock));
-            }
-            ReadOutcome::Valid(lock) => {
-                app.get_or_insert_with(|| not_a_bridge(&path, &canonical, lock.pid));
-            }
+            ReadOutcome::Valid(lock) => match trusted_bridge_of(&path, &lock) {
+                Ok(Some(_)) => bridges.push(Found::Announced(path, lock)),
+                read => {
+                    app.get_or_insert_with(|| not_a_bridge(read.err(), &canonical, lock.pid));
+                }
+            },
             _ => {
                 if let Some(bridge) = starting(&path) {
                     bridges.push(Found::Starting(path, canonical.clone(), bridge));
@@ -207,21 +207,20 @@ fn several(bridges: &[Found], what: &str) -> Error {
     }
 }
 
-/// The session of `canonical` (pid `pid`, lockfile `path`) names no bridge `bridge stop`
-/// may signal: an app's, or one whose sidecar mur does not trust (another user's, or
-/// readable by others: whoever wrote it could name any pid), which it says, with why.
-fn not_a_bridge(path: &Path, canonical: &str, pid: u32) -> Error {
-    let sidecar = mur_discovery::sidecar_path(path);
+/// The session of `canonical` (pid `pid`) names no bridge `bridge stop` may signal: an
+/// app's, or one whose sidecar mur does not trust (`untrusted`, why: another user's, or
+/// readable by others: whoever wrote it could name any pid), which it says.
+fn not_a_bridge(untrusted: Option<String>, canonical: &str, pid: u32) -> Error {
     let not_a_bridge = Error::usage(format!(
         "the session of `{canonical}` (pid {pid}) is not a bridge; `bridge stop` stops only bridges"
     ));
-    match mur_discovery::read_sidecar(&sidecar) {
-        Err(why) => not_a_bridge
+    match untrusted {
+        Some(why) => not_a_bridge
             .with_hint(format!("its sidecar is not trusted, so nothing is signalled: {why}"))
             .with_hint(format!(
                 "if the bridge is yours, stop it with `kill {pid}`; `session clean` then removes the sidecar"
             )),
-        Ok(_) => not_a_bridge.with_hint("stop an app's session in the app (Ctrl+C where it runs)"),
+        None => not_a_bridge.with_hint("stop an app's session in the app (Ctrl+C where it runs)"),
     }
 }
 

@@ -46,11 +46,15 @@ pub struct Resolved {
 /// than the user allowed. `command` is the command line to run again with
 /// `--project` when several sessions run: the words after `mur devtools`, which
 /// only the binary knows (none: the hint says `--project PATH` without it).
+/// `stopped` adds to "no session" of `--project` what the caller knows of how the
+/// project's session ended (a bridge's log, beside its lockfile), given the project's
+/// lockfile path in each directory the last look searched.
 pub async fn resolve(
     settings: &Settings,
     http: &mur_http::Http,
     report: &mut dyn Report,
     command: &dyn Fn() -> Vec<String>,
+    stopped: &dyn Fn(Error, &[std::path::PathBuf]) -> Error,
 ) -> Result<Resolved> {
     if let Source::Endpoint(url) = &settings.source {
         return checked_endpoint(url).map(|endpoint| Resolved {
@@ -63,7 +67,7 @@ pub async fn resolve(
             process: None,
         });
     }
-    let work = resolve_unbounded(settings, http, report, command);
+    let work = resolve_unbounded(settings, http, report, command, stopped);
     match tokio::time::timeout(settings.timeout, work).await {
         Ok(resolved) => resolved,
         Err(_) => Err(
@@ -132,11 +136,15 @@ async fn resolve_unbounded(
     http: &mur_http::Http,
     report: &mut dyn Report,
     command: &dyn Fn() -> Vec<String>,
+    stopped: &dyn Fn(Error, &[std::path::PathBuf]) -> Error,
 ) -> Result<Resolved> {
     let deadline = tokio::time::Instant::now() + STARTING_WAIT;
     let report = &mut report::Once::new(report);
     loop {
-        let found = find(settings, http, report, command).await;
+        // One look, in the directories searched as it starts (a directory made since the
+        // last look is searched in this one).
+        let registry = registry();
+        let found = find(&registry, settings, http, report, command).await;
         match found {
             Err(e) if e.kind() == mur_core::Kind::NoSession => {
                 let project = settings
@@ -144,11 +152,15 @@ async fn resolve_unbounded(
                     .as_deref()
                     .map(ProjectFilter::new)
                     .transpose()?;
-                if !starting(&registry(), project.as_ref()) {
-                    return Err(e);
+                let stopped = |e: Error| match &project {
+                    Some(project) => stopped(e, &registry.paths_for(project.canonical())),
+                    None => e,
+                };
+                if !starting(&registry, project.as_ref()) {
+                    return Err(stopped(e));
                 }
                 if tokio::time::Instant::now() >= deadline {
-                    return Err(stuck_starting(&e));
+                    return Err(stopped(stuck_starting(&e)));
                 }
                 tracing::debug!("a session is on its way (its slot is held): waiting for it");
                 tokio::time::sleep(STARTING_POLL).await;
@@ -197,6 +209,7 @@ fn starting(registry: &mur_lockfile::Registry, project: Option<&ProjectFilter>) 
 
 /// One look at the lockfiles (and `--auto`'s ports) for the session to call.
 async fn find(
+    registry: &mur_lockfile::Registry,
     settings: &Settings,
     http: &mur_http::Http,
     report: &mut dyn Report,
@@ -211,11 +224,10 @@ async fn find(
         Source::Auto(range) => Some(*range),
         _ => None,
     };
-    let registry = registry();
     // Only the project's session is probed when `--project` names one.
     let wanted = |found: &Found| project.as_ref().is_none_or(|p| p.matches_lockfile(found));
-    let survey = lockfiles::survey_wanted(&registry, http, wanted, report).await?;
-    survey.collect_garbage(&registry, report);
+    let survey = lockfiles::survey_wanted(registry, http, wanted, report).await?;
+    survey.collect_garbage(registry, report);
     survey.report_impostors(report);
     let candidates: Vec<Candidate> = survey.live.iter().map(Candidate::from_lockfile).collect();
     let silent: Vec<(Candidate, String)> = survey
@@ -245,16 +257,16 @@ async fn find(
             Some(project) => {
                 let not_running = |e: Error| match ended(&survey, project) {
                     Some(ended) if e.hints().is_empty() => {
-                        no_session_hint(e, &registry, false).with_first_hint(ended)
+                        no_session_hint(e, registry, false).with_first_hint(ended)
                     }
-                    _ => no_session_hint(e, &registry, false),
+                    _ => no_session_hint(e, registry, false),
                 };
-                with_other_projects(e, project, &registry, http, not_running).await
+                with_other_projects(e, project, registry, http, not_running).await
             }
-            None => no_session_hint(e, &registry, false),
+            None => no_session_hint(e, registry, false),
         }),
         (chosen, _) => {
-            let chosen = chosen.map_err(|e| no_session_hint(e, &registry, range.is_some()))?;
+            let chosen = chosen.map_err(|e| no_session_hint(e, registry, range.is_some()))?;
             tracing::debug!("using `{}` ({})", chosen.endpoint, chosen.project);
             Ok(chosen.into())
         }

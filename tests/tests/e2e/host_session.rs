@@ -459,7 +459,8 @@ fn a_sidecar_others_may_read_or_another_users_names_no_bridge_to_list_or_stop() 
         sb.canonical_project(&project),
         started["pid"]
     );
-    let assert_no_bridge = |how: &str| {
+    let stop = || sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"]);
+    let assert_no_bridge = |how: &str, why: &str| {
         let list = sb.mur(&["devtools", "session", "list"]);
         let line = list.assert_code(0).json();
         assert_eq!(
@@ -469,32 +470,38 @@ fn a_sidecar_others_may_read_or_another_users_names_no_bridge_to_list_or_stop() 
         );
         assert_eq!(line["pid"], started["pid"], "{how}: {list}");
         // Saying why nothing was signalled, and how to stop one's own bridge.
-        sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"])
-            .assert_code(1)
-            .assert_stderr_starts_with(&refused)
-            .assert_stderr_contains(
-                "\nhint: its sidecar is not trusted, so nothing is signalled: `",
-            )
-            .assert_stderr_contains(&format!(
-                "\nhint: if the bridge is yours, stop it with `kill {}`",
-                started["pid"]
-            ));
+        stop().assert_code(1).assert_stderr_is(format!(
+            "{refused}hint: its sidecar is not trusted, so nothing is signalled: `{}` is {why}\n\
+             hint: if the bridge is yours, stop it with `kill {}`; `session clean` then removes \
+             the sidecar\n",
+            sidecar.display(),
+            started["pid"]
+        ));
     };
     chmod(0o644);
-    assert_no_bridge("readable by others");
+    assert_no_bridge(
+        "readable by others",
+        "open to group or others (mode 644), so its secret is no secret",
+    );
     // Another user's: only root can give a file away to make one.
     if sidecar.metadata().is_ok_and(|m| m.uid() == 0) {
         chmod(0o600);
         std::os::unix::fs::chown(&sidecar, Some(65534), None).expect("chown");
-        assert_no_bridge("another user's");
+        assert_no_bridge("another user's", "owned by uid 65534, not by you (uid 0)");
         std::os::unix::fs::chown(&sidecar, Some(0), None).expect("chown");
     }
+    // With no sidecar, the session is taken for an app's, which is not signalled either.
+    let away = sidecar.with_extension("away");
+    std::fs::rename(&sidecar, &away).expect("move the sidecar away");
+    stop().assert_code(1).assert_stderr_is(format!(
+        "{refused}hint: stop an app's session in the app (Ctrl+C where it runs)\n"
+    ));
+    std::fs::rename(&away, &sidecar).expect("put the sidecar back");
     // The user's own again, open to no one else: the bridge's, listed and stopped.
     chmod(0o600);
     let list = sb.mur(&["devtools", "session", "list"]);
     assert_eq!(list.assert_code(0).json()["log"], started["log"], "{list}");
-    sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"])
-        .assert_code(0);
+    stop().assert_code(0);
 }
 
 /// Without `XDG_RUNTIME_DIR`, `session list` lists the sessions announced in
