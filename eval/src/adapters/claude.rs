@@ -21,6 +21,16 @@ fn input(usage: &Value) -> (u64, u64) {
     )
 }
 
+/// Whether `event` is one of the stream's: `system` and `result` with their `subtype`,
+/// `assistant` and `user` with their `message`.
+pub fn is_event(event: &Value) -> bool {
+    match event["type"].as_str() {
+        Some("system" | "result") => event["subtype"].is_string(),
+        Some("assistant" | "user") => event["message"].is_object(),
+        _ => false,
+    }
+}
+
 pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
     let mut report = AgentReport::default();
     let mut seen = BTreeSet::new();

@@ -9,6 +9,18 @@ use serde_json::Value;
 use super::report::{AgentReport, result_text};
 use crate::trace::{self, Step};
 
+/// Whether `event` is one of the stream's: the thread's and turns' events, an `item.*`
+/// event with its `item`, or a stream `error`.
+pub fn is_event(event: &Value) -> bool {
+    match event["type"].as_str() {
+        Some("thread.started" | "turn.started" | "turn.completed" | "turn.failed" | "error") => {
+            true
+        }
+        Some(kind) if kind.starts_with("item.") => event["item"].is_object(),
+        _ => false,
+    }
+}
+
 pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
     let mut report = AgentReport::default();
     let mut turns = 0;

@@ -36,14 +36,20 @@ impl Format {
     }
 }
 
-/// Reads `output` (the agent's stdout) as `format`. Lines that are not JSON events of
-/// the format (a wrapper's own output) are skipped.
+/// Reads `output` (the agent's stdout) as `format`. Lines that are not events of the
+/// format are skipped: text, and JSON that is none of its events (an agent's or a
+/// wrapper's own log line, `{"debug": 1}`), which would otherwise say the stream was
+/// read when it held no event at all.
 pub fn read(format: Format, output: &str) -> AgentReport {
     let seen = std::cell::Cell::new(0usize);
+    let is_event = match format {
+        Format::StreamJson => claude::is_event,
+        Format::CodexJson => codex::is_event,
+    };
     let events = output
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line.trim()).ok())
-        .filter(serde_json::Value::is_object)
+        .filter(is_event)
         .inspect(|_| seen.set(seen.get() + 1));
     let mut report = match format {
         Format::StreamJson => claude::read(events),
@@ -78,6 +84,41 @@ mod tests {
         assert!(!report.no_events);
         let said = serde_json::to_value(&report).expect("json");
         assert_eq!(said.get("noEvents"), None, "absent when false");
+    }
+
+    #[test]
+    fn json_that_is_no_event_of_the_format_is_skipped() {
+        // An agent's own log lines, and the other format's events.
+        let stray = [
+            r#"{"debug": 1}"#,
+            r#"{"type": "note", "text": "hi"}"#,
+            r#"{"type": "assistant"}"#,
+            r#"{"type": "item.completed"}"#,
+        ];
+        let claude_line = r#"{"type":"result","subtype":"success","num_turns":9}"#;
+        let codex_line = r#"{"type":"turn.completed","usage":{"input_tokens":5}}"#;
+        for (format, fixture_name, other) in [
+            (Format::StreamJson, "claude-stream.jsonl", codex_line),
+            (Format::CodexJson, "codex-exec.jsonl", claude_line),
+        ] {
+            let mut lines: Vec<&str> = stray.to_vec();
+            lines.push(other);
+            let alone = read(format, &lines.join("\n"));
+            assert!(alone.no_events, "{format:?}: {alone:?}");
+            assert_eq!(
+                (alone.turns, alone.input_tokens),
+                (None, None),
+                "{format:?}"
+            );
+            // Between a stream's events they change nothing.
+            let stream = fixture(fixture_name);
+            let mixed: String = stream
+                .lines()
+                .flat_map(|line| [line].into_iter().chain(lines.iter().copied()))
+                .map(|line| format!("{line}\n"))
+                .collect();
+            assert_eq!(read(format, &mixed), read(format, &stream), "{format:?}");
+        }
     }
 
     #[test]
