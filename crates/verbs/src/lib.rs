@@ -410,9 +410,9 @@ impl VerbHost {
         let mut instance = timings::measure(Phase::Instantiate, || {
             Instance::new(&runtime.engine, &loaded.component, verb)
         })?;
-        if loaded.changed {
+        if let Some(bytes) = loaded.changed {
             // A file replaced behind the index may declare another tool or usage.
-            manage::refresh_entry(&mut self.index, verb, instance.info()?);
+            manage::refresh_entry(&mut self.index, verb, instance.info()?, &bytes);
         }
         Ok(instance)
     }

@@ -536,16 +536,17 @@ fn judge_component(
     compiling: &dyn Fn(&Path, usize),
 ) -> Result<Judged, VerbError> {
     let bytes = read_candidate(file)?;
-    known_version(file, &bytes)?;
+    let said = name_section::read(&bytes);
+    known_version(file, said.interface)?;
     let sha256 = sha256_hex(&bytes);
-    let declared = declared_name(file, &bytes)?;
+    let declared = declared_name(file, said.name)?;
     if let Some(name) = declared.as_deref() {
         let verdict = judge(name, &sha256)?;
         if verdict != Verdict::Install {
             // Read without a compile, as the name was: a section that cannot be read
             // declares nothing, as when a call reads it again.
             let waits = match verdict {
-                Verdict::Unchanged => name_section::waits(&bytes).unwrap_or_else(|why| {
+                Verdict::Unchanged => said.waits.unwrap_or_else(|why| {
                     tracing::debug!("`{}` declares no wait: {why}", file.display());
                     None
                 }),
@@ -567,7 +568,7 @@ fn judge_component(
         None => compiler.insert(Compiler::new(dirs)?),
     };
     compiling(file, bytes.len());
-    let candidate = inspect(&compiler.runtime, file, bytes, sha256)?;
+    let candidate = inspect(&compiler.runtime, file, bytes, sha256, said.waits)?;
     if let Some(name) = declared {
         same_name(file, &name, &candidate.info.name)?;
     }
@@ -605,9 +606,13 @@ fn read_candidate(file: &Path) -> Result<Vec<u8>, VerbError> {
     })
 }
 
-/// The name a component declares in its `mur:verb-name` section, if any.
-fn declared_name(file: &Path, bytes: &[u8]) -> Result<Option<String>, VerbError> {
-    name_section::declared(bytes).map_err(|why| {
+/// The name a component declares in its `mur:verb-name` section, if any
+/// ([`name_section::Said`]).
+fn declared_name(
+    file: &Path,
+    name: Result<Option<String>, String>,
+) -> Result<Option<String>, VerbError> {
+    name.map_err(|why| {
         VerbError::refused(
             format!("`{}` is not a usable verb: {why}", file.display()),
             WHAT_A_VERB_IS,
@@ -618,8 +623,8 @@ fn declared_name(file: &Path, bytes: &[u8]) -> Result<Option<String>, VerbError>
 /// A component built against a `mur:verb` newer than this host's is refused before
 /// compiling, saying so: its shapes may match an older world's (then it would be
 /// installed as that version) or fail the type check with a message that names none.
-fn known_version(file: &Path, bytes: &[u8]) -> Result<(), VerbError> {
-    match name_section::interface_version(bytes) {
+fn known_version(file: &Path, interface: Option<String>) -> Result<(), VerbError> {
+    match interface {
         Some(version) if !VERSIONS.contains(&version.as_str()) => Err(VerbError::refused(
             format!(
                 "`{}` was built against mur:verb@{version}; this mur loads mur:verb@{}, {} and {}",
@@ -724,12 +729,15 @@ fn check_name(
     }
 }
 
-/// Compile a component, instantiate it in the sandbox and read its `info`.
+/// Compile a component, instantiate it in the sandbox and read its `info`, with
+/// the wait its section declares (`waits`, [`name_section::Said`]) in its spec (a
+/// 0.1 verb declares no spec: nothing).
 fn inspect(
     runtime: &Runtime,
     file: &Path,
     bytes: Vec<u8>,
     sha256: String,
+    waits: Result<Option<ToolWait>, String>,
 ) -> Result<Candidate, VerbError> {
     let label = file
         .file_stem()
@@ -749,8 +757,10 @@ fn inspect(
         .compile(&label, &bytes, &sha256)
         .map_err(not_a_verb)?;
     let mut instance = Instance::new(&runtime.engine, &component, &label).map_err(not_a_verb)?;
-    let info = instance.info().map_err(not_a_verb)?;
-    let info = name_section::with_waits(info, &bytes).map_err(not_a_verb)?;
+    let mut info = instance.info().map_err(not_a_verb)?;
+    if let Some(spec) = info.spec.as_mut() {
+        spec.waits = waits.map_err(|why| not_a_verb(VerbError::Registry(why)))?;
+    }
     check_info(file, &info)?;
     Ok(Candidate {
         info,
@@ -965,18 +975,15 @@ fn canonical(file: &Path) -> PathBuf {
 /// Update an entry's declared tool, summary and usage after its file changed
 /// (unless they are too long for the index: then the entry keeps the old ones),
 /// and what the file's `mur:verb-waits` section declares, which `info` does not
-/// hold: read from the file again, as `verbs add` reads it
-/// ([`name_section::with_waits`]). A section that cannot be read declares nothing.
-pub(super) fn refresh_entry(index: &mut Index, verb: &str, mut info: Described) {
+/// hold: read from `bytes`, the file's as compiled, as `verbs add` reads it
+/// ([`name_section::read`]). A section that cannot be read declares nothing.
+pub(super) fn refresh_entry(index: &mut Index, verb: &str, mut info: Described, bytes: &[u8]) {
     if let Some(why) = oversized(&info) {
         tracing::debug!("not refreshing verb `{verb}` in the index: it declares {why}");
         return;
     }
     if let Some(entry) = index.get(verb).cloned() {
-        let path = index.file_path(&entry);
-        let waits = bounded::read_component(&path, Links::Refuse)
-            .map_err(|refusal| refusal.to_string())
-            .and_then(|bytes| name_section::waits(&bytes));
+        let waits = name_section::read(bytes).waits;
         if let Some(spec) = info.spec.as_mut() {
             spec.waits = waits.unwrap_or_else(|why| {
                 tracing::debug!("verb `{verb}` declares no wait: {why}");

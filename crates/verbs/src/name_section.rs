@@ -10,89 +10,81 @@
 
 use wasmparser::{Parser, Payload};
 
-use crate::error::VerbError;
-use crate::instance::Described;
 use crate::spec::ToolWait;
 
 /// The custom section's name; its contents are the verb's name in UTF-8.
 pub const SECTION: &str = "mur:verb-name";
 
-/// The name the component declares, if it has the section (in the component
-/// itself or in one of its core modules). Several sections must agree.
-pub fn declared(bytes: &[u8]) -> Result<Option<String>, String> {
-    match section(bytes, SECTION)? {
-        Some(data) => std::str::from_utf8(data)
-            .map(|name| Some(name.to_owned()))
-            .map_err(|_| format!("its `{SECTION}` section is not UTF-8")),
-        None => Ok(None),
-    }
+/// What a component says of itself outside its `info`, read in one walk over its
+/// payloads (the component's and its core modules'): a Python or JavaScript verb is
+/// tens of MB, and `verbs add` needs all three.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Said {
+    /// The version of `mur:verb` the component imports its types from (`0.3.0` of
+    /// `mur:verb/types@0.3.0`), if it imports any: every kit's verb does.
+    pub interface: Option<String>,
+    /// The name it declares in section [`SECTION`], if it has one.
+    pub name: Result<Option<String>, String>,
+    /// What it declares of a tool that waits on a bound of its own (section
+    /// [`ToolWait::SECTION`], which the kits write for a verb that declares one).
+    pub waits: Result<Option<ToolWait>, String>,
 }
 
-/// What the component declares of a tool that waits on a bound of its own (section
-/// [`ToolWait::SECTION`], which the Rust kit writes for a verb that declares one).
-pub(crate) fn waits(bytes: &[u8]) -> Result<Option<ToolWait>, String> {
-    section(bytes, ToolWait::SECTION)?.map_or(Ok(None), ToolWait::from_section)
-}
-
-/// `info`, read from the component in `bytes`, with what its section says of a
-/// tool that waits ([`waits`]) in its spec (a 0.1 verb declares no spec: nothing).
-pub fn with_waits(mut info: Described, bytes: &[u8]) -> Result<Described, VerbError> {
-    if let Some(spec) = info.spec.as_mut() {
-        spec.waits = waits(bytes).map_err(VerbError::Registry)?;
-    }
-    Ok(info)
-}
-
-/// The contents of custom section `name`, wherever it is (the component or one
-/// of its core modules); several of that name must hold the same bytes.
-fn section<'a>(bytes: &'a [u8], name: &str) -> Result<Option<&'a [u8]>, String> {
-    let mut found: Option<&[u8]> = None;
+/// What the component in `bytes` says of itself ([`Said`]). Several sections of one
+/// name (in the component and its core modules) must hold the same bytes. A component
+/// that does not parse is left to the compile, which explains what is wrong with it.
+pub(crate) fn read(bytes: &[u8]) -> Said {
+    let mut interface = None;
+    let mut name = Ok(None);
+    let mut waits = Ok(None);
     for payload in Parser::new(0).parse_all(bytes) {
-        // A component that does not parse is left to the compile, which
-        // explains what is wrong with it.
-        let Ok(Payload::CustomSection(section)) = payload else {
-            continue;
-        };
-        if section.name() != name {
-            continue;
-        }
-        let data = section.data();
-        match found {
-            Some(earlier) if earlier != data => {
-                let shown = |data| String::from_utf8_lossy(data).into_owned();
-                return Err(format!(
-                    "its `{name}` sections disagree: `{}` and `{}`",
-                    shown(earlier),
-                    shown(data)
-                ));
+        match payload {
+            Ok(Payload::ComponentImportSection(imports)) if interface.is_none() => {
+                interface = imports.into_iter().flatten().find_map(|import| {
+                    let rest = import.name.name.strip_prefix("mur:verb/")?;
+                    Some(rest.split_once('@')?.1.to_owned())
+                });
             }
-            _ => found = Some(data),
+            Ok(Payload::CustomSection(section)) => {
+                let slot = match section.name() {
+                    SECTION => &mut name,
+                    ToolWait::SECTION => &mut waits,
+                    _ => continue,
+                };
+                agree(slot, section.name(), section.data());
+            }
+            _ => {}
         }
     }
-    Ok(found)
+    Said {
+        interface,
+        name: name.and_then(|data| {
+            data.map(|data| {
+                std::str::from_utf8(data)
+                    .map(str::to_owned)
+                    .map_err(|_| format!("its `{SECTION}` section is not UTF-8"))
+            })
+            .transpose()
+        }),
+        waits: waits.and_then(|data| data.map_or(Ok(None), ToolWait::from_section)),
+    }
 }
 
-/// The version of `mur:verb` the component imports its types from (`0.3.0` of
-/// `mur:verb/types@0.3.0`), if it imports any: every kit's verb does. A component
-/// that does not parse is left to the compile, which explains what is wrong.
-pub fn interface_version(bytes: &[u8]) -> Option<String> {
-    for payload in Parser::new(0).parse_all(bytes) {
-        let Ok(Payload::ComponentImportSection(imports)) = payload else {
-            continue;
-        };
-        for import in imports.into_iter().flatten() {
-            if let Some(version) = import
-                .name
-                .name
-                .strip_prefix("mur:verb/")
-                .and_then(|rest| rest.split_once('@'))
-                .map(|(_, version)| version)
-            {
-                return Some(version.to_owned());
-            }
+/// One more section called `name` holding `data`, found into `slot`: an earlier one
+/// that holds other bytes makes the slot an error naming both.
+fn agree<'a>(slot: &mut Result<Option<&'a [u8]>, String>, name: &str, data: &'a [u8]) {
+    let Ok(found) = slot else { return };
+    match found {
+        Some(earlier) if *earlier != data => {
+            let shown = |data| String::from_utf8_lossy(data).into_owned();
+            *slot = Err(format!(
+                "its `{name}` sections disagree: `{}` and `{}`",
+                shown(earlier),
+                shown(data)
+            ));
         }
+        _ => *found = Some(data),
     }
-    None
 }
 
 #[cfg(test)]
@@ -116,13 +108,13 @@ mod tests {
 
     #[test]
     fn the_section_names_the_verb_and_its_absence_is_no_name() {
-        assert_eq!(declared(EMPTY_COMPONENT), Ok(None));
+        assert_eq!(read(EMPTY_COMPONENT).name, Ok(None));
         let other = with_section(EMPTY_COMPONENT, "mur-test-note", b"call");
-        assert_eq!(declared(&other), Ok(None));
+        assert_eq!(read(&other).name, Ok(None));
         let named = with_section(EMPTY_COMPONENT, SECTION, b"bump");
-        assert_eq!(declared(&named), Ok(Some("bump".to_owned())));
+        assert_eq!(read(&named).name, Ok(Some("bump".to_owned())));
         let twice = with_section(&named, SECTION, b"bump");
-        assert_eq!(declared(&twice), Ok(Some("bump".to_owned())));
+        assert_eq!(read(&twice).name, Ok(Some("bump".to_owned())));
     }
 
     #[test]
@@ -130,27 +122,27 @@ mod tests {
         let named = with_section(EMPTY_COMPONENT, SECTION, b"bump");
         let both = with_section(&named, SECTION, b"call");
         assert_eq!(
-            declared(&both),
+            read(&both).name,
             Err("its `mur:verb-name` sections disagree: `bump` and `call`".to_owned())
         );
         let binary = with_section(EMPTY_COMPONENT, SECTION, b"\xff\xfe");
         assert_eq!(
-            declared(&binary),
+            read(&binary).name,
             Err("its `mur:verb-name` section is not UTF-8".to_owned())
         );
     }
 
     #[test]
     fn a_tool_that_waits_is_declared_as_its_argument_and_default() {
-        assert_eq!(waits(EMPTY_COMPONENT), Ok(None));
+        assert_eq!(read(EMPTY_COMPONENT).waits, Ok(None));
         let empty = with_section(EMPTY_COMPONENT, ToolWait::SECTION, b"");
-        assert_eq!(waits(&empty), Ok(None));
+        assert_eq!(read(&empty).waits, Ok(None));
         let declared = with_section(EMPTY_COMPONENT, ToolWait::SECTION, b"timeoutMs=5000");
         let expected = ToolWait {
             argument: "timeoutMs".to_owned(),
             default_ms: 5000,
         };
-        assert_eq!(waits(&declared), Ok(Some(expected)));
+        assert_eq!(read(&declared).waits, Ok(Some(expected)));
         for junk in [
             &b"timeoutMs"[..],
             b"=5000",
@@ -159,7 +151,7 @@ mod tests {
             b"\xff=1",
         ] {
             let junk = with_section(EMPTY_COMPONENT, ToolWait::SECTION, junk);
-            let refused = waits(&junk).expect_err("junk");
+            let refused = read(&junk).waits.expect_err("junk");
             assert!(
                 refused.starts_with("its `mur:verb-waits` section "),
                 "{refused}"
@@ -169,6 +161,6 @@ mod tests {
 
     #[test]
     fn junk_has_no_name() {
-        assert_eq!(declared(b"junk"), Ok(None));
+        assert_eq!(read(b"junk").name, Ok(None));
     }
 }

@@ -33,7 +33,10 @@ pub struct Runtime {
 /// A verb's code, and whether its file had changed since the index saw it.
 pub struct Loaded {
     pub component: Component,
-    pub changed: bool,
+    /// The file's bytes, when they changed since the index saw them: what they declare
+    /// beside the code is read from them ([`crate::manage::refresh_entry`]), not from
+    /// the file again.
+    pub changed: Option<Vec<u8>>,
 }
 
 impl Runtime {
@@ -104,7 +107,7 @@ impl Runtime {
             tracing::debug!("loaded verb `{name}` from cache");
             return Ok(Loaded {
                 component,
-                changed: false,
+                changed: None,
             });
         }
         // The entry is copied only here: the cold path may put a new one.
@@ -137,7 +140,10 @@ impl Runtime {
         }
         compiling(name, bytes.len());
         let component = self.compile(name, &bytes, &sha256)?;
-        Ok(Loaded { component, changed })
+        Ok(Loaded {
+            component,
+            changed: changed.then_some(bytes),
+        })
     }
 }
 
