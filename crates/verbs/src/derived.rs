@@ -1294,7 +1294,7 @@ pub(crate) fn asks_for_help(argv: &[String]) -> bool {
 
 /// A value of a kind the schema does not admit (text for an integer, a number for
 /// `true` or `false`) is refused before the call, in the words a typed option's is:
-/// "`delayMs` in `--args` needs an integer, got `\"soon\"`", the value as JSON (text
+/// "`delayMs` in `--args` needs an integer, got `"soon"`", the value as JSON (text
 /// in quotes) and cut. A whole number written with a fraction of zero (`5.0`) is an
 /// integer, as JSON Schema has it.
 fn check_kind(kinds: Kinds, said: &str, value: &Value) -> Result<(), String> {
