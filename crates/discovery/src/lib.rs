@@ -67,7 +67,42 @@ pub async fn resolve(
             process: None,
         });
     }
-    let work = resolve_unbounded(settings, http, report, command, stopped);
+    // [`find`], again while it finds no session but one is on its way: right after
+    // `reload` the old session has withdrawn its lockfile and the new one has not
+    // announced itself yet; saying "no session, start the app" then sent agents to
+    // start a second one.
+    let deadline = tokio::time::Instant::now() + STARTING_WAIT;
+    let report = &mut report::Once::new(report);
+    let work = async {
+        loop {
+            // One look, in the directories searched as it starts (a directory made since
+            // the last look is searched in this one).
+            let registry = registry();
+            let found = find(&registry, settings, http, report, command).await;
+            match found {
+                Err(e) if e.kind() == mur_core::Kind::NoSession => {
+                    let project = settings
+                        .project
+                        .as_deref()
+                        .map(ProjectFilter::new)
+                        .transpose()?;
+                    let stopped = |e: Error| match &project {
+                        Some(project) => stopped(e, &registry.paths_for(project.canonical())),
+                        None => e,
+                    };
+                    if !starting(&registry, project.as_ref()) {
+                        return Err(stopped(e));
+                    }
+                    if tokio::time::Instant::now() >= deadline {
+                        return Err(stopped(stuck_starting(&e)));
+                    }
+                    tracing::debug!("a session is on its way (its slot is held): waiting for it");
+                    tokio::time::sleep(STARTING_POLL).await;
+                }
+                other => return other,
+            }
+        }
+    };
     match tokio::time::timeout(settings.timeout, work).await {
         Ok(resolved) => resolved,
         Err(_) => Err(
@@ -126,49 +161,6 @@ fn checked_endpoint(url: &str) -> Result<String> {
 /// as a starting session itself waits for a slot, within `--timeout`.
 const STARTING_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 const STARTING_POLL: std::time::Duration = std::time::Duration::from_millis(50);
-
-/// [`find`], again while it finds no session but one is on its way: right after
-/// `reload` the old session has withdrawn its lockfile and the new one has not
-/// announced itself yet; saying "no session, start the app" then sent agents to
-/// start a second one.
-async fn resolve_unbounded(
-    settings: &Settings,
-    http: &mur_http::Http,
-    report: &mut dyn Report,
-    command: &dyn Fn() -> Vec<String>,
-    stopped: &dyn Fn(Error, &[std::path::PathBuf]) -> Error,
-) -> Result<Resolved> {
-    let deadline = tokio::time::Instant::now() + STARTING_WAIT;
-    let report = &mut report::Once::new(report);
-    loop {
-        // One look, in the directories searched as it starts (a directory made since the
-        // last look is searched in this one).
-        let registry = registry();
-        let found = find(&registry, settings, http, report, command).await;
-        match found {
-            Err(e) if e.kind() == mur_core::Kind::NoSession => {
-                let project = settings
-                    .project
-                    .as_deref()
-                    .map(ProjectFilter::new)
-                    .transpose()?;
-                let stopped = |e: Error| match &project {
-                    Some(project) => stopped(e, &registry.paths_for(project.canonical())),
-                    None => e,
-                };
-                if !starting(&registry, project.as_ref()) {
-                    return Err(stopped(e));
-                }
-                if tokio::time::Instant::now() >= deadline {
-                    return Err(stopped(stuck_starting(&e)));
-                }
-                tracing::debug!("a session is on its way (its slot is held): waiting for it");
-                tokio::time::sleep(STARTING_POLL).await;
-            }
-            other => return other,
-        }
-    }
-}
 
 /// No session announced itself while one held its project's slot for all of
 /// [`STARTING_WAIT`]: `e` (no session) with that alone to say, not the hints for when
