@@ -98,19 +98,22 @@ fn execute(cli: Cli) -> Result<u8> {
                 not_the_record(html, &study.out)?;
             }
             let outcome = study::run(&study, &|line| output::line(&escape_controls(line)))?;
+            // The rows made once, for the study's files and the page alike.
+            let report = &outcome.report;
+            let rows = report.rows();
+            let markdown = report.write_reports(&rows, &outcome.out)?;
             if let Some(path) = html {
-                let title = study::title(outcome.results.len(), outcome.seed);
-                study::write(&path, &study::report::page(&outcome.rows(), &title))?;
+                study::write(&path, &report.page(&rows))?;
             }
             output::line(&format!(
                 "study: {} made now, {} recorded in all: {}",
                 study::report::plural(outcome.ran, "run"),
-                outcome.results.len(),
+                report.runs(),
                 escape_controls(&outcome.out.join(study::RESULTS).display().to_string())
             ));
-            let errors = outcome.results.iter().filter(|r| r.error.is_some()).count();
+            let errors = report.errors();
             unmade("study", errors);
-            output::print(&outcome.markdown)?;
+            output::print(&markdown)?;
             Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
         }
         Command::Conditions(args) => {
@@ -225,7 +228,8 @@ fn resolved(path: &std::path::Path) -> std::path::PathBuf {
 }
 
 /// Whether `a` and `b` name one file: the same file on disk when both exist, else the
-/// same path made absolute.
+/// same path made absolute. (By metadata: std has no file identity, and the `same-file`
+/// crate opens both files, which a FIFO named by `--html` would hold.)
 fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     use std::os::unix::fs::MetadataExt as _;
     match (std::fs::metadata(a), std::fs::metadata(b)) {

@@ -35,23 +35,15 @@ use journal::{Matrix, Meta};
 pub use plan::Study;
 use plan::{Planned, id, order, run_dir};
 use progress::Bar;
-pub use publish::{title, write_reports};
 pub use reread::Reread;
-use result::RunResult;
 
-/// What a finished study wrote.
+/// What a finished study recorded, for its reports.
 pub struct Outcome {
     pub out: PathBuf,
-    pub results: Vec<RunResult>,
-    /// The study's conditions, in its order, and their agent commands (`study.json`).
-    conditions: Vec<String>,
-    agents: Vec<(String, Vec<String>)>,
-    /// The study's commands as `study.json` records them ([`journal::Meta::commands`]).
-    commands: Vec<String>,
-    pub markdown: String,
     /// Runs made now (the rest were recorded already).
     pub ran: usize,
-    pub seed: u64,
+    /// Every run recorded, now and before: the report's to write.
+    pub report: Reread,
 }
 
 /// Runs the study; `progress` hears warnings and, off a terminal, each run as it ends.
@@ -180,29 +172,11 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     for warning in &recorded.warnings {
         progress(&format!("warning: {warning}"));
     }
-    let mut outcome = Outcome {
+    Ok(Outcome {
         out,
-        results: recorded.results,
-        agents: meta.agents(),
-        commands: meta.commands(),
-        conditions: meta.conditions,
-        markdown: String::new(),
         ran,
-        seed: meta.seed,
-    };
-    let markdown = write_reports(&outcome.out, &outcome.rows(), outcome.seed)?;
-    outcome.markdown = markdown;
-    Ok(outcome)
-}
-
-impl Outcome {
-    /// The report's rows over the study's results (borrowed, not copied).
-    pub fn rows(&self) -> report::Rows<'_> {
-        let mut rows = report::rows(&self.results, &self.conditions);
-        rows.agents = self.agents.clone();
-        rows.commands = self.commands.clone();
-        rows
-    }
+        report: Reread::of(meta, recorded),
+    })
 }
 
 /// The study's lock file (`study.lock`), locked for as long as the study runs; a usage

@@ -284,7 +284,7 @@ fn first_surface(
 /// named in `dir`'s [`LIVE_FILE`] before anything runs there.
 fn made_live(live_root: &Path, dir: &Path) -> Result<tempfile::TempDir, String> {
     let live = tempfile::Builder::new()
-        .prefix("run-")
+        .prefix(RUN_PREFIX)
         .tempdir_in(live_root)
         .map_err(|e| {
             format!(
@@ -340,31 +340,40 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 /// that made it is gone, as this one holds `out`).
 pub fn stop_left_running(dir: &Path, sample: &Path) -> Option<PathBuf> {
     crate::outdir::stop_left_running(dir, sample);
-    let named = crate::bounded::read(&dir.join(LIVE_FILE), 4096).ok()?;
-    let live = PathBuf::from(String::from_utf8_lossy(&named.bytes).into_owned());
+    let live = named_in(&dir.join(LIVE_FILE))?;
     crate::outdir::stop_left_running(&live, sample);
-    // Only what has the names a study gives them: the file is no order to delete anything.
-    let ours = |path: &Path, prefix: &str| {
-        path.file_name()
-            .is_some_and(|name| name.to_string_lossy().starts_with(prefix))
-    };
     live.parent()
-        .filter(|root| ours(&live, "run-") && ours(root, LIVE_ROOT_PREFIX))
+        .filter(|root| ours(&live, RUN_PREFIX) && ours(root, LIVE_ROOT_PREFIX))
         .map(Path::to_owned)
+}
+
+/// The path a study's own file names (a run's [`LIVE_FILE`], the study's
+/// [`LIVE_ROOT`](super::files::LIVE_ROOT)), read up to 4 KiB.
+fn named_in(file: &Path) -> Option<PathBuf> {
+    let named = crate::bounded::read(file, 4096).ok()?;
+    Some(PathBuf::from(
+        String::from_utf8_lossy(&named.bytes).into_owned(),
+    ))
+}
+
+/// Whether `path` has a name a study gives (it begins with `prefix`): a file naming a
+/// path is no order to delete anything.
+fn ours(path: &Path, prefix: &str) -> bool {
+    path.file_name()
+        .is_some_and(|name| name.to_string_lossy().starts_with(prefix))
 }
 
 /// How the temporary directory a study makes its runs in is named.
 pub const LIVE_ROOT_PREFIX: &str = "mur-eval-study-";
 
+/// How a run's directory in it is named.
+const RUN_PREFIX: &str = "run-";
+
 /// The temporary directory a study killed in `out` made its runs in, as its
 /// [`LIVE_ROOT`](super::files::LIVE_ROOT) file names it: only one with the name a
 /// study gives it (the file is no order to delete anything).
 pub fn recorded_live_root(out: &Path) -> Option<PathBuf> {
-    let named = crate::bounded::read(&out.join(super::files::LIVE_ROOT), 4096).ok()?;
-    let root = PathBuf::from(String::from_utf8_lossy(&named.bytes).into_owned());
-    root.file_name()
-        .is_some_and(|name| name.to_string_lossy().starts_with(LIVE_ROOT_PREFIX))
-        .then_some(root)
+    named_in(&out.join(super::files::LIVE_ROOT)).filter(|root| ours(root, LIVE_ROOT_PREFIX))
 }
 
 #[cfg(test)]

@@ -7,12 +7,13 @@ use std::path::Path;
 use mur_core::{Error, Result};
 
 use super::files::{RESULTS, write};
-use super::journal::{self, Meta};
+use super::journal::{self, Journal, Meta};
 use super::publish::{title, write_reports};
 use super::report;
 use super::result::RunResult;
 
-/// A study's report read back from its directory alone (`mur-eval report DIR`).
+/// A study's report from what it recorded: read back from its directory alone
+/// (`mur-eval report DIR`), or at the study's end from what it just read.
 pub struct Reread {
     title: String,
     results: Vec<RunResult>,
@@ -38,22 +39,32 @@ impl Reread {
             Error::usage(format!("`{}` is not a study: {why}", meta_path.display()))
         })?;
         let recorded = journal::read(&dir.join(RESULTS), &meta)?;
-        let results = recorded.results;
-        if results.is_empty() {
+        if recorded.results.is_empty() {
             return Err(Error::usage(format!(
                 "`{}` records no run yet",
                 dir.join(RESULTS).display()
             )));
         }
-        Ok(Self {
-            title: title(results.len(), meta.seed),
-            results,
+        Ok(Self::of(meta, recorded))
+    }
+
+    /// The report of the study `meta` records, over the runs `recorded` read from its
+    /// `results.jsonl`.
+    pub fn of(meta: Meta, recorded: Journal) -> Self {
+        Self {
+            title: title(recorded.results.len(), meta.seed),
+            results: recorded.results,
             agents: meta.agents(),
             commands: meta.commands(),
             conditions: meta.conditions,
             seed: meta.seed,
             warnings: recorded.warnings,
-        })
+        }
+    }
+
+    /// How many runs it reports.
+    pub fn runs(&self) -> usize {
+        self.results.len()
     }
 
     /// The report's rows over the study's results (borrowed, not copied): made once,
