@@ -244,6 +244,32 @@ pub fn failing_verb_session(
     (sb, sample)
 }
 
+/// A verb its kit cannot take as declared (`code`, written over `source` of a new
+/// project `verbs new NAME --lang LANG` made) fails that project's build (`build`:
+/// the command building the project at the first path into the second) in one line,
+/// `said`, naming the file and line and what is wrong: exit 1, nothing written.
+/// componentize-py and componentize-js fail on it too, with that line deep in a
+/// trace of their own; the build says it before it runs them, so this builds nothing.
+pub fn a_refused_declaration_fails_the_build_in_one_line(
+    (name, lang): (&str, &str),
+    (source, code): (&str, &str),
+    build: fn(&Path, &Path) -> std::process::Command,
+    said: &str,
+) {
+    let sb = Sandbox::new();
+    let dir = new_project(&sb, name, lang);
+    std::fs::write(dir.join(source), code).expect(source);
+    let out = dir.join(format!("{name}.wasm"));
+    let mut command = build(&dir, &out);
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let (built, _) = run_within(&mut command, BUILD_LIMIT);
+    built.assert_code(1).assert_stderr_is(format!("{said}\n"));
+    assert!(!out.exists(), "a refused build wrote {}", out.display());
+}
+
 /// `mur devtools VERB --fail HOW` for a test verb that fails on request, after checking
 /// its exit code.
 pub fn fail(sb: &Sandbox, verb: &str, how: &str, code: i32) -> Output {

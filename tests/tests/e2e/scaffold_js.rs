@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::scaffold::{
-    component, fail, failing_verb_session, fails_like_every_verb, run_ok, scaffolded_verb_clicks,
+    a_refused_declaration_fails_the_build_in_one_line, component, fail, failing_verb_session,
+    fails_like_every_verb, run_ok, scaffolded_verb_clicks,
 };
 
 /// The project's own tests pass, and `npm install` plus its build.mjs (run from
@@ -24,11 +25,18 @@ fn test_and_build(dir: &Path) -> PathBuf {
             Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefer-offline"]),
         );
         let elsewhere = dir.parent().expect("has a parent");
-        run_ok(
-            elsewhere,
-            Command::new("node").arg(dir.join("build.mjs")).arg(out),
-        );
+        run_ok(elsewhere, &mut build_mjs(dir, out));
     })
+}
+
+/// `node build.mjs OUT` of the project `dir`, run from its parent directory.
+fn build_mjs(dir: &Path, out: &Path) -> Command {
+    let mut command = Command::new("node");
+    command
+        .arg(dir.join("build.mjs"))
+        .arg(out)
+        .current_dir(dir.parent().expect("has a parent"));
+    command
 }
 
 #[test]
@@ -78,6 +86,25 @@ export const verb = new Verb({
 
 export const { info, parse, shape } = verb.exports();
 "#;
+
+/// A wait on a tool argument no tool can have (a space in its name) is refused when
+/// the verb is built, in one line saying where and why, before componentize-js is
+/// loaded (so without `npm install`, as here); componentize-js, run on it, ended in a
+/// trace of wizer's and its own, the reason inside.
+#[test]
+fn a_javascript_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
+    a_refused_declaration_fails_the_build_in_one_line(
+        ("jsfail", "js"),
+        (
+            "verb.js",
+            &FAILING_VERB.replace("\"timeoutMs\"", "\"timeout ms\""),
+        ),
+        build_mjs,
+        "build.mjs: verb.js:3: verb `jsfail` declares a wait on the argument \"timeout ms\", \
+         which no tool argument is named: the argument's name is 1 to 128 bytes, without \
+         spaces, control characters or `=`",
+    );
+}
 
 #[test]
 fn a_javascript_verb_s_throw_shows_its_message_and_pitfalls_are_not_silent() {

@@ -14,7 +14,8 @@ use mur_e2e::plugins::repo_root;
 include!("../../shared/choice_cases.rs");
 
 use crate::scaffold::{
-    component, fail, failing_verb_session, fails_like_every_verb, run_ok, scaffolded_verb_clicks,
+    a_refused_declaration_fails_the_build_in_one_line, component, fail, failing_verb_session,
+    fails_like_every_verb, run_ok, scaffolded_verb_clicks,
 };
 
 /// componentize-py, from target/verbs-venv (which .ci/run makes), installed
@@ -48,13 +49,19 @@ fn test_and_build(dir: &Path) -> PathBuf {
     let tested = run_ok(dir, Command::new("python3").args(["-m", "unittest", "-v"]));
     assert!(tested.stderr.contains("\nOK"), "{tested}");
     component(dir, |out| {
-        let path =
-            std::env::join_paths(std::iter::once(componentize_py_bin().to_path_buf()).chain(
-                std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-            ))
-            .expect("PATH");
-        run_ok(dir, Command::new("./build.sh").arg(out).env("PATH", path));
+        run_ok(dir, &mut build_sh(dir, out));
     })
+}
+
+/// `./build.sh OUT` in the project `dir`, with componentize-py on PATH.
+fn build_sh(dir: &Path, out: &Path) -> Command {
+    let path = std::env::join_paths(std::iter::once(componentize_py_bin().to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .expect("PATH");
+    let mut command = Command::new("./build.sh");
+    command.arg(out).env("PATH", path).current_dir(dir);
+    command
 }
 
 #[test]
@@ -109,6 +116,25 @@ class Verb(kit.Verb):
 
 WitWorld = kit.export(Verb)
 "#;
+
+/// A wait on a tool argument no tool can have (a space in its name) is refused when
+/// the verb is built, in one line saying where and why; componentize-py, run on it,
+/// ended in its own traceback (with a Rust backtrace under `RUST_BACKTRACE`), the
+/// reason some 60 lines up.
+#[test]
+fn a_python_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
+    a_refused_declaration_fails_the_build_in_one_line(
+        ("pyfail", "python"),
+        (
+            "app.py",
+            &FAILING_APP.replace("\"timeoutMs\"", "\"timeout ms\""),
+        ),
+        build_sh,
+        "build.sh: app.py:4: verb `pyfail` declares a wait on the argument 'timeout ms', \
+         which no tool argument is named: the argument's name is 1 to 128 bytes, without \
+         spaces, control characters or `=`",
+    );
+}
 
 #[test]
 fn a_python_verb_s_exception_shows_its_message_and_pitfalls_are_not_silent() {

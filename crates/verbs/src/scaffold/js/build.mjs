@@ -7,36 +7,60 @@
 // `mur devtools verbs add` reads it before compiling; what the tool waits on, when
 // the exported `verb` declares `waits`, in the section `mur:verb-waits`
 // (`timeoutMs=5000`), which `info` has no field for.
-import { componentize, DEFAULT_FEATURES } from "@bytecodealliance/componentize-js";
 import { readFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const { name } = JSON.parse(await readFile(here("./package.json"), "utf8"));
 const out = resolve(process.argv[2] ?? here(`./${name.replace(/^mur-verb-/, "")}.wasm`));
+const loaded = await loadNatively();
+// componentize-js is loaded only now: a declaration refused above needs no `npm install`.
+const { componentize, DEFAULT_FEATURES } = await import("@bytecodealliance/componentize-js");
 const { component } = await componentize({
   sourcePath: here("./verb.js"),
   witPath: here("./wit"),
   worldName: "verb",
   disableFeatures: DEFAULT_FEATURES.filter((feature) => feature !== "stdio"),
 });
-const bytes = await named(component);
+const bytes = named(component, loaded);
 await writeFile(out, bytes);
 console.error(`wrote ${out} (${bytes.length} bytes)`);
 
-/** The component with custom sections naming the verb and what its tool waits on appended. */
-async function named(component) {
-  let verbName;
-  let waits;
+/**
+ * The verb's name and its `waits`, as verb.js gives them loaded by node. A declaration the kit refuses (a param's kind, a `waits`)
+ * ends the build here in one line, `verb.js:LINE: why`: componentize-js would fail on
+ * it too, with the reason deep in its trace. Any other failure to load natively is
+ * componentize-js's to tell; the verb is then built unnamed.
+ */
+async function loadNatively() {
   try {
     const loaded = await import(new URL("./verb.js", import.meta.url).href);
-    verbName = loaded.info().name;
-    waits = loaded.verb?.waits;
+    return { verbName: loaded.info().name, waits: loaded.verb?.waits };
   } catch (error) {
+    const kit = await import(new URL("./kit.js", import.meta.url).href).catch(() => ({}));
+    if (kit.DeclarationError !== undefined && error instanceof kit.DeclarationError) {
+      console.error(`build.mjs: ${declaredAt(error)}${error.message}`);
+      process.exit(1);
+    }
     console.error(`build.mjs: not naming the verb nor its wait (verb.js did not load natively: ${error.message}); verbs add will compile it before judging its name`);
-    return component;
+    return undefined;
   }
+}
+
+/** `FILE:LINE: ` of the innermost frame of `error` outside kit.js, else nothing. */
+function declaredAt(error) {
+  for (const [, url, line] of String(error.stack).matchAll(/(file:\/\/[^\s)]+):(\d+):\d+/g)) {
+    const path = fileURLToPath(url);
+    if (path !== here("./kit.js")) return `${relative(here("."), path)}:${line}: `;
+  }
+  return "";
+}
+
+/** The component with custom sections naming the verb and what its tool waits on appended. */
+function named(component, loaded) {
+  if (loaded === undefined) return component;
+  const { verbName, waits } = loaded;
   const sections = [section("mur:verb-name", verbName)];
   if (waits) sections.push(section("mur:verb-waits", `${waits.argument}=${waits.defaultMs}`));
   return Buffer.concat([component, ...sections]);

@@ -45,6 +45,13 @@ export class VerbError extends Error {
   }
 }
 
+/**
+ * A verb declared as the kit cannot take it (a param's kind, its params, its `waits`),
+ * thrown where it is declared. build.mjs loads verb.js natively before componentize-js
+ * does and says it in one line: componentize-js would bury it in its own trace.
+ */
+export class DeclarationError extends TypeError {}
+
 /** The kinds of `wit/verb.wit`'s `value-kind`. */
 export const KINDS = [
   "flag", "text", "selector", "name", "choice", "integer", "number", "json",
@@ -54,7 +61,7 @@ export const KINDS = [
 // A second form: a positional's `option` is the placeholder of `--name VALUE`, which
 // gives it too; an option with `word: true` is also taken as a lone word.
 function param(name, help, kind, { valueName = "", choices = [], key = "", send = true, option = "", word = false } = {}) {
-  if (!KINDS.includes(kind)) throw new TypeError(`kind \`${kind}\` is not one of ${KINDS.join(", ")}`);
+  if (!KINDS.includes(kind)) throw new DeclarationError(`kind \`${kind}\` is not one of ${KINDS.join(", ")}`);
   return { name, help, kind, valueName, choices: [...choices], key, send, option, word };
 }
 
@@ -532,12 +539,12 @@ export class Verb {
     Object.assign(this, defaults, spec);
     for (const required of ["name", "tool", "summary"]) {
       if (typeof this[required] !== "string" || this[required] === "") {
-        throw new TypeError(`a verb needs a \`${required}\``);
+        throw new DeclarationError(`a verb needs a \`${required}\``);
       }
     }
     const why = unusable(this.positionals, this.options) ?? unusableWaits(this.waits);
     if (why !== undefined) {
-      throw new TypeError(`verb \`${this.name}\` declares ${why}`);
+      throw new DeclarationError(`verb \`${this.name}\` declares ${why}`);
     }
   }
 

@@ -40,6 +40,8 @@ It also takes care of what the component model is strict about:
   type, message and innermost frame (exit 6).
 """
 
+import contextlib
+import importlib
 import json
 import os
 import string
@@ -48,8 +50,9 @@ import traceback
 from dataclasses import dataclass, field
 
 __all__ = [
-    "Args", "Call", "Error", "FileWrite", "Output", "Param", "Verb", "Waits", "export",
-    "flag", "json_line", "option", "payload", "positional", "selector", "stamp",
+    "Args", "Call", "DeclarationError", "Error", "FileWrite", "Output", "Param", "Verb",
+    "Waits", "export", "flag", "json_line", "option", "payload", "positional", "refusal",
+    "selector", "stamp",
 ]
 
 KINDS = (
@@ -62,6 +65,13 @@ KINDS = (
 class Error(Exception):
     """A message for the user, one lowercase line: from `parse` (or `arguments`)
     a usage error (exit 1, with the usage); from `shape` a failure (exit 6)."""
+
+
+class DeclarationError(TypeError, ValueError):
+    """A verb declared as the kit cannot take it (a param's kind, its params, its
+    `waits`), raised where it is declared. build.sh loads app.py natively before
+    componentize-py does and says it in one line (`refusal`): componentize-py would
+    bury it in its own traceback."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +94,7 @@ class Param:
 
     def __post_init__(self):
         if self.kind not in KINDS:
-            raise ValueError(f"kind `{self.kind}` is not one of {', '.join(KINDS)}")
+            raise DeclarationError(f"kind `{self.kind}` is not one of {', '.join(KINDS)}")
 
 
 @dataclass(frozen=True)
@@ -349,7 +359,7 @@ class Verb:
         super().__init_subclass__(**kwargs)
         why = unusable(cls.positionals, cls.options) or unusable_waits(cls.waits)
         if why is not None:
-            raise TypeError(f"verb `{cls.name}` declares {why}")
+            raise DeclarationError(f"verb `{cls.name}` declares {why}")
 
     def arguments(self, args):
         """The tool's arguments object; by default each param under its key."""
@@ -1030,6 +1040,28 @@ def stamp(component, world):
         sections += custom_section(WAITS_SECTION, f"{waits.argument}={waits.default_ms}")
     with open(component, "ab") as out:
         out.write(sections)
+
+
+def refusal(module):
+    """Why the kit refuses the verb that importing `module` declares, as one line
+    `FILE:LINE: message` (the declaration's place), or None: when it loads, and when it
+    fails to load natively for another reason (componentize-py says what it says of
+    that). build.sh runs this natively, before componentize-py."""
+    try:
+        # What the verb prints as it loads is not the answer, which is on stdout.
+        with contextlib.redirect_stdout(sys.stderr):
+            importlib.import_module(module)
+    except DeclarationError as error:
+        frames = [
+            frame for frame in traceback.extract_tb(error.__traceback__)
+            if not frame.filename.startswith("<")
+            and os.path.abspath(frame.filename) != os.path.abspath(__file__)
+        ]
+        where = f"{os.path.relpath(frames[-1].filename)}:{frames[-1].lineno}: " if frames else ""
+        return f"{where}{error}"
+    except Exception:
+        return None
+    return None
 
 
 def custom_section(name, text):
