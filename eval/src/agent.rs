@@ -426,16 +426,18 @@ mod tests {
         in_a_value.workdir = Path::new("/tmp/s P");
         let cases = [
             (
+                "every placeholder",
                 invocation(command, dir.path()),
                 "agent --task counter --file '/tmp/my prompt.md' --config /tmp/.mcp.json mcp 'Say \"hi\"; then $(stop)'",
             ),
             (
+                "a placeholder in the prompt",
                 in_a_value,
                 "printf '<%s>' 'Save it under {workdir} and {prompt_file} now'",
             ),
         ];
-        for (run, substituted) in cases {
-            assert_eq!(substitute(&run).expect("quotable"), substituted);
+        for (case, run, substituted) in cases {
+            assert_eq!(substitute(&run).expect(case), substituted, "{case}");
         }
     }
 
