@@ -289,6 +289,13 @@ pub fn js_verb() -> &'static Path {
     static WASM: OnceLock<PathBuf> = OnceLock::new();
     WASM.get_or_init(|| {
         let dir = repo_root().join("tests/guests/js");
+        let out = repo_root().join("tests/guests/target/js/shout.wasm");
+        std::fs::create_dir_all(out.parent().expect("has a parent")).expect("output dir");
+        // One test process at a time installs and builds (two at once, a run beside
+        // a rerun, would install into one node_modules and write one file); the
+        // lock is let go when the file is closed.
+        let lock = std::fs::File::create(out.with_file_name(".build.lock")).expect("lock file");
+        lock.lock().expect("lock the JavaScript verb's build");
         if !dir
             .join("node_modules/@bytecodealliance/componentize-js")
             .exists()
@@ -301,14 +308,12 @@ pub fn js_verb() -> &'static Path {
                 .stdout(Stdio::null());
             build_step(npm, "npm install in tests/guests/js");
         }
-        let out = repo_root().join("tests/guests/target/js/shout.wasm");
         let sources = [
             dir.join("shout.js"),
             dir.join("build.mjs"),
             repo_root().join("wit/verb.wit"),
         ];
         if is_stale(&out, &sources) {
-            std::fs::create_dir_all(out.parent().expect("has a parent")).expect("output dir");
             let mut node = Command::new("node");
             node.current_dir(&dir).arg("build.mjs").arg(&out);
             build_step(node, "componentizing tests/guests/js/shout.js");

@@ -40,7 +40,6 @@ use std::ffi::OsString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 
 use mur_e2e::plugins::{self, repo_root};
 use mur_e2e::{Output, Sample, Sandbox, Stub, refusing_port};
@@ -685,41 +684,40 @@ fn completion_dirs(sb: &Sandbox) {
     }
 }
 
-/// A `bump` crate scaffolded by `verbs new` and built, once per test process.
-fn bump_crate() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        // The standard verbs' build fills the crate cache the offline build reads.
-        plugins::standard_dir();
-        plugins::add_guest_target();
-        let parent = repo_root().join("target/transcripts");
-        let dir = parent.join("bump");
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&parent).expect("target/transcripts");
-        let parent_arg = parent.to_str().expect("utf-8 path");
-        mur(
-            &Sandbox::new(),
-            &["devtools", "verbs", "new", "bump", "--dir", parent_arg],
-        )
-        .assert_code(0);
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut build = Command::new(cargo);
-        build
-            .args(["build", "--release", "--target", "wasm32-wasip2"])
-            .env_remove("CARGO_TARGET_DIR")
-            .envs(toolchain_env());
-        // As the scaffold tests build theirs: within their bound, failing with the output.
-        mur_e2e::run_ok(&dir, &mut build);
-        dir
-    })
+/// A `bump` crate scaffolded by `verbs new` into `sb` and built; its directory.
+/// In the sandbox, not a fixed directory of the checkout: two test processes
+/// at once (two checkouts' runs, a rerun beside a run) each build their own
+/// (the shared intermediate directory keeps that to the crate itself).
+fn bump_crate(sb: &Sandbox) -> PathBuf {
+    // The standard verbs' build fills the crate cache the offline build reads.
+    plugins::standard_dir();
+    plugins::add_guest_target();
+    let parent = sb.dir("src");
+    let parent_arg = parent.to_str().expect("utf-8 path");
+    mur(
+        sb,
+        &["devtools", "verbs", "new", "bump", "--dir", parent_arg],
+    )
+    .assert_code(0);
+    let dir = parent.join("bump");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut build = Command::new(cargo);
+    build
+        .args(["build", "--release", "--target", "wasm32-wasip2"])
+        .env_remove("CARGO_TARGET_DIR")
+        .envs(toolchain_env());
+    // As the scaffold tests build theirs: within their bound, failing with the output.
+    mur_e2e::run_ok(&dir, &mut build);
+    dir
 }
 
-fn bump_component() -> PathBuf {
-    bump_crate().join("target/wasm32-wasip2/release/mur_verb_bump.wasm")
+/// The component [`bump_crate`] built in `dir`.
+fn bump_component(dir: &Path) -> PathBuf {
+    dir.join("target/wasm32-wasip2/release/mur_verb_bump.wasm")
 }
 
 /// Runs one help example as its setup says; `Err` describes a failure.
-fn run_help_example(example: &str, needs: &[&Need]) -> Result<(), String> {
+fn run_help_example(example: &str, needs: &[&Need], bump: &Path) -> Result<(), String> {
     let checkout = needs
         .iter()
         .any(|n| matches!(n, Need::CheckoutWithoutVerbs));
@@ -743,9 +741,9 @@ fn run_help_example(example: &str, needs: &[&Need]) -> Result<(), String> {
                 }
             }
             Need::CheckoutWithoutVerbs => dir = repo_root(),
-            Need::InBuiltBumpCrate => dir = bump_crate().to_owned(),
+            Need::InBuiltBumpCrate => dir = bump.to_owned(),
             Need::BumpInstalled => {
-                plugins::add(&sb, &[bump_component()]);
+                plugins::add(&sb, &[bump_component(bump)]);
             }
             Need::Then(_) => {}
         }
@@ -773,6 +771,7 @@ fn run_help_example(example: &str, needs: &[&Need]) -> Result<(), String> {
 fn every_help_example_runs_against_the_sample() {
     require_tools();
     let sb = plugins::standard_sandbox();
+    let bump = bump_crate(&sb);
     // Each distinct example once, with the first help that shows it.
     let mut examples: BTreeMap<String, String> = BTreeMap::new();
     for (path, out) in help_tree(&sb) {
@@ -804,7 +803,7 @@ fn every_help_example_runs_against_the_sample() {
             })
             .collect();
         eprintln!("{source}: {example}");
-        if let Err(failure) = run_help_example(example, &needs) {
+        if let Err(failure) = run_help_example(example, &needs, &bump) {
             failures.push(format!("{source}: `{example}`: {failure}"));
         }
     }
