@@ -9,9 +9,12 @@ Runs over stdin and stdout with the SDK's 1.x line (FastMCP) or its 2.x line
 - `crash()` ends this process at once (status 3), as a server that dies;
 - `greet()` asks the client for a name (`ctx.elicit`) and greets it;
 - `fails_after_greet()` reports progress once, waits until a `greet` has had
-  its answer (or refusal), then fails (`isError: true`) for a reason of its
-  own, as a call in flight beside another's question;
-- `steps(n)` reports progress once per step;
+  its answer (or refusal) since it started, then fails (`isError: true`) for a
+  reason of its own, as a call in flight beside another's question;
+- `steps(n, wait_for_greet)` reports progress once per step; with
+  `wait_for_greet`, after the first it waits until a `greet` has had its
+  answer (or refusal), as a call that is surely still in flight when another
+  call's question is asked, however slow the machine;
 - `search(query, limit, mode, tags)` echoes its arguments: optional ones
   (`anyOf` with `null`) and an enum (`$ref` into `$defs`), as pydantic writes
   the schemas of most Python MCP servers.
@@ -39,6 +42,8 @@ class Name(BaseModel):
 
 server = Server("interop-stdio")
 counted = 0
+# Set when a `greet` has had its answer (or refusal), then replaced: a tool that
+# waits for the next greet awaits the event current when it started.
 greeted = asyncio.Event()
 
 
@@ -60,10 +65,12 @@ def crash() -> str:
 @server.tool()
 async def greet(ctx: Context) -> str:
     """Asks the client for a name and greets it."""
+    global greeted
     try:
         answer = await ctx.elicit(message="Who is there?", schema=Name)
     finally:
         greeted.set()
+        greeted = asyncio.Event()
     if answer.action != "accept":
         return f"no name ({answer.action})"
     return f"hello {answer.data.name}"
@@ -72,17 +79,22 @@ async def greet(ctx: Context) -> str:
 @server.tool()
 async def fails_after_greet(ctx: Context) -> str:
     """Reports progress once, waits for a greet's answer, then fails."""
+    greet = greeted
     await ctx.report_progress(0, 1)
-    await asyncio.wait_for(greeted.wait(), 60)
+    await asyncio.wait_for(greet.wait(), 60)
     raise ValueError("failed for a reason of its own")
 
 
 @server.tool()
-async def steps(n: int, ctx: Context) -> str:
-    """Reports progress once per step."""
+async def steps(n: int, ctx: Context, wait_for_greet: bool = False) -> str:
+    """Reports progress once per step; with wait_for_greet, waits after the
+    first until a greet has had its answer."""
+    greet = greeted
     for step in range(1, n + 1):
         await asyncio.sleep(0.01)
         await ctx.report_progress(step, n)
+        if step == 1 and wait_for_greet:
+            await asyncio.wait_for(greet.wait(), 60)
     return f"{n} steps"
 
 

@@ -603,10 +603,15 @@ fn a_python_sdk_server_stays_warm_and_is_restarted_when_it_dies() {
     }
 }
 
+/// How long the idle test's bridge waits for a request: past what its first call (and
+/// the first call of the bridge started again) takes to arrive under load, which one
+/// second was not (the bridge counts from its start).
+const IDLE: &str = "5s";
+
 #[test]
 fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
     let sb = Sandbox::new();
-    let bridge = Bridge::start(&sb, "idle", &["--idle", "1s"], &everything());
+    let bridge = Bridge::start(&sb, "idle", &["--idle", IDLE], &everything());
     bridge.mur(&["echo", "--message", "once"]).assert_code(0);
     wait_until("the idle bridge to remove its lockfile", || {
         bridge.lockfile().is_none().then_some(())
@@ -615,7 +620,9 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
         bridge.log().contains("bridge stopped").then_some(())
     });
     assert!(
-        bridge.log().contains("no request for 1s; stopping"),
+        bridge
+            .log()
+            .contains(&format!("no request for {IDLE}; stopping")),
         "{}",
         bridge.log()
     );
@@ -623,7 +630,7 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
     // The project's next call says why no session is there, and how to start it
     // again, with the options it had: a command that, pasted, does.
     let out = bridge.mur(&["echo", "--message", "again"]);
-    let command = idle_stop_command(&out, "1s");
+    let command = idle_stop_command(&out, IDLE);
     let line = mur_e2e::run(&mut sb.shell_command(command));
     line.assert_code(0);
     let _again = Adopted(line.json()["pid"].as_u64().expect("pid") as u32);
@@ -1683,21 +1690,31 @@ fn two_calls(bridge: &Bridge<'_>, first: &[&str], second: &[&str]) -> (Output, O
     (a.finish(), b)
 }
 
+/// A call that reports its first step, then waits until a `greet` has had its answer
+/// (or refusal) before its last two: still in flight when another call's question is
+/// asked, however slow the machine (a long call was not, under load). Its bound is the
+/// server's own for the wait, past the default 10 s another call may take under load.
+const A_UNTIL_GREETED: [&str; 6] = [
+    "--timeout",
+    "60000",
+    "steps",
+    "--n",
+    "3",
+    "--wait-for-greet",
+];
+
 /// What the bridge logs when a client refuses a question and it goes to the next request.
 const PASSED_ON: &str = "its client did not answer the server's question; passing it on";
 
 #[test]
 fn a_question_goes_to_the_call_that_can_answer_it_and_the_other_call_goes_on() {
     with_python_bridge(|bridge| {
-        // A slow call (A) is the oldest in flight when B's tool asks: A has no
-        // answer, refuses it and waits on; B, which has one, is asked next.
-        let (a, b) = two_calls(
-            bridge,
-            &["steps", "--n", "200"],
-            &["greet", "--answer", "name=Ada"],
-        );
+        // A call (A) that waits for a greet is the oldest in flight when B's tool
+        // asks: A has no answer, refuses it and waits on; B, which has one, is
+        // asked next.
+        let (a, b) = two_calls(bridge, &A_UNTIL_GREETED, &["greet", "--answer", "name=Ada"]);
         a.assert_code(0);
-        assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
+        assert_eq!(a.json(), json!({ "result": "3 steps" }), "{a}");
         b.assert_code(0);
         assert_eq!(b.json(), json!({ "result": "hello Ada" }), "{b}");
         let log = bridge.log();
@@ -1706,9 +1723,9 @@ fn a_question_goes_to_the_call_that_can_answer_it_and_the_other_call_goes_on() {
         // Nobody has the answer: both refuse it, and the server's tool fails
         // for want of one. B's failure is its own result (on stdout); the
         // question, which may have been A's, is a hint under it. A goes on.
-        let (a, b) = two_calls(bridge, &["steps", "--n", "200"], &["greet"]);
+        let (a, b) = two_calls(bridge, &A_UNTIL_GREETED, &["greet"]);
         a.assert_code(0);
-        assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
+        assert_eq!(a.json(), json!({ "result": "3 steps" }), "{a}");
         b.assert_code(5)
             .assert_stderr_starts_with("error: tool `greet` failed: ");
         assert_eq!(b.json()["isError"], true, "{b}");
@@ -1759,15 +1776,12 @@ fn a_call_that_refused_anothers_question_fails_with_its_own_result() {
 #[test]
 fn a_call_that_got_anothers_answer_and_the_call_that_gave_it_say_so() {
     with_python_bridge(|bridge| {
-        // A (with an answer, slow) is the oldest in flight when B's tool asks: A is
-        // asked first, and answers with its own `--answer`.
-        let (a, b) = two_calls(
-            bridge,
-            &["steps", "--n", "200", "--answer", "name=Ann"],
-            &["greet"],
-        );
+        // A (with an answer, waiting for a greet) is the oldest in flight when B's
+        // tool asks: A is asked first, and answers with its own `--answer`.
+        let a_answering = [&A_UNTIL_GREETED[..], &["--answer", "name=Ann"]].concat();
+        let (a, b) = two_calls(bridge, &a_answering, &["greet"]);
         a.assert_code(0);
-        assert_eq!(a.json(), json!({ "result": "200 steps" }), "{a}");
+        assert_eq!(a.json(), json!({ "result": "3 steps" }), "{a}");
         a.assert_stderr_contains(
             "\nnote: this call answered a question of the server that another call in flight on its \
              bridge may have asked (stdio does not say which call asks); if so, that call went on \
@@ -1825,11 +1839,8 @@ fn bridge_stop_answers_the_calls_in_flight_with_an_error_saying_so() {
     let Some(bridge) = python_bridge(&sb) else {
         return;
     };
-    let slow = in_flight(
-        &bridge,
-        "slow",
-        &["--timeout", "30000", "steps", "--n", "1500"],
-    );
+    // In flight until the bridge stops: it waits for a greet that never comes.
+    let slow = in_flight(&bridge, "slow", &A_UNTIL_GREETED);
     let project = bridge.project_arg().to_owned();
     bridge
         .sb
