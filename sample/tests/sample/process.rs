@@ -103,12 +103,14 @@ fn usage_errors_exit_1_with_a_message() {
 
 /// A second session for a project that has one exits 3 even when its stderr is a pipe
 /// nobody reads any more (an agent host that closed it): the line is dropped, not a
-/// panic's exit 101.
+/// panic's exit 101. Both started as a user starts them, with the path typed (not the
+/// lockfile's canonical form of it).
 #[test]
 fn a_second_session_exits_3_when_its_stderr_reader_is_gone() {
-    let (sandbox, first) = Sandbox::with_app();
-    let project = std::path::Path::new(&first.lock.project);
-    let mut second = sandbox.session_command(&sandbox.artifacts().sample, project, &[]);
+    let sandbox = Sandbox::new();
+    let project = sandbox.project("app");
+    let _first = sandbox.start_sample(&project);
+    let mut second = sandbox.session_command(&sandbox.artifacts().sample, &project, &[]);
     let status = mur_testkit::exit_with_stderr_gone(&mut second);
     assert_eq!(status.code(), Some(3), "{status:?}");
 }
