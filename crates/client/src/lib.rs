@@ -51,6 +51,7 @@ mod response;
 mod session;
 pub mod task;
 pub mod tool_result;
+mod value_end;
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

@@ -21,17 +21,21 @@
 //! (`--max-response`, 64 MiB by default): a server cannot make mur buffer
 //! more than that, whether the body is one endless JSON document or an
 //! endless event stream. An event stream that stays under the limit but never
-//! ends is bounded by the call's timeout.
+//! ends is bounded by the call's timeout. Neither is read past the answer: an
+//! event stream is left once the response to our request is in, a JSON body
+//! once its object or array has ended ([`ValueEnd`]).
 
 use std::collections::VecDeque;
 use std::fmt;
 
-use futures_util::StreamExt as _;
+use futures_util::{FutureExt as _, StreamExt as _};
 use serde_json::Value;
 use sse_stream::SseStream;
 
 use mur_core::settings::human_bytes;
 use mur_core::{Error, Result};
+
+use crate::value_end::ValueEnd;
 
 /// The server's answer to our request.
 #[derive(Debug, Clone, PartialEq)]
@@ -275,15 +279,23 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// The whole body, counted chunk by chunk against the limit.
+    /// The body, counted chunk by chunk against the limit, up to the end of its
+    /// object or array ([`ValueEnd`]): what a server sends after its answer is not
+    /// read. The body's end, when it is already there, gives the connection back
+    /// for the next request; else the connection is closed with the body.
     async fn read_body(&self, mut response: reqwest::Response) -> Result<Vec<u8>> {
         let expected = response.content_length().unwrap_or(0).min(self.limit);
         let mut body = Vec::with_capacity(usize::try_from(expected).unwrap_or(0));
+        let mut end = ValueEnd::default();
         while let Some(chunk) = response.chunk().await.map_err(|e| self.broken(&e))? {
             if (body.len() + chunk.len()) as u64 > self.limit {
                 return Err(self.too_large());
             }
             body.extend_from_slice(&chunk);
+            if end.ended_in(&chunk) {
+                let _ = response.chunk().now_or_never();
+                break;
+            }
         }
         Ok(body)
     }

@@ -717,6 +717,41 @@ fn an_endless_json_body_ends_at_the_default_response_limit() {
     );
 }
 
+/// A server that answers and then keeps its body open, sending more (white space after
+/// a JSON answer, notifications after an event stream's): the answer is taken as it
+/// comes and nothing after it is read, so the call ends at the answer, within a
+/// response limit far below what the server would send (1 GiB). A JSON body was read
+/// on to the limit, and the call failed there (exit 2) in place of the answer.
+#[test]
+fn what_a_server_sends_after_its_answer_is_not_read() {
+    let sb = Sandbox::new();
+    let answer = |request: &stub::Request| {
+        json!({ "jsonrpc": "2.0", "id": request.json()["id"],
+                "result": { "content": [{ "type": "text", "text": "in" }] } })
+    };
+    let notification = format!(
+        "event: message\ndata: {}\n\n",
+        json!({ "jsonrpc": "2.0", "method": "notifications/message",
+                "params": { "level": "info", "data": "after the answer" } })
+    );
+    let json_then_blanks = Stub::serve(move |request| Reply::Endless {
+        headers: vec![("content-type".into(), "application/json".into())],
+        prefix: answer(request).to_string().into_bytes(),
+        chunk: vec![b' '; 64 * 1024],
+    });
+    let events_then_more = Stub::serve(move |request| Reply::Endless {
+        headers: vec![("content-type".into(), "text/event-stream".into())],
+        prefix: format!("event: message\ndata: {}\n\n", answer(request)).into_bytes(),
+        chunk: notification.repeat(64).into_bytes(),
+    });
+    for server in [json_then_blanks, events_then_more] {
+        sb.call_version_at(&server.endpoint(), &["--max-response", "1M"])
+            .assert_code(0)
+            .assert_stdout_is("{\"content\":[{\"text\":\"in\",\"type\":\"text\"}]}\n")
+            .assert_stderr_is("");
+    }
+}
+
 #[test]
 fn an_endless_event_stream_ends_at_the_limit_max_response_sets() {
     let sb = Sandbox::new();
