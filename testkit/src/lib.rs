@@ -32,4 +32,4 @@ pub use sandbox::{
     several_sessions_error,
 };
 pub use stub::Stub;
-pub use values::{Captured, each_str, text_x};
+pub use values::{Captured, after_stop_time, each_str, text_x};

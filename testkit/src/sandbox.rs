@@ -359,6 +359,7 @@ impl Sandbox {
         );
         Session {
             process,
+            project: project.to_owned(),
             lock,
             lockfile,
             log,
@@ -405,6 +406,9 @@ impl Sandbox {
 /// reaped on drop.
 pub struct Session {
     process: Process,
+    /// The project path it was started with, as a user types it (the lockfile holds its
+    /// canonical form).
+    pub project: PathBuf,
     /// The lockfile it announced.
     pub lock: Lockfile,
     pub lockfile: PathBuf,

@@ -1,4 +1,4 @@
-//! Reading the JSON that tools and `mur` print, for assertions.
+//! Reading the JSON and text that tools and `mur` print, for assertions.
 
 use serde_json::Value;
 
@@ -58,4 +58,42 @@ pub fn text_x(svg: &str, text: &str) -> Vec<f64> {
                 .unwrap_or_else(|| panic!("no x of the text `{text}` in {svg}"))
         })
         .collect()
+}
+
+/// What `text` says after `prefix` and the time a bridge stopped, as mur's hints and the
+/// proxy's errors give it: `PREFIX2026-11-29T11:23:38Z: SAID` gives `SAID` (panics, showing
+/// `text`, when it does not begin so).
+#[track_caller]
+pub fn after_stop_time<'a>(text: &'a str, prefix: &str) -> &'a str {
+    let (at, said) = text
+        .strip_prefix(prefix)
+        .and_then(|rest| rest.split_once("Z: "))
+        .unwrap_or_else(|| panic!("no {prefix:?} and a time then `Z: ` in:\n{text}"));
+    let shape = |c: u8| match c {
+        b'0'..=b'9' => '0',
+        other => other as char,
+    };
+    let shaped: String = at.bytes().map(shape).collect();
+    assert_eq!(shaped, "0000-00-00T00:00:00", "the time in:\n{text}");
+    said
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_follows_a_stop_time_is_read() {
+        let text = "stopped at 2026-11-29T11:23:38Z: no request for 2s\nhint: …";
+        assert_eq!(
+            after_stop_time(text, "stopped at "),
+            "no request for 2s\nhint: …"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "the time in")]
+    fn a_stop_time_of_another_shape_fails() {
+        after_stop_time("stopped at 11:23Z: idle", "stopped at ");
+    }
 }

@@ -53,9 +53,8 @@ fn mur_sample_serves_its_tools_over_http() {
 
 #[test]
 fn reload_restarts_the_app_with_fresh_state_in_a_new_process() {
-    let sandbox = Sandbox::new();
-    let project = sandbox.project("app");
-    let session = sandbox.start_sample(&project);
+    let (sandbox, session) = Sandbox::with_app();
+    let project = session.project.clone();
     let before = session.lock.clone();
     mcp::call_tool(
         &before.endpoint,
@@ -107,10 +106,8 @@ fn usage_errors_exit_1_with_a_message() {
 /// lockfile's canonical form of it).
 #[test]
 fn a_second_session_exits_3_when_its_stderr_reader_is_gone() {
-    let sandbox = Sandbox::new();
-    let project = sandbox.project("app");
-    let _first = sandbox.start_sample(&project);
-    let mut second = sandbox.session_command(&sandbox.artifacts().sample, &project, &[]);
+    let (sandbox, first) = Sandbox::with_app();
+    let mut second = sandbox.session_command(&sandbox.artifacts().sample, &first.project, &[]);
     let status = mur_testkit::exit_with_stderr_gone(&mut second);
     assert_eq!(status.code(), Some(3), "{status:?}");
 }

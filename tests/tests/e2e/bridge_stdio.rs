@@ -646,7 +646,7 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
 fn idle_stop_command<'o>(out: &'o Output, idle: &str) -> &'o str {
     out.assert_code(4);
     let hint = out.stderr_after("hint: this project's bridge stopped at ");
-    let (_, said) = hint.split_once("Z: ").expect("its time");
+    let said = mur_e2e::after_stop_time(hint, "");
     said.strip_prefix(&format!("no request for {idle}; start it again: `"))
         .and_then(|command| command.strip_suffix('`'))
         .unwrap_or_else(|| panic!("{said}"))
@@ -2255,7 +2255,7 @@ fn a_stopping_bridge_never_names_a_port_it_has_let_go() {
 fn an_app_session_stopping_with_a_call_in_flight_never_names_a_port_it_has_let_go() {
     let (sb, sample) = Sandbox::with_app();
     let port = sample.lock.port;
-    let project = sample.lock.project.clone();
+    let project = sample.project.to_str().expect("utf-8 project").to_owned();
     let mut command = sb.mur_command(&[
         "devtools",
         "--project",

@@ -450,11 +450,8 @@ fn exit_2_transport() {
 
 #[test]
 fn exit_3_second_session() {
-    let sb = Sandbox::new();
-    let project = sb.project("app");
-    let first = sb.start_sample(&project);
-    let project = project.to_str().expect("utf-8 path");
-    let args = ["--project", project];
+    let (sb, first) = Sandbox::with_app();
+    let args = ["--project", first.project.to_str().expect("utf-8 path")];
     let out = sb.run_sample(&args);
     out.assert_code(3);
     let mut t = Transcript::default();
