@@ -4,6 +4,7 @@
 //! Everything a user can get wrong is reported here as a one-line message, so a
 //! verb's own code only ever sees argv that has the declared shape.
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// What kind of word an option's value (or a positional) is, and where it goes.
@@ -578,9 +579,9 @@ impl Args {
     }
 
     /// The tool's `arguments` object as the spec describes it: each positional under its
-    /// key, each given option under its name in camelCase ([`Kind::Json`] parsed), except
-    /// the ones never sent ([`Kind::Local`], [`Kind::LocalFlag`], [`Kind::OutPath`],
-    /// [`Kind::Millis`]).
+    /// key, each given option under its name in camelCase, except the ones never sent
+    /// ([`Kind::Local`], [`Kind::LocalFlag`], [`Kind::OutPath`], [`Kind::Millis`]) and
+    /// the JSON ones ([`Kind::Json`]), which the kit adds as typed ([`json_options`](Self::json_options)).
     pub fn arguments(&self) -> Map<String, Value> {
         let mut arguments = Map::new();
         for (pos, word) in &self.positionals {
@@ -592,6 +593,17 @@ impl Args {
             }
         }
         arguments
+    }
+
+    /// Each [`Kind::Json`] option given, as its key (its name in camelCase) and its text
+    /// as typed, checked to be JSON but never parsed into a [`Value`]: the kit writes it
+    /// into the arguments object verbatim, under a key the verb's
+    /// [`Verb::arguments`](crate::Verb::arguments) did not set itself.
+    pub fn json_options(&self) -> impl Iterator<Item = (String, &str)> {
+        self.given
+            .iter()
+            .filter(|(opt, _)| opt.kind == Kind::Json)
+            .filter_map(|(opt, value)| Some((camel_case(opt.name), value.as_deref()?)))
     }
 
     fn take_option(
@@ -762,7 +774,10 @@ impl Args {
     /// would refuse the word.
     fn meant(&self, spec: &Spec, word: &str) -> Option<Opt> {
         let fits = |opt: &Opt| !self.flag(opt.name) && check_value(opt, word.to_owned()).is_ok();
-        let object = matches!(serde_json::from_str(word), Ok(Value::Object(_)));
+        // An object by its first byte, checked as raw JSON (no `Value` tree: a stray word
+        // may be as long as a value).
+        let object =
+            word.trim_start().starts_with('{') && serde_json::from_str::<&RawValue>(word).is_ok();
         let json: Vec<&Opt> = spec
             .options
             .iter()
@@ -1082,8 +1097,8 @@ fn option_json(opt: &Opt, value: Option<&str>) -> Option<Value> {
         (Kind::Flag, _) => Some(Value::Bool(true)),
         (Kind::Local | Kind::LocalFlag | Kind::OutPath | Kind::Millis, _) | (_, None) => None,
         (Kind::Count, Some(text)) => text.parse::<u64>().ok().map(Value::from),
-        // Checked to parse in `check_value`.
-        (Kind::Json, Some(text)) => serde_json::from_str(text).ok(),
+        // Sent as typed, by `json_options`.
+        (Kind::Json, _) => None,
         (_, Some(text)) => Some(Value::from(text)),
     }
 }
@@ -1117,10 +1132,13 @@ fn check_value(opt: &Opt, word: String) -> Result<String, String> {
         Kind::Count if word.parse::<u64>().is_err() => Err(format!(
             "`--{name}` needs a non-negative integer, got `{word}`"
         )),
-        // serde_json's message names the line and column of the first error,
-        // which is what a user needs to fix a long value.
-        Kind::Json => match serde_json::from_str::<Value>(&word) {
-            Ok(_) => Ok(word),
+        // Checked as raw JSON, never built into a `Value` tree: that takes up to 16
+        // times the text's bytes, and a 4 MiB value mur takes would outgrow the verb's
+        // 64 MiB; the text is sent as typed (`Args::json_options`). serde_json's
+        // message names the line and column of the first error, which is what a user
+        // needs to fix a long value.
+        Kind::Json => match RawValue::from_string(word) {
+            Ok(raw) => Ok(Box::<str>::from(raw).into_string()),
             Err(error) => Err(format!("`--{name}` is not valid JSON: {error}")),
         },
         Kind::OutPath if word.is_empty() => {

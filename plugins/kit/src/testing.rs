@@ -31,7 +31,9 @@ fn parsed<V: Verb>(words: &[&str]) -> Result<Parsed, String> {
 
 /// The `arguments` object verb `V` builds from `words`.
 pub fn arguments<V: Verb>(words: &[&str]) -> Value {
-    Value::Object(call::<V>(words).arguments)
+    let arguments = call::<V>(words).arguments;
+    serde_json::from_str(&arguments)
+        .unwrap_or_else(|error| panic!("the arguments are not JSON ({error}): {arguments}"))
 }
 
 /// The call-timeout hint verb `V` takes from `words`.

@@ -33,7 +33,9 @@ pub trait Verb {
 /// A tool call built from argv.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {
-    pub arguments: Map<String, Value>,
+    /// The JSON text of the tool's `arguments` object: what [`Verb::arguments`] built,
+    /// then each JSON option it did not set, as typed ([`Args::json_options`]).
+    pub arguments: String,
     /// `--timeout MS`, for the host's call timeout.
     pub timeout_ms: Option<u32>,
     /// The files `shape` may write, as typed (see [`Kind::OutPath`](crate::argv::Kind::OutPath)).
@@ -63,7 +65,10 @@ pub fn parse<V: Verb>(argv: &[String]) -> Result<Parsed, String> {
     match Args::parse_as(V::ABOUT.name, &V::SPEC, argv)? {
         Request::Help => Ok(Parsed::Help),
         Request::Run(args) => Ok(Parsed::Call(Call {
-            arguments: with_wait(V::WAITS, V::arguments(&args)?, args.timeout_ms()),
+            arguments: with_json_options(
+                with_wait(V::WAITS, V::arguments(&args)?, args.timeout_ms()),
+                &args,
+            ),
             timeout_ms: args.timeout_ms(),
             writes: args.writes(),
             state: args.to_state(),
@@ -84,6 +89,28 @@ fn with_wait(
             .or_insert_with(|| Value::from(ms));
     }
     arguments
+}
+
+/// The JSON text of `arguments` with each JSON option of `args` it has no key for
+/// appended as typed: a large value is carried as its text, never as a `Value` tree
+/// (up to 16 times the bytes, against the verb's 64 MiB).
+fn with_json_options(arguments: Map<String, Value>, args: &Args) -> String {
+    let typed: Vec<(String, &str)> = args
+        .json_options()
+        .filter(|(key, _)| !arguments.contains_key(key))
+        .collect();
+    let mut text = Value::Object(arguments).to_string();
+    for (key, json) in typed {
+        text.pop(); // the closing `}`
+        if text.len() > 1 {
+            text.push(',');
+        }
+        text.push_str(&Value::from(key).to_string());
+        text.push(':');
+        text.push_str(json);
+        text.push('}');
+    }
+    text
 }
 
 /// Turn the JSON text of a tool result into verb `V`'s output; `state` is what

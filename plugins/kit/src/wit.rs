@@ -61,7 +61,7 @@ pub fn parse<V: Verb>(argv: &[String]) -> Result<wit::Parsed, String> {
     Ok(match verb::parse::<V>(argv)? {
         Parsed::Help => wit::Parsed::Help,
         Parsed::Call(call) => wit::Parsed::Call(wit::CallRequest {
-            arguments: serde_json::Value::Object(call.arguments).to_string(),
+            arguments: call.arguments,
             timeout_ms: call.timeout_ms,
             writes: call.writes,
             state: call.state,

@@ -299,6 +299,29 @@ fn fire_reads_its_json_arguments_from_a_file_or_stdin() {
     assert_eq!(count(), 7, "nothing was sent");
 }
 
+/// A JSON value as large as mur takes (4 MB of `[1,1,…]`, under its 4 MiB cap) is
+/// carried to the tool, which answers (here: an arg it does not know, exit 5): the
+/// kit sends a JSON option as typed, where the `Value` tree it built of it (16 times
+/// the bytes) outgrew the verb's 64 MiB ("exceeded its 64 MiB memory limit", exit 6).
+#[test]
+fn fire_carries_a_json_value_as_large_as_mur_takes() {
+    let (sandbox, _sample) = session();
+    let ones = "1,".repeat(1_999_990);
+    let big = sandbox.file("big.json", format!(r#"{{"value": 5, "pad": [{ones}1]}}"#));
+    assert!(std::fs::metadata(&big).expect("big.json").len() > 4_000_000);
+    sandbox
+        .devtools(&[
+            "fire",
+            "counter.set",
+            "--args",
+            &format!("@{}", big.display()),
+        ])
+        .assert_tool_failed(
+            "fire",
+            r#"unknown arg `pad`: `counter.set` takes args {"value": <integer>}"#,
+        );
+}
+
 #[test]
 fn reload_is_acknowledged_and_a_new_session_takes_over() {
     let (sandbox, sample) = session();
