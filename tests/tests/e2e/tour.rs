@@ -93,8 +93,21 @@ fn assert_clean_run(out: &Output) {
     );
 }
 
+/// Held while this test runs the tour: the tour writes its screenshot to the one
+/// `target/tour/tour.png` of the target directory, which this test removes between
+/// runs; a second test process at once (a run beside a rerun) would remove it under
+/// this one's feet. The lock is let go when the file is closed.
+fn one_tour_at_a_time() -> std::fs::File {
+    let dir = target_dir().join("tour");
+    std::fs::create_dir_all(&dir).expect("target/tour");
+    let lock = std::fs::File::create(dir.join(".test.lock")).expect("lock file");
+    lock.lock().expect("lock target/tour");
+    lock
+}
+
 #[test]
 fn the_tour_runs_clean_twice_in_a_row() {
+    let _tour = one_tour_at_a_time();
     let png = target_dir().join("tour/tour.png");
     let _ = std::fs::remove_file(&png);
     let state = tempfile::tempdir().expect("state dir");
