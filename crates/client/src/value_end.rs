@@ -28,6 +28,8 @@ enum State {
     /// Not known before the body's end: the value is no object or array, or more
     /// than white space follows its end (the parser says what).
     Unknown,
+    /// Ended (said once).
+    Ended,
 }
 
 /// JSON's white space (RFC 8259): what may follow a value in a body.
@@ -40,64 +42,67 @@ impl ValueEnd {
     /// white space after.
     pub(crate) fn ended_in(&mut self, chunk: &[u8]) -> bool {
         let mut at = 0;
-        while at < chunk.len() {
-            let (depth, string, escaped) = match &mut self.state {
-                State::Unknown => return false,
-                State::Before => {
-                    self.state = match chunk[at] {
-                        byte if blank(byte) => State::Before,
-                        b'{' | b'[' => State::Inside {
-                            depth: 1,
-                            string: false,
-                            escaped: false,
-                        },
-                        _ => State::Unknown,
-                    };
-                    at += 1;
-                    continue;
-                }
-                State::Inside {
-                    depth,
-                    string,
-                    escaped,
-                } => (depth, string, escaped),
+        if self.state == State::Before {
+            let Some(first) = chunk.iter().position(|&byte| !blank(byte)) else {
+                return false;
             };
-            if *escaped {
-                *escaped = false;
-                at += 1;
-                continue;
-            }
-            if *string {
-                // Most of a large answer is inside strings (an image's base64): skip
-                // to the string's next quote or escape.
-                match memchr::memchr2(b'"', b'\\', &chunk[at..]) {
-                    None => return false,
-                    Some(n) => {
-                        at += n;
-                        match chunk[at] {
-                            b'\\' => *escaped = true,
-                            _ => *string = false,
-                        }
-                    }
-                }
-                at += 1;
-                continue;
-            }
-            match chunk[at] {
-                b'"' => *string = true,
-                b'{' | b'[' => *depth += 1,
-                b'}' | b']' if *depth == 1 => {
-                    let only_blank = chunk[at + 1..].iter().all(|&byte| blank(byte));
-                    if !only_blank {
-                        self.state = State::Unknown;
-                    }
-                    return only_blank;
-                }
-                b'}' | b']' => *depth -= 1,
-                _ => {}
-            }
-            at += 1;
+            self.state = match chunk[first] {
+                b'{' | b'[' => State::Inside {
+                    depth: 1,
+                    string: false,
+                    escaped: false,
+                },
+                _ => State::Unknown,
+            };
+            at = first + 1;
         }
+        let State::Inside {
+            mut depth,
+            mut string,
+            mut escaped,
+        } = self.state
+        else {
+            return false;
+        };
+        while at < chunk.len() {
+            if escaped {
+                escaped = false;
+                at += 1;
+            } else if string {
+                // Most of a large answer is inside strings (an image's base64): on to
+                // the string's next quote or escape.
+                let Some(n) = memchr::memchr2(b'"', b'\\', &chunk[at..]) else {
+                    break;
+                };
+                at += n;
+                match chunk[at] {
+                    b'\\' => escaped = true,
+                    _ => string = false,
+                }
+                at += 1;
+            } else {
+                match chunk[at] {
+                    b'"' => string = true,
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' if depth == 1 => {
+                        let only_blank = chunk[at + 1..].iter().all(|&byte| blank(byte));
+                        self.state = match only_blank {
+                            true => State::Ended,
+                            false => State::Unknown,
+                        };
+                        return only_blank;
+                    }
+                    b'}' | b']' => depth -= 1,
+                    _ => {}
+                }
+                at += 1;
+            }
+        }
+        self.state = State::Inside {
+            depth,
+            string,
+            escaped,
+        };
         false
     }
 }
