@@ -9,7 +9,8 @@
 //! its turns, tokens and cost. A condition that leaks the other surface is refused.
 //! Commands with other conditions, tasks, repeats and agents into one `--out` are each
 //! recorded in study.json, and the report warns that their conditions are not like for
-//! like.
+//! like. An agent's failing calls (an unknown tool, a click that matches nothing) and the
+//! invocations mur refused are counted in results.jsonl, report.md and report.csv.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
