@@ -1274,7 +1274,7 @@ pub fn refused_line(rows: &Rows<'_>) -> Option<String> {
                 .map(|(argv, times)| format!("`{argv}` ×{times}"))
                 .collect();
             format!(
-                "{} {} ({})",
+                "`{}` {} ({})",
                 r.condition,
                 r.refused_total(),
                 shapes.join(", ")
@@ -2207,8 +2207,8 @@ mod tests {
         let names = ["cli-named", "cli-compact", "mcp"].map(str::to_owned);
         let rows = rows(&results, &names);
         let line = "Invocations mur refused (argv a verb did not take; WORD is any other word): \
-            cli-named 4 (`state WORD` ×3, `call WORD WORD` ×1); \
-            cli-compact 1 (`click --selector WORD` ×1).";
+            `cli-named` 4 (`state WORD` ×3, `call WORD WORD` ×1); \
+            `cli-compact` 1 (`click --selector WORD` ×1).";
         assert_eq!(refused_line(&rows).as_deref(), Some(line));
         let md = markdown(&rows, "study");
         assert!(md.contains(&format!("\n{line}\n")), "{md}");
