@@ -291,10 +291,8 @@ fn a_verb_without_devtools_is_pointed_at_it() {
 
 #[test]
 fn a_second_session_for_the_same_project_exits_3() {
-    let sb = Sandbox::new();
-    let project = sb.project("app");
-    let first = sb.start_sample(&project);
-    let out = sb.run_sample(&["--project", project.to_str().expect("utf-8")]);
+    let (sb, first) = Sandbox::with_app();
+    let out = sb.run_sample(&["--project", first.project.to_str().expect("utf-8")]);
     out.assert_code(3)
         .assert_stderr_contains(&another_session_line(first.endpoint(), first.pid()));
     // The first session is untouched and still answers.
