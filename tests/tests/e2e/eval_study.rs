@@ -261,7 +261,7 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
     // The scripted agent's `click --element …` (count-to-three), refused before any call
     // under the named-verb conditions, is counted per condition by its argv.
     for condition in ["cli-named", "cli-compact"] {
-        let refused = format!("{condition} {REPEATS} (`click --element WORD` ×{REPEATS})");
+        let refused = format!("`{condition}` {REPEATS} (`click --element WORD` ×{REPEATS})");
         assert!(report.contains(&refused), "{refused}\n{report}");
     }
     // Under `both` the scripted agent takes the CLI on odd repeats and MCP on even ones:
