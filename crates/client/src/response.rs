@@ -23,7 +23,7 @@
 //! endless event stream. An event stream that stays under the limit but never
 //! ends is bounded by the call's timeout. Neither is read past the answer: an
 //! event stream is left once the response to our request is in, a JSON body
-//! once its object or array has ended ([`ValueEnd`]).
+//! at the closing bracket of its object or array, whatever follows ([`ValueEnd`]).
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -279,20 +279,24 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// The body, counted chunk by chunk against the limit, up to the end of its
-    /// object or array ([`ValueEnd`]): what a server sends after its answer is not
-    /// read. The body's end, when it is already there, gives the connection back
-    /// for the next request; else the connection is closed with the body.
+    /// The body, counted chunk by chunk against the limit, up to the closing
+    /// bracket of its object or array ([`ValueEnd`]): what a server sends after its
+    /// answer is not read, nor parsed when it came in the same chunk, so the answer
+    /// is the same however the server's writes fall into chunks. The body's end,
+    /// when it is already there, gives the connection back for the next request;
+    /// else the connection is closed with the body.
     async fn read_body(&self, mut response: reqwest::Response) -> Result<Vec<u8>> {
         let expected = response.content_length().unwrap_or(0).min(self.limit);
         let mut body = Vec::with_capacity(usize::try_from(expected).unwrap_or(0));
         let mut end = ValueEnd::default();
         while let Some(chunk) = response.chunk().await.map_err(|e| self.broken(&e))? {
-            if (body.len() + chunk.len()) as u64 > self.limit {
+            let ended = end.end_in(&chunk);
+            let taken = &chunk[..ended.unwrap_or(chunk.len())];
+            if (body.len() + taken.len()) as u64 > self.limit {
                 return Err(self.too_large());
             }
-            body.extend_from_slice(&chunk);
-            if end.ended_in(&chunk) {
+            body.extend_from_slice(taken);
+            if ended.is_some() {
                 let _ = response.chunk().now_or_never();
                 break;
             }

@@ -752,6 +752,46 @@ fn what_a_server_sends_after_its_answer_is_not_read() {
     }
 }
 
+/// What a server writes after its JSON answer, in the very write that carries the
+/// answer, is not judged either: the answer ends at its closing bracket whatever
+/// follows, with a `Content-Length` body or a chunked one. Junk there was exit 2
+/// ("trailing characters") when it came in the answer's chunk, exit 0 when it came
+/// in the next: which one hung on how the server's writes fell into chunks.
+#[test]
+fn what_a_server_sends_with_its_answer_after_it_is_not_judged() {
+    let sb = Sandbox::new();
+    let with_tail = |request: &stub::Request, tail: &str| {
+        let answer = json!({ "jsonrpc": "2.0", "id": request.json()["id"],
+                             "result": { "v": 1 } });
+        format!("{answer}{tail}")
+    };
+    for tail in ["  x", "\n{}", "]"] {
+        let sized = Stub::serve(move |request| Reply::Respond {
+            status: 200,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: with_tail(request, tail).into_bytes(),
+        });
+        let chunked = Stub::serve(move |request| {
+            let body = with_tail(request, tail);
+            Reply::Raw(
+                format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\
+                     transfer-encoding: chunked\r\nconnection: close\r\n\r\n\
+                     {:x}\r\n{body}\r\n0\r\n\r\n",
+                    body.len()
+                )
+                .into_bytes(),
+            )
+        });
+        for server in [sized, chunked] {
+            sb.call_version_at(&server.endpoint(), &[])
+                .assert_code(0)
+                .assert_stdout_is("{\"v\":1}\n")
+                .assert_stderr_is("");
+        }
+    }
+}
+
 #[test]
 fn an_endless_event_stream_ends_at_the_limit_max_response_sets() {
     let sb = Sandbox::new();
