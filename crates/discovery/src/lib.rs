@@ -74,18 +74,19 @@ pub async fn resolve(
     let deadline = tokio::time::Instant::now() + STARTING_WAIT;
     let report = &mut report::Once::new(report);
     let work = async {
+        // `--project` resolved once, for every look.
+        let project = settings
+            .project
+            .as_deref()
+            .map(ProjectFilter::new)
+            .transpose()?;
         loop {
             // One look, in the directories searched as it starts (a directory made since
             // the last look is searched in this one).
             let registry = registry();
-            let found = find(&registry, settings, http, report, command).await;
+            let found = find(&registry, settings, project.as_ref(), http, report, command).await;
             match found {
                 Err(e) if e.kind() == mur_core::Kind::NoSession => {
-                    let project = settings
-                        .project
-                        .as_deref()
-                        .map(ProjectFilter::new)
-                        .transpose()?;
                     let stopped = |e: Error| match &project {
                         Some(project) => stopped(e, &registry.paths_for(project.canonical())),
                         None => e,
@@ -199,25 +200,22 @@ fn starting(registry: &mur_lockfile::Registry, project: Option<&ProjectFilter>) 
         .any(|lockfile| in_transition(lockfile) && mur_lockfile::is_held(lockfile))
 }
 
-/// One look at the lockfiles (and `--auto`'s ports) for the session to call.
+/// One look at the lockfiles (and `--auto`'s ports) for the session to call, of
+/// `project` only when `--project` names one.
 async fn find(
     registry: &mur_lockfile::Registry,
     settings: &Settings,
+    project: Option<&ProjectFilter>,
     http: &mur_http::Http,
     report: &mut dyn Report,
     command: &dyn Fn() -> Vec<String>,
 ) -> Result<Resolved> {
-    let project = settings
-        .project
-        .as_deref()
-        .map(ProjectFilter::new)
-        .transpose()?;
     let range = match &settings.source {
         Source::Auto(range) => Some(*range),
         _ => None,
     };
     // Only the project's session is probed when `--project` names one.
-    let wanted = |found: &Found| project.as_ref().is_none_or(|p| p.matches_lockfile(found));
+    let wanted = |found: &Found| project.is_none_or(|p| p.matches_lockfile(found));
     let survey = lockfiles::survey_wanted(registry, http, wanted, report).await?;
     survey.collect_garbage(registry, report);
     survey.report_impostors(report);
@@ -227,8 +225,8 @@ async fn find(
         .iter()
         .map(|(found, why)| (Candidate::from_lockfile(found), why.clone()))
         .collect();
-    let chosen = select::unique(candidates, &silent, project.as_ref(), command)
-        .map_err(|e| unresponsive_instead(e, &survey, project.as_ref()));
+    let chosen = select::unique(candidates, &silent, project, command)
+        .map_err(|e| unresponsive_instead(e, &survey, project));
     match (chosen, range) {
         (Err(e), Some(range)) if e.kind() == mur_core::Kind::NoSession => {
             tracing::debug!(
@@ -237,7 +235,7 @@ async fn find(
                 range.last
             );
             let found = scan::scan(http, range, report).await;
-            let chosen = select::unique(found, &[], project.as_ref(), command).map_err(|e| {
+            let chosen = select::unique(found, &[], project, command).map_err(|e| {
                 e.with_hint(format!(
                     "`--auto` scanned 127.0.0.1 ports {}-{}",
                     range.first, range.last
@@ -245,7 +243,7 @@ async fn find(
             })?;
             Ok(chosen.into())
         }
-        (Err(e), None) if e.kind() == mur_core::Kind::NoSession => Err(match &project {
+        (Err(e), None) if e.kind() == mur_core::Kind::NoSession => Err(match project {
             Some(project) => {
                 let not_running = |e: Error| match ended(&survey, project) {
                     Some(ended) if e.hints().is_empty() => {
