@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, LazyLock, Mutex};
 
+use mur_core::Settings;
 use serde_json::{Map, Value};
 
 #[cfg(test)]
@@ -1122,23 +1123,57 @@ impl Derived {
 
     /// `value`, given for `field` in the whole object, held to the field's type,
     /// choices and bounds (each item's, for a list) as the option's value is.
+    /// A field with choices names them for a value of any other kind (`1` for
+    /// `fast|slow`), as the typed option does, rather than the kind it takes.
     fn check_given(&self, field: &Field, value: &Value) -> Result<(), String> {
         let said = self.in_whole(field);
-        check_kind(field.kinds(), &said, value)?;
+        let check = |kinds: Kinds, item: &Value| {
+            if !item.is_null() || !kinds.admits(item) {
+                check_choice(field, &said, item)?;
+            }
+            check_kind(kinds, &said, item)
+        };
         let items = match (&field.ty, value) {
             (Type::Array(_), Value::Array(items)) => {
                 for item in items {
-                    check_kind(field.items, &said, item)?;
+                    check(field.items, item)?;
                 }
                 items.as_slice()
             }
-            _ => std::slice::from_ref(value),
+            (Type::Array(_), _) => {
+                check_kind(field.kinds(), &said, value)?;
+                std::slice::from_ref(value)
+            }
+            _ => {
+                check(field.kinds(), value)?;
+                std::slice::from_ref(value)
+            }
         };
         for item in items.iter().filter(|item| !item.is_null()) {
-            check_choice(field, &said, item)?;
             check_value(field.range.as_ref(), &said, item)?;
         }
         Ok(())
+    }
+
+    /// `error`, this verb's refusal, with a hint naming `call` where it refused a value
+    /// in `--args` of a kind the schema does not admit (`"5"` for an integer): many
+    /// servers convert such a value (pydantic, FastMCP), and `call` sends the arguments
+    /// as they are, where a derived verb holds them to the schema.
+    pub fn with_call_hint(&self, error: mur_core::Error, settings: &Settings) -> mur_core::Error {
+        let kind = |field: &Field| format!("{} needs ", self.in_whole(field));
+        if error.kind() != mur_core::Kind::Usage
+            || !self
+                .fields
+                .iter()
+                .any(|f| error.message().contains(&kind(f)))
+        {
+            return error;
+        }
+        error.with_hint(format!(
+            "`{} call {} --args JSON` sends the arguments as they are, unchecked, for a server that converts a value itself",
+            settings.devtools_command(),
+            mur_core::shell_word(&self.tool)
+        ))
     }
 
     /// `field`'s value, unless the field is given already and is not repeatable.
@@ -1295,11 +1330,11 @@ pub(crate) fn asks_for_help(argv: &[String]) -> bool {
 /// A value of a kind the schema does not admit (text for an integer, a number for
 /// `true` or `false`) is refused before the call, in the words a typed option's is:
 /// "`delayMs` in `--args` needs an integer, got `"soon"`", the value as JSON (text
-/// in quotes) and cut. A whole number written with a fraction of zero (`5.0`) is an
-/// integer, as JSON Schema has it.
+/// in quotes) and cut. A number written with a fraction (`100.0`) is no integer here,
+/// though JSON Schema calls it one: `--delay-ms 100.0` is refused so, and a tool that
+/// reads it into an integer type (serde's `u64`) refuses it too.
 fn check_kind(kinds: Kinds, said: &str, value: &Value) -> Result<(), String> {
-    let whole = || value.as_f64().is_some_and(|n| n.fract() == 0.0);
-    if kinds.admits(value) || (kinds.has(Kinds::INTEGER) && whole()) {
+    if kinds.admits(value) {
         return Ok(());
     }
     let got = cut(&value.to_string(), GOT_CHARS);
@@ -3305,6 +3340,7 @@ mod tests {
                 "ids": {"type": "array", "items": {"type": "integer"}},
                 "names": {"type": "array", "items": {"type": ["string", "null"]}},
                 "view": {"enum": ["summary", "full"]},
+                "modes": {"type": "array", "items": {"enum": ["fast", "slow"]}},
                 "loose": {"description": "anything"},
                 "bare": {"type": "array"}
             }}),
@@ -3362,7 +3398,23 @@ mod tests {
                 json!({"names": ["a", 2]}),
                 "`names` in `--args` needs text or `null`, got `2`",
             ),
-            (json!({"view": 1}), "`view` in `--args` needs text, got `1`"),
+            (
+                json!({"count": 100.0}),
+                "`count` in `--args` needs an integer, got `100.0`",
+            ),
+            // A value of another kind for a field with choices is told the choices.
+            (
+                json!({"view": 1}),
+                "`view` in `--args` must be `summary` or `full`, got `1`",
+            ),
+            (
+                json!({"view": null}),
+                "`view` in `--args` must be `summary` or `full`, got `null`; did you mean `full`?",
+            ),
+            (
+                json!({"modes": ["fast", 2]}),
+                "`modes` in `--args` must be `fast` or `slow`, got `2`",
+            ),
             (
                 json!({"count": "x".repeat(100)}),
                 &format!(
@@ -3374,12 +3426,11 @@ mod tests {
             let args = given.to_string();
             assert_eq!(refused(&verb, &["--args", &args]), said, "{given}");
         }
-        // Each kind the schema names, a whole number written `5.0` as an integer, and
-        // anything where it names none.
+        // Each kind the schema names, and anything where it names none.
         let fine = json!({
-            "count": 5.0, "ratio": 2, "flag": false, "text": "5", "either": null,
+            "count": 5, "ratio": 2, "flag": false, "text": "5", "either": null,
             "maybe": null, "point": {"x": 1}, "ids": [1, 2], "names": ["a", null],
-            "view": "full", "loose": [{"any": "thing"}], "bare": [1, "a", null]
+            "view": "full", "modes": ["slow"], "loose": [{"any": "thing"}], "bare": [1, "a", null]
         });
         assert_eq!(
             verb.parse(&argv(&["--args", &fine.to_string()])),

@@ -284,15 +284,23 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
 }
 
 /// A value of a type the schema does not admit in `--args` (text for `exportTodos`'s
-/// integer `delayMs`, a number for `type`'s boolean `clear`) is refused before the call
-/// as a typed option's word is: exit 1, the property in `--args` named with the kinds
-/// it takes and the value as JSON, the verb's usage after it, nothing sent (the tool
-/// refused it, exit 5).
+/// integer `delayMs`, or `100.0`, which `--delay-ms` refuses too; a number for `type`'s
+/// boolean `clear`) is refused before the call as a typed option's word is: exit 1, the
+/// property in `--args` named with the kinds it takes and the value as JSON, the verb's
+/// usage after it, nothing sent (the tool refused it, exit 5). A hint names `call`,
+/// which sends them as they are, for a server that converts them (pydantic turns "5"
+/// into 5). A value of another kind for a property with choices is told the choices,
+/// as the typed option is (it was told "needs text").
 #[test]
 fn a_value_of_the_wrong_type_in_args_is_exit_1_and_nothing_is_sent() {
     let (sandbox, _app) = Sandbox::with_app();
     ok(&sandbox, &["switch-component", "--component", "todo"]);
-    for (given, typed, told) in [
+    let call = |tool: &str| {
+        format!(
+            "hint: `mur devtools call {tool} --args JSON` sends the arguments as they are, unchecked, for a server that converts a value itself\n"
+        )
+    };
+    for (given, typed, told, hint) in [
         (
             &["export-todos", "--args", r#"{"delayMs": "100"}"#][..],
             &["export-todos", "--delay-ms", "soon"][..],
@@ -300,6 +308,16 @@ fn a_value_of_the_wrong_type_in_args_is_exit_1_and_nothing_is_sent() {
                 "`--delay-ms` needs an integer, got `soon`",
                 r#"`delayMs` in `--args` needs an integer, got `"100"`"#,
             ),
+            call("exportTodos"),
+        ),
+        (
+            &["export-todos", "--args", r#"{"delayMs": 100.0}"#][..],
+            &["export-todos", "--delay-ms", "100.0"][..],
+            (
+                "`--delay-ms` needs an integer, got `100.0`",
+                "`delayMs` in `--args` needs an integer, got `100.0`",
+            ),
+            call("exportTodos"),
         ),
         (
             &[
@@ -319,6 +337,16 @@ fn a_value_of_the_wrong_type_in_args_is_exit_1_and_nothing_is_sent() {
                 "`--clear` is `true` or `false`, got `1`",
                 "`clear` in `--args` needs `true` or `false`, got `1`",
             ),
+            call("type"),
+        ),
+        (
+            &["switch-component", "--args", r#"{"component": 1}"#][..],
+            &["switch-component", "--component", "1"][..],
+            (
+                "`--component` must be `counter`, `todo` or `settings`, got `1`",
+                "`component` in `--args` must be `counter`, `todo` or `settings`, got `1`",
+            ),
+            String::new(),
         ),
     ] {
         let typed = sandbox.devtools(typed);
@@ -328,7 +356,7 @@ fn a_value_of_the_wrong_type_in_args_is_exit_1_and_nothing_is_sent() {
             .devtools(given)
             .assert_code(1)
             .assert_stdout_is("")
-            .assert_stderr_is(typed.stderr.replacen(told.0, told.1, 1));
+            .assert_stderr_is(typed.stderr.replacen(told.0, told.1, 1) + &hint);
     }
     let input = ok(&sandbox, &["state", "--selector", "#todo-input"]);
     assert_eq!(input["value"], "", "no text was typed: {input}");
