@@ -142,6 +142,21 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// An exclusive lock on the file `lock` (made, with its directory, when missing),
+/// held until the returned file is dropped (closed): for work that writes one shared
+/// file of the target or a build directory, which a second test process at once (a
+/// run beside a rerun) would write or remove under this one's feet. `what` names
+/// the work in the panic when the lock cannot be had.
+pub fn one_process_at_a_time(lock: &Path, what: &str) -> std::fs::File {
+    if let Some(dir) = lock.parent() {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    }
+    let file = std::fs::File::create(lock).unwrap_or_else(|e| panic!("{}: {e}", lock.display()));
+    file.lock()
+        .unwrap_or_else(|e| panic!("lock {} for {what}: {e}", lock.display()));
+    file
+}
+
 /// Whether this executable sits in a `release` profile directory
 /// (`target/release/<bin>` or `target/release/deps/<test>`).
 fn built_in_release() -> bool {

@@ -21,7 +21,10 @@ pub mod sandbox;
 pub mod stub;
 pub mod values;
 
-pub use artifacts::{Artifacts, artifacts, build, cargo_build, example_bin, mur_bin, sample_bin};
+pub use artifacts::{
+    Artifacts, artifacts, build, cargo_build, example_bin, mur_bin, one_process_at_a_time,
+    sample_bin,
+};
 pub use process::{
     Adopted, BUILD_LIMIT, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, exit_with_stderr_gone,
     free_port, mkfifo, refusing_port, run, run_ok, run_within, signal, silent_listener, wait_until,

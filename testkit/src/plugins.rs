@@ -290,12 +290,12 @@ pub fn js_verb() -> &'static Path {
     WASM.get_or_init(|| {
         let dir = repo_root().join("tests/guests/js");
         let out = repo_root().join("tests/guests/target/js/shout.wasm");
-        std::fs::create_dir_all(out.parent().expect("has a parent")).expect("output dir");
         // One test process at a time installs and builds (two at once, a run beside
-        // a rerun, would install into one node_modules and write one file); the
-        // lock is let go when the file is closed.
-        let lock = std::fs::File::create(out.with_file_name(".build.lock")).expect("lock file");
-        lock.lock().expect("lock the JavaScript verb's build");
+        // a rerun, would install into one node_modules and write one file).
+        let _build = crate::one_process_at_a_time(
+            &out.with_file_name(".build.lock"),
+            "the JavaScript verb's build",
+        );
         if !dir
             .join("node_modules/@bytecodealliance/componentize-js")
             .exists()

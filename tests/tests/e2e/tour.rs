@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use mur_e2e::plugins::repo_root;
-use mur_e2e::{Output, run_within};
+use mur_e2e::{Output, one_process_at_a_time, run_within};
 
 /// The target directory this test was built into (`target/<profile>/deps/<test>`).
 fn target_dir() -> PathBuf {
@@ -96,13 +96,9 @@ fn assert_clean_run(out: &Output) {
 /// Held while this test runs the tour: the tour writes its screenshot to the one
 /// `target/tour/tour.png` of the target directory, which this test removes between
 /// runs; a second test process at once (a run beside a rerun) would remove it under
-/// this one's feet. The lock is let go when the file is closed.
+/// this one's feet.
 fn one_tour_at_a_time() -> std::fs::File {
-    let dir = target_dir().join("tour");
-    std::fs::create_dir_all(&dir).expect("target/tour");
-    let lock = std::fs::File::create(dir.join(".test.lock")).expect("lock file");
-    lock.lock().expect("lock target/tour");
-    lock
+    one_process_at_a_time(&target_dir().join("tour/.test.lock"), "the tour")
 }
 
 #[test]
