@@ -4,7 +4,7 @@
 //! Everything a user can get wrong is reported here as a one-line message, so a
 //! verb's own code only ever sees argv that has the declared shape.
 
-use serde_json::value::RawValue;
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 /// What kind of word an option's value (or a positional) is, and where it goes.
@@ -774,10 +774,9 @@ impl Args {
     /// would refuse the word.
     fn meant(&self, spec: &Spec, word: &str) -> Option<Opt> {
         let fits = |opt: &Opt| !self.flag(opt.name) && check_value(opt, word.to_owned()).is_ok();
-        // An object by its first byte, checked as raw JSON (no `Value` tree: a stray word
-        // may be as long as a value).
-        let object =
-            word.trim_start().starts_with('{') && serde_json::from_str::<&RawValue>(word).is_ok();
+        // An object by its first byte, checked as JSON without a `Value` tree (a stray
+        // word may be as long as a value).
+        let object = word.trim_start().starts_with('{') && check_json(word).is_ok();
         let json: Vec<&Opt> = spec
             .options
             .iter()
@@ -1132,19 +1131,103 @@ fn check_value(opt: &Opt, word: String) -> Result<String, String> {
         Kind::Count if word.parse::<u64>().is_err() => Err(format!(
             "`--{name}` needs a non-negative integer, got `{word}`"
         )),
-        // Checked as raw JSON, never built into a `Value` tree: that takes up to 16
-        // times the text's bytes, and a 4 MiB value mur takes would outgrow the verb's
-        // 64 MiB; the text is sent as typed (`Args::json_options`). serde_json's
-        // message names the line and column of the first error, which is what a user
-        // needs to fix a long value.
-        Kind::Json => match RawValue::from_string(word) {
-            Ok(raw) => Ok(Box::<str>::from(raw).into_string()),
+        // Checked, never built into a `Value` tree: that takes up to 16 times the
+        // text's bytes, and a 4 MiB value mur takes would outgrow the verb's 64 MiB;
+        // the text is sent as typed (`Args::json_options`), without the white space
+        // around it. serde_json's message names the line and column of the first
+        // error, which is what a user needs to fix a long value.
+        Kind::Json => match check_json(&word) {
+            Ok(()) => Ok(word.trim_matches(JSON_SPACE).to_owned()),
             Err(error) => Err(format!("`--{name}` is not valid JSON: {error}")),
         },
         Kind::OutPath if word.is_empty() => {
             Err(format!("`--{name}` needs a file path, or `-` for stdout"))
         }
         _ => Ok(word),
+    }
+}
+
+/// The white space JSON allows around a value.
+const JSON_SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
+
+/// Whether `text` is JSON the host takes: it parses the verb's arguments into a
+/// `serde_json::Value`, so what that parse refuses must be refused here (exit 1 naming
+/// the option), not sent (exit 6, blaming the verb). `RawValue` and `IgnoredAny` skip
+/// over a value and so accept nesting deeper than serde_json's limit, a lone surrogate
+/// escape (`"\ud800"`) and a number no `f64` holds (`1e400`); [`Checked`] asks for
+/// each value as a `Value` parse does (`deserialize_any`: string decoding and number
+/// parsing apply) and keeps nothing of it.
+fn check_json(text: &str) -> Result<(), serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    // The arguments object around the option is the first level.
+    Checked { depth: 1 }.deserialize(&mut deserializer)?;
+    deserializer.end()
+}
+
+/// Any JSON value, walked as a `Value` parse walks it, with nothing built
+/// ([`check_json`]); `depth` counts the arrays and objects around it in the arguments
+/// the host parses, which may nest as deep as serde_json's limit: the option's own
+/// parse would allow it one level more.
+#[derive(Clone, Copy)]
+struct Checked {
+    depth: u8,
+}
+
+/// serde_json refuses a value's 128th level of arrays and objects.
+const JSON_DEPTH: u8 = 128;
+
+impl Checked {
+    fn inner<E: serde::de::Error>(self) -> Result<Checked, E> {
+        match self.depth + 1 {
+            JSON_DEPTH => Err(E::custom("recursion limit exceeded")),
+            depth => Ok(Checked { depth }),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Checked {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Checked {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let inner = self.inner()?;
+        while seq.next_element_seed(inner)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let inner = self.inner()?;
+        while map.next_key_seed(inner)?.is_some() {
+            map.next_value_seed(inner)?;
+        }
+        Ok(())
     }
 }
 

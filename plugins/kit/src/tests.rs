@@ -481,6 +481,46 @@ fn out_paths_are_declared_as_writes_and_json_is_sent() {
     );
 }
 
+/// A JSON option is refused where the host's `Value` parse of the verb's arguments
+/// would fail (exit 1 naming the option, not exit 6 blaming the verb), with the
+/// message that parse gives: a lone surrogate, a number past `f64`, nesting past its limit.
+#[test]
+fn a_json_option_is_refused_where_a_value_parse_fails() {
+    for (json, told) in [
+        (
+            r#"{"value": "\ud800"}"#,
+            "unexpected end of hex escape at line 1 column 18",
+        ),
+        (
+            r#"{"\udc00": 1}"#,
+            "lone leading surrogate in hex escape at line 1 column 8",
+        ),
+        ("[1e400]", "number out of range at line 1 column 6"),
+    ] {
+        let value = serde_json::from_str::<serde_json::Value>(json).expect_err(json);
+        assert_eq!(value.to_string(), told, "a Value parse of {json}");
+        assert_eq!(
+            error(&["#x", "t", "--args", json]),
+            format!("`--args` is not valid JSON: {told}")
+        );
+    }
+    // Nested in the arguments object, the option has one level less than its own
+    // parse would allow: refused at its 127th `[`, the host's 128th level.
+    let deep = |levels| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+    assert_eq!(
+        sent(&call(&["#x", "t", "--args", &deep(126)]))["args"].to_string(),
+        deep(126)
+    );
+    for (levels, column) in [(127, 128), (200, 127)] {
+        assert_eq!(
+            error(&["#x", "t", "--args", &deep(levels)]),
+            format!(
+                "`--args` is not valid JSON: recursion limit exceeded at line 1 column {column}"
+            )
+        );
+    }
+}
+
 /// A JSON option's text goes into the arguments as typed (inner spaces kept), never
 /// parsed into a `Value` tree (16 times its bytes: a 4 MiB value would outgrow the
 /// verb's 64 MiB); a key the verb's `arguments` sets itself wins.

@@ -322,6 +322,38 @@ fn fire_carries_a_json_value_as_large_as_mur_takes() {
         );
 }
 
+/// JSON the host's parse of a verb's arguments refuses is refused as `--args` (exit 1,
+/// with the usage), not sent: 200 nested arrays passed the kit's `RawValue` check, then
+/// the host failed the verb ("returned tool arguments that are not valid JSON:
+/// recursion limit exceeded", exit 6).
+#[test]
+fn fire_refuses_json_nested_deeper_than_mur_reads_as_args() {
+    let (sandbox, _sample) = session();
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    sandbox
+        .devtools(&["fire", "counter.set", "--args", &deep])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: fire: `--args` is not valid JSON: recursion limit exceeded at line 1 column 127\n\
+             \n\
+             Usage: mur devtools fire <component>.<event> [--args JSON]\n\
+             \n\
+             Arguments:\n  \
+             <component>.<event>  the component and its event\n\
+             \n\
+             Options:\n  \
+             --args JSON   the event's arguments, as JSON (`@FILE`, `-`: read from FILE,\n                \
+             stdin)\n  \
+             --timeout MS  let the call take up to MS milliseconds\n  \
+             -h, --help    print this help\n\
+             \n\
+             Examples:\n  \
+             mur devtools fire counter.set --args '{\"value\": 5}'\n\
+             \n",
+        );
+}
+
 #[test]
 fn reload_is_acknowledged_and_a_new_session_takes_over() {
     let (sandbox, sample) = session();
