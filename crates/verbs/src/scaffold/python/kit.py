@@ -40,7 +40,6 @@ It also takes care of what the component model is strict about:
   type, message and innermost frame (exit 6).
 """
 
-import contextlib
 import importlib
 import json
 import os
@@ -1046,11 +1045,10 @@ def refusal(module):
     """Why the kit refuses the verb that importing `module` declares, as one line
     `FILE:LINE: message` (the declaration's place), or None: when it loads, and when it
     fails to load natively for another reason (componentize-py says what it says of
-    that). build.sh runs this natively, before componentize-py."""
+    that). build.sh runs this natively, before componentize-py, and reads the answer
+    on fd 3, away from what the verb writes to fd 1 as it loads."""
     try:
-        # What the verb prints as it loads is not the answer, which is on stdout.
-        with contextlib.redirect_stdout(sys.stderr):
-            importlib.import_module(module)
+        importlib.import_module(module)
     except DeclarationError as error:
         frames = [
             frame for frame in traceback.extract_tb(error.__traceback__)
