@@ -15,7 +15,6 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use mur_core::Settings;
 use serde_json::{Map, Value};
 
 #[cfg(test)]
@@ -95,29 +94,12 @@ struct Field {
     range: Option<Range>,
     /// A list's `minItems` and `maxItems`, if the schema sets them.
     count: Option<Range>,
-    /// The kinds of JSON value each item of a list may be (`null` among them when its
-    /// schema admits it); any, for no list or items the schema does not type.
-    items: Kinds,
 }
 
 impl Field {
     /// How an error names the option: `` `--delay` ``.
     fn said(&self) -> String {
         format!("`--{}`", self.option)
-    }
-
-    /// The kinds of JSON value the schema admits for the property: its type's, and
-    /// `null` when it admits that; any where it names no type.
-    fn kinds(&self) -> Kinds {
-        let kinds = match &self.ty {
-            Type::String => Kinds(Some(Kinds::STRING)),
-            Type::Integer => Kinds(Some(Kinds::INTEGER)),
-            Type::Number => Kinds(Some(Kinds::NUMBER)),
-            Type::Boolean => Kinds(Some(Kinds::BOOLEAN)),
-            Type::Array(_) => Kinds(Some(Kinds::ARRAY)),
-            Type::Json(kinds) => *kinds,
-        };
-        kinds.or_null(self.nullable)
     }
 
     /// Whether `@FILE` reads this option's value from a file ([`Source`]): a text or
@@ -225,14 +207,6 @@ impl Kinds {
         match (self.0, other.0) {
             (Some(a), Some(b)) => Self(Some(a | b)),
             _ => Self::ANY,
-        }
-    }
-
-    /// These kinds, and `null` too when `nullable`.
-    fn or_null(self, nullable: bool) -> Self {
-        match nullable {
-            true => self.or(Self(Some(Self::NULL))),
-            false => self,
         }
     }
 
@@ -831,32 +805,24 @@ impl Derived {
                 let nullable = nullable(prop_schema, &walk);
                 let prop_schema = walk.follow(prop_schema);
                 let ty = type_of(&prop_schema, &walk);
-                // A list's items' schema, as written and followed.
-                let items = match ty {
-                    Type::Array(_) => prop_schema
-                        .get("items")
-                        .map(|items| (items, walk.follow(items))),
-                    _ => None,
-                };
                 // An array's choices are its items' (`list[Literal["a", "b"]]`), or,
                 // as a data verb writes them, its own `enum`, each use one of them.
-                let choices = items
-                    .as_ref()
-                    .and_then(|(_, items)| choices_of(items))
+                let listed = match ty {
+                    Type::Array(_) => prop_schema
+                        .get("items")
+                        .and_then(|items| choices_of(&walk.follow(items))),
+                    _ => None,
+                };
+                let choices = listed
                     .or_else(|| choices_of(&prop_schema))
                     .unwrap_or_default();
                 // Choices name every value already.
-                let range = match (&ty, &items) {
+                let range = match &ty {
                     _ if !choices.is_empty() => None,
-                    (Type::Array(item), Some((_, items))) => Range::of(items, item),
-                    (Type::Array(_), None) => None,
-                    (ty, _) => Range::of(&prop_schema, ty),
-                };
-                let item_kinds = match &items {
-                    Some((written, items)) => {
-                        kinds_of(items, &walk, MAX_HOPS).or_null(self::nullable(written, &walk))
-                    }
-                    None => Kinds::ANY,
+                    Type::Array(item) => prop_schema
+                        .get("items")
+                        .and_then(|items| Range::of(&walk.follow(items), item)),
+                    ty => Range::of(&prop_schema, ty),
                 };
                 let count = match &ty {
                     Type::Array(_) => Range::of(&prop_schema, &ty),
@@ -871,7 +837,6 @@ impl Derived {
                     default: prop_schema.get("default").cloned(),
                     range,
                     count,
-                    items: item_kinds,
                     ty,
                 };
                 options.push(param(&field, &prop_schema, &walk));
@@ -1121,59 +1086,19 @@ impl Derived {
         format!("`{}` in `--{}`", field.property, self.whole)
     }
 
-    /// `value`, given for `field` in the whole object, held to the field's type,
-    /// choices and bounds (each item's, for a list) as the option's value is.
-    /// A field with choices names them for a value of any other kind (`1` for
-    /// `fast|slow`), as the typed option does, rather than the kind it takes.
+    /// `value`, given for `field` in the whole object, held to the field's choices and
+    /// bounds (each item's, for a list) as the option's value is.
     fn check_given(&self, field: &Field, value: &Value) -> Result<(), String> {
         let said = self.in_whole(field);
-        let check = |kinds: Kinds, item: &Value| {
-            if !item.is_null() || !kinds.admits(item) {
-                check_choice(field, &said, item)?;
-            }
-            check_kind(kinds, &said, item)
-        };
         let items = match (&field.ty, value) {
-            (Type::Array(_), Value::Array(items)) => {
-                for item in items {
-                    check(field.items, item)?;
-                }
-                items.as_slice()
-            }
-            (Type::Array(_), _) => {
-                check_kind(field.kinds(), &said, value)?;
-                std::slice::from_ref(value)
-            }
-            _ => {
-                check(field.kinds(), value)?;
-                std::slice::from_ref(value)
-            }
+            (Type::Array(_), Value::Array(items)) => items.as_slice(),
+            _ => std::slice::from_ref(value),
         };
         for item in items.iter().filter(|item| !item.is_null()) {
+            check_choice(field, &said, item)?;
             check_value(field.range.as_ref(), &said, item)?;
         }
         Ok(())
-    }
-
-    /// `error`, this verb's refusal, with a hint naming `call` where it refused a value
-    /// in `--args` of a kind the schema does not admit (`"5"` for an integer): many
-    /// servers convert such a value (pydantic, FastMCP), and `call` sends the arguments
-    /// as they are, where a derived verb holds them to the schema.
-    pub fn with_call_hint(&self, error: mur_core::Error, settings: &Settings) -> mur_core::Error {
-        let kind = |field: &Field| format!("{} needs ", self.in_whole(field));
-        if error.kind() != mur_core::Kind::Usage
-            || !self
-                .fields
-                .iter()
-                .any(|f| error.message().contains(&kind(f)))
-        {
-            return error;
-        }
-        error.with_hint(format!(
-            "`{} call {} --args JSON` sends the arguments as they are, unchecked, for a server that converts a value itself",
-            settings.devtools_command(),
-            mur_core::shell_word(&self.tool)
-        ))
     }
 
     /// `field`'s value, unless the field is given already and is not repeatable.
@@ -1326,23 +1251,6 @@ pub(crate) fn asks_for_help(argv: &[String]) -> bool {
         .take_while(|word| *word != "--")
         .any(|word| word == "--help" || word == "-h")
 }
-
-/// A value of a kind the schema does not admit (text for an integer, a number for
-/// `true` or `false`) is refused before the call, in the words a typed option's is:
-/// "`delayMs` in `--args` needs an integer, got `"soon"`", the value as JSON (text
-/// in quotes) and cut. A number written with a fraction (`100.0`) is no integer here,
-/// though JSON Schema calls it one: `--delay-ms 100.0` is refused so, and a tool that
-/// reads it into an integer type (serde's `u64`) refuses it too.
-fn check_kind(kinds: Kinds, said: &str, value: &Value) -> Result<(), String> {
-    if kinds.admits(value) {
-        return Ok(());
-    }
-    let got = cut(&value.to_string(), GOT_CHARS);
-    Err(format!("{said} needs {}, got `{got}`", kinds.words()))
-}
-
-/// The most characters of a refused value an error shows.
-const GOT_CHARS: usize = 80;
 
 /// A value outside the schema's `enum` is refused, naming the choices.
 fn check_choice(field: &Field, said: &str, value: &Value) -> Result<(), String> {
@@ -3320,122 +3228,6 @@ mod tests {
         };
         assert_eq!(help("ids"), "(at most 9) (2–3 items)");
         assert_eq!(help("tags"), "(not empty)");
-    }
-
-    /// What `--args` gives is held to the schema's type as an option's word is: a value
-    /// of another kind is refused naming the property and the kinds it takes (`null`
-    /// where the schema admits it); a schema that names no type takes anything.
-    #[test]
-    fn a_value_in_args_of_the_wrong_type_is_refused() {
-        let verb = verb_of(
-            "typed",
-            json!({"type": "object", "$defs": {"Point": {"type": "object"}}, "properties": {
-                "count": {"type": "integer"},
-                "ratio": {"type": "number"},
-                "flag": {"type": "boolean"},
-                "text": {"type": "string"},
-                "either": {"type": ["integer", "null"]},
-                "maybe": {"anyOf": [{"type": "boolean"}, {"type": "null"}]},
-                "point": {"$ref": "#/$defs/Point"},
-                "ids": {"type": "array", "items": {"type": "integer"}},
-                "names": {"type": "array", "items": {"type": ["string", "null"]}},
-                "view": {"enum": ["summary", "full"]},
-                "modes": {"type": "array", "items": {"enum": ["fast", "slow"]}},
-                "loose": {"description": "anything"},
-                "bare": {"type": "array"}
-            }}),
-        );
-        for (given, said) in [
-            (
-                json!({"count": "5"}),
-                r#"`count` in `--args` needs an integer, got `"5"`"#,
-            ),
-            (
-                json!({"count": 1.5}),
-                "`count` in `--args` needs an integer, got `1.5`",
-            ),
-            (
-                json!({"count": null}),
-                "`count` in `--args` needs an integer, got `null`",
-            ),
-            (
-                json!({"ratio": true}),
-                "`ratio` in `--args` needs a number, got `true`",
-            ),
-            (
-                json!({"flag": 1}),
-                "`flag` in `--args` needs `true` or `false`, got `1`",
-            ),
-            (
-                json!({"text": ["a"]}),
-                r#"`text` in `--args` needs text, got `["a"]`"#,
-            ),
-            (
-                json!({"either": "x"}),
-                r#"`either` in `--args` needs an integer or `null`, got `"x"`"#,
-            ),
-            (
-                json!({"maybe": "yes"}),
-                r#"`maybe` in `--args` needs `true` or `false` or `null`, got `"yes"`"#,
-            ),
-            (
-                json!({"point": [1, 2]}),
-                "`point` in `--args` needs a JSON object, got `[1,2]`",
-            ),
-            (
-                json!({"ids": {"a": 1}}),
-                r#"`ids` in `--args` needs a JSON array, got `{"a":1}`"#,
-            ),
-            (
-                json!({"ids": [1, "2"]}),
-                r#"`ids` in `--args` needs an integer, got `"2"`"#,
-            ),
-            (
-                json!({"ids": [1, null]}),
-                "`ids` in `--args` needs an integer, got `null`",
-            ),
-            (
-                json!({"names": ["a", 2]}),
-                "`names` in `--args` needs text or `null`, got `2`",
-            ),
-            (
-                json!({"count": 100.0}),
-                "`count` in `--args` needs an integer, got `100.0`",
-            ),
-            // A value of another kind for a field with choices is told the choices.
-            (
-                json!({"view": 1}),
-                "`view` in `--args` must be `summary` or `full`, got `1`",
-            ),
-            (
-                json!({"view": null}),
-                "`view` in `--args` must be `summary` or `full`, got `null`; did you mean `full`?",
-            ),
-            (
-                json!({"modes": ["fast", 2]}),
-                "`modes` in `--args` must be `fast` or `slow`, got `2`",
-            ),
-            (
-                json!({"count": "x".repeat(100)}),
-                &format!(
-                    "`count` in `--args` needs an integer, got `\"{}…`",
-                    "x".repeat(79)
-                )[..],
-            ),
-        ] {
-            let args = given.to_string();
-            assert_eq!(refused(&verb, &["--args", &args]), said, "{given}");
-        }
-        // Each kind the schema names, and anything where it names none.
-        let fine = json!({
-            "count": 5, "ratio": 2, "flag": false, "text": "5", "either": null,
-            "maybe": null, "point": {"x": 1}, "ids": [1, 2], "names": ["a", null],
-            "view": "full", "modes": ["slow"], "loose": [{"any": "thing"}], "bare": [1, "a", null]
-        });
-        assert_eq!(
-            verb.parse(&argv(&["--args", &fine.to_string()])),
-            Ok(call(fine.clone()))
-        );
     }
 
     /// The help says each option's bounds after its description, and the catalog's facts

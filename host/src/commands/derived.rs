@@ -148,7 +148,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     // Recorded under its verb name (`wait-for`), however it was typed (`waitFor`),
     // refused or not; the tool is recorded apart.
     usage::verb_name(&verb.name);
-    let Some(arguments) = parsed.map_err(|e| verb.with_call_hint(e, settings))? else {
+    let Some(arguments) = parsed? else {
         return Ok(());
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
