@@ -551,10 +551,12 @@ pub struct ReportArgs {
     /// Only the records of this agent (`MUR_AGENT`, else the parent process's name)
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
-    /// Also read a session's usage log kept elsewhere (`--usage-log PATH` of a bridge or an
-    /// app); repeatable. The logs `--usage` keeps (`$XDG_STATE_HOME/mur/usage/sessions/*.jsonl`,
-    /// an older mur's `<lockfile dir>/usage/*.jsonl`) are read without it
-    #[arg(long = "server-log", value_name = "PATH")]
+    /// Also read these sessions' usage logs kept elsewhere (`--usage-log PATH` of a bridge or
+    /// an app, a study's `runs/*/*/*/calls.jsonl`): one or more paths, as a glob gives them;
+    /// repeatable. The logs `--usage` keeps (`$XDG_STATE_HOME/mur/usage/sessions/*.jsonl`, an
+    /// older mur's `<lockfile dir>/usage/*.jsonl`) are read without it
+    // Several after one flag: a shell's glob gives a study's logs so (docs/usage.md).
+    #[arg(long = "server-log", value_name = "PATH", num_args = 1..)]
     pub server_logs: Vec<PathBuf>,
     /// A verb is a loser when more than this share (0 to 1) of its calls are usage errors
     #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate)]

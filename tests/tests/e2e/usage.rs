@@ -1418,6 +1418,56 @@ fn each_log_is_read_once_and_an_agent_says_what_it_leaves_out() {
     );
 }
 
+/// A study's session logs, `runs/*/*/*/calls.jsonl`, follow one `--server-log` as a
+/// shell's glob gives them (docs/usage.md says to pass them so): each is read, as with
+/// the flag repeated.
+#[test]
+fn the_logs_a_glob_gives_follow_one_server_log() {
+    let sandbox = Sandbox::new();
+    for (run, tool) in [
+        ("cli/a/1", "click"),
+        ("mcp/a/1", "state"),
+        ("mcp/a/2", "state"),
+    ] {
+        let record = format!("{}\n", served_record(tool));
+        sandbox.file(&format!("study/runs/{run}/calls.jsonl"), record);
+    }
+    let globbed = mur_e2e::run(
+        sandbox
+            .shell_command(
+                "mur devtools usage report --json --server-log study/runs/*/*/*/calls.jsonl",
+            )
+            .current_dir(sandbox.root()),
+    );
+    globbed.assert_code(0);
+    let report = globbed.json();
+    let calls = |name: &str| {
+        items(&report["toolsServed"])
+            .find(|t| t["name"] == name)
+            .map(|t| t["calls"].clone())
+    };
+    assert_eq!(
+        (&report["records"], calls("click"), calls("state")),
+        (&json!(3), Some(json!(1)), Some(json!(2))),
+        "{globbed}"
+    );
+    // The flag given once per file reads the same.
+    let root = sandbox.root().display().to_string();
+    let repeated: Vec<String> = ["cli/a/1", "mcp/a/1", "mcp/a/2"]
+        .iter()
+        .flat_map(|run| {
+            [
+                "--server-log".to_owned(),
+                format!("{root}/study/runs/{run}/calls.jsonl"),
+            ]
+        })
+        .collect();
+    let repeated: Vec<&str> = repeated.iter().map(String::as_str).collect();
+    let again = sandbox.devtools(&[&["usage", "report", "--json"][..], &repeated].concat());
+    again.assert_code(0);
+    assert_eq!(again.json()["records"], json!(3), "{again}");
+}
+
 #[test]
 fn a_log_that_is_no_file_or_holds_hostile_lines_is_refused_or_read_never_hung_on() {
     let sandbox = Sandbox::new();
