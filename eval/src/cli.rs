@@ -242,6 +242,12 @@ impl StudyArgs {
             .any(|c| c.verbs == Some(crate::condition::VerbSet::Named));
         let verbs = self.runner.verbs(named)?;
         let runner = self.runner.runner()?;
+        // Before the study writes anything into its directory (`live-root`, its lock).
+        let capture = conditions
+            .iter()
+            .any(|c| c.surface.gives_cli())
+            .then(crate::programs::capture)
+            .transpose()?;
         // Last: a default directory is made as it is named.
         let out = match self.out {
             Some(out) => out,
@@ -256,9 +262,11 @@ impl StudyArgs {
                 verbs: (!verbs.as_os_str().is_empty()).then_some(verbs.as_path()),
                 pass_env: &self.runner.pass_env,
                 jobs: self.jobs as usize,
+                html: self.html.as_deref(),
             });
         Ok(crate::study::Study {
             provenance,
+            capture,
             conditions,
             tasks,
             repeats: self.repeats,

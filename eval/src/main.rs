@@ -102,8 +102,11 @@ fn execute(cli: Cli) -> Result<u8> {
             let report = &outcome.report;
             let rows = report.rows();
             let markdown = report.write_reports(&rows, &outcome.out)?;
-            if let Some(path) = html {
-                study::write(&path, &report.page(&rows))?;
+            if let Some(path) = &html {
+                study::write(path, &report.page(&rows))?;
+            }
+            for line in report.write_earlier_pages(&rows, html.as_deref()) {
+                output::line(&escape_controls(&line));
             }
             output::line(&format!(
                 "study: {} made now, {} recorded in all: {}",

@@ -22,6 +22,23 @@ pub fn binary(given: Option<PathBuf>, name: &str, flag: &str) -> Result<PathBuf>
         .map_err(|e| Error::usage(format!("cannot resolve `{}`: {e}", found.display())))
 }
 
+/// `mur-eval-capture`, beside this program: the `mur` a study's cli conditions put on
+/// the agent's `PATH` runs through it. Not found, mur-eval is not whole (exit 7), said
+/// with where it looked.
+pub fn capture() -> Result<PathBuf> {
+    const NAME: &str = "mur-eval-capture";
+    beside_me(NAME).ok_or_else(|| {
+        let looked = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(|dir| format!(" in `{}`", dir.display())))
+            .unwrap_or_default();
+        Error::internal(format!(
+            "cannot find `{NAME}`{looked}, beside `mur-eval`: the `mur` of a cli condition runs through it"
+        ))
+        .with_hint("build both: `cargo build -p mur-eval`")
+    })
+}
+
 pub fn beside_me(name: &str) -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     Some(exe.parent()?.join(name)).filter(|p| p.is_file())

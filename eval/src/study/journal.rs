@@ -178,6 +178,22 @@ impl Meta {
             .collect()
     }
 
+    /// The pages (`--html`) the study's commands named, each once, in the order first
+    /// named: what a later command writes anew.
+    pub fn pages(&self) -> Vec<std::path::PathBuf> {
+        let mut pages = Vec::new();
+        for page in self
+            .matrices
+            .iter()
+            .filter_map(|m| m.provenance.as_ref()?.html.clone())
+        {
+            if !pages.contains(&page) {
+                pages.push(page);
+            }
+        }
+        pages
+    }
+
     /// Each command that wrote into the study, as a line to run it again with what it
     /// ran on (`provenance`); a command an older `mur-eval` recorded without it is
     /// rebuilt from its matrix and said so.

@@ -26,6 +26,8 @@ pub struct Study {
     pub runner: Runner,
     /// How this command runs, for `study.json`.
     pub provenance: super::provenance::Provenance,
+    /// `mur-eval-capture`, found before anything is written (conditions of the cli).
+    pub capture: Option<PathBuf>,
 }
 
 /// One run of the matrix.
@@ -101,6 +103,7 @@ mod tests {
             out: PathBuf::new(),
             seed: None,
             verbs: PathBuf::new(),
+            capture: None,
             runner: Runner {
                 time_limit: Duration::from_secs(1),
                 time_limit_forced: false,

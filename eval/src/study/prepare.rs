@@ -36,6 +36,7 @@ pub fn prepare_conditions(
 ) -> Result<Vec<Option<Ready>>> {
     let mut schemas: Option<String> = None;
     let mut ready = Vec::new();
+    let mut said = std::collections::BTreeSet::new();
     for (index, condition) in study.conditions.iter().enumerate() {
         if !pending.iter().any(|p| p.condition == index) {
             ready.push(None);
@@ -60,11 +61,18 @@ pub fn prepare_conditions(
             &study.runner.mur,
             &dirs,
         )?;
+        // Once per study: each cli condition leaves the same directory off its PATH.
         for warning in &prepared.warnings {
-            progress(&format!("warning: {warning}"));
+            if said.insert(warning.clone()) {
+                progress(&format!("warning: {warning}"));
+            }
         }
         if condition.surface.gives_cli() {
-            capture_mur(&dir, &study.runner.mur)?;
+            let capture = study
+                .capture
+                .clone()
+                .map_or_else(crate::programs::capture, Ok)?;
+            capture_mur(&dir, &capture, &study.runner.mur)?;
         }
         let condition_schemas = if condition.surface.gives_mcp() {
             if schemas.is_none() {
@@ -144,11 +152,7 @@ fn substitute(command: &str, condition: &Condition) -> Result<String> {
 
 /// Replaces the condition's `bin/mur` by a script that runs `mur` through
 /// `mur-eval-capture`, which keeps what `mur` printed in the run's `captured.jsonl`.
-fn capture_mur(dir: &Path, mur: &Path) -> Result<()> {
-    let capture = crate::programs::beside_me("mur-eval-capture").ok_or_else(|| {
-        Error::usage("cannot find `mur-eval-capture` beside `mur-eval`")
-            .with_hint("build both: `cargo build -p mur-eval`")
-    })?;
+fn capture_mur(dir: &Path, capture: &Path, mur: &Path) -> Result<()> {
     let quote = |p: &Path| {
         shlex::try_quote(&p.to_string_lossy())
             .map(|q| q.into_owned())
@@ -156,7 +160,7 @@ fn capture_mur(dir: &Path, mur: &Path) -> Result<()> {
     };
     let script = format!(
         "#!/bin/sh\n# mur, with what it prints kept for the study (mur-eval-capture)\nexec {} {} \"$@\"\n",
-        quote(&capture)?,
+        quote(capture)?,
         quote(mur)?
     );
     let path = dir.join("bin").join("mur");

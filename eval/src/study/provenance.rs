@@ -37,6 +37,11 @@ pub struct Provenance {
     #[serde(default)]
     pub pass_env: Vec<String>,
     pub jobs: usize,
+    /// The page `--html` named, made absolute: a later command into the study (a resume,
+    /// an extension) without `--html` writes it anew, so that it does not go on showing
+    /// fewer runs than `report.md`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub html: Option<PathBuf>,
     /// `std::env::consts::OS` and `ARCH`, and the CPUs the process may use.
     pub os: String,
     pub arch: String,
@@ -52,6 +57,7 @@ pub struct Given<'a> {
     pub verbs: Option<&'a Path>,
     pub pass_env: &'a [String],
     pub jobs: usize,
+    pub html: Option<&'a Path>,
 }
 
 impl Provenance {
@@ -78,6 +84,7 @@ impl Provenance {
             verbs: given.verbs.map(absolute),
             pass_env: given.pass_env.to_vec(),
             jobs: given.jobs,
+            html: given.html.map(absolute),
             os: std::env::consts::OS.to_owned(),
             arch: std::env::consts::ARCH.to_owned(),
             cpus: std::thread::available_parallelism().map_or(0, usize::from),
@@ -95,6 +102,7 @@ impl Provenance {
             verbs: None,
             pass_env: &[],
             jobs,
+            html: None,
         })
     }
 

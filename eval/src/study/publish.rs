@@ -9,10 +9,13 @@ use super::files::{TRANSCRIPTS_FILE, write};
 use super::report;
 use super::traces;
 
+/// What a study's report's title begins with (also how its page is known again).
+pub const TITLE: &str = "mur-eval study: ";
+
 /// The title of a study's report.
 pub fn title(results: usize, seed: u64) -> String {
     format!(
-        "mur-eval study: {}, seed {seed}",
+        "{TITLE}{}, seed {seed}",
         super::report::plural(results, "run")
     )
 }

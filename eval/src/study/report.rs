@@ -1534,9 +1534,15 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
         )
     };
     // Attempts, not calls alone, are what the surfaces compare by (the legend): the bar
-    // is the calls, then the invocations mur refused, ending at the median attempts.
-    let attempts =
-        |row: &Row| two_parts(("calls", row.calls), ("refused invocations", row.attempts));
+    // is the median calls, then what the median attempts add to them. Two medians'
+    // difference (0.5 of a run of 2 and one of 3 calls), named as such: not a count of
+    // refused invocations, which report.md gives per condition.
+    let attempts = |row: &Row| {
+        two_parts(
+            ("median calls", row.calls),
+            ("median attempts − median calls", row.attempts),
+        )
+    };
     let time = |row: &Row| vec![("seconds".to_owned(), as_printed(&seconds(row.seconds)))];
     // How the study was made, as report.md and the README's block begin: a published
     // page's figures are read for the build and machine they came from.
@@ -1551,7 +1557,7 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
             ("Success % per condition", &success),
             ("Context tokens per run (median, estimated)", &context),
             (
-                "Attempts per run (median): calls, then invocations mur refused",
+                "Attempts per run (median): the calls, then up to the attempts",
                 &attempts,
             ),
             ("Wall time per run (median, s)", &time),
@@ -1579,7 +1585,7 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
                 &context,
             ),
             (
-                "Attempts per task and condition (median): calls, then invocations mur refused",
+                "Attempts per task and condition (median): the calls, then up to the attempts",
                 &attempts,
             ),
         ],
@@ -2489,10 +2495,17 @@ mod tests {
         assert_eq!(markdown(&rows, "study").matches(&line).count(), 1);
         let page = page(&rows, "study");
         assert!(
-            page.contains("Attempts per run (median): calls, then invocations mur refused"),
+            page.contains("Attempts per run (median): the calls, then up to the attempts"),
             "{page}"
         );
         assert!(!page.contains("Calls per run (median)"), "{page}");
+        // The second segment is a difference of two medians, named so: not a count of
+        // refused invocations (a median of 2.5 calls would make it half an invocation).
+        assert!(
+            page.contains("<title>median attempts − median calls: 2</title>"),
+            "{page}"
+        );
+        assert!(!page.contains("refused invocations:"), "{page}");
         // The bar ends at the median attempts: 3 calls, 2 refused.
         assert!(page.contains(">5</text>"), "{page}");
     }

@@ -8,7 +8,7 @@ use mur_core::{Error, Result};
 
 use super::files::{RESULTS, write};
 use super::journal::{self, Journal, Meta};
-use super::publish::{title, write_reports};
+use super::publish::{TITLE, title, write_reports};
 use super::report;
 use super::result::RunResult;
 
@@ -22,9 +22,19 @@ pub struct Reread {
     agents: Vec<(String, Vec<String>)>,
     /// The study's commands as `study.json` records them.
     commands: Vec<String>,
+    /// The pages its commands named with `--html`.
+    pages: Vec<std::path::PathBuf>,
     seed: u64,
     /// What reading `results.jsonl` left out, for stderr.
     pub warnings: Vec<String>,
+}
+
+/// Whether `file` begins as [`report::page`] writes a study's page.
+fn is_study_page(file: &std::fs::File) -> bool {
+    use std::io::Read as _;
+    let mut head = Vec::new();
+    let _ = file.take(512).read_to_end(&mut head);
+    String::from_utf8_lossy(&head).contains(&format!("<title>{TITLE}"))
 }
 
 /// The lines around the generated table in a README.
@@ -40,10 +50,15 @@ impl Reread {
         })?;
         let recorded = journal::read(&dir.join(RESULTS), &meta)?;
         if recorded.results.is_empty() {
+            // A study stopped (Ctrl-C, a kill) before its first run ended recorded none.
             return Err(Error::usage(format!(
                 "`{}` records no run yet",
                 dir.join(RESULTS).display()
-            )));
+            ))
+            .with_hint(
+                "a study records each run as it ends: run its command again with the same \
+                 `--out` to make them (study.json's commands name it)",
+            ));
         }
         Ok(Self::of(meta, recorded))
     }
@@ -56,6 +71,7 @@ impl Reread {
             results: recorded.results,
             agents: meta.agents(),
             commands: meta.commands(),
+            pages: meta.pages(),
             conditions: meta.conditions,
             seed: meta.seed,
             warnings: recorded.warnings,
@@ -91,6 +107,39 @@ impl Reread {
 
     pub fn page(&self, rows: &report::Rows<'_>) -> String {
         report::page(rows, &self.title)
+    }
+
+    /// The pages earlier commands of the study wrote (`--html`, recorded in
+    /// `study.json`) but the one this command writes (`now`), written anew: a resume or
+    /// an extension without `--html` would leave them showing fewer runs than
+    /// `report.md`, silently. A page still there is written only if it is still the
+    /// study's page (a file that took its name is left alone); one removed is not made
+    /// again. Returns a line to say per page, for stderr.
+    pub fn write_earlier_pages(&self, rows: &report::Rows<'_>, now: Option<&Path>) -> Vec<String> {
+        let now = now.and_then(|p| std::path::absolute(p).ok());
+        let mut said = Vec::new();
+        for page in self.pages.iter().filter(|p| Some(*p) != now.as_ref()) {
+            match std::fs::File::open(page) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Ok(file) if !is_study_page(&file) => said.push(format!(
+                    "warning: `{}`, the page an earlier command of this study wrote \
+                     (`--html`), is no longer a study's page: left as it is",
+                    page.display()
+                )),
+                _ => said.push(match write(page, &self.page(rows)) {
+                    Ok(()) => format!(
+                        "study: `{}`, the page an earlier command of this study wrote \
+                         (`--html`), written anew",
+                        page.display()
+                    ),
+                    Err(e) => format!(
+                        "warning: {e}, the page an earlier command of this study wrote \
+                         (`--html`): it shows fewer runs than report.md"
+                    ),
+                }),
+            }
+        }
+        said
     }
 
     /// Replaces what stands between the `<!-- study-baseline -->` lines of `path` by the

@@ -104,8 +104,8 @@ fn block(steps: &[Step], calls: u32) -> String {
     format!("```text\n{}```\n", trace::render(steps))
 }
 
-/// `transcripts.md`: per task, the first recorded repeat of each condition (in the
-/// study's order), read from its `trace.md`.
+/// `transcripts.md`: per task, the lowest-numbered repeat recorded of each condition (in
+/// the study's order of conditions), read from its `trace.md`.
 /// Each run's trace is read from `out` — its directory, `runs/<condition>/<task>/<repeat>`,
 /// in the study's directory as it is now — never from the path the run recorded, so a
 /// study copied or moved elsewhere reads its own traces.
@@ -117,7 +117,8 @@ pub fn transcripts(
 ) -> String {
     let mut text = format!(
         "# Transcripts: {title}\n\n\
-         One run per task and condition (its first recorded repeat), the same job through \
+         One run per task and condition (the lowest-numbered repeat recorded, not the \
+         first made: the shuffled order made them in any order), the same job through \
          each surface, for the people judging how legible each transcript is: under the \
          CLI the shell commands and what they printed (`$ …`), under MCP the tool calls \
          (`→ tool {{arguments}}`, `← result`), and what the agent said (`» …`) when its \

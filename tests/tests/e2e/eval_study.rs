@@ -1798,3 +1798,102 @@ fn failed_calls_and_refused_invocations_are_counted_in_every_figure() {
         "{csv}"
     );
 }
+
+/// A command into a study that wrote a page (`--html`) writes that page anew, with or
+/// without `--html`: it never shows fewer runs than report.md. A file that took the
+/// page's name is left alone, said. A directory left off the agents' PATH (it holds a
+/// `mur`) is said once per study, not once per cli condition. A study that recorded no
+/// run yet has a report that says how to make them.
+#[test]
+fn a_later_command_writes_the_earlier_page_anew_and_warns_once() {
+    let (sandbox, out) = sandbox_and_study();
+    // A directory on PATH that holds a `mur`: each cli condition leaves it off.
+    let other_mur = sandbox.file("elsewhere/mur", "");
+    let path = format!(
+        "{}:/usr/bin:/bin",
+        other_mur.parent().expect("dir").display()
+    );
+    let page = out.join("report.html");
+    let page_arg = page.to_string_lossy().into_owned();
+    let first = matrix(
+        "cli-derived,cli-call",
+        "count-to-three",
+        "1",
+        &["--agent", "true", "--seed", "3", "--html", &page_arg],
+    );
+    let made = run_within(
+        study_command(&sandbox, &out, &first).env("PATH", &path),
+        STUDY_LIMIT,
+    )
+    .0;
+    made.assert_code(0);
+    let left_off = format!(
+        "warning: `{}` left off the agent's PATH",
+        other_mur.parent().expect("dir").display()
+    );
+    assert_eq!(made.stderr.matches(&left_off).count(), 1, "{made}");
+    let title = |runs: &str| format!("<title>mur-eval study: {runs}, seed 3</title>");
+    let read = || std::fs::read_to_string(&page).expect("the page");
+    assert!(read().contains(&title("2 runs")), "{}", read());
+
+    // The same study extended, no `--html`: the page follows report.md.
+    let more = cli_derived("count-to-three", "2", &["--agent", "true"]);
+    let extended = study_into(&sandbox, &out, &more);
+    extended.assert_code(0).assert_stderr_contains(&format!(
+        "study: `{page_arg}`, the page an earlier command of this study wrote (`--html`), \
+         written anew\n"
+    ));
+    assert!(read().contains(&title("3 runs")), "{}", read());
+    extended.assert_stdout_contains("# mur-eval study: 3 runs, seed 3\n");
+
+    // A file that took the page's name is not the study's to write over.
+    std::fs::write(&page, "<p>my notes</p>").expect("write over the page");
+    let again = cli_derived("count-to-three", "3", &["--agent", "true"]);
+    study_into(&sandbox, &out, &again)
+        .assert_code(0)
+        .assert_stderr_contains(&format!(
+            "warning: `{page_arg}`, the page an earlier command of this study wrote \
+             (`--html`), is no longer a study's page: left as it is\n"
+        ));
+    assert_eq!(read(), "<p>my notes</p>");
+
+    // A study that recorded no run yet (one stopped before its first run ended).
+    std::fs::write(out.join("results.jsonl"), "").expect("empty the record");
+    report_of(&sandbox, &out, &[])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: `{}` records no run yet\nhint: a study records each run as it ends: run its \
+         command again with the same `--out` to make them (study.json's commands name it)\n",
+            out.join("results.jsonl").display()
+        ));
+}
+
+/// A study whose `mur-eval` has no `mur-eval-capture` beside it (the cli conditions'
+/// `mur` runs through it) is refused before it writes anything into `--out`, saying where
+/// it looked: mur-eval's own failure, exit 7.
+#[test]
+fn a_study_without_its_capture_program_writes_nothing_and_exits_7() {
+    let (sandbox, out) = sandbox_and_study();
+    let alone = sandbox.dir("alone");
+    std::fs::copy(eval_bin(), alone.join("mur-eval")).expect("copy mur-eval");
+    let args = cli_derived("count-to-three", "1", &["--agent", "true"]);
+    let mut command = study_command(&sandbox, &out, &args);
+    // The same study, run by the copy, which finds mur and mur-sample where they are.
+    let mut copy = sandbox.command(&alone.join("mur-eval"));
+    copy.args(command.get_args())
+        .arg("--mur")
+        .arg(mur_e2e::mur_bin())
+        .arg("--sample")
+        .arg(mur_e2e::sample_bin())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let refused = run_within(&mut copy, STUDY_LIMIT).0;
+    refused.assert_code(7).assert_stderr_is(format!(
+        "error: cannot find `mur-eval-capture` in `{}`, beside `mur-eval`: the `mur` of a cli \
+         condition runs through it\nhint: build both: `cargo build -p mur-eval`\n",
+        alone.display()
+    ));
+    assert!(!out.exists(), "nothing written into --out");
+    // Beside it, the study runs.
+    run_within(&mut command, STUDY_LIMIT).0.assert_code(0);
+}
