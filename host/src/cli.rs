@@ -817,9 +817,10 @@ pub enum VerbsCommand {
         /// Judge by this agent's calls only (`usage report --agent`)
         #[arg(long, value_name = "NAME")]
         agent: Option<String>,
-        /// Also read this usage log, as `usage report --server-log` (repeatable): a
-        /// session's kept elsewhere, or another home's mur log; a verb called in it is not unused
-        #[arg(long = "server-log", value_name = "PATH")]
+        /// Also read these usage logs, as `usage report --server-log` (one or more paths, as a
+        /// glob gives them; repeatable): a session's kept elsewhere, or another home's mur log;
+        /// a verb called in one is not unused
+        #[arg(long = "server-log", value_name = "PATH", num_args = 1..)]
         server_logs: Vec<PathBuf>,
         /// Remove them (without it, print the commands and remove nothing)
         #[arg(long)]

@@ -1234,7 +1234,7 @@ fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
     );
 }
 
-/// `verbs prune --server-log PATH` reads that log too, as `usage report --server-log`
+/// `verbs prune --server-log PATH…` reads those logs too, as `usage report --server-log`
 /// does: a verb another home's mur log shows used (a study's run) is no loser of
 /// either.
 #[test]
@@ -1266,6 +1266,14 @@ fn prune_reads_the_logs_the_report_is_given() {
         removed(sandbox.devtools(&["verbs", "prune", "--server-log", elsewhere])),
         ["mur devtools verbs remove idle"]
     );
+    // Several logs after one flag, as a glob gives them: idle is used in the second.
+    let other = sandbox.file(
+        "other-run-usage.jsonl",
+        format!("{}\n", cli_record(1, "idle", "data", "ok")),
+    );
+    let other = other.to_str().expect("utf-8");
+    let both = ["verbs", "prune", "--server-log", elsewhere, other];
+    assert_eq!(removed(sandbox.devtools(&both)), Vec::<String>::new());
 }
 
 /// `--html FILE` naming a log the report reads (mur's own, a `--server-log`, a
