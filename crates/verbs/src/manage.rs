@@ -430,7 +430,10 @@ fn judge_all(
             waits: unchanged_waits,
         }),
         [one] => Err(VerbError::refused(
-            format!("verb `{}` is already installed, {}", one.name, one.from),
+            format!(
+                "verb `{}` ({}) is already installed, {}",
+                one.name, one.what, one.from
+            ),
             "pass `--force` to replace it",
         )),
         several => Err(VerbError::refused(
@@ -439,7 +442,7 @@ fn judge_all(
                 several.len(),
                 several
                     .iter()
-                    .map(|c| format!("`{}`, {}", c.name, c.from))
+                    .map(|c| format!("`{}` ({}), {}", c.name, c.what, c.from))
                     .collect::<Vec<_>>()
                     .join("; ")
             ),
@@ -448,11 +451,13 @@ fn judge_all(
     }
 }
 
-/// An installed verb a file of the batch would replace: its name, and where it
-/// came from (`from an earlier build of this file (added …)`).
+/// An installed verb a file of the batch would replace: its name, what it is
+/// (`tool `click`, Rust`), and where it came from (`from an earlier build of this
+/// file (added …)`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Clash {
     name: String,
+    what: String,
     from: String,
 }
 
@@ -705,11 +710,17 @@ fn check_name(
     };
     match names::judge(name, reserved) {
         Ok(()) => Ok(()),
-        Err(Unusable::Malformed) => Err(VerbError::Registry(format!(
-            "`{}` names itself `{name}`; {}",
-            file.display(),
-            names::VERB_NAME_RULE
-        ))),
+        Err(Unusable::Malformed) => {
+            let malformed = format!(
+                "`{}` names itself `{name}`; {}",
+                file.display(),
+                names::VERB_NAME_RULE
+            );
+            Err(match names::suggestion(name, reserved) {
+                Some(meant) => VerbError::refused(malformed, format!("did you mean `{meant}`?")),
+                None => VerbError::Registry(malformed),
+            })
+        }
         Err(Unusable::Reserved) => Err(VerbError::refused(
             format!(
                 "`{}` names itself `{name}`, a word `mur devtools` answers itself: \
@@ -896,8 +907,15 @@ fn admit(index: &Index, name: &str, sha256: &str, force: bool, file: &Path) -> V
                 Some(source) => format!("from `{source}`"),
                 None => "from a different file".to_owned(),
             };
+            // What it is, as `--force` would say it was: whoever adds another verb by
+            // this name sees at once whether it is the same one rebuilt.
+            let language = existing
+                .language
+                .as_deref()
+                .map_or_else(String::new, |language| format!(", {language}"));
             Verdict::Clash(Clash {
                 name: name.to_owned(),
+                what: format!("tool `{}`{language}", existing.tool),
                 from,
             })
         }

@@ -1,7 +1,7 @@
 //! The one rule for verb names, shared by `verbs add` and `verbs new`.
 
 /// The rule every verb name follows, in words.
-pub const VERB_NAME_RULE: &str = "a verb name is lowercase letters, digits and inner dashes, starting with a letter, at most 64 characters";
+pub const VERB_NAME_RULE: &str = "a verb name is lowercase letters, digits and inner dashes (never two in a row), starting with a letter, at most 64 characters";
 
 /// A verb name is a word typed after `mur devtools` and a file name:
 /// `[a-z][a-z0-9-]*`, no dash at the end or twice in a row, at most 64 bytes.
@@ -51,9 +51,42 @@ pub fn judge(name: &str, reserved: &[String]) -> Result<(), Unusable> {
     Ok(())
 }
 
+/// The name `name` was likely meant to be, when it is malformed only in its case or
+/// its separators (`Click`, `Bad_Name`, `x--y`): lowercased, each run of other
+/// characters one dash, none at either end; `None` when that is no usable name either.
+pub fn suggestion(name: &str, reserved: &[String]) -> Option<String> {
+    let mut fixed = String::new();
+    for c in name.chars().map(|c| c.to_ascii_lowercase()) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            fixed.push(c);
+        } else if !fixed.is_empty() && !fixed.ends_with('-') {
+            fixed.push('-');
+        }
+    }
+    let fixed = fixed.trim_end_matches('-').to_owned();
+    (fixed != name && judge(&fixed, reserved).is_ok()).then_some(fixed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_off_only_in_case_or_dashes_suggests_the_usable_one() {
+        let reserved = ["call".to_owned()];
+        for (typed, meant) in [
+            ("Click", Some("click")),
+            ("Bad_Name", Some("bad-name")),
+            ("x--y", Some("x-y")),
+            ("x-", Some("x")),
+            ("CALL", None),
+            ("9lives", None),
+            ("", None),
+            ("bump", None),
+        ] {
+            assert_eq!(suggestion(typed, &reserved).as_deref(), meant, "{typed:?}");
+        }
+    }
 
     #[test]
     fn a_name_is_a_word_the_host_does_not_answer_itself() {

@@ -330,7 +330,10 @@ fn check_name(name: &str, reserved: &[String]) -> Result<(), VerbError> {
         Ok(()) => Ok(()),
         Err(Unusable::Malformed) => Err(VerbError::refused(
             format!("`{name}` is not a verb name"),
-            format!("{} (e.g. `bump`)", crate::names::VERB_NAME_RULE),
+            match crate::names::suggestion(name, reserved) {
+                Some(meant) => format!("did you mean `{meant}`? {}", crate::names::VERB_NAME_RULE),
+                None => format!("{} (e.g. `bump`)", crate::names::VERB_NAME_RULE),
+            },
         )),
         Err(Unusable::Reserved) => Err(VerbError::refused(
             format!(

@@ -24,6 +24,16 @@ pub enum ValueKind {
     Milliseconds,
 }
 
+impl ValueKind {
+    /// Its name as `wit/verb.wit` and `catalog --json` spell it (`output-path`).
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+}
+
 /// One positional or option a verb accepts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -169,8 +179,10 @@ impl ToolWait {
 impl VerbSpec {
     /// What it declares that no command line could use, if anything: an option whose
     /// name is not [`usable_name`], a positional with no name (its name is only shown,
-    /// `<Component>.<event>`), two params of one name, or an option `help` (the host's
-    /// own `-h, --help`). A data verb's options are checked as they are made.
+    /// `<Component>.<event>`), two params of one name, choices no value is held to
+    /// ([`unkept_choices`]), an option `help` (the host's own `-h, --help`), or a wait
+    /// on one of its own words ([`Self::wait_on_words`]). A data verb's options are
+    /// checked as they are made too.
     pub fn unusable(&self) -> Option<String> {
         for (kind, params) in [("positional", &self.positionals), ("option", &self.options)] {
             let mut seen = std::collections::HashSet::new();
@@ -189,10 +201,52 @@ impl VerbSpec {
                 if !seen.insert(name.as_str()) {
                     return Some(format!("two {kind}s named `{name}`"));
                 }
+                if let Some(why) = unkept_choices(param, kind == "option") {
+                    return Some(why);
+                }
             }
         }
-        self.option("help")
-            .map(|_| "option `help`, which is the host's own `-h, --help`".to_owned())
+        if self.option("help").is_some() {
+            return Some("option `help`, which is the host's own `-h, --help`".to_owned());
+        }
+        self.waits
+            .as_ref()
+            .and_then(|waits| self.wait_on_words(waits))
+    }
+
+    /// A wait on the key one of its own params is sent under, when that param's value
+    /// is no number of milliseconds: the host writes one into the wait's argument
+    /// ([`ToolWait`]), so each call sent a number for a text (`--text`: "expected a
+    /// string", a number nobody typed), or found a word there and left the wait as it
+    /// was (`<selector>`: the declaration did nothing). A kit sends an option under its
+    /// name in camelCase (`--timeout-ms` as `timeoutMs`), a positional under its name.
+    fn wait_on_words(&self, waits: &ToolWait) -> Option<String> {
+        // Compared by letters and digits alone, whatever the case or separators.
+        let key = |name: &str| -> String {
+            name.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        let argument = key(&waits.argument);
+        let options = self.options.iter().map(|p| (p, true));
+        self.positionals
+            .iter()
+            .map(|p| (p, false))
+            .chain(options)
+            .find(|(p, _)| key(&p.name) == argument)
+            .filter(|(p, _)| !matches!(p.kind, ValueKind::Integer | ValueKind::Milliseconds))
+            .map(|(p, option)| {
+                format!(
+                    "a wait (`{}`) on `{}`, the argument its {} of kind `{}` is sent as: \
+                     the host sets a wait's argument to a number of milliseconds, so it must \
+                     be an `integer` or `milliseconds` param's, or one the verb never sends",
+                    ToolWait::SECTION,
+                    waits.argument,
+                    param_named(p, option),
+                    p.kind.name()
+                )
+            })
     }
 
     /// The declared option named `name` (without `--`).
@@ -371,6 +425,34 @@ pub fn usable_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(char::is_alphanumeric)
         && chars.all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// Choices a command line is not held to: on a param of another kind than `choice`,
+/// whose value is sent whatever it is while `catalog --json` tells an agent the
+/// values are restricted; or none on a `choice`, which then refused every value
+/// ("must be , got `x`").
+fn unkept_choices(p: &Param, option: bool) -> Option<String> {
+    let named = param_named(p, option);
+    match (p.kind, p.choices.is_empty()) {
+        (ValueKind::Choice, true) => Some(format!(
+            "{named} of kind `choice` with no choices, which would refuse every value: \
+             give it its choices, or another kind"
+        )),
+        (ValueKind::Choice, false) | (_, true) => None,
+        (kind, false) => Some(format!(
+            "choices for {named}, of kind `{}`: only a `choice` param is held to its \
+             choices; make it kind `choice`, or leave out its choices",
+            kind.name()
+        )),
+    }
+}
+
+/// `option `--mode`` or `positional `<path>``, for a message about a param.
+fn param_named(p: &Param, option: bool) -> String {
+    match option {
+        true => format!("option `--{}`", p.name),
+        false => format!("positional `<{}>`", p.name),
+    }
 }
 
 /// `named `x`` or `with an empty name`, for a message about a param.
@@ -726,6 +808,102 @@ mod tests {
             vec![option("dx_2.5"), option("timeout"), option("item-selector")],
         );
         assert_eq!(fine.unusable(), None);
+    }
+
+    /// Choices are kept to only on a `choice`, which must have some; a wait's argument
+    /// is a number of milliseconds the host writes, so none of the verb's own words.
+    #[test]
+    fn choices_no_value_is_held_to_and_a_wait_on_a_word_are_named() {
+        let param = |name: &str, kind, choices: &[&str]| Param {
+            choices: choices.iter().map(|c| (*c).to_owned()).collect(),
+            ..Param::new(name, "X", kind, "")
+        };
+        // "": none declared.
+        let waits = |argument: &str| {
+            (!argument.is_empty()).then(|| ToolWait {
+                argument: argument.to_owned(),
+                default_ms: 5000,
+            })
+        };
+        let spec = |positionals: Vec<Param>, options: Vec<Param>, argument: &str| VerbSpec {
+            positionals,
+            options,
+            waits: waits(argument),
+            ..VerbSpec::default()
+        };
+        let text = || param("text", ValueKind::Text, &[]);
+        let selector = || param("selector", ValueKind::Selector, &[]);
+        let wait_rule = "the host sets a wait's argument to a number of milliseconds, so it \
+                         must be an `integer` or `milliseconds` param's, or one the verb never sends";
+        for (spec, why) in [
+            (
+                spec(
+                    vec![],
+                    vec![param("text", ValueKind::Text, &["1", "2"])],
+                    "",
+                ),
+                "choices for option `--text`, of kind `text`: only a `choice` param is held \
+                 to its choices; make it kind `choice`, or leave out its choices"
+                    .to_owned(),
+            ),
+            (
+                spec(vec![param("n", ValueKind::Integer, &["1"])], vec![], ""),
+                "choices for positional `<n>`, of kind `integer`: only a `choice` param is held \
+                 to its choices; make it kind `choice`, or leave out its choices"
+                    .to_owned(),
+            ),
+            (
+                spec(vec![], vec![param("mode", ValueKind::Choice, &[])], ""),
+                "option `--mode` of kind `choice` with no choices, which would refuse every \
+                 value: give it its choices, or another kind"
+                    .to_owned(),
+            ),
+            (
+                spec(vec![selector()], vec![text()], "text"),
+                format!(
+                    "a wait (`mur:verb-waits`) on `text`, the argument its option `--text` of \
+                     kind `text` is sent as: {wait_rule}"
+                ),
+            ),
+            (
+                spec(vec![selector()], vec![text()], "selector"),
+                format!(
+                    "a wait (`mur:verb-waits`) on `selector`, the argument its positional \
+                     `<selector>` of kind `selector` is sent as: {wait_rule}"
+                ),
+            ),
+            (
+                spec(
+                    vec![],
+                    vec![param("after-ms", ValueKind::Number, &[])],
+                    "afterMs",
+                ),
+                format!(
+                    "a wait (`mur:verb-waits`) on `afterMs`, the argument its option \
+                     `--after-ms` of kind `number` is sent as: {wait_rule}"
+                ),
+            ),
+        ] {
+            assert_eq!(spec.unusable(), Some(why));
+        }
+        // A wait on an argument no param fills (`wait`'s `timeoutMs`, set by the kit's
+        // `--timeout`), or one an integer or milliseconds param fills, is fine.
+        for (kind, argument) in [
+            (ValueKind::Milliseconds, "timeoutMs"),
+            (ValueKind::Integer, "timeoutMs"),
+            (ValueKind::Text, "timeoutMs2"),
+        ] {
+            let fine = spec(
+                vec![selector()],
+                vec![
+                    text(),
+                    param("timeout-ms", kind, &[]),
+                    param("mode", ValueKind::Choice, &["a", "b"]),
+                ],
+                argument,
+            );
+            assert_eq!(fine.unusable(), None, "{kind:?} {argument}");
+        }
     }
 
     #[test]

@@ -121,6 +121,11 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
     if is_data {
         rows.retain(|(label, _)| *label != "compiled");
     }
+    // The declared wait shapes every call (the host lowers it to the `--timeout`):
+    // shown after the tool, where an author looks when a call goes wrong.
+    if let Some(waits) = entry.spec.as_ref().and_then(|spec| spec.waits.as_ref()) {
+        rows.insert(2, ("waits", waits_text(waits)));
+    }
     let mut text: String = rows
         .iter()
         // One line each, whatever a summary holds (`key: value` stays readable).
@@ -131,6 +136,14 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
         text.push('\n');
     }
     output::text(&text)
+}
+
+/// What a verb's `mur:verb-waits` section declares, in words.
+fn waits_text(waits: &mur_verbs::spec::ToolWait) -> String {
+    format!(
+        "the tool waits on `{}` ({} ms when not sent), lowered to end within the call's `--timeout`",
+        waits.argument, waits.default_ms
+    )
 }
 
 /// A component this big (a Python or JavaScript verb carries its interpreter:
@@ -218,7 +231,9 @@ fn added_lines(added: &[Added]) -> String {
 
 /// What a verb newly installed for a tool whose derived verb has another name did to
 /// the catalog (and `verbs list --all`): it lists this verb for the tool, and no
-/// longer the derived one (which still answers). Said once, when it becomes so: not
+/// longer the derived one (which still answers). Said of a session that has the tool,
+/// never as though one had: `verbs add` asks no session, and a tool misspelt (`clik`)
+/// has no derived verb anywhere. Said once, when it becomes so: not
 /// for a verb unchanged or replaced by a build for the same tool; nor when the names
 /// are the same (the named verb plainly takes the word); nor when the derived verb
 /// was not listed anyway (its word is mur's, or an installed verb's; another
@@ -254,8 +269,9 @@ fn stands_for(dirs: &VerbDirs, added: &[Added], host_verbs: &[String]) -> Vec<St
         })
         .map(|(name, tool, derived)| {
             format!(
-                "note: the catalog now lists `{name}` for tool `{tool}`, in place of its derived \
-                 verb `{derived}`, which still answers (`mur devtools {derived} --help`)"
+                "note: in a session that has tool `{tool}`, the catalog lists `{name}` for it, \
+                 in place of the derived verb `{derived}`, which still answers there \
+                 (`mur devtools {derived} --help`)"
             )
         })
         .collect()

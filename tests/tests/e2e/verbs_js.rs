@@ -23,8 +23,9 @@ fn a_javascript_verb_installs_parses_and_shapes() {
     );
     assert_eq!(
         rest,
-        "note: the catalog now lists `shout` for tool `version`, in place of its derived verb \
-         `version`, which still answers (`mur devtools version --help`)\n",
+        "note: in a session that has tool `version`, the catalog lists `shout` for it, in \
+         place of the derived verb `version`, which still answers there (`mur devtools \
+         version --help`)\n",
         "{out}"
     );
 

@@ -176,7 +176,8 @@ fn replacing_an_installed_verb_needs_force() {
     // Where the installed one came from is said: another file, or this one's earlier build.
     let was = std::fs::canonicalize(guest("ping")).expect("canonical");
     refused.assert_code(1).assert_stderr_is(format!(
-        "error: verb `ping` is already installed, from `{}`\nhint: pass `--force` to replace it\n",
+        "error: verb `ping` (tool `version`, Rust) is already installed, from `{}`\n\
+         hint: pass `--force` to replace it\n",
         was.display()
     ));
     let replaced = try_add(&sandbox, std::slice::from_ref(&changed), &["--force"]);
@@ -187,7 +188,8 @@ fn replacing_an_installed_verb_needs_force() {
     again
         .assert_code(1)
         .assert_stderr_starts_with(
-            "error: verb `ping` is already installed, from an earlier build of this file (added 20",
+            "error: verb `ping` (tool `version`, Rust) is already installed, from an earlier \
+             build of this file (added 20",
         )
         .assert_stderr_contains(")\nhint: pass `--force` to replace it\n");
     assert_eq!(
@@ -649,8 +651,9 @@ fn a_batch_that_clashes_twice_names_both_verbs() {
             1,
             "",
             format!(
-                "error: 2 verbs are already installed: `ping`, from `{}`; `scribble`, from `{}`; \
-                 none of the 2 files given was added\nhint: pass `--force` to replace them\n",
+                "error: 2 verbs are already installed: `ping` (tool `version`, Rust), from `{}`; \
+                 `scribble` (tool `version`, Rust), from `{}`; none of the 2 files given was \
+                 added\nhint: pass `--force` to replace them\n",
                 from("ping").display(),
                 from("scribble").display()
             )
@@ -909,8 +912,9 @@ impl Drop for ReadOnly {
 fn a_verb_that_hides_a_derived_verb_from_the_catalog_says_so_once() {
     let sandbox = Sandbox::new();
     let count = data_verb(&sandbox, "count.json", "count", "[]");
-    let said = "note: the catalog now lists `count` for tool `state`, in place of its derived \
-                verb `state`, which still answers (`mur devtools state --help`)\n";
+    let said = "note: in a session that has tool `state`, the catalog lists `count` for it, in \
+                place of the derived verb `state`, which still answers there (`mur devtools \
+                state --help`)\n";
     let added = try_add(&sandbox, std::slice::from_ref(&count), &[]);
     added.assert_code(0).assert_stderr_is(said);
     let again = try_add(&sandbox, std::slice::from_ref(&count), &["--force"]);
@@ -938,6 +942,17 @@ fn a_verb_that_hides_a_derived_verb_from_the_catalog_says_so_once() {
         r#"{"schema": "mur-verb/1", "name": "version", "tool": "version", "summary": "s"}"#,
     );
     add(&sandbox, &[version]).assert_stderr_is("");
+
+    // No session is asked: a tool misspelt (`clik`) is spoken of as one a session may
+    // have, never as a derived verb that "still answers" (`mur devtools clik` is exit 1).
+    let typo = sandbox.file(
+        "bx.json",
+        r#"{"schema": "mur-verb/1", "name": "bx", "tool": "clik", "summary": "s"}"#,
+    );
+    add(&sandbox, &[typo]).assert_stderr_is(
+        "note: in a session that has tool `clik`, the catalog lists `bx` for it, in place of \
+         the derived verb `clik`, which still answers there (`mur devtools clik --help`)\n",
+    );
 }
 
 /// An entry an older `mur` wrote, which did not read the `mur:verb-waits` section,
@@ -963,6 +978,56 @@ fn a_verb_added_again_learns_the_wait_its_entry_lacks() {
     sandbox
         .devtools(&["--timeout", "2000", "wait", "#never"])
         .assert_tool_failed("waitFor", "timed out after 1332 ms waiting for `#never`");
+}
+
+/// A wait declared on one of the verb's own words is refused at `verbs add`, in one
+/// line naming the param and its kind, nothing installed: `wait`'s section made to say
+/// `text=…` (its `--text` is text) had every call refused by the tool ("expected a
+/// string", a number nobody typed), `selector=…` (its positional) left the wait as it
+/// was. `verbs info` shows the wait a verb declares (only `list --json` had it).
+#[test]
+fn a_wait_on_one_of_the_verbs_own_words_is_refused_and_info_shows_a_wait() {
+    let sandbox = Sandbox::new();
+    let wait = std::fs::read(standard("wait")).expect("the standard wait");
+    let shipped = b"timeoutMs=5000";
+    for (declared, argument, param) in [
+        (b"text=500000000", "text", "option `--text` of kind `text`"),
+        (
+            b"selector=50000",
+            "selector",
+            "positional `<selector>` of kind `selector`",
+        ),
+    ] {
+        // Every copy of it (the kit keeps one in the section, one beside it).
+        let mut bytes = wait.clone();
+        while let Some(at) = bytes.windows(shipped.len()).position(|w| w == shipped) {
+            bytes[at..at + declared.len()].copy_from_slice(declared);
+        }
+        assert_ne!(bytes, wait, "`wait` declares timeoutMs=5000");
+        let file = sandbox.file(&format!("wait-{argument}.wasm"), bytes);
+        try_add(&sandbox, std::slice::from_ref(&file), &[])
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: verb `wait` in `{}` declares a wait (`mur:verb-waits`) on `{argument}`, \
+                 the argument its {param} is sent as: the host sets a wait's argument to a \
+                 number of milliseconds, so it must be an `integer` or `milliseconds` param's, \
+                 or one the verb never sends\n",
+                file.display()
+            ));
+    }
+    assert!(!verb_dir(&sandbox).join("wait.wasm").exists());
+
+    add(&sandbox, &[standard("wait")]);
+    sandbox
+        .devtools(&["verbs", "info", "wait"])
+        .assert_stdout_starts_with(
+            "name:      wait\n\
+             tool:      waitFor\n\
+             waits:     the tool waits on `timeoutMs` (5000 ms when not sent), lowered to end \
+             within the call's `--timeout`\n\
+             summary:   ",
+        );
 }
 
 /// A verb's file replaced behind the index (a rebuild copied over it) keeps what its

@@ -112,7 +112,18 @@ fn a_reserved_or_malformed_declared_name_is_refused_before_compiling_and_leaves_
     assert_eq!(
         out.stderr,
         format!(
-            "error: `{}` names itself `Bad_Name`; a verb name is lowercase letters, digits and inner dashes, starting with a letter, at most 64 characters\n",
+            "error: `{}` names itself `Bad_Name`; a verb name is lowercase letters, digits and inner dashes (never two in a row), starting with a letter, at most 64 characters\n\
+             hint: did you mean `bad-name`?\n",
+            file.display()
+        )
+    );
+    // One that no change of case or separators makes a name gets no guess.
+    let file = component(&sandbox, "9.wasm", &with_verb_name(&ping, "9lives"));
+    let out = refused(&sandbox, &file, &[]);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` names itself `9lives`; a verb name is lowercase letters, digits and inner dashes (never two in a row), starting with a letter, at most 64 characters\n",
             file.display()
         )
     );
@@ -207,7 +218,8 @@ fn a_kit_built_verb_is_judged_by_its_declared_name_without_compiling_again() {
     assert_eq!(
         out.stderr,
         format!(
-            "error: verb `click` is already installed, from `{}`\nhint: pass `--force` to replace it\n",
+            "error: verb `click` (tool `click`, Rust) is already installed, from `{}`\n\
+             hint: pass `--force` to replace it\n",
             std::fs::canonicalize(&click).expect("canonical").display()
         )
     );
