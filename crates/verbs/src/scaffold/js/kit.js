@@ -277,11 +277,14 @@ function check(param, shown, value) {
     throw new VerbError(`${shown} needs a number, got \`${value}\``);
   }
   if (kind === "json") {
+    let why;
     try {
-      JSON.parse(value);
+      why = unreadable(JSON.parse(value));
     } catch (error) {
-      throw new VerbError(`${shown} is not valid JSON: ${error.message}`);
+      if (error instanceof RangeError) why = TOO_DEEP;
+      else throw new VerbError(`${shown} is not valid JSON: ${error.message}`);
     }
+    if (why !== undefined) throw new VerbError(`${shown} is not JSON mur reads: ${why}`);
   }
   if (kind === "milliseconds") {
     const digits = /^\d+$/.test(value);
@@ -296,6 +299,31 @@ function check(param, shown, value) {
     throw new VerbError(`${shown} needs a file path, or \`-\` for stdout`);
   }
   return value;
+}
+
+// The levels of arrays and objects mur reads in a verb's arguments (serde_json's limit).
+const JSON_LEVELS = 127;
+const TOO_DEEP = `arrays or objects nested deeper than ${JSON_LEVELS - 1} levels`;
+
+// Why mur could not read `value` sent under a key of the arguments object, or
+// undefined (`depth`: the arrays and objects around it, the arguments object first).
+// JavaScript reads more than mur, which would refuse the whole call as the verb's
+// fault: a number beyond a 64-bit float (`1e400`, which JSON.stringify would even send
+// as `null`), a lone surrogate escape (`"\ud800"`) and nesting deeper than mur's limit.
+function unreadable(value, depth = 1) {
+  if (typeof value === "number" && !Number.isFinite(value)) return "a number beyond a 64-bit float";
+  // With `u`, a pair of surrogates is one code point: the class matches lone ones only.
+  if (typeof value === "string") {
+    return /[\uD800-\uDFFF]/u.test(value) ? "a string with a lone surrogate escape" : undefined;
+  }
+  if (value === null || typeof value !== "object") return undefined;
+  if (depth >= JSON_LEVELS) return TOO_DEEP;
+  const items = Array.isArray(value) ? value : [...Object.keys(value), ...Object.values(value)];
+  for (const item of items) {
+    const why = unreadable(item, depth + 1);
+    if (why !== undefined) return why;
+  }
+  return undefined;
 }
 
 function sent(param, value) {

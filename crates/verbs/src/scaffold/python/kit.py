@@ -42,6 +42,7 @@ It also takes care of what the component model is strict about:
 
 import importlib
 import json
+import math
 import os
 import string
 import sys
@@ -657,7 +658,7 @@ class Verb:
 
         try:
             an_object = isinstance(json.loads(word), dict)
-        except ValueError:
+        except (ValueError, RecursionError):
             an_object = False
         jsons = [p for p in self.options if p.kind == "json"]
         json_option = next((p for p in jsons if p.name == "args"), None) or (
@@ -905,14 +906,21 @@ def _checked(param, shown, value):
             raise Error(f"{shown} needs an integer, got `{value}`") from None
     if kind == "number":
         try:
-            float(value)
+            # `nan`, `inf` and `1e400` are floats, but no JSON: mur would refuse the call.
+            finite = math.isfinite(float(value))
         except ValueError:
-            raise Error(f"{shown} needs a number, got `{value}`") from None
+            finite = False
+        if not finite:
+            raise Error(f"{shown} needs a number, got `{value}`")
     if kind == "json":
         try:
-            json.loads(value)
+            why = _unreadable(json.loads(value))
         except ValueError as error:
             raise Error(f"{shown} is not valid JSON: {error}") from None
+        except RecursionError:
+            why = _TOO_DEEP
+        if why is not None:
+            raise Error(f"{shown} is not JSON mur reads: {why}")
     if kind == "milliseconds":
         # ASCII digits only: str.isdigit() also takes `²`, which int() refuses.
         digits = value.isascii() and value.isdigit()
@@ -923,6 +931,34 @@ def _checked(param, shown, value):
     if kind == "output-path" and not value:
         raise Error(f"{shown} needs a file path, or `-` for stdout")
     return value
+
+
+_JSON_LEVELS = 127
+"""The levels of arrays and objects mur reads in a verb's arguments (serde_json's limit)."""
+
+_TOO_DEEP = f"arrays or objects nested deeper than {_JSON_LEVELS - 1} levels"
+
+
+def _unreadable(value, depth=1):
+    """Why mur could not read `value` sent under a key of the arguments object, or None
+    (`depth`: the arrays and objects around it, the arguments object first). Python's
+    `json` reads more than mur, which would refuse the whole call as the verb's fault:
+    `NaN`, `Infinity` and numbers beyond a 64-bit float (`1e400`), a lone surrogate
+    escape (`"\\ud800"`) and nesting deeper than mur's limit."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN, Infinity or a number beyond a 64-bit float"
+    if isinstance(value, str):
+        lone = any(0xD800 <= ord(char) <= 0xDFFF for char in value)
+        return "a string with a lone surrogate escape" if lone else None
+    if isinstance(value, (list, dict)):
+        if depth >= _JSON_LEVELS:
+            return _TOO_DEEP
+        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        for item in items:
+            why = _unreadable(item, depth + 1)
+            if why is not None:
+                return why
+    return None
 
 
 def _sent_value(param, value):
