@@ -63,14 +63,18 @@ fn a_large_result_mur_accepted_is_the_verbs_to_shape() {
         serde_json::json!({ "selector": "#todo-input", "text": chunk }).to_string(),
     );
     let args = format!("@{}", args.display());
+    // Each answer holds the whole text so far (to 120 MB): a debug build's last calls take
+    // most of the default 10 s on a quiet machine, so the calls get a minute; this test is
+    // about the verb's bounds, not the call's.
+    let patient = ["--max-response", "256M", "--timeout", "60000"];
     for _ in 0..10 {
         sandbox
-            .devtools(&["--max-response", "256M", "call", "type", "--args", &args])
+            .devtools(&[&patient[..], &["call", "type", "--args", &args]].concat())
             .assert_code(0);
     }
     let text = chunk.repeat(10);
 
-    let out = sandbox.devtools(&["state"]);
+    let out = sandbox.devtools(&["--timeout", "60000", "state"]);
     assert_eq!((out.code, out.stderr.as_str()), (0, ""), "exit and stderr");
     assert!(out.stdout.len() > 30 << 20, "{} bytes", out.stdout.len());
     assert!(out.stdout.contains(&text), "the typed text is in the state");
