@@ -29,6 +29,11 @@ pub enum Added {
         /// now runs as the tool's derived one, and `tool`'s derived verb is
         /// now this one.
         was_tool: Option<String>,
+        /// Other verbs installed from the same file: earlier builds of it, which
+        /// declared another name (the verb renamed in its source). They stay
+        /// installed (the user may want both) and callable, and are named so that
+        /// the rename does not leave them unseen.
+        earlier_names: Vec<String>,
     },
     /// The same bytes were installed already; nothing changed.
     Unchanged { name: String },
@@ -934,6 +939,13 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         .map(|old| old.tool.clone())
         .filter(|was| *was != c.info.tool);
     let old_file = old.map(|old| old.file.clone()).filter(|old| *old != file);
+    let source = canonical(&c.source).display().to_string();
+    let earlier_names = index
+        .verbs
+        .iter()
+        .filter(|e| e.name != c.info.name && e.source.as_deref() == Some(source.as_str()))
+        .map(|e| e.name.clone())
+        .collect();
     write_atomic(&path, &c.bytes)?;
     let (size, mtime_ns) = stamp(&path).map_err(|e| io_error("read", &path, e))?;
     let Described {
@@ -952,7 +964,7 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         usage,
         interface: interface.to_owned(),
         spec,
-        source: Some(canonical(&c.source).display().to_string()),
+        source: Some(source),
         hints: Vec::new(),
         language: if is_data {
             Some("data".to_owned())
@@ -977,6 +989,7 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         tool,
         replaced,
         was_tool,
+        earlier_names,
     })
 }
 

@@ -31,7 +31,8 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             let added = manage::add_observed(&dirs, files, *force, &host_verbs, &say)?;
             output::text(&added_lines(&added))?;
             if !quiet {
-                for note in stands_for(&dirs, &added, &host_verbs) {
+                let notes = stands_for(&dirs, &added, &host_verbs);
+                for note in renamed(&added).into_iter().chain(notes) {
                     output::diagnostic(&note);
                 }
             }
@@ -216,6 +217,7 @@ fn added_lines(added: &[Added]) -> String {
                 tool,
                 replaced: Some(source),
                 was_tool,
+                ..
             } => {
                 let was = was_tool
                     .as_ref()
@@ -225,6 +227,32 @@ fn added_lines(added: &[Added]) -> String {
             Added::Unchanged { name } => {
                 format!("verb `{name}` is already installed (unchanged)\n")
             }
+        })
+        .collect()
+}
+
+/// A file installed before under another name (its verb renamed in source, rebuilt)
+/// leaves that verb installed and callable: said, so that it is not forgotten, and
+/// kept, as the user may want both. `-q` hides it.
+fn renamed(added: &[Added]) -> Vec<String> {
+    added
+        .iter()
+        .flat_map(|a| match a {
+            Added::Installed {
+                name,
+                earlier_names,
+                ..
+            } => earlier_names
+                .iter()
+                .map(|old| (old, name.as_str()))
+                .collect(),
+            Added::Unchanged { .. } => Vec::new(),
+        })
+        .map(|(old, name)| {
+            format!(
+                "note: `{old}` is still installed, from an earlier build of this file, \
+                 which is now `{name}` (`mur devtools verbs remove {old}` removes it)"
+            )
         })
         .collect()
 }
@@ -247,6 +275,7 @@ fn stands_for(dirs: &VerbDirs, added: &[Added], host_verbs: &[String]) -> Vec<St
                 tool,
                 replaced,
                 was_tool,
+                ..
             } if replaced.is_none() || was_tool.is_some() => {
                 let derived = mur_verbs::derived::kebab(tool);
                 let listed =

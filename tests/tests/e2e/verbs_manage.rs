@@ -748,6 +748,29 @@ fn replacing_a_verb_with_one_for_another_tool_says_the_tool_changed() {
     ));
 }
 
+/// A file installed before under another name (its verb renamed in source, then
+/// rebuilt) leaves the old verb installed: `verbs add` keeps it (the user may want
+/// both) and says so in one note, naming it and how to remove it. It said nothing,
+/// and `verbs list --json` showed both from the same source.
+#[test]
+fn a_file_added_again_under_a_new_name_says_the_old_one_is_still_installed() {
+    let sandbox = Sandbox::new();
+    let file = data_verb(&sandbox, "bx.json", "bx1", "[]");
+    add(&sandbox, std::slice::from_ref(&file));
+    data_verb(&sandbox, "bx.json", "bx2", "[]");
+    let renamed = try_add(&sandbox, std::slice::from_ref(&file), &["--force"]);
+    renamed
+        .assert_code(0)
+        .assert_stdout_is("added verb `bx2` (tool `state`)\n")
+        .assert_stderr_is(
+            "note: `bx1` is still installed, from an earlier build of this file, which is now \
+             `bx2` (`mur devtools verbs remove bx1` removes it)\n",
+        );
+    assert_eq!(installed(&sandbox), ["bx1", "bx2"], "both kept");
+    let again = try_add(&sandbox, std::slice::from_ref(&file), &[]);
+    again.assert_code(0).assert_stderr_is("");
+}
+
 /// The index is `verbs remove`'s transaction: a failure to change it (here its
 /// directory made read-only, immutable for root) removes none of the verbs given,
 /// which stay listed and callable, and says so in one line, exit 7 (mur's own
