@@ -107,13 +107,31 @@ export const TIMEOUT = option("timeout", "MS", "let the call take up to MS milli
 /** The longest wait a verb can declare, in ms: mur reads it as a 32-bit count. */
 export const WAITS_LIMIT = 2 ** 32 - 1;
 
+/** The keys a verb's `waits` takes. */
+const WAITS_KEYS = ["argument", "defaultMs"];
+
+/** A key as it reads whatever its case or separators (`default_ms`, `defaultMS`: `defaultms`). */
+const loose = (key) => key.toLowerCase().replace(/[-_]/g, "");
+
 /**
  * What is wrong with a verb's `waits` (`{ argument, defaultMs }`), which `mur devtools
  * verbs add` would refuse (its section `mur:verb-waits` is `ARGUMENT=MS`), or undefined.
  */
 export function unusableWaits(waits) {
   if (waits === undefined || waits === null) return undefined;
-  if (typeof waits !== "object") return `\`waits\` as ${typeof waits}; declare \`{ argument, defaultMs }\``;
+  if (typeof waits !== "object" || Array.isArray(waits)) {
+    return `\`waits\` as ${Array.isArray(waits) ? "an array" : typeof waits}; declare \`{ argument, defaultMs }\``;
+  }
+  // A key it does not take is named, with the one it likely meant: the Rust and
+  // Python kits spell it `default_ms`, which read as no default at all.
+  const unknown = Object.keys(waits).filter((key) => !WAITS_KEYS.includes(key));
+  if (unknown.length > 0) {
+    const named = unknown.map((key) => {
+      const meant = WAITS_KEYS.find((known) => loose(known) === loose(key));
+      return `\`${key}\`` + (meant ? ` (did you mean \`${meant}\`?)` : "");
+    });
+    return `\`waits\` with ${named.join(", ")}: it takes \`argument\` and \`defaultMs\``;
+  }
   const { argument, defaultMs } = waits;
   if (
     typeof argument !== "string" ||
