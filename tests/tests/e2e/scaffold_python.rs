@@ -138,7 +138,7 @@ fn a_python_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
             ("pyfail", "python"),
             ("app.py", &app),
             build_sh,
-            "build.sh: app.py:4: verb `pyfail` declares a wait on the argument 'timeout ms', \
+            "build.sh: app.py:8: verb `pyfail` declares a wait on the argument 'timeout ms', \
              which no tool argument is named: the argument's name is 1 to 128 bytes, without \
              spaces, control characters or `=`",
         );

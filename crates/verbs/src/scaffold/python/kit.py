@@ -40,6 +40,7 @@ It also takes care of what the component model is strict about:
   type, message and innermost frame (exit 6).
 """
 
+import dataclasses
 import importlib
 import json
 import math
@@ -71,7 +72,43 @@ class DeclarationError(TypeError, ValueError):
     """A verb declared as the kit cannot take it (a param's kind, its params, its
     `waits`), raised where it is declared. build.sh loads app.py natively before
     componentize-py does and says it in one line (`refusal`): componentize-py would
-    bury it in its own traceback."""
+    bury it in its own traceback. `where` is the place of the declaration at fault
+    (`(file, line)`, see `_made_where`), when the kit knows it."""
+
+    def __init__(self, message, where=None):
+        super().__init__(message)
+        self.where = where
+
+
+def _made_where():
+    """`(file, line)` of the verb's code that made a param or a `Waits`: the first
+    frame outside the kit (and dataclasses' generated `__init__`). A `Verb` subclass
+    is judged when its class statement ends, whose line is the class's: a refusal
+    points at the param at fault with this, not at the class."""
+    frame = sys._getframe(1)
+    while frame is not None and (
+        frame.f_code.co_filename.startswith("<")
+        or os.path.abspath(frame.f_code.co_filename) in _NOT_THE_VERBS
+    ):
+        frame = frame.f_back
+    return None if frame is None else (frame.f_code.co_filename, frame.f_lineno)
+
+
+# `getattr`: a module loaded from no file (frozen, as an embedder may) has no `__file__`.
+_NOT_THE_VERBS = {
+    os.path.abspath(path) for path in (__file__, getattr(dataclasses, "__file__", None)) if path
+}
+
+_KINDS_AS_PYTHON_SAYS = {"int": "integer", "float": "number", "str": "text", "bool": "flag"}
+"""The kinds a Python type's name may have been meant as (`kind="int"`, `kind=int`)."""
+
+
+def _kind_meant(typed):
+    """"; did you mean `integer`?" for a kind not among `KINDS`, when one is near."""
+    if not isinstance(typed, str):
+        return ""
+    meant = _KINDS_AS_PYTHON_SAYS.get(typed) or (_nearest(typed, KINDS) or (0, None))[1]
+    return "" if meant is None else f"; did you mean `{meant}`?"
 
 
 @dataclass(frozen=True)
@@ -93,8 +130,14 @@ class Param:
     word: bool = False
 
     def __post_init__(self):
+        # Not a field: two params alike are equal wherever they were made.
+        object.__setattr__(self, "where", _made_where())
         if self.kind not in KINDS:
-            raise DeclarationError(f"kind `{self.kind}` is not one of {', '.join(KINDS)}")
+            # A type given for its name (`kind=int`) is named as typed, not `<class 'int'>`.
+            typed = self.kind.__name__ if isinstance(self.kind, type) else self.kind
+            raise DeclarationError(
+                f"kind `{typed}` is not one of {', '.join(KINDS)}{_kind_meant(typed)}", self.where
+            )
 
 
 @dataclass(frozen=True)
@@ -105,6 +148,9 @@ class Waits:
 
     argument: str
     default_ms: int
+
+    def __post_init__(self):
+        object.__setattr__(self, "where", _made_where())
 
 
 WAITS_LIMIT = 2**32 - 1
@@ -183,6 +229,13 @@ def unusable(positionals, options):
     option or as two words in a usage line), an option `timeout` (the kit's own
     `--timeout MS`). A `Verb` subclass is checked when it is defined, so
     `python3 -m unittest` says so."""
+    found = _unusable(positionals, options)
+    return None if found is None else found[0]
+
+
+def _unusable(positionals, options):
+    """`unusable`'s reason, and the param it is about (the second of two of one
+    name), whose place a refusal names; or None."""
 
     def named(name):
         return f"named `{name}`" if name else "with an empty name"
@@ -194,15 +247,15 @@ def unusable(positionals, options):
     for param in positionals:
         name = param.name
         if not isinstance(name, str) or not name.strip():
-            return host("a positional with no name for its usage to show")
+            return host("a positional with no name for its usage to show"), param
         if name.startswith("-") or any(c.isspace() for c in name):
             return (
                 f"positional {named(name)}, which the kit refuses (`mur devtools verbs add` would "
                 f"not): shown as `<{name}>`, it reads as an option or as two words in a usage line; "
                 "a positional's name does not start with `-` and holds no space"
-            )
+            ), param
         if name in seen:
-            return host(f"two positionals named `{name}`")
+            return host(f"two positionals named `{name}`"), param
         seen.add(name)
     seen = set()
     for param in options:
@@ -212,44 +265,44 @@ def unusable(positionals, options):
             return host(
                 f"option {named(name)}, which no command line can give: an option's name starts with a "
                 "letter or a digit and holds only letters, digits, `-`, `_` and `.`"
-            )
+            ), param
         if refusal is not None:
             return (
                 f"option {named(name)}, which the kit refuses (`mur devtools verbs add` may take it): "
                 f"it cannot tell whether U+{ord(refusal):04X} is a letter or a digit as mur does (a mark "
                 "or a symbol Python's Unicode tables leave open); an option's name starts with a letter "
                 "or a digit and holds only letters, digits, `-`, `_` and `.`"
-            )
+            ), param
         if name in seen:
-            return host(f"two options named `{name}`")
+            return host(f"two options named `{name}`"), param
         seen.add(name)
         if name == "help":
-            return host("option `help`, which is the host's own `-h, --help`")
+            return host("option `help`, which is the host's own `-h, --help`"), param
         if name == TIMEOUT.name:
-            return "option `timeout`, which the kit declares for every verb (`--timeout MS`)"
-    why = _alternatives_unusable(positionals, options)
-    return None if why is None else f"{why}, which the kit refuses"
+            return "option `timeout`, which the kit declares for every verb (`--timeout MS`)", param
+    found = _alternatives_unusable(positionals, options)
+    return None if found is None else (f"{found[0]}, which the kit refuses", found[1])
 
 
 def _alternatives_unusable(positionals, options):
     """What is wrong with the second forms declared (`positional(option=…)`,
-    `option(word=True)`), if anything, as the Rust kit says it."""
+    `option(word=True)`), if anything, as the Rust kit says it, and the param it is about."""
     names = {p.name for p in options}
     for param in positionals:
         if not param.option:
             continue
         name = param.name
         if _name_refusal(name) is not None or name in ("timeout", "help"):
-            return f"positional `<{name}>` also given as `--{name}`, an option no verb can take"
+            return f"positional `<{name}>` also given as `--{name}`, an option no verb can take", param
         if name in names:
-            return f"positional `<{name}>` also given as `--{name}`, an option of its own besides"
+            return f"positional `<{name}>` also given as `--{name}`, an option of its own besides", param
     for param in options:
         if not param.word:
             continue
         if param.kind == "flag":
-            return f"flag `--{param.name}` also given as a word, which a flag has no value for"
+            return f"flag `--{param.name}` also given as a word, which a flag has no value for", param
         if positionals:
-            return f"option `--{param.name}` also given as a word beside positionals, which the word would fill"
+            return f"option `--{param.name}` also given as a word beside positionals, which the word would fill", param
     return None
 
 
@@ -357,9 +410,14 @@ class Verb:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        why = unusable(cls.positionals, cls.options) or unusable_waits(cls.waits)
-        if why is not None:
-            raise DeclarationError(f"verb `{cls.name}` declares {why}")
+        found = _unusable(cls.positionals, cls.options)
+        if found is None and (why := unusable_waits(cls.waits)) is not None:
+            found = why, cls.waits
+        if found is not None:
+            why, declared = found
+            # Where the param (or `Waits`) at fault was made: the class's line otherwise.
+            where = getattr(declared, "where", None)
+            raise DeclarationError(f"verb `{cls.name}` declares {why}", where)
 
     def arguments(self, args):
         """The tool's arguments object; by default each param under its key."""
@@ -1079,7 +1137,8 @@ def stamp(component, world):
 
 def refusal(module):
     """Why the kit refuses the verb that importing `module` declares, as one line
-    `FILE:LINE: message` (the declaration's place), or None: when it loads, and when it
+    `FILE:LINE: message` (the place of the param or `Waits` at fault, else of the
+    declaration), or None: when it loads, and when it
     fails to load natively for another reason (componentize-py says what it says of
     that). build.sh runs this natively, before componentize-py, and reads the answer
     on fd 3, away from what the verb writes to fd 1 as it loads."""
@@ -1087,11 +1146,12 @@ def refusal(module):
         importlib.import_module(module)
     except DeclarationError as error:
         frames = [
-            frame for frame in traceback.extract_tb(error.__traceback__)
+            (frame.filename, frame.lineno) for frame in traceback.extract_tb(error.__traceback__)
             if not frame.filename.startswith("<")
             and os.path.abspath(frame.filename) != os.path.abspath(__file__)
         ]
-        where = f"{os.path.relpath(frames[-1].filename)}:{frames[-1].lineno}: " if frames else ""
+        place = error.where or (frames[-1] if frames else None)
+        where = f"{os.path.relpath(place[0])}:{place[1]}: " if place else ""
         return f"{where}{error}"
     except Exception:
         return None
