@@ -218,23 +218,19 @@ impl VerbSpec {
     /// is no number of milliseconds: the host writes one into the wait's argument
     /// ([`ToolWait`]), so each call sent a number for a text (`--text`: "expected a
     /// string", a number nobody typed), or found a word there and left the wait as it
-    /// was (`<selector>`: the declaration did nothing). A kit sends an option under its
-    /// name in camelCase (`--timeout-ms` as `timeoutMs`), a positional under its name.
+    /// was (`<selector>`: the declaration did nothing). The spec does not say which key
+    /// a param is sent under; the kits' rule is judged: an option under its name in
+    /// camelCase (`--timeout-ms` as `timeoutMs`), a positional under its name. Keys are
+    /// compared exactly, as the host writes the wait's (`Text` is not `text`): a verb
+    /// that sends a param under another key is not refused for a near name.
     fn wait_on_words(&self, waits: &ToolWait) -> Option<String> {
-        // Compared by letters and digits alone, whatever the case or separators.
-        let key = |name: &str| -> String {
-            name.chars()
-                .filter(|c| c.is_alphanumeric())
-                .flat_map(char::to_lowercase)
-                .collect()
-        };
-        let argument = key(&waits.argument);
-        let options = self.options.iter().map(|p| (p, true));
+        let options = self.options.iter().map(|p| (p, camel_case(&p.name), true));
         self.positionals
             .iter()
-            .map(|p| (p, false))
+            .map(|p| (p, p.name.clone(), false))
             .chain(options)
-            .find(|(p, _)| key(&p.name) == argument)
+            .find(|(_, key, _)| *key == waits.argument)
+            .map(|(p, _, option)| (p, option))
             .filter(|(p, _)| !matches!(p.kind, ValueKind::Integer | ValueKind::Milliseconds))
             .map(|(p, option)| {
                 format!(
@@ -445,6 +441,18 @@ fn unkept_choices(p: &Param, option: bool) -> Option<String> {
             kind.name()
         )),
     }
+}
+
+/// `name` in camelCase, as the kits send an option (`wait-idle` as `waitIdle`).
+fn camel_case(name: &str) -> String {
+    let mut words = name.split('-');
+    let first = words.next().unwrap_or_default().to_owned();
+    words.fold(first, |mut key, word| {
+        let mut chars = word.chars();
+        key.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+        key.push_str(chars.as_str());
+        key
+    })
 }
 
 /// `option `--mode`` or `positional `<path>``, for a message about a param.
@@ -888,10 +896,15 @@ mod tests {
         }
         // A wait on an argument no param fills (`wait`'s `timeoutMs`, set by the kit's
         // `--timeout`), or one an integer or milliseconds param fills, is fine.
+        // Nor is one on a key no param is sent under, however near its name (`Text`,
+        // `timeout_ms`: the kits send `text`, `timeoutMs`).
         for (kind, argument) in [
             (ValueKind::Milliseconds, "timeoutMs"),
             (ValueKind::Integer, "timeoutMs"),
             (ValueKind::Text, "timeoutMs2"),
+            (ValueKind::Text, "timeout_ms"),
+            (ValueKind::Text, "Text"),
+            (ValueKind::Text, "Selector"),
         ] {
             let fine = spec(
                 vec![selector()],
