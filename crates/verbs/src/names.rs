@@ -53,8 +53,12 @@ pub fn judge(name: &str, reserved: &[String]) -> Result<(), Unusable> {
 
 /// The name `name` was likely meant to be, when it is malformed only in its case or
 /// its separators (`Click`, `Bad_Name`, `x--y`): lowercased, each run of other
-/// characters one dash, none at either end; `None` when that is no usable name either.
+/// characters one dash, none at either end; `None` when that is no usable name either,
+/// or when a letter would be lost (`café` is not `caf`).
 pub fn suggestion(name: &str, reserved: &[String]) -> Option<String> {
+    if name.chars().any(|c| c.is_alphanumeric() && !c.is_ascii()) {
+        return None;
+    }
     let mut fixed = String::new();
     for c in name.chars().map(|c| c.to_ascii_lowercase()) {
         if c.is_ascii_lowercase() || c.is_ascii_digit() {
@@ -81,6 +85,8 @@ mod tests {
             ("x-", Some("x")),
             ("CALL", None),
             ("9lives", None),
+            ("café", None),
+            ("Größe", None),
             ("", None),
             ("bump", None),
         ] {
