@@ -263,6 +263,7 @@ impl StudyArgs {
                 pass_env: &self.runner.pass_env,
                 jobs: self.jobs as usize,
                 html: self.html.as_deref(),
+                out: &out,
             });
         Ok(crate::study::Study {
             provenance,

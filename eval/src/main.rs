@@ -105,7 +105,7 @@ fn execute(cli: Cli) -> Result<u8> {
             if let Some(path) = &html {
                 study::write(path, &report.page(&rows))?;
             }
-            for line in report.write_earlier_pages(&rows, html.as_deref()) {
+            for line in report.write_earlier_pages(&rows, html.as_deref(), &outcome.out) {
                 output::line(&escape_controls(&line));
             }
             output::line(&format!(
@@ -206,7 +206,7 @@ fn not_the_record(html: &std::path::Path, dir: &std::path::Path) -> Result<()> {
             return Err(refused(name));
         }
     }
-    let (page, dir) = (resolved(html), resolved(dir));
+    let (page, dir) = (study::resolved(html), study::resolved(dir));
     if let Ok(within) = page.strip_prefix(&dir)
         && let Some(first) = within.components().next()
         && study::OWN.contains(&first.as_os_str().to_string_lossy().as_ref())
@@ -214,20 +214,6 @@ fn not_the_record(html: &std::path::Path, dir: &std::path::Path) -> Result<()> {
         return Err(refused(&within.to_string_lossy()));
     }
     Ok(())
-}
-
-/// `path` absolute, its directory resolved (links, `..`) when it exists, so that
-/// `study/runs/../report.md` is known for the study's `report.md`.
-fn resolved(path: &std::path::Path) -> std::path::PathBuf {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-    if let Ok(whole) = std::fs::canonicalize(&absolute) {
-        return whole;
-    }
-    match (absolute.parent(), absolute.file_name()) {
-        (Some(parent), Some(name)) => std::fs::canonicalize(parent)
-            .map_or_else(|_| absolute.clone(), |parent| parent.join(name)),
-        _ => absolute,
-    }
 }
 
 /// Whether `a` and `b` name one file: the same file on disk when both exist, else the

@@ -30,7 +30,7 @@ use crate::checker::Checker;
 use crate::profile;
 use crate::tokens::ENCODING;
 use files::LOCK;
-pub use files::{META, OWN, RESULTS, write};
+pub use files::{META, OWN, RESULTS, resolved, write};
 use journal::{Matrix, Meta};
 pub use plan::Study;
 use plan::{Planned, id, order, run_dir};

@@ -68,11 +68,11 @@ pub fn prepare_conditions(
             }
         }
         if condition.surface.gives_cli() {
-            let capture = study
-                .capture
-                .clone()
-                .map_or_else(crate::programs::capture, Ok)?;
-            capture_mur(&dir, &capture, &study.runner.mur)?;
+            // Found (or refused) before anything was written, when the study was read.
+            let capture = study.capture.as_deref().ok_or_else(|| {
+                Error::internal("a cli condition with no `mur-eval-capture` found for it")
+            })?;
+            capture_mur(&dir, capture, &study.runner.mur)?;
         }
         let condition_schemas = if condition.surface.gives_mcp() {
             if schemas.is_none() {

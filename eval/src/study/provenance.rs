@@ -37,9 +37,11 @@ pub struct Provenance {
     #[serde(default)]
     pub pass_env: Vec<String>,
     pub jobs: usize,
-    /// The page `--html` named, made absolute: a later command into the study (a resume,
-    /// an extension) without `--html` writes it anew, so that it does not go on showing
-    /// fewer runs than `report.md`.
+    /// The page `--html` named: relative to the study's `--out` when it lies there (a
+    /// later command into the study, a resume or an extension, without `--html` writes it
+    /// anew, so that it does not go on showing fewer runs than `report.md`; a copy of the
+    /// directory writes its own), else absolute (never written anew: another study may
+    /// have written it since).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub html: Option<PathBuf>,
     /// `std::env::consts::OS` and `ARCH`, and the CPUs the process may use.
@@ -58,6 +60,8 @@ pub struct Given<'a> {
     pub pass_env: &'a [String],
     pub jobs: usize,
     pub html: Option<&'a Path>,
+    /// The study's `--out`, which `html` is recorded relative to when it lies there.
+    pub out: &'a Path,
 }
 
 impl Provenance {
@@ -84,7 +88,9 @@ impl Provenance {
             verbs: given.verbs.map(absolute),
             pass_env: given.pass_env.to_vec(),
             jobs: given.jobs,
-            html: given.html.map(absolute),
+            html: given
+                .html
+                .map(|page| super::files::page_in(page, given.out)),
             os: std::env::consts::OS.to_owned(),
             arch: std::env::consts::ARCH.to_owned(),
             cpus: std::thread::available_parallelism().map_or(0, usize::from),
@@ -103,6 +109,7 @@ impl Provenance {
             pass_env: &[],
             jobs,
             html: None,
+            out: Path::new("/o"),
         })
     }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use mur_core::{Error, Result};
 
-use super::files::{RESULTS, write};
+use super::files::{RESULTS, resolved, write};
 use super::journal::{self, Journal, Meta};
 use super::publish::{TITLE, title, write_reports};
 use super::report;
@@ -109,33 +109,50 @@ impl Reread {
         report::page(rows, &self.title)
     }
 
-    /// The pages earlier commands of the study wrote (`--html`, recorded in
-    /// `study.json`) but the one this command writes (`now`), written anew: a resume or
-    /// an extension without `--html` would leave them showing fewer runs than
-    /// `report.md`, silently. A page still there is written only if it is still the
-    /// study's page (a file that took its name is left alone); one removed is not made
-    /// again. Returns a line to say per page, for stderr.
-    pub fn write_earlier_pages(&self, rows: &report::Rows<'_>, now: Option<&Path>) -> Vec<String> {
-        let now = now.and_then(|p| std::path::absolute(p).ok());
+    /// The pages earlier commands of the study wrote in its directory `out` (`--html`,
+    /// recorded in `study.json` relative to it) but the one this command writes (`now`),
+    /// written anew: a resume or an extension without `--html` would leave them showing
+    /// fewer runs than `report.md`, silently. A page still there is written only if it
+    /// is still a study's page (a file that took its name is left alone); one removed is
+    /// not made again. A page outside `out` is only named: another study may have
+    /// written it since (two studies' `--html` of one file), and a copy of the directory
+    /// names the original's. Returns a line to say per page, for stderr.
+    pub fn write_earlier_pages(
+        &self,
+        rows: &report::Rows<'_>,
+        now: Option<&Path>,
+        out: &Path,
+    ) -> Vec<String> {
+        let now = now.map(resolved);
+        let within = resolved(out);
         let mut said = Vec::new();
-        for page in self.pages.iter().filter(|p| Some(*p) != now.as_ref()) {
-            match std::fs::File::open(page) {
+        for recorded in &self.pages {
+            // An absolute page is one outside `out` (or, recorded by an older mur-eval,
+            // inside it: still this directory's).
+            let page = out.join(recorded);
+            let whole = resolved(&page);
+            if Some(&whole) == now.as_ref() {
+                continue;
+            }
+            let earlier = format!(
+                "`{}`, the page an earlier command of this study wrote (`--html`)",
+                page.display()
+            );
+            match std::fs::File::open(&page) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Ok(file) if !is_study_page(&file) => said.push(format!(
-                    "warning: `{}`, the page an earlier command of this study wrote \
-                     (`--html`), is no longer a study's page: left as it is",
+                _ if !whole.starts_with(&within) => said.push(format!(
+                    "warning: {earlier}, lies outside its `--out`, and another study may have \
+                     written it since: left as it is; pass `--html {}` to write it anew",
                     page.display()
                 )),
-                _ => said.push(match write(page, &self.page(rows)) {
-                    Ok(()) => format!(
-                        "study: `{}`, the page an earlier command of this study wrote \
-                         (`--html`), written anew",
-                        page.display()
-                    ),
-                    Err(e) => format!(
-                        "warning: {e}, the page an earlier command of this study wrote \
-                         (`--html`): it shows fewer runs than report.md"
-                    ),
+                Ok(file) if !is_study_page(&file) => said.push(format!(
+                    "warning: {earlier}, is no longer a study's page: left as it is"
+                )),
+                _ => said.push(match write(&page, &self.page(rows)) {
+                    Ok(()) => format!("study: {earlier}, written anew"),
+                    Err(e) => {
+                        format!("warning: {e}: {earlier} shows fewer runs than report.md")
+                    }
                 }),
             }
         }

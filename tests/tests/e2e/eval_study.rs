@@ -1868,6 +1868,94 @@ fn a_later_command_writes_the_earlier_page_anew_and_warns_once() {
         ));
 }
 
+/// A later command writes anew only a page that is its study's: one in `--out` is
+/// recorded relative to it, so a copy of the directory, extended, writes its own page and
+/// leaves the original's; one outside `--out` (two studies' `--html` of one file) is
+/// named in a warning, not written over with the other study's runs.
+#[test]
+fn a_later_command_writes_only_its_own_studys_page() {
+    let (sandbox, out) = sandbox_and_study();
+    let title =
+        |runs: &str, seed: &str| format!("<title>mur-eval study: {runs}, seed {seed}</title>");
+    let read = |page: &Path| std::fs::read_to_string(page).expect("the page");
+    let page = out.join("report.html");
+    let first = cli_derived(
+        "count-to-three",
+        "1",
+        &[
+            "--agent",
+            "true",
+            "--seed",
+            "3",
+            "--html",
+            page.to_str().expect("utf-8"),
+        ],
+    );
+    study_into(&sandbox, &out, &first).assert_code(0);
+
+    // `cp -r study copy`, then the copy extended, no `--html`.
+    let copy = sandbox.root().join("copy");
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(&out)
+        .arg(&copy)
+        .status()
+        .expect("cp");
+    assert!(copied.success());
+    let more = cli_derived("count-to-three", "2", &["--agent", "true"]);
+    study_into(&sandbox, &copy, &more)
+        .assert_code(0)
+        .assert_stderr_contains(&format!(
+            "study: `{}`, the page an earlier command of this study wrote (`--html`), \
+             written anew\n",
+            copy.join("report.html").display()
+        ));
+    assert!(read(&copy.join("report.html")).contains(&title("2 runs", "3")));
+    assert!(
+        read(&page).contains(&title("1 run", "3")),
+        "{}",
+        read(&page)
+    );
+
+    // Studies `a` and `b` write one page outside both; `b` last. `a` extended leaves it.
+    let shared = sandbox.root().join("shared.html");
+    let shared_arg = shared.to_str().expect("utf-8");
+    let (a, b) = (sandbox.root().join("a"), sandbox.root().join("b"));
+    for (dir, seed) in [(&a, "5"), (&b, "6")] {
+        let args = cli_derived(
+            "count-to-three",
+            "1",
+            &["--agent", "true", "--seed", seed, "--html", shared_arg],
+        );
+        study_into(&sandbox, dir, &args).assert_code(0);
+    }
+    let extended = study_into(&sandbox, &a, &more);
+    extended.assert_code(0).assert_stderr_contains(&format!(
+        "warning: `{shared_arg}`, the page an earlier command of this study wrote (`--html`), \
+         lies outside its `--out`, and another study may have written it since: left as it \
+         is; pass `--html {shared_arg}` to write it anew\n"
+    ));
+    assert!(
+        read(&shared).contains(&title("1 run", "6")),
+        "{}",
+        read(&shared)
+    );
+    // Named again, it is written.
+    let again = cli_derived(
+        "count-to-three",
+        "2",
+        &["--agent", "true", "--html", shared_arg],
+    );
+    let written = study_into(&sandbox, &a, &again);
+    written.assert_code(0);
+    assert!(!written.stderr.contains("earlier command"), "{written}");
+    assert!(
+        read(&shared).contains(&title("2 runs", "5")),
+        "{}",
+        read(&shared)
+    );
+}
+
 /// A study whose `mur-eval` has no `mur-eval-capture` beside it (the cli conditions'
 /// `mur` runs through it) is refused before it writes anything into `--out`, saying where
 /// it looked: mur-eval's own failure, exit 7.
