@@ -898,14 +898,12 @@ mod tests {
         // `--timeout`), or one an integer or milliseconds param fills, is fine.
         // Nor is one on a key no param is sent under, however near its name (`Text`,
         // `timeout_ms`: the kits send `text`, `timeoutMs`).
-        for (kind, argument) in [
-            (ValueKind::Milliseconds, "timeoutMs"),
-            (ValueKind::Integer, "timeoutMs"),
-            (ValueKind::Text, "timeoutMs2"),
-            (ValueKind::Text, "timeout_ms"),
-            (ValueKind::Text, "Text"),
-            (ValueKind::Text, "Selector"),
-        ] {
+        let near = ["timeoutMs2", "timeout_ms", "Text", "Selector"];
+        let numbers = [ValueKind::Milliseconds, ValueKind::Integer].map(|k| (k, "timeoutMs"));
+        for (kind, argument) in numbers
+            .into_iter()
+            .chain(near.map(|a| (ValueKind::Text, a)))
+        {
             let fine = spec(
                 vec![selector()],
                 vec![

@@ -70,6 +70,14 @@ fn items(list: &Value) -> impl Iterator<Item = &Value> {
     list.as_array().into_iter().flatten()
 }
 
+/// The row named `name` of a report's table (`verbs`, `surfaces`, `toolsServed`…):
+/// `null` when it has none.
+fn row<'a>(table: &'a Value, name: &str) -> &'a Value {
+    items(table)
+        .find(|r| r["name"] == name)
+        .unwrap_or(&Value::Null)
+}
+
 /// The `name` of each entry: the rows of a report's table, the verbs `verbs list` lists.
 fn names(list: &Value) -> Vec<&str> {
     items(list).filter_map(|v| v["name"].as_str()).collect()
@@ -572,13 +580,7 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     assert_eq!(json_timeless(&pretty), json_timeless(&out));
     assert!(pretty.stdout.lines().count() > 100, "{pretty}");
     let report = out.json();
-    let row = |name: &str| {
-        items(&report["verbs"])
-            .find(|r| r["name"] == name)
-            .cloned()
-            .unwrap_or_default()
-    };
-    let count = row("count");
+    let count = row(&report["verbs"], "count");
     assert_eq!(
         [
             &count["calls"],
@@ -599,7 +601,7 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
             &json!("2026-01-04T10:00:00.000Z")
         ]
     );
-    let bump = row("bump");
+    let bump = row(&report["verbs"], "bump");
     assert_eq!(
         [&bump["calls"], &bump["usageErrors"], &bump["p50Ms"]],
         // Latency of its one call that reached the tool: a refusal's says nothing.
@@ -1369,12 +1371,7 @@ fn each_log_is_read_once_and_an_agent_says_what_it_leaves_out() {
         let out = sandbox.devtools(&[&["usage", "report", "--json"][..], more].concat());
         out.assert_code(0);
         let report = out.json();
-        let calls = |surface: &str| {
-            items(&report["surfaces"])
-                .find(|r| r["name"] == surface)
-                .map(|r| r["calls"].clone())
-                .unwrap_or_default()
-        };
+        let calls = |surface: &str| row(&report["surfaces"], surface)["calls"].clone();
         let counted = (
             report["records"].clone(),
             calls("cli/data"),
@@ -1449,14 +1446,10 @@ fn the_logs_a_glob_gives_follow_one_server_log() {
     );
     globbed.assert_code(0);
     let report = globbed.json();
-    let calls = |name: &str| {
-        items(&report["toolsServed"])
-            .find(|t| t["name"] == name)
-            .map(|t| t["calls"].clone())
-    };
+    let calls = |name: &str| &row(&report["toolsServed"], name)["calls"];
     assert_eq!(
         (&report["records"], calls("click"), calls("state")),
-        (&json!(3), Some(json!(1)), Some(json!(2))),
+        (&json!(3), &json!(1), &json!(2)),
         "{globbed}"
     );
     // The flag given once per file reads the same.
