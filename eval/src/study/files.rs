@@ -47,35 +47,6 @@ pub fn write(path: &Path, text: &str) -> Result<()> {
         .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
 }
 
-/// `path` absolute, resolved (links, `..`) as far as it exists, so that
-/// `study/runs/../report.md` is known for the study's `report.md`, and a page in a
-/// `--out` not made yet is known to lie in it.
-pub fn resolved(path: &Path) -> std::path::PathBuf {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-    // The deepest part that exists, resolved, and the rest as named.
-    for existing in absolute.ancestors() {
-        if let Ok(whole) = std::fs::canonicalize(existing) {
-            let rest = absolute.strip_prefix(existing).unwrap_or(Path::new(""));
-            return if rest.as_os_str().is_empty() {
-                whole
-            } else {
-                whole.join(rest)
-            };
-        }
-    }
-    absolute
-}
-
-/// `page` as a study's record names it: relative to the study's directory `out` when it
-/// lies there, so that a copy of the directory names its own page; else absolute.
-pub fn page_in(page: &Path, out: &Path) -> std::path::PathBuf {
-    let page = resolved(page);
-    match page.strip_prefix(resolved(out)) {
-        Ok(within) if !within.as_os_str().is_empty() => within.to_owned(),
-        _ => page,
-    }
-}
-
 /// Whether a study may write into `out`: missing, empty, one holding a study's record
 /// (`study.json`), or one holding only what a study that never got as far as recording
 /// it wrote (its lock among them). Anything else is a usage error, before anything is

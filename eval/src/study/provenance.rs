@@ -90,7 +90,7 @@ impl Provenance {
             jobs: given.jobs,
             html: given
                 .html
-                .map(|page| super::files::page_in(page, given.out)),
+                .map(|page| super::paths::page_in(page, given.out)),
             os: std::env::consts::OS.to_owned(),
             arch: std::env::consts::ARCH.to_owned(),
             cpus: std::thread::available_parallelism().map_or(0, usize::from),

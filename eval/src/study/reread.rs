@@ -6,8 +6,9 @@ use std::path::Path;
 
 use mur_core::{Error, Result};
 
-use super::files::{RESULTS, resolved, write};
+use super::files::{RESULTS, write};
 use super::journal::{self, Journal, Meta};
+use super::paths::resolved;
 use super::publish::{TITLE, title, write_reports};
 use super::report;
 use super::result::RunResult;
