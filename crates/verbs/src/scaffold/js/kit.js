@@ -291,6 +291,13 @@ function check(param, shown, value) {
   if (kind === "integer" && !/^[+-]?\d+$/.test(value)) {
     throw new VerbError(`${shown} needs an integer, got \`${value}\``);
   }
+  // An integer is sent as a JavaScript number, exact only up to 2^53 - 1: past it this
+  // kit refuses one rather than round it (12345678901234567891) or send `null` (400
+  // digits), though mur itself would read integers exactly up to 2^64 - 1.
+  if (kind === "integer" && !Number.isSafeInteger(Number(value))) {
+    const admits = `an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
+    throw new VerbError(`${shown} is out of range: ${admits}, got \`${value}\``);
+  }
   if (kind === "number" && (value.trim() === "" || !Number.isFinite(Number(value)))) {
     throw new VerbError(`${shown} needs a number, got \`${value}\``);
   }

@@ -959,9 +959,14 @@ def _checked(param, shown, value):
         raise Error(told if meant is None else f"{told}; did you mean `{meant}`?")
     if kind == "integer":
         try:
-            int(value)
+            number = int(value)
         except ValueError:
             raise Error(f"{shown} needs an integer, got `{value}`") from None
+        # Sent exactly only within what mur's JSON (serde_json) holds as an integer;
+        # past it mur reads a float (rounded) or refuses the call as the verb's fault.
+        if not _INTEGERS[0] <= number <= _INTEGERS[1]:
+            admits = f"an integer from {_INTEGERS[0]} to {_INTEGERS[1]}"
+            raise Error(f"{shown} is out of range: {admits}, got `{value}`")
     if kind == "number":
         try:
             # `nan`, `inf` and `1e400` are floats, but no JSON: mur would refuse the call.
@@ -991,6 +996,9 @@ def _checked(param, shown, value):
     return value
 
 
+_INTEGERS = (-(2**63), 2**64 - 1)
+"""The integers mur's JSON reads exactly (serde_json's `i64` and `u64`)."""
+
 _JSON_LEVELS = 127
 """The levels of arrays and objects mur reads in a verb's arguments (serde_json's limit)."""
 
@@ -1001,9 +1009,10 @@ def _unreadable(value, depth=1):
     """Why mur could not read `value` sent under a key of the arguments object, or None
     (`depth`: the arrays and objects around it, the arguments object first). Python's
     `json` reads more than mur, which would refuse the whole call as the verb's fault:
-    `NaN`, `Infinity` and numbers beyond a 64-bit float (`1e400`), a lone surrogate
-    escape (`"\\ud800"`) and nesting deeper than mur's limit."""
-    if isinstance(value, float) and not math.isfinite(value):
+    `NaN`, `Infinity` and numbers beyond a 64-bit float (`1e400`, or `1` and 400 zeros:
+    mur reads an integer past `i64`/`u64` as a float), a lone surrogate escape
+    (`"\\ud800"`) and nesting deeper than mur's limit."""
+    if isinstance(value, float) and not math.isfinite(value) or _beyond_a_float(value):
         return "NaN, Infinity or a number beyond a 64-bit float"
     if isinstance(value, str):
         lone = any(0xD800 <= ord(char) <= 0xDFFF for char in value)
@@ -1017,6 +1026,17 @@ def _unreadable(value, depth=1):
             if why is not None:
                 return why
     return None
+
+
+def _beyond_a_float(value):
+    """Whether `value` is an integer too large for a 64-bit float (bool is an int too)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    try:
+        float(value)
+    except OverflowError:
+        return True
+    return False
 
 
 def _sent_value(param, value):
