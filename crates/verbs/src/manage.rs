@@ -46,13 +46,18 @@ pub fn list(dirs: &VerbDirs) -> Result<Vec<Entry>, VerbError> {
 
 /// One installed verb: its entry, its file, and the bytes of its compiled
 /// code in the cache (0 for a data verb, or before its first compile).
-pub fn info(dirs: &VerbDirs, name: &str) -> Result<(Entry, PathBuf, u64), VerbError> {
+pub type Info = (Entry, PathBuf, u64);
+
+/// The installed verb `name` ([`Info`]); or, when none is called that, the refusal
+/// that says so (`Ok(Err(..))`), apart from an index that cannot be read: the caller
+/// may know more of the name (a session's tool, reached by its derived verb).
+pub fn info(dirs: &VerbDirs, name: &str) -> Result<Result<Info, VerbError>, VerbError> {
     let index = Index::load(&dirs.verbs)?;
-    let entry = index
-        .get(name)
-        .ok_or_else(|| not_installed(&[name], &index))?;
+    let Some(entry) = index.get(name) else {
+        return Ok(Err(not_installed(&[name], &index)));
+    };
     let compiled = CodeCache::open(&dirs.cache).compiled_bytes(&entry.sha256);
-    Ok((entry.clone(), index.file_path(entry), compiled))
+    Ok(Ok((entry.clone(), index.file_path(entry), compiled)))
 }
 
 /// Uninstalls verb `name`: gone from help and dispatch at once. Compiled code
@@ -376,12 +381,12 @@ fn judge_all(
         let judge = |name: &str, sha256: &str| {
             verdict(index, &seen, file, name, sha256, force, reserved, is_data)
         };
-        // Once the batch is refused, a file is compiled no more (tens of seconds
-        // for a Python or JavaScript one) only to learn its name.
-        let compile = clashes.is_empty();
+        // A clash is said last, once every file passed every check: a file clashing
+        // (or after one that clashed) is compiled all the same, so that what refuses
+        // it is said first, not after the `--force` the clash asks for.
         let judged = match content {
             Content::Data => Judged::Read(Box::new(inspect_data(file)?)),
-            Content::Component => judge_component(compiler, dirs, file, judge, compile, compiling)?,
+            Content::Component => judge_component(compiler, dirs, file, judge, compiling)?,
         };
         let candidate = match judged {
             Judged::Read(candidate) => *candidate,
@@ -391,18 +396,13 @@ fn judge_all(
                 verdict,
                 waits,
             } => {
-                match verdict {
-                    Verdict::Unchanged => {
-                        unchanged_waits.extend(waits.map(|waits| (name.clone(), waits)));
-                        outcomes.push(Added::Unchanged { name: name.clone() });
-                    }
-                    Verdict::Clash(clash) => clashes.push(clash),
-                    _ => {}
+                if verdict == Verdict::Unchanged {
+                    unchanged_waits.extend(waits.map(|waits| (name.clone(), waits)));
+                    outcomes.push(Added::Unchanged { name: name.clone() });
                 }
                 seen.push((name, sha256, file));
                 continue;
             }
-            Judged::Unread => continue,
         };
         let verdict = verdict(
             index,
@@ -516,8 +516,6 @@ enum Judged {
         /// Unchanged: what its `mur:verb-waits` section declares ([`learn_waits`]).
         waits: Option<ToolWait>,
     },
-    /// Not compiled, the batch being refused already: its verb is not known.
-    Unread,
 }
 
 /// What to do with a file of a batch, its verb named.
@@ -535,14 +533,14 @@ enum Verdict {
 /// A component, judged by the name it declares (see [`name_section`]) before it
 /// is compiled with `compiler` (made on first use), then compiled and read; one
 /// that declares none is only compiled and read. `judge` is [`verdict`] for
-/// this file and batch; without `compile`, a file that must be compiled to be
-/// judged further is left [`Judged::Unread`].
+/// this file and batch. One that clashes is compiled and read too: what its
+/// `info` declares may refuse it, which is said before the clash (its `--force`
+/// would not get past it).
 fn judge_component(
     compiler: &mut Option<Compiler>,
     dirs: &VerbDirs,
     file: &Path,
     judge: impl Fn(&str, &str) -> Result<Verdict, VerbError>,
-    compile: bool,
     compiling: &dyn Fn(&Path, usize),
 ) -> Result<Judged, VerbError> {
     let bytes = read_candidate(file)?;
@@ -552,7 +550,7 @@ fn judge_component(
     let declared = declared_name(file, said.name)?;
     if let Some(name) = declared.as_deref() {
         let verdict = judge(name, &sha256)?;
-        if verdict != Verdict::Install {
+        if matches!(verdict, Verdict::Unchanged | Verdict::Again) {
             // Read without a compile, as the name was: a section that cannot be read
             // declares nothing, as when a call reads it again.
             let waits = match verdict {
@@ -569,9 +567,6 @@ fn judge_component(
                 waits,
             });
         }
-    }
-    if !compile {
-        return Ok(Judged::Unread);
     }
     let compiler = match compiler {
         Some(compiler) => compiler,

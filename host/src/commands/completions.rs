@@ -175,7 +175,7 @@ fn chosen_twice(typed: &[String]) -> bool {
 /// The tools of the session the `host` options choose, found by discovery (quietly,
 /// briefly), from its cached tool list when warm; none without a session, or with
 /// several and none chosen.
-fn session_tools(host: &crate::cli::HostArgs) -> Vec<serde_json::Value> {
+pub(super) fn session_tools(host: &crate::cli::HostArgs) -> Vec<serde_json::Value> {
     let settings = Settings {
         timeout: SESSION_WAIT,
         ..crate::options::settings(host)

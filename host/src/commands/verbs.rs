@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use mur_core::Result;
+use mur_core::{Error, Result};
 use mur_verbs::manage::{self, Added};
 use mur_verbs::{VerbDirs, scaffold};
 
@@ -31,7 +31,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             let added = manage::add_observed(&dirs, files, *force, &host_verbs, &say)?;
             output::text(&added_lines(&added))?;
             if !quiet {
-                let notes = stands_for(&dirs, &added, &host_verbs);
+                let notes = stands_for(&dirs, &added, &host_verbs, host);
                 for note in renamed(&added).into_iter().chain(notes) {
                     output::diagnostic(&note);
                 }
@@ -46,7 +46,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
                 .collect();
             output::stdout(lines.as_bytes())
         }
-        VerbsCommand::Info { name, json } => info(&dirs, name, *json),
+        VerbsCommand::Info { name, json } => info(&dirs, name, *json, host),
         VerbsCommand::Prune {
             unused_for,
             max_usage_error_rate,
@@ -94,8 +94,13 @@ fn list(dirs: &VerbDirs, json: bool) -> Result<()> {
     output::stdout(output::table(&["NAME", "TOOL", "SUMMARY"], &rows).as_bytes())
 }
 
-fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
-    let (entry, file, compiled) = manage::info(dirs, name)?;
+fn info(dirs: &VerbDirs, name: &str, json: bool, host: &crate::cli::HostArgs) -> Result<()> {
+    let (entry, file, compiled) = match manage::info(dirs, name)? {
+        Ok(found) => found,
+        Err(missing) => {
+            return Err(derived_instead(dirs, name, host).unwrap_or_else(|| missing.into()));
+        }
+    };
     // A data verb is read, not compiled: it has no native code.
     let is_data = entry.interface == mur_verbs::data::INTERFACE;
     if json {
@@ -137,6 +142,44 @@ fn info(dirs: &VerbDirs, name: &str, json: bool) -> Result<()> {
         text.push('\n');
     }
     output::text(&text)
+}
+
+/// `verbs info NAME` of no installed verb, where NAME is a tool of the session found
+/// (quietly and briefly, by the discovery `mur devtools` does, through the cached tool
+/// list), or its derived verb: said, with the command that shows that verb, where "not
+/// installed" alone sent the user looking for a verb to install. `None` without such a
+/// session: the refusal stays as it was.
+fn derived_instead(dirs: &VerbDirs, name: &str, host: &crate::cli::HostArgs) -> Option<Error> {
+    let tools = super::completions::session_tools(host);
+    let (verb, _) = crate::tools::pick(&tools, name)?;
+    let installed = manage::list(dirs).unwrap_or_default();
+    let host_verbs = cli::host_verbs();
+    // A word a host command or another tool's installed verb answers runs that instead.
+    let taken = |word: &str| {
+        host_verbs.iter().any(|h| h == word) || installed.iter().any(|e| e.name == word)
+    };
+    let tool = &verb.tool;
+    let reached = match [verb.name.as_str(), name].into_iter().find(|w| !taken(w)) {
+        Some(word) => format!("is reached by its derived verb: `mur devtools {word} --help`"),
+        None => format!("is reached only as `mur devtools call {tool}` (its verb name is taken)"),
+    };
+    let error = Error::usage(format!(
+        "`{name}` is not an installed verb; the session's tool `{tool}` {reached}"
+    ));
+    // The verbs installed for the tool are what the catalog lists for it.
+    let named: Vec<String> = installed
+        .iter()
+        .filter(|e| e.tool == *tool)
+        .map(|e| format!("`{}`", e.name))
+        .collect();
+    Some(match named.as_slice() {
+        [] => error,
+        [one] => error.with_hint(format!("the installed verb {one} calls it too")),
+        several => error.with_hint(format!(
+            "the installed verbs {} call it too",
+            several.join(", ")
+        )),
+    })
 }
 
 /// What a verb's `mur:verb-waits` section declares, in words.
@@ -259,14 +302,18 @@ fn renamed(added: &[Added]) -> Vec<String> {
 
 /// What a verb newly installed for a tool whose derived verb has another name did to
 /// the catalog (and `verbs list --all`): it lists this verb for the tool, and no
-/// longer the derived one (which still answers). Said of a session that has the tool,
-/// never as though one had: `verbs add` asks no session, and a tool misspelt (`clik`)
-/// has no derived verb anywhere. Said once, when it becomes so: not
+/// longer the derived one (which still answers). Said once, when it becomes so: not
 /// for a verb unchanged or replaced by a build for the same tool; nor when the names
 /// are the same (the named verb plainly takes the word); nor when the derived verb
 /// was not listed anyway (its word is mur's, or an installed verb's; another
-/// installed verb calls the tool). `-q` hides it.
-fn stands_for(dirs: &VerbDirs, added: &[Added], host_verbs: &[String]) -> Vec<String> {
+/// installed verb calls the tool). `-q` hides it. Only then is a session looked for
+/// ([`tool_note`]).
+fn stands_for(
+    dirs: &VerbDirs,
+    added: &[Added],
+    host_verbs: &[String],
+    host: &crate::cli::HostArgs,
+) -> Vec<String> {
     let news: Vec<(&str, &str, String)> = added
         .iter()
         .filter_map(|a| match a {
@@ -290,20 +337,49 @@ fn stands_for(dirs: &VerbDirs, added: &[Added], host_verbs: &[String]) -> Vec<St
     }
     // Read again only when there is something to say: a note is no reason to fail.
     let installed = manage::list(dirs).unwrap_or_default();
-    news.into_iter()
+    let news: Vec<_> = news
+        .into_iter()
         .filter(|(name, tool, derived)| {
             !installed
                 .iter()
                 .any(|e| e.name == *derived || (e.name != *name && e.tool == *tool))
         })
-        .map(|(name, tool, derived)| {
-            format!(
-                "note: in a session that has tool `{tool}`, the catalog lists `{name}` for it, \
-                 in place of the derived verb `{derived}`, which still answers there \
-                 (`mur devtools {derived} --help`)"
-            )
-        })
+        .collect();
+    if news.is_empty() {
+        return Vec::new();
+    }
+    let tools = super::completions::session_tools(host);
+    news.into_iter()
+        .map(|(name, tool, derived)| tool_note(name, tool, &derived, &tools))
         .collect()
+}
+
+/// The note [`stands_for`] says of verb `name`, for `tool`, whose derived verb is
+/// `derived`, by the `tools` of the session found (quietly and briefly, as `verbs
+/// info` looks): a command it names works where the user runs it. Without a session
+/// (or among several) it is said of one that has the tool, pointing at `catalog`,
+/// which lists a session's tools wherever it runs (`mur devtools clik --help` failed
+/// where no session has `clik`); with one that has the tool, the derived verb's help;
+/// with one that lacks it (a tool misspelt), that, plainly.
+fn tool_note(name: &str, tool: &str, derived: &str, tools: &[serde_json::Value]) -> String {
+    let catalog = "`mur devtools catalog` lists a session's tools";
+    let lists = format!("the catalog lists `{name}` for it, in place of the derived verb");
+    if tools.is_empty() {
+        return format!(
+            "note: in a session that has tool `{tool}`, {lists} `{derived}`, which still \
+             answers there ({catalog})"
+        );
+    }
+    match crate::tools::pick(tools, tool).filter(|(_, found)| found["name"] == tool) {
+        Some((verb, _)) => format!(
+            "note: the session running has tool `{tool}`: {lists} `{0}`, which still answers \
+             (`mur devtools {0} --help`)",
+            verb.name
+        ),
+        None => format!(
+            "note: the session running has no tool `{tool}`, which verb `{name}` calls ({catalog})"
+        ),
+    }
 }
 
 fn to_json(value: &impl serde::Serialize) -> Result<serde_json::Value> {

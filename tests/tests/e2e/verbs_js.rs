@@ -25,7 +25,7 @@ fn a_javascript_verb_installs_parses_and_shapes() {
         rest,
         "note: in a session that has tool `version`, the catalog lists `shout` for it, in \
          place of the derived verb `version`, which still answers there (`mur devtools \
-         version --help`)\n",
+         catalog` lists a session's tools)\n",
         "{out}"
     );
 

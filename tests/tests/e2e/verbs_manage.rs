@@ -937,7 +937,7 @@ fn a_verb_that_hides_a_derived_verb_from_the_catalog_says_so_once() {
     let count = data_verb(&sandbox, "count.json", "count", "[]");
     let said = "note: in a session that has tool `state`, the catalog lists `count` for it, in \
                 place of the derived verb `state`, which still answers there (`mur devtools \
-                state --help`)\n";
+                catalog` lists a session's tools)\n";
     let added = try_add(&sandbox, std::slice::from_ref(&count), &[]);
     added.assert_code(0).assert_stderr_is(said);
     let again = try_add(&sandbox, std::slice::from_ref(&count), &["--force"]);
@@ -966,16 +966,112 @@ fn a_verb_that_hides_a_derived_verb_from_the_catalog_says_so_once() {
     );
     add(&sandbox, &[version]).assert_stderr_is("");
 
-    // No session is asked: a tool misspelt (`clik`) is spoken of as one a session may
-    // have, never as a derived verb that "still answers" (`mur devtools clik` is exit 1).
+    // No session runs: a tool misspelt (`clik`) is spoken of as one a session may have,
+    // never as a derived verb that "still answers", and the command named works here
+    // (`mur devtools clik --help`, named before, is exit 1 where no session has `clik`).
     let typo = sandbox.file(
         "bx.json",
         r#"{"schema": "mur-verb/1", "name": "bx", "tool": "clik", "summary": "s"}"#,
     );
     add(&sandbox, &[typo]).assert_stderr_is(
         "note: in a session that has tool `clik`, the catalog lists `bx` for it, in place of \
-         the derived verb `clik`, which still answers there (`mur devtools clik --help`)\n",
+         the derived verb `clik`, which still answers there (`mur devtools catalog` lists a \
+         session's tools)\n",
     );
+    sandbox.devtools(&["catalog"]).assert_code(0);
+}
+
+/// With a session running, the note after `verbs add` says what that session has: a
+/// tool it lacks (misspelt, `clik`) plainly, pointing at `catalog`; a tool it has,
+/// with its derived verb's help. Each command it names works there.
+#[test]
+fn the_note_of_a_verb_hiding_a_derived_verb_says_what_the_running_session_has() {
+    let sandbox = Sandbox::new();
+    let _sample = sandbox.start_app();
+    // Its tool list cached, as any use of the session leaves it: `verbs add` looks
+    // only briefly.
+    sandbox.devtools(&["catalog"]).assert_code(0);
+    let typo = sandbox.file(
+        "bx.json",
+        r#"{"schema": "mur-verb/1", "name": "bx", "tool": "clik", "summary": "s"}"#,
+    );
+    add(&sandbox, &[typo]).assert_stderr_is(
+        "note: the session running has no tool `clik`, which verb `bx` calls (`mur devtools \
+         catalog` lists a session's tools)\n",
+    );
+    sandbox.devtools(&["catalog"]).assert_code(0);
+
+    let waits = sandbox.file(
+        "until.json",
+        r#"{"schema": "mur-verb/1", "name": "until", "tool": "waitFor", "summary": "s"}"#,
+    );
+    add(&sandbox, &[waits]).assert_stderr_is(
+        "note: the session running has tool `waitFor`: the catalog lists `until` for it, in \
+         place of the derived verb `wait-for`, which still answers (`mur devtools wait-for \
+         --help`)\n",
+    );
+    sandbox
+        .devtools(&["wait-for", "--help"])
+        .assert_code(0)
+        .assert_stdout_starts_with("Usage: mur devtools wait-for ");
+}
+
+/// `verbs info` of a name no verb is installed as, which a running session's tool is
+/// reached by (its name, or its derived verb's), says so and names the command that
+/// shows it, where "not installed" alone sent the user looking for a verb to install;
+/// the installed verbs of that tool are named too. Without a session, or for a name
+/// no tool has, the refusal is as it was. Exit 1 either way.
+#[test]
+fn verbs_info_of_a_sessions_tool_names_its_derived_verb() {
+    let sandbox = Sandbox::new();
+    let not_installed = |name: &str| {
+        format!(
+            "error: no verb named `{name}` is installed\n\
+             hint: `mur devtools verbs list` shows the installed verbs\n"
+        )
+    };
+    let info = |name: &str| sandbox.devtools(&["verbs", "info", name]);
+    info("wait-for")
+        .assert_code(1)
+        .assert_stderr_is(not_installed("wait-for"));
+
+    let _sample = sandbox.start_app();
+    // Its tool list cached, as any use of the session leaves it: `verbs info` looks
+    // only briefly.
+    sandbox.devtools(&["catalog"]).assert_code(0);
+    for name in ["waitFor", "wait-for"] {
+        info(name)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: `{name}` is not an installed verb; the session's tool `waitFor` is reached \
+             by its derived verb: `mur devtools wait-for --help`\n"
+            ));
+    }
+    info("nope")
+        .assert_code(1)
+        .assert_stderr_is(not_installed("nope"));
+
+    // `wait-for` installed for another tool takes the word: the tool's own name
+    // still reaches its derived verb.
+    let taken = sandbox.file(
+        "wait-for.json",
+        r#"{"schema": "mur-verb/1", "name": "wait-for", "tool": "version", "summary": "s"}"#,
+    );
+    let until = sandbox.file(
+        "until.json",
+        r#"{"schema": "mur-verb/1", "name": "until", "tool": "waitFor", "summary": "s"}"#,
+    );
+    add(&sandbox, &[taken, until]);
+    info("waitFor").assert_code(1).assert_stderr_is(
+        "error: `waitFor` is not an installed verb; the session's tool `waitFor` is reached by \
+         its derived verb: `mur devtools waitFor --help`\n\
+         hint: the installed verb `until` calls it too\n",
+    );
+    sandbox
+        .devtools(&["waitFor", "--help"])
+        .assert_code(0)
+        .assert_stdout_starts_with("Usage: mur devtools wait-for ");
 }
 
 /// An entry an older `mur` wrote, which did not read the `mur:verb-waits` section,
@@ -1011,33 +1107,19 @@ fn a_verb_added_again_learns_the_wait_its_entry_lacks() {
 #[test]
 fn a_wait_on_one_of_the_verbs_own_words_is_refused_and_info_shows_a_wait() {
     let sandbox = Sandbox::new();
-    let wait = std::fs::read(standard("wait")).expect("the standard wait");
-    let shipped = b"timeoutMs=5000";
     for (declared, argument, param) in [
-        (b"text=500000000", "text", "option `--text` of kind `text`"),
+        ("text=500000000", "text", "option `--text` of kind `text`"),
         (
-            b"selector=50000",
+            "selector=50000",
             "selector",
             "positional `<selector>` of kind `selector`",
         ),
     ] {
-        // Every copy of it (the kit keeps one in the section, one beside it).
-        let mut bytes = wait.clone();
-        while let Some(at) = bytes.windows(shipped.len()).position(|w| w == shipped) {
-            bytes[at..at + declared.len()].copy_from_slice(declared);
-        }
-        assert_ne!(bytes, wait, "`wait` declares timeoutMs=5000");
-        let file = sandbox.file(&format!("wait-{argument}.wasm"), bytes);
+        let file = wait_declaring(&sandbox, declared);
         try_add(&sandbox, std::slice::from_ref(&file), &[])
             .assert_code(1)
             .assert_stdout_is("")
-            .assert_stderr_is(format!(
-                "error: verb `wait` in `{}` declares a wait (`mur:verb-waits`) on `{argument}`, \
-                 the argument its {param} is sent as: the host sets a wait's argument to a \
-                 number of milliseconds, so it must be an `integer` or `milliseconds` param's, \
-                 or one the verb never sends\n",
-                file.display()
-            ));
+            .assert_stderr_is(wait_on_words(&file, argument, param, ""));
     }
     assert!(!verb_dir(&sandbox).join("wait.wasm").exists());
 
@@ -1051,6 +1133,66 @@ fn a_wait_on_one_of_the_verbs_own_words_is_refused_and_info_shows_a_wait() {
              within the call's `--timeout`\n\
              summary:   ",
         );
+}
+
+/// The standard `wait` with its `mur:verb-waits` section made to say `declared`
+/// (`text=500000000`, as long as the shipped `timeoutMs=5000`), in a file of the sandbox.
+fn wait_declaring(sandbox: &Sandbox, declared: &str) -> std::path::PathBuf {
+    let wait = std::fs::read(standard("wait")).expect("the standard wait");
+    let shipped = b"timeoutMs=5000";
+    let declared = declared.as_bytes();
+    assert_eq!(
+        declared.len(),
+        shipped.len(),
+        "{declared:?} as long as the shipped"
+    );
+    // Every copy of it (the kit keeps one in the section, one beside it).
+    let mut bytes = wait.clone();
+    while let Some(at) = bytes.windows(shipped.len()).position(|w| w == shipped) {
+        bytes[at..at + declared.len()].copy_from_slice(declared);
+    }
+    assert_ne!(bytes, wait, "`wait` declares timeoutMs=5000");
+    let argument = String::from_utf8_lossy(declared);
+    let argument = argument.split('=').next().unwrap_or_default();
+    sandbox.file(&format!("wait-{argument}.wasm"), bytes)
+}
+
+/// What `verbs add` says of `file`, a `wait` declaring a wait on `argument`, the key
+/// its `param` is sent under, with `batch` after (`; none of the 2 files…`).
+fn wait_on_words(file: &std::path::Path, argument: &str, param: &str, batch: &str) -> String {
+    format!(
+        "error: verb `wait` in `{}` declares a wait (`mur:verb-waits`) on `{argument}`, \
+         the argument its {param} is sent as: the host sets a wait's argument to a \
+         number of milliseconds, so it must be an `integer` or `milliseconds` param's, \
+         or one the verb never sends{batch}\n",
+        file.display()
+    )
+}
+
+/// A refusal is said before a clash: a verb that clashes with an installed one and
+/// that `verbs add` refuses for what it declares gets the refusal, whose fix is to
+/// build it again, not "pass `--force`", after which the refusal came all the same.
+/// So too in a batch, for a file after one that clashes (it was not even compiled).
+#[test]
+fn a_verb_refused_for_what_it_declares_is_told_so_before_any_clash() {
+    let sandbox = sandbox_with(&[standard("wait"), guest("ping")]);
+    let file = wait_declaring(&sandbox, "text=500000000");
+    let param = "option `--text` of kind `text`";
+    try_add(&sandbox, std::slice::from_ref(&file), &[])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(wait_on_words(&file, "text", param, ""));
+
+    let ping = std::fs::read(guest("ping")).expect("ping.wasm");
+    let clashing = sandbox.file(
+        "ping-v2.wasm",
+        mur_e2e::plugins::with_custom_section(&ping, "v2"),
+    );
+    let batch = "; none of the 2 files given was added";
+    try_add(&sandbox, &[clashing, file.clone()], &[])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(wait_on_words(&file, "text", param, batch));
 }
 
 /// A verb's file replaced behind the index (a rebuild copied over it) keeps what its
