@@ -248,8 +248,10 @@ struct Candidate {
 /// verb by such a name could never be called, so it is refused, `force` or not.
 /// A component that declares its name (section `mur:verb-name`, which the kits
 /// write) is judged by it before it is compiled; one that does not, by its
-/// `info` after. Whatever happens, compiled code no installed verb uses is
-/// removed after: a refused file leaves nothing behind.
+/// `info` after. A clash with an installed verb is said only once every file
+/// passed every other check: `--force` gets past a clash, never a refusal.
+/// Whatever happens, compiled code no installed verb uses is removed after: a
+/// refused file leaves nothing behind.
 pub fn add(
     dirs: &VerbDirs,
     files: &[PathBuf],
