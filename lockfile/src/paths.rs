@@ -185,19 +185,46 @@ pub fn state_dir() -> Option<PathBuf> {
 
 /// The canonical full path of a project file, as hashed into its lockfile name.
 ///
-/// The path is made absolute and resolved through symlinks when it exists (a
-/// project that does not exist yet keeps its absolute, lexically cleaned
-/// form). On Windows the drive letter is lowercased and `/` becomes `\`, so
+/// The path is made absolute and resolved through symlinks when it exists. A
+/// project that does not exist (yet: a bridge's project file usually never does)
+/// has its deepest existing directory resolved and the rest cleaned of `.` and `..`,
+/// so `../ev/Ev.csproj` from a sibling directory names the same session as
+/// `/…/ev/Ev.csproj`. On Windows the drive letter is lowercased and `/` becomes `\`, so
 /// `C:\foo\bar.csproj` and `c:/foo/bar.csproj` address the same session.
 pub fn canonical_project(path: &Path) -> io::Result<String> {
-    let absolute = std::path::absolute(path)?;
-    let resolved = std::fs::canonicalize(&absolute).unwrap_or(absolute);
+    let resolved = resolved(&std::path::absolute(path)?);
     let text = resolved.to_string_lossy().into_owned();
     if cfg!(windows) {
         Ok(windows_canonical(strip_verbatim_prefix(&text)))
     } else {
         Ok(text)
     }
+}
+
+/// `absolute` resolved through symlinks as far as it exists, the rest cleaned
+/// lexically: `std::path::absolute` keeps `..` on Unix (where `a/link/..` need not be
+/// `a`), and `std::fs::canonicalize` fails for a path that does not exist. Below the
+/// deepest directory that exists nothing can be a symlink, so a `..` there just drops
+/// the word before it.
+fn resolved(absolute: &Path) -> PathBuf {
+    let Some((mut base, rest)) = absolute.ancestors().find_map(|dir| {
+        Some((
+            std::fs::canonicalize(dir).ok()?,
+            absolute.strip_prefix(dir).ok()?,
+        ))
+    }) else {
+        return absolute.to_path_buf();
+    };
+    for part in rest.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                base.pop();
+            }
+            std::path::Component::Normal(word) => base.push(word),
+            _ => {}
+        }
+    }
+    base
 }
 
 /// `std::fs::canonicalize` on Windows returns `\\?\C:\…`; the contract hashes `c:\…`.
@@ -544,5 +571,46 @@ mod tests {
             canonical_project(&via_dots).expect("canon")
         );
         assert!(Path::new(&canonical_project(&file).expect("canon")).is_absolute());
+    }
+
+    /// A bridge's project file usually does not exist: `..` in its path is still
+    /// resolved, through symlinks as far as the directories exist, so two spellings
+    /// of one project are one session (a second bridge is refused, exit 3).
+    #[test]
+    fn a_project_that_does_not_exist_is_cleaned_of_dot_segments() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let real = std::fs::canonicalize(dir.path()).expect("canon");
+        std::fs::create_dir_all(real.join("ev")).expect("mkdir");
+        std::fs::create_dir_all(real.join("b2")).expect("mkdir");
+        let want = real.join("ev/Ev.csproj").to_string_lossy().into_owned();
+        for spelling in [
+            "b2/../ev/Ev.csproj",
+            "ev/./Ev.csproj",
+            "ev/nope/../Ev.csproj",
+            "b2/../../b2/../ev/Ev.csproj",
+        ] {
+            let spelling = if spelling.starts_with("b2/../../") {
+                // Up out of the temp dir and back in by its own name.
+                let name = real.file_name().expect("name").to_string_lossy();
+                real.join(spelling.replace("../b2", &format!("../{name}/b2")))
+            } else {
+                real.join(spelling)
+            };
+            assert_eq!(
+                canonical_project(&spelling).expect("canon"),
+                want,
+                "{}",
+                spelling.display()
+            );
+        }
+        #[cfg(unix)]
+        {
+            // A symlinked directory that exists is resolved before `..` is taken.
+            std::os::unix::fs::symlink(real.join("ev"), real.join("link")).expect("symlink");
+            assert_eq!(
+                canonical_project(&real.join("link/Ev.csproj")).expect("canon"),
+                want
+            );
+        }
     }
 }

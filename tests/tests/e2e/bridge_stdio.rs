@@ -508,6 +508,18 @@ fn a_second_bridge_or_session_for_the_project_exits_3_saying_how_to_stop_it() {
         bridge.project_arg()
     ));
     assert_eq!(again.stdout, "");
+    // The project spelt with `..` (its file does not exist: a bridge's seldom does) is
+    // the same project: refused, and found by the verbs.
+    let dir = bridge.project.parent().expect("a project's directory");
+    let dotted = dir
+        .join("elsewhere/..")
+        .join(bridge.project.file_name().expect("a file name"));
+    start(&sb, &dotted, &[], &everything())
+        .assert_code(3)
+        .assert_stderr_contains(&active);
+    let mut echo = sb.mur_command(&["devtools", "--project"]);
+    echo.arg(&dotted).args(["echo", "--message", "dotted"]);
+    mur_e2e::run(&mut echo).assert_code(0);
     // The first one is untouched, its log too.
     bridge.mur(&["echo", "--message", "first"]).assert_code(0);
     let log = bridge.log();
