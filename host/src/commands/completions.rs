@@ -60,7 +60,7 @@ fn complete(shell: &str, argv: &[OsString]) -> Result<()> {
     let mut verbs = installed();
     let names: Vec<String> = verbs.iter().map(|v| v.name.clone()).collect();
     let current = current_word(shell, &words);
-    let tools = session_tools(&host_args(&words, current));
+    let tools = session_tools(&host_args(&words, current), SESSION_WAIT);
     verbs.extend(derived(&tools, &verbs));
     let mut cmd = tree(&verbs, &names, &tools);
     let drop = given_once(&cmd, &words, current);
@@ -173,11 +173,11 @@ fn chosen_twice(typed: &[String]) -> bool {
 }
 
 /// The tools of the session the `host` options choose, found by discovery (quietly,
-/// briefly), from its cached tool list when warm; none without a session, or with
-/// several and none chosen.
-pub(super) fn session_tools(host: &crate::cli::HostArgs) -> Vec<serde_json::Value> {
+/// within `wait`), from its cached tool list when warm; none without a session, or
+/// with several and none chosen.
+pub(super) fn session_tools(host: &crate::cli::HostArgs, wait: Duration) -> Vec<serde_json::Value> {
     let settings = Settings {
-        timeout: SESSION_WAIT,
+        timeout: wait,
         ..crate::options::settings(host)
     };
     let tools = crate::invoke::block_on(async {

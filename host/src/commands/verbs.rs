@@ -9,6 +9,12 @@ use mur_verbs::{VerbDirs, scaffold};
 use crate::cli::{self, VerbsCommand};
 use crate::output;
 
+/// How long `verbs info` and `verbs add` look for a session to speak of: longer than
+/// completion's half second (a typed command can wait, and a loaded machine would
+/// miss a live session and say less), short of the 10 s a call waits, as nothing the
+/// user asked for depends on it.
+const SESSION_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Runs one `verbs` subcommand and prints what it found or did.
 pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
     if let VerbsCommand::New { name, dir, lang } = cmd {
@@ -23,7 +29,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             let settings = crate::options::started(host);
             crate::invoke::block_on(super::catalog::installed_and_derived(&settings))?
         }
-        VerbsCommand::List { json, .. } => list(&dirs, *json),
+        VerbsCommand::List { json, .. } => list(&dirs, *json, host.pretty),
         VerbsCommand::Add { files, force } => {
             let quiet = host.quiet;
             let say = |file: &Path, bytes: usize| say_compiling(file, bytes, quiet);
@@ -72,10 +78,10 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
     }
 }
 
-fn list(dirs: &VerbDirs, json: bool) -> Result<()> {
+fn list(dirs: &VerbDirs, json: bool, pretty: bool) -> Result<()> {
     let verbs = manage::list(dirs)?;
     if json {
-        return output::json(&to_json(&verbs)?, false);
+        return output::json(&to_json(&verbs)?, pretty);
     }
     if verbs.is_empty() {
         output::diagnostic(&format!(
@@ -108,7 +114,7 @@ fn info(dirs: &VerbDirs, name: &str, json: bool, host: &crate::cli::HostArgs) ->
         if !is_data {
             value["compiledBytes"] = compiled.into();
         }
-        return output::json(&value, false);
+        return output::json(&value, host.pretty);
     }
     let unknown = || "unknown".to_owned();
     let mut rows = vec![
@@ -150,7 +156,7 @@ fn info(dirs: &VerbDirs, name: &str, json: bool, host: &crate::cli::HostArgs) ->
 /// installed" alone sent the user looking for a verb to install. `None` without such a
 /// session: the refusal stays as it was.
 fn derived_instead(dirs: &VerbDirs, name: &str, host: &crate::cli::HostArgs) -> Option<Error> {
-    let tools = super::completions::session_tools(host);
+    let tools = super::completions::session_tools(host, SESSION_WAIT);
     let (verb, _) = crate::tools::pick(&tools, name)?;
     let installed = manage::list(dirs).unwrap_or_default();
     let host_verbs = cli::host_verbs();
@@ -348,7 +354,7 @@ fn stands_for(
     if news.is_empty() {
         return Vec::new();
     }
-    let tools = super::completions::session_tools(host);
+    let tools = super::completions::session_tools(host, SESSION_WAIT);
     news.into_iter()
         .map(|(name, tool, derived)| tool_note(name, tool, &derived, &tools))
         .collect()

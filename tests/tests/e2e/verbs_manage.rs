@@ -77,6 +77,13 @@ fn verbs_info_shows_tool_usage_file_hash_and_size() {
     assert_eq!(entry["size"], bytes.len() as u64);
     assert_eq!(entry["file"], "ping.wasm");
     assert!(verb_dir(&sandbox).join("ping.wasm").exists());
+    // `--pretty` indents them, as it does every JSON mur prints for people.
+    for words in [&["list", "--json"][..], &["info", "ping", "--json"]] {
+        let plain = sandbox.devtools(&[&["verbs"][..], words].concat());
+        let pretty = sandbox.devtools(&[&["verbs"][..], words, &["--pretty"]].concat());
+        let indented = serde_json::to_string_pretty(&plain.json()).expect("json") + "\n";
+        assert_eq!(pretty.assert_code(0).stdout, indented, "{words:?}");
+    }
     let text = sandbox.mur(&["devtools", "verbs", "info", "ping"]);
     assert!(text.stdout.contains("tool:      version\n"), "{text}");
     assert!(text.stdout.contains("usage: mur devtools ping"), "{text}");
