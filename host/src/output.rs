@@ -203,12 +203,16 @@ pub fn notice(message: &str) {
 }
 
 /// What discovery has to say along the way, shown on stderr: notices as
-/// warnings, `--auto` progress as a counter when stderr is a terminal.
+/// warnings, notes as notes (discovery leaves them out under `-q`), `--auto` progress as a counter when stderr is a terminal.
 pub struct Notices;
 
 impl mur_discovery::Report for Notices {
     fn notice(&mut self, message: String) {
         notice(&message);
+    }
+
+    fn note(&mut self, message: String) {
+        diagnostic(&format!("note: {message}"));
     }
 
     fn scan_progress(&self, done: usize, total: usize) {

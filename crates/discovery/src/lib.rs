@@ -12,7 +12,7 @@ mod select;
 mod sockets;
 
 pub use access::{Access, SIDECAR_SCHEMA, Secret, read_sidecar, sidecar_of, sidecar_path};
-pub use lockfiles::{Found, Survey, registry, survey};
+pub use lockfiles::{Found, Survey, ended_note, registry, survey};
 pub use report::{Report, Silent};
 pub use scan::scan;
 pub use select::{Candidate, ProjectFilter, rows as session_rows};
@@ -217,7 +217,8 @@ async fn find(
     // Only the project's session is probed when `--project` names one.
     let wanted = |found: &Found| project.is_none_or(|p| p.matches_lockfile(found));
     let survey = lockfiles::survey_wanted(registry, http, wanted, report).await?;
-    survey.collect_garbage(registry, report);
+    let removed = survey.collect_garbage(registry, report);
+    let ended_sessions = survey.ended(&removed, wanted);
     survey.report_impostors(report);
     let candidates: Vec<Candidate> = survey.live.iter().map(Candidate::from_lockfile).collect();
     let silent: Vec<(Candidate, String)> = survey
@@ -227,40 +228,53 @@ async fn find(
         .collect();
     let chosen = select::unique(candidates, &silent, project, command)
         .map_err(|e| unresponsive_instead(e, &survey, project));
-    match (chosen, range) {
-        (Err(e), Some(range)) if e.kind() == mur_core::Kind::NoSession => {
-            tracing::debug!(
-                "no lockfile names a live session: scanning ports {}-{}",
-                range.first,
-                range.last
-            );
-            let found = scan::scan(http, range, report).await;
-            let chosen = select::unique(found, &[], project, command).map_err(|e| {
-                e.with_hint(format!(
-                    "`--auto` scanned 127.0.0.1 ports {}-{}",
-                    range.first, range.last
-                ))
-            })?;
-            Ok(chosen.into())
-        }
-        (Err(e), None) if e.kind() == mur_core::Kind::NoSession => Err(match project {
-            Some(project) => {
-                let not_running = |e: Error| match ended(&survey, project) {
-                    Some(ended) if e.hints().is_empty() => {
-                        no_session_hint(e, registry, false).with_first_hint(ended)
-                    }
-                    _ => no_session_hint(e, registry, false),
-                };
-                with_other_projects(e, project, registry, http, not_running).await
+    // Whether the error says how the project's session ended (then no note says it too).
+    let told = std::cell::Cell::new(false);
+    let found = async {
+        match (chosen, range) {
+            (Err(e), Some(range)) if e.kind() == mur_core::Kind::NoSession => {
+                tracing::debug!(
+                    "no lockfile names a live session: scanning ports {}-{}",
+                    range.first,
+                    range.last
+                );
+                let found = scan::scan(http, range, report).await;
+                let chosen = select::unique(found, &[], project, command).map_err(|e| {
+                    e.with_hint(format!(
+                        "`--auto` scanned 127.0.0.1 ports {}-{}",
+                        range.first, range.last
+                    ))
+                })?;
+                Ok(chosen.into())
             }
-            None => no_session_hint(e, registry, false),
-        }),
-        (chosen, _) => {
-            let chosen = chosen.map_err(|e| no_session_hint(e, registry, range.is_some()))?;
-            tracing::debug!("using `{}` ({})", chosen.endpoint, chosen.project);
-            Ok(chosen.into())
+            (Err(e), None) if e.kind() == mur_core::Kind::NoSession => Err(match project {
+                Some(project) => {
+                    let not_running = |e: Error| match ended(&survey, project) {
+                        Some(ended) if e.hints().is_empty() => {
+                            told.set(true);
+                            no_session_hint(e, registry, false).with_first_hint(ended)
+                        }
+                        _ => no_session_hint(e, registry, false),
+                    };
+                    with_other_projects(e, project, registry, http, not_running).await
+                }
+                None => no_session_hint(e, registry, false),
+            }),
+            (chosen, _) => {
+                let chosen = chosen.map_err(|e| no_session_hint(e, registry, range.is_some()))?;
+                tracing::debug!("using `{}` ({})", chosen.endpoint, chosen.project);
+                Ok(chosen.into())
+            }
         }
     }
+    .await;
+    // `-q` hides notes, as everywhere.
+    if !settings.quiet && !told.get() {
+        for found in ended_sessions {
+            report.note(lockfiles::ended_note(found));
+        }
+    }
+    found
 }
 
 impl From<Candidate> for Resolved {

@@ -122,6 +122,15 @@ pub fn unresponsive_message(found: &Found, reason: &str) -> String {
     )
 }
 
+/// What to say of a session whose lockfile a reader removed ([`Survey::ended`]).
+pub fn ended_note(found: &Found) -> String {
+    format!(
+        "the session of `{}` (pid {}) has ended without withdrawing its lockfile (it crashed \
+         or was killed); mur removed the lockfile",
+        found.lock.project, found.lock.pid
+    )
+}
+
 /// Keeps valid lockfiles; says in one line why any other file is skipped.
 fn valid_or_notice(entry: Entry, report: &mut dyn Report) -> Option<Found> {
     let path = entry.path.display();
@@ -147,11 +156,11 @@ fn valid_or_notice(entry: Entry, report: &mut dyn Report) -> Option<Found> {
 
 impl Survey {
     /// Removes stale lockfiles on the way through, as every reader may, and
-    /// returns how many it removed. Each is removed under its slot's lock and
+    /// returns those it removed. Each is removed under its slot's lock and
     /// only if it is still the file judged stale, so a session that started
     /// since the survey keeps its fresh lockfile.
-    pub fn collect_garbage(&self, registry: &Registry, report: &mut dyn Report) -> usize {
-        let mut removed = 0;
+    pub fn collect_garbage(&self, registry: &Registry, report: &mut dyn Report) -> Vec<&Found> {
+        let mut removed = Vec::new();
         let files: Vec<_> = self
             .stale
             .iter()
@@ -161,7 +170,7 @@ impl Survey {
         for (found, outcome) in self.stale.iter().zip(outcomes) {
             match outcome {
                 Ok(true) => {
-                    removed += 1;
+                    removed.push(found);
                     tracing::debug!("removed stale lockfile `{}`", found.path.display());
                 }
                 Ok(false) => tracing::debug!(
@@ -172,6 +181,27 @@ impl Survey {
             }
         }
         removed
+    }
+
+    /// Of the sessions whose lockfiles were `removed`, those worth a word: the ones
+    /// `meant` keeps (as selection would have considered them), but none of a project
+    /// whose session runs (it answered, or runs unanswering: an older session's file
+    /// is no news beside it). Without a word, a crashed app's session read as one that
+    /// never ran: "no running devtools session found".
+    pub fn ended<'a>(
+        &self,
+        removed: &[&'a Found],
+        meant: impl Fn(&Found) -> bool,
+    ) -> Vec<&'a Found> {
+        let running = |found: &Found| {
+            let of_it = |other: &Found| other.lock.project == found.lock.project;
+            self.live.iter().any(of_it) || self.unresponsive.iter().any(|(f, _)| of_it(f))
+        };
+        removed
+            .iter()
+            .copied()
+            .filter(|found| meant(found) && !running(found))
+            .collect()
     }
 
     /// Says which sessions run but did not answer (always worth knowing).
@@ -235,7 +265,7 @@ mod tests {
         };
 
         let mut notices = Notices::default();
-        assert_eq!(survey.collect_garbage(&registry, &mut notices), 98);
+        assert_eq!(survey.collect_garbage(&registry, &mut notices).len(), 98);
         assert_eq!(notices.0, Vec::<String>::new());
         let mut left: Vec<PathBuf> = registry
             .scan()

@@ -13,6 +13,9 @@ pub trait Report {
             path.display()
         ));
     }
+    /// A one-line note: what discovery did that the user should know of (the lockfile
+    /// of a session that ended, removed). Nothing by default.
+    fn note(&mut self, _message: String) {}
     /// `--auto`: `done` of `total` ports probed so far.
     fn scan_progress(&self, _done: usize, _total: usize) {}
     /// `--auto`: the scan is over.
@@ -52,6 +55,12 @@ impl Report for Once<'_> {
     fn malformed(&mut self, path: &std::path::Path, why: &str) {
         if self.said.insert(format!("{}\0{why}", path.display())) {
             self.report.malformed(path, why);
+        }
+    }
+
+    fn note(&mut self, message: String) {
+        if self.said.insert(message.clone()) {
+            self.report.note(message);
         }
     }
 

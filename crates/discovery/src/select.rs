@@ -144,10 +144,17 @@ pub fn with_other_projects(
     let exists = Path::new(&project.canonical).exists();
     let choose = "these sessions are of other projects: choose one with `--project PATH`";
     match nearest(&project.canonical, exists, &others) {
-        Some(c) => listed.with_hint(choose).with_first_hint(format!(
-            "did you mean `--project {}`?",
-            mur_core::shell_word(&c.project)
-        )),
+        // Not "of other projects": one of them is the project likely meant.
+        Some(c) => {
+            let meant = listed.with_hint(format!(
+                "did you mean `--project {}`?",
+                mur_core::shell_word(&c.project)
+            ));
+            match others.len() {
+                1 => meant,
+                _ => meant.with_hint("or choose another of those listed with `--project PATH`"),
+            }
+        }
         None if exists => {
             not_running(listed).with_hint("the sessions listed are of other projects, not this one")
         }
@@ -158,9 +165,11 @@ pub fn with_other_projects(
 /// The session of `others` that `--project typed` most likely meant, when one stands
 /// out: in the directory typed, the nearest below it (`--project App` for
 /// `App/App.csproj`); and when nothing is at `typed` (`exists` false: a slip), of the
-/// same file name (`Other.csproj` in another directory), else beside the file typed
-/// (`App/App.cproj` for `App/App.csproj`). A file that exists is a project of its own,
-/// whatever its name. Two alike are no answer.
+/// same file name in a place plausibly meant ([`near_in_place`]: `App.csproj` typed
+/// beside a directory of its own), else beside the file typed (`App/App.cproj` for
+/// `App/App.csproj`). A file that exists is a project of its own, whatever its name;
+/// a file name alone is no sign (`/nonexistent/App.csproj` is none for
+/// `/home/me/work/App.csproj`). Two alike are no answer.
 fn nearest<'a>(typed: &str, exists: bool, others: &[&'a Candidate]) -> Option<&'a Candidate> {
     let typed = Path::new(typed);
     let only = |found: Vec<&'a Candidate>| match found[..] {
@@ -171,9 +180,11 @@ fn nearest<'a>(typed: &str, exists: bool, others: &[&'a Candidate]) -> Option<&'
         .iter()
         .copied()
         .filter(|c| {
+            let live = Path::new(&c.project);
             !exists
                 && typed.file_name().is_some()
-                && Path::new(&c.project).file_name() == typed.file_name()
+                && live.file_name() == typed.file_name()
+                && near_in_place(typed, live)
         })
         .collect();
     if let Some(c) = only(same_name) {
@@ -203,6 +214,24 @@ fn nearest<'a>(typed: &str, exists: bool, others: &[&'a Candidate]) -> Option<&'
         })
         .collect();
     only(beside)
+}
+
+/// Whether the project file `live`, of the name of `typed` (a path with nothing at it),
+/// is plausibly the one typed: below the directory typed in (`App.csproj` for
+/// `b/App.csproj`), in a directory of the same name (a clone or a move: `old/app/…` for
+/// `new/app/…`), or in one a slip away beside it (`c/App.csproj` for `a/App.csproj`).
+fn near_in_place(typed: &Path, live: &Path) -> bool {
+    fn named(file: &Path) -> Option<(&Path, String)> {
+        let dir = file.parent()?;
+        Some((dir, dir.file_name()?.to_string_lossy().into_owned()))
+    }
+    // A file typed at `/` is in no directory that says anything.
+    let (Some((dir, name)), Some((live_dir, live_name))) = (named(typed), named(live)) else {
+        return false;
+    };
+    name == live_name
+        || (dir.parent() == live_dir.parent() && mur_core::is_typo_of(&name, &live_name))
+        || live.starts_with(dir)
 }
 
 /// One line a session: project, endpoint and pid, the projects in one column (every list
@@ -442,7 +471,15 @@ mod tests {
         ];
         let others: Vec<&Candidate> = all.iter().collect();
         let meant = |typed: &str| nearest(typed, false, &others).map(|c| c.project.as_str());
-        assert_eq!(meant("/elsewhere/Other.csproj"), Some("/w/b/Other.csproj"));
+        // Of the name typed: below the directory typed in, in a directory of the same
+        // name, or one a slip away beside it; a name alone elsewhere is no sign.
+        assert_eq!(meant("/w/Other.csproj"), Some("/w/b/Other.csproj"));
+        assert_eq!(meant("/old/b/Other.csproj"), Some("/w/b/Other.csproj"));
+        assert_eq!(meant("/w/v/Other.csproj"), Some("/w/b/Other.csproj"));
+        assert_eq!(meant("/elsewhere/Other.csproj"), None);
+        assert_eq!(meant("/nonexistent/App.csproj"), None);
+        assert_eq!(meant("/x/vv/Other.csproj"), None);
+        assert_eq!(meant("/Other.csproj"), None);
         assert_eq!(meant("/w/a"), Some("/w/a/App.csproj"));
         // The nearest below the directory; two as near are no answer.
         assert_eq!(meant("/w/b"), Some("/w/b/Other.csproj"));

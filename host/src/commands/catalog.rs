@@ -278,9 +278,10 @@ fn call_only(installed: &[Entry], offered: Option<&Offered>) -> Vec<String> {
 /// lists what is installed, and says so with `"session": null`); stderr says why,
 /// so that a list without derived verbs is never taken for all there is. A session
 /// named (`--endpoint`, `--project`) that cannot be read is an error: its verbs were
-/// what was asked for. So are several live sessions (exit 1, as for any command, the
-/// hint naming `--project`): a catalog of none of them, `"session": null` and exit 0,
-/// read to a script exactly as "no session runs".
+/// what was asked for. Several live sessions, none named, are as none: what needs no
+/// session is listed (exit 0), and the warning says why the derived verbs are not,
+/// listing the sessions and how to choose one; a refusal (exit 1) left an agent with
+/// no catalog at all, not even mur's own commands.
 /// `with_instructions`: the server's instructions are read too ([`instructions`]).
 async fn offered(settings: &Settings, with_instructions: bool) -> Result<Option<Offered>> {
     let found = async {
@@ -299,7 +300,21 @@ async fn offered(settings: &Settings, with_instructions: bool) -> Result<Option<
     let named = matches!(settings.source, Source::Endpoint(_)) || settings.project.is_some();
     match found.await {
         Ok(offered) => Ok(Some(offered)),
-        Err(e) if named || e.kind() == Kind::Usage => Err(e),
+        Err(e) if named || (e.kind() == Kind::Usage && !e.is_about_session()) => Err(e),
+        // Several sessions, and which one is meant not said.
+        Err(e) if e.kind() == Kind::Usage => {
+            output::notice(&format!(
+                "derived verbs are not listed: they are the tools of one session, and {} sessions run",
+                e.list().len()
+            ));
+            for row in e.list() {
+                output::diagnostic(&format!("  {}", output::line(row)));
+            }
+            for hint in e.hints() {
+                output::diagnostic(&format!("hint: {}", output::line(hint)));
+            }
+            Ok(None)
+        }
         Err(e) => {
             let why = e.message().lines().next().unwrap_or_default();
             output::notice(&format!("derived verbs are not listed: {why}"));

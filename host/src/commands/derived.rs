@@ -460,7 +460,7 @@ async fn lookup(
                 None => e,
             };
             return Err(e.with_first_hint(format!(
-                "`{name}` is no installed verb: a tool's verb is looked up in the session once one runs"
+                "`{name}` is not an installed verb; a tool's verb is looked up in the session once one runs"
             )));
         }
         // Which session is meant is not known. A word near a verb or command of mur's is
@@ -479,7 +479,7 @@ async fn lookup(
             // to choose. Not known to be a verb: recorded on `cli/unknown`.
             usage::kind(mur_usage::Kind::Unknown);
             return Err(e.with_first_hint(format!(
-                "`{name}` is no installed verb: a tool's verb is looked up in the session chosen"
+                "`{name}` is not an installed verb; a tool's verb is looked up in the session chosen"
             )));
         }
         Err(e) => return Err(e),

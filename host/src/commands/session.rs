@@ -27,8 +27,9 @@ pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
 
 /// One JSON line of lockfile fields per live session (a table with
 /// `--pretty`); exit 4 when there is none, 2 when the only sessions there
-/// are did not answer. Stale lockfiles are skipped silently and removed on
-/// the way. `--auto` adds sessions found by a loopback port scan. With
+/// are did not answer. Stale lockfiles are removed on the way, each one of a
+/// session that would be listed said in a `note:` (its app crashed or was killed:
+/// not a session that never ran). `--auto` adds sessions found by a port scan. With
 /// `--project`, only that project's sessions count, for the listing and the
 /// exit code alike: `session list --project P` is how a script asks whether
 /// P's session (a bridge that may have stopped when idle) is still up.
@@ -66,7 +67,13 @@ async fn list(settings: &Settings, json: bool) -> Result<()> {
             Ok((survey, others, sessions))
         })
         .await?;
-    survey.collect_garbage(&registry, &mut Notices);
+    let removed = survey.collect_garbage(&registry, &mut Notices);
+    if !settings.quiet {
+        let meant = |f: &Found| project.as_ref().is_none_or(|p| p.matches_lockfile(f));
+        for found in survey.ended(&removed, meant) {
+            discovery::Report::note(&mut Notices, discovery::ended_note(found));
+        }
+    }
     if settings.verbose {
         survey.report_impostors(&mut Notices);
     }
@@ -288,7 +295,7 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
         ));
         return Ok(());
     }
-    let removed = survey.collect_garbage(&registry, &mut Notices);
+    let removed = survey.collect_garbage(&registry, &mut Notices).len();
     let mut cleared = 0;
     for path in &survey.malformed {
         match registry.remove_if_malformed(path) {

@@ -255,7 +255,7 @@ fn a_word_one_slip_from_a_command_is_a_typo_and_one_further_perhaps_a_tool() {
     assert_eq!(
         tool.stderr_lines("hint:")[..2],
         [
-            "hint: `version` is no installed verb: a tool's verb is looked up in the session once one runs",
+            "hint: `version` is not an installed verb; a tool's verb is looked up in the session once one runs",
             "hint: or did you mean `session`?",
         ],
         "{tool}"
@@ -384,7 +384,7 @@ fn a_word_quoted_in_an_error_cannot_forge_a_line_of_murs() {
     out.assert_code(4);
     let second = out.stderr.lines().nth(1).unwrap_or_default();
     assert!(
-        second.starts_with("hint: `x\\x0aerror: forged\\x1b[2J` is no installed verb"),
+        second.starts_with("hint: `x\\x0aerror: forged\\x1b[2J` is not an installed verb"),
         "{out}"
     );
     assert_eq!(out.stderr_lines("error:").len(), 1, "{out}");

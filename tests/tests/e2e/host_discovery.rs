@@ -129,7 +129,7 @@ fn a_word_that_is_no_installed_verb_among_several_sessions_asks_which_session() 
     assert_eq!(
         hints,
         [
-            "hint: `export-todos` is no installed verb: a tool's verb is looked up in the session chosen".to_owned(),
+            "hint: `export-todos` is not an installed verb; a tool's verb is looked up in the session chosen".to_owned(),
             format!(
                 "hint: choose one with `--project PATH` or `--endpoint URL`; for the first: \
                  `mur devtools --project {} export-todos`",
@@ -200,15 +200,34 @@ fn a_project_without_a_session_lists_the_live_ones_and_the_likely_one() {
 }
 
 /// The error for `--project TYPED` while only `sessions` run (in mur's order), `meant`
-/// the one a hint names.
+/// the one a hint names; not also "these sessions are of other projects", as `meant` is
+/// the one likely meant (the others are there to choose from).
 fn other_projects(typed: &str, sessions: &[&mur_e2e::Session], meant: &mur_e2e::Session) -> String {
+    let others = match sessions.len() {
+        1 => "",
+        _ => "hint: or choose another of those listed with `--project PATH`\n",
+    };
     format!(
         "error: no live devtools session for project `{typed}`\n{}\
-         hint: did you mean `--project {}`?\n\
-         hint: these sessions are of other projects: choose one with `--project PATH`\n",
+         hint: did you mean `--project {}`?\n{others}",
         session_rows(sessions),
         meant.lock.project,
     )
+}
+
+/// `--project` naming a file that is not there, of the name of a live session's
+/// project file but in no place near it: no "did you mean" that one, only the list.
+#[test]
+fn a_file_name_alone_is_no_sign_of_the_project_meant() {
+    let sb = Sandbox::new();
+    let a = sb.start_sample(&sb.project("a"));
+    let out = call_version_for(&sb, Path::new("/nonexistent/App.csproj"));
+    out.assert_code(4).assert_stdout_is("");
+    out.assert_stderr_is(format!(
+        "error: no live devtools session for project `/nonexistent/App.csproj`\n{}\
+         hint: these sessions are of other projects: choose one with `--project PATH`\n",
+        session_rows(&[&a]),
+    ));
 }
 
 /// `--project` naming the directory a session's project file is in: that project is
@@ -254,15 +273,66 @@ fn project_without_a_session_exits_4() {
     out.assert_stderr_contains("no live devtools session for project");
 }
 
+/// What a reader says of the session of `project` (pid `pid`) whose lockfile it removed.
+pub(crate) fn ended_note(project: &str, pid: u32) -> String {
+    format!(
+        "note: the session of `{project}` (pid {pid}) has ended without withdrawing its \
+         lockfile (it crashed or was killed); mur removed the lockfile\n"
+    )
+}
+
+/// A stale lockfile is skipped and removed on the way; the session it names, one the
+/// call could have gone to, is said to have ended, once (and not at all with `-q`).
 #[test]
 fn a_stale_lockfile_is_skipped_and_removed_on_the_way() {
     let sb = Sandbox::new();
     let sample = sb.start_sample(&sb.project("live"));
-    let stale = sb.plant_http_lockfile("/gone/App.csproj", dead_pid(), free_port());
+    let pid = dead_pid();
+    let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
     let out = sb.mur(&["devtools", "call", "version"]);
-    // Stale lockfiles are skipped silently.
-    out.assert_quiet_success().assert_answered_by(sample.pid());
+    out.assert_code(0).assert_answered_by(sample.pid());
+    out.assert_stderr_is(ended_note("/gone/App.csproj", pid));
     assert!(!stale.exists(), "the stale lockfile was removed");
+    sb.mur(&["devtools", "call", "version"])
+        .assert_quiet_success();
+    let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
+    sb.mur(&["devtools", "-q", "call", "version"])
+        .assert_quiet_success();
+    assert!(!stale.exists(), "the stale lockfile was removed");
+}
+
+/// An app killed (`kill -9`) left its lockfile: the call after it says the session
+/// ended, once, before "no session" (which read as if no app had ever run); one of
+/// another project than `--project`'s goes without a word, as it was no candidate.
+#[test]
+fn an_app_killed_is_said_to_have_ended_not_never_to_have_run() {
+    let sb = Sandbox::new();
+    let a = sb.start_sample(&sb.project("a"));
+    let (project, pid) = (a.lock.project.clone(), a.pid());
+    a.kill();
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(4).assert_stdout_is("");
+    let no_session = format!(
+        "error: no running devtools session found\n\
+         hint: start the app with its devtools session enabled, or a stdio MCP server with \
+         `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in {}\n\
+         hint: a session started elsewhere can be reached with `--endpoint URL`, or found with \
+         `--auto`\n",
+        sb.registry().searched(),
+    );
+    out.assert_stderr_is(format!("{}{no_session}", ended_note(&project, pid)));
+    sb.mur(&["devtools", "call", "version"])
+        .assert_code(4)
+        .assert_stderr_is(&no_session);
+
+    let a = sb.start_sample(&sb.project("a"));
+    let b = sb.start_sample(&sb.project("b"));
+    let b_lockfile = b.lockfile.clone();
+    b.kill();
+    sb.mur(&["devtools", "--project", &a.lock.project, "call", "version"])
+        .assert_quiet_success()
+        .assert_answered_by(a.pid());
+    assert!(!b_lockfile.exists(), "the stale lockfile was removed");
 }
 
 #[test]

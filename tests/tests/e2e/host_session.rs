@@ -77,6 +77,37 @@ fn list_with_no_live_session_exits_4() {
     out.assert_code(4).assert_stdout_is("");
 }
 
+/// `session list` removing the lockfile of a session whose app was killed says that
+/// the session ended, once; with `--project` of another, or `-q`, not a word.
+#[test]
+fn list_says_once_that_a_killed_apps_session_ended() {
+    let (sb, [a, b]) = Sandbox::with_apps(["a", "b"]);
+    let listed = format!("{}\n", serde_json::to_string(&a.lock).expect("lock json"));
+    let (project, pid) = (b.lock.project.clone(), b.pid());
+    b.kill();
+    let out = sb.mur(&["devtools", "session", "list"]);
+    out.assert_code(0).assert_stdout_is(&listed);
+    out.assert_stderr_is(crate::host_discovery::ended_note(&project, pid));
+    sb.mur(&["devtools", "session", "list"])
+        .assert_quiet_success()
+        .assert_stdout_is(&listed);
+    for words in [
+        &["devtools", "session", "list", "--project", &a.lock.project][..],
+        &["devtools", "-q", "session", "list"],
+    ] {
+        let c = sb.start_sample(&sb.project("c"));
+        let lockfile = c.lockfile.clone();
+        c.kill();
+        sb.mur(words)
+            .assert_quiet_success()
+            .assert_stdout_is(&listed);
+        assert!(
+            !lockfile.exists(),
+            "{words:?}: the stale lockfile is removed"
+        );
+    }
+}
+
 /// `--project` narrows the list to that project's session, and its exit code too: a
 /// script asking whether P's session is up gets 4 when only other projects' run. Before,
 /// `--project` was ignored: every session was listed and the exit was 0.

@@ -430,7 +430,7 @@ fn a_name_without_a_session_is_no_session_unless_it_is_a_typo() {
     assert!(
         out.stderr.starts_with(
             "error: no running devtools session found\n\
-             hint: `get-sum` is no installed verb: a tool's verb is looked up in the session once one runs\n\
+             hint: `get-sum` is not an installed verb; a tool's verb is looked up in the session once one runs\n\
              hint: start the app with its devtools session enabled"
         ),
         "{out}"
@@ -836,17 +836,26 @@ fn a_catalog_of_a_named_session_that_cannot_be_reached_is_an_error() {
     absent.assert_code(4).assert_stdout_is("");
 }
 
-/// With several live sessions the catalog is exit 1 naming them, as any command that
-/// needs one session: before, it was exit 0 with `"session": null`, the JSON of "no
-/// session runs", and a script could not tell the two apart.
+/// With several live sessions and none named, the catalog is as with none: what needs
+/// no session (exit 0, `"session": null`), and stderr says why the derived verbs are not
+/// listed, the sessions, and the command again with `--project` of one. Before, it was
+/// exit 1 with nothing listed, not even mur's own commands.
 #[test]
-fn a_catalog_with_several_sessions_asks_which_one() {
+fn a_catalog_with_several_sessions_lists_what_needs_none_and_says_how_to_choose() {
     let (sandbox, [a, b]) = Sandbox::with_apps(["a", "b"]);
+    let none = Sandbox::new().devtools(&["catalog", "--json"]).json();
     for words in [&["catalog", "--json"][..], &["verbs", "list", "--all"]] {
         let out = sandbox.devtools(words);
-        out.assert_code(1).assert_stdout_is("");
-        out.assert_stderr_is(mur_e2e::several_sessions_error(&[&a, &b], &words.join(" ")));
+        out.assert_code(0);
+        let choose = mur_e2e::several_sessions_error(&[&a, &b], &words.join(" "));
+        let choose = choose.split_once('\n').expect("the error's line").1;
+        out.assert_stderr_is(format!(
+            "warning: derived verbs are not listed: they are the tools of one session, and 2 \
+             sessions run\n{choose}"
+        ));
     }
+    let catalog = sandbox.devtools(&["catalog", "--json"]).json();
+    assert_eq!(catalog, none);
     let chosen = sandbox.devtools(&["--project", &a.lock.project, "catalog", "--json"]);
     chosen.assert_quiet_success();
     assert_eq!(chosen.json()["session"], a.endpoint(), "{chosen}");
