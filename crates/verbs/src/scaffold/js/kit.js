@@ -288,6 +288,8 @@ function check(param, shown, value) {
     const meant = choiceMeant(value, param.choices);
     throw new VerbError(meant === undefined ? told : `${told}; did you mean \`${meant}\`?`);
   }
+  // As mur reads an integer (Rust's `i64` and `u64` `from_str`: a derived verb's options,
+  // the Rust kit's counts): ASCII digits (`\d` is only those) after at most one sign.
   if (kind === "integer" && !/^[+-]?\d+$/.test(value)) {
     throw new VerbError(`${shown} needs an integer, got \`${value}\``);
   }
@@ -298,7 +300,9 @@ function check(param, shown, value) {
     const admits = `an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
     throw new VerbError(`${shown} is out of range: ${admits}, got \`${value}\``);
   }
-  if (kind === "number" && (value.trim() === "" || !Number.isFinite(Number(value)))) {
+  // As mur reads a number (Rust's `f64::from_str`, a derived verb's options): Number()
+  // takes more, which mur refuses: ` 12 ` (spaces), `0x10`, `0b1`, `0o7`.
+  if (kind === "number" && !(NUMBER.test(value) && Number.isFinite(Number(value)))) {
     throw new VerbError(`${shown} needs a number, got \`${value}\``);
   }
   if (kind === "json") {
@@ -325,6 +329,9 @@ function check(param, shown, value) {
   }
   return value;
 }
+
+// A number as mur reads it: ASCII digits after at most one sign, with a point and an exponent.
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 // The levels of arrays and objects mur reads in a verb's arguments (serde_json's limit).
 const JSON_LEVELS = 127;

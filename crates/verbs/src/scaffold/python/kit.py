@@ -45,6 +45,7 @@ import importlib
 import json
 import math
 import os
+import re
 import string
 import sys
 import traceback
@@ -958,23 +959,17 @@ def _checked(param, shown, value):
         meant = _choice_meant(value, param.choices)
         raise Error(told if meant is None else f"{told}; did you mean `{meant}`?")
     if kind == "integer":
-        try:
-            number = int(value)
-        except ValueError:
-            raise Error(f"{shown} needs an integer, got `{value}`") from None
+        if not _INTEGER.fullmatch(value):
+            raise Error(f"{shown} needs an integer, got `{value}`")
         # Sent exactly only within what mur's JSON (serde_json) holds as an integer;
         # past it mur reads a float (rounded) or refuses the call as the verb's fault.
-        if not _INTEGERS[0] <= number <= _INTEGERS[1]:
+        # Past 20 digits without int(), which refuses 4301 and more (a ValueError).
+        if len(value.lstrip("+-").lstrip("0")) > 20 or not _INTEGERS[0] <= int(value) <= _INTEGERS[1]:
             admits = f"an integer from {_INTEGERS[0]} to {_INTEGERS[1]}"
             raise Error(f"{shown} is out of range: {admits}, got `{value}`")
-    if kind == "number":
-        try:
-            # `nan`, `inf` and `1e400` are floats, but no JSON: mur would refuse the call.
-            finite = math.isfinite(float(value))
-        except ValueError:
-            finite = False
-        if not finite:
-            raise Error(f"{shown} needs a number, got `{value}`")
+    # `nan`, `inf` and `1e400` are floats, but no JSON: mur would refuse the call.
+    if kind == "number" and not (_NUMBER.fullmatch(value) and math.isfinite(float(value))):
+        raise Error(f"{shown} needs a number, got `{value}`")
     if kind == "json":
         try:
             why = _unreadable(json.loads(value))
@@ -995,6 +990,14 @@ def _checked(param, shown, value):
         raise Error(f"{shown} needs a file path, or `-` for stdout")
     return value
 
+
+# An integer and a number as mur reads them (Rust's `from_str` of `i64`, `u64` and
+# `f64`: a derived verb's options, the Rust kit's counts): ASCII digits after at most
+# one sign, a number's with a point and an exponent. Python's int() and float() take
+# more, which mur and the Rust kit refuse: `1_000`, ` 12 ` (spaces), `١٢` (any
+# Unicode digit).
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 _INTEGERS = (-(2**63), 2**64 - 1)
 """The integers mur's JSON reads exactly (serde_json's `i64` and `u64`)."""
