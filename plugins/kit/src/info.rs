@@ -168,3 +168,245 @@ fn param(kind: Kind, help: &str) -> Param {
         choices,
     }
 }
+
+/// The sentence in which `mur devtools verbs add` refuses what verb `about` declares in
+/// `spec` and `waits` beyond its names (which [`Spec::unusable`] judges), in pieces; all
+/// empty when it refuses nothing. Pieces, not a `String`: [`export_verb!`]
+/// (crate::export_verb) joins them in a constant, so such a verb does not build (rustc
+/// says the sentence), and a constant cannot format. Judged on [`describe`]'s params,
+/// which are what `verbs add` reads:
+/// - a `choice` with no choices (`Kind::Choice(&[])`), which would refuse every value
+///   (choices on another kind, which `verbs add` refuses too, cannot be declared here:
+///   only [`Kind::Choice`] has any);
+/// - a wait ([`Waits`]) on the key one of its params is sent under, unless that param
+///   is a count or milliseconds: the host sets the wait's argument to a number of
+///   milliseconds, so each call sent a number for a text, or the wait did nothing.
+///   The key is `verbs add`'s rule, compared exactly: an option's name in camelCase
+///   (ASCII capitals only), a positional's name (not its [`Pos::key`]).
+///
+/// The wording must match `verbs add`'s word for word (mur's crates/verbs/src/spec.rs,
+/// `unkept_choices` and `wait_on_words`, after manage.rs's "verb `x` in `FILE`
+/// declares"), as the Python and JavaScript kits' copies must.
+///
+/// Neither of these verbs builds (rustc: "evaluation panicked: verb `pick` declares
+/// option `--mode` of kind `choice` with no choices, …", and "… a wait
+/// (`mur:verb-waits`) on `text`, the argument its option `--text` of kind `text` is
+/// sent as: …"):
+///
+/// ```compile_fail,E0080
+/// use mur_verb_kit::{About, Kind, Opt, Spec, Verb};
+///
+/// struct Pick;
+///
+/// impl Verb for Pick {
+///     const ABOUT: About = About {
+///         name: "pick",
+///         tool: "pick",
+///         summary: "Pick a mode",
+///         synopsis: "",
+///         details: "",
+///         examples: &[],
+///     };
+///     const SPEC: Spec = Spec {
+///         options: &[Opt::value("mode", "M", Kind::Choice(&[]), "which")],
+///         ..Spec::NONE
+///     };
+/// }
+///
+/// mur_verb_kit::export_verb!(Pick);
+/// ```
+///
+/// ```compile_fail,E0080
+/// use mur_verb_kit::{About, Kind, Opt, Spec, Verb, Waits};
+///
+/// struct Wait;
+///
+/// impl Verb for Wait {
+///     const ABOUT: About = About {
+///         name: "wait",
+///         tool: "waitFor",
+///         summary: "Wait for a text",
+///         synopsis: "",
+///         details: "",
+///         examples: &[],
+///     };
+///     const SPEC: Spec = Spec {
+///         options: &[Opt::value("text", "X", Kind::Text, "until its text is X")],
+///         ..Spec::NONE
+///     };
+///     const WAITS: Option<Waits> = Some(Waits {
+///         argument: "text",
+///         default_ms: 5000,
+///     });
+/// }
+///
+/// mur_verb_kit::export_verb!(Wait);
+/// ```
+pub const fn refused(about: &About, spec: &Spec, waits: Option<Waits>) -> [&'static str; 13] {
+    let mut at = 0;
+    while let Some(param) = declared(spec, at) {
+        if let Kind::Choice(choices) = param.kind
+            && choices.is_empty()
+        {
+            return [
+                "verb `",
+                about.name,
+                "` declares ",
+                param.opening(),
+                param.name,
+                param.closing(),
+                " of kind `choice` with no choices, which would refuse every value: give it its \
+                 choices, or another kind",
+                HOST_REFUSES,
+                "",
+                "",
+                "",
+                "",
+                "",
+            ];
+        }
+        at += 1;
+    }
+    let Some(waits) = waits else {
+        return [""; 13];
+    };
+    at = 0;
+    while let Some(param) = declared(spec, at) {
+        if param.sent_as(waits.argument) {
+            if matches!(param.kind, Kind::Count | Kind::Millis) {
+                break;
+            }
+            return [
+                "verb `",
+                about.name,
+                "` declares ",
+                "a wait (`mur:verb-waits`) on `",
+                waits.argument,
+                "`, the argument its ",
+                param.opening(),
+                param.name,
+                param.closing(),
+                " of kind `",
+                kind_name(param.kind),
+                "` is sent as: the host sets a wait's argument to a number of milliseconds, \
+                 so it must be an `integer` or `milliseconds` param's, or one the verb never sends",
+                HOST_REFUSES,
+            ];
+        }
+        at += 1;
+    }
+    [""; 13]
+}
+
+/// What the kit adds to a sentence of `verbs add`'s: whose rule it is.
+const HOST_REFUSES: &str = "; `mur devtools verbs add` would refuse it";
+
+/// A param as [`describe`] declares it to the host, for [`refused`].
+#[derive(Clone, Copy)]
+struct Declared {
+    name: &'static str,
+    kind: Kind,
+    option: bool,
+}
+
+impl Declared {
+    /// `option `--` or `positional `<`, before its name in a sentence of `verbs add`'s.
+    const fn opening(&self) -> &'static str {
+        match self.option {
+            true => "option `--",
+            false => "positional `<",
+        }
+    }
+
+    const fn closing(&self) -> &'static str {
+        match self.option {
+            true => "`",
+            false => ">`",
+        }
+    }
+
+    /// Whether `verbs add` takes it to be sent under `key`: an option under its name
+    /// in camelCase, with an ASCII capital for each word's first letter (`wait-idle` as
+    /// `waitIdle`), a positional under its name.
+    const fn sent_as(&self, key: &str) -> bool {
+        let (name, key) = (self.name.as_bytes(), key.as_bytes());
+        let (mut at, mut taken, mut capital) = (0, 0, false);
+        while at < name.len() {
+            let byte = name[at];
+            at += 1;
+            if self.option && byte == b'-' {
+                capital = true;
+                continue;
+            }
+            let byte = match capital {
+                true => byte.to_ascii_uppercase(),
+                false => byte,
+            };
+            capital = false;
+            if taken == key.len() || key[taken] != byte {
+                return false;
+            }
+            taken += 1;
+        }
+        taken == key.len()
+    }
+}
+
+/// The `at`th param [`describe`] declares, in the order in which `verbs add` judges
+/// them ([`member`]).
+const fn declared(spec: &Spec, mut at: usize) -> Option<Declared> {
+    let mut group = 0;
+    while group < 5 {
+        let mut i = 0;
+        while let Some(member) = member(spec, group, i) {
+            if let Some(param) = member {
+                if at == 0 {
+                    return Some(param);
+                }
+                at -= 1;
+            }
+            i += 1;
+        }
+        group += 1;
+    }
+    None
+}
+
+/// The `i`th of group `group` of the params [`describe`] declares: `Some(None)` where
+/// the group passes it over, `None` past the group's end. The groups, as `verbs add`
+/// reads them: the positionals declared, the options also taken as a word (positionals
+/// to the host), the options declared, the option form of each positional that has
+/// one, `--timeout`.
+const fn member(spec: &Spec, group: usize, i: usize) -> Option<Option<Declared>> {
+    let (positionals, options) = (spec.positionals, spec.options);
+    let (name, kind, option, declared) = match group {
+        0 if i < positionals.len() => (positionals[i].name, positionals[i].kind, false, true),
+        1 if i < options.len() => (options[i].name, options[i].kind, false, options[i].word),
+        2 if i < options.len() => (options[i].name, options[i].kind, true, true),
+        3 if i < positionals.len() => {
+            let pos = &positionals[i];
+            (pos.name, pos.kind, true, !pos.option.is_empty())
+        }
+        4 if i == 0 => (argv::TIMEOUT.name, argv::TIMEOUT.kind, true, true),
+        _ => return None,
+    };
+    Some(match declared {
+        true => Some(Declared { name, kind, option }),
+        false => None,
+    })
+}
+
+/// The name of the host's `value-kind` a param of `kind` is declared as ([`param`]).
+const fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Flag | Kind::LocalFlag => "flag",
+        Kind::Text | Kind::Local => "text",
+        Kind::Selector => "selector",
+        Kind::Name => "name",
+        Kind::Choice(_) => "choice",
+        Kind::Count => "integer",
+        Kind::Json => "json",
+        Kind::OutPath => "output-path",
+        Kind::Millis => "milliseconds",
+    }
+}

@@ -67,6 +67,24 @@ pub use verb::{Call, Parsed, Verb, info, parse, shape};
 #[macro_export]
 macro_rules! export_verb {
     ($verb:ty) => {
+        // A declaration `verbs add` would refuse ([`info::refused`]) fails the build, in
+        // its sentence, natively and for WebAssembly alike: an author learnt of it only
+        // at `verbs add`, after a release build.
+        const _: () = {
+            const __MUR_VERB_KIT_REFUSED: [&str; 13] = $crate::info::refused(
+                &<$verb as $crate::Verb>::ABOUT,
+                &<$verb as $crate::Verb>::SPEC,
+                <$verb as $crate::Verb>::WAITS,
+            );
+            const __MUR_VERB_KIT_SAID: [u8; $crate::wit::joined_len(&__MUR_VERB_KIT_REFUSED)] =
+                $crate::wit::joined(&__MUR_VERB_KIT_REFUSED);
+            if let ::core::result::Result::Ok(why) = ::core::str::from_utf8(&__MUR_VERB_KIT_SAID) {
+                if !why.is_empty() {
+                    ::core::panic!("{}", why);
+                }
+            }
+        };
+
         #[cfg(target_arch = "wasm32")]
         const _: () = {
             // `used`: kept though nothing reads it; the linker keeps a custom

@@ -14,12 +14,17 @@ fn owned(words: &[&str]) -> Vec<String> {
 /// an option `--clear` written with its dashes, two options of one name, an option
 /// `help` (`verbs add`'s rules); a positional `<the text>` with a space, an option
 /// `timeout` (the kit's). Every helper here checks it first, so a verb's `cargo test`
-/// says so before it is built and added.
+/// says so before it is built and added. What [`info::refused`](crate::info::refused)
+/// judges (a `choice` with no choices, a wait on one of its own params) fails the
+/// verb's build already, where it calls `export_verb!`; checked here too, for a verb
+/// tested without it.
 #[track_caller]
 pub fn check_declarations<V: Verb>() {
     if let Some(why) = V::SPEC.unusable() {
         panic!("verb `{}` declares {why}", V::ABOUT.name);
     }
+    let refused = crate::info::refused(&V::ABOUT, &V::SPEC, V::WAITS).concat();
+    assert!(refused.is_empty(), "{refused}");
 }
 
 /// [`parse`] of `words` by verb `V`, its declarations checked first.

@@ -1025,6 +1025,130 @@ fn the_test_helpers_refuse_a_verb_mur_would_refuse() {
     crate::testing::assert_arguments::<Dashed>(&[(&["--clear"], json!({"clear": true}))]);
 }
 
+/// What `verbs add` refuses of a verb's choices and its wait is said in its sentence
+/// (mur's crates/verbs/src/spec.rs: the kit's copy must match it), and a verb declaring
+/// it does not build: `export_verb!` joins the sentence in a constant whose evaluation
+/// fails (the `compile_fail` examples of `info::refused`). A `choice` with no choices,
+/// wherever `info` declares it (an option also taken as a word is a positional first, as
+/// `verbs add` reads it); a wait on the key a param of another kind than a count or
+/// milliseconds is sent under by `verbs add`'s rule, compared exactly.
+#[test]
+fn a_choice_without_choices_and_a_wait_on_a_word_are_refused_in_the_hosts_words() {
+    const NONE: Kind = Kind::Choice(&[]);
+    const WORDS: Spec = Spec {
+        positionals: &[
+            Pos::new("path", "file", Kind::Text, ""),
+            Pos::new("item-selector", "s", Kind::Selector, "").or_option("S"),
+        ],
+        options: &[
+            Opt::value("text-matches", "RE", Kind::Text, ""),
+            Opt::local_flag("brief", ""),
+            Opt::value("timeout-ms", "N", Kind::Count, ""),
+            Opt::value("delay", "MS", Kind::Millis, ""),
+        ],
+        exclusive: &[],
+    };
+    let host = "; `mur devtools verbs add` would refuse it";
+    let none = |named: &str| {
+        format!(
+            "verb `sample` declares {named} of kind `choice` with no choices, which would \
+             refuse every value: give it its choices, or another kind{host}"
+        )
+    };
+    let wait = |argument: &str, named: &str, kind: &str| {
+        format!(
+            "verb `sample` declares a wait (`mur:verb-waits`) on `{argument}`, the argument its \
+             {named} of kind `{kind}` is sent as: the host sets a wait's argument to a number \
+             of milliseconds, so it must be an `integer` or `milliseconds` param's, or one the \
+             verb never sends{host}"
+        )
+    };
+    let refused = |spec: &Spec, argument: Option<&'static str>| {
+        let waits = argument.map(|argument| crate::Waits {
+            argument,
+            default_ms: 5000,
+        });
+        info::refused(&Sample::ABOUT, spec, waits).concat()
+    };
+    const MODE: Pos = Pos::new("mode", "m", NONE, "");
+    const MODE_OPTION: Opt = Opt::value("mode", "M", NONE, "");
+    const MODE_WORD: Opt = MODE_OPTION.or_word();
+    const MODE_OR_OPTION: Pos = MODE.or_option("M");
+    for (spec, why) in [
+        (
+            Spec {
+                positionals: &[MODE],
+                ..Spec::NONE
+            },
+            none("positional `<mode>`"),
+        ),
+        (
+            Spec {
+                options: &[MODE_OPTION],
+                ..Spec::NONE
+            },
+            none("option `--mode`"),
+        ),
+        (
+            Spec {
+                options: &[MODE_WORD],
+                ..Spec::NONE
+            },
+            none("positional `<mode>`"),
+        ),
+        (
+            Spec {
+                positionals: &[MODE_OR_OPTION],
+                ..Spec::NONE
+            },
+            none("positional `<mode>`"),
+        ),
+    ] {
+        assert_eq!(refused(&spec, None), why);
+    }
+    for (argument, why) in [
+        (
+            "textMatches",
+            wait("textMatches", "option `--text-matches`", "text"),
+        ),
+        ("brief", wait("brief", "option `--brief`", "flag")),
+        // By its name, not by the key the kit sends it under: `verbs add` cannot know it.
+        ("path", wait("path", "positional `<path>`", "text")),
+        // Its option form is an option, sent in camelCase.
+        (
+            "itemSelector",
+            wait("itemSelector", "option `--item-selector`", "selector"),
+        ),
+    ] {
+        assert_eq!(refused(&WORDS, Some(argument)), why);
+    }
+    // A wait on a key no param is sent under, however near its name, or on a count's
+    // or milliseconds' (the kit's own `--timeout` among them), is fine.
+    for argument in [
+        "text_matches",
+        "TextMatches",
+        "text-matches",
+        "file",
+        "timeoutMs",
+        "delay",
+        "timeout",
+    ] {
+        assert_eq!(refused(&WORDS, Some(argument)), "", "{argument}");
+    }
+    assert_eq!(refused(&Sample::SPEC, Some("count")), "");
+    // The bytes the build fails with are that sentence.
+    const PIECES: [&str; 13] = info::refused(
+        &Sample::ABOUT,
+        &WORDS,
+        Some(crate::Waits {
+            argument: "brief",
+            default_ms: 0,
+        }),
+    );
+    const SAID: [u8; crate::wit::joined_len(&PIECES)] = crate::wit::joined(&PIECES);
+    assert_eq!(SAID, wait("brief", "option `--brief`", "flag").as_bytes());
+}
+
 /// A verb whose `--brief` only changes what it prints: a strict tool refused the
 /// `brief: true` a plain flag sends (`unknown field `brief``).
 struct Brief;

@@ -57,6 +57,35 @@ pub const fn waits_section<const N: usize>(waits: Option<Waits>) -> [u8; N] {
     bytes
 }
 
+/// The length of `pieces` joined ([`joined`]).
+#[doc(hidden)]
+pub const fn joined_len(pieces: &[&str]) -> usize {
+    let (mut len, mut at) = (0, 0);
+    while at < pieces.len() {
+        len += pieces[at].len();
+        at += 1;
+    }
+    len
+}
+
+/// `pieces` joined, as bytes (`N` must be [`joined_len`]`(pieces)`): a sentence of
+/// [`info::refused`](crate::info::refused)'s, which [`export_verb!`] fails the build with.
+#[doc(hidden)]
+pub const fn joined<const N: usize>(pieces: &[&str]) -> [u8; N] {
+    let (mut bytes, mut len, mut at) = ([0; N], 0, 0);
+    while at < pieces.len() {
+        let piece = pieces[at].as_bytes();
+        let mut i = 0;
+        while i < piece.len() {
+            bytes[len] = piece[i];
+            len += 1;
+            i += 1;
+        }
+        at += 1;
+    }
+    bytes
+}
+
 pub fn parse<V: Verb>(argv: &[String]) -> Result<wit::Parsed, String> {
     Ok(match verb::parse::<V>(argv)? {
         Parsed::Help => wit::Parsed::Help,

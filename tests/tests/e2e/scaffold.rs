@@ -244,6 +244,39 @@ pub fn failing_verb_session(
     (sb, sample)
 }
 
+/// What every kit says of a wait `verbs add` would refuse, after "verb `NAME` declares
+/// ": `verbs add`'s sentence (mur's crates/verbs/src/spec.rs) and whose rule it is. The
+/// wait is on `argument`, the key param `named` (as `option `--text``) of `kind` is sent
+/// under.
+pub fn wait_refused(argument: &str, named: &str, kind: &str) -> String {
+    host_refuses(format!(
+        "a wait (`mur:verb-waits`) on `{argument}`, the argument its {named} of kind `{kind}` \
+         is sent as: the host sets a wait's argument to a number of milliseconds, so it must be \
+         an `integer` or `milliseconds` param's, or one the verb never sends"
+    ))
+}
+
+/// What every kit says of choices on `named` (`option `--times``), of `kind`, as
+/// [`wait_refused`].
+pub fn choices_refused(named: &str, kind: &str) -> String {
+    host_refuses(format!(
+        "choices for {named}, of kind `{kind}`: only a `choice` param is held to its choices; \
+         make it kind `choice`, or leave out its choices"
+    ))
+}
+
+/// What every kit says of `named`, a `choice` with no choices, as [`wait_refused`].
+pub fn no_choices_refused(named: &str) -> String {
+    host_refuses(format!(
+        "{named} of kind `choice` with no choices, which would refuse every value: give it its \
+         choices, or another kind"
+    ))
+}
+
+fn host_refuses(why: String) -> String {
+    format!("{why}; `mur devtools verbs add` would refuse it")
+}
+
 /// A verb its kit cannot take as declared (`code`, written over `source` of a new
 /// project `verbs new NAME --lang LANG` made) fails that project's build (`build`:
 /// the command building the project at the first path into the second) in one line,
@@ -488,6 +521,67 @@ fn a_rust_verb_s_panic_is_told_by_its_message_whatever_it_wrote_before() {
             && verbose.stderr.matches("probe panicked on purpose").count() == 2,
         "the whole stderr, then the error: {verbose}"
     );
+}
+
+/// A Rust verb (the template's crate) whose tool waits on its `--text`, or whose
+/// `--text` is a choice of none, per `pick`.
+fn picking(pick: &str) -> String {
+    let (kind, waits) = match pick {
+        "text" => (
+            "Kind::Text",
+            "Some(Waits { argument: \"text\", default_ms: 5000 })",
+        ),
+        _ => ("Kind::Choice(&[])", "None"),
+    };
+    format!(
+        r#"use mur_verb_kit::{{About, Kind, Opt, Spec, Verb, Waits}};
+
+pub struct Pick;
+
+impl Verb for Pick {{
+    const ABOUT: About = About {{
+        name: "pick",
+        tool: "waitFor",
+        summary: "Wait for a text",
+        synopsis: "",
+        details: "",
+        examples: &[],
+    }};
+    const SPEC: Spec = Spec {{
+        options: &[Opt::value("text", "X", {kind}, "until its text is X")],
+        ..Spec::NONE
+    }};
+    const WAITS: Option<Waits> = {waits};
+}}
+
+mur_verb_kit::export_verb!(Pick);
+"#
+    )
+}
+
+/// What `verbs add` would refuse of a Rust verb's choices and its wait fails its build, in
+/// `verbs add`'s words, at the line that exports it: a wait on the key one of its own
+/// params is sent under, a `choice` with no choices (choices on another kind cannot be
+/// declared in Rust). Each built and was refused only by `verbs add`.
+#[test]
+fn a_rust_verb_declaring_what_verbs_add_refuses_does_not_build() {
+    let (sb, dir) = new_rust_project("pick");
+    for (pick, said) in [
+        ("text", wait_refused("text", "option `--text`", "text")),
+        ("none", no_choices_refused("option `--text`")),
+    ] {
+        std::fs::write(dir.join("src/lib.rs"), picking(pick)).expect("lib.rs");
+        let built = run_as_user(&sb, &dir, "cargo build --release --target wasm32-wasip2\n");
+        assert_ne!(built.code, 0, "{built}");
+        let said = format!(
+            "error[E0080]: evaluation panicked: verb `pick` declares {said}\n  --> src/lib.rs:21:1\n"
+        );
+        assert!(built.stderr.contains(&said), "{said}\n{built}");
+        assert!(
+            !dir.join("target/wasm32-wasip2/release/mur_verb_pick.wasm")
+                .exists()
+        );
+    }
 }
 
 #[test]

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::scaffold::{
-    a_refused_declaration_fails_the_build_in_one_line, component, fail, failing_verb_session,
-    fails_like_every_verb, run_ok, scaffolded_verb_clicks,
+    a_refused_declaration_fails_the_build_in_one_line, choices_refused, component, fail,
+    failing_verb_session, fails_like_every_verb, no_choices_refused, run_ok,
+    scaffolded_verb_clicks, wait_refused,
 };
 
 /// The project's own tests pass, and `npm install` plus its build.mjs (run from
@@ -104,6 +105,39 @@ fn a_javascript_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
          which no tool argument is named: the argument's name is 1 to 128 bytes, without \
          spaces, control characters or `=`",
     );
+}
+
+/// What `verbs add` would refuse of a verb's choices and its wait is refused when the
+/// verb is built, in `verbs add`'s words: a wait on the key one of its own params is sent
+/// under (`--selector`'s), choices on an `integer`, a `choice` with none. Each was built
+/// (componentize-js) and refused only by `verbs add`.
+#[test]
+fn a_javascript_verb_declaring_what_verbs_add_refuses_fails_its_build_in_one_line() {
+    for (from, to, said) in [
+        (
+            "argument: \"timeoutMs\"",
+            "argument: \"selector\"",
+            wait_refused("selector", "option `--selector`", "selector"),
+        ),
+        (
+            "{ kind: \"integer\" }",
+            "{ kind: \"integer\", choices: [\"1\", \"2\"] }",
+            choices_refused("option `--times`", "integer"),
+        ),
+        (
+            "choices: [\"summary\", \"full\"]",
+            "choices: []",
+            no_choices_refused("option `--view`"),
+        ),
+    ] {
+        assert!(FAILING_VERB.contains(from), "{from}");
+        a_refused_declaration_fails_the_build_in_one_line(
+            ("jsfail", "js"),
+            ("verb.js", &FAILING_VERB.replacen(from, to, 1)),
+            build_mjs,
+            &format!("build.mjs: verb.js:3: verb `jsfail` declares {said}"),
+        );
+    }
 }
 
 #[test]

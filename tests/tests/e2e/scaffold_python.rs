@@ -14,8 +14,9 @@ use mur_e2e::plugins::repo_root;
 include!("../../shared/choice_cases.rs");
 
 use crate::scaffold::{
-    a_refused_declaration_fails_the_build_in_one_line, component, fail, failing_verb_session,
-    fails_like_every_verb, run_ok, scaffolded_verb_clicks,
+    a_refused_declaration_fails_the_build_in_one_line, choices_refused, component, fail,
+    failing_verb_session, fails_like_every_verb, no_choices_refused, run_ok,
+    scaffolded_verb_clicks, wait_refused,
 };
 
 /// componentize-py, from target/verbs-venv (which .ci/run makes), installed
@@ -141,6 +142,49 @@ fn a_python_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
             "build.sh: app.py:8: verb `pyfail` declares a wait on the argument 'timeout ms', \
              which no tool argument is named: the argument's name is 1 to 128 bytes, without \
              spaces, control characters or `=`",
+        );
+    }
+}
+
+/// What `verbs add` would refuse of a verb's choices and its wait is refused when the
+/// verb is built, in `verbs add`'s words, at the line of the option or the `Waits` at
+/// fault: a wait on the key one of its own params is sent under (`--selector`'s), choices
+/// on an `integer`, a `choice` with none. Each was built (componentize-py, a minute) and
+/// refused only by `verbs add`.
+#[test]
+fn a_python_verb_declaring_what_verbs_add_refuses_fails_its_build_in_one_line() {
+    for (from, to, said) in [
+        (
+            "kit.Waits(\"timeoutMs\"",
+            "kit.Waits(\"selector\"",
+            format!(
+                "app.py:8: verb `pyfail` declares {}",
+                wait_refused("selector", "option `--selector`", "selector")
+            ),
+        ),
+        (
+            "kind=\"integer\")",
+            "kind=\"integer\", choices=[\"1\", \"2\"])",
+            format!(
+                "app.py:12: verb `pyfail` declares {}",
+                choices_refused("option `--times`", "integer")
+            ),
+        ),
+        (
+            "choices=[\"summary\", \"full\"]",
+            "choices=[]",
+            format!(
+                "app.py:14: verb `pyfail` declares {}",
+                no_choices_refused("option `--view`")
+            ),
+        ),
+    ] {
+        assert!(FAILING_APP.contains(from), "{from}");
+        a_refused_declaration_fails_the_build_in_one_line(
+            ("pyfail", "python"),
+            ("app.py", &FAILING_APP.replacen(from, to, 1)),
+            build_sh,
+            &format!("build.sh: {said}"),
         );
     }
 }

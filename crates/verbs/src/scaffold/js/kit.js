@@ -164,7 +164,6 @@ export function unusableWaits(waits) {
  */
 export function unusable(positionals, options) {
   const named = (name) => (name ? `named \`${name}\`` : "with an empty name");
-  const host = (why) => `${why}; \`mur devtools verbs add\` would refuse it`;
   const seenPositionals = new Set();
   for (const { name } of positionals) {
     if (typeof name !== "string" || name.trim() === "") return host("a positional with no name for its usage to show");
@@ -196,6 +195,55 @@ export function unusable(positionals, options) {
   }
   const why = alternativesUnusable(positionals, options);
   return why === undefined ? undefined : `${why}, which the kit refuses`;
+}
+
+/** `why`, said to be `mur devtools verbs add`'s rule. */
+const host = (why) => `${why}; \`mur devtools verbs add\` would refuse it`;
+
+/**
+ * What `mur devtools verbs add` refuses of the choices and the wait these declare
+ * (beyond what `unusable` and `unusableWaits` judge), or undefined: a `choice` with no
+ * choices, which would refuse every value; choices on another kind, never held to; a
+ * wait (`waits`) on the key one of the params is sent under, unless that param is an
+ * `integer` or `milliseconds` one: the host sets the wait's argument to a number of
+ * milliseconds, so each call sent a number for a text, or the wait did nothing. The key
+ * is `verbs add`'s rule, compared exactly: an option's name in camelCase (an ASCII
+ * capital for each word's first letter), a positional's name (not its `key`). Judged on
+ * the params `describe` declares, in the order `verbs add` reads them. The wording is
+ * `verbs add`'s (mur's crates/verbs/src/spec.rs, `unkept_choices` and `wait_on_words`):
+ * it must match it word for word, as the Rust and Python kits' copies must.
+ */
+export function unkept(positionals, options, waits) {
+  const forms = positionals.filter((p) => p.option);
+  const declared = [
+    ...[...positionals, ...options.filter((o) => o.word)].map((p) => [p, false]),
+    ...[...options, ...forms, TIMEOUT].map((p) => [p, true]),
+  ];
+  const named = ({ name }, option) => (option ? `option \`--${name}\`` : `positional \`<${name}>\``);
+  for (const [p, option] of declared) {
+    if (p.kind === "choice" && p.choices.length === 0) {
+      return host(`${named(p, option)} of kind \`choice\` with no choices, which would refuse every value: ` +
+        "give it its choices, or another kind");
+    }
+    if (p.kind !== "choice" && p.choices.length > 0) {
+      return host(`choices for ${named(p, option)}, of kind \`${p.kind}\`: only a \`choice\` param is held to ` +
+        "its choices; make it kind `choice`, or leave out its choices");
+    }
+  }
+  if (!waits) return undefined;
+  const found = declared.find(([p, option]) => (option ? hostsCamelCase(p.name) : p.name) === waits.argument);
+  if (found === undefined || found[0].kind === "integer" || found[0].kind === "milliseconds") return undefined;
+  const [p, option] = found;
+  return host(`a wait (\`mur:verb-waits\`) on \`${waits.argument}\`, the argument its ${named(p, option)} of kind ` +
+    `\`${p.kind}\` is sent as: the host sets a wait's argument to a number of milliseconds, so it must be an ` +
+    "`integer` or `milliseconds` param's, or one the verb never sends");
+}
+
+// `name` in camelCase as `verbs add` judges it (`wait-idle` as `waitIdle`): only an
+// ASCII letter is made a capital, where `camelCase` capitalizes any (`a-é` as `aÉ`).
+function hostsCamelCase(name) {
+  const [first, ...rest] = name.split("-");
+  return first + rest.map((word) => word.replace(/^[a-z]/, (letter) => letter.toUpperCase())).join("");
 }
 
 // What is wrong with the second forms declared (`positional(…, { option })`,
@@ -602,7 +650,8 @@ export class Verb {
         throw new DeclarationError(`a verb needs a \`${required}\``);
       }
     }
-    const why = unusable(this.positionals, this.options) ?? unusableWaits(this.waits);
+    const why = unusable(this.positionals, this.options) ?? unusableWaits(this.waits) ??
+      unkept(this.positionals, this.options, this.waits);
     if (why !== undefined) {
       throw new DeclarationError(`verb \`${this.name}\` declares ${why}`);
     }

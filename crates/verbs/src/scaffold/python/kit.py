@@ -241,9 +241,7 @@ def _unusable(positionals, options):
     def named(name):
         return f"named `{name}`" if name else "with an empty name"
 
-    def host(why):
-        return f"{why}; `mur devtools verbs add` would refuse it"
-
+    host = _host
     seen = set()
     for param in positionals:
         name = param.name
@@ -305,6 +303,70 @@ def _alternatives_unusable(positionals, options):
         if positionals:
             return f"option `--{param.name}` also given as a word beside positionals, which the word would fill", param
     return None
+
+
+def _host(why):
+    """`why`, said to be `mur devtools verbs add`'s rule."""
+    return f"{why}; `mur devtools verbs add` would refuse it"
+
+
+def unkept(positionals, options, waits):
+    """What `mur devtools verbs add` refuses of the choices and the wait these declare
+    (beyond what `unusable` and `unusable_waits` judge), or None: a `choice` with no
+    choices, which would refuse every value; choices on another kind, never held to;
+    a wait (`Waits`) on the key one of the params is sent under, unless that param is
+    an `integer` or `milliseconds` one: the host sets the wait's argument to a number
+    of milliseconds, so each call sent a number for a text, or the wait did nothing.
+    The key is `verbs add`'s rule, compared exactly: an option's name in camelCase (an
+    ASCII capital for each word's first letter), a positional's name (not its `key`).
+    Judged on the params `describe` declares, in the order `verbs add` reads them."""
+    found = _unkept(positionals, options, waits)
+    return None if found is None else found[0]
+
+
+def _unkept(positionals, options, waits):
+    """`unkept`'s reason, and the param or `Waits` it is about; or None. The wording
+    is `verbs add`'s (mur's crates/verbs/src/spec.rs, `unkept_choices` and
+    `wait_on_words`): it must match it word for word, as the Rust and JavaScript kits'
+    copies must."""
+    forms = [p for p in positionals if p.option]
+    declared = [(p, False) for p in [*positionals, *(o for o in options if o.word)]]
+    declared += [(p, True) for p in [*options, *forms, TIMEOUT]]
+
+    def named(param, option):
+        return f"option `--{param.name}`" if option else f"positional `<{param.name}>`"
+
+    for param, option in declared:
+        if param.kind == "choice" and not param.choices:
+            return _host(
+                f"{named(param, option)} of kind `choice` with no choices, which would refuse every "
+                "value: give it its choices, or another kind"
+            ), param
+        if param.kind != "choice" and param.choices:
+            return _host(
+                f"choices for {named(param, option)}, of kind `{param.kind}`: only a `choice` param is "
+                "held to its choices; make it kind `choice`, or leave out its choices"
+            ), param
+    if not isinstance(waits, Waits):
+        return None
+    for param, option in declared:
+        if (_hosts_camel_case(param.name) if option else param.name) != waits.argument:
+            continue
+        if param.kind in ("integer", "milliseconds"):
+            return None
+        return _host(
+            f"a wait (`{WAITS_SECTION}`) on `{waits.argument}`, the argument its {named(param, option)} "
+            f"of kind `{param.kind}` is sent as: the host sets a wait's argument to a number of "
+            "milliseconds, so it must be an `integer` or `milliseconds` param's, or one the verb never sends"
+        ), waits
+    return None
+
+
+def _hosts_camel_case(name):
+    """`name` in camelCase as `verbs add` judges it (`wait-idle` as `waitIdle`): only an
+    ASCII letter is made a capital, where `camel_case` capitalizes any (`a-é` as `aÉ`)."""
+    first, *rest = name.split("-")
+    return first + "".join(word[:1].upper() + word[1:] if word[:1] in string.ascii_lowercase else word for word in rest)
 
 
 def _name_refusal(name):
@@ -414,6 +476,8 @@ class Verb:
         found = _unusable(cls.positionals, cls.options)
         if found is None and (why := unusable_waits(cls.waits)) is not None:
             found = why, cls.waits
+        if found is None:
+            found = _unkept(cls.positionals, cls.options, cls.waits)
         if found is not None:
             why, declared = found
             # Where the param (or `Waits`) at fault was made: the class's line otherwise.
