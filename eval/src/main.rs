@@ -13,7 +13,7 @@
 //! Exit codes: 0 every task completed (a study: every run made and recorded); 1 usage (bad flags, a bad task file, an unknown
 //! task); 2 not every task was completed; 7 the harness itself failed (for a task, whose
 //! record then says why, or for the whole run; a study, and the report of one: some run
-//! could not be made).
+//! could not be made); 130, 143 or 129 stopped by SIGINT, SIGTERM or SIGHUP (`stop`).
 
 mod adapters;
 mod agent;

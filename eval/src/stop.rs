@@ -4,16 +4,31 @@
 //! the terminal's SIGINT or SIGHUP reaches neither; each is registered here while it
 //! runs, and a thread that waits for those signals (blocked in every other thread) kills
 //! the agents' groups, stops the sessions' (SIGTERM, so each removes its lockfile), then
-//! exits 130, 143 or 129 as the signal would have.
+//! exits 130, 143 or 129 as the signal would have. A command with files of its own to
+//! clean up (a study's temporary directory and `live` markers) registers that
+//! ([`on_stop`]); it is done once the children are stopped, and a second signal
+//! meanwhile ends mur-eval at once.
 
 use std::io::Write as _;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use nix::sys::signal::{SigSet, Signal, killpg};
 use nix::unistd::Pid;
 
 /// The process groups running now, each with the signal that stops it.
 static RUNNING: Mutex<Vec<(i32, Signal)>> = Mutex::new(Vec::new());
+
+/// Set when a signal came, before anything is stopped: a run whose agent the stop ends
+/// is then not recorded ([`signalled`]).
+static SIGNALLED: AtomicBool = AtomicBool::new(false);
+
+/// What the command running now cleans up as it stops ([`on_stop`]).
+static ON_STOP: Mutex<Option<Cleanup>> = Mutex::new(None);
+
+/// A cleanup done when a signal stops mur-eval; what it returns is added to the line
+/// said (`; …`, or nothing).
+pub type Cleanup = Box<dyn FnOnce() -> String + Send>;
 
 /// The signals that stop mur-eval and what it started.
 const STOPPING: [Signal; 3] = [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP];
@@ -39,13 +54,30 @@ pub fn on_signals() {
         let Ok(signal) = set.wait() else {
             return;
         };
+        SIGNALLED.store(true, Ordering::SeqCst);
+        // A cleanup may take a while (or hang on a file system): a second signal does not
+        // wait for it.
+        std::thread::spawn(move || {
+            if let Ok(again) = set.wait() {
+                stop_all();
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "mur-eval: stopped by {} again: exited at once, leaving its cleanup to \
+                     the next command",
+                    again.as_str()
+                );
+                std::process::exit(128 + again as i32);
+            }
+        });
         stop_all();
+        let cleanup = ON_STOP.lock().ok().and_then(|mut c| c.take());
+        let said = cleanup.map(|cleanup| cleanup()).unwrap_or_default();
         // Said, not silent: an operator back at the terminal (or reading a log) learns
         // why it ended. Dropped when stderr is gone with the terminal.
         let _ = writeln!(
             std::io::stderr().lock(),
             "mur-eval: stopped by {}: the agents and sessions it started were stopped too; \
-             runs not finished were not recorded",
+             runs not finished were not recorded{said}",
             signal.as_str()
         );
         std::process::exit(128 + signal as i32);
@@ -68,6 +100,23 @@ pub fn unblocked(command: &mut std::process::Command) -> &mut std::process::Comm
 pub fn register(group: u32, signal: Signal) {
     if let (Ok(group), Ok(mut running)) = (i32::try_from(group), RUNNING.lock()) {
         running.push((group, signal));
+        // Started as mur-eval stops, after `stop_all` read the list: stopped now.
+        if signalled() {
+            let _ = killpg(Pid::from_raw(group), signal);
+        }
+    }
+}
+
+/// Whether a signal is stopping mur-eval.
+pub fn signalled() -> bool {
+    SIGNALLED.load(Ordering::SeqCst)
+}
+
+/// `cleanup` is done when a signal stops mur-eval, once what it started is stopped
+/// (replacing any registered before); `None`: nothing is.
+pub fn on_stop(cleanup: Option<Cleanup>) {
+    if let Ok(mut registered) = ON_STOP.lock() {
+        *registered = cleanup;
     }
 }
 

@@ -9,6 +9,7 @@
 pub mod context;
 mod files;
 pub mod journal;
+mod live;
 mod one;
 mod paths;
 mod plan;
@@ -49,7 +50,15 @@ pub struct Outcome {
 }
 
 /// Runs the study; `progress` hears warnings and, off a terminal, each run as it ends.
+/// A study a signal stops never returns: the signal's thread ends mur-eval once the
+/// study's files are cleaned up ([`live`]).
 pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
+    let outcome = run_study(study, progress);
+    live::wait_if_stopped();
+    outcome
+}
+
+fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     for condition in &study.conditions {
         if let Some(warning) = crate::agent::check_command(&study.agent, condition.surface)? {
             progress(&format!(
@@ -102,14 +111,8 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     }
     // Where the runs are made, outside `out` (`one::run_one`), and the conditions' `mur`
     // and verbs, which the agents' environment names: no path an agent is given leads
-    // to another run's files. Removed when the study ends.
-    let live = tempfile::Builder::new()
-        .prefix(one::LIVE_ROOT_PREFIX)
-        .tempdir()
-        .map_err(|e| Error::internal(format!("cannot make a temporary directory: {e}")))?;
-    if !pending.is_empty() {
-        write(&out.join(files::LIVE_ROOT), &live.path().to_string_lossy())?;
-    }
+    // to another run's files. Removed when the study ends, or a signal stops it.
+    let live = live::Live::make(&out, !pending.is_empty())?;
     let ran = pending.len();
     progress(&format!(
         "study: {} × {} × {}, seed {}; {} to run, {} recorded",
@@ -120,13 +123,20 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         pending.len(),
         done.len()
     ));
-    let ready = prepare::prepare_conditions(study, &out, live.path(), &pending, progress)?;
-    // Recorded once the study can start: one that failed before (no verbs installed)
-    // pins no seed, and the corrected command may name its own.
-    meta.save(&out)?;
+    let ready = {
+        // Made whole before a stop cleans up, or not at all. (Its error is never said:
+        // `run` waits for the signal's thread to end mur-eval.)
+        let Some(_changing) = live.changing() else {
+            return Err(Error::internal("stopped by a signal"));
+        };
+        let ready = prepare::prepare_conditions(study, &out, live.root(), &pending, progress)?;
+        // Recorded once the study can start: one that failed before (no verbs installed)
+        // pins no seed, and the corrected command may name its own.
+        meta.save(&out)?;
+        ready
+    };
     let bar = Bar::new(pending.len());
     let queue = Mutex::new(pending);
-    let journal_lock = Mutex::new(());
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     let no_events = std::sync::Once::new();
     std::thread::scope(|scope| {
@@ -137,19 +147,22 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
                     Err(e) => return record_failure(&failure, e),
                 };
                 loop {
-                    if failure.lock().map_or(true, |f| f.is_some()) {
+                    if failure.lock().map_or(true, |f| f.is_some()) || crate::stop::signalled() {
                         return;
                     }
                     let Some(planned) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
                         return;
                     };
-                    let mut result =
-                        one::run_one(study, &ready, &checker, &out, live.path(), &planned);
+                    let mut result = one::run_one(study, &ready, &checker, &out, &live, &planned);
                     result.made_by = made_by;
-                    let _guard = journal_lock.lock();
+                    // A run a stop cut short is not recorded: its agent was killed.
+                    let Some(mut begun) = live.changing() else {
+                        return;
+                    };
                     if let Err(e) = journal::append(&results_path, &result) {
                         return record_failure(&failure, e);
                     }
+                    begun.remove(&run_dir(study, &out, &planned));
                     bar.finished(&result, progress);
                     // Said at once, not only in the report at the end: a study of
                     // hundreds of runs need not finish to learn its agent's flags are
@@ -165,8 +178,8 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
         }
     });
     bar.done();
-    // The study ends here, its temporary directory with it (`live` is dropped).
-    let _ = std::fs::remove_file(out.join(files::LIVE_ROOT));
+    // The study ends here, its temporary directory with it.
+    drop(live);
     if let Some(error) = failure.into_inner().ok().flatten() {
         return Err(error);
     }

@@ -6,6 +6,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use super::files::write;
+use super::live::{LIVE_ROOT_PREFIX, Live};
 use super::plan::{Planned, Study, id, run_dir};
 use super::prepare::Ready;
 use super::result::{Checks, RunCalls, RunResult};
@@ -25,15 +26,16 @@ const STDOUT_CAP: u64 = crate::agent::OUTPUT_CAP;
 const LIVE_FILE: &str = "live";
 
 /// One run, measured; a failure of the harness is recorded in the result. It is made in
-/// a directory of its own under `live_root`, outside `out`, and moved into `out` once the
+/// a directory of its own under `live`'s, outside `out`, and moved into `out` once the
 /// agent and the checks are done: an agent that looks around (`ls ../..`) finds no other
-/// run's files, and no path its environment names leads into the study.
+/// run's files, and no path its environment names leads into the study. A run a signal
+/// stops is neither begun nor moved in (its result is not recorded).
 pub fn run_one(
     study: &Study,
     ready: &[Option<Ready>],
     checker: &Checker,
     out: &Path,
-    live_root: &Path,
+    live: &Live,
     planned: &Planned,
 ) -> RunResult {
     let condition = &study.conditions[planned.condition];
@@ -63,12 +65,8 @@ pub fn run_one(
         return result;
     };
     result.verbs = ready.verbs.clone();
-    if let Err(e) = profile::create_dir(&dir) {
-        result.error = Some(e.message().to_owned());
-        return result;
-    }
-    let live = match made_live(live_root, &dir) {
-        Ok(live) => live,
+    let made = match made_live(live, &dir) {
+        Ok(made) => made,
         Err(why) => {
             result.error = Some(why);
             return result;
@@ -82,7 +80,7 @@ pub fn run_one(
         }
         None => condition.instructions.clone(),
     };
-    let mut extras = extras(condition, &instructions, planned.repeat, live.path());
+    let mut extras = extras(condition, &instructions, planned.repeat, made.path());
     extras
         .env
         .push(("MUR_AGENT".into(), agent_name(&study.agent).into()));
@@ -92,11 +90,11 @@ pub fn run_one(
         checker,
         extras: &extras,
     };
-    let mut record = run::run_task(&harness, task, live.path());
+    let mut record = run::run_task(&harness, task, made.path());
     // The session is stopped and the agent's group gone: its files join the study's, and
     // what the record says of them names them there.
-    let made_in = live.path().to_string_lossy().into_owned();
-    if let Err(why) = move_in(live, &dir) {
+    let made_in = made.path().to_string_lossy().into_owned();
+    if let Err(why) = move_in(live, made, &dir) {
         result.error = Some(why);
         return result;
     }
@@ -280,28 +278,38 @@ fn first_surface(
     }
 }
 
-/// A fresh directory under `live_root` for the run whose directory in `out` is `dir`,
-/// named in `dir`'s [`LIVE_FILE`] before anything runs there.
-fn made_live(live_root: &Path, dir: &Path) -> Result<tempfile::TempDir, String> {
-    let live = tempfile::Builder::new()
+/// The run, whose directory in `out` is `dir`, begun: that directory made, with a fresh
+/// one under `live`'s to make the run in, named in `dir`'s [`LIVE_FILE`] before anything
+/// runs there. Refused once a signal is stopping the study.
+fn made_live(live: &Live, dir: &Path) -> Result<tempfile::TempDir, String> {
+    let mut begun = live.changing().ok_or(STOPPED)?;
+    // Begun from here: a stop (or the study's end) before it is recorded removes `dir`.
+    begun.insert(dir.to_owned());
+    profile::create_dir(dir).map_err(|e| e.message().to_owned())?;
+    let made = tempfile::Builder::new()
         .prefix(RUN_PREFIX)
-        .tempdir_in(live_root)
+        .tempdir_in(live.root())
         .map_err(|e| {
             format!(
                 "cannot make the run's directory in `{}`: {e}",
-                live_root.display()
+                live.root().display()
             )
         })?;
-    write(&dir.join(LIVE_FILE), &live.path().to_string_lossy())
+    write(&dir.join(LIVE_FILE), &made.path().to_string_lossy())
         .map_err(|e| e.message().to_owned())?;
-    Ok(live)
+    Ok(made)
 }
 
-/// The files of the run made in `live` moved into its directory `dir` (renamed, or
-/// copied where `live` is on another file system), `live` then removed.
-fn move_in(live: tempfile::TempDir, dir: &Path) -> Result<(), String> {
+/// Why a run was not begun or moved in (never recorded: a signal is stopping the study).
+const STOPPED: &str = "stopped by a signal";
+
+/// The files of the run made in `made` moved into its directory `dir` (renamed, or
+/// copied where `made` is on another file system), `made` then removed. Refused once a
+/// signal is stopping the study, whose cleanup removes them.
+fn move_in(live: &Live, made: tempfile::TempDir, dir: &Path) -> Result<(), String> {
+    let _changing = live.changing().ok_or(STOPPED)?;
     let _ = std::fs::remove_file(dir.join(LIVE_FILE));
-    let moving = live.keep();
+    let moving = made.keep();
     let moved = std::fs::rename(&moving, dir).or_else(|_| {
         copy_tree(&moving, dir)?;
         std::fs::remove_dir_all(&moving)
@@ -362,9 +370,6 @@ fn ours(path: &Path, prefix: &str) -> bool {
     path.file_name()
         .is_some_and(|name| name.to_string_lossy().starts_with(prefix))
 }
-
-/// How the temporary directory a study makes its runs in is named.
-pub const LIVE_ROOT_PREFIX: &str = "mur-eval-study-";
 
 /// How a run's directory in it is named.
 const RUN_PREFIX: &str = "run-";

@@ -1462,35 +1462,111 @@ fn time_outs_are_counted_and_the_limit_recorded() {
     assert_eq!(recorded["matrices"][0]["timeLimitSecs"], 1, "{recorded}");
 }
 
+/// Ctrl-C in the middle of a study's second run: the running agent and session are
+/// stopped, and so is the study — cleanly. It exits 130 with one line on stderr saying
+/// how to resume, having removed its temporary directory (which `live-root` named) and
+/// the run's `live` marker, and recorded nothing of the run it cut short; the run it
+/// finished is left as it was, and the same command again makes only the other.
 #[test]
-fn ctrl_c_stops_the_running_agent_and_session_before_mur_eval_exits() {
+fn ctrl_c_stops_the_study_cleanly_and_the_same_command_resumes_it() {
     let (sandbox, out) = sandbox_and_study();
-    let marker = sandbox.root().join("marker");
+    let root = sandbox.root();
+    let (first, started, quick) = (root.join("first"), root.join("started"), root.join("quick"));
+    // The first run's agent ends at once; the second's waits, unless `quick` is there.
     let agent = format!(
-        "echo started >> {m}; sleep 30; echo finished >> {m}",
-        m = marker.display()
+        "if mkdir {f} 2>/dev/null || [ -e {q} ]; then exit 0; fi; \
+         echo started >> {s}; sleep 30; echo finished >> {s}",
+        f = first.display(),
+        q = quick.display(),
+        s = started.display()
     );
-    let args = cli_derived("count-to-three", "1", &["--agent", &agent]);
-    let study = Process::spawn(&mut study_command(&sandbox, &out, &args));
-    wait_until_within("the agent started", STUDY_LIMIT, || {
-        marker.exists().then_some(())
+    let args = cli_derived("count-to-three", "2", &["--agent", &agent]);
+    let mut study = Process::spawn(&mut study_command(&sandbox, &out, &args));
+    let marker = wait_until_within("a run recorded and the next live", STUDY_LIMIT, || {
+        if let Some(status) = study.try_wait() {
+            panic!("the study ended ({status}) before it was stopped");
+        }
+        let live = live_markers(&out);
+        (results(&out).len() == 1 && started.exists() && live.len() == 1).then(|| live[0].clone())
     });
+    let temporary =
+        PathBuf::from(std::fs::read_to_string(out.join("live-root")).expect("live-root"));
+    assert!(temporary.is_dir(), "{}", temporary.display());
+    let recorded = std::fs::read_to_string(out.join("results.jsonl")).expect("results.jsonl");
     // The agent and the session are in groups of their own: a terminal's Ctrl-C reaches
     // mur-eval alone, as this SIGINT does.
     study.signal("INT");
-    let status = study.wait_status();
-    assert_eq!(status.code(), Some(130), "{status}");
+    let output = study.wait_output();
+    output.assert_code(130);
+    assert_eq!(output.stdout, "", "a stopped study reports nothing");
+    assert_eq!(
+        output.stderr.lines().last(),
+        Some(
+            format!(
+                "mur-eval: stopped by SIGINT: the agents and sessions it started were stopped \
+                 too; runs not finished were not recorded; run the same command again to \
+                 resume the study in `{}`",
+                out.display()
+            )
+            .as_str()
+        ),
+        "{output}"
+    );
+    assert!(!temporary.exists(), "left: {}", temporary.display());
+    assert!(!out.join("live-root").exists());
+    assert!(!marker.exists(), "left: {}", marker.display());
+    assert!(
+        !marker.parent().expect("its run").exists(),
+        "the cut run's directory"
+    );
+    assert_nothing_in_tmp(&sandbox);
+    // What finished is as it was: the run recorded, and its files.
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.jsonl")).expect("results.jsonl"),
+        recorded
+    );
+    let done = &results(&out)[0];
+    let done_dir = PathBuf::from(done["transcript"].as_str().expect("its directory"));
+    assert!(done_dir.join("record.json").is_file(), "{done}");
     // Bounds against a hang, well under the agent's 30 s: left running, it outlives them.
     wait_until_within(
         "the agent and session stopped",
         Duration::from_secs(20),
-        || left_under(sandbox.root()).is_empty().then_some(()),
+        || left_under(root).is_empty().then_some(()),
     );
     assert_eq!(
-        std::fs::read_to_string(&marker).expect("marker"),
+        std::fs::read_to_string(&started).expect("started"),
         "started\n",
         "the agent ran on"
     );
+
+    // The same command resumes the study: only the run cut short is made.
+    std::fs::write(&quick, "").expect("quick");
+    study_into(&sandbox, &out, &args).assert_code(0);
+    let all = results(&out);
+    assert_eq!(all.len(), 2, "{all:?}");
+    assert_eq!(all[0], *done);
+    assert!(done_dir.join("record.json").is_file());
+    assert_nothing_in_tmp(&sandbox);
+}
+
+/// The `live` markers in `out`'s run directories (`runs/<condition>/<task>/<repeat>/live`).
+fn live_markers(out: &Path) -> Vec<PathBuf> {
+    let within = |dir: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .collect()
+    };
+    within(&out.join("runs"))
+        .iter()
+        .flat_map(|condition| within(condition))
+        .flat_map(|task| within(&task))
+        .map(|run| run.join("live"))
+        .filter(|marker| marker.exists())
+        .collect()
 }
 
 /// A run is made outside the study's directory and moved into it once it ended: an agent
