@@ -329,7 +329,18 @@ impl Session {
         let reply = usage::measure_async(usage::Phase::Call, call).await;
         let reply = match reply {
             Ok(reply) => reply,
-            Err(e) => return Err(self.after_failure(e).await),
+            Err(e) => {
+                // Out of time, a call of a tool may have acted: say whether running
+                // it again is safe (a script that retries exit 2 would repeat it).
+                let tool = params
+                    .filter(|_| method == "tools/call")
+                    .and_then(|p| p["name"].as_str());
+                let e = match (client.cut_off(), tool) {
+                    (Some(sent), Some(tool)) => e.with_first_hint(self.run_again(sent, tool)),
+                    _ => e,
+                };
+                return Err(self.after_failure(e).await);
+            }
         };
         output::notes(&mur_client::question_notes(&reply), settings.quiet);
         // A question a bridge said may be another call's, refused for want of an
@@ -425,13 +436,64 @@ impl Session {
         }
     }
 
+    /// Whether running tool `tool` again is safe, for a call of it that ran out of
+    /// time having sent its request as far as `sent`: not sent, it did not run; sent,
+    /// it may have, and only a tool the session's tool list (as cached: nothing is
+    /// asked of a session that just did not answer) marks read-only or idempotent
+    /// may be run again unlooked.
+    fn run_again(&self, sent: mur_http::Sent, tool: &str) -> String {
+        let sent = match sent {
+            mur_http::Sent::No => {
+                return format!(
+                    "the request was not sent, so tool `{tool}` did not run: running it again \
+                     is safe"
+                );
+            }
+            mur_http::Sent::Maybe => "may have been sent",
+            mur_http::Sent::Yes => "was sent",
+        };
+        let listed = self
+            .cached_tools()
+            .and_then(|tools| tools.into_iter().find(|t| t["name"] == tool));
+        let marked = |hint: &str| {
+            listed
+                .as_ref()
+                .is_some_and(|t| t["annotations"][hint] == true)
+        };
+        let safe = if marked("readOnlyHint") {
+            "read-only"
+        } else if marked("idempotentHint") {
+            "idempotent"
+        } else {
+            let why = match listed {
+                Some(_) => "does not mark it",
+                None => "is not known to mark it",
+            };
+            return format!(
+                "the request {sent}, so tool `{tool}` may have run: check the app's state \
+                 before running it again (the session {why} read-only or idempotent)"
+            );
+        };
+        format!(
+            "the request {sent}, so tool `{tool}` may have run; the session marks it {safe}: \
+             running it again \
+                     is safe"
+        )
+    }
+
+    /// The session's tool list as cached, if it is.
+    fn cached_tools(&self) -> Option<Vec<Value>> {
+        let key = ToolCache::key(&self.endpoint, self.identity.as_deref());
+        VerbDirs::from_env()
+            .ok()
+            .and_then(|dirs| ToolCache::open(&dirs).load(&key))
+    }
+
     /// Tool `name`'s entry if it runs only as a task: from the cached tool list
     /// when that has the tool, else from a fresh `tools/list`.
     async fn task_only(&self, settings: &Settings, name: &str) -> Option<Value> {
-        let key = ToolCache::key(&self.endpoint, self.identity.as_deref());
-        let cached = VerbDirs::from_env()
-            .ok()
-            .and_then(|dirs| ToolCache::open(&dirs).load(&key))
+        let cached = self
+            .cached_tools()
             .filter(|tools| tools.iter().any(|tool| tool["name"] == name));
         let tools = match cached {
             Some(tools) => tools,
@@ -474,10 +536,15 @@ pub async fn invoke(settings: &Settings, method: &str, params: Option<&Value>) -
 /// than the call's `--timeout` leaves it: a tool that gives up in time answers what it
 /// last saw (exit 5, `timed out … last seen: …`), where a call the host gives up on
 /// says only that it timed out (exit 2). Only the verbs that declare it are touched:
-/// handing every verb the host's bound would lengthen every call by its grace. A value
-/// the verb sent (one the user gave) is lowered with a note saying so; the tool's own
-/// default, when the verb sent none, silently (the user asked for nothing).
-pub fn within_bound(mut arguments: Value, spec: Option<&VerbSpec>, settings: &Settings) -> Value {
+/// handing every verb the host's bound would lengthen every call by its grace. A wait
+/// lowered, the one the verb sent or the tool's own default, is said in a note naming
+/// verb `verb` (else the tool's answer names a wait nobody typed).
+pub fn within_bound(
+    mut arguments: Value,
+    verb: &str,
+    spec: Option<&VerbSpec>,
+    settings: &Settings,
+) -> Value {
     let Some(waits) = spec.and_then(|spec| spec.waits.as_ref()) else {
         return arguments;
     };
@@ -488,26 +555,21 @@ pub fn within_bound(mut arguments: Value, spec: Option<&VerbSpec>, settings: &Se
     let asked = match object.get(&waits.argument) {
         None => u64::from(waits.default_ms),
         Some(given) => match given.as_u64() {
-            Some(ms) => {
-                if ms > most {
-                    output::notes(
-                        &[format!(
-                            "note: `{}` {ms} sent as {most}: the call's `--timeout` of {} ms \
-                             would end first, and the tool must answer within it",
-                            waits.argument,
-                            settings.timeout.as_millis()
-                        )],
-                        settings.quiet,
-                    );
-                }
-                ms
-            }
+            Some(ms) => ms,
             // Not a number of milliseconds: the tool's to refuse, as sent.
             None => return arguments,
         },
     };
     if asked > most {
         object.insert(waits.argument.clone(), Value::from(most));
+        output::notes(
+            &[format!(
+                "note: `{verb}`'s timeout was lowered from {asked} ms to {most} ms, to end \
+                 within the call's `--timeout` of {} ms",
+                settings.timeout.as_millis()
+            )],
+            settings.quiet,
+        );
     }
     arguments
 }
@@ -734,7 +796,7 @@ mod tests {
     #[test]
     fn a_wait_longer_than_the_call_bound_is_lowered_to_answer_within_it() {
         let (settings, spec) = bound_and_waits(2000);
-        let sent = |arguments: Value| within_bound(arguments, Some(&spec), &settings);
+        let sent = |arguments: Value| within_bound(arguments, "wait", Some(&spec), &settings);
         // The tool's default (5 s), not sent: sent, lowered.
         assert_eq!(
             sent(json!({"selector": "#s"})),
@@ -756,17 +818,20 @@ mod tests {
         let (settings, spec) = bound_and_waits(10_000);
         let arguments = json!({"selector": "#s"});
         assert_eq!(
-            within_bound(arguments.clone(), Some(&spec), &settings),
+            within_bound(arguments.clone(), "wait", Some(&spec), &settings),
             arguments
         );
         // A verb that declares nothing: untouched, whatever the bound.
         let (settings, _) = bound_and_waits(1000);
         let plain = VerbSpec::default();
         assert_eq!(
-            within_bound(arguments.clone(), Some(&plain), &settings),
+            within_bound(arguments.clone(), "wait", Some(&plain), &settings),
             arguments
         );
-        assert_eq!(within_bound(arguments.clone(), None, &settings), arguments);
+        assert_eq!(
+            within_bound(arguments.clone(), "wait", None, &settings),
+            arguments
+        );
     }
 
     /// A wait lowered to fit a bound, asked for with the verb's own `--timeout`, gets

@@ -257,7 +257,19 @@ impl Client<'_> {
         params: Option<&Value>,
     ) -> Result<Reply> {
         let body = request::session_body(id, method, params, &self.meta());
-        let response = self.post_in_session(session, &body).await?;
+        tracing::debug!(
+            "POST {} {} (in session, id {id})",
+            self.endpoint,
+            super::named(method, params)
+        );
+        let mut post = Request::post(self.endpoint)
+            .headers(session.headers())
+            .body(body.to_string());
+        // The call itself, not a task's polls after it was answered.
+        if id == CALL_ID {
+            post = post.tracked(&self.delivery);
+        }
+        let response = self.send(post).await?;
         let status = response.status();
         let mut answer = self.read(response, id, &session.headers()).await?;
         for _ in 0..MAX_RESUMES {

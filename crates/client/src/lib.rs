@@ -237,6 +237,12 @@ pub struct Client<'a> {
     task: Mutex<Option<session::Pending>>,
     /// The modern revision the server last answered in.
     spoken: Mutex<Option<String>>,
+    /// Whether the call's requests (a legacy session's set-up excepted) reached
+    /// the server's socket: a call out of time says from it whether the tool
+    /// may have run.
+    delivery: mur_http::Delivery,
+    /// The call ran out of time unanswered ([`Client::cut_off`]).
+    out_of_time: std::sync::atomic::AtomicBool,
     /// A question marked [`SHARED_QUESTION`] that mur refused, having no
     /// answer, as a hint ([`Client::refused_question`]).
     refused: Mutex<Option<String>>,
@@ -297,6 +303,8 @@ impl<'a> Client<'a> {
             session: Mutex::new(None),
             task: Mutex::new(None),
             spoken: Mutex::new(None),
+            delivery: mur_http::Delivery::default(),
+            out_of_time: std::sync::atomic::AtomicBool::new(false),
             refused: Mutex::new(None),
             discover_from_initialize: false,
             relayed_for: None,
@@ -393,8 +401,25 @@ impl<'a> Client<'a> {
                 "the call to `{}` was cancelled by its client",
                 self.endpoint
             ))),
-            None => Err(self.timed_out(unfinished)),
+            None => {
+                let unheard = unfinished.is_none() && !self.heard();
+                self.out_of_time
+                    .store(unheard, std::sync::atomic::Ordering::Relaxed);
+                Err(self.timed_out(unfinished))
+            }
         }
+    }
+
+    /// For a call that ran out of time without a word from the server (its error
+    /// says it "did not answer", which leaves open whether the tool ran), how far
+    /// its request went, asked after the call (a connection may write what was
+    /// handed to it late): whether the server may have acted on it, which decides
+    /// whether running it again is safe. `None` for any other call (one whose
+    /// server sent progress, or ran it as a task, says it was running).
+    pub fn cut_off(&self) -> Option<mur_http::Sent> {
+        self.out_of_time
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .then(|| self.delivery.sent())
     }
 
     /// A question marked [`SHARED_QUESTION`] that this client refused during
@@ -418,7 +443,7 @@ impl<'a> Client<'a> {
                 self.endpoint,
                 response::snippet(status.as_bytes()),
             ),
-            None if self.heard.load(std::sync::atomic::Ordering::Relaxed) => format!(
+            None if self.heard() => format!(
                 "the call to `{}` was still running after {ms} ms: the server had sent progress or log messages, not yet the answer",
                 self.endpoint
             ),
@@ -429,6 +454,11 @@ impl<'a> Client<'a> {
             Some(said) => error.with_first_hint(format!("the bridge said: {said}")),
             None => error,
         }
+    }
+
+    /// Whether the server sent this call anything (progress, a log message).
+    fn heard(&self) -> bool {
+        self.heard.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// `future`, or `None` once `timeout` has passed or the call is cancelled;
@@ -607,14 +637,16 @@ impl<'a> Client<'a> {
             let mut headers = request::modern_headers(method, sent.as_deref(), version);
             headers.extend(self.param_headers(method, sent.as_deref())?);
             tracing::debug!(
-                "POST {} {method} (protocol {version}, id {id})",
-                self.endpoint
+                "POST {} {} (protocol {version}, id {id})",
+                self.endpoint,
+                named(method, sent.as_deref())
             );
             let response = self
                 .send(
                     Request::post(self.endpoint)
                         .headers(headers)
-                        .body(body.to_string()),
+                        .body(body.to_string())
+                        .tracked(&self.delivery),
                 )
                 .await?;
             let status = response.status();
@@ -981,7 +1013,7 @@ impl<'a> Client<'a> {
                     .http
                     .send(self.authorize(request))
                     .await
-                    .map_err(|e| Error::transport(format!("`{}`: {e}", self.endpoint)))?;
+                    .map_err(|e| unreached(self.endpoint, &e))?;
                 if response.status() == StatusCode::UNAUTHORIZED {
                     let what = match secret {
                         // Not sent at all (`Request::bearer` leaves it out).
@@ -1025,6 +1057,30 @@ impl<'a> Client<'a> {
             ));
         }
         Ok(response)
+    }
+}
+
+/// `method` as `-v` names a request: a `tools/call` with its tool's name (never
+/// its arguments, which may hold secrets), one line.
+fn named(method: &str, params: Option<&Value>) -> String {
+    match params.and_then(|p| p["name"].as_str()) {
+        Some(tool) if method == "tools/call" => {
+            format!("{method} `{}`", mur_core::text::escape_controls(tool))
+        }
+        _ => method.to_owned(),
+    }
+}
+
+/// A request that got no answer from `endpoint`, as a transport error: one whose
+/// connection was refused (nothing listens there) gets the step that finds out why.
+pub(crate) fn unreached(endpoint: &str, e: &mur_http::SendError) -> Error {
+    let error = Error::transport(format!("`{endpoint}`: {e}"));
+    if e.is_refused() {
+        error.with_hint(
+            "is the app running? `mur devtools session list` shows the sessions mur finds",
+        )
+    } else {
+        error
     }
 }
 

@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use client::{NoLookups, client_builder};
 
 pub use request::Request;
-pub use send::{SendError, innermost};
+pub use send::{Delivery, SendError, Sent, innermost};
 
 /// The HTTP of one `mur` process: kept connections, and the reqwest client
 /// once something needs it. Cheap to make: nothing is built or opened

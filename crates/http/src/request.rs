@@ -1,9 +1,12 @@
 //! A request as mur writes one: method, endpoint, headers and a body held in
-//! memory (so it can be sent again after an authorization).
+//! memory (so it can be sent again after an authorization), and the
+//! [`Delivery`] that learns whether it reached the server's socket.
 
 use bytes::Bytes;
 use reqwest::Method;
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
+
+use crate::send::Delivery;
 
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -11,6 +14,7 @@ pub struct Request {
     pub(crate) url: String,
     pub(crate) headers: HeaderMap,
     pub(crate) body: Bytes,
+    pub(crate) delivery: Option<Delivery>,
 }
 
 impl Request {
@@ -20,6 +24,7 @@ impl Request {
             url: url.to_owned(),
             headers: HeaderMap::new(),
             body: Bytes::new(),
+            delivery: None,
         }
     }
 
@@ -49,6 +54,14 @@ impl Request {
 
     pub fn body(mut self, body: impl Into<Bytes>) -> Self {
         self.body = body.into();
+        self
+    }
+
+    /// Tells `delivery` when this request is handed to a connection, so that
+    /// whoever gives up on the exchange (a timeout) can tell whether the server
+    /// may have it ([`Delivery::sent`]).
+    pub fn tracked(mut self, delivery: &Delivery) -> Self {
+        self.delivery = Some(delivery.clone());
         self
     }
 

@@ -1,9 +1,13 @@
 //! Sending a request on a kept connection or a new one, and giving the
-//! connection back once its answer has been read to the end.
+//! connection back once its answer has been read to the end. Each connection
+//! counts the bytes it wrote, so that a request's [`Delivery`] can tell whether
+//! any of it reached the socket.
 
 use std::fmt;
+use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
@@ -27,6 +31,67 @@ type Sender = SendRequest<Full<Bytes>>;
 pub(crate) struct Idle {
     to: Target,
     sender: Sender,
+    written: Written,
+}
+
+/// The bytes a connection wrote to its socket so far.
+type Written = Arc<AtomicU64>;
+
+/// How far the requests tracked by one [`Delivery`] went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sent {
+    /// None was handed to a connection: the server has none of them.
+    No,
+    /// One was handed to a connection and none of its bytes were written when
+    /// asked: the connection may still write it (or it may have been dropped).
+    Maybe,
+    /// Bytes of one were written to the socket: the server may have it all.
+    Yes,
+}
+
+/// Learns whether the requests tracked by it ([`Request::tracked`]) reached a
+/// connection's socket: a caller whose exchange was cut off (a timeout dropped
+/// it) says from it whether the server may have acted on them. Clones share it.
+#[derive(Debug, Clone, Default)]
+pub struct Delivery(Arc<Mutex<Handed>>);
+
+#[derive(Debug, Default)]
+struct Handed {
+    /// Bytes of an earlier tracked request were written.
+    written: bool,
+    /// The last tracked request handed to a connection: that connection's
+    /// count of bytes written, and the count when the request was handed to it.
+    last: Option<(Written, u64)>,
+}
+
+impl Delivery {
+    /// How far the tracked requests went, the furthest of them: once one was
+    /// written it stays [`Sent::Yes`].
+    pub fn sent(&self) -> Sent {
+        let Ok(handed) = self.0.lock() else {
+            return Sent::Maybe;
+        };
+        match &handed.last {
+            _ if handed.written => Sent::Yes,
+            Some((written, at)) if written.load(Ordering::Relaxed) > *at => Sent::Yes,
+            Some(_) => Sent::Maybe,
+            None => Sent::No,
+        }
+    }
+
+    /// A tracked request is handed to the connection that has written `written`.
+    fn handed(&self, written: &Written) {
+        if let Ok(mut handed) = self.0.lock() {
+            // A connection writes one request at a time: what it wrote since an
+            // earlier request was handed to it was that request.
+            if let Some((before, at)) = &handed.last
+                && before.load(Ordering::Relaxed) > *at
+            {
+                handed.written = true;
+            }
+            handed.last = Some((Arc::clone(written), written.load(Ordering::Relaxed)));
+        }
+    }
 }
 
 /// Where a request goes: the address connected to and the `Host` it names
@@ -44,8 +109,8 @@ pub enum SendError {
     Url(String),
     /// A host name other than `localhost`: never looked up.
     Lookup(String),
-    /// The connection could not be made (refused, unreachable).
-    Connect(std::io::Error),
+    /// The connection to the address could not be made (refused, unreachable).
+    Connect(SocketAddr, io::Error),
     /// The connection broke, or the answer was not HTTP.
     Http(hyper::Error),
 }
@@ -53,7 +118,12 @@ pub enum SendError {
 impl SendError {
     /// Whether no connection was made (nothing was sent).
     pub fn is_connect(&self) -> bool {
-        matches!(self, Self::Lookup(_) | Self::Connect(_))
+        matches!(self, Self::Lookup(_) | Self::Connect(..))
+    }
+
+    /// Whether the connection was refused: nothing listens at the address.
+    pub fn is_refused(&self) -> bool {
+        matches!(self, Self::Connect(_, e) if e.kind() == io::ErrorKind::ConnectionRefused)
     }
 }
 
@@ -66,7 +136,14 @@ impl fmt::Display for SendError {
             Self::Lookup(name) => {
                 write!(f, "could not connect: {}", crate::client::no_lookups(name))
             }
-            Self::Connect(e) => write!(f, "could not connect: {e}"),
+            // The OS's words ("Connection refused (os error 111)") say less than this.
+            Self::Connect(addr, _) if self.is_refused() => {
+                write!(
+                    f,
+                    "could not connect: nothing listens on {addr} (connection refused)"
+                )
+            }
+            Self::Connect(_, e) => write!(f, "could not connect: {e}"),
             Self::Http(e) => write!(f, "request failed: {}", innermost(e)),
         }
     }
@@ -76,7 +153,7 @@ impl std::error::Error for SendError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Url(_) | Self::Lookup(_) => None,
-            Self::Connect(e) => Some(e),
+            Self::Connect(_, e) => Some(e),
             Self::Http(e) => Some(e),
         }
     }
@@ -96,13 +173,20 @@ pub(crate) async fn send(
     idle: &Arc<Mutex<Vec<Idle>>>,
     request: Request,
 ) -> Result<reqwest::Response, SendError> {
+    let delivery = request.delivery.clone();
+    let handed = |written: &Written| {
+        if let Some(delivery) = &delivery {
+            delivery.handed(written);
+        }
+    };
     let (to, mut outgoing) = prepare(request)?;
-    if let Some(mut sender) = take(idle, &to) {
+    if let Some((mut sender, written)) = take(idle, &to) {
         // Ready once the connection's task has seen the last answer's end;
         // an error means the server closed it meanwhile: connect anew.
         if sender.ready().await.is_ok() {
+            handed(&written);
             match sender.try_send_request(outgoing).await {
-                Ok(response) => return Ok(answer(response, idle, to, sender)),
+                Ok(response) => return Ok(answer(response, idle, to, sender, written)),
                 // Not written before the connection failed: send it on a new one.
                 Err(mut failed) => match failed.take_message() {
                     Some(unsent) => outgoing = unsent,
@@ -111,12 +195,13 @@ pub(crate) async fn send(
             }
         }
     }
-    let mut sender = connect(&to).await?;
+    let (mut sender, written) = connect(&to).await?;
+    handed(&written);
     let response = sender
         .send_request(outgoing)
         .await
         .map_err(SendError::Http)?;
-    Ok(answer(response, idle, to, sender))
+    Ok(answer(response, idle, to, sender, written))
 }
 
 /// The target and hyper's request for `request`.
@@ -179,20 +264,27 @@ fn prepare(request: Request) -> Result<(Target, hyper::Request<Full<Bytes>>), Se
 }
 
 /// An idle connection to `to`, if one is still open.
-fn take(idle: &Mutex<Vec<Idle>>, to: &Target) -> Option<Sender> {
+fn take(idle: &Mutex<Vec<Idle>>, to: &Target) -> Option<(Sender, Written)> {
     let mut idle = idle.lock().ok()?;
     idle.retain(|kept| !kept.sender.is_closed());
     let at = idle.iter().rposition(|kept| kept.to == *to)?;
-    Some(idle.remove(at).sender)
+    let kept = idle.remove(at);
+    Some((kept.sender, kept.written))
 }
 
 /// A new connection to `to`, driven by a task of its own on this runtime.
-async fn connect(to: &Target) -> Result<Sender, SendError> {
+async fn connect(to: &Target) -> Result<(Sender, Written), SendError> {
+    let unreached = |e| SendError::Connect(to.addr, e);
     let stream = tokio::net::TcpStream::connect(to.addr)
         .await
-        .map_err(SendError::Connect)?;
+        .map_err(unreached)?;
     // Requests are written whole; waiting to fill a segment only delays them.
-    stream.set_nodelay(true).map_err(SendError::Connect)?;
+    stream.set_nodelay(true).map_err(unreached)?;
+    let written = Written::default();
+    let stream = Counted {
+        stream,
+        written: Arc::clone(&written),
+    };
     let (sender, connection) =
         hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
             .await
@@ -201,7 +293,67 @@ async fn connect(to: &Target) -> Result<Sender, SendError> {
     tokio::spawn(async move {
         let _ = connection.await;
     });
-    Ok(sender)
+    Ok((sender, written))
+}
+
+/// A connection's socket, counting the bytes written to it.
+struct Counted {
+    stream: tokio::net::TcpStream,
+    written: Written,
+}
+
+impl Counted {
+    fn count(&self, wrote: &Poll<io::Result<usize>>) {
+        if let Poll::Ready(Ok(n)) = wrote {
+            self.written.fetch_add(*n as u64, Ordering::Relaxed);
+        }
+    }
+}
+
+impl tokio::io::AsyncRead for Counted {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for Counted {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let wrote = Pin::new(&mut this.stream).poll_write(cx, buf);
+        this.count(&wrote);
+        wrote
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let wrote = Pin::new(&mut this.stream).poll_write_vectored(cx, bufs);
+        this.count(&wrote);
+        wrote
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+    }
 }
 
 /// The answer as a reqwest response (what the client reads), its body giving
@@ -211,8 +363,16 @@ fn answer(
     idle: &Arc<Mutex<Vec<Idle>>>,
     to: Target,
     sender: Sender,
+    written: Written,
 ) -> reqwest::Response {
-    let back = Some((Arc::clone(idle), Idle { to, sender }));
+    let back = Some((
+        Arc::clone(idle),
+        Idle {
+            to,
+            sender,
+            written,
+        },
+    ));
     let response = response.map(|body| reqwest::Body::wrap(GivesBack { body, back }));
     reqwest::Response::from(response)
 }

@@ -184,9 +184,10 @@ fn failures_say_what_failed_in_one_line() {
     };
     let refused = fail(format!("http://127.0.0.1:{port}/mcp"));
     assert!(refused.is_connect());
+    assert!(refused.is_refused());
     assert_eq!(
         refused.to_string(),
-        "could not connect: Connection refused (os error 111)"
+        format!("could not connect: nothing listens on 127.0.0.1:{port} (connection refused)")
     );
     let named = fail("http://example.com/mcp".into());
     assert!(named.is_connect());
@@ -211,6 +212,86 @@ fn failures_say_what_failed_in_one_line() {
         "request failed: `https://127.0.0.1:9/mcp` is not an http:// URL (devtools sessions \
          speak plain HTTP on loopback)"
     );
+}
+
+/// A server on one connection that answers its first request (empty) and then
+/// reads the next without answering it; each request's head goes to the channel
+/// once read.
+fn answering_once() -> (u16, tokio::sync::mpsc::UnboundedReceiver<String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let (read, heads) = tokio::sync::mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        let Ok((conn, _)) = listener.accept() else {
+            return;
+        };
+        let mut reader = BufReader::new(conn.try_clone().expect("clone"));
+        let mut writer = conn;
+        for answered in [true, false] {
+            let mut head = String::new();
+            while !head.ends_with("\r\n\r\n") {
+                if reader.read_line(&mut head).unwrap_or(0) == 0 {
+                    return;
+                }
+            }
+            let _ = read.send(head);
+            if answered {
+                let _ = writer.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n");
+            }
+        }
+        // Holds the connection open, unanswered, until the test ends.
+        let _ = reader.read(&mut [0; 1]);
+    });
+    (port, heads)
+}
+
+/// Whether a request reached the socket, as a caller that gave up on its answer
+/// (a timeout) tells it: not handed to a connection, handed and not yet written,
+/// written (the server read it).
+#[test]
+fn a_delivery_tells_whether_its_request_reached_the_socket() {
+    let (port, mut heads) = answering_once();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let http = Http::new();
+    let runtime = runtime();
+    let (first, second, untried) = (
+        Delivery::default(),
+        Delivery::default(),
+        Delivery::default(),
+    );
+    assert_eq!(untried.sent(), Sent::No);
+    runtime.block_on(async {
+        let answered = http.send(Request::get(&url).tracked(&first)).await;
+        answered
+            .expect("answered")
+            .bytes()
+            .await
+            .expect("read to its end");
+        assert_eq!(first.sent(), Sent::Yes);
+        assert!(heads.recv().await.is_some());
+        // On the kept connection: handed to it at the first poll, and not yet
+        // written, as the connection's own task has not run since.
+        let mut unanswered = std::pin::pin!(http.send(Request::post(&url).tracked(&second)));
+        std::future::poll_fn(|cx| {
+            assert!(unanswered.as_mut().poll(cx).is_pending());
+            std::task::Poll::Ready(())
+        })
+        .await;
+        assert_eq!(second.sent(), Sent::Maybe);
+        // Given up once the server has read it: it was sent.
+        tokio::select! {
+            _ = unanswered => panic!("the server answers no second request"),
+            head = heads.recv() => assert!(head.expect("read").starts_with("POST /mcp")),
+        }
+    });
+    assert_eq!(second.sent(), Sent::Yes);
+    // Nothing listens: no connection, nothing sent.
+    let closed = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let gone = closed.local_addr().expect("addr").port();
+    drop(closed);
+    let refused = Request::get(&format!("http://127.0.0.1:{gone}/mcp")).tracked(&untried);
+    assert!(runtime.block_on(http.send(refused)).is_err());
+    assert_eq!(untried.sent(), Sent::No);
 }
 
 /// A resolver that counts what it is asked and resolves nothing.

@@ -69,10 +69,10 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
         }
     };
     settings.verb_timeout(plan.timeout_ms, host.timeout_given);
-    let arguments = invoke::within_bound(arguments, verbs.spec(name), &settings);
+    let arguments = invoke::within_bound(arguments, name, verbs.spec(name), &settings);
     let params = json!({ "name": tool, "arguments": arguments });
     let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))?
-        .map_err(|e| bound_given_after(e, plan.timeout_ms))?;
+        .map_err(|e| bound_given_after(e, plan.timeout_ms, &settings))?;
     let shaped = usage::measure(Phase::Shape, || {
         let shaped = verbs
             .shape(name, &plan, &result, settings.pretty)
@@ -97,18 +97,24 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
 }
 
 /// A call out of time whose bound was the verb's own `--timeout MS` (after its name):
-/// the hint names that one, not the host's before the name, which it overrode.
-fn bound_given_after(e: Error, verb_ms: Option<u32>) -> Error {
-    match verb_ms {
-        Some(ms) => e.replacing_hint(
-            mur_client::SLOW_TOOL_HINT,
-            format!(
-                "the bound was the verb's own `--timeout {ms}` (after its name, with 2 s of \
-                 grace at most): a slow tool may need a longer one"
-            ),
-        ),
-        None => e,
+/// the hint names that one, not the host's before the name, which it overrode. Not
+/// when the host's (`settings.timeout`, before the name) was longer: that one stood.
+fn bound_given_after(e: Error, verb_ms: Option<u32>, settings: &Settings) -> Error {
+    let Some(ms) = verb_ms else {
+        return e;
+    };
+    let mut own = settings.clone();
+    own.verb_timeout(Some(ms), false);
+    if own.timeout != settings.timeout {
+        return e;
     }
+    e.replacing_hint(
+        mur_client::SLOW_TOOL_HINT,
+        format!(
+            "the bound was the verb's own `--timeout {ms}` (after its name) and half as long \
+             again (at most 2 s more) for the answer to arrive: a slow tool may need a longer one"
+        ),
+    )
 }
 
 /// Tells the usage record what `name` is: an installed verb's tool, file

@@ -2355,6 +2355,9 @@ fn a_call_out_of_time_quotes_what_the_bridge_could_not_match() {
         let out = bridge.mur(&["--timeout", "3000", "call", "wrongid"]);
         out.assert_code(2).assert_stderr_is(format!(
             "error: `{}` did not answer within 3000 ms\n\
+             hint: the request was sent, so tool `wrongid` may have run: check the app's state \
+             before running it again (the session is not known to mark it read-only or \
+             idempotent)\n\
              hint: the bridge said: the stdio server wrote an answer to id 987654, an id the \
              bridge never sent, which the bridge cannot match to a request (the bridge's log has \
              it); if it was this request's answer, no other will come\n\

@@ -351,20 +351,162 @@ fn a_verbs_own_timeout_is_the_bound_its_hint_names() {
     let hung = Stub::silent();
     let endpoint = hung.endpoint();
     let at = |words: &[&str]| sb.mur(&[&["devtools", "--endpoint", &endpoint][..], words].concat());
+    // The server read the request and never answered (no tool list cached).
+    let sent = "hint: the request was sent, so tool `state` may have run: check the app's state \
+                before running it again (the session is not known to mark it read-only or \
+                idempotent)\n";
     // The call has half as long again (2 s at most) for the answer to come back.
     at(&["state", "--timeout", "300"])
         .assert_code(2)
         .assert_stderr_is(format!(
-            "error: `{endpoint}` did not answer within 450 ms\n\
-         hint: the bound was the verb's own `--timeout 300` (after its name, with 2 s of grace \
-         at most): a slow tool may need a longer one\n"
+            "error: `{endpoint}` did not answer within 450 ms\n{sent}\
+         hint: the bound was the verb's own `--timeout 300` (after its name) and half as long \
+         again (at most 2 s more) for the answer to arrive: a slow tool may need a longer one\n"
+        ));
+    // A bound before the name only lengthened by the verb's: the host's stood.
+    at(&["--timeout", "1000", "state", "--timeout", "300"])
+        .assert_code(2)
+        .assert_stderr_is(format!(
+            "error: `{endpoint}` did not answer within 1000 ms\n{sent}\
+         hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
         ));
     at(&["--timeout", "300", "state"])
         .assert_code(2)
         .assert_stderr_is(format!(
-            "error: `{endpoint}` did not answer within 300 ms\n\
+            "error: `{endpoint}` did not answer within 300 ms\n{sent}\
          hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
         ));
+}
+
+/// A call out of time whose request the server read may have acted (a script that
+/// retried every exit 2, as the guide said, clicked twice): the hint says the request
+/// was sent and whether running it again is safe, by the session's tool list as cached
+/// — a tool marked read-only or idempotent is; any other, or one mur knows nothing of,
+/// gets its app's state checked first. Before, nothing said the request had gone out.
+#[test]
+fn a_call_out_of_time_says_the_request_was_sent_and_whether_running_it_again_is_safe() {
+    let sb = Sandbox::new();
+    let hung = never_answering_a_call(json!([
+        { "name": "increment", "inputSchema": { "type": "object" },
+          "annotations": { "readOnlyHint": false, "idempotentHint": false } },
+        { "name": "peek", "inputSchema": { "type": "object" },
+          "annotations": { "readOnlyHint": true } },
+        { "name": "reset", "inputSchema": { "type": "object" },
+          "annotations": { "idempotentHint": true } },
+    ]));
+    let endpoint = hung.endpoint();
+    let call = |tool: &str| {
+        let out = sb.devtools(&["--endpoint", &endpoint, "--timeout", "300", "call", tool]);
+        out.assert_code(2).assert_stdout_is("");
+        out
+    };
+    let hinted = |tool: &str, hint: &str| {
+        call(tool).assert_stderr_is(format!(
+            "error: `{endpoint}` did not answer within 300 ms\n\
+             hint: the request was sent, so tool `{tool}` may have run{hint}\n\
+             hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
+        ));
+    };
+    // No tool list cached: nothing says it is safe.
+    hinted(
+        "peek",
+        ": check the app's state before running it again (the session is not known to mark \
+         it read-only or idempotent)",
+    );
+    sb.devtools(&["--endpoint", &endpoint, "catalog"])
+        .assert_code(0);
+    hinted(
+        "increment",
+        ": check the app's state before running it again (the session does not mark it \
+         read-only or idempotent)",
+    );
+    hinted(
+        "peek",
+        "; the session marks it read-only: running it again is safe",
+    );
+    hinted(
+        "reset",
+        "; the session marks it idempotent: running it again is safe",
+    );
+    assert_eq!(hung.tool_calls(), 4);
+}
+
+/// A server with `tools` that opens the event stream of every `tools/call` and never
+/// answers it (for a minute); any other method gets `{}`.
+fn never_answering_a_call(tools: serde_json::Value) -> Stub {
+    Stub::serve(move |req| {
+        let body = req.json();
+        let result = match body["method"].as_str() {
+            Some("tools/call") => return Reply::sse_open(&[], Duration::from_secs(60)),
+            Some("tools/list") => json!({ "tools": tools }),
+            _ => json!({}),
+        };
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }),
+        )
+    })
+}
+
+/// An endpoint nothing listens at says so plainly, as discovery words a lockfile's
+/// endpoint that refused the connection, with the one step that finds the app; `-v`
+/// names the tool a `tools/call` calls (never its arguments).
+#[test]
+fn a_refused_connection_says_nothing_listens_there_and_v_names_the_tool_called() {
+    let sb = Sandbox::new();
+    let (_closed_socket, port) = mur_e2e::refusing_port();
+    let endpoint = format!("http://127.0.0.1:{port}/mcp");
+    sb.call_version_at(&endpoint, &[])
+        .assert_code(2)
+        .assert_stderr_is(format!(
+            "error: `{endpoint}`: could not connect: nothing listens on 127.0.0.1:{port} \
+             (connection refused)\n\
+             hint: is the app running? `mur devtools session list` shows the sessions mur finds\n"
+        ));
+    let server = Stub::answering(json!({ "content": [] }));
+    let endpoint = server.endpoint();
+    let secret = "hunter2-not-logged";
+    let args = json!({ "password": secret }).to_string();
+    let out = sb.mur(&[
+        "-v",
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "call",
+        "login",
+        "--args",
+        &args,
+    ]);
+    out.assert_code(0);
+    out.assert_stderr_contains(&format!(
+        "DEBUG POST {endpoint} tools/call `login` (protocol "
+    ));
+    assert!(!out.stderr.contains(secret), "{out}");
+}
+
+/// A wait mur lowers to end within the call's bound is said in a note (the tool's
+/// answer names a wait nobody typed: `timed out after 666 ms`), `-q` hides it, and a
+/// wait within the bound gets none.
+#[test]
+fn a_wait_mur_lowers_to_fit_the_bound_is_said_in_a_note() {
+    let (sb, _sample) = mur_e2e::plugins::standard_session();
+    let out = sb.devtools(&["--timeout", "1000", "wait", "#never"]);
+    out.assert_code(5);
+    assert_eq!(
+        out.stderr_lines("note:"),
+        [
+            "note: `wait`'s timeout was lowered from 5000 ms to 666 ms, to end within the call's \
+          `--timeout` of 1000 ms"
+        ],
+        "{out}"
+    );
+    out.assert_stderr_contains("timed out after 666 ms waiting for `#never`");
+    let quiet = sb.mur(&["-q", "devtools", "--timeout", "1000", "wait", "#never"]);
+    quiet.assert_code(5);
+    assert!(quiet.stderr_lines("note:").is_empty(), "{quiet}");
+    let within = sb.devtools(&["--timeout", "1000", "wait", "#never", "--timeout", "300"]);
+    within.assert_code(5);
+    assert!(within.stderr_lines("note:").is_empty(), "{within}");
 }
 
 /// A call that ran out of time while the server was sending progress was running, not
@@ -1747,21 +1889,9 @@ fn a_misspelt_args_is_pointed_at_args_with_its_object_as_typed() {
 #[test]
 fn a_derived_verbs_call_out_of_time_names_murs_bound_wherever_it_was_typed() {
     let sb = Sandbox::new();
-    let slow = Stub::serve(|req| {
-        let body = req.json();
-        match body["method"].as_str() {
-            Some("tools/call") => Reply::sse_open(&[], Duration::from_secs(60)),
-            Some("tools/list") => Reply::json(
-                200,
-                &json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "tools": [
-                    { "name": "exportAll", "inputSchema": { "type": "object" } }] } }),
-            ),
-            _ => Reply::json(
-                200,
-                &json!({ "jsonrpc": "2.0", "id": body["id"], "result": {} }),
-            ),
-        }
-    });
+    let slow = never_answering_a_call(json!([
+        { "name": "exportAll", "inputSchema": { "type": "object" } }
+    ]));
     let endpoint = slow.endpoint();
     for words in [
         &["export-all", "--timeout", "300"][..],
@@ -1770,6 +1900,9 @@ fn a_derived_verbs_call_out_of_time_names_murs_bound_wherever_it_was_typed() {
         let out = sb.mur(&[&["devtools", "--endpoint", &endpoint][..], words].concat());
         out.assert_code(2).assert_stderr_is(format!(
             "error: `{endpoint}` did not answer within 300 ms\n\
+             hint: the request was sent, so tool `exportAll` may have run: check the app's \
+             state before running it again (the session does not mark it read-only or \
+             idempotent)\n\
              hint: a slow tool may need a longer `--timeout MS` than 300 (mur's bound, before \
              or after a derived verb's name)\n"
         ));
@@ -1894,6 +2027,8 @@ fn a_legacy_call_out_of_time_is_cancelled_at_the_server_before_the_session_ends(
     let out = sb.devtools(&["--endpoint", &endpoint, "--timeout", "1500", "call", "slow"]);
     out.assert_code(2).assert_stderr_is(format!(
         "error: `{endpoint}` did not answer within 1500 ms\n\
+         hint: the request was sent, so tool `slow` may have run: check the app's state before \
+         running it again (the session is not known to mark it read-only or idempotent)\n\
          hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
     ));
     assert_eq!(
