@@ -32,7 +32,8 @@ pub enum Kind {
     /// A file path the verb writes, or `-` for stdout; never sent. A path given is
     /// declared to the host as one the verb writes, checked before the call.
     OutPath,
-    /// A positive number of milliseconds (`--timeout`); never sent.
+    /// A positive number of milliseconds, read as mur reads its own `--timeout`
+    /// (`+900` and ` 900 ` are 900); never sent.
     Millis,
     /// A value the verb reads itself and turns into arguments in its own
     /// [`Verb::arguments`](crate::Verb::arguments); never sent as is.
@@ -571,7 +572,7 @@ impl Args {
         for (name, value) in pairs("options")? {
             let opt = find_option(spec, &name).ok_or_else(broken)?;
             if opt.name == TIMEOUT.name {
-                args.timeout_ms = value.as_deref().and_then(|v| v.parse().ok());
+                args.timeout_ms = value.as_deref().and_then(|v| millis(name.as_str(), v).ok());
             }
             args.given.push((opt, value));
         }
@@ -630,7 +631,7 @@ impl Args {
             None
         };
         if opt.name == TIMEOUT.name {
-            self.timeout_ms = Some(parse_timeout(value.as_deref().unwrap_or_default())?);
+            self.timeout_ms = Some(millis(name, value.as_deref().unwrap_or_default())?);
         }
         self.given.push((opt, value));
         Ok(())
@@ -1140,6 +1141,7 @@ fn check_value(opt: &Opt, word: String) -> Result<String, String> {
             Ok(()) => Ok(word.trim_matches(JSON_SPACE).to_owned()),
             Err(error) => Err(format!("`--{name}` is not valid JSON: {error}")),
         },
+        Kind::Millis => millis(name, &word).map(|_| word),
         Kind::OutPath if word.is_empty() => {
             Err(format!("`--{name}` needs a file path, or `-` for stdout"))
         }
@@ -1235,17 +1237,23 @@ fn must_not_be_empty(kind: Kind) -> bool {
     matches!(kind, Kind::Selector | Kind::Name)
 }
 
-fn parse_timeout(word: &str) -> Result<u32, String> {
-    let digits = !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit());
-    match word.parse::<u32>() {
+/// A value of [`Kind::Millis`] (`--timeout MS`) as mur reads its own `--timeout`
+/// (`mur_core::settings::timeout_ms`, Rust's `u64` `from_str` of the text trimmed): ASCII
+/// digits after at most a `+`, white space around them allowed, at least 1; here at most
+/// `u32::MAX`, the interface's ceiling. The Python and JavaScript kits read it the same.
+fn millis(name: &str, word: &str) -> Result<u32, String> {
+    let text = word.trim();
+    let digits = text.strip_prefix('+').unwrap_or(text);
+    let digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u32>() {
         Ok(ms) if ms > 0 => Ok(ms),
         // Digits a u32 cannot hold: a positive number, past the interface's ceiling.
         Err(_) if digits => Err(format!(
-            "`--timeout` is at most {} ms (about 49 days), got `{word}`",
+            "`--{name}` is at most {} ms (about 49 days), got `{word}`",
             u32::MAX
         )),
         _ => Err(format!(
-            "`--timeout` needs a positive number of milliseconds, got `{word}`"
+            "`--{name}` needs a positive number of milliseconds, got `{word}`"
         )),
     }
 }

@@ -112,6 +112,90 @@ fn timeout_is_accepted_by_every_verb_as_a_hint() {
     assert_eq!(call(&["#x", "t", "--timeout=10"]).timeout_ms, Some(10));
 }
 
+/// A milliseconds value and its verdict (the number, `refused` or `past u32`), as mur
+/// reads its own `--timeout MS` (`mur_core::settings::timeout_ms`: the text trimmed,
+/// then a `u64`'s `from_str`, at least 1) and as `wit/verb.wit` carries it (a `u32`): one
+/// table, which this test, the Python kit's `test_app.py.tmpl` and the JavaScript kit's
+/// `verb.test.js.tmpl` all run, held identical, and to `mur --timeout`, by the scaffold
+/// e2e test (tests/tests/e2e/scaffold.rs).
+// milliseconds: begin (the same rows in the Python and JavaScript kits' tests)
+const MILLISECONDS: [(&str, &str); 28] = [
+    ("900", "900"),
+    ("+900", "900"),
+    ("0900", "900"),
+    (" 900\t", "900"),
+    ("\u{3000}+900\n", "900"),
+    ("\u{0085}900\u{00a0}", "900"),
+    ("4294967295", "4294967295"),
+    ("abc", "refused"),
+    ("-5", "refused"),
+    ("0", "refused"),
+    ("+0", "refused"),
+    ("-0", "refused"),
+    ("", "refused"),
+    (" ", "refused"),
+    ("+", "refused"),
+    ("++9", "refused"),
+    ("9 00", "refused"),
+    ("1.5", "refused"),
+    ("5s", "refused"),
+    ("0x10", "refused"),
+    ("1e3", "refused"),
+    ("1_000", "refused"),
+    ("²", "refused"),
+    ("١٢", "refused"),
+    ("\u{feff}900", "refused"),
+    ("\u{001c}900", "refused"),
+    ("4294967296", "past u32"),
+    ("+99999999999", "past u32"),
+];
+// milliseconds: end
+
+/// A milliseconds value, `--timeout`'s or a verb's own option's, is read by the one
+/// table above, and refused in one set of words: the kit took `+900` for `--timeout`
+/// only, no white space around it, and any text at all for another milliseconds option.
+#[test]
+fn a_milliseconds_value_is_read_as_mur_reads_its_timeout() {
+    struct Pause;
+    impl Verb for Pause {
+        const ABOUT: About = About {
+            name: "pause",
+            ..Sample::ABOUT
+        };
+        const SPEC: Spec = Spec {
+            options: &[Opt::value("pause", "MS", Kind::Millis, "how long to pause")],
+            ..Spec::NONE
+        };
+    }
+    let long = "9".repeat(5000);
+    let rows = MILLISECONDS
+        .into_iter()
+        .chain([(long.as_str(), "past u32")]);
+    for (word, verdict) in rows {
+        for name in ["timeout", "pause"] {
+            let option = format!("--{name}");
+            let parsed = parse::<Pause>(&argv(&[&option, word]));
+            let said = match verdict {
+                "refused" => {
+                    format!("`{option}` needs a positive number of milliseconds, got `{word}`")
+                }
+                "past u32" => {
+                    format!("`{option}` is at most 4294967295 ms (about 49 days), got `{word}`")
+                }
+                ms => {
+                    let Ok(Parsed::Call(call)) = parsed else {
+                        panic!("`{option} {word:?}` refused: {parsed:?}");
+                    };
+                    let timeout = (name == "timeout").then(|| ms.parse().expect("a number"));
+                    assert_eq!(call.timeout_ms, timeout, "{word:?}");
+                    continue;
+                }
+            };
+            assert_eq!(refusal(parsed, &[&option, word]), said);
+        }
+    }
+}
+
 /// A verb whose tool waits on `timeoutMs`: its `--timeout` is sent as that argument
 /// too (as a verb's own value of it wins), and the sample, which does not wait, sends
 /// none.

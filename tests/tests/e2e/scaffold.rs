@@ -719,14 +719,14 @@ fn verbs_new_warns_when_the_name_is_an_installed_verb() {
     assert_eq!(fresh.stderr, steps("pong", &root));
 }
 
-/// The rows of the table of option names between `names: begin` and `names: end`
-/// in a kit's test source, each as `("name", verdict)` with the escapes `\u{XXXX}`
-/// written `\uXXXX`: the same text whatever the language wrote it in.
-fn option_name_rows(source: &str) -> Vec<String> {
+/// The rows of the table `table` (`names`, `milliseconds`) between `TABLE: begin` and
+/// `TABLE: end` in a kit's test source, each as `("value", verdict)` with the escapes
+/// `\u{XXXX}` written `\uXXXX`: the same text whatever the language wrote it in.
+fn table_rows(source: &str, table: &str) -> Vec<String> {
     let begin = source
-        .find("names: begin")
-        .expect("a table of option names");
-    let end = source.find("names: end").expect("its end");
+        .find(&format!("{table}: begin"))
+        .unwrap_or_else(|| panic!("a table of {table}"));
+    let end = source.find(&format!("{table}: end")).expect("its end");
     source[begin..end]
         .lines()
         .skip(1)
@@ -749,25 +749,52 @@ fn option_name_rows(source: &str) -> Vec<String> {
         .collect()
 }
 
+/// The rows of the table `table` in the Rust kit's tests, after checking that the Python
+/// and JavaScript kits' tests hold the same rows ([`table_rows`]).
+fn one_table_in_three_kits(table: &str) -> Vec<String> {
+    let root = repo_root();
+    let read = |path: &str| {
+        std::fs::read_to_string(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    let rust = table_rows(&read("plugins/kit/src/tests.rs"), table);
+    assert!(rust.len() > 20, "{rust:?}");
+    for kit in [
+        "crates/verbs/src/scaffold/python/test_app.py.tmpl",
+        "crates/verbs/src/scaffold/js/verb.test.js.tmpl",
+    ] {
+        assert_eq!(table_rows(&read(kit), table), rust, "{kit}");
+    }
+    rust
+}
+
 /// The Rust, Python and JavaScript kits' tests run one table of option names and
 /// mur's verdict on each, which the Rust kit's test holds to the host's rule: so a
 /// kit cannot drift from it unseen (the JavaScript kit took `→` and U+202E).
 #[test]
 fn the_three_kits_test_one_table_of_option_names() {
-    let root = repo_root();
-    let read = |path: &str| {
-        std::fs::read_to_string(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
-    };
-    let rust = option_name_rows(&read("plugins/kit/src/tests.rs"));
-    assert!(rust.len() > 20, "{rust:?}");
+    let rust = one_table_in_three_kits("names");
     assert!(
         rust.contains(&r#"("x\u202ey", false)"#.to_owned()),
         "{rust:?}"
     );
-    for kit in [
-        "crates/verbs/src/scaffold/python/test_app.py.tmpl",
-        "crates/verbs/src/scaffold/js/verb.test.js.tmpl",
-    ] {
-        assert_eq!(option_name_rows(&read(kit)), rust, "{kit}");
+}
+
+/// The three kits' tests run one table of milliseconds values (`--timeout MS` and every
+/// `milliseconds` option), and mur's own `--timeout` takes each a kit takes and refuses
+/// each it refuses (it takes one past a `u32` too, which the kits cannot carry): the
+/// Rust kit took `+900`, the Python and JavaScript kits refused it, and none took white
+/// space around the digits, all of which mur takes.
+#[test]
+fn the_three_kits_read_milliseconds_as_mur_reads_its_timeout() {
+    let rust = one_table_in_three_kits("milliseconds");
+    let sb = Sandbox::new();
+    for row in &rust {
+        // `("\u3000+900\n", "900")`: JSON but for its parentheses.
+        let json = format!("[{}]", &row[1..row.len() - 1]);
+        let (value, verdict): (String, String) = serde_json::from_str(&json).expect(row);
+        let out = sb.devtools(&["--timeout", &value, "verbs", "list"]);
+        let refused = out.code == 1 && out.stderr.contains("--timeout <MS>");
+        assert_eq!(refused, verdict == "refused", "{row}: {out}");
+        assert!(refused || out.code == 0, "{row}: {out}");
     }
 }

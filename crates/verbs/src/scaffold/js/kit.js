@@ -69,9 +69,10 @@ function param(name, help, kind, { valueName = "", choices = [], key = "", send 
  * A required positional, shown as `<name>`, sent under `key` (default: its name);
  * with `option` (its placeholder), also given as `--name VALUE` (`click --selector
  * '#btn-inc'` for `click '#btn-inc'`). Given both ways, it is refused as given twice.
+ * `choices` are a `choice` positional's words, as `option`'s are.
  */
-export function positional(name, help, { kind = "text", key = "", option = "" } = {}) {
-  return param(name, help, kind, { key, option });
+export function positional(name, help, { kind = "text", choices = [], key = "", option = "" } = {}) {
+  return param(name, help, kind, { choices, key, option });
 }
 
 /** `<selector>`, sent as `selector`: the element a verb works on; also taken as `--selector S`, as the standard verbs take theirs. */
@@ -324,6 +325,22 @@ function bytes(value, what) {
   throw new VerbError(`\`shape\` returned ${type} for ${what}; return a string or a Uint8Array`);
 }
 
+// A number of milliseconds as mur reads its own `--timeout MS` (the text trimmed, then
+// Rust's `u64` `from_str`), as the Rust kit reads one: ASCII digits after at most a `+`
+// (`+900`), white space around them allowed. The white space is Rust's (`str::trim`):
+// String.prototype.trim() takes `\ufeff` too, and not `\u0085`.
+const SPACES = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*";
+const MILLIS = new RegExp(`^${SPACES}\\+?(\\d+)${SPACES}$`);
+
+/** The most milliseconds `wit/verb.wit` carries (a `u32`). */
+const MILLIS_MOST = 2 ** 32 - 1;
+
+/** A `milliseconds` value's number, or undefined where it is none (`MILLIS`). */
+function millis(value) {
+  const digits = MILLIS.exec(value)?.[1];
+  return digits === undefined ? undefined : Number(digits);
+}
+
 function check(param, shown, value) {
   const { kind } = param;
   if ((kind === "selector" || kind === "name") && value.trim() === "") {
@@ -364,11 +381,11 @@ function check(param, shown, value) {
     if (why !== undefined) throw new VerbError(`${shown} is not JSON mur reads: ${why}`);
   }
   if (kind === "milliseconds") {
-    const digits = /^\d+$/.test(value);
-    if (digits && Number(value) >= 2 ** 32) {
-      throw new VerbError(`${shown} is at most ${2 ** 32 - 1} ms (about 49 days), got \`${value}\``);
+    const ms = millis(value);
+    if (ms > MILLIS_MOST) {
+      throw new VerbError(`${shown} is at most ${MILLIS_MOST} ms (about 49 days), got \`${value}\``);
     }
-    if (!(digits && Number(value) > 0)) {
+    if (!(ms > 0)) {
       throw new VerbError(`${shown} needs a positive number of milliseconds, got \`${value}\``);
     }
   }
@@ -757,7 +774,7 @@ export class Verb {
     } catch (error) {
       throw new VerbError(`the tool result or the output state is not JSON: ${error.message}`);
     }
-    const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+    const timeout = values.timeout === undefined ? undefined : millis(values.timeout);
     let shaped = this.shape(value, new Args(values, timeout), pretty);
     if (typeof shaped === "string" || shaped instanceof Uint8Array || shaped instanceof ArrayBuffer) {
       shaped = { stdout: shaped };
@@ -861,7 +878,7 @@ export class Verb {
       if (value === undefined) throw new VerbError(`\`--${name}\` needs a value (${p.valueName || "VALUE"})`);
       values[name] = check(p, `\`--${name}\``, value);
       given.push([name, value]);
-      if (name === TIMEOUT.name) timeoutMs = Number(value);
+      if (name === TIMEOUT.name) timeoutMs = millis(value);
     }
     const positionals = [];
     const textLast = this.positionals.at(-1)?.kind === "text";

@@ -184,11 +184,12 @@ def unusable_waits(waits):
     return None
 
 
-def positional(name, help, kind="text", key="", option=""):
+def positional(name, help, kind="text", key="", option="", choices=()):
     """A required positional, shown as `<name>`; with `option` (its placeholder),
     also given as `--name VALUE` (`click --selector '#btn-inc'` for `click
-    '#btn-inc'`). Given both ways, it is refused as given twice."""
-    return Param(name, help, kind, key=key, option=option)
+    '#btn-inc'`). Given both ways, it is refused as given twice. `choices` are a
+    `choice` positional's words, as `option`'s are."""
+    return Param(name, help, kind, choices=tuple(choices), key=key, option=option)
 
 
 def selector(help):
@@ -575,9 +576,8 @@ class Verb:
             value = json.loads(result)
         except ValueError as error:
             raise Error(f"the tool result or the output state is not JSON: {error}") from None
-        args = Args(values, values.get("timeout"))
-        if args.timeout_ms is not None:
-            args.timeout_ms = int(args.timeout_ms)
+        timeout = values.get("timeout")
+        args = Args(values, None if timeout is None else _millis(timeout))
         shaped = self.shape(value, args, pretty)
         if not isinstance(shaped, Output):
             shaped = Output(shaped)
@@ -683,7 +683,7 @@ class Verb:
             values[name] = _checked(param, f"`--{name}`", value)
             given.append((name, value))
             if name == TIMEOUT.name:
-                timeout_ms = int(value)
+                timeout_ms = _millis(value)
         positionals = []
         text_last = bool(self.positionals) and self.positionals[-1].kind == "text"
         for index, param in enumerate(self.positionals):
@@ -1044,11 +1044,10 @@ def _checked(param, shown, value):
         if why is not None:
             raise Error(f"{shown} is not JSON mur reads: {why}")
     if kind == "milliseconds":
-        # ASCII digits only: str.isdigit() also takes `²`, which int() refuses.
-        digits = value.isascii() and value.isdigit()
-        if digits and int(value) >= 2**32:
-            raise Error(f"{shown} is at most {2**32 - 1} ms (about 49 days), got `{value}`")
-        if not (digits and int(value) > 0):
+        ms = _millis(value)
+        if ms is not None and ms > _MILLIS_MOST:
+            raise Error(f"{shown} is at most {_MILLIS_MOST} ms (about 49 days), got `{value}`")
+        if not ms:
             raise Error(f"{shown} needs a positive number of milliseconds, got `{value}`")
     if kind == "output-path" and not value:
         raise Error(f"{shown} needs a file path, or `-` for stdout")
@@ -1062,6 +1061,26 @@ def _checked(param, shown, value):
 # Unicode digit).
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+# A number of milliseconds as mur reads its own `--timeout MS` (the text trimmed, then
+# Rust's `u64` `from_str`), as the Rust kit reads one: ASCII digits after at most a `+`
+# (`+900`), white space around them allowed. The white space is Rust's (`str::trim`):
+# str.strip() would take more (`\x1c`).
+_MILLIS = re.compile(r"\+?[0-9]+")
+_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+_MILLIS_MOST = 2**32 - 1
+"""The most milliseconds `wit/verb.wit` carries (a `u32`)."""
+
+
+def _millis(value):
+    """A `milliseconds` value's number, or None where it is none (`_MILLIS`); past
+    `_MILLIS_MOST`, any number beyond it (int() refuses 4301 digits and more)."""
+    text = value.strip(_SPACE)
+    if not _MILLIS.fullmatch(text):
+        return None
+    digits = text.lstrip("+").lstrip("0")
+    return int(digits or "0") if len(digits) <= 10 else _MILLIS_MOST + 1
+
 
 _INTEGERS = (-(2**63), 2**64 - 1)
 """The integers mur's JSON reads exactly (serde_json's `i64` and `u64`)."""
