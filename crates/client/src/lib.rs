@@ -1013,7 +1013,7 @@ impl<'a> Client<'a> {
                     .http
                     .send(self.authorize(request))
                     .await
-                    .map_err(|e| unreached(self.endpoint, &e))?;
+                    .map_err(|e| response::unreached(self.endpoint, &e))?;
                 if response.status() == StatusCode::UNAUTHORIZED {
                     let what = match secret {
                         // Not sent at all (`Request::bearer` leaves it out).
@@ -1068,19 +1068,6 @@ fn named(method: &str, params: Option<&Value>) -> String {
             format!("{method} `{}`", mur_core::text::escape_controls(tool))
         }
         _ => method.to_owned(),
-    }
-}
-
-/// A request that got no answer from `endpoint`, as a transport error: one whose
-/// connection was refused (nothing listens there) gets the step that finds out why.
-pub(crate) fn unreached(endpoint: &str, e: &mur_http::SendError) -> Error {
-    let error = Error::transport(format!("`{endpoint}`: {e}"));
-    if e.is_refused() {
-        error.with_hint(
-            "is the app running? `mur devtools session list` shows the sessions mur finds",
-        )
-    } else {
-        error
     }
 }
 

@@ -514,6 +514,19 @@ fn root_cause(e: &reqwest::Error) -> Option<String> {
     std::error::Error::source(e).map(mur_http::innermost)
 }
 
+/// A request that got no answer from `endpoint`, as a transport error: one whose
+/// connection was refused (nothing listens there) gets the step that finds out why.
+pub(crate) fn unreached(endpoint: &str, e: &mur_http::SendError) -> Error {
+    let error = Error::transport(format!("`{endpoint}`: {e}"));
+    if e.is_refused() {
+        error.with_hint(
+            "is the app running? `mur devtools session list` shows the sessions mur finds",
+        )
+    } else {
+        error
+    }
+}
+
 /// The realm of the `WWW-Authenticate: Bearer` challenge with which a bridge
 /// (`mur devtools bridge`) refuses a request without its secret: no OAuth
 /// server stands behind it.

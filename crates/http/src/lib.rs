@@ -22,6 +22,7 @@
 //! proxy is consulted; there is no TLS (sessions listen on loopback).
 
 mod client;
+mod delivery;
 mod request;
 mod send;
 
@@ -29,8 +30,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use client::{NoLookups, client_builder};
 
+pub use delivery::{Delivery, Sent};
 pub use request::Request;
-pub use send::{Delivery, SendError, Sent, innermost};
+pub use send::{SendError, innermost};
 
 /// The HTTP of one `mur` process: kept connections, and the reqwest client
 /// once something needs it. Cheap to make: nothing is built or opened

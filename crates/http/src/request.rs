@@ -6,7 +6,7 @@ use bytes::Bytes;
 use reqwest::Method;
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 
-use crate::send::Delivery;
+use crate::delivery::Delivery;
 
 #[derive(Debug, Clone)]
 pub struct Request {

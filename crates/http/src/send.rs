@@ -1,13 +1,13 @@
 //! Sending a request on a kept connection or a new one, and giving the
 //! connection back once its answer has been read to the end. Each connection
-//! counts the bytes it wrote, so that a request's [`Delivery`] can tell whether
+//! counts the bytes it wrote, so that a request's [`crate::Delivery`] can tell whether
 //! any of it reached the socket.
 
 use std::fmt;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
@@ -19,6 +19,7 @@ use hyper::client::conn::http1::SendRequest;
 use hyper::header::{ACCEPT, HOST, HeaderValue};
 use hyper::{Response, Uri};
 
+use crate::delivery::Written;
 use crate::request::Request;
 
 /// The most idle connections kept: a call needs one; `--auto`'s scan may
@@ -32,66 +33,6 @@ pub(crate) struct Idle {
     to: Target,
     sender: Sender,
     written: Written,
-}
-
-/// The bytes a connection wrote to its socket so far.
-type Written = Arc<AtomicU64>;
-
-/// How far the requests tracked by one [`Delivery`] went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sent {
-    /// None was handed to a connection: the server has none of them.
-    No,
-    /// One was handed to a connection and none of its bytes were written when
-    /// asked: the connection may still write it (or it may have been dropped).
-    Maybe,
-    /// Bytes of one were written to the socket: the server may have it all.
-    Yes,
-}
-
-/// Learns whether the requests tracked by it ([`Request::tracked`]) reached a
-/// connection's socket: a caller whose exchange was cut off (a timeout dropped
-/// it) says from it whether the server may have acted on them. Clones share it.
-#[derive(Debug, Clone, Default)]
-pub struct Delivery(Arc<Mutex<Handed>>);
-
-#[derive(Debug, Default)]
-struct Handed {
-    /// Bytes of an earlier tracked request were written.
-    written: bool,
-    /// The last tracked request handed to a connection: that connection's
-    /// count of bytes written, and the count when the request was handed to it.
-    last: Option<(Written, u64)>,
-}
-
-impl Delivery {
-    /// How far the tracked requests went, the furthest of them: once one was
-    /// written it stays [`Sent::Yes`].
-    pub fn sent(&self) -> Sent {
-        let Ok(handed) = self.0.lock() else {
-            return Sent::Maybe;
-        };
-        match &handed.last {
-            _ if handed.written => Sent::Yes,
-            Some((written, at)) if written.load(Ordering::Relaxed) > *at => Sent::Yes,
-            Some(_) => Sent::Maybe,
-            None => Sent::No,
-        }
-    }
-
-    /// A tracked request is handed to the connection that has written `written`.
-    fn handed(&self, written: &Written) {
-        if let Ok(mut handed) = self.0.lock() {
-            // A connection writes one request at a time: what it wrote since an
-            // earlier request was handed to it was that request.
-            if let Some((before, at)) = &handed.last
-                && before.load(Ordering::Relaxed) > *at
-            {
-                handed.written = true;
-            }
-            handed.last = Some((Arc::clone(written), written.load(Ordering::Relaxed)));
-        }
-    }
 }
 
 /// Where a request goes: the address connected to and the `Host` it names

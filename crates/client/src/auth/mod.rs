@@ -130,7 +130,7 @@ impl Auth {
             let response = http
                 .send(self.authorize(request.clone()))
                 .await
-                .map_err(|e| crate::unreached(&self.endpoint, &e))?;
+                .map_err(|e| crate::response::unreached(&self.endpoint, &e))?;
             // A bridge's: it has no authorization server; the caller says so.
             if crate::response::refused_by_a_bridge(&response) {
                 return Ok(response);
