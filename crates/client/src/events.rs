@@ -190,6 +190,26 @@ impl Choice {
             .or_else(|| only(&|t| t.eq_ignore_ascii_case(text)))
     }
 
+    /// `text`, which names none of `choices`, refused with the value likely meant, by
+    /// the rule a verb's choice is meant by: the one value alike but for case
+    /// (`Historical`), else the nearest ([`mur_core::nearest`]).
+    fn refusal(choices: &[Choice], text: &str) -> String {
+        let told = format!("`{text}` is not one of {}", listed(choices));
+        let values = choices.iter().map(|c| c.value.as_str());
+        let case: Vec<&str> = values
+            .clone()
+            .filter(|v| v.to_lowercase() == text.trim().to_lowercase())
+            .collect();
+        let meant = match case.as_slice() {
+            [only] => Some(*only),
+            _ => mur_core::nearest(text.trim(), values),
+        };
+        match meant {
+            Some(meant) => format!("{told}; did you mean `{meant}`?"),
+            None => told,
+        }
+    }
+
     /// The choices a comma-separated answer names, in order: each part a value or a
     /// title, the longest run of parts that names one first, so that a title with a
     /// comma in it (`Green, Lantern`) is one choice, not two words; `Err` with the
@@ -276,6 +296,16 @@ impl Question {
             message: params["message"].as_str().unwrap_or_default().to_owned(),
             fields,
             schema,
+        }
+    }
+
+    /// The message as an error line quotes it: in backticks, so that a message quoting
+    /// something itself reads as one quotation (`asks "The query "rust wasm" could…"`
+    /// read as three); in double quotes when it holds a backtick of its own.
+    pub fn quoted(&self) -> String {
+        match self.message.contains('`') {
+            false => format!("`{}`", self.message),
+            true => format!("\"{}\"", self.message),
         }
     }
 
@@ -379,13 +409,13 @@ impl Field {
             },
             FieldKind::Choice(choices) => Choice::named(choices, text)
                 .map(|c| Value::String(c.value.clone()))
-                .ok_or_else(|| format!("`{text}` is not one of {}", listed(choices))),
+                .ok_or_else(|| Choice::refusal(choices, text)),
             FieldKind::Choices(choices) => Choice::all_named(choices, text)
                 .map(|named| {
                     let values = named.iter().map(|c| Value::String(c.value.clone()));
                     Value::Array(values.collect())
                 })
-                .map_err(|t| format!("`{t}` is not one of {}", listed(choices))),
+                .map_err(|t| Choice::refusal(choices, t)),
         }
     }
 }
@@ -694,6 +724,59 @@ mod tests {
             err.message(),
             "`--answer pet=Cows`: `Cows` is not one of pet-1 (Cats), pet-2 (Dogs)"
         );
+    }
+
+    /// An answer that names no choice is told the one meant, by the rule a verb's
+    /// choice is (the one value alike but for case, else the nearest): `Historical`
+    /// got no suggestion, while `--message-type Error` did.
+    #[test]
+    fn an_answer_in_another_case_or_misspelt_is_told_the_choice_meant() {
+        let properties = json!({
+            "interpretation": { "type": "string", "enum": ["technical", "historical"],
+                "enumNames": ["Technical perspective", "Historical perspective"] },
+            "areas": { "type": "array", "items": { "enum": ["rust", "wasm"] } }
+        });
+        let q = asking("Which?", properties, &["interpretation"]);
+        let refused = |pairs: &[(&str, &str)]| {
+            q.answer_from(&answers(pairs))
+                .map_err(|e| e.message().to_owned())
+        };
+        let pick =
+            "is not one of technical (Technical perspective), historical (Historical perspective)";
+        for (given, said) in [
+            (
+                "Historical",
+                format!("`Historical` {pick}; did you mean `historical`?"),
+            ),
+            (
+                "histroical",
+                format!("`histroical` {pick}; did you mean `historical`?"),
+            ),
+            ("future", format!("`future` {pick}")),
+        ] {
+            assert_eq!(
+                refused(&[("interpretation", given)]),
+                Err(format!("`--answer interpretation={given}`: {said}"))
+            );
+        }
+        assert_eq!(
+            refused(&[("interpretation", "technical"), ("areas", "rust,WASM")]),
+            Err(
+                "`--answer areas=rust,WASM`: `WASM` is not one of rust, wasm; did you mean `wasm`?"
+                    .to_owned()
+            )
+        );
+    }
+
+    /// A message quoting something itself reads as one quotation in an error line.
+    #[test]
+    fn a_message_is_quoted_as_one_quotation() {
+        let said = |message: &str| asking(message, json!({}), &[]).quoted();
+        assert_eq!(
+            said(r#"The query "rust wasm" could mean several things"#),
+            r#"`The query "rust wasm" could mean several things`"#
+        );
+        assert_eq!(said("Run `ls`?"), r#""Run `ls`?""#);
     }
 
     #[test]

@@ -920,8 +920,11 @@ impl Derived {
         let mut read = ReadBytes::default();
         // The word taken as the one text option's value ([`Self::positional`]).
         let mut lone: Option<&String> = None;
+        // The flag the word before was, given without a value (`--include-image`).
+        let mut bare_flag: Option<&Field> = None;
         let mut words = argv.iter();
         while let Some(word) = words.next() {
+            let flag_before = bare_flag.take();
             if word == "--help" || word == "-h" {
                 return Ok(Request::Help);
             }
@@ -932,6 +935,9 @@ impl Derived {
                 break;
             }
             let Some(option) = word.strip_prefix("--") else {
+                if let Some(meant) = flag_before.and_then(|flag| flag_value(flag, word)) {
+                    return Err(meant);
+                }
                 let Some(field) = self.positional(word, &given) else {
                     return Err(self.unexpected(word, &given));
                 };
@@ -965,7 +971,10 @@ impl Derived {
                 .find(|f| f.option == name)
                 .ok_or_else(|| self.unknown_option(name))?;
             let value = match (&field.ty, inline) {
-                (Type::Boolean, None) => Value::Bool(true),
+                (Type::Boolean, None) => {
+                    bare_flag = Some(field);
+                    Value::Bool(true)
+                }
                 // Where the schema admits null, the word `null` is null (not the text
                 // "null", nor a choice refused).
                 (_, Some(null)) if field.nullable && null == "null" => Value::Null,
@@ -1252,6 +1261,20 @@ pub(crate) fn asks_for_help(argv: &[String]) -> bool {
         .any(|word| word == "--help" || word == "-h")
 }
 
+/// The refusal of `word` typed as its own word after flag `flag` when it is a value the
+/// flag takes only inline (`--include-image false`, which agents write as they would
+/// for any option): a flag alone is `true`, so the word was a stray, or was taken as a
+/// lone text option's value, and the call would have sent the flag's opposite.
+fn flag_value(flag: &Field, word: &str) -> Option<String> {
+    let takes = matches!(word, "true" | "false") || (flag.nullable && word == "null");
+    takes.then(|| {
+        format!(
+            "unexpected argument `{word}`; did you mean `--{}={word}`?",
+            flag.option
+        )
+    })
+}
+
 /// A value outside the schema's `enum` is refused, naming the choices.
 fn check_choice(field: &Field, said: &str, value: &Value) -> Result<(), String> {
     // Numbers are compared by value: `1`, `1.0` and `1e0` are one choice.
@@ -1506,6 +1529,15 @@ impl Range {
             format!("{word} {at}")
         });
         low.into_iter().chain(high).collect()
+    }
+
+    /// Whether a description's `numbers` ([`numbers_in`]) hold each of its ends, so that
+    /// it states the range already.
+    fn stated_in(&self, numbers: &[f64]) -> bool {
+        [&self.low, &self.high]
+            .into_iter()
+            .flatten()
+            .all(|end| end.at.as_f64().is_some_and(|at| numbers.contains(&at)))
     }
 
     /// Both ends when both are in the range (`0` and `2000`, the same number twice).
@@ -2087,6 +2119,7 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
+    let stated = numbers_in(&help);
     // A JSON value's fields: what `--entities JSON` alone never said (a choice's value
     // name lists its choices already).
     let shaped = match &field.ty {
@@ -2104,41 +2137,78 @@ fn param(field: &Field, schema: &View, walk: &Walk) -> Param {
             format!("{help}; {shaped}")
         };
     }
-    for range in [&field.range, &field.count].into_iter().flatten() {
-        help = format!("{help} ({})", range.help()).trim_start().to_owned();
-    }
+    // What mur adds, in one parenthesis (`(1–10, default 3)`): a bound the description
+    // states already (`(1-10)`, `between 1 and 10`) is not said twice.
+    let mut added: Vec<String> = [&field.range, &field.count]
+        .into_iter()
+        .flatten()
+        .filter(|range| !range.stated_in(&stated))
+        .map(Range::help)
+        .collect();
     // A `null` default (`Optional[T] = None`) says only that the option may be left out.
     if let Some(default) = schema.get("default").filter(|d| !d.is_null()) {
         // A flag on by default is turned off only by `--NAME=false`: said where it shows.
-        let off = match (&field.ty, default) {
+        added.push(match (&field.ty, default) {
             (Type::Boolean, Value::Bool(true)) => {
-                format!("; `--{}=false` turns it off", field.option)
+                format!("default true; `--{}=false` turns it off", field.option)
             }
-            _ => String::new(),
-        };
-        help = format!("{help} (default: {default}{off})")
-            .trim_start()
-            .to_owned();
+            _ => format!("default {default}"),
+        });
     }
     if field.required {
-        help = format!("{help} (required)").trim_start().to_owned();
+        // A required flag is sent false only as `--NAME=false`: said where it shows.
+        added.push(match field.ty {
+            Type::Boolean => format!("required: `--{0}` or `--{0}=false`", field.option),
+            _ => "required".to_owned(),
+        });
     }
     // Renamed so as not to be the host's (`--arg-timeout`): say what it fills.
     let renamed = field.option != kebab(&field.property) && field.option != field.property;
     if renamed {
-        help = format!("{help} (property `{}`)", field.property)
-            .trim_start()
-            .to_owned();
+        added.push(format!("property `{}`", field.property));
     }
-    Param {
+    let mut param = Param {
         name: field.option.clone(),
         value_name,
         kind,
-        help,
+        help: String::new(),
         required: field.required,
         repeatable: matches!(field.ty, Type::Array(_)),
         choices,
+    };
+    // What the help adds of every param (`repeatable`) goes in the same parenthesis, so
+    // the catalog's help reads as the help does.
+    added.extend(crate::spec::added(&param, true));
+    param.help = crate::spec::with_added(&help, &added);
+    param
+}
+
+/// The numbers a text writes (`1` and `10` of `(1-10)`, `-5` of `from -5`), to tell a
+/// bound it states already.
+fn numbers_in(text: &str) -> Vec<f64> {
+    let mut numbers = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..]
+        .find(|c: char| c.is_ascii_digit())
+        .map(|at| from + at)
+    {
+        let len = text[at..]
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(text.len() - at);
+        let digits = text[at..at + len].trim_end_matches('.');
+        // A `-` is a sign where no word or number ends just before it (`1-10` is a span).
+        let signed = text[..at].strip_suffix('-').is_some_and(|before| {
+            !before
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+        });
+        if let Ok(n) = digits.parse::<f64>() {
+            numbers.push(if signed { -n } else { n });
+        }
+        from = at + len;
     }
+    numbers
 }
 
 /// The kind and value name of an option whose value is JSON of `kinds`: a union of
@@ -2273,6 +2343,16 @@ mod tests {
             Err(message) => message,
             other => panic!("{words:?}: {other:?}"),
         }
+    }
+
+    /// Each option's name and help, but `--args`'s.
+    fn option_helps(verb: &Derived) -> Vec<(&str, &str)> {
+        verb.spec
+            .options
+            .iter()
+            .map(|o| (o.name.as_str(), o.help.as_str()))
+            .filter(|(name, _)| *name != "args")
+            .collect()
     }
 
     /// A call with these arguments (a JSON object).
@@ -2450,11 +2530,11 @@ mod tests {
                 ("away", "JSON", ""),
                 ("either", "N|TEXT", ""),
                 ("limit", "N", ""),
-                ("loop", "JSON", "[[[[…]]]]"),
+                ("loop", "JSON", "[[[[…]]]] (repeatable)"),
                 ("mode", "fast|slow", "how hard to look"),
                 ("ping", "JSON", ""),
-                ("size", "NUMBER", "(default: 2)"),
-                ("tags", "TEXT", ""),
+                ("size", "NUMBER", "(default 2)"),
+                ("tags", "TEXT", "(repeatable)"),
                 ("args", "JSON", WHOLE),
             ]
         );
@@ -2530,17 +2610,17 @@ mod tests {
                     false
                 ),
                 ("counts", "JSON", "{TEXT: N}", false),
-                ("key", "N|TEXT", "(default: 0)", false),
+                ("key", "N|TEXT", "(default 0)", false),
                 ("limit", "N", "", false),
                 ("maybe", "TEXT", "", false),
                 ("mode", "red|green", "", false),
                 (
                     "points",
                     "JSON",
-                    "{label?: TEXT, x: N, y: N} (default: [])",
+                    "{label?: TEXT, x: N, y: N} (default [], repeatable)",
                     true
                 ),
-                ("tags", "a|b", "", true),
+                ("tags", "a|b", "(repeatable)", true),
                 ("args", "JSON", WHOLE, false),
             ]
         );
@@ -3226,8 +3306,100 @@ mod tests {
             let option = verb.spec.options.iter().find(|o| o.name == name);
             option.expect("the option").help.clone()
         };
-        assert_eq!(help("ids"), "(at most 9) (2–3 items)");
-        assert_eq!(help("tags"), "(not empty)");
+        assert_eq!(help("ids"), "(at most 9, 2–3 items, repeatable)");
+        assert_eq!(help("tags"), "(not empty, repeatable)");
+    }
+
+    /// What mur adds to an option's help is one parenthesis (`(1–10, default 3)`, was
+    /// `(1–10) (default: 3)`), without a bound the description states already in
+    /// numbers (server-everything's `(1-10)` was followed by mur's `(1–10)`); a required
+    /// flag's says how to send false.
+    #[test]
+    fn what_mur_adds_to_a_help_is_one_parenthesis_without_a_stated_bound() {
+        let verb = verb_of(
+            "links",
+            json!({"type": "object", "required": ["sure"], "properties": {
+                "count": {"type": "number", "minimum": 1, "maximum": 10, "default": 3,
+                    "description": "Number of resource links to return (1-10)"},
+                "delay": {"type": "integer", "minimum": 0, "maximum": 2000, "default": 100,
+                    "description": "ms per todo, at most 2000"},
+                "offset": {"type": "integer", "minimum": -5, "maximum": 5,
+                    "description": "from -5 to 5"},
+                "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3,
+                    "default": [], "description": "up to 3 tags"},
+                "sure": {"type": "boolean", "description": "whether"}
+            }}),
+        );
+        assert_eq!(
+            option_helps(&verb),
+            [
+                ("sure", "whether (required: `--sure` or `--sure=false`)"),
+                (
+                    "count",
+                    "Number of resource links to return (1-10) (default 3)"
+                ),
+                ("delay", "ms per todo, at most 2000 (0–2000, default 100)"),
+                ("offset", "from -5 to 5"),
+                ("tags", "up to 3 tags (default [], repeatable)"),
+            ]
+        );
+        // The rendered help says each once; the catalog's data is as it was.
+        let help = verb.help();
+        assert!(
+            help.contains("  --tags TEXT     up to 3 tags (default [], repeatable)\n"),
+            "{help}"
+        );
+        let facts = verb.facts("count").expect("facts");
+        assert_eq!(facts.default, Some(json!(3)));
+        assert_eq!(
+            Value::Object(facts.range),
+            json!({"minimum": 1, "maximum": 10})
+        );
+    }
+
+    /// `--flag true|false` as two words, as agents write any option: the word is no
+    /// stray to drop the usage on, nor a lone text option's value (which sent the flag's
+    /// opposite), but the flag's value written inline.
+    #[test]
+    fn a_flags_value_as_its_own_word_is_told_to_go_inline() {
+        let verb = verb_of(
+            "annotated",
+            json!({"type": "object", "required": ["messageType"], "properties": {
+                "messageType": {"type": "string"},
+                "includeImage": {"type": "boolean"},
+                "strict": {"type": ["boolean", "null"]}
+            }}),
+        );
+        for (words, message) in [
+            (
+                &["--message-type", "error", "--include-image", "false"][..],
+                "unexpected argument `false`; did you mean `--include-image=false`?",
+            ),
+            (
+                &["--include-image", "true", "--message-type", "error"],
+                "unexpected argument `true`; did you mean `--include-image=true`?",
+            ),
+            (
+                &["--message-type", "error", "--strict", "null"],
+                "unexpected argument `null`; did you mean `--strict=null`?",
+            ),
+            // `null` is no value of a flag that admits none: a stray as before.
+            (
+                &["--message-type", "error", "--include-image", "null"],
+                "unexpected argument `null`",
+            ),
+        ] {
+            assert_eq!(refused(&verb, words), message, "{words:?}");
+        }
+        assert_eq!(
+            verb.parse(&argv(&["--include-image=false", "--message-type", "error"])),
+            Ok(call(json!({"includeImage": false, "messageType": "error"})))
+        );
+        // The lone text word after a flag is still the text option's.
+        assert_eq!(
+            verb.parse(&argv(&["--include-image", "error"])),
+            Ok(call(json!({"includeImage": true, "messageType": "error"})))
+        );
     }
 
     /// The help says each option's bounds after its description, and the catalog's facts
@@ -3248,20 +3420,13 @@ mod tests {
                 "ids": {"type": "array", "items": {"type": "integer", "minimum": 1}}
             }}),
         );
-        let helps: Vec<(&str, &str)> = verb
-            .spec
-            .options
-            .iter()
-            .map(|o| (o.name.as_str(), o.help.as_str()))
-            .filter(|(name, _)| *name != "args")
-            .collect();
         assert_eq!(
-            helps,
+            option_helps(&verb),
             [
                 ("code", "(3–8 characters)"),
-                ("delay", "ms per todo (0–2000) (default: 100)"),
+                ("delay", "ms per todo (0–2000, default 100)"),
                 ("exact", "(exactly 2)"),
-                ("ids", "(at least 1)"),
+                ("ids", "(at least 1, repeatable)"),
                 ("name", "(not empty)"),
                 ("old", "(below 3)"),
                 ("ratio", "(above 0, at most 1)"),
@@ -3664,7 +3829,7 @@ mod tests {
         for said in [
             "\nWait until an element matches\n",
             "Tool `waitFor`: read-only, idempotent.",
-            "--view summary|full  (default: \"summary\")",
+            "--view summary|full  (default \"summary\")",
             "--selector S         the elements (required)",
             "--tags TEXT",
         ] {
@@ -3750,9 +3915,9 @@ mod tests {
         let help = |option: &str| list.spec.option(option).map(|o| o.help.as_str());
         assert_eq!(
             help("closed"),
-            Some("include closed ones (default: true; `--closed=false` turns it off)")
+            Some("include closed ones (default true; `--closed=false` turns it off)")
         );
-        assert_eq!(help("deep"), Some("(default: false)"));
+        assert_eq!(help("deep"), Some("(default false)"));
         assert_eq!(
             list.parse(&argv(&["--closed=false"])),
             Ok(Request::Call(

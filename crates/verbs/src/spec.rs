@@ -374,7 +374,7 @@ impl VerbSpec {
         let options: Vec<(String, String)> = self
             .options
             .iter()
-            .map(|o| (option_label(o), param_help(o, label_shows_choices(o))))
+            .map(|o| (option_label(o), param_help(o, true)))
             .chain([("-h, --help".to_owned(), "print this help".to_owned())])
             .collect();
         text += &section("Options", &options);
@@ -548,12 +548,16 @@ const CHOICES_SHOWN: usize = 12;
 /// The most characters of the choices a help names.
 const CHOICES_CHARS: usize = 200;
 
-/// The param's help, with what a reader needs that the help may not say: the
-/// choices a label does not show (the first few, when they are many), whether it
-/// repeats.
-fn param_help(p: &Param, label_shows_choices: bool) -> String {
+/// What a param's help adds to what it declares, which the help may not say: the
+/// choices its label does not show (the first few, when they are many), whether it
+/// repeats. Repeatable first: the choices' commas end the list. `option`: an option's
+/// label may show its choices, a positional's (`<mode>`) never does.
+pub(crate) fn added(p: &Param, option: bool) -> Vec<String> {
     let mut notes = Vec::new();
-    if has_choices(p) && !label_shows_choices {
+    if p.repeatable {
+        notes.push("repeatable".to_owned());
+    }
+    if has_choices(p) && !(option && label_shows_choices(p)) {
         let mut words: Vec<String> = Vec::new();
         for choice in p.choices.iter().take(CHOICES_SHOWN) {
             let word = choice_word(choice);
@@ -565,25 +569,41 @@ fn param_help(p: &Param, label_shows_choices: bool) -> String {
             words.push(word);
         }
         let note = if words.len() == p.choices.len() {
-            format!("(one of: {})", words.join(", "))
+            format!("one of: {}", words.join(", "))
         } else {
             format!(
-                "(one of: {}, … {} choices; `catalog --json` lists them)",
+                "one of: {}, … {} choices; `catalog --json` lists them",
                 words.join(", "),
                 p.choices.len()
             )
         };
         notes.push(note);
     }
-    if p.repeatable {
-        notes.push("(repeatable)".to_owned());
+    notes
+}
+
+/// `help` and what mur adds to it, in one parenthesis: `Number of links (1–10, default
+/// 3)`; `help` alone when nothing is added. No leading space for a param without help:
+/// it would stand out of the column.
+pub(crate) fn with_added(help: &str, added: &[String]) -> String {
+    let help = help.trim();
+    match (help, added.join(", ")) {
+        (_, added) if added.is_empty() => help.to_owned(),
+        ("", added) => format!("({added})"),
+        (help, added) => format!("{help} ({added})"),
     }
-    // No leading space for a param without help: it would stand out of the column.
-    std::iter::once(p.help.trim())
-        .chain(notes.iter().map(String::as_str))
-        .filter(|part| !part.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+}
+
+/// The param's help, with what a reader needs that the help may not say ([`added`]),
+/// unless the help ends with it already, as a derived verb's does (its one parenthesis
+/// holds what mur adds: [`with_added`]).
+fn param_help(p: &Param, option: bool) -> String {
+    let added = added(p, option);
+    let help = p.help.trim();
+    if added.is_empty() || help.ends_with(&format!("{})", added.join(", "))) {
+        return help.to_owned();
+    }
+    with_added(help, &added)
 }
 
 /// A titled two-column list, the help column aligned: as shown, each label's and

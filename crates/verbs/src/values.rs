@@ -12,7 +12,7 @@ use crate::derived::{ReadBytes, Source, StdinUse};
 use crate::spec::{Param, ValueKind, VerbSpec};
 
 /// What a JSON option's help adds of the rule, in the words of a derived verb's `--args`.
-const SAID: &str = "(`@FILE`, `-`: read from FILE, stdin)";
+const SAID: &str = "`@FILE`, `-`: read from FILE, stdin";
 
 /// `spec` as its help and usage show it: each JSON option's help saying the rule.
 pub fn shown(spec: &VerbSpec) -> Cow<'_, VerbSpec> {
@@ -22,9 +22,11 @@ pub fn shown(spec: &VerbSpec) -> Cow<'_, VerbSpec> {
     }
     let mut shown = spec.clone();
     for option in shown.options.iter_mut().filter(|option| json(option)) {
-        option.help = format!("{} {SAID}", option.help.trim_end())
-            .trim_start()
-            .to_owned();
+        // In the one parenthesis of what mur adds (`(…, repeatable)`).
+        let added: Vec<String> = std::iter::once(SAID.to_owned())
+            .chain(crate::spec::added(option, true))
+            .collect();
+        option.help = crate::spec::with_added(&option.help, &added);
     }
     Cow::Owned(shown)
 }

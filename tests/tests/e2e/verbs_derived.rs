@@ -293,7 +293,7 @@ fn the_schemas_bounds_show_in_the_help_and_the_catalog() {
         .devtools(&["export-todos", "--help"])
         .assert_code(0)
         .assert_stdout_contains(
-            "\n  --delay-ms N  time each todo takes to export, in ms (0–2000) (default: 100)\n",
+            "\n  --delay-ms N  time each todo takes to export, in ms (0–2000, default 100)\n",
         );
     let catalog = sandbox.devtools(&["catalog", "--json"]);
     let options = catalog_verb(&catalog, "export-todos")["options"].clone();
@@ -318,7 +318,7 @@ fn the_schemas_bounds_show_in_the_help_and_the_catalog() {
         (
             &json!("selector"),
             &json!(1),
-            &json!("the element to act on (not empty) (required)")
+            &json!("the element to act on (not empty, required)")
         ),
         "{click}"
     );
@@ -1170,6 +1170,73 @@ fn a_bridged_servers_tool_takes_a_value_longer_than_a_command_line_from_a_file()
     assert_eq!(echoed.json(), json!(format!("Echo: {message}")));
 }
 
+/// server-everything's `get-annotated-message` and `get-resource-links`, as an agent
+/// drives them: `--include-image false` (two words, as agents write any option) was
+/// "unexpected argument `false`" and the whole usage, with no word of the form meant; a
+/// required flag's help said only `(required)`, not how to send false; and a bound the
+/// description states was said again beside it (`(1-10) (1–10) (default: 3)`).
+#[test]
+fn a_flags_value_is_told_to_go_inline_and_the_help_says_each_thing_once() {
+    let sb = Sandbox::new();
+    let tools = json!([
+        { "name": "get-annotated-message", "inputSchema": { "type": "object",
+            "required": ["messageType", "urgent"], "properties": {
+                "messageType": { "type": "string", "enum": ["error", "success", "debug"] },
+                "includeImage": { "type": "boolean", "default": false },
+                "urgent": { "type": "boolean" } } } },
+        { "name": "get-resource-links", "inputSchema": { "type": "object", "properties": {
+            "count": { "type": "number", "minimum": 1, "maximum": 10, "default": 3,
+                "description": "Number of resource links to return (1-10)" } } } }
+    ]);
+    let server = Stub::echoing_arguments(tools);
+    let devtools = devtools_at(&sb, &server);
+    let verb = [
+        "get-annotated-message",
+        "--message-type",
+        "error",
+        "--urgent",
+    ];
+    let out = devtools(&[&verb[..], &["--include-image", "false"]].concat());
+    out.assert_code(1).assert_stdout_is("");
+    out.assert_stderr_starts_with(
+        "error: get-annotated-message: unexpected argument `false`; did you mean \
+         `--include-image=false`?\n",
+    );
+    let sent = devtools(&[
+        "get-annotated-message",
+        "--message-type",
+        "error",
+        "--urgent=false",
+        "--include-image=false",
+    ]);
+    sent.assert_code(0);
+    assert_eq!(
+        sent.json(),
+        json!({ "messageType": "error", "urgent": false, "includeImage": false })
+    );
+    let help = devtools(&["get-annotated-message", "--help"]);
+    help.assert_code(0);
+    let urgent = help.stdout_lines("  --urgent ");
+    assert!(
+        urgent.len() == 1 && urgent[0].ends_with(" (required: `--urgent` or `--urgent=false`)"),
+        "{help}"
+    );
+    let help = devtools(&["get-resource-links", "--help"]);
+    assert_eq!(
+        help.stdout_lines("  --count"),
+        ["  --count NUMBER  Number of resource links to return (1-10) (default 3)"],
+        "{help}"
+    );
+    // The catalog's data is the schema's, whatever the help says of it.
+    let count =
+        catalog_verb(&devtools(&["catalog", "--json"]), "get-resource-links")["options"][0].clone();
+    assert_eq!(
+        (&count["default"], &count["minimum"], &count["maximum"]),
+        (&json!(3), &json!(1), &json!(10)),
+        "{count}"
+    );
+}
+
 /// The schema the Python SDK (pydantic) writes for `draw(shape: Shape, key: Union[int,
 /// str] = 0, points: list[Point] = [], tags: list[Literal["a", "b"]] = [], maybe:
 /// Optional[str] = None)`: the help shows each model's fields, a plain word is text for
@@ -1214,10 +1281,10 @@ fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
         [
             "  --shape JSON   {color?: red|green, name: TEXT, points?: [{label?: TEXT, x: N,",
             "                 y: N}]} (required)",
-            "  --key N|TEXT   (default: 0)",
+            "  --key N|TEXT   (default 0)",
             "  --maybe TEXT",
-            "  --points JSON  {label?: TEXT, x: N, y: N} (default: []) (repeatable)",
-            "  --tags a|b     (default: []) (repeatable)",
+            "  --points JSON  {label?: TEXT, x: N, y: N} (default [], repeatable)",
+            "  --tags a|b     (default [], repeatable)",
             "  --args JSON    the whole arguments object, as JSON (`@FILE`, `-`: read from",
             "                 FILE, stdin; 4 MiB at most, what a session takes in one",
             "                 request); options given beside it override its fields",
