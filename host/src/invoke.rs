@@ -100,11 +100,13 @@ enum Caller<'a> {
     /// labels the call for the session's usage record.
     Mur,
     /// An MCP client the stdio proxy relays: where its events go, its
-    /// `clientInfo`, in whose name the call is made, and whether it cancelled.
+    /// `clientInfo`, in whose name the call is made, and whether it cancelled;
+    /// and the session with a session-based server the proxy keeps across calls.
     Relay {
         events: &'a dyn mur_client::Events,
         client: Option<&'a Value>,
         cancel: &'a tokio::sync::watch::Receiver<bool>,
+        shared: &'a mur_client::SharedSession,
     },
 }
 
@@ -237,17 +239,19 @@ impl Session {
     /// is not labelled with a verb of mur's (the session counts it as MCP) but
     /// made in the client's name (its `clientInfo`). A tool that runs only as a
     /// task is followed for it too, so a client that knows nothing of tasks gets
-    /// the result.
+    /// the result. A session-based server's session is the one `shared` keeps.
     pub async fn call_relayed(
         &self,
         settings: &Settings,
         request: &mur_bridge::proxy::Request<'_>,
         events: &dyn mur_client::Events,
+        shared: &mur_client::SharedSession,
     ) -> Result<Reply> {
         let caller = Caller::Relay {
             events,
             client: request.client,
             cancel: request.cancel,
+            shared,
         };
         self.unlisted(settings, request.method, request.params, caller)
             .await
@@ -301,10 +305,12 @@ impl Session {
         if let Caller::Relay {
             client: relayed,
             cancel,
+            shared,
             ..
         } = caller
         {
             let client = client
+                .sharing(shared)
                 .discovering_from_initialize()
                 .relaying_for(relayed)
                 .cancelled_by(cancel.clone());

@@ -9,10 +9,11 @@
 //! session by the [`Upstream`] — a `mur` call, so in either revision the
 //! session speaks, found afresh each time as every command finds it (among
 //! the sessions of the project the first request found) — on a thread of its
-//! own, so slow calls do not hold up the others. What the session reports
-//! meanwhile is relayed: progress (under the client's own
-//! progress token), log messages, and questions, which are asked of the
-//! client as `elicitation/create` when it declared it can answer them.
+//! own, so slow calls do not hold up the others (a session-based server's one
+//! MCP session, which the upstream keeps for the proxy's life, shared by them).
+//! What the session reports meanwhile is relayed: progress (under the
+//! client's own progress token), log messages, and questions, which are asked
+//! of the client as `elicitation/create` when it declared it can answer them.
 //!
 //! Whatever comes on stdin is answered, never the end of the proxy: a line
 //! that is no JSON (or no UTF-8) gets a parse error, a line longer than
@@ -28,9 +29,9 @@
 //! A request the client cancels (`notifications/cancelled`) is given up: its
 //! call to the session ends as at a timeout (the HTTP request dropped, which
 //! the session — a bridge too — takes as its cancel; a task cancelled, a
-//! legacy session ended), a question it asked waits no longer, and nothing
-//! more is written for it, its answer neither, as MCP asks. So a cancelled
-//! request does not hold the proxy open after stdin ends either.
+//! `notifications/cancelled` in a legacy session), a question it asked waits no
+//! longer, and nothing more is written for it, its answer neither, as MCP asks.
+//! So a cancelled request does not hold the proxy open after stdin ends either.
 
 use std::{
     collections::HashMap,

@@ -45,41 +45,26 @@ const STREAM_LIMIT: Duration = Duration::from_secs(1);
 const HEADER_LAST_EVENT_ID: &str = "last-event-id";
 
 impl Client<'_> {
-    /// Runs `method` inside a short-lived legacy session offering `version`.
-    /// The session is left in the slot; [`Client::call`] ends it.
+    /// Runs `method` inside a short-lived legacy session offering `version`, or
+    /// the one the client shares ([`Client::session_for`]). The session is left
+    /// in the slot; [`Client::call`] ends one of its own.
     pub(super) async fn legacy(
         &self,
         method: &str,
         params: Option<&Value>,
         version: &str,
     ) -> Result<Reply> {
-        let session = self.initialize(version).await?;
-        let note = request::body(None, "notifications/initialized", None);
-        let ack = self.post_in_session(&session, &note).await?;
-        if !ack.status().is_success() {
-            return Err(Error::transport(format!(
-                "`{}` answered HTTP {} to `notifications/initialized`",
-                self.endpoint,
-                ack.status()
-            )));
+        let mut session = self.session_for(version).await?;
+        let mut reply = self.exchange(&session, method, params).await;
+        if self.lost(&session).await {
+            // The server no longer knows the shared session (it restarted) and
+            // said so with an HTTP error before running anything: the request
+            // was not processed, so sending it again in a new session is safe.
+            tracing::debug!("session {:?} is gone: opening another", session.id);
+            session = self.session_for(version).await?;
+            reply = self.exchange(&session, method, params).await;
         }
-        if self.verbose && session.logs {
-            self.set_level(&session).await;
-        }
-        // The server may also ask (or report) on the session's own stream:
-        // open it before the call (a server drops what it has no stream
-        // for), and listen there while the call runs.
-        let stream = self.open_stream(&session).await;
-        self.mark_unanswered(Some(CALL_ID));
-        let call = std::pin::pin!(self.in_session(&session, CALL_ID, method, params));
-        let listen = std::pin::pin!(self.listen(&session, stream));
-        let reply = match futures_util::future::select(call, listen).await {
-            futures_util::future::Either::Left((reply, _)) => reply,
-            futures_util::future::Either::Right((Ok(()), call)) => call.await,
-            futures_util::future::Either::Right((Err(e), _)) => Err(e),
-        }?;
-        self.mark_unanswered(None);
-        Ok(match reply {
+        Ok(match reply? {
             // The 2026-07-28 question "what do you offer?", which a server of
             // an older revision answered in `initialize`, just now. Any error, not
             // only "method not found": such a server may refuse the method on other
@@ -94,6 +79,49 @@ impl Client<'_> {
             }
             reply => reply,
         })
+    }
+
+    /// Opens a legacy session offering `version`: `initialize`, then
+    /// `notifications/initialized`.
+    pub(super) async fn open(&self, version: &str) -> Result<Session> {
+        let session = self.initialize(version).await?;
+        let note = request::body(None, "notifications/initialized", None);
+        let ack = self.post_in_session(&session, &note).await?;
+        if !ack.status().is_success() {
+            return Err(Error::transport(format!(
+                "`{}` answered HTTP {} to `notifications/initialized`",
+                self.endpoint,
+                ack.status()
+            )));
+        }
+        Ok(session)
+    }
+
+    /// The call in `session`, with its log level (`-v`) and the session's own
+    /// stream listened to while it runs.
+    async fn exchange(
+        &self,
+        session: &Session,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<Reply> {
+        if self.verbose && session.logs {
+            self.set_level(session).await;
+        }
+        // The server may also ask (or report) on the session's own stream:
+        // open it before the call (a server drops what it has no stream
+        // for), and listen there while the call runs.
+        let stream = self.open_stream(session).await;
+        self.mark_unanswered(Some(session.wire(CALL_ID)));
+        let call = std::pin::pin!(self.in_session(session, CALL_ID, method, params));
+        let listen = std::pin::pin!(self.listen(session, stream));
+        let reply = match futures_util::future::select(call, listen).await {
+            futures_util::future::Either::Left((reply, _)) => reply,
+            futures_util::future::Either::Right((Ok(()), call)) => call.await,
+            futures_util::future::Either::Right((Err(e), _)) => Err(e),
+        }?;
+        self.mark_unanswered(None);
+        Ok(reply)
     }
 
     async fn initialize(&self, version: &str) -> Result<Session> {
@@ -124,6 +152,7 @@ impl Client<'_> {
             logs: false,
             initialized: Value::Null,
             unanswered: None,
+            shared: None,
         };
         self.keep_session(offered.clone());
         let status = response.status();
@@ -162,6 +191,7 @@ impl Client<'_> {
                     logs,
                     initialized: result,
                     unanswered: None,
+                    shared: None,
                 };
                 self.keep_session(session.clone());
                 Ok(session)
@@ -256,6 +286,8 @@ impl Client<'_> {
         method: &str,
         params: Option<&Value>,
     ) -> Result<Reply> {
+        let tracked = id == CALL_ID;
+        let id = session.wire(id);
         let body = request::session_body(id, method, params, &self.meta());
         tracing::debug!(
             "POST {} {} (in session, id {id})",
@@ -266,11 +298,12 @@ impl Client<'_> {
             .headers(session.headers())
             .body(body.to_string());
         // The call itself, not a task's polls after it was answered.
-        if id == CALL_ID {
+        if tracked {
             post = post.tracked(&self.delivery);
         }
         let response = self.send(post).await?;
         let status = response.status();
+        session.answered_with(status);
         let mut answer = self.read(response, id, &session.headers()).await?;
         for _ in 0..MAX_RESUMES {
             let Answer::Other {
@@ -353,9 +386,10 @@ impl Client<'_> {
     /// server that refuses is no reason to fail the call.
     async fn set_level(&self, session: &Session) {
         let params = json!({ "level": LOG_LEVEL });
-        let body = request::body(LEVEL_ID, "logging/setLevel", Some(params));
+        let id = session.wire(LEVEL_ID);
+        let body = request::body(id, "logging/setLevel", Some(params));
         let outcome = match self.post_in_session(session, &body).await {
-            Ok(response) => self.read(response, LEVEL_ID, &session.headers()).await,
+            Ok(response) => self.read(response, id, &session.headers()).await,
             Err(e) => Err(e),
         };
         match outcome {
@@ -393,7 +427,8 @@ impl Client<'_> {
         if let Some(id) = session.unanswered {
             self.cancel_request(&session, id, reason, deadline).await;
         }
-        if session.id.is_none() {
+        // A shared session outlives the call ([`crate::SharedSession::end`] ends it).
+        if session.id.is_none() || session.shared.is_some() {
             return;
         }
         tracing::debug!("DELETE {} (ending session {:?})", self.endpoint, session.id);

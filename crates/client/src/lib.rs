@@ -48,7 +48,9 @@ mod events;
 mod legacy;
 mod request;
 mod response;
+mod reuse;
 mod session;
+mod shared;
 pub mod task;
 pub mod tool_result;
 mod value_end;
@@ -67,6 +69,7 @@ pub use events::{
 };
 pub use request::{LEGACY_VERSION, MODERN_VERSION, REVISIONS};
 pub use response::{BRIDGE_REALM, Reply, describe};
+pub use shared::SharedSession;
 
 use mur_core::Settings;
 use mur_core::{Error, Result};
@@ -256,6 +259,8 @@ pub struct Client<'a> {
     /// proxy's client cancels its request): the call ends as at its timeout
     /// ([`Client::cancelled_by`]).
     cancel: Option<tokio::sync::watch::Receiver<bool>>,
+    /// The legacy session kept across calls, when the caller keeps one ([`Client::sharing`]).
+    shared: Option<&'a SharedSession>,
     /// The endpoint's OAuth token, and the flow that gets one on a 401.
     auth: auth::Auth,
     /// How the endpoint lets mur in: OAuth, or a session's own terms.
@@ -309,6 +314,7 @@ impl<'a> Client<'a> {
             discover_from_initialize: false,
             relayed_for: None,
             cancel: None,
+            shared: None,
             auth: auth::Auth::new(endpoint, settings.max_response),
             access: Access::default(),
         }
@@ -355,6 +361,14 @@ impl<'a> Client<'a> {
     /// response), a task still running is cancelled and a legacy session ended.
     pub fn cancelled_by(mut self, cancel: tokio::sync::watch::Receiver<bool>) -> Self {
         self.cancel = Some(cancel);
+        self
+    }
+
+    /// For a caller that lives on (the proxy): a legacy session is taken from
+    /// `shared`, opened there by the first call that needs it and kept for the
+    /// next, not ended with the call (module `shared`).
+    pub fn sharing(mut self, shared: &'a SharedSession) -> Self {
+        self.shared = Some(shared);
         self
     }
 

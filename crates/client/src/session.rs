@@ -2,8 +2,13 @@
 //! legacy session's state (what `initialize` agreed and the id the server named), held
 //! from the moment the server names it until the `DELETE` that ends it
 //! ([`crate::legacy`]); and the task the call waits for, until its outcome is in or it
-//! is cancelled ([`crate::task`]).
+//! is cancelled ([`crate::task`]). A session kept across calls ([`crate::SharedSession`],
+//! the proxy's) is marked so in each call's copy ([`Shared`]).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
 
 use crate::request::{self, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID};
@@ -21,6 +26,26 @@ pub(crate) struct Session {
     /// call that ends without its answer tells the server to stop
     /// (`notifications/cancelled`) before the session is ended.
     pub unanswered: Option<u64>,
+    /// Set when the session outlives the call ([`crate::SharedSession`]): the call
+    /// then does not end it, and numbers its requests apart from the other calls'.
+    pub shared: Option<Shared>,
+}
+
+/// A call's part in a session kept across calls.
+#[derive(Debug, Clone)]
+pub(crate) struct Shared {
+    /// Added to each request id of the call: calls in flight at once share the
+    /// session, and a server matches its answers (and a `notifications/cancelled`)
+    /// to requests by id alone, so no two may send the same one.
+    pub base: u64,
+    /// The call found the session open (another call opened it), rather than
+    /// opening it itself.
+    pub reused: bool,
+    /// The server no longer knows the session (one flag for every copy).
+    pub expired: Arc<AtomicBool>,
+    /// A request of this call was answered HTTP 400: the session may be gone, or
+    /// the request was bad ([`crate::Client::lost`] asks the server which).
+    pub refused: Arc<AtomicBool>,
 }
 
 impl Session {
@@ -32,6 +57,29 @@ impl Session {
             request::insert(&mut h, HEADER_SESSION_ID, id);
         }
         h
+    }
+
+    /// Request `id` of this call as sent in the session: as it is in a session of
+    /// the call's own, moved to the call's own range in a shared one.
+    pub fn wire(&self, id: u64) -> u64 {
+        self.shared.as_ref().map_or(id, |shared| shared.base + id)
+    }
+
+    /// Notes the HTTP `status` a request in the session was answered with: in a
+    /// shared session, a 404 (what MCP says a server answers for a session it ended
+    /// or never had: it restarted) marks it expired; a 400 marks the call's request
+    /// refused — the TypeScript SDK's sample servers answer an unknown session so
+    /// ("No valid session ID provided"), but rmcp answers a request it finds invalid
+    /// so too.
+    pub fn answered_with(&self, status: StatusCode) {
+        let Some(shared) = &self.shared else {
+            return;
+        };
+        match status {
+            StatusCode::NOT_FOUND => shared.expired.store(true, Ordering::SeqCst),
+            StatusCode::BAD_REQUEST => shared.refused.store(true, Ordering::SeqCst),
+            _ => {}
+        }
     }
 }
 

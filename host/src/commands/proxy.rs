@@ -8,6 +8,14 @@
 //! session was a bridge (which stops after its idle time), saying when and why the
 //! bridge stopped, and the command that starts it again, as its log ends.
 //!
+//! A session-based server (2025-11-25 and before, `Mcp-Session-Id`) gets one MCP
+//! session for the proxy's life, not one a request: what it keeps per session (a task
+//! the agent host asked for, a resource a tool made) is there for the next request.
+//! It is opened again when the server forgets it (a restart) or the project's session
+//! moves to another endpoint, and ended when the proxy's stdin ends (module `shared`
+//! of mur-client); the proxy handles no signal, so one that kills it leaves the session
+//! to the server's idle timeout.
+//!
 //! A request has no bound of mur's own unless `--timeout` is given: the
 //! agent host has its own timeouts and cancels what it gives up on, and the
 //! 10 s a command line waits by default cut off tools an agent host waits for.
@@ -16,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mur_bridge::proxy::{Request, Upstream};
-use mur_client::{Events, Reply};
+use mur_client::{Events, Reply, SharedSession};
 use mur_core::{Error, Kind, Result, Settings};
 
 use crate::invoke::{self, Session};
@@ -35,9 +43,17 @@ pub fn run(settings: &Settings, timeout_given: bool) -> Result<()> {
     let upstream = Arc::new(Discovered {
         settings,
         pinned: Mutex::default(),
+        shared: SharedSession::new(),
     });
-    mur_bridge::proxy::serve(upstream, std::io::stdin().lock(), output::protocol_stdout())
-        .map_err(|e| Error::internal(format!("cannot read stdin: {e}")))
+    let served = mur_bridge::proxy::serve(
+        upstream.clone(),
+        std::io::stdin().lock(),
+        output::protocol_stdout(),
+    );
+    // The requests are answered or given up: the session kept for them ends too,
+    // whatever ended the input.
+    invoke::block_on(upstream.shared.end())?;
+    served.map_err(|e| Error::internal(format!("cannot read stdin: {e}")))
 }
 
 /// The session, found again for each request (an app that reloads moves),
@@ -47,6 +63,8 @@ struct Discovered {
     /// The project of the first session found; `None` until then, and for
     /// `--endpoint` (one server, used as given).
     pinned: Mutex<Option<Pinned>>,
+    /// The session with a session-based server, kept across requests.
+    shared: SharedSession,
 }
 
 /// The project the proxy forwards to, and what its session was when last found.
@@ -67,7 +85,9 @@ impl Upstream for Discovered {
         settings.verbose |= request.verbose;
         invoke::block_on(async {
             let session = self.session(&mut settings).await?;
-            session.call_relayed(&settings, &request, events).await
+            session
+                .call_relayed(&settings, &request, events, &self.shared)
+                .await
         })?
     }
 }

@@ -17,6 +17,7 @@ use std::process::Stdio;
 use mur_e2e::{Output, Process, Sandbox};
 use serde_json::{Value, json};
 
+use crate::interop_everything::Everything;
 use crate::interop_python;
 
 /// Runs `mur devtools proxy` with `lines` on its stdin and returns what it wrote.
@@ -847,8 +848,8 @@ fn a_proxy_whose_host_is_gone_gives_up_its_calls_in_flight_and_exits() {
 
 /// A request the agent host cancels, which the proxy relays to a server of the
 /// 2025-11-25 revision, is cancelled at that server too (`notifications/cancelled`
-/// naming the request in its session, then the session ended), as that revision asks
-/// of a client that gives up: before, only the `DELETE`.
+/// naming the request in its session), as that revision asks of a client that gives
+/// up: before, only the `DELETE`. The session is the proxy's, ended when it ends.
 #[test]
 fn a_cancelled_request_is_cancelled_at_a_legacy_server_in_its_session() {
     let sb = Sandbox::new();
@@ -858,26 +859,28 @@ fn a_cancelled_request_is_cancelled_at_a_legacy_server_in_its_session() {
     proxy.answer(1);
     proxy.send(&tool_call(2, "slow", json!({})));
     let seen = || crate::host_call::legacy_py_seen(&record);
-    mur_e2e::wait_until("the call to reach the server", || {
+    // The modern request (id 1, refused) comes first; then the call in the session,
+    // under an id of the proxy's session.
+    let call = mur_e2e::wait_until("the call to reach the server in its session", || {
         seen()
-            .contains(&"POST tools/call 2".to_owned())
-            .then_some(())
+            .into_iter()
+            .find(|s| s.starts_with("POST tools/call ") && s != "POST tools/call 1")
     });
+    let id = call.trim_start_matches("POST tools/call ").to_owned();
     proxy.send(
         &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": { "requestId": 2, "reason": "the user pressed Esc" } }),
     );
-    mur_e2e::wait_until("the session to end", || {
-        seen().ends_with(&["DELETE".to_owned()]).then_some(())
+    let cancelled = format!("POST notifications/cancelled {id}");
+    mur_e2e::wait_until("the call to be cancelled", || {
+        seen().contains(&cancelled).then_some(())
     });
+    let out = proxy.end();
+    out.assert_code(0);
     let seen = seen();
     assert_eq!(
         seen[seen.len() - 3..],
-        [
-            "POST tools/call 2",
-            "POST notifications/cancelled 2",
-            "DELETE"
-        ],
+        [call, cancelled, "DELETE".to_owned()],
         "{seen:?}"
     );
     let text = std::fs::read_to_string(&record).expect("record");
@@ -888,6 +891,215 @@ fn a_cancelled_request_is_cancelled_at_a_legacy_server_in_its_session() {
         cancelled["message"]["params"]["reason"],
         "the client cancelled the request"
     );
-    let out = proxy.end();
-    out.assert_code(0);
+}
+
+/// A JSON-RPC request with `id` asking after task `task` with `method` (`tasks/get`,
+/// `tasks/result`).
+fn about_task(id: u64, method: &str, task: &Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": { "taskId": task } })
+}
+
+/// A proxy that has answered `initialize` in front of the server at `endpoint`.
+fn initialized_at(sb: &Sandbox, endpoint: &str) -> Live {
+    let mut proxy = Live::start(sb, &["--endpoint", endpoint, "proxy"]);
+    proxy.send(&initialize());
+    proxy.answer(1);
+    proxy
+}
+
+/// Asserts that `server` saw one MCP session, and that the proxy's end deleted it.
+#[track_caller]
+fn assert_one_session_deleted(server: &Everything) {
+    let (created, deleted) = server.sessions();
+    assert_eq!(
+        created.len(),
+        1,
+        "one session for the proxy's life: {created:?}"
+    );
+    assert_eq!(deleted, created, "the proxy's end deletes its session");
+}
+
+/// Through the proxy, a session-based server (server-everything, 2025-11-25) is
+/// spoken to in one MCP session for the proxy's life: a task the agent host asked
+/// for is read in later requests, its status (`tasks/get`) and its result
+/// (`tasks/result`). Before, each request was a session of its own, and the next
+/// found no such task.
+#[test]
+fn a_task_asked_of_a_session_based_server_is_read_in_later_requests() {
+    let server = Everything::start();
+    let sb = Sandbox::new();
+    let mut proxy = initialized_at(&sb, &server.endpoint);
+    let mut asked = tool_call(2, "simulate-research-query", json!({ "topic": "tides" }));
+    asked["params"]["task"] = json!({ "ttl": 60000 });
+    proxy.send(&asked);
+    let created = proxy.answer(2);
+    let task = created["result"]["task"]["taskId"].clone();
+    assert!(task.is_string(), "{created}");
+    proxy.send(&about_task(3, "tasks/get", &task));
+    let status = proxy.answer(3);
+    assert_eq!(status["result"]["taskId"], task, "{status}");
+    proxy.send(&about_task(4, "tasks/result", &task));
+    let result = proxy.answer(4);
+    assert!(
+        result["result"]["content"][0]["text"]
+            .as_str()
+            .is_some_and(|text| text.starts_with("# Research Report: tides")),
+        "{result}"
+    );
+    proxy.end().assert_code(0);
+    assert_one_session_deleted(&server);
+}
+
+/// A resource a tool of a session-based server made for its session (a
+/// `resource_link` it answered with) is read by the next request through the proxy.
+#[test]
+fn a_resource_a_session_based_server_made_for_its_session_is_read_by_the_next_request() {
+    let server = Everything::start();
+    let sb = Sandbox::new();
+    let mut proxy = initialized_at(&sb, &server.endpoint);
+    let arguments = json!({ "name": "notes.gz", "data": "data:text/plain,hello" });
+    proxy.send(&tool_call(2, "gzip-file-as-resource", arguments));
+    let made = proxy.answer(2);
+    let link = made["result"]["content"][0].clone();
+    assert_eq!(link["type"], "resource_link", "{made}");
+    proxy.send(
+        &json!({ "jsonrpc": "2.0", "id": 3, "method": "resources/read",
+                        "params": { "uri": link["uri"] } }),
+    );
+    let read = proxy.answer(3);
+    let contents = &read["result"]["contents"][0];
+    assert_eq!(contents["uri"], link["uri"], "{read}");
+    assert_eq!(contents["mimeType"], "application/gzip", "{read}");
+    assert!(contents["blob"].is_string(), "{read}");
+    proxy.end().assert_code(0);
+}
+
+/// Requests in flight at once share the proxy's session (each numbered apart, as
+/// the server matches answers by id), and the proxy's end (its stdin closed)
+/// deletes that session at the server, as its log shows.
+#[test]
+fn requests_at_once_share_the_proxys_session_which_its_end_deletes() {
+    let server = Everything::start();
+    let sb = Sandbox::new();
+    let mut proxy = initialized_at(&sb, &server.endpoint);
+    proxy.send(&tool_call(2, "echo", json!({ "message": "one" })));
+    proxy.send(&tool_call(3, "echo", json!({ "message": "two" })));
+    proxy.send(&tool_call(4, "get-sum", json!({ "a": 2, "b": 3 })));
+    for (id, text) in [
+        (2, "Echo: one"),
+        (3, "Echo: two"),
+        (4, "The sum of 2 and 3 is 5."),
+    ] {
+        let answer = proxy.answer(id);
+        assert_eq!(answer["result"]["content"][0]["text"], text, "{answer}");
+    }
+    proxy.end().assert_code(0);
+    assert_one_session_deleted(&server);
+}
+
+/// The port of `endpoint` (`http://127.0.0.1:PORT/mcp`).
+fn port_of(endpoint: &str) -> u16 {
+    let address = endpoint
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp");
+    let (_, port) = address.rsplit_once(':').expect("a port");
+    port.parse().expect("a port")
+}
+
+/// When a session-based server restarts where it was (its new process knows no
+/// session: server-everything answers the old id with HTTP 400), the proxy opens a
+/// session with it again, sends the refused request there, and keeps that one.
+#[test]
+fn after_a_session_based_server_restarts_the_proxy_opens_one_session_with_it_again() {
+    let first = Everything::start();
+    let sb = Sandbox::new();
+    let mut proxy = initialized_at(&sb, &first.endpoint);
+    proxy.send(&tool_call(2, "echo", json!({ "message": "before" })));
+    assert_eq!(
+        proxy.answer(2)["result"]["content"][0]["text"],
+        "Echo: before"
+    );
+    let port = port_of(&first.endpoint);
+    drop(first);
+    let again = Everything::start_on(port);
+    for id in [3, 4] {
+        proxy.send(&tool_call(id, "echo", json!({ "message": "after" })));
+        let answer = proxy.answer(id);
+        assert_eq!(
+            answer["result"]["content"][0]["text"], "Echo: after",
+            "{answer}"
+        );
+    }
+    proxy.end().assert_code(0);
+    assert_one_session_deleted(&again);
+}
+
+/// `tests/interop/session_server.py` on `port` (0: any), its log in `sb`: the process
+/// (killed on drop), its endpoint and its log.
+fn session_server(sb: &Sandbox, python: &Path, port: u16) -> (Process, String, std::path::PathBuf) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/session_server.py");
+    let log = sb.root().join(format!("session-server-{port}.log"));
+    let mut command = sb.command(python);
+    // -B: no __pycache__ beside the scripts for the module they share.
+    command
+        .arg("-B")
+        .arg(&script)
+        .arg(port.to_string())
+        .stdout(std::fs::File::create(&log).expect("server log"))
+        .stderr(Stdio::null());
+    let mut process = Process::spawn(&mut command);
+    let read = || std::fs::read_to_string(&log).unwrap_or_default();
+    let address = process.wait_ready(
+        "session_server.py",
+        "listening",
+        std::time::Duration::from_secs(60),
+        || {
+            let log = read();
+            let line = log
+                .lines()
+                .find_map(|l| l.strip_prefix("interop-session: listening on "))?;
+            Some(line.trim().to_owned())
+        },
+        read,
+    );
+    (process, format!("http://{address}/mcp"), log)
+}
+
+/// The session id the server's tool `session` answered request `id` with.
+fn session_answered(proxy: &mut Live, id: u64) -> Value {
+    proxy.send(&tool_call(id, "session", json!({})));
+    let answer = proxy.answer(id);
+    answer["result"]["structuredContent"]["result"].clone()
+}
+
+/// The same over the Python SDK, whose restarted server answers the old session's id
+/// with HTTP 404, as MCP says: one new session, used for every later request, and
+/// deleted at the proxy's end.
+#[test]
+fn after_a_python_sdk_server_restarts_on_its_port_the_proxy_keeps_one_new_session() {
+    let Some(python) = interop_python::python_or_skip("interop-venv", "1", "requirements.txt")
+    else {
+        return;
+    };
+    let sb = Sandbox::new();
+    let (first, endpoint, _) = session_server(&sb, &python, 0);
+    let mut proxy = initialized_at(&sb, &endpoint);
+    let before = session_answered(&mut proxy, 2);
+    assert!(before.as_str().is_some_and(|id| !id.is_empty()), "{before}");
+    assert_eq!(session_answered(&mut proxy, 3), before);
+    drop(first);
+    let (_again, _, log) = session_server(&sb, &python, port_of(&endpoint));
+    let after = session_answered(&mut proxy, 4);
+    assert!(
+        after.is_string() && after != before,
+        "{after} after {before}"
+    );
+    assert_eq!(session_answered(&mut proxy, 5), after);
+    proxy.end().assert_code(0);
+    let log = std::fs::read_to_string(&log).expect("server log");
+    let ended: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("interop-session: session ended "))
+        .collect();
+    assert_eq!(ended, [after.as_str().unwrap_or_default()], "{log}");
 }

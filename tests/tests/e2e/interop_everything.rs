@@ -22,10 +22,11 @@ const STARTUP_LIMIT: Duration = Duration::from_secs(60);
 /// What `tests/interop/loopback-only.cjs` prints once the server listens.
 const LISTENING: &str = "loopback-only: listening on ";
 
-/// A running server-everything, killed and reaped on drop.
-struct Everything {
+/// A running server-everything, killed and reaped on drop (`bridge_proxy` drives
+/// it through the proxy too).
+pub(crate) struct Everything {
     _process: Process,
-    endpoint: String,
+    pub(crate) endpoint: String,
     stdout: PathBuf,
     /// Its own sandbox, removed after the server is killed.
     sandbox: Sandbox,
@@ -33,7 +34,13 @@ struct Everything {
 
 impl Everything {
     /// Starts it in a sandbox of its own on a port the OS picks, bound to 127.0.0.1 only.
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
+        Self::start_on(0)
+    }
+
+    /// [`Everything::start`] on `port` (0: one the OS picks): a server started again
+    /// where one was knows none of its sessions.
+    pub(crate) fn start_on(port: u16) -> Self {
         let sandbox = Sandbox::new();
         let tools = node::tools();
         let preload = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/loopback-only.cjs");
@@ -45,7 +52,7 @@ impl Everything {
             .arg(&preload)
             .arg(&tools.everything_server)
             .arg("streamableHttp")
-            .env("PORT", "0")
+            .env("PORT", port.to_string())
             .stdout(std::fs::File::create(&stdout).expect("server stdout file"))
             .stderr(std::fs::File::create(&stderr).expect("server stderr file"));
         let mut process = Process::spawn(&mut command);
@@ -73,7 +80,7 @@ impl Everything {
     }
 
     /// Session ids the server created and deleted, from its log.
-    fn sessions(&self) -> (Vec<String>, Vec<String>) {
+    pub(crate) fn sessions(&self) -> (Vec<String>, Vec<String>) {
         let log = read(&self.stdout);
         let ids = |prefix: &str| {
             log.lines()
