@@ -166,8 +166,9 @@ fn devtools_after_help(plugin_verbs: &[(String, String, &str)]) -> String {
         list
     };
     text.push_str(
-        "\nA tool of the session that no installed verb covers is a verb too, under its own name \
-         (`mur devtools catalog` lists every verb).\n",
+        "\nA tool of the session that no installed verb covers is a verb too, named in kebab case \
+         (`waitFor` is `wait-for`), or reached with `mur devtools call NAME` where a command or a \
+         verb has that name: `mur devtools catalog` lists them all.\n",
     );
     text.push_str(
         "\nHost options (--endpoint, --project, --auto*, --timeout, --max-response, --pretty, -v, -q, \
@@ -185,6 +186,9 @@ fn devtools_after_help(plugin_verbs: &[(String, String, &str)]) -> String {
 
 #[derive(Debug, Args)]
 #[command(allow_external_subcommands = true)]
+// Typed alone, `mur devtools` is refused in one line as a group without its command is
+// (`mur devtools verbs`), not with its whole help on stderr: ~60 lines for one word missing.
+#[command(arg_required_else_help = false)]
 pub struct Devtools {
     #[command(subcommand)]
     pub verb: Verb,

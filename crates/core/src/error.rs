@@ -258,7 +258,7 @@ impl From<clap::Error> for Error {
     }
 }
 
-/// clap's rendering of a usage error in mur's shape. clap's own:
+/// clap's rendering of a usage error in mur's shape and quoting. clap's own:
 ///
 /// ```text
 /// error: unrecognized subcommand 'lst'
@@ -270,27 +270,56 @@ impl From<clap::Error> for Error {
 /// For more information, try '--help'.
 /// ```
 ///
-/// becomes `error: unrecognized subcommand 'lst'`, then `hint: a similar subcommand
-/// exists: 'list'` and `hint: usage: mur devtools verbs [OPTIONS] <COMMAND> (`--help`
-/// shows more)`. Lines indented under the first (the arguments not provided) join it.
-/// Read off the rendered text: clap's structured context holds not all of it (the
-/// usage line is rendered only with the message).
+/// becomes ``error: unrecognized subcommand `lst` ``, then ``hint: did you mean `list`?``
+/// and ``hint: usage: mur devtools verbs [OPTIONS] <COMMAND> (`--help` shows more)``:
+/// every token quoted in backticks and a suggestion said as mur says its own, not
+/// clap's '…' beside mur's `…` on one line (a value parser's words are mur's). Lines
+/// indented under the first (the arguments not provided, the other of two conflicting)
+/// join it. Read off the rendered text: clap's structured context holds not all of it
+/// (the usage line is rendered only with the message); the context names what clap quoted.
 fn usage_from_clap(e: &clap::Error) -> Error {
     let rendered = e.render().to_string();
+    let quoted = clap_quoted(e);
     let mut lines = rendered.lines().map(str::trim_end);
     let first = lines.next().unwrap_or_default();
-    let mut message = first.strip_prefix("error: ").unwrap_or(first).to_owned();
+    let mut message = backticked(first.strip_prefix("error: ").unwrap_or(first), &quoted);
+    let mut under = Vec::new();
     let mut hints = Vec::new();
+    let mut suggestions = suggested(e).into_iter();
     let mut usage = None;
     for line in lines {
         if let Some(tip) = line.trim_start().strip_prefix("tip: ") {
-            hints.push(tip.to_owned());
+            let similar = tip.starts_with("a similar ") || tip.starts_with("some similar ");
+            match suggestions.next().filter(|_| similar) {
+                Some(names) => hints.push(format!("did you mean {}?", either(&names))),
+                None => hints.push(backticked(tip, &quoted)),
+            }
         } else if let Some(line) = line.strip_prefix("Usage: ") {
             usage = Some(line.to_owned());
         } else if line.starts_with("  ") && usage.is_none() && hints.is_empty() {
+            under.push(line.trim().to_owned());
+        }
+    }
+    if e.kind() == clap::error::ErrorKind::MissingRequiredArgument && !under.is_empty() {
+        // As a verb says it: "missing argument `<selector>`".
+        let (one, many) = ("missing argument", "missing arguments");
+        let names: Vec<String> = under.iter().map(|name| format!("`{name}`")).collect();
+        message = format!(
+            "{} {}",
+            if names.len() == 1 { one } else { many },
+            both(&names)
+        );
+    } else {
+        for line in under {
+            // `[possible values: a, b]` is a list of words, said in parentheses after the
+            // argument; the rest are an argument each.
+            if let Some(values) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                message.push_str(&format!(" ({values})"));
+                continue;
+            }
             let joiner = if message.ends_with(':') { " " } else { ", " };
             message.push_str(joiner);
-            message.push_str(line.trim());
+            message.push_str(&format!("`{line}`"));
         }
     }
     if message.ends_with(':') {
@@ -309,6 +338,69 @@ fn usage_from_clap(e: &clap::Error) -> Error {
     }
 }
 
+/// The words clap's message quotes ('…'): the values of its context.
+fn clap_quoted(e: &clap::Error) -> Vec<String> {
+    use clap::error::ContextValue;
+    let mut words: Vec<String> = e
+        .context()
+        .flat_map(|(_, value)| match value {
+            ContextValue::String(word) => vec![word.clone()],
+            ContextValue::Strings(words) => words.clone(),
+            _ => Vec::new(),
+        })
+        .filter(|word| !word.is_empty())
+        .collect();
+    // The longest first, so that `'-- --x'` is not read as `'--x'` inside it; `'-- --x'`
+    // itself is what clap's tip on a value that looks like an option proposes.
+    let after_dashes: Vec<String> = words.iter().map(|word| format!("-- {word}")).collect();
+    words.extend(after_dashes);
+    words.push("--".to_owned());
+    words.sort_by_key(|word| std::cmp::Reverse(word.len()));
+    words
+}
+
+/// `text` with each of `words` that clap quoted as '…' quoted as `…`.
+fn backticked(text: &str, words: &[String]) -> String {
+    words.iter().fold(text.to_owned(), |text, word| {
+        text.replace(&format!("'{word}'"), &format!("`{word}`"))
+    })
+}
+
+/// The names of each "a similar … exists" tip of clap's, in the order clap renders them.
+fn suggested(e: &clap::Error) -> Vec<Vec<String>> {
+    use clap::error::{ContextKind, ContextValue};
+    [
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+    ]
+    .into_iter()
+    .filter_map(|kind| match e.get(kind)? {
+        ContextValue::String(name) => Some(vec![name.clone()]),
+        ContextValue::Strings(names) if !names.is_empty() => Some(names.clone()),
+        _ => None,
+    })
+    .collect()
+}
+
+/// `a`, `` `a` or `b` ``, `` `a`, `b` or `c` ``.
+fn either(names: &[String]) -> String {
+    listed(names.iter().map(|name| format!("`{name}`")).collect(), "or")
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn both(names: &[String]) -> String {
+    listed(names.to_vec(), "and")
+}
+
+fn listed(mut words: Vec<String>, last_joiner: &str) -> String {
+    match words.pop() {
+        Some(last) if !words.is_empty() => format!("{} {last_joiner} {last}", words.join(", ")),
+        Some(last) => last,
+        None => String::new(),
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
@@ -324,8 +416,38 @@ mod tests {
     fn refused(argv: &[&str]) -> Error {
         let cmd = clap::Command::new("mur").subcommand(
             clap::Command::new("verbs")
-                .subcommand(clap::Command::new("list"))
-                .subcommand(clap::Command::new("info").arg(clap::Arg::new("NAME").required(true))),
+                .subcommand(
+                    clap::Command::new("list").arg(
+                        clap::Arg::new("all")
+                            .long("all")
+                            .action(clap::ArgAction::SetTrue),
+                    ),
+                )
+                .subcommand(
+                    clap::Command::new("info")
+                        .arg(clap::Arg::new("NAME").required(true))
+                        .arg(clap::Arg::new("MORE").required(true)),
+                )
+                .subcommand(
+                    clap::Command::new("new")
+                        .arg(
+                            clap::Arg::new("dir")
+                                .long("dir")
+                                .value_parser(clap::value_parser!(u8)),
+                        )
+                        .arg(
+                            clap::Arg::new("lang")
+                                .long("lang")
+                                .value_parser(["rust", "python"]),
+                        )
+                        .arg(
+                            clap::Arg::new("here")
+                                .long("here")
+                                .action(clap::ArgAction::SetTrue)
+                                .conflicts_with("dir"),
+                        )
+                        .arg(clap::Arg::new("NAME")),
+                ),
         );
         cmd.try_get_matches_from(argv)
             .map(|_| ())
@@ -333,27 +455,75 @@ mod tests {
             .into()
     }
 
+    /// What clap refuses is said in mur's words: every token in backticks, as mur quotes
+    /// everywhere, never clap's '…' beside a value parser's `…`; a suggestion as `hint: did
+    /// you mean …?`; a missing argument as a verb says it.
     #[test]
-    fn a_usage_error_of_clap_is_one_error_line_and_hints() {
-        let typo = refused(&["mur", "verbs", "lst"]);
-        assert_eq!(typo.exit_code(), 1);
-        assert!(typo.clap_error().is_none(), "printed as mur's");
-        assert_eq!(typo.message(), "unrecognized subcommand 'lst'");
+    fn a_usage_error_of_clap_is_one_error_line_and_hints_in_murs_words() {
+        let said = |argv: &[&str]| {
+            let e = refused(argv);
+            assert_eq!(e.exit_code(), 1, "{argv:?}");
+            assert!(e.clap_error().is_none(), "printed as mur's: {argv:?}");
+            (e.message().to_owned(), e.hints().to_vec())
+        };
+        let usage = "usage: mur verbs [COMMAND] (`--help` shows more)";
         assert_eq!(
-            typo.hints(),
-            [
-                "a similar subcommand exists: 'list'",
-                "usage: mur verbs [COMMAND] (`--help` shows more)",
-            ]
-        );
-        let missing = refused(&["mur", "verbs", "info"]);
-        assert_eq!(
-            missing.message(),
-            "the following required arguments were not provided: <NAME>"
+            said(&["mur", "verbs", "lst"]),
+            (
+                "unrecognized subcommand `lst`".to_owned(),
+                vec!["did you mean `list`?".to_owned(), usage.to_owned()]
+            )
         );
         assert_eq!(
-            missing.hints(),
-            ["usage: mur verbs info <NAME> (`--help` shows more)"]
+            said(&["mur", "verbs", "info", "x"]),
+            (
+                "missing argument `<MORE>`".to_owned(),
+                vec!["usage: mur verbs info <NAME> <MORE> (`--help` shows more)".to_owned()]
+            )
+        );
+        assert_eq!(
+            said(&["mur", "verbs", "info"]).0,
+            "missing arguments `<NAME>` and `<MORE>`"
+        );
+        let new = "usage: mur verbs new [OPTIONS] [NAME] (`--help` shows more)";
+        assert_eq!(
+            said(&["mur", "verbs", "list", "--al"]),
+            (
+                "unexpected argument `--al` found".to_owned(),
+                vec![
+                    "did you mean `--all`?".to_owned(),
+                    "usage: mur verbs list --all (`--help` shows more)".to_owned()
+                ]
+            )
+        );
+        assert_eq!(
+            said(&["mur", "verbs", "new", "--dir", "it's"]).0,
+            "invalid value `it's` for `--dir <dir>`: invalid digit found in string"
+        );
+        assert_eq!(
+            said(&["mur", "verbs", "new", "--lang", "rus"]),
+            (
+                "invalid value `rus` for `--lang <lang>` (possible values: rust, python)"
+                    .to_owned(),
+                vec!["did you mean `rust`?".to_owned()]
+            )
+        );
+        assert_eq!(
+            said(&["mur", "verbs", "new", "--dir", "1", "--here"]),
+            (
+                "the argument `--dir <dir>` cannot be used with `--here`".to_owned(),
+                Vec::new()
+            )
+        );
+        assert_eq!(
+            said(&["mur", "verbs", "new", "--x"]),
+            (
+                "unexpected argument `--x` found".to_owned(),
+                vec![
+                    "to pass `--x` as a value, use `-- --x`".to_owned(),
+                    new.to_owned()
+                ]
+            )
         );
         // Help is clap's to print.
         let help = refused(&["mur", "--help"]);

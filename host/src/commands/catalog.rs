@@ -382,6 +382,14 @@ fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {
             items.push(derived_item(verb, tool));
         }
     }
+    // What the session offers first, what it lacks last: an agent reads from the top, and
+    // for a third-party server the 19 standard verbs (none offered) came before its tools.
+    // Stable, so each group keeps its order (mur's own, installed, derived).
+    items.sort_by_key(|item| match item.offered {
+        Some(true) => 0,
+        None => 1,
+        Some(false) => 2,
+    });
     items
 }
 

@@ -144,8 +144,89 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
             .into()),
         Err(e) if e.kind() == clap::error::ErrorKind::MissingSubcommand => Err(no_command(e)),
         Err(e) if asks_version(&e) => Err(version_of_mur(e)),
-        Err(e) => Err(without_devtools(&argv, e)),
+        Err(e) => {
+            let tool = tool_under_a_commands_name(&argv, &e);
+            let error = without_devtools(&argv, e);
+            Err(tool.into_iter().fold(error, Error::with_first_hint))
+        }
     }
+}
+
+/// How long a host command's refusal waits to find the session whose tool it may have
+/// been meant for: as long as `verbs info` does, which a loaded machine needs.
+const TOOL_LOOKUP_WAIT: Duration = Duration::from_secs(3);
+
+/// The hint for a host command whose arguments clap refused where they read as a
+/// tool's (`mur devtools session --x 4`: an option the command has not, none like it):
+/// a tool whose verb name is a command of mur's is reached only with `call`, which
+/// clap's error and the command's usage never said. The session the host options
+/// choose is asked quietly, from its cached tool list: where it has such a tool, the
+/// hint names it; where none answers, it says what to type if a tool was meant; where
+/// one answers without such a tool, there is nothing to hint.
+fn tool_under_a_commands_name(argv: &[OsString], e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let option = matches!(e.get(ContextKind::InvalidArg),
+        Some(ContextValue::String(arg)) if arg.starts_with("--"));
+    if e.kind() != ErrorKind::UnknownArgument
+        || !option
+        || e.get(ContextKind::SuggestedArg).is_some()
+    {
+        return None;
+    }
+    let words: Vec<String> = argv
+        .iter()
+        .skip(1)
+        .map(|word| word.to_string_lossy().into_owned())
+        .collect();
+    let mut host = cli::HostArgs::default();
+    let rest = crate::options::extract_host_options(
+        &words,
+        &mut host,
+        Some(&mur_verbs::VerbSpec::default()),
+    )
+    .ok()?;
+    // The option right after the command: `session list --x` meant mur's `session list`.
+    let ["devtools", command, next, ..] = rest.iter().map(String::as_str).collect::<Vec<_>>()[..]
+    else {
+        return None;
+    };
+    if !next.starts_with("--") {
+        return None;
+    }
+    if !cli::host_verbs().iter().any(|verb| verb == command) {
+        return None;
+    }
+    // The session as the line chose it, so that the command pasted reaches the same one.
+    let chosen = match (&host.endpoint, &host.project) {
+        (Some(url), _) => format!(" --endpoint {}", mur_core::shell_word(url)),
+        (None, Some(path)) => format!(
+            " --project {}",
+            mur_core::shell_word(&path.to_string_lossy())
+        ),
+        (None, None) => String::new(),
+    };
+    let call = |tool: &str| {
+        format!(
+            "mur devtools{chosen} call {} --args '{{…}}'",
+            mur_core::shell_word(tool)
+        )
+    };
+    let tools = completions::session_tools(&host, TOOL_LOOKUP_WAIT);
+    if tools.is_empty() {
+        return Some(format!(
+            "if you meant a tool of the session named `{command}`, it is `{}`",
+            call(command)
+        ));
+    }
+    // The tool named so, or one whose verb name (kebab case) it is (`Session`).
+    let tool = tools
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .find(|name| *name == command || mur_verbs::derived::kebab(name) == command)?;
+    Some(format!(
+        "`{command}` is mur's command; the session's tool `{tool}` is reached with `{}`",
+        call(tool)
+    ))
 }
 
 /// `-V` or `--version` typed after a command: only `mur -V` takes it.

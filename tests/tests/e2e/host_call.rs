@@ -792,7 +792,7 @@ fn protocol_is_a_revision_mur_speaks_and_the_only_one_spoken() {
     typo.assert_code(1);
     assert!(
         typo.stderr.starts_with(
-            "error: invalid value '2025-11-52' for '--protocol <REVISION>': no MCP revision mur \
+            "error: invalid value `2025-11-52` for `--protocol <REVISION>`: no MCP revision mur \
              speaks (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05); did you mean \
              `2025-11-25`?\n"
         ),

@@ -39,11 +39,21 @@ fn an_unknown_flag_is_a_usage_error_exit_1() {
     out.assert_stderr_contains("--bogus");
 }
 
+/// `mur devtools` alone is refused as a group without its command is: one line naming
+/// the commands, and where every verb is listed. It printed its whole help (~60 lines)
+/// on stderr, while `mur devtools verbs` got one line.
 #[test]
-fn a_missing_verb_prints_help_on_stderr_exit_1() {
-    let out = Sandbox::new().mur(&["devtools"]);
-    out.assert_code(1).assert_stdout_is("");
-    out.assert_stderr_contains("Usage: mur devtools");
+fn devtools_alone_is_refused_in_one_line_as_a_group_without_its_command() {
+    Sandbox::new()
+        .mur(&["devtools"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: `mur devtools` needs a verb or a command: session, call, verbs, guide, \
+             catalog, parity, usage, bridge or proxy\n\
+             hint: `mur devtools catalog` lists every verb\n\
+             hint: usage: mur devtools [OPTIONS] <COMMAND> (`--help` shows more)\n",
+        );
 }
 
 /// A group typed without its command (`session`, `verbs`, `usage`; with an option or
@@ -100,7 +110,7 @@ fn only_mur_itself_takes_version() {
             .assert_code(1)
             .assert_stdout_is("")
             .assert_stderr_is(format!(
-                "error: unexpected argument '{typed}' found\n\
+                "error: unexpected argument `{typed}` found\n\
                  hint: `mur --version` prints mur's version; `mur devtools version`, the \
                  running app's devtools server's\n"
             ));
@@ -163,7 +173,7 @@ fn a_bad_timeout_is_a_usage_error() {
         };
         assert_eq!(
             out.stderr,
-            format!("error: invalid value '{value}' for '--timeout <MS>': {line}\n")
+            format!("error: invalid value `{value}` for `--timeout <MS>`: {line}\n")
         );
     }
     let _app = sb.start_app();
@@ -273,7 +283,7 @@ fn a_verb_without_devtools_is_pointed_at_it() {
     sb.mur(&["--pretty", "click", "#btn-inc"])
         .assert_code(1)
         .assert_stderr_is(
-            "error: unrecognized subcommand 'click'\n\
+            "error: unrecognized subcommand `click`\n\
              hint: did you mean `mur devtools click`?\n\
              hint: usage: mur [OPTIONS] <COMMAND> (`--help` shows more)\n",
         );
@@ -282,7 +292,7 @@ fn a_verb_without_devtools_is_pointed_at_it() {
     assert_eq!(
         near.stderr_lines("hint:"),
         [
-            "hint: a similar subcommand exists: 'devtools'",
+            "hint: did you mean `devtools`?",
             "hint: usage: mur [OPTIONS] <COMMAND> (`--help` shows more)"
         ],
         "{near}"
@@ -355,7 +365,7 @@ fn help_as_a_command_is_the_commands_help() {
     let unknown = sb.mur(&["help", "nope"]);
     unknown
         .assert_code(1)
-        .assert_stderr_starts_with("error: unrecognized subcommand 'nope'\n");
+        .assert_stderr_starts_with("error: unrecognized subcommand `nope`\n");
 }
 
 #[test]
@@ -433,4 +443,68 @@ fn verbose_shows_a_foreground_bridges_server_stderr() {
     });
     session.signal("TERM");
     assert!(session.wait_status().success());
+}
+
+/// A tool whose verb name is a command of mur's (`session`) is reached only with
+/// `call`; typed as a verb, its options (`session --x 4`) are refused by the command,
+/// and the refusal said nothing of the tool (user audit AU3 10). Now, where the words
+/// read as a tool's (an option right after the command, none like the command's own),
+/// a hint names the tool when the session has it, says what to type if one was meant
+/// when no session answers, and is not given when the session answering lacks it.
+#[test]
+fn a_commands_refused_options_name_the_sessions_tool_of_that_name() {
+    let sb = Sandbox::new();
+    let schema = serde_json::json!({ "type": "object" });
+    let with = mur_e2e::Stub::with_tools(
+        serde_json::json!([{ "name": "session", "inputSchema": schema }]),
+        |_| Ok(serde_json::json!({ "content": [] })),
+    );
+    let without = mur_e2e::Stub::with_tools(
+        serde_json::json!([{ "name": "echo", "inputSchema": schema }]),
+        |_| Ok(serde_json::json!({ "content": [] })),
+    );
+    let usage = "hint: usage: mur devtools session [OPTIONS] <COMMAND> (`--help` shows more)\n";
+    let endpoint = with.endpoint();
+    sb.mur(&["devtools", "--endpoint", &endpoint, "session", "--x", "4"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: unexpected argument `--x` found\n\
+             hint: `session` is mur's command; the session's tool `session` is reached with \
+             `mur devtools --endpoint {endpoint} call session --args '{{…}}'`\n{usage}"
+        ));
+    sb.mur(&["devtools", "session", "--x", "4"])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: unexpected argument `--x` found\n\
+             hint: if you meant a tool of the session named `session`, it is \
+             `mur devtools call session --args '{{…}}'`\n{usage}"
+        ));
+    let lacking = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &without.endpoint(),
+        "session",
+        "--x",
+        "4",
+    ]);
+    lacking
+        .assert_code(1)
+        .assert_stderr_is(format!("error: unexpected argument `--x` found\n{usage}"));
+    // mur's own command meant: a subcommand typed, or an option like one of its own.
+    for argv in [
+        &[
+            "devtools",
+            "--endpoint",
+            &endpoint,
+            "session",
+            "list",
+            "--x",
+        ][..],
+        &["devtools", "--endpoint", &endpoint, "catalog", "--jsn"],
+    ] {
+        let out = sb.mur(argv);
+        out.assert_code(1);
+        assert!(!out.stderr.contains(" call "), "{argv:?}:\n{out}");
+    }
 }

@@ -881,8 +881,8 @@ fn the_report_calls_a_verb_unused_only_where_prune_would_remove_it() {
         .devtools(&["usage", "report", "--since", "7d", "--unused-for", "30d"])
         .assert_code(1)
         .assert_stderr_is(
-            "error: the argument '--since <DURATION>' cannot be used with '--unused-for \
-             <DURATION>'\n",
+            "error: the argument `--since <DURATION>` cannot be used with `--unused-for \
+             <DURATION>`\n",
         );
 }
 
@@ -899,7 +899,7 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
         let zero = args[3];
         assert!(
             out.stderr
-                .starts_with(&format!("error: invalid value '{zero}' for '--"))
+                .starts_with(&format!("error: invalid value `{zero}` for `--"))
                 && out
                     .stderr
                     .contains(&format!("`{zero}` is an empty window: no call falls in it")),
@@ -916,7 +916,7 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
             .assert_code(1)
             .assert_stdout_is("")
             .assert_stderr_is(format!(
-                "error: invalid value '90' for '{option} <DURATION>': `90` has no unit: \
+                "error: invalid value `90` for `{option} <DURATION>`: `90` has no unit: \
                  did you mean 90s, 90m, 90h or 90d?\n"
             ));
     }
@@ -960,7 +960,7 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
     sandbox
         .devtools(&["verbs", "prune", "--dry-run", "--yes"])
         .assert_code(1)
-        .assert_stderr_contains("'--dry-run' cannot be used with '--yes'");
+        .assert_stderr_contains("`--dry-run` cannot be used with `--yes`");
     // `--html -` prints the page, as `screenshot --out -` prints the image.
     let page = sandbox.devtools(&["usage", "report", "--html", "-"]);
     page.assert_code(0)

@@ -1504,14 +1504,11 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
             )
         })
         .collect();
+    // What the session offers first, mur's own commands next, what it lacks last (user
+    // audit AU3 9: the 19 standard verbs a third-party server offers none of came first).
     assert_eq!(
         kinds,
         [
-            (
-                r#""click""#.to_owned(),
-                r#""plugin""#.to_owned(),
-                json!(false)
-            ),
             (
                 r#""switch""#.to_owned(),
                 r#""plugin""#.to_owned(),
@@ -1522,14 +1519,32 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
                 r#""derived""#.to_owned(),
                 json!(true)
             ),
+            (
+                r#""click""#.to_owned(),
+                r#""plugin""#.to_owned(),
+                json!(false)
+            ),
         ]
     );
+    let order: Vec<&str> = catalog["verbs"]
+        .as_array()
+        .expect("verbs")
+        .iter()
+        .map(|v| v["name"].as_str().unwrap_or_default())
+        .collect();
+    let host = order.iter().position(|name| *name == "session");
+    assert_eq!(
+        (order.first(), host, order.last()),
+        (Some(&"switch"), Some(2), Some(&"click")),
+        "{order:?}"
+    );
     let table = sb.devtools(&["--endpoint", &endpoint, "catalog"]);
+    let rows: Vec<&str> = table.stdout.lines().collect();
     assert!(
-        table
-            .stdout
-            .lines()
-            .any(|l| l.starts_with("click ") && l.contains("not offered by this session")),
+        rows[1].starts_with("switch ")
+            && rows.last().is_some_and(|l| {
+                l.starts_with("click ") && l.contains("not offered by this session")
+            }),
         "{table}"
     );
 }
