@@ -1,20 +1,21 @@
-//! `mur devtools fire <component>.<event>`: fire an event on a component, with optional
-//! JSON arguments (MCP tool `fire`).
+//! `mur devtools fire <target>`: fire an event on a component, the target written
+//! `<component>.<event>`, with optional JSON arguments (MCP tool `fire`).
 
 use mur_verb_kit::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb};
 
 pub struct Fire;
 
-/// The positional's name; usage and errors show it in angle brackets, which spells the
-/// form `<component>.<event>` the target must have.
-const TARGET: &str = "component>.<event";
+/// The positional's name, the tool's argument's: a name an agent reading `catalog --json`
+/// can use (it was `component>.<event`, so that its `<name>` spelt the form the target
+/// must have, which the help now says).
+const TARGET: &str = "target";
 
 impl Verb for Fire {
     const ABOUT: About = About {
         name: "fire",
         tool: "fire",
         summary: "Fire an event on a component, with optional JSON arguments",
-        synopsis: "fire <component>.<event> [--args JSON]",
+        synopsis: "fire <target> [--args JSON]",
         details: "",
         examples: &[r#"mur devtools fire counter.set --args '{"value": 5}'"#],
     };
@@ -23,7 +24,7 @@ impl Verb for Fire {
             TARGET,
             "target",
             Kind::Name,
-            "the component and its event",
+            "the component and its event, as `<component>.<event>`",
         )],
         options: &[Opt::value(
             "args",
@@ -64,7 +65,7 @@ mur_verb_kit::verb_tables!(Fire {
         ),
     ],
     usage_errors: [
-        (&[], "missing argument `<component>.<event>`"),
+        (&[], "missing argument `<target>`"),
         (
             &["counter"],
             "the target must be `<component>.<event>`, got `counter`",

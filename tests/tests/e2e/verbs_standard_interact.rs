@@ -337,10 +337,10 @@ fn fire_refuses_json_nested_deeper_than_mur_reads_as_args() {
         .assert_stderr_is(
             "error: fire: `--args` is not valid JSON: recursion limit exceeded at line 1 column 127\n\
              \n\
-             Usage: mur devtools fire <component>.<event> [--args JSON]\n\
+             Usage: mur devtools fire <target> [--args JSON]\n\
              \n\
              Arguments:\n  \
-             <component>.<event>  the component and its event\n\
+             <target>  the component and its event, as `<component>.<event>`\n\
              \n\
              Options:\n  \
              --args JSON   the event's arguments, as JSON (`@FILE`, `-`: read from FILE,\n                \

@@ -188,7 +188,7 @@ const BAD: &[(&str, &[&str], &str)] = &[
         "`--timeout` needs a positive number of milliseconds, got `0`",
     ),
     ("wait", &[], "missing argument `<selector>`"),
-    ("fire", &[], "missing argument `<component>.<event>`"),
+    ("fire", &[], "missing argument `<target>`"),
     (
         "fire",
         &["counter"],
