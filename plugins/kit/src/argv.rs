@@ -139,7 +139,9 @@ pub struct Pos {
     pub name: &'static str,
     /// The JSON key it is sent under.
     pub key: &'static str,
-    /// [`Kind::Selector`] or [`Kind::Name`] (not empty), or [`Kind::Text`] (anything).
+    /// [`Kind::Selector`] or [`Kind::Name`] (not empty), [`Kind::Text`] (anything), or
+    /// another value's kind, to which its word is held and by which it is sent, as its
+    /// option form's value is (a [`Kind::Choice`]'s word is one of its choices).
     pub kind: Kind,
     pub help: &'static str,
     /// The placeholder of `--name VALUE`, which may give it instead of its word (see
@@ -572,7 +574,7 @@ impl Args {
         for (name, value) in pairs("options")? {
             let opt = find_option(spec, &name).ok_or_else(broken)?;
             if opt.name == TIMEOUT.name {
-                args.timeout_ms = value.as_deref().and_then(|v| millis(name.as_str(), v).ok());
+                args.timeout_ms = value.as_deref().and_then(|v| millis(v).ok());
             }
             args.given.push((opt, value));
         }
@@ -580,31 +582,41 @@ impl Args {
     }
 
     /// The tool's `arguments` object as the spec describes it: each positional under its
-    /// key, each given option under its name in camelCase, except the ones never sent
-    /// ([`Kind::Local`], [`Kind::LocalFlag`], [`Kind::OutPath`], [`Kind::Millis`]) and
-    /// the JSON ones ([`Kind::Json`]), which the kit adds as typed ([`json_options`](Self::json_options)).
+    /// key, each given option under its name in camelCase, each as its kind is sent (a
+    /// [`Kind::Count`] as a number), except the ones never sent ([`Kind::Local`],
+    /// [`Kind::LocalFlag`], [`Kind::OutPath`], [`Kind::Millis`]) and the JSON ones
+    /// ([`Kind::Json`]), which the kit adds as typed ([`json_options`](Self::json_options)).
     pub fn arguments(&self) -> Map<String, Value> {
         let mut arguments = Map::new();
         for (pos, word) in &self.positionals {
-            arguments.insert(pos.key.to_owned(), Value::from(word.as_str()));
+            if let Some(json) = sent_json(pos.kind, Some(word)) {
+                arguments.insert(pos.key.to_owned(), json);
+            }
         }
         for (opt, value) in &self.given {
-            if let Some(json) = option_json(opt, value.as_deref()) {
+            if let Some(json) = sent_json(opt.kind, value.as_deref()) {
                 arguments.insert(camel_case(opt.name), json);
             }
         }
         arguments
     }
 
-    /// Each [`Kind::Json`] option given, as its key (its name in camelCase) and its text
-    /// as typed, checked to be JSON but never parsed into a [`Value`]: the kit writes it
-    /// into the arguments object verbatim, under a key the verb's
-    /// [`Verb::arguments`](crate::Verb::arguments) did not set itself.
+    /// Each [`Kind::Json`] option given and positional, as its key (an option's name in
+    /// camelCase) and its text as typed, checked to be JSON but never parsed into a
+    /// [`Value`]: the kit writes it into the arguments object verbatim, under a key the
+    /// verb's [`Verb::arguments`](crate::Verb::arguments) did not set itself.
     pub fn json_options(&self) -> impl Iterator<Item = (String, &str)> {
-        self.given
+        let options = self
+            .given
             .iter()
             .filter(|(opt, _)| opt.kind == Kind::Json)
-            .filter_map(|(opt, value)| Some((camel_case(opt.name), value.as_deref()?)))
+            .filter_map(|(opt, value)| Some((camel_case(opt.name), value.as_deref()?)));
+        let positionals = self
+            .positionals
+            .iter()
+            .filter(|(pos, _)| pos.kind == Kind::Json)
+            .map(|(pos, word)| (pos.key.to_owned(), word.as_str()));
+        options.chain(positionals)
     }
 
     fn take_option(
@@ -631,7 +643,8 @@ impl Args {
             None
         };
         if opt.name == TIMEOUT.name {
-            self.timeout_ms = Some(millis(name, value.as_deref().unwrap_or_default())?);
+            // Checked by `check_value`.
+            self.timeout_ms = value.as_deref().and_then(|v| millis(v).ok());
         }
         self.given.push((opt, value));
         Ok(())
@@ -664,9 +677,9 @@ impl Args {
             let word = words
                 .pop_front()
                 .ok_or_else(|| format!("missing argument `<{}>`", pos.name))?;
-            if must_not_be_empty(pos.kind) && word.trim().is_empty() {
-                return Err(format!("`<{}>` must not be empty", pos.name));
-            }
+            // Held to its kind as its option form is (`--name VALUE`), and as the Python
+            // and JavaScript kits hold a positional: a choice's word one of its choices.
+            let word = check_word(pos.kind, &format!("`<{}>`", pos.name), word)?;
             self.positionals.push((*pos, word));
         }
         let mut extra: Vec<String> = words.into();
@@ -1092,8 +1105,9 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-fn option_json(opt: &Opt, value: Option<&str>) -> Option<Value> {
-    match (opt.kind, value) {
+/// What a value of `kind` is sent as, if anything.
+fn sent_json(kind: Kind, value: Option<&str>) -> Option<Value> {
+    match (kind, value) {
         (Kind::Flag, _) => Some(Value::Bool(true)),
         (Kind::Local | Kind::LocalFlag | Kind::OutPath | Kind::Millis, _) | (_, None) => None,
         (Kind::Count, Some(text)) => text.parse::<u64>().ok().map(Value::from),
@@ -1117,20 +1131,24 @@ fn find_option(spec: &Spec, name: &str) -> Option<Opt> {
 }
 
 fn check_value(opt: &Opt, word: String) -> Result<String, String> {
-    let name = opt.name;
-    match opt.kind {
+    check_word(opt.kind, &format!("`--{}`", opt.name), word)
+}
+
+/// `word` held to `kind`, or why not, naming it as `shown` (`` `--name` ``, `` `<name>` ``).
+fn check_word(kind: Kind, shown: &str, word: String) -> Result<String, String> {
+    match kind {
         kind if must_not_be_empty(kind) && word.trim().is_empty() => {
-            Err(format!("`--{name}` must not be empty"))
+            Err(format!("{shown} must not be empty"))
         }
         Kind::Choice(choices) if !choices.contains(&word.as_str()) => {
-            let told = format!("`--{name}` must be {}, got `{word}`", one_of(choices));
+            let told = format!("{shown} must be {}, got `{word}`", one_of(choices));
             Err(match choice_meant(&word, choices) {
                 Some(meant) => format!("{told}; did you mean `{meant}`?"),
                 None => told,
             })
         }
         Kind::Count if word.parse::<u64>().is_err() => Err(format!(
-            "`--{name}` needs a non-negative integer, got `{word}`"
+            "{shown} needs a non-negative integer, got `{word}`"
         )),
         // Checked, never built into a `Value` tree: that takes up to 16 times the
         // text's bytes, and a 4 MiB value mur takes would outgrow the verb's 64 MiB;
@@ -1139,11 +1157,14 @@ fn check_value(opt: &Opt, word: String) -> Result<String, String> {
         // error, which is what a user needs to fix a long value.
         Kind::Json => match check_json(&word) {
             Ok(()) => Ok(word.trim_matches(JSON_SPACE).to_owned()),
-            Err(error) => Err(format!("`--{name}` is not valid JSON: {error}")),
+            Err(error) => Err(format!("{shown} is not valid JSON: {error}")),
         },
-        Kind::Millis => millis(name, &word).map(|_| word),
+        Kind::Millis => match millis(&word) {
+            Ok(_) => Ok(word),
+            Err(why) => Err(format!("{shown} {why}, got `{word}`")),
+        },
         Kind::OutPath if word.is_empty() => {
-            Err(format!("`--{name}` needs a file path, or `-` for stdout"))
+            Err(format!("{shown} needs a file path, or `-` for stdout"))
         }
         _ => Ok(word),
     }
@@ -1241,20 +1262,17 @@ fn must_not_be_empty(kind: Kind) -> bool {
 /// (`mur_core::settings::timeout_ms`, Rust's `u64` `from_str` of the text trimmed): ASCII
 /// digits after at most a `+`, white space around them allowed, at least 1; here at most
 /// `u32::MAX`, the interface's ceiling. The Python and JavaScript kits read it the same.
-fn millis(name: &str, word: &str) -> Result<u32, String> {
+/// Else what is wrong with it, said of the value (`needs a positive number of
+/// milliseconds`).
+fn millis(word: &str) -> Result<u32, String> {
     let text = word.trim();
     let digits = text.strip_prefix('+').unwrap_or(text);
     let digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     match text.parse::<u32>() {
         Ok(ms) if ms > 0 => Ok(ms),
         // Digits a u32 cannot hold: a positive number, past the interface's ceiling.
-        Err(_) if digits => Err(format!(
-            "`--{name}` is at most {} ms (about 49 days), got `{word}`",
-            u32::MAX
-        )),
-        _ => Err(format!(
-            "`--{name}` needs a positive number of milliseconds, got `{word}`"
-        )),
+        Err(_) if digits => Err(format!("is at most {} ms (about 49 days)", u32::MAX)),
+        _ => Err("needs a positive number of milliseconds".to_owned()),
     }
 }
 

@@ -196,6 +196,64 @@ fn a_milliseconds_value_is_read_as_mur_reads_its_timeout() {
     }
 }
 
+/// A positional is held to its kind and sent by it, as its option form's value is and as
+/// the Python and JavaScript kits hold and send one: the kit took any word for a choice,
+/// a count or milliseconds, and sent each as a string (milliseconds too, never sent).
+#[test]
+fn a_positional_is_held_to_its_kind_and_sent_by_it() {
+    struct Kinds;
+    impl Verb for Kinds {
+        const ABOUT: About = About {
+            name: "kinds",
+            ..Sample::ABOUT
+        };
+        const SPEC: Spec = Spec {
+            positionals: &[
+                Pos::new("mode", "mode", Kind::Choice(&["fast", "slow"]), "how").or_option("M"),
+                Pos::new("n", "n", Kind::Count, "how many"),
+                Pos::new("pause", "pause", Kind::Millis, "how long"),
+                Pos::new("data", "data", Kind::Json, "what"),
+            ],
+            ..Spec::NONE
+        };
+    }
+    let parse = |words: &[&str]| parse::<Kinds>(&argv(words));
+    let Ok(Parsed::Call(call)) = parse(&["fast", "3", "+900", r#" {"a": [1]} "#]) else {
+        panic!("refused");
+    };
+    assert_eq!(
+        sent(&call),
+        json!({"mode": "fast", "n": 3, "data": {"a": [1]}})
+    );
+    for (words, said) in [
+        (
+            &["fats", "3", "900", "1"][..],
+            "`<mode>` must be `fast` or `slow`, got `fats`; did you mean `fast`?",
+        ),
+        (
+            &["3", "900", "1", "--mode", "quick"],
+            "`--mode` must be `fast` or `slow`, got `quick`",
+        ),
+        (
+            &["fast", "many", "900", "1"],
+            "`<n>` needs a non-negative integer, got `many`",
+        ),
+        (
+            &["fast", "3", "0", "1"],
+            "`<pause>` needs a positive number of milliseconds, got `0`",
+        ),
+        (
+            &["fast", "3", "4294967296", "1"],
+            "`<pause>` is at most 4294967295 ms (about 49 days), got `4294967296`",
+        ),
+    ] {
+        assert_eq!(refusal(parse(words), words), said, "{words:?}");
+    }
+    let words = ["fast", "3", "900", "{"];
+    let said = refusal(parse(&words), &words);
+    assert!(said.starts_with("`<data>` is not valid JSON: "), "{said}");
+}
+
 /// A verb whose tool waits on `timeoutMs`: its `--timeout` is sent as that argument
 /// too (as a verb's own value of it wins), and the sample, which does not wait, sends
 /// none.
