@@ -328,11 +328,24 @@ impl Session {
         {
             usage::tool(tool);
         }
+        // Ctrl-C or SIGTERM meanwhile stops the call as its timeout would (module `interrupt`).
+        let mut interrupts = crate::interrupt::Interrupts::install();
+        if let Some(interrupts) = &interrupts {
+            client = client.cancelled_by(interrupts.cancelled());
+        }
         // Boxed: the HTTP call's future is most of a call's ~13 KB of state, and
         // held inline it made every future around it (and each stack frame they
         // pass through) as large (see `block_on`).
         let call = Box::pin(client.call(method, params, left));
-        let reply = usage::measure_async(usage::Phase::Call, call).await;
+        let reply = match interrupts.as_mut() {
+            Some(interrupts) => {
+                let call = usage::measure_async(usage::Phase::Call, interrupts.during(call));
+                let reply = call.await;
+                interrupts.exit_if_stopped(client.sent(), &what_is_called(method, params));
+                reply
+            }
+            None => usage::measure_async(usage::Phase::Call, call).await,
+        };
         let reply = match reply {
             Ok(reply) => reply,
             Err(e) => {
@@ -661,10 +674,7 @@ const METHOD_NOT_FOUND: i64 = -32601;
 
 fn rpc_error_message(error: &Value, method: &str, params: Option<&Value>) -> String {
     let message = error["message"].as_str().unwrap_or("(no message)");
-    let what = match params.and_then(|p| p["name"].as_str()) {
-        Some(tool) if method == "tools/call" => format!("tool `{tool}`"),
-        _ => format!("`{method}`"),
-    };
+    let what = what_is_called(method, params);
     match error["code"].as_i64() {
         Some(METHOD_NOT_FOUND) => format!(
             "{what} failed: {message} (JSON-RPC error {METHOD_NOT_FOUND}: method not found)"
@@ -679,6 +689,14 @@ fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> S
     let tool = params.and_then(|p| p["name"].as_str()).unwrap_or(method);
     let text = result_text(result);
     if text.is_empty() {
+/// What a call calls, for a message: "tool `NAME`" for a `tools/call`, else the method.
+fn what_is_called(method: &str, params: Option<&Value>) -> String {
+    match params.and_then(|p| p["name"].as_str()) {
+        Some(tool) if method == "tools/call" => format!("tool `{tool}`"),
+        _ => format!("`{method}`"),
+    }
+}
+
         format!("tool `{tool}` failed")
     } else {
         format!("tool `{tool}` failed: {text}")

@@ -2,6 +2,7 @@
 
 mod cli;
 mod commands;
+mod interrupt;
 mod invoke;
 mod media;
 mod options;

@@ -436,6 +436,12 @@ impl<'a> Client<'a> {
             .then(|| self.delivery.sent())
     }
 
+    /// How far the call's request went (a caller that stopped the call says whether
+    /// the server had it).
+    pub fn sent(&self) -> mur_http::Sent {
+        self.delivery.sent()
+    }
+
     /// A question marked [`SHARED_QUESTION`] that this client refused during
     /// the call, having no answer, worded as a hint: for the caller to add
     /// under the call's own failure. The call's reply is never replaced by it:

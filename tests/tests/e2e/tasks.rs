@@ -668,3 +668,79 @@ fn a_task_cancelled_and_a_session_ended_on_the_way_out_share_one_allowance() {
     // long it took is not asserted (these machines are too noisy for a bound that
     // tells 2.0 s from 2.5 s).
 }
+
+/// `mur devtools ARGS` started in `sandbox`, its stderr going to a file, and signalled
+/// `signal` once that file holds a line starting `shown` (the call is in flight): its
+/// exit code and stderr.
+fn interrupted(sandbox: &Sandbox, args: &[&str], shown: &str, signal: &str) -> (i32, String) {
+    let log = sandbox.root().join(format!("interrupted-{signal}.stderr"));
+    let file = std::fs::File::create(&log).expect("stderr file");
+    let mut command = sandbox.mur_command(&[&["devtools"][..], args].concat());
+    command.stdout(std::process::Stdio::null()).stderr(file);
+    let process = mur_e2e::Process::spawn(&mut command);
+    let read = || std::fs::read_to_string(&log).unwrap_or_default();
+    wait_until(&format!("`{shown}` on mur's stderr"), || {
+        read().lines().any(|l| l.starts_with(shown)).then_some(())
+    });
+    process.signal(signal);
+    let status = process.wait_status();
+    (status.code().unwrap_or(-1), read())
+}
+
+/// `stderr` without `-v`'s lines.
+fn said(stderr: &str) -> String {
+    stderr
+        .lines()
+        .filter(|l| !l.starts_with("DEBUG "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn ctrl_c_or_sigterm_on_a_call_tells_the_server_to_stop_it_then_exits_130_or_143() {
+    let sandbox = Sandbox::new();
+    let _app = with_fixtures(&sandbox, &[]);
+    let slow = ["-v", "call", "slow_compute", "--args", r#"{"seconds":60}"#];
+
+    // A call that became a task: the task is cancelled, not left `working`.
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        let (rc, stderr) = interrupted(&sandbox, &slow, "task (working)", signal);
+        assert_eq!(rc, code, "{stderr}");
+        assert_eq!(
+            said(&stderr),
+            format!(
+                "progress: 0/1 computing\ntask (working): computing\nerror: interrupted by \
+                 SIG{signal} during the call to tool `slow_compute`: the server was told to stop \
+                 it\n"
+            )
+        );
+        let out = Output {
+            stdout: String::new(),
+            stderr,
+            code: rc,
+        };
+        assert_eq!(
+            final_status(&cancelled_task(&out), |argv| sandbox.devtools(argv)),
+            "cancelled"
+        );
+    }
+
+    // A legacy (2025-11-25) session: the request is cancelled and the session ended.
+    let legacy = [&["--protocol", "2025-11-25"][..], &slow].concat();
+    let (rc, stderr) = interrupted(&sandbox, &legacy, "progress:", "INT");
+    assert_eq!(rc, 130, "{stderr}");
+    assert_eq!(
+        said(&stderr),
+        "progress: 0/1 computing\nerror: interrupted by SIGINT during the call to tool \
+         `slow_compute`: the server was told to stop it\n"
+    );
+    for told in [
+        "DEBUG `notifications/cancelled` got HTTP 202",
+        "DEBUG DELETE ",
+    ] {
+        assert!(
+            stderr.lines().any(|l| l.starts_with(told)),
+            "{told}\n{stderr}"
+        );
+    }
+}

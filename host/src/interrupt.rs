@@ -1,0 +1,156 @@
+//! Ctrl-C (SIGINT) or SIGTERM while a call is in flight: the server is told to stop
+//! what it was asked (a task's `tasks/cancel`, a legacy session's
+//! `notifications/cancelled` and `DELETE`: what the `--timeout` sends, through
+//! [`mur_client::Client::cancelled_by`]), then mur exits 130 or 143 with one line
+//! saying so. Ended at once, as a signal's default action did, a task went on running
+//! and a legacy session was left open. The handlers are installed for the call only:
+//! before it (discovery) and after it (printing, a verb's shaping) nothing was sent
+//! that needs stopping, and a signal ends mur as it always did. A second signal ends
+//! mur at once, the server's farewell unsent. Through signal-hook, not tokio's
+//! `signal` feature (the runtime of every call would then build a signal driver:
+//! invoke.rs's test `the_runtime_a_call_starts_has_no_signal_driver`).
+
+use std::os::raw::c_int;
+use std::os::unix::net::UnixStream;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use mur_core::Error;
+use signal_hook::SigId;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::low_level;
+
+use crate::output;
+
+/// The signals a call is stopped for.
+const STOPPING: [c_int; 2] = [SIGINT, SIGTERM];
+
+/// SIGINT and SIGTERM caught for the call in flight; the handlers go when this is
+/// dropped, and the default action (exit) applies again.
+pub struct Interrupts {
+    /// Readable once a signal came (signal-hook writes a byte to its other end).
+    read: tokio::net::UnixStream,
+    /// The signal that came first, 0 before one did.
+    which: Arc<AtomicUsize>,
+    /// Set once the call was told to stop: its client ends it as at its timeout.
+    cancel: tokio::sync::watch::Sender<bool>,
+    /// The signal that stopped the call, if one did before its answer.
+    stopped: Option<c_int>,
+    ids: Vec<SigId>,
+}
+
+impl Interrupts {
+    /// Catches SIGINT and SIGTERM (inside the runtime); `None` if a handler cannot be
+    /// installed, and the call runs as before, a signal ending it at once.
+    pub fn install() -> Option<Self> {
+        let (read, write) = UnixStream::pair().ok()?;
+        read.set_nonblocking(true).ok()?;
+        let read = tokio::net::UnixStream::from_std(read).ok()?;
+        let (cancel, _) = tokio::sync::watch::channel(false);
+        let mut interrupts = Self {
+            read,
+            which: Arc::new(AtomicUsize::new(0)),
+            cancel,
+            stopped: None,
+            ids: Vec::new(),
+        };
+        let came = Arc::new(AtomicBool::new(false));
+        for signal in STOPPING {
+            let write = write.try_clone().ok()?;
+            // In this order: the second signal finds `came` set by the first and exits
+            // at once (128 + its number, as a shell reports a command it ended).
+            let ids = [
+                signal_hook::flag::register_conditional_shutdown(
+                    signal,
+                    128 + signal,
+                    came.clone(),
+                ),
+                signal_hook::flag::register(signal, came.clone()),
+                signal_hook::flag::register_usize(
+                    signal,
+                    interrupts.which.clone(),
+                    usize::try_from(signal).unwrap_or(usize::MAX),
+                ),
+                low_level::pipe::register(signal, write),
+            ];
+            // Each installed goes with `interrupts` (dropped), also when one failed.
+            let asked = ids.len();
+            let installed: Vec<SigId> = ids.into_iter().flatten().collect();
+            let whole = installed.len() == asked;
+            interrupts.ids.extend(installed);
+            if !whole {
+                return None;
+            }
+        }
+        Some(interrupts)
+    }
+
+    /// What the call's client watches: `true` once it is to stop.
+    pub fn cancelled(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.cancel.subscribe()
+    }
+
+    /// `call` to its end; a signal before then tells its client to stop it, and the
+    /// call ends once the server was told (within the client's farewell allowance of
+    /// 500 ms: loopback needs milliseconds, and a user who pressed Ctrl-C waits no
+    /// longer than that for mur to end).
+    pub async fn during<T>(&mut self, call: impl Future<Output = T>) -> T {
+        let mut call = std::pin::pin!(call);
+        tokio::select! {
+            biased;
+            out = &mut call => return out,
+            () = arrived(&mut self.read) => {}
+        }
+        self.stopped = c_int::try_from(self.which.load(Ordering::SeqCst)).ok();
+        let _ = self.cancel.send(true);
+        call.await
+    }
+
+    /// Ends mur if a signal stopped the call: one line saying what became of it
+    /// (`what`, the tool or method called, told to stop, or never sent), the call
+    /// recorded as interrupted, exit 130 (SIGINT) or 143 (SIGTERM).
+    pub fn exit_if_stopped(&self, sent: mur_http::Sent, what: &str) {
+        let Some(signal) = self.stopped else {
+            return;
+        };
+        let name = if signal == SIGTERM {
+            "SIGTERM"
+        } else {
+            "SIGINT"
+        };
+        let message = match sent {
+            mur_http::Sent::No => {
+                format!("interrupted by {name} before the request was sent: {what} did not run")
+            }
+            mur_http::Sent::Maybe | mur_http::Sent::Yes => {
+                format!(
+                    "interrupted by {name} during the call to {what}: the server was told to stop it"
+                )
+            }
+        };
+        output::diagnostic(&format!("error: {}", output::line(&message)));
+        let code = u8::try_from(128 + signal).unwrap_or(u8::MAX);
+        if let Some(why) = crate::usage::finish(&Err(Error::transport(message)), code) {
+            tracing::debug!("usage not recorded: {why}");
+        }
+        std::process::exit(i32::from(code));
+    }
+}
+
+/// Resolves once a byte came through `read`; never if nothing can come any more (a
+/// signal that did not arrive is never claimed).
+async fn arrived(read: &mut tokio::net::UnixStream) {
+    use tokio::io::AsyncReadExt as _;
+    let mut byte = [0u8; 1];
+    if !matches!(read.read(&mut byte).await, Ok(1..)) {
+        std::future::pending::<()>().await;
+    }
+}
+
+impl Drop for Interrupts {
+    fn drop(&mut self) {
+        for id in self.ids.drain(..) {
+            low_level::unregister(id);
+        }
+    }
+}
