@@ -193,7 +193,8 @@ fn tool_under_a_commands_name(argv: &[OsString], e: &clap::Error) -> Option<Stri
     if !next.starts_with("--") {
         return None;
     }
-    if !cli::host_verbs().iter().any(|verb| verb == command) {
+    // `call` is how a tool is reached already: `call --foo` meant call's own options.
+    if command == "call" || !cli::host_verbs().iter().any(|verb| verb == command) {
         return None;
     }
     // The session as the line chose it, so that the command pasted reaches the same one.
