@@ -217,7 +217,10 @@ async fn find(
     // Only the project's session is probed when `--project` names one.
     let wanted = |found: &Found| project.is_none_or(|p| p.matches_lockfile(found));
     let survey = lockfiles::survey_wanted(registry, http, wanted, report).await?;
-    let removed = survey.collect_garbage(registry, report);
+    let removed = match report.tells() {
+        true => survey.collect_garbage(registry, report),
+        false => Vec::new(),
+    };
     let ended_sessions = survey.ended(&removed, wanted);
     survey.report_impostors(report);
     let candidates: Vec<Candidate> = survey.live.iter().map(Candidate::from_lockfile).collect();

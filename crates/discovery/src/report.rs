@@ -16,6 +16,13 @@ pub trait Report {
     /// A one-line note: what discovery did that the user should know of (the lockfile
     /// of a session that ended, removed). Nothing by default.
     fn note(&mut self, _message: String) {}
+    /// Whether what it is told reaches the user. A lookup that says nothing (tab
+    /// completion, a hint's quiet look for a session) leaves a crashed session's
+    /// lockfile where it is, for the next command that says so when it removes it:
+    /// removed unsaid, the session of an app that crashed would read as one that never ran.
+    fn tells(&self) -> bool {
+        true
+    }
     /// `--auto`: `done` of `total` ports probed so far.
     fn scan_progress(&self, _done: usize, _total: usize) {}
     /// `--auto`: the scan is over.
@@ -27,6 +34,9 @@ pub struct Silent;
 
 impl Report for Silent {
     fn notice(&mut self, _message: String) {}
+    fn tells(&self) -> bool {
+        false
+    }
 }
 
 /// `report`, each notice said once: discovery looks again and again while a session
@@ -62,6 +72,10 @@ impl Report for Once<'_> {
         if self.said.insert(message.clone()) {
             self.report.note(message);
         }
+    }
+
+    fn tells(&self) -> bool {
+        self.report.tells()
     }
 
     fn scan_progress(&self, done: usize, total: usize) {

@@ -310,6 +310,9 @@ fn an_app_killed_is_said_to_have_ended_not_never_to_have_run() {
     let a = sb.start_sample(&sb.project("a"));
     let (project, pid) = (a.lock.project.clone(), a.pid());
     a.kill();
+    // A lookup that says nothing (tab completion) leaves the lockfile to the command
+    // that says it removed it.
+    sb.complete("bash", &["devtools", ""]).assert_code(0);
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4).assert_stdout_is("");
     let no_session = format!(
