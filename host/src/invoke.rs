@@ -684,11 +684,6 @@ fn rpc_error_message(error: &Value, method: &str, params: Option<&Value>) -> Str
     }
 }
 
-/// A failed tool result's message: its text on one line.
-fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> String {
-    let tool = params.and_then(|p| p["name"].as_str()).unwrap_or(method);
-    let text = result_text(result);
-    if text.is_empty() {
 /// What a call calls, for a message: "tool `NAME`" for a `tools/call`, else the method.
 fn what_is_called(method: &str, params: Option<&Value>) -> String {
     match params.and_then(|p| p["name"].as_str()) {
@@ -697,6 +692,11 @@ fn what_is_called(method: &str, params: Option<&Value>) -> String {
     }
 }
 
+/// A failed tool result's message: its text on one line.
+fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> String {
+    let tool = params.and_then(|p| p["name"].as_str()).unwrap_or(method);
+    let text = result_text(result);
+    if text.is_empty() {
         format!("tool `{tool}` failed")
     } else {
         format!("tool `{tool}` failed: {text}")
