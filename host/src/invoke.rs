@@ -630,11 +630,7 @@ pub fn settle(
             let stdout = output::render_json(&json!({ "error": error }), settings.pretty)?;
             let failed = Error::tool_failed(message).with_stdout(stdout.into_bytes());
             if unserved && method != "tools/call" {
-                failed.with_hint(format!(
-                    "the session serves no such method; `call NAME` without a `/` calls the \
-                     tool NAME, and `{} catalog` lists the tools",
-                    settings.devtools_command()
-                ))
+                failed.with_hint(no_such_method_hint(settings))
             } else {
                 failed
             }
@@ -653,6 +649,15 @@ pub fn settle(
     } else {
         failed
     })
+}
+
+/// The hint of a method the session does not serve.
+pub fn no_such_method_hint(settings: &Settings) -> String {
+    format!(
+        "the session serves no such method; `call NAME` without a `/` calls the tool NAME, \
+         and `{} catalog` lists the tools",
+        settings.devtools_command()
+    )
 }
 
 /// Whether a reply is "method not found" (-32601): a JSON-RPC error, or from the

@@ -80,8 +80,19 @@ impl Output {
     /// on stderr, and on stdout the tool's result (`isError`) whose text says `message`.
     #[track_caller]
     pub fn assert_tool_failed(&self, tool: &str, message: &str) -> &Self {
+        self.assert_verb_failed(tool, tool, message)
+    }
+
+    /// [`Output::assert_tool_failed`] of verb `verb`, whose tool is `tool`: a verb called
+    /// otherwise is named too, `error: `VERB` (tool `TOOL`) failed: …`.
+    #[track_caller]
+    pub fn assert_verb_failed(&self, verb: &str, tool: &str, message: &str) -> &Self {
         self.assert_code(5);
-        self.assert_stderr_starts_with(&format!("error: tool `{tool}` failed: "));
+        let named = match verb == tool {
+            true => format!("tool `{tool}`"),
+            false => format!("`{verb}` (tool `{tool}`)"),
+        };
+        self.assert_stderr_starts_with(&format!("error: {named} failed: "));
         self.assert_stderr_contains(message);
         let result = self.json();
         assert_eq!(result["isError"], true, "{self}");

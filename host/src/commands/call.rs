@@ -31,9 +31,13 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
         }
         (Some(out), Request::Ping(_)) => Some(media::target("ping", None, out)?),
     };
+    // A NAME with a `/` is sent as a method: when the server refuses it, it may be a tool.
+    let slashed = args.method.is_none();
     let result = match request {
         Request::Ping(params) => ping(settings, params.as_ref()).await?,
-        Request::Method(method, params) => method_call(settings, &method, params.as_ref()).await?,
+        Request::Method(method, params) => {
+            method_call(settings, &method, params.as_ref(), slashed).await?
+        }
     };
     match target {
         Some(target) => media::save(result, &target, settings),
@@ -42,28 +46,80 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
 }
 
 /// `method` with `params`, settled; a tool the server says it does not have gets the
-/// one likely meant as a hint ([`nearest_tool`]).
-async fn method_call(settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
+/// one likely meant as a hint ([`nearest_tool`]), and a method refused that was typed
+/// as `call NAME` (`slashed`: NAME has a `/`) and is a tool's name, how to call that
+/// tool ([`slashed_tool`]).
+async fn method_call(
+    settings: &Settings,
+    method: &str,
+    params: Option<&Value>,
+    slashed: bool,
+) -> Result<Value> {
     let session = Session::resolve(settings).await?;
     let reply = session
         .call_unlisted(settings, method, params)
         .await
         .map_err(|e| super::derived::too_large(e, params))?;
     let missing = missing_tool(&reply, method, params);
+    let refused = slashed && method != "tools/call" && matches!(reply, Reply::Error(_));
     match (settle(reply, settings, method, params), missing) {
         (Err(e), Some(tool)) => Err(nearest_tool(e, tool, &session, settings).await),
+        (Err(e), None) if refused => Err(slashed_tool(e, method, params, &session, settings).await),
         (answer, _) => answer,
     }
+}
+
+/// `e`, the server's refusal of method `name` (`call fs/read`), with how to call the
+/// session's tool of that name, when it has one: MCP allows a `/` in a tool's name, and
+/// `call` sends a NAME with one as a method. The tool list is the cached one, else one
+/// `tools/list`: asked only on this path, after a refusal (an agent's first `call` has
+/// no cached list to go by, and a success costs nothing more); a list that cannot be
+/// read leaves the error as it was.
+async fn slashed_tool(
+    e: Error,
+    name: &str,
+    params: Option<&Value>,
+    session: &Session,
+    settings: &Settings,
+) -> Error {
+    let Ok(tools) = ToolList::open(session).all(session, settings).await else {
+        return e;
+    };
+    let Some((verb, _)) = Derived::pick(&tools, name).filter(|(_, tool)| tool["name"] == name)
+    else {
+        return e;
+    };
+    let devtools = settings.devtools_command();
+    let call = json!({ "name": name, "arguments": params.cloned().unwrap_or_else(|| json!({})) });
+    let hint = format!(
+        "`{name}` is a tool of the session: `{devtools} {} …` (its derived verb) or \
+         `{devtools} call tools/call --args {}`",
+        verb.name,
+        mur_core::shell_word(&call.to_string())
+    );
+    // In the place of "no such method; `call NAME` without a `/` calls the tool NAME",
+    // no help for this NAME.
+    let unserved = crate::invoke::no_such_method_hint(settings);
+    let hints = std::iter::once(hint)
+        .chain(e.hints().iter().filter(|h| **h != unserved).cloned())
+        .collect();
+    super::verb::rebuilt(&e, e.message().to_owned(), hints)
 }
 
 /// `e`, the server's word that it has no tool `name`, with the tool most likely meant
 /// when the session has one close to it: the one whose verb is called `name`
 /// (`call switch-component`: `switchComponent`), else the nearest name. The list is read
 /// afresh (the call just failed; nothing else is spent on the way to a success), and a
-/// list that cannot be read leaves the error as it was.
+/// list that cannot be read leaves the error as it was. A list without `name` is the
+/// session's word that it has none: said so, not "tool `name` failed", which read as if
+/// it had run.
 async fn nearest_tool(e: Error, name: &str, session: &Session, settings: &Settings) -> Error {
     let Ok(tools) = ToolList::open(session).fresh(session, settings).await else {
         return e;
+    };
+    let e = match tools.iter().any(|tool| tool["name"] == name) {
+        true => e,
+        false => super::verb::reworded(e, format!("the session has no tool `{name}`")),
     };
     let answers = Derived::pick(&tools, name);
     let names = tools.iter().filter_map(|tool| tool["name"].as_str());

@@ -201,6 +201,77 @@ fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
     assert_eq!(server.requests().len(), sent, "nothing was sent");
 }
 
+/// A tool whose name has a `/` (MCP allows it): `call NAME` sends such a NAME as a
+/// method, as `call tools/list` must; when the server refuses it, the hint says how to
+/// call the session's tool of that name (its derived verb, or `call tools/call`), in the
+/// place of the one about methods. A method the session has no tool of keeps that one.
+#[test]
+fn a_refused_method_that_is_a_tools_name_says_how_to_call_the_tool() {
+    let sandbox = Sandbox::new();
+    let server = Stub::serve(|req| {
+        let body = req.json();
+        let answer = match body["method"].as_str().unwrap_or_default() {
+            "tools/list" => json!({ "result": { "tools": [{ "name": "fs/read",
+                "inputSchema": { "type": "object", "properties": { "path": { "type": "string" } } } }] } }),
+            "tools/call" => {
+                json!({ "result": { "content": [{ "type": "text", "text": "read" }] } })
+            }
+            _ => json!({ "error": { "code": -32601, "message": "Method not found" } }),
+        };
+        let mut answer = answer;
+        answer["jsonrpc"] = json!("2.0");
+        answer["id"] = body["id"].clone();
+        Reply::json(200, &answer)
+    });
+    let endpoint = server.endpoint();
+    let call = |name: &str| {
+        sandbox.devtools(&[
+            "--endpoint",
+            &endpoint,
+            "call",
+            name,
+            "--args",
+            r#"{"path":"/x"}"#,
+        ])
+    };
+    let out = call("fs/read");
+    out.assert_code(5);
+    assert_eq!(
+        out.json(),
+        json!({ "error": { "code": -32601, "message": "Method not found" } })
+    );
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `fs/read` failed: Method not found (JSON-RPC error -32601: method not found)\n\
+             hint: `fs/read` is a tool of the session: `mur devtools --endpoint {endpoint} \
+             fs-read …` (its derived verb) or `mur devtools --endpoint {endpoint} call tools/call \
+             --args '{{\"arguments\":{{\"path\":\"/x\"}},\"name\":\"fs/read\"}}'`\n"
+        )
+    );
+    // Both commands the hint names call the tool.
+    let derived = sandbox.devtools(&["--endpoint", &endpoint, "fs-read", "--path", "/x"]);
+    assert_eq!(derived.json(), json!("read"), "{derived}");
+    let args = r#"{"arguments":{"path":"/x"},"name":"fs/read"}"#;
+    let whole = sandbox.devtools(&[
+        "--endpoint",
+        &endpoint,
+        "call",
+        "tools/call",
+        "--args",
+        args,
+    ]);
+    assert_eq!(whole.tool_text(0), "read", "{whole}");
+
+    // A method the session has no tool of: the hint about methods, as before.
+    let out = call("fs/write");
+    out.assert_code(5).assert_stderr_is(format!(
+        "error: `fs/write` failed: Method not found (JSON-RPC error -32601: method not found)\n\
+         hint: the session serves no such method; `call NAME` without a `/` calls the tool NAME, \
+         and `mur devtools --endpoint {endpoint} catalog` lists the tools\n"
+    ));
+}
+
 /// `call TOOL '{…}'`, the arguments as a word: refused (nothing is sent) with the
 /// command that passes them, or where the verb's own words are.
 #[test]
@@ -221,8 +292,9 @@ fn a_tool_the_session_does_not_have_is_answered_with_the_one_likely_meant() {
     };
     let said = |name: &str, meant: Option<&str>| {
         let meant = meant.map(|m| format!("hint: did you mean `{m}`?\n"));
+        // The session's word, not "tool `NAME` failed", which read as if it had run.
         format!(
-            "error: tool `{name}` failed: unknown tool `{name}`; `tools/list` shows the available tools (JSON-RPC error -32602)\n\
+            "error: the session has no tool `{name}`\n\
              {}hint: `mur devtools catalog` lists the tools this session has, each as a verb\n",
             meant.unwrap_or_default()
         )
@@ -1350,7 +1422,7 @@ fn a_verb_that_asks_for_longer_than_the_host_timeout_gets_it() {
         "--timeout",
         "800",
     ]);
-    out.assert_tool_failed("waitFor", "timed out after 800 ms");
+    out.assert_verb_failed("wait", "waitFor", "timed out after 800 ms");
 }
 
 #[test]

@@ -736,7 +736,7 @@ fn a_verb_may_wait_longer_than_the_host_timeout() {
     let out = sb.devtools(&["--timeout", "200", "wait", "#nope", "--timeout", "800"]);
     out.assert_code(5);
     out.assert_stderr_starts_with(
-        "error: tool `waitFor` failed: timed out after 800 ms waiting for `#nope` to exist",
+        "error: `wait` (tool `waitFor`) failed: timed out after 800 ms waiting for `#nope` to exist",
     );
 }
 

@@ -357,7 +357,7 @@ fn a_tool_it_does_not_have_is_answered_with_the_one_likely_meant() {
     assert_eq!(
         out.stderr,
         format!(
-            "error: tool `ecoh` failed: MCP error -32602: Tool ecoh not found\n\
+            "error: the session has no tool `ecoh`\n\
              hint: did you mean `echo`?\n\
              hint: `mur devtools --endpoint {} catalog` lists the tools this session has, each as a verb\n",
             server.endpoint

@@ -229,7 +229,8 @@ pub fn gives_up_within_the_host_s_timeout(sb: &mur_e2e::Sandbox, verb: &str) {
         .strip_prefix(&note)
         .expect(&out.stderr)
         .to_owned();
-    out.assert_tool_failed(
+    out.assert_verb_failed(
+        verb,
         "waitFor",
         "timed out after 1000 ms waiting for `#never` to exist; last seen: no element matched `#never`",
     );
@@ -243,7 +244,11 @@ pub fn gives_up_within_the_host_s_timeout(sb: &mur_e2e::Sandbox, verb: &str) {
         "--timeout",
         "400",
     ])
-    .assert_tool_failed("waitFor", "timed out after 400 ms waiting for `#never`");
+    .assert_verb_failed(
+        verb,
+        "waitFor",
+        "timed out after 400 ms waiting for `#never`",
+    );
 }
 
 /// A choice's "did you mean" in a verb made with the Python or JavaScript kit

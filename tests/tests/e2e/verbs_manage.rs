@@ -1103,7 +1103,11 @@ fn a_verb_added_again_learns_the_wait_its_entry_lacks() {
         .assert_stdout_is("verb `wait` is already installed (unchanged)\n");
     sandbox
         .devtools(&["--timeout", "2000", "wait", "#never"])
-        .assert_tool_failed("waitFor", "timed out after 1332 ms waiting for `#never`");
+        .assert_verb_failed(
+            "wait",
+            "waitFor",
+            "timed out after 1332 ms waiting for `#never`",
+        );
 }
 
 /// A wait declared on one of the verb's own words is refused at `verbs add`, in one
@@ -1216,6 +1220,10 @@ fn a_verb_replaced_behind_the_index_keeps_its_declared_wait() {
     for _ in 0..2 {
         sandbox
             .devtools(&["--timeout", "2000", "wait", "#never"])
-            .assert_tool_failed("waitFor", "timed out after 1332 ms waiting for `#never`");
+            .assert_verb_failed(
+                "wait",
+                "waitFor",
+                "timed out after 1332 ms waiting for `#never`",
+            );
     }
 }

@@ -13,10 +13,12 @@ fn ok(sandbox: &Sandbox, args: &[&str]) -> Value {
     sandbox.devtools(args).assert_quiet_success().json()
 }
 
-/// Runs `mur devtools <args>`, whose tool `tool` must fail saying `message`.
+/// Runs `mur devtools <args>` (its verb first), whose tool `tool` must fail saying `message`.
 #[track_caller]
 fn tool_failure(sandbox: &Sandbox, args: &[&str], tool: &str, message: &str) {
-    sandbox.devtools(args).assert_tool_failed(tool, message);
+    sandbox
+        .devtools(args)
+        .assert_verb_failed(args[0], tool, message);
 }
 
 /// One property of the element a selector matches, read with `state`.

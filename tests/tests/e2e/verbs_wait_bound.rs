@@ -19,7 +19,8 @@ fn a_host_timeout_shorter_than_the_tools_wait_ends_with_the_tools_answer() {
     let note = "note: `wait`'s timeout was lowered from 5000 ms to 1332 ms, to end within \
                 the call's `--timeout` of 2000 ms\n";
     out.stderr = out.stderr.strip_prefix(note).expect(&out.stderr).to_owned();
-    out.assert_tool_failed(
+    out.assert_verb_failed(
+        "wait",
         "waitFor",
         "timed out after 1332 ms waiting for `#never` to exist; last seen: no element matched `#never`",
     );
@@ -27,7 +28,11 @@ fn a_host_timeout_shorter_than_the_tools_wait_ends_with_the_tools_answer() {
     // A wait the user gave that ends within the bound is sent as it is.
     sandbox
         .devtools(&["--timeout", "2000", "wait", "#never", "--timeout", "400"])
-        .assert_tool_failed("waitFor", "timed out after 400 ms waiting for `#never`");
+        .assert_verb_failed(
+            "wait",
+            "waitFor",
+            "timed out after 400 ms waiting for `#never`",
+        );
 }
 
 /// `verbs add --force` of the standard `wait` with every `from` in its bytes made `to`
