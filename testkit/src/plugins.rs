@@ -395,3 +395,13 @@ fn private_dir(dir: &Path) {
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
     builder.create(dir).expect("create verb directory");
 }
+
+/// The note mur prints before the tool's answer when it lowers `verb`'s declared wait
+/// (`timeoutMs`, 5000 ms by default) to `to_ms`, so the call ends within the host's
+/// `--timeout` of `bound_ms`.
+pub fn lowered_wait_note(verb: &str, to_ms: u64, bound_ms: u64) -> String {
+    format!(
+        "note: `{verb}`'s timeout was lowered from 5000 ms to {to_ms} ms, to end within the \
+         call's `--timeout` of {bound_ms} ms\n"
+    )
+}

@@ -218,18 +218,10 @@ fn a_python_verb_s_exception_shows_its_message_and_pitfalls_are_not_silent() {
 /// timed out (exit 5), as the Rust kit's `wait` does (verbs_wait_bound.rs), and the
 /// call is not cut off (exit 2, what a verb that declares nothing gets).
 pub fn gives_up_within_the_host_s_timeout(sb: &mur_e2e::Sandbox, verb: &str) {
-    let mut out = sb.devtools(&["--timeout", "1500", verb, "--selector", "#never"]);
     // The tool's default lowered is said first, in a note (c61b58b), as for `wait`.
-    let note = format!(
-        "note: `{verb}`'s timeout was lowered from 5000 ms to 1000 ms, to end within the \
-         call's `--timeout` of 1500 ms\n"
-    );
-    out.stderr = out
-        .stderr
-        .strip_prefix(&note)
-        .expect(&out.stderr)
-        .to_owned();
-    out.assert_verb_failed(
+    let note = mur_e2e::plugins::lowered_wait_note(verb, 1000, 1500);
+    let out = sb.devtools(&["--timeout", "1500", verb, "--selector", "#never"]);
+    out.after_stderr_line(&note).assert_verb_failed(
         verb,
         "waitFor",
         "timed out after 1000 ms waiting for `#never` to exist; last seen: no element matched `#never`",

@@ -13,13 +13,11 @@ use mur_e2e::{Output, Sandbox};
 #[test]
 fn a_host_timeout_shorter_than_the_tools_wait_ends_with_the_tools_answer() {
     let (sandbox, _sample) = standard_session();
-    let mut out = sandbox.devtools(&["--timeout", "2000", "wait", "#never"]);
     // The tool's default lowered is said first, in a note (its answer names a wait
     // nobody typed).
-    let note = "note: `wait`'s timeout was lowered from 5000 ms to 1332 ms, to end within \
-                the call's `--timeout` of 2000 ms\n";
-    out.stderr = out.stderr.strip_prefix(note).expect(&out.stderr).to_owned();
-    out.assert_verb_failed(
+    let note = mur_e2e::plugins::lowered_wait_note("wait", 1332, 2000);
+    let out = sandbox.devtools(&["--timeout", "2000", "wait", "#never"]);
+    out.after_stderr_line(&note).assert_verb_failed(
         "wait",
         "waitFor",
         "timed out after 1332 ms waiting for `#never` to exist; last seen: no element matched `#never`",
