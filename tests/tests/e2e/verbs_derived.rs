@@ -122,6 +122,26 @@ fn every_tool_of_the_sample_is_reachable_as_a_derived_verb() {
     successors.wait();
 }
 
+/// A derived verb whose tool fails is named as typed, with its tool, as a named
+/// verb's is (c2b8a97): the agent typed `wait-for`, not `waitFor`.
+#[test]
+fn a_derived_verbs_failure_names_the_verb_typed_and_its_tool() {
+    let (sandbox, _app) = Sandbox::with_app();
+    let words = ["wait-for", "--selector", "#never", "--timeout-ms", "200"];
+    sandbox.devtools(&words).assert_verb_failed(
+        "wait-for",
+        "waitFor",
+        "timed out after 200 ms waiting for `#never`",
+    );
+    // A data verb's too (docs/examples/count.json, of tool `state`).
+    sandbox
+        .devtools(&["verbs", "add", count_json().to_str().expect("utf-8")])
+        .assert_code(0);
+    sandbox
+        .devtools(&["count", "--selector", "#never"])
+        .assert_verb_failed("count", "state", "#never");
+}
+
 #[test]
 fn effects_show_as_the_tools_say() {
     let (sandbox, _app) = Sandbox::with_app();
