@@ -58,9 +58,11 @@ impl Client<'_> {
         let mut reply = self.exchange(&session, method, params).await;
         if self.lost(&session).await {
             // The server no longer knows the shared session (it restarted) and
-            // said so with an HTTP error before running anything: the request
-            // was not processed, so sending it again in a new session is safe.
+            // said so to this very request with an HTTP error before running
+            // anything: it was not processed, so sending it again in a new
+            // session is safe (and its delivery is the new one's).
             tracing::debug!("session {:?} is gone: opening another", session.id);
+            self.delivery.refused();
             session = self.session_for(version).await?;
             reply = self.exchange(&session, method, params).await;
         }
@@ -303,7 +305,7 @@ impl Client<'_> {
         }
         let response = self.send(post).await?;
         let status = response.status();
-        session.answered_with(status);
+        session.answered_with(status, tracked);
         let mut answer = self.read(response, id, &session.headers()).await?;
         for _ in 0..MAX_RESUMES {
             let Answer::Other {

@@ -686,6 +686,13 @@ impl<'a> Client<'a> {
                     id += 1;
                 }
                 step => {
+                    if matches!(&step, Step::Legacy)
+                        || matches!(&step, Step::Done(reply) if supported_instead(reply).is_some())
+                    {
+                        // Refused before anything ran (no session, or not this
+                        // revision): the tool call is the request sent next.
+                        self.delivery.refused();
+                    }
                     if let (Step::Done(_), Ok(mut spoken)) = (&step, self.spoken.lock()) {
                         *spoken = Some(version.to_owned());
                     }

@@ -72,19 +72,21 @@ impl Client<'_> {
     }
 
     /// Whether the server no longer knows `session`, a shared one the call found
-    /// open: its request then was refused with an HTTP error before any method
-    /// ran, so it may be sent again in a new session. A 404 says so; after a 400,
-    /// which a server may also answer a request it finds bad, a `ping` in the
-    /// session asks: one refused too (400 or 404) means the session is gone.
+    /// open, as it refused this call's own request with an HTTP error before any
+    /// method ran: that request may then be sent again in a new session. A
+    /// request answered otherwise never is, whatever another call learnt of the
+    /// session meanwhile ([`Shared::expired`]): it may have run. A 404 says the
+    /// session is gone; after a 400, which a server may also answer a request it
+    /// finds bad, a `ping` in the session asks: one refused too (400 or 404)
+    /// means the session is gone.
     pub(crate) async fn lost(&self, session: &Session) -> bool {
         let Some(shared) = session.shared.as_ref().filter(|shared| shared.reused) else {
             return false;
         };
-        if shared.expired.load(Ordering::SeqCst) {
-            return true;
-        }
-        if !shared.refused.load(Ordering::SeqCst) {
-            return false;
+        match shared.refused.load(Ordering::SeqCst) {
+            404 => return true,
+            400 => {}
+            _ => return false,
         }
         tracing::debug!(
             "POST {} ping (asking whether session {:?} is still known, after an HTTP 400)",

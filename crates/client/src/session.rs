@@ -6,7 +6,7 @@
 //! the proxy's) is marked so in each call's copy ([`Shared`]).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
 
 use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
@@ -41,11 +41,14 @@ pub(crate) struct Shared {
     /// The call found the session open (another call opened it), rather than
     /// opening it itself.
     pub reused: bool,
-    /// The server no longer knows the session (one flag for every copy).
+    /// The server no longer knows the session (one flag for every copy): the
+    /// next call opens another. Any call's 404 sets it, so it says nothing of
+    /// whether another call's request, in flight then, was run.
     pub expired: Arc<AtomicBool>,
-    /// A request of this call was answered HTTP 400: the session may be gone, or
-    /// the request was bad ([`crate::Client::lost`] asks the server which).
-    pub refused: Arc<AtomicBool>,
+    /// The HTTP status (404 or 400) the server refused this call's own request
+    /// with, 0 if it did not: only such a request, which the server did not
+    /// process, may be sent again in a new session ([`crate::Client::lost`]).
+    pub refused: Arc<AtomicU16>,
 }
 
 impl Session {
@@ -65,20 +68,22 @@ impl Session {
         self.shared.as_ref().map_or(id, |shared| shared.base + id)
     }
 
-    /// Notes the HTTP `status` a request in the session was answered with: in a
-    /// shared session, a 404 (what MCP says a server answers for a session it ended
-    /// or never had: it restarted) marks it expired; a 400 marks the call's request
-    /// refused — the TypeScript SDK's sample servers answer an unknown session so
-    /// ("No valid session ID provided"), but rmcp answers a request it finds invalid
-    /// so too.
-    pub fn answered_with(&self, status: StatusCode) {
+    /// Notes the HTTP `status` a request in the session was answered with, `own`
+    /// when it is the call's own (not a task's poll): in a shared session, a 404
+    /// (what MCP says a server answers for a session it ended or never had: it
+    /// restarted) marks it expired; a 404 or 400 to the call's own request marks
+    /// that request refused — a 400 too because the TypeScript SDK's sample
+    /// servers answer an unknown session so ("No valid session ID provided"),
+    /// though rmcp answers a request it finds invalid so too.
+    pub fn answered_with(&self, status: StatusCode, own: bool) {
         let Some(shared) = &self.shared else {
             return;
         };
-        match status {
-            StatusCode::NOT_FOUND => shared.expired.store(true, Ordering::SeqCst),
-            StatusCode::BAD_REQUEST => shared.refused.store(true, Ordering::SeqCst),
-            _ => {}
+        if status == StatusCode::NOT_FOUND {
+            shared.expired.store(true, Ordering::SeqCst);
+        }
+        if own && matches!(status, StatusCode::NOT_FOUND | StatusCode::BAD_REQUEST) {
+            shared.refused.store(status.as_u16(), Ordering::SeqCst);
         }
     }
 }

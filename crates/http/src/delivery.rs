@@ -51,6 +51,17 @@ impl Delivery {
         }
     }
 
+    /// The last tracked request handed to a connection was refused with an HTTP
+    /// error before the server ran anything (a session-based server's 400 or 404 to
+    /// a modern request, a revision it does not speak): it no longer counts, so
+    /// a call cut off before its next request is written is told "not sent".
+    /// Earlier ones stand ([`Delivery::handed`] has counted one written).
+    pub fn refused(&self) {
+        if let Ok(mut handed) = self.0.lock() {
+            handed.last = None;
+        }
+    }
+
     /// A tracked request is handed to the connection that has written `written`.
     pub(crate) fn handed(&self, written: &Written) {
         if let Ok(mut handed) = self.0.lock() {

@@ -269,6 +269,10 @@ fn a_delivery_tells_whether_its_request_reached_the_socket() {
             .expect("read to its end");
         assert_eq!(first.sent(), Sent::Yes);
         assert!(heads.recv().await.is_some());
+        // Refused unrun (a session-based server's 400 to a modern request): the
+        // call's next request is the one whose delivery counts.
+        first.refused();
+        assert_eq!(first.sent(), Sent::No);
         // On the kept connection: handed to it at the first poll, and not yet
         // written, as the connection's own task has not run since.
         let mut unanswered = std::pin::pin!(http.send(Request::post(&url).tracked(&second)));

@@ -1037,32 +1037,144 @@ fn after_a_session_based_server_restarts_the_proxy_opens_one_session_with_it_aga
 /// `tests/interop/session_server.py` on `port` (0: any), its log in `sb`: the process
 /// (killed on drop), its endpoint and its log.
 fn session_server(sb: &Sandbox, python: &Path, port: u16) -> (Process, String, std::path::PathBuf) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/session_server.py");
-    let log = sb.root().join(format!("session-server-{port}.log"));
+    interop_server(
+        sb,
+        python,
+        "session_server.py",
+        &[&port.to_string()],
+        "interop-session",
+    )
+}
+
+/// `tests/interop/SCRIPT ARGS…` run by `python`, its stdout (its log) in `sb`, once it
+/// has said `NAME: listening on ADDRESS`: the process (killed on drop), its endpoint
+/// and its log.
+fn interop_server(
+    sb: &Sandbox,
+    python: &Path,
+    script: &str,
+    args: &[&str],
+    name: &str,
+) -> (Process, String, std::path::PathBuf) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("interop")
+        .join(script);
+    let log = sb.root().join(format!("{script}-{}.log", args.join("-")));
     let mut command = sb.command(python);
     // -B: no __pycache__ beside the scripts for the module they share.
     command
         .arg("-B")
-        .arg(&script)
-        .arg(port.to_string())
+        .arg(&path)
+        .args(args)
         .stdout(std::fs::File::create(&log).expect("server log"))
         .stderr(Stdio::null());
     let mut process = Process::spawn(&mut command);
     let read = || std::fs::read_to_string(&log).unwrap_or_default();
+    let listening = format!("{name}: listening on ");
     let address = process.wait_ready(
-        "session_server.py",
+        script,
         "listening",
         std::time::Duration::from_secs(60),
         || {
             let log = read();
-            let line = log
-                .lines()
-                .find_map(|l| l.strip_prefix("interop-session: listening on "))?;
+            let line = log.lines().find_map(|l| l.strip_prefix(&listening))?;
             Some(line.trim().to_owned())
         },
         read,
     );
     (process, format!("http://{address}/mcp"), log)
+}
+
+/// `tests/interop/forgetful_server.py` (stdlib only) with `args` after its port: the
+/// process (killed on drop), its endpoint and its log.
+fn forgetful_server(sb: &Sandbox, args: &[&str]) -> (Process, String, std::path::PathBuf) {
+    let python = Path::new("/usr/bin/python3");
+    let args = [&["0"][..], args].concat();
+    interop_server(sb, python, "forgetful_server.py", &args, "forgetful")
+}
+
+/// Waits until the server log at `log` holds `line`.
+fn logged(log: &Path, line: &str) {
+    mur_e2e::wait_until(&format!("`{line}` in the server's log"), || {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        text.lines().any(|l| l == line).then_some(())
+    });
+}
+
+/// A request another one was in flight beside when the server forgot the session
+/// is not sent again: only the one the server refused (HTTP 404) is, in a new
+/// session. `slow` is in flight; `forget` drops the session; a `tools/list` gets the
+/// 404 and is sent again in a new session; `slow` answers in the old one (the server
+/// holds its answer until the new session is asked for). Before, the 404 marked the
+/// session expired for every call in it, and `slow`, answered, was sent again: the
+/// tool ran twice and the agent got the second run's answer.
+#[test]
+fn a_request_in_flight_when_the_server_forgets_the_session_runs_once() {
+    let sb = Sandbox::new();
+    let (_server, endpoint, log) = forgetful_server(&sb, &[]);
+    let mut proxy = initialized_at(&sb, &endpoint);
+    proxy.send(&tool_call(2, "slow", json!({})));
+    logged(&log, "forgetful: slow started");
+    proxy.send(&tool_call(3, "forget", json!({})));
+    assert_eq!(proxy.answer(3)["result"]["content"][0]["text"], "forgot");
+    proxy.send(&json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/list" }));
+    let listed = proxy.answer(4);
+    assert_eq!(listed["result"]["tools"][0]["name"], "slow", "{listed}");
+    let slow = proxy.answer(2);
+    assert_eq!(
+        slow["result"]["content"][0]["text"], "slow run #1",
+        "{slow}"
+    );
+    proxy.end().assert_code(0);
+    let log = std::fs::read_to_string(&log).expect("server log");
+    let calls: Vec<&str> = log
+        .lines()
+        .filter(|l| l.ends_with("session=known tool=slow") || l.starts_with("forgetful: slow ran"))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            "forgetful: tools/call session=known tool=slow",
+            "forgetful: slow ran, total 1"
+        ],
+        "{log}"
+    );
+}
+
+/// A one-shot call to a session-based server whose `initialize` is never answered
+/// (the bound is 3 s, not less: the modern request before it must be answered first,
+/// on a loaded machine too):
+/// the call's modern request was refused (HTTP 404, no session) and its `tools/call`
+/// never sent, so out of time it says the tool did not run, and Ctrl-C says it was
+/// not sent. Before, the refused modern request counted: "the request was sent, so
+/// tool `slow` may have run" and "the server was told to stop it".
+#[test]
+fn a_call_cut_off_while_its_session_opens_says_its_tool_did_not_run() {
+    let sb = Sandbox::new();
+    let (_server, endpoint, log) = forgetful_server(&sb, &["--initialize-hangs"]);
+    let args = ["devtools", "--endpoint", &endpoint, "--timeout", "3000"];
+    let out = sb.mur(&[&args[..], &["call", "slow"]].concat());
+    out.assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{endpoint}` did not answer within 3000 ms\n\
+         hint: the request was not sent, so tool `slow` did not run: running it again is safe\n\
+         hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
+        ));
+    let mut command = sb.mur_command(&["devtools", "--endpoint", &endpoint, "call", "slow"]);
+    command.stdout(Stdio::null()).stderr(Stdio::piped());
+    let process = Process::spawn(&mut command);
+    mur_e2e::wait_until("a second `initialize` at the server", || {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        (text.matches("forgetful: initialize").count() == 2).then_some(())
+    });
+    process.signal("INT");
+    let out = process.wait_output();
+    out.assert_code(130).assert_stderr_is(
+        "error: interrupted by SIGINT before the request was sent: tool `slow` did not run\n",
+    );
+    let log = std::fs::read_to_string(&log).expect("server log");
+    assert!(!log.contains("session=known"), "{log}");
 }
 
 /// The session id the server's tool `session` answered request `id` with.
