@@ -12,8 +12,8 @@
 
 use std::os::raw::c_int;
 use std::os::unix::net::UnixStream;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use mur_core::Error;
 use signal_hook::SigId;
@@ -25,8 +25,39 @@ use crate::output;
 /// The signals a call is stopped for.
 const STOPPING: [c_int; 2] = [SIGINT, SIGTERM];
 
-/// SIGINT and SIGTERM caught for the call in flight; the handlers go when this is
-/// dropped, and the default action (exit) applies again.
+/// Set while no call is in flight (or a prompt reads the terminal): a signal then takes
+/// its default action (mur ends by it) through an action registered for the process's
+/// life. signal-hook cannot give a signal its default action back once it has handled
+/// it: unregistering the call's handlers leaves SIGINT and SIGTERM ignored, so mur blocked
+/// printing into a full pipe, or a prompt, could no longer be stopped (review RV2 1).
+/// `None` when the actions cannot be registered: no call's handlers are installed either.
+fn uncaught() -> Option<&'static AtomicBool> {
+    static UNCAUGHT: OnceLock<Option<Arc<AtomicBool>>> = OnceLock::new();
+    let flag = UNCAUGHT.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(true));
+        for signal in STOPPING {
+            signal_hook::flag::register_conditional_default(signal, flag.clone()).ok()?;
+        }
+        Some(flag)
+    });
+    flag.as_deref()
+}
+
+/// Runs `read` (a prompt's blocking read of the terminal) with a signal taking its
+/// default action: the runtime's thread is blocked in it, so the call's handler could
+/// not stop the call until a line came, and Ctrl-C at a prompt did nothing.
+pub fn default_while<T>(read: impl FnOnce() -> T) -> T {
+    let Some(uncaught) = uncaught() else {
+        return read();
+    };
+    let before = uncaught.swap(true, Ordering::SeqCst);
+    let value = read();
+    uncaught.store(before, Ordering::SeqCst);
+    value
+}
+
+/// SIGINT and SIGTERM caught for the call in flight; when this is dropped the handlers
+/// go and a signal ends mur again, as by its default action.
 pub struct Interrupts {
     /// Readable once a signal came (signal-hook writes a byte to its other end).
     read: tokio::net::UnixStream,
@@ -43,6 +74,7 @@ impl Interrupts {
     /// Catches SIGINT and SIGTERM (inside the runtime); `None` if a handler cannot be
     /// installed, and the call runs as before, a signal ending it at once.
     pub fn install() -> Option<Self> {
+        let uncaught = uncaught()?;
         let (read, write) = UnixStream::pair().ok()?;
         read.set_nonblocking(true).ok()?;
         let read = tokio::net::UnixStream::from_std(read).ok()?;
@@ -82,6 +114,7 @@ impl Interrupts {
                 return None;
             }
         }
+        uncaught.store(false, Ordering::SeqCst);
         Some(interrupts)
     }
 
@@ -149,6 +182,15 @@ async fn arrived(read: &mut tokio::net::UnixStream) {
 
 impl Drop for Interrupts {
     fn drop(&mut self) {
+        // Default first, so no signal falls between the two (both act: the default ends mur).
+        if let Some(uncaught) = uncaught() {
+            uncaught.store(true, Ordering::SeqCst);
+        }
+        // A signal that came once the call had its answer, before this: not lost.
+        let came = c_int::try_from(self.which.load(Ordering::SeqCst)).unwrap_or(0);
+        if came != 0 && self.stopped.is_none() {
+            let _ = low_level::emulate_default_handler(came);
+        }
         for id in self.ids.drain(..) {
             low_level::unregister(id);
         }

@@ -346,6 +346,9 @@ impl Session {
             }
             None => usage::measure_async(usage::Phase::Call, call).await,
         };
+        // The call is over: a signal from here on ends mur as by its default action
+        // (not lost while `after_failure` waits for a process that reloads).
+        drop(interrupts);
         let reply = match reply {
             Ok(reply) => reply,
             Err(e) => {

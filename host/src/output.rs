@@ -520,7 +520,8 @@ fn read_answer(prompt: &str) -> Option<String> {
         let _ = err.flush();
     }
     let mut line = String::new();
-    match io::stdin().lock().read_line(&mut line) {
+    let read = crate::interrupt::default_while(|| io::stdin().lock().read_line(&mut line));
+    match read {
         Ok(0) | Err(_) => {
             diagnostic("");
             None

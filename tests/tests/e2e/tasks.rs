@@ -744,3 +744,38 @@ fn ctrl_c_or_sigterm_on_a_call_tells_the_server_to_stop_it_then_exits_130_or_143
         );
     }
 }
+
+/// Once its call is over, a signal ends mur as by its default action, as before mur
+/// caught any: signal-hook cannot give a signal its default back once it has handled
+/// it, and unregistering the call's handlers left SIGINT and SIGTERM ignored, so mur,
+/// blocked printing a large result into a pipe nobody read, could not be stopped
+/// (review RV2 1 of af00142).
+#[test]
+fn after_the_call_a_signal_ends_mur_as_its_default_action_does() {
+    use std::io::Read as _;
+    use std::os::unix::process::ExitStatusExt as _;
+    let sandbox = Sandbox::new();
+    let text = "x".repeat(4 << 20);
+    let stub = Stub::with_tools(
+        json!([{ "name": "big", "inputSchema": { "type": "object" } }]),
+        move |_| Ok(json!({ "content": [{ "type": "text", "text": text }] })),
+    );
+    for signal in ["INT", "TERM"] {
+        let mut command = sandbox.mur_command(&["devtools", "--endpoint", &stub.endpoint()]);
+        command
+            .args(["call", "big"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null());
+        let mut process = mur_e2e::Process::spawn(&mut command);
+        let mut stdout = process.child_mut().stdout.take().expect("stdout");
+        // Its first byte printed: the call is over, and mur blocks on the full pipe.
+        stdout
+            .read_exact(&mut [0u8; 1])
+            .expect("a byte of the result");
+        process.signal(signal);
+        let status = process.wait_status();
+        let number = if signal == "INT" { 2 } else { 15 };
+        assert_eq!(status.signal(), Some(number), "SIG{signal}: {status}");
+        drop(stdout);
+    }
+}
