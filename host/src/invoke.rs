@@ -602,8 +602,12 @@ pub fn within_bound(
 /// trip, the discovery before it and a loaded machine, and a wait lowered to it and
 /// asked for with `--timeout` after the verb's name give the call the same bound.
 fn wait_within(bound: std::time::Duration) -> u64 {
-    let ms = u64::try_from(bound.as_millis()).unwrap_or(u64::MAX);
-    (ms / 3 * 2).max(ms.saturating_sub(2000))
+    // In microseconds: a verb's own `--timeout 99` bounds the call at 148.5 ms, whose
+    // whole milliseconds (148) gave back 98, and a note said mur lowered the wait the
+    // user typed by 1 ms (user audit AU5 2).
+    let micros = bound.as_micros();
+    let most = (micros / 3 * 2).max(micros.saturating_sub(2_000_000));
+    u64::try_from(most / 1000).unwrap_or(u64::MAX)
 }
 
 /// A successful result, or exit 5: a JSON-RPC error carries `{"error":{…}}` for
@@ -832,10 +836,10 @@ mod tests {
         // The tool's default (5 s), not sent: sent, lowered.
         assert_eq!(
             sent(json!({"selector": "#s"})),
-            json!({"selector": "#s", "timeoutMs": 1332})
+            json!({"selector": "#s", "timeoutMs": 1333})
         );
         // A value given: lowered too (with a note); a shorter one as it is.
-        assert_eq!(sent(json!({"timeoutMs": 8000})), json!({"timeoutMs": 1332}));
+        assert_eq!(sent(json!({"timeoutMs": 8000})), json!({"timeoutMs": 1333}));
         assert_eq!(sent(json!({"timeoutMs": 1000})), json!({"timeoutMs": 1000}));
         // Not a number of milliseconds: the tool's to refuse.
         assert_eq!(
@@ -875,6 +879,17 @@ mod tests {
             let wait = u32::try_from(wait_within(settings.timeout)).expect("fits");
             settings.verb_timeout(Some(wait), true);
             assert_eq!(settings.timeout.as_millis(), u128::from(ms), "{ms} ms");
+        }
+    }
+
+    /// A wait the user typed after the verb's name (`wait '#x' --timeout 99`) sets the
+    /// call's bound, and within that bound it is never lowered, whatever its number.
+    #[test]
+    fn a_verbs_own_timeout_is_within_the_bound_it_sets() {
+        for ms in [1, 2, 99, 101, 901, 999, 1001, 2999, 3999, 4000, 4001, 6001, 600_001] {
+            let (mut settings, _) = bound_and_waits(10_000);
+            settings.verb_timeout(Some(ms), false);
+            assert_eq!(wait_within(settings.timeout), u64::from(ms), "{ms} ms");
         }
     }
 

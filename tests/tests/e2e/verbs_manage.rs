@@ -1101,19 +1101,19 @@ fn a_verb_added_again_learns_the_wait_its_entry_lacks() {
 
     add(&sandbox, &[standard("wait")])
         .assert_stdout_is("verb `wait` is already installed (unchanged)\n");
-    wait_lowered_to_1332(&sandbox);
+    wait_lowered_to_1333(&sandbox);
 }
 
 /// `wait '#never'` within `--timeout 2000`: mur lowers its declared wait, says so in a
 /// note, and the tool answers within the bound with the wait it was given. Without the
 /// declared wait, the tool would wait its 5 s default and the call end out of time (exit 2).
-fn wait_lowered_to_1332(sandbox: &Sandbox) {
-    let note = mur_e2e::plugins::lowered_wait_note("wait", 1332, 2000);
+fn wait_lowered_to_1333(sandbox: &Sandbox) {
+    let note = mur_e2e::plugins::lowered_wait_note("wait", 1333, 2000);
     let out = sandbox.devtools(&["--timeout", "2000", "wait", "#never"]);
     out.after_stderr_line(&note).assert_verb_failed(
         "wait",
         "waitFor",
-        "timed out after 1332 ms waiting for `#never`",
+        "timed out after 1333 ms waiting for `#never`",
     );
 }
 
@@ -1225,6 +1225,6 @@ fn a_verb_replaced_behind_the_index_keeps_its_declared_wait() {
     std::fs::write(verb_dir(&sandbox).join("wait.wasm"), rebuilt).expect("replace wait");
 
     for _ in 0..2 {
-        wait_lowered_to_1332(&sandbox);
+        wait_lowered_to_1333(&sandbox);
     }
 }

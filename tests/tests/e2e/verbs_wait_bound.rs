@@ -8,19 +8,19 @@ use mur_e2e::plugins::{self, standard, standard_session};
 use mur_e2e::{Output, Sandbox};
 
 /// `mur devtools --timeout 2000 wait '#never'`: the host's 2 s end before `waitFor`'s
-/// own 5 s, so the wait is sent as 1332 ms (the bound less the grace a verb's own
+/// own 5 s, so the wait is sent as 1333 ms (the bound less the grace a verb's own
 /// `--timeout` gets) and the tool answers that it timed out, saying what it last saw.
 #[test]
 fn a_host_timeout_shorter_than_the_tools_wait_ends_with_the_tools_answer() {
     let (sandbox, _sample) = standard_session();
     // The tool's default lowered is said first, in a note (its answer names a wait
     // nobody typed).
-    let note = mur_e2e::plugins::lowered_wait_note("wait", 1332, 2000);
+    let note = mur_e2e::plugins::lowered_wait_note("wait", 1333, 2000);
     let out = sandbox.devtools(&["--timeout", "2000", "wait", "#never"]);
     out.after_stderr_line(&note).assert_verb_failed(
         "wait",
         "waitFor",
-        "timed out after 1332 ms waiting for `#never` to exist; last seen: no element matched `#never`",
+        "timed out after 1333 ms waiting for `#never` to exist; last seen: no element matched `#never`",
     );
 
     // A wait the user gave that ends within the bound is sent as it is.
