@@ -218,31 +218,47 @@ impl VerbSpec {
     /// is no number of milliseconds: the host writes one into the wait's argument
     /// ([`ToolWait`]), so each call sent a number for a text (`--text`: "expected a
     /// string", a number nobody typed), or found a word there and left the wait as it
-    /// was (`<selector>`: the declaration did nothing). The spec does not say which key
-    /// a param is sent under; the kits' rule is judged: an option under its name in
+    /// was (`<selector>`: the declaration did nothing). Nor on a `milliseconds` param's
+    /// (but `--timeout`'s): the kits never send such a value, so the user's
+    /// `--timeout-ms 1000` was dropped and the tool waited what the verb's own
+    /// `--timeout` gave it. The spec does not say which key a param is sent under, nor
+    /// whether it is sent at all (a Rust `Kind::Local`, a Python `send=False`, is
+    /// declared as `text`); the kits' rule is judged: an option under its name in
     /// camelCase (`--timeout-ms` as `timeoutMs`), a positional under its name. Keys are
     /// compared exactly, as the host writes the wait's (`Text` is not `text`): a verb
     /// that sends a param under another key is not refused for a near name.
+    ///
+    /// The kits (plugins/kit/src/info.rs, the scaffolds' kit.py and kit.js) say these
+    /// sentences word for word at build: a change here is a change there.
     fn wait_on_words(&self, waits: &ToolWait) -> Option<String> {
         let options = self.options.iter().map(|p| (p, camel_case(&p.name), true));
-        self.positionals
+        let (p, option) = self
+            .positionals
             .iter()
             .map(|p| (p, p.name.clone(), false))
             .chain(options)
             .find(|(_, key, _)| *key == waits.argument)
-            .map(|(p, _, option)| (p, option))
-            .filter(|(p, _)| !matches!(p.kind, ValueKind::Integer | ValueKind::Milliseconds))
-            .map(|(p, option)| {
-                format!(
-                    "a wait (`{}`) on `{}`, the argument its {} of kind `{}` is sent as: \
-                     the host sets a wait's argument to a number of milliseconds, so it must \
-                     be an `integer` or `milliseconds` param's, or one the verb never sends",
-                    ToolWait::SECTION,
-                    waits.argument,
-                    param_named(p, option),
-                    p.kind.name()
-                )
-            })
+            .map(|(p, _, option)| (p, option))?;
+        let section = ToolWait::SECTION;
+        let argument = &waits.argument;
+        let named = param_named(p, option);
+        match p.kind {
+            ValueKind::Integer => None,
+            ValueKind::Milliseconds if option && p.name == "timeout" => None,
+            ValueKind::Milliseconds => Some(format!(
+                "a wait (`{section}`) on `{argument}`, the key its {named} of kind \
+                 `milliseconds` would be sent under, but a milliseconds value is never sent: \
+                 the wait's value is the verb's own `--timeout MS`; drop `{}`, or give it kind \
+                 `integer`",
+                param_shown(p, option)
+            )),
+            kind => Some(format!(
+                "a wait (`{section}`) on `{argument}`, the argument its {named} of kind `{}` \
+                 is sent as: the host sets a wait's argument to a number of milliseconds, so it \
+                 must be a key no param of the verb declares, or an `integer` param's",
+                kind.name()
+            )),
+        }
     }
 
     /// The declared option named `name` (without `--`).
@@ -458,8 +474,16 @@ fn camel_case(name: &str) -> String {
 /// `option `--mode`` or `positional `<path>``, for a message about a param.
 fn param_named(p: &Param, option: bool) -> String {
     match option {
-        true => format!("option `--{}`", p.name),
-        false => format!("positional `<{}>`", p.name),
+        true => format!("option `{}`", param_shown(p, option)),
+        false => format!("positional `{}`", param_shown(p, option)),
+    }
+}
+
+/// `--name` or `<name>`, as a param is shown in its verb's usage.
+fn param_shown(p: &Param, option: bool) -> String {
+    match option {
+        true => format!("--{}", p.name),
+        false => format!("<{}>", p.name),
     }
 }
 
@@ -862,7 +886,13 @@ mod tests {
         let text = || param("text", ValueKind::Text, &[]);
         let selector = || param("selector", ValueKind::Selector, &[]);
         let wait_rule = "the host sets a wait's argument to a number of milliseconds, so it \
-                         must be an `integer` or `milliseconds` param's, or one the verb never sends";
+                         must be a key no param of the verb declares, or an `integer` param's";
+        let never_sent = |drop: &str| {
+            format!(
+                "would be sent under, but a milliseconds value is never sent: the wait's value \
+                 is the verb's own `--timeout MS`; drop `{drop}`, or give it kind `integer`"
+            )
+        };
         for (spec, why) in [
             (
                 spec(
@@ -911,15 +941,44 @@ mod tests {
                      `--after-ms` of kind `number` is sent as: {wait_rule}"
                 ),
             ),
+            // A milliseconds value is never sent: the user's `--timeout-ms` was dropped.
+            (
+                spec(
+                    vec![],
+                    vec![param("timeout-ms", ValueKind::Milliseconds, &[])],
+                    "timeoutMs",
+                ),
+                format!(
+                    "a wait (`mur:verb-waits`) on `timeoutMs`, the key its option \
+                     `--timeout-ms` of kind `milliseconds` {}",
+                    never_sent("--timeout-ms")
+                ),
+            ),
+            (
+                spec(
+                    vec![param("delay", ValueKind::Milliseconds, &[])],
+                    vec![],
+                    "delay",
+                ),
+                format!(
+                    "a wait (`mur:verb-waits`) on `delay`, the key its positional `<delay>` \
+                     of kind `milliseconds` {}",
+                    never_sent("<delay>")
+                ),
+            ),
         ] {
             assert_eq!(spec.unusable(), Some(why));
         }
         // A wait on an argument no param fills (`wait`'s `timeoutMs`, set by the kit's
-        // `--timeout`), or one an integer or milliseconds param fills, is fine.
+        // `--timeout`), or one an integer param fills, or the kit's own `--timeout`
+        // (whose value is the wait's), is fine.
         // Nor is one on a key no param is sent under, however near its name (`Text`,
         // `timeout_ms`: the kits send `text`, `timeoutMs`).
         let near = ["timeoutMs2", "timeout_ms", "Text", "Selector"];
-        let numbers = [ValueKind::Milliseconds, ValueKind::Integer].map(|k| (k, "timeoutMs"));
+        let numbers = [
+            (ValueKind::Integer, "timeoutMs"),
+            (ValueKind::Text, "timeout"),
+        ];
         for (kind, argument) in numbers
             .into_iter()
             .chain(near.map(|a| (ValueKind::Text, a)))
@@ -930,6 +989,7 @@ mod tests {
                     text(),
                     param("timeout-ms", kind, &[]),
                     param("mode", ValueKind::Choice, &["a", "b"]),
+                    param("timeout", ValueKind::Milliseconds, &[]),
                 ],
                 argument,
             );

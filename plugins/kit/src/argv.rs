@@ -27,7 +27,7 @@ pub enum Kind {
     Choice(&'static [&'static str]),
     /// A non-negative integer; sent as a number.
     Count,
-    /// A JSON value; sent parsed (an option's value only).
+    /// A JSON value; sent parsed (an option's value and a positional's alike).
     Json,
     /// A file path the verb writes, or `-` for stdout; never sent. A path given is
     /// declared to the host as one the verb writes, checked before the call.

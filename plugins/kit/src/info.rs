@@ -179,8 +179,11 @@ fn param(kind: Kind, help: &str) -> Param {
 ///   (choices on another kind, which `verbs add` refuses too, cannot be declared here:
 ///   only [`Kind::Choice`] has any);
 /// - a wait ([`Waits`]) on the key one of its params is sent under, unless that param
-///   is a count or milliseconds: the host sets the wait's argument to a number of
-///   milliseconds, so each call sent a number for a text, or the wait did nothing.
+///   is a count (or the kit's own `--timeout`): the host sets the wait's argument to a
+///   number of milliseconds, so each call sent a number for a text, or the wait did
+///   nothing; and a [`Kind::Millis`] value is never sent, so the user's
+///   `--timeout-ms 1000` was dropped and the tool waited what `--timeout` gave it. A
+///   [`Kind::Local`] is declared as `text`: `verbs add` cannot know it is not sent.
 ///   The key is `verbs add`'s rule, compared exactly: an option's name in camelCase
 ///   (ASCII capitals only), a positional's name (not its [`Pos::key`]).
 ///
@@ -242,7 +245,11 @@ fn param(kind: Kind, help: &str) -> Param {
 ///
 /// mur_verb_kit::export_verb!(Wait);
 /// ```
-pub const fn refused(about: &About, spec: &Spec, waits: Option<Waits>) -> [&'static str; 13] {
+pub const fn refused(
+    about: &About,
+    spec: &Spec,
+    waits: Option<Waits>,
+) -> [&'static str; REFUSAL_PIECES] {
     let mut at = 0;
     while let Some(param) = declared(spec, at) {
         if let Kind::Choice(choices) = param.kind
@@ -263,40 +270,89 @@ pub const fn refused(about: &About, spec: &Spec, waits: Option<Waits>) -> [&'sta
                 "",
                 "",
                 "",
+                "",
+                "",
             ];
         }
         at += 1;
     }
     let Some(waits) = waits else {
-        return [""; 13];
+        return [""; REFUSAL_PIECES];
     };
     at = 0;
     while let Some(param) = declared(spec, at) {
         if param.sent_as(waits.argument) {
-            if matches!(param.kind, Kind::Count | Kind::Millis) {
-                break;
-            }
-            return [
-                "verb `",
-                about.name,
-                "` declares ",
-                "a wait (`mur:verb-waits`) on `",
-                waits.argument,
-                "`, the argument its ",
-                param.opening(),
-                param.name,
-                param.closing(),
-                " of kind `",
-                kind_name(param.kind),
-                "` is sent as: the host sets a wait's argument to a number of milliseconds, \
-                 so it must be an `integer` or `milliseconds` param's, or one the verb never sends",
-                HOST_REFUSES,
-            ];
+            return match param.kind {
+                Kind::Count => break,
+                // The kit's own `--timeout`: its value is the wait's.
+                Kind::Millis if param.option && is_timeout(param.name) => break,
+                Kind::Millis => [
+                    "verb `",
+                    about.name,
+                    "` declares ",
+                    "a wait (`mur:verb-waits`) on `",
+                    waits.argument,
+                    "`, the key its ",
+                    param.opening(),
+                    param.name,
+                    param.closing(),
+                    " of kind `milliseconds` would be sent under, but a milliseconds value is \
+                     never sent: the wait's value is the verb's own `--timeout MS`; drop `",
+                    match param.option {
+                        true => "--",
+                        false => "<",
+                    },
+                    param.name,
+                    match param.option {
+                        true => "`",
+                        false => ">`",
+                    },
+                    ", or give it kind `integer`",
+                    HOST_REFUSES,
+                ],
+                _ => [
+                    "verb `",
+                    about.name,
+                    "` declares ",
+                    "a wait (`mur:verb-waits`) on `",
+                    waits.argument,
+                    "`, the argument its ",
+                    param.opening(),
+                    param.name,
+                    param.closing(),
+                    " of kind `",
+                    kind_name(param.kind),
+                    "` is sent as: the host sets a wait's argument to a number of milliseconds, \
+                     so it must be a key no param of the verb declares, or an `integer` param's",
+                    HOST_REFUSES,
+                    "",
+                    "",
+                ],
+            };
         }
         at += 1;
     }
-    [""; 13]
+    [""; REFUSAL_PIECES]
 }
+
+/// Whether `name` is `timeout`, in a constant.
+const fn is_timeout(name: &str) -> bool {
+    let (name, timeout) = (name.as_bytes(), argv::TIMEOUT.name.as_bytes());
+    if name.len() != timeout.len() {
+        return false;
+    }
+    let mut at = 0;
+    while at < name.len() {
+        if name[at] != timeout[at] {
+            return false;
+        }
+        at += 1;
+    }
+    true
+}
+
+/// How many pieces [`refused`]'s sentence is in.
+pub const REFUSAL_PIECES: usize = 15;
 
 /// What the kit adds to a sentence of `verbs add`'s: whose rule it is.
 const HOST_REFUSES: &str = "; `mur devtools verbs add` would refuse it";

@@ -71,11 +71,12 @@ macro_rules! export_verb {
         // its sentence, natively and for WebAssembly alike: an author learnt of it only
         // at `verbs add`, after a release build.
         const _: () = {
-            const __MUR_VERB_KIT_REFUSED: [&str; 13] = $crate::info::refused(
-                &<$verb as $crate::Verb>::ABOUT,
-                &<$verb as $crate::Verb>::SPEC,
-                <$verb as $crate::Verb>::WAITS,
-            );
+            const __MUR_VERB_KIT_REFUSED: [&str; $crate::info::REFUSAL_PIECES] =
+                $crate::info::refused(
+                    &<$verb as $crate::Verb>::ABOUT,
+                    &<$verb as $crate::Verb>::SPEC,
+                    <$verb as $crate::Verb>::WAITS,
+                );
             const __MUR_VERB_KIT_SAID: [u8; $crate::wit::joined_len(&__MUR_VERB_KIT_REFUSED)] =
                 $crate::wit::joined(&__MUR_VERB_KIT_REFUSED);
             if let ::core::result::Result::Ok(why) = ::core::str::from_utf8(&__MUR_VERB_KIT_SAID) {
@@ -127,7 +128,7 @@ macro_rules! export_verb {
                 }
             }
 
-    $crate::bindings::export_bindings!(__MurVerbKitGuest with_types_in $crate::bindings);
+            $crate::bindings::export_bindings!(__MurVerbKitGuest with_types_in $crate::bindings);
         };
     };
 }

@@ -1172,8 +1172,9 @@ fn the_test_helpers_refuse_a_verb_mur_would_refuse() {
 /// it does not build: `export_verb!` joins the sentence in a constant whose evaluation
 /// fails (the `compile_fail` examples of `info::refused`). A `choice` with no choices,
 /// wherever `info` declares it (an option also taken as a word is a positional first, as
-/// `verbs add` reads it); a wait on the key a param of another kind than a count or
-/// milliseconds is sent under by `verbs add`'s rule, compared exactly.
+/// `verbs add` reads it); a wait on the key a param of another kind than a count is sent
+/// under by `verbs add`'s rule, compared exactly: a milliseconds param's (but the kit's
+/// own `--timeout`'s) in a sentence of its own, as its value is never sent.
 #[test]
 fn a_choice_without_choices_and_a_wait_on_a_word_are_refused_in_the_hosts_words() {
     const NONE: Kind = Kind::Choice(&[]);
@@ -1187,6 +1188,7 @@ fn a_choice_without_choices_and_a_wait_on_a_word_are_refused_in_the_hosts_words(
             Opt::local_flag("brief", ""),
             Opt::value("timeout-ms", "N", Kind::Count, ""),
             Opt::value("delay", "MS", Kind::Millis, ""),
+            Opt::value("limit-ms", "N", Kind::Local, ""),
         ],
         exclusive: &[],
     };
@@ -1201,8 +1203,16 @@ fn a_choice_without_choices_and_a_wait_on_a_word_are_refused_in_the_hosts_words(
         format!(
             "verb `sample` declares a wait (`mur:verb-waits`) on `{argument}`, the argument its \
              {named} of kind `{kind}` is sent as: the host sets a wait's argument to a number \
-             of milliseconds, so it must be an `integer` or `milliseconds` param's, or one the \
-             verb never sends{host}"
+             of milliseconds, so it must be a key no param of the verb declares, or an \
+             `integer` param's{host}"
+        )
+    };
+    let never_sent = |argument: &str, named: &str, shown: &str| {
+        format!(
+            "verb `sample` declares a wait (`mur:verb-waits`) on `{argument}`, the key its \
+             {named} of kind `milliseconds` would be sent under, but a milliseconds value is \
+             never sent: the wait's value is the verb's own `--timeout MS`; drop `{shown}`, or \
+             give it kind `integer`{host}"
         )
     };
     let refused = |spec: &Spec, argument: Option<&'static str>| {
@@ -1261,25 +1271,36 @@ fn a_choice_without_choices_and_a_wait_on_a_word_are_refused_in_the_hosts_words(
             "itemSelector",
             wait("itemSelector", "option `--item-selector`", "selector"),
         ),
+        // Declared as `text`: `verbs add` cannot know the kit never sends it.
+        ("limitMs", wait("limitMs", "option `--limit-ms`", "text")),
+        // Never sent: the user's `--delay 1000` was dropped.
+        ("delay", never_sent("delay", "option `--delay`", "--delay")),
     ] {
         assert_eq!(refused(&WORDS, Some(argument)), why);
     }
     // A wait on a key no param is sent under, however near its name, or on a count's
-    // or milliseconds' (the kit's own `--timeout` among them), is fine.
+    // or the kit's own `--timeout`'s (the value the wait is given), is fine.
     for argument in [
         "text_matches",
         "TextMatches",
         "text-matches",
         "file",
         "timeoutMs",
-        "delay",
         "timeout",
     ] {
         assert_eq!(refused(&WORDS, Some(argument)), "", "{argument}");
     }
     assert_eq!(refused(&Sample::SPEC, Some("count")), "");
+    const PAUSE: Spec = Spec {
+        positionals: &[Pos::new("pause", "ms", Kind::Millis, "")],
+        ..Spec::NONE
+    };
+    assert_eq!(
+        refused(&PAUSE, Some("pause")),
+        never_sent("pause", "positional `<pause>`", "<pause>")
+    );
     // The bytes the build fails with are that sentence.
-    const PIECES: [&str; 13] = info::refused(
+    const PIECES: [&str; info::REFUSAL_PIECES] = info::refused(
         &Sample::ABOUT,
         &WORDS,
         Some(crate::Waits {

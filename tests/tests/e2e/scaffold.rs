@@ -252,7 +252,18 @@ pub fn wait_refused(argument: &str, named: &str, kind: &str) -> String {
     host_refuses(format!(
         "a wait (`mur:verb-waits`) on `{argument}`, the argument its {named} of kind `{kind}` \
          is sent as: the host sets a wait's argument to a number of milliseconds, so it must be \
-         an `integer` or `milliseconds` param's, or one the verb never sends"
+         a key no param of the verb declares, or an `integer` param's"
+    ))
+}
+
+/// What every kit says of a wait on `argument`, the key `named` (`option `--delay``,
+/// shown as `--delay`) of kind `milliseconds` would be sent under, as [`wait_refused`]:
+/// a milliseconds value is never sent, so the user's was dropped.
+pub fn never_sent_refused(argument: &str, named: &str, shown: &str) -> String {
+    host_refuses(format!(
+        "a wait (`mur:verb-waits`) on `{argument}`, the key its {named} of kind `milliseconds` \
+         would be sent under, but a milliseconds value is never sent: the wait's value is the \
+         verb's own `--timeout MS`; drop `{shown}`, or give it kind `integer`"
     ))
 }
 
@@ -531,6 +542,10 @@ fn picking(pick: &str) -> String {
             "Kind::Text",
             "Some(Waits { argument: \"text\", default_ms: 5000 })",
         ),
+        "millis" => (
+            "Kind::Millis",
+            "Some(Waits { argument: \"text\", default_ms: 5000 })",
+        ),
         _ => ("Kind::Choice(&[])", "None"),
     };
     format!(
@@ -561,13 +576,18 @@ mur_verb_kit::export_verb!(Pick);
 
 /// What `verbs add` would refuse of a Rust verb's choices and its wait fails its build, in
 /// `verbs add`'s words, at the line that exports it: a wait on the key one of its own
-/// params is sent under, a `choice` with no choices (choices on another kind cannot be
-/// declared in Rust). Each built and was refused only by `verbs add`.
+/// params is sent under (a milliseconds one's too: its value is never sent), a `choice`
+/// with no choices (choices on another kind cannot be declared in Rust). Each built and
+/// was refused only by `verbs add` (the milliseconds one was taken).
 #[test]
 fn a_rust_verb_declaring_what_verbs_add_refuses_does_not_build() {
     let (sb, dir) = new_rust_project("pick");
     for (pick, said) in [
         ("text", wait_refused("text", "option `--text`", "text")),
+        (
+            "millis",
+            never_sent_refused("text", "option `--text`", "--text"),
+        ),
         ("none", no_choices_refused("option `--text`")),
     ] {
         std::fs::write(dir.join("src/lib.rs"), picking(pick)).expect("lib.rs");

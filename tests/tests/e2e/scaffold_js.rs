@@ -10,7 +10,7 @@ use std::process::Command;
 
 use crate::scaffold::{
     a_refused_declaration_fails_the_build_in_one_line, choices_refused, component, fail,
-    failing_verb_session, fails_like_every_verb, no_choices_refused, run_ok,
+    failing_verb_session, fails_like_every_verb, never_sent_refused, no_choices_refused, run_ok,
     scaffolded_verb_clicks, wait_refused,
 };
 
@@ -109,25 +109,44 @@ fn a_javascript_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
 
 /// What `verbs add` would refuse of a verb's choices and its wait is refused when the
 /// verb is built, in `verbs add`'s words: a wait on the key one of its own params is sent
-/// under (`--selector`'s), choices on an `integer`, a `choice` with none. Each was built
-/// (componentize-js) and refused only by `verbs add`.
+/// under (`--selector`'s, or a milliseconds one's, whose value is never sent), choices on
+/// an `integer`, a `choice` with none. Each was built (componentize-js) and refused only by
+/// `verbs add` (the milliseconds one was taken). Choices given as a string, which were its
+/// letters, are refused at the line that gives them.
 #[test]
 fn a_javascript_verb_declaring_what_verbs_add_refuses_fails_its_build_in_one_line() {
+    let declares = |why: String| format!("verb.js:3: verb `jsfail` declares {why}");
     for (from, to, said) in [
         (
             "argument: \"timeoutMs\"",
             "argument: \"selector\"",
-            wait_refused("selector", "option `--selector`", "selector"),
+            declares(wait_refused("selector", "option `--selector`", "selector")),
+        ),
+        (
+            "option(\"times\", \"N\", \"how often (unused)\", { kind: \"integer\" })",
+            "option(\"timeout-ms\", \"N\", \"how often (unused)\", { kind: \"milliseconds\" })",
+            declares(never_sent_refused(
+                "timeoutMs",
+                "option `--timeout-ms`",
+                "--timeout-ms",
+            )),
         ),
         (
             "{ kind: \"integer\" }",
             "{ kind: \"integer\", choices: [\"1\", \"2\"] }",
-            choices_refused("option `--times`", "integer"),
+            declares(choices_refused("option `--times`", "integer")),
         ),
         (
             "choices: [\"summary\", \"full\"]",
             "choices: []",
-            no_choices_refused("option `--view`"),
+            declares(no_choices_refused("option `--view`")),
+        ),
+        (
+            "choices: [\"summary\", \"full\"]",
+            "choices: \"full\"",
+            "verb.js:13: choices given as the string \"full\", which would be one choice a \
+             letter: give a list, `choices: [\"full\"]`"
+                .to_owned(),
         ),
     ] {
         assert!(FAILING_VERB.contains(from), "{from}");
@@ -135,7 +154,7 @@ fn a_javascript_verb_declaring_what_verbs_add_refuses_fails_its_build_in_one_lin
             ("jsfail", "js"),
             ("verb.js", &FAILING_VERB.replacen(from, to, 1)),
             build_mjs,
-            &format!("build.mjs: verb.js:3: verb `jsfail` declares {said}"),
+            &format!("build.mjs: {said}"),
         );
     }
 }

@@ -15,7 +15,7 @@ include!("../../shared/choice_cases.rs");
 
 use crate::scaffold::{
     a_refused_declaration_fails_the_build_in_one_line, choices_refused, component, fail,
-    failing_verb_session, fails_like_every_verb, no_choices_refused, run_ok,
+    failing_verb_session, fails_like_every_verb, never_sent_refused, no_choices_refused, run_ok,
     scaffolded_verb_clicks, wait_refused,
 };
 
@@ -148,9 +148,10 @@ fn a_python_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
 
 /// What `verbs add` would refuse of a verb's choices and its wait is refused when the
 /// verb is built, in `verbs add`'s words, at the line of the option or the `Waits` at
-/// fault: a wait on the key one of its own params is sent under (`--selector`'s), choices
-/// on an `integer`, a `choice` with none. Each was built (componentize-py, a minute) and
-/// refused only by `verbs add`.
+/// fault: a wait on the key one of its own params is sent under (`--selector`'s, or a
+/// milliseconds one's, whose value is never sent), choices on an `integer`, a `choice`
+/// with none. Each was built (componentize-py, a minute) and refused only by `verbs add`
+/// (the milliseconds one was taken). Choices given as a string, which were its letters.
 #[test]
 fn a_python_verb_declaring_what_verbs_add_refuses_fails_its_build_in_one_line() {
     for (from, to, said) in [
@@ -161,6 +162,21 @@ fn a_python_verb_declaring_what_verbs_add_refuses_fails_its_build_in_one_line() 
                 "app.py:8: verb `pyfail` declares {}",
                 wait_refused("selector", "option `--selector`", "selector")
             ),
+        ),
+        (
+            "kit.option(\"times\", \"N\", \"how often (unused)\", kind=\"integer\")",
+            "kit.option(\"timeout-ms\", \"N\", \"how often (unused)\", kind=\"milliseconds\")",
+            format!(
+                "app.py:8: verb `pyfail` declares {}",
+                never_sent_refused("timeoutMs", "option `--timeout-ms`", "--timeout-ms")
+            ),
+        ),
+        (
+            "choices=[\"summary\", \"full\"]",
+            "choices=\"full\"",
+            "app.py:14: choices given as the string \"full\", which would be one choice a \
+             letter: give a list, `choices=[\"full\"]`"
+                .to_owned(),
         ),
         (
             "kind=\"integer\")",

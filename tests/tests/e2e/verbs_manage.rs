@@ -1141,16 +1141,29 @@ fn a_wait_on_one_of_the_verbs_own_words_is_refused_and_info_shows_a_wait() {
     }
     assert!(!verb_dir(&sandbox).join("wait.wasm").exists());
 
-    add(&sandbox, &[standard("wait")]);
-    sandbox
-        .devtools(&["verbs", "info", "wait"])
-        .assert_stdout_starts_with(
-            "name:      wait\n\
-             tool:      waitFor\n\
-             waits:     the tool waits on `timeoutMs` (5000 ms when not sent), lowered to end \
-             within the call's `--timeout`\n\
-             summary:   ",
-        );
+    // The standard `wait`, and one waiting on the key of the verb's own `--timeout`,
+    // which is of kind `milliseconds` and never sent: its value is the wait's, so a wait
+    // on it is fine (another milliseconds param's is not).
+    for (file, argument, ms) in [
+        (standard("wait"), "timeoutMs", 5000),
+        (
+            wait_declaring(&sandbox, "timeout=500000"),
+            "timeout",
+            500000,
+        ),
+    ] {
+        let sandbox = Sandbox::new();
+        add(&sandbox, &[file]);
+        sandbox
+            .devtools(&["verbs", "info", "wait"])
+            .assert_stdout_starts_with(&format!(
+                "name:      wait\n\
+                 tool:      waitFor\n\
+                 waits:     the tool waits on `{argument}` ({ms} ms when not sent), lowered to \
+                 end within the call's `--timeout`\n\
+                 summary:   "
+            ));
+    }
 }
 
 /// The standard `wait` with its `mur:verb-waits` section made to say `declared`
@@ -1181,8 +1194,8 @@ fn wait_on_words(file: &std::path::Path, argument: &str, param: &str, batch: &st
     format!(
         "error: verb `wait` in `{}` declares a wait (`mur:verb-waits`) on `{argument}`, \
          the argument its {param} is sent as: the host sets a wait's argument to a \
-         number of milliseconds, so it must be an `integer` or `milliseconds` param's, \
-         or one the verb never sends{batch}\n",
+         number of milliseconds, so it must be a key no param of the verb declares, or an \
+         `integer` param's{batch}\n",
         file.display()
     )
 }

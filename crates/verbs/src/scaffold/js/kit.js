@@ -62,6 +62,14 @@ export const KINDS = [
 // gives it too; an option with `word: true` is also taken as a lone word.
 function param(name, help, kind, { valueName = "", choices = [], key = "", send = true, option = "", word = false } = {}) {
   if (!KINDS.includes(kind)) throw new DeclarationError(`kind \`${kind}\` is not one of ${KINDS.join(", ")}`);
+  // A string spreads into its letters: `choices: "ab"` made the choices `a` and `b`,
+  // and refused `ab`.
+  if (typeof choices === "string") {
+    const quoted = JSON.stringify(choices);
+    throw new DeclarationError(
+      `choices given as the string ${quoted}, which would be one choice a letter: give a list, \`choices: [${quoted}]\``,
+    );
+  }
   return { name, help, kind, valueName, choices: [...choices], key, send, option, word };
 }
 
@@ -206,8 +214,11 @@ const host = (why) => `${why}; \`mur devtools verbs add\` would refuse it`;
  * (beyond what `unusable` and `unusableWaits` judge), or undefined: a `choice` with no
  * choices, which would refuse every value; choices on another kind, never held to; a
  * wait (`waits`) on the key one of the params is sent under, unless that param is an
- * `integer` or `milliseconds` one: the host sets the wait's argument to a number of
- * milliseconds, so each call sent a number for a text, or the wait did nothing. The key
+ * `integer` one (or `--timeout`): the host sets the wait's argument to a number of
+ * milliseconds, so each call sent a number for a text, or the wait did nothing; and a
+ * `milliseconds` value is never sent, so the user's `--timeout-ms 1000` was dropped and
+ * the tool waited what `--timeout` gave it. A `send: false` param is declared to `verbs
+ * add` as its kind: it cannot know the param is not sent. The key
  * is `verbs add`'s rule, compared exactly: an option's name in camelCase (an ASCII
  * capital for each word's first letter), a positional's name (not its `key`). Judged on
  * the params `describe` declares, in the order `verbs add` reads them. The wording is
@@ -233,11 +244,19 @@ export function unkept(positionals, options, waits) {
   }
   if (!waits) return undefined;
   const found = declared.find(([p, option]) => (option ? hostsCamelCase(p.name) : p.name) === waits.argument);
-  if (found === undefined || found[0].kind === "integer" || found[0].kind === "milliseconds") return undefined;
+  if (found === undefined || found[0].kind === "integer") return undefined;
   const [p, option] = found;
+  if (p.kind === "milliseconds") {
+    // The kit's own `--timeout`: its value is the wait's.
+    if (option && p.name === TIMEOUT.name) return undefined;
+    const shown = option ? `--${p.name}` : `<${p.name}>`;
+    return host(`a wait (\`mur:verb-waits\`) on \`${waits.argument}\`, the key its ${named(p, option)} of kind ` +
+      "`milliseconds` would be sent under, but a milliseconds value is never sent: the wait's value is the " +
+      `verb's own \`--timeout MS\`; drop \`${shown}\`, or give it kind \`integer\``);
+  }
   return host(`a wait (\`mur:verb-waits\`) on \`${waits.argument}\`, the argument its ${named(p, option)} of kind ` +
-    `\`${p.kind}\` is sent as: the host sets a wait's argument to a number of milliseconds, so it must be an ` +
-    "`integer` or `milliseconds` param's, or one the verb never sends");
+    `\`${p.kind}\` is sent as: the host sets a wait's argument to a number of milliseconds, so it must be a key ` +
+    "no param of the verb declares, or an `integer` param's");
 }
 
 // `name` in camelCase as `verbs add` judges it (`wait-idle` as `waitIdle`): only an

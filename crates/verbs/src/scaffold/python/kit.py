@@ -139,6 +139,15 @@ class Param:
             raise DeclarationError(
                 f"kind `{typed}` is not one of {', '.join(KINDS)}{_kind_meant(typed)}", self.where
             )
+        # A string is a sequence of its letters: `choices="fast"` made the choices `f`,
+        # `a`, `s`, `t`, and refused `fast`.
+        if isinstance(self.choices, str):
+            quoted = json.dumps(self.choices)
+            raise DeclarationError(
+                f"choices given as the string {quoted}, which would be one choice a letter: give "
+                f"a list, `choices=[{quoted}]`", self.where
+            )
+        object.__setattr__(self, "choices", tuple(self.choices))
 
 
 @dataclass(frozen=True)
@@ -189,7 +198,7 @@ def positional(name, help, kind="text", key="", option="", choices=()):
     also given as `--name VALUE` (`click --selector '#btn-inc'` for `click
     '#btn-inc'`). Given both ways, it is refused as given twice. `choices` are a
     `choice` positional's words, as `option`'s are."""
-    return Param(name, help, kind, choices=tuple(choices), key=key, option=option)
+    return Param(name, help, kind, choices=choices, key=key, option=option)
 
 
 def selector(help):
@@ -212,7 +221,7 @@ def option(name, value_name, help, kind="text", choices=(), key="", send=True, w
     verb without positionals, and only the word a usage error would otherwise
     answer with "did you mean `--name WORD`?" (`tree '#x'`, but not `tree main`
     where `--window` may be meant)."""
-    return Param(name, help, kind, value_name, tuple(choices), key, send, word=word)
+    return Param(name, help, kind, value_name, choices, key, send, word=word)
 
 
 TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", "milliseconds")
@@ -316,8 +325,11 @@ def unkept(positionals, options, waits):
     (beyond what `unusable` and `unusable_waits` judge), or None: a `choice` with no
     choices, which would refuse every value; choices on another kind, never held to;
     a wait (`Waits`) on the key one of the params is sent under, unless that param is
-    an `integer` or `milliseconds` one: the host sets the wait's argument to a number
-    of milliseconds, so each call sent a number for a text, or the wait did nothing.
+    an `integer` one (or `--timeout`): the host sets the wait's argument to a number of
+    milliseconds, so each call sent a number for a text, or the wait did nothing; and a
+    `milliseconds` value is never sent, so the user's `--timeout-ms 1000` was dropped
+    and the tool waited what `--timeout` gave it. A `send=False` param is declared to
+    `verbs add` as its kind: it cannot know the param is not sent.
     The key is `verbs add`'s rule, compared exactly: an option's name in camelCase (an
     ASCII capital for each word's first letter), a positional's name (not its `key`).
     Judged on the params `describe` declares, in the order `verbs add` reads them."""
@@ -353,12 +365,19 @@ def _unkept(positionals, options, waits):
     for param, option in declared:
         if (_hosts_camel_case(param.name) if option else param.name) != waits.argument:
             continue
-        if param.kind in ("integer", "milliseconds"):
+        if param.kind == "integer" or (option and param.name == TIMEOUT.name and param.kind == "milliseconds"):
             return None
+        if param.kind == "milliseconds":
+            shown = f"--{param.name}" if option else f"<{param.name}>"
+            return _host(
+                f"a wait (`{WAITS_SECTION}`) on `{waits.argument}`, the key its {named(param, option)} "
+                "of kind `milliseconds` would be sent under, but a milliseconds value is never sent: "
+                f"the wait's value is the verb's own `--timeout MS`; drop `{shown}`, or give it kind `integer`"
+            ), waits
         return _host(
             f"a wait (`{WAITS_SECTION}`) on `{waits.argument}`, the argument its {named(param, option)} "
             f"of kind `{param.kind}` is sent as: the host sets a wait's argument to a number of "
-            "milliseconds, so it must be an `integer` or `milliseconds` param's, or one the verb never sends"
+            "milliseconds, so it must be a key no param of the verb declares, or an `integer` param's"
         ), waits
     return None
 
