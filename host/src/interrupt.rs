@@ -12,49 +12,16 @@
 
 use std::os::raw::c_int;
 use std::os::unix::net::UnixStream;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
 
 use mur_core::Error;
 use signal_hook::SigId;
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::SIGTERM;
 use signal_hook::low_level;
 
 use crate::output;
-
-/// The signals a call is stopped for.
-const STOPPING: [c_int; 2] = [SIGINT, SIGTERM];
-
-/// Set while no call is in flight (or a prompt reads the terminal): a signal then takes
-/// its default action (mur ends by it) through an action registered for the process's
-/// life. signal-hook cannot give a signal its default action back once it has handled
-/// it: unregistering the call's handlers leaves SIGINT and SIGTERM ignored, so mur blocked
-/// printing into a full pipe, or a prompt, could no longer be stopped (review RV2 1).
-/// `None` when the actions cannot be registered: no call's handlers are installed either.
-fn uncaught() -> Option<&'static AtomicBool> {
-    static UNCAUGHT: OnceLock<Option<Arc<AtomicBool>>> = OnceLock::new();
-    let flag = UNCAUGHT.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(true));
-        for signal in STOPPING {
-            signal_hook::flag::register_conditional_default(signal, flag.clone()).ok()?;
-        }
-        Some(flag)
-    });
-    flag.as_deref()
-}
-
-/// Runs `read` (a prompt's blocking read of the terminal) with a signal taking its
-/// default action: the runtime's thread is blocked in it, so the call's handler could
-/// not stop the call until a line came, and Ctrl-C at a prompt did nothing.
-pub fn default_while<T>(read: impl FnOnce() -> T) -> T {
-    let Some(uncaught) = uncaught() else {
-        return read();
-    };
-    let before = uncaught.swap(true, Ordering::SeqCst);
-    let value = read();
-    uncaught.store(before, Ordering::SeqCst);
-    value
-}
+use crate::signals::{STOPPING, uncaught};
 
 /// SIGINT and SIGTERM caught for the call in flight; when this is dropped the handlers
 /// go and a signal ends mur again, as by its default action.

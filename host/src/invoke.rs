@@ -747,6 +747,42 @@ fn refuses_connections(endpoint: &str) -> bool {
     )
 }
 
+/// `e`, tool `tool`'s failure, named by verb `verb` too when the verb is called
+/// otherwise: "`wait` (tool `waitFor`) failed: …", as the user typed `wait` (the tool's
+/// name alone read as if another command had run).
+pub(crate) fn as_typed(e: Error, verb: &str, tool: &str) -> Error {
+    let said = format!("tool `{tool}` failed");
+    match e.message().strip_prefix(&said) {
+        Some(rest) if verb != tool && e.kind() == mur_core::Kind::ToolFailed => {
+            let message = format!("`{verb}` (tool `{tool}`) failed{rest}");
+            reworded(e, message)
+        }
+        _ => e,
+    }
+}
+
+/// `e` saying `message` instead, all else kept (its stdout, list, detail, hints).
+pub(crate) fn reworded(e: Error, message: String) -> Error {
+    rebuilt(&e, message, e.hints().to_vec())
+}
+
+/// `e` saying `message` with `hints`, all else kept (its stdout, list, detail).
+pub(crate) fn rebuilt(e: &Error, message: String, hints: Vec<String>) -> Error {
+    let mut error = Error::new(e.kind(), message).with_list(e.list().to_vec());
+    if let Some(stdout) = e.stdout() {
+        error = error.with_stdout(stdout.to_vec());
+    }
+    if let Some(detail) = e.detail() {
+        error = error.with_detail(detail);
+    }
+    if e.is_about_session() {
+        error = error.about_session();
+    }
+    hints
+        .into_iter()
+        .fold(error, |error, hint| error.with_hint(hint))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -886,7 +922,9 @@ mod tests {
     /// call's bound, and within that bound it is never lowered, whatever its number.
     #[test]
     fn a_verbs_own_timeout_is_within_the_bound_it_sets() {
-        for ms in [1, 2, 99, 101, 901, 999, 1001, 2999, 3999, 4000, 4001, 6001, 600_001] {
+        for ms in [
+            1, 2, 99, 101, 901, 999, 1001, 2999, 3999, 4000, 4001, 6001, 600_001,
+        ] {
             let (mut settings, _) = bound_and_waits(10_000);
             settings.verb_timeout(Some(ms), false);
             assert_eq!(wait_within(settings.timeout), u64::from(ms), "{ms} ms");

@@ -7,6 +7,7 @@ mod invoke;
 mod media;
 mod options;
 mod output;
+mod signals;
 mod tools;
 mod usage;
 

@@ -520,7 +520,7 @@ fn read_answer(prompt: &str) -> Option<String> {
         let _ = err.flush();
     }
     let mut line = String::new();
-    let read = crate::interrupt::default_while(|| io::stdin().lock().read_line(&mut line));
+    let read = crate::signals::default_while(|| io::stdin().lock().read_line(&mut line));
     match read {
         Ok(0) | Err(_) => {
             diagnostic("");

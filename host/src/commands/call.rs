@@ -103,7 +103,7 @@ async fn slashed_tool(
     let hints = std::iter::once(hint)
         .chain(e.hints().iter().filter(|h| **h != unserved).cloned())
         .collect();
-    super::verb::rebuilt(&e, e.message().to_owned(), hints)
+    crate::invoke::rebuilt(&e, e.message().to_owned(), hints)
 }
 
 /// `e`, the server's word that it has no tool `name`, with the tool most likely meant
@@ -119,7 +119,7 @@ async fn nearest_tool(e: Error, name: &str, session: &Session, settings: &Settin
     };
     let e = match tools.iter().any(|tool| tool["name"] == name) {
         true => e,
-        false => super::verb::reworded(e, format!("the session has no tool `{name}`")),
+        false => crate::invoke::reworded(e, format!("the session has no tool `{name}`")),
     };
     let answers = Derived::pick(&tools, name);
     let names = tools.iter().filter_map(|tool| tool["name"].as_str());

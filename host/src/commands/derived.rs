@@ -56,7 +56,7 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
     let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))?
-        .map_err(|e| super::verb::as_typed(e, &verb.name, &verb.tool))?;
+        .map_err(|e| invoke::as_typed(e, &verb.name, &verb.tool))?;
     let picked = verb.pick(&payload(&result)).map_err(|message| {
         Error::new(Kind::Plugin, format!("verb `{}`: {message}", verb.name)).with_hint(format!(
             "the `{}` call itself already ran; `{}` shows its whole result",
@@ -168,7 +168,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         tools.forget();
     }
     let result = invoke::settle(reply, settings, "tools/call", Some(&params))
-        .map_err(|e| super::verb::as_typed(e, &verb.name, &verb.tool))?;
+        .map_err(|e| invoke::as_typed(e, &verb.name, &verb.tool))?;
     if let Some(target) = target {
         // Printed as without `--out`, saying where the media went.
         let show = |result: &Value| {

@@ -73,7 +73,7 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     let params = json!({ "name": tool, "arguments": arguments });
     let result =
         block_on(invoke::invoke(&settings, "tools/call", Some(&params)))?.map_err(|e| {
-            as_typed(
+            invoke::as_typed(
                 bound_given_after(e, plan.timeout_ms, &settings),
                 name,
                 &tool,
@@ -121,42 +121,6 @@ fn bound_given_after(e: Error, verb_ms: Option<u32>, settings: &Settings) -> Err
              again (at most 2 s more) for the answer to arrive: a slow tool may need a longer one"
         ),
     )
-}
-
-/// `e`, tool `tool`'s failure, named by verb `verb` too when the verb is called
-/// otherwise: "`wait` (tool `waitFor`) failed: …", as the user typed `wait` (the tool's
-/// name alone read as if another command had run).
-pub(crate) fn as_typed(e: Error, verb: &str, tool: &str) -> Error {
-    let said = format!("tool `{tool}` failed");
-    match e.message().strip_prefix(&said) {
-        Some(rest) if verb != tool && e.kind() == mur_core::Kind::ToolFailed => {
-            let message = format!("`{verb}` (tool `{tool}`) failed{rest}");
-            reworded(e, message)
-        }
-        _ => e,
-    }
-}
-
-/// `e` saying `message` instead, all else kept (its stdout, list, detail, hints).
-pub(crate) fn reworded(e: Error, message: String) -> Error {
-    rebuilt(&e, message, e.hints().to_vec())
-}
-
-/// `e` saying `message` with `hints`, all else kept (its stdout, list, detail).
-pub(crate) fn rebuilt(e: &Error, message: String, hints: Vec<String>) -> Error {
-    let mut error = Error::new(e.kind(), message).with_list(e.list().to_vec());
-    if let Some(stdout) = e.stdout() {
-        error = error.with_stdout(stdout.to_vec());
-    }
-    if let Some(detail) = e.detail() {
-        error = error.with_detail(detail);
-    }
-    if e.is_about_session() {
-        error = error.about_session();
-    }
-    hints
-        .into_iter()
-        .fold(error, |error, hint| error.with_hint(hint))
 }
 
 /// Tells the usage record what `name` is: an installed verb's tool, file
