@@ -128,7 +128,7 @@ macro_rules! export_verb {
                 }
             }
 
-            $crate::bindings::export_bindings!(__MurVerbKitGuest with_types_in $crate::bindings);
+    $crate::bindings::export_bindings!(__MurVerbKitGuest with_types_in $crate::bindings);
         };
     };
 }
