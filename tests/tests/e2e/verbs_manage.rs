@@ -10,6 +10,8 @@ use std::time::Duration;
 use mur_e2e::plugins::{add, guest, sandbox_with, standard, try_add, verb_dir};
 use mur_e2e::{Output, Sandbox, each_str};
 
+use crate::verbs_wait_bound::wait_lowered_to_1333;
+
 /// How long a run may take before it counts as hung: generous for a debug
 /// build on a loaded machine, and short enough that a regression fails the
 /// test instead of stalling the suite.
@@ -1102,19 +1104,6 @@ fn a_verb_added_again_learns_the_wait_its_entry_lacks() {
     add(&sandbox, &[standard("wait")])
         .assert_stdout_is("verb `wait` is already installed (unchanged)\n");
     wait_lowered_to_1333(&sandbox);
-}
-
-/// `wait '#never'` within `--timeout 2000`: mur lowers its declared wait, says so in a
-/// note, and the tool answers within the bound with the wait it was given. Without the
-/// declared wait, the tool would wait its 5 s default and the call end out of time (exit 2).
-fn wait_lowered_to_1333(sandbox: &Sandbox) {
-    let note = mur_e2e::plugins::lowered_wait_note("wait", 1333, 2000);
-    let out = sandbox.devtools(&["--timeout", "2000", "wait", "#never"]);
-    out.after_stderr_line(&note).assert_verb_failed(
-        "wait",
-        "waitFor",
-        "timed out after 1333 ms waiting for `#never`",
-    );
 }
 
 /// A wait declared on one of the verb's own words is refused at `verbs add`, in one

@@ -13,15 +13,7 @@ use mur_e2e::{Output, Sandbox};
 #[test]
 fn a_host_timeout_shorter_than_the_tools_wait_ends_with_the_tools_answer() {
     let (sandbox, _sample) = standard_session();
-    // The tool's default lowered is said first, in a note (its answer names a wait
-    // nobody typed).
-    let note = mur_e2e::plugins::lowered_wait_note("wait", 1333, 2000);
-    let out = sandbox.devtools(&["--timeout", "2000", "wait", "#never"]);
-    out.after_stderr_line(&note).assert_verb_failed(
-        "wait",
-        "waitFor",
-        "timed out after 1333 ms waiting for `#never` to exist; last seen: no element matched `#never`",
-    );
+    wait_lowered_to_1333(&sandbox);
 
     // A wait the user gave that ends within the bound is sent as it is.
     sandbox
@@ -73,4 +65,18 @@ fn a_declaration_that_says_no_argument_and_wait_is_refused_at_add() {
             "is not a usable verb: its `mur:verb-waits` section is not `ARGUMENT=MS` (a tool \
              argument's name, then a whole number of milliseconds): \"timeoutMs~5000\"",
         );
+}
+
+/// `wait '#never'` within `--timeout 2000`: mur lowers the wait `wait` declares (the
+/// tool's 5 s default), says so first in a note (the tool's answer names a wait nobody
+/// typed), and the tool answers within the bound that it timed out, saying what it
+/// last saw. Without the declared wait, the call would end out of time (exit 2).
+pub(crate) fn wait_lowered_to_1333(sandbox: &Sandbox) {
+    let note = plugins::lowered_wait_note("wait", 1333, 2000);
+    let out = sandbox.devtools(&["--timeout", "2000", "wait", "#never"]);
+    out.after_stderr_line(&note).assert_verb_failed(
+        "wait",
+        "waitFor",
+        "timed out after 1333 ms waiting for `#never` to exist; last seen: no element matched `#never`",
+    );
 }
