@@ -259,7 +259,8 @@ async fn find(
                         }
                         _ => no_session_hint(e, registry, false),
                     };
-                    with_other_projects(e, project, registry, http, not_running).await
+                    let ran = ended(&survey, project).is_some();
+                    with_other_projects(e, project, ran, registry, http, not_running).await
                 }
                 None => no_session_hint(e, registry, false),
             }),
@@ -308,6 +309,7 @@ impl From<Candidate> for Resolved {
 async fn with_other_projects(
     e: Error,
     project: &ProjectFilter,
+    ran: bool,
     registry: &mur_lockfile::Registry,
     http: &mur_http::Http,
     not_running: impl FnOnce(Error) -> Error,
@@ -316,7 +318,7 @@ async fn with_other_projects(
         Ok(all) => all.live.iter().map(Candidate::from_lockfile).collect(),
         Err(_) => Vec::new(),
     };
-    select::with_other_projects(e, project, &live, not_running)
+    select::with_other_projects(e, project, ran, &live, not_running)
 }
 
 /// What the lockfile of `project`'s session says, when the session ended without

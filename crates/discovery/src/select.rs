@@ -124,11 +124,15 @@ fn none_found(project: Option<&ProjectFilter>) -> Error {
 /// offered first and the list is to choose from. A path that exists is no slip: it is
 /// the project meant, whose session is not running, so it gets `not_running`'s hints
 /// (start the app) and the list is only what else runs; "did you mean" the other
-/// project's session there sent an agent to drive another app. `not_running(e)`
-/// alone when no other session runs.
+/// project's session there sent an agent to drive another app. So is a path whose
+/// session ran (`ran`: its lockfile was just found, its process gone), though no file
+/// is there (a bridge's project, the README's `/tmp/demo/App.csproj`): a note said it
+/// ended, and "did you mean" another app contradicted it. `not_running(e)` alone when
+/// no other session runs.
 pub fn with_other_projects(
     e: Error,
     project: &ProjectFilter,
+    ran: bool,
     live: &[Candidate],
     not_running: impl FnOnce(Error) -> Error,
 ) -> Error {
@@ -141,7 +145,7 @@ pub fn with_other_projects(
     }
     others.sort_by(|a, b| a.project.cmp(&b.project));
     let listed = e.with_list(rows(&others));
-    let exists = Path::new(&project.canonical).exists();
+    let exists = ran || Path::new(&project.canonical).exists();
     let choose = "these sessions are of other projects: choose one with `--project PATH`";
     match nearest(&project.canonical, exists, &others) {
         // Not "of other projects": one of them is the project likely meant.

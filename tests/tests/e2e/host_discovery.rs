@@ -1442,6 +1442,23 @@ fn a_project_whose_app_exited_is_told_to_start_it_not_pointed_at_another_of_its_
     again.assert_code(4);
     again.assert_stderr_is(not_running(&sb, &typed, &[&a], ""));
 
+    // So is one whose file does not exist (a bridge's; README's `/tmp/demo/App.csproj`),
+    // once its session ran: it was no slip for `a`'s (user audit AU6 1: a note said it
+    // ended, then "did you mean" sent the agent to drive `a`).
+    std::fs::create_dir_all(sb.root().join("d")).expect("mkdir d");
+    let d_project = sb.root().join("d/App.csproj");
+    let d = sb.start_sample(&d_project);
+    let (pid, started) = (d.pid(), d.lock.started_at.clone());
+    d.kill();
+    let out = sb.mur(&["devtools", "--project", "d/App.csproj", "call", "version"]);
+    out.assert_code(4).assert_stdout_is("");
+    let ended = format!(
+        "hint: this project's session (pid {pid}, started {started}) has ended without \
+         withdrawing its lockfile: it crashed or was killed\n"
+    );
+    let typed = sb.canonical_project(&d_project);
+    out.assert_stderr_is(not_running(&sb, &typed, &[&a], &ended));
+
     for slip in ["a/App.cproj", "c/App.csproj"] {
         let out = sb.mur(&["devtools", "--project", slip, "call", "version"]);
         out.assert_code(4).assert_stdout_is("");
