@@ -1427,16 +1427,21 @@ fn a_project_whose_app_exited_is_told_to_start_it_not_pointed_at_another_of_its_
     out.assert_code(4).assert_stdout_is("");
     out.assert_stderr_is(not_running(&sb, &typed, &[&a], ""));
 
-    let b = sb.start_sample(&b_project);
-    let (pid, started) = (b.pid(), b.lock.started_at.clone());
-    b.kill();
-    let out = sb.mur(&["devtools", "--project", "b/App.csproj", "call", "version"]);
-    out.assert_code(4).assert_stdout_is("");
-    let ended = format!(
-        "hint: this project's session (pid {pid}, started {started}) has ended without \
-         withdrawing its lockfile: it crashed or was killed\n"
-    );
-    out.assert_stderr_is(not_running(&sb, &typed, &[&a], &ended));
+    // Killed: `--project typed` (relative to the sandbox) is told the session ended, and how.
+    let killed = |project: &std::path::Path, typed: &str| {
+        let app = sb.start_sample(project);
+        let (pid, started) = (app.pid(), app.lock.started_at.clone());
+        app.kill();
+        let out = sb.mur(&["devtools", "--project", typed, "call", "version"]);
+        out.assert_code(4).assert_stdout_is("");
+        let ended = format!(
+            "hint: this project's session (pid {pid}, started {started}) has ended without \
+             withdrawing its lockfile: it crashed or was killed\n"
+        );
+        let canonical = sb.canonical_project(project);
+        out.assert_stderr_is(not_running(&sb, &canonical, &[&a], &ended));
+    };
+    killed(&b_project, "b/App.csproj");
     // The stale lockfile went on that call's way: the next is told to start the app.
     let again = sb.mur(&["devtools", "--project", "b/App.csproj", "call", "version"]);
     again.assert_code(4);
@@ -1446,18 +1451,7 @@ fn a_project_whose_app_exited_is_told_to_start_it_not_pointed_at_another_of_its_
     // once its session ran: it was no slip for `a`'s (user audit AU6 1: a note said it
     // ended, then "did you mean" sent the agent to drive `a`).
     std::fs::create_dir_all(sb.root().join("d")).expect("mkdir d");
-    let d_project = sb.root().join("d/App.csproj");
-    let d = sb.start_sample(&d_project);
-    let (pid, started) = (d.pid(), d.lock.started_at.clone());
-    d.kill();
-    let out = sb.mur(&["devtools", "--project", "d/App.csproj", "call", "version"]);
-    out.assert_code(4).assert_stdout_is("");
-    let ended = format!(
-        "hint: this project's session (pid {pid}, started {started}) has ended without \
-         withdrawing its lockfile: it crashed or was killed\n"
-    );
-    let typed = sb.canonical_project(&d_project);
-    out.assert_stderr_is(not_running(&sb, &typed, &[&a], &ended));
+    killed(&sb.root().join("d/App.csproj"), "d/App.csproj");
 
     for slip in ["a/App.cproj", "c/App.csproj"] {
         let out = sb.mur(&["devtools", "--project", slip, "call", "version"]);
