@@ -26,6 +26,9 @@ pub const DEFAULT_MAX_RESPONSE: ByteSize = ByteSize::DEFAULT_MAX_RESPONSE;
 // `-V` is `mur`'s alone, as `cargo -V` and `git --version` are theirs: `mur devtools
 // version` is the running app's, and `-V` listed under every command read as that.
 #[command(disable_help_subcommand = true)]
+// Typed alone, `mur` is refused in one line as `mur devtools` is, not with its whole help
+// (~40 lines) on stderr; `mur --help` prints it on stdout.
+#[command(arg_required_else_help = false)]
 #[command(after_help = examples(&[
     "mur devtools session list --pretty",
     "mur devtools tree --selector '#btn-inc'",
@@ -135,8 +138,11 @@ pub fn command() -> clap::Command {
 /// under `mur devtools --help`.
 pub fn command_listing(plugin_verbs: &[(String, String, &str)]) -> clap::Command {
     use clap::CommandFactory as _;
-    let cmd = Cli::command().mut_subcommand("devtools", |devtools| {
-        devtools.after_help(devtools_after_help(plugin_verbs))
+    // Each in its place (`mut_subcommand` moves the one it changes last): `mur` typed alone
+    // names its commands in clap's order, as its help lists them.
+    let cmd = Cli::command().mut_subcommands(|command| match command.get_name() {
+        "devtools" => command.after_help(devtools_after_help(plugin_verbs)),
+        _ => command,
     });
     if color_disabled() {
         cmd.color(clap::ColorChoice::Never)

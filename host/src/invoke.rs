@@ -559,41 +559,65 @@ pub async fn invoke(settings: &Settings, method: &str, params: Option<&Value>) -
 /// last saw (exit 5, `timed out … last seen: …`), where a call the host gives up on
 /// says only that it timed out (exit 2). Only the verbs that declare it are touched:
 /// handing every verb the host's bound would lengthen every call by its grace. A wait
-/// lowered, the one the verb sent or the tool's own default, is said in a note naming
-/// verb `verb` (else the tool's answer names a wait nobody typed).
+/// lowered, the one the verb sent or the tool's own default, is returned too, for the
+/// failure it may end in to say so ([`Lowered::told`]).
 pub fn within_bound(
     mut arguments: Value,
     verb: &str,
     spec: Option<&VerbSpec>,
     settings: &Settings,
-) -> Value {
+) -> (Value, Option<Lowered>) {
     let Some(waits) = spec.and_then(|spec| spec.waits.as_ref()) else {
-        return arguments;
+        return (arguments, None);
     };
     let most = wait_within(settings.timeout);
     let Some(object) = arguments.as_object_mut() else {
-        return arguments;
+        return (arguments, None);
     };
     let asked = match object.get(&waits.argument) {
         None => u64::from(waits.default_ms),
         Some(given) => match given.as_u64() {
             Some(ms) => ms,
             // Not a number of milliseconds: the tool's to refuse, as sent.
-            None => return arguments,
+            None => return (arguments, None),
         },
     };
-    if asked > most {
-        object.insert(waits.argument.clone(), Value::from(most));
-        output::notes(
-            &[format!(
-                "note: `{verb}`'s timeout was lowered from {asked} ms to {most} ms, to end \
-                 within the call's `--timeout` of {} ms",
-                settings.timeout.as_millis()
-            )],
-            settings.quiet,
-        );
+    if asked <= most {
+        return (arguments, None);
     }
-    arguments
+    object.insert(waits.argument.clone(), Value::from(most));
+    let lowered = Lowered {
+        hint: format!(
+            "`{verb}`'s timeout was lowered from {asked} ms to {most} ms, to end within the \
+             call's `--timeout` of {} ms; `--timeout MS` after `{verb}` waits that long",
+            settings.timeout.as_millis()
+        ),
+        wait: std::time::Duration::from_millis(most),
+        started: Instant::now(),
+    };
+    (arguments, Some(lowered))
+}
+
+/// A wait [`within_bound`] lowered, and when its call began.
+pub struct Lowered {
+    hint: String,
+    wait: std::time::Duration,
+    started: Instant,
+}
+
+impl Lowered {
+    /// `e`, the verb's failure, with a hint saying mur lowered its wait when the tool
+    /// failed (exit 5) no sooner than that wait ends: a wait out of time, whose answer
+    /// (`timed out after 1333 ms`) names a wait nobody typed. A wait that ends well, or
+    /// fails sooner (a bad selector), says nothing of it: a note on every such call
+    /// was noise in a transcript (user audit AU6).
+    pub fn told(&self, e: Error) -> Error {
+        if e.kind() == Kind::ToolFailed && self.started.elapsed() >= self.wait {
+            e.with_hint(&self.hint)
+        } else {
+            e
+        }
+    }
 }
 
 /// The longest a tool may wait within a call bound of `bound`: the inverse of the
@@ -868,13 +892,13 @@ mod tests {
     #[test]
     fn a_wait_longer_than_the_call_bound_is_lowered_to_answer_within_it() {
         let (settings, spec) = bound_and_waits(2000);
-        let sent = |arguments: Value| within_bound(arguments, "wait", Some(&spec), &settings);
+        let sent = |arguments: Value| within_bound(arguments, "wait", Some(&spec), &settings).0;
         // The tool's default (5 s), not sent: sent, lowered.
         assert_eq!(
             sent(json!({"selector": "#s"})),
             json!({"selector": "#s", "timeoutMs": 1333})
         );
-        // A value given: lowered too (with a note); a shorter one as it is.
+        // A value given: lowered too; a shorter one as it is.
         assert_eq!(sent(json!({"timeoutMs": 8000})), json!({"timeoutMs": 1333}));
         assert_eq!(sent(json!({"timeoutMs": 1000})), json!({"timeoutMs": 1000}));
         // Not a number of milliseconds: the tool's to refuse.
@@ -890,18 +914,18 @@ mod tests {
         let (settings, spec) = bound_and_waits(10_000);
         let arguments = json!({"selector": "#s"});
         assert_eq!(
-            within_bound(arguments.clone(), "wait", Some(&spec), &settings),
+            within_bound(arguments.clone(), "wait", Some(&spec), &settings).0,
             arguments
         );
         // A verb that declares nothing: untouched, whatever the bound.
         let (settings, _) = bound_and_waits(1000);
         let plain = VerbSpec::default();
         assert_eq!(
-            within_bound(arguments.clone(), "wait", Some(&plain), &settings),
+            within_bound(arguments.clone(), "wait", Some(&plain), &settings).0,
             arguments
         );
         assert_eq!(
-            within_bound(arguments.clone(), "wait", None, &settings),
+            within_bound(arguments.clone(), "wait", None, &settings).0,
             arguments
         );
     }

@@ -396,12 +396,12 @@ fn private_dir(dir: &Path) {
     builder.create(dir).expect("create verb directory");
 }
 
-/// The note mur prints before the tool's answer when it lowers `verb`'s declared wait
-/// (`timeoutMs`, 5000 ms by default) to `to_ms`, so the call ends within the host's
-/// `--timeout` of `bound_ms`.
-pub fn lowered_wait_note(verb: &str, to_ms: u64, bound_ms: u64) -> String {
+/// The hint under the tool's answer when mur lowered `verb`'s declared wait (`timeoutMs`,
+/// 5000 ms by default) to `to_ms`, so the call ends within the host's `--timeout` of
+/// `bound_ms`, and the tool then gave up: its answer names a wait nobody typed.
+pub fn lowered_wait_hint(verb: &str, to_ms: u64, bound_ms: u64) -> String {
     format!(
-        "note: `{verb}`'s timeout was lowered from 5000 ms to {to_ms} ms, to end within the \
-         call's `--timeout` of {bound_ms} ms\n"
+        "hint: `{verb}`'s timeout was lowered from 5000 ms to {to_ms} ms, to end within the \
+         call's `--timeout` of {bound_ms} ms; `--timeout MS` after `{verb}` waits that long\n"
     )
 }

@@ -125,15 +125,6 @@ impl Output {
         self.assert_stdout(self.stdout.starts_with(prefix), "start with", prefix)
     }
 
-    /// Takes off stderr's first line, which must be `line` (a `note:` said before the
-    /// rest, newline included), so what follows is checked whole as if it stood alone.
-    #[track_caller]
-    pub fn after_stderr_line(mut self, line: &str) -> Self {
-        self.assert_stderr_starts_with(line);
-        self.stderr.drain(..line.len());
-        self
-    }
-
     /// Asserts stderr begins with `prefix`, showing the whole output when it does not.
     #[track_caller]
     pub fn assert_stderr_starts_with(&self, prefix: &str) -> &Self {

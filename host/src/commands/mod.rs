@@ -247,7 +247,7 @@ fn version_of_mur(e: clap::Error) -> Error {
     )
 }
 
-/// A group typed without its command (`mur devtools session`, `verbs --pretty`): one line
+/// A group typed without its command (`mur`, `mur devtools session`, `verbs --pretty`): one line
 /// naming the group's commands, then clap's usage hint. clap said "'mur devtools session'
 /// requires a subcommand but one was not provided, [subcommands: list, clean]".
 fn no_command(e: clap::Error) -> Error {
@@ -261,7 +261,9 @@ fn no_command(e: clap::Error) -> Error {
         _ => Vec::new(),
     };
     let clap_said = Error::from(e);
-    // `mur devtools` takes a verb too, and its verbs are no subcommands of clap's.
+    // `mur devtools` takes a verb too, and its verbs are no subcommands of clap's; `mur`
+    // alone is most likely someone looking for them.
+    let catalog = Some("`mur devtools catalog` lists every verb");
     let (needs, also) = match group.as_str() {
         "mur devtools" => (
             "a verb or a command",

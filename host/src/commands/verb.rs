@@ -69,15 +69,19 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
         }
     };
     settings.verb_timeout(plan.timeout_ms, host.timeout_given);
-    let arguments = invoke::within_bound(arguments, name, verbs.spec(name), &settings);
+    let (arguments, lowered) = invoke::within_bound(arguments, name, verbs.spec(name), &settings);
     let params = json!({ "name": tool, "arguments": arguments });
     let result =
         block_on(invoke::invoke(&settings, "tools/call", Some(&params)))?.map_err(|e| {
-            invoke::as_typed(
+            let e = invoke::as_typed(
                 bound_given_after(e, plan.timeout_ms, &settings),
                 name,
                 &tool,
-            )
+            );
+            match &lowered {
+                Some(lowered) => lowered.told(e),
+                None => e,
+            }
         })?;
     let shaped = usage::measure(Phase::Shape, || {
         let shaped = verbs

@@ -56,6 +56,26 @@ fn devtools_alone_is_refused_in_one_line_as_a_group_without_its_command() {
         );
 }
 
+/// `mur` alone is refused as `mur devtools` alone is, naming its commands in its help's
+/// order: it printed its whole help (~40 lines) on stderr. `mur --help` prints it on stdout.
+#[test]
+fn mur_alone_is_refused_in_one_line_as_a_group_without_its_command() {
+    let sb = Sandbox::new();
+    for argv in [&[][..], &["--pretty"]] {
+        sb.mur(argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(
+                "error: `mur` needs a command: devtools, completions or help\n\
+                 hint: `mur devtools catalog` lists every verb\n\
+                 hint: usage: mur [OPTIONS] <COMMAND> (`--help` shows more)\n",
+            );
+    }
+    let help = sb.mur(&["--help"]);
+    help.assert_quiet_success();
+    assert!(help.stdout.starts_with("Drive running apps"), "{help}");
+}
+
 /// A group typed without its command (`session`, `verbs`, `usage`; with an option or
 /// none) is refused in one line naming its commands, exit 1, as any usage error: its
 /// whole help on stderr was 30 lines to read for the one word missing.

@@ -234,14 +234,15 @@ fn a_python_verb_s_exception_shows_its_message_and_pitfalls_are_not_silent() {
 /// timed out (exit 5), as the Rust kit's `wait` does (verbs_wait_bound.rs), and the
 /// call is not cut off (exit 2, what a verb that declares nothing gets).
 pub fn gives_up_within_the_host_s_timeout(sb: &mur_e2e::Sandbox, verb: &str) {
-    // The tool's default lowered is said first, in a note (c61b58b), as for `wait`.
-    let note = mur_e2e::plugins::lowered_wait_note(verb, 1000, 1500);
-    let out = sb.devtools(&["--timeout", "1500", verb, "--selector", "#never"]);
-    out.after_stderr_line(&note).assert_verb_failed(
-        verb,
-        "waitFor",
-        "timed out after 1000 ms waiting for `#never` to exist; last seen: no element matched `#never`",
-    );
+    // The tool's default lowered is said under its answer, in a hint, as for `wait`.
+    let hint = mur_e2e::plugins::lowered_wait_hint(verb, 1000, 1500);
+    let timed_out = "timed out after 1000 ms waiting for `#never` to exist; last seen: no \
+                     element matched `#never`";
+    sb.devtools(&["--timeout", "1500", verb, "--selector", "#never"])
+        .assert_verb_failed(verb, "waitFor", timed_out)
+        .assert_stderr_is(format!(
+            "error: `{verb}` (tool `waitFor`) failed: {timed_out}\n{hint}"
+        ));
     // The verb's own `--timeout`, sent as the tool's wait.
     sb.devtools(&[
         "--timeout",

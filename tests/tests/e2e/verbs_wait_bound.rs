@@ -68,15 +68,16 @@ fn a_declaration_that_says_no_argument_and_wait_is_refused_at_add() {
 }
 
 /// `wait '#never'` within `--timeout 2000`: mur lowers the wait `wait` declares (the
-/// tool's 5 s default), says so first in a note (the tool's answer names a wait nobody
-/// typed), and the tool answers within the bound that it timed out, saying what it
-/// last saw. Without the declared wait, the call would end out of time (exit 2).
+/// tool's 5 s default), and the tool answers within the bound that it timed out, saying
+/// what it last saw; a hint under it says the wait was lowered (the answer names a wait
+/// nobody typed). Without the declared wait, the call would end out of time (exit 2).
 pub(crate) fn wait_lowered_to_1333(sandbox: &Sandbox) {
-    let note = plugins::lowered_wait_note("wait", 1333, 2000);
-    let out = sandbox.devtools(&["--timeout", "2000", "wait", "#never"]);
-    out.after_stderr_line(&note).assert_verb_failed(
-        "wait",
-        "waitFor",
-        "timed out after 1333 ms waiting for `#never` to exist; last seen: no element matched `#never`",
-    );
+    let timed_out = "timed out after 1333 ms waiting for `#never` to exist; last seen: no element matched `#never`";
+    sandbox
+        .devtools(&["--timeout", "2000", "wait", "#never"])
+        .assert_verb_failed("wait", "waitFor", timed_out)
+        .assert_stderr_is(format!(
+            "error: `wait` (tool `waitFor`) failed: {timed_out}\n{}",
+            plugins::lowered_wait_hint("wait", 1333, 2000)
+        ));
 }
