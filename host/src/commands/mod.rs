@@ -265,10 +265,8 @@ fn no_command(e: clap::Error) -> Error {
     // alone is most likely someone looking for them.
     let catalog = Some("`mur devtools catalog` lists every verb");
     let (needs, also) = match group.as_str() {
-        "mur devtools" => (
-            "a verb or a command",
-            Some("`mur devtools catalog` lists every verb"),
-        ),
+        "mur devtools" => ("a verb or a command", catalog),
+        "mur" => ("a command", catalog),
         _ => ("a command", None),
     };
     let message = match commands.split_last() {
