@@ -40,13 +40,45 @@ fn hidden_message(tree: &Tree, id: NodeId) -> String {
         _ => tree.ancestor_of_kind(id, Kind::Panel),
     };
     let hidden_panel = panel.filter(|&panel| !tree.element(panel).visible);
-    match hidden_panel.and_then(|panel| Component::from_name(&tree.element(panel).id)) {
-        Some(component) => format!(
+    if let Some(component) =
+        hidden_panel.and_then(|panel| Component::from_name(&tree.element(panel).id))
+    {
+        return format!(
             "{label} is not visible: component `{}` is not active; switch to it first",
             component.name()
-        ),
-        None => format!("{label} is not visible (collapsed or scrolled out of view)"),
+        );
     }
+    // Otherwise the nearest reason above it that a person would undo: an expander closed
+    // over it, or a viewport it lies outside of. The tools are named, not a client's
+    // commands: an agent reads this over MCP as well as through a CLI.
+    let mut current = id;
+    while let Some(parent) = tree.node(current).parent {
+        let container = tree.element(parent);
+        if container.expanded == Some(false) {
+            return format!(
+                "{label} is not visible: it is inside {}, which is collapsed; expand it first (tool `expand`, selector `#{}`)",
+                container.label(),
+                container.id
+            );
+        }
+        if container.kind.clips_children()
+            && !container.bounds.intersects(&tree.element(current).bounds)
+        {
+            return match container.kind {
+                Kind::ScrollViewer => format!(
+                    "{label} is not visible: it is scrolled out of view in {}; scroll it into view first (tool `scroll`, selector `#{}`)",
+                    container.label(),
+                    element.id
+                ),
+                _ => format!(
+                    "{label} is not visible: it lies outside the visible area of {}",
+                    container.label()
+                ),
+            };
+        }
+        current = parent;
+    }
+    format!("{label} is not visible")
 }
 
 /// Click: what a mouse click on the element would do.

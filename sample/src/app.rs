@@ -68,36 +68,48 @@ pub fn find_all(
     selector: &str,
     window: Option<&str>,
 ) -> Result<Vec<NodeId>, ToolError> {
-    let parsed = selector::parse(selector)?;
-    let scope = match window {
+    let scope = scope(tree, window)?;
+    Ok(selector::parse_in(selector, Some((tree, &scope)))?.query(tree, &scope))
+}
+
+/// The elements of one window, or of all of them.
+fn scope(tree: &Tree, window: Option<&str>) -> Result<Vec<NodeId>, ToolError> {
+    Ok(match window {
         Some(name) => tree.subtree(window_node(tree, name)?),
         None => tree.ids().collect(),
-    };
-    Ok(parsed.query(tree, &scope))
+    })
+}
+
+/// [`find_all`], refusing a selector that matches nothing: the error names the selector
+/// and the element likely meant, when one is close (`#add` → `#todo-add`).
+pub fn find_some(
+    tree: &Tree,
+    selector: &str,
+    window: Option<&str>,
+) -> Result<Vec<NodeId>, ToolError> {
+    let matches = find_all(tree, selector, window)?;
+    if matches.is_empty() {
+        let scope = scope(tree, window)?;
+        return Err(ToolError::new(selector::no_match(
+            tree, &scope, selector, "",
+        )));
+    }
+    Ok(matches)
 }
 
 /// The first element matching `selector` (document order), or an error naming the selector.
 pub fn find_one(tree: &Tree, selector: &str) -> Result<NodeId, ToolError> {
-    first_match(find_all(tree, selector, None)?, selector)
+    Ok(find_some(tree, selector, None)?[0])
 }
 
 /// The first element below `container` matching `selector`.
 pub fn find_inside(tree: &Tree, container: NodeId, selector: &str) -> Result<NodeId, ToolError> {
-    let parsed = selector::parse(selector)?;
     let scope: Vec<NodeId> = tree.subtree(container).into_iter().skip(1).collect();
-    let container_label = tree.element(container).label();
+    let parsed = selector::parse_in(selector, Some((tree, &scope)))?;
     parsed.query(tree, &scope).first().copied().ok_or_else(|| {
-        ToolError::new(format!(
-            "no element inside {container_label} matches `{selector}`"
-        ))
+        let inside = format!(" inside {}", tree.element(container).label());
+        ToolError::new(selector::no_match(tree, &scope, selector, &inside))
     })
-}
-
-pub fn first_match(matches: Vec<NodeId>, selector: &str) -> Result<NodeId, ToolError> {
-    matches
-        .first()
-        .copied()
-        .ok_or_else(|| ToolError::new(format!("no element matches `{selector}`")))
 }
 
 /// The window node called `name`, or an error listing the windows.

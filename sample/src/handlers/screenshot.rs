@@ -9,7 +9,7 @@ use mur_server::{ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
 
 use super::registration::{SELECTOR_HELP, object_schema, register, selector_property};
 use crate::actions::ensure_usable;
-use crate::app::{SampleApp, find_all, first_match, window_node};
+use crate::app::{SampleApp, find_some, window_node};
 use crate::render;
 use crate::view;
 
@@ -64,7 +64,7 @@ fn capture(app: &SampleApp, args: &ScreenshotArgs) -> ToolResult {
     let tree = view::build(&state);
     let (window, area) = match &args.selector {
         Some(selector) => {
-            let id = first_match(find_all(&tree, selector, args.window.as_deref())?, selector)?;
+            let id = find_some(&tree, selector, args.window.as_deref())?[0];
             if !tree.element(id).visible {
                 ensure_usable(&tree, id)?;
             }

@@ -13,6 +13,7 @@
 //! item containing "a", while `ListItem:nth(1):text("a")` is the second item if it has "a".
 
 mod ast;
+mod meant;
 mod parse;
 
 use std::collections::HashSet;
@@ -21,7 +22,8 @@ use super::element::Element;
 use super::tree::{NodeId, Tree};
 
 pub use ast::{AttrOp, Combinator, Filter, Selector, Step};
-pub use parse::parse;
+pub use meant::no_match;
+pub use parse::{parse, parse_in};
 
 impl Selector {
     /// Elements in `scope` (in document order) that match, in document order.

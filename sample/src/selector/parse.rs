@@ -1,14 +1,23 @@
 //! Parses selector text into a [`Selector`], with errors that name the problem and where it is.
 
 use crate::element::Kind;
+use crate::tree::{NodeId, Tree};
 
 use super::ast::{ATTRIBUTES, AttrOp, Combinator, Filter, Selector, Step};
+use super::meant::{Meant, meant};
 
 /// Parse `text`; errors read like `bad selector `#`: expected an id after `#` at character 2`.
 pub fn parse(text: &str) -> Result<Selector, String> {
+    parse_in(text, None)
+}
+
+/// [`parse`] for a selector to be matched among `scope`'s elements: a bare word that is
+/// no type is told as what it likely names there (an id, an element's text).
+pub fn parse_in(text: &str, scope: Option<(&Tree, &[NodeId])>) -> Result<Selector, String> {
     let mut parser = Parser {
         chars: text.chars().collect(),
         pos: 0,
+        scope,
     };
     parser.selector().map_err(|(pos, problem)| {
         format!("bad selector `{text}`: {problem} at character {}", pos + 1)
@@ -18,12 +27,13 @@ pub fn parse(text: &str) -> Result<Selector, String> {
 /// A problem and the 0-based character index where it was found.
 type ParseError = (usize, String);
 
-struct Parser {
+struct Parser<'a> {
     chars: Vec<char>,
     pos: usize,
+    scope: Option<(&'a Tree, &'a [NodeId])>,
 }
 
-impl Parser {
+impl Parser<'_> {
     fn selector(&mut self) -> Result<Selector, ParseError> {
         self.skip_spaces();
         if self.at_end() {
@@ -101,11 +111,35 @@ impl Parser {
         let start = self.pos;
         let name = self.identifier();
         let known = Kind::ALL.map(Kind::name).join(", ");
-        // A bare word is most often an id whose `#` was left off (or eaten by a shell).
-        Kind::from_name(&name).map(Filter::Kind).ok_or((
-            start,
-            format!("unknown element type `{name}` (known: {known}); an id is written `#{name}`"),
-        ))
+        Kind::from_name(&name).map(Filter::Kind).ok_or_else(|| {
+            (
+                start,
+                format!(
+                    "unknown element type `{name}` (known: {known}); {}",
+                    self.bare_word(&name)
+                ),
+            )
+        })
+    }
+
+    /// What a bare word that is no type was likely meant as: an id whose `#` was left off
+    /// (or eaten by a shell), or an element's text (`Add` for the button that says it).
+    /// Told as what it names among the elements searched when known, so that the form
+    /// suggested matches.
+    fn bare_word(&self, word: &str) -> String {
+        let either =
+            format!("an id is written `#{word}`, an element by its text `:text(\"{word}\")`");
+        let Some((tree, scope)) = self.scope else {
+            return either;
+        };
+        match meant(tree, scope, word) {
+            Some(Meant::Id(id)) if id == word => format!("an id is written `#{word}`"),
+            Some(Meant::Id(id)) => format!("did you mean the id `#{id}`?"),
+            Some(Meant::TextOf(id)) => {
+                format!("an element by its text is written `:text(\"{word}\")` (`#{id}` has it)")
+            }
+            None => either,
+        }
     }
 
     fn id(&mut self) -> Result<Filter, ParseError> {
@@ -365,7 +399,9 @@ mod tests {
         );
         let bare = parse("btn-inc").expect_err("an id without its #");
         assert!(
-            bare.contains("ScrollViewer); an id is written `#btn-inc` at character 1"),
+            bare.contains(
+                "ScrollViewer); an id is written `#btn-inc`, an element by its text `:text(\"btn-inc\")` at character 1"
+            ),
             "{bare}"
         );
         let attribute = parse("[colour=red]").expect_err("unknown attribute");

@@ -263,3 +263,97 @@ fn bad_selectors_and_arguments_are_explained() {
         "{message}"
     );
 }
+
+#[test]
+fn a_hidden_element_is_told_what_hides_it_and_which_tool_shows_it() {
+    let app = App::showing("settings");
+    // Collapsed: the expander is named, and expanding it (as told) makes the focus work.
+    assert_eq!(
+        app.err("focus", json!({ "selector": "#cache-size" })),
+        "`#cache-size` is not visible: it is inside `#advanced`, which is collapsed; expand it first (tool `expand`, selector `#advanced`)"
+    );
+    app.ok("expand", json!({ "selector": "#advanced" }));
+    app.ok("focus", json!({ "selector": "#cache-size" }));
+    // Scrolled out: the viewer is named, and the scroll told brings the line into view.
+    assert_eq!(
+        app.err("click", json!({ "selector": "#log-150" })),
+        "`#log-150` is not visible: it is scrolled out of view in `#log`; scroll it into view first (tool `scroll`, selector `#log-150`)"
+    );
+    app.ok("scroll", json!({ "selector": "#log-150" }));
+    app.ok("click", json!({ "selector": "#log-150" }));
+}
+
+#[test]
+fn a_selector_that_names_nothing_is_told_the_element_likely_meant() {
+    let app = App::new();
+    app.ok(
+        "fire",
+        json!({ "target": "todo.add", "args": { "text": "bravo" } }),
+    );
+    app.ok("switchComponent", json!({ "component": "todo" }));
+    let rows = [
+        // A bare word that is an element's text, not a type: the id it likely is.
+        (
+            "click",
+            json!({ "selector": "Add" }),
+            "; did you mean the id `#todo-add`? at character 1",
+        ),
+        // … or, where it is no id, the `:text` form (which then matches).
+        (
+            "select",
+            json!({ "selector": "#todo-list", "item": "bravo" }),
+            "; an element by its text is written `:text(\"bravo\")` (`#todo-1` has it) at character 1",
+        ),
+        // A word that is an id elsewhere.
+        (
+            "state",
+            json!({ "selector": "btn-inc" }),
+            "; an id is written `#btn-inc` at character 1",
+        ),
+        // A word that is nothing near: both forms.
+        (
+            "state",
+            json!({ "selector": "zzz" }),
+            "; an id is written `#zzz`, an element by its text `:text(\"zzz\")` at character 1",
+        ),
+    ];
+    for (tool, args, end) in rows {
+        let message = app.err(tool, args.clone());
+        assert!(
+            message.starts_with("bad selector `") && message.ends_with(end),
+            "{tool} {args}: {message}"
+        );
+    }
+    app.ok(
+        "select",
+        json!({ "selector": "#todo-list", "item": ":text(\"bravo\")" }),
+    );
+    for (selector, message) in [
+        (
+            "#add",
+            "no element matches `#add`; did you mean `#todo-add`?",
+        ),
+        (
+            "#Add",
+            "no element matches `#Add`; did you mean `#todo-add`?",
+        ),
+        (
+            "#btn-icn",
+            "no element matches `#btn-icn`; did you mean `#btn-inc`?",
+        ),
+        (
+            "#bravo",
+            "no element matches `#bravo`; `#todo-1` has the text \"bravo\"",
+        ),
+        ("#nope", "no element matches `#nope`"),
+    ] {
+        assert_eq!(app.err("state", json!({ "selector": selector })), message);
+    }
+    assert_eq!(
+        app.err(
+            "select",
+            json!({ "selector": "#todo-list", "item": "#bravo" })
+        ),
+        "no element inside `#todo-list` matches `#bravo`; `#todo-1` has the text \"bravo\""
+    );
+}
