@@ -446,8 +446,14 @@ impl Args {
                     let word = at.and_then(|at| argv.get(at)).map(String::as_str);
                     match word {
                         Some("-h") => return Ok(Request::Help),
-                        // Only `-h` alone is help: `-hello` is no cluster of `-h`.
-                        Some(word) if word.starts_with("-h") => format!("unknown option `{word}`"),
+                        // Only `-h` alone is help: `-hello` is no cluster of `-h`; nor is
+                        // a number one of `-1` (`-15`).
+                        Some(word)
+                            if word.starts_with("-h")
+                                || word[1..].starts_with(|c: char| c.is_ascii_digit()) =>
+                        {
+                            format!("unknown option `{word}`")
+                        }
                         Some(word) if host_short_cluster(word) => {
                             let apart: Vec<String> = word[1..]
                                 .chars()
@@ -956,8 +962,11 @@ fn host_short_cluster(word: &str) -> bool {
 
 /// `unknown` (an unknown option's message) with, where the positional still to fill
 /// is text, a hint to give the word after `--`, as the command it would make when
-/// the rest of argv is right: `mur devtools type '#x' -- -5`. `at` is the word's
-/// place in `argv`; `filled`, how many positionals the words before it gave.
+/// the rest of argv is right: `mur devtools type '#x' -- -5`. A number for a count
+/// still to fill (`-1`) is told why the count refuses it instead: after `--` it would
+/// be refused all the same (the Python and JavaScript kits hint `--` for a number
+/// their `integer` takes, and say why for one it does not). `at` is the word's place
+/// in `argv`; `filled`, how many positionals the words before it gave.
 fn text_after_dashes(
     verb: Option<&str>,
     spec: &Spec,
@@ -969,14 +978,20 @@ fn text_after_dashes(
     let (Some(pos), Some(at)) = (spec.positionals.get(filled), at) else {
         return unknown;
     };
-    if pos.kind != Kind::Text {
-        return unknown;
+    let word = &argv[at];
+    match pos.kind {
+        Kind::Text => {}
+        Kind::Count if integer_digits(word).is_some() => {
+            if let Err(why) = check_word(pos.kind, &format!("`<{}>`", pos.name), word.clone()) {
+                return why;
+            }
+        }
+        _ => return unknown,
     }
     let told = format!(
         "{unknown}; to give it as `<{}>`, put it after `--`",
         pos.name
     );
-    let word = &argv[at];
     let rest = &argv[at + 1..];
     if rest.iter().any(|later| later == "--") {
         return told;
@@ -1110,7 +1125,7 @@ fn sent_json(kind: Kind, value: Option<&str>) -> Option<Value> {
     match (kind, value) {
         (Kind::Flag, _) => Some(Value::Bool(true)),
         (Kind::Local | Kind::LocalFlag | Kind::OutPath | Kind::Millis, _) | (_, None) => None,
-        (Kind::Count, Some(text)) => text.parse::<u64>().ok().map(Value::from),
+        (Kind::Count, Some(text)) => count(text).ok().map(Value::from),
         // Sent as typed, by `json_options`.
         (Kind::Json, _) => None,
         (_, Some(text)) => Some(Value::from(text)),
@@ -1147,9 +1162,10 @@ fn check_word(kind: Kind, shown: &str, word: String) -> Result<String, String> {
                 None => told,
             })
         }
-        Kind::Count if word.parse::<u64>().is_err() => Err(format!(
-            "{shown} needs a non-negative integer, got `{word}`"
-        )),
+        Kind::Count => match count(&word) {
+            Ok(_) => Ok(word),
+            Err(why) => Err(format!("{shown} {why}, got `{word}`")),
+        },
         // Checked, never built into a `Value` tree: that takes up to 16 times the
         // text's bytes, and a 4 MiB value mur takes would outgrow the verb's 64 MiB;
         // the text is sent as typed (`Args::json_options`), without the white space
@@ -1168,6 +1184,30 @@ fn check_word(kind: Kind, shown: &str, word: String) -> Result<String, String> {
         }
         _ => Ok(word),
     }
+}
+
+/// A [`Kind::Count`]'s value, or why `word` is none: an integer as mur reads one
+/// (ASCII digits after at most one sign, `-0` being 0), within a `u64`. An integer
+/// past it (`-1`) is "out of range", as the Python and JavaScript kits and mur's
+/// derived verbs say it.
+fn count(word: &str) -> Result<u64, String> {
+    let Some(digits) = integer_digits(word) else {
+        return Err("needs a non-negative integer".to_owned());
+    };
+    match (word.starts_with('-'), digits.parse::<u64>()) {
+        (false, Ok(n)) | (true, Ok(n @ 0)) => Ok(n),
+        _ => Err(format!(
+            "is out of range: an integer from 0 to {}",
+            u64::MAX
+        )),
+    }
+}
+
+/// The digits of `word` where it is an integer as mur reads one (Rust's `from_str`
+/// of `i64` and `u64`: ASCII digits after at most one sign), else `None`.
+fn integer_digits(word: &str) -> Option<&str> {
+    let digits = word.strip_prefix(['+', '-']).unwrap_or(word);
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(digits)
 }
 
 /// The white space JSON allows around a value.

@@ -238,6 +238,23 @@ fn a_positional_is_held_to_its_kind_and_sent_by_it() {
             &["fast", "many", "900", "1"],
             "`<n>` needs a non-negative integer, got `many`",
         ),
+        // A number the count refuses is told why, not to give it after `--`, where it
+        // would be refused all the same (Python's and JavaScript's `integer` take `-1`,
+        // and hint `--` for it).
+        (
+            &["fast", "-1", "900", "1"],
+            "`<n>` is out of range: an integer from 0 to 18446744073709551615, got `-1`",
+        ),
+        (
+            &["fast", "--", "-1", "900", "1"],
+            "`<n>` is out of range: an integer from 0 to 18446744073709551615, got `-1`",
+        ),
+        (
+            &["fast", "18446744073709551616", "900", "1"],
+            "`<n>` is out of range: an integer from 0 to 18446744073709551615, got \
+             `18446744073709551616`",
+        ),
+        (&["fast", "-x", "900", "1"], "unknown option `-x`"),
         (
             &["fast", "3", "0", "1"],
             "`<pause>` needs a positive number of milliseconds, got `0`",
@@ -370,6 +387,11 @@ fn a_text_that_starts_with_a_dash_is_told_to_follow_double_dashes() {
         (
             &["#x", "-hi there"],
             "unknown option `-hi there`; to give it as `<text>`, put it after `--`: did you mean `mur devtools sample '#x' -- '-hi there'`?",
+        ),
+        // A number is named whole (`-1` was named for `-15`).
+        (
+            &["#x", "-15"],
+            "unknown option `-15`; to give it as `<text>`, put it after `--`: did you mean `mur devtools sample '#x' -- -15`?",
         ),
         // The options around it are kept, before `--`.
         (
@@ -533,7 +555,7 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
         ),
         (
             &["#x", "t", "--count", "-1"],
-            "`--count` needs a non-negative integer, got `-1`",
+            "`--count` is out of range: an integer from 0 to 18446744073709551615, got `-1`",
         ),
         (
             &["#x", "t", "--count", "many"],

@@ -108,38 +108,50 @@ fn a_javascript_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
 }
 
 /// What `verbs add` would refuse of a verb's choices and its wait is refused when the
-/// verb is built, in `verbs add`'s words: a wait on the key one of its own params is sent
+/// verb is built, in `verbs add`'s words, at the line of the param at fault (the `new
+/// Verb(` line was named for each): a wait on the key one of its own params is sent
 /// under (`--selector`'s, or a milliseconds one's, whose value is never sent), choices on
 /// an `integer`, a `choice` with none. Each was built (componentize-js) and refused only by
 /// `verbs add` (the milliseconds one was taken). Choices given as a string, which were its
 /// letters, are refused at the line that gives them.
 #[test]
 fn a_javascript_verb_declaring_what_verbs_add_refuses_fails_its_build_in_one_line() {
-    let declares = |why: String| format!("verb.js:3: verb `jsfail` declares {why}");
+    let declares = |line: u32, why: String| format!("verb.js:{line}: verb `jsfail` declares {why}");
     for (from, to, said) in [
         (
             "argument: \"timeoutMs\"",
             "argument: \"selector\"",
-            declares(wait_refused("selector", "option `--selector`", "selector")),
+            declares(
+                9,
+                wait_refused("selector", "option `--selector`", "selector"),
+            ),
         ),
         (
             "option(\"times\", \"N\", \"how often (unused)\", { kind: \"integer\" })",
             "option(\"timeout-ms\", \"N\", \"how often (unused)\", { kind: \"milliseconds\" })",
-            declares(never_sent_refused(
-                "timeoutMs",
-                "option `--timeout-ms`",
-                "--timeout-ms",
-            )),
+            declares(
+                11,
+                never_sent_refused("timeoutMs", "option `--timeout-ms`", "--timeout-ms"),
+            ),
         ),
         (
             "{ kind: \"integer\" }",
             "{ kind: \"integer\", choices: [\"1\", \"2\"] }",
-            declares(choices_refused("option `--times`", "integer")),
+            declares(11, choices_refused("option `--times`", "integer")),
         ),
         (
             "choices: [\"summary\", \"full\"]",
             "choices: []",
-            declares(no_choices_refused("option `--view`")),
+            declares(13, no_choices_refused("option `--view`")),
+        ),
+        // Two options of one name: the second's line.
+        (
+            "option(\"status\", \"S\"",
+            "option(\"view\", \"S\"",
+            declares(
+                14,
+                "two options named `view`; `mur devtools verbs add` would refuse it".to_owned(),
+            ),
         ),
         (
             "choices: [\"summary\", \"full\"]",

@@ -40,7 +40,9 @@ async function loadNatively() {
   } catch (error) {
     const kit = await import(new URL("./kit.js", import.meta.url).href).catch(() => ({}));
     if (kit.DeclarationError !== undefined && error instanceof kit.DeclarationError) {
-      console.error(`build.mjs: ${declaredAt(error)}${error.message}`);
+      // The line of the param at fault (`error.declared`, where it was made), else of
+      // the `new Verb(` that judged it.
+      console.error(`build.mjs: ${declaredAt(error.declared) || declaredAt(error.stack)}${error.message}`);
       process.exit(1);
     }
     console.error(`build.mjs: not naming the verb nor its wait (verb.js did not load natively: ${error.message}); verbs add will compile it before judging its name`);
@@ -48,9 +50,9 @@ async function loadNatively() {
   }
 }
 
-/** `FILE:LINE: ` of the innermost frame of `error` outside kit.js, else nothing. */
-function declaredAt(error) {
-  for (const [, url, line] of String(error.stack).matchAll(/(file:\/\/[^\s)]+):(\d+):\d+/g)) {
+/** `FILE:LINE: ` of the innermost frame of `stack` outside kit.js, else nothing. */
+function declaredAt(stack) {
+  for (const [, url, line] of String(stack ?? "").matchAll(/(file:\/\/[^\s)]+):(\d+):\d+/g)) {
     const path = fileURLToPath(url);
     if (path !== here("./kit.js")) return `${relative(here("."), path)}:${line}: `;
   }

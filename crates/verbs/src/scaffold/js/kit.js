@@ -49,8 +49,18 @@ export class VerbError extends Error {
  * A verb declared as the kit cannot take it (a param's kind, its params, its `waits`),
  * thrown where it is declared. build.mjs loads verb.js natively before componentize-js
  * does and says it in one line: componentize-js would bury it in its own trace.
+ * `declared` is the stack where the param at fault was made, when one is (`new Verb`
+ * judges them all, so its own stack names only the `new Verb(` line).
  */
-export class DeclarationError extends TypeError {}
+export class DeclarationError extends TypeError {
+  constructor(message, declared = undefined) {
+    super(message);
+    this.declared = declared;
+  }
+}
+
+/** Where a param was made: a stack, taken as it is made (see `DeclarationError`). */
+const MADE = Symbol("made");
 
 /** The kinds of `wit/verb.wit`'s `value-kind`. */
 export const KINDS = [
@@ -70,7 +80,9 @@ function param(name, help, kind, { valueName = "", choices = [], key = "", send 
       `choices given as the string ${quoted}, which would be one choice a letter: give a list, \`choices: [${quoted}]\``,
     );
   }
-  return { name, help, kind, valueName, choices: [...choices], key, send, option, word };
+  const made = { name, help, kind, valueName, choices: [...choices], key, send, option, word };
+  // Not enumerable: a copy (`{ ...p }`) or a comparison of params never sees it.
+  return Object.defineProperty(made, MADE, { value: new Error().stack });
 }
 
 /**
@@ -172,38 +184,46 @@ export function unusableWaits(waits) {
  * `node --test` says so.
  */
 export function unusable(positionals, options) {
+  return unusableParam(positionals, options)?.[0];
+}
+
+// `unusable`'s reason and the param it is about (the second of two of one name), whose
+// line a refusal names; or undefined.
+function unusableParam(positionals, options) {
   const named = (name) => (name ? `named \`${name}\`` : "with an empty name");
   const seenPositionals = new Set();
-  for (const { name } of positionals) {
-    if (typeof name !== "string" || name.trim() === "") return host("a positional with no name for its usage to show");
+  for (const p of positionals) {
+    const { name } = p;
+    if (typeof name !== "string" || name.trim() === "") return [host("a positional with no name for its usage to show"), p];
     if (name.startsWith("-") || /\s/u.test(name)) {
-      return `positional ${named(name)}, which the kit refuses (\`mur devtools verbs add\` would ` +
+      return [`positional ${named(name)}, which the kit refuses (\`mur devtools verbs add\` would ` +
         `not): shown as \`<${name}>\`, it reads as an option or as two words in a usage line; ` +
-        "a positional's name does not start with `-` and holds no space";
+        "a positional's name does not start with `-` and holds no space", p];
     }
-    if (seenPositionals.has(name)) return host(`two positionals named \`${name}\``);
+    if (seenPositionals.has(name)) return [host(`two positionals named \`${name}\``), p];
     seenPositionals.add(name);
   }
   const seenOptions = new Set();
-  for (const { name } of options) {
+  for (const p of options) {
+    const { name } = p;
     const refusal = nameRefusal(name);
     if (refusal === "host") {
-      return host(`option ${named(name)}, which no command line can give: an option's name starts with a ` +
-        "letter or a digit and holds only letters, digits, `-`, `_` and `.`");
+      return [host(`option ${named(name)}, which no command line can give: an option's name starts with a ` +
+        "letter or a digit and holds only letters, digits, `-`, `_` and `.`"), p];
     }
     if (refusal !== undefined) {
       const code = refusal.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
-      return `option ${named(name)}, which the kit refuses (\`mur devtools verbs add\` may take it): ` +
+      return [`option ${named(name)}, which the kit refuses (\`mur devtools verbs add\` may take it): ` +
         `beyond ASCII it cannot tell whether U+${code} is a letter or a digit as mur does (its engine ` +
-        "has no Unicode tables); an option's name here holds only ASCII letters, digits, `-`, `_` and `.`";
+        "has no Unicode tables); an option's name here holds only ASCII letters, digits, `-`, `_` and `.`", p];
     }
-    if (seenOptions.has(name)) return host(`two options named \`${name}\``);
+    if (seenOptions.has(name)) return [host(`two options named \`${name}\``), p];
     seenOptions.add(name);
-    if (name === "help") return host("option `help`, which is the host's own `-h, --help`");
-    if (name === TIMEOUT.name) return "option `timeout`, which the kit declares for every verb (`--timeout MS`)";
+    if (name === "help") return [host("option `help`, which is the host's own `-h, --help`"), p];
+    if (name === TIMEOUT.name) return ["option `timeout`, which the kit declares for every verb (`--timeout MS`)", p];
   }
-  const why = alternativesUnusable(positionals, options);
-  return why === undefined ? undefined : `${why}, which the kit refuses`;
+  const found = alternativesUnusable(positionals, options);
+  return found === undefined ? undefined : [`${found[0]}, which the kit refuses`, found[1]];
 }
 
 /** `why`, said to be `mur devtools verbs add`'s rule. */
@@ -226,6 +246,12 @@ const host = (why) => `${why}; \`mur devtools verbs add\` would refuse it`;
  * it must match it word for word, as the Rust and Python kits' copies must.
  */
 export function unkept(positionals, options, waits) {
+  return unkeptParam(positionals, options, waits)?.[0];
+}
+
+// `unkept`'s reason and the param it is about, whose line a refusal names (a wait's
+// too: the `waits`, a plain object, cannot say where it was written); or undefined.
+function unkeptParam(positionals, options, waits) {
   const forms = positionals.filter((p) => p.option);
   const declared = [
     ...[...positionals, ...options.filter((o) => o.word)].map((p) => [p, false]),
@@ -234,12 +260,12 @@ export function unkept(positionals, options, waits) {
   const named = ({ name }, option) => (option ? `option \`--${name}\`` : `positional \`<${name}>\``);
   for (const [p, option] of declared) {
     if (p.kind === "choice" && p.choices.length === 0) {
-      return host(`${named(p, option)} of kind \`choice\` with no choices, which would refuse every value: ` +
-        "give it its choices, or another kind");
+      return [host(`${named(p, option)} of kind \`choice\` with no choices, which would refuse every value: ` +
+        "give it its choices, or another kind"), p];
     }
     if (p.kind !== "choice" && p.choices.length > 0) {
-      return host(`choices for ${named(p, option)}, of kind \`${p.kind}\`: only a \`choice\` param is held to ` +
-        "its choices; make it kind `choice`, or leave out its choices");
+      return [host(`choices for ${named(p, option)}, of kind \`${p.kind}\`: only a \`choice\` param is held to ` +
+        "its choices; make it kind `choice`, or leave out its choices"), p];
     }
   }
   if (!waits) return undefined;
@@ -250,13 +276,13 @@ export function unkept(positionals, options, waits) {
     // The kit's own `--timeout`: its value is the wait's.
     if (option && p.name === TIMEOUT.name) return undefined;
     const shown = option ? `--${p.name}` : `<${p.name}>`;
-    return host(`a wait (\`mur:verb-waits\`) on \`${waits.argument}\`, the key its ${named(p, option)} of kind ` +
+    return [host(`a wait (\`mur:verb-waits\`) on \`${waits.argument}\`, the key its ${named(p, option)} of kind ` +
       "`milliseconds` would be sent under, but a milliseconds value is never sent: the wait's value is the " +
-      `verb's own \`--timeout MS\`; drop \`${shown}\`, or give it kind \`integer\``);
+      `verb's own \`--timeout MS\`; drop \`${shown}\`, or give it kind \`integer\``), p];
   }
-  return host(`a wait (\`mur:verb-waits\`) on \`${waits.argument}\`, the argument its ${named(p, option)} of kind ` +
+  return [host(`a wait (\`mur:verb-waits\`) on \`${waits.argument}\`, the argument its ${named(p, option)} of kind ` +
     `\`${p.kind}\` is sent as: the host sets a wait's argument to a number of milliseconds, so it must be a key ` +
-    "no param of the verb declares, or an `integer` param's");
+    "no param of the verb declares, or an `integer` param's"), p];
 }
 
 // `name` in camelCase as `verbs add` judges it (`wait-idle` as `waitIdle`): only an
@@ -267,22 +293,25 @@ function hostsCamelCase(name) {
 }
 
 // What is wrong with the second forms declared (`positional(…, { option })`,
-// `option(…, { word: true })`), if anything, as the Rust kit says it.
+// `option(…, { word: true })`), if anything, as the Rust kit says it, and the param it
+// is about.
 function alternativesUnusable(positionals, options) {
-  for (const { name, option } of positionals) {
+  for (const p of positionals) {
+    const { name, option } = p;
     if (!option) continue;
     if (nameRefusal(name) !== undefined || name === "timeout" || name === "help") {
-      return `positional \`<${name}>\` also given as \`--${name}\`, an option no verb can take`;
+      return [`positional \`<${name}>\` also given as \`--${name}\`, an option no verb can take`, p];
     }
     if (options.some((o) => o.name === name)) {
-      return `positional \`<${name}>\` also given as \`--${name}\`, an option of its own besides`;
+      return [`positional \`<${name}>\` also given as \`--${name}\`, an option of its own besides`, p];
     }
   }
-  for (const { name, kind, word } of options) {
+  for (const p of options) {
+    const { name, kind, word } = p;
     if (!word) continue;
-    if (kind === "flag") return `flag \`--${name}\` also given as a word, which a flag has no value for`;
+    if (kind === "flag") return [`flag \`--${name}\` also given as a word, which a flag has no value for`, p];
     if (positionals.length > 0) {
-      return `option \`--${name}\` also given as a word beside positionals, which the word would fill`;
+      return [`option \`--${name}\` also given as a word beside positionals, which the word would fill`, p];
     }
   }
   return undefined;
@@ -686,10 +715,14 @@ export class Verb {
         throw new DeclarationError(`a verb needs a \`${required}\``);
       }
     }
-    const why = unusable(this.positionals, this.options) ?? unusableWaits(this.waits) ??
-      unkept(this.positionals, this.options, this.waits);
-    if (why !== undefined) {
-      throw new DeclarationError(`verb \`${this.name}\` declares ${why}`);
+    const waits = unusableWaits(this.waits);
+    const found = unusableParam(this.positionals, this.options) ?? (waits === undefined ? undefined : [waits]) ??
+      unkeptParam(this.positionals, this.options, this.waits);
+    if (found !== undefined) {
+      // Where the param at fault was made, to name its line; a `waits` unusable in
+      // itself, a plain object, cannot say where it was written: then this `new Verb`.
+      const [why, p] = found;
+      throw new DeclarationError(`verb \`${this.name}\` declares ${why}`, p?.[MADE]);
     }
   }
 
@@ -857,8 +890,10 @@ export class Verb {
           const apart = [...word.slice(1)].map((letter) => `-${letter}`).join(" ");
           throw new VerbError(`unknown option \`${word}\`; write mur's \`-v\` and \`-q\` apart: \`${apart}\``);
         }
-        // Only `-h` alone is help: `-hello` is an unknown option, named whole.
-        const unknown = `unknown option \`${word.startsWith("-h") ? word : word.slice(0, 2)}\``;
+        // Only `-h` alone is help: `-hello` is an unknown option, named whole, as is a
+        // number (`-15`, not `-1`).
+        const whole = word.startsWith("-h") || /^-\d/.test(word);
+        const unknown = `unknown option \`${whole ? word : word.slice(0, 2)}\``;
         // `-s` for the one option that starts with `s` (`--selector`), where no text
         // still to fill may start with a dash.
         const text = this.positionals[words.length]?.kind === "text";
@@ -968,14 +1003,19 @@ export class Verb {
   }
 
   // `unknown` (an unknown option's message) with, where the positional still to fill
-  // is text, a hint to give the word after `--`, as the command it would make when the
-  // rest of argv is right: `mur devtools type '#x' -- -5`. `at` is the word's place in
-  // `argv`; `filled`, how many positionals the words before it gave.
+  // is text, or a number that one of kind `integer` or `number` takes (`-1`), a hint to
+  // give the word after `--`, as the command it would make when the rest of argv is
+  // right: `mur devtools type '#x' -- -5`. A number it refuses (out of range) is told
+  // why instead, as after `--` (the Rust kit's count takes no `-1`). `at` is the word's
+  // place in `argv`; `filled`, how many positionals the words before it gave.
   #afterDashes(argv, at, filled, unknown) {
     const pos = this.positionals[filled];
-    if (pos === undefined || pos.kind !== "text") return unknown;
-    const told = `${unknown}; to give it as \`<${pos.name}>\`, put it after \`--\``;
+    if (pos === undefined) return unknown;
     const [word, rest] = [argv[at], argv.slice(at + 1)];
+    const numeric = { integer: /^[+-]?\d+$/, number: NUMBER }[pos.kind];
+    if (numeric?.test(word)) check(pos, `\`<${pos.name}>\``, word);
+    else if (pos.kind !== "text") return unknown;
+    const told = `${unknown}; to give it as \`<${pos.name}>\`, put it after \`--\``;
     if (rest.includes("--")) return told;
     const corrected = this.#corrected([...argv.slice(0, at), ...rest, "--", word], pos.name, word);
     return corrected === undefined ? told : `${told}: did you mean \`${corrected}\`?`;

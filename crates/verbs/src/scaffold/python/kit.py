@@ -658,8 +658,10 @@ class Verb:
                     # natively, or from an older `mur`, which took `-v` and `-q` only apart.
                     apart = " ".join(f"-{letter}" for letter in word[1:])
                     raise Error(f"unknown option `{word}`; write mur's `-v` and `-q` apart: `{apart}`")
-                # Only `-h` alone is help: `-hello` is an unknown option, named whole.
-                unknown = f"unknown option `{word if word.startswith('-h') else word[:2]}`"
+                # Only `-h` alone is help: `-hello` is an unknown option, named whole, as
+                # is a number (`-15`, not `-1`).
+                whole = word.startswith("-h") or word[1:2] in string.digits
+                unknown = f"unknown option `{word if whole else word[:2]}`"
                 # `-s` for the one option that starts with `s` (`--selector`), where no
                 # text still to fill may start with a dash.
                 text = len(words) < len(self.positionals) and self.positionals[len(words)].kind == "text"
@@ -757,14 +759,22 @@ class Verb:
 
     def _after_dashes(self, argv, at, filled, unknown):
         """`unknown` (an unknown option's message) with, where the positional still to
-        fill is text, a hint to give the word after `--`, as the command it would make
-        when the rest of argv is right: `mur devtools type '#x' -- -5`. `at` is the
-        word's place in `argv`; `filled`, how many positionals the words before it gave."""
-        if filled >= len(self.positionals) or self.positionals[filled].kind != "text":
+        fill is text, or a number that one of kind `integer` or `number` takes (`-1`), a
+        hint to give the word after `--`, as the command it would make when the rest of
+        argv is right: `mur devtools type '#x' -- -5`. A number it refuses (out of
+        range) is told why instead, as after `--` (the Rust kit's count takes no `-1`).
+        `at` is the word's place in `argv`; `filled`, how many positionals the words
+        before it gave."""
+        if filled >= len(self.positionals):
             return unknown
         pos = self.positionals[filled]
-        told = f"{unknown}; to give it as `<{pos.name}>`, put it after `--`"
         word, rest = argv[at], argv[at + 1:]
+        numeric = {"integer": _INTEGER, "number": _NUMBER}.get(pos.kind)
+        if numeric is not None and numeric.fullmatch(word):
+            _checked(pos, f"`<{pos.name}>`", word)
+        elif pos.kind != "text":
+            return unknown
+        told = f"{unknown}; to give it as `<{pos.name}>`, put it after `--`"
         if "--" in rest:
             return told
         command = self._corrected([*argv[:at], *rest, "--", word], pos.name, word)
