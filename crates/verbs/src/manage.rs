@@ -359,7 +359,10 @@ struct Batch {
 
 /// Every file of a batch judged, none installed yet. A file given twice (the same
 /// bytes, by one path or two) is judged once and reported once; two files of one
-/// verb that differ are refused.
+/// verb that differ are refused. A file refused does not end the judging: every file
+/// refused is named ([`refused_files`]), so one fix and one run add the batch (the
+/// first alone was named, the next run refused the next). mur's own failure (its
+/// cache, exit 7) ends it at once.
 fn judge_all(
     index: &Index,
     dirs: &VerbDirs,
@@ -377,6 +380,7 @@ fn judge_all(
     // Installed verbs the batch would replace without `--force`: every one is
     // named, so one look tells whether `--force` is safe for the whole batch.
     let mut clashes: Vec<Clash> = Vec::new();
+    let mut refused: Vec<(&Path, VerbError)> = Vec::new();
     for file in files {
         let content = sniff(file);
         let is_data = content == Content::Data;
@@ -387,8 +391,15 @@ fn judge_all(
         // (or after one that clashed) is compiled all the same, so that what refuses
         // it is said first, not after the `--force` the clash asks for.
         let judged = match content {
-            Content::Data => Judged::Read(Box::new(inspect_data(file)?)),
-            Content::Component => judge_component(compiler, dirs, file, judge, compiling)?,
+            Content::Data => inspect_data(file).map(|candidate| Judged::Read(Box::new(candidate))),
+            Content::Component => judge_component(compiler, dirs, file, judge, compiling),
+        };
+        let judged = match judged {
+            Ok(judged) => judged,
+            Err(e) => match refused_file(file, e, &mut refused) {
+                Some(e) => return Err(e),
+                None => continue,
+            },
         };
         let candidate = match judged {
             Judged::Read(candidate) => *candidate,
@@ -406,7 +417,7 @@ fn judge_all(
                 continue;
             }
         };
-        let verdict = verdict(
+        let verdict = match verdict(
             index,
             &seen,
             file,
@@ -415,7 +426,13 @@ fn judge_all(
             force,
             reserved,
             is_data,
-        )?;
+        ) {
+            Ok(verdict) => verdict,
+            Err(e) => match refused_file(file, e, &mut refused) {
+                Some(e) => return Err(e),
+                None => continue,
+            },
+        };
         seen.push((candidate.info.name.clone(), candidate.sha256.clone(), file));
         match verdict {
             Verdict::Install => candidates.push(candidate),
@@ -429,6 +446,9 @@ fn judge_all(
             Verdict::Clash(clash) => clashes.push(clash),
             Verdict::Again => {}
         }
+    }
+    if !refused.is_empty() {
+        return Err(refused_files(refused));
     }
     match clashes.as_slice() {
         [] => Ok(Batch {
@@ -456,6 +476,59 @@ fn judge_all(
             "pass `--force` to replace them",
         )),
     }
+}
+
+/// `error`, why `file` of a batch is refused, kept in `refused` to be named with the
+/// others (`None`); or, mur's own failure (exit 7), the error that ends the batch now:
+/// [`refused_files`] where a file was refused before it, which keeps the exit code of
+/// a batch with a refused file 1, as it was when the first refusal ended it.
+fn refused_file<'f>(
+    file: &'f Path,
+    error: VerbError,
+    refused: &mut Vec<(&'f Path, VerbError)>,
+) -> Option<VerbError> {
+    if error.kind() == mur_core::Kind::Usage {
+        refused.push((file, error));
+        return None;
+    }
+    match refused.is_empty() {
+        true => Some(error),
+        false => Some(refused_files(std::mem::take(refused))),
+    }
+}
+
+/// The files of a batch refused, in one error, as the clashes of a batch are: each
+/// refusal names its file, joined with `; ` (the one alone, as it was, where one file
+/// is refused). So are their hints: one every file shares once, else each after the
+/// file it is for (`for `b.wasm`: …`).
+fn refused_files(mut refused: Vec<(&Path, VerbError)>) -> VerbError {
+    if refused.len() == 1 {
+        return refused.remove(0).1;
+    }
+    let message = format!(
+        "{} of the files given are refused: {}",
+        refused.len(),
+        refused
+            .iter()
+            .map(|(_, e)| e.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    let hints: Vec<(&Path, String)> = refused
+        .iter()
+        .filter_map(|(file, e)| e.hint().map(|hint| (*file, hint)))
+        .collect();
+    let Some((_, first)) = hints.first() else {
+        return VerbError::Registry(message);
+    };
+    if hints.len() == refused.len() && hints.iter().all(|(_, hint)| hint == first) {
+        return VerbError::refused(message, first.clone());
+    }
+    let each = hints
+        .iter()
+        .map(|(file, hint)| format!("for `{}`: {hint}", file.display()))
+        .collect::<Vec<_>>();
+    VerbError::refused(message, each.join("; "))
 }
 
 /// An installed verb a file of the batch would replace: its name, what it is

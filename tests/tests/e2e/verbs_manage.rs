@@ -568,6 +568,65 @@ fn a_refused_batch_says_that_nothing_was_added() {
     assert_eq!(list.json(), serde_json::json!([]), "nothing installed");
 }
 
+/// A batch with several bad files names every one, each refusal as it reads alone,
+/// and each hint after the file it is for where they differ: only the first was named,
+/// and the next run refused the next. Nothing is installed, exit 1, as before.
+#[test]
+fn a_batch_with_several_bad_files_names_every_one() {
+    let sandbox = Sandbox::new();
+    let junk = sandbox.file("junk.wasm", "not a verb");
+    let empty = sandbox.file("empty.wasm", "");
+    let out = try_add(&sandbox, &[junk.clone(), guest("ping"), empty.clone()], &[]);
+    let not_a_verb = |file: &std::path::Path, why: &str| {
+        format!("`{}` is not a usable verb: it {why}", path(file))
+    };
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.clone()),
+        (
+            1,
+            "",
+            format!(
+                "error: 2 of the files given are refused: {}; {}; none of the 3 files given \
+                 was added\n{WHAT_A_VERB_IS}",
+                not_a_verb(
+                    &junk,
+                    "is not a WebAssembly component (no WebAssembly header)"
+                ),
+                not_a_verb(
+                    &empty,
+                    "is not a WebAssembly component (no WebAssembly header)"
+                ),
+            )
+        )
+    );
+    // Hints that differ, each for its file.
+    let data = sandbox.file("bad.json", "{}");
+    let out = try_add(&sandbox, &[junk.clone(), data.clone()], &[]);
+    let what = WHAT_A_VERB_IS.trim_start_matches("hint: ").trim_end();
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.clone()),
+        (
+            1,
+            "",
+            format!(
+                "error: 2 of the files given are refused: {}; `{}` is not a data verb: missing \
+                 field `schema` at line 1 column 2; none of the 2 files given was added\n\
+                 hint: for `{}`: {what}; for `{}`: a data verb is a JSON file of schema \
+                 `mur-verb/1` (see docs/verbs.md)\n",
+                not_a_verb(
+                    &junk,
+                    "is not a WebAssembly component (no WebAssembly header)"
+                ),
+                path(&data),
+                path(&junk),
+                path(&data),
+            )
+        )
+    );
+    let list = sandbox.mur(&["devtools", "verbs", "list", "--json"]);
+    assert_eq!(list.json(), serde_json::json!([]), "nothing installed");
+}
+
 /// The same file given twice is added once and reported once, a data verb as a
 /// component (a `.json` twice was reported twice, a `.wasm` twice refused); two
 /// different files of one verb are refused.
