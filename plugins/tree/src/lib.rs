@@ -11,7 +11,8 @@ impl Verb for Tree {
         tool: "tree",
         summary: "Print the running app's UI tree, or the part a selector matches",
         synopsis: "tree [<selector>] [--window W] [--view summary|full] [--include-reactor-source]",
-        details: "",
+        details: "The summary leaves hidden elements out (in a collapsed expander, scrolled out of\n\
+                  view): `--view full --selector S` shows them under S.",
         examples: &["mur devtools tree --selector '#btn-inc' --view full --pretty"],
     };
     const SPEC: Spec = Spec {
@@ -23,7 +24,7 @@ impl Verb for Tree {
                 "view",
                 "summary|full",
                 Kind::Choice(&["summary", "full"]),
-                "how much of each node to print",
+                "summary (default): visible elements only; full: hidden ones too, every property",
             ),
             Opt::flag(
                 "include-reactor-source",

@@ -9,9 +9,10 @@ impl Verb for Type {
     const ABOUT: About = About {
         name: "type",
         tool: "type",
-        summary: "Type text into the element a selector matches",
+        summary: "Append text to the element a selector matches (`--clear` replaces)",
         synopsis: "type <selector> <text> [--clear]",
-        details: "",
+        details: "The text goes after what the element holds: `type '#cache-size' 128` on a box\n\
+                  holding 64 leaves 64128; with `--clear` it leaves 128.",
         examples: &["mur devtools type '#todo-input' 'buy milk' --clear"],
     };
     const SPEC: Spec = Spec {
@@ -21,10 +22,13 @@ impl Verb for Type {
                 "text",
                 "text",
                 Kind::Text,
-                "the text to type (may be empty)",
+                "the text to append (may be empty)",
             ),
         ],
-        options: &[Opt::flag("clear", "clear the element's text first")],
+        options: &[Opt::flag(
+            "clear",
+            "empty the element first, so the text replaces what it holds",
+        )],
         exclusive: &[],
     };
 }
