@@ -15,7 +15,6 @@ use std::os::unix::net::UnixStream;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use mur_core::Error;
 use signal_hook::SigId;
 use signal_hook::consts::SIGTERM;
 use signal_hook::low_level;
@@ -107,12 +106,14 @@ impl Interrupts {
     }
 
     /// Ends mur if a signal stopped the call: one line saying what became of it
-    /// (`what`, the tool or method called, told to stop, or never sent), the call
-    /// recorded as interrupted, exit 130 (SIGINT) or 143 (SIGTERM).
+    /// (`what`, the tool or method called, told to stop, or never sent; named as the
+    /// verb typed, [`as_typed`]), the call recorded as interrupted (outcome
+    /// `interrupted`: the user's doing, no failure), exit 130 (SIGINT) or 143 (SIGTERM).
     pub fn exit_if_stopped(&self, sent: mur_http::Sent, what: &str) {
         let Some(signal) = self.stopped else {
             return;
         };
+        let what = as_typed(what);
         let name = if signal == SIGTERM {
             "SIGTERM"
         } else {
@@ -130,10 +131,25 @@ impl Interrupts {
         };
         output::diagnostic(&format!("error: {}", output::line(&message)));
         let code = u8::try_from(128 + signal).unwrap_or(u8::MAX);
-        if let Some(why) = crate::usage::finish(&Err(Error::transport(message)), code) {
+        crate::usage::interrupted();
+        if let Some(why) = crate::usage::finish(&Ok(()), code) {
             tracing::debug!("usage not recorded: {why}");
         }
         std::process::exit(i32::from(code));
+    }
+}
+
+/// `what`, "tool `waitFor`", as the user typed it when a verb calls its tool
+/// otherwise: "`wait` (tool `waitFor`)", as its failure names it
+/// (`invoke::as_typed`); the tool's name alone read as if another command had run.
+/// Anything else (`call`'s tool, a derived verb's `tools/list`) as it is.
+fn as_typed(what: &str) -> String {
+    let tool = what
+        .strip_prefix("tool `")
+        .and_then(|t| t.strip_suffix('`'));
+    match (crate::usage::verb_typed(), tool) {
+        (Some(verb), Some(tool)) if verb != tool => format!("`{verb}` (tool `{tool}`)"),
+        _ => what.to_owned(),
     }
 }
 

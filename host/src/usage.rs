@@ -36,6 +36,8 @@ struct Invocation {
     /// The command's failing exit is its answer (`parity`: a tool without a named
     /// verb), not a refusal of what was typed (outcome `ok`).
     answered: bool,
+    /// The user stopped the call (Ctrl-C, SIGTERM): outcome `interrupted`.
+    interrupted: bool,
     phases: [Option<Duration>; 4],
 }
 
@@ -84,6 +86,7 @@ impl Invocation {
             rpc_error: false,
             renamed: false,
             answered: false,
+            interrupted: false,
             phases: [None; 4],
         }
     }
@@ -237,6 +240,19 @@ pub fn answered() {
     with(|i| i.answered = true);
 }
 
+/// The user stopped the call (Ctrl-C, SIGTERM: exit 130, 143): recorded
+/// `interrupted`, no failure of the verb's nor of the session's.
+pub fn interrupted() {
+    with(|i| i.interrupted = true);
+}
+
+/// The verb typed, when it is one calling a tool of its own (a named, data or derived
+/// verb; not `call`, nor a command of mur's): a line about its call names it as typed.
+pub fn verb_typed() -> Option<String> {
+    with(|i| matches!(i.kind, Kind::Plugin | Kind::Data | Kind::Derived).then(|| i.verb.clone()))
+        .flatten()
+}
+
 /// The session the call went to: its project hash and build tag.
 pub fn session(resolved: &mur_discovery::Resolved) {
     with(|i| {
@@ -337,6 +353,7 @@ fn record(
 ) -> Record {
     let ms = STARTED.get().map_or(0.0, |s| millis(s.elapsed()));
     let outcome_kind = match outcome_of(outcome) {
+        _ if i.interrupted => Outcome::Interrupted,
         Outcome::ToolError if i.rpc_error => Outcome::RpcError,
         Outcome::UsageError if i.answered => Outcome::Ok,
         other => other,

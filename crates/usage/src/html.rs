@@ -8,7 +8,9 @@ use std::fmt::Write as _;
 use crate::report::{Report, Row};
 
 /// Colours of the stacked segments, in order.
-const COLOURS: [&str; 5] = ["#2e7d32", "#f9a825", "#c62828", "#6a1b9a", "#546e7a"];
+const COLOURS: [&str; 6] = [
+    "#2e7d32", "#f9a825", "#c62828", "#6a1b9a", "#546e7a", "#bdbdbd",
+];
 
 /// One bar: a label and its stacked segments (`name`, value).
 pub struct Bar {
@@ -215,6 +217,7 @@ fn outcome_bars(rows: &[Row]) -> Vec<Bar> {
                 ("tool failures".to_owned(), r.tool_failures as f64),
                 ("plugin failures".to_owned(), r.plugin_failures as f64),
                 ("other failures".to_owned(), r.other_failures as f64),
+                ("interrupted".to_owned(), r.interrupted as f64),
             ],
         })
         .collect()
@@ -250,6 +253,7 @@ fn table(rows: &[Row]) -> String {
         "tool failures",
         "plugin failures",
         "other failures",
+        "interrupted",
         "p50 ms",
         "p90 ms",
         "last used",
@@ -504,6 +508,8 @@ mod tests {
             cli("click", Kind::Derived, "click", Outcome::Ok),
             cli("click", Kind::Derived, "click", Outcome::Ok),
             cli("call", Kind::Call, "fire", Outcome::Ok),
+            // Ctrl-C: its own column, no failure, no latency.
+            cli("wait", Kind::Plugin, "waitFor", Outcome::Interrupted),
         ];
         let page = page(&report(&records, 0, &Criteria::default()));
         let verbs = table_after(&page, "<h2>Verbs</h2>");
@@ -511,16 +517,18 @@ mod tests {
         assert_eq!(
             verbs.iter().skip(1).map(|r| cells(r)).collect::<Vec<_>>(),
             [
-                "click derived 2 2 0 0 0 0 1 1",
-                "call call 1 1 0 0 0 0 1 1",
-                "click plugin 1 1 0 0 0 0 1 1",
+                "click derived 2 2 0 0 0 0 0 1 1",
+                "call call 1 1 0 0 0 0 0 1 1",
+                "click plugin 1 1 0 0 0 0 0 1 1",
                 // No session: the tool was not reached, no latency of it.
-                "state plugin 1 0 0 0 0 1 0 0",
+                "state plugin 1 0 0 0 0 1 0 0 0",
+                "wait plugin 1 0 0 0 0 0 1 0 0",
             ],
             "{page}"
         );
         assert!(
-            page.contains("<th>other failures</th>") && page.contains("<th>kind</th>"),
+            page.contains("<th>other failures</th><th>interrupted</th>")
+                && page.contains("<th>kind</th>"),
             "{page}"
         );
         // Two verbs, two bars, told apart.

@@ -99,6 +99,9 @@ pub enum Outcome {
     SessionError,
     /// mur itself failed (exit 7).
     InternalError,
+    /// The user (or the agent host) stopped the call: Ctrl-C or SIGTERM (exit 130,
+    /// 143). Neither the verb's fault nor the session's: no failure.
+    Interrupted,
 }
 
 /// Milliseconds spent in each phase of an invocation; absent phases did not run.

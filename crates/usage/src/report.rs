@@ -107,6 +107,8 @@ pub struct Row {
     pub plugin_failures: u64,
     /// No session, or it could not be reached; mur's own failures.
     pub other_failures: u64,
+    /// Calls the user stopped (Ctrl-C, SIGTERM): no failure, and no latency.
+    pub interrupted: u64,
     pub p50_ms: f64,
     pub p90_ms: f64,
     pub last_used: String,
@@ -116,8 +118,8 @@ pub struct Row {
 
 impl Row {
     /// Its figures as a table's cells, in the tables' order: calls, ok, usage errors,
-    /// tool, plugin and other failures, p50 and p90 ms, last used.
-    pub fn figures(&self) -> [String; 9] {
+    /// tool, plugin and other failures, interrupted, p50 and p90 ms, last used.
+    pub fn figures(&self) -> [String; 10] {
         [
             self.calls.to_string(),
             self.ok.to_string(),
@@ -125,6 +127,7 @@ impl Row {
             self.tool_failures.to_string(),
             self.plugin_failures.to_string(),
             self.other_failures.to_string(),
+            self.interrupted.to_string(),
             self.p50_ms.to_string(),
             self.p90_ms.to_string(),
             self.last_used.clone(),
@@ -147,10 +150,12 @@ impl Row {
             Outcome::ToolError | Outcome::RpcError => self.tool_failures += 1,
             Outcome::PluginError => self.plugin_failures += 1,
             Outcome::SessionError | Outcome::InternalError => self.other_failures += 1,
+            Outcome::Interrupted => self.interrupted += 1,
         }
         // A refused argv, no session: a few milliseconds that say nothing of the
-        // verb's calls. Latency is of the calls that reached the tool.
-        if reached(record.outcome) {
+        // verb's calls; a call stopped, how long the user waited. Latency is of the
+        // calls that reached the tool and ended.
+        if reached(record.outcome) && record.outcome != Outcome::Interrupted {
             self.durations.push(record.ms);
         }
         if record.time > self.last_used {
@@ -764,11 +769,16 @@ fn percents(rate: f64, max: f64) -> (String, String) {
         .unwrap_or_else(|| at(4))
 }
 
-/// Outcomes after which the tool was called.
+/// Outcomes after which the tool was called: also one the user stopped while it ran
+/// (or, rarely, just before its request went).
 fn reached(outcome: Outcome) -> bool {
     matches!(
         outcome,
-        Outcome::Ok | Outcome::ToolError | Outcome::RpcError | Outcome::PluginError
+        Outcome::Ok
+            | Outcome::ToolError
+            | Outcome::RpcError
+            | Outcome::PluginError
+            | Outcome::Interrupted
     )
 }
 
@@ -1283,6 +1293,43 @@ mod tests {
         let verb = &report.verbs[0];
         assert_eq!((verb.calls, verb.usage_errors), (5, 2));
         assert_eq!((verb.p50_ms, verb.p90_ms), (10.0, 20.0));
+    }
+
+    /// A call the user stopped (Ctrl-C, SIGTERM) is counted apart: no failure of any
+    /// kind, nor a latency (its duration is how long the user waited); still a call of
+    /// its tool, and a use of its verb.
+    #[test]
+    fn an_interrupted_call_is_counted_apart_not_as_a_failure_nor_a_latency() {
+        let wait = |outcome, ms| cli("wait", Kind::Plugin, "waitFor", outcome, ms);
+        let records = [
+            wait(Outcome::Ok, 10.0),
+            wait(Outcome::Interrupted, 60_000.0),
+            wait(Outcome::Interrupted, 60_000.0),
+        ];
+        let criteria = Criteria {
+            installed: vec![Installed {
+                tool: "waitFor".to_owned(),
+                ..installed("wait", None)
+            }],
+            ..Criteria::default()
+        };
+        let report = report(&records, 0, &criteria);
+        for row in [&report.verbs[0], &report.tools_cli[0], &report.surfaces[0]] {
+            let failed = row.usage_errors + row.tool_failures + row.plugin_failures;
+            assert_eq!(
+                (
+                    row.calls,
+                    row.ok,
+                    row.interrupted,
+                    failed + row.other_failures
+                ),
+                (3, 1, 2, 0),
+                "{row:?}"
+            );
+            assert_eq!((row.p50_ms, row.p90_ms), (10.0, 10.0), "{row:?}");
+        }
+        assert_eq!(report.losers, []);
+        assert_eq!(report.tools_without_named_calls, Vec::<String>::new());
     }
 
     /// A word of 120,000 characters in the verb's place (an older log's, or one kept

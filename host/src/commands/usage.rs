@@ -520,6 +520,7 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
         "TOOL-FAIL",
         "PLUGIN-FAIL",
         "OTHER-FAIL",
+        "INTERRUPTED",
         "P50-MS",
         "P90-MS",
         "LAST-USED",

@@ -745,6 +745,55 @@ fn ctrl_c_or_sigterm_on_a_call_tells_the_server_to_stop_it_then_exits_130_or_143
     }
 }
 
+/// A verb whose tool is called otherwise is named as typed when it is stopped, as its
+/// failure is ("`slow-compute` (tool `slow_compute`)"; the tool's name alone read as
+/// if another command had run), and its call is recorded as interrupted, with its exit
+/// code and no error class: not a session's failure (it was `session-error`, class
+/// `transport`), and the report counts it apart from the failures.
+#[test]
+fn a_verb_stopped_is_named_as_typed_and_recorded_as_interrupted_not_failed() {
+    let sandbox = Sandbox::new();
+    let _app = with_fixtures(&sandbox, &[]);
+    let verb = ["-v", "slow-compute", "--seconds", "60"];
+    let (rc, stderr) = interrupted(&sandbox, &verb, "task (working)", "TERM");
+    assert_eq!(rc, 143, "{stderr}");
+    assert_eq!(
+        said(&stderr),
+        "progress: 0/1 computing\ntask (working): computing\nerror: interrupted by SIGTERM \
+         during the call to `slow-compute` (tool `slow_compute`): the server was told to stop \
+         it\n"
+    );
+    let records = crate::usage::records(&sandbox.usage_log());
+    let keys = ["verb", "kind", "tool", "outcome", "exit", "class"];
+    assert_eq!(
+        crate::usage::fields(&records, keys).last(),
+        Some(
+            &[
+                "slow-compute",
+                "derived",
+                "slow_compute",
+                "interrupted",
+                "143",
+                "null"
+            ]
+            .map(String::from)
+        ),
+        "{records:?}"
+    );
+    let report = sandbox.devtools(&["usage", "report", "--json"]).json();
+    let row = report["verbs"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["name"] == "slow-compute"))
+        .cloned()
+        .unwrap_or_default();
+    let keys = ["calls", "ok", "otherFailures", "interrupted", "p50Ms"];
+    assert_eq!(
+        keys.map(|k| row[k].clone()),
+        [json!(1), json!(0), json!(0), json!(1), json!(0.0)],
+        "{report}"
+    );
+}
+
 /// Once its call is over, a signal ends mur as by its default action, as before mur
 /// caught any: signal-hook cannot give a signal its default back once it has handled
 /// it, and unregistering the call's handlers left SIGINT and SIGTERM ignored, so mur,

@@ -422,6 +422,11 @@ fn known_log(sandbox: &Sandbox) {
         record["argv"] = json!({ "options": ["--selector"], "positionals": 1 });
         record
     };
+    let interrupted = |day: u32, verb: &str, tool: &str| {
+        let mut record = rec(day, verb, "data", tool, "interrupted", 900.0);
+        record["exit"] = json!(130);
+        record
+    };
     let lines = [
         // Long before the rest: a verb removed since.
         rec(0, "retired", "data", "windows", "ok", 7.0),
@@ -440,6 +445,8 @@ fn known_log(sandbox: &Sandbox) {
         rec(11, "call", "call", "nosuchtool", "rpc-error", 2.0),
         // A typo of an installed verb: its nearest is named.
         asked(12, "bmup"),
+        // Ctrl-C: the user stopped it, nobody failed; how long they waited is no latency.
+        interrupted(13, "count", "state"),
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let log = sandbox.usage_log();
@@ -449,27 +456,27 @@ fn known_log(sandbox: &Sandbox) {
 
 /// `usage report` over [`known_log`], as a person reads it.
 const KNOWN_REPORT: &str = "\
-13 records, 2025-01-01T10:00:00.000Z to 2026-01-12T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+14 records, 2025-01-01T10:00:00.000Z to 2026-01-13T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 
 verbs (as mur ran them):
-VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
-bump (data)     4      1   3          0          0            0           5       5       2026-01-08T10:00:00.000Z
-count (data)    4      2   0          1          0            1           4       10      2026-01-04T10:00:00.000Z
-call (call)     1      0   0          1          0            0           2       2       2026-01-11T10:00:00.000Z
-retired (data)  1      1   0          0          0            0           7       7       2025-01-01T10:00:00.000Z
+VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+count (data)    5      2   0          1          0            1           1            4       10      2026-01-13T10:00:00.000Z
+bump (data)     4      1   3          0          0            0           0            5       5       2026-01-08T10:00:00.000Z
+call (call)     1      0   0          1          0            0           0            2       2       2026-01-11T10:00:00.000Z
+retired (data)  1      1   0          0          0            0           0            7       7       2025-01-01T10:00:00.000Z
 
 surfaces:
-SURFACE      CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
-cli/data     9      4   3          1          0            1           5       10      2026-01-08T10:00:00.000Z
-cli/unknown  3      0   3          0          0            0           0       0       2026-01-12T10:00:00.000Z
-cli/call     1      0   0          1          0            0           2       2       2026-01-11T10:00:00.000Z
+SURFACE      CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+cli/data     10     4   3          1          0            1           1            5       10      2026-01-13T10:00:00.000Z
+cli/unknown  3      0   3          0          0            0           0            0       0       2026-01-12T10:00:00.000Z
+cli/call     1      0   0          1          0            0           0            2       2       2026-01-11T10:00:00.000Z
 
 tools called by mur:
-TOOL        CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
-state       3      2   0          1          0            0           4       10      2026-01-04T10:00:00.000Z
-click       1      1   0          0          0            0           5       5       2026-01-07T10:00:00.000Z
-nosuchtool  1      0   0          1          0            0           2       2       2026-01-11T10:00:00.000Z
-windows     1      1   0          0          0            0           7       7       2025-01-01T10:00:00.000Z
+TOOL        CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+state       4      2   0          1          0            0           1            4       10      2026-01-13T10:00:00.000Z
+click       1      1   0          0          0            0           0            5       5       2026-01-07T10:00:00.000Z
+nosuchtool  1      0   0          1          0            0           0            2       2       2026-01-11T10:00:00.000Z
+windows     1      1   0          0          0            0           0            7       7       2025-01-01T10:00:00.000Z
 
 argv the verbs refused (usage errors by shape; WORD: a word not an option):
 ARGV                  TIMES  LAST
@@ -581,24 +588,27 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     assert!(pretty.stdout.lines().count() > 100, "{pretty}");
     let report = out.json();
     let count = row(&report["verbs"], "count");
+    // Its call stopped by Ctrl-C: counted apart, no failure, no latency.
     assert_eq!(
         [
             &count["calls"],
             &count["ok"],
             &count["toolFailures"],
             &count["otherFailures"],
+            &count["interrupted"],
             &count["p50Ms"],
             &count["p90Ms"],
             &count["lastUsed"]
         ],
         [
-            &json!(4),
+            &json!(5),
             &json!(2),
+            &json!(1),
             &json!(1),
             &json!(1),
             &json!(4.0),
             &json!(10.0),
-            &json!("2026-01-04T10:00:00.000Z")
+            &json!("2026-01-13T10:00:00.000Z")
         ]
     );
     let bump = row(&report["verbs"], "bump");
@@ -634,7 +644,7 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     );
     assert_eq!(
         (report["records"].as_u64(), report["skippedLines"].as_u64()),
-        (Some(13), Some(1))
+        (Some(14), Some(1))
     );
     // The same report for people, whole.
     let text = sandbox.devtools(&report_args(&[]));
@@ -659,6 +669,11 @@ fn a_report_over_a_known_log_gives_the_known_numbers() {
     assert!(
         page.contains("<td>bump --selector WORD</td><td>2</td>"),
         "the refused argv in the page"
+    );
+    assert!(
+        page.contains("<th>other failures</th><th>interrupted</th>")
+            && page.contains("<title>interrupted: 1</title>"),
+        "the call stopped, its own column and segment in the page"
     );
     assert!(
         page.contains("<td>get-text --selector WORD</td><td>2</td>")
@@ -1380,7 +1395,7 @@ fn each_log_is_read_once_and_an_agent_says_what_it_leaves_out() {
         (counted, out.stderr)
     };
     let (once, _) = counts(&["--server-log", &served]);
-    assert_eq!(once, (json!(14), json!(9), json!(1)));
+    assert_eq!(once, (json!(15), json!(10), json!(1)));
     // Named twice, by another path, or mur's own log given as a session's: once.
     let dotted = format!("{}/./served.jsonl", sandbox.root().display());
     let (again, said) = counts(&[
@@ -1419,7 +1434,7 @@ fn each_log_is_read_once_and_an_agent_says_what_it_leaves_out() {
     let report = agent.json();
     assert_eq!(
         (&report["records"], &report["serverRecordsLeftOut"]),
-        (&json!(13), &json!(1))
+        (&json!(14), &json!(1))
     );
 }
 
@@ -1563,16 +1578,16 @@ fn record_text_reaches_the_terminal_escaped_and_the_page_not_at_all() {
 1 records, 2026-01-01T10:00:00.000Z to 2026-01-01T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 
 surfaces:
-SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
-server/mcp  1      1   0          0          0            0           2       2       2026-01-01T10:00:00.000Z
+SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+server/mcp  1      1   0          0          0            0           0            2       2       2026-01-01T10:00:00.000Z
 
 tools served by the session:
-TOOL                                               CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
-evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged  1      1   0          0          0            0           2       2       2026-01-01T10:00:00.000Z
+TOOL                                               CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged  1      1   0          0          0            0           0            2       2       2026-01-01T10:00:00.000Z
 
 clients the sessions served:
-CLIENT   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
-agent 1  1      1   0          0          0            0           2       2       2026-01-01T10:00:00.000Z
+CLIENT   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+agent 1  1      1   0          0          0            0           0            2       2       2026-01-01T10:00:00.000Z
 
 tools no named verb reached: evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged, zzz
 
@@ -1640,8 +1655,9 @@ fn a_record_of_no_real_time_or_duration_is_a_skipped_line_not_a_figure() {
         .stdout
         .split_once("  (no verb was judged unused")
         .unwrap_or_default();
-    let row =
-        format!("1      1   0          0          0            0           1       1       {now}");
+    let row = format!(
+        "1      1   0          0          0            0           0            1       1       {now}"
+    );
     assert_eq!(
         shown,
         format!(
@@ -1649,15 +1665,15 @@ fn a_record_of_no_real_time_or_duration_is_a_skipped_line_not_a_figure() {
 1 records, {now} to {now} (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 
 verbs (as mur ran them):
-VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
 click (plugin)  {row}
 
 surfaces:
-SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
 cli/plugin  {row}
 
 tools called by mur:
-TOOL   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  P50-MS  P90-MS  LAST-USED
+TOOL   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
 click  {row}
 
 losers: none
