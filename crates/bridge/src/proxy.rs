@@ -32,6 +32,12 @@
 //! `notifications/cancelled` in a legacy session), a question it asked waits no
 //! longer, and nothing more is written for it, its answer neither, as MCP asks.
 //! So a cancelled request does not hold the proxy open after stdin ends either.
+//!
+//! SIGTERM (how an agent host ends its stdio server), SIGINT or SIGHUP ends the
+//! proxy as its input's end does, without waiting for answers: each request in
+//! flight is given up, what the upstream keeps for them is ended
+//! ([`Upstream::end`]: a session-based server's session, else left to its idle
+//! timeout), then the process ends by the signal. A second signal ends it at once.
 
 use std::{
     collections::HashMap,
@@ -124,6 +130,11 @@ pub struct Request<'a> {
 pub trait Upstream: Send + Sync + 'static {
     /// Sends `request`; progress, log messages and questions go to `events`.
     fn call(&self, request: Request<'_>, events: &dyn Events) -> Result<Reply>;
+
+    /// The proxy is done, its requests answered or given up (its input ended, or a
+    /// signal ends it): ends what was kept for them, such as a session-based server's
+    /// MCP session. Nothing by default.
+    fn end(&self) {}
 }
 
 /// The proxy's state shared by the reader and the request threads.
@@ -166,7 +177,9 @@ struct Running {
 /// Serves `input` until it ends, writing to `output`; the requests in flight
 /// are answered before it returns, or given up ([`INPUT_END_GRACE`] after
 /// `input` ended, or once the client is gone), also when reading `input`
-/// fails (that error is returned then).
+/// fails (that error is returned then); then the upstream is ended
+/// ([`Upstream::end`]). A signal (SIGTERM, SIGINT, SIGHUP) meanwhile gives the
+/// requests up, ends the upstream and ends the process by it: never returns.
 pub fn serve<W: ClientOutput>(
     upstream: Arc<dyn Upstream>,
     input: impl BufRead,
@@ -194,8 +207,15 @@ fn serve_within<W: ClientOutput>(
         gone: AtomicBool::new(false),
         grace,
     });
+    // Its own thread ends the process: this one may be blocked reading stdin.
+    let stopping = proxy.clone();
+    let watch = crate::signals::StopWatch::install(move |signal| stopping.stopped_by(signal));
+    if let Err(e) = &watch {
+        tracing::debug!("no signal handlers ({e}): a signal ends the proxy at once");
+    }
     let read = read_messages(&proxy, &mut input);
     proxy.finish();
+    proxy.upstream.end();
     read
 }
 
@@ -375,6 +395,23 @@ impl<W: ClientOutput> Proxy<W> {
                 );
             }
         }
+    }
+
+    /// A signal ends the proxy (SIGTERM from an agent host, Ctrl+C, a terminal
+    /// closed): its requests in flight are given up at once, not waited for as after
+    /// the input's end; once they end ([`GIVE_UP_GRACE`] at most), the upstream is
+    /// ended (a session-based server's session `DELETE`d, not left to its idle
+    /// timeout), then the process, by the signal.
+    fn stopped_by(&self, signal: std::os::raw::c_int) -> ! {
+        let name = crate::signals::name(signal);
+        tracing::debug!("{name}: ending the proxy");
+        self.give_up_all(&format!("the proxy was ended by {name}"));
+        let until = Instant::now() + GIVE_UP_GRACE;
+        while !self.all_ended() && Instant::now() < until {
+            std::thread::sleep(LOOK_EVERY);
+        }
+        self.upstream.end();
+        crate::signals::end_process(signal)
     }
 
     /// Whether every request in flight has ended.

@@ -2,15 +2,16 @@
 //! first moment (before `mur-server` installs its own handlers, when it
 //! serves), so a server still being started is stopped with it; and for the
 //! command waiting on a bridge it started in the background, which stops that
-//! bridge before it ends as interrupted. Through signal-hook, not tokio's
-//! `signal` feature (src/process.rs says why).
+//! bridge before it ends as interrupted; and for the stdio proxy, which ends
+//! its requests and its session before it ends by the signal ([`StopWatch`]).
+//! Through signal-hook, not tokio's `signal` feature (src/process.rs says why).
 
 use std::{
-    io,
+    io::{self, Read as _, Write as _},
     os::{raw::c_int, unix::net::UnixStream},
     sync::{
         Arc,
-        atomic::{AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
     },
 };
 
@@ -102,10 +103,96 @@ impl Interrupts {
         for id in self.ids.drain(..) {
             low_level::unregister(id);
         }
-        let _ = low_level::emulate_default_handler(signal);
-        // Only if the default action did not end the process: the shells' code
-        // for a command ended by a signal.
-        std::process::exit(128 + signal)
+        end_process(signal)
+    }
+}
+
+/// Ends this process as `signal`'s default action does (whatever handlers are
+/// registered): its caller sees it ended by the signal.
+pub(crate) fn end_process(signal: c_int) -> ! {
+    let _ = low_level::emulate_default_handler(signal);
+    // Only if the default action did not end the process: the shells' code
+    // for a command ended by a signal.
+    std::process::exit(128 + signal)
+}
+
+/// The name of a signal a [`StopWatch`] watches, for a message.
+pub(crate) fn name(signal: c_int) -> &'static str {
+    match signal {
+        SIGINT => "SIGINT",
+        SIGHUP => "SIGHUP",
+        _ => "SIGTERM",
+    }
+}
+
+/// Ctrl+C, SIGTERM or SIGHUP for a process that tidies up before it ends by the
+/// first one (the stdio proxy: an agent host ends its server with SIGTERM):
+/// `stop` runs with the signal on a thread of its own (the process's main thread
+/// may be blocked reading stdin), and is to end the process ([`end_process`]). A
+/// second signal ends it at once, the tidying unfinished. When this is dropped the
+/// handlers go and `stop` is not run.
+pub(crate) struct StopWatch {
+    ids: Vec<SigId>,
+    /// Wakes the watching thread when this is dropped, to end without `stop`.
+    wake: UnixStream,
+    dropped: Arc<AtomicBool>,
+}
+
+impl StopWatch {
+    pub(crate) fn install(stop: impl FnOnce(c_int) + Send + 'static) -> io::Result<Self> {
+        let (mut read, write) = UnixStream::pair()?;
+        let which = Arc::new(AtomicUsize::new(0));
+        let came = Arc::new(AtomicBool::new(false));
+        let dropped = Arc::new(AtomicBool::new(false));
+        let mut watch = Self {
+            ids: Vec::new(),
+            wake: write.try_clone()?,
+            dropped: dropped.clone(),
+        };
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            // In this order: the second signal finds `came` set by the first and ends
+            // the process at once (128 + its number, as a shell reports it).
+            // Each pushed as soon as installed: all go with `watch` if one fails.
+            let shutdown = 128 + signal;
+            let ids = &mut watch.ids;
+            ids.push(signal_hook::flag::register_conditional_shutdown(
+                signal,
+                shutdown,
+                came.clone(),
+            )?);
+            ids.push(signal_hook::flag::register(signal, came.clone())?);
+            ids.push(signal_hook::flag::register_usize(
+                signal,
+                which.clone(),
+                signal as usize,
+            )?);
+            ids.push(low_level::pipe::register(signal, write.try_clone()?)?);
+        }
+        std::thread::Builder::new()
+            .name("mur-stop-watch".to_owned())
+            .spawn(move || {
+                let mut byte = [0u8; 1];
+                while let Err(e) = read.read(&mut byte) {
+                    if e.kind() != io::ErrorKind::Interrupted {
+                        return;
+                    }
+                }
+                let signal = c_int::try_from(which.load(Ordering::SeqCst)).unwrap_or(0);
+                if signal != 0 && !dropped.load(Ordering::SeqCst) {
+                    stop(signal);
+                }
+            })?;
+        Ok(watch)
+    }
+}
+
+impl Drop for StopWatch {
+    fn drop(&mut self) {
+        self.dropped.store(true, Ordering::SeqCst);
+        for id in self.ids.drain(..) {
+            low_level::unregister(id);
+        }
+        let _ = self.wake.write(&[0]);
     }
 }
 

@@ -13,8 +13,8 @@
 //! the agent host asked for, a resource a tool made) is there for the next request.
 //! It is opened again when the server forgets it (a restart) or the project's session
 //! moves to another endpoint, and ended when the proxy's stdin ends (module `shared`
-//! of mur-client); the proxy handles no signal, so one that kills it leaves the session
-//! to the server's idle timeout.
+//! of mur-client), or when a signal ends the proxy (SIGTERM, as agent hosts end it;
+//! SIGINT, SIGHUP: [`Upstream::end`]), not left to the server's idle timeout.
 //!
 //! A request has no bound of mur's own unless `--timeout` is given: the
 //! agent host has its own timeouts and cancels what it gives up on, and the
@@ -45,14 +45,8 @@ pub fn run(settings: &Settings, timeout_given: bool) -> Result<()> {
         pinned: Mutex::default(),
         shared: SharedSession::new(),
     });
-    let served = mur_bridge::proxy::serve(
-        upstream.clone(),
-        std::io::stdin().lock(),
-        output::protocol_stdout(),
-    );
-    // The requests are answered or given up: the session kept for them ends too,
-    // whatever ended the input.
-    invoke::block_on(upstream.shared.end())?;
+    let served =
+        mur_bridge::proxy::serve(upstream, std::io::stdin().lock(), output::protocol_stdout());
     served.map_err(|e| Error::internal(format!("cannot read stdin: {e}")))
 }
 
@@ -89,6 +83,14 @@ impl Upstream for Discovered {
                 .call_relayed(&settings, &request, events, &self.shared)
                 .await
         })?
+    }
+
+    /// The requests are answered or given up: the session kept for them ends too,
+    /// whatever ended the proxy (its input, a signal).
+    fn end(&self) {
+        if let Err(e) = invoke::block_on(self.shared.end()) {
+            tracing::debug!("the proxy's session was not ended: {e}");
+        }
     }
 }
 

@@ -591,6 +591,19 @@ impl Live {
         })
     }
 
+    /// Sends it `signal` (`TERM`, `INT`, `HUP`), its stdin still open, and waits for it
+    /// to exit: how it exited, and the lines it wrote.
+    fn ended_by(self, signal: &str) -> (std::process::ExitStatus, Vec<Value>) {
+        self.process.signal(signal);
+        let lines = || {
+            let text = std::fs::read_to_string(&self.stdout).unwrap_or_default();
+            text.lines()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect()
+        };
+        (self.process.wait_status(), lines())
+    }
+
     /// Closes stdin and waits for the proxy to exit: its output (stdout as written).
     fn end(mut self) -> Output {
         drop(self.stdin.take());
@@ -917,6 +930,54 @@ fn assert_one_session_deleted(server: &Everything) {
         "one session for the proxy's life: {created:?}"
     );
     assert_eq!(deleted, created, "the proxy's end deletes its session");
+}
+
+/// An agent host ends its stdio server with a signal (SIGTERM, as MCP's stdio
+/// shutdown does; Ctrl+C; a terminal closed): the proxy ends as at its input's end,
+/// its session with a session-based server deleted (the server's log shows it), the
+/// call in flight given up (answered so), then exits by the signal. Before, the
+/// session was left to the server's idle timeout.
+#[test]
+fn a_proxy_ended_by_a_signal_deletes_its_session_as_at_its_inputs_end() {
+    use std::os::unix::process::ExitStatusExt as _;
+    let server = Everything::start();
+    let sb = Sandbox::new();
+    for (n, (signal, number)) in [("TERM", 15), ("INT", 2), ("HUP", 1)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut proxy = initialized_at(&sb, &server.endpoint);
+        proxy.send(&tool_call(2, "echo", json!({ "message": "one" })));
+        proxy.answer(2);
+        let mut long = tool_call(
+            3,
+            "trigger-long-running-operation",
+            json!({ "duration": 600, "steps": 600 }),
+        );
+        long["params"]["_meta"] = json!({ "progressToken": "long" });
+        proxy.send(&long);
+        // Its first progress relayed: the call is in flight at the server.
+        mur_e2e::wait_until("the call's progress", || {
+            let lines = proxy.lines();
+            lines.into_iter().find(|m| m["params"]["progressToken"] == "long")
+        });
+        let (status, lines) = proxy.ended_by(signal);
+        assert_eq!(status.signal(), Some(number), "SIG{signal}: {status}");
+        let (created, deleted) = server.sessions();
+        assert_eq!(created.len(), n + 1, "one session a proxy: {created:?}");
+        assert_eq!(
+            deleted, created,
+            "SIG{signal}: the proxy's end deletes its session"
+        );
+        let given_up = lines.iter().find(|m| m["id"] == 3);
+        assert_eq!(
+            given_up.map(|m| m["error"]["message"].clone()),
+            Some(json!(format!(
+                "the request was given up, its call cancelled: the proxy was ended by SIG{signal}"
+            ))),
+            "{lines:?}"
+        );
+    }
 }
 
 /// Through the proxy, a session-based server (server-everything, 2025-11-25) is
