@@ -154,7 +154,9 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
     let out = out.take();
-    let target = out.map(|out| media::target("tools/call", Some(&params), Path::new(&out)));
+    let target = out
+        .as_deref()
+        .map(|out| media::target("tools/call", Some(&params), Path::new(out)));
     let target = target.transpose()?;
     let reply = session
         .call_tool(settings, "tools/call", Some(&params), Some(&tool))
@@ -171,9 +173,10 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         .map_err(|e| invoke::as_typed(e, &verb.name, &verb.tool))?;
     if let Some(target) = target {
         // Printed as without `--out`, saying where the media went.
+        let written = Save::Written(out.as_deref().unwrap_or_default());
         let show = |result: &Value| {
             let shown = Shown::of(result);
-            let notes = unprinted(result, &shown, settings, &verb.tool, &arguments, true);
+            let notes = unprinted(result, &shown, settings, &verb.tool, &arguments, written);
             (shown.value, notes)
         };
         return media::save_shown(result, &target, settings, &show);
@@ -187,7 +190,10 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
             settings,
             &verb.tool,
             &arguments,
-            verb.takes_out().is_some(),
+            match verb.takes_out() {
+                Some(_) => Save::Verb(&verb.name),
+                None => Save::Call,
+            },
         ),
         settings.quiet,
     );
@@ -340,17 +346,30 @@ fn holds(value: &Value, text: &str) -> bool {
     }
 }
 
+/// Where a derived verb's result's media can be written, for the note.
+#[derive(Clone, Copy)]
+enum Save<'a> {
+    /// Only by `call … --out`: the verb's `--out` is the tool's own argument.
+    Call,
+    /// By the verb's own `--out FILE` too (the verb's name), not given.
+    Verb(&'a str),
+    /// Written by the verb's `--out`, to this path as typed (never `-`: the media went
+    /// to stdout, and nothing else is printed).
+    Written(&'a str),
+}
+
 /// A note naming the content blocks the verb did not print (an image beside a
 /// caption), and the command that prints them: nothing the tool returned is
-/// dropped without a word. `takes_out`: the verb's own `--out FILE` writes media
-/// (else `--out` is the tool's argument, and only `call`'s writes them).
+/// dropped without a word. The command carries `--out` when the result has media:
+/// without it `call` prints their base64, 10 KB for the sample's `overview`, into the
+/// agent's context; with the path the verb's `--out` was given, that path.
 fn unprinted(
     result: &Value,
     shown: &Shown,
     settings: &Settings,
     tool: &str,
     arguments: &Map<String, Value>,
-    takes_out: bool,
+    save: Save,
 ) -> Vec<String> {
     let kinds = &shown.left_out;
     if kinds.is_empty() {
@@ -362,21 +381,29 @@ fn unprinted(
     // An image, audio, or a resource's blob; a text resource is no medium.
     let media = mur_client::tool_result::media(result).is_ok_and(|media| !media.is_empty());
     // Said once, after the command: the note is read into every agent's context.
-    let save = match (media, takes_out) {
-        (false, _) => "",
-        (true, true) => " (`--out FILE` writes its media)",
-        (true, false) => " (`call … --out FILE` writes its media)",
+    let whole = match (media, save) {
+        // Judged on the result without the blocks written, which had media.
+        (_, Save::Written(path)) => format!(
+            "`{call} --out {}` prints the whole result",
+            mur_core::shell_word(path)
+        ),
+        (false, _) => format!("`{call}` prints the whole result"),
+        (true, Save::Verb(verb)) => format!(
+            "`{call} --out FILE` prints the whole result and writes its media to FILE, as \
+             `--out FILE` after `{verb}` does"
+        ),
+        (true, Save::Call) => {
+            format!("`{call} --out FILE` prints the whole result and writes its media to FILE")
+        }
     };
     if shown.elided {
         return vec![format!(
-            "note: the result was printed without the base64 of its {} {blocks}; `{call}` \
-             prints the whole result{save}",
+            "note: the result was printed without the base64 of its {} {blocks}; {whole}",
             kinds.join(", "),
         )];
     }
     vec![format!(
-        "note: the result has {} more content {blocks} ({}) than {printed} printed; \
-         `{call}` prints the whole result{save}",
+        "note: the result has {} more content {blocks} ({}) than {printed} printed; {whole}",
         kinds.len(),
         kinds.join(", "),
     )]
@@ -729,10 +756,18 @@ mod tests {
             ] })
         );
         assert_eq!(
-            unprinted(&result, &shown, &settings(), "t", &Map::new(), true),
+            unprinted(
+                &result,
+                &shown,
+                &settings(),
+                "t",
+                &Map::new(),
+                Save::Verb("t")
+            ),
             [
                 "note: the result was printed without the base64 of its image, resource blocks; \
-              `mur devtools call t` prints the whole result (`--out FILE` writes its media)"
+              `mur devtools call t --out FILE` prints the whole result and writes its media to \
+              FILE, as `--out FILE` after `t` does"
             ]
         );
         let link = json!({ "content": [{ "type": "resource_link", "uri": "demo://1" }] });
@@ -748,33 +783,34 @@ mod tests {
                 &settings(),
                 "t",
                 &Map::new(),
-                true
+                Save::Verb("t")
             )
             .is_empty()
         );
     }
 
     /// The note under a result of these content blocks (and empty structured content)
-    /// from tool `t`; `takes_out` as `unprinted` takes it.
-    fn note_on(content: Value, takes_out: bool) -> String {
+    /// from tool `t`; `save` as `unprinted` takes it.
+    fn note_on(content: Value, save: Save) -> String {
         let result = json!({ "content": content, "structuredContent": {} });
         let shown = Shown::of(&result);
-        unprinted(&result, &shown, &settings(), "t", &Map::new(), takes_out).join("\n")
+        unprinted(&result, &shown, &settings(), "t", &Map::new(), save).join("\n")
     }
 
     /// `--out` is offered for what it writes: an image, audio or a blob, never a text
-    /// resource.
+    /// resource; the `call` named carries it, since without it `call` prints the base64
+    /// (10 KB of it for the sample's `overview`).
     #[test]
-    fn the_note_offers_out_only_for_media() {
-        let note = |content: Value| note_on(content, true);
+    fn the_note_offers_out_only_for_media_and_its_call_carries_it() {
+        let note = |content: Value| note_on(content, Save::Verb("tee"));
         let text_resource = note(json!([
             { "type": "resource", "resource": { "uri": "app://t", "text": "plain" } }
         ]));
-        assert!(
-            text_resource.contains("1 more content block (resource)"),
-            "{text_resource}"
+        assert_eq!(
+            text_resource,
+            "note: the result has 1 more content block (resource) than the structured content \
+             printed; `mur devtools call t` prints the whole result"
         );
-        assert!(!text_resource.contains("--out"), "{text_resource}");
         for media in [
             json!({ "type": "image", "data": "iVBORw==", "mimeType": "image/png" }),
             json!({ "type": "resource", "resource": { "uri": "app://b", "blob": "AAE=" } }),
@@ -782,18 +818,28 @@ mod tests {
             let said = note(json!([media]));
             assert!(
                 said.ends_with(
-                    "`mur devtools call t` prints the whole result (`--out FILE` writes its media)"
+                    "printed; `mur devtools call t --out FILE` prints the whole result and writes \
+                     its media to FILE, as `--out FILE` after `tee` does"
                 ),
                 "{said}"
             );
         }
         // A tool with its own `out`: the verb's `--out` is the tool's; `call`'s writes.
         let image = json!([{ "type": "image", "data": "iVBORw==", "mimeType": "image/png" }]);
-        let said = note_on(image, false);
+        let said = note_on(image.clone(), Save::Call);
         assert!(
             said.ends_with(
-                "`mur devtools call t` prints the whole result (`call … --out FILE` writes its media)"
+                "`mur devtools call t --out FILE` prints the whole result and writes its media \
+                 to FILE"
             ),
+            "{said}"
+        );
+        // Written by the verb's `--out` (the note is made of the result without the
+        // image): the same path, quoted for the shell.
+        let text = json!([{ "type": "text", "text": "a caption" }]);
+        let said = note_on(text, Save::Written("my shot.png"));
+        assert!(
+            said.ends_with("`mur devtools call t --out 'my shot.png'` prints the whole result"),
             "{said}"
         );
     }

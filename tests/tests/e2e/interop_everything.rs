@@ -210,8 +210,8 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
         image.stderr,
         format!(
             "note: the result has 1 more content block (image) than the 2 blocks printed; \
-             `mur devtools --endpoint {} call get-tiny-image` prints the whole result (`--out \
-             FILE` writes its media)\n",
+             `mur devtools --endpoint {} call get-tiny-image --out FILE` prints the whole result \
+             and writes its media to FILE, as `--out FILE` after `get-tiny-image` does\n",
             server.endpoint
         )
     );
@@ -231,8 +231,9 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
         annotated.stderr,
         format!(
             "note: the result has 1 more content block (image) than the text printed; \
-             `mur devtools --endpoint {} call get-annotated-message --args '{arguments}'` prints \
-             the whole result (`--out FILE` writes its media)\n",
+             `mur devtools --endpoint {} call get-annotated-message --args '{arguments}' --out \
+             FILE` prints the whole result and writes its media to FILE, as `--out FILE` after \
+             `get-annotated-message` does\n",
             server.endpoint
         )
     );

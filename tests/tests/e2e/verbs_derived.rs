@@ -179,8 +179,8 @@ fn content_beside_the_structured_content_printed_is_named_in_a_note() {
     assert_eq!(
         out.stderr,
         "note: the result has 2 more content blocks (text, image) than the structured content \
-         printed; `mur devtools call overview` prints the whole result (`--out FILE` writes its \
-         media)\n"
+         printed; `mur devtools call overview --out FILE` prints the whole result and writes its \
+         media to FILE, as `--out FILE` after `overview` does\n"
     );
     // A result whose text only repeats its structured content has nothing more.
     let state = sandbox.devtools(&["state", "--selector", "#count"]);
@@ -381,10 +381,7 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          the file's `path` and `bytes` added (several files: the whole result with each\n\
          one's, as `call --out` prints it).\n\
          \n\
-         Host options (`mur devtools --help` says what each does):\n  \
-         --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI,\n  \
-         --timeout MS, --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE,\n  \
-         --protocol REVISION, --refresh\n",
+         Host options go after the verb's name too; `mur devtools --help` lists them.\n",
     ));
     let bad = sandbox.devtools(&["reload", "--bogus"]);
     bad.assert_code(1)
@@ -681,10 +678,7 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
              \n\
              {FILE_VALUES}\
              \n\
-             Host options (`mur devtools --help` says what each does):\n  \
-             --endpoint URL, --project PATH, --auto, --auto-full, --auto-range LO-HI,\n  \
-             --timeout MS, --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE,\n  \
-             --protocol REVISION, --refresh\n"
+             Host options go after the verb's name too; `mur devtools --help` lists them.\n"
         )
     );
     let bad = sandbox.devtools(&["count", "--bogus"]);
@@ -1683,10 +1677,23 @@ fn a_derived_verb_writes_its_results_media_with_out() {
     expected["bytes"] = json!(png.len());
     with.assert_code(0)
         .assert_stdout_is(format!("{expected}\n"))
-        .assert_stderr_is(
+        .assert_stderr_is(format!(
             "note: the result has 1 more content block (text) than the structured content \
-             printed; `mur devtools call overview` prints the whole result\n",
-        );
+             printed; `mur devtools call overview --out {path}` prints the whole result\n",
+        ));
+    // The command the note names prints the text left out, not the image's base64 (10 KB
+    // of it without `--out`, user audit AU8 6).
+    let whole = sandbox.devtools(&["call", "overview", "--out", &path]);
+    whole.assert_quiet_success();
+    let result = whole.json();
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("The main window shows"))
+            && result["content"][1]["path"] == json!(path)
+            && !whole.stdout.contains("iVBOR"),
+        "{whole}"
+    );
     let nowhere = sandbox.root().join("no/such/dir/shot.png");
     sandbox
         .devtools(&["screenshot", "--out", &nowhere.display().to_string()])
@@ -1734,8 +1741,8 @@ fn an_empty_out_is_refused_before_the_call_and_a_tools_own_out_is_its_own() {
         own.stderr,
         format!(
             "note: the result has 1 more content block (image) than the structured content \
-             printed; `mur devtools --endpoint {endpoint} call export --args '{{\"out\":\"x.csv\"}}'` \
-             prints the whole result (`call … --out FILE` writes its media)\n"
+             printed; `mur devtools --endpoint {endpoint} call export --args '{{\"out\":\"x.csv\"}}' \
+             --out FILE` prints the whole result and writes its media to FILE\n"
         )
     );
     assert!(

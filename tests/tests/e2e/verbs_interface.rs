@@ -126,10 +126,7 @@ fn help_is_rendered_from_what_the_verb_declares() {
          Examples:\n  \
          mur devtools forger --out note.txt\n\
          \n\
-         Host options (`mur devtools --help` says what each does):\n  \
-         --endpoint URL, --auto, --auto-full, --auto-range LO-HI, --timeout MS,\n  \
-         --max-response BYTES, --pretty, -v, -q, --answer KEY=VALUE,\n  \
-         --protocol REVISION, --refresh\n  \
+         Host options go after the verb's name too; `mur devtools --help` lists them.\n\
          --project is the verb's own here; the host's goes before it: mur devtools --project PATH forger\n",
     );
 }
@@ -189,22 +186,24 @@ fn a_compact_verbs_hint_is_on_stderr_after_stdout_and_quiet_hides_it() {
         .join("plugins/compact/target")
         .join(STANDARD_TARGET)
         .join("release");
-    let tree = compact.join("mur_verb_compact_tree.wasm");
-    try_add(&sandbox, &[tree], &["--force"]).assert_code(0);
+    let state = compact.join("mur_verb_compact_state.wasm");
+    try_add(&sandbox, &[state], &["--force"]).assert_code(0);
 
-    let out = sandbox.devtools(&["tree"]);
+    // Its selector alone, as the standard `state` takes it; and after a read, a read.
+    let out = sandbox.devtools(&["state", "#btn-inc"]);
     out.assert_code(0);
-    assert!(
-        out.json()["nodes"].is_array(),
+    assert_eq!(
+        out.json()["id"],
+        "btn-inc",
         "the result alone on stdout: {out}"
     );
     assert!(!out.stdout.contains("next:"), "{out}");
     assert_eq!(
-        out.stderr, "next: mur devtools click '#btn-inc'\n",
-        "the likely next command, one line on stderr"
+        out.stderr, "next: mur devtools tree\n",
+        "the likely next command, one line on stderr, never an action (`click '#btn-inc'`)"
     );
 
-    let quiet = sandbox.devtools(&["tree", "-q"]);
+    let quiet = sandbox.devtools(&["state", "#btn-inc", "-q"]);
     quiet.assert_code(0);
     assert_eq!(
         (quiet.stdout.as_str(), quiet.stderr.as_str()),
