@@ -464,17 +464,22 @@ pub enum Verb {
         "mur devtools verbs new bump --dir ~/src",
     ]))]
     Verbs(Lazy<VerbsCommand>),
-    /// Print the guide for agents: verbs, exit codes, recipes
+    /// Print the guide for agents: verbs, selectors, exit codes, errors, recipes
     #[command(defer(sessionless))]
-    #[command(after_help = examples(&["mur devtools guide", "mur devtools guide > mur-guide.md"]))]
-    Guide,
+    #[command(after_help = examples(&["mur devtools guide", "mur devtools guide --all > mur-guide.md"]))]
+    Guide {
+        /// Print the whole guide: also mur's every option, `bridge`, derived verbs and the
+        /// catalog's JSON
+        #[arg(long)]
+        all: bool,
+    },
     /// List every verb: host, plugin and (with a session) derived, with options and hints
     #[command(after_help = examples(&[
         "mur devtools catalog",
         "mur devtools catalog --json | jq -r '.verbs[] | select(.annotations.readOnly) | .name'",
     ]))]
     Catalog {
-        /// Print the catalog as JSON (schema `mur-catalog/1`, see docs/agents.md)
+        /// Print the catalog as JSON (schema `mur-catalog/1`: `mur devtools guide --all`)
         #[arg(long)]
         json: bool,
     },
@@ -575,7 +580,7 @@ pub struct ReportArgs {
     /// itself (exit 6: a crash, its time or memory spent)
     #[arg(long, value_name = "R", default_value_t = 0.2, value_parser = rate)]
     pub max_plugin_failure_rate: f64,
-    /// Print the report as JSON (schema `mur-usage-report/1`, see docs/usage.md)
+    /// Print the report as JSON (schema `mur-usage-report/1`)
     #[arg(long)]
     pub json: bool,
     /// Also write the report as one self-contained HTML page to FILE (`-`: print it instead)
@@ -843,7 +848,7 @@ pub enum VerbsCommand {
         #[arg(long, conflicts_with = "yes")]
         dry_run: bool,
     },
-    /// Create a project for a new verb in Rust, Python or JavaScript (see docs/verbs.md)
+    /// Create a project for a new verb in Rust, Python or JavaScript (its README says what next)
     #[command(defer(sessionless))]
     #[command(
         after_help = "Examples:\n  mur devtools verbs new bump\n  mur devtools verbs new bump --dir ~/src\n  \

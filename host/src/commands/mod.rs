@@ -37,7 +37,7 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     begin_record(&verb);
     match verb {
         Verb::Usage(cmd) => usage::run(&cmd, host.pretty, Duration::from_millis(host.timeout)),
-        Verb::Guide => guide::run(),
+        Verb::Guide { all } => guide::run(all),
         Verb::Catalog { json } => invoke::block_on(catalog::catalog(&started(&host), json))?,
         Verb::Parity { json } => invoke::block_on(catalog::parity(&started(&host), json))?,
         Verb::Session(cmd) => {
@@ -88,7 +88,7 @@ fn begin_record(verb: &Verb) {
         }
         Verb::Catalog { .. } => crate::usage::begin("catalog", Kind::Host, &[], agent),
         Verb::Parity { .. } => crate::usage::begin("parity", Kind::Host, &[], agent),
-        Verb::Guide => crate::usage::begin("guide", Kind::Host, &[], agent),
+        Verb::Guide { .. } => crate::usage::begin("guide", Kind::Host, &[], agent),
         // Long-running: a bridge or a proxy is no one call.
         Verb::Verbs(_) | Verb::Usage(_) | Verb::Bridge(_) | Verb::Proxy => {}
     }

@@ -109,11 +109,45 @@ fn every_sh_example_in_the_agent_guide_exits_as_annotated() {
     );
 }
 
+/// `guide` prints what driving an app takes, up to the line saying how to print the
+/// rest: the eval charges it to the CLI before an agent's first call, and the whole
+/// file (20.6 KB) was more than MCP's `tools/list` (17.4 KB). `guide --all` prints it all.
 #[test]
 fn mur_devtools_guide_prints_the_agent_guide() {
     let sb = Sandbox::new();
+    let whole = guide();
+    let last = "\nThat is what driving an app takes; `mur devtools guide --all` prints the rest: ";
+    let end = whole.find(last).expect("the short guide's last line") + 1;
+    let short = &whole[..end + whole[end..].find('\n').expect("a whole line") + 1];
     let out = sb.mur(&["devtools", "guide"]);
-    out.assert_code(0).assert_stdout_is(guide());
+    out.assert_code(0).assert_stdout_is(short);
+    assert!(short.len() <= 12 * 1024, "{} bytes", short.len());
+    // What an agent needs to drive an app is in it: every exit code, the verbs, the
+    // selectors that find an element without a tree, and what to do on each error.
+    for needed in [
+        "| 0 |",
+        "| 1 |",
+        "| 2 |",
+        "| 3 |",
+        "| 4 |",
+        "| 5 |",
+        "| 6 |",
+        "| 7 |",
+        "| 130, 143 |",
+        "mur devtools click '#btn-inc'",
+        "mur devtools wait ",
+        "mur devtools screenshot --out",
+        ":text(\"",
+        "[name=\"Increment\"]",
+        "`A B`: B anywhere inside A",
+        ":nth(N)",
+        "## What to do on each error",
+    ] {
+        assert!(short.contains(needed), "the short guide lacks {needed:?}");
+    }
+    let all = sb.mur(&["devtools", "guide", "--all"]);
+    all.assert_code(0).assert_stdout_is(&whole);
+    assert!(whole.len() > short.len() && whole.contains("## The catalog's JSON"));
 }
 
 #[test]
