@@ -125,27 +125,9 @@ pub fn command(words: &str) -> String {
 }
 
 /// `text` quoted for a POSIX shell: `'#btn-inc'`.
+#[allow(dead_code)] // not every verb names an element
 pub fn quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
-}
-
-/// The command that acts on `element` (a node or an element's state): `click` a button,
-/// `type` into a text box, `toggle` a toggle or check box — when it has an id and is
-/// not disabled.
-#[allow(dead_code)] // not every verb sees elements
-pub fn action(element: &Map<String, Value>) -> Option<String> {
-    if element.get("enabled") == Some(&Value::Bool(false)) {
-        return None;
-    }
-    let id = element.get("id").and_then(Value::as_str)?;
-    let selector = quoted(&format!("#{id}"));
-    let words = match element.get("type").and_then(Value::as_str)? {
-        "Button" => format!("click {selector}"),
-        "TextBox" => format!("type {selector} 'TEXT'"),
-        "Toggle" | "CheckBox" => format!("toggle {selector}"),
-        _ => return None,
-    };
-    Some(command(&words))
 }
 
 /// Keeps only the non-default flags of an element: `enabled`/`visible` when false,

@@ -21,7 +21,7 @@ impl Verb for Click {
         examples: &["mur devtools click '#btn-inc'"],
     };
     const SPEC: Spec = Spec {
-        positionals: &[Pos::selector("the element to click")],
+        positionals: &[Pos::selector("the element to click").or_option("S")],
         options: &[shaping::FIELDS, shaping::FULL],
         ..Spec::NONE
     };
@@ -47,6 +47,8 @@ mur_verb_kit::verb_tables!(Click {
     arguments: [
         (&["#btn-inc"], json!({"selector": "#btn-inc"})),
         (&["#btn-inc", "--full"], json!({"selector": "#btn-inc"})),
+        // The selector as an option, as the standard verbs take it (the guide says so).
+        (&["--selector", "#btn-inc"], json!({"selector": "#btn-inc"})),
     ],
     usage_errors: [(&[], "missing argument `<selector>`")],
 });

@@ -1,6 +1,7 @@
 //! `mur devtools components` shaped for agents (condition `cli-compact`): the active
 //! component and each component's `name` and `title`; `--fields events,window` for more.
-//! On stderr: the likely next command (`switch` to another component, else `tree`).
+//! On stderr: the likely next command (`tree`, a read: never a `switch`, which changes
+//! what the app shows and the task may not want).
 
 use mur_verb_kit::{About, Args, Map, Shaped, Spec, Value, Verb, shape};
 
@@ -33,13 +34,7 @@ impl Verb for Components {
             .collect();
         let mut out = Map::new();
         let active = payload.get("active").cloned().unwrap_or(Value::Null);
-        let other = shaping::items(&payload, "components")
-            .filter_map(|c| c.get("name").and_then(Value::as_str))
-            .find(|name| Some(*name) != active.as_str());
-        let next = match other {
-            Some(name) => shaping::command(&format!("switch {}", shaping::quoted(name))),
-            None => shaping::command("tree"),
-        };
+        let next = shaping::command("tree");
         out.insert("active".to_owned(), active);
         let list = ("components", components);
         let empty = ("component", shaping::command("tree"));
@@ -72,12 +67,13 @@ mod tests {
     }
 
     #[test]
-    fn the_next_command_switches_to_another_component_else_looks_at_the_tree() {
+    fn the_next_command_looks_at_the_tree_never_switches() {
+        // A `switch` changes what the app shows: never suggested after a read.
         let two = json!({"structuredContent": {"active": "counter", "components": [
             {"name": "counter"}, {"name": "todos"}]}});
         assert_eq!(
             testing::notes::<Components>(&[], &two),
-            ["next: mur devtools switch 'todos'"]
+            ["next: mur devtools tree"]
         );
         let one = json!({"structuredContent": {"active": "counter", "components": [{"name": "counter"}]}});
         assert_eq!(

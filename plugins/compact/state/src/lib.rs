@@ -1,7 +1,8 @@
 //! `mur devtools state` shaped for agents (condition `cli-compact`): the app's state with
 //! long values cut, or one element as its `type`, `id`, `text` and the flags that differ
 //! from the default (`--fields` adds others, `--full` keeps everything). On stderr: the
-//! likely next command (acting on the element, else `tree` to find one) and what was cut.
+//! likely next command (`tree`, a read: never an action on the element, which the task
+//! may not want) and what was cut.
 
 use mur_verb_kit::{About, Args, Opt, Shaped, Spec, Value, Verb, shape};
 
@@ -18,7 +19,7 @@ impl Verb for State {
         name: "state",
         tool: "state",
         summary: "Print the app's state, or an element's type, id, text and notable flags",
-        synopsis: "state [--selector S] [--fields F,…] [--full]",
+        synopsis: "state [<selector>] [--fields F,…] [--full]",
         details: "Values longer than 80 characters are cut, their length said; --full \
                   prints every field whole.",
         examples: &[
@@ -28,7 +29,7 @@ impl Verb for State {
     };
     const SPEC: Spec = Spec {
         options: &[
-            Opt::selector("only the element the selector S matches"),
+            Opt::selector("only the element the selector S matches").or_word(),
             shaping::FIELDS,
             shaping::FULL,
         ],
@@ -38,17 +39,17 @@ impl Verb for State {
     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
         let keep = Keep::of(args, DEFAULT);
         let payload = shape::payload(result);
-        let (shaped, next) = match (args.value("selector"), payload.as_object()) {
+        let shaped = match (args.value("selector"), payload.as_object()) {
             (Some(_), Some(element)) => {
                 let mut kept = keep.object(element);
                 for (key, value) in shaping::notable(element) {
                     kept.entry(key).or_insert(value);
                 }
-                (Value::Object(kept), shaping::action(element))
+                Value::Object(kept)
             }
-            _ => (keep.value(&payload), None),
+            _ => keep.value(&payload),
         };
-        let next = next.unwrap_or_else(|| shaping::command("tree"));
+        let next = shaping::command("tree");
         Ok(keep.noted(Shaped::json(&shaped, pretty), Some(next)))
     }
 }
@@ -62,10 +63,12 @@ mur_verb_kit::verb_tables!(State {
             &["--selector", "#count", "--full"],
             json!({"selector": "#count"})
         ),
+        // The selector alone, as the standard verbs take it (the guide says so).
+        (&["#theme"], json!({"selector": "#theme"})),
     ],
     usage_errors: [(
-        &["#count"],
-        "unexpected argument `#count`; did you mean `--selector '#count'`?",
+        &["#count", "--selector", "#btn-inc"],
+        "unexpected argument `#count`",
     )],
 });
 
@@ -91,12 +94,12 @@ mod tests {
     }
 
     #[test]
-    fn the_next_command_acts_on_the_element_or_finds_one() {
+    fn the_next_command_reads_never_acts_on_the_element() {
         let button =
             json!({"structuredContent": {"id": "btn-inc", "type": "Button", "enabled": true}});
         assert_eq!(
             testing::notes::<State>(&["--selector", "#btn-inc"], &button),
-            ["next: mur devtools click '#btn-inc'"]
+            ["next: mur devtools tree"]
         );
         let text = json!({"structuredContent": {"id": "count", "type": "Text", "text": "5"}});
         assert_eq!(

@@ -1,8 +1,9 @@
 //! `mur devtools tree` shaped for agents (condition `cli-compact`): each node as its
 //! `type`, `id` and `text` only (`--fields` adds others, `--full` keeps everything),
 //! long texts cut with their length said, and an explicit note when nothing matched.
-//! On stderr: the likely next command (acting on the first element that can be acted
-//! on), what to try when nothing matched, and what was cut.
+//! On stderr: what to try when nothing matched, and what was cut. No next command
+//! otherwise: what follows a look at the tree is the task's, and the first thing the
+//! tree shows that could be acted on (a `toggle '#dark-mode'`) would change the app.
 
 use mur_verb_kit::{About, Args, Map, Opt, Shaped, Spec, Value, Verb, shape};
 
@@ -20,7 +21,7 @@ impl Verb for Tree {
         name: "tree",
         tool: "tree",
         summary: "Print the UI tree, each node as its type, id and text (--fields for more)",
-        synopsis: "tree [--selector S] [--window W] [--fields F,…] [--full]",
+        synopsis: "tree [<selector>] [--window W] [--fields F,…] [--full]",
         details: "Flags that differ from the default (disabled, hidden, focused, checked, \
                   selected, expanded) are kept too. Texts longer than 80 characters are cut, \
                   their length said; --full prints every field whole.",
@@ -31,7 +32,7 @@ impl Verb for Tree {
     };
     const SPEC: Spec = Spec {
         options: &[
-            Opt::selector("only the subtree the selector S matches"),
+            Opt::selector("only the subtree the selector S matches").or_word(),
             Opt::window("only this window (default: every window)"),
             shaping::FIELDS,
             shaping::FULL,
@@ -61,7 +62,6 @@ impl Verb for Tree {
             ),
             None => shaping::command("windows"),
         };
-        let next = next(&payload);
         let nodes = ("nodes", nodes);
         let empty = ("node matches", instead);
         Ok(shaping::listed(
@@ -69,32 +69,10 @@ impl Verb for Tree {
             Map::new(),
             nodes,
             empty,
-            next,
+            None,
             pretty,
         ))
     }
-}
-
-/// The likely next command: act on the first node that can be acted on (depth
-/// first), else look at the first node that has an id.
-fn next(payload: &Value) -> Option<String> {
-    let objects = || shaping::items(payload, "nodes").flat_map(depth_first);
-    objects().find_map(shaping::action).or_else(|| {
-        let id = objects().find_map(|node| node.get("id").and_then(Value::as_str))?;
-        let selector = shaping::quoted(&format!("#{id}"));
-        Some(shaping::command(&format!("state --selector {selector}")))
-    })
-}
-
-/// `node` and every node under it, parents first.
-fn depth_first(node: &Value) -> Vec<&Map<String, Value>> {
-    let Some(object) = node.as_object() else {
-        return Vec::new();
-    };
-    let children = object.get("children").and_then(Value::as_array);
-    std::iter::once(object)
-        .chain(children.into_iter().flatten().flat_map(depth_first))
-        .collect()
 }
 
 /// One node and its children, cut down.
@@ -126,14 +104,14 @@ mur_verb_kit::verb_tables!(Tree {
             json!({"selector": "#btn-inc"})
         ),
         (&["--full"], json!({"view": "full"})),
-    ],
-    usage_errors: [
-        (&["--view", "full"], "unknown option `--view`"),
+        // The selector alone, as the standard verbs take it (the guide says so).
+        (&["#advanced"], json!({"selector": "#advanced"})),
         (
-            &["#root"],
-            "unexpected argument `#root`; did you mean `--selector '#root'`?",
+            &["#advanced", "--fields", "name"],
+            json!({"selector": "#advanced"})
         ),
     ],
+    usage_errors: [(&["--view", "full"], "unknown option `--view`")],
 });
 
 #[cfg(test)]
@@ -153,11 +131,7 @@ mod tests {
         let cut = format!("{}… [100 chars; --full for all]", "x".repeat(80));
         assert_eq!(
             testing::notes::<Tree>(&[], &result()),
-            [
-                "cut: 1 value over 80 characters; --full prints it whole",
-                "next: mur devtools state --selector '#counter'",
-            ],
-            "btn-dec is disabled: nothing to act on"
+            ["cut: 1 value over 80 characters; --full prints it whole",],
         );
         assert_eq!(
             testing::stdout::<Tree>(&[], &result(), false),
@@ -180,21 +154,15 @@ mod tests {
     }
 
     #[test]
-    fn the_next_command_acts_on_the_first_element_that_can_be_acted_on() {
-        let result = json!({"structuredContent": {"nodes": [{"type": "Panel", "id": "p", "children": [
-            {"type": "Text", "id": "count", "text": "0"},
-            {"type": "Panel", "id": "q", "children": [{"type": "Button", "id": "btn-inc", "text": "+"}]},
-            {"type": "TextBox", "id": "draft"}
+    fn no_next_command_follows_a_tree_that_lists_nodes() {
+        // The settings page's first control is a toggle: a `toggle '#dark-mode'` would
+        // change the app, whatever the task.
+        let result = json!({"structuredContent": {"nodes": [{"type": "Panel", "id": "settings", "children": [
+            {"type": "Toggle", "id": "dark-mode", "text": "Dark mode"},
+            {"type": "Button", "id": "btn-inc", "text": "+"}
         ]}]}});
-        assert_eq!(
-            testing::notes::<Tree>(&[], &result),
-            ["next: mur devtools click '#btn-inc'"]
-        );
-        let text_box = json!({"structuredContent": {"nodes": [{"type": "TextBox", "id": "it's"}]}});
-        assert_eq!(
-            testing::notes::<Tree>(&["--full"], &text_box),
-            ["next: mur devtools type '#it'\\''s' 'TEXT'"]
-        );
+        assert!(testing::notes::<Tree>(&[], &result).is_empty());
+        assert!(testing::notes::<Tree>(&["#settings", "--full"], &result).is_empty());
     }
 
     #[test]
