@@ -403,7 +403,7 @@ function check(param, shown, value) {
   }
   // As mur reads an integer (Rust's `i64` and `u64` `from_str`: a derived verb's options,
   // the Rust kit's counts): ASCII digits (`\d` is only those) after at most one sign.
-  if (kind === "integer" && !/^[+-]?\d+$/.test(value)) {
+  if (kind === "integer" && !INTEGER.test(value)) {
     throw new VerbError(`${shown} needs an integer, got \`${value}\``);
   }
   // An integer is sent as a JavaScript number, exact only up to 2^53 - 1: past it this
@@ -445,6 +445,9 @@ function check(param, shown, value) {
 
 // A number as mur reads it: ASCII digits after at most one sign, with a point and an exponent.
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+// An integer as mur reads it: ASCII digits after at most one sign.
+const INTEGER = /^[+-]?\d+$/;
 
 // The levels of arrays and objects mur reads in a verb's arguments (serde_json's limit).
 const JSON_LEVELS = 127;
@@ -1012,7 +1015,7 @@ export class Verb {
     const pos = this.positionals[filled];
     if (pos === undefined) return unknown;
     const [word, rest] = [argv[at], argv.slice(at + 1)];
-    const numeric = { integer: /^[+-]?\d+$/, number: NUMBER }[pos.kind];
+    const numeric = { integer: INTEGER, number: NUMBER }[pos.kind];
     if (numeric?.test(word)) check(pos, `\`<${pos.name}>\``, word);
     else if (pos.kind !== "text") return unknown;
     const told = `${unknown}; to give it as \`<${pos.name}>\`, put it after \`--\``;
