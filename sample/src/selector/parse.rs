@@ -18,9 +18,17 @@ pub fn parse_in(text: &str, scope: Option<(&Tree, &[NodeId])>) -> Result<Selecto
         chars: text.chars().collect(),
         pos: 0,
         scope,
+        hint: None,
     };
     parser.selector().map_err(|(pos, problem)| {
-        format!("bad selector `{text}`: {problem} at character {}", pos + 1)
+        let hint = parser
+            .hint
+            .map(|hint| format!("; {hint}"))
+            .unwrap_or_default();
+        format!(
+            "bad selector `{text}`: {problem} at character {}{hint}",
+            pos + 1
+        )
     })
 }
 
@@ -31,6 +39,8 @@ struct Parser<'a> {
     chars: Vec<char>,
     pos: usize,
     scope: Option<(&'a Tree, &'a [NodeId])>,
+    /// What the selector was likely meant as, said after where the problem is.
+    hint: Option<String>,
 }
 
 impl Parser<'_> {
@@ -111,15 +121,14 @@ impl Parser<'_> {
         let start = self.pos;
         let name = self.identifier();
         let known = Kind::ALL.map(Kind::name).join(", ");
-        Kind::from_name(&name).map(Filter::Kind).ok_or_else(|| {
-            (
-                start,
-                format!(
-                    "unknown element type `{name}` (known: {known}); {}",
-                    self.bare_word(&name)
-                ),
-            )
-        })
+        let kind = Kind::from_name(&name);
+        if kind.is_none() {
+            self.hint = Some(self.bare_word(&name));
+        }
+        kind.map(Filter::Kind).ok_or((
+            start,
+            format!("unknown element type `{name}` (known: {known})"),
+        ))
     }
 
     /// What a bare word that is no type was likely meant as: an id whose `#` was left off
@@ -400,7 +409,7 @@ mod tests {
         let bare = parse("btn-inc").expect_err("an id without its #");
         assert!(
             bare.contains(
-                "ScrollViewer); an id is written `#btn-inc`, an element by its text `:text(\"btn-inc\")` at character 1"
+                "ScrollViewer) at character 1; an id is written `#btn-inc`, an element by its text `:text(\"btn-inc\")`"
             ),
             "{bare}"
         );

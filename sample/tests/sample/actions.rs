@@ -296,25 +296,25 @@ fn a_selector_that_names_nothing_is_told_the_element_likely_meant() {
         (
             "click",
             json!({ "selector": "Add" }),
-            "; did you mean the id `#todo-add`? at character 1",
+            " at character 1; did you mean the id `#todo-add`?",
         ),
         // … or, where it is no id, the `:text` form (which then matches).
         (
             "select",
             json!({ "selector": "#todo-list", "item": "bravo" }),
-            "; an element by its text is written `:text(\"bravo\")` (`#todo-1` has it) at character 1",
+            " at character 1; an element by its text is written `:text(\"bravo\")` (`#todo-1` has it)",
         ),
         // A word that is an id elsewhere.
         (
             "state",
             json!({ "selector": "btn-inc" }),
-            "; an id is written `#btn-inc` at character 1",
+            " at character 1; an id is written `#btn-inc`",
         ),
         // A word that is nothing near: both forms.
         (
             "state",
             json!({ "selector": "zzz" }),
-            "; an id is written `#zzz`, an element by its text `:text(\"zzz\")` at character 1",
+            " at character 1; an id is written `#zzz`, an element by its text `:text(\"zzz\")`",
         ),
     ];
     for (tool, args, end) in rows {
