@@ -44,7 +44,7 @@ fn hidden_message(tree: &Tree, id: NodeId) -> String {
         hidden_panel.and_then(|panel| Component::from_name(&tree.element(panel).id))
     {
         return format!(
-            "{label} is not visible: component `{}` is not active; switch to it first",
+            "{label} is not visible: component `{0}` is not active; switch to it first (tool `switchComponent`, component `{0}`)",
             component.name()
         );
     }

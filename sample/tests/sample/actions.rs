@@ -40,7 +40,7 @@ fn elements_of_a_hidden_component_cannot_be_used() {
         assert_eq!(
             app.err(tool, json!({ "selector": selector })),
             format!(
-                "`{selector}` is not visible: component `todo` is not active; switch to it first"
+                "`{selector}` is not visible: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)"
             ),
             "{tool} {selector}"
         );
