@@ -73,6 +73,16 @@ impl Connections {
             tracing::debug!("{} connections open: closing an idle one", self.cap);
             registry.evict(victim);
         }
+        Some(self.register(registry))
+    }
+
+    /// Registers a just-accepted connection at once, past the cap if need be: the
+    /// session is stopping, and the connection is served only for the drain.
+    pub(crate) fn admit_over_cap(self: &Arc<Self>) -> Admission {
+        self.register(self.registry())
+    }
+
+    fn register(self: &Arc<Self>, mut registry: MutexGuard<'_, Registry>) -> Admission {
         let id = registry.next_id;
         registry.next_id += 1;
         let evicted = CancellationToken::new();
@@ -84,13 +94,13 @@ impl Connections {
                 evict: evicted.clone(),
             },
         );
-        Some(Admission {
+        Admission {
             connection: Connection {
                 id,
                 connections: Arc::clone(self),
             },
             evicted,
-        })
+        }
     }
 
     /// Closes the connection idle the longest, if any: used when the process is out

@@ -18,7 +18,8 @@ use super::{
     limits::{HttpLimits, MAX_HEADER_BYTES},
 };
 
-/// Longest we wait for in-flight responses once shutdown has begun.
+/// Longest we wait for in-flight responses once shutdown has begun (and for the
+/// first request of a connection accepted that has not sent it yet).
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Pause after an accept error that is not about one connection (out of file
@@ -26,7 +27,8 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(3);
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
 /// Serves `app` on `listener` until `stop` resolves, then stops accepting, lets
-/// in-flight responses finish (at most [`DRAIN_TIMEOUT`]) and closes the rest.
+/// in-flight responses finish, answers each connection accepted its first request
+/// (at most [`DRAIN_TIMEOUT`] for both) and closes the rest.
 /// The listener is returned, still open: the caller lets the port go (only once
 /// `stop` has resolved: what names it to clients, a session's lockfile or a
 /// bridge's sidecar, is removed in `stop`, while the port is still this
@@ -49,10 +51,15 @@ pub(crate) async fn serve_until(
     let mut stop = pin!(stop);
     let mut accept_failing = false;
     loop {
+        // `biased`, the stop first: once it has come, a connection still in the
+        // queue stays there, for a reload's successor to answer (it arrived after
+        // the reload was asked for: the client sent it for the new process), not
+        // accepted by this process, which is about to stop.
         let accepted = tokio::select! {
+            biased;
             () = &mut stop => break,
-            accepted = listener.accept() => accepted,
             Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
+            accepted = listener.accept() => accepted,
         };
         let stream = match accepted {
             Ok((stream, _)) => stream,
@@ -62,13 +69,26 @@ pub(crate) async fn serve_until(
             }
         };
         accept_failing = false;
-        let admission = tokio::select! {
-            () = &mut stop => break,
-            admission = connections.admit() => admission,
+        // A connection accepted is served, even when the stop comes while it waits
+        // for room at the cap: dropped here, its request would be reset unanswered
+        // (it cannot go back to the queue). One over the cap, for the drain only.
+        let (admission, stopped) = tokio::select! {
+            biased;
+            admission = connections.admit() => (admission, false),
+            () = &mut stop => (connections.admit_over_cap(), true),
         };
-        let service = hyper_service(app.clone(), &admission);
+        let asked = CancellationToken::new();
+        let service = hyper_service(app.clone(), &admission, asked.clone());
         let connection = http.serve_connection(TokioIo::new(stream), service);
-        tasks.spawn(run_connection(connection, admission, stopping.clone()));
+        tasks.spawn(run_connection(
+            connection,
+            admission,
+            asked,
+            stopping.clone(),
+        ));
+        if stopped {
+            break;
+        }
     }
     stopping.cancel();
     let drained = tokio::time::timeout(DRAIN_TIMEOUT, async {
@@ -77,17 +97,20 @@ pub(crate) async fn serve_until(
     .await;
     if drained.is_err() {
         tracing::warn!(
-            "in-flight requests did not finish within {DRAIN_TIMEOUT:?}; closing anyway"
+            "in-flight requests did not finish within {DRAIN_TIMEOUT:?}, or were never sent; \
+             closing anyway"
         );
     }
     // Dropping `tasks` aborts whatever is left, closing those sockets.
     listener
 }
 
-/// Each request carries its connection's handle, so the body check can mark it in flight.
+/// Each request carries its connection's handle, so the body check can mark it in
+/// flight; `asked` is cancelled once the connection's first request has come.
 fn hyper_service(
     app: Router,
     admission: &Admission,
+    asked: CancellationToken,
 ) -> impl hyper::service::Service<
     hyper::Request<Incoming>,
     Response = axum::response::Response,
@@ -96,16 +119,19 @@ fn hyper_service(
 > + use<> {
     let connection = admission.connection();
     hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+        asked.cancel();
         let mut request: Request = request.map(axum::body::Body::new);
         request.extensions_mut().insert(connection.clone());
         app.clone().oneshot(request)
     })
 }
 
-/// Drives one connection until it ends, is evicted, or shutdown lets it finish gracefully.
+/// Drives one connection until it ends, is evicted, or shutdown lets it finish
+/// gracefully; `asked` is cancelled once its first request has come.
 async fn run_connection<S>(
     connection: http1::Connection<TokioIo<tokio::net::TcpStream>, S>,
     admission: Admission,
+    asked: CancellationToken,
     stopping: CancellationToken,
 ) where
     S: hyper::service::HttpService<Incoming, ResBody = axum::body::Body>,
@@ -113,14 +139,22 @@ async fn run_connection<S>(
 {
     let evicted = admission.evicted();
     let mut connection = pin!(connection);
-    tokio::select! {
-        biased;
-        // Dropping the connection closes its socket; it had no request in flight.
-        () = evicted.cancelled() => return,
-        result = connection.as_mut() => return log_end(result),
-        () = stopping.cancelled() => {}
+    // Until the stop, then until its first request has come (see below).
+    for wanted in [&stopping, &asked] {
+        tokio::select! {
+            biased;
+            // Dropping the connection closes its socket; it had no request in flight.
+            () = evicted.cancelled() => return,
+            result = connection.as_mut() => return log_end(result),
+            () = wanted.cancelled() => {}
+        }
     }
-    // Closes it at once when idle; otherwise after the response in flight.
+    // Closes it at once when idle; otherwise after the response in flight. A
+    // connection that has not sent its first request yet is not idle: its client
+    // opened it to send one (right after a reload's answer, say) and may be
+    // sending it now; hyper would close it unread, resetting that request
+    // unanswered. So it is shut down once that request has come (the drain's
+    // bound ends a connection that never sends one).
     connection.as_mut().graceful_shutdown();
     log_end(connection.await);
 }
@@ -152,4 +186,180 @@ async fn accept_failed(error: &io::Error, connections: &Arc<Connections>, failin
         tracing::warn!("cannot accept a connection: {error}; {freed}; retrying");
     }
     tokio::time::sleep(ACCEPT_BACKOFF).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::{Extension, routing::get};
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    use tokio::net::TcpStream;
+
+    use super::super::connections::Connection;
+    use super::*;
+
+    const REQUEST: &[u8] = b"GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n";
+
+    /// An app whose one page says `who` answered.
+    fn app(who: &'static str) -> Router {
+        Router::new().route("/", get(move || async move { who }))
+    }
+
+    async fn listener() -> TcpListener {
+        TcpListener::bind("127.0.0.1:0").await.expect("a listener")
+    }
+
+    /// All `client` reads until the server closes it, or why it could not.
+    async fn answer(client: &mut TcpStream) -> String {
+        let mut answer = String::new();
+        match client.read_to_string(&mut answer).await {
+            Ok(_) => answer,
+            Err(error) => format!("{answer}<{error}>"),
+        }
+    }
+
+    /// `listener` served as a reload's successor does, until `client` is answered.
+    async fn answer_as_successor(listener: TcpListener, client: &mut TcpStream) -> String {
+        let answered = CancellationToken::new();
+        let successor = tokio::spawn(serve_until(
+            listener,
+            app("successor"),
+            HttpLimits::default(),
+            answered.clone().cancelled_owned(),
+        ));
+        let answer = answer(client).await;
+        answered.cancel();
+        successor.await.expect("the successor's accept loop");
+        answer
+    }
+
+    /// A client's request that reaches the listener once the stop has come (right
+    /// after a reload's answer) is left in its queue: the successor answers it,
+    /// never this process, which would answer it from the old build or reset it
+    /// unanswered. Which of two ready branches a `select!` takes is random, so
+    /// this tries 20 times: a loop that may still accept passes all of them once
+    /// in a million runs.
+    #[tokio::test]
+    async fn a_connection_still_queued_at_the_stop_is_left_for_the_successor() {
+        for _ in 0..20 {
+            let listener = listener().await;
+            let mut client = TcpStream::connect(listener.local_addr().expect("address"))
+                .await
+                .expect("connect");
+            client.write_all(REQUEST).await.expect("the request");
+            let stop = std::future::ready(());
+            let listener =
+                serve_until(listener, app("predecessor"), HttpLimits::default(), stop).await;
+            let answer = answer_as_successor(listener, &mut client).await;
+            assert!(
+                answer.starts_with("HTTP/1.1 200 ") && answer.ends_with("\r\n\r\nsuccessor"),
+                "{answer}"
+            );
+        }
+    }
+
+    /// A connection accepted before the stop whose request comes only after it (its
+    /// client has just connected) is answered, not closed unread: hyper closes a
+    /// connection that has read nothing at once when shut down, which reset the
+    /// client's request (a Python SDK client's `ReadError` right after a reload).
+    #[tokio::test]
+    async fn a_connection_accepted_before_the_stop_has_its_first_request_answered() {
+        let listener = listener().await;
+        let mut client = TcpStream::connect(listener.local_addr().expect("address"))
+            .await
+            .expect("connect");
+        let (stream, _) = listener.accept().await.expect("accept");
+        let connections = Connections::new(4);
+        let admission = connections.admit().await;
+        let asked = CancellationToken::new();
+        let service = hyper_service(app("predecessor"), &admission, asked.clone());
+        let connection = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+        let stopping = CancellationToken::new();
+        stopping.cancel();
+        let served = tokio::spawn(run_connection(connection, admission, asked, stopping));
+        // This runtime has one thread: the connection's task runs now, meets the
+        // stop and nothing to read, and only then is the request sent.
+        tokio::task::yield_now().await;
+        // A keep-alive request: the answer is read to the end as the server closes
+        // the connection after it.
+        client
+            .write_all(b"GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
+            .await
+            .expect("the request");
+        let answer = answer(&mut client).await;
+        assert!(
+            answer.starts_with("HTTP/1.1 200 ") && answer.ends_with("\r\n\r\npredecessor"),
+            "{answer}"
+        );
+        served.await.expect("the connection's task");
+    }
+
+    /// A connection accepted as the stop comes while it waits for room at the cap
+    /// (every connection busy) is served all the same: dropped, it cannot go back
+    /// to the queue, and its request would be reset unanswered.
+    #[tokio::test]
+    async fn a_connection_waiting_for_room_when_the_stop_comes_is_answered() {
+        use std::os::fd::AsRawFd as _;
+        let listener = listener().await;
+        let address = listener.local_addr().expect("address");
+        let queue = listener.as_raw_fd();
+        let release = Arc::new(tokio::sync::Notify::new());
+        let entered = Arc::new(tokio::sync::Notify::new());
+        let held = Router::new()
+            .route(
+                "/hold",
+                get({
+                    let (release, entered) = (release.clone(), entered.clone());
+                    // Busy as the real app's body check marks a request.
+                    move |Extension(connection): Extension<Connection>| async move {
+                        let _busy = connection.busy();
+                        entered.notify_one();
+                        release.notified().await;
+                        "held"
+                    }
+                }),
+            )
+            .merge(app("predecessor"));
+        let limits = HttpLimits {
+            max_connections: 1,
+            ..HttpLimits::default()
+        };
+        let mut busy = TcpStream::connect(address).await.expect("connect");
+        let mut waiting = None;
+        let stop = async {
+            busy.write_all(b"GET /hold HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n")
+                .await
+                .expect("the held request");
+            entered.notified().await;
+            let mut client = TcpStream::connect(address).await.expect("connect");
+            client.write_all(REQUEST).await.expect("the request");
+            // Accepted once the listener's queue is empty again: it then waits
+            // for room, as the only connection allowed is busy.
+            while readable(queue) {
+                tokio::task::yield_now().await;
+            }
+            waiting = Some(client);
+            release.notify_one();
+        };
+        let listener = serve_until(listener, held, limits, stop).await;
+        let mut client = waiting.expect("the second client");
+        let answer = answer(&mut client).await;
+        assert!(answer.ends_with("\r\n\r\npredecessor"), "{answer}");
+        let held = self::answer(&mut busy).await;
+        assert!(held.ends_with("\r\n\r\nheld"), "{held}");
+        drop(listener);
+    }
+
+    /// Whether the listening socket `fd` has a connection in its queue.
+    fn readable(fd: std::os::fd::RawFd) -> bool {
+        let mut poll = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one pollfd, for a socket the test's accept loop holds open; a
+        // zero timeout only looks.
+        #[allow(unsafe_code)]
+        let ready = unsafe { libc::poll(&raw mut poll, 1, 0) };
+        ready > 0 && poll.revents & libc::POLLIN != 0
+    }
 }

@@ -264,8 +264,10 @@ fn a_stateless_python_sdk_servers_question_is_answered_through_input_required_ro
 /// SDK's own `Client` does: it lists the tools to check the call's output) gets it
 /// answered, by the new process: the session hands its listening socket over, so the
 /// request waits for the successor instead of being refused (it was, in most tries,
-/// and the SDK then lost the reload's answer too). Three reloads in a row, each
-/// answered by the process the one before started.
+/// and the SDK then lost the reload's answer too), and the old process leaves it
+/// there (on a loaded machine it sometimes took it from the queue and closed it
+/// unread: the SDK's `ReadError`; `mur-server`'s `http::serve` tests pin that down).
+/// Three reloads in a row, each answered by the process the one before started.
 #[test]
 fn a_python_sdk_client_s_request_right_after_reload_is_answered_by_the_new_process() {
     let Some(python) = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt") else {
