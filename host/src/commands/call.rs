@@ -34,11 +34,18 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     // A NAME with a `/` is sent as a method: when the server refuses it, it may be a tool.
     let slashed = args.method.is_none();
     let result = match request {
-        Request::Ping(params) => ping(settings, params.as_ref()).await?,
+        Request::Ping(params) => ping(settings, params.as_ref()).await,
         Request::Method(method, params) => {
-            method_call(settings, &method, params.as_ref(), slashed).await?
+            method_call(settings, &method, params.as_ref(), slashed).await
         }
     };
+    // `call` is no verb: "before the verb name" sent one looking for a verb's name.
+    let result = result.map_err(|e| {
+        e.replacing_hint(
+            mur_client::SLOW_TOOL_HINT,
+            "a slow tool may need a longer `--timeout MS` before `call`",
+        )
+    })?;
     match target {
         Some(target) => media::save(result, &target, settings),
         None => output::json(&result, settings.pretty),

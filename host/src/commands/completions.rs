@@ -325,7 +325,7 @@ type Given = (usize, clap::Id, bool);
 /// give on the way, read as clap_complete reads them: a long option (`--name`,
 /// `--name=value`) or a cluster of short ones (`-vq`), the next word its value when it
 /// takes one; no option after `--`.
-fn given_options(cmd: &clap::Command, words: &[OsString]) -> (Vec<String>, Vec<Given>) {
+pub(super) fn given_options(cmd: &clap::Command, words: &[OsString]) -> (Vec<String>, Vec<Given>) {
     let mut current = cmd;
     let mut path = Vec::new();
     let mut given = Vec::new();
@@ -380,7 +380,7 @@ fn takes_value(arg: &clap::Arg) -> bool {
 }
 
 /// `cmd` built: every subcommand defined (some are defined only when built).
-fn built(mut cmd: clap::Command) -> clap::Command {
+pub(super) fn built(mut cmd: clap::Command) -> clap::Command {
     cmd.build();
     cmd
 }

@@ -142,11 +142,15 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
             .err()
             .unwrap_or(e)
             .into()),
-        Err(e) if e.kind() == clap::error::ErrorKind::MissingSubcommand => Err(no_command(e)),
+        Err(e) if e.kind() == clap::error::ErrorKind::MissingSubcommand => {
+            let tool = tool_under_a_groups_name(&argv, &e);
+            Err(tool.into_iter().fold(no_command(e), Error::with_first_hint))
+        }
         Err(e) if asks_version(&e) => Err(version_of_mur(e)),
         Err(e) => {
             let tool = tool_under_a_commands_name(&argv, &e);
-            let error = without_devtools(&argv, e);
+            let usage = usage_to_give(&argv, &e);
+            let error = with_usage(without_devtools(&argv, e), usage);
             Err(tool.into_iter().fold(error, Error::with_first_hint))
         }
     }
@@ -173,6 +177,45 @@ fn tool_under_a_commands_name(argv: &[OsString], e: &clap::Error) -> Option<Stri
     {
         return None;
     }
+    let (host, rest) = host_options_and_the_rest(argv)?;
+    // The option right after the command: `session list --x` meant mur's `session list`.
+    let ["devtools", command, next, ..] = rest.iter().map(String::as_str).collect::<Vec<_>>()[..]
+    else {
+        return None;
+    };
+    if !next.starts_with("--") {
+        return None;
+    }
+    // `call` is how a tool is reached already: `call --foo` meant call's own options.
+    if command == "call" {
+        return None;
+    }
+    match sessions_tool_named(&host, command) {
+        Some(hint) => hint,
+        None => Some(format!(
+            "if you meant a tool of the session named `{command}`, it is `{}`",
+            call_of(&host, command)
+        )),
+    }
+}
+
+/// The hint for a group typed without its command (`mur devtools session`) where the
+/// session the host options choose has a tool of the group's name: as for its refused
+/// options ([`tool_under_a_commands_name`]), the tool is reached only with `call`. Where
+/// no session answers, none: a group alone is most likely its command forgotten, which
+/// the refusal names.
+fn tool_under_a_groups_name(argv: &[OsString], e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let Some(ContextValue::String(group)) = e.get(ContextKind::InvalidSubcommand) else {
+        return None;
+    };
+    let command = group.strip_prefix("mur devtools ")?;
+    let (host, _) = host_options_and_the_rest(argv)?;
+    sessions_tool_named(&host, command).flatten()
+}
+
+/// The host options of argv (after `mur`), and the words left.
+fn host_options_and_the_rest(argv: &[OsString]) -> Option<(cli::HostArgs, Vec<String>)> {
     let words: Vec<String> = argv
         .iter()
         .skip(1)
@@ -185,19 +228,36 @@ fn tool_under_a_commands_name(argv: &[OsString], e: &clap::Error) -> Option<Stri
         Some(&mur_verbs::VerbSpec::default()),
     )
     .ok()?;
-    // The option right after the command: `session list --x` meant mur's `session list`.
-    let ["devtools", command, next, ..] = rest.iter().map(String::as_str).collect::<Vec<_>>()[..]
-    else {
-        return None;
-    };
-    if !next.starts_with("--") {
+    Some((host, rest))
+}
+
+/// Of mur's command `command`, the session's tool of that name, or one whose verb name
+/// (kebab case) it is (`Session`), named in a hint with the `call` that reaches it. The
+/// session the host options choose is asked quietly, from its cached tool list: `None`
+/// where none answers, `Some(None)` where one answers without such a tool.
+fn sessions_tool_named(host: &cli::HostArgs, command: &str) -> Option<Option<String>> {
+    if !cli::host_verbs().iter().any(|verb| verb == command) {
+        return Some(None);
+    }
+    let tools = completions::session_tools(host, TOOL_LOOKUP_WAIT);
+    if tools.is_empty() {
         return None;
     }
-    // `call` is how a tool is reached already: `call --foo` meant call's own options.
-    if command == "call" || !cli::host_verbs().iter().any(|verb| verb == command) {
-        return None;
-    }
-    // The session as the line chose it, so that the command pasted reaches the same one.
+    let tool = tools
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .find(|name| *name == command || mur_verbs::derived::kebab(name) == command);
+    Some(tool.map(|tool| {
+        format!(
+            "`{command}` is mur's command; the session's tool `{tool}` is reached with `{}`",
+            call_of(host, tool)
+        )
+    }))
+}
+
+/// `mur devtools … call TOOL --args '{…}'`, with the session chosen as the line chose
+/// it, so that the command pasted reaches the same one.
+fn call_of(host: &cli::HostArgs, tool: &str) -> String {
     let chosen = match (&host.endpoint, &host.project) {
         (Some(url), _) => format!(" --endpoint {}", mur_core::shell_word(url)),
         (None, Some(path)) => format!(
@@ -206,28 +266,61 @@ fn tool_under_a_commands_name(argv: &[OsString], e: &clap::Error) -> Option<Stri
         ),
         (None, None) => String::new(),
     };
-    let call = |tool: &str| {
-        format!(
-            "mur devtools{chosen} call {} --args '{{…}}'",
-            mur_core::shell_word(tool)
-        )
-    };
-    let tools = completions::session_tools(&host, TOOL_LOOKUP_WAIT);
-    if tools.is_empty() {
-        return Some(format!(
-            "if you meant a tool of the session named `{command}`, it is `{}`",
-            call(command)
-        ));
+    format!(
+        "mur devtools{chosen} call {} --args '{{…}}'",
+        mur_core::shell_word(tool)
+    )
+}
+
+/// The usage hint to give with clap's refusal `e` of `argv` where clap's own is missing
+/// or misleads: the usage of the command typed. An option without its value (`call state
+/// --args`) has none, where every other refusal ends with one; a mistyped option (`mur
+/// devtools --projct x tree`) had clap's usage with the option meant in it (`mur devtools
+/// --project <PATH> <COMMAND>`), which read as if it were required: the did-you-mean
+/// says what was meant.
+fn usage_to_give(argv: &[OsString], e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let missing = e.kind() == ErrorKind::InvalidValue
+        && matches!(e.get(ContextKind::InvalidValue),
+            Some(ContextValue::String(value)) if value.is_empty());
+    let suggested =
+        e.kind() == ErrorKind::UnknownArgument && e.get(ContextKind::SuggestedArg).is_some();
+    if missing || suggested {
+        usage_typed(argv)
+    } else {
+        None
     }
-    // The tool named so, or one whose verb name (kebab case) it is (`Session`).
-    let tool = tools
+}
+
+/// `error` with `usage` in the place of its usage hint, or after its hints.
+fn with_usage(error: Error, usage: Option<String>) -> Error {
+    let Some(usage) = usage else {
+        return error;
+    };
+    match error
+        .hints()
         .iter()
-        .filter_map(|t| t["name"].as_str())
-        .find(|name| *name == command || mur_verbs::derived::kebab(name) == command)?;
-    Some(format!(
-        "`{command}` is mur's command; the session's tool `{tool}` is reached with `{}`",
-        call(tool)
-    ))
+        .find(|hint| hint.starts_with("usage: "))
+    {
+        Some(clap_s) => {
+            let clap_s = clap_s.clone();
+            error.replacing_hint(&clap_s, usage)
+        }
+        None => error.with_hint(usage),
+    }
+}
+
+/// The usage hint of the command `argv` reaches (`usage: mur devtools call [OPTIONS]
+/// [NAME] (`--help` shows more)`), as clap renders it with nothing typed.
+fn usage_typed(argv: &[OsString]) -> Option<String> {
+    let mut tree = completions::built(cli::command());
+    let (path, _) = completions::given_options(&tree, argv);
+    let command = path
+        .iter()
+        .try_fold(&mut tree, |command, name| command.find_subcommand_mut(name))?;
+    let usage = command.render_usage().to_string();
+    let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).trim();
+    Some(format!("usage: {usage} (`--help` shows more)"))
 }
 
 /// `-V` or `--version` typed after a command: only `mur -V` takes it.

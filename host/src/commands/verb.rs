@@ -8,10 +8,12 @@ use mur_verbs::{ParseOutcome, VerbError, VerbHost};
 use serde_json::{Value, json};
 
 use crate::cli::HostArgs;
-use crate::invoke::{self, block_on};
+use crate::invoke::{self, Session, block_on, settle};
 use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
+use crate::tools::ToolList;
 use crate::usage::{self, Phase};
+use mur_client::tool_result::missing_tool;
 use mur_usage::Kind;
 
 /// Runs plugin verb `name` with `argv` as typed after its name, `host` holding
@@ -71,18 +73,17 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     settings.verb_timeout(plan.timeout_ms, host.timeout_given);
     let (arguments, lowered) = invoke::within_bound(arguments, name, verbs.spec(name), &settings);
     let params = json!({ "name": tool, "arguments": arguments });
-    let result =
-        block_on(invoke::invoke(&settings, "tools/call", Some(&params)))?.map_err(|e| {
-            let e = invoke::as_typed(
-                bound_given_after(e, plan.timeout_ms, &settings),
-                name,
-                &tool,
-            );
-            match &lowered {
-                Some(lowered) => lowered.told(e),
-                None => e,
-            }
-        })?;
+    let result = block_on(call_tool(&settings, &params, name, &tool))?.map_err(|e| {
+        let e = invoke::as_typed(
+            bound_given_after(e, plan.timeout_ms, &settings),
+            name,
+            &tool,
+        );
+        match &lowered {
+            Some(lowered) => lowered.told(e),
+            None => e,
+        }
+    })?;
     let shaped = usage::measure(Phase::Shape, || {
         let shaped = verbs
             .shape(name, &plan, &result, settings.pretty)
@@ -104,6 +105,31 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     output::stdout(&shaped.stdout)?;
     output::notes(&shaped.notes, settings.quiet);
     Ok(())
+}
+
+/// Tool `tool` called for verb `verb` with `params`, settled. A tool the server says it
+/// does not have, and the session's tool list (read afresh, on this path alone) lacks
+/// too, is said as `call` says it, naming the verb typed: ``the session has no tool
+/// `waitFor`, which `wait` calls`` (it was ``tool `waitFor` failed: …``, read as if the
+/// tool had run and failed).
+async fn call_tool(settings: &Settings, params: &Value, verb: &str, tool: &str) -> Result<Value> {
+    let session = Session::resolve(settings).await?;
+    let reply = session
+        .call_unlisted(settings, "tools/call", Some(params))
+        .await?;
+    let missing = missing_tool(&reply, "tools/call", Some(params)).is_some();
+    let e = match settle(reply, settings, "tools/call", Some(params)) {
+        Err(e) if missing => e,
+        answer => return answer,
+    };
+    let listed = ToolList::open(&session).fresh(&session, settings).await;
+    match listed {
+        Ok(tools) if !tools.iter().any(|listed| listed["name"] == tool) => Err(invoke::reworded(
+            e,
+            format!("the session has no tool `{tool}`, which `{verb}` calls"),
+        )),
+        _ => Err(e),
+    }
 }
 
 /// A call out of time whose bound was the verb's own `--timeout MS` (after its name):

@@ -1220,7 +1220,7 @@ fn a_call_cut_off_while_its_session_opens_says_its_tool_did_not_run() {
         .assert_stderr_is(format!(
             "error: `{endpoint}` did not answer within 3000 ms\n\
          hint: the request was not sent, so tool `slow` did not run: running it again is safe\n\
-         hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
+         hint: a slow tool may need a longer `--timeout MS` before `call`\n"
         ));
     let mut command = sb.mur_command(&["devtools", "--endpoint", &endpoint, "call", "slow"]);
     command.stdout(Stdio::null()).stderr(Stdio::piped());

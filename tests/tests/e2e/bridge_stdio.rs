@@ -2361,7 +2361,7 @@ fn a_call_out_of_time_quotes_what_the_bridge_could_not_match() {
              hint: the bridge said: the stdio server wrote an answer to id 987654, an id the \
              bridge never sent, which the bridge cannot match to a request (the bridge's log has \
              it); if it was this request's answer, no other will come\n\
-             hint: a slow tool may need a longer `--timeout MS` before the verb name\n",
+             hint: a slow tool may need a longer `--timeout MS` before `call`\n",
             bridge.endpoint()
         ));
     });

@@ -310,6 +310,42 @@ fn a_tool_the_session_does_not_have_is_answered_with_the_one_likely_meant() {
     assert_eq!(unknown("frobnicate"), said("frobnicate", None));
 }
 
+/// A named verb whose tool the session lacks (the standard `state` and `wait` against a
+/// server of other tools) is told as `call nosuchtool` is, naming the verb typed and its
+/// tool: it read ``tool `state` failed: Tool state not found``, as if the tool had run.
+#[test]
+fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
+    let sb = mur_e2e::plugins::standard_sandbox();
+    let server = Stub::with_tools(
+        json!([{ "name": "echo", "inputSchema": { "type": "object" } }]),
+        |params| {
+            let name = params["name"].as_str().unwrap_or_default();
+            Err(json!({ "code": -32602, "message": format!("Tool {name} not found") }))
+        },
+    );
+    let endpoint = server.endpoint();
+    let catalog = format!(
+        "hint: `mur devtools --endpoint {endpoint} catalog` lists the tools this session has, \
+         each as a verb\n"
+    );
+    for (argv, said) in [
+        (
+            &["state"][..],
+            "the session has no tool `state`, which `state` calls",
+        ),
+        (
+            &["wait", "#x"],
+            "the session has no tool `waitFor`, which `wait` calls",
+        ),
+    ] {
+        let out = sb.devtools(&[&["--endpoint", &endpoint][..], argv].concat());
+        out.assert_code(5)
+            .assert_stderr_is(format!("error: {said}\n{catalog}"));
+        // The server's answer on stdout, as for any failed call.
+        assert_eq!(out.json()["error"]["code"], -32602, "{out}");
+    }
+}
+
 #[test]
 fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them() {
     let (sb, _app) = Sandbox::with_app();
@@ -476,7 +512,7 @@ fn a_call_out_of_time_says_the_request_was_sent_and_whether_running_it_again_is_
         call(tool).assert_stderr_is(format!(
             "error: `{endpoint}` did not answer within 300 ms\n\
              hint: the request was sent, so tool `{tool}` may have run{hint}\n\
-             hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
+             hint: a slow tool may need a longer `--timeout MS` before `call`\n"
         ));
     };
     // No tool list cached: nothing says it is safe.
@@ -2106,7 +2142,7 @@ fn a_legacy_call_out_of_time_is_cancelled_at_the_server_before_the_session_ends(
         "error: `{endpoint}` did not answer within 1500 ms\n\
          hint: the request was sent, so tool `slow` may have run: check the app's state before \
          running it again (the session is not known to mark it read-only or idempotent)\n\
-         hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
+         hint: a slow tool may need a longer `--timeout MS` before `call`\n"
     ));
     assert_eq!(
         legacy_py_seen(&record),

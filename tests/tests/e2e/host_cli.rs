@@ -110,6 +110,61 @@ fn a_group_without_its_command_is_refused_in_one_line() {
         );
 }
 
+/// An option typed without its value (`call state --args`) is refused with the usage of
+/// the command it was given to, as clap's other refusals are (it had none); a mistyped
+/// option, with its did-you-mean and the command's usage, not clap's usage with the
+/// option meant in it (`mur devtools --project <PATH> <COMMAND>`, read as if it were
+/// required).
+#[test]
+fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
+    let sb = Sandbox::new();
+    let devtools = "mur devtools [OPTIONS] <COMMAND>";
+    let list = "mur devtools session list [OPTIONS]";
+    for (argv, option, usage) in [
+        (
+            &["devtools", "call", "state", "--args"][..],
+            "--args <JSON>",
+            "mur devtools call [OPTIONS] [NAME]",
+        ),
+        (
+            &["devtools", "session", "list", "--timeout"],
+            "--timeout <MS>",
+            list,
+        ),
+        (&["devtools", "--endpoint"], "--endpoint <URL>", devtools),
+    ] {
+        sb.mur(argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: a value is required for `{option}` but none was supplied\n\
+                 hint: usage: {usage} (`--help` shows more)\n"
+            ));
+    }
+    for (argv, meant, usage) in [
+        (
+            &["devtools", "--projct", "x", "tree"][..],
+            "--project",
+            devtools,
+        ),
+        (&["devtools", "--pretti", "tree"], "--pretty", devtools),
+        (&["devtools", "session", "list", "--jsn"], "--json", list),
+    ] {
+        let typed = argv
+            .iter()
+            .find(|word| word.starts_with("--"))
+            .expect("an option typed");
+        sb.mur(argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: unexpected argument `{typed}` found\n\
+                 hint: did you mean `{meant}`?\n\
+                 hint: usage: {usage} (`--help` shows more)\n"
+            ));
+    }
+}
+
 /// `-V` is `mur`'s alone, as `cargo -V`'s and `git --version`'s are: listed in every
 /// command's help it read as that command's version (`mur devtools version` is the
 /// app's). After a command it is refused, saying where each version is.
@@ -470,7 +525,8 @@ fn verbose_shows_a_foreground_bridges_server_stderr() {
 /// and the refusal said nothing of the tool (user audit AU3 10). Now, where the words
 /// read as a tool's (an option right after the command, none like the command's own),
 /// a hint names the tool when the session has it, says what to type if one was meant
-/// when no session answers, and is not given when the session answering lacks it.
+/// when no session answers, and is not given when the session answering lacks it. The
+/// command typed alone names the tool too.
 #[test]
 fn a_commands_refused_options_name_the_sessions_tool_of_that_name() {
     let sb = Sandbox::new();
@@ -511,6 +567,19 @@ fn a_commands_refused_options_name_the_sessions_tool_of_that_name() {
     lacking
         .assert_code(1)
         .assert_stderr_is(format!("error: unexpected argument `--x` found\n{usage}"));
+    // The command typed alone (a group without its own): the tool named too (user audit
+    // AU6 3), nothing where the session lacks it (or none answers: the group's one line).
+    let alone = "error: `mur devtools session` needs a command: list or clean\n";
+    sb.mur(&["devtools", "--endpoint", &endpoint, "session"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "{alone}hint: `session` is mur's command; the session's tool `session` is reached \
+             with `mur devtools --endpoint {endpoint} call session --args '{{…}}'`\n{usage}"
+        ));
+    sb.mur(&["devtools", "--endpoint", &without.endpoint(), "session"])
+        .assert_code(1)
+        .assert_stderr_is(format!("{alone}{usage}"));
     // mur's own command meant: a subcommand typed, or an option like one of its own.
     for argv in [
         &[

@@ -64,7 +64,7 @@ fn assert_outlasted(sandbox: &Sandbox, server: &Stub, tool: &str) {
     let (out, _) = sandbox.mur_timed(&argv, std::time::Duration::from_secs(60));
     out.assert_code(2).assert_stderr_is(format!(
         "error: task {tool} at `{endpoint}` was still `working` after 1500 ms\n\
-             hint: a slow tool may need a longer `--timeout MS` before the verb name\n"
+             hint: a slow tool may need a longer `--timeout MS` before `call`\n"
     ));
     assert_eq!(cancelled_at(server), [tool]);
 }
