@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use crate::report::{Report, Row};
 
 /// Colours of the stacked segments, in order.
-const COLOURS: [&str; 6] = [
-    "#2e7d32", "#f9a825", "#c62828", "#6a1b9a", "#546e7a", "#bdbdbd",
+const COLOURS: [&str; 7] = [
+    "#2e7d32", "#f9a825", "#c62828", "#ef6c00", "#6a1b9a", "#546e7a", "#bdbdbd",
 ];
 
 /// One bar: a label and its stacked segments (`name`, value).
@@ -215,6 +215,7 @@ fn outcome_bars(rows: &[Row]) -> Vec<Bar> {
                 ("ok".to_owned(), r.ok as f64),
                 ("usage errors".to_owned(), r.usage_errors as f64),
                 ("tool failures".to_owned(), r.tool_failures as f64),
+                ("rpc errors".to_owned(), r.rpc_errors as f64),
                 ("plugin failures".to_owned(), r.plugin_failures as f64),
                 ("other failures".to_owned(), r.other_failures as f64),
                 ("interrupted".to_owned(), r.interrupted as f64),
@@ -251,6 +252,7 @@ fn table(rows: &[Row]) -> String {
         "ok",
         "usage errors",
         "tool failures",
+        "rpc errors",
         "plugin failures",
         "other failures",
         "interrupted",
@@ -309,7 +311,40 @@ fn criteria(report: &Report) -> String {
             report.skipped_lines
         );
     }
+    html.push_str(&logs_read(report));
     html.push_str("</ul>");
+    html
+}
+
+/// Every log the report read, whole: a published page names its inputs.
+fn logs_read(report: &Report) -> String {
+    let logs = &report.logs_read;
+    let paths = |paths: &[String]| {
+        let each: Vec<String> = paths
+            .iter()
+            .map(|p| format!("<code>{}</code>", escape(p)))
+            .collect();
+        each.join(", ")
+    };
+    let mut html = String::new();
+    if let Some(own) = &logs.mur {
+        let _ = write!(
+            html,
+            "<li>mur's usage log: {}.</li>",
+            paths(std::slice::from_ref(own))
+        );
+    }
+    for (what, list) in [
+        ("The sessions' usage logs found", &logs.sessions),
+        (
+            "The logs given with <code>--server-log</code>",
+            &logs.server_logs,
+        ),
+    ] {
+        if !list.is_empty() {
+            let _ = write!(html, "<li>{what} ({}): {}.</li>", list.len(), paths(list));
+        }
+    }
     html
 }
 
@@ -510,6 +545,8 @@ mod tests {
             cli("call", Kind::Call, "fire", Outcome::Ok),
             // Ctrl-C: its own column, no failure, no latency.
             cli("wait", Kind::Plugin, "waitFor", Outcome::Interrupted),
+            // No such tool: an rpc error, as the record says, no tool that failed.
+            cli("call", Kind::Call, "getText", Outcome::RpcError),
         ];
         let page = page(&report(&records, 0, &Criteria::default()));
         let verbs = table_after(&page, "<h2>Verbs</h2>");
@@ -517,18 +554,28 @@ mod tests {
         assert_eq!(
             verbs.iter().skip(1).map(|r| cells(r)).collect::<Vec<_>>(),
             [
-                "click derived 2 2 0 0 0 0 0 1 1",
-                "call call 1 1 0 0 0 0 0 1 1",
-                "click plugin 1 1 0 0 0 0 0 1 1",
+                "call call 2 1 0 0 1 0 0 0 1 1",
+                "click derived 2 2 0 0 0 0 0 0 1 1",
+                "click plugin 1 1 0 0 0 0 0 0 1 1",
                 // No session: the tool was not reached, no latency of it.
-                "state plugin 1 0 0 0 0 1 0 0 0",
-                "wait plugin 1 0 0 0 0 0 1 0 0",
+                "state plugin 1 0 0 0 0 0 1 0 0 0",
+                "wait plugin 1 0 0 0 0 0 0 1 0 0",
             ],
             "{page}"
         );
         assert!(
-            page.contains("<th>other failures</th><th>interrupted</th>")
+            page.contains("<th>tool failures</th><th>rpc errors</th><th>plugin failures</th>")
+                && page.contains("<th>other failures</th><th>interrupted</th>")
                 && page.contains("<th>kind</th>"),
+            "{page}"
+        );
+        assert!(page.contains("<title>rpc errors: 1</title>"), "{page}");
+        assert_eq!(
+            table_after(&page, "<h3>Called by mur</h3>")
+                .iter()
+                .find(|row| row.starts_with("getText "))
+                .map(|row| cells(row)),
+            Some("getText 1 0 0 0 1 0 0 0 1 1".to_owned()),
             "{page}"
         );
         // Two verbs, two bars, told apart.
@@ -587,6 +634,35 @@ mod tests {
                 &serde_json::json!(0.2),
                 &serde_json::json!(3)
             )
+        );
+        // Every log read, whole: a published page names its inputs.
+        let mut report = report;
+        report.logs_read = crate::LogsRead {
+            mur: Some("/s/mur/usage/usage.jsonl".to_owned()),
+            sessions: vec!["/s/mur/usage/sessions/ab.jsonl".to_owned()],
+            server_logs: vec![
+                "/runs/1/calls.jsonl".to_owned(),
+                "/runs/2/c<.jsonl".to_owned(),
+            ],
+        };
+        let page = super::page(&report);
+        assert!(
+            page.contains(
+                "<li>mur's usage log: <code>/s/mur/usage/usage.jsonl</code>.</li>\
+                 <li>The sessions' usage logs found (1): <code>/s/mur/usage/sessions/ab.jsonl</code>.</li>\
+                 <li>The logs given with <code>--server-log</code> (2): \
+                 <code>/runs/1/calls.jsonl</code>, <code>/runs/2/c&lt;.jsonl</code>.</li></ul>"
+            ),
+            "{page}"
+        );
+        let json = serde_json::to_value(&report).expect("json");
+        assert_eq!(
+            json["logsRead"],
+            serde_json::json!({
+                "mur": "/s/mur/usage/usage.jsonl",
+                "sessions": ["/s/mur/usage/sessions/ab.jsonl"],
+                "serverLogs": ["/runs/1/calls.jsonl", "/runs/2/c<.jsonl"],
+            })
         );
         // Of every agent, over the whole log.
         let every = report_of_all(&records);

@@ -20,6 +20,6 @@ pub use record::{
     argv_shape,
 };
 pub use report::{
-    Criteria, Installed, Loser, LoserRule, OffPeriod, REPORT_SCHEMA, Refused, Report, Row, refused,
-    report, round2,
+    Criteria, Installed, LogsRead, Loser, LoserRule, OffPeriod, REPORT_SCHEMA, Refused, Report,
+    Row, refused, report, round2,
 };

@@ -539,6 +539,15 @@ pub struct LogReader {
 pub struct ReadFiles(HashMap<FileId, PathBuf>);
 
 impl ReadFiles {
+    /// How many files were read: one more after a read means the log read was new.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The path the file at `path` was read by, when it is one of them (the same file,
     /// whatever name): a file the reader's caller must not write over, as a report's
     /// page would replace the records it was made of.

@@ -104,6 +104,9 @@ pub struct Row {
     pub ok: u64,
     pub usage_errors: u64,
     pub tool_failures: u64,
+    /// The server answered a JSON-RPC error instead of a result: most often it has no
+    /// such tool. No tool ran, so no tool failed.
+    pub rpc_errors: u64,
     pub plugin_failures: u64,
     /// No session, or it could not be reached; mur's own failures.
     pub other_failures: u64,
@@ -118,13 +121,15 @@ pub struct Row {
 
 impl Row {
     /// Its figures as a table's cells, in the tables' order: calls, ok, usage errors,
-    /// tool, plugin and other failures, interrupted, p50 and p90 ms, last used.
-    pub fn figures(&self) -> [String; 10] {
+    /// tool failures, rpc errors, plugin and other failures, interrupted, p50 and p90
+    /// ms, last used.
+    pub fn figures(&self) -> [String; 11] {
         [
             self.calls.to_string(),
             self.ok.to_string(),
             self.usage_errors.to_string(),
             self.tool_failures.to_string(),
+            self.rpc_errors.to_string(),
             self.plugin_failures.to_string(),
             self.other_failures.to_string(),
             self.interrupted.to_string(),
@@ -147,7 +152,10 @@ impl Row {
         match record.outcome {
             Outcome::Ok => self.ok += 1,
             Outcome::UsageError => self.usage_errors += 1,
-            Outcome::ToolError | Outcome::RpcError => self.tool_failures += 1,
+            Outcome::ToolError => self.tool_failures += 1,
+            // As the record says it: a name the session does not have is no tool of
+            // its that failed.
+            Outcome::RpcError => self.rpc_errors += 1,
             Outcome::PluginError => self.plugin_failures += 1,
             Outcome::SessionError | Outcome::InternalError => self.other_failures += 1,
             Outcome::Interrupted => self.interrupted += 1,
@@ -279,6 +287,20 @@ impl Refused {
     }
 }
 
+/// Which logs a report was made of, each file once, by the path it was read by
+/// (absolute, as every rendering names it).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogsRead {
+    /// mur's own log (its live file's path; rotated files beside it are read too),
+    /// when it has any file.
+    pub mur: Option<String>,
+    /// The sessions' own logs, found without being named.
+    pub sessions: Vec<String>,
+    /// The logs named with `--server-log`.
+    pub server_logs: Vec<String>,
+}
+
 /// What `usage report` prints.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -298,6 +320,10 @@ pub struct Report {
     pub records: u64,
     /// Lines of the logs that were not records (a torn last line, other text).
     pub skipped_lines: u64,
+    /// The logs the records were read from, as the reader of the logs names them
+    /// ([`report`] knows records only: its caller fills this in), so a page or a
+    /// saved table can be traced to its inputs.
+    pub logs_read: LogsRead,
     /// Per verb (side `cli`): named, data, derived, `call` and host commands.
     pub verbs: Vec<Row>,
     /// Per tool, side `cli`: the calls mur made.
@@ -326,6 +352,11 @@ pub struct Report {
     /// (without one: holds any record): only then is a verb with no call since
     /// unused, and a loser for it.
     pub window_covered: bool,
+    /// Whether the log (of `--agent`, if given) reaches back past `unused_since`,
+    /// whatever time recording was off: with no such time, `window_covered`. What
+    /// else than `recording_off` keeps verbs from being judged unused.
+    #[serde(skip)]
+    pub reaches_back: bool,
     /// The latest period recording was off (`usage off`) that overlaps the window a
     /// verb goes unused in: the calls then are in no record, so no verb is judged
     /// unused over it (`window_covered` is false).
@@ -459,8 +490,8 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     });
     let unused_since = criteria.unused_since.as_ref().or(criteria.since.as_ref());
     let recording_off = off_in(&criteria.off_periods, unused_since);
-    let covered =
-        recording_off.is_none() && window_covered(records, criteria.agent.as_deref(), unused_since);
+    let reaches_back = window_covered(records, criteria.agent.as_deref(), unused_since);
+    let covered = recording_off.is_none() && reaches_back;
     let Judged {
         losers,
         added_in_window,
@@ -487,6 +518,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         last: chosen.iter().map(|r| &r.time).max().cloned(),
         records: chosen.len() as u64,
         skipped_lines: skipped as u64,
+        logs_read: LogsRead::default(),
         // The tools mur called: an invocation refused before any call called none.
         tools_cli: rows(cli().filter(|r| reached(r.outcome)), |r| {
             r.tool.clone().map(|t| (t, None))
@@ -502,6 +534,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         tools_without_named_calls: without_named_calls(&chosen, criteria),
         verbs,
         window_covered: covered,
+        reaches_back,
         recording_off,
         added_in_window,
         server_records_left_out,
@@ -1414,6 +1447,38 @@ mod tests {
             .map(|r| (r.name.as_str(), r.calls))
             .collect();
         assert_eq!(surfaces, [("cli/unknown", 3), ("cli/plugin", 1)]);
+    }
+
+    /// A call of a tool the session does not have (an rpc error: nothing ran) is
+    /// counted as the record says, in its own column, on both sides: no tool of the
+    /// session's failed.
+    #[test]
+    fn an_rpc_error_is_no_tool_failure_on_either_side() {
+        let served = |tool: &str, outcome| {
+            let mut r = Record::new(Side::Server, Surface::Mcp, outcome, 1.0);
+            r.tool = Some(tool.to_owned());
+            r
+        };
+        let records = [
+            served("getText", Outcome::RpcError),
+            served("get_text", Outcome::ToolError),
+            cli("call", Kind::Call, "getText", Outcome::RpcError, 1.0),
+        ];
+        let report = report(&records, 0, &Criteria::default());
+        let figures = |rows: &[Row], name: &str| {
+            let row = rows.iter().find(|r| r.name == name);
+            row.map(|r| (r.calls, r.tool_failures, r.rpc_errors))
+        };
+        assert_eq!(figures(&report.tools_served, "getText"), Some((1, 0, 1)));
+        assert_eq!(figures(&report.tools_served, "get_text"), Some((1, 1, 0)));
+        assert_eq!(figures(&report.surfaces, "server/mcp"), Some((2, 1, 1)));
+        assert_eq!(figures(&report.tools_cli, "getText"), Some((1, 0, 1)));
+        assert_eq!(figures(&report.verbs, "call"), Some((1, 0, 1)));
+        let json = serde_json::to_value(&report.tools_served[0]).expect("json");
+        assert_eq!(
+            (&json["name"], &json["toolFailures"], &json["rpcErrors"]),
+            (&"getText".into(), &0.into(), &1.into())
+        );
     }
 
     #[test]

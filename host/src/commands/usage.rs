@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use mur_core::{Error, Result};
 use mur_usage::{
-    Criteria, Installed, Kind, LogReader, LoserRule, ReadFiles, Report, Row, Since, UsageDir,
-    UsageLog,
+    Criteria, Installed, Kind, LogReader, LogsRead, LoserRule, ReadFiles, Report, Row, Since,
+    UsageDir, UsageLog,
 };
 use mur_verbs::manage;
 use mur_verbs::{Entry, VerbDirs, VerbHost};
@@ -111,12 +111,22 @@ fn build(
 
 /// Which logs a report read: how many of the sessions' own in each directory they are
 /// kept in ([`mur_usage::sessions_dir`], then `usage/` in each lockfile directory
-/// searched, [`mur_usage::lockfile_sessions_dir`] first), where it read any; and every
+/// searched, [`mur_usage::lockfile_sessions_dir`] first), where it read any; every
+/// log, each by the one path it was read by (the report's `logsRead`); and every
 /// file it read, which no page it writes may replace.
 #[derive(Debug, Default)]
 struct Read {
     session_logs: Vec<(usize, PathBuf)>,
+    logs: LogsRead,
     files: ReadFiles,
+}
+
+/// `path` as a report names a log it read: absolute, so a saved report or page says
+/// which file wherever it is read (`--server-log runs/1/calls.jsonl` was relative to a
+/// directory the page does not name).
+fn named_path(path: &std::path::Path) -> String {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    path.to_string_lossy().into_owned()
 }
 
 /// The records of the CLI's log, the `server` logs and (`sessions`) the sessions'
@@ -136,11 +146,21 @@ fn read(
     let own = dir.log();
     let own_files = own.files();
     let mut reader = LogReader::default();
+    let mut read = Read::default();
     if !own_files.is_empty() {
+        read.logs.mur = Some(named_path(own.path()));
         reader.read(&[own]).map_err(crate::usage::error)?;
     }
-    let server: Vec<UsageLog> = server.iter().cloned().map(UsageLog::named).collect();
-    reader.read(&server).map_err(crate::usage::error)?;
+    for path in server {
+        let before = reader.read.len();
+        reader
+            .read(&[UsageLog::named(path.clone())])
+            .map_err(crate::usage::error)?;
+        // One read already (given twice, mur's own) is said below, and named once.
+        if reader.read.len() > before {
+            read.logs.server_logs.push(named_path(path));
+        }
+    }
     for (path, first) in &reader.repeated {
         let what = match (
             own_files.contains(first),
@@ -156,7 +176,6 @@ fn read(
             path.display()
         ));
     }
-    let mut read = Read::default();
     if sessions {
         // Where sessions record now, and where sessions without a home and an older
         // mur's record: `usage/` in their lockfile directory (until a logout or reboot
@@ -174,9 +193,10 @@ fn read(
         let now = mur_usage::sessions_dir();
         let now = (!in_lockfile_dirs.iter().any(|(dir, _)| *dir == now)).then_some((now, None));
         for (dir, lockfile_dir) in now.into_iter().chain(in_lockfile_dirs) {
-            let count = read_sessions(&mut reader, &dir, lockfile_dir);
-            if count > 0 {
-                read.session_logs.push((count, dir));
+            let logs = read_sessions(&mut reader, &dir, lockfile_dir);
+            if !logs.is_empty() {
+                read.session_logs.push((logs.len(), dir));
+                read.logs.sessions.extend(logs);
             }
         }
     }
@@ -201,14 +221,14 @@ fn skipped_notice(report: &Report) {
 }
 
 /// Reads the sessions' own logs in `dir` into `reader`, each one not read already;
-/// returns how many logs it read. One that is not the user's own regular file, or
-/// cannot be read, is skipped with a warning; so is `dir` in a lockfile directory
-/// (`lockfile_dir`) that is not the user's own and private.
+/// returns the logs it read ([`named_path`]). One that is not the user's own regular
+/// file, or cannot be read, is skipped with a warning; so is `dir` in a lockfile
+/// directory (`lockfile_dir`) that is not the user's own and private.
 fn read_sessions(
     reader: &mut LogReader,
     dir: &std::path::Path,
     lockfile_dir: Option<&std::path::Path>,
-) -> usize {
+) -> Vec<String> {
     // In a lockfile directory, whose trust every session announced there relies on:
     // each is judged by itself.
     if dir.exists()
@@ -216,20 +236,21 @@ fn read_sessions(
         && let Err(why) = mur_lockfile::Registry::at(lockfile_dir.to_owned()).check_dir_trusted()
     {
         output::notice(&format!("the sessions' usage logs are not read: {why}"));
-        return 0;
+        return Vec::new();
     }
     let (logs, refused) = mur_usage::session_logs(dir);
     for why in refused {
         output::notice(&format!("a session's usage log is skipped: {why}"));
     }
-    let mut read = 0;
+    let mut read = Vec::new();
     for log in logs {
-        let repeated = reader.repeated.len();
+        let (repeated, files) = (reader.repeated.len(), reader.read.len());
         match reader.read(std::slice::from_ref(&log)) {
-            Ok(()) => read += 1,
+            Ok(()) if reader.read.len() > files => read.push(named_path(log.path())),
+            // Named with `--server-log` too: read once, as that, nothing to say.
+            Ok(()) => {}
             Err(e) => output::notice(&format!("a session's usage log is skipped: {e}")),
         }
-        // Named with `--server-log` too: read once, nothing to say.
         reader.repeated.truncate(repeated);
     }
     read
@@ -278,6 +299,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
         verbs.entries(),
     );
     let (mut report, read) = build(dir, &args.server_logs, true, &criteria)?;
+    report.logs_read = read.logs.clone();
     // One slip of tab-completion would replace the records with their page: a file
     // the report read (mur's own log, a `--server-log`, a session's) is refused.
     if let Some((path, log)) = page_file.and_then(|path| Some((path, read.files.read_as(path)?))) {
@@ -336,11 +358,12 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     output::text(&text(&report, &read, !criteria.installed.is_empty()))
 }
 
-/// Says on stderr when the log (of `agent`) holds no record of `agent` at all, or
-/// recording was off in the window; and, for `verbs prune` (not `in_report`), as a
-/// `note:`, when it is too young to call any verb unused (when there are verbs to
+/// Says on stderr when the log (of `agent`) holds no record of `agent` at all, and
+/// when recording was off in the window; and, for `verbs prune` (not `in_report`), as
+/// a `note:`, when it is too young to call any verb unused (when there are verbs to
 /// `judge`: named ones installed). A report says that last under its losers, once:
-/// it is every new user's state for a month, no warning.
+/// it is every new user's state for a month, no warning. Each is said whatever else
+/// is: a time recording was off hides no misspelled `--agent`.
 fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool, in_report: bool) {
     let unknown_agent = agent.is_some_and(|agent| !report.agents.iter().any(|a| a == agent));
     if report.window_covered || !(judging || unknown_agent) {
@@ -351,9 +374,8 @@ fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool, in_re
         if off.to.is_none() {
             output::diagnostic("hint: `mur devtools usage on` turns it on");
         }
-        return;
     }
-    if !unknown_agent && in_report {
+    if !unknown_agent && (in_report || report.reaches_back) {
         return;
     }
     let reach = match (agent, &report.unused_since) {
@@ -417,27 +439,37 @@ fn text(report: &Report, read: &Read, named: bool) -> String {
         mur_usage::round2(report.rule.max_plugin_failure_rate * 100.0),
         report.rule.min_calls,
     );
-    if !read.session_logs.is_empty() {
-        let places: Vec<String> = read
-            .session_logs
+    // Where the sessions' logs were found, and the logs named: a saved table names
+    // every input, as the JSON and the page list them whole.
+    let given = &report.logs_read.server_logs;
+    let mut places: Vec<(usize, String)> = read
+        .session_logs
+        .iter()
+        .map(|(count, dir)| {
+            let dir = output::line(&dir.to_string_lossy());
+            (*count, format!("in `{dir}`"))
+        })
+        .collect();
+    if !given.is_empty() {
+        places.push((given.len(), given_with_server_log(given)));
+    }
+    if !places.is_empty() {
+        let places: Vec<String> = places
             .iter()
             .enumerate()
-            .map(|(n, (count, dir))| {
-                let what = match (n, count) {
-                    (0, 1) => "log",
-                    (0, _) => "logs",
-                    _ => "",
-                };
-                let count = if what.is_empty() {
-                    count.to_string()
-                } else {
-                    format!("{count} {what}")
-                };
-                format!("{count} in `{}`", output::line(&dir.to_string_lossy()))
+            .map(|(n, (count, place))| match (n, count) {
+                (0, 1) => format!("1 log {place}"),
+                (0, _) => format!("{count} logs {place}"),
+                _ => format!("{count} {place}"),
             })
             .collect();
+        let each = if given.len() > NAMED_SPELLED {
+            "; `--json` and `--html` name each"
+        } else {
+            ""
+        };
         out.push_str(&format!(
-            "(with the tool calls the sessions served, as {} record them)\n",
+            "(with the tool calls the sessions served, as {} record them{each})\n",
             places.join(" and ")
         ));
     }
@@ -498,6 +530,35 @@ fn text(report: &Report, read: &Read, named: bool) -> String {
     out
 }
 
+/// The most logs named with `--server-log` the table's line spells out.
+const NAMED_SPELLED: usize = 3;
+
+/// The logs named with `--server-log` (`named`, absolute), compactly: each path for a
+/// few, else where they all are (a study's `runs/*/*/*/calls.jsonl` are dozens).
+fn given_with_server_log(named: &[String]) -> String {
+    if named.len() <= NAMED_SPELLED {
+        let each: Vec<String> = named
+            .iter()
+            .map(|p| format!("`{}`", output::line(p)))
+            .collect();
+        return format!("given with `--server-log` ({})", each.join(", "));
+    }
+    // The longest directory every one is in.
+    let parents = named
+        .iter()
+        .filter_map(|p| std::path::Path::new(p).parent());
+    let under = parents
+        .reduce(|common, parent| {
+            common
+                .ancestors()
+                .find(|a| parent.starts_with(a))
+                .unwrap_or(common)
+        })
+        .map(|dir| dir.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("given with `--server-log` under `{}`", output::line(&under))
+}
+
 /// A table of argv shapes' `rows`, under `title`; nothing when there are none.
 fn argv_section(out: &mut String, title: &str, header: &[&str], rows: &[Vec<String>]) {
     if rows.is_empty() {
@@ -518,6 +579,7 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
         "OK",
         "USAGE-ERR",
         "TOOL-FAIL",
+        "RPC-ERR",
         "PLUGIN-FAIL",
         "OTHER-FAIL",
         "INTERRUPTED",

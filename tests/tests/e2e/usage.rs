@@ -459,24 +459,24 @@ const KNOWN_REPORT: &str = "\
 14 records, 2025-01-01T10:00:00.000Z to 2026-01-13T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 
 verbs (as mur ran them):
-VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-count (data)    5      2   0          1          0            1           1            4       10      2026-01-13T10:00:00.000Z
-bump (data)     4      1   3          0          0            0           0            5       5       2026-01-08T10:00:00.000Z
-call (call)     1      0   0          1          0            0           0            2       2       2026-01-11T10:00:00.000Z
-retired (data)  1      1   0          0          0            0           0            7       7       2025-01-01T10:00:00.000Z
+VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+count (data)    5      2   0          1          0        0            1           1            4       10      2026-01-13T10:00:00.000Z
+bump (data)     4      1   3          0          0        0            0           0            5       5       2026-01-08T10:00:00.000Z
+call (call)     1      0   0          0          1        0            0           0            2       2       2026-01-11T10:00:00.000Z
+retired (data)  1      1   0          0          0        0            0           0            7       7       2025-01-01T10:00:00.000Z
 
 surfaces:
-SURFACE      CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-cli/data     10     4   3          1          0            1           1            5       10      2026-01-13T10:00:00.000Z
-cli/unknown  3      0   3          0          0            0           0            0       0       2026-01-12T10:00:00.000Z
-cli/call     1      0   0          1          0            0           0            2       2       2026-01-11T10:00:00.000Z
+SURFACE      CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+cli/data     10     4   3          1          0        0            1           1            5       10      2026-01-13T10:00:00.000Z
+cli/unknown  3      0   3          0          0        0            0           0            0       0       2026-01-12T10:00:00.000Z
+cli/call     1      0   0          0          1        0            0           0            2       2       2026-01-11T10:00:00.000Z
 
 tools called by mur:
-TOOL        CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-state       4      2   0          1          0            0           1            4       10      2026-01-13T10:00:00.000Z
-click       1      1   0          0          0            0           0            5       5       2026-01-07T10:00:00.000Z
-nosuchtool  1      0   0          1          0            0           0            2       2       2026-01-11T10:00:00.000Z
-windows     1      1   0          0          0            0           0            7       7       2025-01-01T10:00:00.000Z
+TOOL        CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+state       4      2   0          1          0        0            0           1            4       10      2026-01-13T10:00:00.000Z
+click       1      1   0          0          0        0            0           0            5       5       2026-01-07T10:00:00.000Z
+nosuchtool  1      0   0          0          1        0            0           0            2       2       2026-01-11T10:00:00.000Z
+windows     1      1   0          0          0        0            0           0            7       7       2025-01-01T10:00:00.000Z
 
 argv the verbs refused (usage errors by shape; WORD: a word not an option):
 ARGV                  TIMES  LAST
@@ -1191,6 +1191,17 @@ fn bump_and_idle_long_installed() -> Sandbox {
     long_installed(&[("bump", "click"), ("idle", "scroll")], [])
 }
 
+/// The sandbox's directory of the sessions' own usage logs, made as a session makes it.
+fn private_sessions_dir(sandbox: &Sandbox) -> std::path::PathBuf {
+    let sessions = sandbox
+        .state_dir()
+        .join("mur")
+        .join("usage")
+        .join("sessions");
+    mur_lockfile::ensure_private_dir(&sessions, "sessions").expect("mkdir");
+    sessions
+}
+
 /// A verb is used when any log read holds a call of it: a session's record of mur's
 /// call names the verb and its kind (side `server`, surface `cli`), and saves it
 /// though mur's own record is elsewhere (another home: a container, a run of
@@ -1199,12 +1210,7 @@ fn bump_and_idle_long_installed() -> Sandbox {
 #[test]
 fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
     let sandbox = bump_and_idle_long_installed();
-    let sessions = sandbox
-        .state_dir()
-        .join("mur")
-        .join("usage")
-        .join("sessions");
-    mur_lockfile::ensure_private_dir(&sessions, "sessions").expect("mkdir");
+    let sessions = private_sessions_dir(&sandbox);
     let served = json!({
         "schema": "mur-usage/1", "time": days_ago(1), "side": "server", "surface": "cli",
         "client": "mur 0.1.0", "verb": "bump", "kind": "data", "tool": "click",
@@ -1248,6 +1254,53 @@ fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
         " none\n  (no verb was judged unused: recording was off (`usage off`) from TIME to TIME, \
          in the window: the calls then are in no record)\n",
         "{text}"
+    );
+}
+
+/// A misspelled `--agent` is said, and so is a log too young, whatever else keeps verbs
+/// from being judged unused: a time recording was off in the window hid both (user audit
+/// AU7 4: `--agent nobody` printed "0 records" and "no verb to prune", nothing more).
+#[test]
+fn a_misspelled_agent_is_said_though_recording_was_off_in_the_window() {
+    let sandbox = bump_and_idle_long_installed();
+    sandbox.devtools(&["usage", "off"]).assert_code(0);
+    sandbox.devtools(&["usage", "on"]).assert_code(0);
+    let off = "no verb was judged unused: recording was off (`usage off`) from TIME to TIME, \
+               in the window: the calls then are in no record";
+    let nobody = "warning: the usage log holds no record of agent `nobody` (its agents: claude): \
+                  no verb is judged unused over that window\n";
+    let report = sandbox.devtools(&["usage", "report", "--agent", "nobody"]);
+    report.assert_code(0);
+    assert_eq!(
+        (untimed(&report.stdout), untimed(&report.stderr)),
+        (
+            format!(
+                "0 records (agent `nobody`; usage errors above 50% or failures of the verb's own \
+                 above 20% of at least 3 calls make a loser)\n\n\
+                 tools no named verb reached: click, scroll\n\nlosers: none\n  ({off})\n"
+            ),
+            format!("warning: {off}\n{nobody}")
+        ),
+        "{report}"
+    );
+    let prune = sandbox.devtools(&["verbs", "prune", "--agent", "nobody"]);
+    prune.assert_code(0).assert_stdout_is("");
+    assert_eq!(
+        untimed(&prune.stderr),
+        format!("warning: {off}\n{nobody}no verb to prune\n"),
+        "{prune}"
+    );
+    // A window the log (60 days) does not reach back past: said too, as without the
+    // time recording was off.
+    let young = sandbox.devtools(&["verbs", "prune", "--unused-for", "90d"]);
+    young.assert_code(0).assert_stdout_is("");
+    assert_eq!(
+        untimed(&young.stderr),
+        format!(
+            "warning: {off}\nnote: the usage log does not go back to TIME: \
+             no verb is judged unused over that window\nno verb to prune\n"
+        ),
+        "{young}"
     );
 }
 
@@ -1484,6 +1537,93 @@ fn the_logs_a_glob_gives_follow_one_server_log() {
     assert_eq!(again.json()["records"], json!(3), "{again}");
 }
 
+/// A report names every log it read, so a saved table, JSON or page can be traced to
+/// its inputs (user audit AU7 6: `--server-log runs/*/*/*/calls.jsonl` read 9 logs, and
+/// the report named one directory): mur's own, the sessions' found, and each given with
+/// `--server-log`, absolute; the table spells out a few, and says where many are.
+#[test]
+fn a_report_names_every_log_it_read() {
+    let sandbox = Sandbox::new();
+    write_log(&sandbox, &[cli_record(1, "guide", "host", "ok")]);
+    let sessions = private_sessions_dir(&sandbox);
+    let found = sessions.join("0123456789abcdef.jsonl");
+    std::fs::write(&found, format!("{}\n", served_record("click"))).expect("write");
+    let (sessions, found) = (sessions.display(), found.display().to_string());
+    let runs = ["cli/a/1", "cli/a/2", "mcp/a/1", "mcp/a/2"];
+    for run in runs {
+        let record = format!("{}\n", served_record("state"));
+        sandbox.file(&format!("study/runs/{run}/calls.jsonl"), record);
+    }
+    let root = sandbox.root().display().to_string();
+    let run_logs: Vec<String> = runs
+        .iter()
+        .map(|run| format!("{root}/study/runs/{run}/calls.jsonl"))
+        .collect();
+    // As a glob gives them, relative to the study's directory.
+    let globbed = |how: &str| {
+        let line =
+            format!("mur devtools usage report {how} --server-log study/runs/*/*/*/calls.jsonl");
+        let out = mur_e2e::run(sandbox.shell_command(&line).current_dir(sandbox.root()));
+        out.assert_code(0).assert_stderr_is("");
+        out
+    };
+    let second_line =
+        |out: &mur_e2e::Output| out.stdout.lines().nth(1).unwrap_or_default().to_owned();
+    assert_eq!(
+        second_line(&globbed("")),
+        format!(
+            "(with the tool calls the sessions served, as 1 log in `{sessions}` and 4 given \
+             with `--server-log` under `{root}/study/runs` record them; `--json` and `--html` \
+             name each)"
+        )
+    );
+    assert_eq!(
+        globbed("--json").json()["logsRead"],
+        json!({
+            "mur": sandbox.usage_log().display().to_string(),
+            "sessions": [found],
+            "serverLogs": run_logs,
+        })
+    );
+    let page = globbed("--html -").stdout;
+    let each: Vec<String> = run_logs
+        .iter()
+        .map(|l| format!("<code>{l}</code>"))
+        .collect();
+    for said in [
+        format!(
+            "<li>mur's usage log: <code>{}</code>.</li>",
+            sandbox.usage_log().display()
+        ),
+        format!("<li>The sessions' usage logs found (1): <code>{found}</code>.</li>"),
+        format!(
+            "<li>The logs given with <code>--server-log</code> (4): {}.</li>",
+            each.join(", ")
+        ),
+    ] {
+        assert!(page.contains(&said), "{said}\n{page}");
+    }
+    // A few are spelled out; a session's log named too is named once, as given.
+    let given = sandbox.devtools(&[
+        "usage",
+        "report",
+        "--server-log",
+        &run_logs[0],
+        &found,
+        &run_logs[0],
+    ]);
+    given.assert_code(0);
+    assert_eq!(
+        second_line(&given),
+        format!(
+            "(with the tool calls the sessions served, as 2 logs given with `--server-log` \
+             (`{}`, `{found}`) record them)",
+            run_logs[0]
+        ),
+        "{given}"
+    );
+}
+
 #[test]
 fn a_log_that_is_no_file_or_holds_hostile_lines_is_refused_or_read_never_hung_on() {
     let sandbox = Sandbox::new();
@@ -1573,21 +1713,22 @@ fn record_text_reaches_the_terminal_escaped_and_the_page_not_at_all() {
         .split_once("  (no verb was judged unused")
         .unwrap_or_default();
     assert_eq!(
-        shown,
+        shown.replace(&log, "LOG"),
         "\
 1 records, 2026-01-01T10:00:00.000Z to 2026-01-01T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+(with the tool calls the sessions served, as 1 log given with `--server-log` (`LOG`) record them)
 
 surfaces:
-SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-server/mcp  1      1   0          0          0            0           0            2       2       2026-01-01T10:00:00.000Z
+SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+server/mcp  1      1   0          0          0        0            0           0            2       2       2026-01-01T10:00:00.000Z
 
 tools served by the session:
-TOOL                                               CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged  1      1   0          0          0            0           0            2       2       2026-01-01T10:00:00.000Z
+TOOL                                               CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged  1      1   0          0          0        0            0           0            2       2       2026-01-01T10:00:00.000Z
 
 clients the sessions served:
-CLIENT   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-agent 1  1      1   0          0          0            0           0            2       2       2026-01-01T10:00:00.000Z
+CLIENT   CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+agent 1  1      1   0          0          0        0            0           0            2       2       2026-01-01T10:00:00.000Z
 
 tools no named verb reached: evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged, zzz
 
@@ -1603,6 +1744,82 @@ losers: none
             "error: `--html -` writes the report's page (HTML) to stdout, which is a terminal\r\n\
              hint: pipe it (`| w3m -T text/html`, `> usage.html`) or write a file: `--html FILE`\r\n",
         );
+}
+
+/// A call of a tool the session does not have (outcome `rpc-error`: nothing ran) is
+/// counted as its record says, in a column of its own as on mur's side, not as a tool of
+/// the session's that failed (user audit AU7 9: `getText … TOOL-FAIL 1`).
+#[test]
+fn a_call_of_a_tool_the_session_lacks_is_an_rpc_error_not_a_tool_failure() {
+    let sandbox = Sandbox::new();
+    let with = |tool: &str, outcome: &str| {
+        let mut record = served_record(tool);
+        record["outcome"] = outcome.into();
+        format!("{record}\n")
+    };
+    let log = sandbox.file(
+        "served.jsonl",
+        [
+            with("state", "ok"),
+            with("state", "tool-error"),
+            with("getText", "rpc-error"),
+        ]
+        .concat(),
+    );
+    let log = log.display().to_string();
+    let out = sandbox.devtools(&["usage", "report", "--server-log", &log]);
+    out.assert_code(0).assert_stderr_is("");
+    assert_eq!(
+        untimed(&out.stdout),
+        format!(
+            "\
+3 records, TIME to TIME (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+(with the tool calls the sessions served, as 1 log given with `--server-log` (`{log}`) record them)
+
+surfaces:
+SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+server/mcp  3      1   0          1          1        0            0           0            2       2       TIME
+
+tools served by the session:
+TOOL     CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+state    2      1   0          1          0        0            0           0            2       2       TIME
+getText  1      0   0          0          1        0            0           0            2       2       TIME
+
+clients the sessions served:
+CLIENT   CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+agent 1  3      1   0          1          1        0            0           0            2       2       TIME
+
+losers: none
+  (no verb was judged unused: the records read do not go back to TIME)
+"
+        ),
+        "{out}"
+    );
+    let report = sandbox
+        .devtools(&["usage", "report", "--server-log", &log, "--json"])
+        .json();
+    let figures = |table: &str, name: &str| {
+        let row = row(&report[table], name);
+        [&row["calls"], &row["toolFailures"], &row["rpcErrors"]].map(Value::clone)
+    };
+    assert_eq!(
+        figures("toolsServed", "getText"),
+        [json!(1), json!(0), json!(1)]
+    );
+    assert_eq!(
+        figures("toolsServed", "state"),
+        [json!(2), json!(1), json!(0)]
+    );
+    assert_eq!(
+        figures("surfaces", "server/mcp"),
+        [json!(3), json!(1), json!(1)]
+    );
+    let page = sandbox.devtools(&["usage", "report", "--server-log", &log, "--html", "-"]);
+    let page = page.assert_code(0).stdout.clone();
+    assert!(
+        page.contains("<td>getText</td><td>1</td><td>0</td><td>0</td><td>0</td><td>1</td>"),
+        "{page}"
+    );
 }
 
 #[test]
@@ -1656,7 +1873,7 @@ fn a_record_of_no_real_time_or_duration_is_a_skipped_line_not_a_figure() {
         .split_once("  (no verb was judged unused")
         .unwrap_or_default();
     let row = format!(
-        "1      1   0          0          0            0           0            1       1       {now}"
+        "1      1   0          0          0        0            0           0            1       1       {now}"
     );
     assert_eq!(
         shown,
@@ -1665,15 +1882,15 @@ fn a_record_of_no_real_time_or_duration_is_a_skipped_line_not_a_figure() {
 1 records, {now} to {now} (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 
 verbs (as mur ran them):
-VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
 click (plugin)  {row}
 
 surfaces:
-SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
 cli/plugin  {row}
 
 tools called by mur:
-TOOL   CALLS  OK  USAGE-ERR  TOOL-FAIL  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+TOOL   CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
 click  {row}
 
 losers: none
