@@ -37,7 +37,8 @@
 //! proxy as its input's end does, without waiting for answers: each request in
 //! flight is given up, what the upstream keeps for them is ended
 //! ([`Upstream::end`]: a session-based server's session, else left to its idle
-//! timeout), then the process ends by the signal. A second signal ends it at once.
+//! timeout), then the process ends by the signal — also when its input had ended
+//! already and the requests were being waited for. A second signal ends it at once.
 
 use std::{
     collections::HashMap,
@@ -179,7 +180,9 @@ struct Running {
 /// `input` ended, or once the client is gone), also when reading `input`
 /// fails (that error is returned then); then the upstream is ended
 /// ([`Upstream::end`]). A signal (SIGTERM, SIGINT, SIGHUP) meanwhile gives the
-/// requests up, ends the upstream and ends the process by it: never returns.
+/// requests up, ends the upstream and ends the process by it: never returns,
+/// also when it came after the input ended. One after it returned ends the
+/// process by its default action.
 pub fn serve<W: ClientOutput>(
     upstream: Arc<dyn Upstream>,
     input: impl BufRead,
@@ -216,6 +219,16 @@ fn serve_within<W: ClientOutput>(
     let read = read_messages(&proxy, &mut input);
     proxy.finish();
     proxy.upstream.end();
+    // A signal that came while the input's end was served ends the proxy all the
+    // same, as it would have a moment before: the process is not to end as if none
+    // came, racing the watch's thread (which may be ending it too; the upstream
+    // waits for its first end, so it is ended once).
+    if let Ok(watch) = watch
+        && let Some(signal) = watch.settle()
+    {
+        tracing::debug!("{}: the proxy ends by it", crate::signals::name(signal));
+        crate::signals::end_process(signal)
+    }
     read
 }
 

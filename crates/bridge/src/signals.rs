@@ -130,12 +130,19 @@ pub(crate) fn name(signal: c_int) -> &'static str {
 /// `stop` runs with the signal on a thread of its own (the process's main thread
 /// may be blocked reading stdin), and is to end the process ([`end_process`]). A
 /// second signal ends it at once, the tidying unfinished. When this is dropped the
-/// handlers go and `stop` is not run.
+/// handlers go and `stop` is not run; [`StopWatch::settle`] instead, once the
+/// process tidied up of itself, says whether a signal came meanwhile.
 pub(crate) struct StopWatch {
     ids: Vec<SigId>,
+    /// The default action's handlers, which [`StopWatch::settle`] leaves in place.
+    defaults: Vec<SigId>,
     /// Wakes the watching thread when this is dropped, to end without `stop`.
     wake: UnixStream,
     dropped: Arc<AtomicBool>,
+    /// The signal that came (its number), 0 until one does.
+    which: Arc<AtomicUsize>,
+    /// Set by [`StopWatch::settle`]: a signal from then on takes its default action.
+    settled: Arc<AtomicBool>,
 }
 
 impl StopWatch {
@@ -144,16 +151,28 @@ impl StopWatch {
         let which = Arc::new(AtomicUsize::new(0));
         let came = Arc::new(AtomicBool::new(false));
         let dropped = Arc::new(AtomicBool::new(false));
+        let settled = Arc::new(AtomicBool::new(false));
         let mut watch = Self {
             ids: Vec::new(),
+            defaults: Vec::new(),
             wake: write.try_clone()?,
             dropped: dropped.clone(),
+            which: which.clone(),
+            settled: settled.clone(),
         };
         for signal in [SIGINT, SIGTERM, SIGHUP] {
-            // In this order: the second signal finds `came` set by the first and ends
-            // the process at once (128 + its number, as a shell reports it).
-            // Each pushed as soon as installed: all go with `watch` if one fails.
+            // In this order: once settled, a signal ends the process by its default
+            // action before anything else; the second signal finds `came` set by the
+            // first and ends the process at once (128 + its number, as a shell
+            // reports it). Each pushed as soon as installed: all go with `watch` if
+            // one fails.
             let shutdown = 128 + signal;
+            watch
+                .defaults
+                .push(signal_hook::flag::register_conditional_default(
+                    signal,
+                    settled.clone(),
+                )?);
             let ids = &mut watch.ids;
             ids.push(signal_hook::flag::register_conditional_shutdown(
                 signal,
@@ -184,12 +203,33 @@ impl StopWatch {
             })?;
         Ok(watch)
     }
+
+    /// The process tidied up of itself and is about to end: the signal that came
+    /// meanwhile, if one did, which is then to end it ([`end_process`]: `stop` may be
+    /// ending it too). Either way a signal from now on ends the process by its
+    /// default action at once, as it does a process without handlers: it may come
+    /// after this answered and before the process ends, and is not to be lost then
+    /// (nor is a signal's handler left with nothing to do: that would ignore it).
+    pub(crate) fn settle(mut self) -> Option<c_int> {
+        self.settled.store(true, Ordering::SeqCst);
+        // The default action's handlers stay for the process's life. Unregistering the
+        // others waits for every handler already running (on any thread) to return, so
+        // a signal that came before `settled` is in `which` below.
+        self.defaults.clear();
+        for id in self.ids.drain(..) {
+            low_level::unregister(id);
+        }
+        match self.which.load(Ordering::SeqCst) {
+            0 => None,
+            signal => c_int::try_from(signal).ok(),
+        }
+    }
 }
 
 impl Drop for StopWatch {
     fn drop(&mut self) {
         self.dropped.store(true, Ordering::SeqCst);
-        for id in self.ids.drain(..) {
+        for id in self.ids.drain(..).chain(self.defaults.drain(..)) {
             low_level::unregister(id);
         }
         let _ = self.wake.write(&[0]);

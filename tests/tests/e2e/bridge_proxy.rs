@@ -591,10 +591,23 @@ impl Live {
         })
     }
 
-    /// Sends it `signal` (`TERM`, `INT`, `HUP`), its stdin still open, and waits for it
-    /// to exit: how it exited, and the lines it wrote.
-    fn ended_by(self, signal: &str) -> (std::process::ExitStatus, Vec<Value>) {
+    /// Closes its stdin, as an agent host does before it sends SIGTERM.
+    fn close_stdin(&mut self) {
+        drop(self.stdin.take());
+    }
+
+    /// Sends it `signal` (`TERM`, `INT`, `HUP`), then, if `close_stdin`, closes its
+    /// stdin (else left as it is), and waits for it to exit: how it exited, and the
+    /// lines it wrote.
+    fn ended_by(
+        mut self,
+        signal: &str,
+        close_stdin: bool,
+    ) -> (std::process::ExitStatus, Vec<Value>) {
         self.process.signal(signal);
+        if close_stdin {
+            self.close_stdin();
+        }
         let lines = || {
             let text = std::fs::read_to_string(&self.stdout).unwrap_or_default();
             text.lines()
@@ -939,45 +952,94 @@ fn assert_one_session_deleted(server: &Everything) {
 /// session was left to the server's idle timeout.
 #[test]
 fn a_proxy_ended_by_a_signal_deletes_its_session_as_at_its_inputs_end() {
-    use std::os::unix::process::ExitStatusExt as _;
     let server = Everything::start();
     let sb = Sandbox::new();
     for (n, (signal, number)) in [("TERM", 15), ("INT", 2), ("HUP", 1)]
         .into_iter()
         .enumerate()
     {
-        let mut proxy = initialized_at(&sb, &server.endpoint);
-        proxy.send(&tool_call(2, "echo", json!({ "message": "one" })));
-        proxy.answer(2);
-        let mut long = tool_call(
-            3,
-            "trigger-long-running-operation",
-            json!({ "duration": 600, "steps": 600 }),
-        );
-        long["params"]["_meta"] = json!({ "progressToken": "long" });
-        proxy.send(&long);
-        // Its first progress relayed: the call is in flight at the server.
-        mur_e2e::wait_until("the call's progress", || {
-            let lines = proxy.lines();
-            lines.into_iter().find(|m| m["params"]["progressToken"] == "long")
-        });
-        let (status, lines) = proxy.ended_by(signal);
-        assert_eq!(status.signal(), Some(number), "SIG{signal}: {status}");
-        let (created, deleted) = server.sessions();
-        assert_eq!(created.len(), n + 1, "one session a proxy: {created:?}");
-        assert_eq!(
-            deleted, created,
-            "SIG{signal}: the proxy's end deletes its session"
-        );
-        let given_up = lines.iter().find(|m| m["id"] == 3);
-        assert_eq!(
-            given_up.map(|m| m["error"]["message"].clone()),
-            Some(json!(format!(
-                "the request was given up, its call cancelled: the proxy was ended by SIG{signal}"
-            ))),
-            "{lines:?}"
-        );
+        let proxy = calling_long(&sb, &server.endpoint);
+        let ended = proxy.ended_by(signal, false);
+        assert_ended_by(&server, n + 1, (signal, number), ended);
     }
+}
+
+/// A signal that comes when the proxy's stdin has ended too (MCP's stdio shutdown:
+/// stdin closed, then SIGTERM), a call in flight, ends it by the signal all the same,
+/// in either order: closed then signalled (the proxy waiting for the call's answer,
+/// or not yet seeing its input end), or signalled then closed. Its session is deleted
+/// once and the call given up. Before, the proxy exited 0 or by the signal at random
+/// (once its input's end was served it returned while the signal's own ending went
+/// on).
+#[test]
+fn a_signal_ends_the_proxy_by_it_also_when_its_stdin_ended_too() {
+    let server = Everything::start();
+    let sb = Sandbox::new();
+    let rounds = [("TERM", 15), ("INT", 2), ("HUP", 1)]
+        .into_iter()
+        .flat_map(|signal| [(signal, true), (signal, false)]);
+    for (n, (signal, closed_first)) in rounds.enumerate() {
+        let mut proxy = calling_long(&sb, &server.endpoint);
+        let ended = if closed_first {
+            proxy.close_stdin();
+            proxy.ended_by(signal.0, false)
+        } else {
+            proxy.ended_by(signal.0, true)
+        };
+        assert_ended_by(&server, n + 1, signal, ended);
+    }
+}
+
+/// A proxy in front of `endpoint` (server-everything) with a call of 600 s in flight
+/// at the server (its first progress relayed), after `echo` was answered.
+fn calling_long(sb: &Sandbox, endpoint: &str) -> Live {
+    let mut proxy = initialized_at(sb, endpoint);
+    proxy.send(&tool_call(2, "echo", json!({ "message": "one" })));
+    proxy.answer(2);
+    let mut long = tool_call(
+        3,
+        "trigger-long-running-operation",
+        json!({ "duration": 600, "steps": 600 }),
+    );
+    long["params"]["_meta"] = json!({ "progressToken": "long" });
+    proxy.send(&long);
+    mur_e2e::wait_until("the call's progress", || {
+        let lines = proxy.lines();
+        lines
+            .into_iter()
+            .find(|m| m["params"]["progressToken"] == "long")
+    });
+    proxy
+}
+
+/// Asserts that a proxy of [`calling_long`], the `proxies`th on `server`, `ended` by
+/// `signal` (its name, its number): its session, as each before, deleted once, and
+/// its long call given up.
+#[track_caller]
+fn assert_ended_by(
+    server: &Everything,
+    proxies: usize,
+    (signal, number): (&str, i32),
+    (status, lines): (std::process::ExitStatus, Vec<Value>),
+) {
+    use std::os::unix::process::ExitStatusExt as _;
+    assert_eq!(status.signal(), Some(number), "SIG{signal}: {status}");
+    let (created, deleted) = server.sessions();
+    assert_eq!(created.len(), proxies, "one session a proxy: {created:?}");
+    assert_eq!(
+        deleted, created,
+        "SIG{signal}: the proxy's end deletes its session"
+    );
+    let given_up: Vec<_> = lines.iter().filter(|m| m["id"] == 3).collect();
+    assert_eq!(
+        given_up,
+        [
+            &json!({ "jsonrpc": "2.0", "id": 3, "error": { "code": -32603, "message": format!(
+            "the request was given up, its call cancelled: the proxy was ended by SIG{signal}"
+        ) } })
+        ],
+        "{lines:?}"
+    );
 }
 
 /// Through the proxy, a session-based server (server-everything, 2025-11-25) is
