@@ -18,17 +18,28 @@ use super::{
     limits::{HttpLimits, MAX_HEADER_BYTES},
 };
 
-/// Longest we wait for in-flight responses once shutdown has begun (and for the
-/// first request of a connection accepted that has not sent it yet).
+/// Longest we wait for in-flight responses once shutdown has begun.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Once shutdown has begun, longest we wait for the first request of a connection
+/// accepted that has not sent one yet; then it is closed. Its client may be sending
+/// it right now (a request sent right after a reload's answer): one already written
+/// arrives on loopback in microseconds, and 250 ms also covers a client descheduled
+/// between its connect and its write on a loaded machine. A client that holds a
+/// connection open and sends nothing (a browser's preconnect, an idle pooled
+/// connection, a probe) is the common case, though, and every stop and reload waits
+/// this long for it: waiting for the whole [`DRAIN_TIMEOUT`] made each take 3 s and
+/// the next `mur` call time out; 250 ms is not noticed.
+const FIRST_REQUEST_GRACE: Duration = Duration::from_millis(250);
 
 /// Pause after an accept error that is not about one connection (out of file
 /// descriptors, memory): retrying at once would spin.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
 /// Serves `app` on `listener` until `stop` resolves, then stops accepting, lets
-/// in-flight responses finish, answers each connection accepted its first request
-/// (at most [`DRAIN_TIMEOUT`] for both) and closes the rest.
+/// in-flight responses finish (at most [`DRAIN_TIMEOUT`]), answers each connection
+/// accepted its first request if it comes within [`FIRST_REQUEST_GRACE`], and
+/// closes the rest.
 /// The listener is returned, still open: the caller lets the port go (only once
 /// `stop` has resolved: what names it to clients, a session's lockfile or a
 /// bridge's sidecar, is removed in `stop`, while the port is still this
@@ -41,12 +52,29 @@ pub(crate) async fn serve_until(
     limits: HttpLimits,
     stop: impl Future<Output = ()>,
 ) -> TcpListener {
+    serve_and_drain(listener, app, limits, stop, DRAIN_TIMEOUT)
+        .await
+        .0
+}
+
+/// [`serve_until`], draining for at most `drain_limit`; also says whether every
+/// connection had ended by then (`false`: some were closed unfinished).
+async fn serve_and_drain(
+    listener: TcpListener,
+    app: Router,
+    limits: HttpLimits,
+    stop: impl Future<Output = ()>,
+    drain_limit: Duration,
+) -> (TcpListener, bool) {
     let connections = Connections::new(limits.max_connections);
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
         .max_header_size(MAX_HEADER_BYTES);
     let stopping = CancellationToken::new();
+    // Cancels every connection's `asked` (its child) once the stop's grace for a
+    // first request is over: one that has not sent it then is closed.
+    let grace_over = CancellationToken::new();
     let mut tasks = JoinSet::new();
     let mut stop = pin!(stop);
     let mut accept_failing = false;
@@ -77,7 +105,7 @@ pub(crate) async fn serve_until(
             admission = connections.admit() => (admission, false),
             () = &mut stop => (connections.admit_over_cap(), true),
         };
-        let asked = CancellationToken::new();
+        let asked = grace_over.child_token();
         let service = hyper_service(app.clone(), &admission, asked.clone());
         let connection = http.serve_connection(TokioIo::new(stream), service);
         tasks.spawn(run_connection(
@@ -91,18 +119,24 @@ pub(crate) async fn serve_until(
         }
     }
     stopping.cancel();
-    let drained = tokio::time::timeout(DRAIN_TIMEOUT, async {
-        while tasks.join_next().await.is_some() {}
+    let drained = tokio::time::timeout(drain_limit, async {
+        let grace = async {
+            tokio::time::sleep(FIRST_REQUEST_GRACE).await;
+            grace_over.cancel();
+            std::future::pending().await
+        };
+        tokio::select! {
+            () = async { while tasks.join_next().await.is_some() {} } => {}
+            () = grace => {}
+        }
     })
-    .await;
-    if drained.is_err() {
-        tracing::warn!(
-            "in-flight requests did not finish within {DRAIN_TIMEOUT:?}, or were never sent; \
-             closing anyway"
-        );
+    .await
+    .is_ok();
+    if !drained {
+        tracing::warn!("in-flight requests did not finish within {drain_limit:?}; closing anyway");
     }
     // Dropping `tasks` aborts whatever is left, closing those sockets.
-    listener
+    (listener, drained)
 }
 
 /// Each request carries its connection's handle, so the body check can mark it in
@@ -127,7 +161,8 @@ fn hyper_service(
 }
 
 /// Drives one connection until it ends, is evicted, or shutdown lets it finish
-/// gracefully; `asked` is cancelled once its first request has come.
+/// gracefully; `asked` is cancelled once its first request has come, or once the
+/// stop's grace for it is over.
 async fn run_connection<S>(
     connection: http1::Connection<TokioIo<tokio::net::TcpStream>, S>,
     admission: Admission,
@@ -139,7 +174,8 @@ async fn run_connection<S>(
 {
     let evicted = admission.evicted();
     let mut connection = pin!(connection);
-    // Until the stop, then until its first request has come (see below).
+    // Until the stop, then until its first request has come or the grace for it is
+    // over (see below).
     for wanted in [&stopping, &asked] {
         tokio::select! {
             biased;
@@ -153,8 +189,9 @@ async fn run_connection<S>(
     // connection that has not sent its first request yet is not idle: its client
     // opened it to send one (right after a reload's answer, say) and may be
     // sending it now; hyper would close it unread, resetting that request
-    // unanswered. So it is shut down once that request has come (the drain's
-    // bound ends a connection that never sends one).
+    // unanswered. So it is shut down once that request has come, or once the
+    // grace for it is over ([`FIRST_REQUEST_GRACE`]): then, having read nothing,
+    // it is closed at once (one partway through its request head is answered).
     connection.as_mut().graceful_shutdown();
     log_end(connection.await);
 }
@@ -215,6 +252,21 @@ mod tests {
             Ok(_) => answer,
             Err(error) => format!("{answer}<{error}>"),
         }
+    }
+
+    /// Sends a keep-alive request on `client` and checks that the predecessor answers
+    /// it: the answer is read to the end as the server, stopping, closes the
+    /// connection after it.
+    async fn asks_the_stopping_predecessor(client: &mut TcpStream) {
+        client
+            .write_all(b"GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
+            .await
+            .expect("the request");
+        let answer = answer(client).await;
+        assert!(
+            answer.starts_with("HTTP/1.1 200 ") && answer.ends_with("\r\n\r\npredecessor"),
+            "{answer}"
+        );
     }
 
     /// `listener` served as a reload's successor does, until `client` is answered.
@@ -279,18 +331,48 @@ mod tests {
         // This runtime has one thread: the connection's task runs now, meets the
         // stop and nothing to read, and only then is the request sent.
         tokio::task::yield_now().await;
-        // A keep-alive request: the answer is read to the end as the server closes
-        // the connection after it.
-        client
-            .write_all(b"GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
-            .await
-            .expect("the request");
-        let answer = answer(&mut client).await;
-        assert!(
-            answer.starts_with("HTTP/1.1 200 ") && answer.ends_with("\r\n\r\npredecessor"),
-            "{answer}"
-        );
+        asks_the_stopping_predecessor(&mut client).await;
         served.await.expect("the connection's task");
+    }
+
+    /// At the stop, a connection that has sent nothing (a browser's preconnect, an
+    /// idle pooled connection) is closed once the grace for its first request is
+    /// over, not kept until the drain limit (every stop and reload took 3 s then),
+    /// while another one accepted before the stop still has its request answered.
+    /// The drain limit is long here, and the header timeout longer still (it would
+    /// close the silent connection too): the stop must not reach the limit.
+    #[tokio::test]
+    async fn at_the_stop_a_connection_that_sends_nothing_is_closed_before_the_drain_limit() {
+        use std::os::fd::AsRawFd as _;
+        let drain_limit = Duration::from_secs(30);
+        let limits = HttpLimits {
+            header_read_timeout: 2 * drain_limit,
+            ..HttpLimits::default()
+        };
+        let listener = listener().await;
+        let address = listener.local_addr().expect("address");
+        let queue = listener.as_raw_fd();
+        let mut silent = TcpStream::connect(address).await.expect("connect");
+        let mut client = TcpStream::connect(address).await.expect("connect");
+        let stop = CancellationToken::new();
+        let served = tokio::spawn(serve_and_drain(
+            listener,
+            app("predecessor"),
+            limits,
+            stop.clone().cancelled_owned(),
+            drain_limit,
+        ));
+        // Both are accepted once the listener's queue is empty.
+        while readable(queue) {
+            tokio::task::yield_now().await;
+        }
+        stop.cancel();
+        // This runtime has one thread: the accept loop meets the stop now.
+        tokio::task::yield_now().await;
+        asks_the_stopping_predecessor(&mut client).await;
+        let (_listener, drained) = served.await.expect("the accept loop");
+        assert!(drained, "the stop waited for the drain limit");
+        assert_eq!(self::answer(&mut silent).await, "", "the silent connection");
     }
 
     /// A connection accepted as the stop comes while it waits for room at the cap
