@@ -702,8 +702,13 @@ every request to the session (found for each request, as every command finds it,
 the sessions of the project the first request found: it never turns to another project's), and \
 relays the session's progress, log messages and questions. A request has no bound of \
 mur's own unless `--timeout MS` is given (the agent host's own timeouts and cancels bound \
-it). It ends when stdin ends, once the requests in flight are answered (a minute at most), \
-and at once when stdout is closed: a killed agent host leaves no proxy behind.";
+it). It ends when stdin ends, once the requests in flight are answered (a minute at most, \
+then each is given up), and at once when stdout is closed: a killed agent host leaves no \
+proxy behind. SIGTERM (how agent hosts end it), SIGINT or SIGHUP ends it at once too, also \
+after stdin ended: each request in flight is given up (answered with an error naming the \
+signal, its call cancelled), and it exits by the signal (143, 130, 129; a second signal ends it \
+at once). Either way a session-based server's MCP session (2025-11-25 and older: one for \
+the proxy's life) is ended, not left to the server's idle timeout.";
 
 /// `mur devtools call --help`: exactly what is sent for each form.
 const CALL_ABOUT: &str = "Call a tool, or send any JSON-RPC method
