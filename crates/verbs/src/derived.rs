@@ -74,6 +74,12 @@ pub struct Facts {
     pub range: Map<String, Value>,
 }
 
+/// How a derived verb's help says a question its tool asks is answered ([`Derived::help`]).
+/// (On a terminal mur asks; elsewhere the question ends the call, exit 5, its hint
+/// naming the keys, `--answer confirm=true`: the keys are known only once asked.)
+const ANSWER: &str =
+    "If the tool asks a question, `--answer KEY=VALUE` answers it (exit 5 names KEY).";
+
 /// The option with which a derived verb writes its result's media to files.
 const OUT: &str = "out";
 
@@ -672,10 +678,16 @@ impl Derived {
         self.media.map(|_| "--out")
     }
 
-    /// `--help`: the usage ([`VerbSpec::render_with`]) and [`Self::notes`].
+    /// `--help`: the usage ([`VerbSpec::render_with`]), [`Self::notes`] and, before the
+    /// one on `--out`, how a question the tool asks is answered. Whether a tool asks, or
+    /// returns media, no tool list says: both are said as what happens if it does (the
+    /// help of a tool that asks said "Needs a client that can ask its user", its own
+    /// words, and not how). Not a data verb's: its author knows its tool.
     pub fn help(&self) -> String {
-        self.spec
-            .render_with(&self.name, &self.summary, &self.notes())
+        let mut notes = self.notes();
+        let at = notes.len() - usize::from(self.media.is_some());
+        notes.insert(at, ANSWER.to_owned());
+        self.spec.render_with(&self.name, &self.summary, &notes)
     }
 
     /// What a help says under the options of a verb this parser reads (a derived or a
@@ -688,10 +700,9 @@ impl Derived {
         notes.extend(self.nulls());
         if let Some(out) = self.media {
             notes.push(format!(
-                "With `--{out} FILE` the verb writes the result's images, audio and blobs to \
-                 files (`shot.png`, then `shot-2.png`…) and prints what it prints without \
-                 `--{out}`, with the file's `path` and `bytes` added (several files: the whole \
-                 result with each one's, as `call --out` prints it)."
+                "If the result holds images, audio or blobs, `--{out} FILE` writes them to files \
+                 (`shot.png`, then `shot-2.png`…) and adds each file's `path` and `bytes` to what \
+                 is printed (for several files, to the whole result, as `call --out` does)."
             ));
         }
         notes
@@ -3956,7 +3967,10 @@ mod tests {
             Err("`--out` needs a value, and `--window` is an option (a value that begins with `--` is written `--out=VALUE`)".to_owned())
         );
         // Said in its help, not among the options every usage line shows.
-        assert!(verb.help().contains("\nWith `--out FILE` the verb writes"));
+        assert!(
+            verb.help()
+                .contains("\nIf the result holds images, audio or blobs, `--out FILE`")
+        );
         assert!(verb.spec.options.iter().all(|o| o.name != "out"));
         // The tool's own `out`: its option, not mur's.
         let own = [tool(json!({ "out": { "type": "string" } }))];

@@ -74,7 +74,11 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
         });
         return output::json(&catalog, settings.pretty);
     }
-    let rows: Vec<Vec<String>> = items
+    // What drives the app, a row each; mur's own commands, which an agent driving one
+    // rarely runs, in a line after them (their summaries were 9 rows, 1.1 KB, of every
+    // catalog read): their `--help` says what each does.
+    let (host, verbs): (Vec<&Item>, Vec<&Item>) = items.iter().partition(|i| i.kind == "host");
+    let rows: Vec<Vec<String>> = verbs
         .iter()
         .map(|i| {
             let mut hints: Vec<String> = i
@@ -94,7 +98,18 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
             ]
         })
         .collect();
-    output::stdout(output::table(&["NAME", "KIND", "TOOL", "HINTS", "SUMMARY"], &rows).as_bytes())?;
+    let mut text = match rows.is_empty() {
+        // No verb installed and no session: no header over nothing.
+        true => String::new(),
+        false => output::table(&["NAME", "KIND", "TOOL", "HINTS", "SUMMARY"], &rows) + "\n",
+    };
+    let host: Vec<&str> = host.iter().map(|i| i.name.as_str()).collect();
+    text += &format!(
+        "mur's own commands (`{} COMMAND --help` says what each does): {}\n",
+        settings.devtools_command(),
+        host.join(", ")
+    );
+    output::stdout(text.as_bytes())?;
     match instructions {
         // Whole, after the verbs: the server wrote them for whoever drives it, and an
         // agent reading the catalog is that reader.

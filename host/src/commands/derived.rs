@@ -530,48 +530,50 @@ async fn lookup(
 /// `name` is no installed verb, host command, or tool of the session: the error says
 /// so, first naming the word the user most likely meant when one is close.
 fn unknown_verb(name: &str, unknown: &Unknown, devtools: &str) -> Error {
-    match mcp_method(name) {
-        // No other word is nearer than the method.
-        Some(method) => unknown_word(name, unknown, devtools, false).with_first_hint(format!(
-            "an MCP method is made with `call`: `{devtools} call {method}`"
-        )),
-        None => unknown_word(name, unknown, devtools, true),
-    }
+    // No other word is nearer than the method.
+    let method = mcp_method(name)
+        .map(|method| format!("an MCP method is made with `call`: `{devtools} call {method}`"));
+    unknown_word(name, unknown, devtools, method)
 }
 
-/// The error of `name`, no verb, with the nearest word when `guess` asks for one.
-fn unknown_word(name: &str, unknown: &Unknown, devtools: &str, guess: bool) -> Error {
+/// The error of `name`, no verb, with `meant` (else the nearest word) when there is one.
+fn unknown_word(name: &str, unknown: &Unknown, devtools: &str, meant: Option<String>) -> Error {
     let message = VerbError::UnknownVerb(name.to_owned());
-    let (error, listed) = match unknown {
-        // The session was asked: `call NAME` would only be refused in turn.
-        Unknown::Listed(listed) => (
-            Error::usage(message.to_string()).with_hint(format!(
-                "`{devtools} catalog` lists every verb: the installed ones, mur's own, and one per tool of the session",
-            )),
-            listed.as_slice(),
-        ),
+    let listed = match unknown {
+        Unknown::Listed(listed) => listed.as_slice(),
         Unknown::Unread { why, near } => {
-            return Error::from(message)
+            let error = Error::from(message)
                 .with_hint(why.clone())
                 .with_first_hint(format!("did you mean `{near}`?"));
+            return match meant {
+                Some(meant) => error.with_first_hint(meant),
+                None => error,
+            };
         }
     };
-    if !guess {
-        return error;
-    }
+    // The session was asked: `call NAME` would only be refused in turn. A word meant is
+    // said alone: the catalog (4 KB) would only list it among the rest.
+    let meant = meant.or_else(|| nearest_verb(name, listed));
+    Error::usage(message.to_string()).with_hint(meant.unwrap_or_else(|| {
+        format!(
+            "`{devtools} catalog` lists every verb: the installed ones, mur's own, and one per tool of the session",
+        )
+    }))
+}
+
+/// What a word that names no verb likely meant, among mur's words and the verbs of
+/// the tools `listed`: the verbs of the tools it would stand for, or the nearest.
+fn nearest_verb(name: &str, listed: &[Value]) -> Option<String> {
     let shared = mur_verbs::derived::sharing(listed, name);
     if !shared.is_empty() {
         let each = shared.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>();
-        return error.with_first_hint(format!(
+        return Some(format!(
             "`{name}` would stand for {} tools, so each is a verb under its own name: {}",
             shared.len(),
             each.join(", ")
         ));
     }
-    match nearest_word(name, listed) {
-        Some(word) => error.with_first_hint(format!("did you mean `{word}`?")),
-        None => error,
-    }
+    nearest_word(name, listed).map(|word| format!("did you mean `{word}`?"))
 }
 
 /// The families of MCP's methods a client calls (`tools/list`, `resources/read`,

@@ -347,6 +347,16 @@ fn the_schemas_bounds_show_in_the_help_and_the_catalog() {
 }
 
 /// What the help of a derived or data verb with a text option says of `@FILE`.
+/// How a question the tool asks is answered, in a derived or data verb's help.
+const ANSWER: &str =
+    "If the tool asks a question, `--answer KEY=VALUE` answers it (exit 5 names KEY).\n";
+
+/// What `--out FILE` does, in a derived verb's help: said as what happens if the result
+/// holds media (no tool list says whether it will).
+const OUT: &str = "If the result holds images, audio or blobs, `--out FILE` writes them to files\n\
+     (`shot.png`, then `shot-2.png`…) and adds each file's `path` and `bytes` to what\n\
+     is printed (for several files, to the whole result, as `call --out` does).\n";
+
 const FILE_VALUES: &str = "A TEXT or JSON option's value `@FILE` is that file's contents, as they are\n\
      (`@-`: stdin's); a value that begins with `@` is written `@@…`. What is read\n\
      comes to 4 MiB at most in all, what a session takes in one request.\n";
@@ -363,6 +373,10 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          FILE, stdin; 4 MiB at most, what a session takes in one\n                    \
          request); options given beside it override its fields\n  \
          -h, --help        print this help\n";
+    // What every derived verb's help ends with (but `--out`'s, where its tool has an `out`).
+    let notes = format!(
+        "{ANSWER}\n{OUT}\nHost options go after the verb's name too; `mur devtools --help` lists them.\n"
+    );
     let out = sandbox.devtools(&["reload", "--help"]);
     out.assert_code(0).assert_stdout_is(format!(
         "{usage}Restart the app: answers first, then the app starts again (the same port, a new\n\
@@ -376,12 +390,29 @@ fn help_shows_the_tool_its_hints_and_every_option() {
          \n\
          {FILE_VALUES}\
          \n\
-         With `--out FILE` the verb writes the result's images, audio and blobs to files\n\
-         (`shot.png`, then `shot-2.png`…) and prints what it prints without `--out`, with\n\
-         the file's `path` and `bytes` added (several files: the whole result with each\n\
-         one's, as `call --out` prints it).\n\
+         {notes}",
+    ));
+    // A tool that asks its user a question: how to answer it, and `--out` said as what
+    // it does if the result holds media (it said "Needs a client that can ask its user",
+    // the tool's words, and not how; and `--out` as if the result had media).
+    let clear = sandbox.devtools(&["clear-todos", "--help"]);
+    clear.assert_code(0).assert_stdout_is(format!(
+        "Usage: mur devtools clear-todos [--args JSON]\n\
          \n\
-         Host options go after the verb's name too; `mur devtools --help` lists them.\n",
+         Remove every todo, after the user confirms (the client is asked:\n\
+         `elicitation/create`, or an input-required result on 2026-07-28)\n\
+         \n\
+         Needs a client that can ask its user.\n\
+         \n\
+         Tool `clearTodos`: destructive, idempotent.\n\
+         \n\
+         Options:\n  \
+         --args JSON  the whole arguments object, as JSON (`@FILE`, `-`: read from\n               \
+         FILE, stdin; 4 MiB at most, what a session takes in one request);\n               \
+         options given beside it override its fields\n  \
+         -h, --help   print this help\n\
+         \n\
+         {notes}",
     ));
     let bad = sandbox.devtools(&["reload", "--bogus"]);
     bad.assert_code(1)
@@ -474,12 +505,22 @@ fn a_mistyped_verb_is_answered_with_the_word_it_is_nearest() {
     let typo = sandbox.devtools(&["clear-todo"]);
     typo.assert_code(1).assert_stderr_is(
         "error: unknown verb `clear-todo`\n\
-         hint: did you mean `clear-todos`?\n\
+         hint: did you mean `clear-todos`?\n",
+    );
+    // A word the typo is near is said alone: the catalog line (~105 B) followed it, which
+    // would only list it among the rest (user audit AU8 15). With none near, the catalog.
+    let far = sandbox.devtools(&["frobnicate"]);
+    far.assert_code(1).assert_stderr_is(
+        "error: unknown verb `frobnicate`\n\
          hint: `mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session\n",
     );
-    let far = sandbox.devtools(&["frobnicate"]);
-    far.assert_code(1);
-    assert!(!far.stderr.contains("did you mean"), "{far}");
+    sandbox
+        .devtools(&["tools"])
+        .assert_code(1)
+        .assert_stderr_is(
+            "error: unknown verb `tools`\n\
+         hint: an MCP method is made with `call`: `mur devtools call tools/list`\n",
+        );
 }
 
 #[test]
@@ -973,11 +1014,15 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
             )
         ]
     );
+    // The verbs it may mean are said alone, as a typo's verb is.
     let shared = devtools(&["get-sum"]);
-    // The catalog of the session chosen, so that the hint pasted reaches it.
-    shared.assert_code(1).assert_stderr_is(format!(
+    shared.assert_code(1).assert_stderr_is(
         "error: unknown verb `get-sum`\n\
-         hint: `get-sum` would stand for 2 tools, so each is a verb under its own name: `get_sum`, `getSum`\n\
+         hint: `get-sum` would stand for 2 tools, so each is a verb under its own name: `get_sum`, `getSum`\n",
+    );
+    // A word near none: the catalog of the session chosen, so that the hint pasted reaches it.
+    devtools(&["frobnicate"]).assert_code(1).assert_stderr_is(format!(
+        "error: unknown verb `frobnicate`\n\
          hint: `mur devtools --endpoint {endpoint} catalog` lists every verb: the installed ones, mur's own, and one per tool of the session\n",
     ));
     let called = devtools(&["get_sum", "--foo_bar", "3", "--fooBar", "x", "--level", "1"]);
@@ -1552,15 +1597,19 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
         (Some(&"switch"), Some(2), Some(&"click")),
         "{order:?}"
     );
+    // The table, in the same order, but mur's own commands, which an agent driving an app
+    // rarely runs, are named in a line after it (they were 9 rows, ~1.1 KB, of every
+    // catalog: user audit AU8 13).
     let table = sb.devtools(&["--endpoint", &endpoint, "catalog"]);
-    let rows: Vec<&str> = table.stdout.lines().collect();
-    assert!(
-        rows[1].starts_with("switch ")
-            && rows.last().is_some_and(|l| {
-                l.starts_with("click ") && l.contains("not offered by this session")
-            }),
-        "{table}"
-    );
+    table.assert_code(0).assert_stdout_is(format!(
+        "NAME     KIND     TOOL             HINTS                        SUMMARY\n\
+         switch   plugin   switchComponent                               Show another component in the running app\n\
+         get-sum  derived  getSum                                        getSum\n\
+         click    plugin   click            not offered by this session  Click the element a selector matches\n\
+         \n\
+         mur's own commands (`mur devtools --endpoint {endpoint} COMMAND --help` says what each \
+         does): session, call, verbs, guide, catalog, parity, usage, bridge, proxy\n"
+    ));
 }
 
 /// A derived verb is recorded under its verb name — the kebab-case name `catalog`
@@ -1648,9 +1697,7 @@ fn a_derived_verb_writes_its_results_media_with_out() {
     let (sandbox, _app) = Sandbox::with_app();
     let help = sandbox.devtools(&["screenshot", "--help"]);
     assert!(
-        help.assert_code(0)
-            .stdout
-            .contains("\nWith `--out FILE` the verb writes the result's images"),
+        help.assert_code(0).stdout.contains(&format!("\n{OUT}")),
         "{help}"
     );
     let shot = sandbox.root().join("shot.png");
