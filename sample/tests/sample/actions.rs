@@ -286,10 +286,18 @@ fn a_hidden_element_is_told_what_hides_it_and_which_tool_shows_it() {
 #[test]
 fn a_selector_that_names_nothing_is_told_the_element_likely_meant() {
     let app = App::new();
-    app.ok(
-        "fire",
-        json!({ "target": "todo.add", "args": { "text": "bravo" } }),
+    // A numbered id is never told as the id of another number, nor as the element
+    // that holds them: with no todo, `#todo-4` is not `#todo` (the panel).
+    assert_eq!(
+        app.err("toggle", json!({ "selector": "#todo-4" })),
+        "no element matches `#todo-4`"
     );
+    for text in ["bravo", "charlie"] {
+        app.ok(
+            "fire",
+            json!({ "target": "todo.add", "args": { "text": text } }),
+        );
+    }
     app.ok("switchComponent", json!({ "component": "todo" }));
     let rows = [
         // A bare word that is an element's text, not a type: the id it likely is.
@@ -346,9 +354,34 @@ fn a_selector_that_names_nothing_is_told_the_element_likely_meant() {
             "no element matches `#bravo`; `#todo-1` has the text \"bravo\"",
         ),
         ("#nope", "no element matches `#nope`"),
+        // A todo not there yet (one appears a moment after it is added) is no other
+        // todo: an agent that followed `#todo-1` would mark the wrong one done.
+        ("#todo-3", "no element matches `#todo-3`"),
+        ("#log-250", "no element matches `#log-250`"),
+        ("#log-1000", "no element matches `#log-1000`"),
+        // `#main` is two letters off `#warn` but nothing like it; a line of the log
+        // has the word.
+        (
+            "#warn",
+            "no element matches `#warn`; `#log-7` has the text \"007 warn  cache miss for key session-7, refetching from origin\"",
+        ),
+        // Too short to be told by text: `mur sample` has an `a`, `#verbose` an `in`.
+        ("#a", "no element matches `#a`"),
+        ("#in", "no element matches `#in`"),
     ] {
         assert_eq!(app.err("state", json!({ "selector": selector })), message);
     }
+    assert_eq!(
+        app.err("toggle", json!({ "selector": "#todo-3" })),
+        "no element matches `#todo-3`"
+    );
+    assert_eq!(
+        app.err(
+            "select",
+            json!({ "selector": "#todo-list", "item": "#todo-9" })
+        ),
+        "no element inside `#todo-list` matches `#todo-9`"
+    );
     assert_eq!(
         app.err(
             "select",
