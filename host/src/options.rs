@@ -87,7 +87,7 @@ pub fn extract_host_options(
             inline
                 .clone()
                 .or_else(|| words.next().cloned())
-                .ok_or_else(|| Error::usage(format!("a value is required for `{name}`")))
+                .ok_or_else(|| missing_value(name))
         };
         match flag {
             "--endpoint" => host.endpoint = Some(value("--endpoint <URL>")?),
@@ -147,6 +147,26 @@ pub fn extract_host_options(
     }
     rest.extend_from_slice(end);
     Ok(rest)
+}
+
+/// Host option `name` (`--answer <KEY=VALUE>`) typed after a verb's name without its
+/// value: refused as clap refuses it before the verb (`mur devtools --answer`), with
+/// the same usage hint, `mur devtools`'s (the verb's own options are the verb's to
+/// say, and its name is not known here).
+fn missing_value(name: &str) -> Error {
+    let error = Error::usage(format!(
+        "a value is required for `{name}` but none was supplied"
+    ));
+    let mut mur = crate::cli::command();
+    mur.build();
+    match mur.find_subcommand_mut("devtools") {
+        Some(devtools) => {
+            let usage = devtools.render_usage().to_string();
+            let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).trim();
+            error.with_hint(format!("usage: {usage} (`--help` shows more)"))
+        }
+        None => error,
+    }
 }
 
 /// A verb's `--help` text followed by a line saying that the host options work after

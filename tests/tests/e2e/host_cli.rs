@@ -114,13 +114,24 @@ fn a_group_without_its_command_is_refused_in_one_line() {
 /// the command it was given to, as clap's other refusals are (it had none); a mistyped
 /// option, with its did-you-mean and the command's usage, not clap's usage with the
 /// option meant in it (`mur devtools --project <PATH> <COMMAND>`, read as if it were
-/// required).
+/// required). A host option typed after a verb without its value is refused as before
+/// it (it had clap's first words alone, and no usage), a verb installed
+/// (`standard_sandbox`) or derived from a tool.
 #[test]
 fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
     let sb = Sandbox::new();
     let devtools = "mur devtools [OPTIONS] <COMMAND>";
     let list = "mur devtools session list [OPTIONS]";
-    for (argv, option, usage) in [
+    let standard = mur_e2e::plugins::standard_sandbox();
+    let after_a_verb = [
+        (
+            &["devtools", "click", "--answer"][..],
+            "--answer <KEY=VALUE>",
+        ),
+        (&["devtools", "click", "--project"], "--project <PATH>"),
+        (&["devtools", "get-text", "--endpoint"], "--endpoint <URL>"),
+    ];
+    let before_or_to_a_command = [
         (
             &["devtools", "call", "state", "--args"][..],
             "--args <JSON>",
@@ -132,7 +143,12 @@ fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
             list,
         ),
         (&["devtools", "--endpoint"], "--endpoint <URL>", devtools),
-    ] {
+    ];
+    let missing = [&sb, &standard]
+        .into_iter()
+        .flat_map(|sb| after_a_verb.map(|(argv, option)| (sb, argv, option, devtools)))
+        .chain(before_or_to_a_command.map(|(argv, option, usage)| (&sb, argv, option, usage)));
+    for (sb, argv, option, usage) in missing {
         sb.mur(argv)
             .assert_code(1)
             .assert_stdout_is("")
