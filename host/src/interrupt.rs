@@ -106,14 +106,13 @@ impl Interrupts {
     }
 
     /// Ends mur if a signal stopped the call: one line saying what became of it
-    /// (`what`, the tool or method called, told to stop, or never sent; named as the
-    /// verb typed, [`as_typed`]), the call recorded as interrupted (outcome
+    /// (`what`, the tool or method called, as the verb typed names it: "`wait` (tool
+    /// `waitFor`)"; told to stop, or never sent), the call recorded as interrupted (outcome
     /// `interrupted`: the user's doing, no failure), exit 130 (SIGINT) or 143 (SIGTERM).
     pub fn exit_if_stopped(&self, sent: mur_http::Sent, what: &str) {
         let Some(signal) = self.stopped else {
             return;
         };
-        let what = as_typed(what);
         let name = if signal == SIGTERM {
             "SIGTERM"
         } else {
@@ -136,20 +135,6 @@ impl Interrupts {
             tracing::debug!("usage not recorded: {why}");
         }
         std::process::exit(i32::from(code));
-    }
-}
-
-/// `what`, "tool `waitFor`", as the user typed it when a verb calls its tool
-/// otherwise: "`wait` (tool `waitFor`)", as its failure names it
-/// (`invoke::as_typed`); the tool's name alone read as if another command had run.
-/// Anything else (`call`'s tool, a derived verb's `tools/list`) as it is.
-fn as_typed(what: &str) -> String {
-    let tool = what
-        .strip_prefix("tool `")
-        .and_then(|t| t.strip_suffix('`'));
-    match (crate::usage::verb_typed(), tool) {
-        (Some(verb), Some(tool)) if verb != tool => format!("`{verb}` (tool `{tool}`)"),
-        _ => what.to_owned(),
     }
 }
 

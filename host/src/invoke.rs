@@ -341,7 +341,7 @@ impl Session {
             Some(interrupts) => {
                 let call = usage::measure_async(usage::Phase::Call, interrupts.during(call));
                 let reply = call.await;
-                interrupts.exit_if_stopped(client.sent(), &what_is_called(method, params));
+                interrupts.exit_if_stopped(client.sent(), &what_is_called_as_typed(method, params));
                 reply
             }
             None => usage::measure_async(usage::Phase::Call, call).await,
@@ -772,16 +772,34 @@ fn refuses_connections(endpoint: &str) -> bool {
 }
 
 /// `e`, tool `tool`'s failure, named by verb `verb` too when the verb is called
-/// otherwise: "`wait` (tool `waitFor`) failed: …", as the user typed `wait` (the tool's
-/// name alone read as if another command had run).
+/// otherwise: "`wait` (tool `waitFor`) failed: …" ([`tool_as_typed`]).
 pub(crate) fn as_typed(e: Error, verb: &str, tool: &str) -> Error {
     let said = format!("tool `{tool}` failed");
     match e.message().strip_prefix(&said) {
         Some(rest) if verb != tool && e.kind() == mur_core::Kind::ToolFailed => {
-            let message = format!("`{verb}` (tool `{tool}`) failed{rest}");
+            let message = format!("{} failed{rest}", tool_as_typed(verb, tool));
             reworded(e, message)
         }
         _ => e,
+    }
+}
+
+/// Tool `tool`, for a message, as the user typed verb `verb`: "`wait` (tool `waitFor`)"
+/// where the verb is called otherwise (the tool's name alone read as if another command
+/// had run), else "tool `state`".
+fn tool_as_typed(verb: &str, tool: &str) -> String {
+    match verb == tool {
+        true => format!("tool `{tool}`"),
+        false => format!("`{verb}` (tool `{tool}`)"),
+    }
+}
+
+/// [`what_is_called`], a tool named as the verb typed calls it ([`tool_as_typed`]);
+/// `call`'s tool, a derived verb's `tools/list` and any other method as they are.
+fn what_is_called_as_typed(method: &str, params: Option<&Value>) -> String {
+    match (params.and_then(|p| p["name"].as_str()), usage::verb_typed()) {
+        (Some(tool), Some(verb)) if method == "tools/call" => tool_as_typed(&verb, tool),
+        _ => what_is_called(method, params),
     }
 }
 

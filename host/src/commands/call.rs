@@ -115,19 +115,10 @@ async fn slashed_tool(
 
 /// `e`, the server's word that it has no tool `name`, with the tool most likely meant
 /// when the session has one close to it: the one whose verb is called `name`
-/// (`call switch-component`: `switchComponent`), else the nearest name. The list is read
-/// afresh (the call just failed; nothing else is spent on the way to a success), and a
-/// list that cannot be read leaves the error as it was. A list without `name` is the
-/// session's word that it has none: said so, not "tool `name` failed", which read as if
-/// it had run.
+/// (`call switch-component`: `switchComponent`), else the nearest name; said as
+/// [`lacking_tool`] says it.
 async fn nearest_tool(e: Error, name: &str, session: &Session, settings: &Settings) -> Error {
-    let Ok(tools) = ToolList::open(session).fresh(session, settings).await else {
-        return e;
-    };
-    let e = match tools.iter().any(|tool| tool["name"] == name) {
-        true => e,
-        false => crate::invoke::reworded(e, format!("the session has no tool `{name}`")),
-    };
+    let (e, tools) = lacking_tool(e, name, name, session, settings).await;
     let answers = Derived::pick(&tools, name);
     let names = tools.iter().filter_map(|tool| tool["name"].as_str());
     let meant = match &answers {
@@ -138,6 +129,33 @@ async fn nearest_tool(e: Error, name: &str, session: &Session, settings: &Settin
         Some(tool) if tool != name => e.with_first_hint(format!("did you mean `{tool}`?")),
         _ => e,
     }
+}
+
+/// `e`, the server's word that it has no tool `tool`, which `verb` calls (`call`'s NAME
+/// is the tool itself), and the session's tool list, read afresh: the call just failed,
+/// and nothing else is spent on the way to a success. Where the list lacks the tool too,
+/// `e` says so — "the session has no tool `waitFor`, which `wait` calls", or "the session
+/// has no tool `state`" where the verb is named as its tool — not "tool `waitFor` failed:
+/// …", which read as if it had run. A list that cannot be read leaves `e` as it was (and
+/// is empty).
+pub(super) async fn lacking_tool(
+    e: Error,
+    tool: &str,
+    verb: &str,
+    session: &Session,
+    settings: &Settings,
+) -> (Error, Vec<Value>) {
+    let Ok(tools) = ToolList::open(session).fresh(session, settings).await else {
+        return (e, Vec::new());
+    };
+    if tools.iter().any(|listed| listed["name"] == tool) {
+        return (e, tools);
+    }
+    let message = match verb == tool {
+        true => format!("the session has no tool `{tool}`"),
+        false => format!("the session has no tool `{tool}`, which `{verb}` calls"),
+    };
+    (crate::invoke::reworded(e, message), tools)
 }
 
 /// MCP's liveness check up to the 2025-11-25 revision.

@@ -11,7 +11,6 @@ use crate::cli::HostArgs;
 use crate::invoke::{self, Session, block_on, settle};
 use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
-use crate::tools::ToolList;
 use crate::usage::{self, Phase};
 use mur_client::tool_result::missing_tool;
 use mur_usage::Kind;
@@ -108,27 +107,20 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
 }
 
 /// Tool `tool` called for verb `verb` with `params`, settled. A tool the server says it
-/// does not have, and the session's tool list (read afresh, on this path alone) lacks
-/// too, is said as `call` says it, naming the verb typed: ``the session has no tool
-/// `waitFor`, which `wait` calls`` (it was ``tool `waitFor` failed: …``, read as if the
-/// tool had run and failed).
+/// does not have is said as `call` says it, naming the verb typed
+/// ([`super::call::lacking_tool`]).
 async fn call_tool(settings: &Settings, params: &Value, verb: &str, tool: &str) -> Result<Value> {
     let session = Session::resolve(settings).await?;
     let reply = session
         .call_unlisted(settings, "tools/call", Some(params))
         .await?;
     let missing = missing_tool(&reply, "tools/call", Some(params)).is_some();
-    let e = match settle(reply, settings, "tools/call", Some(params)) {
-        Err(e) if missing => e,
-        answer => return answer,
-    };
-    let listed = ToolList::open(&session).fresh(&session, settings).await;
-    match listed {
-        Ok(tools) if !tools.iter().any(|listed| listed["name"] == tool) => Err(invoke::reworded(
-            e,
-            format!("the session has no tool `{tool}`, which `{verb}` calls"),
-        )),
-        _ => Err(e),
+    match settle(reply, settings, "tools/call", Some(params)) {
+        Err(e) if missing => {
+            let (e, _) = super::call::lacking_tool(e, tool, verb, &session, settings).await;
+            Err(e)
+        }
+        answer => answer,
     }
 }
 

@@ -313,6 +313,7 @@ fn a_tool_the_session_does_not_have_is_answered_with_the_one_likely_meant() {
 /// A named verb whose tool the session lacks (the standard `state` and `wait` against a
 /// server of other tools) is told as `call nosuchtool` is, naming the verb typed and its
 /// tool: it read ``tool `state` failed: Tool state not found``, as if the tool had run.
+/// A verb named as its tool is not named twice (it read "… `state`, which `state` calls").
 #[test]
 fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
     let sb = mur_e2e::plugins::standard_sandbox();
@@ -329,10 +330,7 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
          each as a verb\n"
     );
     for (argv, said) in [
-        (
-            &["state"][..],
-            "the session has no tool `state`, which `state` calls",
-        ),
+        (&["state"][..], "the session has no tool `state`"),
         (
             &["wait", "#x"],
             "the session has no tool `waitFor`, which `wait` calls",
